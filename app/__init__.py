@@ -1,0 +1,1 @@
+"""firestep's web service."""

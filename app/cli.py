@@ -1,0 +1,59 @@
+"""The `firestep` command line."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(help="firestep: a tabletop assistant for Great War miniatures games.", no_args_is_help=True)
+
+
+@app.command()
+def migrate(revision: str = typer.Option("head", help="Alembic revision to upgrade to.")) -> None:
+    """Apply database migrations (FIRESTEP_DATABASE_URL; SQLite under ./var by default)."""
+    from app.core.config import get_settings
+    from app.core.db import migrate as run_migrations
+
+    url = get_settings().database_url
+    run_migrations(url, revision)
+    typer.echo(f"database at {revision}: {url}")
+
+
+@app.command()
+def demo() -> None:
+    """Load the demo game (Mons, autumn 1914) if the database has no game yet."""
+    from sqlmodel import Session
+
+    from app.core.config import get_settings
+    from app.core.db import make_engine
+    from app.crud import ensure_demo
+
+    engine = make_engine(get_settings().database_url)
+    with Session(engine) as session:
+        game = ensure_demo(session)
+    engine.dispose()
+    typer.echo(
+        f"demo game {game.id} loaded: {game.name}" if game else "database already has games; demo not loaded"
+    )
+
+
+@app.command()
+def serve(
+    host: str | None = typer.Option(None, help="Interface to bind (default FIRESTEP_HOST, 127.0.0.1)."),
+    port: int | None = typer.Option(None, help="Port (default FIRESTEP_PORT, 8000)."),
+    setup: bool = typer.Option(True, help="Migrate and load the demo game before serving."),
+    reload: bool = typer.Option(False, help="Reload on code changes (development)."),
+) -> None:
+    """Serve the web app and API (migrates the database and loads the demo game first)."""
+    import uvicorn
+
+    from app.core.config import get_settings
+
+    settings = get_settings()
+    if setup:
+        migrate()
+        demo()
+    uvicorn.run("app.main:app", host=host or settings.host, port=port or settings.port, reload=reload)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,44 @@
+"""The ASGI app: `app.main:app`, built by create_app()."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from app import errors
+from app.core.config import Settings, get_settings
+from app.core.db import make_engine
+from app.routes import api_routers
+
+DESCRIPTION = (
+    "firestep resolves Great War miniatures rules exactly as written, with the odds and the rule "
+    "book reference of every number. All distances are in cm."
+)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        app.state.engine.dispose()
+
+    app = FastAPI(
+        title="firestep",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        responses=errors.responses(404),  # any URL may name a thing that does not exist
+    )
+    app.state.settings = settings
+    app.state.engine = make_engine(settings.database_url)
+    errors.install(app)
+    for router in api_routers():
+        app.include_router(router)
+    return app
+
+
+app = create_app()

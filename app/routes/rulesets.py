@@ -1,0 +1,135 @@
+"""Rule sets: list, describe, serve their datasets, and one POST route per resolver.
+
+Routes are generated from the registry so each resolver's request model appears in the OpenAPI schema.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Query
+from pydantic import BaseModel, ConfigDict
+
+from rules.core.ruleset import ResolveRequest, RuleSet
+from rules.registry import all_rulesets, get_ruleset
+
+
+class ModifierOut(BaseModel):
+    label: str
+    value: int
+    source: str
+
+
+class ResolutionOut(BaseModel):
+    """The answer to a resolve request. Resolver-specific fields (thresholds, notes, ...) are added."""
+
+    model_config = ConfigDict(extra="allow")
+
+    ruleset: str
+    resolver: str
+    period: str | None
+    dice: list[int]
+    rolled_by_server: bool
+    modifiers: list[ModifierOut]
+    total: int | None
+    outcome: Any
+    outcome_key: str
+    probabilities: dict[str, float]
+    probabilities_exact: dict[str, str]
+    sources: list[str]
+    variants: dict[str, str]
+
+
+class PeriodOut(BaseModel):
+    id: str
+    name: str
+    source: str
+
+
+class RuleSetSummary(BaseModel):
+    id: str
+    name: str
+    source: str
+    periods: list[PeriodOut]
+    resolvers: list[dict[str, str]]
+    datasets: list[dict[str, Any]]
+
+
+class RuleSetOut(RuleSetSummary):
+    errata: list[dict[str, Any]]
+
+
+def _summary(rs: RuleSet) -> RuleSetSummary:
+    d = rs.describe()
+    d.pop("errata")
+    return RuleSetSummary(**d)
+
+
+def _add_resolver_route(router: APIRouter, rs: RuleSet, resolver_id: str) -> None:
+    resolver_cls = rs.resolvers[resolver_id]
+    request_model: type[ResolveRequest] = resolver_cls.Request
+    examples = {f"example {i + 1}": {"value": ex} for i, ex in enumerate(resolver_cls.examples)}
+
+    def resolve(req: Any) -> dict[str, Any]:
+        return rs.resolve(resolver_id, req).as_dict()
+
+    # FastAPI reads the body type from the signature; each resolver gets its own request model.
+    body = Annotated[request_model, Body(openapi_examples=examples or None)]  # type: ignore[valid-type]
+    resolve.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("req", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=body)]
+    )
+    router.add_api_route(
+        f"/api/v1/rulesets/{rs.id}/{resolver_id}",
+        resolve,
+        methods=["POST"],
+        response_model=ResolutionOut,
+        summary=f"{rs.name}: {resolver_cls.summary or resolver_id}",
+        operation_id=f"resolve_{rs.id}_{resolver_id}".replace("-", "_"),
+        tags=[rs.id],
+    )
+
+
+def _add_dataset_route(router: APIRouter, rs: RuleSet, name: str) -> None:
+    ds = rs.datasets[name]
+    if ds.per_period:
+
+        def get_data(period: str = Query(..., description=f"one of {', '.join(rs.period_ids)}")) -> Any:
+            return rs.data(name, period)
+
+    else:
+
+        def get_data() -> Any:  # type: ignore[misc]
+            return rs.data(name)
+
+    router.add_api_route(
+        f"/api/v1/rulesets/{rs.id}/{name}",
+        get_data,
+        methods=["GET"],
+        summary=f"{rs.name}: {ds.summary}",
+        operation_id=f"data_{rs.id}_{name}".replace("-", "_"),
+        tags=[rs.id],
+    )
+
+
+def build_router() -> APIRouter:
+    router = APIRouter(tags=["rulesets"])
+
+    @router.get(
+        "/api/v1/rulesets", response_model=list[RuleSetSummary], summary="Rule sets firestep can resolve"
+    )
+    def list_rulesets() -> list[RuleSetSummary]:
+        return [_summary(rs) for rs in all_rulesets()]
+
+    @router.get(
+        "/api/v1/rulesets/{ruleset_id}", response_model=RuleSetOut, summary="One rule set, with errata"
+    )
+    def describe_ruleset(ruleset_id: str) -> RuleSetOut:
+        return RuleSetOut(**get_ruleset(ruleset_id).describe())
+
+    for rs in all_rulesets():
+        for resolver_id in rs.resolvers:
+            _add_resolver_route(router, rs, resolver_id)
+        for name in rs.datasets:
+            _add_dataset_route(router, rs, name)
+    return router

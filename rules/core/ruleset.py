@@ -1,0 +1,306 @@
+"""Rule sets as registered classes with a few hooks; the war period is a parameter, not a subclass.
+
+A rule set declares its periods, its errata (places where the texts disagree, each with a default
+reading and the others as named variants), its datasets (tables served read-only) and its resolvers.
+Resolvers and datasets may live in any module of the rule set's package and attach themselves with the
+class decorators `RuleSet.resolver` and `RuleSet.dataset`.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.core.dice import DiceSource, count_rolls, exact_distribution, roll
+from rules.core.errors import RulesError
+from rules.core.resolution import Evaluation, Resolution
+
+# Enumerating more rolls than this per request is a sign a resolver should override probabilities().
+MAX_ENUMERATION = 6**8
+
+
+@dataclass(frozen=True)
+class Period:
+    id: str
+    name: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way of reading a disputed rule: what it says, where, and the value the engine uses."""
+
+    id: str
+    text: str
+    source: str
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """A place where two texts disagree (or one is silent). `default` names the reading used unless a
+    game picks another as a variant; `periods` says where the dispute matters (empty: everywhere)."""
+
+    id: str
+    topic: str
+    readings: tuple[Reading, ...]
+    default: str
+    periods: tuple[str, ...] = ()
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        ids = [r.id for r in self.readings]
+        if self.default not in ids or len(set(ids)) != len(ids):
+            raise ValueError(
+                f"erratum {self.id}: default {self.default!r} must be one of unique readings {ids}"
+            )
+
+    def reading(self, reading_id: str) -> Reading:
+        for r in self.readings:
+            if r.id == reading_id:
+                return r
+        raise KeyError(reading_id)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "topic": self.topic,
+            "default": self.default,
+            "periods": list(self.periods),
+            "note": self.note,
+            "readings": [
+                {"id": r.id, "text": r.text, "source": r.source, "value": r.value} for r in self.readings
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a resolver may depend on besides the request: the period and the chosen readings."""
+
+    ruleset: RuleSet
+    period: str | None
+    variants: Mapping[str, str] = field(default_factory=dict)
+
+    def reading(self, erratum_id: str) -> str:
+        """The reading id in force for an erratum (the game's choice, else the default)."""
+        erratum = self.ruleset.errata[erratum_id]
+        return self.variants.get(erratum_id, erratum.default)
+
+    def value(self, erratum_id: str) -> Any:
+        erratum = self.ruleset.errata[erratum_id]
+        return erratum.reading(self.reading(erratum_id)).value
+
+    def citation(self, erratum_id: str) -> str:
+        erratum = self.ruleset.errata[erratum_id]
+        r = erratum.reading(self.reading(erratum_id))
+        marker = "" if r.id == erratum.default else " [variant]"
+        return f"{r.source}{marker}"
+
+
+class ResolveRequest(BaseModel):
+    """Fields every resolve request has. Rule sets subclass it to narrow `period` to a Literal."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    period: str | None = Field(default=None, description="War period id of the rule set.")
+    dice: list[int] | None = Field(
+        default=None,
+        description="The faces the player rolled, in the order the resolver asks for. Omit to let the server roll.",
+    )
+    variants: dict[str, str] = Field(
+        default_factory=dict, description="Erratum id -> reading id, for the rules a game plays differently."
+    )
+
+
+Req = TypeVar("Req", bound=ResolveRequest)
+
+
+class Resolver(ABC, Generic[Req]):
+    """One rule resolution. Subclasses set `id`, `summary`, `Request`, and implement dice() and evaluate().
+
+    evaluate() must be a pure function of (request, context, dice): the default probabilities() calls it
+    for every possible roll, so the odds are exact and always agree with the answer.
+    """
+
+    id: ClassVar[str]
+    summary: ClassVar[str] = ""
+    Request: ClassVar[type[ResolveRequest]]
+    examples: ClassVar[Sequence[Mapping[str, Any]]] = ()
+
+    def dice(self, req: Req, ctx: Context) -> tuple[int, ...]:
+        """Sides of each die the player rolls for this request (e.g. (6,) or (6, 6))."""
+        return (6,)
+
+    def check(self, req: Req, ctx: Context) -> None:
+        """Refuse requests the rules do not allow (raise RulesError). Runs before any die is looked at."""
+
+    @abstractmethod
+    def evaluate(self, req: Req, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
+        """The answer for this roll: outcome key and value, modifiers, total, sources, details."""
+
+    def probabilities(self, req: Req, ctx: Context) -> dict[str, Fraction]:
+        sides = self.dice(req, ctx)
+        if count_rolls(sides) > MAX_ENUMERATION:
+            raise RulesError("dice", f"{len(sides)} dice are too many to enumerate; resolve fewer at once")
+        return exact_distribution(sides, lambda d: self.evaluate(req, ctx, d).key)
+
+
+ResolverT = TypeVar("ResolverT", bound=type[Resolver[Any]])
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A read-only table served as JSON. `build(period)` returns it; period is None when not per period."""
+
+    name: str
+    summary: str
+    build: Callable[[str | None], Any]
+    per_period: bool = False
+
+
+class RuleSet:
+    id: ClassVar[str]
+    name: ClassVar[str]
+    source: ClassVar[str] = ""
+    periods: ClassVar[tuple[Period, ...]] = ()
+    _resolvers: ClassVar[dict[str, type[Resolver[Any]]]]
+    _datasets: ClassVar[dict[str, Dataset]]
+    _errata: ClassVar[dict[str, Erratum]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._resolvers = {}
+        cls._datasets = {}
+        cls._errata = {}
+
+    # -- registration hooks (used by the rule set's own modules) -----------------------------------------
+    @classmethod
+    def resolver(cls, resolver_cls: ResolverT) -> ResolverT:
+        if resolver_cls.id in cls._resolvers:
+            raise ValueError(f"{cls.id}: resolver {resolver_cls.id} registered twice")
+        cls._resolvers[resolver_cls.id] = resolver_cls
+        return resolver_cls
+
+    @classmethod
+    def dataset(
+        cls, name: str, summary: str, per_period: bool = False
+    ) -> Callable[[Callable[[str | None], Any]], Callable[[str | None], Any]]:
+        def deco(fn: Callable[[str | None], Any]) -> Callable[[str | None], Any]:
+            if name in cls._datasets:
+                raise ValueError(f"{cls.id}: dataset {name} registered twice")
+            cls._datasets[name] = Dataset(name, summary, fn, per_period)
+            return fn
+
+        return deco
+
+    @classmethod
+    def add_errata(cls, *errata: Erratum) -> None:
+        for e in errata:
+            if e.id in cls._errata:
+                raise ValueError(f"{cls.id}: erratum {e.id} registered twice")
+            cls._errata[e.id] = e
+
+    # -- what the service reads ----------------------------------------------------------------------------
+    @property
+    def resolvers(self) -> Mapping[str, type[Resolver[Any]]]:
+        return self._resolvers
+
+    @property
+    def datasets(self) -> Mapping[str, Dataset]:
+        return self._datasets
+
+    @property
+    def errata(self) -> Mapping[str, Erratum]:
+        return self._errata
+
+    @property
+    def period_ids(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.periods)
+
+    def check_period(self, period: str | None, field_name: str = "period") -> str | None:
+        if not self.periods:
+            return None
+        if period not in self.period_ids:
+            raise RulesError(field_name, f"unknown period {period!r}", self.period_ids)
+        return period
+
+    def context(self, period: str | None, variants: Mapping[str, str] | None = None) -> Context:
+        period = self.check_period(period)
+        chosen: dict[str, str] = {}
+        for eid, rid in (variants or {}).items():
+            if eid not in self._errata:
+                raise RulesError("variants", f"unknown erratum {eid!r}", sorted(self._errata))
+            erratum = self._errata[eid]
+            if rid not in {r.id for r in erratum.readings}:
+                raise RulesError(
+                    f"variants.{eid}", f"unknown reading {rid!r}", [r.id for r in erratum.readings]
+                )
+            chosen[eid] = rid
+        return Context(self, period, chosen)
+
+    def data(self, name: str, period: str | None = None) -> Any:
+        ds = self._datasets[name]
+        if ds.per_period:
+            return ds.build(self.check_period(period))
+        return ds.build(None)
+
+    def resolve(
+        self,
+        resolver_id: str,
+        req: ResolveRequest,
+        source: DiceSource | None = None,
+    ) -> Resolution:
+        """Validate, take the player's dice (or roll them), evaluate, and attach the exact odds."""
+        resolver = self._resolvers[resolver_id]()
+        ctx = self.context(req.period, req.variants)
+        resolver.check(req, ctx)
+        sides = resolver.dice(req, ctx)
+        if req.dice is None:
+            dice = roll(sides, source or random.SystemRandom())
+            by_server = True
+        else:
+            dice = validate_dice(req.dice, sides)
+            by_server = False
+        evaluation = resolver.evaluate(req, ctx, dice)
+        probs = resolver.probabilities(req, ctx)
+        if sum(probs.values(), Fraction(0)) != 1:
+            raise AssertionError(f"{self.id}/{resolver_id}: probabilities do not sum to 1")
+        return Resolution(
+            self.id, resolver_id, ctx.period, dice, by_server, evaluation, probs, dict(ctx.variants)
+        )
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "source": self.source,
+            "periods": [{"id": p.id, "name": p.name, "source": p.source} for p in self.periods],
+            "resolvers": [{"id": r.id, "summary": r.summary} for r in self._resolvers.values()],
+            "datasets": [
+                {"name": d.name, "summary": d.summary, "per_period": d.per_period}
+                for d in self._datasets.values()
+            ],
+            "errata": [e.as_dict() for e in self._errata.values()],
+        }
+
+
+def validate_dice(given: Sequence[int], sides: Sequence[int]) -> tuple[int, ...]:
+    if len(given) != len(sides):
+        raise RulesError("dice", f"expected {len(sides)} dice (sides {list(sides)}), got {len(given)}")
+    for i, (face, s) in enumerate(zip(given, sides, strict=True)):
+        if not 1 <= face <= s:
+            raise RulesError(f"dice.{i}", f"a D{s} shows 1 to {s}, got {face}", range(1, s + 1))
+    return tuple(given)
+
+
+def iter_errata(rulesets: Iterable[RuleSet]) -> Iterable[tuple[str, Erratum]]:
+    for rs in rulesets:
+        for e in rs.errata.values():
+            yield rs.id, e

@@ -1,0 +1,25 @@
+"""Vocabulary shared by all Flanders Fields resolvers: request base, periods, qualities, cover."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from rules.core.ruleset import ResolveRequest
+
+PeriodId = Literal["early", "mid", "late"]
+Quality = Literal["raw", "experienced", "veteran", "storm"]
+Cover = Literal["open", "soft", "medium", "hard", "fortified"]
+
+PERIODS: tuple[PeriodId, ...] = ("early", "mid", "late")
+QUALITIES: tuple[Quality, ...] = ("raw", "experienced", "veteran", "storm")
+COVERS: tuple[Cover, ...] = ("open", "soft", "medium", "hard", "fortified")
+
+
+class FFRequest(ResolveRequest):
+    """Every Flanders Fields resolve request names its war period."""
+
+    period: PeriodId = Field(
+        description="War period: early (1914 to mid 1915), mid (mid 1915 to mid 1917), late."
+    )

@@ -1,0 +1,30 @@
+"""Flanders Fields: the rule set class. Its modules attach resolvers, datasets and errata to it."""
+
+from __future__ import annotations
+
+from rules.core.ruleset import Period, RuleSet
+from rules.registry import register
+
+BOOK = "Flanders Fields rule book"
+PLAYSHEET_EARLY = "Flanders Fields playsheet, Western Front 1914 to mid 1915"
+PLAYSHEET_MID = "Flanders Fields playsheet, Western Front mid 1915 to mid 1917"
+PLAYSHEET_LATE = "Flanders Fields playsheet, Western Front mid 1917 to end of war"
+PLAYSHEETS = {"early": PLAYSHEET_EARLY, "mid": PLAYSHEET_MID, "late": PLAYSHEET_LATE}
+
+
+@register
+class FlandersFields(RuleSet):
+    id = "flanders-fields"
+    name = "Flanders Fields"
+    source = "Flanders Fields: rules for Great War battles, regiment to division (10 mm, distances in cm)"
+    periods = (
+        Period("early", "Western Front 1914 to mid 1915", PLAYSHEET_EARLY),
+        Period("mid", "Western Front mid 1915 to mid 1917", PLAYSHEET_MID),
+        Period("late", "Western Front mid 1917 to end of war", PLAYSHEET_LATE),
+    )
+
+
+def cite(section: str, period: str | None = None) -> str:
+    """A citation: the period's playsheet when `period` is given, else the main rule book."""
+    where = PLAYSHEETS[period] if period else BOOK
+    return f"{where}: {section}"

@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from app.core.db import head_revision
+
+
+def test_healthz_reports_database_and_head_revision(client: TestClient) -> None:
+    r = client.get("/healthz")
+    assert r.status_code == 200
+    body = r.json()
+    assert body == {"status": "ok", "database": True, "revision": head_revision(), "head": head_revision()}
+
+
+def test_docs_and_openapi_served(sqlite_client: TestClient) -> None:
+    assert sqlite_client.get("/docs").status_code == 200
+    schema = sqlite_client.get("/openapi.json").json()
+    assert "/healthz" in schema["paths"]
+
+
+def test_unknown_path_is_json_404(sqlite_client: TestClient) -> None:
+    r = sqlite_client.get("/api/v1/no-such-thing")
+    assert r.status_code == 404
+    assert r.json() == {"detail": "Not Found"}
+
+
+def test_demo_game_is_loaded_once(client: TestClient) -> None:
+    from sqlmodel import Session
+
+    from app.crud import DEMO_NAME, ensure_demo
+
+    with Session(client.app.state.engine) as s:  # type: ignore[attr-defined]
+        assert ensure_demo(s) is not None
+        assert ensure_demo(s) is None
+    games = client.get("/api/v1/games").json()
+    assert [g["name"] for g in games] == [DEMO_NAME]
+    assert client.get(f"/api/v1/games/{games[0]['id']}").json()["period"] == "early"
+    missing = client.get("/api/v1/games/999999")
+    assert missing.status_code == 404 and "999999" in missing.json()["detail"]
