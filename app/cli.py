@@ -10,6 +10,16 @@ app = typer.Typer(help="firestep: a tabletop assistant for Great War miniatures 
 @app.command()
 def migrate(revision: str = typer.Option("head", help="Alembic revision to upgrade to.")) -> None:
     """Apply database migrations (FIRESTEP_DATABASE_URL; SQLite under ./var by default)."""
+    _migrate(revision)
+
+
+@app.command()
+def demo() -> None:
+    """Load the demo game (Mons, autumn 1914) if the database has no game yet."""
+    _demo()
+
+
+def _migrate(revision: str) -> None:
     from app.core.config import get_settings
     from app.core.db import migrate as run_migrations
 
@@ -18,9 +28,7 @@ def migrate(revision: str = typer.Option("head", help="Alembic revision to upgra
     typer.echo(f"database at {revision}: {url}")
 
 
-@app.command()
-def demo() -> None:
-    """Load the demo game (Mons, autumn 1914) if the database has no game yet."""
+def _demo() -> None:
     from sqlmodel import Session
 
     from app.core.config import get_settings
@@ -50,10 +58,14 @@ def serve(
 
     settings = get_settings()
     if setup:
-        migrate()
-        demo()
+        _migrate("head")
+        _demo()
     uvicorn.run("app.main:app", host=host or settings.host, port=port or settings.port, reload=reload)
 
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":
+    main()

@@ -43,6 +43,7 @@ class ErrorOut(BaseModel):
 def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI documentation of the error answers a route can give."""
     text = {
+        400: "Malformed request: the body could not be parsed",
         401: "No or unknown bearer token",
         403: "The token may not do this",
         404: "Not found",

@@ -31,7 +31,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         description=DESCRIPTION,
         lifespan=lifespan,
-        responses=errors.responses(404),  # any URL may name a thing that does not exist
+        # Any URL may name a thing that does not exist; any body may be unparseable.
+        responses=errors.responses(400, 404),
     )
     app.state.settings = settings
     app.state.engine = make_engine(settings.database_url)
