@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from app import errors
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine
-from app.routes import api_routers
+from app.routes import api_routers, pages
 
 DESCRIPTION = (
     "firestep resolves Great War miniatures rules exactly as written, with the odds and the rule "
@@ -39,6 +39,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     for router in api_routers():
         app.include_router(router)
+    pages.mount_static(app)
     return app
 
 

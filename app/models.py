@@ -5,12 +5,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column
+from sqlalchemy import JSON, Column, ForeignKey, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def empty_terrain() -> dict[str, Any]:
+    return {"type": "FeatureCollection", "features": []}
 
 
 class Game(SQLModel, table=True):
@@ -29,3 +33,132 @@ class Game(SQLModel, table=True):
     version: int = 1
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+    # Play state. turn 0 is set-up (fire plans written, forces deployed); status setup -> playing -> finished.
+    terrain: dict[str, Any] = Field(default_factory=empty_terrain, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default="setup", max_length=16)
+    turn: int = 0
+    side_to_move: str = Field(default="attacker", max_length=16)
+    step: int = 0  # index into the period's order sequence (app.game_engine.sequence)
+    deep_suppression: int = 0  # the defender's order penalty in force this turn (0, 1 or 2)
+    # Things on the table that are not stands: gas clouds, rolling barrages, the random-event deck.
+    board: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    notes: str = Field(default="", max_length=4000)
+
+
+class GameSide(SQLModel, table=True):
+    """One side of a game: its nation, its join code (hashed) and its fire plan's lock and commitment."""
+
+    __tablename__ = "game_side"
+    __table_args__ = (UniqueConstraint("game_id", "side"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False))
+    side: str = Field(max_length=16)
+    nation: str = Field(default="", max_length=32)
+    join_code_hash: str = Field(max_length=64, unique=True)
+    # Once-per-player allowances (heroic action) kept per side.
+    special_uses: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    plan_locked: bool = False
+    plan_commitment: str | None = Field(default=None, max_length=64)
+    plan_leaves: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    plan_salt: str = Field(default="", max_length=64)  # secret until the game is over
+    version: int = 1
+
+
+class Token(SQLModel, table=True):
+    """A bearer token, stored as HMAC-SHA256(secret key, token): a leaked database grants nothing."""
+
+    __tablename__ = "token"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False))
+    role: str = Field(max_length=16)  # referee, attacker or defender
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Unit(SQLModel, table=True):
+    """A node of a force tree (division .. platoon) or a stand; its state lives on the same row so a marker
+    change is one atomic UPDATE."""
+
+    __tablename__ = "unit"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    parent_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("unit.id", ondelete="CASCADE"), nullable=True)
+    )
+    side: str = Field(max_length=16)
+    ref: str = Field(default="", max_length=120)  # the organisation table's or scenario's id
+    name: str = Field(default="", max_length=200)
+    level: str = Field(max_length=32)  # division, regiment, battalion, company, platoon, stand, battery ...
+    kind: str = Field(default="", max_length=48)
+    base: str | None = Field(default=None, max_length=48)
+    quality: str | None = Field(default=None, max_length=16)
+    models: int = 0
+    is_command: bool = False
+    off_table: bool = False  # off-table batteries and reinforcements not yet arrived
+    x: float | None = None
+    y: float | None = None
+    facing_deg: float | None = None
+    source: str = Field(default="", max_length=300)
+    # State
+    suppression: int = 0
+    killed: bool = False
+    stuck_on_wire: bool = False
+    deep_shelter: bool = False
+    limbered: bool = False  # limbered artillery, MGs on pack animals
+    raw_under_fire: bool = False
+    field_promotion: bool = False
+    in_gas: bool = False
+    mutiny: bool = False
+    crew_abandoned: bool = False
+    actions_left: int = 0
+    morale_stage: int = 0  # morale tests taken: 1 after the 50% test, 2 after the 75% test
+    morale_due: bool = False
+    special_uses: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    aiming_point: list[float] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    version: int = 1
+
+
+class FirePlanItem(SQLModel, table=True):
+    """One entry of a side's fire plan: hidden from the opponent until it arrives on the table."""
+
+    __tablename__ = "fire_plan_item"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    side: str = Field(max_length=16)
+    kind: str = Field(max_length=32)
+    arrival_turn: int = 1
+    data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    salt: str = Field(max_length=64)
+    leaf: str | None = Field(default=None, max_length=64)
+    arrived: bool = False
+
+
+class Event(SQLModel, table=True):
+    """The append-only log. Its id is also the Server-Sent Events id. Undo appends an event that names the
+    one it reverses in `reverses_id`."""
+
+    __tablename__ = "event"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    turn: int = 0
+    side: str = Field(default="", max_length=16)  # side to move when it happened
+    step: str = Field(default="", max_length=48)
+    kind: str = Field(max_length=32)
+    actor: str = Field(max_length=16)  # referee, attacker, defender or system
+    visibility: str = Field(default="all", max_length=16)  # all, or the one side (and referee) that may see it
+    payload: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    reverses_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("event.id"), nullable=True)
+    )
+    created_at: datetime = Field(default_factory=utcnow)

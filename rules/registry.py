@@ -8,7 +8,12 @@ from rules.core.errors import NotFoundError
 from rules.core.ruleset import RuleSet
 
 # Packages that define rule sets, imported on first use so the registry is complete.
-RULESET_MODULES: tuple[str, ...] = ("rules.flanders_fields",)
+RULESET_MODULES: tuple[str, ...] = (
+    "rules.flanders_fields",
+    "rules.earth2mm",
+    "rules.firestorm",
+    "rules.vimy_ridge",
+)
 
 _REGISTRY: dict[str, RuleSet] = {}
 _loaded = False

@@ -2,8 +2,8 @@
 
 from fastapi import APIRouter
 
-from app.routes import games, health, rulesets
+from app.routes import games, health, pages, rulesets
 
 
 def api_routers() -> list[APIRouter]:
-    return [health.router, rulesets.build_router(), games.router]
+    return [health.router, rulesets.build_router(), games.router, pages.router]

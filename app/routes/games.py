@@ -1,15 +1,20 @@
+"""Games: create (by hand or from a scenario), join with a code, the turn sequence, resolving with the
+game's state, and the after-action report."""
+
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
-from pydantic import BaseModel
+from fastapi import APIRouter, Body, Path, Response
+from pydantic import BaseModel, ConfigDict, Field
 
-from app import crud
-from app.deps import GameId, SessionDep
+from app import crud, errors, game_engine
+from app.auth import COOKIE_NAME, ViewerDep
+from app.deps import GameId, SessionDep, SettingsDep
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"])
+join_router = APIRouter(tags=["games"])
 
 
 class GameOut(BaseModel):
@@ -26,15 +31,309 @@ class GameOut(BaseModel):
     version: int
     created_at: datetime
     updated_at: datetime
+    status: str
+    turn: int
+    side_to_move: str
+    step: int
+    deep_suppression: int
+    notes: str
 
 
-@router.get("", response_model=list[GameOut], summary="Games in this database")
+class GameDetail(GameOut):
+    terrain: dict[str, Any]
+    board: dict[str, Any]
+
+
+class GameCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    scenario: str | None = Field(default=None, max_length=64, description="A ready scenario, e.g. mons-1914.")
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    period: Literal["early", "mid", "late"] | None = None
+    attacker_nation: str = Field(default="", max_length=32)
+    defender_nation: str = Field(default="", max_length=32)
+    variants: dict[str, str] = Field(default_factory=dict, description="Erratum id -> reading id.")
+    table_width_cm: float | None = Field(default=None, gt=0, le=1000)
+    table_length_cm: float | None = Field(default=None, gt=0, le=1000)
+    terrain: dict[str, Any] | None = Field(default=None, description="GeoJSON FeatureCollection.")
+
+
+class Created(BaseModel):
+    game: GameOut
+    referee_token: str = Field(description="Bearer token of the referee; shown once.")
+    join_codes: dict[str, str] = Field(description="One code per side, for the players to join with.")
+
+
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(min_length=1, max_length=64)
+
+
+class Joined(BaseModel):
+    game_id: int
+    side: str
+    token: str
+
+
+class Me(BaseModel):
+    game_id: int
+    role: str
+
+
+class GamePatch(BaseModel):
+    """A whole-object edit by the referee: `version` must be the current one, else 409."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = Field(ge=1)
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    variants: dict[str, str] | None = None
+    terrain: dict[str, Any] | None = None
+    notes: str | None = Field(default=None, max_length=4000)
+
+
+class AdvanceIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = Field(ge=1, description="The game version the client saw; a stale one gets 409.")
+
+
+class ResolveIn(BaseModel):
+    """A resolver call inside a game. period and variants come from the game; the game's state fills the
+    modifiers it knows (shown in `filled`); fields given here win."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    fields: dict[str, Any] = Field(default_factory=dict, description="The resolver's own request fields.")
+    dice: list[int] | None = Field(default=None, max_length=64, description="Omit to let the server roll.")
+    unit_id: int | None = Field(default=None, ge=1, le=2_147_483_647, description="The unit acting or tested.")
+    target_id: int | None = Field(default=None, ge=1, le=2_147_483_647, description="The stand shot at.")
+    apply: bool = Field(default=True, description="Apply the result to markers and state.")
+
+
+class ResolvedOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    event_id: int
+    resolver: str
+    filled: list[dict[str, Any]]
+    resolution: dict[str, Any]
+    applied: bool
+    changes: list[dict[str, Any]]
+
+
+def game_out(game: Any) -> GameOut:
+    return GameOut.model_validate(game, from_attributes=True)
+
+
+@router.get("", response_model=list[GameOut], summary="Games in this database (the lobby: no token needed)")
 def list_games(session: SessionDep) -> list[GameOut]:
-    return [GameOut.model_validate(g, from_attributes=True) for g in crud.list_games(session)]
+    return [game_out(g) for g in crud.list_games(session)]
+
+
+@router.post(
+    "",
+    response_model=Created,
+    status_code=201,
+    summary="Create a game, by hand or from a scenario; returns the referee token and a join code per side",
+    responses=errors.responses(422),
+)
+def create_game(
+    body: Annotated[
+        GameCreate,
+        Body(
+            openapi_examples={
+                "Mons 1914": {"value": {"scenario": "mons-1914"}},
+                "by hand": {
+                    "value": {
+                        "name": "Trench raid",
+                        "period": "mid",
+                        "attacker_nation": "british",
+                        "defender_nation": "german",
+                    }
+                },
+            }
+        ),
+    ],
+    session: SessionDep,
+    settings: SettingsDep,
+) -> Created:
+    game, creds = game_engine.create_game(session, settings.secret_key, **body.model_dump(exclude_none=True))
+    return Created(game=game_out(game), referee_token=creds.referee_token, join_codes=creds.join_codes)
+
+
+@join_router.post(
+    "/api/v1/join",
+    response_model=Joined,
+    summary="Join a game with a side's code: returns a token (also set as the firestep_token cookie)",
+    responses=errors.responses(404, 422),
+)
+def join(
+    body: Annotated[JoinIn, Body(openapi_examples={"code": {"value": {"code": "ABCDE-FGH23"}}})],
+    response: Response,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> Joined:
+    game_id, side, token = crud.join(session, settings.secret_key, body.code)
+    response.set_cookie(COOKIE_NAME, token, httponly=True, samesite="lax", max_age=60 * 60 * 24 * 30)
+    return Joined(game_id=game_id, side=side, token=token)
 
 
 @router.get(
-    "/{game_id}", response_model=GameOut, summary="One game", responses={404: {"description": "No such game"}}
+    "/{game_id}", response_model=GameOut, summary="One game (the lobby view)", responses=errors.responses(404)
 )
 def get_game(game_id: GameId, session: SessionDep) -> GameOut:
-    return GameOut.model_validate(crud.get_game(session, game_id), from_attributes=True)
+    return game_out(crud.get_game(session, game_id))
+
+
+@router.get(
+    "/{game_id}/state",
+    response_model=GameDetail,
+    summary="The game with its terrain and board (gas clouds, barrages, fire on the table)",
+    responses=errors.responses(401, 403, 404),
+)
+def get_state(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameDetail:
+    return GameDetail.model_validate(crud.get_game(session, game_id), from_attributes=True)
+
+
+@router.get(
+    "/{game_id}/me", response_model=Me, summary="Who this token is", responses=errors.responses(401, 403, 404)
+)
+def me(game_id: GameId, viewer: ViewerDep) -> Me:
+    return Me(game_id=viewer.game_id, role=viewer.role)
+
+
+@router.patch(
+    "/{game_id}",
+    response_model=GameDetail,
+    summary="Edit the game (referee): carries the version, 409 with the current state when stale",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def patch_game(
+    game_id: GameId,
+    body: Annotated[GamePatch, Body(openapi_examples={"rename": {"value": {"version": 1, "name": "Mons"}}})],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> GameDetail:
+    viewer.require_referee("edit the game")
+    game = crud.lock_game(session, game_id)
+    values = body.model_dump(exclude_none=True, exclude={"version"})
+    if "variants" in values:
+        from rules.registry import get_ruleset
+
+        get_ruleset(game.ruleset).context(game.period, values["variants"])
+    if "terrain" in values:
+        from rules.table.terrain import terrain_from_geojson
+
+        terrain_from_geojson(values["terrain"])
+    crud.bump_game(session, game, body.version, **values)
+    crud.record(session, game, "game-updated", viewer.role, {"fields": sorted(values)})
+    session.commit()
+    session.refresh(game)
+    return GameDetail.model_validate(game, from_attributes=True)
+
+
+@router.post(
+    "/{game_id}/credentials",
+    response_model=Created,
+    summary="New join codes and a new referee token (referee)",
+    responses=errors.responses(401, 403, 404),
+)
+def reissue(game_id: GameId, viewer: ViewerDep, session: SessionDep, settings: SettingsDep) -> Created:
+    viewer.require_referee("issue new join codes")
+    creds = crud.reissue_credentials(session, settings.secret_key, game_id)
+    return Created(
+        game=game_out(crud.get_game(session, game_id)), referee_token=creds.referee_token, join_codes=creds.join_codes
+    )
+
+
+@router.get(
+    "/{game_id}/turn",
+    summary="The turn sequence: whose turn, which step, what it needs, what comes next",
+    responses=errors.responses(401, 403, 404),
+)
+def get_turn(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:
+    return game_engine.turn_info(session, crud.get_game(session, game_id))
+
+
+@router.post(
+    "/{game_id}/turn/advance",
+    summary="Next step (the side to move or the referee); from set-up the referee starts the game",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def advance(
+    game_id: GameId,
+    body: Annotated[AdvanceIn, Body(openapi_examples={"advance": {"value": {"version": 3}}})],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> dict[str, Any]:
+    game = crud.lock_game(session, game_id)
+    events = game_engine.advance(session, game, viewer, body.version)
+    session.commit()
+    session.refresh(game)
+    return {
+        "turn": game_engine.turn_info(session, game),
+        "events": [game_engine.event_dict(e) for e in events if viewer.sees(e.visibility)],
+    }
+
+
+@router.post(
+    "/{game_id}/finish",
+    summary="End the game (referee): fire plans become verifiable by everyone",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def finish(game_id: GameId, body: AdvanceIn, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:
+    viewer.require_referee("end the game")
+    game = crud.lock_game(session, game_id)
+    crud.bump_game(session, game, body.version, status="finished")
+    crud.record(session, game, "game-finished", viewer.role, {})
+    session.commit()
+    session.refresh(game)
+    return game_engine.turn_info(session, game)
+
+
+@router.post(
+    "/{game_id}/resolve/{resolver}",
+    response_model=ResolvedOut,
+    summary="Resolve a rule inside the game: modifiers from the game state, the result recorded and applied",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def resolve(
+    game_id: GameId,
+    resolver: Annotated[str, Path(max_length=64, examples=["order-roll"])],
+    body: Annotated[
+        ResolveIn,
+        Body(
+            openapi_examples={
+                "order a company": {"value": {"unit_id": 12, "fields": {"unit": "rifle-company"}, "dice": [4]}},
+                "shoot at a platoon": {
+                    "value": {
+                        "unit_id": 30,
+                        "target_id": 101,
+                        "fields": {"firer": "mg", "target": "troops", "cover": "open", "range_cm": 30},
+                        "dice": [5],
+                    }
+                },
+                "morale of a battalion": {"value": {"unit_id": 8, "dice": [3]}},
+            }
+        ),
+    ],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> ResolvedOut:
+    game = crud.lock_game(session, game_id)
+    payload, ev = game_engine.resolve(
+        session, game, viewer, resolver, body.fields, body.dice, body.unit_id, body.target_id, body.apply
+    )
+    session.commit()
+    return ResolvedOut(event_id=ev.id or 0, **payload)
+
+
+@router.get(
+    "/{game_id}/report",
+    summary="After-action report: the log by turn, losses by battalion, the rule book's casualty estimate",
+    responses=errors.responses(401, 403, 404),
+)
+def report(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:
+    return game_engine.report(session, crud.get_game(session, game_id), viewer)
