@@ -63,6 +63,37 @@ def serve(
     uvicorn.run("app.main:app", host=host or settings.host, port=port or settings.port, reload=reload)
 
 
+@app.command()
+def playsheet(
+    period: str = typer.Option(..., help="War period: early, mid or late."),
+    paper: str = typer.Option("a4", help="Paper: a4 or letter."),
+    output: str = typer.Option(..., "-o", "--output", help="PDF file to write."),
+    variant: list[str] = typer.Option([], help="A variant reading, erratum:reading (repeatable)."),
+) -> None:
+    """Print a period's playsheet (Flanders Fields) to a PDF."""
+    from pathlib import Path
+
+    from app.routes.playsheets import parse_variants
+    from playsheets.render import render_pdf
+
+    Path(output).write_bytes(render_pdf(period, paper, parse_variants(variant)))
+    typer.echo(f"playsheet {period} ({paper}) written to {output}")
+
+
+@app.command("template-kit")
+def template_kit(
+    paper: str = typer.Option("a4", help="Paper: a4 or letter."),
+    output: str = typer.Option(..., "-o", "--output", help="PDF file to write."),
+) -> None:
+    """Print the 1:1 template kit (artillery, SOS, mortars, MG, gas, rolling barrage) to a PDF."""
+    from pathlib import Path
+
+    from playsheets.render import template_kit_pdf
+
+    Path(output).write_bytes(template_kit_pdf(paper))
+    typer.echo(f"template kit ({paper}) written to {output}")
+
+
 def main() -> None:
     app()
 

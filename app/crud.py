@@ -148,7 +148,9 @@ def list_units(session: Session, game_id: int) -> list[Unit]:
 def get_unit(session: Session, game_id: int, unit_id: int, field: str | None = None) -> Unit:
     """A unit of this game. With `field`, a unit named in a request body: unknown is a 422 naming it."""
     unit = session.exec(
-        select(Unit).where(Unit.id == unit_id, Unit.game_id == game_id).execution_options(populate_existing=True)
+        select(Unit)
+        .where(Unit.id == unit_id, Unit.game_id == game_id)
+        .execution_options(populate_existing=True)
     ).first()
     if unit is None:
         if field:
@@ -165,9 +167,11 @@ def add_unit_tree(
     placements: Mapping[str, Mapping[str, Any]],
     parent_id: int | None = None,
     off_table: Iterable[str] = (),
+    off_parent: bool = False,
 ) -> Unit:
     """Insert a rules.flanders_fields.organisation.Unit tree (id, name, level, kind, base, quality, models,
-    children, source); `placements` maps stand ids to {center, facing_deg}."""
+    children, source); `placements` maps stand ids to {center, facing_deg}; units named in `off_table`
+    (reinforcements, off-table batteries) and everything under them start off the table."""
     off = set(off_table)
     place = placements.get(node.id)
     row = Unit(
@@ -181,8 +185,8 @@ def add_unit_tree(
         base=node.base,
         quality=node.quality,
         models=node.models,
-        is_command=node.level == "command" or "command" in (node.kind or ""),
-        off_table=node.id in off,
+        is_command=node.kind.endswith("-command"),
+        off_table=off_parent or node.id in off,
         x=float(place["center"][0]) if place else None,
         y=float(place["center"][1]) if place else None,
         facing_deg=float(place.get("facing_deg", 90.0)) if place else None,
@@ -192,11 +196,13 @@ def add_unit_tree(
     session.flush()
     assert row.id is not None
     for child in node.children:
-        add_unit_tree(session, game_id, side, child, placements, row.id, off)
+        add_unit_tree(session, game_id, side, child, placements, row.id, off, row.off_table)
     return row
 
 
-def update_unit(session: Session, unit: Unit, expected_version: int | None = None, **values: Any) -> list[dict]:
+def update_unit(
+    session: Session, unit: Unit, expected_version: int | None = None, **values: Any
+) -> list[dict]:
     """Set fields on a unit, bumping its version; returns the changes as {unit, field, before, after}.
     With `expected_version` the write only lands on that version: else 409 with the current unit."""
     assert unit.id is not None

@@ -156,7 +156,9 @@ class Event(SQLModel, table=True):
     step: str = Field(default="", max_length=48)
     kind: str = Field(max_length=32)
     actor: str = Field(max_length=16)  # referee, attacker, defender or system
-    visibility: str = Field(default="all", max_length=16)  # all, or the one side (and referee) that may see it
+    visibility: str = Field(
+        default="all", max_length=16
+    )  # all, or the one side (and referee) that may see it
     payload: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     reverses_id: int | None = Field(
         default=None, sa_column=Column(Integer, ForeignKey("event.id"), nullable=True)

@@ -2,8 +2,12 @@
 
 from fastapi import APIRouter
 
-from app.routes import games, health, pages, rulesets
+from app.routes import events, fireplans, forces, games, health, pages, playsheets, rulesets
+from app.routes import geometry
 
 
 def api_routers() -> list[APIRouter]:
-    return [health.router, rulesets.build_router(), games.router, pages.router]
+    routers = [health.router, rulesets.build_router(), games.router, pages.router, playsheets.router]
+    routers += [games.join_router, forces.router, fireplans.router, events.router]  # games that last (issue 6)
+    routers += [geometry.router]  # the table in Shapely (issue 4)
+    return routers

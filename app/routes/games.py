@@ -107,7 +107,9 @@ class ResolveIn(BaseModel):
 
     fields: dict[str, Any] = Field(default_factory=dict, description="The resolver's own request fields.")
     dice: list[int] | None = Field(default=None, max_length=64, description="Omit to let the server roll.")
-    unit_id: int | None = Field(default=None, ge=1, le=2_147_483_647, description="The unit acting or tested.")
+    unit_id: int | None = Field(
+        default=None, ge=1, le=2_147_483_647, description="The unit acting or tested."
+    )
     target_id: int | None = Field(default=None, ge=1, le=2_147_483_647, description="The stand shot at.")
     apply: bool = Field(default=True, description="Apply the result to markers and state.")
 
@@ -244,7 +246,9 @@ def reissue(game_id: GameId, viewer: ViewerDep, session: SessionDep, settings: S
     viewer.require_referee("issue new join codes")
     creds = crud.reissue_credentials(session, settings.secret_key, game_id)
     return Created(
-        game=game_out(crud.get_game(session, game_id)), referee_token=creds.referee_token, join_codes=creds.join_codes
+        game=game_out(crud.get_game(session, game_id)),
+        referee_token=creds.referee_token,
+        join_codes=creds.join_codes,
     )
 
 
@@ -306,7 +310,9 @@ def resolve(
         ResolveIn,
         Body(
             openapi_examples={
-                "order a company": {"value": {"unit_id": 12, "fields": {"unit": "rifle-company"}, "dice": [4]}},
+                "order a company": {
+                    "value": {"unit_id": 12, "fields": {"unit": "rifle-company"}, "dice": [4]}
+                },
                 "shoot at a platoon": {
                     "value": {
                         "unit_id": 30,

@@ -264,7 +264,7 @@ class RuleSet:
         sides = resolver.dice(req, ctx)
         if req.dice is None:
             dice = roll(sides, source or random.SystemRandom())
-            by_server = True
+            by_server = bool(sides)  # nothing was rolled when the resolver needs no dice
         else:
             dice = validate_dice(req.dice, sides)
             by_server = False

@@ -1,0 +1,1058 @@
+"""Playing a game: the period's turn sequence, markers, fire-plan commitments and arrivals, resolving with
+the game's state, undo, and the after-action report. Routes call these inside one transaction; every
+function that writes expects the game row taken with `crud.lock_game` and leaves the commit to the caller."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+from sqlmodel import Session
+
+from app import crud
+from app.auth import SIDES, Viewer
+from app.errors import Conflict, Forbidden
+from app.models import Event, FirePlanItem, Game, GameSide, Unit
+from rules.core.errors import RulesError
+from rules.flanders_fields.casualties import casualty_split
+from rules.flanders_fields.errata_engine2 import CASUALTY_ROUNDING, SRC_CASUALTIES
+from rules.flanders_fields.ruleset import cite
+from rules.flanders_fields.suppression import (
+    UNIT_LEVELS,
+    is_killed,
+    recovers_automatically,
+    spreads_to_company,
+)
+from rules.registry import get_ruleset
+from rules.table.frame import Side, Table, grid_to_table
+
+RULESET = "flanders-fields"
+SEQ = "ORDER SEQUENCE NOTES"
+
+
+# -- the turn sequence -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Step:
+    """One numbered step of a playsheet's order sequence. `resolvers` are the calls it usually needs."""
+
+    id: str
+    title: str
+    source: str
+    does: str
+    resolvers: tuple[str, ...] = ()
+    attacker_only: bool = False
+
+
+def _sequence(period: str) -> tuple[Step, ...]:
+    def src(n: int, heading: str) -> str:
+        return cite(f"{SEQ}, {n} {heading}", period)
+
+    support_units = {
+        # "I. Allocate Staff Re-Roll Markers ... II. Individual Regimental/Brigade MGs ... III. ... Artillery"
+        "early": "staff re-roll markers; regimental/brigade MGs; regimental/brigade artillery",
+        # "II. Individual Regimental/Brigade MGs, including Block Houses ... III. ... Artillery and Mortars"
+        "mid": "staff re-roll markers; regimental/brigade MGs and block houses; artillery and mortars",
+        # "IV. Direct Air Support mission Roll D6 1-4 no effect, 5 or 6 Biggles/Red Baron arrives"
+        "late": "staff re-roll markers; regimental/brigade MGs and block houses; artillery and mortars; "
+        "direct air support missions",
+    }[period]
+    battalion_units = {
+        # "i. Individual Battalion MGs ... ii. Battalion Rifle Companies ... iii. Remove suppression from
+        # Battalion commanders"
+        "early": "battalion MGs; rifle companies; remove suppression from battalion commanders",
+        # "I. Tanks etc. attached ... II. Individual Battalion MGs ... III. Individual Battalion Mortars ...
+        # IV. Battalion Rifle Companies ... V. Remove suppression from Battalion commanders"
+        "mid": "attached tanks; battalion MGs; battalion mortars; rifle companies; "
+        "remove suppression from battalion commanders",
+    }["early" if period == "early" else "mid"]
+    orders = ("order-roll", "artillery-action", "shooting", "assault", "wire-crossing", "movement")
+    n = 0 if period == "early" else 4  # the 1914 sheet numbers support orders 1; later sheets 5
+    tail = (
+        Step(
+            "support-orders",
+            "Support orders - division/regiment/brigade",
+            src(n + 1, "SUPPORT ORDERS" if period != "late" else "DIVISIONAL/REGIMENTAL/BRIGADE ORDERS"),
+            f"Roll a D6 for each unit in turn: {support_units}.",
+            orders + (("air-attack",) if period == "late" else ()),
+        ),
+        Step(
+            "battalion-orders",
+            "Battalion orders",
+            src(n + 2, "BATTALION ORDERS"),
+            f"Order each battalion in turn: {battalion_units}.",
+            (*orders, "morale"),
+        ),
+        Step(
+            "move-command-stands",
+            "Move command stands",
+            src(n + 3, "MOVE COMMAND STANDS"),
+            "All command stands, artillery liaison officers included, may move twice at the speed of their type.",
+            ("movement",),
+        ),
+    )
+    if period == "early":
+        return tail
+    return (
+        Step(
+            "deep-suppression",
+            "Deep suppression",
+            src(1, "ROLL D6 FOR DEEP SUPPRESSION (DS) FACTOR"),
+            "The attacker rolls a D6 for deep suppression when his fire plan has it this turn "
+            "(1-2 none, 3-4 -1, 5 -2, 6 -1 and a battery lost); firestep rolls it at the start of the turn.",
+            ("deep-suppression",),
+            attacker_only=True,
+        ),
+        Step(
+            "rolling-barrages",
+            "Rolling barrages",
+            src(2, "ROLLING BARRAGES - ADVANCE AND ROLL EFFECTS"),
+            "The barrage advances its own width (20 cm) at the start of the turn; roll for each platoon under it.",
+            ("rolling-barrage", "barrage-danger"),
+        ),
+        Step(
+            "gas",
+            "Gas",
+            src(3, "GAS - DEPLOY AND ROLL FOR WIND STRENGTH"),
+            "Planned gas arrives; roll for wind strength, and each turn after deployment for wind change.",
+            ("gas-wind",),
+        ),
+        Step(
+            "barrages-and-bombardments",
+            "Barrages and bombardments",
+            src(4, "BARRAGES AND BOMBARDMENTS"),
+            "Deploy pre-planned barrages and bombardments and roll their effects.",
+            ("shooting", "deviation"),
+        ),
+        *tail,
+    )
+
+
+SEQUENCES: dict[str, tuple[Step, ...]] = {p: _sequence(p) for p in ("early", "mid", "late")}
+# "Both sides follow the same turn sequence with the attackers starting the game." (TURN SEQUENCE)
+TURN_SOURCE = cite("TURN SEQUENCE")
+# "It advances its own width at the start of the attacking side's turn." (ROLLING BARRAGE)
+BARRAGE_ADVANCE_CM = 20.0
+BARRAGE_SOURCE = cite("ROLLING BARRAGE")
+
+
+def sequence(game: Game) -> tuple[Step, ...]:
+    return SEQUENCES[game.period or "early"]
+
+
+def step_of(game: Game) -> Step | None:
+    seq = sequence(game)
+    return seq[game.step] if game.status == "playing" and game.step < len(seq) else None
+
+
+def turn_info(session: Session, game: Game) -> dict[str, Any]:
+    """Where the game stands and what the current step needs."""
+    seq = sequence(game)
+    current = step_of(game)
+    info: dict[str, Any] = {
+        "status": game.status,
+        "turn": game.turn,
+        "side_to_move": game.side_to_move,
+        "version": game.version,
+        "deep_suppression": game.deep_suppression,
+        "sequence": [
+            {"index": i, "id": s.id, "title": s.title, "source": s.source, "attacker_only": s.attacker_only}
+            for i, s in enumerate(seq)
+        ],
+        "source": TURN_SOURCE,
+    }
+    if game.status == "setup":
+        locked = {s.side: s.plan_locked for s in crud.sides(session, game.id or 0)}
+        info["step"] = None
+        info["next"] = {
+            "action": "start",
+            "needs": [f"lock the {side}'s fire plan" for side, ok in locked.items() if not ok]
+            + ["deploy both forces (defender first, a battalion at a time)"],
+            "source": cite("GAME SEQUENCE"),
+        }
+        return info
+    if current is None:
+        info["step"] = None
+        info["next"] = None
+        return info
+    needs: list[str] = [current.does]
+    units = crud.list_units(session, game.id or 0)
+    due = [u for u in units if u.morale_due]
+    if due:
+        needs.append("morale tests due: " + ", ".join(f"{u.name} (unit {u.id})" for u in due))
+    if current.id == "rolling-barrages":
+        mine = [b for b in game.board.get("barrages", []) if b["side"] == game.side_to_move]
+        needs += [
+            f"barrage {b['item_id']} at {b['front_y']:g} cm: roll for each stand under it" for b in mine
+        ]
+    if current.id == "gas":
+        clouds = [c for c in game.board.get("clouds", []) if c["side"] == game.side_to_move]
+        needs += [f"gas cloud {c['item_id']}: roll gas-wind" for c in clouds]
+    nxt = seq[game.step + 1] if game.step + 1 < len(seq) else None
+    info["step"] = {"index": game.step, "id": current.id, "title": current.title, "source": current.source}
+    info["needs"] = needs
+    info["resolvers"] = list(current.resolvers)
+    info["next"] = (
+        {"action": "advance", "step": nxt.id, "title": nxt.title}
+        if nxt
+        else {"action": "end-turn", "then": _after(game)}
+    )
+    return info
+
+
+def _after(game: Game) -> dict[str, Any]:
+    if game.side_to_move == "attacker":
+        return {"turn": game.turn, "side_to_move": "defender"}
+    return {"turn": game.turn + 1, "side_to_move": "attacker"}
+
+
+def advance(session: Session, game: Game, viewer: Viewer, expected_version: int) -> list[Event]:
+    """Move to the next step; past the last step the side's turn ends and the other side's begins.
+    From set-up this starts the game (locking any plan not yet locked)."""
+    if game.status == "finished":
+        raise Conflict("the game is over", current=crud.game_state(game))
+    if game.status == "setup":
+        viewer.require_referee("start the game")
+        crud.bump_game(session, game, expected_version)
+        events = [
+            lock_plan(session, game, s.side, "system")
+            for s in crud.sides(session, game.id or 0)
+            if not s.plan_locked
+        ]
+        crud.bump_game(session, game, None, status="playing", turn=1, side_to_move="attacker", step=0)
+        events.append(crud.record(session, game, "game-started", viewer.role, {"source": TURN_SOURCE}))
+        return events + start_of_turn(session, game)
+    if not viewer.may_act_for(game.side_to_move):
+        raise Forbidden(f"it is the {game.side_to_move}'s turn")
+    crud.bump_game(session, game, expected_version)
+    seq = sequence(game)
+    before = step_of(game)
+    if game.step + 1 < len(seq):
+        crud.bump_game(session, game, None, step=game.step + 1)
+        now = seq[game.step]
+        return [
+            crud.record(
+                session,
+                game,
+                "step",
+                viewer.role,
+                {
+                    "from": before.id if before else None,
+                    "to": now.id,
+                    "title": now.title,
+                    "source": now.source,
+                },
+                step=now.id,
+            )
+        ]
+    events = end_of_turn(session, game, viewer.role)
+    after = _after(game)
+    crud.bump_game(session, game, None, turn=after["turn"], side_to_move=after["side_to_move"], step=0)
+    return events + start_of_turn(session, game)
+
+
+def end_of_turn(session: Session, game: Game, actor: str) -> list[Event]:
+    """Battalion and higher command stands recover at the end of their own turn; unspent actions lapse."""
+    changes: list[dict[str, Any]] = []
+    units = crud.list_units(session, game.id or 0)
+    for u in units:
+        if u.side != game.side_to_move or u.killed:
+            continue
+        if u.suppression and u.is_command and recovers_automatically(suppression_level(u)):
+            changes += crud.update_unit(session, u, suppression=0)
+        if u.actions_left:
+            changes += crud.update_unit(session, u, actions_left=0)
+    return [
+        crud.record(
+            session,
+            game,
+            "end-of-turn",
+            actor,
+            {"changes": changes, "source": cite("SUPPRESSION, RECOVERY FROM BATTLE SUPPRESSION")},
+            step="end-of-turn",
+        )
+    ]
+
+
+def start_of_turn(session: Session, game: Game) -> list[Event]:
+    """Scheduled fire-plan items of the side to move arrive by themselves; barrages already firing advance."""
+    events = [
+        crud.record(
+            session, game, "turn-started", "system", {"source": TURN_SOURCE}, step=sequence(game)[0].id
+        )
+    ]
+    board = dict(game.board)
+    if game.side_to_move == "attacker" and game.deep_suppression:
+        crud.bump_game(session, game, None, deep_suppression=0)  # a new turn needs a new roll
+    barrages = []
+    for b in board.get("barrages", []):
+        b = dict(b)
+        if b["side"] == game.side_to_move:
+            b["turns_fired"] += 1
+            if b["turns_fired"] > b["duration_turns"]:
+                events.append(_board_event(session, game, "barrage-lifted", {"barrage": b}))
+                continue
+            if game.turn not in b.get("halts", []):
+                b["front_y"] += BARRAGE_ADVANCE_CM * (1 if b["side"] == "attacker" else -1)
+            events.append(_board_event(session, game, "barrage-advanced", {"barrage": b}))
+        barrages.append(b)
+    board["barrages"] = barrages
+    crud.bump_game(session, game, None, board=board)
+    for item in crud.plan_items(session, game.id or 0, game.side_to_move):
+        if not item.arrived and item.arrival_turn == game.turn:
+            events += arrive(session, game, item)
+    return events
+
+
+def _board_event(session: Session, game: Game, kind: str, payload: dict[str, Any]) -> Event:
+    return crud.record(session, game, kind, "system", {**payload, "source": BARRAGE_SOURCE})
+
+
+# -- fire plans: commitment and arrival ------------------------------------------------------------------
+def canonical(obj: Any) -> bytes:
+    """The one JSON encoding that is hashed: sorted keys, no spaces, UTF-8."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def sha256(obj: Any) -> str:
+    return hashlib.sha256(canonical(obj)).hexdigest()
+
+
+def item_body(item: FirePlanItem) -> dict[str, Any]:
+    return {
+        "id": item.id,
+        "side": item.side,
+        "kind": item.kind,
+        "arrival_turn": item.arrival_turn,
+        "data": item.data,
+    }
+
+
+def leaf_of(body: dict[str, Any], salt: str) -> str:
+    return sha256({"item": body, "salt": salt})
+
+
+def commitment_of(game_id: int, side: str, leaves: Iterable[str]) -> str:
+    return sha256({"game": game_id, "side": side, "leaves": sorted(leaves)})
+
+
+def lock_plan(session: Session, game: Game, side: str, actor: str) -> Event:
+    """Publish SHA-256 over the plan: each item hashed with its own secret salt, plus one padding leaf so
+    that even an empty plan's commitment cannot be guessed. Items cannot change afterwards."""
+    row = crud.get_side(session, game.id or 0, side)
+    if row.plan_locked:
+        raise Conflict(f"the {side}'s fire plan is already locked", current=plan_summary(row))
+    items = crud.plan_items(session, game.id or 0, side)
+    for item in items:
+        item.leaf = leaf_of(item_body(item), item.salt)
+        session.add(item)
+    padding = leaf_of({"padding": side}, row.plan_salt)
+    leaves = sorted([*(i.leaf for i in items if i.leaf), padding])
+    row.plan_locked = True
+    row.plan_leaves = leaves
+    row.plan_commitment = commitment_of(game.id or 0, side, leaves)
+    row.version += 1
+    session.add(row)
+    return crud.record(
+        session,
+        game,
+        "fire-plan-locked",
+        actor,
+        {"side": side, "commitment": row.plan_commitment},
+        step="setup",
+    )
+
+
+def plan_summary(row: GameSide) -> dict[str, Any]:
+    return {"side": row.side, "locked": row.plan_locked, "commitment": row.plan_commitment}
+
+
+def reveal(item: FirePlanItem, row: GameSide) -> dict[str, Any]:
+    """What the opponent gets when an item arrives: the item, its salt and the leaves, enough to check it
+    against the commitment published at lock time."""
+    body = item_body(item)
+    leaf = leaf_of(body, item.salt)
+    return {
+        "item": body,
+        "salt": item.salt,
+        "leaf": leaf,
+        "leaves": row.plan_leaves,
+        "commitment": row.plan_commitment,
+        "verified": row.plan_locked
+        and leaf in row.plan_leaves
+        and commitment_of(item.game_id, item.side, row.plan_leaves) == row.plan_commitment,
+    }
+
+
+def verify_plan(session: Session, game: Game, side: str) -> dict[str, Any]:
+    """The whole plan checked against its commitment: every item recomputed from its stored content."""
+    row = crud.get_side(session, game.id or 0, side)
+    items = crud.plan_items(session, game.id or 0, side)
+    salt = row.plan_salt
+    leaves = sorted([*(leaf_of(item_body(i), i.salt) for i in items), leaf_of({"padding": side}, salt)])
+    return {
+        "side": side,
+        "locked": row.plan_locked,
+        "commitment": row.plan_commitment,
+        "recomputed": commitment_of(game.id or 0, side, leaves) if row.plan_locked else None,
+        "verified": row.plan_locked and commitment_of(game.id or 0, side, leaves) == row.plan_commitment,
+        "padding_salt": salt,
+        "items": [{**reveal(i, row), "arrived": i.arrived} for i in items],
+    }
+
+
+def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
+    """An item reaches the table: revealed to all, put on the board; planned deep suppression is rolled."""
+    item.arrived = True
+    session.add(item)
+    row = crud.get_side(session, game.id or 0, item.side)
+    events = [
+        crud.record(session, game, "fire-plan-arrival", "system", reveal(item, row), step="start-of-turn")
+    ]
+    board = {k: list(v) if isinstance(v, list) else v for k, v in game.board.items()}
+    data = dict(item.data)
+    table = Table(game.table_width_cm, game.table_length_cm)
+    side: Side = "attacker" if item.side == "attacker" else "defender"
+    if "grid" in data:
+        data["point"] = list(grid_to_table(side, data["grid"][0], data["grid"][1], table))
+    if item.kind == "gas":
+        board.setdefault("clouds", []).append({"item_id": item.id, "side": item.side, **data, "turns": 0})
+    elif item.kind == "rolling-barrage":
+        board.setdefault("barrages", []).append(
+            {
+                "item_id": item.id,
+                "side": item.side,
+                "front_y": grid_to_table(side, 0.0, float(data["start_up_cm"]), table)[1],
+                "duration_turns": int(data["duration_turns"]),
+                "halts": list(data.get("halts", [])),
+                "turns_fired": 1,
+            }
+        )
+    elif item.kind != "deep-suppression":
+        board.setdefault("fire", []).append(
+            {"item_id": item.id, "side": item.side, "kind": item.kind, **data}
+        )
+    crud.bump_game(session, game, None, board=board)
+    if item.kind == "deep-suppression":
+        # "ATTACKERS ROLL D6 FOR DEEP SUPPRESSION": the server rolls it as the turn starts.
+        rs = get_ruleset(RULESET)
+        req = rs.resolvers["deep-suppression"].Request.model_validate(
+            {"period": game.period, "variants": game.variants}
+        )
+        res = rs.resolve("deep-suppression", req).as_dict()
+        before = game.deep_suppression
+        crud.bump_game(session, game, None, deep_suppression=int(res["outcome"]["penalty"]))
+        events.append(
+            crud.record(
+                session,
+                game,
+                "arrival-roll",
+                "system",
+                {
+                    "resolver": "deep-suppression",
+                    "resolution": res,
+                    "changes": [
+                        {
+                            "game": game.id,
+                            "field": "deep_suppression",
+                            "before": before,
+                            "after": game.deep_suppression,
+                        }
+                    ],
+                },
+                step="deep-suppression",
+            )
+        )
+    return events
+
+
+# -- the force tree ---------------------------------------------------------------------------------------
+def ancestors(unit: Unit, by_id: dict[int | None, Unit]) -> list[Unit]:
+    out = []
+    cur = by_id.get(unit.parent_id)
+    while cur is not None:
+        out.append(cur)
+        cur = by_id.get(cur.parent_id)
+    return out
+
+
+def ancestor_at(unit: Unit, level: str, by_id: dict[int | None, Unit]) -> Unit | None:
+    for a in [unit, *ancestors(unit, by_id)]:
+        if a.level == level:
+            return a
+    return None
+
+
+def leaves_under(root: Unit, units: Sequence[Unit]) -> list[Unit]:
+    children: dict[int | None, list[Unit]] = {}
+    for u in units:
+        children.setdefault(u.parent_id, []).append(u)
+    out: list[Unit] = []
+    stack = [root]
+    while stack:
+        u = stack.pop()
+        kids = children.get(u.id, [])
+        if kids:
+            stack.extend(kids)
+        else:
+            out.append(u)
+    return sorted(out, key=lambda u: u.id or 0)
+
+
+def subtree(root: Unit, units: Sequence[Unit]) -> list[Unit]:
+    """The root and everything under it, in id order."""
+    inside = {root.id}
+    for u in sorted(units, key=lambda u: u.id or 0):  # parents are inserted before their children
+        if u.parent_id in inside:
+            inside.add(u.id)
+    return [u for u in units if u.id in inside]
+
+
+def suppression_level(u: Unit) -> str:
+    """The unit level the suppression rules know a stand by (command stands by their kind)."""
+    return u.kind if u.kind in UNIT_LEVELS else "company" if u.level == "company" else "platoon"
+
+
+def quality_of(unit: Unit, by_id: dict[int | None, Unit]) -> str | None:
+    for a in [unit, *ancestors(unit, by_id)]:
+        if a.quality:
+            return a.quality
+    return None
+
+
+def is_rifle_platoon(u: Unit) -> bool:
+    return u.level == "platoon" and u.kind in RIFLE_KINDS
+
+
+RIFLE_KINDS = ("rifle-platoon", "infantry")  # organisation tables name rifle platoons rifle-platoon
+
+
+# -- markers ------------------------------------------------------------------------------------------------
+def add_suppression(
+    session: Session, game: Game, target: Unit, fire: str | None, count: int = 1
+) -> list[dict[str, Any]]:
+    """Suppress a stand: MG, mortar and artillery fire suppresses its whole company; a third marker kills."""
+    if target.killed:
+        raise RulesError("unit_id", f"unit {target.id} is already destroyed")
+    units = crud.list_units(session, game.id or 0)
+    by_id: dict[int | None, Unit] = {u.id: u for u in units}
+    hit = [target]
+    company = ancestor_at(target, "company", by_id) if fire and spreads_to_company(fire) else None
+    if company is not None and company is not target:
+        hit = [u for u in leaves_under(company, units) if not u.killed]
+    changes: list[dict[str, Any]] = []
+    for u in hit:
+        change = crud.increment(session, u, "suppression", count)
+        assert change is not None
+        changes.append(change)
+        if is_killed(u.suppression) and not u.killed:
+            changes += crud.update_unit(session, u, killed=True)
+    return changes + morale_flags(session, game, [u for u in hit if u.killed])
+
+
+def recover(session: Session, unit: Unit, spend_action: bool) -> list[dict[str, Any]]:
+    """ "The only method of recovering from Battle Suppression is by the use of an Action": the action comes
+    from the stand itself or the nearest unit above it that was ordered (a company's actions)."""
+    if unit.killed:
+        raise RulesError("unit_id", f"unit {unit.id} is destroyed")
+    if unit.suppression < 1:
+        raise RulesError("delta", f"unit {unit.id} has no suppression marker to remove")
+    changes: list[dict[str, Any]] = []
+    if spend_action:
+        by_id: dict[int | None, Unit] = {u.id: u for u in crud.list_units(session, unit.game_id)}
+        payer = next((a for a in [unit, *ancestors(unit, by_id)] if a.actions_left > 0), None)
+        if payer is None:
+            raise RulesError(
+                "spend_action",
+                f"no action left for unit {unit.id} or the units above it: roll its order first",
+            )
+        spent = crud.increment(session, payer, "actions_left", -1)
+        if spent is None:
+            raise Conflict("the action was spent meanwhile", current=crud.unit_dict(payer))
+        changes.append(spent)
+    dropped = crud.increment(session, unit, "suppression", -1)
+    if dropped is None:
+        raise Conflict("the marker was removed meanwhile", current=crud.unit_dict(unit))
+    return [*changes, dropped]
+
+
+def morale_flags(session: Session, game: Game, newly_lost: Iterable[Unit]) -> list[dict[str, Any]]:
+    """Flag a battalion's morale test at 50% and again at 75% of its rifle platoons lost
+    ("If a battalion's RIFLE PLATOONS are reduced to 50% it must roll morale. Roll again at -2 when rifle
+    company casualties reach 75%.")."""
+    units = crud.list_units(session, game.id or 0)
+    by_id: dict[int | None, Unit] = {u.id: u for u in units}
+    changes: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for lost in newly_lost:
+        bn = ancestor_at(lost, "battalion", by_id)
+        if bn is None or bn.id in seen or bn.morale_due:
+            continue
+        seen.add(bn.id or 0)
+        start, gone = rifle_losses(bn, units)
+        if start and (
+            (bn.morale_stage == 0 and 2 * gone >= start) or (bn.morale_stage <= 1 and 4 * gone >= 3 * start)
+        ):
+            changes += crud.update_unit(session, bn, morale_due=True)
+    return changes
+
+
+def rifle_losses(bn: Unit, units: Sequence[Unit]) -> tuple[int, int]:
+    rifles = [u for u in leaves_under(bn, units) if is_rifle_platoon(u)]
+    return len(rifles), sum(1 for u in rifles if u.killed)
+
+
+def kill(session: Session, game: Game, unit: Unit) -> list[dict[str, Any]]:
+    if unit.killed:
+        return []
+    return crud.update_unit(session, unit, killed=True) + morale_flags(session, game, [unit])
+
+
+# -- resolving inside a game --------------------------------------------------------------------------------
+@dataclass
+class Filled:
+    field: str
+    value: Any
+    why: str
+
+
+def _fill(
+    game: Game, resolver: str, fields: set[str], unit: Unit | None, target: Unit | None, units: list[Unit]
+) -> list[Filled]:
+    by_id: dict[int | None, Unit] = {u.id: u for u in units}
+    out: list[Filled] = []
+
+    def put(field: str, value: Any, why: str) -> None:
+        if field in fields:
+            out.append(Filled(field, value, why))
+
+    if unit is not None:
+        chain = [unit, *ancestors(unit, by_id)]
+        bn = ancestor_at(unit, "battalion", by_id)
+        q = quality_of(unit, by_id)
+        if q:
+            put("quality", q, f"quality of {chain[-1].name if not bn else bn.name}")
+            put("firer_raw", q == "raw", "the firer's battalion quality")
+        command = _command_stand(unit, units, by_id)
+        gas = unit.in_gas or (command is not None and command.in_gas)
+        put("in_gas", gas, "the unit or its commanding stand is in a gas cloud")
+        put("firer_in_gas", unit.in_gas, "the firer is in a gas cloud")
+        if command is not None:
+            put("command_suppression", command.suppression, f"suppression markers on {command.name}")
+            put("field_promotion", command.field_promotion, f"{command.name} is a field promotion")
+        put("raw_under_fire", any(a.raw_under_fire for a in chain), "raw troops that have been fired on")
+        if unit.side == "defender":
+            put("deep_suppression", game.deep_suppression, "the deep suppression in force this turn")
+        if bn is not None and command is not None:
+            far = _beyond(bn, units, by_id, 25.0)
+            if far is not None:
+                put("platoon_beyond_25cm", far, "a platoon more than 25 cm from its battalion commander")
+        if resolver == "morale" and unit.level == "battalion":
+            start, gone = rifle_losses(unit, units)
+            put("starting_platoons", start, f"rifle platoons of {unit.name}")
+            put("lost_platoons", gone, f"rifle platoons of {unit.name} destroyed")
+        if resolver == "order-roll" and unit.kind in ORDER_UNIT:
+            put("unit", ORDER_UNIT[unit.kind], f"{unit.name} is a {unit.kind}")
+        if unit.stuck_on_wire:
+            put("through_wire", True, "the unit is passing through wire")
+    if target is not None:
+        put("target_is_command", target.is_command, f"{target.name} is a command stand")
+    return out
+
+
+def _spend_heroic_action(session: Session, game: Game, viewer: Viewer, unit: Unit | None) -> None:
+    """"Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)."""
+    if unit is None:
+        raise RulesError("unit_id", "a heroic action is carried out by a single platoon stand: name it")
+    row = crud.get_side(session, game.id or 0, unit.side)
+    left = int(row.special_uses.get("heroic-action", 0))
+    if left < 1:
+        raise RulesError("resolver", f"the {unit.side} player has had the one heroic action of the game")
+    row.special_uses = {**row.special_uses, "heroic-action": left - 1}
+    row.version += 1
+    session.add(row)
+
+
+# Organisation kinds -> the order-roll resolver's unit ids.
+ORDER_UNIT = {
+    "rifle-company": "rifle-company",
+    "mmg": "battalion-mg",
+    "field-battery": "regimental-artillery",
+    "howitzer-battery": "regimental-artillery",
+}
+
+
+def _command_stand(unit: Unit, units: Sequence[Unit], by_id: dict[int | None, Unit]) -> Unit | None:
+    """The stand commanding a unit: the command stand of its battalion (or of its own formation)."""
+    for a in [unit, *ancestors(unit, by_id)]:
+        if a.level in ("battalion", "regiment", "brigade", "division"):
+            for u in units:
+                if u.parent_id == a.id and u.is_command and not u.killed:
+                    return u
+            return None
+    return None
+
+
+def _beyond(bn: Unit, units: Sequence[Unit], by_id: dict[int | None, Unit], limit_cm: float) -> bool | None:
+    from rules.table.bases import BASES, Stand
+
+    command = _command_stand(bn, units, by_id)
+    if command is None or command.x is None or command.y is None or command.base not in BASES:
+        return None
+    cpoly = _stand(command, Stand).polygon()
+    placed = [
+        u
+        for u in leaves_under(bn, units)
+        if u.level == "platoon" and not u.killed and u.x is not None and u.base in BASES
+    ]
+    if not placed:
+        return None
+    return any(_stand(u, Stand).polygon().distance(cpoly) > limit_cm for u in placed)
+
+
+def _stand(u: Unit, cls: Any) -> Any:
+    return cls(id=str(u.id), side=u.side, base=u.base, center=(u.x, u.y), facing_deg=u.facing_deg or 0.0)
+
+
+def resolve(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    resolver_id: str,
+    fields: dict[str, Any],
+    dice: list[int] | None,
+    unit_id: int | None,
+    target_id: int | None,
+    apply: bool,
+) -> tuple[dict[str, Any], Event]:
+    rs = get_ruleset(game.ruleset)
+    if resolver_id not in rs.resolvers:
+        raise RulesError("resolver", f"unknown resolver {resolver_id!r}", sorted(rs.resolvers))
+    if game.status != "playing":
+        raise Conflict(f"the game is in {game.status}, not playing", current=crud.game_state(game))
+    units = crud.list_units(session, game.id or 0)
+    unit = crud.get_unit(session, game.id or 0, unit_id, "unit_id") if unit_id is not None else None
+    target = crud.get_unit(session, game.id or 0, target_id, "target_id") if target_id is not None else None
+    if unit is not None:
+        viewer.require_side(unit.side, "resolve for a unit")
+    if resolver_id == "heroic-action":
+        _spend_heroic_action(session, game, viewer, unit)
+    request_model = rs.resolvers[resolver_id].Request
+    filled = [
+        f
+        for f in _fill(game, resolver_id, set(request_model.model_fields), unit, target, units)
+        if f.field not in fields
+    ]
+    body = {
+        **{f.field: f.value for f in filled},
+        **fields,
+        "period": game.period,
+        "variants": game.variants,
+        "dice": dice,
+    }
+    try:
+        req = request_model.model_validate(body)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        raise RulesError(f"fields.{loc}" if loc not in ("dice",) else loc, err["msg"]) from None
+    resolution = rs.resolve(resolver_id, req).as_dict()
+    changes = _apply(session, game, resolver_id, req, resolution, unit, target) if apply else []
+    payload = {
+        "resolver": resolver_id,
+        "unit_id": unit_id,
+        "target_id": target_id,
+        "request": req.model_dump(mode="json"),
+        "filled": [f.__dict__ for f in filled],
+        "resolution": resolution,
+        "applied": apply,
+        "changes": changes,
+    }
+    step = step_of(game)
+    ev = crud.record(session, game, "roll", viewer.role, payload, step=step.id if step else "")
+    return payload, ev
+
+
+# The suppression rules' fire types, for each shooting firer and template resolver.
+FIRE_TYPE = {
+    "mg": "mg",
+    "blockhouse": "blockhouse",
+    "infantry": "rifle",
+    "lmg-unit": "lmg",
+    "cavalry": "cavalry",
+    "field-gun": "artillery",
+    "field-howitzer": "artillery",
+    "heavy-artillery": "artillery",
+    "super-heavy-artillery": "artillery",
+    "light-mortar": "mortar",
+    "medium-mortar": "mortar",
+    "heavy-mortar": "mortar",
+    "heavy-tank": "tank",
+    "light-tank": "tank",
+    "gas": "gas",
+    "flamethrower": "flamethrower",
+    "rolling-barrage": "artillery",
+    "barrage-danger": "artillery",
+    "sos": "artillery",
+    "air-attack": "aircraft",
+}
+
+
+def _apply(
+    session: Session,
+    game: Game,
+    resolver_id: str,
+    req: Any,
+    res: dict[str, Any],
+    unit: Unit | None,
+    target: Unit | None,
+) -> list[dict[str, Any]]:
+    key = res["outcome_key"]
+    outcome = res["outcome"]
+    changes: list[dict[str, Any]] = []
+    if resolver_id == "order-roll" and unit is not None and isinstance(outcome, dict):
+        changes += crud.update_unit(session, unit, actions_left=int(outcome.get("actions", 0)))
+    elif resolver_id == "deep-suppression" and isinstance(outcome, dict):
+        before = game.deep_suppression
+        crud.bump_game(session, game, None, deep_suppression=int(outcome["penalty"]))
+        changes.append(
+            {"game": game.id, "field": "deep_suppression", "before": before, "after": game.deep_suppression}
+        )
+    elif resolver_id == "morale" and unit is not None:
+        changes += _apply_morale(session, game, unit, key, req)
+    elif resolver_id == "heroic-action" and unit is not None:
+        if key == "platoon-destroyed":  # "if a failure the platoon is immediately destroyed"
+            changes += kill(session, game, unit)
+    elif target is not None and key in ("suppressed", "killed"):
+        fire = FIRE_TYPE.get(getattr(req, "firer", None) or resolver_id)
+        if (
+            target.quality == "raw"
+            or quality_of(target, {u.id: u for u in crud.list_units(session, game.id or 0)}) == "raw"
+        ):
+            changes += crud.update_unit(session, target, raw_under_fire=True)
+        changes += (
+            kill(session, game, target) if key == "killed" else add_suppression(session, game, target, fire)
+        )
+    elif target is not None and resolver_id in ("shooting",):
+        # Raw troops are +1 "until they receive any fire": being shot at counts, whatever the result.
+        by_id: dict[int | None, Unit] = {u.id: u for u in crud.list_units(session, game.id or 0)}
+        if quality_of(target, by_id) == "raw" and not target.raw_under_fire:
+            changes += crud.update_unit(session, target, raw_under_fire=True)
+    return changes
+
+
+def _apply_morale(session: Session, game: Game, bn: Unit, key: str, req: Any) -> list[dict[str, Any]]:
+    """Carry out a morale result at once: rout removes the battalion; retreats suppress it and its crewed
+    weapons are abandoned (the players move the stands back by the distance given)."""
+    units = crud.list_units(session, game.id or 0)
+    start, gone = rifle_losses(bn, units)
+    stage = 2 if start and 4 * gone >= 3 * start else 1
+    changes = crud.update_unit(session, bn, morale_due=False, morale_stage=max(stage, bn.morale_stage))
+    living = [u for u in leaves_under(bn, units) if not u.killed]
+    if key == "rout":
+        for u in living:
+            changes += crud.update_unit(session, u, killed=True)
+    elif key.startswith("retreat"):
+        for u in living:
+            change = crud.increment(session, u, "suppression", 1)
+            assert change is not None
+            changes.append(change)
+            if u.level != "platoon" and not u.is_command and not u.crew_abandoned:
+                changes += crud.update_unit(session, u, crew_abandoned=True)
+    return changes
+
+
+# -- undo ------------------------------------------------------------------------------------------------------
+UNDOABLE = ("move", "marker", "unit-update", "roll", "arrival-roll", "unit-added")
+
+
+def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
+    """Reverse an event by appending its opposite. Players undo their own moves and markers back to the
+    last die roll; undoing a roll is the referee's call."""
+    ev = crud.get_event(session, game.id or 0, event_id)
+    if not viewer.sees(ev.visibility):
+        raise crud.NotFoundError("event", str(event_id))
+    if ev.kind not in UNDOABLE:
+        raise RulesError("event_id", f"a {ev.kind} event cannot be undone", UNDOABLE)
+    if event_id in crud.reversed_ids(session, game.id or 0):
+        raise Conflict(f"event {event_id} is already undone", current=crud.game_state(game))
+    if not viewer.is_referee:
+        if ev.kind in crud.ROLL_KINDS:
+            raise Forbidden("undoing a die roll is the referee's call")
+        if ev.actor != viewer.role:
+            raise Forbidden("a player may undo only their own moves and markers")
+        if event_id < crud.last_roll_id(session, game.id or 0):
+            raise Forbidden("a player may undo only back to the last die roll; ask the referee")
+    reverse: list[dict[str, Any]] = []
+    for change in reversed(ev.payload.get("changes", [])):
+        reverse.append(_reverse(session, game, change))
+    return crud.record(
+        session,
+        game,
+        "undo",
+        viewer.role,
+        {"undoes": event_id, "kind": ev.kind, "changes": reverse},
+        reverses_id=event_id,
+    )
+
+
+def _reverse(session: Session, game: Game, change: dict[str, Any]) -> dict[str, Any]:
+    field = change["field"]
+    if "game" in change:
+        if getattr(game, field) != change["after"]:
+            raise Conflict(
+                f"game {field} has changed since; undo the later change first", current=crud.game_state(game)
+            )
+        before = getattr(game, field)
+        crud.bump_game(session, game, None, **{field: change["before"]})
+        return {"game": game.id, "field": field, "before": before, "after": change["before"]}
+    unit = crud.get_unit(session, game.id or 0, change["unit"])
+    if "delta" in change:
+        got = crud.increment(session, unit, field, -change["delta"])
+        if got is None:
+            raise Conflict(f"unit {unit.id} {field} is too low to undo", current=crud.unit_dict(unit))
+        return got
+    if getattr(unit, field) != change["after"]:
+        raise Conflict(
+            f"unit {unit.id} {field} has changed since; undo the later change first",
+            current=crud.unit_dict(unit),
+        )
+    return crud.update_unit(session, unit, **{field: change["before"]})[0]
+
+
+# -- after-action report ------------------------------------------------------------------------------------
+def casualty_estimate(game: Game, bases: int) -> dict[str, Any]:
+    """The rule book's rule of thumb (bases x 15 men, split into thirds and sixths), rounded as the game's
+    reading of the casualty-rounding erratum says."""
+    ctx = get_ruleset(game.ruleset).context(game.period, game.variants)
+    return {
+        "bases": bases,
+        **casualty_split(bases, str(ctx.value(CASUALTY_ROUNDING))),
+        "sources": [SRC_CASUALTIES, ctx.citation(CASUALTY_ROUNDING)],
+    }
+
+
+def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
+    units = crud.list_units(session, game.id or 0)
+    events = crud.list_events(session, game.id or 0, _roles(viewer), limit=100_000)
+    by_turn: dict[int, list[dict[str, Any]]] = {}
+    for ev in events:
+        by_turn.setdefault(ev.turn, []).append(event_dict(ev))
+    battalions = []
+    for bn in (u for u in units if u.level == "battalion"):
+        stands = leaves_under(bn, units)
+        start, gone = rifle_losses(bn, units)
+        lost = sum(1 for u in stands if u.killed)
+        battalions.append(
+            {
+                "unit_id": bn.id,
+                "name": bn.name,
+                "side": bn.side,
+                "rifle_platoons": start,
+                "rifle_platoons_lost": gone,
+                "bases_lost": lost,
+                "casualties": casualty_estimate(game, lost),
+            }
+        )
+    sides_out = {}
+    for side in SIDES:
+        lost = sum(
+            1 for u in units if u.side == side and u.killed and not any(c.parent_id == u.id for c in units)
+        )
+        sides_out[side] = casualty_estimate(game, lost)
+    return {
+        "game": crud.game_state(game),
+        "turns": [{"turn": t, "events": evs} for t, evs in sorted(by_turn.items())],
+        "losses_by_battalion": battalions,
+        "casualties_by_side": sides_out,
+    }
+
+
+def _roles(viewer: Viewer) -> list[str]:
+    return [*SIDES, "referee"] if viewer.is_referee else [viewer.role]
+
+
+def event_dict(ev: Event) -> dict[str, Any]:
+    return {
+        "id": ev.id,
+        "turn": ev.turn,
+        "side": ev.side,
+        "step": ev.step,
+        "kind": ev.kind,
+        "actor": ev.actor,
+        "visibility": ev.visibility,
+        "payload": ev.payload,
+        "reverses_id": ev.reverses_id,
+        "created_at": ev.created_at.isoformat(),
+    }
+
+
+# -- creating a game -------------------------------------------------------------------------------------------
+def create_game(
+    session: Session,
+    secret_key: str,
+    *,
+    scenario: str | None = None,
+    name: str | None = None,
+    period: str | None = None,
+    attacker_nation: str = "",
+    defender_nation: str = "",
+    variants: dict[str, str] | None = None,
+    table_width_cm: float | None = None,
+    table_length_cm: float | None = None,
+    terrain: dict[str, Any] | None = None,
+) -> tuple[Game, crud.Credentials]:
+    """A new game, by hand or from a scenario (forces built and placed); returns its credentials once."""
+    rs = get_ruleset(RULESET)
+    spec = None
+    if scenario is not None:
+        from rules.flanders_fields.scenarios import SCENARIOS
+
+        if scenario not in SCENARIOS:
+            raise RulesError("scenario", f"unknown scenario {scenario!r}", sorted(SCENARIOS))
+        spec = SCENARIOS[scenario]
+    period = period or (spec.period if spec else "early")
+    rs.context(period, variants or {})  # refuses unknown periods and errata with a 422 naming them
+    if terrain is not None:
+        from rules.table.terrain import terrain_from_geojson
+
+        terrain_from_geojson(terrain)  # refuses bad features with a 422 naming them
+    game = Game(
+        name=name or (spec.name if spec else "New game"),
+        ruleset=RULESET,
+        period=period,
+        variants=dict(variants or {}),
+        table_width_cm=table_width_cm or (spec.table_width_cm if spec else 120.0),
+        table_length_cm=table_length_cm or (spec.table_length_cm if spec else 180.0),
+        attacker_nation=attacker_nation or (spec.attacker_nation if spec else ""),
+        defender_nation=defender_nation or (spec.defender_nation if spec else ""),
+        scenario=scenario,
+        terrain=terrain or (dict(spec.terrain) if spec else {"type": "FeatureCollection", "features": []}),
+        notes="\n".join(spec.notes) if spec else "",
+    )
+    session.add(game)
+    session.flush()
+    assert game.id is not None
+    creds = crud.create_sides(session, secret_key, game)
+    if spec is not None:
+        for side, forces in spec.forces.items():
+            for node in forces:
+                crud.add_unit_tree(session, game.id, side, node, spec.placements, off_table=_off_table(spec))
+    crud.record(
+        session,
+        game,
+        "game-created",
+        "referee",
+        {"scenario": scenario, "period": period, "source": spec.source if spec else ""},
+        step="setup",
+    )
+    session.commit()
+    session.refresh(game)
+    return game, creds
+
+
+def _off_table(spec: Any) -> Iterable[str]:
+    return [uid for ids in spec.off_table.values() for uid in ids]

@@ -1,0 +1,344 @@
+"""Forces: the unit tree of each side, placing and moving stands, and suppression markers."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Path
+from pydantic import BaseModel, ConfigDict, Field
+
+from app import crud, errors, game_engine
+from app.auth import ViewerDep
+from app.deps import GameId, SessionDep
+from rules.core.errors import RulesError
+
+router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["forces"])
+
+UnitId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Unit id")]
+SideLit = Literal["attacker", "defender"]
+
+
+class UnitOut(BaseModel):
+    id: int
+    game_id: int
+    parent_id: int | None
+    side: str
+    ref: str
+    name: str
+    level: str
+    kind: str
+    base: str | None
+    quality: str | None
+    models: int
+    is_command: bool
+    off_table: bool
+    x: float | None
+    y: float | None
+    facing_deg: float | None
+    source: str
+    suppression: int
+    killed: bool
+    stuck_on_wire: bool
+    deep_shelter: bool
+    limbered: bool
+    raw_under_fire: bool
+    field_promotion: bool
+    in_gas: bool
+    mutiny: bool
+    crew_abandoned: bool
+    actions_left: int
+    morale_stage: int
+    morale_due: bool
+    special_uses: dict[str, Any]
+    aiming_point: list[float] | None
+    version: int
+
+
+class UnitIn(BaseModel):
+    """A unit added by hand (referee, or the player of its side)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    side: SideLit
+    parent_id: int | None = Field(default=None, ge=1, le=2_147_483_647)
+    name: str = Field(min_length=1, max_length=200)
+    level: Literal[
+        "division", "regiment", "brigade", "battalion", "company", "platoon", "command", "battery", "asset"
+    ]
+    kind: str = Field(default="", max_length=48)
+    base: str | None = Field(default=None, max_length=48)
+    quality: Literal["raw", "experienced", "veteran", "storm"] | None = None
+    models: int = Field(default=0, ge=0, le=1000)
+    is_command: bool = False
+    off_table: bool = False
+    x: float | None = Field(default=None, ge=0, le=1000)
+    y: float | None = Field(default=None, ge=0, le=1000)
+    facing_deg: float | None = Field(default=None, ge=-360, le=360)
+
+
+class UnitEdit(BaseModel):
+    """A whole-object edit of a unit's state: `version` must be the current one, else 409 with the unit."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = Field(ge=1)
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    quality: Literal["raw", "experienced", "veteran", "storm"] | None = None
+    off_table: bool | None = None
+    stuck_on_wire: bool | None = None
+    deep_shelter: bool | None = None
+    limbered: bool | None = None
+    raw_under_fire: bool | None = None
+    field_promotion: bool | None = None
+    in_gas: bool | None = None
+    mutiny: bool | None = None
+    crew_abandoned: bool | None = None
+    special_uses: dict[str, int] | None = None
+    aiming_point: list[float] | None = Field(default=None, min_length=2, max_length=2)
+
+
+class MoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    x: float = Field(ge=0, le=1000, description="cm from the attacker's left-hand edge")
+    y: float = Field(ge=0, le=1000, description="cm from the attacker's base edge")
+    facing_deg: float = Field(default=90.0, ge=-360, le=360, description="90 faces the defender")
+    version: int | None = Field(default=None, ge=1, description="When given, a stale version gets 409.")
+
+
+class MarkerIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    delta: Literal[1, -1] = Field(description="+1 adds a suppression marker, -1 recovers one")
+    fire: str | None = Field(
+        default=None,
+        max_length=48,
+        description="What suppressed it (shooting firer id, e.g. mg, field-gun): MG, mortar and artillery "
+        "fire spreads to the whole company.",
+    )
+    spend_action: bool = Field(
+        default=True, description="Recovering spends an action; only the referee may recover without one."
+    )
+
+
+class ChangesOut(BaseModel):
+    event_id: int
+    changes: list[dict[str, Any]]
+    unit: UnitOut
+
+
+def unit_out(u: Any) -> UnitOut:
+    return UnitOut.model_validate(u, from_attributes=True)
+
+
+@router.get(
+    "/units",
+    response_model=list[UnitOut],
+    summary="Every unit of both sides, as a flat tree (parent_id), with its markers and state",
+    responses=errors.responses(401, 403, 404),
+)
+def list_units(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[UnitOut]:
+    crud.get_game(session, game_id)
+    return [unit_out(u) for u in crud.list_units(session, game_id)]
+
+
+@router.get(
+    "/units/{unit_id}", response_model=UnitOut, summary="One unit", responses=errors.responses(401, 403, 404)
+)
+def get_unit(game_id: GameId, unit_id: UnitId, viewer: ViewerDep, session: SessionDep) -> UnitOut:
+    return unit_out(crud.get_unit(session, game_id, unit_id))
+
+
+@router.post(
+    "/units",
+    response_model=ChangesOut,
+    status_code=201,
+    summary="Add a unit by hand",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def add_unit(
+    game_id: GameId,
+    body: Annotated[
+        UnitIn,
+        Body(
+            openapi_examples={
+                "platoon": {
+                    "value": {
+                        "side": "defender",
+                        "name": "1 Platoon",
+                        "level": "platoon",
+                        "kind": "infantry",
+                        "base": "infantry-platoon",
+                        "x": 60,
+                        "y": 120,
+                        "facing_deg": 270,
+                    }
+                }
+            }
+        ),
+    ],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> ChangesOut:
+    viewer.require_side(body.side, "add units")
+    game = crud.lock_game(session, game_id)
+    if body.parent_id is not None:
+        parent = crud.get_unit(session, game_id, body.parent_id, "parent_id")
+        if parent.side != body.side:
+            raise RulesError("parent_id", f"unit {parent.id} belongs to the {parent.side}")
+    from app.models import Unit
+
+    unit = Unit(game_id=game_id, **body.model_dump())
+    session.add(unit)
+    session.flush()
+    ev = crud.record(session, game, "unit-added", viewer.role, {"unit": crud.unit_dict(unit), "changes": []})
+    session.commit()
+    session.refresh(unit)
+    return ChangesOut(event_id=ev.id or 0, changes=[], unit=unit_out(unit))
+
+
+@router.put(
+    "/units/{unit_id}",
+    response_model=ChangesOut,
+    summary="Edit a unit's state (whole-object edit carrying its version; 409 with the current unit if stale)",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def edit_unit(
+    game_id: GameId,
+    unit_id: UnitId,
+    body: Annotated[UnitEdit, Body(openapi_examples={"limber": {"value": {"version": 1, "limbered": True}}})],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> ChangesOut:
+    game = crud.lock_game(session, game_id)
+    unit = crud.get_unit(session, game_id, unit_id)
+    viewer.require_side(unit.side, "change units")
+    values = body.model_dump(exclude_none=True, exclude={"version"})
+    changes = crud.update_unit(session, unit, body.version, **values)
+    ev = crud.record(session, game, "unit-update", viewer.role, {"unit_id": unit_id, "changes": changes})
+    session.commit()
+    return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit))
+
+
+@router.post(
+    "/units/{unit_id}/move",
+    response_model=ChangesOut,
+    summary="Place or move a stand (undoable by its player until the next die roll)",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def move_unit(
+    game_id: GameId,
+    unit_id: UnitId,
+    body: Annotated[
+        MoveIn, Body(openapi_examples={"advance": {"value": {"x": 60, "y": 35, "facing_deg": 90}}})
+    ],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> ChangesOut:
+    game = crud.lock_game(session, game_id)
+    unit = crud.get_unit(session, game_id, unit_id)
+    viewer.require_side(unit.side, "move units")
+    if unit.killed:
+        raise RulesError("unit_id", f"unit {unit_id} is destroyed")
+    if body.x > game.table_width_cm:
+        raise RulesError(
+            "x", f"the table is {game.table_width_cm:g} cm wide", [f"0..{game.table_width_cm:g}"]
+        )
+    if body.y > game.table_length_cm:
+        raise RulesError(
+            "y", f"the table is {game.table_length_cm:g} cm long", [f"0..{game.table_length_cm:g}"]
+        )
+    changes = crud.update_unit(
+        session, unit, body.version, x=body.x, y=body.y, facing_deg=body.facing_deg, off_table=False
+    )
+    ev = crud.record(session, game, "move", viewer.role, {"unit_id": unit_id, "changes": changes})
+    session.commit()
+    return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit))
+
+
+@router.post(
+    "/units/{unit_id}/markers",
+    response_model=ChangesOut,
+    summary="Add (+1) or recover (-1) a suppression marker: adding is an atomic increment, spreads to the "
+    "company for MG, mortar and artillery fire, and a third marker kills; recovering spends an action",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def marker(
+    game_id: GameId,
+    unit_id: UnitId,
+    body: Annotated[
+        MarkerIn,
+        Body(
+            openapi_examples={
+                "MG fire": {"value": {"delta": 1, "fire": "mg"}},
+                "recover": {"value": {"delta": -1}},
+            }
+        ),
+    ],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> ChangesOut:
+    game = crud.lock_game(session, game_id)
+    unit = crud.get_unit(session, game_id, unit_id)
+    if body.delta > 0:
+        # Markers land on the enemy's stands: either player (or the referee) may place them.
+        changes = game_engine.add_suppression(session, game, unit, body.fire)
+    else:
+        viewer.require_side(unit.side, "recover markers")
+        if not body.spend_action and not viewer.is_referee:
+            raise RulesError(
+                "spend_action", "only the referee may recover a marker without an action", [True]
+            )
+        changes = game_engine.recover(session, unit, body.spend_action)
+    ev = crud.record(
+        session, game, "marker", viewer.role, {"unit_id": unit_id, "fire": body.fire, "changes": changes}
+    )
+    session.commit()
+    session.refresh(unit)
+    return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit))
+
+
+class ForceIn(BaseModel):
+    """A force built from an organisation table of the rule book."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    side: SideLit
+    table_id: str = Field(min_length=1, max_length=64)
+    quality: Literal["raw", "experienced", "veteran", "storm"] | None = None
+    name: str | None = Field(default=None, max_length=200)
+
+
+@router.post(
+    "/forces",
+    response_model=list[UnitOut],
+    status_code=201,
+    summary="Build a force from an organisation table (division to platoon) for one side",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def build_force(
+    game_id: GameId,
+    body: Annotated[ForceIn, Body()],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> list[UnitOut]:
+    from rules.flanders_fields.organisation import ORGANISATION_TABLES, build_force
+
+    viewer.require_side(body.side, "add forces")
+    if body.table_id not in ORGANISATION_TABLES:
+        raise RulesError(
+            "table_id", f"unknown organisation table {body.table_id!r}", sorted(ORGANISATION_TABLES)
+        )
+    game = crud.lock_game(session, game_id)
+    tree = build_force(body.table_id, quality=body.quality, name=body.name)
+    root = crud.add_unit_tree(session, game_id, body.side, tree, {})
+    crud.record(
+        session,
+        game,
+        "force-added",
+        viewer.role,
+        {"side": body.side, "table_id": body.table_id, "root": root.id},
+    )
+    session.commit()
+    units = crud.list_units(session, game_id)
+    return [unit_out(u) for u in game_engine.subtree(root, units)]

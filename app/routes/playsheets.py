@@ -1,0 +1,262 @@
+"""Printed sheets: period playsheets, the 1:1 template kit, fire-plan forms, aiming-point cards, and a game's
+playsheet, locked fire plan (its own side only) and aiming-point cards.
+
+Each sheet is served as print-ready HTML (the browser's print view uses the same print CSS) and as a PDF
+rendered by WeasyPrint. Fixed paths are declared before `/playsheets/{period}` so they are not read as
+periods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query
+from fastapi.responses import HTMLResponse, Response
+
+from app import crud, errors
+from app.auth import ViewerDep
+from app.deps import GameId, SessionDep
+from app.models import Unit
+from playsheets import render
+from rules.core.errors import RulesError
+from rules.flanders_fields.common import PeriodId
+from rules.registry import get_ruleset
+
+router = APIRouter(prefix="/playsheets", tags=["playsheets"])
+
+Side = Literal["attacker", "defender"]
+PaperQ = Annotated[render.PaperId, Query(description="Paper size: a4 or letter.")]
+VariantQ = Annotated[
+    list[str],
+    Query(
+        description="A variant reading the game plays, as erratum:reading (repeat for several), "
+        "e.g. barrage-duration:fire-plan-template. Ids: GET /api/v1/rulesets/flanders-fields.",
+    ),
+]
+
+PDF = {200: {"content": {"application/pdf": {}}, "description": "The sheet as a PDF"}}
+HTML = {200: {"content": {"text/html": {}}, "description": "The sheet as print-ready HTML"}}
+
+
+def _pdf(data: bytes, name: str) -> Response:
+    return Response(
+        data, media_type="application/pdf", headers={"Content-Disposition": f'inline; filename="{name}"'}
+    )
+
+
+def parse_variants(raw: Sequence[str]) -> dict[str, str]:
+    """'erratum:reading' strings as a variants mapping; the rule set validates ids (422 naming them)."""
+    out: dict[str, str] = {}
+    errata = get_ruleset("flanders-fields").errata
+    for i, item in enumerate(raw):
+        eid, sep, rid = item.partition(":")
+        if not sep:
+            raise RulesError(f"variant.{i}", f"expected erratum:reading, got {item!r}", sorted(errata))
+        out[eid] = rid
+    return out
+
+
+# Renders are pure functions of their arguments: cache them (a PDF takes a second or two).
+@lru_cache(maxsize=64)
+def _cached(kind: str, *args: Any) -> bytes:
+    makers: dict[str, Callable[..., bytes]] = {
+        "playsheet": lambda period, paper, variants: render.render_pdf(period, paper, dict(variants)),
+        "kit": render.template_kit_pdf,
+        "form": lambda side, paper, variants: render.html_to_pdf(
+            render.fire_plan_form_html(side, paper, dict(variants))
+        ),
+        "cards": lambda paper: render.html_to_pdf(render.aiming_cards_html(None, paper)),
+    }
+    return makers[kind](*args)
+
+
+def _key(variants: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(variants.items()))
+
+
+# -- the template kit, blank forms and the appendix's cards ----------------------------------------------------
+@router.get(
+    "/template-kit.pdf", response_class=Response, responses={**PDF, **errors.responses(422)}, summary="1:1 template kit (PDF)"
+)
+def template_kit_pdf(paper: PaperQ = "a4") -> Response:
+    return _pdf(_cached("kit", paper), f"template-kit-{paper}.pdf")
+
+
+@router.get("/template-kit", response_class=HTMLResponse, responses=errors.responses(422), summary="1:1 template kit")
+def template_kit(paper: PaperQ = "a4") -> HTMLResponse:
+    return HTMLResponse(render.template_kit_html(paper))
+
+
+@router.get(
+    "/fire-plan/{side}.pdf",
+    response_class=Response,
+    responses={**PDF, **errors.responses(422)},
+    summary="Blank fire-plan form of a side (PDF)",
+)
+def fire_plan_form_pdf(side: Side, paper: PaperQ = "a4", variant: VariantQ = []) -> Response:  # noqa: B006
+    variants = parse_variants(variant)
+    return _pdf(_cached("form", side, paper, _key(variants)), f"fire-plan-{side}.pdf")
+
+
+@router.get(
+    "/fire-plan/{side}", response_class=HTMLResponse, responses=errors.responses(422), summary="Blank fire-plan form"
+)
+def fire_plan_form(side: Side, paper: PaperQ = "a4", variant: VariantQ = []) -> HTMLResponse:  # noqa: B006
+    return HTMLResponse(render.fire_plan_form_html(side, paper, parse_variants(variant)))
+
+
+@router.get(
+    "/aiming-points.pdf",
+    response_class=Response,
+    responses={**PDF, **errors.responses(422)},
+    summary="The rule book's aiming-point cards (PDF)",
+)
+def aiming_points_pdf(paper: PaperQ = "a4") -> Response:
+    return _pdf(_cached("cards", paper), "aiming-points.pdf")
+
+
+@router.get(
+    "/aiming-points", response_class=HTMLResponse, responses=errors.responses(422), summary="Aiming-point cards"
+)
+def aiming_points(paper: PaperQ = "a4") -> HTMLResponse:
+    return HTMLResponse(render.aiming_cards_html(None, paper))
+
+
+# -- a game's sheets --------------------------------------------------------------------------------------
+def _game_period(session: SessionDep, game_id: int) -> tuple[str, dict[str, str]]:
+    game = crud.get_game(session, game_id)
+    if game.ruleset != "flanders-fields" or game.period is None:
+        raise RulesError("game_id", f"game {game_id} is not a Flanders Fields game with a period", ["flanders-fields"])
+    return game.period, {str(k): str(v) for k, v in game.variants.items()}
+
+
+@router.get(
+    "/games/{game_id}.pdf",
+    response_class=Response,
+    responses={**PDF, **errors.responses(404, 422)},
+    summary="A game's playsheet: its period, its variants marked (PDF)",
+)
+def game_playsheet_pdf(game_id: GameId, session: SessionDep, paper: PaperQ = "a4") -> Response:
+    period, variants = _game_period(session, game_id)
+    return _pdf(_cached("playsheet", period, paper, _key(variants)), f"game-{game_id}-playsheet.pdf")
+
+
+@router.get(
+    "/games/{game_id}",
+    response_class=HTMLResponse,
+    responses=errors.responses(404, 422),
+    summary="A game's playsheet: its period, its variants marked",
+)
+def game_playsheet(game_id: GameId, session: SessionDep, paper: PaperQ = "a4") -> HTMLResponse:
+    period, variants = _game_period(session, game_id)
+    return HTMLResponse(render.render_html(period, paper, variants))
+
+
+def _plan_html(game_id: int, side: str, session: SessionDep, viewer: Any, paper: str) -> str:
+    # A side's player may print only their own plan; the referee either. The other side's: 403.
+    viewer.require_side(side, "print the fire plan")
+    game = crud.get_game(session, game_id)
+    row = crud.get_side(session, game_id, side)
+    items = [i.model_dump(mode="json") for i in crud.plan_items(session, game_id, side)]
+    return render.fire_plan_html(
+        side, items, paper, game.name, locked=row.plan_locked, commitment=row.plan_commitment or ""
+    )
+
+
+@router.get(
+    "/games/{game_id}/fire-plan/{side}.pdf",
+    response_class=Response,
+    responses={**PDF, **errors.responses(401, 403, 404, 422)},
+    summary="A side's fire plan as written (PDF): its own side or the referee only",
+)
+def game_fire_plan_pdf(
+    game_id: GameId, side: Side, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
+) -> Response:
+    return _pdf(render.html_to_pdf(_plan_html(game_id, side, session, viewer, paper)), f"fire-plan-{side}.pdf")
+
+
+@router.get(
+    "/games/{game_id}/fire-plan/{side}",
+    response_class=HTMLResponse,
+    responses=errors.responses(401, 403, 404, 422),
+    summary="A side's fire plan as written: its own side or the referee only",
+)
+def game_fire_plan(
+    game_id: GameId, side: Side, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
+) -> HTMLResponse:
+    return HTMLResponse(_plan_html(game_id, side, session, viewer, paper))
+
+
+def is_aimed(unit: Unit) -> bool:
+    """Batteries and mortars: the units that carry an aiming point."""
+    words = f"{unit.level} {unit.kind}".lower()
+    return not unit.killed and ("battery" in words or "artillery" in words or "mortar" in words)
+
+
+def game_cards(units: Sequence[Unit], side: str | None) -> list[dict[str, Any]]:
+    """One card per battery and mortar of a game: guns numbered and mortars lettered, per side, as the
+    appendix's cards are."""
+    cards: list[dict[str, Any]] = []
+    counters: dict[tuple[str, bool], int] = {}
+    for u in units:
+        if not is_aimed(u) or (side is not None and u.side != side):
+            continue
+        mortar = "mortar" in f"{u.level} {u.kind}".lower()
+        n = counters.get((u.side, mortar), 0)
+        counters[(u.side, mortar)] = n + 1
+        ref = render.letter_ref(n) if mortar else str(n + 1)
+        cards.append({"ref": ref, "gun": u.name or u.kind, "side": u.side, "aiming_point": u.aiming_point})
+    return cards
+
+
+def _cards_html(game_id: int, session: SessionDep, side: str | None, paper: str) -> str:
+    crud.get_game(session, game_id)
+    return render.aiming_cards_html(game_cards(crud.list_units(session, game_id), side), paper)
+
+
+@router.get(
+    "/games/{game_id}/aiming-points.pdf",
+    response_class=Response,
+    responses={**PDF, **errors.responses(404, 422)},
+    summary="Aiming-point cards for every battery and mortar of a game (PDF)",
+)
+def game_aiming_points_pdf(
+    game_id: GameId, session: SessionDep, side: Side | None = None, paper: PaperQ = "a4"
+) -> Response:
+    return _pdf(render.html_to_pdf(_cards_html(game_id, session, side, paper)), f"game-{game_id}-aiming-points.pdf")
+
+
+@router.get(
+    "/games/{game_id}/aiming-points",
+    response_class=HTMLResponse,
+    responses=errors.responses(404, 422),
+    summary="Aiming-point cards for every battery and mortar of a game",
+)
+def game_aiming_points(
+    game_id: GameId, session: SessionDep, side: Side | None = None, paper: PaperQ = "a4"
+) -> HTMLResponse:
+    return HTMLResponse(_cards_html(game_id, session, side, paper))
+
+
+# -- period playsheets (last: `{period}` would otherwise swallow the fixed paths) ----------------------------
+@router.get(
+    "/{period}.pdf",
+    response_class=Response,
+    responses={**PDF, **errors.responses(422)},
+    summary="A period's playsheet (PDF, two pages at most)",
+)
+def playsheet_pdf(period: PeriodId, paper: PaperQ = "a4", variant: VariantQ = []) -> Response:  # noqa: B006
+    variants = parse_variants(variant)
+    return _pdf(_cached("playsheet", period, paper, _key(variants)), f"playsheet-{period}-{paper}.pdf")
+
+
+@router.get(
+    "/{period}",
+    response_class=HTMLResponse,
+    responses=errors.responses(422),
+    summary="A period's playsheet: print-ready HTML (the browser's print view)",
+)
+def playsheet(period: PeriodId, paper: PaperQ = "a4", variant: VariantQ = []) -> HTMLResponse:  # noqa: B006
+    return HTMLResponse(render.render_html(period, paper, parse_variants(variant)))

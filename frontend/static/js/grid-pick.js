@@ -1,0 +1,18 @@
+// Tap the small table (an SVG with data-grid-pick, drawn from the side's own rear edge) to fill the grid
+// reference inputs named by data-x and data-y. The SVG's y runs down the screen, so "up the table" is
+// length minus the tapped y.
+document.addEventListener("click", (event) => {
+  const svg = event.target.closest("svg[data-grid-pick]");
+  if (!svg) return;
+  const pt = svg.createSVGPoint();
+  pt.x = event.clientX;
+  pt.y = event.clientY;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  const length = Number(svg.dataset.length);
+  const x = Math.max(0, Math.min(Number(svg.dataset.width), Math.round(p.x)));
+  const up = Math.max(0, Math.min(length, Math.round(length - p.y)));
+  document.querySelector(svg.dataset.x).value = String(x);
+  document.querySelector(svg.dataset.y).value = String(up);
+  const mark = svg.querySelector(".grid-mark");
+  if (mark) { mark.setAttribute("cx", String(x)); mark.setAttribute("cy", String(length - up)); }
+});

@@ -1,0 +1,149 @@
+"""HTML and PDF rendering of every printed sheet: period playsheets, the template kit, fire-plan forms,
+a game's locked fire plan, aiming-point cards and the organisation sheet.
+
+One HTML per sheet, with its print CSS inline: the browser's print view and WeasyPrint read the same page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+import jinja2
+
+from playsheets import forms, kit, sheet
+
+PaperId = Literal["a4", "letter"]
+PAPER_IDS: tuple[PaperId, ...] = ("a4", "letter")
+
+
+@dataclass(frozen=True)
+class Paper:
+    id: PaperId
+    name: str
+    css_size: str
+    width_mm: float
+    height_mm: float
+
+
+PAPERS: dict[str, Paper] = {
+    "a4": Paper("a4", "A4", "A4", 210.0, 297.0),
+    "letter": Paper("letter", "US Letter", "letter", 215.9, 279.4),
+}
+
+TEMPLATES_DIR = Path(__file__).parent / "templates"
+
+
+def is_short_value(cell: str) -> bool:
+    """A cell printed centred: a number, a die range or a short result such as '6 / No'."""
+    return len(cell) <= 12 and sum(ch.isalpha() for ch in cell) <= 4
+
+
+@lru_cache(maxsize=1)
+def _env() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        autoescape=jinja2.select_autoescape(["html"], default=True),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.tests["shortvalue"] = is_short_value
+    return env
+
+
+def paper_of(paper: str) -> Paper:
+    from rules.core.errors import RulesError
+
+    if paper not in PAPERS:
+        raise RulesError("paper", f"unknown paper {paper!r}", list(PAPERS))
+    return PAPERS[paper]
+
+
+def _page(template: str, paper: str, title: str, **context: Any) -> str:
+    return _env().get_template(template).render(
+        paper=paper_of(paper),
+        title=title,
+        margin_mm=kit.MARGIN_MM,
+        area_portrait=kit.AREA_PORTRAIT_MM,
+        area_landscape=kit.AREA_LANDSCAPE_MM,
+        calibration_mm=kit.CALIBRATION_CM * 10,
+        calibration_cm=kit.CALIBRATION_CM,
+        **context,
+    )
+
+
+def html_to_pdf(html: str) -> bytes:
+    import weasyprint
+
+    pdf = weasyprint.HTML(string=html, base_url=str(TEMPLATES_DIR)).write_pdf()
+    assert pdf is not None
+    return pdf
+
+
+# -- period playsheets ------------------------------------------------------------------------------------
+def render_html(period: str, paper: str = "a4", variants: Mapping[str, str] | None = None) -> str:
+    """The period's playsheet as print-ready HTML, with a game's chosen variants marked."""
+    built = sheet.period_sheet(period, variants)
+    return _page("playsheet.html", paper, f"Flanders Fields playsheet: {built.period_name}", sheet=built)
+
+
+def render_pdf(period: str, paper: str = "a4", variants: Mapping[str, str] | None = None) -> bytes:
+    return html_to_pdf(render_html(period, paper, variants))
+
+
+# -- the 1:1 template kit ---------------------------------------------------------------------------------
+def template_kit_html(paper: str = "a4") -> str:
+    return _page("kit.html", paper, "Flanders Fields template kit (1:1)", pages=kit.pages())
+
+
+def template_kit_pdf(paper: str = "a4") -> bytes:
+    return html_to_pdf(template_kit_html(paper))
+
+
+# -- fire plans, aiming-point cards, organisation -----------------------------------------------------------
+def fire_plan_form_html(
+    side: str, paper: str = "a4", variants: Mapping[str, str] | None = None, period: str = "late"
+) -> str:
+    """A blank fire-plan form for `side` (attacker or defender), as the appendix's templates lay it out."""
+    form = forms.fire_plan_form(side, variants, period)
+    return _page("fire_plan_form.html", paper, form.title, form=form)
+
+
+def fire_plan_html(
+    side: str,
+    items: Sequence[Mapping[str, Any]],
+    paper: str = "a4",
+    game: str = "",
+    locked: bool = True,
+    commitment: str = "",
+) -> str:
+    """A side's fire plan. Only items of `side` are printed, whatever else `items` holds; a plan not yet
+    locked prints marked as a draft."""
+    plan = forms.locked_plan(side, items, game, commitment, locked)
+    return _page("fire_plan.html", paper, plan.title, plan=plan)
+
+
+def aiming_cards_html(cards: Sequence[Mapping[str, Any]] | None = None, paper: str = "a4") -> str:
+    """Aiming-point cards, one per battery or mortar, with dashed cut lines; the appendix's set by default."""
+    chosen = forms.aiming_cards(cards)
+    return _page("aiming_cards.html", paper, "Aiming-point cards", cards=chosen)
+
+
+def letter_ref(n: int) -> str:
+    """The n-th (0-based) mortar reference letter: A..Z, then AA, AB ... as the appendix letters mortars."""
+    out = ""
+    n += 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(ord("A") + r) + out
+    return out
+
+
+def organisation_html(force: Mapping[str, Any], paper: str = "a4") -> str:
+    """A force's organisation sheet: its tree of formations down to stands, with boxes to tick off losses."""
+    org = forms.organisation(force)
+    return _page("organisation.html", paper, org.title, org=org)

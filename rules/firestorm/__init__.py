@@ -1,0 +1,1 @@
+"""Rule set package (modules register on import)."""

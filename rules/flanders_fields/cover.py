@@ -1,0 +1,213 @@
+"""Cover from terrain (TERRAIN AND ITS IMPACT ON COVER, TYPES OF COVER) and the errata of the table's
+geometry (arcs, mixed-terrain moves, being seen after firing), which the geometry endpoints read through a
+Context of this rule set."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rules.core.ruleset import Erratum, Reading
+from rules.flanders_fields.common import Cover, Quality
+from rules.flanders_fields.errata_engine2b import BLOCKHOUSE_RANGE
+from rules.flanders_fields.ruleset import FlandersFields, cite
+
+SRC_TERRAIN_COVER = cite("TERRAIN AND ITS IMPACT ON COVER")
+SRC_TYPES_OF_COVER = cite("TYPES OF COVER")
+
+# (kinds that must all be present, cover, source, quoted line), strongest first: the first match wins.
+COVER_RULES: tuple[tuple[frozenset[str], Cover, str, str], ...] = (
+    (
+        frozenset({"blockhouse"}),
+        "fortified",
+        SRC_TERRAIN_COVER,
+        "NB a block house in a village remains Fortified position.",
+    ),
+    (
+        frozenset({"trench", "village"}),
+        "fortified",
+        SRC_TERRAIN_COVER,
+        "trenches and strong points dug into villages are classed as fortified",
+    ),
+    (
+        frozenset({"strongpoint", "village"}),
+        "fortified",
+        SRC_TERRAIN_COVER,
+        "trenches and strong points dug into villages are classed as fortified",
+    ),
+    (
+        frozenset({"trench", "woods"}),
+        "hard",
+        SRC_TERRAIN_COVER,
+        "a trench in a wood is classed as Hard Cover rather than Medium",
+    ),
+    (
+        frozenset({"strongpoint"}),
+        "hard",
+        SRC_TYPES_OF_COVER,
+        "Hard Cover: Particularly well made sections of trench and/or strong points",
+    ),
+    (
+        frozenset({"village"}),
+        "hard",
+        SRC_TERRAIN_COVER,
+        "built up areas like village provide hard cover",
+    ),
+    (frozenset({"trench"}), "medium", SRC_TYPES_OF_COVER, "Medium Cover: Most open trenches"),
+    (frozenset({"woods"}), "soft", SRC_TERRAIN_COVER, "Wooded areas provide soft cover"),
+    (frozenset({"marsh"}), "soft", SRC_TERRAIN_COVER, "Marshes and river banks are classed as soft cover"),
+    (
+        frozenset({"river-bank"}),
+        "soft",
+        SRC_TERRAIN_COVER,
+        "Marshes and river banks are classed as soft cover",
+    ),
+)
+# "Experienced and Veteran troops in what would otherwise be deemed Open Ground are classed as being in
+# Soft Cover at all times"; "All Storm troop battalions are veteran." (TROOP QUALITY)
+FIELD_CRAFT: frozenset[str] = frozenset({"experienced", "veteran", "storm"})
+FIELD_CRAFT_LINE = (
+    "Experienced and Veteran troops in what would otherwise be deemed Open Ground are classed as being in "
+    "Soft Cover at all times"
+)
+
+
+def cover_for(feature_kinds: Iterable[str], quality: Quality | str | None = None) -> Cover:
+    """The cover of a stand standing in these terrain kinds. Kinds that give no cover (hill, road,
+    stream, river, shell-torn, shattered, wire) leave it in the open."""
+    kinds = set(feature_kinds)
+    for needs, cover, _src, _line in COVER_RULES:
+        if needs <= kinds:
+            return cover
+    return "soft" if quality in FIELD_CRAFT else "open"
+
+
+def cover_source(feature_kinds: Iterable[str], quality: Quality | str | None = None) -> str:
+    kinds = set(feature_kinds)
+    for needs, _cover, src, _line in COVER_RULES:
+        if needs <= kinds:
+            return src
+    return SRC_TYPES_OF_COVER
+
+
+def cover_classes(_period: str | None = None) -> dict[str, Any]:
+    return {
+        "rules": [
+            {"kinds": sorted(needs), "cover": cover, "source": src, "text": line}
+            for needs, cover, src, line in COVER_RULES
+        ],
+        "open_ground": {
+            "raw": "open",
+            **{q: "soft" for q in sorted(FIELD_CRAFT)},
+            "source": SRC_TYPES_OF_COVER,
+            "text": FIELD_CRAFT_LINE,
+        },
+        "order": "the first rule whose kinds are all under the stand applies",
+    }
+
+
+FlandersFields.dataset("cover-classes", "Cover: which terrain (and combinations) gives which cover")(
+    cover_classes
+)
+
+# -- errata the table's geometry reads --------------------------------------------------------------------
+MG_ARC = "mg-arc"
+MOVE_MIXED_TERRAIN = "move-mixed-terrain"
+VISIBILITY_AFTER_FIRING = "visibility-after-firing"
+TURN_COST = "turn-cost"
+__all__ = [
+    "BLOCKHOUSE_RANGE",
+    "MG_ARC",
+    "MOVE_MIXED_TERRAIN",
+    "TURN_COST",
+    "VISIBILITY_AFTER_FIRING",
+    "cover_classes",
+    "cover_for",
+]
+
+FlandersFields.add_errata(
+    Erratum(
+        MG_ARC,
+        "Machine gun arc: 45 degrees each side of straight ahead, or 45 degrees in all",
+        (
+            Reading(
+                "each-side",
+                "The text is ambiguous: 'MACHINE GUNS 45° Arc'; block houses have 'an arc of fire of 45 "
+                "degrees from each face calculated at the corners', read for MGs as lines at 45 degrees to "
+                "straight ahead from the front corners. Value: degrees each side of straight ahead.",
+                cite("ARCS OF FIRE"),
+                45.0,
+            ),
+            Reading(
+                "total",
+                "'45° Arc' read as the whole arc: 22.5 degrees each side of straight ahead.",
+                cite("ARCS OF FIRE"),
+                22.5,
+            ),
+        ),
+        default="each-side",
+        note="Issue 4 fixes MGs at '45 degrees from the front corners', as block houses are measured.",
+    ),
+    Erratum(
+        MOVE_MIXED_TERRAIN,
+        "A move that crosses more than one kind of terrain",
+        (
+            Reading(
+                "proportional",
+                "The text is silent; each stretch uses up its share of that terrain's allowance and the "
+                "shares may not exceed the whole move.",
+                f"{cite('MOVEMENT DISTANCES')} (silent; referee's reading)",
+                "proportional",
+            ),
+            Reading(
+                "slowest",
+                "The text is silent; the whole move is limited by the slowest terrain crossed.",
+                f"{cite('MOVEMENT DISTANCES')} (silent; alternative reading)",
+                "slowest",
+            ),
+        ),
+        default="proportional",
+    ),
+    Erratum(
+        TURN_COST,
+        "Turning a stand through less than 180 degrees",
+        (
+            Reading(
+                "proportional",
+                "The text gives only 'it is considered to require 3cm to turn a stand through 180 degrees'; "
+                "smaller turns cost their share (90 degrees: 1.5 cm).",
+                f"{cite('MANOEUVRING FIGURES')} (silent on smaller turns; referee's reading)",
+                True,
+            ),
+            Reading(
+                "whole",
+                "Any turn costs the full 3 cm.",
+                f"{cite('MANOEUVRING FIGURES')} (silent on smaller turns; alternative reading)",
+                False,
+            ),
+        ),
+        default="proportional",
+    ),
+    Erratum(
+        VISIBILITY_AFTER_FIRING,
+        "Seeing troops in cover that have fired",
+        (
+            Reading(
+                "fifty",
+                "'Once Infantry and Field artillery have opened fire from cover they may be seen at a range "
+                "of 50'; a viewer who sees further into cover (artillery, 100) keeps its own distance.",
+                cite("VISIBILITY DISTANCES"),
+                50,
+            ),
+            Reading(
+                "as-open",
+                "The table's '30 or until fired' / '10 or until fired': once they fire they are seen as if "
+                "in the open.",
+                cite("VISIBILITY DISTANCES"),
+                None,
+            ),
+        ),
+        default="fifty",
+        note="The note under the table and the table's 'until fired' give different distances.",
+    ),
+)

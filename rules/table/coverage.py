@@ -1,0 +1,126 @@
+"""Which stands a template covers: full, partial or outside, and which of them a 1 cm nudge could change.
+
+"Any infantry platoon or support weapon which falls fully with the area of effect are attacked at full
+effect, if the platoon or weapon falls only partially within the area of effect it is attacked at -2"
+(ARTILLERY BATTERIES AREA OF EFFECT). Touching edges is outside: classes are decided on areas, so float
+noise along a shared edge cannot turn a touch into an overlap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from shapely import Polygon, STRtree
+from shapely.geometry.base import BaseGeometry
+
+from rules.table.bases import Stand
+
+CoverClass = Literal["full", "partial", "outside"]
+CLASSES: tuple[CoverClass, ...] = ("full", "partial", "outside")
+# Measuring tolerance: "the players know to check that stand with the tape".
+DEFAULT_TOLERANCE_CM = 1.0
+# Areas below this (cm²) are float noise along a shared edge, not an overlap.
+AREA_EPS = 1e-9
+
+# Buffers by less than this are numerically meaningless (and GEOS may return nothing): no tolerance.
+MIN_TOLERANCE_CM = 1e-6
+
+FULL, PARTIAL, OUTSIDE = 0, 1, 2
+
+
+@dataclass
+class StandIndex:
+    """Stands, their polygons and one STRtree over them, built once per query set."""
+
+    stands: list[Stand]
+    polys: NDArray[np.object_]
+    areas: NDArray[np.float64]
+    tree: STRtree
+
+    @classmethod
+    def build(cls, stands: Sequence[Stand]) -> StandIndex:
+        polys = np.array([s.polygon() for s in stands], dtype=object)
+        return cls(list(stands), polys, shapely.area(polys), STRtree(polys))
+
+    def candidates(self, geom: BaseGeometry) -> NDArray[np.intp]:
+        """Indices of stands whose polygon intersects geom (touching included), in input order."""
+        if geom.is_empty:
+            return np.empty(0, dtype=np.intp)
+        return np.sort(self.tree.query(geom, predicate="intersects"))
+
+    def overlap_areas(self, geom: BaseGeometry, idx: NDArray[np.intp]) -> NDArray[np.float64]:
+        if len(idx) == 0 or geom.is_empty:
+            return np.zeros(len(idx))
+        return np.asarray(shapely.area(shapely.intersection(geom, self.polys[idx])), dtype=float)
+
+    def overlapping(self, geom: BaseGeometry) -> NDArray[np.intp]:
+        """Indices of stands whose interior overlaps geom's (positive common area), in input order."""
+        idx = self.candidates(geom)
+        return idx[self.overlap_areas(geom, idx) > AREA_EPS]
+
+
+def _classes(index: StandIndex, geom: BaseGeometry, idx: NDArray[np.intp]) -> NDArray[np.int8]:
+    inter = index.overlap_areas(geom, idx)
+    out = np.full(len(idx), OUTSIDE, dtype=np.int8)
+    out[inter > AREA_EPS] = PARTIAL
+    full = index.areas[idx] - inter <= AREA_EPS * np.maximum(1.0, index.areas[idx])
+    out[full & (inter > AREA_EPS)] = FULL
+    return out
+
+
+@dataclass
+class Coverage:
+    full: list[str] = field(default_factory=list)
+    partial: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+    ambiguous: list[str] = field(default_factory=list)
+
+    def class_of(self, stand_id: str) -> CoverClass:
+        for c in CLASSES:
+            if stand_id in getattr(self, c):
+                return c
+        raise KeyError(stand_id)
+
+
+def classify(template: Polygon, index: StandIndex, tol_cm: float = DEFAULT_TOLERANCE_CM) -> Coverage:
+    """Classify every stand against the template. A stand is ambiguous when its class against the template
+    grown by tol differs from its class against the template shrunk by tol: moving the stand by tol in
+    some direction could change its class (for a partial stand the test is a slight over-estimate, so
+    it errs towards asking for the tape)."""
+    n = len(index.stands)
+    cls = np.full(n, OUTSIDE, dtype=np.int8)
+    ambiguous = np.zeros(n, dtype=bool)
+    tol_cm = tol_cm if tol_cm >= MIN_TOLERANCE_CM else 0.0
+    grown = template.buffer(tol_cm) if tol_cm > 0 else template
+    idx = index.candidates(grown)
+    if len(idx):
+        cls[idx] = _classes(index, template, idx)
+        if tol_cm > 0:
+            shrunk = template.buffer(-tol_cm)
+            ambiguous[idx] = _classes(index, grown, idx) != _classes(index, shrunk, idx)
+    out = Coverage()
+    names = (out.full, out.partial, out.outside)
+    for i, s in enumerate(index.stands):
+        names[cls[i]].append(s.id)
+        if ambiguous[i]:
+            out.ambiguous.append(s.id)
+    return out
+
+
+def classify_naive(template: Polygon, stands: Sequence[Stand], polys: Sequence[Polygon]) -> Coverage:
+    """One stand at a time, no index: the baseline the benchmark compares against (and a test oracle)."""
+    out = Coverage()
+    for s, p in zip(stands, polys, strict=True):
+        inter = template.intersection(p).area
+        if inter <= AREA_EPS:
+            out.outside.append(s.id)
+        elif p.area - inter <= AREA_EPS * max(1.0, p.area):
+            out.full.append(s.id)
+        else:
+            out.partial.append(s.id)
+    return out

@@ -1,0 +1,106 @@
+"""The table frame, side-relative grid references and deviation by the clock.
+
+Table frame: cm, origin at the attacker's left-hand rear corner, x along the attacker's base edge, y towards
+the defender, angles counter-clockwise from +x (so 90 faces the defender). Fire plans name points
+side-relative: "64cm along the German's rear table edge from the left hand corner and then 120cm up the
+table towards the enemy" (ARTILLERY FIRE PLANS).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from shapely import Polygon, box
+from shapely.affinity import rotate, translate
+
+Side = Literal["attacker", "defender"]
+SIDES: tuple[Side, ...] = ("attacker", "defender")
+
+BOOK = "Flanders Fields rule book"
+SRC_TABLE = f"{BOOK}: TABLE SIZE AND ORIENTATION"
+SRC_FIRE_PLANS = f"{BOOK}: ARTILLERY FIRE PLANS"
+SRC_DEVIATION = f"{BOOK}: APPENDIXES, DEVIATION DICE"
+
+# "on a "standard" war-game table of approximately 1.8 by 1.2 meters ... the forces set up along the
+# short, 1.2 meter edges": 120 cm across, 180 cm from base edge to base edge.
+TABLE_WIDTH_CM = 120.0
+TABLE_LENGTH_CM = 180.0
+
+# Facing of each side's "straight ahead" in the table frame.
+AHEAD_DEG: dict[Side, float] = {"attacker": 90.0, "defender": 270.0}
+
+
+@dataclass(frozen=True)
+class Table:
+    width_cm: float = TABLE_WIDTH_CM
+    length_cm: float = TABLE_LENGTH_CM
+
+    def polygon(self) -> Polygon:
+        return box(0.0, 0.0, self.width_cm, self.length_cm)
+
+
+DEFAULT_TABLE = Table()
+
+
+def unit(angle_deg: float) -> tuple[float, float]:
+    a = math.radians(angle_deg)
+    return math.cos(a), math.sin(a)
+
+
+def oriented_rect(center: tuple[float, float], facing_deg: float, width: float, depth: float) -> Polygon:
+    """A rectangle whose depth runs along facing_deg and width across it."""
+    r = box(-depth / 2, -width / 2, depth / 2, width / 2)  # depth along +x before rotation
+    return translate(rotate(r, facing_deg, origin=(0, 0)), center[0], center[1])
+
+
+def grid_to_table(
+    side: Side, along_cm: float, up_cm: float, table: Table = DEFAULT_TABLE
+) -> tuple[float, float]:
+    """A side's grid reference (along its rear edge from its left-hand corner, then up the table towards
+    the enemy) as a table-frame point. The defender faces -y, so its left hand is +x: its left-hand rear
+    corner is the table's far right corner."""
+    if side == "attacker":
+        return along_cm, up_cm
+    return table.width_cm - along_cm, table.length_cm - up_cm
+
+
+def table_to_grid(side: Side, x: float, y: float, table: Table = DEFAULT_TABLE) -> tuple[float, float]:
+    """The inverse of grid_to_table."""
+    if side == "attacker":
+        return x, y
+    return table.width_cm - x, table.length_cm - y
+
+
+def clock_to_deg(side: Side, hour: int) -> float:
+    """The table-frame direction of a clock hour, "12 being directly ahead of the rolling player's base
+    table edge"; hours run clockwise."""
+    return (AHEAD_DEG[side] - 30.0 * (hour % 12)) % 360.0
+
+
+def deviate(side: Side, aim: tuple[float, float], hour: int, distance_cm: float) -> tuple[float, float]:
+    """The aiming point moved distance_cm towards the clock hour as seen by `side`."""
+    ux, uy = unit(clock_to_deg(side, hour))
+    return aim[0] + distance_cm * ux, aim[1] + distance_cm * uy
+
+
+def strip(origin: tuple[float, float], angle_deg: float, start: float, end: float, width: float) -> Polygon:
+    """The band of `width` centred on the ray from origin along angle_deg, from `start` to `end` cm."""
+    ux, uy = unit(angle_deg)
+    lx, ly = -uy * width / 2, ux * width / 2
+    ox, oy = origin
+    return Polygon(
+        [
+            (ox + start * ux + lx, oy + start * uy + ly),
+            (ox + end * ux + lx, oy + end * uy + ly),
+            (ox + end * ux - lx, oy + end * uy - ly),
+            (ox + start * ux - lx, oy + start * uy - ly),
+        ]
+    )
+
+
+def angle_diff(a_deg: float, b_deg: float) -> float:
+    """Signed smallest difference a - b in (-180, 180]."""
+    d = (a_deg - b_deg) % 360.0
+    return d - 360.0 if d > 180.0 else d

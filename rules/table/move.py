@@ -1,0 +1,195 @@
+"""A move across the table: its length as the rules measure it, the terrain it crosses, the wire belts,
+streams and rivers, and the fire zones it enters.
+
+"all other movement distances are measured from the farthest point of travel of any base" and "it is
+considered to require 3cm to turn a stand through 180 degrees" (MANOEUVRING FIGURES). A base carried along
+a path without turning moves every point the path's length; turning is charged separately.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import shapely
+from shapely import LineString, Point, Polygon
+from shapely.affinity import translate
+from shapely.geometry.base import BaseGeometry
+
+from rules.table.bases import Stand
+from rules.table.coverage import AREA_EPS
+from rules.table.frame import angle_diff
+from rules.table.terrain import WIRE_BELT_CM, TerrainIndex
+
+SRC_MANOEUVRE = "Flanders Fields rule book: MOVEMENT, MANOEUVRING FIGURES"
+SRC_WIRE = "Flanders Fields rule book: MOVING THROUGH BARBED WIRE"
+SRC_FIRE_ZONES = "Flanders Fields rule book: MOVING THROUGH ARTILLERY AND INDIRECT MACHINEGUN FIRE ZONES"
+TURN_180_CM = 3.0
+# Terrain classes of the movement table, the feature kinds that make them, strongest first: "Close
+# Terrain (Woods, BuA, Marsh etc unless on road)".
+TERRAIN_CLASSES: tuple[tuple[str, frozenset[str]], ...] = (
+    ("road", frozenset({"road"})),
+    ("trench", frozenset({"trench"})),
+    ("close", frozenset({"woods", "village", "marsh"})),
+    ("shattered", frozenset({"shattered"})),
+    ("shell-torn", frozenset({"shell-torn"})),
+)
+WATER_KINDS = ("stream", "river")
+# "Cavalry, horse drawn artillery and pack animals may not cross wire except by a cleared path"
+# (EXTRA BARBED WIRE RULES); "A tank will crush a 3cm wide track in wire".
+NO_WIRE_MOVERS = frozenset({"cavalry", "field-artillery", "mg-packed", "light-mortar-packed", "motor"})
+WIRE_CRUSHERS = frozenset({"tank"})
+# "any troops who move through an area which is already targeted AND which has received at least 1 round
+# of artillery fire will be automatically attacked by the targeting unit but at a penalty of -1"
+FIRE_ZONE_PENALTY = -1
+
+
+@dataclass(frozen=True)
+class FireZone:
+    id: str
+    area: Polygon
+    fired: bool
+
+
+@dataclass
+class MoveGeometry:
+    route: LineString
+    path_cm: float
+    turn_cm: float
+    by_terrain: dict[str, float]
+    start_terrain: str
+    wire: list[tuple[str, int]] = field(default_factory=list)
+    water: list[tuple[str, str, int]] = field(default_factory=list)
+    zones_entered: list[str] = field(default_factory=list)
+    swept: BaseGeometry = field(default_factory=Polygon)
+
+    @property
+    def length_cm(self) -> float:
+        return self.path_cm + self.turn_cm
+
+
+def route_of(stand: Stand, path: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    pts = [stand.center]
+    for p in path:
+        if p != pts[-1]:
+            pts.append(p)
+    return pts
+
+
+def turn_cost(start_deg: float, end_deg: float | None, proportional: bool) -> float:
+    if end_deg is None:
+        return 0.0
+    turned = abs(angle_diff(end_deg, start_deg))
+    if turned <= 1e-9:
+        return 0.0
+    return TURN_180_CM * turned / 180.0 if proportional else TURN_180_CM
+
+
+def swept_area(stand: Stand, pts: Sequence[tuple[float, float]]) -> BaseGeometry:
+    """Everything the base passes over: for a convex base carried along a segment, the hull of its start
+    and end positions."""
+    base = stand.polygon()
+    cx, cy = stand.center
+    placed = [translate(base, x - cx, y - cy) for x, y in pts]
+    if len(placed) == 1:
+        return placed[0]
+    hulls = [shapely.union(a, b).convex_hull for a, b in itertools.pairwise(placed)]
+    return shapely.union_all(hulls)
+
+
+def _pieces(geom: BaseGeometry) -> int:
+    if geom.is_empty:
+        return 0
+    return len(getattr(geom, "geoms", [geom]))
+
+
+def measure_move(
+    stand: Stand,
+    path: Sequence[tuple[float, float]],
+    terrain: TerrainIndex,
+    zones: Sequence[FireZone] = (),
+    final_facing_deg: float | None = None,
+    proportional_turn: bool = True,
+) -> MoveGeometry:
+    pts = route_of(stand, path)
+    route = LineString(pts) if len(pts) > 1 else LineString([pts[0], pts[0]])
+    near = terrain.intersecting(route)
+    remaining: BaseGeometry = route
+    by_terrain: dict[str, float] = {}
+    start_terrain = "cross-country"
+    start = Point(pts[0])
+    for cls, kinds in TERRAIN_CLASSES:
+        geoms = [f.geometry for f in near if f.kind in kinds]
+        if not geoms:
+            continue
+        area = shapely.union_all(geoms)
+        if start_terrain == "cross-country" and area.covers(start):
+            start_terrain = cls
+        part = remaining.intersection(area).length
+        if part > 1e-9:
+            by_terrain[cls] = part
+            remaining = remaining.difference(area)
+    if remaining.length > 1e-9:
+        by_terrain["cross-country"] = remaining.length
+    out = MoveGeometry(
+        route,
+        route.length if len(pts) > 1 else 0.0,
+        turn_cost(stand.facing_deg, final_facing_deg, proportional_turn),
+        by_terrain,
+        start_terrain,
+    )
+    for f in near:
+        inside = route.intersection(f.geometry)
+        if f.kind == "wire" and inside.length > 1e-9:
+            depth = f.properties.get("depth_cm")
+            across = float(depth) if isinstance(depth, int | float) else inside.length
+            # "The above rules apply to every 2cm depth of wire the infantry has to cross."
+            out.wire.append((f.id, max(1, math.ceil(across / WIRE_BELT_CM - 1e-9))))
+        elif f.kind in WATER_KINDS and not inside.is_empty:
+            out.water.append((f.id, f.kind, _pieces(inside)))
+    out.swept = swept_area(stand, pts)
+    for z in zones:
+        if z.fired and z.area.intersection(out.swept).area > AREA_EPS:
+            out.zones_entered.append(z.id)
+    return out
+
+
+@dataclass
+class MoveFit:
+    fits: bool
+    used: float
+    allowances: dict[str, int | None]
+    reasons: list[str]
+
+
+def fit_move(
+    geom: MoveGeometry,
+    allowance: Callable[[str], int | None],
+    mode: str,
+    mover: str,
+) -> MoveFit:
+    """Whether the move fits one move's allowance. `mode` is the mixed-terrain reading: "proportional"
+    (each stretch uses its share of its terrain's allowance) or "slowest"."""
+    lengths = dict(geom.by_terrain)
+    if geom.turn_cm:
+        lengths[geom.start_terrain] = lengths.get(geom.start_terrain, 0.0) + geom.turn_cm
+    allowances = {t: allowance(t) for t in lengths}
+    for _fid, kind, _n in geom.water:
+        allowances[kind] = allowance(kind)
+    reasons = [f"{mover} may not pass {t}" for t, a in allowances.items() if a is None]
+    if geom.wire and mover in NO_WIRE_MOVERS:
+        reasons.append(f"{mover} may not cross wire except by a cleared path")
+    rates = {t: a for t, a in allowances.items() if t in lengths and a}
+    if mode == "slowest":
+        slowest = min(rates.values(), default=0)
+        total = sum(lengths.values())
+        used = total / slowest if slowest else (0.0 if total <= 1e-9 else math.inf)
+    else:
+        used = sum(lengths[t] / a for t, a in rates.items())
+    if any(t in lengths and a == 0 for t, a in allowances.items()):
+        used = math.inf
+    if used > 1 + 1e-9:
+        reasons.append(f"the move needs {used:.2f} of the allowance")
+    return MoveFit(not reasons, used, allowances, reasons)

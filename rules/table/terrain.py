@@ -1,0 +1,144 @@
+"""Terrain features: GeoJSON in and out, each feature an area on the table.
+
+Area kinds come as (Multi)Polygons. Line kinds may come as LineStrings: trenches and roads are buffered
+to their `width_cm`, wire to its `depth_cm` ("a "standard" belt of barbed wire is considered to be 2cm
+wide", MOVING THROUGH BARBED WIRE); streams and rivers may stay lines (they are crossed, not occupied).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import shapely
+from shapely import STRtree
+from shapely.errors import GEOSException
+from shapely.geometry import mapping, shape
+from shapely.geometry.base import BaseGeometry
+
+from rules.core.errors import RulesError
+
+FeatureKind = Literal[
+    "woods",
+    "village",
+    "marsh",
+    "river-bank",
+    "hill",
+    "road",
+    "stream",
+    "river",
+    "shell-torn",
+    "shattered",
+    "trench",
+    "strongpoint",
+    "blockhouse",
+    "wire",
+]
+FEATURE_KINDS: tuple[str, ...] = FeatureKind.__args__  # type: ignore[attr-defined]
+AREA_KINDS = frozenset(FEATURE_KINDS) - {"road", "stream", "river", "trench", "wire"}
+# Line kinds that become areas: the property that gives their breadth, and its default (None: required).
+BUFFERED: dict[str, tuple[str, float | None]] = {
+    "trench": ("width_cm", None),
+    "road": ("width_cm", None),
+    "wire": ("depth_cm", 2.0),
+}
+WIRE_BELT_CM = 2.0
+# Buildings and woods block sight ("see over buildings and woods" only from elevated ground).
+SIGHT_BLOCKING = frozenset({"woods", "village"})
+
+
+@dataclass(frozen=True)
+class Feature:
+    id: str
+    kind: str
+    geometry: BaseGeometry
+    properties: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def height_cm(self) -> float:
+        return float(self.properties.get("height_cm", 0.0) or 0.0)
+
+    def as_geojson(self) -> dict[str, Any]:
+        return {
+            "type": "Feature",
+            "id": self.id,
+            "geometry": mapping(self.geometry),
+            "properties": {**self.properties, "kind": self.kind},
+        }
+
+
+def feature_from_geojson(obj: Mapping[str, Any], where: str) -> Feature:
+    """One GeoJSON Feature (`properties.kind` names the terrain). `where` is the dotted request path used
+    in errors."""
+    props = dict(obj.get("properties") or {})
+    kind = props.pop("kind", None)
+    if kind not in FEATURE_KINDS:
+        raise RulesError(f"{where}.properties.kind", f"unknown terrain kind {kind!r}", FEATURE_KINDS)
+    fid = str(obj.get("id") if obj.get("id") is not None else props.get("id", where.rsplit(".", 1)[-1]))
+    try:
+        geom = shape(obj["geometry"])
+    except (GEOSException, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise RulesError(f"{where}.geometry", f"not a usable GeoJSON geometry: {exc}") from exc
+    allowed = ("Polygon", "MultiPolygon") if kind in AREA_KINDS else ("Polygon", "MultiPolygon", "LineString")
+    if geom.geom_type not in allowed:
+        raise RulesError(f"{where}.geometry.type", f"a {kind} must be one of these geometries", allowed)
+    if geom.is_empty or not geom.is_valid:
+        raise RulesError(
+            f"{where}.geometry", f"the {kind} geometry is empty or not valid: {shapely.is_valid_reason(geom)}"
+        )
+    if geom.geom_type == "LineString" and kind in BUFFERED:
+        prop, default = BUFFERED[kind]
+        breadth = props.get(prop, default)
+        if (
+            not isinstance(breadth, int | float)
+            or isinstance(breadth, bool)
+            or not 0 < breadth <= 100
+            or math.isnan(breadth)
+        ):
+            raise RulesError(
+                f"{where}.properties.{prop}", f"a {kind} line needs {prop}, a number of cm in (0, 100]"
+            )
+        props[prop] = float(breadth)
+        geom = geom.buffer(float(breadth) / 2, cap_style="flat")
+    for key in ("height_cm", "width_cm", "depth_cm"):
+        v = props.get(key)
+        if v is not None and (not isinstance(v, int | float) or isinstance(v, bool) or not math.isfinite(v)):
+            raise RulesError(f"{where}.properties.{key}", "must be a finite number of cm")
+    return Feature(fid, kind, geom, props)
+
+
+def terrain_from_geojson(collection: Mapping[str, Any], where: str = "terrain") -> list[Feature]:
+    features = collection.get("features") or []
+    return [feature_from_geojson(f, f"{where}.features.{i}") for i, f in enumerate(features)]
+
+
+def terrain_to_geojson(features: Sequence[Feature]) -> dict[str, Any]:
+    return {"type": "FeatureCollection", "features": [f.as_geojson() for f in features]}
+
+
+@dataclass
+class TerrainIndex:
+    """Features with one STRtree over them."""
+
+    features: list[Feature]
+    tree: STRtree
+
+    @classmethod
+    def build(cls, features: Sequence[Feature]) -> TerrainIndex:
+        return cls(list(features), STRtree([f.geometry for f in features]))
+
+    def intersecting(self, geom: BaseGeometry) -> list[Feature]:
+        if not self.features or geom.is_empty:
+            return []
+        return [self.features[i] for i in sorted(self.tree.query(geom, predicate="intersects"))]
+
+    def kinds_at(self, geom: BaseGeometry) -> set[str]:
+        """Kinds of the features a base stands in (its interior overlaps the feature)."""
+        return {f.kind for f in self.intersecting(geom) if geom.intersection(f.geometry).area > 1e-9}
+
+    def elevation_at(self, geom: BaseGeometry) -> float:
+        """The highest hill under the base (0: level ground)."""
+        hills = [f.height_cm for f in self.intersecting(geom) if f.kind == "hill"]
+        return max(hills, default=0.0)

@@ -1,0 +1,89 @@
+"""Fixtures for games: a Mons 1914 game with its credentials, and the app served by a real uvicorn on
+127.0.0.1 for the tests that need real concurrent requests and streaming."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from app.core.config import Settings
+from app.main import create_app
+
+
+@dataclass
+class Game:
+    id: int
+    referee: dict[str, str]
+    attacker: dict[str, str]
+    defender: dict[str, str]
+    codes: dict[str, str]
+    body: dict[str, Any]
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(http: Any, payload: dict[str, Any] | None = None) -> Game:
+    """Create a game (Mons 1914 by default) and join both sides with their codes."""
+    r = http.post("/api/v1/games", json=payload or {"scenario": "mons-1914"})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    tokens = {}
+    for side in ("attacker", "defender"):
+        j = http.post("/api/v1/join", json={"code": body["join_codes"][side]})
+        assert j.status_code == 200, j.text
+        assert j.json()["side"] == side and j.json()["game_id"] == body["game"]["id"]
+        tokens[side] = bearer(j.json()["token"])
+    if hasattr(http, "cookies"):
+        http.cookies.clear()  # joining sets the cookie; tests name their token explicitly
+    return Game(
+        body["game"]["id"], bearer(body["referee_token"]), tokens["attacker"], tokens["defender"],
+        body["join_codes"], body,
+    )
+
+
+@pytest.fixture
+def mons(client: TestClient) -> Game:
+    return new_game(client)
+
+
+def units_by_ref(http: Any, game: Game) -> dict[str, dict[str, Any]]:
+    r = http.get(f"/api/v1/games/{game.id}/units", headers=game.referee)
+    assert r.status_code == 200
+    return {u["ref"]: u for u in r.json()}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def live_url(migrated_url: str, tmp_path: Path) -> Iterator[str]:
+    """The app on a real server (both backends), for concurrent requests and Server-Sent Events."""
+    app = create_app(Settings(database_url=migrated_url, var_dir=tmp_path))
+    port = _free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1)
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+    app.state.engine.dispose()

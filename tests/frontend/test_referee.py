@@ -1,0 +1,83 @@
+"""The referee screen: markers by tap, live updates from another device, the dark screen at 1920x1080."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.conftest import (
+    REFEREE_SCREEN,
+    TABLET_LANDSCAPE,
+    TABLET_PORTRAIT,
+    assert_no_horizontal_scroll,
+    screenshot,
+    small_targets,
+)
+from tests.frontend.games import create_mons_game, join
+
+pytestmark = pytest.mark.browser
+
+
+def first_live_stand(page: Any, side: str) -> Any:
+    return page.locator(f"section.side[aria-label='{side}'] li.stand:not(.killed)").first
+
+
+def test_marker_from_another_device_arrives_within_a_second(new_page: Any) -> None:
+    referee = new_page(REFEREE_SCREEN)
+    game_id, codes = create_mons_game(referee)
+    referee.goto(f"/games/{game_id}/referee")
+    expect(referee.locator("[data-live-stream][data-live-connected]")).to_have_count(1)
+
+    player = new_page(TABLET_LANDSCAPE)
+    join(player, codes["attacker"])
+    player.goto(f"/games/{game_id}/referee")
+    stand = first_live_stand(player, "Defender")
+    unit_id = stand.get_attribute("data-unit")
+    on_referee = referee.locator(f"#unit-{unit_id} .marker")
+    expect(on_referee).to_have_count(0)
+
+    stand.get_by_role("button", name="Add a suppression marker").click()
+    # The referee's screen shows the marker within a second, pushed over the event stream.
+    expect(on_referee).to_have_count(1, timeout=1000)
+    expect(referee.locator("ol.events li").first).to_contain_text("Marker")
+    screenshot(referee, "referee")
+
+
+def test_third_suppression_kills_and_long_press_removes(new_page: Any) -> None:
+    page = new_page(TABLET_LANDSCAPE)
+    game_id, _ = create_mons_game(page)
+    page.goto(f"/games/{game_id}/referee")
+    stand = first_live_stand(page, "Defender")
+    unit = page.locator(f"#unit-{stand.get_attribute('data-unit')}")
+    unit.get_by_role("button", name="Add a suppression marker").click()
+    expect(unit.locator(".marker")).to_have_count(1)
+    # Long-press on the chip removes it (the referee may recover a marker without spending an action).
+    chip = unit.locator(".marker").first
+    box = chip.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(800)
+    page.mouse.up()
+    expect(unit.locator(".marker")).to_have_count(0)
+    # "three suppressions without recovery is a kill" (issue 3, suppression rules).
+    for n in (1, 2):
+        unit.get_by_role("button", name="Add a suppression marker").click()
+        expect(unit.locator(".marker")).to_have_count(n)
+    unit.get_by_role("button", name="Add a suppression marker").click()
+    expect(unit.locator(".badge", has_text="KILLED")).to_have_count(1)
+    # Undo is a new event that reverses the kill.
+    page.locator("ol.events li").first.get_by_role("button", name="Undo").click()
+    expect(unit.locator(".badge", has_text="KILLED")).to_have_count(0)
+
+
+@pytest.mark.parametrize("viewport", [TABLET_LANDSCAPE, TABLET_PORTRAIT, REFEREE_SCREEN], ids=["landscape", "portrait", "referee"])
+def test_referee_screen_fits(new_page: Any, viewport: dict[str, int]) -> None:
+    page = new_page(viewport)
+    game_id, _ = create_mons_game(page)
+    page.goto(f"/games/{game_id}/referee")
+    assert_no_horizontal_scroll(page)
+    assert small_targets(page) == []
+    if viewport is not REFEREE_SCREEN:
+        screenshot(page, "referee")

@@ -1,0 +1,212 @@
+"""Period playsheets rendered to PDF and read back with pdftotext: every value the engine's datasets hold is
+printed, in its row; two pages at most; nothing under 8 pt; a game's variants printed and marked."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+from playsheets import sheet, tables
+from playsheets.render import PAPERS, render_html, render_pdf
+from rules.registry import get_ruleset
+from tests.playsheets import pdf
+
+PERIODS = ("early", "mid", "late")
+RS = get_ruleset("flanders-fields")
+
+
+@pytest.fixture(scope="module", params=[(p, paper) for p in PERIODS for paper in sorted(PAPERS)], ids=str)
+def printed(request: pytest.FixtureRequest) -> tuple[str, str, bytes, str]:
+    period, paper = request.param
+    data = render_pdf(period, paper)
+    pdf.save_artifacts(data, f"playsheet-{period}-{paper}")
+    return period, paper, data, pdf.text(data)
+
+
+def reading_order(data: bytes) -> str:
+    """The PDF's text in reading order (no -layout), whitespace removed: wrapped cells read whole."""
+    return squash(pdf.text(data, layout=False))
+
+
+def leaves(data: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """Every scalar of a dataset with its path, citations excluded."""
+    if isinstance(data, Mapping):
+        for k, v in data.items():
+            if k not in tables.SOURCE_KEYS:
+                yield from leaves(v, (*path, str(k)))
+    elif isinstance(data, list | tuple):
+        for i, v in enumerate(data):
+            yield from leaves(v, (*path, str(i)))
+    else:
+        yield path, data
+
+
+def squash(text: str) -> str:
+    """Text with all whitespace removed: pdftotext drops or keeps the narrow spaces of a condensed font
+    ("3 / 4" may read "3/4") and breaks wrapped cells, so phrases are compared without it."""
+    return re.sub(r"\s+", "", text)
+
+
+def row_on_a_line(row: list[str], lines: list[str]) -> bool:
+    """The row's label (first word) and each short cell, in order, on one line of the -layout text."""
+    parts = [row[0].split()[0]] if row[0].strip() else []
+    parts += [c if len(c) <= 14 else c.split()[0] for c in row[1:] if c.strip()]
+    pattern = re.compile(r".*?".join(r"\s*".join(re.escape(w) for w in p.split()) for p in parts))
+    return any(pattern.search(line) for line in lines)
+
+
+def test_two_pages_at_most(printed: tuple[str, str, bytes, str]) -> None:
+    _, _, data, _ = printed
+    assert 1 <= pdf.page_count(data) <= 2
+
+
+def test_two_pages_at_most_with_every_variant() -> None:
+    """A game that plays the other reading of every erratum still fits (each variant adds a marked line)."""
+    for period in PERIODS:
+        variants = {
+            e.id: next(r.id for r in e.readings if r.id != e.default)
+            for e in RS.errata.values()
+            if len(e.readings) > 1
+        }
+        for paper in sorted(PAPERS):
+            data = render_pdf(period, paper, variants)
+            pdf.save_artifacts(data, f"playsheet-{period}-{paper}-all-variants")
+            assert pdf.page_count(data) <= 2, (period, paper)
+
+
+def test_no_text_under_8pt() -> None:
+    for period in PERIODS:
+        sizes = pdf.font_sizes_pt(render_html(period, "letter"))
+        assert sizes and min(sizes) >= 8, (period, sorted(sizes))
+
+
+def test_every_table_row_is_printed_on_one_line(printed: tuple[str, str, bytes, str]) -> None:
+    period, _, _, text = printed
+    lines = text.splitlines()
+    built = sheet.period_sheet(period)
+    rows = [r for s in built.sections for r in tables.cells(s.blocks)]
+    assert len(rows) > 20
+    missing = [r for r in rows if not row_on_a_line(r, lines)]
+    assert not missing
+
+
+def test_every_value_of_generically_printed_datasets_is_printed(printed: tuple[str, str, bytes, str]) -> None:
+    """Datasets without a view print whole: iterate over each (not a copied list), every value is in the PDF."""
+    period, _, data, _ = printed
+    flat = reading_order(data)
+    names = [n for spec in sheet.SECTIONS if period in spec.periods for n in spec.datasets
+             if n in RS.datasets and n not in sheet.VIEWS]
+    for name in names:
+        data = sheet.with_readings(RS.data(name, period), RS)
+        for path, value in leaves(data):
+            if value is None or path[-1] == "period":
+                continue
+            assert squash(tables.fmt(value)) in flat, (name, path, value)
+
+
+def test_nothing_the_layout_asks_for_is_missing() -> None:
+    for period in PERIODS:
+        assert sheet.period_sheet(period).missing == []
+
+
+def test_action_tables_print_every_band(printed: tuple[str, str, bytes, str]) -> None:
+    period, _, _, text = printed
+    lines = text.splitlines()
+    for unit in RS.data("order-tables", period)["units"].values():
+        # e.g. rifle companies: "1 = No Action 2-4 = 1 Action 5-6 = 2 Actions 7 = 3 Actions" -> "1: 0 · 2-4: 1 ..."
+        bands = " · ".join(f"{b['roll']}: {b['actions']}" for b in unit["bands"])
+        assert row_on_a_line([unit["label"], bands], lines), unit["label"]
+
+
+def test_firing_and_armour_cells_are_the_engines(printed: tuple[str, str, bytes, str]) -> None:
+    period, _, _, text = printed
+    lines = text.splitlines()
+    for name in ("firing-table", "armour-table"):
+        table = RS.data(name, period)
+        for row in table["rows"]:
+            cells = []
+            for col in table["columns"]:
+                c = row["cells"][col["id"]]
+                cells.append(f"{tables.fmt(c['suppress'])} / {tables.fmt(c['kill'])}")
+            assert row_on_a_line([row["label"], *cells], lines), (name, row["label"], cells)
+
+
+def test_modifiers_and_morale_results_are_printed(printed: tuple[str, str, bytes, str]) -> None:
+    period, _, data, text = printed
+    flat = reading_order(data)
+    for name in ("order-tables", "firing-table", "morale-table", "armour-table"):
+        for m in RS.data(name, period).get("modifiers", []):
+            value = f"{m['value']:+d}" if isinstance(m["value"], int) else str(m["value"])
+            assert squash(f"{value} {m['label']}") in flat or row_on_a_line(
+                [value, m["label"]], text.splitlines()
+            ), (name, m)
+    for r in RS.data("morale-table", period)["results"]:
+        # "0 or Less Rout, Surrender etc." / "1 Retreat 40cm ..." / "2-3 Retreat 20cm ..." / "4+ Morale OK"
+        assert row_on_a_line([r["roll"], r["text"]], text.splitlines()), r
+
+
+def test_wire_needs_this_periods_roll(printed: tuple[str, str, bytes, str]) -> None:
+    period, _, _, text = printed
+    need = next(n for n in RS.data("wire-rules", period)["needs"] if n["period"] == period)
+    # "from mid 1915 to mid 1917 is 5+"; "from mid 1917 onwards = 3+"
+    assert row_on_a_line(["Crossing roll", f"{need['needs']}+"], text.splitlines())
+
+
+def test_movement_cells_match_the_movement_table(printed: tuple[str, str, bytes, str]) -> None:
+    period, _, _, text = printed
+    lines = text.splitlines()
+    terrain = RS.data("movement-table", period)["terrain"]
+    movers = list(next(iter(terrain.values())))
+    for mover in movers:
+        cells = []
+        for t in terrain:
+            c = terrain[t][mover]
+            # What a player needs: "No" where the mover may not pass, the orders a crossing takes, else cm.
+            if not c["may_pass"]:
+                cells.append("No")
+            elif c["crossing_actions"]:
+                cells.append(f"{c['crossing_actions']} ord.")
+            else:
+                cells.append(str(c["allowance_cm"]))
+        assert row_on_a_line([tables.label(mover), *cells], lines), (mover, cells)
+
+
+def test_order_sequence_steps_are_printed_in_order(printed: tuple[str, str, bytes, str]) -> None:
+    period, _, data, _ = printed
+    flat = reading_order(data)
+    steps, _ = sheet.order_sequence(period)
+    # early: "1 SUPPORT ORDERS ... 2 BATTALION ORDERS ... 3 MOVE COMMAND STANDS"; mid and late have 7 steps.
+    assert len(steps) == (3 if period == "early" else 7)
+    positions = [flat.find(squash(f"{s['step']}. {s['title']}")) for s in steps]
+    assert -1 not in positions and positions == sorted(positions)
+
+
+def test_sos_and_three_suppressions(printed: tuple[str, str, bytes, str]) -> None:
+    _, _, data, _ = printed
+    flat = reading_order(data)
+    # "SOS fire covers an area of effect 10cm wide by 5cm deep"; "if the result is two or more ... fire arrives"
+    for phrase in ("10 cm wide × 5 cm deep", "2+: aiming point moved AND one turn of fire arrives",
+                   "THREE SUPPRESSIONS ON ANY UNIT EQUALS A KILL"):
+        assert squash(phrase) in flat, phrase
+
+
+def test_variant_prints_as_the_game_plays_it_and_is_marked() -> None:
+    default = reading_order(render_pdf("late", "a4"))
+    variant = reading_order(render_pdf("late", "a4", {"barrage-duration": "fire-plan-template"}))
+    reading = RS.errata["barrage-duration"].reading("fire-plan-template").text
+    assert "VARIANT" not in default
+    assert "VARIANT" in variant and squash(reading)[:40] in variant
+
+
+def test_unknown_period_and_variant_are_refused() -> None:
+    from rules.core.errors import RulesError
+
+    with pytest.raises(RulesError, match="allowed: early, mid, late"):
+        render_html("1916")
+    with pytest.raises(RulesError, match="unknown reading"):
+        render_html("late", "a4", {"barrage-duration": "nine"})
+    with pytest.raises(RulesError, match="allowed: a4, letter"):
+        render_html("late", "a5")

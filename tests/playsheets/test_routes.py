@@ -1,0 +1,95 @@
+"""The HTTP face of the sheets: HTML with print CSS, PDFs, 422s naming the allowed values, and a game's fire
+plan for its own side only."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from tests.playsheets import pdf
+
+
+def test_playsheet_html_has_the_print_css(sqlite_client: TestClient) -> None:
+    r = sqlite_client.get("/playsheets/late", params={"paper": "letter"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert "size: letter;" in r.text and "@media screen" in r.text and "Order sequence" in r.text
+
+
+def test_playsheet_pdf(sqlite_client: TestClient) -> None:
+    r = sqlite_client.get("/playsheets/mid.pdf", params={"paper": "a4"})
+    assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
+    assert r.content.startswith(b"%PDF") and pdf.page_count(r.content) <= 2
+
+
+def test_bad_period_paper_variant_are_422(sqlite_client: TestClient) -> None:
+    r = sqlite_client.get("/playsheets/1916.pdf")
+    assert r.status_code == 422 and "early" in str(r.json()["detail"])
+    r = sqlite_client.get("/playsheets/late", params={"paper": "a5"})
+    assert r.status_code == 422 and "letter" in str(r.json()["detail"])
+    r = sqlite_client.get("/playsheets/late", params={"variant": "barrage-duration"})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "variant", 0]
+    r = sqlite_client.get("/playsheets/late", params={"variant": "barrage-duration:nine"})
+    assert r.status_code == 422 and r.json()["detail"][0]["allowed"] == ["main-text", "fire-plan-template"]
+
+
+def test_kit_forms_and_cards(sqlite_client: TestClient) -> None:
+    for url in ("/playsheets/template-kit.pdf", "/playsheets/fire-plan/attacker.pdf",
+                "/playsheets/fire-plan/defender.pdf", "/playsheets/aiming-points.pdf"):
+        r = sqlite_client.get(url, params={"paper": "letter"})
+        assert r.status_code == 200 and r.content.startswith(b"%PDF"), url
+    for url in ("/playsheets/template-kit", "/playsheets/fire-plan/attacker", "/playsheets/aiming-points"):
+        r = sqlite_client.get(url)
+        assert r.status_code == 200 and "@page" in r.text, url
+    assert sqlite_client.get("/playsheets/fire-plan/neutral").status_code == 422
+
+
+def _game(client: TestClient) -> tuple[int, str, dict[str, str]]:
+    r = client.post("/api/v1/games", json={"name": "Trench raid", "period": "late",
+                                            "attacker_nation": "british", "defender_nation": "german"})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    tokens = {}
+    for side, code in body["join_codes"].items():
+        j = client.post("/api/v1/join", json={"code": code})
+        assert j.status_code == 200, j.text
+        tokens[side] = j.json()["token"]
+    client.cookies.clear()
+    return body["game"]["id"], body["referee_token"], tokens
+
+
+def _add(client: TestClient, gid: int, side: str, token: str, battery: str, grid: list[int]) -> None:
+    r = client.post(f"/api/v1/games/{gid}/fireplans/{side}/items", headers={"Authorization": f"Bearer {token}"},
+                    json={"arrival_turn": 1, "item": {"kind": "aiming-point", "grid": grid, "battery": battery}})
+    assert r.status_code == 201, r.text
+
+
+def test_game_fire_plan_for_its_own_side_only(sqlite_client: TestClient) -> None:
+    gid, referee, tokens = _game(sqlite_client)
+    _add(sqlite_client, gid, "attacker", tokens["attacker"], "ATTACKERGUNS", [64, 120])
+    _add(sqlite_client, gid, "defender", tokens["defender"], "DEFENDERGUNS", [31, 77])
+    url = f"/playsheets/games/{gid}/fire-plan/attacker.pdf"
+    assert sqlite_client.get(url).status_code == 401
+    assert sqlite_client.get(url, headers={"Authorization": f"Bearer {tokens['defender']}"}).status_code == 403
+    r = sqlite_client.get(url, headers={"Authorization": f"Bearer {tokens['attacker']}"})
+    assert r.status_code == 200
+    text = pdf.text(r.content)
+    assert "ATTACKERGUNS" in text and "DEFENDERGUNS" not in text and "31, 77" not in text
+    r = sqlite_client.get(f"/playsheets/games/{gid}/fire-plan/defender", headers={"Authorization": f"Bearer {referee}"})
+    assert r.status_code == 200 and "DEFENDERGUNS" in r.text and "ATTACKERGUNS" not in r.text
+
+
+def test_game_playsheet_uses_its_period_and_variants(sqlite_client: TestClient) -> None:
+    gid, referee, _ = _game(sqlite_client)
+    game = sqlite_client.get(f"/api/v1/games/{gid}", headers={"Authorization": f"Bearer {referee}"}).json()
+    r = sqlite_client.patch(f"/api/v1/games/{gid}", headers={"Authorization": f"Bearer {referee}"},
+                            json={"version": game["version"], "variants": {"barrage-duration": "fire-plan-template"}})
+    assert r.status_code == 200, r.text
+    r = sqlite_client.get(f"/playsheets/games/{gid}")
+    assert r.status_code == 200 and "mid 1917 to end of war" in r.text and "VARIANT" in r.text
+    assert sqlite_client.get("/playsheets/games/999999.pdf").status_code == 404
+
+
+def test_game_aiming_point_cards(sqlite_client: TestClient) -> None:
+    gid, _, _ = _game(sqlite_client)
+    r = sqlite_client.get(f"/playsheets/games/{gid}/aiming-points")
+    assert r.status_code == 200 and "Aiming-point cards" in r.text
+    assert sqlite_client.get("/playsheets/games/999999/aiming-points").status_code == 404

@@ -1,0 +1,128 @@
+"""Table frame, grid references, deviation, base sizes and template sizes against the rule book."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules.table.bases import BASES, Stand
+from rules.table.frame import (
+    TABLE_LENGTH_CM,
+    TABLE_WIDTH_CM,
+    Table,
+    clock_to_deg,
+    deviate,
+    grid_to_table,
+    table_to_grid,
+)
+from rules.table.templates import TEMPLATES, Template
+
+
+def test_default_table_is_the_standard_six_by_four() -> None:
+    # "a "standard" war-game table of approximately 1.8 by 1.2 meters ... forces set up along the short,
+    # 1.2 meter edges"
+    assert (TABLE_WIDTH_CM, TABLE_LENGTH_CM) == (120.0, 180.0)
+
+
+def test_german_battery_grid_reference_from_the_fire_plan_rules() -> None:
+    # "64cm along the German's rear table edge from the left hand corner and then 120cm up the table towards
+    # the enemy" - with the Germans defending at the far edge, their left-hand corner is at x = 120.
+    assert grid_to_table("defender", 64, 120) == (56, 60)
+    assert grid_to_table("attacker", 64, 120) == (64, 120)
+    assert table_to_grid("defender", 56, 60) == (64, 120)
+
+
+@given(
+    side=st.sampled_from(["attacker", "defender"]),
+    along=st.floats(-1000, 1000, allow_nan=False),
+    up=st.floats(-1000, 1000, allow_nan=False),
+    w=st.floats(10, 1000),
+    length=st.floats(10, 1000),
+)
+def test_grid_reference_there_and_back_is_the_identity(
+    side: str, along: float, up: float, w: float, length: float
+) -> None:
+    t = Table(w, length)
+    x, y = grid_to_table(side, along, up, t)  # type: ignore[arg-type]
+    a2, u2 = table_to_grid(side, x, y, t)  # type: ignore[arg-type]
+    assert math.isclose(a2, along, abs_tol=1e-9) and math.isclose(u2, up, abs_tol=1e-9)
+    x2, y2 = grid_to_table(side, a2, u2, t)  # type: ignore[arg-type]
+    assert math.isclose(x2, x, abs_tol=1e-9) and math.isclose(y2, y, abs_tol=1e-9)
+
+
+def test_clock_twelve_is_straight_ahead_of_each_base_edge() -> None:
+    # "with 12 being directly ahead of the rolling player's base table edge"
+    assert clock_to_deg("attacker", 12) == 90.0
+    assert clock_to_deg("defender", 12) == 270.0
+    assert clock_to_deg("attacker", 3) == 0.0  # clockwise: 3 o'clock is to the attacker's right (+x)
+    assert clock_to_deg("defender", 3) == 180.0
+    x, y = deviate("attacker", (60, 90), 6, 7)  # 2D6 = 7 cm back towards the attacker's edge
+    assert (round(x, 9), round(y, 9)) == (60, 83)
+    x, y = deviate("defender", (60, 90), 12, 5)
+    assert (round(x, 9), round(y, 9)) == (60, 85)
+
+
+@pytest.mark.parametrize(
+    ("kind", "shape", "width", "depth"),
+    [
+        ("battalion-command", "round", 2.0, 2.0),  # "Circular base approx 20mm diameter."
+        ("infantry-platoon", "rect", 3.0, 1.5),  # "Rectangular base 30 mm wide by 15mm deep."
+        ("cavalry-platoon", "rect", 3.0, 2.0),  # "Rectangular base 30 mm wide by 20mm deep."
+        ("support-weapon", "rect", 2.0, 2.0),  # "Square or circular base approx 20mm x 20mm."
+        ("heavy-mg", "rect", 2.0, 2.0),  # "Square or circular base approx 20mm x 20mm."
+        ("flamethrower", "round", 2.0, 2.0),  # "Flamethrower or Anti-Tank Rifle Circular base 20mm"
+        ("anti-tank-rifle", "round", 2.0, 2.0),
+        ("heavy-support-weapon", "round", 2.5, 2.5),  # "Circular base 25mm diameter."
+        ("regimental-command", "round", 2.5, 2.5),  # "Regiment/Brigade Command Circular base 25mm"
+        ("field-artillery", "rect", 6.0, 4.0),  # "60 mm wide by 40mm deep"
+        ("heavy-artillery", "rect", 8.0, 4.0),  # "80 mm wide by 40mm deep."
+        ("super-heavy-artillery", "rect", 8.0, 5.0),  # "80 mm wide by 50mm deep."
+        ("tank", "rect", 3.0, 6.0),  # "Tanks Rectangular base 30 mm wide by 60mm deep."
+        ("divisional-command", "round", 3.0, 3.0),  # "Circular base approx 30mm diameter."
+    ],
+)
+def test_base_sizes_are_the_rule_books(kind: str, shape: str, width: float, depth: float) -> None:
+    b = BASES[kind]
+    assert (b.shape, b.width_cm, b.depth_cm) == (shape, width, depth)
+    assert "BASE SIZES" in b.source
+
+
+def test_every_base_kind_is_listed() -> None:
+    assert len(BASES) == 14
+
+
+def test_an_infantry_base_faces_its_width_across_its_front() -> None:
+    minx, miny, maxx, maxy = Stand("s", "a", "infantry-platoon", (10, 10), 90).polygon().bounds
+    assert (round(maxx - minx, 9), round(maxy - miny, 9)) == (3.0, 1.5)
+    minx, miny, maxx, maxy = Stand("s", "a", "infantry-platoon", (10, 10), 0).polygon().bounds
+    assert (round(maxx - minx, 9), round(maxy - miny, 9)) == (1.5, 3.0)
+
+
+@pytest.mark.parametrize(
+    ("kind", "width", "depth"),
+    [
+        ("artillery", 10, 10),  # "a rectangle 10x10cm"
+        ("sos", 10, 5),  # "SOS fire covers an area of effect 10cm wide by 5cm deep"
+        ("light-mortar", 3, 3),  # "Light Mortars have an area of effect 3cm square"
+        ("medium-mortar", 4, 4),  # "Medium Mortars have an area of effect 4cm square"
+        ("heavy-mortar", 5, 5),  # "Heavy Mortars have an area of effect 5cm square"
+        ("mg-indirect", 2, 10),  # "a machine gun platoon of 1 model covers an area of 2x10cm"
+        ("gas-attacker", 20, 10),  # "an area 20cm wide by 10cm deep if launched by the attacker"
+        ("gas-defender", 10, 5),  # "but only 10x5 if used by a defender"
+    ],
+)
+def test_template_sizes_are_the_rule_books(kind: str, width: float, depth: float) -> None:
+    t = TEMPLATES[kind]
+    assert (t.width_cm, t.depth_cm, t.across_table) == (width, depth, False)
+    assert math.isclose(Template(kind, (50, 50), 33).polygon().area, width * depth)
+
+
+def test_rolling_barrage_is_twenty_deep_across_the_whole_table() -> None:
+    # "A Rolling Barrage covers an area 20cm wide which extends across the whole table top."
+    assert TEMPLATES["rolling-barrage"].depth_cm == 20
+    assert Template("rolling-barrage", (30, 50), 90).polygon().bounds == (0.0, 40.0, 120.0, 60.0)
+    wide = Template("rolling-barrage", (30, 50), 90).polygon(Table(180, 240))
+    assert wide.bounds == (0.0, 40.0, 180.0, 60.0)

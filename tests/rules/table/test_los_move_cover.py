@@ -1,0 +1,159 @@
+"""Line of sight with dead ground, moves over terrain, and cover from terrain."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rules.core.errors import RulesError
+from rules.flanders_fields.cover import cover_for
+from rules.table.bases import Stand
+from rules.table.los import line_of_sight, visibility_cm
+from rules.table.move import FireZone, fit_move, measure_move
+from rules.table.templates import Template
+from rules.table.terrain import TerrainIndex, terrain_from_geojson
+
+
+def _poly(kind: str, x0: float, y0: float, x1: float, y1: float, **props: Any) -> dict[str, Any]:
+    ring = [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]
+    return {
+        "type": "Feature",
+        "id": f"{kind}-{x0}-{y0}",
+        "geometry": {"type": "Polygon", "coordinates": [ring]},
+        "properties": {"kind": kind, **props},
+    }
+
+
+def _line(kind: str, pts: list[list[float]], **props: Any) -> dict[str, Any]:
+    return {
+        "type": "Feature",
+        "id": kind,
+        "geometry": {"type": "LineString", "coordinates": pts},
+        "properties": {"kind": kind, **props},
+    }
+
+
+def _terrain(*features: dict[str, Any]) -> TerrainIndex:
+    return TerrainIndex.build(terrain_from_geojson({"type": "FeatureCollection", "features": list(features)}))
+
+
+HILL = _poly("hill", 50, 0, 70, 20, height_cm=3)
+VILLAGE = _poly("village", 55, 40, 65, 50)
+
+
+def test_a_stand_two_cm_behind_a_building_is_hidden_from_a_hill() -> None:
+    # "troops within 2.5cm of a building are safe from being spotted by observers on a hill or ridge on the
+    # other side of the building who would otherwise be able to see them."
+    terrain = _terrain(HILL, VILLAGE)
+    viewer = Stand("v", "attacker", "infantry-platoon", (60, 10), 90)
+    hidden = Stand(
+        "h", "defender", "infantry-platoon", (60, 52.75), 270
+    )  # its near edge is at y 52: 2 cm behind the village
+    seen = Stand("s", "defender", "infantry-platoon", (60, 56), 270)  # 5.25 cm behind the village
+    sight = line_of_sight(viewer, hidden, terrain)
+    assert not sight.clear and sight.dead_ground and sight.blocked_by is not None
+    assert sight.blocked_by.kind == "village"
+    clear = line_of_sight(viewer, seen, terrain)
+    assert clear.clear and clear.seen_over == (VILLAGE["id"],)
+
+
+def test_woods_and_villages_block_sight_from_level_ground() -> None:
+    terrain = _terrain(VILLAGE)
+    viewer = Stand("v", "attacker", "infantry-platoon", (60, 10), 90)
+    target = Stand("t", "defender", "infantry-platoon", (60, 70), 270)
+    sight = line_of_sight(viewer, target, terrain)
+    assert not sight.clear and not sight.dead_ground
+    beside = Stand("b", "defender", "infantry-platoon", (20, 70), 270)
+    assert line_of_sight(viewer, beside, terrain).clear
+
+
+def test_visibility_distances_table() -> None:
+    # "Infantry (including MGs)* 100 30 or until fired 150"; "Artillery 200 100 250"; "Vehicles 50 10 or
+    # until fired 100"; "Once Infantry and Field artillery have opened fire from cover they may be seen at
+    # a range of 50."
+    assert visibility_cm("infantry", "open", False, 50) == 100
+    assert visibility_cm("infantry", "cover", False, 50) == 30
+    assert visibility_cm("infantry", "cover", True, 50) == 50
+    assert visibility_cm("artillery", "cover", True, 50) == 100
+    assert visibility_cm("vehicle", "large", False, 50) == 100
+    assert visibility_cm("vehicle", "cover", True, None) == 50  # variant: as if in the open
+
+
+def _infantry_allowance(t: str) -> int | None:
+    # MOVEMENT DISTANCES, infantry column: cross country 20, road 25, close 10 (playsheet), trench 10
+    return {"cross-country": 20, "road": 25, "close": 10, "trench": 10, "shell-torn": 15}.get(t)
+
+
+def test_a_move_is_split_by_terrain_and_fits_proportionally() -> None:
+    terrain = _terrain(_poly("woods", 0, 20, 120, 25))
+    stand = Stand("p", "attacker", "infantry-platoon", (60, 10), 90)
+    geom = measure_move(stand, [(60, 25)], terrain)
+    assert geom.length_cm == pytest.approx(15)
+    assert geom.by_terrain == pytest.approx({"close": 5, "cross-country": 10})
+    fit = fit_move(geom, _infantry_allowance, "proportional", "infantry")
+    assert fit.used == pytest.approx(10 / 20 + 5 / 10) and fit.fits
+    slow = fit_move(geom, _infantry_allowance, "slowest", "infantry")
+    assert slow.used == pytest.approx(15 / 10) and not slow.fits
+
+
+def test_turning_through_180_costs_three_cm() -> None:
+    # "it is considered to require 3cm to turn a stand through 180 degrees"
+    stand = Stand("p", "attacker", "infantry-platoon", (60, 10), 90)
+    assert measure_move(stand, [(60, 20)], _terrain(), final_facing_deg=270).length_cm == pytest.approx(13)
+    assert measure_move(stand, [(60, 20)], _terrain(), final_facing_deg=180).turn_cm == pytest.approx(1.5)
+    whole = measure_move(stand, [(60, 20)], _terrain(), final_facing_deg=180, proportional_turn=False)
+    assert whole.turn_cm == 3
+
+
+def test_wire_belts_streams_and_fired_zones() -> None:
+    # "In Flanders Fields a "standard" belt of barbed wire is considered to be 2cm wide" and "The above
+    # rules apply to every 2cm depth of wire": 5 cm of wire is three belts to roll for.
+    terrain = _terrain(
+        _line("wire", [[0, 30], [120, 30]], depth_cm=5),
+        _line("stream", [[0, 20], [120, 20]]),
+    )
+    stand = Stand("p", "attacker", "infantry-platoon", (60, 10), 90)
+    zones = [
+        FireZone("fired", Template("artillery", (60, 40)).polygon(), True),
+        FireZone("ranging", Template("artillery", (60, 40)).polygon(), False),
+    ]
+    geom = measure_move(stand, [(60, 40)], terrain, zones)
+    assert geom.wire == [("wire", 3)]
+    assert geom.water == [("stream", "stream", 1)]
+    assert geom.zones_entered == ["fired"]  # "has received at least 1 round of artillery fire"
+    cav = fit_move(geom, lambda t: 30 if t != "stream" else 0, "proportional", "cavalry")
+    assert not cav.fits and any("wire" in r for r in cav.reasons)
+
+
+@pytest.mark.parametrize(
+    ("kinds", "quality", "cover"),
+    [
+        ({"woods"}, "raw", "soft"),  # "Wooded areas provide soft cover"
+        ({"village"}, "raw", "hard"),  # "built up areas like village provide hard cover"
+        ({"trench", "woods"}, "raw", "hard"),  # "a trench in a wood is classed as Hard Cover"
+        ({"trench", "village"}, "raw", "fortified"),  # "trenches ... dug into villages are ... fortified"
+        ({"strongpoint", "village"}, "raw", "fortified"),
+        ({"blockhouse", "village"}, "raw", "fortified"),  # "a block house in a village remains Fortified"
+        ({"trench"}, "raw", "medium"),  # "Medium Cover: Most open trenches"
+        ({"marsh"}, "raw", "soft"),  # "Marshes and river banks are classed as soft cover"
+        ({"river-bank"}, "raw", "soft"),
+        (set(), "raw", "open"),
+        (set(), "experienced", "soft"),  # "Experienced and Veteran troops in ... Open Ground ... Soft Cover"
+        ({"road", "hill"}, "veteran", "soft"),
+        (set(), "storm", "soft"),  # "All Storm troop battalions are veteran."
+    ],
+)
+def test_cover_from_terrain(kinds: set[str], quality: str, cover: str) -> None:
+    assert cover_for(kinds, quality) == cover
+
+
+def test_bad_terrain_names_the_field() -> None:
+    with pytest.raises(RulesError) as exc:
+        terrain_from_geojson({"features": [_line("trench", [[0, 0], [10, 0]])]})
+    assert exc.value.field == "terrain.features.0.properties.width_cm"
+    bowtie = _poly("woods", 0, 0, 10, 10)
+    bowtie["geometry"]["coordinates"] = [[[0, 0], [10, 10], [10, 0], [0, 10], [0, 0]]]
+    with pytest.raises(RulesError) as exc:
+        terrain_from_geojson({"features": [bowtie]})
+    assert exc.value.field == "terrain.features.0.geometry"
