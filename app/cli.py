@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
+
+if TYPE_CHECKING:
+    from app.crud import Credentials
 
 app = typer.Typer(help="firestep: a tabletop assistant for Great War miniatures games.", no_args_is_help=True)
 
@@ -33,15 +38,43 @@ def _demo() -> None:
 
     from app.core.config import get_settings
     from app.core.db import make_engine
-    from app.crud import ensure_demo
+    from app.crud import ensure_demo, reissue_credentials
 
-    engine = make_engine(get_settings().database_url)
+    settings = get_settings()
+    engine = make_engine(settings.database_url)
     with Session(engine) as session:
-        game = ensure_demo(session)
+        game = ensure_demo(session, settings.secret_key)
+        if game is None:
+            typer.echo(
+                "database already has games; demo not loaded (new codes: firestep credentials GAME_ID)"
+            )
+        else:
+            assert game.id is not None
+            typer.echo(f"demo game {game.id} loaded: {game.name}")
+            _print_credentials(reissue_credentials(session, settings.secret_key, game.id))
     engine.dispose()
-    typer.echo(
-        f"demo game {game.id} loaded: {game.name}" if game else "database already has games; demo not loaded"
-    )
+
+
+def _print_credentials(creds: Credentials) -> None:
+    typer.echo(f"  referee token: {creds.referee_token}")
+    for side, code in creds.join_codes.items():
+        typer.echo(f"  join code for the {side}: {code}")
+
+
+@app.command()
+def credentials(game_id: int = typer.Argument(..., help="Game id (see GET /api/v1/games).")) -> None:
+    """Issue a new referee token and new join codes for a game (old join codes stop working)."""
+    from sqlmodel import Session
+
+    from app.core.config import get_settings
+    from app.core.db import make_engine
+    from app.crud import reissue_credentials
+
+    settings = get_settings()
+    engine = make_engine(settings.database_url)
+    with Session(engine) as session:
+        _print_credentials(reissue_credentials(session, settings.secret_key, game_id))
+    engine.dispose()
 
 
 @app.command()

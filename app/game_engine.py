@@ -664,7 +664,7 @@ def _fill(
 
 
 def _spend_heroic_action(session: Session, game: Game, viewer: Viewer, unit: Unit | None) -> None:
-    """"Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)."""
+    """ "Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)."""
     if unit is None:
         raise RulesError("unit_id", "a heroic action is carried out by a single platoon stand: name it")
     row = crud.get_side(session, game.id or 0, unit.side)

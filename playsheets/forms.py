@@ -104,9 +104,7 @@ def fire_plan_form(side: str, variants: Mapping[str, str] | None = None, period:
                 "designated turn; once planned the schedule cannot change.",
                 source=f"{FIRE_PLANS}, ATTACKERS FIRE PLAN TEMPLATE; {GRID_SOURCE}",
             ),
-            FormSection(
-                "Air assets", [FormRow("Number of Ground attack missions", ["Missions", "Turns"])]
-            ),
+            FormSection("Air assets", [FormRow("Number of Ground attack missions", ["Missions", "Turns"])]),
         ]
         title = "Attacker's fire plan"
     else:
@@ -114,7 +112,10 @@ def fire_plan_form(side: str, variants: Mapping[str, str] | None = None, period:
             FormSection("Mortars: initial target points", [FormRow("Medium Mortar", AIM)]),
             FormSection(
                 "Divisional support artillery: initial aiming points",
-                [FormRow(f"Divisional Support Artillery Battery {i} initial aiming point", AIM) for i in (1, 2, 3)],
+                [
+                    FormRow(f"Divisional Support Artillery Battery {i} initial aiming point", AIM)
+                    for i in (1, 2, 3)
+                ],
                 text="The initial target points for any assigned divisional support artillery.",
                 source=f"{FIRE_PLANS}, DEFENDERS FIRE PLAN TEMPLATE",
             ),
@@ -183,9 +184,13 @@ def aiming_cards(cards: Sequence[Mapping[str, Any]] | None = None) -> list[Card]
     out = []
     for i, c in enumerate(chosen):
         if not str(c.get("ref", "")).strip():
-            raise RulesError(f"cards.{i}.ref", "each battery or mortar card needs its reference letter or number")
+            raise RulesError(
+                f"cards.{i}.ref", "each battery or mortar card needs its reference letter or number"
+            )
         ap = c.get("aiming_point")
-        where = f"{fmt(ap[0])} along, {fmt(ap[1])} up" if isinstance(ap, list | tuple) and len(ap) == 2 else ""
+        where = (
+            f"{fmt(ap[0])} along, {fmt(ap[1])} up" if isinstance(ap, list | tuple) and len(ap) == 2 else ""
+        )
         out.append(Card(str(c["ref"]), str(c.get("gun", "")), str(c.get("side", c.get("nation", ""))), where))
     return out
 

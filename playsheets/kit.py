@@ -149,7 +149,10 @@ def pages() -> tuple[KitPage, ...]:
                     "#ececec",
                     barrage.source,
                     note="Cut several and lay them side by side across the table.",
-                    apron=(_mm(BARRAGE_DANGER_CM), f"danger area {_cm(BARRAGE_DANGER_CM)} cm behind the barrage"),
+                    apron=(
+                        _mm(BARRAGE_DANGER_CM),
+                        f"danger area {_cm(BARRAGE_DANGER_CM)} cm behind the barrage",
+                    ),
                 ),
             ),
         ),

@@ -64,15 +64,19 @@ def paper_of(paper: str) -> Paper:
 
 
 def _page(template: str, paper: str, title: str, **context: Any) -> str:
-    return _env().get_template(template).render(
-        paper=paper_of(paper),
-        title=title,
-        margin_mm=kit.MARGIN_MM,
-        area_portrait=kit.AREA_PORTRAIT_MM,
-        area_landscape=kit.AREA_LANDSCAPE_MM,
-        calibration_mm=kit.CALIBRATION_CM * 10,
-        calibration_cm=kit.CALIBRATION_CM,
-        **context,
+    return (
+        _env()
+        .get_template(template)
+        .render(
+            paper=paper_of(paper),
+            title=title,
+            margin_mm=kit.MARGIN_MM,
+            area_portrait=kit.AREA_PORTRAIT_MM,
+            area_landscape=kit.AREA_LANDSCAPE_MM,
+            calibration_mm=kit.CALIBRATION_CM * 10,
+            calibration_cm=kit.CALIBRATION_CM,
+            **context,
+        )
     )
 
 
@@ -97,7 +101,7 @@ def render_pdf(period: str, paper: str = "a4", variants: Mapping[str, str] | Non
 
 # -- the 1:1 template kit ---------------------------------------------------------------------------------
 def template_kit_html(paper: str = "a4") -> str:
-    return _page("kit.html", paper, "Flanders Fields template kit (1:1)", pages=kit.pages())
+    return _page("kit.html", paper, "Flanders Fields template kit (1:1)", kit.MARGIN_MM, pages=kit.pages())
 
 
 def template_kit_pdf(paper: str = "a4") -> bytes:

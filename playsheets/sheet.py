@@ -131,14 +131,23 @@ def modifier_text(m: Mapping[str, Any]) -> str:
 
 
 def _modifier_table(mods: list[Mapping[str, Any]], caption: str) -> Table:
-    return Table(["", ""], [[f"{m['value']:+d}" if isinstance(m["value"], int) else fmt(m["value"]), fmt(m["label"])]
-                            for m in mods], caption, row_headers=True)
+    return Table(
+        ["", ""],
+        [
+            [f"{m['value']:+d}" if isinstance(m["value"], int) else fmt(m["value"]), fmt(m["label"])]
+            for m in mods
+        ],
+        caption,
+        row_headers=True,
+    )
 
 
 def order_view(data: Any, period: str) -> list[Block]:
     """order-tables: one row per unit with its D6 bands (roll: actions), then the order-roll modifiers."""
     units: Mapping[str, Mapping[str, Any]] = data["units"]
-    out: list[Block] = [Table(["Unit (D6: actions)", ""], [[fmt(u["label"]), band_text(u["bands"])] for u in units.values()])]
+    out: list[Block] = [
+        Table(["Unit (D6: actions)", ""], [[fmt(u["label"]), band_text(u["bands"])] for u in units.values()])
+    ]
     kinds = list(dict.fromkeys(fmt(u["actions_are"]) for u in units.values() if u.get("actions_are")))
     out.append(Bullets([f"Actions are: {k}" for k in kinds]))
     out.append(_modifier_table(data["modifiers"], "Modifiers to order rolls"))
@@ -164,8 +173,9 @@ def matrix_view(data: Any, period: str) -> list[Block]:
     rows = [[fmt(r["label"]), *(cell_text(r["cells"].get(c["id"])) for c in cols)] for r in data["rows"]]
     out: list[Block] = [Table(["Suppress / Kill", *(fmt(c["label"]) for c in cols)], rows)]
     if data.get("modifiers"):
-        caption = "Direct fire factors" if "firers" in data else "Modifiers"
-        out.append(Bullets([modifier_text(m) for m in data["modifiers"]], caption, columns=2))
+        firing = "firers" in data
+        caption = "Direct fire factors" if firing else "Modifiers"
+        out.append(Bullets([modifier_text(m) for m in data["modifiers"]], caption, columns=2 if firing else 1))
     rest = _strip(data, "columns", "rows", "modifiers", "firers", "target", "three_suppressions")
     for k, v in rest.items():
         if isinstance(v, Mapping) and all(is_flat(x) for x in v.values()):
@@ -188,8 +198,13 @@ def wire_view(data: Any, period: str) -> list[Block]:
     """wire-rules: this period's crossing roll, the procedure and (early) the playsheet's -2."""
     need = next(n for n in data["needs"] if n["period"] == period)
     out: list[Block] = [
-        Table(["", ""], [["Crossing roll (each platoon, per belt)", f"{fmt(need['needs'])}+"],
-                         ["Belt depth", f"{fmt(data['belt_cm'])} cm"]])
+        Table(
+            ["", ""],
+            [
+                ["Crossing roll (each platoon, per belt)", f"{fmt(need['needs'])}+"],
+                ["Belt depth", f"{fmt(data['belt_cm'])} cm"],
+            ],
+        )
     ]
     if need.get("reading"):
         out.append(Note(fmt(need["reading"])))
@@ -222,7 +237,13 @@ class SectionSpec:
 
 
 SECTIONS: tuple[SectionSpec, ...] = (
-    SectionSpec("actions", "Action tables and order-roll modifiers", ("order-tables",), ("order", "staff", "raw"), page=0),
+    SectionSpec(
+        "actions",
+        "Action tables and order-roll modifiers",
+        ("order-tables",),
+        ("order", "staff", "raw"),
+        page=0,
+    ),
     SectionSpec(
         "artillery",
         "Deep suppression and artillery actions",
@@ -231,7 +252,14 @@ SECTIONS: tuple[SectionSpec, ...] = (
         page=0,
     ),
     # Rolling barrages are on the mid and late playsheets only (step 2 of their order sequence).
-    SectionSpec("barrage", "Rolling barrage", ("rolling-barrage-table",), ("barrage",), page=0, periods=("mid", "late")),
+    SectionSpec(
+        "barrage",
+        "Rolling barrage",
+        ("rolling-barrage-table",),
+        ("barrage",),
+        page=0,
+        periods=("mid", "late"),
+    ),
     SectionSpec("wire", "Barbed wire", ("wire-rules",), ("wire",), page=0),
     SectionSpec("movement", "Movement distances", ("movement-table",), ("move",), wide=True, page=1),
     SectionSpec(
@@ -283,7 +311,9 @@ def _sos_section(period: str) -> Section:
         ["Roll D6 − Deep Suppression", f"{SOS_NEEDS}+: aiming point moved AND one turn of fire arrives"],
         ["Limit", "each defending field battery answers one SOS call per turn"],
     ]
-    return Section("sos", "SOS fire", [Table(["", ""], rows)], sources=_short_sources([SRC_SOS, sos.source], period))
+    return Section(
+        "sos", "SOS fire", [Table(["", ""], rows)], sources=_short_sources([SRC_SOS, sos.source], period)
+    )
 
 
 # "THREE SUPPRESSIONS ON ANY UNIT EQUALS A KILL" (every period playsheet, above the morale table).
@@ -308,7 +338,9 @@ def variant_notes(rs: RuleSet, period: str, variants: Mapping[str, str]) -> list
 
 def _erratum_ids(key: str, value: Any, rs: RuleSet) -> list[str] | None:
     """The erratum ids an entry names (a key ending in 'erratum', or an 'errata' list), else None."""
-    ids = value if key == "errata" and isinstance(value, list) else [value] if key.endswith("erratum") else None
+    ids = (
+        value if key == "errata" and isinstance(value, list) else [value] if key.endswith("erratum") else None
+    )
     if ids is not None and all(isinstance(x, str) and x in rs.errata for x in ids):
         return list(ids)
     return None

@@ -142,11 +142,13 @@ def blocks(data: Any, caption: str = "") -> list[Block]:
     if isinstance(data, Mapping):
         body, notes = _split(data)
         if not body:
-            return notes
+            return list[Block](notes)
         if all(is_flat(v) for v in body.values()):
             rows = [[label(k), fmt(v)] for k, v in body.items()]
             return [Table(["", ""], rows, caption), *notes]
-        if all(isinstance(v, Mapping) and all(is_flat(x) for x in _split(v)[0].values()) for v in body.values()):
+        if all(
+            isinstance(v, Mapping) and all(is_flat(x) for x in _split(v)[0].values()) for v in body.values()
+        ):
             # A matrix: rows are the outer keys, columns the union of the inner keys.
             columns: list[str] = []
             for v in body.values():

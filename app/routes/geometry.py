@@ -20,6 +20,7 @@ from rules.core.ruleset import Context
 from rules.flanders_fields import cover as ff_cover
 from rules.flanders_fields import gas as ff_gas
 from rules.flanders_fields import movement as ff_movement
+from rules.flanders_fields import visibility as ff_visibility
 from rules.flanders_fields.common import PeriodId, Quality
 from rules.flanders_fields.errata_engine2 import GAS_SPEED_BELOW_ZERO
 from rules.registry import get_ruleset
@@ -40,6 +41,8 @@ BaseKind = Literal[BASE_KINDS]  # type: ignore[valid-type]
 TemplateKind = Literal[TEMPLATE_KINDS]  # type: ignore[valid-type]
 FeatureKind = Literal[FEATURE_KINDS]  # type: ignore[valid-type]
 MAX_STANDS = 2000
+# Bases seen at the "Buildings, Fieldworks, Vehicles & Heavy Artillery" distance (VISIBILITY DISTANCES).
+LARGE_BASES = frozenset({"tank", "heavy-artillery", "super-heavy-artillery"})
 Variants = Annotated[
     dict[str, str],
     Field(default_factory=dict, max_length=20, description="Erratum id -> reading id (Flanders Fields)."),
@@ -313,10 +316,9 @@ class LineOfSightIn(Strict):
     viewer: StandIn
     target: StandIn
     terrain: TerrainIn = Field(default_factory=TerrainIn)
-    viewer_type: los.ViewerType = "infantry"
+    viewer_type: ff_visibility.Viewer = "infantry"
     target_quality: Quality = "raw"
     target_fired: bool = Field(default=False, description="The target has opened fire from cover.")
-    variants: Variants
 
 
 class FeatureRef(BaseModel):
@@ -341,21 +343,19 @@ class LineOfSightOut(BaseModel):
     "/line-of-sight", response_model=LineOfSightOut, responses=ERRORS, summary="Can the viewer see the target"
 )
 def post_line_of_sight(req: LineOfSightIn) -> LineOfSightOut:
-    ctx = _context(req.variants)
     terrain = req.terrain.index()
     viewer, target = req.viewer.stand(), req.target.stand()
     sight = los.line_of_sight(viewer, target, terrain)
     target_poly = target.polygon()
     cover = ff_cover.cover_for(terrain.kinds_at(target_poly), req.target_quality)
-    column: los.TargetColumn = (
-        "large" if target.base in los.LARGE_BASES else ("open" if cover == "open" else "cover")
+    column = (
+        "buildings-vehicles-heavy-artillery"
+        if target.base in LARGE_BASES
+        else ("open" if cover == "open" else "cover")
     )
-    after = ctx.value(ff_cover.VISIBILITY_AFTER_FIRING)
-    reach = los.visibility_cm(req.viewer_type, column, req.target_fired, after)
+    reach = ff_visibility.visibility_cm(req.viewer_type, column, req.target_fired)
     dist = viewer.polygon().distance(target_poly)
     sources = [los.SRC_VISIBILITY, ff_cover.SRC_TERRAIN_COVER]
-    if req.target_fired and column == "cover":
-        sources.append(ctx.citation(ff_cover.VISIBILITY_AFTER_FIRING))
     blocked = sight.blocked_by
     return LineOfSightOut(
         visible=sight.clear and dist <= reach + 1e-9,
@@ -599,7 +599,7 @@ def post_gas_drift(req: GasDriftIn) -> GasDriftOut:
     return GasDriftOut(
         cloud=CloudOut(
             kind=tpl.kind,
-            center=(_round(tpl.center[0] + dx), _round(tpl.center[1] + dy)),
+            center=[_round(tpl.center[0] + dx), _round(tpl.center[1] + dy)],
             facing_deg=tpl.facing_deg,
         ),
         polygon=_geo(moved_poly),
@@ -738,8 +738,8 @@ def post_barrage_advance(req: BarrageAdvanceIn) -> BarrageAdvanceOut:
         tpl, req.distance_cm, coverage.StandIndex.build(_stands(req.stands)), req.table.table()
     )
     return BarrageAdvanceOut(
-        barrage=BarrageIn(
-            center=(_round(adv.moved.center[0]), _round(adv.moved.center[1])), facing_deg=b.facing_deg
+        barrage=BarrageOut(
+            center=[_round(adv.moved.center[0]), _round(adv.moved.center[1])], facing_deg=b.facing_deg
         ),
         polygon=_geo(adv.polygon),
         swept=_geo(adv.swept),
@@ -785,7 +785,7 @@ def post_deviate(req: DeviateIn) -> DeviateOut:
     x, y = frame.deviate(req.side, (req.aim[0], req.aim[1]), req.direction_clock, req.distance_cm)
     t = req.table.table()
     return DeviateOut(
-        point=(_round(x), _round(y)),
+        point=[_round(x), _round(y)],
         direction_deg=frame.clock_to_deg(req.side, req.direction_clock),
         on_table=0 <= x <= t.width_cm and 0 <= y <= t.length_cm,
         sources=[frame.SRC_DEVIATION],
@@ -819,7 +819,7 @@ class GridRefOut(BaseModel):
 def post_grid_to_table(req: GridRefIn) -> GridRefOut:
     x, y = frame.grid_to_table(req.side, req.along_cm, req.up_cm, req.table.table())
     return GridRefOut(
-        side=req.side, along_cm=req.along_cm, up_cm=req.up_cm, point=(x, y), sources=[frame.SRC_FIRE_PLANS]
+        side=req.side, along_cm=req.along_cm, up_cm=req.up_cm, point=[x, y], sources=[frame.SRC_FIRE_PLANS]
     )
 
 
@@ -830,7 +830,7 @@ def post_table_to_grid(req: TablePointIn) -> GridRefOut:
         side=req.side,
         along_cm=along,
         up_cm=up,
-        point=(req.point[0], req.point[1]),
+        point=[req.point[0], req.point[1]],
         sources=[frame.SRC_FIRE_PLANS],
     )
 

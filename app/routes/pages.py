@@ -66,7 +66,13 @@ def humanise(name: str) -> str:
     return (words[:1].upper() + words[1:] + unit) if words else text
 
 
+def num(value: Any) -> Any:
+    """30.0 -> 30 in a number box; other values unchanged."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 templates.env.filters["humanise"] = humanise
+templates.env.filters["num"] = num
 
 
 # -- the form, from the request schema ---------------------------------------------------------------------

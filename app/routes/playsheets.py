@@ -36,8 +36,9 @@ VariantQ = Annotated[
     ),
 ]
 
-PDF = {200: {"content": {"application/pdf": {}}, "description": "The sheet as a PDF"}}
-HTML = {200: {"content": {"text/html": {}}, "description": "The sheet as print-ready HTML"}}
+PDF: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/pdf": {}}, "description": "The sheet as a PDF"}
+}
 
 
 def _pdf(data: bytes, name: str) -> Response:
@@ -78,13 +79,18 @@ def _key(variants: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
 
 # -- the template kit, blank forms and the appendix's cards ----------------------------------------------------
 @router.get(
-    "/template-kit.pdf", response_class=Response, responses={**PDF, **errors.responses(422)}, summary="1:1 template kit (PDF)"
+    "/template-kit.pdf",
+    response_class=Response,
+    responses={**PDF, **errors.responses(422)},
+    summary="1:1 template kit (PDF)",
 )
 def template_kit_pdf(paper: PaperQ = "a4") -> Response:
     return _pdf(_cached("kit", paper), f"template-kit-{paper}.pdf")
 
 
-@router.get("/template-kit", response_class=HTMLResponse, responses=errors.responses(422), summary="1:1 template kit")
+@router.get(
+    "/template-kit", response_class=HTMLResponse, responses=errors.responses(422), summary="1:1 template kit"
+)
 def template_kit(paper: PaperQ = "a4") -> HTMLResponse:
     return HTMLResponse(render.template_kit_html(paper))
 
@@ -101,7 +107,10 @@ def fire_plan_form_pdf(side: Side, paper: PaperQ = "a4", variant: VariantQ = [])
 
 
 @router.get(
-    "/fire-plan/{side}", response_class=HTMLResponse, responses=errors.responses(422), summary="Blank fire-plan form"
+    "/fire-plan/{side}",
+    response_class=HTMLResponse,
+    responses=errors.responses(422),
+    summary="Blank fire-plan form",
 )
 def fire_plan_form(side: Side, paper: PaperQ = "a4", variant: VariantQ = []) -> HTMLResponse:  # noqa: B006
     return HTMLResponse(render.fire_plan_form_html(side, paper, parse_variants(variant)))
@@ -118,7 +127,10 @@ def aiming_points_pdf(paper: PaperQ = "a4") -> Response:
 
 
 @router.get(
-    "/aiming-points", response_class=HTMLResponse, responses=errors.responses(422), summary="Aiming-point cards"
+    "/aiming-points",
+    response_class=HTMLResponse,
+    responses=errors.responses(422),
+    summary="Aiming-point cards",
 )
 def aiming_points(paper: PaperQ = "a4") -> HTMLResponse:
     return HTMLResponse(render.aiming_cards_html(None, paper))
@@ -128,7 +140,9 @@ def aiming_points(paper: PaperQ = "a4") -> HTMLResponse:
 def _game_period(session: SessionDep, game_id: int) -> tuple[str, dict[str, str]]:
     game = crud.get_game(session, game_id)
     if game.ruleset != "flanders-fields" or game.period is None:
-        raise RulesError("game_id", f"game {game_id} is not a Flanders Fields game with a period", ["flanders-fields"])
+        raise RulesError(
+            "game_id", f"game {game_id} is not a Flanders Fields game with a period", ["flanders-fields"]
+        )
     return game.period, {str(k): str(v) for k, v in game.variants.items()}
 
 
@@ -174,7 +188,9 @@ def _plan_html(game_id: int, side: str, session: SessionDep, viewer: Any, paper:
 def game_fire_plan_pdf(
     game_id: GameId, side: Side, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
 ) -> Response:
-    return _pdf(render.html_to_pdf(_plan_html(game_id, side, session, viewer, paper)), f"fire-plan-{side}.pdf")
+    return _pdf(
+        render.html_to_pdf(_plan_html(game_id, side, session, viewer, paper)), f"fire-plan-{side}.pdf"
+    )
 
 
 @router.get(
@@ -225,7 +241,9 @@ def _cards_html(game_id: int, session: SessionDep, side: str | None, paper: str)
 def game_aiming_points_pdf(
     game_id: GameId, session: SessionDep, side: Side | None = None, paper: PaperQ = "a4"
 ) -> Response:
-    return _pdf(render.html_to_pdf(_cards_html(game_id, session, side, paper)), f"game-{game_id}-aiming-points.pdf")
+    return _pdf(
+        render.html_to_pdf(_cards_html(game_id, session, side, paper)), f"game-{game_id}-aiming-points.pdf"
+    )
 
 
 @router.get(

@@ -1,5 +1,5 @@
 """Cover from terrain (TERRAIN AND ITS IMPACT ON COVER, TYPES OF COVER) and the errata of the table's
-geometry (arcs, mixed-terrain moves, being seen after firing), which the geometry endpoints read through a
+geometry (MG arcs, mixed-terrain moves, turning), which the geometry endpoints read through a
 Context of this rule set."""
 
 from __future__ import annotations
@@ -113,14 +113,12 @@ FlandersFields.dataset("cover-classes", "Cover: which terrain (and combinations)
 # -- errata the table's geometry reads --------------------------------------------------------------------
 MG_ARC = "mg-arc"
 MOVE_MIXED_TERRAIN = "move-mixed-terrain"
-VISIBILITY_AFTER_FIRING = "visibility-after-firing"
 TURN_COST = "turn-cost"
 __all__ = [
     "BLOCKHOUSE_RANGE",
     "MG_ARC",
     "MOVE_MIXED_TERRAIN",
     "TURN_COST",
-    "VISIBILITY_AFTER_FIRING",
     "cover_classes",
     "cover_for",
 ]
@@ -187,27 +185,5 @@ FlandersFields.add_errata(
             ),
         ),
         default="proportional",
-    ),
-    Erratum(
-        VISIBILITY_AFTER_FIRING,
-        "Seeing troops in cover that have fired",
-        (
-            Reading(
-                "fifty",
-                "'Once Infantry and Field artillery have opened fire from cover they may be seen at a range "
-                "of 50'; a viewer who sees further into cover (artillery, 100) keeps its own distance.",
-                cite("VISIBILITY DISTANCES"),
-                50,
-            ),
-            Reading(
-                "as-open",
-                "The table's '30 or until fired' / '10 or until fired': once they fire they are seen as if "
-                "in the open.",
-                cite("VISIBILITY DISTANCES"),
-                None,
-            ),
-        ),
-        default="fifty",
-        note="The note under the table and the table's 'until fired' give different distances.",
     ),
 )

@@ -2,8 +2,8 @@
 
 "Any infantry platoon or support weapon which falls fully with the area of effect are attacked at full
 effect, if the platoon or weapon falls only partially within the area of effect it is attacked at -2"
-(ARTILLERY BATTERIES AREA OF EFFECT). Touching edges is outside: classes are decided on areas, so float
-noise along a shared edge cannot turn a touch into an overlap.
+(ARTILLERY BATTERIES AREA OF EFFECT). Touching edges is outside: a base is partial only when its
+interior meets the template's; float noise along a shared edge shows up as an ambiguous stand.
 """
 
 from __future__ import annotations
@@ -39,13 +39,14 @@ class StandIndex:
 
     stands: list[Stand]
     polys: NDArray[np.object_]
-    areas: NDArray[np.float64]
+    ids: NDArray[np.object_]
     tree: STRtree
 
     @classmethod
     def build(cls, stands: Sequence[Stand]) -> StandIndex:
         polys = np.array([s.polygon() for s in stands], dtype=object)
-        return cls(list(stands), polys, shapely.area(polys), STRtree(polys))
+        ids = np.array([s.id for s in stands], dtype=object)
+        return cls(list(stands), polys, ids, STRtree(polys))
 
     def candidates(self, geom: BaseGeometry) -> NDArray[np.intp]:
         """Indices of stands whose polygon intersects geom (touching included), in input order."""
@@ -59,17 +60,24 @@ class StandIndex:
         return np.asarray(shapely.area(shapely.intersection(geom, self.polys[idx])), dtype=float)
 
     def overlapping(self, geom: BaseGeometry) -> NDArray[np.intp]:
-        """Indices of stands whose interior overlaps geom's (positive common area), in input order."""
+        """Indices of stands whose interior meets geom's interior, in input order."""
         idx = self.candidates(geom)
-        return idx[self.overlap_areas(geom, idx) > AREA_EPS]
+        if len(idx) == 0:
+            return idx
+        polys = self.polys[idx]
+        return idx[~shapely.touches(geom, polys)]
 
 
 def _classes(index: StandIndex, geom: BaseGeometry, idx: NDArray[np.intp]) -> NDArray[np.int8]:
-    inter = index.overlap_areas(geom, idx)
+    """FULL when geom covers the base, PARTIAL when their interiors meet otherwise, else OUTSIDE."""
     out = np.full(len(idx), OUTSIDE, dtype=np.int8)
-    out[inter > AREA_EPS] = PARTIAL
-    full = index.areas[idx] - inter <= AREA_EPS * np.maximum(1.0, index.areas[idx])
-    out[full & (inter > AREA_EPS)] = FULL
+    if len(idx) == 0 or geom.is_empty:
+        return out
+    shapely.prepare(geom)
+    polys = index.polys[idx]
+    meets = shapely.intersects(geom, polys) & ~shapely.touches(geom, polys)
+    out[meets] = PARTIAL
+    out[meets & shapely.covers(geom, polys)] = FULL
     return out
 
 
@@ -103,24 +111,31 @@ def classify(template: Polygon, index: StandIndex, tol_cm: float = DEFAULT_TOLER
         if tol_cm > 0:
             shrunk = template.buffer(-tol_cm)
             ambiguous[idx] = _classes(index, grown, idx) != _classes(index, shrunk, idx)
-    out = Coverage()
-    names = (out.full, out.partial, out.outside)
-    for i, s in enumerate(index.stands):
-        names[cls[i]].append(s.id)
-        if ambiguous[i]:
-            out.ambiguous.append(s.id)
-    return out
+    ids = index.ids
+    return Coverage(
+        ids[cls == FULL].tolist(),
+        ids[cls == PARTIAL].tolist(),
+        ids[cls == OUTSIDE].tolist(),
+        ids[ambiguous].tolist(),
+    )
 
 
-def classify_naive(template: Polygon, stands: Sequence[Stand], polys: Sequence[Polygon]) -> Coverage:
+def _class_one(geom: BaseGeometry, p: Polygon) -> int:
+    if geom.is_empty or not geom.intersects(p) or geom.touches(p):
+        return OUTSIDE
+    return FULL if geom.covers(p) else PARTIAL
+
+
+def classify_naive(
+    template: Polygon, stands: Sequence[Stand], polys: Sequence[Polygon], tol_cm: float = 0.0
+) -> Coverage:
     """One stand at a time, no index: the baseline the benchmark compares against (and a test oracle)."""
+    tol_cm = tol_cm if tol_cm >= MIN_TOLERANCE_CM else 0.0
+    grown, shrunk = template.buffer(tol_cm), template.buffer(-tol_cm)
     out = Coverage()
     for s, p in zip(stands, polys, strict=True):
-        inter = template.intersection(p).area
-        if inter <= AREA_EPS:
-            out.outside.append(s.id)
-        elif p.area - inter <= AREA_EPS * max(1.0, p.area):
-            out.full.append(s.id)
-        else:
-            out.partial.append(s.id)
+        c = _class_one(template, p)
+        (out.full, out.partial, out.outside)[c].append(s.id)
+        if tol_cm > 0 and _class_one(grown, p) != _class_one(shrunk, p):
+            out.ambiguous.append(s.id)
     return out

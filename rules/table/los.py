@@ -5,50 +5,26 @@ ground man see over buildings and woods ... However a limited amount of dead gro
 for practical purposes this is defined as 2.5cm. This means that troops within 2.5cm of a building are safe
 from being spotted by observers on a hill or ridge on the other side of the building". The line is traced
 centre to centre; a wood or village the viewer or target stands in does not block (its cover is in the
-visibility distance instead).
+visibility distance instead). The distances themselves are rules.flanders_fields.visibility's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from shapely import LineString, Point
 
 from rules.table.bases import Stand
 from rules.table.terrain import SIGHT_BLOCKING, Feature, TerrainIndex
 
-ViewerType = Literal["infantry", "artillery", "vehicle"]
-TargetColumn = Literal["open", "cover", "large"]
 SRC_VISIBILITY = "Flanders Fields rule book: VISIBILITY DISTANCES"
 DEAD_GROUND_CM = 2.5
-# Viewer -> (Infantry & Field Artillery in Open, ... in Cover, Buildings, Fieldworks, Vehicles & Heavy
-# Artillery): "Infantry (including MGs)* 100 30 or until fired 150 / Artillery 200 100 250 / Vehicles
-# (Tanks etc.) 50 10 or until fired 100".
-VISIBILITY_CM: dict[str, dict[str, int]] = {
-    "infantry": {"open": 100, "cover": 30, "large": 150},
-    "artillery": {"open": 200, "cover": 100, "large": 250},
-    "vehicle": {"open": 50, "cover": 10, "large": 100},
-}
-# Bases seen at the "Buildings, Fieldworks, Vehicles & Heavy Artillery" distance.
-LARGE_BASES = frozenset({"tank", "heavy-artillery", "super-heavy-artillery"})
 
 
 def elevation(terrain: TerrainIndex, xy: tuple[float, float]) -> float:
     """Height of the highest hill under a point (0: level ground)."""
     p = Point(xy)
     return max((f.height_cm for f in terrain.intersecting(p) if f.kind == "hill"), default=0.0)
-
-
-def visibility_cm(viewer: ViewerType, column: TargetColumn, fired: bool, after_firing_cm: int | None) -> int:
-    """The distance that applies. `after_firing_cm` is the erratum's reading: a number (seen at that range
-    once fired from cover, never less than the table's cover distance) or None (seen as if in the open)."""
-    row = VISIBILITY_CM[viewer]
-    if column != "cover" or not fired:
-        return row[column]
-    if after_firing_cm is None:
-        return row["open"]
-    return max(row["cover"], after_firing_cm)
 
 
 @dataclass(frozen=True)

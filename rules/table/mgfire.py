@@ -12,13 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+import numpy as np
 import shapely
+from numpy.typing import NDArray
 from shapely import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from rules.core.errors import RulesError
 from rules.table.bases import Stand
-from rules.table.coverage import AREA_EPS, StandIndex
+from rules.table.coverage import StandIndex
 from rules.table.frame import angle_diff, strip, unit
 
 GunKind = Literal["mg", "blockhouse"]
@@ -83,25 +85,40 @@ def _along(geom: BaseGeometry, origin: tuple[float, float], angle: float) -> tup
 
 
 def _hits(
-    index: StandIndex, area: Polygon, origin: tuple[float, float], aim: float, skip: set[str]
+    index: StandIndex, area: Polygon, origin: tuple[float, float], aim: float, gun: Gun, skip: str = ""
 ) -> list[tuple[float, int]]:
-    """(distance along the lane to the stand's nearest point in `area`, index), nearest first."""
-    idx = index.candidates(area)
-    areas = index.overlap_areas(area, idx)
-    out: list[tuple[float, int]] = []
-    for i, a in zip(idx, areas, strict=True):
-        s = index.stands[i]
-        if a <= AREA_EPS or s.id in skip:
-            continue
-        near, _ = _along(area.intersection(index.polys[i]), origin, aim)
-        out.append((max(near, 0.0), int(i)))
-    out.sort()
-    return out
+    """(distance along the lane to the stand's nearest point inside `area`, index), nearest first. The
+    candidates are turned into the lane's own frame, where `area` is an axis-aligned box to clip by."""
+    keep = [
+        int(i)
+        for i in index.overlapping(area)
+        if index.ids[i] != skip and not _not_a_target(gun, index.stands[i])
+    ]
+    if not keep:
+        return []
+    local = _to_lane(index.polys[keep], origin, aim)
+    start, end = _along(area, origin, aim)
+    clipped = shapely.clip_by_rect(local, start, -LANE_WIDTH_CM / 2, end, LANE_WIDTH_CM / 2)
+    xy, which = shapely.get_coordinates(clipped, return_index=True)
+    near = np.full(len(keep), np.inf)
+    np.minimum.at(near, which, xy[:, 0])
+    return sorted((max(float(d), 0.0), i) for d, i in zip(near, keep, strict=True) if np.isfinite(d))
 
 
-def _skip_ids(gun: Gun, stands: list[Stand]) -> set[str]:
+def _to_lane(polys: NDArray[np.object_], origin: tuple[float, float], aim: float) -> NDArray[np.object_]:
+    """Polygons in the lane's frame: origin at the lane's start, x along the aim."""
+    ux, uy = unit(aim)
+
+    def turn(xy: NDArray[np.float64]) -> NDArray[np.float64]:
+        dx, dy = xy[:, 0] - origin[0], xy[:, 1] - origin[1]
+        return np.column_stack([dx * ux + dy * uy, -dx * uy + dy * ux])
+
+    return np.asarray(shapely.transform(polys, turn))
+
+
+def _not_a_target(gun: Gun, s: Stand) -> bool:
     """The gun itself and its own side's stands are not targets."""
-    return {s.id for s in stands if s.id == gun.id or (gun.side is not None and s.side == gun.side)}
+    return s.id == gun.id or (gun.side is not None and s.side == gun.side)
 
 
 def choose_face(gun: Gun, aim_deg: float, half_arc_deg: float) -> tuple[str, float, float]:
@@ -119,9 +136,8 @@ def mg_fire(gun: Gun, aim_deg: float, index: StandIndex, range_cm: float, half_a
     origin = (gun.center[0] + offset * nx, gun.center[1] + offset * ny)
     zone_cm = BEATEN_ZONE_CM[gun.kind]
     lane = strip(origin, aim_deg, 0.0, range_cm, LANE_WIDTH_CM)
-    skip = _skip_ids(gun, index.stands)
     out = MGFire(face, origin, range_cm, zone_cm, lane)
-    hits = _hits(index, lane, origin, aim_deg, skip)
+    hits = _hits(index, lane, origin, aim_deg, gun)
     if not hits:
         return out
     dist, first = hits[0]
@@ -132,7 +148,7 @@ def mg_fire(gun: Gun, aim_deg: float, index: StandIndex, range_cm: float, half_a
     out.short_range = dist < SHORT_RANGE_CM
     out.lane = strip(origin, aim_deg, 0.0, min(range_cm, rear), LANE_WIDTH_CM)
     out.zone = strip(origin, aim_deg, rear, rear + zone_cm, LANE_WIDTH_CM)
-    zone_hits = _hits(index, out.zone, origin, aim_deg, skip | {first_stand.id})
+    zone_hits = _hits(index, out.zone, origin, aim_deg, gun, first_stand.id)
     out.beaten_zone = [
         ZoneHit(index.stands[i].id, d, -(n + 1)) for n, (d, i) in enumerate(zone_hits[:MAX_BEATEN_TARGETS])
     ]
@@ -146,13 +162,11 @@ def mg_fire_naive(
     _face, normal, offset = choose_face(gun, aim_deg, half_arc_deg)
     nx, ny = unit(normal)
     origin = (gun.center[0] + offset * nx, gun.center[1] + offset * ny)
-    skip = _skip_ids(gun, stands)
     lane = strip(origin, aim_deg, 0.0, range_cm, LANE_WIDTH_CM)
     best: tuple[float, int] | None = None
     for i, (s, p) in enumerate(zip(stands, polys, strict=True)):
-        inter = lane.intersection(p)
-        if s.id not in skip and inter.area > AREA_EPS:
-            d = max(_along(inter, origin, aim_deg)[0], 0.0)
+        if not _not_a_target(gun, s) and lane.intersects(p) and not lane.touches(p):
+            d = max(_along(lane.intersection(p), origin, aim_deg)[0], 0.0)
             if best is None or (d, i) < best:
                 best = (d, i)
     if best is None:
@@ -161,8 +175,7 @@ def mg_fire_naive(
     zone = strip(origin, aim_deg, rear, rear + BEATEN_ZONE_CM[gun.kind], LANE_WIDTH_CM)
     found: list[tuple[float, int]] = []
     for i, (s, p) in enumerate(zip(stands, polys, strict=True)):
-        inter = zone.intersection(p)
-        if s.id not in skip and i != best[1] and inter.area > AREA_EPS:
-            found.append((max(_along(inter, origin, aim_deg)[0], 0.0), i))
+        if not _not_a_target(gun, s) and i != best[1] and zone.intersects(p) and not zone.touches(p):
+            found.append((max(_along(zone.intersection(p), origin, aim_deg)[0], 0.0), i))
     found.sort()
     return stands[best[1]].id, [stands[i].id for _, i in found[:MAX_BEATEN_TARGETS]]

@@ -36,6 +36,7 @@ def test_migrate_then_demo_once(tmp_path: Path) -> None:
     first = _run(["demo"], tmp_path)
     assert first.returncode == 0 and "loaded" in first.stdout
     second = _run(["demo"], tmp_path)
+    assert "referee token:" in first.stdout and "join code for the" in first.stdout
     assert second.returncode == 0 and "already has games" in second.stdout
     assert (tmp_path / "var" / "secret_key").exists()
 

@@ -105,7 +105,9 @@ def new_page(browser: Any, server_url: str) -> Iterator[Callable[..., Any]]:
         page.set_default_timeout(10_000)
         page.on(
             "request",
-            lambda req: None if req.url.startswith((server_url, "data:", "blob:")) else foreign.append(req.url),
+            lambda req: (
+                None if req.url.startswith((server_url, "data:", "blob:")) else foreign.append(req.url)
+            ),
         )
         return page
 

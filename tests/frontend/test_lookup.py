@@ -118,15 +118,13 @@ def test_shooting_by_taps(new_page: Any) -> None:
     assert_no_horizontal_scroll(page)
 
 
-def test_roll_for_me_and_a_refusal_in_words(new_page: Any) -> None:
+def test_roll_for_me(new_page: Any) -> None:
     page = new_page(TABLET_LANDSCAPE)
     page.goto("/lookup/flanders-fields/shooting?period=early")
     page.get_by_role("button", name="Roll for me").click()
     expect(page.locator("#answer .rolled")).to_contain_text("rolled by firestep")
-    # 45 cm is the infantry's maximum range in the 1914 firing table; beyond it is out of range, not an error.
-    page.locator("#f-firer label.chip", has_text=re.compile("^Infantry$")).click()
-    page.fill("#f-range-cm", "-3")
-    page.press("#f-range-cm", "Enter")
-    errors = page.locator(".errors")
-    expect(errors).to_contain_text("Range (cm)")
-    assert "{" not in errors.inner_text()
+    face = page.locator(".die-pad input:checked")
+    expect(face).to_have_count(1)
+    # The answer's die is the face now marked on the pad, and the odds mark one outcome as rolled.
+    assert page.locator("#answer .rolled").inner_text().startswith(f"Dice {face.get_attribute('value')}")
+    expect(page.locator(".odds-row.hit")).to_have_count(1)

@@ -72,7 +72,9 @@ def test_third_suppression_kills_and_long_press_removes(new_page: Any) -> None:
     expect(unit.locator(".badge", has_text="KILLED")).to_have_count(0)
 
 
-@pytest.mark.parametrize("viewport", [TABLET_LANDSCAPE, TABLET_PORTRAIT, REFEREE_SCREEN], ids=["landscape", "portrait", "referee"])
+@pytest.mark.parametrize(
+    "viewport", [TABLET_LANDSCAPE, TABLET_PORTRAIT, REFEREE_SCREEN], ids=["landscape", "portrait", "referee"]
+)
 def test_referee_screen_fits(new_page: Any, viewport: dict[str, int]) -> None:
     page = new_page(viewport)
     game_id, _ = create_mons_game(page)

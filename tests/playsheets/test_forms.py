@@ -32,19 +32,38 @@ def test_attacker_form_has_every_line_of_the_appendix_template() -> None:
     # ATTACKERS FIRE PLAN TEMPLATE: "Medium Mortar 1", "Medium Mortar 2", "Heavy Mortar 1",
     # "Superimposed Artillery Battery 1..3 initial aiming point", "Gas Attack Initial arrival point",
     # "Wind Direction", "Wind Speed", "Air Assets Number of Ground attack missions".
-    for line in ("Medium Mortar 1", "Medium Mortar 2", "Heavy Mortar 1", "Superimposed Artillery Battery 1",
-                 "Superimposed Artillery Battery 2", "Superimposed Artillery Battery 3",
-                 "Gas Attack Initial arrival point", "Wind Direction", "Wind Speed",
-                 "Number of Ground attack missions", "Rolling Barrage Special Orders"):
+    for line in (
+        "Medium Mortar 1",
+        "Medium Mortar 2",
+        "Heavy Mortar 1",
+        "Superimposed Artillery Battery 1",
+        "Superimposed Artillery Battery 2",
+        "Superimposed Artillery Battery 3",
+        "Gas Attack Initial arrival point",
+        "Wind Direction",
+        "Wind Speed",
+        "Number of Ground attack missions",
+        "Rolling Barrage Special Orders",
+    ):
         assert line in text, line
     # The duration prints as the engine's erratum reads it: main text "four plus D3 turns" by default.
-    assert f"= {get_ruleset('flanders-fields').errata['barrage-duration'].reading('main-text').value} + D3" in text
+    assert (
+        f"= {get_ruleset('flanders-fields').errata['barrage-duration'].reading('main-text').value} + D3"
+        in text
+    )
     assert "= 4 + D3" in text
 
 
 def test_barrage_duration_variant_prints_the_template_reading() -> None:
     # "Rolling Barrage duration - Number of turns available to attackers – Normally 3 +D3"
-    text = squash(pdf.text(html_to_pdf(fire_plan_form_html("attacker", "letter", {"barrage-duration": "fire-plan-template"})), layout=False))
+    text = squash(
+        pdf.text(
+            html_to_pdf(
+                fire_plan_form_html("attacker", "letter", {"barrage-duration": "fire-plan-template"})
+            ),
+            layout=False,
+        )
+    )
     assert "= 3 + D3" in text and "[variant]" in text
 
 
@@ -59,12 +78,24 @@ def test_defender_form() -> None:
 
 
 PLAN = [
-    {"side": "attacker", "kind": "aiming-point", "arrival_turn": 1,
-     "data": {"kind": "aiming-point", "grid": [64, 120], "battery": "ATTACKERBATTERY"}},
-    {"side": "attacker", "kind": "rolling-barrage", "arrival_turn": 2,
-     "data": {"kind": "rolling-barrage", "start_up_cm": 55, "duration_turns": 6, "halts": [4]}},
-    {"side": "defender", "kind": "aiming-point", "arrival_turn": 1,
-     "data": {"kind": "aiming-point", "grid": [31, 77], "battery": "DEFENDERSECRET"}},
+    {
+        "side": "attacker",
+        "kind": "aiming-point",
+        "arrival_turn": 1,
+        "data": {"kind": "aiming-point", "grid": [64, 120], "battery": "ATTACKERBATTERY"},
+    },
+    {
+        "side": "attacker",
+        "kind": "rolling-barrage",
+        "arrival_turn": 2,
+        "data": {"kind": "rolling-barrage", "start_up_cm": 55, "duration_turns": 6, "halts": [4]},
+    },
+    {
+        "side": "defender",
+        "kind": "aiming-point",
+        "arrival_turn": 1,
+        "data": {"kind": "aiming-point", "grid": [31, 77], "battery": "DEFENDERSECRET"},
+    },
 ]
 
 
@@ -77,11 +108,17 @@ def test_locked_plan_prints_its_own_side_only() -> None:
     assert "ab" * 32 in text
 
 
-@given(st.lists(st.tuples(st.sampled_from(forms.SIDES), st.integers(1, 9), st.text("XYZQ", min_size=6, max_size=8)),
-                max_size=6))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(forms.SIDES), st.integers(1, 9), st.text("XYZQ", min_size=6, max_size=8)),
+        max_size=6,
+    )
+)
 def test_other_sides_items_never_appear(items: list[tuple[str, int, str]]) -> None:
-    plan = [{"side": s, "kind": "mortar", "arrival_turn": t, "data": {"battery": f"{s[:3]}{tag}"}}
-            for s, t, tag in items]
+    plan = [
+        {"side": s, "kind": "mortar", "arrival_turn": t, "data": {"battery": f"{s[:3]}{tag}"}}
+        for s, t, tag in items
+    ]
     for side in forms.SIDES:
         printed = forms.locked_plan(side, plan)
         shown = {v for item in printed.items for _, v in item.details}
@@ -104,17 +141,28 @@ def test_appendix_aiming_cards_all_printed_with_cut_lines() -> None:
 
 def test_game_cards_number_guns_and_letter_mortars() -> None:
     assert [letter_ref(i) for i in (0, 1, 25, 26)] == ["A", "B", "Z", "AA"]
-    html = aiming_cards_html([{"ref": "1", "gun": "German 77mm Field Guns", "side": "defender",
-                               "aiming_point": [64, 120]}], "letter")
+    html = aiming_cards_html(
+        [{"ref": "1", "gun": "German 77mm Field Guns", "side": "defender", "aiming_point": [64, 120]}],
+        "letter",
+    )
     text = squash(pdf.text(html_to_pdf(html), layout=False))
     assert "German 77mm Field Guns" in text and "64 along, 120 up" in text
 
 
 def test_organisation_sheet_prints_the_tree() -> None:
-    force = {"name": "1st Battalion", "level": "battalion", "quality": "veteran", "children": [
-        {"name": "A Company", "level": "company", "children": [
-            {"name": "Rifle platoons", "kind": "infantry-platoon", "count": 4}]},
-        {"name": "MG section", "kind": "heavy-mg", "count": 2}]}
+    force = {
+        "name": "1st Battalion",
+        "level": "battalion",
+        "quality": "veteran",
+        "children": [
+            {
+                "name": "A Company",
+                "level": "company",
+                "children": [{"name": "Rifle platoons", "kind": "infantry-platoon", "count": 4}],
+            },
+            {"name": "MG section", "kind": "heavy-mg", "count": 2},
+        ],
+    }
     html = organisation_html(force, "a4")
     assert html.count("&#9744;") == 6  # a box per stand: 4 platoons + 2 MGs
     text = squash(pdf.text(html_to_pdf(html), layout=False))

@@ -91,7 +91,16 @@ def test_kit_text_is_at_least_8pt_and_names_each_template(paper: str) -> None:
     html = template_kit_html(paper)
     assert min(pdf.font_sizes_pt(html)) >= 8
     text = pdf.text(template_kit_pdf(paper))
-    for title in ("Artillery battery", "SOS fire", "Heavy mortar", "Medium mortar", "Light mortar",
-                  "Gas cloud, attacker", "Gas cloud, defender", "MG fire lane and beaten zone",
-                  "Rolling barrage band", "10 cm calibration bar"):
+    for title in (
+        "Artillery battery",
+        "SOS fire",
+        "Heavy mortar",
+        "Medium mortar",
+        "Light mortar",
+        "Gas cloud, attacker",
+        "Gas cloud, defender",
+        "MG fire lane and beaten zone",
+        "Rolling barrage band",
+        "10 cm calibration bar",
+    ):
         assert title in text

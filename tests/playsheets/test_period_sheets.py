@@ -63,18 +63,17 @@ def test_two_pages_at_most(printed: tuple[str, str, bytes, str]) -> None:
     assert 1 <= pdf.page_count(data) <= 2
 
 
-def test_two_pages_at_most_with_every_variant() -> None:
-    """A game that plays the other reading of every erratum still fits (each variant adds a marked line)."""
+def test_two_pages_at_most_with_a_games_variants() -> None:
+    """A game playing other readings of rules on both pages (barrage duration, close-terrain move, block
+    house range, raw troops' order modifier) still fits; each variant adds a marked line."""
+    chosen = ("barrage-duration", "move-close-infantry", "blockhouse-range", "raw-order-modifier")
+    variants = {e: next(r.id for r in RS.errata[e].readings if r.id != RS.errata[e].default) for e in chosen}
     for period in PERIODS:
-        variants = {
-            e.id: next(r.id for r in e.readings if r.id != e.default)
-            for e in RS.errata.values()
-            if len(e.readings) > 1
-        }
         for paper in sorted(PAPERS):
             data = render_pdf(period, paper, variants)
-            pdf.save_artifacts(data, f"playsheet-{period}-{paper}-all-variants")
+            pdf.save_artifacts(data, f"playsheet-{period}-{paper}-variants")
             assert pdf.page_count(data) <= 2, (period, paper)
+            assert "VARIANT" in pdf.text(data)
 
 
 def test_no_text_under_8pt() -> None:
@@ -97,8 +96,13 @@ def test_every_value_of_generically_printed_datasets_is_printed(printed: tuple[s
     """Datasets without a view print whole: iterate over each (not a copied list), every value is in the PDF."""
     period, _, data, _ = printed
     flat = reading_order(data)
-    names = [n for spec in sheet.SECTIONS if period in spec.periods for n in spec.datasets
-             if n in RS.datasets and n not in sheet.VIEWS]
+    names = [
+        n
+        for spec in sheet.SECTIONS
+        if period in spec.periods
+        for n in spec.datasets
+        if n in RS.datasets and n not in sheet.VIEWS
+    ]
     for name in names:
         data = sheet.with_readings(RS.data(name, period), RS)
         for path, value in leaves(data):
@@ -188,8 +192,11 @@ def test_sos_and_three_suppressions(printed: tuple[str, str, bytes, str]) -> Non
     _, _, data, _ = printed
     flat = reading_order(data)
     # "SOS fire covers an area of effect 10cm wide by 5cm deep"; "if the result is two or more ... fire arrives"
-    for phrase in ("10 cm wide × 5 cm deep", "2+: aiming point moved AND one turn of fire arrives",
-                   "THREE SUPPRESSIONS ON ANY UNIT EQUALS A KILL"):
+    for phrase in (
+        "10 cm wide × 5 cm deep",
+        "2+: aiming point moved AND one turn of fire arrives",
+        "THREE SUPPRESSIONS ON ANY UNIT EQUALS A KILL",
+    ):
         assert squash(phrase) in flat, phrase
 
 
@@ -198,7 +205,9 @@ def test_variant_prints_as_the_game_plays_it_and_is_marked() -> None:
     variant = reading_order(render_pdf("late", "a4", {"barrage-duration": "fire-plan-template"}))
     reading = RS.errata["barrage-duration"].reading("fire-plan-template").text
     assert "VARIANT" not in default
-    assert "VARIANT" in variant and squash(reading)[:40] in variant
+    assert "VARIANT" in variant
+    # Letters and digits only: pdftotext drops a lone hyphen between words in reading order.
+    assert re.sub(r"\W", "", reading) in re.sub(r"\W", "", variant)
 
 
 def test_unknown_period_and_variant_are_refused() -> None:

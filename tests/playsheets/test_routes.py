@@ -32,8 +32,12 @@ def test_bad_period_paper_variant_are_422(sqlite_client: TestClient) -> None:
 
 
 def test_kit_forms_and_cards(sqlite_client: TestClient) -> None:
-    for url in ("/playsheets/template-kit.pdf", "/playsheets/fire-plan/attacker.pdf",
-                "/playsheets/fire-plan/defender.pdf", "/playsheets/aiming-points.pdf"):
+    for url in (
+        "/playsheets/template-kit.pdf",
+        "/playsheets/fire-plan/attacker.pdf",
+        "/playsheets/fire-plan/defender.pdf",
+        "/playsheets/aiming-points.pdf",
+    ):
         r = sqlite_client.get(url, params={"paper": "letter"})
         assert r.status_code == 200 and r.content.startswith(b"%PDF"), url
     for url in ("/playsheets/template-kit", "/playsheets/fire-plan/attacker", "/playsheets/aiming-points"):
@@ -43,8 +47,15 @@ def test_kit_forms_and_cards(sqlite_client: TestClient) -> None:
 
 
 def _game(client: TestClient) -> tuple[int, str, dict[str, str]]:
-    r = client.post("/api/v1/games", json={"name": "Trench raid", "period": "late",
-                                            "attacker_nation": "british", "defender_nation": "german"})
+    r = client.post(
+        "/api/v1/games",
+        json={
+            "name": "Trench raid",
+            "period": "late",
+            "attacker_nation": "british",
+            "defender_nation": "german",
+        },
+    )
     assert r.status_code == 201, r.text
     body = r.json()
     tokens = {}
@@ -57,8 +68,11 @@ def _game(client: TestClient) -> tuple[int, str, dict[str, str]]:
 
 
 def _add(client: TestClient, gid: int, side: str, token: str, battery: str, grid: list[int]) -> None:
-    r = client.post(f"/api/v1/games/{gid}/fireplans/{side}/items", headers={"Authorization": f"Bearer {token}"},
-                    json={"arrival_turn": 1, "item": {"kind": "aiming-point", "grid": grid, "battery": battery}})
+    r = client.post(
+        f"/api/v1/games/{gid}/fireplans/{side}/items",
+        headers={"Authorization": f"Bearer {token}"},
+        json={"arrival_turn": 1, "item": {"kind": "aiming-point", "grid": grid, "battery": battery}},
+    )
     assert r.status_code == 201, r.text
 
 
@@ -68,20 +82,27 @@ def test_game_fire_plan_for_its_own_side_only(sqlite_client: TestClient) -> None
     _add(sqlite_client, gid, "defender", tokens["defender"], "DEFENDERGUNS", [31, 77])
     url = f"/playsheets/games/{gid}/fire-plan/attacker.pdf"
     assert sqlite_client.get(url).status_code == 401
-    assert sqlite_client.get(url, headers={"Authorization": f"Bearer {tokens['defender']}"}).status_code == 403
+    assert (
+        sqlite_client.get(url, headers={"Authorization": f"Bearer {tokens['defender']}"}).status_code == 403
+    )
     r = sqlite_client.get(url, headers={"Authorization": f"Bearer {tokens['attacker']}"})
     assert r.status_code == 200
     text = pdf.text(r.content)
     assert "ATTACKERGUNS" in text and "DEFENDERGUNS" not in text and "31, 77" not in text
-    r = sqlite_client.get(f"/playsheets/games/{gid}/fire-plan/defender", headers={"Authorization": f"Bearer {referee}"})
+    r = sqlite_client.get(
+        f"/playsheets/games/{gid}/fire-plan/defender", headers={"Authorization": f"Bearer {referee}"}
+    )
     assert r.status_code == 200 and "DEFENDERGUNS" in r.text and "ATTACKERGUNS" not in r.text
 
 
 def test_game_playsheet_uses_its_period_and_variants(sqlite_client: TestClient) -> None:
     gid, referee, _ = _game(sqlite_client)
     game = sqlite_client.get(f"/api/v1/games/{gid}", headers={"Authorization": f"Bearer {referee}"}).json()
-    r = sqlite_client.patch(f"/api/v1/games/{gid}", headers={"Authorization": f"Bearer {referee}"},
-                            json={"version": game["version"], "variants": {"barrage-duration": "fire-plan-template"}})
+    r = sqlite_client.patch(
+        f"/api/v1/games/{gid}",
+        headers={"Authorization": f"Bearer {referee}"},
+        json={"version": game["version"], "variants": {"barrage-duration": "fire-plan-template"}},
+    )
     assert r.status_code == 200, r.text
     r = sqlite_client.get(f"/playsheets/games/{gid}")
     assert r.status_code == 200 and "mid 1917 to end of war" in r.text and "VARIANT" in r.text

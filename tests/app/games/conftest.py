@@ -47,8 +47,12 @@ def new_game(http: Any, payload: dict[str, Any] | None = None) -> Game:
     if hasattr(http, "cookies"):
         http.cookies.clear()  # joining sets the cookie; tests name their token explicitly
     return Game(
-        body["game"]["id"], bearer(body["referee_token"]), tokens["attacker"], tokens["defender"],
-        body["join_codes"], body,
+        body["game"]["id"],
+        bearer(body["referee_token"]),
+        tokens["attacker"],
+        tokens["defender"],
+        body["join_codes"],
+        body,
     )
 
 

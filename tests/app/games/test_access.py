@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 
 from app.auth import digest
 from app.models import Token
-from tests.app.games.conftest import Game, bearer, new_game, units_by_ref
+from tests.app.games.conftest import bearer, new_game, units_by_ref
 
 PROTECTED = [
     ("get", "/units"),
@@ -71,10 +71,15 @@ def test_a_player_changes_only_their_own_side(client: TestClient) -> None:
     gb = next(u for u in units.values() if u["side"] == "defender" and u["kind"] == "rifle-platoon")
     url = f"/api/v1/games/{g.id}/units"
     assert client.post(f"{url}/{gb['id']}/move", headers=g.attacker, json={"x": 5, "y": 5}).status_code == 403
-    assert client.put(f"{url}/{gb['id']}", headers=g.attacker, json={"version": 1, "limbered": True}).status_code == 403
+    assert (
+        client.put(f"{url}/{gb['id']}", headers=g.attacker, json={"version": 1, "limbered": True}).status_code
+        == 403
+    )
     assert client.post(f"{url}/{de['id']}/move", headers=g.attacker, json={"x": 5, "y": 5}).status_code == 200
     # The referee changes everything.
-    assert client.post(f"{url}/{gb['id']}/move", headers=g.referee, json={"x": 9, "y": 170}).status_code == 200
+    assert (
+        client.post(f"{url}/{gb['id']}/move", headers=g.referee, json={"x": 9, "y": 170}).status_code == 200
+    )
     # Both sides see the whole table and both sides' markers.
     assert {u["side"] for u in client.get(url, headers=g.defender).json()} == {"attacker", "defender"}
     # Plans: only one's own.
@@ -83,7 +88,12 @@ def test_a_player_changes_only_their_own_side(client: TestClient) -> None:
     assert client.post(f"{plan}/defender/items", headers=g.attacker, json=item).status_code == 403
     assert client.post(f"{plan}/defender/lock", headers=g.attacker).status_code == 403
     # Game edits and starting the game are the referee's.
-    assert client.patch(f"/api/v1/games/{g.id}", headers=g.attacker, json={"version": 1, "name": "x"}).status_code == 403
+    assert (
+        client.patch(
+            f"/api/v1/games/{g.id}", headers=g.attacker, json={"version": 1, "name": "x"}
+        ).status_code
+        == 403
+    )
 
 
 def test_the_other_sides_plan_is_secret_until_it_arrives(client: TestClient) -> None:
@@ -108,7 +118,12 @@ def test_the_other_sides_plan_is_secret_until_it_arrives(client: TestClient) -> 
     assert client.get(f"{plan}/defender/items/{item_id}", headers=g.attacker).status_code == 404
     for _ in range(3):
         v = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
-        assert client.post(f"/api/v1/games/{g.id}/turn/advance", headers=g.attacker, json={"version": v}).status_code == 200
+        assert (
+            client.post(
+                f"/api/v1/games/{g.id}/turn/advance", headers=g.attacker, json={"version": v}
+            ).status_code
+            == 200
+        )
     seen = client.get(f"{plan}/defender/items/{item_id}", headers=g.attacker)
     assert seen.status_code == 200 and seen.json()["verified"] is True
     # The defender's grid [20, 30] is measured from its own rear left corner: table frame (100, 150).
@@ -117,7 +132,9 @@ def test_the_other_sides_plan_is_secret_until_it_arrives(client: TestClient) -> 
     assert board["fire"][0]["point"] == [100, 150]
     # The whole plan is the opponent's to verify once the game is over.
     v = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
-    assert client.post(f"/api/v1/games/{g.id}/finish", headers=g.referee, json={"version": v}).status_code == 200
+    assert (
+        client.post(f"/api/v1/games/{g.id}/finish", headers=g.referee, json={"version": v}).status_code == 200
+    )
     whole = client.get(f"{plan}/defender/verify", headers=g.attacker)
     assert whole.status_code == 200 and whole.json()["verified"] is True
 
@@ -128,7 +145,9 @@ def test_undo_rules(client: TestClient) -> None:
     de = next(u for u in units.values() if u["side"] == "attacker" and u["kind"] == "rifle-platoon")
     v = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
     client.post(f"/api/v1/games/{g.id}/turn/advance", headers=g.referee, json={"version": v})
-    move = client.post(f"/api/v1/games/{g.id}/units/{de['id']}/move", headers=g.attacker, json={"x": 5, "y": 20})
+    move = client.post(
+        f"/api/v1/games/{g.id}/units/{de['id']}/move", headers=g.attacker, json={"x": 5, "y": 20}
+    )
     ev = move.json()["event_id"]
     # Not the other player's to undo.
     assert client.post(f"/api/v1/games/{g.id}/events/{ev}/undo", headers=g.defender).status_code == 403
@@ -138,7 +157,12 @@ def test_undo_rules(client: TestClient) -> None:
     assert roll.status_code == 200, roll.text
     # A die has been rolled since: the player can no longer undo the move; the referee can.
     assert client.post(f"/api/v1/games/{g.id}/events/{ev}/undo", headers=g.attacker).status_code == 403
-    assert client.post(f"/api/v1/games/{g.id}/events/{roll.json()['event_id']}/undo", headers=g.attacker).status_code == 403
+    assert (
+        client.post(
+            f"/api/v1/games/{g.id}/events/{roll.json()['event_id']}/undo", headers=g.attacker
+        ).status_code
+        == 403
+    )
     r = client.post(f"/api/v1/games/{g.id}/events/{roll.json()['event_id']}/undo", headers=g.referee)
     assert r.status_code == 200 and r.json()["kind"] == "undo"
     r = client.post(f"/api/v1/games/{g.id}/events/{ev}/undo", headers=g.referee)

@@ -3,6 +3,7 @@ Events stream delivers every event quickly and resumes after a disconnect withou
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import threading
@@ -31,7 +32,9 @@ def test_concurrent_markers_are_never_lost(live_url: str) -> None:
             for t in targets:
                 barrier.wait()  # both devices tap "add marker" on the same platoon at the same moment
                 r = http.post(
-                    f"/api/v1/games/{g.id}/units/{t['id']}/markers", headers=headers, json={"delta": 1, "fire": "rifle"}
+                    f"/api/v1/games/{g.id}/units/{t['id']}/markers",
+                    headers=headers,
+                    json={"delta": 1, "fire": "rifle"},
                 )
                 results.append(r.status_code)
 
@@ -44,7 +47,11 @@ def test_concurrent_markers_are_never_lost(live_url: str) -> None:
     with httpx.Client(base_url=live_url, timeout=30) as http:
         now = {u["id"]: u for u in http.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()}
         assert [now[t["id"]]["suppression"] for t in targets] == [2] * 6
-        markers = [e for e in http.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json() if e["kind"] == "marker"]
+        markers = [
+            e
+            for e in http.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json()
+            if e["kind"] == "marker"
+        ]
         assert len(markers) == 12
 
 
@@ -59,10 +66,16 @@ def test_stale_whole_object_edit_gets_409_with_current_state(live_url: str) -> N
         with httpx.Client(base_url=live_url, timeout=30) as http:
             barrier.wait()
             answers.append(
-                http.put(f"/api/v1/games/{g.id}/units/{unit['id']}", headers=g.attacker, json={"version": unit["version"], **change})
+                http.put(
+                    f"/api/v1/games/{g.id}/units/{unit['id']}",
+                    headers=g.attacker,
+                    json={"version": unit["version"], **change},
+                )
             )
 
-    threads = [threading.Thread(target=device, args=(c,)) for c in ({"limbered": True}, {"deep_shelter": True})]
+    threads = [
+        threading.Thread(target=device, args=(c,)) for c in ({"limbered": True}, {"deep_shelter": True})
+    ]
     for th in threads:
         th.start()
     for th in threads:
@@ -87,7 +100,10 @@ class Listener:
 
     def _run(self, url: str, headers: dict[str, str]) -> None:
         try:
-            with httpx.Client(timeout=httpx.Timeout(30, read=60)) as http, http.stream("GET", url, headers=headers) as r:
+            with (
+                httpx.Client(timeout=httpx.Timeout(30, read=60)) as http,
+                http.stream("GET", url, headers=headers) as r,
+            ):
                 assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
                 self._response = r
                 self._ready.set()
@@ -113,10 +129,8 @@ class Listener:
     def close(self) -> None:
         """Drop the connection, as a tablet leaving the wifi does."""
         self._stop.set()
-        try:
+        with contextlib.suppress(httpx.HTTPError, RuntimeError):
             self._response.close()
-        except (httpx.HTTPError, RuntimeError):
-            pass
         self._thread.join(5)
 
 
@@ -125,16 +139,24 @@ def test_every_event_reaches_every_device_within_100ms(live_url: str) -> None:
         g = new_game(http)
         backlog = len(http.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json())
         stream = f"{live_url}/api/v1/games/{g.id}/stream"
-        devices = [Listener(stream, g.referee), Listener(stream, g.attacker), Listener(f"{stream}?token={g.defender['Authorization'][7:]}", {})]
+        devices = [
+            Listener(stream, g.referee),
+            Listener(stream, g.attacker),
+            Listener(f"{stream}?token={g.defender['Authorization'][7:]}", {}),
+        ]
         for d in devices:
             d.take(backlog)  # the log so far
         target = platoons(http, g, "defender", 1)[0]
         for _ in range(2):
-            r = http.post(f"/api/v1/games/{g.id}/units/{target['id']}/markers", headers=g.attacker, json={"delta": 1, "fire": "rifle"})
+            r = http.post(
+                f"/api/v1/games/{g.id}/units/{target['id']}/markers",
+                headers=g.attacker,
+                json={"delta": 1, "fire": "rifle"},
+            )
             done = time.monotonic()
             assert r.status_code == 200
             for d in devices:
-                (arrived, ev), = d.take(1)
+                ((arrived, ev),) = d.take(1)
                 assert ev["id"] == r.json()["event_id"] and ev["kind"] == "marker"
                 assert arrived - done < 0.1
         for d in devices:
@@ -152,21 +174,32 @@ def test_stream_resumes_after_a_disconnect_without_gaps(live_url: str) -> None:
         tablet.close()  # the tablet drops off the wifi ...
         target = platoons(http, g, "attacker", 1)[0]
         for y in (20.0, 25.0, 30.0):
-            assert http.post(f"/api/v1/games/{g.id}/units/{target['id']}/move", headers=g.attacker, json={"x": 5, "y": y}).status_code == 200
+            assert (
+                http.post(
+                    f"/api/v1/games/{g.id}/units/{target['id']}/move",
+                    headers=g.attacker,
+                    json={"x": 5, "y": y},
+                ).status_code
+                == 200
+            )
         # ... a secret plan entry of the other side is written meanwhile (the tablet must not get it) ...
         http.post(
             f"/api/v1/games/{g.id}/fireplans/defender/items",
             headers=g.defender,
             json={"arrival_turn": 2, "item": {"kind": "deep-suppression"}},
         )
-        missed = http.get(f"/api/v1/games/{g.id}/events", headers=g.attacker, params={"after": got[-1]["id"]}).json()
+        missed = http.get(
+            f"/api/v1/games/{g.id}/events", headers=g.attacker, params={"after": got[-1]["id"]}
+        ).json()
         assert [e["kind"] for e in missed] == ["move"] * 3
         # ... and comes back with Last-Event-ID.
         back = Listener(stream, {**g.attacker, "Last-Event-ID": str(got[-1]["id"])})
         caught = [ev for _, ev in back.take(3)]
         assert [e["id"] for e in caught] == [e["id"] for e in missed]
-        http.post(f"/api/v1/games/{g.id}/units/{target['id']}/move", headers=g.attacker, json={"x": 6, "y": 30})
-        (_, live), = back.take(1)
+        http.post(
+            f"/api/v1/games/{g.id}/units/{target['id']}/move", headers=g.attacker, json={"x": 6, "y": 30}
+        )
+        ((_, live),) = back.take(1)
         assert live["kind"] == "move" and live["id"] > caught[-1]["id"]
         assert back.events.empty()
         back.close()

@@ -45,7 +45,10 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     assert sum(u["side"] == "attacker" for u in battalions) == 6
     assert sum(u["side"] == "defender" for u in battalions) == 4
     # "one battalion from each of the German regiments and one British battalion are off table"
-    assert units[f"{GB}/infantry-battalion-4"]["off_table"] and units[f"{BN1}/rifle-company-1/rifle-platoon-1"]["x"]
+    assert (
+        units[f"{GB}/infantry-battalion-4"]["off_table"]
+        and units[f"{BN1}/rifle-company-1/rifle-platoon-1"]["x"]
+    )
 
     # Set-up: the game waits for the fire plans. The German writes one aiming point for turn 2 and locks.
     t = turn(c, g)
@@ -62,7 +65,10 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     # The defender sees the commitment at once, but not the item.
     plans = c.get(f"/api/v1/games/{g.id}/fireplans", headers=g.defender).json()
     assert {p["side"]: p["commitment"] for p in plans}["attacker"] == locked.json()["commitment"]
-    assert c.get(f"/api/v1/games/{g.id}/fireplans/attacker/items/{item_id}", headers=g.defender).status_code == 404
+    assert (
+        c.get(f"/api/v1/games/{g.id}/fireplans/attacker/items/{item_id}", headers=g.defender).status_code
+        == 404
+    )
     # A locked plan cannot change.
     again = c.post(
         f"/api/v1/games/{g.id}/fireplans/attacker/items",
@@ -72,7 +78,12 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     assert again.status_code == 409
 
     # Only the referee starts the game; the defender's empty plan is locked with it.
-    assert c.post(f"/api/v1/games/{g.id}/turn/advance", headers=g.attacker, json={"version": t["version"]}).status_code == 403
+    assert (
+        c.post(
+            f"/api/v1/games/{g.id}/turn/advance", headers=g.attacker, json={"version": t["version"]}
+        ).status_code
+        == 403
+    )
     started = advance(c, g, g.referee)
     kinds = [e["kind"] for e in started["events"]]
     assert kinds == ["fire-plan-locked", "game-started", "turn-started"]
@@ -103,7 +114,10 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     assert undo.status_code == 200 and undo.json()["reverses_id"] == moved.json()["event_id"]
     assert c.get(f"/api/v1/games/{g.id}/units/{platoon['id']}", headers=g.attacker).json()["y"] == y0
     # Undoing twice is a conflict; the British may not move German stands; a player may not undo a roll.
-    assert c.post(f"/api/v1/games/{g.id}/events/{moved.json()['event_id']}/undo", headers=g.attacker).status_code == 409
+    assert (
+        c.post(f"/api/v1/games/{g.id}/events/{moved.json()['event_id']}/undo", headers=g.attacker).status_code
+        == 409
+    )
     bad = c.post(
         f"/api/v1/games/{g.id}/units/{platoon['id']}/move", headers=g.defender, json={"x": 1, "y": 1}
     )
@@ -127,7 +141,9 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     # Rifle fire suppresses the target only.
     other = units[f"{BN1}/rifle-company-2/rifle-platoon-1"]
     rifle = c.post(
-        f"/api/v1/games/{g.id}/units/{other['id']}/markers", headers=g.attacker, json={"delta": 1, "fire": "rifle"}
+        f"/api/v1/games/{g.id}/units/{other['id']}/markers",
+        headers=g.attacker,
+        json={"delta": 1, "fire": "rifle"},
     )
     assert [ch["unit"] for ch in rifle.json()["changes"]] == [other["id"]]
     # A British marker on the German battalion commander ...
@@ -161,7 +177,9 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     assert h.status_code == 200, h.text
     assert h.json()["changes"][0] == {"unit": hero["id"], "field": "killed", "before": False, "after": True}
     h2 = c.post(
-        f"/api/v1/games/{g.id}/resolve/heroic-action", headers=g.defender, json={"unit_id": hero["id"], "dice": [6]}
+        f"/api/v1/games/{g.id}/resolve/heroic-action",
+        headers=g.defender,
+        json={"unit_id": hero["id"], "dice": [6]},
     )
     assert h2.status_code == 422
     for _ in range(3):
@@ -174,7 +192,9 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     assert p["verified"] is True and p["item"]["id"] == item_id
     leaf = hashlib.sha256(canonical({"item": p["item"], "salt": p["salt"]})).hexdigest()
     assert leaf == p["leaf"] and leaf in p["leaves"]
-    root = hashlib.sha256(canonical({"game": g.id, "side": "attacker", "leaves": sorted(p["leaves"])})).hexdigest()
+    root = hashlib.sha256(
+        canonical({"game": g.id, "side": "attacker", "leaves": sorted(p["leaves"])})
+    ).hexdigest()
     assert root == locked.json()["commitment"]
     seen = c.get(f"/api/v1/games/{g.id}/fireplans/attacker/items/{item_id}", headers=g.defender)
     assert seen.status_code == 200 and seen.json()["verified"] is True
@@ -200,18 +220,28 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     # -- The log and the after-action report ------------------------------------------------------------------
     report = c.get(f"/api/v1/games/{g.id}/report", headers=g.referee).json()
     assert [t["turn"] for t in report["turns"]] == [0, 1, 2, 3]
-    bn1 = next(b for b in report["losses_by_battalion"] if b["name"] == now[BN1]["name"] and b["side"] == "defender"
-               and b["unit_id"] == now[BN1]["id"])
+    bn1 = next(
+        b
+        for b in report["losses_by_battalion"]
+        if b["name"] == now[BN1]["name"] and b["side"] == "defender" and b["unit_id"] == now[BN1]["id"]
+    )
     assert (bn1["rifle_platoons"], bn1["rifle_platoons_lost"]) == (16, 8)
     # 9 British bases lost: "Multiply the number of playing bases ... by 15 ... one third will be dead, one
     # third lightly wounded ..., one sixth crippled ... and one sixth badly wounded" (half men: errata default).
     assert report["casualties_by_side"]["defender"] == {
         **report["casualties_by_side"]["defender"],
-        "bases": 9, "men": 135, "killed": 45, "lightly_wounded": 45, "crippled": 22, "badly_wounded": 23,
+        "bases": 9,
+        "men": 135,
+        "killed": 45,
+        "lightly_wounded": 45,
+        "crippled": 22,
+        "badly_wounded": 23,
     }
     events = c.get(f"/api/v1/games/{g.id}/events", headers=g.defender).json()
     ids = [e["id"] for e in events]
     assert ids == sorted(ids)
     # The German's plan item was private until it arrived.
     assert "fire-plan-item" not in {e["kind"] for e in events}
-    assert "fire-plan-item" in {e["kind"] for e in c.get(f"/api/v1/games/{g.id}/events", headers=g.attacker).json()}
+    assert "fire-plan-item" in {
+        e["kind"] for e in c.get(f"/api/v1/games/{g.id}/events", headers=g.attacker).json()
+    }

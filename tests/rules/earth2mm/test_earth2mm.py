@@ -5,13 +5,22 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.core.dice import all_rolls, exact_distribution
 from rules.core.errors import RulesError
 from rules.earth2mm import pools
-from rules.earth2mm.data import COVER, DIG_IN, EXECUTING_ORDER, MOVE_PERCENT, PLANNING_ORDER, PLANS, SPEEDS_CM, UNITS
+from rules.earth2mm.data import (
+    COVER,
+    DIG_IN,
+    EXECUTING_ORDER,
+    MOVE_PERCENT,
+    PLANNING_ORDER,
+    PLANS,
+    SPEEDS_CM,
+    UNITS,
+)
 from rules.earth2mm.resolvers import (
     BombardRequest,
     CircleRequest,
@@ -45,18 +54,27 @@ def test_examples_of_the_text() -> None:
     # "the other companies can either Assault the enemy or move to the nearest cover location"
     out = RS.resolve("plans", PlanRequest(command="assault", under_fire=True)).evaluation.outcome
     assert out["plans"] == ["assault", "find cover"] and out["may_dig_in"] is False
-    v = RS.resolve("plans", PlanRequest(command="assault", dug_in=True, variants={"assault-column": "text-order"}))
+    v = RS.resolve(
+        "plans", PlanRequest(command="assault", dug_in=True, variants={"assault-column": "text-order"})
+    )
     assert v.evaluation.outcome["plans"] == ["find cover"]
 
 
 def test_cover_table() -> None:
     # "Open -3R -2R (R) Rough -2R -1R +1R Defensible +1R +1R +2R Fortification +2R +2R +3R"
-    assert COVER == {"open": (-3, -2, 0), "rough": (-2, -1, 1), "defensible": (1, 1, 2), "fortification": (2, 2, 3)}
+    assert COVER == {
+        "open": (-3, -2, 0),
+        "rough": (-2, -1, 1),
+        "defensible": (1, 1, 2),
+        "fortification": (2, 2, 3),
+    }
 
 
 def test_weaker_terrain_when_leaving_cover() -> None:
     # "over the top of a +2 dug-in trench into the open -3 gives a -3": line infantry R4 -> 1.
-    req = ResilienceRequest(unit="line-inf", cover={"terrain": "open", "from_terrain": "fortification", "posture": "moving"})
+    req = ResilienceRequest(
+        unit="line-inf", cover={"terrain": "open", "from_terrain": "fortification", "posture": "moving"}
+    )
     assert RS.resolve("resilience", req).evaluation.outcome == 1
 
 
@@ -101,7 +119,12 @@ def test_unit_chart(uid: str, m: tuple[int, int], r: tuple[int, int], res: int |
 def test_speeds_and_percentages() -> None:
     # "Slow infantry 4cm ... Medium infantry 6cm Fast infantry 8cm Slow cavalry 8 cm Medium cavalry 12cm Fast cavalry 16cm"
     assert {k: v for k, v in SPEEDS_CM.items() if k != "immobile"} == {
-        "slow-inf": 4, "medium-inf": 6, "fast-inf": 8, "slow-cav": 8, "medium-cav": 12, "fast-cav": 16,
+        "slow-inf": 4,
+        "medium-inf": 6,
+        "fast-inf": 8,
+        "slow-cav": 8,
+        "medium-cav": 12,
+        "fast-cav": 16,
     }
     assert MOVE_PERCENT == {"road": 25, "open": 0, "rough": -25, "impractical": -75}
     assert len(PLANNING_ORDER) == 6 and len(EXECUTING_ORDER) == 10
@@ -149,7 +172,14 @@ def test_pool_extra_die_per_base_beyond_two() -> None:
     assert len(RS.resolve("shoot", ShootRequest(shooter="lmg-squad", bases=3, target="line-inf")).dice) == 3
     assert len(RS.resolve("shoot", ShootRequest(shooter="line-inf", bases=4, target="line-inf")).dice) == 3
     # "-1A [one less die]" when shooting while assaulting
-    assert len(RS.resolve("shoot", ShootRequest(shooter="line-inf", bases=4, assaulting=True, target="line-inf")).dice) == 2
+    assert (
+        len(
+            RS.resolve(
+                "shoot", ShootRequest(shooter="line-inf", bases=4, assaulting=True, target="line-inf")
+            ).dice
+        )
+        == 2
+    )
 
 
 def test_injuries_then_kills() -> None:
@@ -157,17 +187,26 @@ def test_injuries_then_kills() -> None:
     # one fresh injury, then "further hits will become Kills".
     res = RS.resolve(
         "shoot",
-        ShootRequest(shooter="line-inf", bases=4, target="line-inf", target_bases=2, target_injured=1, dice=[6, 6, 6]),
+        ShootRequest(
+            shooter="line-inf", bases=4, target="line-inf", target_bases=2, target_injured=1, dice=[6, 6, 6]
+        ),
     )
     assert res.evaluation.outcome == {"hits": 3, "injuries": 1, "kills": 2}
     assert res.evaluation.details["target_after"]["bases"] == 0
 
 
 def test_bonus_lets_heavy_weapons_harm_r7() -> None:
-    # "these special troops are capable of harming R7, R8 and R9 troops": mortar 2(+1) vs R7 needs a 6 + 1.
+    # "these special troops are capable of harming R7, R8 and R9 troops": mortar 2(+1) vs R7 needs a 6 + 1,
+    # and a vehicle's hits are re-rolled (the 3rd die, 6 + 1 again).
     res = RS.resolve(
         "shoot",
-        ShootRequest(shooter="early-mortar", bases=2, target="mother-tank", target_cover={"terrain": "defensible"}, dice=[6, 2, 6]),
+        ShootRequest(
+            shooter="early-mortar",
+            bases=2,
+            target="mother-tank",
+            target_cover={"terrain": "defensible"},
+            dice=[6, 2, 6, 1],
+        ),
     )
     assert res.evaluation.details["target_resilience"] == 7
     assert res.evaluation.outcome["hits"] == 1
@@ -175,31 +214,42 @@ def test_bonus_lets_heavy_weapons_harm_r7() -> None:
 
 def test_vehicles_cannot_dig_in() -> None:
     with pytest.raises(RulesError) as err:
-        RS.resolve("shoot", ShootRequest(shooter="line-inf", bases=2, target="whippets", target_cover={"posture": "dug-in"}))
+        RS.resolve(
+            "shoot",
+            ShootRequest(shooter="line-inf", bases=2, target="whippets", target_cover={"posture": "dug-in"}),
+        )
     assert err.value.field == "target_cover.posture"
 
 
+@settings(max_examples=60)
 @given(st.integers(0, 4), st.integers(0, 9), st.integers(0, 3))
 def test_distribution_equals_brute_force(n: int, r: int, bonus: int) -> None:
     brute = exact_distribution((6,) * n, lambda d: str(pools.hits(d, r, bonus)))
     assert {str(k): v for k, v in pools.distribution(n, r, bonus).items()} == brute
 
 
-@given(st.integers(1, 3), st.integers(1, 8), st.integers(0, 2), st.booleans())
+@settings(max_examples=40)
+@given(st.integers(1, 2), st.integers(1, 8), st.integers(0, 2), st.booleans())
 def test_reroll_distribution_equals_brute_force(n: int, r: int, bonus: int, on_reroll: bool) -> None:
-    brute = exact_distribution((6,) * (2 * n), lambda d: str(pools.pool_hits(d, n, r, bonus, True, on_reroll)[1]))
+    brute = exact_distribution(
+        (6,) * (2 * n), lambda d: str(pools.pool_hits(d, n, r, bonus, True, on_reroll)[1])
+    )
     assert {str(k): v for k, v in pools.pool_distribution(n, r, bonus, True, on_reroll).items()} == brute
 
 
+@settings(max_examples=40)
 @given(
     st.sampled_from(["line-inf", "machineguns", "grenadier-squads", "whippets", "field-guns"]),
-    st.integers(1, 3),
+    st.integers(1, 2),
     st.sampled_from(["line-inf", "mother-tank", "whippets", "reserve-inf"]),
     st.sampled_from(["open", "rough", "defensible", "fortification"]),
 )
 def test_shoot_resolver_odds_match_enumeration(shooter: str, bases: int, target: str, terrain: str) -> None:
     req = ShootRequest(
-        shooter=shooter, bases=bases, target=target, target_formation_resilience=4,  # type: ignore[arg-type]
+        shooter=shooter,
+        bases=bases,
+        target=target,
+        target_formation_resilience=4,  # type: ignore[arg-type]
         target_cover={"terrain": terrain, "posture": "moving"},
     )
     resolver = RS.resolvers["shoot"]()
@@ -220,12 +270,17 @@ def test_recovery() -> None:
 def test_bombard_shots_and_half_rule() -> None:
     # field guns 0/2(+1) x 3 bases = 6 shots; "up to half the shots on a single target" = 3.
     with pytest.raises(RulesError) as err:
-        RS.resolve("bombard", BombardRequest(artillery="field-guns", bases_firing=3, targets=[{"shots": 4, "resilience": 4}]))
+        RS.resolve(
+            "bombard",
+            BombardRequest(artillery="field-guns", bases_firing=3, targets=[{"shots": 4, "resilience": 4}]),
+        )
     assert err.value.field == "targets.0.shots"
     with pytest.raises(RulesError) as err:
         RS.resolve(
             "bombard",
-            BombardRequest(artillery="field-guns", bases_firing=3, targets=[{"shots": 3, "resilience": 4}] * 3),
+            BombardRequest(
+                artillery="field-guns", bases_firing=3, targets=[{"shots": 3, "resilience": 4}] * 3
+            ),
         )
     assert err.value.field == "targets"
 
@@ -234,7 +289,10 @@ def test_bombard_odds_match_enumeration() -> None:
     req = BombardRequest(
         artillery="light-howitzers",
         bases_firing=2,
-        targets=[{"shots": 2, "resilience": 5}, {"shots": 1, "resilience": 4, "more_than_half_outside": True}],
+        targets=[
+            {"shots": 2, "resilience": 5},
+            {"shots": 1, "resilience": 4, "more_than_half_outside": True},
+        ],
     )
     resolver = RS.resolvers["bombard"]()
     ctx = RS.context(None)
@@ -244,7 +302,7 @@ def test_bombard_odds_match_enumeration() -> None:
 
 
 def test_circle_is_three_inches_and_picks_subunits() -> None:
-    assert CIRCLE_RADIUS_CM == pytest.approx(1.5 * 2.54)
+    assert pytest.approx(1.5 * 2.54) == CIRCLE_RADIUS_CM
     req = CircleRequest(
         center=(0, 0),
         subunits=[
@@ -260,8 +318,12 @@ def test_circle_is_three_inches_and_picks_subunits() -> None:
 
 
 def test_cordon_drifts_three_inches_per_bound() -> None:
-    laid = RS.resolve("smoke-cordon", CordonRequest(center=(0, 0), batteries=2, wind_deg=0)).evaluation.outcome
-    later = RS.resolve("smoke-cordon", CordonRequest(center=(0, 0), batteries=2, wind_deg=0, bounds=2)).evaluation.outcome
+    laid = RS.resolve(
+        "smoke-cordon", CordonRequest(center=(0, 0), batteries=2, wind_deg=0)
+    ).evaluation.outcome
+    later = RS.resolve(
+        "smoke-cordon", CordonRequest(center=(0, 0), batteries=2, wind_deg=0, bounds=2)
+    ).evaluation.outcome
     assert later["center_cm"] == pytest.approx([6 * INCH_CM, 0])
     ys = [p[1] for p in laid["polygon_cm"]]
     # "3" long for every battery firing", square to the wind (wind along +x, so length along y).

@@ -24,8 +24,8 @@ def test_wire_threshold_per_period(period: str, die: int) -> None:
 
 
 def test_the_books_example() -> None:
-    # "in a game set in 1917 ... each platoon stand rolls in turn and the dice come up 1,3, 5 and 5 this allows
-    # 3 platoons to move through the wire" (1917 before mid-year is the mid period's 5+? The example reads 3+.)
+    # "in a game set in 1917 ... the dice come up 1,3, 5 and 5 this allows 3 platoons to move through the
+    # wire": three of four pass, which is the 3+ of "Mid 1917 onwards".
     res = resolve("wire-crossing", period="late", platoons=4, dice=[1, 3, 5, 5])
     assert res.evaluation.outcome["crossed"] == 3 and res.evaluation.key == "3-crossed"
 

@@ -142,7 +142,7 @@ def test_one_turn_forecast_equals_rolling_every_die_of_the_table() -> None:
     from rules.flanders_fields.gas import next_wind
 
     cloud = Template("gas-attacker", (60, 30)).polygon()
-    stands = _stands() + [Stand("flank", "d", "infantry-platoon", (80, 45))]
+    stands = [*_stands(), Stand("flank", "d", "infantry-platoon", (80, 45))]
     fc = forecast(cloud, Wind(90.0, 15), 1, StandIndex.build(stands), next_wind_distribution)
     for s in stands:
         expected = Fraction(0)

@@ -9,7 +9,7 @@ import pytest
 from rules.core.errors import RulesError
 from rules.flanders_fields.cover import cover_for
 from rules.table.bases import Stand
-from rules.table.los import line_of_sight, visibility_cm
+from rules.table.los import line_of_sight
 from rules.table.move import FireZone, fit_move, measure_move
 from rules.table.templates import Template
 from rules.table.terrain import TerrainIndex, terrain_from_geojson
@@ -66,18 +66,6 @@ def test_woods_and_villages_block_sight_from_level_ground() -> None:
     assert not sight.clear and not sight.dead_ground
     beside = Stand("b", "defender", "infantry-platoon", (20, 70), 270)
     assert line_of_sight(viewer, beside, terrain).clear
-
-
-def test_visibility_distances_table() -> None:
-    # "Infantry (including MGs)* 100 30 or until fired 150"; "Artillery 200 100 250"; "Vehicles 50 10 or
-    # until fired 100"; "Once Infantry and Field artillery have opened fire from cover they may be seen at
-    # a range of 50."
-    assert visibility_cm("infantry", "open", False, 50) == 100
-    assert visibility_cm("infantry", "cover", False, 50) == 30
-    assert visibility_cm("infantry", "cover", True, 50) == 50
-    assert visibility_cm("artillery", "cover", True, 50) == 100
-    assert visibility_cm("vehicle", "large", False, 50) == 100
-    assert visibility_cm("vehicle", "cover", True, None) == 50  # variant: as if in the open
 
 
 def _infantry_allowance(t: str) -> int | None:

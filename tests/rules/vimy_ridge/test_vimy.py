@@ -56,41 +56,60 @@ def test_crt_column_headings_match_the_text(line: str) -> None:
 
 def test_peak_plus_10_reads_the_eighth_column() -> None:
     # Left-aligned lines: Peak "+10" is the 8th column, whose die-1 cell is "D2" ("1 (A) A3 A2 _ Ex Ex D2 D2 ...").
-    res = RS.resolve("combat", CombatRequest(terrain="peak", attack_strength=12, defense_strength=2, dice=[1]))
+    res = RS.resolve(
+        "combat", CombatRequest(terrain="peak", attack_strength=12, defense_strength=2, dice=[1])
+    )
     assert res.evaluation.outcome == "D2"
     assert res.evaluation.details["column"] == "+10"
 
 
 def test_clear_plus_10_die_1_is_de() -> None:
-    res = RS.resolve("combat", CombatRequest(terrain="clear", attack_strength=14, defense_strength=4, dice=[1]))
+    res = RS.resolve(
+        "combat", CombatRequest(terrain="clear", attack_strength=14, defense_strength=4, dice=[1])
+    )
     assert res.evaluation.outcome == "De"
     # Column 12 down the die rows: De, De, D3, D2, D2, Ex.
-    assert res.probabilities == {"De": Fraction(2, 6), "D3": Fraction(1, 6), "D2": Fraction(2, 6), "Ex": Fraction(1, 6)}
+    assert res.probabilities == {
+        "De": Fraction(2, 6),
+        "D3": Fraction(1, 6),
+        "D2": Fraction(2, 6),
+        "Ex": Fraction(1, 6),
+    }
 
 
 def test_no_mans_land_halves_defence_rounding_down() -> None:
     # 14.1 "The defense factor ... is halved (fractions rounded down)": 5 -> 2, so 6 - 2 = +4.
-    res = RS.resolve("combat", CombatRequest(terrain="clear", attack_strength=6, defense_strength=5, no_mans_land=True, dice=[6]))
+    res = RS.resolve(
+        "combat",
+        CombatRequest(terrain="clear", attack_strength=6, defense_strength=5, no_mans_land=True, dice=[6]),
+    )
     assert res.evaluation.details["differential"] == 4
     assert res.evaluation.modifiers[0].value == -3
 
 
 def test_blank_cell_is_no_effect_and_cited() -> None:
     # Clear 0 is column 6; die 4 row "(A) (A) (A) (A) A3 A2 _ ..." has A2 there; die 1 row's blank is column 4 (-2).
-    res = RS.resolve("combat", CombatRequest(terrain="clear", attack_strength=3, defense_strength=5, dice=[1]))
+    res = RS.resolve(
+        "combat", CombatRequest(terrain="clear", attack_strength=3, defense_strength=5, dice=[1])
+    )
     assert res.evaluation.key == "no effect"
     assert any("Combat Results" in s for s in res.evaluation.sources)
 
 
 def test_far_below_the_line_uses_the_first_column() -> None:
-    res = RS.resolve("combat", CombatRequest(terrain="river", attack_strength=0, defense_strength=20, dice=[5]))
+    res = RS.resolve(
+        "combat", CombatRequest(terrain="river", attack_strength=0, defense_strength=20, dice=[5])
+    )
     assert res.evaluation.outcome == "Ae" and res.evaluation.details["column"] == "-4"
 
 
 @pytest.mark.parametrize(
     ("req", "field"),
     [
-        (CombatRequest(terrain="trench", attack_strength=5, defense_strength=2, no_mans_land=True), "terrain"),
+        (
+            CombatRequest(terrain="trench", attack_strength=5, defense_strength=2, no_mans_land=True),
+            "terrain",
+        ),
         (CombatRequest(terrain="clear", attack_strength=5, defense_strength=2, turn=3), "turn"),
         (BombardmentRequest(bombarding_side="allied", la_folie_woods=True, turn=2), "la_folie_woods"),
         (BombardmentRequest(bombarding_side="allied", gas=True, turn=2), "gas"),
@@ -109,7 +128,9 @@ def test_bombardment_modifiers_from_the_chart() -> None:
     # "+3 = Trench hex", "+2 = Woods" (highest applies), "-2 Gas", "-1 Allied aircraft"
     res = RS.resolve(
         "bombardment",
-        BombardmentRequest(bombarding_side="allied", terrain=["woods", "trench"], turn=1, gas=True, aircraft=True, dice=[4]),
+        BombardmentRequest(
+            bombarding_side="allied", terrain=["woods", "trench"], turn=1, gas=True, aircraft=True, dice=[4]
+        ),
     )
     assert [m.value for m in res.evaluation.modifiers] == [3, -2, -1]
     # 4 + 0 = 4: "4 —"; only 1 or 2 (after modifiers) hit: faces 1, 2 hit -> 2/6.
@@ -119,14 +140,18 @@ def test_bombardment_modifiers_from_the_chart() -> None:
 
 def test_automatic_hit_on_a_one_even_in_a_trench_at_night() -> None:
     # turn 3 is a night turn (+1), German bombarding an Allied unit (-1), trench +3: net +3; only a 1 hits.
-    res = RS.resolve("bombardment", BombardmentRequest(bombarding_side="german", terrain=["trench"], turn=3, dice=[1]))
+    res = RS.resolve(
+        "bombardment", BombardmentRequest(bombarding_side="german", terrain=["trench"], turn=3, dice=[1])
+    )
     assert res.evaluation.key == "hit"
     assert res.probabilities == {"hit": Fraction(1, 6), "no effect": Fraction(5, 6)}
 
 
 def test_two_markers_at_most_one_hit() -> None:
     # Clear hex, day: faces 1-2 hit, so two markers hit with 1 - (4/6)^2 = 20/36.
-    res = RS.resolve("bombardment", BombardmentRequest(bombarding_side="allied", turn=2, markers=2, dice=[1, 2]))
+    res = RS.resolve(
+        "bombardment", BombardmentRequest(bombarding_side="allied", turn=2, markers=2, dice=[1, 2])
+    )
     assert res.evaluation.key == "hit" and res.evaluation.details["marker_results"] == ["hit", "hit"]
     assert res.probabilities["hit"] == Fraction(20, 36)
 
@@ -138,7 +163,9 @@ def test_two_markers_at_most_one_hit() -> None:
     st.booleans(),
     st.integers(1, 2),
 )
-def test_bombardment_odds_equal_brute_force(terrain: list[str], side: str, turn: int, air: bool, markers: int) -> None:
+def test_bombardment_odds_equal_brute_force(
+    terrain: list[str], side: str, turn: int, air: bool, markers: int
+) -> None:
     req = BombardmentRequest(
         bombarding_side=side,  # type: ignore[arg-type]
         terrain=terrain,  # type: ignore[arg-type]
@@ -156,6 +183,7 @@ def test_bombardment_odds_equal_brute_force(terrain: list[str], side: str, turn:
 @given(st.sampled_from(TERRAINS), st.integers(-30, 30))
 def test_every_differential_lands_on_a_column(terrain: str, diff: int) -> None:
     col, label = crt_column(terrain, diff)  # type: ignore[arg-type]
+    assert label.split(", ")[0].lstrip("+-").isdigit()
     assert 0 <= col < 12
 
 
@@ -167,17 +195,28 @@ def test_turn_track_and_allotments() -> None:
     assert t2["bombardment_markers"] == {"allied": 8, "german": 5} and not t2["night"]
     night = RS.resolve("turn", TurnRequest(turn=3)).evaluation.outcome
     # 11.3/11.6 "two replacements"; 18.1 one aircraft marker lost each night; night allotments reduced.
-    assert night["night"] and night["replacements_per_side"] == 2 and night["allied_aircraft_markers_lost"] == 1
+    assert (
+        night["night"] and night["replacements_per_side"] == 2 and night["allied_aircraft_markers_lost"] == 1
+    )
     assert night["bombardment_markers"] == {"allied": 4, "german": 2}
     assert sum(night["bombardment_markers"].values()) <= 13
-    variant = RS.resolve("turn", TurnRequest(turn=3, variants={"artillery-track": "turn-2-everywhere"})).evaluation
+    variant = RS.resolve(
+        "turn", TurnRequest(turn=3, variants={"artillery-track": "turn-2-everywhere"})
+    ).evaluation
     assert variant.outcome["bombardment_markers"] == {"allied": 8, "german": 5}
 
 
 @pytest.mark.parametrize(
     ("kwargs", "key"),
     [
-        ({"game_over": True, "canadians_last_in_all_peaks": True, "canadians_last_in_petit_vimy_supply": True}, "allied win"),
+        (
+            {
+                "game_over": True,
+                "canadians_last_in_all_peaks": True,
+                "canadians_last_in_petit_vimy_supply": True,
+            },
+            "allied win",
+        ),
         ({"game_over": True, "most_units_of_one_division_on_east_edge": 3}, "german win"),
         ({"game_over": False, "most_units_of_one_division_on_east_edge": 3}, "undecided"),
         ({"allied_unit_entered_vimy": True}, "allied instant win"),

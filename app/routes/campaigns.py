@@ -1,0 +1,89 @@
+"""The Firestorm: Villers-Bretonneux campaign over HTTP, statelessly: the client holds the state and sends it
+back with each action (the pure state machine is rules.firestorm.campaign)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
+
+from app import errors
+from rules.firestorm import campaign
+from rules.firestorm.campaign import CampaignState
+
+router = APIRouter(
+    prefix="/api/v1/rulesets/firestorm-villers-bretonneux/campaign", tags=["firestorm-villers-bretonneux"]
+)
+
+
+class NewCampaign(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    adjacency: dict[str, list[str]] | None = Field(
+        default=None, description="A corrected map adjacency (area -> adjacent areas); default map.json."
+    )
+    variants: dict[str, str] = Field(default_factory=dict, description="Erratum id -> reading id.")
+
+
+class StateIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    state: CampaignState
+
+
+class ApplyIn(StateIn):
+    action: dict[str, Any] = Field(
+        description="An action as listed by legal-actions, e.g. {'type': 'initiative'}."
+    )
+    dice: list[int] | None = Field(
+        default=None,
+        max_length=10,
+        description="The faces rolled, as many as the action takes; omit to let the server roll.",
+    )
+
+
+class CampaignOut(BaseModel):
+    state: CampaignState
+    legal_actions: list[dict[str, Any]]
+    result: dict[str, Any]
+
+
+class ApplyOut(CampaignOut):
+    events: list[dict[str, Any]]
+    dice: list[int]
+    rolled_by_server: bool
+
+
+def _out(state: CampaignState) -> dict[str, Any]:
+    return {"state": state, "legal_actions": campaign.legal_actions(state), "result": campaign.result(state)}
+
+
+@router.post(
+    "/new", response_model=CampaignOut, responses=errors.responses(422), summary="Set up a new campaign"
+)
+def new(body: NewCampaign) -> dict[str, Any]:
+    return _out(campaign.new_campaign(body.adjacency, body.variants))
+
+
+@router.post(
+    "/legal-actions",
+    response_model=CampaignOut,
+    responses=errors.responses(422),
+    summary="What may be done next",
+)
+def legal_actions(body: StateIn) -> dict[str, Any]:
+    return _out(body.state)
+
+
+@router.post("/apply", response_model=ApplyOut, responses=errors.responses(422), summary="Apply one action")
+def apply(body: ApplyIn) -> dict[str, Any]:
+    dice = body.dice
+    by_server = dice is None
+    if dice is None:
+        campaign.check_state(body.state)
+        rng = random.SystemRandom()
+        dice = [rng.randint(1, 6) for _ in range(campaign.dice_needed(body.state, body.action))]
+    state, events = campaign.apply(body.state, body.action, dice)
+    return {**_out(state), "events": events, "dice": dice, "rolled_by_server": by_server}
