@@ -13,14 +13,18 @@ from typing import Any
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from app import crud
-from app.auth import SIDES, Viewer
+from app import crud, game_table
+from app.auth import SIDES, Viewer, other_side
 from app.errors import Conflict, Forbidden
 from app.models import Event, FirePlanItem, Game, GameSide, Unit
 from rules.core.errors import RulesError
 from rules.flanders_fields.casualties import casualty_split
-from rules.flanders_fields.errata_engine2 import CASUALTY_ROUNDING, SRC_CASUALTIES
+from rules.flanders_fields.errata_engine2 import CASUALTY_ROUNDING, SRC_CASUALTIES, SRC_EVENTS
+from rules.flanders_fields.events import PACK, card_dict
+from rules.flanders_fields.gas import SRC_GAS
+from rules.flanders_fields.orders import CREWED_UNITS, FLAG_UNITS
 from rules.flanders_fields.ruleset import cite
+from rules.flanders_fields.shooting import FIRE_TYPE as SHOOTING_FIRE_TYPE
 from rules.flanders_fields.suppression import (
     UNIT_LEVELS,
     is_killed,
@@ -184,13 +188,23 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
     if due:
         needs.append("morale tests due: " + ", ".join(f"{u.name} (unit {u.id})" for u in due))
     if current.id == "rolling-barrages":
-        mine = [b for b in game.board.get("barrages", []) if b["side"] == game.side_to_move]
-        needs += [
-            f"barrage {b['item_id']} at {b['front_y']:g} cm: roll for each stand under it" for b in mine
-        ]
-    if current.id == "gas":
-        clouds = [c for c in game.board.get("clouds", []) if c["side"] == game.side_to_move]
-        needs += [f"gas cloud {c['item_id']}: roll gas-wind" for c in clouds]
+        for b in game.board.get("barrages", []):
+            if b["side"] != game.side_to_move:
+                continue
+            lo, hi = b.get("covers_y", [b["front_y"], b["front_y"]])
+            if b.get("pending"):
+                needs.append(
+                    f"barrage {b['item_id']} ({lo:g}-{hi:g} cm up the table): roll rolling-barrage for units "
+                    + ", ".join(str(i) for i in b["pending"])
+                )
+            if b.get("danger"):
+                needs.append(
+                    f"barrage {b['item_id']}: roll barrage-danger for units "
+                    + ", ".join(str(d["unit"]) for d in b["danger"])
+                    + " in the 6 cm behind it"
+                )
+    if current.id == "gas" and _wind_due(game):
+        needs.append("roll gas-wind: the wind moves every gas cloud on the table")
     nxt = seq[game.step + 1] if game.step + 1 < len(seq) else None
     info["step"] = {"index": game.step, "id": current.id, "title": current.title, "source": current.source}
     info["needs"] = needs
@@ -201,6 +215,16 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         else {"action": "end-turn", "then": _after(game)}
     )
     return info
+
+
+def _wind_due(game: Game) -> bool:
+    """ "after initial deployment the controlling player states his preferred wind direction ... At the
+    start of every turn thereafter the attacking player rolls a D6": once a game turn, in the attacker's
+    gas step, and at once for the first cloud."""
+    board = game.board
+    if not board.get("clouds") or board.get("wind_turn") == game.turn:
+        return False
+    return "wind" not in board or game.side_to_move == "attacker"
 
 
 def _after(game: Game) -> dict[str, Any]:
@@ -288,16 +312,19 @@ def start_of_turn(session: Session, game: Game) -> list[Event]:
     if game.side_to_move == "attacker" and game.deep_suppression:
         crud.bump_game(session, game, None, deep_suppression=0)  # a new turn needs a new roll
     barrages = []
+    units = crud.list_units(session, game.id or 0)
+    table = game_table.table_of(game)
     for b in board.get("barrages", []):
-        b = dict(b)
         if b["side"] == game.side_to_move:
-            b["turns_fired"] += 1
+            b = {**b, "turns_fired": b["turns_fired"] + 1}
             if b["turns_fired"] > b["duration_turns"]:
                 events.append(_board_event(session, game, "barrage-lifted", {"barrage": b}))
                 continue
-            if game.turn not in b.get("halts", []):
-                b["front_y"] += BARRAGE_ADVANCE_CM * (1 if b["side"] == "attacker" else -1)
-            events.append(_board_event(session, game, "barrage-advanced", {"barrage": b}))
+            # "A Rolling Barrage may be ordered to halt for one turn"
+            halted = game.turn in b.get("halts", [])
+            b = game_table.barrage_step(b, 0.0 if halted else BARRAGE_ADVANCE_CM, units, table)
+            kind = "barrage-halted" if halted else "barrage-advanced"
+            events.append(_board_event(session, game, kind, {"barrage": b}))
         barrages.append(b)
     board["barrages"] = barrages
     crud.bump_game(session, game, None, board=board)
@@ -418,24 +445,40 @@ def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
     side: Side = "attacker" if item.side == "attacker" else "defender"
     if "grid" in data:
         data["point"] = list(grid_to_table(side, data["grid"][0], data["grid"][1], table))
+    units = crud.list_units(session, game.id or 0)
     if item.kind == "gas":
-        board.setdefault("clouds", []).append({"item_id": item.id, "side": item.side, **data, "turns": 0})
-    elif item.kind == "rolling-barrage":
-        board.setdefault("barrages", []).append(
-            {
-                "item_id": item.id,
-                "side": item.side,
-                "front_y": grid_to_table(side, 0.0, float(data["start_up_cm"]), table)[1],
-                "duration_turns": int(data["duration_turns"]),
-                "halts": list(data.get("halts", [])),
-                "turns_fired": 1,
-            }
+        cloud = game_table.cloud_arrives(
+            {"item_id": item.id, "side": item.side, **data, "center": data["point"]}, units
         )
+        board["clouds"] = [*board.get("clouds", []), cloud]
+    elif item.kind == "rolling-barrage":
+        b = {
+            "item_id": item.id,
+            "side": item.side,
+            "front_y": grid_to_table(side, 0.0, float(data["start_up_cm"]), table)[1],
+            "duration_turns": int(data["duration_turns"]),
+            "halts": list(data.get("halts", [])),
+            "turns_fired": 1,
+        }
+        b = game_table.barrage_step(b, 0.0, units, table)
+        board["barrages"] = [*board.get("barrages", []), b]
     elif item.kind != "deep-suppression":
         board.setdefault("fire", []).append(
             {"item_id": item.id, "side": item.side, "kind": item.kind, **data}
         )
     crud.bump_game(session, game, None, board=board)
+    if item.kind == "gas":
+        changes = _gas_markers(session, board["clouds"], units)
+        events.append(
+            crud.record(
+                session,
+                game,
+                "gas-arrived",
+                "system",
+                {"cloud": board["clouds"][-1], "changes": changes, "source": SRC_GAS},
+                step="gas",
+            )
+        )
     if item.kind == "deep-suppression":
         # "ATTACKERS ROLL D6 FOR DEEP SUPPRESSION": the server rolls it as the turn starts.
         rs = get_ruleset(RULESET)
@@ -619,47 +662,174 @@ class Filled:
     why: str
 
 
+# Organisation kinds -> the order-roll resolver's unit ids; MGs and mortars by what they belong to.
+ORDER_UNIT = {
+    "rifle-company": "rifle-company",
+    "field-battery": "regimental-artillery",
+    "howitzer-battery": "regimental-artillery",
+    "heavy-battery": "regimental-artillery",
+    "tank": "tank",
+    "tank-company": "tank",
+}
+MG_KINDS = ("mmg", "mmg-company", "mmg-section")
+MORTAR_KINDS = ("light-mortar", "medium-mortar", "heavy-mortar", "light-mortar-battery")
+# Organisation kinds -> the shooting resolver's firer ids.
+FIRER = {
+    "rifle-platoon": "infantry",
+    "infantry": "infantry",
+    "cavalry-troop": "cavalry",
+    "mmg": "mg",
+    "lmg": "lmg-unit",
+    "field-battery": "field-gun",
+    "howitzer-battery": "field-howitzer",
+    "heavy-battery": "heavy-artillery",
+    "light-mortar": "light-mortar",
+    "medium-mortar": "medium-mortar",
+    "heavy-mortar": "heavy-mortar",
+    "flamethrower": "flamethrower",
+}
+# "Crewed Weapons such as artillery, machineguns and mortars" (TROOP QUALITY, EXPERIENCED): what a morale
+# result of "abandon crewed weapons" abandons.
+CREWED_KINDS = frozenset(
+    {
+        "mmg",
+        "light-mortar",
+        "medium-mortar",
+        "heavy-mortar",
+        "field-battery",
+        "howitzer-battery",
+        "heavy-battery",
+    }
+)
+
+
+def order_unit(unit: Unit, by_id: dict[int | None, Unit]) -> str | None:
+    if unit.kind in ORDER_UNIT:
+        return ORDER_UNIT[unit.kind]
+    in_battalion = ancestor_at(unit, "battalion", by_id) is not None
+    if unit.kind in MG_KINDS:
+        return "battalion-mg" if in_battalion else "regimental-mg"
+    if unit.kind in MORTAR_KINDS:
+        return "battalion-mortar" if in_battalion else "regimental-mortar"
+    return None
+
+
 def _fill(
-    game: Game, resolver: str, fields: set[str], unit: Unit | None, target: Unit | None, units: list[Unit]
+    game: Game,
+    resolver: str,
+    fields: set[str],
+    unit: Unit | None,
+    target: Unit | None,
+    units: list[Unit],
+    given: dict[str, Any],
 ) -> list[Filled]:
+    """The request fields the game's state knows, each with why; the resolver's own refusals decide the
+    rest, so only what the rules let a unit claim is filled (crewed weapons are experienced, raw under
+    fire only for raw troops, the flags only for the units they apply to)."""
     by_id: dict[int | None, Unit] = {u.id: u for u in units}
     out: list[Filled] = []
 
     def put(field: str, value: Any, why: str) -> None:
-        if field in fields:
+        if field in fields and field not in given:
             out.append(Filled(field, value, why))
 
     if unit is not None:
         chain = [unit, *ancestors(unit, by_id)]
         bn = ancestor_at(unit, "battalion", by_id)
         q = quality_of(unit, by_id)
-        if q:
-            put("quality", q, f"quality of {chain[-1].name if not bn else bn.name}")
-            put("firer_raw", q == "raw", "the firer's battalion quality")
         command = _command_stand(unit, units, by_id)
-        gas = unit.in_gas or (command is not None and command.in_gas)
-        put("in_gas", gas, "the unit or its commanding stand is in a gas cloud")
-        put("firer_in_gas", unit.in_gas, "the firer is in a gas cloud")
+        stands = [u for u in leaves_under(unit, units) if not u.killed]
+        if resolver == "order-roll":
+            ou = given.get("unit") or order_unit(unit, by_id)
+            if ou is not None:
+                put("unit", ou, f"{unit.name} is a {unit.kind}")
+            if ou in CREWED_UNITS:
+                q = "experienced"
+                put("quality", q, "Crewed Weapons ... are always classed as Experienced")
+            flags = {f for f, allowed in FLAG_UNITS.items() if ou in allowed}
+            if "platoon_beyond_25cm" in flags and bn is not None:
+                far = _beyond(bn, units, by_id, 25.0)
+                if far is not None:
+                    put(
+                        "platoon_beyond_25cm",
+                        far,
+                        f"a platoon of {bn.name} more than 25 cm from its commander",
+                    )
+            if "through_wire" in flags and any(u.stuck_on_wire for u in stands):
+                put("through_wire", True, f"a platoon of {unit.name} is in wire")
+            if unit.side == "defender" and game.deep_suppression:
+                put("deep_suppression", game.deep_suppression, "the deep suppression in force this turn")
+        if q:
+            put("quality", q, f"quality of {bn.name if bn else chain[-1].name}")
+            put("firer_raw", q == "raw", f"{unit.name} is {q}")
+            if q == "raw":
+                raw = any(a.raw_under_fire for a in chain)
+                put(
+                    "raw_under_fire", raw, "raw troops that have been fired on" if raw else "not yet fired on"
+                )
+        gas = [u.name for u in [*stands, *([command] if command else [])] if u.in_gas]
+        put("in_gas", bool(gas), f"in a gas cloud: {', '.join(gas)}" if gas else "no stand in a gas cloud")
+        put("firer_in_gas", unit.in_gas, f"{unit.name} is {'' if unit.in_gas else 'not '}in a gas cloud")
         if command is not None:
             put("command_suppression", command.suppression, f"suppression markers on {command.name}")
             put("field_promotion", command.field_promotion, f"{command.name} is a field promotion")
-        put("raw_under_fire", any(a.raw_under_fire for a in chain), "raw troops that have been fired on")
-        if unit.side == "defender":
-            put("deep_suppression", game.deep_suppression, "the deep suppression in force this turn")
-        if bn is not None and command is not None:
-            far = _beyond(bn, units, by_id, 25.0)
-            if far is not None:
-                put("platoon_beyond_25cm", far, "a platoon more than 25 cm from its battalion commander")
         if resolver == "morale" and unit.level == "battalion":
             start, gone = rifle_losses(unit, units)
             put("starting_platoons", start, f"rifle platoons of {unit.name}")
             put("lost_platoons", gone, f"rifle platoons of {unit.name} destroyed")
-        if resolver == "order-roll" and unit.kind in ORDER_UNIT:
-            put("unit", ORDER_UNIT[unit.kind], f"{unit.name} is a {unit.kind}")
-        if unit.stuck_on_wire:
-            put("through_wire", True, "the unit is passing through wire")
+        if resolver == "shooting" and unit.kind in FIRER:
+            put("firer", FIRER[unit.kind], f"{unit.name} is a {unit.kind}")
+        if resolver == "wire-crossing" and unit.stuck_on_wire:
+            put("through_wire", True, f"{unit.name} is in wire")
     if target is not None:
-        put("target_is_command", target.is_command, f"{target.name} is a command stand")
+        put(
+            "target_is_command",
+            target.is_command,
+            f"{target.name} is {'' if target.is_command else 'not '}a command stand",
+        )
+        if target.kind in ("tank",) and "target" in fields:
+            put("target", "armour", f"{target.name} is a tank")
+        terrain = game_table.terrain_of(game)
+        cover = game_table.target_cover(game, target, quality_of(target, by_id), terrain)
+        if cover is not None:
+            value = cover.value
+            if target.kind == "tank":
+                value = "open" if value == "open" else "cover"
+            put(cover.field, value, cover.why)
+        if unit is not None:
+            for m in game_table.shot(game, unit, target, terrain):
+                put(m.field, m.value, m.why)
+        if resolver == "shooting" and given.get("firer", FIRER.get(unit.kind if unit else "")) == "gas":
+            passed = [c.get("passed", {}) for c in game.board.get("clouds", [])]
+            full = any(target.id in p.get("full", []) for p in passed)
+            partial = any(target.id in p.get("partial", []) for p in passed)
+            if full or partial:
+                put(
+                    "partial_template",
+                    not full,
+                    "the cloud only partly covered the base" if not full else "fully covered",
+                )
+        if resolver == "barrage-danger":
+            for b in game.board.get("barrages", []):
+                hit = next((d for d in b.get("danger", []) if d["unit"] == target.id), None)
+                if hit is not None:
+                    put(
+                        "distance_cm",
+                        hit["distance_cm"],
+                        f"{target.name} is {hit['distance_cm']:g} cm behind barrage {b['item_id']}",
+                    )
+    if resolver == "gas-wind":
+        wind = game.board.get("wind")
+        if wind is not None:
+            put("wind", wind, "the wind as it blew last turn (one wind for every cloud)")
+        else:
+            first = next(iter(game.board.get("clouds", [])), None)
+            if first is not None:
+                put(
+                    "direction_deg",
+                    first["wind_deg"],
+                    f"the wind direction stated in fire plan item {first['item_id']}",
+                )
     return out
 
 
@@ -676,15 +846,6 @@ def _spend_heroic_action(session: Session, game: Game, viewer: Viewer, unit: Uni
     session.add(row)
 
 
-# Organisation kinds -> the order-roll resolver's unit ids.
-ORDER_UNIT = {
-    "rifle-company": "rifle-company",
-    "mmg": "battalion-mg",
-    "field-battery": "regimental-artillery",
-    "howitzer-battery": "regimental-artillery",
-}
-
-
 def _command_stand(unit: Unit, units: Sequence[Unit], by_id: dict[int | None, Unit]) -> Unit | None:
     """The stand commanding a unit: the command stand of its battalion (or of its own formation)."""
     for a in [unit, *ancestors(unit, by_id)]:
@@ -697,24 +858,49 @@ def _command_stand(unit: Unit, units: Sequence[Unit], by_id: dict[int | None, Un
 
 
 def _beyond(bn: Unit, units: Sequence[Unit], by_id: dict[int | None, Unit], limit_cm: float) -> bool | None:
-    from rules.table.bases import BASES, Stand
-
     command = _command_stand(bn, units, by_id)
-    if command is None or command.x is None or command.y is None or command.base not in BASES:
+    cstand = game_table.stand_of(command) if command is not None else None
+    if cstand is None:
         return None
-    cpoly = _stand(command, Stand).polygon()
+    cpoly = cstand.polygon()
     placed = [
-        u
-        for u in leaves_under(bn, units)
-        if u.level == "platoon" and not u.killed and u.x is not None and u.base in BASES
+        s
+        for s in (game_table.stand_of(u) for u in leaves_under(bn, units) if u.level == "platoon")
+        if s is not None
     ]
     if not placed:
         return None
-    return any(_stand(u, Stand).polygon().distance(cpoly) > limit_cm for u in placed)
+    return any(s.polygon().distance(cpoly) > limit_cm for s in placed)
 
 
-def _stand(u: Unit, cls: Any) -> Any:
-    return cls(id=str(u.id), side=u.side, base=u.base, center=(u.x, u.y), facing_deg=u.facing_deg or 0.0)
+# -- random events: the pack and the hands -------------------------------------------------------------------
+HAND_KEY = "event-hand"
+
+
+def _hands(session: Session, game: Game) -> dict[str, list[str]]:
+    return {s.side: list(s.special_uses.get(HAND_KEY, [])) for s in crud.sides(session, game.id or 0)}
+
+
+def _deck(game: Game, hands: dict[str, list[str]]) -> list[str]:
+    """The cards still in the pack: every card not held and not out of play (drawn dummies, played cards).
+    Its order is the pack's; the draw picks positions in it, so the odds are exact whatever the order."""
+    out = set(game.board.get("events", {}).get("out", []))
+    held = {c for h in hands.values() for c in h}
+    return [c for c in PACK if c not in out and c not in held]
+
+
+def _redact_opponent(payload: dict[str, Any], drawer: str) -> dict[str, Any]:
+    """The drawing player's view of a draw: the opponent's hand is not theirs to see."""
+    req = {k: v for k, v in payload["request"].items() if k != "opponent_hand"}
+    res = dict(payload["resolution"])
+    res["outcome"] = {k: v for k, v in res["outcome"].items() if k != "opponent_hand"}
+    return {
+        **payload,
+        "request": req,
+        "resolution": res,
+        "filled": [f for f in payload["filled"] if f["field"] != "opponent_hand"],
+        "changes": [c for c in payload["changes"] if c.get("side", drawer) == drawer],
+    }
 
 
 def resolve(
@@ -740,12 +926,28 @@ def resolve(
         viewer.require_side(unit.side, "resolve for a unit")
     if resolver_id == "heroic-action":
         _spend_heroic_action(session, game, viewer, unit)
+    if resolver_id == "gas-wind" and apply and not _wind_due(game):
+        raise RulesError(
+            "resolver",
+            "no gas-wind roll is due: it is rolled once a turn by the attacker once a cloud is on the table "
+            "(send apply: false to ask the table without moving the clouds)",
+        )
     request_model = rs.resolvers[resolver_id].Request
-    filled = [
-        f
-        for f in _fill(game, resolver_id, set(request_model.model_fields), unit, target, units)
-        if f.field not in fields
-    ]
+    filled = _fill(game, resolver_id, set(request_model.model_fields), unit, target, units, fields)
+    drawer = game.side_to_move
+    if resolver_id == "random-event":
+        # "At the start of each turn a player must draw at least one card": the side to move draws.
+        viewer.require_side(drawer, "draw the random event cards")
+        hands = _hands(session, game)
+        rival = other_side(drawer)
+        for name, value, why in (
+            ("deck", _deck(game, hands), "the cards left in the game's pack"),
+            ("hand", hands[drawer], f"the {drawer}'s hand"),
+            ("opponent_hand", hands[rival], f"the {rival}'s hand"),
+        ):
+            if name in fields:
+                raise RulesError(f"fields.{name}", "inside a game the pack and hands are the game's", [])
+            filled.append(Filled(name, value, why))
     body = {
         **{f.field: f.value for f in filled},
         **fields,
@@ -772,33 +974,38 @@ def resolve(
         "changes": changes,
     }
     step = step_of(game)
-    ev = crud.record(session, game, "roll", viewer.role, payload, step=step.id if step else "")
-    return payload, ev
+    here = step.id if step else ""
+    if resolver_id == "random-event":
+        # The whole draw (both hands) is the referee's; the drawer sees it without the opponent's hand.
+        ev = crud.record(session, game, "roll", viewer.role, payload, step=here, visibility="referee")
+        mine = _redact_opponent(payload, drawer)
+        crud.record(
+            session, game, "cards-drawn", viewer.role, {**mine, "roll_event": ev.id}, visibility=drawer
+        )
+        if apply:
+            _public_draw(session, game, viewer, resolution, ev)
+        return (payload if viewer.is_referee else mine), ev
+    return payload, crud.record(session, game, "roll", viewer.role, payload, step=here)
 
 
-# The suppression rules' fire types, for each shooting firer and template resolver.
-FIRE_TYPE = {
-    "mg": "mg",
-    "blockhouse": "blockhouse",
-    "infantry": "rifle",
-    "lmg-unit": "lmg",
-    "cavalry": "cavalry",
-    "field-gun": "artillery",
-    "field-howitzer": "artillery",
-    "heavy-artillery": "artillery",
-    "super-heavy-artillery": "artillery",
-    "light-mortar": "mortar",
-    "medium-mortar": "mortar",
-    "heavy-mortar": "mortar",
-    "heavy-tank": "tank",
-    "light-tank": "tank",
-    "gas": "gas",
-    "flamethrower": "flamethrower",
-    "rolling-barrage": "artillery",
-    "barrage-danger": "artillery",
-    "sos": "artillery",
-    "air-attack": "aircraft",
-}
+def _public_draw(session: Session, game: Game, viewer: Viewer, res: dict[str, Any], ev: Event) -> None:
+    """What the opponent learns of a draw: how many cards, the dummies and the detrimental cards played."""
+    out = res["outcome"]
+    shown = [c for c in out["drawn"] if c["kind"] == "dummy" or c["card"] in out["play_now"]]
+    crud.record(
+        session,
+        game,
+        "random-event",
+        viewer.role,
+        {
+            "roll_event": ev.id,
+            "drawn": len(out["drawn"]),
+            "shown": shown,
+            "kept": len(out["drawn"]) - len(shown),
+            "cards_left": len(out["deck"]),
+            "source": SRC_EVENTS,
+        },
+    )
 
 
 def _apply(
@@ -816,53 +1023,170 @@ def _apply(
     if resolver_id == "order-roll" and unit is not None and isinstance(outcome, dict):
         changes += crud.update_unit(session, unit, actions_left=int(outcome.get("actions", 0)))
     elif resolver_id == "deep-suppression" and isinstance(outcome, dict):
-        before = game.deep_suppression
-        crud.bump_game(session, game, None, deep_suppression=int(outcome["penalty"]))
-        changes.append(
-            {"game": game.id, "field": "deep_suppression", "before": before, "after": game.deep_suppression}
-        )
+        changes += _set_game(session, game, deep_suppression=int(outcome["penalty"]))
     elif resolver_id == "morale" and unit is not None:
-        changes += _apply_morale(session, game, unit, key, req)
+        changes += _apply_morale(session, game, unit, res)
     elif resolver_id == "heroic-action" and unit is not None:
         if key == "platoon-destroyed":  # "if a failure the platoon is immediately destroyed"
             changes += kill(session, game, unit)
-    elif target is not None and key in ("suppressed", "killed"):
-        fire = FIRE_TYPE.get(getattr(req, "firer", None) or resolver_id)
-        if (
-            target.quality == "raw"
-            or quality_of(target, {u.id: u for u in crud.list_units(session, game.id or 0)}) == "raw"
-        ):
-            changes += crud.update_unit(session, target, raw_under_fire=True)
+    elif resolver_id == "gas-wind":
+        changes += _apply_wind(session, game, outcome)
+    elif resolver_id == "random-event":
+        changes += _apply_draw(session, game, outcome)
+    if target is None:
+        return changes
+    if resolver_id in ("rolling-barrage", "barrage-danger"):
+        changes += _rolled_under_barrage(session, game, resolver_id, target)
+    if key in ("suppressed", "killed"):
+        firer = getattr(req, "firer", None)
+        fire = SHOOTING_FIRE_TYPE[firer] if firer else TEMPLATE_FIRE_TYPE.get(resolver_id)
+        count = int(res.get("suppression_markers", 1))  # two dice: "two suppressions are two markers"
         changes += (
-            kill(session, game, target) if key == "killed" else add_suppression(session, game, target, fire)
+            kill(session, game, target)
+            if key == "killed"
+            else add_suppression(session, game, target, fire, count)
         )
-    elif target is not None and resolver_id in ("shooting",):
-        # Raw troops are +1 "until they receive any fire": being shot at counts, whatever the result.
-        by_id: dict[int | None, Unit] = {u.id: u for u in crud.list_units(session, game.id or 0)}
-        if quality_of(target, by_id) == "raw" and not target.raw_under_fire:
-            changes += crud.update_unit(session, target, raw_under_fire=True)
+    if resolver_id in ("shooting", *TEMPLATE_FIRE_TYPE):
+        changes += _fired_on(session, game, target)
     return changes
 
 
-def _apply_morale(session: Session, game: Game, bn: Unit, key: str, req: Any) -> list[dict[str, Any]]:
-    """Carry out a morale result at once: rout removes the battalion; retreats suppress it and its crewed
-    weapons are abandoned (the players move the stands back by the distance given)."""
+# The suppression rules' fire types of the template resolvers (shooting uses the firer's).
+TEMPLATE_FIRE_TYPE = {
+    "rolling-barrage": "artillery",
+    "barrage-danger": "artillery",
+    "air-attack": "aircraft",
+}
+
+
+def _set_game(session: Session, game: Game, **values: Any) -> list[dict[str, Any]]:
+    changes = [
+        {"game": game.id, "field": k, "before": getattr(game, k), "after": v}
+        for k, v in values.items()
+        if getattr(game, k) != v
+    ]
+    crud.bump_game(session, game, None, **values)
+    return changes
+
+
+def _fired_on(session: Session, game: Game, target: Unit) -> list[dict[str, Any]]:
+    """Raw troops are +1 on orders "until they receive any fire": being shot at counts, whatever the
+    result, and the order roll is the battalion's, so the battalion is marked."""
+    by_id: dict[int | None, Unit] = {u.id: u for u in crud.list_units(session, game.id or 0)}
+    if quality_of(target, by_id) != "raw":
+        return []
+    marked = ancestor_at(target, "battalion", by_id) or target
+    return [] if marked.raw_under_fire else crud.update_unit(session, marked, raw_under_fire=True)
+
+
+def _apply_morale(session: Session, game: Game, bn: Unit, res: dict[str, Any]) -> list[dict[str, Any]]:
+    """Carry out a morale result at once ("Troops which have suffered from a poor morale result carry out
+    the result as soon as it is determined"): removed from play on a rout; on a retreat every stand is
+    suppressed and the battalion's crewed weapons are abandoned (the players move the stands back by
+    `retreat_cm`)."""
     units = crud.list_units(session, game.id or 0)
-    start, gone = rifle_losses(bn, units)
-    stage = 2 if start and 4 * gone >= 3 * start else 1
-    changes = crud.update_unit(session, bn, morale_due=False, morale_stage=max(stage, bn.morale_stage))
+    changes: list[dict[str, Any]] = []
+    if res.get("test_due"):
+        stage = 2 if res.get("at_75_percent") else 1
+        changes += crud.update_unit(session, bn, morale_stage=max(stage, bn.morale_stage))
+    changes += crud.update_unit(session, bn, morale_due=False)
     living = [u for u in leaves_under(bn, units) if not u.killed]
-    if key == "rout":
+    if res.get("removed"):
         for u in living:
             changes += crud.update_unit(session, u, killed=True)
-    elif key.startswith("retreat"):
+        return changes
+    if res.get("suppressed"):
         for u in living:
-            change = crud.increment(session, u, "suppression", 1)
-            assert change is not None
-            changes.append(change)
-            if u.level != "platoon" and not u.is_command and not u.crew_abandoned:
+            # "become Suppressed": a stand already suppressed stays so; no marker is added that could kill.
+            if u.suppression == 0:
+                changes += crud.update_unit(session, u, suppression=1)
+    if res.get("abandon_crewed_weapons"):
+        for u in living:
+            if u.kind in CREWED_KINDS and not u.crew_abandoned:
                 changes += crud.update_unit(session, u, crew_abandoned=True)
     return changes
+
+
+def _apply_wind(session: Session, game: Game, wind: dict[str, Any]) -> list[dict[str, Any]]:
+    """The wind blows every cloud on the table (all offensive gas shares "the same vagaries of weather");
+    stands under a cloud are marked in gas, the others no longer."""
+    units = crud.list_units(session, game.id or 0)
+    kept, gone = game_table.clouds_on_wind(game.board.get("clouds", []), wind, units)
+    board = {**game.board, "wind": wind, "wind_turn": game.turn, "clouds": kept}
+    if gone:
+        board["clouds_gone"] = [*game.board.get("clouds_gone", []), *gone]
+    return _set_game(session, game, board=board) + _gas_markers(session, kept, units)
+
+
+def _gas_markers(
+    session: Session, clouds: Sequence[dict[str, Any]], units: Sequence[Unit]
+) -> list[dict[str, Any]]:
+    covered = game_table.in_gas(clouds, units)
+    changes: list[dict[str, Any]] = []
+    for u in units:
+        if game_table.stand_of(u) is not None and u.in_gas != (u.id in covered):
+            changes += crud.update_unit(session, u, in_gas=u.id in covered)
+    return changes
+
+
+def _apply_draw(session: Session, game: Game, outcome: dict[str, Any]) -> list[dict[str, Any]]:
+    """Keep the pack and the hands: beneficial cards go to the drawer's hand, cards handed over to the
+    opponent's; everything else drawn is out of play."""
+    drawer = game.side_to_move
+    new = {drawer: list(outcome["hand"]), other_side(drawer): list(outcome["opponent_hand"])}
+    changes: list[dict[str, Any]] = []
+    for row in crud.sides(session, game.id or 0):
+        before = list(row.special_uses.get(HAND_KEY, []))
+        if before != new[row.side]:
+            changes.append(_set_side(session, row, HAND_KEY, new[row.side]))
+    held = {c for h in new.values() for c in h}
+    out = [c for c in PACK if c not in outcome["deck"] and c not in held]
+    return changes + _set_game(
+        session, game, board={**game.board, "events": {"out": out, "cards_left": len(outcome["deck"])}}
+    )
+
+
+def _set_side(session: Session, row: GameSide, key: str, value: Any) -> dict[str, Any]:
+    before = row.special_uses.get(key)
+    row.special_uses = {**row.special_uses, key: value}
+    row.version += 1
+    session.add(row)
+    return {"side": row.side, "field": key, "before": before, "after": value}
+
+
+def play_card(session: Session, game: Game, viewer: Viewer, side: str, card: str) -> Event:
+    """A card from a player's hand is played (red cards "MAY be played whenever a player wishes"); it is
+    shown to everyone and goes out of play."""
+    viewer.require_side(side, "play the cards")
+    row = crud.get_side(session, game.id or 0, side)
+    hand = list(row.special_uses.get(HAND_KEY, []))
+    if card not in hand:
+        raise RulesError("card", f"the {side} does not hold {card}", hand)
+    changes = [_set_side(session, row, HAND_KEY, [c for c in hand if c != card])]
+    events = game.board.get("events", {})
+    board = {**game.board, "events": {**events, "out": [*events.get("out", []), card]}}
+    changes += _set_game(session, game, board=board)
+    return crud.record(
+        session,
+        game,
+        "card-played",
+        viewer.role,
+        {"side": side, "card": card_dict(card), "changes": changes, "source": SRC_EVENTS},
+    )
+
+
+def _rolled_under_barrage(
+    session: Session, game: Game, resolver_id: str, target: Unit
+) -> list[dict[str, Any]]:
+    """A stand rolled for stops being due under every barrage."""
+    listed = "pending" if resolver_id == "rolling-barrage" else "danger"
+    barrages = []
+    for b in game.board.get("barrages", []):
+        keep = [x for x in b.get(listed, []) if (x if listed == "pending" else x["unit"]) != target.id]
+        barrages.append({**b, listed: keep})
+    if barrages == game.board.get("barrages", []):
+        return []
+    return _set_game(session, game, board={**game.board, "barrages": barrages})
 
 
 # -- undo ------------------------------------------------------------------------------------------------------
@@ -901,6 +1225,11 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
 
 def _reverse(session: Session, game: Game, change: dict[str, Any]) -> dict[str, Any]:
     field = change["field"]
+    if "side" in change:
+        row = crud.get_side(session, game.id or 0, change["side"])
+        if row.special_uses.get(field) != change["after"]:
+            raise Conflict(f"the {row.side}'s {field} has changed since; undo the later change first")
+        return _set_side(session, row, field, change["before"])
     if "game" in change:
         if getattr(game, field) != change["after"]:
             raise Conflict(

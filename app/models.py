@@ -164,3 +164,74 @@ class Event(SQLModel, table=True):
         default=None, sa_column=Column(Integer, ForeignKey("event.id"), nullable=True)
     )
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class Campaign(SQLModel, table=True):
+    """A Firestorm campaign played like a game: the pure state (rules.firestorm.campaign.CampaignState) as
+    JSON, its version for optimistic concurrency, and the organiser's corrected map."""
+
+    __tablename__ = "campaign"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=200)
+    ruleset: str = Field(default="firestorm-villers-bretonneux", max_length=64)
+    variants: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    adjacency: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    version: int = 1
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class CampaignSide(SQLModel, table=True):
+    """One side of a campaign (german or bef) and its join code, stored hashed like a game's."""
+
+    __tablename__ = "campaign_side"
+    __table_args__ = (UniqueConstraint("campaign_id", "side"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("campaign.id", ondelete="CASCADE"), nullable=False)
+    )
+    side: str = Field(max_length=16)
+    join_code_hash: str = Field(max_length=64, unique=True)
+
+
+class CampaignToken(SQLModel, table=True):
+    """A bearer token of a campaign (role referee = the organiser, german or bef), stored hashed."""
+
+    __tablename__ = "campaign_token"
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("campaign.id", ondelete="CASCADE"), nullable=False)
+    )
+    role: str = Field(max_length=16)
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class CampaignEvent(SQLModel, table=True):
+    """The campaign's append-only log: every action with its dice, who took it, the events it caused and the
+    state before it (so undo, itself a new event naming the one it reverses, can restore it)."""
+
+    __tablename__ = "campaign_event"
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("campaign.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    kind: str = Field(max_length=16)  # created, map, action, undo
+    actor: str = Field(max_length=16)  # referee (the organiser), german or bef
+    turn: int = 1
+    phase: str = Field(default="", max_length=16)  # the phase the action was taken in
+    action: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    dice: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    rolled_by_server: bool = False
+    events: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    state_before: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    version: int = 1  # the campaign's version after this event
+    reverses_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("campaign_event.id"), nullable=True)
+    )
+    created_at: datetime = Field(default_factory=utcnow)

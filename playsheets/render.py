@@ -63,14 +63,19 @@ def paper_of(paper: str) -> Paper:
     return PAPERS[paper]
 
 
-def _page(template: str, paper: str, title: str, **context: Any) -> str:
+# Text sheets use a slightly narrower margin than the kit (whose 1:1 layout is fixed), still inside what
+# A4 and Letter printers print.
+SHEET_MARGIN_MM = 7.0
+
+
+def _page(template: str, paper: str, title: str, margin_mm: float = SHEET_MARGIN_MM, **context: Any) -> str:
     return (
         _env()
         .get_template(template)
         .render(
             paper=paper_of(paper),
             title=title,
-            margin_mm=kit.MARGIN_MM,
+            margin_mm=margin_mm,
             area_portrait=kit.AREA_PORTRAIT_MM,
             area_landscape=kit.AREA_LANDSCAPE_MM,
             calibration_mm=kit.CALIBRATION_CM * 10,

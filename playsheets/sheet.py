@@ -175,7 +175,9 @@ def matrix_view(data: Any, period: str) -> list[Block]:
     if data.get("modifiers"):
         firing = "firers" in data
         caption = "Direct fire factors" if firing else "Modifiers"
-        out.append(Bullets([modifier_text(m) for m in data["modifiers"]], caption, columns=2 if firing else 1))
+        out.append(
+            Bullets([modifier_text(m) for m in data["modifiers"]], caption, columns=2 if firing else 1)
+        )
     rest = _strip(data, "columns", "rows", "modifiers", "firers", "target", "three_suppressions")
     for k, v in rest.items():
         if isinstance(v, Mapping) and all(is_flat(x) for x in v.values()):

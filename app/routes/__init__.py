@@ -2,14 +2,35 @@
 
 from fastapi import APIRouter
 
-from app.routes import events, fireplans, forces, games, health, pages, playsheets, rulesets
-from app.routes import geometry
-from app.routes import campaigns
+from app.routes import (
+    campaign_games,
+    campaign_pages,
+    campaigns,
+    events,
+    fireplans,
+    forces,
+    games,
+    geometry,
+    health,
+    pages,
+    playsheets,
+    rulesets,
+)
 
 
 def api_routers() -> list[APIRouter]:
-    routers = [health.router, rulesets.build_router(), games.router, pages.router, playsheets.router]
-    routers += [games.join_router, forces.router, fireplans.router, events.router]  # games that last (issue 6)
-    routers += [geometry.router]  # the table in Shapely (issue 4)
-    routers += [campaigns.router]  # the Firestorm campaign, stateless (issue 9)
-    return routers
+    return [
+        health.router,
+        rulesets.build_router(),
+        games.router,
+        games.join_router,
+        forces.router,
+        fireplans.router,
+        events.router,
+        geometry.router,
+        campaigns.router,
+        campaign_games.router,  # the campaign persisted like a game (issue 9)
+        campaign_pages.router,
+        playsheets.router,
+        pages.router,
+    ]

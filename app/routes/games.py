@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app import crud, errors, game_engine
 from app.auth import COOKIE_NAME, ViewerDep
 from app.deps import GameId, SessionDep, SettingsDep
+from rules.flanders_fields.events import CARD_PATTERN
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"])
 join_router = APIRouter(tags=["games"])
@@ -79,6 +80,16 @@ class Joined(BaseModel):
 class Me(BaseModel):
     game_id: int
     role: str
+    event_hand: list[str] = Field(
+        default_factory=list, description="Random-event cards this side holds (a player's own only)."
+    )
+
+
+class PlayCardIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    side: Literal["attacker", "defender"]
+    card: str = Field(pattern=CARD_PATTERN, description="Rank then suit: 10H, JD, QH ...")
 
 
 class GamePatch(BaseModel):
@@ -202,8 +213,30 @@ def get_state(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameDe
 @router.get(
     "/{game_id}/me", response_model=Me, summary="Who this token is", responses=errors.responses(401, 403, 404)
 )
-def me(game_id: GameId, viewer: ViewerDep) -> Me:
-    return Me(game_id=viewer.game_id, role=viewer.role)
+def me(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Me:
+    hand: list[str] = []
+    if not viewer.is_referee:
+        hand = list(crud.get_side(session, game_id, viewer.role).special_uses.get(game_engine.HAND_KEY, []))
+    return Me(game_id=viewer.game_id, role=viewer.role, event_hand=hand)
+
+
+@router.post(
+    "/{game_id}/cards/play",
+    summary="Play a random-event card from a side's hand: shown to everyone, then out of play",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def play_card(
+    game_id: GameId,
+    body: Annotated[
+        PlayCardIn, Body(openapi_examples={"good shooting": {"value": {"side": "attacker", "card": "QD"}}})
+    ],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> dict[str, Any]:
+    game = crud.lock_game(session, game_id)
+    ev = game_engine.play_card(session, game, viewer, body.side, body.card)
+    session.commit()
+    return game_engine.event_dict(ev)
 
 
 @router.patch(

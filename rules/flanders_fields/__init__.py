@@ -3,13 +3,30 @@
 Each module imported below attaches its resolvers, datasets and errata to FlandersFields.
 """
 
+from rules.flanders_fields import (  # noqa: F401  (engine II B)  # noqa: F401  (engine II A)  # noqa: F401  (engine II A)  # noqa: F401  (engine I)
+    air,
+    artillery,
+    artillery_tables,
+    assault,
+    barrage,
+    casualties,
+    cover,
+    deviation,
+    events,
+    gas,
+    heroic,
+    morale,
+    movement,
+    orders,
+    organisation,
+    reference,
+    scenarios,
+    shooting,
+    special_rules,
+    suppression,
+    visibility,
+    wire,
+)
 from rules.flanders_fields.ruleset import FlandersFields
-from rules.flanders_fields import movement  # noqa: F401  (engine II B: movement)
-from rules.flanders_fields import reference, organisation, artillery_tables, scenarios  # noqa: F401  (engine II B)
-from rules.flanders_fields import gas  # noqa: F401  (engine II: gas)
-from rules.flanders_fields import artillery, barrage, air, heroic  # noqa: F401  (engine II A)
-from rules.flanders_fields import visibility, deviation, events, casualties  # noqa: F401  (engine II A)
-from rules.flanders_fields import cover  # noqa: F401  (table geometry: cover classes)
-from rules.flanders_fields import orders, shooting, morale, assault, wire, suppression, special_rules  # noqa: F401  (engine I)
 
 __all__ = ["FlandersFields"]

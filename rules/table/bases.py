@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+import shapely
+from numpy.typing import NDArray
 from shapely import Point, Polygon
 
 from rules.table.frame import oriented_rect, unit
@@ -57,6 +62,11 @@ BASES: dict[str, BaseSpec] = {
 }
 
 BASE_KINDS: tuple[str, ...] = tuple(BASES)
+# The longest straight line across any base (its diagonal, or its diameter): how far past a line a base
+# that touches the line can reach.
+MAX_BASE_EXTENT_CM = max(
+    math.hypot(b.width_cm, b.depth_cm) if b.shape == "rect" else b.width_cm for b in BASES.values()
+)
 
 
 # Round bases become 128-gon approximations: the area they lose is under 0.05 % of the disc.
@@ -67,6 +77,21 @@ def base_polygon(spec: BaseSpec, center: tuple[float, float], facing_deg: float)
     if spec.shape == "round":
         return Point(center).buffer(spec.width_cm / 2, quad_segs=ROUND_SEGMENTS)
     return oriented_rect(center, facing_deg, spec.width_cm, spec.depth_cm)
+
+
+# GEOS's circle for a point buffer of radius 1: every round base is this ring scaled and moved, so the
+# vectorised builder lays out the same vertices as Point.buffer does.
+_UNIT_RING = shapely.get_coordinates(Point(0.0, 0.0).buffer(1.0, quad_segs=ROUND_SEGMENTS))
+# A rectangle's ring as shapely.box lays it out (counter-clockwise from (max x, min y)), in half-depths
+# along x and half-widths along y: oriented_rect builds box(-d/2, -w/2, d/2, w/2) before rotating it.
+_BOX_RING = np.array([[1.0, -1.0], [1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0]])
+
+
+def _cos_sin(facing_deg: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """cos and sin as shapely.affinity.rotate takes them (it snaps |values| under 2.5e-16 to 0)."""
+    a = facing_deg * math.pi / 180.0
+    c, s = np.cos(a), np.sin(a)
+    return np.where(np.abs(c) < 2.5e-16, 0.0, c), np.where(np.abs(s) < 2.5e-16, 0.0, s)
 
 
 @dataclass(frozen=True)
@@ -93,3 +118,30 @@ class Stand:
         d, w = self.spec.depth_cm / 2, self.spec.width_cm / 2
         cx, cy = self.center[0] + d * fx, self.center[1] + d * fy
         return (cx + w * lx, cy + w * ly), (cx - w * lx, cy - w * ly)
+
+
+def base_polygons(stands: Sequence[Stand]) -> NDArray[np.object_]:
+    """Every stand's base polygon, built in one numpy pass (per-stand affinity calls cost ~50 us each; this
+    is ~1 us a stand). Equal to `Stand.polygon()` vertex for vertex, within float rounding."""
+    n = len(stands)
+    out = np.empty(n, dtype=object)
+    if n == 0:
+        return out
+    specs = [s.spec for s in stands]
+    is_round = np.array([b.shape == "round" for b in specs])
+    width = np.array([b.width_cm for b in specs])
+    depth = np.array([b.depth_cm for b in specs])
+    center = np.array([s.center for s in stands], dtype=float).reshape(n, 1, 2)
+    if is_round.any():
+        radius = (width[is_round] / 2).reshape(-1, 1, 1)
+        out[is_round] = shapely.polygons(center[is_round] + radius * _UNIT_RING)
+    rect = ~is_round
+    if rect.any():
+        half = np.stack([depth[rect] / 2, width[rect] / 2], axis=1).reshape(-1, 1, 2)
+        local = half * _BOX_RING  # (m, 5, 2)
+        c, s = _cos_sin(np.array([st.facing_deg for st in stands], dtype=float)[rect])
+        c, s = c.reshape(-1, 1), s.reshape(-1, 1)
+        x, y = local[..., 0], local[..., 1]
+        turned = np.stack([c * x - s * y, s * x + c * y], axis=2)
+        out[rect] = shapely.polygons(turned + center[rect])
+    return out

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from shapely import Polygon, STRtree
 from shapely.geometry.base import BaseGeometry
 
-from rules.table.bases import Stand
+from rules.table.bases import Stand, base_polygons
 
 CoverClass = Literal["full", "partial", "outside"]
 CLASSES: tuple[CoverClass, ...] = ("full", "partial", "outside")
@@ -35,18 +35,21 @@ FULL, PARTIAL, OUTSIDE = 0, 1, 2
 
 @dataclass
 class StandIndex:
-    """Stands, their polygons and one STRtree over them, built once per query set."""
+    """Stands, their polygons and one STRtree over them, built once per query set (every request pays for
+    it, so the polygons are built in one vectorised pass)."""
 
     stands: list[Stand]
     polys: NDArray[np.object_]
     ids: NDArray[np.object_]
+    sides: NDArray[np.object_]
     tree: STRtree
 
     @classmethod
     def build(cls, stands: Sequence[Stand]) -> StandIndex:
-        polys = np.array([s.polygon() for s in stands], dtype=object)
+        polys = base_polygons(stands)
         ids = np.array([s.id for s in stands], dtype=object)
-        return cls(list(stands), polys, ids, STRtree(polys))
+        sides = np.array([s.side for s in stands], dtype=object)
+        return cls(list(stands), polys, ids, sides, STRtree(polys))
 
     def candidates(self, geom: BaseGeometry) -> NDArray[np.intp]:
         """Indices of stands whose polygon intersects geom (touching included), in input order."""
@@ -126,14 +129,14 @@ def _class_one(geom: BaseGeometry, p: Polygon) -> int:
     return FULL if geom.covers(p) else PARTIAL
 
 
-def classify_naive(
-    template: Polygon, stands: Sequence[Stand], polys: Sequence[Polygon], tol_cm: float = 0.0
-) -> Coverage:
-    """One stand at a time, no index: the baseline the benchmark compares against (and a test oracle)."""
+def classify_naive(template: Polygon, stands: Sequence[Stand], tol_cm: float = 0.0) -> Coverage:
+    """The straightforward loop, no index: for each stand, build its polygon and test it. The baseline the
+    benchmark compares against, and a test oracle."""
     tol_cm = tol_cm if tol_cm >= MIN_TOLERANCE_CM else 0.0
     grown, shrunk = template.buffer(tol_cm), template.buffer(-tol_cm)
     out = Coverage()
-    for s, p in zip(stands, polys, strict=True):
+    for s in stands:
+        p = s.polygon()
         c = _class_one(template, p)
         (out.full, out.partial, out.outside)[c].append(s.id)
         if tol_cm > 0 and _class_one(grown, p) != _class_one(shrunk, p):

@@ -19,8 +19,8 @@ from shapely import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from rules.core.errors import RulesError
-from rules.table.bases import Stand
-from rules.table.coverage import StandIndex
+from rules.table.bases import MAX_BASE_EXTENT_CM, Stand
+from rules.table.coverage import AREA_EPS, StandIndex
 from rules.table.frame import angle_diff, strip, unit
 
 GunKind = Literal["mg", "blockhouse"]
@@ -84,25 +84,39 @@ def _along(geom: BaseGeometry, origin: tuple[float, float], angle: float) -> tup
     return float(t.min()), float(t.max())
 
 
-def _hits(
-    index: StandIndex, area: Polygon, origin: tuple[float, float], aim: float, gun: Gun, skip: str = ""
-) -> list[tuple[float, int]]:
-    """(distance along the lane to the stand's nearest point inside `area`, index), nearest first. The
-    candidates are turned into the lane's own frame, where `area` is an axis-aligned box to clip by."""
-    keep = [
-        int(i)
-        for i in index.overlapping(area)
-        if index.ids[i] != skip and not _not_a_target(gun, index.stands[i])
-    ]
-    if not keep:
-        return []
-    local = _to_lane(index.polys[keep], origin, aim)
-    start, end = _along(area, origin, aim)
-    clipped = shapely.clip_by_rect(local, start, -LANE_WIDTH_CM / 2, end, LANE_WIDTH_CM / 2)
+def _targets(index: StandIndex, area: Polygon, gun: Gun) -> NDArray[np.intp]:
+    """Indices of the stands whose polygon meets `area` (one STRtree query), less the gun and its side."""
+    idx = index.candidates(area)
+    keep = index.ids[idx] != gun.id
+    if gun.side is not None:
+        keep &= index.sides[idx] != gun.side
+    return idx[keep]
+
+
+def _nearest_inside(local: NDArray[np.object_], start: float, end: float) -> NDArray[np.float64]:
+    """For polygons in the lane's frame: the distance along the lane to each one's nearest point inside the
+    lane's stretch [start, end] (an axis-aligned box there), or inf when their interiors do not meet (a
+    sliver under AREA_EPS is float noise along an edge, as for coverage). Only polygons whose bounds
+    overlap the box are clipped."""
+    half = LANE_WIDTH_CM / 2
+    near = np.full(len(local), np.inf)
+    b = shapely.bounds(local)
+    box = np.flatnonzero((b[:, 0] < end) & (b[:, 2] > start) & (b[:, 1] < half) & (b[:, 3] > -half))
+    if len(box) == 0:
+        return near
+    clipped = shapely.clip_by_rect(local[box], start, -half, end, half)
     xy, which = shapely.get_coordinates(clipped, return_index=True)
-    near = np.full(len(keep), np.inf)
-    np.minimum.at(near, which, xy[:, 0])
-    return sorted((max(float(d), 0.0), i) for d, i in zip(near, keep, strict=True) if np.isfinite(d))
+    nearest = np.full(len(box), np.inf)
+    np.minimum.at(nearest, which, xy[:, 0])
+    nearest[shapely.area(clipped) <= AREA_EPS] = np.inf
+    near[box] = np.maximum(nearest, 0.0)
+    return near
+
+
+def _ranked(near: NDArray[np.float64], idx: NDArray[np.intp]) -> list[tuple[float, int]]:
+    """(distance, stand index) of the stands hit, nearest first (ties by input order)."""
+    hit = np.isfinite(near)
+    return sorted(zip(near[hit].tolist(), idx[hit].tolist(), strict=True))
 
 
 def _to_lane(polys: NDArray[np.object_], origin: tuple[float, float], aim: float) -> NDArray[np.object_]:
@@ -137,18 +151,26 @@ def mg_fire(gun: Gun, aim_deg: float, index: StandIndex, range_cm: float, half_a
     zone_cm = BEATEN_ZONE_CM[gun.kind]
     lane = strip(origin, aim_deg, 0.0, range_cm, LANE_WIDTH_CM)
     out = MGFire(face, origin, range_cm, zone_cm, lane)
-    hits = _hits(index, lane, origin, aim_deg, gun)
+    # One STRtree query serves the lane and the beaten zone: the first target's rear edge lies at most one
+    # base extent past the lane's end, so its zone ends within this reach.
+    reach = strip(origin, aim_deg, 0.0, range_cm + MAX_BASE_EXTENT_CM + zone_cm, LANE_WIDTH_CM)
+    idx = _targets(index, reach, gun)
+    if len(idx) == 0:
+        return out
+    local = _to_lane(index.polys[idx], origin, aim_deg)
+    hits = _ranked(_nearest_inside(local, 0.0, range_cm), idx)
     if not hits:
         return out
     dist, first = hits[0]
     first_stand = index.stands[first]
-    _, rear = _along(index.polys[first], origin, aim_deg)
+    rear = float(shapely.bounds(local[idx == first][0])[2])  # farthest point along the lane
     out.first_target = first_stand.id
     out.first_distance_cm = dist
     out.short_range = dist < SHORT_RANGE_CM
     out.lane = strip(origin, aim_deg, 0.0, min(range_cm, rear), LANE_WIDTH_CM)
     out.zone = strip(origin, aim_deg, rear, rear + zone_cm, LANE_WIDTH_CM)
-    zone_hits = _hits(index, out.zone, origin, aim_deg, gun, first_stand.id)
+    others = idx != first
+    zone_hits = _ranked(_nearest_inside(local[others], rear, rear + zone_cm), idx[others])
     out.beaten_zone = [
         ZoneHit(index.stands[i].id, d, -(n + 1)) for n, (d, i) in enumerate(zone_hits[:MAX_BEATEN_TARGETS])
     ]
@@ -156,26 +178,33 @@ def mg_fire(gun: Gun, aim_deg: float, index: StandIndex, range_cm: float, half_a
 
 
 def mg_fire_naive(
-    gun: Gun, aim_deg: float, stands: list[Stand], polys: list[Polygon], range_cm: float, half_arc_deg: float
+    gun: Gun, aim_deg: float, stands: list[Stand], range_cm: float, half_arc_deg: float
 ) -> tuple[str | None, list[str]]:
-    """Every stand tested against lane and zone one at a time: the benchmark's baseline and a test oracle."""
+    """The straightforward loop, no index: for each stand, build its polygon and test it against the lane,
+    then again against the beaten zone. The benchmark's baseline and a test oracle."""
     _face, normal, offset = choose_face(gun, aim_deg, half_arc_deg)
     nx, ny = unit(normal)
     origin = (gun.center[0] + offset * nx, gun.center[1] + offset * ny)
     lane = strip(origin, aim_deg, 0.0, range_cm, LANE_WIDTH_CM)
     best: tuple[float, int] | None = None
-    for i, (s, p) in enumerate(zip(stands, polys, strict=True)):
-        if not _not_a_target(gun, s) and lane.intersects(p) and not lane.touches(p):
-            d = max(_along(lane.intersection(p), origin, aim_deg)[0], 0.0)
-            if best is None or (d, i) < best:
-                best = (d, i)
+    for i, s in enumerate(stands):
+        p = s.polygon()
+        if not _not_a_target(gun, s) and lane.intersects(p):
+            inside = lane.intersection(p)
+            if inside.area > AREA_EPS:
+                d = max(_along(inside, origin, aim_deg)[0], 0.0)
+                if best is None or (d, i) < best:
+                    best = (d, i)
     if best is None:
         return None, []
-    _, rear = _along(polys[best[1]], origin, aim_deg)
+    _, rear = _along(stands[best[1]].polygon(), origin, aim_deg)
     zone = strip(origin, aim_deg, rear, rear + BEATEN_ZONE_CM[gun.kind], LANE_WIDTH_CM)
     found: list[tuple[float, int]] = []
-    for i, (s, p) in enumerate(zip(stands, polys, strict=True)):
-        if not _not_a_target(gun, s) and i != best[1] and zone.intersects(p) and not zone.touches(p):
-            found.append((max(_along(zone.intersection(p), origin, aim_deg)[0], 0.0), i))
+    for i, s in enumerate(stands):
+        p = s.polygon()
+        if not _not_a_target(gun, s) and i != best[1] and zone.intersects(p):
+            inside = zone.intersection(p)
+            if inside.area > AREA_EPS:
+                found.append((max(_along(inside, origin, aim_deg)[0], 0.0), i))
     found.sort()
     return stands[best[1]].id, [stands[i].id for _, i in found[:MAX_BEATEN_TARGETS]]

@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import shapely
 from shapely import LineString, Point, Polygon
 from shapely.affinity import translate
@@ -21,7 +22,7 @@ from shapely.geometry.base import BaseGeometry
 from rules.table.bases import Stand
 from rules.table.coverage import AREA_EPS
 from rules.table.frame import angle_diff
-from rules.table.terrain import WIRE_BELT_CM, TerrainIndex
+from rules.table.terrain import WIRE_BELT_CM, Feature, TerrainIndex
 
 SRC_MANOEUVRE = "Flanders Fields rule book: MOVEMENT, MANOEUVRING FIGURES"
 SRC_WIRE = "Flanders Fields rule book: MOVING THROUGH BARBED WIRE"
@@ -89,14 +90,34 @@ def turn_cost(start_deg: float, end_deg: float | None, proportional: bool) -> fl
 
 def swept_area(stand: Stand, pts: Sequence[tuple[float, float]]) -> BaseGeometry:
     """Everything the base passes over: for a convex base carried along a segment, the hull of its start
-    and end positions."""
+    and end positions. All positions and hulls in one vectorised pass."""
+    base = stand.polygon()
+    if len(pts) == 1:
+        return base
+    ring = shapely.get_coordinates(base)
+    placed = ring[None, :, :] + (np.asarray(pts, dtype=float) - stand.center)[:, None, :]
+    pairs = np.concatenate([placed[:-1], placed[1:]], axis=1)
+    return shapely.union_all(shapely.convex_hull(shapely.multipoints(pairs)))
+
+
+def _swept_area_naive(stand: Stand, pts: Sequence[tuple[float, float]]) -> BaseGeometry:
     base = stand.polygon()
     cx, cy = stand.center
     placed = [translate(base, x - cx, y - cy) for x, y in pts]
     if len(placed) == 1:
         return placed[0]
-    hulls = [shapely.union(a, b).convex_hull for a, b in itertools.pairwise(placed)]
-    return shapely.union_all(hulls)
+    return shapely.union_all([shapely.union(a, b).convex_hull for a, b in itertools.pairwise(placed)])
+
+
+def zones_entered(swept: BaseGeometry, zones: Sequence[FireZone]) -> list[str]:
+    """Fired zones whose interior the swept area meets: one vectorised test over all of them."""
+    fired = [z for z in zones if z.fired]
+    if not fired or swept.is_empty:
+        return []
+    areas = np.array([z.area for z in fired], dtype=object)
+    hit = np.flatnonzero(shapely.intersects(swept, areas))
+    overlap = shapely.area(shapely.intersection(swept, areas[hit]))
+    return [fired[i].id for i, a in zip(hit.tolist(), overlap.tolist(), strict=True) if a > AREA_EPS]
 
 
 def _pieces(geom: BaseGeometry) -> int:
@@ -105,17 +126,19 @@ def _pieces(geom: BaseGeometry) -> int:
     return len(getattr(geom, "geoms", [geom]))
 
 
-def measure_move(
+def _route(pts: Sequence[tuple[float, float]]) -> LineString:
+    return LineString(pts) if len(pts) > 1 else LineString([pts[0], pts[0]])
+
+
+def _measure(
     stand: Stand,
-    path: Sequence[tuple[float, float]],
-    terrain: TerrainIndex,
-    zones: Sequence[FireZone] = (),
-    final_facing_deg: float | None = None,
-    proportional_turn: bool = True,
+    pts: Sequence[tuple[float, float]],
+    route: LineString,
+    near: Sequence[Feature],
+    final_facing_deg: float | None,
+    proportional_turn: bool,
 ) -> MoveGeometry:
-    pts = route_of(stand, path)
-    route = LineString(pts) if len(pts) > 1 else LineString([pts[0], pts[0]])
-    near = terrain.intersecting(route)
+    """Everything about the route but the fire zones, given the features it meets."""
     remaining: BaseGeometry = route
     by_terrain: dict[str, float] = {}
     start_terrain = "cross-country"
@@ -140,8 +163,9 @@ def measure_move(
         by_terrain,
         start_terrain,
     )
-    for f in near:
-        inside = route.intersection(f.geometry)
+    crossed = [f for f in near if f.kind == "wire" or f.kind in WATER_KINDS]
+    insides = shapely.intersection(route, np.array([f.geometry for f in crossed], dtype=object))
+    for f, inside in zip(crossed, insides, strict=True):
         if f.kind == "wire" and inside.length > 1e-9:
             depth = f.properties.get("depth_cm")
             across = float(depth) if isinstance(depth, int | float) else inside.length
@@ -149,7 +173,40 @@ def measure_move(
             out.wire.append((f.id, max(1, math.ceil(across / WIRE_BELT_CM - 1e-9))))
         elif f.kind in WATER_KINDS and not inside.is_empty:
             out.water.append((f.id, f.kind, _pieces(inside)))
+    return out
+
+
+def measure_move(
+    stand: Stand,
+    path: Sequence[tuple[float, float]],
+    terrain: TerrainIndex,
+    zones: Sequence[FireZone] = (),
+    final_facing_deg: float | None = None,
+    proportional_turn: bool = True,
+) -> MoveGeometry:
+    pts = route_of(stand, path)
+    route = _route(pts)
+    out = _measure(stand, pts, route, terrain.intersecting(route), final_facing_deg, proportional_turn)
     out.swept = swept_area(stand, pts)
+    out.zones_entered = zones_entered(out.swept, zones)
+    return out
+
+
+def measure_move_naive(
+    stand: Stand,
+    path: Sequence[tuple[float, float]],
+    features: Sequence[Feature],
+    zones: Sequence[FireZone] = (),
+    final_facing_deg: float | None = None,
+    proportional_turn: bool = True,
+) -> MoveGeometry:
+    """The straightforward loop, no index: every feature tested against the route and every zone against
+    the swept area, one at a time. The benchmark's baseline and a test oracle."""
+    pts = route_of(stand, path)
+    route = _route(pts)
+    near = [f for f in features if route.intersects(f.geometry)]
+    out = _measure(stand, pts, route, near, final_facing_deg, proportional_turn)
+    out.swept = _swept_area_naive(stand, pts)
     for z in zones:
         if z.fired and z.area.intersection(out.swept).area > AREA_EPS:
             out.zones_entered.append(z.id)

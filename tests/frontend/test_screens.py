@@ -36,7 +36,9 @@ def test_every_page(new_page: Any, viewport: dict[str, int]) -> None:
     for name, url in pages.items():
         if url:
             page.goto(url)
-        page.wait_for_load_state("networkidle")
+        page.wait_for_load_state("load")
+        if name == "map":
+            page.wait_for_selector("svg[data-table-map][data-loaded]")
         if viewport is not REFEREE_SCREEN:
             assert_no_horizontal_scroll(page)
         assert small_targets(page) == [], name

@@ -20,10 +20,12 @@ def _run(*args: str, stdin: bytes | None = None) -> bytes:
 
 
 def text(pdf: bytes, layout: bool = True) -> str:
+    """-layout keeps each table row on its line; otherwise -raw: the order the text was drawn in, which for
+    WeasyPrint is the document's order (a wrapped cell reads whole, columns do not interleave)."""
     with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
         f.write(pdf)
         f.flush()
-        return _run("pdftotext", *(["-layout"] if layout else []), f.name, "-").decode("utf-8")
+        return _run("pdftotext", "-layout" if layout else "-raw", f.name, "-").decode("utf-8")
 
 
 def page_count(pdf: bytes) -> int:

@@ -33,6 +33,14 @@ def mg_fire(c: TestClient, g: Game, who: dict[str, str], unit_id: int) -> dict[s
     return r.json()
 
 
+def resolve(
+    c: TestClient, g: Game, who: dict[str, str], resolver: str, body: dict[str, Any]
+) -> dict[str, Any]:
+    r = c.post(f"/api/v1/games/{g.id}/resolve/{resolver}", headers=who, json=body)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
 def canonical(obj: Any) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -149,6 +157,45 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     # A British marker on the German battalion commander ...
     hq = units[f"{DE_BN1}/battalion-command-1"]
     mg_fire(c, g, g.defender, hq["id"])
+    # The German orders his first rifle company inside the game; the table supplies the modifiers.
+    # 1914 playsheet: "Battalion Rifle Companies ... 2-4 = 1 Action, 5-6 = 2 Actions" and "-1 ... for each
+    # suppression marker on the unit's command stand": a 6 less the one marker is 5, two actions.
+    co1 = units[f"{DE_BN1}/rifle-company-1"]
+    order = resolve(c, g, g.attacker, "order-roll", {"unit_id": co1["id"], "dice": [6]})
+    filled = {f["field"]: f["value"] for f in order["filled"]}
+    assert (filled["unit"], filled["quality"], filled["command_suppression"]) == (
+        "rifle-company",
+        "experienced",
+        1,
+    )
+    assert filled["platoon_beyond_25cm"] is False and filled["in_gas"] is False
+    assert [(m["value"], m["label"]) for m in order["resolution"]["modifiers"]] == [
+        (-1, "Suppression markers on the command stand (1)")
+    ]
+    assert (order["resolution"]["total"], order["resolution"]["outcome"]) == (5, {"actions": 2})
+    assert order["changes"] == [{"unit": co1["id"], "field": "actions_left", "before": 0, "after": 2}]
+    # An MG is ordered as a crewed weapon ("always classed as Experienced"), under the same commander:
+    # "Individual Battalion MGs ... 2 = 1 Action": a 3 less the marker is 2.
+    mg = units[f"{DE_BN1}/mmg-company-1/mmg-1"]
+    mg_order = resolve(c, g, g.attacker, "order-roll", {"unit_id": mg["id"], "dice": [3]})
+    assert {f["field"]: f["value"] for f in mg_order["filled"]}["unit"] == "battalion-mg"
+    assert mg_order["resolution"]["outcome"] == {"actions": 1}
+    # The MG goes forward to the river and fires at a British platoon of company 3. Range, cover and sight
+    # come from the table: the bases are 51.45 cm apart (4.5 cm across, 51.25 cm up the table); open ground
+    # counts as soft cover for the veterans ("Experienced and Veteran troops in what would otherwise be deemed
+    # Open Ground are classed as being in Soft Cover"). "MG - Max 70cm 3 4 4 5": soft, suppress on 4.
+    c.post(f"/api/v1/games/{g.id}/units/{mg['id']}/move", headers=g.attacker, json={"x": 10, "y": 118})
+    company3 = [u for r, u in units.items() if r.startswith(f"{BN1}/rifle-company-3/")]
+    shot = resolve(
+        c, g, g.attacker, "shooting", {"unit_id": mg["id"], "target_id": company3[0]["id"], "dice": [4]}
+    )
+    filled = {f["field"]: f["value"] for f in shot["filled"]}
+    assert filled["firer"] == "mg" and filled["cover"] == "soft" and filled["direct_line_of_sight"] is True
+    assert filled["range_cm"] == 51.45 and filled["target_is_command"] is False
+    assert shot["resolution"]["thresholds"] == {"suppress": 4, "kill": 5}
+    assert shot["resolution"]["outcome"] == "suppressed"
+    # MG fire: "the whole company to which the platoon belongs is suppressed".
+    assert sorted(ch["unit"] for ch in shot["changes"]) == sorted(u["id"] for u in company3)
     advance(c, g, g.attacker)
     end = advance(c, g, g.attacker)
     # ... is gone at the end of the German turn: "Battalion and higher command stands who recover
@@ -213,6 +260,17 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     # must roll morale."
     assert now[BN1]["morale_due"] is True
     assert any("morale tests due" in n for n in turn(c, g)["needs"])
+    # The British roll it at once; veterans +1 ("Veteran Troops +1"): a 2 makes 3, "2-3 Retreat 20cm, become
+    # Suppressed, abandon crewed weapons" (MORALE). Company 3, already suppressed, stays at one marker.
+    morale = resolve(c, g, g.defender, "morale", {"unit_id": now[BN1]["id"], "dice": [2]})
+    filled = {f["field"]: f["value"] for f in morale["filled"]}
+    assert (filled["starting_platoons"], filled["lost_platoons"], filled["quality"]) == (16, 8, "veteran")
+    assert morale["resolution"]["outcome_key"] == "retreat-20" and morale["resolution"]["retreat_cm"] == 20
+    after = units_by_ref(c, g)
+    assert after[BN1]["morale_due"] is False and after[BN1]["morale_stage"] == 1
+    assert after[f"{BN1}/mmg-1"]["crew_abandoned"] is True and after[f"{BN1}/mmg-1"]["suppression"] == 1
+    assert after[f"{BN1}/rifle-company-4/rifle-platoon-1"]["suppression"] == 1
+    assert all(after[u["ref"]]["suppression"] == 1 for u in company3)
     for _ in range(6):
         last = advance(c, g, g.attacker if turn(c, g)["side_to_move"] == "attacker" else g.defender)
     assert (last["turn"]["turn"], last["turn"]["side_to_move"]) == (3, "attacker")

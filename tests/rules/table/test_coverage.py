@@ -67,5 +67,6 @@ def test_classes_partition_the_stands_and_agree_with_a_plain_loop(
     assert sorted(cov.full + cov.partial + cov.outside) == sorted(ids)
     assert len(set(cov.full) | set(cov.partial) | set(cov.outside)) == len(ids)
     assert set(cov.ambiguous) <= set(ids)
-    naive = classify_naive(template, placed, [s.polygon() for s in placed])
+    naive = classify_naive(template, placed, tol)
     assert (naive.full, naive.partial, naive.outside) == (cov.full, cov.partial, cov.outside)
+    assert naive.ambiguous == cov.ambiguous

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
+import shapely
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.table.bases import BASES, Stand
+from rules.table.bases import BASE_KINDS, BASES, MAX_BASE_EXTENT_CM, Stand, base_polygons
 from rules.table.frame import (
     TABLE_LENGTH_CM,
     TABLE_WIDTH_CM,
@@ -126,3 +128,34 @@ def test_rolling_barrage_is_twenty_deep_across_the_whole_table() -> None:
     assert Template("rolling-barrage", (30, 50), 90).polygon().bounds == (0.0, 40.0, 120.0, 60.0)
     wide = Template("rolling-barrage", (30, 50), 90).polygon(Table(180, 240))
     assert wide.bounds == (0.0, 40.0, 180.0, 60.0)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(BASE_KINDS),
+            st.floats(-50, 250, allow_nan=False),
+            st.floats(-50, 250, allow_nan=False),
+            st.floats(-720, 720, allow_nan=False),
+        ),
+        max_size=40,
+    )
+)
+def test_vectorised_base_polygons_equal_the_per_stand_ones(
+    rows: list[tuple[str, float, float, float]],
+) -> None:
+    # The index builds every base in one numpy pass; it must lay out the same vertices, in the same order,
+    # as building each stand's polygon on its own.
+    stands = [Stand(f"s{i}", "attacker", k, (x, y), f) for i, (k, x, y, f) in enumerate(rows)]
+    fast = base_polygons(stands)
+    assert len(fast) == len(stands)
+    for s, p in zip(stands, fast, strict=True):
+        ref = s.polygon()
+        assert shapely.get_coordinates(p).shape == shapely.get_coordinates(ref).shape
+        assert np.abs(shapely.get_coordinates(p) - shapely.get_coordinates(ref)).max() <= 1e-9
+        assert p.is_valid
+
+
+def test_the_longest_line_across_a_base_is_the_super_heavy_artillery_diagonal() -> None:
+    # "Rectangular base 80 mm wide by 50mm deep": its diagonal is the longest of BASE SIZES.
+    assert pytest.approx(math.hypot(8.0, 5.0)) == MAX_BASE_EXTENT_CM

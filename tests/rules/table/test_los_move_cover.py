@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules.core.errors import RulesError
 from rules.flanders_fields.cover import cover_for
-from rules.table.bases import Stand
+from rules.table.bases import BASE_KINDS, Stand
 from rules.table.los import line_of_sight
-from rules.table.move import FireZone, fit_move, measure_move
+from rules.table.move import FireZone, fit_move, measure_move, measure_move_naive
 from rules.table.templates import Template
 from rules.table.terrain import TerrainIndex, terrain_from_geojson
 
@@ -145,3 +147,49 @@ def test_bad_terrain_names_the_field() -> None:
     with pytest.raises(RulesError) as exc:
         terrain_from_geojson({"features": [bowtie]})
     assert exc.value.field == "terrain.features.0.geometry"
+
+
+_BOXES = st.lists(
+    st.tuples(
+        st.sampled_from(("woods", "village", "marsh", "shell-torn", "shattered", "road")),
+        st.floats(0, 100),
+        st.floats(0, 100),
+        st.floats(1, 20),
+        st.floats(1, 20),
+    ),
+    max_size=12,
+)
+
+
+@given(
+    base=st.sampled_from(BASE_KINDS),
+    facing=st.floats(0, 360),
+    path=st.lists(st.tuples(st.floats(0, 100), st.floats(0, 100)), min_size=1, max_size=4),
+    boxes=_BOXES,
+    zone_at=st.lists(st.tuples(st.floats(0, 100), st.floats(0, 100), st.booleans()), max_size=6),
+)
+def test_indexed_move_agrees_with_the_loop_over_every_feature(
+    base: str,
+    facing: float,
+    path: list[tuple[float, float]],
+    boxes: list[tuple[str, float, float, float, float]],
+    zone_at: list[tuple[float, float, bool]],
+) -> None:
+    # The STRtree query and the vectorised swept area and zone test must find what testing every feature
+    # and every zone in turn finds.
+    features = [_poly(k, x, y, x + w, y + h) for k, x, y, w, h in boxes]
+    features.append(_line("wire", [[0, 50], [100, 55]], depth_cm=3))
+    features.append(_line("stream", [[50, 0], [45, 100]]))
+    for i, f in enumerate(features):
+        f["id"] = f"f{i}"
+    parsed = terrain_from_geojson({"type": "FeatureCollection", "features": features})
+    zones = [
+        FireZone(f"z{i}", Template("artillery", (x, y)).polygon(), fired)
+        for i, (x, y, fired) in enumerate(zone_at)
+    ]
+    stand = Stand("m", "attacker", base, (50, 50), facing)
+    fast = measure_move(stand, path, TerrainIndex.build(parsed), zones)
+    slow = measure_move_naive(stand, path, parsed, zones)
+    assert fast.by_terrain == slow.by_terrain and fast.start_terrain == slow.start_terrain
+    assert (fast.wire, fast.water, fast.zones_entered) == (slow.wire, slow.water, slow.zones_entered)
+    assert fast.swept.symmetric_difference(slow.swept).area < 1e-6

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules.core.errors import RulesError
 from rules.table.arcs import arc_polygon, target_priority
-from rules.table.bases import Stand
+from rules.table.bases import BASE_KINDS, Stand
 from rules.table.coverage import StandIndex
 from rules.table.mgfire import Gun, mg_fire, mg_fire_naive
 
@@ -36,7 +38,7 @@ def test_three_stands_behind_the_first_target_get_minus_one_two_three() -> None:
     assert not fire.short_range
     assert [(h.id, h.penalty) for h in fire.beaten_zone] == [("t2", -1), ("t3", -2), ("t4", -3)]
     assert fire.zone.bounds == pytest.approx((59, 40.75, 61, 55.75))
-    assert mg_fire_naive(MG, 90, stands, [s.polygon() for s in stands], 70, 45) == ("t1", ["t2", "t3", "t4"])
+    assert mg_fire_naive(MG, 90, stands, 70, 45) == ("t1", ["t2", "t3", "t4"])
 
 
 def test_short_range_is_under_ten_cm_and_range_is_seventy() -> None:
@@ -97,3 +99,28 @@ def test_target_priority_order() -> None:
     arc = arc_polygon("infantry", firer.center, 90, 3, 1.5)
     order = target_priority(firer, arc, StandIndex.build(stands), 3, 1.5)
     assert [(p.id, p.priority) for p in order] == [("closest", 1), ("near", 2), ("ahead", 3), ("wide", 4)]
+
+
+@given(
+    gun_x=st.floats(5, 115),
+    aim=st.floats(46, 134),
+    stands=st.lists(
+        st.tuples(
+            st.sampled_from(BASE_KINDS),
+            st.floats(40, 80),
+            st.floats(5, 110),
+            st.floats(0, 360),
+            st.sampled_from(("attacker", "defender")),
+        ),
+        max_size=40,
+    ),
+)
+def test_indexed_mg_fire_agrees_with_the_per_stand_loop(
+    gun_x: float, aim: float, stands: list[tuple[str, float, float, float, str]]
+) -> None:
+    # One STRtree query and a clip in the lane's frame must pick the same first target and beaten zone as
+    # testing every stand against the lane and the zone in turn.
+    gun = Gun("mg", (gun_x, 5), 90, 2, 2, side="attacker", id="mg")
+    placed = [Stand(f"s{i}", side, b, (x, y), f) for i, (b, x, y, f, side) in enumerate(stands)]
+    fire = mg_fire(gun, aim, StandIndex.build(placed), 70, 45)
+    assert (fire.first_target, [h.id for h in fire.beaten_zone]) == mg_fire_naive(gun, aim, placed, 70, 45)

@@ -1,0 +1,301 @@
+"""Firestorm campaigns persisted like games: create with an organiser token and a join code per side, join,
+act for one's side, undo (organiser), change the map before play. The rules are the pure state machine in
+rules.firestorm.campaign; this module only stores its states and the log. The API routes
+(app/routes/campaign_games.py) and the pages (app/routes/campaign_pages.py) both call these functions, so
+both give the same answers and refusals.
+
+Roles: "referee" is the organiser (the campaign's referee, app.auth.REFEREE), "german" and "bef" the players.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from app.auth import REFEREE, Viewer, digest, new_join_code, new_token, normalise_code
+from app.errors import Conflict, Forbidden, Unauthorized
+from app.models import Campaign, CampaignEvent, CampaignSide, CampaignToken, utcnow
+from rules.core.dice import DiceSource, roll
+from rules.core.errors import NotFoundError, RulesError
+from rules.firestorm import campaign as rules
+from rules.firestorm.campaign import CampaignState
+from rules.firestorm.data import SIDES, load_adjacency
+
+DEFAULT_NAME = "Firestorm: Villers-Bretonneux"
+
+
+# -- reading -------------------------------------------------------------------------------------------------
+def list_campaigns(session: Session) -> list[Campaign]:
+    return list(session.exec(select(Campaign).order_by(col(Campaign.id))))
+
+
+def get(session: Session, campaign_id: int) -> Campaign:
+    row = session.get(Campaign, campaign_id)
+    if row is None:
+        raise NotFoundError("campaign", str(campaign_id))
+    return row
+
+
+def state_of(row: Campaign) -> CampaignState:
+    return CampaignState.model_validate(row.state)
+
+
+def snapshot(row: Campaign) -> dict[str, Any]:
+    """What a client needs to act: the version, the state, what may be done next and the score."""
+    state = state_of(row)
+    return {
+        "id": row.id,
+        "name": row.name,
+        "version": row.version,
+        "state": state.model_dump(mode="json"),
+        "legal_actions": rules.legal_actions(state),
+        "result": rules.result(state),
+    }
+
+
+def acting_side(state: CampaignState, action_type: str) -> str | None:
+    """The side whose decision an action is (attack, defend, retreat ...); None when both sides take part
+    (initiative, the battle dice, destroy and capture rolls), so either player or the organiser may tap it."""
+    for entry in rules.legal_actions(state):
+        if entry["type"] == action_type:
+            side = entry.get("side")
+            return str(side) if side else None
+    return None
+
+
+def events(session: Session, campaign_id: int, after_id: int = 0, limit: int = 1000) -> list[CampaignEvent]:
+    q = select(CampaignEvent).where(
+        CampaignEvent.campaign_id == campaign_id, col(CampaignEvent.id) > after_id
+    )
+    return list(session.exec(q.order_by(col(CampaignEvent.id)).limit(limit)))
+
+
+def reversed_ids(session: Session, campaign_id: int) -> set[int]:
+    rows = session.exec(
+        select(CampaignEvent.reverses_id).where(
+            CampaignEvent.campaign_id == campaign_id, col(CampaignEvent.reverses_id).is_not(None)
+        )
+    )
+    return {r for r in rows if r is not None}
+
+
+def event_dict(ev: CampaignEvent, undone: set[int]) -> dict[str, Any]:
+    out = ev.model_dump(mode="json", exclude={"state_before", "campaign_id"})
+    out["undone"] = ev.id in undone
+    return out
+
+
+# -- access --------------------------------------------------------------------------------------------------
+def create(
+    session: Session,
+    secret_key: str,
+    name: str | None = None,
+    adjacency: Mapping[str, Sequence[str]] | None = None,
+    variants: Mapping[str, str] | None = None,
+) -> tuple[Campaign, str, dict[str, str]]:
+    """A new campaign at the start of turn 1; returns it, the organiser's token and a join code per side
+    (shown once: only their HMACs are kept)."""
+    state = rules.new_campaign(adjacency, variants)
+    row = Campaign(
+        name=name or DEFAULT_NAME,
+        variants=dict(variants or {}),
+        adjacency={k: list(v) for k, v in state.adjacency.items()},
+        state=state.model_dump(mode="json"),
+    )
+    session.add(row)
+    session.flush()
+    assert row.id is not None
+    codes: dict[str, str] = {}
+    for side in SIDES:
+        codes[side] = new_join_code()
+        session.add(
+            CampaignSide(
+                campaign_id=row.id, side=side, join_code_hash=digest(secret_key, normalise_code(codes[side]))
+            )
+        )
+    token = _issue(session, secret_key, row.id, REFEREE)
+    session.add(CampaignEvent(campaign_id=row.id, kind="created", actor=REFEREE, version=row.version))
+    session.commit()
+    session.refresh(row)
+    return row, token, codes
+
+
+def _issue(session: Session, secret_key: str, campaign_id: int, role: str) -> str:
+    token = new_token()
+    session.add(CampaignToken(campaign_id=campaign_id, role=role, token_hash=digest(secret_key, token)))
+    return token
+
+
+def join(session: Session, secret_key: str, code: str) -> tuple[int, str, str]:
+    """A player's token for the side whose join code this is."""
+    row = session.exec(
+        select(CampaignSide).where(CampaignSide.join_code_hash == digest(secret_key, normalise_code(code)))
+    ).first()
+    if row is None:
+        raise NotFoundError("join code", code)
+    token = _issue(session, secret_key, row.campaign_id, row.side)
+    session.commit()
+    return row.campaign_id, row.side, token
+
+
+def viewer(session: Session, secret_key: str, campaign_id: int, token: str | None) -> Viewer:
+    """Who holds this token in this campaign: 401 without a known token, 403 for another campaign's."""
+    if not token:
+        raise Unauthorized()
+    row = session.exec(
+        select(CampaignToken).where(CampaignToken.token_hash == digest(secret_key, token))
+    ).first()
+    if row is None:
+        raise Unauthorized("unknown token")
+    if row.campaign_id != campaign_id:
+        raise Forbidden("this token belongs to another campaign")
+    return Viewer(game_id=campaign_id, role=row.role)
+
+
+# -- writing -------------------------------------------------------------------------------------------------
+def lock(session: Session, campaign_id: int) -> Campaign:
+    """Take the campaign row before a write, so writes to one campaign run one at a time (PostgreSQL:
+    SELECT .. FOR UPDATE; SQLite: a no-op UPDATE takes the database write lock at once)."""
+    if session.get_bind().dialect.name == "sqlite":
+        session.execute(
+            update(Campaign).where(col(Campaign.id) == campaign_id).values(version=Campaign.version)
+        )
+    row = session.exec(
+        select(Campaign)
+        .where(Campaign.id == campaign_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    ).first()
+    if row is None:
+        raise NotFoundError("campaign", str(campaign_id))
+    return row
+
+
+def _check_version(row: Campaign, expected: int) -> None:
+    if expected != row.version:
+        raise Conflict(f"campaign version is {row.version}, not {expected}", current=snapshot(row))
+
+
+def _write(session: Session, row: Campaign, state: CampaignState, ev: CampaignEvent) -> None:
+    """Store the next state on the version the caller checked, and its log entry, in one transaction. The
+    UPDATE only lands on that version, so two writers can never both move on from the same state."""
+    assert row.id is not None
+    seen = row.version
+    result = session.execute(
+        update(Campaign)
+        .where(col(Campaign.id) == row.id, col(Campaign.version) == seen)
+        .values(state=state.model_dump(mode="json"), version=seen + 1, updated_at=utcnow())
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        raise Conflict("the campaign changed meanwhile", current=snapshot(get(session, row.id)))
+    ev.version = seen + 1
+    session.add(ev)
+    session.commit()
+    session.refresh(row)
+    session.refresh(ev)
+
+
+def act(
+    session: Session,
+    campaign_id: int,
+    who: Viewer,
+    action: Mapping[str, Any],
+    dice: Sequence[int] | None,
+    version: int,
+    source: DiceSource | None = None,
+) -> tuple[Campaign, CampaignEvent]:
+    """Apply one action on the version the client saw. Dice omitted: the server rolls as many as it takes."""
+    row = lock(session, campaign_id)
+    _check_version(row, version)
+    state = state_of(row)
+    side = acting_side(state, str(action.get("type", "")))
+    if side is not None and not who.may_act_for(side):
+        raise Forbidden(f"the {who.role} player may not {action.get('type')}: it is the {side}'s decision")
+    by_server = dice is None
+    rolled = (
+        list(roll([6] * rules.dice_needed(state, action), source or random.SystemRandom()))
+        if dice is None
+        else list(dice)
+    )
+    new, happened = rules.apply(state, action, rolled)
+    ev = CampaignEvent(
+        campaign_id=campaign_id,
+        kind="action",
+        actor=who.role,
+        turn=state.turn,
+        phase=state.phase,
+        action=dict(action),
+        dice=rolled,
+        rolled_by_server=by_server,
+        events=happened,
+        state_before=row.state,
+    )
+    _write(session, row, new, ev)
+    return row, ev
+
+
+def undo(session: Session, campaign_id: int, who: Viewer, version: int) -> tuple[Campaign, CampaignEvent]:
+    """The organiser takes back the latest action not yet taken back: a new event restores the state before
+    it; nothing is deleted."""
+    who.require_referee("undo an action")
+    row = lock(session, campaign_id)
+    _check_version(row, version)
+    target = _last_action(session, campaign_id)
+    if target is None or target.state_before is None:
+        raise RulesError("version", "there is no action left to undo")
+    restored = CampaignState.model_validate(target.state_before)
+    ev = CampaignEvent(
+        campaign_id=campaign_id,
+        kind="undo",
+        actor=who.role,
+        turn=restored.turn,
+        phase=restored.phase,
+        action=target.action,
+        dice=target.dice,
+        state_before=row.state,
+        reverses_id=target.id,
+    )
+    _write(session, row, restored, ev)
+    return row, ev
+
+
+def _last_action(session: Session, campaign_id: int) -> CampaignEvent | None:
+    undone = reversed_ids(session, campaign_id)
+    actions = session.exec(
+        select(CampaignEvent)
+        .where(CampaignEvent.campaign_id == campaign_id, CampaignEvent.kind == "action")
+        .order_by(col(CampaignEvent.id).desc())
+    )
+    return next((a for a in actions if a.id not in undone), None)
+
+
+def set_map(
+    session: Session,
+    campaign_id: int,
+    who: Viewer,
+    adjacency: Mapping[str, Sequence[str]] | None,
+    version: int,
+) -> tuple[Campaign, CampaignEvent]:
+    """The organiser's corrected map (None: back to map.json), only while no action stands."""
+    who.require_referee("change the map")
+    row = lock(session, campaign_id)
+    _check_version(row, version)
+    if _last_action(session, campaign_id) is not None:
+        raise Forbidden("the map can only be changed before the first action (undo every action first)")
+    state = rules.new_campaign(adjacency, row.variants)
+    row.adjacency = {k: list(v) for k, v in (state.adjacency if adjacency else load_adjacency()).items()}
+    session.add(row)
+    ev = CampaignEvent(
+        campaign_id=campaign_id,
+        kind="map",
+        actor=who.role,
+        action={"adjacency": row.adjacency},
+        state_before=row.state,
+    )
+    _write(session, row, state, ev)
+    return row, ev

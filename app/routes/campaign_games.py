@@ -1,0 +1,297 @@
+"""Firestorm campaigns kept on the server like games (app/campaign_store.py): the organiser creates one and
+gets a token and a join code per side; each player joins with a code and acts for their own side; every
+write carries the version the client saw (409 with the current state when stale); the log is append-only
+and undo (organiser only) is a new entry."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Depends, Path, Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from app import campaign_store, errors
+from app.auth import Viewer, presented_token
+from app.deps import SessionDep, SettingsDep
+from app.models import Campaign
+
+router = APIRouter(prefix="/api/v1/campaigns", tags=["campaigns"])
+
+CampaignId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Campaign id")]
+# Names are shown on tablets and stored in VARCHAR columns: printable text only (PostgreSQL refuses NUL).
+Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f]+$")]
+Adjacency = dict[
+    Annotated[str, Field(max_length=8)],
+    Annotated[list[Annotated[str, Field(max_length=8)]], Field(max_length=30)],
+]
+
+
+def campaign_viewer(
+    campaign_id: CampaignId,
+    token: Annotated[str | None, Depends(presented_token)],
+    session: SessionDep,
+    settings: SettingsDep,
+) -> Viewer:
+    return campaign_store.viewer(session, settings.secret_key, campaign_id, token)
+
+
+CampaignViewer = Annotated[Viewer, Depends(campaign_viewer)]
+
+
+class CampaignCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name | None = None
+    adjacency: Adjacency | None = Field(
+        default=None, description="The organiser's corrected map (area -> adjacent areas); default map.json."
+    )
+    variants: dict[str, str] = Field(default_factory=dict, description="Erratum id -> reading id.")
+
+
+class CampaignOut(BaseModel):
+    """The lobby view: no token needed."""
+
+    id: int
+    name: str
+    ruleset: str
+    version: int
+    turn: int
+    phase: str
+    variants: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+
+
+class CampaignCreated(BaseModel):
+    campaign: CampaignOut
+    organiser_token: str = Field(description="Bearer token of the organiser; shown once.")
+    join_codes: dict[str, str] = Field(description="One code per side (german, bef); shown once.")
+
+
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(min_length=1, max_length=64)
+
+
+class Joined(BaseModel):
+    campaign_id: int
+    side: str
+    token: str
+
+
+class Snapshot(BaseModel):
+    id: int
+    name: str
+    version: int = Field(description="Send it back with the next write.")
+    state: dict[str, Any] = Field(description="rules.firestorm.campaign.CampaignState as JSON.")
+    legal_actions: list[dict[str, Any]] = Field(description="What may be done next; `dice` says how many.")
+    result: dict[str, Any]
+
+
+class ActionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: dict[str, Any] = Field(
+        description="An action as listed by legal-actions, e.g. {'type': 'initiative'}."
+    )
+    dice: list[int] | None = Field(
+        default=None,
+        max_length=10,
+        description="The faces rolled, as many as the action takes (initiative: german, bef; a battle: "
+        "attacker, defender); omit to let the server roll.",
+    )
+    version: int = Field(ge=1, le=2_147_483_647, description="The campaign version the client saw.")
+
+
+class VersionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = Field(ge=1, le=2_147_483_647, description="The campaign version the client saw.")
+
+
+class MapIn(VersionIn):
+    adjacency: Adjacency | None = Field(description="Area -> adjacent areas; null restores map.json.")
+
+
+class LogEntry(BaseModel):
+    id: int
+    kind: Literal["created", "map", "action", "undo"]
+    actor: str
+    turn: int
+    phase: str
+    action: dict[str, Any]
+    dice: list[int]
+    rolled_by_server: bool
+    events: list[dict[str, Any]]
+    version: int
+    reverses_id: int | None
+    undone: bool
+    created_at: datetime
+
+
+class Acted(Snapshot):
+    entry: LogEntry
+
+
+def campaign_out(row: Campaign) -> CampaignOut:
+    state = campaign_store.state_of(row)
+    return CampaignOut.model_validate(
+        {**row.model_dump(), "turn": state.turn, "phase": state.phase}, from_attributes=False
+    )
+
+
+def _acted(session: Any, row: Campaign, ev: Any) -> Acted:
+    undone = campaign_store.reversed_ids(session, row.id or 0)
+    return Acted(**campaign_store.snapshot(row), entry=LogEntry(**campaign_store.event_dict(ev, undone)))
+
+
+@router.get("", response_model=list[CampaignOut], summary="Campaigns in this database (the lobby: no token)")
+def list_campaigns(session: SessionDep) -> list[CampaignOut]:
+    return [campaign_out(c) for c in campaign_store.list_campaigns(session)]
+
+
+@router.post(
+    "",
+    response_model=CampaignCreated,
+    status_code=201,
+    summary="Create a Firestorm campaign: returns the organiser's token and a join code per side",
+    responses=errors.responses(422),
+)
+def create(
+    body: Annotated[
+        CampaignCreate,
+        Body(openapi_examples={"default map": {"value": {"name": "Villers-Bretonneux at the club"}}}),
+    ],
+    session: SessionDep,
+    settings: SettingsDep,
+) -> CampaignCreated:
+    row, token, codes = campaign_store.create(
+        session, settings.secret_key, body.name, body.adjacency, body.variants
+    )
+    return CampaignCreated(campaign=campaign_out(row), organiser_token=token, join_codes=codes)
+
+
+@router.post(
+    "/join",
+    response_model=Joined,
+    summary="Join a campaign with a side's code: returns that side's token",
+    responses=errors.responses(404, 422),
+)
+def join(
+    body: Annotated[JoinIn, Body(openapi_examples={"code": {"value": {"code": "ABCDE-FGH23"}}})],
+    session: SessionDep,
+    settings: SettingsDep,
+) -> Joined:
+    campaign_id, side, token = campaign_store.join(session, settings.secret_key, body.code)
+    return Joined(campaign_id=campaign_id, side=side, token=token)
+
+
+@router.get(
+    "/{campaign_id}",
+    response_model=CampaignOut,
+    summary="One campaign (the lobby view)",
+    responses=errors.responses(404, 422),
+)
+def get_campaign(campaign_id: CampaignId, session: SessionDep) -> CampaignOut:
+    return campaign_out(campaign_store.get(session, campaign_id))
+
+
+@router.get(
+    "/{campaign_id}/legal-actions",
+    response_model=Snapshot,
+    summary="The state, its version, what may be done next and the score so far",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def legal_actions(campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep) -> dict[str, Any]:
+    return campaign_store.snapshot(campaign_store.get(session, campaign_id))
+
+
+@router.post(
+    "/{campaign_id}/actions",
+    response_model=Acted,
+    summary="Take one action for your side on the version you saw (409 with the current state when stale)",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def act(
+    campaign_id: CampaignId,
+    body: Annotated[
+        ActionIn,
+        Body(
+            openapi_examples={
+                "initiative, dice given": {
+                    "value": {"action": {"type": "initiative"}, "dice": [], "version": 1}
+                },
+                "battle, server rolls": {"value": {"action": {"type": "resolve"}, "version": 4}},
+            }
+        ),
+    ],
+    viewer: CampaignViewer,
+    session: SessionDep,
+) -> Acted:
+    row, ev = campaign_store.act(session, campaign_id, viewer, body.action, body.dice, body.version)
+    return _acted(session, row, ev)
+
+
+@router.post(
+    "/{campaign_id}/undo",
+    response_model=Acted,
+    summary="Take back the latest action (organiser): a new log entry restores the state before it",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def undo(
+    campaign_id: CampaignId,
+    body: Annotated[VersionIn, Body(openapi_examples={"undo": {"value": {"version": 5}}})],
+    viewer: CampaignViewer,
+    session: SessionDep,
+) -> Acted:
+    row, ev = campaign_store.undo(session, campaign_id, viewer, body.version)
+    return _acted(session, row, ev)
+
+
+@router.get(
+    "/{campaign_id}/log",
+    response_model=list[LogEntry],
+    summary="The append-only log: every action with its dice, who took it and what happened",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def log(
+    campaign_id: CampaignId,
+    viewer: CampaignViewer,
+    session: SessionDep,
+    after: Annotated[int, Query(ge=0, le=2_147_483_647, description="Only entries after this id.")] = 0,
+) -> list[LogEntry]:
+    campaign_store.get(session, campaign_id)
+    undone = campaign_store.reversed_ids(session, campaign_id)
+    return [
+        LogEntry(**campaign_store.event_dict(e, undone))
+        for e in campaign_store.events(session, campaign_id, after)
+    ]
+
+
+@router.get(
+    "/{campaign_id}/result",
+    summary="Campaign victory points and outcome (final once the campaign is finished)",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def result(campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep) -> dict[str, Any]:
+    return campaign_store.snapshot(campaign_store.get(session, campaign_id))["result"]
+
+
+@router.put(
+    "/{campaign_id}/map",
+    response_model=Acted,
+    summary="Correct the map's adjacency (organiser, before the first action)",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def put_map(
+    campaign_id: CampaignId,
+    body: Annotated[
+        MapIn, Body(openapi_examples={"back to map.json": {"value": {"adjacency": None, "version": 1}}})
+    ],
+    viewer: CampaignViewer,
+    session: SessionDep,
+) -> Acted:
+    row, ev = campaign_store.set_map(session, campaign_id, viewer, body.adjacency, body.version)
+    return _acted(session, row, ev)

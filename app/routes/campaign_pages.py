@@ -1,0 +1,5 @@
+"""Pages of a Firestorm campaign."""
+
+from fastapi import APIRouter
+
+router = APIRouter(include_in_schema=False)
