@@ -1,5 +1,350 @@
-"""Pages of a Firestorm campaign."""
+"""Pages of a Firestorm campaign: start one (the codes shown once), join with a code, and play it on the
+map by taps. Every write goes through app.campaign_store, the same functions as the API, so the page gets
+the API's refusals, shown as sentences. A device keeps its campaign tokens in the `firestep_campaigns`
+cookie ("id:token" pairs); the games' own cookies are left alone."""
 
-from fastapi import APIRouter
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlmodel import Session
+from starlette.datastructures import FormData
+
+from app import campaign_store
+from app.auth import Viewer
+from app.core.config import Settings
+from app.deps import SessionDep, SettingsDep
+from app.errors import Conflict, Forbidden, Unauthorized
+from app.models import Campaign
+from app.routes.campaign_games import CampaignId
+from app.routes.pages import USER_ERRORS, _dice_from, _error_message, _page, is_htmx, templates
+from rules.core.errors import NotFoundError, RulesError
+from rules.firestorm.campaign import CampaignState
+from rules.firestorm.data import (
+    AREA_NAMES,
+    AREAS,
+    BATTLES,
+    KIND_LABELS,
+    LAST_TURN,
+    SUPPLY,
+    TERRAIN,
+    TROOP_BY_ID,
+    VP_AREAS,
+)
 
 router = APIRouter(include_in_schema=False)
+
+COOKIE = "firestep_campaigns"
+COOKIE_AGE = 60 * 60 * 24 * 30
+SIDE_NAMES = {"german": "German", "bef": "BEF", "referee": "Organiser"}
+# map.json reads letters as columns west to east and numbers as rows north to south; columns A, C and E sit
+# half a square north of B and D. On the page each area spans two half-rows, so the stagger survives any
+# cell height.
+SHIFTED_NORTH = ("A", "C", "E")
+COLUMNS = ("A", "B", "C", "D", "E")
+
+
+# -- the device's seats -----------------------------------------------------------------------------------
+def _device(request: Request) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for pair in request.cookies.get(COOKIE, "").split("|"):
+        cid, _, token = pair.partition(":")
+        if cid.isdigit() and token:
+            out[int(cid)] = token
+    return out
+
+
+def _remember(request: Request, response: Response, campaign_id: int, token: str) -> None:
+    seats = {**_device(request), campaign_id: token}
+    value = "|".join(f"{cid}:{tok}" for cid, tok in list(seats.items())[-20:])
+    response.set_cookie(COOKIE, value, httponly=True, samesite="lax", max_age=COOKIE_AGE)
+
+
+def _seat(request: Request, session: Session, settings: Settings, campaign_id: int) -> Viewer | None:
+    try:
+        return campaign_store.viewer(
+            session, settings.secret_key, campaign_id, _device(request).get(campaign_id)
+        )
+    except (Unauthorized, Forbidden):
+        return None
+
+
+# -- what the page shows ---------------------------------------------------------------------------------
+def troop_label(tid: str) -> str:
+    """'5 Guard Grenadier Regiment (Stoss)' -> '5 Guard Grenadier Regiment': the kind is shown apart. The AIF
+    brigades' two troops keep their '(first)'/'(second)' so they can be told apart."""
+    spec = TROOP_BY_ID[tid]
+    return spec.name if spec.brigade else spec.name.split(" (")[0]
+
+
+def _areas(state: CampaignState) -> list[dict[str, Any]]:
+    c = state.current
+    battle = {c.from_area: "from", c.to_area: "to"} if c else {}
+    out = []
+    for area in AREAS:
+        col, row = area.split("-")
+        start = 2 * int(row) - (1 if col in SHIFTED_NORTH else 0)
+        out.append(
+            {
+                "id": area,
+                "name": AREA_NAMES.get(area, ""),
+                "terrain": TERRAIN[area],
+                "vp": VP_AREAS.get(area),
+                "control": state.control[area],
+                "supply": [side for side, edge in SUPPLY.items() if area in edge],
+                "battle": battle.get(area),
+                "column": COLUMNS.index(col) + 1,
+                "row": start,
+                "troops": [
+                    {"id": t.id, "label": troop_label(t.id), "kind": KIND_LABELS[TROOP_BY_ID[t.id].kind]}
+                    for t in state.troops
+                    if t.status == "active" and t.area == area
+                ],
+            }
+        )
+    return out
+
+
+def _off_map(state: CampaignState) -> dict[str, list[dict[str, str]]]:
+    out: dict[str, list[dict[str, str]]] = {}
+    for t in state.troops:
+        if t.status != "active":
+            out.setdefault(t.status, []).append({"id": t.id, "label": troop_label(t.id), "side": t.side})
+    return out
+
+
+def _entry_text(ev: dict[str, Any]) -> str:
+    """One line of the log in words."""
+    a = ev.get("action") or {}
+    kind = ev["kind"]
+    if kind == "created":
+        return "Campaign set up"
+    if kind == "map":
+        return "Map corrected by the organiser"
+    what = str(a.get("type", "")).capitalize()
+    if a.get("type") == "attack":
+        what += f" {a.get('from_area')} → {a.get('to_area')} with " + ", ".join(
+            troop_label(t) for t in a.get("troops", []) if t in TROOP_BY_ID
+        )
+    elif a.get("troops"):
+        what += ": " + ", ".join(troop_label(t) for t in a["troops"] if t in TROOP_BY_ID)
+    elif a.get("moves"):
+        what += ": " + ", ".join(
+            f"{troop_label(t)} → {to}" for t, to in a["moves"].items() if t in TROOP_BY_ID
+        )
+    elif a.get("areas"):
+        what += ": " + ", ".join(str(x) for x in a["areas"])
+    if kind == "undo":
+        return f"Undone: {what}"
+    return what
+
+
+def _happened(ev: dict[str, Any]) -> str:
+    parts = []
+    for e in ev.get("events", []):
+        name = str(e.get("event", ""))
+        troop = e.get("troop")
+        if troop in TROOP_BY_ID:
+            parts.append(f"{troop_label(troop)} {name}" + (f" ({e['to']})" if e.get("to") else ""))
+        elif name == "initiative":
+            parts.append(f"{SIDE_NAMES.get(e.get('attacker', ''), '')} attacks")
+        elif name == "battle":
+            won = "attacker wins" if e.get("attacker_won") else "defender holds"
+            parts.append(f"battle {e.get('attacker_total')} v {e.get('defender_total')}: {won}")
+        elif name == "area captured":
+            parts.append(f"{e.get('area')} taken by the {SIDE_NAMES.get(e.get('by', ''), '')}")
+        elif name == "turn":
+            parts.append(f"turn {e.get('turn')} begins")
+        else:
+            parts.append(name)
+    return "; ".join(parts)
+
+
+def board_context(session: Session, row: Campaign, who: Viewer, error: str | None = None) -> dict[str, Any]:
+    snap = campaign_store.snapshot(row)
+    state = campaign_store.state_of(row)
+    undone = campaign_store.reversed_ids(session, row.id or 0)
+    log = [campaign_store.event_dict(e, undone) for e in campaign_store.events(session, row.id or 0)]
+    for e in log:
+        e["text"], e["happened"] = _entry_text(e), _happened(e)
+    actions = []
+    for a in snap["legal_actions"]:
+        side = a.get("side")
+        actions.append({**a, "mine": side is None or who.may_act_for(str(side))})
+    return {
+        "campaign": row,
+        "snap": snap,
+        "state": state,
+        "role": who.role,
+        "is_organiser": who.is_referee,
+        "areas": _areas(state),
+        "off_map": _off_map(state),
+        "battles": BATTLES[state.turn],
+        "last_turn": LAST_TURN,
+        "actions": actions,
+        "log": list(reversed(log))[:60],
+        "can_undo": who.is_referee and any(e["kind"] == "action" and not e["undone"] for e in log),
+        "error": error,
+        "side_names": SIDE_NAMES,
+        "troop_label": troop_label,
+    }
+
+
+# -- building an action from the form ----------------------------------------------------------------------
+def action_from_form(form: FormData) -> tuple[dict[str, Any], list[int] | None]:
+    """The API's action and dice from the tap form: chips and checkboxes become the action's fields, the
+    die pads its dice, and "Roll for me" leaves the dice to the server."""
+    kind = str(form.get("type") or "")
+    action: dict[str, Any] = {"type": kind}
+    if kind == "attack":
+        action |= {"from_area": str(form.get("from_area") or ""), "to_area": str(form.get("to_area") or "")}
+    if kind in ("attack", "defend", "advance"):
+        action["troops"] = [str(t) for t in form.getlist("troops")]
+    if kind in ("retreat", "redeploy"):
+        action["moves"] = {
+            k.removeprefix("move."): str(v) for k, v in form.multi_items() if k.startswith("move.") and str(v)
+        }
+    if kind in ("redeploy", "reinforce"):
+        action["side"] = str(form.get("side") or "")
+    if kind == "reinforce":
+        action["areas"] = [str(form.get("area.0") or ""), str(form.get("area.1") or "")]
+    if kind == "resolve" and form.get("great_war") == "true":
+        action["great_war"] = {
+            "attacker_vp": _whole(form, "attacker_vp", "Attacker's game points"),
+            "defender_vp": _whole(form, "defender_vp", "Defender's game points"),
+        }
+        return action, []
+    if form.get("roll"):
+        return action, None
+    tapped = _dice_from(form)
+    wanted = int(str(form.get("dice_count") or "0") or 0)
+    if len(tapped) < wanted or any(d is None for d in tapped):
+        raise RulesError("dice", "tap a face on every die, or tap Roll for me")
+    return action, [d for d in tapped if d is not None]
+
+
+def _whole(form: FormData, name: str, label: str) -> int:
+    text = str(form.get(name) or "").strip()
+    if not text.isdigit():
+        raise RulesError(name, f"{label}: enter a whole number from 0 to 20")
+    return int(text)
+
+
+def _version(form: FormData) -> int:
+    text = str(form.get("version") or "")
+    if not text.isdigit() or not 1 <= int(text) <= 2_147_483_647:
+        raise RulesError("version", "reload the page")
+    return int(text)
+
+
+def _message(e: Exception) -> str:
+    if isinstance(e, Conflict):
+        return "Someone changed the campaign on another device: this is the current state. Please try again."
+    return _error_message(e)
+
+
+# -- routes ------------------------------------------------------------------------------------------------
+def _start(
+    request: Request,
+    session: Session,
+    error: str | None = None,
+    created: dict[str, Any] | None = None,
+    status_code: int = 200,
+) -> Response:
+    device = _device(request)
+    campaigns = campaign_store.list_campaigns(session)
+    context = {
+        "campaign": None,
+        "campaigns": [{"row": c, "state": campaign_store.state_of(c)} for c in campaigns],
+        # Just created: this device's seat is in the answer's cookie, not yet in the request's.
+        "mine": {c.id for c in campaigns if c.id in device}
+        | ({created["campaign"].id} if created else set()),
+        "error": error,
+        "created": created,
+        "side_names": SIDE_NAMES,
+    }
+    return templates.TemplateResponse(request, "campaign.html", context, status_code=status_code)
+
+
+@router.get("/campaigns", response_class=HTMLResponse)
+def campaigns_page(request: Request, session: SessionDep) -> Response:
+    return _start(request, session)
+
+
+@router.post("/campaigns/new", response_class=HTMLResponse)
+async def new_campaign_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    form = await request.form()
+    name = " ".join(str(form.get("name") or "").split())[:200] or None
+    row, token, codes = campaign_store.create(session, settings.secret_key, name)
+    response = _start(request, session, created={"campaign": row, "codes": codes})
+    _remember(request, response, row.id or 0, token)
+    return response
+
+
+@router.post("/campaigns/join", response_class=HTMLResponse)
+async def join_campaign_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    form = await request.form()
+    code = str(form.get("code") or "").strip()
+    try:
+        if not code:
+            raise RulesError("code", "enter the join code your organiser gave you")
+        campaign_id, _side, token = campaign_store.join(session, settings.secret_key, code[:64])
+    except USER_ERRORS as e:
+        message = (
+            "That join code is not known here: check it with the organiser."
+            if isinstance(e, NotFoundError)
+            else _error_message(e)
+        )
+        return _start(request, session, error=message, status_code=422)
+    response = RedirectResponse(f"/campaigns/{campaign_id}", status_code=303)
+    _remember(request, response, campaign_id, token)
+    return response
+
+
+def _board(
+    request: Request, session: Session, settings: Settings, campaign_id: int, error: str | None = None
+) -> Response:
+    try:
+        row = campaign_store.get(session, campaign_id)
+    except NotFoundError as e:
+        missing = {"title": "Not found", "message": e.message}
+        return templates.TemplateResponse(request, "error.html", missing, status_code=404)
+    who = _seat(request, session, settings, campaign_id)
+    if who is None:
+        joining = {"campaign": None, "joining": row, "error": None, "side_names": SIDE_NAMES}
+        return templates.TemplateResponse(request, "campaign.html", joining, status_code=401)
+    context = board_context(session, row, who, error)
+    # htmx swaps only 2xx answers: a refusal shown inside the board is still the board.
+    status = 422 if error and not is_htmx(request) else 200
+    return _page(request, "campaign.html", "_campaign_board.html", context, status)
+
+
+@router.get("/campaigns/{campaign_id}", response_class=HTMLResponse)
+def campaign_page(
+    campaign_id: CampaignId, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    return _board(request, session, settings, campaign_id)
+
+
+@router.post("/campaigns/{campaign_id}/act", response_class=HTMLResponse)
+async def campaign_act(
+    campaign_id: CampaignId, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    form = await request.form()
+    who = _seat(request, session, settings, campaign_id)
+    error = None
+    if who is not None:
+        try:
+            version = _version(form)
+            if form.get("type") == "undo":
+                campaign_store.undo(session, campaign_id, who, version)
+            else:
+                action, dice = action_from_form(form)
+                campaign_store.act(session, campaign_id, who, action, dice, version)
+        except USER_ERRORS as e:
+            session.rollback()
+            error = _message(e)
+        session.expire_all()
+    return _board(request, session, settings, campaign_id, error)

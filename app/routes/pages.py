@@ -10,6 +10,7 @@ resolver's own `check()`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -34,7 +35,9 @@ from rules.core.dice import DiceSource
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet, validate_dice
 from rules.registry import all_rulesets, get_ruleset
+from rules.table.barrage import DANGER_ZONE_CM
 from rules.table.bases import BASES
+from rules.table.frame import AHEAD_DEG
 from rules.table.templates import TEMPLATES
 
 FRONTEND = ROOT / "frontend"
@@ -55,15 +58,50 @@ def is_htmx(request: Request) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
+# Words the rule texts write in capitals; a label keeps them so ("SOS", "MG", "LMG unit").
+ACRONYMS = {w.lower(): w for w in ("SOS", "MG", "MMG", "HMG", "LMG", "SMG", "BEF", "VP", "HQ", "D3", "D6")}
+NUMBER_RANGE = re.compile(r"(?<=\d)-(?=\d)")
+
+
 def humanise(name: str) -> str:
-    """`raw_under_fire` -> "Raw under fire", `range_cm` -> "Range (cm)", `no-effect` -> "No effect"."""
+    """`raw_under_fire` -> "Raw under fire", `range_cm` -> "Range (cm)", `no-effect` -> "No effect",
+    `sos` -> "SOS", and a table's range `2-4` -> "2–4" (an en dash, not a word break)."""
     text = str(name)
     unit = ""
     for suffix, label in (("_cm", "cm"), ("_deg", "degrees")):
         if text.endswith(suffix):
             text, unit = text[: -len(suffix)], f" ({label})"
-    words = text.replace("_", " ").replace("-", " ").strip()
-    return (words[:1].upper() + words[1:] + unit) if words else text
+    if re.fullmatch(r"[-+]?\d+(\.\d+)?", text):
+        return text + unit  # a signed number keeps its sign
+    text = NUMBER_RANGE.sub("–", text)
+    words = [ACRONYMS.get(w.lower(), w) for w in text.replace("_", " ").replace("-", " ").split()]
+    if not words:
+        return text
+    first = words[0]
+    words[0] = first if first in ACRONYMS.values() else first[:1].upper() + first[1:]
+    return " ".join(words) + unit
+
+
+# The lookup's resolver buttons, most used at the table first (issue 7); any others follow in their order.
+MOST_USED = (
+    "order-roll",
+    "shooting",
+    "morale",
+    "assault",
+    "wire-crossing",
+    "rolling-barrage",
+    "deep-suppression",
+    "sos",
+    "gas-wind",
+    "deviation",
+    "air-attack",
+    "heroic-action",
+)
+
+
+def most_used_first(resolvers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rank = {rid: i for i, rid in enumerate(MOST_USED)}
+    return sorted(resolvers, key=lambda r: rank.get(str(r["id"]), len(rank)))  # sorted() is stable
 
 
 def num(value: Any) -> Any:
@@ -73,6 +111,7 @@ def num(value: Any) -> Any:
 
 templates.env.filters["humanise"] = humanise
 templates.env.filters["num"] = num
+templates.env.filters["most_used_first"] = most_used_first
 
 
 # -- the form, from the request schema ---------------------------------------------------------------------
@@ -95,6 +134,7 @@ class FieldSpec:
     maximum: float | None = None
     children: list[FieldSpec] = field(default_factory=list)
     hidden: bool = False
+    from_game: str = ""  # why the game's state preset this value, when it did
 
     @property
     def dom_id(self) -> str:
@@ -519,7 +559,23 @@ def start_page(request: Request, session: SessionDep) -> Response:
 
 
 @router.get("/lookup", response_class=HTMLResponse)
-def lookup_index(request: Request, ruleset: str | None = None, period: str | None = None) -> Response:
+def lookup_index(
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    ruleset: str | None = None,
+    period: str | None = None,
+    game: int | None = None,
+    unit: int | None = None,
+) -> Response:
+    if game is not None:
+
+        def build(g: Game, seat: Seat) -> dict[str, Any]:
+            rs = get_ruleset(g.ruleset)
+            picked = _picked_unit(session, g, seat, unit)
+            return {**_game_lookup_context(session, g, seat, picked), "rs": rs.describe(), "lk": None}
+
+        return _game_page(request, session, settings, game, "lookup.html", "_lookup_panel.html", build)
     try:
         rs = get_ruleset(ruleset) if ruleset else all_rulesets()[0]
     except NotFoundError as e:
@@ -553,7 +609,24 @@ def _new_lookup(ruleset: str, resolver: str, period: str | None) -> Lookup:
 
 
 @router.get("/lookup/{ruleset}/{resolver}", response_class=HTMLResponse)
-def lookup_form(request: Request, ruleset: str, resolver: str, period: str | None = None) -> Response:
+def lookup_form(
+    request: Request,
+    ruleset: str,
+    resolver: str,
+    session: SessionDep,
+    settings: SettingsDep,
+    period: str | None = None,
+    game: int | None = None,
+    unit: int | None = None,
+) -> Response:
+    if game is not None:
+
+        def build(g: Game, seat: Seat) -> dict[str, Any]:
+            gl = _game_lookup(session, g, seat, resolver, unit)
+            run_lookup(gl.lk, [], roll=False)
+            return _game_lookup_response(session, g, seat, gl)
+
+        return _game_page(request, session, settings, game, "lookup.html", "_lookup_panel.html", build)
     try:
         lk = _new_lookup(ruleset, resolver, period)
     except NotFoundError as e:
@@ -563,23 +636,151 @@ def lookup_form(request: Request, ruleset: str, resolver: str, period: str | Non
 
 
 @router.post("/lookup/{ruleset}/{resolver}", response_class=HTMLResponse)
-async def lookup_resolve(request: Request, ruleset: str, resolver: str) -> Response:
+async def lookup_resolve(
+    request: Request, ruleset: str, resolver: str, session: SessionDep, settings: SettingsDep
+) -> Response:
     form = await request.form()
+    action = str(form.get("action", ""))
+    # Underscored: no resolver field can be named so (a resolver may have a field called "unit").
+    game_field = str(form.get("_game") or "")
+    if game_field.isdigit():
+        unit_field = str(form.get("_unit") or "")
+
+        def build(g: Game, seat: Seat) -> dict[str, Any]:
+            gl = _game_lookup(session, g, seat, resolver, int(unit_field) if unit_field.isdigit() else None)
+            gl.lk.values, form_errors = values_from_form(gl.lk.specs, form)
+            if form_errors:
+                gl.lk.errors = [_form_error(gl.lk, e) for e in form_errors]
+            else:
+                run_lookup(gl.lk, [] if action == "clear" else _dice_from(form), roll=False)
+                if not gl.lk.errors and action in ("record", "roll"):
+                    _record(session, g, seat, gl, server_rolls=action == "roll")
+            return _game_lookup_response(session, g, seat, gl)
+
+        return _game_page(
+            request, session, settings, int(game_field), "lookup.html", "_lookup_panel.html", build
+        )
     try:
         lk = _new_lookup(ruleset, resolver, str(form.get("period") or "") or None)
     except NotFoundError as e:
         return _not_found(request, e)
     lk.values, form_errors = values_from_form(lk.specs, form)
     lk.variants = _variants_from(lk.ruleset, form)
-    action = str(form.get("action", ""))
     if form_errors:
-        lk.errors = [
-            {"field": e.name, "label": _field_label(lk, e.name), "message": e.message} for e in form_errors
-        ]
+        lk.errors = [_form_error(lk, e) for e in form_errors]
         return _lookup_response(request, lk)
     dice = [] if action == "clear" else _dice_from(form)
     run_lookup(lk, dice, roll=action == "roll")
     return _lookup_response(request, lk)
+
+
+def _form_error(lk: Lookup, e: FormError) -> dict[str, str]:
+    return {"field": e.name, "label": _field_label(lk, e.name), "message": e.message}
+
+
+# -- lookups inside a game: preset from the game's state, recorded in its log -------------------------------
+
+
+@dataclass
+class GameLookup:
+    """A lookup for a unit of a game: the form preset from what the game knows, and, once recorded, the
+    in-game resolution (its event, the values the game filled in, the changes it applied)."""
+
+    lk: Lookup
+    unit: Unit | None
+    filled: list[game_engine.Filled]
+    recorded: dict[str, Any] | None = None
+
+
+def _picked_unit(session: Session, game: Game, seat: Seat, unit_id: int | None) -> Unit | None:
+    if unit_id is None:
+        return None
+    unit = crud.get_unit(session, game.id or 0, unit_id)
+    if not seat.viewer.may_act_for(unit.side):
+        raise Forbidden(f"{unit.name} is one of the {unit.side}'s units: pick one of your own")
+    return unit
+
+
+def _game_lookup(session: Session, game: Game, seat: Seat, resolver: str, unit_id: int | None) -> GameLookup:
+    """The lookup form with the game's period and errata, preset with the fields the game's state fills
+    for this unit: the same filling the in-game resolve endpoint does (game_engine), so the form shows
+    beforehand what the game will use."""
+    unit = _picked_unit(session, game, seat, unit_id)
+    lk = _new_lookup(game.ruleset, resolver, game.period)
+    lk.variants = dict(game.variants)
+    fields = set(lk.resolver_cls.Request.model_fields)
+    units = crud.list_units(session, game.id or 0)
+    filled = game_engine._fill(game, resolver, fields, unit, None, units, {})
+    specs = {s.name: s for s in _walk(lk.specs)}
+    for f in filled:
+        spec = specs.get(f.field)
+        if spec is None:
+            continue  # a shape the form does not show (a list): the game fills it when recording
+        spec.from_game = f.why
+        if spec.kind == "group" and isinstance(f.value, dict):
+            lk.values[spec.name + PRESENT] = True
+            lk.values.update(
+                {f"{spec.name}.{k}": v for k, v in f.value.items() if f"{spec.name}.{k}" in specs}
+            )
+        else:
+            lk.values[spec.name] = f.value
+    return GameLookup(lk, unit, filled)
+
+
+def _record(session: Session, game: Game, seat: Seat, gl: GameLookup, server_rolls: bool) -> None:
+    """Resolve through the in-game endpoint (POST /api/v1/games/{id}/resolve/{resolver}), which records
+    the roll in the game's log and applies it. Only fields the player changed from the game's preset are
+    sent, so the game fills the rest itself and says why."""
+    lk = gl.lk
+    preset = {f.field: f.value for f in gl.filled}
+    body = request_body(lk.specs, lk.values)
+    fields = {k: v for k, v in body.items() if k not in preset or preset[k] != v}
+    dice = None if server_rolls or not lk.dice_sides else [d for d in lk.dice if d is not None]
+    try:
+        if dice is not None and len(dice) < len(lk.dice_sides):
+            raise RulesError("dice", "tap the face of every die first, or ask firestep to roll")
+        body_in = games_routes.ResolveIn(fields=fields, dice=dice, unit_id=gl.unit.id if gl.unit else None)
+        out = games_routes.resolve(game.id or 0, lk.resolver_id, body_in, seat.viewer, session)
+    except USER_ERRORS as e:
+        session.rollback()
+        lk.errors.append({"field": "game", "label": "Not recorded", "message": _error_message(e)})
+        return
+    answer = out.resolution
+    order = [row["key"] for row in lk.odds]
+    exact = {k: Fraction(v) for k, v in answer.get("probabilities_exact", {}).items()}
+    ranked = sorted(exact, key=lambda k: order.index(k) if k in order else len(order))
+    lk.odds = _odds({k: exact[k] for k in ranked}, answer["outcome_key"])
+    lk.answer = answer
+    lk.dice = list(answer["dice"])
+    labels = lk.labels
+    gl.recorded = {
+        "event_id": out.event_id,
+        "applied": out.applied,
+        "changes": out.changes,
+        "filled": [
+            {**f, "label": labels.get(str(f["field"]), humanise(str(f["field"])))} for f in out.filled
+        ],
+    }
+
+
+def _game_lookup_context(session: Session, game: Game, seat: Seat, unit: Unit | None) -> dict[str, Any]:
+    tree = _unit_tree(crud.list_units(session, game.id or 0))
+    return {
+        "rulesets": [],
+        "period": game.period,
+        "errata": [],
+        "unit": unit,
+        "unit_tree": {side: nodes for side, nodes in tree.items() if seat.viewer.may_act_for(side)},
+    }
+
+
+def _game_lookup_response(session: Session, game: Game, seat: Seat, gl: GameLookup) -> dict[str, Any]:
+    return {
+        **_game_lookup_context(session, game, seat, gl.unit),
+        "rs": gl.lk.ruleset.describe(),
+        "lk": gl.lk,
+        "recorded": gl.recorded,
+    }
 
 
 @router.get("/sw.js")
@@ -663,6 +864,14 @@ def _game_page(
         context = {"game": game, "title": "Not for your eyes", "message": e.message}
         full = fragment = "error.html"
         status = 403
+    except NotFoundError as e:
+        context = {"game": game, "title": "Not found", "message": e.message}
+        full = fragment = "error.html"
+        status = 404
+    except RulesError as e:
+        context = {"game": game, "title": "Not possible", "message": _error_message(e)}
+        full = fragment = "error.html"
+        status = 422
     response = _page(request, full, fragment, context, status)
     if request.cookies.get(auth.COOKIE_NAME) != seat.token:
         _remember(request, response, game_id, seat.token)
@@ -900,6 +1109,10 @@ def map_page(game_id: GameId, request: Request, session: SessionDep, settings: S
             "templates": {
                 k: {"w": t.width_cm, "d": t.depth_cm, "across": t.across_table} for k, t in TEMPLATES.items()
             },
+            # For what the game has on the table: clouds face the enemy of the side that released them,
+            # and a rolling barrage endangers its own side's stands in the band behind its rear edge.
+            "ahead": dict(AHEAD_DEG),
+            "danger_cm": DANGER_ZONE_CM,
         }
         return {"sizes": sizes, "template_kinds": list(TEMPLATES)}
 

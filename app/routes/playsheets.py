@@ -41,6 +41,19 @@ PDF: dict[int | str, dict[str, Any]] = {
 }
 
 
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """Error answers documented as JSON: FastAPI would otherwise give them the route's own media type
+    (PDF or HTML). Every route here also documents the app-wide 400 and 404 the same way."""
+    documented = errors.responses(*sorted({400, 404, *codes}))
+    return {
+        code: {
+            "description": spec["description"],
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+        }
+        for code, spec in documented.items()
+    }
+
+
 def _pdf(data: bytes, name: str) -> Response:
     return Response(
         data, media_type="application/pdf", headers={"Content-Disposition": f'inline; filename="{name}"'}
@@ -81,16 +94,14 @@ def _key(variants: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
 @router.get(
     "/template-kit.pdf",
     response_class=Response,
-    responses={**PDF, **errors.responses(422)},
+    responses={**PDF, **_errors(422)},
     summary="1:1 template kit (PDF)",
 )
 def template_kit_pdf(paper: PaperQ = "a4") -> Response:
     return _pdf(_cached("kit", paper), f"template-kit-{paper}.pdf")
 
 
-@router.get(
-    "/template-kit", response_class=HTMLResponse, responses=errors.responses(422), summary="1:1 template kit"
-)
+@router.get("/template-kit", response_class=HTMLResponse, responses=_errors(422), summary="1:1 template kit")
 def template_kit(paper: PaperQ = "a4") -> HTMLResponse:
     return HTMLResponse(render.template_kit_html(paper))
 
@@ -98,7 +109,7 @@ def template_kit(paper: PaperQ = "a4") -> HTMLResponse:
 @router.get(
     "/fire-plan/{side}.pdf",
     response_class=Response,
-    responses={**PDF, **errors.responses(422)},
+    responses={**PDF, **_errors(422)},
     summary="Blank fire-plan form of a side (PDF)",
 )
 def fire_plan_form_pdf(side: Side, paper: PaperQ = "a4", variant: VariantQ = []) -> Response:  # noqa: B006
@@ -109,7 +120,7 @@ def fire_plan_form_pdf(side: Side, paper: PaperQ = "a4", variant: VariantQ = [])
 @router.get(
     "/fire-plan/{side}",
     response_class=HTMLResponse,
-    responses=errors.responses(422),
+    responses=_errors(422),
     summary="Blank fire-plan form",
 )
 def fire_plan_form(side: Side, paper: PaperQ = "a4", variant: VariantQ = []) -> HTMLResponse:  # noqa: B006
@@ -119,7 +130,7 @@ def fire_plan_form(side: Side, paper: PaperQ = "a4", variant: VariantQ = []) -> 
 @router.get(
     "/aiming-points.pdf",
     response_class=Response,
-    responses={**PDF, **errors.responses(422)},
+    responses={**PDF, **_errors(422)},
     summary="The rule book's aiming-point cards (PDF)",
 )
 def aiming_points_pdf(paper: PaperQ = "a4") -> Response:
@@ -129,7 +140,7 @@ def aiming_points_pdf(paper: PaperQ = "a4") -> Response:
 @router.get(
     "/aiming-points",
     response_class=HTMLResponse,
-    responses=errors.responses(422),
+    responses=_errors(422),
     summary="Aiming-point cards",
 )
 def aiming_points(paper: PaperQ = "a4") -> HTMLResponse:
@@ -149,7 +160,7 @@ def _game_period(session: SessionDep, game_id: int) -> tuple[str, dict[str, str]
 @router.get(
     "/games/{game_id}.pdf",
     response_class=Response,
-    responses={**PDF, **errors.responses(404, 422)},
+    responses={**PDF, **_errors(404, 422)},
     summary="A game's playsheet: its period, its variants marked (PDF)",
 )
 def game_playsheet_pdf(game_id: GameId, session: SessionDep, paper: PaperQ = "a4") -> Response:
@@ -160,7 +171,7 @@ def game_playsheet_pdf(game_id: GameId, session: SessionDep, paper: PaperQ = "a4
 @router.get(
     "/games/{game_id}",
     response_class=HTMLResponse,
-    responses=errors.responses(404, 422),
+    responses=_errors(404, 422),
     summary="A game's playsheet: its period, its variants marked",
 )
 def game_playsheet(game_id: GameId, session: SessionDep, paper: PaperQ = "a4") -> HTMLResponse:
@@ -182,7 +193,7 @@ def _plan_html(game_id: int, side: str, session: SessionDep, viewer: Any, paper:
 @router.get(
     "/games/{game_id}/fire-plan/{side}.pdf",
     response_class=Response,
-    responses={**PDF, **errors.responses(401, 403, 404, 422)},
+    responses={**PDF, **_errors(401, 403, 404, 422)},
     summary="A side's fire plan as written (PDF): its own side or the referee only",
 )
 def game_fire_plan_pdf(
@@ -196,7 +207,7 @@ def game_fire_plan_pdf(
 @router.get(
     "/games/{game_id}/fire-plan/{side}",
     response_class=HTMLResponse,
-    responses=errors.responses(401, 403, 404, 422),
+    responses=_errors(401, 403, 404, 422),
     summary="A side's fire plan as written: its own side or the referee only",
 )
 def game_fire_plan(
@@ -235,7 +246,7 @@ def _cards_html(game_id: int, session: SessionDep, side: str | None, paper: str)
 @router.get(
     "/games/{game_id}/aiming-points.pdf",
     response_class=Response,
-    responses={**PDF, **errors.responses(404, 422)},
+    responses={**PDF, **_errors(404, 422)},
     summary="Aiming-point cards for every battery and mortar of a game (PDF)",
 )
 def game_aiming_points_pdf(
@@ -249,7 +260,7 @@ def game_aiming_points_pdf(
 @router.get(
     "/games/{game_id}/aiming-points",
     response_class=HTMLResponse,
-    responses=errors.responses(404, 422),
+    responses=_errors(404, 422),
     summary="Aiming-point cards for every battery and mortar of a game",
 )
 def game_aiming_points(
@@ -262,7 +273,7 @@ def game_aiming_points(
 @router.get(
     "/{period}.pdf",
     response_class=Response,
-    responses={**PDF, **errors.responses(422)},
+    responses={**PDF, **_errors(422)},
     summary="A period's playsheet (PDF, two pages at most)",
 )
 def playsheet_pdf(period: PeriodId, paper: PaperQ = "a4", variant: VariantQ = []) -> Response:  # noqa: B006
@@ -273,7 +284,7 @@ def playsheet_pdf(period: PeriodId, paper: PaperQ = "a4", variant: VariantQ = []
 @router.get(
     "/{period}",
     response_class=HTMLResponse,
-    responses=errors.responses(422),
+    responses=_errors(422),
     summary="A period's playsheet: print-ready HTML (the browser's print view)",
 )
 def playsheet(period: PeriodId, paper: PaperQ = "a4", variant: VariantQ = []) -> HTMLResponse:  # noqa: B006

@@ -180,15 +180,17 @@ def mg_fire(gun: Gun, aim_deg: float, index: StandIndex, range_cm: float, half_a
 def mg_fire_naive(
     gun: Gun, aim_deg: float, stands: list[Stand], range_cm: float, half_arc_deg: float
 ) -> tuple[str | None, list[str]]:
-    """The straightforward loop, no index: for each stand, build its polygon and test it against the lane,
-    then again against the beaten zone. The benchmark's baseline and a test oracle."""
+    """The straightforward loop, no index: for each stand, build its polygon and test it against the lane;
+    then each against the beaten zone. The benchmark's baseline and a test oracle."""
     _face, normal, offset = choose_face(gun, aim_deg, half_arc_deg)
     nx, ny = unit(normal)
     origin = (gun.center[0] + offset * nx, gun.center[1] + offset * ny)
     lane = strip(origin, aim_deg, 0.0, range_cm, LANE_WIDTH_CM)
     best: tuple[float, int] | None = None
+    polys: list[Polygon] = []
     for i, s in enumerate(stands):
         p = s.polygon()
+        polys.append(p)  # built once: the beaten-zone pass below reuses it
         if not _not_a_target(gun, s) and lane.intersects(p):
             inside = lane.intersection(p)
             if inside.area > AREA_EPS:
@@ -197,11 +199,10 @@ def mg_fire_naive(
                     best = (d, i)
     if best is None:
         return None, []
-    _, rear = _along(stands[best[1]].polygon(), origin, aim_deg)
+    _, rear = _along(polys[best[1]], origin, aim_deg)
     zone = strip(origin, aim_deg, rear, rear + BEATEN_ZONE_CM[gun.kind], LANE_WIDTH_CM)
     found: list[tuple[float, int]] = []
-    for i, s in enumerate(stands):
-        p = s.polygon()
+    for i, (s, p) in enumerate(zip(stands, polys, strict=True)):
         if not _not_a_target(gun, s) and i != best[1] and zone.intersects(p):
             inside = zone.intersection(p)
             if inside.area > AREA_EPS:

@@ -86,3 +86,43 @@ def test_ruler_measures_in_cm(new_page: Any) -> None:
     assert_no_horizontal_scroll(page)
     assert small_targets(page) == []
     screenshot(page, "map")
+
+
+def test_the_games_fire_plan_gas_and_barrage_are_drawn(new_page: Any) -> None:
+    page = new_page(TABLET_LANDSCAPE)
+    game_id, _ = create_mons_game(page)  # this device is the referee: it may write either side's plan
+    plan = f"/api/v1/games/{game_id}/fireplans/attacker"
+    for item in (
+        {"kind": "aiming-point", "grid": [30, 100], "battery": "A"},
+        {"kind": "mortar", "grid": [90, 100]},
+        {"kind": "gas", "grid": [60, 120], "gas": "offensive", "wind_deg": 90},
+        {"kind": "rolling-barrage", "start_up_cm": 50, "duration_turns": 5},
+    ):
+        added = page.request.post(f"{plan}/items", data={"arrival_turn": 1, "item": item})
+        assert added.status == 201, added.text()
+    for side in ("attacker", "defender"):
+        assert page.request.post(f"/api/v1/games/{game_id}/fireplans/{side}/lock").status == 200
+    version = page.request.get(f"/api/v1/games/{game_id}").json()["version"]
+    # Starting the game starts turn 1: the attacker's turn-1 items arrive on the table.
+    assert page.request.post(f"/api/v1/games/{game_id}/turn/advance", data={"version": version}).status == 200
+    page.goto(f"/games/{game_id}/map")
+    expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
+    expect(page.locator(".board-fire")).to_have_count(2)
+    expect(page.locator("[data-board-items]")).to_have_attribute("data-board-items", "4")
+    # The aiming point under "a rectangle 10x10cm" (ARTILLERY BATTERIES AREA OF EFFECT).
+    fire = page.locator(".board-fire rect")
+    expect(fire).to_have_attribute("width", "10")
+    # The attacker's gas cloud: "an area 20cm wide by 10cm deep if launched by the attacker" (GAS).
+    gas = page.locator(".board-gas rect")
+    expect(gas).to_have_attribute("width", "20")
+    expect(gas).to_have_attribute("height", "10")
+    # The barrage: 20 cm deep from its start line, 50 cm up from the attacker's edge, across the table
+    # (SVG y = 180 - 70 = 110); "There is a danger area 6cm behind the RB": 44 to 50 cm up.
+    barrage = page.locator("rect.board-barrage")
+    expect(barrage).to_have_attribute("y", "110")
+    expect(barrage).to_have_attribute("height", "20")
+    expect(barrage).to_have_attribute("width", "120")
+    danger = page.locator("rect.board-danger")
+    expect(danger).to_have_attribute("y", "130")
+    expect(danger).to_have_attribute("height", "6")
+    screenshot(page, "map-board")

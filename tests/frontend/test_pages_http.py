@@ -95,3 +95,64 @@ def test_labels() -> None:
         {"id": "b", "name": "Western Front 1916 on"},
     ]
     assert period_labels(periods) == {"a": "1914 to 1915", "b": "1916 on"}
+
+
+def test_ranges_and_acronyms_in_labels() -> None:
+    # 1914 playsheet, Battalion Rifle Companies: "2-4 = 1 Action", "5-6 = 2 Actions": a range, not two numbers.
+    assert humanise("2-4") == "2–4"
+    assert humanise("5-6") == "5–6"
+    assert humanise("-1") == "-1"  # a modifier keeps its sign
+    assert humanise("sos") == "SOS"
+    assert humanise("mg-indirect") == "MG indirect"
+    assert humanise("lmg-unit") == "LMG unit"
+    assert humanise("battalion-mg") == "Battalion MG"
+
+
+def test_resolvers_most_used_first(sqlite_client: TestClient) -> None:
+    from app.routes.pages import MOST_USED, most_used_first
+    from rules.registry import get_ruleset
+
+    described = get_ruleset("flanders-fields").describe()["resolvers"]
+    ordered = [r["id"] for r in most_used_first(described)]
+    assert ordered[: len(MOST_USED)] == list(MOST_USED)
+    assert sorted(ordered) == sorted(r["id"] for r in described)
+    page = sqlite_client.get("/lookup?ruleset=flanders-fields").text
+    nav = page[page.index('aria-label="What to resolve"') :]
+    positions = [nav.index(f"/lookup/flanders-fields/{rid}?") for rid in MOST_USED]
+    assert positions == sorted(positions)
+    assert ">SOS<" in nav
+
+
+def test_fire_plan_form_offers_exactly_what_the_api_accepts() -> None:
+    from typing import get_args
+
+    from app.routes import fireplans
+    from app.routes.pages import PLAN_FIELDS, PLAN_KINDS
+
+    models = (fireplans.FireItem, fireplans.GasItem, fireplans.BarrageItem, fireplans.DeepSuppressionItem)
+    kinds = [k for m in models for k in get_args(m.model_fields["kind"].annotation)]
+    assert sorted(PLAN_KINDS) == sorted(kinds)
+    for model in models:
+        group = next(iter(get_args(model.model_fields["kind"].annotation)))
+        fields = set(model.model_fields) - {"kind"}
+        assert set(PLAN_FIELDS[group if group in PLAN_FIELDS else "fire"]) == fields, model
+
+
+def test_game_lookup_presets_from_the_game_and_refuses_the_other_side(sqlite_client: TestClient) -> None:
+    created = sqlite_client.post("/games/new", data={"scenario": "mons-1914"})
+    assert created.status_code == 200
+    games = sqlite_client.get("/api/v1/games").json()
+    gid = max(g["id"] for g in games)
+    units = sqlite_client.get(f"/api/v1/games/{gid}/units").json()
+    company = next(u for u in units if u["side"] == "attacker" and u["kind"] == "rifle-company")
+    page = sqlite_client.get(f"/lookup/flanders-fields/order-roll?game={gid}&unit={company['id']}")
+    assert page.status_code == 200
+    assert "From the game:</strong> " + f"{company['name']} is a rifle-company" in page.text
+    assert sqlite_client.get(f"/lookup?game={gid}&unit=999999").status_code == 404
+    # A player's device is refused the other side's units, in words.
+    codes = created.text
+    code = codes[codes.index('data-join-code="defender">') :].split(">", 1)[1].split("<", 1)[0].strip()
+    sqlite_client.cookies.clear()
+    assert sqlite_client.post("/join", data={"code": code}, follow_redirects=False).status_code == 303
+    refused = sqlite_client.get(f"/lookup/flanders-fields/order-roll?game={gid}&unit={company['id']}")
+    assert refused.status_code == 403 and "pick one of your own" in refused.text

@@ -149,6 +149,66 @@
     }
   };
 
+  // -- what the game has on the table: arrived fire-plan items, gas clouds, rolling barrages ------------------
+  // Drawn from the game's board (GET /state), under the stands; they move only when the game moves them.
+  const FIRE_TEMPLATE = { "aiming-point": "artillery", bombardment: "artillery", superimposed: "artillery" };
+  const drawBoard = (board) => {
+    const g = layer("board");
+    g.replaceChildren();
+    const lines = [];
+    const band = (y0, y1, cls, label) => {
+      const lo = Math.max(0, Math.min(y0, y1));
+      const hi = Math.min(L, Math.max(y0, y1));
+      if (hi <= lo) return;
+      const r = el("rect", { x: 0, y: sy(hi), width: W, height: hi - lo, class: cls }, g);
+      el("title", {}, r).textContent = label;
+    };
+    const shape = (kind, center, facing, cls, label) => {
+      const spec = sizes.templates[kind];
+      const node = el("g", { class: cls, transform: `translate(${center[0]} ${sy(center[1])}) rotate(${rotation(facing)})` }, g);
+      el("rect", { x: -spec.w / 2, y: -spec.d / 2, width: spec.w, height: spec.d }, node);
+      el("title", {}, node).textContent = label;
+    };
+    for (const f of board.fire || []) {
+      if (!f.point) continue;
+      const label = `${f.kind.replace(/-/g, " ")} of the ${f.side}${f.battery ? ` (${f.battery})` : ""}`;
+      if (FIRE_TEMPLATE[f.kind]) {
+        shape(FIRE_TEMPLATE[f.kind], f.point, sizes.ahead[f.side], "board-fire", label);
+      } else {
+        // Mortars and air missions: the aiming point (their template depends on the weapon).
+        const m = el("g", { class: "board-fire point", transform: `translate(${f.point[0]} ${sy(f.point[1])})` }, g);
+        el("circle", { r: 2 }, m);
+        el("path", { d: "M-3,0H3M0,-3V3" }, m);
+        el("title", {}, m).textContent = label;
+      }
+      lines.push(label);
+    }
+    for (const c of board.clouds || []) {
+      const label = `${c.gas || "gas"} gas cloud of the ${c.side}`;
+      shape(c.side === "attacker" ? "gas-attacker" : "gas-defender", c.center, sizes.ahead[c.side], "board-gas", label);
+      lines.push(label);
+    }
+    for (const b of board.barrages || []) {
+      const [lo, hi] = b.covers_y;
+      const label = `rolling barrage of the ${b.side}`;
+      band(lo, hi, "board-barrage", label);
+      // "6 cm" behind the rear edge, on the side's own side of the barrage.
+      if (b.side === "attacker") band(lo - sizes.danger_cm, lo, "board-danger", `${label}: danger zone`);
+      else band(hi, hi + sizes.danger_cm, "board-danger", `${label}: danger zone`);
+      lines.push(label);
+    }
+    const box = document.getElementById("board-info");
+    if (box) {
+      box.replaceChildren();
+      if (lines.length) {
+        const p = document.createElement("p");
+        p.dataset.boardItems = String(lines.length);
+        p.textContent = `On the table: ${lines.join("; ")}.`;
+        box.appendChild(p);
+      }
+    }
+  };
+
   // -- pointer handling: drag stands and templates, pan, pinch ------------------------------------------------
   const pointers = new Map();
   let drag = null;
@@ -292,6 +352,7 @@
         fetch(`/api/v1/games/${game}/units`, { credentials: "same-origin" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status))),
       ]);
       drawTerrain(state.terrain || {});
+      drawBoard(state.board || {});
       layer("stands").replaceChildren();
       stands = units.filter((u) => u.x !== null && u.y !== null && u.base && !u.off_table && !u.killed);
       stands.forEach(drawStand);

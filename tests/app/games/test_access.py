@@ -46,7 +46,7 @@ def test_cookie_and_query_token_are_accepted(sqlite_client: TestClient) -> None:
     j = sqlite_client.post("/api/v1/join", json={"code": g.codes["defender"].lower().replace("-", "")})
     assert j.status_code == 200 and j.cookies.get("firestep_token") == j.json()["token"]
     me = sqlite_client.get(f"/api/v1/games/{g.id}/me")  # the client sends the cookie back
-    assert me.json() == {"game_id": g.id, "role": "defender"}
+    assert me.json() == {"game_id": g.id, "role": "defender", "event_hand": []}
     sqlite_client.cookies.clear()
     r = sqlite_client.get(f"/api/v1/games/{g.id}/me?token={j.json()['token']}")
     assert r.json()["role"] == "defender"

@@ -102,7 +102,7 @@ def test_target_priority_order() -> None:
 
 
 @given(
-    gun_x=st.floats(5, 115),
+    gun_x=st.floats(40, 80),
     aim=st.floats(46, 134),
     stands=st.lists(
         st.tuples(

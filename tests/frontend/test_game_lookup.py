@@ -1,0 +1,125 @@
+"""The lookup inside a game: pick a unit, the form is preset from the game's state, and the resolution goes
+through the in-game resolve endpoint, so it is recorded in the game's log and applied."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.conftest import (
+    TABLET_LANDSCAPE,
+    TABLET_PORTRAIT,
+    assert_no_horizontal_scroll,
+    screenshot,
+    small_targets,
+    unlabelled_controls,
+)
+from tests.frontend.games import create_mons_game, join
+
+pytestmark = pytest.mark.browser
+
+
+def start_game(page: Any, game_id: int) -> None:
+    version = page.request.get(f"/api/v1/games/{game_id}").json()["version"]
+    started = page.request.post(f"/api/v1/games/{game_id}/turn/advance", data={"version": version})
+    assert started.status == 200, started.text()
+    assert started.json()["turn"]["status"] == "playing"
+
+
+def pick_company(page: Any, battalion: str, company: str) -> str:
+    """Open a battalion of the unit picker and tap one of its companies; returns the company's unit id."""
+    summary = page.locator(
+        "details.level-battalion > summary", has_text=re.compile(rf"^{re.escape(battalion)}\s")
+    )
+    summary.click()
+    group = summary.locator("xpath=..")
+    link = group.locator("a.unit-link.group-link", has_text=re.compile(f"^{company}$")).first
+    unit_id = str(link.get_attribute("data-unit"))
+    link.click()
+    expect(page.locator(f"[data-picked-unit='{unit_id}']")).to_have_count(1)
+    return unit_id
+
+
+@pytest.mark.parametrize("viewport", [TABLET_LANDSCAPE, TABLET_PORTRAIT], ids=["landscape", "portrait"])
+def test_order_roll_for_a_game_unit_in_three_taps(new_page: Any, viewport: dict[str, int]) -> None:
+    referee = new_page(viewport)
+    game_id, codes = create_mons_game(referee)
+    attacker = new_page(viewport)
+    join(attacker, codes["attacker"])
+    start_game(referee, game_id)
+
+    attacker.goto(f"/lookup?game={game_id}")
+    # A player picks among their own side's units only.
+    expect(attacker.locator(".picker-side")).to_have_count(1)
+    expect(attacker.locator(".picker-side")).to_have_attribute("aria-label", "Attacker units")
+    assert_no_horizontal_scroll(attacker)
+    assert small_targets(attacker) == []
+    screenshot(attacker, "lookup-game-picker")
+    company = pick_company(attacker, "1. Regiment, Battalion 1", "Infantry Company 1")
+
+    taps = 0
+
+    def tap(locator: Any) -> None:
+        nonlocal taps
+        taps += 1
+        locator.click()
+        attacker.wait_for_function("!document.querySelector('.htmx-request')")
+
+    tap(attacker.get_by_role("navigation", name="What to resolve").get_by_role("link", name="Order roll"))
+    # Preset from the game: the Mons company is a rifle company of an experienced battalion.
+    expect(attacker.locator("#f-unit input[value='rifle-company']")).to_be_checked()
+    expect(attacker.locator("#f-quality input[value='experienced']")).to_be_checked()
+    expect(attacker.locator("#f-quality .from-game")).to_contain_text("quality of 1. Regiment, Battalion 1")
+    tap(attacker.locator(".die-pad").nth(0).locator("label.face", has_text=re.compile("^4$")))
+    expect(attacker.get_by_role("button", name="Record in the game")).to_have_count(1)
+    tap(attacker.get_by_role("button", name="Record in the game"))
+    assert taps == 3
+
+    answer = attacker.locator("#answer")
+    # 1914 playsheet, Battalion Rifle Companies: "2-4 = 1 Action".
+    expect(answer.locator(".outcome")).to_contain_text("1")
+    expect(answer.locator(".outcome")).to_contain_text("Actions")
+    recorded = answer.locator("[data-recorded-event]")
+    expect(recorded).to_contain_text("Recorded in the game log")
+    event_id = int(str(recorded.get_attribute("data-recorded-event")))
+    # The game-state values used, each with why, and the table's ranges with an en dash.
+    expect(answer.locator("table.from-game")).to_contain_text("quality of 1. Regiment, Battalion 1")
+    expect(answer.locator(".details")).to_contain_text("2–4")
+    expect(attacker.locator(".odds-row.hit")).to_contain_text("(1/2)")
+
+    events = attacker.request.get(f"/api/v1/games/{game_id}/events").json()
+    roll = next(e for e in events if e["id"] == event_id)
+    assert roll["kind"] == "roll" and roll["payload"]["resolver"] == "order-roll"
+    assert roll["payload"]["unit_id"] == int(company) and roll["payload"]["resolution"]["dice"] == [4]
+    # Applied: the company now has the one action it rolled.
+    units = {str(u["id"]): u for u in attacker.request.get(f"/api/v1/games/{game_id}/units").json()}
+    assert units[company]["actions_left"] == 1
+
+    assert_no_horizontal_scroll(attacker)
+    assert small_targets(attacker) == []
+    assert unlabelled_controls(attacker) == []
+    screenshot(attacker, "lookup-game")
+
+
+def test_roll_for_me_records_and_a_setup_game_refuses_in_words(new_page: Any) -> None:
+    referee = new_page(TABLET_LANDSCAPE)
+    game_id, _ = create_mons_game(referee)
+    referee.goto(f"/lookup?game={game_id}")
+    # The referee picks from both sides.
+    expect(referee.locator(".picker-side")).to_have_count(2)
+    pick_company(referee, "1. Regiment, Battalion 1", "Infantry Company 2")
+    referee.get_by_role("navigation", name="What to resolve").get_by_role("link", name="Order roll").click()
+    referee.get_by_role("button", name="Roll for me and record").click()
+    # The game has not started: the refusal is a sentence, never JSON, and nothing is recorded.
+    errors = referee.locator(".errors")
+    expect(errors).to_contain_text("setup")
+    assert "{" not in errors.inner_text()
+    expect(referee.locator("[data-recorded-event]")).to_have_count(0)
+
+    start_game(referee, game_id)
+    referee.get_by_role("button", name="Roll for me and record").click()
+    expect(referee.locator("[data-recorded-event]")).to_have_count(1)
+    expect(referee.locator("#answer .rolled")).to_contain_text("rolled by firestep")
