@@ -1,0 +1,50 @@
+"""The README must stay true: every command, page, API path, file and image it names exists."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from app.cli import app as cli
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+
+
+def test_make_targets_named_in_readme_exist() -> None:
+    makefile = (ROOT / "Makefile").read_text()
+    targets = set(re.findall(r"^([a-z][\w-]*):", makefile, re.M))
+    named = set(re.findall(r"`make (\w+)`", README)) | set(re.findall(r"^make (\w+)", README, re.M))
+    assert {"run", "test"} <= named
+    assert named <= targets
+
+
+def test_cli_commands_named_in_readme_exist() -> None:
+    out = CliRunner().invoke(cli, ["--help"], terminal_width=200).output
+    named = set(re.findall(r"`firestep ([a-z][\w-]*)", README))
+    assert named, "README names no firestep command"
+    for command in named:
+        assert command in out, f"README names `firestep {command}`, which the CLI does not have"
+
+
+def test_api_paths_and_pages_named_in_readme_are_served(sqlite_client: TestClient) -> None:
+    schema_paths = sqlite_client.get("/openapi.json").json()["paths"]
+    patterns = [re.compile("^" + re.sub(r"\\{[^}]+\\}", "[^/]+", re.escape(p)) + "$") for p in schema_paths]
+    named = set(re.findall(r"`(?:GET|POST) (/api/v1/[^`\s]+)`", README))
+    assert named, "README names no API path"
+    for path in named:
+        assert any(p.match(path) for p in patterns), f"README names {path}, which the API does not have"
+    for page in set(re.findall(r"http://127\.0\.0\.1:8000(/[\w/.-]*)", README)):
+        if page.startswith("/docs") or page == "/":
+            continue
+        assert sqlite_client.get(page).status_code == 200, page
+
+
+def test_files_and_images_named_in_readme_exist() -> None:
+    for rel in re.findall(r"\]\(([\w/.-]+\.png)\)", README):
+        assert (ROOT / rel).is_file(), f"README shows {rel}, which is missing"
+    for rel in ("rules/core/", "rules/table/", "app/core/config.py", "app/errors.py", "migrations/", ".ci/run"):
+        assert (ROOT / rel).exists(), rel
