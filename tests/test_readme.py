@@ -46,5 +46,12 @@ def test_api_paths_and_pages_named_in_readme_are_served(sqlite_client: TestClien
 def test_files_and_images_named_in_readme_exist() -> None:
     for rel in re.findall(r"\]\(([\w/.-]+\.png)\)", README):
         assert (ROOT / rel).is_file(), f"README shows {rel}, which is missing"
-    for rel in ("rules/core/", "rules/table/", "app/core/config.py", "app/errors.py", "migrations/", ".ci/run"):
+    for rel in (
+        "rules/core/",
+        "rules/table/",
+        "app/core/config.py",
+        "app/errors.py",
+        "migrations/",
+        ".ci/run",
+    ):
         assert (ROOT / rel).exists(), rel

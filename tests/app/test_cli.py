@@ -17,7 +17,12 @@ def _run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
         "FIRESTEP_VAR_DIR": str(tmp_path / "var"),
     }
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args], capture_output=True, text=True, env=env, timeout=120, check=False
+        [sys.executable, "-m", "app.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
     )
 
 

@@ -100,8 +100,11 @@ def test_shooting_by_taps(new_page: Any) -> None:
     page = new_page(TABLET_PORTRAIT)
     page.goto("/lookup?ruleset=flanders-fields&period=early")
     tap_resolver(page, "Shooting")
+    # Each tap re-renders the panel: wait for it before the next, or a late answer undoes a later entry.
     page.locator("#f-firer label.chip", has_text=re.compile("^Infantry$")).click()
+    page.wait_for_function("!document.querySelector('.htmx-request')")
     page.locator("#f-cover label.chip", has_text=re.compile("^Soft$")).click()
+    page.wait_for_function("!document.querySelector('.htmx-request')")
     page.fill("#f-range-cm", "30")
     page.press("#f-range-cm", "Enter")
     expect(page.locator("#f-range-cm")).to_have_value("30")
@@ -125,3 +128,15 @@ def test_roll_for_me(new_page: Any) -> None:
     # The answer's die is the face now marked on the pad, and the odds mark one outcome as rolled.
     assert page.locator("#answer .rolled").inner_text().startswith(f"Dice {face.get_attribute('value')}")
     expect(page.locator(".odds-row.hit")).to_have_count(1)
+
+
+def test_enter_in_a_field_updates_and_never_rolls(new_page: Any) -> None:
+    page = new_page(TABLET_LANDSCAPE)
+    page.goto("/lookup/flanders-fields/shooting?period=early")
+    page.fill("#f-range-cm", "30")
+    page.press("#f-range-cm", "Enter")
+    page.wait_for_function("!document.querySelector('.htmx-request')")
+    expect(page.locator("#f-range-cm")).to_have_value("30")
+    # The form's first submit button is "Roll for me": Enter must not press it.
+    expect(page.locator("#answer")).to_have_count(0)
+    expect(page.locator(".die-pad input:checked")).to_have_count(0)

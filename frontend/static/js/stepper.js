@@ -13,3 +13,10 @@ document.addEventListener("click", (event) => {
   input.value = String(next);
   input.dispatchEvent(new Event("change", { bubbles: true }));
 });
+// Enter in a lookup field updates the form; it must not submit it, since the form's first submit button
+// is "Roll for me" (inside a game, "Roll for me and record"): a keyboard Enter would roll the dice.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" || !event.target.matches("#lookup-form input:not([type=submit])")) return;
+  event.preventDefault();
+  event.target.dispatchEvent(new Event("change", { bubbles: true }));
+});
