@@ -11,6 +11,7 @@ from app import crud, errors, game_engine
 from app.auth import ViewerDep
 from app.deps import GameId, SessionDep
 from rules.core.errors import RulesError
+from rules.flanders_fields.common import Quality
 
 router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["forces"])
 
@@ -299,14 +300,15 @@ def marker(
 
 
 class ForceIn(BaseModel):
-    """A force built from an organisation table of the rule book."""
+    """A force built from an organisation table of the rule book (the dataset organisation-tables lists
+    them, with each table's nation, periods and allowed qualities)."""
 
     model_config = ConfigDict(extra="forbid")
 
     side: SideLit
-    table_id: str = Field(min_length=1, max_length=64)
-    quality: Literal["raw", "experienced", "veteran", "storm"] | None = None
-    name: str | None = Field(default=None, max_length=200)
+    table_id: str = Field(min_length=1, max_length=64, description="Organisation table id, e.g. gb-1914.")
+    quality: Quality | None = Field(default=None, description="One the table allows; default the table's.")
+    name: str | None = Field(default=None, min_length=1, max_length=200)
 
 
 @router.post(
@@ -322,15 +324,10 @@ def build_force(
     viewer: ViewerDep,
     session: SessionDep,
 ) -> list[UnitOut]:
-    from rules.flanders_fields.organisation import ORGANISATION_TABLES, build_force
-
     viewer.require_side(body.side, "add forces")
-    if body.table_id not in ORGANISATION_TABLES:
-        raise RulesError(
-            "table_id", f"unknown organisation table {body.table_id!r}", sorted(ORGANISATION_TABLES)
-        )
     game = crud.lock_game(session, game_id)
-    tree = build_force(body.table_id, quality=body.quality, name=body.name)
+    roots = sum(u.parent_id is None for u in crud.list_units(session, game_id))
+    tree = game_engine.table_force(game, body.model_dump(), "", f"forces-{roots}")
     root = crud.add_unit_tree(session, game_id, body.side, tree, {})
     crud.record(
         session,

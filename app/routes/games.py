@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app import crud, errors, game_engine
 from app.auth import COOKIE_NAME, ViewerDep
 from app.deps import GameId, SessionDep, SettingsDep
+from app.routes.forces import ForceIn
 from rules.flanders_fields.events import CARD_PATTERN
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"])
@@ -57,6 +58,12 @@ class GameCreate(BaseModel):
     table_width_cm: float | None = Field(default=None, gt=0, le=1000)
     table_length_cm: float | None = Field(default=None, gt=0, le=1000)
     terrain: dict[str, Any] | None = Field(default=None, description="GeoJSON FeatureCollection.")
+    forces: list[ForceIn] | None = Field(
+        default=None,
+        max_length=6,
+        description="Forces built from the organisation tables and deployed at each side's base edge "
+        "(not with a scenario, which brings its own).",
+    )
 
 
 class Created(BaseModel):
@@ -158,6 +165,15 @@ def create_game(
         Body(
             openapi_examples={
                 "Mons 1914": {"value": {"scenario": "mons-1914"}},
+                "forces from the organisation tables": {
+                    "value": {
+                        "period": "early",
+                        "forces": [
+                            {"side": "attacker", "table_id": "de-1914", "quality": "veteran"},
+                            {"side": "defender", "table_id": "gb-1914"},
+                        ],
+                    }
+                },
                 "by hand": {
                     "value": {
                         "name": "Trench raid",

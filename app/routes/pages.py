@@ -34,6 +34,8 @@ from app.routes import games as games_routes
 from rules.core.dice import DiceSource
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet, validate_dice
+from rules.flanders_fields.common import QUALITIES
+from rules.flanders_fields.organisation import NATIONS, ORGANISATION_TABLES
 from rules.registry import all_rulesets, get_ruleset
 from rules.table.barrage import DANGER_ZONE_CM
 from rules.table.bases import BASES
@@ -710,7 +712,7 @@ def _game_lookup(session: Session, game: Game, seat: Seat, resolver: str, unit_i
     lk.variants = dict(game.variants)
     fields = set(lk.resolver_cls.Request.model_fields)
     units = crud.list_units(session, game.id or 0)
-    filled = game_engine._fill(game, resolver, fields, unit, None, units, {})
+    filled = game_engine.fill(game, resolver, fields, unit, None, units, {})
     specs = {s.name: s for s in _walk(lk.specs)}
     for f in filled:
         spec = specs.get(f.field)
@@ -905,7 +907,9 @@ async def create_game_page(request: Request, session: SessionDep, settings: Sett
     form = await request.form()
     fields: dict[str, Any] = {}
     scenario = str(form.get("scenario") or "")
-    if scenario:
+    if scenario == "tables":
+        fields.update(_forces_from(form))
+    elif scenario:
         fields["scenario"] = scenario
     else:
         for key in ("name", "period", "attacker_nation", "defender_nation"):
@@ -918,11 +922,38 @@ async def create_game_page(request: Request, session: SessionDep, settings: Sett
         )
     except USER_ERRORS as e:
         session.rollback()
-        return _start(request, session, error=_error_message(e), status_code=422)
+        return _start(request, session, error=_create_error(e, fields), status_code=422)
     context = {"game": game, "codes": creds.join_codes}
     response = templates.TemplateResponse(request, "created.html", context)
     _remember(request, response, game.id or 0, creds.referee_token)
     return response
+
+
+def _forces_from(form: FormData) -> dict[str, Any]:
+    """The start page's "forces from the organisation tables": a period, and per side a nation, a table and
+    a quality (blank: the table's own), as a GameCreate body."""
+    fields: dict[str, Any] = {"forces": []}
+    for key in ("name", "forces_period"):
+        if form.get(key):
+            fields["period" if key == "forces_period" else key] = str(form.get(key)).strip()
+    for side in auth.SIDES:
+        if form.get(f"{side}_force_nation"):
+            fields[f"{side}_nation"] = str(form.get(f"{side}_force_nation"))
+        force: dict[str, Any] = {"side": side, "table_id": str(form.get(f"{side}_table") or "")}
+        if form.get(f"{side}_quality"):
+            force["quality"] = str(form.get(f"{side}_quality"))
+        fields["forces"].append(force)
+    return fields
+
+
+def _create_error(e: Exception, fields: Mapping[str, Any]) -> str:
+    """A refusal of a new game, saying which side's force it is about (forces.N.* in the API)."""
+    parts = e.field.split(".") if isinstance(e, RulesError) else []
+    if isinstance(e, RulesError) and len(parts) == 3 and parts[0] == "forces" and parts[1].isdigit():
+        side = fields["forces"][int(parts[1])]["side"]
+        what = "organisation table" if parts[2] == "table_id" else parts[2]
+        return f"{humanise(side)} {what}: {e.message}"
+    return _error_message(e)
 
 
 @router.post("/join", response_class=HTMLResponse)
@@ -952,9 +983,13 @@ def _start(request: Request, session: Session, error: str | None = None, status_
     games = crud.list_games(session)
     context = {
         "rulesets": _rulesets_summary(),
+        "game_ruleset": get_ruleset(game_engine.RULESET).describe(),
         "games": games,
         "mine": [g for g in games if g.id in device],
         "scenarios": _scenarios(),
+        "org_tables": list(ORGANISATION_TABLES.values()),
+        "nations": NATIONS,
+        "qualities": QUALITIES,
         "error": error,
     }
     return templates.TemplateResponse(request, "start.html", context, status_code=status_code)

@@ -1,7 +1,7 @@
 // firestep service worker: the static shell (styles, scripts, icons, htmx) comes from the cache at once
 // and is refreshed in the background; pages and the API always go to the network, falling back to the
 // last copy of a page when the wifi drops.
-const VERSION = "firestep-shell-v1";
+const VERSION = "firestep-shell-v2";
 const SHELL = [
   "/static/css/app.css",
   "/static/vendor/htmx.min.js",
@@ -9,6 +9,12 @@ const SHELL = [
   "/static/js/net-status.js",
   "/static/js/reveal.js",
   "/static/js/sw-register.js",
+  "/static/js/org-tables.js",
+  "/static/js/api-action.js",
+  "/static/js/live.js",
+  "/static/js/long-press.js",
+  "/static/js/grid-pick.js",
+  "/static/js/table-map.js",
   "/static/icons/icon.svg",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",

@@ -156,3 +156,40 @@ def test_game_lookup_presets_from_the_game_and_refuses_the_other_side(sqlite_cli
     assert sqlite_client.post("/join", data={"code": code}, follow_redirects=False).status_code == 303
     refused = sqlite_client.get(f"/lookup/flanders-fields/order-roll?game={gid}&unit={company['id']}")
     assert refused.status_code == 403 and "pick one of your own" in refused.text
+
+
+def test_start_page_forces_from_tables_and_refusals_in_words(sqlite_client: TestClient) -> None:
+    start = sqlite_client.get("/")
+    # The period chips come from the rule set games are played with (Flanders Fields), in both set-ups.
+    assert start.text.count('value="late"') == 2 and 'href="/campaigns"' in start.text
+    form = {
+        "scenario": "tables",
+        "forces_period": "early",
+        "attacker_force_nation": "german",
+        "attacker_table": "gb-1914",  # what a device without the filtering script could send
+        "defender_force_nation": "british",
+        "defender_table": "gb-1914",
+    }
+    refused = sqlite_client.post("/games/new", data=form)
+    assert refused.status_code == 422 and "<html" in refused.text and '"detail"' not in refused.text
+    assert (
+        "Attacker organisation table: British and Empire Division 1914-15 is not a german table"
+        in refused.text
+    )
+    assert "(allowed: de-1914)" in refused.text
+    refused = sqlite_client.post(
+        "/games/new", data={**form, "attacker_table": "de-1914", "defender_quality": "raw"}
+    )
+    assert refused.status_code == 422
+    assert (
+        "Defender quality: British and Empire Division 1914-15 may not be graded &#39;raw&#39;"
+        in refused.text
+    )
+    created = sqlite_client.post("/games/new", data={**form, "attacker_table": "de-1914"})
+    assert created.status_code == 200, created.text
+    (game,) = sqlite_client.get("/api/v1/games").json()
+    assert (game["period"], game["attacker_nation"], game["defender_nation"]) == (
+        "early",
+        "german",
+        "british",
+    )
