@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field
 
@@ -12,9 +12,9 @@ PeriodId = Literal["early", "mid", "late"]
 Quality = Literal["raw", "experienced", "veteran", "storm"]
 Cover = Literal["open", "soft", "medium", "hard", "fortified"]
 
-PERIODS: tuple[PeriodId, ...] = ("early", "mid", "late")
-QUALITIES: tuple[Quality, ...] = ("raw", "experienced", "veteran", "storm")
-COVERS: tuple[Cover, ...] = ("open", "soft", "medium", "hard", "fortified")
+PERIODS: tuple[PeriodId, ...] = get_args(PeriodId)
+QUALITIES: tuple[Quality, ...] = get_args(Quality)
+COVERS: tuple[Cover, ...] = get_args(Cover)
 
 
 class FFRequest(ResolveRequest):

@@ -5,7 +5,7 @@ The game layer calls the three plain functions; the `suppression` resolver serve
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import Field
 
@@ -32,19 +32,7 @@ FireType = Literal[
     "flamethrower",
     "aircraft",
 ]
-FIRE_TYPES: tuple[FireType, ...] = (
-    "mg",
-    "blockhouse",
-    "mortar",
-    "artillery",
-    "rifle",
-    "lmg",
-    "cavalry",
-    "tank",
-    "gas",
-    "flamethrower",
-    "aircraft",
-)
+FIRE_TYPES: tuple[FireType, ...] = get_args(FireType)
 # "if the suppression is caused by MACHINE GUNS, MORTARS OR ARTILLERY the whole company to which the platoon
 # belongs is suppressed." Block houses "fire as machineguns" (BLOCK HOUSES).
 COMPANY_WIDE_FIRE = frozenset({"mg", "blockhouse", "mortar", "artillery"})
