@@ -20,8 +20,9 @@ from app.auth import ViewerDep
 from app.deps import GameId, SessionDep
 from app.models import Unit
 from playsheets import render
-from rules.core.errors import RulesError
+from rules.core.errors import NotFoundError, RulesError
 from rules.flanders_fields.common import PeriodId
+from rules.flanders_fields.organisation import ORGANISATION_TABLES, build_force
 from rules.registry import get_ruleset
 
 router = APIRouter(prefix="/playsheets", tags=["playsheets"])
@@ -82,6 +83,7 @@ def _cached(kind: str, *args: Any) -> bytes:
             render.fire_plan_form_html(side, paper, dict(variants))
         ),
         "cards": lambda paper: render.html_to_pdf(render.aiming_cards_html(None, paper)),
+        "organisation": lambda table_id, paper: render.html_to_pdf(_organisation_html(table_id, paper)),
     }
     return makers[kind](*args)
 
@@ -145,6 +147,33 @@ def aiming_points_pdf(paper: PaperQ = "a4") -> Response:
 )
 def aiming_points(paper: PaperQ = "a4") -> HTMLResponse:
     return HTMLResponse(render.aiming_cards_html(None, paper))
+
+
+def _organisation_html(table_id: str, paper: str) -> str:
+    """The organisation sheet of a table of organisation, from the same force tree a game is built from."""
+    if table_id not in ORGANISATION_TABLES:
+        raise NotFoundError("organisation table", table_id, ORGANISATION_TABLES)
+    return render.organisation_html(build_force(table_id).as_dict(), paper)
+
+
+@router.get(
+    "/organisation/{table_id}.pdf",
+    response_class=Response,
+    responses={**PDF, **_errors(422)},
+    summary="Organisation sheet of a table of organisation (PDF)",
+)
+def organisation_pdf(table_id: str, paper: PaperQ = "a4") -> Response:
+    return _pdf(_cached("organisation", table_id, paper), f"organisation-{table_id}.pdf")
+
+
+@router.get(
+    "/organisation/{table_id}",
+    response_class=HTMLResponse,
+    responses=_errors(422),
+    summary="Organisation sheet of a table of organisation",
+)
+def organisation(table_id: str, paper: PaperQ = "a4") -> HTMLResponse:
+    return HTMLResponse(_organisation_html(table_id, paper))
 
 
 # -- a game's sheets --------------------------------------------------------------------------------------

@@ -168,3 +168,27 @@ def test_organisation_sheet_prints_the_tree() -> None:
     text = squash(pdf.text(html_to_pdf(html), layout=False))
     for name in ("1st Battalion", "A Company", "Rifle platoons", "MG section", "veteran"):
         assert name in text
+
+
+def test_organisation_sheet_of_every_table_over_http(sqlite_client) -> None:  # type: ignore[no-untyped-def]
+    from rules.flanders_fields.organisation import ORGANISATION_TABLES, build_force
+
+    for table_id in ORGANISATION_TABLES:
+        force = build_force(table_id)
+        html = sqlite_client.get(f"/playsheets/organisation/{table_id}").text
+        assert force.name in html
+        # Every battalion of the force is on its sheet.
+        for unit in force.walk():
+            if unit.level == "battalion":
+                assert unit.name in html, (table_id, unit.name)
+    pdf = sqlite_client.get("/playsheets/organisation/gb-1914.pdf?paper=letter")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    # The tree starts on page 1 and breaks between rows (it once left page 1 blank but for the title).
+    import subprocess
+
+    first_page = subprocess.run(
+        ["pdftotext", "-l", "1", "-", "-"], input=pdf.content, capture_output=True, check=True
+    ).stdout.decode()
+    assert "Infantry Platoon 1" in first_page
+    missing = sqlite_client.get("/playsheets/organisation/xx-1900")
+    assert missing.status_code == 404 and "gb-1917" in missing.json()["detail"]
