@@ -16,23 +16,10 @@ from rules.core.ruleset import Context
 from rules.flanders_fields import errata_engine2b as errata
 from rules.flanders_fields.organisation import CREWED_QUALITY, Unit, build_template
 from rules.flanders_fields.ruleset import FlandersFields, cite
+from rules.table.terrain import FEATURE_KINDS
 
-TERRAIN_KINDS: tuple[str, ...] = (
-    "woods",
-    "village",
-    "marsh",
-    "river-bank",
-    "hill",
-    "road",
-    "stream",
-    "river",
-    "shell-torn",
-    "shattered",
-    "trench",
-    "strongpoint",
-    "blockhouse",
-    "wire",
-)
+# The feature kinds a scenario may use are the ones the table geometry models.
+TERRAIN_KINDS: tuple[str, ...] = FEATURE_KINDS
 SIDES: tuple[str, ...] = ("attacker", "defender")
 
 

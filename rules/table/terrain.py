@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import shapely
 from shapely import STRtree
@@ -36,7 +36,7 @@ FeatureKind = Literal[
     "blockhouse",
     "wire",
 ]
-FEATURE_KINDS: tuple[str, ...] = FeatureKind.__args__  # type: ignore[attr-defined]
+FEATURE_KINDS: tuple[str, ...] = get_args(FeatureKind)
 AREA_KINDS = frozenset(FEATURE_KINDS) - {"road", "stream", "river", "trench", "wire"}
 # Line kinds that become areas: the property that gives their breadth, and its default (None: required).
 BUFFERED: dict[str, tuple[str, float | None]] = {
