@@ -27,9 +27,10 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check app rules playsheets tests bench migrations
 	$(BIN)/ruff format --check app rules playsheets tests bench migrations
+	$(BIN)/lint-imports
 
 types: $(STAMP)
-	$(BIN)/mypy app rules
+	$(BIN)/mypy app rules playsheets
 
 pytest: $(STAMP)
 	$(BIN)/pytest -n 2 $(PYTEST_ARGS)

@@ -1,5 +1,12 @@
 """Who is asking: the referee, or the player of one side. Tokens and join codes are random; the database
-keeps only HMAC-SHA256(app secret key, value), so a copy of the database cannot be used to play."""
+keeps only HMAC-SHA256(app secret key, value), so a copy of the database cannot be used to play.
+
+A token is a device: issued once, seen (last use, noted at most once a minute), revocable by the referee
+(or a campaign's organiser) and revoked wholesale when the credentials are reissued. Game and campaign
+tokens share that code (`Token`, `CampaignToken`). A join code only ever buys a token; it is not one.
+Tokens come in the Authorization header or the cookie, never in a URL (URLs end up in access logs): the
+event stream, which EventSource opens without headers, takes a short-lived signed ticket instead.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +14,22 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from datetime import timedelta
+from typing import Annotated, Any, Literal, TypeVar
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Query, Request
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
-from sqlmodel import Session, select
+from itsdangerous import BadData, SignatureExpired, URLSafeTimedSerializer
+from sqlalchemy import update
+from sqlmodel import Session, col, select
 
+from app import security
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Forbidden, Unauthorized
-from app.models import Token
+from app.models import CampaignToken, Token, utcnow
+from rules.core.errors import NotFoundError
+from rules.core.vocabulary import SIDES as SIDES  # the service speaks of the rules' sides
 
-Side = Literal["attacker", "defender"]
-SIDES: tuple[Side, ...] = ("attacker", "defender")
 REFEREE = "referee"
 COOKIE_NAME = "firestep_token"
 # No 0/O or 1/I/L: codes are read aloud across a table and typed on tablets.
@@ -54,6 +65,7 @@ def other_side(side: str) -> str:
 class Viewer:
     game_id: int
     role: str  # referee, attacker or defender
+    token_id: int | None = None  # the device this request came from
 
     @property
     def is_referee(self) -> bool:
@@ -74,10 +86,135 @@ class Viewer:
         return visibility == "all" or self.is_referee or visibility == self.role
 
 
-def issue_token(session: Session, secret_key: str, game_id: int, role: str) -> str:
+# -- devices: game and campaign tokens alike ----------------------------------------------------------------
+TokenRow = TypeVar("TokenRow", Token, CampaignToken)
+OWNER_FIELD: dict[type[Any], str] = {Token: "game_id", CampaignToken: "campaign_id"}
+# Noting every use would turn each read into a write; a minute is fine enough for "last seen".
+SEEN_EVERY = timedelta(minutes=1)
+
+
+def issue(session: Session, model: type[TokenRow], secret_key: str, owner_id: int, role: str) -> str:
+    """A new device of a game or campaign; the token itself is shown once, only its HMAC is kept."""
     token = new_token()
-    session.add(Token(game_id=game_id, role=role, token_hash=digest(secret_key, token)))
+    now = utcnow()
+    owner: dict[str, Any] = {OWNER_FIELD[model]: owner_id}
+    session.add(
+        model(**owner, role=role, token_hash=digest(secret_key, token), created_at=now, last_seen_at=now)
+    )
     return token
+
+
+def issue_token(session: Session, secret_key: str, game_id: int, role: str) -> str:
+    return issue(session, Token, secret_key, game_id, role)
+
+
+def find_device(session: Session, model: type[TokenRow], secret_key: str, token: str) -> TokenRow | None:
+    return session.exec(select(model).where(col(model.token_hash) == digest(secret_key, token))).first()
+
+
+def admit(session: Session, row: TokenRow) -> None:
+    """Refuse a revoked device (401 everywhere at once: API, stream, pages); note when it was last seen."""
+    if row.revoked_at is not None:
+        raise Unauthorized("this token has been revoked: join again with a new code from the referee")
+    now = utcnow()
+    if row.last_seen_at is None or now - row.last_seen_at > SEEN_EVERY:
+        model = type(row)
+        session.execute(update(model).where(col(model.id) == row.id).values(last_seen_at=now))
+        session.commit()
+
+
+def devices(session: Session, model: type[TokenRow], owner_id: int) -> list[TokenRow]:
+    owner = getattr(model, OWNER_FIELD[model])
+    return list(session.exec(select(model).where(owner == owner_id).order_by(col(model.id))))
+
+
+def revoke_device(session: Session, model: type[TokenRow], owner_id: int, device_id: int) -> TokenRow:
+    """Revoke one device of this game or campaign (a device of another one is not found here)."""
+    row = session.get(model, device_id)
+    if row is None or getattr(row, OWNER_FIELD[model]) != owner_id:
+        raise NotFoundError("device", str(device_id))
+    if row.revoked_at is None:
+        row.revoked_at = utcnow()
+        session.add(row)
+    return row
+
+
+def revoke_all(session: Session, model: type[TokenRow], owner_id: int) -> None:
+    owner = getattr(model, OWNER_FIELD[model])
+    session.execute(
+        update(model).where(owner == owner_id, col(model.revoked_at).is_(None)).values(revoked_at=utcnow())
+    )
+
+
+def device_dict(row: Token | CampaignToken, this_device: int | None) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "role": row.role,
+        "issued_at": row.created_at,
+        "last_seen_at": row.last_seen_at,
+        "revoked_at": row.revoked_at,
+        "revoked": row.revoked_at is not None,
+        "this_device": row.id == this_device,
+    }
+
+
+# -- who may create games and campaigns -----------------------------------------------------------------------
+ORGANISER_HEADER = "X-Organiser-Key"
+
+
+def organiser_key_problem(required: str, presented: str | None) -> Literal["missing", "wrong"] | None:
+    """None when creating is open or the key is right. Compared as SHA-256 digests in constant time, so
+    neither the content nor the length of the key leaks through timing."""
+    if not required:
+        return None
+    if not presented:
+        return "missing"
+    same = hmac.compare_digest(
+        hashlib.sha256(presented.encode()).digest(), hashlib.sha256(required.encode()).digest()
+    )
+    return None if same else "wrong"
+
+
+def require_organiser(
+    settings: SettingsDep,
+    x_organiser_key: Annotated[
+        str | None,
+        Header(max_length=200, description="The server's organiser key, when it requires one to create."),
+    ] = None,
+) -> None:
+    problem = organiser_key_problem(settings.organiser_key, x_organiser_key)
+    if problem == "missing":
+        raise Unauthorized(f"this server requires the organiser key to create: send it in {ORGANISER_HEADER}")
+    if problem == "wrong":
+        raise Forbidden(f"the {ORGANISER_HEADER} header is not this server's organiser key")
+
+
+# -- stream tickets ---------------------------------------------------------------------------------------
+STREAM = "stream"
+
+
+def _tickets(secret_key: str, purpose: str) -> URLSafeTimedSerializer:
+    # The purpose is the signature's salt: a ticket signed for one purpose does not verify for another.
+    return URLSafeTimedSerializer(secret_key, salt=f"firestep-ticket-{purpose}")
+
+
+def issue_ticket(secret_key: str, game_id: int, token_id: int, purpose: str = STREAM) -> str:
+    """A signed, short-lived ticket bound to a game, a device and one purpose; it stops working as soon as
+    its device is revoked, since the device is looked up on every use."""
+    return str(_tickets(secret_key, purpose).dumps({"game": game_id, "token": token_id}))
+
+
+def read_ticket(secret_key: str, ticket: str, max_age: int, purpose: str = STREAM) -> tuple[int, int]:
+    """(game id, token id) of a valid ticket; 401 for an expired, forged or other-purpose one."""
+    try:
+        data = _tickets(secret_key, purpose).loads(ticket, max_age=max_age)
+    except SignatureExpired:
+        raise Unauthorized(f"this {purpose} ticket has expired: ask for a new one") from None
+    except BadData:
+        raise Unauthorized(f"not a valid {purpose} ticket") from None
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), int) for k in ("game", "token")):
+        raise Unauthorized(f"not a valid {purpose} ticket")
+    return int(data["game"]), int(data["token"])
 
 
 _bearer = HTTPBearer(
@@ -91,10 +228,16 @@ def presented_token(
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     cookie: Annotated[str | None, Depends(_cookie)],
 ) -> str | None:
-    """Authorization: Bearer, else the cookie, else ?token= (EventSource cannot send headers)."""
+    """Authorization: Bearer, else the cookie. A token in the query string is refused, not ignored: it has
+    already been written to some access log, and the client should hear why it does not work."""
+    if "token" in request.query_params:
+        raise Unauthorized(
+            "tokens are not accepted in the query string (URLs end up in logs): send Authorization: Bearer "
+            "or the cookie; the event stream takes ?ticket= from GET /api/v1/games/{game_id}/stream-ticket"
+        )
     if bearer is not None and bearer.credentials:
         return bearer.credentials
-    return cookie or request.query_params.get("token") or None
+    return cookie or None
 
 
 def viewer(
@@ -105,12 +248,50 @@ def viewer(
 ) -> Viewer:
     if not token:
         raise Unauthorized()
-    row = session.exec(select(Token).where(Token.token_hash == digest(settings.secret_key, token))).first()
+    row = find_device(session, Token, settings.secret_key, token)
     if row is None:
+        security.token_failed()  # 429 once this address is over its limit of unknown tokens
         raise Unauthorized("unknown token")
+    admit(session, row)
     if row.game_id != game_id:
         raise Forbidden("this token belongs to another game")
-    return Viewer(game_id=game_id, role=row.role)
+    return Viewer(game_id=game_id, role=row.role, token_id=row.id)
 
 
 ViewerDep = Annotated[Viewer, Depends(viewer)]
+
+
+def stream_viewer(
+    game_id: GameId,
+    token: Annotated[str | None, Depends(presented_token)],
+    session: SessionDep,
+    settings: SettingsDep,
+    ticket: Annotated[
+        str | None,
+        Query(
+            max_length=300, description="From GET .../stream-ticket, for EventSource (it sends no header)."
+        ),
+    ] = None,
+) -> Viewer:
+    """The event stream's reader: a ticket from the query string, else a token as everywhere else."""
+    if ticket is None:
+        return viewer(game_id, token, session, settings)
+    ticket_game, token_id = read_ticket(settings.secret_key, ticket, settings.stream_ticket_seconds)
+    row = session.get(Token, token_id)
+    if row is None:
+        raise Unauthorized("the device of this ticket is no longer known")
+    admit(session, row)
+    if ticket_game != game_id or row.game_id != game_id:
+        raise Forbidden("this ticket is for another game")
+    return Viewer(game_id=game_id, role=row.role, token_id=row.id)
+
+
+StreamViewerDep = Annotated[Viewer, Depends(stream_viewer)]
+
+
+def device_is_active(session: Session, token_id: int | None) -> bool:
+    """For a stream already open: is its device still allowed (not revoked, not deleted with its game)?"""
+    if token_id is None:
+        return False
+    row = session.get(Token, token_id)
+    return row is not None and row.revoked_at is None

@@ -11,12 +11,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select as sa_select
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from app.auth import REFEREE, Viewer, digest, new_join_code, new_token, normalise_code
+from app.auth import (
+    REFEREE,
+    Viewer,
+    admit,
+    digest,
+    find_device,
+    issue,
+    new_join_code,
+    normalise_code,
+    revoke_all,
+    revoke_device,
+)
+from app.auth import devices as auth_devices
 from app.errors import Conflict, Forbidden, Unauthorized
 from app.models import Campaign, CampaignEvent, CampaignSide, CampaignToken, utcnow
 from rules.core.dice import DiceSource, roll
@@ -29,8 +44,46 @@ DEFAULT_NAME = "Firestorm: Villers-Bretonneux"
 
 
 # -- reading -------------------------------------------------------------------------------------------------
-def list_campaigns(session: Session) -> list[Campaign]:
-    return list(session.exec(select(Campaign).order_by(col(Campaign.id))))
+@dataclass(frozen=True)
+class CampaignListing:
+    """What the lobby shows of a campaign: never its state or map, only the turn and phase inside it."""
+
+    id: int
+    name: str
+    ruleset: str
+    version: int
+    turn: int
+    phase: str
+    variants: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+
+
+def listing_of(row: Campaign) -> CampaignListing:
+    state = state_of(row)
+    return CampaignListing(
+        row.id or 0, row.name, row.ruleset, row.version, state.turn, state.phase, row.variants,
+        row.created_at, row.updated_at,
+    )  # fmt: skip
+
+
+def list_campaigns(session: Session) -> list[CampaignListing]:
+    """The lobby: the database reads turn and phase out of each state, so no state is loaded."""
+    state = col(Campaign.state)
+    rows = session.execute(
+        sa_select(
+            col(Campaign.id),
+            col(Campaign.name),
+            col(Campaign.ruleset),
+            col(Campaign.version),
+            state["turn"].as_integer(),
+            state["phase"].as_string(),
+            col(Campaign.variants),
+            col(Campaign.created_at),
+            col(Campaign.updated_at),
+        ).order_by(col(Campaign.id))
+    )
+    return [CampaignListing(*r) for r in rows]
 
 
 def get(session: Session, campaign_id: int) -> Campaign:
@@ -125,9 +178,37 @@ def create(
 
 
 def _issue(session: Session, secret_key: str, campaign_id: int, role: str) -> str:
-    token = new_token()
-    session.add(CampaignToken(campaign_id=campaign_id, role=role, token_hash=digest(secret_key, token)))
-    return token
+    return issue(session, CampaignToken, secret_key, campaign_id, role)
+
+
+def reissue(session: Session, secret_key: str, campaign_id: int, who: Viewer) -> tuple[str, dict[str, str]]:
+    """New organiser token and join codes (organiser): every old token and code stops working."""
+    who.require_referee("issue new join codes")
+    lock(session, campaign_id)
+    revoke_all(session, CampaignToken, campaign_id)
+    codes: dict[str, str] = {}
+    for side in session.exec(select(CampaignSide).where(CampaignSide.campaign_id == campaign_id)):
+        codes[side.side] = new_join_code()
+        side.join_code_hash = digest(secret_key, normalise_code(codes[side.side]))
+        session.add(side)
+    token = _issue(session, secret_key, campaign_id, REFEREE)
+    session.commit()
+    return token, codes
+
+
+def devices(session: Session, campaign_id: int, who: Viewer) -> list[CampaignToken]:
+    who.require_referee("see the campaign's devices")
+    get(session, campaign_id)
+    return auth_devices(session, CampaignToken, campaign_id)
+
+
+def revoke(session: Session, campaign_id: int, who: Viewer, device_id: int) -> CampaignToken:
+    who.require_referee("revoke a device")
+    lock(session, campaign_id)
+    row = revoke_device(session, CampaignToken, campaign_id, device_id)
+    session.commit()
+    session.refresh(row)
+    return row
 
 
 def join(session: Session, secret_key: str, code: str) -> tuple[int, str, str]:
@@ -146,14 +227,13 @@ def viewer(session: Session, secret_key: str, campaign_id: int, token: str | Non
     """Who holds this token in this campaign: 401 without a known token, 403 for another campaign's."""
     if not token:
         raise Unauthorized()
-    row = session.exec(
-        select(CampaignToken).where(CampaignToken.token_hash == digest(secret_key, token))
-    ).first()
+    row = find_device(session, CampaignToken, secret_key, token)
     if row is None:
         raise Unauthorized("unknown token")
+    admit(session, row)
     if row.campaign_id != campaign_id:
         raise Forbidden("this token belongs to another campaign")
-    return Viewer(game_id=campaign_id, role=row.role)
+    return Viewer(game_id=campaign_id, role=row.role, token_id=row.id)
 
 
 # -- writing -------------------------------------------------------------------------------------------------

@@ -4,20 +4,38 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import update
+from sqlalchemy import delete, update
+from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, func, select
 
-from app import live
-from app.auth import SIDES, digest, issue_token, new_join_code, new_salt, normalise_code
+from app import hidden, live
+from app.auth import (
+    SIDES,
+    digest,
+    issue_token,
+    new_join_code,
+    new_salt,
+    normalise_code,
+    revoke_all,
+    revoke_device,
+)
 from app.errors import Conflict
-from app.models import Event, FirePlanItem, Game, GameSide, Unit, utcnow
+from app.models import Event, FirePlanItem, Game, GameSide, Token, Unit, utcnow
 from rules.core.errors import NotFoundError, RulesError
 
 
 def list_games(session: Session) -> list[Game]:
-    return list(session.exec(select(Game).order_by(col(Game.id))))
+    # Archived games have left the lobby (their tokens still read them). The lobby shows no terrain or board:
+    # never load them here, however large they are (issue 12); a later read of one loads it then.
+    query = (
+        select(Game)
+        .options(*(defer(cast("QueryableAttribute[Any]", c)) for c in (Game.terrain, Game.board)))
+        .where(col(Game.archived_at).is_(None))
+        .order_by(col(Game.id))
+    )
+    return list(session.exec(query))
 
 
 def get_game(session: Session, game_id: int) -> Game:
@@ -97,8 +115,10 @@ def create_sides(session: Session, secret_key: str, game: Game) -> Credentials:
 
 
 def reissue_credentials(session: Session, secret_key: str, game_id: int) -> Credentials:
-    """New referee token and join codes for a game (the old codes stop working; old tokens keep working)."""
+    """New referee token and join codes for a game. Every old credential stops working: the old codes, the
+    old referee token and every side's token (its players join again with the new codes)."""
     game = lock_game(session, game_id)
+    revoke_all(session, Token, game_id)
     codes: dict[str, str] = {}
     for side in sides(session, game_id):
         code = new_join_code()
@@ -106,9 +126,38 @@ def reissue_credentials(session: Session, secret_key: str, game_id: int) -> Cred
         side.join_code_hash = digest(secret_key, normalise_code(code))
         session.add(side)
     creds = Credentials(issue_token(session, secret_key, game_id, "referee"), codes)
+    live.mark(session, game_id)  # wake open streams, so revoked devices' streams end now
     session.commit()
     session.refresh(game)
     return creds
+
+
+# -- devices, archive, delete ----------------------------------------------------------------------------------
+def revoke_game_device(session: Session, game_id: int, device_id: int) -> Token:
+    lock_game(session, game_id)
+    row = revoke_device(session, Token, game_id, device_id)
+    live.mark(session, game_id)
+    session.commit()
+    session.refresh(row)
+    return row
+
+
+def set_archived(session: Session, game_id: int, archived: bool) -> Game:
+    """Archived games leave the lobby; their tokens still read them. Not a play change: the version stays."""
+    game = lock_game(session, game_id)
+    game.archived_at = (game.archived_at or utcnow()) if archived else None
+    session.add(game)
+    session.commit()
+    session.refresh(game)
+    return game
+
+
+def delete_game(session: Session, game_id: int) -> None:
+    """The game and everything under it (sides, tokens, units, plans, events: ON DELETE CASCADE)."""
+    lock_game(session, game_id)
+    session.execute(delete(Game).where(col(Game.id) == game_id))
+    live.mark(session, game_id)
+    session.commit()
 
 
 def join(session: Session, secret_key: str, code: str) -> tuple[int, str, str]:
@@ -274,9 +323,12 @@ def record(
     step: str = "",
     visibility: str = "all",
     reverses_id: int | None = None,
+    private: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Event:
-    """Append to the log (call within lock_game); streams are woken once the transaction commits."""
+    """Append to the log (call within lock_game); streams are woken once the transaction commits. What a
+    side alone may read goes to `private` (by role); side-row changes are moved there by hidden.split."""
     assert game.id is not None
+    payload, parts = hidden.split(payload, private)
     ev = Event(
         game_id=game.id,
         turn=game.turn,
@@ -286,6 +338,7 @@ def record(
         actor=actor,
         visibility=visibility,
         payload=payload,
+        private=parts,
         reverses_id=reverses_id,
     )
     session.add(ev)

@@ -7,8 +7,10 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import iter_route_contexts
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from rules.core.errors import NotFoundError, RulesError
 
@@ -34,6 +36,15 @@ class Unauthorized(Exception):
         super().__init__(message)
 
 
+class TooManyRequests(Exception):
+    """Too many failed join codes or tokens from one client address (HTTP 429 with Retry-After)."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        self.message = message
+        self.retry_after = retry_after
+        super().__init__(message)
+
+
 class ErrorOut(BaseModel):
     """Every error answer: `detail` is a message, or a list of {loc, msg, type, allowed?} for bad fields."""
 
@@ -48,7 +59,9 @@ def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         403: "The token may not do this",
         404: "Not found",
         409: "Stale write: the body has the current state",
+        413: "The request body is over the size limit (app/limits.py): names the limit in bytes",
         422: "Invalid input: names the field and the allowed values",
+        429: "Too many failed attempts from this address: Retry-After gives the seconds to wait",
     }
     return {c: {"model": ErrorOut, "description": text[c]} for c in codes}
 
@@ -86,6 +99,12 @@ def install(app: FastAPI) -> None:
             status_code=401, content={"detail": exc.message}, headers={"WWW-Authenticate": "Bearer"}
         )
 
+    @app.exception_handler(TooManyRequests)
+    async def _too_many(_req: Request, exc: TooManyRequests) -> JSONResponse:
+        return JSONResponse(
+            status_code=429, content={"detail": exc.message}, headers={"Retry-After": str(exc.retry_after)}
+        )
+
     @app.exception_handler(RequestValidationError)
     async def _validation(_req: Request, exc: RequestValidationError) -> JSONResponse:
         # Same shape as FastAPI's, minus the echoed input (which may be large or not JSON-serialisable).
@@ -96,5 +115,23 @@ def install(app: FastAPI) -> None:
         return JSONResponse(status_code=422, content={"detail": detail})
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_req: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse(status_code=exc.status_code, content={"detail": exc.detail}, headers=exc.headers)
+    async def _http(req: Request, exc: StarletteHTTPException) -> JSONResponse:
+        headers = exc.headers
+        if exc.status_code == 405:
+            headers = {**(headers or {}), "Allow": _allowed_methods(req)}
+        return JSONResponse(status_code=exc.status_code, content={"detail": exc.detail}, headers=headers)
+
+
+def _allowed_methods(req: Request) -> str:
+    """Every method of the path: each method of a path is its own route, and Starlette's 405 names only
+    the first route that matched the path. A literal path (/campaigns/join) is not also /campaigns/{id}."""
+    by_template: dict[str, set[str]] = {}
+    for route in iter_route_contexts(req.app.router.routes):
+        match, _ = route.matches(req.scope)
+        if match != Match.NONE:
+            by_template.setdefault(getattr(route, "path", ""), set()).update(
+                getattr(route, "methods", None) or ()
+            )
+    literal = by_template.get(req.url.path)
+    methods = literal if literal is not None else set().union(*by_template.values())
+    return ", ".join(sorted(methods))

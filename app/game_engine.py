@@ -6,28 +6,43 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
-from app import crud, game_table
+from app import crud, game_table, hidden
 from app.auth import SIDES, Viewer, other_side
 from app.errors import Conflict, Forbidden
-from app.models import Event, FirePlanItem, Game, GameSide, Unit
+from app.models import Event, FirePlanEdit, FirePlanItem, Game, GameSide, Unit
 from rules.core.errors import RulesError
+from rules.flanders_fields.barrage import require_plan_item
 from rules.flanders_fields.casualties import casualty_split
-from rules.flanders_fields.common import PERIODS
-from rules.flanders_fields.errata_engine2 import CASUALTY_ROUNDING, SRC_CASUALTIES, SRC_EVENTS
+from rules.flanders_fields.common import PERIODS, PeriodId
+from rules.flanders_fields.errata import CASUALTY_ROUNDING, SRC_CASUALTIES, SRC_EVENTS
 from rules.flanders_fields.events import PACK, card_dict
 from rules.flanders_fields.gas import SRC_GAS
-from rules.flanders_fields.orders import CREWED_UNITS, FLAG_UNITS
+from rules.flanders_fields.orders import BATTALION_UNITS, CREWED_UNITS, FLAG_UNITS
 from rules.flanders_fields.organisation import ORGANISATION_TABLES, build_force
 from rules.flanders_fields.organisation import Unit as OrgUnit
 from rules.flanders_fields.ruleset import cite
 from rules.flanders_fields.scenarios import DEPLOY_DEPTH
+from rules.flanders_fields.sequence import (
+    ANY_UNIT,
+    SEQUENCES,
+    TURN_SOURCE,
+    Act,
+    Action,
+    Permit,
+    Step,
+    UnitClass,
+    allowed_now,
+    refusal,
+    unit_classes,
+)
 from rules.flanders_fields.shooting import FIRE_TYPE as SHOOTING_FIRE_TYPE
 from rules.flanders_fields.suppression import (
     UNIT_LEVELS,
@@ -40,116 +55,21 @@ from rules.table.bases import BASES
 from rules.table.frame import Side, Table, grid_to_table
 
 RULESET = "flanders-fields"
-SEQ = "ORDER SEQUENCE NOTES"
+_random = random.SystemRandom()  # fire-plan slots and public ids: unguessable by the other side
 
 
 # -- the turn sequence -----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Step:
-    """One numbered step of a playsheet's order sequence. `resolvers` are the calls it usually needs."""
-
-    id: str
-    title: str
-    source: str
-    does: str
-    resolvers: tuple[str, ...] = ()
-    attacker_only: bool = False
-
-
-def _sequence(period: str) -> tuple[Step, ...]:
-    def src(n: int, heading: str) -> str:
-        return cite(f"{SEQ}, {n} {heading}", period)
-
-    support_units = {
-        # "I. Allocate Staff Re-Roll Markers ... II. Individual Regimental/Brigade MGs ... III. ... Artillery"
-        "early": "staff re-roll markers; regimental/brigade MGs; regimental/brigade artillery",
-        # "II. Individual Regimental/Brigade MGs, including Block Houses ... III. ... Artillery and Mortars"
-        "mid": "staff re-roll markers; regimental/brigade MGs and block houses; artillery and mortars",
-        # "IV. Direct Air Support mission Roll D6 1-4 no effect, 5 or 6 Biggles/Red Baron arrives"
-        "late": "staff re-roll markers; regimental/brigade MGs and block houses; artillery and mortars; "
-        "direct air support missions",
-    }[period]
-    battalion_units = {
-        # "i. Individual Battalion MGs ... ii. Battalion Rifle Companies ... iii. Remove suppression from
-        # Battalion commanders"
-        "early": "battalion MGs; rifle companies; remove suppression from battalion commanders",
-        # "I. Tanks etc. attached ... II. Individual Battalion MGs ... III. Individual Battalion Mortars ...
-        # IV. Battalion Rifle Companies ... V. Remove suppression from Battalion commanders"
-        "mid": "attached tanks; battalion MGs; battalion mortars; rifle companies; "
-        "remove suppression from battalion commanders",
-    }["early" if period == "early" else "mid"]
-    orders = ("order-roll", "artillery-action", "shooting", "assault", "wire-crossing", "movement")
-    n = 0 if period == "early" else 4  # the 1914 sheet numbers support orders 1; later sheets 5
-    tail = (
-        Step(
-            "support-orders",
-            "Support orders - division/regiment/brigade",
-            src(n + 1, "SUPPORT ORDERS" if period != "late" else "DIVISIONAL/REGIMENTAL/BRIGADE ORDERS"),
-            f"Roll a D6 for each unit in turn: {support_units}.",
-            orders + (("air-attack",) if period == "late" else ()),
-        ),
-        Step(
-            "battalion-orders",
-            "Battalion orders",
-            src(n + 2, "BATTALION ORDERS"),
-            f"Order each battalion in turn: {battalion_units}.",
-            (*orders, "morale"),
-        ),
-        Step(
-            "move-command-stands",
-            "Move command stands",
-            src(n + 3, "MOVE COMMAND STANDS"),
-            "All command stands, artillery liaison officers included, may move twice at the speed of their type.",
-            ("movement",),
-        ),
-    )
-    if period == "early":
-        return tail
-    return (
-        Step(
-            "deep-suppression",
-            "Deep suppression",
-            src(1, "ROLL D6 FOR DEEP SUPPRESSION (DS) FACTOR"),
-            "The attacker rolls a D6 for deep suppression when his fire plan has it this turn "
-            "(1-2 none, 3-4 -1, 5 -2, 6 -1 and a battery lost); firestep rolls it at the start of the turn.",
-            ("deep-suppression",),
-            attacker_only=True,
-        ),
-        Step(
-            "rolling-barrages",
-            "Rolling barrages",
-            src(2, "ROLLING BARRAGES - ADVANCE AND ROLL EFFECTS"),
-            "The barrage advances its own width (20 cm) at the start of the turn; roll for each platoon under it.",
-            ("rolling-barrage", "barrage-danger"),
-        ),
-        Step(
-            "gas",
-            "Gas",
-            src(3, "GAS - DEPLOY AND ROLL FOR WIND STRENGTH"),
-            "Planned gas arrives; roll for wind strength, and each turn after deployment for wind change.",
-            ("gas-wind",),
-        ),
-        Step(
-            "barrages-and-bombardments",
-            "Barrages and bombardments",
-            src(4, "BARRAGES AND BOMBARDMENTS"),
-            "Deploy pre-planned barrages and bombardments and roll their effects.",
-            ("shooting", "deviation"),
-        ),
-        *tail,
-    )
-
-
-SEQUENCES: dict[str, tuple[Step, ...]] = {p: _sequence(p) for p in ("early", "mid", "late")}
-# "Both sides follow the same turn sequence with the attackers starting the game." (TURN SEQUENCE)
-TURN_SOURCE = cite("TURN SEQUENCE")
 # "It advances its own width at the start of the attacking side's turn." (ROLLING BARRAGE)
 BARRAGE_ADVANCE_CM = 20.0
 BARRAGE_SOURCE = cite("ROLLING BARRAGE")
 
 
 def sequence(game: Game) -> tuple[Step, ...]:
-    return SEQUENCES[game.period or "early"]
+    return SEQUENCES[_period(game)].steps
+
+
+def _period(game: Game) -> PeriodId:
+    return next((p for p in PERIODS if p == game.period), "early")
 
 
 def step_of(game: Game) -> Step | None:
@@ -168,10 +88,21 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         "version": game.version,
         "deep_suppression": game.deep_suppression,
         "sequence": [
-            {"index": i, "id": s.id, "title": s.title, "source": s.source, "attacker_only": s.attacker_only}
+            {
+                "index": i,
+                "number": s.number,
+                "id": s.id,
+                "title": s.title,
+                "printed": s.printed,
+                "source": s.source,
+                "attacker_only": s.attacker_only,
+                "permits": [_permit_dict(p) for p in s.permits],
+            }
             for i, s in enumerate(seq)
         ],
         "source": TURN_SOURCE,
+        # What the players may do to the table now (markers, moves, edits, new units): the rest is refused.
+        "allowed_now": allowed_now(game.status, _period(game), game.step, game.side_to_move),
     }
     if game.status == "setup":
         locked = {s.side: s.plan_locked for s in crud.sides(session, game.id or 0)}
@@ -211,7 +142,14 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
     if current.id == "gas" and _wind_due(game):
         needs.append("roll gas-wind: the wind moves every gas cloud on the table")
     nxt = seq[game.step + 1] if game.step + 1 < len(seq) else None
-    info["step"] = {"index": game.step, "id": current.id, "title": current.title, "source": current.source}
+    info["step"] = {
+        "index": game.step,
+        "number": current.number,
+        "id": current.id,
+        "title": current.title,
+        "printed": current.printed,
+        "source": current.source,
+    }
     info["needs"] = needs
     info["resolvers"] = list(current.resolvers)
     info["next"] = (
@@ -236,6 +174,73 @@ def _after(game: Game) -> dict[str, Any]:
     if game.side_to_move == "attacker":
         return {"turn": game.turn, "side_to_move": "defender"}
     return {"turn": game.turn + 1, "side_to_move": "attacker"}
+
+
+def _permit_dict(p: Permit) -> dict[str, Any]:
+    return {"action": p.action, "units": list(p.units), "quote": p.quote, "source": p.source}
+
+
+def _classes_of(session: Session, unit: Unit) -> tuple[UnitClass, ...]:
+    """Whose orders reach a stand: those of the nearest unit above it (or itself) that is ordered, as the
+    order-roll resolver knows it (a platoon is ordered with its company, a battery as artillery)."""
+    by_id: dict[int | None, Unit] = {u.id: u for u in crud.list_units(session, unit.game_id)}
+    parent = by_id.get(unit.parent_id)
+    chain = [unit, *ancestors(unit, by_id)]
+    ordered = next((o for o in (order_unit(u, by_id) for u in chain) if o is not None), None)
+    return unit_classes(
+        is_command=unit.is_command,
+        under_battalion=ordered in BATTALION_UNITS
+        if ordered is not None
+        else ancestor_at(unit, "battalion", by_id) is not None,
+        commands_battalion=parent is not None and parent.level == "battalion",
+    )
+
+
+def rules_of_play(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    action: Action,
+    unit: Unit | None = None,
+    *,
+    side: str | None = None,
+    override: bool = False,
+) -> dict[str, Any] | None:
+    """Refuse what the game's status and the current step of its turn sequence do not allow: a 409 that
+    names the rule or step and says what is allowed now. The referee may override; the answer is then the
+    record of the override, for the event that logs the act (None when nothing was overridden)."""
+    if override:
+        viewer.require_referee("override the rules of play")
+    # Markers land wherever fire lands and states are recorded as they happen: only the acts a step's orders
+    # give to some units need to know whose orders reach the stand.
+    ordered = action in ("move-stands", "recover-markers", "redirect-aiming-points")
+    classes = _classes_of(session, unit) if unit is not None and ordered else ANY_UNIT
+    act = Act(action, side or (unit.side if unit is not None else None), classes)
+    refused = refusal(game.status, _period(game), game.step, game.side_to_move, act)
+    if refused is None:
+        return None
+    if override:
+        return {"by": viewer.role, "refused": refused}
+    step = step_of(game)
+    raise Conflict(
+        refused,
+        current={
+            "status": game.status,
+            "turn": game.turn,
+            "side_to_move": game.side_to_move,
+            "step": {"number": step.number, "id": step.id, "title": step.title, "source": step.source}
+            if step
+            else None,
+            "allowed_now": allowed_now(game.status, _period(game), game.step, game.side_to_move),
+            "override": 'the referee may do it anyway with "override": true; the log shows the override',
+        },
+    )
+
+
+def logged_step(game: Game) -> str:
+    """The step an act on the table is logged in: the current step, else the game's status."""
+    step = step_of(game)
+    return step.id if step else game.status
 
 
 def advance(session: Session, game: Game, viewer: Viewer, expected_version: int) -> list[Event]:
@@ -333,9 +338,15 @@ def start_of_turn(session: Session, game: Game) -> list[Event]:
         barrages.append(b)
     board["barrages"] = barrages
     crud.bump_game(session, game, None, board=board)
-    for item in crud.plan_items(session, game.id or 0, game.side_to_move):
-        if not item.arrived and item.arrival_turn == game.turn:
-            events += arrive(session, game, item)
+    due = [
+        i
+        for i in crud.plan_items(session, game.id or 0, game.side_to_move)
+        if not i.arrived and i.arrival_turn == game.turn
+    ]
+    # In slot order (drawn at random when the plan was locked), so the order of arrival says nothing of the
+    # order in which the items were written.
+    for item in sorted(due, key=lambda i: (i.slot is None, i.slot or 0, i.public_id)):
+        events += arrive(session, game, item)
     return events
 
 
@@ -344,6 +355,26 @@ def _board_event(session: Session, game: Game, kind: str, payload: dict[str, Any
 
 
 # -- fire plans: commitment and arrival ------------------------------------------------------------------
+# The commitment is the root of a Merkle tree over a fixed number of leaves, the most items a plan may hold:
+# every item's leaf sits in a slot drawn at random when the plan is locked and the other slots hold padding
+# leaves, hashes like any other. An arriving item is proved by its own leaf and the hashes on its way to the
+# root, the same number whatever the plan holds, so nothing tells the opponent how many items are still to
+# come. After the game the padding salt lets anyone rebuild the whole tree.
+PLAN_CAPACITY = 64
+TREE_DEPTH = PLAN_CAPACITY.bit_length() - 1
+PUBLIC_ID_MAX = 2_147_483_647
+HOW_TO_CHECK = (
+    "Every hash is SHA-256 of compact JSON with sorted keys. An item's leaf is the hash of "
+    '{"item": <the item>, "salt": <its salt>}. Going up the tree, join the leaf with each hash of the path in '
+    "turn: where bit n of the slot (counted from 0, lowest first) is 0 the leaf side is on the left, "
+    'and the pair is hashed as ["left", "right"]. The top of the tree is the root; the commitment is the hash '
+    'of {"game": <game id>, "root": <root>, "side": <side>}. It must equal the commitment published when the '
+    f"plan was locked. The tree always has {PLAN_CAPACITY} leaves; those not used by an item are the hash of "
+    '{"padding": <slot>, "salt": <the padding salt>}, published after the game so that the whole plan can '
+    "be checked."
+)
+
+
 def canonical(obj: Any) -> bytes:
     """The one JSON encoding that is hashed: sorted keys, no spaces, UTF-8."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
@@ -355,7 +386,7 @@ def sha256(obj: Any) -> str:
 
 def item_body(item: FirePlanItem) -> dict[str, Any]:
     return {
-        "id": item.id,
+        "id": item.public_id,
         "side": item.side,
         "kind": item.kind,
         "arrival_turn": item.arrival_turn,
@@ -367,25 +398,122 @@ def leaf_of(body: dict[str, Any], salt: str) -> str:
     return sha256({"item": body, "salt": salt})
 
 
-def commitment_of(game_id: int, side: str, leaves: Iterable[str]) -> str:
-    return sha256({"game": game_id, "side": side, "leaves": sorted(leaves)})
+def padding_leaf(slot: int, salt: str) -> str:
+    return sha256({"padding": slot, "salt": salt})
+
+
+def tree_levels(leaves: Sequence[str]) -> list[list[str]]:
+    """The tree bottom-up: the leaves, then each level of pairs hashed as [left, right], up to the root."""
+    levels = [list(leaves)]
+    while len(levels[-1]) > 1:
+        below = levels[-1]
+        levels.append([sha256([below[i], below[i + 1]]) for i in range(0, len(below), 2)])
+    return levels
+
+
+def auth_path(levels: Sequence[Sequence[str]], slot: int) -> list[str]:
+    return [levels[depth][(slot >> depth) ^ 1] for depth in range(len(levels) - 1)]
+
+
+def root_from_path(leaf: str, slot: int, path: Sequence[str]) -> str:
+    node = leaf
+    for depth, sibling in enumerate(path):
+        node = sha256([sibling, node] if slot >> depth & 1 else [node, sibling])
+    return node
+
+
+def commitment_of(game_id: int, side: str, root: str) -> str:
+    return sha256({"game": game_id, "side": side, "root": root})
+
+
+def plan_leaves(items: Iterable[FirePlanItem], padding_salt: str) -> list[str]:
+    """Every slot's leaf recomputed from the items' content and the padding salt."""
+    leaves = [padding_leaf(slot, padding_salt) for slot in range(PLAN_CAPACITY)]
+    for item in items:
+        if item.slot is not None and 0 <= item.slot < PLAN_CAPACITY:
+            leaves[item.slot] = leaf_of(item_body(item), item.salt)
+    return leaves
+
+
+def new_public_id(taken: Iterable[int]) -> int:
+    """A random id for a new plan item, unique in its plan."""
+    used = set(taken)
+    while True:
+        candidate = _random.randint(1, PUBLIC_ID_MAX)
+        if candidate not in used:
+            return candidate
+
+
+def plan_item(session: Session, game_id: int, side: str, public_id: int) -> FirePlanItem:
+    """A plan item by the id its players know it by."""
+    for item in crud.plan_items(session, game_id, side):
+        if item.public_id == public_id:
+            return item
+    raise crud.NotFoundError("fire plan item", str(public_id))
+
+
+def add_plan_item(
+    session: Session, game: Game, side: str, kind: str, arrival_turn: int, data: dict[str, Any], salt: str
+) -> FirePlanItem:
+    """A new item of an unlocked plan, recorded in the side's own edit history (not the shared log)."""
+    row = crud.get_side(session, game.id or 0, side)
+    require_open(row)
+    require_plan_item(kind, game.period)
+    items = crud.plan_items(session, game.id or 0, side)
+    if len(items) >= PLAN_CAPACITY:
+        raise RulesError("item", f"a fire plan holds at most {PLAN_CAPACITY} items; remove one first")
+    item = FirePlanItem(
+        game_id=game.id or 0,
+        side=side,
+        kind=kind,
+        arrival_turn=arrival_turn,
+        data=data,
+        salt=salt,
+        public_id=new_public_id(i.public_id for i in items),
+    )
+    session.add(item)
+    session.add(FirePlanEdit(game_id=game.id or 0, side=side, action="added", item=item_body(item)))
+    session.flush()
+    return item
+
+
+def remove_plan_item(session: Session, game: Game, side: str, public_id: int) -> None:
+    require_open(crud.get_side(session, game.id or 0, side))
+    item = plan_item(session, game.id or 0, side, public_id)
+    session.add(FirePlanEdit(game_id=game.id or 0, side=side, action="removed", item=item_body(item)))
+    session.delete(item)
+
+
+def plan_edits(session: Session, game_id: int, side: str) -> list[dict[str, Any]]:
+    """A side's own edit history, oldest first (by time; row ids are shared with the other side's)."""
+    rows = session.exec(
+        select(FirePlanEdit)
+        .where(FirePlanEdit.game_id == game_id, FirePlanEdit.side == side)
+        .order_by(col(FirePlanEdit.id))
+    )
+    return [{"action": r.action, "item": r.item, "at": r.created_at.isoformat()} for r in rows]
+
+
+def require_open(row: GameSide) -> None:
+    if row.plan_locked:
+        raise Conflict(f"the {row.side}'s fire plan is locked", current=plan_summary(row))
 
 
 def lock_plan(session: Session, game: Game, side: str, actor: str) -> Event:
-    """Publish SHA-256 over the plan: each item hashed with its own secret salt, plus one padding leaf so
-    that even an empty plan's commitment cannot be guessed. Items cannot change afterwards."""
+    """Publish the commitment: each item's leaf (hashed with its own secret salt) goes into a random slot of
+    the tree, padding fills the rest. Items cannot change afterwards."""
     row = crud.get_side(session, game.id or 0, side)
     if row.plan_locked:
         raise Conflict(f"the {side}'s fire plan is already locked", current=plan_summary(row))
     items = crud.plan_items(session, game.id or 0, side)
-    for item in items:
+    for item, slot in zip(items, _random.sample(range(PLAN_CAPACITY), len(items)), strict=True):
+        item.slot = slot
         item.leaf = leaf_of(item_body(item), item.salt)
         session.add(item)
-    padding = leaf_of({"padding": side}, row.plan_salt)
-    leaves = sorted([*(i.leaf for i in items if i.leaf), padding])
+    leaves = plan_leaves(items, row.plan_salt)
     row.plan_locked = True
     row.plan_leaves = leaves
-    row.plan_commitment = commitment_of(game.id or 0, side, leaves)
+    row.plan_commitment = commitment_of(game.id or 0, side, tree_levels(leaves)[-1][0])
     row.version += 1
     session.add(row)
     return crud.record(
@@ -393,46 +521,78 @@ def lock_plan(session: Session, game: Game, side: str, actor: str) -> Event:
         game,
         "fire-plan-locked",
         actor,
-        {"side": side, "commitment": row.plan_commitment},
+        {"side": side, "commitment": row.plan_commitment, "capacity": PLAN_CAPACITY},
         step="setup",
     )
 
 
 def plan_summary(row: GameSide) -> dict[str, Any]:
-    return {"side": row.side, "locked": row.plan_locked, "commitment": row.plan_commitment}
+    return {
+        "side": row.side,
+        "locked": row.plan_locked,
+        "commitment": row.plan_commitment,
+        "capacity": PLAN_CAPACITY,
+        "how_to_check": HOW_TO_CHECK,
+    }
 
 
 def reveal(item: FirePlanItem, row: GameSide) -> dict[str, Any]:
-    """What the opponent gets when an item arrives: the item, its salt and the leaves, enough to check it
-    against the commitment published at lock time."""
+    """What the opponent gets when an item arrives: the item, its salt, its slot and the hashes on its way
+    to the root; enough to check it against the commitment and nothing about the other items."""
     body = item_body(item)
     leaf = leaf_of(body, item.salt)
+    tree = row.plan_leaves if row.plan_locked and len(row.plan_leaves) == PLAN_CAPACITY else None
+    path = auth_path(tree_levels(tree), item.slot) if tree is not None and item.slot is not None else []
+    root = root_from_path(leaf, item.slot, path) if path and item.slot is not None else None
+    verified = root is not None and commitment_of(item.game_id, item.side, root) == row.plan_commitment
     return {
         "item": body,
         "salt": item.salt,
         "leaf": leaf,
-        "leaves": row.plan_leaves,
+        "slot": item.slot,
+        "path": path,
         "commitment": row.plan_commitment,
-        "verified": row.plan_locked
-        and leaf in row.plan_leaves
-        and commitment_of(item.game_id, item.side, row.plan_leaves) == row.plan_commitment,
+        "verified": verified or _legacy_verified(item, row),
+        "how_to_check": HOW_TO_CHECK,
     }
 
 
+def _legacy_verified(item: FirePlanItem, row: GameSide) -> bool:
+    """Plans locked before the commitment tree (revision 0005) committed to the sorted list of leaves, each
+    over the item with its row id: still checked here, without publishing that list (its length is the
+    plan's size)."""
+    if not row.plan_locked or len(row.plan_leaves) == PLAN_CAPACITY:
+        return False
+    leaf = leaf_of({**item_body(item), "id": item.id}, item.salt)
+    flat = sha256({"game": item.game_id, "side": item.side, "leaves": sorted(row.plan_leaves)})
+    return leaf in row.plan_leaves and flat == row.plan_commitment
+
+
 def verify_plan(session: Session, game: Game, side: str) -> dict[str, Any]:
-    """The whole plan checked against its commitment: every item recomputed from its stored content."""
+    """The whole plan checked against its commitment: every leaf recomputed from the items' stored content
+    and the padding salt."""
     row = crud.get_side(session, game.id or 0, side)
     items = crud.plan_items(session, game.id or 0, side)
-    salt = row.plan_salt
-    leaves = sorted([*(leaf_of(item_body(i), i.salt) for i in items), leaf_of({"padding": side}, salt)])
+    recomputed = (
+        commitment_of(game.id or 0, side, tree_levels(plan_leaves(items, row.plan_salt))[-1][0])
+        if row.plan_locked
+        else None
+    )
+    legacy = row.plan_locked and len(row.plan_leaves) != PLAN_CAPACITY
+    if legacy:  # a plan locked before the commitment tree: its padding leaf and every item's leaf
+        leaves = [leaf_of({**item_body(i), "id": i.id}, i.salt) for i in items]
+        leaves.append(leaf_of({"padding": side}, row.plan_salt))
+        recomputed = sha256({"game": game.id or 0, "side": side, "leaves": sorted(leaves)})
     return {
         "side": side,
         "locked": row.plan_locked,
         "commitment": row.plan_commitment,
-        "recomputed": commitment_of(game.id or 0, side, leaves) if row.plan_locked else None,
-        "verified": row.plan_locked and commitment_of(game.id or 0, side, leaves) == row.plan_commitment,
-        "padding_salt": salt,
+        "recomputed": recomputed,
+        "verified": row.plan_locked and recomputed == row.plan_commitment,
+        "capacity": PLAN_CAPACITY,
+        "padding_salt": row.plan_salt,
         "items": [{**reveal(i, row), "arrived": i.arrived} for i in items],
+        "how_to_check": HOW_TO_CHECK,
     }
 
 
@@ -453,12 +613,12 @@ def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
     units = crud.list_units(session, game.id or 0)
     if item.kind == "gas":
         cloud = game_table.cloud_arrives(
-            {"item_id": item.id, "side": item.side, **data, "center": data["point"]}, units
+            {"item_id": item.public_id, "side": item.side, **data, "center": data["point"]}, units
         )
         board["clouds"] = [*board.get("clouds", []), cloud]
     elif item.kind == "rolling-barrage":
         b = {
-            "item_id": item.id,
+            "item_id": item.public_id,
             "side": item.side,
             "front_y": grid_to_table(side, 0.0, float(data["start_up_cm"]), table)[1],
             "duration_turns": int(data["duration_turns"]),
@@ -469,7 +629,7 @@ def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
         board["barrages"] = [*board.get("barrages", []), b]
     elif item.kind != "deep-suppression":
         board.setdefault("fire", []).append(
-            {"item_id": item.id, "side": item.side, "kind": item.kind, **data}
+            {"item_id": item.public_id, "side": item.side, "kind": item.kind, **data}
         )
     crud.bump_game(session, game, None, board=board)
     if item.kind == "gas":
@@ -985,36 +1145,32 @@ def resolve(
     step = step_of(game)
     here = step.id if step else ""
     if resolver_id == "random-event":
-        # The whole draw (both hands) is the referee's; the drawer sees it without the opponent's hand.
-        ev = crud.record(session, game, "roll", viewer.role, payload, step=here, visibility="referee")
+        # One event: what the opponent learns of the draw is public; the drawer reads its own draw, the
+        # opponent only what changed in its own hand (a card handed over), the referee the whole draw.
         mine = _redact_opponent(payload, drawer)
-        crud.record(
-            session, game, "cards-drawn", viewer.role, {**mine, "roll_event": ev.id}, visibility=drawer
+        rival = other_side(drawer)
+        theirs = [c for c in changes if c.get("side") == rival]
+        private = {drawer: mine, "referee": payload, **({rival: {"changes": theirs}} if theirs else {})}
+        ev = crud.record(
+            session, game, "roll", viewer.role, _public_draw(resolution, apply), step=here, private=private
         )
-        if apply:
-            _public_draw(session, game, viewer, resolution, ev)
         return (payload if viewer.is_referee else mine), ev
     return payload, crud.record(session, game, "roll", viewer.role, payload, step=here)
 
 
-def _public_draw(session: Session, game: Game, viewer: Viewer, res: dict[str, Any], ev: Event) -> None:
+def _public_draw(res: dict[str, Any], applied: bool) -> dict[str, Any]:
     """What the opponent learns of a draw: how many cards, the dummies and the detrimental cards played."""
     out = res["outcome"]
     shown = [c for c in out["drawn"] if c["kind"] == "dummy" or c["card"] in out["play_now"]]
-    crud.record(
-        session,
-        game,
-        "random-event",
-        viewer.role,
-        {
-            "roll_event": ev.id,
-            "drawn": len(out["drawn"]),
-            "shown": shown,
-            "kept": len(out["drawn"]) - len(shown),
-            "cards_left": len(out["deck"]),
-            "source": SRC_EVENTS,
-        },
-    )
+    return {
+        "resolver": "random-event",
+        "applied": applied,
+        "drawn": len(out["drawn"]),
+        "shown": shown,
+        "kept": len(out["drawn"]) - len(shown),
+        "cards_left": len(out["deck"]),
+        "source": SRC_EVENTS,
+    }
 
 
 def _apply(
@@ -1156,8 +1312,10 @@ def _apply_draw(session: Session, game: Game, outcome: dict[str, Any]) -> list[d
 
 
 def _set_side(session: Session, row: GameSide, key: str, value: Any) -> dict[str, Any]:
+    """Set one of a side's allowances; None removes it (so undoing its first use restores it exactly)."""
     before = row.special_uses.get(key)
-    row.special_uses = {**row.special_uses, key: value}
+    kept = {k: v for k, v in row.special_uses.items() if k != key}
+    row.special_uses = kept if value is None else {**kept, key: value}
     row.version += 1
     session.add(row)
     return {"side": row.side, "field": key, "before": before, "after": value}
@@ -1213,6 +1371,8 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
     if event_id in crud.reversed_ids(session, game.id or 0):
         raise Conflict(f"event {event_id} is already undone", current=crud.game_state(game))
     if not viewer.is_referee:
+        if game.status == "finished":
+            raise Conflict("The game is over: only the referee may undo now.", current=crud.game_state(game))
         if ev.kind in crud.ROLL_KINDS:
             raise Forbidden("undoing a die roll is the referee's call")
         if ev.actor != viewer.role:
@@ -1220,7 +1380,8 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
         if event_id < crud.last_roll_id(session, game.id or 0):
             raise Forbidden("a player may undo only back to the last die roll; ask the referee")
     reverse: list[dict[str, Any]] = []
-    for change in reversed(ev.payload.get("changes", [])):
+    # The whole record (the referee's view): the reverse is split again into its public and private parts.
+    for change in reversed(hidden.view(ev.payload, ev.private, [*SIDES, "referee"]).get("changes", [])):
         reverse.append(_reverse(session, game, change))
     return crud.record(
         session,
@@ -1278,7 +1439,7 @@ def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
     events = crud.list_events(session, game.id or 0, _roles(viewer), limit=100_000)
     by_turn: dict[int, list[dict[str, Any]]] = {}
     for ev in events:
-        by_turn.setdefault(ev.turn, []).append(event_dict(ev))
+        by_turn.setdefault(ev.turn, []).append(event_dict(ev, _roles(viewer)))
     battalions = []
     for bn in (u for u in units if u.level == "battalion"):
         stands = leaves_under(bn, units)
@@ -1313,7 +1474,9 @@ def _roles(viewer: Viewer) -> list[str]:
     return [*SIDES, "referee"] if viewer.is_referee else [viewer.role]
 
 
-def event_dict(ev: Event) -> dict[str, Any]:
+def event_dict(ev: Event, roles: Iterable[str] = ()) -> dict[str, Any]:
+    """An event as a viewer holding `roles` may read it (every read path comes through here): the public
+    payload with that viewer's private parts merged in. No roles: the public view only."""
     return {
         "id": ev.id,
         "turn": ev.turn,
@@ -1322,7 +1485,7 @@ def event_dict(ev: Event) -> dict[str, Any]:
         "kind": ev.kind,
         "actor": ev.actor,
         "visibility": ev.visibility,
-        "payload": ev.payload,
+        "payload": hidden.view(ev.payload, ev.private, roles),
         "reverses_id": ev.reverses_id,
         "created_at": ev.created_at.isoformat(),
     }
@@ -1350,11 +1513,10 @@ def create_game(
     rs = get_ruleset(RULESET)
     spec = None
     if scenario is not None:
-        from rules.flanders_fields.scenarios import SCENARIOS
+        from rules.flanders_fields.scenarios import build_scenario
 
-        if scenario not in SCENARIOS:
-            raise RulesError("scenario", f"unknown scenario {scenario!r}", sorted(SCENARIOS))
-        spec = SCENARIOS[scenario]
+        # Built with this game's readings: an erratum may change the forces.
+        spec = build_scenario(scenario, variants)
         if forces:
             raise RulesError(
                 "forces", "a scenario brings its own forces: give a scenario or forces, not both"
@@ -1362,9 +1524,11 @@ def create_game(
     period = period or (spec.period if spec else _common_period(forces))
     rs.context(period, variants or {})  # refuses unknown periods and errata with a 422 naming them
     if terrain is not None:
+        from rules.flanders_fields.table_rules import WIRE_BELT_CM
         from rules.table.terrain import terrain_from_geojson
 
-        terrain_from_geojson(terrain)  # refuses bad features with a 422 naming them
+        # Refuses bad features with a 422 naming them.
+        terrain_from_geojson(terrain, wire_belt_cm=WIRE_BELT_CM)
     game = Game(
         name=name or (spec.name if spec else "New game"),
         ruleset=RULESET,

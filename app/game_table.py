@@ -13,6 +13,8 @@ from shapely import LineString, Polygon
 from app.models import Game, Unit
 from rules.flanders_fields.cover import cover_for, cover_source
 from rules.flanders_fields.gas import DENYING_MOVE_TURNS, OFFENSIVE_MAX_TURNS, SRC_GAS
+from rules.flanders_fields.ruleset import cite
+from rules.flanders_fields.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.table import barrage as table_barrage
 from rules.table import gas as table_gas
 from rules.table.bases import BASES, Stand
@@ -22,7 +24,7 @@ from rules.table.los import line_of_sight
 from rules.table.templates import TEMPLATES, Template
 from rules.table.terrain import TerrainIndex, terrain_from_geojson
 
-SRC_RANGE = "Flanders Fields rule book: MEASURING (closest distance between the bases)"
+SRC_RANGE = cite("MEASURING (closest distance between the bases)")
 SRC_BARRAGE_AREA = TEMPLATES["rolling-barrage"].source
 BARRAGE_DEPTH_CM = TEMPLATES["rolling-barrage"].depth_cm
 
@@ -32,7 +34,7 @@ def table_of(game: Game) -> Table:
 
 
 def terrain_of(game: Game) -> TerrainIndex:
-    return TerrainIndex.build(terrain_from_geojson(game.terrain))
+    return TerrainIndex.build(terrain_from_geojson(game.terrain, wire_belt_cm=WIRE_BELT_CM))
 
 
 def stand_of(u: Unit) -> Stand | None:
@@ -129,7 +131,9 @@ def barrage_step(
     roll ("Roll a D6 for every platoon or crewed weapon as it comes under the barrage, or at the start of a
     turn when the barrage remains in the same place"); its own side's stands in the 6 cm behind it get a
     barrage-danger roll."""
-    adv = table_barrage.advance(barrage_template(b, table), distance_cm, index_of(units), table)
+    adv = table_barrage.advance(
+        barrage_template(b, table), distance_cm, index_of(units), DANGER_ZONE_CM, table
+    )
     front = float(b["front_y"]) + _sign(b["side"]) * distance_cm
     lo, hi = sorted((front, front + _sign(b["side"]) * BARRAGE_DEPTH_CM))
     danger = [

@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app import errors
+from app import errors, limits, security
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine
 from app.routes import api_routers, pages
@@ -31,8 +31,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         description=DESCRIPTION,
         lifespan=lifespan,
-        # Any URL may name a thing that does not exist; any body may be unparseable.
-        responses=errors.responses(400, 404),
+        # Any URL may name a thing that does not exist; any body may be unparseable; any token or join
+        # code may be one failure too many from this address (app/security.py).
+        responses=errors.responses(400, 404, 413, 429),
     )
     app.state.settings = settings
     app.state.engine = make_engine(settings.database_url)
@@ -40,6 +41,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in api_routers():
         app.include_router(router)
     pages.mount_static(app)
+    security.install(app, settings, pages.templates)
+    # Last, so outermost: the size limit bounds every body before anything (CSRF included) reads it.
+    limits.install(app, settings.max_body_bytes)
     return app
 
 

@@ -8,6 +8,8 @@ from typing import Any
 from sqlalchemy import JSON, Column, ForeignKey, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
@@ -25,8 +27,8 @@ class Game(SQLModel, table=True):
     ruleset: str = Field(max_length=64, index=True)
     period: str | None = Field(default=None, max_length=32)
     variants: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    table_width_cm: float = 120.0
-    table_length_cm: float = 180.0
+    table_width_cm: float = TABLE_WIDTH_CM
+    table_length_cm: float = TABLE_LENGTH_CM
     attacker_nation: str = Field(default="", max_length=32)
     defender_nation: str = Field(default="", max_length=32)
     scenario: str | None = Field(default=None, max_length=64)
@@ -43,6 +45,8 @@ class Game(SQLModel, table=True):
     # Things on the table that are not stands: gas clouds, rolling barrages, the random-event deck.
     board: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     notes: str = Field(default="", max_length=4000)
+    # Archived by its referee: out of the lobby, still readable by its tokens.
+    archived_at: datetime | None = None
 
 
 class GameSide(SQLModel, table=True):
@@ -75,6 +79,9 @@ class Token(SQLModel, table=True):
     role: str = Field(max_length=16)  # referee, attacker or defender
     token_hash: str = Field(max_length=64, unique=True)
     created_at: datetime = Field(default_factory=utcnow)
+    # A token is a device: the referee sees when it was last used and may revoke it (kept, marked revoked).
+    last_seen_at: datetime | None = None
+    revoked_at: datetime | None = None
 
 
 class Unit(SQLModel, table=True):
@@ -127,6 +134,7 @@ class FirePlanItem(SQLModel, table=True):
     """One entry of a side's fire plan: hidden from the opponent until it arrives on the table."""
 
     __tablename__ = "fire_plan_item"
+    __table_args__ = (UniqueConstraint("game_id", "side", "public_id", name="uq_fire_plan_item_public_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(
@@ -139,6 +147,27 @@ class FirePlanItem(SQLModel, table=True):
     salt: str = Field(max_length=64)
     leaf: str | None = Field(default=None, max_length=64)
     arrived: bool = False
+    # The id both sides know the item by: random, so it tells nothing of how many items or edits exist
+    # (the row id counts every item of every side and game).
+    public_id: int = Field(sa_column=Column(Integer, nullable=False))
+    # Its leaf's place in the commitment tree, drawn at random when the plan is locked.
+    slot: int | None = None
+
+
+class FirePlanEdit(SQLModel, table=True):
+    """A side's own record of its fire-plan edits (nothing a player entered is lost), kept out of the shared
+    event log so that the other side cannot count them."""
+
+    __tablename__ = "fire_plan_edit"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    side: str = Field(max_length=16)
+    action: str = Field(max_length=16)  # added or removed
+    item: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
 
 
 class Event(SQLModel, table=True):
@@ -160,6 +189,9 @@ class Event(SQLModel, table=True):
         default="all", max_length=16
     )  # all, or the one side (and referee) that may see it
     payload: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    # What only one side (and the referee) may read, by role: {"attacker": {...}, "referee": {...}}. Read
+    # through app.hidden.view, which merges the parts a viewer may see over the public payload.
+    private: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     reverses_id: int | None = Field(
         default=None, sa_column=Column(Integer, ForeignKey("event.id"), nullable=True)
     )
@@ -209,6 +241,8 @@ class CampaignToken(SQLModel, table=True):
     role: str = Field(max_length=16)
     token_hash: str = Field(max_length=64, unique=True)
     created_at: datetime = Field(default_factory=utcnow)
+    last_seen_at: datetime | None = None
+    revoked_at: datetime | None = None
 
 
 class CampaignEvent(SQLModel, table=True):

@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from shapely import LineString, Polygon, STRtree
 
+from rules.flanders_fields.table_rules import MG_RANGE_CM, MG_SIZES, WIRE_BELT_CM
 from rules.table.bases import BASE_KINDS, Stand
 from rules.table.coverage import StandIndex, classify, classify_naive
 from rules.table.mgfire import Gun, mg_fire, mg_fire_naive
@@ -108,9 +109,14 @@ def check_agreement(
 ) -> None:
     cov, cov_loop = classify(template, index), classify_naive(template, stands, 1.0)
     assert cov == cov_loop, "coverage: indexed and loop disagree"
-    fire = mg_fire(gun, 90, index, 70, 45)
-    assert (fire.first_target, [h.id for h in fire.beaten_zone]) == mg_fire_naive(gun, 90, stands, 70, 45)
-    mv, mv_loop = measure_move(mover, path, terrain, zones), measure_move_naive(mover, path, features, zones)
+    fire = mg_fire(gun, 90, index, MG_RANGE_CM, 45, MG_SIZES)
+    assert (fire.first_target, [h.id for h in fire.beaten_zone]) == mg_fire_naive(
+        gun, 90, stands, MG_RANGE_CM, 45, MG_SIZES
+    )
+    mv, mv_loop = (
+        measure_move(mover, path, terrain, zones, wire_belt_cm=WIRE_BELT_CM),
+        measure_move_naive(mover, path, features, zones, wire_belt_cm=WIRE_BELT_CM),
+    )
     assert (mv.by_terrain, mv.wire, mv.water, mv.zones_entered) == (
         mv_loop.by_terrain,
         mv_loop.wire,
@@ -136,15 +142,16 @@ def main() -> None:
     )
     cov, cov_loop = medians(lambda: classify(template, index), lambda: classify_naive(template, stands, 1.0))
     mg, mg_loop = medians(
-        lambda: mg_fire(gun, 90, index, 70, 45), lambda: mg_fire_naive(gun, 90, stands, 70, 45)
+        lambda: mg_fire(gun, 90, index, MG_RANGE_CM, 45, MG_SIZES),
+        lambda: mg_fire_naive(gun, 90, stands, MG_RANGE_CM, 45, MG_SIZES),
     )
     route = LineString([mover.center, *path])
     near = [features[i] for i in terrain.tree.query(route, predicate="intersects")]
     mv, mv_loop, mv_shared = medians(
-        lambda: measure_move(mover, path, terrain, zones),
-        lambda: measure_move_naive(mover, path, features, zones),
+        lambda: measure_move(mover, path, terrain, zones, wire_belt_cm=WIRE_BELT_CM),
+        lambda: measure_move_naive(mover, path, features, zones, wire_belt_cm=WIRE_BELT_CM),
         # The loop handed only the features the route meets: the route's own geometry, which both ways do.
-        lambda: measure_move_naive(mover, path, near, zones),
+        lambda: measure_move_naive(mover, path, near, zones, wire_belt_cm=WIRE_BELT_CM),
     )
     rows = [
         ("coverage", cov, build_ms, cov_loop),

@@ -13,10 +13,10 @@ from typing import Any
 
 from playsheets.tables import fmt, label
 from rules.core.errors import RulesError
+from rules.core.vocabulary import SIDES
 from rules.registry import get_ruleset
 
 DATA = Path(__file__).parent / "data"
-SIDES = ("attacker", "defender")
 FIRE_PLANS = "Flanders Fields rule book: FIRE PLANS"
 GRID_HINT = (
     "Grid references in cm: along your own rear table edge from its left-hand corner, then up the table "

@@ -11,19 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from rules.flanders_fields.table_rules import DANGER_ZONE_CM, MG_RANGE_CM, MG_SIZES
 from rules.table.templates import TEMPLATES
 
 Orientation = Literal["portrait", "landscape"]
 
-# "Machine Gun Beaten Zone = 15cm beyond First target Block House Beaten Zone = 10cm beyond First target"
-# (late playsheet, firing table notes); the lane is "the width of their 2cm base" (MACHINEGUNS).
-MG_BEATEN_ZONE_CM = 15.0
-BLOCKHOUSE_BEATEN_ZONE_CM = 10.0
-MG_LANE_WIDTH_CM = 2.0
-# Fire lane printed ahead of the beaten zone: only a stub, the lane runs on to the 70 cm maximum range.
+# The beaten zones, the lane and the barrage's danger area as the rules define them (rules/flanders_fields).
+MG_BEATEN_ZONE_CM = MG_SIZES.beaten_zone_cm["mg"]
+BLOCKHOUSE_BEATEN_ZONE_CM = MG_SIZES.beaten_zone_cm["blockhouse"]
+MG_LANE_WIDTH_CM = MG_SIZES.lane_width_cm
+# Fire lane printed ahead of the beaten zone: only a stub, the lane runs on to the maximum range.
 MG_LANE_STUB_CM = 8.0
-# "There is a danger area 6cm behind the RB" (RISK TO ATTACKING TROOPS FROM THEIR OWN BARRAGE).
-BARRAGE_DANGER_CM = 6.0
+BARRAGE_DANGER_CM = DANGER_ZONE_CM
 # A segment of the band: the band runs across the whole table, the page shows 15 cm of it.
 BARRAGE_SEGMENT_CM = 15.0
 CALIBRATION_CM = 10.0
@@ -120,7 +119,7 @@ def pages() -> tuple[KitPage, ...]:
                     "#f5e1ee",
                     "Flanders Fields rule book: MACHINEGUN BEATEN ZONE; playsheets: firing table notes",
                     note=(
-                        f"The lane runs on to 70 cm; cut at the first target's rear edge mark. Block houses: "
+                        f"The lane runs on to {_cm(MG_RANGE_CM)} cm; cut at the first target's rear edge mark. Block houses: "
                         f"{_cm(BLOCKHOUSE_BEATEN_ZONE_CM)} cm."
                     ),
                     marks=(

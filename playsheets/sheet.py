@@ -9,18 +9,17 @@ by the generic renderer (playsheets.tables.blocks) otherwise, so a reshaped tabl
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from playsheets.tables import Block, Bullets, Group, Note, Table, blocks, fmt, is_flat, label
 from rules.core.ruleset import Erratum, RuleSet
+from rules.flanders_fields.common import PERIODS
+from rules.flanders_fields.sequence import SEQUENCES, OrderSequence
 from rules.registry import get_ruleset
 
 RULESET = "flanders-fields"
-DATA = Path(__file__).parent / "data"
 
 
 @dataclass
@@ -228,14 +227,14 @@ VIEWS: dict[str, View] = {
 
 @dataclass(frozen=True)
 class SectionSpec:
+    # A game's variant of an erratum prints in the section its `section` names, or in the one whose
+    # datasets name the erratum.
     id: str
     title: str
     datasets: tuple[str, ...]
-    # Erratum ids starting with one of these belong to this section (a game's variant prints here).
-    errata_prefixes: tuple[str, ...] = ()
     wide: bool = False
     page: int = 0
-    periods: tuple[str, ...] = ("early", "mid", "late")
+    periods: tuple[str, ...] = PERIODS
 
 
 SECTIONS: tuple[SectionSpec, ...] = (
@@ -243,14 +242,12 @@ SECTIONS: tuple[SectionSpec, ...] = (
         "actions",
         "Action tables and order-roll modifiers",
         ("order-tables",),
-        ("order", "staff", "raw"),
         page=0,
     ),
     SectionSpec(
         "artillery",
         "Deep suppression and artillery actions",
         ("artillery-action-table",),
-        ("artillery", "deep", "air"),
         page=0,
     ),
     # Rolling barrages are on the mid and late playsheets only (step 2 of their order sequence).
@@ -258,22 +255,20 @@ SECTIONS: tuple[SectionSpec, ...] = (
         "barrage",
         "Rolling barrage",
         ("rolling-barrage-table",),
-        ("barrage",),
         page=0,
         periods=("mid", "late"),
     ),
-    SectionSpec("wire", "Barbed wire", ("wire-rules",), ("wire",), page=0),
-    SectionSpec("movement", "Movement distances", ("movement-table",), ("move",), wide=True, page=1),
+    SectionSpec("wire", "Barbed wire", ("wire-rules",), page=0),
+    SectionSpec("movement", "Movement distances", ("movement-table",), wide=True, page=1),
     SectionSpec(
         "firing",
         "Firing table and direct fire factors",
         ("firing-table",),
-        ("fire", "firing", "shoot", "blockhouse", "beaten", "light-mortar", "mg"),
         wide=True,
         page=1,
     ),
-    SectionSpec("armour", "Armour", ("armour-table",), ("armour", "tank"), page=1),
-    SectionSpec("morale", "Morale", ("morale-table",), ("morale",), page=1),
+    SectionSpec("armour", "Armour", ("armour-table",), page=1),
+    SectionSpec("morale", "Morale", ("morale-table",), page=1),
 )
 
 
@@ -283,22 +278,19 @@ def _playsheet(period: str) -> str:
     return PLAYSHEETS[period]
 
 
-def order_sequence(period: str) -> tuple[list[dict[str, Any]], str]:
-    """The numbered order sequence of the period's playsheet (playsheets/data/order_sequence.json)."""
-    data = json.loads((DATA / "order_sequence.json").read_text(encoding="utf-8"))
-    entry = data["periods"][period]
-    return list(entry["steps"]), str(entry["source"])
+def order_sequence(period: str) -> OrderSequence:
+    """The numbered order sequence of the period's playsheet: the one the game follows."""
+    return SEQUENCES[period]  # type: ignore[index]
 
 
 def _sequence_section(period: str) -> Section:
-    steps, source = order_sequence(period)
+    seq = order_sequence(period)
     out: list[Block] = []
-    for s in steps:
-        parts = [str(p) for p in s.get("parts", [])]
-        out.append(Group(f"{s['step']}. {s['title']}", [Bullets(parts)] if parts else []))
-        if s.get("note"):
-            out.append(Note(str(s["note"])))
-    return Section("sequence", "Order sequence", out, sources=[source])
+    for s in seq.steps:
+        out.append(Group(f"{s.number}. {s.title}", [Bullets(list(s.parts))] if s.parts else []))
+        if s.note:
+            out.append(Note(s.note))
+    return Section("sequence", "Order sequence", out, sources=[seq.source])
 
 
 def _sos_section(period: str) -> Section:
@@ -438,7 +430,7 @@ def period_sheet(period: str, variants: Mapping[str, str] | None = None) -> Peri
         mine = [
             n
             for n in notes
-            if (n.erratum in named or n.erratum.startswith(spec.errata_prefixes)) and n.erratum not in placed
+            if (n.erratum in named or rs.errata[n.erratum].section == spec.id) and n.erratum not in placed
         ]
         placed.update(n.erratum for n in mine)
         sec_blocks = _pull_sources(sec_blocks, sources)

@@ -4,9 +4,12 @@ suite needs may silently skip there."""
 from __future__ import annotations
 
 import os
+import shutil
+import sqlite3
 import tempfile
 import uuid
 from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
@@ -15,18 +18,24 @@ from hypothesis import HealthCheck, settings
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+IN_CI = os.environ.get("CI", "").lower() == "true"
+PG_ENV = "FIRESTEP_TEST_DATABASE_URL"
+BACKENDS = ["sqlite", "postgresql"]
+
+# CI (CI=true) runs every property with 200 examples; a developer's run uses 50 so the suite stays quick.
+# Either can be chosen by hand with `pytest --hypothesis-profile=firestep-ci` (or firestep-local).
 settings.register_profile(
-    "firestep", deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow]
+    "firestep-ci", deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow]
 )
-settings.load_profile("firestep")
+settings.register_profile(
+    "firestep-local", deadline=None, max_examples=50, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("firestep-ci" if IN_CI else "firestep-local")
 
 # Importing app.main builds a default app; keep its files out of the work tree.
 _SESSION_VAR = tempfile.mkdtemp(prefix="firestep-test-var-")
 os.environ.setdefault("FIRESTEP_VAR_DIR", _SESSION_VAR)
 os.environ.setdefault("FIRESTEP_DATABASE_URL", f"sqlite:///{_SESSION_VAR}/default.db")
-
-IN_CI = os.environ.get("CI", "").lower() == "true"
-PG_ENV = "FIRESTEP_TEST_DATABASE_URL"
 
 
 def require(condition: bool, what: str) -> None:
@@ -38,25 +47,82 @@ def require(condition: bool, what: str) -> None:
     pytest.skip(f"{what} not available")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A URL of a brand-new, empty database on each backend."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'firestep.db'}"
-        return
+def _postgresql_base() -> str:
     base = os.environ.get(PG_ENV)
     require(bool(base), f"PostgreSQL ({PG_ENV})")
     assert base
+    return base
+
+
+@contextmanager
+def _postgresql_database(base: str, template: str | None = None) -> Iterator[str]:
+    """A new database on the server of `base` (a copy of `template` if given), dropped afterwards."""
     name = f"firestep_{uuid.uuid4().hex[:12]}"
     admin = create_engine(make_url(base).set(database="postgres"), isolation_level="AUTOCOMMIT")
+    copy = f' TEMPLATE "{template}"' if template else ""
     with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}"{copy}'))
     try:
         yield make_url(base).set(database=name).render_as_string(hide_password=False)
     finally:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A URL of a brand-new, empty database on each backend (for the migration tests)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'firestep.db'}"
+        return
+    with _postgresql_database(_postgresql_base()) as url:
+        yield url
+
+
+# Migrating takes far longer than copying, so each backend is migrated once per test session into a template
+# that every test then clones. Session fixtures are per process, so each xdist worker has its own template and
+# no two workers clone (or lock) the same one.
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from app.core.db import migrate
+
+    path = tmp_path_factory.mktemp("template") / "firestep.db"
+    migrate(f"sqlite:///{path}")
+    # Fold the write-ahead log into the file, so that copying the one file copies the whole database.
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA journal_mode=DELETE")
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgresql_template() -> Iterator[str]:
+    """The name of a migrated database; CREATE DATABASE ... TEMPLATE needs it to have no open connection,
+    which holds because migrating disposes its engine and only clones are used by tests."""
+    from app.core.db import migrate
+
+    with _postgresql_database(_postgresql_base()) as url:
+        migrate(url)
+        name = make_url(url).database
+        assert name
+        yield name
+
+
+def _sqlite_clone(template: Path, directory: Path) -> str:
+    path = directory / "firestep.db"
+    shutil.copyfile(template, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture(params=BACKENDS)
+def migrated_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A URL of a database at the head revision on each backend, cloned from the session's template."""
+    if request.param == "sqlite":
+        yield _sqlite_clone(request.getfixturevalue("sqlite_template"), tmp_path_factory.mktemp("db"))
+        return
+    template = request.getfixturevalue("postgresql_template")
+    with _postgresql_database(_postgresql_base(), template=template) as url:
+        yield url
 
 
 def make_client(url: str, var_dir: Path) -> TestClient:
@@ -67,14 +133,6 @@ def make_client(url: str, var_dir: Path) -> TestClient:
 
 
 @pytest.fixture
-def migrated_url(database_url: str) -> str:
-    from app.core.db import migrate
-
-    migrate(database_url)
-    return database_url
-
-
-@pytest.fixture
 def client(migrated_url: str, tmp_path: Path) -> Iterator[TestClient]:
     """The app on a migrated database, once per backend."""
     with make_client(migrated_url, tmp_path) as c:
@@ -82,11 +140,7 @@ def client(migrated_url: str, tmp_path: Path) -> Iterator[TestClient]:
 
 
 @pytest.fixture
-def sqlite_client(tmp_path: Path) -> Iterator[TestClient]:
+def sqlite_client(sqlite_template: Path, tmp_path: Path) -> Iterator[TestClient]:
     """The app on a migrated SQLite database only, for tests that are not about persistence."""
-    from app.core.db import migrate
-
-    url = f"sqlite:///{tmp_path / 'firestep.db'}"
-    migrate(url)
-    with make_client(url, tmp_path) as c:
+    with make_client(_sqlite_clone(sqlite_template, tmp_path), tmp_path) as c:
         yield c

@@ -1,4 +1,5 @@
-"""rules/ is the pure core: it may not import the service, the database, the web, or do I/O."""
+"""rules/ is the pure core: it may not import the service, the playsheets, the database, the web, or do I/O.
+(`make lint` also checks the layers with import-linter: the contracts in pyproject.toml.)"""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 RULES = Path(__file__).resolve().parents[1] / "rules"
 FORBIDDEN = {
     "app",
+    "playsheets",
     "fastapi",
     "starlette",
     "sqlmodel",

@@ -9,6 +9,8 @@ from pathlib import Path
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.limits import MAX_BODY_BYTES_DEFAULT
+
 ROOT = Path(__file__).resolve().parents[2]
 VAR_DIR = ROOT / "var"
 
@@ -32,6 +34,16 @@ class Settings(BaseSettings):
     port: int = 8000
     secret_key: str = ""
     var_dir: Path = VAR_DIR
+    # Requests with a larger body are refused with 413 (app.limits.BodySizeLimit).
+    max_body_bytes: int = Field(default=MAX_BODY_BYTES_DEFAULT, ge=1024)
+    # Empty: anyone may create games and campaigns (a club laptop). Set: creating needs this key.
+    organiser_key: str = ""
+    # How long a stream ticket (EventSource cannot send headers) stays usable.
+    stream_ticket_seconds: int = Field(default=60, ge=1, le=3600)
+    # Per client address, in a moving window (`limits` notation, e.g. "10 per 1 minute"): failed join codes
+    # and unknown tokens. A table's devices each have their own address, so honest typos stay far below.
+    join_attempt_limit: str = "10 per 1 minute"
+    token_failure_limit: str = "30 per 1 minute"
 
     @model_validator(mode="after")
     def _fill_secret(self) -> Settings:

@@ -11,20 +11,19 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Depends, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from app import campaign_store, errors
+from app import auth, campaign_store, errors, security
 from app.auth import Viewer, presented_token
 from app.deps import SessionDep, SettingsDep
+from app.limits import Adjacency, Die, JsonObject, Variants, Version
 from app.models import Campaign
+from app.routes.games import DeviceId, DeviceOut
+from rules.core.errors import NotFoundError
 
 router = APIRouter(prefix="/api/v1/campaigns", tags=["campaigns"])
 
 CampaignId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Campaign id")]
 # Names are shown on tablets and stored in VARCHAR columns: printable text only (PostgreSQL refuses NUL).
 Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f]+$")]
-Adjacency = dict[
-    Annotated[str, Field(max_length=8)],
-    Annotated[list[Annotated[str, Field(max_length=8)]], Field(max_length=30)],
-]
 
 
 def campaign_viewer(
@@ -33,7 +32,12 @@ def campaign_viewer(
     session: SessionDep,
     settings: SettingsDep,
 ) -> Viewer:
-    return campaign_store.viewer(session, settings.secret_key, campaign_id, token)
+    try:
+        return campaign_store.viewer(session, settings.secret_key, campaign_id, token)
+    except errors.Unauthorized:
+        if token:  # a token was sent and is not known: count it (429 once over the limit)
+            security.token_failed()
+        raise
 
 
 CampaignViewer = Annotated[Viewer, Depends(campaign_viewer)]
@@ -46,7 +50,7 @@ class CampaignCreate(BaseModel):
     adjacency: Adjacency | None = Field(
         default=None, description="The organiser's corrected map (area -> adjacent areas); default map.json."
     )
-    variants: dict[str, str] = Field(default_factory=dict, description="Erratum id -> reading id.")
+    variants: Variants = Field(default_factory=dict)
 
 
 class CampaignOut(BaseModel):
@@ -93,22 +97,22 @@ class Snapshot(BaseModel):
 class ActionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    action: dict[str, Any] = Field(
+    action: JsonObject = Field(
         description="An action as listed by legal-actions, e.g. {'type': 'initiative'}."
     )
-    dice: list[int] | None = Field(
+    dice: list[Die] | None = Field(
         default=None,
         max_length=10,
         description="The faces rolled, as many as the action takes (initiative: german, bef; a battle: "
         "attacker, defender); omit to let the server roll.",
     )
-    version: int = Field(ge=1, le=2_147_483_647, description="The campaign version the client saw.")
+    version: Version = Field(description="The campaign version the client saw.")
 
 
 class VersionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    version: int = Field(ge=1, le=2_147_483_647, description="The campaign version the client saw.")
+    version: Version = Field(description="The campaign version the client saw.")
 
 
 class MapIn(VersionIn):
@@ -135,11 +139,9 @@ class Acted(Snapshot):
     entry: LogEntry
 
 
-def campaign_out(row: Campaign) -> CampaignOut:
-    state = campaign_store.state_of(row)
-    return CampaignOut.model_validate(
-        {**row.model_dump(), "turn": state.turn, "phase": state.phase}, from_attributes=False
-    )
+def campaign_out(row: Campaign | campaign_store.CampaignListing) -> CampaignOut:
+    listing = row if isinstance(row, campaign_store.CampaignListing) else campaign_store.listing_of(row)
+    return CampaignOut.model_validate(listing, from_attributes=True)
 
 
 def _acted(session: Any, row: Campaign, ev: Any) -> Acted:
@@ -156,8 +158,10 @@ def list_campaigns(session: SessionDep) -> list[CampaignOut]:
     "",
     response_model=CampaignCreated,
     status_code=201,
-    summary="Create a Firestorm campaign: returns the organiser's token and a join code per side",
-    responses=errors.responses(422),
+    summary="Create a Firestorm campaign: returns the organiser's token and a join code per side "
+    "(X-Organiser-Key when the server requires one)",
+    responses=errors.responses(401, 403, 422),
+    dependencies=[Depends(auth.require_organiser)],
 )
 def create(
     body: Annotated[
@@ -184,7 +188,12 @@ def join(
     session: SessionDep,
     settings: SettingsDep,
 ) -> Joined:
-    campaign_id, side, token = campaign_store.join(session, settings.secret_key, body.code)
+    security.check_join_attempts()
+    try:
+        campaign_id, side, token = campaign_store.join(session, settings.secret_key, body.code)
+    except NotFoundError:
+        security.join_failed()
+        raise
     return Joined(campaign_id=campaign_id, side=side, token=token)
 
 
@@ -295,3 +304,45 @@ def put_map(
 ) -> Acted:
     row, ev = campaign_store.set_map(session, campaign_id, viewer, body.adjacency, body.version)
     return _acted(session, row, ev)
+
+
+class CampaignCredentials(BaseModel):
+    organiser_token: str = Field(description="The organiser's new bearer token; shown once.")
+    join_codes: dict[str, str] = Field(description="A new code per side (german, bef); shown once.")
+
+
+@router.post(
+    "/{campaign_id}/credentials",
+    response_model=CampaignCredentials,
+    summary="New join codes and a new organiser token (organiser); every old token and code is revoked",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def reissue(
+    campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep, settings: SettingsDep
+) -> CampaignCredentials:
+    token, codes = campaign_store.reissue(session, settings.secret_key, campaign_id, viewer)
+    return CampaignCredentials(organiser_token=token, join_codes=codes)
+
+
+@router.get(
+    "/{campaign_id}/devices",
+    response_model=list[DeviceOut],
+    summary="The campaign's devices (organiser): role, when issued, last seen, revoked",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def list_devices(campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep) -> list[DeviceOut]:
+    rows = campaign_store.devices(session, campaign_id, viewer)
+    return [DeviceOut(**auth.device_dict(d, viewer.token_id)) for d in rows]
+
+
+@router.post(
+    "/{campaign_id}/devices/{device_id}/revoke",
+    response_model=DeviceOut,
+    summary="Revoke one device (organiser): its token answers 401 everywhere from now on",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def revoke_device(
+    campaign_id: CampaignId, device_id: DeviceId, viewer: CampaignViewer, session: SessionDep
+) -> DeviceOut:
+    row = campaign_store.revoke(session, campaign_id, viewer, device_id)
+    return DeviceOut(**auth.device_dict(row, viewer.token_id))

@@ -12,14 +12,23 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
-from app import campaign_store
+from app import campaign_store, security
 from app.auth import Viewer
 from app.core.config import Settings
 from app.deps import SessionDep, SettingsDep
-from app.errors import Conflict, Forbidden, Unauthorized
+from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
 from app.models import Campaign
 from app.routes.campaign_games import CampaignId
-from app.routes.pages import USER_ERRORS, _dice_from, _error_message, _page, is_htmx, templates
+from app.routes.pages import (
+    USER_ERRORS,
+    _dice_from,
+    _error_message,
+    _page,
+    _too_many,
+    is_htmx,
+    organiser_refusal,
+    templates,
+)
 from rules.core.errors import NotFoundError, RulesError
 from rules.firestorm.campaign import CampaignState
 from rules.firestorm.data import (
@@ -257,7 +266,7 @@ def _start(
     campaigns = campaign_store.list_campaigns(session)
     context = {
         "campaign": None,
-        "campaigns": [{"row": c, "state": campaign_store.state_of(c)} for c in campaigns],
+        "campaigns": campaigns,
         # Just created: this device's seat is in the answer's cookie, not yet in the request's.
         "mine": {c.id for c in campaigns if c.id in device}
         | ({created["campaign"].id} if created else set()),
@@ -276,6 +285,9 @@ def campaigns_page(request: Request, session: SessionDep) -> Response:
 @router.post("/campaigns/new", response_class=HTMLResponse)
 async def new_campaign_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
+    refused = organiser_refusal(settings, form, "campaigns")
+    if refused:
+        return _start(request, session, error=refused[0], status_code=refused[1])
     name = " ".join(str(form.get("name") or "").split())[:200] or None
     row, token, codes = campaign_store.create(session, settings.secret_key, name)
     response = _start(request, session, created={"campaign": row, "codes": codes})
@@ -290,8 +302,13 @@ async def join_campaign_page(request: Request, session: SessionDep, settings: Se
     try:
         if not code:
             raise RulesError("code", "enter the join code your organiser gave you")
+        security.check_join_attempts()
         campaign_id, _side, token = campaign_store.join(session, settings.secret_key, code[:64])
+    except TooManyRequests as e:
+        return _too_many(_start(request, session, error=security.page_wait_message(e, "wrong join codes")), e)
     except USER_ERRORS as e:
+        if isinstance(e, NotFoundError):
+            security.join_failed()
         message = (
             "That join code is not known here: check it with the organiser."
             if isinstance(e, NotFoundError)

@@ -10,6 +10,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
+from app.limits import Adjacency, Die, JsonObject, Variants
 from rules.firestorm import campaign
 from rules.firestorm.campaign import CampaignState
 
@@ -21,10 +22,10 @@ router = APIRouter(
 class NewCampaign(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    adjacency: dict[str, list[str]] | None = Field(
+    adjacency: Adjacency | None = Field(
         default=None, description="A corrected map adjacency (area -> adjacent areas); default map.json."
     )
-    variants: dict[str, str] = Field(default_factory=dict, description="Erratum id -> reading id.")
+    variants: Variants = Field(default_factory=dict)
 
 
 class StateIn(BaseModel):
@@ -34,10 +35,10 @@ class StateIn(BaseModel):
 
 
 class ApplyIn(StateIn):
-    action: dict[str, Any] = Field(
+    action: JsonObject = Field(
         description="An action as listed by legal-actions, e.g. {'type': 'initiative'}."
     )
-    dice: list[int] | None = Field(
+    dice: list[Die] | None = Field(
         default=None,
         max_length=10,
         description="The faces rolled, as many as the action takes; omit to let the server roll.",

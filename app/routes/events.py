@@ -6,15 +6,15 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Path, Query, Request
+from fastapi import APIRouter, Header, Path, Query, Request, Response
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from app import crud, errors, game_engine, live
-from app.auth import SIDES, ViewerDep
-from app.deps import EngineDep, GameId, SessionDep
+from app import auth, crud, errors, game_engine, live
+from app.auth import SIDES, StreamViewerDep, ViewerDep
+from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 
 router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["events"])
 
@@ -35,6 +35,7 @@ class EventOut(BaseModel):
 
 
 def _roles(viewer: Any) -> list[str]:
+    """The roles whose private parts of an event a viewer reads (app.hidden.view)."""
     return [*SIDES, "referee"] if viewer.is_referee else [viewer.role]
 
 
@@ -52,8 +53,9 @@ def list_events(
     turn: Annotated[int | None, Query(ge=0, le=10_000)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
 ) -> list[EventOut]:
-    events = crud.list_events(session, game_id, _roles(viewer), after, limit, turn)
-    return [EventOut(**game_engine.event_dict(e)) for e in events]
+    roles = _roles(viewer)
+    events = crud.list_events(session, game_id, roles, after, limit, turn)
+    return [EventOut(**game_engine.event_dict(e, roles)) for e in events]
 
 
 @router.post(
@@ -67,13 +69,35 @@ def undo(game_id: GameId, event_id: EventId, viewer: ViewerDep, session: Session
     game = crud.lock_game(session, game_id)
     ev = game_engine.undo(session, game, viewer, event_id)
     session.commit()
-    return EventOut(**game_engine.event_dict(ev))
+    return EventOut(**game_engine.event_dict(ev, _roles(viewer)))
+
+
+class TicketOut(BaseModel):
+    ticket: str = Field(description="Pass as ?ticket= to /stream; for this game and this device only.")
+    expires_in: int = Field(description="Seconds it stays usable: fetch a new one for every (re)connect.")
+
+
+@router.get(
+    "/stream-ticket",
+    response_model=TicketOut,
+    summary="A short-lived ticket to open the event stream where no header can be sent (EventSource)",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def stream_ticket(game_id: GameId, viewer: ViewerDep, response: Response, settings: SettingsDep) -> TicketOut:
+    # Issued from a token in the header or cookie, so the token itself never has to appear in a URL.
+    assert viewer.token_id is not None
+    response.headers["Cache-Control"] = "no-store"
+    return TicketOut(
+        ticket=auth.issue_ticket(settings.secret_key, game_id, viewer.token_id),
+        expires_in=settings.stream_ticket_seconds,
+    )
 
 
 @router.get(
     "/stream",
     response_class=StreamingResponse,
-    summary="Live events (Server-Sent Events); resume with Last-Event-ID. Token by header, cookie or ?token=",
+    summary="Live events (Server-Sent Events); resume with Last-Event-ID. Token by header or cookie, or a "
+    "?ticket= from /stream-ticket; it ends when the device is revoked",
     responses={
         200: {
             "content": {"text/event-stream": {"schema": {"type": "string"}}},
@@ -85,24 +109,30 @@ def undo(game_id: GameId, event_id: EventId, viewer: ViewerDep, session: Session
 async def stream(
     game_id: GameId,
     request: Request,
-    viewer: ViewerDep,
+    viewer: StreamViewerDep,
     engine: EngineDep,
     session: SessionDep,
     last_event_id: Annotated[int | None, Header(ge=0, le=2_147_483_647)] = None,
     after: Annotated[int | None, Query(ge=0, le=2_147_483_647, description="Like Last-Event-ID")] = None,
-    token: Annotated[
-        str | None, Query(max_length=200, description="For EventSource, which sends no header")
-    ] = None,
 ) -> StreamingResponse:
     session.close()  # the stream reads with its own short sessions; hold no connection while it waits
     roles = _roles(viewer)
     start = last_event_id if last_event_id is not None else (after or 0)
+    revoked = False
 
     def fetch(after_id: int, limit: int) -> list[tuple[int, str, str]]:
-        return _fetch(engine, game_id, roles, after_id, limit)
+        # Every wake-up re-checks the device: a revoked one (or one deleted with its game) gets no more
+        # events, and the stream ends at the next check below.
+        nonlocal revoked
+        with Session(engine) as check:
+            revoked = not auth.device_is_active(check, viewer.token_id)
+        return [] if revoked else _fetch(engine, game_id, roles, after_id, limit)
+
+    async def ended() -> bool:
+        return revoked or bool(await request.is_disconnected())
 
     return StreamingResponse(
-        live.stream(game_id, start, fetch, request.is_disconnected),
+        live.stream(game_id, start, fetch, ended),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
@@ -113,6 +143,6 @@ def _fetch(
 ) -> list[tuple[int, str, str]]:
     with Session(engine) as session:
         return [
-            (e.id or 0, e.kind, json.dumps(game_engine.event_dict(e), separators=(",", ":")))
+            (e.id or 0, e.kind, json.dumps(game_engine.event_dict(e, roles), separators=(",", ":")))
             for e in crud.list_events(session, game_id, roles, after_id, limit)
         ]

@@ -12,14 +12,16 @@ from app import crud, errors, game_engine
 from app.auth import ViewerDep, new_salt
 from app.deps import GameId, SessionDep
 from app.errors import Conflict, Forbidden
-from app.models import FirePlanItem, GameSide
+from app.limits import Float, Int
+from app.models import FirePlanItem
+from rules.core.vocabulary import Side
 
 router = APIRouter(prefix="/api/v1/games/{game_id}/fireplans", tags=["fire plans"])
 
-SideLit = Literal["attacker", "defender"]
+SideLit = Side
 ItemId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Fire plan item id")]
 Grid = Annotated[
-    list[Annotated[float, Field(ge=0, le=1000)]],
+    list[Annotated[Float, Field(ge=0, le=1000)]],
     Field(
         min_length=2,
         max_length=2,
@@ -37,7 +39,7 @@ class FireItem(BaseModel):
     kind: Literal["aiming-point", "bombardment", "superimposed", "mortar", "air-mission"]
     grid: Grid
     battery: str = Field(default="", max_length=64, description="Which battery or mortar fires.")
-    turns: int = Field(default=1, ge=1, le=50, description="Turns of fire.")
+    turns: Int = Field(default=1, ge=1, le=50, description="Turns of fire.")
 
 
 class GasItem(BaseModel):
@@ -46,18 +48,20 @@ class GasItem(BaseModel):
     kind: Literal["gas"]
     grid: Grid
     gas: Literal["offensive", "denying"]
-    wind_deg: float = Field(ge=0, lt=360, description="Direction the controlling player states, table frame.")
+    wind_deg: Float = Field(ge=0, lt=360, description="Direction the controlling player states, table frame.")
 
 
 class BarrageItem(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["rolling-barrage"]
-    start_up_cm: float = Field(
+    start_up_cm: Float = Field(
         ge=0, le=1000, description="Start line: cm up the table from the side's rear edge."
     )
-    duration_turns: int = Field(ge=1, le=20, description="As rolled with barrage-duration (4 + D3).")
-    halts: list[int] = Field(default_factory=list, max_length=20, description="Turns in which it halts.")
+    duration_turns: Int = Field(ge=1, le=20, description="As rolled with barrage-duration (4 + D3).")
+    halts: list[Annotated[Int, Field(ge=1, le=100)]] = Field(
+        default_factory=list, max_length=20, description="Turns in which it halts."
+    )
 
 
 class DeepSuppressionItem(BaseModel):
@@ -69,7 +73,7 @@ class DeepSuppressionItem(BaseModel):
 class PlanItemIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    arrival_turn: int = Field(ge=1, le=100, description="The turn at whose start the item arrives.")
+    arrival_turn: Int = Field(ge=1, le=100, description="The turn at whose start the item arrives.")
     item: FireItem | GasItem | BarrageItem | DeepSuppressionItem = Field(discriminator="kind")
 
 
@@ -86,11 +90,13 @@ class PlanOut(BaseModel):
     side: str
     locked: bool
     commitment: str | None
+    capacity: int = Field(description="The most items a plan holds: the leaves of its commitment tree.")
+    how_to_check: str = Field(description="How to check an arrived item against the commitment.")
 
 
 def _item_out(i: FirePlanItem) -> PlanItemOut:
     return PlanItemOut(
-        id=i.id or 0, side=i.side, kind=i.kind, arrival_turn=i.arrival_turn, data=i.data, arrived=i.arrived
+        id=i.public_id, side=i.side, kind=i.kind, arrival_turn=i.arrival_turn, data=i.data, arrived=i.arrived
     )
 
 
@@ -168,22 +174,8 @@ def add_item(
 ) -> PlanItemOut:
     viewer.require_side(side, "write the fire plan")
     game = crud.lock_game(session, game_id)
-    row = crud.get_side(session, game_id, side)
-    _require_open(row)
     data = body.item.model_dump(exclude={"kind"})
-    item = FirePlanItem(
-        game_id=game_id,
-        side=side,
-        kind=body.item.kind,
-        arrival_turn=body.arrival_turn,
-        data=data,
-        salt=new_salt(),
-    )
-    session.add(item)
-    session.flush()
-    crud.record(
-        session, game, "fire-plan-item", viewer.role, {"item": game_engine.item_body(item)}, visibility=side
-    )
+    item = game_engine.add_plan_item(session, game, side, body.item.kind, body.arrival_turn, data, new_salt())
     session.commit()
     session.refresh(item)
     return _item_out(item)
@@ -200,17 +192,21 @@ def delete_item(
 ) -> None:
     viewer.require_side(side, "write the fire plan")
     game = crud.lock_game(session, game_id)
-    _require_open(crud.get_side(session, game_id, side))
-    item = crud.get_plan_item(session, game_id, side, item_id)
-    body = game_engine.item_body(item)
-    session.delete(item)
-    crud.record(session, game, "fire-plan-item-removed", viewer.role, {"item": body}, visibility=side)
+    game_engine.remove_plan_item(session, game, side, item_id)
     session.commit()
 
 
-def _require_open(row: GameSide) -> None:
-    if row.plan_locked:
-        raise Conflict(f"the {row.side}'s fire plan is locked", current=game_engine.plan_summary(row))
+@router.get(
+    "/{side}/edits",
+    summary="A side's own record of its plan edits, oldest first: its own player and the referee only",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def list_edits(
+    game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep
+) -> list[dict[str, Any]]:
+    viewer.require_side(side, "read the fire-plan edits")
+    crud.get_game(session, game_id)
+    return game_engine.plan_edits(session, game_id, side)
 
 
 @router.post(
@@ -239,7 +235,7 @@ def get_item(
     game_id: GameId, side: SideLit, item_id: ItemId, viewer: ViewerDep, session: SessionDep
 ) -> dict[str, Any]:
     game = crud.get_game(session, game_id)
-    item = crud.get_plan_item(session, game_id, side, item_id)
+    item = game_engine.plan_item(session, game_id, side, item_id)
     if not item.arrived and not _may_read_plan(viewer, side, game.status):
         raise crud.NotFoundError("fire plan item", str(item_id))
     return {**game_engine.reveal(item, crud.get_side(session, game_id, side)), "arrived": item.arrived}

@@ -10,13 +10,24 @@ from pydantic import BaseModel, ConfigDict, Field
 from app import crud, errors, game_engine
 from app.auth import ViewerDep
 from app.deps import GameId, SessionDep
+from app.limits import INT32_MAX, Bool, Float, Id, Int, Key, Version
 from rules.core.errors import RulesError
+from rules.core.vocabulary import Side
 from rules.flanders_fields.common import Quality
+from rules.flanders_fields.sequence import Action
 
 router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["forces"])
 
 UnitId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Unit id")]
-SideLit = Literal["attacker", "defender"]
+SideLit = Side
+# The referee's override of the rules of play; the event logs it as such.
+Override = Annotated[
+    Bool,
+    Field(
+        description="Referee only: do it although the game's status or the current step of the turn sequence "
+        "does not allow it (GET /turn lists what is allowed now); the event records the override."
+    ),
+]
 
 
 class UnitOut(BaseModel):
@@ -61,7 +72,7 @@ class UnitIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     side: SideLit
-    parent_id: int | None = Field(default=None, ge=1, le=2_147_483_647)
+    parent_id: Id | None = None
     name: str = Field(min_length=1, max_length=200)
     level: Literal[
         "division", "regiment", "brigade", "battalion", "company", "platoon", "command", "battery", "asset"
@@ -69,12 +80,13 @@ class UnitIn(BaseModel):
     kind: str = Field(default="", max_length=48)
     base: str | None = Field(default=None, max_length=48)
     quality: Literal["raw", "experienced", "veteran", "storm"] | None = None
-    models: int = Field(default=0, ge=0, le=1000)
-    is_command: bool = False
-    off_table: bool = False
-    x: float | None = Field(default=None, ge=0, le=1000)
-    y: float | None = Field(default=None, ge=0, le=1000)
-    facing_deg: float | None = Field(default=None, ge=-360, le=360)
+    models: Int = Field(default=0, ge=0, le=1000)
+    is_command: Bool = False
+    off_table: Bool = False
+    x: Float | None = Field(default=None, ge=0, le=1000)
+    y: Float | None = Field(default=None, ge=0, le=1000)
+    facing_deg: Float | None = Field(default=None, ge=-360, le=360)
+    override: Override = False
 
 
 class UnitEdit(BaseModel):
@@ -82,29 +94,35 @@ class UnitEdit(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    version: int = Field(ge=1)
+    version: Version
     name: str | None = Field(default=None, min_length=1, max_length=200)
     quality: Literal["raw", "experienced", "veteran", "storm"] | None = None
-    off_table: bool | None = None
-    stuck_on_wire: bool | None = None
-    deep_shelter: bool | None = None
-    limbered: bool | None = None
-    raw_under_fire: bool | None = None
-    field_promotion: bool | None = None
-    in_gas: bool | None = None
-    mutiny: bool | None = None
-    crew_abandoned: bool | None = None
-    special_uses: dict[str, int] | None = None
-    aiming_point: list[float] | None = Field(default=None, min_length=2, max_length=2)
+    off_table: Bool | None = None
+    stuck_on_wire: Bool | None = None
+    deep_shelter: Bool | None = None
+    limbered: Bool | None = None
+    raw_under_fire: Bool | None = None
+    field_promotion: Bool | None = None
+    in_gas: Bool | None = None
+    mutiny: Bool | None = None
+    crew_abandoned: Bool | None = None
+    special_uses: dict[Key, Annotated[Int, Field(ge=0, le=INT32_MAX)]] | None = Field(
+        default=None, max_length=32
+    )
+    aiming_point: list[Annotated[Float, Field(ge=-100, le=1100)]] | None = Field(
+        default=None, min_length=2, max_length=2, description="cm on the table (a little off it is allowed)."
+    )
+    override: Override = False
 
 
 class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    x: float = Field(ge=0, le=1000, description="cm from the attacker's left-hand edge")
-    y: float = Field(ge=0, le=1000, description="cm from the attacker's base edge")
-    facing_deg: float = Field(default=90.0, ge=-360, le=360, description="90 faces the defender")
-    version: int | None = Field(default=None, ge=1, description="When given, a stale version gets 409.")
+    x: Float = Field(ge=0, le=1000, description="cm from the attacker's left-hand edge")
+    y: Float = Field(ge=0, le=1000, description="cm from the attacker's base edge")
+    facing_deg: Float = Field(default=90.0, ge=-360, le=360, description="90 faces the defender")
+    version: Version | None = Field(default=None, description="When given, a stale version gets 409.")
+    override: Override = False
 
 
 class MarkerIn(BaseModel):
@@ -117,9 +135,10 @@ class MarkerIn(BaseModel):
         description="What suppressed it (shooting firer id, e.g. mg, field-gun): MG, mortar and artillery "
         "fire spreads to the whole company.",
     )
-    spend_action: bool = Field(
+    spend_action: Bool = Field(
         default=True, description="Recovering spends an action; only the referee may recover without one."
     )
+    override: Override = False
 
 
 class ChangesOut(BaseModel):
@@ -130,6 +149,20 @@ class ChangesOut(BaseModel):
 
 def unit_out(u: Any) -> UnitOut:
     return UnitOut.model_validate(u, from_attributes=True)
+
+
+def _logged(payload: dict[str, Any], override: dict[str, Any] | None) -> dict[str, Any]:
+    """An act's event payload, carrying the referee's override of the rules of play when there was one."""
+    return {**payload, "override": override} if override else payload
+
+
+# Which rule of play a field of a unit edit falls under: troops' names and quality are force building, an
+# aiming point is redirected as an action; the rest records what happened to the stand.
+EDIT_ACTIONS: dict[str, Action] = {
+    "name": "build-forces",
+    "quality": "build-forces",
+    "aiming_point": "redirect-aiming-points",
+}
 
 
 @router.get(
@@ -183,16 +216,26 @@ def add_unit(
 ) -> ChangesOut:
     viewer.require_side(body.side, "add units")
     game = crud.lock_game(session, game_id)
+    override = game_engine.rules_of_play(
+        session, game, viewer, "build-forces", side=body.side, override=body.override
+    )
     if body.parent_id is not None:
         parent = crud.get_unit(session, game_id, body.parent_id, "parent_id")
         if parent.side != body.side:
             raise RulesError("parent_id", f"unit {parent.id} belongs to the {parent.side}")
     from app.models import Unit
 
-    unit = Unit(game_id=game_id, **body.model_dump())
+    unit = Unit(game_id=game_id, **body.model_dump(exclude={"override"}))
     session.add(unit)
     session.flush()
-    ev = crud.record(session, game, "unit-added", viewer.role, {"unit": crud.unit_dict(unit), "changes": []})
+    ev = crud.record(
+        session,
+        game,
+        "unit-added",
+        viewer.role,
+        _logged({"unit": crud.unit_dict(unit), "changes": []}, override),
+        step=game_engine.logged_step(game),
+    )
     session.commit()
     session.refresh(unit)
     return ChangesOut(event_id=ev.id or 0, changes=[], unit=unit_out(unit))
@@ -214,9 +257,25 @@ def edit_unit(
     game = crud.lock_game(session, game_id)
     unit = crud.get_unit(session, game_id, unit_id)
     viewer.require_side(unit.side, "change units")
-    values = body.model_dump(exclude_none=True, exclude={"version"})
+    values = body.model_dump(exclude_none=True, exclude={"version", "override"})
+    wanted: set[Action] = {EDIT_ACTIONS.get(k, "record-state") for k in values} or {"record-state"}
+    overrides = [
+        o
+        for action in sorted(wanted)
+        if (o := game_engine.rules_of_play(session, game, viewer, action, unit, override=body.override))
+    ]
     changes = crud.update_unit(session, unit, body.version, **values)
-    ev = crud.record(session, game, "unit-update", viewer.role, {"unit_id": unit_id, "changes": changes})
+    ev = crud.record(
+        session,
+        game,
+        "unit-update",
+        viewer.role,
+        _logged(
+            {"unit_id": unit_id, "changes": changes},
+            {"by": viewer.role, "refused": " ".join(o["refused"] for o in overrides)} if overrides else None,
+        ),
+        step=game_engine.logged_step(game),
+    )
     session.commit()
     return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit))
 
@@ -241,6 +300,7 @@ def move_unit(
     viewer.require_side(unit.side, "move units")
     if unit.killed:
         raise RulesError("unit_id", f"unit {unit_id} is destroyed")
+    override = game_engine.rules_of_play(session, game, viewer, "move-stands", unit, override=body.override)
     if body.x > game.table_width_cm:
         raise RulesError(
             "x", f"the table is {game.table_width_cm:g} cm wide", [f"0..{game.table_width_cm:g}"]
@@ -252,7 +312,14 @@ def move_unit(
     changes = crud.update_unit(
         session, unit, body.version, x=body.x, y=body.y, facing_deg=body.facing_deg, off_table=False
     )
-    ev = crud.record(session, game, "move", viewer.role, {"unit_id": unit_id, "changes": changes})
+    ev = crud.record(
+        session,
+        game,
+        "move",
+        viewer.role,
+        _logged({"unit_id": unit_id, "changes": changes}, override),
+        step=game_engine.logged_step(game),
+    )
     session.commit()
     return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit))
 
@@ -283,6 +350,9 @@ def marker(
     unit = crud.get_unit(session, game_id, unit_id)
     if body.delta > 0:
         # Markers land on the enemy's stands: either player (or the referee) may place them.
+        override = game_engine.rules_of_play(
+            session, game, viewer, "place-markers", unit, override=body.override
+        )
         changes = game_engine.add_suppression(session, game, unit, body.fire)
     else:
         viewer.require_side(unit.side, "recover markers")
@@ -290,9 +360,17 @@ def marker(
             raise RulesError(
                 "spend_action", "only the referee may recover a marker without an action", [True]
             )
+        override = game_engine.rules_of_play(
+            session, game, viewer, "recover-markers", unit, override=body.override
+        )
         changes = game_engine.recover(session, unit, body.spend_action)
     ev = crud.record(
-        session, game, "marker", viewer.role, {"unit_id": unit_id, "fire": body.fire, "changes": changes}
+        session,
+        game,
+        "marker",
+        viewer.role,
+        _logged({"unit_id": unit_id, "fire": body.fire, "changes": changes}, override),
+        step=game_engine.logged_step(game),
     )
     session.commit()
     session.refresh(unit)
@@ -309,6 +387,7 @@ class ForceIn(BaseModel):
     table_id: str = Field(min_length=1, max_length=64, description="Organisation table id, e.g. gb-1914.")
     quality: Quality | None = Field(default=None, description="One the table allows; default the table's.")
     name: str | None = Field(default=None, min_length=1, max_length=200)
+    override: Override = False
 
 
 @router.post(
@@ -326,15 +405,19 @@ def build_force(
 ) -> list[UnitOut]:
     viewer.require_side(body.side, "add forces")
     game = crud.lock_game(session, game_id)
+    override = game_engine.rules_of_play(
+        session, game, viewer, "build-forces", side=body.side, override=body.override
+    )
     roots = sum(u.parent_id is None for u in crud.list_units(session, game_id))
-    tree = game_engine.table_force(game, body.model_dump(), "", f"forces-{roots}")
+    tree = game_engine.table_force(game, body.model_dump(exclude={"override"}), "", f"forces-{roots}")
     root = crud.add_unit_tree(session, game_id, body.side, tree, {})
     crud.record(
         session,
         game,
         "force-added",
         viewer.role,
-        {"side": body.side, "table_id": body.table_id, "root": root.id},
+        _logged({"side": body.side, "table_id": body.table_id, "root": root.id}, override),
+        step=game_engine.logged_step(game),
     )
     session.commit()
     units = crud.list_units(session, game_id)

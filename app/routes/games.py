@@ -4,15 +4,19 @@ game's state, and the after-action report."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Path, Response
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, Body, Depends, Path, Response
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from app import crud, errors, game_engine
+from app import auth, crud, errors, game_engine, security
 from app.auth import COOKIE_NAME, ViewerDep
 from app.deps import GameId, SessionDep, SettingsDep
+from app.limits import Bool, Die, Float, Id, JsonObject, Terrain, Variants, Version, readable_json
 from app.routes.forces import ForceIn
+from rules.core.errors import NotFoundError
+from rules.core.vocabulary import Side
+from rules.flanders_fields.common import PeriodId
 from rules.flanders_fields.events import CARD_PATTERN
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"])
@@ -42,8 +46,9 @@ class GameOut(BaseModel):
 
 
 class GameDetail(GameOut):
-    terrain: dict[str, Any]
-    board: dict[str, Any]
+    # Read back whatever is stored, even what an older version let in past today's limits.
+    terrain: Annotated[dict[str, Any], BeforeValidator(readable_json)]
+    board: Annotated[dict[str, Any], BeforeValidator(readable_json)]
 
 
 class GameCreate(BaseModel):
@@ -51,13 +56,13 @@ class GameCreate(BaseModel):
 
     scenario: str | None = Field(default=None, max_length=64, description="A ready scenario, e.g. mons-1914.")
     name: str | None = Field(default=None, min_length=1, max_length=200)
-    period: Literal["early", "mid", "late"] | None = None
+    period: PeriodId | None = None
     attacker_nation: str = Field(default="", max_length=32)
     defender_nation: str = Field(default="", max_length=32)
-    variants: dict[str, str] = Field(default_factory=dict, description="Erratum id -> reading id.")
-    table_width_cm: float | None = Field(default=None, gt=0, le=1000)
-    table_length_cm: float | None = Field(default=None, gt=0, le=1000)
-    terrain: dict[str, Any] | None = Field(default=None, description="GeoJSON FeatureCollection.")
+    variants: Variants = Field(default_factory=dict)
+    table_width_cm: Float | None = Field(default=None, gt=0, le=1000)
+    table_length_cm: Float | None = Field(default=None, gt=0, le=1000)
+    terrain: Terrain | None = Field(default=None, description="GeoJSON FeatureCollection.")
     forces: list[ForceIn] | None = Field(
         default=None,
         max_length=6,
@@ -95,7 +100,7 @@ class Me(BaseModel):
 class PlayCardIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    side: Literal["attacker", "defender"]
+    side: Side
     card: str = Field(pattern=CARD_PATTERN, description="Rank then suit: 10H, JD, QH ...")
 
 
@@ -104,17 +109,17 @@ class GamePatch(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    version: int = Field(ge=1)
+    version: Version
     name: str | None = Field(default=None, min_length=1, max_length=200)
-    variants: dict[str, str] | None = None
-    terrain: dict[str, Any] | None = None
+    variants: Variants | None = None
+    terrain: Terrain | None = None
     notes: str | None = Field(default=None, max_length=4000)
 
 
 class AdvanceIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    version: int = Field(ge=1, description="The game version the client saw; a stale one gets 409.")
+    version: Version = Field(description="The game version the client saw; a stale one gets 409.")
 
 
 class ResolveIn(BaseModel):
@@ -123,13 +128,11 @@ class ResolveIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    fields: dict[str, Any] = Field(default_factory=dict, description="The resolver's own request fields.")
-    dice: list[int] | None = Field(default=None, max_length=64, description="Omit to let the server roll.")
-    unit_id: int | None = Field(
-        default=None, ge=1, le=2_147_483_647, description="The unit acting or tested."
-    )
-    target_id: int | None = Field(default=None, ge=1, le=2_147_483_647, description="The stand shot at.")
-    apply: bool = Field(default=True, description="Apply the result to markers and state.")
+    fields: JsonObject = Field(default_factory=dict, description="The resolver's own request fields.")
+    dice: list[Die] | None = Field(default=None, max_length=64, description="Omit to let the server roll.")
+    unit_id: Id | None = Field(default=None, description="The unit acting or tested.")
+    target_id: Id | None = Field(default=None, description="The stand shot at.")
+    apply: Bool = Field(default=True, description="Apply the result to markers and state.")
 
 
 class ResolvedOut(BaseModel):
@@ -156,8 +159,10 @@ def list_games(session: SessionDep) -> list[GameOut]:
     "",
     response_model=Created,
     status_code=201,
-    summary="Create a game, by hand or from a scenario; returns the referee token and a join code per side",
-    responses=errors.responses(422),
+    summary="Create a game, by hand or from a scenario; returns the referee token and a join code per side "
+    "(X-Organiser-Key when the server requires one)",
+    responses=errors.responses(401, 403, 422),
+    dependencies=[Depends(auth.require_organiser)],
 )
 def create_game(
     body: Annotated[
@@ -204,7 +209,12 @@ def join(
     session: SessionDep,
     settings: SettingsDep,
 ) -> Joined:
-    game_id, side, token = crud.join(session, settings.secret_key, body.code)
+    security.check_join_attempts()
+    try:
+        game_id, side, token = crud.join(session, settings.secret_key, body.code)
+    except NotFoundError:
+        security.join_failed()
+        raise
     response.set_cookie(COOKIE_NAME, token, httponly=True, samesite="lax", max_age=60 * 60 * 24 * 30)
     return Joined(game_id=game_id, side=side, token=token)
 
@@ -275,9 +285,10 @@ def patch_game(
 
         get_ruleset(game.ruleset).context(game.period, values["variants"])
     if "terrain" in values:
+        from rules.flanders_fields.table_rules import WIRE_BELT_CM
         from rules.table.terrain import terrain_from_geojson
 
-        terrain_from_geojson(values["terrain"])
+        terrain_from_geojson(values["terrain"], wire_belt_cm=WIRE_BELT_CM)
     crud.bump_game(session, game, body.version, **values)
     crud.record(session, game, "game-updated", viewer.role, {"fields": sorted(values)})
     session.commit()
@@ -288,7 +299,7 @@ def patch_game(
 @router.post(
     "/{game_id}/credentials",
     response_model=Created,
-    summary="New join codes and a new referee token (referee)",
+    summary="New join codes and a new referee token (referee); every old token and join code is revoked",
     responses=errors.responses(401, 403, 404),
 )
 def reissue(game_id: GameId, viewer: ViewerDep, session: SessionDep, settings: SettingsDep) -> Created:
@@ -299,6 +310,91 @@ def reissue(game_id: GameId, viewer: ViewerDep, session: SessionDep, settings: S
         referee_token=creds.referee_token,
         join_codes=creds.join_codes,
     )
+
+
+class DeviceOut(BaseModel):
+    """A token issued for a game or campaign: the referee's (organiser's), or one per join of a side."""
+
+    id: int
+    role: str
+    issued_at: datetime
+    last_seen_at: datetime | None = Field(description="Last use, to within a minute.")
+    revoked_at: datetime | None
+    revoked: bool
+    this_device: bool = Field(description="The token this request was made with.")
+
+
+class ArchivedOut(BaseModel):
+    id: int
+    archived: bool
+    archived_at: datetime | None
+
+
+DeviceId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Device id, from the device list")]
+
+
+@router.get(
+    "/{game_id}/devices",
+    response_model=list[DeviceOut],
+    summary="The game's devices (referee): role, when issued, last seen, revoked",
+    responses=errors.responses(401, 403, 404),
+)
+def list_devices(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[DeviceOut]:
+    viewer.require_referee("see the game's devices")
+    return [
+        DeviceOut(**auth.device_dict(d, viewer.token_id)) for d in auth.devices(session, auth.Token, game_id)
+    ]
+
+
+@router.post(
+    "/{game_id}/devices/{device_id}/revoke",
+    response_model=DeviceOut,
+    summary="Revoke one device (referee): its token answers 401 everywhere from now on",
+    responses=errors.responses(401, 403, 404),
+)
+def revoke_device(game_id: GameId, device_id: DeviceId, viewer: ViewerDep, session: SessionDep) -> DeviceOut:
+    viewer.require_referee("revoke a device")
+    row = crud.revoke_game_device(session, game_id, device_id)
+    return DeviceOut(**auth.device_dict(row, viewer.token_id))
+
+
+def _archived(game: Any) -> ArchivedOut:
+    return ArchivedOut(id=game.id, archived=game.archived_at is not None, archived_at=game.archived_at)
+
+
+@router.post(
+    "/{game_id}/archive",
+    response_model=ArchivedOut,
+    summary="Archive the game (referee): out of the lobby, still readable with its tokens",
+    responses=errors.responses(401, 403, 404),
+)
+def archive(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> ArchivedOut:
+    viewer.require_referee("archive the game")
+    return _archived(crud.set_archived(session, game_id, True))
+
+
+@router.delete(
+    "/{game_id}/archive",
+    response_model=ArchivedOut,
+    summary="Bring an archived game back to the lobby (referee)",
+    responses=errors.responses(401, 403, 404),
+)
+def unarchive(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> ArchivedOut:
+    viewer.require_referee("bring the game back from the archive")
+    return _archived(crud.set_archived(session, game_id, False))
+
+
+@router.delete(
+    "/{game_id}",
+    status_code=204,
+    response_class=Response,
+    summary="Delete the game and everything under it (referee): sides, devices, units, plans, the log",
+    responses=errors.responses(401, 403, 404),
+)
+def delete_game(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Response:
+    viewer.require_referee("delete the game")
+    crud.delete_game(session, game_id)
+    return Response(status_code=204)
 
 
 @router.get(

@@ -9,20 +9,24 @@ from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from shapely import box
 from shapely.geometry import mapping
 from shapely.geometry.base import BaseGeometry
 
 from app import errors
+from app.limits import MAX_FEATURES, MAX_VERTICES_TOTAL, Bool, Float, Int, count_vertices
 from rules.core.errors import RulesError
 from rules.core.ruleset import Context
 from rules.flanders_fields import cover as ff_cover
 from rules.flanders_fields import gas as ff_gas
 from rules.flanders_fields import movement as ff_movement
+from rules.flanders_fields import table_rules
 from rules.flanders_fields import visibility as ff_visibility
 from rules.flanders_fields.common import PeriodId, Quality
-from rules.flanders_fields.errata_engine2 import GAS_SPEED_BELOW_ZERO
+from rules.flanders_fields.errata import GAS_SPEED_BELOW_ZERO, SRC_BARRAGE_DANGER
+from rules.flanders_fields.ruleset import cite
+from rules.flanders_fields.table_rules import ARC_SIZES, DANGER_ZONE_CM, MG_RANGE_CM, MG_SIZES, WIRE_BELT_CM
 from rules.registry import get_ruleset
 from rules.table import arcs, barrage, coverage, frame, los, mgfire, move
 from rules.table import gas as table_gas
@@ -33,9 +37,9 @@ from rules.table.terrain import FEATURE_KINDS, TerrainIndex, terrain_from_geojso
 router = APIRouter(prefix="/api/v1/geometry", tags=["geometry"])
 ERRORS = errors.responses(422)
 
-Coord = Annotated[float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
-Angle = Annotated[float, Field(ge=-720, le=720, allow_inf_nan=False, description="Degrees CCW from +x.")]
-Cm = Annotated[float, Field(ge=0, le=1000, allow_inf_nan=False)]
+Coord = Annotated[Float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
+Angle = Annotated[Float, Field(ge=-720, le=720, allow_inf_nan=False, description="Degrees CCW from +x.")]
+Cm = Annotated[Float, Field(ge=0, le=1000, allow_inf_nan=False)]
 Point2 = tuple[Coord, Coord]
 BaseKind = Literal[BASE_KINDS]  # type: ignore[valid-type]
 TemplateKind = Literal[TEMPLATE_KINDS]  # type: ignore[valid-type]
@@ -54,8 +58,8 @@ class Strict(BaseModel):
 
 
 class TableIn(Strict):
-    width_cm: float = Field(default=frame.TABLE_WIDTH_CM, gt=0, le=1000, allow_inf_nan=False)
-    length_cm: float = Field(default=frame.TABLE_LENGTH_CM, gt=0, le=1000, allow_inf_nan=False)
+    width_cm: Float = Field(default=frame.TABLE_WIDTH_CM, gt=0, le=1000, allow_inf_nan=False)
+    length_cm: Float = Field(default=frame.TABLE_LENGTH_CM, gt=0, le=1000, allow_inf_nan=False)
 
     def table(self) -> frame.Table:
         return frame.Table(self.width_cm, self.length_cm)
@@ -108,9 +112,9 @@ class LineStringIn(Strict):
 class FeaturePropertiesIn(Strict):
     kind: FeatureKind
     name: str | None = Field(default=None, max_length=100)
-    height_cm: float | None = Field(default=None, ge=0, le=100, allow_inf_nan=False)
-    width_cm: float | None = Field(default=None, gt=0, le=100, allow_inf_nan=False)
-    depth_cm: float | None = Field(default=None, gt=0, le=100, allow_inf_nan=False)
+    height_cm: Float | None = Field(default=None, ge=0, le=100, allow_inf_nan=False)
+    width_cm: Float | None = Field(default=None, gt=0, le=100, allow_inf_nan=False)
+    depth_cm: Float | None = Field(default=None, gt=0, le=100, allow_inf_nan=False)
 
 
 class FeatureIn(Strict):
@@ -122,10 +126,19 @@ class FeatureIn(Strict):
 
 class TerrainIn(Strict):
     type: Literal["FeatureCollection"] = "FeatureCollection"
-    features: list[FeatureIn] = Field(default_factory=list, max_length=500)
+    features: list[FeatureIn] = Field(default_factory=list, max_length=MAX_FEATURES)
+
+    @model_validator(mode="after")
+    def _total_vertices(self) -> TerrainIn:
+        total = sum(count_vertices(f.geometry.type, f.geometry.coordinates) for f in self.features)
+        if total > MAX_VERTICES_TOTAL:
+            raise ValueError(f"{total} vertices in all (allowed 0..{MAX_VERTICES_TOTAL})")
+        return self
 
     def index(self, where: str = "terrain") -> TerrainIndex:
-        return TerrainIndex.build(terrain_from_geojson(self.model_dump(exclude_none=True), where))
+        return TerrainIndex.build(
+            terrain_from_geojson(self.model_dump(exclude_none=True), where, wire_belt_cm=WIRE_BELT_CM)
+        )
 
 
 # -- helpers --------------------------------------------------------------------------------------------------
@@ -163,7 +176,7 @@ def _round(v: float) -> float:
 class CoverageIn(Strict):
     template: TemplateIn
     stands: Stands
-    tolerance_cm: float = Field(default=coverage.DEFAULT_TOLERANCE_CM, ge=0, le=10, allow_inf_nan=False)
+    tolerance_cm: Float = Field(default=coverage.DEFAULT_TOLERANCE_CM, ge=0, le=10, allow_inf_nan=False)
     table: TableIn = Field(default_factory=TableIn)
 
 
@@ -201,8 +214,8 @@ class GunIn(Strict):
     base: BaseKind = "heavy-mg"
     id: str | None = Field(default=None, max_length=64, description="The gun's own stand id, never a target.")
     side: str | None = Field(default=None, max_length=32, description="Stands of this side are not targets.")
-    width_cm: float | None = Field(default=None, gt=0, le=50, allow_inf_nan=False, description="Block house")
-    depth_cm: float | None = Field(default=None, gt=0, le=50, allow_inf_nan=False, description="Block house")
+    width_cm: Float | None = Field(default=None, gt=0, le=50, allow_inf_nan=False, description="Block house")
+    depth_cm: Float | None = Field(default=None, gt=0, le=50, allow_inf_nan=False, description="Block house")
 
 
 class MGFireIn(Strict):
@@ -231,11 +244,7 @@ class MGFireOut(BaseModel):
     sources: list[str]
 
 
-MG_SOURCES = [
-    "Flanders Fields rule book: ARCS OF FIRE",
-    "Flanders Fields rule book: MACHINEGUN BEATEN ZONE",
-    "Flanders Fields rule book: DIRECT FIRE MODIFIERS",
-]
+MG_SOURCES = [cite("ARCS OF FIRE"), cite("MACHINEGUN BEATEN ZONE"), cite("DIRECT FIRE MODIFIERS")]
 
 
 @router.post(
@@ -259,7 +268,7 @@ def post_mg_fire(req: MGFireIn) -> MGFireOut:
         range_cm = float(ctx.value(ff_cover.BLOCKHOUSE_RANGE))
         sources.append(ctx.citation(ff_cover.BLOCKHOUSE_RANGE))
     else:
-        range_cm = mgfire.MG_RANGE_CM
+        range_cm = MG_RANGE_CM
         sources.append(ctx.citation(ff_cover.MG_ARC))
     fire = mgfire.mg_fire(
         gun,
@@ -267,6 +276,7 @@ def post_mg_fire(req: MGFireIn) -> MGFireOut:
         coverage.StandIndex.build(_stands(req.stands)),
         range_cm,
         float(ctx.value(ff_cover.MG_ARC)),
+        MG_SIZES,
     )
     return MGFireOut(
         face=fire.face,
@@ -318,7 +328,7 @@ class LineOfSightIn(Strict):
     terrain: TerrainIn = Field(default_factory=TerrainIn)
     viewer_type: ff_visibility.Viewer = "infantry"
     target_quality: Quality = "raw"
-    target_fired: bool = Field(default=False, description="The target has opened fire from cover.")
+    target_fired: Bool = Field(default=False, description="The target has opened fire from cover.")
 
 
 class FeatureRef(BaseModel):
@@ -355,7 +365,7 @@ def post_line_of_sight(req: LineOfSightIn) -> LineOfSightOut:
     )
     reach = ff_visibility.visibility_cm(req.viewer_type, column, req.target_fired)
     dist = viewer.polygon().distance(target_poly)
-    sources = [los.SRC_VISIBILITY, ff_cover.SRC_TERRAIN_COVER]
+    sources = [table_rules.SRC_LINE_OF_SIGHT, ff_cover.SRC_TERRAIN_COVER]
     blocked = sight.blocked_by
     return LineOfSightOut(
         visible=sight.clear and dist <= reach + 1e-9,
@@ -376,8 +386,8 @@ class ArcIn(Strict):
     firer: StandIn
     firer_kind: arcs.FirerKind
     stands: Stands
-    width_cm: float | None = Field(default=None, gt=0, le=50, allow_inf_nan=False, description="Block house")
-    depth_cm: float | None = Field(default=None, gt=0, le=50, allow_inf_nan=False, description="Block house")
+    width_cm: Float | None = Field(default=None, gt=0, le=50, allow_inf_nan=False, description="Block house")
+    depth_cm: Float | None = Field(default=None, gt=0, le=50, allow_inf_nan=False, description="Block house")
     variants: Variants
 
 
@@ -406,12 +416,18 @@ def post_arc(req: ArcIn) -> ArcOut:
     width = req.width_cm or firer.spec.width_cm
     depth = req.depth_cm or firer.spec.depth_cm
     arc = arcs.arc_polygon(
-        req.firer_kind, firer.center, firer.facing_deg, width, depth, float(ctx.value(ff_cover.MG_ARC))
+        req.firer_kind,
+        firer.center,
+        firer.facing_deg,
+        width,
+        depth,
+        ARC_SIZES,
+        float(ctx.value(ff_cover.MG_ARC)),
     )
     others = [s for s in _stands(req.stands) if s.id != firer.id]
     index = coverage.StandIndex.build(others)
-    order = arcs.target_priority(firer, arc, index, width, depth)
-    sources = ["Flanders Fields rule book: ARCS OF FIRE", "Flanders Fields rule book: TARGET PRIORITY"]
+    order = arcs.target_priority(firer, arc, index, width, depth, ARC_SIZES)
+    sources = [cite("ARCS OF FIRE"), cite("TARGET PRIORITY")]
     if req.firer_kind == "mg":
         sources.append(ctx.citation(ff_cover.MG_ARC))
     return ArcOut(
@@ -434,7 +450,7 @@ def post_arc(req: ArcIn) -> ArcOut:
 class FireZoneIn(Strict):
     id: str = Field(min_length=1, max_length=64)
     template: TemplateIn
-    fired: bool = Field(description="The zone has received at least one round of fire.")
+    fired: Bool = Field(description="The zone has received at least one round of fire.")
 
 
 class MoveIn(Strict):
@@ -445,9 +461,9 @@ class MoveIn(Strict):
     final_facing_deg: Angle | None = None
     terrain: TerrainIn = Field(default_factory=TerrainIn)
     fire_zones: Annotated[list[FireZoneIn], Field(default_factory=list, max_length=50)]
-    veteran: bool = False
-    storm: bool = False
-    light_tank: bool = False
+    veteran: Bool = False
+    storm: Bool = False
+    light_tank: Bool = False
     variants: Variants
 
 
@@ -498,6 +514,7 @@ def post_move(req: MoveIn) -> MoveOut:
         zones,
         req.final_facing_deg,
         bool(ctx.value(ff_cover.TURN_COST)),
+        wire_belt_cm=WIRE_BELT_CM,
     )
 
     def allowance(t: str) -> int | None:
@@ -513,15 +530,15 @@ def post_move(req: MoveIn) -> MoveOut:
 
     fit = move.fit_move(geom, allowance, str(ctx.value(ff_cover.MOVE_MIXED_TERRAIN)), req.mover)
     wire = [] if req.mover in move.WIRE_CRUSHERS else geom.wire
-    sources = [move.SRC_MANOEUVRE, "Flanders Fields rule book: MOVEMENT, MOVEMENT DISTANCES"]
+    sources = [table_rules.SRC_MANOEUVRE, cite("MOVEMENT, MOVEMENT DISTANCES")]
     if len(geom.by_terrain) > 1:
         sources.append(ctx.citation(ff_cover.MOVE_MIXED_TERRAIN))
     if geom.turn_cm:
         sources.append(ctx.citation(ff_cover.TURN_COST))
     if geom.wire:
-        sources.append(move.SRC_WIRE)
+        sources.append(table_rules.SRC_MOVING_THROUGH_WIRE)
     if geom.zones_entered:
-        sources.append(move.SRC_FIRE_ZONES)
+        sources.append(table_rules.SRC_FIRE_ZONES)
     return MoveOut(
         length_cm=_round(geom.length_cm),
         path_cm=_round(geom.path_cm),
@@ -559,7 +576,7 @@ class CloudIn(Strict):
 class GasDriftIn(Strict):
     cloud: CloudIn
     wind_deg: Angle
-    speed_cm: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)]
+    speed_cm: Annotated[Float, Field(ge=0, le=100, allow_inf_nan=False)]
     stands: Stands
 
 
@@ -613,8 +630,8 @@ def post_gas_drift(req: GasDriftIn) -> GasDriftOut:
 class GasForecastIn(Strict):
     cloud: CloudIn
     wind_deg: Angle
-    speed_cm: Annotated[int, Field(ge=0, le=100)]
-    turns: Annotated[int, Field(ge=1, le=ff_gas.OFFENSIVE_MAX_TURNS)]
+    speed_cm: Annotated[Int, Field(ge=0, le=100)]
+    turns: Annotated[Int, Field(ge=1, le=ff_gas.OFFENSIVE_MAX_TURNS)]
     stands: Annotated[list[StandIn], Field(default_factory=list, max_length=200)]
     variants: Variants
 
@@ -697,7 +714,7 @@ class BarrageIn(Strict):
 
 class BarrageAdvanceIn(Strict):
     barrage: BarrageIn
-    distance_cm: Annotated[float, Field(ge=0, le=200, allow_inf_nan=False)]
+    distance_cm: Annotated[Float, Field(ge=0, le=200, allow_inf_nan=False)]
     stands: Stands
     table: TableIn = Field(default_factory=TableIn)
 
@@ -735,7 +752,11 @@ def post_barrage_advance(req: BarrageAdvanceIn) -> BarrageAdvanceOut:
     b = req.barrage
     tpl = Template("rolling-barrage", (b.center[0], b.center[1]), b.facing_deg)
     adv = barrage.advance(
-        tpl, req.distance_cm, coverage.StandIndex.build(_stands(req.stands)), req.table.table()
+        tpl,
+        req.distance_cm,
+        coverage.StandIndex.build(_stands(req.stands)),
+        DANGER_ZONE_CM,
+        req.table.table(),
     )
     return BarrageAdvanceOut(
         barrage=BarrageOut(
@@ -757,7 +778,7 @@ def post_barrage_advance(req: BarrageAdvanceIn) -> BarrageAdvanceOut:
         ],
         sources=[
             TEMPLATES["rolling-barrage"].source,
-            "Flanders Fields rule book: RISK TO ATTACKING TROOPS FROM THEIR OWN BARRAGE",
+            SRC_BARRAGE_DANGER,
         ],
     )
 
@@ -769,7 +790,7 @@ class DeviateIn(Strict):
     direction_clock: Annotated[
         int, Field(ge=1, le=12, description="12 is straight ahead of the side's base edge.")
     ]
-    distance_cm: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)]
+    distance_cm: Annotated[Float, Field(ge=0, le=100, allow_inf_nan=False)]
     table: TableIn = Field(default_factory=TableIn)
 
 
@@ -788,7 +809,7 @@ def post_deviate(req: DeviateIn) -> DeviateOut:
         point=[_round(x), _round(y)],
         direction_deg=frame.clock_to_deg(req.side, req.direction_clock),
         on_table=0 <= x <= t.width_cm and 0 <= y <= t.length_cm,
-        sources=[frame.SRC_DEVIATION],
+        sources=[table_rules.SRC_DEVIATION],
     )
 
 
@@ -819,7 +840,11 @@ class GridRefOut(BaseModel):
 def post_grid_to_table(req: GridRefIn) -> GridRefOut:
     x, y = frame.grid_to_table(req.side, req.along_cm, req.up_cm, req.table.table())
     return GridRefOut(
-        side=req.side, along_cm=req.along_cm, up_cm=req.up_cm, point=[x, y], sources=[frame.SRC_FIRE_PLANS]
+        side=req.side,
+        along_cm=req.along_cm,
+        up_cm=req.up_cm,
+        point=[x, y],
+        sources=[table_rules.SRC_FIRE_PLANS],
     )
 
 
@@ -831,7 +856,7 @@ def post_table_to_grid(req: TablePointIn) -> GridRefOut:
         along_cm=along,
         up_cm=up,
         point=[req.point[0], req.point[1]],
-        sources=[frame.SRC_FIRE_PLANS],
+        sources=[table_rules.SRC_FIRE_PLANS],
     )
 
 

@@ -24,20 +24,21 @@ from pydantic import ValidationError
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
-from app import auth, crud, game_engine
+from app import auth, crud, game_engine, security
 from app.core.config import ROOT, Settings
 from app.deps import GameId, SessionDep, SettingsDep
-from app.errors import Conflict, Forbidden, Unauthorized
+from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
 from app.models import Game, Unit
 from app.routes import fireplans
 from app.routes import games as games_routes
 from rules.core.dice import DiceSource
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet, validate_dice
+from rules.flanders_fields.barrage import PLAN_ITEM_STEPS
 from rules.flanders_fields.common import QUALITIES
 from rules.flanders_fields.organisation import NATIONS, ORGANISATION_TABLES
+from rules.flanders_fields.table_rules import DANGER_ZONE_CM
 from rules.registry import all_rulesets, get_ruleset
-from rules.table.barrage import DANGER_ZONE_CM
 from rules.table.bases import BASES
 from rules.table.frame import AHEAD_DEG
 from rules.table.templates import TEMPLATES
@@ -546,6 +547,13 @@ def _page(
     return templates.TemplateResponse(request, name, context, status_code=status_code)
 
 
+def _too_many(response: Response, e: TooManyRequests) -> Response:
+    """A page refused for too many failures: 429, and Retry-After (net-status.js words it for htmx)."""
+    response.status_code = 429
+    response.headers["Retry-After"] = str(e.retry_after)
+    return response
+
+
 def _not_found(request: Request, e: NotFoundError) -> Response:
     return templates.TemplateResponse(
         request, "error.html", {"title": "Not found", "message": e.message}, status_code=404
@@ -855,7 +863,14 @@ def _game_page(
         game = crud.get_game(session, game_id)
     except NotFoundError as e:
         return _not_found(request, e)
-    seat = _seat(request, session, settings, game_id)
+    try:
+        seat = _seat(request, session, settings, game_id)
+    except TooManyRequests as e:
+        message = security.page_wait_message(e, "unknown tokens")
+        page = templates.TemplateResponse(
+            request, "error.html", {"game": game, "title": "Too many tries", "message": message}
+        )
+        return _too_many(page, e)
     if seat is None:
         context = {"game": game, "title": "Join this game", "error": None}
         return templates.TemplateResponse(request, "join.html", context, status_code=401)
@@ -902,9 +917,23 @@ def _scenarios() -> list[dict[str, Any]]:
     return [{"id": sid, "name": getattr(s, "name", sid)} for sid, s in SCENARIOS.items()]
 
 
+def organiser_refusal(settings: Settings, form: FormData, what: str) -> tuple[str, int] | None:
+    """The page's plain-words refusal (message, status) when this server wants its organiser key to create
+    `what` and the form's key is missing or wrong; None when creating may go ahead."""
+    problem = auth.organiser_key_problem(settings.organiser_key, str(form.get("organiser_key") or ""))
+    if problem == "missing":
+        return f"Only the organiser may start {what} on this server: enter the organiser key.", 401
+    if problem == "wrong":
+        return "That is not the organiser key: check it with the organiser.", 403
+    return None
+
+
 @router.post("/games/new", response_class=HTMLResponse)
 async def create_game_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
+    refused = organiser_refusal(settings, form, "games")
+    if refused:
+        return _start(request, session, error=refused[0], status_code=refused[1])
     fields: dict[str, Any] = {}
     scenario = str(form.get("scenario") or "")
     if scenario == "tables":
@@ -963,8 +992,13 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
     try:
         if not code:
             raise RulesError("code", "enter the join code your referee gave you")
+        security.check_join_attempts()
         game_id, _side, token = crud.join(session, settings.secret_key, code)
+    except TooManyRequests as e:
+        return _too_many(_start(request, session, error=security.page_wait_message(e, "wrong join codes")), e)
     except USER_ERRORS as e:
+        if isinstance(e, NotFoundError):
+            security.join_failed()
         message = (
             "That join code is not known here: check it with the referee."
             if isinstance(e, NotFoundError)
@@ -1031,7 +1065,7 @@ def referee_page(game_id: GameId, request: Request, session: SessionDep, setting
         return {
             "turn": game_engine.turn_info(session, game),
             "tree": _unit_tree(crud.list_units(session, game_id)),
-            "events": [game_engine.event_dict(e) for e in reversed(events)],
+            "events": [game_engine.event_dict(e, roles) for e in reversed(events)],
             "undone": undone,
         }
 
@@ -1066,7 +1100,8 @@ def _plan_context(
         "plans": plans,
         "plan": plans.get(chosen),
         "error": error,
-        "kinds": PLAN_KINDS,
+        # Only what the period has: an early plan offers no rolling barrage or Deep Suppression.
+        "kinds": [k for k in PLAN_KINDS if k not in PLAN_ITEM_STEPS or PLAN_ITEM_STEPS[k].has(game.period)],
     }
 
 
@@ -1088,6 +1123,21 @@ PLAN_FIELDS = {
 }
 
 
+TEXT_PLAN_FIELDS = ("battery", "gas")
+
+
+def _form_number(raw: Any) -> Any:
+    """A typed-in number as the API takes it (the API refuses numbers sent as strings); anything that is not
+    a number stays as typed, so the refusal names the field."""
+    text = str(raw or "").strip()
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text
+
+
 def _plan_item(form: FormData) -> dict[str, Any]:
     """The API's PlanItemIn body from the fire-plan form: only the fields of the chosen kind."""
     kind = str(form.get("kind") or "")
@@ -1095,13 +1145,14 @@ def _plan_item(form: FormData) -> dict[str, Any]:
     item: dict[str, Any] = {"kind": kind}
     for name in PLAN_FIELDS[group]:
         if name == "grid":
-            item["grid"] = [str(form.get("grid_x") or "").strip(), str(form.get("grid_y") or "").strip()]
+            item["grid"] = [_form_number(form.get("grid_x")), _form_number(form.get("grid_y"))]
         elif name == "halts":
             raw = str(form.get("halts") or "")
-            item["halts"] = [h.strip() for h in raw.replace(";", ",").split(",") if h.strip()]
+            item["halts"] = [_form_number(h) for h in raw.replace(";", ",").split(",") if h.strip()]
         elif form.get(name) not in (None, ""):
-            item[name] = str(form.get(name)).strip()
-    return {"arrival_turn": str(form.get("arrival_turn") or "1"), "item": item}
+            value = str(form.get(name)).strip()
+            item[name] = value if name in TEXT_PLAN_FIELDS else _form_number(value)
+    return {"arrival_turn": _form_number(form.get("arrival_turn") or "1"), "item": item}
 
 
 @router.post("/games/{game_id}/fire-plan/{side}", response_class=HTMLResponse)

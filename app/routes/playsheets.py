@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, Response
@@ -21,13 +21,13 @@ from app.deps import GameId, SessionDep
 from app.models import Unit
 from playsheets import render
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.vocabulary import Side
 from rules.flanders_fields.common import PeriodId
 from rules.flanders_fields.organisation import ORGANISATION_TABLES, build_force
 from rules.registry import get_ruleset
 
 router = APIRouter(prefix="/playsheets", tags=["playsheets"])
 
-Side = Literal["attacker", "defender"]
 PaperQ = Annotated[render.PaperId, Query(description="Paper size: a4 or letter.")]
 VariantQ = Annotated[
     list[str],
@@ -44,8 +44,8 @@ PDF: dict[int | str, dict[str, Any]] = {
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     """Error answers documented as JSON: FastAPI would otherwise give them the route's own media type
-    (PDF or HTML). Every route here also documents the app-wide 400 and 404 the same way."""
-    documented = errors.responses(*sorted({400, 404, *codes}))
+    (PDF or HTML). Every route here also documents the app-wide 400, 404 and 429 the same way."""
+    documented = errors.responses(*sorted({400, 404, 429, *codes}))
     return {
         code: {
             "description": spec["description"],
@@ -189,10 +189,12 @@ def _game_period(session: SessionDep, game_id: int) -> tuple[str, dict[str, str]
 @router.get(
     "/games/{game_id}.pdf",
     response_class=Response,
-    responses={**PDF, **_errors(404, 422)},
-    summary="A game's playsheet: its period, its variants marked (PDF)",
+    responses={**PDF, **_errors(401, 403, 404, 422)},
+    summary="A game's playsheet: its period, its variants marked (PDF); with a token of the game",
 )
-def game_playsheet_pdf(game_id: GameId, session: SessionDep, paper: PaperQ = "a4") -> Response:
+def game_playsheet_pdf(
+    game_id: GameId, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
+) -> Response:
     period, variants = _game_period(session, game_id)
     return _pdf(_cached("playsheet", period, paper, _key(variants)), f"game-{game_id}-playsheet.pdf")
 
@@ -200,10 +202,12 @@ def game_playsheet_pdf(game_id: GameId, session: SessionDep, paper: PaperQ = "a4
 @router.get(
     "/games/{game_id}",
     response_class=HTMLResponse,
-    responses=_errors(404, 422),
-    summary="A game's playsheet: its period, its variants marked",
+    responses=_errors(401, 403, 404, 422),
+    summary="A game's playsheet: its period, its variants marked; with a token of the game",
 )
-def game_playsheet(game_id: GameId, session: SessionDep, paper: PaperQ = "a4") -> HTMLResponse:
+def game_playsheet(
+    game_id: GameId, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
+) -> HTMLResponse:
     period, variants = _game_period(session, game_id)
     return HTMLResponse(render.render_html(period, paper, variants))
 
@@ -267,7 +271,13 @@ def game_cards(units: Sequence[Unit], side: str | None) -> list[dict[str, Any]]:
     return cards
 
 
-def _cards_html(game_id: int, session: SessionDep, side: str | None, paper: str) -> str:
+def _cards_html(game_id: int, session: SessionDep, viewer: Any, side: str | None, paper: str) -> str:
+    # Where a side's guns are aimed is its secret: a player prints their own side's cards only (asking for
+    # the other side's is 403), the referee both sides' or one.
+    if side is not None:
+        viewer.require_side(side, "print the aiming-point cards")
+    elif not viewer.is_referee:
+        side = viewer.role
     crud.get_game(session, game_id)
     return render.aiming_cards_html(game_cards(crud.list_units(session, game_id), side), paper)
 
@@ -275,27 +285,28 @@ def _cards_html(game_id: int, session: SessionDep, side: str | None, paper: str)
 @router.get(
     "/games/{game_id}/aiming-points.pdf",
     response_class=Response,
-    responses={**PDF, **_errors(404, 422)},
-    summary="Aiming-point cards for every battery and mortar of a game (PDF)",
+    responses={**PDF, **_errors(401, 403, 404, 422)},
+    summary="Aiming-point cards of a game's batteries and mortars (PDF): a player's own side, the referee's all",
 )
 def game_aiming_points_pdf(
-    game_id: GameId, session: SessionDep, side: Side | None = None, paper: PaperQ = "a4"
+    game_id: GameId, session: SessionDep, viewer: ViewerDep, side: Side | None = None, paper: PaperQ = "a4"
 ) -> Response:
     return _pdf(
-        render.html_to_pdf(_cards_html(game_id, session, side, paper)), f"game-{game_id}-aiming-points.pdf"
+        render.html_to_pdf(_cards_html(game_id, session, viewer, side, paper)),
+        f"game-{game_id}-aiming-points.pdf",
     )
 
 
 @router.get(
     "/games/{game_id}/aiming-points",
     response_class=HTMLResponse,
-    responses=_errors(404, 422),
-    summary="Aiming-point cards for every battery and mortar of a game",
+    responses=_errors(401, 403, 404, 422),
+    summary="Aiming-point cards of a game's batteries and mortars: a player's own side, the referee's all",
 )
 def game_aiming_points(
-    game_id: GameId, session: SessionDep, side: Side | None = None, paper: PaperQ = "a4"
+    game_id: GameId, session: SessionDep, viewer: ViewerDep, side: Side | None = None, paper: PaperQ = "a4"
 ) -> HTMLResponse:
-    return HTMLResponse(_cards_html(game_id, session, side, paper))
+    return HTMLResponse(_cards_html(game_id, session, viewer, side, paper))
 
 
 # -- period playsheets (last: `{period}` would otherwise swallow the fixed paths) ----------------------------

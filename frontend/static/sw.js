@@ -1,7 +1,7 @@
 // firestep service worker: the static shell (styles, scripts, icons, htmx) comes from the cache at once
 // and is refreshed in the background; pages and the API always go to the network, falling back to the
 // last copy of a page when the wifi drops.
-const VERSION = "firestep-shell-v2";
+const VERSION = "firestep-shell-v3";
 const SHELL = [
   "/static/css/app.css",
   "/static/vendor/htmx.min.js",

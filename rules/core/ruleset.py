@@ -13,9 +13,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, TypeVar
+from types import UnionType
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from rules.core.dice import DiceSource, count_rolls, exact_distribution, roll
 from rules.core.errors import RulesError
@@ -45,7 +46,8 @@ class Reading:
 @dataclass(frozen=True)
 class Erratum:
     """A place where two texts disagree (or one is silent). `default` names the reading used unless a
-    game picks another as a variant; `periods` says where the dispute matters (empty: everywhere)."""
+    game picks another as a variant; `periods` says where the dispute matters (empty: everywhere);
+    `section` groups errata by topic."""
 
     id: str
     topic: str
@@ -53,6 +55,8 @@ class Erratum:
     default: str
     periods: tuple[str, ...] = ()
     note: str = ""
+    # Where the period playsheet prints it (e.g. "firing"), or the topic when the playsheet has no section.
+    section: str = ""
 
     def __post_init__(self) -> None:
         ids = [r.id for r in self.readings]
@@ -74,6 +78,7 @@ class Erratum:
             "default": self.default,
             "periods": list(self.periods),
             "note": self.note,
+            "section": self.section,
             "readings": [
                 {"id": r.id, "text": r.text, "source": r.source, "value": r.value} for r in self.readings
             ],
@@ -104,19 +109,86 @@ class Context:
         return f"{r.source}{marker}"
 
 
+# No request number needs more than a 32-bit integer (the games' stored ones are PostgreSQL INTEGERs).
+REQUEST_INT_LIMIT = 2**31 - 1
+
+
+def _accepts_bool(annotation: Any) -> bool:
+    """Whether a field's type takes true/false itself (bool, a Literal of one, Any), anywhere in it."""
+    if annotation is bool or annotation is Any or annotation is object:
+        return True
+    if get_origin(annotation) is Literal:
+        return any(isinstance(v, bool) for v in get_args(annotation))
+    return any(_accepts_bool(a) for a in get_args(annotation))
+
+
+def _leaves(annotation: Any) -> set[Any]:
+    """The scalar types and models a field is made of, through Optional, Annotated, lists and tuples."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _leaves(get_args(annotation)[0])
+    if origin in (list, tuple, Sequence, UnionType) or str(origin) == "typing.Union":
+        return set().union(*(_leaves(a) for a in get_args(annotation) if a is not Ellipsis))
+    return {annotation}
+
+
+def _check_numbers(annotation: Any, value: Any, path: str, depth: int = 0) -> None:
+    """Refuse what pydantic's lax mode would coerce: true/false where a number is, 0/1 or "yes" where
+    true/false is, "5" where a number is; and integers past REQUEST_INT_LIMIT. Walks lists and the fields of
+    nested models (their own config is not this one)."""
+    leaves = _leaves(annotation) - {type(None)}
+    if isinstance(value, list | tuple) and depth < 4:
+        for i, item in enumerate(value):
+            _check_numbers(annotation, item, f"{path}.{i}", depth + 1)
+        return
+    models = [m for m in leaves if isinstance(m, type) and issubclass(m, BaseModel)]
+    if isinstance(value, dict) and models and depth < 4:
+        for key, item in value.items():
+            inner = next((m.model_fields[key] for m in models if key in m.model_fields), None)
+            if inner is not None:
+                _check_numbers(inner.annotation, item, f"{path}.{key}", depth + 1)
+        return
+    if isinstance(value, bool):
+        if not _accepts_bool(annotation):
+            raise ValueError(f"{path}: true/false is not a number")
+    elif leaves == {bool}:
+        raise ValueError(f"{path}: must be true or false")
+    elif isinstance(value, str) and leaves and leaves <= {int, float}:
+        raise ValueError(f"{path}: a string is not a number")
+    elif isinstance(value, int) and abs(value) > REQUEST_INT_LIMIT:
+        raise ValueError(f"{path}: out of range (allowed -{REQUEST_INT_LIMIT}..{REQUEST_INT_LIMIT})")
+
+
 class ResolveRequest(BaseModel):
-    """Fields every resolve request has. Rule sets subclass it to narrow `period` to a Literal."""
+    """Fields every resolve request has. Rule sets subclass it to narrow `period` to a Literal.
 
-    model_config = ConfigDict(extra="forbid")
+    The config and the validator below hold for every field of every subclass: no NaN or Infinity (Python's
+    json reads the literals), no `true`/`false` where a number is expected (pydantic's lax mode would read
+    them as 1 and 0) nor 0/1 where true/false is, nor "5" where a number is, no integer past
+    REQUEST_INT_LIMIT."""
 
-    period: str | None = Field(default=None, description="War period id of the rule set.")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    period: str | None = Field(default=None, max_length=32, description="War period id of the rule set.")
+    # The faces themselves are each resolver's to check (its 422 lists the faces its dice have).
     dice: list[int] | None = Field(
         default=None,
+        max_length=64,
         description="The faces the player rolled, in the order the resolver asks for. Omit to let the server roll.",
     )
-    variants: dict[str, str] = Field(
-        default_factory=dict, description="Erratum id -> reading id, for the rules a game plays differently."
+    variants: dict[Annotated[str, Field(max_length=64)], Annotated[str, Field(max_length=64)]] = Field(
+        default_factory=dict,
+        max_length=32,
+        description="Erratum id -> reading id, for the rules a game plays differently.",
     )
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _numbers_are_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        field = cls.model_fields.get(info.field_name or "")
+        if field is not None:
+            _check_numbers(field.annotation, value, info.field_name or "")
+        return value
 
 
 Req = TypeVar("Req", bound=ResolveRequest)

@@ -199,7 +199,7 @@ class ResilienceInCover(NoDice, Resolver[ResilienceRequest]):
     examples = ({"unit": "line-inf", "cover": {"terrain": "open", "posture": "moving"}},)
 
     def check(self, req: ResilienceRequest, ctx: Context) -> None:
-        check_vehicle_posture(UNITS[req.unit], req.cover, "cover.posture")
+        check_vehicle_posture(UNITS[req.unit], req.cover, "cover.posture", ctx)
 
     def evaluate(self, req: ResilienceRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         base = base_resilience(UNITS[req.unit], req.formation_resilience, "formation_resilience")
@@ -207,9 +207,15 @@ class ResilienceInCover(NoDice, Resolver[ResilienceRequest]):
         return Evaluation(f"R{r}", r, tuple(mods), r, (SRC_UNITS, SRC_COVER))
 
 
-def check_vehicle_posture(unit: UnitType, cover: Cover, field: str) -> None:
+def check_vehicle_posture(unit: UnitType, cover: Cover, field: str, ctx: Context) -> None:
     if unit.kind == "vehicle" and cover.posture in ("digging", "dug-in"):
         raise RulesError(field, "vehicles may never dig in", ["moving", "stationary"])
+    if (
+        unit.kind == "artillery"
+        and cover.posture in ("digging", "dug-in")
+        and not ctx.value("dug-in-artillery")
+    ):
+        raise RulesError(field, "artillery can never dig in (ARTILLERY)", ["moving", "stationary"])
 
 
 class ShootRequest(EarthRequest):
@@ -243,8 +249,11 @@ def pool(req: ShootRequest) -> tuple[int, int, list[Modifier]]:
     return max(0, sum(m.value for m in mods)), arming.bonus, mods
 
 
-def must_reroll(req: ShootRequest) -> bool:
-    return UNITS[req.target].kind == "vehicle" and UNITS[req.shooter].kind != "artillery"
+def must_reroll(req: ShootRequest, ctx: Context) -> bool:
+    # "all infantry and heavy weapon rolls against them must be re-rolled (field guns and artillery don't)";
+    # cavalry and vehicles shooting are read by the erratum reroll-shooters.
+    shooter = UNITS[req.shooter].kind
+    return UNITS[req.target].kind == "vehicle" and shooter in ctx.value("reroll-shooters")
 
 
 @Earth2mm.resolver
@@ -276,7 +285,7 @@ class Shoot(Resolver[ShootRequest]):
     )
 
     def check(self, req: ShootRequest, ctx: Context) -> None:
-        check_vehicle_posture(UNITS[req.target], req.target_cover, "target_cover.posture")
+        check_vehicle_posture(UNITS[req.target], req.target_cover, "target_cover.posture", ctx)
         if req.target_injured > req.target_bases:
             raise RulesError(
                 "target_injured", "more injured bases than bases", range(0, req.target_bases + 1)
@@ -292,12 +301,12 @@ class Shoot(Resolver[ShootRequest]):
 
     def dice(self, req: ShootRequest, ctx: Context) -> tuple[int, ...]:
         n, _, _ = pool(req)
-        return (6,) * (2 * n if must_reroll(req) else n)
+        return (6,) * (2 * n if must_reroll(req, ctx) else n)
 
     def evaluate(self, req: ShootRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         n, bonus, mods = pool(req)
         r, rmods = target_r(req, ctx)
-        reroll = must_reroll(req)
+        reroll = must_reroll(req, ctx)
         first, final = pools.pool_hits(dice, n, r, bonus, reroll, bool(ctx.value("bonus-die")))
         fresh = min(final, req.target_bases - req.target_injured)
         kills = min(final - fresh, req.target_bases)
@@ -308,6 +317,8 @@ class Shoot(Resolver[ShootRequest]):
             srcs += [SRC_HEAVY, ctx.citation("bonus-die")]
         if reroll:
             srcs += [SRC_VEHICLES, ctx.citation("vehicle-reroll")]
+            if UNITS[req.shooter].kind not in ("infantry", "heavy-weapon", "command"):
+                srcs.append(ctx.citation("reroll-shooters"))
         return Evaluation(
             key=hits_key(final),
             outcome={"hits": final, "injuries": fresh, "kills": kills},
@@ -331,7 +342,7 @@ class Shoot(Resolver[ShootRequest]):
     def probabilities(self, req: ShootRequest, ctx: Context) -> dict[str, Fraction]:
         n, bonus, _ = pool(req)
         r, _ = target_r(req, ctx)
-        dist = pools.pool_distribution(n, r, bonus, must_reroll(req), bool(ctx.value("bonus-die")))
+        dist = pools.pool_distribution(n, r, bonus, must_reroll(req, ctx), bool(ctx.value("bonus-die")))
         return {hits_key(k): p for k, p in dist.items()}
 
 

@@ -41,6 +41,7 @@ from rules.firestorm.data import (
     SRC_VALUES,
     SRC_VP,
     SUPPLY,
+    TANK_KINDS,
     TERRAIN,
     TRENCH_FROM_ENEMY_TRENCH,
     TRENCH_FROM_OTHER,
@@ -61,15 +62,74 @@ def other(side: Side) -> Side:
     return "bef" if side == "german" else "german"
 
 
-# -- initiative -------------------------------------------------------------------------------------------
+# -- the turn rules: one definition each, read by the campaign engine and the battle resolver ---------------
+# "At the end of turn 2 all tank Firestorm Troops that remain in play from both sides are removed."
+TANKS_LAST_TURN = 2
+NON_TANK_KINDS: tuple[Kind, ...] = tuple(k for k in KINDS if k not in TANK_KINDS)
+
+
+def tanks_in_play(turn: int) -> bool:
+    """Tank Firestorm Troops fight on turns 1 and 2 only."""
+    return turn <= TANKS_LAST_TURN
+
+
+def aif_night_battle(turn: int, battle: int) -> bool:
+    """Turn 3: 'Start by playing two Night Fight battles' led by the 13th and 15th Bde AIF (battle is 0-based)."""
+    return turn == 3 and battle < AIF_NIGHT_BATTLES
+
+
+def fixed_attack(turn: int, battle: int) -> tuple[str, str] | None:
+    """Turn 1: 'The first attacks must be made as follows: D-2 attacks C-3 / D-3 attacks C-4 / C-5 attacks
+    B-4' (battle is 0-based); the fourth is 'one more attack into any area of his choosing'."""
+    if turn == 1 and battle < len(FIXED_ATTACKS):
+        return FIXED_ATTACKS[battle]
+    return None
+
+
 def automatic_attacker(turn: int, battle: int) -> Side | None:
     """Turn 1: 'The German player is automatically the attacker in all four battles'; turn 3: 'AIF are
     automatically attackers in the first two battles'."""
     if turn == 1:
         return "german"
-    if turn == 3 and battle < AIF_NIGHT_BATTLES:
+    if aif_night_battle(turn, battle):
         return "bef"
     return None
+
+
+def check_turn_rules(
+    turn: int, battle: int | None, attacker: Side, from_area: str, to_area: str, troops: dict[str, list[Kind]]
+) -> None:
+    """Refuse a battle its turn cannot have. `battle` is 0-based, None when unknown (then only the rules of
+    the whole turn apply); `troops` maps a request field to the kinds it commits."""
+    if battle is not None and battle >= BATTLES[turn]:
+        raise RulesError("battle", f"turn {turn} has {BATTLES[turn]} battles", range(1, BATTLES[turn] + 1))
+    # Without the battle's number only what holds for every battle of the turn applies: that of its last.
+    auto = automatic_attacker(turn, BATTLES[turn] - 1 if battle is None else battle)
+    if auto is not None and attacker != auto:
+        rule = (
+            "turn 1: the German player is automatically the attacker in all four battles"
+            if turn == 1
+            else "turn 3: the AIF are automatically the attackers in the first two (night) battles"
+        )
+        raise RulesError("attacker", rule, [auto])
+    if battle is not None and (fixed := fixed_attack(turn, battle)) and (from_area, to_area) != fixed:
+        raise RulesError(
+            "to_area",
+            f"turn {turn}, battle {battle + 1}: the first attacks are fixed, {fixed[0]} attacks {fixed[1]}",
+            [f"{fixed[0]}->{fixed[1]}"],
+        )
+    if not tanks_in_play(turn):
+        for field, kinds in troops.items():
+            for i, kind in enumerate(kinds):
+                if kind in TANK_KINDS:
+                    raise RulesError(
+                        f"{field}.{i}",
+                        f"turn {turn}: tank Firestorm Troops are removed at the end of turn {TANKS_LAST_TURN}",
+                        NON_TANK_KINDS,
+                    )
+
+
+# -- initiative -------------------------------------------------------------------------------------------
 
 
 def initiative_modifiers(turn: int, last_winner: Side | None) -> dict[Side, list[Modifier]]:
@@ -254,6 +314,13 @@ class Initiative(Resolver[InitiativeRequest]):
 
 class BattleRequest(FirestormRequest):
     turn: int = TurnField
+    battle: int | None = Field(
+        default=None,
+        ge=1,
+        le=max(BATTLES.values()),
+        description="Which battle of the turn (1-based), for the turn's fixed attacks and automatic "
+        "attackers; omit to check only the rules of the whole turn.",
+    )
     attacker: Side
     from_area: AreaId = Field(description="Area attacked from.")
     to_area: AreaId = Field(description="Area attacked into (its terrain sets the troop values).")
@@ -303,6 +370,14 @@ class Battle(Resolver[BattleRequest]):
     )
 
     def check(self, req: BattleRequest, ctx: Context) -> None:
+        check_turn_rules(
+            req.turn,
+            None if req.battle is None else req.battle - 1,
+            req.attacker,
+            req.from_area,
+            req.to_area,
+            {"attacker_troops": req.attacker_troops, "defender_troops": req.defender_troops},
+        )
         if req.to_area not in ADJACENCY[req.from_area]:
             raise RulesError(
                 "to_area",

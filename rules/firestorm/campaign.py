@@ -16,19 +16,22 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from rules.core.errors import RulesError
 from rules.core.ruleset import Context
 from rules.firestorm.battle import (
+    TANKS_LAST_TURN,
     BattleSetup,
+    aif_night_battle,
     automatic_attacker,
     battle_result,
     campaign_outcome,
     campaign_points,
     destroy_target,
     destroy_target_by_vp,
+    fixed_attack,
     great_war_attacker_won,
     initiative_winner,
     other,
+    tanks_in_play,
 )
 from rules.firestorm.data import (
-    AIF_NIGHT_BATTLES,
     BATTLES,
     BRIGADE_HOME,
     FIXED_ATTACKS,
@@ -116,6 +119,9 @@ class InitiativeAction(_Action):
 
 class AttackAction(_Action):
     type: Literal["attack"]
+    side: Side | None = Field(
+        default=None, description="Whose decision it is, as legal-actions lists it (checked when given)."
+    )
     from_area: AreaId
     to_area: AreaId
     troops: list[str] = Field(min_length=1, max_length=MAX_COMMITTED)
@@ -123,10 +129,16 @@ class AttackAction(_Action):
 
 class PassAction(_Action):
     type: Literal["pass"]
+    side: Side | None = Field(
+        default=None, description="Whose decision it is, as legal-actions lists it (checked when given)."
+    )
 
 
 class DefendAction(_Action):
     type: Literal["defend"]
+    side: Side | None = Field(
+        default=None, description="Whose decision it is, as legal-actions lists it (checked when given)."
+    )
     troops: list[str] = Field(default_factory=list, max_length=MAX_COMMITTED)
 
 
@@ -152,11 +164,17 @@ class CaptureAction(_Action):
 
 class RetreatAction(_Action):
     type: Literal["retreat"]
+    side: Side | None = Field(
+        default=None, description="Whose decision it is, as legal-actions lists it (checked when given)."
+    )
     moves: dict[str, str] = Field(default_factory=dict)
 
 
 class AdvanceAction(_Action):
     type: Literal["advance"]
+    side: Side | None = Field(
+        default=None, description="Whose decision it is, as legal-actions lists it (checked when given)."
+    )
     troops: list[str] = Field(default_factory=list, max_length=MAX_ADVANCE)
 
 
@@ -267,6 +285,14 @@ def check_state(state: CampaignState) -> None:
     for i, t in enumerate(state.troops):
         if t.side != TROOP_BY_ID[t.id].side or (t.status == "active") != (t.area is not None):
             raise RulesError(f"state.troops.{i}", "side or area inconsistent with status")
+    if not tanks_in_play(state.turn) and any(
+        t.status == "active" and TROOP_BY_ID[t.id].kind in TANK_KINDS for t in state.troops
+    ):
+        raise RulesError(
+            "state.troops",
+            f"tank Firestorm Troops are removed at the end of turn {TANKS_LAST_TURN}: none is active on "
+            f"turn {state.turn}",
+        )
     if state.battle > BATTLES[state.turn]:
         raise RulesError(
             "state.battle",
@@ -332,15 +358,13 @@ def attacker_of(state: CampaignState) -> Side:
 def possible_attacks(state: CampaignState, side: Side) -> list[dict[str, Any]]:
     """Every (from, to) the attacker may choose now, with the troops it may commit."""
     out = []
-    if state.turn == 1 and state.battle < len(FIXED_ATTACKS):
-        pairs = [FIXED_ATTACKS[state.battle]]
-    else:
-        pairs = [(a, n) for a in state.adjacency for n in state.adjacency[a]]
+    fixed = fixed_attack(state.turn, state.battle)
+    pairs = [fixed] if fixed else [(a, n) for a in state.adjacency for n in state.adjacency[a]]
     for a, n in pairs:
         if state.control[a] != side or state.control[n] == side:
             continue
         here = [t.id for t in troops_in(state, a, side)]
-        if state.turn == 3 and state.battle < AIF_NIGHT_BATTLES:
+        if aif_night_battle(state.turn, state.battle):
             here = [
                 t for t in here if TROOP_BY_ID[t].brigade and TROOP_BY_ID[t].brigade not in state.aif_attacked
             ]
@@ -363,7 +387,9 @@ def dice_needed(state: CampaignState, action: Mapping[str, Any]) -> int:
 
 
 def legal_actions(state: CampaignState) -> list[dict[str, Any]]:
-    """What may be done next, each with the number of dice it takes ("dice")."""
+    """What may be done next, each with the number of dice it takes ("dice"). An entry's `type` and `side`
+    are fields of the action itself, which apply accepts as given (and checks); the other keys list the
+    choices the player fills the rest of the action from."""
     check_state(state)
     p = state.phase
     c = state.current
@@ -493,15 +519,30 @@ def brigade_areas(state: CampaignState, brigade: str) -> list[str]:
 
 
 # -- applying an action -------------------------------------------------------------------------------------
+# Whose decision each action is, as legal_actions lists it in `side`.
+SIDE_RULES = {
+    "attack": "the side that won the initiative attacks",
+    "pass": "the side that won the initiative and has no attack it may make forfeits the battle",
+    "defend": "the side whose area is attacked commits its defenders",
+    "retreat": "the defeated defender retreats",
+    "advance": "the winning attacker advances",
+    "redeploy": "the Germans redeploy first, then the BEF",
+    "reinforce": "the Germans place their reinforcements first",
+}
+
+
 def apply(
     state: CampaignState, action: Mapping[str, Any], dice: Sequence[int] | None = None
 ) -> tuple[CampaignState, list[dict[str, Any]]]:
     """The next state and the events of one action. Raises RulesError for anything the rules refuse."""
     check_state(state)
     act = parse_action(action)
-    legal = {a["type"] for a in legal_actions(state)}
-    if act.type not in legal:
-        raise RulesError("action.type", f"not allowed in phase {state.phase}", sorted(legal))
+    offered = {a["type"]: a for a in legal_actions(state)}
+    if act.type not in offered:
+        raise RulesError("action.type", f"not allowed in phase {state.phase}", sorted(offered))
+    side = getattr(act, "side", None)
+    if side is not None and side != offered[act.type].get("side"):
+        raise RulesError("action.side", SIDE_RULES[act.type], [offered[act.type]["side"]])
     need = dice_needed(state, action)
     rolled = list(dice or [])
     if len(rolled) != need:
@@ -551,7 +592,7 @@ def _attack(
             "action.troops", "commit one or two of your troops in the area attacked from", allowed
         )
     aif = set()
-    if state.turn == 3 and state.battle < AIF_NIGHT_BATTLES:
+    if aif_night_battle(state.turn, state.battle):
         # "must make one attack each ... using both AIF Firestorm troops"
         brigades = {TROOP_BY_ID[t].brigade for t in act.troops}
         both = [t for t in allowed if TROOP_BY_ID[t].brigade in brigades]
@@ -873,7 +914,7 @@ def _settle(state: CampaignState, events: list[dict[str, Any]]) -> CampaignState
             state = state.model_copy(
                 update={"phase": "reinforce" if state.turn == 2 else "initiative", "redeployed": ()}
             )
-            if state.turn == 2:
+            if tanks_in_play(state.turn) and not tanks_in_play(state.turn + 1):
                 # "At the end of turn 2 all tank Firestorm Troops that remain in play from both sides are removed."
                 tanks = [
                     t.id
@@ -882,7 +923,7 @@ def _settle(state: CampaignState, events: list[dict[str, Any]]) -> CampaignState
                 ]
                 state = _set_troops(state, **{t: {"status": "withdrawn", "area": None} for t in tanks})
                 events.extend({"event": "withdrawn", "troop": t} for t in tanks)
-            else:
+            if state.turn != 2:
                 state = _next_turn(state, events)
         elif state.phase == "reinforce" and len(state.reinforced) == 2:
             state = _next_turn(state.model_copy(update={"reinforced": ()}), events)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from rules.core.citation import Texts
 from rules.core.ruleset import ResolveRequest, RuleSet
 from rules.registry import register
 
@@ -23,5 +24,4 @@ class FirestormRequest(ResolveRequest):
     period: None = Field(default=None, description="Firestorm has no war periods; leave unset.")
 
 
-def cite(section: str) -> str:
-    return f"{RULES}: {section}"
+cite = Texts(RULES).cite

@@ -3,7 +3,7 @@
 Each module imported below attaches its resolvers, datasets and errata to FlandersFields.
 """
 
-from rules.flanders_fields import (  # noqa: F401  (engine II B)  # noqa: F401  (engine II A)  # noqa: F401  (engine II A)  # noqa: F401  (engine I)
+from rules.flanders_fields import (  # noqa: F401  (imported to register, not used here)
     air,
     artillery,
     artillery_tables,

@@ -10,7 +10,7 @@ from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation, Modifier
 from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields.common import Cover, FFRequest
-from rules.flanders_fields.errata_engine2 import AIR_MISSION_ORDER, SRC_AIR
+from rules.flanders_fields.errata import AIR_MISSION_ORDER, SRC_AIR
 from rules.flanders_fields.ruleset import FlandersFields
 
 AirTarget = Literal["infantry", "machine-gun", "mortar", "artillery"]

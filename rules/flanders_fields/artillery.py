@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import Field
@@ -10,19 +12,64 @@ from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation, Modifier
 from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields import errata as E
+from rules.flanders_fields import tables as T
 from rules.flanders_fields.common import FFRequest, Quality
-from rules.flanders_fields.errata_engine2 import (
+from rules.flanders_fields.errata import (
     ARTILLERY_ACTION_MID,
     ARTILLERY_LINE_OF_SIGHT_LATE,
     DEEP_SHELTER_VETERAN,
     SRC_ARTILLERY_ACTION,
     SRC_DEEP_SHELTERS,
-    playsheet,
 )
 from rules.flanders_fields.ruleset import FlandersFields, cite
+from rules.flanders_fields.sequence import SEQUENCES
 
 SRC_DEEP_SUPPRESSION = cite("SUPPRESSION, Deep Suppression (DS)")
 SRC_SOS = cite("SOS TARGETS")
+
+
+@dataclass(frozen=True)
+class PeriodStep:
+    """A step of the order sequence that only some periods' playsheets have. Which periods have it is read
+    from the order sequences themselves (rules/flanders_fields/sequence.py, which the game and the printed
+    playsheet follow): the one place every resolver asks, so that they all refuse it alike."""
+
+    rule: str
+    step_id: str
+    why: str
+
+    @property
+    def periods(self) -> tuple[str, ...]:
+        return tuple(p for p, seq in SEQUENCES.items() if any(s.id == self.step_id for s in seq.steps))
+
+    def has(self, period: str | None) -> bool:
+        return period in self.periods
+
+    def message(self, period: str | None) -> str:
+        return f"{self.rule}: not in the {period} period ({self.why})"
+
+    def require_period(self, ctx: Context) -> None:
+        """Refuse a request whose period has no such step (HTTP 422 on `period`)."""
+        if not self.has(ctx.period):
+            raise RulesError("period", self.message(ctx.period), self.periods)
+
+    def refuse_value(self, ctx: Context, field: str, value: Any, allowed: Iterable[Any]) -> None:
+        """Refuse a non-zero `value` of `field` (e.g. a penalty) in a period that has no such step."""
+        if value and not self.has(ctx.period):
+            raise RulesError(field, self.message(ctx.period), allowed)
+
+
+# Mid and late playsheets: "1 ROLL D6 FOR DEEP SUPPRESSION (DS) FACTOR" opens the order sequence; the
+# 1914 to mid 1915 playsheet opens with "1 SUPPORT ORDERS - DIVISION/REGIMENT/BRIGADE" and has no such
+# step, and the main text says "Deep Suppression was developed in the latter phase of the war". (The
+# early playsheet's SOS paragraph, copied from the main text, still says "adjust for any Deep
+# Suppression in effect": with no step to put one in effect, that adjustment is always 0.)
+DEEP_SUPPRESSION_STEP = PeriodStep(
+    "Deep Suppression",
+    "deep-suppression",
+    "there is no Deep Suppression before mid 1915: the 1914 to mid 1915 playsheet has no Deep Suppression "
+    "step",
+)
 
 ArtilleryKind = Literal["field", "heavy", "super-heavy"]
 ARTILLERY_KINDS: tuple[ArtilleryKind, ...] = ("field", "heavy", "super-heavy")
@@ -45,10 +92,12 @@ DS_LABELS = {
     2: "Very Effective Suppression",
 }
 
-# Lowest modified roll giving one and two actions. Main text: "1914 to Early 1915 1 -2 = No Action 3 - 5 =
-# 1 Action 6+ = 2 Actions ... Mid 1917 to end of War 1-2 = No Action 3-5 = 1 Action 6+ = 2 Actions"; the
-# mid-war row is an erratum (ARTILLERY_ACTION_MID).
-ACTION_THRESHOLDS: dict[str, dict[str, int]] = {"early": {"one": 3, "two": 6}, "late": {"one": 3, "two": 6}}
+# Lowest modified roll giving one and two actions: the order tables' Regiment/Brigade artillery rows (the
+# main text agrees: "1914 to Early 1915 1 -2 = No Action 3 - 5 = 1 Action 6+ = 2 Actions ... Mid 1917 to end
+# of War 1-2 = No Action 3-5 = 1 Action 6+ = 2 Actions"); the mid-war row is an erratum (ARTILLERY_ACTION_MID).
+ACTION_THRESHOLDS: dict[str, dict[str, int]] = {
+    period: T.action_thresholds(T.ARTILLERY_EARLY_LATE) for period in ("early", "late")
+}
 ACTION_KEYS = ("no-action", "1-action", "2-actions")
 
 # "Platoons require 4+ to regain their fighting positions, with Experienced have +1 on the die roll and
@@ -79,6 +128,28 @@ def actions_for(total: int, thresholds: dict[str, int]) -> int:
     return 2 if total >= thresholds["two"] else 1 if total >= thresholds["one"] else 0
 
 
+def check_deep_suppression(ctx: Context, penalty: int, field: str = "deep_suppression") -> None:
+    """The one check of a Deep Suppression penalty against the period (order-roll, artillery-action, sos)."""
+    DEEP_SUPPRESSION_STEP.refuse_value(ctx, field, penalty, [0])
+
+
+def open_sights_bonus(ctx: Context) -> int:
+    """+1 over open sights / with its own line of sight, as the period's readings give it: the early
+    playsheet has none (erratum artillery-line-of-sight-early). artillery-action, order-roll and the
+    artillery-action-table dataset all read it here."""
+    if ctx.period == "early":
+        return int(ctx.value(E.ARTILLERY_LINE_OF_SIGHT_EARLY))
+    return 1
+
+
+def open_sights_source(ctx: Context) -> str:
+    if ctx.period == "early":
+        return ctx.citation(E.ARTILLERY_LINE_OF_SIGHT_EARLY)
+    if ctx.period == "late":
+        return ctx.citation(ARTILLERY_LINE_OF_SIGHT_LATE)
+    return SRC_ARTILLERY_ACTION
+
+
 def deep_suppression_field(description: str) -> Any:
     return Field(default=0, ge=0, le=2, description=description)
 
@@ -100,17 +171,20 @@ class DeepSuppressionResolver(Resolver[DeepSuppressionRequest]):
     Request = DeepSuppressionRequest
     examples = ({"period": "late", "dice": [6]}, {"period": "mid"})
 
+    def check(self, req: DeepSuppressionRequest, ctx: Context) -> None:
+        DEEP_SUPPRESSION_STEP.require_period(ctx)
+
     def evaluate(self, req: DeepSuppressionRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         penalty, destroyed = deep_suppression_of(dice[0])
         label = "Extremely Effective Suppression" if destroyed else DS_LABELS[penalty]
         notes = [f"{label}: -{penalty} when ordering all defenders' assets (artillery etc.)."]
         if destroyed:
             notes.append("One defending artillery battery is destroyed.")
-        if ctx.period == "early":
-            notes.append("The 1914 to mid 1915 playsheet's turn sequence has no Deep Suppression step.")
-        sources = [SRC_DEEP_SUPPRESSION]
-        if ctx.period in ("mid", "late"):
-            sources.append(playsheet(ctx.period, "ORDER SEQUENCE NOTES, 1 ROLL D6 FOR DEEP SUPPRESSION"))
+        assert ctx.period is not None
+        sources = [
+            SRC_DEEP_SUPPRESSION,
+            cite("ORDER SEQUENCE NOTES, 1 ROLL D6 FOR DEEP SUPPRESSION", ctx.period),
+        ]
         return Evaluation(
             key="battery-destroyed" if destroyed else f"penalty-{penalty}",
             outcome={"penalty": penalty, "battery_destroyed": destroyed},
@@ -146,6 +220,7 @@ class ArtilleryAction(Resolver[ArtilleryActionRequest]):
         return ctx.period == "late" and ctx.value(ARTILLERY_LINE_OF_SIGHT_LATE) == "any"
 
     def check(self, req: ArtilleryActionRequest, ctx: Context) -> None:
+        check_deep_suppression(ctx, req.deep_suppression)
         if req.line_of_sight and not self.sight_bonus_allowed(req, ctx):
             raise RulesError(
                 "line_of_sight",
@@ -155,14 +230,7 @@ class ArtilleryAction(Resolver[ArtilleryActionRequest]):
             )
 
     def sight_bonus(self, ctx: Context) -> tuple[int, str]:
-        """The open-sights bonus and its citation: the early playsheet has none (issue 3's erratum)."""
-        if ctx.period == "early":
-            return int(ctx.value(E.ARTILLERY_LINE_OF_SIGHT_EARLY)), ctx.citation(
-                E.ARTILLERY_LINE_OF_SIGHT_EARLY
-            )
-        if ctx.period == "late":
-            return 1, ctx.citation(ARTILLERY_LINE_OF_SIGHT_LATE)
-        return 1, SRC_ARTILLERY_ACTION
+        return open_sights_bonus(ctx), open_sights_source(ctx)
 
     def evaluate(self, req: ArtilleryActionRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         mods: list[Modifier] = []
@@ -191,18 +259,22 @@ class ArtilleryAction(Resolver[ArtilleryActionRequest]):
         )
 
 
-def artillery_action_table(period: str | None) -> dict[str, Any]:
+def artillery_action_table(period: str | None, variants: Mapping[str, str] | None = None) -> dict[str, Any]:
+    ctx = FlandersFields().context(period, variants)
     assert period is not None
     rows: dict[str, Any] = {
         "period": period,
         "source": SRC_ARTILLERY_ACTION,
         "actions": "remove a suppression level, redirect a battery aiming point, fire a battery or move",
-        "open_sights_bonus": 1,
-        "deep_suppression": "minus the Deep Suppression penalty in effect (0-2)",
+        "open_sights_bonus": open_sights_bonus(ctx),
     }
+    if DEEP_SUPPRESSION_STEP.has(period):
+        rows["deep_suppression"] = "minus the Deep Suppression penalty in effect (0-2)"
+    if period == "early":
+        rows["open_sights_erratum"] = E.ARTILLERY_LINE_OF_SIGHT_EARLY
     if period == "mid":
         erratum = FlandersFields._errata[ARTILLERY_ACTION_MID]
-        rows["thresholds"] = erratum.reading(erratum.default).value
+        rows["thresholds"] = dict(ctx.value(ARTILLERY_ACTION_MID))
         rows["erratum"] = ARTILLERY_ACTION_MID
         rows["readings"] = {r.id: r.value for r in erratum.readings}
     else:
@@ -228,6 +300,9 @@ class SOS(Resolver[SOSRequest]):
     Request = SOSRequest
     examples = ({"period": "mid", "deep_suppression": 1, "dice": [2]}, {"period": "early"})
 
+    def check(self, req: SOSRequest, ctx: Context) -> None:
+        check_deep_suppression(ctx, req.deep_suppression)
+
     def evaluate(self, req: SOSRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         mods = ds_modifier(req.deep_suppression)
         total = dice[0] + sum(m.value for m in mods)
@@ -243,7 +318,7 @@ class SOS(Resolver[SOSRequest]):
             outcome="fire-arrives" if arrives else "nothing",
             modifiers=mods,
             total=total,
-            sources=(SRC_SOS, playsheet(ctx.period or "early", "SOS Targets")),
+            sources=(SRC_SOS, cite("SOS Targets", ctx.period or "early")),
             details={"thresholds": {"fire-arrives": SOS_NEEDS}, "notes": notes},
         )
 

@@ -6,21 +6,32 @@ from typing import Any
 
 from pydantic import Field
 
+from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation, Modifier
 from rules.core.ruleset import Context, Resolver
+from rules.flanders_fields.artillery import DEEP_SUPPRESSION_STEP, PeriodStep
 from rules.flanders_fields.common import Cover, FFRequest
-from rules.flanders_fields.errata_engine2 import (
+from rules.flanders_fields.errata import (
     BARRAGE_DANGER_ROW,
     BARRAGE_DURATION,
     ROLLING_BARRAGE_NATURAL_ONE,
     SRC_BARRAGE_DANGER,
     SRC_ROLLING_BARRAGE,
-    playsheet,
 )
 from rules.flanders_fields.ruleset import FlandersFields, cite
 from rules.flanders_fields.shooting import firing_rows, row_source
 
 SRC_DICE = cite("GAME VALUES, DICE")
+
+# Mid and late playsheets: "2 ROLLING BARRAGES - ADVANCE AND ROLL EFFECTS"; the 1914 to mid 1915 playsheet has
+# no such step, and the main text says rolling barrages "were developed from late 1916". Effect, danger to
+# the attackers and duration all belong to the step.
+ROLLING_BARRAGE_STEP = PeriodStep(
+    "Rolling barrages",
+    "rolling-barrages",
+    "there are no rolling barrages before mid 1915: the 1914 to mid 1915 playsheet has no rolling barrage "
+    "step",
+)
 
 # "1 or 2 No Suppression. 3-5 Platoon is suppressed. 6 Platoon is killed." (trenches / Medium Cover);
 # "If the target is in Hard Cover reduce the die roll by 1 ... Soft Cover increase the die roll by 1, if in
@@ -80,13 +91,15 @@ class RollingBarrage(Resolver[RollingBarrageRequest]):
     Request = RollingBarrageRequest
     examples = ({"period": "late", "cover": "medium", "dice": [4]}, {"period": "mid", "cover": "open"})
 
+    def check(self, req: RollingBarrageRequest, ctx: Context) -> None:
+        ROLLING_BARRAGE_STEP.require_period(ctx)
+
     def dice(self, req: RollingBarrageRequest, ctx: Context) -> tuple[int, ...]:
         return () if ROLLING_BARRAGE_COVER[req.cover] is None else (6,)
 
     def evaluate(self, req: RollingBarrageRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
-        sources = [SRC_ROLLING_BARRAGE]
-        if ctx.period in ("mid", "late"):
-            sources.append(playsheet(ctx.period, "ORDER SEQUENCE NOTES, 2 ROLLING BARRAGES"))
+        assert ctx.period is not None
+        sources = [SRC_ROLLING_BARRAGE, cite("ORDER SEQUENCE NOTES, 2 ROLLING BARRAGES", ctx.period)]
         modifier = ROLLING_BARRAGE_COVER[req.cover]
         thresholds = {"suppressed": ROLLING_BARRAGE_SUPPRESS, "killed": ROLLING_BARRAGE_KILL}
         if modifier is None:
@@ -170,6 +183,9 @@ class BarrageDanger(Resolver[BarrageDangerRequest]):
         {"period": "late", "distance_cm": 3, "resolve_attack": False, "dice": [2]},
     )
 
+    def check(self, req: BarrageDangerRequest, ctx: Context) -> None:
+        ROLLING_BARRAGE_STEP.require_period(ctx)
+
     def dice(self, req: BarrageDangerRequest, ctx: Context) -> tuple[int, ...]:
         return (6, 6) if req.resolve_attack else (6,)
 
@@ -232,6 +248,9 @@ class BarrageDuration(Resolver[BarrageDurationRequest]):
         {"period": "mid", "variants": {BARRAGE_DURATION: "fire-plan-template"}},
     )
 
+    def check(self, req: BarrageDurationRequest, ctx: Context) -> None:
+        ROLLING_BARRAGE_STEP.require_period(ctx)
+
     def evaluate(self, req: BarrageDurationRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         base = int(ctx.value(BARRAGE_DURATION))
         turns = base + d3(dice[0])
@@ -246,4 +265,21 @@ class BarrageDuration(Resolver[BarrageDurationRequest]):
                     "barrage lifts."
                 ]
             },
+        )
+
+
+# Fire-plan items that stand for a step of the order sequence: a plan holds them only in the periods that
+# have the step, or the item would wait for a step the game never reaches.
+PLAN_ITEM_STEPS: dict[str, PeriodStep] = {
+    "deep-suppression": DEEP_SUPPRESSION_STEP,
+    "rolling-barrage": ROLLING_BARRAGE_STEP,
+}
+
+
+def require_plan_item(kind: str, period: str | None) -> None:
+    """Refuse (422 on `item.kind`) a fire-plan item whose step the period's order sequence does not have."""
+    step = PLAN_ITEM_STEPS.get(kind)
+    if step is not None and not step.has(period):
+        raise RulesError(
+            "item.kind", f"{step.message(period)}; only the {' and '.join(step.periods)} periods have it"
         )

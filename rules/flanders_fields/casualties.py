@@ -10,7 +10,7 @@ from pydantic import Field
 from rules.core.resolution import Evaluation
 from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields.common import FFRequest, Quality
-from rules.flanders_fields.errata_engine2 import CASUALTY_ROUNDING, SRC_CASUALTIES
+from rules.flanders_fields.errata import CASUALTY_ROUNDING, SRC_CASUALTIES
 from rules.flanders_fields.ruleset import FlandersFields
 
 # "Multiply the number of playing bases ... "killed" during the game by 15"

@@ -1,5 +1,5 @@
-"""Cover from terrain (TERRAIN AND ITS IMPACT ON COVER, TYPES OF COVER) and the errata of the table's
-geometry (MG arcs, mixed-terrain moves, turning), which the geometry endpoints read through a
+"""Cover from terrain (TERRAIN AND ITS IMPACT ON COVER, TYPES OF COVER), and the names of the errata of the
+table's geometry (MG arcs, mixed-terrain moves, turning), which the geometry endpoints read through a
 Context of this rule set."""
 
 from __future__ import annotations
@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rules.core.ruleset import Erratum, Reading
 from rules.flanders_fields.common import Cover, Quality
-from rules.flanders_fields.errata_engine2b import BLOCKHOUSE_RANGE
+from rules.flanders_fields.errata import BLOCKHOUSE_RANGE, MG_ARC, MOVE_MIXED_TERRAIN, TURN_COST
 from rules.flanders_fields.ruleset import FlandersFields, cite
 
 SRC_TERRAIN_COVER = cite("TERRAIN AND ITS IMPACT ON COVER")
@@ -110,10 +109,7 @@ FlandersFields.dataset("cover-classes", "Cover: which terrain (and combinations)
     cover_classes
 )
 
-# -- errata the table's geometry reads --------------------------------------------------------------------
-MG_ARC = "mg-arc"
-MOVE_MIXED_TERRAIN = "move-mixed-terrain"
-TURN_COST = "turn-cost"
+# The errata the table's geometry reads (rules/flanders_fields/errata/), named here for the endpoints.
 __all__ = [
     "BLOCKHOUSE_RANGE",
     "MG_ARC",
@@ -122,68 +118,3 @@ __all__ = [
     "cover_classes",
     "cover_for",
 ]
-
-FlandersFields.add_errata(
-    Erratum(
-        MG_ARC,
-        "Machine gun arc: 45 degrees each side of straight ahead, or 45 degrees in all",
-        (
-            Reading(
-                "each-side",
-                "The text is ambiguous: 'MACHINE GUNS 45° Arc'; block houses have 'an arc of fire of 45 "
-                "degrees from each face calculated at the corners', read for MGs as lines at 45 degrees to "
-                "straight ahead from the front corners. Value: degrees each side of straight ahead.",
-                cite("ARCS OF FIRE"),
-                45.0,
-            ),
-            Reading(
-                "total",
-                "'45° Arc' read as the whole arc: 22.5 degrees each side of straight ahead.",
-                cite("ARCS OF FIRE"),
-                22.5,
-            ),
-        ),
-        default="each-side",
-        note="Issue 4 fixes MGs at '45 degrees from the front corners', as block houses are measured.",
-    ),
-    Erratum(
-        MOVE_MIXED_TERRAIN,
-        "A move that crosses more than one kind of terrain",
-        (
-            Reading(
-                "proportional",
-                "The text is silent; each stretch uses up its share of that terrain's allowance and the "
-                "shares may not exceed the whole move.",
-                f"{cite('MOVEMENT DISTANCES')} (silent; referee's reading)",
-                "proportional",
-            ),
-            Reading(
-                "slowest",
-                "The text is silent; the whole move is limited by the slowest terrain crossed.",
-                f"{cite('MOVEMENT DISTANCES')} (silent; alternative reading)",
-                "slowest",
-            ),
-        ),
-        default="proportional",
-    ),
-    Erratum(
-        TURN_COST,
-        "Turning a stand through less than 180 degrees",
-        (
-            Reading(
-                "proportional",
-                "The text gives only 'it is considered to require 3cm to turn a stand through 180 degrees'; "
-                "smaller turns cost their share (90 degrees: 1.5 cm).",
-                f"{cite('MANOEUVRING FIGURES')} (silent on smaller turns; referee's reading)",
-                True,
-            ),
-            Reading(
-                "whole",
-                "Any turn costs the full 3 cm.",
-                f"{cite('MANOEUVRING FIGURES')} (silent on smaller turns; alternative reading)",
-                False,
-            ),
-        ),
-        default="proportional",
-    ),
-)

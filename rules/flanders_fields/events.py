@@ -16,7 +16,7 @@ from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation
 from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields.common import FFRequest
-from rules.flanders_fields.errata_engine2 import EVENTS_PACK_EXHAUSTED, SRC_EVENTS
+from rules.flanders_fields.errata import EVENTS_PACK_EXHAUSTED, SRC_EVENTS
 from rules.flanders_fields.ruleset import FlandersFields
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")

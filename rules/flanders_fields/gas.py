@@ -19,7 +19,7 @@ from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation
 from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields.common import FFRequest
-from rules.flanders_fields.errata_engine2 import GAS_SPEED_BELOW_ZERO, SRC_GAS_MOVEMENT
+from rules.flanders_fields.errata import GAS_SPEED_BELOW_ZERO, SRC_GAS_MOVEMENT
 from rules.flanders_fields.ruleset import FlandersFields, cite
 
 SRC_GAS = cite("GAS")

@@ -7,7 +7,7 @@ from pydantic import Field
 from rules.core.resolution import Evaluation, Modifier
 from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields.common import FFRequest
-from rules.flanders_fields.errata_engine2 import SRC_EVENTS
+from rules.flanders_fields.errata import SRC_EVENTS
 from rules.flanders_fields.ruleset import FlandersFields, cite
 
 SRC_HEROIC = cite("HEROIC ACTIONS")

@@ -17,7 +17,7 @@ from pydantic import Field
 from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation, Modifier
 from rules.core.ruleset import Context, Resolver
-from rules.flanders_fields import errata_engine2b as errata
+from rules.flanders_fields import errata
 from rules.flanders_fields.common import FFRequest
 from rules.flanders_fields.ruleset import FlandersFields, cite
 

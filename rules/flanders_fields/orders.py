@@ -11,9 +11,9 @@ from rules.core.resolution import Evaluation, Modifier
 from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields import errata as E
 from rules.flanders_fields import tables as T
-from rules.flanders_fields.artillery import ds_modifier
+from rules.flanders_fields.artillery import check_deep_suppression, ds_modifier, open_sights_bonus
 from rules.flanders_fields.common import FFRequest, Quality
-from rules.flanders_fields.errata_engine2 import (
+from rules.flanders_fields.errata import (
     AIR_MISSION_ORDER,
     ARTILLERY_ACTION_MID,
     ARTILLERY_LINE_OF_SIGHT_LATE,
@@ -22,7 +22,7 @@ from rules.flanders_fields.ruleset import FlandersFields, cite
 from rules.flanders_fields.special_rules import SpecialRuleId, accept_special_rule, refuse, rules_for
 
 RESOLVER = "order-roll"
-SRC_NATURAL_ONE = cite("ORDERS AND ACTIONS, REGIMENT/BRIGADE ORDERS (a natural 1 is still a failure)")
+SRC_ORDER_NATURAL_ONE = cite("ORDERS AND ACTIONS, REGIMENT/BRIGADE ORDERS (a natural 1 is still a failure)")
 SRC_CREWED = cite("TROOP QUALITY, EXPERIENCED")
 SRC_DEEP_SUPPRESSION_SCOPE = "ORDER SEQUENCE NOTES, Regimental/Brigade Artillery and Mortars"
 
@@ -180,8 +180,7 @@ class OrderRoll(Resolver[OrderRollRequest]):
                 raise RulesError(flag, f"applies only to {', '.join(sorted(units))}, not {req.unit}", [False])
         if req.after_amiens and ctx.period != "late":
             raise RulesError("after_amiens", "Amiens (August 1918) falls in the late period", [False])
-        if req.deep_suppression and ctx.period == "early":
-            raise RulesError("deep_suppression", "there is no Deep Suppression before mid 1915", [0])
+        check_deep_suppression(ctx, req.deep_suppression)
         if req.unit == "air-support" and (req.field_promotion or req.command_suppression):
             raise RulesError("unit", "air support has no command stand of its own", available_units(ctx))
         rule = accept_special_rule(req.special_rule, ctx.period, RESOLVER)
@@ -234,15 +233,13 @@ class OrderRoll(Resolver[OrderRollRequest]):
                 )
             )
         if req.artillery_own_line_of_sight:
+            bonus = open_sights_bonus(ctx)
             if p == "early":
-                bonus, src = (
-                    ctx.value(E.ARTILLERY_LINE_OF_SIGHT_EARLY),
-                    ctx.citation(E.ARTILLERY_LINE_OF_SIGHT_EARLY),
-                )
+                src = ctx.citation(E.ARTILLERY_LINE_OF_SIGHT_EARLY)
             elif p == "late":
-                bonus, src = 1, ctx.citation(ARTILLERY_LINE_OF_SIGHT_LATE)
+                src = ctx.citation(ARTILLERY_LINE_OF_SIGHT_LATE)
             else:
-                bonus, src = 1, sheet
+                src = sheet
             if bonus:
                 mods.append(Modifier("Artillery with its own line of sight", bonus, src))
             else:
@@ -310,7 +307,7 @@ class OrderRoll(Resolver[OrderRollRequest]):
         if die == 1:
             actions = 0
             notes.append("A natural 1 is always a failure, whatever the modifiers.")
-            sources.append(SRC_NATURAL_ONE)
+            sources.append(SRC_ORDER_NATURAL_ONE)
         else:
             actions = T.actions_for(total, table.bands)
         details: dict[str, Any] = {
@@ -375,7 +372,7 @@ def order_tables_dataset(period: str | None) -> dict[str, Any]:
             {"label": "Mortar without its own line of sight", "value": -1, "source": sheet},
             {
                 "label": "Artillery with its own line of sight",
-                "value": 1,
+                "value": open_sights_bonus(ctx),
                 "source": ctx.citation(ARTILLERY_LINE_OF_SIGHT_LATE) if late else sheet,
             },
             {

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.ruleset import Context
-from rules.flanders_fields import errata_engine2b as errata
+from rules.flanders_fields import errata
 from rules.flanders_fields.artillery_tables import GUNS
 from rules.flanders_fields.common import PERIODS, QUALITIES
 from rules.flanders_fields.ruleset import FlandersFields, cite

@@ -10,11 +10,14 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from rules.flanders_fields import errata_engine2b as errata
+from rules.flanders_fields import errata
+from rules.flanders_fields import tables as T
+from rules.flanders_fields.barrage import DANGER_ZONE_CM
+from rules.flanders_fields.errata import SRC_BARRAGE_DANGER
 from rules.flanders_fields.ruleset import FlandersFields, cite
 from rules.table.templates import TEMPLATES
 
-RANGES = cite("RANGED COMBAT, WEAPON RANGES")
+RANGES = T.SRC_RANGES
 ARCS = cite("RANGED COMBAT, ARCS OF FIRE")
 PRIORITY = cite("RANGED COMBAT, TARGET PRIORITY")
 TANKS = cite("TANKS")
@@ -26,21 +29,9 @@ def _ctx(variants: Mapping[str, str] | None = None) -> Any:
     return FlandersFields().context("late", variants)
 
 
-# WEAPON RANGES: "Maximum effective ranges for weapons are shown below"
-WEAPON_RANGES: dict[str, dict[str, Any]] = {
-    "machine-gun": {"max_cm": 70, "beaten_zone_cm": 15, "text": "Machine Guns 70cm (Beaten Zone 15cm)"},
-    "block-house": {"max_cm": 50, "beaten_zone_cm": 10, "text": "Block Houses 50cm (Beaten Zone 10cm)"},
-    "infantry-lmg": {"max_cm": 45, "text": "Infantry & LMGs 45cm"},
-    "tank": {"max_cm": 30, "text": "Tanks 30cm"},
-    "mortar": {"min_cm": 10, "max_cm": 100, "text": "Mortars (All Types) 10 (Min)-100cm (Max)"},
-    "artillery-open-sights": {"max_cm": 200, "text": "Artillery (Open Sights) 200cm"},
-    "flamethrower": {"max_cm": 5, "text": "Flamethrowers 5cm"},
-}
-
-
 def weapon_ranges(variants: Mapping[str, str] | None = None) -> dict[str, Any]:
     ctx = _ctx(variants)
-    out = {k: {**v, "source": RANGES} for k, v in WEAPON_RANGES.items()}
+    out = {k: {**v.as_dict(), "source": RANGES} for k, v in T.WEAPON_RANGES.items()}
     out["block-house"] = {
         **out["block-house"],
         "max_cm": ctx.value(errata.BLOCKHOUSE_RANGE),
@@ -71,8 +62,8 @@ ARCS_OF_FIRE: dict[str, dict[str, Any]] = {
     "machine-gun": {
         "arc": "cone",
         "arc_deg": 45,
-        "fire_zone_width_cm": 2,
-        "max_targets": 3,
+        "fire_zone_width_cm": T.MG_LANE_WIDTH_CM,
+        "max_targets": T.BEATEN_ZONE_TARGETS,
         "free_pivot_deg": 45,
         "text": "45o Arc, fire zone is 2cm wide, up to 3 targets in beaten zone may be hit. Model may pivot up "
         "to 45o as part of a fire action, pivoting more than 45o requires a separate movement action.",
@@ -230,7 +221,7 @@ BLOCK_HOUSE_RULES: dict[str, Any] = {
     "faces_that_fire": ["front", "left", "right"],
     "arc_deg_per_face": 45,
     "fires_as": "machine-gun",
-    "beaten_zone_cm": 10,
+    "beaten_zone_cm": T.BEATEN_ZONE_CM["blockhouse"],
     "cover": "fortified",
     "text": [
         "Block Houses come under Regimental command and so fire before battalion orders take place.",
@@ -287,8 +278,8 @@ def template_areas(variants: Mapping[str, str] | None = None) -> dict[str, Any]:
         "a machine gun platoon of 1 model covers an area of 2x10cm while a Machine Gun company of 4 models "
         "covers an area equal to four individual machine guns."
     )
-    out["rolling-barrage"]["danger_zone_cm"] = 6
-    out["rolling-barrage"]["danger_source"] = cite("RISK TO ATTACKING TROOPS FROM THEIR OWN BARRAGE")
+    out["rolling-barrage"]["danger_zone_cm"] = DANGER_ZONE_CM
+    out["rolling-barrage"]["danger_source"] = SRC_BARRAGE_DANGER
     # "It advances its own width at the start of the attacking side's turn" (the 20 cm band is its depth here)
     out["rolling-barrage"]["advance_cm"] = TEMPLATES["rolling-barrage"].depth_cm
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.core.citation import Texts
 from rules.core.ruleset import Period, RuleSet
 from rules.registry import register
 
@@ -24,7 +25,9 @@ class FlandersFields(RuleSet):
     )
 
 
-def cite(section: str, period: str | None = None) -> str:
-    """A citation: the period's playsheet when `period` is given, else the main rule book."""
-    where = PLAYSHEETS[period] if period else BOOK
-    return f"{where}: {section}"
+# Texts quoted as one: the three playsheets where they agree (the movement table).
+ALL_PLAYSHEETS = "Flanders Fields playsheets (all three periods)"
+TEXTS = Texts(BOOK, PLAYSHEETS)
+# A section of the period's playsheet when a period is given, else of the main rule book.
+cite = TEXTS.cite
+cite_playsheets = TEXTS.cite_periods

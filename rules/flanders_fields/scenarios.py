@@ -8,19 +8,20 @@ Table frame: cm, origin at the attacker's left-hand rear corner, x along the att
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.core.errors import RulesError
 from rules.core.ruleset import Context
-from rules.flanders_fields import errata_engine2b as errata
+from rules.flanders_fields import errata
 from rules.flanders_fields.organisation import CREWED_QUALITY, Unit, build_template
 from rules.flanders_fields.ruleset import FlandersFields, cite
+from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
 from rules.table.terrain import FEATURE_KINDS
 
 # The feature kinds a scenario may use are the ones the table geometry models.
 TERRAIN_KINDS: tuple[str, ...] = FEATURE_KINDS
-SIDES: tuple[str, ...] = ("attacker", "defender")
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class Scenario:
 # ----------------------------------------------------------------------------------------------------------
 # German attack on the BEF somewhere near Mons, autumn 1914
 MONS = cite("SPECIMEN GAMES, GERMAN ATTACK ON THE BEF SOMEWHERE NEAR MONS, AUTUMN 1914")
-WIDTH, LENGTH = 120.0, 180.0
+WIDTH, LENGTH = TABLE_WIDTH_CM, TABLE_LENGTH_CM
 DEPLOY_DEPTH = 15.0  # "Both sides deploy 15cm onto the table"
 RIVER_Y = (
     LENGTH - LENGTH / 3
@@ -379,7 +380,23 @@ def build_mons_1914(variants: Mapping[str, str] | None = None) -> Scenario:
     )
 
 
-SCENARIOS: dict[str, Scenario] = {"mons-1914": build_mons_1914()}
+# A scenario is a function of the game's readings: an erratum can change its forces (German quality at Mons),
+# so a game is built with `build_scenario(id, variants)`, never from a copy built with other readings.
+SCENARIO_BUILDERS: dict[str, Callable[[Mapping[str, str] | None], Scenario]] = {
+    "mons-1914": build_mons_1914,
+}
+
+# Each scenario at the default readings, for listings and the dataset (names, table, sources).
+SCENARIOS: dict[str, Scenario] = {sid: build(None) for sid, build in SCENARIO_BUILDERS.items()}
+
+
+def build_scenario(scenario_id: str, variants: Mapping[str, str] | None = None) -> Scenario:
+    """The scenario built with the chosen readings (the defaults for the rest); refuses an unknown scenario
+    or reading with a RulesError naming the field."""
+    build = SCENARIO_BUILDERS.get(scenario_id)
+    if build is None:
+        raise RulesError("scenario", f"unknown scenario {scenario_id!r}", sorted(SCENARIO_BUILDERS))
+    return build(variants)
 
 
 @FlandersFields.dataset("scenarios", "Ready scenarios: terrain, forces and placed stands")

@@ -17,13 +17,12 @@ from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields import errata as E
 from rules.flanders_fields import tables as T
 from rules.flanders_fields.common import FFRequest
-from rules.flanders_fields.errata_engine2b import BLOCKHOUSE_RANGE, LIGHT_MORTAR_PARTIAL
+from rules.flanders_fields.errata import BLOCKHOUSE_RANGE, LIGHT_MORTAR_PARTIAL, SRC_NATURAL_ONE
 from rules.flanders_fields.ruleset import FlandersFields, cite
 from rules.flanders_fields.special_rules import SpecialRuleId, accept_special_rule, refuse, rules_for
 from rules.flanders_fields.suppression import spreads_to_company
 
 RESOLVER = "shooting"
-SRC_NATURAL_ONE = cite("RANGED COMBAT, ROLLING A NATURAL ONE")
 SRC_DIRECT = cite("RANGED COMBAT, DIRECT FIRE MODIFIERS")
 SRC_BEATEN_ZONE = cite("RANGED COMBAT, MACHINEGUN BEATEN ZONE")
 SRC_AREA = cite("ARTILLERY BATTERIES AREA OF EFFECT")

@@ -58,6 +58,12 @@ def bands(*rows: tuple[int, int, int]) -> tuple[Band, ...]:
     return tuple(Band(*r) for r in rows)
 
 
+def action_thresholds(table: Sequence[Band]) -> dict[str, int]:
+    """The lowest rolls giving one and two actions: the artillery action table as the resolvers read it."""
+    lowest = {b.actions: b.lo for b in reversed(table)}
+    return {"one": lowest[1], "two": lowest[2]}
+
+
 # "1 = No Action 2-4 = 1 Action 5-6 = 2 Actions 7 = 3 Actions" (Battalion Rifle Companies, all three sheets)
 RIFLE_COMPANY = bands((1, 1, 0), (2, 4, 1), (5, 6, 2), (7, 7, 3))
 # "1 = No Action 2 = 1 Action 3-5 = 2 Actions 6 = 3 Actions" (MGs, all three sheets; mid battalion: "6+")
@@ -342,50 +348,98 @@ SRC_RANGES = cite("RANGED COMBAT, WEAPON RANGES")
 SRC_CAVALRY = cite("CAVALRY (rules)")
 SRC_LMG = cite("RANGED COMBAT, SHOOTING MATRIX notes")
 SRC_TANKS = cite("RANGED COMBAT, TANKS")
-# "Machine Guns 70cm ... Infantry & LMGs 45cm Tanks 30cm Mortars (All Types) 10 (Min)-100cm (Max) Artillery
-# (Open Sights) 200cm Flamethrowers 5cm". Block houses: errata (45 or 50). Artillery firing indirectly and
-# gas have no range limit here (max_range_cm None; artillery's 200 applies over open sights only).
+
+
+@dataclass(frozen=True)
+class WeaponRange:
+    """One line of WEAPON RANGES: the values and the printed line they come from."""
+
+    max_cm: int
+    text: str
+    min_cm: int | None = None
+    beaten_zone_cm: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {} if self.min_cm is None else {"min_cm": self.min_cm}
+        out["max_cm"] = self.max_cm
+        if self.beaten_zone_cm is not None:
+            out["beaten_zone_cm"] = self.beaten_zone_cm
+        out["text"] = self.text
+        return out
+
+
+# WEAPON RANGES: "Maximum effective ranges for weapons are shown below"
+WEAPON_RANGES: dict[str, WeaponRange] = {
+    "machine-gun": WeaponRange(70, "Machine Guns 70cm (Beaten Zone 15cm)", beaten_zone_cm=15),
+    "block-house": WeaponRange(50, "Block Houses 50cm (Beaten Zone 10cm)", beaten_zone_cm=10),
+    "infantry-lmg": WeaponRange(45, "Infantry & LMGs 45cm"),
+    "tank": WeaponRange(30, "Tanks 30cm"),
+    "mortar": WeaponRange(100, "Mortars (All Types) 10 (Min)-100cm (Max)", min_cm=10),
+    "artillery-open-sights": WeaponRange(200, "Artillery (Open Sights) 200cm"),
+    "flamethrower": WeaponRange(5, "Flamethrowers 5cm"),
+}
+MG_RANGE_CM = WEAPON_RANGES["machine-gun"].max_cm
+_INFANTRY_RANGE = WEAPON_RANGES["infantry-lmg"].max_cm
+_TANK_RANGE = WEAPON_RANGES["tank"].max_cm
+_ARTILLERY_RANGE = WEAPON_RANGES["artillery-open-sights"].max_cm
+_MORTAR = WEAPON_RANGES["mortar"]
+_MORTAR_RANGE, _MORTAR_MIN = _MORTAR.max_cm, _MORTAR.min_cm or 0
+# "Block Houses fire as machineguns but with a reduced range of 45cm and a reduced beaten zone of 10cm"
+# (BLOCK HOUSES); WEAPON RANGES says 50: erratum blockhouse-range.
+BLOCK_HOUSES_RANGE_CM = 45
+# Block houses: errata (45 or 50). Artillery firing indirectly and gas have no range limit here
+# (max_range_cm None; artillery's 200 applies over open sights only).
 FIRER_SPECS: dict[str, FirerSpec] = {
-    "mg": FirerSpec("mg", "mg", 70, range_source=SRC_RANGES),
+    "mg": FirerSpec("mg", "mg", MG_RANGE_CM, range_source=SRC_RANGES),
     "blockhouse": FirerSpec(
         "mg",
         "mg",
-        45,
+        BLOCK_HOUSES_RANGE_CM,
         range_source=cite("RANGED COMBAT, BLOCK HOUSES"),
         note="Block houses fire as machineguns",
     ),
-    "infantry": FirerSpec("infantry", "infantry", 45, range_source=SRC_RANGES),
+    "infantry": FirerSpec("infantry", "infantry", _INFANTRY_RANGE, range_source=SRC_RANGES),
     "lmg-unit": FirerSpec(
         "infantry",
         "infantry",
-        45,
+        _INFANTRY_RANGE,
         range_source=SRC_RANGES,
         note="LMG units attack as infantry but fire twice",
     ),
     "cavalry": FirerSpec(
         "infantry",
         "infantry",
-        45,
+        _INFANTRY_RANGE,
         range_source=SRC_RANGES,
         note="Cavalry must dismount to fire (as infantry, -1)",
     ),
-    "field-gun": FirerSpec("field-gun", "field-artillery-direct", 200, range_source=SRC_RANGES),
-    "field-howitzer": FirerSpec("field-howitzer", "field-artillery-direct", 200, range_source=SRC_RANGES),
-    "light-mortar": FirerSpec("field-howitzer", "field-artillery-indirect", 100, 10, SRC_RANGES),
-    "heavy-artillery": FirerSpec("heavy-artillery", "heavy-artillery", 200, range_source=SRC_RANGES),
-    "medium-mortar": FirerSpec("heavy-artillery", "heavy-artillery", 100, 10, SRC_RANGES),
-    "super-heavy-artillery": FirerSpec("super-heavy", "super-heavy", 200, range_source=SRC_RANGES),
-    "heavy-mortar": FirerSpec("super-heavy", "super-heavy", 100, 10, SRC_RANGES),
-    "heavy-tank": FirerSpec("tank", "armour", 30, range_source=SRC_RANGES),
+    "field-gun": FirerSpec("field-gun", "field-artillery-direct", _ARTILLERY_RANGE, range_source=SRC_RANGES),
+    "field-howitzer": FirerSpec(
+        "field-howitzer", "field-artillery-direct", _ARTILLERY_RANGE, range_source=SRC_RANGES
+    ),
+    "light-mortar": FirerSpec(
+        "field-howitzer", "field-artillery-indirect", _MORTAR_RANGE, _MORTAR_MIN, SRC_RANGES
+    ),
+    "heavy-artillery": FirerSpec(
+        "heavy-artillery", "heavy-artillery", _ARTILLERY_RANGE, range_source=SRC_RANGES
+    ),
+    "medium-mortar": FirerSpec("heavy-artillery", "heavy-artillery", _MORTAR_RANGE, _MORTAR_MIN, SRC_RANGES),
+    "super-heavy-artillery": FirerSpec(
+        "super-heavy", "super-heavy", _ARTILLERY_RANGE, range_source=SRC_RANGES
+    ),
+    "heavy-mortar": FirerSpec("super-heavy", "super-heavy", _MORTAR_RANGE, _MORTAR_MIN, SRC_RANGES),
+    "heavy-tank": FirerSpec("tank", "armour", _TANK_RANGE, range_source=SRC_RANGES),
     "light-tank": FirerSpec(
         "infantry",
         "armour",
-        30,
+        _TANK_RANGE,
         range_source=SRC_LMG,
         note="Light Tanks (Renaults, Whippets etc.) and British 'Female' fire as LMGs range 30",
     ),
     "gas": FirerSpec("gas", "gas", None),
-    "flamethrower": FirerSpec("flamethrower", "flamethrower", 5, range_source=SRC_RANGES),
+    "flamethrower": FirerSpec(
+        "flamethrower", "flamethrower", WEAPON_RANGES["flamethrower"].max_cm, range_source=SRC_RANGES
+    ),
 }
 ARTILLERY_FIRERS = frozenset({"field-gun", "field-howitzer", "heavy-artillery", "super-heavy-artillery"})
 FIELD_ARTILLERY = frozenset({"field-gun", "field-howitzer"})
@@ -393,10 +447,16 @@ MORTAR_FIRERS = frozenset({"light-mortar", "medium-mortar", "heavy-mortar"})
 MG_FIRERS = frozenset({"mg", "blockhouse"})
 INFANTRY_FIRERS = frozenset({"infantry", "lmg-unit", "cavalry"})
 TANK_FIRERS = frozenset({"heavy-tank", "light-tank"})
-# Beaten zone beyond the first target: "Machine Gun Beaten Zone = 15cm beyond First target Block House
-# Beaten Zone = 10cm beyond First target"; "Up to three targets in the beaten zone are also attacked".
-BEATEN_ZONE_CM = {"mg": 15, "blockhouse": 10}
+# Beaten zone beyond the first target (WEAPON RANGES; the playsheets agree: "Machine Gun Beaten Zone = 15cm
+# beyond First target Block House Beaten Zone = 10cm beyond First target"); "Up to three targets in the
+# beaten zone are also attacked" (MACHINEGUN BEATEN ZONE).
+BEATEN_ZONE_CM: dict[str, int] = {
+    "mg": WEAPON_RANGES["machine-gun"].beaten_zone_cm or 0,
+    "blockhouse": WEAPON_RANGES["block-house"].beaten_zone_cm or 0,
+}
 BEATEN_ZONE_TARGETS = 3
+# "fire zone is 2cm wide" (ARCS OF FIRE, MACHINE GUNS)
+MG_LANE_WIDTH_CM = 2
 
 # -- shooting at armour (main text; the mid and late playsheets refer to it: "For armour see page 21") ----
 

@@ -1,13 +1,13 @@
-"""Arcs of fire and target priority (ARCS OF FIRE, TARGET PRIORITY).
+"""Arcs of fire and target priority.
 
-"INFANTRY INCLUDING LMGS Straight ahead the width of the unit plus 10cm on each side. FIELD & HEAVY ART.
-Straight ahead the width of the model plus 10cm on each side. MORTARS Straight ahead the width of the unit
-plus 5cm on each side. MACHINE GUNS 45° Arc ... BLOCK HOUSES 45° to front and sides"; "Block houses have an
-arc of fire of 45 degrees from each face calculated at the corners."
+Three shapes of arc: straight ahead the width of the stand plus an extra width each side (by firer kind), a
+machine gun's cone splayed from its front corners, and a block house's three faces splayed from its
+corners. The widths, angles and priority distances come from the rule set as `ArcSizes`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -20,14 +20,18 @@ from rules.table.frame import unit
 
 FirerKind = Literal["infantry", "artillery", "mortar", "mg", "blockhouse"]
 FIRER_KINDS: tuple[str, ...] = FirerKind.__args__  # type: ignore[attr-defined]
-# Extra width each side of a straight-ahead arc.
-SIDE_EXTRA_CM: dict[str, float] = {"infantry": 10.0, "artillery": 10.0, "mortar": 5.0}
 # Arcs are drawn far enough to leave any table (coordinates are bounded to +-1000 cm).
 REACH_CM = 5000.0
-# "1. Closest Enemy 2. Any enemy in arc within 15cm. 3. Enemy straight ahead within 30cm. 4. Other enemy
-# within arc."
-PRIORITY_NEAR_CM = 15.0
-PRIORITY_AHEAD_CM = 30.0
+
+
+@dataclass(frozen=True)
+class ArcSizes:
+    """What a rule set says of arcs of fire and target priority; the geometry copies none of it."""
+
+    side_extra_cm: Mapping[str, float]  # straight-ahead arcs: the extra width each side, by firer kind
+    blockhouse_half_arc_deg: float  # each face of a block house fires this far either side
+    priority_near_cm: float  # after the closest enemy: any enemy in the arc within this
+    priority_ahead_cm: float  # then: an enemy straight ahead within this
 
 
 def _corners(
@@ -67,17 +71,19 @@ def arc_polygon(
     facing: float,
     width: float,
     depth: float,
-    mg_half_arc_deg: float = 45.0,
+    sizes: ArcSizes,
+    mg_half_arc_deg: float,
 ) -> Polygon:
-    if kind in SIDE_EXTRA_CM:
-        return _ahead(center, facing, width, depth, SIDE_EXTRA_CM[kind])
+    if kind in sizes.side_extra_cm:
+        return _ahead(center, facing, width, depth, sizes.side_extra_cm[kind])
     c = _corners(center, facing, width, depth)
     if kind == "mg":
         return _splay(c["fl"], c["fr"], facing, mg_half_arc_deg)
+    half = sizes.blockhouse_half_arc_deg
     faces = [
-        _splay(c["fl"], c["fr"], facing, 45.0),
-        _splay(c["rl"], c["fl"], facing + 90.0, 45.0),
-        _splay(c["fr"], c["rr"], facing - 90.0, 45.0),
+        _splay(c["fl"], c["fr"], facing, half),
+        _splay(c["rl"], c["fl"], facing + 90.0, half),
+        _splay(c["fr"], c["rr"], facing - 90.0, half),
     ]
     merged = shapely.union_all(faces)
     return merged if isinstance(merged, Polygon) else Polygon(merged.convex_hull)
@@ -92,7 +98,7 @@ class Priority:
 
 
 def target_priority(
-    firer: Stand, arc: Polygon, index: StandIndex, width: float, depth: float
+    firer: Stand, arc: Polygon, index: StandIndex, width: float, depth: float, sizes: ArcSizes
 ) -> list[Priority]:
     """Enemies (other sides) in the arc, in the order the firer must prefer them."""
     me = firer.polygon()
@@ -109,9 +115,9 @@ def target_priority(
         straight = int(i) in ahead_hit
         if d <= closest + 1e-9:
             p = 1
-        elif d <= PRIORITY_NEAR_CM:
+        elif d <= sizes.priority_near_cm:
             p = 2
-        elif straight and d <= PRIORITY_AHEAD_CM:
+        elif straight and d <= sizes.priority_ahead_cm:
             p = 3
         else:
             p = 4

@@ -1,10 +1,9 @@
 """The rolling barrage: advancing it, what it passes over, and the danger zone behind it.
 
-"A Rolling Barrage covers an area 20cm wide which extends across the whole table top" (ROLLING BARRAGE
-AREA OF EFFECT); "There is a danger area 6cm behind the RB, if an attacker enters this area they may be
-affected by the barrage. In such a situation Roll a D6 to be safe from the barrage the result must be less
-than the number of centimetres the figures are from the barrage" (RISK TO ATTACKING TROOPS FROM THEIR OWN
-BARRAGE).
+The barrage is a template that spans the table; the depth of the danger zone behind it is the rule set's
+(`danger_zone_cm`). A stand in the zone is safe when a D6 rolls less than its distance from the barrage in
+cm, as Flanders Fields has it: "Roll a D6 to be safe from the barrage the result must be less than the
+number of centimetres the figures are from the barrage" (RISK TO ATTACKING TROOPS FROM THEIR OWN BARRAGE).
 """
 
 from __future__ import annotations
@@ -18,8 +17,6 @@ from shapely import Polygon
 from rules.table.coverage import Coverage, StandIndex, classify
 from rules.table.frame import DEFAULT_TABLE, Table, oriented_rect, unit
 from rules.table.templates import Template
-
-DANGER_ZONE_CM = 6.0
 
 
 def at_risk_chance(distance_cm: float) -> Fraction:
@@ -47,9 +44,14 @@ class Advance:
 
 
 def advance(
-    barrage: Template, distance_cm: float, index: StandIndex, table: Table = DEFAULT_TABLE
+    barrage: Template,
+    distance_cm: float,
+    index: StandIndex,
+    danger_zone_cm: float,
+    table: Table = DEFAULT_TABLE,
 ) -> Advance:
-    """Move the barrage `distance_cm` along its facing (its depth runs the way it advances)."""
+    """Move the barrage `distance_cm` along its facing (its depth runs the way it advances); the danger zone
+    is the band `danger_zone_cm` deep behind its new rear edge."""
     fx, fy = unit(barrage.facing_deg)
     moved = Template(
         barrage.kind,
@@ -60,14 +62,14 @@ def advance(
     swept = shapely.union(before, after).convex_hull.intersection(table.polygon())
     swept_poly = swept if isinstance(swept, Polygon) else Polygon()
     passed = classify(swept_poly, index, 0.0)
-    # The band 6 cm deep behind the barrage's rear edge, across the table.
+    # The band behind the barrage's rear edge, across the table.
     depth = moved.spec.depth_cm
     back = (
-        moved.center[0] - (depth + DANGER_ZONE_CM) / 2 * fx,
-        moved.center[1] - (depth + DANGER_ZONE_CM) / 2 * fy,
+        moved.center[0] - (depth + danger_zone_cm) / 2 * fx,
+        moved.center[1] - (depth + danger_zone_cm) / 2 * fy,
     )
     span = 4 * (table.width_cm + table.length_cm) + 4 * (abs(back[0]) + abs(back[1]))
-    zone = oriented_rect(back, moved.facing_deg, span, DANGER_ZONE_CM).intersection(table.polygon())
+    zone = oriented_rect(back, moved.facing_deg, span, danger_zone_cm).intersection(table.polygon())
     zone_poly = zone if isinstance(zone, Polygon) else Polygon()
     under = set(index.overlapping(after)) if not after.is_empty else set()
     danger = []

@@ -40,7 +40,7 @@ def _rect(kind: str, width_cm: float, depth_cm: float) -> BaseSpec:
 
 
 # Each line quotes BASE SIZES. "Square or circular base approx 20mm x 20mm" (support weapons, heavy MGs)
-# is modelled square, as issue 4 fixes it.
+# is modelled square, one of the two shapes the text allows, so every such stand has one footprint.
 BASES: dict[str, BaseSpec] = {
     b.kind: b
     for b in (

@@ -10,18 +10,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
 
 from shapely import Polygon, box
 from shapely.affinity import rotate, translate
 
-Side = Literal["attacker", "defender"]
-SIDES: tuple[Side, ...] = ("attacker", "defender")
-
-BOOK = "Flanders Fields rule book"
-SRC_TABLE = f"{BOOK}: TABLE SIZE AND ORIENTATION"
-SRC_FIRE_PLANS = f"{BOOK}: ARTILLERY FIRE PLANS"
-SRC_DEVIATION = f"{BOOK}: APPENDIXES, DEVIATION DICE"
+from rules.core.vocabulary import Side
 
 # "on a "standard" war-game table of approximately 1.8 by 1.2 meters ... the forces set up along the
 # short, 1.2 meter edges": 120 cm across, 180 cm from base edge to base edge.

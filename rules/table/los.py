@@ -17,7 +17,6 @@ from shapely import LineString, Point
 from rules.table.bases import Stand
 from rules.table.terrain import SIGHT_BLOCKING, Feature, TerrainIndex
 
-SRC_VISIBILITY = "Flanders Fields rule book: VISIBILITY DISTANCES"
 DEAD_GROUND_CM = 2.5
 
 

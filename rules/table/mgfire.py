@@ -1,14 +1,14 @@
-"""Machine gun fire: the 2 cm fire lane, the first target and the beaten zone behind it.
+"""Machine gun fire: the fire lane, the first target and the beaten zone behind it.
 
-"MACHINE GUNS 45° Arc, fire zone is 2cm wide, up to 3 targets in beaten zone may be hit" (ARCS OF FIRE);
-"the beaten zone extends for 15cm (10cm for block houses) behind the rear edge of the first base attacked.
-Up to three targets in the beaten zone are also attacked but at -1 on the die roll for the first target,
--2 for the second etc." (MACHINEGUN BEATEN ZONE); "Short Range MGs (Under 10cm first target only) +2"
-(DIRECT FIRE MODIFIERS).
+The sizes (lane width, beaten zone depth by gun kind, how many stands it attacks, short range, a block
+house's arc) come from the rule set as `MGSizes`: the geometry is the same for any rules that draw a lane
+from the gun's face to its first target and a beaten zone beyond that target's rear edge. Each stand in the
+beaten zone is attacked at -1 for the first, -2 for the second and so on.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -24,12 +24,17 @@ from rules.table.coverage import AREA_EPS, StandIndex
 from rules.table.frame import angle_diff, strip, unit
 
 GunKind = Literal["mg", "blockhouse"]
-LANE_WIDTH_CM = 2.0
-MG_RANGE_CM = 70.0  # "Machine Guns 70cm (Beaten Zone 15cm)" (WEAPON RANGES)
-BEATEN_ZONE_CM: dict[str, float] = {"mg": 15.0, "blockhouse": 10.0}
-MAX_BEATEN_TARGETS = 3
-SHORT_RANGE_CM = 10.0
-BLOCKHOUSE_HALF_ARC_DEG = 45.0  # "an arc of fire of 45 degrees from each face calculated at the corners"
+
+
+@dataclass(frozen=True)
+class MGSizes:
+    """What a rule set says of machine-gun fire on the table; the geometry copies none of it."""
+
+    lane_width_cm: float
+    beaten_zone_cm: Mapping[str, float]  # by gun kind: how far beyond the first target's rear edge
+    beaten_zone_targets: int  # how many stands in the beaten zone are also attacked
+    short_range_cm: float  # a first target nearer than this is at short range
+    blockhouse_half_arc_deg: float  # each face of a block house fires this far either side
 
 
 @dataclass(frozen=True)
@@ -93,12 +98,14 @@ def _targets(index: StandIndex, area: Polygon, gun: Gun) -> NDArray[np.intp]:
     return idx[keep]
 
 
-def _nearest_inside(local: NDArray[np.object_], start: float, end: float) -> NDArray[np.float64]:
+def _nearest_inside(
+    local: NDArray[np.object_], start: float, end: float, lane_width_cm: float
+) -> NDArray[np.float64]:
     """For polygons in the lane's frame: the distance along the lane to each one's nearest point inside the
     lane's stretch [start, end] (an axis-aligned box there), or inf when their interiors do not meet (a
     sliver under AREA_EPS is float noise along an edge, as for coverage). Only polygons whose bounds
     overlap the box are clipped."""
-    half = LANE_WIDTH_CM / 2
+    half = lane_width_cm / 2
     near = np.full(len(local), np.inf)
     b = shapely.bounds(local)
     box = np.flatnonzero((b[:, 0] < end) & (b[:, 2] > start) & (b[:, 1] < half) & (b[:, 3] > -half))
@@ -135,8 +142,8 @@ def _not_a_target(gun: Gun, s: Stand) -> bool:
     return s.id == gun.id or (gun.side is not None and s.side == gun.side)
 
 
-def choose_face(gun: Gun, aim_deg: float, half_arc_deg: float) -> tuple[str, float, float]:
-    half = half_arc_deg if gun.kind == "mg" else BLOCKHOUSE_HALF_ARC_DEG
+def choose_face(gun: Gun, aim_deg: float, half_arc_deg: float, sizes: MGSizes) -> tuple[str, float, float]:
+    half = half_arc_deg if gun.kind == "mg" else sizes.blockhouse_half_arc_deg
     for name, normal, offset in gun.faces():
         if abs(angle_diff(aim_deg, normal)) <= half + 1e-9:
             return name, normal, offset
@@ -144,21 +151,24 @@ def choose_face(gun: Gun, aim_deg: float, half_arc_deg: float) -> tuple[str, flo
     raise RulesError("aim_deg", f"aim {aim_deg:g} is outside the gun's arc", faces)
 
 
-def mg_fire(gun: Gun, aim_deg: float, index: StandIndex, range_cm: float, half_arc_deg: float) -> MGFire:
-    face, normal, offset = choose_face(gun, aim_deg, half_arc_deg)
+def mg_fire(
+    gun: Gun, aim_deg: float, index: StandIndex, range_cm: float, half_arc_deg: float, sizes: MGSizes
+) -> MGFire:
+    face, normal, offset = choose_face(gun, aim_deg, half_arc_deg, sizes)
     nx, ny = unit(normal)
     origin = (gun.center[0] + offset * nx, gun.center[1] + offset * ny)
-    zone_cm = BEATEN_ZONE_CM[gun.kind]
-    lane = strip(origin, aim_deg, 0.0, range_cm, LANE_WIDTH_CM)
+    zone_cm = float(sizes.beaten_zone_cm[gun.kind])
+    width = sizes.lane_width_cm
+    lane = strip(origin, aim_deg, 0.0, range_cm, width)
     out = MGFire(face, origin, range_cm, zone_cm, lane)
     # One STRtree query serves the lane and the beaten zone: the first target's rear edge lies at most one
     # base extent past the lane's end, so its zone ends within this reach.
-    reach = strip(origin, aim_deg, 0.0, range_cm + MAX_BASE_EXTENT_CM + zone_cm, LANE_WIDTH_CM)
+    reach = strip(origin, aim_deg, 0.0, range_cm + MAX_BASE_EXTENT_CM + zone_cm, width)
     idx = _targets(index, reach, gun)
     if len(idx) == 0:
         return out
     local = _to_lane(index.polys[idx], origin, aim_deg)
-    hits = _ranked(_nearest_inside(local, 0.0, range_cm), idx)
+    hits = _ranked(_nearest_inside(local, 0.0, range_cm, width), idx)
     if not hits:
         return out
     dist, first = hits[0]
@@ -166,26 +176,27 @@ def mg_fire(gun: Gun, aim_deg: float, index: StandIndex, range_cm: float, half_a
     rear = float(shapely.bounds(local[idx == first][0])[2])  # farthest point along the lane
     out.first_target = first_stand.id
     out.first_distance_cm = dist
-    out.short_range = dist < SHORT_RANGE_CM
-    out.lane = strip(origin, aim_deg, 0.0, min(range_cm, rear), LANE_WIDTH_CM)
-    out.zone = strip(origin, aim_deg, rear, rear + zone_cm, LANE_WIDTH_CM)
+    out.short_range = dist < sizes.short_range_cm
+    out.lane = strip(origin, aim_deg, 0.0, min(range_cm, rear), width)
+    out.zone = strip(origin, aim_deg, rear, rear + zone_cm, width)
     others = idx != first
-    zone_hits = _ranked(_nearest_inside(local[others], rear, rear + zone_cm), idx[others])
+    zone_hits = _ranked(_nearest_inside(local[others], rear, rear + zone_cm, width), idx[others])
     out.beaten_zone = [
-        ZoneHit(index.stands[i].id, d, -(n + 1)) for n, (d, i) in enumerate(zone_hits[:MAX_BEATEN_TARGETS])
+        ZoneHit(index.stands[i].id, d, -(n + 1))
+        for n, (d, i) in enumerate(zone_hits[: sizes.beaten_zone_targets])
     ]
     return out
 
 
 def mg_fire_naive(
-    gun: Gun, aim_deg: float, stands: list[Stand], range_cm: float, half_arc_deg: float
+    gun: Gun, aim_deg: float, stands: list[Stand], range_cm: float, half_arc_deg: float, sizes: MGSizes
 ) -> tuple[str | None, list[str]]:
     """The straightforward loop, no index: for each stand, build its polygon and test it against the lane;
     then each against the beaten zone. The benchmark's baseline and a test oracle."""
-    _face, normal, offset = choose_face(gun, aim_deg, half_arc_deg)
+    _face, normal, offset = choose_face(gun, aim_deg, half_arc_deg, sizes)
     nx, ny = unit(normal)
     origin = (gun.center[0] + offset * nx, gun.center[1] + offset * ny)
-    lane = strip(origin, aim_deg, 0.0, range_cm, LANE_WIDTH_CM)
+    lane = strip(origin, aim_deg, 0.0, range_cm, sizes.lane_width_cm)
     best: tuple[float, int] | None = None
     polys: list[Polygon] = []
     for i, s in enumerate(stands):
@@ -200,7 +211,7 @@ def mg_fire_naive(
     if best is None:
         return None, []
     _, rear = _along(polys[best[1]], origin, aim_deg)
-    zone = strip(origin, aim_deg, rear, rear + BEATEN_ZONE_CM[gun.kind], LANE_WIDTH_CM)
+    zone = strip(origin, aim_deg, rear, rear + float(sizes.beaten_zone_cm[gun.kind]), sizes.lane_width_cm)
     found: list[tuple[float, int]] = []
     for i, (s, p) in enumerate(zip(stands, polys, strict=True)):
         if not _not_a_target(gun, s) and i != best[1] and zone.intersects(p):
@@ -208,4 +219,4 @@ def mg_fire_naive(
             if inside.area > AREA_EPS:
                 found.append((max(_along(inside, origin, aim_deg)[0], 0.0), i))
     found.sort()
-    return stands[best[1]].id, [stands[i].id for _, i in found[:MAX_BEATEN_TARGETS]]
+    return stands[best[1]].id, [stands[i].id for _, i in found[: sizes.beaten_zone_targets]]

@@ -22,11 +22,8 @@ from shapely.geometry.base import BaseGeometry
 from rules.table.bases import Stand
 from rules.table.coverage import AREA_EPS
 from rules.table.frame import angle_diff
-from rules.table.terrain import WIRE_BELT_CM, Feature, TerrainIndex
+from rules.table.terrain import Feature, TerrainIndex
 
-SRC_MANOEUVRE = "Flanders Fields rule book: MOVEMENT, MANOEUVRING FIGURES"
-SRC_WIRE = "Flanders Fields rule book: MOVING THROUGH BARBED WIRE"
-SRC_FIRE_ZONES = "Flanders Fields rule book: MOVING THROUGH ARTILLERY AND INDIRECT MACHINEGUN FIRE ZONES"
 TURN_180_CM = 3.0
 # Terrain classes of the movement table, the feature kinds that make them, strongest first: "Close
 # Terrain (Woods, BuA, Marsh etc unless on road)".
@@ -137,6 +134,7 @@ def _measure(
     near: Sequence[Feature],
     final_facing_deg: float | None,
     proportional_turn: bool,
+    wire_belt_cm: float,
 ) -> MoveGeometry:
     """Everything about the route but the fire zones, given the features it meets."""
     remaining: BaseGeometry = route
@@ -169,8 +167,8 @@ def _measure(
         if f.kind == "wire" and inside.length > 1e-9:
             depth = f.properties.get("depth_cm")
             across = float(depth) if isinstance(depth, int | float) else inside.length
-            # "The above rules apply to every 2cm depth of wire the infantry has to cross."
-            out.wire.append((f.id, max(1, math.ceil(across / WIRE_BELT_CM - 1e-9))))
+            # A crossing roll for every standard belt's depth of wire crossed.
+            out.wire.append((f.id, max(1, math.ceil(across / wire_belt_cm - 1e-9))))
         elif f.kind in WATER_KINDS and not inside.is_empty:
             out.water.append((f.id, f.kind, _pieces(inside)))
     return out
@@ -183,10 +181,15 @@ def measure_move(
     zones: Sequence[FireZone] = (),
     final_facing_deg: float | None = None,
     proportional_turn: bool = True,
+    *,
+    wire_belt_cm: float,
 ) -> MoveGeometry:
+    """The move's geometry; `wire_belt_cm` is the rule set's standard belt (one crossing roll per belt)."""
     pts = route_of(stand, path)
     route = _route(pts)
-    out = _measure(stand, pts, route, terrain.intersecting(route), final_facing_deg, proportional_turn)
+    out = _measure(
+        stand, pts, route, terrain.intersecting(route), final_facing_deg, proportional_turn, wire_belt_cm
+    )
     out.swept = swept_area(stand, pts)
     out.zones_entered = zones_entered(out.swept, zones)
     return out
@@ -199,13 +202,15 @@ def measure_move_naive(
     zones: Sequence[FireZone] = (),
     final_facing_deg: float | None = None,
     proportional_turn: bool = True,
+    *,
+    wire_belt_cm: float,
 ) -> MoveGeometry:
     """The straightforward loop, no index: every feature tested against the route and every zone against
     the swept area, one at a time. The benchmark's baseline and a test oracle."""
     pts = route_of(stand, path)
     route = _route(pts)
     near = [f for f in features if route.intersects(f.geometry)]
-    out = _measure(stand, pts, route, near, final_facing_deg, proportional_turn)
+    out = _measure(stand, pts, route, near, final_facing_deg, proportional_turn, wire_belt_cm)
     out.swept = _swept_area_naive(stand, pts)
     for z in zones:
         if z.fired and z.area.intersection(out.swept).area > AREA_EPS:

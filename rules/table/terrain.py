@@ -1,8 +1,8 @@
 """Terrain features: GeoJSON in and out, each feature an area on the table.
 
 Area kinds come as (Multi)Polygons. Line kinds may come as LineStrings: trenches and roads are buffered
-to their `width_cm`, wire to its `depth_cm` ("a "standard" belt of barbed wire is considered to be 2cm
-wide", MOVING THROUGH BARBED WIRE); streams and rivers may stay lines (they are crossed, not occupied).
+to their `width_cm`, wire to its `depth_cm` (by default the rule set's standard belt, `wire_belt_cm`);
+streams and rivers may stay lines (they are crossed, not occupied).
 """
 
 from __future__ import annotations
@@ -38,13 +38,9 @@ FeatureKind = Literal[
 ]
 FEATURE_KINDS: tuple[str, ...] = get_args(FeatureKind)
 AREA_KINDS = frozenset(FEATURE_KINDS) - {"road", "stream", "river", "trench", "wire"}
-# Line kinds that become areas: the property that gives their breadth, and its default (None: required).
-BUFFERED: dict[str, tuple[str, float | None]] = {
-    "trench": ("width_cm", None),
-    "road": ("width_cm", None),
-    "wire": ("depth_cm", 2.0),
-}
-WIRE_BELT_CM = 2.0
+# Line kinds that become areas: the property that gives their breadth (wire defaults to the rule set's
+# standard belt; the others must give it).
+BUFFERED: dict[str, str] = {"trench": "width_cm", "road": "width_cm", "wire": "depth_cm"}
 # Buildings and woods block sight ("see over buildings and woods" only from elevated ground).
 SIGHT_BLOCKING = frozenset({"woods", "village"})
 
@@ -69,9 +65,9 @@ class Feature:
         }
 
 
-def feature_from_geojson(obj: Mapping[str, Any], where: str) -> Feature:
+def feature_from_geojson(obj: Mapping[str, Any], where: str, *, wire_belt_cm: float) -> Feature:
     """One GeoJSON Feature (`properties.kind` names the terrain). `where` is the dotted request path used
-    in errors."""
+    in errors; a wire line without `depth_cm` is a standard belt, `wire_belt_cm` deep."""
     props = dict(obj.get("properties") or {})
     kind = props.pop("kind", None)
     if kind not in FEATURE_KINDS:
@@ -89,8 +85,8 @@ def feature_from_geojson(obj: Mapping[str, Any], where: str) -> Feature:
             f"{where}.geometry", f"the {kind} geometry is empty or not valid: {shapely.is_valid_reason(geom)}"
         )
     if geom.geom_type == "LineString" and kind in BUFFERED:
-        prop, default = BUFFERED[kind]
-        breadth = props.get(prop, default)
+        prop = BUFFERED[kind]
+        breadth = props.get(prop, wire_belt_cm if kind == "wire" else None)
         if (
             not isinstance(breadth, int | float)
             or isinstance(breadth, bool)
@@ -109,9 +105,14 @@ def feature_from_geojson(obj: Mapping[str, Any], where: str) -> Feature:
     return Feature(fid, kind, geom, props)
 
 
-def terrain_from_geojson(collection: Mapping[str, Any], where: str = "terrain") -> list[Feature]:
+def terrain_from_geojson(
+    collection: Mapping[str, Any], where: str = "terrain", *, wire_belt_cm: float
+) -> list[Feature]:
     features = collection.get("features") or []
-    return [feature_from_geojson(f, f"{where}.features.{i}") for i, f in enumerate(features)]
+    return [
+        feature_from_geojson(f, f"{where}.features.{i}", wire_belt_cm=wire_belt_cm)
+        for i, f in enumerate(features)
+    ]
 
 
 def terrain_to_geojson(features: Sequence[Feature]) -> dict[str, Any]:

@@ -171,9 +171,21 @@ class Bombardment(Resolver[BombardmentRequest]):
         return (6,) * req.markers  # 17.4 "one six-sided die is rolled per each assigned bombardment marker"
 
     def check(self, req: BombardmentRequest, ctx: Context) -> None:
-        if req.la_folie_woods and req.bombarding_side == "allied":
+        if req.la_folie_woods and (
+            req.bombarding_side == "allied" or ctx.value("la-folie-woods-bombardment") == "all"
+        ):
             raise RulesError(
-                "la_folie_woods", "no Allied bombardment is ever permitted in La Folie Woods (18.2)", [False]
+                "la_folie_woods",
+                "no Allied bombardment is ever permitted in La Folie Woods (18.2)"
+                if req.bombarding_side == "allied"
+                else "no bombardment is ever possible in La Folie Woods (17.2)",
+                [False],
+            )
+        if req.bombarding_side == "allied" and req.turn == 1 and not ctx.value("zero-hour"):
+            raise RulesError(
+                "turn",
+                "the game begins with the Allied combat phase: no Allied turn-1 bombardment (15.2)",
+                range(2, LAST_TURN + 1),
             )
         if req.gas and (req.bombarding_side != "allied" or req.turn != 1):
             raise RulesError(
@@ -243,7 +255,7 @@ class TurnInfo(Resolver[TurnRequest]):
             "part": t.part,
             "night": night,
             "bombardment_markers": allotment(ctx, req.turn),
-            "allied_gas_allowed": t.number == 1,
+            "allied_gas_allowed": t.number == 1 and bool(ctx.value("zero-hour")),
             "movement_and_attacks_allowed": not night,
             "replacements_per_side": REPLACEMENTS_PER_NIGHT if night else 0,
             "allied_aircraft_markers_lost": 1 if night else 0,

@@ -17,14 +17,16 @@ from tests.frontend.conftest import (
     small_targets,
     unlabelled_controls,
 )
-from tests.frontend.games import create_mons_game, join
+from tests.frontend.games import create_mons_game, csrf_header, join
 
 pytestmark = pytest.mark.browser
 
 
 def start_game(page: Any, game_id: int) -> None:
     version = page.request.get(f"/api/v1/games/{game_id}").json()["version"]
-    started = page.request.post(f"/api/v1/games/{game_id}/turn/advance", data={"version": version})
+    started = page.request.post(
+        f"/api/v1/games/{game_id}/turn/advance", data={"version": version}, headers=csrf_header(page)
+    )
     assert started.status == 200, started.text()
     assert started.json()["turn"]["status"] == "playing"
 
@@ -66,7 +68,7 @@ def test_order_roll_for_a_game_unit_in_three_taps(new_page: Any, viewport: dict[
         nonlocal taps
         taps += 1
         locator.click()
-        attacker.wait_for_function("!document.querySelector('.htmx-request')")
+        expect(attacker.locator(".htmx-request")).to_have_count(0)
 
     tap(attacker.get_by_role("navigation", name="What to resolve").get_by_role("link", name="Order roll"))
     # Preset from the game: the Mons company is a rifle company of an experienced battalion.

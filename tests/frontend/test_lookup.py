@@ -27,7 +27,7 @@ def tap_resolver(page: Any, name: str) -> None:
 
 def tap_die(page: Any, die: int, face: int) -> None:
     page.locator(".die-pad").nth(die).locator("label.face", has_text=re.compile(f"^{face}$")).click()
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    expect(page.locator(".htmx-request")).to_have_count(0)
 
 
 def test_gas_wind_initial_speed_by_taps(new_page: Any) -> None:
@@ -102,9 +102,9 @@ def test_shooting_by_taps(new_page: Any) -> None:
     tap_resolver(page, "Shooting")
     # Each tap re-renders the panel: wait for it before the next, or a late answer undoes a later entry.
     page.locator("#f-firer label.chip", has_text=re.compile("^Infantry$")).click()
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    expect(page.locator(".htmx-request")).to_have_count(0)
     page.locator("#f-cover label.chip", has_text=re.compile("^Soft$")).click()
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    expect(page.locator(".htmx-request")).to_have_count(0)
     page.fill("#f-range-cm", "30")
     page.press("#f-range-cm", "Enter")
     expect(page.locator("#f-range-cm")).to_have_value("30")
@@ -135,7 +135,7 @@ def test_enter_in_a_field_updates_and_never_rolls(new_page: Any) -> None:
     page.goto("/lookup/flanders-fields/shooting?period=early")
     page.fill("#f-range-cm", "30")
     page.press("#f-range-cm", "Enter")
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    expect(page.locator(".htmx-request")).to_have_count(0)
     expect(page.locator("#f-range-cm")).to_have_value("30")
     # The form's first submit button is "Roll for me": Enter must not press it.
     expect(page.locator("#answer")).to_have_count(0)

@@ -14,7 +14,7 @@ from tests.frontend.conftest import (
     screenshot,
     small_targets,
 )
-from tests.frontend.games import create_mons_game
+from tests.frontend.games import create_game_by_hand, create_mons_game, csrf_header
 
 pytestmark = pytest.mark.browser
 
@@ -22,6 +22,7 @@ pytestmark = pytest.mark.browser
 def add_stand(page: Any, game_id: int, name: str, x: float, y: float) -> str:
     response = page.request.post(
         f"/api/v1/games/{game_id}/units",
+        headers=csrf_header(page),
         data={
             "side": "defender",
             "name": name,
@@ -90,7 +91,8 @@ def test_ruler_measures_in_cm(new_page: Any) -> None:
 
 def test_the_games_fire_plan_gas_and_barrage_are_drawn(new_page: Any) -> None:
     page = new_page(TABLET_LANDSCAPE)
-    game_id, _ = create_mons_game(page)  # this device is the referee: it may write either side's plan
+    # Mid-war: the 1914 playsheet has no rolling barrages. This device is the referee: it writes either plan.
+    game_id = create_game_by_hand(page, "mid")
     plan = f"/api/v1/games/{game_id}/fireplans/attacker"
     for item in (
         {"kind": "aiming-point", "grid": [30, 100], "battery": "A"},
@@ -98,13 +100,19 @@ def test_the_games_fire_plan_gas_and_barrage_are_drawn(new_page: Any) -> None:
         {"kind": "gas", "grid": [60, 120], "gas": "offensive", "wind_deg": 90},
         {"kind": "rolling-barrage", "start_up_cm": 50, "duration_turns": 5},
     ):
-        added = page.request.post(f"{plan}/items", data={"arrival_turn": 1, "item": item})
+        added = page.request.post(
+            f"{plan}/items", data={"arrival_turn": 1, "item": item}, headers=csrf_header(page)
+        )
         assert added.status == 201, added.text()
     for side in ("attacker", "defender"):
-        assert page.request.post(f"/api/v1/games/{game_id}/fireplans/{side}/lock").status == 200
+        lock = page.request.post(f"/api/v1/games/{game_id}/fireplans/{side}/lock", headers=csrf_header(page))
+        assert lock.status == 200
     version = page.request.get(f"/api/v1/games/{game_id}").json()["version"]
     # Starting the game starts turn 1: the attacker's turn-1 items arrive on the table.
-    assert page.request.post(f"/api/v1/games/{game_id}/turn/advance", data={"version": version}).status == 200
+    started = page.request.post(
+        f"/api/v1/games/{game_id}/turn/advance", data={"version": version}, headers=csrf_header(page)
+    )
+    assert started.status == 200
     page.goto(f"/games/{game_id}/map")
     expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
     expect(page.locator(".board-fire")).to_have_count(2)

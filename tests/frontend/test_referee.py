@@ -24,6 +24,11 @@ def first_live_stand(page: Any, side: str) -> Any:
     return page.locator(f"section.side[aria-label='{side}'] li.stand:not(.killed)").first
 
 
+def start_from_the_board(page: Any) -> None:
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".turn-step")).to_contain_text("Support orders")
+
+
 def test_marker_from_another_device_arrives_within_a_second(new_page: Any) -> None:
     referee = new_page(REFEREE_SCREEN)
     game_id, codes = create_mons_game(referee)
@@ -37,7 +42,15 @@ def test_marker_from_another_device_arrives_within_a_second(new_page: Any) -> No
     unit_id = stand.get_attribute("data-unit")
     on_referee = referee.locator(f"#unit-{unit_id} .marker")
     expect(on_referee).to_have_count(0)
+    # No markers in set-up: the refusal is a sentence naming the rule.
+    stand.get_by_role("button", name="Add a suppression marker").click()
+    expect(player.locator("#net-status")).to_contain_text("Not now. The game has not started")
+    expect(on_referee).to_have_count(0)
 
+    # The referee starts the game; the player's screen follows over the event stream.
+    start_from_the_board(referee)
+    expect(player.locator(".turn-step")).to_contain_text("Support orders")
+    stand = first_live_stand(player, "Defender")
     stand.get_by_role("button", name="Add a suppression marker").click()
     # The referee's screen shows the marker within a second, pushed over the event stream.
     expect(on_referee).to_have_count(1, timeout=1000)
@@ -51,9 +64,17 @@ def test_third_suppression_kills_and_long_press_removes(new_page: Any) -> None:
     page.goto(f"/games/{game_id}/referee")
     stand = first_live_stand(page, "Defender")
     unit = page.locator(f"#unit-{stand.get_attribute('data-unit')}")
+    # In set-up the referee is asked whether to override; declining changes nothing.
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    unit.get_by_role("button", name="Add a suppression marker").click()
+    expect(page.locator("#net-status")).to_contain_text("Not now. The game has not started")
+    expect(unit.locator(".marker")).to_have_count(0)
+    start_from_the_board(page)
     unit.get_by_role("button", name="Add a suppression marker").click()
     expect(unit.locator(".marker")).to_have_count(1)
-    # Long-press on the chip removes it (the referee may recover a marker without spending an action).
+    # Long-press on the chip removes it: the referee may recover a marker without spending an action, and
+    # outside the defender's own orders only by overriding the turn sequence, which the log then shows.
+    page.once("dialog", lambda dialog: dialog.accept())
     chip = unit.locator(".marker").first
     box = chip.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -61,6 +82,7 @@ def test_third_suppression_kills_and_long_press_removes(new_page: Any) -> None:
     page.wait_for_timeout(800)
     page.mouse.up()
     expect(unit.locator(".marker")).to_have_count(0)
+    expect(page.locator("ol.events li").first).to_contain_text("referee override")
     # "three suppressions without recovery is a kill" (issue 3, suppression rules).
     for n in (1, 2):
         unit.get_by_role("button", name="Add a suppression marker").click()

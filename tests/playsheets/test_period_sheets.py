@@ -181,11 +181,15 @@ def test_movement_cells_match_the_movement_table(printed: tuple[str, str, bytes,
 def test_order_sequence_steps_are_printed_in_order(printed: tuple[str, str, bytes, str]) -> None:
     period, _, data, _ = printed
     flat = reading_order(data)
-    steps, _ = sheet.order_sequence(period)
+    steps = sheet.order_sequence(period).steps
     # early: "1 SUPPORT ORDERS ... 2 BATTALION ORDERS ... 3 MOVE COMMAND STANDS"; mid and late have 7 steps.
     assert len(steps) == (3 if period == "early" else 7)
-    positions = [flat.find(squash(f"{s['step']}. {s['title']}")) for s in steps]
+    positions = [flat.find(squash(f"{s.number}. {s.title}")) for s in steps]
     assert -1 not in positions and positions == sorted(positions)
+    # The parts of each step and the command-stand note, from the same data the game follows.
+    for s in steps:
+        for line in (*s.parts, s.note):
+            assert squash(line) in flat, line
 
 
 def test_sos_and_three_suppressions(printed: tuple[str, str, bytes, str]) -> None:
@@ -219,3 +223,17 @@ def test_unknown_period_and_variant_are_refused() -> None:
         render_html("late", "a4", {"barrage-duration": "nine"})
     with pytest.raises(RulesError, match="allowed: a4, letter"):
         render_html("late", "a5")
+
+
+@pytest.mark.parametrize(
+    ("erratum_id", "period"),
+    [("raw-firer-penalty", "mid"), ("deep-shelter-veteran", "late"), ("move-mixed-terrain", "early")],
+)
+def test_a_variant_prints_in_the_section_its_erratum_names(erratum_id: str, period: str) -> None:
+    # The erratum's `section` places it, not its id: raw-firer-penalty is a firing-table erratum.
+    erratum = RS.errata[erratum_id]
+    other = next(r.id for r in erratum.readings if r.id != erratum.default)
+    built = sheet.period_sheet(period, {erratum_id: other})
+    placed = {s.id: [n.erratum for n in s.variants] for page in built.pages for s in page}
+    assert erratum_id in placed[erratum.section]
+    assert [s for s, ids in placed.items() if erratum_id in ids] == [erratum.section]

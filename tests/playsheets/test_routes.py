@@ -104,13 +104,17 @@ def test_game_playsheet_uses_its_period_and_variants(sqlite_client: TestClient) 
         json={"version": game["version"], "variants": {"barrage-duration": "fire-plan-template"}},
     )
     assert r.status_code == 200, r.text
-    r = sqlite_client.get(f"/playsheets/games/{gid}")
+    r = sqlite_client.get(f"/playsheets/games/{gid}", headers={"Authorization": f"Bearer {referee}"})
     assert r.status_code == 200 and "mid 1917 to end of war" in r.text and "VARIANT" in r.text
-    assert sqlite_client.get("/playsheets/games/999999.pdf").status_code == 404
+    # Like the game itself: no token, no sheet (401), before the game is even looked up.
+    assert sqlite_client.get("/playsheets/games/999999.pdf").status_code == 401
 
 
 def test_game_aiming_point_cards(sqlite_client: TestClient) -> None:
-    gid, _, _ = _game(sqlite_client)
-    r = sqlite_client.get(f"/playsheets/games/{gid}/aiming-points")
+    gid, referee, _ = _game(sqlite_client)
+    r = sqlite_client.get(
+        f"/playsheets/games/{gid}/aiming-points", headers={"Authorization": f"Bearer {referee}"}
+    )
     assert r.status_code == 200 and "Aiming-point cards" in r.text
-    assert sqlite_client.get("/playsheets/games/999999/aiming-points").status_code == 404
+    # Per-role access: tests/app/hostile/test_access.py.
+    assert sqlite_client.get("/playsheets/games/999999/aiming-points").status_code == 401

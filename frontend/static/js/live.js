@@ -1,9 +1,12 @@
 // Live view: read the game's Server-Sent Events (fetch streaming, so every named event kind is seen and
 // Last-Event-ID resumes after a drop) and re-render the fragment from the page's own URL via htmx.
+// The stream is opened with a short-lived ticket fetched (with the device's cookie) right before every
+// connect and reconnect: no token ever goes into a URL.
 (() => {
   const root = document.querySelector("[data-live-stream]");
   if (!root || !window.fetch) return;
   const url = root.dataset.liveStream;
+  const ticketUrl = root.dataset.liveTicket;
   const refreshUrl = root.dataset.liveRefresh;
   const target = root.dataset.liveTarget;
   let lastId = root.dataset.liveAfter || null; // the newest event the page already shows
@@ -23,7 +26,15 @@
     const headers = { Accept: "text/event-stream" };
     if (lastId !== null) headers["Last-Event-ID"] = lastId;
     try {
-      const response = await fetch(url, { headers, credentials: "same-origin", cache: "no-store" });
+      const issued = await fetch(ticketUrl, { credentials: "same-origin", cache: "no-store" });
+      if (issued.status === 401 || issued.status === 403) {
+        window.firestepNotice("Live updates need this device to have joined the game.");
+        return;
+      }
+      if (!issued.ok) throw new Error(String(issued.status));
+      const { ticket } = await issued.json();
+      const streamUrl = `${url}?ticket=${encodeURIComponent(ticket)}`;
+      const response = await fetch(streamUrl, { headers, credentials: "omit", cache: "no-store" });
       if (!response.ok) {
         window.firestepNotice(response.status === 401 || response.status === 403
           ? "Live updates need this device to have joined the game."

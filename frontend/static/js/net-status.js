@@ -14,13 +14,19 @@
   window.addEventListener("online", () => show("Connection back.", true));
   document.addEventListener("htmx:sendError", () => show("Could not reach the server. Check the wifi and try again."));
   document.addEventListener("htmx:responseError", (event) => {
-    const status = event.detail.xhr ? event.detail.xhr.status : 0;
+    const xhr = event.detail.xhr;
+    const status = xhr ? xhr.status : 0;
+    // A refusal that explains itself (e.g. an out-of-date CSRF token) sends its own sentence.
+    const own = xhr ? xhr.getResponseHeader("X-Firestep-Notice") : null;
+    if (own) { show(own); return; }
+    const retry = xhr ? xhr.getResponseHeader("Retry-After") : null;
     const text = {
       401: "You are not signed in to this game: join it with a code first.",
       403: "Your side may not do that.",
       404: "That no longer exists (it may have been removed on another device).",
       409: "Someone changed this on another device: the page shows the current state now.",
       422: "That value is not allowed here.",
+      429: `Too many tries from this device: wait ${retry || "a few"} seconds and try again.`,
     }[status] || `The server could not do that (error ${status}). Try again.`;
     show(text);
   });

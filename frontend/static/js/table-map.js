@@ -8,6 +8,8 @@
   const W = Number(svg.dataset.width);
   const L = Number(svg.dataset.length);
   const game = svg.dataset.game;
+  // The page's CSRF token: the server refuses a cookie-authorised write without it (app/security.py).
+  const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
   const sizes = JSON.parse(document.getElementById("map-sizes").textContent);
   const layer = (name) => svg.querySelector(`g.${name}`);
   const info = document.getElementById("map-info");
@@ -100,7 +102,7 @@
       for (const t of templates) {
         const response = await fetch("/api/v1/geometry/coverage", {
           method: "POST",
-          headers: { "Content-Type": "application/json" },
+          headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
           body: JSON.stringify({
             template: { kind: t.kind, center: t.center, facing_deg: t.facing_deg },
             stands: onTable.map((s) => ({ id: String(s.id), side: s.side, base: s.base, center: [s.x, s.y], facing_deg: s.facing_deg ?? 90 })),
@@ -282,12 +284,15 @@
     if (s.x === done.from[0] && s.y === done.from[1]) return;
     const response = await fetch(`/api/v1/games/${game}/units/${s.id}/move`, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
       credentials: "same-origin",
       body: JSON.stringify({ x: Number(s.x.toFixed(2)), y: Number(s.y.toFixed(2)), facing_deg: s.facing_deg ?? 90 }),
     }).catch(() => null);
     if (!response || !response.ok) {
+      // A refusal by the rules of play (the game's status or the current step) says why in words.
+      const refusal = response && response.status === 409 ? await response.json().catch(() => null) : null;
       notice(response && response.status === 403 ? "That stand belongs to the other side: it stays where it was."
+        : Array.isArray(refusal?.current?.allowed_now) ? `Not now: the stand is back where it was. ${refusal.detail}`
         : "The move was not saved; the stand is back where it was.");
       [s.x, s.y] = done.from;
       placeStand(s);

@@ -9,6 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from rules.firestorm import campaign
+from tests import csrf
 from tests.app.campaigns.conftest import choose
 
 
@@ -61,7 +62,7 @@ def test_a_whole_campaign_through_the_tap_forms(sqlite_client: TestClient) -> No
             dice = []
             data = {"version": str(version), "type": "resolve", "great_war": "true"}
             data |= {k: str(v) for k, v in act["great_war"].items()}
-        r = c.post(f"/campaigns/{cid}/act", data=data, headers={"HX-Request": "true"})
+        r = c.post(f"/campaigns/{cid}/act", data=csrf.form(c, data), headers={"HX-Request": "true"})
         assert r.status_code == 200 and 'class="errors"' not in r.text, r.text[:3000]
         state, _ = campaign.apply(state, act, dice)
         version += 1
@@ -76,13 +77,21 @@ def test_a_whole_campaign_through_the_tap_forms(sqlite_client: TestClient) -> No
 
 def test_refusals_are_sentences(sqlite_client: TestClient) -> None:
     c = sqlite_client
-    c.post("/campaigns/new", data={})
+    c.post("/campaigns/new", data=csrf.form(c))
     # Turn 1 is fixed: D-3 into C-4 is the second battle, not the first ("D-2 into C-3" comes first).
     bad = {"version": "2", "type": "attack", "from_area": "D-3", "to_area": "C-4", "troops": "g-gr-5"}
-    assert c.post("/campaigns/1/act", data={"version": "1", "type": "initiative"}).status_code == 200
-    r = c.post("/campaigns/1/act", data=bad)
+    assert (
+        c.post("/campaigns/1/act", data=csrf.form(c, {"version": "1", "type": "initiative"})).status_code
+        == 200
+    )
+    r = c.post("/campaigns/1/act", data=csrf.form(c, bad))
     assert r.status_code == 422 and "german may not attack D-3 -&gt; C-4" in r.text
-    r = c.post("/campaigns/1/act", data={"version": "1", "type": "pass"}, headers={"HX-Request": "true"})
+    # htmx sends the token as a header (hx-headers on <body>).
+    r = c.post(
+        "/campaigns/1/act",
+        data={"version": "1", "type": "pass"},
+        headers={"HX-Request": "true", **csrf.header(c)},
+    )
     assert r.status_code == 200 and "another device" in r.text and '"detail"' not in r.text
     # A device with no seat is asked for a code; the player of one side may not act for the other.
     other = TestClient(c.app)
@@ -90,10 +99,13 @@ def test_refusals_are_sentences(sqlite_client: TestClient) -> None:
     codes = c.post("/api/v1/campaigns", json={}).json()["join_codes"]
     r = other.post("/campaigns/join", data={"code": codes["bef"]}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == "/campaigns/2"
-    other.post("/campaigns/2/act", data={"version": "1", "type": "initiative"})
+    other.post("/campaigns/2/act", data=csrf.form(other, {"version": "1", "type": "initiative"}))
     r = other.post(
         "/campaigns/2/act",
-        data={"version": "2", "type": "attack", "from_area": "D-2", "to_area": "C-3", "troops": "group-i"},
+        data=csrf.form(
+            other,
+            {"version": "2", "type": "attack", "from_area": "D-2", "to_area": "C-3", "troops": "group-i"},
+        ),
     )
     assert r.status_code == 422 and "it is the german&#39;s decision" in r.text
     assert other.get("/campaigns/999").status_code == 404

@@ -56,6 +56,14 @@ def new_game(http: Any, payload: dict[str, Any] | None = None) -> Game:
     )
 
 
+def start_game(http: Any, game: Game) -> dict[str, Any]:
+    """The referee starts the game: turn 1, the attacker's first step (markers are not placed in set-up)."""
+    version = http.get(f"/api/v1/games/{game.id}/turn", headers=game.referee).json()["version"]
+    r = http.post(f"/api/v1/games/{game.id}/turn/advance", headers=game.referee, json={"version": version})
+    assert r.status_code == 200, r.text
+    return dict(r.json()["turn"])
+
+
 @pytest.fixture
 def mons(client: TestClient) -> Game:
     return new_game(client)

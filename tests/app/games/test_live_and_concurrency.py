@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from tests.app.games.conftest import Game, new_game, units_by_ref
+from tests.app.games.conftest import Game, new_game, start_game, units_by_ref
 
 
 def platoons(http: httpx.Client, g: Game, side: str, n: int) -> list[dict[str, Any]]:
@@ -24,6 +24,7 @@ def test_concurrent_markers_are_never_lost(live_url: str) -> None:
     with httpx.Client(base_url=live_url, timeout=30) as http:
         g = new_game(http)
         targets = platoons(http, g, "defender", 6)
+        start_game(http, g)  # markers are placed during play: the attacker's support orders fire
     barrier = threading.Barrier(2)
     results: list[int] = []
 
@@ -137,12 +138,16 @@ class Listener:
 def test_every_event_reaches_every_device_within_100ms(live_url: str) -> None:
     with httpx.Client(base_url=live_url, timeout=30) as http:
         g = new_game(http)
+        start_game(http, g)  # markers are placed during play
         backlog = len(http.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json())
         stream = f"{live_url}/api/v1/games/{g.id}/stream"
         devices = [
             Listener(stream, g.referee),
             Listener(stream, g.attacker),
-            Listener(f"{stream}?token={g.defender['Authorization'][7:]}", {}),
+            # EventSource sends no header: a short-lived ticket in the query string instead of the token.
+            Listener(
+                f"{stream}?ticket={http.get(f'{stream}-ticket', headers=g.defender).json()['ticket']}", {}
+            ),
         ]
         for d in devices:
             d.take(backlog)  # the log so far

@@ -101,6 +101,10 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     assert (t["turn"], t["side_to_move"], t["step"]["id"]) == (1, "attacker", "support-orders")
 
     # -- Turn 1, German --------------------------------------------------------------------------------------
+    # Rifle companies are ordered, and so move and fire, in "2 BATTALION ORDERS": "Battalion Rifle Companies
+    # ... “Action” are; REMOVE A SUPPRESSION LEVEL, FIRE or MOVE."
+    a = advance(c, g, g.attacker)
+    assert a["turn"]["step"]["id"] == "battalion-orders"
     platoon = units[f"{DE_BN1}/rifle-company-1/rifle-platoon-1"]
     roll = c.post(
         f"/api/v1/games/{g.id}/resolve/movement",
@@ -138,8 +142,6 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     )
     assert moved.status_code == 200
 
-    a = advance(c, g, g.attacker)
-    assert a["turn"]["step"]["id"] == "battalion-orders"
     # German MG fire suppresses a British platoon: "if the suppression is caused by MACHINE GUNS, MORTARS OR
     # ARTILLERY the whole company to which the platoon belongs is suppressed."
     company1 = [u for r, u in units.items() if r.startswith(f"{BN1}/rifle-company-1/")]
@@ -205,6 +207,8 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     assert (end["turn"]["turn"], end["turn"]["side_to_move"]) == (1, "defender")
 
     # -- Turn 1, British ----------------------------------------------------------------------------------
+    # A rifle platoon recovers in its battalion's orders ("REMOVE A SUPPRESSION LEVEL, FIRE or MOVE").
+    assert advance(c, g, g.defender)["turn"]["step"]["id"] == "battalion-orders"
     # "The only method of recovering from Battle Suppression is by the use of an Action": none ordered yet.
     rec = c.post(f"/api/v1/games/{g.id}/units/{other['id']}/markers", headers=g.defender, json={"delta": -1})
     assert rec.status_code == 422 and "action" in rec.text
@@ -229,7 +233,7 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
         json={"unit_id": hero["id"], "dice": [6]},
     )
     assert h2.status_code == 422
-    for _ in range(3):
+    for _ in range(2):
         last = advance(c, g, g.defender)
 
     # -- Turn 2, German: the planned aiming point arrives by itself and checks against the commitment -----
@@ -237,11 +241,13 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     arrival = next(e for e in last["events"] if e["kind"] == "fire-plan-arrival")
     p = arrival["payload"]
     assert p["verified"] is True and p["item"]["id"] == item_id
-    leaf = hashlib.sha256(canonical({"item": p["item"], "salt": p["salt"]})).hexdigest()
-    assert leaf == p["leaf"] and leaf in p["leaves"]
-    root = hashlib.sha256(
-        canonical({"game": g.id, "side": "attacker", "leaves": sorted(p["leaves"])})
-    ).hexdigest()
+    # The leaf and the hashes on its way up the commitment tree (as the plan's how_to_check says).
+    node = hashlib.sha256(canonical({"item": p["item"], "salt": p["salt"]})).hexdigest()
+    assert node == p["leaf"] and "leaves" not in p
+    for depth, sibling in enumerate(p["path"]):
+        pair = [sibling, node] if p["slot"] >> depth & 1 else [node, sibling]
+        node = hashlib.sha256(canonical(pair)).hexdigest()
+    root = hashlib.sha256(canonical({"game": g.id, "side": "attacker", "root": node})).hexdigest()
     assert root == locked.json()["commitment"]
     seen = c.get(f"/api/v1/games/{g.id}/fireplans/attacker/items/{item_id}", headers=g.defender)
     assert seen.status_code == 200 and seen.json()["verified"] is True
@@ -298,8 +304,7 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     events = c.get(f"/api/v1/games/{g.id}/events", headers=g.defender).json()
     ids = [e["id"] for e in events]
     assert ids == sorted(ids)
-    # The German's plan item was private until it arrived.
+    # The German's plan edits are kept with the German side, not in the log the British read.
     assert "fire-plan-item" not in {e["kind"] for e in events}
-    assert "fire-plan-item" in {
-        e["kind"] for e in c.get(f"/api/v1/games/{g.id}/events", headers=g.attacker).json()
-    }
+    edits = c.get(f"/api/v1/games/{g.id}/fireplans/attacker/edits", headers=g.attacker).json()
+    assert [(e["action"], e["item"]["id"]) for e in edits] == [("added", item_id)]

@@ -193,11 +193,10 @@ def test_random_event_pack_is_kept_per_game_and_hands_are_private(client: TestCl
     assert c.get(f"/api/v1/games/{g.id}/me", headers=g.defender).json()["event_hand"] == []
     # The British see that a card was kept, not which.
     seen = c.get(f"/api/v1/games/{g.id}/events", headers=g.defender).json()
-    public = [e for e in seen if e["kind"] == "random-event"]
+    public = [e for e in seen if e["kind"] == "roll" and e["payload"]["resolver"] == "random-event"]
+    assert [e["id"] for e in public] == [drawn["event_id"]]
     assert public[-1]["payload"]["kept"] == 1 and public[-1]["payload"]["cards_left"] == 51
-    assert not [
-        e for e in seen if e["kind"] in ("roll", "cards-drawn") and e["payload"]["resolver"] == "random-event"
-    ]
+    assert not {"request", "resolution", "filled", "changes"} & set(public[-1]["payload"])
     # The next draw is from the 51 left: the 13th is now the Two of Diamonds, a dummy.
     nxt = resolve(c, g, g.attacker, "random-event", dice=[13])
     assert nxt["resolution"]["outcome"]["drawn"][0]["card"] == "2D"

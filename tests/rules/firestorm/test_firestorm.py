@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rules.core.dice import exact_distribution
@@ -158,6 +158,9 @@ def test_tie_is_an_attacker_defeat() -> None:
 def test_battle_odds_are_exact(
     turn: int, attacker: str, att: list[str], dfn: list[str], supplied: bool
 ) -> None:
+    # Turn 1 is all German attacks; tank Firestorm Troops are gone after turn 2 (test_turn_limits.py).
+    assume(turn != 1 or attacker == "german")
+    assume(turn <= 2 or not {*att, *dfn} & {"heavy-tank", "whippet"})
     req = BattleRequest(
         turn=turn,
         attacker=attacker,

@@ -13,10 +13,13 @@ PLAYSHEET_DEFAULTS = {
     E.MID_FIRING_TABLE,
     E.EARLY_WIRE_CROSSING,
 }
+# Every erratum but the two referee's rulings where the text offers no second reading.
+RULINGS = {E.ORG_DEFAULT_QUALITY, E.MONS_TABLE_LAYOUT}
+ERRATA = [e for e in FF.errata.values() if e.id not in RULINGS]
 
 
 def test_errata_are_registered_with_two_located_readings() -> None:
-    for erratum in E.ERRATA:
+    for erratum in ERRATA:
         assert FF.errata[erratum.id] is erratum
         assert len(erratum.readings) == 2
         assert all(r.source.startswith("Flanders Fields") and r.text for r in erratum.readings)
@@ -24,7 +27,7 @@ def test_errata_are_registered_with_two_located_readings() -> None:
 
 
 def test_playsheet_is_the_default_where_a_playsheet_is_a_reading() -> None:
-    for erratum in E.ERRATA:
+    for erratum in ERRATA:
         # A playsheet reading that states something (not a silence the erratum fills) is the default.
         sheet_readings = [
             r.id
@@ -39,4 +42,16 @@ def test_playsheet_is_the_default_where_a_playsheet_is_a_reading() -> None:
 
 def test_ruleset_description_lists_the_errata() -> None:
     ids = {e["id"] for e in FF.describe()["errata"]}
-    assert {e.id for e in E.ERRATA} <= ids
+    assert {e.id for e in ERRATA} <= ids
+
+
+def test_every_erratum_names_its_section() -> None:
+    # The playsheet's sections, and a topic for the rest; every erratum has one.
+    sections = {e.id: e.section for e in FF.errata.values()}
+    assert all(sections.values()), [i for i, s in sections.items() if not s]
+    assert sections[E.RAW_FIRER_PENALTY] == "firing"
+    assert sections[E.EARLY_WIRE_CROSSING] == "wire"
+    assert {"actions", "artillery", "barrage", "wire", "movement", "firing", "armour"} <= set(
+        sections.values()
+    )
+    assert FF.describe()["errata"][0]["section"] == next(iter(FF.errata.values())).section

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from shapely.geometry import Point, Polygon, box, shape
 from shapely.strtree import STRtree
 
+from rules.core.errors import RulesError
 from rules.flanders_fields.organisation import Unit, count_units
 from rules.flanders_fields.ruleset import FlandersFields
-from rules.flanders_fields.scenarios import SCENARIOS, TERRAIN_KINDS, build_mons_1914
+from rules.flanders_fields.scenarios import SCENARIOS, TERRAIN_KINDS, build_mons_1914, build_scenario
+from rules.flanders_fields.table_rules import WIRE_BELT_CM
 from rules.table.bases import BASES
 from rules.table.terrain import terrain_from_geojson
 
@@ -143,7 +146,7 @@ def test_terrain() -> None:
 
 
 def test_terrain_loads_in_the_table_geometry() -> None:
-    features = terrain_from_geojson(MONS.terrain)
+    features = terrain_from_geojson(MONS.terrain, wire_belt_cm=WIRE_BELT_CM)
     assert len(features) == len(MONS.terrain["features"])
     assert max(f.height_cm for f in features) > 0
 
@@ -152,3 +155,48 @@ def test_dataset_and_errata() -> None:
     data = FlandersFields().data("scenarios")
     assert [s["id"] for s in data] == ["mons-1914"]
     assert all(e in FlandersFields().errata for e in MONS.errata)
+
+
+def _readings() -> list[tuple[str, str, str]]:
+    errata = FlandersFields().errata
+    return [
+        (scenario_id, eid, reading.id)
+        for scenario_id, scenario in SCENARIOS.items()
+        for eid in scenario.errata
+        for reading in errata[eid].readings
+    ]
+
+
+@pytest.mark.parametrize(("scenario_id", "erratum_id", "reading_id"), _readings())
+def test_every_reading_reaches_the_built_scenario(scenario_id: str, erratum_id: str, reading_id: str) -> None:
+    built = build_scenario(scenario_id, {erratum_id: reading_id}).as_dict()
+    default = build_scenario(scenario_id).as_dict()
+    if reading_id == FlandersFields().errata[erratum_id].default:
+        assert built == default
+    else:
+        assert built != default
+
+
+def test_german_quality_reading_grades_every_german_infantry_unit() -> None:
+    veteran = build_scenario("mons-1914", {"mons-german-quality": "veteran"})
+    infantry = [
+        u
+        for regiment in veteran.forces["attacker"]
+        for u in regiment.walk()
+        if u.kind in {"infantry-regiment", "infantry-battalion", "rifle-company", "rifle-platoon"}
+    ]
+    assert infantry and {u.quality for u in infantry} == {"veteran"}
+    # "Crewed Weapons ... are always classed as Experienced" whatever the reading.
+    guns = [s for regiment in veteran.forces["attacker"] for s in regiment.stands() if s.level == "battery"]
+    assert {g.quality for g in guns} == {"experienced"}
+    assert {u.quality for u in MONS.forces["attacker"]} == {"experienced"}
+
+
+def test_unknown_scenario_or_reading_is_refused_naming_the_field() -> None:
+    with pytest.raises(RulesError) as unknown:
+        build_scenario("ypres-1915")
+    assert unknown.value.field == "scenario" and unknown.value.allowed == sorted(SCENARIOS)
+    with pytest.raises(RulesError) as bad_reading:
+        build_scenario("mons-1914", {"mons-german-quality": "elite"})
+    assert bad_reading.value.field == "variants.mons-german-quality"
+    assert bad_reading.value.allowed == ["experienced", "veteran"]

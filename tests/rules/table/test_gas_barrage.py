@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.flanders_fields.gas import Wind, next_wind_distribution
+from rules.flanders_fields.table_rules import DANGER_ZONE_CM
 from rules.table.barrage import advance, at_risk_chance
 from rules.table.bases import Stand
 from rules.table.coverage import StandIndex
@@ -124,7 +125,7 @@ def test_the_barrage_advances_its_width_and_names_what_it_passes_and_who_is_too_
         Stand("keen", "attacker", "infantry-platoon", (60, 45.75), 90),  # front edge 46.5: 3.5 cm behind
         Stand("safe", "attacker", "infantry-platoon", (60, 20), 90),
     ]
-    adv = advance(Template("rolling-barrage", (60, 40), 90), 20, StandIndex.build(stands))
+    adv = advance(Template("rolling-barrage", (60, 40), 90), 20, StandIndex.build(stands), DANGER_ZONE_CM)
     assert adv.moved.center == pytest.approx((60, 60))
     assert adv.polygon.bounds == pytest.approx((0, 50, 120, 70))
     # The barrage started over y 30..50, so "keen" was under it before it lifted.

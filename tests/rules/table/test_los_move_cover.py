@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from rules.core.errors import RulesError
 from rules.flanders_fields.cover import cover_for
+from rules.flanders_fields.table_rules import WIRE_BELT_CM
 from rules.table.bases import BASE_KINDS, Stand
 from rules.table.los import line_of_sight
 from rules.table.move import FireZone, fit_move, measure_move, measure_move_naive
@@ -37,7 +38,11 @@ def _line(kind: str, pts: list[list[float]], **props: Any) -> dict[str, Any]:
 
 
 def _terrain(*features: dict[str, Any]) -> TerrainIndex:
-    return TerrainIndex.build(terrain_from_geojson({"type": "FeatureCollection", "features": list(features)}))
+    return TerrainIndex.build(
+        terrain_from_geojson(
+            {"type": "FeatureCollection", "features": list(features)}, wire_belt_cm=WIRE_BELT_CM
+        )
+    )
 
 
 HILL = _poly("hill", 50, 0, 70, 20, height_cm=3)
@@ -78,7 +83,7 @@ def _infantry_allowance(t: str) -> int | None:
 def test_a_move_is_split_by_terrain_and_fits_proportionally() -> None:
     terrain = _terrain(_poly("woods", 0, 20, 120, 25))
     stand = Stand("p", "attacker", "infantry-platoon", (60, 10), 90)
-    geom = measure_move(stand, [(60, 25)], terrain)
+    geom = measure_move(stand, [(60, 25)], terrain, wire_belt_cm=WIRE_BELT_CM)
     assert geom.length_cm == pytest.approx(15)
     assert geom.by_terrain == pytest.approx({"close": 5, "cross-country": 10})
     fit = fit_move(geom, _infantry_allowance, "proportional", "infantry")
@@ -90,9 +95,20 @@ def test_a_move_is_split_by_terrain_and_fits_proportionally() -> None:
 def test_turning_through_180_costs_three_cm() -> None:
     # "it is considered to require 3cm to turn a stand through 180 degrees"
     stand = Stand("p", "attacker", "infantry-platoon", (60, 10), 90)
-    assert measure_move(stand, [(60, 20)], _terrain(), final_facing_deg=270).length_cm == pytest.approx(13)
-    assert measure_move(stand, [(60, 20)], _terrain(), final_facing_deg=180).turn_cm == pytest.approx(1.5)
-    whole = measure_move(stand, [(60, 20)], _terrain(), final_facing_deg=180, proportional_turn=False)
+    assert measure_move(
+        stand, [(60, 20)], _terrain(), final_facing_deg=270, wire_belt_cm=WIRE_BELT_CM
+    ).length_cm == pytest.approx(13)
+    assert measure_move(
+        stand, [(60, 20)], _terrain(), final_facing_deg=180, wire_belt_cm=WIRE_BELT_CM
+    ).turn_cm == pytest.approx(1.5)
+    whole = measure_move(
+        stand,
+        [(60, 20)],
+        _terrain(),
+        final_facing_deg=180,
+        proportional_turn=False,
+        wire_belt_cm=WIRE_BELT_CM,
+    )
     assert whole.turn_cm == 3
 
 
@@ -108,7 +124,7 @@ def test_wire_belts_streams_and_fired_zones() -> None:
         FireZone("fired", Template("artillery", (60, 40)).polygon(), True),
         FireZone("ranging", Template("artillery", (60, 40)).polygon(), False),
     ]
-    geom = measure_move(stand, [(60, 40)], terrain, zones)
+    geom = measure_move(stand, [(60, 40)], terrain, zones, wire_belt_cm=WIRE_BELT_CM)
     assert geom.wire == [("wire", 3)]
     assert geom.water == [("stream", "stream", 1)]
     assert geom.zones_entered == ["fired"]  # "has received at least 1 round of artillery fire"
@@ -140,12 +156,12 @@ def test_cover_from_terrain(kinds: set[str], quality: str, cover: str) -> None:
 
 def test_bad_terrain_names_the_field() -> None:
     with pytest.raises(RulesError) as exc:
-        terrain_from_geojson({"features": [_line("trench", [[0, 0], [10, 0]])]})
+        terrain_from_geojson({"features": [_line("trench", [[0, 0], [10, 0]])]}, wire_belt_cm=WIRE_BELT_CM)
     assert exc.value.field == "terrain.features.0.properties.width_cm"
     bowtie = _poly("woods", 0, 0, 10, 10)
     bowtie["geometry"]["coordinates"] = [[[0, 0], [10, 10], [10, 0], [0, 10], [0, 0]]]
     with pytest.raises(RulesError) as exc:
-        terrain_from_geojson({"features": [bowtie]})
+        terrain_from_geojson({"features": [bowtie]}, wire_belt_cm=WIRE_BELT_CM)
     assert exc.value.field == "terrain.features.0.geometry"
 
 
@@ -182,14 +198,16 @@ def test_indexed_move_agrees_with_the_loop_over_every_feature(
     features.append(_line("stream", [[50, 0], [45, 100]]))
     for i, f in enumerate(features):
         f["id"] = f"f{i}"
-    parsed = terrain_from_geojson({"type": "FeatureCollection", "features": features})
+    parsed = terrain_from_geojson(
+        {"type": "FeatureCollection", "features": features}, wire_belt_cm=WIRE_BELT_CM
+    )
     zones = [
         FireZone(f"z{i}", Template("artillery", (x, y)).polygon(), fired)
         for i, (x, y, fired) in enumerate(zone_at)
     ]
     stand = Stand("m", "attacker", base, (50, 50), facing)
-    fast = measure_move(stand, path, TerrainIndex.build(parsed), zones)
-    slow = measure_move_naive(stand, path, parsed, zones)
+    fast = measure_move(stand, path, TerrainIndex.build(parsed), zones, wire_belt_cm=WIRE_BELT_CM)
+    slow = measure_move_naive(stand, path, parsed, zones, wire_belt_cm=WIRE_BELT_CM)
     assert fast.by_terrain == slow.by_terrain and fast.start_terrain == slow.start_terrain
     assert (fast.wire, fast.water, fast.zones_entered) == (slow.wire, slow.water, slow.zones_entered)
     assert fast.swept.symmetric_difference(slow.swept).area < 1e-6

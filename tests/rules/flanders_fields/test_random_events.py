@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from rules.core.errors import RulesError
 from rules.flanders_fields.events import EVENT_CARDS, PACK
-from tests.rules.flanders_fields.engine2_helpers import ff, odds, resolve
+from tests.rules.flanders_fields.resolving import ff, odds, resolve
 
 
 def test_pack_and_cards() -> None:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from rules.core.errors import RulesError
 from rules.flanders_fields.air import air_result
-from tests.rules.flanders_fields.engine2_helpers import odds, resolve
+from tests.rules.flanders_fields.resolving import odds, resolve
 
 
 def test_mission_roll_playsheet_default() -> None:

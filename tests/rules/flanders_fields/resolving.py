@@ -1,4 +1,4 @@
-"""Shared helpers of the engine II part A tests: resolve a request and read the answer as JSON."""
+"""Helpers of the Flanders Fields resolver tests: resolve a request and read the answer as JSON, or its odds."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from typing import Any
 from rules.core.ruleset import RuleSet
 from rules.flanders_fields import FlandersFields
 
-ENGINE2_RESOLVERS = (
+# The resolvers of fire support (artillery, barrages, SOS, gas, air) and of the special rules (deep shelters,
+# deviation, heroic actions, visibility, random events, casualties).
+SUPPORT_AND_SPECIAL_RESOLVERS = (
     "deep-suppression",
     "artillery-action",
     "rolling-barrage",

@@ -1,4 +1,5 @@
-"""HTTP: every engine II (part A) resolver and dataset is served; bad input is a 422 naming the field."""
+"""HTTP: the artillery, barrage, gas, air, heroic-action, visibility, casualty and random-event resolvers
+and their datasets are served; bad input is a 422 naming the field."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ GOOD: dict[str, tuple[dict[str, Any], Any]] = {
     "rolling-barrage": ({"period": "late", "cover": "open", "dice": [4]}, "killed"),
     "barrage-danger": ({"period": "late", "distance_cm": 5, "dice": [5, 6]}, "killed"),
     "barrage-duration": ({"period": "mid", "dice": [3]}, {"turns": 6}),
-    "sos": ({"period": "early", "deep_suppression": 1, "dice": [3]}, "fire-arrives"),
+    "sos": ({"period": "mid", "deep_suppression": 1, "dice": [3]}, "fire-arrives"),
     "deep-shelter": ({"period": "mid", "quality": "raw", "dice": [4]}, "still-sheltering"),
     "deviation": (
         {"period": "mid", "method": "deviation-die", "direction": 3, "dice": [1, 2]},

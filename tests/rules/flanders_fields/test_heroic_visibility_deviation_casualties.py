@@ -12,7 +12,7 @@ from rules.core.dice import all_rolls
 from rules.core.errors import RulesError
 from rules.flanders_fields.casualties import casualty_split, quality_after
 from rules.flanders_fields.deviation import clock_of
-from tests.rules.flanders_fields.engine2_helpers import ff, odds, resolve
+from tests.rules.flanders_fields.resolving import ff, odds, resolve
 
 
 def test_heroic_action() -> None:

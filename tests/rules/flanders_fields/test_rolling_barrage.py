@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.flanders_fields.barrage import d3, field_artillery_cell
-from tests.rules.flanders_fields.engine2_helpers import ff, odds, resolve
+from tests.rules.flanders_fields.resolving import ff, odds, resolve
 
 
 def effect(cover: str, face: int, **kw: object) -> str:

@@ -1,5 +1,5 @@
-"""Properties every engine II (part A) resolver keeps: examples resolve, odds sum to one, any roll's key
-has positive odds, every answer cites its source."""
+"""Properties every fire-support and special-rule resolver keeps: examples resolve, odds sum to one, any
+roll's key has positive odds, every answer cites its source."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.rules.flanders_fields.engine2_helpers import ENGINE2_RESOLVERS, ff, odds, resolve
+from tests.rules.flanders_fields.resolving import SUPPORT_AND_SPECIAL_RESOLVERS, ff, odds, resolve
 
 
-@pytest.mark.parametrize("resolver_id", ENGINE2_RESOLVERS)
+@pytest.mark.parametrize("resolver_id", SUPPORT_AND_SPECIAL_RESOLVERS)
 def test_registered_with_summary_and_examples(resolver_id: str) -> None:
     cls = ff().resolvers[resolver_id]
     assert cls.summary and len(cls.examples) >= 1
@@ -23,7 +23,7 @@ def test_registered_with_summary_and_examples(resolver_id: str) -> None:
         assert answer["outcome_key"] in answer["probabilities_exact"]
 
 
-@given(data=st.data(), resolver_id=st.sampled_from(ENGINE2_RESOLVERS))
+@given(data=st.data(), resolver_id=st.sampled_from(SUPPORT_AND_SPECIAL_RESOLVERS))
 def test_any_roll_lands_on_a_key_with_positive_odds(data: st.DataObject, resolver_id: str) -> None:
     rs = ff()
     cls = rs.resolvers[resolver_id]

@@ -21,7 +21,7 @@ from rules.flanders_fields.gas import (
     next_wind,
     next_wind_distribution,
 )
-from tests.rules.flanders_fields.engine2_helpers import odds, resolve
+from tests.rules.flanders_fields.resolving import odds, resolve
 
 
 def test_cloud_data_from_the_text() -> None:

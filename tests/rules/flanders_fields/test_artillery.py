@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from rules.core.errors import RulesError
-from tests.rules.flanders_fields.engine2_helpers import ff, odds, resolve
+from tests.rules.flanders_fields.resolving import ff, odds, resolve
 
 
 def test_deep_suppression_table() -> None:
@@ -55,7 +55,7 @@ def test_open_sights_and_deep_suppression_modifiers() -> None:
     answer = resolve("artillery-action", period="mid", artillery="field", line_of_sight=True, dice=[2])
     assert answer["total"] == 3 and answer["outcome"] == {"actions": 0}
     # The early playsheet has separate, identical tables with and without line of sight: no +1 by default
-    # (issue 3's erratum artillery-line-of-sight-early); the main text's +1 as its variant.
+    # (erratum artillery-line-of-sight-early); the main text's +1 as its variant.
     early = resolve("artillery-action", period="early", line_of_sight=True, dice=[2])
     assert early["total"] == 2 and early["outcome"] == {"actions": 0}
     variant = {"artillery-line-of-sight-early": "main-text"}

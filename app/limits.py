@@ -1,0 +1,378 @@
+"""Limits on what a client may send: the request body size for the whole app, the numeric and JSON types
+every request model uses, and the terrain a 120 x 180 cm table can hold (issue 12).
+
+Everything beyond a limit is refused at the door with 413 or 422 naming the limit, so nothing stored can
+later make a read fail or slow the lobby down."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Annotated, Any, Literal
+from urllib.parse import parse_qsl
+
+from fastapi import FastAPI, Request
+from pydantic import AfterValidator, AllowInfNan, BaseModel, ConfigDict, Field, Strict, model_validator
+from starlette.exceptions import HTTPException
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+# -- request body size ----------------------------------------------------------------------------------------
+# The largest legitimate request is a game with a full table of terrain (MAX_VERTICES_TOTAL vertices at
+# ~40 bytes each written with full float precision, plus MAX_FEATURES property maps) and its forces:
+# about 1.3 MB. 2 MiB leaves room for that and refuses the 40 MB polygons of issue 12.
+MAX_BODY_BYTES_DEFAULT = 2 * 1024 * 1024
+
+
+def too_large_detail(max_bytes: int) -> list[dict[str, Any]]:
+    """The errors.py shape (a list of field errors) for a body over the limit."""
+    return [
+        {
+            "loc": ["body"],
+            "msg": f"the request body is larger than the limit of {max_bytes} bytes",
+            "type": "content_too_large",
+            "allowed": {"max_bytes": max_bytes},
+        }
+    ]
+
+
+class BodyTooLarge(HTTPException):
+    """Raised from receive() once the bytes read pass the limit. An HTTPException so that FastAPI, which
+    turns other errors while reading a body into a 400, lets it through to the handler install() adds."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        super().__init__(status_code=413, detail=f"the request body is larger than {max_bytes} bytes")
+
+
+def install(app: FastAPI, max_bytes: int) -> None:
+    """The body size limit for the whole app, answered in the errors.py shape wherever it is hit."""
+
+    async def _too_large(_req: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, BodyTooLarge)
+        return JSONResponse(
+            status_code=413,
+            content={"detail": too_large_detail(exc.max_bytes)},
+            headers={"Connection": "close"},
+        )
+
+    app.add_exception_handler(BodyTooLarge, _too_large)
+    app.add_middleware(RefuseNul)  # inside the size limit, which bounds what it buffers
+    app.add_middleware(BodySizeLimit, max_bytes=max_bytes)
+
+
+class BodySizeLimit:
+    """Pure ASGI middleware: a declared Content-Length over the limit is refused before the app runs; a
+    chunked body is counted as it is read and refused when it passes the limit."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = JSONResponse(
+            status_code=413,
+            content={"detail": too_large_detail(self.max_bytes)},
+            headers={"Connection": "close"},
+        )
+        await response(scope, receive, send)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        if declared is not None and declared > self.max_bytes:
+            await self._refuse(scope, receive, send)
+            return
+        received = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise BodyTooLarge(self.max_bytes)
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except BodyTooLarge:
+            # Read outside a FastAPI route (no handler turned it into a response): answer here if we still can.
+            if started:
+                raise
+            await self._refuse(scope, receive, send)
+
+
+# -- NUL characters ------------------------------------------------------------------------------------------
+# PostgreSQL text and JSON cannot hold NUL (0x00), and no name, code or note needs one: a request carrying one
+# anywhere (path, query, JSON string or key, form field) is refused at the door, on every backend alike, with
+# a 422 naming where it is, instead of failing at the database.
+
+
+def nul_detail(loc: list[str | int]) -> list[dict[str, Any]]:
+    return [
+        {"loc": loc, "msg": "the text contains a NUL character (0x00), which is not allowed", "type": "nul"}
+    ]
+
+
+def _nul_in_json(value: Any, loc: list[str | int]) -> list[str | int] | None:
+    """Where the first string (value or key) holding a NUL is, walking without recursion."""
+    stack: list[tuple[Any, list[str | int]]] = [(value, loc)]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, str):
+            if "\x00" in node:
+                return where
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                if "\x00" in key:
+                    return [*where, key]
+                stack.append((item, [*where, key]))
+        elif isinstance(node, list):
+            stack.extend((item, [*where, i]) for i, item in enumerate(node))
+    return None
+
+
+def _nul_in_body(body: bytes, content_type: str) -> list[str | int] | None:
+    if "json" in content_type:
+        # JSON must escape NUL; the cheap test first, parsing only a body that may hold one.
+        if b"\\u0000" not in body:
+            return None
+        try:
+            return _nul_in_json(json.loads(body), ["body"])
+        except ValueError:
+            return None  # unparseable: the route answers that
+    if "x-www-form-urlencoded" in content_type and b"%00" in body:
+        for name, value in parse_qsl(body.decode("latin-1"), keep_blank_values=True):
+            if "\x00" in name or "\x00" in value:
+                return ["body", name.replace("\x00", "")]
+    if "multipart/" in content_type and b"\x00" in body:
+        return ["body"]
+    return None
+
+
+class RefuseNul:
+    """Pure ASGI middleware refusing NUL characters in the path, the query string and the body."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        where: list[str | int] | None = None
+        if "\x00" in scope["path"] or b"%00" in scope.get("raw_path", b""):
+            where = ["path"]
+        query = scope.get("query_string", b"")
+        if where is None and b"%00" in query:
+            for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+                if "\x00" in name or "\x00" in value:
+                    where = ["query", name.replace("\x00", "")]
+                    break
+        messages: list[Message] = []
+        if where is None and scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
+            body = b""
+            while True:
+                message = await receive()
+                messages.append(message)
+                if message["type"] != "http.request":
+                    break
+                body += message.get("body", b"")
+                if not message.get("more_body"):
+                    break
+            content_type = dict(scope.get("headers", ())).get(b"content-type", b"").decode("latin-1").lower()
+            where = _nul_in_body(body, content_type)
+        if where is not None:
+            await JSONResponse(status_code=422, content={"detail": nul_detail(where)})(scope, receive, send)
+            return
+
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+# -- numbers: no booleans, no NaN or Infinity, nothing a database integer cannot hold -------------------------
+INT32_MAX = 2**31 - 1  # PostgreSQL INTEGER; SQLite's is 2**63 - 1
+# Strict: JSON `false` is not 0 (pydantic's lax mode would take it). Narrow further with Field(ge=.., le=..).
+Int = Annotated[int, Strict(), Field(ge=-INT32_MAX, le=INT32_MAX)]
+Bool = Annotated[bool, Strict()]  # 0, 1, "yes" are not true or false
+Float = Annotated[float, Strict(), AllowInfNan(False), Field(ge=-1e9, le=1e9)]
+Version = Annotated[int, Strict(), Field(ge=1, le=INT32_MAX, description="The version the client saw.")]
+Id = Annotated[int, Strict(), Field(ge=1, le=INT32_MAX)]
+Die = Annotated[int, Strict(), Field(ge=1, le=100)]
+
+# -- free-form JSON (terrain properties, resolver fields, campaign actions) -------------------------------
+JSON_MAX_DEPTH = 6  # objects and lists inside the value itself
+JSON_MAX_ITEMS = 64  # members of any one object or list
+JSON_MAX_NODES = 2000  # values in the whole document
+JSON_MAX_STRING = 1000  # characters in any one string or key
+
+
+def check_json(value: Any, what: str = "value") -> Any:
+    """Refuse free-form JSON a table never needs: deeper than JSON_MAX_DEPTH, wider than JSON_MAX_ITEMS,
+    more than JSON_MAX_NODES values, longer strings than JSON_MAX_STRING, NaN/Infinity, integers past
+    INT32_MAX. Iterative, so a value nested thousands deep cannot exhaust the stack."""
+    stack: list[tuple[Any, str, int]] = [(value, what, 0)]
+    nodes = 0
+    while stack:
+        node, path, depth = stack.pop()
+        nodes += 1
+        if nodes > JSON_MAX_NODES:
+            raise ValueError(f"{what} has more than {JSON_MAX_NODES} values (allowed 0..{JSON_MAX_NODES})")
+        if isinstance(node, dict | list):
+            if depth >= JSON_MAX_DEPTH:
+                raise ValueError(
+                    f"{path} is nested deeper than {JSON_MAX_DEPTH} levels (allowed 0..{JSON_MAX_DEPTH})"
+                )
+            if len(node) > JSON_MAX_ITEMS:
+                raise ValueError(f"{path} has {len(node)} members (allowed 0..{JSON_MAX_ITEMS})")
+            items = node.items() if isinstance(node, dict) else enumerate(node)
+            for key, child in items:
+                if isinstance(key, str) and len(key) > JSON_MAX_STRING:
+                    raise ValueError(f"{path} has a key longer than {JSON_MAX_STRING} characters")
+                stack.append((child, f"{path}.{key}", depth + 1))
+        elif isinstance(node, str):
+            if len(node) > JSON_MAX_STRING:
+                raise ValueError(
+                    f"{path} is longer than {JSON_MAX_STRING} characters (allowed 0..{JSON_MAX_STRING})"
+                )
+        elif isinstance(node, bool) or node is None:
+            continue
+        elif isinstance(node, int):
+            if abs(node) > INT32_MAX:
+                raise ValueError(f"{path} is out of range (allowed -{INT32_MAX}..{INT32_MAX})")
+        elif isinstance(node, float):
+            if not math.isfinite(node) or abs(node) > 1e9:
+                raise ValueError(f"{path} must be a finite number in -1e9..1e9")
+        else:
+            raise ValueError(f"{path} is not a JSON value")
+    return value
+
+
+JsonObject = Annotated[dict[str, Any], AfterValidator(check_json)]
+Key = Annotated[str, Field(min_length=1, max_length=64)]
+Variants = Annotated[
+    dict[Key, Annotated[str, Field(max_length=64)]],
+    Field(max_length=32, description="Erratum id -> reading id."),
+]
+# A Firestorm map (area -> adjacent areas): the map has 27 areas; a corrected one may add a few, never hundreds.
+AreaId = Annotated[str, Field(min_length=1, max_length=8)]
+Adjacency = Annotated[dict[AreaId, Annotated[list[AreaId], Field(max_length=30)]], Field(max_length=60)]
+
+# -- terrain: what a 120 x 180 cm table holds -----------------------------------------------------------------
+MAX_TABLE_CM = 1000  # GameCreate's own cap on a table side
+TABLE_MARGIN_CM = 100  # features may hang over the edge (a river running off the table)
+MAX_FEATURES = 500
+MAX_VERTICES_PER_RING = 1000
+MAX_RINGS_PER_POLYGON = 20
+MAX_POLYGONS = 50
+MAX_VERTICES_TOTAL = 20_000
+MAX_PROPERTIES = 32
+
+TerrainCoord = Annotated[
+    float, Strict(), AllowInfNan(False), Field(ge=-TABLE_MARGIN_CM, le=MAX_TABLE_CM + TABLE_MARGIN_CM)
+]
+Position = Annotated[list[TerrainCoord], Field(min_length=2, max_length=3)]  # GeoJSON allows an altitude
+Ring = Annotated[list[Position], Field(min_length=4, max_length=MAX_VERTICES_PER_RING)]
+Rings = Annotated[list[Ring], Field(min_length=1, max_length=MAX_RINGS_PER_POLYGON)]
+
+
+def _check_properties(props: dict[str, Any]) -> dict[str, Any]:
+    if len(props) > MAX_PROPERTIES:
+        raise ValueError(f"{len(props)} properties (allowed 0..{MAX_PROPERTIES})")
+    return check_json(props, "properties")
+
+
+class _Geo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TerrainPolygon(_Geo):
+    type: Literal["Polygon"]
+    coordinates: Rings
+
+
+class TerrainMultiPolygon(_Geo):
+    type: Literal["MultiPolygon"]
+    coordinates: Annotated[list[Rings], Field(min_length=1, max_length=MAX_POLYGONS)]
+
+
+class TerrainLineString(_Geo):
+    type: Literal["LineString"]
+    coordinates: Annotated[list[Position], Field(min_length=2, max_length=MAX_VERTICES_PER_RING)]
+
+
+class TerrainFeature(_Geo):
+    type: Literal["Feature"]
+    id: Annotated[str, Field(max_length=64)] | Id | None = None
+    geometry: Annotated[TerrainPolygon | TerrainMultiPolygon | TerrainLineString, Field(discriminator="type")]
+    properties: Annotated[dict[str, Any], AfterValidator(_check_properties)] = Field(
+        description=f"`kind` names the terrain; up to {MAX_PROPERTIES} more, plain JSON."
+    )
+
+
+def count_vertices(kind: str, coordinates: Any) -> int:
+    """Vertices of a GeoJSON LineString, Polygon or MultiPolygon."""
+    if kind == "LineString":
+        return len(coordinates)
+    polygons = [coordinates] if kind == "Polygon" else coordinates
+    return sum(len(ring) for rings in polygons for ring in rings)
+
+
+class Terrain(_Geo):
+    """A GeoJSON FeatureCollection of terrain, within the limits of a table."""
+
+    type: Literal["FeatureCollection"] = "FeatureCollection"
+    features: Annotated[list[TerrainFeature], Field(max_length=MAX_FEATURES)] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _total_vertices(self) -> Terrain:
+        total = sum(count_vertices(f.geometry.type, f.geometry.coordinates) for f in self.features)
+        if total > MAX_VERTICES_TOTAL:
+            raise ValueError(f"{total} vertices in all (allowed 0..{MAX_VERTICES_TOTAL})")
+        return self
+
+    def as_geojson(self) -> dict[str, Any]:
+        """The collection as sent (ids and properties the client left out stay out)."""
+        return self.model_dump(exclude_unset=True, mode="json") | {"type": "FeatureCollection"}
+
+
+# -- reading back what is stored ------------------------------------------------------------------------------
+READ_MAX_DEPTH = 64  # well inside the serialiser's own limit (pydantic stops at ~255 levels with a 500)
+TOO_DEEP = "(nested too deep to show)"
+
+
+def readable_json(value: Any, depth: int = 0) -> Any:
+    """A stored JSON value as it can be answered: parts nested past READ_MAX_DEPTH (only data stored before
+    the limits above, or written straight into the database) are shown as TOO_DEEP, so the read answers
+    instead of failing; the stored value itself is left as it is."""
+    if isinstance(value, dict | list) and depth >= READ_MAX_DEPTH:
+        return TOO_DEEP
+    if isinstance(value, dict):
+        return {k: readable_json(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [readable_json(v, depth + 1) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # JSON has no NaN; PostgreSQL and the browser's parser refuse it
+    return value

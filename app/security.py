@@ -1,0 +1,368 @@
+"""What every request passes through before a route: security headers on every answer, CSRF protection of
+everything a browser's cookie authorises, and per-address limits on failed join codes and tokens.
+
+CSRF. A page on another port of the same host is the same *site*, so SameSite cookies are sent with its
+forms. Two layers refuse such a request when a cookie could authorise it (a seat cookie and no
+`Authorization: Bearer`: a foreign page cannot make a browser name a token):
+- asgi-csrf (double-submit): the signed `firestep_csrf` cookie must come back as the `csrftoken` form field
+  or the `x-csrftoken` header. Pages render it into every form (`_macros.html`), into `<meta
+  name="csrf-token">` for fetch-based scripts, and into `hx-headers` on `<body>` for htmx.
+- a cross-origin check: cookies are not isolated by port, so a page on another port could plant its own
+  signed `firestep_csrf` cookie and send the matching field. The browser's `Sec-Fetch-Site` (or, from older
+  browsers, `Origin` against `Host`) names where the request came from, and a script cannot forge either.
+
+Rate limits. `limits` (moving window, in memory: one process serves a club table) counts failed join codes
+and unknown tokens per client address (behind a reverse proxy, run uvicorn with --proxy-headers so the
+address is the player's). Auth code deep in a dependency reports a failure through `token_failed()`; the
+request's limits and address reach it through a context variable set by `ClientLimits`.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import math
+import re
+import time
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from asgi_csrf import asgi_csrf
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse, Response
+from fastapi.templating import Jinja2Templates
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from secure import ContentSecurityPolicy, ReferrerPolicy, Secure, XContentTypeOptions, XFrameOptions
+from starlette.datastructures import MutableHeaders
+from starlette.requests import Request, cookie_parser
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.core.config import Settings
+from app.errors import TooManyRequests
+
+# -- CSRF ---------------------------------------------------------------------------------------------------
+CSRF_COOKIE = "firestep_csrf"
+CSRF_HEADER = "x-csrftoken"
+# asgi-csrf reads multipart bodies for this field name only, so forms use it too.
+CSRF_FIELD = "csrftoken"
+CSRF_SCOPE_KEY = "csrftoken"  # where asgi-csrf puts the function that gives this device's token
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+# The cookies that seat a device in games and campaigns (auth.COOKIE_NAME, pages.GAMES_COOKIE,
+# campaign_pages.COOKIE): a request without any of them acts for nobody.
+SEAT_COOKIES = frozenset({"firestep_token", "firestep_games", "firestep_campaigns"})
+# API writes that a join code (or nothing) authorises and that never read a cookie: a script that joins
+# both sides in turn keeps the first join's cookie in its jar, and needs no token for the second. (A form
+# cannot forge them either: FastAPI reads a JSON body only from application/json, which a cross-origin page
+# can send only after a CORS preflight this server never grants.)
+COOKIE_FREE_WRITES = frozenset(
+    {
+        ("POST", "/api/v1/join"),
+        ("POST", "/api/v1/campaigns/join"),
+        ("POST", "/api/v1/games"),
+        ("POST", "/api/v1/campaigns"),
+    }
+)
+NOTICE_HEADER = "X-Firestep-Notice"  # a plain sentence that net-status.js shows for a refused htmx request
+
+CSRF_REFUSED_API = (
+    f"missing or invalid CSRF token: a request authorised by a cookie must send the {CSRF_HEADER} header "
+    f"(or the {CSRF_FIELD} form field) with the value of the {CSRF_COOKIE} cookie, from a page of this "
+    "server; or authenticate with Authorization: Bearer instead of the cookie"
+)
+CSRF_REFUSED_PAGE = (
+    "Nothing was changed: this form's security token (CSRF token) is missing or out of date, or the "
+    "form was sent from another site. Reload the page and try again."
+)
+
+
+def csrf_token(request: Request) -> str:
+    """The token of this device for forms and scripts (sets the cookie on the answer if it is new)."""
+    token: str = request.scope[CSRF_SCOPE_KEY]()
+    return token
+
+
+def _headers(scope: Scope) -> dict[bytes, bytes]:
+    return {k.lower(): v for k, v in scope.get("headers") or []}
+
+
+def _cookie_may_authorise(headers: dict[bytes, bytes]) -> bool:
+    """A seat cookie and no bearer token: what a browser sends on its own, so what a forged request uses."""
+    if headers.get(b"authorization", b"").decode("latin-1").startswith("Bearer "):
+        return False
+    # Starlette's own parser, so this sees exactly the cookies the routes will read.
+    return not SEAT_COOKIES.isdisjoint(cookie_parser(headers.get(b"cookie", b"").decode("latin-1")))
+
+
+def _not_cookie_authorised(scope: Scope) -> bool:
+    if (scope["method"], scope["path"].rstrip("/")) in COOKIE_FREE_WRITES:
+        return True
+    return not _cookie_may_authorise(_headers(scope))
+
+
+def _cross_origin(headers: dict[bytes, bytes]) -> bool:
+    site = headers.get(b"sec-fetch-site", b"").decode("latin-1").lower()
+    if site:
+        # "none": typed in the address bar or a bookmark; "same-site" includes other ports of this host.
+        return site not in ("same-origin", "none")
+    origin = headers.get(b"origin", b"").decode("latin-1")
+    if not origin:
+        return False  # not a browser's cross-origin request (browsers send Origin on every cross-origin POST)
+    host = headers.get(b"host", b"").decode("latin-1").lower()
+    return origin == "null" or urlsplit(origin).netloc.lower() != host
+
+
+async def _no_body() -> Message:
+    return {"type": "http.disconnect"}
+
+
+def _refusal_sender(templates: Jinja2Templates) -> Callable[[Scope, Send], Awaitable[None]]:
+    async def send_refusal(scope: Scope, send: Send) -> None:
+        response: Response
+        if scope["path"].startswith("/api/"):
+            response = JSONResponse({"detail": CSRF_REFUSED_API}, status_code=403)
+        else:
+            context = {"title": "Not accepted", "message": CSRF_REFUSED_PAGE}
+            response = templates.TemplateResponse(
+                Request(scope),
+                "error.html",
+                context,
+                status_code=403,
+                headers={NOTICE_HEADER: CSRF_REFUSED_PAGE},
+            )
+        await response(scope, _no_body, send)
+
+    return send_refusal
+
+
+class CrossOriginRefusal:
+    """Refuses a state-changing request that a cookie could authorise when the browser says another origin
+    sent it (runs inside asgi-csrf, so the refusal page can render this device's token)."""
+
+    def __init__(self, app: ASGIApp, send_refusal: Callable[[Scope, Send], Awaitable[None]]) -> None:
+        self.app = app
+        self.send_refusal = send_refusal
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] == "http"
+            and scope["method"] not in SAFE_METHODS
+            and not _not_cookie_authorised(scope)
+            and _cross_origin(_headers(scope))
+        ):
+            await self.send_refusal(scope, send)
+            return
+        await self.app(scope, receive, send)
+
+
+# -- security headers -----------------------------------------------------------------------------------------
+def _policy() -> ContentSecurityPolicy:
+    return (
+        ContentSecurityPolicy()
+        .default_src("'self'")
+        .object_src("'none'")
+        .base_uri("'self'")
+        .form_action("'self'")
+        .frame_ancestors("'none'")
+        .connect_src("'self'")
+    )
+
+
+# Pages and scripts come from this server only; no inline script anywhere. Inline *styles* stay allowed:
+# the templates size bars and place map areas with style attributes, and htmx adds its indicator style.
+APP_HEADERS = Secure(
+    csp=_policy().script_src("'self'").style_src("'self'", "'unsafe-inline'").img_src("'self'", "data:"),
+    referrer=ReferrerPolicy().same_origin(),
+    xcto=XContentTypeOptions().nosniff(),
+    xfo=XFrameOptions().deny(),
+).headers
+
+# FastAPI's /docs (Swagger UI) and /redoc load their bundles, styles and fonts from public CDNs and start
+# Swagger UI with one inline script. Rather than vendoring a 1.5 MB bundle, these two pages allow exactly
+# those hosts, and the inline script by its SHA-256 (computed from the page FastAPI generates, so it follows
+# a FastAPI upgrade or a root_path); nothing a user enters appears on these pages. Redoc runs a worker
+# from a blob: URL.
+DOCS_CDN = "https://cdn.jsdelivr.net"
+DOCS_PATHS = ("/docs", "/redoc")
+_INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
+
+
+def docs_headers(body: bytes) -> dict[str, str]:
+    hashes = [
+        f"'sha256-{base64.b64encode(hashlib.sha256(m).digest()).decode()}'"
+        for m in _INLINE_SCRIPT.findall(body)
+    ]
+    csp = (
+        _policy()
+        .script_src("'self'", DOCS_CDN, *hashes)
+        .style_src("'self'", "'unsafe-inline'", DOCS_CDN, "https://fonts.googleapis.com")
+        .font_src("'self'", "https://fonts.gstatic.com")
+        .img_src("'self'", "data:", DOCS_CDN, "https://fastapi.tiangolo.com")
+        .worker_src("'self'", "blob:")
+    )
+    return {**APP_HEADERS, "Content-Security-Policy": csp.header_value}
+
+
+class SecurityHeaders:
+    """Sets the security headers on every HTTP answer (also refusals made by other middleware)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if scope["path"].startswith(DOCS_PATHS):
+            await self._docs(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                headers = MutableHeaders(scope=message)
+                for name, value in APP_HEADERS.items():
+                    headers[name] = value
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+    async def _docs(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The docs pages are small and generated: hold the answer to hash its inline script."""
+        start: Message = {}
+        body = b""
+
+        async def hold(message: Message) -> None:
+            nonlocal start, body
+            if message["type"] == "http.response.start":
+                start = message
+            elif message["type"] == "http.response.body":
+                body += message.get("body", b"")
+                if not message.get("more_body", False):
+                    start.setdefault("headers", [])
+                    headers = MutableHeaders(scope=start)
+                    for name, value in docs_headers(body).items():
+                        headers[name] = value
+                    headers["content-length"] = str(len(body))
+                    await send(start)
+                    await send({"type": "http.response.body", "body": body})
+            else:
+                await send(message)
+
+        await self.app(scope, receive, hold)
+
+
+# -- rate limits ---------------------------------------------------------------------------------------------
+@dataclass
+class RateLimits:
+    """One app's counters (in memory, so a test's app starts with none)."""
+
+    join_attempt: RateLimitItem
+    token_failure: RateLimitItem
+    limiter: MovingWindowRateLimiter
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RateLimits:
+        return cls(
+            join_attempt=parse(settings.join_attempt_limit),
+            token_failure=parse(settings.token_failure_limit),
+            limiter=MovingWindowRateLimiter(MemoryStorage()),
+        )
+
+    def retry_after(self, item: RateLimitItem, address: str) -> int:
+        reset = self.limiter.get_window_stats(item, "firestep", address).reset_time
+        return max(1, math.ceil(reset - time.time()))
+
+
+@dataclass(frozen=True)
+class Client:
+    limits: RateLimits
+    address: str
+
+
+_client: ContextVar[Client | None] = ContextVar("firestep_client", default=None)
+
+
+class ClientLimits:
+    """Makes this app's limits and the client's address known to the code that counts failures."""
+
+    def __init__(self, app: ASGIApp, limits: RateLimits) -> None:
+        self.app = app
+        self.limits = limits
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        address = scope["client"][0] if scope.get("client") else "unknown"
+        reset = _client.set(Client(self.limits, address))
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            _client.reset(reset)
+
+
+def _too_many(client: Client, item: RateLimitItem, what: str) -> TooManyRequests:
+    wait = client.limits.retry_after(item, client.address)
+    return TooManyRequests(f"too many {what} from this address: wait {wait} s before trying again", wait)
+
+
+def check_join_attempts() -> None:
+    """Before a join code is looked up: refuse while this address is over its failed-code limit, so that
+    guessing stops even for a code that would be right."""
+    client = _client.get()
+    if client is not None:
+        item = client.limits.join_attempt
+        if not client.limits.limiter.test(item, "firestep", client.address):
+            raise _too_many(client, item, "failed join codes")
+
+
+def join_failed() -> None:
+    client = _client.get()
+    if client is not None:
+        client.limits.limiter.hit(client.limits.join_attempt, "firestep", client.address)
+
+
+def token_failed() -> None:
+    """An unknown (or revoked) token was presented: count it, and answer 429 once over the limit. A known
+    token is never refused here: tokens are 256 bits, so the limit only stops an address from hammering."""
+    client = _client.get()
+    if client is None:
+        return
+    item = client.limits.token_failure
+    if not client.limits.limiter.hit(item, "firestep", client.address):
+        raise _too_many(client, item, "unknown tokens")
+
+
+def page_wait_message(e: TooManyRequests, what: str) -> str:
+    """The plain sentence a page shows for a 429."""
+    seconds = "1 second" if e.retry_after == 1 else f"{e.retry_after} seconds"
+    return f"Too many {what} from this device. Wait {seconds} and try again."
+
+
+# -- wiring -----------------------------------------------------------------------------------------------------
+def install(app: FastAPI, settings: Settings, templates: Jinja2Templates) -> None:
+    """Add the middleware (the last added runs first): headers outermost, so every answer has them."""
+    send_refusal = _refusal_sender(templates)
+
+    async def csrf_failed(scope: Scope, send: Send, _reason: Any) -> None:
+        await send_refusal(scope, send)
+
+    templates.env.globals["csrf_token"] = csrf_token
+    app.add_middleware(CrossOriginRefusal, send_refusal=send_refusal)
+    app.add_middleware(
+        asgi_csrf,
+        cookie_name=CSRF_COOKIE,
+        http_header=CSRF_HEADER,
+        # Its own key, derived from the app's: a CSRF cookie can never be mistaken for a token digest.
+        signing_secret=hmac.new(settings.secret_key.encode(), b"csrf", hashlib.sha256).hexdigest(),
+        send_csrf_failed=csrf_failed,
+        skip_if_scope=_not_cookie_authorised,
+    )
+    app.add_middleware(ClientLimits, limits=RateLimits.from_settings(settings))
+    app.add_middleware(SecurityHeaders)

@@ -1,0 +1,77 @@
+"""Errata of the specimen game at Mons: the British howitzer, German quality and the table layout."""
+
+from __future__ import annotations
+
+from rules.core.ruleset import Erratum, Reading
+from rules.flanders_fields.ruleset import FlandersFields, cite
+
+MONS_HOWITZER_CALIBRE = "mons-howitzer-calibre"
+MONS_GERMAN_QUALITY = "mons-german-quality"
+MONS_TABLE_LAYOUT = "mons-table-layout"
+
+FlandersFields.add_errata(
+    Erratum(
+        MONS_HOWITZER_CALIBRE,
+        "The British howitzer at Mons",
+        (
+            Reading(
+                "organisation-table",
+                'Howitzer Brigade 3 Batteries Each with 1 x 4.5" howitzers; BRITISH ARTILLERY: 4.5" Field '
+                "Howitzer 6,650 15.5 1.36",
+                cite("TABLES OF ORGANISATION, BRITISH AND EMPIRE DIVISION 1914-15"),
+                "4.5in-howitzer",
+            ),
+            Reading(
+                "specimen-game",
+                'one field howitzer battery with one 4.2" howitzer model',
+                cite("SPECIMEN GAMES, GERMAN ATTACK ON THE BEF SOMEWHERE NEAR MONS"),
+                "4.2in-howitzer",
+            ),
+        ),
+        default="organisation-table",
+        note='No 4.2" howitzer appears in the artillery tables; the British field howitzer is the 4.5".',
+        section="scenarios",
+    ),
+    Erratum(
+        MONS_GERMAN_QUALITY,
+        "Quality of the German battalions at Mons",
+        (
+            Reading(
+                "experienced",
+                "The text is silent (the specimen game grades only the British: 'Two battalions of infantry "
+                "are classed as veteran'). A referee rates the German 1914 regular battalions Experienced, "
+                "like the pre-war regular BEF ('all divisions are considered to be Experienced').",
+                cite("SPECIMEN GAMES, GERMAN ATTACK ON THE BEF SOMEWHERE NEAR MONS"),
+                "experienced",
+            ),
+            Reading(
+                "veteran",
+                "Rate the German battalions Veteran.",
+                cite("SPECIMEN GAMES, GERMAN ATTACK ON THE BEF SOMEWHERE NEAR MONS"),
+                "veteran",
+            ),
+        ),
+        default="experienced",
+        section="scenarios",
+    ),
+    Erratum(
+        MONS_TABLE_LAYOUT,
+        "Table size, terrain and stand positions at Mons",
+        (
+            Reading(
+                "referee",
+                "The text gives no table size or positions: 'the river should be set up about one third of "
+                "the way across the table from the British deployment zone with two bridges equally spaced "
+                "along it. There should also be a few small hills, woods and a village or two. Both sides "
+                "deploy 15cm onto the table'. firestep lays out a 120 x 180 cm table: the river at y = 120 "
+                "(a third of the 180 cm length from the British edge), bridges at x = 40 and 80, two hills, "
+                "two woods and two villages, roads 2 cm wide, hills one level (1 cm) high, and each side's "
+                "stands in line of battalions inside its 15 cm.",
+                cite("SPECIMEN GAMES, GERMAN ATTACK ON THE BEF SOMEWHERE NEAR MONS"),
+                "referee",
+            ),
+        ),
+        default="referee",
+        section="scenarios",
+    ),
+)

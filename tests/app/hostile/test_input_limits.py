@@ -1,0 +1,520 @@
+"""A hostile client against every write endpoint (issue 12, denial of service and unbounded input).
+
+The endpoints come from the app's own route table, so a new one is covered the day it is added. Each gets
+an oversized body (413 naming the limit), malformed JSON, a 300-deep body, and for each of its body fields
+the values a hostile client tries: NaN and Infinity literals (Python's json accepts them), 2**63 and 2**31
+(past SQLite's and PostgreSQL's integers), `false` for a number and a 300-deep value. Every answer is a 4xx
+naming the field or the limit, never a 5xx. Storage-touching endpoints run on both backends."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.routing import iter_route_contexts
+from fastapi.testclient import TestClient
+from sqlalchemy import event, text
+
+from app.limits import MAX_BODY_BYTES_DEFAULT
+from app.main import app as default_app
+
+WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+STORAGE_PREFIXES = ("/api/v1/games", "/api/v1/join", "/api/v1/campaigns")
+DEEP = 300
+
+
+def _write_routes() -> list[tuple[str, str, bool]]:
+    """(method, path, has a body) of every write endpoint under /api/v1."""
+    found = []
+    for route in iter_route_contexts(default_app.router.routes):
+        path = getattr(route, "path", "")
+        if not path.startswith("/api/v1"):
+            continue
+        for method in sorted(set(getattr(route, "methods", ()) or ()) & set(WRITE_METHODS)):
+            found.append((method, path, getattr(route, "body_field", None) is not None))
+    return found
+
+
+ROUTES = _write_routes()
+STORAGE = [r for r in ROUTES if r[1].startswith(STORAGE_PREFIXES)]
+STATELESS = [r for r in ROUTES if not r[1].startswith(STORAGE_PREFIXES)]
+
+
+def _route_id(r: tuple[str, str, bool]) -> str:
+    return f"{r[0]} {r[1]}"
+
+
+def test_the_route_table_has_the_write_endpoints_we_know() -> None:
+    # Guards the enumeration itself: an empty or partial table would make every test below pass vacuously.
+    paths = {p for _, p, _ in ROUTES}
+    assert {"/api/v1/games", "/api/v1/games/{game_id}", "/api/v1/campaigns/{campaign_id}/map"} <= paths
+    assert {"/api/v1/geometry/coverage", "/api/v1/rulesets/flanders-fields/order-roll"} <= paths
+    assert len(STORAGE) >= 20 and len(STATELESS) >= 40
+
+
+# -- the world the requests are sent into -----------------------------------------------------------------
+class World:
+    """A game and a campaign to aim at, with the tokens that get past authentication to the validation."""
+
+    def __init__(self, client: TestClient, storage: bool = True) -> None:
+        self.client = client
+        self.game_id = self.campaign_id = 0
+        self.referee = self.organiser = ""
+        if storage:
+            self._create(client)
+
+    def _create(self, client: TestClient) -> None:
+        created = client.post("/api/v1/games", json={"scenario": "mons-1914"})
+        assert created.status_code == 201, created.text
+        self.game_id = created.json()["game"]["id"]
+        self.referee = created.json()["referee_token"]
+        camp = client.post("/api/v1/campaigns", json={})
+        assert camp.status_code == 201, camp.text
+        self.campaign_id = camp.json()["campaign"]["id"]
+        self.organiser = camp.json()["organiser_token"]
+
+    def url(self, path: str) -> str:
+        values = {
+            "game_id": self.game_id,
+            "campaign_id": self.campaign_id,
+            "unit_id": 1,
+            "item_id": 1,
+            "event_id": 1,
+            "side": "attacker",
+            "resolver": "order-roll",
+            "device_id": 1,
+        }
+        return re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]), path)
+
+    def headers(self, path: str) -> dict[str, str]:
+        token = self.organiser if path.startswith("/api/v1/campaigns") else self.referee
+        auth = {"Authorization": f"Bearer {token}"} if token else {}
+        return {**auth, "Content-Type": "application/json"}
+
+
+def _schema() -> dict[str, Any]:
+    return default_app.openapi()
+
+
+def _resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[-1]
+        node = schema["components"]["schemas"][name]
+    return node
+
+
+def _body_properties(method: str, path: str) -> dict[str, dict[str, Any]]:
+    """The top-level fields of the endpoint's JSON body, with their (resolved) schemas."""
+    schema = _schema()
+    op = schema["paths"][path][method.lower()]
+    body = _resolve(schema, op["requestBody"]["content"]["application/json"]["schema"])
+    return {name: _resolve(schema, prop) for name, prop in body.get("properties", {}).items()}
+
+
+def _accepts_boolean(schema: dict[str, Any], prop: dict[str, Any]) -> bool:
+    if prop.get("type") == "boolean" or prop == {}:
+        return True
+    return any(_accepts_boolean(schema, _resolve(schema, p)) for p in prop.get("anyOf", []))
+
+
+def _deep(depth: int) -> str:
+    return '{"a":' * depth + "1" + "}" * depth
+
+
+HOSTILE_VALUES = {
+    "NaN": "NaN",
+    "Infinity": "Infinity",
+    "-Infinity": "-Infinity",
+    "2**63": str(2**63),
+    "2**31": str(2**31),
+    "false": "false",
+    "300-deep": _deep(DEEP),
+    # PostgreSQL text and JSON cannot hold NUL: refused at the door on every backend, naming the field.
+    "NUL": '"a\\u0000b"',
+}
+
+
+def _detail(resp: Any) -> Any:
+    body = resp.json()
+    assert "detail" in body, body
+    return body["detail"]
+
+
+def _assert_refused_naming_limit(resp: Any, limit: int) -> None:
+    assert resp.status_code == 413, (resp.status_code, resp.text[:300])
+    assert str(limit) in json.dumps(_detail(resp)), resp.text
+
+
+def _oversized(client: TestClient, world: World, method: str, path: str, has_body: bool) -> None:
+    limit = MAX_BODY_BYTES_DEFAULT
+    body = b'{"name": "' + b"x" * limit + b'"}'
+    resp = client.request(method, world.url(path), content=body, headers=world.headers(path))
+    _assert_refused_naming_limit(resp, limit)
+    if not has_body:
+        return  # an endpoint without a body never reads one, so a chunked body costs nothing
+
+    # Chunked: no Content-Length to refuse up front, so the count of bytes read must stop it.
+    def chunks() -> Iterator[bytes]:
+        yield b'{"name": "'
+        for _ in range(limit // 65536 + 2):
+            yield b"x" * 65536
+        yield b'"}'
+
+    resp = client.request(method, world.url(path), content=chunks(), headers=world.headers(path))
+    _assert_refused_naming_limit(resp, limit)
+
+
+def _malformed(client: TestClient, world: World, method: str, path: str) -> None:
+    bodies = {
+        "malformed JSON": '{"version": ',
+        "300-deep body": _deep(DEEP),
+        "300-deep list": "[" * DEEP + "]" * DEEP,
+        "100000-deep list": "[" * 100_000 + "]" * 100_000,
+        "NaN body": "NaN",
+    }
+    for what, raw in bodies.items():
+        resp = client.request(method, world.url(path), content=raw, headers=world.headers(path))
+        assert 400 <= resp.status_code < 500, (what, resp.status_code, resp.text[:300])
+        detail = _detail(resp)
+        if resp.status_code == 422:
+            assert all(e["loc"][0] == "body" for e in detail), (what, detail)
+
+
+def _hostile_fields(client: TestClient, world: World, method: str, path: str) -> None:
+    schema = _schema()
+    props = _body_properties(method, path)
+    assert props, f"{method} {path} has a body without fields"
+    for name, prop in props.items():
+        for what, literal in HOSTILE_VALUES.items():
+            raw = f'{{"{name}": {literal}}}'
+            resp = client.request(method, world.url(path), content=raw, headers=world.headers(path))
+            assert resp.status_code < 500, (name, what, resp.status_code, resp.text[:300])
+            if what == "false" and _accepts_boolean(schema, prop):
+                continue
+            detail = _detail(resp)
+            assert resp.status_code == 422, (name, what, resp.status_code, detail)
+            # The field itself is refused (not merely the others found missing), and named.
+            named = [e for e in detail if list(e["loc"][:2]) == ["body", name]]
+            assert named, (f"{method} {path}: {name}={what} was accepted", detail)
+
+
+def _check(client: TestClient, world: World, method: str, path: str, has_body: bool) -> None:
+    _oversized(client, world, method, path, has_body)
+    if has_body:
+        _malformed(client, world, method, path)
+        _hostile_fields(client, world, method, path)
+
+
+@pytest.mark.parametrize("route", STORAGE, ids=_route_id)
+def test_storage_endpoint_refuses_hostile_input(client: TestClient, route: tuple[str, str, bool]) -> None:
+    _check(client, World(client), *route)
+
+
+@pytest.mark.parametrize("route", STATELESS, ids=_route_id)
+def test_stateless_endpoint_refuses_hostile_input(
+    sqlite_client: TestClient, route: tuple[str, str, bool]
+) -> None:
+    _check(sqlite_client, World(sqlite_client, storage=False), *route)
+
+
+@pytest.mark.parametrize("route", [r for r in ROUTES if "_id}" in r[1]], ids=_route_id)
+def test_ids_in_the_path_are_bounded(sqlite_client: TestClient, route: tuple[str, str, bool]) -> None:
+    method, path, _ = route
+    world = World(sqlite_client)
+    for huge in (2**31, 2**63):
+        url = re.sub(r"\{(\w+_id)\}", str(huge), path)
+        url = world.url(url)
+        resp = sqlite_client.request(method, url, content="{}", headers=world.headers(path))
+        assert resp.status_code == 422, (url, resp.status_code, resp.text[:300])
+        assert any(e["loc"][0] == "path" for e in _detail(resp))
+
+
+# -- terrain: the domain's limits, named ------------------------------------------------------------------
+def _square(x: float = 10, y: float = 10, size: float = 10) -> list[list[float]]:
+    return [[x, y], [x + size, y], [x + size, y + size], [x, y + size], [x, y]]
+
+
+def _terrain(*features: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "FeatureCollection", "features": list(features)}
+
+
+def _feature(coords: list[list[list[float]]] | None = None, **props: Any) -> dict[str, Any]:
+    return {
+        "type": "Feature",
+        "geometry": {"type": "Polygon", "coordinates": coords or [_square()]},
+        "properties": {"kind": "woods", **props},
+    }
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+def _circle_ring(n: int) -> list[list[float]]:
+    import math
+
+    ring = [
+        [60 + 20 * math.cos(2 * math.pi * i / n), 90 + 20 * math.sin(2 * math.pi * i / n)] for i in range(n)
+    ]
+    return [*ring, ring[0]]
+
+
+BAD_TERRAIN = {
+    "too many features": (
+        _terrain(*[_feature([_square(1 + (i % 10) * 11, 1 + (i // 10) * 1.5, 1)]) for i in range(1001)]),
+        ["body", "terrain", "features"],
+    ),
+    "too many vertices in a ring": (
+        _terrain(_feature([_circle_ring(5000)])),
+        ["body", "terrain", "features", 0, "geometry"],
+    ),
+    "too many rings": (
+        _terrain(_feature([_square(0, 0, 100)] + [_square(1 + i, 1, 0.5) for i in range(60)])),
+        ["body", "terrain", "features", 0, "geometry"],
+    ),
+    "off the table": (
+        _terrain(_feature([_square(5000, 10)])),
+        ["body", "terrain", "features", 0, "geometry"],
+    ),
+    "properties nested 300 deep": (
+        _terrain(_feature(note=_nested(300))),
+        ["body", "terrain", "features", 0, "properties"],
+    ),
+    "too many properties": (
+        _terrain(_feature(**{f"p{i}": i for i in range(200)})),
+        ["body", "terrain", "features", 0, "properties"],
+    ),
+    "a long string": (
+        _terrain(_feature(name="x" * 100_000)),
+        ["body", "terrain", "features", 0, "properties"],
+    ),
+    "NaN in properties": (
+        _terrain(_feature(note={"x": [float("nan")]})),
+        ["body", "terrain", "features", 0, "properties"],
+    ),
+}
+
+
+def _post_json(client: TestClient, url: str, payload: Any, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    # json.dumps writes NaN as the literal NaN, as a hostile client would.
+    return client.post(url, content=json.dumps(payload), headers=headers)
+
+
+@pytest.mark.parametrize("case", BAD_TERRAIN, ids=list(BAD_TERRAIN))
+def test_game_terrain_beyond_the_table_is_refused_naming_the_field(client: TestClient, case: str) -> None:
+    terrain, loc = BAD_TERRAIN[case]
+    resp = _post_json(client, "/api/v1/games", {"name": "hostile", "terrain": terrain})
+    assert resp.status_code == 422, (resp.status_code, resp.text[:500])
+    detail = resp.json()["detail"]
+    assert any(e["loc"][: len(loc)] == loc for e in detail), detail
+    assert client.get("/api/v1/games").json() == [], "nothing stored"
+
+    world = World(client)
+    patched = client.patch(
+        f"/api/v1/games/{world.game_id}",
+        content=json.dumps({"version": 1, "terrain": terrain}),
+        headers=world.headers("/api/v1/games"),
+    )
+    assert patched.status_code == 422, (patched.status_code, patched.text[:500])
+    assert any(e["loc"][: len(loc)] == loc for e in patched.json()["detail"])
+
+
+def test_the_largest_legitimate_game_fits_under_the_limits(client: TestClient) -> None:
+    """A full table: the most features, each ring at the vertex cap, forces for both sides."""
+    from app.limits import MAX_FEATURES, MAX_VERTICES_PER_RING, MAX_VERTICES_TOTAL
+
+    per_feature = MAX_VERTICES_TOTAL // MAX_FEATURES
+    assert per_feature <= MAX_VERTICES_PER_RING
+    features = []
+    for i in range(MAX_FEATURES):
+        x, y = 2 + (i % 20) * 5.9, 2 + (i // 20) * 7
+        n = per_feature - 1
+        import math
+
+        ring = [
+            [x + 2 + 2 * math.cos(2 * math.pi * k / n), y + 2 + 2 * math.sin(2 * math.pi * k / n)]
+            for k in range(n)
+        ]
+        features.append(_feature([[*ring, ring[0]]], name=f"wood {i}", note="thick undergrowth"))
+    body = {
+        "name": "the largest game",
+        "period": "early",
+        "terrain": _terrain(*features),
+        "forces": [
+            {"side": "attacker", "table_id": "de-1914"},
+            {"side": "defender", "table_id": "gb-1914"},
+        ],
+    }
+    raw = json.dumps(body)
+    assert len(raw.encode()) < MAX_BODY_BYTES_DEFAULT
+    resp = client.post("/api/v1/games", content=raw, headers={"Content-Type": "application/json"})
+    assert resp.status_code == 201, resp.text[:500]
+
+
+@pytest.mark.parametrize("version", [2**31, 2**63, -1, True], ids=["2**31", "2**63", "negative", "true"])
+def test_unit_version_out_of_range_is_refused(client: TestClient, version: Any) -> None:
+    world = World(client)
+    units = client.get(f"/api/v1/games/{world.game_id}/units", headers=world.headers("/api/v1/games")).json()
+    unit = units[0]
+    resp = client.put(
+        f"/api/v1/games/{world.game_id}/units/{unit['id']}",
+        content=json.dumps({"version": version}),
+        headers=world.headers("/api/v1/games"),
+    )
+    assert resp.status_code == 422, resp.text
+    assert any(e["loc"] == ["body", "version"] for e in resp.json()["detail"])
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity"])
+def test_aiming_point_must_be_finite(client: TestClient, value: str) -> None:
+    world = World(client)
+    units = client.get(f"/api/v1/games/{world.game_id}/units", headers=world.headers("/api/v1/games")).json()
+    unit = units[0]
+    resp = client.put(
+        f"/api/v1/games/{world.game_id}/units/{unit['id']}",
+        content=f'{{"version": {unit["version"]}, "aiming_point": [10, {value}]}}',
+        headers=world.headers("/api/v1/games"),
+    )
+    assert resp.status_code == 422, resp.text
+    assert any(e["loc"][:3] == ["body", "aiming_point", 1] for e in resp.json()["detail"])
+
+
+@pytest.mark.parametrize("where", ["fields", "fields.nested"])
+def test_resolve_fields_refuse_deep_and_non_finite_values(client: TestClient, where: str) -> None:
+    world = World(client)
+    for hostile in (_nested(300), float("nan"), float("inf")):
+        fields = {"unit": hostile} if where == "fields" else {"unit": {"x": [hostile]}}
+        resp = _post_json(
+            client, f"/api/v1/games/{world.game_id}/resolve/order-roll", {"fields": fields}, world.referee
+        )
+        assert resp.status_code == 422, resp.text[:300]
+        assert any(e["loc"][:2] == ["body", "fields"] for e in resp.json()["detail"])
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "1e400", "true"])
+def test_resolver_requests_refuse_non_finite_and_boolean_numbers(
+    sqlite_client: TestClient, value: str
+) -> None:
+    resp = sqlite_client.post(
+        "/api/v1/geometry/distance",
+        content='{"a": {"base": "infantry", "center": [10, 10]}, "b": {"base": "infantry", "center": [20, '
+        + value
+        + "]}}",
+        headers={"Content-Type": "application/json"},
+    )
+    assert resp.status_code == 422, resp.text
+    # A rule set's own request model: the base config refuses them for every resolver.
+    resp = sqlite_client.post(
+        "/api/v1/rulesets/flanders-fields/order-roll",
+        content='{"period": "early", "unit": "rifle-company", "dice": [' + value + "]}",
+        headers={"Content-Type": "application/json"},
+    )
+    assert resp.status_code == 422, resp.text
+    assert any(e["loc"][:2] == ["body", "dice"] for e in resp.json()["detail"]), resp.text
+
+
+# -- what is already stored: reads never fail, the lobby never loads it ---------------------------------------
+def _store_terrain(client: TestClient, game_id: int, terrain: dict[str, Any]) -> None:
+    """Write terrain straight into the table, past the API's limits, as an older version might have."""
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        conn.execute(
+            text("UPDATE game SET terrain = :t WHERE id = :id"), {"t": json.dumps(terrain), "id": game_id}
+        )
+
+
+HUGE_STORED = _terrain(_feature([_circle_ring(200_000)], note=_nested(300)))
+
+
+def test_a_stored_deep_or_huge_terrain_never_makes_a_read_fail(client: TestClient) -> None:
+    world = World(client)
+    _store_terrain(client, world.game_id, HUGE_STORED)
+    auth = {"Authorization": f"Bearer {world.referee}"}
+    for url in (
+        f"/api/v1/games/{world.game_id}/state",
+        f"/api/v1/games/{world.game_id}",
+        "/api/v1/games",
+        f"/api/v1/games/{world.game_id}/turn",
+        f"/api/v1/games/{world.game_id}/units",
+        "/",
+    ):
+        resp = client.get(url, headers=auth)
+        assert resp.status_code == 200, (url, resp.status_code, resp.text[:300])
+
+
+def _statements_during(client: TestClient, url: str) -> list[str]:
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+    seen: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        resp = client.get(url)
+        assert resp.status_code == 200, resp.text[:300]
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    return seen
+
+
+@pytest.mark.parametrize("url", ["/api/v1/games", "/"])
+def test_the_lobby_never_loads_terrain_or_board(client: TestClient, url: str) -> None:
+    world = World(client)
+    _store_terrain(client, world.game_id, HUGE_STORED)
+    statements = [s for s in _statements_during(client, url) if re.search(r"\bFROM game\b", s)]
+    assert statements, "the lobby reads the games"
+    for s in statements:
+        assert not re.search(r"\bgame\.(terrain|board)\b", s), s
+    lobby = client.get("/api/v1/games").json()
+    assert [g["id"] for g in lobby] == [world.game_id]
+    assert "terrain" not in lobby[0]
+
+
+@pytest.mark.parametrize("url", ["/api/v1/campaigns", "/campaigns"])
+def test_the_campaign_lobby_never_loads_a_campaigns_state(client: TestClient, url: str) -> None:
+    """The lobby shows each campaign's turn and phase, read out of the state by the database: the state
+    itself (the whole campaign map and its troops) is never loaded."""
+    world = World(client)
+    statements = [s for s in _statements_during(client, url) if re.search(r"\bFROM campaign\b", s)]
+    assert statements, "the lobby reads the campaigns"
+    # What the database reads out of the state in place (SQLite JSON_EXTRACT, PostgreSQL ->>) is allowed.
+    extract = re.compile(r"JSON_EXTRACT\(campaign\.state, [^)]*\)|campaign\.state\s*->>?\s*[^\s)]+")
+    for s in statements:
+        assert not re.search(r"\bcampaign\.(state|adjacency)\b", extract.sub("", s)), s
+    if url.startswith("/api"):
+        (lobby,) = client.get(url).json()
+        assert lobby["id"] == world.campaign_id and (lobby["turn"], lobby["phase"]) == (1, "initiative")
+    else:
+        assert "turn 1 · initiative" in client.get(url).text
+
+
+def test_nul_characters_are_refused_wherever_they_come_in(client: TestClient) -> None:
+    """A NUL in a JSON string (a value or a key, however deep), a form field, a query parameter or the path
+    is a 422 naming where it is, never a 500 from the database."""
+    c = client
+    r = c.post("/api/v1/games", json={"scenario": "mons-1914", "name": "a\u0000b"})
+    assert r.status_code == 422 and _detail(r)[0]["loc"] == ["body", "name"], r.text
+    r = c.post("/api/v1/games", json={"scenario": "mons-1914", "variants": {"x\u0000": "y"}})
+    assert r.status_code == 422 and _detail(r)[0]["loc"] == ["body", "variants", "x\u0000"], r.text
+    r = c.post("/api/v1/join", json={"code": "AB\u0000C"})
+    assert r.status_code == 422 and _detail(r)[0]["loc"] == ["body", "code"], r.text
+    r = c.post("/join", data={"code": "AB\x00C"})
+    assert r.status_code == 422 and "code" in r.text, r.text
+    r = c.get("/api/v1/games", params={"q": "a\x00"})
+    assert r.status_code == 422 and _detail(r)[0]["loc"] == ["query", "q"], r.text
+    r = c.get("/lookup/flanders-fields/order-roll%00")
+    assert r.status_code == 422 and _detail(r)[0]["loc"] == ["path"], r.text
+    # A literal backslash-u text is not a NUL and passes.
+    r = c.post("/api/v1/games", json={"scenario": "mons-1914", "name": "a\\u0000b"})
+    assert r.status_code == 201, r.text
+    assert c.get(f"/api/v1/games/{r.json()['game']['id']}").json()["name"] == "a\\u0000b"
