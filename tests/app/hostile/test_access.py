@@ -121,7 +121,7 @@ def test_the_referee_deletes_their_game_and_everything_under_it(client: TestClie
     plan = client.post(
         f"/api/v1/games/{g.id}/fireplans/defender/items",
         headers=g.defender,
-        json={"arrival_turn": 1, "item": {"kind": "deep-suppression"}},
+        json={"arrival_turn": 1, "item": {"kind": "aiming-point", "grid": [60, 100], "battery": "A"}},
     )
     assert plan.status_code == 201
     version = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
