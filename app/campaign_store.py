@@ -1,7 +1,7 @@
 """Firestorm campaigns persisted like games: create with an organiser token and a join code per side, join,
 act for one's side, undo (organiser), change the map before play. The rules are the pure state machine in
 rules.firestorm.campaign; this module only stores its states and the log. The API routes
-(app/routes/campaign_games.py) and the pages (app/routes/campaign_pages.py) both call these functions, so
+(app/routes/campaign_games.py) and the pages (app/pages/campaigns.py) both call these functions, so
 both give the same answers and refusals.
 
 Roles: "referee" is the organiser (the campaign's referee, app.auth.REFEREE), "german" and "bef" the players.

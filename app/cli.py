@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:
-    from app.crud import Credentials
+    from app.services.seats import Credentials
 
 app = typer.Typer(help="firestep: a tabletop assistant for Great War miniatures games.", no_args_is_help=True)
 
@@ -38,7 +38,8 @@ def _demo() -> None:
 
     from app.core.config import get_settings
     from app.core.db import make_engine
-    from app.crud import ensure_demo, reissue_credentials
+    from app.demo import ensure_demo
+    from app.services.seats import reissue_credentials
 
     settings = get_settings()
     engine = make_engine(settings.database_url)
@@ -51,7 +52,9 @@ def _demo() -> None:
         else:
             assert game.id is not None
             typer.echo(f"demo game {game.id} loaded: {game.name}")
-            _print_credentials(reissue_credentials(session, settings.secret_key, game.id))
+            creds = reissue_credentials(session, settings.secret_key, game.id)
+            session.commit()
+            _print_credentials(creds)
     engine.dispose()
 
 
@@ -68,12 +71,14 @@ def credentials(game_id: int = typer.Argument(..., help="Game id (see GET /api/v
 
     from app.core.config import get_settings
     from app.core.db import make_engine
-    from app.crud import reissue_credentials
+    from app.services.seats import reissue_credentials
 
     settings = get_settings()
     engine = make_engine(settings.database_url)
     with Session(engine) as session:
-        _print_credentials(reissue_credentials(session, settings.secret_key, game_id))
+        creds = reissue_credentials(session, settings.secret_key, game_id)
+        session.commit()
+        _print_credentials(creds)
     engine.dispose()
 
 

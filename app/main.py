@@ -7,10 +7,10 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app import errors, limits, security
+from app import errors, limits, pages, security
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine
-from app.routes import api_routers, pages
+from app.routes import api_routers
 
 DESCRIPTION = (
     "firestep resolves Great War miniatures rules exactly as written, with the odds and the rule "
@@ -40,6 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     for router in api_routers():
         app.include_router(router)
+    app.include_router(pages.router)
     pages.mount_static(app)
     security.install(app, settings, pages.templates)
     # Last, so outermost: the size limit bounds every body before anything (CSRF included) reads it.

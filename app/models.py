@@ -40,7 +40,7 @@ class Game(SQLModel, table=True):
     status: str = Field(default="setup", max_length=16)
     turn: int = 0
     side_to_move: str = Field(default="attacker", max_length=16)
-    step: int = 0  # index into the period's order sequence (app.game_engine.sequence)
+    step: int = 0  # index into the period's order sequence (app.services.turns.sequence)
     deep_suppression: int = 0  # the defender's order penalty in force this turn (0, 1 or 2)
     # Things on the table that are not stands: gas clouds, rolling barrages, the random-event deck.
     board: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
@@ -190,7 +190,7 @@ class Event(SQLModel, table=True):
     )  # all, or the one side (and referee) that may see it
     payload: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     # What only one side (and the referee) may read, by role: {"attacker": {...}, "referee": {...}}. Read
-    # through app.hidden.view, which merges the parts a viewer may see over the public payload.
+    # through app.services.events.view, which merges the parts a viewer may see over the public payload.
     private: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     reverses_id: int | None = Field(
         default=None, sa_column=Column(Integer, ForeignKey("event.id"), nullable=True)

@@ -53,8 +53,8 @@ CSRF_HEADER = "x-csrftoken"
 CSRF_FIELD = "csrftoken"
 CSRF_SCOPE_KEY = "csrftoken"  # where asgi-csrf puts the function that gives this device's token
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
-# The cookies that seat a device in games and campaigns (auth.COOKIE_NAME, pages.GAMES_COOKIE,
-# campaign_pages.COOKIE): a request without any of them acts for nobody.
+# The cookies that seat a device in games and campaigns (auth.COOKIE_NAME, app.pages.seats.GAMES_COOKIE,
+# app.pages.seats.CAMPAIGNS_COOKIE): a request without any of them acts for nobody.
 SEAT_COOKIES = frozenset({"firestep_token", "firestep_games", "firestep_campaigns"})
 # API writes that a join code (or nothing) authorises and that never read a cookie: a script that joins
 # both sides in turn keeps the first join's cookie in its jar, and needs no token for the second. (A form

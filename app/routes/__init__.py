@@ -1,10 +1,9 @@
-"""One router per resource. main.py includes every router listed here."""
+"""One JSON router per resource. main.py includes every router listed here (the pages are app.pages)."""
 
 from fastapi import APIRouter
 
 from app.routes import (
     campaign_games,
-    campaign_pages,
     campaigns,
     events,
     fireplans,
@@ -12,7 +11,6 @@ from app.routes import (
     games,
     geometry,
     health,
-    pages,
     playsheets,
     rulesets,
 )
@@ -30,7 +28,5 @@ def api_routers() -> list[APIRouter]:
         geometry.router,
         campaigns.router,
         campaign_games.router,  # the campaign persisted like a game (issue 9)
-        campaign_pages.router,
         playsheets.router,
-        pages.router,
     ]

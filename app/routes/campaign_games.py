@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Path, Query
+from fastapi import APIRouter, Body, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import auth, campaign_store, errors, security
@@ -16,12 +16,11 @@ from app.auth import Viewer, presented_token
 from app.deps import SessionDep, SettingsDep
 from app.limits import Adjacency, Die, JsonObject, Variants, Version
 from app.models import Campaign
-from app.routes.games import DeviceId, DeviceOut
+from app.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
 from rules.core.errors import NotFoundError
 
 router = APIRouter(prefix="/api/v1/campaigns", tags=["campaigns"])
 
-CampaignId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Campaign id")]
 # Names are shown on tablets and stored in VARCHAR columns: printable text only (PostgreSQL refuses NUL).
 Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f]+$")]
 
@@ -73,13 +72,7 @@ class CampaignCreated(BaseModel):
     join_codes: dict[str, str] = Field(description="One code per side (german, bef); shown once.")
 
 
-class JoinIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    code: str = Field(min_length=1, max_length=64)
-
-
-class Joined(BaseModel):
+class CampaignJoined(BaseModel):
     campaign_id: int
     side: str
     token: str
@@ -179,7 +172,7 @@ def create(
 
 @router.post(
     "/join",
-    response_model=Joined,
+    response_model=CampaignJoined,
     summary="Join a campaign with a side's code: returns that side's token",
     responses=errors.responses(404, 422),
 )
@@ -187,14 +180,14 @@ def join(
     body: Annotated[JoinIn, Body(openapi_examples={"code": {"value": {"code": "ABCDE-FGH23"}}})],
     session: SessionDep,
     settings: SettingsDep,
-) -> Joined:
+) -> CampaignJoined:
     security.check_join_attempts()
     try:
         campaign_id, side, token = campaign_store.join(session, settings.secret_key, body.code)
     except NotFoundError:
         security.join_failed()
         raise
-    return Joined(campaign_id=campaign_id, side=side, token=token)
+    return CampaignJoined(campaign_id=campaign_id, side=side, token=token)
 
 
 @router.get(

@@ -45,13 +45,13 @@ class ApplyIn(StateIn):
     )
 
 
-class CampaignOut(BaseModel):
+class CampaignStateOut(BaseModel):
     state: CampaignState
     legal_actions: list[dict[str, Any]]
     result: dict[str, Any]
 
 
-class ApplyOut(CampaignOut):
+class ApplyOut(CampaignStateOut):
     events: list[dict[str, Any]]
     dice: list[int]
     rolled_by_server: bool
@@ -62,7 +62,7 @@ def _out(state: CampaignState) -> dict[str, Any]:
 
 
 @router.post(
-    "/new", response_model=CampaignOut, responses=errors.responses(422), summary="Set up a new campaign"
+    "/new", response_model=CampaignStateOut, responses=errors.responses(422), summary="Set up a new campaign"
 )
 def new(body: NewCampaign) -> dict[str, Any]:
     return _out(campaign.new_campaign(body.adjacency, body.variants))
@@ -70,7 +70,7 @@ def new(body: NewCampaign) -> dict[str, Any]:
 
 @router.post(
     "/legal-actions",
-    response_model=CampaignOut,
+    response_model=CampaignStateOut,
     responses=errors.responses(422),
     summary="What may be done next",
 )

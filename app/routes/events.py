@@ -12,9 +12,12 @@ from pydantic import BaseModel, Field
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from app import auth, crud, errors, game_engine, live
+from app import auth, errors, live
 from app.auth import SIDES, StreamViewerDep, ViewerDep
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
+from app.services import events as events_service
+from app.services import undo as undo_service
+from app.writing import game_write
 
 router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["events"])
 
@@ -35,7 +38,7 @@ class EventOut(BaseModel):
 
 
 def _roles(viewer: Any) -> list[str]:
-    """The roles whose private parts of an event a viewer reads (app.hidden.view)."""
+    """The roles whose private parts of an event a viewer reads (app.events_service.view)."""
     return [*SIDES, "referee"] if viewer.is_referee else [viewer.role]
 
 
@@ -54,8 +57,8 @@ def list_events(
     limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
 ) -> list[EventOut]:
     roles = _roles(viewer)
-    events = crud.list_events(session, game_id, roles, after, limit, turn)
-    return [EventOut(**game_engine.event_dict(e, roles)) for e in events]
+    events = events_service.list_events(session, game_id, roles, after, limit, turn)
+    return [EventOut(**events_service.event_dict(e, roles)) for e in events]
 
 
 @router.post(
@@ -66,10 +69,9 @@ def list_events(
     responses=errors.responses(401, 403, 404, 409, 422),
 )
 def undo(game_id: GameId, event_id: EventId, viewer: ViewerDep, session: SessionDep) -> EventOut:
-    game = crud.lock_game(session, game_id)
-    ev = game_engine.undo(session, game, viewer, event_id)
-    session.commit()
-    return EventOut(**game_engine.event_dict(ev, _roles(viewer)))
+    with game_write(session, game_id) as game:
+        ev = undo_service.undo(session, game, viewer, event_id)
+    return EventOut(**events_service.event_dict(ev, _roles(viewer)))
 
 
 class TicketOut(BaseModel):
@@ -143,6 +145,6 @@ def _fetch(
 ) -> list[tuple[int, str, str]]:
     with Session(engine) as session:
         return [
-            (e.id or 0, e.kind, json.dumps(game_engine.event_dict(e, roles), separators=(",", ":")))
-            for e in crud.list_events(session, game_id, roles, after_id, limit)
+            (e.id or 0, e.kind, json.dumps(events_service.event_dict(e, roles), separators=(",", ":")))
+            for e in events_service.list_events(session, game_id, roles, after_id, limit)
         ]

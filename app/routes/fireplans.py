@@ -3,101 +3,24 @@ each arrives on the table, and verifiable against the commitment."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path
-from pydantic import BaseModel, ConfigDict, Field
 
-from app import crud, errors, game_engine
+from app import errors
 from app.auth import ViewerDep, new_salt
 from app.deps import GameId, SessionDep
 from app.errors import Conflict, Forbidden
-from app.limits import Float, Int
-from app.models import FirePlanItem
+from app.schemas import PlanItemIn, PlanItemOut, PlanOut, plan_item_out
+from app.services import fireplans, games, seats
+from app.writing import game_write
+from rules.core.errors import NotFoundError
 from rules.core.vocabulary import Side
 
 router = APIRouter(prefix="/api/v1/games/{game_id}/fireplans", tags=["fire plans"])
 
 SideLit = Side
 ItemId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Fire plan item id")]
-Grid = Annotated[
-    list[Annotated[Float, Field(ge=0, le=1000)]],
-    Field(
-        min_length=2,
-        max_length=2,
-        description="Side-relative grid reference: cm along the side's rear edge from its left-hand corner, "
-        "then cm up the table towards the enemy (ARTILLERY FIRE PLANS).",
-    ),
-]
-
-
-class FireItem(BaseModel):
-    """Aiming points of batteries and mortars, bombardments, superimposed batteries, air missions."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Literal["aiming-point", "bombardment", "superimposed", "mortar", "air-mission"]
-    grid: Grid
-    battery: str = Field(default="", max_length=64, description="Which battery or mortar fires.")
-    turns: Int = Field(default=1, ge=1, le=50, description="Turns of fire.")
-
-
-class GasItem(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Literal["gas"]
-    grid: Grid
-    gas: Literal["offensive", "denying"]
-    wind_deg: Float = Field(ge=0, lt=360, description="Direction the controlling player states, table frame.")
-
-
-class BarrageItem(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Literal["rolling-barrage"]
-    start_up_cm: Float = Field(
-        ge=0, le=1000, description="Start line: cm up the table from the side's rear edge."
-    )
-    duration_turns: Int = Field(ge=1, le=20, description="As rolled with barrage-duration (4 + D3).")
-    halts: list[Annotated[Int, Field(ge=1, le=100)]] = Field(
-        default_factory=list, max_length=20, description="Turns in which it halts."
-    )
-
-
-class DeepSuppressionItem(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Literal["deep-suppression"]
-
-
-class PlanItemIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    arrival_turn: Int = Field(ge=1, le=100, description="The turn at whose start the item arrives.")
-    item: FireItem | GasItem | BarrageItem | DeepSuppressionItem = Field(discriminator="kind")
-
-
-class PlanItemOut(BaseModel):
-    id: int
-    side: str
-    kind: str
-    arrival_turn: int
-    data: dict[str, Any]
-    arrived: bool
-
-
-class PlanOut(BaseModel):
-    side: str
-    locked: bool
-    commitment: str | None
-    capacity: int = Field(description="The most items a plan holds: the leaves of its commitment tree.")
-    how_to_check: str = Field(description="How to check an arrived item against the commitment.")
-
-
-def _item_out(i: FirePlanItem) -> PlanItemOut:
-    return PlanItemOut(
-        id=i.public_id, side=i.side, kind=i.kind, arrival_turn=i.arrival_turn, data=i.data, arrived=i.arrived
-    )
 
 
 def _may_read_plan(viewer: Any, side: str, status: str) -> bool:
@@ -111,7 +34,7 @@ def _may_read_plan(viewer: Any, side: str, status: str) -> bool:
     responses=errors.responses(401, 403, 404),
 )
 def list_plans(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[PlanOut]:
-    return [PlanOut(**game_engine.plan_summary(s)) for s in crud.sides(session, game_id)]
+    return [PlanOut(**fireplans.plan_summary(s)) for s in seats.sides(session, game_id)]
 
 
 @router.get(
@@ -122,10 +45,10 @@ def list_plans(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[
     responses=errors.responses(401, 403, 404, 422),
 )
 def list_items(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep) -> list[PlanItemOut]:
-    game = crud.get_game(session, game_id)
+    game = games.get_game(session, game_id)
     if not _may_read_plan(viewer, side, game.status):
         raise Forbidden(f"the {side}'s fire plan is secret until its items arrive")
-    return [_item_out(i) for i in crud.plan_items(session, game_id, side)]
+    return [plan_item_out(i) for i in fireplans.plan_items(session, game_id, side)]
 
 
 @router.post(
@@ -173,12 +96,13 @@ def add_item(
     session: SessionDep,
 ) -> PlanItemOut:
     viewer.require_side(side, "write the fire plan")
-    game = crud.lock_game(session, game_id)
-    data = body.item.model_dump(exclude={"kind"})
-    item = game_engine.add_plan_item(session, game, side, body.item.kind, body.arrival_turn, data, new_salt())
-    session.commit()
+    with game_write(session, game_id) as game:
+        data = body.item.model_dump(exclude={"kind"})
+        item = fireplans.add_plan_item(
+            session, game, side, body.item.kind, body.arrival_turn, data, new_salt()
+        )
     session.refresh(item)
-    return _item_out(item)
+    return plan_item_out(item)
 
 
 @router.delete(
@@ -191,9 +115,8 @@ def delete_item(
     game_id: GameId, side: SideLit, item_id: ItemId, viewer: ViewerDep, session: SessionDep
 ) -> None:
     viewer.require_side(side, "write the fire plan")
-    game = crud.lock_game(session, game_id)
-    game_engine.remove_plan_item(session, game, side, item_id)
-    session.commit()
+    with game_write(session, game_id) as game:
+        fireplans.remove_plan_item(session, game, side, item_id)
 
 
 @router.get(
@@ -205,8 +128,8 @@ def list_edits(
     game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep
 ) -> list[dict[str, Any]]:
     viewer.require_side(side, "read the fire-plan edits")
-    crud.get_game(session, game_id)
-    return game_engine.plan_edits(session, game_id, side)
+    games.get_game(session, game_id)
+    return fireplans.plan_edits(session, game_id, side)
 
 
 @router.post(
@@ -217,12 +140,11 @@ def list_edits(
 )
 def lock(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep) -> PlanOut:
     viewer.require_side(side, "lock the fire plan")
-    game = crud.lock_game(session, game_id)
-    if game.status != "setup":
-        raise Conflict("fire plans are locked before the game starts", current=crud.game_state(game))
-    game_engine.lock_plan(session, game, side, viewer.role)
-    session.commit()
-    return PlanOut(**game_engine.plan_summary(crud.get_side(session, game_id, side)))
+    with game_write(session, game_id) as game:
+        if game.status != "setup":
+            raise Conflict("fire plans are locked before the game starts", current=games.game_state(game))
+        fireplans.lock_plan(session, game, side, viewer.role)
+    return PlanOut(**fireplans.plan_summary(seats.get_side(session, game_id, side)))
 
 
 @router.get(
@@ -234,11 +156,11 @@ def lock(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep)
 def get_item(
     game_id: GameId, side: SideLit, item_id: ItemId, viewer: ViewerDep, session: SessionDep
 ) -> dict[str, Any]:
-    game = crud.get_game(session, game_id)
-    item = game_engine.plan_item(session, game_id, side, item_id)
+    game = games.get_game(session, game_id)
+    item = fireplans.plan_item(session, game_id, side, item_id)
     if not item.arrived and not _may_read_plan(viewer, side, game.status):
-        raise crud.NotFoundError("fire plan item", str(item_id))
-    return {**game_engine.reveal(item, crud.get_side(session, game_id, side)), "arrived": item.arrived}
+        raise NotFoundError("fire plan item", str(item_id))
+    return {**fireplans.reveal(item, seats.get_side(session, game_id, side)), "arrived": item.arrived}
 
 
 @router.get(
@@ -248,7 +170,7 @@ def get_item(
     responses=errors.responses(401, 403, 404, 422),
 )
 def verify(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:
-    game = crud.get_game(session, game_id)
+    game = games.get_game(session, game_id)
     if not _may_read_plan(viewer, side, game.status):
         raise Forbidden(f"the {side}'s fire plan can be verified by the opponent after the game")
-    return game_engine.verify_plan(session, game, side)
+    return fireplans.verify_plan(session, game, side)

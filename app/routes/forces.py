@@ -7,27 +7,22 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Path
 from pydantic import BaseModel, ConfigDict, Field
 
-from app import crud, errors, game_engine
+from app import errors
 from app.auth import ViewerDep
 from app.deps import GameId, SessionDep
 from app.limits import INT32_MAX, Bool, Float, Id, Int, Key, Version
+from app.schemas import ForceIn, Override
+from app.services import events, game_setup, games, markers, turns
+from app.services import units as units_service
+from app.writing import game_write
 from rules.core.errors import RulesError
 from rules.core.vocabulary import Side
-from rules.flanders_fields.common import Quality
 from rules.flanders_fields.sequence import Action
 
 router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["forces"])
 
 UnitId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Unit id")]
 SideLit = Side
-# The referee's override of the rules of play; the event logs it as such.
-Override = Annotated[
-    Bool,
-    Field(
-        description="Referee only: do it although the game's status or the current step of the turn sequence "
-        "does not allow it (GET /turn lists what is allowed now); the event records the override."
-    ),
-]
 
 
 class UnitOut(BaseModel):
@@ -115,7 +110,7 @@ class UnitEdit(BaseModel):
     override: Override = False
 
 
-class MoveIn(BaseModel):
+class UnitMoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     x: Float = Field(ge=0, le=1000, description="cm from the attacker's left-hand edge")
@@ -172,15 +167,15 @@ EDIT_ACTIONS: dict[str, Action] = {
     responses=errors.responses(401, 403, 404),
 )
 def list_units(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[UnitOut]:
-    crud.get_game(session, game_id)
-    return [unit_out(u) for u in crud.list_units(session, game_id)]
+    games.get_game(session, game_id)
+    return [unit_out(u) for u in units_service.list_units(session, game_id)]
 
 
 @router.get(
     "/units/{unit_id}", response_model=UnitOut, summary="One unit", responses=errors.responses(401, 403, 404)
 )
 def get_unit(game_id: GameId, unit_id: UnitId, viewer: ViewerDep, session: SessionDep) -> UnitOut:
-    return unit_out(crud.get_unit(session, game_id, unit_id))
+    return unit_out(units_service.get_unit(session, game_id, unit_id))
 
 
 @router.post(
@@ -215,28 +210,27 @@ def add_unit(
     session: SessionDep,
 ) -> ChangesOut:
     viewer.require_side(body.side, "add units")
-    game = crud.lock_game(session, game_id)
-    override = game_engine.rules_of_play(
-        session, game, viewer, "build-forces", side=body.side, override=body.override
-    )
-    if body.parent_id is not None:
-        parent = crud.get_unit(session, game_id, body.parent_id, "parent_id")
-        if parent.side != body.side:
-            raise RulesError("parent_id", f"unit {parent.id} belongs to the {parent.side}")
-    from app.models import Unit
+    with game_write(session, game_id) as game:
+        override = turns.rules_of_play(
+            session, game, viewer, "build-forces", side=body.side, override=body.override
+        )
+        if body.parent_id is not None:
+            parent = units_service.get_unit(session, game_id, body.parent_id, "parent_id")
+            if parent.side != body.side:
+                raise RulesError("parent_id", f"unit {parent.id} belongs to the {parent.side}")
+        from app.models import Unit
 
-    unit = Unit(game_id=game_id, **body.model_dump(exclude={"override"}))
-    session.add(unit)
-    session.flush()
-    ev = crud.record(
-        session,
-        game,
-        "unit-added",
-        viewer.role,
-        _logged({"unit": crud.unit_dict(unit), "changes": []}, override),
-        step=game_engine.logged_step(game),
-    )
-    session.commit()
+        unit = Unit(game_id=game_id, **body.model_dump(exclude={"override"}))
+        session.add(unit)
+        session.flush()
+        ev = events.record(
+            session,
+            game,
+            "unit-added",
+            viewer.role,
+            _logged({"unit": units_service.unit_dict(unit), "changes": []}, override),
+            step=turns.logged_step(game),
+        )
     session.refresh(unit)
     return ChangesOut(event_id=ev.id or 0, changes=[], unit=unit_out(unit))
 
@@ -254,29 +248,30 @@ def edit_unit(
     viewer: ViewerDep,
     session: SessionDep,
 ) -> ChangesOut:
-    game = crud.lock_game(session, game_id)
-    unit = crud.get_unit(session, game_id, unit_id)
-    viewer.require_side(unit.side, "change units")
-    values = body.model_dump(exclude_none=True, exclude={"version", "override"})
-    wanted: set[Action] = {EDIT_ACTIONS.get(k, "record-state") for k in values} or {"record-state"}
-    overrides = [
-        o
-        for action in sorted(wanted)
-        if (o := game_engine.rules_of_play(session, game, viewer, action, unit, override=body.override))
-    ]
-    changes = crud.update_unit(session, unit, body.version, **values)
-    ev = crud.record(
-        session,
-        game,
-        "unit-update",
-        viewer.role,
-        _logged(
-            {"unit_id": unit_id, "changes": changes},
-            {"by": viewer.role, "refused": " ".join(o["refused"] for o in overrides)} if overrides else None,
-        ),
-        step=game_engine.logged_step(game),
-    )
-    session.commit()
+    with game_write(session, game_id) as game:
+        unit = units_service.get_unit(session, game_id, unit_id)
+        viewer.require_side(unit.side, "change units")
+        values = body.model_dump(exclude_none=True, exclude={"version", "override"})
+        wanted: set[Action] = {EDIT_ACTIONS.get(k, "record-state") for k in values} or {"record-state"}
+        overrides = [
+            o
+            for action in sorted(wanted)
+            if (o := turns.rules_of_play(session, game, viewer, action, unit, override=body.override))
+        ]
+        changes = units_service.update_unit(session, unit, body.version, **values)
+        ev = events.record(
+            session,
+            game,
+            "unit-update",
+            viewer.role,
+            _logged(
+                {"unit_id": unit_id, "changes": changes},
+                {"by": viewer.role, "refused": " ".join(o["refused"] for o in overrides)}
+                if overrides
+                else None,
+            ),
+            step=turns.logged_step(game),
+        )
     return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit))
 
 
@@ -290,37 +285,36 @@ def move_unit(
     game_id: GameId,
     unit_id: UnitId,
     body: Annotated[
-        MoveIn, Body(openapi_examples={"advance": {"value": {"x": 60, "y": 35, "facing_deg": 90}}})
+        UnitMoveIn, Body(openapi_examples={"advance": {"value": {"x": 60, "y": 35, "facing_deg": 90}}})
     ],
     viewer: ViewerDep,
     session: SessionDep,
 ) -> ChangesOut:
-    game = crud.lock_game(session, game_id)
-    unit = crud.get_unit(session, game_id, unit_id)
-    viewer.require_side(unit.side, "move units")
-    if unit.killed:
-        raise RulesError("unit_id", f"unit {unit_id} is destroyed")
-    override = game_engine.rules_of_play(session, game, viewer, "move-stands", unit, override=body.override)
-    if body.x > game.table_width_cm:
-        raise RulesError(
-            "x", f"the table is {game.table_width_cm:g} cm wide", [f"0..{game.table_width_cm:g}"]
+    with game_write(session, game_id) as game:
+        unit = units_service.get_unit(session, game_id, unit_id)
+        viewer.require_side(unit.side, "move units")
+        if unit.killed:
+            raise RulesError("unit_id", f"unit {unit_id} is destroyed")
+        override = turns.rules_of_play(session, game, viewer, "move-stands", unit, override=body.override)
+        if body.x > game.table_width_cm:
+            raise RulesError(
+                "x", f"the table is {game.table_width_cm:g} cm wide", [f"0..{game.table_width_cm:g}"]
+            )
+        if body.y > game.table_length_cm:
+            raise RulesError(
+                "y", f"the table is {game.table_length_cm:g} cm long", [f"0..{game.table_length_cm:g}"]
+            )
+        changes = units_service.update_unit(
+            session, unit, body.version, x=body.x, y=body.y, facing_deg=body.facing_deg, off_table=False
         )
-    if body.y > game.table_length_cm:
-        raise RulesError(
-            "y", f"the table is {game.table_length_cm:g} cm long", [f"0..{game.table_length_cm:g}"]
+        ev = events.record(
+            session,
+            game,
+            "move",
+            viewer.role,
+            _logged({"unit_id": unit_id, "changes": changes}, override),
+            step=turns.logged_step(game),
         )
-    changes = crud.update_unit(
-        session, unit, body.version, x=body.x, y=body.y, facing_deg=body.facing_deg, off_table=False
-    )
-    ev = crud.record(
-        session,
-        game,
-        "move",
-        viewer.role,
-        _logged({"unit_id": unit_id, "changes": changes}, override),
-        step=game_engine.logged_step(game),
-    )
-    session.commit()
     return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit))
 
 
@@ -346,48 +340,34 @@ def marker(
     viewer: ViewerDep,
     session: SessionDep,
 ) -> ChangesOut:
-    game = crud.lock_game(session, game_id)
-    unit = crud.get_unit(session, game_id, unit_id)
-    if body.delta > 0:
-        # Markers land on the enemy's stands: either player (or the referee) may place them.
-        override = game_engine.rules_of_play(
-            session, game, viewer, "place-markers", unit, override=body.override
-        )
-        changes = game_engine.add_suppression(session, game, unit, body.fire)
-    else:
-        viewer.require_side(unit.side, "recover markers")
-        if not body.spend_action and not viewer.is_referee:
-            raise RulesError(
-                "spend_action", "only the referee may recover a marker without an action", [True]
+    with game_write(session, game_id) as game:
+        unit = units_service.get_unit(session, game_id, unit_id)
+        if body.delta > 0:
+            # Markers land on the enemy's stands: either player (or the referee) may place them.
+            override = turns.rules_of_play(
+                session, game, viewer, "place-markers", unit, override=body.override
             )
-        override = game_engine.rules_of_play(
-            session, game, viewer, "recover-markers", unit, override=body.override
+            changes = markers.add_suppression(session, game, unit, body.fire)
+        else:
+            viewer.require_side(unit.side, "recover markers")
+            if not body.spend_action and not viewer.is_referee:
+                raise RulesError(
+                    "spend_action", "only the referee may recover a marker without an action", [True]
+                )
+            override = turns.rules_of_play(
+                session, game, viewer, "recover-markers", unit, override=body.override
+            )
+            changes = markers.recover(session, unit, body.spend_action)
+        ev = events.record(
+            session,
+            game,
+            "marker",
+            viewer.role,
+            _logged({"unit_id": unit_id, "fire": body.fire, "changes": changes}, override),
+            step=turns.logged_step(game),
         )
-        changes = game_engine.recover(session, unit, body.spend_action)
-    ev = crud.record(
-        session,
-        game,
-        "marker",
-        viewer.role,
-        _logged({"unit_id": unit_id, "fire": body.fire, "changes": changes}, override),
-        step=game_engine.logged_step(game),
-    )
-    session.commit()
     session.refresh(unit)
     return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit))
-
-
-class ForceIn(BaseModel):
-    """A force built from an organisation table of the rule book (the dataset organisation-tables lists
-    them, with each table's nation, periods and allowed qualities)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    side: SideLit
-    table_id: str = Field(min_length=1, max_length=64, description="Organisation table id, e.g. gb-1914.")
-    quality: Quality | None = Field(default=None, description="One the table allows; default the table's.")
-    name: str | None = Field(default=None, min_length=1, max_length=200)
-    override: Override = False
 
 
 @router.post(
@@ -404,21 +384,20 @@ def build_force(
     session: SessionDep,
 ) -> list[UnitOut]:
     viewer.require_side(body.side, "add forces")
-    game = crud.lock_game(session, game_id)
-    override = game_engine.rules_of_play(
-        session, game, viewer, "build-forces", side=body.side, override=body.override
-    )
-    roots = sum(u.parent_id is None for u in crud.list_units(session, game_id))
-    tree = game_engine.table_force(game, body.model_dump(exclude={"override"}), "", f"forces-{roots}")
-    root = crud.add_unit_tree(session, game_id, body.side, tree, {})
-    crud.record(
-        session,
-        game,
-        "force-added",
-        viewer.role,
-        _logged({"side": body.side, "table_id": body.table_id, "root": root.id}, override),
-        step=game_engine.logged_step(game),
-    )
-    session.commit()
-    units = crud.list_units(session, game_id)
-    return [unit_out(u) for u in game_engine.subtree(root, units)]
+    with game_write(session, game_id) as game:
+        override = turns.rules_of_play(
+            session, game, viewer, "build-forces", side=body.side, override=body.override
+        )
+        roots = sum(u.parent_id is None for u in units_service.list_units(session, game_id))
+        tree = game_setup.table_force(game, body.model_dump(exclude={"override"}), "", f"forces-{roots}")
+        root = units_service.add_unit_tree(session, game_id, body.side, tree, {})
+        events.record(
+            session,
+            game,
+            "force-added",
+            viewer.role,
+            _logged({"side": body.side, "table_id": body.table_id, "root": root.id}, override),
+            step=turns.logged_step(game),
+        )
+    units = units_service.list_units(session, game_id)
+    return [unit_out(u) for u in units_service.subtree(root, units)]

@@ -9,14 +9,18 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Path, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from app import auth, crud, errors, game_engine, security
+from app import auth, errors, security
 from app.auth import COOKIE_NAME, ViewerDep
 from app.deps import GameId, SessionDep, SettingsDep
-from app.limits import Bool, Die, Float, Id, JsonObject, Terrain, Variants, Version, readable_json
-from app.routes.forces import ForceIn
+from app.limits import Terrain, Variants, Version, readable_json
+from app.schemas import DeviceId, DeviceOut, GameCreate, JoinIn, ResolveIn
+from app.services import cards, game_setup, games, seats, turns
+from app.services import events as events_service
+from app.services import report as report_service
+from app.services import resolve as resolve_service
+from app.writing import game_write
 from rules.core.errors import NotFoundError
 from rules.core.vocabulary import Side
-from rules.flanders_fields.common import PeriodId
 from rules.flanders_fields.events import CARD_PATTERN
 
 router = APIRouter(prefix="/api/v1/games", tags=["games"])
@@ -51,39 +55,13 @@ class GameDetail(GameOut):
     board: Annotated[dict[str, Any], BeforeValidator(readable_json)]
 
 
-class GameCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    scenario: str | None = Field(default=None, max_length=64, description="A ready scenario, e.g. mons-1914.")
-    name: str | None = Field(default=None, min_length=1, max_length=200)
-    period: PeriodId | None = None
-    attacker_nation: str = Field(default="", max_length=32)
-    defender_nation: str = Field(default="", max_length=32)
-    variants: Variants = Field(default_factory=dict)
-    table_width_cm: Float | None = Field(default=None, gt=0, le=1000)
-    table_length_cm: Float | None = Field(default=None, gt=0, le=1000)
-    terrain: Terrain | None = Field(default=None, description="GeoJSON FeatureCollection.")
-    forces: list[ForceIn] | None = Field(
-        default=None,
-        max_length=6,
-        description="Forces built from the organisation tables and deployed at each side's base edge "
-        "(not with a scenario, which brings its own).",
-    )
-
-
 class Created(BaseModel):
     game: GameOut
     referee_token: str = Field(description="Bearer token of the referee; shown once.")
     join_codes: dict[str, str] = Field(description="One code per side, for the players to join with.")
 
 
-class JoinIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    code: str = Field(min_length=1, max_length=64)
-
-
-class Joined(BaseModel):
+class GameJoined(BaseModel):
     game_id: int
     side: str
     token: str
@@ -122,19 +100,6 @@ class AdvanceIn(BaseModel):
     version: Version = Field(description="The game version the client saw; a stale one gets 409.")
 
 
-class ResolveIn(BaseModel):
-    """A resolver call inside a game. period and variants come from the game; the game's state fills the
-    modifiers it knows (shown in `filled`); fields given here win."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    fields: JsonObject = Field(default_factory=dict, description="The resolver's own request fields.")
-    dice: list[Die] | None = Field(default=None, max_length=64, description="Omit to let the server roll.")
-    unit_id: Id | None = Field(default=None, description="The unit acting or tested.")
-    target_id: Id | None = Field(default=None, description="The stand shot at.")
-    apply: Bool = Field(default=True, description="Apply the result to markers and state.")
-
-
 class ResolvedOut(BaseModel):
     model_config = ConfigDict(extra="allow")
 
@@ -152,7 +117,7 @@ def game_out(game: Any) -> GameOut:
 
 @router.get("", response_model=list[GameOut], summary="Games in this database (the lobby: no token needed)")
 def list_games(session: SessionDep) -> list[GameOut]:
-    return [game_out(g) for g in crud.list_games(session)]
+    return [game_out(g) for g in games.list_games(session)]
 
 
 @router.post(
@@ -193,13 +158,15 @@ def create_game(
     session: SessionDep,
     settings: SettingsDep,
 ) -> Created:
-    game, creds = game_engine.create_game(session, settings.secret_key, **body.model_dump(exclude_none=True))
+    game, creds = game_setup.create_game(session, settings.secret_key, **body.model_dump(exclude_none=True))
+    session.commit()
+    session.refresh(game)
     return Created(game=game_out(game), referee_token=creds.referee_token, join_codes=creds.join_codes)
 
 
 @join_router.post(
     "/api/v1/join",
-    response_model=Joined,
+    response_model=GameJoined,
     summary="Join a game with a side's code: returns a token (also set as the firestep_token cookie)",
     responses=errors.responses(404, 422),
 )
@@ -208,22 +175,23 @@ def join(
     response: Response,
     session: SessionDep,
     settings: SettingsDep,
-) -> Joined:
+) -> GameJoined:
     security.check_join_attempts()
     try:
-        game_id, side, token = crud.join(session, settings.secret_key, body.code)
+        game_id, side, token = seats.join(session, settings.secret_key, body.code)
+        session.commit()
     except NotFoundError:
         security.join_failed()
         raise
     response.set_cookie(COOKIE_NAME, token, httponly=True, samesite="lax", max_age=60 * 60 * 24 * 30)
-    return Joined(game_id=game_id, side=side, token=token)
+    return GameJoined(game_id=game_id, side=side, token=token)
 
 
 @router.get(
     "/{game_id}", response_model=GameOut, summary="One game (the lobby view)", responses=errors.responses(404)
 )
 def get_game(game_id: GameId, session: SessionDep) -> GameOut:
-    return game_out(crud.get_game(session, game_id))
+    return game_out(games.get_game(session, game_id))
 
 
 @router.get(
@@ -233,7 +201,7 @@ def get_game(game_id: GameId, session: SessionDep) -> GameOut:
     responses=errors.responses(401, 403, 404),
 )
 def get_state(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameDetail:
-    return GameDetail.model_validate(crud.get_game(session, game_id), from_attributes=True)
+    return GameDetail.model_validate(games.get_game(session, game_id), from_attributes=True)
 
 
 @router.get(
@@ -242,7 +210,7 @@ def get_state(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameDe
 def me(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Me:
     hand: list[str] = []
     if not viewer.is_referee:
-        hand = list(crud.get_side(session, game_id, viewer.role).special_uses.get(game_engine.HAND_KEY, []))
+        hand = list(seats.get_side(session, game_id, viewer.role).special_uses.get(cards.HAND_KEY, []))
     return Me(game_id=viewer.game_id, role=viewer.role, event_hand=hand)
 
 
@@ -259,10 +227,9 @@ def play_card(
     viewer: ViewerDep,
     session: SessionDep,
 ) -> dict[str, Any]:
-    game = crud.lock_game(session, game_id)
-    ev = game_engine.play_card(session, game, viewer, body.side, body.card)
-    session.commit()
-    return game_engine.event_dict(ev)
+    with game_write(session, game_id) as game:
+        ev = cards.play_card(session, game, viewer, body.side, body.card)
+    return events_service.event_dict(ev)
 
 
 @router.patch(
@@ -278,20 +245,19 @@ def patch_game(
     session: SessionDep,
 ) -> GameDetail:
     viewer.require_referee("edit the game")
-    game = crud.lock_game(session, game_id)
-    values = body.model_dump(exclude_none=True, exclude={"version"})
-    if "variants" in values:
-        from rules.registry import get_ruleset
+    with game_write(session, game_id) as game:
+        values = body.model_dump(exclude_none=True, exclude={"version"})
+        if "variants" in values:
+            from rules.registry import get_ruleset
 
-        get_ruleset(game.ruleset).context(game.period, values["variants"])
-    if "terrain" in values:
-        from rules.flanders_fields.table_rules import WIRE_BELT_CM
-        from rules.table.terrain import terrain_from_geojson
+            get_ruleset(game.ruleset).context(game.period, values["variants"])
+        if "terrain" in values:
+            from rules.flanders_fields.table_rules import WIRE_BELT_CM
+            from rules.table.terrain import terrain_from_geojson
 
-        terrain_from_geojson(values["terrain"], wire_belt_cm=WIRE_BELT_CM)
-    crud.bump_game(session, game, body.version, **values)
-    crud.record(session, game, "game-updated", viewer.role, {"fields": sorted(values)})
-    session.commit()
+            terrain_from_geojson(values["terrain"], wire_belt_cm=WIRE_BELT_CM)
+        games.bump_game(session, game, body.version, **values)
+        events_service.record(session, game, "game-updated", viewer.role, {"fields": sorted(values)})
     session.refresh(game)
     return GameDetail.model_validate(game, from_attributes=True)
 
@@ -304,33 +270,19 @@ def patch_game(
 )
 def reissue(game_id: GameId, viewer: ViewerDep, session: SessionDep, settings: SettingsDep) -> Created:
     viewer.require_referee("issue new join codes")
-    creds = crud.reissue_credentials(session, settings.secret_key, game_id)
+    creds = seats.reissue_credentials(session, settings.secret_key, game_id)
+    session.commit()
     return Created(
-        game=game_out(crud.get_game(session, game_id)),
+        game=game_out(games.get_game(session, game_id)),
         referee_token=creds.referee_token,
         join_codes=creds.join_codes,
     )
-
-
-class DeviceOut(BaseModel):
-    """A token issued for a game or campaign: the referee's (organiser's), or one per join of a side."""
-
-    id: int
-    role: str
-    issued_at: datetime
-    last_seen_at: datetime | None = Field(description="Last use, to within a minute.")
-    revoked_at: datetime | None
-    revoked: bool
-    this_device: bool = Field(description="The token this request was made with.")
 
 
 class ArchivedOut(BaseModel):
     id: int
     archived: bool
     archived_at: datetime | None
-
-
-DeviceId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Device id, from the device list")]
 
 
 @router.get(
@@ -354,7 +306,9 @@ def list_devices(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> lis
 )
 def revoke_device(game_id: GameId, device_id: DeviceId, viewer: ViewerDep, session: SessionDep) -> DeviceOut:
     viewer.require_referee("revoke a device")
-    row = crud.revoke_game_device(session, game_id, device_id)
+    row = seats.revoke_game_device(session, game_id, device_id)
+    session.commit()
+    session.refresh(row)
     return DeviceOut(**auth.device_dict(row, viewer.token_id))
 
 
@@ -370,7 +324,9 @@ def _archived(game: Any) -> ArchivedOut:
 )
 def archive(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> ArchivedOut:
     viewer.require_referee("archive the game")
-    return _archived(crud.set_archived(session, game_id, True))
+    game = games.set_archived(session, game_id, True)
+    session.commit()
+    return _archived(game)
 
 
 @router.delete(
@@ -381,7 +337,9 @@ def archive(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Archived
 )
 def unarchive(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> ArchivedOut:
     viewer.require_referee("bring the game back from the archive")
-    return _archived(crud.set_archived(session, game_id, False))
+    game = games.set_archived(session, game_id, False)
+    session.commit()
+    return _archived(game)
 
 
 @router.delete(
@@ -393,7 +351,8 @@ def unarchive(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Archiv
 )
 def delete_game(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Response:
     viewer.require_referee("delete the game")
-    crud.delete_game(session, game_id)
+    games.delete_game(session, game_id)
+    session.commit()
     return Response(status_code=204)
 
 
@@ -403,7 +362,7 @@ def delete_game(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Resp
     responses=errors.responses(401, 403, 404),
 )
 def get_turn(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:
-    return game_engine.turn_info(session, crud.get_game(session, game_id))
+    return turns.turn_info(session, games.get_game(session, game_id))
 
 
 @router.post(
@@ -417,13 +376,12 @@ def advance(
     viewer: ViewerDep,
     session: SessionDep,
 ) -> dict[str, Any]:
-    game = crud.lock_game(session, game_id)
-    events = game_engine.advance(session, game, viewer, body.version)
-    session.commit()
+    with game_write(session, game_id) as game:
+        events = turns.advance(session, game, viewer, body.version)
     session.refresh(game)
     return {
-        "turn": game_engine.turn_info(session, game),
-        "events": [game_engine.event_dict(e) for e in events if viewer.sees(e.visibility)],
+        "turn": turns.turn_info(session, game),
+        "events": [events_service.event_dict(e) for e in events if viewer.sees(e.visibility)],
     }
 
 
@@ -434,12 +392,11 @@ def advance(
 )
 def finish(game_id: GameId, body: AdvanceIn, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:
     viewer.require_referee("end the game")
-    game = crud.lock_game(session, game_id)
-    crud.bump_game(session, game, body.version, status="finished")
-    crud.record(session, game, "game-finished", viewer.role, {})
-    session.commit()
+    with game_write(session, game_id) as game:
+        games.bump_game(session, game, body.version, status="finished")
+        events_service.record(session, game, "game-finished", viewer.role, {})
     session.refresh(game)
-    return game_engine.turn_info(session, game)
+    return turns.turn_info(session, game)
 
 
 @router.post(
@@ -473,11 +430,10 @@ def resolve(
     viewer: ViewerDep,
     session: SessionDep,
 ) -> ResolvedOut:
-    game = crud.lock_game(session, game_id)
-    payload, ev = game_engine.resolve(
-        session, game, viewer, resolver, body.fields, body.dice, body.unit_id, body.target_id, body.apply
-    )
-    session.commit()
+    with game_write(session, game_id) as game:
+        payload, ev = resolve_service.resolve(
+            session, game, viewer, resolver, body.fields, body.dice, body.unit_id, body.target_id, body.apply
+        )
     return ResolvedOut(event_id=ev.id or 0, **payload)
 
 
@@ -487,4 +443,4 @@ def resolve(
     responses=errors.responses(401, 403, 404),
 )
 def report(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:
-    return game_engine.report(session, crud.get_game(session, game_id), viewer)
+    return report_service.report(session, games.get_game(session, game_id), viewer)

@@ -15,10 +15,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, Response
 
-from app import crud, errors
+from app import errors
 from app.auth import ViewerDep
 from app.deps import GameId, SessionDep
 from app.models import Unit
+from app.services import fireplans, games, seats
+from app.services import units as units_service
 from playsheets import render
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import Side
@@ -178,7 +180,7 @@ def organisation(table_id: str, paper: PaperQ = "a4") -> HTMLResponse:
 
 # -- a game's sheets --------------------------------------------------------------------------------------
 def _game_period(session: SessionDep, game_id: int) -> tuple[str, dict[str, str]]:
-    game = crud.get_game(session, game_id)
+    game = games.get_game(session, game_id)
     if game.ruleset != "flanders-fields" or game.period is None:
         raise RulesError(
             "game_id", f"game {game_id} is not a Flanders Fields game with a period", ["flanders-fields"]
@@ -215,9 +217,9 @@ def game_playsheet(
 def _plan_html(game_id: int, side: str, session: SessionDep, viewer: Any, paper: str) -> str:
     # A side's player may print only their own plan; the referee either. The other side's: 403.
     viewer.require_side(side, "print the fire plan")
-    game = crud.get_game(session, game_id)
-    row = crud.get_side(session, game_id, side)
-    items = [i.model_dump(mode="json") for i in crud.plan_items(session, game_id, side)]
+    game = games.get_game(session, game_id)
+    row = seats.get_side(session, game_id, side)
+    items = [i.model_dump(mode="json") for i in fireplans.plan_items(session, game_id, side)]
     return render.fire_plan_html(
         side, items, paper, game.name, locked=row.plan_locked, commitment=row.plan_commitment or ""
     )
@@ -278,8 +280,8 @@ def _cards_html(game_id: int, session: SessionDep, viewer: Any, side: str | None
         viewer.require_side(side, "print the aiming-point cards")
     elif not viewer.is_referee:
         side = viewer.role
-    crud.get_game(session, game_id)
-    return render.aiming_cards_html(game_cards(crud.list_units(session, game_id), side), paper)
+    games.get_game(session, game_id)
+    return render.aiming_cards_html(game_cards(units_service.list_units(session, game_id), side), paper)
 
 
 @router.get(

@@ -8,7 +8,8 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from app.routes.pages import form_specs, humanise, period_labels
+from app.pages.forms import form_specs
+from app.pages.templates import humanise, period_labels
 from rules.registry import all_rulesets
 
 RESOLVERS = [
@@ -109,7 +110,7 @@ def test_ranges_and_acronyms_in_labels() -> None:
 
 
 def test_resolvers_most_used_first(sqlite_client: TestClient) -> None:
-    from app.routes.pages import MOST_USED, most_used_first
+    from app.pages.templates import MOST_USED, most_used_first
     from rules.registry import get_ruleset
 
     described = get_ruleset("flanders-fields").describe()["resolvers"]
@@ -126,10 +127,10 @@ def test_resolvers_most_used_first(sqlite_client: TestClient) -> None:
 def test_fire_plan_form_offers_exactly_what_the_api_accepts() -> None:
     from typing import get_args
 
-    from app.routes import fireplans
-    from app.routes.pages import PLAN_FIELDS, PLAN_KINDS
+    from app import schemas
+    from app.pages.fire_plan import PLAN_FIELDS, PLAN_KINDS
 
-    models = (fireplans.FireItem, fireplans.GasItem, fireplans.BarrageItem, fireplans.DeepSuppressionItem)
+    models = (schemas.FireItem, schemas.GasItem, schemas.BarrageItem, schemas.DeepSuppressionItem)
     kinds = [k for m in models for k in get_args(m.model_fields["kind"].annotation)]
     assert sorted(PLAN_KINDS) == sorted(kinds)
     for model in models:

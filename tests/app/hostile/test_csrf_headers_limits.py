@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from app import auth
 from app.core.config import Settings
 from app.main import create_app
-from app.routes import campaign_pages, pages
+from app.pages import seats
 from app.security import CSRF_COOKIE, SEAT_COOKIES
 from tests import csrf
 from tests.app.campaigns.conftest import new_campaign
@@ -146,7 +146,7 @@ def test_bearer_api_calls_are_not_affected(client: TestClient) -> None:
 def test_a_device_without_a_seat_cookie_posts_without_a_token(client: TestClient) -> None:
     """A request no seat cookie authorises acts for nobody, so it needs no token (the API lobby, a first
     join); the page sends one anyway."""
-    assert {auth.COOKIE_NAME, pages.GAMES_COOKIE, campaign_pages.COOKIE} == SEAT_COOKIES
+    assert {auth.COOKIE_NAME, seats.GAMES_COOKIE, seats.CAMPAIGNS_COOKIE} == SEAT_COOKIES
     fresh = TestClient(client.app)
     assert fresh.get("/").status_code == 200 and CSRF_COOKIE in fresh.cookies
     assert fresh.post("/api/v1/games", json={"scenario": "mons-1914"}).status_code == 201

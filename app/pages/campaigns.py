@@ -1,7 +1,7 @@
 """Pages of a Firestorm campaign: start one (the codes shown once), join with a code, and play it on the
 map by taps. Every write goes through app.campaign_store, the same functions as the API, so the page gets
 the API's refusals, shown as sentences. A device keeps its campaign tokens in the `firestep_campaigns`
-cookie ("id:token" pairs); the games' own cookies are left alone."""
+cookie (app/pages/seats.py); the games' own cookies are left alone."""
 
 from __future__ import annotations
 
@@ -16,19 +16,20 @@ from app import campaign_store, security
 from app.auth import Viewer
 from app.core.config import Settings
 from app.deps import SessionDep, SettingsDep
-from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
+from app.errors import Conflict, TooManyRequests
 from app.models import Campaign
-from app.routes.campaign_games import CampaignId
-from app.routes.pages import (
+from app.pages.common import (
     USER_ERRORS,
-    _dice_from,
-    _error_message,
-    _page,
-    _too_many,
+    error_message,
     is_htmx,
     organiser_refusal,
-    templates,
+    page_or_fragment,
+    too_many,
 )
+from app.pages.forms import dice_from
+from app.pages.seats import campaign_seat, device_campaigns, remember_campaign
+from app.pages.templates import templates
+from app.schemas import CampaignId
 from rules.core.errors import NotFoundError, RulesError
 from rules.firestorm.campaign import CampaignState
 from rules.firestorm.data import (
@@ -45,39 +46,12 @@ from rules.firestorm.data import (
 
 router = APIRouter(include_in_schema=False)
 
-COOKIE = "firestep_campaigns"
-COOKIE_AGE = 60 * 60 * 24 * 30
 SIDE_NAMES = {"german": "German", "bef": "BEF", "referee": "Organiser"}
 # map.json reads letters as columns west to east and numbers as rows north to south; columns A, C and E sit
 # half a square north of B and D. On the page each area spans two half-rows, so the stagger survives any
 # cell height.
 SHIFTED_NORTH = ("A", "C", "E")
 COLUMNS = ("A", "B", "C", "D", "E")
-
-
-# -- the device's seats -----------------------------------------------------------------------------------
-def _device(request: Request) -> dict[int, str]:
-    out: dict[int, str] = {}
-    for pair in request.cookies.get(COOKIE, "").split("|"):
-        cid, _, token = pair.partition(":")
-        if cid.isdigit() and token:
-            out[int(cid)] = token
-    return out
-
-
-def _remember(request: Request, response: Response, campaign_id: int, token: str) -> None:
-    seats = {**_device(request), campaign_id: token}
-    value = "|".join(f"{cid}:{tok}" for cid, tok in list(seats.items())[-20:])
-    response.set_cookie(COOKIE, value, httponly=True, samesite="lax", max_age=COOKIE_AGE)
-
-
-def _seat(request: Request, session: Session, settings: Settings, campaign_id: int) -> Viewer | None:
-    try:
-        return campaign_store.viewer(
-            session, settings.secret_key, campaign_id, _device(request).get(campaign_id)
-        )
-    except (Unauthorized, Forbidden):
-        return None
 
 
 # -- what the page shows ---------------------------------------------------------------------------------
@@ -227,7 +201,7 @@ def action_from_form(form: FormData) -> tuple[dict[str, Any], list[int] | None]:
         return action, []
     if form.get("roll"):
         return action, None
-    tapped = _dice_from(form)
+    tapped = dice_from(form)
     wanted = int(str(form.get("dice_count") or "0") or 0)
     if len(tapped) < wanted or any(d is None for d in tapped):
         raise RulesError("dice", "tap a face on every die, or tap Roll for me")
@@ -251,7 +225,7 @@ def _version(form: FormData) -> int:
 def _message(e: Exception) -> str:
     if isinstance(e, Conflict):
         return "Someone changed the campaign on another device: this is the current state. Please try again."
-    return _error_message(e)
+    return error_message(e)
 
 
 # -- routes ------------------------------------------------------------------------------------------------
@@ -262,7 +236,7 @@ def _start(
     created: dict[str, Any] | None = None,
     status_code: int = 200,
 ) -> Response:
-    device = _device(request)
+    device = device_campaigns(request)
     campaigns = campaign_store.list_campaigns(session)
     context = {
         "campaign": None,
@@ -291,7 +265,7 @@ async def new_campaign_page(request: Request, session: SessionDep, settings: Set
     name = " ".join(str(form.get("name") or "").split())[:200] or None
     row, token, codes = campaign_store.create(session, settings.secret_key, name)
     response = _start(request, session, created={"campaign": row, "codes": codes})
-    _remember(request, response, row.id or 0, token)
+    remember_campaign(request, response, row.id or 0, token)
     return response
 
 
@@ -305,18 +279,18 @@ async def join_campaign_page(request: Request, session: SessionDep, settings: Se
         security.check_join_attempts()
         campaign_id, _side, token = campaign_store.join(session, settings.secret_key, code[:64])
     except TooManyRequests as e:
-        return _too_many(_start(request, session, error=security.page_wait_message(e, "wrong join codes")), e)
+        return too_many(_start(request, session, error=security.page_wait_message(e, "wrong join codes")), e)
     except USER_ERRORS as e:
         if isinstance(e, NotFoundError):
             security.join_failed()
         message = (
             "That join code is not known here: check it with the organiser."
             if isinstance(e, NotFoundError)
-            else _error_message(e)
+            else error_message(e)
         )
         return _start(request, session, error=message, status_code=422)
     response = RedirectResponse(f"/campaigns/{campaign_id}", status_code=303)
-    _remember(request, response, campaign_id, token)
+    remember_campaign(request, response, campaign_id, token)
     return response
 
 
@@ -328,14 +302,14 @@ def _board(
     except NotFoundError as e:
         missing = {"title": "Not found", "message": e.message}
         return templates.TemplateResponse(request, "error.html", missing, status_code=404)
-    who = _seat(request, session, settings, campaign_id)
+    who = campaign_seat(request, session, settings, campaign_id)
     if who is None:
         joining = {"campaign": None, "joining": row, "error": None, "side_names": SIDE_NAMES}
         return templates.TemplateResponse(request, "campaign.html", joining, status_code=401)
     context = board_context(session, row, who, error)
     # htmx swaps only 2xx answers: a refusal shown inside the board is still the board.
     status = 422 if error and not is_htmx(request) else 200
-    return _page(request, "campaign.html", "_campaign_board.html", context, status)
+    return page_or_fragment(request, "campaign.html", "_campaign_board.html", context, status)
 
 
 @router.get("/campaigns/{campaign_id}", response_class=HTMLResponse)
@@ -350,7 +324,7 @@ async def campaign_act(
     campaign_id: CampaignId, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     form = await request.form()
-    who = _seat(request, session, settings, campaign_id)
+    who = campaign_seat(request, session, settings, campaign_id)
     error = None
     if who is not None:
         try:

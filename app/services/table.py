@@ -25,7 +25,11 @@ from rules.table.templates import TEMPLATES, Template
 from rules.table.terrain import TerrainIndex, terrain_from_geojson
 
 SRC_RANGE = cite("MEASURING (closest distance between the bases)")
+
+
 SRC_BARRAGE_AREA = TEMPLATES["rolling-barrage"].source
+
+
 BARRAGE_DEPTH_CM = TEMPLATES["rolling-barrage"].depth_cm
 
 

@@ -1,0 +1,35 @@
+"""HTML pages (Jinja2 + htmx), one module per concern, assembled into one router. One URL serves the
+whole page, or for an htmx request (HX-Request header) only the fragment it swaps. Pages never import the
+JSON routes (app/routes): they call the same game logic and commit themselves."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from app.pages import campaigns, fire_plan, games, lookup
+from app.pages.templates import STATIC_DIR, templates
+
+__all__ = ["mount_static", "router", "templates"]
+
+router = APIRouter(include_in_schema=False)
+for pages in (games, lookup, fire_plan, campaigns):
+    router.include_router(pages.router)
+
+
+def mount_static(app: FastAPI) -> None:
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+
+@router.get("/sw.js")
+def service_worker() -> FileResponse:
+    # Served from the root so its scope covers every page.
+    return FileResponse(
+        STATIC_DIR / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"}
+    )
+
+
+@router.get("/manifest.webmanifest")
+def manifest() -> FileResponse:
+    return FileResponse(STATIC_DIR / "manifest.webmanifest", media_type="application/manifest+json")

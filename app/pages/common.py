@@ -1,0 +1,68 @@
+"""What every page shares: htmx detection, the one page-or-fragment response, the refusal pages, and
+plain-language messages for people at the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import Response
+from pydantic import ValidationError
+from starlette.datastructures import FormData
+
+from app import auth
+from app.core.config import Settings
+from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
+from app.pages.templates import humanise, templates
+from rules.core.errors import NotFoundError, RulesError
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def page_or_fragment(
+    request: Request, full: str, fragment: str, context: dict[str, Any], status_code: int = 200
+) -> Response:
+    name = fragment if is_htmx(request) else full
+    return templates.TemplateResponse(request, name, context, status_code=status_code)
+
+
+def too_many(response: Response, e: TooManyRequests) -> Response:
+    """A page refused for too many failures: 429, and Retry-After (net-status.js words it for htmx)."""
+    response.status_code = 429
+    response.headers["Retry-After"] = str(e.retry_after)
+    return response
+
+
+def not_found(request: Request, e: NotFoundError) -> Response:
+    return templates.TemplateResponse(
+        request, "error.html", {"title": "Not found", "message": e.message}, status_code=404
+    )
+
+
+def error_message(e: Exception) -> str:
+    if isinstance(e, RulesError):
+        return f"{humanise(e.field.rsplit('.', 1)[-1])}: {e.message}"
+    if isinstance(e, ValidationError):
+        return "; ".join(
+            f"{humanise(str(err['loc'][-1])) if err.get('loc') else 'Value'}: {err['msg']}"
+            for err in e.errors()
+        )
+    if isinstance(e, NotFoundError | Conflict | Forbidden | Unauthorized):
+        return str(e.message)
+    return str(e)
+
+
+USER_ERRORS = (RulesError, ValidationError, NotFoundError, Conflict, Forbidden, Unauthorized)
+
+
+def organiser_refusal(settings: Settings, form: FormData, what: str) -> tuple[str, int] | None:
+    """The page's plain-words refusal (message, status) when this server wants its organiser key to create
+    `what` and the form's key is missing or wrong; None when creating may go ahead."""
+    problem = auth.organiser_key_problem(settings.organiser_key, str(form.get("organiser_key") or ""))
+    if problem == "missing":
+        return f"Only the organiser may start {what} on this server: enter the organiser key.", 401
+    if problem == "wrong":
+        return "That is not the organiser key: check it with the organiser.", 403
+    return None

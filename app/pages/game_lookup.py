@@ -1,0 +1,136 @@
+"""Lookups inside a game: the form preset from the game's state, and the roll recorded in the game's log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from sqlmodel import Session
+
+from app.errors import Forbidden
+from app.models import Game, Unit
+from app.pages.common import USER_ERRORS, error_message
+from app.pages.forms import PRESENT, request_body, walk_specs
+from app.pages.games import unit_tree
+from app.pages.resolving import Lookup, new_lookup, odds_rows
+from app.pages.seats import Seat
+from app.pages.templates import humanise
+from app.schemas import ResolveIn
+from app.services import games, resolve
+from app.services import units as units_service
+from rules.core.errors import RulesError
+
+
+@dataclass
+class GameLookup:
+    """A lookup for a unit of a game: the form preset from what the game knows, and, once recorded, the
+    in-game resolution (its event, the values the game filled in, the changes it applied)."""
+
+    lk: Lookup
+    unit: Unit | None
+    filled: list[resolve.Filled]
+    recorded: dict[str, Any] | None = None
+
+
+def picked_unit(session: Session, game: Game, seat: Seat, unit_id: int | None) -> Unit | None:
+    if unit_id is None:
+        return None
+    unit = units_service.get_unit(session, game.id or 0, unit_id)
+    if not seat.viewer.may_act_for(unit.side):
+        raise Forbidden(f"{unit.name} is one of the {unit.side}'s units: pick one of your own")
+    return unit
+
+
+def game_lookup(session: Session, game: Game, seat: Seat, resolver: str, unit_id: int | None) -> GameLookup:
+    """The lookup form with the game's period and errata, preset with the fields the game's state fills
+    for this unit: the same filling the in-game resolve endpoint does (app.services.resolve.fill), so the form shows
+    beforehand what the game will use."""
+    unit = picked_unit(session, game, seat, unit_id)
+    lk = new_lookup(game.ruleset, resolver, game.period)
+    lk.variants = dict(game.variants)
+    fields = set(lk.resolver_cls.Request.model_fields)
+    units = units_service.list_units(session, game.id or 0)
+    filled = resolve.fill(game, resolver, fields, unit, None, units, {})
+    specs = {s.name: s for s in walk_specs(lk.specs)}
+    for f in filled:
+        spec = specs.get(f.field)
+        if spec is None:
+            continue  # a shape the form does not show (a list): the game fills it when recording
+        spec.from_game = f.why
+        if spec.kind == "group" and isinstance(f.value, dict):
+            lk.values[spec.name + PRESENT] = True
+            lk.values.update(
+                {f"{spec.name}.{k}": v for k, v in f.value.items() if f"{spec.name}.{k}" in specs}
+            )
+        else:
+            lk.values[spec.name] = f.value
+    return GameLookup(lk, unit, filled)
+
+
+def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, server_rolls: bool) -> None:
+    """Resolve as the in-game endpoint does (POST /api/v1/games/{id}/resolve/{resolver}): the game records
+    the roll in its log and applies it. Only fields the player changed from the game's preset are
+    sent, so the game fills the rest itself and says why."""
+    lk = gl.lk
+    preset = {f.field: f.value for f in gl.filled}
+    body = request_body(lk.specs, lk.values)
+    fields = {k: v for k, v in body.items() if k not in preset or preset[k] != v}
+    dice = None if server_rolls or not lk.dice_sides else [d for d in lk.dice if d is not None]
+    try:
+        if dice is not None and len(dice) < len(lk.dice_sides):
+            raise RulesError("dice", "tap the face of every die first, or ask firestep to roll")
+        body_in = ResolveIn(fields=fields, dice=dice, unit_id=gl.unit.id if gl.unit else None)
+        locked = games.lock_game(session, game.id or 0)
+        out, event = resolve.resolve(  # the page commits: the engine never does
+            session,
+            locked,
+            seat.viewer,
+            lk.resolver_id,
+            body_in.fields,
+            body_in.dice,
+            body_in.unit_id,
+            body_in.target_id,
+            body_in.apply,
+        )
+        session.commit()
+    except USER_ERRORS as e:
+        session.rollback()
+        lk.errors.append({"field": "game", "label": "Not recorded", "message": error_message(e)})
+        return
+    answer = out["resolution"]
+    order = [row["key"] for row in lk.odds]
+    exact = {k: Fraction(v) for k, v in answer.get("probabilities_exact", {}).items()}
+    ranked = sorted(exact, key=lambda k: order.index(k) if k in order else len(order))
+    lk.odds = odds_rows({k: exact[k] for k in ranked}, answer["outcome_key"])
+    lk.answer = answer
+    lk.dice = list(answer["dice"])
+    labels = lk.labels
+    gl.recorded = {
+        "event_id": event.id or 0,
+        "applied": out["applied"],
+        "changes": out["changes"],
+        "filled": [
+            {**f, "label": labels.get(str(f["field"]), humanise(str(f["field"])))} for f in out["filled"]
+        ],
+    }
+
+
+def game_lookup_context(session: Session, game: Game, seat: Seat, unit: Unit | None) -> dict[str, Any]:
+    tree = unit_tree(units_service.list_units(session, game.id or 0))
+    return {
+        "rulesets": [],
+        "period": game.period,
+        "errata": [],
+        "unit": unit,
+        "unit_tree": {side: nodes for side, nodes in tree.items() if seat.viewer.may_act_for(side)},
+    }
+
+
+def game_lookup_response(session: Session, game: Game, seat: Seat, gl: GameLookup) -> dict[str, Any]:
+    return {
+        **game_lookup_context(session, game, seat, gl.unit),
+        "rs": gl.lk.ruleset.describe(),
+        "lk": gl.lk,
+        "recorded": gl.recorded,
+    }

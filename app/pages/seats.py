@@ -1,0 +1,138 @@
+"""The device's seats: which games and campaigns this device has joined, kept as "id:token" pairs in one
+cookie per kind, and who the device is in one of them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import Response
+from sqlmodel import Session
+
+from app import auth, campaign_store, security
+from app.auth import Viewer
+from app.core.config import Settings
+from app.errors import Forbidden, TooManyRequests, Unauthorized
+from app.models import Game
+from app.pages.common import error_message, not_found, page_or_fragment, too_many
+from app.pages.templates import templates
+from app.services import games
+from rules.core.errors import NotFoundError, RulesError
+
+# The device keeps the token of each game it has joined (cookie `firestep_games`) and of each campaign
+# (`firestep_campaigns`) as "id:token" pairs, the newest 20 of each. It also keeps the current game's token in
+# `firestep_token`, the cookie the API reads, so the page's own API calls (htmx, fetch, the event stream) are
+# authorised with no token in the page; the campaigns' cookie leaves the games' cookies alone.
+GAMES_COOKIE = "firestep_games"
+CAMPAIGNS_COOKIE = "firestep_campaigns"
+COOKIE_AGE = 60 * 60 * 24 * 30
+SEATS_KEPT = 20
+
+
+def device_seats(request: Request, cookie: str) -> dict[int, str]:
+    """The tokens this device holds in the seat cookie `cookie`, by game or campaign id."""
+    out: dict[int, str] = {}
+    for pair in request.cookies.get(cookie, "").split("|"):
+        key, _, token = pair.partition(":")
+        if key.isdigit() and token:
+            out[int(key)] = token
+    return out
+
+
+def remember_seat(request: Request, response: Response, cookie: str, key: int, token: str) -> None:
+    seats = {**device_seats(request, cookie), key: token}
+    value = "|".join(f"{k}:{tok}" for k, tok in list(seats.items())[-SEATS_KEPT:])
+    response.set_cookie(cookie, value, httponly=True, samesite="lax", max_age=COOKIE_AGE)
+
+
+def device_games(request: Request) -> dict[int, str]:
+    return device_seats(request, GAMES_COOKIE)
+
+
+def remember_game(request: Request, response: Response, game_id: int, token: str) -> None:
+    remember_seat(request, response, GAMES_COOKIE, game_id, token)
+    response.set_cookie(auth.COOKIE_NAME, token, httponly=True, samesite="lax", max_age=COOKIE_AGE)
+
+
+def device_campaigns(request: Request) -> dict[int, str]:
+    return device_seats(request, CAMPAIGNS_COOKIE)
+
+
+def remember_campaign(request: Request, response: Response, campaign_id: int, token: str) -> None:
+    remember_seat(request, response, CAMPAIGNS_COOKIE, campaign_id, token)
+
+
+def campaign_seat(request: Request, session: Session, settings: Settings, campaign_id: int) -> Viewer | None:
+    """Who this device is in a campaign; None when it holds no token the campaign knows."""
+    token = device_campaigns(request).get(campaign_id)
+    try:
+        return campaign_store.viewer(session, settings.secret_key, campaign_id, token)
+    except (Unauthorized, Forbidden):
+        return None
+
+
+@dataclass
+class Seat:
+    """Who this device is in a game, and the token that says so."""
+
+    viewer: auth.Viewer
+    token: str
+
+
+def game_seat(request: Request, session: Session, settings: Settings, game_id: int) -> Seat | None:
+    for token in (request.cookies.get(auth.COOKIE_NAME), device_games(request).get(game_id)):
+        if not token:
+            continue
+        try:
+            return Seat(auth.viewer(game_id, token, session, settings), token)
+        except (Unauthorized, Forbidden):
+            continue
+    return None
+
+
+def game_page(
+    request: Request,
+    session: Session,
+    settings: Settings,
+    game_id: int,
+    full: str,
+    fragment: str,
+    build: Callable[[Game, Seat], dict[str, Any]],
+) -> Response:
+    """A page of one game: 404 for no such game, the join form when this device has no seat in it."""
+    try:
+        game = games.get_game(session, game_id)
+    except NotFoundError as e:
+        return not_found(request, e)
+    try:
+        seat = game_seat(request, session, settings, game_id)
+    except TooManyRequests as e:
+        message = security.page_wait_message(e, "unknown tokens")
+        page = templates.TemplateResponse(
+            request, "error.html", {"game": game, "title": "Too many tries", "message": message}
+        )
+        return too_many(page, e)
+    if seat is None:
+        context = {"game": game, "title": "Join this game", "error": None}
+        return templates.TemplateResponse(request, "join.html", context, status_code=401)
+    try:
+        context = {"game": game, "seat": seat, "role": seat.viewer.role, **build(game, seat)}
+        status = 200
+    except Forbidden as e:
+        context = {"game": game, "title": "Not for your eyes", "message": e.message}
+        full = fragment = "error.html"
+        status = 403
+    except NotFoundError as e:
+        context = {"game": game, "title": "Not found", "message": e.message}
+        full = fragment = "error.html"
+        status = 404
+    except RulesError as e:
+        context = {"game": game, "title": "Not possible", "message": error_message(e)}
+        full = fragment = "error.html"
+        status = 422
+    response = page_or_fragment(request, full, fragment, context, status)
+    if request.cookies.get(auth.COOKIE_NAME) != seat.token:
+        remember_game(request, response, game_id, seat.token)
+    return response

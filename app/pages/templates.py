@@ -1,0 +1,114 @@
+"""The Jinja environment of the pages and the filters and globals the templates use."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi.templating import Jinja2Templates
+
+from app.core.config import ROOT
+
+FRONTEND = ROOT / "frontend"
+STATIC_DIR = FRONTEND / "static"
+templates = Jinja2Templates(directory=FRONTEND / "templates")
+
+
+# Words the rule texts write in capitals; a label keeps them so ("SOS", "MG", "LMG unit").
+ACRONYMS = {w.lower(): w for w in ("SOS", "MG", "MMG", "HMG", "LMG", "SMG", "BEF", "VP", "HQ", "D3", "D6")}
+NUMBER_RANGE = re.compile(r"(?<=\d)-(?=\d)")
+
+
+def humanise(name: str) -> str:
+    """`raw_under_fire` -> "Raw under fire", `range_cm` -> "Range (cm)", `no-effect` -> "No effect",
+    `sos` -> "SOS", and a table's range `2-4` -> "2–4" (an en dash, not a word break)."""
+    text = str(name)
+    unit = ""
+    for suffix, label in (("_cm", "cm"), ("_deg", "degrees")):
+        if text.endswith(suffix):
+            text, unit = text[: -len(suffix)], f" ({label})"
+    if re.fullmatch(r"[-+]?\d+(\.\d+)?", text):
+        return text + unit  # a signed number keeps its sign
+    text = NUMBER_RANGE.sub("–", text)
+    words = [ACRONYMS.get(w.lower(), w) for w in text.replace("_", " ").replace("-", " ").split()]
+    if not words:
+        return text
+    first = words[0]
+    words[0] = first if first in ACRONYMS.values() else first[:1].upper() + first[1:]
+    return " ".join(words) + unit
+
+
+# The lookup's resolver buttons, most used at the table first (issue 7); any others follow in their order.
+MOST_USED = (
+    "order-roll",
+    "shooting",
+    "morale",
+    "assault",
+    "wire-crossing",
+    "rolling-barrage",
+    "deep-suppression",
+    "sos",
+    "gas-wind",
+    "deviation",
+    "air-attack",
+    "heroic-action",
+)
+
+
+def most_used_first(resolvers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rank = {rid: i for i, rid in enumerate(MOST_USED)}
+    return sorted(resolvers, key=lambda r: rank.get(str(r["id"]), len(rank)))  # sorted() is stable
+
+
+def num(value: Any) -> Any:
+    """30.0 -> 30 in a number box; other values unchanged."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+templates.env.filters["humanise"] = humanise
+templates.env.filters["num"] = num
+templates.env.filters["most_used_first"] = most_used_first
+
+
+STANDARD_ANSWER_KEYS = frozenset(
+    {
+        "ruleset",
+        "resolver",
+        "period",
+        "dice",
+        "rolled_by_server",
+        "modifiers",
+        "total",
+        "outcome",
+        "outcome_key",
+        "probabilities",
+        "probabilities_exact",
+        "sources",
+        "variants",
+    }
+)
+
+
+def answer_details(answer: Mapping[str, Any]) -> dict[str, Any]:
+    """The resolver-specific parts of an answer (thresholds, notes, consequences), for display."""
+    return {k: v for k, v in answer.items() if k not in STANDARD_ANSWER_KEYS and v not in (None, [], {}, "")}
+
+
+def period_labels(periods: list[dict[str, Any]]) -> dict[str, str]:
+    """Period names without the words they all share ("Western Front ..."), short enough for a chip."""
+    words = [str(p["name"]).split() for p in periods]
+    shared = 0
+    while len(words) > 1 and all(len(w) > shared + 1 and w[shared] == words[0][shared] for w in words):
+        shared += 1
+    return {p["id"]: " ".join(w[shared:]) for p, w in zip(periods, words, strict=True)}
+
+
+def short_list(values: list[Any]) -> bool:
+    """A few short scalars read best on one line ("2, 4"); anything longer as a list."""
+    return len(values) <= 6 and all(len(str(v)) <= 12 for v in values)
+
+
+templates.env.globals["answer_details"] = answer_details
+templates.env.globals["short_list"] = short_list
+templates.env.globals["period_labels"] = period_labels

@@ -1,0 +1,192 @@
+"""Request and response models that more than one module uses: the JSON routes (app/routes) and the pages
+(app/pages) validate the same bodies with the same limits, and no route module imports another."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import Path
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.limits import Bool, Die, Float, Id, Int, JsonObject, Terrain, Variants
+from app.models import FirePlanItem
+from rules.core.vocabulary import Side
+from rules.flanders_fields.common import PeriodId, Quality
+
+# -- path parameters --
+
+
+CampaignId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Campaign id")]
+
+
+DeviceId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Device id, from the device list")]
+
+
+# -- joining a game or a campaign --
+
+
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(min_length=1, max_length=64)
+
+
+# -- creating a game --
+
+
+# The referee's override of the rules of play; the event logs it as such.
+Override = Annotated[
+    Bool,
+    Field(
+        description="Referee only: do it although the game's status or the current step of the turn sequence "
+        "does not allow it (GET /turn lists what is allowed now); the event records the override."
+    ),
+]
+
+
+class ForceIn(BaseModel):
+    """A force built from an organisation table of the rule book (the dataset organisation-tables lists
+    them, with each table's nation, periods and allowed qualities)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    side: Side
+    table_id: str = Field(min_length=1, max_length=64, description="Organisation table id, e.g. gb-1914.")
+    quality: Quality | None = Field(default=None, description="One the table allows; default the table's.")
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    override: Override = False
+
+
+class GameCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    scenario: str | None = Field(default=None, max_length=64, description="A ready scenario, e.g. mons-1914.")
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    period: PeriodId | None = None
+    attacker_nation: str = Field(default="", max_length=32)
+    defender_nation: str = Field(default="", max_length=32)
+    variants: Variants = Field(default_factory=dict)
+    table_width_cm: Float | None = Field(default=None, gt=0, le=1000)
+    table_length_cm: Float | None = Field(default=None, gt=0, le=1000)
+    terrain: Terrain | None = Field(default=None, description="GeoJSON FeatureCollection.")
+    forces: list[ForceIn] | None = Field(
+        default=None,
+        max_length=6,
+        description="Forces built from the organisation tables and deployed at each side's base edge "
+        "(not with a scenario, which brings its own).",
+    )
+
+
+# -- resolving inside a game --
+
+
+class ResolveIn(BaseModel):
+    """A resolver call inside a game. period and variants come from the game; the game's state fills the
+    modifiers it knows (shown in `filled`); fields given here win."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    fields: JsonObject = Field(default_factory=dict, description="The resolver's own request fields.")
+    dice: list[Die] | None = Field(default=None, max_length=64, description="Omit to let the server roll.")
+    unit_id: Id | None = Field(default=None, description="The unit acting or tested.")
+    target_id: Id | None = Field(default=None, description="The stand shot at.")
+    apply: Bool = Field(default=True, description="Apply the result to markers and state.")
+
+
+# -- devices (tokens) of a game or a campaign --
+
+
+class DeviceOut(BaseModel):
+    """A token issued for a game or campaign: the referee's (organiser's), or one per join of a side."""
+
+    id: int
+    role: str
+    issued_at: datetime
+    last_seen_at: datetime | None = Field(description="Last use, to within a minute.")
+    revoked_at: datetime | None
+    revoked: bool
+    this_device: bool = Field(description="The token this request was made with.")
+
+
+# -- fire plans --
+
+
+Grid = Annotated[
+    list[Annotated[Float, Field(ge=0, le=1000)]],
+    Field(
+        min_length=2,
+        max_length=2,
+        description="Side-relative grid reference: cm along the side's rear edge from its left-hand corner, "
+        "then cm up the table towards the enemy (ARTILLERY FIRE PLANS).",
+    ),
+]
+
+
+class FireItem(BaseModel):
+    """Aiming points of batteries and mortars, bombardments, superimposed batteries, air missions."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["aiming-point", "bombardment", "superimposed", "mortar", "air-mission"]
+    grid: Grid
+    battery: str = Field(default="", max_length=64, description="Which battery or mortar fires.")
+    turns: Int = Field(default=1, ge=1, le=50, description="Turns of fire.")
+
+
+class GasItem(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["gas"]
+    grid: Grid
+    gas: Literal["offensive", "denying"]
+    wind_deg: Float = Field(ge=0, lt=360, description="Direction the controlling player states, table frame.")
+
+
+class BarrageItem(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["rolling-barrage"]
+    start_up_cm: Float = Field(
+        ge=0, le=1000, description="Start line: cm up the table from the side's rear edge."
+    )
+    duration_turns: Int = Field(ge=1, le=20, description="As rolled with barrage-duration (4 + D3).")
+    halts: list[Annotated[Int, Field(ge=1, le=100)]] = Field(
+        default_factory=list, max_length=20, description="Turns in which it halts."
+    )
+
+
+class DeepSuppressionItem(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["deep-suppression"]
+
+
+class PlanItemIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    arrival_turn: Int = Field(ge=1, le=100, description="The turn at whose start the item arrives.")
+    item: FireItem | GasItem | BarrageItem | DeepSuppressionItem = Field(discriminator="kind")
+
+
+class PlanItemOut(BaseModel):
+    id: int
+    side: str
+    kind: str
+    arrival_turn: int
+    data: dict[str, Any]
+    arrived: bool
+
+
+class PlanOut(BaseModel):
+    side: str
+    locked: bool
+    commitment: str | None
+    capacity: int = Field(description="The most items a plan holds: the leaves of its commitment tree.")
+    how_to_check: str = Field(description="How to check an arrived item against the commitment.")
+
+
+def plan_item_out(i: FirePlanItem) -> PlanItemOut:
+    return PlanItemOut(
+        id=i.public_id, side=i.side, kind=i.kind, arrival_turn=i.arrival_turn, data=i.data, arrived=i.arrived
+    )

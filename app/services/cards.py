@@ -1,0 +1,98 @@
+"""Event cards: the sides' hands, the deck, drawing a card and playing one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session
+
+from app.auth import Viewer, other_side
+from app.models import Event, Game
+from app.services.events import record
+from app.services.games import set_game
+from app.services.seats import get_side, set_side_allowance, sides
+from rules.core.errors import RulesError
+from rules.flanders_fields.errata import SRC_EVENTS
+from rules.flanders_fields.events import PACK, card_dict
+
+# -- random events: the pack and the hands -------------------------------------------------------------------
+HAND_KEY = "event-hand"
+
+
+def hands_of(session: Session, game: Game) -> dict[str, list[str]]:
+    return {s.side: list(s.special_uses.get(HAND_KEY, [])) for s in sides(session, game.id or 0)}
+
+
+def deck_of(game: Game, hands: dict[str, list[str]]) -> list[str]:
+    """The cards still in the pack: every card not held and not out of play (drawn dummies, played cards).
+    Its order is the pack's; the draw picks positions in it, so the odds are exact whatever the order."""
+    out = set(game.board.get("events", {}).get("out", []))
+    held = {c for h in hands.values() for c in h}
+    return [c for c in PACK if c not in out and c not in held]
+
+
+def redact_opponent(payload: dict[str, Any], drawer: str) -> dict[str, Any]:
+    """The drawing player's view of a draw: the opponent's hand is not theirs to see."""
+    req = {k: v for k, v in payload["request"].items() if k != "opponent_hand"}
+    res = dict(payload["resolution"])
+    res["outcome"] = {k: v for k, v in res["outcome"].items() if k != "opponent_hand"}
+    return {
+        **payload,
+        "request": req,
+        "resolution": res,
+        "filled": [f for f in payload["filled"] if f["field"] != "opponent_hand"],
+        "changes": [c for c in payload["changes"] if c.get("side", drawer) == drawer],
+    }
+
+
+def public_draw(res: dict[str, Any], applied: bool) -> dict[str, Any]:
+    """What the opponent learns of a draw: how many cards, the dummies and the detrimental cards played."""
+    out = res["outcome"]
+    shown = [c for c in out["drawn"] if c["kind"] == "dummy" or c["card"] in out["play_now"]]
+    return {
+        "resolver": "random-event",
+        "applied": applied,
+        "drawn": len(out["drawn"]),
+        "shown": shown,
+        "kept": len(out["drawn"]) - len(shown),
+        "cards_left": len(out["deck"]),
+        "source": SRC_EVENTS,
+    }
+
+
+def apply_draw(session: Session, game: Game, outcome: dict[str, Any]) -> list[dict[str, Any]]:
+    """Keep the pack and the hands: beneficial cards go to the drawer's hand, cards handed over to the
+    opponent's; everything else drawn is out of play."""
+    drawer = game.side_to_move
+    new = {drawer: list(outcome["hand"]), other_side(drawer): list(outcome["opponent_hand"])}
+    changes: list[dict[str, Any]] = []
+    for row in sides(session, game.id or 0):
+        before = list(row.special_uses.get(HAND_KEY, []))
+        if before != new[row.side]:
+            changes.append(set_side_allowance(session, row, HAND_KEY, new[row.side]))
+    held = {c for h in new.values() for c in h}
+    out = [c for c in PACK if c not in outcome["deck"] and c not in held]
+    return changes + set_game(
+        session, game, board={**game.board, "events": {"out": out, "cards_left": len(outcome["deck"])}}
+    )
+
+
+def play_card(session: Session, game: Game, viewer: Viewer, side: str, card: str) -> Event:
+    """A card from a player's hand is played (red cards "MAY be played whenever a player wishes"); it is
+    shown to everyone and goes out of play."""
+    viewer.require_side(side, "play the cards")
+    row = get_side(session, game.id or 0, side)
+    hand = list(row.special_uses.get(HAND_KEY, []))
+    if card not in hand:
+        raise RulesError("card", f"the {side} does not hold {card}", hand)
+    changes = [set_side_allowance(session, row, HAND_KEY, [c for c in hand if c != card])]
+    events = game.board.get("events", {})
+    board = {**game.board, "events": {**events, "out": [*events.get("out", []), card]}}
+    changes += set_game(session, game, board=board)
+    return record(
+        session,
+        game,
+        "card-played",
+        viewer.role,
+        {"side": side, "card": card_dict(card), "changes": changes, "source": SRC_EVENTS},
+    )

@@ -1,0 +1,160 @@
+"""The event log: appending an event, reading the events a viewer may see, and the split of each event into
+a public payload and the private parts only one side (or the referee) may read.
+
+Two rules make a secret safe by default. Writing (`split`, run by `record` on every event): a change to
+a side's own row (its hand of cards, its once-per-player allowances) is that side's, so it is moved out of
+the public payload whoever wrote the event. Reading (`view`, run by `event_dict` on every read path: the log,
+the stream, the report, the pages): a viewer gets the public payload with the parts of the roles it holds
+merged over it, and nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from app import live
+from app.auth import SIDES, Viewer
+from app.models import Event, Game
+from rules.core.errors import NotFoundError
+
+
+# -- events ------------------------------------------------------------------------------------------------
+def record(
+    session: Session,
+    game: Game,
+    kind: str,
+    actor: str,
+    payload: dict[str, Any],
+    *,
+    step: str = "",
+    visibility: str = "all",
+    reverses_id: int | None = None,
+    private: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Event:
+    """Append to the log (call within lock_game); streams are woken once the transaction commits. What a
+    side alone may read goes to `private` (by role); side-row changes are moved there by split."""
+    assert game.id is not None
+    payload, parts = split(payload, private)
+    ev = Event(
+        game_id=game.id,
+        turn=game.turn,
+        side=game.side_to_move,
+        step=step,
+        kind=kind,
+        actor=actor,
+        visibility=visibility,
+        payload=payload,
+        private=parts,
+        reverses_id=reverses_id,
+    )
+    session.add(ev)
+    session.flush()
+    live.mark(session, game.id)
+    return ev
+
+
+def list_events(
+    session: Session,
+    game_id: int,
+    roles: Iterable[str],
+    after_id: int = 0,
+    limit: int = 1000,
+    turn: int | None = None,
+) -> list[Event]:
+    """Events a viewer may see (visibility 'all' or one of `roles`), in id order."""
+    q = select(Event).where(
+        Event.game_id == game_id, col(Event.id) > after_id, col(Event.visibility).in_(["all", *roles])
+    )
+    if turn is not None:
+        q = q.where(Event.turn == turn)
+    return list(session.exec(q.order_by(col(Event.id)).limit(limit)))
+
+
+def get_event(session: Session, game_id: int, event_id: int) -> Event:
+    ev = session.exec(select(Event).where(Event.id == event_id, Event.game_id == game_id)).first()
+    if ev is None:
+        raise NotFoundError("event", str(event_id))
+    return ev
+
+
+def reversed_ids(session: Session, game_id: int) -> set[int]:
+    rows = session.exec(
+        select(Event.reverses_id).where(Event.game_id == game_id, col(Event.reverses_id).is_not(None))
+    )
+    return {r for r in rows if r is not None}
+
+
+def last_roll_id(session: Session, game_id: int) -> int:
+    """The id of the latest die roll in the game (0 if none): players may undo back to it, no further."""
+    got = session.exec(
+        select(func.max(Event.id)).where(Event.game_id == game_id, col(Event.kind).in_(ROLL_KINDS))
+    ).one()
+    return int(got or 0)
+
+
+ROLL_KINDS = ("roll", "arrival-roll")
+
+
+def roles_of(viewer: Viewer) -> list[str]:
+    return [*SIDES, "referee"] if viewer.is_referee else [viewer.role]
+
+
+def event_dict(ev: Event, roles: Iterable[str] = ()) -> dict[str, Any]:
+    """An event as a viewer holding `roles` may read it (every read path comes through here): the public
+    payload with that viewer's private parts merged in. No roles: the public view only."""
+    return {
+        "id": ev.id,
+        "turn": ev.turn,
+        "side": ev.side,
+        "step": ev.step,
+        "kind": ev.kind,
+        "actor": ev.actor,
+        "visibility": ev.visibility,
+        "payload": view(ev.payload, ev.private, roles),
+        "reverses_id": ev.reverses_id,
+        "created_at": ev.created_at.isoformat(),
+    }
+
+
+REFEREE = "referee"
+
+
+# The order parts are merged in: the referee's (the whole record) last, so it wins.
+PART_ORDER = ("attacker", "defender", REFEREE)
+
+
+def _side_of(change: Any) -> str | None:
+    return change.get("side") if isinstance(change, Mapping) and isinstance(change.get("side"), str) else None
+
+
+def split(
+    payload: Mapping[str, Any], private: Mapping[str, Mapping[str, Any]] | None = None
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The public payload and the private parts of an event about to be logged. Side-row changes in
+    `payload["changes"]` go to their side's part (with the public changes, in order) and the referee's part
+    keeps the whole list; a part given in `private` keeps its own `changes` when it has them."""
+    public = dict(payload)
+    parts: dict[str, dict[str, Any]] = {role: dict(part) for role, part in (private or {}).items()}
+    changes = payload.get("changes")
+    if isinstance(changes, list) and any(_side_of(c) for c in changes):
+        public["changes"] = [c for c in changes if _side_of(c) is None]
+        for side in sorted({s for c in changes if (s := _side_of(c))}):
+            own = [c for c in changes if _side_of(c) in (None, side)]
+            parts.setdefault(side, {}).setdefault("changes", own)
+        parts.setdefault(REFEREE, {}).setdefault("changes", list(changes))
+    return public, parts
+
+
+def view(
+    payload: Mapping[str, Any], private: Mapping[str, Any] | None, roles: Iterable[str]
+) -> dict[str, Any]:
+    """What a viewer holding `roles` reads of an event: the public payload, with its own parts over it."""
+    mine = set(roles)
+    out = dict(payload)
+    for role in PART_ORDER:
+        part = (private or {}).get(role)
+        if role in mine and isinstance(part, Mapping):
+            out.update(part)
+    return out

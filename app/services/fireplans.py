@@ -1,0 +1,378 @@
+"""Fire plans: the items a side writes in secret, the hash-tree commitment that locks them, revealing and
+verifying an item, and a planned barrage arriving on the table."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from app.errors import Conflict
+from app.models import Event, FirePlanEdit, FirePlanItem, Game, GameSide
+from app.services.events import record
+from app.services.games import RULESET, bump_game
+from app.services.markers import gas_markers
+from app.services.seats import get_side
+from app.services.table import barrage_step, cloud_arrives
+from app.services.units import list_units
+from rules.core.errors import NotFoundError, RulesError
+from rules.flanders_fields.barrage import require_plan_item
+from rules.flanders_fields.gas import SRC_GAS
+from rules.registry import get_ruleset
+from rules.table.frame import Side, Table, grid_to_table
+
+
+# -- fire plans --------------------------------------------------------------------------------------------
+def plan_items(session: Session, game_id: int, side: str) -> list[FirePlanItem]:
+    return list(
+        session.exec(
+            select(FirePlanItem)
+            .where(FirePlanItem.game_id == game_id, FirePlanItem.side == side)
+            .order_by(col(FirePlanItem.id))
+        )
+    )
+
+
+def get_plan_item(session: Session, game_id: int, side: str, item_id: int) -> FirePlanItem:
+    item = session.exec(
+        select(FirePlanItem).where(
+            FirePlanItem.id == item_id, FirePlanItem.game_id == game_id, FirePlanItem.side == side
+        )
+    ).first()
+    if item is None:
+        raise NotFoundError("fire plan item", str(item_id))
+    return item
+
+
+_random = random.SystemRandom()  # fire-plan slots and public ids: unguessable by the other side
+
+
+# -- fire plans: commitment and arrival ------------------------------------------------------------------
+# The commitment is the root of a Merkle tree over a fixed number of leaves, the most items a plan may hold:
+# every item's leaf sits in a slot drawn at random when the plan is locked and the other slots hold padding
+# leaves, hashes like any other. An arriving item is proved by its own leaf and the hashes on its way to the
+# root, the same number whatever the plan holds, so nothing tells the opponent how many items are still to
+# come. After the game the padding salt lets anyone rebuild the whole tree.
+PLAN_CAPACITY = 64
+
+
+TREE_DEPTH = PLAN_CAPACITY.bit_length() - 1
+
+
+PUBLIC_ID_MAX = 2_147_483_647
+
+
+HOW_TO_CHECK = (
+    "Every hash is SHA-256 of compact JSON with sorted keys. An item's leaf is the hash of "
+    '{"item": <the item>, "salt": <its salt>}. Going up the tree, join the leaf with each hash of the path in '
+    "turn: where bit n of the slot (counted from 0, lowest first) is 0 the leaf side is on the left, "
+    'and the pair is hashed as ["left", "right"]. The top of the tree is the root; the commitment is the hash '
+    'of {"game": <game id>, "root": <root>, "side": <side>}. It must equal the commitment published when the '
+    f"plan was locked. The tree always has {PLAN_CAPACITY} leaves; those not used by an item are the hash of "
+    '{"padding": <slot>, "salt": <the padding salt>}, published after the game so that the whole plan can '
+    "be checked."
+)
+
+
+def canonical(obj: Any) -> bytes:
+    """The one JSON encoding that is hashed: sorted keys, no spaces, UTF-8."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def sha256(obj: Any) -> str:
+    return hashlib.sha256(canonical(obj)).hexdigest()
+
+
+def item_body(item: FirePlanItem) -> dict[str, Any]:
+    return {
+        "id": item.public_id,
+        "side": item.side,
+        "kind": item.kind,
+        "arrival_turn": item.arrival_turn,
+        "data": item.data,
+    }
+
+
+def leaf_of(body: dict[str, Any], salt: str) -> str:
+    return sha256({"item": body, "salt": salt})
+
+
+def padding_leaf(slot: int, salt: str) -> str:
+    return sha256({"padding": slot, "salt": salt})
+
+
+def tree_levels(leaves: Sequence[str]) -> list[list[str]]:
+    """The tree bottom-up: the leaves, then each level of pairs hashed as [left, right], up to the root."""
+    levels = [list(leaves)]
+    while len(levels[-1]) > 1:
+        below = levels[-1]
+        levels.append([sha256([below[i], below[i + 1]]) for i in range(0, len(below), 2)])
+    return levels
+
+
+def auth_path(levels: Sequence[Sequence[str]], slot: int) -> list[str]:
+    return [levels[depth][(slot >> depth) ^ 1] for depth in range(len(levels) - 1)]
+
+
+def root_from_path(leaf: str, slot: int, path: Sequence[str]) -> str:
+    node = leaf
+    for depth, sibling in enumerate(path):
+        node = sha256([sibling, node] if slot >> depth & 1 else [node, sibling])
+    return node
+
+
+def commitment_of(game_id: int, side: str, root: str) -> str:
+    return sha256({"game": game_id, "side": side, "root": root})
+
+
+def plan_leaves(items: Iterable[FirePlanItem], padding_salt: str) -> list[str]:
+    """Every slot's leaf recomputed from the items' content and the padding salt."""
+    leaves = [padding_leaf(slot, padding_salt) for slot in range(PLAN_CAPACITY)]
+    for item in items:
+        if item.slot is not None and 0 <= item.slot < PLAN_CAPACITY:
+            leaves[item.slot] = leaf_of(item_body(item), item.salt)
+    return leaves
+
+
+def new_public_id(taken: Iterable[int]) -> int:
+    """A random id for a new plan item, unique in its plan."""
+    used = set(taken)
+    while True:
+        candidate = _random.randint(1, PUBLIC_ID_MAX)
+        if candidate not in used:
+            return candidate
+
+
+def plan_item(session: Session, game_id: int, side: str, public_id: int) -> FirePlanItem:
+    """A plan item by the id its players know it by."""
+    for item in plan_items(session, game_id, side):
+        if item.public_id == public_id:
+            return item
+    raise NotFoundError("fire plan item", str(public_id))
+
+
+def add_plan_item(
+    session: Session, game: Game, side: str, kind: str, arrival_turn: int, data: dict[str, Any], salt: str
+) -> FirePlanItem:
+    """A new item of an unlocked plan, recorded in the side's own edit history (not the shared log)."""
+    row = get_side(session, game.id or 0, side)
+    require_open(row)
+    require_plan_item(kind, game.period)
+    items = plan_items(session, game.id or 0, side)
+    if len(items) >= PLAN_CAPACITY:
+        raise RulesError("item", f"a fire plan holds at most {PLAN_CAPACITY} items; remove one first")
+    item = FirePlanItem(
+        game_id=game.id or 0,
+        side=side,
+        kind=kind,
+        arrival_turn=arrival_turn,
+        data=data,
+        salt=salt,
+        public_id=new_public_id(i.public_id for i in items),
+    )
+    session.add(item)
+    session.add(FirePlanEdit(game_id=game.id or 0, side=side, action="added", item=item_body(item)))
+    session.flush()
+    return item
+
+
+def remove_plan_item(session: Session, game: Game, side: str, public_id: int) -> None:
+    require_open(get_side(session, game.id or 0, side))
+    item = plan_item(session, game.id or 0, side, public_id)
+    session.add(FirePlanEdit(game_id=game.id or 0, side=side, action="removed", item=item_body(item)))
+    session.delete(item)
+
+
+def plan_edits(session: Session, game_id: int, side: str) -> list[dict[str, Any]]:
+    """A side's own edit history, oldest first (by time; row ids are shared with the other side's)."""
+    rows = session.exec(
+        select(FirePlanEdit)
+        .where(FirePlanEdit.game_id == game_id, FirePlanEdit.side == side)
+        .order_by(col(FirePlanEdit.id))
+    )
+    return [{"action": r.action, "item": r.item, "at": r.created_at.isoformat()} for r in rows]
+
+
+def require_open(row: GameSide) -> None:
+    if row.plan_locked:
+        raise Conflict(f"the {row.side}'s fire plan is locked", current=plan_summary(row))
+
+
+def lock_plan(session: Session, game: Game, side: str, actor: str) -> Event:
+    """Publish the commitment: each item's leaf (hashed with its own secret salt) goes into a random slot of
+    the tree, padding fills the rest. Items cannot change afterwards."""
+    row = get_side(session, game.id or 0, side)
+    if row.plan_locked:
+        raise Conflict(f"the {side}'s fire plan is already locked", current=plan_summary(row))
+    items = plan_items(session, game.id or 0, side)
+    for item, slot in zip(items, _random.sample(range(PLAN_CAPACITY), len(items)), strict=True):
+        item.slot = slot
+        item.leaf = leaf_of(item_body(item), item.salt)
+        session.add(item)
+    leaves = plan_leaves(items, row.plan_salt)
+    row.plan_locked = True
+    row.plan_leaves = leaves
+    row.plan_commitment = commitment_of(game.id or 0, side, tree_levels(leaves)[-1][0])
+    row.version += 1
+    session.add(row)
+    return record(
+        session,
+        game,
+        "fire-plan-locked",
+        actor,
+        {"side": side, "commitment": row.plan_commitment, "capacity": PLAN_CAPACITY},
+        step="setup",
+    )
+
+
+def plan_summary(row: GameSide) -> dict[str, Any]:
+    return {
+        "side": row.side,
+        "locked": row.plan_locked,
+        "commitment": row.plan_commitment,
+        "capacity": PLAN_CAPACITY,
+        "how_to_check": HOW_TO_CHECK,
+    }
+
+
+def reveal(item: FirePlanItem, row: GameSide) -> dict[str, Any]:
+    """What the opponent gets when an item arrives: the item, its salt, its slot and the hashes on its way
+    to the root; enough to check it against the commitment and nothing about the other items."""
+    body = item_body(item)
+    leaf = leaf_of(body, item.salt)
+    tree = row.plan_leaves if row.plan_locked and len(row.plan_leaves) == PLAN_CAPACITY else None
+    path = auth_path(tree_levels(tree), item.slot) if tree is not None and item.slot is not None else []
+    root = root_from_path(leaf, item.slot, path) if path and item.slot is not None else None
+    verified = root is not None and commitment_of(item.game_id, item.side, root) == row.plan_commitment
+    return {
+        "item": body,
+        "salt": item.salt,
+        "leaf": leaf,
+        "slot": item.slot,
+        "path": path,
+        "commitment": row.plan_commitment,
+        "verified": verified or _legacy_verified(item, row),
+        "how_to_check": HOW_TO_CHECK,
+    }
+
+
+def _legacy_verified(item: FirePlanItem, row: GameSide) -> bool:
+    """Plans locked before the commitment tree (revision 0005) committed to the sorted list of leaves, each
+    over the item with its row id: still checked here, without publishing that list (its length is the
+    plan's size)."""
+    if not row.plan_locked or len(row.plan_leaves) == PLAN_CAPACITY:
+        return False
+    leaf = leaf_of({**item_body(item), "id": item.id}, item.salt)
+    flat = sha256({"game": item.game_id, "side": item.side, "leaves": sorted(row.plan_leaves)})
+    return leaf in row.plan_leaves and flat == row.plan_commitment
+
+
+def verify_plan(session: Session, game: Game, side: str) -> dict[str, Any]:
+    """The whole plan checked against its commitment: every leaf recomputed from the items' stored content
+    and the padding salt."""
+    row = get_side(session, game.id or 0, side)
+    items = plan_items(session, game.id or 0, side)
+    recomputed = (
+        commitment_of(game.id or 0, side, tree_levels(plan_leaves(items, row.plan_salt))[-1][0])
+        if row.plan_locked
+        else None
+    )
+    legacy = row.plan_locked and len(row.plan_leaves) != PLAN_CAPACITY
+    if legacy:  # a plan locked before the commitment tree: its padding leaf and every item's leaf
+        leaves = [leaf_of({**item_body(i), "id": i.id}, i.salt) for i in items]
+        leaves.append(leaf_of({"padding": side}, row.plan_salt))
+        recomputed = sha256({"game": game.id or 0, "side": side, "leaves": sorted(leaves)})
+    return {
+        "side": side,
+        "locked": row.plan_locked,
+        "commitment": row.plan_commitment,
+        "recomputed": recomputed,
+        "verified": row.plan_locked and recomputed == row.plan_commitment,
+        "capacity": PLAN_CAPACITY,
+        "padding_salt": row.plan_salt,
+        "items": [{**reveal(i, row), "arrived": i.arrived} for i in items],
+        "how_to_check": HOW_TO_CHECK,
+    }
+
+
+def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
+    """An item reaches the table: revealed to all, put on the board; planned deep suppression is rolled."""
+    item.arrived = True
+    session.add(item)
+    row = get_side(session, game.id or 0, item.side)
+    events = [record(session, game, "fire-plan-arrival", "system", reveal(item, row), step="start-of-turn")]
+    board = {k: list(v) if isinstance(v, list) else v for k, v in game.board.items()}
+    data = dict(item.data)
+    table = Table(game.table_width_cm, game.table_length_cm)
+    side: Side = "attacker" if item.side == "attacker" else "defender"
+    if "grid" in data:
+        data["point"] = list(grid_to_table(side, data["grid"][0], data["grid"][1], table))
+    units = list_units(session, game.id or 0)
+    if item.kind == "gas":
+        cloud = cloud_arrives(
+            {"item_id": item.public_id, "side": item.side, **data, "center": data["point"]}, units
+        )
+        board["clouds"] = [*board.get("clouds", []), cloud]
+    elif item.kind == "rolling-barrage":
+        b = {
+            "item_id": item.public_id,
+            "side": item.side,
+            "front_y": grid_to_table(side, 0.0, float(data["start_up_cm"]), table)[1],
+            "duration_turns": int(data["duration_turns"]),
+            "halts": list(data.get("halts", [])),
+            "turns_fired": 1,
+        }
+        b = barrage_step(b, 0.0, units, table)
+        board["barrages"] = [*board.get("barrages", []), b]
+    elif item.kind != "deep-suppression":
+        board.setdefault("fire", []).append(
+            {"item_id": item.public_id, "side": item.side, "kind": item.kind, **data}
+        )
+    bump_game(session, game, None, board=board)
+    if item.kind == "gas":
+        changes = gas_markers(session, board["clouds"], units)
+        events.append(
+            record(
+                session,
+                game,
+                "gas-arrived",
+                "system",
+                {"cloud": board["clouds"][-1], "changes": changes, "source": SRC_GAS},
+                step="gas",
+            )
+        )
+    if item.kind == "deep-suppression":
+        # "ATTACKERS ROLL D6 FOR DEEP SUPPRESSION": the server rolls it as the turn starts.
+        rs = get_ruleset(RULESET)
+        req = rs.resolvers["deep-suppression"].Request.model_validate(
+            {"period": game.period, "variants": game.variants}
+        )
+        res = rs.resolve("deep-suppression", req).as_dict()
+        before = game.deep_suppression
+        bump_game(session, game, None, deep_suppression=int(res["outcome"]["penalty"]))
+        events.append(
+            record(
+                session,
+                game,
+                "arrival-roll",
+                "system",
+                {
+                    "resolver": "deep-suppression",
+                    "resolution": res,
+                    "changes": [
+                        {
+                            "game": game.id,
+                            "field": "deep_suppression",
+                            "before": before,
+                            "after": game.deep_suppression,
+                        }
+                    ],
+                },
+                step="deep-suppression",
+            )
+        )
+    return events

@@ -1,0 +1,107 @@
+"""Games in the database: the lobby, reading a game, taking its row lock with the expected version, bumping
+its version, archive and delete. Every service that writes expects the game row taken with `lock_game` and
+leaves the commit to its caller (a route handler, a page, the CLI)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from sqlalchemy import delete, update
+from sqlalchemy.orm import QueryableAttribute, defer
+from sqlmodel import Session, col, func, select
+
+from app import live
+from app.errors import Conflict
+from app.models import Game, utcnow
+from rules.core.errors import NotFoundError
+
+
+def list_games(session: Session) -> list[Game]:
+    # Archived games have left the lobby (their tokens still read them). The lobby shows no terrain or board:
+    # never load them here, however large they are (issue 12); a later read of one loads it then.
+    query = (
+        select(Game)
+        .options(*(defer(cast("QueryableAttribute[Any]", c)) for c in (Game.terrain, Game.board)))
+        .where(col(Game.archived_at).is_(None))
+        .order_by(col(Game.id))
+    )
+    return list(session.exec(query))
+
+
+def get_game(session: Session, game_id: int) -> Game:
+    game = session.get(Game, game_id)
+    if game is None:
+        raise NotFoundError("game", str(game_id))
+    return game
+
+
+def count_games(session: Session) -> int:
+    return session.exec(select(func.count()).select_from(Game)).one()
+
+
+def lock_game(session: Session, game_id: int) -> Game:
+    """Start a write on a game: every write takes the game row first, so writes to one game run one at a
+    time and event ids commit in order (Last-Event-ID resume relies on it). PostgreSQL: SELECT .. FOR
+    UPDATE; SQLite: a no-op UPDATE, which takes the database's write lock at once."""
+    if session.get_bind().dialect.name == "sqlite":
+        session.execute(update(Game).where(col(Game.id) == game_id).values(version=Game.version))
+    game = session.exec(
+        select(Game).where(Game.id == game_id).with_for_update().execution_options(populate_existing=True)
+    ).first()
+    if game is None:
+        raise NotFoundError("game", str(game_id))
+    return game
+
+
+def bump_game(session: Session, game: Game, expected_version: int | None = None, **values: Any) -> None:
+    """Change game fields and its version; with `expected_version`, a stale client gets 409."""
+    if expected_version is not None and expected_version != game.version:
+        raise Conflict(f"game version is {game.version}, not {expected_version}", current=game_state(game))
+    for k, v in values.items():
+        setattr(game, k, v)
+    game.version += 1
+    game.updated_at = utcnow()
+    session.add(game)
+
+
+def game_state(game: Game) -> dict[str, Any]:
+    return {
+        "id": game.id,
+        "version": game.version,
+        "status": game.status,
+        "turn": game.turn,
+        "side_to_move": game.side_to_move,
+        "step": game.step,
+        "deep_suppression": game.deep_suppression,
+        "board": game.board,
+    }
+
+
+def set_archived(session: Session, game_id: int, archived: bool) -> Game:
+    """Archived games leave the lobby; their tokens still read them. Not a play change: the version stays."""
+    game = lock_game(session, game_id)
+    game.archived_at = (game.archived_at or utcnow()) if archived else None
+    session.add(game)
+    session.flush()
+    return game
+
+
+def delete_game(session: Session, game_id: int) -> None:
+    """The game and everything under it (sides, tokens, units, plans, events: ON DELETE CASCADE)."""
+    lock_game(session, game_id)
+    session.execute(delete(Game).where(col(Game.id) == game_id))
+    live.mark(session, game_id)
+    session.flush()
+
+
+RULESET = "flanders-fields"
+
+
+def set_game(session: Session, game: Game, **values: Any) -> list[dict[str, Any]]:
+    changes = [
+        {"game": game.id, "field": k, "before": getattr(game, k), "after": v}
+        for k, v in values.items()
+        if getattr(game, k) != v
+    ]
+    bump_game(session, game, None, **values)
+    return changes

@@ -1,0 +1,65 @@
+"""The after-action report of a game, as a viewer may read it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session
+
+from app.auth import SIDES, Viewer
+from app.models import Game
+from app.services.events import event_dict, list_events, roles_of
+from app.services.games import game_state
+from app.services.markers import rifle_losses
+from app.services.units import leaves_under, list_units
+from rules.flanders_fields.casualties import casualty_split
+from rules.flanders_fields.errata import CASUALTY_ROUNDING, SRC_CASUALTIES
+from rules.registry import get_ruleset
+
+
+# -- after-action report ------------------------------------------------------------------------------------
+def casualty_estimate(game: Game, bases: int) -> dict[str, Any]:
+    """The rule book's rule of thumb (bases x 15 men, split into thirds and sixths), rounded as the game's
+    reading of the casualty-rounding erratum says."""
+    ctx = get_ruleset(game.ruleset).context(game.period, game.variants)
+    return {
+        "bases": bases,
+        **casualty_split(bases, str(ctx.value(CASUALTY_ROUNDING))),
+        "sources": [SRC_CASUALTIES, ctx.citation(CASUALTY_ROUNDING)],
+    }
+
+
+def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
+    units = list_units(session, game.id or 0)
+    events = list_events(session, game.id or 0, roles_of(viewer), limit=100_000)
+    by_turn: dict[int, list[dict[str, Any]]] = {}
+    for ev in events:
+        by_turn.setdefault(ev.turn, []).append(event_dict(ev, roles_of(viewer)))
+    battalions = []
+    for bn in (u for u in units if u.level == "battalion"):
+        stands = leaves_under(bn, units)
+        start, gone = rifle_losses(bn, units)
+        lost = sum(1 for u in stands if u.killed)
+        battalions.append(
+            {
+                "unit_id": bn.id,
+                "name": bn.name,
+                "side": bn.side,
+                "rifle_platoons": start,
+                "rifle_platoons_lost": gone,
+                "bases_lost": lost,
+                "casualties": casualty_estimate(game, lost),
+            }
+        )
+    sides_out = {}
+    for side in SIDES:
+        lost = sum(
+            1 for u in units if u.side == side and u.killed and not any(c.parent_id == u.id for c in units)
+        )
+        sides_out[side] = casualty_estimate(game, lost)
+    return {
+        "game": game_state(game),
+        "turns": [{"turn": t, "events": evs} for t, evs in sorted(by_turn.items())],
+        "losses_by_battalion": battalions,
+        "casualties_by_side": sides_out,
+    }

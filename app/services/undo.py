@@ -1,0 +1,81 @@
+"""Undo: reversing a recorded change to the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session
+
+from app.auth import SIDES, Viewer
+from app.errors import Conflict, Forbidden
+from app.models import Event, Game
+from app.services.events import ROLL_KINDS, get_event, last_roll_id, record, reversed_ids, view
+from app.services.games import bump_game, game_state
+from app.services.seats import get_side, set_side_allowance
+from app.services.units import get_unit, increment, unit_dict, update_unit
+from rules.core.errors import NotFoundError, RulesError
+
+# -- undo ------------------------------------------------------------------------------------------------------
+UNDOABLE = ("move", "marker", "unit-update", "roll", "arrival-roll", "unit-added")
+
+
+def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
+    """Reverse an event by appending its opposite. Players undo their own moves and markers back to the
+    last die roll; undoing a roll is the referee's call."""
+    ev = get_event(session, game.id or 0, event_id)
+    if not viewer.sees(ev.visibility):
+        raise NotFoundError("event", str(event_id))
+    if ev.kind not in UNDOABLE:
+        raise RulesError("event_id", f"a {ev.kind} event cannot be undone", UNDOABLE)
+    if event_id in reversed_ids(session, game.id or 0):
+        raise Conflict(f"event {event_id} is already undone", current=game_state(game))
+    if not viewer.is_referee:
+        if game.status == "finished":
+            raise Conflict("The game is over: only the referee may undo now.", current=game_state(game))
+        if ev.kind in ROLL_KINDS:
+            raise Forbidden("undoing a die roll is the referee's call")
+        if ev.actor != viewer.role:
+            raise Forbidden("a player may undo only their own moves and markers")
+        if event_id < last_roll_id(session, game.id or 0):
+            raise Forbidden("a player may undo only back to the last die roll; ask the referee")
+    reverse: list[dict[str, Any]] = []
+    # The whole record (the referee's view): the reverse is split again into its public and private parts.
+    for change in reversed(view(ev.payload, ev.private, [*SIDES, "referee"]).get("changes", [])):
+        reverse.append(_reverse(session, game, change))
+    return record(
+        session,
+        game,
+        "undo",
+        viewer.role,
+        {"undoes": event_id, "kind": ev.kind, "changes": reverse},
+        reverses_id=event_id,
+    )
+
+
+def _reverse(session: Session, game: Game, change: dict[str, Any]) -> dict[str, Any]:
+    field = change["field"]
+    if "side" in change:
+        row = get_side(session, game.id or 0, change["side"])
+        if row.special_uses.get(field) != change["after"]:
+            raise Conflict(f"the {row.side}'s {field} has changed since; undo the later change first")
+        return set_side_allowance(session, row, field, change["before"])
+    if "game" in change:
+        if getattr(game, field) != change["after"]:
+            raise Conflict(
+                f"game {field} has changed since; undo the later change first", current=game_state(game)
+            )
+        before = getattr(game, field)
+        bump_game(session, game, None, **{field: change["before"]})
+        return {"game": game.id, "field": field, "before": before, "after": change["before"]}
+    unit = get_unit(session, game.id or 0, change["unit"])
+    if "delta" in change:
+        got = increment(session, unit, field, -change["delta"])
+        if got is None:
+            raise Conflict(f"unit {unit.id} {field} is too low to undo", current=unit_dict(unit))
+        return got
+    if getattr(unit, field) != change["after"]:
+        raise Conflict(
+            f"unit {unit.id} {field} has changed since; undo the later change first",
+            current=unit_dict(unit),
+        )
+    return update_unit(session, unit, **{field: change["before"]})[0]
