@@ -299,14 +299,28 @@ def test_the_api_docs_page_is_allowed_exactly_its_own_script(client: TestClient)
 
 
 # -- rate limits -----------------------------------------------------------------------------------------------
-WINDOW = "3 per 1 second"
+WINDOW = "3 per 2 seconds"  # wide enough for four requests on a loaded 2-core machine
 
 
 @pytest.fixture
 def limited(migrated_url: str, tmp_path: Path) -> Iterator[TestClient]:
-    """Limits of three failures a second, so a test sees both the refusal and the window passing."""
+    """Limits of three failures in two seconds, so a test sees both the refusal and the window passing."""
     settings = Settings(
         database_url=migrated_url, var_dir=tmp_path, join_attempt_limit=WINDOW, token_failure_limit=WINDOW
+    )
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+@pytest.fixture
+def limited_long(migrated_url: str, tmp_path: Path) -> Iterator[TestClient]:
+    """Three failures a minute: for a test that never waits the window out and whose requests (whole game
+    pages) may together take over a second on a loaded machine."""
+    settings = Settings(
+        database_url=migrated_url,
+        var_dir=tmp_path,
+        join_attempt_limit="3 per 1 minute",
+        token_failure_limit="3 per 1 minute",
     )
     with TestClient(create_app(settings)) as c:
         yield c
@@ -317,9 +331,9 @@ def wait_out(r: Any) -> None:
     time.sleep(int(r.headers["Retry-After"]) + 0.05)
 
 
-def assert_429(r: Any) -> None:
+def assert_429(r: Any, window_seconds: int = 2) -> None:
     assert r.status_code == 429, r.text
-    assert 1 <= int(r.headers["Retry-After"]) <= 1
+    assert 1 <= int(r.headers["Retry-After"]) <= window_seconds
     assert_security_headers(r)
 
 
@@ -353,7 +367,8 @@ def test_join_pages_over_the_limit_answer_429_in_words(limited: TestClient, url:
         assert r.status_code == 422 and "not known here" in r.text
     r = c.post(url, data=csrf.form(c, {"code": right}), follow_redirects=False)
     assert_429(r)
-    assert "Too many wrong join codes from this device" in r.text and "Wait 1 second and try again" in r.text
+    assert "Too many wrong join codes from this device" in r.text
+    assert re.search(r"Wait [12] seconds? and try again", r.text), r.text
     wait_out(r)
     assert c.post(url, data=csrf.form(c, {"code": right}), follow_redirects=False).status_code == 303
 
@@ -377,12 +392,12 @@ def test_unknown_tokens_over_the_limit_answer_429(limited: TestClient) -> None:
     assert c.get(urls[0], headers=bearer("guess-after")).status_code == 401
 
 
-def test_a_page_with_a_stale_cookie_over_the_limit_says_so_in_words(limited: TestClient) -> None:
-    c = limited
+def test_a_page_with_a_stale_cookie_over_the_limit_says_so_in_words(limited_long: TestClient) -> None:
+    c = limited_long
     game = new_game(c)
     c.cookies.set("firestep_token", "revoked-or-made-up")
     for _ in range(3):
         assert c.get(f"/games/{game.id}/referee").status_code == 401  # the join form
     r = c.get(f"/games/{game.id}/referee")
-    assert_429(r)
+    assert_429(r, 60)
     assert "Too many unknown tokens from this device" in r.text
