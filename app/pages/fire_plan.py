@@ -41,7 +41,7 @@ def _plan_context(
     viewer = seat.viewer
     chosen = side if side in auth.SIDES else (viewer.role if viewer.role in auth.SIDES else "attacker")
     # The same rule as the API: the opponent is refused (403) until the game is over.
-    if not viewer.may_act_for(chosen) and game.status != "finished":
+    if not fireplans.may_read_plan(viewer, chosen, game):
         raise Forbidden(f"the {chosen}'s fire plan is secret until its items arrive")
     items = [plan_item_out(i) for i in fireplans.plan_items(session, game.id or 0, chosen)]
     plans = {s.side: PlanOut(**fireplans.plan_summary(s)) for s in seats.sides(session, game.id or 0)}

@@ -23,10 +23,6 @@ SideLit = Side
 ItemId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Fire plan item id")]
 
 
-def _may_read_plan(viewer: Any, side: str, status: str) -> bool:
-    return viewer.may_act_for(side) or status == "finished"
-
-
 @router.get(
     "",
     response_model=list[PlanOut],
@@ -46,7 +42,7 @@ def list_plans(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[
 )
 def list_items(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep) -> list[PlanItemOut]:
     game = games.get_game(session, game_id)
-    if not _may_read_plan(viewer, side, game.status):
+    if not fireplans.may_read_plan(viewer, side, game):
         raise Forbidden(f"the {side}'s fire plan is secret until its items arrive")
     return [plan_item_out(i) for i in fireplans.plan_items(session, game_id, side)]
 
@@ -158,7 +154,7 @@ def get_item(
 ) -> dict[str, Any]:
     game = games.get_game(session, game_id)
     item = fireplans.plan_item(session, game_id, side, item_id)
-    if not item.arrived and not _may_read_plan(viewer, side, game.status):
+    if not item.arrived and not fireplans.may_read_plan(viewer, side, game):
         raise NotFoundError("fire plan item", str(item_id))
     return {**fireplans.reveal(item, seats.get_side(session, game_id, side)), "arrived": item.arrived}
 
@@ -171,6 +167,6 @@ def get_item(
 )
 def verify(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:
     game = games.get_game(session, game_id)
-    if not _may_read_plan(viewer, side, game.status):
+    if not fireplans.may_read_plan(viewer, side, game):
         raise Forbidden(f"the {side}'s fire plan can be verified by the opponent after the game")
     return fireplans.verify_plan(session, game, side)

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from app.auth import Viewer
 from app.errors import Conflict
 from app.models import Event, FirePlanEdit, FirePlanItem, Game, GameSide
 from app.services.events import record
@@ -227,6 +228,11 @@ def lock_plan(session: Session, game: Game, side: str, actor: str) -> Event:
         {"side": side, "commitment": row.plan_commitment, "capacity": PLAN_CAPACITY},
         step="setup",
     )
+
+
+def may_read_plan(viewer: Viewer, side: str, game: Game) -> bool:
+    """A plan is its own side's and the referee's; everyone's once the game is over (to verify it)."""
+    return viewer.may_act_for(side) or game.status == "finished"
 
 
 def plan_summary(row: GameSide) -> dict[str, Any]:
