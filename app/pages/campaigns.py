@@ -20,8 +20,10 @@ from app.errors import Conflict, TooManyRequests
 from app.models import Campaign
 from app.pages.common import (
     USER_ERRORS,
+    JoinRefused,
     error_message,
     is_htmx,
+    join_with_code,
     organiser_refusal,
     page_or_fragment,
     too_many,
@@ -274,21 +276,13 @@ async def join_campaign_page(request: Request, session: SessionDep, settings: Se
     form = await request.form()
     code = str(form.get("code") or "").strip()
     try:
-        if not code:
-            raise RulesError("code", "enter the join code your organiser gave you")
-        security.check_join_attempts()
-        campaign_id, _side, token = campaign_store.join(session, settings.secret_key, code[:64])
+        campaign_id, _side, token = join_with_code(
+            code, "organiser", lambda c: campaign_store.join(session, settings.secret_key, c[:64])
+        )
     except TooManyRequests as e:
         return too_many(_start(request, session, error=security.page_wait_message(e, "wrong join codes")), e)
-    except USER_ERRORS as e:
-        if isinstance(e, NotFoundError):
-            security.join_failed()
-        message = (
-            "That join code is not known here: check it with the organiser."
-            if isinstance(e, NotFoundError)
-            else error_message(e)
-        )
-        return _start(request, session, error=message, status_code=422)
+    except JoinRefused as e:
+        return _start(request, session, error=str(e), status_code=422)
     response = RedirectResponse(f"/campaigns/{campaign_id}", status_code=303)
     remember_campaign(request, response, campaign_id, token)
     return response

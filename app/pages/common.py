@@ -3,14 +3,15 @@ plain-language messages for people at the table."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from fastapi import Request
 from fastapi.responses import Response
 from pydantic import ValidationError
 from starlette.datastructures import FormData
 
-from app import auth
+from app import auth, security
 from app.core.config import Settings
 from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
 from app.pages.templates import humanise, templates
@@ -66,3 +67,25 @@ def organiser_refusal(settings: Settings, form: FormData, what: str) -> tuple[st
     if problem == "wrong":
         return "That is not the organiser key: check it with the organiser.", 403
     return None
+
+
+Joined = TypeVar("Joined")
+
+
+class JoinRefused(Exception):
+    """A join code the page refuses, with the sentence to show the player."""
+
+
+def join_with_code(code: str, who_gave_it: str, join: Callable[[str], Joined]) -> Joined:
+    """The join forms of games and campaigns alike: refuse an empty code, check and count wrong codes against
+    the device's rate limit (TooManyRequests passes through), and word every refusal for the player."""
+    try:
+        if not code:
+            raise RulesError("code", f"enter the join code your {who_gave_it} gave you")
+        security.check_join_attempts()
+        return join(code)
+    except NotFoundError as e:
+        security.join_failed()
+        raise JoinRefused(f"That join code is not known here: check it with the {who_gave_it}.") from e
+    except USER_ERRORS as e:
+        raise JoinRefused(error_message(e)) from e

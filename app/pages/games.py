@@ -14,7 +14,14 @@ from app import auth, security
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import TooManyRequests
 from app.models import Game, Unit
-from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_many
+from app.pages.common import (
+    USER_ERRORS,
+    JoinRefused,
+    error_message,
+    join_with_code,
+    organiser_refusal,
+    too_many,
+)
 from app.pages.resolving import rulesets_summary
 from app.pages.seats import Seat, device_games, game_page, remember_game
 from app.pages.templates import humanise, templates
@@ -23,7 +30,7 @@ from app.services import events as events_service
 from app.services import game_setup, markers, seats, turns
 from app.services import games as games_service
 from app.services import units as units_service
-from rules.core.errors import NotFoundError, RulesError
+from rules.core.errors import RulesError
 from rules.flanders_fields.common import QUALITIES
 from rules.flanders_fields.organisation import NATIONS, ORGANISATION_TABLES
 from rules.flanders_fields.table_rules import DANGER_ZONE_CM
@@ -110,22 +117,14 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
     form = await request.form()
     code = str(form.get("code") or "").strip()
     try:
-        if not code:
-            raise RulesError("code", "enter the join code your referee gave you")
-        security.check_join_attempts()
-        game_id, _side, token = seats.join(session, settings.secret_key, code)
+        game_id, _side, token = join_with_code(
+            code, "referee", lambda c: seats.join(session, settings.secret_key, c)
+        )
         session.commit()
     except TooManyRequests as e:
         return too_many(_start(request, session, error=security.page_wait_message(e, "wrong join codes")), e)
-    except USER_ERRORS as e:
-        if isinstance(e, NotFoundError):
-            security.join_failed()
-        message = (
-            "That join code is not known here: check it with the referee."
-            if isinstance(e, NotFoundError)
-            else error_message(e)
-        )
-        return _start(request, session, error=message, status_code=422)
+    except JoinRefused as e:
+        return _start(request, session, error=str(e), status_code=422)
     game = games_service.get_game(session, game_id)
     target = f"/games/{game_id}/fire-plan" if game.status == "setup" else f"/lookup?game={game_id}"
     response = RedirectResponse(target, status_code=303)
