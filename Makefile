@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: run test lint types pytest migrate demo bench clean fmt
+.PHONY: run test lint types pytest migrate demo bench clean fmt screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,9 @@ test: lint types pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/table_queries.py
+
+screenshots: $(STAMP)
+	FIRESTEP_DOCS_SCREENSHOTS=1 $(BIN)/pytest -q -p no:cacheprovider tests/frontend/test_docs_screenshots.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

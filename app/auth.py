@@ -1,11 +1,11 @@
-"""Who is asking: the referee, or the player of one side. Tokens and join codes are random; the database
-keeps only HMAC-SHA256(app secret key, value), so a copy of the database cannot be used to play.
+"""Who is asking: the referee, or the player of one side, as the door reads it. The seats themselves (join
+codes, tokens as devices, joining, reissuing, revoking) are app.services.seating, one implementation for
+games and campaigns; only HMACs of tokens and codes are stored.
 
-A token is a device: issued once, seen (last use, noted at most once a minute), revocable by the referee
-(or a campaign's organiser) and revoked wholesale when the credentials are reissued. Game and campaign
-tokens share that code (`Token`, `CampaignToken`). A join code only ever buys a token; it is not one.
-Tokens come in the Authorization header or the cookie, never in a URL (URLs end up in access logs): the
-event stream, which EventSource opens without headers, takes a short-lived signed ticket instead.
+A token is a device: issued once, seen (last use, noted here at most once a minute), revocable by the referee
+(or a campaign's organiser) and revoked wholesale when the credentials are reissued. Tokens come in the
+Authorization header or the cookie, never in a URL (URLs end up in access logs): the event stream, which
+EventSource opens without headers, takes a short-lived signed ticket instead.
 """
 
 from __future__ import annotations
@@ -15,46 +15,28 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Header, Query, Request
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 from itsdangerous import BadData, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import update
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from app import security
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Forbidden, Unauthorized
 from app.models import CampaignToken, Token, utcnow
-from rules.core.errors import NotFoundError
+from app.services import seating
+from app.services.seating import REFEREE as REFEREE
+from app.services.seating import digest as digest  # HMAC of a presented token, as the seats store it
 from rules.core.vocabulary import SIDES as SIDES  # the service speaks of the rules' sides
 
-REFEREE = "referee"
 COOKIE_NAME = "firestep_token"
-# No 0/O or 1/I/L: codes are read aloud across a table and typed on tablets.
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-
-
-def digest(secret_key: str, value: str) -> str:
-    return hmac.new(secret_key.encode(), value.encode(), hashlib.sha256).hexdigest()
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def new_join_code() -> str:
-    raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(10))
-    return f"{raw[:5]}-{raw[5:]}"
 
 
 def new_salt() -> str:
     return secrets.token_hex(16)
-
-
-def normalise_code(code: str) -> str:
-    return "".join(ch for ch in code.upper() if ch.isalnum())
 
 
 def other_side(side: str) -> str:
@@ -86,33 +68,19 @@ class Viewer:
         return visibility == "all" or self.is_referee or visibility == self.role
 
 
-# -- devices: game and campaign tokens alike ----------------------------------------------------------------
-TokenRow = TypeVar("TokenRow", Token, CampaignToken)
-OWNER_FIELD: dict[type[Any], str] = {Token: "game_id", CampaignToken: "campaign_id"}
+# -- admitting a device: game and campaign tokens alike --------------------------------------------------
 # Noting every use would turn each read into a write; a minute is fine enough for "last seen".
 SEEN_EVERY = timedelta(minutes=1)
 
 
-def issue(session: Session, model: type[TokenRow], secret_key: str, owner_id: int, role: str) -> str:
-    """A new device of a game or campaign; the token itself is shown once, only its HMAC is kept."""
-    token = new_token()
-    now = utcnow()
-    owner: dict[str, Any] = {OWNER_FIELD[model]: owner_id}
-    session.add(
-        model(**owner, role=role, token_hash=digest(secret_key, token), created_at=now, last_seen_at=now)
-    )
-    return token
+class UnknownToken(Unauthorized):
+    """A token no device holds: a guess, counted against the address (app/security.py)."""
+
+    def __init__(self) -> None:
+        super().__init__("unknown token")
 
 
-def issue_token(session: Session, secret_key: str, game_id: int, role: str) -> str:
-    return issue(session, Token, secret_key, game_id, role)
-
-
-def find_device(session: Session, model: type[TokenRow], secret_key: str, token: str) -> TokenRow | None:
-    return session.exec(select(model).where(col(model.token_hash) == digest(secret_key, token))).first()
-
-
-def admit(session: Session, row: TokenRow) -> None:
+def admit(session: Session, row: Token | CampaignToken) -> None:
     """Refuse a revoked device (401 everywhere at once: API, stream, pages); note when it was last seen."""
     if row.revoked_at is not None:
         raise Unauthorized("this token has been revoked: join again with a new code from the referee")
@@ -123,39 +91,20 @@ def admit(session: Session, row: TokenRow) -> None:
         session.commit()
 
 
-def devices(session: Session, model: type[TokenRow], owner_id: int) -> list[TokenRow]:
-    owner = getattr(model, OWNER_FIELD[model])
-    return list(session.exec(select(model).where(owner == owner_id).order_by(col(model.id))))
-
-
-def revoke_device(session: Session, model: type[TokenRow], owner_id: int, device_id: int) -> TokenRow:
-    """Revoke one device of this game or campaign (a device of another one is not found here)."""
-    row = session.get(model, device_id)
-    if row is None or getattr(row, OWNER_FIELD[model]) != owner_id:
-        raise NotFoundError("device", str(device_id))
-    if row.revoked_at is None:
-        row.revoked_at = utcnow()
-        session.add(row)
-    return row
-
-
-def revoke_all(session: Session, model: type[TokenRow], owner_id: int) -> None:
-    owner = getattr(model, OWNER_FIELD[model])
-    session.execute(
-        update(model).where(owner == owner_id, col(model.revoked_at).is_(None)).values(revoked_at=utcnow())
-    )
-
-
-def device_dict(row: Token | CampaignToken, this_device: int | None) -> dict[str, Any]:
-    return {
-        "id": row.id,
-        "role": row.role,
-        "issued_at": row.created_at,
-        "last_seen_at": row.last_seen_at,
-        "revoked_at": row.revoked_at,
-        "revoked": row.revoked_at is not None,
-        "this_device": row.id == this_device,
-    }
+def seat_viewer(
+    session: Session, seats: seating.Seating[Any, Any], secret_key: str, owner_id: int, token: str | None
+) -> Viewer:
+    """Who holds this token in this game or campaign: 401 without a token, for an unknown one
+    (UnknownToken) or a revoked one; 403 for a token of another game or campaign."""
+    if not token:
+        raise Unauthorized()
+    row = seating.find_device(session, seats, secret_key, token)
+    if row is None:
+        raise UnknownToken()
+    admit(session, row)
+    if seats.owner_of(row) != owner_id:
+        raise Forbidden(f"this token belongs to another {seats.what}")
+    return Viewer(game_id=owner_id, role=row.role, token_id=row.id)
 
 
 # -- who may create games and campaigns -----------------------------------------------------------------------
@@ -246,16 +195,11 @@ def viewer(
     session: SessionDep,
     settings: SettingsDep,
 ) -> Viewer:
-    if not token:
-        raise Unauthorized()
-    row = find_device(session, Token, settings.secret_key, token)
-    if row is None:
+    try:
+        return seat_viewer(session, seating.GAME, settings.secret_key, game_id, token)
+    except UnknownToken:
         security.token_failed()  # 429 once this address is over its limit of unknown tokens
-        raise Unauthorized("unknown token")
-    admit(session, row)
-    if row.game_id != game_id:
-        raise Forbidden("this token belongs to another game")
-    return Viewer(game_id=game_id, role=row.role, token_id=row.id)
+        raise
 
 
 ViewerDep = Annotated[Viewer, Depends(viewer)]

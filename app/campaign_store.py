@@ -2,9 +2,11 @@
 act for one's side, undo (organiser), change the map before play. The rules are the pure state machine in
 rules.firestorm.campaign; this module only stores its states and the log. The API routes
 (app/routes/campaign_games.py) and the pages (app/pages/campaigns.py) both call these functions, so
-both give the same answers and refusals.
+both give the same answers and refusals. The seats (join codes, tokens, devices) are app.services.seating and
+the row lock, version check and undone entries app.services.versioned, the same code as a game's; the tables
+are the campaign's own.
 
-Roles: "referee" is the organiser (the campaign's referee, app.auth.REFEREE), "german" and "bef" the players.
+Roles: "referee" is the organiser (the campaign's referee, seating.REFEREE), "german" and "bef" the players.
 """
 
 from __future__ import annotations
@@ -19,21 +21,11 @@ from sqlalchemy import select as sa_select
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from app.auth import (
-    REFEREE,
-    Viewer,
-    admit,
-    digest,
-    find_device,
-    issue,
-    new_join_code,
-    normalise_code,
-    revoke_all,
-    revoke_device,
-)
-from app.auth import devices as auth_devices
-from app.errors import Conflict, Forbidden, Unauthorized
+from app.auth import Viewer, seat_viewer
+from app.errors import Conflict, Forbidden
 from app.models import Campaign, CampaignEvent, CampaignSide, CampaignToken, utcnow
+from app.services import seating, versioned
+from app.services.seating import REFEREE
 from rules.core.dice import DiceSource, roll
 from rules.core.errors import NotFoundError, RulesError
 from rules.firestorm import campaign as rules
@@ -128,12 +120,7 @@ def events(session: Session, campaign_id: int, after_id: int = 0, limit: int = 1
 
 
 def reversed_ids(session: Session, campaign_id: int) -> set[int]:
-    rows = session.exec(
-        select(CampaignEvent.reverses_id).where(
-            CampaignEvent.campaign_id == campaign_id, col(CampaignEvent.reverses_id).is_not(None)
-        )
-    )
-    return {r for r in rows if r is not None}
+    return versioned.reversed_ids(session, CampaignEvent, "campaign_id", campaign_id)
 
 
 def event_dict(ev: CampaignEvent, undone: set[int]) -> dict[str, Any]:
@@ -149,8 +136,8 @@ def create(
     name: str | None = None,
     adjacency: Mapping[str, Sequence[str]] | None = None,
     variants: Mapping[str, str] | None = None,
-) -> tuple[Campaign, str, dict[str, str]]:
-    """A new campaign at the start of turn 1; returns it, the organiser's token and a join code per side
+) -> tuple[Campaign, seating.Credentials]:
+    """A new campaign at the start of turn 1; returns it with the organiser's token and a join code per side
     (shown once: only their HMACs are kept)."""
     state = rules.new_campaign(adjacency, variants)
     row = Campaign(
@@ -162,102 +149,62 @@ def create(
     session.add(row)
     session.flush()
     assert row.id is not None
-    codes: dict[str, str] = {}
-    for side in SIDES:
-        codes[side] = new_join_code()
-        session.add(
-            CampaignSide(
-                campaign_id=row.id, side=side, join_code_hash=digest(secret_key, normalise_code(codes[side]))
-            )
-        )
-    token = _issue(session, secret_key, row.id, REFEREE)
-    session.add(CampaignEvent(campaign_id=row.id, kind="created", actor=REFEREE, version=row.version))
+    campaign_id = row.id
+
+    def new_side(side: str, join_code_hash: str) -> CampaignSide:
+        return CampaignSide(campaign_id=campaign_id, side=side, join_code_hash=join_code_hash)
+
+    creds = seating.seat_sides(session, seating.CAMPAIGN, secret_key, campaign_id, SIDES, new_side)
+    session.add(CampaignEvent(campaign_id=campaign_id, kind="created", actor=REFEREE, version=row.version))
     session.commit()
     session.refresh(row)
-    return row, token, codes
+    return row, creds
 
 
-def _issue(session: Session, secret_key: str, campaign_id: int, role: str) -> str:
-    return issue(session, CampaignToken, secret_key, campaign_id, role)
-
-
-def reissue(session: Session, secret_key: str, campaign_id: int, who: Viewer) -> tuple[str, dict[str, str]]:
+def reissue(session: Session, secret_key: str, campaign_id: int, who: Viewer) -> seating.Credentials:
     """New organiser token and join codes (organiser): every old token and code stops working."""
     who.require_referee("issue new join codes")
     lock(session, campaign_id)
-    revoke_all(session, CampaignToken, campaign_id)
-    codes: dict[str, str] = {}
-    for side in session.exec(select(CampaignSide).where(CampaignSide.campaign_id == campaign_id)):
-        codes[side.side] = new_join_code()
-        side.join_code_hash = digest(secret_key, normalise_code(codes[side.side]))
-        session.add(side)
-    token = _issue(session, secret_key, campaign_id, REFEREE)
+    creds = seating.reissue(session, seating.CAMPAIGN, secret_key, campaign_id)
     session.commit()
-    return token, codes
+    return creds
 
 
 def devices(session: Session, campaign_id: int, who: Viewer) -> list[CampaignToken]:
     who.require_referee("see the campaign's devices")
     get(session, campaign_id)
-    return auth_devices(session, CampaignToken, campaign_id)
+    return seating.devices(session, seating.CAMPAIGN, campaign_id)
 
 
 def revoke(session: Session, campaign_id: int, who: Viewer, device_id: int) -> CampaignToken:
     who.require_referee("revoke a device")
     lock(session, campaign_id)
-    row = revoke_device(session, CampaignToken, campaign_id, device_id)
+    row = seating.revoke_device(session, seating.CAMPAIGN, campaign_id, device_id)
     session.commit()
     session.refresh(row)
     return row
 
 
-def join(session: Session, secret_key: str, code: str) -> tuple[int, str, str]:
+def join(session: Session, secret_key: str, code: str) -> seating.Joined:
     """A player's token for the side whose join code this is."""
-    row = session.exec(
-        select(CampaignSide).where(CampaignSide.join_code_hash == digest(secret_key, normalise_code(code)))
-    ).first()
-    if row is None:
-        raise NotFoundError("join code", code)
-    token = _issue(session, secret_key, row.campaign_id, row.side)
+    joined = seating.join(session, seating.CAMPAIGN, secret_key, code)
     session.commit()
-    return row.campaign_id, row.side, token
+    return joined
 
 
 def viewer(session: Session, secret_key: str, campaign_id: int, token: str | None) -> Viewer:
     """Who holds this token in this campaign: 401 without a known token, 403 for another campaign's."""
-    if not token:
-        raise Unauthorized()
-    row = find_device(session, CampaignToken, secret_key, token)
-    if row is None:
-        raise Unauthorized("unknown token")
-    admit(session, row)
-    if row.campaign_id != campaign_id:
-        raise Forbidden("this token belongs to another campaign")
-    return Viewer(game_id=campaign_id, role=row.role, token_id=row.id)
+    return seat_viewer(session, seating.CAMPAIGN, secret_key, campaign_id, token)
 
 
 # -- writing -------------------------------------------------------------------------------------------------
 def lock(session: Session, campaign_id: int) -> Campaign:
-    """Take the campaign row before a write, so writes to one campaign run one at a time (PostgreSQL:
-    SELECT .. FOR UPDATE; SQLite: a no-op UPDATE takes the database write lock at once)."""
-    if session.get_bind().dialect.name == "sqlite":
-        session.execute(
-            update(Campaign).where(col(Campaign.id) == campaign_id).values(version=Campaign.version)
-        )
-    row = session.exec(
-        select(Campaign)
-        .where(Campaign.id == campaign_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    ).first()
-    if row is None:
-        raise NotFoundError("campaign", str(campaign_id))
-    return row
+    """Take the campaign row before a write, so writes to one campaign run one at a time (as a game's)."""
+    return versioned.lock_row(session, Campaign, campaign_id, "campaign")
 
 
 def _check_version(row: Campaign, expected: int) -> None:
-    if expected != row.version:
-        raise Conflict(f"campaign version is {row.version}, not {expected}", current=snapshot(row))
+    versioned.check_version("campaign", row.version, expected, lambda: snapshot(row))
 
 
 def _write(session: Session, row: Campaign, state: CampaignState, ev: CampaignEvent) -> None:

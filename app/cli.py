@@ -59,9 +59,16 @@ def _demo() -> None:
 
 
 def _print_credentials(creds: Credentials) -> None:
+    from app.core.config import get_settings
+
+    settings = get_settings()
     typer.echo(f"  referee token: {creds.referee_token}")
     for side, code in creds.join_codes.items():
         typer.echo(f"  join code for the {side}: {code}")
+    typer.echo(
+        f"  to sign in, open http://{settings.host}:{settings.port}/ on any device and enter the referee token "
+        "(the referee) or a side's join code (its players) under 'Join a game'"
+    )
 
 
 @app.command()
@@ -86,19 +93,46 @@ def credentials(game_id: int = typer.Argument(..., help="Game id (see GET /api/v
 def serve(
     host: str | None = typer.Option(None, help="Interface to bind (default FIRESTEP_HOST, 127.0.0.1)."),
     port: int | None = typer.Option(None, help="Port (default FIRESTEP_PORT, 8000)."),
+    workers: int | None = typer.Option(
+        None,
+        min=1,
+        max=64,
+        help="Worker processes (default FIRESTEP_WORKERS, 1). More than one needs PostgreSQL: the workers "
+        "share live updates through it.",
+    ),
     setup: bool = typer.Option(True, help="Migrate and load the demo game before serving."),
     reload: bool = typer.Option(False, help="Reload on code changes (development)."),
 ) -> None:
     """Serve the web app and API (migrates the database and loads the demo game first)."""
     import uvicorn
+    from sqlalchemy.engine import make_url
 
     from app.core.config import get_settings
 
     settings = get_settings()
+    count = workers or settings.workers
+    if count > 1 and make_url(settings.database_url).get_backend_name() != "postgresql":
+        raise typer.BadParameter(
+            f"{count} workers need PostgreSQL (FIRESTEP_DATABASE_URL=postgresql+psycopg://...): on SQLite "
+            "each worker would show only the changes made through itself. Use --workers 1.",
+            param_hint="--workers",
+        )
+    if count > 1 and reload:
+        raise typer.BadParameter(
+            "--reload runs one process; drop --workers or --reload", param_hint="--workers"
+        )
     if setup:
         _migrate("head")
         _demo()
-    uvicorn.run("app.main:app", host=host or settings.host, port=port or settings.port, reload=reload)
+    # Migrated and seeded once, above; each worker then imports app.main:app on its own.
+    uvicorn.run(
+        "app.main:app",
+        host=host or settings.host,
+        port=port or settings.port,
+        reload=reload,
+        workers=count,
+        timeout_graceful_shutdown=settings.graceful_shutdown_seconds,
+    )
 
 
 @app.command()

@@ -214,10 +214,27 @@ def _content_length(scope: Scope) -> int | None:
 
 # -- numbers: no booleans, no NaN or Infinity, nothing a database integer cannot hold -------------------------
 INT32_MAX = 2**31 - 1  # PostgreSQL INTEGER; SQLite's is 2**63 - 1
+FLOAT_MAX = 1e9
+
+
+def _int32(value: int) -> int:
+    if not -INT32_MAX <= value <= INT32_MAX:
+        raise ValueError(f"must be within -{INT32_MAX}..{INT32_MAX}")
+    return value
+
+
+def _bounded_float(value: float) -> float:
+    if not -FLOAT_MAX <= value <= FLOAT_MAX:
+        raise ValueError(f"must be within -{FLOAT_MAX:g}..{FLOAT_MAX:g}")
+    return value
+
+
 # Strict: JSON `false` is not 0 (pydantic's lax mode would take it). Narrow further with Field(ge=.., le=..).
-Int = Annotated[int, Strict(), Field(ge=-INT32_MAX, le=INT32_MAX)]
+# The outer bounds are validators, not Field(ge/le): pydantic keeps one bound of each kind, and the alias's
+# would silently replace a field's own narrower `Field(ge=1, le=100)`.
+Int = Annotated[int, Strict(), AfterValidator(_int32)]
 Bool = Annotated[bool, Strict()]  # 0, 1, "yes" are not true or false
-Float = Annotated[float, Strict(), AllowInfNan(False), Field(ge=-1e9, le=1e9)]
+Float = Annotated[float, Strict(), AllowInfNan(False), AfterValidator(_bounded_float)]
 Version = Annotated[int, Strict(), Field(ge=1, le=INT32_MAX, description="The version the client saw.")]
 Id = Annotated[int, Strict(), Field(ge=1, le=INT32_MAX)]
 Die = Annotated[int, Strict(), Field(ge=1, le=100)]
@@ -263,7 +280,7 @@ def check_json(value: Any, what: str = "value") -> Any:
             if abs(node) > INT32_MAX:
                 raise ValueError(f"{path} is out of range (allowed -{INT32_MAX}..{INT32_MAX})")
         elif isinstance(node, float):
-            if not math.isfinite(node) or abs(node) > 1e9:
+            if not math.isfinite(node) or abs(node) > FLOAT_MAX:
                 raise ValueError(f"{path} must be a finite number in -1e9..1e9")
         else:
             raise ValueError(f"{path} is not a JSON value")

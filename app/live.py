@@ -1,72 +1,185 @@
 """Live updates: tell every connected device that a game's event log has grown.
 
 The broker carries only "game N has new events"; the event log in the database is the one source of what
-happened. A stream therefore reads `id > last seen` from the database after each wake-up, which gives
-Last-Event-ID resume and live delivery by the same code path and can never skip an event.
+happened. A stream reads `id > last seen` from the database after each wake-up, which gives Last-Event-ID
+resume and live delivery by the same code path and can never skip an event.
 
-The interface is two calls, `publish(game_id)` (thread-safe, after commit) and `subscribe(game_id)` (an
-async waiter). `InProcessBroker` fans out within one server process. A PostgreSQL implementation replaces it
-without touching the routes: `publish` runs `NOTIFY firestep_events, '<game_id>'` and one listener
-connection per process (`LISTEN firestep_events`) calls the same local fan-out as `publish` does here.
+The broker interface is `publish(game_id)`, `subscribe(game_id, read)` and `start()`/`stop()` (the app's
+lifespan). `make_broker(engine)` picks one:
+- SQLite: `InProcessBroker`, fan-out within this process (SQLite is one server process).
+- PostgreSQL: `PostgresBroker`. A write's transaction runs `pg_notify('firestep_events', '<game_id>')` just
+  before it commits (PostgreSQL delivers it at commit, never for a rolled-back write), and one listener
+  connection per process (`LISTEN firestep_events`) hands each notification to this process's in-process
+  fan-out. Every worker and every host on the same database therefore wakes its own streams.
+
+Per process and game, one `Feed` reads the new rows once per wake-up (every visibility, plus which of the
+game's devices are still active) and all of that process's streams on the game take their frames from it,
+each filtering and rendering for its own viewer. A stream that has fallen behind the feed's tail (a resume
+from long ago) reads its own backlog first, as every stream does when it opens.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
+import logging
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sqlalchemy import event as sa_event
+from sqlalchemy import text
+from sqlalchemy.engine import URL, Engine
 from sqlmodel import Session
 
-# Events older than this are sent in one go on resume, in pages of this many rows.
+log = logging.getLogger(__name__)
+
+# A backlog (resume, or a stream that fell behind) is read in pages of this many rows.
 PAGE = 500
+# How many recent events a game's feed keeps for streams that are a little behind.
+TAIL = 1000
 KEEPALIVE_SECONDS = 15.0
+CHANNEL = "firestep_events"
+RECONNECT_MAX_SECONDS = 10.0
+
+
+@dataclass
+class FeedItem:
+    """One event as the shared read found it; `frames` caches its rendering per kind of viewer."""
+
+    id: int
+    visibility: str
+    event: Any
+    frames: dict[Any, str] = field(default_factory=dict)
+
+
+# read(game_id, after_id, limit) -> (events after after_id in id order, every visibility; active device ids)
+FeedRead = Callable[[int, int, int], tuple[list[FeedItem], frozenset[int]]]
+
+
+class Feed:
+    """The new events of one game in this process, read once per wake-up for every stream on it."""
+
+    def __init__(self, game_id: int, read: FeedRead) -> None:
+        self.game_id = game_id
+        self.read = read
+        self.wakes = 0  # bumped by publish (any thread); a refresh reads only when it has moved
+        self._seen = -1
+        self.base: int | None = None  # items cover the ids in (base, high]
+        self.high = 0
+        self.items: list[FeedItem] = []
+        self.active: frozenset[int] = frozenset()
+        self.reads = 0
+        self._lock = asyncio.Lock()
+
+    async def refresh(self, after_id: int) -> None:
+        """Bring the feed up to the latest wake-up: the first stream to get here reads, the others wait
+        for that read and reuse it."""
+        async with self._lock:
+            if self.base is not None and self._seen == self.wakes:
+                return
+            wakes = self.wakes
+            start = self.high if self.base is not None else after_id
+            while True:
+                got, active = await asyncio.to_thread(self.read, self.game_id, start, TAIL)
+                self.reads += 1
+                if self.base is None:
+                    self.base = self.high = start
+                self.items.extend(got)
+                if got:
+                    self.high = start = got[-1].id
+                self.active = active
+                if len(got) < TAIL:
+                    break
+            if len(self.items) > TAIL:
+                self.base = self.items[-TAIL - 1].id
+                del self.items[:-TAIL]
+            self._seen = wakes
+
+    def after(self, last_id: int) -> list[FeedItem] | None:
+        """The items after `last_id`, or None when the feed does not reach back that far."""
+        if self.base is None or last_id < self.base:
+            return None
+        return self.items[bisect.bisect_right(self.items, last_id, key=lambda i: i.id) :]
 
 
 class Subscription:
     """One connected device. `wait` returns True when woken, False on timeout."""
 
-    def __init__(self, game_id: int) -> None:
-        self.game_id = game_id
-        self._loop = asyncio.get_running_loop()
-        self._event = asyncio.Event()
-
-    def notify(self) -> None:
-        self._loop.call_soon_threadsafe(self._event.set)
+    def __init__(self, feed: Feed) -> None:
+        self.feed = feed
+        self.loop = asyncio.get_running_loop()
+        self.event = asyncio.Event()
 
     async def wait(self, timeout: float) -> bool:
         try:
-            await asyncio.wait_for(self._event.wait(), timeout)
+            async with asyncio.timeout(timeout):  # no extra task per wait, unlike wait_for
+                await self.event.wait()
         except TimeoutError:
             return False
-        self._event.clear()
+        self.event.clear()
         return True
+
+
+def _wake(subs: list[Subscription]) -> None:
+    for sub in subs:
+        sub.event.set()
 
 
 class Broker(Protocol):
     def publish(self, game_id: int) -> None: ...
 
-    def subscribe(self, game_id: int) -> Any: ...  # a context manager yielding a Subscription
+    def subscribe(self, game_id: int, read: FeedRead) -> Any: ...  # a context manager of a Subscription
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
 
 
 class InProcessBroker:
+    """Fan-out to the streams of one database within this process, with one feed per game."""
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._subs: dict[int, set[Subscription]] = {}
+        self._feeds: dict[int, Feed] = {}
 
     def publish(self, game_id: int) -> None:
         with self._lock:
+            feed = self._feeds.get(game_id)
+            if feed is not None:
+                feed.wakes += 1  # before the streams wake, so their refresh reads
             subs = list(self._subs.get(game_id, ()))
+        # One hand-over per event loop, not one per stream: from the loop's own thread (the PostgreSQL
+        # listener) the streams are woken directly; from a worker thread (a commit) by one thread-safe call.
+        by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}
         for sub in subs:
-            sub.notify()
+            by_loop.setdefault(sub.loop, []).append(sub)
+        try:
+            here: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
+        for loop, group in by_loop.items():
+            if loop is here:
+                _wake(group)
+            else:
+                with suppress(RuntimeError):  # a loop already closed has no streams left to wake
+                    loop.call_soon_threadsafe(_wake, group)
+
+    def wake_all(self) -> None:
+        """Wake every stream (after notifications may have been missed, e.g. a listener reconnect)."""
+        with self._lock:
+            games = list(self._subs)
+        for game_id in games:
+            self.publish(game_id)
 
     @contextmanager
-    def subscribe(self, game_id: int) -> Iterator[Subscription]:
-        sub = Subscription(game_id)
+    def subscribe(self, game_id: int, read: FeedRead) -> Iterator[Subscription]:
         with self._lock:
+            feed = self._feeds.setdefault(game_id, Feed(game_id, read))
+            sub = Subscription(feed)
             self._subs.setdefault(game_id, set()).add(sub)
         try:
             yield sub
@@ -75,16 +188,120 @@ class InProcessBroker:
                 self._subs[game_id].discard(sub)
                 if not self._subs[game_id]:
                     del self._subs[game_id]
+                    del self._feeds[game_id]
 
     def subscribers(self, game_id: int) -> int:
         with self._lock:
             return len(self._subs.get(game_id, ()))
 
+    def feed(self, game_id: int) -> Feed | None:
+        with self._lock:
+            return self._feeds.get(game_id)
 
-broker: Broker = InProcessBroker()
+    async def start(self) -> None:
+        return None
 
-# Writers mark the session; the games are published only once the transaction has committed, so a woken
-# stream always finds the rows it was told about.
+    async def stop(self) -> None:
+        return None
+
+
+def _libpq_url(url: URL) -> str:
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class PostgresBroker:
+    """LISTEN/NOTIFY across processes and hosts: one listener connection per process feeds the in-process
+    fan-out. Writers notify inside their own transaction (`_before_commit`), so no extra connection."""
+
+    def __init__(self, url: URL, local: InProcessBroker) -> None:
+        self.dsn = _libpq_url(url)
+        self.local = local
+        self._task: asyncio.Task[None] | None = None
+        self._ready: asyncio.Event | None = None
+
+    def publish(self, game_id: int) -> None:
+        """Notify outside any transaction (a write in a session notifies by itself)."""
+        import psycopg
+
+        with psycopg.connect(self.dsn, autocommit=True) as conn:
+            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(game_id)))
+
+    @contextmanager
+    def subscribe(self, game_id: int, read: FeedRead) -> Iterator[Subscription]:
+        self._ensure_listening()
+        with self.local.subscribe(game_id, read) as sub:
+            yield sub
+
+    def _ensure_listening(self) -> None:
+        if self._task is None or self._task.done():
+            self._ready = asyncio.Event()
+            self._task = asyncio.get_running_loop().create_task(self._listen(), name="firestep-listen")
+
+    async def start(self) -> None:
+        """Open the listener before serving, so the first streams need not wait for it."""
+        self._ensure_listening()
+        assert self._ready is not None
+        with suppress(TimeoutError):
+            await asyncio.wait_for(self._ready.wait(), 10)
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with suppress(asyncio.CancelledError):
+                await task
+
+    async def _listen(self) -> None:
+        import psycopg
+
+        delay = 0.25
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    delay = 0.25
+                    # Anything committed before LISTEN took effect (or while disconnected) was not heard:
+                    # every stream re-reads once, which costs nothing when there was nothing.
+                    self.local.wake_all()
+                    if self._ready is not None:
+                        self._ready.set()
+                    async for note in conn.notifies():
+                        if note.payload.isdigit():
+                            self.local.publish(int(note.payload))
+            except (psycopg.Error, OSError) as exc:
+                log.warning("live: listener connection lost (%s); reconnecting in %.1fs", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RECONNECT_MAX_SECONDS)
+
+
+# One in-process fan-out per database in this process, so that every app and every session on the same
+# database (tests run several apps in one process) reach the same streams.
+_LOCAL: dict[str, InProcessBroker] = {}
+_LOCAL_LOCK = threading.Lock()
+
+
+def _key(url: URL) -> str:
+    return url.render_as_string(hide_password=True)
+
+
+def local_broker(url: URL) -> InProcessBroker:
+    with _LOCAL_LOCK:
+        return _LOCAL.setdefault(_key(url), InProcessBroker())
+
+
+def is_postgresql(url: URL) -> bool:
+    return url.get_backend_name() == "postgresql"
+
+
+def make_broker(engine: Engine) -> Broker:
+    """The broker for an app on this engine: LISTEN/NOTIFY on PostgreSQL, in-process on SQLite."""
+    local = local_broker(engine.url)
+    return PostgresBroker(engine.url, local) if is_postgresql(engine.url) else local
+
+
+# Writers mark the session; the games are published only once the transaction commits, so a woken stream
+# always finds the rows it was told about.
 _PENDING = "firestep_live_games"
 
 
@@ -92,11 +309,34 @@ def mark(session: Session, game_id: int) -> None:
     session.info.setdefault(_PENDING, set()).add(game_id)
 
 
+def _url_of(session: Any) -> URL:
+    bind = session.get_bind()
+    url: URL = getattr(bind, "engine", bind).url
+    return url
+
+
+@sa_event.listens_for(Session, "before_commit")
+def _before_commit(session: Any) -> None:
+    games = session.info.get(_PENDING)
+    if games and is_postgresql(_url_of(session)):
+        # Delivered by PostgreSQL at commit to every listener (every worker, every host), in commit order.
+        for game_id in sorted(games):
+            session.execute(
+                text("SELECT pg_notify(:channel, :game)"), {"channel": CHANNEL, "game": str(game_id)}
+            )
+
+
 @sa_event.listens_for(Session, "after_commit")
 def _after_commit(session: Any) -> None:
     games = session.info.pop(_PENDING, None)
-    for game_id in games or ():
-        broker.publish(game_id)
+    if not games:
+        return
+    url = _url_of(session)
+    if is_postgresql(url):
+        return  # the listener of each process (this one included) wakes its streams
+    local = local_broker(url)
+    for game_id in games:
+        local.publish(game_id)
 
 
 @sa_event.listens_for(Session, "after_rollback")
@@ -109,25 +349,64 @@ def sse_frame(event_id: int, kind: str, data: str) -> str:
     return f"id: {event_id}\nevent: {kind}\ndata: {data}\n\n"
 
 
+Frame = tuple[int, str, str]  # id, kind, JSON
+
+
+@dataclass(frozen=True)
+class Viewing:
+    """What one stream needs from the app, all without I/O except `backlog` (run in a worker thread).
+
+    backlog(after_id, limit): this viewer's frames after after_id from the database, or None once its
+      device is no longer active.
+    frame(item): an item of the shared feed as this viewer sees it, or None when it may not see it.
+    token_id: the device, checked against the feed's active devices after every wake-up.
+    """
+
+    read: FeedRead
+    backlog: Callable[[int, int], list[Frame] | None]
+    frame: Callable[[FeedItem], Frame | None]
+    token_id: int | None
+
+
 async def stream(
+    broker: Broker,
     game_id: int,
     last_id: int,
-    fetch: Callable[[int, int], list[tuple[int, str, str]]],
-    is_disconnected: Callable[[], Any],
-) -> Any:
-    """Yield SSE frames: everything after `last_id`, then each new event as it is published.
-    `fetch(after_id, limit)` runs in a worker thread and returns (id, kind, json) rows in id order."""
-    with broker.subscribe(game_id) as sub:  # subscribe before reading so nothing falls in between
+    viewing: Viewing,
+    is_disconnected: Callable[[], Awaitable[bool]],
+) -> AsyncIterator[str]:
+    """Yield SSE frames: everything after `last_id`, then each new event as it is published."""
+    with broker.subscribe(game_id, viewing.read) as sub:  # subscribe before reading: nothing falls between
         yield "retry: 1000\n\n"
         while True:
-            while True:
-                rows = await asyncio.to_thread(fetch, last_id, PAGE)
-                for event_id, kind, data in rows:
+            # Every row the feed has already read was committed before this backlog read starts (a game's
+            # writes are serialised by its row lock), so the backlog covers them: skip past them after it.
+            covered = sub.feed.high if sub.feed.base is not None else 0
+            while True:  # this viewer's own backlog
+                frames = await asyncio.to_thread(viewing.backlog, last_id, PAGE)
+                if frames is None:
+                    return
+                for event_id, kind, data in frames:
                     yield sse_frame(event_id, kind, data)
                     last_id = event_id
-                if len(rows) < PAGE:
+                if len(frames) < PAGE:
                     break
-            if await is_disconnected():
-                return
-            if not await sub.wait(KEEPALIVE_SECONDS):
-                yield ": keep-alive\n\n"
+            last_id = max(last_id, covered)  # events after the last one shown were not this viewer's
+            while True:  # live: the shared feed
+                if not await sub.wait(KEEPALIVE_SECONDS):
+                    # A gone client is noticed here at the latest (or as soon as a frame cannot be sent).
+                    if await is_disconnected():
+                        return
+                    yield ": keep-alive\n\n"
+                    continue
+                await sub.feed.refresh(last_id)
+                if viewing.token_id not in sub.feed.active:
+                    return  # revoked, or deleted with its game
+                items = sub.feed.after(last_id)
+                if items is None:
+                    break  # fell behind the feed's tail: read the backlog
+                for item in items:
+                    got = viewing.frame(item)
+                    if got is not None:
+                        yield sse_frame(*got)
+                    last_id = item.id

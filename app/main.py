@@ -6,8 +6,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from starlette_compress import CompressMiddleware
 
-from app import errors, limits, pages, security
+from app import errors, idempotency, limits, live, pages, security
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine
 from app.routes import api_routers
@@ -23,7 +24,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await app.state.broker.start()
         yield
+        await app.state.broker.stop()
         app.state.engine.dispose()
 
     app = FastAPI(
@@ -37,12 +40,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.engine = make_engine(settings.database_url)
+    app.state.broker = live.make_broker(app.state.engine)  # LISTEN/NOTIFY on PostgreSQL, else in-process
     errors.install(app)
     for router in api_routers():
         app.include_router(router)
     app.include_router(pages.router)
     pages.mount_static(app)
+    # Inside the CSRF check, so a refused request never claims or replays an answer.
+    app.add_middleware(idempotency.IdempotentWrites)
     security.install(app, settings, pages.templates)
+    # Every text response compressed (zstd, brotli or gzip, as the browser asks); inside the size limit.
+    app.add_middleware(CompressMiddleware)
     # Last, so outermost: the size limit bounds every body before anything (CSRF included) reads it.
     limits.install(app, settings.max_body_bytes)
     return app

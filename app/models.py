@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, ForeignKey, Integer, UniqueConstraint
+from sqlalchemy import JSON, Column, ForeignKey, Integer, LargeBinary, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
@@ -269,3 +269,21 @@ class CampaignEvent(SQLModel, table=True):
         default=None, sa_column=Column(Integer, ForeignKey("campaign_event.id"), nullable=True)
     )
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class IdempotentResponse(SQLModel, table=True):
+    """The answer to the first write a device sent with an `Idempotency-Key` header (app/idempotency.py): a
+    repeat with the same key gets this answer again instead of acting twice. `status_code` is None while the
+    first request is still being answered."""
+
+    __tablename__ = "idempotent_response"
+    __table_args__ = (UniqueConstraint("device_hash", "key", name="uq_idempotent_response_device_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    device_hash: str = Field(max_length=64)  # HMAC of the presented token, like Token.token_hash
+    key: str = Field(max_length=64)
+    request_hash: str = Field(max_length=64)  # method, path and body: a key names one request only
+    status_code: int | None = None
+    content_type: str = Field(default="", max_length=100)
+    body: bytes = Field(default=b"", sa_column=Column(LargeBinary, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, index=True)

@@ -162,11 +162,24 @@ class DeepSuppressionItem(BaseModel):
     kind: Literal["deep-suppression"]
 
 
+class FirewaltzItem(BaseModel):
+    """A German hurricane bombardment on one place: "Duration and movement of Firewalz attacks i.e. when it
+    will roll over and back against any particular place" (ARTILLERY FIRE PLANS); late war, attacker only."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["firewaltz"]
+    grid: Grid
+    target: Literal["strong-point", "trench-line"] = Field(
+        description="strong-point: attacked once by super heavy artillery; trench-line: by heavy."
+    )
+
+
 class PlanItemIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     arrival_turn: Int = Field(ge=1, le=100, description="The turn at whose start the item arrives.")
-    item: FireItem | GasItem | BarrageItem | DeepSuppressionItem = Field(discriminator="kind")
+    item: FireItem | GasItem | BarrageItem | DeepSuppressionItem | FirewaltzItem = Field(discriminator="kind")
 
 
 class PlanItemOut(BaseModel):

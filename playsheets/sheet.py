@@ -258,6 +258,15 @@ SECTIONS: tuple[SectionSpec, ...] = (
         page=0,
         periods=("mid", "late"),
     ),
+    # The German hurricane bombardment is a late-war rule of the main text (HURRICANE BOMBARDMENT (FIREWALTZ)),
+    # not printed on the playsheet: firestep's late sheet carries it beside the barrage it belongs with.
+    SectionSpec(
+        "firewaltz",
+        "Hurricane bombardment (Firewaltz)",
+        ("firewaltz-rules",),
+        page=0,
+        periods=("late",),
+    ),
     SectionSpec("wire", "Barbed wire", ("wire-rules",), page=0),
     SectionSpec("movement", "Movement distances", ("movement-table",), wide=True, page=1),
     SectionSpec(

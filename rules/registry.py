@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import importlib
 
-from rules.core.errors import NotFoundError
+from rules.core.errors import NotFoundError, RulesError
+from rules.core.game import GameRules
 from rules.core.ruleset import RuleSet
 
 # Packages that define rule sets, imported on first use so the registry is complete.
@@ -16,6 +17,8 @@ RULESET_MODULES: tuple[str, ...] = (
 )
 
 _REGISTRY: dict[str, RuleSet] = {}
+# Rule sets that can be played as a game (rules.core.game): the rest are lookups and dice assistants.
+_GAMES: dict[str, GameRules] = {}
 _loaded = False
 
 
@@ -24,6 +27,13 @@ def register(cls: type[RuleSet]) -> type[RuleSet]:
         raise ValueError(f"rule set {cls.id} registered twice")
     _REGISTRY[cls.id] = cls()
     return cls
+
+
+def register_game(rules: GameRules) -> GameRules:
+    if rules.ruleset_id in _GAMES:
+        raise ValueError(f"game rules of {rules.ruleset_id} registered twice")
+    _GAMES[rules.ruleset_id] = rules
+    return rules
 
 
 def _load() -> None:
@@ -45,3 +55,16 @@ def get_ruleset(ruleset_id: str) -> RuleSet:
         return _REGISTRY[ruleset_id]
     except KeyError:
         raise NotFoundError("rule set", ruleset_id, _REGISTRY) from None
+
+
+def get_game_rules(ruleset_id: str) -> GameRules:
+    """The rules a game of this rule set is played by; a rule set without them is refused (422)."""
+    _load()
+    try:
+        return _GAMES[ruleset_id]
+    except KeyError:
+        raise RulesError(
+            "ruleset",
+            f"rule set {ruleset_id!r} cannot be played as a game here: firestep only looks its rules up",
+            sorted(_GAMES),
+        ) from None

@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     database_url: str = Field(default=f"sqlite:///{VAR_DIR / 'firestep.db'}")
     host: str = "127.0.0.1"
     port: int = 8000
+    # `firestep serve` worker processes; more than one needs PostgreSQL (LISTEN/NOTIFY shares live updates).
+    workers: int = Field(default=1, ge=1, le=64)
+    # On shutdown, open requests (live streams never finish by themselves) get this long before they close.
+    graceful_shutdown_seconds: int = Field(default=5, ge=0, le=300)
     secret_key: str = ""
     var_dir: Path = VAR_DIR
     # Requests with a larger body are refused with 413 (app.limits.BodySizeLimit).

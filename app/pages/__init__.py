@@ -6,20 +6,20 @@ from __future__ import annotations
 
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse
-from fastapi.staticfiles import StaticFiles
 
-from app.pages import campaigns, fire_plan, games, lookup
+from app.pages import campaigns, fire_plan, games, lookup, referee, table_map
+from app.pages.static_files import VersionedStaticFiles
 from app.pages.templates import STATIC_DIR, templates
 
 __all__ = ["mount_static", "router", "templates"]
 
 router = APIRouter(include_in_schema=False)
-for pages in (games, lookup, fire_plan, campaigns):
+for pages in (games, referee, table_map, lookup, fire_plan, campaigns):
     router.include_router(pages.router)
 
 
 def mount_static(app: FastAPI) -> None:
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/static", VersionedStaticFiles(directory=STATIC_DIR), name="static")
 
 
 @router.get("/sw.js")

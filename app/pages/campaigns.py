@@ -265,9 +265,9 @@ async def new_campaign_page(request: Request, session: SessionDep, settings: Set
     if refused:
         return _start(request, session, error=refused[0], status_code=refused[1])
     name = " ".join(str(form.get("name") or "").split())[:200] or None
-    row, token, codes = campaign_store.create(session, settings.secret_key, name)
-    response = _start(request, session, created={"campaign": row, "codes": codes})
-    remember_campaign(request, response, row.id or 0, token)
+    row, creds = campaign_store.create(session, settings.secret_key, name)
+    response = _start(request, session, created={"campaign": row, "codes": creds.join_codes})
+    remember_campaign(request, response, row.id or 0, creds.referee_token)
     return response
 
 
@@ -306,14 +306,14 @@ def _board(
     return page_or_fragment(request, "campaign.html", "_campaign_board.html", context, status)
 
 
-@router.get("/campaigns/{campaign_id}", response_class=HTMLResponse)
+@router.get("/campaigns/{campaign_id:int}", response_class=HTMLResponse)
 def campaign_page(
     campaign_id: CampaignId, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     return _board(request, session, settings, campaign_id)
 
 
-@router.post("/campaigns/{campaign_id}/act", response_class=HTMLResponse)
+@router.post("/campaigns/{campaign_id:int}/act", response_class=HTMLResponse)
 async def campaign_act(
     campaign_id: CampaignId, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:

@@ -76,16 +76,19 @@ class JoinRefused(Exception):
     """A join code the page refuses, with the sentence to show the player."""
 
 
-def join_with_code(code: str, who_gave_it: str, join: Callable[[str], Joined]) -> Joined:
+def join_with_code(
+    code: str, who_gave_it: str, join: Callable[[str], Joined], what: str = "join code"
+) -> Joined:
     """The join forms of games and campaigns alike: refuse an empty code, check and count wrong codes against
-    the device's rate limit (TooManyRequests passes through), and word every refusal for the player."""
+    the device's rate limit (TooManyRequests passes through), and word every refusal for the player. `what`
+    names what the form takes (a game's form also takes the referee's token)."""
     try:
         if not code:
-            raise RulesError("code", f"enter the join code your {who_gave_it} gave you")
+            raise RulesError("code", f"enter the {what} your {who_gave_it} gave you")
         security.check_join_attempts()
         return join(code)
     except NotFoundError as e:
         security.join_failed()
-        raise JoinRefused(f"That join code is not known here: check it with the {who_gave_it}.") from e
+        raise JoinRefused(f"That {what} is not known here: check it with the {who_gave_it}.") from e
     except USER_ERRORS as e:
         raise JoinRefused(error_message(e)) from e

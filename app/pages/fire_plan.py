@@ -18,9 +18,17 @@ from app.models import Game
 from app.pages.common import error_message
 from app.pages.seats import Seat, game_page
 from app.schemas import PlanItemIn, PlanOut, plan_item_out
-from app.services import fireplans, games, seats
+from app.services import fireplans, games, rehearsal, seats
+from app.services.table import table_of
+from app.services.unit_names import display_names
+from app.services.units import list_units
 from rules.core.errors import NotFoundError, RulesError
-from rules.flanders_fields.barrage import PLAN_ITEM_STEPS
+from rules.flanders_fields import rehearsal as R
+from rules.flanders_fields.barrage import require_plan_item
+from rules.flanders_fields.game_table import stand_of
+from rules.flanders_fields.scenarios import build_scenario
+from rules.table.frame import AHEAD_DEG, Side, table_to_grid
+from rules.table.templates import TEMPLATES, Template
 
 router = APIRouter(include_in_schema=False)
 
@@ -48,16 +56,175 @@ def _plan_context(
     by_turn: dict[int, list[Any]] = {}
     for item in items:
         by_turn.setdefault(item.arrival_turn, []).append(item)
+    plan = plans.get(chosen)
     return {
+        **table_drawing(session, game, chosen),
+        **rehearsal_view(session, game, viewer, chosen, bool(items)),
+        # After the reveal (the plan locked, and readable here), the page checks it against its commitment.
+        "verify_url": f"/api/v1/games/{game.id}/fireplans/{chosen}/verify" if plan and plan.locked else None,
         "side": chosen,
         "items": items,
         "timeline": sorted(by_turn.items()),
         "plans": plans,
         "plan": plans.get(chosen),
         "error": error,
-        # Only what the period has: an early plan offers no rolling barrage or Deep Suppression.
-        "kinds": [k for k in PLAN_KINDS if k not in PLAN_ITEM_STEPS or PLAN_ITEM_STEPS[k].has(game.period)],
+        "kinds": [
+            k
+            for k in PLAN_KINDS
+            if _plannable(k, game, chosen, fireplans.get_side(session, game.id or 0, chosen).nation)
+        ],
     }
+
+
+# -- the table under the grid: terrain, deployment zones, own stands, planned items, the rehearsal's heat ---
+def _path(rings: Any, close: bool = True) -> str:
+    """An SVG path in the table frame (cm) from GeoJSON rings or a line."""
+    out = []
+    for ring in rings:
+        pts = [f"{float(x):.2f} {float(y):.2f}" for x, y, *_ in ring]
+        if pts:
+            out.append("M" + " L".join(pts) + (" Z" if close else ""))
+    return " ".join(out)
+
+
+def _poly_path(poly: Any) -> str:
+    return _path([list(poly.exterior.coords)]) if not poly.is_empty else ""
+
+
+def _terrain_shapes(terrain: dict[str, Any]) -> list[dict[str, Any]]:
+    shapes = []
+    for f in terrain.get("features", []):
+        geom, props = f.get("geometry") or {}, f.get("properties") or {}
+        kind, coords = str(props.get("kind", "")), geom.get("coordinates") or []
+        if geom.get("type") == "Polygon":
+            shapes.append({"kind": kind, "name": props.get("name", kind), "d": _path(coords), "line": False})
+        elif geom.get("type") == "MultiPolygon":
+            d = " ".join(_path(p) for p in coords)
+            shapes.append({"kind": kind, "name": props.get("name", kind), "d": d, "line": False})
+        elif geom.get("type") == "LineString":
+            shapes.append(
+                {"kind": kind, "name": props.get("name", kind), "d": _path([coords], False), "line": True}
+            )
+    return shapes
+
+
+def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
+    """What the grid is drawn over, in the table frame; the SVG turns it so the side's rear edge is at the
+    bottom (the grid reference runs from that edge). Only public things and the side's own plan."""
+    table = table_of(game)
+    plan_side: Side = "attacker" if side == "attacker" else "defender"
+    zones = []
+    if game.scenario:
+        try:
+            scenario = build_scenario(game.scenario, game.variants)
+        except RulesError:
+            scenario = None
+        for s, (x0, y0, x1, y1) in scenario.deployment_zones.items() if scenario else ():
+            zones.append({"side": s, "x": x0, "y": y0, "w": x1 - x0, "h": y1 - y0})
+    units = list_units(session, game.id or 0)
+    names = display_names(units)
+    stands = []
+    for u in units:
+        st = stand_of(u)
+        if st is not None:
+            stands.append(
+                {
+                    "id": u.id,
+                    "side": u.side,
+                    "own": u.side == side,
+                    "name": names.get(u.id or 0, u.name),
+                    "d": _poly_path(st.polygon()),
+                }
+            )
+    items = [
+        {"id": str(i.public_id), "kind": i.kind, "arrival_turn": i.arrival_turn, "data": i.data}
+        for i in fireplans.plan_items(session, game.id or 0, side)
+    ]
+    plan = R.plan_from_items(plan_side, items, table)
+    ahead = AHEAD_DEG[plan_side]
+
+    def on_screen(x: float, y: float) -> tuple[float, float]:
+        """A table-frame point where the SVG draws it: the grid reference, up the screen."""
+        gx, gy = table_to_grid(plan_side, x, y, table)
+        return round(gx, 2), round(table.length_cm - gy, 2)
+
+    marks = [
+        {
+            "label": f"T{f.first_turn}",
+            "kind": f.kind,
+            "d": _poly_path(Template(f.template, f.point, ahead).polygon(table)),
+            "at": on_screen(*f.point),
+        }
+        for f in plan.fire
+    ]
+    gas_kind = "gas-attacker" if plan_side == "attacker" else "gas-defender"
+    marks += [
+        {
+            "label": f"T{g.turn}",
+            "kind": "gas",
+            "d": _poly_path(Template(gas_kind, g.point, ahead).polygon(table)),
+            "at": on_screen(*g.point),
+        }
+        for g in plan.gas
+    ]
+    depth = TEMPLATES["rolling-barrage"].depth_cm
+    sign = 1.0 if plan_side == "attacker" else -1.0
+    for b in plan.barrages:
+        y0, y1 = sorted((b.front_y, b.front_y + sign * depth))
+        marks.append(
+            {
+                "label": f"barrage T{b.turn}",
+                "kind": "rolling-barrage",
+                "d": _path([[(0, y0), (table.width_cm, y0), (table.width_cm, y1), (0, y1)]]),
+                "at": on_screen(table.width_cm / 2, (y0 + y1) / 2),
+            }
+        )
+    # Turned so that the side's own rear edge is at the bottom and its left-hand corner at the bottom left.
+    flip = (
+        f"matrix(1 0 0 -1 0 {table.length_cm:g})"
+        if plan_side == "attacker"
+        else f"matrix(-1 0 0 1 {table.width_cm:g} 0)"
+    )
+    return {
+        "terrain_shapes": _terrain_shapes(game.terrain),
+        "zones": zones,
+        "stands": stands,
+        "marks": marks,
+        "flip": flip,
+    }
+
+
+# The rehearsal the page shows: the wind of gas sampled fewer times than the API's default, to answer fast.
+PAGE_SAMPLES = 100
+
+
+def rehearsal_view(
+    session: Session, game: Game, viewer: Viewer, side: str, has_items: bool
+) -> dict[str, Any]:
+    """The side's own plan rehearsed against the enemy's stands as they stand now, as heat per turn."""
+    if not has_items or not viewer.may_act_for(side):
+        return {"rehearsal": None, "rehearsal_error": None}
+    try:
+        body = rehearsal.rehearse_plan(session, game, viewer, side, None, 1, PAGE_SAMPLES, {}, [])
+    except RulesError as e:
+        return {"rehearsal": None, "rehearsal_error": error_message(e)}
+    centres = {s["stand"]: s["center"] for s in body["stands"]}
+    for turn in body["turn_by_turn"]:
+        for s in turn["stands"]:
+            s["center"] = centres.get(s["stand"])
+            s["hit"] = round(1 - s["markers"]["0"], 4)
+        turn["stands"].sort(key=lambda s: (-s["killed"], -s["hit"]))
+    return {"rehearsal": body, "rehearsal_error": None}
+
+
+def _plannable(kind: str, game: Game, side: str, nation: str) -> bool:
+    """Only what the period and this side may plan: an early plan offers no rolling barrage or Deep
+    Suppression, a defender's no Firewaltz (the rule's own check, asked without raising)."""
+    try:
+        require_plan_item(kind, game.period, side, nation)
+    except RulesError:
+        return False
+    return True
 
 
 PLAN_KINDS = (
@@ -69,16 +236,18 @@ PLAN_KINDS = (
     "gas",
     "rolling-barrage",
     "deep-suppression",
+    "firewaltz",
 )
 PLAN_FIELDS = {
     "fire": ("grid", "battery", "turns"),
     "gas": ("grid", "gas", "wind_deg"),
     "rolling-barrage": ("start_up_cm", "duration_turns", "halts"),
     "deep-suppression": (),
+    "firewaltz": ("grid", "target"),
 }
 
 
-TEXT_PLAN_FIELDS = ("battery", "gas")
+TEXT_PLAN_FIELDS = ("battery", "gas", "target")
 
 
 def _form_number(raw: Any) -> Any:

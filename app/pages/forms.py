@@ -17,6 +17,11 @@ from rules.core.ruleset import ResolveRequest
 COMMON_FIELDS = ("period", "dice", "variants")
 
 
+# Option words a player at the table looks for, where the rules' id does not say it: the order roll of a
+# battalion is the roll of its rifle companies ("Battalion Rifle Companies" on every period's playsheet).
+OPTION_LABELS = {"rifle-company": "Battalion (rifle companies)"}
+
+
 # -- the form, from the request schema ---------------------------------------------------------------------
 
 
@@ -43,17 +48,24 @@ class FieldSpec:
     def dom_id(self) -> str:
         return "f-" + self.name.replace(".", "-").replace("_", "-")
 
+    @property
+    def required(self) -> bool:
+        """A number the rules need and give no default for (a range, a distance): the player enters or
+        measures it; the form never fills one in silently."""
+        return self.kind in ("int", "number") and not self.has_default and not self.nullable
+
+    def option_label(self, option: Any) -> str:
+        return OPTION_LABELS.get(str(option)) or humanise(str(option))
+
     def initial(self) -> Any:
         if self.has_default:
             return self.default
-        if self.nullable:
+        if self.nullable or self.required:
             return None
         if self.kind == "enum":
             return self.options[0]
         if self.kind == "bool":
             return False
-        if self.kind in ("int", "number"):
-            return int(self.minimum) if self.minimum is not None else 0
         return ""
 
 
@@ -159,8 +171,8 @@ def _coerce(spec: FieldSpec, raw: list[str]) -> Any:
         return "true" in raw
     text = raw[-1].strip() if raw else ""
     if text == "":
-        if spec.nullable:
-            return None
+        if spec.nullable or spec.required:
+            return None  # a required number left blank: the lookup asks for it (resolving.missing_fields)
         if spec.kind == "enum":
             return spec.initial()
         raise FormError(spec.name, f"{spec.label}: enter a value")

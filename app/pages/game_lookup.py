@@ -13,7 +13,7 @@ from app.models import Game, Unit
 from app.pages.common import USER_ERRORS, error_message
 from app.pages.forms import PRESENT, request_body, walk_specs
 from app.pages.games import unit_tree
-from app.pages.resolving import Lookup, new_lookup, odds_rows
+from app.pages.resolving import Lookup, errata_rows, new_lookup, odds_rows
 from app.pages.seats import Seat
 from app.pages.templates import humanise
 from app.schemas import ResolveIn
@@ -122,15 +122,23 @@ def game_lookup_context(session: Session, game: Game, seat: Seat, unit: Unit | N
         "rulesets": [],
         "period": game.period,
         "errata": [],
+        "errata_count": 0,
+        "game_variants": len(game.variants),
         "unit": unit,
         "unit_tree": {side: nodes for side, nodes in tree.items() if seat.viewer.may_act_for(side)},
     }
 
 
-def game_lookup_response(session: Session, game: Game, seat: Seat, gl: GameLookup) -> dict[str, Any]:
+def game_lookup_response(
+    session: Session, game: Game, seat: Seat, gl: GameLookup, errata_open: bool = False
+) -> dict[str, Any]:
+    """The game's period and readings are fixed: the errata that touch the resolver are shown, not offered."""
+    rows = errata_rows(gl.lk)
     return {
         **game_lookup_context(session, game, seat, gl.unit),
         "rs": gl.lk.ruleset.describe(),
         "lk": gl.lk,
         "recorded": gl.recorded,
+        "errata_count": len(rows),
+        "errata": rows if errata_open else [],
     }

@@ -1,4 +1,4 @@
-"""The start page (create or join a game) and the pages of one game: the referee's board and the map."""
+"""The start page (create or join a game); the referee's board is app.pages.referee, the map app.pages.table_map."""
 
 from __future__ import annotations
 
@@ -23,21 +23,24 @@ from app.pages.common import (
     too_many,
 )
 from app.pages.resolving import rulesets_summary
-from app.pages.seats import Seat, device_games, game_page, remember_game
+from app.pages.seats import (
+    Seat,
+    created_credentials,
+    device_games,
+    forget_created,
+    game_page,
+    join_or_sign_in,
+    keep_created,
+    remember_game,
+)
 from app.pages.templates import humanise, templates
 from app.schemas import GameCreate
-from app.services import events as events_service
-from app.services import game_setup, markers, seats, turns
+from app.services import game_setup, markers
 from app.services import games as games_service
-from app.services import units as units_service
 from rules.core.errors import RulesError
 from rules.flanders_fields.common import QUALITIES
 from rules.flanders_fields.organisation import NATIONS, ORGANISATION_TABLES
-from rules.flanders_fields.table_rules import DANGER_ZONE_CM
 from rules.registry import get_ruleset
-from rules.table.bases import BASES
-from rules.table.frame import AHEAD_DEG
-from rules.table.templates import TEMPLATES
 
 router = APIRouter(include_in_schema=False)
 
@@ -79,9 +82,29 @@ async def create_game_page(request: Request, session: SessionDep, settings: Sett
     except USER_ERRORS as e:
         session.rollback()
         return _start(request, session, error=_create_error(e, fields), status_code=422)
-    context = {"game": game, "codes": creds.join_codes}
-    response = templates.TemplateResponse(request, "created.html", context)
-    remember_game(request, response, game.id or 0, creds.referee_token)
+    # POST/redirect/GET: reloading the page that shows the codes must not create another game. The codes reach
+    # that page in a signed cookie of this device, never in the URL, and are shown once.
+    game_id = game.id or 0
+    response = RedirectResponse(f"/games/{game_id}/created", status_code=303)
+    remember_game(request, response, game_id, creds.referee_token)
+    keep_created(response, settings.secret_key, game_id, creds.referee_token, creds.join_codes)
+    return response
+
+
+@router.get("/games/{game_id}/created", response_class=HTMLResponse)
+def created_page(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    """The new game's codes, once, on the device that created it; after that, how to get new ones."""
+    shown = created_credentials(request, settings.secret_key, game_id)
+
+    def build(game: Game, seat: Seat) -> dict[str, Any]:
+        return {
+            "codes": shown.join_codes if shown else None,
+            "referee_token": shown.referee_token if shown else None,
+        }
+
+    response = game_page(request, session, settings, game_id, "created.html", "created.html", build)
+    if shown:
+        forget_created(response, game_id)
     return response
 
 
@@ -117,8 +140,8 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
     form = await request.form()
     code = str(form.get("code") or "").strip()
     try:
-        game_id, _side, token = join_with_code(
-            code, "referee", lambda c: seats.join(session, settings.secret_key, c)
+        game_id, role, token = join_with_code(
+            code, "referee", lambda c: join_or_sign_in(session, settings.secret_key, c), "join code or token"
         )
         session.commit()
     except TooManyRequests as e:
@@ -126,7 +149,10 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
     except JoinRefused as e:
         return _start(request, session, error=str(e), status_code=422)
     game = games_service.get_game(session, game_id)
-    target = f"/games/{game_id}/fire-plan" if game.status == "setup" else f"/lookup?game={game_id}"
+    if role == auth.REFEREE:
+        target = f"/games/{game_id}/referee"
+    else:
+        target = f"/games/{game_id}/fire-plan" if game.status == "setup" else f"/lookup?game={game_id}"
     response = RedirectResponse(target, status_code=303)
     remember_game(request, response, game_id, token)
     return response
@@ -137,7 +163,7 @@ def _start(request: Request, session: Session, error: str | None = None, status_
     games = games_service.list_games(session)
     context = {
         "rulesets": rulesets_summary(),
-        "game_ruleset": get_ruleset(games_service.RULESET).describe(),
+        "game_ruleset": get_ruleset(game_setup.NEW_GAME_RULESET).describe(),
         "games": games,
         "mine": [g for g in games if g.id in device],
         "scenarios": _scenarios(),
@@ -174,38 +200,3 @@ def unit_tree(units: list[Unit]) -> dict[str, list[dict[str, Any]]]:
 
     roots = [u for u in units if u.parent_id is None]
     return {side: [node(u) for u in roots if u.side == side] for side in auth.SIDES}
-
-
-@router.get("/games/{game_id}/referee", response_class=HTMLResponse)
-def referee_page(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    def build(game: Game, seat: Seat) -> dict[str, Any]:
-        roles = [seat.viewer.role] if not seat.viewer.is_referee else ["referee", *auth.SIDES]
-        events = events_service.list_events(session, game_id, roles, 0, 100_000)[-40:]
-        undone = events_service.reversed_ids(session, game_id)
-        return {
-            "turn": turns.turn_info(session, game),
-            "tree": unit_tree(units_service.list_units(session, game_id)),
-            "events": [events_service.event_dict(e, roles) for e in reversed(events)],
-            "undone": undone,
-        }
-
-    return game_page(request, session, settings, game_id, "referee.html", "_referee_board.html", build)
-
-
-@router.get("/games/{game_id}/map", response_class=HTMLResponse)
-def map_page(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    def build(game: Game, seat: Seat) -> dict[str, Any]:
-        # Base and template sizes come from the rules' own tables, so the map draws true proportions.
-        sizes = {
-            "bases": {k: {"shape": b.shape, "w": b.width_cm, "d": b.depth_cm} for k, b in BASES.items()},
-            "templates": {
-                k: {"w": t.width_cm, "d": t.depth_cm, "across": t.across_table} for k, t in TEMPLATES.items()
-            },
-            # For what the game has on the table: clouds face the enemy of the side that released them,
-            # and a rolling barrage endangers its own side's stands in the band behind its rear edge.
-            "ahead": dict(AHEAD_DEG),
-            "danger_cm": DANGER_ZONE_CM,
-        }
-        return {"sizes": sizes, "template_kinds": list(TEMPLATES)}
-
-    return game_page(request, session, settings, game_id, "map.html", "map.html", build)

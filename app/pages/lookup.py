@@ -1,7 +1,11 @@
-"""The lookup pages: any resolver of any rule set by taps, on its own or for a unit of a game."""
+"""The lookup pages: any resolver of any rule set by taps, on its own or for a unit of a game.
+
+The device remembers its last lookup (rule set, period, resolver, and the game when it was one) in a cookie,
+so `/lookup` (the installed app's start page) opens where the player left off."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -9,6 +13,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.deps import SessionDep, SettingsDep
 from app.models import Game
+from app.pages import lookup_sheet
 from app.pages.common import not_found, page_or_fragment
 from app.pages.forms import dice_from, values_from_form
 from app.pages.game_lookup import (
@@ -19,7 +24,8 @@ from app.pages.game_lookup import (
     record_in_game,
 )
 from app.pages.resolving import (
-    default_period,
+    chosen_period,
+    errata_rows,
     form_error,
     lookup_response,
     new_lookup,
@@ -27,11 +33,115 @@ from app.pages.resolving import (
     run_lookup,
     variants_from,
 )
-from app.pages.seats import Seat, game_page
+from app.pages.seats import Seat, device_games, game_page
+from app.pages.templates import humanise, templates
 from rules.core.errors import NotFoundError
-from rules.registry import all_rulesets, get_ruleset
+from rules.core.ruleset import RuleSet
+from rules.registry import get_ruleset
 
 router = APIRouter(include_in_schema=False)
+router.include_router(lookup_sheet.router)
+
+LOOKUP_COOKIE = "firestep_lookup"
+LOOKUP_COOKIE_SECONDS = 400 * 24 * 3600  # the longest a browser keeps a cookie
+# The rule set a device without a remembered lookup opens on: firestep's first rule set.
+FIRST_RULESET = "flanders-fields"
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """This device's last lookup, each part checked against the rule sets (the cookie is the client's)."""
+
+    ruleset: str | None = None
+    period: str | None = None
+    resolver: str | None = None
+    game: int | None = None
+
+
+def remembered(request: Request) -> Remembered:
+    parts = (request.cookies.get(LOOKUP_COOKIE) or "")[:200].split("|")
+    if len(parts) != 4:
+        return Remembered()
+    rs_id, period, resolver, game = parts
+    try:
+        rs = get_ruleset(rs_id)
+    except NotFoundError:
+        return Remembered()
+    return Remembered(
+        rs.id,
+        chosen_period(rs, period),
+        resolver if resolver in rs.resolvers else None,
+        int(game) if game.isdigit() and len(game) < 10 else None,
+    )
+
+
+def last_lookup(request: Request) -> str | None:
+    """Words for this device's last free lookup ("Flanders Fields · mid 1915 to mid 1917 · Shooting"), for the
+    start page's way back to it; None when there is none."""
+    mem = remembered(request)
+    if mem.ruleset is None or mem.game is not None:
+        return None
+    rs = get_ruleset(mem.ruleset)
+    period = next((p.name for p in rs.periods if p.id == mem.period), None)
+    return " · ".join(x for x in (rs.name, period, humanise(mem.resolver or "")) if x)
+
+
+templates.env.globals["last_lookup"] = last_lookup
+
+
+def remember(
+    response: Response, rs: RuleSet, period: str | None, resolver: str | None, game: int | None
+) -> None:
+    value = f"{rs.id}|{period or ''}|{resolver or ''}|{game or ''}"
+    response.set_cookie(
+        LOOKUP_COOKIE, value, max_age=LOOKUP_COOKIE_SECONDS, path="/", samesite="lax", httponly=True
+    )
+
+
+def _period_for(rs: RuleSet, asked: str | None, mem: Remembered) -> str | None:
+    """The period asked for, else the one this device last used with this rule set."""
+    return chosen_period(rs, asked) or (mem.period if mem.ruleset == rs.id else None)
+
+
+def _free_lookup(request: Request, rs: RuleSet, resolver: str, period: str | None) -> Response:
+    lk = new_lookup(rs.id, resolver, period)
+    if rs.period_ids and lk.period is None:
+        return _index(request, rs, None, resolver)
+    run_lookup(lk, [], roll=False)
+    response = lookup_response(request, lk)
+    remember(response, rs, lk.period, resolver, None)
+    return response
+
+
+def _index(request: Request, rs: RuleSet, period: str | None, resolver: str | None = None) -> Response:
+    """The pickers without a form: pick the period (when the rule set has periods), then what to resolve."""
+    context = {"rulesets": rulesets_summary(), "rs": rs.describe(), "period": period, "lk": None}
+    context["pending_resolver"] = resolver
+    response = page_or_fragment(request, "lookup.html", "_lookup_panel.html", context)
+    if period is not None or not rs.period_ids:
+        remember(response, rs, period, None, None)
+    return response
+
+
+def _game_index(
+    request: Request, session: SessionDep, settings: SettingsDep, game_id: int, unit: int | None
+) -> Response:
+    def build(g: Game, seat: Seat) -> dict[str, Any]:
+        rs = get_ruleset(g.ruleset)
+        picked = picked_unit(session, g, seat, unit)
+        return {**game_lookup_context(session, g, seat, picked), "rs": rs.describe(), "lk": None}
+
+    response = game_page(request, session, settings, game_id, "lookup.html", "_lookup_panel.html", build)
+    _remember_game(response, session, game_id, None)
+    return response
+
+
+def _remember_game(response: Response, session: SessionDep, game_id: int, resolver: str | None) -> None:
+    if response.status_code != 200:
+        return
+    game = session.get(Game, game_id)
+    if game is not None:
+        remember(response, get_ruleset(game.ruleset), game.period, resolver, game_id)
 
 
 @router.get("/lookup", response_class=HTMLResponse)
@@ -44,25 +154,23 @@ def lookup_index(
     game: int | None = None,
     unit: int | None = None,
 ) -> Response:
+    mem = remembered(request)
     if game is not None:
-
-        def build(g: Game, seat: Seat) -> dict[str, Any]:
-            rs = get_ruleset(g.ruleset)
-            picked = picked_unit(session, g, seat, unit)
-            return {**game_lookup_context(session, g, seat, picked), "rs": rs.describe(), "lk": None}
-
-        return game_page(request, session, settings, game, "lookup.html", "_lookup_panel.html", build)
+        return _game_index(request, session, settings, game, unit)
+    if ruleset is None and period is None:
+        # The installed app's start page: the last lookup of this device, as it was left.
+        if mem.game is not None and mem.game in device_games(request):
+            return _game_index(request, session, settings, mem.game, None)
+        if mem.ruleset is not None:
+            rs = get_ruleset(mem.ruleset)
+            if mem.resolver is not None and (mem.period or not rs.period_ids):
+                return _free_lookup(request, rs, mem.resolver, mem.period)
+            return _index(request, rs, mem.period)
     try:
-        rs = get_ruleset(ruleset) if ruleset else all_rulesets()[0]
+        rs = get_ruleset(ruleset or mem.ruleset or FIRST_RULESET)
     except NotFoundError as e:
         return not_found(request, e)
-    context = {
-        "rulesets": rulesets_summary(),
-        "rs": rs.describe(),
-        "period": default_period(rs, period),
-        "lk": None,
-    }
-    return page_or_fragment(request, "lookup.html", "_lookup_panel.html", context)
+    return _index(request, rs, _period_for(rs, period, mem))
 
 
 @router.get("/lookup/{ruleset}/{resolver}", response_class=HTMLResponse)
@@ -83,13 +191,47 @@ def lookup_form(
             run_lookup(gl.lk, [], roll=False)
             return game_lookup_response(session, g, seat, gl)
 
-        return game_page(request, session, settings, game, "lookup.html", "_lookup_panel.html", build)
+        response = game_page(request, session, settings, game, "lookup.html", "_lookup_panel.html", build)
+        _remember_game(response, session, game, resolver)
+        return response
+    try:
+        rs = get_ruleset(ruleset)
+        new_lookup(ruleset, resolver, None)  # the resolver exists
+    except NotFoundError as e:
+        return not_found(request, e)
+    return _free_lookup(request, rs, resolver, _period_for(rs, period, remembered(request)))
+
+
+@router.get("/lookup/{ruleset}/{resolver}/errata", response_class=HTMLResponse)
+def lookup_errata(
+    request: Request,
+    ruleset: str,
+    resolver: str,
+    session: SessionDep,
+    settings: SettingsDep,
+    period: str | None = None,
+    game: int | None = None,
+) -> Response:
+    """The errata that touch this resolver in this period, loaded when the player opens them: to choose a
+    reading, or, in a game, to read the ones the game plays."""
+    if game is not None:
+
+        def build(g: Game, seat: Seat) -> dict[str, Any]:
+            gl = game_lookup(session, g, seat, resolver, None)
+            run_lookup(gl.lk, [], roll=False)
+            return {"lk": gl.lk, "errata": errata_rows(gl.lk), "fixed": True}
+
+        errata = "_lookup_errata.html"
+        return game_page(request, session, settings, game, errata, errata, build)
     try:
         lk = new_lookup(ruleset, resolver, period)
     except NotFoundError as e:
         return not_found(request, e)
-    run_lookup(lk, [], roll=False)
-    return lookup_response(request, lk)
+    lk.variants = variants_from(lk.ruleset, request.query_params)
+    if lk.period is not None or not lk.ruleset.period_ids:
+        run_lookup(lk, [], roll=False)
+    context = {"lk": lk, "errata": errata_rows(lk), "fixed": False}
+    return templates.TemplateResponse(request, "_lookup_errata.html", context)
 
 
 @router.post("/lookup/{ruleset}/{resolver}", response_class=HTMLResponse)
@@ -98,9 +240,10 @@ async def lookup_resolve(
 ) -> Response:
     form = await request.form()
     action = str(form.get("action", ""))
+    errata_open = form.get("_errata") == "open"
     # Underscored: no resolver field can be named so (a resolver may have a field called "unit").
     game_field = str(form.get("_game") or "")
-    if game_field.isdigit():
+    if game_field.isdigit() and len(game_field) < 10:
         unit_field = str(form.get("_unit") or "")
 
         def build(g: Game, seat: Seat) -> dict[str, Any]:
@@ -111,21 +254,27 @@ async def lookup_resolve(
             else:
                 run_lookup(gl.lk, [] if action == "clear" else dice_from(form), roll=False)
                 if not gl.lk.errors and action in ("record", "roll"):
+                    # "Roll for me" in a game is firestep's roll, so it goes straight into the log.
                     record_in_game(session, g, seat, gl, server_rolls=action == "roll")
-            return game_lookup_response(session, g, seat, gl)
+            return game_lookup_response(session, g, seat, gl, errata_open)
 
-        return game_page(
+        response = game_page(
             request, session, settings, int(game_field), "lookup.html", "_lookup_panel.html", build
         )
+        _remember_game(response, session, int(game_field), resolver)
+        return response
     try:
         lk = new_lookup(ruleset, resolver, str(form.get("period") or "") or None)
     except NotFoundError as e:
         return not_found(request, e)
+    if lk.ruleset.period_ids and lk.period is None:
+        return _index(request, lk.ruleset, None, resolver)
     lk.values, form_errors = values_from_form(lk.specs, form)
     lk.variants = variants_from(lk.ruleset, form)
     if form_errors:
         lk.errors = [form_error(lk, e) for e in form_errors]
-        return lookup_response(request, lk)
-    dice = [] if action == "clear" else dice_from(form)
-    run_lookup(lk, dice, roll=action == "roll")
-    return lookup_response(request, lk)
+    else:
+        run_lookup(lk, [] if action == "clear" else dice_from(form), roll=action == "roll")
+    response = lookup_response(request, lk, errata_open)
+    remember(response, lk.ruleset, lk.period, resolver, None)
+    return response

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from fastapi import Request
@@ -15,8 +16,17 @@ from pydantic import ValidationError
 from starlette.datastructures import FormData
 
 from app.pages.common import page_or_fragment
-from app.pages.forms import FieldSpec, FormError, form_specs, initial_values, request_body, walk_specs
-from app.pages.templates import humanise
+from app.pages.forms import (
+    PRESENT,
+    FieldSpec,
+    FormError,
+    form_specs,
+    initial_values,
+    request_body,
+    walk_specs,
+)
+from app.pages.lookup_sheet import sheet_url
+from app.pages.templates import humanise, templates
 from rules.core.dice import DiceSource
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet, validate_dice
@@ -41,6 +51,8 @@ class Lookup:
     odds: list[dict[str, Any]] = field(default_factory=list)
     preview: dict[str, Any] | None = None  # modifiers and thresholds before rolling
     answer: dict[str, Any] | None = None
+    missing: list[FieldSpec] = field(default_factory=list)  # required numbers not entered yet
+    touched_errata: set[str] = field(default_factory=set)  # errata the rules read for this form
 
     @property
     def resolver_cls(self) -> type[Resolver[Any]]:
@@ -49,6 +61,38 @@ class Lookup:
     @property
     def labels(self) -> dict[str, str]:
         return {s.name: s.label for s in walk_specs(self.specs)}
+
+
+@dataclass(frozen=True)
+class RecordingContext(Context):
+    """A Context that notes every erratum the rules read: the errata that touch this resolver."""
+
+    touched: set[str] = field(default_factory=set, compare=False)
+
+    def reading(self, erratum_id: str) -> str:
+        self.touched.add(erratum_id)
+        return super().reading(erratum_id)
+
+
+def _recording(ctx: Context) -> RecordingContext:
+    return RecordingContext(ctx.ruleset, ctx.period, ctx.variants)
+
+
+def missing_fields(specs: list[FieldSpec], values: Mapping[str, Any]) -> list[FieldSpec]:
+    """Required numbers shown in the form and still blank (a nested group counts when it is given)."""
+    out: list[FieldSpec] = []
+    for s in specs:
+        if s.kind == "group":
+            if values.get(s.name + PRESENT):
+                out.extend(missing_fields(s.children, values))
+        elif s.required and values.get(s.name) is None:
+            out.append(s)
+    return out
+
+
+def _stand_in(spec: FieldSpec) -> Any:
+    """A value only for asking which dice a request needs while a required number is still blank."""
+    return spec.minimum if spec.minimum is not None else 0
 
 
 def _validate(lk: Lookup, overrides: Mapping[str, Any] | None = None) -> ResolveRequest:
@@ -142,9 +186,20 @@ def run_lookup(
 ) -> None:
     """Fill the panel: refusals, the dice the request needs, the odds, and the answer once all dice are in."""
     try:
-        ctx = lk.ruleset.context(lk.period, lk.variants)
+        ctx = _recording(lk.ruleset.context(lk.period, lk.variants))
     except RulesError as e:
         lk.errors.append(_rules_error(lk, e))
+        return
+    lk.missing = missing_fields(lk.specs, lk.values)
+    if lk.missing:
+        # No answer, no preview and no odds until the player enters them: a blank range is not 0 cm.
+        stand_ins = {s.name: _stand_in(s) for s in lk.missing}
+        try:
+            lk.dice_sides = list(lk.resolver_cls().dice(_validate(lk, stand_ins), ctx))
+        except (ValidationError, RulesError):
+            lk.dice_sides = []
+        lk.dice = (dice_given + [None] * len(lk.dice_sides))[: len(lk.dice_sides)]
+        lk.touched_errata = set(ctx.touched)
         return
     _probe(lk, ctx)
     try:
@@ -171,10 +226,42 @@ def run_lookup(
         lk.errors.extend(_validation_errors(lk, e))
     except RulesError as e:
         lk.errors.append(_rules_error(lk, e))
+    finally:
+        lk.touched_errata = set(ctx.touched)
 
 
-def _errata_for(rs: RuleSet, period: str | None) -> list[dict[str, Any]]:
-    return [e.as_dict() for e in rs.errata.values() if not e.periods or period in e.periods]
+@lru_cache(maxsize=256)
+def _errata_of_examples(ruleset_id: str, resolver_id: str, period: str | None) -> frozenset[str]:
+    """The errata the rules read when resolving the resolver's own examples in this period, on every face."""
+    rs = get_ruleset(ruleset_id)
+    resolver = rs.resolvers[resolver_id]()
+    try:
+        ctx = _recording(rs.context(period, {}))
+    except RulesError:
+        return frozenset()  # no period chosen yet: nothing to resolve the examples in
+    for example in resolver.examples:
+        try:
+            req = rs.resolvers[resolver_id].Request.model_validate(
+                {**example, "period": period, "dice": None}
+            )
+            resolver.check(req, ctx)
+            sides = resolver.dice(req, ctx)
+            for face in range(1, max(sides, default=1) + 1):
+                resolver.evaluate(req, ctx, tuple(min(face, s) for s in sides))
+        except (ValidationError, RulesError):
+            continue  # an example of another period
+    return frozenset(ctx.touched)
+
+
+def errata_touching(lk: Lookup) -> list[str]:
+    """The errata this resolver reads in this period (its examples and the form as it is), in the rule set's
+    order: the only ones the lookup offers."""
+    ids = lk.touched_errata | _errata_of_examples(lk.ruleset.id, lk.resolver_id, lk.period)
+    return [eid for eid in lk.ruleset.errata if eid in ids]
+
+
+def errata_rows(lk: Lookup) -> list[dict[str, Any]]:
+    return [lk.ruleset.errata[eid].as_dict() for eid in errata_touching(lk)]
 
 
 def variants_from(rs: RuleSet, form: FormData | Mapping[str, Any]) -> dict[str, str]:
@@ -190,21 +277,28 @@ def rulesets_summary() -> list[dict[str, Any]]:
     return [rs.describe() for rs in all_rulesets()]
 
 
-def default_period(rs: RuleSet, period: str | None) -> str | None:
-    if period in rs.period_ids:
-        return period
-    return rs.period_ids[0] if rs.period_ids else None
+def chosen_period(rs: RuleSet, period: str | None) -> str | None:
+    """The period asked for, if the rule set has it; None otherwise (the page asks the player to pick one,
+    rather than silently answering for the first period)."""
+    return period if period in rs.period_ids else None
 
 
-def lookup_response(request: Request, lk: Lookup) -> Response:
-    context = {
+def lookup_context(lk: Lookup, errata_open: bool = False) -> dict[str, Any]:
+    """The panel's context for a lookup: the errata only as a count and the chosen readings, unless the
+    player opened them (they load on demand: GET /lookup/{ruleset}/{resolver}/errata)."""
+    touching = errata_touching(lk)
+    return {
         "rulesets": rulesets_summary(),
         "rs": lk.ruleset.describe(),
         "period": lk.period,
         "lk": lk,
-        "errata": _errata_for(lk.ruleset, lk.period),
+        "errata_count": len(touching),
+        "errata": [lk.ruleset.errata[eid].as_dict() for eid in touching] if errata_open else [],
     }
-    return page_or_fragment(request, "lookup.html", "_lookup_panel.html", context)
+
+
+def lookup_response(request: Request, lk: Lookup, errata_open: bool = False) -> Response:
+    return page_or_fragment(request, "lookup.html", "_lookup_panel.html", lookup_context(lk, errata_open))
 
 
 def new_lookup(ruleset: str, resolver: str, period: str | None) -> Lookup:
@@ -212,8 +306,35 @@ def new_lookup(ruleset: str, resolver: str, period: str | None) -> Lookup:
     if resolver not in rs.resolvers:
         raise NotFoundError("resolver", resolver, rs.resolvers)
     specs = form_specs(rs.resolvers[resolver].Request)
-    return Lookup(rs, resolver, default_period(rs, period), specs, initial_values(specs), {})
+    return Lookup(rs, resolver, chosen_period(rs, period), specs, initial_values(specs), {})
 
 
 def form_error(lk: Lookup, e: FormError) -> dict[str, str]:
     return {"field": e.name, "label": _field_label(lk, e.name), "message": e.message}
+
+
+# -- the answer in words ----------------------------------------------------------------------------------
+
+
+def outcome_words(outcome: Any) -> str | None:
+    """The outcome as a player says it: "Suppressed", "2 actions", "1 action"; None for an outcome with more
+    parts than a phrase holds (the panel then lists them)."""
+    if isinstance(outcome, str):
+        return humanise(outcome)
+    if isinstance(outcome, bool) or outcome is None:
+        return None
+    if isinstance(outcome, int | float):
+        return str(outcome)
+    if isinstance(outcome, Mapping) and 0 < len(outcome) <= 2:
+        parts = []
+        for key, n in outcome.items():
+            if isinstance(n, bool) or not isinstance(n, int):
+                return None
+            noun = humanise(str(key)).lower()
+            parts.append(f"{n} {noun[:-1] if n == 1 and noun.endswith('s') else noun}")
+        return ", ".join(parts)
+    return None
+
+
+templates.env.globals["outcome_words"] = outcome_words
+templates.env.globals["lookup_sheet_url"] = sheet_url

@@ -3,12 +3,14 @@ cookie per kind, and who the device is in one of them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import Response
+from itsdangerous import BadData, URLSafeTimedSerializer
 from sqlmodel import Session
 
 from app import auth, campaign_store, security
@@ -18,7 +20,8 @@ from app.errors import Forbidden, TooManyRequests, Unauthorized
 from app.models import Game
 from app.pages.common import error_message, not_found, page_or_fragment, too_many
 from app.pages.templates import templates
-from app.services import games
+from app.services import games, seating
+from app.services import seats as game_seats
 from rules.core.errors import NotFoundError, RulesError
 
 # The device keeps the token of each game it has joined (cookie `firestep_games`) and of each campaign
@@ -136,3 +139,86 @@ def game_page(
     if request.cookies.get(auth.COOKIE_NAME) != seat.token:
         remember_game(request, response, game_id, seat.token)
     return response
+
+
+# A token (secrets.token_urlsafe(32): 43 characters of A-Z, a-z, 0-9, - and _) is told from a join code (10
+# letters and digits, typed with or without the dash) by its length and alphabet.
+TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{32,128}$")
+
+
+def join_or_sign_in(session: Session, secret_key: str, entered: str) -> tuple[int, str, str]:
+    """(game id, role, this device's new token) for what a player typed into a game's join form. A join code
+    seats the device at its side. A game's token (the referee's, which `make run` prints) signs the device in
+    with that token's role as a device of its own, so the referee can revoke each device alone. 404 for
+    neither (the caller counts it against the rate limit), 401 for a revoked token."""
+    if not TOKEN_SHAPE.fullmatch(entered):
+        game_id, side, token = game_seats.join(session, secret_key, entered)
+        return game_id, side, token
+    row = seating.find_device(session, seating.GAME, secret_key, entered)
+    if row is None:
+        raise NotFoundError("token", "(not shown)")
+    if row.revoked_at is not None:
+        raise Unauthorized(
+            "That token has been withdrawn. Ask the referee for a new one (firestep credentials GAME_ID)."
+        )
+    token = seating.issue(session, seating.GAME, secret_key, row.game_id, row.role)
+    session.flush()
+    return row.game_id, row.role, token
+
+
+# -- a new game's credentials, between creating it and showing them (POST/redirect/GET) ------------------------
+CREATED_COOKIE = "firestep_created"
+CREATED_SECONDS = 10 * 60  # long enough to follow the redirect on a slow wifi, short enough to go stale
+
+
+@dataclass(frozen=True)
+class Created:
+    referee_token: str
+    join_codes: dict[str, str]
+
+
+def _created_serializer(secret_key: str) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(secret_key, salt="firestep-created-game")
+
+
+def _created_path(game_id: int) -> str:
+    return f"/games/{game_id}/created"
+
+
+def keep_created(
+    response: Response, secret_key: str, game_id: int, referee_token: str, join_codes: dict[str, str]
+) -> None:
+    """Hand the new game's credentials to its "created" page on this device only: a signed cookie sent to that
+    one path, which the page deletes once it has shown them. The device already holds the referee token."""
+    value = _created_serializer(secret_key).dumps(
+        {"game": game_id, "token": referee_token, "codes": join_codes}
+    )
+    response.set_cookie(
+        CREATED_COOKIE,
+        str(value),
+        max_age=CREATED_SECONDS,
+        path=_created_path(game_id),
+        httponly=True,
+        samesite="lax",
+    )
+
+
+def created_credentials(request: Request, secret_key: str, game_id: int) -> Created | None:
+    """The credentials this device was handed when it created this game; None once shown, stale or forged."""
+    value = request.cookies.get(CREATED_COOKIE)
+    if not value:
+        return None
+    try:
+        data = _created_serializer(secret_key).loads(value, max_age=CREATED_SECONDS)
+    except BadData:
+        return None
+    if not isinstance(data, dict) or data.get("game") != game_id:
+        return None
+    codes = data.get("codes")
+    if not isinstance(data.get("token"), str) or not isinstance(codes, dict):
+        return None
+    return Created(data["token"], {str(k): str(v) for k, v in codes.items()})
+
+
+def forget_created(response: Response, game_id: int) -> None:
+    response.delete_cookie(CREATED_COOKIE, path=_created_path(game_id), httponly=True, samesite="lax")

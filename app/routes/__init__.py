@@ -10,9 +10,12 @@ from app.routes import (
     forces,
     games,
     geometry,
+    geometry_artillery,
+    geometry_fire,
     health,
     playsheets,
     rulesets,
+    templates,
 )
 
 
@@ -26,7 +29,10 @@ def api_routers() -> list[APIRouter]:
         fireplans.router,
         events.router,
         geometry.router,
+        geometry_fire.router,
+        geometry_artillery.router,
         campaigns.router,
         campaign_games.router,  # the campaign persisted like a game (issue 9)
         playsheets.router,
+        templates.router,  # templates on the shared table (issue 14)
     ]

@@ -17,6 +17,7 @@ from app.deps import SessionDep, SettingsDep
 from app.limits import Adjacency, Die, JsonObject, Variants, Version
 from app.models import Campaign
 from app.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
+from app.services import seating
 from rules.core.errors import NotFoundError
 
 router = APIRouter(prefix="/api/v1/campaigns", tags=["campaigns"])
@@ -33,9 +34,8 @@ def campaign_viewer(
 ) -> Viewer:
     try:
         return campaign_store.viewer(session, settings.secret_key, campaign_id, token)
-    except errors.Unauthorized:
-        if token:  # a token was sent and is not known: count it (429 once over the limit)
-            security.token_failed()
+    except auth.UnknownToken:
+        security.token_failed()  # 429 once this address is over its limit of unknown tokens, as for games
         raise
 
 
@@ -164,10 +164,10 @@ def create(
     session: SessionDep,
     settings: SettingsDep,
 ) -> CampaignCreated:
-    row, token, codes = campaign_store.create(
-        session, settings.secret_key, body.name, body.adjacency, body.variants
+    row, creds = campaign_store.create(session, settings.secret_key, body.name, body.adjacency, body.variants)
+    return CampaignCreated(
+        campaign=campaign_out(row), organiser_token=creds.referee_token, join_codes=creds.join_codes
     )
-    return CampaignCreated(campaign=campaign_out(row), organiser_token=token, join_codes=codes)
 
 
 @router.post(
@@ -191,7 +191,7 @@ def join(
 
 
 @router.get(
-    "/{campaign_id}",
+    "/{campaign_id:int}",
     response_model=CampaignOut,
     summary="One campaign (the lobby view)",
     responses=errors.responses(404, 422),
@@ -201,7 +201,7 @@ def get_campaign(campaign_id: CampaignId, session: SessionDep) -> CampaignOut:
 
 
 @router.get(
-    "/{campaign_id}/legal-actions",
+    "/{campaign_id:int}/legal-actions",
     response_model=Snapshot,
     summary="The state, its version, what may be done next and the score so far",
     responses=errors.responses(401, 403, 404, 422),
@@ -211,7 +211,7 @@ def legal_actions(campaign_id: CampaignId, viewer: CampaignViewer, session: Sess
 
 
 @router.post(
-    "/{campaign_id}/actions",
+    "/{campaign_id:int}/actions",
     response_model=Acted,
     summary="Take one action for your side on the version you saw (409 with the current state when stale)",
     responses=errors.responses(401, 403, 404, 409, 422),
@@ -237,7 +237,7 @@ def act(
 
 
 @router.post(
-    "/{campaign_id}/undo",
+    "/{campaign_id:int}/undo",
     response_model=Acted,
     summary="Take back the latest action (organiser): a new log entry restores the state before it",
     responses=errors.responses(401, 403, 404, 409, 422),
@@ -253,7 +253,7 @@ def undo(
 
 
 @router.get(
-    "/{campaign_id}/log",
+    "/{campaign_id:int}/log",
     response_model=list[LogEntry],
     summary="The append-only log: every action with its dice, who took it and what happened",
     responses=errors.responses(401, 403, 404, 422),
@@ -273,7 +273,7 @@ def log(
 
 
 @router.get(
-    "/{campaign_id}/result",
+    "/{campaign_id:int}/result",
     summary="Campaign victory points and outcome (final once the campaign is finished)",
     responses=errors.responses(401, 403, 404, 422),
 )
@@ -282,7 +282,7 @@ def result(campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep)
 
 
 @router.put(
-    "/{campaign_id}/map",
+    "/{campaign_id:int}/map",
     response_model=Acted,
     summary="Correct the map's adjacency (organiser, before the first action)",
     responses=errors.responses(401, 403, 404, 409, 422),
@@ -305,7 +305,7 @@ class CampaignCredentials(BaseModel):
 
 
 @router.post(
-    "/{campaign_id}/credentials",
+    "/{campaign_id:int}/credentials",
     response_model=CampaignCredentials,
     summary="New join codes and a new organiser token (organiser); every old token and code is revoked",
     responses=errors.responses(401, 403, 404, 422),
@@ -313,23 +313,23 @@ class CampaignCredentials(BaseModel):
 def reissue(
     campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep, settings: SettingsDep
 ) -> CampaignCredentials:
-    token, codes = campaign_store.reissue(session, settings.secret_key, campaign_id, viewer)
-    return CampaignCredentials(organiser_token=token, join_codes=codes)
+    creds = campaign_store.reissue(session, settings.secret_key, campaign_id, viewer)
+    return CampaignCredentials(organiser_token=creds.referee_token, join_codes=creds.join_codes)
 
 
 @router.get(
-    "/{campaign_id}/devices",
+    "/{campaign_id:int}/devices",
     response_model=list[DeviceOut],
     summary="The campaign's devices (organiser): role, when issued, last seen, revoked",
     responses=errors.responses(401, 403, 404, 422),
 )
 def list_devices(campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep) -> list[DeviceOut]:
     rows = campaign_store.devices(session, campaign_id, viewer)
-    return [DeviceOut(**auth.device_dict(d, viewer.token_id)) for d in rows]
+    return [DeviceOut(**seating.device_dict(d, viewer.token_id)) for d in rows]
 
 
 @router.post(
-    "/{campaign_id}/devices/{device_id}/revoke",
+    "/{campaign_id:int}/devices/{device_id:int}/revoke",
     response_model=DeviceOut,
     summary="Revoke one device (organiser): its token answers 401 everywhere from now on",
     responses=errors.responses(401, 403, 404, 422),
@@ -338,4 +338,4 @@ def revoke_device(
     campaign_id: CampaignId, device_id: DeviceId, viewer: CampaignViewer, session: SessionDep
 ) -> DeviceOut:
     row = campaign_store.revoke(session, campaign_id, viewer, device_id)
-    return DeviceOut(**auth.device_dict(row, viewer.token_id))
+    return DeviceOut(**seating.device_dict(row, viewer.token_id))

@@ -3,6 +3,7 @@ Events with Last-Event-ID resume."""
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Annotated, Any
 
@@ -10,11 +11,12 @@ from fastapi import APIRouter, Header, Path, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.engine import Engine
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from app import auth, errors, live
 from app.auth import SIDES, StreamViewerDep, ViewerDep
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
+from app.models import Event, Token
 from app.services import events as events_service
 from app.services import undo as undo_service
 from app.writing import game_write
@@ -119,32 +121,58 @@ async def stream(
 ) -> StreamingResponse:
     session.close()  # the stream reads with its own short sessions; hold no connection while it waits
     roles = _roles(viewer)
+    shown = frozenset(["all", *roles])  # the visibilities list_events lets these roles read
+    render_key = tuple(roles)
     start = last_event_id if last_event_id is not None else (after or 0)
-    revoked = False
 
-    def fetch(after_id: int, limit: int) -> list[tuple[int, str, str]]:
-        # Every wake-up re-checks the device: a revoked one (or one deleted with its game) gets no more
-        # events, and the stream ends at the next check below.
-        nonlocal revoked
+    def backlog(after_id: int, limit: int) -> list[live.Frame] | None:
+        # A revoked device (or one deleted with its game) gets nothing more, and its stream ends.
         with Session(engine) as check:
-            revoked = not auth.device_is_active(check, viewer.token_id)
-        return [] if revoked else _fetch(engine, game_id, roles, after_id, limit)
+            if not auth.device_is_active(check, viewer.token_id):
+                return None
+            return [
+                _render(e, roles) for e in events_service.list_events(check, game_id, roles, after_id, limit)
+            ]
 
-    async def ended() -> bool:
-        return revoked or bool(await request.is_disconnected())
+    def frame(item: live.FeedItem) -> live.Frame | None:
+        if item.visibility not in shown:
+            return None
+        data = item.frames.get(render_key)
+        if data is None:  # rendered once per kind of viewer, whichever of its streams asks first
+            data = item.frames[render_key] = _render(item.event, roles)[2]
+        return item.id, item.event.kind, data
 
     return StreamingResponse(
-        live.stream(game_id, start, fetch, ended),
+        live.stream(
+            request.app.state.broker,
+            game_id,
+            start,
+            live.Viewing(
+                read=functools.partial(_feed_read, engine),
+                backlog=backlog,
+                frame=frame,
+                token_id=viewer.token_id,
+            ),
+            request.is_disconnected,
+        ),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
 
 
-def _fetch(
-    engine: Engine, game_id: int, roles: list[str], after_id: int, limit: int
-) -> list[tuple[int, str, str]]:
+def _render(e: Event, roles: list[str]) -> live.Frame:
+    return e.id or 0, e.kind, json.dumps(events_service.event_dict(e, roles), separators=(",", ":"))
+
+
+def _feed_read(
+    engine: Engine, game_id: int, after_id: int, limit: int
+) -> tuple[list[live.FeedItem], frozenset[int]]:
+    """The shared read of a wake-up: the game's new events of every visibility (each stream filters for its
+    viewer) and the devices still active (each stream ends when its own is not)."""
     with Session(engine) as session:
-        return [
-            (e.id or 0, e.kind, json.dumps(events_service.event_dict(e, roles), separators=(",", ":")))
-            for e in events_service.list_events(session, game_id, roles, after_id, limit)
-        ]
+        every = [*SIDES, "referee"]
+        events = events_service.list_events(session, game_id, every, after_id, limit)
+        active = session.exec(
+            select(Token.id).where(Token.game_id == game_id, col(Token.revoked_at).is_(None))
+        ).all()
+        return [live.FeedItem(e.id or 0, e.visibility, e) for e in events], frozenset(i for i in active if i)

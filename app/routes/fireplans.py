@@ -3,19 +3,21 @@ each arrives on the table, and verifiable against the commitment."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Path
+from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from app import errors
 from app.auth import ViewerDep, new_salt
 from app.deps import GameId, SessionDep
 from app.errors import Conflict, Forbidden
-from app.schemas import PlanItemIn, PlanItemOut, PlanOut, plan_item_out
-from app.services import fireplans, games, seats
+from app.schemas import Grid, PlanItemIn, PlanItemOut, PlanOut, plan_item_out
+from app.services import fireplans, games, rehearsal, seats
 from app.writing import game_write
 from rules.core.errors import NotFoundError
 from rules.core.vocabulary import Side
+from rules.flanders_fields.rehearsal import DEFAULT_SAMPLES, MAX_SAMPLES, MAX_TURNS, PLAN_FIRERS
 
 router = APIRouter(prefix="/api/v1/games/{game_id}/fireplans", tags=["fire plans"])
 
@@ -170,3 +172,71 @@ def verify(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDe
     if not fireplans.may_read_plan(viewer, side, game):
         raise Forbidden(f"the {side}'s fire plan can be verified by the opponent after the game")
     return fireplans.verify_plan(session, game, side)
+
+
+PlanFirer = Literal[PLAN_FIRERS]  # type: ignore[valid-type]
+
+
+# Spelled out: app.limits.Int's own bounds would win over a Field given as the default.
+RehearsalTurn = Annotated[
+    int, Strict(), Field(ge=1, le=MAX_TURNS, description="Turns to rehearse (default: to the plan's last).")
+]
+Seed = Annotated[
+    int, Strict(), Field(ge=0, le=2_147_483_647, description="Seed of the sampled wind (gas only).")
+]
+Samples = Annotated[
+    int, Strict(), Field(ge=1, le=MAX_SAMPLES, description="Courses of the wind to sample (gas only).")
+]
+SOSTurn = Annotated[int, Strict(), Field(ge=1, le=MAX_TURNS, description="The turn the SOS is called in.")]
+
+
+class SOSCallIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    grid: Grid
+    turn: SOSTurn
+
+
+class RehearsalIn(BaseModel):
+    """What to rehearse: how many turns, the seed of the sampled wind, the firer of each battery."""
+
+    model_config = ConfigDict(extra="forbid")
+    turns: RehearsalTurn | None = None
+    seed: Seed = 1
+    samples: Samples = DEFAULT_SAMPLES
+    firers: dict[Annotated[str, Field(max_length=12)], PlanFirer] = Field(
+        default_factory=dict,
+        max_length=64,
+        description="Plan item id -> what fires it (default: field guns for batteries, medium mortars).",
+    )
+    sos: list[SOSCallIn] = Field(
+        default_factory=list, max_length=8, description="SOS calls to rehearse (defender only)."
+    )
+
+
+@router.post(
+    "/{side}/rehearsal",
+    summary="Rehearse a side's own fire plan against the enemy's stands as they stand now: per enemy stand "
+    "and turn, the chances of 0, 1, 2 suppression markers and of being destroyed (its own player and the "
+    "referee only)",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def rehearse(
+    game_id: GameId,
+    side: SideLit,
+    viewer: ViewerDep,
+    session: SessionDep,
+    body: RehearsalIn,
+) -> dict[str, Any]:
+    viewer.require_side(side, "rehearse the fire plan")
+    game = games.get_game(session, game_id)
+    return rehearsal.rehearse_plan(
+        session,
+        game,
+        viewer,
+        side,
+        body.turns,
+        body.seed,
+        body.samples,
+        body.firers,
+        [c.model_dump() for c in body.sos],
+    )

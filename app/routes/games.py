@@ -14,10 +14,11 @@ from app.auth import COOKIE_NAME, ViewerDep
 from app.deps import GameId, SessionDep, SettingsDep
 from app.limits import Terrain, Variants, Version, readable_json
 from app.schemas import DeviceId, DeviceOut, GameCreate, JoinIn, ResolveIn
-from app.services import cards, game_setup, games, seats, turns
+from app.services import cards, game_setup, games, seating, seats, turns
 from app.services import events as events_service
 from app.services import report as report_service
 from app.services import resolve as resolve_service
+from app.services import templates as table_templates
 from app.writing import game_write
 from rules.core.errors import NotFoundError
 from rules.core.vocabulary import Side
@@ -53,6 +54,13 @@ class GameDetail(GameOut):
     # Read back whatever is stored, even what an older version let in past today's limits.
     terrain: Annotated[dict[str, Any], BeforeValidator(readable_json)]
     board: Annotated[dict[str, Any], BeforeValidator(readable_json)]
+
+
+class GameState(GameDetail):
+    last_event_id: int = Field(
+        description="The state is at least as new as this event (the newest this viewer may read): resume the "
+        "stream after it"
+    )
 
 
 class Created(BaseModel):
@@ -196,12 +204,15 @@ def get_game(game_id: GameId, session: SessionDep) -> GameOut:
 
 @router.get(
     "/{game_id}/state",
-    response_model=GameDetail,
-    summary="The game with its terrain and board (gas clouds, barrages, fire on the table)",
+    response_model=GameState,
+    summary="The game with its terrain and board (gas clouds, barrages, fire and templates on the table)",
     responses=errors.responses(401, 403, 404),
 )
-def get_state(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameDetail:
-    return GameDetail.model_validate(games.get_game(session, game_id), from_attributes=True)
+def get_state(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameState:
+    # The event id first: the game read after it is at least that new.
+    as_of = table_templates.last_event_id(session, game_id, events_service.roles_of(viewer))
+    detail = GameDetail.model_validate(games.get_game(session, game_id), from_attributes=True)
+    return GameState(**detail.model_dump(), last_event_id=as_of)
 
 
 @router.get(
@@ -293,9 +304,7 @@ class ArchivedOut(BaseModel):
 )
 def list_devices(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[DeviceOut]:
     viewer.require_referee("see the game's devices")
-    return [
-        DeviceOut(**auth.device_dict(d, viewer.token_id)) for d in auth.devices(session, auth.Token, game_id)
-    ]
+    return [DeviceOut(**seating.device_dict(d, viewer.token_id)) for d in seats.devices(session, game_id)]
 
 
 @router.post(
@@ -309,7 +318,7 @@ def revoke_device(game_id: GameId, device_id: DeviceId, viewer: ViewerDep, sessi
     row = seats.revoke_game_device(session, game_id, device_id)
     session.commit()
     session.refresh(row)
-    return DeviceOut(**auth.device_dict(row, viewer.token_id))
+    return DeviceOut(**seating.device_dict(row, viewer.token_id))
 
 
 def _archived(game: Any) -> ArchivedOut:

@@ -8,11 +8,13 @@ periods.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app import errors
@@ -63,6 +65,40 @@ def _pdf(data: bytes, name: str) -> Response:
     )
 
 
+@dataclass(frozen=True)
+class Printed:
+    """A rendered sheet and its entity tag (a digest of the bytes, so it changes whenever they do)."""
+
+    body: bytes
+    etag: str
+
+
+def _printed(body: bytes) -> Printed:
+    return Printed(body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+
+
+def _answer(
+    request: Request, sheet: Printed, media_type: str, *, name: str = "", private: bool = False
+) -> Response:
+    """The sheet, or 304 Not Modified when the client already holds these bytes (If-None-Match). Clients
+    revalidate every time (no-cache), so a new release's sheet is never served stale."""
+    headers = {"ETag": sheet.etag, "Cache-Control": f"{'private' if private else 'public'}, no-cache"}
+    held = request.headers.get("if-none-match", "")
+    if held.strip() == "*" or sheet.etag in (t.strip().removeprefix("W/") for t in held.split(",")):
+        return Response(status_code=304, headers=headers)
+    if name:
+        headers["Content-Disposition"] = f'inline; filename="{name}"'
+    return Response(sheet.body, media_type=media_type, headers=headers)
+
+
+def _pdf_sheet(request: Request, kind: str, *args: Any, name: str, private: bool = False) -> Response:
+    return _answer(request, _cached(kind, *args), "application/pdf", name=name, private=private)
+
+
+def _html_sheet(request: Request, kind: str, *args: Any) -> Response:
+    return _answer(request, _cached(kind, *args), "text/html; charset=utf-8")
+
+
 def parse_variants(raw: Sequence[str]) -> dict[str, str]:
     """'erratum:reading' strings as a variants mapping; the rule set validates ids (422 naming them)."""
     out: dict[str, str] = {}
@@ -75,19 +111,26 @@ def parse_variants(raw: Sequence[str]) -> dict[str, str]:
     return out
 
 
-# Renders are pure functions of their arguments: cache them (a PDF takes a second or two).
-@lru_cache(maxsize=64)
-def _cached(kind: str, *args: Any) -> bytes:
-    makers: dict[str, Callable[..., bytes]] = {
+# Renders are pure functions of their arguments (period, paper, variant readings, ...): cache them with their
+# entity tags (a PDF takes a second or two; a repeat request for the same inputs costs a dictionary lookup).
+@lru_cache(maxsize=128)
+def _cached(kind: str, *args: Any) -> Printed:
+    makers: dict[str, Callable[..., bytes | str]] = {
         "playsheet": lambda period, paper, variants: render.render_pdf(period, paper, dict(variants)),
+        "playsheet-html": lambda period, paper, variants: render.render_html(period, paper, dict(variants)),
         "kit": render.template_kit_pdf,
+        "kit-html": render.template_kit_html,
         "form": lambda side, paper, variants: render.html_to_pdf(
             render.fire_plan_form_html(side, paper, dict(variants))
         ),
+        "form-html": lambda side, paper, variants: render.fire_plan_form_html(side, paper, dict(variants)),
         "cards": lambda paper: render.html_to_pdf(render.aiming_cards_html(None, paper)),
+        "cards-html": lambda paper: render.aiming_cards_html(None, paper),
         "organisation": lambda table_id, paper: render.html_to_pdf(_organisation_html(table_id, paper)),
+        "organisation-html": _organisation_html,
     }
-    return makers[kind](*args)
+    made = makers[kind](*args)
+    return _printed(made.encode() if isinstance(made, str) else made)
 
 
 def _key(variants: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
@@ -101,13 +144,13 @@ def _key(variants: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     responses={**PDF, **_errors(422)},
     summary="1:1 template kit (PDF)",
 )
-def template_kit_pdf(paper: PaperQ = "a4") -> Response:
-    return _pdf(_cached("kit", paper), f"template-kit-{paper}.pdf")
+def template_kit_pdf(request: Request, paper: PaperQ = "a4") -> Response:
+    return _pdf_sheet(request, "kit", paper, name=f"template-kit-{paper}.pdf")
 
 
 @router.get("/template-kit", response_class=HTMLResponse, responses=_errors(422), summary="1:1 template kit")
-def template_kit(paper: PaperQ = "a4") -> HTMLResponse:
-    return HTMLResponse(render.template_kit_html(paper))
+def template_kit(request: Request, paper: PaperQ = "a4") -> Response:
+    return _html_sheet(request, "kit-html", paper)
 
 
 @router.get(
@@ -116,9 +159,14 @@ def template_kit(paper: PaperQ = "a4") -> HTMLResponse:
     responses={**PDF, **_errors(422)},
     summary="Blank fire-plan form of a side (PDF)",
 )
-def fire_plan_form_pdf(side: Side, paper: PaperQ = "a4", variant: VariantQ = []) -> Response:  # noqa: B006
+def fire_plan_form_pdf(
+    request: Request,
+    side: Side,
+    paper: PaperQ = "a4",
+    variant: VariantQ = [],  # noqa: B006
+) -> Response:
     variants = parse_variants(variant)
-    return _pdf(_cached("form", side, paper, _key(variants)), f"fire-plan-{side}.pdf")
+    return _pdf_sheet(request, "form", side, paper, _key(variants), name=f"fire-plan-{side}.pdf")
 
 
 @router.get(
@@ -127,8 +175,13 @@ def fire_plan_form_pdf(side: Side, paper: PaperQ = "a4", variant: VariantQ = [])
     responses=_errors(422),
     summary="Blank fire-plan form",
 )
-def fire_plan_form(side: Side, paper: PaperQ = "a4", variant: VariantQ = []) -> HTMLResponse:  # noqa: B006
-    return HTMLResponse(render.fire_plan_form_html(side, paper, parse_variants(variant)))
+def fire_plan_form(
+    request: Request,
+    side: Side,
+    paper: PaperQ = "a4",
+    variant: VariantQ = [],  # noqa: B006
+) -> Response:
+    return _html_sheet(request, "form-html", side, paper, _key(parse_variants(variant)))
 
 
 @router.get(
@@ -137,8 +190,8 @@ def fire_plan_form(side: Side, paper: PaperQ = "a4", variant: VariantQ = []) -> 
     responses={**PDF, **_errors(422)},
     summary="The rule book's aiming-point cards (PDF)",
 )
-def aiming_points_pdf(paper: PaperQ = "a4") -> Response:
-    return _pdf(_cached("cards", paper), "aiming-points.pdf")
+def aiming_points_pdf(request: Request, paper: PaperQ = "a4") -> Response:
+    return _pdf_sheet(request, "cards", paper, name="aiming-points.pdf")
 
 
 @router.get(
@@ -147,8 +200,8 @@ def aiming_points_pdf(paper: PaperQ = "a4") -> Response:
     responses=_errors(422),
     summary="Aiming-point cards",
 )
-def aiming_points(paper: PaperQ = "a4") -> HTMLResponse:
-    return HTMLResponse(render.aiming_cards_html(None, paper))
+def aiming_points(request: Request, paper: PaperQ = "a4") -> Response:
+    return _html_sheet(request, "cards-html", paper)
 
 
 def _organisation_html(table_id: str, paper: str) -> str:
@@ -164,8 +217,8 @@ def _organisation_html(table_id: str, paper: str) -> str:
     responses={**PDF, **_errors(422)},
     summary="Organisation sheet of a table of organisation (PDF)",
 )
-def organisation_pdf(table_id: str, paper: PaperQ = "a4") -> Response:
-    return _pdf(_cached("organisation", table_id, paper), f"organisation-{table_id}.pdf")
+def organisation_pdf(request: Request, table_id: str, paper: PaperQ = "a4") -> Response:
+    return _pdf_sheet(request, "organisation", table_id, paper, name=f"organisation-{table_id}.pdf")
 
 
 @router.get(
@@ -174,8 +227,8 @@ def organisation_pdf(table_id: str, paper: PaperQ = "a4") -> Response:
     responses=_errors(422),
     summary="Organisation sheet of a table of organisation",
 )
-def organisation(table_id: str, paper: PaperQ = "a4") -> HTMLResponse:
-    return HTMLResponse(_organisation_html(table_id, paper))
+def organisation(request: Request, table_id: str, paper: PaperQ = "a4") -> Response:
+    return _html_sheet(request, "organisation-html", table_id, paper)
 
 
 # -- a game's sheets --------------------------------------------------------------------------------------
@@ -195,10 +248,18 @@ def _game_period(session: SessionDep, game_id: int) -> tuple[str, dict[str, str]
     summary="A game's playsheet: its period, its variants marked (PDF); with a token of the game",
 )
 def game_playsheet_pdf(
-    game_id: GameId, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
+    request: Request, game_id: GameId, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
 ) -> Response:
     period, variants = _game_period(session, game_id)
-    return _pdf(_cached("playsheet", period, paper, _key(variants)), f"game-{game_id}-playsheet.pdf")
+    return _pdf_sheet(
+        request,
+        "playsheet",
+        period,
+        paper,
+        _key(variants),
+        name=f"game-{game_id}-playsheet.pdf",
+        private=True,
+    )
 
 
 @router.get(
@@ -318,9 +379,16 @@ def game_aiming_points(
     responses={**PDF, **_errors(422)},
     summary="A period's playsheet (PDF, two pages at most)",
 )
-def playsheet_pdf(period: PeriodId, paper: PaperQ = "a4", variant: VariantQ = []) -> Response:  # noqa: B006
+def playsheet_pdf(
+    request: Request,
+    period: PeriodId,
+    paper: PaperQ = "a4",
+    variant: VariantQ = [],  # noqa: B006
+) -> Response:
     variants = parse_variants(variant)
-    return _pdf(_cached("playsheet", period, paper, _key(variants)), f"playsheet-{period}-{paper}.pdf")
+    return _pdf_sheet(
+        request, "playsheet", period, paper, _key(variants), name=f"playsheet-{period}-{paper}.pdf"
+    )
 
 
 @router.get(
@@ -329,5 +397,10 @@ def playsheet_pdf(period: PeriodId, paper: PaperQ = "a4", variant: VariantQ = []
     responses=_errors(422),
     summary="A period's playsheet: print-ready HTML (the browser's print view)",
 )
-def playsheet(period: PeriodId, paper: PaperQ = "a4", variant: VariantQ = []) -> HTMLResponse:  # noqa: B006
-    return HTMLResponse(render.render_html(period, paper, parse_variants(variant)))
+def playsheet(
+    request: Request,
+    period: PeriodId,
+    paper: PaperQ = "a4",
+    variant: VariantQ = [],  # noqa: B006
+) -> Response:
+    return _html_sheet(request, "playsheet-html", period, paper, _key(parse_variants(variant)))

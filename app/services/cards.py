@@ -7,6 +7,7 @@ from typing import Any
 from sqlmodel import Session
 
 from app.auth import Viewer, other_side
+from app.board_state import EventPack, board_json, read_board
 from app.models import Event, Game
 from app.services.events import record
 from app.services.games import set_game
@@ -26,7 +27,8 @@ def hands_of(session: Session, game: Game) -> dict[str, list[str]]:
 def deck_of(game: Game, hands: dict[str, list[str]]) -> list[str]:
     """The cards still in the pack: every card not held and not out of play (drawn dummies, played cards).
     Its order is the pack's; the draw picks positions in it, so the odds are exact whatever the order."""
-    out = set(game.board.get("events", {}).get("out", []))
+    pack = read_board(game).events
+    out = set(pack.out if pack else ())
     held = {c for h in hands.values() for c in h}
     return [c for c in PACK if c not in out and c not in held]
 
@@ -72,9 +74,9 @@ def apply_draw(session: Session, game: Game, outcome: dict[str, Any]) -> list[di
             changes.append(set_side_allowance(session, row, HAND_KEY, new[row.side]))
     held = {c for h in new.values() for c in h}
     out = [c for c in PACK if c not in outcome["deck"] and c not in held]
-    return changes + set_game(
-        session, game, board={**game.board, "events": {"out": out, "cards_left": len(outcome["deck"])}}
-    )
+    board = read_board(game)
+    board.events = EventPack(out=tuple(out), cards_left=len(outcome["deck"]))
+    return changes + set_game(session, game, board=board_json(game, board))
 
 
 def play_card(session: Session, game: Game, viewer: Viewer, side: str, card: str) -> Event:
@@ -86,9 +88,11 @@ def play_card(session: Session, game: Game, viewer: Viewer, side: str, card: str
     if card not in hand:
         raise RulesError("card", f"the {side} does not hold {card}", hand)
     changes = [set_side_allowance(session, row, HAND_KEY, [c for c in hand if c != card])]
-    events = game.board.get("events", {})
-    board = {**game.board, "events": {**events, "out": [*events.get("out", []), card]}}
-    changes += set_game(session, game, board=board)
+    board = read_board(game)
+    pack = board.events or EventPack()
+    pack.out = (*pack.out, card)
+    board.events = pack
+    changes += set_game(session, game, board=board_json(game, board))
     return record(
         session,
         game,

@@ -17,6 +17,7 @@ from sqlmodel import Session, col, func, select
 from app import live
 from app.auth import SIDES, Viewer
 from app.models import Event, Game
+from app.services import versioned
 from rules.core.errors import NotFoundError
 
 
@@ -80,10 +81,7 @@ def get_event(session: Session, game_id: int, event_id: int) -> Event:
 
 
 def reversed_ids(session: Session, game_id: int) -> set[int]:
-    rows = session.exec(
-        select(Event.reverses_id).where(Event.game_id == game_id, col(Event.reverses_id).is_not(None))
-    )
-    return {r for r in rows if r is not None}
+    return versioned.reversed_ids(session, Event, "game_id", game_id)
 
 
 def last_roll_id(session: Session, game_id: int) -> int:

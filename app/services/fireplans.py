@@ -12,10 +12,11 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from app.auth import Viewer
+from app.board_state import board_json, read_board
 from app.errors import Conflict
 from app.models import Event, FirePlanEdit, FirePlanItem, Game, GameSide
 from app.services.events import record
-from app.services.games import RULESET, bump_game
+from app.services.games import bump_game
 from app.services.markers import gas_markers
 from app.services.seats import get_side
 from app.services.table import barrage_step, cloud_arrives
@@ -162,7 +163,7 @@ def add_plan_item(
     """A new item of an unlocked plan, recorded in the side's own edit history (not the shared log)."""
     row = get_side(session, game.id or 0, side)
     require_open(row)
-    require_plan_item(kind, game.period)
+    require_plan_item(kind, game.period, side, row.nation)
     items = plan_items(session, game.id or 0, side)
     if len(items) >= PLAN_CAPACITY:
         raise RulesError("item", f"a fire plan holds at most {PLAN_CAPACITY} items; remove one first")
@@ -311,7 +312,7 @@ def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
     session.add(item)
     row = get_side(session, game.id or 0, item.side)
     events = [record(session, game, "fire-plan-arrival", "system", reveal(item, row), step="start-of-turn")]
-    board = {k: list(v) if isinstance(v, list) else v for k, v in game.board.items()}
+    board = read_board(game)
     data = dict(item.data)
     table = Table(game.table_width_cm, game.table_length_cm)
     side: Side = "attacker" if item.side == "attacker" else "defender"
@@ -322,7 +323,7 @@ def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
         cloud = cloud_arrives(
             {"item_id": item.public_id, "side": item.side, **data, "center": data["point"]}, units
         )
-        board["clouds"] = [*board.get("clouds", []), cloud]
+        board.clouds = (*board.clouds, cloud)
     elif item.kind == "rolling-barrage":
         b = {
             "item_id": item.public_id,
@@ -333,27 +334,26 @@ def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
             "turns_fired": 1,
         }
         b = barrage_step(b, 0.0, units, table)
-        board["barrages"] = [*board.get("barrages", []), b]
+        board.barrages = (*board.barrages, b)
     elif item.kind != "deep-suppression":
-        board.setdefault("fire", []).append(
-            {"item_id": item.public_id, "side": item.side, "kind": item.kind, **data}
-        )
-    bump_game(session, game, None, board=board)
+        fire = {"item_id": item.public_id, "side": item.side, "kind": item.kind, **data}
+        board.fire = (*board.fire, fire)
+    bump_game(session, game, None, board=board_json(game, board))
     if item.kind == "gas":
-        changes = gas_markers(session, board["clouds"], units)
+        changes = gas_markers(session, game, board.clouds, units)
         events.append(
             record(
                 session,
                 game,
                 "gas-arrived",
                 "system",
-                {"cloud": board["clouds"][-1], "changes": changes, "source": SRC_GAS},
+                {"cloud": board.clouds[-1], "changes": changes, "source": SRC_GAS},
                 step="gas",
             )
         )
     if item.kind == "deep-suppression":
         # "ATTACKERS ROLL D6 FOR DEEP SUPPRESSION": the server rolls it as the turn starts.
-        rs = get_ruleset(RULESET)
+        rs = get_ruleset(game.ruleset)
         req = rs.resolvers["deep-suppression"].Request.model_validate(
             {"period": game.period, "variants": game.variants}
         )

@@ -11,19 +11,23 @@ from sqlmodel import Session
 from app.auth import SIDES
 from app.models import Game
 from app.services.events import record
-from app.services.games import RULESET
 from app.services.seats import Credentials, create_sides
 from app.services.units import add_unit_tree
 from rules.core.errors import RulesError
 from rules.flanders_fields.common import PERIODS
 from rules.flanders_fields.organisation import ORGANISATION_TABLES, build_force
 from rules.flanders_fields.organisation import Unit as OrgUnit
+from rules.flanders_fields.ruleset import FlandersFields
 from rules.flanders_fields.scenarios import DEPLOY_DEPTH
 from rules.registry import get_ruleset
 from rules.table.bases import BASES
 
-
 # -- creating a game -------------------------------------------------------------------------------------------
+# New games are Flanders Fields games: their forces come from its organisation tables and scenarios. Once
+# created, a game is played by the rules of its own `ruleset` (rules.registry.get_game_rules).
+NEW_GAME_RULESET = FlandersFields.id
+
+
 def create_game(
     session: Session,
     secret_key: str,
@@ -42,7 +46,7 @@ def create_game(
     """A new game, by hand, from a scenario, or with `forces` ({side, table, quality?, name?}) built from the
     organisation tables and deployed; forces are stored the way a scenario's are. Returns the credentials
     once."""
-    rs = get_ruleset(RULESET)
+    rs = get_ruleset(NEW_GAME_RULESET)
     spec = None
     if scenario is not None:
         from rules.flanders_fields.scenarios import build_scenario
@@ -63,7 +67,7 @@ def create_game(
         terrain_from_geojson(terrain, wire_belt_cm=WIRE_BELT_CM)
     game = Game(
         name=name or (spec.name if spec else "New game"),
-        ruleset=RULESET,
+        ruleset=NEW_GAME_RULESET,
         period=period,
         variants=dict(variants or {}),
         table_width_cm=table_width_cm or (spec.table_width_cm if spec else 120.0),

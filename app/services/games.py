@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete
 from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, func, select
 
 from app import live
-from app.errors import Conflict
 from app.models import Game, utcnow
+from app.services.versioned import check_version, lock_row
 from rules.core.errors import NotFoundError
 
 
@@ -42,21 +42,14 @@ def count_games(session: Session) -> int:
 def lock_game(session: Session, game_id: int) -> Game:
     """Start a write on a game: every write takes the game row first, so writes to one game run one at a
     time and event ids commit in order (Last-Event-ID resume relies on it). PostgreSQL: SELECT .. FOR
-    UPDATE; SQLite: a no-op UPDATE, which takes the database's write lock at once."""
-    if session.get_bind().dialect.name == "sqlite":
-        session.execute(update(Game).where(col(Game.id) == game_id).values(version=Game.version))
-    game = session.exec(
-        select(Game).where(Game.id == game_id).with_for_update().execution_options(populate_existing=True)
-    ).first()
-    if game is None:
-        raise NotFoundError("game", str(game_id))
-    return game
+    UPDATE; SQLite: a no-op UPDATE, which takes the database's write lock at once (as a campaign's)."""
+    return lock_row(session, Game, game_id, "game")
 
 
 def bump_game(session: Session, game: Game, expected_version: int | None = None, **values: Any) -> None:
     """Change game fields and its version; with `expected_version`, a stale client gets 409."""
-    if expected_version is not None and expected_version != game.version:
-        raise Conflict(f"game version is {game.version}, not {expected_version}", current=game_state(game))
+    if expected_version is not None:
+        check_version("game", game.version, expected_version, lambda: game_state(game))
     for k, v in values.items():
         setattr(game, k, v)
     game.version += 1
@@ -92,9 +85,6 @@ def delete_game(session: Session, game_id: int) -> None:
     session.execute(delete(Game).where(col(Game.id) == game_id))
     live.mark(session, game_id)
     session.flush()
-
-
-RULESET = "flanders-fields"
 
 
 def set_game(session: Session, game: Game, **values: Any) -> list[dict[str, Any]]:

@@ -1,122 +1,169 @@
-"""Markers on units: suppression and recovering from it, killing a stand, the morale flags raised by
-losses, and gas markers."""
+"""Markers on units, and the rules' decisions written to the rows: the game frozen into a snapshot for its
+rule set's game rules (rules.core.game), and the one applier that writes their change records (markers,
+kills, morale flags, gas, barrages, the deep suppression) to the game and its units, answering the changes
+as the log keeps them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlmodel import Session
 
+from app.board_state import board_json, read_board
 from app.errors import Conflict
 from app.models import Game, Unit
-from app.services.table import in_gas, stand_of
-from app.services.units import (
-    ancestor_at,
-    ancestors,
-    increment,
-    is_rifle_platoon,
-    leaves_under,
-    list_units,
-    unit_dict,
-    update_unit,
+from app.services.games import get_game, set_game
+from app.services.units import increment, list_units, unit_dict, unit_state, update_unit
+from rules.core.game import (
+    ActionsGranted,
+    ActionsLapsed,
+    ActionSpent,
+    BarragesRolled,
+    BecameSuppressed,
+    CameUnderFire,
+    Change,
+    CloudsBlown,
+    CrewAbandoned,
+    DeepSuppressionSet,
+    GameRules,
+    GasMarked,
+    MoraleDue,
+    MoraleTaken,
+    Snapshot,
+    SuppressionAdded,
+    SuppressionCleared,
+    SuppressionRecovered,
+    UnitChange,
+    UnitKilled,
 )
-from rules.core.errors import RulesError
-from rules.flanders_fields.suppression import UNIT_LEVELS, is_killed, spreads_to_company
+from rules.flanders_fields.units import rifle_losses as rifle_losses  # the battalion page and the report
+from rules.registry import get_game_rules
 
 
-def suppression_level(u: Unit) -> str:
-    """The unit level the suppression rules know a stand by (command stands by their kind)."""
-    return u.kind if u.kind in UNIT_LEVELS else "company" if u.level == "company" else "platoon"
+# -- the game as the rules read it -------------------------------------------------------------------------
+def rules_of(game: Game) -> GameRules:
+    """The game rules of the game's rule set: a rule set without them is refused with a 422 naming it."""
+    return get_game_rules(game.ruleset)
 
 
-# -- markers ------------------------------------------------------------------------------------------------
+def snapshot_of(game: Game, units: Iterable[Unit]) -> Snapshot:
+    board = read_board(game)
+    return Snapshot(
+        ruleset=game.ruleset,
+        period=game.period,
+        units=tuple(unit_state(u) for u in units),
+        variants=dict(game.variants),
+        turn=game.turn,
+        side_to_move=game.side_to_move,
+        deep_suppression=game.deep_suppression,
+        table_width_cm=game.table_width_cm,
+        table_length_cm=game.table_length_cm,
+        terrain=game.terrain,
+        barrages=board.barrages,
+        clouds=board.clouds,
+        wind=board.wind,
+    )
+
+
+# -- writing the rules' changes ----------------------------------------------------------------------------
+def _field_set(c: Change) -> tuple[str, Any] | None:
+    """The unit field a record sets, and its value (None: not a plain field update)."""
+    if isinstance(c, SuppressionCleared):
+        return "suppression", 0
+    if isinstance(c, BecameSuppressed):
+        return "suppression", 1
+    if isinstance(c, ActionsGranted):
+        return "actions_left", c.actions
+    if isinstance(c, ActionsLapsed):
+        return "actions_left", 0
+    if isinstance(c, UnitKilled):
+        return "killed", True
+    if isinstance(c, MoraleDue):
+        return "morale_due", True
+    if isinstance(c, CrewAbandoned):
+        return "crew_abandoned", True
+    if isinstance(c, CameUnderFire):
+        return "raw_under_fire", True
+    if isinstance(c, GasMarked):
+        return "in_gas", c.in_gas
+    return None
+
+
+def apply_changes(
+    session: Session, game: Game, units: Sequence[Unit], changes: Iterable[Change]
+) -> list[dict[str, Any]]:
+    """Write the rules' change records to the game and its unit rows, in order; the changes as the log keeps
+    them ({unit|game, field, before, after} or {unit, field, delta, after} for markers counted atomically,
+    so two devices adding a marker at once make two)."""
+    rows = {u.id: u for u in units}
+    out: list[dict[str, Any]] = []
+    for c in changes:
+        if isinstance(c, SuppressionAdded):
+            added = increment(session, rows[c.unit_id], "suppression", c.count)
+            assert added is not None  # a positive delta has no floor to hit
+            out.append(added)
+        elif isinstance(c, ActionSpent):
+            payer = rows[c.unit_id]
+            spent = increment(session, payer, "actions_left", -1)
+            if spent is None:
+                raise Conflict("the action was spent meanwhile", current=unit_dict(payer))
+            out.append(spent)
+        elif isinstance(c, SuppressionRecovered):
+            unit = rows[c.unit_id]
+            dropped = increment(session, unit, "suppression", -1)
+            if dropped is None:
+                raise Conflict("the marker was removed meanwhile", current=unit_dict(unit))
+            out.append(dropped)
+        elif isinstance(c, MoraleTaken):
+            bn = rows[c.unit_id]
+            if c.stage is not None:
+                out += update_unit(session, bn, morale_stage=c.stage)
+            out += update_unit(session, bn, morale_due=False)
+        elif isinstance(c, UnitChange) and (fv := _field_set(c)) is not None:
+            out += update_unit(session, rows[c.unit_id], **{fv[0]: fv[1]})
+        elif isinstance(c, DeepSuppressionSet):
+            out += set_game(session, game, deep_suppression=c.penalty)
+        elif isinstance(c, CloudsBlown):
+            board = read_board(game)
+            board.wind = dict(c.wind)
+            board.wind_turn = c.turn
+            board.clouds = tuple(dict(k) for k in c.kept)
+            if c.gone:
+                board.clouds_gone = (*board.clouds_gone, *(dict(g) for g in c.gone))
+            out += set_game(session, game, board=board_json(game, board))
+        elif isinstance(c, BarragesRolled):
+            board = read_board(game)
+            board.barrages = tuple(dict(b) for b in c.barrages)
+            out += set_game(session, game, board=board_json(game, board))
+        else:
+            raise TypeError(f"no applier for {type(c).__name__}")
+    return out
+
+
+# -- markers placed and removed by hand --------------------------------------------------------------------
 def add_suppression(
     session: Session, game: Game, target: Unit, fire: str | None, count: int = 1
 ) -> list[dict[str, Any]]:
-    """Suppress a stand: MG, mortar and artillery fire suppresses its whole company; a third marker kills."""
-    if target.killed:
-        raise RulesError("unit_id", f"unit {target.id} is already destroyed")
+    """Suppress a stand (and what follows: the company suppressed, kills, morale tests due)."""
     units = list_units(session, game.id or 0)
-    by_id: dict[int | None, Unit] = {u.id: u for u in units}
-    hit = [target]
-    company = ancestor_at(target, "company", by_id) if fire and spreads_to_company(fire) else None
-    if company is not None and company is not target:
-        hit = [u for u in leaves_under(company, units) if not u.killed]
-    changes: list[dict[str, Any]] = []
-    for u in hit:
-        change = increment(session, u, "suppression", count)
-        assert change is not None
-        changes.append(change)
-        if is_killed(u.suppression) and not u.killed:
-            changes += update_unit(session, u, killed=True)
-    return changes + morale_flags(session, game, [u for u in hit if u.killed])
+    assert target.id is not None
+    changes = rules_of(game).suppression_added(snapshot_of(game, units), target.id, fire, count)
+    return apply_changes(session, game, units, changes)
 
 
 def recover(session: Session, unit: Unit, spend_action: bool) -> list[dict[str, Any]]:
-    """ "The only method of recovering from Battle Suppression is by the use of an Action": the action comes
-    from the stand itself or the nearest unit above it that was ordered (a company's actions)."""
-    if unit.killed:
-        raise RulesError("unit_id", f"unit {unit.id} is destroyed")
-    if unit.suppression < 1:
-        raise RulesError("delta", f"unit {unit.id} has no suppression marker to remove")
-    changes: list[dict[str, Any]] = []
-    if spend_action:
-        by_id: dict[int | None, Unit] = {u.id: u for u in list_units(session, unit.game_id)}
-        payer = next((a for a in [unit, *ancestors(unit, by_id)] if a.actions_left > 0), None)
-        if payer is None:
-            raise RulesError(
-                "spend_action",
-                f"no action left for unit {unit.id} or the units above it: roll its order first",
-            )
-        spent = increment(session, payer, "actions_left", -1)
-        if spent is None:
-            raise Conflict("the action was spent meanwhile", current=unit_dict(payer))
-        changes.append(spent)
-    dropped = increment(session, unit, "suppression", -1)
-    if dropped is None:
-        raise Conflict("the marker was removed meanwhile", current=unit_dict(unit))
-    return [*changes, dropped]
-
-
-def morale_flags(session: Session, game: Game, newly_lost: Iterable[Unit]) -> list[dict[str, Any]]:
-    """Flag a battalion's morale test at 50% and again at 75% of its rifle platoons lost
-    ("If a battalion's RIFLE PLATOONS are reduced to 50% it must roll morale. Roll again at -2 when rifle
-    company casualties reach 75%.")."""
+    """Remove a marker, spending the action it costs when `spend_action`."""
+    game = get_game(session, unit.game_id)
     units = list_units(session, game.id or 0)
-    by_id: dict[int | None, Unit] = {u.id: u for u in units}
-    changes: list[dict[str, Any]] = []
-    seen: set[int] = set()
-    for lost in newly_lost:
-        bn = ancestor_at(lost, "battalion", by_id)
-        if bn is None or bn.id in seen or bn.morale_due:
-            continue
-        seen.add(bn.id or 0)
-        start, gone = rifle_losses(bn, units)
-        if start and (
-            (bn.morale_stage == 0 and 2 * gone >= start) or (bn.morale_stage <= 1 and 4 * gone >= 3 * start)
-        ):
-            changes += update_unit(session, bn, morale_due=True)
-    return changes
-
-
-def rifle_losses(bn: Unit, units: Sequence[Unit]) -> tuple[int, int]:
-    rifles = [u for u in leaves_under(bn, units) if is_rifle_platoon(u)]
-    return len(rifles), sum(1 for u in rifles if u.killed)
-
-
-def kill(session: Session, game: Game, unit: Unit) -> list[dict[str, Any]]:
-    if unit.killed:
-        return []
-    return update_unit(session, unit, killed=True) + morale_flags(session, game, [unit])
+    assert unit.id is not None
+    changes = rules_of(game).suppression_recovered(snapshot_of(game, units), unit.id, spend_action)
+    return apply_changes(session, game, units, changes)
 
 
 def gas_markers(
-    session: Session, clouds: Sequence[dict[str, Any]], units: Sequence[Unit]
+    session: Session, game: Game, clouds: Sequence[Mapping[str, Any]], units: Sequence[Unit]
 ) -> list[dict[str, Any]]:
-    covered = in_gas(clouds, units)
-    changes: list[dict[str, Any]] = []
-    for u in units:
-        if stand_of(u) is not None and u.in_gas != (u.id in covered):
-            changes += update_unit(session, u, in_gas=u.id in covered)
-    return changes
+    """Mark the stands the clouds now cover as in gas, and the others no longer."""
+    changes = rules_of(game).gas_marked(snapshot_of(game, units), clouds)
+    return apply_changes(session, game, units, changes)

@@ -8,15 +8,16 @@ from typing import Any
 from sqlmodel import Session
 
 from app.auth import Viewer
+from app.board_state import board_json, read_board
 from app.errors import Conflict, Forbidden
 from app.models import Event, Game, Unit
 from app.services.events import record
 from app.services.fireplans import arrive, lock_plan, plan_items
 from app.services.games import bump_game, game_state
-from app.services.markers import suppression_level
+from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import sides
 from app.services.table import barrage_step, table_of
-from app.services.units import ancestor_at, ancestors, list_units, order_unit, update_unit
+from app.services.units import ancestor_at, ancestors, list_units
 from rules.flanders_fields.common import PERIODS, PeriodId
 from rules.flanders_fields.orders import BATTALION_UNITS
 from rules.flanders_fields.ruleset import cite
@@ -33,7 +34,7 @@ from rules.flanders_fields.sequence import (
     refusal,
     unit_classes,
 )
-from rules.flanders_fields.suppression import recovers_automatically
+from rules.flanders_fields.units import order_unit
 
 # -- the turn sequence -----------------------------------------------------------------------------------
 # "It advances its own width at the start of the attacking side's turn." (ROLLING BARRAGE)
@@ -103,7 +104,7 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
     if due:
         needs.append("morale tests due: " + ", ".join(f"{u.name} (unit {u.id})" for u in due))
     if current.id == "rolling-barrages":
-        for b in game.board.get("barrages", []):
+        for b in read_board(game).barrages:
             if b["side"] != game.side_to_move:
                 continue
             lo, hi = b.get("covers_y", [b["front_y"], b["front_y"]])
@@ -143,10 +144,10 @@ def wind_due(game: Game) -> bool:
     """ "after initial deployment the controlling player states his preferred wind direction ... At the
     start of every turn thereafter the attacking player rolls a D6": once a game turn, in the attacker's
     gas step, and at once for the first cloud."""
-    board = game.board
-    if not board.get("clouds") or board.get("wind_turn") == game.turn:
+    board = read_board(game)
+    if not board.clouds or board.wind_turn == game.turn:
         return False
-    return "wind" not in board or game.side_to_move == "attacker"
+    return board.wind is None or game.side_to_move == "attacker"
 
 
 def _after(game: Game) -> dict[str, Any]:
@@ -268,16 +269,11 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
 
 
 def end_of_turn(session: Session, game: Game, actor: str) -> list[Event]:
-    """Battalion and higher command stands recover at the end of their own turn; unspent actions lapse."""
-    changes: list[dict[str, Any]] = []
+    """What the game's rules do as the side's turn ends (Flanders Fields: battalion and higher command stands
+    recover, unspent actions lapse)."""
     units = list_units(session, game.id or 0)
-    for u in units:
-        if u.side != game.side_to_move or u.killed:
-            continue
-        if u.suppression and u.is_command and recovers_automatically(suppression_level(u)):
-            changes += update_unit(session, u, suppression=0)
-        if u.actions_left:
-            changes += update_unit(session, u, actions_left=0)
+    ended = rules_of(game).end_of_turn(snapshot_of(game, units), game.side_to_move)
+    changes = apply_changes(session, game, units, ended)
     return [
         record(
             session,
@@ -295,13 +291,13 @@ def start_of_turn(session: Session, game: Game) -> list[Event]:
     events = [
         record(session, game, "turn-started", "system", {"source": TURN_SOURCE}, step=sequence(game)[0].id)
     ]
-    board = dict(game.board)
+    board = read_board(game)
     if game.side_to_move == "attacker" and game.deep_suppression:
         bump_game(session, game, None, deep_suppression=0)  # a new turn needs a new roll
     barrages = []
     units = list_units(session, game.id or 0)
     table = table_of(game)
-    for b in board.get("barrages", []):
+    for b in board.barrages:
         if b["side"] == game.side_to_move:
             b = {**b, "turns_fired": b["turns_fired"] + 1}
             if b["turns_fired"] > b["duration_turns"]:
@@ -313,8 +309,8 @@ def start_of_turn(session: Session, game: Game) -> list[Event]:
             kind = "barrage-halted" if halted else "barrage-advanced"
             events.append(_board_event(session, game, kind, {"barrage": b}))
         barrages.append(b)
-    board["barrages"] = barrages
-    bump_game(session, game, None, board=board)
+    board.barrages = tuple(barrages)
+    bump_game(session, game, None, board=board_json(game, board))
     due = [
         i
         for i in plan_items(session, game.id or 0, game.side_to_move)

@@ -1,5 +1,4 @@
-"""A game's units: queries and writes, and the helpers that walk the force tree (ancestors, subtrees, the
-unit a stand takes its orders from)."""
+"""A game's units: queries and writes, a row as the rules read it, and walking the force tree."""
 
 from __future__ import annotations
 
@@ -12,6 +11,10 @@ from sqlmodel import Session, col, select
 from app.errors import Conflict
 from app.models import Unit
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.game import UnitState
+from rules.core.game import ancestor_at as ancestor_at
+from rules.core.game import ancestors as ancestors
+from rules.core.game import leaves_under as leaves_under
 
 
 # -- units -----------------------------------------------------------------------------------------------
@@ -123,38 +126,7 @@ def unit_dict(unit: Unit) -> dict[str, Any]:
 
 
 # -- the force tree ---------------------------------------------------------------------------------------
-def ancestors(unit: Unit, by_id: dict[int | None, Unit]) -> list[Unit]:
-    out = []
-    cur = by_id.get(unit.parent_id)
-    while cur is not None:
-        out.append(cur)
-        cur = by_id.get(cur.parent_id)
-    return out
-
-
-def ancestor_at(unit: Unit, level: str, by_id: dict[int | None, Unit]) -> Unit | None:
-    for a in [unit, *ancestors(unit, by_id)]:
-        if a.level == level:
-            return a
-    return None
-
-
-def leaves_under(root: Unit, units: Sequence[Unit]) -> list[Unit]:
-    children: dict[int | None, list[Unit]] = {}
-    for u in units:
-        children.setdefault(u.parent_id, []).append(u)
-    out: list[Unit] = []
-    stack = [root]
-    while stack:
-        u = stack.pop()
-        kids = children.get(u.id, [])
-        if kids:
-            stack.extend(kids)
-        else:
-            out.append(u)
-    return sorted(out, key=lambda u: u.id or 0)
-
-
+# Walking the tree (ancestors, ancestor_at, leaves_under) is rules.core.game's: it reads the rows as they are.
 def subtree(root: Unit, units: Sequence[Unit]) -> list[Unit]:
     """The root and everything under it, in id order."""
     inside = {root.id}
@@ -164,43 +136,31 @@ def subtree(root: Unit, units: Sequence[Unit]) -> list[Unit]:
     return [u for u in units if u.id in inside]
 
 
-def quality_of(unit: Unit, by_id: dict[int | None, Unit]) -> str | None:
-    for a in [unit, *ancestors(unit, by_id)]:
-        if a.quality:
-            return a.quality
-    return None
-
-
-def is_rifle_platoon(u: Unit) -> bool:
-    return u.level == "platoon" and u.kind in RIFLE_KINDS
-
-
-RIFLE_KINDS = ("rifle-platoon", "infantry")  # organisation tables name rifle platoons rifle-platoon
-
-
-# Organisation kinds -> the order-roll resolver's unit ids; MGs and mortars by what they belong to.
-ORDER_UNIT = {
-    "rifle-company": "rifle-company",
-    "field-battery": "regimental-artillery",
-    "howitzer-battery": "regimental-artillery",
-    "heavy-battery": "regimental-artillery",
-    "tank": "tank",
-    "tank-company": "tank",
-}
-
-
-MG_KINDS = ("mmg", "mmg-company", "mmg-section")
-
-
-MORTAR_KINDS = ("light-mortar", "medium-mortar", "heavy-mortar", "light-mortar-battery")
-
-
-def order_unit(unit: Unit, by_id: dict[int | None, Unit]) -> str | None:
-    if unit.kind in ORDER_UNIT:
-        return ORDER_UNIT[unit.kind]
-    in_battalion = ancestor_at(unit, "battalion", by_id) is not None
-    if unit.kind in MG_KINDS:
-        return "battalion-mg" if in_battalion else "regimental-mg"
-    if unit.kind in MORTAR_KINDS:
-        return "battalion-mortar" if in_battalion else "regimental-mortar"
-    return None
+def unit_state(u: Unit) -> UnitState:
+    """A unit row as the rules read it (rules.core.game)."""
+    assert u.id is not None
+    return UnitState(
+        id=u.id,
+        parent_id=u.parent_id,
+        side=u.side,
+        level=u.level,
+        kind=u.kind,
+        name=u.name,
+        quality=u.quality,
+        base=u.base,
+        is_command=u.is_command,
+        off_table=u.off_table,
+        x=u.x,
+        y=u.y,
+        facing_deg=u.facing_deg,
+        suppression=u.suppression,
+        killed=u.killed,
+        stuck_on_wire=u.stuck_on_wire,
+        raw_under_fire=u.raw_under_fire,
+        field_promotion=u.field_promotion,
+        in_gas=u.in_gas,
+        crew_abandoned=u.crew_abandoned,
+        actions_left=u.actions_left,
+        morale_stage=u.morale_stage,
+        morale_due=u.morale_due,
+    )

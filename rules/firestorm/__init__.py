@@ -1,7 +1,9 @@
 """Firestorm: Villers-Bretonneux. Importing the package registers the rule set, its tables, its battle
-resolvers; rules.firestorm.campaign is the campaign as a pure state machine."""
+resolvers and its Great War resolvers (great_war); rules.firestorm.campaign is the campaign as a pure state
+machine."""
 
 from rules.firestorm import battle as battle
+from rules.firestorm import great_war as great_war
 from rules.firestorm.ruleset import Firestorm
 
 __all__ = ["Firestorm"]

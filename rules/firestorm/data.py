@@ -374,18 +374,5 @@ Firestorm.add_errata(
         ),
         default="supply-edge",
     ),
-    Erratum(
-        "out-of-supply-table",
-        "The dice of the Out of Supply table (Great War games)",
-        (
-            Reading(
-                "lost",
-                "The extraction kept the four effects but not their die rolls; firestep lists them without dice. "
-                "In the General's Wargame being out of supply is simply -2.",
-                SRC_SUPPLY,
-                list(OUT_OF_SUPPLY_EFFECTS),
-            ),
-        ),
-        default="lost",
-    ),
 )
+# The Out of Supply table's erratum (its lost dice) is registered with the Great War rules: great_war_data.py.

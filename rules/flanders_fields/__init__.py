@@ -13,6 +13,8 @@ from rules.flanders_fields import (  # noqa: F401  (imported to register, not us
     cover,
     deviation,
     events,
+    firewaltz,
+    game,
     gas,
     heroic,
     morale,

@@ -10,7 +10,7 @@ from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation, Modifier
 from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields.common import Cover, FFRequest
-from rules.flanders_fields.errata import AIR_MISSION_ORDER, SRC_AIR
+from rules.flanders_fields.errata import AIR_ATTACK_MACHINE_GUN, AIR_MISSION_ORDER, SRC_AIR
 from rules.flanders_fields.ruleset import FlandersFields
 
 AirTarget = Literal["infantry", "machine-gun", "mortar", "artillery"]
@@ -22,8 +22,7 @@ AIRCRAFT_COVER = {"open": 3, "soft": 2, "medium": 1}
 # maximum of three infantry platoons or support weapons" and the NB deals with machine-gun targets.
 AIRCRAFT_VS_WEAPONS = {"machine-gun", "mortar", "artillery"}
 AIRCRAFT_WEAPON_BONUS = 2
-# "Infantry Factors: Target is Machine Gun +2"
-TARGET_MG_BONUS = 2
+# "Infantry Factors: Target is Machine Gun +2": with the support-weapon +2, an erratum (AIR_ATTACK_MACHINE_GUN).
 AIR_PERIODS = ("late",)
 
 
@@ -91,13 +90,17 @@ class AirAttack(Resolver[AirAttackRequest]):
         aircraft_mods = [
             Modifier(f"Aircraft: target in {req.cover} cover", AIRCRAFT_COVER[req.cover], SRC_AIR)
         ]
-        if req.target in AIRCRAFT_VS_WEAPONS:
+        # Against a machine gun both +2 factors are an erratum (AIR_ATTACK_MACHINE_GUN).
+        mg = ctx.value(AIR_ATTACK_MACHINE_GUN) if req.target == "machine-gun" else None
+        weapon_bonus = mg["aircraft"] if mg else AIRCRAFT_WEAPON_BONUS
+        weapon_src = ctx.citation(AIR_ATTACK_MACHINE_GUN) if mg else SRC_AIR
+        if req.target in AIRCRAFT_VS_WEAPONS and weapon_bonus:
             aircraft_mods.append(
-                Modifier("Aircraft: target is artillery or a support weapon", AIRCRAFT_WEAPON_BONUS, SRC_AIR)
+                Modifier("Aircraft: target is artillery or a support weapon", weapon_bonus, weapon_src)
             )
         target_mods: list[Modifier] = []
-        if req.target == "machine-gun":
-            target_mods.append(Modifier("Target: is a machine gun", TARGET_MG_BONUS, SRC_AIR))
+        if mg:
+            target_mods.append(Modifier("Target: is a machine gun", mg["target"], weapon_src))
         aircraft = dice[0] + sum(m.value for m in aircraft_mods)
         target = dice[1] + sum(m.value for m in target_mods)
         result = air_result(aircraft - target)
@@ -112,7 +115,7 @@ class AirAttack(Resolver[AirAttackRequest]):
             outcome=result,
             modifiers=(*aircraft_mods, *target_mods),
             total=aircraft - target,
-            sources=(SRC_AIR,),
+            sources=(SRC_AIR, ctx.citation(AIR_ATTACK_MACHINE_GUN)) if mg else (SRC_AIR,),
             details={"aircraft_total": aircraft, "target_total": target, "notes": notes},
         )
 

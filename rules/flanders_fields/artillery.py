@@ -37,10 +37,17 @@ class PeriodStep:
     rule: str
     step_id: str
     why: str
+    # A rule of only some of the periods whose sequence has the step (the Firewaltz is a late-war
+    # bombardment, in the bombardment step every period has): empty means every such period.
+    only: tuple[str, ...] = ()
 
     @property
     def periods(self) -> tuple[str, ...]:
-        return tuple(p for p, seq in SEQUENCES.items() if any(s.id == self.step_id for s in seq.steps))
+        return tuple(
+            p
+            for p, seq in SEQUENCES.items()
+            if any(s.id == self.step_id for s in seq.steps) and (not self.only or p in self.only)
+        )
 
     def has(self, period: str | None) -> bool:
         return period in self.periods

@@ -18,6 +18,7 @@ from rules.flanders_fields.errata import (
     SRC_BARRAGE_DANGER,
     SRC_ROLLING_BARRAGE,
 )
+from rules.flanders_fields.firewaltz import FIREWALTZ_STEP
 from rules.flanders_fields.ruleset import FlandersFields, cite
 from rules.flanders_fields.shooting import firing_rows, row_source
 
@@ -273,13 +274,25 @@ class BarrageDuration(Resolver[BarrageDurationRequest]):
 PLAN_ITEM_STEPS: dict[str, PeriodStep] = {
     "deep-suppression": DEEP_SUPPRESSION_STEP,
     "rolling-barrage": ROLLING_BARRAGE_STEP,
+    "firewaltz": FIREWALTZ_STEP,
 }
+# Items only one side, of one nation, plans: "In a late war game when the Germans are attacking" (HURRICANE
+# BOMBARDMENT (FIREWALTZ)).
+PLAN_ITEM_SIDES: dict[str, tuple[str, str]] = {"firewaltz": ("attacker", "german")}
 
 
-def require_plan_item(kind: str, period: str | None) -> None:
-    """Refuse (422 on `item.kind`) a fire-plan item whose step the period's order sequence does not have."""
+def require_plan_item(kind: str, period: str | None, side: str | None = None, nation: str = "") -> None:
+    """Refuse (422 on `item.kind`) a fire-plan item whose step the period's order sequence does not have, or
+    that the planning side (or its nation, when the game names it) does not plan."""
     step = PLAN_ITEM_STEPS.get(kind)
     if step is not None and not step.has(period):
         raise RulesError(
             "item.kind", f"{step.message(period)}; only the {' and '.join(step.periods)} periods have it"
+        )
+    only = PLAN_ITEM_SIDES.get(kind)
+    if only is not None and side is not None and (side != only[0] or nation not in ("", only[1])):
+        raise RulesError(
+            "item.kind",
+            f"only the {only[0]}'s fire plan holds a {kind}, when the {only[1]}s attack",
+            [only[0]],
         )

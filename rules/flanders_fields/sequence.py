@@ -283,7 +283,8 @@ def _sequence(period: PeriodId) -> OrderSequence:
             bombard_src,
             "Deploy pre-planned barrages and bombardments and roll their effects.",
             (Permit("place-markers", _BOMBARDMENT_EFFECTS, bombard_src),),
-            resolvers=("shooting", "deviation"),
+            # The hurricane bombardment (Firewaltz) is planned and arrives here, late war only.
+            resolvers=("shooting", "deviation", *(("firewaltz",) if late else ())),
         ),
     )
     return OrderSequence(period, cite(SEQ, period), head + tail)

@@ -15,7 +15,7 @@ from tests.frontend.conftest import (
     small_targets,
     unlabelled_controls,
 )
-from tests.frontend.games import create_mons_game, join
+from tests.frontend.games import create_mons_game, csrf_header, join
 
 pytestmark = pytest.mark.browser
 
@@ -78,3 +78,94 @@ def test_invalid_item_is_a_message_not_json(new_page: Any) -> None:
     errors = page.locator(".errors")
     expect(errors).to_have_count(1)
     assert "{" not in errors.inner_text()
+
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1920, "height": 1080}
+
+
+def test_the_real_table_the_rehearsal_and_the_verify_view(new_page: Any) -> None:
+    referee = new_page(TABLET_LANDSCAPE)
+    game_id, codes = create_mons_game(referee)
+    defender = new_page(TABLET_LANDSCAPE)
+    join(defender, codes["defender"])
+    defender.goto(f"/games/{game_id}/fire-plan")
+    pick = defender.locator("svg[data-grid-pick]")
+    # The table under the grid: the side's own stands, the enemy's (public), terrain and both deployment zones.
+    assert pick.locator(".fp-stand.own").count() > 20
+    assert pick.locator(".fp-stand.enemy").count() > 20
+    assert pick.locator(".fp-terrain").count() >= 5
+    expect(pick.locator(".fp-zone")).to_have_count(2)
+    expect(pick.locator(".fp-zone.own")).to_have_count(1)
+    # Two batteries on the German start line, by grid reference from the British rear edge.
+    for n, (along, turns) in enumerate((("60", "2"), ("100", "1")), start=1):
+        defender.get_by_label("Battery or mortar").fill(str(n))
+        defender.get_by_label("Along (cm)").fill(along)
+        defender.get_by_label("Up (cm)").fill("168")
+        defender.get_by_label("Turns of fire").fill(turns)
+        defender.get_by_role("button", name="Add to plan").click()
+        expect(defender.locator("[data-plan-item]")).to_have_count(n)
+    # Already-planned items are drawn on the table, where the grid reference puts them (top of the picture:
+    # the far side from the British edge).
+    marks = defender.locator("svg[data-grid-pick] .fp-mark")
+    expect(marks).to_have_count(2)
+    svg_box = pick.bounding_box()
+    mark_box = marks.first.bounding_box()
+    assert mark_box["y"] < svg_box["y"] + svg_box["height"] * 0.15
+    # The rehearsal: a heat layer per turn and a table of chances on German stands.
+    rehearsal = defender.locator("[data-heat]")
+    expect(rehearsal).to_be_visible()
+    assert rehearsal.locator("[data-heat-turn='1'] circle").count() > 0
+    expect(rehearsal.locator(".fp-turn[data-heat-turn='1'] tbody tr").first).to_be_visible()
+    expect(rehearsal.locator(".fp-turn[data-heat-turn='2']")).to_be_hidden()
+    rehearsal.locator("label.chip", has_text="2").click()
+    expect(rehearsal.locator(".fp-turn[data-heat-turn='2']")).to_be_visible()
+    expect(rehearsal.locator(".fp-turn[data-heat-turn='1']")).to_be_hidden()
+    assert "Destroyed" in rehearsal.inner_text()
+    for viewport in (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, DESKTOP):
+        defender.set_viewport_size(viewport)
+        assert_no_horizontal_scroll(defender)
+        if viewport is not DESKTOP:
+            assert small_targets(defender) == []
+        assert unlabelled_controls(defender) == []
+        defender.evaluate("window.scrollTo(0, 0)")
+        screenshot(defender, "fire-plan-table")
+    defender.set_viewport_size(TABLET_LANDSCAPE)
+
+    # The attacker sees none of it: no marks, no rehearsal of the British plan, the page refused.
+    attacker = new_page(TABLET_PORTRAIT)
+    join(attacker, codes["attacker"])
+    attacker.goto(f"/games/{game_id}/fire-plan")
+    expect(attacker.locator(".fp-mark")).to_have_count(0)
+    expect(attacker.locator("[data-heat]")).to_have_count(0)
+    refused = attacker.goto(f"/games/{game_id}/fire-plan?side=defender")
+    assert refused is not None and refused.status == 403
+    assert "fp-mark" not in attacker.content() and "168" not in attacker.locator("main").inner_text()
+
+    # Locked: the page explains the commitment and checks it through the verify endpoint.
+    defender.once("dialog", lambda d: d.accept())
+    defender.get_by_role("button", name="Lock the plan").click()
+    verify = defender.locator("[data-verify]")
+    expect(verify).to_be_visible()
+    assert "fingerprint" in verify.inner_text()
+    verify.get_by_role("button", name="Check it now").click()
+    expect(verify.locator("[data-verify-result]")).to_contain_text("Match")
+    verify.get_by_text("How to check the commitment by hand").click()
+    expect(verify.get_by_text("Hash the leaves in pairs")).to_be_visible()
+    assert small_targets(defender) == []
+    screenshot(defender, "fire-plan-verify")
+
+    # After the game the attacker can check the British plan too.
+    version = referee.request.get(f"/api/v1/games/{game_id}/turn").json()["version"]
+    finished = referee.request.post(
+        f"/api/v1/games/{game_id}/finish", data={"version": version}, headers=csrf_header(referee)
+    )
+    assert finished.status == 200, finished.text()
+    attacker.goto(f"/games/{game_id}/fire-plan?side=defender")
+    after = attacker.locator("[data-verify]")
+    after.get_by_role("button", name="Check it now").click()
+    expect(after.locator("[data-verify-result]")).to_contain_text("Match")
+    expect(attacker.locator("[data-heat]")).to_have_count(0)  # the rehearsal stays the side's own
+    after.get_by_text("The plan on the table").click()
+    expect(after.locator(".fp-mark")).to_have_count(2)
+    screenshot(attacker, "fire-plan-verify")

@@ -61,8 +61,13 @@ def test_order_roll_for_a_game_unit_in_three_taps(new_page: Any, viewport: dict[
     assert small_targets(attacker) == []
     screenshot(attacker, "lookup-game-picker")
     company = pick_company(attacker, "1. Regiment, Battalion 1", "Infantry Company 1")
+    # The game's period and readings are fixed and shown, not offered.
+    expect(attacker.locator("[data-game-period]")).to_have_text("1914 to mid 1915")
+    expect(attacker.get_by_role("navigation", name="Period")).to_have_count(0)
 
-    taps = 0
+    # From the unit card (it links here): the unit, then what to resolve, then the die.
+    attacker.goto(f"/lookup?game={game_id}&unit={company}")
+    taps = 1
 
     def tap(locator: Any) -> None:
         nonlocal taps
@@ -76,14 +81,16 @@ def test_order_roll_for_a_game_unit_in_three_taps(new_page: Any, viewport: dict[
     expect(attacker.locator("#f-quality input[value='experienced']")).to_be_checked()
     expect(attacker.locator("#f-quality .from-game")).to_contain_text("quality of 1. Regiment, Battalion 1")
     tap(attacker.locator(".die-pad").nth(0).locator("label.face", has_text=re.compile("^4$")))
-    expect(attacker.get_by_role("button", name="Record in the game")).to_have_count(1)
-    tap(attacker.get_by_role("button", name="Record in the game"))
     assert taps == 3
-
     answer = attacker.locator("#answer")
-    # 1914 playsheet, Battalion Rifle Companies: "2-4 = 1 Action".
-    expect(answer.locator(".outcome")).to_contain_text("1")
-    expect(answer.locator(".outcome")).to_contain_text("Actions")
+    # 1914 playsheet, Battalion Rifle Companies: "2-4 = 1 Action". Answered, not yet recorded.
+    expect(answer.locator(".outcome")).to_have_text("1 action")
+    expect(answer.locator("[data-recorded-event]")).to_have_count(0)
+    # Recording is its own clear action, away from the dice (no "roll and record" beside "Clear").
+    expect(attacker.locator(".dock").get_by_role("button", name=re.compile("record", re.I))).to_have_count(0)
+    attacker.get_by_role("button", name="Record in the game").click()
+    expect(attacker.locator(".htmx-request")).to_have_count(0)
+
     recorded = answer.locator("[data-recorded-event]")
     expect(recorded).to_contain_text("Recorded in the game log")
     event_id = int(str(recorded.get_attribute("data-recorded-event")))
@@ -114,7 +121,7 @@ def test_roll_for_me_records_and_a_setup_game_refuses_in_words(new_page: Any) ->
     expect(referee.locator(".picker-side")).to_have_count(2)
     pick_company(referee, "1. Regiment, Battalion 1", "Infantry Company 2")
     referee.get_by_role("navigation", name="What to resolve").get_by_role("link", name="Order roll").click()
-    referee.get_by_role("button", name="Roll for me and record").click()
+    referee.get_by_role("button", name="Let firestep roll and record it").click()
     # The game has not started: the refusal is a sentence, never JSON, and nothing is recorded.
     errors = referee.locator(".errors")
     expect(errors).to_contain_text("setup")
@@ -122,6 +129,6 @@ def test_roll_for_me_records_and_a_setup_game_refuses_in_words(new_page: Any) ->
     expect(referee.locator("[data-recorded-event]")).to_have_count(0)
 
     start_game(referee, game_id)
-    referee.get_by_role("button", name="Roll for me and record").click()
+    referee.get_by_role("button", name="Let firestep roll and record it").click()
     expect(referee.locator("[data-recorded-event]")).to_have_count(1)
     expect(referee.locator("#answer .rolled")).to_contain_text("rolled by firestep")

@@ -4,13 +4,15 @@ the installable-app files, and errors as pages rather than JSON."""
 from __future__ import annotations
 
 import json
+import re
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.pages.forms import form_specs
+from app.pages.forms import form_specs, walk_specs
 from app.pages.templates import humanise, period_labels
-from rules.registry import all_rulesets
+from rules.registry import all_rulesets, get_ruleset
 
 RESOLVERS = [
     (rs.id, rid, p) for rs in all_rulesets() for rid in rs.resolvers for p in (rs.period_ids or (None,))
@@ -32,9 +34,15 @@ def test_every_resolver_form_renders_and_rolls(
     q = f"?period={period}" if period else ""
     form = sqlite_client.get(f"/lookup/{ruleset}/{resolver}{q}", headers={"HX-Request": "true"})
     assert form.status_code == 200, form.text
+    # Required numbers (a range, a count of platoons) are never filled in by the page: the player enters them.
+    specs = form_specs(get_ruleset(ruleset).resolvers[resolver].Request)
+    required = [s for s in walk_specs(specs) if s.required]
+    if any(s.required for s in specs):
+        assert "No answer yet: enter" in form.text
+    entered = {s.name: str(int(s.minimum or 0) + 1) for s in required}
     rolled = sqlite_client.post(
         f"/lookup/{ruleset}/{resolver}",
-        data={"period": period or "", "action": "roll"},
+        data={"period": period or "", "action": "roll", **entered},
         headers={"HX-Request": "true"},
     )
     assert rolled.status_code == 200, rolled.text
@@ -130,13 +138,36 @@ def test_fire_plan_form_offers_exactly_what_the_api_accepts() -> None:
     from app import schemas
     from app.pages.fire_plan import PLAN_FIELDS, PLAN_KINDS
 
-    models = (schemas.FireItem, schemas.GasItem, schemas.BarrageItem, schemas.DeepSuppressionItem)
+    models = get_args(schemas.PlanItemIn.model_fields["item"].annotation)
+    assert schemas.FirewaltzItem in models
     kinds = [k for m in models for k in get_args(m.model_fields["kind"].annotation)]
     assert sorted(PLAN_KINDS) == sorted(kinds)
     for model in models:
         group = next(iter(get_args(model.model_fields["kind"].annotation)))
         fields = set(model.model_fields) - {"kind"}
         assert set(PLAN_FIELDS[group if group in PLAN_FIELDS else "fire"]) == fields, model
+
+
+def test_the_fire_plan_page_offers_a_firewaltz_to_a_late_german_attacker_only(
+    sqlite_client: TestClient,
+) -> None:
+    from tests.app.games.conftest import new_game
+
+    c = sqlite_client
+    late = new_game(c, {"name": "Kaiserschlacht", "period": "late", "attacker_nation": "german"})
+    mid = new_game(c, {"name": "Arras", "period": "mid", "attacker_nation": "german"})
+
+    def kinds(game: Any, side: str) -> list[str]:
+        c.cookies.clear()  # the referee signs in on this device with the referee token and reads both plans
+        token = game.referee["Authorization"].removeprefix("Bearer ")
+        assert c.post("/join", data={"code": token}, follow_redirects=False).status_code == 303
+        page = c.get(f"/games/{game.id}/fire-plan?side={side}")
+        assert page.status_code == 200, page.text
+        return re.findall(r'name="kind" value="([a-z-]+)"', page.text)
+
+    assert "firewaltz" in kinds(late, "attacker")
+    assert "firewaltz" not in kinds(late, "defender")  # "when the Germans are attacking"
+    assert "firewaltz" not in kinds(mid, "attacker")  # late war only
 
 
 def test_game_lookup_presets_from_the_game_and_refuses_the_other_side(sqlite_client: TestClient) -> None:

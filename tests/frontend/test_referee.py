@@ -42,10 +42,9 @@ def test_marker_from_another_device_arrives_within_a_second(new_page: Any) -> No
     unit_id = stand.get_attribute("data-unit")
     on_referee = referee.locator(f"#unit-{unit_id} .marker")
     expect(on_referee).to_have_count(0)
-    # No markers in set-up: the refusal is a sentence naming the rule.
-    stand.get_by_role("button", name="Add a suppression marker").click()
-    expect(player.locator("#net-status")).to_contain_text("Not now. The game has not started")
-    expect(on_referee).to_have_count(0)
+    # No markers in set-up: the board offers no "+S" to tap (the API would refuse it).
+    expect(stand.get_by_role("button", name="Add a suppression marker")).to_be_hidden()
+    expect(player.locator(".add-marker:visible")).to_have_count(0)
 
     # The referee starts the game; the player's screen follows over the event stream.
     start_from_the_board(referee)
@@ -54,7 +53,9 @@ def test_marker_from_another_device_arrives_within_a_second(new_page: Any) -> No
     stand.get_by_role("button", name="Add a suppression marker").click()
     # The referee's screen shows the marker within a second, pushed over the event stream.
     expect(on_referee).to_have_count(1, timeout=1000)
-    expect(referee.locator("ol.events li").first).to_contain_text("Marker")
+    # The log reads like a game record: the side, the stand's unambiguous name, the change, the turn.
+    expect(referee.locator("ol.events li").first).to_contain_text("Defender · ")
+    expect(referee.locator("ol.events li").first).to_contain_text("+1 suppression · by attacker · turn 1")
     screenshot(referee, "referee")
 
 
@@ -64,11 +65,15 @@ def test_third_suppression_kills_and_long_press_removes(new_page: Any) -> None:
     page.goto(f"/games/{game_id}/referee")
     stand = first_live_stand(page, "Defender")
     unit = page.locator(f"#unit-{stand.get_attribute('data-unit')}")
-    # In set-up the referee is asked whether to override; declining changes nothing.
+    # In set-up "+S" shows only when the referee chooses to override the rules; asked again whether to
+    # override, declining changes nothing.
+    expect(unit.get_by_role("button", name="Add a suppression marker")).to_be_hidden()
+    page.get_by_role("button", name="Override rules").click()
     page.once("dialog", lambda dialog: dialog.dismiss())
     unit.get_by_role("button", name="Add a suppression marker").click()
     expect(page.locator("#net-status")).to_contain_text("Not now. The game has not started")
     expect(unit.locator(".marker")).to_have_count(0)
+    page.get_by_role("button", name="Override rules").click()
     start_from_the_board(page)
     unit.get_by_role("button", name="Add a suppression marker").click()
     expect(unit.locator(".marker")).to_have_count(1)

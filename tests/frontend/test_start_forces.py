@@ -52,8 +52,13 @@ def test_game_from_organisation_tables_by_taps(new_page: Any) -> None:
     page.wait_for_url(re.compile(r"/games/\d+/referee"))
     attacker = page.locator("section.side[aria-label='Attacker']")
     defender = page.locator("section.side[aria-label='Defender']")
-    expect(attacker.locator(".level-battalion .group-name").first).to_have_text("Storm Battalion")
-    expect(defender.locator(".level-battalion .group-name").first).to_have_text("Tank Battalion")
+    # Each battalion is a block headed by its name (the full force-tree path on hover and to screen readers).
+    expect(attacker.locator(".block .block-name").first).to_have_attribute(
+        "title", re.compile("Storm Battalion")
+    )
+    expect(defender.locator(".block .block-name").first).to_have_attribute(
+        "title", re.compile("Tank Battalion")
+    )
     # Every stand the tables build is listed, placed on the table (no "off table" badge).
     for side, table in ((attacker, "de-storm-battalion"), (defender, "gb-tank-battalion")):
         expect(side.locator("li.stand")).to_have_count(len(build_force(table).stands()))

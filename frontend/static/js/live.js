@@ -1,76 +1,143 @@
-// Live view: read the game's Server-Sent Events (fetch streaming, so every named event kind is seen and
-// Last-Event-ID resumes after a drop) and re-render the fragment from the page's own URL via htmx.
-// The stream is opened with a short-lived ticket fetched (with the device's cookie) right before every
-// connect and reconnect: no token ever goes into a URL.
+// The one live connection of a game page: the game's Server-Sent Events read with fetch streaming (so every
+// named event kind is seen and Last-Event-ID resumes after a drop), opened with a short-lived ticket fetched
+// with the device's cookie right before every connect (no token ever goes into a URL).
+//
+// Bound to the page's [data-live-stream] element: data-live-stream = stream URL, data-live-ticket = ticket URL,
+// data-live-after = the last event id the page shows. It tells the page two things, and nothing else:
+//   document "firestep:event"  detail = the event (EventOut: id, turn, side, step, kind, actor, visibility,
+//                              payload, reverses_id, created_at), once per frame, in id order;
+//   document "firestep:resync" no detail: after a reconnect, on `online` and when the page is shown again,
+//                              so each view refetches what it shows (whatever may have been missed).
+// window.firestepLive.lastId is the newest event id seen.
 (() => {
   const root = document.querySelector("[data-live-stream]");
   if (!root || !window.fetch) return;
-  const url = root.dataset.liveStream;
+  const streamUrl = root.dataset.liveStream;
   const ticketUrl = root.dataset.liveTicket;
-  const refreshUrl = root.dataset.liveRefresh;
-  const target = root.dataset.liveTarget;
-  let lastId = root.dataset.liveAfter || null; // the newest event the page already shows
-  let pending = null;
-  let failures = 0;
+  const after = Number(root.dataset.liveAfter);
+  // The server sends a comment at least every 15 s; a silent stream for longer is a dead one.
+  const SILENCE_MS = 40000;
+  const live = { lastId: Number.isFinite(after) ? after : 0, connected: false };
+  window.firestepLive = live;
 
-  const refresh = () => {
-    if (pending) return;
-    pending = setTimeout(() => {
-      pending = null;
-      htmx.ajax("GET", refreshUrl, { target, swap: "outerHTML" });
-    }, 30);
+  const notice = (text, ok) => window.firestepNotice && window.firestepNotice(text, ok);
+  const resync = () => document.dispatchEvent(new CustomEvent("firestep:resync"));
+
+  let failures = 0; // consecutive failed connects: the backoff
+  let everConnected = false;
+  let controller = null; // aborts the open stream (offline, silence, a forced reconnect)
+  let retryTimer = null;
+  let refused = false; // the device has no seat in this game: retrying will not help
+
+  const frameOf = (text) => {
+    let id = null;
+    const data = [];
+    for (const line of text.split("\n")) {
+      if (line.startsWith("id:")) id = line.slice(3).trim();
+      else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+    }
+    return { id, data: data.join("\n") };
   };
-  document.addEventListener("firestep:refresh", refresh);
 
-  const connect = async () => {
-    const headers = { Accept: "text/event-stream" };
-    if (lastId !== null) headers["Last-Event-ID"] = lastId;
+  const deliver = (text) => {
+    const { id, data } = frameOf(text);
+    if (id === null || !data) return; // retry: and keep-alive comments
+    let event;
     try {
-      const issued = await fetch(ticketUrl, { credentials: "same-origin", cache: "no-store" });
+      event = JSON.parse(data);
+    } catch (err) {
+      return;
+    }
+    const n = Number(id);
+    if (Number.isFinite(n) && n <= live.lastId) return; // a frame already delivered before a reconnect
+    if (Number.isFinite(n)) live.lastId = n;
+    document.dispatchEvent(new CustomEvent("firestep:event", { detail: event }));
+  };
+
+  const schedule = (ms) => {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(connect, ms);
+  };
+
+  const reconnectNow = () => {
+    if (refused) return;
+    if (controller) controller.abort(); // its loop ends and schedules the next connect
+    else schedule(0);
+  };
+
+  async function connect() {
+    clearTimeout(retryTimer);
+    if (controller || refused) return;
+    const mine = new AbortController();
+    controller = mine;
+    let silence = null;
+    const watch = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => mine.abort(), SILENCE_MS);
+    };
+    try {
+      watch();
+      const issued = await fetch(ticketUrl, { credentials: "same-origin", cache: "no-store", signal: mine.signal });
       if (issued.status === 401 || issued.status === 403) {
-        window.firestepNotice("Live updates need this device to have joined the game.");
+        refused = true;
+        notice("Live updates need this device to have joined the game.");
         return;
       }
       if (!issued.ok) throw new Error(String(issued.status));
       const { ticket } = await issued.json();
-      const streamUrl = `${url}?ticket=${encodeURIComponent(ticket)}`;
-      const response = await fetch(streamUrl, { headers, credentials: "omit", cache: "no-store" });
-      if (!response.ok) {
-        window.firestepNotice(response.status === 401 || response.status === 403
-          ? "Live updates need this device to have joined the game."
-          : "Live updates are unavailable; retrying.");
-        if (response.status === 401 || response.status === 403) return;
-        throw new Error(String(response.status));
+      const headers = { Accept: "text/event-stream", "Last-Event-ID": String(live.lastId) };
+      const response = await fetch(`${streamUrl}?ticket=${encodeURIComponent(ticket)}`, {
+        headers, credentials: "omit", cache: "no-store", signal: mine.signal,
+      });
+      if (response.status === 401 || response.status === 403) {
+        refused = true;
+        notice("Live updates need this device to have joined the game.");
+        return;
       }
-      if (failures) { window.firestepNotice("Live updates are back.", true); refresh(); }
-      failures = 0;
+      if (!response.ok) throw new Error(String(response.status));
       root.dataset.liveConnected = "1";
+      live.connected = true;
+      if (failures >= 2) notice("Live updates are back.", true);
+      failures = 0;
+      // Whatever happened while this page was not connected is refetched by each view.
+      if (everConnected) resync();
+      everConnected = true;
       const reader = response.body.getReader();
       const decoder = new TextDecoder();
       let buffer = "";
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        buffer += decoder.decode(value, { stream: true });
+        watch();
+        buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, "\n");
         let cut;
         while ((cut = buffer.indexOf("\n\n")) >= 0) {
           const frame = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
-          const idLine = frame.split("\n").find((l) => l.startsWith("id:"));
-          if (idLine) {
-            const id = idLine.slice(3).trim();
-            lastId = id;
-            refresh();
-          }
+          deliver(frame);
         }
       }
       throw new Error("stream closed");
     } catch (err) {
-      delete root.dataset.liveConnected;
       failures += 1;
-      if (failures === 2) window.firestepNotice("Connection to the game lost: reconnecting…");
-      setTimeout(connect, Math.min(5000, 500 * failures));
+      if (failures === 2) notice("Connection to the game lost: reconnecting…");
+    } finally {
+      clearTimeout(silence);
+      if (controller === mine) controller = null;
+      delete root.dataset.liveConnected;
+      live.connected = false;
+      if (!refused) schedule(failures <= 1 ? 250 : Math.min(5000, 500 * failures));
     }
-  };
+  }
+
+  // Offline: drop the stream now (it may otherwise hang silently). Back online or shown again: reconnect at
+  // once (with Last-Event-ID) and let every view catch up.
+  window.addEventListener("offline", () => { if (controller) controller.abort(); });
+  window.addEventListener("online", () => { failures = Math.min(failures, 1); reconnectNow(); resync(); });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible") return;
+    if (!controller) reconnectNow();
+    resync();
+  });
   connect();
 })();

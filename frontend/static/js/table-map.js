@@ -1,371 +1,621 @@
-// The table map: the game's terrain and stands in SVG at true proportions (cm = SVG units; table y runs
-// towards the defender, so it is drawn upwards), templates to drag, coverage from the geometry API,
-// a ruler, pan and pinch-zoom. Moving a stand is sent to the game API; a refusal puts it back.
+// The table map: the game's table drawn with Leaflet (L.CRS.Simple, 1 unit = 1 cm), fed by the live model
+// (table-model.js) from the game's state and its stream (live.js: `firestep:event`, `firestep:resync`).
+// Leaflet does the pan, the pinch about the fingers and the wheel zoom. Tap a stand for its card (nearest
+// stand within a finger's reach, however small its base is drawn); drag a template by its label.
+// The table is drawn in the orientation that fits the screen: portrait with the attacker at the bottom,
+// landscape with the attacker on the left.
 (() => {
-  const svg = document.querySelector("svg[data-table-map]");
-  if (!svg) return;
-  const NS = "http://www.w3.org/2000/svg";
-  const W = Number(svg.dataset.width);
-  const L = Number(svg.dataset.length);
-  const game = svg.dataset.game;
-  // The page's CSRF token: the server refuses a cookie-authorised write without it (app/security.py).
-  const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
+  const root = document.querySelector("[data-map-page]");
+  const canvas = document.querySelector("[data-map-canvas]");
+  if (!root || !canvas || !window.L || !window.firestepTableModel) return;
+  const W = Number(root.dataset.width);
+  const LEN = Number(root.dataset.length);
+  const game = root.dataset.game;
+  const role = root.dataset.role;
   const sizes = JSON.parse(document.getElementById("map-sizes").textContent);
-  const layer = (name) => svg.querySelector(`g.${name}`);
-  const info = document.getElementById("map-info");
-  const notice = (text) => window.firestepNotice && window.firestepNotice(text);
-  let stands = [];
-  const templates = [];
-  let selected = null;
-  let view = { x: 0, y: 0, w: W, h: L };
+  const names = JSON.parse(document.getElementById("map-names").textContent);
+  const model = window.firestepTableModel.create();
+  const HIT_PX = 22; // half of a 44 px finger target: a tap this close to a stand's centre picks it
+  const LABEL_ZOOM_STEPS = 1.5; // labels appear this many zoom levels in from the whole table
+  const notice = (text) => (window.firestepNotice ? window.firestepNotice(text) : null);
+  const api = `/api/v1/games/${game}`;
+  const humanise = (s) => (s === "sos" ? "SOS" : String(s || "").replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase()));
+  const sideName = (s) => (s === "attacker" ? "Attacker" : s === "defender" ? "Defender" : humanise(s));
+  const nameOf = (u) => (names[u.id] ? names[u.id] : { full: u.name, short: u.name });
+  const mayActFor = (side) => role === "referee" || role === side;
 
-  const el = (tag, attrs, parent) => {
-    const node = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-    if (parent) parent.appendChild(node);
+  // -- writes: through the outbox when the page has it (CSRF, Idempotency-Key, kept and resent offline) ------
+  // Either way the answer is { ok, status, data, queued }: queued means kept on the device, not refused.
+  const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
+  const send = async (url, { method = "POST", body } = {}) => {
+    if (window.firestepOutbox && window.firestepOutbox.send) {
+      return window.firestepOutbox.send(url, { method, body: body === undefined ? "{}" : body });
+    }
+    try {
+      const response = await fetch(url, {
+        method,
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const data = await response.json().catch(() => null);
+      return { ok: response.ok, status: response.status, data, queued: false };
+    } catch (err) {
+      return { ok: false, status: 0, data: null, queued: false };
+    }
+  };
+  const refusal = (result, fallback) => {
+    if (!result || !result.status) return fallback;
+    if (window.firestepExplain) return window.firestepExplain(result.status, result.data, result.retryAfter);
+    const body = result.data;
+    if (result.status === 403) return "That belongs to the other side.";
+    if (result.status === 409 && Array.isArray(body?.current?.allowed_now)) return `Not now: ${body.detail}`;
+    if (result.status === 409) return "Someone changed it meanwhile: the map shows the newest.";
+    if (result.status === 422 && Array.isArray(body?.detail)) return `Not possible: ${body.detail[0].msg}`;
+    return fallback;
+  };
+  const failed = (result) => !result || (!result.ok && !result.queued);
+
+  // -- orientation: table (x, y) cm <-> map LatLng ---------------------------------------------------------
+  let landscape = canvas.clientWidth > canvas.clientHeight;
+  const toLL = ([x, y]) => (landscape ? L.latLng(W - x, y) : L.latLng(y, x));
+  const fromLL = (ll) => (landscape ? [W - ll.lat, ll.lng] : [ll.lng, ll.lat]);
+  const tableBounds = () => L.latLngBounds(toLL([0, 0]), toLL([W, LEN]));
+  const rect = (center, facingDeg, w, d) => {
+    const f = (facingDeg * Math.PI) / 180;
+    const u = [Math.cos(f), Math.sin(f)];
+    const v = [-Math.sin(f), Math.cos(f)];
+    return [[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([a, b]) => toLL([
+      center[0] + (a * d * u[0]) / 2 + (b * w * v[0]) / 2,
+      center[1] + (a * d * u[1]) / 2 + (b * w * v[1]) / 2,
+    ]));
+  };
+  const circle = (center, r) => Array.from({ length: 20 }, (_, i) => toLL([
+    center[0] + r * Math.cos((i * Math.PI) / 10), center[1] + r * Math.sin((i * Math.PI) / 10),
+  ]));
+
+  const map = L.map(canvas, {
+    crs: L.CRS.Simple,
+    zoomControl: false,
+    attributionControl: false,
+    zoomSnap: 0,
+    zoomDelta: 0.5,
+    wheelPxPerZoomLevel: 90,
+    minZoom: -2,
+    maxZoom: 6,
+    boxZoom: false,
+    preferCanvas: false,
+  });
+  // One pane (and SVG) per kind of thing, so what is redrawn later never ends up on top of what it should not.
+  const PANES = { cloth: 350, terrain: 360, board: 370, templates: 380, stands: 390, ruler: 395 };
+  const renderers = {};
+  for (const [name, z] of Object.entries(PANES)) {
+    map.createPane(name).style.zIndex = String(z);
+    renderers[name] = L.svg({ pane: name, padding: 0.5 });
+  }
+  const drawIn = (name) => ({ pane: name, renderer: renderers[name] });
+  const layers = {
+    cloth: L.layerGroup().addTo(map),
+    terrain: L.layerGroup().addTo(map),
+    board: L.layerGroup().addTo(map),
+    stands: L.layerGroup().addTo(map),
+    templates: L.layerGroup().addTo(map),
+    handles: L.layerGroup().addTo(map),
+    labels: L.layerGroup(),
+    ruler: L.layerGroup().addTo(map),
+  };
+  let fitZoom = 0;
+  const fitTable = () => {
+    map.invalidateSize();
+    // A wide screen keeps the details card's column free, so the card never hides the table's far edge.
+    const card = canvas.clientWidth >= 1400 ? 416 : 8;
+    map.fitBounds(tableBounds(), { paddingTopLeft: [8, 8], paddingBottomRight: [card, 8], animate: false });
+    fitZoom = map.getZoom();
+    map.setMinZoom(fitZoom - 1);
+    map.setMaxBounds(tableBounds().pad(0.25));
+    showLabels();
+  };
+  // The cloth's <svg> (always drawn) stands for the map in tests and screen checks.
+  const svgOf = () => map.getPane("cloth").querySelector("svg");
+
+  // -- the panel (stand card, template card, tools) --------------------------------------------------------
+  const panel = document.querySelector("[data-map-panel]");
+  let panelShows = null;
+  const showPanel = (name) => {
+    panelShows = name;
+    panel.hidden = !name;
+    panel.querySelectorAll("[data-panel]").forEach((s) => { s.hidden = s.dataset.panel !== name; });
+    document.querySelectorAll("[data-tool]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tool === name)));
+    root.dataset.shows = name || "";
+    if (name !== "ruler" && mode.kind !== "move") setMode({ kind: "idle" });
+  };
+  const section = (name) => panel.querySelector(`[data-panel="${name}"]`);
+  const h = (tag, attrs = {}, ...kids) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "text") node.textContent = v;
+      else if (k.startsWith("data-") || k.startsWith("aria-") || k === "type" || k === "class") node.setAttribute(k === "class" ? "class" : k, v);
+      else node[k] = v;
+    }
+    kids.flat().forEach((kid) => kid && node.append(kid));
     return node;
   };
-  const sy = (y) => L - y; // table y -> SVG y
-  const rotation = (facing) => 90 - facing; // SVG rotates clockwise; width across the facing
-  const toTable = (event) => {
-    const pt = svg.createSVGPoint();
-    pt.x = event.clientX;
-    pt.y = event.clientY;
-    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
-    return [p.x, L - p.y];
-  };
-  const setView = () => svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
 
-  // -- terrain ------------------------------------------------------------------------------------------------
-  const drawTerrain = (terrain) => {
-    const g = layer("terrain");
-    g.replaceChildren();
-    for (const f of terrain.features || []) {
-      const kind = (f.properties && f.properties.kind) || "feature";
-      const geom = f.geometry || {};
-      const polys = geom.type === "Polygon" ? [geom.coordinates] : geom.type === "MultiPolygon" ? geom.coordinates : [];
-      for (const rings of polys) {
-        const d = rings.map((ring) => "M" + ring.map(([x, y]) => `${x},${sy(y)}`).join("L") + "Z").join("");
-        el("path", { d, class: kind, "fill-rule": "evenodd" }, g);
-      }
-      if (geom.type === "LineString") {
-        el("polyline", { points: geom.coordinates.map(([x, y]) => `${x},${sy(y)}`).join(" "), class: `line ${kind}` }, g);
-      }
-    }
+  // -- drawing (terrain and the game's own items: table-board.js) --------------------------------------------
+  const drawCloth = () => {
+    layers.cloth.clearLayers();
+    L.rectangle(tableBounds(), { ...drawIn("cloth"), className: "table-cloth", interactive: false }).addTo(layers.cloth);
+  };
+  const standLayers = new Map(); // unit id -> {shape, label}
+  const onTable = (u) => u.x !== null && u.y !== null && u.base && !u.off_table && !u.killed && sizes.bases[u.base];
+  const coverClass = new Map(); // unit id -> "cov-full" | "cov-partial" (table-coverage.js sets it)
+  const standClass = (u) => [
+    "map-stand", u.side, u.suppression ? `sup sup-${Math.min(3, u.suppression)}` : "",
+    coverClass.get(u.id) || "", selectedStand === u.id ? "selected" : "",
+  ].filter(Boolean).join(" ");
+  const drawStand = (u) => {
+    const old = standLayers.get(u.id);
+    if (old) { layers.stands.removeLayer(old.shape); layers.labels.removeLayer(old.label); standLayers.delete(u.id); }
+    if (!onTable(u)) return;
+    const spec = sizes.bases[u.base];
+    const facing = u.facing_deg ?? 90;
+    const shape = L.polygon(spec.shape === "round" ? circle([u.x, u.y], spec.w / 2) : rect([u.x, u.y], facing, spec.w, spec.d), {
+      ...drawIn("stands"), className: standClass(u), interactive: false,
+    }).addTo(layers.stands);
+    const element = shape.getElement();
+    if (element) { element.setAttribute("data-stand", String(u.id)); element.setAttribute("data-side", u.side); }
+    const text = `${escapeHtml(nameOf(u).short)}${u.suppression ? ` · ${u.suppression}▲` : ""}`;
+    const label = L.marker(toLL([u.x, u.y]), {
+      interactive: false, keyboard: false,
+      icon: L.divIcon({ className: `stand-label ${u.side}`, html: `<span>${text}</span>`, iconSize: null }),
+    });
+    layers.labels.addLayer(label);
+    standLayers.set(u.id, { shape, label });
+  };
+  const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  const drawStands = () => {
+    layers.stands.clearLayers();
+    layers.labels.clearLayers();
+    standLayers.clear();
+    for (const u of model.units.values()) drawStand(u);
+    const svg = svgOf();
+    if (svg) svg.dataset.stands = String(standLayers.size);
+  };
+  const showLabels = () => {
+    const on = map.getZoom() >= fitZoom + LABEL_ZOOM_STEPS;
+    root.classList.toggle("labels-on", on);
+    if (on && !map.hasLayer(layers.labels)) layers.labels.addTo(map);
+    if (!on && map.hasLayer(layers.labels)) map.removeLayer(layers.labels);
   };
 
-  // -- stands -------------------------------------------------------------------------------------------------
-  const drawStand = (s) => {
-    const spec = sizes.bases[s.base] || { shape: "rect", w: 2, d: 2 };
-    const g = el("g", { class: `map-stand ${s.side}`, "data-stand": s.id, tabindex: 0 }, layer("stands"));
-    const t = el("title", {}, g);
-    t.textContent = s.name;
-    if (spec.shape === "round") el("circle", { r: spec.w / 2 }, g);
-    else el("rect", { x: -spec.w / 2, y: -spec.d / 2, width: spec.w, height: spec.d }, g);
-    s.node = g;
-    placeStand(s);
-  };
-  const placeStand = (s) => {
-    s.node.setAttribute("transform", `translate(${s.x} ${sy(s.y)}) rotate(${rotation(s.facing_deg ?? 90)})`);
-  };
-
-  // -- templates and coverage ---------------------------------------------------------------------------------
-  const templateSize = (t) => {
+  // Templates: the area, and a labelled handle (kind and owner) to drag it by.
+  const templateLayers = new Map();
+  let selectedTemplate = null;
+  const templateShape = (t) => {
     const spec = sizes.templates[t.kind];
-    return { w: spec.across ? W : spec.w, d: spec.d };
+    return rect([t.x, t.y], t.rotation, spec.across ? W : spec.w, spec.d);
   };
-  const drawTemplate = (t) => {
-    const { w, d } = templateSize(t);
-    const g = el("g", { class: "template", "data-template": t.kind }, layer("templates"));
-    el("rect", { x: -w / 2, y: -d / 2, width: w, height: d }, g);
-    t.node = g;
-    placeTemplate(t);
+  const drawTemplate = (id) => {
+    const old = templateLayers.get(id);
+    if (old) { layers.templates.removeLayer(old.shape); layers.handles.removeLayer(old.handle); templateLayers.delete(id); }
+    const t = model.templates.get(id);
+    if (!t) { if (selectedTemplate === id) { selectedTemplate = null; if (panelShows === "template") showPanel(null); } return; }
+    const shape = L.polygon(templateShape(t), {
+      ...drawIn("templates"),
+      className: `tpl tpl-${t.side}${selectedTemplate === id ? " selected" : ""}`, interactive: false,
+    }).addTo(layers.templates);
+    shape.getElement()?.setAttribute("data-template", String(id));
+    const movable = mayActFor(t.side);
+    const handle = L.marker(toLL([t.x, t.y]), {
+      draggable: movable,
+      autoPan: true,
+      keyboard: false,
+      title: `${humanise(t.kind)} template of the ${t.side}`,
+      icon: L.divIcon({
+        className: `tpl-handle tpl-${t.side}${selectedTemplate === id ? " selected" : ""}`,
+        html: `<span class="tpl-kind">${escapeHtml(humanise(t.kind))}</span><span class="tpl-owner">${sideName(t.side)}</span>`,
+        // Below the template's centre, so a small template and the stands under it stay in sight.
+        iconSize: [112, 44],
+        iconAnchor: [56, -8],
+      }),
+    }).addTo(layers.handles);
+    handle.getElement()?.setAttribute("data-template-handle", String(id));
+    handle.on("click", () => selectTemplate(id));
+    handle.on("drag", () => {
+      const [x, y] = fromLL(handle.getLatLng());
+      shape.setLatLngs(templateShape({ ...t, x, y }));
+    });
+    handle.on("dragend", async () => {
+      const [x, y] = fromLL(handle.getLatLng()).map((v, i) => Math.max(0, Math.min(i ? LEN : W, v)));
+      const moved = { ...t, x: Number(x.toFixed(2)), y: Number(y.toFixed(2)) };
+      model.templates.set(id, moved); // shown at once; the answer or the stream sets its version
+      drawTemplate(id);
+      selectTemplate(id);
+      window.dispatchEvent(new CustomEvent("firestep:map-changed"));
+      const result = await send(`${api}/templates/${id}`, { method: "PATCH", body: { x: moved.x, y: moved.y } });
+      if (failed(result)) {
+        notice(refusal(result, "The template's move was not saved; it is back where it was."));
+        model.templates.set(id, t);
+        drawTemplate(id);
+      } else if (result.ok && result.data) {
+        model.setTemplate(result.data.template);
+      }
+      window.dispatchEvent(new CustomEvent("firestep:map-changed"));
+    });
+    templateLayers.set(id, { shape, handle });
   };
-  const placeTemplate = (t) => {
-    if (sizes.templates[t.kind].across) t.center[0] = W / 2;
-    t.node.setAttribute("transform", `translate(${t.center[0]} ${sy(t.center[1])}) rotate(${rotation(t.facing_deg)})`);
-  };
-  const select = (t) => {
-    selected = t;
-    for (const other of templates) other.node.classList.toggle("selected", other === t);
+  const drawTemplates = () => {
+    layers.templates.clearLayers();
+    layers.handles.clearLayers();
+    templateLayers.clear();
+    for (const id of model.templates.keys()) drawTemplate(id);
   };
 
-  let coverageTimer = null;
-  let coverageSeq = 0;
-  const updateCoverage = () => {
-    clearTimeout(coverageTimer);
-    coverageTimer = setTimeout(async () => {
-      const seq = ++coverageSeq;
-      const onTable = stands.filter((s) => sizes.bases[s.base]);
-      const full = new Set();
-      const partial = new Set();
-      for (const t of templates) {
-        const response = await fetch("/api/v1/geometry/coverage", {
-          method: "POST",
-          headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-          body: JSON.stringify({
-            template: { kind: t.kind, center: t.center, facing_deg: t.facing_deg },
-            stands: onTable.map((s) => ({ id: String(s.id), side: s.side, base: s.base, center: [s.x, s.y], facing_deg: s.facing_deg ?? 90 })),
-            table: { width_cm: W, length_cm: L },
-          }),
-        });
-        if (!response.ok) { notice("The table geometry could not be worked out for that template."); return; }
-        const cov = await response.json();
-        cov.full.forEach((id) => full.add(id));
-        cov.partial.forEach((id) => partial.add(id));
-      }
-      if (seq !== coverageSeq) return;
-      for (const s of stands) {
-        const id = String(s.id);
-        s.node.classList.toggle("cov-full", full.has(id));
-        s.node.classList.toggle("cov-partial", !full.has(id) && partial.has(id));
-      }
-      const names = (ids) => [...ids].map((id) => { const s = stands.find((x) => String(x.id) === id); return s ? `${s.name} (${s.side})` : id; });
-      info.replaceChildren();
-      if (!templates.length) return;
-      const add = (label, list) => {
-        const p = document.createElement("p");
-        p.dataset.coverage = label;
-        p.textContent = `${label === "full" ? "Fully under" : "Partly under"} (${list.length}): ${list.join(", ") || "none"}`;
-        info.appendChild(p);
-      };
-      add("full", names(full));
-      add("partial", names([...partial].filter((id) => !full.has(id))));
-    }, 60);
+  const renderAll = () => {
+    drawCloth();
+    window.dispatchEvent(new CustomEvent("firestep:map-redraw"));
+    drawStands();
+    drawTemplates();
+    drawRuler();
+    drawTurn();
   };
 
-  // -- ruler ----------------------------------------------------------------------------------------------------
-  let rulerOn = false;
-  let rulerPoints = [];
+  // -- the turn ----------------------------------------------------------------------------------------------
+  const drawTurn = () => {
+    const t = model.turn;
+    const box = document.querySelector("[data-map-turn]");
+    box.dataset.turn = String(t.turn);
+    box.dataset.sideToMove = t.side_to_move || "";
+    box.textContent = t.status === "setup" && !t.turn ? "Setting up" : t.status === "finished" ? "Game over" : `Turn ${t.turn} · ${sideName(t.side_to_move)} to move`;
+  };
+
+  // -- the stand card ------------------------------------------------------------------------------------------
+  let selectedStand = null;
+  const STATES = [
+    ["stuck_on_wire", "Stuck on wire"], ["deep_shelter", "In deep shelter"], ["in_gas", "In gas"],
+    ["morale_due", "Morale test due"], ["raw_under_fire", "Raw under fire"], ["limbered", "Limbered"],
+    ["mutiny", "Mutiny"], ["crew_abandoned", "Crew abandoned"],
+  ];
+  const showStand = (id) => {
+    const u = model.units.get(id);
+    const prev = selectedStand;
+    selectedStand = u ? id : null;
+    if (prev && model.units.get(prev)) drawStand(model.units.get(prev));
+    if (!u) { if (panelShows === "stand") showPanel(null); return; }
+    drawStand(u);
+    const box = section("stand");
+    const states = STATES.filter(([k]) => u[k]).map(([, label]) => label);
+    const n = nameOf(u);
+    box.replaceChildren(
+      h("h2", { "data-stand-name": "", text: n.short }),
+      h("p", { class: "stand-path", "data-stand-path": "", text: n.full }),
+      h("p", { class: `stand-side ${u.side}`, text: `${sideName(u.side)} · ${humanise(u.kind || u.level)}` }),
+      h("p", { "data-stand-markers": String(u.suppression), text: u.suppression ? `${u.suppression} suppression marker${u.suppression > 1 ? "s" : ""}` : "No suppression markers" }),
+      h("p", { class: "muted", text: [u.killed ? "Destroyed" : "", ...states, u.actions_left ? `${u.actions_left} action${u.actions_left > 1 ? "s" : ""} left` : ""].filter(Boolean).join(" · ") || "Nothing else to note" }),
+      h("div", { class: "card-actions" },
+        h("button", { type: "button", class: "button", "data-stand-action": "add-marker", text: "+1 marker" }),
+        mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "recover", text: "Recover a marker", disabled: !u.suppression }) : null,
+        mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "move", text: "Move", "aria-pressed": String(mode.kind === "move") }) : null,
+        h("button", { type: "button", class: "button", "data-stand-action": "measure", text: "Measure from here" }),
+      ),
+    );
+    if (panelShows !== "stand") showPanel("stand");
+  };
+  const standAction = async (action) => {
+    const u = model.units.get(selectedStand);
+    if (!u) return;
+    if (action === "move") {
+      setMode({ kind: "move", unit: u.id });
+      notice(`Tap where ${nameOf(u).short} goes.`);
+      return;
+    }
+    if (action === "measure") {
+      ruler = [[u.x, u.y]];
+      showPanel("ruler");
+      setMode({ kind: "ruler" });
+      drawRuler();
+      return;
+    }
+    const body = action === "add-marker" ? { delta: 1 } : { delta: -1 };
+    const result = await send(`${api}/units/${u.id}/markers`, { body });
+    if (failed(result)) {
+      notice(refusal(result, "The marker was not saved; check the connection."));
+      return;
+    }
+    if (result.ok && result.data) {
+      model.apply({ id: result.data.event_id, kind: "marker", payload: { changes: result.data.changes } });
+      showStand(u.id);
+    }
+  };
+  const moveStand = async (id, [x, y]) => {
+    const u = model.units.get(id);
+    if (!u) return;
+    const before = { ...u };
+    const to = { x: Number(Math.max(0, Math.min(W, x)).toFixed(2)), y: Number(Math.max(0, Math.min(LEN, y)).toFixed(2)) };
+    Object.assign(u, to);
+    drawStand(u);
+    const result = await send(`${api}/units/${id}/move`, { body: { ...to, facing_deg: u.facing_deg ?? 90 } });
+    if (failed(result)) {
+      notice(refusal(result, "The move was not saved; the stand is back where it was."));
+      Object.assign(u, { x: before.x, y: before.y });
+      drawStand(u);
+    } else if (result.ok && result.data) {
+      model.apply({ id: result.data.event_id, kind: "move", payload: { changes: result.data.changes } });
+    }
+    showStand(id);
+    window.dispatchEvent(new CustomEvent("firestep:map-changed"));
+  };
+
+  // -- template card -------------------------------------------------------------------------------------------
+  const selectTemplate = (id) => {
+    const prev = selectedTemplate;
+    selectedTemplate = id;
+    if (prev && prev !== id) drawTemplate(prev);
+    drawTemplate(id);
+    const t = model.templates.get(id);
+    if (!t) return;
+    const box = section("template");
+    const movable = mayActFor(t.side);
+    box.replaceChildren(
+      h("h2", { "data-template-title": "", text: `${humanise(t.kind)} · ${sideName(t.side)}` }),
+      h("p", { class: "muted", text: movable ? "Drag its label on the map to move it." : "The other side's template: only they and the referee move it." }),
+      movable ? h("div", { class: "card-actions" },
+        h("button", { type: "button", class: "button", "data-template-action": "turn", text: "Turn 45°" }),
+        h("button", { type: "button", class: "button", "data-template-action": "remove", text: "Take it off the table" }),
+      ) : null,
+      h("div", { "data-template-coverage": String(id) }),
+    );
+    showPanel("template");
+    window.dispatchEvent(new CustomEvent("firestep:template-selected", { detail: { id } }));
+  };
+  const templateAction = async (action) => {
+    const t = model.templates.get(selectedTemplate);
+    if (!t) return;
+    if (action === "turn") {
+      const rotation = (t.rotation + 45) % 360;
+      model.templates.set(t.id, { ...t, rotation });
+      drawTemplate(t.id);
+      window.dispatchEvent(new CustomEvent("firestep:map-changed"));
+      const result = await send(`${api}/templates/${t.id}`, { method: "PATCH", body: { rotation } });
+      if (failed(result)) {
+        notice(refusal(result, "The turn was not saved."));
+        model.templates.set(t.id, t);
+        drawTemplate(t.id);
+      } else if (result.ok && result.data) {
+        model.setTemplate(result.data.template);
+      }
+      window.dispatchEvent(new CustomEvent("firestep:map-changed"));
+    }
+    if (action === "remove") {
+      const result = await send(`${api}/templates/${t.id}`, { method: "DELETE" });
+      if (failed(result)) {
+        notice(refusal(result, "The template is still on the table: the removal was not saved."));
+        return;
+      }
+      model.dropTemplate(t.id, result.ok && result.data ? result.data.event_id : t.version);
+      selectedTemplate = null;
+      showPanel(null);
+    }
+  };
+  let templateSide = "attacker";
+  const addTemplate = async (kind) => {
+    const [x, y] = fromLL(map.getCenter());
+    const body = {
+      kind,
+      x: Number(Math.max(0, Math.min(W, x)).toFixed(2)),
+      y: Number(Math.max(0, Math.min(LEN, y)).toFixed(2)),
+      rotation: role === "defender" ? 270 : 90,
+    };
+    if (role === "referee") { body.side = templateSide; body.rotation = templateSide === "defender" ? 270 : 90; }
+    const result = await send(`${api}/templates`, { body });
+    if (failed(result)) {
+      notice(refusal(result, "The template was not laid: check the connection."));
+      return;
+    }
+    if (result.ok && result.data) {
+      model.setTemplate(result.data.template);
+      selectTemplate(result.data.template.id);
+    }
+  };
+
+  // -- measuring and tapping -----------------------------------------------------------------------------------
+  let mode = { kind: "idle" };
+  let ruler = [];
+  const setMode = (m) => {
+    mode = m;
+    root.dataset.mode = m.kind;
+    canvas.classList.toggle("picking", m.kind !== "idle");
+  };
   const drawRuler = () => {
-    const g = layer("ruler");
-    g.replaceChildren();
-    rulerPoints.forEach(([x, y]) => el("circle", { cx: x, cy: sy(y), r: 0.8 }, g));
-    if (rulerPoints.length === 2) {
-      const [[x1, y1], [x2, y2]] = rulerPoints;
-      el("line", { x1, y1: sy(y1), x2, y2: sy(y2) }, g);
+    layers.ruler.clearLayers();
+    ruler.forEach((p) => L.circleMarker(toLL(p), { ...drawIn("ruler"), radius: 6, className: "ruler-point", interactive: false }).addTo(layers.ruler));
+    const reading = document.querySelector("[data-ruler-reading]");
+    if (ruler.length === 2) {
+      const [[x1, y1], [x2, y2]] = ruler;
       const cm = Math.hypot(x2 - x1, y2 - y1);
-      const label = el("text", { x: (x1 + x2) / 2 + 1, y: sy((y1 + y2) / 2) - 1 }, g);
-      label.textContent = `${cm.toFixed(1)} cm`;
-      info.replaceChildren(Object.assign(document.createElement("p"), { textContent: `Ruler: ${cm.toFixed(1)} cm`, className: "ruler-reading" }));
+      L.polyline([toLL(ruler[0]), toLL(ruler[1])], { ...drawIn("ruler"), className: "ruler-line", interactive: false }).addTo(layers.ruler);
+      L.marker(toLL([(x1 + x2) / 2, (y1 + y2) / 2]), {
+        interactive: false,
+        icon: L.divIcon({ className: "ruler-label", html: `<span>${cm.toFixed(1)} cm</span>`, iconSize: null }),
+      }).addTo(layers.ruler);
+      reading.textContent = `${cm.toFixed(1)} cm`;
+      reading.dataset.cm = cm.toFixed(1);
+    } else if (reading) {
+      reading.textContent = ruler.length ? "Tap where to measure to." : "Tap two points on the table.";
+      delete reading.dataset.cm;
     }
   };
-
-  // -- what the game has on the table: arrived fire-plan items, gas clouds, rolling barrages ------------------
-  // Drawn from the game's board (GET /state), under the stands; they move only when the game moves them.
-  const FIRE_TEMPLATE = { "aiming-point": "artillery", bombardment: "artillery", superimposed: "artillery" };
-  const drawBoard = (board) => {
-    const g = layer("board");
-    g.replaceChildren();
-    const lines = [];
-    const band = (y0, y1, cls, label) => {
-      const lo = Math.max(0, Math.min(y0, y1));
-      const hi = Math.min(L, Math.max(y0, y1));
-      if (hi <= lo) return;
-      const r = el("rect", { x: 0, y: sy(hi), width: W, height: hi - lo, class: cls }, g);
-      el("title", {}, r).textContent = label;
-    };
-    const shape = (kind, center, facing, cls, label) => {
-      const spec = sizes.templates[kind];
-      const node = el("g", { class: cls, transform: `translate(${center[0]} ${sy(center[1])}) rotate(${rotation(facing)})` }, g);
-      el("rect", { x: -spec.w / 2, y: -spec.d / 2, width: spec.w, height: spec.d }, node);
-      el("title", {}, node).textContent = label;
-    };
-    for (const f of board.fire || []) {
-      if (!f.point) continue;
-      const label = `${f.kind.replace(/-/g, " ")} of the ${f.side}${f.battery ? ` (${f.battery})` : ""}`;
-      if (FIRE_TEMPLATE[f.kind]) {
-        shape(FIRE_TEMPLATE[f.kind], f.point, sizes.ahead[f.side], "board-fire", label);
-      } else {
-        // Mortars and air missions: the aiming point (their template depends on the weapon).
-        const m = el("g", { class: "board-fire point", transform: `translate(${f.point[0]} ${sy(f.point[1])})` }, g);
-        el("circle", { r: 2 }, m);
-        el("path", { d: "M-3,0H3M0,-3V3" }, m);
-        el("title", {}, m).textContent = label;
-      }
-      lines.push(label);
+  // The stand nearest the tap within a finger's reach (or under it, for a large base at high zoom).
+  const standAt = (containerPoint) => {
+    let best = null;
+    let bestD = Infinity;
+    for (const [id] of standLayers) {
+      const u = model.units.get(id);
+      const c = map.latLngToContainerPoint(toLL([u.x, u.y]));
+      const spec = sizes.bases[u.base];
+      const reachCm = Math.max(spec.w, spec.d) / 2;
+      const reachPx = map.latLngToContainerPoint(toLL([u.x + reachCm, u.y])).distanceTo(c);
+      const d = c.distanceTo(containerPoint);
+      if (d <= Math.max(HIT_PX, reachPx) && d < bestD) { best = id; bestD = d; }
     }
-    for (const c of board.clouds || []) {
-      const label = `${c.gas || "gas"} gas cloud of the ${c.side}`;
-      shape(c.side === "attacker" ? "gas-attacker" : "gas-defender", c.center, sizes.ahead[c.side], "board-gas", label);
-      lines.push(label);
-    }
-    for (const b of board.barrages || []) {
-      const [lo, hi] = b.covers_y;
-      const label = `rolling barrage of the ${b.side}`;
-      band(lo, hi, "board-barrage", label);
-      // "6 cm" behind the rear edge, on the side's own side of the barrage.
-      if (b.side === "attacker") band(lo - sizes.danger_cm, lo, "board-danger", `${label}: danger zone`);
-      else band(hi, hi + sizes.danger_cm, "board-danger", `${label}: danger zone`);
-      lines.push(label);
-    }
-    const box = document.getElementById("board-info");
-    if (box) {
-      box.replaceChildren();
-      if (lines.length) {
-        const p = document.createElement("p");
-        p.dataset.boardItems = String(lines.length);
-        p.textContent = `On the table: ${lines.join("; ")}.`;
-        box.appendChild(p);
-      }
-    }
+    return best;
   };
-
-  // -- pointer handling: drag stands and templates, pan, pinch ------------------------------------------------
-  const pointers = new Map();
-  let drag = null;
-  let pinch = null;
-  svg.addEventListener("pointerdown", (event) => {
-    pointers.set(event.pointerId, event);
-    svg.setPointerCapture(event.pointerId);
-    if (pointers.size === 2) {
-      const [a, b] = [...pointers.values()];
-      pinch = { dist: Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY), view: { ...view } };
-      drag = null;
+  map.on("click", (e) => {
+    const point = fromLL(e.latlng);
+    if (mode.kind === "move") {
+      const id = mode.unit;
+      setMode({ kind: "idle" });
+      moveStand(id, point);
       return;
     }
-    const [x, y] = toTable(event);
-    if (rulerOn) {
-      rulerPoints = rulerPoints.length === 2 ? [[x, y]] : [...rulerPoints, [x, y]];
+    if (mode.kind === "ruler") {
+      ruler = ruler.length === 2 ? [point] : [...ruler, point];
       drawRuler();
       return;
     }
-    const tNode = event.target.closest("[data-template]");
-    const sNode = event.target.closest("[data-stand]");
-    if (tNode) {
-      const t = templates.find((tt) => tt.node === tNode);
-      select(t);
-      drag = { kind: "template", item: t, dx: t.center[0] - x, dy: t.center[1] - y };
-    } else if (sNode) {
-      const s = stands.find((ss) => ss.node === sNode);
-      drag = { kind: "stand", item: s, dx: s.x - x, dy: s.y - y, from: [s.x, s.y] };
-    } else {
-      drag = { kind: "pan", start: [event.clientX, event.clientY], view: { ...view } };
-    }
+    const id = standAt(e.containerPoint);
+    if (id !== null) showStand(id);
+    else if (panelShows === "stand") { showStand(null); }
   });
-  svg.addEventListener("pointermove", (event) => {
-    if (!pointers.has(event.pointerId)) return;
-    pointers.set(event.pointerId, event);
-    if (pinch && pointers.size === 2) {
-      const [a, b] = [...pointers.values()];
-      const scale = pinch.dist / Math.max(1, Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY));
-      zoomTo(pinch.view, scale);
-      return;
-    }
-    if (!drag) return;
-    if (drag.kind === "pan") {
-      const rect = svg.getBoundingClientRect();
-      const k = Math.max(drag.view.w / rect.width, drag.view.h / rect.height);
-      view.x = drag.view.x - (event.clientX - drag.start[0]) * k;
-      view.y = drag.view.y - (event.clientY - drag.start[1]) * k;
-      setView();
-      return;
-    }
-    const [x, y] = toTable(event);
-    const nx = Math.max(0, Math.min(W, x + drag.dx));
-    const ny = Math.max(0, Math.min(L, y + drag.dy));
-    if (drag.kind === "template") {
-      drag.item.center = [nx, ny];
-      placeTemplate(drag.item);
-    } else {
-      drag.item.x = nx;
-      drag.item.y = ny;
-      placeStand(drag.item);
-    }
-    updateCoverage();
-  });
-  const release = async (event) => {
-    pointers.delete(event.pointerId);
-    if (pointers.size < 2) pinch = null;
-    const done = drag;
-    drag = null;
-    if (!done || done.kind !== "stand") return;
-    const s = done.item;
-    if (s.x === done.from[0] && s.y === done.from[1]) return;
-    const response = await fetch(`/api/v1/games/${game}/units/${s.id}/move`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-      credentials: "same-origin",
-      body: JSON.stringify({ x: Number(s.x.toFixed(2)), y: Number(s.y.toFixed(2)), facing_deg: s.facing_deg ?? 90 }),
-    }).catch(() => null);
-    if (!response || !response.ok) {
-      // A refusal by the rules of play (the game's status or the current step) says why in words.
-      const refusal = response && response.status === 409 ? await response.json().catch(() => null) : null;
-      notice(response && response.status === 403 ? "That stand belongs to the other side: it stays where it was."
-        : Array.isArray(refusal?.current?.allowed_now) ? `Not now: the stand is back where it was. ${refusal.detail}`
-        : "The move was not saved; the stand is back where it was.");
-      [s.x, s.y] = done.from;
-      placeStand(s);
-      updateCoverage();
-    }
-  };
-  svg.addEventListener("pointerup", release);
-  svg.addEventListener("pointercancel", release);
+  map.on("zoomend", showLabels);
+  root.dataset.hitPx = String(HIT_PX * 2);
 
-  const zoomTo = (base, scale, cx, cy) => {
-    const w = Math.max(10, Math.min(W * 2, base.w * scale));
-    const h = w * (base.h / base.w);
-    const fx = cx === undefined ? 0.5 : (cx - base.x) / base.w;
-    const fy = cy === undefined ? 0.5 : (cy - base.y) / base.h;
-    view = { x: base.x + (base.w - w) * fx, y: base.y + (base.h - h) * fy, w, h };
-    setView();
-  };
-  svg.addEventListener("wheel", (event) => {
-    event.preventDefault();
-    const [x, y] = toTable(event);
-    zoomTo({ ...view }, event.deltaY > 0 ? 1.15 : 1 / 1.15, x, sy(y));
-  }, { passive: false });
-
-  // -- tools ----------------------------------------------------------------------------------------------------
+  // -- tools ---------------------------------------------------------------------------------------------------
   document.addEventListener("click", (event) => {
+    const tool = event.target.closest("[data-tool]");
+    if (tool) {
+      const name = tool.dataset.tool;
+      showPanel(panelShows === name ? null : name);
+      if (name === "ruler" && panelShows === "ruler") { ruler = []; setMode({ kind: "ruler" }); drawRuler(); }
+      if (name === "ruler" && panelShows !== "ruler") { ruler = []; setMode({ kind: "idle" }); drawRuler(); }
+      return;
+    }
+    const zoom = event.target.closest("[data-zoom]");
+    if (zoom) {
+      if (zoom.dataset.zoom === "in") map.zoomIn(0.75);
+      else if (zoom.dataset.zoom === "out") map.zoomOut(0.75);
+      else fitTable();
+      return;
+    }
+    if (event.target.closest("[data-panel-close]")) {
+      if (selectedStand) { const id = selectedStand; selectedStand = null; const u = model.units.get(id); if (u) drawStand(u); }
+      showPanel(null);
+      return;
+    }
     const add = event.target.closest("[data-add-template]");
-    if (add) {
-      const t = { kind: add.dataset.addTemplate, center: [W / 2, L / 2], facing_deg: 90 };
-      templates.push(t);
-      drawTemplate(t);
-      select(t);
-      updateCoverage();
+    if (add) { addTemplate(add.dataset.addTemplate); return; }
+    const side = event.target.closest("[data-template-side]");
+    if (side) {
+      templateSide = side.dataset.templateSide;
+      document.querySelectorAll("[data-template-side]").forEach((b) => b.setAttribute("aria-pressed", String(b === side)));
+      return;
     }
-    if (event.target.closest("[data-ruler]")) {
-      rulerOn = !rulerOn;
-      event.target.closest("[data-ruler]").setAttribute("aria-pressed", String(rulerOn));
-      rulerPoints = [];
-      drawRuler();
-    }
-    if (event.target.closest("[data-rotate-template]") && selected) {
-      selected.facing_deg = (selected.facing_deg + 45) % 360;
-      placeTemplate(selected);
-      updateCoverage();
-    }
-    if (event.target.closest("[data-remove-template]") && selected) {
-      selected.node.remove();
-      templates.splice(templates.indexOf(selected), 1);
-      select(templates[templates.length - 1] || null);
-      updateCoverage();
-    }
-    if (event.target.closest("[data-zoom-reset]")) {
-      view = { x: 0, y: 0, w: W, h: L };
-      setView();
-    }
+    const sa = event.target.closest("[data-stand-action]");
+    if (sa) { standAction(sa.dataset.standAction); return; }
+    const ta = event.target.closest("[data-template-action]");
+    if (ta) templateAction(ta.dataset.templateAction);
   });
 
-  // -- load -----------------------------------------------------------------------------------------------------
-  const load = async () => {
-    try {
-      const [state, units] = await Promise.all([
-        fetch(`/api/v1/games/${game}/state`, { credentials: "same-origin" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status))),
-        fetch(`/api/v1/games/${game}/units`, { credentials: "same-origin" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status))),
-      ]);
-      drawTerrain(state.terrain || {});
-      drawBoard(state.board || {});
-      layer("stands").replaceChildren();
-      stands = units.filter((u) => u.x !== null && u.y !== null && u.base && !u.off_table && !u.killed);
-      stands.forEach(drawStand);
-      svg.dataset.loaded = String(stands.length);
-      updateCoverage();
-    } catch (status) {
-      notice(status === 401 || status === 403 ? "Join this game to see its table." : "The table could not be loaded; check the connection.");
-    }
+  // -- the model to the map ------------------------------------------------------------------------------------
+  model.listen((what) => {
+    if (what.all) { renderAll(); window.dispatchEvent(new CustomEvent("firestep:map-changed")); return; }
+    if (what.changed) for (const id of what.changed) { const u = model.units.get(id); if (u) drawStand(u); }
+    if (what.changed && selectedStand && what.changed.has(selectedStand)) showStand(selectedStand);
+    if (what.template !== undefined) drawTemplate(what.template);
+    if (what.turn) drawTurn();
+    if (what.units || what.templates) window.dispatchEvent(new CustomEvent("firestep:map-changed"));
+  });
+
+  // -- loading and following the stream ------------------------------------------------------------------------
+  const getJson = (url) => fetch(url, { credentials: "same-origin", cache: "no-store" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));
+  let loading = null;
+  const load = () => {
+    if (loading) return loading;
+    loading = (async () => {
+      try {
+        // The state first: the units read after it are at least as new as its event id.
+        const state = await getJson(`${api}/state`);
+        const units = await getJson(`${api}/units`);
+        model.setState(state, units);
+        const svg = svgOf();
+        if (svg) { svg.dataset.tableMap = ""; svg.dataset.loaded = String(standLayers.size); }
+        root.dataset.asOf = String(model.asOf);
+        root.dataset.loaded = String(standLayers.size);
+      } catch (status) {
+        notice(status === 401 || status === 403 ? "Join this game to see its table." : "The table could not be loaded; check the connection.");
+      } finally {
+        loading = null;
+      }
+    })();
+    return loading;
   };
+  let pendingRead = null;
+  const readBack = (what) => {
+    // Many frames in a burst (a new turn brings several) are read back once.
+    clearTimeout(pendingRead);
+    pendingRead = setTimeout(async () => {
+      if (what.has("state")) {
+        const state = await getJson(`${api}/state`).catch(() => null);
+        if (state) {
+          const units = what.has("units") ? await getJson(`${api}/units`).catch(() => null) : null;
+          model.setState(state, units);
+        }
+      } else if (what.has("units")) {
+        const state = await getJson(`${api}/state`).catch(() => null);
+        const units = state ? await getJson(`${api}/units`).catch(() => null) : null;
+        if (state && units) model.setState(state, units);
+      }
+      what.clear();
+    }, 40);
+  };
+  const wanted = new Set();
+  document.addEventListener("firestep:event", (e) => {
+    const need = model.apply(e.detail);
+    root.dataset.lastEvent = String(Math.max(Number(root.dataset.lastEvent || 0), e.detail.id || 0));
+    if (need.length) { need.forEach((n) => wanted.add(n)); readBack(wanted); }
+  });
+  document.addEventListener("firestep:resync", () => load());
+  // The outbox sent taps kept while offline: read the table back.
+  document.addEventListener("firestep:refresh", () => load());
+
+  // The orientation follows the screen: redraw when a turned device or a resized window changes it.
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      const now = canvas.clientWidth > canvas.clientHeight;
+      map.invalidateSize();
+      if (now !== landscape) { landscape = now; root.dataset.orientation = landscape ? "landscape" : "portrait"; renderAll(); fitTable(); }
+    }, 120);
+  });
+
+  root.dataset.orientation = landscape ? "landscape" : "portrait";
+  drawCloth();
+  fitTable();
+  drawRuler();
   load();
+  // For table-coverage.js: the model, the names, and how to mark stands and send writes.
+  window.firestepMap = {
+    model, sizes, W, LEN, api, role, send, refusal, failed, nameOf, mayActFor, notice,
+    setCover: (classes) => {
+      coverClass.clear();
+      for (const [id, cls] of classes) coverClass.set(id, cls);
+      for (const id of standLayers.keys()) {
+        const el = standLayers.get(id).shape.getElement();
+        const u = model.units.get(id);
+        if (el && u) el.setAttribute("class", standClass(u));
+      }
+    },
+    selectedTemplate: () => selectedTemplate,
+    leaflet: map,
+    layers,
+    drawIn,
+    root,
+    humanise,
+    toLL,
+    fromLL,
+    rect,
+    circle,
+  };
+  window.dispatchEvent(new CustomEvent("firestep:map-ready"));
 })();

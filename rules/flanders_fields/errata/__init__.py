@@ -11,6 +11,7 @@ for, the topic itself. Importing this package registers them all on FlandersFiel
 from __future__ import annotations
 
 from rules.flanders_fields.errata.artillery import (
+    AIR_ATTACK_MACHINE_GUN,
     AIR_MISSION_ORDER,
     ARTILLERY_ACTION_MID,
     ARTILLERY_LINE_OF_SIGHT_EARLY,
@@ -90,6 +91,7 @@ from rules.flanders_fields.errata.scenarios import (
 )
 
 __all__ = [
+    "AIR_ATTACK_MACHINE_GUN",
     "AIR_MISSION_ORDER",
     "ARMOUR_FIELD_ARTILLERY_OVER_75",
     "ARTILLERY_ACTION_MID",

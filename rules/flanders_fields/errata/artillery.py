@@ -11,6 +11,7 @@ ARTILLERY_LINE_OF_SIGHT_EARLY = "artillery-line-of-sight-early"
 ARTILLERY_ACTION_MID = "artillery-action-mid"
 ARTILLERY_LINE_OF_SIGHT_LATE = "artillery-line-of-sight-late"
 AIR_MISSION_ORDER = "air-mission-order"
+AIR_ATTACK_MACHINE_GUN = "air-attack-machine-gun"
 DEEP_SHELTER_VETERAN = "deep-shelter-veteran"
 
 SRC_ARTILLERY_ACTION = cite("ARTILLERY ACTION DIE ROLLS (INDIRECT SHOOTING)")
@@ -111,6 +112,33 @@ FlandersFields.add_errata(
         periods=("late",),
         note="The -3 cannot apply to the playsheet's 5-6 roll (no D6 would succeed), so the main-text "
         "reading uses the normal Regiment/Brigade order table it refers to.",
+        section="artillery",
+    ),
+    Erratum(
+        AIR_ATTACK_MACHINE_GUN,
+        "An aircraft attacking a machine gun: the aircraft's support-weapon +2 and the machine gun's own +2",
+        (
+            Reading(
+                "both",
+                "Aircraft factors: 'Target is Artillery or support weapons +2'; Infantry Factors: 'Target is "
+                "Machine Gun +2'. A machine gun is a support weapon (an attack is directed 'against a maximum "
+                "of three infantry platoons or support weapons'), so both factors count and cancel out.",
+                f"{SRC_AIR} (literal reading)",
+                {"aircraft": 2, "target": 2},
+            ),
+            Reading(
+                "machine-gun-only",
+                "The machine gun's own factor is the rule for machine guns: the aircraft's 'Target is "
+                "Artillery or support weapons +2' is for the other support weapons, and only the machine "
+                "gun's +2 counts.",
+                f"{SRC_AIR} (silent on whether both factors count; referee's reading)",
+                {"aircraft": 0, "target": 2},
+            ),
+        ),
+        default="both",
+        periods=("late",),
+        note="The text prints both factors and says nothing of their overlap; the playsheets print no air "
+        "attack factors.",
         section="artillery",
     ),
     Erratum(

@@ -161,3 +161,14 @@ def test_the_organiser_corrects_the_map_before_the_first_action(client: TestClie
     assert client.post(f"{base}/undo", headers=s.organiser, json={"version": 3}).status_code == 200
     r = client.put(f"{base}/map", headers=s.organiser, json={"adjacency": None, "version": 4})
     assert r.status_code == 200 and "A-3" not in r.json()["state"]["adjacency"]["A-1"]
+
+
+def test_a_campaign_id_is_a_number_so_get_join_is_no_campaign(client: TestClient) -> None:
+    """GET /api/v1/campaigns/join names no campaign: only POST joins, so it is 405 naming POST, not a 422
+    about campaign_id. Numbers out of range are still refused naming the field, as for games."""
+    r = client.get("/api/v1/campaigns/join")
+    assert r.status_code == 405 and r.headers["allow"] == "POST"
+    for bad in ("0", "2147483648"):
+        r = client.get(f"/api/v1/campaigns/{bad}")
+        assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["path", "campaign_id"], r.text
+    assert client.get("/api/v1/campaigns/nonsense/log").status_code == 404

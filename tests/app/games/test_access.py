@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from app.auth import digest
 from app.models import Token
+from app.services.seating import digest
 from tests.app.games.conftest import bearer, new_game, units_by_ref
 
 PROTECTED = [

@@ -367,3 +367,31 @@ def test_aiming_point_printables_follow_the_game_access_rules(client: TestClient
     other = new_game(client)
     assert client.get(url, headers=other.referee).status_code == 403
     assert client.get(f"/playsheets/games/{g.id}", headers=g.defender).status_code == 200
+
+
+@pytest.fixture
+def token_limited(migrated_url: str, tmp_path: Path) -> Iterator[TestClient]:
+    """Three unknown tokens a minute from one address, once per backend."""
+    settings = Settings(database_url=migrated_url, var_dir=tmp_path, token_failure_limit="3 per 1 minute")
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def test_a_revoked_device_is_not_a_guess_in_games_and_campaigns_alike(token_limited: TestClient) -> None:
+    """One seat lookup for both: a revoked token answers 401 saying so, and only unknown tokens (guesses)
+    count towards the address's limit, in a campaign as in a game."""
+    c = token_limited
+    g, s = new_game(c), new_campaign(c)
+    urls = {"game": f"/api/v1/games/{g.id}/me", "campaign": f"/api/v1/campaigns/{s.id}/legal-actions"}
+    devices = {
+        "game": (f"/api/v1/games/{g.id}/devices", g.referee, g.attacker),
+        "campaign": (f"/api/v1/campaigns/{s.id}/devices", s.organiser, s.german),
+    }
+    for what, (url, owner, player) in devices.items():
+        row = next(d for d in c.get(url, headers=owner).json() if d["role"] != "referee")
+        assert c.post(f"{url}/{row['id']}/revoke", headers=owner).status_code == 200
+        for _ in range(4):  # over the limit of three, were they counted
+            r = c.get(urls[what], headers=player)
+            assert r.status_code == 401 and "revoked" in r.json()["detail"], (what, r.text)
+    r = c.get(urls["campaign"], headers=bearer("a-guess"))
+    assert r.status_code == 401 and r.json()["detail"] == "unknown token"

@@ -30,7 +30,7 @@ def _write_routes() -> list[tuple[str, str, bool]]:
     """(method, path, has a body) of every write endpoint under /api/v1."""
     found = []
     for route in iter_route_contexts(default_app.router.routes):
-        path = getattr(route, "path", "")
+        path = getattr(route, "path_format", "")  # the template without convertors ({campaign_id:int})
         if not path.startswith("/api/v1"):
             continue
         for method in sorted(set(getattr(route, "methods", ()) or ()) & set(WRITE_METHODS)):
@@ -86,6 +86,7 @@ class World:
             "side": "attacker",
             "resolver": "order-roll",
             "device_id": 1,
+            "template_id": 1,
         }
         return re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]), path)
 

@@ -1,0 +1,264 @@
+"""Writes a device may safely send twice: an `Idempotency-Key` header on a write under /api/v1/games or
+/api/v1/campaigns makes a repeat of it (same device, same key) get the first answer again instead of acting
+again. The browser's outbox (frontend/static/js/outbox.js) sends every tap with a fresh key and repeats it
+after a network failure, when it cannot know whether the first try reached the server.
+
+A pure ASGI middleware rather than a dependency of `app.writing.game_write`: it has to hold the whole
+answer (status and body, which a dependency never sees), and it covers the campaigns' writes too, which do
+not go through `game_write`.
+
+- The key is scoped to the device: the HMAC of the token presented (Authorization: Bearer, else the cookie),
+  as `Token.token_hash` is. A write that presents no token cannot carry a key (422), since its answer (a new
+  game's referee token) must never go to anyone who merely guesses the key.
+- The first request claims the key with a row (unique per device and key) before it acts; a concurrent
+  repeat finds the claim and waits for the answer, or gets 409 after `WAIT_SECONDS`. A claim whose request
+  failed in a way worth repeating (5xx, 401, 408, 425, 429) is released, so the repeat acts.
+- A key names one request: the same key with another method, path or body is refused (422).
+- Answers are kept for `KEEP` (a day), then deleted by the next claim.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Literal
+
+from sqlalchemy import delete
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+from starlette.datastructures import Headers
+from starlette.requests import cookie_parser
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.auth import COOKIE_NAME, digest
+from app.models import CampaignToken, IdempotentResponse, Token, utcnow
+
+HEADER = "Idempotency-Key"
+# A UUID (what the outbox sends) fits; so do most clients' keys. Printable ASCII only, so it fits a header.
+KEY_PATTERN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+PREFIXES = ("/api/v1/games", "/api/v1/campaigns")
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+KEEP = timedelta(hours=24)
+WAIT_SECONDS = 10.0
+POLL_SECONDS = 0.05
+REPLAYED_HEADER = "Idempotent-Replayed"
+
+
+def _repeatable(status: int) -> bool:
+    """An answer that says nothing was done and a repeat may succeed: not kept, the key is released."""
+    return status >= 500 or status in (401, 408, 425, 429)
+
+
+def _refusal(status: int, msg: str) -> tuple[int, bytes]:
+    detail = [{"loc": ["header", HEADER], "msg": msg, "type": "value_error"}]
+    body = {"detail": detail} if status == 422 else {"detail": msg}
+    return status, json.dumps(body).encode()
+
+
+@dataclass(frozen=True)
+class Stored:
+    status: int
+    content_type: str
+    body: bytes
+
+
+Claim = Literal["claimed", "mismatch", "busy", "revoked"] | Stored
+
+
+def _revoked(session: Session, device: str) -> bool:
+    game = session.exec(select(Token.revoked_at).where(col(Token.token_hash) == device)).first()
+    campaign = session.exec(
+        select(CampaignToken.revoked_at).where(col(CampaignToken.token_hash) == device)
+    ).first()
+    return game is not None or campaign is not None
+
+
+def _claim(engine: Engine, device: str, key: str, request_hash: str) -> Claim:
+    with Session(engine) as session:
+        if _revoked(session, device):  # no replay to a revoked device: the route answers it 401
+            return "revoked"
+        session.execute(
+            delete(IdempotentResponse).where(col(IdempotentResponse.created_at) < utcnow() - KEEP)
+        )
+        session.add(IdempotentResponse(device_hash=device, key=key, request_hash=request_hash))
+        try:
+            session.commit()
+            return "claimed"
+        except IntegrityError:
+            session.rollback()
+        row = session.exec(
+            select(IdempotentResponse).where(
+                IdempotentResponse.device_hash == device, IdempotentResponse.key == key
+            )
+        ).first()
+        if row is None:  # released between our insert and this read: try again
+            return "busy"
+        if row.request_hash != request_hash:
+            return "mismatch"
+        if row.status_code is None:
+            return "busy"
+        return Stored(row.status_code, row.content_type, row.body)
+
+
+def _finish(engine: Engine, device: str, key: str, answer: Stored | None) -> None:
+    """Keep the answer of the claim, or release the claim (None) so that a repeat acts."""
+    with Session(engine) as session:
+        mine = (col(IdempotentResponse.device_hash) == device) & (col(IdempotentResponse.key) == key)
+        if answer is None:
+            session.execute(delete(IdempotentResponse).where(mine))
+        else:
+            row = session.exec(select(IdempotentResponse).where(mine)).one()
+            row.status_code = answer.status
+            row.content_type = answer.content_type
+            row.body = answer.body
+            session.add(row)
+        session.commit()
+
+
+def _presented_token(headers: Headers) -> str | None:
+    """The token the routes will read (app.auth.presented_token): Bearer, else the cookie."""
+    authorization = headers.get("authorization", "")
+    if authorization.startswith("Bearer ") and authorization[7:].strip():
+        return authorization[7:].strip()
+    return cookie_parser(headers.get("cookie", "")).get(COOKIE_NAME) or None
+
+
+async def _send_answer(send: Send, status: int, content_type: str, body: bytes, replayed: bool) -> None:
+    headers = [
+        (b"content-type", content_type.encode("latin-1")),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    if replayed:
+        headers.append((REPLAYED_HEADER.lower().encode(), b"true"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class IdempotentWrites:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in WRITES or not scope["path"].startswith(PREFIXES):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        keys = headers.getlist(HEADER)
+        if not keys:
+            await self.app(scope, receive, send)
+            return
+        refused = self._check(keys, headers)
+        if refused:
+            await _send_answer(send, refused[0], "application/json", refused[1], replayed=False)
+            return
+        key, token = keys[0], _presented_token(headers)
+        assert token is not None
+        engine: Engine = scope["app"].state.engine
+        device = digest(scope["app"].state.settings.secret_key, token)
+        body = await _read_body(receive)
+        request_hash = hashlib.sha256(
+            b"\0".join(
+                [scope["method"].encode(), scope["path"].encode(), scope.get("query_string", b""), body]
+            )
+        ).hexdigest()
+
+        deadline = time.monotonic() + WAIT_SECONDS
+        while True:
+            claim = await asyncio.to_thread(_claim, engine, device, key, request_hash)
+            if isinstance(claim, Stored):
+                await _send_answer(send, claim.status, claim.content_type, claim.body, replayed=True)
+                return
+            if claim == "mismatch":
+                status, text = _refusal(
+                    422,
+                    f"this {HEADER} was already used for another request (method, path or body): "
+                    "send a new key with each new request",
+                )
+                await _send_answer(send, status, "application/json", text, replayed=False)
+                return
+            if claim == "revoked":
+                await self.app(scope, _replay(body, receive), send)
+                return
+            if claim == "claimed":
+                break
+            if time.monotonic() > deadline:
+                status, text = _refusal(
+                    409, f"a request with this {HEADER} is still being answered: repeat it in a moment"
+                )
+                await _send_answer(send, status, "application/json", text, replayed=False)
+                return
+            await asyncio.sleep(POLL_SECONDS)
+        await self._act(scope, receive, body, send, engine, device, key)
+
+    @staticmethod
+    def _check(keys: list[str], headers: Headers) -> tuple[int, bytes] | None:
+        if len(keys) > 1:
+            return _refusal(422, f"send one {HEADER} header, not {len(keys)}")
+        if not KEY_PATTERN.fullmatch(keys[0]):
+            return _refusal(
+                422, f"{HEADER} must be 8 to 64 characters of A-Z, a-z, 0-9, '-' and '_' (a UUID fits)"
+            )
+        if _presented_token(headers) is None:
+            return _refusal(
+                422,
+                f"{HEADER} keys a device's repeated writes: send it with the device's token "
+                "(Authorization: Bearer or the cookie)",
+            )
+        return None
+
+    async def _act(
+        self, scope: Scope, receive: Receive, body: bytes, send: Send, engine: Engine, device: str, key: str
+    ) -> None:
+        status = 500
+        content_type = ""
+        chunks: list[bytes] = []
+
+        async def keep(message: Message) -> None:
+            nonlocal status, content_type
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                content_type = Headers(raw=message.get("headers", [])).get("content-type", "")
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+            await send(message)
+
+        try:
+            await self.app(scope, _replay(body, receive), keep)
+        except BaseException:
+            await asyncio.to_thread(_finish, engine, device, key, None)
+            raise
+        answer = None if _repeatable(status) else Stored(status, content_type[:100], b"".join(chunks))
+        await asyncio.to_thread(_finish, engine, device, key, answer)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """The request's body again, for the app (this middleware has read it already)."""
+    sent = False
+
+    async def receive_body() -> Message:
+        nonlocal sent
+        if sent:  # what comes after the body is the client leaving
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return receive_body
+
+
+async def _read_body(receive: Receive) -> bytes:
+    """The whole request body (app.limits, outside this middleware, has already bounded its size)."""
+    parts: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        parts.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    return b"".join(parts)

@@ -1,0 +1,183 @@
+"""The log read as a game record: "Defender · 1/2 Coy Plt 3 · +1 suppression (MG fire) · turn 2". Each
+entry names the unit (by its unambiguous short name), what changed and the dice, and says whether this
+viewer may undo it (the rules of app.services.undo)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.pages.templates import humanise
+from app.services.events import ROLL_KINDS
+from app.services.undo import UNDOABLE
+from app.services.unit_names import NamedUnit
+
+# What a suppression came from, in the words of the table ("mg" is how the shooting tables name MG fire).
+FIRE_WORDS = {"mg": "MG fire", "hmg": "MG fire", "lmg": "LMG fire", "rifle": "rifle fire"}
+# State flags in plain words, as they are turned on (and off).
+FLAG_WORDS = {
+    "killed": ("killed", "back in the fight"),
+    "stuck_on_wire": ("stuck on the wire", "off the wire"),
+    "in_gas": ("in gas", "out of the gas"),
+    "morale_due": ("morale test due", "morale test taken"),
+    "deep_shelter": ("in deep shelter", "out of deep shelter"),
+    "limbered": ("limbered", "unlimbered"),
+    "crew_abandoned": ("crew abandoned the gun", "crew back at the gun"),
+    "mutiny": ("mutinied", "mutiny over"),
+    "off_table": ("off the table", "on the table"),
+}
+# Events about the game as a whole, in words (the rest are humanised from their kind).
+GAME_WORDS = {
+    "game-created": "Game created",
+    "game-started": "Game started",
+    "turn-started": "Turn begins",
+    "end-of-turn": "End of turn",
+    "game-finished": "Game over",
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    who: str  # the side the entry is about (the unit's side, else whoever acted)
+    unit: str  # the unit's short name, or ""
+    what: str  # the change, in words
+    roll: str  # the dice and their result, or ""
+    turn: int
+    by: str  # who acted, when it is not the side the entry is about ("by the referee"), else ""
+
+    @property
+    def line(self) -> str:
+        parts = [self.who, self.unit, self.roll, self.what, self.by, f"turn {self.turn}"]
+        return " · ".join(p for p in parts if p)
+
+
+def _signed(n: Any) -> str:
+    return f"{n:+d}" if isinstance(n, int) else str(n)
+
+
+def _fire(fire: Any) -> str:
+    return FIRE_WORDS.get(str(fire), f"{humanise(str(fire)).lower()} fire") if fire else ""
+
+
+class Record:
+    """Words for the events of one game, with its units' short names."""
+
+    def __init__(self, names: Mapping[int, str], units: Mapping[int, NamedUnit]) -> None:
+        self.names = names
+        self.units = units
+
+    def name(self, unit_id: Any) -> str:
+        return self.names.get(unit_id, f"unit {unit_id}") if isinstance(unit_id, int) else ""
+
+    def entry(self, ev: Mapping[str, Any]) -> Entry:
+        payload: Mapping[str, Any] = ev.get("payload") or {}
+        kind = str(ev.get("kind", ""))
+        unit_id = payload.get("unit_id")
+        unit = self.units.get(unit_id) if isinstance(unit_id, int) else None
+        actor = str(ev.get("actor", ""))
+        who = humanise(unit.side) if unit is not None else humanise(actor)
+        by = f"by {actor}" if unit is not None and actor not in ("", unit.side, "system") else ""
+        what, roll = self._what(kind, payload, unit_id)
+        return Entry(
+            who, self.name(unit_id) if unit is not None else "", what, roll, int(ev.get("turn", 0)), by
+        )
+
+    def changes(self, changes: Any, main: Any = None) -> str:
+        """Unit changes in words: "+1 suppression", "killed", "moved 12 cm"; changes to other units than
+        `main` are named ("1/2 Coy Plt 4 +1 suppression")."""
+        if not isinstance(changes, list):
+            return ""
+        by_unit: dict[Any, list[Mapping[str, Any]]] = {}
+        for c in changes:
+            if isinstance(c, Mapping) and "unit" in c:
+                by_unit.setdefault(c["unit"], []).append(c)
+        parts: list[str] = []
+        others: dict[str, list[Any]] = {}  # the same change to other stands (fire spread over a company)
+        for uid, own in sorted(by_unit.items(), key=lambda kv: (kv[0] != main, str(kv[0]))):
+            words = ", ".join(self._unit_changes(own))
+            if words and uid == main:
+                parts.append(words)
+            elif words:
+                others.setdefault(words, []).append(uid)
+        for words, uids in others.items():
+            if len(uids) > 2:
+                parts.append(f"{len(uids)} more stands {words}")
+            else:
+                parts += [f"{self.name(uid)} {words}" for uid in uids]
+        return "; ".join(parts)
+
+    @staticmethod
+    def _unit_changes(own: list[Mapping[str, Any]]) -> list[str]:
+        words: list[str] = []
+        xy = {c["field"]: c for c in own if c.get("field") in ("x", "y")}
+        if xy:
+            dx = float(xy["x"]["after"] - xy["x"]["before"]) if "x" in xy and "before" in xy["x"] else 0.0
+            dy = float(xy["y"]["after"] - xy["y"]["before"]) if "y" in xy and "before" in xy["y"] else 0.0
+            words.append(f"moved {math.hypot(dx, dy):.0f} cm")
+        for c in own:
+            name = c.get("field")
+            if name in ("x", "y", "facing_deg", "version"):
+                continue
+            if "delta" in c:
+                noun = "suppression" if name == "suppression" else humanise(str(name)).lower()
+                words.append(f"{_signed(c['delta'])} {noun}")
+            elif name in FLAG_WORDS:
+                on, off = FLAG_WORDS[name]
+                words.append(on if c.get("after") else off)
+            else:
+                words.append(f"{humanise(str(name)).lower()} {c.get('after')}")
+        return words
+
+    def _what(self, kind: str, payload: Mapping[str, Any], unit_id: Any) -> tuple[str, str]:
+        changes = self.changes(payload.get("changes"), unit_id)
+        if kind == "marker":
+            fire = _fire(payload.get("fire"))
+            return (f"{changes} ({fire})" if fire and changes else changes or "marker"), ""
+        if kind == "move":
+            return changes or "moved", ""
+        if kind in ROLL_KINDS:
+            resolver = humanise(str(payload.get("resolver") or kind))
+            res = payload.get("resolution") or {}
+            dice = res.get("dice") or []
+            outcome = res.get("outcome_key") or (
+                res.get("outcome") if isinstance(res.get("outcome"), str) else ""
+            )
+            roll = f"{resolver}: rolled {', '.join(str(d) for d in dice)}" if dice else resolver
+            if outcome:
+                roll += f" → {humanise(str(outcome)).lower()}"
+            return changes, roll
+        if kind == "undo":
+            return f"undid #{payload.get('undoes')} ({humanise(str(payload.get('kind', '')))})", ""
+        if kind == "step":
+            return str(payload.get("title") or humanise(str(payload.get("to", "")))), ""
+        if kind == "fire-plan-locked":
+            return f"{humanise(str(payload.get('side', '')))} fire plan locked", ""
+        if kind == "card-played":
+            card = payload.get("card") or {}
+            title = card.get("title") or card.get("name") if isinstance(card, Mapping) else None
+            return f"card played{': ' + str(title) if title else ''}", ""
+        if kind.startswith("template-"):
+            template = payload.get("template") or {}
+            what = template.get("kind") if isinstance(template, Mapping) else None
+            verb = kind.removeprefix("template-")
+            return f"{humanise(str(what or 'template'))} template {verb}", ""
+        words = GAME_WORDS.get(kind, humanise(kind))
+        return (f"{words}: {changes}" if changes else words), ""
+
+    @staticmethod
+    def may_undo(
+        ev: Mapping[str, Any], role: str, undone: set[int], last_roll: int, game_status: str
+    ) -> bool:
+        """Whether this viewer's Undo would be accepted (the rules of app.services.undo.undo)."""
+        if ev.get("kind") not in UNDOABLE or ev.get("id") in undone or ev.get("reverses_id"):
+            return False
+        if role == "referee":
+            return True
+        return (
+            game_status != "finished"
+            and ev.get("kind") not in ROLL_KINDS
+            and ev.get("actor") == role
+            and int(ev.get("id") or 0) >= last_roll
+        )

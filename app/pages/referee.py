@@ -1,0 +1,269 @@
+"""The referee's board: every stand of both sides at a glance, in one compact block per battalion (or any
+formation with stands of its own), the turn, and the log read as a game record. It follows the game live
+by fetching only what changed since the last event it shows (`/referee/changes?after=`), not the board."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlmodel import Session
+
+from app import auth
+from app.deps import GameId, SessionDep, SettingsDep
+from app.models import Game
+from app.pages import game_record
+from app.pages.seats import Seat, game_page
+from app.services import events as events_service
+from app.services import markers, turns
+from app.services import templates as table_templates
+from app.services import units as units_service
+from app.services.board import UnitRow, board_units
+from app.services.unit_names import display_names, full_names
+from rules.flanders_fields.common import PERIODS
+from rules.flanders_fields.sequence import ANY_UNIT, Act, refusal
+
+router = APIRouter(include_in_schema=False)
+
+LOG_LENGTH = 40  # log entries the board shows; older ones are in the report
+CHANGES_LIMIT = 60  # more new events than this at once (a long time offline): the whole board is resent
+# Events that change the board's structure rather than stands: the whole board is resent.
+STRUCTURE_KINDS = frozenset({"unit-added", "force-added", "game-created"})
+# Events that touch only stands: the turn panel stays as it is unless a morale test falls due.
+STAND_KINDS = frozenset({"marker", "move", "unit-update", "roll", "arrival-roll"})
+# Changes that alter a block's head (its losses, a morale test due).
+HEAD_FIELDS = frozenset({"killed", "morale_due", "morale_stage"})
+
+
+@dataclass
+class Row:
+    """One line of a block: a company (or any formation of stands only) and its stands, or the block's own
+    stands (label None)."""
+
+    label: str | None
+    unit: UnitRow | None
+    stands: list[UnitRow]
+
+
+@dataclass
+class Block:
+    """A battalion (or a regiment, a brigade, an artillery group: any formation with stands of its own)."""
+
+    unit: UnitRow
+    rows: list[Row] = field(default_factory=list)
+    losses: dict[str, int] | None = None
+
+
+@dataclass
+class Board:
+    units: list[UnitRow]
+    names: dict[int, str]
+    full: dict[int, str]
+    blocks: dict[str, list[Block]]
+    block_of: dict[int, int]  # unit id -> the id of the block it is shown in
+    labels: dict[int, str] = field(default_factory=dict)  # a stand's or row's name inside its block
+
+    def block(self, unit_id: int) -> Block | None:
+        found = self.block_of.get(unit_id)
+        return next((b for bs in self.blocks.values() for b in bs if b.unit.id == found), None)
+
+
+def build_board(units: list[UnitRow], detail: Iterable[int] | None = None) -> Board:
+    """The board's blocks. `detail`: the units whose full names and block losses are needed (all by
+    default; the live changes need only those of the units they show)."""
+    wanted = None if detail is None else set(detail)
+    children: dict[int | None, list[UnitRow]] = {}
+    for u in units:
+        children.setdefault(u.parent_id, []).append(u)
+    is_group = {u.id for u in units if children.get(u.id)}
+    blocks: dict[str, list[Block]] = {side: [] for side in auth.SIDES}
+    block_of: dict[int, int] = {}
+
+    def stands_only(u: UnitRow) -> bool:
+        return u.id in is_group and all(c.id not in is_group for c in children[u.id])
+
+    def visit(u: UnitRow) -> None:
+        kids = children.get(u.id, [])
+        own = [c for c in kids if c.id not in is_group]
+        rows = [Row(None, None, own)] if own else []
+        rows += [Row(None, c, children[c.id]) for c in kids if stands_only(c)]
+        if rows:
+            block = Block(u, rows)
+            total, lost = markers.rifle_losses(u, units) if wanted is None or u.id in wanted else (0, 0)
+            if total:
+                block.losses = {
+                    "lost": lost,
+                    "total": total,
+                    "half": -(-total // 2),
+                    "three_quarters": -(-3 * total // 4),
+                }
+            blocks.setdefault(u.side, []).append(block)
+            block_of[u.id or 0] = u.id or 0
+            for row in rows:
+                if row.unit is not None:
+                    block_of[row.unit.id or 0] = u.id or 0
+                for s in row.stands:
+                    block_of[s.id or 0] = u.id or 0
+        for c in kids:
+            if c.id in is_group and not stands_only(c):
+                visit(c)
+
+    for root in children.get(None, []):
+        if root.id in is_group:
+            visit(root)
+        else:  # a lone stand at the top of a force
+            blocks.setdefault(root.side, []).append(Block(root, [Row(None, None, [root])]))
+            block_of[root.id or 0] = root.id or 0
+    names = display_names(units)
+    labels: dict[int, str] = {}
+    for bs in blocks.values():
+        for b in bs:
+            block_name = names[b.unit.id or 0]
+            for row in b.rows:
+                row_name = names[row.unit.id or 0] if row.unit is not None else block_name
+                if row.unit is not None:
+                    row.label = labels[row.unit.id or 0] = _inside(row_name, block_name)
+                for s in row.stands:
+                    labels[s.id or 0] = _inside(names[s.id or 0], row_name, block_name)
+    return Board(units, names, full_names(units, wanted), blocks, block_of, labels)
+
+
+def _inside(name: str, *containers: str) -> str:
+    """A name shortened to what tells it apart inside its container ("1/1/2 Coy Plt 3" in "1/1/2 Coy" is
+    "Plt 3"; "1/1/2 Coy" in "1/1 Bn" is "2 Coy")."""
+    for container in containers:
+        if container and name.startswith(container + " "):
+            return name[len(container) + 1 :]
+    return name.rsplit("/", 1)[-1] if "/" in name else name
+
+
+def markers_allowed(game: Game) -> list[str]:
+    """The sides whose stands may take a suppression marker now (none in set-up): the board hides "+S"."""
+    period = next((p for p in PERIODS if p == game.period), "early")  # as app.services.turns reads it
+    return [
+        side
+        for side in auth.SIDES
+        if refusal(game.status, period, game.step, game.side_to_move, Act("place-markers", side, ANY_UNIT))
+        is None
+    ]
+
+
+def _roles(seat: Seat) -> list[str]:
+    return ["referee", *auth.SIDES] if seat.viewer.is_referee else [seat.viewer.role]
+
+
+def _common(session: Session, game: Game, board: Board, with_turn: bool = True) -> dict[str, Any]:
+    return {
+        "turn": turns.turn_info(session, game) if with_turn else None,
+        "board": board,
+        "markers_ok": markers_allowed(game),
+        "last_roll": events_service.last_roll_id(session, game.id or 0),
+        "undone": events_service.reversed_ids(session, game.id or 0),
+        "record": game_record.Record(board.names, {u.id or 0: u for u in board.units}),
+        "templates_on_table": table_templates.templates_of(game),
+    }
+
+
+@router.get("/games/{game_id}/referee", response_class=HTMLResponse)
+def referee_page(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    def build(game: Game, seat: Seat) -> dict[str, Any]:
+        roles = _roles(seat)
+        events = events_service.list_events(session, game_id, roles, 0, 100_000)
+        board = build_board(board_units(session, game_id))
+        return {
+            **_common(session, game, board),
+            "events": [events_service.event_dict(e, roles) for e in reversed(events[-LOG_LENGTH:])],
+            "upto": events[-1].id if events else 0,
+        }
+
+    return game_page(request, session, settings, game_id, "referee.html", "_referee_board.html", build)
+
+
+def changed_units(events: Iterable[dict[str, Any]]) -> set[int]:
+    """The units an event's payload names or changes (a marker may suppress a whole company)."""
+    out: set[int] = set()
+    for ev in events:
+        payload = ev["payload"]
+        for key in ("unit_id", "target_id"):
+            if isinstance(payload.get(key), int):
+                out.add(payload[key])
+        for change in payload.get("changes") or []:
+            if isinstance(change, dict) and isinstance(change.get("unit"), int):
+                out.add(change["unit"])
+    return out
+
+
+def _needs_turn_panel(events: Sequence[dict[str, Any]]) -> bool:
+    for ev in events:
+        if ev["kind"] not in STAND_KINDS and not (
+            ev["kind"] == "undo" and ev["payload"].get("kind") in STAND_KINDS
+        ):
+            return True
+        changes = ev["payload"].get("changes") or []
+        if any(isinstance(c, dict) and ("game" in c or c.get("field") == "morale_due") for c in changes):
+            return True
+    return False
+
+
+@router.get("/games/{game_id}/referee/changes", response_class=HTMLResponse)
+def referee_changes(
+    game_id: GameId,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    after: Annotated[int, Query(ge=0, le=2_147_483_647, description="The last event the board shows")],
+) -> Response:
+    """What changed on the board since event `after`: the stands and block heads the new events touched,
+    their log entries (and the entries they undid), and the turn panel when the turn moved on."""
+
+    def build(game: Game, seat: Seat) -> dict[str, Any]:
+        roles = _roles(seat)
+        rows = events_service.list_events(session, game_id, roles, after, CHANGES_LIMIT + 1)
+        events = [events_service.event_dict(e, roles) for e in rows]
+        if len(events) > CHANGES_LIMIT or any(e["kind"] in STRUCTURE_KINDS for e in events):
+            return {"reload": True, "upto": after}
+        if not events:  # up to date already (a resync, or an event fetched by an earlier call)
+            return {"reload": False, "nothing": True, "upto": after}
+        touched = changed_units(events)
+        # Events that touch no unit (the turn, templates, fire plans) need no stand at all.
+        units = board_units(session, game_id) if touched else []
+        # Block heads count losses and show a morale test due: re-sent only when those can have changed.
+        losses = {
+            c["unit"]
+            for e in events
+            for c in e["payload"].get("changes") or []
+            if isinstance(c, dict) and c.get("field") in HEAD_FIELDS and isinstance(c.get("unit"), int)
+        }
+        by_id: dict[int | None, UnitRow] = {u.id: u for u in units}
+        detail = set(touched)
+        for uid in losses:
+            if uid in by_id:
+                detail |= {a.id or 0 for a in units_service.ancestors(by_id[uid], by_id)}
+        board = build_board(units, detail)
+        shown = {s.id for bs in board.blocks.values() for b in bs for row in b.rows for s in row.stands}
+        heads = {b.unit.id: b for uid in losses if (b := board.block(uid)) is not None}
+        heads |= {b.unit.id: b for bs in board.blocks.values() for b in bs if b.unit.id in losses}
+        again = []  # entries shown before that the new events undid
+        for undone_id in sorted({e["payload"].get("undoes") for e in events if e["kind"] == "undo"} - {None}):
+            if isinstance(undone_id, int) and undone_id <= after:
+                ev = events_service.get_event(session, game_id, undone_id)
+                if ev.visibility in ("all", *roles):
+                    again.append(events_service.event_dict(ev, roles))
+        with_turn = _needs_turn_panel(events)
+        return {
+            **_common(session, game, board, with_turn),
+            "reload": False,
+            "upto": events[-1]["id"] if events else after,
+            "new_events": list(reversed(events)),
+            "again": again,
+            "stands": [u for u in board.units if u.id in touched and u.id in shown],
+            "heads": list(heads.values()),
+            "with_turn": with_turn,
+        }
+
+    return game_page(
+        request, session, settings, game_id, "_referee_changes.html", "_referee_changes.html", build
+    )

@@ -1,0 +1,65 @@
+"""The table map of one game: the shared table every device of the game sees live (stands, markers, templates,
+gas clouds, barrages), drawn by frontend/static/js/table-map.js from the game's API and stream."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from app.deps import GameId, SessionDep, SettingsDep
+from app.models import Game
+from app.pages.seats import Seat, game_page
+from app.services import events as events_service
+from app.services import templates as table_templates
+from app.services import unit_names
+from app.services import units as units_service
+from rules.flanders_fields.table_rules import DANGER_ZONE_CM
+from rules.table.bases import BASES
+from rules.table.frame import AHEAD_DEG
+from rules.table.templates import TEMPLATES
+from rules.table.terrain import FEATURE_KINDS
+
+router = APIRouter()
+
+
+def map_sizes() -> dict[str, Any]:
+    """Base and template sizes from the rules' own tables, so the map draws true proportions."""
+    return {
+        "bases": {k: {"shape": b.shape, "w": b.width_cm, "d": b.depth_cm} for k, b in BASES.items()},
+        "templates": {
+            k: {"w": t.width_cm, "d": t.depth_cm, "across": t.across_table} for k, t in TEMPLATES.items()
+        },
+        # For what the game has on the table: clouds face the enemy of the side that released them,
+        # and a rolling barrage endangers its own side's stands in the band behind its rear edge.
+        "ahead": dict(AHEAD_DEG),
+        "danger_cm": DANGER_ZONE_CM,
+    }
+
+
+@router.get("/games/{game_id}/map", response_class=HTMLResponse)
+def map_page(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    def build(game: Game, seat: Seat) -> dict[str, Any]:
+        roles = events_service.roles_of(seat.viewer)
+        units = units_service.list_units(session, game_id)
+        return {
+            "sizes": map_sizes(),
+            "template_kinds": list(TEMPLATES),
+            "feature_kinds": list(FEATURE_KINDS),
+            # The stream starts after the newest event this device may read; the map's first state read is
+            # at least as new, and later frames carry versions, so nothing is missed or rolled back.
+            "after": table_templates.last_event_id(session, game_id, roles),
+            # Names that tell two "Platoon 3"s apart: the company and battalion path of every unit.
+            "names": {
+                str(uid): {"full": full, "short": short} for uid, (full, short) in _names(units).items()
+            },
+        }
+
+    return game_page(request, session, settings, game_id, "map.html", "map.html", build)
+
+
+def _names(units: list[Any]) -> dict[int, tuple[str, str]]:
+    full = unit_names.full_names(units)
+    short = unit_names.display_names(units)
+    return {u.id: (full.get(u.id, u.name), short.get(u.id, u.name)) for u in units if u.id is not None}

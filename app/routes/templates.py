@@ -1,0 +1,154 @@
+"""Templates on the shared table: place, move or turn, and remove the templates every device of the game sees
+(kept in the game's board, each change logged as an event so the open maps follow it)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Path
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app import errors
+from app.auth import ViewerDep
+from app.deps import GameId, SessionDep
+from app.limits import Float, Version
+from app.services import events as events_service
+from app.services import games
+from app.services import templates as templates_service
+from app.writing import game_write
+from rules.core.vocabulary import Side
+from rules.table.templates import TEMPLATE_KINDS
+
+router = APIRouter(prefix="/api/v1/games/{game_id}/templates", tags=["templates"])
+
+TemplateId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Template id")]
+TemplateKind = Literal[TEMPLATE_KINDS]  # type: ignore[valid-type]
+X = Annotated[Float, Field(ge=0, le=1000, description="cm from the attacker's left-hand edge")]
+Y = Annotated[Float, Field(ge=0, le=1000, description="cm from the attacker's base edge")]
+Rotation = Annotated[
+    Float,
+    Field(
+        ge=-360,
+        le=360,
+        description="Degrees CCW from +x: the template's depth runs this way; 90 faces the defender",
+    ),
+]
+
+
+class TemplateOut(BaseModel):
+    id: int
+    kind: str
+    side: str = Field(description="The side the template belongs to: it and the referee may move it.")
+    x: float
+    y: float
+    rotation: float
+    version: int = Field(description="The id of the event that last changed it.")
+
+
+class TemplatesOut(BaseModel):
+    last_event_id: int = Field(description="The templates are at least as new as this event.")
+    templates: list[TemplateOut]
+
+
+class TemplateChangedOut(BaseModel):
+    event_id: int
+    template: TemplateOut
+
+
+class PlaceIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: TemplateKind
+    side: Side | None = Field(
+        default=None, description="Whose template: a player's own by default; the referee names it."
+    )
+    x: X
+    y: Y
+    rotation: Rotation = 90.0
+
+
+class TemplateMoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    x: X | None = None
+    y: Y | None = None
+    rotation: Rotation | None = None
+    version: Version | None = Field(default=None, description="When given, a stale version gets 409.")
+
+    @model_validator(mode="after")
+    def _changes_something(self) -> TemplateMoveIn:
+        if self.x is None and self.y is None and self.rotation is None:
+            raise ValueError("give x, y or rotation (or several)")
+        return self
+
+
+@router.get(
+    "",
+    response_model=TemplatesOut,
+    summary="The templates on the table, as of an event id",
+    responses=errors.responses(401, 403, 404),
+)
+def list_templates(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> TemplatesOut:
+    # The event id first: the templates read after it are at least that new.
+    as_of = templates_service.last_event_id(session, game_id, events_service.roles_of(viewer))
+    game = games.get_game(session, game_id)
+    return TemplatesOut(
+        last_event_id=as_of, templates=[TemplateOut(**t) for t in templates_service.templates_of(game)]
+    )
+
+
+@router.post(
+    "",
+    response_model=TemplateChangedOut,
+    status_code=201,
+    summary="Place a template on the table (a player's own side; the referee names the side)",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def place_template(
+    game_id: GameId,
+    body: Annotated[
+        PlaceIn, Body(openapi_examples={"artillery": {"value": {"kind": "artillery", "x": 60, "y": 80}}})
+    ],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> TemplateChangedOut:
+    with game_write(session, game_id) as game:
+        template, ev = templates_service.place(
+            session, game, viewer, body.kind, body.side, body.x, body.y, body.rotation
+        )
+    return TemplateChangedOut(event_id=ev.id or 0, template=TemplateOut(**template))
+
+
+@router.patch(
+    "/{template_id}",
+    response_model=TemplateChangedOut,
+    summary="Move or turn a template (its side's player or the referee); with `version`, 409 when stale",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def move_template(
+    game_id: GameId,
+    template_id: TemplateId,
+    body: Annotated[TemplateMoveIn, Body(openapi_examples={"turn": {"value": {"rotation": 135}}})],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> TemplateChangedOut:
+    with game_write(session, game_id) as game:
+        template, ev = templates_service.move(
+            session, game, viewer, template_id, body.x, body.y, body.rotation, body.version
+        )
+    return TemplateChangedOut(event_id=ev.id or 0, template=TemplateOut(**template))
+
+
+@router.delete(
+    "/{template_id}",
+    response_model=TemplateChangedOut,
+    summary="Take a template off the table (its side's player or the referee)",
+    responses=errors.responses(401, 403, 404),
+)
+def remove_template(
+    game_id: GameId, template_id: TemplateId, viewer: ViewerDep, session: SessionDep
+) -> TemplateChangedOut:
+    with game_write(session, game_id) as game:
+        template, ev = templates_service.remove(session, game, viewer, template_id)
+    out: dict[str, Any] = {**template, "version": ev.id or 0}
+    return TemplateChangedOut(event_id=ev.id or 0, template=TemplateOut(**out))

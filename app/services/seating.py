@@ -1,0 +1,188 @@
+"""Seats at a game or a campaign, one implementation for both (they share this code, not their tables): the
+join code of each side, the tokens (each one a device) that joining and reissuing hand out, looking a
+token up, the device list and revocation. Tokens and join codes are random; only HMAC-SHA256(the app's secret
+key, value) is stored, so a copy of the database cannot be used to play. A join code only ever buys a token.
+
+A `Seating` names the tables of one kind of thing: `GAME` (game_side, token) and `CAMPAIGN` (campaign_side,
+campaign_token). Nothing here locks or commits: the caller takes its row lock first and commits after.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Generic, NamedTuple, TypeVar
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from app.models import CampaignSide, CampaignToken, GameSide, Token, utcnow
+from rules.core.errors import NotFoundError
+
+REFEREE = "referee"  # a game's referee, a campaign's organiser
+# No 0/O or 1/I/L: codes are read aloud across a table and typed on tablets.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+SideRow = TypeVar("SideRow", GameSide, CampaignSide)
+TokenRow = TypeVar("TokenRow", Token, CampaignToken)
+
+
+# -- codes and tokens --------------------------------------------------------------------------------------
+def digest(secret_key: str, value: str) -> str:
+    return hmac.new(secret_key.encode(), value.encode(), hashlib.sha256).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def new_join_code() -> str:
+    raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(10))
+    return f"{raw[:5]}-{raw[5:]}"
+
+
+def normalise_code(code: str) -> str:
+    """Codes are read aloud: case, dashes and spaces do not matter."""
+    return "".join(ch for ch in code.upper() if ch.isalnum())
+
+
+def code_hash(secret_key: str, code: str) -> str:
+    return digest(secret_key, normalise_code(code))
+
+
+# -- the tables of a game's or a campaign's seats ----------------------------------------------------------
+@dataclass(frozen=True)
+class Seating(Generic[SideRow, TokenRow]):
+    what: str  # "game" or "campaign", as messages name it
+    side: type[SideRow]
+    token: type[TokenRow]
+    owner: str  # the column of both tables that names the game or campaign
+
+    def owner_of(self, row: SideRow | TokenRow) -> int:
+        return int(getattr(row, self.owner))
+
+
+GAME: Seating[GameSide, Token] = Seating("game", GameSide, Token, "game_id")
+CAMPAIGN: Seating[CampaignSide, CampaignToken] = Seating(
+    "campaign", CampaignSide, CampaignToken, "campaign_id"
+)
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """What the referee (organiser) is shown once: their token and a join code per side."""
+
+    referee_token: str
+    join_codes: dict[str, str]
+
+
+class Joined(NamedTuple):
+    owner_id: int  # the game or campaign
+    side: str
+    token: str
+
+
+# -- devices -----------------------------------------------------------------------------------------------
+def issue(
+    session: Session, seating: Seating[Any, TokenRow], secret_key: str, owner_id: int, role: str
+) -> str:
+    """A new device; the token itself is shown once, only its HMAC is kept."""
+    token = new_token()
+    now = utcnow()
+    owner: dict[str, Any] = {seating.owner: owner_id}
+    session.add(
+        seating.token(
+            **owner, role=role, token_hash=digest(secret_key, token), created_at=now, last_seen_at=now
+        )
+    )
+    return token
+
+
+def find_device(
+    session: Session, seating: Seating[Any, TokenRow], secret_key: str, token: str
+) -> TokenRow | None:
+    model = seating.token
+    return session.exec(select(model).where(col(model.token_hash) == digest(secret_key, token))).first()
+
+
+def devices(session: Session, seating: Seating[Any, TokenRow], owner_id: int) -> list[TokenRow]:
+    model = seating.token
+    owner = getattr(model, seating.owner)
+    return list(session.exec(select(model).where(owner == owner_id).order_by(col(model.id))))
+
+
+def revoke_device(
+    session: Session, seating: Seating[Any, TokenRow], owner_id: int, device_id: int
+) -> TokenRow:
+    """Revoke one device of this game or campaign (a device of another one is not found here)."""
+    row = session.get(seating.token, device_id)
+    if row is None or seating.owner_of(row) != owner_id:
+        raise NotFoundError("device", str(device_id))
+    if row.revoked_at is None:
+        row.revoked_at = utcnow()
+        session.add(row)
+    return row
+
+
+def revoke_all(session: Session, seating: Seating[Any, Any], owner_id: int) -> None:
+    model = seating.token
+    owner = getattr(model, seating.owner)
+    session.execute(
+        update(model).where(owner == owner_id, col(model.revoked_at).is_(None)).values(revoked_at=utcnow())
+    )
+
+
+def device_dict(row: Token | CampaignToken, this_device: int | None) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "role": row.role,
+        "issued_at": row.created_at,
+        "last_seen_at": row.last_seen_at,
+        "revoked_at": row.revoked_at,
+        "revoked": row.revoked_at is not None,
+        "this_device": row.id == this_device,
+    }
+
+
+# -- sides and their join codes ----------------------------------------------------------------------------
+def seat_sides(
+    session: Session,
+    seating: Seating[SideRow, Any],
+    secret_key: str,
+    owner_id: int,
+    sides: Iterable[str],
+    new_side: Callable[[str, str], SideRow],
+) -> Credentials:
+    """The sides of a new game or campaign, each with a fresh join code (`new_side(side, code hash)` builds
+    the row), and the referee's first device."""
+    codes: dict[str, str] = {}
+    for side in sides:
+        codes[side] = new_join_code()
+        session.add(new_side(side, code_hash(secret_key, codes[side])))
+    return Credentials(issue(session, seating, secret_key, owner_id, REFEREE), codes)
+
+
+def reissue(session: Session, seating: Seating[Any, Any], secret_key: str, owner_id: int) -> Credentials:
+    """New join codes and a new referee token. Every old credential stops working: the old codes, the old
+    referee token and every side's token (its players join again with the new codes)."""
+    revoke_all(session, seating, owner_id)
+    codes: dict[str, str] = {}
+    owner = getattr(seating.side, seating.owner)
+    for row in session.exec(select(seating.side).where(owner == owner_id).order_by(col(seating.side.id))):
+        codes[row.side] = new_join_code()
+        row.join_code_hash = code_hash(secret_key, codes[row.side])
+        session.add(row)
+    return Credentials(issue(session, seating, secret_key, owner_id, REFEREE), codes)
+
+
+def join(session: Session, seating: Seating[Any, Any], secret_key: str, code: str) -> Joined:
+    """A new device for the side whose join code this is (404 for a code no side has)."""
+    model = seating.side
+    row = session.exec(select(model).where(col(model.join_code_hash) == code_hash(secret_key, code))).first()
+    if row is None:
+        raise NotFoundError("join code", code)
+    owner_id = seating.owner_of(row)
+    return Joined(owner_id, row.side, issue(session, seating, secret_key, owner_id, row.side))

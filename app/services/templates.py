@@ -1,0 +1,152 @@
+"""Templates on the table: artillery, mortar, gas and barrage templates the players lay on the shared map, kept in
+the game's board (`board["templates"]`) so every device sees the same ones. Each template carries the id of
+the event that last changed it (`version`), so a device that gets a late or repeated frame keeps the newer
+one. A side places, moves and removes its own templates; the referee any. Call within `lock_game`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from app.auth import SIDES, Viewer
+from app.board_state import read_board, write_board
+from app.errors import Conflict
+from app.models import Event, Game
+from app.services.events import record
+from rules.core.errors import NotFoundError, RulesError
+from rules.table.templates import TEMPLATE_KINDS, TEMPLATES
+
+MAX_TEMPLATES = 60  # on the table at once: far more than a game uses, few enough to draw on a phone
+
+
+def templates_of(game: Game) -> list[dict[str, Any]]:
+    return [dict(t) for t in read_board(game).templates]
+
+
+def last_event_id(session: Session, game_id: int, roles: list[str]) -> int:
+    """The newest event the viewer may read (0 if none): a state read after it is at least this new, and the
+    stream resumes after it. Only events the viewer may see count, so the number says nothing of the others."""
+    got = session.exec(
+        select(func.max(Event.id)).where(Event.game_id == game_id, col(Event.visibility).in_(["all", *roles]))
+    ).one()
+    return int(got or 0)
+
+
+def _owner(viewer: Viewer, side: str | None) -> str:
+    if side is None:
+        if viewer.is_referee:
+            raise RulesError("side", "the referee names the side the template belongs to", SIDES)
+        return viewer.role
+    viewer.require_side(side, "place templates")
+    return side
+
+
+def _where(game: Game, kind: str, x: float, y: float, rotation: float) -> tuple[float, float, float]:
+    if x > game.table_width_cm:
+        raise RulesError(
+            "x", f"the table is {game.table_width_cm:g} cm wide", [f"0..{game.table_width_cm:g}"]
+        )
+    if y > game.table_length_cm:
+        raise RulesError(
+            "y", f"the table is {game.table_length_cm:g} cm long", [f"0..{game.table_length_cm:g}"]
+        )
+    # A rolling barrage "extends across the whole table top": it has no position across the table.
+    if TEMPLATES[kind].across_table:
+        x = game.table_width_cm / 2
+    return round(x, 2), round(y, 2), round(rotation % 360, 2)
+
+
+def _save(session: Session, game: Game, templates: list[dict[str, Any]], placed: int | None = None) -> None:
+    # Not a bump of the game's version: a template moved on the map must not make the referee's next
+    # "advance" stale. The board is replaced whole, so the JSON column sees the change.
+    board = read_board(game)
+    board.templates = tuple(templates)
+    if placed is not None:
+        board.templates_placed = placed
+    write_board(game, board)
+    session.add(game)
+    session.flush()
+
+
+def _find(templates: list[dict[str, Any]], template_id: int) -> dict[str, Any]:
+    found = next((t for t in templates if t["id"] == template_id), None)
+    if found is None:
+        raise NotFoundError("template", str(template_id))
+    return found
+
+
+def place(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    kind: str,
+    side: str | None,
+    x: float,
+    y: float,
+    rotation: float,
+) -> tuple[dict[str, Any], Event]:
+    if kind not in TEMPLATES:
+        raise RulesError("kind", f"no template {kind!r}", TEMPLATE_KINDS)
+    templates = templates_of(game)
+    if len(templates) >= MAX_TEMPLATES:
+        raise RulesError("kind", f"{MAX_TEMPLATES} templates are on the table already: remove one first")
+    owner = _owner(viewer, side)
+    x, y, rotation = _where(game, kind, x, y, rotation)
+    template_id = read_board(game).templates_placed + 1  # ids are never reused
+    template = {"id": template_id, "kind": kind, "side": owner, "x": x, "y": y, "rotation": rotation}
+    ev = record(session, game, "template-placed", viewer.role, {"template": template})
+    template = {**template, "version": ev.id}
+    _save(session, game, [*templates, template], placed=template_id)
+    return template, ev
+
+
+def move(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    template_id: int,
+    x: float | None,
+    y: float | None,
+    rotation: float | None,
+    expected_version: int | None = None,
+) -> tuple[dict[str, Any], Event]:
+    templates = templates_of(game)
+    before = _find(templates, template_id)
+    viewer.require_side(before["side"], "move templates")
+    if expected_version is not None and expected_version != before["version"]:
+        raise Conflict(f"template version is {before['version']}, not {expected_version}", current=before)
+    nx, ny, nr = _where(
+        game,
+        before["kind"],
+        before["x"] if x is None else x,
+        before["y"] if y is None else y,
+        before["rotation"] if rotation is None else rotation,
+    )
+    after = {**before, "x": nx, "y": ny, "rotation": nr}
+    moved = {k: v for k, v in after.items() if k != "version"}
+    ev = record(
+        session,
+        game,
+        "template-moved",
+        viewer.role,
+        {"template": moved, "before": {k: before[k] for k in ("x", "y", "rotation")}},
+    )
+    after["version"] = ev.id
+    _save(session, game, [after if t["id"] == template_id else t for t in templates])
+    return after, ev
+
+
+def remove(session: Session, game: Game, viewer: Viewer, template_id: int) -> tuple[dict[str, Any], Event]:
+    templates = templates_of(game)
+    gone = _find(templates, template_id)
+    viewer.require_side(gone["side"], "remove templates")
+    ev = record(
+        session,
+        game,
+        "template-removed",
+        viewer.role,
+        {"template": {k: v for k, v in gone.items() if k != "version"}},
+    )
+    _save(session, game, [t for t in templates if t["id"] != template_id])
+    return gone, ev

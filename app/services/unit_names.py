@@ -1,0 +1,196 @@
+"""Names people can tell apart at the table: a short name with the unit's place in its force tree
+("1/1/2 Coy Plt 3": regiment 1, battalion 1, company 2, platoon 3) and the full name with every formation
+above it. Organisation tables and scenarios name units by their place among siblings ("Infantry Platoon 3"
+appears in every company), so the name alone is ambiguous; the path makes it unique within a game."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Protocol
+
+
+class NamedUnit(Protocol):
+    """What naming reads of a unit (app.models.Unit has it)."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def parent_id(self) -> int | None: ...
+    @property
+    def side(self) -> str: ...
+    @property
+    def level(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+
+
+# The short word for a unit, by its kind first (the first fragment found in it) and then by its level.
+KIND_WORDS: tuple[tuple[str, str], ...] = (
+    ("command", "HQ"),
+    ("howitzer", "How Bty"),
+    ("mortar", "Mortar"),
+    ("mmg-company", "MMG Coy"),
+    ("mmg", "MMG"),
+    ("lewis", "Lewis"),
+    ("artillery-group", "Arty Gp"),
+    ("artillery-brigade", "Arty Bde"),
+    ("battery", "Bty"),
+    ("squadron", "Sqn"),
+    ("troop", "Tp"),
+    ("tank", "Tank"),
+)
+LEVEL_WORDS = {
+    "army": "Army",
+    "corps": "Corps",
+    "division": "Div",
+    "brigade": "Bde",
+    "regiment": "Rgt",
+    "battalion": "Bn",
+    "company": "Coy",
+    "platoon": "Plt",
+    "section": "Sec",
+    "battery": "Bty",
+}
+TRAILING_NUMBER = re.compile(r"(\d+)\s*$")
+
+
+def word(unit: NamedUnit) -> str:
+    """The short word for what a unit is ("Plt", "MMG", "HQ"); its own name when no word is known."""
+    return _word(unit.kind, unit.level, unit.name)
+
+
+@lru_cache(maxsize=1024)
+def _word(kind: str, level: str, name: str) -> str:
+    for fragment, short in KIND_WORDS:
+        if fragment in kind.lower():
+            return short
+    return LEVEL_WORDS.get(level.lower(), name.strip() or level)
+
+
+def _numbers(units: Sequence[NamedUnit]) -> dict[int, str | None]:
+    """Each unit's number among its siblings of the same word: the number its name ends with, else its place
+    in order; None when it is the only one of its word under its parent (nothing to tell apart)."""
+    siblings: dict[tuple[str, int | None, str], list[NamedUnit]] = defaultdict(list)
+    for u in units:
+        siblings[(u.side, u.parent_id, word(u))].append(u)
+    out: dict[int, str | None] = {}
+    for group in siblings.values():
+        if len(group) == 1:
+            out[group[0].id or 0] = None
+            continue
+        found = [TRAILING_NUMBER.search(u.name) for u in group]
+        named = [m.group(1) if m else "" for m in found]
+        if all(named) and len(set(named)) == len(named):  # the table's own numbering
+            out.update({u.id or 0: n for u, n in zip(group, named, strict=True)})
+        else:  # unnumbered or repeated names ("77mm Battery" three times): their order
+            out.update({u.id or 0: str(place) for place, u in enumerate(sorted(group, key=_key), 1)})
+    return out
+
+
+def _key(unit: NamedUnit) -> int:
+    return unit.id or 0
+
+
+def _chain(unit: NamedUnit, by_id: dict[int, NamedUnit]) -> list[NamedUnit]:
+    """The unit's ancestors, top first (a broken or circular parent link ends the chain)."""
+    chain: list[NamedUnit] = []
+    seen = {unit.id}
+    parent = by_id.get(unit.parent_id or -1)
+    while parent is not None and parent.id not in seen:
+        chain.append(parent)
+        seen.add(parent.id)
+        parent = by_id.get(parent.parent_id or -1)
+    return chain[::-1]
+
+
+def _chains(units: Sequence[NamedUnit], by_id: dict[int, NamedUnit]) -> dict[int, list[NamedUnit]]:
+    """Every unit's ancestors, top first, each built from its parent's."""
+    out: dict[int, list[NamedUnit]] = {}
+
+    def chain(u: NamedUnit, below: frozenset[int]) -> list[NamedUnit]:
+        uid = u.id or 0
+        if uid not in out:
+            parent = by_id.get(u.parent_id or -1)
+            if parent is None:
+                out[uid] = []
+            elif (parent.id or 0) in below | {uid}:  # a circular parent link: walk it once, carefully
+                out[uid] = _chain(u, by_id)
+            else:
+                out[uid] = [*chain(parent, below | {uid}), parent]
+        return out[uid]
+
+    for u in units:
+        chain(u, frozenset())
+    return out
+
+
+def display_names(units: Iterable[NamedUnit]) -> dict[int, str]:
+    """A short name per unit id, unique within the game: the numbers of the formations above it that have
+    numbered siblings, joined by "/", then the word of the lowest of them and the unit's own word and number
+    ("1/1/2 Coy Plt 3", "1/1 Bn HQ", "2/3 Coy Plt 4"). Formations that are the only one of their kind under
+    their parent add nothing and are left out; a name that still repeats gets its side in front."""
+    units = list(units)
+    by_id = {u.id or 0: u for u in units}
+    numbers = _numbers(units)
+    chains = _chains(units, by_id)
+    groups = {u.parent_id for u in units}
+    names: dict[int, str] = {}
+    for u in units:
+        n = numbers[u.id or 0]
+        path = [a for a in chains[u.id or 0] if numbers[a.id or 0] is not None]
+        head = "/".join(str(numbers[a.id or 0]) for a in path)
+        if u.id in groups and n is not None:  # a numbered formation: "1/1/2 Coy"
+            names[u.id or 0] = f"{head}/{n} {word(u)}" if head else f"{n} {word(u)}"
+            continue
+        own = word(u) if n is None else f"{word(u)} {n}"
+        parent = by_id.get(u.parent_id or -1)
+        if path:
+            names[u.id or 0] = f"{head} {word(path[-1])} {own}"
+        elif n is None and parent is not None and word(u) == "HQ":  # a formation's HQ: "Bde HQ"
+            names[u.id or 0] = f"{word(parent)} {own}"
+        else:
+            names[u.id or 0] = own
+    return _unique(names, units)
+
+
+def _unique(names: dict[int, str], units: Sequence[NamedUnit]) -> dict[int, str]:
+    count = Counter(names.values())
+    out = dict(names)
+    for u in units:
+        if count[names[u.id or 0]] > 1:
+            out[u.id or 0] = f"{u.side.capitalize()} {names[u.id or 0]}"
+    count = Counter(out.values())
+    for u in units:
+        if count[out[u.id or 0]] > 1:
+            out[u.id or 0] = (
+                f"{out[u.id or 0]} #{u.id}"  # identical trees on one side: the id tells them apart
+            )
+    return out
+
+
+def full_names(units: Iterable[NamedUnit], only: Iterable[int] | None = None) -> dict[int, str]:
+    """The unit's own name after every formation above it, top first: "Infantry Regiment 1 › 1. Regiment,
+    Battalion 1 › Infantry Company 2 › Infantry Platoon 3". Siblings named alike ("77mm Battery" three times)
+    get their number: "77mm Battery 2". `only`: the ids wanted (all by default)."""
+    units = list(units)
+    by_id = {u.id or 0: u for u in units}
+    alike = Counter((u.side, u.parent_id, u.name) for u in units)
+    numbers = _numbers(units) if any(n > 1 for n in alike.values()) else {}
+    own = {
+        u.id or 0: f"{u.name} {numbers[u.id or 0]}"
+        if alike[(u.side, u.parent_id, u.name)] > 1 and numbers.get(u.id or 0)
+        else u.name
+        for u in units
+    }
+    wanted = set(by_id) if only is None else set(only) & set(by_id)
+    full = {
+        uid: " › ".join([*(own[a.id or 0] for a in _chain(by_id[uid], by_id)), own[uid]]) for uid in wanted
+    }
+    # Two units with the same name under the same parent are numbered above, so a full name repeats only
+    # where the force tree itself does (the same tree on both sides): the side tells them apart.
+    return _unique(full, [by_id[uid] for uid in wanted])

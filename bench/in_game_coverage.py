@@ -1,0 +1,119 @@
+"""Benchmark: in-game coverage per whole request against a per-stand loop (run by hand:
+`.venv/bin/python bench/in_game_coverage.py`). Not a test: it only reports.
+
+A game's 2,000 stands as the app holds them (unit rows: id, side, base, position, facing, killed,
+off-table), seeded so every run is the same table. What a request that asks "which stands does this gas
+cloud cover?" pays, three ways:
+- "request": `in_gas` as the game calls it, while no stand has moved since the last request: turning the
+  rows into stands, finding the kept index, and the query (the build is paid once per move);
+- "after a move": the same right after one stand moved, so the index is built again;
+- "loop": the straightforward code with no index: for each row, its stand, its polygon and the test.
+The two ways are checked to agree first. Medians of interleaved rounds; target: loop / request >= 20x.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from serving import load_line
+
+from rules.flanders_fields.game_table import cloud_template, in_gas, stand_of
+from rules.table.bases import BASE_KINDS
+from rules.table.coverage import classify_naive
+
+N_STANDS = 2000
+ROUNDS = 7
+TARGET = 20.0
+
+
+@dataclass(frozen=True)
+class Row:
+    """A unit row as the game layer reads it (rules.flanders_fields.game_table.Placed)."""
+
+    id: int
+    side: str
+    name: str
+    base: str | None
+    x: float | None
+    y: float | None
+    facing_deg: float | None
+    killed: bool = False
+    off_table: bool = False
+
+
+def rows(seed: int = 1915) -> list[Row]:
+    rng = random.Random(seed)
+    return [
+        Row(
+            i,
+            rng.choice(("attacker", "defender")),
+            f"stand {i}",
+            rng.choice(BASE_KINDS),
+            rng.uniform(0, 120),
+            rng.uniform(0, 180),
+            rng.uniform(0, 360),
+        )
+        for i in range(1, N_STANDS + 1)
+    ]
+
+
+def loop(cloud: dict[str, Any], units: list[Row]) -> dict[int, str]:
+    stands = [s for s in (stand_of(u) for u in units) if s is not None]
+    cov = classify_naive(cloud_template(cloud).polygon(), stands, 0.0)
+    out = {int(i): "partial" for i in cov.partial}
+    out.update({int(i): "full" for i in cov.full})
+    return out
+
+
+def per_call_ms(fn: Callable[[], Any], budget_ms: float = 30.0) -> float:
+    t0 = time.perf_counter()
+    fn()
+    once = (time.perf_counter() - t0) * 1000
+    calls = max(1, int(budget_ms / max(once, 1e-3)))
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    return (time.perf_counter() - t0) * 1000 / calls
+
+
+def main() -> None:
+    units = rows()
+    cloud = {"side": "attacker", "center": [60.0, 90.0]}
+    assert in_gas([cloud], units) == loop(cloud, units), "indexed and loop disagree"
+    step = iter(range(10**9))
+
+    def after_a_move() -> dict[int, str]:
+        moved = [*units[:-1], replace(units[-1], x=float(next(step) % 120))]
+        return in_gas([cloud], moved)
+
+    times: dict[str, list[float]] = {"request": [], "after a move": [], "loop": []}
+    for _ in range(ROUNDS):
+        times["request"].append(per_call_ms(lambda: in_gas([cloud], units)))
+        times["after a move"].append(per_call_ms(after_a_move))
+        times["loop"].append(per_call_ms(lambda: loop(cloud, units)))
+    request, moved, naive = (statistics.median(times[k]) for k in ("request", "after a move", "loop"))
+    print(
+        f"in-game gas coverage over {N_STANDS} stands; medians of {ROUNDS} interleaved rounds; {load_line()}"
+    )
+    print(f"  request (stands unchanged, index kept): {request:8.3f} ms")
+    print(f"  request right after a stand moved:      {moved:8.3f} ms")
+    print(f"  per-stand loop:                         {naive:8.3f} ms")
+    ratio = naive / request
+    print(
+        f"loop / request: {ratio:.1f}x (target at least {TARGET:.0f}x: {'yes' if ratio >= TARGET else 'NO'})"
+    )
+    print(f"loop / request after a move: {naive / moved:.1f}x (the build, paid once per move)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,260 @@
+"""Benchmark: live fan-out (run by hand: `.venv/bin/python bench/live_fanout.py`). Not a test: it only
+reports.
+
+Serves firestep with `firestep serve --workers W`, opens N Server-Sent Events streams on one game (spread
+over the workers by the kernel, as a proxy would), then posts markers one at a time from another connection
+and times each event from the moment its POST is sent (a tap on one tablet) to its arrival on every stream.
+Prints p50/p99 of that latency, the events lost (posted but never delivered to a stream), and whether every
+stream got them in order. Two scenarios by default, each against its target:
+- 50 clients on 1 worker (SQLite): p99 under 100 ms;
+- 500 clients over 4 workers on PostgreSQL (FIRESTEP_BENCH_DATABASE_URL, else FIRESTEP_TEST_DATABASE_URL):
+  p99 under 250 ms, nothing lost.
+`--clients`, `--workers` and `--database` run one scenario of your own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from serving import (
+    ROOT,
+    Process,
+    call,
+    encode,
+    free_port,
+    load_line,
+    percentile,
+    read_response,
+    scratch_database,
+)
+
+SCENARIOS = [
+    # clients, workers, database, p99 target in ms
+    (50, 1, "sqlite", 100.0),
+    (500, 4, "postgresql", 250.0),
+]
+
+
+@dataclass
+class Client:
+    arrivals: dict[int, float] = field(default_factory=dict)
+    order: list[int] = field(default_factory=list)
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    error: str = ""
+
+
+async def follow(port: int, path: str, headers: dict[str, str], client: Client, stop: asyncio.Event) -> None:
+    """One device's stream: the arrival time of every `id:` line, until told to stop."""
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
+    except OSError as exc:
+        client.error = f"connect: {exc}"
+        client.ready.set()
+        return
+    try:
+        writer.write(encode("GET", path, headers={**headers, "Accept": "text/event-stream"}))
+        head = await reader.readuntil(b"\r\n\r\n")
+        if head[9:12] != b"200":
+            client.error = head[:200].decode(errors="replace")
+            client.ready.set()
+            return
+        reading = asyncio.ensure_future(reader.readline())
+        stopping = asyncio.ensure_future(stop.wait())
+        while True:
+            done, _ = await asyncio.wait({reading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            if stopping in done:
+                reading.cancel()
+                return
+            line = reading.result()
+            if not line:
+                client.error = "stream closed by the server"
+                return
+            if line.startswith(b"retry:"):
+                client.ready.set()  # subscribed: the server sends this first
+            elif line.startswith(b"id: "):
+                event_id = int(line[4:])
+                client.arrivals.setdefault(event_id, time.monotonic())
+                client.order.append(event_id)
+            reading = asyncio.ensure_future(reader.readline())
+    except (OSError, asyncio.IncompleteReadError) as exc:
+        client.error = str(exc)
+    finally:
+        client.ready.set()
+        writer.close()
+
+
+def set_up_game(port: int) -> dict[str, Any]:
+    made = call(port, "POST", "/api/v1/games", {"scenario": "mons-1914"})
+    gid = made["game"]["id"]
+    tokens = {"referee": made["referee_token"]}
+    for side in ("attacker", "defender"):
+        tokens[side] = call(port, "POST", "/api/v1/join", {"code": made["join_codes"][side]})["token"]
+    referee = {"Authorization": f"Bearer {tokens['referee']}"}
+    version = call(port, "GET", f"/api/v1/games/{gid}/turn", headers=referee)["version"]
+    call(port, "POST", f"/api/v1/games/{gid}/turn/advance", {"version": version}, referee)
+    units = call(port, "GET", f"/api/v1/games/{gid}/units", headers=referee)
+    targets = [u["id"] for u in units if u["side"] == "defender" and u["kind"] == "rifle-platoon"]
+    last = call(port, "GET", f"/api/v1/games/{gid}/events", headers=referee)[-1]["id"]
+    return {"id": gid, "tokens": tokens, "targets": targets, "last": last}
+
+
+async def post_markers(
+    port: int, game: dict[str, Any], count: int, interval: float, answered: list[float]
+) -> list[tuple[int, float]]:
+    """The attacker's markers one after another, over the defender's platoons in turn (so none is suppressed
+    out of the game): the id of each event and when its POST was sent."""
+    attacker = {"Authorization": f"Bearer {game['tokens']['attacker']}"}
+    sent: list[tuple[int, float]] = []
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        for i in range(count):
+            unit = game["targets"][i % len(game["targets"])]
+            raw = encode(
+                "POST",
+                f"/api/v1/games/{game['id']}/units/{unit}/markers",
+                {"delta": 1, "fire": "rifle"},
+                attacker,
+            )
+            t0 = time.monotonic()
+            writer.write(raw)
+            status, body = await read_response(reader)
+            if status != 200:
+                raise RuntimeError(f"marker: {status} {body[:200]!r}")
+            sent.append((int(json.loads(body)["event_id"]), t0))
+            answered.append(time.monotonic() - t0)
+            await asyncio.sleep(interval)
+    finally:
+        writer.close()
+    return sent
+
+
+async def measure(
+    port: int, game: dict[str, Any], clients: int, events: int, interval: float
+) -> dict[str, Any]:
+    roles = ("referee", "attacker", "defender")
+    path = f"/api/v1/games/{game['id']}/stream"
+    stop = asyncio.Event()
+    devices = [Client() for _ in range(clients)]
+    tasks = []
+    for i, device in enumerate(devices):
+        headers = {
+            "Authorization": f"Bearer {game['tokens'][roles[i % 3]]}",
+            "Last-Event-ID": str(game["last"]),
+        }
+        tasks.append(asyncio.ensure_future(follow(port, path, headers, device, stop)))
+        if i % 25 == 24:
+            await asyncio.sleep(0.05)  # devices join over a moment, not in one burst
+    t_open = time.monotonic()
+    await asyncio.wait_for(asyncio.gather(*(d.ready.wait() for d in devices)), 120)
+    opened_s = time.monotonic() - t_open
+    failed = [d.error for d in devices if d.error]
+    await asyncio.sleep(0.5)
+    answered: list[float] = []
+    sent = await post_markers(port, game, events, interval, answered)
+    posted = {event_id for event_id, _ in sent}
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not all(
+        posted <= d.arrivals.keys() for d in devices if not d.error
+    ):
+        await asyncio.sleep(0.05)
+    stop.set()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
+    latencies = [
+        (d.arrivals[event_id] - t0) * 1000 for d in devices for event_id, t0 in sent if event_id in d.arrivals
+    ]
+    done_at = {event_id: t0 + took for (event_id, t0), took in zip(sent, answered, strict=True)}
+    after_answer = [
+        (d.arrivals[event_id] - done_at[event_id]) * 1000
+        for d in devices
+        for event_id, _ in sent
+        if event_id in d.arrivals
+    ]
+    in_order = all(
+        [i for i in d.order if i in posted] == sorted(i for i in d.order if i in posted) for d in devices
+    )
+    return {
+        "opened_s": opened_s,
+        "failed": failed,
+        "expected": len(devices) * len(sent),
+        "delivered": len(latencies),
+        "p50": percentile(latencies, 50),
+        "p99": percentile(latencies, 99),
+        "max": max(latencies, default=float("nan")),
+        "in_order": in_order,
+        "post_p50": percentile([a * 1000 for a in answered], 50),
+        "after_p99": percentile(after_answer, 99),
+    }
+
+
+def run(clients: int, workers: int, database: str, events: int, interval: float) -> dict[str, Any]:
+    with scratch_database(database) as url:
+        port = free_port()
+        env = {
+            "FIRESTEP_DATABASE_URL": url,
+            "FIRESTEP_SECRET_KEY": "bench-" + "k" * 40,
+            "FIRESTEP_HOST": "127.0.0.1",
+            "FIRESTEP_GRACEFUL_SHUTDOWN_SECONDS": "1",
+        }
+        args = [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "serve",
+            "--no-setup",
+            "--workers",
+            str(workers),
+            "--port",
+            str(port),
+        ]
+        server = Process(args, port, env)
+        try:
+            game = set_up_game(port)
+            return asyncio.run(measure(port, game, clients, events, interval))
+        finally:
+            server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clients", type=int)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="postgresql")
+    parser.add_argument("--events", type=int, default=20, help="markers posted")
+    parser.add_argument("--interval", type=float, default=0.25, help="seconds between markers")
+    args = parser.parse_args()
+    scenarios = [(args.clients, args.workers, args.database, None)] if args.clients else SCENARIOS
+    print(f"firestep live fan-out from {ROOT}; {load_line()}")
+    print(
+        f"{args.events} markers, {args.interval:.2f} s apart; latency = POST sent -> event read by the stream"
+    )
+    for clients, workers, database, target in scenarios:
+        got = run(clients, workers, database, args.events, args.interval)
+        lost = got["expected"] - got["delivered"]
+        verdict = ""
+        if target is not None:
+            ok = got["p99"] < target and lost == 0 and not got["failed"] and got["in_order"]
+            verdict = f"  target p99 < {target:.0f} ms, nothing lost: {'yes' if ok else 'NO'}"
+        print(
+            f"{clients:>4} clients, {workers} worker{'s' if workers > 1 else ' '} on {database:<10}: "
+            f"p50 {got['p50']:6.1f} ms  p99 {got['p99']:6.1f} ms  max {got['max']:6.1f} ms  "
+            f"lost {lost}/{got['expected']}  in order: {'yes' if got['in_order'] else 'NO'}  "
+            f"streams refused: {len(got['failed'])}  (all open in {got['opened_s']:.1f} s; a POST answered in "
+            f"p50 {got['post_p50']:.0f} ms; p99 from its answer to the stream {got['after_p99']:.0f} ms){verdict}"
+        )
+        if got["failed"]:
+            print(f"    first refusal: {got['failed'][0]}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,184 @@
+"""Shared by the HTTP benchmarks: start a server in its own process, a minimal keep-alive HTTP/1.1 client
+(asyncio streams, so the load generator costs little next to the server it measures), a Server-Sent Events
+reader, and a throw-away database on PostgreSQL or SQLite. Not a test: the bench scripts only report."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CONTENT_LENGTH = re.compile(rb"\r\ncontent-length: *(\d+)", re.IGNORECASE)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Process:
+    """A server command in its own process group, waited for until `health` answers 200."""
+
+    def __init__(self, args: list[str], port: int, env: dict[str, str], health: str = "/healthz") -> None:
+        self.port = port
+        self.proc = subprocess.Popen(args, cwd=ROOT, env={**os.environ, **env}, start_new_session=True)
+        deadline = time.monotonic() + 180
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {' '.join(args)}")
+            with contextlib.suppress(OSError):
+                status, _ = asyncio.run(request("127.0.0.1", port, "GET", health))
+                if status == 200:
+                    return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"server did not start: {' '.join(args)}")
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, 15)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, 9)
+            self.proc.wait(5)
+
+
+def uvicorn_args(app: str, port: int, workers: int = 1) -> list[str]:
+    """The same server settings for every app a bench compares."""
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        app,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--log-level",
+        "warning",
+        "--no-access-log",
+        "--timeout-graceful-shutdown",
+        "1",
+    ]
+
+
+def encode(method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> bytes:
+    data = b"" if body is None else json.dumps(body).encode()
+    lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(data)}"]
+    if body is not None:
+        lines.append("Content-Type: application/json")
+    lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + data
+
+
+async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    head = await reader.readuntil(b"\r\n\r\n")
+    found = CONTENT_LENGTH.search(head)
+    if found is None:
+        raise RuntimeError(f"no Content-Length in {head[:200]!r}")
+    return int(head[9:12]), await reader.readexactly(int(found.group(1)))
+
+
+async def request(
+    host: str, port: int, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[int, Any]:
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        writer.write(encode(method, path, body, headers))
+        status, data = await read_response(reader)
+        return status, json.loads(data) if data.startswith((b"{", b"[")) else data
+    finally:
+        writer.close()
+
+
+def call(port: int, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+    status, data = asyncio.run(request("127.0.0.1", port, method, path, body, headers))
+    if status >= 300:
+        raise RuntimeError(f"{method} {path}: {status} {data!r}")
+    return data
+
+
+async def hammer(port: int, raw: bytes, connections: int, seconds: float) -> int:
+    """Completed 200 answers in `seconds`, over `connections` keep-alive connections each sending `raw`."""
+    stop = time.perf_counter() + seconds
+    done = 0
+
+    async def one() -> None:
+        nonlocal done
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            while time.perf_counter() < stop:
+                writer.write(raw)
+                status, _ = await read_response(reader)
+                if status != 200:
+                    raise RuntimeError(f"status {status}")
+                done += 1
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(one() for _ in range(connections)))
+    return done
+
+
+@contextlib.contextmanager
+def scratch_database(kind: str) -> Iterator[str]:
+    """A migrated database: SQLite in a temp dir, or a new database on the PostgreSQL server of
+    FIRESTEP_BENCH_DATABASE_URL (or FIRESTEP_TEST_DATABASE_URL), dropped afterwards."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from app.core.db import migrate
+
+    if kind == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="firestep-bench-") as tmp:
+            url = f"sqlite:///{tmp}/bench.db"
+            migrate(url)
+            yield url
+        return
+    base = os.environ.get("FIRESTEP_BENCH_DATABASE_URL") or os.environ.get("FIRESTEP_TEST_DATABASE_URL")
+    if not base:
+        raise SystemExit(
+            "set FIRESTEP_BENCH_DATABASE_URL=postgresql+psycopg://user@host:port/db for PostgreSQL"
+        )
+    name = f"firestep_bench_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(make_url(base).set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        url = make_url(base).set(database=name).render_as_string(hide_password=False)
+        migrate(url)
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+
+def load_line() -> str:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return f"load average {load:.1f} on {os.cpu_count()} cores (a busy machine makes every figure noisier)"

@@ -1,0 +1,85 @@
+// The lookup without a server: the service worker keeps this period's printed playsheet (the HTML the sheet
+// prints, from /lookup/sheets/...) and this page; when a request cannot reach the server the page says so and
+// shows the playsheet table of the chosen resolver. The answers already on screen stay.
+(() => {
+  const kept = new Set();
+  const panel = () => document.querySelector("[data-lookup-panel]");
+
+  const keep = () => {
+    const p = panel();
+    if (!p || !("serviceWorker" in navigator) || !navigator.onLine) return;
+    const urls = ["/lookup", location.pathname + location.search, p.dataset.sheetUrl].filter((u) => u && !kept.has(u));
+    if (!urls.length) return;
+    navigator.serviceWorker.ready.then((reg) => {
+      if (!reg.active) return;
+      reg.active.postMessage({ type: "keep", urls });
+      urls.forEach((u) => kept.add(u));
+    });
+  };
+
+  const resolverOf = (path) => {
+    const m = /^\/lookup\/[^/]+\/([^/?]+)$/.exec(path || "");
+    return m ? m[1] : null;
+  };
+
+  let shown = 0; // the latest call wins: an offline event and a failed request may both ask at once
+  const show = (failedPath) => {
+    const call = ++shown;
+    const p = panel();
+    const box = p && p.querySelector("[data-offline-sheet]");
+    if (!box) return;
+    const resolver = resolverOf(failedPath) || p.dataset.resolver;
+    const answer = document.getElementById("answer");
+    if (answer) answer.classList.add("stale");
+    const intro = document.createElement("p");
+    intro.className = "offline-note";
+    intro.textContent = "The server cannot be reached, so this tap has no answer from firestep."
+      + (answer ? " The answer above is from before the connection dropped." : "")
+      + " Read it off your playsheet:";
+    box.replaceChildren(intro);
+    box.hidden = false;
+    const dockLine = p.querySelector(".dock-line");
+    if (dockLine) dockLine.textContent = "No server: read your playsheet";
+    box.scrollIntoView({ block: "start" });
+    const url = p.dataset.sheetUrl;
+    const none = () => {
+      if (call !== shown) return;
+      intro.textContent = "The server cannot be reached and this device has no copy of this rule set's playsheet:"
+        + " use the printed sheet until the connection is back.";
+    };
+    if (!url) { none(); return; }
+    // The worker's copy, read straight from its cache (the page may not be under the worker yet); failing that
+    // the network, and once more a moment later (a copy may still be being stored) before saying there is none.
+    const fromCache = () => Promise.resolve("caches" in window ? caches.match(url) : null)
+      .then((hit) => hit || Promise.reject(new Error("no copy")));
+    const fromNetwork = () => fetch(url).then((r) => (r.ok ? r : Promise.reject(new Error(`status ${r.status}`))));
+    const later = () => new Promise((resolve) => { setTimeout(resolve, 400); }).then(fromCache);
+    fromCache()
+      .catch(fromNetwork)
+      .catch(later)
+      .then((r) => r.text())
+      .then((html) => {
+        if (call !== shown) return;
+        const holder = document.createElement("div");
+        holder.innerHTML = html;
+        const sheet = holder.querySelector(".sheet-fallback");
+        if (!sheet) { none(); return; }
+        const sections = [...sheet.querySelectorAll("[data-sheet-section]")];
+        const mine = sections.filter((s) => s.dataset.resolvers.split(" ").includes(resolver));
+        if (mine.length) sections.filter((s) => !mine.includes(s)).forEach((s) => s.remove());
+        box.append(sheet);
+      })
+      .catch(none);
+  };
+
+  document.addEventListener("DOMContentLoaded", () => {
+    keep();
+    if (!navigator.onLine) show(location.pathname);
+  });
+  document.addEventListener("htmx:afterSettle", keep);
+  document.addEventListener("htmx:sendError", (event) => {
+    const path = event.detail && event.detail.requestConfig ? event.detail.requestConfig.path : "";
+    show(new URL(path || location.href, location.href).pathname);
+  });
+  window.addEventListener("offline", () => { if (panel()) show(location.pathname); });
+})();

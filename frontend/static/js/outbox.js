@@ -1,0 +1,136 @@
+// The outbox: a tap's write goes through window.firestepOutbox.send(url, { method, body }), which resolves
+// to { ok, status, data, queued, retryAfter }. Each write carries this page's CSRF token and its own
+// Idempotency-Key (app/idempotency.py). When the device is offline, or the request gets no answer, the write
+// is kept in localStorage (so a reload keeps it) and sent again, oldest first, when the connection is back,
+// when a later request gets through, or on the next page; the key makes a write that did reach the server
+// the first time act only once.
+(() => {
+  const STORE = "firestep-outbox";
+  const MAX_WAITING = 200;
+  const RETRY_MS = 10000;
+  const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
+  // One message about the connection and what waits for it (net-status.js's "connection" slot).
+  const notice = (text, good) => window.firestepNotice && window.firestepNotice(text, good, { key: "connection" });
+  const taps = (n) => (n === 1 ? "1 tap" : `${n} taps`);
+  const were = (n) => (n === 1 ? "was" : "were");
+
+  // crypto.randomUUID needs a secure context; a tablet on the club's wifi reaches the server over plain http.
+  const newKey = () => {
+    if (window.crypto?.randomUUID) return window.crypto.randomUUID();
+    const bytes = window.crypto.getRandomValues(new Uint8Array(16));
+    return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  };
+  const load = () => {
+    try {
+      const queue = JSON.parse(localStorage.getItem(STORE) || "[]");
+      return Array.isArray(queue) ? queue : [];
+    } catch (err) {
+      return [];
+    }
+  };
+  const save = (queue) => {
+    try {
+      localStorage.setItem(STORE, JSON.stringify(queue));
+    } catch (err) {
+      // Storage full or blocked: the writes stay in this page's memory only.
+    }
+  };
+
+  const post = (item) =>
+    fetch(item.url, {
+      method: item.method,
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        "X-CSRFToken": csrfToken(),
+        "Idempotency-Key": item.key,
+      },
+      credentials: "same-origin",
+      body: item.body,
+    });
+  const answer = async (response) => {
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (err) {
+      data = null;
+    }
+    return { ok: response.ok, status: response.status, data, queued: false, retryAfter: response.headers.get("Retry-After") };
+  };
+
+  let retry = null;
+  const waiting = () => {
+    const n = load().length;
+    if (n) notice(`No connection: ${taps(n)} kept on this device, to be sent when the connection is back.`);
+    clearTimeout(retry);
+    if (n) retry = setTimeout(flush, RETRY_MS);
+  };
+
+  const keep = (item) => {
+    const queue = load();
+    if (queue.length >= MAX_WAITING) {
+      notice(`No connection, and ${taps(queue.length)} are already waiting: this one was not kept. Wait for the connection.`);
+      return { ok: false, status: 0, data: null, queued: false, retryAfter: null };
+    }
+    save([...queue, item]);
+    waiting();
+    return { ok: false, status: 0, data: null, queued: true, retryAfter: null };
+  };
+
+  // Send what is waiting, oldest first; stop at the first that still gets no answer.
+  let flushing = null;
+  const flush = () => {
+    if (!flushing) flushing = sendWaiting().finally(() => { flushing = null; });
+    return flushing;
+  };
+  const sendWaiting = async () => {
+    if (!navigator.onLine || !load().length) return;
+    let sent = 0;
+    const refused = [];
+    for (;;) {
+      const item = load()[0];
+      if (!item) break;
+      let result;
+      try {
+        result = await answer(await post(item));
+      } catch (err) {
+        break; // still no answer: keep it and everything after it
+      }
+      // The same key is still being answered (an earlier try of this very tap): ask again later.
+      if (result.status === 409 && !result.data?.current && String(result.data?.detail || "").includes("Idempotency-Key")) break;
+      save(load().filter((q) => q.key !== item.key));
+      if (result.ok) sent += 1;
+      else refused.push(window.firestepExplain ? window.firestepExplain(result.status, result.data, result.retryAfter) : "");
+    }
+    if (load().length) {
+      waiting();
+    } else if (refused.length) {
+      const done = sent ? `${taps(sent)} made without a connection ${were(sent)} sent; ` : "";
+      notice(`${done}${taps(refused.length)} could not be done: ${refused[0]}`, false);
+    } else if (sent) {
+      notice(`Connection back: ${taps(sent)} made without a connection ${were(sent)} sent.`, true);
+    }
+    if (sent || refused.length) document.dispatchEvent(new CustomEvent("firestep:refresh"));
+  };
+
+  const send = async (url, { method = "POST", body = "{}" } = {}) => {
+    const item = { url, method, body: typeof body === "string" ? body : JSON.stringify(body), key: newKey(), at: Date.now() };
+    if (!navigator.onLine) return keep(item);
+    if (load().length) {
+      await flush(); // earlier taps first
+      if (load().length) return keep(item);
+    }
+    try {
+      return await answer(await post(item));
+    } catch (err) {
+      return keep(item);
+    }
+  };
+
+  window.firestepOutbox = { send, flush, waiting: () => load().length };
+  window.addEventListener("online", flush);
+  if (load().length) {
+    waiting();
+    flush();
+  }
+})();

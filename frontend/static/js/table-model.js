@@ -1,0 +1,137 @@
+// The live model of one game's table: stands, templates, the board (fire, gas clouds, barrages, terrain) and the turn,
+// each item with the id of the event that last changed it. A full state sets everything "as of" an event id;
+// a stream frame changes only what it names, and only where it is newer than what the model holds, so a late
+// or repeated frame never rolls anything back. Listeners hear which parts changed.
+(() => {
+  const create = () => {
+    const units = new Map(); // id -> unit (API fields) with .v, the event id that last changed it
+    const templates = new Map(); // id -> template with .version
+    const removed = new Map(); // template id -> the event id that removed it (a late "moved" must not revive it)
+    let board = { fire: [], clouds: [], barrages: [], v: 0 };
+    let terrain = { features: [] }; // GeoJSON; it changes only when the referee edits the game
+    let turn = { status: "", turn: 0, side_to_move: "", step: "", v: 0 };
+    let asOf = 0;
+    const listeners = [];
+    const emit = (what) => listeners.forEach((fn) => fn(what));
+    // Kinds whose payload says exactly what changed; any other kind changes the board or the turn, which the
+    // model reads back from the game (they are rare: a turn, an arrival, a barrage step).
+    const UNIT_KINDS = new Set(["move", "marker", "unit-update", "undo", "roll", "arrival-roll", "end-of-turn", "fire-plan-arrival"]);
+
+    const setState = (state, unitList) => {
+      asOf = Math.max(asOf, Number(state.last_event_id) || 0);
+      const v = Number(state.last_event_id) || 0;
+      if (unitList) {
+        const seen = new Set();
+        for (const u of unitList) {
+          const cur = units.get(u.id);
+          seen.add(u.id);
+          if (cur && cur.v > v) continue;
+          units.set(u.id, { ...u, v });
+        }
+        for (const id of [...units.keys()]) if (!seen.has(id) && units.get(id).v <= v) units.delete(id);
+      }
+      const b = state.board || {};
+      if (board.v <= v) {
+        board = { fire: b.fire || [], clouds: b.clouds || [], barrages: b.barrages || [], v };
+        if (state.terrain) terrain = state.terrain;
+      }
+      const fresh = new Set();
+      for (const t of b.templates || []) {
+        fresh.add(t.id);
+        const cur = templates.get(t.id);
+        if ((cur && cur.version >= t.version) || (removed.get(t.id) || 0) >= t.version) continue;
+        templates.set(t.id, { ...t });
+      }
+      for (const [id, t] of [...templates]) if (!fresh.has(id) && t.version <= v) templates.delete(id);
+      if (turn.v <= v) {
+        turn = { status: state.status, turn: state.turn, side_to_move: state.side_to_move, step: state.step, v };
+      }
+      emit({ units: true, templates: true, board: true, turn: true, all: true });
+    };
+
+    const applyChanges = (ev, changed) => {
+      const changes = ev.payload && Array.isArray(ev.payload.changes) ? ev.payload.changes : [];
+      let unknown = false;
+      for (const c of changes) {
+        if (!c || c.unit === undefined || !c.field || !("after" in c)) continue;
+        const u = units.get(c.unit);
+        if (!u) { unknown = true; continue; }
+        if (u.v > ev.id) continue;
+        u[c.field] = c.after;
+        u.v = ev.id;
+        changed.add(c.unit);
+      }
+      return unknown;
+    };
+
+    // One stream frame. Answers what the caller must read back: "units" (a unit the model does not know),
+    // "state" (the board or the turn changed in ways the frame does not spell out), or nothing.
+    const apply = (ev) => {
+      if (!ev || typeof ev.id !== "number") return [];
+      const need = [];
+      const changed = new Set();
+      let turnChanged = false;
+      if (ev.id > turn.v && ev.turn !== undefined) {
+        // Every event is stamped with the game's turn and side to move when it was recorded.
+        turnChanged = ev.turn !== turn.turn || ev.side !== turn.side_to_move;
+        if (turnChanged) need.push("state");
+        turn = { ...turn, turn: ev.turn, side_to_move: ev.side, v: ev.id };
+      }
+      const t = ev.payload && ev.payload.template;
+      if (ev.kind === "template-placed" || ev.kind === "template-moved") {
+        const cur = templates.get(t.id);
+        if ((!cur || cur.version < ev.id) && (removed.get(t.id) || 0) < ev.id) {
+          templates.set(t.id, { ...t, version: ev.id });
+          emit({ templates: true, template: t.id });
+        }
+      } else if (ev.kind === "template-removed") {
+        removed.set(t.id, Math.max(removed.get(t.id) || 0, ev.id));
+        const cur = templates.get(t.id);
+        if (cur && cur.version < ev.id) {
+          templates.delete(t.id);
+          emit({ templates: true, template: t.id });
+        }
+      } else {
+        if (applyChanges(ev, changed) || ev.kind === "unit-added" || ev.kind === "forces-built") need.push("units");
+        if (!UNIT_KINDS.has(ev.kind) || ev.kind === "fire-plan-arrival") need.push("state");
+        if (changed.size) emit({ units: true, changed });
+      }
+      asOf = Math.max(asOf, ev.id);
+      if (turnChanged) emit({ turn: true });
+      return need;
+    };
+
+    const setTemplate = (t) => {
+      const cur = templates.get(t.id);
+      if (cur && cur.version >= t.version) return;
+      templates.set(t.id, { ...t });
+      emit({ templates: true, template: t.id });
+    };
+    const dropTemplate = (id, version) => {
+      removed.set(id, Math.max(removed.get(id) || 0, version));
+      if (templates.delete(id)) emit({ templates: true, template: id });
+    };
+    const setUnit = (u, v) => {
+      const cur = units.get(u.id);
+      if (cur && cur.v > v) return;
+      units.set(u.id, { ...u, v });
+      emit({ units: true, changed: new Set([u.id]) });
+    };
+
+    return {
+      units,
+      templates,
+      get board() { return board; },
+      get terrain() { return terrain; },
+      get turn() { return turn; },
+      get asOf() { return asOf; },
+      setState,
+      apply,
+      setTemplate,
+      dropTemplate,
+      setUnit,
+      listen: (fn) => listeners.push(fn),
+    };
+  };
+  window.firestepTableModel = { create };
+})();

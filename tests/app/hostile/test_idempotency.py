@@ -1,0 +1,166 @@
+"""Idempotency-Key on writes (app/idempotency.py): a repeat gets the first answer and acts once, also when
+the repeats race; keys are bounded and belong to one device and one request; answers expire."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+from sqlmodel import Session
+
+from app.idempotency import HEADER, REPLAYED_HEADER
+from app.models import IdempotentResponse, utcnow
+from tests.app.campaigns.conftest import new_campaign
+from tests.app.games.conftest import Game, bearer, live_url, new_game, start_game  # noqa: F401 (fixture)
+
+KEY = "3f1c2a9e-7b44-4d2a-9a51-0c8e5d7b1f20"
+
+
+def defender_stand(http: Any, game: Game) -> dict[str, Any]:
+    units = http.get(f"/api/v1/games/{game.id}/units", headers=game.referee).json()
+    return next(u for u in units if u["side"] == "defender" and u["level"] == "stand" and not u["killed"])
+
+
+def suppression(http: Any, game: Game, unit_id: int) -> int:
+    units = http.get(f"/api/v1/games/{game.id}/units", headers=game.referee).json()
+    return int(next(u for u in units if u["id"] == unit_id)["suppression"])
+
+
+def marker_events(http: Any, game: Game, unit_id: int) -> int:
+    events = http.get(f"/api/v1/games/{game.id}/events", headers=game.referee).json()
+    return sum(1 for e in events if e["kind"] == "marker" and e["payload"].get("unit_id") == unit_id)
+
+
+def add_marker(
+    http: Any, game: Game, unit_id: int, who: dict[str, str], key: str | bytes | None = KEY
+) -> Any:
+    headers = {**who, **({HEADER: key} if key else {})}
+    return http.post(f"/api/v1/games/{game.id}/units/{unit_id}/markers", json={"delta": 1}, headers=headers)
+
+
+def test_a_repeat_gets_the_first_answer_and_acts_once(client: TestClient) -> None:
+    g = new_game(client)
+    start_game(client, g)
+    unit = defender_stand(client, g)["id"]
+    first = add_marker(client, g, unit, g.attacker)
+    assert first.status_code == 200, first.text
+    assert REPLAYED_HEADER not in first.headers
+    again = add_marker(client, g, unit, g.attacker)
+    assert again.status_code == 200 and again.json() == first.json()
+    assert again.headers[REPLAYED_HEADER] == "true"
+    assert again.headers["content-type"] == first.headers["content-type"]
+    assert suppression(client, g, unit) == 1 and marker_events(client, g, unit) == 1
+    # A new key is a new tap.
+    assert add_marker(client, g, unit, g.attacker, key="second-tap-0001").status_code == 200
+    assert suppression(client, g, unit) == 2
+
+
+def test_a_refusal_is_the_answer_a_repeat_gets(client: TestClient) -> None:
+    g = new_game(client)
+    unit = defender_stand(client, g)["id"]
+    refused = add_marker(client, g, unit, g.attacker)  # no markers in set-up
+    assert refused.status_code == 409
+    start_game(client, g)
+    again = add_marker(client, g, unit, g.attacker)
+    assert again.status_code == 409 and again.json() == refused.json()
+    assert suppression(client, g, unit) == 0
+
+
+def test_concurrent_repeats_act_once(live_url: str) -> None:  # noqa: F811
+    with httpx.Client(base_url=live_url, timeout=30) as http:
+        g = new_game(http)
+        start_game(http, g)
+        unit = defender_stand(http, g)["id"]
+        answers: list[httpx.Response] = []
+        barrier = threading.Barrier(6)
+
+        def tap() -> None:
+            with httpx.Client(base_url=live_url, timeout=30) as own:
+                barrier.wait()
+                answers.append(add_marker(own, g, unit, g.attacker))
+
+        threads = [threading.Thread(target=tap) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert len(answers) == 6
+        # Each repeat waits for the first answer (or, past the wait, is told to repeat later): never a double.
+        assert {a.status_code for a in answers} <= {200, 409}
+        done = [a.json() for a in answers if a.status_code == 200]
+        assert done and all(d == done[0] for d in done)
+        assert suppression(http, g, unit) == 1 and marker_events(http, g, unit) == 1
+
+
+def test_keys_are_bounded_and_named(client: TestClient) -> None:
+    g = new_game(client)
+    start_game(client, g)
+    unit = defender_stand(client, g)["id"]
+    for bad in ("short", "x" * 65, "has spaces in it", "ünïcödé-key-1".encode(), "semi;colon;key"):
+        r = add_marker(client, g, unit, g.attacker, key=bad)
+        assert r.status_code == 422, bad
+        assert (
+            r.json()["detail"][0]["loc"] == ["header", HEADER] and "8 to 64" in r.json()["detail"][0]["msg"]
+        )
+    two = client.post(
+        f"/api/v1/games/{g.id}/units/{unit}/markers",
+        json={"delta": 1},
+        headers=[("Authorization", g.attacker["Authorization"]), (HEADER, KEY), (HEADER, "another-key-1")],
+    )
+    assert two.status_code == 422 and "one Idempotency-Key" in two.json()["detail"][0]["msg"]
+    # No token: no device to keep the answer for (creating a game answers with its referee token).
+    anonymous = client.post("/api/v1/games", json={"scenario": "mons-1914"}, headers={HEADER: KEY})
+    assert anonymous.status_code == 422 and "device's token" in anonymous.json()["detail"][0]["msg"]
+    assert suppression(client, g, unit) == 0
+    # A key names one request: the same key with another body is refused, and acts on nothing.
+    assert add_marker(client, g, unit, g.attacker).status_code == 200
+    other = client.post(
+        f"/api/v1/games/{g.id}/units/{unit}/markers",
+        json={"delta": 1, "fire": "mg"},
+        headers={**g.attacker, HEADER: KEY},
+    )
+    assert other.status_code == 422 and "another request" in other.json()["detail"][0]["msg"]
+    assert suppression(client, g, unit) == 1
+
+
+def test_another_device_with_the_same_key_acts_on_its_own(client: TestClient) -> None:
+    g = new_game(client)
+    start_game(client, g)
+    unit = defender_stand(client, g)["id"]
+    second_attacker = bearer(client.post("/api/v1/join", json={"code": g.codes["attacker"]}).json()["token"])
+    client.cookies.clear()
+    assert add_marker(client, g, unit, g.attacker).status_code == 200
+    assert add_marker(client, g, unit, second_attacker).status_code == 200
+    assert suppression(client, g, unit) == 2 and marker_events(client, g, unit) == 2
+
+
+def test_answers_expire_after_a_day(client: TestClient) -> None:
+    g = new_game(client)
+    start_game(client, g)
+    unit = defender_stand(client, g)["id"]
+    assert add_marker(client, g, unit, g.attacker).status_code == 200
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+    with Session(engine) as session:
+        session.execute(update(IdempotentResponse).values(created_at=utcnow() - timedelta(hours=25)))
+        session.commit()
+    again = add_marker(client, g, unit, g.attacker)
+    assert again.status_code == 200 and REPLAYED_HEADER not in again.headers
+    assert suppression(client, g, unit) == 2
+    with Session(engine) as session:
+        assert session.query(IdempotentResponse).count() == 1  # the expired answer is gone
+
+
+def test_a_revoked_device_gets_no_replay(client: TestClient) -> None:
+    c = new_campaign(client)
+    first = client.post(f"/api/v1/campaigns/{c.id}/credentials", headers={**c.organiser, HEADER: KEY})
+    assert first.status_code == 200, first.text
+    # Reissuing revoked the organiser's old token: repeating with it is refused, not answered with the new one.
+    again = client.post(f"/api/v1/campaigns/{c.id}/credentials", headers={**c.organiser, HEADER: KEY})
+    assert again.status_code == 401 and first.json()["organiser_token"] not in again.text
+    new = bearer(first.json()["organiser_token"])
+    replay_free = client.post(f"/api/v1/campaigns/{c.id}/credentials", headers={**new, HEADER: KEY})
+    assert replay_free.status_code == 200 and replay_free.json() != first.json()

@@ -1,0 +1,74 @@
+"""The log read as a game record: the side, the unit's unambiguous name, the change and the roll, the turn;
+Undo offered only where app.services.undo accepts it."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from app.pages.game_record import Record
+from app.services.unit_names import display_names
+from tests.app.games.conftest import new_game, start_game
+
+
+def test_marker_move_roll_and_turn_read_like_a_game_record(client: TestClient) -> None:
+    game = new_game(client)
+    start_game(client, game)
+    units = [
+        SimpleNamespace(**u)
+        for u in client.get(f"/api/v1/games/{game.id}/units", headers=game.referee).json()
+    ]
+    names = display_names(units)
+    by_ref = {u.ref: u for u in units}
+    platoon = by_ref["mons-1914/gb/infantry-brigade-1/infantry-battalion-1/rifle-company-2/rifle-platoon-3"]
+    r = client.post(
+        f"/api/v1/games/{game.id}/units/{platoon.id}/markers",
+        headers=game.attacker,
+        json={"delta": 1, "fire": "mg"},
+    )
+    assert r.status_code == 200, r.text
+    mover = by_ref["mons-1914/de/infantry-regiment-1/infantry-battalion-1/rifle-company-1/rifle-platoon-1"]
+    r = client.post(
+        f"/api/v1/games/{game.id}/units/{mover.id}/move",
+        headers=game.referee,
+        json={"x": mover.x + 3, "y": mover.y + 4, "override": True},
+    )
+    assert r.status_code == 200, r.text
+    regiment = by_ref["mons-1914/de/infantry-regiment-1"]
+    r = client.post(
+        f"/api/v1/games/{game.id}/resolve/order-roll",
+        headers=game.referee,
+        json={"unit_id": regiment.id, "fields": {"unit": "regimental-mg"}, "dice": [4]},
+    )
+    assert r.status_code == 200, r.text
+    events: list[dict[str, Any]] = client.get(f"/api/v1/games/{game.id}/events", headers=game.referee).json()
+    record = Record(names, {u.id: u for u in units})
+    lines = {e["kind"]: record.entry(e).line for e in events}
+    # MG fire suppresses the whole company: the target by name, the rest counted.
+    assert lines["marker"] == (
+        "Defender · 1/2 Coy Plt 3 · +1 suppression; 3 more stands +1 suppression (MG fire) · by attacker · turn 1"
+    )
+    assert lines["move"] == "Attacker · 1/1/1 Coy Plt 1 · moved 5 cm · by referee · turn 1"
+    assert (
+        lines["roll"]
+        == "Attacker · 1 Rgt · Order roll: rolled 4 → actions 2 · actions left 2 · by referee · turn 1"
+    )
+    assert lines["turn-started"] == "System · Turn begins · turn 1"
+
+
+def test_undo_is_offered_where_the_undo_rules_accept_it() -> None:
+    marker = {"id": 10, "kind": "marker", "actor": "attacker", "reverses_id": None}
+    roll = {"id": 9, "kind": "roll", "actor": "attacker", "reverses_id": None}
+    may = Record.may_undo
+    assert may(marker, "attacker", set(), 9, "playing")
+    assert not may(marker, "defender", set(), 9, "playing")  # not their own
+    assert not may(marker, "attacker", set(), 11, "playing")  # before the last die roll
+    assert not may(marker, "attacker", {10}, 9, "playing")  # already undone
+    assert not may(marker, "attacker", set(), 9, "finished")
+    assert not may(roll, "attacker", set(), 9, "playing")  # a roll is the referee's call
+    assert may(roll, "referee", set(), 9, "finished")
+    assert not may(
+        {"id": 11, "kind": "undo", "actor": "referee", "reverses_id": 10}, "referee", set(), 0, "playing"
+    )

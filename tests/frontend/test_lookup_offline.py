@@ -1,0 +1,65 @@
+"""The lookup without a server: after one visit online, the service worker holds the page and the printed
+playsheet tables of the remembered period; offline, the page says so plainly and shows the table the chosen
+resolver reads, and the answers already on screen stay."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.conftest import TABLET_PORTRAIT, screenshot
+
+pytestmark = pytest.mark.browser
+
+SHEET = "/lookup/sheets/flanders-fields/mid"
+
+
+def wait_until_kept(page: Any, *urls: str) -> None:
+    """The service worker has stored these URLs (what lookup-offline.js asks it to keep)."""
+    page.wait_for_function(
+        """async (urls) => {
+            const reg = await navigator.serviceWorker.getRegistration();
+            if (!reg || !reg.active || !navigator.serviceWorker.controller) return false;
+            const hits = await Promise.all(urls.map((u) => caches.match(u)));
+            return hits.every(Boolean);
+        }""",
+        arg=list(urls),
+        timeout=15_000,
+    )
+
+
+def test_offline_shows_the_playsheet_table_of_the_remembered_period(new_page: Any) -> None:
+    page = new_page(TABLET_PORTRAIT)
+    page.goto("/lookup/flanders-fields/order-roll?period=mid")
+    page.locator(".die-pad label.face", has_text=re.compile("^4$")).click()
+    expect(page.locator("#answer .outcome")).to_have_text("1 action")
+    wait_until_kept(page, SHEET, "/lookup")
+
+    page.context.set_offline(True)
+    # A tap with no server: said plainly, the table shown, the earlier answer still there.
+    page.locator(".die-pad label.face", has_text=re.compile("^6$")).click()
+    sheet = page.locator("[data-offline-sheet]")
+    expect(sheet).to_be_visible()
+    expect(sheet.locator(".offline-note")).to_contain_text("The server cannot be reached")
+    expect(sheet.locator(".offline-note")).not_to_contain_text("no copy")
+    # The order roll reads the mid-war playsheet's action tables: that section, and only that one.
+    expect(sheet.locator("[data-sheet-section]")).to_have_count(1)
+    section = sheet.locator("[data-sheet-section='actions']")
+    expect(section).to_contain_text("Battalion Rifle Companies")
+    expect(section.locator("table").first).to_be_visible()
+    expect(page.locator("#answer .outcome")).to_have_text("1 action")
+    screenshot(page, "lookup-offline")
+
+    # The installed app opened offline: its start page from the worker, with the sheet of its period.
+    page.goto("/lookup")
+    expect(page.locator("#lookup-title")).to_contain_text("Order roll")
+    expect(page.locator("[data-offline-sheet] [data-sheet-section='actions']")).to_contain_text(
+        "Battalion Rifle Companies"
+    )
+    # A page this device never kept says so, rather than showing the lookup under another URL.
+    page.goto("/campaigns")
+    expect(page.locator("h1")).to_have_text("The server cannot be reached")
+    page.context.set_offline(False)

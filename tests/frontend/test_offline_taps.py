@@ -1,0 +1,172 @@
+"""Taps that survive a bad connection (outbox.js with app/idempotency.py), and feedback that stays
+(net-status.js): a tap made offline, or one whose answer was lost, is applied exactly once; a refusal stays
+on screen in plain words, wherever the page is scrolled, until dismissed."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
+from tests.frontend.games import create_mons_game, join
+
+pytestmark = pytest.mark.browser
+
+ADD_MARKER = (
+    "li.stand[data-side='defender']:not(.killed) button[data-api$='/markers'][data-body='{\"delta\": 1}']"
+)
+
+
+def api(page: Any, server: str) -> httpx.Client:
+    """The API as this page's device, from the test (not through the browser, which may be offline)."""
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "firestep_token")
+    return httpx.Client(base_url=server, headers={"Authorization": f"Bearer {token}"}, timeout=10)
+
+
+def server_of(page: Any) -> str:
+    return re.match(r"https?://[^/]+", page.url).group(0)  # type: ignore[union-attr]
+
+
+def start(http: httpx.Client, game_id: int) -> None:
+    version = http.get(f"/api/v1/games/{game_id}/turn").json()["version"]
+    assert http.post(f"/api/v1/games/{game_id}/turn/advance", json={"version": version}).status_code == 200
+
+
+def marker_events(http: httpx.Client, game_id: int, unit_id: int) -> int:
+    events = http.get(f"/api/v1/games/{game_id}/events").json()
+    return sum(1 for e in events if e["kind"] == "marker" and e["payload"].get("unit_id") == unit_id)
+
+
+def suppression(http: httpx.Client, game_id: int, unit_id: int) -> int:
+    units = http.get(f"/api/v1/games/{game_id}/units").json()
+    return int(next(u for u in units if u["id"] == unit_id)["suppression"])
+
+
+def add_marker_button(page: Any) -> tuple[Any, int]:
+    button = page.locator(ADD_MARKER).first
+    # The board may fold battalions away: open the blocks around the stand.
+    button.evaluate(
+        "el => { for (let d = el.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
+    )
+    unit = re.search(r"/units/(\d+)/markers", button.get_attribute("data-api") or "")
+    assert unit
+    return button, int(unit.group(1))
+
+
+def settle_on(http: httpx.Client, game_id: int, unit_id: int, events: int) -> None:
+    """Wait until the log holds `events` marker events for the unit, then make sure no more arrive."""
+    deadline = time.monotonic() + 5
+    while marker_events(http, game_id, unit_id) < events and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.0)
+    assert marker_events(http, game_id, unit_id) == events
+
+
+def test_a_tap_made_offline_is_applied_once_after_reconnect(new_page: Any) -> None:
+    page = new_page(TABLET_LANDSCAPE)
+    page.on("dialog", lambda dialog: dialog.dismiss())
+    game_id, _ = create_mons_game(page)
+    http = api(page, server_of(page))
+    start(http, game_id)
+    page.goto(f"/games/{game_id}/referee")
+    button, unit_id = add_marker_button(page)
+
+    page.context.set_offline(True)
+    button.click()
+    toast = page.locator("#net-status")
+    expect(toast).to_contain_text("1 tap kept on this device")
+    assert marker_events(http, game_id, unit_id) == 0
+    page.wait_for_timeout(500)
+    assert marker_events(http, game_id, unit_id) == 0
+
+    page.context.set_offline(False)
+    expect(toast).to_contain_text("Connection back: 1 tap made without a connection was sent.")
+    settle_on(http, game_id, unit_id, 1)
+    assert suppression(http, game_id, unit_id) == 1
+    assert page.evaluate("window.firestepOutbox.waiting()") == 0
+    http.close()
+
+
+def test_a_tap_whose_answer_was_lost_survives_a_reload_and_acts_once(new_page: Any) -> None:
+    page = new_page(TABLET_LANDSCAPE)
+    page.on("dialog", lambda dialog: dialog.dismiss())
+    game_id, _ = create_mons_game(page)
+    http = api(page, server_of(page))
+    start(http, game_id)
+    page.goto(f"/games/{game_id}/referee")
+    button, unit_id = add_marker_button(page)
+
+    # The request reaches the server, which acts; its answer never reaches the tablet (the wifi dropped).
+    def lose_the_answer(route: Any) -> None:
+        route.fetch()
+        route.abort()
+
+    page.route("**/markers", lose_the_answer)
+    button.click()
+    expect(page.locator("#net-status")).to_contain_text("kept on this device")
+    assert marker_events(http, game_id, unit_id) == 1
+    page.unroute("**/markers")
+
+    # The tap is kept across a reload and sent again with its key: the server answers it without acting twice.
+    page.reload()
+    expect(page.locator("#net-status")).to_contain_text("1 tap made without a connection was sent")
+    settle_on(http, game_id, unit_id, 1)
+    assert suppression(http, game_id, unit_id) == 1
+    http.close()
+
+
+def test_a_refusal_stays_in_plain_words_until_dismissed(new_page: Any) -> None:
+    referee = new_page(TABLET_LANDSCAPE)
+    game_id, codes = create_mons_game(referee)
+    referee.goto(f"/games/{game_id}/referee")
+    _button, unit_id = add_marker_button(referee)
+    with api(referee, server_of(referee)) as http:
+        marked = http.post(
+            f"/api/v1/games/{game_id}/units/{unit_id}/markers", json={"delta": 1, "override": True}
+        )
+        assert marked.status_code == 200, marked.text
+    player = new_page(TABLET_PORTRAIT)
+    join(player, codes["attacker"])
+    player.goto(f"/games/{game_id}/referee")
+    remove = player.locator(f"#rm-{unit_id}")
+    remove.evaluate(
+        "el => { for (let d = el.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
+    )
+    remove.click()  # the attacker may not recover the defender's markers
+    toast = player.locator("#net-status")
+    expect(toast).to_contain_text("The attacker player may not recover markers of the defender.")
+    # It stays: past the refresh that follows every tap, and on screen wherever the page is scrolled.
+    player.wait_for_timeout(1500)
+    expect(toast).to_be_visible()
+    player.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    box = toast.bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= player.viewport_size["height"]
+    dismiss = toast.get_by_role("button", name="Dismiss this message")
+    size = dismiss.bounding_box()
+    assert size and size["width"] >= 44 and size["height"] >= 44
+    dismiss.click()
+    expect(toast).to_be_hidden()
+
+    # Acting again (any other control) clears an earlier refusal.
+    player.evaluate("window.scrollTo(0, 0)")
+    remove.click()
+    expect(toast).to_contain_text("may not recover markers")
+    player.locator("main summary").first.click()
+    expect(toast.locator(".notice")).to_have_count(0)
+
+    # The API's field-naming errors reach the table in plain words.
+    words = player.evaluate(
+        """() => window.firestepExplain(422, {detail: [{loc: ["body", "spend_action"], type: "value_error",
+             msg: "no action left for unit 17 or the units above it: roll its order first"}]})"""
+    )
+    assert words == "Not done: no action left for this unit or the units above it: roll its order first."
+    assert "spend_action" not in words
+    forbidden = player.evaluate(
+        "() => window.firestepExplain(403, {detail: 'the attacker player may not recover markers of the defender'})"
+    )
+    assert forbidden == "The attacker player may not recover markers of the defender."

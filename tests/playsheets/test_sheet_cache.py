@@ -1,0 +1,66 @@
+"""Printed sheets that depend only on their inputs (period, paper, variant readings) carry an entity tag: a
+client that already holds the sheet gets 304 and no body, and other inputs get another tag."""
+
+from __future__ import annotations
+
+import time
+
+from fastapi.testclient import TestClient
+
+
+def test_a_period_playsheet_is_tagged_and_answers_304_to_its_own_tag(sqlite_client: TestClient) -> None:
+    first = sqlite_client.get("/playsheets/early.pdf", params={"paper": "a4"})
+    assert first.status_code == 200 and first.content.startswith(b"%PDF")
+    tag = first.headers["etag"]
+    assert tag.startswith('"') and "no-cache" in first.headers["cache-control"]
+    again = sqlite_client.get("/playsheets/early.pdf", params={"paper": "a4"}, headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == tag
+    listed = sqlite_client.get(
+        "/playsheets/early.pdf", params={"paper": "a4"}, headers={"If-None-Match": f'"other", W/{tag}'}
+    )
+    assert listed.status_code == 304
+    stale = sqlite_client.get(
+        "/playsheets/early.pdf", params={"paper": "a4"}, headers={"If-None-Match": '"x"'}
+    )
+    assert stale.status_code == 200 and stale.content == first.content
+
+
+def test_other_inputs_get_other_tags(sqlite_client: TestClient) -> None:
+    tags = {
+        sqlite_client.get("/playsheets/late.pdf", params=params).headers["etag"]
+        for params in (
+            {"paper": "a4"},
+            {"paper": "letter"},
+            {"paper": "a4", "variant": "barrage-duration:fire-plan-template"},
+        )
+    }
+    assert len(tags) == 3
+    html = sqlite_client.get("/playsheets/late", params={"paper": "a4"})
+    assert html.status_code == 200 and html.headers["content-type"].startswith("text/html")
+    assert (
+        sqlite_client.get("/playsheets/late", headers={"If-None-Match": html.headers["etag"]}).status_code
+        == 304
+    )
+
+
+def test_a_repeat_request_does_not_render_again(sqlite_client: TestClient) -> None:
+    for url in ("/playsheets/mid.pdf", "/playsheets/template-kit.pdf", "/playsheets/fire-plan/attacker.pdf"):
+        sqlite_client.get(url)
+        t0 = time.perf_counter()
+        r = sqlite_client.get(url)
+        assert r.status_code == 200 and r.headers["etag"]
+        assert time.perf_counter() - t0 < 0.3, url  # a render takes a second or more; the cache a lookup
+
+
+def test_a_games_playsheet_is_tagged_privately(sqlite_client: TestClient) -> None:
+    r = sqlite_client.post("/api/v1/games", json={"scenario": "mons-1914"})
+    body = r.json()
+    auth = {"Authorization": f"Bearer {body['referee_token']}"}
+    sheet = sqlite_client.get(f"/playsheets/games/{body['game']['id']}.pdf", headers=auth)
+    assert sheet.status_code == 200 and sheet.headers["cache-control"].startswith("private")
+    again = sqlite_client.get(
+        f"/playsheets/games/{body['game']['id']}.pdf",
+        headers={**auth, "If-None-Match": sheet.headers["etag"]},
+    )
+    assert again.status_code == 304
+    assert sqlite_client.get(f"/playsheets/games/{body['game']['id']}.pdf").status_code == 401
