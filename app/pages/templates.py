@@ -16,7 +16,29 @@ templates = Jinja2Templates(directory=FRONTEND / "templates")
 
 
 # Words the rule texts write in capitals; a label keeps them so ("SOS", "MG", "LMG unit").
-ACRONYMS = {w.lower(): w for w in ("SOS", "MG", "MMG", "HMG", "LMG", "SMG", "BEF", "VP", "HQ", "D3", "D6")}
+ACRONYMS = {
+    w.lower(): w
+    for w in (
+        "SOS",
+        "MG",
+        "MMG",
+        "HMG",
+        "LMG",
+        "SMG",
+        "BEF",
+        "AIF",
+        "MGC",
+        "A7V",
+        "VP",
+        "HQ",
+        "D3",
+        "D6",
+        "I",
+        "II",
+        "III",
+        "IV",
+    )
+}
 NUMBER_RANGE = re.compile(r"(?<=\d)-(?=\d)")
 
 

@@ -225,3 +225,13 @@ def test_start_page_forces_from_tables_and_refusals_in_words(sqlite_client: Test
         "german",
         "british",
     )
+
+
+def test_firestorm_option_labels_keep_the_printed_capitals() -> None:
+    # Firestorm's troop cards and tank groups: "Group I", "Mark IV", "AIF", "58 Bn MGC", "A7V".
+    assert humanise("group-i") == "Group I"
+    assert humanise("group-iii") == "Group III"
+    assert humanise("mark-iv") == "Mark IV"
+    assert humanise("aif") == "AIF"
+    assert humanise("58-bn-mgc") == "58 bn MGC"
+    assert humanise("a7v") == "A7V"
