@@ -5,9 +5,24 @@
   const kept = new Set();
   const panel = () => document.querySelector("[data-lookup-panel]");
 
+  // A second copy of the sheet in this device's storage: a page on plain http (a club's wifi) has no service
+  // worker, and a worker's cache can be lost; the copy is fetched once per sheet and period.
+  const storedKey = (url) => `firestep-sheet:${url}`;
+  const store = (url) => {
+    try {
+      if (!url || localStorage.getItem(storedKey(url))) return;
+    } catch (err) { return; }
+    fetch(url, { credentials: "same-origin" })
+      .then((r) => (r.ok ? r.text() : null))
+      .then((html) => { if (html) localStorage.setItem(storedKey(url), html); })
+      .catch(() => {});
+  };
+
   const keep = () => {
     const p = panel();
-    if (!p || !("serviceWorker" in navigator) || !navigator.onLine) return;
+    if (!p || !navigator.onLine) return;
+    store(p.dataset.sheetUrl);
+    if (!("serviceWorker" in navigator)) return;
     const urls = ["/lookup", location.pathname + location.search, p.dataset.sheetUrl].filter((u) => u && !kept.has(u));
     if (!urls.length) return;
     navigator.serviceWorker.ready.then((reg) => {
@@ -49,9 +64,14 @@
     };
     if (!url) { none(); return; }
     // The worker's copy, read straight from its cache (the page may not be under the worker yet); failing that
-    // the network, and once more a moment later (a copy may still be being stored) before saying there is none.
+    // the device's stored copy, then the network, and once more a moment later before saying there is none.
+    const fromStorage = () => {
+      let html = null;
+      try { html = localStorage.getItem(storedKey(url)); } catch (err) { html = null; }
+      return html ? new Response(html) : Promise.reject(new Error("no copy"));
+    };
     const fromCache = () => Promise.resolve("caches" in window ? caches.match(url) : null)
-      .then((hit) => hit || Promise.reject(new Error("no copy")));
+      .then((hit) => hit || fromStorage());
     const fromNetwork = () => fetch(url).then((r) => (r.ok ? r : Promise.reject(new Error(`status ${r.status}`))));
     const later = () => new Promise((resolve) => { setTimeout(resolve, 400); }).then(fromCache);
     fromCache()
