@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, ForeignKey, Integer, LargeBinary, UniqueConstraint
+from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, LargeBinary, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
@@ -269,6 +269,55 @@ class CampaignEvent(SQLModel, table=True):
         default=None, sa_column=Column(Integer, ForeignKey("campaign_event.id"), nullable=True)
     )
     created_at: datetime = Field(default_factory=utcnow)
+
+
+# A campaign battle has at most one table game that is still open (not yet applied, overridden or abandoned).
+CAMPAIGN_BATTLE_OPEN = text("status IN ('open', 'offered')")
+
+
+class CampaignBattle(SQLModel, table=True):
+    """A campaign battle fought on the table (app/services/campaign_battles.py): the campaign's turn and battle
+    it belongs to, the Flanders Fields game opened for it, the result the finished game offers (who holds the
+    field as the referee recorded it, the Great War score and its reasons) and the score the organiser
+    applied. Status: open -> offered -> confirmed or overridden; abandoned when the campaign moved on."""
+
+    __tablename__ = "campaign_battle"
+    __table_args__ = (
+        Index(
+            "uq_campaign_battle_open",
+            "campaign_id",
+            "turn",
+            "battle",
+            unique=True,
+            sqlite_where=CAMPAIGN_BATTLE_OPEN,
+            postgresql_where=CAMPAIGN_BATTLE_OPEN,
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("campaign.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    turn: int
+    battle: int  # the battle's number in its turn, counted from 1 as the page shows it
+    # The game outlives nothing it needs: deleting it leaves the link (and any offer) as a record.
+    game_id: int | None = Field(
+        default=None,
+        sa_column=Column(Integer, ForeignKey("game.id", ondelete="SET NULL"), nullable=True, index=True),
+    )
+    area: str = Field(max_length=16)  # the contested area, e.g. C-3
+    period: str = Field(max_length=32)  # the Flanders Fields period the turn's date chose
+    attacker: str = Field(max_length=16)  # the Firestorm side attacking: german or bef
+    layout_seed: int = 0
+    status: str = Field(default="open", max_length=16)
+    field_held_by: str | None = Field(default=None, max_length=16)  # attacker, defender or neither
+    offer_attacker_vp: int | None = None
+    offer_defender_vp: int | None = None
+    offer: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    applied_attacker_vp: int | None = None
+    applied_defender_vp: int | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
 
 
 class IdempotentResponse(SQLModel, table=True):

@@ -32,6 +32,7 @@ from app.pages.forms import dice_from
 from app.pages.seats import campaign_seat, device_campaigns, remember_campaign
 from app.pages.templates import templates
 from app.schemas import CampaignId
+from app.services import campaign_battles
 from rules.core.errors import NotFoundError, RulesError
 from rules.firestorm.campaign import CampaignState
 from rules.firestorm.data import (
@@ -108,6 +109,8 @@ def _entry_text(ev: dict[str, Any]) -> str:
         return "Campaign set up"
     if kind == "map":
         return "Map corrected by the organiser"
+    if kind == campaign_battles.LOG_KIND:
+        return _table_battle_text(a)
     what = str(a.get("type", "")).capitalize()
     if a.get("type") == "attack":
         what += f" {a.get('from_area')} → {a.get('to_area')} with " + ", ".join(
@@ -124,6 +127,20 @@ def _entry_text(ev: dict[str, Any]) -> str:
     if kind == "undo":
         return f"Undone: {what}"
     return what
+
+
+def _table_battle_text(a: dict[str, Any]) -> str:
+    """A table game's line in the campaign log: which game, and what became of its result."""
+    game = f"table game #{a.get('game_id')}"
+    where = f"turn {a.get('turn')} battle {a.get('battle')} ({a.get('area')})"
+    score = f"{a.get('attacker_vp')}–{a.get('defender_vp')} game points"
+    words = {
+        "opened": f"Battle fought on the table: {game}, {where}",
+        "offered": f"Result offered by {game}: {score}, field held by the {a.get('field_held_by')}",
+        "confirmed": f"Result of {game} confirmed: {score}",
+        "overridden": f"Result of {game} overridden by the organiser: {score}",
+    }
+    return words.get(str(a.get("step")), f"{game}: {a.get('step')}")
 
 
 def _happened(ev: dict[str, Any]) -> str:
@@ -174,6 +191,7 @@ def board_context(session: Session, row: Campaign, who: Viewer, error: str | Non
         "error": error,
         "side_names": SIDE_NAMES,
         "troop_label": troop_label,
+        **campaign_battles.board_view(session, row.id or 0, state, who),
     }
 
 
@@ -204,24 +222,29 @@ def action_from_form(form: FormData) -> tuple[dict[str, Any], list[int] | None]:
     if form.get("roll"):
         return action, None
     tapped = dice_from(form)
-    wanted = int(str(form.get("dice_count") or "0") or 0)
+    wanted = _digits(str(form.get("dice_count") or "0"), "dice_count", "reload the page", 2)
     if len(tapped) < wanted or any(d is None for d in tapped):
         raise RulesError("dice", "tap a face on every die, or tap Roll for me")
     return action, [d for d in tapped if d is not None]
 
 
+def _digits(text: str, name: str, message: str, most: int) -> int:
+    """A number typed or sent by the form: plain digits, few enough for int() ("²" and 5,000 digits are not)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > most:
+        raise RulesError(name, message)
+    return int(text)
+
+
 def _whole(form: FormData, name: str, label: str) -> int:
     text = str(form.get(name) or "").strip()
-    if not text.isdigit():
-        raise RulesError(name, f"{label}: enter a whole number from 0 to 20")
-    return int(text)
+    return _digits(text, name, f"{label}: enter a whole number from 0 to 20", 2)
 
 
 def _version(form: FormData) -> int:
-    text = str(form.get("version") or "")
-    if not text.isdigit() or not 1 <= int(text) <= 2_147_483_647:
+    version = _digits(str(form.get("version") or ""), "version", "reload the page", 10)
+    if not 1 <= version <= 2_147_483_647:
         raise RulesError("version", "reload the page")
-    return int(text)
+    return version
 
 
 def _message(e: Exception) -> str:

@@ -38,6 +38,15 @@ GAME_WORDS = {
 }
 
 
+def _campaign_words(kind: str, p: Mapping[str, Any]) -> str:
+    if kind == "campaign-battle":
+        return f"Campaign battle: {p.get('campaign')}, turn {p.get('turn')} battle {p.get('battle')}"
+    return (
+        f"Result {p.get('status')} in the campaign {p.get('campaign')}: attacker {p.get('attacker_vp')}, "
+        f"defender {p.get('defender_vp')} game points"
+    )
+
+
 @dataclass(frozen=True)
 class Entry:
     who: str  # the side the entry is about (the unit's side, else whoever acted)
@@ -163,6 +172,8 @@ class Record:
             what = template.get("kind") if isinstance(template, Mapping) else None
             verb = kind.removeprefix("template-")
             return f"{humanise(str(what or 'template'))} template {verb}", ""
+        if kind in ("campaign-battle", "campaign-result"):  # the game's campaign battle (issue 17)
+            return _campaign_words(kind, payload), ""
         words = GAME_WORDS.get(kind, humanise(kind))
         return (f"{words}: {changes}" if changes else words), ""
 

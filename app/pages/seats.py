@@ -20,7 +20,7 @@ from app.errors import Forbidden, TooManyRequests, Unauthorized
 from app.models import Game
 from app.pages.common import error_message, not_found, page_or_fragment, too_many
 from app.pages.templates import templates
-from app.services import games, seating
+from app.services import campaign_battles, games, seating
 from app.services import seats as game_seats
 from rules.core.errors import NotFoundError, RulesError
 
@@ -121,7 +121,13 @@ def game_page(
         context = {"game": game, "title": "Join this game", "error": None}
         return templates.TemplateResponse(request, "join.html", context, status_code=401)
     try:
-        context = {"game": game, "seat": seat, "role": seat.viewer.role, **build(game, seat)}
+        context = {
+            "game": game,
+            "seat": seat,
+            "role": seat.viewer.role,
+            "campaign_battle": campaign_battles.game_link(session, game_id),  # the link back (issue 17)
+            **build(game, seat),
+        }
         status = 200
     except Forbidden as e:
         context = {"game": game, "title": "Not for your eyes", "message": e.message}

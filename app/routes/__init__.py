@@ -3,6 +3,7 @@
 from fastapi import APIRouter
 
 from app.routes import (
+    campaign_battles,
     campaign_games,
     campaigns,
     events,
@@ -33,6 +34,8 @@ def api_routers() -> list[APIRouter]:
         geometry_artillery.router,
         campaigns.router,
         campaign_games.router,  # the campaign persisted like a game (issue 9)
+        campaign_battles.router,  # campaign battles fought on the table (issue 17)
+        campaign_battles.game_router,
         playsheets.router,
         templates.router,  # templates on the shared table (issue 14)
     ]

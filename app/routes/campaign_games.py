@@ -114,7 +114,7 @@ class MapIn(VersionIn):
 
 class LogEntry(BaseModel):
     id: int
-    kind: Literal["created", "map", "action", "undo"]
+    kind: Literal["created", "map", "action", "undo", "table-battle"]  # table-battle: issue 17
     actor: str
     turn: int
     phase: str

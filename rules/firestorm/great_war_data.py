@@ -11,6 +11,7 @@ from typing import Literal
 from rules.core.ruleset import Erratum, Reading
 from rules.firestorm.data import Side
 from rules.firestorm.ruleset import Firestorm, cite
+from rules.flanders_fields.ruleset import cite as ff_cite
 
 SRC_MISSION = cite("Step Two: Combat Step, 6. Identify Your Mission")
 SRC_ATTACKER = cite("What is different?: Attacker")
@@ -348,5 +349,166 @@ Firestorm.add_errata(
             ),
         ),
         default="force-down",
+    ),
+)
+
+# -- campaign battles fought on a Flanders Fields table (rules/firestorm/table_battle.py) --------------------------
+# The Firestorm text plays its battles as Great War (Flames of War) games; firestep also offers them as Flanders
+# Fields games. Where neither text says how one becomes the other, the choice is one of these errata.
+SRC_CONTENTS = cite("Contents")
+SRC_TURN_3_HEADING = cite("Turn Three - 24 April, Counter-attack")
+SRC_TURN_4_HEADING = cite("Turn Four - 26-27 April, Consolidation")
+SRC_CHOOSE_TROOPS = cite("4. Choose Firestorm Troops")
+SRC_PLAY_MISSION = cite("7. Play Great War Mission")
+SRC_TERRAIN = cite("Step Two: Combat Step, Terrain")
+SRC_ROLL_TO_DESTROY = cite("8A. Roll to Destroy")
+SRC_DEFEATED = cite("9. Retreat Defeated Troops")
+FF_ORGANISATION = ff_cite("TABLES OF ORGANISATION")
+FF_TERRAIN = ff_cite("SUGGESTIONS FOR MODELLING THE WESTERN FRONT")
+# Contents: "Turn 1 – 24. April – Morning", "Turn 2 – 24. April – Day", "Turn 3 – 25. April – Counter-attack",
+# "Turn 4 – 2627. April – Consolidation"; headings: "TURN THREE - 24 APRIL, COUNTER-ATTACK",
+# "TURN FOUR - 26-27 APRIL, CONSOLIDATION". A turn's date is its first day.
+TURN_DATES_CONTENTS = ("1918-04-24", "1918-04-24", "1918-04-25", "1918-04-26")
+TURN_DATES_HEADINGS = ("1918-04-24", "1918-04-24", "1918-04-24", "1918-04-26")
+
+Firestorm.add_errata(
+    Erratum(
+        "campaign-turn-date",
+        "The date of each campaign turn (it picks the Flanders Fields period)",
+        (
+            Reading(
+                "contents",
+                "The contents page: 'Turn 1 – 24. April – Morning', 'Turn 2 – 24. April – Day', 'Turn 3 – 25. "
+                "April – Counter-attack', 'Turn 4 – 2627. April – Consolidation' (read 26-27 April); the AIF "
+                "battle cry is dated 'the night of the 25 April 1918'. A turn is dated by its first day.",
+                SRC_CONTENTS,
+                list(TURN_DATES_CONTENTS),
+            ),
+            Reading(
+                "turn-headings",
+                "The turn pages: 'TURN THREE - 24 APRIL, COUNTER-ATTACK' and 'TURN FOUR - 26-27 APRIL, "
+                "CONSOLIDATION'.",
+                SRC_TURN_3_HEADING,
+                list(TURN_DATES_HEADINGS),
+            ),
+        ),
+        default="contents",
+        note="Every reading falls in '24-27 APRIL 1918', inside the period 'mid 1917 to end of war'.",
+    ),
+    Erratum(
+        "firestorm-troop-to-force",
+        "Which Flanders Fields forces a campaign battle's Firestorm Troops bring to the table",
+        (
+            Reading(
+                "table-per-troop",
+                "The text is silent (it adds each Firestorm Troop to a Great War force 'as extra Support Unit "
+                "choices'). Each committed Firestorm Troop brings the organisation table of its kind for its "
+                "nation and period: infantry and HMG troops their division (its battalions and machine-gun "
+                "companies), Stoss troops the German Storm Battalion, British tanks the Tank Battalion. A side "
+                "that commits none fights with its nation's infantry division ('You do not need to have "
+                "Firestorm Troops to fight'). The tables are whole formations: what does not fit the "
+                "deployment zone starts off the table for the referee to bring on.",
+                SRC_CHOOSE_TROOPS,
+                "table-per-troop",
+            ),
+            Reading(
+                "agreed-force-plus-troops",
+                "'although you both start with the same number of points, any Firestorm Troops that you add to "
+                "your force are in addition to this': each side always fields its nation's infantry division "
+                "for the period, and each committed Firestorm Troop adds the table of its kind.",
+                SRC_PLAY_MISSION,
+                "agreed-force-plus-troops",
+            ),
+        ),
+        default="table-per-troop",
+    ),
+    Erratum(
+        "a7v-table",
+        "The Flanders Fields table for an A7V Firestorm Troop (Group I, II, III)",
+        (
+            Reading(
+                "storm-battalion",
+                "Flanders Fields prints the A7V's weapons ('A7V 1 x 57mm gun and multiple LMGs') but no German "
+                "tank table. The closest printed table is the German Storm Battalion, the troops 'used to "
+                "spearhead attacks and break strong points' as the A7Vs were; the tank model itself is added "
+                "by hand.",
+                FF_ORGANISATION,
+                "de-storm-battalion",
+            ),
+            Reading(
+                "infantry-division",
+                "The German Infantry Division 1916-1918, the formation the tanks supported.",
+                FF_ORGANISATION,
+                "de-1916",
+            ),
+        ),
+        default="storm-battalion",
+    ),
+    Erratum(
+        "out-of-supply-on-the-table",
+        "A side fighting Out of Supply in a Flanders Fields game",
+        (
+            Reading(
+                "roll-at-the-table",
+                "The Out of Supply table is written for Great War forces (motivation levels, points). The side "
+                "rolls on it before the game (resolver 'out-of-supply'); the referee applies the effect to the "
+                "Flanders Fields forces. The forces are built unchanged.",
+                SRC_OUT_OF_SUPPLY,
+                "roll",
+            ),
+            Reading(
+                "no-effect",
+                "The table game ignores supply; only the campaign's capture of destroyed troops applies.",
+                SRC_OOS_CAPTURED,
+                "none",
+            ),
+        ),
+        default="roll-at-the-table",
+    ),
+    Erratum(
+        "campaign-table-layout",
+        "The terrain of a campaign battle's table",
+        (
+            Reading(
+                "generated",
+                "'there are only four kinds of terrain ... You might want to add a few houses if an area "
+                "contains a small village, or burned down trees like Hangard or Monument woods but this should "
+                "not cover the whole playing area': firestep lays out a starting table from the area's terrain "
+                "and name (rules/firestorm/table_battle.py says how), for the organiser to edit.",
+                SRC_TERRAIN,
+                "generated",
+            ),
+            Reading(
+                "empty",
+                "An empty table: the organiser lays out all the terrain by hand.",
+                SRC_TERRAIN,
+                "empty",
+            ),
+        ),
+        default="generated",
+    ),
+    Erratum(
+        "table-result-to-campaign-vp",
+        "Victory points of a campaign battle fought as a Flanders Fields game",
+        (
+            Reading(
+                "field-and-losses",
+                "The text scores Great War games only ('Your Victory Points ... 8+ 4+ / 7 5+ / 3 or 6 6 / 2 "
+                "or less No roll'). Each side scores the share of the enemy's stands it destroyed on that 0 to "
+                "8 scale (rounded down); the side holding the field scores at least three and one more than "
+                "the other ('If your opponent scored at least three Victory Points in the game and scored more "
+                "Victory Points than you did, then you have been defeated').",
+                SRC_ROLL_TO_DESTROY,
+                "field-and-losses",
+            ),
+            Reading(
+                "losses-only",
+                "Each side scores only the share of the enemy's stands it destroyed on the 0 to 8 scale; who "
+                "holds the field does not count.",
+                SRC_ROLL_TO_DESTROY,
+                "losses-only",
+            ),
+        ),
+        default="field-and-losses",
     ),
 )

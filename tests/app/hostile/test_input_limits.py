@@ -87,6 +87,7 @@ class World:
             "resolver": "order-roll",
             "device_id": 1,
             "template_id": 1,
+            "table_battle_id": 1,
         }
         return re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]), path)
 

@@ -1,0 +1,135 @@
+"""The campaign page's table battles (issue 17): the organiser's "Fight this battle on the table" (POST, then
+the new game's codes once on its "created" page: POST/redirect/GET), each seat's way into its own side of
+the game, and the organiser's offer, confirm and override. The same service as the API
+(app.services.campaign_battles), so the page gets the API's refusals, shown as sentences on the board."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlmodel import Session
+from starlette.datastructures import FormData
+
+from app.core.config import Settings
+from app.deps import SessionDep, SettingsDep
+from app.pages import campaigns
+from app.pages.common import USER_ERRORS
+from app.pages.seats import campaign_seat, keep_created, remember_game
+from app.schemas import CampaignId
+from app.services import campaign_battles
+from app.services import games as games_service
+from rules.core.errors import RulesError
+
+router = APIRouter(include_in_schema=False)
+
+POINTS = {"attacker_vp": "Attacker's game points", "defender_vp": "Defender's game points"}
+
+
+def _points(form: FormData, name: str) -> int:
+    message = f"{POINTS[name]}: enter a whole number from 0 to {campaign_battles.MAX_VP}"
+    points = campaigns._digits(str(form.get(name) or "").strip(), name, message, 2)
+    if points > campaign_battles.MAX_VP:
+        raise RulesError(name, message)
+    return points
+
+
+def _link_id(text: str) -> int:
+    link_id = campaigns._digits(text, "table_battle", "reload the page", 10)
+    if not 1 <= link_id <= 2_147_483_647:
+        raise RulesError("table_battle", "reload the page")
+    return link_id
+
+
+def _refused(
+    request: Request, session: Session, settings: Settings, campaign_id: int, e: Exception
+) -> Response:
+    session.rollback()
+    session.expire_all()
+    return campaigns._board(request, session, settings, campaign_id, campaigns._message(e))
+
+
+@router.post("/campaigns/{campaign_id:int}/table-battle", response_class=HTMLResponse)
+def open_table_battle(
+    campaign_id: CampaignId, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """Open the battle's game; the organiser's device becomes its referee and sees its codes once."""
+    who = campaign_seat(request, session, settings, campaign_id)
+    if who is None:
+        return campaigns._board(request, session, settings, campaign_id)
+    try:
+        opened = campaign_battles.open_table_battle(session, settings.secret_key, campaign_id, who)
+        session.commit()
+    except USER_ERRORS as e:
+        return _refused(request, session, settings, campaign_id, e)
+    creds = opened.credentials
+    game_id = opened.game.id or 0
+    if creds is None:  # already open (a second tap, another device): the board shows it
+        return RedirectResponse(f"/campaigns/{campaign_id}", status_code=303)
+    response = RedirectResponse(f"/games/{game_id}/created", status_code=303)
+    remember_game(request, response, game_id, creds.referee_token)
+    keep_created(response, settings.secret_key, game_id, creds.referee_token, creds.join_codes)
+    return response
+
+
+@router.post("/campaigns/{campaign_id:int}/table-battles/{link_id}/play", response_class=HTMLResponse)
+def play(
+    campaign_id: CampaignId, link_id: str, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """A device of this seat's own side of the game (the organiser: the referee), then to the game."""
+    who = campaign_seat(request, session, settings, campaign_id)
+    if who is None:
+        return campaigns._board(request, session, settings, campaign_id)
+    try:
+        game_id, role, token = campaign_battles.seat(
+            session, settings.secret_key, campaign_id, _link_id(link_id), who
+        )
+        session.commit()
+    except USER_ERRORS as e:
+        return _refused(request, session, settings, campaign_id, e)
+    if role == "referee":
+        target = f"/games/{game_id}/referee"
+    else:
+        status = games_service.get_game(session, game_id).status
+        target = f"/games/{game_id}/fire-plan" if status == "setup" else f"/games/{game_id}/map"
+    response = RedirectResponse(target, status_code=303)
+    remember_game(request, response, game_id, token)
+    return response
+
+
+@router.post("/campaigns/{campaign_id:int}/table-battles/{link_id}/{step}", response_class=HTMLResponse)
+async def settle(
+    campaign_id: CampaignId,
+    link_id: str,
+    step: str,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> Response:
+    """Offer the finished game's result, confirm it, or override it with the organiser's own score."""
+    form = await request.form()
+    who = campaign_seat(request, session, settings, campaign_id)
+    error = None
+    if who is not None:
+        try:
+            lid = _link_id(link_id)
+            if step == "offer":
+                held = str(form.get("field_held_by") or "")
+                if not held:
+                    raise RulesError("field_held_by", "tap who holds the field at the end of the game")
+                campaign_battles.make_offer(session, campaign_id, lid, who, held)
+            elif step == "confirm":
+                campaign_battles.confirm(session, campaign_id, lid, who, campaigns._version(form))
+            elif step == "override":
+                version = campaigns._version(form)
+                attacker, defender = _points(form, "attacker_vp"), _points(form, "defender_vp")
+                campaign_battles.override(session, campaign_id, lid, who, version, attacker, defender)
+            else:
+                raise RulesError(
+                    "step", "not something a table battle can do", ["offer", "confirm", "override"]
+                )
+            session.commit()
+        except USER_ERRORS as e:
+            session.rollback()
+            error = campaigns._message(e)
+        session.expire_all()
+    return campaigns._board(request, session, settings, campaign_id, error)

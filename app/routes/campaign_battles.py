@@ -1,0 +1,301 @@
+"""A campaign's battles fought on the table (issue 17): the organiser opens a Flanders Fields game for the
+battle waiting for its result, each campaign seat takes a device at its own side of the game, the finished
+game's result is offered back, and the organiser confirms or overrides it as the battle's result. The game's
+own link back to its campaign battle is read here too (GET /api/v1/games/{game_id}/campaign-battle)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Depends, Path, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from app import auth, campaign_store, errors, security
+from app.auth import Viewer, ViewerDep, presented_token
+from app.deps import GameId, SessionDep, SettingsDep
+from app.limits import Int, Version
+from app.schemas import CampaignId
+from app.services import campaign_battles
+from rules.core.errors import NotFoundError
+
+router = APIRouter(prefix="/api/v1/campaigns/{campaign_id:int}/table-battles", tags=["campaigns"])
+game_router = APIRouter(prefix="/api/v1/games", tags=["games"])
+
+TableBattleId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Table battle id")]
+GamePoints = Annotated[int, Field(ge=0, le=campaign_battles.MAX_VP, strict=True)]
+
+
+def campaign_viewer(
+    campaign_id: CampaignId,
+    token: Annotated[str | None, Depends(presented_token)],
+    session: SessionDep,
+    settings: SettingsDep,
+) -> Viewer:
+    try:
+        return campaign_store.viewer(session, settings.secret_key, campaign_id, token)
+    except auth.UnknownToken:
+        security.token_failed()  # 429 once this address is over its limit of unknown tokens
+        raise
+
+
+CampaignViewer = Annotated[Viewer, Depends(campaign_viewer)]
+
+
+class OpenIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    layout_seed: Int | None = Field(
+        default=None,
+        ge=0,
+        le=2_147_483_647,
+        description="Varies the generated terrain layout only; omit for a random one.",
+    )
+
+
+class OfferIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    field_held_by: Literal["attacker", "defender", "neither"] = Field(
+        description="Who holds the contested ground at the end of the game, as the referee saw it."
+    )
+
+
+class ConfirmIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: Version = Field(description="The campaign version the client saw.")
+
+
+class OverrideIn(ConfirmIn):
+    attacker_vp: GamePoints = Field(description="The attacker's Great War game points, 0 to 20.")
+    defender_vp: GamePoints = Field(description="The defender's Great War game points, 0 to 20.")
+
+
+class OfferOut(BaseModel):
+    attacker_vp: int
+    defender_vp: int
+    winner: str | None
+    reasons: list[str]
+    sources: list[str]
+    outcome: dict[str, Any]
+
+
+class ScoreOut(BaseModel):
+    attacker_vp: int
+    defender_vp: int
+
+
+class TableBattleOut(BaseModel):
+    id: int
+    campaign_id: int
+    turn: int
+    battle: int = Field(description="The battle's number in its turn, from 1.")
+    area: str
+    area_name: str
+    period: str
+    attacker: str = Field(description="The Firestorm side attacking (german or bef).")
+    game_sides: dict[str, str] = Field(description="Firestorm side -> the side it plays in the game.")
+    status: Literal["open", "offered", "confirmed", "overridden", "abandoned"]
+    game_id: int | None
+    game_name: str | None
+    game_status: str | None
+    game_path: str | None
+    field_held_by: str | None
+    offer: OfferOut | None
+    applied: ScoreOut | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class OpenedOut(BaseModel):
+    table_battle: TableBattleOut
+    created: bool = Field(description="False when the battle's game was already open: no credentials then.")
+    referee_token: str | None = Field(description="The game's referee token; shown once, when created.")
+    join_codes: dict[str, str] | None = Field(description="One code per game side; shown once, when created.")
+
+
+class SeatOut(BaseModel):
+    game_id: int
+    role: str = Field(
+        description="referee for the organiser, else the game side of the caller's campaign side"
+    )
+    token: str = Field(description="A new game token (a device of its own, revocable by the game's referee).")
+
+
+class AppliedOut(BaseModel):
+    table_battle: TableBattleOut
+    campaign: dict[str, Any] = Field(description="The campaign's snapshot after the resolve action.")
+
+
+class GameCampaignLink(BaseModel):
+    campaign_id: int
+    campaign_name: str
+    turn: int
+    battle: int
+    area: str
+    area_name: str
+    table_battle_id: int
+    status: str
+    campaign_path: str
+
+
+def _out(session: Any, campaign_id: int, link: Any) -> TableBattleOut:
+    state = campaign_store.state_of(campaign_store.get(session, campaign_id))
+    return TableBattleOut(**campaign_battles.view(session, link, state))
+
+
+@router.post(
+    "",
+    response_model=OpenedOut,
+    status_code=201,
+    summary="Fight the battle waiting for its result on the table (organiser): opens a Flanders Fields game; "
+    "again while it is open: the same game (200, no credentials)",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def open_table_battle(
+    campaign_id: CampaignId,
+    body: Annotated[OpenIn, Body(openapi_examples={"random layout": {"value": {}}})],
+    viewer: CampaignViewer,
+    session: SessionDep,
+    settings: SettingsDep,
+    response: Response,
+) -> OpenedOut:
+    opened = campaign_battles.open_table_battle(
+        session, settings.secret_key, campaign_id, viewer, body.layout_seed
+    )
+    session.commit()
+    creds = opened.credentials
+    if creds is None:
+        response.status_code = 200
+    return OpenedOut(
+        table_battle=_out(session, campaign_id, opened.link),
+        created=creds is not None,
+        referee_token=creds.referee_token if creds else None,
+        join_codes=creds.join_codes if creds else None,
+    )
+
+
+@router.get(
+    "",
+    response_model=list[TableBattleOut],
+    summary="The campaign's table battles: game, status, offer, applied score (no credentials)",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def list_table_battles(
+    campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep
+) -> list[TableBattleOut]:
+    state = campaign_store.state_of(campaign_store.get(session, campaign_id))
+    return [
+        TableBattleOut(**campaign_battles.view(session, link, state))
+        for link in campaign_battles.links(session, campaign_id)
+    ]
+
+
+@router.get(
+    "/{table_battle_id}",
+    response_model=TableBattleOut,
+    summary="One table battle",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def get_table_battle(
+    campaign_id: CampaignId, table_battle_id: TableBattleId, viewer: CampaignViewer, session: SessionDep
+) -> TableBattleOut:
+    return _out(session, campaign_id, campaign_battles.get_link(session, campaign_id, table_battle_id))
+
+
+@router.post(
+    "/{table_battle_id}/seat",
+    response_model=SeatOut,
+    summary="A game token for your own seat: the organiser referees, a player plays its own side's part",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def seat(
+    campaign_id: CampaignId,
+    table_battle_id: TableBattleId,
+    viewer: CampaignViewer,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> SeatOut:
+    joined = campaign_battles.seat(session, settings.secret_key, campaign_id, table_battle_id, viewer)
+    session.commit()
+    return SeatOut(game_id=joined.owner_id, role=joined.side, token=joined.token)
+
+
+@router.post(
+    "/{table_battle_id}/offer",
+    response_model=TableBattleOut,
+    summary="Offer the finished game's result to the campaign (organiser): who holds the field; the losses "
+    "are counted from the game",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def offer(
+    campaign_id: CampaignId,
+    table_battle_id: TableBattleId,
+    body: Annotated[OfferIn, Body(openapi_examples={"held": {"value": {"field_held_by": "attacker"}}})],
+    viewer: CampaignViewer,
+    session: SessionDep,
+) -> TableBattleOut:
+    link = campaign_battles.make_offer(session, campaign_id, table_battle_id, viewer, body.field_held_by)
+    session.commit()
+    return _out(session, campaign_id, link)
+
+
+def _applied(session: Any, campaign_id: int, link: Any) -> AppliedOut:
+    row = campaign_store.get(session, campaign_id)
+    session.refresh(row)
+    return AppliedOut(table_battle=_out(session, campaign_id, link), campaign=campaign_store.snapshot(row))
+
+
+@router.post(
+    "/{table_battle_id}/confirm",
+    response_model=AppliedOut,
+    summary="Apply the offered score as the battle's result (organiser), on the version you saw",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def confirm(
+    campaign_id: CampaignId,
+    table_battle_id: TableBattleId,
+    body: Annotated[ConfirmIn, Body(openapi_examples={"confirm": {"value": {"version": 6}}})],
+    viewer: CampaignViewer,
+    session: SessionDep,
+) -> AppliedOut:
+    link = campaign_battles.confirm(session, campaign_id, table_battle_id, viewer, body.version)
+    session.commit()
+    return _applied(session, campaign_id, link)
+
+
+@router.post(
+    "/{table_battle_id}/override",
+    response_model=AppliedOut,
+    summary="Apply your own Great War score instead of the offer (organiser), on the version you saw",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def override(
+    campaign_id: CampaignId,
+    table_battle_id: TableBattleId,
+    body: Annotated[
+        OverrideIn,
+        Body(openapi_examples={"score": {"value": {"version": 6, "attacker_vp": 7, "defender_vp": 4}}}),
+    ],
+    viewer: CampaignViewer,
+    session: SessionDep,
+) -> AppliedOut:
+    link = campaign_battles.override(
+        session, campaign_id, table_battle_id, viewer, body.version, body.attacker_vp, body.defender_vp
+    )
+    session.commit()
+    return _applied(session, campaign_id, link)
+
+
+@game_router.get(
+    "/{game_id}/campaign-battle",
+    response_model=GameCampaignLink,
+    summary="The campaign battle this game was opened for (read-only), to link back to the campaign",
+    responses=errors.responses(401, 403, 404),
+)
+def game_campaign_battle(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameCampaignLink:
+    link = campaign_battles.game_link(session, game_id)
+    if link is None:
+        raise NotFoundError("campaign battle of game", str(game_id))
+    return GameCampaignLink(**link)

@@ -1,0 +1,494 @@
+"""A Firestorm campaign's battle fought on the table (issue 17). From a battle waiting for its result the
+organiser opens a Flanders Fields game whose forces, terrain and period come from
+rules.firestorm.table_battle; once the game is finished the organiser records who holds the field, the losses
+are counted from the game's stands and rules.firestorm.table_battle.offer_from_outcome turns them into a Great
+War score, which the organiser confirms (or overrides with their own) as the campaign's resolve action,
+through app.campaign_store like any other action. The link is a `CampaignBattle` row; the campaign log and the
+game log each name the other.
+
+Credentials: opening answers the game's referee token and join codes once, as creating a game does. A
+campaign player never needs a code: `seat` gives the holder of a campaign side's token a new game device of
+their own side of the game (the Firestorm attacker is the game's attacker), never the other side's.
+
+Nothing here commits, except through campaign_store.act, which commits the resolve action together with the
+link's change and its log entries (one transaction); the caller commits everything else."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlmodel import Session, col, select
+
+from app import campaign_store
+from app.auth import Viewer
+from app.errors import Conflict, Forbidden
+from app.models import CampaignBattle, CampaignEvent, Game, Unit, utcnow
+from app.services import seating, versioned
+from app.services.events import record
+from app.services.game_setup import create_game
+from app.services.games import get_game, lock_game
+from rules.core.errors import NotFoundError, RulesError
+from rules.firestorm.campaign import CampaignState
+from rules.firestorm.data import AREA_NAMES
+from rules.firestorm.table_battle import (
+    ResultOffer,
+    TableBattle,
+    TableOutcome,
+    offer_from_outcome,
+    table_battle,
+)
+
+FieldHeld = Literal["attacker", "defender", "neither"]
+FIELD_HELD: tuple[FieldHeld, ...] = ("attacker", "defender", "neither")
+OPEN = ("open", "offered")  # not yet settled: at most one per campaign battle (uq_campaign_battle_open)
+APPLIED = ("confirmed", "overridden")
+MAX_VP = 20  # the Great War score the campaign's resolve action takes: 0..20 a side
+LOG_KIND = "table-battle"  # the campaign log's entries about table games
+GAME_LOG_KIND = "campaign-battle"  # the game log's entry naming its campaign battle
+
+
+def game_path(game_id: int) -> str:
+    return f"/games/{game_id}/referee"
+
+
+def campaign_path(campaign_id: int) -> str:
+    return f"/campaigns/{campaign_id}"
+
+
+# -- reading -------------------------------------------------------------------------------------------------
+def battle_waiting(state: CampaignState) -> tuple[int, int] | None:
+    """(turn, battle number from 1) of the battle waiting for its result, None when none is."""
+    return (state.turn, state.battle + 1) if state.phase == "resolve" and state.current else None
+
+
+def status_now(link: CampaignBattle, state: CampaignState) -> str:
+    """A link not yet settled whose battle the campaign has moved past (resolved by hand), or whose game was
+    deleted, is abandoned: its result can no longer be applied. A result applied and then undone by the
+    organiser (the battle waits for its result again) is back to offered, to be confirmed again."""
+    waiting = battle_waiting(state) == (link.turn, link.battle)
+    if link.status in OPEN and (link.game_id is None or not waiting):
+        return "abandoned"
+    if link.status in APPLIED and waiting:
+        return "offered" if link.offer_attacker_vp is not None else "open"
+    return link.status
+
+
+def links(session: Session, campaign_id: int) -> list[CampaignBattle]:
+    q = select(CampaignBattle).where(CampaignBattle.campaign_id == campaign_id)
+    return list(session.exec(q.order_by(col(CampaignBattle.id))))
+
+
+def get_link(session: Session, campaign_id: int, link_id: int) -> CampaignBattle:
+    link = session.get(CampaignBattle, link_id)
+    if link is None or link.campaign_id != campaign_id:
+        raise NotFoundError("table battle", str(link_id))
+    return link
+
+
+def link_dict(link: CampaignBattle, state: CampaignState, game: Game | None) -> dict[str, Any]:
+    """What every seat of the campaign may read of a table battle: never a credential."""
+    defender = "bef" if link.attacker == "german" else "german"
+    status = status_now(link, state)
+    offered = link.offer_attacker_vp is not None and link.offer_defender_vp is not None
+    applied = (
+        status in APPLIED and link.applied_attacker_vp is not None and link.applied_defender_vp is not None
+    )
+    return {
+        "id": link.id,
+        "campaign_id": link.campaign_id,
+        "turn": link.turn,
+        "battle": link.battle,
+        "area": link.area,
+        "area_name": AREA_NAMES.get(link.area, ""),
+        "period": link.period,
+        "attacker": link.attacker,
+        "game_sides": {link.attacker: "attacker", defender: "defender"},
+        "status": status,
+        "game_id": link.game_id,
+        "game_name": game.name if game else None,
+        "game_status": game.status if game else None,
+        "game_path": game_path(link.game_id) if link.game_id else None,
+        "field_held_by": link.field_held_by,
+        "offer": {
+            "attacker_vp": link.offer_attacker_vp,
+            "defender_vp": link.offer_defender_vp,
+            "winner": link.offer.get("winner"),
+            "reasons": list(link.offer.get("reasons", [])),
+            "sources": list(link.offer.get("sources", [])),
+            "outcome": dict(link.offer.get("outcome", {})),
+        }
+        if offered
+        else None,
+        "applied": {"attacker_vp": link.applied_attacker_vp, "defender_vp": link.applied_defender_vp}
+        if applied
+        else None,
+        "created_at": link.created_at,
+        "updated_at": link.updated_at,
+    }
+
+
+def view(session: Session, link: CampaignBattle, state: CampaignState) -> dict[str, Any]:
+    game = session.get(Game, link.game_id) if link.game_id is not None else None
+    return link_dict(link, state, game)
+
+
+def board_view(session: Session, campaign_id: int, state: CampaignState, who: Viewer) -> dict[str, Any]:
+    """The campaign page's part: every table battle (newest first), the one of the battle waiting now, and
+    whether this seat may open one."""
+    shown = [view(session, link, state) for link in reversed(links(session, campaign_id))]
+    waiting = battle_waiting(state)
+    now = next(
+        (v for v in shown if (v["turn"], v["battle"]) == waiting and v["status"] in OPEN),
+        None,
+    )
+    return {
+        "table_battles": shown,
+        "table_battle_now": now,
+        "may_open_table_battle": who.is_referee and waiting is not None and now is None,
+    }
+
+
+def game_link(session: Session, game_id: int) -> dict[str, Any] | None:
+    """The campaign battle a game was opened for (the newest link naming it), for the game's pages and API."""
+    q = (
+        select(CampaignBattle)
+        .where(CampaignBattle.game_id == game_id)
+        .order_by(col(CampaignBattle.id).desc())
+    )
+    link = session.exec(q).first()
+    if link is None:
+        return None
+    row = campaign_store.get(session, link.campaign_id)
+    return {
+        "campaign_id": link.campaign_id,
+        "campaign_name": row.name,
+        "turn": link.turn,
+        "battle": link.battle,
+        "area": link.area,
+        "area_name": AREA_NAMES.get(link.area, ""),
+        "table_battle_id": link.id,
+        "status": status_now(link, campaign_store.state_of(row)),
+        "campaign_path": campaign_path(link.campaign_id),
+    }
+
+
+# -- opening -------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Opened:
+    link: CampaignBattle
+    game: Game
+    credentials: seating.Credentials | None  # the game's referee token and join codes, only when just opened
+
+
+def _organiser(who: Viewer, what: str) -> None:
+    if not who.is_referee:
+        raise Forbidden(f"only the campaign's organiser may {what}")
+
+
+def _settle(session: Session, campaign_id: int, state: CampaignState) -> None:
+    """Store each link's status as it is now (abandoned, or offered again after an undo), so that the
+    battle's one open link (unique while open) is the one the campaign page shows."""
+    for link in links(session, campaign_id):
+        now = status_now(link, state)
+        if now != link.status:
+            link.status, link.updated_at = now, utcnow()
+            session.add(link)
+    session.flush()
+
+
+def _waiting_or_refuse(state: CampaignState, what: str) -> tuple[int, int]:
+    waiting = battle_waiting(state)
+    if waiting is None:
+        where = "the campaign is over" if state.phase == "finished" else f"it is at the {state.phase} step"
+        raise Conflict(
+            f"no campaign battle is waiting for its result ({where}): {what} once both sides have committed "
+            "their troops to a battle"
+        )
+    return waiting
+
+
+def _forces(tb: TableBattle) -> list[dict[str, Any]]:
+    out = []
+    for f in tb.forces:
+        force: dict[str, Any] = {"side": f.side, "table_id": f.table, "name": f.name}
+        if f.quality is not None:
+            force["quality"] = f.quality
+        out.append(force)
+    return out
+
+
+def open_table_battle(
+    session: Session, secret_key: str, campaign_id: int, who: Viewer, layout_seed: int | None = None
+) -> Opened:
+    """Open a Flanders Fields game for the battle waiting for its result (organiser). Opening it again while
+    its game is open answers that game, without credentials (they were shown once)."""
+    _organiser(who, "fight a campaign battle on the table")
+    row = campaign_store.lock(session, campaign_id)
+    state = campaign_store.state_of(row)
+    turn, battle = _waiting_or_refuse(state, "open a table game")
+    _settle(session, campaign_id, state)
+    for link in links(session, campaign_id):
+        if (link.turn, link.battle) == (turn, battle) and link.status in OPEN and link.game_id is not None:
+            return Opened(link, get_game(session, link.game_id), None)
+    seed = secrets.randbelow(2**31) if layout_seed is None else layout_seed
+    tb = table_battle(state, seed)
+    place = tb.area if tb.area_name in ("", tb.area) else f"{tb.area_name} ({tb.area})"
+    name = f"{place}, campaign turn {turn} battle {battle}"
+    game, creds = create_game(
+        session,
+        secret_key,
+        name=name[:200],
+        period=tb.period,
+        attacker_nation=tb.attacker_nation,
+        defender_nation=tb.defender_nation,
+        table_width_cm=tb.table_width_cm,
+        table_length_cm=tb.table_length_cm,
+        terrain=dict(tb.terrain),
+        forces=_forces(tb),
+    )
+    assert game.id is not None
+    game.notes = "\n".join(tb.notes)[:4000]  # the mission and what supply means on the table, for the referee
+    link = CampaignBattle(
+        campaign_id=campaign_id,
+        turn=turn,
+        battle=battle,
+        game_id=game.id,
+        area=tb.area,
+        period=tb.period,
+        attacker=tb.attacker,
+        layout_seed=seed,
+    )
+    session.add(link)
+    session.flush()
+    record(
+        session,
+        game,
+        GAME_LOG_KIND,
+        "referee",
+        {
+            "campaign_id": campaign_id,
+            "campaign": row.name,
+            "turn": turn,
+            "battle": battle,
+            "area": tb.area,
+            "area_name": tb.area_name,
+            "terrain_kind": tb.terrain_kind,
+            "date": tb.date,
+            "period": tb.period,
+            "attacker": tb.attacker,
+            "path": campaign_path(campaign_id),
+            "sources": list(tb.sources),
+            "errata": list(tb.errata),
+        },
+        step="setup",
+    )
+    _log(session, row.version, state, who, "opened", link, {"game_name": game.name, "date": tb.date})
+    session.flush()
+    return Opened(link, game, creds)
+
+
+def _log(
+    session: Session,
+    version: int,
+    state: CampaignState,
+    who: Viewer,
+    step: str,
+    link: CampaignBattle,
+    extra: Mapping[str, Any],
+) -> CampaignEvent:
+    """A campaign log entry about a table game, naming the game (id and path)."""
+    ev = CampaignEvent(
+        campaign_id=link.campaign_id,
+        kind=LOG_KIND,
+        actor=who.role,
+        turn=state.turn,
+        phase=state.phase,
+        action={
+            "type": LOG_KIND,
+            "step": step,
+            "table_battle_id": link.id,
+            "game_id": link.game_id,
+            "path": game_path(link.game_id) if link.game_id else None,
+            "turn": link.turn,
+            "battle": link.battle,
+            "area": link.area,
+            **extra,
+        },
+        version=version,
+    )
+    session.add(ev)
+    return ev
+
+
+# -- a seat at the game --------------------------------------------------------------------------------------
+def seat(session: Session, secret_key: str, campaign_id: int, link_id: int, who: Viewer) -> seating.Joined:
+    """A new game device for this campaign seat: the organiser referees, a campaign side plays its own side
+    of the game (never the other's)."""
+    campaign_store.get(session, campaign_id)
+    link = get_link(session, campaign_id, link_id)
+    if link.game_id is None:
+        raise Conflict("this table game has been deleted")
+    game = lock_game(session, link.game_id)
+    assert game.id is not None
+    if who.is_referee:
+        role = seating.REFEREE
+    elif who.role == link.attacker:
+        role = "attacker"
+    else:
+        role = "defender"
+    return seating.Joined(game.id, role, seating.issue(session, seating.GAME, secret_key, game.id, role))
+
+
+# -- the result ----------------------------------------------------------------------------------------------
+def outcome_of(session: Session, game: Game, field_held_by: FieldHeld) -> TableOutcome:
+    """The stands (leaf units) each side started with and lost, counted as the after-action report counts
+    them, and who holds the field as the referee recorded it."""
+    units = list(session.exec(select(Unit).where(Unit.game_id == game.id)))
+    parents = {u.parent_id for u in units if u.parent_id is not None}
+    stands = [u for u in units if u.id not in parents]
+
+    started = {side: sum(1 for u in stands if u.side == side) for side in ("attacker", "defender")}
+    lost = {side: sum(1 for u in stands if u.side == side and u.killed) for side in ("attacker", "defender")}
+    held: Literal["attacker", "defender"] | None = None if field_held_by == "neither" else field_held_by
+    return TableOutcome(
+        attacker_bases=started["attacker"],
+        defender_bases=started["defender"],
+        attacker_lost=lost["attacker"],
+        defender_lost=lost["defender"],
+        field_held_by=held,
+    )
+
+
+def _field(value: str) -> FieldHeld:
+    for f in FIELD_HELD:
+        if value == f:
+            return f
+    raise RulesError("field_held_by", "who holds the field at the end of the game", FIELD_HELD)
+
+
+def make_offer(
+    session: Session, campaign_id: int, link_id: int, who: Viewer, field_held_by: str
+) -> CampaignBattle:
+    """The finished game's result offered to the campaign (organiser): who holds the field (required), the
+    losses from the game's stands, the Great War score from offer_from_outcome. Offering again replaces
+    the offer until it is applied."""
+    _organiser(who, "offer a table game's result to the campaign")
+    held = _field(field_held_by)
+    row = campaign_store.lock(session, campaign_id)
+    state = campaign_store.state_of(row)
+    link = get_link(session, campaign_id, link_id)
+    _must_be_unsettled(link, state)
+    assert link.game_id is not None  # else abandoned
+    game = get_game(session, link.game_id)
+    if game.status != "finished":
+        raise Conflict(
+            f"the table game is not over yet (it is in {game.status}): the referee ends it first, then its "
+            "result can be offered"
+        )
+    outcome = outcome_of(session, game, held)
+    offer: ResultOffer = offer_from_outcome(outcome, table_battle(state, link.layout_seed))
+    link.field_held_by = held
+    link.offer_attacker_vp, link.offer_defender_vp = offer.attacker_vp, offer.defender_vp
+    link.offer = {
+        "winner": offer.winner,
+        "reasons": list(offer.reasons),
+        "sources": list(offer.sources),
+        "outcome": {
+            "attacker_bases": outcome.attacker_bases,
+            "defender_bases": outcome.defender_bases,
+            "attacker_lost": outcome.attacker_lost,
+            "defender_lost": outcome.defender_lost,
+            "field_held_by": held,
+        },
+    }
+    link.status, link.updated_at = "offered", utcnow()
+    session.add(link)
+    scores = {"attacker_vp": offer.attacker_vp, "defender_vp": offer.defender_vp, "field_held_by": held}
+    _log(session, row.version, state, who, "offered", link, scores)
+    session.flush()
+    return link
+
+
+def _must_be_unsettled(link: CampaignBattle, state: CampaignState) -> None:
+    now = status_now(link, state)
+    if now == "abandoned":
+        what = "its game was deleted" if link.game_id is None else "the campaign has moved past this battle"
+        raise Conflict(
+            f"turn {link.turn} battle {link.battle} can no longer take this table game's result: {what} "
+            "(resolved without it)"
+        )
+    if now not in OPEN:
+        raise Conflict(f"this table game's result has already been applied to the campaign ({now})")
+
+
+def confirm(session: Session, campaign_id: int, link_id: int, who: Viewer, version: int) -> CampaignBattle:
+    """Apply the offered score as the battle's result (organiser), on the campaign version the client saw."""
+    row, state, link = _before_applying(session, campaign_id, link_id, who, version, "confirm")
+    if (
+        link.offer_attacker_vp is None
+        or link.offer_defender_vp is None
+        or status_now(link, state) != "offered"
+    ):
+        raise Conflict(
+            "no result has been offered yet: end the table game, record who holds the field, then confirm"
+        )
+    return _apply(session, row, state, link, who, link.offer_attacker_vp, link.offer_defender_vp, "confirmed")
+
+
+def override(
+    session: Session,
+    campaign_id: int,
+    link_id: int,
+    who: Viewer,
+    version: int,
+    attacker_vp: int,
+    defender_vp: int,
+) -> CampaignBattle:
+    """Apply the organiser's own score instead of the offer (or without one)."""
+    for name, value in (("attacker_vp", attacker_vp), ("defender_vp", defender_vp)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VP:
+            raise RulesError(name, f"a whole number of game points from 0 to {MAX_VP}")
+    row, state, link = _before_applying(session, campaign_id, link_id, who, version, "override")
+    return _apply(session, row, state, link, who, attacker_vp, defender_vp, "overridden")
+
+
+def _before_applying(
+    session: Session, campaign_id: int, link_id: int, who: Viewer, version: int, what: str
+) -> tuple[Any, CampaignState, CampaignBattle]:
+    _organiser(who, f"{what} a table game's result")
+    row = campaign_store.lock(session, campaign_id)
+    versioned.check_version("campaign", row.version, version, lambda: campaign_store.snapshot(row))
+    state = campaign_store.state_of(row)
+    link = get_link(session, campaign_id, link_id)
+    _must_be_unsettled(link, state)
+    return row, state, link
+
+
+def _apply(
+    session: Session,
+    row: Any,
+    state: CampaignState,
+    link: CampaignBattle,
+    who: Viewer,
+    attacker_vp: int,
+    defender_vp: int,
+    status: str,
+) -> CampaignBattle:
+    """The campaign's resolve action with the Great War score, through campaign_store.act (version checked
+    again under the lock), committed with the link's new status and both logs' entries."""
+    link.status, link.updated_at = status, utcnow()
+    link.applied_attacker_vp, link.applied_defender_vp = attacker_vp, defender_vp
+    session.add(link)
+    scores = {"attacker_vp": attacker_vp, "defender_vp": defender_vp}
+    _log(session, row.version + 1, state, who, status, link, scores)
+    if link.game_id is not None:
+        game = lock_game(session, link.game_id)
+        payload = {"campaign_id": link.campaign_id, "campaign": row.name, "status": status, **scores}
+        record(session, game, "campaign-result", "referee", {**payload, "path": campaign_path(row.id)})
+    action = {"type": "resolve", "great_war": scores}
+    campaign_store.act(session, link.campaign_id, who, action, [], row.version)
+    session.refresh(link)
+    return link

@@ -1,0 +1,99 @@
+"""A campaign battle fought on the table, in the browser (issue 17): the organiser opens the battle's game
+from the campaign page, the game's pages link back to the campaign, the game is ended, and the organiser
+offers and confirms its result on the campaign page, whose log then links to the game."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.conftest import (
+    ALL_VIEWPORTS,
+    TABLET_LANDSCAPE,
+    assert_no_horizontal_scroll,
+    screenshot,
+    small_targets,
+    unlabelled_controls,
+)
+from tests.frontend.test_campaign_page import join, start_campaign
+
+pytestmark = pytest.mark.browser
+PHONE = {"width": 390, "height": 844}
+
+
+def check_fit(page: Any, name: str) -> None:
+    """At every size the tests look at: no sideways scroll, no small targets, every control named."""
+    for viewport in (*ALL_VIEWPORTS, PHONE):
+        page.set_viewport_size(viewport)
+        assert_no_horizontal_scroll(page)
+        assert small_targets(page) == [], viewport
+        assert unlabelled_controls(page) == [], viewport
+        screenshot(page, name)
+    page.set_viewport_size(TABLET_LANDSCAPE)
+
+
+def to_resolve(page: Any) -> None:
+    """Turn 1's first battle by taps: the fixed attack D-2 into C-3, defended by 25 Bde."""
+    board = page.locator("#campaign-board")
+    page.get_by_role("button", name="Begin battle 1").click()
+    expect(board).to_have_attribute("data-phase", "attack")
+    arrow = page.get_by_role("form", name="Attack C-3 from D-2")
+    arrow.locator("label.chip", has_text="Group I Skopnik").click()
+    arrow.get_by_role("button", name="Attack C-3 from D-2").click()
+    expect(board).to_have_attribute("data-phase", "defend")
+    page.locator("[data-action='defend'] label.chip", has_text="25 Bde").click()
+    page.get_by_role("button", name="Defend").click()
+    expect(board).to_have_attribute("data-phase", "resolve")
+
+
+def test_a_campaign_battle_fought_on_the_table(new_page: Any) -> None:
+    organiser = new_page(TABLET_LANDSCAPE)
+    campaign_id, codes = start_campaign(organiser)
+    organiser.goto(f"/campaigns/{campaign_id}")
+    to_resolve(organiser)
+    check_fit(organiser, "campaign-table-battle-open")
+
+    # Open: the new game's codes on its own page, with the link back to the campaign battle.
+    organiser.get_by_role("button", name="Fight this battle on the table").click()
+    organiser.wait_for_url(re.compile(r"/games/\d+/created$"))
+    game_id = int(organiser.url.rstrip("/").split("/")[-2])
+    token = (organiser.locator("[data-referee-token]").text_content() or "").strip()
+    assert len(token) > 30
+    back = organiser.get_by_role("link", name="Campaign battle: Club campaign, turn 1 battle 1")
+    expect(back).to_have_attribute("href", f"/campaigns/{campaign_id}")
+    check_fit(organiser, "campaign-table-battle-created")
+    organiser.goto(f"/games/{game_id}/referee")
+    expect(organiser.locator("[data-campaign-battle]")).to_contain_text("turn 1 battle 1")
+    expect(organiser.locator("#log")).to_contain_text("Campaign battle: Club campaign, turn 1 battle 1")
+    check_fit(organiser, "campaign-table-battle-referee")
+
+    # A player sees the way into their own side of the game, and no code of the game.
+    bef = new_page(TABLET_LANDSCAPE)
+    join(bef, codes["bef"])
+    expect(bef.get_by_role("button", name="Play the BEF side (defender)")).to_be_visible()
+    expect(bef.get_by_role("button", name="Fight this battle on the table")).to_have_count(0)
+    assert token not in bef.content()
+
+    # The referee ends the game (through the API, as the referee screen does).
+    auth = {"Authorization": f"Bearer {token}"}
+    version = organiser.request.get(f"/api/v1/games/{game_id}", headers=auth).json()["version"]
+    ended = organiser.request.post(f"/api/v1/games/{game_id}/finish", headers=auth, data={"version": version})
+    assert ended.status == 200, ended.text()
+
+    # Back on the campaign page: who holds the field, the offer, then Confirm.
+    organiser.get_by_role("link", name="Campaign battle: Club campaign, turn 1 battle 1").click()
+    organiser.wait_for_url(re.compile(rf"/campaigns/{campaign_id}$"))
+    organiser.locator("label.chip", has_text="The defender").click()
+    organiser.get_by_role("button", name="Offer the result to the campaign").click()
+    expect(organiser.locator("[data-offer]")).to_contain_text("The table's result")
+    check_fit(organiser, "campaign-table-battle-offer")
+    organiser.locator("[data-confirm-result]").click()
+    board = organiser.locator("#campaign-board")
+    expect(board).not_to_have_attribute("data-phase", "resolve")
+    link = organiser.locator(f".cmp-log [data-game-link='{game_id}']").first
+    expect(link).to_contain_text(f"Result of table game #{game_id} confirmed")
+    expect(link).to_have_attribute("href", f"/games/{game_id}/referee")
+    check_fit(organiser, "campaign-table-battle-confirmed")
