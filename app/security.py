@@ -294,7 +294,7 @@ class CsrfUnlessApiToken:
     form, so it skips asgi-csrf, which would mint and sign a token it never uses (about a tenth of a resolve
     request's time)."""
 
-    def __init__(self, app: ASGIApp, **csrf_options: Any) -> None:
+    def __init__(self, app: ASGIApp, /, **csrf_options: Any) -> None:
         self.app = app
         self.checked = asgi_csrf(app, **csrf_options)
 
