@@ -4,16 +4,17 @@ JSON routes (app/routes): they call the same game logic and commit themselves.""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, FastAPI
+from fastapi import FastAPI
 from fastapi.responses import FileResponse
 
+from app.core.routing import Router
 from app.pages import campaign_battles, campaigns, fire_plan, games, lookup, referee, table_map
 from app.pages.static_files import VersionedStaticFiles
 from app.pages.templates import STATIC_DIR, templates
 
 __all__ = ["mount_static", "router", "templates"]
 
-router = APIRouter(include_in_schema=False)
+router = Router(include_in_schema=False)
 for pages in (games, referee, table_map, lookup, fire_plan, campaigns, campaign_battles):
     router.include_router(pages.router)
 

@@ -5,12 +5,13 @@ the game, and the organiser's offer, confirm and override. The same service as t
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
 from app.core.config import Settings
+from app.core.routing import Router
 from app.deps import SessionDep, SettingsDep
 from app.pages import campaigns
 from app.pages.common import USER_ERRORS
@@ -20,7 +21,7 @@ from app.services import campaign_battles
 from app.services import games as games_service
 from rules.core.errors import RulesError
 
-router = APIRouter(include_in_schema=False)
+router = Router(include_in_schema=False)
 
 POINTS = {"attacker_vp": "Attacker's game points", "defender_vp": "Defender's game points"}
 

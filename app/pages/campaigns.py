@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 from starlette.datastructures import FormData
@@ -15,6 +15,7 @@ from starlette.datastructures import FormData
 from app import campaign_store, security
 from app.auth import Viewer
 from app.core.config import Settings
+from app.core.routing import Router
 from app.deps import SessionDep, SettingsDep
 from app.errors import Conflict, TooManyRequests
 from app.models import Campaign
@@ -47,7 +48,7 @@ from rules.firestorm.data import (
     VP_AREAS,
 )
 
-router = APIRouter(include_in_schema=False)
+router = Router(include_in_schema=False)
 
 SIDE_NAMES = {"german": "German", "bef": "BEF", "referee": "Organiser"}
 # map.json reads letters as columns west to east and numbers as rows north to south; columns A, C and E sit

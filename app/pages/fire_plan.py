@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
@@ -12,6 +12,7 @@ from starlette.datastructures import FormData
 
 from app import auth
 from app.auth import Viewer, new_salt
+from app.core.routing import Router
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden
 from app.models import Game
@@ -30,7 +31,7 @@ from rules.flanders_fields.scenarios import build_scenario
 from rules.table.frame import AHEAD_DEG, Side, table_to_grid
 from rules.table.templates import TEMPLATES, Template
 
-router = APIRouter(include_in_schema=False)
+router = Router(include_in_schema=False)
 
 
 @router.get("/games/{game_id}/fire-plan", response_class=HTMLResponse)

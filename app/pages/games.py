@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
 from app import auth, security
+from app.core.routing import Router
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import TooManyRequests
 from app.models import Game, Unit
@@ -42,7 +43,7 @@ from rules.flanders_fields.common import QUALITIES
 from rules.flanders_fields.organisation import NATIONS, ORGANISATION_TABLES
 from rules.registry import get_ruleset
 
-router = APIRouter(include_in_schema=False)
+router = Router(include_in_schema=False)
 
 
 @router.get("/", response_class=HTMLResponse)

@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
+from app.core.routing import Router
 from app.deps import SessionDep, SettingsDep
 from app.models import Game
 from app.pages import lookup_sheet
@@ -39,7 +40,7 @@ from rules.core.errors import NotFoundError
 from rules.core.ruleset import RuleSet
 from rules.registry import get_ruleset
 
-router = APIRouter(include_in_schema=False)
+router = Router(include_in_schema=False)
 router.include_router(lookup_sheet.router)
 
 LOOKUP_COOKIE = "firestep_lookup"

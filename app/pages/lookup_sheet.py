@@ -7,17 +7,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
 from markupsafe import Markup
 
+from app.core.routing import Router
 from app.pages.common import error_message, not_found
 from app.pages.templates import templates
 from playsheets import render, sheet
 from rules.core.errors import NotFoundError, RulesError
 from rules.registry import get_ruleset
 
-router = APIRouter(include_in_schema=False)
+router = Router(include_in_schema=False)
 
 # Which printed section a resolver reads its numbers from (section ids of playsheets.sheet.SECTIONS and its
 # SOS and suppression sections). A resolver not named here has no table of its own on the sheet: the

@@ -8,11 +8,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
 from app import auth
+from app.core.routing import Router
 from app.deps import GameId, SessionDep, SettingsDep
 from app.models import Game
 from app.pages import game_record
@@ -26,7 +27,7 @@ from app.services.unit_names import display_names, full_names
 from rules.flanders_fields.common import PERIODS
 from rules.flanders_fields.sequence import ANY_UNIT, Act, refusal
 
-router = APIRouter(include_in_schema=False)
+router = Router(include_in_schema=False)
 
 LOG_LENGTH = 40  # log entries the board shows; older ones are in the report
 CHANGES_LIMIT = 60  # more new events than this at once (a long time offline): the whole board is resent

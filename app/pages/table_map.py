@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
+from app.core.routing import Router
 from app.deps import GameId, SessionDep, SettingsDep
 from app.models import Game
 from app.pages.seats import Seat, game_page
@@ -21,7 +22,7 @@ from rules.table.frame import AHEAD_DEG
 from rules.table.templates import TEMPLATES
 from rules.table.terrain import FEATURE_KINDS
 
-router = APIRouter()
+router = Router()
 
 
 def map_sizes() -> dict[str, Any]:

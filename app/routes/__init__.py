@@ -1,7 +1,6 @@
 """One JSON router per resource. main.py includes every router listed here (the pages are app.pages)."""
 
-from fastapi import APIRouter
-
+from app.core.routing import Router
 from app.routes import (
     campaign_battles,
     campaign_games,
@@ -20,10 +19,10 @@ from app.routes import (
 )
 
 
-def api_routers() -> list[APIRouter]:
+def api_routers() -> list[Router]:
     return [
         health.router,
-        rulesets.build_router(),
+        *rulesets.build_routers(),
         games.router,
         games.join_router,
         forces.router,

@@ -8,19 +8,20 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Path, Response
+from fastapi import Body, Depends, Path, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import auth, campaign_store, errors, security
 from app.auth import Viewer, ViewerDep, presented_token
+from app.core.routing import Router
 from app.deps import GameId, SessionDep, SettingsDep
 from app.limits import Int, Version
 from app.schemas import CampaignId
 from app.services import campaign_battles
 from rules.core.errors import NotFoundError
 
-router = APIRouter(prefix="/api/v1/campaigns/{campaign_id:int}/table-battles", tags=["campaigns"])
-game_router = APIRouter(prefix="/api/v1/games", tags=["games"])
+router = Router(prefix="/api/v1/campaigns/{campaign_id:int}/table-battles", tags=["campaigns"])
+game_router = Router(prefix="/api/v1/games", tags=["games"])
 
 TableBattleId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Table battle id")]
 GamePoints = Annotated[int, Field(ge=0, le=campaign_battles.MAX_VP, strict=True)]

@@ -8,11 +8,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Query
+from fastapi import Body, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import auth, campaign_store, errors, security
 from app.auth import Viewer, presented_token
+from app.core.routing import Router
 from app.deps import SessionDep, SettingsDep
 from app.limits import Adjacency, Die, JsonObject, Variants, Version
 from app.models import Campaign
@@ -20,7 +21,7 @@ from app.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
 from app.services import seating
 from rules.core.errors import NotFoundError
 
-router = APIRouter(prefix="/api/v1/campaigns", tags=["campaigns"])
+router = Router(prefix="/api/v1/campaigns", tags=["campaigns"])
 
 # Names are shown on tablets and stored in VARCHAR columns: printable text only (PostgreSQL refuses NUL).
 Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f]+$")]

@@ -6,15 +6,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
+from app.core.routing import Router
 from app.limits import Adjacency, Die, JsonObject, Variants
 from rules.firestorm import campaign
 from rules.firestorm.campaign import CampaignState
 
-router = APIRouter(
+router = Router(
     prefix="/api/v1/rulesets/firestorm-villers-bretonneux/campaign", tags=["firestorm-villers-bretonneux"]
 )
 

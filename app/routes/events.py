@@ -7,7 +7,7 @@ import functools
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Path, Query, Request, Response
+from fastapi import Header, Path, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.engine import Engine
@@ -15,13 +15,14 @@ from sqlmodel import Session, col, select
 
 from app import auth, errors, live
 from app.auth import SIDES, StreamViewerDep, ViewerDep
+from app.core.routing import Router
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.models import Event, Token
 from app.services import events as events_service
 from app.services import undo as undo_service
 from app.writing import game_write
 
-router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["events"])
+router = Router(prefix="/api/v1/games/{game_id}", tags=["events"])
 
 EventId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Event id")]
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Path
+from fastapi import Body, Path
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from app import errors
 from app.auth import ViewerDep, new_salt
+from app.core.routing import Router
 from app.deps import GameId, SessionDep
 from app.errors import Conflict, Forbidden
 from app.schemas import Grid, PlanItemIn, PlanItemOut, PlanOut, plan_item_out
@@ -19,7 +20,7 @@ from rules.core.errors import NotFoundError
 from rules.core.vocabulary import Side
 from rules.flanders_fields.rehearsal import DEFAULT_SAMPLES, MAX_SAMPLES, MAX_TURNS, PLAN_FIRERS
 
-router = APIRouter(prefix="/api/v1/games/{game_id}/fireplans", tags=["fire plans"])
+router = Router(prefix="/api/v1/games/{game_id}/fireplans", tags=["fire plans"])
 
 SideLit = Side
 ItemId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Fire plan item id")]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Path
+from fastapi import Body, Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
 from app.auth import ViewerDep
+from app.core.routing import Router
 from app.deps import GameId, SessionDep
 from app.limits import INT32_MAX, Bool, Float, Id, Int, Key, Version
 from app.schemas import ForceIn, Override
@@ -19,7 +20,7 @@ from rules.core.errors import RulesError
 from rules.core.vocabulary import Side
 from rules.flanders_fields.sequence import Action
 
-router = APIRouter(prefix="/api/v1/games/{game_id}", tags=["forces"])
+router = Router(prefix="/api/v1/games/{game_id}", tags=["forces"])
 
 UnitId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Unit id")]
 SideLit = Side

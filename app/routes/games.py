@@ -6,11 +6,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Path, Response
+from fastapi import Body, Depends, Path, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from app import auth, errors, security
 from app.auth import COOKIE_NAME, ViewerDep
+from app.core.routing import Router
 from app.deps import GameId, SessionDep, SettingsDep
 from app.limits import Terrain, Variants, Version, readable_json
 from app.schemas import DeviceId, DeviceOut, GameCreate, JoinIn, ResolveIn
@@ -24,8 +25,8 @@ from rules.core.errors import NotFoundError
 from rules.core.vocabulary import Side
 from rules.flanders_fields.events import CARD_PATTERN
 
-router = APIRouter(prefix="/api/v1/games", tags=["games"])
-join_router = APIRouter(tags=["games"])
+router = Router(prefix="/api/v1/games", tags=["games"])
+join_router = Router(tags=["games"])
 
 
 class GameOut(BaseModel):

@@ -7,9 +7,9 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any
 
-from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
+from app.core.routing import Router
 from app.limits import Bool
 from app.schemas_table import (
     ERRORS,
@@ -37,7 +37,7 @@ from rules.table import los, move
 from rules.table.bases import Stand
 from rules.table.terrain import terrain_to_geojson
 
-router = APIRouter(prefix="/api/v1/geometry", tags=["geometry"])
+router = Router(prefix="/api/v1/geometry", tags=["geometry"])
 # Bases seen at the "Buildings, Fieldworks, Vehicles & Heavy Artillery" distance (VISIBILITY DISTANCES).
 LARGE_BASES = frozenset({"tank", "heavy-artillery", "super-heavy-artillery"})
 

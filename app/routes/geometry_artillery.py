@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
+from app.core.routing import Router
 from app.limits import Float, Int
 from app.schemas_table import (
     ERRORS,
@@ -34,7 +34,7 @@ from rules.table import barrage, coverage, frame
 from rules.table import gas as table_gas
 from rules.table.templates import TEMPLATES, Template
 
-router = APIRouter(prefix="/api/v1/geometry", tags=["geometry"])
+router = Router(prefix="/api/v1/geometry", tags=["geometry"])
 
 
 # -- gas ------------------------------------------------------------------------------------------------------

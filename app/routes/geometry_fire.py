@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter
 from pydantic import BaseModel, Field
 from shapely import box
 
+from app.core.routing import Router
 from app.limits import Float
 from app.schemas_table import (
     ERRORS,
@@ -33,7 +33,7 @@ from rules.flanders_fields.table_rules import ARC_SIZES, MG_RANGE_CM, MG_SIZES
 from rules.table import arcs, coverage, mgfire
 from rules.table.bases import BASES
 
-router = APIRouter(prefix="/api/v1/geometry", tags=["geometry"])
+router = Router(prefix="/api/v1/geometry", tags=["geometry"])
 
 
 # -- coverage -------------------------------------------------------------------------------------------------

@@ -1,12 +1,12 @@
 from __future__ import annotations
 
-from fastapi import APIRouter
 from pydantic import BaseModel
 
 from app.core.db import current_revision, head_revision, ping
+from app.core.routing import Router
 from app.deps import EngineDep
 
-router = APIRouter(tags=["health"])
+router = Router(tags=["health"])
 
 
 class Health(BaseModel):

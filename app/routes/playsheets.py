@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app import errors
 from app.auth import ViewerDep
+from app.core.routing import Router
 from app.deps import GameId, SessionDep
 from app.models import Unit
 from app.services import fireplans, games, seats
@@ -30,7 +31,7 @@ from rules.flanders_fields.common import PeriodId
 from rules.flanders_fields.organisation import ORGANISATION_TABLES, build_force
 from rules.registry import get_ruleset
 
-router = APIRouter(prefix="/playsheets", tags=["playsheets"])
+router = Router(prefix="/playsheets", tags=["playsheets"])
 
 PaperQ = Annotated[render.PaperId, Query(description="Paper size: a4 or letter.")]
 VariantQ = Annotated[

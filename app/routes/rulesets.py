@@ -8,9 +8,10 @@ from __future__ import annotations
 import inspect
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query
+from fastapi import Body, Query
 from pydantic import BaseModel, ConfigDict
 
+from app.core.routing import Router
 from rules.core.ruleset import ResolveRequest, RuleSet
 from rules.registry import all_rulesets, get_ruleset
 
@@ -66,12 +67,14 @@ def _summary(rs: RuleSet) -> RuleSetSummary:
     return RuleSetSummary(**d)
 
 
-def _add_resolver_route(router: APIRouter, rs: RuleSet, resolver_id: str) -> None:
+def _add_resolver_route(router: Router, rs: RuleSet, resolver_id: str) -> None:
     resolver_cls = rs.resolvers[resolver_id]
     request_model: type[ResolveRequest] = resolver_cls.Request
     examples = {f"example {i + 1}": {"value": ex} for i, ex in enumerate(resolver_cls.examples)}
 
-    def resolve(req: Any) -> dict[str, Any]:
+    # Pure CPU work of well under a millisecond (the slowest, a Flanders Fields deviation, ~15 ms): run in the
+    # event loop, not sent to the threadpool and back, which cost more than the resolver itself.
+    async def resolve(req: Any) -> dict[str, Any]:
         return rs.resolve(resolver_id, req).as_dict()
 
     # FastAPI reads the body type from the signature; each resolver gets its own request model.
@@ -90,7 +93,7 @@ def _add_resolver_route(router: APIRouter, rs: RuleSet, resolver_id: str) -> Non
     )
 
 
-def _add_dataset_route(router: APIRouter, rs: RuleSet, name: str) -> None:
+def _add_dataset_route(router: Router, rs: RuleSet, name: str) -> None:
     ds = rs.datasets[name]
     if ds.per_period:
 
@@ -112,8 +115,10 @@ def _add_dataset_route(router: APIRouter, rs: RuleSet, name: str) -> None:
     )
 
 
-def build_router() -> APIRouter:
-    router = APIRouter(tags=["rulesets"])
+def build_routers() -> list[Router]:
+    """The list and the description of rule sets, then one router per rule set (so a request for one rule
+    set's route is matched among that rule set's routes only: app/core/routing.py)."""
+    router = Router(tags=["rulesets"])
 
     @router.get(
         "/api/v1/rulesets", response_model=list[RuleSetSummary], summary="Rule sets firestep can resolve"
@@ -127,9 +132,12 @@ def build_router() -> APIRouter:
     def describe_ruleset(ruleset_id: str) -> RuleSetOut:
         return RuleSetOut(**get_ruleset(ruleset_id).describe())
 
+    routers = [router]
     for rs in all_rulesets():
+        ruleset_router = Router(tags=["rulesets"])
         for resolver_id in rs.resolvers:
-            _add_resolver_route(router, rs, resolver_id)
+            _add_resolver_route(ruleset_router, rs, resolver_id)
         for name in rs.datasets:
-            _add_dataset_route(router, rs, name)
-    return router
+            _add_dataset_route(ruleset_router, rs, name)
+        routers.append(ruleset_router)
+    return routers

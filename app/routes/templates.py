@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Path
+from fastapi import Body, Path
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app import errors
 from app.auth import ViewerDep
+from app.core.routing import Router
 from app.deps import GameId, SessionDep
 from app.limits import Float, Version
 from app.services import events as events_service
@@ -19,7 +20,7 @@ from app.writing import game_write
 from rules.core.vocabulary import Side
 from rules.table.templates import TEMPLATE_KINDS
 
-router = APIRouter(prefix="/api/v1/games/{game_id}/templates", tags=["templates"])
+router = Router(prefix="/api/v1/games/{game_id}/templates", tags=["templates"])
 
 TemplateId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Template id")]
 TemplateKind = Literal[TEMPLATE_KINDS]  # type: ignore[valid-type]

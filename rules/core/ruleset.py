@@ -8,6 +8,7 @@ class decorators `RuleSet.resolver` and `RuleSet.dataset`.
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -122,14 +123,25 @@ def _accepts_bool(annotation: Any) -> bool:
     return any(_accepts_bool(a) for a in get_args(annotation))
 
 
-def _leaves(annotation: Any) -> set[Any]:
+def _leaves(annotation: Any) -> frozenset[Any]:
     """The scalar types and models a field is made of, through Optional, Annotated, lists and tuples."""
+    try:
+        return _cached_leaves(annotation)
+    except TypeError:  # an unhashable annotation: worked out each time
+        return _leaves_of(annotation)
+
+
+def _leaves_of(annotation: Any) -> frozenset[Any]:
     origin = get_origin(annotation)
     if origin is Annotated:
         return _leaves(get_args(annotation)[0])
     if origin in (list, tuple, Sequence, UnionType) or str(origin) == "typing.Union":
-        return set().union(*(_leaves(a) for a in get_args(annotation) if a is not Ellipsis))
-    return {annotation}
+        return frozenset().union(*(_leaves(a) for a in get_args(annotation) if a is not Ellipsis))
+    return frozenset({annotation})
+
+
+# Every request checks each of its fields this way: the walk through the field's type is done once per type.
+_cached_leaves = functools.lru_cache(maxsize=1024)(_leaves_of)
 
 
 def _check_numbers(annotation: Any, value: Any, path: str, depth: int = 0) -> None:
@@ -341,12 +353,21 @@ class RuleSet:
             dice = validate_dice(req.dice, sides)
             by_server = False
         evaluation = resolver.evaluate(req, ctx, dice)
-        probs = resolver.probabilities(req, ctx)
-        if sum(probs.values(), Fraction(0)) != 1:
-            raise AssertionError(f"{self.id}/{resolver_id}: probabilities do not sum to 1")
+        probs = dict(self._odds(resolver_id, req.model_dump_json(exclude={"dice"})))
         return Resolution(
             self.id, resolver_id, ctx.period, dice, by_server, evaluation, probs, dict(ctx.variants)
         )
+
+    # The exact odds are a pure function of the request without its dice (evaluate() is pure and never reads
+    # req.dice), and at the table the same few questions are asked again and again: each is enumerated once.
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 (rule sets live as long as the process)
+    def _odds(self, resolver_id: str, request_json: str) -> Mapping[str, Fraction]:
+        resolver = self._resolvers[resolver_id]()
+        req = resolver.Request.model_validate_json(request_json)
+        probs = resolver.probabilities(req, self.context(req.period, req.variants))
+        if sum(probs.values(), Fraction(0)) != 1:
+            raise AssertionError(f"{self.id}/{resolver_id}: probabilities do not sum to 1")
+        return probs
 
     def describe(self) -> dict[str, Any]:
         return {
