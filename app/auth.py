@@ -24,6 +24,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col
 
 from app import security
+from app.core.db import commit_bookkeeping
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Forbidden, Unauthorized
 from app.models import CampaignToken, Token, utcnow
@@ -88,7 +89,7 @@ def admit(session: Session, row: Token | CampaignToken) -> None:
     if row.last_seen_at is None or now - row.last_seen_at > SEEN_EVERY:
         model = type(row)
         session.execute(update(model).where(col(model.id) == row.id).values(last_seen_at=now))
-        session.commit()
+        commit_bookkeeping(session)
 
 
 def seat_viewer(

@@ -14,29 +14,43 @@ not go through `game_write`.
   repeat finds the claim and waits for the answer, or gets 409 after `WAIT_SECONDS`. A claim whose request
   failed in a way worth repeating (5xx, 401, 408, 425, 429) is released, so the repeat acts.
 - A key names one request: the same key with another method, path or body is refused (422).
-- Answers are kept for `KEEP` (a day), then deleted by the next claim.
+- Answers are kept for `KEEP` (a day), then deleted by the next claim. They are kept encrypted with a key
+  derived from the device's token, which the database never holds: an answer that carries credentials (a
+  reissue, a new table battle's codes) is readable only by the device that asked for it.
+- A server that stops in the middle of a request leaves its claim behind. The request's own transaction marks
+  the claim as acted on (a hook on every commit made while the request runs), so a repeat after
+  `STALE_AFTER` knows: a claim never acted on is taken over and the repeat acts; a claim acted on whose
+  answer was lost gets a 409 that says so (the change is in the game's log). A request whose claim was taken
+  over meanwhile cannot commit: exactly one of the two acts.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
+import hmac
 import json
 import re
 import time
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Literal
+from typing import Any, Literal
 
-from sqlalchemy import delete
+from cryptography.fernet import Fernet, InvalidToken
+from sqlalchemy import delete, event, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.auth import COOKIE_NAME, digest
+from app.core.db import BOOKKEEPING
+from app.errors import Conflict
 from app.models import CampaignToken, IdempotentResponse, Token, utcnow
 
 HEADER = "Idempotency-Key"
@@ -48,6 +62,11 @@ KEEP = timedelta(hours=24)
 WAIT_SECONDS = 10.0
 POLL_SECONDS = 0.05
 REPLAYED_HEADER = "Idempotent-Replayed"
+# A claim this old whose request has not answered was left by a server that stopped (no write takes this long).
+STALE_AFTER = timedelta(seconds=30)
+# status_code of a claim whose request committed its change but has not stored its answer yet.
+ACTED = 0
+FAILED = "the server failed after carrying out this request: the change is in the log; reload to see it"
 
 
 def _repeatable(status: int) -> bool:
@@ -68,7 +87,20 @@ class Stored:
     body: bytes
 
 
-Claim = Literal["claimed", "mismatch", "busy", "revoked"] | Stored
+@dataclass(frozen=True)
+class Claimed:
+    """This request's claim (its row id: a claim taken over by a repeat is a new row)."""
+
+    row_id: int
+
+
+Claim = Literal["mismatch", "busy", "revoked", "lost"] | Claimed | Stored
+
+
+def _cipher(secret_key: str, token: str) -> Fernet:
+    """The key of a device's stored answers: from its token, which only the device holds."""
+    raw = hmac.new(secret_key.encode(), b"idempotent answer\0" + token.encode(), hashlib.sha256).digest()
+    return Fernet(base64.urlsafe_b64encode(raw))
 
 
 def _revoked(session: Session, device: str) -> bool:
@@ -86,10 +118,11 @@ def _claim(engine: Engine, device: str, key: str, request_hash: str) -> Claim:
         session.execute(
             delete(IdempotentResponse).where(col(IdempotentResponse.created_at) < utcnow() - KEEP)
         )
-        session.add(IdempotentResponse(device_hash=device, key=key, request_hash=request_hash))
+        claim = IdempotentResponse(device_hash=device, key=key, request_hash=request_hash)
+        session.add(claim)
         try:
             session.commit()
-            return "claimed"
+            return Claimed(claim.id or 0)
         except IntegrityError:
             session.rollback()
         row = session.exec(
@@ -101,24 +134,69 @@ def _claim(engine: Engine, device: str, key: str, request_hash: str) -> Claim:
             return "busy"
         if row.request_hash != request_hash:
             return "mismatch"
-        if row.status_code is None:
+        if row.status_code in (None, ACTED):
+            if row.created_at > utcnow() - STALE_AFTER:
+                return "busy"
+            if row.status_code == ACTED:
+                return "lost"
+            # Left by a server that stopped before acting: released, so this repeat claims it and acts.
+            session.execute(
+                delete(IdempotentResponse).where(
+                    col(IdempotentResponse.id) == row.id, col(IdempotentResponse.status_code).is_(None)
+                )
+            )
+            session.commit()
             return "busy"
         return Stored(row.status_code, row.content_type, row.body)
 
 
-def _finish(engine: Engine, device: str, key: str, answer: Stored | None) -> None:
-    """Keep the answer of the claim, or release the claim (None) so that a repeat acts."""
+def _finish(engine: Engine, row_id: int, answer: Stored, release: bool) -> None:
+    """Keep the answer of the claim, or (`release`) free the claim so that a repeat acts: only if nothing was
+    committed, else the answer is kept whatever it says, so that the repeat does not act twice. A claim taken
+    over meanwhile is another row: left alone."""
     with Session(engine) as session:
-        mine = (col(IdempotentResponse.device_hash) == device) & (col(IdempotentResponse.key) == key)
-        if answer is None:
-            session.execute(delete(IdempotentResponse).where(mine))
-        else:
-            row = session.exec(select(IdempotentResponse).where(mine)).one()
-            row.status_code = answer.status
-            row.content_type = answer.content_type
-            row.body = answer.body
-            session.add(row)
+        mine = col(IdempotentResponse.id) == row_id
+        if release:
+            untouched = col(IdempotentResponse.status_code).is_(None)
+            freed: Any = session.execute(delete(IdempotentResponse).where(mine, untouched))
+            if freed.rowcount:
+                session.commit()
+                return
+        session.execute(
+            update(IdempotentResponse)
+            .where(mine)
+            .values(status_code=answer.status, content_type=answer.content_type, body=answer.body)
+        )
         session.commit()
+
+
+# -- marking the claim in the request's own transaction ------------------------------------------------------
+@dataclass
+class _Acting:
+    row_id: int
+    marked: bool = field(default=False)
+
+
+_acting: ContextVar[_Acting | None] = ContextVar("idempotent_acting", default=None)
+
+
+@event.listens_for(OrmSession, "before_commit")
+def _mark_acted(session: OrmSession) -> None:
+    """The first commit a claimed request makes also marks its claim as acted on, in the same transaction;
+    if a repeat took the claim over meanwhile, the commit is refused, so only one of them acts."""
+    acting = _acting.get()
+    if acting is None or acting.marked or session.info.get(BOOKKEEPING):
+        return
+    result: Any = session.execute(
+        update(IdempotentResponse)
+        .where(col(IdempotentResponse.id) == acting.row_id, col(IdempotentResponse.status_code).is_(None))
+        .values(status_code=ACTED)
+    )
+    if result.rowcount == 0:
+        raise Conflict(
+            f"this request was taken over by a repeat with the same {HEADER}: nothing was done twice"
+        )
+    acting.marked = True
 
 
 def _presented_token(headers: Headers) -> str | None:
@@ -160,7 +238,9 @@ class IdempotentWrites:
         key, token = keys[0], _presented_token(headers)
         assert token is not None
         engine: Engine = scope["app"].state.engine
-        device = digest(scope["app"].state.settings.secret_key, token)
+        secret_key: str = scope["app"].state.settings.secret_key
+        device = digest(secret_key, token)
+        cipher = _cipher(secret_key, token)
         body = await _read_body(receive)
         request_hash = hashlib.sha256(
             b"\0".join(
@@ -172,7 +252,20 @@ class IdempotentWrites:
         while True:
             claim = await asyncio.to_thread(_claim, engine, device, key, request_hash)
             if isinstance(claim, Stored):
-                await _send_answer(send, claim.status, claim.content_type, claim.body, replayed=True)
+                try:
+                    body_then = cipher.decrypt(claim.body)
+                except InvalidToken:  # kept under another secret key: no answer to give, say so
+                    claim, body_then = "lost", b""
+                if isinstance(claim, Stored):
+                    await _send_answer(send, claim.status, claim.content_type, body_then, replayed=True)
+                    return
+            if claim == "lost":
+                status, text = _refusal(
+                    409,
+                    f"this request (same {HEADER}) was carried out, but its answer was lost when the server "
+                    "stopped: the change is in the log; reload to see it",
+                )
+                await _send_answer(send, status, "application/json", text, replayed=False)
                 return
             if claim == "mismatch":
                 status, text = _refusal(
@@ -185,7 +278,7 @@ class IdempotentWrites:
             if claim == "revoked":
                 await self.app(scope, _replay(body, receive), send)
                 return
-            if claim == "claimed":
+            if isinstance(claim, Claimed):
                 break
             if time.monotonic() > deadline:
                 status, text = _refusal(
@@ -194,7 +287,7 @@ class IdempotentWrites:
                 await _send_answer(send, status, "application/json", text, replayed=False)
                 return
             await asyncio.sleep(POLL_SECONDS)
-        await self._act(scope, receive, body, send, engine, device, key)
+        await self._act(scope, receive, body, send, engine, claim.row_id, cipher)
 
     @staticmethod
     def _check(keys: list[str], headers: Headers) -> tuple[int, bytes] | None:
@@ -213,7 +306,14 @@ class IdempotentWrites:
         return None
 
     async def _act(
-        self, scope: Scope, receive: Receive, body: bytes, send: Send, engine: Engine, device: str, key: str
+        self,
+        scope: Scope,
+        receive: Receive,
+        body: bytes,
+        send: Send,
+        engine: Engine,
+        row_id: int,
+        cipher: Fernet,
     ) -> None:
         status = 500
         content_type = ""
@@ -228,13 +328,17 @@ class IdempotentWrites:
                 chunks.append(message.get("body", b""))
             await send(message)
 
+        acting = _acting.set(_Acting(row_id))
         try:
             await self.app(scope, _replay(body, receive), keep)
         except BaseException:
-            await asyncio.to_thread(_finish, engine, device, key, None)
+            failed = Stored(500, "application/json", cipher.encrypt(json.dumps({"detail": FAILED}).encode()))
+            await asyncio.to_thread(_finish, engine, row_id, failed, True)
             raise
-        answer = None if _repeatable(status) else Stored(status, content_type[:100], b"".join(chunks))
-        await asyncio.to_thread(_finish, engine, device, key, answer)
+        finally:
+            _acting.reset(acting)
+        answer = Stored(status, content_type[:100], cipher.encrypt(b"".join(chunks)))
+        await asyncio.to_thread(_finish, engine, row_id, answer, _repeatable(status))
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

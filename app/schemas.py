@@ -54,6 +54,13 @@ class ForceIn(BaseModel):
     side: Side
     table_id: str = Field(min_length=1, max_length=64, description="Organisation table id, e.g. gb-1914.")
     quality: Quality | None = Field(default=None, description="One the table allows; default the table's.")
+    template: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="Build only this named part of the table (its `templates` in the dataset "
+        "organisation-tables, e.g. battalion); omit for the whole table.",
+    )
     name: str | None = Field(default=None, min_length=1, max_length=200)
     override: Override = False
 

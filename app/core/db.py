@@ -11,9 +11,22 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine, make_url
-from sqlmodel import create_engine
+from sqlmodel import Session, create_engine
 
 from app.core.config import ROOT
+
+# Session.info key: the commit under way records no one's act (app/idempotency.py's hook skips it).
+BOOKKEEPING = "firestep.bookkeeping"
+
+
+def commit_bookkeeping(session: Session) -> None:
+    """Commit what records nobody's act (when a device was last seen), so that it is not taken for the act of
+    the request it happens in."""
+    session.info[BOOKKEEPING] = True
+    try:
+        session.commit()
+    finally:
+        session.info.pop(BOOKKEEPING, None)
 
 
 def make_engine(url: str) -> Engine:

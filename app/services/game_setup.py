@@ -15,7 +15,7 @@ from app.services.seats import Credentials, create_sides
 from app.services.units import add_unit_tree
 from rules.core.errors import RulesError
 from rules.flanders_fields.common import PERIODS
-from rules.flanders_fields.organisation import ORGANISATION_TABLES, build_force
+from rules.flanders_fields.organisation import ORGANISATION_TABLES, build_force, build_template
 from rules.flanders_fields.organisation import Unit as OrgUnit
 from rules.flanders_fields.ruleset import FlandersFields
 from rules.flanders_fields.scenarios import DEPLOY_DEPTH
@@ -144,9 +144,11 @@ def _built_forces(game: Game, forces: Sequence[Mapping[str, Any]]) -> dict[str, 
 
 
 def table_force(game: Game, force: Mapping[str, Any], field: str, id_prefix: str) -> OrgUnit:
-    """Build a force ({side, table_id, quality?, name?}) for a game with build_force. The table must exist,
-    be of the side's nation and be drawn for the game's period: else a 422 on `<field>.table_id` naming the
-    tables that would do (`<field>.quality` for a quality the table does not allow). Unit ids are
+    """Build a force ({side, table_id, quality?, template?, name?}) for a game with build_force, or only the
+    table's named part `template` (e.g. one battalion) with build_template. The table must exist, be of the
+    side's nation and be drawn for the game's period: else a 422 on `<field>.table_id` naming the tables that
+    would do (`<field>.quality` for a quality the table does not allow, `<field>.template` naming the table's
+    parts for a part it does not print). Unit ids are
     `<id_prefix>/<table>/...`, so each force of a game needs its own prefix."""
     at = f"{field}." if field else ""
     side, table = force["side"], force["table_id"]
@@ -161,15 +163,29 @@ def table_force(game: Game, force: Mapping[str, Any], field: str, id_prefix: str
         raise RulesError(
             f"{at}table_id", f"{meta['title']} is not drawn for the {game.period} period", fitting
         )
+    template = force.get("template")
     try:
-        return build_force(
+        if template is None:
+            return build_force(
+                table,
+                quality=force.get("quality"),
+                name=force.get("name"),
+                variants=game.variants,
+                id_prefix=f"{id_prefix}/{table}",
+            )
+        templates = [t["id"] for t in meta["templates"]]
+        if template not in templates:
+            printed = "" if templates else ": it names no part to build alone (omit template)"
+            raise RulesError("template", f"{meta['title']} has no part {template!r}{printed}", templates)
+        return build_template(
             table,
+            template,
             quality=force.get("quality"),
             name=force.get("name"),
             variants=game.variants,
-            id_prefix=f"{id_prefix}/{table}",
+            id_prefix=f"{id_prefix}/{table}/{template}",
         )
-    except RulesError as e:  # build_force names `quality`: point at this force in the request
+    except RulesError as e:  # the builders name `quality`: point at this force in the request
         e.field = f"{at}{e.field}"
         raise
 

@@ -69,7 +69,7 @@ from rules.firestorm.great_war_data import (
     SRC_TERRAIN,
 )
 from rules.firestorm.ruleset import Firestorm, cite
-from rules.flanders_fields.organisation import ORGANISATION_TABLES
+from rules.flanders_fields.organisation import ORGANISATION_TABLES, TABLES
 from rules.flanders_fields.ruleset import cite as ff_cite
 from rules.flanders_fields.scenarios import DEPLOY_DEPTH, HILL_HEIGHT_CM, ROAD_WIDTH_CM
 from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
@@ -91,13 +91,16 @@ SRC_QUALITY = ff_cite("TROOP QUALITY")
 
 @dataclass(frozen=True)
 class TableForce:
-    """One entry for app.services.game_setup.create_game(forces=...): {side, table_id=table, quality, name}."""
+    """One entry for app.services.game_setup.create_game(forces=...): {side, table_id=table, quality,
+    template, name}."""
 
     side: Role
     table: str  # a key of rules.flanders_fields.organisation.ORGANISATION_TABLES
     quality: str | None  # a Flanders Fields quality id, or None for the table's default
     name: str  # the Firestorm Troop's card name
     troop: str  # the Firestorm Troop id it comes from; "" for the force a side fields without one
+    # The table's named part the force is (e.g. "battalion"); None: the whole table, itself a battalion.
+    template: str | None = None
 
 
 @dataclass(frozen=True)
@@ -179,49 +182,61 @@ class ForceChoice:
     table: str
     quality: str | None
     printed: str  # the line that picks the table or its grade
+    template: str | None = None  # the table's named part (its "battalion"); None: the whole table
 
 
-# Late war (every campaign date is in April 1918): (side, kind) -> the table that represents it. The A7V has
-# none (erratum a7v-table); a side fielding no Firestorm Troop uses its "other-infantry" table.
+# Late war (every campaign date is in April 1918): (side, kind) -> the battalion-scale unit of the tables that
+# represents it (erratum firestorm-troop-to-force: a Flanders Fields game is "a battalion at a time", not a
+# division a troop). The A7V has none (erratum a7v-table); a side fielding no Firestorm Troop uses its
+# "other-infantry" unit.
 FORCE_TABLES: dict[str, dict[tuple[Side, Kind], ForceChoice]] = {
     "late": {
         ("german", "stoss"): ForceChoice(
             "de-storm-battalion",
             "storm",
-            "GERMAN STORM BATTALION: 'A Storm Troop battalion are always classed as Veteran'",
+            "GERMAN STORM BATTALION, the whole table: 'A Storm Troop battalion are always classed as Veteran'",
         ),
         ("german", "other-infantry"): ForceChoice(
-            "de-1916", None, "GERMAN INFANTRY DIVISION 1916-1918, graded as the table's default"
-        ),
-        ("german", "hmg"): ForceChoice(
             "de-1916",
             None,
-            "GERMAN INFANTRY DIVISION 1916-1918, for its battalions' MMG Companies (no German machine-gun "
-            "table is printed); 'Crewed Weapons such as artillery, machineguns and mortars are always "
-            "classed as Experienced'",
+            "GERMAN INFANTRY DIVISION 1916-1918, one Infantry Battalion, graded as the table's default",
+            "battalion",
+        ),
+        ("german", "hmg"): ForceChoice(
+            "de-storm-battalion",
+            "storm",
+            "GERMAN STORM BATTALION, its MMG Company ('3-6 Maxim MMG'): the one German machine-gun company "
+            "the tables print as a part of its own; 'Crewed Weapons such as artillery, machineguns and "
+            "mortars are always classed as Experienced'",
+            "mmg-company",
         ),
         ("bef", "other-infantry"): ForceChoice(
             "gb-1917",
             None,
-            "BRITISH AND EMPIRE DIVISION SPRING 1917 ONWARDS: 'All battalions may be Experienced'",
+            "BRITISH AND EMPIRE DIVISION SPRING 1917 ONWARDS, one Infantry Battalion: 'All battalions may be "
+            "Experienced'",
+            "battalion",
         ),
         ("bef", "veteran-british"): ForceChoice(
             "gb-1917",
             "veteran",
-            "BRITISH AND EMPIRE DIVISION SPRING 1917 ONWARDS: 'one quarter may be upgraded to Veteran'; "
-            "Firestorm values the AIF as 'Veteran British'",
+            "BRITISH AND EMPIRE DIVISION SPRING 1917 ONWARDS, one Infantry Battalion: 'one quarter may be "
+            "upgraded to Veteran'; Firestorm values the AIF as 'Veteran British'",
+            "battalion",
         ),
         ("bef", "hmg"): ForceChoice(
             "gb-1917",
             None,
-            "BRITISH AND EMPIRE DIVISION SPRING 1917 ONWARDS, for its Machine Gun Battalion (4 MMG Companies); "
-            "'Crewed Weapons ... are always classed as Experienced'",
+            "BRITISH AND EMPIRE DIVISION SPRING 1917 ONWARDS, its Machine Gun Battalion (4 MMG Companies of "
+            "4 Vickers): the British 1917 table prints its machine guns only there, and 58 Bn MGC is such a "
+            "battalion; 'Crewed Weapons ... are always classed as Experienced'",
+            "mg-battalion",
         ),
         ("bef", "heavy-tank"): ForceChoice(
             "gb-tank-battalion",
             "experienced",
-            "BRITISH TANK BATTALION AUTUMN 1916 ONWARDS: 'All tank battalions are Raw from the Autumn of 1916 "
-            "to Mid 1917 after which they may be upgraded to Experienced'",
+            "BRITISH TANK BATTALION AUTUMN 1916 ONWARDS, the whole table: 'All tank battalions are Raw from the "
+            "Autumn of 1916 to Mid 1917 after which they may be upgraded to Experienced'",
         ),
         ("bef", "whippet"): ForceChoice(
             "gb-tank-battalion",
@@ -231,7 +246,11 @@ FORCE_TABLES: dict[str, dict[tuple[Side, Kind], ForceChoice]] = {
         ),
     }
 }
-A7V_QUALITY: dict[str, str | None] = {"de-storm-battalion": "storm", "de-1916": None}
+# erratum a7v-table's tables -> (quality, the battalion-scale part the A7V brings)
+A7V_FORCE: dict[str, tuple[str | None, str | None]] = {
+    "de-storm-battalion": ("storm", None),
+    "de-1916": (None, "battalion"),
+}
 
 
 def force_choice(ctx: Context, period: str, side: Side, kind: Kind) -> ForceChoice:
@@ -241,8 +260,20 @@ def force_choice(ctx: Context, period: str, side: Side, kind: Kind) -> ForceChoi
     if side == "german" and kind == "heavy-tank":
         table = str(ctx.value("a7v-table"))
         title = ORGANISATION_TABLES[table]["title"]
-        return ForceChoice(table, A7V_QUALITY[table], f"{title}, for an A7V: no German tank table is printed")
+        quality, template = A7V_FORCE[table]
+        part = f", one {template}" if template else ""
+        return ForceChoice(
+            table, quality, f"{title}{part}, for an A7V: no German tank table is printed", template
+        )
     return tables[(side, kind)]
+
+
+def _part_name(choice: ForceChoice) -> str:
+    """'Infantry Battalion, German Infantry Division 1916-1918': the part and the table it is printed in."""
+    table = TABLES[choice.table]
+    if choice.template is None:
+        return table.title
+    return f"{table.templates[choice.template].name or choice.template}, {table.title}"
 
 
 def _forces(ctx: Context, state: CampaignState, period: str) -> tuple[list[TableForce], list[str]]:
@@ -257,10 +288,14 @@ def _forces(ctx: Context, state: CampaignState, period: str) -> tuple[list[Table
     )
     for role, side, troops in sides:
         if agreed or not troops:
-            division = force_choice(ctx, period, side, "other-infantry")
-            title = ORGANISATION_TABLES[division.table]["title"]
+            infantry = force_choice(ctx, period, side, "other-infantry")
             why = "the force agreed for the game" if agreed else "no Firestorm Troop committed"
-            forces.append(TableForce(role, division.table, division.quality, f"{title} ({why})", ""))
+            forces.append(
+                TableForce(
+                    role, infantry.table, infantry.quality, f"{_part_name(infantry)} ({why})", "",
+                    infantry.template,
+                )
+            )  # fmt: skip
         for tid in troops:
             spec = TROOP_BY_ID[tid]
             choice = force_choice(ctx, period, side, spec.kind)
@@ -268,7 +303,7 @@ def _forces(ctx: Context, state: CampaignState, period: str) -> tuple[list[Table
                 used.append("a7v-table")
             if spec.kind == "veteran-british":
                 used.append("veteran-british")
-            forces.append(TableForce(role, choice.table, choice.quality, spec.name, tid))
+            forces.append(TableForce(role, choice.table, choice.quality, spec.name, tid, choice.template))
     return forces, used
 
 

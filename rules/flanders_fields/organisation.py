@@ -175,6 +175,8 @@ class Table(BaseModel):
             "qualities": self.qualities,
             "quality_rule": self.quality_source,
             "special_rules": self.special_rules,
+            # The named subtrees a force may be built from alone (ForceIn.template), e.g. one "battalion".
+            "templates": [{"id": k, "name": t.name, "level": t.level} for k, t in self.templates.items()],
             "source": self.source,
         }
 

@@ -8,11 +8,15 @@ from datetime import timedelta
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
-from app.idempotency import HEADER, REPLAYED_HEADER
+from app.core.db import commit_bookkeeping
+from app.errors import Conflict
+from app.idempotency import ACTED, HEADER, REPLAYED_HEADER, STALE_AFTER, _Acting, _acting
+from app.models import Game as GameRow
 from app.models import IdempotentResponse, utcnow
 from tests.app.campaigns.conftest import new_campaign
 from tests.app.games.conftest import Game, bearer, live_url, new_game, start_game  # noqa: F401 (fixture)
@@ -164,3 +168,87 @@ def test_a_revoked_device_gets_no_replay(client: TestClient) -> None:
     new = bearer(first.json()["organiser_token"])
     replay_free = client.post(f"/api/v1/campaigns/{c.id}/credentials", headers={**new, HEADER: KEY})
     assert replay_free.status_code == 200 and replay_free.json() != first.json()
+
+
+# -- a server that stopped in the middle of a request ---------------------------------------------------------
+def _leave_claim(engine: Any, status_code: int | None, age: timedelta) -> None:
+    """Make the stored answer look like a claim a stopped server left: still in progress, or acted on with
+    its answer never stored."""
+    with Session(engine) as session:
+        session.execute(
+            update(IdempotentResponse).values(status_code=status_code, body=b"", created_at=utcnow() - age)
+        )
+        session.commit()
+
+
+def test_a_claim_left_unacted_by_a_stopped_server_is_taken_over(client: TestClient) -> None:
+    g = new_game(client)
+    start_game(client, g)
+    unit = defender_stand(client, g)["id"]
+    assert add_marker(client, g, unit, g.attacker).status_code == 200
+    _leave_claim(client.app.state.engine, None, STALE_AFTER + timedelta(seconds=5))  # type: ignore[attr-defined]
+    again = add_marker(client, g, unit, g.attacker)
+    # The claim never recorded an act, so the repeat is the request acting (here the test's first try did
+    # act, so the marker count shows the repeat really acted rather than waiting for a day).
+    assert again.status_code == 200, again.text
+    assert REPLAYED_HEADER not in again.headers
+    assert suppression(client, g, unit) == 2
+    # ...and its answer is the one kept now.
+    assert add_marker(client, g, unit, g.attacker).json() == again.json()
+
+
+def test_a_claim_acted_on_whose_answer_was_lost_is_not_acted_on_again(client: TestClient) -> None:
+    g = new_game(client)
+    start_game(client, g)
+    unit = defender_stand(client, g)["id"]
+    assert add_marker(client, g, unit, g.attacker).status_code == 200
+    _leave_claim(client.app.state.engine, ACTED, STALE_AFTER + timedelta(seconds=5))  # type: ignore[attr-defined]
+    again = add_marker(client, g, unit, g.attacker)
+    assert again.status_code == 409 and "carried out" in again.json()["detail"], again.text
+    assert suppression(client, g, unit) == 1 and marker_events(client, g, unit) == 1
+
+
+def test_the_acting_commit_marks_the_claim_and_refuses_when_taken_over(client: TestClient) -> None:
+    """The hook on every commit: the request's first commit marks its claim; a claim that is no longer the
+    request's (taken over by a repeat) makes the commit fail, so the change is not made twice; a bookkeeping
+    commit (a device last seen) marks nothing."""
+    g = new_game(client)
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+    with Session(engine) as session:
+        claim = IdempotentResponse(device_hash="d" * 64, key="k" * 16, request_hash="r" * 64)
+        session.add(claim)
+        session.commit()
+        claim_id = claim.id or 0
+    acting = _acting.set(_Acting(claim_id))
+    try:
+        with Session(engine) as session:
+            session.execute(update(GameRow).where(col(GameRow.id) == g.id).values(name="Bookkeeping"))
+            commit_bookkeeping(session)
+            assert session.get(IdempotentResponse, claim_id).status_code is None  # type: ignore[union-attr]
+            session.execute(update(GameRow).where(col(GameRow.id) == g.id).values(name="Acted"))
+            session.commit()
+            assert session.get(IdempotentResponse, claim_id).status_code == ACTED  # type: ignore[union-attr]
+    finally:
+        _acting.reset(acting)
+    acting = _acting.set(_Acting(claim_id + 1000))  # a claim that is not (or no longer) this request's
+    try:
+        with Session(engine) as session:
+            session.execute(update(GameRow).where(col(GameRow.id) == g.id).values(name="Twice"))
+            with pytest.raises(Conflict):
+                session.commit()
+    finally:
+        _acting.reset(acting)
+    with Session(engine) as session:
+        assert session.get(GameRow, g.id).name == "Acted"  # type: ignore[union-attr]
+
+
+def test_kept_answers_are_readable_only_with_the_devices_token(client: TestClient) -> None:
+    c = new_campaign(client)
+    new_key = "credentials-tap-01"
+    first = client.post(f"/api/v1/campaigns/{c.id}/credentials", headers={**c.organiser, HEADER: new_key})
+    assert first.status_code == 200, first.text
+    token = first.json()["organiser_token"]
+    with Session(client.app.state.engine) as session:  # type: ignore[attr-defined]
+        kept = session.exec(select(IdempotentResponse)).one()
+    assert kept.status_code == 200 and kept.body
+    assert token.encode() not in kept.body and b"organiser_token" not in kept.body
