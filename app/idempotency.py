@@ -66,6 +66,7 @@ REPLAYED_HEADER = "Idempotent-Replayed"
 STALE_AFTER = timedelta(seconds=30)
 # status_code of a claim whose request committed its change but has not stored its answer yet.
 ACTED = 0
+LOST = "this tap was carried out, but its answer was lost when the server stopped: reload to see the change"
 FAILED = "the server failed after carrying out this request: the change is in the log; reload to see it"
 
 
@@ -260,12 +261,9 @@ class IdempotentWrites:
                     await _send_answer(send, claim.status, claim.content_type, body_then, replayed=True)
                     return
             if claim == "lost":
-                status, text = _refusal(
-                    409,
-                    f"this request (same {HEADER}) was carried out, but its answer was lost when the server "
-                    "stopped: the change is in the log; reload to see it",
-                )
-                await _send_answer(send, status, "application/json", text, replayed=False)
+                # `carried_out` tells the browser's outbox the tap was made (it is not queued again).
+                lost = {"detail": LOST, "carried_out": True}
+                await _send_answer(send, 409, "application/json", json.dumps(lost).encode(), replayed=False)
                 return
             if claim == "mismatch":
                 status, text = _refusal(

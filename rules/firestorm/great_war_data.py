@@ -364,6 +364,8 @@ SRC_TERRAIN = cite("Step Two: Combat Step, Terrain")
 SRC_ROLL_TO_DESTROY = cite("8A. Roll to Destroy")
 SRC_DEFEATED = cite("9. Retreat Defeated Troops")
 FF_ORGANISATION = ff_cite("TABLES OF ORGANISATION")
+# "Attacker and Defender deploy their forces a battalion at a time with the Defender starting."
+FF_BATTALION_AT_A_TIME = ff_cite("GAME SEQUENCE")
 FF_TERRAIN = ff_cite("SUGGESTIONS FOR MODELLING THE WESTERN FRONT")
 # Contents: "Turn 1 – 24. April – Morning", "Turn 2 – 24. April – Day", "Turn 3 – 25. April – Counter-attack",
 # "Turn 4 – 2627. April – Consolidation"; headings: "TURN THREE - 24 APRIL, COUNTER-ATTACK",
@@ -402,21 +404,25 @@ Firestorm.add_errata(
             Reading(
                 "table-per-troop",
                 "The text is silent (it adds each Firestorm Troop to a Great War force 'as extra Support Unit "
-                "choices'). Each committed Firestorm Troop brings the organisation table of its kind for its "
-                "nation and period: infantry and HMG troops their division (its battalions and machine-gun "
-                "companies), Stoss troops the German Storm Battalion, British tanks the Tank Battalion. A side "
-                "that commits none fights with its nation's infantry division ('You do not need to have "
-                "Firestorm Troops to fight'). The tables are whole formations: what does not fit the "
-                "deployment zone starts off the table for the referee to bring on.",
-                SRC_CHOOSE_TROOPS,
+                "choices'). Flanders Fields deploys 'a battalion at a time', so each committed Firestorm Troop "
+                "brings one battalion-scale unit the tables print for its kind, nation and period: an infantry "
+                "troop one Infantry Battalion of its division's table, a Stoss troop the German Storm "
+                "Battalion, a British tank troop the Tank Battalion, the BEF's HMG troop (58 Bn MGC) the 1917 "
+                "division's Machine Gun Battalion (the British table prints its Vickers only there), a German "
+                "HMG troop the Storm Battalion's MMG Company (the German division prints its MMG Companies "
+                "only inside each battalion, not as a part of their own). A side that commits none fights "
+                "with one Infantry Battalion of its nation ('You do not need to have Firestorm Troops to "
+                "fight').",
+                f"{SRC_CHOOSE_TROOPS}; {FF_BATTALION_AT_A_TIME}; {FF_ORGANISATION}",
                 "table-per-troop",
             ),
             Reading(
                 "agreed-force-plus-troops",
                 "'although you both start with the same number of points, any Firestorm Troops that you add to "
-                "your force are in addition to this': each side always fields its nation's infantry division "
-                "for the period, and each committed Firestorm Troop adds the table of its kind.",
-                SRC_PLAY_MISSION,
+                "your force are in addition to this': each side always fields one Infantry Battalion of its "
+                "nation for the period, and each committed Firestorm Troop adds the battalion-scale unit of its "
+                "kind.",
+                f"{SRC_PLAY_MISSION}; {FF_BATTALION_AT_A_TIME}; {FF_ORGANISATION}",
                 "agreed-force-plus-troops",
             ),
         ),
@@ -437,7 +443,8 @@ Firestorm.add_errata(
             ),
             Reading(
                 "infantry-division",
-                "The German Infantry Division 1916-1918, the formation the tanks supported.",
+                "One Infantry Battalion of the German Infantry Division 1916-1918, the infantry the tanks "
+                "supported.",
                 FF_ORGANISATION,
                 "de-1916",
             ),

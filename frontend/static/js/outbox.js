@@ -99,7 +99,8 @@
       // The same key is still being answered (an earlier try of this very tap): ask again later.
       if (result.status === 409 && !result.data?.current && String(result.data?.detail || "").includes("Idempotency-Key")) break;
       save(load().filter((q) => q.key !== item.key));
-      if (result.ok) sent += 1;
+      // Carried out before the server stopped, its answer lost: made, not refused.
+      if (result.ok || result.data?.carried_out) sent += 1;
       else refused.push(window.firestepExplain ? window.firestepExplain(result.status, result.data, result.retryAfter) : "");
     }
     if (load().length) {

@@ -204,7 +204,8 @@ def test_a_claim_acted_on_whose_answer_was_lost_is_not_acted_on_again(client: Te
     assert add_marker(client, g, unit, g.attacker).status_code == 200
     _leave_claim(client.app.state.engine, ACTED, STALE_AFTER + timedelta(seconds=5))  # type: ignore[attr-defined]
     again = add_marker(client, g, unit, g.attacker)
-    assert again.status_code == 409 and "carried out" in again.json()["detail"], again.text
+    assert again.status_code == 409 and again.json()["carried_out"] is True, again.text
+    assert "carried out" in again.json()["detail"]
     assert suppression(client, g, unit) == 1 and marker_events(client, g, unit) == 1
 
 

@@ -5,6 +5,7 @@ result offered back to the campaign as its Great War score."""
 from __future__ import annotations
 
 from datetime import date
+from itertools import combinations
 from typing import Any
 
 import pytest
@@ -27,12 +28,13 @@ from rules.firestorm.data import (
 from rules.firestorm.table_battle import (
     FORCE_TABLES,
     TableBattle,
+    TableForce,
     TableOutcome,
     offer_from_outcome,
     period_of,
     table_battle,
 )
-from rules.flanders_fields.organisation import ORGANISATION_TABLES, build_force
+from rules.flanders_fields.organisation import ORGANISATION_TABLES, TABLES, build_force, build_template
 from rules.flanders_fields.scenarios import DEPLOY_DEPTH
 from rules.flanders_fields.table_rules import WIRE_BELT_CM
 from rules.registry import get_ruleset
@@ -48,6 +50,13 @@ NEW_ERRATA = (
     "campaign-table-layout",
     "table-result-to-campaign-vp",
 )
+
+
+def stands_of(force: TableForce) -> int:
+    """The stands a force of the battle brings: its table's named part, or the whole table."""
+    if force.template is None:
+        return len(build_force(force.table, quality=force.quality).stands())
+    return len(build_template(force.table, force.template, id_prefix="f", quality=force.quality).stands())
 
 
 def fixed_battle(i: int, variants: dict[str, str] | None = None) -> CampaignState:
@@ -148,7 +157,9 @@ def test_each_troop_kind_maps_to_a_table_of_its_nation_and_period_that_builds(tr
     meta = ORGANISATION_TABLES[mine[0].table]
     assert meta["nation"] == b.attacker_nation and b.period in meta["periods"]
     assert mine[0].quality is None or mine[0].quality in meta["qualities"]
-    assert build_force(mine[0].table, quality=mine[0].quality).stands()
+    # One battalion-scale unit, not a division: "deploy their forces a battalion at a time".
+    assert mine[0].template is None or mine[0].template in TABLES[mine[0].table].templates
+    assert 3 <= stands_of(mine[0]) <= 24
     # The side that commits none still fights: "You do not need to have Firestorm Troops to fight."
     (theirs,) = [f for f in b.forces if f.side == "defender"]
     assert theirs.troop == "" and ORGANISATION_TABLES[theirs.table]["nation"] == b.defender_nation
@@ -158,9 +169,23 @@ def test_each_troop_kind_maps_to_a_table_of_its_nation_and_period_that_builds(tr
 def test_the_kinds_tables_as_printed() -> None:
     late = FORCE_TABLES["late"]
     # "A Storm Troop battalion are always classed as Veteran" (the table's only grade, storm).
-    assert (late[("german", "stoss")].table, late[("german", "stoss")].quality) == (
+    stoss = late[("german", "stoss")]
+    assert (stoss.table, stoss.quality, stoss.template) == ("de-storm-battalion", "storm", None)
+    # Infantry troops: one Infantry Battalion of the division's table, not the division.
+    assert (late[("german", "other-infantry")].table, late[("german", "other-infantry")].template) == (
+        "de-1916",
+        "battalion",
+    )
+    assert (late[("bef", "other-infantry")].table, late[("bef", "other-infantry")].template) == (
+        "gb-1917",
+        "battalion",
+    )
+    # HMG troops: the machine-gun units the tables print. 58 Bn MGC: the 1917 division's Machine Gun
+    # Battalion (4 MMG Companies of 4 Vickers); a German MG troop: the Storm Battalion's MMG Company.
+    assert (late[("bef", "hmg")].table, late[("bef", "hmg")].template) == ("gb-1917", "mg-battalion")
+    assert (late[("german", "hmg")].table, late[("german", "hmg")].template) == (
         "de-storm-battalion",
-        "storm",
+        "mmg-company",
     )
     # The AIF are 'Veteran British'; "one quarter may be upgraded to Veteran".
     assert (late[("bef", "veteran-british")].table, late[("bef", "veteran-british")].quality) == (
@@ -171,7 +196,9 @@ def test_the_kinds_tables_as_printed() -> None:
     # Experienced": April 1918 is after.
     assert late[("bef", "heavy-tank")].table == late[("bef", "whippet")].table == "gb-tank-battalion"
     assert late[("bef", "heavy-tank")].quality == "experienced"
+    assert late[("bef", "heavy-tank")].template is None  # the tank table is itself a battalion
     for (side, _kind), choice in late.items():
+        assert choice.template is None or choice.template in TABLES[choice.table].templates
         assert ORGANISATION_TABLES[choice.table]["nation"] == {"german": "german", "bef": "british"}[side]
         assert "late" in ORGANISATION_TABLES[choice.table]["periods"]
 
@@ -183,9 +210,10 @@ def test_the_a7v_has_no_table_and_takes_the_closest_printed_one() -> None:
     (a7v,) = [f for f in table_battle(s, 1).forces if f.troop == "group-i"]
     assert (a7v.table, a7v.quality) == ("de-storm-battalion", "storm")
     assert "a7v-table" in table_battle(s, 1).errata
+    assert a7v.template is None  # the Storm Battalion table is one battalion
     other = s.model_copy(update={"variants": {"a7v-table": "infantry-division"}})
     (a7v,) = [f for f in table_battle(other, 1).forces if f.troop == "group-i"]
-    assert a7v.table == "de-1916"
+    assert (a7v.table, a7v.template) == ("de-1916", "battalion")
 
 
 @pytest.mark.parametrize("i", range(len(FIXED_ATTACKS)))
@@ -201,13 +229,59 @@ def test_the_first_turns_fixed_battles_have_forces_on_both_sides(i: int) -> None
     assert committed == {f.troop for f in b.forces if f.troop}
 
 
+def turn_one_battles(variants: dict[str, str] | None = None) -> list[CampaignState]:
+    """Every battle turn 1 can have: each fixed attack with every choice of up to two of the troops it offers,
+    against every choice of the defender's."""
+    out = []
+    for i in range(len(FIXED_ATTACKS)):
+        s = new_campaign(variants=variants).model_copy(update={"battle": i})
+        s, _ = apply(s, {"type": "initiative"})
+        offer = legal_actions(s)[0]
+        option = offer["options"][0]
+        for n in range(1, offer["max_troops"] + 1):
+            for attackers in combinations(option["troops"], n):
+                a, _ = apply(
+                    s,
+                    {"type": "attack", **{k: option[k] for k in ("from_area", "to_area")}, "troops": attackers},
+                )
+                defend = legal_actions(a)[0]
+                for m in range(0, defend["max_troops"] + 1):
+                    for defenders in combinations(defend["troops"], m):
+                        out.append(apply(a, {"type": "defend", "troops": list(defenders)})[0])
+    return out
+
+
+# firestep's bound for a playable Flanders Fields table (not a rule): each side between MIN and MAX stands,
+# neither more than RATIO times the other. Before the battalion-scale forces a 1917 British division was
+# 195 stands, a German 1916 one 157.
+MIN_STANDS, MAX_STANDS, RATIO = 10, 80, 4
+
+
+@pytest.mark.parametrize(
+    "variants",
+    [None, {"firestorm-troop-to-force": "agreed-force-plus-troops"}, {"a7v-table": "infantry-division"}],
+    ids=["default", "agreed-force", "a7v-infantry"],
+)
+def test_every_turn_one_battle_fields_battalion_scale_forces_of_a_playable_size(
+    variants: dict[str, str] | None,
+) -> None:
+    battles = turn_one_battles(variants)
+    assert len(battles) == 36  # 3 attacks x 6 choices of attackers x 2 of defenders
+    for s in battles:
+        b = table_battle(s, 1)
+        size = {role: sum(stands_of(f) for f in b.forces if f.side == role) for role in ("attacker", "defender")}
+        assert all(MIN_STANDS <= n <= MAX_STANDS for n in size.values()), (b.area, s.current, size)
+        assert max(size.values()) <= RATIO * min(size.values()), (b.area, s.current, size)
+
+
 def test_the_agreed_force_reading_adds_the_troops_to_a_division() -> None:
     # "although you both start with the same number of points, any Firestorm Troops that you add to your force
     # are in addition to this"
     s = fixed_battle(1, {"firestorm-troop-to-force": "agreed-force-plus-troops"})
     b = table_battle(s, 3)
     for role, division in (("attacker", "de-1916"), ("defender", "gb-1917")):
-        assert [f.table for f in b.forces if f.side == role and f.troop == ""] == [division]
+        agreed = [(f.table, f.template) for f in b.forces if f.side == role and f.troop == ""]
+        assert agreed == [(division, "battalion")]
     assert len([f for f in b.forces if f.troop]) == len(fixed_battle(1).current.attacker_troops) + len(  # type: ignore[union-attr]
         fixed_battle(1).current.defender_troops  # type: ignore[union-attr]
     )
