@@ -104,17 +104,9 @@ def apply_changes(
             assert added is not None  # a positive delta has no floor to hit
             out.append(added)
         elif isinstance(c, ActionSpent):
-            payer = rows[c.unit_id]
-            spent = increment(session, payer, "actions_left", -1)
-            if spent is None:
-                raise Conflict("the action was spent meanwhile", current=unit_dict(payer))
-            out.append(spent)
+            out.append(_take_one(session, rows[c.unit_id], "actions_left", "the action was spent meanwhile"))
         elif isinstance(c, SuppressionRecovered):
-            unit = rows[c.unit_id]
-            dropped = increment(session, unit, "suppression", -1)
-            if dropped is None:
-                raise Conflict("the marker was removed meanwhile", current=unit_dict(unit))
-            out.append(dropped)
+            out.append(_take_one(session, rows[c.unit_id], "suppression", "the marker was removed meanwhile"))
         elif isinstance(c, MoraleTaken):
             bn = rows[c.unit_id]
             if c.stage is not None:
@@ -139,6 +131,15 @@ def apply_changes(
         else:
             raise TypeError(f"no applier for {type(c).__name__}")
     return out
+
+
+def _take_one(session: Session, unit: Unit, field: str, gone: str) -> dict[str, Any]:
+    """One action or marker taken off atomically; 409 (`gone`, with the unit now) when another device took
+    the last one first."""
+    taken = increment(session, unit, field, -1)
+    if taken is None:
+        raise Conflict(gone, current=unit_dict(unit))
+    return taken
 
 
 # -- markers placed and removed by hand --------------------------------------------------------------------

@@ -9,6 +9,7 @@ database: everything they read is in the snapshot, everything they decide is in 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -182,11 +183,13 @@ class Change:
 
 
 @dataclass(frozen=True)
-class UnitChange(Change):
+class UnitChange(Change, ABC):
+    """A change to one unit: each kind says how the unit's state reads after it (Snapshot.after)."""
+
     unit_id: int
 
-    def applied_to(self, u: UnitState) -> UnitState:
-        raise NotImplementedError(type(self).__name__)
+    @abstractmethod
+    def applied_to(self, u: UnitState) -> UnitState: ...
 
 
 @dataclass(frozen=True)
