@@ -13,7 +13,7 @@ from app.core.routing import Router
 from app.deps import GameId, SessionDep
 from app.limits import INT32_MAX, Bool, Float, Id, Int, Key, Version
 from app.schemas import ForceIn, Override
-from app.services import events, game_setup, games, markers, turns
+from app.services import events, game_setup, games, markers, turns, unit_names
 from app.services import units as units_service
 from app.writing import game_write
 from rules.core.errors import RulesError
@@ -60,6 +60,14 @@ class UnitOut(BaseModel):
     special_uses: dict[str, Any]
     aiming_point: list[float] | None
     version: int
+    short_name: str | None = Field(
+        default=None,
+        description="In the list of a game's units: a name unique within the game ('1/2 Coy Plt 3').",
+    )
+    full_name: str | None = Field(
+        default=None,
+        description="In the list of a game's units: the unit's place in its force tree, in words.",
+    )
 
 
 class UnitIn(BaseModel):
@@ -169,7 +177,13 @@ EDIT_ACTIONS: dict[str, Action] = {
 )
 def list_units(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[UnitOut]:
     games.get_game(session, game_id)
-    return [unit_out(u) for u in units_service.list_units(session, game_id)]
+    units = units_service.list_units(session, game_id)
+    # Names depend on the whole force tree (a unit added later can change another's): sent with every list.
+    short, full = unit_names.display_names(units), unit_names.full_names(units)
+    return [
+        unit_out(u).model_copy(update={"short_name": short.get(u.id or 0), "full_name": full.get(u.id or 0)})
+        for u in units
+    ]
 
 
 @router.get(

@@ -193,3 +193,42 @@ def test_a_late_or_repeated_frame_rolls_nothing_back(new_page: Any) -> None:
     referee.wait_for_function(f"() => window.firestepMap.model.asOf >= {second['event_id']}")
     assert before <= int(referee.evaluate("window.firestepMap.model.asOf"))
     assert referee.evaluate(f"window.firestepMap.model.units.get({stand['id']}).x") == 20
+
+
+def test_a_unit_added_after_the_page_loaded_is_labelled_by_its_name_in_the_force(new_page: Any) -> None:
+    referee = new_page(TABLET_LANDSCAPE)
+    game_id, _ = create_mons_game(referee)
+    open_live_map(referee, game_id)
+    api = f"/api/v1/games/{game_id}"
+    units = referee.request.get(f"{api}/units").json()
+    company = next(u for u in units if u["side"] == "defender" and u["level"] == "company")
+    _, added = write(
+        referee,
+        "POST",
+        f"{api}/units",
+        {
+            "side": "defender",
+            "parent_id": company["id"],
+            "name": "Platoon 9",
+            "level": "platoon",
+            "kind": "infantry",
+            "base": "infantry-platoon",
+            "x": 60,
+            "y": 120,
+            "facing_deg": 270,
+        },
+    )
+    unit_id = added["unit"]["id"]
+    listed = next(u for u in referee.request.get(f"{api}/units").json() if u["id"] == unit_id)
+    assert (
+        listed["short_name"] and listed["short_name"] != "Platoon 9"
+    )  # the name in the force, not the plain one
+    referee.wait_for_function(f"() => window.firestepMap.nameOf({{id: {unit_id}, name: ''}}).short !== ''")
+    assert (
+        referee.evaluate(f"window.firestepMap.nameOf({{id: {unit_id}, name: ''}}).short")
+        == listed["short_name"]
+    )
+    assert (
+        referee.evaluate(f"window.firestepMap.nameOf({{id: {unit_id}, name: ''}}).full")
+        == listed["full_name"]
+    )

@@ -22,6 +22,20 @@
   const humanise = (s) => (s === "sos" ? "SOS" : String(s || "").replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase()));
   const sideName = (s) => (s === "attacker" ? "Attacker" : s === "defender" ? "Defender" : humanise(s));
   const nameOf = (u) => (names[u.id] ? names[u.id] : { full: u.name, short: u.name });
+  // Every read of the units brings the names anew (a unit added since the page loaded, or one whose name
+  // changed because another was added beside it): true when a label has to be redrawn.
+  const learnNames = (units) => {
+    let changed = false;
+    for (const u of units || []) {
+      if (!u.short_name) continue;
+      const known = names[u.id];
+      if (!known || known.short !== u.short_name || known.full !== u.full_name) {
+        names[u.id] = { full: u.full_name || u.short_name, short: u.short_name };
+        changed = true;
+      }
+    }
+    return changed;
+  };
   const mayActFor = (side) => role === "referee" || role === side;
 
   // -- writes: through the outbox when the page has it (CSRF, Idempotency-Key, kept and resent offline) ------
@@ -536,7 +550,9 @@
         // The state first: the units read after it are at least as new as its event id.
         const state = await getJson(`${api}/state`);
         const units = await getJson(`${api}/units`);
+        const renamed = learnNames(units);
         model.setState(state, units);
+        if (renamed) drawStands();
         const svg = svgOf();
         if (svg) { svg.dataset.tableMap = ""; svg.dataset.loaded = String(standLayers.size); }
         root.dataset.asOf = String(model.asOf);
@@ -558,12 +574,18 @@
         const state = await getJson(`${api}/state`).catch(() => null);
         if (state) {
           const units = what.has("units") ? await getJson(`${api}/units`).catch(() => null) : null;
+          const renamed = learnNames(units);
           model.setState(state, units);
+          if (renamed) drawStands();
         }
       } else if (what.has("units")) {
         const state = await getJson(`${api}/state`).catch(() => null);
         const units = state ? await getJson(`${api}/units`).catch(() => null) : null;
-        if (state && units) model.setState(state, units);
+        if (state && units) {
+          const renamed = learnNames(units);
+          model.setState(state, units);
+          if (renamed) drawStands();
+        }
       }
       what.clear();
     }, 40);
