@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -118,10 +119,16 @@ def main() -> None:
             for port, raw in ((fs_port, firestep_raw), (bare_port, bare_raw)):  # warm up both
                 asyncio.run(hammer(port, raw, args.connections, 1.0))
             rates: dict[str, list[float]] = {"firestep": [], "bare": []}
+            cpu_us: dict[str, list[float]] = {"firestep": [], "bare": []}
             for _ in range(args.rounds):
-                for name, port, raw in (("firestep", fs_port, firestep_raw), ("bare", bare_port, bare_raw)):
+                for name, port, raw, server in (
+                    ("firestep", fs_port, firestep_raw, servers[0]),
+                    ("bare", bare_port, bare_raw, servers[1]),
+                ):
+                    cpu_before = cpu_seconds(server.proc.pid)
                     done = asyncio.run(hammer(port, raw, args.connections, args.seconds))
                     rates[name].append(done / args.seconds)
+                    cpu_us[name].append((cpu_seconds(server.proc.pid) - cpu_before) / max(done, 1) * 1e6)
         finally:
             for s in servers:
                 s.stop()
@@ -137,6 +144,18 @@ def main() -> None:
     )
     ratio = fs / bare
     print(f"firestep / bare: {ratio:.2f}x (target at least {TARGET}x: {'yes' if ratio >= TARGET else 'NO'})")
+    # The server's own CPU time per request: less moved by other work on the machine than requests/s.
+    fs_cpu, bare_cpu = statistics.median(cpu_us["firestep"]), statistics.median(cpu_us["bare"])
+    print(
+        f"server CPU per request: firestep {fs_cpu:.0f} us, bare {bare_cpu:.0f} us; "
+        f"bare / firestep {bare_cpu / fs_cpu:.2f}x"
+    )
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time a process has used (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 if __name__ == "__main__":
