@@ -227,6 +227,14 @@ def _write(session: Session, row: Campaign, state: CampaignState, ev: CampaignEv
     session.refresh(ev)
 
 
+def note(session: Session, row: Campaign, ev: CampaignEvent) -> CampaignEvent:
+    """A log entry that leaves the state as it is (a table battle opened, its result offered, its game
+    deleted) on the next version, as an action is: a device holding the version before gets 409. Commits
+    it with the caller's changes; the caller holds the row's lock (lock())."""
+    _write(session, row, state_of(row), ev)
+    return ev
+
+
 def act(
     session: Session,
     campaign_id: int,

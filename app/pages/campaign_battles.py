@@ -1,7 +1,8 @@
 """The campaign page's table battles (issue 17): the organiser's "Fight this battle on the table" (POST, then
 the new game's codes once on its "created" page: POST/redirect/GET), each seat's way into its own side of
-the game, and the organiser's offer, confirm and override. The same service as the API
-(app.services.campaign_battles), so the page gets the API's refusals, shown as sentences on the board."""
+the game, and the organiser's offer, confirm and override; and on the game's pages its referee's "who holds
+the field?" (the banner, _campaign_battle_banner.html). The same service as the API
+(app.services.campaign_battles), so the page gets the API's refusals, shown as sentences."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from starlette.datastructures import FormData
 
 from app.core.config import Settings
 from app.core.routing import Router
-from app.deps import SessionDep, SettingsDep
-from app.pages import campaigns
-from app.pages.common import USER_ERRORS
-from app.pages.seats import campaign_seat, keep_created, remember_game
+from app.deps import GameId, SessionDep, SettingsDep
+from app.errors import Conflict, Forbidden, Unauthorized
+from app.pages import campaigns, referee
+from app.pages.common import USER_ERRORS, error_message
+from app.pages.seats import campaign_seat, game_seat, keep_created, remember_game
 from app.schemas import CampaignId
 from app.services import campaign_battles
 from app.services import games as games_service
@@ -134,3 +136,35 @@ async def settle(
             error = campaigns._message(e)
         session.expire_all()
     return campaigns._board(request, session, settings, campaign_id, error)
+
+
+# -- from the game: its referee offers the result -------------------------------------------------------------
+REFUSED_STATUS = ((Unauthorized, 401), (Forbidden, 403), (Conflict, 409))
+
+
+@router.post("/games/{game_id}/campaign-battle/offer", response_class=HTMLResponse)
+async def offer_from_game(
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """The game's referee says who holds the field; then back to the referee screen, which shows the offer.
+    A refusal is the referee screen again with the sentence in the campaign banner."""
+    form = await request.form()
+    try:
+        seat = game_seat(request, session, settings, game_id)
+        if seat is None:
+            raise Unauthorized("open this game with its referee token first")
+        held = str(form.get("field_held_by") or "")
+        if not held:
+            raise RulesError("field_held_by", "tap who holds the field at the end of the game")
+        campaign_battles.offer_from_game(session, game_id, seat.viewer, held)
+        session.commit()
+    except USER_ERRORS as e:
+        session.rollback()
+        session.expire_all()
+        message = error_message(e)
+        request.state.campaign_offer_error = message[:1].upper() + message[1:]
+        page = referee.referee_page(game_id, request, session, settings)
+        if page.status_code == 200:  # the referee screen itself: say why the offer was refused
+            page.status_code = next((code for kind, code in REFUSED_STATUS if isinstance(e, kind)), 422)
+        return page
+    return RedirectResponse(f"/games/{game_id}/referee", status_code=303)

@@ -5,6 +5,7 @@ cookie (app/pages/seats.py); the games' own cookies are left alone."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import Request
@@ -102,7 +103,7 @@ def _off_map(state: CampaignState) -> dict[str, list[dict[str, str]]]:
     return out
 
 
-def _entry_text(ev: dict[str, Any]) -> str:
+def _entry_text(ev: dict[str, Any], games_now: Mapping[int, int | None]) -> str:
     """One line of the log in words."""
     a = ev.get("action") or {}
     kind = ev["kind"]
@@ -111,7 +112,7 @@ def _entry_text(ev: dict[str, Any]) -> str:
     if kind == "map":
         return "Map corrected by the organiser"
     if kind == campaign_battles.LOG_KIND:
-        return _table_battle_text(a)
+        return _table_battle_text(a, games_now.get(a.get("table_battle_id", 0)))
     what = str(a.get("type", "")).capitalize()
     if a.get("type") == "attack":
         what += f" {a.get('from_area')} → {a.get('to_area')} with " + ", ".join(
@@ -130,9 +131,10 @@ def _entry_text(ev: dict[str, Any]) -> str:
     return what
 
 
-def _table_battle_text(a: dict[str, Any]) -> str:
-    """A table game's line in the campaign log: which game, and what became of its result."""
-    game = f"table game #{a.get('game_id')}"
+def _table_battle_text(a: dict[str, Any], game_now: int | None) -> str:
+    """A table game's line in the campaign log: which game (its id now, through its table battle: a deleted
+    game's id may since be another game's), and what became of its result."""
+    game = f"table game #{game_now}" if game_now else "a table game (game deleted)"
     where = f"turn {a.get('turn')} battle {a.get('battle')} ({a.get('area')})"
     score = f"{a.get('attacker_vp')}–{a.get('defender_vp')} game points"
     words = {
@@ -140,6 +142,7 @@ def _table_battle_text(a: dict[str, Any]) -> str:
         "offered": f"Result offered by {game}: {score}, field held by the {a.get('field_held_by')}",
         "confirmed": f"Result of {game} confirmed: {score}",
         "overridden": f"Result of {game} overridden by the organiser: {score}",
+        "abandoned": f"Table game of {where}: game deleted",
     }
     return words.get(str(a.get("step")), f"{game}: {a.get('step')}")
 
@@ -170,8 +173,13 @@ def board_context(session: Session, row: Campaign, who: Viewer, error: str | Non
     state = campaign_store.state_of(row)
     undone = campaign_store.reversed_ids(session, row.id or 0)
     log = [campaign_store.event_dict(e, undone) for e in campaign_store.events(session, row.id or 0)]
+    games_now = campaign_battles.log_games(session, row.id or 0)
     for e in log:
-        e["text"], e["happened"] = _entry_text(e), _happened(e)
+        e["text"], e["happened"] = _entry_text(e, games_now), _happened(e)
+        if e["kind"] == campaign_battles.LOG_KIND:  # its link: the game as it is now, none once deleted
+            game_now = games_now.get((e.get("action") or {}).get("table_battle_id", 0))
+            e["game_now"] = game_now
+            e["game_path"] = campaign_battles.game_path(game_now) if game_now else None
     actions = []
     for a in snap["legal_actions"]:
         side = a.get("side")

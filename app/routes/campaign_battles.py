@@ -1,7 +1,8 @@
 """A campaign's battles fought on the table (issue 17): the organiser opens a Flanders Fields game for the
 battle waiting for its result, each campaign seat takes a device at its own side of the game, the finished
-game's result is offered back, and the organiser confirms or overrides it as the battle's result. The game's
-own link back to its campaign battle is read here too (GET /api/v1/games/{game_id}/campaign-battle)."""
+game's result is offered back (by the organiser, or by the game's referee from the game), and the organiser
+confirms or overrides it as the battle's result. The game's own link back to its campaign battle is here too
+(GET /api/v1/games/{game_id}/campaign-battle, POST .../campaign-battle/offer)."""
 
 from __future__ import annotations
 
@@ -139,6 +140,9 @@ class GameCampaignLink(BaseModel):
     table_battle_id: int
     status: str
     campaign_path: str
+    field_held_by: str | None
+    offer: OfferOut | None = Field(description="The result offered to the campaign, once it is.")
+    applied: ScoreOut | None = Field(description="The score the organiser applied, once they have.")
 
 
 def _out(session: Any, campaign_id: int, link: Any) -> TableBattleOut:
@@ -299,4 +303,24 @@ def game_campaign_battle(game_id: GameId, viewer: ViewerDep, session: SessionDep
     link = campaign_battles.game_link(session, game_id)
     if link is None:
         raise NotFoundError("campaign battle of game", str(game_id))
+    return GameCampaignLink(**link)
+
+
+@game_router.post(
+    "/{game_id}/campaign-battle/offer",
+    response_model=GameCampaignLink,
+    summary="Offer the finished game's result to its campaign (the game's referee): who holds the field; "
+    "the losses are counted from the game; the organiser confirms or overrides it on the campaign",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def offer_from_game(
+    game_id: GameId,
+    body: Annotated[OfferIn, Body(openapi_examples={"held": {"value": {"field_held_by": "defender"}}})],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> GameCampaignLink:
+    campaign_battles.offer_from_game(session, game_id, viewer, body.field_held_by)
+    session.commit()
+    link = campaign_battles.game_link(session, game_id)
+    assert link is not None  # the offer was made to it
     return GameCampaignLink(**link)

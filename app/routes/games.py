@@ -15,7 +15,7 @@ from app.core.routing import Router
 from app.deps import GameId, SessionDep, SettingsDep
 from app.limits import Terrain, Variants, Version, readable_json
 from app.schemas import DeviceId, DeviceOut, GameCreate, JoinIn, ResolveIn
-from app.services import cards, game_setup, games, seating, seats, turns
+from app.services import campaign_battles, cards, game_setup, games, seating, seats, turns
 from app.services import events as events_service
 from app.services import report as report_service
 from app.services import resolve as resolve_service
@@ -361,7 +361,7 @@ def unarchive(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Archiv
 )
 def delete_game(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Response:
     viewer.require_referee("delete the game")
-    games.delete_game(session, game_id)
+    campaign_battles.delete_game(session, game_id)  # its campaign battle, if any, is abandoned (logged)
     session.commit()
     return Response(status_code=204)
 

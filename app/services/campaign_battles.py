@@ -1,17 +1,19 @@
 """A Firestorm campaign's battle fought on the table (issue 17). From a battle waiting for its result the
 organiser opens a Flanders Fields game whose forces, terrain and period come from
-rules.firestorm.table_battle; once the game is finished the organiser records who holds the field, the losses
-are counted from the game's stands and rules.firestorm.table_battle.offer_from_outcome turns them into a Great
-War score, which the organiser confirms (or overrides with their own) as the campaign's resolve action,
-through app.campaign_store like any other action. The link is a `CampaignBattle` row; the campaign log and the
-game log each name the other.
+rules.firestorm.table_battle; once the game is finished its referee (or the organiser) records who holds the
+field, the losses are counted from the game's stands and rules.firestorm.table_battle.offer_from_outcome turns
+them into a Great War score, which the organiser confirms (or overrides with their own) as the campaign's
+resolve action, through app.campaign_store like any other action. The link is a `CampaignBattle` row; the
+campaign log and the game log each name the other. Every step the campaign's devices see (opened, offered,
+abandoned when its game is deleted, confirmed, overridden) is a campaign log entry on a new campaign version
+(campaign_store.note / act), so a device acting on an older view gets 409.
 
 Credentials: opening answers the game's referee token and join codes once, as creating a game does. A
 campaign player never needs a code: `seat` gives the holder of a campaign side's token a new game device of
 their own side of the game (the Firestorm attacker is the game's attacker), never the other side's.
 
-Nothing here commits, except through campaign_store.act, which commits the resolve action together with the
-link's change and its log entries (one transaction); the caller commits everything else."""
+Nothing here commits, except through campaign_store.note and act, which commit a step's log entry with the
+link's change (one transaction, under the campaign's lock); the caller commits everything else."""
 
 from __future__ import annotations
 
@@ -25,8 +27,8 @@ from sqlmodel import Session, col, select
 from app import campaign_store
 from app.auth import Viewer
 from app.errors import Conflict, Forbidden
-from app.models import CampaignBattle, CampaignEvent, Game, Unit, utcnow
-from app.services import seating, versioned
+from app.models import Campaign, CampaignBattle, CampaignEvent, Game, Unit, utcnow
+from app.services import games, seating, versioned
 from app.services.events import record
 from app.services.game_setup import create_game
 from app.services.games import get_game, lock_game
@@ -48,6 +50,8 @@ APPLIED = ("confirmed", "overridden")
 MAX_VP = 20  # the Great War score the campaign's resolve action takes: 0..20 a side
 LOG_KIND = "table-battle"  # the campaign log's entries about table games
 GAME_LOG_KIND = "campaign-battle"  # the game log's entry naming its campaign battle
+# The campaign log's actor for a step taken from the game by its referee, who need not hold a campaign seat.
+TABLE_REFEREE = "table referee"
 
 
 def game_path(game_id: int) -> str:
@@ -162,6 +166,7 @@ def game_link(session: Session, game_id: int) -> dict[str, Any] | None:
     if link is None:
         return None
     row = campaign_store.get(session, link.campaign_id)
+    shown = link_dict(link, campaign_store.state_of(row), None)
     return {
         "campaign_id": link.campaign_id,
         "campaign_name": row.name,
@@ -170,9 +175,18 @@ def game_link(session: Session, game_id: int) -> dict[str, Any] | None:
         "area": link.area,
         "area_name": AREA_NAMES.get(link.area, ""),
         "table_battle_id": link.id,
-        "status": status_now(link, campaign_store.state_of(row)),
+        "status": shown["status"],
         "campaign_path": campaign_path(link.campaign_id),
+        "field_held_by": link.field_held_by,
+        "offer": shown["offer"],
+        "applied": shown["applied"],
     }
+
+
+def log_games(session: Session, campaign_id: int) -> dict[int, int | None]:
+    """table battle id -> its game's id now (None once the game is deleted), for the campaign log's links:
+    a log entry keeps the game id of its day, which a database may since have given to another game."""
+    return {link.id: link.game_id for link in links(session, campaign_id) if link.id is not None}
 
 
 # -- opening -------------------------------------------------------------------------------------------------
@@ -216,6 +230,8 @@ def _forces(tb: TableBattle) -> list[dict[str, Any]]:
         force: dict[str, Any] = {"side": f.side, "table_id": f.table, "name": f.name}
         if f.quality is not None:
             force["quality"] = f.quality
+        if f.template is not None:  # one battalion-scale part of the table (erratum firestorm-troop-to-force)
+            force["template"] = f.template
         out.append(force)
     return out
 
@@ -285,42 +301,42 @@ def open_table_battle(
         },
         step="setup",
     )
-    _log(session, row.version, state, who, "opened", link, {"game_name": game.name, "date": tb.date})
-    session.flush()
+    _note(session, row, state, who.role, "opened", link, {"game_name": game.name, "date": tb.date})
     return Opened(link, game, creds)
 
 
-def _log(
+def _note(
     session: Session,
-    version: int,
+    row: Campaign,
     state: CampaignState,
-    who: Viewer,
+    actor: str,
     step: str,
     link: CampaignBattle,
     extra: Mapping[str, Any],
+    game_id: int | None = None,
 ) -> CampaignEvent:
-    """A campaign log entry about a table game, naming the game (id and path)."""
+    """A campaign log entry about a table game on the next campaign version, naming the game (its id then
+    and its path; the page links it through the link's row, see log_games). Commits (campaign_store.note)."""
+    gid = link.game_id if game_id is None else game_id
     ev = CampaignEvent(
         campaign_id=link.campaign_id,
         kind=LOG_KIND,
-        actor=who.role,
+        actor=actor,
         turn=state.turn,
         phase=state.phase,
         action={
             "type": LOG_KIND,
             "step": step,
             "table_battle_id": link.id,
-            "game_id": link.game_id,
-            "path": game_path(link.game_id) if link.game_id else None,
+            "game_id": gid,
+            "path": game_path(link.game_id) if link.game_id else None,  # none for a deleted game
             "turn": link.turn,
             "battle": link.battle,
             "area": link.area,
             **extra,
         },
-        version=version,
     )
-    session.add(ev)
-    return ev
+    return campaign_store.note(session, row, ev)
 
 
 # -- a seat at the game --------------------------------------------------------------------------------------
@@ -372,14 +388,33 @@ def _field(value: str) -> FieldHeld:
 def make_offer(
     session: Session, campaign_id: int, link_id: int, who: Viewer, field_held_by: str
 ) -> CampaignBattle:
-    """The finished game's result offered to the campaign (organiser): who holds the field (required), the
-    losses from the game's stands, the Great War score from offer_from_outcome. Offering again replaces
-    the offer until it is applied."""
+    """The finished game's result offered to the campaign by its organiser (see _offer)."""
     _organiser(who, "offer a table game's result to the campaign")
     held = _field(field_held_by)
     row = campaign_store.lock(session, campaign_id)
+    return _offer(session, row, get_link(session, campaign_id, link_id), held, who.role)
+
+
+def offer_from_game(session: Session, game_id: int, who: Viewer, field_held_by: str) -> CampaignBattle:
+    """The finished game's result offered to its campaign by the game's referee (a game token: who runs the
+    table need not hold the organiser's), the same offer as the organiser's (see _offer)."""
+    if not who.is_referee:
+        raise Forbidden("only the game's referee may offer its result to the campaign")
+    held = _field(field_held_by)
+    newest = game_link(session, game_id)
+    if newest is None:
+        raise NotFoundError("campaign battle of game", str(game_id))
+    row = campaign_store.lock(session, newest["campaign_id"])
+    link = get_link(session, newest["campaign_id"], newest["table_battle_id"])
+    return _offer(session, row, link, held, TABLE_REFEREE)
+
+
+def _offer(
+    session: Session, row: Campaign, link: CampaignBattle, held: FieldHeld, actor: str
+) -> CampaignBattle:
+    """Who holds the field (required), the losses from the game's stands, the Great War score from
+    offer_from_outcome; on a new campaign version. Offering again replaces the offer until it is applied."""
     state = campaign_store.state_of(row)
-    link = get_link(session, campaign_id, link_id)
     _must_be_unsettled(link, state)
     assert link.game_id is not None  # else abandoned
     game = get_game(session, link.game_id)
@@ -407,8 +442,7 @@ def make_offer(
     link.status, link.updated_at = "offered", utcnow()
     session.add(link)
     scores = {"attacker_vp": offer.attacker_vp, "defender_vp": offer.defender_vp, "field_held_by": held}
-    _log(session, row.version, state, who, "offered", link, scores)
-    session.flush()
+    _note(session, row, state, actor, "offered", link, scores)
     return link
 
 
@@ -478,17 +512,39 @@ def _apply(
     status: str,
 ) -> CampaignBattle:
     """The campaign's resolve action with the Great War score, through campaign_store.act (version checked
-    again under the lock), committed with the link's new status and both logs' entries."""
+    again under the lock), committed with the link's new status and the game log's entry; then the campaign
+    log's entry naming the game, on the version after (one version per entry)."""
     link.status, link.updated_at = status, utcnow()
     link.applied_attacker_vp, link.applied_defender_vp = attacker_vp, defender_vp
     session.add(link)
     scores = {"attacker_vp": attacker_vp, "defender_vp": defender_vp}
-    _log(session, row.version + 1, state, who, status, link, scores)
     if link.game_id is not None:
         game = lock_game(session, link.game_id)
         payload = {"campaign_id": link.campaign_id, "campaign": row.name, "status": status, **scores}
         record(session, game, "campaign-result", "referee", {**payload, "path": campaign_path(row.id)})
     action = {"type": "resolve", "great_war": scores}
     campaign_store.act(session, link.campaign_id, who, action, [], row.version)
+    # The action released the lock with its commit: take it again for the entry that names the game.
+    row = campaign_store.lock(session, link.campaign_id)
+    _note(session, row, state, who.role, status, link, scores)
     session.refresh(link)
     return link
+
+
+def delete_game(session: Session, game_id: int) -> None:
+    """Delete a game (games.delete_game); a campaign battle still waiting for its result is abandoned: a
+    campaign log entry on a new campaign version, committed with the deletion. Its link stays as the
+    record, its game_id set null (ON DELETE SET NULL), so no link points at a later game given the same id."""
+    q = select(CampaignBattle).where(CampaignBattle.game_id == game_id)
+    waiting = [link for link in session.exec(q) if link.status in OPEN]
+    # The campaigns first, then the game: the order every write here takes them in (no deadlock).
+    rows = {cid: campaign_store.lock(session, cid) for cid in sorted({link.campaign_id for link in waiting})}
+    games.delete_game(session, game_id)
+    if not rows:
+        return
+    for link in waiting:
+        session.refresh(link)
+        link.status, link.updated_at = "abandoned", utcnow()
+        session.add(link)
+        row = campaign_store.lock(session, link.campaign_id)
+        _note(session, row, campaign_store.state_of(row), TABLE_REFEREE, "abandoned", link, {}, game_id)

@@ -2,8 +2,8 @@
 
 table_battle(state, layout_seed) reads the battle waiting for its result (phase "resolve") and sets up the table
 game: the campaign turn's date and the Flanders Fields period it falls in, the forces of both sides from the
-organisation tables (one per committed Firestorm Troop), and a starting layout of the contested area's terrain
-in the shape app.services.game_setup.create_game accepts. offer_from_outcome(outcome) turns the finished game's
+organisation tables (one battalion-scale unit per committed Firestorm Troop), and a starting layout of the
+contested area's terrain in the shape app.services.game_setup.create_game accepts. offer_from_outcome(outcome) turns the finished game's
 result (who holds the field, stands lost) into the Great War score the campaign's resolve action takes.
 
 Where the texts are silent the choice is a Firestorm erratum (rules/firestorm/great_war_data.py):
@@ -32,7 +32,6 @@ import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any, Literal
 
 from shapely import Polygon
@@ -162,18 +161,19 @@ PERIOD_YEARS: dict[str, tuple[int, int | None]] = {
 }
 
 
-def period_of(day: date) -> str:
-    """The Flanders Fields period whose printed range holds the date; RulesError for a 'mid' year."""
-    fits = [p for p, (a, b) in PERIOD_YEARS.items() if a <= day.year and (b is None or day.year <= b)]
+def period_of(day: str) -> str:
+    """The Flanders Fields period whose printed range holds the ISO date ("1918-04-24"); RulesError for a
+    'mid' year. (Dates stay strings: the rules never import the clock's module.)"""
+    year = int(day[:4])
+    fits = [p for p, (a, b) in PERIOD_YEARS.items() if a <= year and (b is None or year <= b)]
     if len(fits) != 1:
-        raise RulesError(
-            "date", f"{day.isoformat()} falls where the playsheets' ranges meet or outside them", fits
-        )
+        raise RulesError("date", f"{day} falls where the playsheets' ranges meet or outside them", fits)
     return fits[0]
 
 
-def turn_date(ctx: Context, turn: int) -> date:
-    return date.fromisoformat(str(ctx.value("campaign-turn-date")[turn - 1]))
+def turn_date(ctx: Context, turn: int) -> str:
+    """The ISO date of a campaign turn, as the erratum campaign-turn-date reads it."""
+    return str(ctx.value("campaign-turn-date")[turn - 1])
 
 
 # -- forces -----------------------------------------------------------------------------------------------------
@@ -606,7 +606,7 @@ def table_battle(state: CampaignState, layout_seed: int) -> TableBattle:
         area=c.to_area,
         area_name=AREA_NAMES.get(c.to_area, c.to_area),
         terrain_kind=TERRAIN[c.to_area],
-        date=day.isoformat(),
+        date=day,
         period=period,
         attacker=c.attacker,
         attacker_nation=NATIONS[c.attacker],

@@ -1,6 +1,7 @@
 """A campaign battle fought on the table, in the browser (issue 17): the organiser opens the battle's game
-from the campaign page, the game's pages link back to the campaign, the game is ended, and the organiser
-offers and confirms its result on the campaign page, whose log then links to the game."""
+from the campaign page, the game's pages link back to the campaign, the game is ended, its referee offers the
+result from the referee screen, and the organiser confirms it on the campaign page, whose log then links to
+the game."""
 
 from __future__ import annotations
 
@@ -83,11 +84,23 @@ def test_a_campaign_battle_fought_on_the_table(new_page: Any) -> None:
     ended = organiser.request.post(f"/api/v1/games/{game_id}/finish", headers=auth, data={"version": version})
     assert ended.status == 200, ended.text()
 
-    # Back on the campaign page: who holds the field, the offer, then Confirm.
+    # On the referee screen, the game's referee says who holds the field for the campaign.
+    organiser.goto(f"/games/{game_id}/referee")
+    offer = organiser.locator("[data-campaign-offer]")
+    expect(offer).to_contain_text("Result for the campaign: who holds the field?")
+    check_fit(organiser, "campaign-table-battle-game-offer")
+    offer.locator("label.chip", has_text="The defender").click()
+    offer.get_by_role("button", name="Offer the result to the campaign").click()
+    organiser.wait_for_url(re.compile(rf"/games/{game_id}/referee$"))
+    shown = organiser.locator("[data-campaign-offer-shown]")
+    expect(shown).to_contain_text("Offered to the campaign")
+    expect(shown).to_contain_text("waiting for the organiser")
+    expect(organiser.locator("[data-campaign-offer]")).to_have_count(0)
+    check_fit(organiser, "campaign-table-battle-game-offered")
+
+    # Back on the campaign page: the offer, then Confirm.
     organiser.get_by_role("link", name="Campaign battle: Club campaign, turn 1 battle 1").click()
     organiser.wait_for_url(re.compile(rf"/campaigns/{campaign_id}$"))
-    organiser.locator("label.chip", has_text="The defender").click()
-    organiser.get_by_role("button", name="Offer the result to the campaign").click()
     expect(organiser.locator("[data-offer]")).to_contain_text("The table's result")
     check_fit(organiser, "campaign-table-battle-offer")
     organiser.locator("[data-confirm-result]").click()
@@ -97,3 +110,27 @@ def test_a_campaign_battle_fought_on_the_table(new_page: Any) -> None:
     expect(link).to_contain_text(f"Result of table game #{game_id} confirmed")
     expect(link).to_have_attribute("href", f"/games/{game_id}/referee")
     check_fit(organiser, "campaign-table-battle-confirmed")
+
+
+def test_a_deleted_games_log_line_shows_game_deleted(new_page: Any) -> None:
+    """The game is deleted and the next game may get its id (SQLite): the campaign's log names no game."""
+    organiser = new_page(TABLET_LANDSCAPE)
+    campaign_id, _codes = start_campaign(organiser)
+    organiser.goto(f"/campaigns/{campaign_id}")
+    to_resolve(organiser)
+    organiser.get_by_role("button", name="Fight this battle on the table").click()
+    organiser.wait_for_url(re.compile(r"/games/\d+/created$"))
+    game_id = int(organiser.url.rstrip("/").split("/")[-2])
+    token = (organiser.locator("[data-referee-token]").text_content() or "").strip()
+    gone = organiser.request.delete(f"/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
+    assert gone.status == 204, gone.text()
+    later = organiser.request.post("/api/v1/games", data={"name": "Another evening"})
+    assert later.status == 201, later.text()
+    later_id = later.json()["game"]["id"]
+    organiser.goto(f"/campaigns/{campaign_id}")
+    log = organiser.locator(".cmp-log")
+    expect(log).to_contain_text("Table game of turn 1 battle 1 (C-3): game deleted")
+    expect(log).to_contain_text("a table game (game deleted)")
+    expect(organiser.locator(f"a[href^='/games/{later_id}/']")).to_have_count(0)
+    expect(organiser.locator(".tb-past")).to_contain_text("its game was deleted")
+    check_fit(organiser, "campaign-table-battle-deleted")

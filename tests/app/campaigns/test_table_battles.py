@@ -117,6 +117,7 @@ def test_a_battle_fought_on_the_table_returns_its_result(client: TestClient, sea
     assert named[0]["payload"]["path"] == f"/campaigns/{s.id}"
     opened_entry = [e for e in log_of(client, s) if e["kind"] == "table-battle"]
     assert [e["action"]["step"] for e in opened_entry] == ["opened"]
+    assert opened_entry[0]["version"] == 5  # a step the campaign's devices see: a new version
     assert opened_entry[0]["action"]["game_id"] == game_id
     assert opened_entry[0]["action"]["path"] == f"/games/{game_id}/referee"
 
@@ -169,10 +170,11 @@ def test_a_battle_fought_on_the_table_returns_its_result(client: TestClient, sea
     assert offered["offer"]["reasons"] == list(want.reasons)
     assert offered["offer"]["outcome"]["attacker_lost"] == outcome.attacker_lost
 
-    # A stale version is refused; the version seen confirms, and the campaign moves on.
-    stale = client.post(f"{base(s)}/{tb['id']}/confirm", headers=s.organiser, json={"version": 3})
-    assert stale.status_code == 409 and stale.json()["current"]["version"] == 4
-    r = client.post(f"{base(s)}/{tb['id']}/confirm", headers=s.organiser, json={"version": 4})
+    # A device that saw the campaign before the offer (version 5) may not confirm what it has not seen:
+    # 409 with the current state; the version seen (6) confirms, and the campaign moves on.
+    stale = client.post(f"{base(s)}/{tb['id']}/confirm", headers=s.organiser, json={"version": 5})
+    assert stale.status_code == 409 and stale.json()["current"]["version"] == 6
+    r = client.post(f"{base(s)}/{tb['id']}/confirm", headers=s.organiser, json={"version": 6})
     assert r.status_code == 200, r.text
     applied = r.json()
     assert applied["table_battle"]["status"] == "confirmed"
@@ -180,7 +182,8 @@ def test_a_battle_fought_on_the_table_returns_its_result(client: TestClient, sea
         "attacker_vp": want.attacker_vp,
         "defender_vp": want.defender_vp,
     }
-    assert applied["campaign"]["version"] == 5 and applied["campaign"]["state"]["phase"] != "resolve"
+    # The resolve action (7), then the entry naming the game (8): one version per log entry.
+    assert applied["campaign"]["version"] == 8 and applied["campaign"]["state"]["phase"] != "resolve"
     log = log_of(client, s)
     resolve = [e for e in log if e["kind"] == "action" and e["action"]["type"] == "resolve"]
     assert len(resolve) == 1
@@ -190,12 +193,13 @@ def test_a_battle_fought_on_the_table_returns_its_result(client: TestClient, sea
     }
     steps = [(e["action"]["step"], e["action"]["game_id"]) for e in log if e["kind"] == "table-battle"]
     assert steps == [("opened", game_id), ("offered", game_id), ("confirmed", game_id)]
+    assert [e["version"] for e in log] == list(range(1, 9))
     game_events = client.get(f"/api/v1/games/{game_id}/events", headers=referee).json()
     result = [e for e in game_events if e["kind"] == "campaign-result"]
     assert len(result) == 1 and result[0]["payload"]["status"] == "confirmed"
 
     # Once applied, neither a second confirm nor an override is taken.
-    twice = client.post(f"{base(s)}/{tb['id']}/confirm", headers=s.organiser, json={"version": 5})
+    twice = client.post(f"{base(s)}/{tb['id']}/confirm", headers=s.organiser, json={"version": 8})
     assert twice.status_code == 409 and "already been applied" in twice.json()["detail"]
 
 
@@ -205,18 +209,23 @@ def test_the_organiser_overrides_the_result(client: TestClient, seats: Seats) ->
     tb = open_battle(client, s)["table_battle"]
     url = f"{base(s)}/{tb['id']}"
     # Confirming needs an offer first.
-    r = client.post(f"{url}/confirm", headers=s.organiser, json={"version": 4})
+    r = client.post(f"{url}/confirm", headers=s.organiser, json={"version": 5})
     assert r.status_code == 409 and "no result has been offered" in r.json()["detail"]
     for bad, field in (
-        ({"version": 4, "attacker_vp": 21, "defender_vp": 2}, "attacker_vp"),
-        ({"version": 4, "attacker_vp": 3, "defender_vp": -1}, "defender_vp"),
-        ({"version": 4, "attacker_vp": "3", "defender_vp": 1}, "attacker_vp"),
+        ({"version": 5, "attacker_vp": 21, "defender_vp": 2}, "attacker_vp"),
+        ({"version": 5, "attacker_vp": 3, "defender_vp": -1}, "defender_vp"),
+        ({"version": 5, "attacker_vp": "3", "defender_vp": 1}, "attacker_vp"),
         ({"attacker_vp": 3, "defender_vp": 1}, "version"),
     ):
         r = client.post(f"{url}/override", headers=s.organiser, json=bad)
         assert r.status_code == 422 and r.json()["detail"][0]["loc"][-1] == field, (bad, r.text)
+    # The version from before the game was opened is stale.
     r = client.post(
         f"{url}/override", headers=s.organiser, json={"version": 4, "attacker_vp": 9, "defender_vp": 2}
+    )
+    assert r.status_code == 409 and r.json()["current"]["version"] == 5
+    r = client.post(
+        f"{url}/override", headers=s.organiser, json={"version": 5, "attacker_vp": 9, "defender_vp": 2}
     )
     assert r.status_code == 200, r.text
     assert r.json()["table_battle"]["status"] == "overridden"
@@ -289,7 +298,7 @@ def test_a_battle_resolved_by_hand_abandons_its_table_game(client: TestClient, s
     r = client.post(
         f"/api/v1/campaigns/{s.id}/actions",
         headers=s.organiser,
-        json={"action": {"type": "resolve"}, "dice": [3, 4], "version": 4},
+        json={"action": {"type": "resolve"}, "dice": [3, 4], "version": 5},
     )
     assert r.status_code == 200, r.text
     assert client.get(f"{base(s)}/{tb['id']}", headers=s.bef).json()["status"] == "abandoned"
@@ -297,7 +306,7 @@ def test_a_battle_resolved_by_hand_abandons_its_table_game(client: TestClient, s
     r = client.post(f"{url}/offer", headers=s.organiser, json={"field_held_by": "attacker"})
     assert r.status_code == 409 and "moved past this battle" in r.json()["detail"]
     r = client.post(
-        f"{url}/override", headers=s.organiser, json={"version": 5, "attacker_vp": 1, "defender_vp": 1}
+        f"{url}/override", headers=s.organiser, json={"version": 6, "attacker_vp": 1, "defender_vp": 1}
     )
     assert r.status_code == 409 and "moved past this battle" in r.json()["detail"]
 
@@ -362,7 +371,7 @@ def test_the_campaign_page_fights_a_battle_on_the_table(sqlite_client: TestClien
     assert r.status_code == 422 and "Attacker&#39;s game points: enter a whole number from 0 to 20" in r.text
     r = c.post(
         f"/campaigns/{cid}/table-battles/1/confirm",
-        data=csrf.form(c, {"version": "4"}),
+        data=csrf.form(c, {"version": "6"}),
         headers={"HX-Request": "true"},
     )
     assert r.status_code == 200 and 'class="errors"' not in r.text, r.text[:2000]
@@ -376,12 +385,12 @@ def test_an_undone_result_can_be_applied_again(client: TestClient, seats: Seats)
     tb = open_battle(client, s)["table_battle"]
     url = f"{base(s)}/{tb['id']}"
     r = client.post(
-        f"{url}/override", headers=s.organiser, json={"version": 4, "attacker_vp": 9, "defender_vp": 2}
+        f"{url}/override", headers=s.organiser, json={"version": 5, "attacker_vp": 9, "defender_vp": 2}
     )
-    assert r.status_code == 200 and r.json()["campaign"]["version"] == 5
+    assert r.status_code == 200 and r.json()["campaign"]["version"] == 7
     # The organiser takes the resolve back: the battle waits for its result, and the table game with it.
     assert (
-        client.post(f"/api/v1/campaigns/{s.id}/undo", headers=s.organiser, json={"version": 5}).status_code
+        client.post(f"/api/v1/campaigns/{s.id}/undo", headers=s.organiser, json={"version": 7}).status_code
         == 200
     )
     back = client.get(url, headers=s.german).json()
@@ -389,7 +398,7 @@ def test_an_undone_result_can_be_applied_again(client: TestClient, seats: Seats)
     again = client.post(base(s), headers=s.organiser, json={})
     assert again.status_code == 200 and again.json()["table_battle"]["id"] == tb["id"]
     r = client.post(
-        f"{url}/override", headers=s.organiser, json={"version": 6, "attacker_vp": 1, "defender_vp": 8}
+        f"{url}/override", headers=s.organiser, json={"version": 8, "attacker_vp": 1, "defender_vp": 8}
     )
     assert r.status_code == 200, r.text
     assert r.json()["table_battle"]["applied"] == {"attacker_vp": 1, "defender_vp": 8}
@@ -414,7 +423,7 @@ def test_a_deleted_game_leaves_its_record_and_the_battle_can_be_opened_again(
     statuses = {b["id"]: b["status"] for b in client.get(base(s), headers=s.bef).json()}
     assert statuses == {tb["id"]: "abandoned", fresh["id"]: "open"}
     steps = [e["action"]["step"] for e in log_of(client, s) if e["kind"] == "table-battle"]
-    assert steps == ["opened", "opened"]
+    assert steps == ["opened", "abandoned", "opened"]
 
 
 def test_two_devices_opening_at_once_get_one_game(live_url: str) -> None:  # noqa: F811

@@ -4,7 +4,6 @@ result offered back to the campaign as its Great War score."""
 
 from __future__ import annotations
 
-from datetime import date
 from itertools import combinations
 from typing import Any
 
@@ -135,12 +134,12 @@ def test_the_turns_date_and_the_late_period() -> None:
 
 def test_period_of_reads_the_printed_ranges() -> None:
     # "1914 TO MID 1915", "MID 1915 TO MID 1917", "MID 1917 TO END OF WAR"
-    assert period_of(date(1914, 9, 5)) == "early"
-    assert period_of(date(1916, 7, 1)) == "mid"
-    assert period_of(date(1918, 4, 24)) == "late"
+    assert period_of("1914-09-05") == "early"
+    assert period_of("1916-07-01") == "mid"
+    assert period_of("1918-04-24") == "late"
     # "mid 1917": the playsheets do not say which month, so a 1917 date is refused, naming both periods.
     with pytest.raises(RulesError) as e:
-        period_of(date(1917, 6, 1))
+        period_of("1917-06-01")
     assert e.value.field == "date" and e.value.allowed == ["mid", "late"]
 
 
@@ -242,7 +241,11 @@ def turn_one_battles(variants: dict[str, str] | None = None) -> list[CampaignSta
             for attackers in combinations(option["troops"], n):
                 a, _ = apply(
                     s,
-                    {"type": "attack", **{k: option[k] for k in ("from_area", "to_area")}, "troops": attackers},
+                    {
+                        "type": "attack",
+                        **{k: option[k] for k in ("from_area", "to_area")},
+                        "troops": attackers,
+                    },
                 )
                 defend = legal_actions(a)[0]
                 for m in range(0, defend["max_troops"] + 1):
@@ -263,7 +266,9 @@ def turn_one_sizes(variants: dict[str, str] | None) -> list[dict[str, int]]:
     sizes = []
     for s in battles:
         b = table_battle(s, 1)
-        sizes.append({r: sum(stands_of(f) for f in b.forces if f.side == r) for r in ("attacker", "defender")})
+        sizes.append(
+            {r: sum(stands_of(f) for f in b.forces if f.side == r) for r in ("attacker", "defender")}
+        )
     return sizes
 
 
