@@ -18,7 +18,7 @@ from app.deps import SessionDep, SettingsDep
 from app.limits import Adjacency, Die, JsonObject, Variants, Version
 from app.models import Campaign
 from app.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
-from app.services import seating
+from app.services import campaign_battles, seating
 from rules.core.errors import NotFoundError
 
 router = Router(prefix="/api/v1/campaigns", tags=["campaigns"])
@@ -267,10 +267,10 @@ def log(
 ) -> list[LogEntry]:
     campaign_store.get(session, campaign_id)
     undone = campaign_store.reversed_ids(session, campaign_id)
-    return [
-        LogEntry(**campaign_store.event_dict(e, undone))
-        for e in campaign_store.events(session, campaign_id, after)
+    entries = [
+        campaign_store.event_dict(e, undone) for e in campaign_store.events(session, campaign_id, after)
     ]
+    return [LogEntry(**e) for e in campaign_battles.log_entries_now(session, campaign_id, entries)]
 
 
 @router.get(

@@ -183,6 +183,25 @@ def game_link(session: Session, game_id: int) -> dict[str, Any] | None:
     }
 
 
+def log_entries_now(
+    session: Session, campaign_id: int, entries: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The campaign log's entries with each table-battle entry's game as it is now (id and path; None once
+    the game is deleted): the id an entry kept may since belong to another game (SQLite reuses ids)."""
+    games_now = log_games(session, campaign_id)
+    out = []
+    for e in entries:
+        action = e.get("action") or {}
+        if e.get("kind") == LOG_KIND and "table_battle_id" in action:
+            game_now = games_now.get(action["table_battle_id"])
+            e = {
+                **e,
+                "action": {**action, "game_id": game_now, "path": game_path(game_now) if game_now else None},
+            }
+        out.append(e)
+    return out
+
+
 def log_games(session: Session, campaign_id: int) -> dict[int, int | None]:
     """table battle id -> its game's id now (None once the game is deleted), for the campaign log's links:
     a log entry keeps the game id of its day, which a database may since have given to another game."""

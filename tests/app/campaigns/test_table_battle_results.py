@@ -114,6 +114,7 @@ def test_a_deleted_games_log_line_never_links_to_a_later_game(client: TestClient
     c = client
     r = c.post("/campaigns/new", data=csrf.form(c, {"name": "Reused ids"}))
     cid = int(_between(r.text, 'data-campaign-created="', '"'))
+    bef_code = _between(r.text, 'data-join-code="bef">', "<")
     for version, form in enumerate(TO_RESOLVE_FORMS, start=1):
         r = c.post(f"/campaigns/{cid}/act", data=csrf.form(c, {"version": str(version), **form}))
         assert r.status_code == 200 and 'class="errors"' not in r.text
@@ -135,6 +136,11 @@ def test_a_deleted_games_log_line_never_links_to_a_later_game(client: TestClient
     assert "Another evening" not in board
     # Deleting it was a step of its own: a new version, logged.
     assert "#6</strong> Table game of turn 1 battle 1 (C-3): game deleted" in log
+    # The JSON log too: its table-battle entries name the game as it is now, so none names the later one.
+    bef = bearer(c.post("/api/v1/campaigns/join", json={"code": bef_code}).json()["token"])
+    api_log = c.get(f"/api/v1/campaigns/{cid}/log", headers=bef).json()
+    lines = [e["action"] for e in api_log if e["kind"] == "table-battle"]
+    assert len(lines) >= 2 and all(a["game_id"] is None and a["path"] is None for a in lines), lines
 
 
 def test_the_game_page_asks_its_referee_who_holds_the_field(client: TestClient) -> None:
