@@ -1,4 +1,5 @@
-"""Browser tests: a real uvicorn server on a free 127.0.0.1 port with a migrated temporary SQLite database,
+"""Browser tests: a real uvicorn server on a free 127.0.0.1 port with a migrated temporary SQLite database (and,
+for the tests that take `new_page_any_backend`, the same over PostgreSQL),
 driven by Debian's Chromium through Playwright (never a downloaded browser).
 
 Screenshots go to tests/artifacts/ (git-ignored) as <page>-<width>x<height>.png.
@@ -13,12 +14,13 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import require
+from tests.conftest import BACKENDS, _postgresql_base, _postgresql_database, require
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -45,13 +47,9 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from app.core.db import migrate
-
-    var = tmp_path_factory.mktemp("frontend-server")
-    url = f"sqlite:///{var / 'firestep.db'}"
-    migrate(url)
+@contextmanager
+def _serve(url: str, var: Path) -> Iterator[str]:
+    """uvicorn on a free port over the migrated database at `url`, until the block ends."""
     port = _free_port()
     env = {**os.environ, "FIRESTEP_DATABASE_URL": url, "FIRESTEP_VAR_DIR": str(var)}
     log = (var / "server.log").open("wb")
@@ -81,6 +79,35 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from app.core.db import migrate
+
+    var = tmp_path_factory.mktemp("frontend-server")
+    url = f"sqlite:///{var / 'firestep.db'}"
+    migrate(url)
+    with _serve(url, var) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def postgresql_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The same server over a new PostgreSQL database (FIRESTEP_TEST_DATABASE_URL; in CI it must be there)."""
+    from app.core.db import migrate
+
+    with _postgresql_database(_postgresql_base()) as url:
+        migrate(url)
+        with _serve(url, tmp_path_factory.mktemp("frontend-server-pg")) as base:
+            yield base
+
+
+@pytest.fixture(params=BACKENDS)
+def any_server_url(request: pytest.FixtureRequest) -> str:
+    """The live server on each backend in turn, for the browser tests that storage matters to."""
+    name = "server_url" if request.param == "sqlite" else "postgresql_server_url"
+    return str(request.getfixturevalue(name))
+
+
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     require(Path(CHROMIUM).exists(), f"Chromium ({CHROMIUM}, set FIRESTEP_CHROMIUM)")
     from playwright.sync_api import sync_playwright
@@ -91,13 +118,7 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-@pytest.fixture
-def new_page(browser: Any, server_url: str) -> Iterator[Callable[..., Any]]:
-    """Open a page in a fresh browser context (its own cookies, like a separate device). Every request it
-    makes must go to the test server: anything else fails the test."""
-    contexts: list[Any] = []
-    foreign: list[str] = []
-
+def _page_maker(browser: Any, server_url: str, contexts: list[Any], foreign: list[str]) -> Callable[..., Any]:
     def make(viewport: dict[str, int] = TABLET_LANDSCAPE, has_touch: bool = True) -> Any:
         ctx = browser.new_context(viewport=viewport, has_touch=has_touch, base_url=server_url)
         contexts.append(ctx)
@@ -111,7 +132,27 @@ def new_page(browser: Any, server_url: str) -> Iterator[Callable[..., Any]]:
         )
         return page
 
-    yield make
+    return make
+
+
+@pytest.fixture
+def new_page(browser: Any, server_url: str) -> Iterator[Callable[..., Any]]:
+    """Open a page in a fresh browser context (its own cookies, like a separate device). Every request it
+    makes must go to the test server: anything else fails the test."""
+    contexts: list[Any] = []
+    foreign: list[str] = []
+    yield _page_maker(browser, server_url, contexts, foreign)
+    for ctx in contexts:
+        ctx.close()
+    assert not foreign, f"requests to other hosts: {foreign}"
+
+
+@pytest.fixture
+def new_page_any_backend(browser: Any, any_server_url: str) -> Iterator[Callable[..., Any]]:
+    """new_page, on a server over SQLite and then over PostgreSQL."""
+    contexts: list[Any] = []
+    foreign: list[str] = []
+    yield _page_maker(browser, any_server_url, contexts, foreign)
     for ctx in contexts:
         ctx.close()
     assert not foreign, f"requests to other hosts: {foreign}"
