@@ -30,14 +30,14 @@ POINTS = {"attacker_vp": "Attacker's game points", "defender_vp": "Defender's ga
 
 def _points(form: FormData, name: str) -> int:
     message = f"{POINTS[name]}: enter a whole number from 0 to {campaign_battles.MAX_VP}"
-    points = campaigns._digits(str(form.get(name) or "").strip(), name, message, 2)
+    points = campaigns.form_digits(str(form.get(name) or "").strip(), name, message, 2)
     if points > campaign_battles.MAX_VP:
         raise RulesError(name, message)
     return points
 
 
 def _link_id(text: str) -> int:
-    link_id = campaigns._digits(text, "table_battle", "reload the page", 10)
+    link_id = campaigns.form_digits(text, "table_battle", "reload the page", 10)
     if not 1 <= link_id <= 2_147_483_647:
         raise RulesError("table_battle", "reload the page")
     return link_id
@@ -48,7 +48,7 @@ def _refused(
 ) -> Response:
     session.rollback()
     session.expire_all()
-    return campaigns._board(request, session, settings, campaign_id, campaigns._message(e))
+    return campaigns.board_page(request, session, settings, campaign_id, campaigns.refusal_message(e))
 
 
 @router.post("/campaigns/{campaign_id:int}/table-battle", response_class=HTMLResponse)
@@ -58,7 +58,7 @@ def open_table_battle(
     """Open the battle's game; the organiser's device becomes its referee and sees its codes once."""
     who = campaign_seat(request, session, settings, campaign_id)
     if who is None:
-        return campaigns._board(request, session, settings, campaign_id)
+        return campaigns.board_page(request, session, settings, campaign_id)
     try:
         opened = campaign_battles.open_table_battle(session, settings.secret_key, campaign_id, who)
         session.commit()
@@ -81,7 +81,7 @@ def play(
     """A device of this seat's own side of the game (the organiser: the referee), then to the game."""
     who = campaign_seat(request, session, settings, campaign_id)
     if who is None:
-        return campaigns._board(request, session, settings, campaign_id)
+        return campaigns.board_page(request, session, settings, campaign_id)
     try:
         game_id, role, token = campaign_battles.seat(
             session, settings.secret_key, campaign_id, _link_id(link_id), who
@@ -121,9 +121,9 @@ async def settle(
                     raise RulesError("field_held_by", "tap who holds the field at the end of the game")
                 campaign_battles.make_offer(session, campaign_id, lid, who, held)
             elif step == "confirm":
-                campaign_battles.confirm(session, campaign_id, lid, who, campaigns._version(form))
+                campaign_battles.confirm(session, campaign_id, lid, who, campaigns.form_version(form))
             elif step == "override":
-                version = campaigns._version(form)
+                version = campaigns.form_version(form)
                 attacker, defender = _points(form, "attacker_vp"), _points(form, "defender_vp")
                 campaign_battles.override(session, campaign_id, lid, who, version, attacker, defender)
             else:
@@ -133,9 +133,9 @@ async def settle(
             session.commit()
         except USER_ERRORS as e:
             session.rollback()
-            error = campaigns._message(e)
+            error = campaigns.refusal_message(e)
         session.expire_all()
-    return campaigns._board(request, session, settings, campaign_id, error)
+    return campaigns.board_page(request, session, settings, campaign_id, error)
 
 
 # -- from the game: its referee offers the result -------------------------------------------------------------

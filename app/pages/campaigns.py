@@ -231,13 +231,13 @@ def action_from_form(form: FormData) -> tuple[dict[str, Any], list[int] | None]:
     if form.get("roll"):
         return action, None
     tapped = dice_from(form)
-    wanted = _digits(str(form.get("dice_count") or "0"), "dice_count", "reload the page", 2)
+    wanted = form_digits(str(form.get("dice_count") or "0"), "dice_count", "reload the page", 2)
     if len(tapped) < wanted or any(d is None for d in tapped):
         raise RulesError("dice", "tap a face on every die, or tap Roll for me")
     return action, [d for d in tapped if d is not None]
 
 
-def _digits(text: str, name: str, message: str, most: int) -> int:
+def form_digits(text: str, name: str, message: str, most: int) -> int:
     """A number typed or sent by the form: plain digits, few enough for int() ("²" and 5,000 digits are not)."""
     if not (text.isascii() and text.isdigit()) or len(text) > most:
         raise RulesError(name, message)
@@ -246,17 +246,19 @@ def _digits(text: str, name: str, message: str, most: int) -> int:
 
 def _whole(form: FormData, name: str, label: str) -> int:
     text = str(form.get(name) or "").strip()
-    return _digits(text, name, f"{label}: enter a whole number from 0 to 20", 2)
+    return form_digits(text, name, f"{label}: enter a whole number from 0 to 20", 2)
 
 
-def _version(form: FormData) -> int:
-    version = _digits(str(form.get("version") or ""), "version", "reload the page", 10)
+def form_version(form: FormData) -> int:
+    """The campaign version the form was rendered at (a stale one gets the current state back)."""
+    version = form_digits(str(form.get("version") or ""), "version", "reload the page", 10)
     if not 1 <= version <= 2_147_483_647:
         raise RulesError("version", "reload the page")
     return version
 
 
-def _message(e: Exception) -> str:
+def refusal_message(e: Exception) -> str:
+    """A refused campaign act, as the sentence the page shows."""
     if isinstance(e, Conflict):
         return "Someone changed the campaign on another device: this is the current state. Please try again."
     return error_message(e)
@@ -320,9 +322,10 @@ async def join_campaign_page(request: Request, session: SessionDep, settings: Se
     return response
 
 
-def _board(
+def board_page(
     request: Request, session: Session, settings: Settings, campaign_id: int, error: str | None = None
 ) -> Response:
+    """The campaign page (or its board fragment for htmx) for this device, with `error` shown if given."""
     try:
         row = campaign_store.get(session, campaign_id)
     except NotFoundError as e:
@@ -342,7 +345,7 @@ def _board(
 def campaign_page(
     campaign_id: CampaignId, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
-    return _board(request, session, settings, campaign_id)
+    return board_page(request, session, settings, campaign_id)
 
 
 @router.post("/campaigns/{campaign_id:int}/act", response_class=HTMLResponse)
@@ -354,7 +357,7 @@ async def campaign_act(
     error = None
     if who is not None:
         try:
-            version = _version(form)
+            version = form_version(form)
             if form.get("type") == "undo":
                 campaign_store.undo(session, campaign_id, who, version)
             else:
@@ -362,6 +365,6 @@ async def campaign_act(
                 campaign_store.act(session, campaign_id, who, action, dice, version)
         except USER_ERRORS as e:
             session.rollback()
-            error = _message(e)
+            error = refusal_message(e)
         session.expire_all()
-    return _board(request, session, settings, campaign_id, error)
+    return board_page(request, session, settings, campaign_id, error)
