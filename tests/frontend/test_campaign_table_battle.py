@@ -79,14 +79,21 @@ def test_a_campaign_battle_fought_on_the_table(new_page_any_backend: Any) -> Non
     expect(bef.get_by_role("button", name="Fight this battle on the table")).to_have_count(0)
     assert token not in bef.content()
 
-    # The referee ends the game (through the API, as the referee screen does).
-    auth = {"Authorization": f"Bearer {token}"}
-    version = organiser.request.get(f"/api/v1/games/{game_id}", headers=auth).json()["version"]
-    ended = organiser.request.post(f"/api/v1/games/{game_id}/finish", headers=auth, data={"version": version})
-    assert ended.status == 200, ended.text()
+    # The referee starts the game and, when the evening is over, ends it on the referee screen (two taps).
+    organiser.goto(f"/games/{game_id}/referee")
+    expect(organiser.locator("[data-end-game]")).to_have_count(0)  # not before the game has started
+    organiser.get_by_role("button", name="Start the game").click()
+    end = organiser.locator("[data-end-game]")
+    expect(end).to_have_count(1)
+    expect(end.get_by_role("button", name="Yes, end the game")).not_to_be_visible()
+    end.locator("summary").click()
+    check_fit(organiser, "referee-end-game")
+    with organiser.expect_navigation():
+        end.get_by_role("button", name="Yes, end the game").click()
+    expect(organiser.locator("#turn")).to_contain_text("Finished")
+    expect(organiser.locator("[data-end-game]")).to_have_count(0)
 
     # On the referee screen, the game's referee says who holds the field for the campaign.
-    organiser.goto(f"/games/{game_id}/referee")
     offer = organiser.locator("[data-campaign-offer]")
     expect(offer).to_contain_text("Result for the campaign: who holds the field?")
     check_fit(organiser, "campaign-table-battle-game-offer")

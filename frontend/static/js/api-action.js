@@ -2,7 +2,8 @@
 // (outbox.js: this device's cookie, the CSRF token, an Idempotency-Key; kept and sent later when offline).
 // A refusal stays on screen in plain words (net-status.js) until the player dismisses it or acts again;
 // success asks the live view to refresh (the event stream also will).
-// A button marked data-override (the referee's) offers to override a refusal by the rules of play.
+// A button marked data-override (the referee's) offers to override a refusal by the rules of play;
+// one marked data-reload reloads the page once its write is done.
 (() => {
   const say = (result) =>
     window.firestepNotice(window.firestepExplain(result.status, result.data, result.retryAfter), false, { key: "action" });
@@ -28,6 +29,8 @@
         }
       }
       if (!result.ok) say(result);
+      // A write after which the page as a whole changes (a finished game): read it anew.
+      if (result.ok && "reload" in button.dataset) { window.location.reload(); return; }
       document.dispatchEvent(new CustomEvent("firestep:refresh"));
     } finally {
       delete button.dataset.busy;
