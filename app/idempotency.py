@@ -175,7 +175,8 @@ def _finish(engine: Engine, row_id: int, answer: Stored, release: bool) -> None:
 @dataclass
 class _Acting:
     row_id: int
-    marked: bool = field(default=False)
+    marked: bool = field(default=False)  # set once the claim is marked, or once the request is over: a task
+    # the request started (which inherits this context) must never mark or refuse anything later
 
 
 _acting: ContextVar[_Acting | None] = ContextVar("idempotent_acting", default=None)
@@ -326,7 +327,8 @@ class IdempotentWrites:
                 chunks.append(message.get("body", b""))
             await send(message)
 
-        acting = _acting.set(_Acting(row_id))
+        state = _Acting(row_id)
+        acting = _acting.set(state)
         try:
             await self.app(scope, _replay(body, receive), keep)
         except BaseException:
@@ -334,6 +336,7 @@ class IdempotentWrites:
             await asyncio.to_thread(_finish, engine, row_id, failed, True)
             raise
         finally:
+            state.marked = True
             _acting.reset(acting)
         answer = Stored(status, content_type[:100], cipher.encrypt(b"".join(chunks)))
         await asyncio.to_thread(_finish, engine, row_id, answer, _repeatable(status))

@@ -253,3 +253,25 @@ def test_kept_answers_are_readable_only_with_the_devices_token(client: TestClien
         kept = session.exec(select(IdempotentResponse)).one()
     assert kept.status_code == 200 and kept.body
     assert token.encode() not in kept.body and b"organiser_token" not in kept.body
+
+
+def test_a_task_started_by_a_request_marks_nothing_once_the_request_is_over(client: TestClient) -> None:
+    """A task the request started inherits its context; after the request the context's claim is closed, so
+    the task's own commits neither mark the claim (now holding its answer) nor fail."""
+    g = new_game(client)
+    start_game(client, g)
+    unit = defender_stand(client, g)["id"]
+    assert add_marker(client, g, unit, g.attacker).status_code == 200
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+    with Session(engine) as session:
+        kept = session.exec(select(IdempotentResponse)).one()
+    left_behind = _Acting(kept.id or 0, marked=True)  # as the middleware leaves it when the request ends
+    acting = _acting.set(left_behind)
+    try:
+        with Session(engine) as session:
+            session.execute(update(GameRow).where(col(GameRow.id) == g.id).values(name="Later"))
+            session.commit()
+    finally:
+        _acting.reset(acting)
+    with Session(engine) as session:
+        assert session.get(IdempotentResponse, kept.id).status_code == 200  # type: ignore[union-attr]
