@@ -28,6 +28,7 @@ from app.core.db import commit_bookkeeping
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Forbidden, Unauthorized
 from app.models import CampaignToken, Token, utcnow
+from app.schemas import CampaignId
 from app.services import seating
 from app.services.seating import REFEREE as REFEREE
 from app.services.seating import digest as digest  # HMAC of a presented token, as the seats store it
@@ -190,20 +191,39 @@ def presented_token(
     return cookie or None
 
 
+def _counted_viewer(
+    session: Session, seats: seating.Seating[Any, Any], secret_key: str, owner_id: int, token: str | None
+) -> Viewer:
+    try:
+        return seat_viewer(session, seats, secret_key, owner_id, token)
+    except UnknownToken:
+        security.token_failed()  # 429 once this address is over its limit of unknown tokens
+        raise
+
+
 def viewer(
     game_id: GameId,
     token: Annotated[str | None, Depends(presented_token)],
     session: SessionDep,
     settings: SettingsDep,
 ) -> Viewer:
-    try:
-        return seat_viewer(session, seating.GAME, settings.secret_key, game_id, token)
-    except UnknownToken:
-        security.token_failed()  # 429 once this address is over its limit of unknown tokens
-        raise
+    return _counted_viewer(session, seating.GAME, settings.secret_key, game_id, token)
 
 
 ViewerDep = Annotated[Viewer, Depends(viewer)]
+
+
+def campaign_viewer(
+    campaign_id: CampaignId,
+    token: Annotated[str | None, Depends(presented_token)],
+    session: SessionDep,
+    settings: SettingsDep,
+) -> Viewer:
+    """Who holds this token in this campaign: 401 without a known token, 403 for another campaign's."""
+    return _counted_viewer(session, seating.CAMPAIGN, settings.secret_key, campaign_id, token)
+
+
+CampaignViewerDep = Annotated[Viewer, Depends(campaign_viewer)]
 
 
 def stream_viewer(

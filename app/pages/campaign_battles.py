@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
+from app.auth import Viewer
 from app.core.config import Settings
 from app.core.routing import Router
 from app.deps import GameId, SessionDep, SettingsDep
@@ -49,6 +50,14 @@ def _refused(
     session.rollback()
     session.expire_all()
     return campaigns.board_page(request, session, settings, campaign_id, campaigns.refusal_message(e))
+
+
+def _field_held(form: FormData) -> str:
+    """Who holds the field, as tapped (the service checks the value; an empty form is asked for in words)."""
+    held = str(form.get("field_held_by") or "")
+    if not held:
+        raise RulesError("field_held_by", "tap who holds the field at the end of the game")
+    return held
 
 
 @router.post("/campaigns/{campaign_id:int}/table-battle", response_class=HTMLResponse)
@@ -110,32 +119,22 @@ async def settle(
 ) -> Response:
     """Offer the finished game's result, confirm it, or override it with the organiser's own score."""
     form = await request.form()
-    who = campaign_seat(request, session, settings, campaign_id)
-    error = None
-    if who is not None:
-        try:
-            lid = _link_id(link_id)
-            if step == "offer":
-                held = str(form.get("field_held_by") or "")
-                if not held:
-                    raise RulesError("field_held_by", "tap who holds the field at the end of the game")
-                campaign_battles.make_offer(session, campaign_id, lid, who, held)
-            elif step == "confirm":
-                campaign_battles.confirm(session, campaign_id, lid, who, campaigns.form_version(form))
-            elif step == "override":
-                version = campaigns.form_version(form)
-                attacker, defender = _points(form, "attacker_vp"), _points(form, "defender_vp")
-                campaign_battles.override(session, campaign_id, lid, who, version, attacker, defender)
-            else:
-                raise RulesError(
-                    "step", "not something a table battle can do", ["offer", "confirm", "override"]
-                )
-            session.commit()
-        except USER_ERRORS as e:
-            session.rollback()
-            error = campaigns.refusal_message(e)
-        session.expire_all()
-    return campaigns.board_page(request, session, settings, campaign_id, error)
+
+    def act(who: Viewer) -> None:
+        lid = _link_id(link_id)
+        if step == "offer":
+            campaign_battles.make_offer(session, campaign_id, lid, who, _field_held(form))
+        elif step == "confirm":
+            campaign_battles.confirm(session, campaign_id, lid, who, campaigns.form_version(form))
+        elif step == "override":
+            version = campaigns.form_version(form)
+            attacker, defender = _points(form, "attacker_vp"), _points(form, "defender_vp")
+            campaign_battles.override(session, campaign_id, lid, who, version, attacker, defender)
+        else:
+            raise RulesError("step", "not something a table battle can do", ["offer", "confirm", "override"])
+        session.commit()
+
+    return campaigns.board_after(request, session, settings, campaign_id, act)
 
 
 # -- from the game: its referee offers the result -------------------------------------------------------------
@@ -153,10 +152,7 @@ async def offer_from_game(
         seat = game_seat(request, session, settings, game_id)
         if seat is None:
             raise Unauthorized("open this game with its referee token first")
-        held = str(form.get("field_held_by") or "")
-        if not held:
-            raise RulesError("field_held_by", "tap who holds the field at the end of the game")
-        campaign_battles.offer_from_game(session, game_id, seat.viewer, held)
+        campaign_battles.offer_from_game(session, game_id, seat.viewer, _field_held(form))
         session.commit()
     except USER_ERRORS as e:
         session.rollback()

@@ -5,7 +5,7 @@ cookie (app/pages/seats.py); the games' own cookies are left alone."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastapi import Request
@@ -353,16 +353,28 @@ async def campaign_act(
     campaign_id: CampaignId, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     form = await request.form()
+
+    def act(who: Viewer) -> None:
+        version = form_version(form)
+        if form.get("type") == "undo":
+            campaign_store.undo(session, campaign_id, who, version)
+        else:
+            action, dice = action_from_form(form)
+            campaign_store.act(session, campaign_id, who, action, dice, version)
+
+    return board_after(request, session, settings, campaign_id, act)
+
+
+def board_after(
+    request: Request, session: Session, settings: Settings, campaign_id: int, act: Callable[[Viewer], None]
+) -> Response:
+    """Do `act` as this device's campaign seat (it commits), then show the board, with a refusal in plain
+    words if there was one; a device with no seat here gets the board without acting."""
     who = campaign_seat(request, session, settings, campaign_id)
     error = None
     if who is not None:
         try:
-            version = form_version(form)
-            if form.get("type") == "undo":
-                campaign_store.undo(session, campaign_id, who, version)
-            else:
-                action, dice = action_from_form(form)
-                campaign_store.act(session, campaign_id, who, action, dice, version)
+            act(who)
         except USER_ERRORS as e:
             session.rollback()
             error = refusal_message(e)

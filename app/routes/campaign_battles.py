@@ -9,11 +9,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import Body, Depends, Path, Response
+from fastapi import Body, Path, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from app import auth, campaign_store, errors, security
-from app.auth import Viewer, ViewerDep, presented_token
+from app import auth, campaign_store, errors
+from app.auth import ViewerDep
 from app.core.routing import Router
 from app.deps import GameId, SessionDep, SettingsDep
 from app.limits import Int, Version
@@ -28,20 +28,7 @@ TableBattleId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Table b
 GamePoints = Annotated[int, Field(ge=0, le=campaign_battles.MAX_VP, strict=True)]
 
 
-def campaign_viewer(
-    campaign_id: CampaignId,
-    token: Annotated[str | None, Depends(presented_token)],
-    session: SessionDep,
-    settings: SettingsDep,
-) -> Viewer:
-    try:
-        return campaign_store.viewer(session, settings.secret_key, campaign_id, token)
-    except auth.UnknownToken:
-        security.token_failed()  # 429 once this address is over its limit of unknown tokens
-        raise
-
-
-CampaignViewer = Annotated[Viewer, Depends(campaign_viewer)]
+CampaignViewer = auth.CampaignViewerDep
 
 
 class OpenIn(BaseModel):

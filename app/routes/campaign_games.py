@@ -12,7 +12,6 @@ from fastapi import Body, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import auth, campaign_store, errors, security
-from app.auth import Viewer, presented_token
 from app.core.routing import Router
 from app.deps import SessionDep, SettingsDep
 from app.limits import Adjacency, Die, JsonObject, Variants, Version
@@ -27,20 +26,7 @@ router = Router(prefix="/api/v1/campaigns", tags=["campaigns"])
 Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f]+$")]
 
 
-def campaign_viewer(
-    campaign_id: CampaignId,
-    token: Annotated[str | None, Depends(presented_token)],
-    session: SessionDep,
-    settings: SettingsDep,
-) -> Viewer:
-    try:
-        return campaign_store.viewer(session, settings.secret_key, campaign_id, token)
-    except auth.UnknownToken:
-        security.token_failed()  # 429 once this address is over its limit of unknown tokens, as for games
-        raise
-
-
-CampaignViewer = Annotated[Viewer, Depends(campaign_viewer)]
+CampaignViewer = auth.CampaignViewerDep
 
 
 class CampaignCreate(BaseModel):
