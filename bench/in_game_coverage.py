@@ -14,10 +14,7 @@ The two ways are checked to agree first. Medians of interleaved rounds; target: 
 from __future__ import annotations
 
 import random
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -26,13 +23,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from serving import load_line
+from table_queries import ROUNDS, medians
 
 from rules.flanders_fields.game_table import cloud_template, in_gas, stand_of
 from rules.table.bases import BASE_KINDS
 from rules.table.coverage import classify_naive
 
 N_STANDS = 2000
-ROUNDS = 7
 TARGET = 20.0
 
 
@@ -75,17 +72,6 @@ def loop(cloud: dict[str, Any], units: list[Row]) -> dict[int, str]:
     return out
 
 
-def per_call_ms(fn: Callable[[], Any], budget_ms: float = 30.0) -> float:
-    t0 = time.perf_counter()
-    fn()
-    once = (time.perf_counter() - t0) * 1000
-    calls = max(1, int(budget_ms / max(once, 1e-3)))
-    t0 = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    return (time.perf_counter() - t0) * 1000 / calls
-
-
 def main() -> None:
     units = rows()
     cloud = {"side": "attacker", "center": [60.0, 90.0]}
@@ -96,12 +82,7 @@ def main() -> None:
         moved = [*units[:-1], replace(units[-1], x=float(next(step) % 120))]
         return in_gas([cloud], moved)
 
-    times: dict[str, list[float]] = {"request": [], "after a move": [], "loop": []}
-    for _ in range(ROUNDS):
-        times["request"].append(per_call_ms(lambda: in_gas([cloud], units)))
-        times["after a move"].append(per_call_ms(after_a_move))
-        times["loop"].append(per_call_ms(lambda: loop(cloud, units)))
-    request, moved, naive = (statistics.median(times[k]) for k in ("request", "after a move", "loop"))
+    request, moved, naive = medians(lambda: in_gas([cloud], units), after_a_move, lambda: loop(cloud, units))
     print(
         f"in-game gas coverage over {N_STANDS} stands; medians of {ROUNDS} interleaved rounds; {load_line()}"
     )
