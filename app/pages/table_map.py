@@ -53,14 +53,9 @@ def map_page(game_id: GameId, request: Request, session: SessionDep, settings: S
             "after": table_templates.last_event_id(session, game_id, roles),
             # Names that tell two "Platoon 3"s apart: the company and battalion path of every unit.
             "names": {
-                str(uid): {"full": full, "short": short} for uid, (full, short) in _names(units).items()
+                str(uid): {"full": full, "short": short}
+                for uid, (full, short) in unit_names.names(units).items()
             },
         }
 
     return game_page(request, session, settings, game_id, "map.html", "map.html", build)
-
-
-def _names(units: list[Any]) -> dict[int, tuple[str, str]]:
-    full = unit_names.full_names(units)
-    short = unit_names.display_names(units)
-    return {u.id: (full.get(u.id, u.name), short.get(u.id, u.name)) for u in units if u.id is not None}

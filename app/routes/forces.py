@@ -179,9 +179,9 @@ def list_units(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[
     games.get_game(session, game_id)
     units = units_service.list_units(session, game_id)
     # Names depend on the whole force tree (a unit added later can change another's): sent with every list.
-    short, full = unit_names.display_names(units), unit_names.full_names(units)
+    named = unit_names.names(units)
     return [
-        unit_out(u).model_copy(update={"short_name": short.get(u.id or 0), "full_name": full.get(u.id or 0)})
+        unit_out(u).model_copy(update={"full_name": named[u.id or 0][0], "short_name": named[u.id or 0][1]})
         for u in units
     ]
 

@@ -194,3 +194,10 @@ def full_names(units: Iterable[NamedUnit], only: Iterable[int] | None = None) ->
     # Two units with the same name under the same parent are numbered above, so a full name repeats only
     # where the force tree itself does (the same tree on both sides): the side tells them apart.
     return _unique(full, [by_id[uid] for uid in wanted])
+
+
+def names(units: Sequence[NamedUnit]) -> dict[int, tuple[str, str]]:
+    """Each unit's (full, short) name, as the map and the units list show them (its own name where neither
+    is worked out)."""
+    full, short = full_names(units), display_names(units)
+    return {u.id: (full.get(u.id, u.name), short.get(u.id, u.name)) for u in units if u.id is not None}
