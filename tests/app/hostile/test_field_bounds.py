@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-
 ROOT = Path(__file__).resolve().parents[3]
 BOUND_KEYWORDS = {"ge", "gt", "le", "lt"}
 
