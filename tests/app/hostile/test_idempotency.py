@@ -181,11 +181,17 @@ def _leave_claim(engine: Any, status_code: int | None, age: timedelta) -> None:
         session.commit()
 
 
-def test_a_claim_left_unacted_by_a_stopped_server_is_taken_over(client: TestClient) -> None:
+def _one_marker_with_a_key(client: TestClient) -> tuple[Game, int]:
+    """A started game and a defender stand that has had one marker, sent with KEY (its answer kept)."""
     g = new_game(client)
     start_game(client, g)
-    unit = defender_stand(client, g)["id"]
+    unit = int(defender_stand(client, g)["id"])
     assert add_marker(client, g, unit, g.attacker).status_code == 200
+    return g, unit
+
+
+def test_a_claim_left_unacted_by_a_stopped_server_is_taken_over(client: TestClient) -> None:
+    g, unit = _one_marker_with_a_key(client)
     _leave_claim(client.app.state.engine, None, STALE_AFTER + timedelta(seconds=5))  # type: ignore[attr-defined]
     again = add_marker(client, g, unit, g.attacker)
     # The claim never recorded an act, so the repeat is the request acting (here the test's first try did
@@ -198,10 +204,7 @@ def test_a_claim_left_unacted_by_a_stopped_server_is_taken_over(client: TestClie
 
 
 def test_a_claim_acted_on_whose_answer_was_lost_is_not_acted_on_again(client: TestClient) -> None:
-    g = new_game(client)
-    start_game(client, g)
-    unit = defender_stand(client, g)["id"]
-    assert add_marker(client, g, unit, g.attacker).status_code == 200
+    g, unit = _one_marker_with_a_key(client)
     _leave_claim(client.app.state.engine, ACTED, STALE_AFTER + timedelta(seconds=5))  # type: ignore[attr-defined]
     again = add_marker(client, g, unit, g.attacker)
     assert again.status_code == 409 and again.json()["carried_out"] is True, again.text
@@ -258,10 +261,7 @@ def test_kept_answers_are_readable_only_with_the_devices_token(client: TestClien
 def test_a_task_started_by_a_request_marks_nothing_once_the_request_is_over(client: TestClient) -> None:
     """A task the request started inherits its context; after the request the context's claim is closed, so
     the task's own commits neither mark the claim (now holding its answer) nor fail."""
-    g = new_game(client)
-    start_game(client, g)
-    unit = defender_stand(client, g)["id"]
-    assert add_marker(client, g, unit, g.attacker).status_code == 200
+    g, _ = _one_marker_with_a_key(client)
     engine = client.app.state.engine  # type: ignore[attr-defined]
     with Session(engine) as session:
         kept = session.exec(select(IdempotentResponse)).one()
