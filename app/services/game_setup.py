@@ -144,11 +144,12 @@ def _built_forces(game: Game, forces: Sequence[Mapping[str, Any]]) -> dict[str, 
 
 
 def table_force(game: Game, force: Mapping[str, Any], field: str, id_prefix: str) -> OrgUnit:
-    """Build a force ({side, table_id, quality?, template?, name?}) for a game with build_force, or only the
-    table's named part `template` (e.g. one battalion) with build_template. The table must exist, be of the
-    side's nation and be drawn for the game's period: else a 422 on `<field>.table_id` naming the tables that
-    would do (`<field>.quality` for a quality the table does not allow, `<field>.template` naming the table's
-    parts for a part it does not print). Unit ids are
+    """Build a force ({side, table_id, quality?, template?, name?, counts?}) for a game with build_force, or
+    only the table's named part `template` (e.g. one battalion) with build_template; `counts` keeps fewer of a
+    kind of box than the chart draws (the builders' `counts`: services only, the API takes none). The table
+    must exist, be of the side's nation and be drawn for the game's period: else a 422 on `<field>.table_id`
+    naming the tables that would do (`<field>.quality` for a quality the table does not allow,
+    `<field>.template` naming the table's parts for a part it does not print). Unit ids are
     `<id_prefix>/<table>/...`, so each force of a game needs its own prefix."""
     at = f"{field}." if field else ""
     side, table = force["side"], force["table_id"]
@@ -172,6 +173,7 @@ def table_force(game: Game, force: Mapping[str, Any], field: str, id_prefix: str
                 name=force.get("name"),
                 variants=game.variants,
                 id_prefix=f"{id_prefix}/{table}",
+                counts=force.get("counts"),
             )
         templates = [t["id"] for t in meta["templates"]]
         if template not in templates:
@@ -184,6 +186,7 @@ def table_force(game: Game, force: Mapping[str, Any], field: str, id_prefix: str
             name=force.get("name"),
             variants=game.variants,
             id_prefix=f"{id_prefix}/{table}/{template}",
+            counts=force.get("counts"),
         )
     except RulesError as e:  # the builders name `quality`: point at this force in the request
         e.field = f"{at}{e.field}"

@@ -203,10 +203,11 @@ def _table(table_id: str) -> Table:
 
 
 class _Builder:
-    def __init__(self, table: Table, quality: str, ctx: Context) -> None:
+    def __init__(self, table: Table, quality: str, ctx: Context, counts: Mapping[str, int]) -> None:
         self.table = table
         self.quality = quality
         self.ctx = ctx
+        self.counts = counts  # kind -> fewer copies of each box of that kind than the chart draws
 
     def _pick(self, rng: tuple[int, int]) -> int:
         return rng[1] if self.ctx.value(errata.ORG_CHART_MULTIPLES) == "high" else rng[0]
@@ -239,6 +240,12 @@ class _Builder:
             n = self.count(child)
             resolved = self.resolve(child)
             assert resolved.kind is not None and resolved.name is not None
+            if resolved.kind in self.counts:
+                if self.counts[resolved.kind] > n:
+                    raise RulesError(
+                        f"counts.{resolved.kind}", f"at most the {n} the chart draws", list(range(1, n + 1))
+                    )
+                n = self.counts[resolved.kind]
             for _ in range(n):
                 seen[resolved.kind] += 1
                 i = seen[resolved.kind]
@@ -259,12 +266,33 @@ class _Builder:
         )
 
 
-def _builder(table_id: str, quality: str | None, variants: Mapping[str, str] | None) -> _Builder:
+def _builder(
+    table_id: str,
+    quality: str | None,
+    variants: Mapping[str, str] | None,
+    counts: Mapping[str, int] | None = None,
+) -> _Builder:
     table = _table(table_id)
     q = table.default_quality if quality is None else quality
     if q not in table.qualities:
         raise RulesError("quality", f"{table.title} may not be graded {q!r}", table.qualities)
-    return _Builder(table, q, FlandersFields().context(table.periods[0], variants))
+    kinds = sorted({n.kind for n in _nodes(table) if n.kind is not None})
+    for kind, n in (counts or {}).items():
+        if kind not in kinds:
+            raise RulesError("counts", f"{table.title} draws no box of kind {kind!r}", kinds)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise RulesError(f"counts.{kind}", "a whole number of boxes, at least 1")
+    return _Builder(table, q, FlandersFields().context(table.periods[0], variants), dict(counts or {}))
+
+
+def _nodes(table: Table) -> Iterator[Node]:
+    def walk(node: Node) -> Iterator[Node]:
+        yield node
+        for c in node.children:
+            yield from walk(c)
+
+    for t in (*table.templates.values(), table.root):
+        yield from walk(t)
 
 
 def build_force(
@@ -274,10 +302,12 @@ def build_force(
     name: str | None = None,
     variants: Mapping[str, str] | None = None,
     id_prefix: str | None = None,
+    counts: Mapping[str, int] | None = None,
 ) -> Unit:
     """Build the whole force a table describes. `quality` grades its troops (crewed weapons are always
-    Experienced); unit ids are paths under `id_prefix` (default the table id) and unique in the force."""
-    b = _builder(table_id, quality, variants)
+    Experienced); unit ids are paths under `id_prefix` (default the table id) and unique in the force.
+    `counts` (kind -> n) keeps only n of each box of that kind under its parent: a force under strength."""
+    b = _builder(table_id, quality, variants, counts)
     return b.build(b.table.root, id_prefix or table_id, name or b.table.root.name or table_id)
 
 
@@ -289,9 +319,11 @@ def build_template(
     quality: str | None = None,
     name: str | None = None,
     variants: Mapping[str, str] | None = None,
+    counts: Mapping[str, int] | None = None,
 ) -> Unit:
-    """Build one named subtree of a table (e.g. a single "battalion"), for scenarios and attachments."""
-    b = _builder(table_id, quality, variants)
+    """Build one named subtree of a table (e.g. a single "battalion"), for scenarios and attachments;
+    `counts` as build_force's."""
+    b = _builder(table_id, quality, variants, counts)
     if template not in b.table.templates:
         raise RulesError("template", f"{b.table.title} has no template {template!r}", b.table.templates)
     node = b.table.templates[template]
