@@ -18,7 +18,7 @@ from rules.flanders_fields.errata import (
     SRC_BARRAGE_DANGER,
     SRC_ROLLING_BARRAGE,
 )
-from rules.flanders_fields.firewaltz import FIREWALTZ_STEP
+from rules.flanders_fields.firewaltz import FIREWALTZ_NATION, FIREWALTZ_SIDE, FIREWALTZ_STEP
 from rules.flanders_fields.ruleset import FlandersFields, cite
 from rules.flanders_fields.shooting import firing_rows, row_source
 
@@ -278,7 +278,7 @@ PLAN_ITEM_STEPS: dict[str, PeriodStep] = {
 }
 # Items only one side, of one nation, plans: "In a late war game when the Germans are attacking" (HURRICANE
 # BOMBARDMENT (FIREWALTZ)).
-PLAN_ITEM_SIDES: dict[str, tuple[str, str]] = {"firewaltz": ("attacker", "german")}
+PLAN_ITEM_SIDES: dict[str, tuple[str, str]] = {"firewaltz": (FIREWALTZ_SIDE, FIREWALTZ_NATION)}
 
 
 def require_plan_item(kind: str, period: str | None, side: str | None = None, nation: str = "") -> None:

@@ -21,6 +21,8 @@ from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields import tables as T
 from rules.flanders_fields.artillery import PeriodStep
 from rules.flanders_fields.common import FFRequest
+from rules.flanders_fields.errata import FIREWALTZ_STRONG_POINT_COVER
+from rules.flanders_fields.organisation import NATIONS
 from rules.flanders_fields.ruleset import FlandersFields, cite
 from rules.flanders_fields.shooting import SRC_COVER, Shooting, ShootingRequest, firing_rows, row_source
 from rules.flanders_fields.suppression import spreads_to_company
@@ -38,7 +40,12 @@ FIREWALTZ_STEP = PeriodStep(
     only=("late",),
 )
 
+# "In a late war game when the Germans are attacking": who fires it (the fire plan checks the same pair).
+FIREWALTZ_SIDE = "attacker"
+FIREWALTZ_NATION = "german"
+
 FirewaltzTarget = Literal["strong-point", "trench-line"]
+Nation = Literal[NATIONS]  # type: ignore[valid-type]
 FirewaltzCover = Literal["medium", "hard", "fortified"]
 
 # "Each Strong Point will be attacked once by Super Heavy Artillery, normal trench lines by Heavy."
@@ -50,7 +57,8 @@ FIREWALTZ_ARTILLERY_NAMES = {"strong-point": "Super Heavy Artillery", "trench-li
 # Their cover (TYPES OF COVER): trenches are Medium Cover ("Med Cover (Trenches)" on the late playsheet);
 # "a trench in a wood is classed as Hard Cover"; Hard Cover is "Particularly well made sections of trench
 # and/or strong points built up with extra sandbags"; "trenches and strong points dug into villages are
-# classed as fortified". The first of each is the default.
+# classed as fortified". A trench line's first is the default; a strong point's is the erratum
+# FIREWALTZ_STRONG_POINT_COVER (Hard, or Fortified).
 FIREWALTZ_COVERS: dict[str, tuple[FirewaltzCover, ...]] = {
     "trench-line": ("medium", "hard", "fortified"),
     "strong-point": ("hard", "fortified"),
@@ -70,13 +78,25 @@ class FirewaltzRequest(FFRequest):
     )
     cover: FirewaltzCover | None = Field(
         default=None,
-        description="The target's cover; omit for a trench line's medium cover or a strong point's hard "
-        "cover (in a wood or a village they count as hard or fortified).",
+        description="The target's cover; omit for a trench line's medium cover or a strong point's cover "
+        "(hard, or fortified: erratum firewaltz-strong-point-cover); in a wood or a village they count as "
+        "hard or fortified.",
+    )
+    attacker_nation: Nation = Field(
+        default=FIREWALTZ_NATION,
+        description="The attacking nation: only a German attack has a Firewaltz.",
     )
 
 
-def cover_of(req: FirewaltzRequest) -> FirewaltzCover:
-    return req.cover or FIREWALTZ_COVERS[req.target][0]
+def default_cover(target: str, ctx: Context) -> FirewaltzCover:
+    """The cover of a trench line (medium) or a strong point (the erratum's reading) when none is given."""
+    if target == "strong-point":
+        return ctx.value(FIREWALTZ_STRONG_POINT_COVER)  # type: ignore[no-any-return]
+    return FIREWALTZ_COVERS[target][0]
+
+
+def cover_of(req: FirewaltzRequest, ctx: Context) -> FirewaltzCover:
+    return req.cover or default_cover(req.target, ctx)
 
 
 @FlandersFields.resolver
@@ -93,8 +113,14 @@ class Firewaltz(Resolver[FirewaltzRequest]):
 
     def check(self, req: FirewaltzRequest, ctx: Context) -> None:
         FIREWALTZ_STEP.require_period(ctx)
+        if req.attacker_nation != FIREWALTZ_NATION:
+            raise RulesError(
+                "attacker_nation",
+                "only a German attack has a Firewaltz: 'In a late war game when the Germans are attacking'",
+                [FIREWALTZ_NATION],
+            )
         allowed = FIREWALTZ_COVERS[req.target]
-        if cover_of(req) not in allowed:
+        if cover_of(req, ctx) not in allowed:
             raise RulesError(
                 "cover", f"a {req.target.replace('-', ' ')} is in {' or '.join(allowed)} cover", allowed
             )
@@ -107,7 +133,7 @@ class Firewaltz(Resolver[FirewaltzRequest]):
         return ShootingRequest(
             period=ctx.period,
             firer=FIREWALTZ_ARTILLERY[req.target],
-            cover=cover_of(req),
+            cover=cover_of(req, ctx),
             range_cm=0,
             indirect=True,
             direct_line_of_sight=False,
@@ -147,7 +173,7 @@ def firewaltz_rules(period: str | None) -> dict[str, Any]:
     attacks = []
     for target, firer in FIREWALTZ_ARTILLERY.items():
         row_id = T.FIRER_SPECS[firer].row
-        cover = FIREWALTZ_COVERS[target][0]
+        cover = default_cover(target, ctx)
         cell = rows[row_id].cells[cover]
         attacks.append(
             {

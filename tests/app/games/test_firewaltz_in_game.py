@@ -126,3 +126,31 @@ def test_rule_set_serves_the_firewaltz_and_the_air_machine_gun_erratum(client: T
     assert r.status_code == 422 and r.json()["detail"][0]["loc"][-1] == "period"
     data = client.get("/api/v1/rulesets/flanders-fields/firewaltz-rules?period=late")
     assert data.status_code == 200 and data.json()["source"].endswith("HURRICANE BOMBARDMENT (FIREWALTZ)")
+
+
+def test_the_resolver_refuses_a_british_firewaltz_and_lists_the_strong_point_erratum(
+    client: TestClient,
+) -> None:
+    # "In a late war game when the Germans are attacking": refused as the fire plan refuses it.
+    r = client.post(
+        "/api/v1/rulesets/flanders-fields/firewaltz",
+        json={"period": "late", "target": "trench-line", "attacker_nation": "british", "dice": [3]},
+    )
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"][0]
+    assert detail["loc"][-1] == "attacker_nation" and "german" in detail["msg"] and len(detail["msg"]) <= 120
+    errata = {e["id"]: e for e in client.get("/api/v1/rulesets/flanders-fields").json()["errata"]}
+    cover = errata["firewaltz-strong-point-cover"]
+    assert cover["default"] == "hard" and [x["id"] for x in cover["readings"]] == ["hard", "fortified"]
+    fortified = client.post(
+        "/api/v1/rulesets/flanders-fields/firewaltz",
+        json={
+            "period": "late",
+            "target": "strong-point",
+            "dice": [5],
+            "variants": {"firewaltz-strong-point-cover": "fortified"},
+        },
+    )
+    assert (
+        fortified.status_code == 200 and fortified.json()["outcome"] == "suppressed"
+    )  # no kill when fortified

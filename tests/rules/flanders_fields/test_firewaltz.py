@@ -80,6 +80,41 @@ def test_not_before_the_late_war(period: str) -> None:
     assert err.value.field == "period" and list(err.value.allowed) == ["late"]
 
 
+@pytest.mark.parametrize("nation", ["british", "french"])
+def test_only_a_german_attack_has_a_firewaltz(nation: str) -> None:
+    # "In a late war game when the Germans are attacking": the resolver refuses what the fire plan refuses.
+    with pytest.raises(RulesError) as err:
+        resolve("firewaltz", period="late", target="trench-line", attacker_nation=nation, dice=[4])
+    assert err.value.field == "attacker_nation" and list(err.value.allowed) == ["german"]
+    assert len(str(err.value.message)) <= 120
+    with pytest.raises(RulesError):
+        require_plan_item("firewaltz", "late", "attacker", nation)
+    german = resolve("firewaltz", period="late", target="trench-line", attacker_nation="german", dice=[4])
+    assert german["outcome"] == "suppressed"
+
+
+def test_a_strong_points_cover_is_an_erratum_hard_or_fortified() -> None:
+    # TYPES OF COVER: Hard Cover is "strong points built up with extra sandbags"; TERRAIN AND ITS IMPACT ON
+    # COVER: "trenches and strong points dug into villages are classed as fortified".
+    erratum = ff().errata[E.FIREWALTZ_STRONG_POINT_COVER]
+    assert erratum.default == "hard" and [r.value for r in erratum.readings] == ["hard", "fortified"]
+    assert "TYPES OF COVER" in erratum.readings[0].source
+    assert "TERRAIN AND ITS IMPACT ON COVER" in erratum.readings[1].source
+    variant = {E.FIREWALTZ_STRONG_POINT_COVER: "fortified"}
+    read = odds("firewaltz", period="late", target="strong-point", variants=variant)
+    assert (
+        read
+        == shooting_odds("super-heavy-artillery", "fortified")
+        != shooting_odds("super-heavy-artillery", "hard")
+    )
+    answer = resolve("firewaltz", period="late", target="strong-point", variants=variant, dice=[5])
+    assert answer["cover"] == "fortified"
+    # A trench line's cover is not the erratum's.
+    assert resolve("firewaltz", period="late", target="trench-line", variants=variant, dice=[5])["cover"] == (
+        "medium"
+    )
+
+
 def test_a_strong_point_is_not_in_medium_cover() -> None:
     with pytest.raises(RulesError) as err:
         resolve("firewaltz", period="late", target="strong-point", cover="medium", dice=[3])
