@@ -108,6 +108,7 @@ def serve(
     from sqlalchemy.engine import make_url
 
     from app.core.config import get_settings
+    from app.server import uvicorn_options
 
     settings = get_settings()
     count = workers or settings.workers
@@ -131,7 +132,7 @@ def serve(
         port=port or settings.port,
         reload=reload,
         workers=count,
-        timeout_graceful_shutdown=settings.graceful_shutdown_seconds,
+        **uvicorn_options(settings.graceful_shutdown_seconds),
     )
 
 

@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     workers: int = Field(default=1, ge=1, le=64)
     # On shutdown, open requests (live streams never finish by themselves) get this long before they close.
     graceful_shutdown_seconds: int = Field(default=5, ge=0, le=300)
+    # A connection has this long to send a whole request once it opens or its last answer is sent
+    # (app/server.py: slowloris).
+    request_timeout_seconds: float = Field(default=15, gt=0, le=600)
     secret_key: str = ""
     var_dir: Path = VAR_DIR
     # Requests with a larger body are refused with 413 (app.limits.BodySizeLimit).
