@@ -33,6 +33,12 @@ SRC_VEHICLES = cite("SPECIAL TROOP TYPES: VEHICLES")
 SRC_TRANSPORT = cite("SPECIAL TROOP TYPES: Transport Bonuses")
 SRC_ARTILLERY = cite("ARTILLERY")
 SRC_SMOKE = cite("SMOKE SCREENS & POISON GAS")
+# The errata quote the extracted text's lines (one paragraph per line).
+SRC_BONUS_LINE = cite("HEAVY WEAPONS (line 212)")
+SRC_RECOVERY_LINE = cite("ARMING and RESILIENCE (line 212)")
+SRC_COVER_LINE = cite("DIGGING IN & COVER (line 214)")
+SRC_MOVE_LINE = cite("DIGGING IN & COVER, movement (line 214)")
+SRC_TRANSPORT_LINE = cite("SPECIAL TROOP TYPES: Transport Bonuses (line 218)")
 
 # High commands chart, read column by command. The text runs: "Move Stay put Move Move | Stay put Stay put
 # Stay put Find cover | Find cover Assault Assault Assault Assault or Find cover | Retreat Retreat Retreat
@@ -260,13 +266,39 @@ Earth2mm.add_errata(
         note="The column has five entries for four cells in the extracted text.",
     ),
     Erratum(
+        "bonus-which-die",
+        "Which die the (+#) bonus is added to: 'a number added to one of the die that they roll'",
+        (
+            Reading(
+                "best-die",
+                "'The + bonus is a number added to one of the die that they roll (or their only die if they "
+                "have A1)': added after the roll, to the die it helps most (a miss it lifts to a hit). A "
+                "Machinegun pair (3 dice, +1) hits R7 unless no die shows a 6: 1 - (5/6)^3 = 91/216.",
+                SRC_BONUS_LINE,
+                "best",
+            ),
+            Reading(
+                "designated-die",
+                "'added to one of the die that they roll': one die is marked before the roll (another colour; "
+                "here the first die given) and only it carries the bonus. A Machinegun pair hits R7 only when "
+                "the marked die shows a 6: 1/6.",
+                SRC_BONUS_LINE,
+                "designated",
+            ),
+        ),
+        default="best-die",
+        note="The text says 'one of the die' and not which, nor when it is chosen. The default lets the "
+        "shooter choose after the roll, as a player reading 'added to one of the die that they roll' would; "
+        "the designated die is the stricter reading of the same words. With one die (A1) they agree.",
+    ),
+    Erratum(
         "bonus-die",
-        "Which die the (+#) bonus is added to, and whether it also applies when hits are re-rolled",
+        "Whether the (+#) bonus also applies when hits are re-rolled",
         (
             Reading(
                 "best-die-each-roll",
-                "'a number added to one of the die that they roll': the shooter adds it to the die it helps "
-                "most (the highest miss that the bonus lifts to a hit), on every roll, re-rolls included.",
+                "'a number added to one of the die that they roll': on every roll, re-rolls included (on the "
+                "die erratum bonus-which-die names).",
                 SRC_HEAVY,
                 True,
             ),
@@ -309,13 +341,35 @@ Earth2mm.add_errata(
         (
             Reading(
                 "rate-first",
-                "Transport changes the standard rate ('move at their standard rate' when horse-drawn): the "
-                "rate becomes min(12cm, 1.5 x speed), then terrain, assault and injury apply.",
-                SRC_TRANSPORT,
+                "'Horse-drawn transported units receive no bonus and move at their standard rate. Motorised "
+                "and mechanised transported units move at (+50%) (to a maximum total of 12cm)': transport "
+                "changes the standard rate, min(12cm, 1.5 x speed); then terrain, assault and injury apply. "
+                "Motorised Line infantry on a road: 6 x 1.5 = 9, x 1.25 = 11.25cm.",
+                SRC_TRANSPORT_LINE,
                 "rate-first",
+            ),
+            Reading(
+                "additive",
+                "'add the modifiers for road, open, rough or impractical together BEFORE applying them': the "
+                "+50% is one more modifier, added to the terrain ones before applying, the sum capped at 12cm; "
+                "then assault and injury. Motorised Line infantry on a road: 6 x (1 + 0.50 + 0.25) = 10.5cm.",
+                f"{SRC_MOVE_LINE}; {SRC_TRANSPORT_LINE}",
+                "additive",
+            ),
+            Reading(
+                "cap-on-total",
+                "'(to a maximum total of 12cm)': the 12cm caps the total move of transported troops, after "
+                "terrain, assault and injury. On a road 11.25cm as rate-first; assaulting on a road 12cm "
+                "(rate-first: 22.5cm).",
+                SRC_TRANSPORT_LINE,
+                "cap-on-total",
             ),
         ),
         default="rate-first",
+        note="The transport rule sets a rate ('move at their standard rate' for horse-drawn, '+50%' for "
+        "motorised), so the default applies it to the rate as the other speeds are; the additive rule names "
+        "only road, open, rough and impractical. Capping the total would make a transported assault no "
+        "longer than an assault on foot (6cm x 2 = 12cm), which no rule suggests.",
     ),
     Erratum(
         "inner-circle",
@@ -343,5 +397,31 @@ Earth2mm.add_errata(
             ),
         ),
         default="template-width",
+    ),
+    Erratum(
+        "recovery-resilience",
+        "The 'R' of the recovery die: the platoon's built-in Resilience or its Resilience now",
+        (
+            Reading(
+                "built-in",
+                "'A recovery die is when a platoon must roll equal to or under its own Resilience value (a roll "
+                "of 6 fails)': its own, the chart's value (or its formation's), whatever its cover. Line "
+                "infantry (R4) moving in the open recovers on 1-4: 2/3.",
+                SRC_RECOVERY_LINE,
+                "built-in",
+            ),
+            Reading(
+                "current",
+                "'Resilience starts as a built-in value but is increased or decreased depending on their "
+                "terrain, effects of gas, and any injuries': R is its Resilience now, in its cover and gas. "
+                "Line infantry moving in the open (R4 - 3 = R1) recovers on a 1: 1/6.",
+                f"{SRC_RECOVERY_LINE}; {SRC_COVER_LINE}",
+                "current",
+            ),
+        ),
+        default="built-in",
+        note="'its own Resilience value' names what belongs to the platoon, not what its terrain lends it "
+        "(the cover table gives a target's Resilience for being shot at); recovering its movement is the "
+        "platoon's doing.",
     ),
 )

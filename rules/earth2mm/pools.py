@@ -2,7 +2,8 @@
 
 "Arming is the number of dice that a sub-unit rolls to try and beat their target's Resilience value ... If
 the Resilience value is matched or beaten, then that target takes a hit" (ARMING and RESILIENCE); "The +
-bonus is a number added to one of the die that they roll" (HEAVY WEAPONS). Pools can be large, so the
+bonus is a number added to one of the die that they roll" (HEAVY WEAPONS): to the die it helps most, or
+(the `designated` reading) to the first die only, marked before the roll. Pools can be large, so the
 distribution is counted by category (hit / lifted by the bonus / miss), never by listing every roll.
 """
 
@@ -20,10 +21,12 @@ def faces_hitting(resilience: int, bonus: int = 0) -> tuple[int, int, int]:
     return hit, lifted, 6 - hit - lifted
 
 
-def hits(dice: Sequence[int], resilience: int, bonus: int = 0) -> int:
-    """Hits of one roll; the bonus goes on the die it helps (a miss it lifts to a hit), if any."""
+def hits(dice: Sequence[int], resilience: int, bonus: int = 0, designated: bool = False) -> int:
+    """Hits of one roll; the bonus goes on the die it helps (a miss it lifts to a hit), if any, or with
+    `designated` on the first die only."""
     n = sum(1 for d in dice if d >= resilience)
-    if bonus and any(d < resilience <= d + bonus for d in dice):
+    lifts = dice[:1] if designated else dice
+    if bonus and any(d < resilience <= d + bonus for d in lifts):
         n += 1
     return n
 
@@ -55,17 +58,50 @@ def rerolled(first: dict[int, Fraction], resilience: int, bonus: int) -> dict[in
 
 
 def pool_hits(
-    dice: Sequence[int], n: int, resilience: int, bonus: int, reroll: bool, bonus_on_reroll: bool
+    dice: Sequence[int],
+    n: int,
+    resilience: int,
+    bonus: int,
+    reroll: bool,
+    bonus_on_reroll: bool,
+    designated: bool = False,
 ) -> tuple[int, int]:
-    """(hits of the first roll, final hits) reading the first n dice, then the re-rolls from dice[n:]."""
-    first = hits(dice[:n], resilience, bonus)
+    """(hits of the first roll, final hits) reading the first n dice, then the re-rolls from dice[n:], one per
+    hit in the order of the dice that hit (so a designated die that hit is re-rolled first, and keeps its
+    mark)."""
+    first = hits(dice[:n], resilience, bonus, designated)
     if not reroll:
         return first, first
-    return first, hits(dice[n : n + first], resilience, bonus if bonus_on_reroll else 0)
+    marked_hit = designated and n > 0 and dice[0] + bonus >= resilience
+    again = bonus if bonus_on_reroll and (marked_hit or not designated) else 0
+    return first, hits(dice[n : n + first], resilience, again, designated)
 
 
 def pool_distribution(
-    n: int, resilience: int, bonus: int, reroll: bool, bonus_on_reroll: bool
+    n: int, resilience: int, bonus: int, reroll: bool, bonus_on_reroll: bool, designated: bool = False
 ) -> dict[int, Fraction]:
+    if designated:
+        return _designated_distribution(n, resilience, bonus, reroll, bonus_on_reroll)
     first = distribution(n, resilience, bonus)
     return rerolled(first, resilience, bonus if bonus_on_reroll else 0) if reroll else first
+
+
+def _designated_distribution(
+    n: int, resilience: int, bonus: int, reroll: bool, bonus_on_reroll: bool
+) -> dict[int, Fraction]:
+    """With the bonus on one marked die every die stands alone: n - 1 plain dice and the marked one, each
+    hitting (and, re-rolled, hitting again) with its own chance."""
+    h, lifted, _ = faces_hitting(resilience, bonus)
+    plain, marked = Fraction(h, 6), Fraction(h + lifted, 6)
+    if reroll:
+        marked *= marked if bonus_on_reroll else plain
+        plain *= plain
+    if n == 0:
+        return {0: Fraction(1)}
+    out: dict[int, Fraction] = {}
+    for k in range(n):
+        pk = comb(n - 1, k) * plain**k * (1 - plain) ** (n - 1 - k)
+        for hit, q in ((1, marked), (0, 1 - marked)):
+            if pk * q:
+                out[k + hit] = out.get(k + hit, Fraction(0)) + pk * q
+    return out

@@ -307,14 +307,15 @@ class Shoot(Resolver[ShootRequest]):
         n, bonus, mods = pool(req)
         r, rmods = target_r(req, ctx)
         reroll = must_reroll(req, ctx)
-        first, final = pools.pool_hits(dice, n, r, bonus, reroll, bool(ctx.value("bonus-die")))
+        designated = bonus_on_marked_die(ctx)
+        first, final = pools.pool_hits(dice, n, r, bonus, reroll, bool(ctx.value("bonus-die")), designated)
         fresh = min(final, req.target_bases - req.target_injured)
         kills = min(final - fresh, req.target_bases)
         injured = req.target_injured + fresh
         left = req.target_bases - kills
         srcs = [SRC_ARMING, SRC_UNITS]
         if bonus:
-            srcs += [SRC_HEAVY, ctx.citation("bonus-die")]
+            srcs += [SRC_HEAVY, ctx.citation("bonus-which-die"), ctx.citation("bonus-die")]
         if reroll:
             srcs += [SRC_VEHICLES, ctx.citation("vehicle-reroll")]
             if UNITS[req.shooter].kind not in ("infantry", "heavy-weapon", "command"):
@@ -328,6 +329,7 @@ class Shoot(Resolver[ShootRequest]):
             details={
                 "dice_in_pool": n,
                 "bonus": bonus,
+                "bonus_on": ("the first die" if designated else "the die it helps most") if bonus else None,
                 "target_resilience": r,
                 "hits_before_reroll": first if reroll else None,
                 "target_after": {
@@ -342,8 +344,15 @@ class Shoot(Resolver[ShootRequest]):
     def probabilities(self, req: ShootRequest, ctx: Context) -> dict[str, Fraction]:
         n, bonus, _ = pool(req)
         r, _ = target_r(req, ctx)
-        dist = pools.pool_distribution(n, r, bonus, must_reroll(req, ctx), bool(ctx.value("bonus-die")))
+        dist = pools.pool_distribution(
+            n, r, bonus, must_reroll(req, ctx), bool(ctx.value("bonus-die")), bonus_on_marked_die(ctx)
+        )
         return {hits_key(k): p for k, p in dist.items()}
+
+
+def bonus_on_marked_die(ctx: Context) -> bool:
+    """The (+#) bonus goes on the first die only (marked before the roll), not on the die it helps most."""
+    return bool(ctx.value("bonus-which-die") == "designated")
 
 
 def target_r(req: ShootRequest, ctx: Context) -> tuple[int, list[Modifier]]:
@@ -357,7 +366,32 @@ def hits_key(n: int) -> str:
 
 # -- recovery ------------------------------------------------------------------------------------------
 class RecoveryRequest(EarthRequest):
-    resilience: int = Field(ge=0, le=12, description="The platoon's own Resilience value.")
+    resilience: int = Field(
+        ge=0, le=12, description="The platoon's own (built-in) Resilience: the chart's, or its formation's."
+    )
+    cover: Cover | None = Field(
+        default=None,
+        description="Its terrain, posture and gas now: the recovery die's R under the reading 'current' of "
+        "erratum recovery-resilience (needed then).",
+    )
+
+
+def recovery_resilience(ctx: Context, req: RecoveryRequest) -> tuple[int, list[Modifier]]:
+    """The R a recovery die must roll equal to or under, by the reading in force."""
+    if ctx.value("recovery-resilience") == "built-in":
+        return req.resilience, []
+    if req.cover is None:
+        raise RulesError(
+            "cover",
+            "under the reading 'current' of recovery-resilience the die is rolled against Resilience in "
+            "cover: give the platoon's terrain and posture",
+        )
+    return resilience(ctx, req.resilience, req.cover, "cover")
+
+
+def recovers(die: int, r: int) -> bool:
+    # "a platoon must roll equal to or under its own Resilience value (a roll of 6 fails)"
+    return die <= r and die != 6
 
 
 @Earth2mm.resolver
@@ -367,14 +401,19 @@ class Recovery(Resolver[RecoveryRequest]):
     Request = RecoveryRequest
     examples = ({"resilience": 4}, {"resilience": 3, "dice": [3]})
 
+    def check(self, req: RecoveryRequest, ctx: Context) -> None:
+        recovery_resilience(ctx, req)
+
     def evaluate(self, req: RecoveryRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
-        # "a platoon must roll equal to or under its own Resilience value (a roll of 6 fails)"
-        ok = dice[0] <= req.resilience and dice[0] != 6
+        r, mods = recovery_resilience(ctx, req)
+        ok = recovers(dice[0], r)
         return Evaluation(
             "recovered" if ok else "not recovered",
             "movement restored" if ok else "movement stays halved",
+            modifiers=tuple(mods),
             total=dice[0],
-            sources=(SRC_ARMING,),
+            sources=(SRC_ARMING, ctx.citation("recovery-resilience")),
+            details={"recovery_resilience": r},
         )
 
 
@@ -422,23 +461,34 @@ class Move(NoDice, Resolver[MoveRequest]):
         unit = UNITS[req.unit]
         speed = Fraction(SPEEDS_CM[unit.speed])
         mods: list[Modifier] = [Modifier(f"{unit.speed} speed (cm)", int(speed), SRC_COVER)]
-        if req.transport == "motorised":
-            speed = min(Fraction(TRANSPORT_MAX_CM), speed * (100 + TRANSPORT_PERCENT) / 100)
+        terrains = sorted(set(req.terrain), key=req.terrain.index)
+        pct = sum(MOVE_PERCENT[t] for t in terrains)
+        # Where the motorised +50% and its 12cm cap come in (erratum transport-order).
+        order = ctx.value("transport-order") if req.transport == "motorised" else None
+        if order is not None:
             mods.append(
                 Modifier("motorised transport (%)", TRANSPORT_PERCENT, ctx.citation("transport-order"))
             )
-        terrains = sorted(set(req.terrain), key=req.terrain.index)
-        pct = sum(MOVE_PERCENT[t] for t in terrains)
+        if order == "additive":
+            pct += TRANSPORT_PERCENT
+        elif order is not None:
+            speed = speed * (100 + TRANSPORT_PERCENT) / 100
+        if order == "rate-first":
+            speed = min(Fraction(TRANSPORT_MAX_CM), speed)
         for t in terrains:
             if MOVE_PERCENT[t]:
                 mods.append(Modifier(f"{t} (%)", MOVE_PERCENT[t], SRC_COVER))
         dist = speed * (100 + pct) / 100
+        if order == "additive":
+            dist = min(Fraction(TRANSPORT_MAX_CM), dist)
         if req.assaulting:
             dist = dist * (100 + ASSAULT_PERCENT) / 100
             mods.append(Modifier("assaulting, after terrain (%)", ASSAULT_PERCENT, SRC_COVER))
         if req.injured:
             dist = dist / 2
             mods.append(Modifier("injured: movement halved (%)", -50, SRC_ARMING))
+        if order == "cap-on-total":
+            dist = min(Fraction(TRANSPORT_MAX_CM), dist)
         dist = max(dist, Fraction(0))
         cm = float(dist)
         return Evaluation(
@@ -521,6 +571,7 @@ class Bombard(Resolver[BombardRequest]):
                 bonus,
                 t.more_than_half_outside,
                 bool(ctx.value("bonus-die")),
+                bonus_on_marked_die(ctx),
             )
             per_target.append(final)
             at += width
@@ -529,15 +580,16 @@ class Bombard(Resolver[BombardRequest]):
             key=hits_key(total),
             outcome={"hits_per_target": per_target},
             total=total,
-            sources=(SRC_ARTILLERY, ctx.citation("inner-circle"), SRC_HEAVY),
+            sources=(SRC_ARTILLERY, ctx.citation("inner-circle"), SRC_HEAVY, ctx.citation("bonus-which-die")),
             details={"shots_available": max_shots(req), "shots_used": sum(t.shots for t in req.targets)},
         )
 
     def probabilities(self, req: BombardRequest, ctx: Context) -> dict[str, Fraction]:
         bonus = UNITS[req.artillery].ranged.bonus
         on_reroll = bool(ctx.value("bonus-die"))
+        marked = bonus_on_marked_die(ctx)
         dists = [
-            pools.pool_distribution(t.shots, t.resilience, bonus, t.more_than_half_outside, on_reroll)
+            pools.pool_distribution(t.shots, t.resilience, bonus, t.more_than_half_outside, on_reroll, marked)
             for t in req.targets
         ]
         return {hits_key(k): p for k, p in convolve(dists).items()}

@@ -25,6 +25,8 @@ from rules.earth2mm.ruleset import Earth2mm, EarthRequest, cite
 
 SRC_OVERWATCH = cite("OVERWATCH")
 SRC_THROUGH_TERRAIN = cite("SHOOTING THROUGH TERRAIN")
+SRC_OVERWATCH_LINE = cite("OVERWATCH (line 210)")
+SRC_THROUGH_TERRAIN_LINE = cite("SHOOTING THROUGH TERRAIN (line 210)")
 GAS_BOUNDS_READING = 3  # "(3 + Wind)" read as a duration in bounds
 
 Earth2mm.add_errata(
@@ -51,6 +53,31 @@ Earth2mm.add_errata(
         default="drifts-until-off-table",
         note="The chart's columns are SPEED ARMING m/r RESILIENCE RANGE; the gas row reads '(3 + Wind) | "
         "Target suffers -1A -1R | Special'.",
+    ),
+    Erratum(
+        "overwatch-who",
+        "Who may overwatch a target its line cannot reach: 'the firer can always use overwatch'",
+        (
+            Reading(
+                "stationary-only",
+                "'OVERWATCH Sub-units who have remained stationary (but not those who are digging in while "
+                "stationary)': only they overwatch, line or no line; a moving or digging firer may not.",
+                SRC_OVERWATCH_LINE,
+                ("stationary",),
+            ),
+            Reading(
+                "always-when-blocked",
+                "'If the marker cannot touch because of a slope or intervening terrain then the target cannot "
+                "be hit, but the firer can always use overwatch': when no base's line gets past slope or "
+                "terrain, any firer may overwatch, moving or digging in too; otherwise only stationary ones.",
+                SRC_THROUGH_TERRAIN_LINE,
+                ("stationary", "moving", "digging"),
+            ),
+        ),
+        default="stationary-only",
+        note="OVERWATCH says who may overwatch, in a section of its own, and singles out digging in; "
+        "'always' in SHOOTING THROUGH TERRAIN is read as 'a blocked line never stops an eligible firer'; "
+        "read as 'any firer', it would undo the digging-in exception exactly where overwatch is used.",
     ),
 )
 
@@ -79,6 +106,14 @@ class SightRequest(EarthRequest):
         default=False,
         description="The player orders the sub-unit to shoot at the target as it becomes available.",
     )
+
+
+def may_overwatch(req: SightRequest, ctx: Context) -> tuple[str, ...]:
+    """The postures that may overwatch here; the reading 'always-when-blocked' opens overwatch to every
+    firer only when no base's line gets past slope or terrain."""
+    if req.bases_with_direct_line == 0:
+        return tuple(ctx.value("overwatch-who"))
+    return ("stationary",)
 
 
 def cloud_blocks(cloud: Cloud, shooter_inside: bool) -> bool:
@@ -113,10 +148,11 @@ class LineOfSight(Resolver[SightRequest]):
             raise RulesError(
                 "bases_with_direct_line", f"the sub-unit has {req.bases} bases", range(0, req.bases + 1)
             )
-        if req.overwatch and req.posture != "stationary":
+        if req.overwatch and req.posture not in may_overwatch(req, ctx):
             raise RulesError(
                 "overwatch",
-                "only sub-units that remained stationary (and are not digging in) may overwatch",
+                "only sub-units that remained stationary (and are not digging in) may overwatch"
+                + (" a target their line reaches" if req.bases_with_direct_line else ""),
                 [False],
             )
         if UNITS[req.shooter].ranged.dice == 0:
@@ -135,6 +171,8 @@ class LineOfSight(Resolver[SightRequest]):
         bonus = UNITS[req.shooter].ranged.bonus
         can_hurt = 6 + bonus >= req.target_resilience
         sources = [SRC_THROUGH_TERRAIN, SRC_OVERWATCH]
+        if req.overwatch:
+            sources.append(ctx.citation("overwatch-who"))
         if req.cloud_across_lines != "none":
             sources.append(SRC_SMOKE)
         if not can_hurt:
@@ -164,7 +202,8 @@ class LineOfSight(Resolver[SightRequest]):
             details={
                 "notes": [
                     "The firer can always use overwatch when the marker cannot touch (SHOOTING THROUGH TERRAIN).",
-                    "A sub-unit digging in while stationary may not overwatch (OVERWATCH).",
+                    "A sub-unit digging in while stationary may not overwatch (OVERWATCH); erratum "
+                    "overwatch-who reads whether a moving or digging firer may when its line is blocked.",
                 ]
             },
         )

@@ -26,7 +26,7 @@ from rules.earth2mm.data import (
     TRANSPORT_PERCENT,
     UNITS,
 )
-from rules.earth2mm.resolvers import UnitId
+from rules.earth2mm.resolvers import RecoveryRequest, UnitId, recovers, recovery_resilience
 from rules.earth2mm.ruleset import Earth2mm, EarthRequest, cite
 
 SRC_CASUALTIES = cite("CASUALTIES & ENDING THE BOUND")
@@ -221,11 +221,10 @@ class TransportBonus(Resolver[TransportRequest]):
 
 
 # -- the "same shooter" rule ------------------------------------------------------------------------------
-class InjuryRequest(EarthRequest):
+class InjuryRequest(RecoveryRequest):
     under_fire_from: Literal["same-shooter", "different-shooter", "no-one"] = Field(
         description="Who has the injured platoon under fire now: the shooter that injured it, another, or no one."
     )
-    resilience: int = Field(ge=0, le=12, description="The platoon's own Resilience value.")
 
 
 @Earth2mm.resolver
@@ -241,6 +240,10 @@ class InjuryMovement(Resolver[InjuryRequest]):
     def dice(self, req: InjuryRequest, ctx: Context) -> tuple[int, ...]:
         return (6,) if req.under_fire_from == "different-shooter" else ()
 
+    def check(self, req: InjuryRequest, ctx: Context) -> None:
+        if req.under_fire_from == "different-shooter":
+            recovery_resilience(ctx, req)
+
     def evaluate(self, req: InjuryRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         if req.under_fire_from == "same-shooter":
             # "This reduction stays for as long as the target platoon is under fire from the SAME shooter."
@@ -252,14 +255,14 @@ class InjuryMovement(Resolver[InjuryRequest]):
                 "movement restored (an old injury: one more hit removes the base)",
                 sources=(SRC_ARMING, SRC_CASUALTIES),
             )
-        # "it rolls a recovery die ... must roll equal to or under its own Resilience value (a roll of 6 fails)"
-        ok = dice[0] <= req.resilience and dice[0] != 6
+        # "If it remains under fire but from a different shooter, it rolls a recovery die."
+        r, mods = recovery_resilience(ctx, req)
+        ok = recovers(dice[0], r)
         return Evaluation(
             "restored" if ok else "halved",
             "movement restored even under fire" if ok else "movement stays halved",
+            modifiers=tuple(mods),
             total=dice[0],
-            sources=(SRC_ARMING,),
-            details={
-                "recovery_needs": f"1 to {min(req.resilience, 5)}" if req.resilience >= 1 else "nothing"
-            },
+            sources=(SRC_ARMING, ctx.citation("recovery-resilience")),
+            details={"recovery_needs": f"1 to {min(r, 5)}" if r >= 1 else "nothing"},
         )

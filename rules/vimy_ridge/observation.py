@@ -17,6 +17,10 @@ from rules.vimy_ridge.ruleset import VimyRequest, VimyRidge, cite
 OBSERVATION = cite("17.3 Observation")
 TRENCH_LINES = cite("14.2 Trench Lines")
 NO_MANS_LAND = cite("14.1 No Man's Land")
+# The errata quote the extracted text's lines.
+TRENCH_BENEFIT_LINE = cite("14.2 Trench Lines (line 107)")
+TRENCH_ZOC_LINE = cite("14.2 Trench Lines (line 111)")
+ALLIED_REPLACEMENTS_LINE = cite("11.3 Allied Replacements (line 63)")
 MAX_LOS_HEXES = 10  # "a direction of one to 10 hexes (maximum)"
 
 VimyRidge.add_errata(
@@ -41,6 +45,58 @@ VimyRidge.add_errata(
         ),
         default="blocks",
         note="17.3 lists only rivers and trench lines as non-clear terrain that does not block.",
+    ),
+    Erratum(
+        "trench-zoc",
+        "Which hexes a trench hexside shields from an enemy zone of control",
+        (
+            Reading(
+                "occupied-hex",
+                "'A trench line has the effect of inhibiting any enemy Zone of Control across that trench "
+                "hexside into a hex that is occupied by an opposing unit': only an occupied hex is shielded; "
+                "into an empty hex the zone of control extends across the trench.",
+                TRENCH_ZOC_LINE,
+                True,
+            ),
+            Reading(
+                "any-hex",
+                "The trench hexside inhibits any enemy zone of control across it, the hex occupied or empty "
+                "(the 'opposing unit' read as the side holding the trench). An empty Allied trench hex across "
+                "the trench from a German unit is then not in its ZOC, and Allied replacements may arrive "
+                "there ('arriving in any Allied trench hex (not within any enemy ZOC)').",
+                f"{TRENCH_ZOC_LINE}; {ALLIED_REPLACEMENTS_LINE}",
+                False,
+            ),
+        ),
+        default="occupied-hex",
+        note="The default follows the words, which name an occupied hex. The reading decides where Allied "
+        "replacements may arrive (11.3): under it an empty Allied trench hex facing a German unit across the "
+        "trench is within that unit's ZOC, and closed to them.",
+    ),
+    Erratum(
+        "trench-nationality",
+        "Whose trench line gives the trench line of the CRT: 'across an enemy trench hexside'",
+        (
+            Reading(
+                "any-trench",
+                "'regardless of which side of the trench line hexside the attack is from, and regardless of the "
+                "nationality of the trench line, and regardless of which side originally occupied that same "
+                "hex': any trench hexside the attack crosses gives the trench line.",
+                TRENCH_BENEFIT_LINE,
+                ("defender", "attacker"),
+            ),
+            Reading(
+                "enemy-trench-only",
+                "'When any attack is directed across an enemy trench hexside, the attack must be resolved via "
+                "the trench terrain line': only a trench of the defender's side (an enemy trench to the "
+                "attacker) does; across the attacker's own trench line the hex's other terrain is used.",
+                TRENCH_ZOC_LINE,
+                ("defender",),
+            ),
+        ),
+        default="any-trench",
+        note="14.2 says three times that the side does not matter; 'enemy' in the combat sentence is read as "
+        "the usual case (the trench faces the attacker), not as a condition.",
     ),
 )
 
@@ -185,8 +241,9 @@ class ZoneOfControl(Resolver[ZocRequest]):
 
     def evaluate(self, req: ZocRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         # "A trench line has the effect of inhibiting any enemy Zone of Control across that trench hexside
-        # into a hex that is occupied by an opposing unit."
-        inhibited = req.across_trench_hexside and req.hex_holds_opposing_unit
+        # into a hex that is occupied by an opposing unit." (erratum trench-zoc: only into an occupied hex?)
+        only_occupied = ctx.value("trench-zoc")
+        inhibited = req.across_trench_hexside and (req.hex_holds_opposing_unit or not only_occupied)
         return Evaluation(
             key="inhibited" if inhibited else "extends",
             outcome={
@@ -195,8 +252,13 @@ class ZoneOfControl(Resolver[ZocRequest]):
                 if inhibited
                 else "the trench rule does not inhibit it; zones of control otherwise follow the standard rules",
             },
-            sources=(TRENCH_LINES, cite("10.2 Special Rules")),
-            details={"notes": ["A trench hexside has no effect on movement (14.3)."]},
+            sources=(TRENCH_LINES, cite("10.2 Special Rules"), ctx.citation("trench-zoc")),
+            details={
+                "notes": [
+                    "A trench hexside has no effect on movement (14.3).",
+                    "Allied replacements may not arrive in a trench hex within an enemy ZOC (11.3).",
+                ]
+            },
         )
 
 
@@ -206,6 +268,11 @@ class TrenchAttackRequest(VimyRequest):
         default="clear", description="Other terrain in the defender's hex (used when not across the trench)."
     )
     defender_in_no_mans_land: bool = Field(default=False, description="The defender is in No Man's Land.")
+    trench_of: Literal["defender", "attacker"] = Field(
+        default="defender",
+        description="Whose side's trench line the hexside is: the defender's (an enemy trench to the "
+        "attacker), or the attacker's own (e.g. a German trench the Canadians took, attacked by Germans).",
+    )
 
 
 @VimyRidge.resolver
@@ -233,8 +300,11 @@ class TrenchAttack(Resolver[TrenchAttackRequest]):
             )
 
     def evaluate(self, req: TrenchAttackRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
-        terrain: Terrain = "trench" if req.across_trench_hexside else req.hex_terrain
+        trench = req.across_trench_hexside and req.trench_of in ctx.value("trench-nationality")
+        terrain: Terrain = "trench" if trench else req.hex_terrain
         sources = [TRENCH_LINES, cite("Integrated Combat Results Table")]
+        if req.across_trench_hexside:
+            sources.append(ctx.citation("trench-nationality"))
         if req.defender_in_no_mans_land:
             sources.append(NO_MANS_LAND)
         return Evaluation(
@@ -244,7 +314,9 @@ class TrenchAttack(Resolver[TrenchAttackRequest]):
             details={
                 "notes": [
                     "The trench's benefit applies whichever side of it the attack comes from and whoever "
-                    "built or first held it (14.2).",
+                    "built or first held it (14.2)"
+                    if ctx.reading("trench-nationality") == "any-trench"
+                    else "Read as 'an enemy trench hexside': only the defender's side's trench line counts.",
                     "A trench line hexside can never be breached by a bombardment.",
                 ]
                 + (

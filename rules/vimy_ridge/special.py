@@ -401,7 +401,10 @@ class ReplacementRequest(VimyRequest):
         description="Where returning units arrive: an Allied trench hex; an easternmost map edge hex; an "
         "unoccupied hex next to a trench hexside not adjacent to No Man's Land; or elsewhere.",
     )
-    arrival_in_enemy_zoc: bool = Field(default=False, description="The arrival hex is within an enemy ZOC.")
+    arrival_in_enemy_zoc: bool = Field(
+        default=False,
+        description="The arrival hex is within an enemy ZOC (across a trench hexside: see zone-of-control).",
+    )
 
 
 @VimyRidge.resolver
