@@ -142,9 +142,26 @@ def _nul_in_json(value: Any, loc: list[str | int]) -> list[str | int] | None:
     return None
 
 
+def non_utf8_json_detail() -> list[dict[str, Any]]:
+    return [
+        {
+            "loc": ["body"],
+            "msg": "a JSON body must be encoded as UTF-8 (RFC 8259 section 8.1), not UTF-16 or UTF-32",
+            "type": "json_encoding",
+            "allowed": {"encoding": "utf-8"},
+        }
+    ]
+
+
+def _read_as_json(content_type: str) -> bool:
+    # FastAPI parses a body as JSON when its type says JSON, and when it names no type at all.
+    return "json" in content_type or not content_type.strip()
+
+
 def _nul_in_body(body: bytes, content_type: str) -> list[str | int] | None:
-    if "json" in content_type:
-        # JSON must escape NUL; the cheap test first, parsing only a body that may hold one.
+    if _read_as_json(content_type):
+        # JSON must escape NUL; the cheap test first, parsing only a body that may hold one. (A body in
+        # UTF-16 or UTF-32, which json.loads also reads, is refused before this: its escapes are not these bytes.)
         if b"\\u0000" not in body:
             return None
         try:
@@ -160,8 +177,13 @@ def _nul_in_body(body: bytes, content_type: str) -> list[str | int] | None:
     return None
 
 
+UTF8 = ("utf-8", "utf-8-sig")  # json.detect_encoding's names for UTF-8, with or without a byte-order mark
+
+
 class RefuseNul:
-    """Pure ASGI middleware refusing NUL characters in the path, the query string and the body."""
+    """Pure ASGI middleware refusing NUL characters in the path, the query string and the body, and JSON
+    bodies in another encoding than UTF-8 (json.loads would read UTF-16 and UTF-32 too, escapes and all,
+    past the NUL test on the body's bytes)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -191,6 +213,11 @@ class RefuseNul:
                 if not message.get("more_body"):
                     break
             content_type = dict(scope.get("headers", ())).get(b"content-type", b"").decode("latin-1").lower()
+            if body and _read_as_json(content_type) and json.detect_encoding(body) not in UTF8:
+                await JSONResponse(status_code=422, content={"detail": non_utf8_json_detail()})(
+                    scope, receive, send
+                )
+                return
             where = _nul_in_body(body, content_type)
         if where is not None:
             await JSONResponse(status_code=422, content={"detail": nul_detail(where)})(scope, receive, send)

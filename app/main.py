@@ -11,7 +11,7 @@ from starlette_compress import CompressMiddleware
 
 from app import errors, idempotency, limits, live, pages, security
 from app.core.config import Settings, get_settings
-from app.core.db import make_engine
+from app.core.db import check_schema, make_engine
 from app.routes import api_routers
 
 DESCRIPTION = (
@@ -25,6 +25,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # A database this code cannot serve (not migrated, or stamped at head but lacking columns) refuses
+        # the start with one sentence saying what to do, rather than answering requests with 500s.
+        check_schema(app.state.engine)
         await app.state.broker.start()
         # What is loaded by now (the rule books, the tables, the app) lives as long as the process: kept out
         # of the collector's full passes, each of which otherwise walked all of it (~130 ms, seen as one tap
@@ -58,8 +61,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     security.install(app, settings, pages.templates)
     # Every text response compressed (zstd, brotli or gzip, as the browser asks); inside the size limit.
     app.add_middleware(CompressMiddleware)
-    # Last, so outermost: the size limit bounds every body before anything (CSRF included) reads it.
+    # Outermost but for the headers: the size limit bounds every body before anything (CSRF included) reads it.
     limits.install(app, settings.max_body_bytes)
+    security.install_headers(app)  # outermost of all: the size limit's refusals carry the headers too
     return app
 
 

@@ -233,7 +233,9 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
     async def _docs(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The docs pages are small and generated: hold the answer to hash its inline script."""
+        """The docs pages are small and generated: hold the answer to hash its inline script (asked for
+        uncompressed, since the compression inside this middleware would hide the script)."""
+        scope = {**scope, "headers": [(k, v) for k, v in scope["headers"] if k.lower() != b"accept-encoding"]}
         start: Message = {}
         body = b""
 
@@ -364,7 +366,8 @@ def page_wait_message(e: TooManyRequests, what: str) -> str:
 
 # -- wiring -----------------------------------------------------------------------------------------------------
 def install(app: FastAPI, settings: Settings, templates: Jinja2Templates) -> None:
-    """Add the middleware (the last added runs first): headers outermost, so every answer has them."""
+    """Add the CSRF checks and the rate limits' context (the last added runs first); the headers are added
+    last of all the app's middleware, by install_headers."""
     send_refusal = _refusal_sender(templates)
 
     async def csrf_failed(scope: Scope, send: Send, _reason: Any) -> None:
@@ -382,4 +385,8 @@ def install(app: FastAPI, settings: Settings, templates: Jinja2Templates) -> Non
         skip_if_scope=_not_cookie_authorised,
     )
     app.add_middleware(ClientLimits, limits=RateLimits.from_settings(settings))
+
+
+def install_headers(app: FastAPI) -> None:
+    """The security headers, outermost: every answer has them, also the door's own refusals (413, NUL)."""
     app.add_middleware(SecurityHeaders)

@@ -520,3 +520,38 @@ def test_nul_characters_are_refused_wherever_they_come_in(client: TestClient) ->
     r = c.post("/api/v1/games", json={"scenario": "mons-1914", "name": "a\\u0000b"})
     assert r.status_code == 201, r.text
     assert c.get(f"/api/v1/games/{r.json()['game']['id']}").json()["name"] == "a\\u0000b"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"])
+@pytest.mark.parametrize("content_type", ["application/json", None])
+def test_json_in_another_encoding_than_utf8_is_refused(
+    client: TestClient, encoding: str, content_type: str | None
+) -> None:
+    """json.loads reads UTF-16 and UTF-32 too, where the NUL test on the body's bytes cannot see an escaped
+    NUL: such a body is a 422 on every backend (a 500 on PostgreSQL and a stored NUL on SQLite before), with
+    or without a content type (FastAPI parses a body that names none as JSON)."""
+    body = json.dumps({"scenario": "mons-1914", "name": "a\u0000b"}).encode(encoding)
+    headers = {"content-type": content_type} if content_type else {}
+    before = client.get("/api/v1/games").json()
+    r = client.post("/api/v1/games", content=body, headers=headers)
+    assert r.status_code == 422, r.text
+    assert _detail(r)[0]["loc"] == ["body"] and "UTF-8" in _detail(r)[0]["msg"], r.text
+    assert client.get("/api/v1/games").json() == before
+    # The same request in UTF-8, with and without a byte-order mark, is read (and its NUL refused by name).
+    for utf8 in (body.decode(encoding).encode("utf-8"), body.decode(encoding).encode("utf-8-sig")):
+        r = client.post("/api/v1/games", content=utf8, headers=headers)
+        assert r.status_code == 422 and _detail(r)[0]["loc"] == ["body", "name"], r.text
+
+
+def test_the_doors_own_refusals_carry_the_security_headers(sqlite_client: TestClient) -> None:
+    """A body over the size limit and a NUL are answered before any route runs: with the headers all the same."""
+    from tests.app.hostile.test_csrf_headers_limits import assert_security_headers
+
+    declared = sqlite_client.post(
+        "/api/v1/games", content=b"{}", headers={"content-length": str(MAX_BODY_BYTES_DEFAULT + 1)}
+    )
+    streamed = sqlite_client.post("/api/v1/games", content=iter([b"x" * MAX_BODY_BYTES_DEFAULT, b"x"]))
+    nul = sqlite_client.post("/api/v1/games", json={"name": "a\u0000"})
+    for r, status in ((declared, 413), (streamed, 413), (nul, 422)):
+        assert r.status_code == status, r.text
+        assert_security_headers(r)
