@@ -71,7 +71,8 @@ VimyRidge.add_errata(
         default="occupied-hex",
         note="The default follows the words, which name an occupied hex. The reading decides where Allied "
         "replacements may arrive (11.3): under it an empty Allied trench hex facing a German unit across the "
-        "trench is within that unit's ZOC, and closed to them.",
+        "trench is within that unit's ZOC, and closed to them (the replacement lookup's "
+        "enemy_zoc_only_across_trench).",
     ),
     Erratum(
         "trench-nationality",
@@ -220,6 +221,12 @@ class Observation(Resolver[ObservationRequest]):
 
 
 # -- zones of control and the trench hexside ------------------------------------------------------------
+def zoc_crosses_trench_into(ctx: Context, occupied: bool) -> bool:
+    """Whether an enemy ZOC extends across a trench hexside into a hex, occupied by a unit opposing it or
+    empty (erratum trench-zoc)."""
+    return not occupied and bool(ctx.value("trench-zoc"))
+
+
 class ZocRequest(VimyRequest):
     across_trench_hexside: bool = Field(
         description="The zone of control would extend across a trench line hexside."
@@ -241,9 +248,10 @@ class ZoneOfControl(Resolver[ZocRequest]):
 
     def evaluate(self, req: ZocRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         # "A trench line has the effect of inhibiting any enemy Zone of Control across that trench hexside
-        # into a hex that is occupied by an opposing unit." (erratum trench-zoc: only into an occupied hex?)
-        only_occupied = ctx.value("trench-zoc")
-        inhibited = req.across_trench_hexside and (req.hex_holds_opposing_unit or not only_occupied)
+        # into a hex that is occupied by an opposing unit."
+        inhibited = req.across_trench_hexside and not zoc_crosses_trench_into(
+            ctx, req.hex_holds_opposing_unit
+        )
         return Evaluation(
             key="inhibited" if inhibited else "extends",
             outcome={

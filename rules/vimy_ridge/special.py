@@ -16,6 +16,7 @@ from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation
 from rules.core.ruleset import Context, Erratum, Reading, Resolver
 from rules.vimy_ridge.data import REPLACEMENTS_PER_NIGHT, TURNS
+from rules.vimy_ridge.observation import zoc_crosses_trench_into
 from rules.vimy_ridge.resolvers import Side, TurnNumber, is_night
 from rules.vimy_ridge.ruleset import VimyRequest, VimyRidge, cite
 
@@ -375,6 +376,12 @@ class SupportFireDraw(Resolver[SupportFireRequest]):
 
 
 # -- replacements ------------------------------------------------------------------------------------------
+def in_enemy_zoc(ctx: Context, req: ReplacementRequest) -> bool:
+    """Whether the (empty) arrival hex is within an enemy ZOC, once a trench hexside has had its say."""
+    across_only = req.enemy_zoc_only_across_trench
+    return req.arrival_in_enemy_zoc and (not across_only or zoc_crosses_trench_into(ctx, occupied=False))
+
+
 Arrival = Literal["allied-trench-hex", "east-edge", "next-to-trench-hexside", "other"]
 
 
@@ -401,9 +408,11 @@ class ReplacementRequest(VimyRequest):
         description="Where returning units arrive: an Allied trench hex; an easternmost map edge hex; an "
         "unoccupied hex next to a trench hexside not adjacent to No Man's Land; or elsewhere.",
     )
-    arrival_in_enemy_zoc: bool = Field(
+    arrival_in_enemy_zoc: bool = Field(default=False, description="The arrival hex is within an enemy ZOC.")
+    enemy_zoc_only_across_trench: bool = Field(
         default=False,
-        description="The arrival hex is within an enemy ZOC (across a trench hexside: see zone-of-control).",
+        description="Every enemy ZOC on the arrival hex reaches it across a trench hexside (whether that ZOC "
+        "reaches an empty hex is erratum trench-zoc's).",
     )
 
 
@@ -454,15 +463,20 @@ class Replacement(Resolver[ReplacementRequest]):
                 "no unit that moved during that same night turn may be rebuilt",
                 [False],
             )
+        if req.enemy_zoc_only_across_trench and not req.arrival_in_enemy_zoc:
+            raise RulesError(
+                "enemy_zoc_only_across_trench", "only an arrival hex within an enemy ZOC has one", [False]
+            )
         if req.eliminated_units_returned + req.depleted_units_returned == 0:
             return
-        if req.side == "german" and req.arrival_in_enemy_zoc and ctx.value("german-replacement-zoc"):
+        in_zoc = in_enemy_zoc(ctx, req)
+        if req.side == "german" and in_zoc and ctx.value("german-replacement-zoc"):
             return  # read literally, any hex within an enemy ZOC is a German arrival hex
         if req.arrival not in self.allowed_arrivals(req):
             raise RulesError(
                 "arrival", f"{req.side} replacements may not arrive there", self.allowed_arrivals(req)
             )
-        if req.arrival_in_enemy_zoc:
+        if in_zoc:
             raise RulesError(
                 "arrival_in_enemy_zoc", "a replacement may not arrive within an enemy ZOC", [False]
             )
@@ -472,6 +486,8 @@ class Replacement(Resolver[ReplacementRequest]):
         sources = [src, cite("13.1 Night")]
         if req.side == "german":
             sources.append(ctx.citation("german-replacement-zoc"))
+        if req.enemy_zoc_only_across_trench:
+            sources.append(ctx.citation("trench-zoc"))
         unused = REPLACEMENTS_PER_NIGHT - self.used(req)
         return Evaluation(
             key="allowed",

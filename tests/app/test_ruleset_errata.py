@@ -132,6 +132,19 @@ def test_trench_zoc_into_an_empty_hex(api: TestClient) -> None:
     occupied_only, any_hex = both(api, VIMY, "zone-of-control", body, "trench-zoc", "any-hex")
     assert occupied_only["outcome"]["zone_of_control_extends"] is True
     assert any_hex["outcome"]["zone_of_control_extends"] is False
+    # ... and so whether an Allied replacement may arrive in an empty Allied trench hex facing it (11.3).
+    arrival = {
+        "side": "allied",
+        "turn": 3,
+        "eliminated_units_returned": 1,
+        "arrival": "allied-trench-hex",
+        "arrival_in_enemy_zoc": True,
+        "enemy_zoc_only_across_trench": True,
+    }
+    refused = api.post(f"/api/v1/rulesets/{VIMY}/replacement", json=arrival)
+    assert refused.status_code == 422 and "arrival_in_enemy_zoc" in refused.text
+    picked = {**arrival, "variants": {"trench-zoc": "any-hex"}}
+    assert resolve(api, VIMY, "replacement", picked)["outcome"]["allowed"] is True
 
 
 def test_attack_across_the_attackers_own_trench(api: TestClient) -> None:

@@ -3,10 +3,14 @@ quoted text of 14.2 Trench Lines."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from rules.core.errors import RulesError
 from rules.registry import get_ruleset
 from rules.vimy_ridge.observation import TrenchAttackRequest, ZocRequest
+from rules.vimy_ridge.special import ReplacementRequest
 
 RS = get_ruleset("vimy-ridge")
 
@@ -40,6 +44,31 @@ def test_trench_zoc_into_an_empty_hex() -> None:
     for reading in ("occupied-hex", "any-hex"):
         assert zoc(True, True, reading) is False
         assert zoc(False, False, reading) is True and zoc(False, True, reading) is True
+
+
+def test_the_trench_zoc_decides_where_allied_replacements_arrive() -> None:
+    # "arriving in any Allied trench hex (not within any enemy ZOC)" (line 63): an empty Allied trench hex
+    # whose only enemy ZOC comes across a trench hexside is closed under 'occupied-hex', open under 'any-hex'.
+    arrival: dict[str, Any] = {
+        "side": "allied",
+        "turn": 3,
+        "eliminated_units_returned": 1,
+        "arrival": "allied-trench-hex",
+        "arrival_in_enemy_zoc": True,
+        "enemy_zoc_only_across_trench": True,
+    }
+    with pytest.raises(RulesError) as e:
+        RS.resolve("replacement", ReplacementRequest(**arrival))
+    assert e.value.field == "arrival_in_enemy_zoc"
+    picked = ReplacementRequest(**arrival, variants={"trench-zoc": "any-hex"})
+    assert RS.resolve("replacement", picked).evaluation.outcome["allowed"] is True
+    # A ZOC that does not come across a trench closes the hex under both readings.
+    direct = {**arrival, "enemy_zoc_only_across_trench": False, "variants": {"trench-zoc": "any-hex"}}
+    with pytest.raises(RulesError):
+        RS.resolve("replacement", ReplacementRequest(**direct))
+    with pytest.raises(RulesError) as e:
+        RS.resolve("replacement", ReplacementRequest(**{**arrival, "arrival_in_enemy_zoc": False}))
+    assert e.value.field == "enemy_zoc_only_across_trench"
 
 
 def line(trench_of: str, reading: str | None = None) -> str:
