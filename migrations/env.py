@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 from alembic import context
+from alembic.runtime.migration import RevisionStep
+from alembic.util import CommandError
 from sqlmodel import SQLModel
 
 import app.models  # noqa: F401  (registers the tables on SQLModel.metadata)
@@ -9,6 +11,12 @@ from app.core.db import make_engine
 
 config = context.config
 target_metadata = SQLModel.metadata
+
+# Undoing these drops data no later revision can bring back: refused unless asked for by name.
+LOSSY_DOWNGRADES = {
+    "0005": "the side-private parts of events (card hands) and the per-side fire-plan edits",
+    "0004": "the devices' revocations (revoked tokens would work again) and which games are archived",
+}
 
 
 def _url() -> str:
@@ -21,6 +29,27 @@ def run_migrations_offline() -> None:
         context.run_migrations()
 
 
+def _refuse_lossy_downgrade() -> None:
+    """A downgrade through 0005 or 0004 stops before its first step unless `-x lose_data=yes` is given (or
+    app.core.db.downgrade is told lose_data)."""
+    asked = context.get_x_argument(as_dictionary=True).get("lose_data") == "yes"
+    if asked or config.attributes.get("lose_data") or context.get_revision_argument() is None:
+        return
+    migration = context.get_context()
+    # The steps this command is about to run (alembic computes them the same way when it runs them).
+    steps = migration._migrations_fn(migration.get_current_heads(), migration)  # type: ignore[misc]
+    lost = [
+        f"{step.revision.revision} ({LOSSY_DOWNGRADES[step.revision.revision]})"
+        for step in steps
+        if isinstance(step, RevisionStep) and step.is_downgrade and step.revision.revision in LOSSY_DOWNGRADES
+    ]
+    if lost:
+        raise CommandError(
+            f"Refusing to downgrade: undoing {' and '.join(lost)} destroys that data for good; back the database "
+            "up and run again with `-x lose_data=yes` if that is what you want."
+        )
+
+
 def run_migrations_online() -> None:
     engine = make_engine(_url())
     with engine.connect() as connection:
@@ -30,6 +59,7 @@ def run_migrations_online() -> None:
             render_as_batch=connection.dialect.name == "sqlite",
             compare_type=True,
         )
+        _refuse_lossy_downgrade()
         with context.begin_transaction():
             context.run_migrations()
     engine.dispose()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -9,9 +10,9 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import event, text
-from sqlalchemy.engine import Engine, make_url
-from sqlmodel import Session, create_engine
+from sqlalchemy import UniqueConstraint, event, inspect
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlmodel import Session, SQLModel, create_engine
 
 from app.core.config import ROOT
 
@@ -58,16 +59,43 @@ def alembic_config(url: str) -> Config:
     return cfg
 
 
+class SchemaError(RuntimeError):
+    """The database cannot serve this firestep; the message says what to do about it."""
+
+
 def migrate(url: str, revision: str = "head") -> None:
+    """Upgrade to `revision`; at head, refuse (SchemaError) if the schema still lacks what the models need."""
     command.upgrade(alembic_config(url), revision)
+    if revision != "head":
+        return
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            drift = schema_drift(conn)
+    finally:
+        engine.dispose()
+    if drift:
+        raise SchemaError(
+            f"Migrating to {head_revision()} left the database without {'; '.join(drift)}: restore the backup "
+            "taken before the upgrade and report this list (docs/architecture.md, Migrations)."
+        )
 
 
-def downgrade(url: str, revision: str = "base") -> None:
-    command.downgrade(alembic_config(url), revision)
+def downgrade(url: str, revision: str = "base", lose_data: bool = False) -> None:
+    """Below 0005 or 0004 a downgrade drops the columns and tables that hold card hands, plan edits and
+    revocations: migrations/env.py refuses it (CommandError naming them) unless `lose_data`."""
+    cfg = alembic_config(url)
+    cfg.attributes["lose_data"] = lose_data
+    command.downgrade(cfg, revision)
+
+
+@cache
+def _scripts() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config("sqlite://"))
 
 
 def head_revision() -> str | None:
-    return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+    return _scripts().get_current_head()
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -75,10 +103,65 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(conn).get_current_revision()
 
 
-def ping(engine: Engine) -> bool:
-    try:
-        with engine.connect() as conn:
-            conn.execute(text("SELECT 1"))
-        return True
-    except Exception:  # any driver error means "not reachable"; health reports it rather than raising
-        return False
+def schema_drift(conn: Connection) -> list[str]:
+    """What the models need that the live schema lacks: tables, columns, named indexes, unique constraints.
+    A database stamped at head can still lack them (revision ids 0004 and 0005 were once reused with new
+    content). Only what is missing: that is what turns requests into 500s. One reflection query per kind
+    on PostgreSQL (~20 ms; alembic's compare_metadata reflects table by table, ~110 ms at every start)."""
+    import app.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+
+    live = inspect(conn)
+    columns = {name: {c["name"] for c in found} for (_, name), found in live.get_multi_columns().items()}
+    indexes = live.get_multi_indexes()
+    index_names = {name: {i["name"] for i in found} for (_, name), found in indexes.items()}
+    uniques: dict[str, set[frozenset[str | None]]] = {}
+    for (_, name), constraints in live.get_multi_unique_constraints().items():
+        uniques.setdefault(name, set()).update(frozenset(u["column_names"]) for u in constraints)
+    for (_, name), found in indexes.items():
+        uniques.setdefault(name, set()).update(frozenset(i["column_names"]) for i in found if i["unique"])
+    drift = []
+    for table in SQLModel.metadata.sorted_tables:
+        if table.name not in columns:
+            drift.append(f"table {table.name}")
+            continue
+        drift += [f"column {table.name}.{c.name}" for c in table.columns if c.name not in columns[table.name]]
+        drift += [
+            f"index {i.name}" for i in table.indexes if i.name not in index_names.get(table.name, set())
+        ]
+        drift += [
+            f"unique constraint on {table.name}({', '.join(u.columns.keys())})"
+            for u in table.constraints
+            if isinstance(u, UniqueConstraint)
+            and frozenset(u.columns.keys()) not in uniques.get(table.name, set())
+        ]
+    return drift
+
+
+def schema_problem(engine: Engine) -> str | None:
+    """Why this database cannot serve this firestep, as one sentence saying what to do; None if it can."""
+    with engine.connect() as conn:
+        revision = MigrationContext.configure(conn).get_current_revision()
+        head = head_revision()
+        if revision is None:
+            return "The database has no firestep schema yet: run `firestep migrate` (firestep serve does)."
+        if revision != head:
+            if revision not in {script.revision for script in _scripts().walk_revisions()}:
+                return (
+                    f"The database is at revision {revision}, which this firestep (head {head}) does not know: "
+                    "run the newer firestep that migrated it, or restore a backup taken before that."
+                )
+            return f"The database is at revision {revision} and this firestep needs {head}: run `firestep migrate`."
+        drift = schema_drift(conn)
+    if drift:
+        return (
+            f"The database is stamped {revision} but lacks {'; '.join(drift)}: restore a backup taken before "
+            "its last upgrade and run `firestep migrate` on it (docs/architecture.md, Migrations)."
+        )
+    return None
+
+
+def check_schema(engine: Engine) -> None:
+    """Refuse to serve a database that would answer requests with 500s (SchemaError, saying what to do)."""
+    problem = schema_problem(engine)
+    if problem:
+        raise SchemaError(problem)

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from fastapi import Response
 from pydantic import BaseModel
+from sqlalchemy.exc import SQLAlchemyError
 
-from app.core.db import current_revision, head_revision, ping
+from app.core.db import current_revision, head_revision, schema_drift
 from app.core.routing import Router
 from app.deps import EngineDep
 
@@ -14,12 +16,27 @@ class Health(BaseModel):
     database: bool
     revision: str | None
     head: str | None
+    drift: list[str]  # what the models need that the database lacks (app.core.db.schema_drift)
 
 
-@router.get("/healthz", response_model=Health, summary="Database reachability and migration revision")
-def healthz(engine: EngineDep) -> Health:
-    reachable = ping(engine)
-    revision = current_revision(engine) if reachable else None
+@router.get(
+    "/healthz",
+    response_model=Health,
+    summary="Database reachability, migration revision and schema drift",
+    responses={503: {"model": Health, "description": "Degraded: unreachable, not at head, or schema drift"}},
+)
+def healthz(engine: EngineDep, response: Response) -> Health:
+    try:
+        revision = current_revision(engine)
+        with engine.connect() as conn:
+            drift = schema_drift(conn)
+        reachable = True
+    except SQLAlchemyError:  # any driver error means "not reachable"; health reports it rather than raising
+        reachable, revision, drift = False, None, []
     head = head_revision()
-    ok = reachable and revision == head
-    return Health(status="ok" if ok else "degraded", database=reachable, revision=revision, head=head)
+    ok = reachable and revision == head and not drift
+    if not ok:
+        response.status_code = 503
+    return Health(
+        status="ok" if ok else "degraded", database=reachable, revision=revision, head=head, drift=drift
+    )

@@ -12,7 +12,13 @@ def test_healthz_reports_database_and_head_revision(client: TestClient) -> None:
     r = client.get("/healthz")
     assert r.status_code == 200
     body = r.json()
-    assert body == {"status": "ok", "database": True, "revision": head_revision(), "head": head_revision()}
+    assert body == {
+        "status": "ok",
+        "database": True,
+        "revision": head_revision(),
+        "head": head_revision(),
+        "drift": [],
+    }
 
 
 def test_docs_and_openapi_served(sqlite_client: TestClient) -> None:

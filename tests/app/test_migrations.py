@@ -16,7 +16,7 @@ def test_upgrade_downgrade_upgrade(database_url: str) -> None:
     migrate(database_url)
     assert current_revision(engine) == head_revision()
     assert "game" in inspect(engine).get_table_names()
-    downgrade(database_url, "base")
+    downgrade(database_url, "base", lose_data=True)
     assert current_revision(engine) is None
     assert "game" not in inspect(engine).get_table_names()
     migrate(database_url)
