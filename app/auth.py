@@ -115,14 +115,18 @@ ORGANISER_HEADER = "X-Organiser-Key"
 
 def organiser_key_problem(required: str, presented: str | None) -> Literal["missing", "wrong"] | None:
     """None when creating is open or the key is right. Compared as SHA-256 digests in constant time, so
-    neither the content nor the length of the key leaks through timing."""
+    neither the content nor the length of the key leaks through timing; wrong keys are counted against the
+    address like wrong join codes (TooManyRequests once over the limit, even for the right key)."""
     if not required:
         return None
     if not presented:
         return "missing"
+    security.check_guesses(security.ORGANISER_KEYS)
     same = hmac.compare_digest(
         hashlib.sha256(presented.encode()).digest(), hashlib.sha256(required.encode()).digest()
     )
+    if not same:
+        security.guess_failed(security.ORGANISER_KEYS)
     return None if same else "wrong"
 
 

@@ -276,8 +276,8 @@ class RateLimits:
             limiter=MovingWindowRateLimiter(MemoryStorage()),
         )
 
-    def retry_after(self, item: RateLimitItem, address: str) -> int:
-        reset = self.limiter.get_window_stats(item, "firestep", address).reset_time
+    def retry_after(self, item: RateLimitItem, *key: str) -> int:
+        reset = self.limiter.get_window_stats(item, *key).reset_time
         return max(1, math.ceil(reset - time.time()))
 
 
@@ -326,25 +326,32 @@ class ClientLimits:
             _client.reset(reset)
 
 
-def _too_many(client: Client, item: RateLimitItem, what: str) -> TooManyRequests:
-    wait = client.limits.retry_after(item, client.address)
+def _too_many(client: Client, item: RateLimitItem, what: str, *key: str) -> TooManyRequests:
+    wait = client.limits.retry_after(item, *key)
     return TooManyRequests(f"too many {what} from this address: wait {wait} s before trying again", wait)
 
 
-def check_join_attempts() -> None:
-    """Before a join code is looked up: refuse while this address is over its failed-code limit, so that
-    guessing stops even for a code that would be right."""
+# What a guess is counted under, per address: join codes (games and campaigns alike) and organiser keys each
+# have their own count, at the same limit (join_attempt_limit).
+JOIN_CODES = "firestep"
+ORGANISER_KEYS = "firestep-organiser-key"
+_GUESSED = {JOIN_CODES: "failed join codes", ORGANISER_KEYS: "wrong organiser keys"}
+
+
+def check_guesses(kind: str = JOIN_CODES) -> None:
+    """Before a join code or an organiser key is compared: refuse while this address is over its limit of
+    wrong ones, so that guessing stops even for one that would be right."""
     client = _client.get()
     if client is not None:
         item = client.limits.join_attempt
-        if not client.limits.limiter.test(item, "firestep", client.address):
-            raise _too_many(client, item, "failed join codes")
+        if not client.limits.limiter.test(item, kind, client.address):
+            raise _too_many(client, item, _GUESSED[kind], kind, client.address)
 
 
-def join_failed() -> None:
+def guess_failed(kind: str = JOIN_CODES) -> None:
     client = _client.get()
     if client is not None:
-        client.limits.limiter.hit(client.limits.join_attempt, "firestep", client.address)
+        client.limits.limiter.hit(client.limits.join_attempt, kind, client.address)
 
 
 def token_failed() -> None:
@@ -355,7 +362,7 @@ def token_failed() -> None:
         return
     item = client.limits.token_failure
     if not client.limits.limiter.hit(item, "firestep", client.address):
-        raise _too_many(client, item, "unknown tokens")
+        raise _too_many(client, item, "unknown tokens", "firestep", client.address)
 
 
 def page_wait_message(e: TooManyRequests, what: str) -> str:

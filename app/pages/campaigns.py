@@ -295,7 +295,11 @@ def campaigns_page(request: Request, session: SessionDep) -> Response:
 @router.post("/campaigns/new", response_class=HTMLResponse)
 async def new_campaign_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
-    refused = organiser_refusal(settings, form, "campaigns")
+    try:
+        refused = organiser_refusal(settings, form, "campaigns")
+    except TooManyRequests as e:
+        wait = security.page_wait_message(e, "wrong organiser keys")
+        return too_many(_start(request, session, error=wait), e)
     if refused:
         return _start(request, session, error=refused[0], status_code=refused[1])
     name = " ".join(str(form.get("name") or "").split())[:200] or None

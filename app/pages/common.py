@@ -60,7 +60,8 @@ USER_ERRORS = (RulesError, ValidationError, NotFoundError, Conflict, Forbidden, 
 
 def organiser_refusal(settings: Settings, form: FormData, what: str) -> tuple[str, int] | None:
     """The page's plain-words refusal (message, status) when this server wants its organiser key to create
-    `what` and the form's key is missing or wrong; None when creating may go ahead."""
+    `what` and the form's key is missing or wrong; None when creating may go ahead. TooManyRequests passes
+    through (too many wrong keys from this address)."""
     problem = auth.organiser_key_problem(settings.organiser_key, str(form.get("organiser_key") or ""))
     if problem == "missing":
         return f"Only the organiser may start {what} on this server: enter the organiser key.", 401
@@ -85,10 +86,10 @@ def join_with_code(
     try:
         if not code:
             raise RulesError("code", f"enter the {what} your {who_gave_it} gave you")
-        security.check_join_attempts()
+        security.check_guesses()
         return join(code)
     except NotFoundError as e:
-        security.join_failed()
+        security.guess_failed()
         raise JoinRefused(f"That {what} is not known here: check it with the {who_gave_it}.") from e
     except USER_ERRORS as e:
         raise JoinRefused(error_message(e)) from e

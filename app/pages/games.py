@@ -60,7 +60,11 @@ def _scenarios() -> list[dict[str, Any]]:
 @router.post("/games/new", response_class=HTMLResponse)
 async def create_game_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
-    refused = organiser_refusal(settings, form, "games")
+    try:
+        refused = organiser_refusal(settings, form, "games")
+    except TooManyRequests as e:
+        wait = security.page_wait_message(e, "wrong organiser keys")
+        return too_many(_start(request, session, error=wait), e)
     if refused:
         return _start(request, session, error=refused[0], status_code=refused[1])
     fields: dict[str, Any] = {}

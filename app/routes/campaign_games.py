@@ -168,11 +168,11 @@ def join(
     session: SessionDep,
     settings: SettingsDep,
 ) -> CampaignJoined:
-    security.check_join_attempts()
+    security.check_guesses()
     try:
         campaign_id, side, token = campaign_store.join(session, settings.secret_key, body.code)
     except NotFoundError:
-        security.join_failed()
+        security.guess_failed()
         raise
     return CampaignJoined(campaign_id=campaign_id, side=side, token=token)
 

@@ -185,12 +185,12 @@ def join(
     session: SessionDep,
     settings: SettingsDep,
 ) -> GameJoined:
-    security.check_join_attempts()
+    security.check_guesses()
     try:
         game_id, side, token = seats.join(session, settings.secret_key, body.code)
         session.commit()
     except NotFoundError:
-        security.join_failed()
+        security.guess_failed()
         raise
     response.set_cookie(COOKIE_NAME, token, httponly=True, samesite="lax", max_age=60 * 60 * 24 * 30)
     return GameJoined(game_id=game_id, side=side, token=token)

@@ -401,3 +401,31 @@ def test_a_page_with_a_stale_cookie_over_the_limit_says_so_in_words(limited_long
     r = c.get(f"/games/{game.id}/referee")
     assert_429(r, 60)
     assert "Too many unknown tokens from this device" in r.text
+
+
+def test_wrong_organiser_keys_over_the_limit_answer_429(migrated_url: str, tmp_path: Path) -> None:
+    """Organiser-key guesses are counted like join codes (same limit, their own count): over it, the API and
+    the pages answer 429 with Retry-After, even for the right key, until the window has passed."""
+    key = "club-night-organiser-key"
+    settings = Settings(
+        database_url=migrated_url, var_dir=tmp_path, organiser_key=key, join_attempt_limit=WINDOW
+    )
+    with TestClient(create_app(settings)) as c:
+        guess = {"X-Organiser-Key": "guess"}
+        assert c.post("/api/v1/campaigns", json={}, headers=guess).status_code == 403
+        assert c.post("/api/v1/games", json={"scenario": "mons-1914"}, headers=guess).status_code == 403
+        page = c.post("/campaigns/new", data=csrf.form(c, {"organiser_key": "guess"}))
+        assert page.status_code == 403
+        # Join codes keep their own count: wrong keys did not use it up.
+        assert c.post("/api/v1/join", json={"code": "ZZZZZ-ZZZZZ"}).status_code == 404
+        r = c.post("/api/v1/games", json={"scenario": "mons-1914"}, headers={"X-Organiser-Key": key})
+        assert_429(r)
+        assert "wrong organiser keys" in r.json()["detail"]
+        page = c.post("/games/new", data=csrf.form(c, {"scenario": "mons-1914", "organiser_key": key}))
+        assert_429(page)
+        assert "Too many wrong organiser keys from this device" in page.text
+        # Creating without the key is not a guess, and is refused as before.
+        assert c.post("/api/v1/games", json={"scenario": "mons-1914"}).status_code == 401
+        wait_out(r)
+        assert c.post("/api/v1/campaigns", json={}, headers={"X-Organiser-Key": key}).status_code == 201
+        assert len(c.get("/api/v1/games").json()) == 0
