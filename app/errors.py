@@ -37,7 +37,8 @@ class Unauthorized(Exception):
 
 
 class TooManyRequests(Exception):
-    """Too many failed join codes or tokens from one client address (HTTP 429 with Retry-After)."""
+    """Too many failed join codes or tokens from one client address, or too many rehearsals at once (HTTP 429
+    with Retry-After)."""
 
     def __init__(self, message: str, retry_after: int) -> None:
         self.message = message
@@ -61,7 +62,8 @@ def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         409: "Stale write: the body has the current state",
         413: "The request body is over the size limit (app/limits.py): names the limit in bytes",
         422: "Invalid input: names the field and the allowed values",
-        429: "Too many failed attempts from this address: Retry-After gives the seconds to wait",
+        429: "Too many failed attempts from this address, or too much work at once: Retry-After gives the "
+        "seconds to wait",
     }
     return {c: {"model": ErrorOut, "description": text[c]} for c in codes}
 

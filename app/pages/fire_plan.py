@@ -14,7 +14,7 @@ from app import auth
 from app.auth import Viewer, new_salt
 from app.core.routing import Router
 from app.deps import GameId, SessionDep, SettingsDep
-from app.errors import Conflict, Forbidden
+from app.errors import Conflict, Forbidden, TooManyRequests
 from app.models import Game
 from app.pages.common import error_message
 from app.pages.seats import Seat, game_page
@@ -207,7 +207,7 @@ def rehearsal_view(
         return {"rehearsal": None, "rehearsal_error": None}
     try:
         body = rehearsal.rehearse_plan(session, game, viewer, side, None, 1, PAGE_SAMPLES, {}, [])
-    except RulesError as e:
+    except (RulesError, TooManyRequests) as e:  # the page is shown without its heat, saying why
         return {"rehearsal": None, "rehearsal_error": error_message(e)}
     centres = {s["stand"]: s["center"] for s in body["stands"]}
     for turn in body["turn_by_turn"]:

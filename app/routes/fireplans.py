@@ -218,8 +218,9 @@ class RehearsalIn(BaseModel):
     "/{side}/rehearsal",
     summary="Rehearse a side's own fire plan against the enemy's stands as they stand now: per enemy stand "
     "and turn, the chances of 0, 1, 2 suppression markers and of being destroyed (its own player and the "
-    "referee only)",
-    responses=errors.responses(401, 403, 404, 422),
+    "referee only). Rehearsals run one at a time off the request path; past the limits per device and "
+    "overall, 429 with Retry-After",
+    responses=errors.responses(401, 403, 404, 422, 429),
 )
 def rehearse(
     game_id: GameId,

@@ -1,15 +1,27 @@
 """Rehearsing a side's fire plan on the game's current table: the enemy's stands as they stand now (their
 positions are public), the side's own plan (never the other side's), and rules/flanders_fields/rehearsal.py
-for every number."""
+for every number.
+
+A rehearsal can take seconds of CPU. It runs in one worker process at a lower priority, off the server's
+own process (threads would hold the GIL and stall every other request), and only so many wait for it: per
+device and overall, more are refused with 429 and Retry-After, naming the limit."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import multiprocessing
+import os
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any
 
 from sqlmodel import Session
 
 from app.auth import Viewer
+from app.errors import TooManyRequests
 from app.models import Game, Unit
 from app.services.fireplans import plan_items
 from app.services.table import table_of
@@ -75,13 +87,11 @@ def rehearse_plan(
         for i in plan_items(session, game.id or 0, side)
     ]
     plan_side: Side = "attacker" if side == "attacker" else "defender"
-    plan = R.plan_from_items(plan_side, items, table, firers, sos)
     units = list_units(session, game.id or 0)
     targets = enemy_targets(game, units, side)
-    result = R.rehearse(
-        plan, targets, table, game.period or "late", game.variants, turns=turns, seed=seed, samples=samples
-    )
-    body = result.as_dict()
+    work = (plan_side, items, table, dict(firers), list(sos), targets, game.period or "late", game.variants)
+    with GATE.admit(viewer.token_id):
+        body = _run(_rehearse, *work, turns, seed, samples)
     body["game"] = game.id
     body["stands"] = [
         {
@@ -100,3 +110,117 @@ def rehearse_plan(
         "Ranges are measured from the side's own rear edge: a mortar out of range from there does nothing.",
     ]
     return body
+
+
+# -- running rehearsals off the request path -----------------------------------------------------------------
+PER_DEVICE = 2  # a device's page and its API call may overlap; a third waits for them
+OVERALL = 4  # per server process: with one worker process, the last of them waits for the three before it
+RETRY_AFTER_SECONDS = 3
+NICE = 10  # the worker yields the CPU to the server's own process
+
+
+class Gate:
+    """How many rehearsals are running or waiting, per device and overall; past a limit, 429."""
+
+    def __init__(self, per_device: int = PER_DEVICE, overall: int = OVERALL) -> None:
+        self.per_device = per_device
+        self.overall = overall
+        self._lock = threading.Lock()
+        self._by_device: Counter[int | None] = Counter()
+
+    @contextmanager
+    def admit(self, device: int | None) -> Iterator[None]:
+        with self._lock:
+            if self._by_device[device] >= self.per_device:
+                raise TooManyRequests(
+                    f"this device already has {self.per_device} fire-plan rehearsals running, the limit per "
+                    f"device: try again in {RETRY_AFTER_SECONDS} s",
+                    RETRY_AFTER_SECONDS,
+                )
+            if self._by_device.total() >= self.overall:
+                raise TooManyRequests(
+                    f"the server is already running {self.overall} fire-plan rehearsals, its limit: try again "
+                    f"in {RETRY_AFTER_SECONDS} s",
+                    RETRY_AFTER_SECONDS,
+                )
+            self._by_device[device] += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._by_device[device] -= 1
+                if self._by_device[device] <= 0:
+                    del self._by_device[device]
+
+
+GATE = Gate()
+_pool: ProcessPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _lower_priority() -> None:
+    os.nice(NICE)
+
+
+def _executor() -> ProcessPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            # spawn: forking a server process that runs threads could copy a lock some thread holds.
+            context = multiprocessing.get_context("spawn")
+            _pool = ProcessPoolExecutor(1, mp_context=context, initializer=_lower_priority)
+        return _pool
+
+
+def _discard(pool: ProcessPoolExecutor) -> None:
+    global _pool
+    with _pool_lock:
+        if _pool is pool:
+            _pool = None
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _submit(fn: Callable[..., Any], *args: Any) -> Any:
+    pool = _executor()
+    try:
+        return pool.submit(fn, *args).result()
+    except BrokenProcessPool:
+        _discard(pool)
+        raise
+
+
+def _run(fn: Callable[..., Any], *args: Any) -> dict[str, Any]:
+    """fn(*args) in the worker process; a refusal there is raised here."""
+    try:
+        answer = _submit(fn, *args)
+    except BrokenProcessPool:  # the worker died (killed, out of memory): once more, with a new one
+        answer = _submit(fn, *args)
+    if isinstance(answer, tuple):  # RulesError does not survive pickling as it is: its parts come back
+        _, field, message, allowed = answer
+        error = RulesError(field, message)  # the message already names the allowed values
+        error.allowed = allowed
+        raise error
+    assert isinstance(answer, dict)
+    return answer
+
+
+def _rehearse(
+    plan_side: Side,
+    items: list[dict[str, Any]],
+    table: Any,
+    firers: dict[str, str],
+    sos: list[Mapping[str, Any]],
+    targets: list[R.TargetStand],
+    period: str,
+    variants: Mapping[str, str],
+    turns: int | None,
+    seed: int,
+    samples: int,
+) -> dict[str, Any] | tuple[str, str, str, list[Any] | None]:
+    """In the worker process: the plan rehearsed, as the answer's body, or a refusal's parts."""
+    try:
+        plan = R.plan_from_items(plan_side, items, table, firers, sos)
+        result = R.rehearse(plan, targets, table, period, variants, turns=turns, seed=seed, samples=samples)
+    except RulesError as e:
+        return ("refused", e.field, e.message, e.allowed)
+    return result.as_dict()
