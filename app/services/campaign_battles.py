@@ -32,6 +32,7 @@ from app.services import games, seating, versioned
 from app.services.events import record
 from app.services.game_setup import create_game
 from app.services.games import get_game, lock_game
+from app.services.units import add_unit_tree
 from rules.core.errors import NotFoundError, RulesError
 from rules.firestorm.campaign import CampaignState
 from rules.firestorm.data import AREA_NAMES
@@ -251,8 +252,23 @@ def _forces(tb: TableBattle) -> list[dict[str, Any]]:
             force["quality"] = f.quality
         if f.template is not None:  # one battalion-scale part of the table (erratum firestorm-troop-to-force)
             force["template"] = f.template
+        if f.counts:  # fewer companies or platoons than the chart draws (erratum gassed-bef-force)
+            force["counts"] = dict(f.counts)
         out.append(force)
     return out
+
+
+def _add_nests(session: Session, game_id: int, tb: TableBattle) -> None:
+    """The defender's trench HMG nests, each a stand placed in its front trench (off the table when the table
+    has no trench yet), besides the forces create_game deployed."""
+    for nest in tb.nests:
+        placed = (
+            {}
+            if nest.center is None
+            else {nest.unit.id: {"center": list(nest.center), "facing_deg": nest.facing_deg}}
+        )
+        off = () if nest.center is not None else (nest.unit.id,)
+        add_unit_tree(session, game_id, "defender", nest.unit, placed, off_table=off)
 
 
 def open_table_battle(
@@ -285,6 +301,7 @@ def open_table_battle(
         forces=_forces(tb),
     )
     assert game.id is not None
+    _add_nests(session, game.id, tb)
     game.notes = "\n".join(tb.notes)[:4000]  # the mission and what supply means on the table, for the referee
     link = CampaignBattle(
         campaign_id=campaign_id,
@@ -317,6 +334,7 @@ def open_table_battle(
             "path": campaign_path(campaign_id),
             "sources": list(tb.sources),
             "errata": list(tb.errata),
+            "trench_hmg_nests": [n.unit.name for n in tb.nests],
         },
         step="setup",
     )

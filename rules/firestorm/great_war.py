@@ -67,6 +67,7 @@ from rules.firestorm.great_war_data import (
     Motivation,
     SupplyEffect,
     TankTroop,
+    gassed_half,
 )
 from rules.firestorm.ruleset import Firestorm, FirestormRequest
 
@@ -91,22 +92,32 @@ def mission_for(attacker: Side, from_area: str, to_area: str) -> tuple[Mission, 
 
 
 def trench_hmg_nests(
-    attacker: Side, from_area: str, to_area: str, turn: int
+    ctx: Context, attacker: Side, from_area: str, to_area: str, turn: int
 ) -> tuple[int, str, tuple[str, ...]]:
-    """The defender's HMG nests: (count, why, sources)."""
+    """The defender's HMG nests: (count, why, sources). The attacker holds from_area, so under the card's
+    reading (erratum hmg-nests-enemy-trench) any trench attacked from is an enemy trench."""
     defender = other(attacker)
     if to_area not in TRENCH_OWNER:
         return 0, f"{to_area} is not a trench area", (SRC_NESTS,)
     if TRENCH_OWNER[to_area] != defender:
         return 0, "You get no bonus for defending in trenches you have captured from the enemy.", (SRC_NESTS,)
-    if TRENCH_OWNER.get(from_area) == attacker:
+    sources = (SRC_NESTS, SRC_NEST_CARD, ctx.citation("hmg-nests-enemy-trench"))
+    if ctx.value("hmg-nests-enemy-trench") == "held" and from_area in TRENCH_OWNER:
+        nests, why = NESTS_FROM_ENEMY_TRENCH, "attacked from an enemy trench"
+    elif TRENCH_OWNER.get(from_area) == attacker:
         nests, why = NESTS_FROM_ENEMY_TRENCH, "attacked from trenches that started in enemy control"
     else:
         nests, why = NESTS_FROM_OTHER, "attacked from any other area"
-    if turn == 1 and defender == "bef":
-        # Turn 1 is under gas: "one HMG nest instead of two", and a trench attacked from the side or rear keeps one.
-        return min(nests, NESTS_GASSED), f"{why}; halved by the turn 1 gas attack", (SRC_NESTS, SRC_GAS)
-    return nests, why, (SRC_NESTS, SRC_NEST_CARD)
+    if gassed(turn, defender):
+        # "one HMG nest instead of two", and a trench attacked from the side or rear keeps its single nest.
+        return min(nests, NESTS_GASSED), f"{why}; halved by the turn 1 gas attack", (*sources, SRC_GAS)
+    return nests, why, sources
+
+
+def gassed(turn: int, side: Side) -> bool:
+    """'In turn 1 the Germans use gas in their initial attack. This means that all BEF Firestorm Troops and
+    Trench defences are halved on turn 1.'"""
+    return turn == 1 and side == "bef"
 
 
 class BattleAreasRequest(FirestormRequest):
@@ -152,7 +163,7 @@ class MissionSelection(Resolver[BattleAreasRequest]):
 
     def evaluate(self, req: BattleAreasRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         mission, clause = mission_for(req.attacker, req.from_area, req.to_area)
-        nests, why, nest_sources = trench_hmg_nests(req.attacker, req.from_area, req.to_area, req.turn)
+        nests, why, nest_sources = trench_hmg_nests(ctx, req.attacker, req.from_area, req.to_area, req.turn)
         sources: tuple[str, ...] = (SRC_MISSION, SRC_ATTACKER, *nest_sources)
         changes = [ATTACKER_RULE, f"the defender gets {nests} trench HMG nest(s): {why}"]
         battle0 = None if req.battle is None else req.battle - 1
@@ -201,7 +212,7 @@ class TrenchHmgNests(Resolver[BattleAreasRequest]):
         return ()
 
     def evaluate(self, req: BattleAreasRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
-        nests, why, sources = trench_hmg_nests(req.attacker, req.from_area, req.to_area, req.turn)
+        nests, why, sources = trench_hmg_nests(ctx, req.attacker, req.from_area, req.to_area, req.turn)
         return Evaluation(
             f"{nests} HMG nests",
             {"hmg_nests": nests, "side": other(req.attacker)},
@@ -429,6 +440,12 @@ class TroopPointsRequest(FirestormRequest):
     )
     first_troop: Card = Field(description="Firestorm Troop card taken as points instead of its unit.")
     second_troop: Card | None = Field(default=None, description="A second Firestorm Troop card (up to two).")
+    turn: int | None = Field(
+        default=None,
+        ge=1,
+        le=LAST_TURN,
+        description="Campaign turn: on turn 1 the gas halves BEF Firestorm Troops (erratum gassed-troop-points).",
+    )
 
 
 @Firestorm.resolver
@@ -436,7 +453,10 @@ class TroopPoints(Resolver[TroopPointsRequest]):
     id = "troop-points"
     summary = "Firestorm Troop points value: add the card's points to your force instead of its unit"
     Request = TroopPointsRequest
-    examples = ({"force_points": 100, "first_troop": "stoss", "second_troop": "a7v"},)
+    examples = (
+        {"force_points": 100, "first_troop": "stoss", "second_troop": "a7v"},
+        {"force_points": 100, "first_troop": "58-bn-mgc", "turn": 1},
+    )
 
     def check(self, req: TroopPointsRequest, ctx: Context) -> None:
         if req.second_troop is not None:
@@ -453,14 +473,24 @@ class TroopPoints(Resolver[TroopPointsRequest]):
 
     def evaluate(self, req: TroopPointsRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         cards = [POINTS_CARDS[c] for c in (req.first_troop, req.second_troop) if c is not None]
-        added = sum(c.points for c in cards)
+        sources: tuple[str, ...] = (SRC_POINTS, SRC_CARDS)
+        gas = req.turn is not None and gassed(req.turn, cards[0].side)
+        halve = gas and ctx.value("gassed-troop-points") == "halved"
+        if gas:
+            sources = (*sources, SRC_GAS, ctx.citation("gassed-troop-points"))
+        points = [gassed_half(c.points) if halve else c.points for c in cards]
+        added = sum(points)
         return Evaluation(
             "points",
             {"force_points": req.force_points + added, "added_points": added},
             total=req.force_points + added,
-            sources=(SRC_POINTS, SRC_CARDS),
+            sources=sources,
             details={
-                "instead_of": [{"card": c.printed, "points": c.points, "unit": c.unit} for c in cards],
+                "instead_of": [
+                    {"card": c.printed, "points": c.points, "unit": c.unit, "points_added": p}
+                    for c, p in zip(cards, points, strict=True)
+                ],
+                "gassed": gas,
                 "note": "They are of less value than the Firestorm Troop itself: that is intentional.",
             },
         )
@@ -553,5 +583,11 @@ def _great_war(_p: str | None) -> dict[str, Any]:
             for c in POINTS_CARDS.values()
         },
         "out_of_supply": {"morale_reduced": MORALE_REDUCED, "one_level_higher": MORALE_RAISED},
-        "errata": ["out-of-supply-table", "out-of-supply-strength-rounding", "whippet-extras"],
+        "errata": [
+            "out-of-supply-table",
+            "out-of-supply-strength-rounding",
+            "whippet-extras",
+            "hmg-nests-enemy-trench",
+            "gassed-troop-points",
+        ],
     }

@@ -519,3 +519,161 @@ Firestorm.add_errata(
         default="field-and-losses",
     ),
 )
+
+# -- readings of the Great War rules that decide what a campaign battle fields (issue 23) ---------------------------
+SRC_DEPLOYMENT = cite("Initial Deployment")
+SRC_REINFORCEMENTS = cite(
+    "The General's Wargame: Order Three, Strategic Phase, 2. Deploy new Firestorm Troops and remove tanks"
+)
+SRC_GAS_TURN_1 = cite("Turn One - 24 April, Morning: Gas Attack")
+FF_QUALITY = ff_cite("TROOP QUALITY")
+# "This means that the BEF Firestorm Troops get one section (3x SMLE rifle team, 1x Hales rifle grenade team, 1x
+# Lewis MG team) instead of two (5x SMLE rifle team, 2x Hales rifle grenade team, 2x Lewis MG team)": half of the
+# 5 rifle teams is 3, so a half is rounded up.
+
+
+def gassed_half(n: int) -> int:
+    """Half of n, rounded up as the gassed section's rifle teams are."""
+    return (n + 1) // 2
+
+
+HMG_NEST_CARD = (
+    "Reinforce your company with a 2x HMG nests if attacked from an enemy trench, otherwise only 1x HMG nest."
+)
+GAS_RULE = "all BEF Firestorm Troops and Trench defences are halved on turn 1"
+
+Firestorm.add_errata(
+    Erratum(
+        "hmg-nests-enemy-trench",
+        "When a defender's trench gets two HMG nests",
+        (
+            Reading(
+                "started-in-enemy-control",
+                "Defending in Trenches: 'If your trenches are attacked from trenches that started in enemy "
+                "control you get two HMG nests. If your trenches are attacked from any other area you only get "
+                "one. This represents the fact that trenches are designed to face in a certain direction'. A "
+                "trench the attacker captured from the defender started in the defender's control: one nest.",
+                SRC_NESTS,
+                "started",
+            ),
+            Reading(
+                "enemy-held-trench",
+                f"The card, literally: '{HMG_NEST_CARD}' Any trench area the attacker holds when it attacks is "
+                "an enemy trench, one it captured from the defender too: two nests.",
+                SRC_NEST_CARD,
+                "held",
+            ),
+        ),
+        default="started-in-enemy-control",
+        note="They differ only when a trench the defender started with, since captured by the attacker, is "
+        "attacked from. The rules section is the fuller text and says why (trenches face one way; an attack "
+        "from the defender's own former line comes from the side), so a referee reads the card as its summary.",
+    ),
+    Erratum(
+        "gassed-troop-points",
+        "A BEF Firestorm Troop taken as points on turn 1 (the gas attack)",
+        (
+            Reading(
+                "halved",
+                "Gas Attack: 'all BEF Firestorm Troops and Trench defences are halved on turn 1'; Turn One: "
+                "'during the first turn all BEF Firestorm Troop values and defences for the trenches are "
+                "halved'. The points are taken 'instead of the Unit listed', so they are halved with it, "
+                "rounded up as the gassed section keeps 3 of its 5 rifle teams.",
+                f"{SRC_GAS}; {SRC_GAS_TURN_1}; {SRC_POINTS}",
+                "halved",
+            ),
+            Reading(
+                "full",
+                "The gas text halves the troops (sections, Vickers, HMG nests), not the card's points: 'The "
+                "points are listed in the upper right corner with each Firestorm Troop', with no turn rule.",
+                f"{SRC_POINTS}; {SRC_GAS}",
+                "full",
+            ),
+        ),
+        default="halved",
+        note="Points unchanged would let the BEF escape the gas by taking points instead of the unit; the turn "
+        "text halves the troops' 'values', so a referee halves the points.",
+    ),
+    Erratum(
+        "gassed-bef-force",
+        "How a BEF Firestorm Troop's battalion is halved on a turn 1 table (the gas attack)",
+        (
+            Reading(
+                "half-the-companies",
+                "Gas Attack: 'all BEF Firestorm Troops ... are halved on turn 1 ... one section ... instead of "
+                "two ... two Vickers HMG instead of four Vickers HMG for a machine-gun platoon': the troop keeps "
+                "half of its parts, each whole. On the table a troop is a battalion (erratum "
+                "firestorm-troop-to-force): it keeps its HQ and half of its companies (rounded up, as the "
+                "section keeps 3 of 5 rifle teams), each with all its platoons: an Infantry Battalion 2 of its 4 "
+                "companies, the Machine Gun Battalion 2 of its 4 MMG Companies (8 Vickers of 16), the Tank "
+                "Battalion 2 of its 3 companies.",
+                f"{SRC_GAS}; {SRC_GAS_TURN_1}; {FF_ORGANISATION}",
+                "companies",
+            ),
+            Reading(
+                "half-each-company",
+                "The platoon is halved inside itself ('one section instead of two', 'two Vickers HMG instead of "
+                "four'): every company keeps half of its platoons (rounded up): an Infantry Company 2 of its 3 "
+                "platoons, an MMG Company 2 of its 4 Vickers ('MMG Company (4 Models)', the size of the card's "
+                "'4x Vickers HMG team'), a Tank Company 2 of its 4 tanks.",
+                f"{SRC_GAS}; {FF_ORGANISATION}",
+                "platoons",
+            ),
+        ),
+        default="half-the-companies",
+        note="Only Firestorm Troops are halved: a force a side fields without one (erratum "
+        "firestorm-troop-to-force) is not. The companies reading halves every BEF table here exactly (4 "
+        "companies) and keeps whole companies, the units a Flanders Fields battalion moves and rolls for; "
+        "halving each company leaves 2 of 3 platoons, two thirds.",
+    ),
+    Erratum(
+        "firestorm-grade",
+        "The Flanders Fields grade of a Firestorm Troop's printed grade",
+        (
+            Reading(
+                "trained-is-experienced",
+                "Firestorm prints 'veteran infantry' (478, 48, 207 and 93 RIR), 'trained infantry' (419 RIR), "
+                "'(Stoss)' (G Gr. 5, 257) and 'four Veteran Infantry Firestorm Troops' (the AIF). Flanders "
+                "Fields has 'three grades ... RAW, EXPERIENCED and VETERAN' and 'All Storm troop battalions are "
+                "veteran' (its grade storm). Veteran is Veteran, Stoss is Storm, and trained, the grade below "
+                "veteran on the cards ('VETERAN 3+', 'TRAINED 4+'), is Experienced, the grade below Veteran: "
+                "'Units and men who have survived their baptism of fire'.",
+                f"{SRC_DEPLOYMENT}; {SRC_REINFORCEMENTS}; {SRC_CARDS}; {FF_QUALITY}",
+                {"veteran": "veteran", "trained": "experienced", "stoss": "storm"},
+            ),
+            Reading(
+                "trained-is-raw",
+                "'trained infantry' is Flanders Fields' Raw: 'Units which have finished basic training but "
+                "have no experience of combat ... as would reserve or Landwhere units' (419 RIR is a reserve "
+                "regiment). Veteran and Stoss as in the other reading.",
+                f"{SRC_DEPLOYMENT}; {FF_QUALITY}",
+                {"veteran": "veteran", "trained": "raw", "stoss": "storm"},
+            ),
+        ),
+        default="trained-is-experienced",
+        note="The four veteran regiments are reserve regiments (RIR) too, so 'reserve' is not what grades them "
+        "here; trained ranks between veteran and the Raw of troops new to combat. Troops printed without a "
+        "grade (the Line Division brigades, the HMG and tank troops) take their table's grade as Flanders "
+        "Fields prints it; crewed weapons 'are always classed as Experienced'.",
+    ),
+    Erratum(
+        "hmg-nest-on-the-table",
+        "What a trench HMG nest is on a Flanders Fields table",
+        (
+            Reading(
+                "one-mmg-stand",
+                f"'{HMG_NEST_CARD}' and 'This is in addition to any Firestorm Troops': each nest is one "
+                "machine gun of the defender's nation as its tables print it (a Vickers MMG of the British "
+                "Machine Gun Battalion, a Maxim MMG of the German battalion's MMG Company; 'Crewed Weapons ... "
+                "are always classed as Experienced'), placed in the defender's front trench, the nests spread "
+                "evenly along it and facing the attacker. On a table laid by hand (erratum "
+                "campaign-table-layout, empty) it starts off the table for the referee to place in the trench.",
+                f"{SRC_NESTS}; {SRC_NEST_CARD}; {FF_ORGANISATION}; {FF_QUALITY}",
+                "one-mmg-stand",
+            ),
+        ),
+        default="one-mmg-stand",
+        note="The card's nest is a single gun ('2x HMG nests' against 'two Vickers HMG instead of four'), so a "
+        "nest brings one gun, not a company.",
+    ),
+)

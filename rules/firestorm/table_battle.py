@@ -7,8 +7,10 @@ contested area's terrain in the shape app.services.game_setup.create_game accept
 result (who holds the field, stands lost) into the Great War score the campaign's resolve action takes.
 
 Where the texts are silent the choice is a Firestorm erratum (rules/firestorm/great_war_data.py):
-campaign-turn-date, firestorm-troop-to-force, a7v-table, out-of-supply-on-the-table, campaign-table-layout and
-table-result-to-campaign-vp.
+campaign-turn-date, firestorm-troop-to-force, a7v-table, out-of-supply-on-the-table, campaign-table-layout,
+table-result-to-campaign-vp, firestorm-grade (the printed grades as Flanders Fields grades), gassed-bef-force
+(how the turn 1 gas halves a BEF troop's battalion), hmg-nest-on-the-table and hmg-nests-enemy-trench (the
+defender's trench HMG nests, each a machine-gun stand placed in its front trench).
 
 The generated layout (erratum campaign-table-layout, reading "generated") is firestep's, not the book's. Table
 frame as everywhere (rules/table/frame.py): x across the 120 cm, y from the attacker's base edge to the
@@ -30,8 +32,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from shapely import Polygon
@@ -52,23 +55,29 @@ from rules.firestorm.data import (
     Kind,
     Side,
 )
-from rules.firestorm.great_war import mission_for, trench_hmg_nests
+from rules.firestorm.great_war import gassed, mission_for, trench_hmg_nests
 from rules.firestorm.great_war_data import (
     FF_ORGANISATION,
+    FF_QUALITY,
     FF_TERRAIN,
     MISSION_NAMES,
     NIGHT_RULES,
     SRC_CHOOSE_TROOPS,
     SRC_DEFEATED,
+    SRC_DEPLOYMENT,
     SRC_GAS,
     SRC_MISSION,
+    SRC_NEST_CARD,
     SRC_NIGHT,
     SRC_OUT_OF_SUPPLY,
+    SRC_REINFORCEMENTS,
     SRC_ROLL_TO_DESTROY,
     SRC_TERRAIN,
+    gassed_half,
 )
 from rules.firestorm.ruleset import Firestorm, cite
-from rules.flanders_fields.organisation import ORGANISATION_TABLES, TABLES
+from rules.flanders_fields.organisation import ORGANISATION_TABLES, TABLES, build_force, build_template
+from rules.flanders_fields.organisation import Unit as OrgUnit
 from rules.flanders_fields.ruleset import cite as ff_cite
 from rules.flanders_fields.scenarios import DEPLOY_DEPTH, HILL_HEIGHT_CM, ROAD_WIDTH_CM
 from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
@@ -85,7 +94,7 @@ PERIOD_HEADINGS = {
     "mid": "WESTERN FRONT MID 1915 TO MID 1917",
     "late": "WESTERN FRONT MID 1917 TO END OF WAR",
 }
-SRC_QUALITY = ff_cite("TROOP QUALITY")
+SRC_QUALITY = FF_QUALITY
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,20 @@ class TableForce:
     troop: str  # the Firestorm Troop id it comes from; "" for the force a side fields without one
     # The table's named part the force is (e.g. "battalion"); None: the whole table, itself a battalion.
     template: str | None = None
+    # kind -> boxes kept of that kind under each parent, fewer than the chart draws (a gassed BEF troop); the
+    # organisation builders' `counts`.
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TableNest:
+    """A trench HMG nest of the defender (erratum hmg-nest-on-the-table): one machine-gun stand."""
+
+    unit: OrgUnit
+    # Its centre inside the defender's front trench, rules/table/frame.py's frame; None when no trench is laid
+    # (the table is laid by hand): it starts off the table.
+    center: tuple[float, float] | None
+    facing_deg: float
 
 
 @dataclass(frozen=True)
@@ -125,6 +148,8 @@ class TableBattle:
     from_area: str = ""
     deployment_zones: Mapping[str, tuple[float, float, float, float]] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    # The defender's trench HMG nests, "in addition to any Firestorm Troops".
+    nests: tuple[TableNest, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -219,7 +244,7 @@ FORCE_TABLES: dict[str, dict[tuple[Side, Kind], ForceChoice]] = {
         ),
         ("bef", "veteran-british"): ForceChoice(
             "gb-1917",
-            "veteran",
+            None,
             "BRITISH AND EMPIRE DIVISION SPRING 1917 ONWARDS, one Infantry Battalion: 'one quarter may be "
             "upgraded to Veteran'; Firestorm values the AIF as 'Veteran British'",
             "battalion",
@@ -303,8 +328,75 @@ def _forces(ctx: Context, state: CampaignState, period: str) -> tuple[list[Table
                 used.append("a7v-table")
             if spec.kind == "veteran-british":
                 used.append("veteran-british")
-            forces.append(TableForce(role, choice.table, choice.quality, spec.name, tid, choice.template))
+            quality = choice.quality
+            if tid in FIRESTORM_GRADES:
+                quality = troop_quality(ctx, tid)
+                used.append("firestorm-grade")
+            counts: dict[str, int] = {}
+            if gassed(state.turn, side):
+                counts = gassed_counts(ctx, choice.table, choice.template, quality)
+                used.append("gassed-bef-force")
+            forces.append(TableForce(role, choice.table, quality, spec.name, tid, choice.template, counts))
     return forces, used
+
+
+# -- grades -------------------------------------------------------------------------------------------------------
+# Each grade Firestorm prints for a troop (troop id -> (grade, where and the printed line)); erratum
+# firestorm-grade maps it to a Flanders Fields grade. Troops printed without one take their table's grade
+# (FORCE_TABLES).
+_D1 = f"{SRC_DEPLOYMENT}: 478 RIR (veteran infantry, use Jägerkompanie) at D-1"
+_D2 = (
+    f"{SRC_DEPLOYMENT}: 48 RIR (veteran infantry), 207 RIR (veteran infantry, use Jägerkompanie) and Group I "
+    "(A7V tanks) at D-2"
+)
+_D3 = (
+    f"{SRC_DEPLOYMENT}: G Gr. 5 (Stoss), 93 RIR (veteran infantry, use Jägerkompanie) and Group III (A7V "
+    "tanks) at D-3"
+)
+_C5 = (
+    f"{SRC_DEPLOYMENT}: 257 (Stoss) and 419 RIR (trained infantry, use infanteriekompanie) and Group II (A7V "
+    "tanks) at C-5"
+)
+_AIF = (
+    f"{SRC_REINFORCEMENTS}: the British player receives four Veteran Infantry Firestorm Troops. Two are from "
+    "the 13th AIF Brigade and two are from the 15th AIF Brigade; the 14th shares their card, '13 POINTS 13th, "
+    "14th and 15th Bde AIF'"
+)
+FIRESTORM_GRADES: dict[str, tuple[str, str]] = {
+    "478-rir": ("veteran", _D1),
+    "48-rir": ("veteran", _D2),
+    "207-rir": ("veteran", _D2),
+    "93-rir": ("veteran", _D3),
+    "g-gr-5": ("stoss", _D3),
+    "257-rir": ("stoss", _C5),
+    "419-rir": ("trained", _C5),
+    **dict.fromkeys(
+        ("14-bde-aif", "13-bde-aif-a", "13-bde-aif-b", "15-bde-aif-a", "15-bde-aif-b"), ("veteran", _AIF)
+    ),
+}
+
+
+def troop_quality(ctx: Context, troop: str) -> str:
+    """The Flanders Fields grade of a troop Firestorm grades (erratum firestorm-grade)."""
+    return str(ctx.value("firestorm-grade")[FIRESTORM_GRADES[troop][0]])
+
+
+# -- the turn 1 gas -----------------------------------------------------------------------------------------------
+def gassed_counts(ctx: Context, table: str, template: str | None, quality: str | None) -> dict[str, int]:
+    """What a gassed BEF troop's unit keeps (erratum gassed-bef-force), as organisation `counts`: half of its
+    companies, or half of each company's platoons, rounded up; its HQ stays."""
+    built = (
+        build_force(table, quality=quality)
+        if template is None
+        else build_template(table, template, quality=quality, id_prefix=table)
+    )
+    by_company = ctx.value("gassed-bef-force") == "companies"
+    parents = [built] if by_company else [u for u in built.children if u.children]
+    kept: dict[str, int] = {}
+    for parent in parents:
+        drawn = Counter(u.kind for u in parent.children if u.children or not by_company)
+        kept |= {kind: gassed_half(n) for kind, n in drawn.items()}
+    return kept
 
 
 # -- the table ----------------------------------------------------------------------------------------------------
@@ -472,7 +564,7 @@ def _trench(t: _Layout, area: str, attacker: Side, from_area: str) -> None:
     y = t.rng.uniform(136, 144)
     captured = TRENCH_OWNER[area] == attacker  # the defender holds a trench the attacker built
     built_by = SIDE_NAMES[TRENCH_OWNER[area]]
-    t.trench(y, X_MIN, X_MAX, name="front trench", built_by=built_by)
+    t.trench(y, X_MIN, X_MAX, name=FRONT_TRENCH, built_by=built_by)
     if captured:
         # Its wire still faces the defender's side: the trench was dug against them.
         t.wire(y + 7, name="wire (facing the defender's side)")
@@ -565,7 +657,11 @@ def table_battle(state: CampaignState, layout_seed: int) -> TableBattle:
     terrain = (
         generate_terrain(state, layout_seed) if generated else {"type": "FeatureCollection", "features": []}
     )
-    notes, rule_sources = _battle_notes(state)
+    nests, nest_why, nest_sources = _nests(ctx, state, terrain, NATIONS[defender])
+    notes, rule_sources = _battle_notes(ctx, state, nests, nest_why)
+    if nests:
+        used.append("hmg-nest-on-the-table")
+        rule_sources += nest_sources
     sources = [
         SRC_DATES,
         ctx.citation("campaign-turn-date"),
@@ -586,6 +682,13 @@ def table_battle(state: CampaignState, layout_seed: int) -> TableBattle:
         sources.append(SRC_VALUES)
     if "a7v-table" in used:
         sources.append(ctx.citation("a7v-table"))
+    if "firestorm-grade" in used:
+        sources += [
+            *sorted({FIRESTORM_GRADES[f.troop][1] for f in forces if f.troop in FIRESTORM_GRADES}),
+            ctx.citation("firestorm-grade"),
+        ]
+    if "gassed-bef-force" in used:
+        sources.append(ctx.citation("gassed-bef-force"))
     for role, side, supplied in (
         ("attacker", c.attacker, c.attacker_in_supply),
         ("defender", defender, c.defender_in_supply),
@@ -624,25 +727,85 @@ def table_battle(state: CampaignState, layout_seed: int) -> TableBattle:
             "defender": (0.0, TABLE_LENGTH_CM - DEPLOY_DEPTH, TABLE_WIDTH_CM, TABLE_LENGTH_CM),
         },
         notes=tuple(notes),
+        nests=tuple(nests),
     )
 
 
-def _battle_notes(state: CampaignState) -> tuple[list[str], list[str]]:
+# -- trench HMG nests ---------------------------------------------------------------------------------------------
+# Erratum hmg-nest-on-the-table: a nest is one machine gun of the defender's nation as its tables print it, the
+# stand of kind "mmg" in this part of its table: the British Machine Gun Battalion's "Vickers MMG", the German
+# Infantry Battalion's MMG Company's "Maxim MMG".
+NEST_GUNS: dict[str, tuple[str, str]] = {
+    "british": ("gb-1917", "mg-battalion"),
+    "german": ("de-1916", "battalion"),
+}
+FRONT_TRENCH = "front trench"
+DEFENDER_FACING_DEG = 270.0  # towards the attacker's base edge (y = 0), as the defender deploys
+
+
+def _nests(
+    ctx: Context, state: CampaignState, terrain: Mapping[str, Any], nation: str
+) -> tuple[list[TableNest], str, tuple[str, ...]]:
+    """The defender's trench HMG nests: each one machine-gun stand, spread evenly along the defender's front
+    trench (off the table when none is laid)."""
+    c = state.current
+    assert c is not None and c.from_area and c.to_area
+    n, why, sources = trench_hmg_nests(ctx, c.attacker, c.from_area, c.to_area, state.turn)
+    if not n:
+        return [], why, sources
+    table, part = NEST_GUNS[nation]
+    # One gun of each box: its stand is named as printed, without a number.
+    built = build_template(table, part, id_prefix="nest", counts={"mmg": 1})
+    gun = next(u for u in built.stands() if u.kind == "mmg")
+    front = next(
+        (
+            shape(f["geometry"])
+            for f in terrain["features"]
+            if f["properties"].get("kind") == "trench" and f["properties"].get("name") == FRONT_TRENCH
+        ),
+        None,
+    )
+    nests = []
+    for i in range(1, n + 1):
+        at = None if front is None else front.interpolate(i / (n + 1), normalized=True)
+        unit = replace(
+            gun,
+            id=f"trench-hmg-nest-{i}",
+            name=f"Trench HMG nest {i} ({gun.name})",
+            source=f"{SRC_NEST_CARD}; {gun.source}",
+        )
+        nests.append(TableNest(unit, None if at is None else (_r(at.x), _r(at.y)), DEFENDER_FACING_DEG))
+    return nests, why, (*sources, ctx.citation("hmg-nest-on-the-table"))
+
+
+def _battle_notes(
+    ctx: Context, state: CampaignState, nests: list[TableNest], nest_why: str
+) -> tuple[list[str], list[str]]:
     """The Firestorm rules that shape this battle whatever the table: mission, trench HMG nests, gas, night."""
     c = state.current
     assert c is not None and c.from_area and c.to_area
     mission, why = mission_for(c.attacker, c.from_area, c.to_area)
     notes = [f"Mission: {MISSION_NAMES[mission]} ({why})"]
     sources = [SRC_MISSION]
-    nests, nest_why, nest_sources = trench_hmg_nests(c.attacker, c.from_area, c.to_area, state.turn)
     if nests:
-        notes.append(
-            f"The defender gets {nests} trench HMG nest(s) besides its Firestorm Troops: {nest_why}."
+        where = (
+            "in its front trench"
+            if all(n.center is not None for n in nests)
+            else "off the table: place them in its front trench"
         )
-        sources += nest_sources
-    if state.turn == 1 and c.attacker == "german":
         notes.append(
-            "Turn 1 is fought under the German gas attack: 'all BEF Firestorm Troops and Trench defences are halved'."
+            f"The defender gets {len(nests)} trench HMG nest(s) besides its Firestorm Troops ({nest_why}): "
+            f"{', '.join(n.unit.name for n in nests)}, {where}."
+        )
+    if gassed(state.turn, other(c.attacker)):
+        how = (
+            "half of its companies"
+            if ctx.value("gassed-bef-force") == "companies"
+            else "half of each company's platoons"
+        )
+        notes.append(
+            "Turn 1 is fought under the German gas attack: 'all BEF Firestorm Troops and Trench defences are "
+            f"halved': each BEF Firestorm Troop fields {how}."
         )
         sources.append(SRC_GAS)
     if aif_night_battle(state.turn, state.battle):

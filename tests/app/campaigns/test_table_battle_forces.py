@@ -69,7 +69,8 @@ DICE = {"resolve": [6, 1], "destroy": [6], "capture": [6]}
 
 def test_the_largest_fixed_attack_opens_a_playable_game(client: TestClient, seats: Seats) -> None:
     """D-3 into C-4 with the 5th Guard Grenadiers (Stoss) and Group III (A7V) against 23 Bde: 48 stands
-    against 13, all on the table (before: 48 against a 195-stand division, most of it off the table)."""
+    against 8, all on the table (before: 48 against a 195-stand division, most of it off the table): 23 Bde
+    halved by the gas (its HQ and 2 of 4 companies, 7 of 13 stands) and its one trench HMG nest."""
     s = seats
     snap = client.get(f"/api/v1/campaigns/{s.id}/legal-actions", headers=s.organiser).json()
     for _ in range(20):  # turn 1's first battle, resolved by hand, then on to the second fixed attack
@@ -102,5 +103,5 @@ def test_the_largest_fixed_attack_opens_a_playable_game(client: TestClient, seat
     assert r.status_code == 201, r.text
     game_id = r.json()["table_battle"]["game_id"]
     units = client.get(f"/api/v1/games/{game_id}/units", headers=bearer(r.json()["referee_token"])).json()
-    assert sizes(units) == {"attacker": 48, "defender": 13}
+    assert sizes(units) == {"attacker": 48, "defender": 7 + 1}
     assert not [u for u in units if u["off_table"]]

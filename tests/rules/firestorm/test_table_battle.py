@@ -186,11 +186,9 @@ def test_the_kinds_tables_as_printed() -> None:
         "de-storm-battalion",
         "mmg-company",
     )
-    # The AIF are 'Veteran British'; "one quarter may be upgraded to Veteran".
-    assert (late[("bef", "veteran-british")].table, late[("bef", "veteran-british")].quality) == (
-        "gb-1917",
-        "veteran",
-    )
+    # The AIF are 'Veteran British'; "one quarter may be upgraded to Veteran". Their grade is Firestorm's
+    # 'Veteran Infantry' (erratum firestorm-grade, test_table_battle_fidelity.py).
+    assert late[("bef", "veteran-british")].table == "gb-1917"
     # "All tank battalions are Raw from the Autumn of 1916 to Mid 1917 after which they may be upgraded to
     # Experienced": April 1918 is after.
     assert late[("bef", "heavy-tank")].table == late[("bef", "whippet")].table == "gb-tank-battalion"
