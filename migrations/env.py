@@ -33,7 +33,11 @@ def _refuse_lossy_downgrade() -> None:
     """A downgrade through 0005 or 0004 stops before its first step unless `-x lose_data=yes` is given (or
     app.core.db.downgrade is told lose_data)."""
     asked = context.get_x_argument(as_dictionary=True).get("lose_data") == "yes"
-    if asked or config.attributes.get("lose_data") or context.get_revision_argument() is None:
+    if asked or config.attributes.get("lose_data"):
+        return
+    try:
+        context.get_revision_argument()
+    except KeyError:  # a command that migrates nothing (current, check): no destination
         return
     migration = context.get_context()
     # The steps this command is about to run (alembic computes them the same way when it runs them).
