@@ -77,3 +77,12 @@ def test_a_downgrade_below_0005_is_refused_unless_the_loss_is_asked_for(migrated
     assert current_revision(engine) == "0003"
     assert "archived_at" not in {c["name"] for c in inspect(engine).get_columns("game")}
     engine.dispose()
+
+
+def test_migrate_does_not_call_a_drifted_head_done(migrated_url: str) -> None:
+    """No revision adds what was dropped by hand: `firestep migrate` says so instead of reporting success."""
+    drop(migrated_url)
+    with pytest.raises(
+        SchemaError, match=r"left the database without column game\.archived_at.*restore the backup"
+    ):
+        migrate(migrated_url)
