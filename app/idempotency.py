@@ -9,7 +9,9 @@ not go through `game_write`.
 
 - The key is scoped to the device: the HMAC of the token presented (Authorization: Bearer, else the cookie),
   as `Token.token_hash` is. A write that presents no token cannot carry a key (422), since its answer (a new
-  game's referee token) must never go to anyone who merely guesses the key.
+  game's referee token) must never go to anyone who merely guesses the key. Only a device this server
+  knows keys a write (a made-up token: 401, counted as every unknown token is), and only a write a route
+  takes (an unrouted one is passed on to its 404 or 405): nothing is kept for anyone else.
 - The first request claims the key with a row (unique per device and key) before it acts; a concurrent
   repeat finds the claim and waits for the answer, or gets 409 after `WAIT_SECONDS`. A claim whose request
   failed in a way worth repeating (5xx, 401, 408, 425, 429) is released, so the repeat acts.
@@ -46,11 +48,13 @@ from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import security
 from app.auth import COOKIE_NAME, digest
 from app.core.db import BOOKKEEPING
-from app.errors import Conflict
+from app.errors import Conflict, TooManyRequests
 from app.models import CampaignToken, IdempotentResponse, Token, utcnow
 
 HEADER = "Idempotency-Key"
@@ -95,7 +99,7 @@ class Claimed:
     row_id: int
 
 
-Claim = Literal["mismatch", "busy", "revoked", "lost"] | Claimed | Stored
+Claim = Literal["mismatch", "busy", "revoked", "unknown", "lost"] | Claimed | Stored
 
 
 def _cipher(secret_key: str, token: str) -> Fernet:
@@ -104,18 +108,23 @@ def _cipher(secret_key: str, token: str) -> Fernet:
     return Fernet(base64.urlsafe_b64encode(raw))
 
 
-def _revoked(session: Session, device: str) -> bool:
-    game = session.exec(select(Token.revoked_at).where(col(Token.token_hash) == device)).first()
-    campaign = session.exec(
-        select(CampaignToken.revoked_at).where(col(CampaignToken.token_hash) == device)
-    ).first()
-    return game is not None or campaign is not None
+def _device_refused(session: Session, device: str) -> Literal["unknown", "revoked"] | None:
+    """Why this device may not key a write (None: it may): no game or campaign holds its token, or it was
+    revoked. Nothing is kept for either, so a made-up token cannot fill the table."""
+    found = [
+        *session.exec(select(Token.revoked_at).where(col(Token.token_hash) == device)).all(),
+        *session.exec(select(CampaignToken.revoked_at).where(col(CampaignToken.token_hash) == device)).all(),
+    ]
+    if not found:
+        return "unknown"
+    return "revoked" if all(revoked is not None for revoked in found) else None
 
 
 def _claim(engine: Engine, device: str, key: str, request_hash: str) -> Claim:
     with Session(engine) as session:
-        if _revoked(session, device):  # no replay to a revoked device: the route answers it 401
-            return "revoked"
+        refused = _device_refused(session, device)
+        if refused:  # no claim, and no replay to a revoked device: the route answers it 401
+            return refused
         session.execute(
             delete(IdempotentResponse).where(col(IdempotentResponse.created_at) < utcnow() - KEEP)
         )
@@ -209,10 +218,37 @@ def _presented_token(headers: Headers) -> str | None:
     return cookie_parser(headers.get("cookie", "")).get(COOKIE_NAME) or None
 
 
-async def _send_answer(send: Send, status: int, content_type: str, body: bytes, replayed: bool) -> None:
+def _routed(scope: Scope) -> bool:
+    """Does a route of the app take this method and path? (The routes' own matching, as the router does.)"""
+    return any(route.matches(scope)[0] == Match.FULL for route in scope["app"].router.routes)
+
+
+async def _send_unknown_token(send: Send) -> None:
+    """A key with a token no device holds: 401, counted like every unknown token (429 once over the limit)."""
+    try:
+        security.token_failed()
+    except TooManyRequests as e:
+        body = json.dumps({"detail": e.message}).encode()
+        await _send_answer(send, 429, "application/json", body, False, (("retry-after", str(e.retry_after)),))
+        return
+    body = json.dumps(
+        {"detail": f"unknown token: {HEADER} keys the writes of a device of this server"}
+    ).encode()
+    await _send_answer(send, 401, "application/json", body, False, (("www-authenticate", "Bearer"),))
+
+
+async def _send_answer(
+    send: Send,
+    status: int,
+    content_type: str,
+    body: bytes,
+    replayed: bool,
+    extra: tuple[tuple[str, str], ...] = (),
+) -> None:
     headers = [
         (b"content-type", content_type.encode("latin-1")),
         (b"content-length", str(len(body)).encode()),
+        *((name.encode("latin-1"), value.encode("latin-1")) for name, value in extra),
     ]
     if replayed:
         headers.append((REPLAYED_HEADER.lower().encode(), b"true"))
@@ -230,7 +266,7 @@ class IdempotentWrites:
             return
         headers = Headers(scope=scope)
         keys = headers.getlist(HEADER)
-        if not keys:
+        if not keys or not _routed(scope):  # nothing acts on an unrouted request (404, 405): nothing is kept
             await self.app(scope, receive, send)
             return
         refused = self._check(keys, headers)
@@ -276,6 +312,9 @@ class IdempotentWrites:
                 return
             if claim == "revoked":
                 await self.app(scope, _replay(body, receive), send)
+                return
+            if claim == "unknown":
+                await _send_unknown_token(send)
                 return
             if isinstance(claim, Claimed):
                 break
