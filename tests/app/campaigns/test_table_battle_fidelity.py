@@ -14,7 +14,7 @@ from rules.firestorm.table_battle import FRONT_TRENCH
 from rules.flanders_fields.organisation import build_template
 from rules.flanders_fields.table_rules import WIRE_BELT_CM
 from rules.table.terrain import terrain_from_geojson
-from tests.app.campaigns.conftest import Seats, bearer
+from tests.app.campaigns.conftest import Seats, bearer, new_campaign
 
 API = "/api/v1/rulesets/firestorm-villers-bretonneux"
 # "D-2 attacks C-3", the first of turn 1's fixed attacks: 48 RIR and 207 RIR ("veteran infantry") against
@@ -110,3 +110,19 @@ def test_the_rule_set_lists_the_readings_and_a_request_picks_the_other(client: T
     assert client.post(f"{API}/troop-points", json=picked).json()["outcome"]["added_points"] == 10
     refused = client.post(f"{API}/troop-points", json={**body, "turn": 5})
     assert refused.status_code == 422 and "turn" in refused.text
+
+
+def test_a_campaign_picks_the_other_readings_for_its_table_battles(client: TestClient) -> None:
+    s = new_campaign(
+        client, {"name": "Other readings", "variants": {"gassed-bef-force": "half-each-company"}}
+    )
+    game_id, referee = open_turn_one_battle(client, s)
+    units = client.get(f"/api/v1/games/{game_id}/units", headers=referee).json()
+    by_id = {u["id"]: u for u in units}
+    companies = [u for u in units if u["side"] == "defender" and u["kind"] == "rifle-company"]
+    platoons = [u for u in units if u["side"] == "defender" and u["kind"] == "rifle-platoon"]
+    # Every company keeps 2 of its 3 platoons (half, rounded up) instead of 2 whole companies of 3.
+    assert len(companies) == 4 and len(platoons) == 8
+    assert {by_id[p["parent_id"]]["kind"] for p in platoons} == {"rifle-company"}
+    notes = client.get(f"/api/v1/games/{game_id}/state", headers=referee).json()["notes"]
+    assert "each BEF Firestorm Troop fields half of each company's platoons" in notes
