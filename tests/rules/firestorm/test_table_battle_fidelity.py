@@ -67,6 +67,15 @@ def test_the_gassed_machine_gun_battalion_keeps_half_its_vickers() -> None:
     assert kinds(full, "mmg") == 16 and kinds(built(troop(b, "58-bn-mgc")), "mmg") == 8
 
 
+def test_all_bef_troops_are_halved_tanks_too() -> None:
+    # "all BEF Firestorm Troops": a tank troop's Tank Battalion keeps 2 of its "Tank Company (three boxes)"
+    # (half, rounded up), each with its 4 tanks.
+    b = table_battle(at_resolve("german", "B-2", "A-2", ("48-rir",), ("a-coy-mitchell",), turn=1), 1)
+    tanks = built(troop(b, "a-coy-mitchell"))
+    assert kinds(build_force("gb-tank-battalion"), "tank-company") == 3
+    assert kinds(tanks, "tank-company") == 2 and kinds(tanks, "tank") == 8
+
+
 def test_the_other_reading_halves_each_company() -> None:
     variants = {"gassed-bef-force": "half-each-company"}
     s = at_resolve("german", "D-2", "C-3", ("48-rir",), ("25-bde", "58-bn-mgc"), turn=1, variants=variants)
