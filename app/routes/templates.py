@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import Body, Path
+from fastapi import Body, Path, Query
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app import errors
@@ -13,6 +13,7 @@ from app.auth import ViewerDep
 from app.core.routing import Router
 from app.deps import GameId, SessionDep
 from app.limits import Float, Version
+from app.schemas import Override
 from app.services import events as events_service
 from app.services import games
 from app.services import templates as templates_service
@@ -66,6 +67,7 @@ class PlaceIn(BaseModel):
     x: X
     y: Y
     rotation: Rotation = 90.0
+    override: Override = False
 
 
 class TemplateMoveIn(BaseModel):
@@ -75,6 +77,7 @@ class TemplateMoveIn(BaseModel):
     y: Y | None = None
     rotation: Rotation | None = None
     version: Version | None = Field(default=None, description="When given, a stale version gets 409.")
+    override: Override = False
 
     @model_validator(mode="after")
     def _changes_something(self) -> TemplateMoveIn:
@@ -102,8 +105,9 @@ def list_templates(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> T
     "",
     response_model=TemplateChangedOut,
     status_code=201,
-    summary="Place a template on the table (a player's own side; the referee names the side)",
-    responses=errors.responses(401, 403, 404, 422),
+    summary="Place a template on the table (a player's own side, in set-up or its own turn; the referee names "
+    "the side)",
+    responses=errors.responses(401, 403, 404, 409, 422),
 )
 def place_template(
     game_id: GameId,
@@ -115,7 +119,7 @@ def place_template(
 ) -> TemplateChangedOut:
     with game_write(session, game_id) as game:
         template, ev = templates_service.place(
-            session, game, viewer, body.kind, body.side, body.x, body.y, body.rotation
+            session, game, viewer, body.kind, body.side, body.x, body.y, body.rotation, body.override
         )
     return TemplateChangedOut(event_id=ev.id or 0, template=TemplateOut(**template))
 
@@ -135,7 +139,7 @@ def move_template(
 ) -> TemplateChangedOut:
     with game_write(session, game_id) as game:
         template, ev = templates_service.move(
-            session, game, viewer, template_id, body.x, body.y, body.rotation, body.version
+            session, game, viewer, template_id, body.x, body.y, body.rotation, body.version, body.override
         )
     return TemplateChangedOut(event_id=ev.id or 0, template=TemplateOut(**template))
 
@@ -143,13 +147,19 @@ def move_template(
 @router.delete(
     "/{template_id}",
     response_model=TemplateChangedOut,
-    summary="Take a template off the table (its side's player or the referee)",
-    responses=errors.responses(401, 403, 404),
+    summary="Take a template off the table (its side's player in set-up or its own turn, or the referee)",
+    responses=errors.responses(401, 403, 404, 409),
 )
 def remove_template(
-    game_id: GameId, template_id: TemplateId, viewer: ViewerDep, session: SessionDep
+    game_id: GameId,
+    template_id: TemplateId,
+    viewer: ViewerDep,
+    session: SessionDep,
+    override: Annotated[
+        bool, Query(description="Referee only: take it off although the rules of play do not allow it now.")
+    ] = False,
 ) -> TemplateChangedOut:
     with game_write(session, game_id) as game:
-        template, ev = templates_service.remove(session, game, viewer, template_id)
+        template, ev = templates_service.remove(session, game, viewer, template_id, override)
     out: dict[str, Any] = {**template, "version": ev.id or 0}
     return TemplateChangedOut(event_id=ev.id or 0, template=TemplateOut(**out))

@@ -1,7 +1,8 @@
 """Templates on the table: artillery, mortar, gas and barrage templates the players lay on the shared map, kept in
 the game's board (`board["templates"]`) so every device sees the same ones. Each template carries the id of
 the event that last changed it (`version`), so a device that gets a late or repeated frame keeps the newer
-one. A side places, moves and removes its own templates; the referee any. Call within `lock_game`."""
+one. A side places, moves and removes its own templates, in set-up and in its own turn (the rules of play,
+app.services.turns); the referee any, and may override the rules of play. Call within `lock_game`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from app.board_state import read_board, write_board
 from app.errors import Conflict
 from app.models import Event, Game
 from app.services.events import record
+from app.services.turns import rules_of_play, with_override
 from rules.core.errors import NotFoundError, RulesError
 from rules.table.templates import TEMPLATE_KINDS, TEMPLATES
 
@@ -85,6 +87,7 @@ def place(
     x: float,
     y: float,
     rotation: float,
+    override: bool = False,
 ) -> tuple[dict[str, Any], Event]:
     if kind not in TEMPLATES:
         raise RulesError("kind", f"no template {kind!r}", TEMPLATE_KINDS)
@@ -92,10 +95,13 @@ def place(
     if len(templates) >= MAX_TEMPLATES:
         raise RulesError("kind", f"{MAX_TEMPLATES} templates are on the table already: remove one first")
     owner = _owner(viewer, side)
+    overridden = rules_of_play(session, game, viewer, "lay-templates", side=owner, override=override)
     x, y, rotation = _where(game, kind, x, y, rotation)
     template_id = read_board(game).templates_placed + 1  # ids are never reused
     template = {"id": template_id, "kind": kind, "side": owner, "x": x, "y": y, "rotation": rotation}
-    ev = record(session, game, "template-placed", viewer.role, {"template": template})
+    ev = record(
+        session, game, "template-placed", viewer.role, with_override({"template": template}, overridden)
+    )
     template = {**template, "version": ev.id}
     _save(session, game, [*templates, template], placed=template_id)
     return template, ev
@@ -110,10 +116,12 @@ def move(
     y: float | None,
     rotation: float | None,
     expected_version: int | None = None,
+    override: bool = False,
 ) -> tuple[dict[str, Any], Event]:
     templates = templates_of(game)
     before = _find(templates, template_id)
     viewer.require_side(before["side"], "move templates")
+    overridden = rules_of_play(session, game, viewer, "lay-templates", side=before["side"], override=override)
     if expected_version is not None and expected_version != before["version"]:
         raise Conflict(f"template version is {before['version']}, not {expected_version}", current=before)
     nx, ny, nr = _where(
@@ -130,23 +138,28 @@ def move(
         game,
         "template-moved",
         viewer.role,
-        {"template": moved, "before": {k: before[k] for k in ("x", "y", "rotation")}},
+        with_override(
+            {"template": moved, "before": {k: before[k] for k in ("x", "y", "rotation")}}, overridden
+        ),
     )
     after["version"] = ev.id
     _save(session, game, [after if t["id"] == template_id else t for t in templates])
     return after, ev
 
 
-def remove(session: Session, game: Game, viewer: Viewer, template_id: int) -> tuple[dict[str, Any], Event]:
+def remove(
+    session: Session, game: Game, viewer: Viewer, template_id: int, override: bool = False
+) -> tuple[dict[str, Any], Event]:
     templates = templates_of(game)
     gone = _find(templates, template_id)
     viewer.require_side(gone["side"], "remove templates")
+    overridden = rules_of_play(session, game, viewer, "lay-templates", side=gone["side"], override=override)
     ev = record(
         session,
         game,
         "template-removed",
         viewer.role,
-        {"template": {k: v for k, v in gone.items() if k != "version"}},
+        with_override({"template": {k: v for k, v in gone.items() if k != "version"}}, overridden),
     )
     _save(session, game, [t for t in templates if t["id"] != template_id])
     return gone, ev

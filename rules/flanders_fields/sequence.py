@@ -23,6 +23,7 @@ Action = Literal[
     "recover-markers",
     "redirect-aiming-points",
     "record-state",  # what happened to a stand: on the wire, in gas, sheltering, limbered, promoted ...
+    "lay-templates",  # place, move or remove a side's template (artillery, mortar, gas, barrage) on the table
 ]
 # Who a step's orders reach ("Regiment/Brigade commanders may only issue orders to any of its own or attached
 # assets"; "Battalion commanders may issue orders to their battalion assets, attached assets and rifle
@@ -39,6 +40,7 @@ DOING: Mapping[Action, str] = {
     "recover-markers": "recover suppression markers",
     "redirect-aiming-points": "redirect battery aiming points",
     "record-state": "record what happened to a stand",
+    "lay-templates": "place, move or remove templates",
 }
 WHO: Mapping[UnitClass, str] = {
     "support-asset": "regimental/brigade MGs, artillery and mortars",
@@ -361,7 +363,8 @@ def refusal(status: str, period: str, step_index: int, side_to_move: str, act: A
         return f"The game is over: nothing on the table changes any more (you asked to {doing})."
     allowed = "; ".join(allowed_now(status, period, step_index, side_to_move))
     if status == "setup":
-        if any(p.action == act.action for p in SET_UP):
+        # Templates are the players' aids to show fire on the table, laid out freely until the game starts.
+        if act.action == "lay-templates" or any(p.action == act.action for p in SET_UP):
             return None
         return (
             f"The game has not started: players may not {doing} in set-up. {GAME_SEQUENCE}: "
@@ -383,6 +386,8 @@ def refusal(status: str, period: str, step_index: int, side_to_move: str, act: A
             f"It is the {side_to_move}'s turn ({TURN_SOURCE}: “{ONE_SIDE_AT_A_TIME}”): the {act.side}'s "
             f"stands may not {doing} now. Allowed now: {allowed}."
         )
+    if act.action == "lay-templates":
+        return None  # in any step of the side's own turn: its fire lands in several steps
     if step.allows(act.action, act.classes):
         return None
     reached = [p for p in step.permits if p.action == act.action]

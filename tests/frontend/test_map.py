@@ -252,10 +252,10 @@ def test_coverage_per_template_and_one_tap_to_apply(new_page: Any) -> None:
         data={"x": 60, "y": 101},
         headers=csrf_header(page),
     )
-    # A second template, the defender's, over the lone platoon.
+    # A second template, the defender's, over the lone platoon (the referee's override: the attacker's turn).
     second = page.request.post(
         f"/api/v1/games/{game_id}/templates",
-        data={"kind": "light-mortar", "side": "defender", "x": 20, "y": 60},
+        data={"kind": "light-mortar", "side": "defender", "x": 20, "y": 60, "override": True},
         headers=csrf_header(page),
     ).json()["template"]
     expect(page.locator(f"[data-template-handle='{second['id']}']")).to_be_visible()

@@ -174,12 +174,14 @@ def test_three_devices_see_move_marker_template_and_turn_within_500_ms(new_page:
         "[...document.querySelectorAll('#log .event')].some(li => li.textContent.includes('moved'))",
         move,
     )
-    # A template: the defender lays an SOS template on the table.
+    # A template: the attacker, whose turn it is, lays an artillery template on the table.
     measure(
         "template",
-        "defender",
+        "attacker",
         "document.querySelector('#turn [data-template]') !== null",
-        lambda p: api(p, "POST", f"/api/v1/games/{game_id}/templates", {"kind": "sos", "x": 60, "y": 90}),
+        lambda p: api(
+            p, "POST", f"/api/v1/games/{game_id}/templates", {"kind": "artillery", "x": 60, "y": 90}
+        ),
     )
     record("latency", {"ms": lag, "split": split, "game start (not held to the limit)": started})
     slow = {k: v for k, v in lag.items() if v > LIVE_MS}
@@ -188,7 +190,7 @@ def test_three_devices_see_move_marker_template_and_turn_within_500_ms(new_page:
     logs = [p.locator("#log .event .event-line").all_inner_texts()[:4] for p in others.values()]
     assert logs[0] == logs[1] == logs[2], logs
     assert any("1 suppression" in line and "Defender" in line for line in logs[0]), logs[0]
-    expect(defender.locator("#turn [data-template]")).to_contain_text("SOS template")
+    expect(defender.locator("#turn [data-template]")).to_contain_text("Artillery template")
 
 
 def test_a_device_back_from_offline_catches_up_within_2_s_with_nothing_lost_or_doubled(new_page: Any) -> None:

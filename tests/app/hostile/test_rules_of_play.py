@@ -352,3 +352,52 @@ def test_a_fire_plan_holds_only_what_its_period_has(client: TestClient) -> None:
             json={"arrival_turn": 1, "item": item},
         )
         assert r.status_code == 201, (kind, r.text)
+
+
+def test_templates_follow_the_status_and_the_turn(client: TestClient) -> None:
+    """Templates are laid in set-up and in the side's own turn; never by a side once the game is over, nor
+    in the other side's turn (409 naming the rule). The referee may override, and the log says so."""
+    c, g = client, new_game(client)
+
+    def place(who: dict[str, str], **body: Any) -> Any:
+        return c.post(api(g, "/templates"), headers=who, json={"kind": "artillery", "x": 60, "y": 90, **body})
+
+    def moved(who: dict[str, str], tid: int, **body: Any) -> Any:
+        return c.patch(api(g, f"/templates/{tid}"), headers=who, json={"y": 95, **body})
+
+    defenders = place(g.defender).json()["template"]["id"]  # set-up: laid out freely
+    attackers = place(g.attacker).json()["template"]["id"]
+    assert advance(c, g, g.referee)["side_to_move"] == "attacker"
+    # The attacker's turn: its own templates move; the defender's do not, nor may it place or remove any.
+    assert moved(g.attacker, attackers).status_code == 200
+    assert place(g.attacker, rotation=45).status_code == 201
+    for r in (
+        moved(g.defender, defenders),
+        place(g.defender),
+        c.delete(api(g, f"/templates/{defenders}"), headers=g.defender),
+    ):
+        refused(r, "attacker's turn", "one side moving and firing")
+    # The referee moves the defender's template by override; the log records it.
+    assert moved(g.referee, defenders).status_code == 409
+    assert moved(g.attacker, defenders, override=True).status_code == 403
+    done = moved(g.referee, defenders, override=True)
+    assert done.status_code == 200, done.text
+    logged = events_of(c, g, g.defender, "template-moved")[-1]
+    assert (
+        logged["payload"]["override"]["by"] == "referee"
+        and "turn" in logged["payload"]["override"]["refused"]
+    )
+    # Once the game is over nothing changes on the table, for either side.
+    c.post(api(g, "/finish"), headers=g.referee, json={"version": turn(c, g)["version"]})
+    before = c.get(api(g, "/templates"), headers=g.referee).json()["templates"]
+    for who, own in ((g.attacker, attackers), (g.defender, defenders)):
+        for r in (
+            place(who),
+            moved(who, own),
+            c.delete(api(g, f"/templates/{own}"), headers=who),
+        ):
+            refused(r, "over")
+    assert c.get(api(g, "/templates"), headers=g.referee).json()["templates"] == before
+    gone = c.delete(api(g, f"/templates/{attackers}"), headers=g.referee, params={"override": "true"})
+    assert gone.status_code == 200, gone.text
+    assert "over" in events_of(c, g, g.referee, "template-removed")[-1]["payload"]["override"]["refused"]
