@@ -30,7 +30,7 @@ from app.errors import Conflict, Forbidden
 from app.models import Campaign, CampaignBattle, CampaignEvent, Game, Unit, utcnow
 from app.services import games, seating, versioned
 from app.services.events import record
-from app.services.game_setup import create_game
+from app.services.game_setup import create_game, require_room_for_units, units_in
 from app.services.games import get_game, lock_game
 from app.services.units import add_unit_tree
 from rules.core.errors import NotFoundError, RulesError
@@ -261,6 +261,7 @@ def _forces(tb: TableBattle) -> list[dict[str, Any]]:
 def _add_nests(session: Session, game_id: int, tb: TableBattle) -> None:
     """The defender's trench HMG nests, each a stand placed in its front trench (off the table when the table
     has no trench yet), besides the forces create_game deployed."""
+    require_room_for_units(session, game_id, units_in(*(nest.unit for nest in tb.nests)), "nests")
     for nest in tb.nests:
         placed = (
             {}

@@ -6,16 +6,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, func, select
 
 from app.auth import SIDES
-from app.models import Game
+from app.models import Game, Unit
 from app.services.events import record
 from app.services.seats import Credentials, create_sides
 from app.services.units import add_unit_tree
 from rules.core.errors import RulesError
 from rules.flanders_fields.common import PERIODS
-from rules.flanders_fields.organisation import ORGANISATION_TABLES, build_force, build_template
+from rules.flanders_fields.organisation import (
+    MAX_UNITS_PER_GAME,
+    ORGANISATION_TABLES,
+    build_force,
+    build_template,
+)
 from rules.flanders_fields.organisation import Unit as OrgUnit
 from rules.flanders_fields.ruleset import FlandersFields
 from rules.flanders_fields.scenarios import DEPLOY_DEPTH
@@ -81,11 +86,12 @@ def create_game(
         notes="\n".join(spec.notes) if spec else "",
     )
     built = _built_forces(game, forces)
+    order_of_battle: Mapping[str, Sequence[OrgUnit]] = spec.forces if spec is not None else built
+    require_room_for_units(session, None, units_in(*(n for nodes in order_of_battle.values() for n in nodes)))
     session.add(game)
     session.flush()
     assert game.id is not None
     creds = create_sides(session, secret_key, game)
-    order_of_battle: Mapping[str, Sequence[OrgUnit]] = spec.forces if spec is not None else built
     placements, off_table = (
         (spec.placements, list(_off_table(spec))) if spec is not None else _deploy(game, built)
     )
@@ -107,6 +113,27 @@ def create_game(
     )
     session.flush()
     return game, creds
+
+
+def units_in(*trees: OrgUnit) -> int:
+    """How many units (formations and stands) these built forces add to a game."""
+    return sum(1 for tree in trees for _ in tree.walk())
+
+
+def require_room_for_units(session: Session, game_id: int | None, adding: int, field: str = "forces") -> None:
+    """Every path that adds units asks first: past MAX_UNITS_PER_GAME (two sides of the largest game the book
+    describes) a 422 names the cap, what the game holds and what the request would add. `game_id` None: a
+    game being created, which holds none yet."""
+    held = 0
+    if game_id is not None:
+        held = session.exec(select(func.count()).select_from(Unit).where(Unit.game_id == game_id)).one()
+    if held + adding > MAX_UNITS_PER_GAME:
+        raise RulesError(
+            field,
+            f"a game holds at most {MAX_UNITS_PER_GAME} units (a division a side, the largest game the book "
+            f"describes, twice over); it holds {held} and this would add {adding}",
+            [f"0..{max(0, MAX_UNITS_PER_GAME - held)} units more"],
+        )
 
 
 def _off_table(spec: Any) -> Iterable[str]:

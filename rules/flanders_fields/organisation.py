@@ -8,9 +8,11 @@ draws no number, or a range ("MMG Company 2-4 Maxim"), the erratum named on the 
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -355,3 +357,34 @@ def _register_table(table_id: str) -> None:
 
 for _tid in TABLES:
     _register_table(_tid)
+
+
+# -- the largest game the book describes ------------------------------------------------------------------------
+# ORGANISATION: a regiment is "comprising 2-4 (normally 3) battalions", a division "Comprising 2-4 (normally 3)
+# regiments". The tables build the normal three of each; the largest division the book describes has four of four.
+FORMATIONS_NORMALLY, FORMATIONS_AT_MOST = 3, 4
+ORG_ERRATA = (errata.ORG_INFANTRY_FORMATIONS_PER_DIVISION, errata.ORG_CHART_MULTIPLES)
+
+
+def largest_side_units() -> int:
+    """Units (formations and stands) one side fields at most in the largest game the book describes, "a
+    division a side": the largest force any table builds under every reading of the organisation errata,
+    scaled from three regiments of three battalions to four of four (support included, so an upper bound),
+    with every table that is not a division (tanks, cavalry, storm troops) attached to it as well."""
+    readings = [[r.id for r in FlandersFields().errata[e].readings] for e in ORG_ERRATA]
+    sizes: dict[str, int] = {}
+    for chosen in product(*readings):
+        variants = dict(zip(ORG_ERRATA, chosen, strict=True))
+        for tid in TABLES:
+            units = sum(1 for _ in build_force(tid, variants=variants).walk())
+            sizes[tid] = max(sizes.get(tid, 0), units)
+    divisions = [n for tid, n in sizes.items() if TABLES[tid].root.level == "division"]
+    attached = sum(n for tid, n in sizes.items() if TABLES[tid].root.level != "division")
+    scale = (FORMATIONS_AT_MOST / FORMATIONS_NORMALLY) ** 2
+    return math.ceil(max(divisions) * scale) + attached
+
+
+# A game holds at most this many units: two sides of the largest game the book describes, rounded up to the
+# hundred. Far above any table of the books, far below what floods a game's reads (40 forces made 11,997 units,
+# an 11 MB /units answer).
+MAX_UNITS_PER_GAME = math.ceil(2 * largest_side_units() / 100) * 100

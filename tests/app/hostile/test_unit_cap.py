@@ -1,0 +1,66 @@
+"""A cap on units per game (issue 24): 40 `POST /forces` made 11,997 units in one game and an 11 MB /units.
+Every path that adds units stops at MAX_UNITS_PER_GAME, which the rules derive from the organisation tables
+(a division a side, the largest game the book describes), with a 422 naming the cap (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from rules.flanders_fields.organisation import MAX_UNITS_PER_GAME, TABLES, build_force, largest_side_units
+from tests.app.games.conftest import Game, new_game
+
+
+def test_the_cap_is_above_the_largest_game_the_book_describes() -> None:
+    divisions = [build_force(tid) for tid, t in TABLES.items() if t.root.level == "division"]
+    largest = max(sum(1 for _ in d.walk()) for d in divisions)
+    # Four regiments of four battalions (ORGANISATION: "2-4 (normally 3)") for the normal three of three.
+    assert largest_side_units() >= largest * 16 / 9
+    assert 2 * largest_side_units() <= MAX_UNITS_PER_GAME < 2 * largest_side_units() + 100
+    assert MAX_UNITS_PER_GAME < 11_997 / 5  # far below what flooded a game
+
+
+def units(c: TestClient, g: Game) -> list[dict[str, Any]]:
+    r = c.get(f"/api/v1/games/{g.id}/units", headers=g.referee)
+    assert r.status_code == 200
+    return list(r.json())
+
+
+def assert_cap_refusal(r: Any, field: str) -> None:
+    assert r.status_code == 422, r.text
+    (detail,) = r.json()["detail"]
+    assert detail["loc"][-1] == field and f"at most {MAX_UNITS_PER_GAME} units" in detail["msg"], detail
+
+
+def test_forces_and_units_stop_at_the_cap(client: TestClient) -> None:
+    c, g = client, new_game(client)
+    url = f"/api/v1/games/{g.id}/forces"
+    force = {"side": "defender", "table_id": "gb-1914"}  # Mons 1914: the BEF's division of the early war
+    added = 0
+    for _ in range(MAX_UNITS_PER_GAME):
+        r = c.post(url, headers=g.referee, json=force)
+        if r.status_code != 201:
+            break
+        added += 1
+    assert_cap_refusal(r, "forces")
+    held = len(units(c, g))
+    assert added >= 2 and held <= MAX_UNITS_PER_GAME
+    # Single units fill the rest, then stop.
+    one = {"side": "attacker", "name": "Sappers", "level": "platoon"}
+    for _ in range(MAX_UNITS_PER_GAME - held):
+        assert c.post(f"/api/v1/games/{g.id}/units", headers=g.referee, json=one).status_code == 201
+    assert_cap_refusal(c.post(f"/api/v1/games/{g.id}/units", headers=g.referee, json=one), "units")
+    assert len(units(c, g)) == MAX_UNITS_PER_GAME
+
+
+def test_game_creation_respects_the_cap(client: TestClient) -> None:
+    largest = max(TABLES, key=lambda tid: sum(1 for _ in build_force(tid).walk()))
+    per_force = sum(1 for _ in build_force(largest).walk())
+    many = MAX_UNITS_PER_GAME // per_force + 1
+    forces = [{"side": ("attacker", "defender")[i % 2], "table_id": largest} for i in range(many)]
+    before = client.get("/api/v1/games").json()
+    assert len(forces) <= 6  # within GameCreate's own bound on forces: the cap is what refuses
+    assert_cap_refusal(client.post("/api/v1/games", json={"forces": forces}), "forces")
+    assert client.get("/api/v1/games").json() == before
+    assert client.post("/api/v1/games", json={"forces": forces[:2]}).status_code == 201
