@@ -125,6 +125,10 @@ def serve(
     if setup:
         _migrate("head")
         _demo()
+    if count == 1 and not reload:  # this process serves: its rehearsal worker can start while it starts
+        from app.services.rehearsal import start_worker
+
+        start_worker()
     # Migrated and seeded once, above; each worker then imports app.main:app on its own.
     uvicorn.run(
         "app.main:app",

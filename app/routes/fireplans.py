@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, Path
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from app import errors
@@ -228,10 +229,11 @@ def rehearse(
     viewer: ViewerDep,
     session: SessionDep,
     body: RehearsalIn,
-) -> dict[str, Any]:
+) -> JSONResponse:
     viewer.require_side(side, "rehearse the fire plan")
     game = games.get_game(session, game_id)
-    return rehearsal.rehearse_plan(
+    # Encoded as it is (plain JSON types): FastAPI's own encoder walks it in Python, in this process.
+    answer = rehearsal.rehearse_plan(
         session,
         game,
         viewer,
@@ -242,3 +244,4 @@ def rehearse(
         body.firers,
         [c.model_dump() for c in body.sos],
     )
+    return JSONResponse(answer)

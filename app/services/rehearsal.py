@@ -37,11 +37,11 @@ from rules.table.frame import Side
 RULESET = "flanders-fields"
 
 
-def enemy_targets(game: Game, units: Sequence[Unit], side: str) -> list[R.TargetStand]:
+def enemy_targets(terrain_json: dict[str, Any], units: Sequence[Unit], side: str) -> list[R.TargetStand]:
     """The other side's living stands on the table, each with its company (or itself), the cover the
     terrain under its base gives it, and its markers now."""
     by_id: dict[int | None, Unit] = {u.id: u for u in units}
-    terrain = terrain_index(game.terrain)
+    terrain = terrain_index(terrain_json)
     names = display_names(units)  # "1/1/2 Coy Plt 3": every company has a "Platoon 3"
     out: list[R.TargetStand] = []
     for u in units:
@@ -81,28 +81,17 @@ def rehearse_plan(
     viewer.require_side(side, "rehearse the fire plan")
     if game.ruleset != RULESET:
         raise RulesError("game", f"fire-plan rehearsal is for {RULESET} games", [RULESET])
-    table = table_of(game)
-    items = [
-        {"id": str(i.public_id), "kind": i.kind, "arrival_turn": i.arrival_turn, "data": i.data}
-        for i in plan_items(session, game.id or 0, side)
-    ]
     plan_side: Side = "attacker" if side == "attacker" else "defender"
-    units = list_units(session, game.id or 0)
-    targets = enemy_targets(game, units, side)
-    work = (plan_side, items, table, dict(firers), list(sos), targets, game.period or "late", game.variants)
     with GATE.admit(viewer.token_id):
-        body = _run(_rehearse, *work, turns, seed, samples)
+        items = [
+            {"id": str(i.public_id), "kind": i.kind, "arrival_turn": i.arrival_turn, "data": i.data}
+            for i in plan_items(session, game.id or 0, side)
+        ]
+        units = list_units(session, game.id or 0)
+        # Everything else, reading the enemy's stands included, is CPU work: the worker process does it.
+        work = (plan_side, items, table_of(game), dict(firers), list(sos), game.terrain, units)
+        body = _run(_rehearse, *work, game.period or "late", game.variants, turns, seed, samples)
     body["game"] = game.id
-    body["stands"] = [
-        {
-            "stand": t.id,
-            "name": t.name,
-            "center": list(t.stand.center) if t.stand else None,
-            "cover": t.cover,
-            "markers_now": t.markers,
-        }
-        for t in targets
-    ]
     body["assumptions"] = [
         "The enemy's stands stay where they stand now and spend no action on recovering.",
         "Batteries fire as field guns and mortars as medium mortars unless `firers` names another.",
@@ -172,6 +161,12 @@ def _executor() -> ProcessPoolExecutor:
         return _pool
 
 
+def start_worker() -> None:
+    """Start the worker process now, in the background, so that the first rehearsal does not wait for it
+    to import the app (seconds)."""
+    _executor().submit(os.getpid)
+
+
 def _discard(pool: ProcessPoolExecutor) -> None:
     global _pool
     with _pool_lock:
@@ -210,17 +205,31 @@ def _rehearse(
     table: Any,
     firers: dict[str, str],
     sos: list[Mapping[str, Any]],
-    targets: list[R.TargetStand],
+    terrain: dict[str, Any],
+    units: list[Unit],
     period: str,
     variants: Mapping[str, str],
     turns: int | None,
     seed: int,
     samples: int,
 ) -> dict[str, Any] | tuple[str, str, str, list[Any] | None]:
-    """In the worker process: the plan rehearsed, as the answer's body, or a refusal's parts."""
+    """In the worker process: the plan rehearsed against the enemy's stands, as the answer's body, or a
+    refusal's parts."""
     try:
         plan = R.plan_from_items(plan_side, items, table, firers, sos)
+        targets = enemy_targets(terrain, units, plan_side)
         result = R.rehearse(plan, targets, table, period, variants, turns=turns, seed=seed, samples=samples)
     except RulesError as e:
         return ("refused", e.field, e.message, e.allowed)
-    return result.as_dict()
+    body = result.as_dict()
+    body["stands"] = [
+        {
+            "stand": t.id,
+            "name": t.name,
+            "center": list(t.stand.center) if t.stand else None,
+            "cover": t.cover,
+            "markers_now": t.markers,
+        }
+        for t in targets
+    ]
+    return body
