@@ -13,6 +13,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
+import time
+from collections import deque
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Annotated, Any, Literal
@@ -154,13 +157,41 @@ def _tickets(secret_key: str, purpose: str) -> URLSafeTimedSerializer:
 
 
 def issue_ticket(secret_key: str, game_id: int, token_id: int, purpose: str = STREAM) -> str:
-    """A signed, short-lived ticket bound to a game, a device and one purpose; it stops working as soon as
-    its device is revoked, since the device is looked up on every use."""
-    return str(_tickets(secret_key, purpose).dumps({"game": game_id, "token": token_id}))
+    """A signed, short-lived, single-use ticket bound to a game, a device and one purpose; it stops working
+    as soon as its device is revoked, since the device is looked up on every use. The nonce makes every
+    ticket unique (two asked for in the same second would otherwise be the same string)."""
+    payload = {"game": game_id, "token": token_id, "nonce": secrets.token_urlsafe(9)}
+    return str(_tickets(secret_key, purpose).dumps(payload))
+
+
+class UsedTickets:
+    """The tickets this process has accepted, each kept until it would have expired anyway: a ticket
+    read from a log or a proxy's history cannot open a second stream."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._until: dict[str, float] = {}
+        self._order: deque[tuple[float, str]] = deque()  # by expiry: every ticket lives as long
+
+    def first_use(self, ticket: str, max_age: int) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            while self._order and self._order[0][0] < now:
+                self._until.pop(self._order.popleft()[1], None)
+            if ticket in self._until:
+                return False
+            expires = now + max_age + 1  # the signature's clock counts whole seconds
+            self._until[ticket] = expires
+            self._order.append((expires, ticket))
+            return True
+
+
+USED_TICKETS = UsedTickets()
 
 
 def read_ticket(secret_key: str, ticket: str, max_age: int, purpose: str = STREAM) -> tuple[int, int]:
-    """(game id, token id) of a valid ticket; 401 for an expired, forged or other-purpose one."""
+    """(game id, token id) of a valid ticket, used up by this reading; 401 for an expired, forged,
+    other-purpose or already used one."""
     try:
         data = _tickets(secret_key, purpose).loads(ticket, max_age=max_age)
     except SignatureExpired:
@@ -169,6 +200,10 @@ def read_ticket(secret_key: str, ticket: str, max_age: int, purpose: str = STREA
         raise Unauthorized(f"not a valid {purpose} ticket") from None
     if not isinstance(data, dict) or not all(isinstance(data.get(k), int) for k in ("game", "token")):
         raise Unauthorized(f"not a valid {purpose} ticket")
+    if not USED_TICKETS.first_use(f"{purpose}:{ticket}", max_age):
+        raise Unauthorized(
+            f"this {purpose} ticket has already been used: ask for a new one for every connect"
+        )
     return int(data["game"]), int(data["token"])
 
 
