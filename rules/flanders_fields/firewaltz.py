@@ -91,7 +91,7 @@ class FirewaltzRequest(FFRequest):
 def default_cover(target: str, ctx: Context) -> FirewaltzCover:
     """The cover of a trench line (medium) or a strong point (the erratum's reading) when none is given."""
     if target == "strong-point":
-        return ctx.value(FIREWALTZ_STRONG_POINT_COVER)  # type: ignore[no-any-return]
+        return ctx.value(FIREWALTZ_STRONG_POINT_COVER)
     return FIREWALTZ_COVERS[target][0]
 
 

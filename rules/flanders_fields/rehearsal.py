@@ -1,8 +1,8 @@
 """Fire-plan rehearsal: what a side's plan will likely do to the enemy stands now on the table, turn by turn.
 
 Every number comes from the game's own resolvers (shooting, artillery-action, sos, rolling-barrage,
-gas-wind) evaluated over every face of their dice, and from the table geometry the game uses (the
-templates of rules/table, coverage, the rolling barrage's advance, the gas cloud's drift).
+gas-wind, deviation, firewaltz) evaluated over every face of their dice, and from the table geometry the
+game uses (the templates of rules/table, coverage, the rolling barrage's advance, the gas cloud's drift).
 
 How the plan acts, turn by turn (turn t is the plan side's half of game turn t):
 - a rolling barrage already firing advances its own width (or holds on a halt turn) and rolls for every
@@ -10,17 +10,23 @@ How the plan acts, turn by turn (turn t is the plan side's half of game turn t):
 - gas clouds already on the table move on one wind (2D6+10 cm in the planned direction the first time, then
   the Gas Movement table) and attack every stand they pass over, fully covered or partly (-2);
   new clouds attack the stands under them;
-- a planned battery fires on its aiming point in each of its planned turns when its artillery-action roll
-  gives at least one action ("only an order to fire"); a mortar's planned fire is taken as delivered;
-  every stand fully under the 10 x 10 cm template is shot at, partly under at -2;
-- an SOS call (defender only) brings one turn of fire on its 10 x 5 cm template when the sos roll succeeds.
+- a planned battery fires on its aiming point in each of its planned turns as often as its artillery-action
+  roll lets it (erratum artillery-two-actions; one roll per battery or per brigade: artillery-roll-per);
+  a mortar's planned fire is taken as delivered; every stand fully under the 10 x 10 cm template is shot
+  at, partly under at -2;
+- an SOS call (defender only) brings one turn of fire on its 10 x 5 cm template when the sos roll succeeds;
+- a Firewaltz item attacks once, in its arrival turn, every stand under an artillery template at its grid
+  reference: super heavy artillery on a strong point, heavy on a trench line;
+- unobserved off-table fire (batteries, SOS, Firewaltz) and gas deviate when they arrive (erratum
+  planned-fire-deviation), by the appendix method, 12 o'clock ahead of the plan side's rear edge.
 A suppression by artillery or mortar fire suppresses the stand's whole company; three markers kill.
 
 Exact: the stands of one company share their markers, so each company's markers are enumerated exactly
-over every die and every delivery roll; companies are independent for what one stand can suffer. The
-wind's course cannot be enumerated (its speed and turns branch hundreds of ways each turn): with gas on the
-table, `samples` wind courses are drawn from `seed`, the rest is still exact for each course, and the
-answer states the standard error of the mean over the courses.
+over every die, every action and delivery roll and every deviation; companies are independent for what one
+stand can suffer. The wind's course cannot be enumerated (its speed and turns branch hundreds of ways each
+turn): with gas on the table, `samples` wind courses (and the clouds' deviations) are drawn from `seed`,
+the rest is still exact for each course, and the answer states the standard error of the mean over the
+courses.
 
 Not rehearsed (they do not put markers on enemy stands): deep suppression and air missions, the enemy's
 recovery from suppression (it spends the enemy's own actions) and the enemy moving.
@@ -32,23 +38,39 @@ import functools
 import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+import numpy as np
+import shapely
 from shapely import Polygon
 from shapely.affinity import translate
 
 from rules.core.dice import all_rolls, count_rolls
 from rules.core.errors import RulesError
 from rules.flanders_fields import tables as T
-from rules.flanders_fields.artillery import SOS, ArtilleryAction, ArtilleryActionRequest, SOSRequest
+from rules.flanders_fields.artillery import (
+    SOS,
+    ArtilleryAction,
+    ArtilleryActionRequest,
+    SOSRequest,
+    action_thresholds,
+)
 from rules.flanders_fields.barrage import (
     DANGER_ZONE_CM,
     ROLLING_BARRAGE_STEP,
     RollingBarrage,
     RollingBarrageRequest,
 )
+from rules.flanders_fields.deviation import Deviation, DeviationRequest
+from rules.flanders_fields.errata import (
+    ARTILLERY_ROLL_PER,
+    ARTILLERY_TWO_ACTIONS,
+    FIREWALTZ_STRONG_POINT_COVER,
+    PLANNED_FIRE_DEVIATION,
+)
+from rules.flanders_fields.firewaltz import FIREWALTZ_ARTILLERY, FIREWALTZ_STEP, default_cover
 from rules.flanders_fields.gas import (
     DENYING_MOVE_TURNS,
     OFFENSIVE_MAX_TURNS,
@@ -63,7 +85,7 @@ from rules.table import barrage as table_barrage
 from rules.table import gas as table_gas
 from rules.table.bases import Stand
 from rules.table.coverage import StandIndex, classify
-from rules.table.frame import AHEAD_DEG, Side, Table, grid_to_table
+from rules.table.frame import AHEAD_DEG, Side, Table, deviate, grid_to_table
 from rules.table.templates import Template
 
 SRC_FIRE_PLANS = cite("ARTILLERY FIRE PLANS")
@@ -75,12 +97,15 @@ DEFAULT_SAMPLES = 400
 # A company's markers are enumerated jointly. Its reachable states stay few (a company-wide suppression
 # moves all its stands together) and the work budget bounds the rest; a company larger than this is refused.
 MAX_GROUP_STANDS = 12
+# A company with at most this many states has each turn worked out as one matrix (states x states).
+DENSE_STATES = 128
 # Courses of the wind x turns x gas clouds one request may sample (each is a template laid on the table).
 MAX_CLOUD_TURNS = 24_000
 # Company states x die outcomes one request may work through (a few seconds of one core).
 WORK_LIMIT = 1_500_000
 
-FIRE_KINDS = ("aiming-point", "bombardment", "superimposed", "mortar")
+BATTERY_KINDS = ("aiming-point", "bombardment", "superimposed")
+FIRE_KINDS = (*BATTERY_KINDS, "mortar")
 NOT_REHEARSED = {
     "deep-suppression": "deep suppression changes the enemy's order rolls, not markers on stands",
     "air-mission": "an air mission's target is chosen when it arrives (air-attack resolver)",
@@ -96,9 +121,15 @@ ARTILLERY_KIND = {
     "heavy-artillery": "heavy",
     "super-heavy-artillery": "super-heavy",
 }
+# "When unobserved off table artillery or ANY artillery delivered gas attack arrives roll a deviation dice"
+# (ARTILLERY AIMING POINT - DEVIATION): the planned items fired by off-table artillery. Mortars are on the
+# table; gas deviates where its cloud arrives (gas_volleys).
+DEVIATING_KINDS = (*BATTERY_KINDS, "sos", "firewaltz")
+COVER_ORDER = ("open", "soft", "medium", "hard", "fortified")
 
 Effect = tuple[str, int]  # ("killed" | "suppressed" | "no-effect", markers)
-Prob = Fraction | float
+Prob = float  # the enumeration runs in floating point: a deviation's 7,776ths make fractions far too long
+Shots = tuple[tuple[str, dict[Effect, Any]], ...]
 
 
 @dataclass(frozen=True)
@@ -126,6 +157,8 @@ class FireItem:
     firer: str
     template: str
     battery: str = ""
+    brigade: str = ""
+    target: str = ""  # a Firewaltz's strong-point or trench-line
 
 
 @dataclass(frozen=True)
@@ -168,17 +201,25 @@ def _ahead(side: Side) -> float:
     return AHEAD_DEG[side]
 
 
+def _check_ids(field_name: str, named: Iterable[str], known: set[str]) -> None:
+    for unknown in sorted(set(named) - known):
+        raise RulesError(f"{field_name}.{unknown}", "no item of the plan has this id", sorted(known))
+
+
 def plan_from_items(
     side: Side,
     items: Iterable[Mapping[str, Any]],
     table: Table,
     firers: Mapping[str, str] | None = None,
     sos: Sequence[Mapping[str, Any]] = (),
+    brigades: Mapping[str, str] | None = None,
 ) -> Plan:
     """A plan from fire-plan items ({"id", "kind", "arrival_turn", "data"} as the game stores them, grid
     references from the side's own rear edge) and SOS calls ({"grid", "turn"}). `firers` names the firer
-    of an item by its id; otherwise batteries fire as field guns and mortars as medium mortars."""
+    of an item by its id; otherwise batteries fire as field guns and mortars as medium mortars. `brigades`
+    names the brigade of a battery item, for the reading where a brigade's batteries share one action roll."""
     firers = dict(firers or {})
+    brigades = dict(brigades or {})
     fire: list[FireItem] = []
     gas: list[GasItem] = []
     barrages: list[BarrageItem] = []
@@ -205,8 +246,31 @@ def plan_from_items(
             template = firer if firer in T.MORTAR_FIRERS else "artillery"
             battery = str(data.get("battery") or "")
             fire.append(
-                FireItem(item_id, kind, point, turn, int(data.get("turns", 1)), firer, template, battery)
+                FireItem(
+                    item_id,
+                    kind,
+                    point,
+                    turn,
+                    int(data.get("turns", 1)),
+                    firer,
+                    template,
+                    battery,
+                    brigades.get(item_id, ""),
+                )
             )
+        elif kind == "firewaltz" and point is not None:
+            if item_id in firers:
+                raise RulesError(
+                    f"firers.{item_id}", "a Firewaltz's artillery is the rule's, not the plan's", []
+                )
+            target = str(data.get("target", "trench-line"))
+            if target not in FIREWALTZ_ARTILLERY:
+                raise RulesError(
+                    f"items.{item_id}.target", "not a Firewaltz target", list(FIREWALTZ_ARTILLERY)
+                )
+            # "Each Strong Point will be attacked once by Super Heavy Artillery, normal trench lines by Heavy."
+            firer = FIREWALTZ_ARTILLERY[target]
+            fire.append(FireItem(item_id, kind, point, turn, 1, firer, "artillery", target=target))
         elif kind == "gas" and point is not None:
             gas.append(
                 GasItem(item_id, point, turn, str(data.get("gas", "offensive")), float(data["wind_deg"]))
@@ -217,8 +281,8 @@ def plan_from_items(
             barrages.append(BarrageItem(item_id, front_y, turn, int(data["duration_turns"]), halts))
         else:
             skipped.append({"id": item_id, "kind": kind, "why": "the item has no grid reference"})
-    for unknown in sorted(set(firers) - known):
-        raise RulesError(f"firers.{unknown}", "no item of the plan has this id", sorted(known))
+    _check_ids("firers", firers, known)
+    _check_ids("brigades", brigades, known)
     for n, call in enumerate(sos):
         if side != "defender":
             raise RulesError("sos", "SOS fire is called by the defender's field batteries", [])
@@ -242,6 +306,22 @@ def _effects(resolver: Any, req: Any, ctx: Any) -> dict[Effect, Fraction]:
     return out
 
 
+@functools.cache
+def deviation_outcomes() -> tuple[tuple[Fraction, int, int], ...]:
+    """(probability, clock hour, distance cm) of an aiming point's deviation, the deviation resolver's
+    appendix method over all its dice; hour 0 and distance 0 is no deviation."""
+    resolver, req = Deviation(), DeviationRequest(period="late")
+    ctx = FlandersFields().context("late", {})
+    sides = resolver.dice(req, ctx)
+    total = count_rolls(sides)
+    counts: dict[tuple[int, int], int] = {}
+    for dice in all_rolls(sides):
+        out = resolver.evaluate(req, ctx, dice).outcome
+        key = (int(out["clock"]), int(out["distance_cm"])) if out["deviates"] else (0, 0)
+        counts[key] = counts.get(key, 0) + 1
+    return tuple((Fraction(n, total), hour, cm) for (hour, cm), n in sorted(counts.items()))
+
+
 @dataclass
 class Rules:
     """The resolvers with one context, their answers cached by request (many stands share a request)."""
@@ -257,7 +337,25 @@ class Rules:
     def _req(self, model: Any, **fields: Any) -> Any:
         return model.model_validate({**fields, "period": self.period, "variants": dict(self.variants)})
 
+    @property
+    def most_fire(self) -> int:
+        """Turns of fire one battery delivers in a turn at most (erratum artillery-two-actions)."""
+        return int(self.ctx.value(ARTILLERY_TWO_ACTIONS))
+
+    @property
+    def brigade_rolls(self) -> bool:
+        return bool(self.ctx.value(ARTILLERY_ROLL_PER) == "brigade")
+
+    @property
+    def deviation(self) -> bool:
+        return bool(self.ctx.value(PLANNED_FIRE_DEVIATION))
+
+    def deviation_applies(self, item: FireItem) -> bool:
+        """Unobserved off-table artillery deviates when it arrives (mortars are on the table)."""
+        return self.deviation and item.kind in DEVIATING_KINDS and item.firer in ARTILLERY_KIND
+
     def shot(self, firer: str, target: TargetStand, partial: bool, range_cm: float) -> dict[Effect, Fraction]:
+        """The effects of one roll on the firing table (shared: callers do not change it)."""
         cover = ("open" if target.cover == "open" else "cover") if target.armour else target.cover
         key = ("shot", firer, cover, partial, target.is_command, target.armour, round(range_cm, 1))
         if key not in self.cache:
@@ -273,33 +371,40 @@ class Rules:
                 target_is_command=target.is_command and not target.armour,
             )
             self.cache[key] = _effects(Shooting(), req, self.ctx)
-        return dict(self.cache[key])
+        return self.cache[key]
 
     def barrage_roll(self, target: TargetStand) -> dict[Effect, Fraction]:
         key = ("barrage", target.cover)
         if key not in self.cache:
             req = self._req(RollingBarrageRequest, cover=target.cover)
             self.cache[key] = _effects(RollingBarrage(), req, self.ctx)
-        return dict(self.cache[key])
+        return self.cache[key]
 
-    def delivered(self, item: FireItem) -> Fraction:
-        """The chance that a planned turn of fire arrives: an artillery-action of at least one action for a
-        battery ("only an order to fire"), the sos roll for an SOS call; a mortar's fire as planned."""
-        key = ("delivered", item.kind, item.firer)
+    def actions(self, item: FireItem) -> dict[int, Fraction]:
+        """Actions (0, 1, 2) of the roll that lets planned fire arrive: the artillery-action roll of a
+        battery ("only an order to fire"), the sos roll of an SOS call (one turn of fire); a mortar's fire
+        and a Firewaltz arrive as planned."""
+        key = ("actions", item.kind, item.firer)
         if key not in self.cache:
-            resolver: Any
             if item.kind == "sos":
-                req, resolver, ok = self._req(SOSRequest), SOS(), {"fire-arrives"}
-            elif item.firer in ARTILLERY_KIND:
+                req = self._req(SOSRequest)
+                SOS().check(req, self.ctx)
+                p = SOS().probabilities(req, self.ctx).get("fire-arrives", Fraction(0))
+                self.cache[key] = {0: 1 - p, 1: p}
+            elif item.kind in BATTERY_KINDS and item.firer in ARTILLERY_KIND:
                 req = self._req(ArtilleryActionRequest, artillery=ARTILLERY_KIND[item.firer])
-                resolver, ok = ArtilleryAction(), {"1-action", "2-actions"}
+                ArtilleryAction().check(req, self.ctx)
+                probs = ArtilleryAction().probabilities(req, self.ctx)
+                self.cache[key] = {
+                    n: probs.get(k, Fraction(0)) for n, k in enumerate(("no-action", "1-action", "2-actions"))
+                }
             else:
-                self.cache[key] = Fraction(1)
-                return Fraction(1)
-            resolver.check(req, self.ctx)
-            probs = resolver.probabilities(req, self.ctx)
-            self.cache[key] = sum((p for k, p in probs.items() if k in ok), Fraction(0))
-        return Fraction(self.cache[key])
+                self.cache[key] = {1: Fraction(1)}
+        return self.cache[key]
+
+    def rolls_actions(self, item: FireItem) -> bool:
+        """A battery's fire comes from its artillery-action roll (and may come twice)."""
+        return item.kind in BATTERY_KINDS and item.firer in ARTILLERY_KIND
 
     def wind(self, current: Wind | None, direction_deg: float, rng: random.Random) -> Wind:
         """One gas-wind roll with dice drawn from rng: the first from the planned direction, later ones on
@@ -316,24 +421,63 @@ class Rules:
         out = resolver.evaluate(req, self.ctx, dice).outcome
         return Wind(float(out["direction_deg"]), int(out["speed_cm"]), bool(out["dispersed"]))
 
+    def deviation_offset(self, side: Side, rng: random.Random) -> tuple[float, float]:
+        """Where a gas cloud lands from its aiming point: one deviation drawn from rng (none when the
+        reading says planned fire does not deviate)."""
+        if not self.deviation:
+            return 0.0, 0.0
+        draw = rng.random()
+        for p, hour, cm in deviation_outcomes():
+            draw -= float(p)
+            if draw < 0:
+                return deviate(side, (0.0, 0.0), hour, cm) if cm else (0.0, 0.0)
+        return 0.0, 0.0
+
     def gas_shot(self, target: TargetStand, partial: bool) -> dict[Effect, float]:
         """A gas attack's effects in floats (the sampled courses are averaged in floats)."""
         key = ("gas-float", target.cover, partial, target.is_command, target.armour)
         if key not in self.cache:
             self.cache[key] = {e: float(p) for e, p in self.shot("gas", target, partial, 0.0).items()}
-        return dict(self.cache[key])
+        return self.cache[key]
 
 
 # -- the schedule: which rolls each turn brings ------------------------------------------------------------------
 @dataclass(frozen=True)
+class Attack:
+    """One turn of fire arriving: where it may land (the deviation's outcomes, summing to 1) and the roll
+    each stand there takes, in order. `reach` is every stand any landing covers."""
+
+    spreads: bool
+    landings: tuple[tuple[Prob, Shots], ...]
+    reach: frozenset[str]
+
+    @classmethod
+    def certain(cls, spreads: bool, shots: Shots) -> Attack:
+        return cls(spreads, ((1.0, shots),), frozenset(i for i, _ in shots))
+
+
+@dataclass(frozen=True)
 class Volley:
-    """One delivery: with probability `chance` every shot in it happens (in order), otherwise none."""
+    """What one roll (or none) brings in a turn: each branch (probability, its attacks in order); in the
+    rest of the cases nothing arrives. `aimed` are the stands under the aiming points as planned."""
 
     source: str
-    chance: Fraction
-    spreads: bool
-    shots: tuple[tuple[str, dict[Effect, Fraction]], ...]
+    branches: tuple[tuple[Prob, tuple[Attack, ...]], ...]
     item: str = ""
+    aimed: tuple[str, ...] = ()
+    deviates: bool = False
+
+    @functools.cached_property
+    def reach(self) -> frozenset[str]:
+        return frozenset().union(*(a.reach for _, attacks in self.branches for a in attacks))
+
+    @property
+    def chance(self) -> Prob:
+        return sum(p for p, attacks in self.branches if attacks)
+
+    @property
+    def expected_attacks(self) -> Prob:
+        return sum(p * len(attacks) for p, attacks in self.branches)
 
 
 def _covered(template: Polygon, index: StandIndex) -> list[tuple[str, bool]]:
@@ -341,16 +485,128 @@ def _covered(template: Polygon, index: StandIndex) -> list[tuple[str, bool]]:
     return sorted([(i, False) for i in cov.full] + [(i, True) for i in cov.partial])
 
 
+def _covered_many(templates: Sequence[Polygon], index: StandIndex) -> list[list[tuple[str, bool]]]:
+    """_covered for many templates in one vectorised pass (the deviation's landings of every item): full
+    when the template covers the base, partial when their interiors meet otherwise (touching is outside)."""
+    out: list[list[tuple[str, bool]]] = [[] for _ in templates]
+    if not templates or not index.stands:
+        return out
+    geoms = np.array(templates, dtype=object)
+    t_idx, s_idx = index.tree.query(geoms, predicate="intersects")
+    if len(t_idx):
+        a, b = geoms[t_idx], index.polys[s_idx]
+        meets = ~shapely.touches(a, b)
+        full = shapely.covers(a, b)
+        for t, s, m, f in zip(t_idx.tolist(), s_idx.tolist(), meets.tolist(), full.tolist(), strict=True):
+            if m:
+                out[t].append((str(index.ids[s]), not f))
+    return [sorted(c) for c in out]
+
+
 def _range_from_rear(side: Side, stand: Stand, table: Table) -> float:
     y = stand.center[1]
     return y if side == "attacker" else table.length_cm - y
+
+
+def _item_attack(
+    f: FireItem,
+    plan: Plan,
+    targets: Mapping[str, TargetStand],
+    index: StandIndex,
+    rules: Rules,
+    table: Table,
+    covered: Sequence[tuple[Fraction, list[tuple[str, bool]]]],
+) -> Attack:
+    """One turn of fire of a planned item over its landings (`covered`: probability, stands covered)."""
+    stands = {s.id: s for s in index.stands}
+
+    def target_of(i: str) -> TargetStand:
+        t = targets[i]
+        if f.kind != "firewaltz":
+            return t
+        # The item names its place a trench line or a strong point: a stand there is at least in the cover
+        # the Firewaltz gives that target, or in its own if stronger (a trench in a wood, in a village).
+        floor = default_cover(f.target, rules.ctx)
+        return replace(t, cover=max(t.cover, floor, key=COVER_ORDER.index))
+
+    merged: dict[tuple[tuple[str, bool], ...], Prob] = {}
+    for p, landing in covered:
+        merged[tuple(landing)] = merged.get(tuple(landing), 0.0) + float(p)
+    shots: dict[tuple[str, bool], dict[Effect, Fraction]] = {}
+    for cov in merged:
+        for i, partial in cov:
+            if (i, partial) not in shots:
+                rng = _range_from_rear(plan.side, stands[i], table)
+                shots[(i, partial)] = rules.shot(f.firer, target_of(i), partial, rng)
+    landings = tuple((p, tuple((i, shots[(i, partial)]) for i, partial in cov)) for cov, p in merged.items())
+    reach = frozenset(i for cov in merged for i, _ in cov)
+    return Attack(spreads_to_company(FIRE_TYPE[f.firer]), landings, reach)
+
+
+def _fire_attacks(
+    plan: Plan, targets: Mapping[str, TargetStand], index: StandIndex, rules: Rules, table: Table
+) -> dict[str, tuple[Attack, tuple[str, ...]]]:
+    """Per planned fire item: its turn of fire (over every landing of its deviation) and the stands under
+    its aiming point as planned. The templates of every landing are classified in one pass."""
+    outcomes = deviation_outcomes()
+    templates: list[Polygon] = []
+    spans: list[tuple[FireItem, int, list[Fraction]]] = []
+    for f in plan.fire:
+        if rules.deviation_applies(f):
+            # The game's template at each landing: the same rotated corners plus the deviated centre, added
+            # in the order Template.polygon adds them (a base on a template's edge stays on the same side).
+            ring = shapely.get_coordinates(Template(f.template, (0.0, 0.0), _ahead(plan.side)).polygon(table))
+            centres = np.array(
+                [deviate(plan.side, f.point, hour, cm) if cm else f.point for _, hour, cm in outcomes]
+            )
+            polys = list(shapely.polygons(ring[None, :, :] + centres[:, None, :]))
+            probs: list[Fraction] = [p for p, _, _ in outcomes]
+        else:
+            polys, probs = [Template(f.template, f.point, _ahead(plan.side)).polygon(table)], [Fraction(1)]
+        spans.append((f, len(templates), probs))
+        templates.extend(polys)
+    covered = _covered_many(templates, index)
+    out: dict[str, tuple[Attack, tuple[str, ...]]] = {}
+    for f, start, probs in spans:
+        cov = covered[start : start + len(probs)]
+        aimed_at = next(n for n, (_, hour, cm) in enumerate(outcomes) if not cm) if len(probs) > 1 else 0
+        attack = _item_attack(f, plan, targets, index, rules, table, list(zip(probs, cov, strict=True)))
+        out[f.id] = (attack, tuple(i for i, _ in cov[aimed_at]))
+    return out
+
+
+def _describe_item(f: FireItem) -> str:
+    if f.kind == "sos":
+        name = f"SOS call {f.id.removeprefix('sos-')}"
+    elif f.kind == "firewaltz":
+        name = f"Firewaltz on a {f.target.replace('-', ' ')}"
+    else:
+        name = f.kind.replace("-", " ")
+    battery = f", battery {f.battery}" if f.battery else ""
+    return f"{name}{battery} ({f.firer.replace('-', ' ')})"
+
+
+def _shared_roll(
+    items: Sequence[FireItem], attacks: Mapping[str, tuple[Attack, tuple[str, ...]]], rules: Rules
+) -> tuple[tuple[Prob, tuple[Attack, ...]], ...]:
+    """The branches of one action roll shared by `items` (one battery, or a brigade's batteries firing this
+    turn, in plan order): each action fires the next battery, round the brigade again while a battery may
+    fire more than once (artillery-two-actions)."""
+    dist = rules.actions(items[0])
+    cap = rules.most_fire if rules.rolls_actions(items[0]) else 1
+    branches = []
+    for n, p in sorted(dist.items()):
+        fired = [f for _ in range(cap) for f in items][:n]
+        if p:
+            branches.append((float(p), tuple(attacks[f.id][0] for f in fired)))
+    return tuple(branches)
 
 
 def fixed_volleys(
     plan: Plan, targets: Mapping[str, TargetStand], index: StandIndex, rules: Rules, table: Table, turns: int
 ) -> list[list[Volley]]:
     """Turn by turn (index 0 is turn 1), the volleys that do not depend on the wind: planned batteries,
-    mortars and SOS calls, and rolling barrages."""
+    mortars, SOS calls and Firewaltz attacks, and rolling barrages."""
     out: list[list[Volley]] = [[] for _ in range(turns)]
     sign = 1.0 if plan.side == "attacker" else -1.0
     for b in plan.barrages:
@@ -370,28 +626,31 @@ def fixed_volleys(
             passed = sorted({*adv.passed_over.full, *adv.passed_over.partial})
             shots = tuple((i, rules.barrage_roll(targets[i])) for i in passed if not targets[i].armour)
             what = "holds" if fired > 1 and not moving else "advances" if moving else "opens"
-            out[t - 1].append(Volley(f"rolling barrage {what}", Fraction(1), True, shots, b.id))
-    for f in plan.fire:
-        template = Template(f.template, f.point, _ahead(plan.side)).polygon(table)
-        covered = _covered(template, index)
-        spreads = spreads_to_company(FIRE_TYPE[f.firer])
-        for t in range(max(f.first_turn, 1), min(f.first_turn + f.turns, turns + 1)):
-            shots = tuple(
-                (
-                    i,
-                    rules.shot(
-                        f.firer,
-                        targets[i],
-                        partial,
-                        _range_from_rear(plan.side, index_stand(index, i), table),
-                    ),
+            attack = Attack.certain(True, shots)
+            out[t - 1].append(Volley(f"rolling barrage {what}", ((1.0, (attack,)),), b.id, tuple(passed)))
+    if any(f.kind == "firewaltz" for f in plan.fire):
+        FIREWALTZ_STEP.require_period(rules.ctx)
+    attacks = _fire_attacks(plan, targets, index, rules, table)
+    rolled: dict[tuple[str, ...], tuple[tuple[Prob, tuple[Attack, ...]], ...]] = {}
+    for t in range(1, turns + 1):
+        firing = [f for f in plan.fire if f.first_turn <= t < f.first_turn + f.turns]
+        rolls: dict[str, list[FireItem]] = {}
+        for f in firing:
+            shared = rules.brigade_rolls and f.brigade and rules.rolls_actions(f)
+            rolls.setdefault(f"brigade {f.brigade}" if shared else f"item {f.id}", []).append(f)
+        for key, items in rolls.items():
+            what = "; ".join(_describe_item(f) for f in items)
+            if key.startswith("brigade"):
+                what = f"{key}: {what}"
+            out[t - 1].append(
+                Volley(
+                    what,
+                    rolled.setdefault(tuple(f.id for f in items), _shared_roll(items, attacks, rules)),
+                    ",".join(f.id for f in items),
+                    tuple(sorted({i for f in items for i in attacks[f.id][1]})),
+                    any(rules.deviation_applies(f) for f in items),
                 )
-                for i, partial in covered
             )
-            name = f"SOS call {f.id.removeprefix('sos-')}" if f.kind == "sos" else f.kind.replace("-", " ")
-            battery = f", battery {f.battery}" if f.battery else ""
-            what = f"{name}{battery} ({f.firer.replace('-', ' ')})"
-            out[t - 1].append(Volley(what, rules.delivered(f), spreads, shots, f.id))
     return out
 
 
@@ -407,7 +666,8 @@ def gas_volleys(
     turns: int,
     rng: random.Random,
 ) -> list[list[Volley]]:
-    """One course of the wind, drawn from rng, and the gas attacks it brings turn by turn."""
+    """One course of the wind (and each cloud's deviation where it arrives), drawn from rng, and the gas
+    attacks it brings turn by turn."""
     out: list[list[Volley]] = [[] for _ in range(turns)]
     if not plan.gas:
         return out
@@ -423,7 +683,8 @@ def gas_volleys(
 
     def attack(cloud_id: str, covered: Sequence[tuple[str, bool]], what: str, t: int) -> None:
         shots = tuple((i, rules.gas_shot(targets[i], p)) for i, p in covered)
-        out[t - 1].append(Volley(f"gas cloud {what}", 1.0, spreads, shots, cloud_id))  # type: ignore[arg-type]
+        branches = ((1.0, (Attack.certain(spreads, shots),)),)
+        out[t - 1].append(Volley(f"gas cloud {what}", branches, cloud_id, deviates=rules.deviation))
 
     for t in range(1, turns + 1):
         if clouds:
@@ -450,14 +711,22 @@ def gas_volleys(
             clouds = kept
         for g in plan.gas:
             if g.turn == t:
+                # "ANY artillery delivered gas attack arrives" deviated: the cloud starts where it lands.
                 poly = Template(kind, g.point, _ahead(plan.side)).polygon()
-                attack(g.id, _covered(poly, index), "arrives", t)
-                clouds.append({"id": g.id, "gas": g.gas, "polygon": poly, "moves": 0, "dx": 0.0, "dy": 0.0})
+                dx, dy = (round(v, 6) for v in rules.deviation_offset(plan.side, rng))
+                key = (g.id, dx, dy, -1.0, -1.0)  # no wind moves a cloud -1 cm: arrivals have their own keys
+                if key not in passed:
+                    passed[key] = (_covered(translate(poly, dx, dy), index), dx, dy)
+                attack(g.id, passed[key][0], "arrives", t)
+                clouds.append({"id": g.id, "gas": g.gas, "polygon": poly, "moves": 0, "dx": dx, "dy": dy})
     return out
 
 
 # -- a company's markers, exactly ---------------------------------------------------------------------------------
 State = tuple[int, ...]  # markers per stand of the company; KILLING_MARKERS means destroyed
+# An attack as one company sees it: its landings that reach the company (probability, (stand position,
+# effects) in order), the chance it misses the company, and whether a suppression spreads.
+Mine = tuple[tuple[tuple[Prob, tuple[tuple[int, dict[Effect, Any]], ...]], ...], Prob, bool]
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -494,79 +763,326 @@ class Budget:
             )
 
 
-def _step(
-    dist: dict[State, Prob], volley: Volley, members: Mapping[str, int], budget: Budget
-) -> dict[State, Prob]:
-    """The company's markers after one volley: delivered (its shots in order) or not."""
-    mine = [(members[i], eff) for i, eff in volley.shots if i in members]
-    if not mine:
-        return dist
-    hit: dict[State, Prob] = {s: p * volley.chance for s, p in dist.items()}
-    for pos, effects in mine:
-        budget.spend(len(hit) * len(effects))
-        nxt: dict[State, Prob] = {}
-        for s, q in hit.items():
-            if s[pos] >= KILLING_MARKERS:  # a destroyed stand is not shot at
-                nxt[s] = nxt.get(s, 0) + q
-                continue
-            for eff, pe in effects.items():
-                s2 = _apply(s, pos, eff, volley.spreads)
-                nxt[s2] = nxt.get(s2, 0) + q * pe
-        hit = nxt
-    if volley.chance != 1:
-        for s, p in dist.items():
-            hit[s] = hit.get(s, 0) + p * (1 - volley.chance)
-    return hit
+def _mine(attack: Attack, members: Mapping[str, int], memo: dict[int, Mine | None]) -> Mine | None:
+    """The attack as the company sees it (None when no landing reaches it); landings that do the same to
+    the company are merged. Kept per attack for the company's run (an item's attack repeats every turn)."""
+    key = id(attack)
+    if key not in memo:
+        if attack.reach.isdisjoint(members):
+            memo[key] = None
+        else:
+            merged: dict[
+                tuple[tuple[int, int], ...], tuple[Prob, tuple[tuple[int, dict[Effect, Any]], ...]]
+            ] = {}
+            miss: Prob = 0.0
+            for p, shots in attack.landings:
+                mine = tuple((members[i], eff) for i, eff in shots if i in members)
+                if not mine:
+                    miss += p
+                    continue
+                sig = tuple((pos, id(eff)) for pos, eff in mine)
+                merged[sig] = (merged[sig][0] + p, mine) if sig in merged else (p, mine)
+            memo[key] = (tuple(merged.values()), miss, attack.spreads)
+    return memo[key]
 
 
-def _marginals(dist: Mapping[State, Prob], pos: int) -> list[Prob]:
-    """[P(0 markers), P(1), P(2), P(killed)] for one stand."""
-    out: list[Prob] = [Fraction(0)] * (KILLING_MARKERS + 1)
-    for s, p in dist.items():
-        out[s[pos]] = out[s[pos]] + p
-    return out
+@dataclass
+class _Kernel:
+    """One attack's transitions between a company's states, as arrays over the states seen so far."""
+
+    built: int = 0
+    rows: list[int] = field(default_factory=list)
+    cols: list[int] = field(default_factory=list)
+    vals: list[float] = field(default_factory=list)
+    arrays: tuple[Any, Any, Any] | None = None
+
+
+@dataclass
+class _Company:
+    """A company's states numbered as they are reached; a distribution is an array over them. What an
+    attack does from each state is worked out once: an item fires on the same place turn after turn, and
+    the company's states recur."""
+
+    stands: Sequence[TargetStand]
+    budget: Budget
+    members: dict[str, int] = field(default_factory=dict)
+    states: list[State] = field(default_factory=list)
+    number: dict[State, int] = field(default_factory=dict)
+    memo: dict[int, Mine | None] = field(default_factory=dict)
+    kernels: dict[int, _Kernel] = field(default_factory=dict)
+    # (the shots of a landing, as (stand, id of its effects), state) -> states after them: the landings of
+    # different items and turns that hit the same stands alike are worked out once.
+    landed: dict[tuple[tuple[tuple[int, int], ...], State], dict[State, float]] = field(default_factory=dict)
+    floats: dict[int, tuple[tuple[Effect, float], ...]] = field(default_factory=dict)
+    matrices: dict[Any, Any] = field(default_factory=dict)
+    seen: dict[int, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.members = {s.id: n for n, s in enumerate(self.stands)}
+        self.index_of(tuple(min(s.markers, KILLING_MARKERS) for s in self.stands))
+
+    def index_of(self, state: State) -> int:
+        if state not in self.number:
+            self.number[state] = len(self.states)
+            self.states.append(state)
+        return self.number[state]
+
+    def sized(self, dist: Any) -> Any:
+        if len(dist) == len(self.states):
+            return dist
+        out = np.zeros(len(self.states))
+        out[: len(dist)] = dist
+        return out
+
+    def landing(
+        self, state: State, shots: tuple[tuple[int, dict[Effect, Any]], ...], spreads: bool
+    ) -> dict[State, float]:
+        """The company's states after the shots of one landing, in order, from `state`."""
+        sig = tuple((pos, id(eff)) for pos, eff in shots)
+        key = (sig, state)
+        if key not in self.landed:
+            before = {state: 1.0} if len(shots) == 1 else self.landing(state, shots[:-1], spreads)
+            pos, effects = shots[-1]
+            if id(effects) not in self.floats:
+                self.floats[id(effects)] = tuple((e, float(x)) for e, x in effects.items())
+            faces = self.floats[id(effects)]
+            self.budget.spend(len(before) * len(faces))
+            out: dict[State, float] = {}
+            for s, q in before.items():
+                if s[pos] >= KILLING_MARKERS:  # a destroyed stand is not shot at
+                    out[s] = out.get(s, 0.0) + q
+                    continue
+                for eff, pe in faces:
+                    s2 = _apply(s, pos, eff, spreads)
+                    out[s2] = out.get(s2, 0.0) + q * pe
+            self.landed[key] = out
+        return self.landed[key]
+
+    def kernel(self, state: State, mine: Mine) -> dict[State, float]:
+        """Where one turn of fire takes the company from `state`, over every landing of its deviation."""
+        landings, miss, spreads = mine
+        out: dict[State, float] = {state: float(miss)} if miss else {}
+        for p, shots in landings:
+            for s, q in self.landing(state, shots, spreads).items():
+                out[s] = out.get(s, 0.0) + float(p) * q
+        return out
+
+    def extend(self, mine: Mine, states: int) -> Any:
+        """The attack's transitions from the first `states` states, as (rows, cols, probabilities)."""
+        k = self.kernels.setdefault(id(mine), _Kernel())
+        if k.built < states:
+            for i in range(k.built, states):
+                for s2, r in self.kernel(self.states[i], mine).items():
+                    k.rows.append(i)
+                    k.cols.append(self.index_of(s2))
+                    k.vals.append(r)
+            k.built, k.arrays = states, None
+        if k.arrays is None:
+            k.arrays = (np.array(k.rows, dtype=np.intp), np.array(k.cols, dtype=np.intp), np.array(k.vals))
+        return k.arrays
+
+    def attack(self, dist: Any, mine: Mine) -> Any:
+        dist = self.sized(dist)  # the kernel may already know more states than `dist` has reached
+        rows, cols, vals = self.extend(mine, len(dist))
+        self.budget.spend(len(rows))
+        return np.bincount(cols, weights=dist[rows] * vals, minlength=len(self.states))
+
+    def reaching(self, volley: Volley) -> tuple[float, tuple[tuple[float, tuple[Mine, ...]], ...]]:
+        """The volley as the company sees it: the chance nothing reaches it, and each branch that does
+        (kept by the volley's branches, which the turns of one roll share)."""
+        key = id(volley.branches)
+        if key not in self.seen:
+            self.seen[key] = self._reaching(volley)
+        return self.seen[key]
+
+    def _reaching(self, volley: Volley) -> tuple[float, tuple[tuple[float, tuple[Mine, ...]], ...]]:
+        rest = 1.0 - sum(p for p, _ in volley.branches)
+        out: list[tuple[float, tuple[Mine, ...]]] = []
+        for p, attacks in volley.branches:
+            mine = tuple(m for m in (_mine(a, self.members, self.memo) for a in attacks) if m is not None)
+            if mine:
+                out.append((p, mine))
+            else:
+                rest += p
+        return max(rest, 0.0), tuple(out)
+
+    def step(self, dist: Any, volley: Volley) -> Any:
+        """The company's markers after one volley: each branch of its roll (its attacks in order) or nothing.
+        Branches that begin alike (one and two turns of fire) share the work of their common start."""
+        rest, reaching = self.reaching(volley)
+        if not reaching:
+            return dist
+        after: dict[tuple[int, ...], Any] = {(): dist}
+        ends: list[tuple[float, Any]] = []
+        for p, mine in reaching:
+            for n in range(1, len(mine) + 1):
+                key = tuple(id(m) for m in mine[:n])
+                if key not in after:
+                    after[key] = self.attack(after[key[:-1]], mine[n - 1])
+            ends.append((p, after[tuple(id(m) for m in mine)]))
+        out = self.sized(dist) * rest
+        for p, d in ends:
+            out += p * self.sized(d)
+        return out
+
+    def turn(self, dist: Any, volleys: Sequence[Volley]) -> Any:
+        """The company's markers after a turn's volleys. While the company has few states, the turn is one
+        matrix over them, kept for the next turn that brings the same volleys (an item fires on the same
+        place turn after turn); otherwise volley by volley."""
+        seen = [self.reaching(v) for v in volleys]
+        seen = [(rest, reaching) for rest, reaching in seen if reaching]
+        if not seen:
+            return dist
+        key = tuple((rest, tuple((p, tuple(map(id, m))) for p, m in r)) for rest, r in seen)
+        matrix = self.matrices.get(key)
+        if matrix is None or matrix.shape[0] < len(dist):
+            while True:  # every state the turn can reach from the states seen so far
+                known = len(self.states)
+                for _, reaching in seen:
+                    for _, mine in reaching:
+                        for m in mine:
+                            self.extend(m, len(self.states))
+                if len(self.states) == known or known > DENSE_STATES:
+                    break
+            if len(self.states) > DENSE_STATES:
+                for v in volleys:
+                    dist = self.step(dist, v)
+                return dist
+            matrix = self.matrix(seen)
+            self.matrices[key] = matrix
+        n = matrix.shape[0]
+        self.budget.spend(n * n)
+        return self.sized(dist)[:n] @ matrix
+
+    def matrix(self, seen: Sequence[tuple[float, tuple[tuple[float, tuple[Mine, ...]], ...]]]) -> Any:
+        n = len(self.states)
+        eye = np.eye(n)
+        dense: dict[int, Any] = {}
+
+        def of(m: Mine) -> Any:
+            if id(m) not in dense:
+                rows, cols, vals = self.extend(m, n)
+                k = np.zeros((n, n))
+                k[rows, cols] = vals
+                dense[id(m)] = k
+            return dense[id(m)]
+
+        out = eye
+        for rest, reaching in seen:
+            step = rest * eye
+            after: dict[tuple[int, ...], Any] = {(): eye}
+            for p, mine in reaching:
+                for k in range(1, len(mine) + 1):
+                    key = tuple(id(m) for m in mine[:k])
+                    if key not in after:
+                        after[key] = after[key[:-1]] @ of(mine[k - 1])
+                step = step + p * after[tuple(id(m) for m in mine)]
+            self.budget.spend(n * n * len(reaching))
+            out = out @ step
+        return out
+
+    def marginals(self, dist: Any) -> list[list[float]]:
+        """Per stand: [P(0 markers), P(1), P(2), P(killed)]."""
+        markers = np.array(self.states[: len(dist)], dtype=np.intp).reshape(len(dist), len(self.stands))
+        return [
+            np.bincount(markers[:, pos], weights=dist, minlength=KILLING_MARKERS + 1).tolist()
+            for pos in range(len(self.stands))
+        ]
 
 
 def _group_run(
     stands: Sequence[TargetStand], volleys: Sequence[Sequence[Volley]], budget: Budget
-) -> dict[str, list[list[Prob]]]:
-    """Per stand of one company, per turn: [P(0), P(1), P(2), P(killed)], exact given the volleys (in
-    Fractions, or in floats when the volleys carry floats)."""
-    members = {s.id: n for n, s in enumerate(stands)}
-    one: Prob = Fraction(1) if all(isinstance(v.chance, Fraction) for t in volleys for v in t) else 1.0
-    dist: dict[State, Prob] = {tuple(min(s.markers, KILLING_MARKERS) for s in stands): one}
-    per_turn: list[dict[State, Prob]] = []
+) -> dict[str, list[list[float]]]:
+    """Per stand of one company, per turn: [P(0), P(1), P(2), P(killed)], exact given the volleys (an
+    enumeration in floating point)."""
+    company = _Company(stands, budget)
+    members = set(company.members)
+    dist = np.ones(1)
+    per_turn: list[list[list[float]]] = []
     for turn in volleys:
-        for v in turn:
-            dist = _step(dist, v, members, budget)
-        per_turn.append(dist)
-    return {s: [_marginals(d, n) for d in per_turn] for s, n in members.items()}
+        dist = company.turn(dist, [v for v in turn if not v.reach.isdisjoint(members)])
+        per_turn.append(company.marginals(dist))
+    return {s.id: [turn[n] for turn in per_turn] for n, s in enumerate(stands)}
 
 
 def _exact_run(
     groups: Mapping[str, Sequence[TargetStand]], volleys: Sequence[Sequence[Volley]], budget: Budget
-) -> dict[str, list[list[Prob]]]:
-    out: dict[str, list[list[Prob]]] = {}
+) -> dict[str, list[list[float]]]:
+    out: dict[str, list[list[float]]] = {}
     for stands in groups.values():
         out.update(_group_run(stands, volleys, budget))
     return out
 
 
-def _floated(volleys: Sequence[Sequence[Volley]]) -> list[list[Volley]]:
-    """The same volleys in floats: the sampled courses of the wind are averaged in floats anyway."""
-    return [
-        [
-            Volley(
-                v.source,
-                float(v.chance),  # type: ignore[arg-type]
-                v.spreads,
-                tuple((i, {e: float(p) for e, p in eff.items()}) for i, eff in v.shots),  # type: ignore[misc]
-                v.item,
-            )
-            for v in turn
-        ]
-        for turn in volleys
+# -- what the rehearsal assumes ----------------------------------------------------------------------------------
+def assumptions(plan: Plan, rules: Rules, method: str) -> list[str]:
+    """Every modelling choice of this rehearsal, in plain words, with the readings in force."""
+    ctx = rules.ctx
+    th = action_thresholds(ctx)
+    twice = (
+        "2 Actions fire it twice, both turns of fire landing (and deviating) apart"
+        if rules.most_fire == 2
+        else "it fires once a turn whatever the roll"
+    )
+    lines = [
+        "The enemy's stands stay where they stand now and spend no action on recovering; the enemy moving "
+        "is not rehearsed.",
+        "Batteries fire as field guns and mortars as medium mortars unless `firers` names another; ranges "
+        "are measured from the side's own rear edge (a mortar out of range from there does nothing).",
+        "No Deep Suppression is in force against the rehearsing side (it would lower its action rolls).",
+        f"A planned battery's turn of fire needs an artillery action roll of 1 Action or more ('only an "
+        f"order to fire'; {rules.period} war: 1 Action on {th['one']}+, 2 Actions on {th['two']}+): {twice} "
+        f"(erratum {ARTILLERY_TWO_ACTIONS}: {ctx.reading(ARTILLERY_TWO_ACTIONS)}); every roll is enumerated "
+        "exactly.",
+        (
+            "The batteries a request names as one brigade's (`brigades`) share one action roll per turn, "
+            "each action firing the next of them in plan order; a battery named in no brigade rolls alone"
+            if rules.brigade_rolls
+            else "Each battery rolls its own artillery action die"
+        )
+        + f" (erratum {ARTILLERY_ROLL_PER}: {ctx.reading(ARTILLERY_ROLL_PER)}).",
+        (
+            "Unobserved off-table fire deviates when it arrives: every turn of fire of a planned battery "
+            "(field guns, howitzers, heavy and super heavy artillery), SOS call and Firewaltz deviates afresh "
+            "('one turn of fire arrives'), by the appendix method (no deviation on a 5 or 6, the clock read "
+            "from the rehearsing side's rear edge, 2D6 cm), all its outcomes enumerated exactly; mortars are "
+            "on the table and do not deviate; planned gas is taken as artillery delivered and deviates once, "
+            "where it arrives"
+            if rules.deviation
+            else "Planned fire and gas fall where they were planned"
+        )
+        + f" (erratum {PLANNED_FIRE_DEVIATION}: {ctx.reading(PLANNED_FIRE_DEVIATION)}).",
+        "A mortar's planned fire arrives as planned, once a turn; an SOS call brings one turn of fire when "
+        "its sos roll succeeds.",
+        "A suppression by artillery, mortar or gas fire suppresses the stand's whole company; three markers "
+        "destroy a stand.",
     ]
+    if any(f.kind == "firewaltz" for f in plan.fire):
+        lines.append(
+            "A Firewaltz item is one attack ('Each Strong Point will be attacked once') in its arrival turn, "
+            "arriving as planned with no action roll (its schedule is 'set by Corps or Army staffs'), on every "
+            "enemy stand under a 10 x 10 cm artillery template at its grid reference: super heavy artillery "
+            "on a strong point, heavy on a trench line, each stand in its own cover or the target's if that "
+            f"is stronger (a trench line medium, a strong point {default_cover('strong-point', ctx)}: erratum "
+            f"{FIREWALTZ_STRONG_POINT_COVER}: {ctx.reading(FIREWALTZ_STRONG_POINT_COVER)}). The text gives no "
+            "mechanics for its rolling 'over and back': each item is one place in one turn, and a plan rolls "
+            "over and back with several items. Its Deep Suppression roll every turn and the German "
+            "infantry's rolling barrage are not part of the item (plan them as their own items)."
+        )
+    lines.append(
+        "Method: exact enumeration of every die, roll and deviation."
+        if method == "exact"
+        else "Method: the wind's course (and each gas cloud's deviation) sampled from the seed, everything "
+        "else enumerated exactly for each course; each probability is the mean over the courses, with its "
+        "standard error."
+    )
+    return lines
+
+
+def readings_of(rules: Rules) -> dict[str, str]:
+    """The readings in force of the errata the rehearsal reads."""
+    ids = [ARTILLERY_TWO_ACTIONS, ARTILLERY_ROLL_PER, PLANNED_FIRE_DEVIATION, FIREWALTZ_STRONG_POINT_COVER]
+    return {e: rules.ctx.reading(e) for e in ids}
 
 
 # -- the answer ---------------------------------------------------------------------------------------------------
@@ -580,10 +1096,11 @@ class Rehearsal:
     # stand id -> per turn [P(0 markers), P(1), P(2), P(killed)] and, when sampled, their standard errors
     stands: dict[str, list[list[float]]]
     errors: dict[str, list[list[float]]]
-    exact: dict[str, list[list[Fraction]]]
     schedule: list[list[dict[str, Any]]]
     skipped: list[dict[str, str]]
     names: dict[str, str]
+    assumptions: list[str] = field(default_factory=list)
+    readings: dict[str, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         def row(sid: str, t: int) -> dict[str, Any]:
@@ -593,9 +1110,7 @@ class Rehearsal:
                 "killed": round(p[KILLING_MARKERS], 6),
                 "expected_markers": round(sum(m * p[m] for m in range(KILLING_MARKERS)), 6),
             }
-            if self.method == "exact":
-                r["killed_exact"] = str(self.exact[sid][t][KILLING_MARKERS])
-            else:
+            if self.method == "sampled":
                 e = self.errors[sid][t]
                 r["standard_error"] = {
                     "markers": {str(m): round(e[m], 6) for m in range(KILLING_MARKERS)},
@@ -610,7 +1125,7 @@ class Rehearsal:
             "samples": self.samples,
             "seed": self.seed,
             "how": (
-                "exact: every die and delivery roll enumerated"
+                "exact: every die, delivery roll and deviation enumerated (in floating point)"
                 if self.method == "exact"
                 else f"the wind's course sampled {self.samples} times from seed {self.seed}, everything else "
                 "enumerated for each course; each probability is the mean over the courses, with its "
@@ -629,12 +1144,31 @@ class Rehearsal:
                 for t in range(self.turns)
             ],
             "not_rehearsed": self.skipped,
+            "assumptions": self.assumptions,
+            "readings": self.readings,
             "sources": [SRC_FIRE_PLANS],
         }
 
 
 def _sort_key(sid: str) -> tuple[int, str]:
     return (int(sid), sid) if sid.isdigit() else (0, sid)
+
+
+def _describe(volleys: Sequence[Sequence[Volley]]) -> list[list[dict[str, Any]]]:
+    return [
+        [
+            {
+                "what": v.source,
+                "item": v.item,
+                "chance": float(v.chance),
+                "expected_attacks": round(float(v.expected_attacks), 6),
+                "deviates": v.deviates,
+                "stands": list(v.aimed),
+            }
+            for v in turn
+        ]
+        for turn in volleys
+    ]
 
 
 def rehearse(
@@ -668,20 +1202,9 @@ def rehearse(
     index = StandIndex.build([target.stand for target in targets if target.stand is not None])
     fixed = fixed_volleys(plan, by_id, index, rules, table, last)
     names = {target.id: target.name for target in targets}
-
-    def describe(volleys: Sequence[Sequence[Volley]]) -> list[list[dict[str, Any]]]:
-        return [
-            [
-                {
-                    "what": v.source,
-                    "item": v.item,
-                    "chance": float(v.chance),
-                    "stands": [i for i, _ in v.shots],
-                }
-                for v in turn
-            ]
-            for turn in volleys
-        ]
+    method: Literal["exact", "sampled"] = "sampled" if plan.gas else "exact"
+    told = assumptions(plan, rules, method)
+    readings = readings_of(rules)
 
     if not plan.gas:
         exact = _exact_run(groups, fixed, budget)
@@ -691,12 +1214,13 @@ def rehearse(
             "exact",
             None,
             None,
-            {s: [[float(x) for x in p] for p in per] for s, per in exact.items()},
+            exact,
             {},
-            {s: [[Fraction(x) for x in p] for p in per] for s, per in exact.items()},
-            describe(fixed),
+            _describe(fixed),
             list(plan.skipped),
             names,
+            told,
+            readings,
         )
     if samples * last * len(plan.gas) > MAX_CLOUD_TURNS:
         raise RulesError(
@@ -706,11 +1230,10 @@ def rehearse(
             [1, MAX_CLOUD_TURNS // max(last * len(plan.gas), 1)],
         )
     rng = random.Random(seed)
-    fixed_f = _floated(fixed)
     # A company no cloud reaches in a course of the wind has the same answer in every course: work it out
     # once. A company a cloud reaches depends only on which of its stands the clouds pass over, and when:
     # courses that pass over them alike share one answer.
-    base = _exact_run(groups, fixed_f, budget)
+    base = _exact_run(groups, fixed, budget)
     group_of = {target.id: target.group for target in targets}
     cache: dict[tuple[str, Any], dict[str, list[list[Prob]]]] = {}
     zero = [[0.0] * (KILLING_MARKERS + 1) for _ in range(last)]
@@ -719,18 +1242,28 @@ def rehearse(
     reached: dict[str, int] = {}
     for _ in range(samples):
         gas = gas_volleys(plan, by_id, index, rules, last, rng)
-        touched = {group_of[i] for turn in gas for v in turn for i, _ in v.shots}
+        touched = {
+            group_of[i] for turn in gas for v in turn for _, a in v.branches for x in a for i in x.reach
+        }
         for g in touched:
             ids_in = {m.id for m in groups[g]}
             key = (
                 g,
                 tuple(
-                    tuple((i, tuple(sorted(eff.items()))) for v in turn for i, eff in v.shots if i in ids_in)
+                    tuple(
+                        (i, tuple(sorted(eff.items())))
+                        for v in turn
+                        for _, attacks in v.branches
+                        for a in attacks
+                        for _, shots in a.landings
+                        for i, eff in shots
+                        if i in ids_in
+                    )
                     for turn in gas
                 ),
             )
             if key not in cache:
-                cache[key] = _group_run(groups[g], [[*gas[t], *fixed_f[t]] for t in range(last)], budget)
+                cache[key] = _group_run(groups[g], [[*gas[t], *fixed[t]] for t in range(last)], budget)
             reached[g] = reached.get(g, 0) + 1
             for sid, per in cache[key].items():
                 for t, p in enumerate(per):
@@ -762,8 +1295,9 @@ def rehearse(
         seed,
         means,
         errors,
-        {},
-        describe(fixed),
+        _describe(fixed),
         list(plan.skipped),
         names,
+        told,
+        readings,
     )

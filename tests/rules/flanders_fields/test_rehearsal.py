@@ -20,6 +20,7 @@ from rules.flanders_fields import rehearsal as R
 from rules.flanders_fields.artillery import SOS, ArtilleryAction, ArtilleryActionRequest, SOSRequest
 from rules.flanders_fields.barrage import RollingBarrage, RollingBarrageRequest
 from rules.flanders_fields.cover import cover_for
+from rules.flanders_fields.deviation import Deviation, DeviationRequest
 from rules.flanders_fields.ruleset import FlandersFields
 from rules.flanders_fields.scenarios import SCENARIOS
 from rules.flanders_fields.shooting import FIRE_TYPE, Shooting, ShootingRequest
@@ -27,7 +28,7 @@ from rules.flanders_fields.suppression import spreads_to_company
 from rules.flanders_fields.table_rules import WIRE_BELT_CM
 from rules.table.bases import Stand
 from rules.table.coverage import StandIndex, classify
-from rules.table.frame import AHEAD_DEG, Table, grid_to_table
+from rules.table.frame import AHEAD_DEG, Table, deviate, grid_to_table
 from rules.table.templates import Template
 from rules.table.terrain import TerrainIndex, terrain_from_geojson
 
@@ -89,87 +90,112 @@ def mons_targets(side: str = "attacker") -> list[R.TargetStand]:
     return out
 
 
+OLD_READINGS = {"artillery-two-actions": "fire-once", "planned-fire-deviation": "pre-registered"}
+
+
 def brute_force(
-    plan: R.Plan, targets: list[R.TargetStand], turns: int, n: int, seed: int
+    plan: R.Plan,
+    targets: list[R.TargetStand],
+    turns: int,
+    n: int,
+    seed: int,
+    variants: dict[str, str] | None = None,
 ) -> dict[str, list[Counter[int]]]:
     """Play the plan n times with random dice through the resolvers' evaluate: per stand, per turn, how
-    often it ended with 0, 1, 2 markers or destroyed (3)."""
-    ctx = FlandersFields().context(MONS.period, {})
+    often it ended with 0, 1, 2 markers or destroyed (3). A battery fires as many times as its artillery
+    action roll gives actions (at most once under the fire-once reading); every turn of fire of off-table
+    artillery deviates by the deviation resolver's dice unless the pre-registered reading is chosen."""
+    variants = variants or {}
+    ctx = FlandersFields().context(MONS.period, variants)
+    twice = variants.get("artillery-two-actions", "fire-twice") == "fire-twice"
+    deviates = variants.get("planned-fire-deviation", "deviates") == "deviates"
     rng = random.Random(seed)
     by_id = {t.id: t for t in targets}
     index = StandIndex.build([t.stand for t in targets if t.stand is not None])
     company: dict[str, list[str]] = {}
     for t in targets:
         company.setdefault(t.group, []).append(t.id)
-    period = {"period": MONS.period}
-    shooting, action, sos = Shooting(), ArtilleryAction(), SOS()
-    volleys: list[list[tuple[Any, str, list[tuple[str, Any]]]]] = [[] for _ in range(turns)]
-    for f in plan.fire:
-        poly = Template(f.template, f.point, AHEAD_DEG[plan.side]).polygon(TABLE)
-        cov = classify(poly, index, 0.0)
-        hit = sorted([(i, False) for i in cov.full] + [(i, True) for i in cov.partial])
-        if f.kind == "sos":
-            order: Any = (sos, SOSRequest.model_validate(period), {"fire-arrives"})
-        else:
-            kind = R.ARTILLERY_KIND[f.firer]
-            req = ArtilleryActionRequest.model_validate({**period, "artillery": kind})
-            order = (action, req, {"1-action", "2-actions"})
-        shots = []
-        for i, partial in hit:
-            t = by_id[i]
-            rng_cm = TABLE.length_cm - t.stand.center[1] if t.stand else 0.0
-            shots.append(
+    period = {"period": MONS.period, "variants": variants}
+    shooting, action, sos, deviation = Shooting(), ArtilleryAction(), SOS(), Deviation()
+    deviation_req = DeviationRequest.model_validate(period)
+    landed: dict[tuple[str, float, float], list[tuple[str, Any]]] = {}
+
+    def shots_at(f: R.FireItem, point: tuple[float, float]) -> list[tuple[str, Any]]:
+        """Each stand under the item's template at `point`, with its shooting request."""
+        key = (f.id, round(point[0], 6), round(point[1], 6))
+        if key not in landed:
+            poly = Template(f.template, point, AHEAD_DEG[plan.side]).polygon(TABLE)
+            cov = classify(poly, index, 0.0)
+            hit = sorted([(i, False) for i in cov.full] + [(i, True) for i in cov.partial])
+            landed[key] = [
                 (
                     i,
                     ShootingRequest.model_validate(
                         {
                             **period,
                             "firer": f.firer,
-                            "cover": t.cover,
-                            "range_cm": rng_cm,
+                            "cover": by_id[i].cover,
+                            "range_cm": TABLE.length_cm - by_id[i].stand.center[1],  # type: ignore[union-attr]
                             "indirect": True,
                             "partial_template": partial,
-                            "target_is_command": t.is_command,
+                            "target_is_command": by_id[i].is_command,
                         }
                     ),
                 )
-            )
+                for i, partial in hit
+            ]
+        return landed[key]
+
+    volleys: list[list[tuple[Any, R.FireItem]]] = [[] for _ in range(turns)]
+    for f in plan.fire:
+        if f.kind == "sos":
+            order: Any = (sos, SOSRequest.model_validate(period), {"fire-arrives": 1})
+        else:
+            kind = R.ARTILLERY_KIND[f.firer]
+            req = ArtilleryActionRequest.model_validate({**period, "artillery": kind})
+            order = (action, req, {"1-action": 1, "2-actions": 2 if twice else 1})
         for turn in range(f.first_turn, min(f.first_turn + f.turns, turns + 1)):
-            volleys[turn - 1].append((order, FIRE_TYPE[f.firer], shots))
+            volleys[turn - 1].append((order, f))
     counts = {t.id: [Counter[int]() for _ in range(turns)] for t in targets}
     for _ in range(n):
         markers = {t.id: t.markers for t in targets}
         for turn in range(turns):
-            for (resolver, req, ok), fire, shots in volleys[turn]:
-                if resolver.evaluate(req, ctx, (rng.randint(1, 6),)).key not in ok:
-                    continue
-                for i, req in shots:
-                    if markers[i] >= 3:
-                        continue
-                    res = shooting.evaluate(req, ctx, (rng.randint(1, 6),))
-                    if res.key == "killed":
-                        markers[i] = 3
-                    elif res.key == "suppressed":
-                        hit = company[by_id[i].group] if spreads_to_company(fire) else [i]
-                        for j in hit:
-                            if markers[j] < 3:
-                                markers[j] += 1
+            for (resolver, req, fires), f in volleys[turn]:
+                for _fired in range(fires.get(resolver.evaluate(req, ctx, (rng.randint(1, 6),)).key, 0)):
+                    point = f.point
+                    if deviates:
+                        dice = tuple(rng.randint(1, 6) for _ in range(5))
+                        out = deviation.evaluate(deviation_req, ctx, dice).outcome
+                        if out["deviates"]:
+                            point = deviate(plan.side, f.point, out["clock"], out["distance_cm"])
+                    for i, shot in shots_at(f, point):
+                        if markers[i] >= 3:
+                            continue
+                        res = shooting.evaluate(shot, ctx, (rng.randint(1, 6),))
+                        if res.key == "killed":
+                            markers[i] = 3
+                        elif res.key == "suppressed":
+                            hit = company[by_id[i].group] if spreads_to_company(FIRE_TYPE[f.firer]) else [i]
+                            for j in hit:
+                                if markers[j] < 3:
+                                    markers[j] += 1
             for sid, m in markers.items():
                 counts[sid][turn][m] += 1
     return counts
 
 
-def test_mons_defender_plan_matches_a_brute_force_run_of_the_resolvers() -> None:
+@pytest.mark.parametrize("variants", [{}, OLD_READINGS], ids=["default-readings", "fire-once-no-deviation"])
+def test_mons_defender_plan_matches_a_brute_force_run_of_the_resolvers(variants: dict[str, str]) -> None:
     targets = mons_targets("attacker")
     plan = R.plan_from_items("defender", MONS_DEFENDER_PLAN, TABLE, MONS_FIRERS, MONS_SOS)
-    result = R.rehearse(plan, targets, TABLE, MONS.period, turns=3)
+    result = R.rehearse(plan, targets, TABLE, MONS.period, variants, turns=3)
     assert result.method == "exact"
     n = 4000
-    counts = brute_force(plan, targets, 3, n, seed=20261122)
+    counts = brute_force(plan, targets, 3, n, seed=20261122, variants=variants)
     touched = 0
-    for sid, per_turn in result.exact.items():
+    for sid, per_turn in result.stands.items():
         for turn, probs in enumerate(per_turn):
-            assert sum(probs) == 1
+            assert sum(probs) == pytest.approx(1, abs=1e-12)
             for m, p in enumerate(probs):
                 seen = counts[sid][turn][m] / n
                 se = math.sqrt(float(p) * (1 - float(p)) / n)
@@ -188,7 +214,7 @@ def test_an_aiming_point_fully_over_one_platoon_is_the_resolvers_own_odds() -> N
         [{"id": "7", "kind": "aiming-point", "arrival_turn": 1, "data": {"grid": [60, 168]}}],
         TABLE,
     )
-    result = R.rehearse(plan, [target], TABLE, "early", turns=1)
+    result = R.rehearse(plan, [target], TABLE, "early", OLD_READINGS, turns=1)
     ctx = FlandersFields().context("early", {})
     order = ArtilleryAction().probabilities(ArtilleryActionRequest.model_validate({"period": "early"}), ctx)
     fires = order.get("1-action", Fraction(0)) + order.get("2-actions", Fraction(0))
@@ -198,9 +224,12 @@ def test_an_aiming_point_fully_over_one_platoon_is_the_resolvers_own_odds() -> N
         ),
         ctx,
     )
-    assert result.exact["1"][0][3] == fires * shot.get("killed", Fraction(0))
-    assert result.exact["1"][0][1] == fires * shot.get("suppressed", Fraction(0))
-    assert result.as_dict()["turn_by_turn"][0]["stands"][0]["killed_exact"] == str(result.exact["1"][0][3])
+    assert result.stands["1"][0][3] == pytest.approx(
+        float(fires * shot.get("killed", Fraction(0))), abs=1e-12
+    )
+    assert result.stands["1"][0][1] == pytest.approx(
+        float(fires * shot.get("suppressed", Fraction(0))), abs=1e-12
+    )
 
 
 def test_company_suppression_spreads_and_three_markers_kill() -> None:
@@ -214,9 +243,9 @@ def test_company_suppression_spreads_and_three_markers_kill() -> None:
     )
     result = R.rehearse(plan, [a, b], TABLE, "early", turns=1)
     # The mortar's fire is taken as delivered: whenever a is suppressed (not killed), b gets its third marker.
-    p_a = result.exact["1"][0]
-    assert result.exact["2"][0][3] == p_a[1]
-    assert result.exact["2"][0][2] == 1 - p_a[1]
+    p_a = result.stands["1"][0]
+    assert result.stands["2"][0][3] == pytest.approx(p_a[1], abs=1e-12)
+    assert result.stands["2"][0][2] == pytest.approx(1 - p_a[1], abs=1e-12)
 
 
 def test_rolling_barrage_needs_its_period_and_rolls_again_on_a_halt() -> None:
@@ -239,12 +268,12 @@ def test_rolling_barrage_needs_its_period_and_rolls_again_on_a_halt() -> None:
     whats = [[v["what"] for v in turn] for turn in result.schedule]
     assert whats == [["rolling barrage opens"], ["rolling barrage holds"], ["rolling barrage advances"]]
     # Opens at 20-40 cm, holds, then sweeps 40-60 cm: the platoon at 45 cm is rolled for once, on turn 3.
-    assert result.exact["1"][0][0] == 1 and result.exact["1"][1][0] == 1
+    assert result.stands["1"][0][0] == 1 and result.stands["1"][1][0] == 1
     one = RollingBarrage().probabilities(
         RollingBarrageRequest.model_validate({"period": "late", "cover": "medium"}),
         FlandersFields().context("late", {}),
     )
-    assert result.exact["1"][2][3] == one["killed"]
+    assert result.stands["1"][2][3] == pytest.approx(float(one["killed"]), abs=1e-12)
 
 
 def test_gas_is_sampled_from_the_seed_with_its_standard_error() -> None:
@@ -272,8 +301,11 @@ def test_gas_is_sampled_from_the_seed_with_its_standard_error() -> None:
     assert "standard error" in body["how"]
     hit = [s for t in body["turn_by_turn"] for s in t["stands"]]
     assert hit and all("standard_error" in s for s in hit)
-    # The cloud lands on the stands under it on turn 1: no wind yet, so no sampling error there.
-    first = body["turn_by_turn"][0]["stands"]
+    # The cloud deviates where it lands ("ANY artillery delivered gas attack"): sampled from turn 1 on.
+    assert any(s["standard_error"]["killed"] > 0 for s in body["turn_by_turn"][0]["stands"])
+    # Falling where planned, it lands on the stands under it on turn 1: no wind yet, so no sampling error there.
+    planned = R.rehearse(plan, targets, Table(), "late", OLD_READINGS, turns=3, seed=7, samples=60).as_dict()
+    first = planned["turn_by_turn"][0]["stands"]
     assert first and all(s["standard_error"]["killed"] == 0 for s in first)
 
 
@@ -286,7 +318,7 @@ def test_gas_is_sampled_from_the_seed_with_its_standard_error() -> None:
         ({"samples": 5000}, "samples"),
     ],
 )
-def test_limits(kwargs: dict[str, int], field: str) -> None:
+def test_limits(kwargs: dict[str, Any], field: str) -> None:
     plan = R.plan_from_items("defender", MONS_DEFENDER_PLAN, TABLE)
     with pytest.raises(RulesError) as refused:
         R.rehearse(plan, mons_targets(), TABLE, "early", **kwargs)
