@@ -1,7 +1,7 @@
 """The game's board (`Game.board`, a JSON column) as one typed model: what is on the table besides the
 stands (rolling barrages, gas clouds and the wind that moves them, arrived fire-plan fire, the players'
-templates) and the random-event pack's discards. Every service reads it with `read_board` and writes it
-with `board_json` / `write_board`, never by key.
+templates, the aiming points the batteries fired at) and the random-event pack's discards. Every service
+reads it with `read_board` and writes it with `board_json` / `write_board`, never by key.
 
 The items inside the lists (a barrage, a cloud, a template, ...) stay JSON objects: the rules write them
 and read them back whole (`rules.core.game.Snapshot` keeps them so), and the board only carries them.
@@ -52,6 +52,8 @@ class Board(_Stored):
     templates: tuple[JsonObject, ...] = ()  # the templates the players have laid on the map
     templates_placed: int = 0  # templates ever placed: the next template's id, never reused
     events: EventPack | None = None  # the random-event pack, once a card is drawn or played
+    # The batteries' aiming points on the table (unit id -> [x, y]): where each last fired (app.services.units).
+    aiming_points: JsonObject = {}
 
 
 def read_board(game: Game) -> Board:

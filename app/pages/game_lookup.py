@@ -104,7 +104,7 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
     ranked = sorted(exact, key=lambda k: order.index(k) if k in order else len(order))
     lk.odds = odds_rows({k: exact[k] for k in ranked}, answer["outcome_key"])
     lk.answer = answer
-    lk.dice = list(answer["dice"])
+    lk.dice = list(answer.get("dice", []))  # a side's own card draw does not say where in the pack
     labels = lk.labels
     gl.recorded = {
         "event_id": event.id or 0,

@@ -151,8 +151,9 @@ class ChangesOut(BaseModel):
     unit: UnitOut
 
 
-def unit_out(u: Any) -> UnitOut:
-    return UnitOut.model_validate(u, from_attributes=True)
+def unit_out(u: Any, read: units_service.Reader) -> UnitOut:
+    """A unit as this viewer may read it (units_service.Reader: the other side's aiming points hidden)."""
+    return UnitOut.model_validate(read(u))
 
 
 def _logged(payload: dict[str, Any], override: dict[str, Any] | None) -> dict[str, Any]:
@@ -176,12 +177,14 @@ EDIT_ACTIONS: dict[str, Action] = {
     responses=errors.responses(401, 403, 404),
 )
 def list_units(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[UnitOut]:
-    games.get_game(session, game_id)
+    read = units_service.reader(games.get_game(session, game_id), viewer)
     units = units_service.list_units(session, game_id)
     # Names depend on the whole force tree (a unit added later can change another's): sent with every list.
     named = unit_names.names(units)
     return [
-        unit_out(u).model_copy(update={"full_name": named[u.id or 0][0], "short_name": named[u.id or 0][1]})
+        unit_out(u, read).model_copy(
+            update={"full_name": named[u.id or 0][0], "short_name": named[u.id or 0][1]}
+        )
         for u in units
     ]
 
@@ -190,7 +193,8 @@ def list_units(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[
     "/units/{unit_id}", response_model=UnitOut, summary="One unit", responses=errors.responses(401, 403, 404)
 )
 def get_unit(game_id: GameId, unit_id: UnitId, viewer: ViewerDep, session: SessionDep) -> UnitOut:
-    return unit_out(units_service.get_unit(session, game_id, unit_id))
+    read = units_service.reader(games.get_game(session, game_id), viewer)
+    return unit_out(units_service.get_unit(session, game_id, unit_id), read)
 
 
 @router.post(
@@ -233,7 +237,6 @@ def add_unit(
             parent = units_service.get_unit(session, game_id, body.parent_id, "parent_id")
             if parent.side != body.side:
                 raise RulesError("parent_id", f"unit {parent.id} belongs to the {parent.side}")
-        game_setup.require_room_for_units(session, game_id, 1, "units")
         from app.models import Unit
 
         unit = Unit(game_id=game_id, **body.model_dump(exclude={"override"}))
@@ -247,8 +250,9 @@ def add_unit(
             _logged({"unit": units_service.unit_dict(unit), "changes": []}, override),
             step=turns.logged_step(game),
         )
+        read = units_service.reader(game, viewer)
     session.refresh(unit)
-    return ChangesOut(event_id=ev.id or 0, changes=[], unit=unit_out(unit))
+    return ChangesOut(event_id=ev.id or 0, changes=[], unit=unit_out(unit, read))
 
 
 @router.put(
@@ -288,7 +292,8 @@ def edit_unit(
             ),
             step=turns.logged_step(game),
         )
-    return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit))
+        read = units_service.reader(game, viewer)
+    return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit, read))
 
 
 @router.post(
@@ -331,7 +336,8 @@ def move_unit(
             _logged({"unit_id": unit_id, "changes": changes}, override),
             step=turns.logged_step(game),
         )
-    return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit))
+        read = units_service.reader(game, viewer)
+    return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit, read))
 
 
 @router.post(
@@ -382,8 +388,9 @@ def marker(
             _logged({"unit_id": unit_id, "fire": body.fire, "changes": changes}, override),
             step=turns.logged_step(game),
         )
+        read = units_service.reader(game, viewer)
     session.refresh(unit)
-    return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit))
+    return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit, read))
 
 
 @router.post(
@@ -406,7 +413,6 @@ def build_force(
         )
         roots = sum(u.parent_id is None for u in units_service.list_units(session, game_id))
         tree = game_setup.table_force(game, body.model_dump(exclude={"override"}), "", f"forces-{roots}")
-        game_setup.require_room_for_units(session, game_id, game_setup.units_in(tree))
         root = units_service.add_unit_tree(session, game_id, body.side, tree, {})
         events.record(
             session,
@@ -416,5 +422,6 @@ def build_force(
             _logged({"side": body.side, "table_id": body.table_id, "root": root.id}, override),
             step=turns.logged_step(game),
         )
+        read = units_service.reader(game, viewer)
     units = units_service.list_units(session, game_id)
-    return [unit_out(u) for u in units_service.subtree(root, units)]
+    return [unit_out(u, read) for u in units_service.subtree(root, units)]

@@ -313,25 +313,21 @@ def game_fire_plan(
     return HTMLResponse(_plan_html(game_id, side, session, viewer, paper))
 
 
-def is_aimed(unit: Unit) -> bool:
-    """Batteries and mortars: the units that carry an aiming point."""
-    words = f"{unit.level} {unit.kind}".lower()
-    return not unit.killed and ("battery" in words or "artillery" in words or "mortar" in words)
-
-
-def game_cards(units: Sequence[Unit], side: str | None) -> list[dict[str, Any]]:
-    """One card per battery and mortar of a game: guns numbered and mortars lettered, per side, as the
-    appendix's cards are."""
+def game_cards(units: Sequence[Unit], side: str | None, read: units_service.Reader) -> list[dict[str, Any]]:
+    """One card per battery and mortar of a game still in it: guns numbered and mortars lettered, per side,
+    as the appendix's cards are; each aiming point as this viewer may read it."""
     cards: list[dict[str, Any]] = []
     counters: dict[tuple[str, bool], int] = {}
     for u in units:
-        if not is_aimed(u) or (side is not None and u.side != side):
+        if u.killed or not units_service.carries_aiming_point(u) or (side is not None and u.side != side):
             continue
         mortar = "mortar" in f"{u.level} {u.kind}".lower()
         n = counters.get((u.side, mortar), 0)
         counters[(u.side, mortar)] = n + 1
         ref = render.letter_ref(n) if mortar else str(n + 1)
-        cards.append({"ref": ref, "gun": u.name or u.kind, "side": u.side, "aiming_point": u.aiming_point})
+        cards.append(
+            {"ref": ref, "gun": u.name or u.kind, "side": u.side, "aiming_point": read(u)["aiming_point"]}
+        )
     return cards
 
 
@@ -342,8 +338,8 @@ def _cards_html(game_id: int, session: SessionDep, viewer: Any, side: str | None
         viewer.require_side(side, "print the aiming-point cards")
     elif not viewer.is_referee:
         side = viewer.role
-    games.get_game(session, game_id)
-    return render.aiming_cards_html(game_cards(units_service.list_units(session, game_id), side), paper)
+    read = units_service.reader(games.get_game(session, game_id), viewer)
+    return render.aiming_cards_html(game_cards(units_service.list_units(session, game_id), side, read), paper)
 
 
 @router.get(

@@ -33,16 +33,23 @@ def deck_of(game: Game, hands: dict[str, list[str]]) -> list[str]:
     return [c for c in PACK if c not in out and c not in held]
 
 
+# What the drawer does not read of its own draw: the opponent's hand, and the undealt pack in any form (its
+# cards, its order, the positions the dice picked in it, the odds of each kind over it), since the pack less
+# the cards out of play and one's own hand is the opponent's hand.
+HIDDEN_CARDS = frozenset({"opponent_hand", "deck"})
+HIDDEN_ROLL = frozenset({"dice", "probabilities", "probabilities_exact"})
+
+
 def redact_opponent(payload: dict[str, Any], drawer: str) -> dict[str, Any]:
-    """The drawing player's view of a draw: the opponent's hand is not theirs to see."""
-    req = {k: v for k, v in payload["request"].items() if k != "opponent_hand"}
-    res = dict(payload["resolution"])
-    res["outcome"] = {k: v for k, v in res["outcome"].items() if k != "opponent_hand"}
+    """The drawing player's view of a draw: the cards it drew and its own hand, nothing of the pack left."""
+    req = {k: v for k, v in payload["request"].items() if k not in HIDDEN_CARDS | HIDDEN_ROLL}
+    res = {k: v for k, v in payload["resolution"].items() if k not in HIDDEN_ROLL}
+    res["outcome"] = {k: v for k, v in res["outcome"].items() if k not in HIDDEN_CARDS}
     return {
         **payload,
         "request": req,
         "resolution": res,
-        "filled": [f for f in payload["filled"] if f["field"] != "opponent_hand"],
+        "filled": [f for f in payload["filled"] if f["field"] not in HIDDEN_CARDS],
         "changes": [c for c in payload["changes"] if c.get("side", drawer) == drawer],
     }
 

@@ -1,11 +1,11 @@
 """The event log: appending an event, reading the events a viewer may see, and the split of each event into
 a public payload and the private parts only one side (or the referee) may read.
 
-Two rules make a secret safe by default. Writing (`split`, run by `record` on every event): a change to
-a side's own row (its hand of cards, its once-per-player allowances) is that side's, so it is moved out of
-the public payload whoever wrote the event. Reading (`view`, run by `event_dict` on every read path: the log,
-the stream, the report, the pages): a viewer gets the public payload with the parts of the roles it holds
-merged over it, and nothing else."""
+Two rules make a secret safe by default. Writing (`split`, run by `record` on every event): a change that
+names a side (to its own row: its hand of cards, its once-per-player allowances; or to a secret of one of its
+units: a battery's aiming point) is that side's, so it is moved out of the public payload whoever wrote the
+event. Reading (`view`, run by `event_dict` on every read path: the log, the stream, the report, the pages):
+a viewer gets the public payload with the parts of the roles it holds merged over it, and nothing else."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from app.services.games import game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import get_side
 from app.services.turns import step_of, wind_due
-from app.services.units import list_units
+from app.services.units import battery_fired, list_units
 from rules.core.errors import RulesError
 from rules.core.game import CardsDrawn, Change, Filled, FillRequest, Outcome
 from rules.flanders_fields.errata import SRC_EVENTS
@@ -99,6 +99,7 @@ def resolve(
     if resolver_id == "random-event":
         # "At the start of each turn a player must draw at least one card": the side to move draws.
         viewer.require_side(drawer, "draw the random event cards")
+        _check_draw(viewer, dice, apply)
         hands = hands_of(session, game)
         rival = other_side(drawer)
         for name, value, why in (
@@ -130,6 +131,7 @@ def resolve(
             units,
             game_rules.consequences(resolver_id, snapshot, Outcome(req, resolution, unit_id, target_id)),
         )
+        + (battery_fired(session, game, unit, resolver_id) if unit is not None else [])
         if apply
         else []
     )
@@ -157,6 +159,19 @@ def resolve(
         )
         return (payload if viewer.is_referee else mine), ev
     return payload, record(session, game, "roll", viewer.role, payload, step=here)
+
+
+def _check_draw(viewer: Viewer, dice: list[int] | None, apply: bool) -> None:
+    """A side draws its cards as from a shuffled pack: the dice index the undealt pack in the game's order,
+    so a side giving them would pick its card, and each card it drew at a position it chose, or looked at
+    without drawing, would tell it which cards are not in the pack (the opponent's hand). The referee, who
+    sees the pack, may (to enter a draw made at the table)."""
+    if viewer.is_referee:
+        return
+    if dice is not None:
+        raise RulesError("dice", "a side does not pick its cards: omit dice and firestep draws from the pack")
+    if not apply:
+        raise RulesError("apply", "a side draws its cards for good: a draw cannot be looked at first", [True])
 
 
 def _named(game: Game, units: Sequence[Unit], unit_id: int | None, field: str) -> Unit | None:

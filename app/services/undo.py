@@ -54,7 +54,7 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
 
 def _reverse(session: Session, game: Game, change: dict[str, Any]) -> dict[str, Any]:
     field = change["field"]
-    if "side" in change:
+    if "side" in change and "unit" not in change:  # a side's row (a unit's secret names its side too)
         row = get_side(session, game.id or 0, change["side"])
         if row.special_uses.get(field) != change["after"]:
             raise Conflict(f"the {row.side}'s {field} has changed since; undo the later change first")

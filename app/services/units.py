@@ -1,15 +1,20 @@
-"""A game's units: queries and writes, a row as the rules read it, and walking the force tree."""
+"""A game's units: queries and writes, a unit as a viewer may read it, a row as the rules read it, and walking
+the force tree."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from app.auth import SIDES, Viewer
+from app.board_state import board_json, read_board
 from app.errors import Conflict
-from app.models import Unit
+from app.models import Game, Unit
+from app.services.games import set_game
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import UnitState
 from rules.core.game import ancestor_at as ancestor_at
@@ -90,8 +95,10 @@ def update_unit(
     """Set fields on a unit, bumping its version; returns the changes as {unit, field, before, after}.
     With `expected_version` the write only lands on that version: else 409 with the current unit."""
     assert unit.id is not None
+    # A change to a side's secret names the side, so the log keeps it in that side's part (events.split).
     changes = [
         {"unit": unit.id, "field": k, "before": getattr(unit, k), "after": v}
+        | ({"side": unit.side} if k in SECRET_FIELDS else {})
         for k, v in values.items()
         if getattr(unit, k) != v
     ]
@@ -121,8 +128,62 @@ def increment(session: Session, unit: Unit, field: str, delta: int, floor: int =
     return {"unit": unit.id, "field": field, "delta": delta, "after": getattr(unit, field)}
 
 
-def unit_dict(unit: Unit) -> dict[str, Any]:
-    return unit.model_dump(mode="json")
+# -- what a viewer reads of a unit -------------------------------------------------------------------------
+# Where a side's batteries are aimed is its secret, as its fire plan is, until the rules put it on the table:
+# "When a battery fires at a target using either direct or indirect fire from on or off table an aiming point
+# is placed on the table at the designated spot" (Flanders Fields, ARTILLERY AIMING POINT); the whole plan
+# once the game is over. Every answer, log entry and page that carries a unit reads it through a Reader.
+SECRET_FIELDS = frozenset({"aiming_point"})
+# The rolls in which a battery fires: it shoots (direct or indirect fire), or its aiming point is rolled for
+# deviation as it fires ("ARTILLERY AIMING POINT - DEVIATION").
+FIRING_RESOLVERS = frozenset({"shooting", "deviation"})
+
+
+@dataclass(frozen=True)
+class Reader:
+    """What one viewer reads of a game's units: the secrets of the sides in `sides` (its own; both for the
+    referee, or once the game is over), and of the other side only the aiming points on the table."""
+
+    sides: frozenset[str] = frozenset()
+    on_table: Mapping[str, Any] = field(default_factory=dict)  # unit id -> where it last fired
+
+    def __call__(self, unit: Unit) -> dict[str, Any]:
+        out = {name: getattr(unit, name) for name in Unit.model_fields}  # loads a row expired by a commit
+        if unit.side not in self.sides and out["aiming_point"] != self.on_table.get(str(unit.id)):
+            out["aiming_point"] = None
+        return out
+
+
+PUBLIC = Reader()  # what anyone may read (a device without a token, and the public part of the log)
+
+
+def reader(game: Game, viewer: Viewer | None) -> Reader:
+    sees_all = game.status == "finished" or (viewer is not None and viewer.is_referee)
+    sides: frozenset[str] = frozenset(SIDES if sees_all else [viewer.role] if viewer is not None else [])
+    return Reader(sides, read_board(game).aiming_points)
+
+
+def unit_dict(unit: Unit, read: Reader = PUBLIC) -> dict[str, Any]:
+    """A unit as `read`'s viewer may read it; by default as anyone may."""
+    return read(unit)
+
+
+def carries_aiming_point(unit: Unit) -> bool:
+    """Batteries and mortars: the units that carry an aiming point."""
+    words = f"{unit.level} {unit.kind}".lower()
+    return "battery" in words or "artillery" in words or "mortar" in words
+
+
+def battery_fired(session: Session, game: Game, unit: Unit, resolver: str) -> list[dict[str, Any]]:
+    """A roll by `unit`: when it is a battery firing, its aiming point goes on the table for both sides to
+    read. Returns the change to the board (none when nothing new is shown)."""
+    if resolver not in FIRING_RESOLVERS or unit.aiming_point is None or not carries_aiming_point(unit):
+        return []
+    board = read_board(game)
+    if board.aiming_points.get(str(unit.id)) == unit.aiming_point:
+        return []
+    board.aiming_points = {**board.aiming_points, str(unit.id): unit.aiming_point}
+    return set_game(session, game, board=board_json(game, board))
 
 
 # -- the force tree ---------------------------------------------------------------------------------------

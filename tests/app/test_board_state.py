@@ -53,7 +53,7 @@ def played(c: TestClient) -> Game:
     assert r.status_code == 201, r.text
     assert c.post(f"{plan}/lock", headers=g.defender).status_code == 200
     advance(c, g)
-    resolve(c, g, g.attacker, "random-event", dice=[13])
+    resolve(c, g, g.referee, "random-event", dice=[13])  # the referee enters where in the pack
     while turn(c, g)["step"]["id"] != "gas":
         advance(c, g)
     resolve(c, g, g.attacker, "gas-wind", dice=[3, 4])

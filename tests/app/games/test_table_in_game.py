@@ -184,8 +184,11 @@ def test_random_event_pack_is_kept_per_game_and_hands_are_private(client: TestCl
     g, _u = mid_game(c)
     advance(c, g)
     # The pack in order 2H..AH, 2D..AD, 2C..AC, 2S..AS: the 13th card is the Ace of Hearts, beneficial and
-    # kept ("red cards ten to ace ... MAY be played whenever a player wishes").
-    drawn = resolve(c, g, g.attacker, "random-event", dice=[13])
+    # kept ("red cards ten to ace ... MAY be played whenever a player wishes"). Only the referee (who sees
+    # the pack) may say where in it a card is drawn; the attacker reads its draw in the log.
+    entered = resolve(c, g, g.referee, "random-event", dice=[13])
+    mine = c.get(f"/api/v1/games/{g.id}/events", headers=g.attacker).json()
+    drawn = next(e["payload"] for e in mine if e["id"] == entered["event_id"])
     assert [d["card"] for d in drawn["resolution"]["outcome"]["drawn"]] == ["AH"]
     assert "opponent_hand" not in drawn["request"]
     me = c.get(f"/api/v1/games/{g.id}/me", headers=g.attacker).json()
@@ -194,11 +197,11 @@ def test_random_event_pack_is_kept_per_game_and_hands_are_private(client: TestCl
     # The British see that a card was kept, not which.
     seen = c.get(f"/api/v1/games/{g.id}/events", headers=g.defender).json()
     public = [e for e in seen if e["kind"] == "roll" and e["payload"]["resolver"] == "random-event"]
-    assert [e["id"] for e in public] == [drawn["event_id"]]
+    assert [e["id"] for e in public] == [entered["event_id"]]
     assert public[-1]["payload"]["kept"] == 1 and public[-1]["payload"]["cards_left"] == 51
     assert not {"request", "resolution", "filled", "changes"} & set(public[-1]["payload"])
     # The next draw is from the 51 left: the 13th is now the Two of Diamonds, a dummy.
-    nxt = resolve(c, g, g.attacker, "random-event", dice=[13])
+    nxt = resolve(c, g, g.referee, "random-event", dice=[13])
     assert nxt["resolution"]["outcome"]["drawn"][0]["card"] == "2D"
     assert board(c, g)["events"] == {"out": ["2D"], "cards_left": 50}
     # Given pack or hands are refused inside a game.

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlmodel import Session, create_engine, select
 
+from app.auth import SIDES
 from app.core.db import downgrade, make_engine, migrate
 from app.models import FirePlanItem, GameSide
 from tests.app.games.conftest import Game, bearer, live_url  # noqa: F401  (live_url is a fixture)
@@ -72,7 +73,9 @@ def advance(c: TestClient, g: Game) -> dict[str, Any]:
 
 
 def draw(c: TestClient, g: Game, position: int) -> dict[str, Any]:
-    r = c.post(f"/api/v1/games/{g.id}/resolve/random-event", headers=g.attacker, json={"dice": [position]})
+    """The attacker's draw of the card at `position` in the pack, entered by the referee (a side may not
+    pick where it draws): the referee's answer, the whole draw."""
+    r = c.post(f"/api/v1/games/{g.id}/resolve/random-event", headers=g.referee, json={"dice": [position]})
     return dict(ok(r))
 
 
@@ -313,7 +316,7 @@ def test_plans_and_hands_logged_before_the_secrets_revision(client: TestClient, 
     plan = f"/api/v1/games/{g.id}/fireplans"
     ok(c.post(f"{plan}/attacker/items", headers=g.attacker, json=aiming_point(ARRIVING, 1)), 201)
     ok(c.post(f"{plan}/attacker/items", headers=g.attacker, json=aiming_point(UNARRIVED, 5)), 201)
-    downgrade(migrated_url, "0004")
+    downgrade(migrated_url, "0004", lose_data=True)
     sides = sa.table(
         "game_side",
         sa.column("game_id", sa.Integer()),
@@ -384,3 +387,57 @@ def test_plans_and_hands_logged_before_the_secrets_revision(client: TestClient, 
     arrival = next(e["payload"] for e in started["events"] if e["kind"] == "fire-plan-arrival")
     assert arrival["item"]["data"]["battery"] == ARRIVING and arrival["verified"] is True
     assert "leaves" not in arrival
+
+
+def test_a_draw_tells_the_drawer_nothing_of_the_pack(client: TestClient) -> None:
+    """The pack less the cards out of play and one's own hand is the opponent's hand: no answer to the drawer
+    lists the pack left, says where in it a card was (its order), or gives odds over it; and a side may
+    neither pick where it draws nor look at a draw without making it."""
+    from rules.flanders_fields.events import PACK
+
+    c = client
+    g, _ids = plan_game(c)
+    draw(c, g, 13)  # the attacker keeps the Ace of Hearts
+    url = f"/api/v1/games/{g.id}/resolve/random-event"
+    for body, name in (({"dice": [1]}, "dice"), ({"apply": False}, "apply")):
+        refused = c.post(url, headers=g.attacker, json=body)
+        assert refused.status_code == 422 and refused.json()["detail"][0]["loc"][-1] == name, refused.text
+    answer = ok(c.post(url, headers=g.attacker, json={}))
+    state = ok(c.get(f"/api/v1/games/{g.id}/state", headers=g.referee))["board"]["events"]
+    hands = {s: ok(c.get(f"/api/v1/games/{g.id}/me", headers=getattr(g, s)))["event_hand"] for s in SIDES}
+    undealt = set(PACK) - set(state["out"]) - {card for h in hands.values() for card in h}
+    assert len(undealt) == state["cards_left"] > 40
+    mine = json.dumps(answer) + c.get(f"/api/v1/games/{g.id}/events", headers=g.attacker).text
+    assert not {card for card in undealt if f'"{card}"' in mine}, "the drawer reads cards of the pack"
+    assert "probabilities" not in mine and '"dice"' not in json.dumps(answer["resolution"])
+    # The referee, who sees everything, reads the whole draw: the pack left, in its order.
+    whole = ok(c.get(f"/api/v1/games/{g.id}/events", headers=g.referee))[-1]["payload"]
+    assert set(whole["resolution"]["outcome"]["deck"]) == undealt
+
+
+def test_an_aiming_point_is_its_sides_until_the_battery_fires(client: TestClient) -> None:
+    c = client
+    g = new_game(c, {"scenario": "mons-1914"})
+    units = ok(c.get(f"/api/v1/games/{g.id}/units", headers=g.referee))
+    battery = next(u for u in units if u["side"] == "attacker" and u["level"] == "battery")
+    at = [413.3125, 319.8125]
+    url = f"/api/v1/games/{g.id}/units/{battery['id']}"
+    aimed = ok(c.put(url, headers=g.attacker, json={"version": battery["version"], "aiming_point": at}))
+    assert aimed["unit"]["aiming_point"] == at and ok(c.get(url, headers=g.attacker))["aiming_point"] == at
+    for who in (g.defender, None):
+        for path in (url, f"/api/v1/games/{g.id}/units", f"/api/v1/games/{g.id}/events"):
+            r = c.get(path, headers=who or {})
+            assert "413.3125" not in r.text, path
+    # A player undoes its own aiming (the change is kept with its side, and reversed from there).
+    undone = ok(c.post(f"/api/v1/games/{g.id}/events/{aimed['event_id']}/undo", headers=g.attacker))
+    assert undone["payload"]["changes"][0]["before"] == at  # the attacker's own view of its undo
+    assert "413.3125" not in c.get(f"/api/v1/games/{g.id}/events", headers=g.defender).text
+    assert ok(c.get(url, headers=g.attacker))["aiming_point"] is None
+    again = ok(c.get(url, headers=g.attacker))["version"]
+    ok(c.put(url, headers=g.attacker, json={"version": again, "aiming_point": at}))
+    advance(c, g)
+    # It fires: the aiming point is placed on the table, where the British read it.
+    fired = ok(c.post(f"/api/v1/games/{g.id}/resolve/deviation", headers=g.attacker,
+                      json={"unit_id": battery["id"]}))  # fmt: skip
+    assert any(ch.get("field") == "board" for ch in fired["changes"])
+    assert ok(c.get(url, headers=g.defender))["aiming_point"] == at

@@ -1,0 +1,314 @@
+"""Secrets through every read path, walked route by route. The app's GET routes are enumerated from the app
+object (a route added later is walked without being listed here), their parameters filled from a real game,
+and each is read with the other side's token and with none, from set-up to the end of the game: set-up, each
+step of the first turn, after a battery fires, after it is aimed again, and over. Nothing read may show a
+battery's aiming point before the rules put it on the table ("When a battery fires ... an aiming point is
+placed on the table", Flanders Fields ARTILLERY AIMING POINT; every one once the game is over), nor the
+undealt pack or the other side's hand (the pack less what is public and one's own hand is that hand)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.routing import iter_route_contexts
+
+from app.auth import COOKIE_NAME, SIDES
+from app.main import app as default_app
+from rules.flanders_fields.events import PACK
+from rules.flanders_fields.organisation import ORGANISATION_TABLES
+from tests.app.games.conftest import Game, live_url, new_game  # noqa: F401  (live_url is a fixture)
+from tests.app.hostile.test_secrets import pdf_text, token_of
+
+# Aiming points no other number of the game looks like (each is searched for as the pages may print it).
+FIRES = [413.3125, 319.8125]  # the attacker's battery that fires in turn 1
+KEPT = [433.5625, 357.1875]  # an attacker battery that never fires
+DEFENDS = [521.4375, 617.0625]  # a defender battery that never fires
+AIMED_AGAIN = [447.6875, 381.9375]  # the battery that fired, aimed again afterwards
+CARD = re.compile(r"(?<![A-Za-z0-9_-])(?:10|[2-9JQKA])[HDCS](?![A-Za-z0-9_-])")
+STREAM = "/api/v1/games/{game_id}/stream"  # read live from the start of the game (a thread per side)
+
+
+def renderings(point: list[float]) -> list[str]:
+    """How a page, a log entry or a printed card may write a point."""
+    out = [f"{round(point[0])} along"]
+    for v in point:
+        out += [repr(v), f"{v:.2f}", f"{v:.1f}"]
+    return out
+
+
+def get_routes() -> list[Any]:
+    routes = [r for r in iter_route_contexts(default_app.router.routes) if "GET" in (r.methods or ())]
+    assert len(routes) > 100, "the enumeration found too few routes: it would walk nothing"
+    return routes
+
+
+def params(dependant: Any, kind: str) -> list[Any]:
+    """A route's path or query parameters, its dependencies' included (none for Starlette's own routes)."""
+    if dependant is None:
+        return []
+    return [*getattr(dependant, kind), *(p for d in dependant.dependencies for p in params(d, kind))]
+
+
+def cards_in(text: str) -> set[str]:
+    return set(CARD.findall(text))
+
+
+@dataclass
+class Walk:
+    """One game on a real server, what each side holds secret, and what was read."""
+
+    http: httpx.Client
+    g: Game
+    batteries: dict[str, list[int]]
+    aimed: dict[int, tuple[str, list[float]]] = field(default_factory=dict)  # battery -> (side, point now)
+    ever: dict[str, list[list[float]]] = field(default_factory=dict)  # every point each side has set
+    fired: list[list[float]] = field(default_factory=list)  # the points batteries fired at
+    finished: bool = False
+    reads: int = 0
+    frames: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def who(self, role: str | None) -> dict[str, str]:
+        return {"referee": self.g.referee, "attacker": self.g.attacker, "defender": self.g.defender}.get(
+            role or "", {}
+        )
+
+    def secrets_of(self, side: str) -> list[str]:
+        """The renderings of `side`'s aiming points that are still its secret now."""
+        if self.finished:
+            return []
+        return [r for p in self.ever.get(side, []) if p not in self.fired for r in renderings(p)]
+
+    def hidden_cards(self, viewer: str | None) -> set[str]:
+        """The undealt pack, and the other side's hand: no card of them is for `viewer`."""
+        hands = {s: set(self.get(f"/api/v1/games/{self.g.id}/me", self.who(s))["event_hand"]) for s in SIDES}
+        state = self.get(f"/api/v1/games/{self.g.id}/state", self.g.referee)
+        out = set((state["board"].get("events") or {}).get("out", ()))
+        undealt = set(PACK) - out - hands["attacker"] - hands["defender"]
+        return undealt | (set().union(*hands.values()) - hands.get(viewer or "", set()))
+
+    def get(self, path: str, headers: dict[str, str]) -> Any:
+        r = self.http.get(path, headers=headers)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def urls(self) -> Iterator[tuple[str, bool]]:
+        """Every GET route with its parameters filled from this game: (url, is it about this game)."""
+        g = self.g
+        events = self.get(f"/api/v1/games/{g.id}/events", g.referee)
+        last = events[-1]["id"] if events else 0
+        values: dict[str, list[Any]] = {
+            "game_id": [g.id],
+            "unit_id": [u for us in self.batteries.values() for u in us],
+            "side": list(SIDES),
+            "item_id": [1],
+            "ruleset": ["flanders-fields"],
+            "ruleset_id": ["flanders-fields"],
+            "resolver": ["random-event", "deviation", "shooting"],
+            "period": ["early"],
+            "table_id": [next(iter(ORGANISATION_TABLES))],
+            "campaign_id": [1],
+            "table_battle_id": [1],
+        }
+        query: dict[str, list[Any]] = {"game": [g.id], "after": [0, max(0, last - 3)], "period": ["early"]}
+        for route in get_routes():
+            if route.path_format == STREAM:
+                continue
+            names = list(
+                dict.fromkeys(p.name for p in params(getattr(route, "dependant", None), "path_params"))
+            )
+            queries = params(getattr(route, "dependant", None), "query_params")
+            missing = [n for n in names if n not in values]
+            assert not missing, f"{route.path_format}: say how to fill {missing} from a game"
+            asked = [q.name for q in queries if q.name in query]
+            required = [q.name for q in queries if q.field_info.is_required()]
+            assert set(required) <= set(asked), f"{route.path_format}: say how to fill {required}"
+            about = "game_id" in names or "game" in asked
+            for combo in itertools.product(*(values[n] for n in names)):
+                path = route.path_format.format(**dict(zip(names, combo, strict=True)))
+                for q in itertools.product(*(query[n] for n in asked)):
+                    qs = "&".join(f"{n}={v}" for n, v in zip(asked, q, strict=True))
+                    yield (f"{path}?{qs}" if qs else path), about
+
+    def read(self, viewer: str | None) -> Iterator[tuple[str, str, bool]]:
+        """(where, text, is it about this game) of everything `viewer` (a role, or None: no token) reads."""
+        headers = dict(self.who(viewer))
+        if viewer is not None:  # the pages read the device's cookie, the API its header
+            headers["Cookie"] = f"{COOKIE_NAME}={token_of(headers)}"
+        for url, about in self.urls():
+            if not about and viewer is not None:
+                continue  # not about any game: read without a token only, the same for everyone
+            for fragment in (False, True) if not url.startswith("/api/") else (False,):
+                sent = {**headers, **({"HX-Request": "true"} if fragment else {})}
+                r = self.http.get(url, headers=sent)
+                self.reads += 1
+                assert r.status_code < 500, f"{url}: {r.status_code} {r.text[:300]}"
+                text = pdf_text(r) if url.split("?")[0].endswith(".pdf") and r.status_code == 200 else r.text
+                yield f"{url}{' (fragment)' if fragment else ''}", text, about
+
+    def check(self, phase: str) -> None:
+        """Walk every route as each side and as no one: nothing of the other side's secrets."""
+        for viewer in ("attacker", "defender", None):
+            others = [s for s in SIDES if s != viewer]
+            secrets = [r for s in others for r in self.secrets_of(s)]
+            cards = self.hidden_cards(viewer)
+            for where, text, about in self.read(viewer):
+                for secret in secrets:
+                    assert secret not in text, f"{phase}: {where} shows {secret!r} to {viewer or 'no token'}"
+                # A route about no game (the rule book's card list) cannot know this game's pack.
+                shown = cards_in(text) & cards if about else set()
+                assert not shown, f"{phase}: {where} shows {sorted(shown)} to {viewer or 'no token'}"
+        # The search is not blind: each side reads its own points as they are now, the referee all of them.
+        for who in ("referee", *SIDES):
+            units = self.http.get(f"/api/v1/games/{self.g.id}/units", headers=self.who(who)).text
+            for side, point in self.aimed.values():
+                if who in ("referee", side):
+                    assert renderings(point)[1] in units, f"{phase}: the {who} does not read {point}"
+
+
+def follow(base: str, g: Game, side: str, frames: list[dict[str, Any]]) -> threading.Thread:
+    """A side's live stream, from before set-up until the game is over, every frame kept."""
+
+    def run() -> None:
+        try:
+            read()
+        except httpx.HTTPError:
+            return  # the server stopped first (the test failed before the end): the test says why
+
+    def read() -> None:
+        headers = {"Authorization": f"Bearer {token_of(getattr(g, side))}"}
+        with httpx.stream("GET", f"{base}/api/v1/games/{g.id}/stream", headers=headers, timeout=120) as r:
+            assert r.status_code == 200
+            frame: dict[str, Any] = {}
+            for line in r.iter_lines():
+                if line.startswith("event: "):
+                    frame["kind"] = line[7:]
+                elif line.startswith("id: "):
+                    frame["id"] = int(line[4:])
+                elif line.startswith("data: "):
+                    frame["data"] = line[6:]
+                elif line == "" and "id" in frame:
+                    frames.append(frame)
+                    if frame.get("kind") == "game-finished":
+                        return
+                    frame = {}
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def turn(w: Walk) -> dict[str, Any]:
+    return dict(w.get(f"/api/v1/games/{w.g.id}/turn", w.g.referee))
+
+
+def advance(w: Walk) -> dict[str, Any]:
+    r = w.http.post(
+        f"/api/v1/games/{w.g.id}/turn/advance", headers=w.g.referee, json={"version": turn(w)["version"]}
+    )
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def aim(w: Walk, who: dict[str, str], unit_id: int, point: list[float]) -> None:
+    unit = w.get(f"/api/v1/games/{w.g.id}/units/{unit_id}", who)
+    w.aimed[unit_id] = (unit["side"], point)
+    w.ever.setdefault(unit["side"], []).append(point)
+    body = {"version": unit["version"], "aiming_point": point, "override": who is w.g.referee}
+    r = w.http.put(f"/api/v1/games/{w.g.id}/units/{unit_id}", headers=who, json=body)
+    assert r.status_code == 200, r.text
+    assert r.json()["unit"]["aiming_point"] == point  # its own side reads what it set
+
+
+@pytest.fixture
+def walk(live_url: str) -> Iterator[Walk]:  # noqa: F811
+    with httpx.Client(base_url=live_url, timeout=60) as http:
+        g = new_game(http)
+        units = w_units = http.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+        batteries = {
+            s: [u["id"] for u in w_units if u["side"] == s and u["level"] == "battery"] for s in SIDES
+        }
+        assert units and all(batteries.values())
+        yield Walk(http, g, batteries)
+
+
+def test_no_route_shows_a_secret_aiming_point_or_the_pack(walk: Walk, live_url: str) -> None:  # noqa: F811
+    w, g = walk, walk.g
+    threads = {s: follow(live_url, g, s, w.frames.setdefault(s, [])) for s in SIDES}
+    first, second = w.batteries["attacker"][:2]
+    aim(w, g.attacker, first, FIRES)
+    aim(w, g.attacker, second, KEPT)
+    aim(w, g.defender, w.batteries["defender"][0], DEFENDS)
+    w.check("set-up")
+
+    advance(w)  # the game starts
+    # A side draws as from a shuffled pack: it may neither pick where it draws nor look without drawing.
+    draw = f"/api/v1/games/{g.id}/resolve/random-event"
+    for body, field_name in (({"dice": [13]}, "dice"), ({"apply": False}, "apply")):
+        refused = w.http.post(draw, headers=g.attacker, json=body)
+        assert refused.status_code == 422 and refused.json()["detail"][0]["loc"][-1] == field_name
+    # The referee enters the Ace of Hearts (13th of the fresh pack) for the attacker, who keeps it; then the
+    # attacker draws for itself. Its own answer says what it drew and holds, nothing of the pack left.
+    assert w.http.post(draw, headers=g.referee, json={"dice": [13]}).status_code == 200
+    own = w.http.post(draw, headers=g.attacker, json={})
+    assert own.status_code == 200, own.text
+    assert "AH" in w.get(f"/api/v1/games/{g.id}/me", g.attacker)["event_hand"]
+    assert not cards_in(own.text) & w.hidden_cards("attacker"), "the drawer's answer shows the pack"
+    assert '"deck"' not in own.text and "probabilities" not in own.text
+    steps = 0
+    while (turn(w)["turn"], turn(w)["side_to_move"]) == (1, "attacker"):
+        w.check(f"turn 1, attacker, step {turn(w)['step']}")
+        advance(w)
+        steps += 1
+    assert steps > 1
+
+    # The attacker's battery fires: its aiming point goes on the table, and the British read it.
+    fired = w.http.post(f"/api/v1/games/{g.id}/resolve/deviation", headers=g.referee, json={"unit_id": first})
+    assert fired.status_code == 200, fired.text
+    w.fired.append(FIRES)
+    seen = w.get(f"/api/v1/games/{g.id}/units/{first}", g.defender)
+    assert seen["aiming_point"] == FIRES
+    w.check("after the attacker's battery fired")
+    # Aimed again, the new point is the attacker's secret until it fires there.
+    aim(w, g.referee, first, AIMED_AGAIN)
+    assert w.get(f"/api/v1/games/{g.id}/units/{first}", g.defender)["aiming_point"] is None
+    w.check("after the battery was aimed again")
+
+    version = turn(w)["version"]
+    assert w.http.post(
+        f"/api/v1/games/{g.id}/finish", headers=g.referee, json={"version": version}
+    ).is_success
+    w.finished = True
+    w.check("game over")
+    # Over, the whole plan is on the table: each side reads the other's aiming points.
+    assert w.get(f"/api/v1/games/{g.id}/units/{w.batteries['defender'][0]}", g.attacker)["aiming_point"] == (
+        DEFENDS
+    )
+    assert w.get(f"/api/v1/games/{g.id}/units/{second}", g.defender)["aiming_point"] == KEPT
+
+    # The live streams, frame by frame as they were sent: before the battery fired, its point in none of
+    # the other side's; before the end, no other secret point and no card of the pack or the other hand.
+    fire_id = fired.json()["event_id"]
+    for side, thread in threads.items():
+        thread.join(30)
+        assert not thread.is_alive(), f"the {side}'s stream did not reach the end of the game"
+        frames = w.frames[side]
+        assert frames and frames[-1]["kind"] == "game-finished"
+        other = next(s for s in SIDES if s != side)
+        w.finished = False
+        late = w.secrets_of(other)
+        early = late + (renderings(FIRES) if other == "attacker" else [])
+        cards = w.hidden_cards(side)
+        for f in frames[:-1]:
+            for secret in early if f["id"] < fire_id else late:
+                assert secret not in f["data"], f"the {side}'s stream, event {f['id']}, shows {secret!r}"
+            assert not cards_in(f["data"]) & cards, f"the {side}'s stream, event {f['id']}, shows cards"
+    anonymous = w.http.get(f"/api/v1/games/{g.id}/stream")
+    assert anonymous.status_code == 401
+    assert w.reads > 500
