@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import subprocess
 from datetime import UTC, datetime
 from typing import Any
@@ -402,6 +403,16 @@ def test_a_draw_tells_the_drawer_nothing_of_the_pack(client: TestClient) -> None
     for body, name in (({"dice": [1]}, "dice"), ({"apply": False}, "apply")):
         refused = c.post(url, headers=g.attacker, json=body)
         assert refused.status_code == 422 and refused.json()["detail"][0]["loc"][-1] == name, refused.text
+    # The lookup page draws as the API does, and shows the drawer no more of the pack.
+    c.cookies.set("firestep_token", token_of(g.attacker))
+    c.get(f"/lookup/flanders-fields/random-event?game={g.id}")
+    page = c.post(
+        "/lookup/flanders-fields/random-event",
+        data={"_game": str(g.id), "action": "roll"},
+        headers={"x-csrftoken": c.cookies["firestep_csrf"]},
+    )
+    c.cookies.clear()
+    assert page.status_code == 200 and "Not recorded" not in page.text and "Random event" in page.text
     answer = ok(c.post(url, headers=g.attacker, json={}))
     state = ok(c.get(f"/api/v1/games/{g.id}/state", headers=g.referee))["board"]["events"]
     hands = {s: ok(c.get(f"/api/v1/games/{g.id}/me", headers=getattr(g, s)))["event_hand"] for s in SIDES}
@@ -409,10 +420,14 @@ def test_a_draw_tells_the_drawer_nothing_of_the_pack(client: TestClient) -> None
     assert len(undealt) == state["cards_left"] > 40
     mine = json.dumps(answer) + c.get(f"/api/v1/games/{g.id}/events", headers=g.attacker).text
     assert not {card for card in undealt if f'"{card}"' in mine}, "the drawer reads cards of the pack"
+    shown = set(re.findall(r"(?<![\w-])(?:10|[2-9JQKA])[HDCS](?![\w-])", page.text))
+    assert not shown & undealt, f"the lookup page shows the drawer {sorted(shown & undealt)} of the pack"
     assert "probabilities" not in mine and '"dice"' not in json.dumps(answer["resolution"])
     # The referee, who sees everything, reads the whole draw: the pack left, in its order.
-    whole = ok(c.get(f"/api/v1/games/{g.id}/events", headers=g.referee))[-1]["payload"]
-    assert set(whole["resolution"]["outcome"]["deck"]) == undealt
+    log = ok(c.get(f"/api/v1/games/{g.id}/events", headers=g.referee))
+    assert set(log[-1]["payload"]["resolution"]["outcome"]["deck"]) == undealt
+    by_page = log[-2]["payload"]["resolution"]["outcome"]["drawn"]
+    assert {d["card"] for d in by_page} <= shown, "the page does not show the drawer its own card"
 
 
 def test_an_aiming_point_is_its_sides_until_the_battery_fires(client: TestClient) -> None:
