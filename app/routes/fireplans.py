@@ -14,6 +14,7 @@ from app.auth import ViewerDep, new_salt
 from app.core.routing import Router
 from app.deps import GameId, SessionDep
 from app.errors import Conflict, Forbidden
+from app.limits import Variants
 from app.schemas import Grid, PlanItemIn, PlanItemOut, PlanOut, plan_item_out
 from app.services import fireplans, games, rehearsal, seats
 from app.writing import game_write
@@ -213,6 +214,17 @@ class RehearsalIn(BaseModel):
     sos: list[SOSCallIn] = Field(
         default_factory=list, max_length=8, description="SOS calls to rehearse (defender only)."
     )
+    variants: Variants = Field(
+        default_factory=dict,
+        description="Readings of the errata for this rehearsal, over the game's own (e.g. "
+        "planned-fire-deviation: pre-registered); GET /api/v1/rulesets/flanders-fields lists them.",
+    )
+    brigades: dict[Annotated[str, Field(max_length=12)], Annotated[str, Field(max_length=64)]] = Field(
+        default_factory=dict,
+        max_length=64,
+        description="Plan item id -> its battery's brigade: with artillery-roll-per: brigade, one action "
+        "roll per brigade.",
+    )
 
 
 @router.post(
@@ -243,5 +255,7 @@ def rehearse(
         body.samples,
         body.firers,
         [c.model_dump() for c in body.sos],
+        body.variants,
+        body.brigades,
     )
     return JSONResponse(answer)

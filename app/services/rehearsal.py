@@ -75,9 +75,12 @@ def rehearse_plan(
     samples: int,
     firers: Mapping[str, str],
     sos: Sequence[Mapping[str, Any]],
+    variants: Mapping[str, str] | None = None,
+    brigades: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The side's own plan against the enemy's stands as they stand now. The caller has checked that the
-    viewer plays this side or referees (the plan read here is the side's own)."""
+    """The side's own plan against the enemy's stands as they stand now, by the game's variants and the
+    request's own over them. The caller has checked that the viewer plays this side or referees (the plan
+    read here is the side's own)."""
     viewer.require_side(side, "rehearse the fire plan")
     if game.ruleset != RULESET:
         raise RulesError("game", f"fire-plan rehearsal is for {RULESET} games", [RULESET])
@@ -89,15 +92,19 @@ def rehearse_plan(
         ]
         units = list_units(session, game.id or 0)
         # Everything else, reading the enemy's stands included, is CPU work: the worker process does it.
-        work = (plan_side, items, table_of(game), dict(firers), list(sos), game.terrain, units)
-        body = _run(_rehearse, *work, game.period or "late", game.variants, turns, seed, samples)
-    body["game"] = game.id
-    body["assumptions"] = [
-        "The enemy's stands stay where they stand now and spend no action on recovering.",
-        "Batteries fire as field guns and mortars as medium mortars unless `firers` names another.",
-        "No Deep Suppression is in force against the rehearsing side.",
-        "Ranges are measured from the side's own rear edge: a mortar out of range from there does nothing.",
-    ]
+        work = (
+            plan_side,
+            items,
+            table_of(game),
+            dict(firers),
+            list(sos),
+            dict(brigades or {}),
+            game.terrain,
+            units,
+        )
+        readings = {**game.variants, **(variants or {})}
+        body = _run(_rehearse, *work, game.period or "late", readings, turns, seed, samples)
+    body["game"] = game.id  # its assumptions are the rules' own (rules/flanders_fields/rehearsal.py)
     return body
 
 
@@ -205,6 +212,7 @@ def _rehearse(
     table: Any,
     firers: dict[str, str],
     sos: list[Mapping[str, Any]],
+    brigades: dict[str, str],
     terrain: dict[str, Any],
     units: list[Unit],
     period: str,
@@ -216,7 +224,7 @@ def _rehearse(
     """In the worker process: the plan rehearsed against the enemy's stands, as the answer's body, or a
     refusal's parts."""
     try:
-        plan = R.plan_from_items(plan_side, items, table, firers, sos)
+        plan = R.plan_from_items(plan_side, items, table, firers, sos, brigades)
         targets = enemy_targets(terrain, units, plan_side)
         result = R.rehearse(plan, targets, table, period, variants, turns=turns, seed=seed, samples=samples)
     except RulesError as e:

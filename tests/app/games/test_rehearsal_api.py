@@ -7,7 +7,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.app.games.conftest import Game, units_by_ref
+from rules.flanders_fields.scenarios import SCENARIOS
+from tests.app.games.conftest import Game, new_game, units_by_ref
 
 # The British plan of tests/rules/flanders_fields/test_rehearsal.py: batteries on the German start line.
 BRITISH = [
@@ -122,3 +123,59 @@ def test_gas_is_sampled_with_its_error(client: TestClient, mons: Game) -> None:
     # Sampling the wind is bounded: too many courses over too many turns is refused, naming `samples`.
     big = c.post(url(g, "attacker"), headers=g.attacker, json={"turns": 20, "samples": 2000})
     assert big.status_code == 422 and big.json()["detail"][0]["loc"][-1] == "samples"
+
+
+def firewaltz_game(c: TestClient, variants: dict[str, str] | None = None) -> tuple[Game, list[float]]:
+    """Mons played late: the Germans attack, so their plan may hold a Firewaltz; aimed (from the German rear
+    edge, the table's own frame) at a British stand."""
+    g = new_game(c, {"scenario": "mons-1914", "period": "late", "variants": variants or {}})
+    british = next(p for ref, p in SCENARIOS["mons-1914"].placements.items() if "/gb/" in ref)
+    grid = [round(british["center"][0], 1), round(british["center"][1], 1)]
+    item = {"kind": "firewaltz", "grid": grid, "target": "trench-line"}
+    write(c, g, "attacker", [{"arrival_turn": 1, "item": item}])
+    return g, grid
+
+
+def test_a_german_late_war_firewaltz_is_rehearsed_by_the_readings_asked_for(client: TestClient) -> None:
+    c = client
+    g, _ = firewaltz_game(c)
+    r = c.post(url(g, "attacker"), headers=g.attacker, json={"turns": 1})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["not_rehearsed"] == []  # it used to be skipped as "the item has no grid reference"
+    volley = body["turn_by_turn"][0]["volleys"][0]
+    assert volley["what"].startswith("Firewaltz on a trench line") and volley["deviates"] is True
+    assert volley["stands"] and body["turn_by_turn"][0]["stands"]
+    told = " ".join(body["assumptions"])
+    assert "Firewaltz item is one attack" in told and "planned-fire-deviation: deviates" in told
+    assert body["readings"]["planned-fire-deviation"] == "deviates"
+    # The request picks the other reading: the attack falls where it was planned.
+    asked = {"turns": 1, "variants": {"planned-fire-deviation": "pre-registered"}}
+    planned = c.post(url(g, "attacker"), headers=g.attacker, json=asked).json()
+    assert planned["readings"]["planned-fire-deviation"] == "pre-registered"
+    assert planned["turn_by_turn"][0]["volleys"][0]["deviates"] is False
+    aimed = volley["stands"][0]
+
+    def killed(answer: dict[str, Any]) -> float:
+        return next(s["killed"] for s in answer["turn_by_turn"][0]["stands"] if s["stand"] == aimed)
+
+    assert killed(planned) > killed(body)
+    # So does the game, by its variants.
+    g2, _ = firewaltz_game(c, {"planned-fire-deviation": "pre-registered"})
+    by_game = c.post(url(g2, "attacker"), headers=g2.attacker, json={"turns": 1}).json()
+    assert by_game["readings"]["planned-fire-deviation"] == "pre-registered"
+    bad = c.post(url(g, "attacker"), headers=g.attacker, json={"variants": {"planned-fire-deviation": "x"}})
+    assert bad.status_code == 422 and bad.json()["detail"][0]["loc"][-1] == "planned-fire-deviation"
+
+
+def test_the_rule_set_lists_the_rehearsals_readings_as_errata(client: TestClient) -> None:
+    errata = {e["id"]: e for e in client.get("/api/v1/rulesets/flanders-fields").json()["errata"]}
+    for erratum, default, other in (
+        ("artillery-two-actions", "fire-twice", "fire-once"),
+        ("artillery-roll-per", "battery", "brigade"),
+        ("planned-fire-deviation", "deviates", "pre-registered"),
+        ("firewaltz-strong-point-cover", "hard", "fortified"),
+    ):
+        e = errata[erratum]
+        assert e["default"] == default and [r["id"] for r in e["readings"]] == [default, other]
+        assert all(r["source"].startswith("Flanders Fields") and r["text"] for r in e["readings"])
