@@ -122,6 +122,10 @@ def test_the_real_table_the_rehearsal_and_the_verify_view(new_page: Any) -> None
     expect(rehearsal.locator(".fp-turn[data-heat-turn='2']")).to_be_visible()
     expect(rehearsal.locator(".fp-turn[data-heat-turn='1']")).to_be_hidden()
     assert "Destroyed" in rehearsal.inner_text()
+    # It says what it models: every modelling choice and the readings in force.
+    rehearsal.locator(".fp-assumptions summary").click()
+    told = rehearsal.locator(".fp-assumptions").inner_text()
+    assert "deviates" in told and "artillery-two-actions" in told and "Method: exact enumeration" in told
     for viewport in (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, DESKTOP):
         defender.set_viewport_size(viewport)
         assert_no_horizontal_scroll(defender)
