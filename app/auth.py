@@ -28,7 +28,7 @@ from sqlmodel import Session, col
 
 from app import security
 from app.core.db import commit_bookkeeping
-from app.deps import GameId, SessionDep, SettingsDep
+from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.errors import Forbidden, Unauthorized
 from app.models import CampaignToken, Token, utcnow
 from app.schemas import CampaignId
@@ -268,7 +268,7 @@ CampaignViewerDep = Annotated[Viewer, Depends(campaign_viewer)]
 def stream_viewer(
     game_id: GameId,
     token: Annotated[str | None, Depends(presented_token)],
-    session: SessionDep,
+    engine: EngineDep,
     settings: SettingsDep,
     ticket: Annotated[
         str | None,
@@ -277,17 +277,21 @@ def stream_viewer(
         ),
     ] = None,
 ) -> Viewer:
-    """The event stream's reader: a ticket from the query string, else a token as everywhere else."""
-    if ticket is None:
-        return viewer(game_id, token, session, settings)
-    ticket_game, token_id = read_ticket(settings.secret_key, ticket, settings.stream_ticket_seconds)
-    row = session.get(Token, token_id)
-    if row is None:
-        raise Unauthorized("the device of this ticket is no longer known")
-    admit(session, row)
-    if ticket_game != game_id or row.game_id != game_id:
-        raise Forbidden("this ticket is for another game")
-    return Viewer(game_id=game_id, role=row.role, token_id=row.id)
+    """The event stream's reader: a ticket from the query string, else a token as everywhere else. With a
+    session of its own, closed here: a stream holding the request's session (a generator dependency) would
+    close it at its end in a thread of its own, and thousands of streams dropped at once would leave as
+    many idle threads behind."""
+    with Session(engine) as session:
+        if ticket is None:
+            return viewer(game_id, token, session, settings)
+        ticket_game, token_id = read_ticket(settings.secret_key, ticket, settings.stream_ticket_seconds)
+        row = session.get(Token, token_id)
+        if row is None:
+            raise Unauthorized("the device of this ticket is no longer known")
+        admit(session, row)
+        if ticket_game != game_id or row.game_id != game_id:
+            raise Forbidden("this ticket is for another game")
+        return Viewer(game_id=game_id, role=row.role, token_id=row.id)
 
 
 StreamViewerDep = Annotated[Viewer, Depends(stream_viewer)]

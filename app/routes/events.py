@@ -116,11 +116,10 @@ async def stream(
     request: Request,
     viewer: StreamViewerDep,
     engine: EngineDep,
-    session: SessionDep,
     last_event_id: Annotated[int | None, Header(ge=0, le=2_147_483_647)] = None,
     after: Annotated[int | None, Query(ge=0, le=2_147_483_647, description="Like Last-Event-ID")] = None,
 ) -> StreamingResponse:
-    session.close()  # the stream reads with its own short sessions; hold no connection while it waits
+    # No request session (StreamViewerDep closes its own): the stream reads with its own short sessions.
     roles = _roles(viewer)
     shown = frozenset(["all", *roles])  # the visibilities list_events lets these roles read
     render_key = tuple(roles)
