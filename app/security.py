@@ -68,6 +68,12 @@ COOKIE_FREE_WRITES = frozenset(
         ("POST", "/api/v1/campaigns"),
     }
 )
+# The join pages seat the browser that posts them (login CSRF: a foreign page that auto-posts its own code
+# would seat a victim's browser in the attacker's game), so they are checked like every cookie-authorised form
+# whether or not the browser holds a seat cookie yet. Their API twins take no cookie and answer JSON to scripts,
+# but set the seat cookie too: a browser's cross-origin request to them is refused as well.
+SIGN_IN_FORMS = frozenset({("POST", "/join"), ("POST", "/campaigns/join")})
+SIGN_IN_API = frozenset({("POST", "/api/v1/join"), ("POST", "/api/v1/campaigns/join")})
 NOTICE_HEADER = "X-Firestep-Notice"  # a plain sentence that net-status.js shows for a refused htmx request
 
 CSRF_REFUSED_API = (
@@ -99,8 +105,15 @@ def _cookie_may_authorise(headers: dict[bytes, bytes]) -> bool:
     return not SEAT_COOKIES.isdisjoint(cookie_parser(headers.get(b"cookie", b"").decode("latin-1")))
 
 
+def _route_key(scope: Scope) -> tuple[str, str]:
+    return scope["method"], scope["path"].rstrip("/")
+
+
 def _not_cookie_authorised(scope: Scope) -> bool:
-    if (scope["method"], scope["path"].rstrip("/")) in COOKIE_FREE_WRITES:
+    """Needs no CSRF token: nothing a browser sends on its own authorises it, and it seats no browser."""
+    if _route_key(scope) in SIGN_IN_FORMS:
+        return False
+    if _route_key(scope) in COOKIE_FREE_WRITES:
         return True
     return not _cookie_may_authorise(_headers(scope))
 
@@ -152,7 +165,7 @@ class CrossOriginRefusal:
         if (
             scope["type"] == "http"
             and scope["method"] not in SAFE_METHODS
-            and not _not_cookie_authorised(scope)
+            and (_route_key(scope) in SIGN_IN_API or not _not_cookie_authorised(scope))
             and _cross_origin(_headers(scope))
         ):
             await self.send_refusal(scope, send)

@@ -23,9 +23,12 @@ from app.models import Campaign
 from app.pages.common import (
     USER_ERRORS,
     JoinRefused,
+    SeatHeld,
+    confirm_seat_page,
     error_message,
     is_htmx,
     join_with_code,
+    keep_seat_unless_confirmed,
     organiser_refusal,
     page_or_fragment,
     too_many,
@@ -34,7 +37,7 @@ from app.pages.forms import dice_from
 from app.pages.seats import campaign_seat, device_campaigns, remember_campaign
 from app.pages.templates import templates
 from app.schemas import CampaignId
-from app.services import campaign_battles
+from app.services import campaign_battles, seating
 from rules.core.errors import NotFoundError, RulesError
 from rules.firestorm.campaign import CampaignState
 from rules.firestorm.data import (
@@ -312,15 +315,30 @@ async def new_campaign_page(request: Request, session: SessionDep, settings: Set
 @router.post("/campaigns/join", response_class=HTMLResponse)
 async def join_campaign_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
-    code = str(form.get("code") or "").strip()
+    code = str(form.get("code") or "").strip()[:64]
+
+    def join(entered: str) -> seating.Joined:
+        campaign_id, side = seating.side_of_code(session, seating.CAMPAIGN, settings.secret_key, entered)
+        held = campaign_seat(request, session, settings, campaign_id)
+        keep_seat_unless_confirmed(campaign_id, held.role if held else None, side, form)
+        return campaign_store.join(session, settings.secret_key, entered)
+
     try:
-        campaign_id, _side, token = join_with_code(
-            code, "organiser", lambda c: campaign_store.join(session, settings.secret_key, c[:64])
-        )
+        campaign_id, _side, token = join_with_code(code, "organiser", join)
     except TooManyRequests as e:
         return too_many(_start(request, session, error=security.page_wait_message(e, "wrong join codes")), e)
     except JoinRefused as e:
         return _start(request, session, error=str(e), status_code=422)
+    except SeatHeld as e:
+        return confirm_seat_page(
+            request,
+            e,
+            name=campaign_store.get(session, e.owner_id).name,
+            code=code,
+            action="/campaigns/join",
+            keep_url=f"/campaigns/{e.owner_id}",
+            words=lambda side: f"the {SIDE_NAMES.get(side, side)}",
+        )
     response = RedirectResponse(f"/campaigns/{campaign_id}", status_code=303)
     remember_campaign(request, response, campaign_id, token)
     return response

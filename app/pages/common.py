@@ -77,6 +77,51 @@ class JoinRefused(Exception):
     """A join code the page refuses, with the sentence to show the player."""
 
 
+class SeatHeld(Exception):
+    """The device already holds another seat where the code leads: the page asks before replacing it."""
+
+    def __init__(self, owner_id: int, held: str, offered: str) -> None:
+        super().__init__(f"this device holds {held} in {owner_id}, the code is for {offered}")
+        self.owner_id, self.held, self.offered = owner_id, held, offered
+
+
+REPLACE_FIELD = "replace_seat"  # the confirm step's "yes": this device gives up the seat it holds
+
+
+def keep_seat_unless_confirmed(owner_id: int, held: str | None, offered: str, form: FormData) -> None:
+    """The join forms of games and campaigns alike: a device that holds another seat in the game or campaign
+    the code leads to keeps it unless its user confirms (SeatHeld until the form says so)."""
+    if held is not None and held != offered and form.get(REPLACE_FIELD) != "yes":
+        raise SeatHeld(owner_id, held, offered)
+
+
+def confirm_seat_page(
+    request: Request,
+    e: SeatHeld,
+    *,
+    name: str,
+    code: str,
+    action: str,
+    keep_url: str,
+    words: Callable[[str], str],
+) -> Response:
+    """The confirm step (409: nothing changed yet), in the player's words; the code it carries back was typed on
+    this device, so the answer is never stored."""
+    context = {
+        "title": f"Switch seats in {name}?",
+        "name": name,
+        "held": words(e.held),
+        "offered": words(e.offered),
+        "code": code,
+        "action": action,
+        "keep_url": keep_url,
+        "replace_field": REPLACE_FIELD,
+    }
+    response = templates.TemplateResponse(request, "join_confirm.html", context, status_code=409)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def join_with_code(
     code: str, who_gave_it: str, join: Callable[[str], Joined], what: str = "join code"
 ) -> Joined:

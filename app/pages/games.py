@@ -18,8 +18,11 @@ from app.models import Game, Unit
 from app.pages.common import (
     USER_ERRORS,
     JoinRefused,
+    SeatHeld,
+    confirm_seat_page,
     error_message,
     join_with_code,
+    keep_seat_unless_confirmed,
     organiser_refusal,
     too_many,
 )
@@ -30,9 +33,11 @@ from app.pages.seats import (
     device_games,
     forget_created,
     game_page,
+    game_seat,
     join_or_sign_in,
     keep_created,
     remember_game,
+    seat_named,
 )
 from app.pages.templates import humanise, templates
 from app.schemas import GameCreate
@@ -144,23 +149,41 @@ def _create_error(e: Exception, fields: Mapping[str, Any]) -> str:
 async def join_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
     code = str(form.get("code") or "").strip()
+
+    def join(entered: str) -> tuple[int, str, str]:
+        game_id, role = seat_named(session, settings.secret_key, entered)
+        held = game_seat(request, session, settings, game_id)
+        keep_seat_unless_confirmed(game_id, held.viewer.role if held else None, role, form)
+        return join_or_sign_in(session, settings.secret_key, entered)
+
     try:
-        game_id, role, token = join_with_code(
-            code, "referee", lambda c: join_or_sign_in(session, settings.secret_key, c), "join code or token"
-        )
+        game_id, role, token = join_with_code(code, "referee", join, "join code or token")
         session.commit()
     except TooManyRequests as e:
         return too_many(_start(request, session, error=security.page_wait_message(e, "wrong join codes")), e)
     except JoinRefused as e:
         return _start(request, session, error=str(e), status_code=422)
-    game = games_service.get_game(session, game_id)
-    if role == auth.REFEREE:
-        target = f"/games/{game_id}/referee"
-    else:
-        target = f"/games/{game_id}/fire-plan" if game.status == "setup" else f"/lookup?game={game_id}"
-    response = RedirectResponse(target, status_code=303)
+    except SeatHeld as e:
+        game = games_service.get_game(session, e.owner_id)
+        return confirm_seat_page(
+            request,
+            e,
+            name=game.name,
+            code=code,
+            action="/join",
+            keep_url=_seat_home(game, e.held),
+            words=lambda role: f"the {role}",
+        )
+    response = RedirectResponse(_seat_home(games_service.get_game(session, game_id), role), status_code=303)
     remember_game(request, response, game_id, token)
     return response
+
+
+def _seat_home(game: Game, role: str) -> str:
+    """Where a seat plays: the referee's board; a side's fire plan in set-up, its lookup once the game is on."""
+    if role == auth.REFEREE:
+        return f"/games/{game.id}/referee"
+    return f"/games/{game.id}/fire-plan" if game.status == "setup" else f"/lookup?game={game.id}"
 
 
 def _start(request: Request, session: Session, error: str | None = None, status_code: int = 200) -> Response:

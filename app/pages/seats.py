@@ -21,7 +21,6 @@ from app.models import Game
 from app.pages.common import error_message, not_found, page_or_fragment, too_many
 from app.pages.templates import templates
 from app.services import campaign_battles, games, seating
-from app.services import seats as game_seats
 from rules.core.errors import NotFoundError, RulesError
 
 # The device keeps the token of each game it has joined (cookie `firestep_games`) and of each campaign
@@ -152,14 +151,13 @@ def game_page(
 TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{32,128}$")
 
 
-def join_or_sign_in(session: Session, secret_key: str, entered: str) -> tuple[int, str, str]:
-    """(game id, role, this device's new token) for what a player typed into a game's join form. A join code
-    seats the device at its side. A game's token (the referee's, which `make run` prints) signs the device in
-    with that token's role as a device of its own, so the referee can revoke each device alone. 404 for
-    neither (the caller counts it against the rate limit), 401 for a revoked token."""
+def seat_named(session: Session, secret_key: str, entered: str) -> tuple[int, str]:
+    """(game id, role) that what a player typed into a game's join form seats a device as, seating nobody. A
+    join code names its side. A game's token (the referee's, which `make run` prints) names that token's role,
+    so the referee signs in on a device of its own and can revoke each device alone. 404 for neither (the
+    caller counts it against the rate limit), 401 for a revoked token."""
     if not TOKEN_SHAPE.fullmatch(entered):
-        game_id, side, token = game_seats.join(session, secret_key, entered)
-        return game_id, side, token
+        return seating.side_of_code(session, seating.GAME, secret_key, entered)
     row = seating.find_device(session, seating.GAME, secret_key, entered)
     if row is None:
         raise NotFoundError("token", "(not shown)")
@@ -167,9 +165,15 @@ def join_or_sign_in(session: Session, secret_key: str, entered: str) -> tuple[in
         raise Unauthorized(
             "That token has been withdrawn. Ask the referee for a new one (firestep credentials GAME_ID)."
         )
-    token = seating.issue(session, seating.GAME, secret_key, row.game_id, row.role)
+    return row.game_id, row.role
+
+
+def join_or_sign_in(session: Session, secret_key: str, entered: str) -> tuple[int, str, str]:
+    """(game id, role, this device's new token) for what a player typed into a game's join form (seat_named)."""
+    game_id, role = seat_named(session, secret_key, entered)
+    token = seating.issue(session, seating.GAME, secret_key, game_id, role)
     session.flush()
-    return row.game_id, row.role, token
+    return game_id, role, token
 
 
 # -- a new game's credentials, between creating it and showing them (POST/redirect/GET) ------------------------

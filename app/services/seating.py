@@ -178,11 +178,16 @@ def reissue(session: Session, seating: Seating[Any, Any], secret_key: str, owner
     return Credentials(issue(session, seating, secret_key, owner_id, REFEREE), codes)
 
 
-def join(session: Session, seating: Seating[Any, Any], secret_key: str, code: str) -> Joined:
-    """A new device for the side whose join code this is (404 for a code no side has)."""
+def side_of_code(session: Session, seating: Seating[Any, Any], secret_key: str, code: str) -> tuple[int, str]:
+    """(game or campaign id, side) whose join code this is, seating nobody (404 for a code no side has)."""
     model = seating.side
     row = session.exec(select(model).where(col(model.join_code_hash) == code_hash(secret_key, code))).first()
     if row is None:
         raise NotFoundError("join code", code)
-    owner_id = seating.owner_of(row)
-    return Joined(owner_id, row.side, issue(session, seating, secret_key, owner_id, row.side))
+    return seating.owner_of(row), row.side
+
+
+def join(session: Session, seating: Seating[Any, Any], secret_key: str, code: str) -> Joined:
+    """A new device for the side whose join code this is (404 for a code no side has)."""
+    owner_id, side = side_of_code(session, seating, secret_key, code)
+    return Joined(owner_id, side, issue(session, seating, secret_key, owner_id, side))

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from app.pages.forms import form_specs, walk_specs
 from app.pages.templates import humanise, period_labels
 from rules.registry import all_rulesets, get_ruleset
+from tests import csrf
 
 RESOLVERS = [
     (rs.id, rid, p) for rs in all_rulesets() for rid in rs.resolvers for p in (rs.period_ids or (None,))
@@ -67,7 +68,7 @@ def test_game_pages_ask_to_join_without_a_seat(sqlite_client: TestClient) -> Non
 
 
 def test_bad_join_code_is_a_message(sqlite_client: TestClient) -> None:
-    r = sqlite_client.post("/join", data={"code": "ZZZZZ-ZZZZZ"})
+    r = sqlite_client.post("/join", data=csrf.form(sqlite_client, {"code": "ZZZZZ-ZZZZZ"}))
     assert r.status_code == 422 and "not known here" in r.text
 
 
@@ -160,7 +161,7 @@ def test_the_fire_plan_page_offers_a_firewaltz_to_a_late_german_attacker_only(
     def kinds(game: Any, side: str) -> list[str]:
         c.cookies.clear()  # the referee signs in on this device with the referee token and reads both plans
         token = game.referee["Authorization"].removeprefix("Bearer ")
-        assert c.post("/join", data={"code": token}, follow_redirects=False).status_code == 303
+        assert c.post("/join", data=csrf.form(c, {"code": token}), follow_redirects=False).status_code == 303
         page = c.get(f"/games/{game.id}/fire-plan?side={side}")
         assert page.status_code == 200, page.text
         return re.findall(r'name="kind" value="([a-z-]+)"', page.text)
@@ -185,7 +186,12 @@ def test_game_lookup_presets_from_the_game_and_refuses_the_other_side(sqlite_cli
     codes = created.text
     code = codes[codes.index('data-join-code="defender">') :].split(">", 1)[1].split("<", 1)[0].strip()
     sqlite_client.cookies.clear()
-    assert sqlite_client.post("/join", data={"code": code}, follow_redirects=False).status_code == 303
+    assert (
+        sqlite_client.post(
+            "/join", data=csrf.form(sqlite_client, {"code": code}), follow_redirects=False
+        ).status_code
+        == 303
+    )
     refused = sqlite_client.get(f"/lookup/flanders-fields/order-roll?game={gid}&unit={company['id']}")
     assert refused.status_code == 403 and "pick one of your own" in refused.text
 

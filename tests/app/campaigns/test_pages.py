@@ -97,7 +97,7 @@ def test_refusals_are_sentences(sqlite_client: TestClient) -> None:
     other = TestClient(c.app)
     assert other.get("/campaigns/1").status_code == 401
     codes = c.post("/api/v1/campaigns", json={}).json()["join_codes"]
-    r = other.post("/campaigns/join", data={"code": codes["bef"]}, follow_redirects=False)
+    r = other.post("/campaigns/join", data=csrf.form(other, {"code": codes["bef"]}), follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == "/campaigns/2"
     other.post("/campaigns/2/act", data=csrf.form(other, {"version": "1", "type": "initiative"}))
     r = other.post(

@@ -185,7 +185,10 @@ def test_the_game_page_asks_its_referee_who_holds_the_field(client: TestClient) 
     # but has no form, and may not post one.
     player = TestClient(c.app)
     assert (
-        player.post("/campaigns/join", data={"code": german_code}, follow_redirects=False).status_code == 303
+        player.post(
+            "/campaigns/join", data=csrf.form(player, {"code": german_code}), follow_redirects=False
+        ).status_code
+        == 303
     )
     r = player.post(f"/campaigns/{cid}/table-battles/1/play", data=csrf.form(player), follow_redirects=False)
     assert r.status_code == 303

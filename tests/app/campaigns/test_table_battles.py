@@ -321,7 +321,12 @@ def test_the_campaign_page_fights_a_battle_on_the_table(sqlite_client: TestClien
     cid = int(_between(r.text, 'data-campaign-created="', '"'))
     bef_code = _between(r.text, 'data-join-code="bef">', "<")
     player = TestClient(c.app)
-    assert player.post("/campaigns/join", data={"code": bef_code}, follow_redirects=False).status_code == 303
+    assert (
+        player.post(
+            "/campaigns/join", data=csrf.form(player, {"code": bef_code}), follow_redirects=False
+        ).status_code
+        == 303
+    )
     forms = [
         {"type": "initiative", "dice_count": "0"},
         {"type": "attack", "from_area": "D-2", "to_area": "C-3", "troops": "group-i"},
