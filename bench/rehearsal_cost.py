@@ -138,7 +138,7 @@ def main() -> None:
         ("gas: 2 clouds, 100 samples", gas(100)),
         ("gas: 2 clouds, 400 samples", gas(400)),
     ]
-    print(f"{'plan':44} {'readings':9} {'cold s':>7} {'warm s':>7} {'work':>9} method")
+    print(f"{'plan':44} {'readings':9} {'cold s':>7} {'warm s':>7} {'turns':>9} method")
     for name, case in cases:
         plan, enemy, period, *rest = case
         samples = rest[0] if rest else R.DEFAULT_SAMPLES

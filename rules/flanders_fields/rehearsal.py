@@ -99,6 +99,14 @@ DEFAULT_SAMPLES = 400
 MAX_GROUP_STANDS = 12
 # A company with at most this many states has each turn worked out as one matrix (states x states).
 DENSE_STATES = 128
+
+
+def _matrix_work(n: int) -> int:
+    """Work units of one product of n x n matrices (numpy's n^3 products take about as long as n^3 / 2000
+    steps of the enumeration's own Python loops)."""
+    return max(1, n**3 // 2000)
+
+
 # Courses of the wind x turns x gas clouds one request may sample (each is a template laid on the table).
 MAX_CLOUD_TURNS = 24_000
 # Company states x die outcomes one request may work through (a few seconds of one core).
@@ -726,7 +734,9 @@ def gas_volleys(
 State = tuple[int, ...]  # markers per stand of the company; KILLING_MARKERS means destroyed
 # An attack as one company sees it: its landings that reach the company (probability, (stand position,
 # effects) in order), the chance it misses the company, and whether a suppression spreads.
-Mine = tuple[tuple[tuple[Prob, tuple[tuple[int, dict[Effect, Any]], ...]], ...], Prob, bool]
+# Each landing: (probability, its shots, their signature: (stand position, id of the effects) per shot).
+Landing = tuple[Prob, tuple[tuple[int, dict[Effect, Any]], ...], tuple[tuple[int, int], ...]]
+Mine = tuple[tuple[Landing, ...], Prob, bool]
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -771,9 +781,7 @@ def _mine(attack: Attack, members: Mapping[str, int], memo: dict[int, Mine | Non
         if attack.reach.isdisjoint(members):
             memo[key] = None
         else:
-            merged: dict[
-                tuple[tuple[int, int], ...], tuple[Prob, tuple[tuple[int, dict[Effect, Any]], ...]]
-            ] = {}
+            merged: dict[tuple[tuple[int, int], ...], Landing] = {}
             miss: Prob = 0.0
             for p, shots in attack.landings:
                 mine = tuple((members[i], eff) for i, eff in shots if i in members)
@@ -781,7 +789,7 @@ def _mine(attack: Attack, members: Mapping[str, int], memo: dict[int, Mine | Non
                     miss += p
                     continue
                 sig = tuple((pos, id(eff)) for pos, eff in mine)
-                merged[sig] = (merged[sig][0] + p, mine) if sig in merged else (p, mine)
+                merged[sig] = (merged[sig][0] + p, mine, sig) if sig in merged else (p, mine, sig)
             memo[key] = (tuple(merged.values()), miss, attack.spreads)
     return memo[key]
 
@@ -835,13 +843,16 @@ class _Company:
         return out
 
     def landing(
-        self, state: State, shots: tuple[tuple[int, dict[Effect, Any]], ...], spreads: bool
+        self,
+        state: State,
+        shots: tuple[tuple[int, dict[Effect, Any]], ...],
+        sig: tuple[tuple[int, int], ...],
+        spreads: bool,
     ) -> dict[State, float]:
         """The company's states after the shots of one landing, in order, from `state`."""
-        sig = tuple((pos, id(eff)) for pos, eff in shots)
         key = (sig, state)
         if key not in self.landed:
-            before = {state: 1.0} if len(shots) == 1 else self.landing(state, shots[:-1], spreads)
+            before = {state: 1.0} if len(shots) == 1 else self.landing(state, shots[:-1], sig[:-1], spreads)
             pos, effects = shots[-1]
             if id(effects) not in self.floats:
                 self.floats[id(effects)] = tuple((e, float(x)) for e, x in effects.items())
@@ -861,10 +872,10 @@ class _Company:
     def kernel(self, state: State, mine: Mine) -> dict[State, float]:
         """Where one turn of fire takes the company from `state`, over every landing of its deviation."""
         landings, miss, spreads = mine
-        out: dict[State, float] = {state: float(miss)} if miss else {}
-        for p, shots in landings:
-            for s, q in self.landing(state, shots, spreads).items():
-                out[s] = out.get(s, 0.0) + float(p) * q
+        out: dict[State, float] = {state: miss} if miss else {}
+        for p, shots, sig in landings:
+            for s, q in self.landing(state, shots, sig, spreads).items():
+                out[s] = out.get(s, 0.0) + p * q
         return out
 
     def extend(self, mine: Mine, states: int) -> Any:
@@ -951,7 +962,7 @@ class _Company:
             matrix = self.matrix(seen)
             self.matrices[key] = matrix
         n = matrix.shape[0]
-        self.budget.spend(n * n)
+        self.budget.spend(n)
         return self.sized(dist)[:n] @ matrix
 
     def matrix(self, seen: Sequence[tuple[float, tuple[tuple[float, tuple[Mine, ...]], ...]]]) -> Any:
@@ -977,7 +988,7 @@ class _Company:
                     if key not in after:
                         after[key] = after[key[:-1]] @ of(mine[k - 1])
                 step = step + p * after[tuple(id(m) for m in mine)]
-            self.budget.spend(n * n * len(reaching))
+            self.budget.spend(_matrix_work(n) * (len(reaching) + 1))
             out = out @ step
         return out
 
