@@ -6,10 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from sqlmodel import Session
 
+from app.services import campaign_battles
+from rules.core.errors import RulesError
+from rules.firestorm.table_battle import table_battle
 from rules.flanders_fields.organisation import MAX_UNITS_PER_GAME, TABLES, build_force, largest_side_units
 from tests.app.games.conftest import Game, new_game
+from tests.rules.firestorm.test_table_battle import turn_one_battles
 
 
 def test_the_cap_is_above_the_largest_game_the_book_describes() -> None:
@@ -51,6 +57,13 @@ def test_forces_and_units_stop_at_the_cap(client: TestClient) -> None:
     for _ in range(MAX_UNITS_PER_GAME - held):
         assert c.post(f"/api/v1/games/{g.id}/units", headers=g.referee, json=one).status_code == 201
     assert_cap_refusal(c.post(f"/api/v1/games/{g.id}/units", headers=g.referee, json=one), "units")
+    assert len(units(c, g)) == MAX_UNITS_PER_GAME
+    # A campaign's table battle adds the defender's trench HMG nests after its forces: they ask too.
+    battle = next(b for b in (table_battle(s, 1) for s in turn_one_battles()) if b.nests)
+    engine = c.app.state.engine  # type: ignore[attr-defined]
+    with Session(engine) as session, pytest.raises(RulesError) as refused:
+        campaign_battles._add_nests(session, g.id, battle)
+    assert refused.value.field == "nests" and f"at most {MAX_UNITS_PER_GAME} units" in refused.value.message
     assert len(units(c, g)) == MAX_UNITS_PER_GAME
 
 
