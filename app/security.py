@@ -68,11 +68,13 @@ COOKIE_FREE_WRITES = frozenset(
         ("POST", "/api/v1/campaigns"),
     }
 )
-# The join pages seat the browser that posts them (login CSRF: a foreign page that auto-posts its own code
-# would seat a victim's browser in the attacker's game), so they are checked like every cookie-authorised form
-# whether or not the browser holds a seat cookie yet. Their API twins take no cookie and answer JSON to scripts,
-# but set the seat cookie too: a browser's cross-origin request to them is refused as well.
-SIGN_IN_FORMS = frozenset({("POST", "/join"), ("POST", "/campaigns/join")})
+# The pages that seat the browser that posts them, joining or creating (login CSRF: a foreign page that
+# auto-posts its own code would seat a victim's browser in the attacker's game), are checked like every
+# cookie-authorised form whether or not the browser holds a seat cookie yet. The join APIs take no cookie and
+# answer JSON to scripts, but set the seat cookie too: a browser's cross-origin request to them is refused.
+SIGN_IN_FORMS = frozenset(
+    {("POST", "/join"), ("POST", "/campaigns/join"), ("POST", "/games/new"), ("POST", "/campaigns/new")}
+)
 SIGN_IN_API = frozenset({("POST", "/api/v1/join"), ("POST", "/api/v1/campaigns/join")})
 NOTICE_HEADER = "X-Firestep-Notice"  # a plain sentence that net-status.js shows for a refused htmx request
 

@@ -172,7 +172,7 @@ def test_the_fire_plan_page_offers_a_firewaltz_to_a_late_german_attacker_only(
 
 
 def test_game_lookup_presets_from_the_game_and_refuses_the_other_side(sqlite_client: TestClient) -> None:
-    created = sqlite_client.post("/games/new", data={"scenario": "mons-1914"})
+    created = sqlite_client.post("/games/new", data=csrf.form(sqlite_client, {"scenario": "mons-1914"}))
     assert created.status_code == 200
     games = sqlite_client.get("/api/v1/games").json()
     gid = max(g["id"] for g in games)
@@ -208,7 +208,7 @@ def test_start_page_forces_from_tables_and_refusals_in_words(sqlite_client: Test
         "defender_force_nation": "british",
         "defender_table": "gb-1914",
     }
-    refused = sqlite_client.post("/games/new", data=form)
+    refused = sqlite_client.post("/games/new", data=csrf.form(sqlite_client, form))
     assert refused.status_code == 422 and "<html" in refused.text and '"detail"' not in refused.text
     assert (
         "Attacker organisation table: British and Empire Division 1914-15 is not a german table"
@@ -216,14 +216,17 @@ def test_start_page_forces_from_tables_and_refusals_in_words(sqlite_client: Test
     )
     assert "(allowed: de-1914)" in refused.text
     refused = sqlite_client.post(
-        "/games/new", data={**form, "attacker_table": "de-1914", "defender_quality": "raw"}
+        "/games/new",
+        data=csrf.form(sqlite_client, {**form, "attacker_table": "de-1914", "defender_quality": "raw"}),
     )
     assert refused.status_code == 422
     assert (
         "Defender quality: British and Empire Division 1914-15 may not be graded &#39;raw&#39;"
         in refused.text
     )
-    created = sqlite_client.post("/games/new", data={**form, "attacker_table": "de-1914"})
+    created = sqlite_client.post(
+        "/games/new", data=csrf.form(sqlite_client, {**form, "attacker_table": "de-1914"})
+    )
     assert created.status_code == 200, created.text
     (game,) = sqlite_client.get("/api/v1/games").json()
     assert (game["period"], game["attacker_nation"], game["defender_nation"]) == (

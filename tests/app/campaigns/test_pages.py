@@ -32,7 +32,7 @@ def form_of(action: dict[str, Any], dice: list[int], version: int) -> dict[str, 
 
 def test_a_whole_campaign_through_the_tap_forms(sqlite_client: TestClient) -> None:
     c = sqlite_client
-    r = c.post("/campaigns/new", data={"name": "  Club   night "})
+    r = c.post("/campaigns/new", data=csrf.form(c, {"name": "  Club   night "}))
     assert r.status_code == 200 and "Club night" in r.text
     cid = int(r.text.split('data-campaign-created="')[1].split('"')[0])
     rng = random.Random(7)

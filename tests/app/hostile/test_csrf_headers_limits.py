@@ -144,13 +144,16 @@ def test_bearer_api_calls_are_not_affected(client: TestClient) -> None:
 
 
 def test_a_device_without_a_seat_cookie_posts_without_a_token(client: TestClient) -> None:
-    """A request no seat cookie authorises acts for nobody, so it needs no token (the API lobby, a first
-    join); the page sends one anyway."""
+    """A request no seat cookie authorises acts for nobody, so it needs no token (the API lobby); a page that
+    seats the browser (joining, creating) needs it all the same (login CSRF), and the page sends it."""
     assert {auth.COOKIE_NAME, seats.GAMES_COOKIE, seats.CAMPAIGNS_COOKIE} == SEAT_COOKIES
     fresh = TestClient(client.app)
     assert fresh.get("/").status_code == 200 and CSRF_COOKIE in fresh.cookies
     assert fresh.post("/api/v1/games", json={"scenario": "mons-1914"}).status_code == 201
-    assert fresh.post("/games/new", data={"scenario": "mons-1914"}).status_code == 200
+    for url, form in (("/games/new", {"scenario": "mons-1914"}), ("/campaigns/new", {"name": "Night"})):
+        assert fresh.post(url, data=form).status_code == 403
+        assert not any(name in fresh.cookies for name in SEAT_COOKIES)
+    assert fresh.post("/games/new", data=csrf.form(fresh, {"scenario": "mons-1914"})).status_code == 200
     # Now seated as a referee: the same request needs the token.
     assert fresh.post("/games/new", data={"scenario": "mons-1914"}).status_code == 403
     assert fresh.post("/games/new", data=csrf.form(fresh, {"scenario": "mons-1914"})).status_code == 200
