@@ -937,15 +937,20 @@ class _Company:
         return out
 
     def turn(self, dist: Any, volleys: Sequence[Volley]) -> Any:
-        """The company's markers after a turn's volleys. While the company has few states, the turn is one
-        matrix over them, kept for the next turn that brings the same volleys (an item fires on the same
-        place turn after turn); otherwise volley by volley."""
+        """The company's markers after a turn's volleys. The second time the same volleys come (an item
+        fires on the same place turn after turn), while the company has few states, the turn becomes one
+        matrix over them, kept for the turns after; otherwise volley by volley."""
         seen = [self.reaching(v) for v in volleys]
         seen = [(rest, reaching) for rest, reaching in seen if reaching]
         if not seen:
             return dist
         key = tuple((rest, tuple((p, tuple(map(id, m))) for p, m in r)) for rest, r in seen)
         matrix = self.matrices.get(key)
+        if key not in self.matrices:  # a turn that may not come again: no matrix yet
+            self.matrices[key] = None
+            for v in volleys:
+                dist = self.step(dist, v)
+            return dist
         if matrix is None or matrix.shape[0] < len(dist):
             while True:  # every state the turn can reach from the states seen so far
                 known = len(self.states)
