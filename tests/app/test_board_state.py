@@ -57,12 +57,12 @@ def played(c: TestClient) -> Game:
     while turn(c, g)["step"]["id"] != "gas":
         advance(c, g)
     resolve(c, g, g.attacker, "gas-wind", dice=[3, 4])
-    placed = c.post(
+    while (turn(c, g)["turn"], turn(c, g)["side_to_move"]) != (1, "defender"):
+        advance(c, g)
+    placed = c.post(  # in the defender's own turn (templates follow the rules of play)
         f"/api/v1/games/{g.id}/templates", headers=g.defender, json={"kind": "artillery", "x": 60, "y": 90}
     )
     assert placed.status_code == 201, placed.text
-    while (turn(c, g)["turn"], turn(c, g)["side_to_move"]) != (1, "defender"):
-        advance(c, g)
     return g
 
 
@@ -114,7 +114,7 @@ def test_an_old_or_foreign_board_loads_and_keeps_what_it_does_not_know(
         conn.execute(text("UPDATE game SET board = :b WHERE id = :id"), {"b": json.dumps(old), "id": g.id})
     assert state_board(client, g) == old
     placed = client.post(
-        f"/api/v1/games/{g.id}/templates", headers=g.defender, json={"kind": "artillery", "x": 60, "y": 90}
+        f"/api/v1/games/{g.id}/templates", headers=g.attacker, json={"kind": "artillery", "x": 60, "y": 90}
     )
     assert placed.status_code == 201, placed.text
     stored = json.loads(stored_text(engine, g.id))
