@@ -237,6 +237,7 @@ def add_unit(
             parent = units_service.get_unit(session, game_id, body.parent_id, "parent_id")
             if parent.side != body.side:
                 raise RulesError("parent_id", f"unit {parent.id} belongs to the {parent.side}")
+        game_setup.require_room_for_units(session, game_id, 1, "units")
         from app.models import Unit
 
         unit = Unit(game_id=game_id, **body.model_dump(exclude={"override"}))
@@ -413,6 +414,7 @@ def build_force(
         )
         roots = sum(u.parent_id is None for u in units_service.list_units(session, game_id))
         tree = game_setup.table_force(game, body.model_dump(exclude={"override"}), "", f"forces-{roots}")
+        game_setup.require_room_for_units(session, game_id, game_setup.units_in(tree))
         root = units_service.add_unit_tree(session, game_id, body.side, tree, {})
         events.record(
             session,
