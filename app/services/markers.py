@@ -54,6 +54,9 @@ def snapshot_of(game: Game, units: Iterable[Unit]) -> Snapshot:
         period=game.period,
         units=tuple(unit_state(u) for u in units),
         variants=dict(game.variants),
+        nations={
+            s: n for s, n in (("attacker", game.attacker_nation), ("defender", game.defender_nation)) if n
+        },
         turn=game.turn,
         side_to_move=game.side_to_move,
         deep_suppression=game.deep_suppression,

@@ -110,6 +110,7 @@ class Snapshot:
     table_width_cm: float
     table_length_cm: float
     variants: Mapping[str, str] = field(default_factory=dict)
+    nations: Mapping[str, str] = field(default_factory=dict)  # side -> nation, where the game names one
     turn: int = 0
     side_to_move: str = "attacker"
     deep_suppression: int = 0

@@ -14,6 +14,7 @@ from rules.flanders_fields import tables as T
 from rules.flanders_fields.artillery import SRC_DEEP_SUPPRESSION
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
+from rules.flanders_fields.firewaltz import SRC_FIREWALTZ
 from rules.flanders_fields.game_table import shot, stand_of, target_cover, terrain_index
 from rules.flanders_fields.gas import SRC_GAS
 from rules.flanders_fields.orders import CREWED_UNITS, FLAG_UNITS, SRC_CREWED
@@ -184,6 +185,9 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
                     f"the wind direction stated in fire plan item {first['item_id']}",
                     SRC_GAS,
                 )
+    if resolver == "firewaltz" and "attacker" in snap.nations:
+        nation = snap.nations["attacker"]
+        put("attacker_nation", nation, f"the game's attacker is {nation}", SRC_FIREWALTZ)
     return tuple(out)
 
 

@@ -154,3 +154,31 @@ def test_the_resolver_refuses_a_british_firewaltz_and_lists_the_strong_point_err
     assert (
         fortified.status_code == 200 and fortified.json()["outcome"] == "suppressed"
     )  # no kill when fortified
+
+
+def test_in_a_game_the_firewaltz_is_refused_to_a_british_attacker(client: TestClient) -> None:
+    # The game fills the attacker's nation: a British attacker cannot roll a Firewaltz at the table either.
+    def started(attacker: str) -> Game:
+        g = late_game(client, attacker=attacker)
+        for side, headers in (("attacker", g.attacker), ("defender", g.defender)):
+            assert (
+                client.post(f"/api/v1/games/{g.id}/fireplans/{side}/lock", headers=headers).status_code == 200
+            )
+        advance(client, g)
+        return g
+
+    british = started("british")
+    r = client.post(
+        f"/api/v1/games/{british.id}/resolve/firewaltz",
+        headers=british.attacker,
+        json={"fields": {"target": "trench-line"}, "dice": [3], "apply": False},
+    )
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["loc"][-1] == "attacker_nation"
+    german = started("german")
+    ok = client.post(
+        f"/api/v1/games/{german.id}/resolve/firewaltz",
+        headers=german.attacker,
+        json={"fields": {"target": "trench-line"}, "dice": [3], "apply": False},
+    )
+    assert ok.status_code == 200, ok.text
