@@ -287,11 +287,10 @@ FIRING_ROWS: dict[str, dict[str, FiringRow]] = {
     "late": {r.id: r for r in LATE_ROWS},
     "main": {r.id: r for r in MAIN_ROWS},
 }
-FIRING_SECTIONS = {
-    "early": "Firing Table",
-    "mid": "Firing table (headed 'Mid 1917 to End of War – Any Target Except Armour')",
-    "late": "Firing table – Mid 1917 to End of War – Any Target Except Armour",
-}
+# The mid and late playsheets print the same heading ("Firing table – Mid 1917 to End of War – Any Target
+# Except Armour– Roll D6"); on the mid sheet it is a misprint, the mid-firing-table erratum.
+MID_LATE_FIRING_HEADING = "Firing table – Mid 1917 to End of War – Any Target Except Armour"
+FIRING_SECTIONS = {"early": "Firing Table", "mid": MID_LATE_FIRING_HEADING, "late": MID_LATE_FIRING_HEADING}
 SRC_SHOOTING_MATRIX = cite("RANGED COMBAT, SHOOTING MATRIX")
 
 Firer = Literal[
