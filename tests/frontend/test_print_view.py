@@ -1,4 +1,5 @@
-"""The tablet's print button: Chromium printing /playsheets/{period} gives the layout WeasyPrint gives."""
+"""The print view: its Print button is a finger-sized control, the sheet fits each screen, and Chromium printing
+/playsheets/{period} gives the layout WeasyPrint gives."""
 
 from __future__ import annotations
 
@@ -9,8 +10,36 @@ from typing import Any
 
 import pytest
 
-from tests.frontend.conftest import TABLET_LANDSCAPE
+from tests.frontend.conftest import (
+    REFEREE_SCREEN,
+    TABLET_LANDSCAPE,
+    TABLET_PORTRAIT,
+    assert_no_horizontal_scroll,
+    screenshot,
+    small_targets,
+    unlabelled_controls,
+)
 from tests.playsheets.pdf import ARTIFACTS, page_count, text
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN],
+    ids=lambda v: f"{v['width']}x{v['height']}",
+)
+def test_print_button_is_a_44px_target_and_the_sheet_fits_the_screen(
+    viewport: dict[str, int], new_page: Callable[..., Any]
+) -> None:
+    page = new_page(viewport)
+    page.goto("/playsheets/mid")
+    box = page.get_by_role("button", name="Print").bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44, box
+    assert small_targets(page) == []
+    assert unlabelled_controls(page) == []
+    assert_no_horizontal_scroll(page)
+    screenshot(page, "print-view")
 
 
 def _words(pdf: bytes) -> set[str]:

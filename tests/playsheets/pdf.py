@@ -6,7 +6,9 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -70,21 +72,14 @@ def save_artifacts(pdf: bytes, name: str) -> list[Path]:
 
 def font_sizes_pt(html: str) -> set[float]:
     """Font sizes (pt) of every run of text WeasyPrint laid out for this HTML."""
-    import weasyprint
     from weasyprint.formatting_structure import boxes
 
-    doc = weasyprint.HTML(string=html).render()
-    sizes: set[float] = set()
-
-    def walk(box: object) -> None:
-        if isinstance(box, boxes.TextBox) and box.text.strip():
-            sizes.add(round(box.style["font_size"] * 72 / 96, 2))
-        for child in getattr(box, "children", []) or []:
-            walk(child)
-
-    for page in doc.pages:
-        walk(page._page_box)
-    return sizes
+    return {
+        round(box.style["font_size"] * 72 / 96, 2)
+        for page in _laid_out(html)
+        for box in _walk(page)
+        if isinstance(box, boxes.TextBox) and box.text.strip()
+    }
 
 
 def bbox(img: Image.Image, colour: str) -> tuple[int, int, int, int] | None:
@@ -95,3 +90,59 @@ def bbox(img: Image.Image, colour: str) -> tuple[int, int, int, int] | None:
     if xs.size == 0:
         return None
     return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+
+
+def _laid_out(html: str) -> list[object]:
+    """WeasyPrint's page boxes for this HTML (the layout write_pdf would print)."""
+    import weasyprint
+
+    return [page._page_box for page in weasyprint.HTML(string=html).render().pages]
+
+
+def _walk(box: object) -> Iterator[object]:
+    yield box
+    for child in getattr(box, "children", []) or []:
+        yield from _walk(child)
+
+
+def split_tables(html: str) -> list[str]:
+    """Tables laid out in more than one piece (a column or page break inside them), named by their first cell.
+
+    A table broken across columns or pages is laid out as one box per piece, all for the same element."""
+    from weasyprint.formatting_structure import boxes
+
+    pieces: dict[int, list[Any]] = {}
+    for page in _laid_out(html):
+        for box in _walk(page):
+            if isinstance(box, boxes.TableBox):
+                pieces.setdefault(id(box.element), []).append(box.element)
+    split = [elements[0] for elements in pieces.values() if len(elements) > 1]
+    return ["".join(next(e for e in t.iter() if e.tag in ("th", "td")).itertext()).strip() for t in split]
+
+
+def column_bottoms(html: str, page: int = 0) -> list[tuple[float, list[float]]]:
+    """For each two-column run (`div.cols`) on a page: the page's height and where each column used ends (the
+    bottom of the lowest section piece laid out in it), left to right, in CSS px."""
+    from weasyprint.formatting_structure import boxes
+
+    page_box = _laid_out(html)[page]
+    out = []
+    runs: set[int] = set()
+    for box in _walk(page_box):
+        element = getattr(box, "element", None)
+        if (
+            not isinstance(box, boxes.BlockBox)
+            or element is None
+            or "cols" not in element.get("class", "").split()
+        ):
+            continue
+        if id(element) in runs:
+            continue  # one of its columns: a box of the same element inside the run's box
+        runs.add(id(element))
+        bottoms: dict[float, float] = {}
+        for inner in _walk(box):
+            if isinstance(inner, boxes.BlockBox) and inner.element_tag == "section":
+                x = round(inner.position_x)
+                bottoms[x] = max(bottoms.get(x, 0.0), inner.position_y + inner.margin_height())
+        out.append((page_box.height, [bottoms[x] for x in sorted(bottoms)]))  # type: ignore[attr-defined]
+    return out

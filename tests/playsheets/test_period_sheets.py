@@ -16,6 +16,11 @@ from tests.playsheets import pdf
 
 PERIODS = ("early", "mid", "late")
 RS = get_ruleset("flanders-fields")
+# A game playing other readings of rules on page 1 (the raw troops' order modifier, the barrage duration).
+PAGE_ONE_VARIANTS = {
+    e: next(r.id for r in RS.errata[e].readings if r.id != RS.errata[e].default)
+    for e in ("barrage-duration", "raw-order-modifier")
+}
 
 
 @pytest.fixture(scope="module", params=[(p, paper) for p in PERIODS for paper in sorted(PAPERS)], ids=str)
@@ -66,14 +71,57 @@ def test_two_pages_at_most(printed: tuple[str, str, bytes, str]) -> None:
 def test_two_pages_at_most_with_a_games_variants() -> None:
     """A game playing other readings of rules on both pages (the raw troops' order modifier on page 1, the
     rolling barrage duration on page 1) still fits; each variant adds a marked line where it applies."""
-    chosen = ("barrage-duration", "raw-order-modifier")
-    variants = {e: next(r.id for r in RS.errata[e].readings if r.id != RS.errata[e].default) for e in chosen}
     for period in PERIODS:
         for paper in sorted(PAPERS):
-            data = render_pdf(period, paper, variants)
+            data = render_pdf(period, paper, PAGE_ONE_VARIANTS)
             pdf.save_artifacts(data, f"playsheet-{period}-{paper}-variants")
             assert pdf.page_count(data) <= 2, (period, paper)
             assert "VARIANT" in pdf.text(data)
+
+
+@pytest.mark.parametrize("variants", [{}, PAGE_ONE_VARIANTS], ids=["default", "variants"])
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("period", PERIODS)
+def test_no_table_is_split_across_a_column_or_page_break(
+    period: str, paper: str, variants: dict[str, str]
+) -> None:
+    """Each table is laid out whole in one column of one page (a player reads a row's neighbours in one place)."""
+    assert pdf.split_tables(render_html(period, paper, variants)) == []
+
+
+def test_a_table_split_across_columns_is_seen() -> None:
+    # The check above on a table that cannot fit one column: it must be reported, or the check proves nothing.
+    rows = "".join(f"<tr><th>Row {i}</th><td>{i}</td></tr>" for i in range(80))
+    html = f'<div style="column-count: 2; height: 60mm"><table><tr><th>Long</th></tr>{rows}</table></div>'
+    assert pdf.split_tables(html) == ["Long"]
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("period", PERIODS)
+def test_page_one_fills_both_columns(period: str, paper: str) -> None:
+    """Page 1's two columns end within a quarter page of each other: no half-empty right column."""
+    runs = pdf.column_bottoms(render_html(period, paper))
+    assert runs
+    for height, bottoms in runs:
+        assert len(bottoms) == 2, bottoms
+        assert abs(bottoms[0] - bottoms[1]) < height / 4, (bottoms, height)
+
+
+@pytest.mark.parametrize(
+    ("period", "heading"),
+    [
+        # 1914 playsheet: "Firing Table"; mid and late playsheets (FF L5200, L5479): "Firing table – Mid 1917 to
+        # End of War  – Any Target Except Armour– Roll D6" (on the mid sheet a misprint: its erratum says so).
+        ("early", "Firing Table"),
+        ("mid", "Firing table – Mid 1917 to End of War – Any Target Except Armour"),
+        ("late", "Firing table – Mid 1917 to End of War – Any Target Except Armour"),
+    ],
+)
+def test_firing_table_cites_the_heading_its_playsheet_prints(period: str, heading: str) -> None:
+    firing = next(s for s in sheet.period_sheet(period).sections if s.id == "firing")
+    assert f"Playsheet: {heading}" in firing.sources
+    assert not any("headed" in s for s in firing.sources)
+    assert squash(f"Playsheet: {heading}") in reading_order(render_pdf(period, "a4"))
 
 
 def test_no_text_under_8pt() -> None:
