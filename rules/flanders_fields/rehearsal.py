@@ -824,6 +824,11 @@ class _Company:
     floats: dict[int, tuple[tuple[Effect, float], ...]] = field(default_factory=dict)
     matrices: dict[Any, Any] = field(default_factory=dict)
     seen: dict[int, Any] = field(default_factory=dict)
+    # Dense: every state the company's shots can reach is numbered up front (few), and each attack is one
+    # matrix over them, built from one matrix per shot (numpy, not a Python loop per state and landing).
+    dense: bool = False
+    shot_matrices: dict[tuple[int, int, bool], Any] = field(default_factory=dict)
+    landing_matrices: dict[tuple[bool, tuple[tuple[int, int], ...]], Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.members = {s.id: n for n, s in enumerate(self.stands)}
@@ -881,6 +886,12 @@ class _Company:
     def extend(self, mine: Mine, states: int) -> Any:
         """The attack's transitions from the first `states` states, as (rows, cols, probabilities)."""
         k = self.kernels.setdefault(id(mine), _Kernel())
+        if self.dense:
+            if k.arrays is None:
+                m = self.mine_matrix(mine)
+                rows, cols = np.nonzero(m)
+                k.built, k.arrays = len(self.states), (rows, cols, m[rows, cols])
+            return k.arrays
         if k.built < states:
             for i in range(k.built, states):
                 for s2, r in self.kernel(self.states[i], mine).items():
@@ -891,6 +902,63 @@ class _Company:
         if k.arrays is None:
             k.arrays = (np.array(k.rows, dtype=np.intp), np.array(k.cols, dtype=np.intp), np.array(k.vals))
         return k.arrays
+
+    def prepare(self, volleys: Iterable[Volley]) -> None:
+        """Go dense when every state the shots of these volleys can reach, in any order and number, is at
+        most DENSE_STATES (a superset of the states the plan reaches: the extra ones keep probability 0)."""
+        mines = {id(m): m for v in volleys for _, ms in self.reaching(v)[1] for m in ms}
+        shots: dict[tuple[int, int, bool], tuple[tuple[Effect, float], ...]] = {}
+        for landings, _, spreads in mines.values():
+            for _, mine, _ in landings:
+                for pos, effects in mine:
+                    if (pos, id(effects), spreads) not in shots:
+                        shots[(pos, id(effects), spreads)] = tuple((e, float(x)) for e, x in effects.items())
+        moves: dict[tuple[int, int, bool], list[tuple[int, int, float]]] = {key: [] for key in shots}
+        first = len(self.states)
+        todo = list(range(first))
+        while todo:  # every state any shot reaches, and each shot's moves from each state
+            i = todo.pop()
+            for key, faces in shots.items():
+                pos, _, spreads = key
+                state = self.states[i]
+                if state[pos] >= KILLING_MARKERS:  # a destroyed stand is not shot at
+                    moves[key].append((i, i, 1.0))
+                    continue
+                for eff, pe in faces:
+                    known = len(self.states)
+                    j = self.index_of(_apply(state, pos, eff, spreads))
+                    if j == known:
+                        if known >= DENSE_STATES:  # too many: the sparse path numbers only those reached
+                            for extra in self.states[first:]:
+                                del self.number[extra]
+                            del self.states[first:]
+                            return
+                        todo.append(j)
+                    moves[key].append((i, j, pe))
+        n = len(self.states)
+        self.budget.spend(n * max(1, len(shots)))
+        for key, listed in moves.items():
+            rows, cols, vals = zip(*listed, strict=True) if listed else ((), (), ())
+            m = np.zeros((n, n))
+            np.add.at(m, (np.array(rows, dtype=np.intp), np.array(cols, dtype=np.intp)), vals)
+            self.shot_matrices[key] = m
+        self.dense = True
+
+    def mine_matrix(self, mine: Mine) -> Any:
+        """One attack as a matrix over the states: a miss leaves them, each landing takes them through its
+        shots in order (products kept by the landing's first shots, which landings share)."""
+        landings, miss, spreads = mine
+        n = len(self.states)
+        out = miss * np.eye(n)
+        for p, _, sig in landings:
+            for k in range(1, len(sig) + 1):
+                if (spreads, sig[:k]) not in self.landing_matrices:
+                    shot = self.shot_matrices[(*sig[k - 1], spreads)]
+                    before = self.landing_matrices[(spreads, sig[: k - 1])] if k > 1 else None
+                    self.landing_matrices[(spreads, sig[:k])] = shot if before is None else before @ shot
+                    self.budget.spend(_matrix_work(n))
+            out += p * self.landing_matrices[(spreads, sig)]
+        return out
 
     def attack(self, dist: Any, mine: Mine) -> Any:
         dist = self.sized(dist)  # the kernel may already know more states than `dist` has reached
@@ -1013,10 +1081,12 @@ def _group_run(
     enumeration in floating point)."""
     company = _Company(stands, budget)
     members = set(company.members)
+    mine = [[v for v in turn if not v.reach.isdisjoint(members)] for turn in volleys]
+    company.prepare(v for turn in mine for v in turn)
     dist = np.ones(1)
     per_turn: list[list[list[float]]] = []
-    for turn in volleys:
-        dist = company.turn(dist, [v for v in turn if not v.reach.isdisjoint(members)])
+    for turn in mine:
+        dist = company.turn(dist, turn)
         per_turn.append(company.marginals(dist))
     return {s.id: [turn[n] for turn in per_turn] for n, s in enumerate(stands)}
 
