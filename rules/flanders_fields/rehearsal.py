@@ -45,7 +45,6 @@ from typing import Any, Literal
 import numpy as np
 import shapely
 from shapely import Polygon
-from shapely.affinity import translate
 
 from rules.core.dice import all_rolls, count_rolls
 from rules.core.errors import RulesError
@@ -84,7 +83,7 @@ from rules.flanders_fields.suppression import KILLING_MARKERS, spreads_to_compan
 from rules.table import barrage as table_barrage
 from rules.table import gas as table_gas
 from rules.table.bases import Stand
-from rules.table.coverage import StandIndex, classify
+from rules.table.coverage import StandIndex
 from rules.table.frame import AHEAD_DEG, Side, Table, deviate, grid_to_table
 from rules.table.templates import Template
 
@@ -488,14 +487,11 @@ class Volley:
         return sum(p * len(attacks) for p, attacks in self.branches)
 
 
-def _covered(template: Polygon, index: StandIndex) -> list[tuple[str, bool]]:
-    cov = classify(template, index, 0.0)
-    return sorted([(i, False) for i in cov.full] + [(i, True) for i in cov.partial])
-
-
 def _covered_many(templates: Sequence[Polygon], index: StandIndex) -> list[list[tuple[str, bool]]]:
-    """_covered for many templates in one vectorised pass (the deviation's landings of every item): full
-    when the template covers the base, partial when their interiors meet otherwise (touching is outside)."""
+    """The stands each template covers, (id, partial) sorted, as coverage.classify (no tolerance) finds them,
+    for many templates in one vectorised pass (every landing of every item, every area a gas cloud passes
+    over): full when the template covers the base, partial when their interiors meet otherwise (touching is
+    outside)."""
     out: list[list[tuple[str, bool]]] = [[] for _ in templates]
     if not templates or not index.stands:
         return out
@@ -666,34 +662,46 @@ def index_stand(index: StandIndex, stand_id: str) -> Stand:
     return next(s for s in index.stands if s.id == stand_id)
 
 
-def gas_volleys(
+GasArea = tuple[str, float, float, float, float]  # (cloud, offset before, wind direction, speed); -1: arrives
+
+
+def gas_courses(
     plan: Plan,
     targets: Mapping[str, TargetStand],
     index: StandIndex,
     rules: Rules,
     turns: int,
     rng: random.Random,
-) -> list[list[Volley]]:
-    """One course of the wind (and each cloud's deviation where it arrives), drawn from rng, and the gas
-    attacks it brings turn by turn."""
-    out: list[list[Volley]] = [[] for _ in range(turns)]
-    if not plan.gas:
-        return out
+    samples: int,
+) -> list[list[list[Volley]]]:
+    """`samples` courses of the wind (and each cloud's deviation where it arrives), drawn from rng one after
+    the other, and the gas attacks each brings turn by turn. The courses are drawn first and the areas the
+    clouds pass over classified afterwards, all in one vectorised pass: the draws need no geometry."""
     spreads = spreads_to_company(FIRE_TYPE["gas"])
+    courses = [_gas_course(plan, rules, turns, rng) for _ in range(samples)]
+    areas = sorted({area for course in courses for turn in course for _, _, area in turn})
+    covered = dict(zip(areas, _gas_covered(plan, areas, index), strict=True))
+    volleys: dict[tuple[str, GasArea], Volley] = {}
+
+    def volley(cloud_id: str, what: str, area: GasArea) -> Volley:
+        if (what, area) not in volleys:
+            shots = tuple((i, rules.gas_shot(targets[i], p)) for i, p in covered[area])
+            branches = ((1.0, (Attack.certain(spreads, shots),)),)
+            volleys[(what, area)] = Volley(f"gas cloud {what}", branches, cloud_id, deviates=rules.deviation)
+        return volleys[(what, area)]
+
+    return [[[volley(*drift) for drift in turn] for turn in course] for course in courses]
+
+
+def _gas_course(
+    plan: Plan, rules: Rules, turns: int, rng: random.Random
+) -> list[list[tuple[str, str, GasArea]]]:
+    """One course of the wind drawn from rng: per turn, each cloud's (id, "arrives" or "drifts", the area
+    it passes over)."""
+    out: list[list[tuple[str, str, GasArea]]] = [[] for _ in range(turns)]
     clouds: list[dict[str, Any]] = []
     wind: Wind | None = None
     first_direction = min(plan.gas, key=lambda g: (g.turn, g.id)).wind_deg
-    kind = "gas-attacker" if plan.side == "attacker" else "gas-defender"
-
-    # Where a cloud is depends on the sum of its moves, which the courses of the wind repeat: the stands a
-    # move passes over are worked out once per (cloud, offset before, move).
-    passed: dict[tuple[str, float, float, float, float], tuple[list[tuple[str, bool]], float, float]] = {}
-
-    def attack(cloud_id: str, covered: Sequence[tuple[str, bool]], what: str, t: int) -> None:
-        shots = tuple((i, rules.gas_shot(targets[i], p)) for i, p in covered)
-        branches = ((1.0, (Attack.certain(spreads, shots),)),)
-        out[t - 1].append(Volley(f"gas cloud {what}", branches, cloud_id, deviates=rules.deviation))
-
     for t in range(1, turns + 1):
         if clouds:
             wind = rules.wind(wind, first_direction, rng)
@@ -704,15 +712,10 @@ def gas_volleys(
                     continue
                 moving = offensive or c["moves"] < DENYING_MOVE_TURNS
                 speed = float(wind.speed_cm) if moving else 0.0
-                key = (c["id"], c["dx"], c["dy"], wind.direction_deg, speed)
-                if key not in passed:
-                    start = translate(c["polygon"], c["dx"], c["dy"])
-                    moved, swept = table_gas.drift(start, wind.direction_deg, speed)
-                    ox, oy = table_gas.offset(wind.direction_deg, speed)
-                    area = swept if isinstance(swept, Polygon) else moved
-                    passed[key] = (_covered(area, index), round(c["dx"] + ox, 6), round(c["dy"] + oy, 6))
-                covered, dx, dy = passed[key]
-                attack(c["id"], covered, "drifts", t)
+                out[t - 1].append((c["id"], "drifts", (c["id"], c["dx"], c["dy"], wind.direction_deg, speed)))
+                ox, oy = table_gas.offset(wind.direction_deg, speed)
+                # Rounded: positions are sums of moves, which the courses repeat (and share their areas).
+                dx, dy = round(c["dx"] + ox, 6), round(c["dy"] + oy, 6)
                 c = {**c, "dx": dx, "dy": dy, "moves": c["moves"] + (1 if moving else 0)}
                 if not (offensive and c["moves"] >= OFFENSIVE_MAX_TURNS):
                     kept.append(c)
@@ -720,14 +723,29 @@ def gas_volleys(
         for g in plan.gas:
             if g.turn == t:
                 # "ANY artillery delivered gas attack arrives" deviated: the cloud starts where it lands.
-                poly = Template(kind, g.point, _ahead(plan.side)).polygon()
                 dx, dy = (round(v, 6) for v in rules.deviation_offset(plan.side, rng))
-                key = (g.id, dx, dy, -1.0, -1.0)  # no wind moves a cloud -1 cm: arrivals have their own keys
-                if key not in passed:
-                    passed[key] = (_covered(translate(poly, dx, dy), index), dx, dy)
-                attack(g.id, passed[key][0], "arrives", t)
-                clouds.append({"id": g.id, "gas": g.gas, "polygon": poly, "moves": 0, "dx": dx, "dy": dy})
+                out[t - 1].append((g.id, "arrives", (g.id, dx, dy, -1.0, -1.0)))
+                clouds.append({"id": g.id, "gas": g.gas, "moves": 0, "dx": dx, "dy": dy})
     return out
+
+
+def _gas_covered(plan: Plan, areas: Sequence[GasArea], index: StandIndex) -> list[list[tuple[str, bool]]]:
+    """The stands each area covers: where a cloud arrives, or the hull of its start and end as it drifts
+    (table_gas.drift, vectorised: the same translations and GEOS operations)."""
+    kind = "gas-attacker" if plan.side == "attacker" else "gas-defender"
+    rings = {
+        g.id: shapely.get_coordinates(Template(kind, g.point, _ahead(plan.side)).polygon()) for g in plan.gas
+    }
+    if not areas:
+        return []
+    start_rings = [rings[cloud] + np.array([dx, dy]) for cloud, dx, dy, _, _ in areas]
+    moves = [table_gas.offset(deg, speed) if speed >= 0 else (0.0, 0.0) for *_, deg, speed in areas]
+    starts = np.array([shapely.polygons(r) for r in start_rings], dtype=object)
+    moved = np.array([shapely.polygons(r + np.array(m)) for r, m in zip(start_rings, moves, strict=True)])
+    swept = shapely.convex_hull(shapely.union(starts, moved))
+    arrives = np.array([speed < 0 for *_, speed in areas])
+    is_polygon = shapely.get_type_id(swept) == shapely.GeometryType.POLYGON
+    return _covered_many(list(np.where(arrives, starts, np.where(is_polygon, swept, moved))), index)
 
 
 # -- a company's markers, exactly ---------------------------------------------------------------------------------
@@ -1326,8 +1344,7 @@ def rehearse(
     sums: dict[str, list[list[float]]] = {sid: [r[:] for r in zero] for sid in base}
     squares: dict[str, list[list[float]]] = {sid: [r[:] for r in zero] for sid in base}
     reached: dict[str, int] = {}
-    for _ in range(samples):
-        gas = gas_volleys(plan, by_id, index, rules, last, rng)
+    for gas in gas_courses(plan, by_id, index, rules, last, rng, samples):
         touched = {
             group_of[i] for turn in gas for v in turn for _, a in v.branches for x in a for i in x.reach
         }
