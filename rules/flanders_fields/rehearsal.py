@@ -791,25 +791,41 @@ class Budget:
             )
 
 
-def _mine(attack: Attack, members: Mapping[str, int], memo: dict[int, Mine | None]) -> Mine | None:
-    """The attack as the company sees it (None when no landing reaches it); landings that do the same to
-    the company are merged. Kept per attack for the company's run (an item's attack repeats every turn)."""
-    key = id(attack)
-    if key not in memo:
-        if attack.reach.isdisjoint(members):
-            memo[key] = None
-        else:
-            merged: dict[tuple[tuple[int, int], ...], Landing] = {}
-            miss: Prob = 0.0
-            for p, shots in attack.landings:
-                mine = tuple((members[i], eff) for i, eff in shots if i in members)
-                if not mine:
-                    miss += p
-                    continue
+@dataclass
+class _Views:
+    """Each attack as every company sees it: per company its landings that reach it (landings that do the
+    same to the company merged) and the chance none does. Worked out in one pass over the attack's landings
+    (a deviating turn of fire reaches many companies) and kept for the rehearsal (an item's attack repeats
+    every turn, and in every course of the wind)."""
+
+    where: dict[str, tuple[str, int]]  # stand -> (its company, its position in the company)
+    by_attack: dict[int, tuple[Attack, dict[str, Mine]]] = field(default_factory=dict)
+
+    @classmethod
+    def of_groups(cls, groups: Mapping[str, Sequence[TargetStand]]) -> _Views:
+        return cls({s.id: (g, pos) for g, stands in groups.items() for pos, s in enumerate(stands)})
+
+    def mine(self, attack: Attack, company: str) -> Mine | None:
+        if id(attack) not in self.by_attack:  # the attack is kept with its views: its id stays its own
+            self.by_attack[id(attack)] = (attack, self._split(attack))
+        return self.by_attack[id(attack)][1].get(company)
+
+    def _split(self, attack: Attack) -> dict[str, Mine]:
+        merged: dict[str, dict[tuple[tuple[int, int], ...], Landing]] = {}
+        hit: dict[str, Prob] = {}
+        for p, shots in attack.landings:
+            per: dict[str, list[tuple[int, dict[Effect, Any]]]] = {}
+            for i, eff in shots:
+                g, pos = self.where[i]
+                per.setdefault(g, []).append((pos, eff))
+            for g, listed in per.items():
+                mine = tuple(listed)
                 sig = tuple((pos, id(eff)) for pos, eff in mine)
-                merged[sig] = (merged[sig][0] + p, mine, sig) if sig in merged else (p, mine, sig)
-            memo[key] = (tuple(merged.values()), miss, attack.spreads)
-    return memo[key]
+                landings = merged.setdefault(g, {})
+                landings[sig] = (landings[sig][0] + p, mine, sig) if sig in landings else (p, mine, sig)
+                hit[g] = hit.get(g, 0.0) + p
+        total = sum(p for p, _ in attack.landings)
+        return {g: (tuple(m.values()), max(total - hit[g], 0.0), attack.spreads) for g, m in merged.items()}
 
 
 @dataclass
@@ -831,10 +847,10 @@ class _Company:
 
     stands: Sequence[TargetStand]
     budget: Budget
+    views: _Views
     members: dict[str, int] = field(default_factory=dict)
     states: list[State] = field(default_factory=list)
     number: dict[State, int] = field(default_factory=dict)
-    memo: dict[int, Mine | None] = field(default_factory=dict)
     kernels: dict[int, _Kernel] = field(default_factory=dict)
     # (the shots of a landing, as (stand, id of its effects), state) -> states after them: the landings of
     # different items and turns that hit the same stands alike are worked out once.
@@ -996,7 +1012,8 @@ class _Company:
         rest = 1.0 - sum(p for p, _ in volley.branches)
         out: list[tuple[float, tuple[Mine, ...]]] = []
         for p, attacks in volley.branches:
-            mine = tuple(m for m in (_mine(a, self.members, self.memo) for a in attacks) if m is not None)
+            group = self.stands[0].group
+            mine = tuple(m for m in (self.views.mine(a, group) for a in attacks) if m is not None)
             if mine:
                 out.append((p, mine))
             else:
@@ -1093,11 +1110,11 @@ class _Company:
 
 
 def _group_run(
-    stands: Sequence[TargetStand], volleys: Sequence[Sequence[Volley]], budget: Budget
+    stands: Sequence[TargetStand], volleys: Sequence[Sequence[Volley]], budget: Budget, views: _Views
 ) -> dict[str, list[list[float]]]:
     """Per stand of one company, per turn: [P(0), P(1), P(2), P(killed)], exact given the volleys (an
     enumeration in floating point)."""
-    company = _Company(stands, budget)
+    company = _Company(stands, budget, views)
     members = set(company.members)
     mine = [[v for v in turn if not v.reach.isdisjoint(members)] for turn in volleys]
     company.prepare(v for turn in mine for v in turn)
@@ -1110,11 +1127,14 @@ def _group_run(
 
 
 def _exact_run(
-    groups: Mapping[str, Sequence[TargetStand]], volleys: Sequence[Sequence[Volley]], budget: Budget
+    groups: Mapping[str, Sequence[TargetStand]],
+    volleys: Sequence[Sequence[Volley]],
+    budget: Budget,
+    views: _Views,
 ) -> dict[str, list[list[float]]]:
     out: dict[str, list[list[float]]] = {}
     for stands in groups.values():
-        out.update(_group_run(stands, volleys, budget))
+        out.update(_group_run(stands, volleys, budget, views))
     return out
 
 
@@ -1305,13 +1325,14 @@ def rehearse(
             )
     index = StandIndex.build([target.stand for target in targets if target.stand is not None])
     fixed = fixed_volleys(plan, by_id, index, rules, table, last)
+    views = _Views.of_groups(groups)
     names = {target.id: target.name for target in targets}
     method: Literal["exact", "sampled"] = "sampled" if plan.gas else "exact"
     told = assumptions(plan, rules, method)
     readings = readings_of(rules)
 
     if not plan.gas:
-        exact = _exact_run(groups, fixed, budget)
+        exact = _exact_run(groups, fixed, budget, views)
         return Rehearsal(
             plan.side,
             last,
@@ -1337,7 +1358,7 @@ def rehearse(
     # A company no cloud reaches in a course of the wind has the same answer in every course: work it out
     # once. A company a cloud reaches depends only on which of its stands the clouds pass over, and when:
     # courses that pass over them alike share one answer.
-    base = _exact_run(groups, fixed, budget)
+    base = _exact_run(groups, fixed, budget, views)
     group_of = {target.id: target.group for target in targets}
     cache: dict[tuple[str, Any], dict[str, list[list[Prob]]]] = {}
     zero = [[0.0] * (KILLING_MARKERS + 1) for _ in range(last)]
@@ -1366,7 +1387,8 @@ def rehearse(
                 ),
             )
             if key not in cache:
-                cache[key] = _group_run(groups[g], [[*gas[t], *fixed[t]] for t in range(last)], budget)
+                volleys = [[*gas[t], *fixed[t]] for t in range(last)]
+                cache[key] = _group_run(groups[g], volleys, budget, views)
             reached[g] = reached.get(g, 0) + 1
             for sid, per in cache[key].items():
                 for t, p in enumerate(per):
