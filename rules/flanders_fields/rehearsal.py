@@ -487,23 +487,48 @@ class Volley:
         return sum(p * len(attacks) for p, attacks in self.branches)
 
 
+def _is_box(geoms: Any) -> Any:
+    """Per polygon: is it an axis-aligned rectangle (four corners at its bounds, edges along the axes)?"""
+    out = np.zeros(len(geoms), dtype=bool)
+    fives = np.flatnonzero(
+        (shapely.get_num_coordinates(geoms) == 5) & (shapely.get_num_interior_rings(geoms) == 0)
+    )
+    if len(fives):
+        ring = shapely.get_coordinates(geoms[fives]).reshape(-1, 5, 2)
+        lo, hi = ring.min(axis=1, keepdims=True), ring.max(axis=1, keepdims=True)
+        at_corners = ((ring == lo) | (ring == hi)).all(axis=(1, 2)) & (lo < hi).all(axis=(1, 2))
+        along_axes = ((np.diff(ring, axis=1) == 0).sum(axis=2) == 1).all(axis=1)
+        out[fives] = at_corners & along_axes
+    return out
+
+
 def _covered_many(templates: Sequence[Polygon], index: StandIndex) -> list[list[tuple[str, bool]]]:
     """The stands each template covers, (id, partial) sorted, as coverage.classify (no tolerance) finds them,
     for many templates in one vectorised pass (every landing of every item, every area a gas cloud passes
     over): full when the template covers the base, partial when their interiors meet otherwise (touching is
-    outside)."""
+    outside).
+
+    Most pairs are settled by their bounds alone, exactly (comparisons of the same coordinates GEOS reads):
+    bounds whose interiors do not meet keep the interiors apart; an axis-aligned rectangle covers a base
+    just when it covers the base's bounds; two such rectangles whose bounds' interiors meet overlap. GEOS
+    answers only the rest (a turned or round base partly under a template, a gas cloud's slanting drift)."""
     out: list[list[tuple[str, bool]]] = [[] for _ in templates]
     if not templates or not index.stands:
         return out
     geoms = np.array(templates, dtype=object)
-    t_idx, s_idx = index.tree.query(geoms, predicate="intersects")
-    if len(t_idx):
-        a, b = geoms[t_idx], index.polys[s_idx]
-        meets = ~shapely.touches(a, b)
-        full = shapely.covers(a, b)
-        for t, s, m, f in zip(t_idx.tolist(), s_idx.tolist(), meets.tolist(), full.tolist(), strict=True):
-            if m:
-                out[t].append((str(index.ids[s]), not f))
+    t_idx, s_idx = index.tree.query(geoms)  # bounds that meet
+    a, b = shapely.bounds(geoms)[t_idx], shapely.bounds(index.polys)[s_idx]  # (xmin, ymin, xmax, ymax)
+    meets = (b[:, 0] < a[:, 2]) & (b[:, 2] > a[:, 0]) & (b[:, 1] < a[:, 3]) & (b[:, 3] > a[:, 1])
+    t_box, s_box = _is_box(geoms)[t_idx], _is_box(index.polys)[s_idx]
+    full = t_box & meets & (b[:, :2] >= a[:, :2]).all(axis=1) & (b[:, 2:] <= a[:, 2:]).all(axis=1)
+    asked = meets & ~full & ~(t_box & s_box)
+    if asked.any():
+        ta, sb = geoms[t_idx[asked]], index.polys[s_idx[asked]]
+        meets[asked] = ~shapely.touches(ta, sb) & shapely.intersects(ta, sb)
+        full[asked] = meets[asked] & shapely.covers(ta, sb)
+    ids = index.ids.tolist()
+    for t, s, f in zip(t_idx[meets].tolist(), s_idx[meets].tolist(), full[meets].tolist(), strict=True):
+        out[t].append((str(ids[s]), not f))
     return [sorted(c) for c in out]
 
 
