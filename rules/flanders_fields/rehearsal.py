@@ -35,7 +35,6 @@ recovery from suppression (it spends the enemy's own actions) and the enemy movi
 from __future__ import annotations
 
 import functools
-import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -329,6 +328,11 @@ def deviation_outcomes() -> tuple[tuple[Fraction, int, int], ...]:
     return tuple((Fraction(n, total), hour, cm) for (hour, cm), n in sorted(counts.items()))
 
 
+@functools.cache
+def _deviation_floats() -> tuple[tuple[float, int, int], ...]:
+    return tuple((float(p), hour, cm) for p, hour, cm in deviation_outcomes())
+
+
 @dataclass
 class Rules:
     """The resolvers with one context, their answers cached by request (many stands share a request)."""
@@ -434,8 +438,8 @@ class Rules:
         if not self.deviation:
             return 0.0, 0.0
         draw = rng.random()
-        for p, hour, cm in deviation_outcomes():
-            draw -= float(p)
+        for p, hour, cm in _deviation_floats():
+            draw -= p
             if draw < 0:
                 return deviate(side, (0.0, 0.0), hour, cm) if cm else (0.0, 0.0)
         return 0.0, 0.0
@@ -763,10 +767,11 @@ def _gas_covered(plan: Plan, areas: Sequence[GasArea], index: StandIndex) -> lis
     }
     if not areas:
         return []
-    start_rings = [rings[cloud] + np.array([dx, dy]) for cloud, dx, dy, _, _ in areas]
-    moves = [table_gas.offset(deg, speed) if speed >= 0 else (0.0, 0.0) for *_, deg, speed in areas]
-    starts = np.array([shapely.polygons(r) for r in start_rings], dtype=object)
-    moved = np.array([shapely.polygons(r + np.array(m)) for r, m in zip(start_rings, moves, strict=True)])
+    # Every cloud of a plan is the side's one gas template: their rings have as many corners.
+    start_rings = np.stack([rings[cloud] + np.array([dx, dy]) for cloud, dx, dy, _, _ in areas])
+    moves = np.array([table_gas.offset(deg, speed) if speed >= 0 else (0.0, 0.0) for *_, deg, speed in areas])
+    starts = shapely.polygons(start_rings)
+    moved = shapely.polygons(start_rings + moves[:, None, :])
     swept = shapely.convex_hull(shapely.union(starts, moved))
     arrives = np.array([speed < 0 for *_, speed in areas])
     is_polygon = shapely.get_type_id(swept) == shapely.GeometryType.POLYGON
@@ -825,6 +830,15 @@ class _Views:
 
     where: dict[str, tuple[str, int]]  # stand -> (its company, its position in the company)
     by_attack: dict[int, tuple[Attack, dict[str, Mine]]] = field(default_factory=dict)
+    floats: dict[int, tuple[dict[Effect, Any], tuple[tuple[Effect, float], ...]]] = field(
+        default_factory=dict
+    )
+
+    def faces(self, effects: dict[Effect, Any]) -> tuple[tuple[Effect, float], ...]:
+        """A roll's effects in floats, converted once (kept with the effects: its id stays its own)."""
+        if id(effects) not in self.floats:
+            self.floats[id(effects)] = (effects, tuple((e, float(x)) for e, x in effects.items()))
+        return self.floats[id(effects)][1]
 
     @classmethod
     def of_groups(cls, groups: Mapping[str, Sequence[TargetStand]]) -> _Views:
@@ -971,7 +985,7 @@ class _Company:
             for _, mine, _ in landings:
                 for pos, effects in mine:
                     if (pos, id(effects), spreads) not in shots:
-                        shots[(pos, id(effects), spreads)] = tuple((e, float(x)) for e, x in effects.items())
+                        shots[(pos, id(effects), spreads)] = self.views.faces(effects)
         moves: dict[tuple[int, int, bool], list[tuple[int, int, float]]] = {key: [] for key in shots}
         first = len(self.states)
         todo = list(range(first))
@@ -1385,10 +1399,10 @@ def rehearse(
     # courses that pass over them alike share one answer.
     base = _exact_run(groups, fixed, budget, views)
     group_of = {target.id: target.group for target in targets}
-    cache: dict[tuple[str, Any], dict[str, list[list[Prob]]]] = {}
-    zero = [[0.0] * (KILLING_MARKERS + 1) for _ in range(last)]
-    sums: dict[str, list[list[float]]] = {sid: [r[:] for r in zero] for sid in base}
-    squares: dict[str, list[list[float]]] = {sid: [r[:] for r in zero] for sid in base}
+    cache: dict[tuple[str, Any], dict[str, Any]] = {}
+    # Per stand, arrays of turns x [P(0), P(1), P(2), P(killed)]: the sum over the courses and of squares.
+    sums = {sid: np.zeros((last, KILLING_MARKERS + 1)) for sid in base}
+    squares = {sid: np.zeros((last, KILLING_MARKERS + 1)) for sid in base}
     reached: dict[str, int] = {}
     for gas in gas_courses(plan, by_id, index, rules, last, rng, samples):
         touched = {
@@ -1396,11 +1410,12 @@ def rehearse(
         }
         for g in touched:
             ids_in = {m.id for m in groups[g]}
+            # The effects are the rules' cached answers: one object per kind of roll, its id names it.
             key = (
                 g,
                 tuple(
                     tuple(
-                        (i, tuple(sorted(eff.items())))
+                        (i, id(eff))
                         for v in turn
                         for _, attacks in v.branches
                         for a in attacks
@@ -1413,29 +1428,21 @@ def rehearse(
             )
             if key not in cache:
                 volleys = [[*gas[t], *fixed[t]] for t in range(last)]
-                cache[key] = _group_run(groups[g], volleys, budget, views)
+                run = _group_run(groups[g], volleys, budget, views)
+                cache[key] = {sid: np.array(per, dtype=float) for sid, per in run.items()}
             reached[g] = reached.get(g, 0) + 1
             for sid, per in cache[key].items():
-                for t, p in enumerate(per):
-                    for m, x in enumerate(p):
-                        sums[sid][t][m] += float(x)
-                        squares[sid][t][m] += float(x) ** 2
+                sums[sid] += per
+                squares[sid] += per**2
     for sid, per in base.items():
         untouched = samples - reached.get(group_of[sid], 0)
-        for t, p in enumerate(per):
-            for m, x in enumerate(p):
-                sums[sid][t][m] += untouched * float(x)
-                squares[sid][t][m] += untouched * float(x) ** 2
-    means = {s: [[x / samples for x in p] for p in per] for s, per in sums.items()}
+        sums[sid] += untouched * np.array(per, dtype=float)
+        squares[sid] += untouched * np.array(per, dtype=float) ** 2
+    mean_arrays = {s: total / samples for s, total in sums.items()}
+    means = {s: m.tolist() for s, m in mean_arrays.items()}
     errors = {
-        s: [
-            [
-                math.sqrt(max(squares[s][t][m] / samples - means[s][t][m] ** 2, 0.0) / max(samples - 1, 1))
-                for m in range(KILLING_MARKERS + 1)
-            ]
-            for t in range(last)
-        ]
-        for s in means
+        s: np.sqrt(np.maximum(squares[s] / samples - m**2, 0.0) / max(samples - 1, 1)).tolist()
+        for s, m in mean_arrays.items()
     }
     return Rehearsal(
         plan.side,
