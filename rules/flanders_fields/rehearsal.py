@@ -859,7 +859,7 @@ class _Views:
                 per.setdefault(g, []).append((pos, eff))
             for g, listed in per.items():
                 mine = tuple(listed)
-                sig = tuple((pos, id(eff)) for pos, eff in mine)
+                sig = tuple([(pos, id(eff)) for pos, eff in mine])
                 landings = merged.setdefault(g, {})
                 landings[sig] = (landings[sig][0] + p, mine, sig) if sig in landings else (p, mine, sig)
                 hit[g] = hit.get(g, 0.0) + p
@@ -1082,11 +1082,10 @@ class _Company:
         """The company's markers after a turn's volleys. The second time the same volleys come (an item
         fires on the same place turn after turn), while the company has few states, the turn becomes one
         matrix over them, kept for the turns after; otherwise volley by volley."""
-        seen = [self.reaching(v) for v in volleys]
-        seen = [(rest, reaching) for rest, reaching in seen if reaching]
+        seen = [view for view in map(self.reaching, volleys) if view[1]]
         if not seen:
             return dist
-        key = tuple((rest, tuple((p, tuple(map(id, m))) for p, m in r)) for rest, r in seen)
+        key = tuple(map(id, seen))  # each volley's view is kept in self.seen: its id names it
         matrix = self.matrices.get(key)
         if key not in self.matrices:  # a turn that may not come again: no matrix yet
             self.matrices[key] = None
