@@ -424,13 +424,18 @@ class Rules:
         key = ("wind-request", current, direction_deg)
         if key not in self.cache:  # one validated request per wind: the courses of the wind revisit them
             if current is None:
-                self.cache[key] = self._req(GasWindRequest, direction_deg=direction_deg)
+                req = self._req(GasWindRequest, direction_deg=direction_deg)
             else:
-                self.cache[key] = self._req(GasWindRequest, wind=current.as_dict())
-        req = self.cache[key]
-        dice = tuple(rng.randint(1, s) for s in resolver.dice(req, self.ctx))
-        out = resolver.evaluate(req, self.ctx, dice).outcome
-        return Wind(float(out["direction_deg"]), int(out["speed_cm"]), bool(out["dispersed"]))
+                req = self._req(GasWindRequest, wind=current.as_dict())
+            self.cache[key] = (req, resolver.dice(req, self.ctx))
+        req, sides = self.cache[key]
+        dice = tuple(rng.randint(1, s) for s in sides)
+        if (key, dice) not in self.cache:  # the same wind and dice blow the same way
+            out = resolver.evaluate(req, self.ctx, dice).outcome
+            self.cache[(key, dice)] = Wind(
+                float(out["direction_deg"]), int(out["speed_cm"]), bool(out["dispersed"])
+            )
+        return self.cache[(key, dice)]
 
     def deviation_offset(self, side: Side, rng: random.Random) -> tuple[float, float]:
         """Where a gas cloud lands from its aiming point: one deviation drawn from rng (none when the
@@ -1403,28 +1408,22 @@ def rehearse(
     sums = {sid: np.zeros((last, KILLING_MARKERS + 1)) for sid in base}
     squares = {sid: np.zeros((last, KILLING_MARKERS + 1)) for sid in base}
     reached: dict[str, int] = {}
-    for gas in gas_courses(plan, by_id, index, rules, last, rng, samples):
-        touched = {
-            group_of[i] for turn in gas for v in turn for _, a in v.branches for x in a for i in x.reach
-        }
+    # What a gas volley (shared by the courses that pass over the same place) does to each company it
+    # reaches: its shots there, as (stand, id of the effects: the rules' cached answer for that roll).
+    seen_by: dict[int, dict[str, tuple[tuple[str, int], ...]]] = {}
+    courses = gas_courses(plan, by_id, index, rules, last, rng, samples)
+    for v in {id(v): v for course in courses for turn in course for v in turn}.values():
+        per: dict[str, list[tuple[str, int]]] = {}
+        for _, attacks in v.branches:
+            for a in attacks:
+                for _, shots in a.landings:
+                    for i, eff in shots:
+                        per.setdefault(group_of[i], []).append((i, id(eff)))
+        seen_by[id(v)] = {g: tuple(shots) for g, shots in per.items()}
+    for gas in courses:
+        touched = {g for turn in gas for v in turn for g in seen_by[id(v)]}
         for g in touched:
-            ids_in = {m.id for m in groups[g]}
-            # The effects are the rules' cached answers: one object per kind of roll, its id names it.
-            key = (
-                g,
-                tuple(
-                    tuple(
-                        (i, id(eff))
-                        for v in turn
-                        for _, attacks in v.branches
-                        for a in attacks
-                        for _, shots in a.landings
-                        for i, eff in shots
-                        if i in ids_in
-                    )
-                    for turn in gas
-                ),
-            )
+            key = (g, tuple(tuple(x for v in turn for x in seen_by[id(v)].get(g, ())) for turn in gas))
             if key not in cache:
                 volleys = [[*gas[t], *fixed[t]] for t in range(last)]
                 run = _group_run(groups[g], volleys, budget, views)
