@@ -348,16 +348,16 @@ class Rules:
     def _req(self, model: Any, **fields: Any) -> Any:
         return model.model_validate({**fields, "period": self.period, "variants": dict(self.variants)})
 
-    @property
+    @functools.cached_property
     def most_fire(self) -> int:
         """Turns of fire one battery delivers in a turn at most (erratum artillery-two-actions)."""
         return int(self.ctx.value(ARTILLERY_TWO_ACTIONS))
 
-    @property
+    @functools.cached_property
     def brigade_rolls(self) -> bool:
         return bool(self.ctx.value(ARTILLERY_ROLL_PER) == "brigade")
 
-    @property
+    @functools.cached_property
     def deviation(self) -> bool:
         return bool(self.ctx.value(PLANNED_FIRE_DEVIATION))
 
@@ -838,6 +838,8 @@ class _Views:
     floats: dict[int, tuple[dict[Effect, Any], tuple[tuple[Effect, float], ...]]] = field(
         default_factory=dict
     )
+    # (company, its first state, the shots its volleys bring) -> its dense states and matrices, or None.
+    closures: dict[Any, Any] = field(default_factory=dict)
 
     def faces(self, effects: dict[Effect, Any]) -> tuple[tuple[Effect, float], ...]:
         """A roll's effects in floats, converted once (kept with the effects: its id stays its own)."""
@@ -907,6 +909,8 @@ class _Company:
     dense: bool = False
     shot_matrices: dict[tuple[int, int, bool], Any] = field(default_factory=dict)
     landing_matrices: dict[tuple[bool, tuple[tuple[int, int], ...]], Any] = field(default_factory=dict)
+    mine_arrays: dict[int, tuple[Any, Any, Any]] = field(default_factory=dict)  # by id of the kept Mine
+    markers: Any = None  # the first states' markers, as an array
 
     def __post_init__(self) -> None:
         self.members = {s.id: n for n, s in enumerate(self.stands)}
@@ -965,11 +969,11 @@ class _Company:
         """The attack's transitions from the first `states` states, as (rows, cols, probabilities)."""
         k = self.kernels.setdefault(id(mine), _Kernel())
         if self.dense:
-            if k.arrays is None:
+            if id(mine) not in self.mine_arrays:
                 m = self.mine_matrix(mine)
                 rows, cols = np.nonzero(m)
-                k.built, k.arrays = len(self.states), (rows, cols, m[rows, cols])
-            return k.arrays
+                self.mine_arrays[id(mine)] = (rows, cols, m[rows, cols])
+            return self.mine_arrays[id(mine)]
         if k.built < states:
             for i in range(k.built, states):
                 for s2, r in self.kernel(self.states[i], mine).items():
@@ -991,36 +995,51 @@ class _Company:
                 for pos, effects in mine:
                     if (pos, id(effects), spreads) not in shots:
                         shots[(pos, id(effects), spreads)] = self.views.faces(effects)
+        # Runs of one company (one per course of the wind that passes over it differently) mostly bring the
+        # same shots: their states and matrices are worked out once.
+        key = (self.stands[0].group, self.states[0], tuple(sorted(shots)))
+        if key not in self.views.closures:
+            self.views.closures[key] = self._closure(shots)
+        known = self.views.closures[key]
+        if known is not None:
+            states, self.shot_matrices, self.landing_matrices, self.mine_arrays = known
+            self.states, self.number = list(states), {state: n for n, state in enumerate(states)}
+            self.dense = True
+
+    def _closure(self, shots: Mapping[tuple[int, int, bool], tuple[tuple[Effect, float], ...]]) -> Any:
+        """Every state the shots reach from the company's first, each shot as a matrix over them, and room
+        for the landings' and attacks' matrices (the runs share them); None past DENSE_STATES."""
+        states, number = list(self.states), dict(self.number)
         moves: dict[tuple[int, int, bool], list[tuple[int, int, float]]] = {key: [] for key in shots}
-        first = len(self.states)
-        todo = list(range(first))
+        todo = list(range(len(states)))
         while todo:  # every state any shot reaches, and each shot's moves from each state
             i = todo.pop()
+            state = states[i]
             for key, faces in shots.items():
                 pos, _, spreads = key
-                state = self.states[i]
                 if state[pos] >= KILLING_MARKERS:  # a destroyed stand is not shot at
                     moves[key].append((i, i, 1.0))
                     continue
                 for eff, pe in faces:
-                    known = len(self.states)
-                    j = self.index_of(_apply(state, pos, eff, spreads))
-                    if j == known:
-                        if known >= DENSE_STATES:  # too many: the sparse path numbers only those reached
-                            for extra in self.states[first:]:
-                                del self.number[extra]
-                            del self.states[first:]
-                            return
-                        todo.append(j)
-                    moves[key].append((i, j, pe))
-        n = len(self.states)
+                    after = _apply(state, pos, eff, spreads)
+                    if after not in number:
+                        if (
+                            len(states) >= DENSE_STATES
+                        ):  # too many: the sparse path numbers only those reached
+                            return None
+                        number[after] = len(states)
+                        states.append(after)
+                        todo.append(number[after])
+                    moves[key].append((i, number[after], pe))
+        n = len(states)
         self.budget.spend(n * max(1, len(shots)))
+        matrices = {}
         for key, listed in moves.items():
             rows, cols, vals = zip(*listed, strict=True) if listed else ((), (), ())
             m = np.zeros((n, n))
             np.add.at(m, (np.array(rows, dtype=np.intp), np.array(cols, dtype=np.intp)), vals)
-            self.shot_matrices[key] = m
-        self.dense = True
+            matrices[key] = m
+        return states, matrices, {}, {}
 
     def mine_matrix(self, mine: Mine) -> Any:
         """One attack as a matrix over the states: a miss leaves them, each landing takes them through its
@@ -1145,7 +1164,11 @@ class _Company:
 
     def marginals(self, dist: Any) -> list[list[float]]:
         """Per stand: [P(0 markers), P(1), P(2), P(killed)]."""
-        markers = np.array(self.states[: len(dist)], dtype=np.intp).reshape(len(dist), len(self.stands))
+        if self.markers is None or len(self.markers) != len(dist):  # states are only ever added
+            self.markers = np.array(self.states[: len(dist)], dtype=np.intp).reshape(
+                len(dist), len(self.stands)
+            )
+        markers = self.markers
         return [
             np.bincount(markers[:, pos], weights=dist, minlength=KILLING_MARKERS + 1).tolist()
             for pos in range(len(self.stands))
@@ -1413,13 +1436,13 @@ def rehearse(
     seen_by: dict[int, dict[str, tuple[tuple[str, int], ...]]] = {}
     courses = gas_courses(plan, by_id, index, rules, last, rng, samples)
     for v in {id(v): v for course in courses for turn in course for v in turn}.values():
-        per: dict[str, list[tuple[str, int]]] = {}
+        by_group: dict[str, list[tuple[str, int]]] = {}
         for _, attacks in v.branches:
             for a in attacks:
                 for _, shots in a.landings:
                     for i, eff in shots:
-                        per.setdefault(group_of[i], []).append((i, id(eff)))
-        seen_by[id(v)] = {g: tuple(shots) for g, shots in per.items()}
+                        by_group.setdefault(group_of[i], []).append((i, id(eff)))
+        seen_by[id(v)] = {g: tuple(listed) for g, listed in by_group.items()}
     for gas in courses:
         touched = {g for turn in gas for v in turn for g in seen_by[id(v)]}
         for g in touched:
