@@ -887,9 +887,9 @@ class _Kernel:
 
 @dataclass
 class _Company:
-    """A company's states numbered as they are reached; a distribution is an array over them. What an
-    attack does from each state is worked out once: an item fires on the same place turn after turn, and
-    the company's states recur."""
+    """A company's states numbered (all up front when they are few: `prepare`, else as they are reached); a
+    distribution is an array over them. What an attack does from each state is worked out once: an item
+    fires on the same place turn after turn, and the company's states recur."""
 
     stands: Sequence[TargetStand]
     budget: Budget
@@ -967,13 +967,13 @@ class _Company:
 
     def extend(self, mine: Mine, states: int) -> Any:
         """The attack's transitions from the first `states` states, as (rows, cols, probabilities)."""
-        k = self.kernels.setdefault(id(mine), _Kernel())
         if self.dense:
             if id(mine) not in self.mine_arrays:
                 m = self.mine_matrix(mine)
                 rows, cols = np.nonzero(m)
                 self.mine_arrays[id(mine)] = (rows, cols, m[rows, cols])
             return self.mine_arrays[id(mine)]
+        k = self.kernels.setdefault(id(mine), _Kernel())
         if k.built < states:
             for i in range(k.built, states):
                 for s2, r in self.kernel(self.states[i], mine).items():
