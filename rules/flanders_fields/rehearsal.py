@@ -715,14 +715,17 @@ def gas_courses(
     courses = [_gas_course(plan, rules, turns, rng) for _ in range(samples)]
     areas = sorted({area for course in courses for turn in course for _, _, area in turn})
     covered = dict(zip(areas, _gas_covered(plan, areas, index), strict=True))
-    volleys: dict[tuple[str, GasArea], Volley] = {}
+    # Areas that cover the same stands alike bring the same volley: one object, which the companies' views
+    # and answers are kept by.
+    volleys: dict[tuple[str, str, tuple[tuple[str, bool], ...]], Volley] = {}
 
     def volley(cloud_id: str, what: str, area: GasArea) -> Volley:
-        if (what, area) not in volleys:
-            shots = tuple((i, rules.gas_shot(targets[i], p)) for i, p in covered[area])
+        key = (cloud_id, what, tuple(covered[area]))
+        if key not in volleys:
+            shots = tuple((i, rules.gas_shot(targets[i], p)) for i, p in key[2])
             branches = ((1.0, (Attack.certain(spreads, shots),)),)
-            volleys[(what, area)] = Volley(f"gas cloud {what}", branches, cloud_id, deviates=rules.deviation)
-        return volleys[(what, area)]
+            volleys[key] = Volley(f"gas cloud {what}", branches, cloud_id, deviates=rules.deviation)
+        return volleys[key]
 
     return [[[volley(*drift) for drift in turn] for turn in course] for course in courses]
 
@@ -1427,13 +1430,10 @@ def rehearse(
     base = _exact_run(groups, fixed, budget, views)
     group_of = {target.id: target.group for target in targets}
     cache: dict[tuple[str, Any], dict[str, Any]] = {}
-    # Per stand, arrays of turns x [P(0), P(1), P(2), P(killed)]: the sum over the courses and of squares.
-    sums = {sid: np.zeros((last, KILLING_MARKERS + 1)) for sid in base}
-    squares = {sid: np.zeros((last, KILLING_MARKERS + 1)) for sid in base}
-    reached: dict[str, int] = {}
     # What a gas volley (shared by the courses that pass over the same place) does to each company it
-    # reaches: its shots there, as (stand, id of the effects: the rules' cached answer for that roll).
-    seen_by: dict[int, dict[str, tuple[tuple[str, int], ...]]] = {}
+    # reaches, named by a number: its shots there, as (stand, id of the effects: the rules' cached answer).
+    seen_by: dict[int, dict[str, int]] = {}
+    named: dict[tuple[tuple[str, int], ...], int] = {}
     courses = gas_courses(plan, by_id, index, rules, last, rng, samples)
     for v in {id(v): v for course in courses for turn in course for v in turn}.values():
         by_group: dict[str, list[tuple[str, int]]] = {}
@@ -1442,19 +1442,27 @@ def rehearse(
                 for _, shots in a.landings:
                     for i, eff in shots:
                         by_group.setdefault(group_of[i], []).append((i, id(eff)))
-        seen_by[id(v)] = {g: tuple(listed) for g, listed in by_group.items()}
+        seen_by[id(v)] = {g: named.setdefault(tuple(listed), len(named)) for g, listed in by_group.items()}
+    courses_of: dict[tuple[str, Any], int] = {}  # how many courses each answer stands for
     for gas in courses:
-        touched = {g for turn in gas for v in turn for g in seen_by[id(v)]}
-        for g in touched:
-            key = (g, tuple(tuple(x for v in turn for x in seen_by[id(v)].get(g, ())) for turn in gas))
+        seen = [[seen_by[id(v)] for v in turn] for turn in gas]
+        for g in {g for turn in seen for volley in turn for g in volley}:
+            key = (g, tuple(tuple(volley[g] for volley in turn if g in volley) for turn in seen))
             if key not in cache:
                 volleys = [[*gas[t], *fixed[t]] for t in range(last)]
                 run = _group_run(groups[g], volleys, budget, views)
                 cache[key] = {sid: np.array(per, dtype=float) for sid, per in run.items()}
-            reached[g] = reached.get(g, 0) + 1
-            for sid, per in cache[key].items():
-                sums[sid] += per
-                squares[sid] += per**2
+            courses_of[key] = courses_of.get(key, 0) + 1
+    # Per stand, arrays of turns x [P(0), P(1), P(2), P(killed)]: the sum over the courses and of squares.
+    sums = {sid: np.zeros((last, KILLING_MARKERS + 1)) for sid in base}
+    squares = {sid: np.zeros((last, KILLING_MARKERS + 1)) for sid in base}
+    reached: dict[str, int] = {}
+    for (g, _), n in courses_of.items():
+        reached[g] = reached.get(g, 0) + n
+    for key, n in courses_of.items():
+        for sid, per in cache[key].items():
+            sums[sid] += n * per
+            squares[sid] += n * per**2
     for sid, per in base.items():
         untouched = samples - reached.get(group_of[sid], 0)
         sums[sid] += untouched * np.array(per, dtype=float)
