@@ -156,11 +156,6 @@ def unit_out(u: Any, read: units_service.Reader) -> UnitOut:
     return UnitOut.model_validate(read(u))
 
 
-def _logged(payload: dict[str, Any], override: dict[str, Any] | None) -> dict[str, Any]:
-    """An act's event payload, carrying the referee's override of the rules of play when there was one."""
-    return {**payload, "override": override} if override else payload
-
-
 # Which rule of play a field of a unit edit falls under: troops' names and quality are force building, an
 # aiming point is redirected as an action; the rest records what happened to the stand.
 EDIT_ACTIONS: dict[str, Action] = {
@@ -248,7 +243,7 @@ def add_unit(
             game,
             "unit-added",
             viewer.role,
-            _logged({"unit": units_service.unit_dict(unit), "changes": []}, override),
+            turns.with_override({"unit": units_service.unit_dict(unit), "changes": []}, override),
             step=turns.logged_step(game),
         )
         read = units_service.reader(game, viewer)
@@ -285,7 +280,7 @@ def edit_unit(
             game,
             "unit-update",
             viewer.role,
-            _logged(
+            turns.with_override(
                 {"unit_id": unit_id, "changes": changes},
                 {"by": viewer.role, "refused": " ".join(o["refused"] for o in overrides)}
                 if overrides
@@ -334,7 +329,7 @@ def move_unit(
             game,
             "move",
             viewer.role,
-            _logged({"unit_id": unit_id, "changes": changes}, override),
+            turns.with_override({"unit_id": unit_id, "changes": changes}, override),
             step=turns.logged_step(game),
         )
         read = units_service.reader(game, viewer)
@@ -386,7 +381,7 @@ def marker(
             game,
             "marker",
             viewer.role,
-            _logged({"unit_id": unit_id, "fire": body.fire, "changes": changes}, override),
+            turns.with_override({"unit_id": unit_id, "fire": body.fire, "changes": changes}, override),
             step=turns.logged_step(game),
         )
         read = units_service.reader(game, viewer)
@@ -421,7 +416,7 @@ def build_force(
             game,
             "force-added",
             viewer.role,
-            _logged({"side": body.side, "table_id": body.table_id, "root": root.id}, override),
+            turns.with_override({"side": body.side, "table_id": body.table_id, "root": root.id}, override),
             step=turns.logged_step(game),
         )
         read = units_service.reader(game, viewer)
