@@ -16,10 +16,10 @@ from app.services.units import add_unit_tree
 from rules.core.errors import RulesError
 from rules.flanders_fields.common import PERIODS
 from rules.flanders_fields.organisation import (
-    MAX_UNITS_PER_GAME,
     ORGANISATION_TABLES,
     build_force,
     build_template,
+    max_units_per_game,
 )
 from rules.flanders_fields.organisation import Unit as OrgUnit
 from rules.flanders_fields.ruleset import FlandersFields
@@ -121,18 +121,19 @@ def units_in(*trees: OrgUnit) -> int:
 
 
 def require_room_for_units(session: Session, game_id: int | None, adding: int, field: str = "forces") -> None:
-    """Every path that adds units asks first: past MAX_UNITS_PER_GAME (two sides of the largest game the book
+    """Every path that adds units asks first: past max_units_per_game() (two sides of the largest game the book
     describes) a 422 names the cap, what the game holds and what the request would add. `game_id` None: a
     game being created, which holds none yet."""
+    cap = max_units_per_game()
     held = 0
     if game_id is not None:
         held = session.exec(select(func.count()).select_from(Unit).where(Unit.game_id == game_id)).one()
-    if held + adding > MAX_UNITS_PER_GAME:
+    if held + adding > cap:
         raise RulesError(
             field,
-            f"a game holds at most {MAX_UNITS_PER_GAME} units (a division a side, the largest game the book "
+            f"a game holds at most {cap} units (a division a side, the largest game the book "
             f"describes, twice over); it holds {held} and this would add {adding}",
-            [f"0..{max(0, MAX_UNITS_PER_GAME - held)} units more"],
+            [f"0..{max(0, cap - held)} units more"],
         )
 
 

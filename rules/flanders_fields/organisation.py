@@ -12,6 +12,7 @@ import math
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import product
 from pathlib import Path
 from typing import Any
@@ -384,7 +385,10 @@ def largest_side_units() -> int:
     return math.ceil(max(divisions) * scale) + attached
 
 
-# A game holds at most this many units: two sides of the largest game the book describes, rounded up to the
-# hundred. Far above any table of the books, far below what floods a game's reads (40 forces made 11,997 units,
-# an 11 MB /units answer).
-MAX_UNITS_PER_GAME = math.ceil(2 * largest_side_units() / 100) * 100
+@cache
+def max_units_per_game() -> int:
+    """A game holds at most this many units: two sides of the largest game the book describes, rounded up to
+    the hundred. Far above any table of the books, far below what floods a game's reads (40 forces made
+    11,997 units, an 11 MB /units answer). Worked out on first use (it builds every table under every
+    reading: ~80 ms), not at every import."""
+    return math.ceil(2 * largest_side_units() / 100) * 100
