@@ -192,6 +192,13 @@ def join(session: Session, secret_key: str, code: str) -> seating.Joined:
     return joined
 
 
+def seat(session: Session, secret_key: str, campaign_id: int, side: str) -> seating.Joined:
+    """A player's token for a side `seating.side_of_code` found (the join page, which asks first)."""
+    joined = seating.seat(session, seating.CAMPAIGN, secret_key, campaign_id, side)
+    session.commit()
+    return joined
+
+
 def viewer(session: Session, secret_key: str, campaign_id: int, token: str | None) -> Viewer:
     """Who holds this token in this campaign: 401 without a known token, 403 for another campaign's."""
     return seat_viewer(session, seating.CAMPAIGN, secret_key, campaign_id, token)

@@ -321,7 +321,7 @@ async def join_campaign_page(request: Request, session: SessionDep, settings: Se
         campaign_id, side = seating.side_of_code(session, seating.CAMPAIGN, settings.secret_key, entered)
         held = campaign_seat(request, session, settings, campaign_id)
         keep_seat_unless_confirmed(campaign_id, held.role if held else None, side, form)
-        return campaign_store.join(session, settings.secret_key, entered)
+        return campaign_store.seat(session, settings.secret_key, campaign_id, side)
 
     try:
         campaign_id, _side, token = join_with_code(code, "organiser", join)

@@ -34,10 +34,10 @@ from app.pages.seats import (
     forget_created,
     game_page,
     game_seat,
-    join_or_sign_in,
     keep_created,
     remember_game,
     seat_named,
+    sign_in,
 )
 from app.pages.templates import humanise, templates
 from app.schemas import GameCreate
@@ -154,7 +154,7 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
         game_id, role = seat_named(session, settings.secret_key, entered)
         held = game_seat(request, session, settings, game_id)
         keep_seat_unless_confirmed(game_id, held.viewer.role if held else None, role, form)
-        return join_or_sign_in(session, settings.secret_key, entered)
+        return game_id, role, sign_in(session, settings.secret_key, game_id, role)
 
     try:
         game_id, role, token = join_with_code(code, "referee", join, "join code or token")

@@ -168,12 +168,11 @@ def seat_named(session: Session, secret_key: str, entered: str) -> tuple[int, st
     return row.game_id, row.role
 
 
-def join_or_sign_in(session: Session, secret_key: str, entered: str) -> tuple[int, str, str]:
-    """(game id, role, this device's new token) for what a player typed into a game's join form (seat_named)."""
-    game_id, role = seat_named(session, secret_key, entered)
+def sign_in(session: Session, secret_key: str, game_id: int, role: str) -> str:
+    """This device's new token for the seat `seat_named` found."""
     token = seating.issue(session, seating.GAME, secret_key, game_id, role)
     session.flush()
-    return game_id, role, token
+    return token
 
 
 # -- a new game's credentials, between creating it and showing them (POST/redirect/GET) ------------------------

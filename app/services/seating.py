@@ -189,5 +189,9 @@ def side_of_code(session: Session, seating: Seating[Any, Any], secret_key: str, 
 
 def join(session: Session, seating: Seating[Any, Any], secret_key: str, code: str) -> Joined:
     """A new device for the side whose join code this is (404 for a code no side has)."""
-    owner_id, side = side_of_code(session, seating, secret_key, code)
+    return seat(session, seating, secret_key, *side_of_code(session, seating, secret_key, code))
+
+
+def seat(session: Session, seating: Seating[Any, Any], secret_key: str, owner_id: int, side: str) -> Joined:
+    """A new device for a side that side_of_code found."""
     return Joined(owner_id, side, issue(session, seating, secret_key, owner_id, side))
