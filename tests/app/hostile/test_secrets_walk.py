@@ -73,6 +73,8 @@ class Walk:
     finished: bool = False
     reads: int = 0
     frames: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    # Cards a side drew and handed to the other ("hand over card to enemy"): it knows them, as at the table.
+    handed: dict[str, set[str]] = field(default_factory=dict)
 
     def who(self, role: str | None) -> dict[str, str]:
         return {"referee": self.g.referee, "attacker": self.g.attacker, "defender": self.g.defender}.get(
@@ -91,7 +93,8 @@ class Walk:
         state = self.get(f"/api/v1/games/{self.g.id}/state", self.g.referee)
         out = set((state["board"].get("events") or {}).get("out", ()))
         undealt = set(PACK) - out - hands["attacker"] - hands["defender"]
-        return undealt | (set().union(*hands.values()) - hands.get(viewer or "", set()))
+        known = hands.get(viewer or "", set()) | self.handed.get(viewer or "", set())
+        return undealt | (set().union(*hands.values()) - known)
 
     def get(self, path: str, headers: dict[str, str]) -> Any:
         r = self.http.get(path, headers=headers)
@@ -261,6 +264,8 @@ def test_no_route_shows_a_secret_aiming_point_or_the_pack(walk: Walk, live_url: 
     assert w.http.post(draw, headers=g.referee, json={"dice": [13]}).status_code == 200
     own = w.http.post(draw, headers=g.attacker, json={})
     assert own.status_code == 200, own.text
+    drawn = own.json()["resolution"]["outcome"]["drawn"]
+    w.handed["attacker"] = {c["card"] for c in drawn if c["to_opponent"]}
     assert "AH" in w.get(f"/api/v1/games/{g.id}/me", g.attacker)["event_hand"]
     assert not cards_in(own.text) & w.hidden_cards("attacker"), "the drawer's answer shows the pack"
     assert '"deck"' not in own.text and "probabilities" not in own.text
