@@ -91,8 +91,17 @@ templates.env.globals["last_lookup"] = last_lookup
 
 
 def remember(
-    response: Response, rs: RuleSet, period: str | None, resolver: str | None, game: int | None
+    request: Request,
+    response: Response,
+    rs: RuleSet,
+    period: str | None,
+    resolver: str | None,
+    game: int | None,
 ) -> None:
+    # The worker keeping pages for offline use fetches them in the background (Purpose: prefetch): such a fetch,
+    # answered after the player's next tap, must not put back the lookup the player has since left.
+    if "prefetch" in (request.headers.get("purpose", "") + request.headers.get("sec-purpose", "")):
+        return
     value = f"{rs.id}|{period or ''}|{resolver or ''}|{game or ''}"
     response.set_cookie(
         LOOKUP_COOKIE, value, max_age=LOOKUP_COOKIE_SECONDS, path="/", samesite="lax", httponly=True
@@ -110,7 +119,7 @@ def _free_lookup(request: Request, rs: RuleSet, resolver: str, period: str | Non
         return _index(request, rs, None, resolver)
     run_lookup(lk, [], roll=False)
     response = lookup_response(request, lk)
-    remember(response, rs, lk.period, resolver, None)
+    remember(request, response, rs, lk.period, resolver, None)
     return response
 
 
@@ -120,7 +129,7 @@ def _index(request: Request, rs: RuleSet, period: str | None, resolver: str | No
     context["pending_resolver"] = resolver
     response = page_or_fragment(request, "lookup.html", "_lookup_panel.html", context)
     if period is not None or not rs.period_ids:
-        remember(response, rs, period, None, None)
+        remember(request, response, rs, period, None, None)
     return response
 
 
@@ -133,16 +142,16 @@ def _game_index(
         return {**game_lookup_context(session, g, seat, picked), "rs": rs.describe(), "lk": None}
 
     response = game_page(request, session, settings, game_id, "lookup.html", "_lookup_panel.html", build)
-    _remember_game(response, session, game_id, None)
+    _remember_game(request, response, session, game_id, None)
     return response
 
 
-def _remember_game(response: Response, session: SessionDep, game_id: int, resolver: str | None) -> None:
+def _remember_game(request: Request, response: Response, session: SessionDep, game_id: int, resolver: str | None) -> None:
     if response.status_code != 200:
         return
     game = session.get(Game, game_id)
     if game is not None:
-        remember(response, get_ruleset(game.ruleset), game.period, resolver, game_id)
+        remember(request, response, get_ruleset(game.ruleset), game.period, resolver, game_id)
 
 
 @router.get("/lookup", response_class=HTMLResponse)
@@ -193,7 +202,7 @@ def lookup_form(
             return game_lookup_response(session, g, seat, gl)
 
         response = game_page(request, session, settings, game, "lookup.html", "_lookup_panel.html", build)
-        _remember_game(response, session, game, resolver)
+        _remember_game(request, response, session, game, resolver)
         return response
     try:
         rs = get_ruleset(ruleset)
@@ -262,7 +271,7 @@ async def lookup_resolve(
         response = game_page(
             request, session, settings, int(game_field), "lookup.html", "_lookup_panel.html", build
         )
-        _remember_game(response, session, int(game_field), resolver)
+        _remember_game(request, response, session, int(game_field), resolver)
         return response
     try:
         lk = new_lookup(ruleset, resolver, str(form.get("period") or "") or None)
@@ -277,5 +286,5 @@ async def lookup_resolve(
     else:
         run_lookup(lk, [] if action == "clear" else dice_from(form), roll=action == "roll")
     response = lookup_response(request, lk, errata_open)
-    remember(response, lk.ruleset, lk.period, resolver, None)
+    remember(request, response, lk.ruleset, lk.period, resolver, None)
     return response

@@ -60,7 +60,7 @@ self.addEventListener("message", (event) => {
     .filter((u) => u.origin === self.location.origin && KEEPABLE.test(u.pathname + u.search));
   event.waitUntil(
     caches.open(VERSION).then((cache) =>
-      Promise.all(urls.map((u) => fetch(u, { credentials: "same-origin" })
+      Promise.all(urls.map((u) => fetch(u, { credentials: "same-origin", headers: { Purpose: "prefetch" } })
         .then((response) => (response.ok ? cache.put(u, response) : null))
         .catch(() => null))),
     ),
