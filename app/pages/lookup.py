@@ -146,7 +146,9 @@ def _game_index(
     return response
 
 
-def _remember_game(request: Request, response: Response, session: SessionDep, game_id: int, resolver: str | None) -> None:
+def _remember_game(
+    request: Request, response: Response, session: SessionDep, game_id: int, resolver: str | None
+) -> None:
     if response.status_code != 200:
         return
     game = session.get(Game, game_id)

@@ -40,7 +40,11 @@ def test_the_workers_background_fetches_leave_the_remembered_lookup(sqlite_clien
     # The service worker keeps the start page and the period page for offline use (sw.js, Purpose: prefetch);
     # answered after the player's next tap, their cookie would put back the lookup the player had left.
     sqlite_client.get("/lookup/flanders-fields/shooting?period=mid")
-    for url in ("/lookup", "/lookup?ruleset=flanders-fields&period=early", "/lookup/flanders-fields/sos?period=late"):
+    for url in (
+        "/lookup",
+        "/lookup?ruleset=flanders-fields&period=early",
+        "/lookup/flanders-fields/sos?period=late",
+    ):
         r = sqlite_client.get(url, headers={"Purpose": "prefetch"})
         assert r.status_code == 200 and "set-cookie" not in r.headers, url
     assert sqlite_client.cookies.get(LOOKUP_COOKIE) == "flanders-fields|mid|shooting|"
