@@ -38,7 +38,7 @@ def _demo() -> None:
 
     from app.core.config import get_settings
     from app.core.db import make_engine
-    from app.demo import ensure_demo
+    from app.services.demo import ensure_demo
     from app.services.seats import reissue_credentials
 
     settings = get_settings()

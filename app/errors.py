@@ -60,7 +60,7 @@ def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         403: "The token may not do this",
         404: "Not found",
         409: "Stale write: the body has the current state",
-        413: "The request body is over the size limit (app/limits.py): names the limit in bytes",
+        413: "The request body is over the size limit (app/guard/limits.py): names the limit in bytes",
         422: "Invalid input: names the field and the allowed values",
         429: "Too many failed attempts from this address, or too much work at once: Retry-After gives the "
         "seconds to wait",

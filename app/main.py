@@ -9,9 +9,11 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from starlette_compress import CompressMiddleware
 
-from app import errors, idempotency, limits, live, pages, security
+from app import errors, pages
+from app.core import live
 from app.core.config import Settings, get_settings
 from app.core.db import check_schema, make_engine
+from app.guard import idempotency, limits, security
 from app.routes import api_routers
 
 DESCRIPTION = (
@@ -45,7 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description=DESCRIPTION,
         lifespan=lifespan,
         # Any URL may name a thing that does not exist; any body may be unparseable; any token or join
-        # code may be one failure too many from this address (app/security.py).
+        # code may be one failure too many from this address (app/guard/security.py).
         responses=errors.responses(400, 404, 413, 429),
     )
     app.state.settings = settings

@@ -5,7 +5,7 @@ from alembic.runtime.migration import RevisionStep
 from alembic.util import CommandError
 from sqlmodel import SQLModel
 
-import app.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+import app.data.models  # noqa: F401  (registers the tables on SQLModel.metadata)
 from app.core.config import get_settings
 from app.core.db import make_engine
 

@@ -1,11 +1,11 @@
 """What a test client needs to post like a page of this server: the CSRF token that the server set in the
-`firestep_csrf` cookie and rendered into every form (app/security.py)."""
+`firestep_csrf` cookie and rendered into every form (app/guard/security.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.security import CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER
+from app.guard.security import CSRF_COOKIE, CSRF_FIELD, CSRF_HEADER
 
 
 def csrf_token(client: Any) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from app.limits import MAX_BODY_BYTES_DEFAULT
+from app.guard.limits import MAX_BODY_BYTES_DEFAULT
 
 ROOT = Path(__file__).resolve().parents[2]
 VAR_DIR = ROOT / "var"
@@ -41,7 +41,7 @@ class Settings(BaseSettings):
     request_timeout_seconds: float = Field(default=15, gt=0, le=600)
     secret_key: str = ""
     var_dir: Path = VAR_DIR
-    # Requests with a larger body are refused with 413 (app.limits.BodySizeLimit).
+    # Requests with a larger body are refused with 413 (app.guard.limits.BodySizeLimit).
     max_body_bytes: int = Field(default=MAX_BODY_BYTES_DEFAULT, ge=1024)
     # Empty: anyone may create games and campaigns (a club laptop). Set: creating needs this key.
     organiser_key: str = ""

@@ -16,7 +16,7 @@ from sqlmodel import Session, SQLModel, create_engine
 
 from app.core.config import ROOT
 
-# Session.info key: the commit under way records no one's act (app/idempotency.py's hook skips it).
+# Session.info key: the commit under way records no one's act (app/guard/idempotency.py's hook skips it).
 BOOKKEEPING = "firestep.bookkeeping"
 
 
@@ -108,7 +108,7 @@ def schema_drift(conn: Connection) -> list[str]:
     A database stamped at head can still lack them (revision ids 0004 and 0005 were once reused with new
     content). Only what is missing: that is what turns requests into 500s. One reflection query per kind
     on PostgreSQL (~20 ms; alembic's compare_metadata reflects table by table, ~110 ms at every start)."""
-    import app.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+    import app.data.models  # noqa: F401  (registers the tables on SQLModel.metadata)
 
     live = inspect(conn)
     columns = {name: {c["name"] for c in found} for (_, name), found in live.get_multi_columns().items()}

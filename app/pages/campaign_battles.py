@@ -11,15 +11,15 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
-from app.auth import Viewer
 from app.core.config import Settings
 from app.core.routing import Router
+from app.data.schemas import CampaignId
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, Unauthorized
+from app.guard.auth import Viewer
 from app.pages import campaigns, referee
 from app.pages.common import USER_ERRORS, error_message
 from app.pages.seats import campaign_seat, game_seat, keep_created, remember_game
-from app.schemas import CampaignId
 from app.services import campaign_battles
 from app.services import games as games_service
 from rules.core.errors import RulesError

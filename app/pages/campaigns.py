@@ -1,5 +1,5 @@
 """Pages of a Firestorm campaign: start one (the codes shown once), join with a code, and play it on the
-map by taps. Every write goes through app.campaign_store, the same functions as the API, so the page gets
+map by taps. Every write goes through app.services.campaign_store, the same functions as the API, so the page gets
 the API's refusals, shown as sentences. A device keeps its campaign tokens in the `firestep_campaigns`
 cookie (app/pages/seats.py); the games' own cookies are left alone."""
 
@@ -13,13 +13,14 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
-from app import campaign_store, security
-from app.auth import Viewer
 from app.core.config import Settings
 from app.core.routing import Router
+from app.data.models import Campaign
+from app.data.schemas import CampaignId
 from app.deps import SessionDep, SettingsDep
 from app.errors import Conflict, TooManyRequests
-from app.models import Campaign
+from app.guard import security
+from app.guard.auth import Viewer
 from app.pages.common import (
     USER_ERRORS,
     JoinRefused,
@@ -36,8 +37,7 @@ from app.pages.common import (
 from app.pages.forms import dice_from
 from app.pages.seats import campaign_seat, device_campaigns, remember_campaign
 from app.pages.templates import templates
-from app.schemas import CampaignId
-from app.services import campaign_battles, seating
+from app.services import campaign_battles, campaign_store, seating
 from rules.core.errors import NotFoundError, RulesError
 from rules.firestorm.campaign import CampaignState
 from rules.firestorm.data import (

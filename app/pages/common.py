@@ -11,9 +11,9 @@ from fastapi.responses import Response
 from pydantic import ValidationError
 from starlette.datastructures import FormData
 
-from app import auth, security
 from app.core.config import Settings
 from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
+from app.guard import auth, security
 from app.pages.templates import humanise, templates
 from rules.core.errors import NotFoundError, RulesError
 

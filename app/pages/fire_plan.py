@@ -10,15 +10,15 @@ from pydantic import ValidationError
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
-from app import auth
-from app.auth import Viewer, new_salt
 from app.core.routing import Router
+from app.data.models import Game
+from app.data.schemas import PlanItemIn, PlanOut, plan_item_out
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, TooManyRequests
-from app.models import Game
+from app.guard import auth
+from app.guard.auth import Viewer, new_salt
 from app.pages.common import error_message
 from app.pages.seats import Seat, game_page
-from app.schemas import PlanItemIn, PlanOut, plan_item_out
 from app.services import fireplans, games, rehearsal, seats
 from app.services.table import table_of
 from app.services.unit_names import display_names

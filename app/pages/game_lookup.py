@@ -8,15 +8,15 @@ from typing import Any
 
 from sqlmodel import Session
 
+from app.data.models import Game, Unit
+from app.data.schemas import ResolveIn
 from app.errors import Forbidden
-from app.models import Game, Unit
 from app.pages.common import USER_ERRORS, error_message
 from app.pages.forms import PRESENT, request_body, walk_specs
 from app.pages.games import unit_tree
 from app.pages.resolving import Lookup, errata_rows, new_lookup, odds_rows
 from app.pages.seats import Seat
 from app.pages.templates import humanise
-from app.schemas import ResolveIn
 from app.services import games, resolve
 from app.services import units as units_service
 from rules.core.errors import RulesError

@@ -10,11 +10,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session
 from starlette.datastructures import FormData
 
-from app import auth, security
 from app.core.routing import Router
+from app.data.models import Game, Unit
+from app.data.schemas import GameCreate
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import TooManyRequests
-from app.models import Game, Unit
+from app.guard import auth, security
 from app.pages.common import (
     USER_ERRORS,
     JoinRefused,
@@ -40,7 +41,6 @@ from app.pages.seats import (
     sign_in,
 )
 from app.pages.templates import humanise, templates
-from app.schemas import GameCreate
 from app.services import game_setup, markers
 from app.services import games as games_service
 from rules.core.errors import RulesError

@@ -12,8 +12,8 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.core.routing import Router
+from app.data.models import Game
 from app.deps import SessionDep, SettingsDep
-from app.models import Game
 from app.pages import lookup_sheet
 from app.pages.common import not_found, page_or_fragment
 from app.pages.forms import dice_from, values_from_form

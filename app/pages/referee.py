@@ -12,10 +12,10 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
-from app import auth
 from app.core.routing import Router
+from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
-from app.models import Game
+from app.guard import auth
 from app.pages import game_record
 from app.pages.seats import Seat, game_page
 from app.services import events as events_service

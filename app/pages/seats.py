@@ -13,14 +13,14 @@ from fastapi.responses import Response
 from itsdangerous import BadData, URLSafeTimedSerializer
 from sqlmodel import Session
 
-from app import auth, campaign_store, security
-from app.auth import Viewer
 from app.core.config import Settings
+from app.data.models import Game
 from app.errors import Forbidden, TooManyRequests, Unauthorized
-from app.models import Game
+from app.guard import auth, security
+from app.guard.auth import Viewer
 from app.pages.common import error_message, not_found, page_or_fragment, too_many
 from app.pages.templates import templates
-from app.services import campaign_battles, games, seating
+from app.services import campaign_battles, campaign_store, games, seating
 from rules.core.errors import NotFoundError, RulesError
 
 # The device keeps the token of each game it has joined (cookie `firestep_games`) and of each campaign

@@ -9,8 +9,8 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.core.routing import Router
+from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
-from app.models import Game
 from app.pages.seats import Seat, game_page
 from app.services import events as events_service
 from app.services import templates as table_templates

@@ -12,13 +12,14 @@ from typing import Annotated, Any, Literal
 from fastapi import Body, Path, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from app import auth, campaign_store, errors
-from app.auth import ViewerDep
+from app import errors
 from app.core.routing import Router
+from app.data.schemas import CampaignId
 from app.deps import GameId, SessionDep, SettingsDep
-from app.limits import Int, Version
-from app.schemas import CampaignId
-from app.services import campaign_battles
+from app.guard import auth
+from app.guard.auth import ViewerDep
+from app.guard.limits import Int, Version
+from app.services import campaign_battles, campaign_store
 from rules.core.errors import NotFoundError
 
 router = Router(prefix="/api/v1/campaigns/{campaign_id:int}/table-battles", tags=["campaigns"])

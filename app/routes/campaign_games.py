@@ -1,4 +1,4 @@
-"""Firestorm campaigns kept on the server like games (app/campaign_store.py): the organiser creates one and
+"""Firestorm campaigns kept on the server like games (app/services/campaign_store.py): the organiser creates one and
 gets a token and a join code per side; each player joins with a code and acts for their own side; every
 write carries the version the client saw (409 with the current state when stale); the log is append-only
 and undo (organiser only) is a new entry."""
@@ -11,13 +11,14 @@ from typing import Annotated, Any, Literal
 from fastapi import Body, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from app import auth, campaign_store, errors, security
+from app import errors
 from app.core.routing import Router
+from app.data.models import Campaign
+from app.data.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
 from app.deps import SessionDep, SettingsDep
-from app.limits import Adjacency, Die, JsonObject, Variants, Version
-from app.models import Campaign
-from app.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
-from app.services import campaign_battles, seating
+from app.guard import auth, security
+from app.guard.limits import Adjacency, Die, JsonObject, Variants, Version
+from app.services import campaign_battles, campaign_store, seating
 from rules.core.errors import NotFoundError
 
 router = Router(prefix="/api/v1/campaigns", tags=["campaigns"])

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
 from app.core.routing import Router
-from app.limits import Adjacency, Die, JsonObject, Variants
+from app.guard.limits import Adjacency, Die, JsonObject, Variants
 from rules.firestorm import campaign
 from rules.firestorm.campaign import CampaignState
 

@@ -13,14 +13,16 @@ from pydantic import BaseModel, Field
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from app import auth, errors, live
-from app.auth import SIDES, StreamViewerDep, ViewerDep
+from app import errors
+from app.core import live
 from app.core.routing import Router
+from app.core.writing import game_write
+from app.data.models import Event, Token
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
-from app.models import Event, Token
+from app.guard import auth
+from app.guard.auth import SIDES, StreamViewerDep, ViewerDep
 from app.services import events as events_service
 from app.services import undo as undo_service
-from app.writing import game_write
 
 router = Router(prefix="/api/v1/games/{game_id}", tags=["events"])
 

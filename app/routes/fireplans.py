@@ -10,14 +10,14 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from app import errors
-from app.auth import ViewerDep, new_salt
 from app.core.routing import Router
+from app.core.writing import game_write
+from app.data.schemas import Grid, PlanItemIn, PlanItemOut, PlanOut, plan_item_out
 from app.deps import GameId, SessionDep
 from app.errors import Conflict, Forbidden
-from app.limits import Variants
-from app.schemas import Grid, PlanItemIn, PlanItemOut, PlanOut, plan_item_out
+from app.guard.auth import ViewerDep, new_salt
+from app.guard.limits import Variants
 from app.services import fireplans, games, rehearsal, seats
-from app.writing import game_write
 from rules.core.errors import NotFoundError
 from rules.core.vocabulary import Side
 from rules.flanders_fields.rehearsal import DEFAULT_SAMPLES, MAX_SAMPLES, MAX_TURNS, PLAN_FIRERS
@@ -180,7 +180,7 @@ def verify(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDe
 PlanFirer = Literal[PLAN_FIRERS]  # type: ignore[valid-type]
 
 
-# Spelled out: app.limits.Int's own bounds would win over a Field given as the default.
+# Spelled out: app.guard.limits.Int's own bounds would win over a Field given as the default.
 RehearsalTurn = Annotated[
     int, Strict(), Field(ge=1, le=MAX_TURNS, description="Turns to rehearse (default: to the plan's last).")
 ]

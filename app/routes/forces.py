@@ -8,14 +8,14 @@ from fastapi import Body, Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
-from app.auth import ViewerDep
 from app.core.routing import Router
+from app.core.writing import game_write
+from app.data.schemas import ForceIn, Override
 from app.deps import GameId, SessionDep
-from app.limits import INT32_MAX, Bool, Float, Id, Int, Key, Version
-from app.schemas import ForceIn, Override
+from app.guard.auth import ViewerDep
+from app.guard.limits import INT32_MAX, Bool, Float, Id, Int, Key, Version
 from app.services import events, game_setup, games, markers, turns, unit_names
 from app.services import units as units_service
-from app.writing import game_write
 from rules.core.errors import RulesError
 from rules.core.vocabulary import Side
 from rules.flanders_fields.sequence import Action
@@ -233,7 +233,7 @@ def add_unit(
             if parent.side != body.side:
                 raise RulesError("parent_id", f"unit {parent.id} belongs to the {parent.side}")
         game_setup.require_room_for_units(session, game_id, 1, "units")
-        from app.models import Unit
+        from app.data.models import Unit
 
         unit = Unit(game_id=game_id, **body.model_dump(exclude={"override"}))
         session.add(unit)

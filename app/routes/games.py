@@ -9,18 +9,19 @@ from typing import Annotated, Any
 from fastapi import Body, Depends, Path, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from app import auth, errors, security
-from app.auth import COOKIE_NAME, ViewerDep
+from app import errors
 from app.core.routing import Router
+from app.core.writing import game_write
+from app.data.schemas import DeviceId, DeviceOut, GameCreate, JoinIn, ResolveIn
 from app.deps import GameId, SessionDep, SettingsDep
-from app.limits import Terrain, Variants, Version, readable_json
-from app.schemas import DeviceId, DeviceOut, GameCreate, JoinIn, ResolveIn
+from app.guard import auth, security
+from app.guard.auth import COOKIE_NAME, ViewerDep
+from app.guard.limits import Terrain, Variants, Version, readable_json
 from app.services import campaign_battles, cards, game_setup, games, seating, seats, turns
 from app.services import events as events_service
 from app.services import report as report_service
 from app.services import resolve as resolve_service
 from app.services import templates as table_templates
-from app.writing import game_write
 from rules.core.errors import NotFoundError
 from rules.core.vocabulary import Side
 from rules.flanders_fields.events import CARD_PATTERN

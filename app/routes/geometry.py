@@ -1,6 +1,6 @@
 """Stateless table geometry, measuring: the distance between bases, line of sight, the length and hazards of a
 move, and the terrain and cover under each stand. The geometry lives in rules/table; the shared request models
-and helpers in app/schemas_table.py; this module validates and serialises."""
+and helpers in app/data/schemas_table.py; this module validates and serialises."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field
 
 from app.core.routing import Router
-from app.limits import Bool
-from app.schemas_table import (
+from app.data.schemas_table import (
     ERRORS,
     MAX_STANDS,
     Angle,
@@ -26,6 +25,7 @@ from app.schemas_table import (
     rounded,
     stand_list,
 )
+from app.guard.limits import Bool
 from rules.flanders_fields import cover as ff_cover
 from rules.flanders_fields import movement as ff_movement
 from rules.flanders_fields import table_rules

@@ -1,6 +1,6 @@
 """Stateless table geometry, what the artillery and the gas put on the table: gas clouds drifting on the wind
 and their forecast, rolling barrages, deviation of an aiming point and fire-plan grid references. The geometry
-lives in rules/table; the shared request models and helpers in app/schemas_table.py."""
+lives in rules/table; the shared request models and helpers in app/data/schemas_table.py."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from app.core.routing import Router
-from app.limits import Float, Int
-from app.schemas_table import (
+from app.data.schemas_table import (
     ERRORS,
     Angle,
     Coord,
@@ -26,6 +25,7 @@ from app.schemas_table import (
     rounded,
     stand_list,
 )
+from app.guard.limits import Float, Int
 from rules.flanders_fields import gas as ff_gas
 from rules.flanders_fields import table_rules
 from rules.flanders_fields.errata import GAS_SPEED_BELOW_ZERO, SRC_BARRAGE_DANGER

@@ -1,6 +1,6 @@
 """Stateless table geometry, direct fire: which stands a template covers, MG fire (lane, first target, beaten
 zone) and the stands in a firer's arc in priority order. The geometry lives in rules/table; the shared request
-models and helpers in app/schemas_table.py."""
+models and helpers in app/data/schemas_table.py."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from pydantic import BaseModel, Field
 from shapely import box
 
 from app.core.routing import Router
-from app.limits import Float
-from app.schemas_table import (
+from app.data.schemas_table import (
     ERRORS,
     Angle,
     BaseKind,
@@ -27,6 +26,7 @@ from app.schemas_table import (
     rounded,
     stand_list,
 )
+from app.guard.limits import Float
 from rules.flanders_fields import cover as ff_cover
 from rules.flanders_fields.ruleset import cite
 from rules.flanders_fields.table_rules import ARC_SIZES, MG_RANGE_CM, MG_SIZES

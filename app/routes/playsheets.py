@@ -18,10 +18,10 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app import errors
-from app.auth import ViewerDep
 from app.core.routing import Router
+from app.data.models import Unit
 from app.deps import GameId, SessionDep
-from app.models import Unit
+from app.guard.auth import ViewerDep
 from app.services import fireplans, games, seats
 from app.services import units as units_service
 from playsheets import render

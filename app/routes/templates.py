@@ -9,15 +9,15 @@ from fastapi import Body, Path, Query
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app import errors
-from app.auth import ViewerDep
 from app.core.routing import Router
+from app.core.writing import game_write
+from app.data.schemas import Override
 from app.deps import GameId, SessionDep
-from app.limits import Float, Version
-from app.schemas import Override
+from app.guard.auth import ViewerDep
+from app.guard.limits import Float, Version
 from app.services import events as events_service
 from app.services import games
 from app.services import templates as templates_service
-from app.writing import game_write
 from rules.core.vocabulary import Side
 from rules.table.templates import TEMPLATE_KINDS
 

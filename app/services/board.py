@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlmodel import Session, col
 
-from app.models import Unit
+from app.data.models import Unit
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@ organiser opens a Flanders Fields game whose forces, terrain and period come fro
 rules.firestorm.table_battle; once the game is finished its referee (or the organiser) records who holds the
 field, the losses are counted from the game's stands and rules.firestorm.table_battle.offer_from_outcome turns
 them into a Great War score, which the organiser confirms (or overrides with their own) as the campaign's
-resolve action, through app.campaign_store like any other action. The link is a `CampaignBattle` row; the
+resolve action, through app.services.campaign_store like any other action. The link is a `CampaignBattle` row; the
 campaign log and the game log each name the other. Every step the campaign's devices see (opened, offered,
 abandoned when its game is deleted, confirmed, overridden) is a campaign log entry on a new campaign version
 (campaign_store.note / act), so a device acting on an older view gets 409.
@@ -24,11 +24,10 @@ from typing import Any, Literal
 
 from sqlmodel import Session, col, select
 
-from app import campaign_store
-from app.auth import Viewer
+from app.data.models import Campaign, CampaignBattle, CampaignEvent, Game, Unit, utcnow
 from app.errors import Conflict, Forbidden
-from app.models import Campaign, CampaignBattle, CampaignEvent, Game, Unit, utcnow
-from app.services import games, seating, versioned
+from app.guard.auth import Viewer
+from app.services import campaign_store, games, seating, versioned
 from app.services.events import record
 from app.services.game_setup import create_game, require_room_for_units, units_in
 from app.services.games import get_game, lock_game

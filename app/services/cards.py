@@ -6,9 +6,9 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.auth import Viewer, other_side
-from app.board_state import EventPack, board_json, read_board
-from app.models import Event, Game
+from app.data.board_state import EventPack, board_json, read_board
+from app.data.models import Event, Game
+from app.guard.auth import Viewer, other_side
 from app.services.events import record
 from app.services.games import set_game
 from app.services.seats import get_side, set_side_allowance, sides

@@ -14,9 +14,9 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from app import live
-from app.auth import SIDES, Viewer
-from app.models import Event, Game
+from app.core import live
+from app.data.models import Event, Game
+from app.guard.auth import SIDES, Viewer
 from app.services import versioned
 from rules.core.errors import NotFoundError
 

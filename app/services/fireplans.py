@@ -11,10 +11,10 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from app.auth import Viewer
-from app.board_state import board_json, read_board
+from app.data.board_state import board_json, read_board
+from app.data.models import Event, FirePlanEdit, FirePlanItem, Game, GameSide
 from app.errors import Conflict
-from app.models import Event, FirePlanEdit, FirePlanItem, Game, GameSide
+from app.guard.auth import Viewer
 from app.services.events import record
 from app.services.games import bump_game
 from app.services.markers import gas_markers

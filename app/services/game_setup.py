@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlmodel import Session, func, select
 
-from app.auth import SIDES
-from app.models import Game, Unit
+from app.data.models import Game, Unit
+from app.guard.auth import SIDES
 from app.services.events import record
 from app.services.seats import Credentials, create_sides
 from app.services.units import add_unit_tree

@@ -10,8 +10,8 @@ from sqlalchemy import delete
 from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, func, select
 
-from app import live
-from app.models import Game, utcnow
+from app.core import live
+from app.data.models import Game, utcnow
 from app.services.versioned import check_version, lock_row
 from rules.core.errors import NotFoundError
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.board_state import board_json, read_board
+from app.data.board_state import board_json, read_board
+from app.data.models import Game, Unit
 from app.errors import Conflict
-from app.models import Game, Unit
 from app.services.games import get_game, set_game
 from app.services.units import increment, list_units, unit_dict, unit_state, update_unit
 from rules.core.game import (

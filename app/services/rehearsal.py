@@ -20,9 +20,9 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.auth import Viewer
+from app.data.models import Game, Unit
 from app.errors import TooManyRequests
-from app.models import Game, Unit
+from app.guard.auth import Viewer
 from app.services.fireplans import plan_items
 from app.services.table import table_of
 from app.services.unit_names import display_names

@@ -6,8 +6,8 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.auth import SIDES, Viewer
-from app.models import Game
+from app.data.models import Game
+from app.guard.auth import SIDES, Viewer
 from app.services.events import event_dict, list_events, roles_of
 from app.services.games import game_state
 from app.services.markers import rifle_losses

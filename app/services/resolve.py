@@ -10,9 +10,9 @@ from typing import Any
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from app.auth import Viewer, other_side
+from app.data.models import Event, Game, Unit
 from app.errors import Conflict
-from app.models import Event, Game, Unit
+from app.guard.auth import Viewer, other_side
 from app.services.cards import apply_draw, deck_of, hands_of, public_draw, redact_opponent
 from app.services.events import record
 from app.services.games import game_state

@@ -19,7 +19,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from app.models import CampaignSide, CampaignToken, GameSide, Token, utcnow
+from app.data.models import CampaignSide, CampaignToken, GameSide, Token, utcnow
 from rules.core.errors import NotFoundError
 
 REFEREE = "referee"  # a game's referee, a campaign's organiser

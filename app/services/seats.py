@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from app import live
-from app.auth import SIDES, new_salt
-from app.models import Game, GameSide, Token
+from app.core import live
+from app.data.models import Game, GameSide, Token
+from app.guard.auth import SIDES, new_salt
 from app.services import seating
 from app.services.games import lock_game
 from app.services.seating import Credentials as Credentials

@@ -4,7 +4,7 @@ rules/flanders_fields/game_table.py (on rules/table), which reads the game's uni
 
 from __future__ import annotations
 
-from app.models import Game
+from app.data.models import Game
 from rules.flanders_fields.game_table import barrage_step, cloud_arrives
 from rules.table.frame import Table
 

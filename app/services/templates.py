@@ -10,10 +10,10 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from app.auth import SIDES, Viewer
-from app.board_state import read_board, write_board
+from app.data.board_state import read_board, write_board
+from app.data.models import Event, Game
 from app.errors import Conflict
-from app.models import Event, Game
+from app.guard.auth import SIDES, Viewer
 from app.services.events import record
 from app.services.turns import rules_of_play, with_override
 from rules.core.errors import NotFoundError, RulesError

@@ -7,10 +7,10 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.auth import Viewer
-from app.board_state import board_json, read_board
+from app.data.board_state import board_json, read_board
+from app.data.models import Event, Game, Unit
 from app.errors import Conflict, Forbidden
-from app.models import Event, Game, Unit
+from app.guard.auth import Viewer
 from app.services.events import record
 from app.services.fireplans import arrive, lock_plan, plan_items
 from app.services.games import bump_game, game_state

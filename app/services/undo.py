@@ -6,9 +6,9 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.auth import SIDES, Viewer
+from app.data.models import Event, Game
 from app.errors import Conflict, Forbidden
-from app.models import Event, Game
+from app.guard.auth import SIDES, Viewer
 from app.services.events import ROLL_KINDS, get_event, last_roll_id, record, reversed_ids, view
 from app.services.games import bump_game, game_state
 from app.services.seats import get_side, set_side_allowance

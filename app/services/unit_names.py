@@ -13,7 +13,7 @@ from typing import Protocol
 
 
 class NamedUnit(Protocol):
-    """What naming reads of a unit (app.models.Unit has it)."""
+    """What naming reads of a unit (app.data.models.Unit has it)."""
 
     @property
     def id(self) -> int | None: ...

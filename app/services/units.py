@@ -10,10 +10,10 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from app.auth import SIDES, Viewer
-from app.board_state import board_json, read_board
+from app.data.board_state import board_json, read_board
+from app.data.models import Game, Unit
 from app.errors import Conflict
-from app.models import Game, Unit
+from app.guard.auth import SIDES, Viewer
 from app.services.games import set_game
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import UnitState

@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from app.data.models import Campaign, CampaignEvent, Event, Game
 from app.errors import Conflict
-from app.models import Campaign, CampaignEvent, Event, Game
 from rules.core.errors import NotFoundError
 
 Row = TypeVar("Row", Game, Campaign)

@@ -36,7 +36,7 @@ def test_unknown_path_is_json_404(sqlite_client: TestClient) -> None:
 def test_demo_game_is_loaded_once(client: TestClient) -> None:
     from sqlmodel import Session
 
-    from app.demo import DEMO_NAME, ensure_demo
+    from app.services.demo import DEMO_NAME, ensure_demo
 
     with Session(client.app.state.engine) as s:  # type: ignore[attr-defined]
         assert ensure_demo(s) is not None

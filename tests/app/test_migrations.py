@@ -7,7 +7,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 from sqlmodel import SQLModel
 
-import app.models  # noqa: F401
+import app.data.models  # noqa: F401
 from app.core.db import current_revision, downgrade, head_revision, make_engine, migrate
 
 

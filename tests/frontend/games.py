@@ -44,6 +44,6 @@ def join(page: Any, code: str) -> None:
 
 def csrf_header(page: Any) -> dict[str, str]:
     """The header this page's scripts send with an API write that its cookie authorises (the token is the
-    page's `firestep_csrf` cookie, app/security.py): for tests that call the API as the page's device."""
+    page's `firestep_csrf` cookie, app/guard/security.py): for tests that call the API as the page's device."""
     token = next(c["value"] for c in page.context.cookies() if c["name"] == "firestep_csrf")
     return {"x-csrftoken": token}

@@ -1,4 +1,4 @@
-"""Taps that survive a bad connection (outbox.js with app/idempotency.py), and feedback that stays
+"""Taps that survive a bad connection (outbox.js with app/guard/idempotency.py), and feedback that stays
 (net-status.js): a tap made offline, or one whose answer was lost, is applied exactly once; a refusal stays
 on screen in plain words, wherever the page is scrolled, until dismissed."""
 

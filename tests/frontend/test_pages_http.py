@@ -136,7 +136,7 @@ def test_resolvers_most_used_first(sqlite_client: TestClient) -> None:
 def test_fire_plan_form_offers_exactly_what_the_api_accepts() -> None:
     from typing import get_args
 
-    from app import schemas
+    from app.data import schemas
     from app.pages.fire_plan import PLAN_FIELDS, PLAN_KINDS
 
     models = get_args(schemas.PlanItemIn.model_fields["item"].annotation)

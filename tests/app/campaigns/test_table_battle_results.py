@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from app.auth import COOKIE_NAME
+from app.guard.auth import COOKIE_NAME
 from tests import csrf
 from tests.app.campaigns.conftest import Seats, bearer
 from tests.app.campaigns.test_table_battles import (

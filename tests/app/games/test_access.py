@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from app.models import Token
+from app.data.models import Token
 from app.services.seating import digest
 from tests.app.games.conftest import bearer, new_game, units_by_ref
 

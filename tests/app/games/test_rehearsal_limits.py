@@ -10,7 +10,7 @@ import httpx
 from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
-from app.models import Token
+from app.data.models import Token
 from app.services import rehearsal
 from tests.app.games.conftest import Game, new_game
 from tests.app.games.test_rehearsal_api import BRITISH, url, write

@@ -16,10 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session, col, func, select
 
-from app.auth import issue_ticket
 from app.core.config import Settings
+from app.data.models import Event, FirePlanItem, GameSide, Token, Unit
+from app.guard.auth import issue_ticket
 from app.main import create_app
-from app.models import Event, FirePlanItem, GameSide, Token, Unit
 from tests import csrf
 from tests.app.campaigns.conftest import new_campaign
 from tests.app.games.conftest import bearer, live_url, new_game  # noqa: F401 (live_url is a fixture)

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app import auth
 from app.core.config import Settings
+from app.guard import auth
+from app.guard.security import CSRF_COOKIE, SEAT_COOKIES
 from app.main import create_app
 from app.pages import seats
-from app.security import CSRF_COOKIE, SEAT_COOKIES
 from tests import csrf
 from tests.app.campaigns.conftest import new_campaign
 from tests.app.games.conftest import Game, bearer, new_game

@@ -1,4 +1,4 @@
-"""Idempotency-Key on writes (app/idempotency.py): a repeat gets the first answer and acts once, also when
+"""Idempotency-Key on writes (app/guard/idempotency.py): a repeat gets the first answer and acts once, also when
 the repeats race; keys are bounded and belong to one device and one request; answers expire."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.core.db import commit_bookkeeping
+from app.data.models import Game as GameRow
+from app.data.models import IdempotentResponse, utcnow
 from app.errors import Conflict
-from app.idempotency import ACTED, HEADER, REPLAYED_HEADER, STALE_AFTER, _Acting, _acting
-from app.models import Game as GameRow
-from app.models import IdempotentResponse, utcnow
+from app.guard.idempotency import ACTED, HEADER, REPLAYED_HEADER, STALE_AFTER, _Acting, _acting
 from tests.app.campaigns.conftest import new_campaign
 from tests.app.games.conftest import Game, bearer, live_url, new_game, start_game  # noqa: F401 (fixture)
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from app import auth
+from app.guard import auth
 from app.pages import seats
 from app.pages.common import REPLACE_FIELD
 from tests import csrf

@@ -17,9 +17,9 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlmodel import Session, create_engine, select
 
-from app.auth import SIDES
 from app.core.db import downgrade, make_engine, migrate
-from app.models import FirePlanItem, GameSide
+from app.data.models import FirePlanItem, GameSide
+from app.guard.auth import SIDES
 from tests.app.games.conftest import Game, bearer, live_url  # noqa: F401  (live_url is a fixture)
 
 # Distinctive texts that only their own side may ever read.

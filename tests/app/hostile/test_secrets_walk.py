@@ -19,7 +19,7 @@ import httpx
 import pytest
 from fastapi.routing import iter_route_contexts
 
-from app.auth import COOKIE_NAME, SIDES
+from app.guard.auth import COOKIE_NAME, SIDES
 from app.main import app as default_app
 from rules.flanders_fields.events import PACK
 from rules.flanders_fields.organisation import ORGANISATION_TABLES

@@ -26,12 +26,12 @@ from itsdangerous import BadData, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import update
 from sqlmodel import Session, col
 
-from app import security
 from app.core.db import commit_bookkeeping
+from app.data.models import CampaignToken, Token, utcnow
+from app.data.schemas import CampaignId
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.errors import Forbidden, Unauthorized
-from app.models import CampaignToken, Token, utcnow
-from app.schemas import CampaignId
+from app.guard import security
 from app.services import seating
 from app.services.seating import REFEREE as REFEREE
 from app.services.seating import digest as digest  # HMAC of a presented token, as the seats store it
@@ -79,7 +79,7 @@ SEEN_EVERY = timedelta(minutes=1)
 
 
 class UnknownToken(Unauthorized):
-    """A token no device holds: a guess, counted against the address (app/security.py)."""
+    """A token no device holds: a guess, counted against the address (app/guard/security.py)."""
 
     def __init__(self) -> None:
         super().__init__("unknown token")

@@ -1,4 +1,4 @@
-"""The game's board as one typed model (app.board_state): a played game's board reads into it and writes
+"""The game's board as one typed model (app.data.board_state): a played game's board reads into it and writes
 back as the very JSON it was stored as, an old or foreign board loads and keeps what it does not know,
 and a board never written stays `{}`."""
 
@@ -14,8 +14,8 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session
 
-from app.board_state import Board, EventPack, board_json, read_board, write_board
-from app.models import Game as GameRow
+from app.data.board_state import Board, EventPack, board_json, read_board, write_board
+from app.data.models import Game as GameRow
 from tests.app.games.conftest import Game, new_game
 from tests.app.games.test_table_in_game import advance, mid_game, resolve, turn
 

@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.limits import Bool, Die, Float, Id, Int, JsonObject, Terrain, Variants
-from app.models import FirePlanItem
+from app.data.models import FirePlanItem
+from app.guard.limits import Bool, Die, Float, Id, Int, JsonObject, Terrain, Variants
 from rules.core.vocabulary import Side
 from rules.flanders_fields.common import PeriodId, Quality
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from app.core.config import get_settings
-from app.models import Game
+from app.data.models import Game
 from app.services.game_setup import create_game
 from app.services.games import count_games
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from app.models import Game
+from app.data.models import Game
 
 __all__ = ["Board", "EventPack", "JsonObject", "board_json", "read_board", "write_board"]
 

@@ -3,7 +3,7 @@
 again. The browser's outbox (frontend/static/js/outbox.js) sends every tap with a fresh key and repeats it
 after a network failure, when it cannot know whether the first try reached the server.
 
-A pure ASGI middleware rather than a dependency of `app.writing.game_write`: it has to hold the whole
+A pure ASGI middleware rather than a dependency of `app.core.writing.game_write`: it has to hold the whole
 answer (status and body, which a dependency never sees), and it covers the campaigns' writes too, which do
 not go through `game_write`.
 
@@ -51,11 +51,11 @@ from starlette.requests import cookie_parser
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import security
-from app.auth import COOKIE_NAME, digest
 from app.core.db import BOOKKEEPING
+from app.data.models import CampaignToken, IdempotentResponse, Token, utcnow
 from app.errors import Conflict, TooManyRequests
-from app.models import CampaignToken, IdempotentResponse, Token, utcnow
+from app.guard import security
+from app.guard.auth import COOKIE_NAME, digest
 
 HEADER = "Idempotency-Key"
 # A UUID (what the outbox sends) fits; so do most clients' keys. Printable ASCII only, so it fits a header.
@@ -211,7 +211,7 @@ def _mark_acted(session: OrmSession) -> None:
 
 
 def _presented_token(headers: Headers) -> str | None:
-    """The token the routes will read (app.auth.presented_token): Bearer, else the cookie."""
+    """The token the routes will read (app.guard.auth.presented_token): Bearer, else the cookie."""
     authorization = headers.get("authorization", "")
     if authorization.startswith("Bearer ") and authorization[7:].strip():
         return authorization[7:].strip()
@@ -396,7 +396,7 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 
 async def _read_body(receive: Receive) -> bytes:
-    """The whole request body (app.limits, outside this middleware, has already bounded its size)."""
+    """The whole request body (app.guard.limits, outside this middleware, has already bounded its size)."""
     parts: list[bytes] = []
     while True:
         message = await receive()

@@ -13,7 +13,7 @@ from shapely.geometry import mapping
 from shapely.geometry.base import BaseGeometry
 
 from app import errors
-from app.limits import MAX_FEATURES, MAX_VERTICES_TOTAL, Float, count_vertices
+from app.guard.limits import MAX_FEATURES, MAX_VERTICES_TOTAL, Float, count_vertices
 from rules.core.errors import RulesError
 from rules.core.ruleset import Context
 from rules.flanders_fields.table_rules import WIRE_BELT_CM

@@ -21,9 +21,9 @@ from sqlalchemy import select as sa_select
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from app.auth import Viewer, seat_viewer
+from app.data.models import Campaign, CampaignEvent, CampaignSide, CampaignToken, utcnow
 from app.errors import Conflict, Forbidden
-from app.models import Campaign, CampaignEvent, CampaignSide, CampaignToken, utcnow
+from app.guard.auth import Viewer, seat_viewer
 from app.services import seating, versioned
 from app.services.seating import REFEREE
 from rules.core.dice import DiceSource, roll

@@ -321,7 +321,7 @@ class CampaignBattle(SQLModel, table=True):
 
 
 class IdempotentResponse(SQLModel, table=True):
-    """The answer to the first write a device sent with an `Idempotency-Key` header (app/idempotency.py): a
+    """The answer to the first write a device sent with an `Idempotency-Key` header (app/guard/idempotency.py): a
     repeat with the same key gets this answer again instead of acting twice. `status_code` is None while the
     first request is still being answered."""
 

@@ -1,5 +1,5 @@
 """The one write path of the route handlers and pages: take the game's row lock, act through the services,
-commit. Services never commit; the commit here also wakes the game's open streams (`app.live` publishes
+commit. Services never commit; the commit here also wakes the game's open streams (`app.core.live` publishes
 after commit every game the transaction marked)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 from sqlmodel import Session
 
-from app.models import Game
+from app.data.models import Game
 from app.services.games import lock_game
 
 
