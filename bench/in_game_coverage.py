@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from serving import load_line
 from table_queries import ROUNDS, medians
 
-from rules.flanders_fields.game_table import cloud_template, in_gas, stand_of
+from rules.flanders_fields.play.game_table import cloud_template, in_gas, stand_of
 from rules.table.bases import BASE_KINDS
 from rules.table.coverage import classify_naive
 
@@ -35,7 +35,7 @@ TARGET = 20.0
 
 @dataclass(frozen=True)
 class Row:
-    """A unit row as the game layer reads it (rules.flanders_fields.game_table.Placed)."""
+    """A unit row as the game layer reads it (rules.flanders_fields.play.game_table.Placed)."""
 
     id: int
     side: str

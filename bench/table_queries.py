@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from shapely import LineString, Polygon, STRtree
 
-from rules.flanders_fields.table_rules import MG_RANGE_CM, MG_SIZES, WIRE_BELT_CM
+from rules.flanders_fields.play.table_rules import MG_RANGE_CM, MG_SIZES, WIRE_BELT_CM
 from rules.table.bases import BASE_KINDS, Stand
 from rules.table.coverage import StandIndex, classify, classify_naive
 from rules.table.mgfire import Gun, mg_fire, mg_fire_naive

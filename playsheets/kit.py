@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from rules.flanders_fields.table_rules import DANGER_ZONE_CM, MG_RANGE_CM, MG_SIZES
+from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, MG_RANGE_CM, MG_SIZES
 from rules.table.templates import TEMPLATES
 
 Orientation = Literal["portrait", "landscape"]

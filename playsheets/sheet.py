@@ -15,8 +15,8 @@ from typing import Any
 
 from playsheets.tables import Block, Bullets, Group, Note, Table, blocks, fmt, is_flat, label
 from rules.core.ruleset import Erratum, RuleSet
-from rules.flanders_fields.common import PERIODS
-from rules.flanders_fields.sequence import SEQUENCES, OrderSequence
+from rules.flanders_fields.book.common import PERIODS
+from rules.flanders_fields.book.sequence import SEQUENCES, OrderSequence
 from rules.registry import get_ruleset
 
 RULESET = "flanders-fields"
@@ -304,7 +304,7 @@ def _sequence_section(period: str) -> Section:
 
 def _sos_section(period: str) -> Section:
     """SOS fire from the engine's own SOS resolver constant and the SOS template."""
-    from rules.flanders_fields.artillery import SOS_NEEDS, SRC_SOS
+    from rules.flanders_fields.resolvers.artillery import SOS_NEEDS, SRC_SOS
     from rules.table.templates import TEMPLATES
 
     sos = TEMPLATES["sos"]

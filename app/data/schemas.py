@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.data.models import FirePlanItem
 from app.guard.limits import Bool, Die, Float, Id, Int, JsonObject, Terrain, Variants
 from rules.core.vocabulary import Side
-from rules.flanders_fields.common import PeriodId, Quality
+from rules.flanders_fields.book.common import PeriodId, Quality
 
 # -- path parameters --
 

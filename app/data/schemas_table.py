@@ -16,7 +16,7 @@ from app import errors
 from app.guard.limits import MAX_FEATURES, MAX_VERTICES_TOTAL, Float, count_vertices
 from rules.core.errors import RulesError
 from rules.core.ruleset import Context
-from rules.flanders_fields.table_rules import WIRE_BELT_CM
+from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
 from rules.registry import get_ruleset
 from rules.table import frame
 from rules.table.bases import BASE_KINDS, Stand

@@ -24,10 +24,10 @@ from app.services.table import table_of
 from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.errors import NotFoundError, RulesError
-from rules.flanders_fields import rehearsal as R
-from rules.flanders_fields.barrage import require_plan_item
-from rules.flanders_fields.game_table import stand_of
-from rules.flanders_fields.scenarios import build_scenario
+from rules.flanders_fields.planning import rehearsal as R
+from rules.flanders_fields.planning.scenarios import build_scenario
+from rules.flanders_fields.play.game_table import stand_of
+from rules.flanders_fields.resolvers.barrage import require_plan_item
 from rules.table.frame import AHEAD_DEG, Side, table_to_grid
 from rules.table.templates import TEMPLATES, Template
 

@@ -44,8 +44,8 @@ from app.pages.templates import humanise, templates
 from app.services import game_setup, markers
 from app.services import games as games_service
 from rules.core.errors import RulesError
-from rules.flanders_fields.common import QUALITIES
-from rules.flanders_fields.organisation import NATIONS, ORGANISATION_TABLES
+from rules.flanders_fields.book.common import QUALITIES
+from rules.flanders_fields.book.organisation import NATIONS, ORGANISATION_TABLES
 from rules.registry import get_ruleset
 
 router = Router(include_in_schema=False)
@@ -57,7 +57,7 @@ def start_page(request: Request, session: SessionDep) -> Response:
 
 
 def _scenarios() -> list[dict[str, Any]]:
-    from rules.flanders_fields.scenarios import SCENARIOS
+    from rules.flanders_fields.planning.scenarios import SCENARIOS
 
     return [{"id": sid, "name": getattr(s, "name", sid)} for sid, s in SCENARIOS.items()]
 

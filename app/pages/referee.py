@@ -24,8 +24,8 @@ from app.services import templates as table_templates
 from app.services import units as units_service
 from app.services.board import UnitRow, board_units
 from app.services.unit_names import display_names, full_names
-from rules.flanders_fields.common import PERIODS
-from rules.flanders_fields.sequence import ANY_UNIT, Act, refusal
+from rules.flanders_fields.book.common import PERIODS
+from rules.flanders_fields.book.sequence import ANY_UNIT, Act, refusal
 
 router = Router(include_in_schema=False)
 

@@ -16,7 +16,7 @@ from app.services import events as events_service
 from app.services import templates as table_templates
 from app.services import unit_names
 from app.services import units as units_service
-from rules.flanders_fields.table_rules import DANGER_ZONE_CM
+from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM
 from rules.table.bases import BASES
 from rules.table.frame import AHEAD_DEG
 from rules.table.templates import TEMPLATES

@@ -20,7 +20,7 @@ from app.guard.limits import Variants
 from app.services import fireplans, games, rehearsal, seats
 from rules.core.errors import NotFoundError
 from rules.core.vocabulary import Side
-from rules.flanders_fields.rehearsal import DEFAULT_SAMPLES, MAX_SAMPLES, MAX_TURNS, PLAN_FIRERS
+from rules.flanders_fields.planning.rehearsal import DEFAULT_SAMPLES, MAX_SAMPLES, MAX_TURNS, PLAN_FIRERS
 
 router = Router(prefix="/api/v1/games/{game_id}/fireplans", tags=["fire plans"])
 

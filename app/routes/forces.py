@@ -18,7 +18,7 @@ from app.services import events, game_setup, games, markers, turns, unit_names
 from app.services import units as units_service
 from rules.core.errors import RulesError
 from rules.core.vocabulary import Side
-from rules.flanders_fields.sequence import Action
+from rules.flanders_fields.book.sequence import Action
 
 router = Router(prefix="/api/v1/games/{game_id}", tags=["forces"])
 

@@ -24,7 +24,7 @@ from app.services import resolve as resolve_service
 from app.services import templates as table_templates
 from rules.core.errors import NotFoundError
 from rules.core.vocabulary import Side
-from rules.flanders_fields.events import CARD_PATTERN
+from rules.flanders_fields.resolvers.events import CARD_PATTERN
 
 router = Router(prefix="/api/v1/games", tags=["games"])
 join_router = Router(tags=["games"])
@@ -265,7 +265,7 @@ def patch_game(
 
             get_ruleset(game.ruleset).context(game.period, values["variants"])
         if "terrain" in values:
-            from rules.flanders_fields.table_rules import WIRE_BELT_CM
+            from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
             from rules.table.terrain import terrain_from_geojson
 
             terrain_from_geojson(values["terrain"], wire_belt_cm=WIRE_BELT_CM)

@@ -26,13 +26,13 @@ from app.data.schemas_table import (
     stand_list,
 )
 from app.guard.limits import Bool
-from rules.flanders_fields import cover as ff_cover
-from rules.flanders_fields import movement as ff_movement
-from rules.flanders_fields import table_rules
-from rules.flanders_fields import visibility as ff_visibility
-from rules.flanders_fields.common import PeriodId, Quality
+from rules.flanders_fields.book import cover as ff_cover
+from rules.flanders_fields.book.common import PeriodId, Quality
+from rules.flanders_fields.play import table_rules
+from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
+from rules.flanders_fields.resolvers import movement as ff_movement
+from rules.flanders_fields.resolvers import visibility as ff_visibility
 from rules.flanders_fields.ruleset import cite
-from rules.flanders_fields.table_rules import WIRE_BELT_CM
 from rules.table import los, move
 from rules.table.bases import Stand
 from rules.table.terrain import terrain_to_geojson

@@ -26,10 +26,10 @@ from app.data.schemas_table import (
     stand_list,
 )
 from app.guard.limits import Float, Int
-from rules.flanders_fields import gas as ff_gas
-from rules.flanders_fields import table_rules
 from rules.flanders_fields.errata import GAS_SPEED_BELOW_ZERO, SRC_BARRAGE_DANGER
-from rules.flanders_fields.table_rules import DANGER_ZONE_CM
+from rules.flanders_fields.play import table_rules
+from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM
+from rules.flanders_fields.resolvers import gas as ff_gas
 from rules.table import barrage, coverage, frame
 from rules.table import gas as table_gas
 from rules.table.templates import TEMPLATES, Template

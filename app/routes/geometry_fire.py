@@ -27,9 +27,9 @@ from app.data.schemas_table import (
     stand_list,
 )
 from app.guard.limits import Float
-from rules.flanders_fields import cover as ff_cover
+from rules.flanders_fields.book import cover as ff_cover
+from rules.flanders_fields.play.table_rules import ARC_SIZES, MG_RANGE_CM, MG_SIZES
 from rules.flanders_fields.ruleset import cite
-from rules.flanders_fields.table_rules import ARC_SIZES, MG_RANGE_CM, MG_SIZES
 from rules.table import arcs, coverage, mgfire
 from rules.table.bases import BASES
 

@@ -27,8 +27,8 @@ from app.services import units as units_service
 from playsheets import render
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import Side
-from rules.flanders_fields.common import PeriodId
-from rules.flanders_fields.organisation import ORGANISATION_TABLES, build_force
+from rules.flanders_fields.book.common import PeriodId
+from rules.flanders_fields.book.organisation import ORGANISATION_TABLES, build_force
 from rules.registry import get_ruleset
 
 router = Router(prefix="/playsheets", tags=["playsheets"])

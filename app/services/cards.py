@@ -14,7 +14,7 @@ from app.services.games import set_game
 from app.services.seats import get_side, set_side_allowance, sides
 from rules.core.errors import RulesError
 from rules.flanders_fields.errata import SRC_EVENTS
-from rules.flanders_fields.events import PACK, card_dict
+from rules.flanders_fields.resolvers.events import PACK, card_dict
 
 # -- random events: the pack and the hands -------------------------------------------------------------------
 HAND_KEY = "event-hand"

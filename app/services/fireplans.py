@@ -22,8 +22,8 @@ from app.services.seats import get_side
 from app.services.table import barrage_step, cloud_arrives
 from app.services.units import list_units
 from rules.core.errors import NotFoundError, RulesError
-from rules.flanders_fields.barrage import require_plan_item
-from rules.flanders_fields.gas import SRC_GAS
+from rules.flanders_fields.resolvers.barrage import require_plan_item
+from rules.flanders_fields.resolvers.gas import SRC_GAS
 from rules.registry import get_ruleset
 from rules.table.frame import Side, Table, grid_to_table
 

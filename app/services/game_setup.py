@@ -14,16 +14,16 @@ from app.services.events import record
 from app.services.seats import Credentials, create_sides
 from app.services.units import add_unit_tree
 from rules.core.errors import RulesError
-from rules.flanders_fields.common import PERIODS
-from rules.flanders_fields.organisation import (
+from rules.flanders_fields.book.common import PERIODS
+from rules.flanders_fields.book.organisation import (
     ORGANISATION_TABLES,
     build_force,
     build_template,
     max_units_per_game,
 )
-from rules.flanders_fields.organisation import Unit as OrgUnit
+from rules.flanders_fields.book.organisation import Unit as OrgUnit
+from rules.flanders_fields.planning.scenarios import DEPLOY_DEPTH
 from rules.flanders_fields.ruleset import FlandersFields
-from rules.flanders_fields.scenarios import DEPLOY_DEPTH
 from rules.registry import get_ruleset
 from rules.table.bases import BASES
 
@@ -54,7 +54,7 @@ def create_game(
     rs = get_ruleset(NEW_GAME_RULESET)
     spec = None
     if scenario is not None:
-        from rules.flanders_fields.scenarios import build_scenario
+        from rules.flanders_fields.planning.scenarios import build_scenario
 
         # Built with this game's readings: an erratum may change the forces.
         spec = build_scenario(scenario, variants)
@@ -65,7 +65,7 @@ def create_game(
     period = period or (spec.period if spec else _common_period(forces))
     rs.context(period, variants or {})  # refuses unknown periods and errata with a 422 naming them
     if terrain is not None:
-        from rules.flanders_fields.table_rules import WIRE_BELT_CM
+        from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
         from rules.table.terrain import terrain_from_geojson
 
         # Refuses bad features with a 422 naming them.

@@ -37,7 +37,7 @@ from rules.core.game import (
     UnitChange,
     UnitKilled,
 )
-from rules.flanders_fields.units import rifle_losses as rifle_losses  # the battalion page and the report
+from rules.flanders_fields.play.units import rifle_losses as rifle_losses  # the battalion page and the report
 from rules.registry import get_game_rules
 
 

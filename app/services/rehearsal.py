@@ -1,5 +1,5 @@
 """Rehearsing a side's fire plan on the game's current table: the enemy's stands as they stand now (their
-positions are public), the side's own plan (never the other side's), and rules/flanders_fields/rehearsal.py
+positions are public), the side's own plan (never the other side's), and rules/flanders_fields/planning/rehearsal.py
 for every number.
 
 A rehearsal can take seconds of CPU. It runs in one worker process at a lower priority, off the server's
@@ -29,9 +29,9 @@ from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.errors import RulesError
 from rules.core.game import ancestor_at
-from rules.flanders_fields import rehearsal as R
-from rules.flanders_fields.game_table import stand_of, target_cover, terrain_index
-from rules.flanders_fields.units import quality_of
+from rules.flanders_fields.planning import rehearsal as R
+from rules.flanders_fields.play.game_table import stand_of, target_cover, terrain_index
+from rules.flanders_fields.play.units import quality_of
 from rules.table.frame import Side
 
 RULESET = "flanders-fields"
@@ -104,7 +104,7 @@ def rehearse_plan(
         )
         readings = {**game.variants, **(variants or {})}
         body = _run(_rehearse, *work, game.period or "late", readings, turns, seed, samples)
-    body["game"] = game.id  # its assumptions are the rules' own (rules/flanders_fields/rehearsal.py)
+    body["game"] = game.id  # its assumptions are the rules' own (rules/flanders_fields/planning/rehearsal.py)
     return body
 
 

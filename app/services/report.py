@@ -12,8 +12,8 @@ from app.services.events import event_dict, list_events, roles_of
 from app.services.games import game_state
 from app.services.markers import rifle_losses
 from app.services.units import leaves_under, list_units
-from rules.flanders_fields.casualties import casualty_split
 from rules.flanders_fields.errata import CASUALTY_ROUNDING, SRC_CASUALTIES
+from rules.flanders_fields.resolvers.casualties import casualty_split
 from rules.registry import get_ruleset
 
 

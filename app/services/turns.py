@@ -18,10 +18,8 @@ from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import sides
 from app.services.table import barrage_step, table_of
 from app.services.units import ancestor_at, ancestors, list_units
-from rules.flanders_fields.common import PERIODS, PeriodId
-from rules.flanders_fields.orders import BATTALION_UNITS
-from rules.flanders_fields.ruleset import cite
-from rules.flanders_fields.sequence import (
+from rules.flanders_fields.book.common import PERIODS, PeriodId
+from rules.flanders_fields.book.sequence import (
     ANY_UNIT,
     SEQUENCES,
     TURN_SOURCE,
@@ -34,7 +32,9 @@ from rules.flanders_fields.sequence import (
     refusal,
     unit_classes,
 )
-from rules.flanders_fields.units import order_unit
+from rules.flanders_fields.play.units import order_unit
+from rules.flanders_fields.resolvers.orders import BATTALION_UNITS
+from rules.flanders_fields.ruleset import cite
 
 # -- the turn sequence -----------------------------------------------------------------------------------
 # "It advances its own width at the start of the attacking side's turn." (ROLLING BARRAGE)

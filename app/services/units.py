@@ -58,7 +58,7 @@ def add_unit_tree(
     off_table: Iterable[str] = (),
     off_parent: bool = False,
 ) -> Unit:
-    """Insert a rules.flanders_fields.organisation.Unit tree (id, name, level, kind, base, quality, models,
+    """Insert a rules.flanders_fields.book.organisation.Unit tree (id, name, level, kind, base, quality, models,
     children, source); `placements` maps stand ids to {center, facing_deg}; units named in `off_table`
     (reinforcements, off-table batteries) and everything under them start off the table."""
     off = set(off_table)

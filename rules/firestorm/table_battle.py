@@ -76,10 +76,10 @@ from rules.firestorm.great_war_data import (
     gassed_half,
 )
 from rules.firestorm.ruleset import Firestorm, cite
-from rules.flanders_fields.organisation import ORGANISATION_TABLES, TABLES, build_force, build_template
-from rules.flanders_fields.organisation import Unit as OrgUnit
+from rules.flanders_fields.book.organisation import ORGANISATION_TABLES, TABLES, build_force, build_template
+from rules.flanders_fields.book.organisation import Unit as OrgUnit
+from rules.flanders_fields.planning.scenarios import DEPLOY_DEPTH, HILL_HEIGHT_CM, ROAD_WIDTH_CM
 from rules.flanders_fields.ruleset import cite as ff_cite
-from rules.flanders_fields.scenarios import DEPLOY_DEPTH, HILL_HEIGHT_CM, ROAD_WIDTH_CM
 from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
 
 Role = Literal["attacker", "defender"]
@@ -103,7 +103,7 @@ class TableForce:
     template, name}."""
 
     side: Role
-    table: str  # a key of rules.flanders_fields.organisation.ORGANISATION_TABLES
+    table: str  # a key of rules.flanders_fields.book.organisation.ORGANISATION_TABLES
     quality: str | None  # a Flanders Fields quality id, or None for the table's default
     name: str  # the Firestorm Troop's card name
     troop: str  # the Firestorm Troop id it comes from; "" for the force a side fields without one

@@ -1,34 +1,38 @@
 """Flanders Fields. Importing the package registers the rule set with all its resolvers and data.
 
-Each module imported below attaches its resolvers, datasets and errata to FlandersFields.
+Each module imported below attaches its resolvers, datasets and errata to FlandersFields: `resolvers/` (what a
+player asks at the table), `book/` (the book's tables as data), `play/` (the rule set played as a game) and
+`planning/` (scenarios and the fire-plan rehearsal). They are imported in this order, which is the order the
+rule set lists its resolvers in.
 """
 
-from rules.flanders_fields import (  # noqa: F401  (imported to register, not used here)
-    air,
-    artillery,
-    artillery_tables,
-    assault,
-    barrage,
-    casualties,
-    cover,
-    deviation,
-    events,
-    firewaltz,
-    game,
-    gas,
-    heroic,
-    morale,
-    movement,
-    orders,
-    organisation,
-    reference,
-    scenarios,
-    shooting,
-    special_rules,
-    suppression,
-    visibility,
-    wire,
-)
+# isort: off
+from rules.flanders_fields.resolvers import air  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import artillery  # noqa: F401  (imported to register)
+from rules.flanders_fields.book import artillery_tables  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import assault  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import barrage  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import casualties  # noqa: F401  (imported to register)
+from rules.flanders_fields.book import cover  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import deviation  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import events  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import firewaltz  # noqa: F401  (imported to register)
+from rules.flanders_fields.play import game  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import gas  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import heroic  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import morale  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import movement  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import orders  # noqa: F401  (imported to register)
+from rules.flanders_fields.book import organisation  # noqa: F401  (imported to register)
+from rules.flanders_fields.book import reference  # noqa: F401  (imported to register)
+from rules.flanders_fields.planning import scenarios  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import shooting  # noqa: F401  (imported to register)
+from rules.flanders_fields.book import special_rules  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import suppression  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import visibility  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import wire  # noqa: F401  (imported to register)
+
+# isort: on
 from rules.flanders_fields.ruleset import FlandersFields
 
 __all__ = ["FlandersFields"]

@@ -2,7 +2,7 @@
 
 "As the gas sweeps over the table it will attack all the troops it passes over"; "Any base which is fully
 covered by the gas cloud will be attacked at full effect, if the cloud only partly covers a base the attack
-is at -2" (GAS). The wind's turn-by-turn distribution comes from rules.flanders_fields.gas; this module only
+is at -2" (GAS). The wind's turn-by-turn distribution comes from rules.flanders_fields.resolvers.gas; this module only
 moves polygons and adds up probabilities.
 """
 

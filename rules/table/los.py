@@ -5,7 +5,7 @@ ground man see over buildings and woods ... However a limited amount of dead gro
 for practical purposes this is defined as 2.5cm. This means that troops within 2.5cm of a building are safe
 from being spotted by observers on a hill or ridge on the other side of the building". The line is traced
 centre to centre; a wood or village the viewer or target stands in does not block (its cover is in the
-visibility distance instead). The distances themselves are rules.flanders_fields.visibility's.
+visibility distance instead). The distances themselves are rules.flanders_fields.resolvers.visibility's.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from rules.flanders_fields.organisation import build_force
+from rules.flanders_fields.book.organisation import build_force
 from tests.frontend.conftest import TABLET_LANDSCAPE, assert_no_horizontal_scroll, screenshot, small_targets
 
 pytestmark = pytest.mark.browser

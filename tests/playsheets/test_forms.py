@@ -171,7 +171,7 @@ def test_organisation_sheet_prints_the_tree() -> None:
 
 
 def test_organisation_sheet_of_every_table_over_http(sqlite_client) -> None:  # type: ignore[no-untyped-def]
-    from rules.flanders_fields.organisation import ORGANISATION_TABLES, build_force
+    from rules.flanders_fields.book.organisation import ORGANISATION_TABLES, build_force
 
     for table_id in ORGANISATION_TABLES:
         force = build_force(table_id)

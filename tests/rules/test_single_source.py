@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from rules.flanders_fields import artillery, barrage
-from rules.flanders_fields import tables as T
-from rules.flanders_fields.reference import BLOCK_HOUSE_RULES, weapon_ranges
-from rules.flanders_fields.table_rules import MG_SIZES
+from rules.flanders_fields.book import tables as T
+from rules.flanders_fields.book.reference import BLOCK_HOUSE_RULES, weapon_ranges
+from rules.flanders_fields.play.table_rules import MG_SIZES
+from rules.flanders_fields.resolvers import artillery, barrage
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIRS = ("rules", "app", "playsheets")
@@ -109,15 +109,15 @@ def assignments(root: Path, name: str) -> list[str]:
     )
 
 
-TABLES = "rules/flanders_fields/tables.py"
-REFERENCE = "rules/flanders_fields/reference.py"
+TABLES = "rules/flanders_fields/book/tables.py"
+REFERENCE = "rules/flanders_fields/book/reference.py"
 FRAME = "rules/table/frame.py"
 # Each rule number, and the one place that writes it down.
 DEFINED_ONCE = {
     # "Machine Guns 70cm (Beaten Zone 15cm)", "Block Houses 50cm (Beaten Zone 10cm)" (WEAPON RANGES)
     "beaten zone": (r"beaten_zone(_cm)?$", {(TABLES, 15.0), (TABLES, 10.0)}),
     # "There is a danger area 6cm behind the RB"
-    "barrage danger zone": (r"danger_(zone|area|cm)", {("rules/flanders_fields/barrage.py", 6.0)}),
+    "barrage danger zone": (r"danger_(zone|area|cm)", {("rules/flanders_fields/resolvers/barrage.py", 6.0)}),
     # "a "standard" belt of barbed wire is considered to be 2cm wide"
     "wire belt": (r"wire_belt|belt_cm", {(TABLES, 2.0)}),
     # "fire zone is 2cm wide" (ARCS OF FIRE, MACHINE GUNS)

@@ -4,7 +4,7 @@ deep shelters."""
 from __future__ import annotations
 
 from rules.core.ruleset import Erratum, Reading
-from rules.flanders_fields import tables as T
+from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.ruleset import FlandersFields, cite
 
 ARTILLERY_LINE_OF_SIGHT_EARLY = "artillery-line-of-sight-early"

@@ -4,8 +4,8 @@ houses, light mortars and armour."""
 from __future__ import annotations
 
 from rules.core.ruleset import Erratum, Reading
-from rules.flanders_fields import tables as T
-from rules.flanders_fields.common import PERIODS
+from rules.flanders_fields.book import tables as T
+from rules.flanders_fields.book.common import PERIODS
 from rules.flanders_fields.ruleset import FlandersFields, cite, cite_playsheets
 
 BEATEN_ZONE_PENALTY = "beaten-zone-penalty"

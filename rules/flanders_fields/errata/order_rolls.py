@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.core.ruleset import Erratum, Reading
-from rules.flanders_fields.common import PERIODS
+from rules.flanders_fields.book.common import PERIODS
 from rules.flanders_fields.ruleset import FlandersFields, cite, cite_playsheets
 
 RAW_ORDER_MODIFIER = "raw-order-modifier"

@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from shapely.geometry import Point
 
 from rules.firestorm.table_battle import FRONT_TRENCH
-from rules.flanders_fields.organisation import build_template
-from rules.flanders_fields.table_rules import WIRE_BELT_CM
+from rules.flanders_fields.book.organisation import build_template
+from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
 from rules.table.terrain import terrain_from_geojson
 from tests.app.campaigns.conftest import Seats, bearer, new_campaign
 

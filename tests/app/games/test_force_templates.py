@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from rules.flanders_fields.organisation import build_template, count_units
+from rules.flanders_fields.book.organisation import build_template, count_units
 from tests.app.games.conftest import new_game, units_by_ref
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from shapely import Polygon
 
-from rules.flanders_fields.organisation import build_force, count_units
+from rules.flanders_fields.book.organisation import build_force, count_units
 from rules.table.bases import BASES
 from rules.table.frame import oriented_rect
 from tests.app.games.conftest import new_game, units_by_ref

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from rules.flanders_fields.scenarios import SCENARIOS
+from rules.flanders_fields.planning.scenarios import SCENARIOS
 from tests.app.games.conftest import Game, new_game, units_by_ref
 
 # The British plan of tests/rules/flanders_fields/test_rehearsal.py: batteries on the German start line.

@@ -394,7 +394,7 @@ def test_a_draw_tells_the_drawer_nothing_of_the_pack(client: TestClient) -> None
     """The pack less the cards out of play and one's own hand is the opponent's hand: no answer to the drawer
     lists the pack left, says where in it a card was (its order), or gives odds over it; and a side may
     neither pick where it draws nor look at a draw without making it."""
-    from rules.flanders_fields.events import PACK
+    from rules.flanders_fields.resolvers.events import PACK
 
     c = client
     g, _ids = plan_game(c)

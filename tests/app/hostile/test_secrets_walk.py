@@ -21,8 +21,8 @@ from fastapi.routing import iter_route_contexts
 
 from app.guard.auth import COOKIE_NAME, SIDES
 from app.main import app as default_app
-from rules.flanders_fields.events import PACK
-from rules.flanders_fields.organisation import ORGANISATION_TABLES
+from rules.flanders_fields.book.organisation import ORGANISATION_TABLES
+from rules.flanders_fields.resolvers.events import PACK
 from tests.app.games.conftest import Game, live_url, new_game  # noqa: F401  (live_url is a fixture)
 from tests.app.hostile.test_secrets import pdf_text, token_of
 

@@ -13,7 +13,12 @@ from sqlmodel import Session
 from app.services import campaign_battles
 from rules.core.errors import RulesError
 from rules.firestorm.table_battle import table_battle
-from rules.flanders_fields.organisation import TABLES, build_force, largest_side_units, max_units_per_game
+from rules.flanders_fields.book.organisation import (
+    TABLES,
+    build_force,
+    largest_side_units,
+    max_units_per_game,
+)
 from tests.app.games.conftest import Game, new_game
 from tests.rules.firestorm.test_table_battle import turn_one_battles
 

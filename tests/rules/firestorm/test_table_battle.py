@@ -33,9 +33,9 @@ from rules.firestorm.table_battle import (
     period_of,
     table_battle,
 )
-from rules.flanders_fields.organisation import ORGANISATION_TABLES, TABLES, build_force, build_template
-from rules.flanders_fields.scenarios import DEPLOY_DEPTH
-from rules.flanders_fields.table_rules import WIRE_BELT_CM
+from rules.flanders_fields.book.organisation import ORGANISATION_TABLES, TABLES, build_force, build_template
+from rules.flanders_fields.planning.scenarios import DEPLOY_DEPTH
+from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
 from rules.registry import get_ruleset
 from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
 from rules.table.terrain import terrain_from_geojson

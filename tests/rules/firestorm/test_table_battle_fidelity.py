@@ -14,8 +14,8 @@ from rules.core.errors import RulesError
 from rules.firestorm.great_war import BattleAreasRequest, TroopPointsRequest
 from rules.firestorm.great_war_data import POINTS_CARDS
 from rules.firestorm.table_battle import FRONT_TRENCH, TableBattle, TableForce, table_battle
-from rules.flanders_fields.organisation import build_force, build_template
-from rules.flanders_fields.table_rules import WIRE_BELT_CM
+from rules.flanders_fields.book.organisation import build_force, build_template
+from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
 from rules.registry import get_ruleset
 from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
 from rules.table.terrain import terrain_from_geojson

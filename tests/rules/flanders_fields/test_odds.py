@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from rules.core.errors import RulesError
-from rules.flanders_fields import tables as T
+from rules.flanders_fields.book import tables as T
 from tests.rules.flanders_fields import FF, resolve
 
 PERIODS = st.sampled_from(["early", "mid", "late"])

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from rules.core.errors import RulesError
-from rules.flanders_fields.artillery import DEEP_SUPPRESSION_STEP
-from rules.flanders_fields.barrage import ROLLING_BARRAGE_STEP
+from rules.flanders_fields.resolvers.artillery import DEEP_SUPPRESSION_STEP
+from rules.flanders_fields.resolvers.barrage import ROLLING_BARRAGE_STEP
 from tests.rules.flanders_fields.resolving import ff, resolve
 
 # Every request that names a Deep Suppression penalty, with the field it is named in.
@@ -81,7 +81,7 @@ def test_artillery_action_dataset_and_resolver_give_the_same_open_sights_bonus(
 ) -> None:
     # Early playsheet: "ARTILLERY WITH LINE OF SIGHT 1-2 = No Action 3-5 = 1 Action 6+ = 2 Actions" and
     # "ARTILLERY FIRING FROM OFF TABLE" the same: no +1 (erratum artillery-line-of-sight-early, its default).
-    from rules.flanders_fields.artillery import artillery_action_table
+    from rules.flanders_fields.resolvers.artillery import artillery_action_table
 
     variants = {"artillery-line-of-sight-early": reading}
     table = artillery_action_table(period, variants)

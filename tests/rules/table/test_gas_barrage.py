@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.flanders_fields.gas import Wind, next_wind_distribution
-from rules.flanders_fields.table_rules import DANGER_ZONE_CM
+from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM
+from rules.flanders_fields.resolvers.gas import Wind, next_wind_distribution
 from rules.table.barrage import advance, at_risk_chance
 from rules.table.bases import Stand
 from rules.table.coverage import StandIndex
@@ -140,7 +140,7 @@ def test_the_barrage_advances_its_width_and_names_what_it_passes_and_who_is_too_
 def test_one_turn_forecast_equals_rolling_every_die_of_the_table() -> None:
     from itertools import product
 
-    from rules.flanders_fields.gas import next_wind
+    from rules.flanders_fields.resolvers.gas import next_wind
 
     cloud = Template("gas-attacker", (60, 30)).polygon()
     stands = [*_stands(), Stand("flank", "d", "infantry-platoon", (80, 45))]

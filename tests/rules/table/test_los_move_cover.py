@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.core.errors import RulesError
-from rules.flanders_fields.cover import cover_for
-from rules.flanders_fields.table_rules import WIRE_BELT_CM
+from rules.flanders_fields.book.cover import cover_for
+from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
 from rules.table.bases import BASE_KINDS, Stand
 from rules.table.los import line_of_sight
 from rules.table.move import FireZone, fit_move, measure_move, measure_move_naive

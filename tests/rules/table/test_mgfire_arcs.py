@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.core.errors import RulesError
-from rules.flanders_fields.table_rules import ARC_SIZES, MG_SIZES
+from rules.flanders_fields.play.table_rules import ARC_SIZES, MG_SIZES
 from rules.table.arcs import arc_polygon, target_priority
 from rules.table.bases import BASE_KINDS, Stand
 from rules.table.coverage import StandIndex

@@ -1,0 +1,120 @@
+"""Cover from terrain (TERRAIN AND ITS IMPACT ON COVER, TYPES OF COVER), and the names of the errata of the
+table's geometry (MG arcs, mixed-terrain moves, turning), which the geometry endpoints read through a
+Context of this rule set."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rules.flanders_fields.book.common import Cover, Quality
+from rules.flanders_fields.errata import BLOCKHOUSE_RANGE, MG_ARC, MOVE_MIXED_TERRAIN, TURN_COST
+from rules.flanders_fields.ruleset import FlandersFields, cite
+
+SRC_TERRAIN_COVER = cite("TERRAIN AND ITS IMPACT ON COVER")
+SRC_TYPES_OF_COVER = cite("TYPES OF COVER")
+
+# (kinds that must all be present, cover, source, quoted line), strongest first: the first match wins.
+COVER_RULES: tuple[tuple[frozenset[str], Cover, str, str], ...] = (
+    (
+        frozenset({"blockhouse"}),
+        "fortified",
+        SRC_TERRAIN_COVER,
+        "NB a block house in a village remains Fortified position.",
+    ),
+    (
+        frozenset({"trench", "village"}),
+        "fortified",
+        SRC_TERRAIN_COVER,
+        "trenches and strong points dug into villages are classed as fortified",
+    ),
+    (
+        frozenset({"strongpoint", "village"}),
+        "fortified",
+        SRC_TERRAIN_COVER,
+        "trenches and strong points dug into villages are classed as fortified",
+    ),
+    (
+        frozenset({"trench", "woods"}),
+        "hard",
+        SRC_TERRAIN_COVER,
+        "a trench in a wood is classed as Hard Cover rather than Medium",
+    ),
+    (
+        frozenset({"strongpoint"}),
+        "hard",
+        SRC_TYPES_OF_COVER,
+        "Hard Cover: Particularly well made sections of trench and/or strong points",
+    ),
+    (
+        frozenset({"village"}),
+        "hard",
+        SRC_TERRAIN_COVER,
+        "built up areas like village provide hard cover",
+    ),
+    (frozenset({"trench"}), "medium", SRC_TYPES_OF_COVER, "Medium Cover: Most open trenches"),
+    (frozenset({"woods"}), "soft", SRC_TERRAIN_COVER, "Wooded areas provide soft cover"),
+    (frozenset({"marsh"}), "soft", SRC_TERRAIN_COVER, "Marshes and river banks are classed as soft cover"),
+    (
+        frozenset({"river-bank"}),
+        "soft",
+        SRC_TERRAIN_COVER,
+        "Marshes and river banks are classed as soft cover",
+    ),
+)
+# "Experienced and Veteran troops in what would otherwise be deemed Open Ground are classed as being in
+# Soft Cover at all times"; "All Storm troop battalions are veteran." (TROOP QUALITY)
+FIELD_CRAFT: frozenset[str] = frozenset({"experienced", "veteran", "storm"})
+FIELD_CRAFT_LINE = (
+    "Experienced and Veteran troops in what would otherwise be deemed Open Ground are classed as being in "
+    "Soft Cover at all times"
+)
+
+
+def cover_for(feature_kinds: Iterable[str], quality: Quality | str | None = None) -> Cover:
+    """The cover of a stand standing in these terrain kinds. Kinds that give no cover (hill, road,
+    stream, river, shell-torn, shattered, wire) leave it in the open."""
+    kinds = set(feature_kinds)
+    for needs, cover, _src, _line in COVER_RULES:
+        if needs <= kinds:
+            return cover
+    return "soft" if quality in FIELD_CRAFT else "open"
+
+
+def cover_source(feature_kinds: Iterable[str], quality: Quality | str | None = None) -> str:
+    kinds = set(feature_kinds)
+    for needs, _cover, src, _line in COVER_RULES:
+        if needs <= kinds:
+            return src
+    return SRC_TYPES_OF_COVER
+
+
+def cover_classes(_period: str | None = None) -> dict[str, Any]:
+    return {
+        "rules": [
+            {"kinds": sorted(needs), "cover": cover, "source": src, "text": line}
+            for needs, cover, src, line in COVER_RULES
+        ],
+        "open_ground": {
+            "raw": "open",
+            **{q: "soft" for q in sorted(FIELD_CRAFT)},
+            "source": SRC_TYPES_OF_COVER,
+            "text": FIELD_CRAFT_LINE,
+        },
+        "order": "the first rule whose kinds are all under the stand applies",
+    }
+
+
+FlandersFields.dataset("cover-classes", "Cover: which terrain (and combinations) gives which cover")(
+    cover_classes
+)
+
+# The errata the table's geometry reads (rules/flanders_fields/errata/), named here for the endpoints.
+__all__ = [
+    "BLOCKHOUSE_RANGE",
+    "MG_ARC",
+    "MOVE_MIXED_TERRAIN",
+    "TURN_COST",
+    "cover_classes",
+    "cover_for",
+]

@@ -1,0 +1,397 @@
+"""The turn sequence of each war period as data: the numbered ORDER SEQUENCE of its playsheet, each step with
+the line the playsheet prints and what that step lets the players do at the table.
+
+The game follows it step by step (which step comes next, what it needs, whether a move or a marker is
+allowed now) and the printed playsheet prints it, so the referee screen and the paper cannot drift apart.
+Every permit quotes the printed words that grant it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from rules.flanders_fields.book.common import PERIODS, PeriodId
+from rules.flanders_fields.ruleset import cite
+
+# What a player does to the game's table, as the game checks it against the step.
+Action = Literal[
+    "build-forces",  # add units or forces, rename them, set their quality
+    "move-stands",
+    "place-markers",
+    "recover-markers",
+    "redirect-aiming-points",
+    "record-state",  # what happened to a stand: on the wire, in gas, sheltering, limbered, promoted ...
+    "lay-templates",  # place, move or remove a side's template (artillery, mortar, gas, barrage) on the table
+]
+# Who a step's orders reach ("Regiment/Brigade commanders may only issue orders to any of its own or attached
+# assets"; "Battalion commanders may issue orders to their battalion assets, attached assets and rifle
+# companies"), and the command stands that move in the last step.
+UnitClass = Literal["support-asset", "battalion-asset", "battalion-commander", "command-stand"]
+ANY_UNIT: tuple[UnitClass, ...] = get_args(UnitClass)
+GameStatus = Literal["setup", "playing", "finished"]
+
+# What each action is called in a message to the players.
+DOING: Mapping[Action, str] = {
+    "build-forces": "add units or change a force's make-up",
+    "move-stands": "move stands",
+    "place-markers": "place suppression markers",
+    "recover-markers": "recover suppression markers",
+    "redirect-aiming-points": "redirect battery aiming points",
+    "record-state": "record what happened to a stand",
+    "lay-templates": "place, move or remove templates",
+}
+WHO: Mapping[UnitClass, str] = {
+    "support-asset": "regimental/brigade MGs, artillery and mortars",
+    "battalion-asset": "battalion MGs, mortars, tanks and rifle companies",
+    "battalion-commander": "battalion commanders",
+    "command-stand": "command stands",
+}
+
+
+@dataclass(frozen=True)
+class Permit:
+    """One thing a step (or the set-up) allows, with the printed words that allow it."""
+
+    action: Action
+    quote: str
+    source: str
+    units: tuple[UnitClass, ...] = ANY_UNIT  # whose stands; markers land wherever fire lands
+
+
+@dataclass(frozen=True)
+class Step:
+    """One numbered step of a playsheet's order sequence. `printed` is the step's heading as the playsheet
+    prints it; `title`, `parts` and `note` are what firestep's playsheet and referee screen show of it;
+    `resolvers` are the calls the step usually needs."""
+
+    id: str
+    number: int
+    printed: str
+    title: str
+    source: str
+    does: str
+    permits: tuple[Permit, ...] = ()
+    parts: tuple[str, ...] = ()
+    note: str = ""
+    resolvers: tuple[str, ...] = ()
+    attacker_only: bool = False
+
+    def allows(self, action: Action, classes: tuple[UnitClass, ...] = ANY_UNIT) -> Permit | None:
+        return next((p for p in self.permits if p.action == action and set(p.units) & set(classes)), None)
+
+
+@dataclass(frozen=True)
+class OrderSequence:
+    period: PeriodId
+    source: str
+    steps: tuple[Step, ...]
+
+
+SEQ = "ORDER SEQUENCE NOTES"
+# "Both sides follow the same turn sequence with the attackers starting the game." (TURN SEQUENCE)
+TURN_SOURCE = cite("TURN SEQUENCE")
+# "with one side moving and firing before the other side takes a turn" (TURN SEQUENCE)
+ONE_SIDE_AT_A_TIME = "one side moving and firing before the other side takes a turn"
+GAME_SEQUENCE = cite("GAME SEQUENCE")
+SET_UP_QUOTE = "Attacker and Defender deploy their forces a battalion at a time with the Defender starting."
+# GAME SEQUENCE: "Set up terrain then add trench lines ... Write down artillery fire plans if applicable.
+# Attacker and Defender deploy their forces a battalion at a time with the Defender starting."
+SET_UP: tuple[Permit, ...] = tuple(
+    Permit(a, SET_UP_QUOTE, GAME_SEQUENCE)
+    for a in ("build-forces", "move-stands", "redirect-aiming-points", "record-state")
+)
+# While the game is played, what befell a stand is recorded when it happens, whatever the step (barrages,
+# gas, fire and wire all change a stand's state); by its own side, as every other change of a stand.
+RECORDING = Permit("record-state", "Table top game begins.", GAME_SEQUENCE)
+
+_MG_ACTIONS = "“Actions” are; REMOVE A SUPPRESSION LEVEL, MOVE or FIRE"
+_GUN_ACTIONS = (
+    "“Actions” are: REMOVE A SUPPRESSION LEVEL, REDIRECT A BATTERY AIMING POINT, FIRE A BATTERY OR MOVE"
+)
+_RIFLE_ACTIONS = "“Action” are; REMOVE A SUPPRESSION LEVEL, FIRE or MOVE"
+_MORTAR_ACTIONS = "“Actions” are; REMOVE A SUPPRESSION LEVEL, REDIRECT A BATTERY AIMING POINT, FIRE or MOVE"
+_BN_COMMANDERS = "Remove suppression from Battalion commanders"
+_COMMAND_MOVE = (
+    "All command stands including any artillery liaison officers may move twice, at speed of their type"
+)
+_GAS_ATTACK = "As the gas sweeps over the table it will attack all the troops it passes over"
+_BARRAGE_EFFECTS = {
+    "mid": "ROLLING BARRAGES – ADVANCE AND ROLL EFFECTS 1-2 No Effect ~ 3-5 Suppressed ~ 6 = Killed",
+    "late": "Med Cover (Trenches) 1-2 No Effect ~ 3-5 Suppressed ~ 6 = Dead",
+}
+_BOMBARDMENT_EFFECTS = "DEPLOY PRE-PLANNED BARRAGES AND BOMBARDMENTS - ROLL EFFECTS"
+_ORDERS = ("order-roll", "artillery-action", "shooting", "assault", "wire-crossing", "movement")
+
+
+def _sequence(period: PeriodId) -> OrderSequence:
+    early = period == "early"
+    n = 0 if early else 4  # the 1914 sheet numbers support orders 1; later sheets 5
+
+    def src(number: int, heading: str) -> str:
+        return cite(f"{SEQ}, {number} {heading}", period)
+
+    support_heading = "DIVISIONAL/REGIMENTAL/BRIGADE ORDERS" if period == "late" else "SUPPORT ORDERS"
+    support_src = src(n + 1, support_heading)
+    support_parts = {
+        "early": (
+            "I. Allocate Staff Re-Roll Markers",
+            "II. Individual Regimental/Brigade MGs",
+            "III. Individual Regimental/Brigade Artillery",
+        ),
+        "mid": (
+            "I. Allocate Staff Re-Roll markers",
+            "II. Individual Regimental/Brigade MGs, including Block Houses",
+            "III. Individual Regimental/Brigade Artillery and Mortars (Deep Suppression modifiers apply to off "
+            "table artillery support)",
+        ),
+        "late": (
+            "I. Allocate Staff reroll markers",
+            "II. Individual Regimental/Brigade MGs, including Block Houses",
+            "III. Individual Regimental/Brigade Artillery and Mortars (Deep Suppression modifiers apply to off "
+            "table artillery support)",
+            "IV. Direct Air Support mission",
+        ),
+    }[period]
+    support_does = {
+        "early": "staff re-roll markers; regimental/brigade MGs; regimental/brigade artillery",
+        "mid": "staff re-roll markers; regimental/brigade MGs and block houses; artillery and mortars",
+        "late": "staff re-roll markers; regimental/brigade MGs and block houses; artillery and mortars; "
+        "direct air support missions",
+    }[period]
+    support_assets: tuple[UnitClass, ...] = ("support-asset",)
+    support = Step(
+        "support-orders",
+        n + 1,
+        f"{n + 1} {support_heading} – "
+        + ("DIVISION/REGIMENT/BRIGADE – " if period != "late" else "")
+        + "Roll D6 for each unit, sequence is :~",
+        "Divisional/Regimental/Brigade orders. Roll D6 for each unit"
+        if period == "late"
+        else "Support orders: Division/Regiment/Brigade. Roll D6 for each unit",
+        support_src,
+        f"Roll a D6 for each unit in turn: {support_does}.",
+        (
+            Permit("move-stands", _MG_ACTIONS, support_src, support_assets),
+            Permit("place-markers", _MG_ACTIONS, support_src),
+            Permit("recover-markers", _MG_ACTIONS, support_src, support_assets),
+            Permit("redirect-aiming-points", _GUN_ACTIONS, support_src, support_assets),
+        ),
+        parts=support_parts,
+        resolvers=_ORDERS + (("air-attack",) if period == "late" else ()),
+    )
+    battalion_src = src(n + 2, "BATTALION ORDERS")
+    battalion_assets: tuple[UnitClass, ...] = ("battalion-asset",)
+    battalion = Step(
+        "battalion-orders",
+        n + 2,
+        f"{n + 2} BATTALION ORDERS – Order each Battalion using the sequence:~",
+        "Battalion orders: order each battalion in sequence",
+        battalion_src,
+        "Order each battalion in turn: "
+        + (
+            "battalion MGs; rifle companies; remove suppression from battalion commanders."
+            if early
+            else "attached tanks; battalion MGs; battalion mortars; rifle companies; "
+            "remove suppression from battalion commanders."
+        ),
+        (
+            Permit("move-stands", _RIFLE_ACTIONS, battalion_src, battalion_assets),
+            Permit("place-markers", _RIFLE_ACTIONS, battalion_src),
+            Permit("recover-markers", _RIFLE_ACTIONS, battalion_src, battalion_assets),
+            Permit("recover-markers", _BN_COMMANDERS, battalion_src, ("battalion-commander",)),
+            # Battalion mortars arrive with the mid-war sheet.
+            *(
+                ()
+                if early
+                else (Permit("redirect-aiming-points", _MORTAR_ACTIONS, battalion_src, battalion_assets),)
+            ),
+        ),
+        parts=(
+            ("i. Individual Battalion MGs", "ii. Battalion Rifle Companies", f"iii. {_BN_COMMANDERS}")
+            if early
+            else (
+                "I. Tanks etc. attached to the battalions",
+                "II. Individual Battalion MGs",
+                "III. Individual Battalion Mortars",
+                "IV. Battalion Rifle Companies",
+                f"V. {_BN_COMMANDERS}",
+            )
+        ),
+        resolvers=(*_ORDERS, "morale"),
+    )
+    command_src = src(n + 3, "MOVE COMMAND STANDS")
+    command = Step(
+        "move-command-stands",
+        n + 3,
+        f"{n + 3} MOVE COMMAND STANDS.",
+        "Move command stands",
+        command_src,
+        "All command stands, artillery liaison officers included, may move twice at the speed of their type.",
+        (Permit("move-stands", _COMMAND_MOVE, command_src, ("command-stand",)),),
+        note=f"{_COMMAND_MOVE} i.e. {'infantry' if early else 'Infantry'} or Cavalry",
+        resolvers=("movement",),
+    )
+    tail = (support, battalion, command)
+    if early:
+        return OrderSequence(period, cite(SEQ, period), tail)
+    late = period == "late"
+    attackers = "ATTACKERS " if late else ""
+    barrage_src = src(2, "ROLLING BARRAGES - ADVANCE AND ROLL EFFECTS")
+    gas_src = src(3, "GAS - DEPLOY AND ROLL FOR WIND STRENGTH")
+    bombard_src = src(4, "BARRAGES AND BOMBARDMENTS")
+    head = (
+        Step(
+            "deep-suppression",
+            1,
+            f"1 {attackers}ROLL D6 FOR DEEP SUPPRESSION (DS) FACTOR 1-2 = No DS ~3-4 = -1 DS ~ 5 = -2 DS ~ 6 = -1 "
+            "& 1 battery lost",
+            f"{'Attackers roll' if late else 'Roll'} D6 for deep suppression (DS) factor",
+            src(1, "ROLL D6 FOR DEEP SUPPRESSION (DS) FACTOR"),
+            "The attacker rolls a D6 for deep suppression when his fire plan has it this turn "
+            "(1-2 none, 3-4 -1, 5 -2, 6 -1 and a battery lost); firestep rolls it at the start of the turn.",
+            resolvers=("deep-suppression",),
+            attacker_only=True,
+        ),
+        Step(
+            "rolling-barrages",
+            2,
+            f"2 {attackers}ROLLING BARRAGES – ADVANCE AND ROLL EFFECTS"
+            + ("" if late else " 1-2 No Effect ~ 3-5 Suppressed ~ 6 = Killed"),
+            f"{'Attackers rolling' if late else 'Rolling'} barrages: advance and roll effects",
+            barrage_src,
+            "The barrage advances its own width (20 cm) at the start of the turn; roll for each platoon under it.",
+            (Permit("place-markers", _BARRAGE_EFFECTS[period], barrage_src),),
+            resolvers=("rolling-barrage", "barrage-danger"),
+        ),
+        Step(
+            "gas",
+            3,
+            f"3 GAS – DEPLOY {'AND/OR ' if late else 'AND '}ROLL FOR WIND STRENGTH EACH TURN AFTER GAS IS DEPLOYED "
+            "ROLL FOR WIND CHANGE PAGE 28",
+            f"Gas: deploy {'and/or' if late else 'and'} roll for wind strength; each turn after gas is deployed "
+            "roll for wind change",
+            gas_src,
+            "Planned gas arrives; roll for wind strength, and each turn after deployment for wind change.",
+            (Permit("place-markers", _GAS_ATTACK, cite("GAS")),),
+            resolvers=("gas-wind",),
+        ),
+        Step(
+            "barrages-and-bombardments",
+            4,
+            f"4 BARRAGES AND BOMBARDMENTS {_BOMBARDMENT_EFFECTS}",
+            "Barrages and bombardments: deploy pre-planned barrages and bombardments, roll effects",
+            bombard_src,
+            "Deploy pre-planned barrages and bombardments and roll their effects.",
+            (Permit("place-markers", _BOMBARDMENT_EFFECTS, bombard_src),),
+            # The hurricane bombardment (Firewaltz) is planned and arrives here, late war only.
+            resolvers=("shooting", "deviation", *(("firewaltz",) if late else ())),
+        ),
+    )
+    return OrderSequence(period, cite(SEQ, period), head + tail)
+
+
+SEQUENCES: Mapping[PeriodId, OrderSequence] = {p: _sequence(p) for p in PERIODS}
+
+
+def unit_classes(
+    *, is_command: bool, under_battalion: bool, commands_battalion: bool
+) -> tuple[UnitClass, ...]:
+    """Which step's orders reach a stand: a battalion's command stand is a battalion commander; other
+    command stands are only command stands; the rest belong to a battalion or support it from above."""
+    if is_command:
+        return ("command-stand", "battalion-commander") if commands_battalion else ("command-stand",)
+    return ("battalion-asset",) if under_battalion else ("support-asset",)
+
+
+@dataclass(frozen=True)
+class Act:
+    """What a player asks to do: the action, the side whose stand it touches and which orders reach it."""
+
+    action: Action
+    side: str | None = None
+    classes: tuple[UnitClass, ...] = ANY_UNIT
+
+
+def permits_now(status: str, period: str, step_index: int) -> tuple[Permit, ...]:
+    if status == "setup":
+        return SET_UP
+    if status != "playing":
+        return ()
+    steps = SEQUENCES[_period(period)].steps
+    step = steps[step_index] if 0 <= step_index < len(steps) else None
+    return (*(step.permits if step else ()), RECORDING)
+
+
+def allowed_now(status: str, period: str, step_index: int, side_to_move: str) -> list[str]:
+    """What the players may do now, in words (one line each)."""
+    out: list[str] = []
+    for p in permits_now(status, period, step_index):
+        whose = f"the {side_to_move}'s " if status == "playing" and _own_turn_only(p.action) else ""
+        who = "" if p.units == ANY_UNIT else " and ".join(WHO[u] for u in p.units)
+        line = DOING[p.action] + (f" ({whose}{who or 'stands'})" if whose or who else "")
+        if line not in out:
+            out.append(line)
+    return out
+
+
+def _quoted(text: str) -> str:
+    return text if text.startswith("“") else f"“{text}”"
+
+
+def _own_turn_only(action: Action) -> bool:
+    # Markers land wherever the fire lands (an own barrage's danger zone, gas blown back); the states of a
+    # stand are recorded as they happen; everything else is the side to move's.
+    return action not in ("place-markers", "record-state")
+
+
+def _period(period: str) -> PeriodId:
+    return next((p for p in PERIODS if p == period), "early")
+
+
+def step_at(period: str, step_index: int) -> Step | None:
+    steps = SEQUENCES[_period(period)].steps
+    return steps[step_index] if 0 <= step_index < len(steps) else None
+
+
+def refusal(status: str, period: str, step_index: int, side_to_move: str, act: Act) -> str | None:
+    """None when the game's status and the current step allow the act, else a sentence for the players
+    naming the rule or step and what is allowed now."""
+    doing = DOING[act.action]
+    if status == "finished":
+        return f"The game is over: nothing on the table changes any more (you asked to {doing})."
+    allowed = "; ".join(allowed_now(status, period, step_index, side_to_move))
+    if status == "setup":
+        # Templates are the players' aids to show fire on the table, laid out freely until the game starts.
+        if act.action == "lay-templates" or any(p.action == act.action for p in SET_UP):
+            return None
+        return (
+            f"The game has not started: players may not {doing} in set-up. {GAME_SEQUENCE}: "
+            f"“{SET_UP_QUOTE}” Allowed now: {allowed}."
+        )
+    step = step_at(period, step_index)
+    if step is None:
+        return f"The game is not being played (status {status}): players may not {doing}."
+    if act.action == "build-forces":
+        return (
+            f"Forces are built and deployed in set-up ({GAME_SEQUENCE}: “{SET_UP_QUOTE}”); during play "
+            f"players may not {doing}. Allowed now: {allowed}."
+        )
+    if act.action == "record-state":
+        return None
+    where = f"step {step.number}. {step.title} of the {side_to_move}'s turn ({step.source})"
+    if _own_turn_only(act.action) and act.side is not None and act.side != side_to_move:
+        return (
+            f"It is the {side_to_move}'s turn ({TURN_SOURCE}: “{ONE_SIDE_AT_A_TIME}”): the {act.side}'s "
+            f"stands may not {doing} now. Allowed now: {allowed}."
+        )
+    if act.action == "lay-templates":
+        return None  # in any step of the side's own turn: its fire lands in several steps
+    if step.allows(act.action, act.classes):
+        return None
+    reached = [p for p in step.permits if p.action == act.action]
+    if reached:
+        whose = " and ".join(sorted({WHO[u] for p in reached for u in p.units}))
+        return f"In {where} only {whose} may {doing} ({_quoted(reached[0].quote)}). Allowed now: {allowed}."
+    return f"In {where} players may not {doing}. Allowed now: {allowed}."

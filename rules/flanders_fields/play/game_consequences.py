@@ -1,0 +1,298 @@
+"""What follows on the table from a result, as change records: actions from an order roll, markers and kills
+from fire (suppression spreading to the company, three markers killing), the morale tests losses make due,
+a morale result carried out, raw troops coming under fire, the wind blowing the gas clouds, a stand's roll
+under the barrages; and the markers placed and recovered by hand, and the end of a side's turn."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rules.core.errors import RulesError
+from rules.core.game import (
+    ActionsGranted,
+    ActionsLapsed,
+    ActionSpent,
+    BarragesRolled,
+    BecameSuppressed,
+    CameUnderFire,
+    CardsDrawn,
+    Change,
+    CloudsBlown,
+    CrewAbandoned,
+    DeepSuppressionSet,
+    GasMarked,
+    MoraleDue,
+    MoraleTaken,
+    Outcome,
+    Snapshot,
+    SuppressionAdded,
+    SuppressionCleared,
+    SuppressionRecovered,
+    UnitKilled,
+    UnitState,
+    ancestor_at,
+    ancestors,
+    leaves_under,
+)
+from rules.flanders_fields.book import tables as T
+from rules.flanders_fields.errata import SRC_EVENTS
+from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER, SRC_ROLLING_BARRAGE
+from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
+from rules.flanders_fields.play.game_table import clouds_on_wind, in_gas, stand_of
+from rules.flanders_fields.play.units import (
+    CREWED_KINDS,
+    SRC_ORDERED_UNITS,
+    quality_of,
+    rifle_losses,
+    suppression_level,
+)
+from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION
+from rules.flanders_fields.resolvers.gas import SRC_GAS
+from rules.flanders_fields.resolvers.heroic import SRC_HEROIC
+from rules.flanders_fields.resolvers.morale import morale_test_due
+from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
+from rules.flanders_fields.resolvers.orders import SRC_CREWED
+from rules.flanders_fields.resolvers.shooting import FIRE_TYPE as SHOOTING_FIRE_TYPE
+from rules.flanders_fields.resolvers.suppression import (
+    SRC_BATTLE_SUPPRESSION,
+    SRC_DEATH,
+    SRC_RECOVERY,
+    is_killed,
+    recovers_automatically,
+    spreads_to_company,
+)
+from rules.flanders_fields.ruleset import cite
+
+SRC_RAW_UNDER_FIRE = cite("TROOP QUALITY, RAW")
+
+# The suppression rules' fire types of the template resolvers (shooting uses the firer's).
+TEMPLATE_FIRE_TYPE = {
+    "rolling-barrage": "artillery",
+    "barrage-danger": "artillery",
+    "air-attack": "aircraft",
+}
+# The barrage list of the board each barrage resolver rolls a stand off.
+BARRAGE_ROLL_LIST = {"rolling-barrage": "pending", "barrage-danger": "danger"}
+
+
+def _morale_source(snap: Snapshot) -> str:
+    return cite(T.MORALE_SECTION, snap.period)
+
+
+def consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+    res = outcome.resolution
+    key = res["outcome_key"]
+    result = res["outcome"]
+    unit = snap.unit(outcome.unit_id, "unit_id") if outcome.unit_id is not None else None
+    target = snap.unit(outcome.target_id, "target_id") if outcome.target_id is not None else None
+    changes: list[Change] = []
+    if resolver == ORDER_ROLL and unit is not None and isinstance(result, Mapping):
+        actions = int(result.get("actions", 0))
+        changes.append(
+            ActionsGranted(f"{unit.name} has {actions} actions", SRC_ORDERED_UNITS, unit.id, actions)
+        )
+    elif resolver == "deep-suppression" and isinstance(result, Mapping):
+        penalty = int(result["penalty"])
+        changes.append(DeepSuppressionSet("the deep suppression rolled", SRC_DEEP_SUPPRESSION, penalty))
+    elif resolver == "morale" and unit is not None:
+        changes += morale_result(snap, unit, res)
+    elif resolver == "heroic-action" and unit is not None:
+        if key == "platoon-destroyed":  # "if a failure the platoon is immediately destroyed"
+            changes += kill(snap, unit.id, "the heroic action failed", SRC_HEROIC)
+    elif resolver == "gas-wind":
+        changes += wind_blows(snap, result)
+    elif resolver == "random-event":
+        changes.append(
+            CardsDrawn(
+                "random event cards drawn",
+                SRC_EVENTS,
+                tuple(result["hand"]),
+                tuple(result["opponent_hand"]),
+                tuple(result["deck"]),
+            )
+        )
+    if target is None:
+        return tuple(changes)
+    if resolver in BARRAGE_ROLL_LIST:
+        changes += rolled_under_barrage(snap, resolver, target.id)
+    if key in ("suppressed", "killed"):
+        firer = getattr(outcome.request, "firer", None)
+        fire = SHOOTING_FIRE_TYPE[firer] if firer else TEMPLATE_FIRE_TYPE.get(resolver)
+        count = int(res.get("suppression_markers", 1))  # two dice: "two suppressions are two markers"
+        now = snap.after(changes)
+        if key == "killed":
+            changes += kill(now, target.id, f"{target.name} is destroyed", SRC_DEATH)
+        else:
+            changes += suppression_added(now, target.id, fire, count)
+    if resolver in ("shooting", *TEMPLATE_FIRE_TYPE):
+        changes += fired_on(snap.after(changes), target.id)
+    return tuple(changes)
+
+
+# -- markers -------------------------------------------------------------------------------------------------
+def suppression_added(snap: Snapshot, unit_id: int, fire: str | None, count: int = 1) -> tuple[Change, ...]:
+    """Suppress a stand: MG, mortar and artillery fire suppresses its whole company; a third marker kills."""
+    target = snap.unit(unit_id)
+    if target.killed:
+        raise RulesError("unit_id", f"unit {target.id} is already destroyed")
+    by_id = snap.by_id
+    hit = [target]
+    company = ancestor_at(target, "company", by_id) if fire and spreads_to_company(fire) else None
+    if company is not None and company is not target:
+        hit = [u for u in leaves_under(company, snap.units) if not u.killed]
+    changes: list[Change] = []
+    for u in hit:
+        why = f"{count} suppression marker{'s' if count != 1 else ''} on {u.name}"
+        if u is not target:
+            why += f" ({fire} fire on {target.name} suppresses its company)"
+        changes.append(SuppressionAdded(why, SRC_BATTLE_SUPPRESSION, u.id, count, fire))
+        if is_killed(u.suppression + count):
+            changes.append(UnitKilled(f"three suppressions kill {u.name}", SRC_DEATH, u.id))
+    killed = [c.unit_id for c in changes if isinstance(c, UnitKilled)]
+    return (*changes, *morale_flags(snap.after(changes), killed))
+
+
+def suppression_recovered(snap: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
+    """ "The only method of recovering from Battle Suppression is by the use of an Action": the action comes
+    from the stand itself or the nearest unit above it that was ordered (a company's actions)."""
+    unit = snap.unit(unit_id)
+    if unit.killed:
+        raise RulesError("unit_id", f"unit {unit.id} is destroyed")
+    if unit.suppression < 1:
+        raise RulesError("delta", f"unit {unit.id} has no suppression marker to remove")
+    changes: list[Change] = []
+    if spend_action:
+        payer = next((a for a in [unit, *ancestors(unit, snap.by_id)] if a.actions_left > 0), None)
+        if payer is None:
+            raise RulesError(
+                "spend_action",
+                f"no action left for unit {unit.id} or the units above it: roll its order first",
+            )
+        changes.append(ActionSpent(f"an action of {payer.name}", SRC_RECOVERY, payer.id))
+    changes.append(SuppressionRecovered(f"a marker removed from {unit.name}", SRC_RECOVERY, unit.id))
+    return tuple(changes)
+
+
+def kill(snap: Snapshot, unit_id: int, reason: str, source: str) -> tuple[Change, ...]:
+    """A stand destroyed, and the morale test its loss makes due (nothing when it is already destroyed)."""
+    unit = snap.unit(unit_id)
+    if unit.killed:
+        return ()
+    killed = UnitKilled(reason, source, unit.id)
+    return (killed, *morale_flags(snap.after([killed]), [unit.id]))
+
+
+def morale_flags(snap: Snapshot, newly_lost: Iterable[int]) -> tuple[Change, ...]:
+    """Flag a battalion's morale test at 50% and again at 75% of its rifle platoons lost ("If a battalion's
+    RIFLE PLATOONS are reduced to 50% it must roll morale. Roll again at -2 when rifle company casualties
+    reach 75%."). `snap` already has the losses."""
+    by_id = snap.by_id
+    changes: list[Change] = []
+    seen: set[int] = set()
+    for lost_id in newly_lost:
+        bn = ancestor_at(snap.unit(lost_id), "battalion", by_id)
+        if bn is None or bn.id in seen or bn.morale_due:
+            continue
+        seen.add(bn.id)
+        start, gone = rifle_losses(bn, snap.units)
+        if not start:
+            continue
+        half, three_quarters = morale_test_due(start, gone)
+        if (bn.morale_stage == 0 and half) or (bn.morale_stage <= 1 and three_quarters):
+            why = f"{bn.name} has lost {gone} of its {start} rifle platoons"
+            changes.append(MoraleDue(why, _morale_source(snap), bn.id))
+    return tuple(changes)
+
+
+def morale_result(snap: Snapshot, bn: UnitState, res: Mapping[str, Any]) -> tuple[Change, ...]:
+    """Carry out a morale result at once ("Troops which have suffered from a poor morale result carry out
+    the result as soon as it is determined"): removed from play on a rout; on a retreat every stand is
+    suppressed and the battalion's crewed weapons are abandoned (the players move the stands back by
+    `retreat_cm`)."""
+    source = _morale_source(snap)
+    stage = None
+    if res.get("test_due"):
+        stage = max(2 if res.get("at_75_percent") else 1, bn.morale_stage)
+    changes: list[Change] = [MoraleTaken(f"{bn.name} has tested its morale", source, bn.id, stage)]
+    living = [u for u in leaves_under(bn, snap.units) if not u.killed]
+    if res.get("removed"):
+        return (*changes, *(UnitKilled(f"{bn.name} is removed from play", source, u.id) for u in living))
+    if res.get("suppressed"):
+        # "become Suppressed": a stand already suppressed stays so; no marker is added that could kill.
+        changes += [
+            BecameSuppressed(f"{bn.name} retreats suppressed", source, u.id)
+            for u in living
+            if u.suppression == 0
+        ]
+    if res.get("abandon_crewed_weapons"):
+        changes += [
+            CrewAbandoned(f"{u.name} abandons its crewed weapon", SRC_CREWED, u.id)
+            for u in living
+            if u.kind in CREWED_KINDS and not u.crew_abandoned
+        ]
+    return tuple(changes)
+
+
+def fired_on(snap: Snapshot, target_id: int) -> tuple[Change, ...]:
+    """Raw troops are +1 on orders "until they receive any fire": being shot at counts, whatever the
+    result, and the order roll is the battalion's, so the battalion is marked."""
+    target = snap.unit(target_id)
+    by_id = snap.by_id
+    if quality_of(target, by_id) != "raw":
+        return ()
+    marked = ancestor_at(target, "battalion", by_id) or target
+    if marked.raw_under_fire:
+        return ()
+    return (CameUnderFire(f"{marked.name} has been fired on", SRC_RAW_UNDER_FIRE, marked.id),)
+
+
+def end_of_turn(snap: Snapshot, side: str) -> tuple[Change, ...]:
+    """Battalion and higher command stands recover at the end of their own turn; unspent actions lapse."""
+    changes: list[Change] = []
+    for u in snap.units:
+        if u.side != side or u.killed:
+            continue
+        if u.suppression and u.is_command and recovers_automatically(suppression_level(u)):
+            changes.append(
+                SuppressionCleared(f"{u.name} recovers at the end of its turn", SRC_RECOVERY, u.id)
+            )
+        if u.actions_left:
+            changes.append(ActionsLapsed(f"{u.name}'s unspent actions lapse", SRC_ORDERED_UNITS, u.id))
+    return tuple(changes)
+
+
+# -- gas and barrages ------------------------------------------------------------------------------------------
+def wind_blows(snap: Snapshot, wind: Mapping[str, Any]) -> tuple[Change, ...]:
+    """The wind blows every cloud on the table (all offensive gas shares "the same vagaries of weather");
+    stands under a cloud are marked in gas, the others no longer."""
+    kept, gone = clouds_on_wind(snap.clouds, wind, snap.units)
+    blown = CloudsBlown(
+        "the wind moves every gas cloud", SRC_GAS_MOVEMENT, dict(wind), snap.turn, tuple(kept), tuple(gone)
+    )
+    return (blown, *gas_marked(snap, kept))
+
+
+def gas_marked(snap: Snapshot, clouds: Sequence[Mapping[str, Any]]) -> tuple[Change, ...]:
+    """Stands a cloud now covers are in gas; the others on the table no longer are."""
+    covered = in_gas(clouds, snap.units)
+    return tuple(
+        GasMarked(
+            f"{u.name} is {'in' if u.id in covered else 'out of'} a gas cloud", SRC_GAS, u.id, u.id in covered
+        )
+        for u in snap.units
+        if stand_of(u) is not None and u.in_gas != (u.id in covered)
+    )
+
+
+def rolled_under_barrage(snap: Snapshot, resolver: str, unit_id: int) -> tuple[Change, ...]:
+    """A stand rolled for stops being due under every barrage."""
+    listed = BARRAGE_ROLL_LIST[resolver]
+    barrages = []
+    for b in snap.barrages:
+        keep = [x for x in b.get(listed, []) if (x if listed == "pending" else x["unit"]) != unit_id]
+        barrages.append({**b, listed: keep})
+    if barrages == [dict(b) for b in snap.barrages]:
+        return ()
+    source = SRC_ROLLING_BARRAGE if listed == "pending" else SRC_BARRAGE_DANGER
+    return (BarragesRolled(f"unit {unit_id} has rolled under the barrage", source, unit_id, tuple(barrages)),)

@@ -1,0 +1,209 @@
+"""Filling a resolver's request from the game's table: the fields the game's state knows, each with why and
+the rule that lets the game say so. The resolver's own refusals decide the rest, so only what the rules let a
+unit claim is filled (crewed weapons are experienced, raw under fire only for raw troops, the flags only for
+the units they apply to)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.core.game import Filled, FillRequest, Snapshot, UnitState, ancestor_at, ancestors, leaves_under
+from rules.flanders_fields import errata as E
+from rules.flanders_fields.book import tables as T
+from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER
+from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
+from rules.flanders_fields.play.game_table import shot, stand_of, target_cover, terrain_index
+from rules.flanders_fields.play.units import (
+    FIRER,
+    SRC_COMMAND_STAND,
+    SRC_ORDERED_UNITS,
+    SRC_QUALITY,
+    command_stand,
+    order_unit,
+    quality_of,
+    rifle_losses,
+)
+from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION
+from rules.flanders_fields.resolvers.firewaltz import SRC_FIREWALTZ
+from rules.flanders_fields.resolvers.gas import SRC_GAS
+from rules.flanders_fields.resolvers.orders import CREWED_UNITS, FLAG_UNITS, SRC_CREWED
+from rules.flanders_fields.ruleset import cite
+from rules.table.frame import Table
+
+# "Any platoon more than 25cm from its Battalion Commander" (ORDER MODIFIERS): -1 on the order roll.
+COMMANDER_REACH_CM = 25.0
+
+
+def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
+    """The fields of `resolver`'s request the snapshot knows, in the order the game fills them."""
+    fields, given = request.fields, request.given
+    by_id = snap.by_id
+    units = snap.units
+    unit = snap.unit(request.unit_id, "unit_id") if request.unit_id is not None else None
+    target = snap.unit(request.target_id, "target_id") if request.target_id is not None else None
+    out: list[Filled] = []
+    sheet = cite(E.ORDER_MODIFIERS, snap.period)
+
+    def put(field: str, value: Any, why: str, source: str) -> None:
+        if field in fields and field not in given:
+            out.append(Filled(field, value, why, source))
+
+    if unit is not None:
+        chain = [unit, *ancestors(unit, by_id)]
+        bn = ancestor_at(unit, "battalion", by_id)
+        q = quality_of(unit, by_id)
+        command = command_stand(unit, units, by_id)
+        stands = [u for u in leaves_under(unit, units) if not u.killed]
+        if resolver == "order-roll":
+            ou = given.get("unit") or order_unit(unit, by_id)
+            if ou is not None:
+                put("unit", ou, f"{unit.name} is a {unit.kind}", SRC_ORDERED_UNITS)
+            if ou in CREWED_UNITS:
+                q = "experienced"
+                put("quality", q, "Crewed Weapons ... are always classed as Experienced", SRC_CREWED)
+            flags = {f for f, allowed in FLAG_UNITS.items() if ou in allowed}
+            if "platoon_beyond_25cm" in flags and bn is not None:
+                far = _beyond(bn, units, by_id, COMMANDER_REACH_CM)
+                if far is not None:
+                    put(
+                        "platoon_beyond_25cm",
+                        far,
+                        f"a platoon of {bn.name} more than 25 cm from its commander",
+                        sheet,
+                    )
+            if "through_wire" in flags and any(u.stuck_on_wire for u in stands):
+                put("through_wire", True, f"a platoon of {unit.name} is in wire", sheet)
+            if unit.side == "defender" and snap.deep_suppression:
+                put(
+                    "deep_suppression",
+                    snap.deep_suppression,
+                    "the deep suppression in force this turn",
+                    SRC_DEEP_SUPPRESSION,
+                )
+        if q:
+            put("quality", q, f"quality of {bn.name if bn else chain[-1].name}", SRC_QUALITY)
+            put("firer_raw", q == "raw", f"{unit.name} is {q}", SRC_QUALITY)
+            if q == "raw":
+                raw = any(a.raw_under_fire for a in chain)
+                put(
+                    "raw_under_fire",
+                    raw,
+                    "raw troops that have been fired on" if raw else "not yet fired on",
+                    SRC_QUALITY,
+                )
+        gas = [u.name for u in [*stands, *([command] if command else [])] if u.in_gas]
+        put(
+            "in_gas",
+            bool(gas),
+            f"in a gas cloud: {', '.join(gas)}" if gas else "no stand in a gas cloud",
+            SRC_GAS,
+        )
+        put(
+            "firer_in_gas",
+            unit.in_gas,
+            f"{unit.name} is {'' if unit.in_gas else 'not '}in a gas cloud",
+            SRC_GAS,
+        )
+        if command is not None:
+            put(
+                "command_suppression",
+                command.suppression,
+                f"suppression markers on {command.name}",
+                SRC_COMMAND_STAND,
+            )
+            put(
+                "field_promotion",
+                command.field_promotion,
+                f"{command.name} is {'' if command.field_promotion else 'not '}a field promotion",
+                SRC_COMMAND_STAND,
+            )
+        if resolver == "morale" and unit.level == "battalion":
+            start, gone = rifle_losses(unit, units)
+            morale = cite(T.MORALE_SECTION, snap.period)
+            put("starting_platoons", start, f"rifle platoons of {unit.name}", morale)
+            put("lost_platoons", gone, f"rifle platoons of {unit.name} destroyed", morale)
+        if resolver == "shooting" and unit.kind in FIRER:
+            put("firer", FIRER[unit.kind], f"{unit.name} is a {unit.kind}", T.SRC_SHOOTING_MATRIX)
+        if resolver == "wire-crossing" and unit.stuck_on_wire:
+            put("through_wire", True, f"{unit.name} is in wire", T.SRC_WIRE)
+    if target is not None:
+        put(
+            "target_is_command",
+            target.is_command,
+            f"{target.name} is {'' if target.is_command else 'not '}a command stand",
+            SRC_COMMAND_STAND,
+        )
+        if target.kind in ("tank",) and "target" in fields:
+            put("target", "armour", f"{target.name} is a tank", T.SRC_ARMOUR)
+        terrain = terrain_index(snap.terrain)
+        cover = target_cover(target, quality_of(target, by_id), terrain)
+        if cover is not None:
+            value = cover.value
+            if target.kind == "tank":
+                value = "open" if value == "open" else "cover"
+            put(cover.field, value, cover.why, cover.source)
+        if unit is not None:
+            table = Table(snap.table_width_cm, snap.table_length_cm)
+            for m in shot(table, snap.barrages, unit, target, terrain):
+                put(m.field, m.value, m.why, m.source)
+        if resolver == "shooting" and given.get("firer", FIRER.get(unit.kind if unit else "")) == "gas":
+            passed = [c.get("passed", {}) for c in snap.clouds]
+            full = any(target.id in p.get("full", []) for p in passed)
+            partial = any(target.id in p.get("partial", []) for p in passed)
+            if full or partial:
+                put(
+                    "partial_template",
+                    not full,
+                    "the cloud only partly covered the base" if not full else "fully covered",
+                    SRC_GAS,
+                )
+        if resolver == "barrage-danger":
+            for b in snap.barrages:
+                hit = next((d for d in b.get("danger", []) if d["unit"] == target.id), None)
+                if hit is not None:
+                    put(
+                        "distance_cm",
+                        hit["distance_cm"],
+                        f"{target.name} is {hit['distance_cm']:g} cm behind barrage {b['item_id']}",
+                        SRC_BARRAGE_DANGER,
+                    )
+    if resolver == "gas-wind":
+        if snap.wind is not None:
+            put(
+                "wind",
+                dict(snap.wind),
+                "the wind as it blew last turn (one wind for every cloud)",
+                SRC_GAS_MOVEMENT,
+            )
+        else:
+            first = next(iter(snap.clouds), None)
+            if first is not None:
+                put(
+                    "direction_deg",
+                    first["wind_deg"],
+                    f"the wind direction stated in fire plan item {first['item_id']}",
+                    SRC_GAS,
+                )
+    if resolver == "firewaltz" and "attacker" in snap.nations:
+        nation = snap.nations["attacker"]
+        put("attacker_nation", nation, f"the game's attacker is {nation}", SRC_FIREWALTZ)
+    return tuple(out)
+
+
+def _beyond(
+    bn: UnitState, units: Sequence[UnitState], by_id: Mapping[int | None, UnitState], limit_cm: float
+) -> bool | None:
+    """Whether any placed platoon of a battalion stands more than `limit_cm` from its commanding stand
+    (None when the commander or every platoon is off the table)."""
+    command = command_stand(bn, units, by_id)
+    cstand = stand_of(command) if command is not None else None
+    if cstand is None:
+        return None
+    cpoly = cstand.polygon()
+    placed = [
+        s for s in (stand_of(u) for u in leaves_under(bn, units) if u.level == "platoon") if s is not None
+    ]
+    if not placed:
+        return None
+    return any(s.polygon().distance(cpoly) > limit_cm for s in placed)

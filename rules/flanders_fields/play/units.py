@@ -1,0 +1,137 @@
+"""The classes of unit the rules know a game's units by: which organisation kinds are rifle platoons, crewed
+weapons, which order-roll unit and which shooting firer each is, its quality, its commanding stand and the
+level the suppression rules know it by. They read any force tree (the game's rows or a snapshot)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol, TypeVar
+
+from rules.core.game import Node, ancestor_at, ancestors, leaves_under
+from rules.flanders_fields.resolvers.suppression import UNIT_LEVELS
+from rules.flanders_fields.ruleset import cite
+
+
+class Member(Node, Protocol):
+    """A unit of a force tree as these classes read it."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def quality(self) -> str | None: ...
+    @property
+    def is_command(self) -> bool: ...
+    @property
+    def killed(self) -> bool: ...
+
+
+M = TypeVar("M", bound=Member)
+
+
+# -- rifle platoons: what a battalion's morale counts ---------------------------------------------------------
+# "If a battalion's RIFLE PLATOONS are reduced to 50% it must roll morale"; the organisation tables name rifle
+# platoons rifle-platoon (scenarios: infantry).
+RIFLE_KINDS = ("rifle-platoon", "infantry")
+
+
+def is_rifle_platoon(u: Member) -> bool:
+    return u.level == "platoon" and u.kind in RIFLE_KINDS
+
+
+def rifle_losses(bn: Member, units: Sequence[Member]) -> tuple[int, int]:
+    """A battalion's rifle platoons: (at the start, destroyed)."""
+    rifles = [u for u in leaves_under(bn, units) if is_rifle_platoon(u)]
+    return len(rifles), sum(1 for u in rifles if u.killed)
+
+
+# -- crewed weapons ------------------------------------------------------------------------------------------
+# "Crewed Weapons such as artillery, machineguns and mortars" (TROOP QUALITY, EXPERIENCED, orders.SRC_CREWED):
+# always experienced, and what a morale result of "abandon crewed weapons" abandons.
+CREWED_KINDS = frozenset(
+    {
+        "mmg",
+        "light-mortar",
+        "medium-mortar",
+        "heavy-mortar",
+        "field-battery",
+        "howitzer-battery",
+        "heavy-battery",
+    }
+)
+
+
+# -- the order-roll unit ---------------------------------------------------------------------------------------
+# Organisation kinds -> the order-roll resolver's unit ids; MGs and mortars by what they belong to.
+ORDER_UNIT = {
+    "rifle-company": "rifle-company",
+    "field-battery": "regimental-artillery",
+    "howitzer-battery": "regimental-artillery",
+    "heavy-battery": "regimental-artillery",
+    "tank": "tank",
+    "tank-company": "tank",
+}
+MG_KINDS = ("mmg", "mmg-company", "mmg-section")
+MORTAR_KINDS = ("light-mortar", "medium-mortar", "heavy-mortar", "light-mortar-battery")
+SRC_ORDERED_UNITS = cite("ORDERS AND ACTIONS")
+
+
+def order_unit(unit: Member, by_id: Mapping[int | None, Member]) -> str | None:
+    """The order-roll unit a unit is ordered as (None: it is ordered with the unit above it)."""
+    if unit.kind in ORDER_UNIT:
+        return ORDER_UNIT[unit.kind]
+    in_battalion = ancestor_at(unit, "battalion", by_id) is not None
+    if unit.kind in MG_KINDS:
+        return "battalion-mg" if in_battalion else "regimental-mg"
+    if unit.kind in MORTAR_KINDS:
+        return "battalion-mortar" if in_battalion else "regimental-mortar"
+    return None
+
+
+# -- the shooting firer ----------------------------------------------------------------------------------------
+# Organisation kinds -> the shooting resolver's firer ids.
+FIRER = {
+    "rifle-platoon": "infantry",
+    "infantry": "infantry",
+    "cavalry-troop": "cavalry",
+    "mmg": "mg",
+    "lmg": "lmg-unit",
+    "field-battery": "field-gun",
+    "howitzer-battery": "field-howitzer",
+    "heavy-battery": "heavy-artillery",
+    "light-mortar": "light-mortar",
+    "medium-mortar": "medium-mortar",
+    "heavy-mortar": "heavy-mortar",
+    "flamethrower": "flamethrower",
+}
+
+
+# -- quality, command, suppression level ---------------------------------------------------------------------
+SRC_QUALITY = cite("TROOP QUALITY")
+
+
+def quality_of(unit: Member, by_id: Mapping[int | None, Member]) -> str | None:
+    """A unit's quality: its own, else that of the nearest unit above it (a battalion's)."""
+    for a in [unit, *ancestors(unit, by_id)]:
+        if a.quality:
+            return a.quality
+    return None
+
+
+COMMAND_LEVELS = ("battalion", "regiment", "brigade", "division")
+SRC_COMMAND_STAND = cite("TROOP QUALITY, COMMAND STANDS")
+
+
+def command_stand(unit: M, units: Sequence[M], by_id: Mapping[int | None, M]) -> M | None:
+    """The stand commanding a unit: the living command stand of its battalion (or of its own formation)."""
+    for a in [unit, *ancestors(unit, by_id)]:
+        if a.level in COMMAND_LEVELS:
+            for u in units:
+                if u.parent_id == a.id and u.is_command and not u.killed:
+                    return u
+            return None
+    return None
+
+
+def suppression_level(u: Member) -> str:
+    """The unit level the suppression rules know a stand by (command stands by their kind)."""
+    return u.kind if u.kind in UNIT_LEVELS else "company" if u.level == "company" else "platoon"
