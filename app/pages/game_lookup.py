@@ -51,7 +51,7 @@ def game_lookup(session: Session, game: Game, seat: Seat, resolver: str, unit_id
     lk.variants = dict(game.variants)
     fields = set(lk.resolver_cls.Request.model_fields)
     units = units_service.list_units(session, game.id or 0)
-    filled = resolve.fill(game, resolver, fields, unit, None, units, {})
+    filled = resolve.fill(session, game, resolver, fields, unit, None, units, {})
     specs = {s.name: s for s in walk_specs(lk.specs)}
     for f in filled:
         spec = specs.get(f.field)

@@ -365,7 +365,7 @@ def marker(
             override = turns.rules_of_play(
                 session, game, viewer, "place-markers", unit, override=body.override
             )
-            changes = markers.add_suppression(session, game, unit, body.fire)
+            changes = markers.add_marker(session, game, unit, body.fire)
         else:
             viewer.require_side(unit.side, "recover markers")
             if not body.spend_action and not viewer.is_referee:
@@ -375,7 +375,7 @@ def marker(
             override = turns.rules_of_play(
                 session, game, viewer, "recover-markers", unit, override=body.override
             )
-            changes = markers.recover(session, unit, body.spend_action)
+            changes = markers.remove_marker(session, unit, body.spend_action)
         ev = events.record(
             session,
             game,

@@ -8,16 +8,16 @@ from sqlmodel import Session
 
 from app.data.board_state import EventPack, board_json, read_board
 from app.data.models import Event, Game
-from app.guard.auth import Viewer, other_side
+from app.guard.auth import Viewer
 from app.services.events import record
 from app.services.games import set_game
 from app.services.seats import get_side, set_side_allowance, sides
 from rules.core.errors import RulesError
 from rules.flanders_fields.errata import SRC_EVENTS
+from rules.flanders_fields.play.changes import HAND_KEY
 from rules.flanders_fields.resolvers.events import PACK, card_dict
 
 # -- random events: the pack and the hands -------------------------------------------------------------------
-HAND_KEY = "event-hand"
 
 
 def hands_of(session: Session, game: Game) -> dict[str, list[str]]:
@@ -67,23 +67,6 @@ def public_draw(res: dict[str, Any], applied: bool) -> dict[str, Any]:
         "cards_left": len(out["deck"]),
         "source": SRC_EVENTS,
     }
-
-
-def apply_draw(session: Session, game: Game, outcome: dict[str, Any]) -> list[dict[str, Any]]:
-    """Keep the pack and the hands: beneficial cards go to the drawer's hand, cards handed over to the
-    opponent's; everything else drawn is out of play."""
-    drawer = game.side_to_move
-    new = {drawer: list(outcome["hand"]), other_side(drawer): list(outcome["opponent_hand"])}
-    changes: list[dict[str, Any]] = []
-    for row in sides(session, game.id or 0):
-        before = list(row.special_uses.get(HAND_KEY, []))
-        if before != new[row.side]:
-            changes.append(set_side_allowance(session, row, HAND_KEY, new[row.side]))
-    held = {c for h in new.values() for c in h}
-    out = [c for c in PACK if c not in outcome["deck"] and c not in held]
-    board = read_board(game)
-    board.events = EventPack(out=tuple(out), cards_left=len(outcome["deck"]))
-    return changes + set_game(session, game, board=board_json(game, board))
 
 
 def play_card(session: Session, game: Game, viewer: Viewer, side: str, card: str) -> Event:

@@ -3,10 +3,8 @@ verifying an item, and a planned barrage arriving on the table."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -16,12 +14,15 @@ from app.data.models import Event, FirePlanEdit, FirePlanItem, Game, GameSide
 from app.errors import Conflict
 from app.guard.auth import Viewer
 from app.services.events import record
-from app.services.games import bump_game
-from app.services.markers import gas_markers
+from app.services.games import bump_game, game_state
+from app.services.markers import apply_changes, board_changed, rules_of, snapshot_of
 from app.services.seats import get_side
 from app.services.table import barrage_step, cloud_arrives
 from app.services.units import list_units
+from rules.core import commitment
+from rules.core.commitment import HOW_TO_CHECK, PLAN_CAPACITY, leaf_of
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.game import Outcome
 from rules.flanders_fields.resolvers.barrage import require_plan_item
 from rules.flanders_fields.resolvers.gas import SRC_GAS
 from rules.registry import get_ruleset
@@ -52,43 +53,10 @@ def get_plan_item(session: Session, game_id: int, side: str, item_id: int) -> Fi
 
 _random = random.SystemRandom()  # fire-plan slots and public ids: unguessable by the other side
 
-
-# -- fire plans: commitment and arrival ------------------------------------------------------------------
-# The commitment is the root of a Merkle tree over a fixed number of leaves, the most items a plan may hold:
-# every item's leaf sits in a slot drawn at random when the plan is locked and the other slots hold padding
-# leaves, hashes like any other. An arriving item is proved by its own leaf and the hashes on its way to the
-# root, the same number whatever the plan holds, so nothing tells the opponent how many items are still to
-# come. After the game the padding salt lets anyone rebuild the whole tree.
-PLAN_CAPACITY = 64
-
-
-TREE_DEPTH = PLAN_CAPACITY.bit_length() - 1
-
-
 PUBLIC_ID_MAX = 2_147_483_647
 
 
-HOW_TO_CHECK = (
-    "Every hash is SHA-256 of compact JSON with sorted keys. An item's leaf is the hash of "
-    '{"item": <the item>, "salt": <its salt>}. Going up the tree, join the leaf with each hash of the path in '
-    "turn: where bit n of the slot (counted from 0, lowest first) is 0 the leaf side is on the left, "
-    'and the pair is hashed as ["left", "right"]. The top of the tree is the root; the commitment is the hash '
-    'of {"game": <game id>, "root": <root>, "side": <side>}. It must equal the commitment published when the '
-    f"plan was locked. The tree always has {PLAN_CAPACITY} leaves; those not used by an item are the hash of "
-    '{"padding": <slot>, "salt": <the padding salt>}, published after the game so that the whole plan can '
-    "be checked."
-)
-
-
-def canonical(obj: Any) -> bytes:
-    """The one JSON encoding that is hashed: sorted keys, no spaces, UTF-8."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def sha256(obj: Any) -> str:
-    return hashlib.sha256(canonical(obj)).hexdigest()
-
-
+# -- fire plans: commitment (rules.core.commitment) and arrival ---------------------------------------------
 def item_body(item: FirePlanItem) -> dict[str, Any]:
     return {
         "id": item.public_id,
@@ -99,45 +67,9 @@ def item_body(item: FirePlanItem) -> dict[str, Any]:
     }
 
 
-def leaf_of(body: dict[str, Any], salt: str) -> str:
-    return sha256({"item": body, "salt": salt})
-
-
-def padding_leaf(slot: int, salt: str) -> str:
-    return sha256({"padding": slot, "salt": salt})
-
-
-def tree_levels(leaves: Sequence[str]) -> list[list[str]]:
-    """The tree bottom-up: the leaves, then each level of pairs hashed as [left, right], up to the root."""
-    levels = [list(leaves)]
-    while len(levels[-1]) > 1:
-        below = levels[-1]
-        levels.append([sha256([below[i], below[i + 1]]) for i in range(0, len(below), 2)])
-    return levels
-
-
-def auth_path(levels: Sequence[Sequence[str]], slot: int) -> list[str]:
-    return [levels[depth][(slot >> depth) ^ 1] for depth in range(len(levels) - 1)]
-
-
-def root_from_path(leaf: str, slot: int, path: Sequence[str]) -> str:
-    node = leaf
-    for depth, sibling in enumerate(path):
-        node = sha256([sibling, node] if slot >> depth & 1 else [node, sibling])
-    return node
-
-
-def commitment_of(game_id: int, side: str, root: str) -> str:
-    return sha256({"game": game_id, "side": side, "root": root})
-
-
 def plan_leaves(items: Iterable[FirePlanItem], padding_salt: str) -> list[str]:
     """Every slot's leaf recomputed from the items' content and the padding salt."""
-    leaves = [padding_leaf(slot, padding_salt) for slot in range(PLAN_CAPACITY)]
-    for item in items:
-        if item.slot is not None and 0 <= item.slot < PLAN_CAPACITY:
-            leaves[item.slot] = leaf_of(item_body(item), item.salt)
-    return leaves
+    return commitment.plan_leaves(((i.slot, item_body(i), i.salt) for i in items), padding_salt)
 
 
 def new_public_id(taken: Iterable[int]) -> int:
@@ -206,7 +138,10 @@ def require_open(row: GameSide) -> None:
 
 def lock_plan(session: Session, game: Game, side: str, actor: str) -> Event:
     """Publish the commitment: each item's leaf (hashed with its own secret salt) goes into a random slot of
-    the tree, padding fills the rest. Items cannot change afterwards."""
+    the tree, padding fills the rest. Items cannot change afterwards. Only during set-up: the game's start
+    locks every plan not yet locked (turns.advance), so a plan never starts unlocked."""
+    if game.status != "setup":
+        raise Conflict("fire plans are locked before the game starts", current=game_state(game))
     row = get_side(session, game.id or 0, side)
     if row.plan_locked:
         raise Conflict(f"the {side}'s fire plan is already locked", current=plan_summary(row))
@@ -218,7 +153,7 @@ def lock_plan(session: Session, game: Game, side: str, actor: str) -> Event:
     leaves = plan_leaves(items, row.plan_salt)
     row.plan_locked = True
     row.plan_leaves = leaves
-    row.plan_commitment = commitment_of(game.id or 0, side, tree_levels(leaves)[-1][0])
+    row.plan_commitment = commitment.plan_commitment(game.id or 0, side, leaves)
     row.version += 1
     session.add(row)
     return record(
@@ -252,9 +187,16 @@ def reveal(item: FirePlanItem, row: GameSide) -> dict[str, Any]:
     body = item_body(item)
     leaf = leaf_of(body, item.salt)
     tree = row.plan_leaves if row.plan_locked and len(row.plan_leaves) == PLAN_CAPACITY else None
-    path = auth_path(tree_levels(tree), item.slot) if tree is not None and item.slot is not None else []
-    root = root_from_path(leaf, item.slot, path) if path and item.slot is not None else None
-    verified = root is not None and commitment_of(item.game_id, item.side, root) == row.plan_commitment
+    slot = item.slot
+    path = (
+        commitment.auth_path(commitment.tree_levels(tree), slot)
+        if tree is not None and slot is not None
+        else []
+    )
+    root = commitment.root_from_path(leaf, slot, path) if path and slot is not None else None
+    verified = (
+        root is not None and commitment.commitment_of(item.game_id, item.side, root) == row.plan_commitment
+    )
     return {
         "item": body,
         "salt": item.salt,
@@ -274,7 +216,7 @@ def _legacy_verified(item: FirePlanItem, row: GameSide) -> bool:
     if not row.plan_locked or len(row.plan_leaves) == PLAN_CAPACITY:
         return False
     leaf = leaf_of({**item_body(item), "id": item.id}, item.salt)
-    flat = sha256({"game": item.game_id, "side": item.side, "leaves": sorted(row.plan_leaves)})
+    flat = commitment.legacy_commitment(item.game_id, item.side, row.plan_leaves)
     return leaf in row.plan_leaves and flat == row.plan_commitment
 
 
@@ -284,7 +226,7 @@ def verify_plan(session: Session, game: Game, side: str) -> dict[str, Any]:
     row = get_side(session, game.id or 0, side)
     items = plan_items(session, game.id or 0, side)
     recomputed = (
-        commitment_of(game.id or 0, side, tree_levels(plan_leaves(items, row.plan_salt))[-1][0])
+        commitment.plan_commitment(game.id or 0, side, plan_leaves(items, row.plan_salt))
         if row.plan_locked
         else None
     )
@@ -292,7 +234,7 @@ def verify_plan(session: Session, game: Game, side: str) -> dict[str, Any]:
     if legacy:  # a plan locked before the commitment tree: its padding leaf and every item's leaf
         leaves = [leaf_of({**item_body(i), "id": i.id}, i.salt) for i in items]
         leaves.append(leaf_of({"padding": side}, row.plan_salt))
-        recomputed = sha256({"game": game.id or 0, "side": side, "leaves": sorted(leaves)})
+        recomputed = commitment.legacy_commitment(game.id or 0, side, leaves)
     return {
         "side": side,
         "locked": row.plan_locked,
@@ -340,7 +282,7 @@ def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
         board.fire = (*board.fire, fire)
     bump_game(session, game, None, board=board_json(game, board))
     if item.kind == "gas":
-        changes = gas_markers(session, game, board.clouds, units)
+        changes = board_changed(session, game, units)
         events.append(
             record(
                 session,
@@ -358,8 +300,8 @@ def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
             {"period": game.period, "variants": game.variants}
         )
         res = rs.resolve("deep-suppression", req).as_dict()
-        before = game.deep_suppression
-        bump_game(session, game, None, deep_suppression=int(res["outcome"]["penalty"]))
+        outcome = Outcome(req, res)
+        arrived = rules_of(game).consequences("deep-suppression", snapshot_of(session, game, units), outcome)
         events.append(
             record(
                 session,
@@ -369,14 +311,7 @@ def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
                 {
                     "resolver": "deep-suppression",
                     "resolution": res,
-                    "changes": [
-                        {
-                            "game": game.id,
-                            "field": "deep_suppression",
-                            "before": before,
-                            "after": game.deep_suppression,
-                        }
-                    ],
+                    "changes": apply_changes(session, game, units, arrived),
                 },
                 step="deep-suppression",
             )

@@ -1,43 +1,23 @@
-"""Markers on units, and the rules' decisions written to the rows: the game frozen into a snapshot for its
-rule set's game rules (rules.core.game), and the one applier that writes their change records (markers,
-kills, morale flags, gas, barrages, the deep suppression) to the game and its units, answering the changes
-as the log keeps them."""
+"""The rules' decisions written to the rows: the game frozen into a snapshot for its rule set's hook
+(rules.core.game), and the one interpreter of its generic change records (a unit's state set or counted, a
+board key, a side's own state), answering the changes as the log keeps them; markers placed and removed by
+hand through the hook."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlmodel import Session
 
-from app.data.board_state import board_json, read_board
+from app.data.board_state import BOARD_COLUMNS, Board, board_json, read_board
 from app.data.models import Game, Unit
 from app.errors import Conflict
 from app.services.games import get_game, set_game
+from app.services.seats import get_side, set_side_allowance, sides
 from app.services.units import increment, list_units, unit_dict, unit_state, update_unit
-from rules.core.game import (
-    ActionsGranted,
-    ActionsLapsed,
-    ActionSpent,
-    BarragesRolled,
-    BecameSuppressed,
-    CameUnderFire,
-    Change,
-    CloudsBlown,
-    CrewAbandoned,
-    DeepSuppressionSet,
-    GameRules,
-    GasMarked,
-    MoraleDue,
-    MoraleTaken,
-    Snapshot,
-    SuppressionAdded,
-    SuppressionCleared,
-    SuppressionRecovered,
-    UnitChange,
-    UnitKilled,
-)
-from rules.flanders_fields.play.units import rifle_losses as rifle_losses  # the battalion page and the report
+from rules.core.game import AddToState, Change, GameRules, SetBoard, SetSideState, SetState, Snapshot
+from rules.flanders_fields.play.units import rifle_losses as rifle_losses  # the battalion page, the report
 from rules.registry import get_game_rules
 
 
@@ -47,127 +27,92 @@ def rules_of(game: Game) -> GameRules:
     return get_game_rules(game.ruleset)
 
 
-def snapshot_of(game: Game, units: Iterable[Unit]) -> Snapshot:
-    board = read_board(game)
+def snapshot_of(session: Session, game: Game, units: Iterable[Unit]) -> Snapshot:
+    rules = rules_of(game)
     return Snapshot(
         ruleset=game.ruleset,
         period=game.period,
-        units=tuple(unit_state(u) for u in units),
+        units=tuple(unit_state(u, rules.state_fields) for u in units),
         variants=dict(game.variants),
         nations={
             s: n for s, n in (("attacker", game.attacker_nation), ("defender", game.defender_nation)) if n
         },
         turn=game.turn,
         side_to_move=game.side_to_move,
-        deep_suppression=game.deep_suppression,
         table_width_cm=game.table_width_cm,
         table_length_cm=game.table_length_cm,
         terrain=game.terrain,
-        barrages=board.barrages,
-        clouds=board.clouds,
-        wind=board.wind,
+        board={**game.board, **{k: getattr(game, k) for k in BOARD_COLUMNS}},
+        sides={s.side: dict(s.special_uses) for s in sides(session, game.id or 0)},
     )
 
 
-# -- writing the rules' changes ----------------------------------------------------------------------------
-def _field_set(c: Change) -> tuple[str, Any] | None:
-    """The unit field a record sets, and its value (None: not a plain field update)."""
-    if isinstance(c, SuppressionCleared):
-        return "suppression", 0
-    if isinstance(c, BecameSuppressed):
-        return "suppression", 1
-    if isinstance(c, ActionsGranted):
-        return "actions_left", c.actions
-    if isinstance(c, ActionsLapsed):
-        return "actions_left", 0
-    if isinstance(c, UnitKilled):
-        return "killed", True
-    if isinstance(c, MoraleDue):
-        return "morale_due", True
-    if isinstance(c, CrewAbandoned):
-        return "crew_abandoned", True
-    if isinstance(c, CameUnderFire):
-        return "raw_under_fire", True
-    if isinstance(c, GasMarked):
-        return "in_gas", c.in_gas
-    return None
-
-
+# -- writing the rules' changes: the one interpreter -------------------------------------------------------
 def apply_changes(
     session: Session, game: Game, units: Sequence[Unit], changes: Iterable[Change]
 ) -> list[dict[str, Any]]:
-    """Write the rules' change records to the game and its unit rows, in order; the changes as the log keeps
-    them ({unit|game, field, before, after} or {unit, field, delta, after} for markers counted atomically,
-    so two devices adding a marker at once make two)."""
+    """Write the rules' change records to the game, its sides and its unit rows, in order; the changes as the
+    log keeps them ({unit|game|side, field, before, after}, or {unit, field, delta, after} for a counter
+    moved atomically, so two devices adding a marker at once make two). Board keys set one after another
+    are written as one change of the board."""
     rows = {u.id: u for u in units}
     out: list[dict[str, Any]] = []
+    board: Board | None = None  # the board being set, written when the run of board keys ends
     for c in changes:
-        if isinstance(c, SuppressionAdded):
-            added = increment(session, rows[c.unit_id], "suppression", c.count)
-            assert added is not None  # a positive delta has no floor to hit
-            out.append(added)
-        elif isinstance(c, ActionSpent):
-            out.append(_take_one(session, rows[c.unit_id], "actions_left", "the action was spent meanwhile"))
-        elif isinstance(c, SuppressionRecovered):
-            out.append(_take_one(session, rows[c.unit_id], "suppression", "the marker was removed meanwhile"))
-        elif isinstance(c, MoraleTaken):
-            bn = rows[c.unit_id]
-            if c.stage is not None:
-                out += update_unit(session, bn, morale_stage=c.stage)
-            out += update_unit(session, bn, morale_due=False)
-        elif isinstance(c, UnitChange) and (fv := _field_set(c)) is not None:
-            out += update_unit(session, rows[c.unit_id], **{fv[0]: fv[1]})
-        elif isinstance(c, DeepSuppressionSet):
-            out += set_game(session, game, deep_suppression=c.penalty)
-        elif isinstance(c, CloudsBlown):
-            board = read_board(game)
-            board.wind = dict(c.wind)
-            board.wind_turn = c.turn
-            board.clouds = tuple(dict(k) for k in c.kept)
-            if c.gone:
-                board.clouds_gone = (*board.clouds_gone, *(dict(g) for g in c.gone))
+        if isinstance(c, SetBoard) and c.key not in BOARD_COLUMNS:
+            board = board or read_board(game)
+            setattr(board, c.key, c.value)
+            continue
+        if board is not None:
             out += set_game(session, game, board=board_json(game, board))
-        elif isinstance(c, BarragesRolled):
-            board = read_board(game)
-            board.barrages = tuple(dict(b) for b in c.barrages)
-            out += set_game(session, game, board=board_json(game, board))
+            board = None
+        if isinstance(c, AddToState):
+            out.append(_add(session, rows[c.unit_id], c))
+        elif isinstance(c, SetState):
+            out += update_unit(session, rows[c.unit_id], **{c.field: c.value})
+        elif isinstance(c, SetBoard):
+            out += set_game(session, game, **{c.key: c.value})
+        elif isinstance(c, SetSideState):
+            row = get_side(session, game.id or 0, c.side)
+            if row.special_uses.get(c.key) != c.value:
+                out.append(set_side_allowance(session, row, c.key, c.value))
         else:
             raise TypeError(f"no applier for {type(c).__name__}")
+    if board is not None:
+        out += set_game(session, game, board=board_json(game, board))
     return out
 
 
-def _take_one(session: Session, unit: Unit, field: str, gone: str) -> dict[str, Any]:
-    """One action or marker taken off atomically; 409 (`gone`, with the unit now) when another device took
-    the last one first."""
-    taken = increment(session, unit, field, -1)
-    if taken is None:
-        raise Conflict(gone, current=unit_dict(unit))
-    return taken
+def _add(session: Session, unit: Unit, c: AddToState) -> dict[str, Any]:
+    """A counter moved atomically; 409 (`gone`, with the unit now) when another device took the last one
+    first."""
+    moved = increment(session, unit, c.field, c.delta)
+    if moved is None:
+        raise Conflict(c.gone or f"unit {unit.id} has no {c.field} left", current=unit_dict(unit))
+    return moved
 
 
-# -- markers placed and removed by hand --------------------------------------------------------------------
-def add_suppression(
-    session: Session, game: Game, target: Unit, fire: str | None, count: int = 1
+# -- markers placed and removed by hand, the board changed --------------------------------------------------
+def add_marker(
+    session: Session, game: Game, target: Unit, cause: str | None, count: int = 1
 ) -> list[dict[str, Any]]:
-    """Suppress a stand (and what follows: the company suppressed, kills, morale tests due)."""
+    """Markers placed on a unit (and what follows under the game's rules)."""
     units = list_units(session, game.id or 0)
     assert target.id is not None
-    changes = rules_of(game).suppression_added(snapshot_of(game, units), target.id, fire, count)
-    return apply_changes(session, game, units, changes)
+    snapshot = snapshot_of(session, game, units)
+    return apply_changes(session, game, units, rules_of(game).marker_added(snapshot, target.id, cause, count))
 
 
-def recover(session: Session, unit: Unit, spend_action: bool) -> list[dict[str, Any]]:
-    """Remove a marker, spending the action it costs when `spend_action`."""
+def remove_marker(session: Session, unit: Unit, spend_action: bool) -> list[dict[str, Any]]:
+    """A marker taken off, spending what it costs when `spend_action`."""
     game = get_game(session, unit.game_id)
     units = list_units(session, game.id or 0)
     assert unit.id is not None
-    changes = rules_of(game).suppression_recovered(snapshot_of(game, units), unit.id, spend_action)
-    return apply_changes(session, game, units, changes)
+    snapshot = snapshot_of(session, game, units)
+    return apply_changes(session, game, units, rules_of(game).marker_removed(snapshot, unit.id, spend_action))
 
 
-def gas_markers(
-    session: Session, game: Game, clouds: Sequence[Mapping[str, Any]], units: Sequence[Unit]
-) -> list[dict[str, Any]]:
-    """Mark the stands the clouds now cover as in gas, and the others no longer."""
-    changes = rules_of(game).gas_marked(snapshot_of(game, units), clouds)
+def board_changed(session: Session, game: Game, units: Sequence[Unit]) -> list[dict[str, Any]]:
+    """What follows for the units from the board as it now reads."""
+    changes = rules_of(game).board_changed(snapshot_of(session, game, units))
     return apply_changes(session, game, units, changes)

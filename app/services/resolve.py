@@ -4,7 +4,7 @@ records the roll. Heroic actions spend the side's one use; random events keep th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -13,7 +13,7 @@ from sqlmodel import Session
 from app.data.models import Event, Game, Unit
 from app.errors import Conflict
 from app.guard.auth import Viewer, other_side
-from app.services.cards import apply_draw, deck_of, hands_of, public_draw, redact_opponent
+from app.services.cards import deck_of, hands_of, public_draw, redact_opponent
 from app.services.events import record
 from app.services.games import game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
@@ -21,7 +21,7 @@ from app.services.seats import get_side
 from app.services.turns import step_of, wind_due
 from app.services.units import battery_fired, list_units
 from rules.core.errors import RulesError
-from rules.core.game import CardsDrawn, Change, Filled, FillRequest, Outcome
+from rules.core.game import Filled, FillRequest, Outcome
 from rules.flanders_fields.errata import SRC_EVENTS
 from rules.registry import get_ruleset
 
@@ -30,6 +30,7 @@ __all__ = ["Filled", "fill", "resolve"]
 
 # -- resolving inside a game --------------------------------------------------------------------------------
 def fill(
+    session: Session,
     game: Game,
     resolver: str,
     fields: set[str],
@@ -45,7 +46,7 @@ def fill(
         target.id if target is not None else None,
         given,
     )
-    return list(rules_of(game).fill(resolver, snapshot_of(game, units), request))
+    return list(rules_of(game).fill(resolver, snapshot_of(session, game, units), request))
 
 
 def _spend_heroic_action(session: Session, game: Game, viewer: Viewer, unit: Unit | None) -> None:
@@ -92,7 +93,7 @@ def resolve(
             "(send apply: false to ask the table without moving the clouds)",
         )
     request_model = rs.resolvers[resolver_id].Request
-    snapshot = snapshot_of(game, units)
+    snapshot = snapshot_of(session, game, units)
     asked = FillRequest(frozenset(request_model.model_fields), unit_id, target_id, fields)
     filled = list(game_rules.fill(resolver_id, snapshot, asked))
     drawer = game.side_to_move
@@ -125,7 +126,7 @@ def resolve(
         raise RulesError(f"fields.{loc}" if loc not in ("dice",) else loc, err["msg"]) from None
     resolution = rs.resolve(resolver_id, req).as_dict()
     changes = (
-        _apply(
+        apply_changes(
             session,
             game,
             units,
@@ -182,17 +183,3 @@ def _named(game: Game, units: Sequence[Unit], unit_id: int | None, field: str) -
     if unit is None:
         raise RulesError(field, f"game {game.id} has no unit {unit_id}")
     return unit
-
-
-def _apply(
-    session: Session, game: Game, units: Sequence[Unit], changes: Iterable[Change]
-) -> list[dict[str, Any]]:
-    """Write the rules' changes in order; a draw of random event cards goes to the hands and the pack."""
-    out: list[dict[str, Any]] = []
-    for c in changes:
-        if isinstance(c, CardsDrawn):
-            drawn = {"hand": list(c.hand), "opponent_hand": list(c.opponent_hand), "deck": list(c.deck)}
-            out += apply_draw(session, game, drawn)
-        else:
-            out += apply_changes(session, game, units, [c])
-    return out

@@ -277,7 +277,7 @@ def end_of_turn(session: Session, game: Game, actor: str) -> list[Event]:
     """What the game's rules do as the side's turn ends (Flanders Fields: battalion and higher command stands
     recover, unspent actions lapse)."""
     units = list_units(session, game.id or 0)
-    ended = rules_of(game).end_of_turn(snapshot_of(game, units), game.side_to_move)
+    ended = rules_of(game).end_of_turn(snapshot_of(session, game, units), game.side_to_move)
     changes = apply_changes(session, game, units, ended)
     return [
         record(

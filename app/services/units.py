@@ -16,7 +16,7 @@ from app.errors import Conflict
 from app.guard.auth import SIDES, Viewer
 from app.services.games import set_game
 from rules.core.errors import NotFoundError, RulesError
-from rules.core.game import UnitState
+from rules.core.game import StateField, UnitState
 from rules.core.game import ancestor_at as ancestor_at
 from rules.core.game import ancestors as ancestors
 from rules.core.game import leaves_under as leaves_under
@@ -197,8 +197,8 @@ def subtree(root: Unit, units: Sequence[Unit]) -> list[Unit]:
     return [u for u in units if u.id in inside]
 
 
-def unit_state(u: Unit) -> UnitState:
-    """A unit row as the rules read it (rules.core.game)."""
+def unit_state(u: Unit, fields: Iterable[StateField]) -> UnitState:
+    """A unit row as the rules read it (rules.core.game), with the state `fields` of its rule set."""
     assert u.id is not None
     return UnitState(
         id=u.id,
@@ -214,14 +214,6 @@ def unit_state(u: Unit) -> UnitState:
         x=u.x,
         y=u.y,
         facing_deg=u.facing_deg,
-        suppression=u.suppression,
         killed=u.killed,
-        stuck_on_wire=u.stuck_on_wire,
-        raw_under_fire=u.raw_under_fire,
-        field_promotion=u.field_promotion,
-        in_gas=u.in_gas,
-        crew_abandoned=u.crew_abandoned,
-        actions_left=u.actions_left,
-        morale_stage=u.morale_stage,
-        morale_due=u.morale_due,
+        state={f.name: getattr(u, f.name) for f in fields},
     )

@@ -71,8 +71,30 @@ def leaves_under(root: N, units: Sequence[N]) -> list[N]:
 
 # -- the snapshot -------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
+class StateField:
+    """One piece of a rule set's state on a unit (a marker count, a flag, a value): the hook declares them
+    (`GameRules.state_fields`), and the storage, the API, the board, the map and undo read them from there."""
+
+    name: str
+    label: str
+    default: Any = False  # its type says the kind: a bool is a flag, an int a count, anything else a value
+    counter: bool = False  # taken and added atomically (two devices adding at once make two), never below 0
+    secret: bool = False  # the owning side's alone until the rules show it (state_shown)
+    shown: bool = True  # on the stand's tile on the board and the map
+    maximum: int | None = None  # the most a player may set by hand
+
+    @property
+    def kind(self) -> str:
+        if isinstance(self.default, bool):
+            return "flag"
+        return "count" if isinstance(self.default, int) else "value"
+
+
+@dataclass(frozen=True)
 class UnitState:
-    """A unit as the rules read it: its place in the force tree, its stand on the table, its markers."""
+    """A unit as the rules read it: its place in the force tree, its stand on the table, whether it is out of
+    play, and its rule set's state (`state`, by the names of the rule set's `StateField`s; each also reads as
+    an attribute, `unit.suppression`)."""
 
     id: int
     parent_id: int | None
@@ -87,22 +109,34 @@ class UnitState:
     x: float | None = None
     y: float | None = None
     facing_deg: float | None = None
-    suppression: int = 0
     killed: bool = False
-    stuck_on_wire: bool = False
-    raw_under_fire: bool = False
-    field_promotion: bool = False
-    in_gas: bool = False
-    crew_abandoned: bool = False
-    actions_left: int = 0
-    morale_stage: int = 0
-    morale_due: bool = False
+    state: Mapping[str, Any] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only for names that are not the dataclass's own: a rule set's state field.
+        state = self.__dict__.get("state")
+        if state is not None and name in state:
+            return state[name]
+        raise AttributeError(name)
+
+    def value(self, name: str) -> Any:
+        """A field by name, the unit's own or its rule set's."""
+        return getattr(self, name)
+
+    def with_value(self, name: str, value: Any) -> UnitState:
+        if name in _UNIT_FIELDS:
+            return replace(self, **{name: value})
+        return replace(self, state={**self.state, name: value})
+
+
+_UNIT_FIELDS = frozenset(f for f in UnitState.__dataclass_fields__ if f != "state")
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A game's table at one moment. The board's barrages, clouds and wind are kept as the game stores them
-    (JSON objects): the rules read and rewrite them whole."""
+    """A game's table at one moment: its units, and the board (what is on the table besides the stands, and
+    the game-wide values, as the game stores them: JSON objects the rules read and rewrite whole); `sides`
+    holds each side's own state (a hand of cards), which the rules read and the app keeps to its side."""
 
     ruleset: str
     period: str | None
@@ -113,11 +147,9 @@ class Snapshot:
     nations: Mapping[str, str] = field(default_factory=dict)  # side -> nation, where the game names one
     turn: int = 0
     side_to_move: str = "attacker"
-    deep_suppression: int = 0
     terrain: Mapping[str, Any] = field(default_factory=dict)
-    barrages: tuple[Mapping[str, Any], ...] = ()
-    clouds: tuple[Mapping[str, Any], ...] = ()
-    wind: Mapping[str, Any] | None = None
+    board: Mapping[str, Any] = field(default_factory=dict)
+    sides: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @cached_property
     def by_id(self) -> Mapping[int | None, UnitState]:
@@ -132,10 +164,16 @@ class Snapshot:
     def after(self, changes: Sequence[Change]) -> Snapshot:
         """The snapshot once `changes` are made: later rules of the same request read it."""
         units = dict(self.by_id)
+        board = dict(self.board)
+        sides = {s: dict(v) for s, v in self.sides.items()}
         for c in changes:
             if isinstance(c, UnitChange) and c.unit_id in units:
                 units[c.unit_id] = c.applied_to(units[c.unit_id])
-        return replace(self, units=tuple(units[u.id] for u in self.units))
+            elif isinstance(c, SetBoard):
+                board[c.key] = c.value
+            elif isinstance(c, SetSideState):
+                sides.setdefault(c.side, {})[c.key] = c.value
+        return replace(self, units=tuple(units[u.id] for u in self.units), board=board, sides=sides)
 
 
 # -- filling a request --------------------------------------------------------------------------------------
@@ -175,6 +213,8 @@ class Outcome:
 
 
 # -- what follows from a result: the change records ---------------------------------------------------------
+# A few generic kinds, each with why and the rule it comes from; a rule set names its own (Flanders Fields'
+# "suppression added" is an AddToState of its "suppression" field) and the app writes them all one way.
 @dataclass(frozen=True)
 class Change:
     """One consequence, with why and the rule it comes from."""
@@ -185,7 +225,7 @@ class Change:
 
 @dataclass(frozen=True)
 class UnitChange(Change, ABC):
-    """A change to one unit: each kind says how the unit's state reads after it (Snapshot.after)."""
+    """A change to one unit: each kind says how the unit reads after it (Snapshot.after)."""
 
     unit_id: int
 
@@ -194,173 +234,87 @@ class UnitChange(Change, ABC):
 
 
 @dataclass(frozen=True)
-class SuppressionAdded(UnitChange):
-    """`count` suppression markers placed on a stand by `fire` (None when the fire type is not known)."""
+class SetState(UnitChange):
+    """A unit's field set to `value` (a flag, a value, a count set outright)."""
 
-    count: int
-    fire: str | None = None
-
-    def applied_to(self, u: UnitState) -> UnitState:
-        return replace(u, suppression=u.suppression + self.count)
-
-
-@dataclass(frozen=True)
-class SuppressionRecovered(UnitChange):
-    """One marker removed by an action."""
+    field: str
+    value: Any
 
     def applied_to(self, u: UnitState) -> UnitState:
-        return replace(u, suppression=u.suppression - 1)
+        return u.with_value(self.field, self.value)
 
 
 @dataclass(frozen=True)
-class SuppressionCleared(UnitChange):
-    """Every marker removed at once (a stand that recovers on its own)."""
+class AddToState(UnitChange):
+    """A counter moved by `delta`, atomically; a take that finds nothing left is refused with `gone` (another
+    device took the last one first)."""
+
+    field: str
+    delta: int
+    gone: str = ""
 
     def applied_to(self, u: UnitState) -> UnitState:
-        return replace(u, suppression=0)
+        return u.with_value(self.field, u.value(self.field) + self.delta)
 
 
 @dataclass(frozen=True)
-class BecameSuppressed(UnitChange):
-    """A stand without markers becomes suppressed (one marker), one already suppressed stays as it is."""
+class SetBoard(Change):
+    """A board key set to `value` (a list of barrages, the clouds, the wind, a game-wide penalty)."""
 
-    def applied_to(self, u: UnitState) -> UnitState:
-        return replace(u, suppression=max(u.suppression, 1))
-
-
-@dataclass(frozen=True)
-class ActionSpent(UnitChange):
-    def applied_to(self, u: UnitState) -> UnitState:
-        return replace(u, actions_left=u.actions_left - 1)
+    key: str
+    value: Any
 
 
 @dataclass(frozen=True)
-class ActionsGranted(UnitChange):
-    """An order roll's actions (0 on a failure)."""
+class SetSideState(Change):
+    """A side's own state set (its hand of cards): the side's alone to read."""
 
-    actions: int
-
-    def applied_to(self, u: UnitState) -> UnitState:
-        return replace(u, actions_left=self.actions)
-
-
-@dataclass(frozen=True)
-class ActionsLapsed(UnitChange):
-    def applied_to(self, u: UnitState) -> UnitState:
-        return replace(u, actions_left=0)
-
-
-@dataclass(frozen=True)
-class UnitKilled(UnitChange):
-    def applied_to(self, u: UnitState) -> UnitState:
-        return replace(u, killed=True)
-
-
-@dataclass(frozen=True)
-class MoraleDue(UnitChange):
-    """A unit must test its morale."""
-
-    def applied_to(self, u: UnitState) -> UnitState:
-        return replace(u, morale_due=True)
-
-
-@dataclass(frozen=True)
-class MoraleTaken(UnitChange):
-    """A unit has tested its morale; `stage` is the test it has now taken (None: no test was due)."""
-
-    stage: int | None = None
-
-    def applied_to(self, u: UnitState) -> UnitState:
-        stage = u.morale_stage if self.stage is None else self.stage
-        return replace(u, morale_due=False, morale_stage=stage)
-
-
-@dataclass(frozen=True)
-class CrewAbandoned(UnitChange):
-    def applied_to(self, u: UnitState) -> UnitState:
-        return replace(u, crew_abandoned=True)
-
-
-@dataclass(frozen=True)
-class CameUnderFire(UnitChange):
-    """Raw troops have now been fired on."""
-
-    def applied_to(self, u: UnitState) -> UnitState:
-        return replace(u, raw_under_fire=True)
-
-
-@dataclass(frozen=True)
-class GasMarked(UnitChange):
-    """A stand is now (or no longer) in a gas cloud."""
-
-    in_gas: bool
-
-    def applied_to(self, u: UnitState) -> UnitState:
-        return replace(u, in_gas=self.in_gas)
-
-
-@dataclass(frozen=True)
-class DeepSuppressionSet(Change):
-    penalty: int
-
-
-@dataclass(frozen=True)
-class CloudsBlown(Change):
-    """The wind of turn `turn` has blown every cloud: `kept` are still on the table, `gone` dispersed."""
-
-    wind: Mapping[str, Any]
-    turn: int
-    kept: tuple[Mapping[str, Any], ...]
-    gone: tuple[Mapping[str, Any], ...]
-
-
-@dataclass(frozen=True)
-class BarragesRolled(Change):
-    """A stand has had its roll under the barrages: the board's barrages as they now read."""
-
-    unit_id: int
-    barrages: tuple[Mapping[str, Any], ...]
-
-
-@dataclass(frozen=True)
-class CardsDrawn(Change):
-    """Random event cards drawn: the drawer's hand, the opponent's hand and the pack left."""
-
-    hand: tuple[str, ...]
-    opponent_hand: tuple[str, ...]
-    deck: tuple[str, ...]
+    side: str
+    key: str
+    value: Any
 
 
 # -- the hook -----------------------------------------------------------------------------------------------
-class GameRules(Protocol):
-    """What a rule set implements to be played as a game (registered with `rules.registry.register_game`)."""
+class GameRules:
+    """What a rule set implements to be played as a game (registered with `rules.registry.register_game`).
+    Every method has a do-nothing default, so a new rule set starts with its state fields, fill and
+    consequences, and adds the rest as its rules need them."""
 
-    ruleset_id: str
+    ruleset_id: str = ""
+    # The state a unit carries under these rules, in the order a stand card shows it.
+    state_fields: tuple[StateField, ...] = ()
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
         """The fields of a resolver's request the game's state knows (never one in `request.given`)."""
-        ...
+        return ()
 
     def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
         """What a resolution does to the table, in the order it happens."""
-        ...
+        return ()
 
-    def suppression_added(
-        self, snapshot: Snapshot, unit_id: int, fire: str | None, count: int
+    def marker_added(
+        self, snapshot: Snapshot, unit_id: int, cause: str | None, count: int
     ) -> tuple[Change, ...]:
-        """Markers placed on a stand by hand (and what follows: spread, kills, morale)."""
-        ...
+        """Markers placed on a unit by hand (`cause`: what placed them, where the rules care), and what
+        follows."""
+        return ()
 
-    def suppression_recovered(
-        self, snapshot: Snapshot, unit_id: int, spend_action: bool
-    ) -> tuple[Change, ...]:
-        """A marker removed, with the action it costs when `spend_action`."""
-        ...
+    def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
+        """A marker taken off a unit by hand, with what it costs when `spend_action`."""
+        return ()
 
     def end_of_turn(self, snapshot: Snapshot, side: str) -> tuple[Change, ...]:
         """What happens to a side's units as its turn ends."""
-        ...
+        return ()
 
-    def gas_marked(self, snapshot: Snapshot, clouds: Sequence[Mapping[str, Any]]) -> tuple[Change, ...]:
-        """Which stands the clouds on the table now cover."""
-        ...
+    def board_changed(self, snapshot: Snapshot) -> tuple[Change, ...]:
+        """What follows for the units from the board as it now reads (a cloud arrived on the table)."""
+        return ()
+
+    def state_shown(self, board: Mapping[str, Any], unit_id: int, name: str, value: Any) -> bool:
+        """Whether the other side may read `value` of a unit's secret state field now (the rules have put it
+        on the table: `board` is the game's); by default never, until the game is over."""
+        return False
+
+    def field(self, name: str) -> StateField | None:
+        return next((f for f in self.state_fields if f.name == name), None)

@@ -10,26 +10,11 @@ from typing import Any
 
 from rules.core.errors import RulesError
 from rules.core.game import (
-    ActionsGranted,
-    ActionsLapsed,
-    ActionSpent,
-    BarragesRolled,
-    BecameSuppressed,
-    CameUnderFire,
-    CardsDrawn,
     Change,
-    CloudsBlown,
-    CrewAbandoned,
-    DeepSuppressionSet,
-    GasMarked,
-    MoraleDue,
-    MoraleTaken,
     Outcome,
+    SetBoard,
+    SetState,
     Snapshot,
-    SuppressionAdded,
-    SuppressionCleared,
-    SuppressionRecovered,
-    UnitKilled,
     UnitState,
     ancestor_at,
     ancestors,
@@ -39,6 +24,26 @@ from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.errata import SRC_EVENTS
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER, SRC_ROLLING_BARRAGE
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
+from rules.flanders_fields.play.changes import (
+    HAND_KEY,
+    ActionsGranted,
+    ActionsLapsed,
+    ActionSpent,
+    BarragesRolled,
+    BecameSuppressed,
+    CameUnderFire,
+    CrewAbandoned,
+    DeepSuppressionSet,
+    GasMarked,
+    MoraleDue,
+    MoraleStage,
+    MoraleTested,
+    SuppressionAdded,
+    SuppressionCleared,
+    SuppressionRecovered,
+    UnitKilled,
+    hand_set,
+)
 from rules.flanders_fields.play.game_table import clouds_on_wind, in_gas, stand_of
 from rules.flanders_fields.play.units import (
     CREWED_KINDS,
@@ -48,6 +53,7 @@ from rules.flanders_fields.play.units import (
     suppression_level,
 )
 from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION
+from rules.flanders_fields.resolvers.events import PACK
 from rules.flanders_fields.resolvers.gas import SRC_GAS
 from rules.flanders_fields.resolvers.heroic import SRC_HEROIC
 from rules.flanders_fields.resolvers.morale import morale_test_due
@@ -103,15 +109,7 @@ def consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Chang
     elif resolver == "gas-wind":
         changes += wind_blows(snap, result)
     elif resolver == "random-event":
-        changes.append(
-            CardsDrawn(
-                "random event cards drawn",
-                SRC_EVENTS,
-                tuple(result["hand"]),
-                tuple(result["opponent_hand"]),
-                tuple(result["deck"]),
-            )
-        )
+        changes += cards_drawn(snap, result)
     if target is None:
         return tuple(changes)
     if resolver in BARRAGE_ROLL_LIST:
@@ -128,6 +126,23 @@ def consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Chang
     if resolver in ("shooting", *TEMPLATE_FIRE_TYPE):
         changes += fired_on(snap.after(changes), target.id)
     return tuple(changes)
+
+
+def cards_drawn(snap: Snapshot, drawn: Mapping[str, Any]) -> tuple[Change, ...]:
+    """The hands and the pack after a draw: beneficial cards go to the drawer's hand, cards handed over to
+    the opponent's; everything else drawn is out of play."""
+    drawer = snap.side_to_move
+    rival = "defender" if drawer == "attacker" else "attacker"
+    hands = {drawer: tuple(drawn["hand"]), rival: tuple(drawn["opponent_hand"])}
+    changes: list[Change] = [
+        hand_set(f"the {side}'s hand", SRC_EVENTS, side, hand)
+        for side, hand in sorted(hands.items())
+        if list(snap.sides.get(side, {}).get(HAND_KEY, [])) != list(hand)
+    ]
+    held = {c for h in hands.values() for c in h}
+    out = [c for c in PACK if c not in drawn["deck"] and c not in held]
+    pack = {"out": out, "cards_left": len(drawn["deck"])}
+    return (*changes, SetBoard("random event cards drawn", SRC_EVENTS, "events", pack))
 
 
 # -- markers -------------------------------------------------------------------------------------------------
@@ -149,7 +164,7 @@ def suppression_added(snap: Snapshot, unit_id: int, fire: str | None, count: int
         changes.append(SuppressionAdded(why, SRC_BATTLE_SUPPRESSION, u.id, count, fire))
         if is_killed(u.suppression + count):
             changes.append(UnitKilled(f"three suppressions kill {u.name}", SRC_DEATH, u.id))
-    killed = [c.unit_id for c in changes if isinstance(c, UnitKilled)]
+    killed = [c.unit_id for c in changes if isinstance(c, SetState) and c.field == "killed"]
     return (*changes, *morale_flags(snap.after(changes), killed))
 
 
@@ -214,7 +229,9 @@ def morale_result(snap: Snapshot, bn: UnitState, res: Mapping[str, Any]) -> tupl
     stage = None
     if res.get("test_due"):
         stage = max(2 if res.get("at_75_percent") else 1, bn.morale_stage)
-    changes: list[Change] = [MoraleTaken(f"{bn.name} has tested its morale", source, bn.id, stage)]
+    tested = f"{bn.name} has tested its morale"
+    changes: list[Change] = [MoraleStage(tested, source, bn.id, stage)] if stage is not None else []
+    changes.append(MoraleTested(tested, source, bn.id))
     living = [u for u in leaves_under(bn, snap.units) if not u.killed]
     if res.get("removed"):
         return (*changes, *(UnitKilled(f"{bn.name} is removed from play", source, u.id) for u in living))
@@ -266,11 +283,17 @@ def end_of_turn(snap: Snapshot, side: str) -> tuple[Change, ...]:
 def wind_blows(snap: Snapshot, wind: Mapping[str, Any]) -> tuple[Change, ...]:
     """The wind blows every cloud on the table (all offensive gas shares "the same vagaries of weather");
     stands under a cloud are marked in gas, the others no longer."""
-    kept, gone = clouds_on_wind(snap.clouds, wind, snap.units)
-    blown = CloudsBlown(
-        "the wind moves every gas cloud", SRC_GAS_MOVEMENT, dict(wind), snap.turn, tuple(kept), tuple(gone)
-    )
-    return (blown, *gas_marked(snap, kept))
+    kept, gone = clouds_on_wind(snap.board.get("clouds", ()), wind, snap.units)
+    why = "the wind moves every gas cloud"
+    blown: list[Change] = [
+        SetBoard(why, SRC_GAS_MOVEMENT, "wind", dict(wind)),
+        SetBoard(why, SRC_GAS_MOVEMENT, "wind_turn", snap.turn),
+        SetBoard(why, SRC_GAS_MOVEMENT, "clouds", [dict(k) for k in kept]),
+    ]
+    if gone:
+        dispersed = [*snap.board.get("clouds_gone", ()), *(dict(g) for g in gone)]
+        blown.append(SetBoard(why, SRC_GAS_MOVEMENT, "clouds_gone", dispersed))
+    return (*blown, *gas_marked(snap, kept))
 
 
 def gas_marked(snap: Snapshot, clouds: Sequence[Mapping[str, Any]]) -> tuple[Change, ...]:
@@ -289,10 +312,10 @@ def rolled_under_barrage(snap: Snapshot, resolver: str, unit_id: int) -> tuple[C
     """A stand rolled for stops being due under every barrage."""
     listed = BARRAGE_ROLL_LIST[resolver]
     barrages = []
-    for b in snap.barrages:
+    for b in snap.board.get("barrages", ()):
         keep = [x for x in b.get(listed, []) if (x if listed == "pending" else x["unit"]) != unit_id]
         barrages.append({**b, listed: keep})
-    if barrages == [dict(b) for b in snap.barrages]:
+    if barrages == [dict(b) for b in snap.board.get("barrages", ())]:
         return ()
     source = SRC_ROLLING_BARRAGE if listed == "pending" else SRC_BARRAGE_DANGER
     return (BarragesRolled(f"unit {unit_id} has rolled under the barrage", source, unit_id, tuple(barrages)),)

@@ -74,10 +74,10 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
                     )
             if "through_wire" in flags and any(u.stuck_on_wire for u in stands):
                 put("through_wire", True, f"a platoon of {unit.name} is in wire", sheet)
-            if unit.side == "defender" and snap.deep_suppression:
+            if unit.side == "defender" and snap.board.get("deep_suppression", 0):
                 put(
                     "deep_suppression",
-                    snap.deep_suppression,
+                    snap.board.get("deep_suppression", 0),
                     "the deep suppression in force this turn",
                     SRC_DEEP_SUPPRESSION,
                 )
@@ -145,10 +145,10 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
             put(cover.field, value, cover.why, cover.source)
         if unit is not None:
             table = Table(snap.table_width_cm, snap.table_length_cm)
-            for m in shot(table, snap.barrages, unit, target, terrain):
+            for m in shot(table, snap.board.get("barrages", ()), unit, target, terrain):
                 put(m.field, m.value, m.why, m.source)
         if resolver == "shooting" and given.get("firer", FIRER.get(unit.kind if unit else "")) == "gas":
-            passed = [c.get("passed", {}) for c in snap.clouds]
+            passed = [c.get("passed", {}) for c in snap.board.get("clouds", ())]
             full = any(target.id in p.get("full", []) for p in passed)
             partial = any(target.id in p.get("partial", []) for p in passed)
             if full or partial:
@@ -159,7 +159,7 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
                     SRC_GAS,
                 )
         if resolver == "barrage-danger":
-            for b in snap.barrages:
+            for b in snap.board.get("barrages", ()):
                 hit = next((d for d in b.get("danger", []) if d["unit"] == target.id), None)
                 if hit is not None:
                     put(
@@ -169,15 +169,15 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
                         SRC_BARRAGE_DANGER,
                     )
     if resolver == "gas-wind":
-        if snap.wind is not None:
+        if snap.board.get("wind") is not None:
             put(
                 "wind",
-                dict(snap.wind),
+                dict(snap.board["wind"]),
                 "the wind as it blew last turn (one wind for every cloud)",
                 SRC_GAS_MOVEMENT,
             )
         else:
-            first = next(iter(snap.clouds), None)
+            first = next(iter(snap.board.get("clouds", ())), None)
             if first is not None:
                 put(
                     "direction_deg",

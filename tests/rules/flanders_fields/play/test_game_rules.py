@@ -10,31 +10,35 @@ import pytest
 
 from rules.core.errors import RulesError
 from rules.core.game import (
-    ActionsGranted,
-    ActionsLapsed,
-    ActionSpent,
-    BarragesRolled,
-    BecameSuppressed,
-    CameUnderFire,
-    CloudsBlown,
-    CrewAbandoned,
     Filled,
     FillRequest,
-    GasMarked,
-    MoraleDue,
-    MoraleTaken,
     Outcome,
+    SetBoard,
     Snapshot,
-    SuppressionAdded,
-    SuppressionCleared,
-    SuppressionRecovered,
-    UnitKilled,
     UnitState,
 )
 from rules.flanders_fields import FlandersFields
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.cover import cover_source
 from rules.flanders_fields.errata.barrage import SRC_ROLLING_BARRAGE
+from rules.flanders_fields.play.changes import (
+    STATE_FIELDS,
+    ActionsGranted,
+    ActionsLapsed,
+    ActionSpent,
+    BarragesRolled,
+    BecameSuppressed,
+    CameUnderFire,
+    CrewAbandoned,
+    GasMarked,
+    MoraleDue,
+    MoraleStage,
+    MoraleTested,
+    SuppressionAdded,
+    SuppressionCleared,
+    SuppressionRecovered,
+    UnitKilled,
+)
 from rules.flanders_fields.play.units import (
     CREWED_KINDS,
     FIRER,
@@ -57,35 +61,50 @@ GAME = get_game_rules("flanders-fields")
 MORALE = cite(T.MORALE_SECTION, "early")
 
 
+# A unit as a game starts it: every Flanders Fields state field at its default.
+DEFAULTS = {f.name: f.default for f in STATE_FIELDS}
+
+
+def with_state(u: UnitState, **values: Any) -> UnitState:
+    """`u` with some fields set, its own (killed, facing) or its rule set's state (suppression ...)."""
+    own = {k: v for k, v in values.items() if k in UnitState.__dataclass_fields__}
+    return replace(u, **own, state={**u.state, **{k: v for k, v in values.items() if k not in own}})
+
+
 def stand(uid: int, parent: int | None, kind: str, x: float, y: float, **state: Any) -> UnitState:
     level = state.pop("level", "platoon")
     base = state.pop("base", "infantry-platoon")
-    return UnitState(
-        uid, parent, state.pop("side", "attacker"), level, kind, f"unit {uid}", base=base, x=x, y=y, **state
+    unit = UnitState(
+        uid, parent, state.pop("side", "attacker"), level, kind, f"unit {uid}", base=base, x=x, y=y
     )
+    return with_state(unit, **DEFAULTS, **state)
+
+
+def unit(uid: int, parent: int | None, level: str, kind: str, name: str, **own: Any) -> UnitState:
+    return UnitState(uid, parent, "attacker", level, kind, name, **own, state=DEFAULTS)
 
 
 def battalion(**overrides: dict[str, Any]) -> tuple[UnitState, ...]:
     """A raw attacking battalion: a command stand, two rifle companies (3 and 2 platoons) and an MG; and one
     experienced defending platoon. `overrides` maps a unit id's name ("u4") to its state."""
     units = [
-        UnitState(1, None, "attacker", "battalion", "infantry-battalion", "1st Bn", quality="raw"),
+        unit(1, None, "battalion", "infantry-battalion", "1st Bn", quality="raw"),
         stand(2, 1, "battalion-command", 10, 10, level="stand", base="battalion-command", is_command=True),
-        UnitState(3, 1, "attacker", "company", "rifle-company", "A Coy"),
+        unit(3, 1, "company", "rifle-company", "A Coy"),
         stand(4, 3, "rifle-platoon", 10, 20),
         stand(5, 3, "rifle-platoon", 14, 20),
         stand(6, 3, "rifle-platoon", 18, 20),
-        UnitState(7, 1, "attacker", "company", "rifle-company", "B Coy"),
+        unit(7, 1, "company", "rifle-company", "B Coy"),
         stand(8, 7, "rifle-platoon", 22, 20),
         stand(9, 7, "rifle-platoon", 26, 20),
         stand(10, 1, "mmg", 20, 10, base="heavy-mg"),
         stand(20, None, "rifle-platoon", 10, 100, side="defender", quality="experienced", facing_deg=270.0),
     ]
-    return tuple(replace(u, **overrides.get(f"u{u.id}", {})) for u in units)
+    return tuple(with_state(u, **overrides.get(f"u{u.id}", {})) for u in units)
 
 
-def snapshot(units: tuple[UnitState, ...] | None = None, **board: Any) -> Snapshot:
-    return Snapshot("flanders-fields", "early", units or battalion(), 120.0, 180.0, **board)
+def snapshot(units: tuple[UnitState, ...] | None = None, turn: int = 0, **board: Any) -> Snapshot:
+    return Snapshot("flanders-fields", "early", units or battalion(), 120.0, 180.0, turn=turn, board=board)
 
 
 # -- the unit classes -----------------------------------------------------------------------------------------
@@ -165,21 +184,21 @@ def test_fill_names_an_unknown_unit() -> None:
 # -- markers ------------------------------------------------------------------------------------------------
 def test_mg_fire_suppresses_the_whole_company_rifle_fire_one_platoon() -> None:
     snap = snapshot()
-    mg = GAME.suppression_added(snap, 4, "mg", 1)
+    mg = GAME.marker_added(snap, 4, "mg", 1)
     assert [(type(c), c.unit_id) for c in mg] == [
         (SuppressionAdded, 4),
         (SuppressionAdded, 5),
         (SuppressionAdded, 6),
     ]
     assert all(c.source == SRC_BATTLE_SUPPRESSION and c.fire == "mg" for c in mg)
-    rifle = GAME.suppression_added(snap, 4, "rifle", 1)
+    rifle = GAME.marker_added(snap, 4, "rifle", 1)
     assert [(type(c), c.unit_id, c.count) for c in rifle] == [(SuppressionAdded, 4, 1)]
 
 
 def test_a_third_marker_kills_and_losses_make_a_morale_test_due() -> None:
     # 5 rifle platoons; B Coy has lost one, A Coy's first two platoons carry two markers each.
     snap = snapshot(battalion(u4={"suppression": 2}, u5={"suppression": 2}, u8={"killed": True}))
-    changes = GAME.suppression_added(snap, 4, "artillery", 1)
+    changes = GAME.marker_added(snap, 4, "artillery", 1)
     kinds = [(type(c).__name__, getattr(c, "unit_id", None)) for c in changes]
     assert kinds == [
         ("SuppressionAdded", 4),
@@ -202,35 +221,35 @@ def test_the_second_morale_test_is_due_at_75_percent_and_there_is_no_third() -> 
         "u9": {"killed": True},
     }
     after_first = snapshot(battalion(u1={"morale_stage": 1}, **lost))
-    changes = GAME.suppression_added(after_first, 4, "mg", 1)
+    changes = GAME.marker_added(after_first, 4, "mg", 1)
     assert [(c.unit_id, c.source) for c in changes if isinstance(c, MoraleDue)] == [(1, MORALE)]  # 4 of 5
     after_second = snapshot(battalion(u1={"morale_stage": 2}, **lost))
-    assert not any(isinstance(c, MoraleDue) for c in GAME.suppression_added(after_second, 4, "mg", 1))
+    assert not any(isinstance(c, MoraleDue) for c in GAME.marker_added(after_second, 4, "mg", 1))
 
 
 def test_no_second_morale_flag_while_one_is_due_nor_a_kill_of_the_dead() -> None:
     snap = snapshot(
         battalion(u1={"morale_due": True}, u4={"suppression": 2}, u5={"suppression": 2}, u8={"killed": True})
     )
-    assert not any(isinstance(c, MoraleDue) for c in GAME.suppression_added(snap, 4, "mg", 1))
+    assert not any(isinstance(c, MoraleDue) for c in GAME.marker_added(snap, 4, "mg", 1))
     dead = snapshot(battalion(u4={"killed": True}))
     with pytest.raises(RulesError) as e:
-        GAME.suppression_added(dead, 4, "mg", 1)
+        GAME.marker_added(dead, 4, "mg", 1)
     assert e.value.field == "unit_id"
 
 
 def test_recovering_spends_the_companys_action() -> None:
     snap = snapshot(battalion(u3={"actions_left": 1}, u4={"suppression": 1}))
-    changes = GAME.suppression_recovered(snap, 4, True)
+    changes = GAME.marker_removed(snap, 4, True)
     assert changes == (
         ActionSpent("an action of A Coy", SRC_RECOVERY, 3),
         SuppressionRecovered("a marker removed from unit 4", SRC_RECOVERY, 4),
     )
     with pytest.raises(RulesError) as e:
-        GAME.suppression_recovered(snapshot(battalion(u4={"suppression": 1})), 4, True)
+        GAME.marker_removed(snapshot(battalion(u4={"suppression": 1})), 4, True)
     assert e.value.field == "spend_action"
     with pytest.raises(RulesError) as e:
-        GAME.suppression_recovered(snap, 5, False)
+        GAME.marker_removed(snap, 5, False)
     assert e.value.field == "delta"
 
 
@@ -278,8 +297,11 @@ def test_a_rout_removes_the_battalion_and_a_retreat_suppresses_and_abandons() ->
         "removed": True,
     }
     changes = GAME.consequences("morale", snap, _outcome("morale", rout, 1))
-    assert changes[0] == MoraleTaken("1st Bn has tested its morale", MORALE, 1, 1)
-    assert {c.unit_id for c in changes[1:] if isinstance(c, UnitKilled)} == {2, 4, 5, 6, 9, 10}
+    assert changes[:2] == (
+        MoraleStage("1st Bn has tested its morale", MORALE, 1, 1),
+        MoraleTested("1st Bn has tested its morale", MORALE, 1),
+    )
+    assert {c.unit_id for c in changes[2:] if isinstance(c, UnitKilled)} == {2, 4, 5, 6, 9, 10}
     retreat = {**rout, "removed": False, "suppressed": True, "abandon_crewed_weapons": True}
     changes = GAME.consequences("morale", snap, _outcome("morale", retreat, 1))
     suppressed = {c.unit_id for c in changes if isinstance(c, BecameSuppressed)}
@@ -302,7 +324,7 @@ def test_gas_markers_follow_the_clouds() -> None:
     # An attacker cloud (20 x 10 cm) over the defending platoon; unit 9 was marked in gas and no longer is.
     snap = snapshot(battalion(u9={"in_gas": True}))
     cloud = {"item_id": "G1", "side": "attacker", "center": [10.0, 100.0]}
-    changes = GAME.gas_marked(snap, [cloud])
+    changes = GAME.board_changed(replace(snap, board={"clouds": [cloud]}))
     assert {(c.unit_id, c.in_gas) for c in changes} == {(20, True), (9, False)}
     assert all(isinstance(c, GasMarked) and c.source == SRC_GAS for c in changes)
 
@@ -313,10 +335,10 @@ def test_a_dispersing_wind_clears_the_offensive_clouds() -> None:
     wind = {"direction_deg": 90.0, "speed_cm": 10.0, "dispersed": True}
     out = _outcome("gas-wind", {"outcome_key": "dispersed", "outcome": wind}, None)
     changes = GAME.consequences("gas-wind", snap, out)
-    blown = changes[0]
-    assert isinstance(blown, CloudsBlown) and blown.kept == () and blown.turn == 3
-    assert blown.gone[0]["why"] == "the Gas Movement table dispersed the gas"
-    assert changes[1:] == (GasMarked("unit 20 is out of a gas cloud", SRC_GAS, 20, False),)
+    blown = {c.key: c.value for c in changes[:4] if isinstance(c, SetBoard)}
+    assert blown["clouds"] == [] and blown["wind_turn"] == 3 and blown["wind"] == wind
+    assert blown["clouds_gone"][0]["why"] == "the Gas Movement table dispersed the gas"
+    assert changes[4:] == (GasMarked("unit 20 is out of a gas cloud", SRC_GAS, 20, False),)
 
 
 # -- the hook -----------------------------------------------------------------------------------------------------

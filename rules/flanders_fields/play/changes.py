@@ -1,0 +1,180 @@
+"""Flanders Fields' words for what happens on the table, each one of the core's generic changes
+(rules.core.game): the app writes them without knowing these names. The state a Flanders Fields unit carries
+is `STATE_FIELDS`, the one list of it (the stand card)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rules.core.game import AddToState, SetBoard, SetSideState, SetState, StateField
+
+# The stand card: markers and flags the rules read and the board shows.
+STATE_FIELDS: tuple[StateField, ...] = (
+    StateField("suppression", "Suppression", 0, counter=True, maximum=3),
+    StateField("actions_left", "Actions left", 0, counter=True, maximum=12),
+    StateField("stuck_on_wire", "Stuck on wire"),
+    StateField("deep_shelter", "In deep shelter", shown=False),
+    StateField("limbered", "Limbered", shown=False),
+    StateField("raw_under_fire", "Raw, under fire", shown=False),
+    StateField("field_promotion", "Field promotion", shown=False),
+    StateField("in_gas", "In gas"),
+    StateField("mutiny", "Mutiny", shown=False),
+    StateField("crew_abandoned", "Crew abandoned", shown=False),
+    StateField("morale_stage", "Morale tests taken", 0, maximum=2),
+    StateField("morale_due", "Morale test due"),
+    # Where a battery is aimed: its side's secret until it fires there (ARTILLERY AIMING POINT).
+    StateField("aiming_point", "Aiming point", None, secret=True, shown=False),
+)
+# The side state that keeps a side's random-event cards.
+HAND_KEY = "event-hand"
+
+
+def _init(self: Any, **values: Any) -> None:
+    for k, v in values.items():
+        object.__setattr__(self, k, v)
+
+
+@dataclass(frozen=True, init=False)
+class SuppressionAdded(AddToState):
+    """`count` suppression markers placed on a stand by `fire` (None when the fire type is not known)."""
+
+    fire: str | None = None
+
+    def __init__(self, reason: str, source: str, unit_id: int, count: int, fire: str | None = None):
+        _init(self, reason=reason, source=source, unit_id=unit_id, field="suppression", delta=count, gone="")
+        _init(self, fire=fire)
+
+    @property
+    def count(self) -> int:
+        return self.delta
+
+
+@dataclass(frozen=True, init=False)
+class SuppressionRecovered(AddToState):
+    """One marker removed by an action."""
+
+    def __init__(self, reason: str, source: str, unit_id: int):
+        gone = "the marker was removed meanwhile"
+        _init(self, reason=reason, source=source, unit_id=unit_id, field="suppression", delta=-1, gone=gone)
+
+
+@dataclass(frozen=True, init=False)
+class ActionSpent(AddToState):
+    def __init__(self, reason: str, source: str, unit_id: int):
+        gone = "the action was spent meanwhile"
+        _init(self, reason=reason, source=source, unit_id=unit_id, field="actions_left", delta=-1, gone=gone)
+
+
+class _Fixed(SetState):
+    """A Flanders Fields name for setting one field to one value (the class's FIELD and VALUE)."""
+
+    FIELD: ClassVar[str]
+    VALUE: ClassVar[Any]
+
+    def __init__(self, reason: str, source: str, unit_id: int):
+        _init(self, reason=reason, source=source, unit_id=unit_id, field=self.FIELD, value=self.VALUE)
+
+
+class SuppressionCleared(_Fixed):
+    """Every marker removed at once (a stand that recovers on its own)."""
+
+    FIELD, VALUE = "suppression", 0
+
+
+class BecameSuppressed(_Fixed):
+    """A stand without markers becomes suppressed (one marker)."""
+
+    FIELD, VALUE = "suppression", 1
+
+
+class ActionsLapsed(_Fixed):
+    FIELD, VALUE = "actions_left", 0
+
+
+class UnitKilled(_Fixed):
+    FIELD, VALUE = "killed", True
+
+
+class MoraleDue(_Fixed):
+    """A unit must test its morale."""
+
+    FIELD, VALUE = "morale_due", True
+
+
+class MoraleTested(_Fixed):
+    """A battalion has tested its morale: no test is due now."""
+
+    FIELD, VALUE = "morale_due", False
+
+
+class CrewAbandoned(_Fixed):
+    FIELD, VALUE = "crew_abandoned", True
+
+
+class CameUnderFire(_Fixed):
+    """Raw troops have now been fired on."""
+
+    FIELD, VALUE = "raw_under_fire", True
+
+
+@dataclass(frozen=True, init=False)
+class ActionsGranted(SetState):
+    """An order roll's actions (0 on a failure)."""
+
+    def __init__(self, reason: str, source: str, unit_id: int, actions: int):
+        _init(self, reason=reason, source=source, unit_id=unit_id, field="actions_left", value=actions)
+
+    @property
+    def actions(self) -> int:
+        return int(self.value)
+
+
+@dataclass(frozen=True, init=False)
+class GasMarked(SetState):
+    """A stand is now (or no longer) in a gas cloud."""
+
+    def __init__(self, reason: str, source: str, unit_id: int, in_gas: bool):
+        _init(self, reason=reason, source=source, unit_id=unit_id, field="in_gas", value=in_gas)
+
+    @property
+    def in_gas(self) -> bool:
+        return bool(self.value)
+
+
+@dataclass(frozen=True, init=False)
+class MoraleStage(SetState):
+    """A battalion has now taken its `stage`th morale test (1 after the 50% test, 2 after the 75% test)."""
+
+    def __init__(self, reason: str, source: str, unit_id: int, stage: int):
+        _init(self, reason=reason, source=source, unit_id=unit_id, field="morale_stage", value=stage)
+
+
+@dataclass(frozen=True, init=False)
+class DeepSuppressionSet(SetBoard):
+    def __init__(self, reason: str, source: str, penalty: int):
+        _init(self, reason=reason, source=source, key="deep_suppression", value=penalty)
+
+    @property
+    def penalty(self) -> int:
+        return int(self.value)
+
+
+@dataclass(frozen=True, init=False)
+class BarragesRolled(SetBoard):
+    """A stand has had its roll under the barrages: the board's barrages as they now read."""
+
+    unit_id: int = 0
+
+    def __init__(self, reason: str, source: str, unit_id: int, barrages: tuple[Mapping[str, Any], ...]):
+        _init(self, reason=reason, source=source, key="barrages", value=tuple(barrages), unit_id=unit_id)
+
+    @property
+    def barrages(self) -> tuple[Mapping[str, Any], ...]:
+        return tuple(self.value)
+
+
+def hand_set(reason: str, source: str, side: str, hand: tuple[str, ...]) -> SetSideState:
+    """A side's random-event hand as it now reads."""
+    return SetSideState(reason, source, side, HAND_KEY, list(hand))
