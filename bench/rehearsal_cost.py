@@ -4,7 +4,7 @@
 The targets are the Mons 1914 scenario's forces on its table (a German regiment of 68 stands in 32 companies,
 the British brigade), with cover from the terrain under each base as the game reads it. Plans:
 - typical: three 18pdr batteries and a howitzer over three turns, and an SOS call (the British plan);
-- largest battery plan: the fire plan's 64 items (its capacity, app/services/fireplans.py PLAN_CAPACITY),
+- largest battery plan: the fire plan's 64 items (its capacity, rules/core/commitment.py PLAN_CAPACITY),
   every one a battery firing all 20 rehearsed turns (MAX_TURNS) on the German positions, and the 8 SOS calls
   a request may add: the most volleys a legal plan brings;
 - largest Firewaltz plan: a late German plan of 64 items, Firewaltz attacks and batteries over 20 turns on the
