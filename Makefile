@@ -3,20 +3,30 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: run test lint types pytest migrate demo bench clean fmt screenshots
+.PHONY: run club test lint types pytest migrate demo bench clean fmt screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# Serving needs only the app's own dependencies; the test tools install with the first `make test`.
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[test]"
+	$(BIN)/python -m pip install -q -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e ".[test]"
+	touch $(TEST_STAMP)
 
 run: $(STAMP)
 	$(BIN)/firestep serve
+
+# A club night: HTTPS on every interface with the club's own authority (see /trust).
+club: $(STAMP)
+	$(BIN)/firestep serve --club
 
 migrate: $(STAMP)
 	$(BIN)/firestep migrate
@@ -24,28 +34,28 @@ migrate: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/firestep demo
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check app rules playsheets tests bench migrations
 	$(BIN)/ruff format --check app rules playsheets tests bench migrations
 	$(BIN)/lint-imports
 
-types: $(STAMP)
+types: $(TEST_STAMP)
 	$(BIN)/mypy app rules playsheets
 
-pytest: $(STAMP)
+pytest: $(TEST_STAMP)
 	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
 
 test: lint types pytest
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python bench/table_queries.py
 
-screenshots: $(STAMP)
+screenshots: $(TEST_STAMP)
 	FIRESTEP_DOCS_SCREENSHOTS=1 $(BIN)/pytest -q -p no:cacheprovider tests/frontend/test_docs_screenshots.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
 
-fmt: $(STAMP)
+fmt: $(TEST_STAMP)
 	$(BIN)/ruff check --fix -q app rules playsheets tests bench migrations
 	$(BIN)/ruff format -q app rules playsheets tests bench migrations

@@ -65,8 +65,13 @@ def _print_credentials(creds: Credentials) -> None:
     typer.echo(f"  referee token: {creds.referee_token}")
     for side, code in creds.join_codes.items():
         typer.echo(f"  join code for the {side}: {code}")
+    where = (
+        f"https://{settings.host}:{settings.club_port}"
+        if settings.club_port
+        else f"http://{settings.host}:{settings.port}"
+    )
     typer.echo(
-        f"  to sign in, open http://{settings.host}:{settings.port}/ on any device and enter the referee token "
+        f"  to sign in, open {where} on any device and enter the referee token "
         "(the referee) or a side's join code (its players) under 'Join a game'"
     )
 
@@ -92,7 +97,16 @@ def credentials(game_id: int = typer.Argument(..., help="Game id (see GET /api/v
 @app.command()
 def serve(
     host: str | None = typer.Option(None, help="Interface to bind (default FIRESTEP_HOST, 127.0.0.1)."),
-    port: int | None = typer.Option(None, help="Port (default FIRESTEP_PORT, 8000)."),
+    port: int | None = typer.Option(
+        None, help="Port (default FIRESTEP_PORT, 8000; with --club the HTTPS port, default 8443)."
+    ),
+    club: bool = typer.Option(
+        False,
+        "--club",
+        help="Serve HTTPS on every interface with the club's own certificate authority (trusted once per "
+        "tablet at /trust); the plain port (--http-port) serves /trust and redirects the rest.",
+    ),
+    http_port: int = typer.Option(8000, help="With --club: the plain-HTTP port for /trust and the redirect."),
     workers: int | None = typer.Option(
         None,
         min=1,
@@ -110,6 +124,9 @@ def serve(
     from app.core.config import get_settings
     from app.server import uvicorn_options
 
+    if club:
+        _serve_club(host or "0.0.0.0", port or 8443, http_port, setup, workers, reload)
+        return
     settings = get_settings()
     count = workers or settings.workers
     if count > 1 and make_url(settings.database_url).get_backend_name() != "postgresql":
@@ -138,6 +155,42 @@ def serve(
         workers=count,
         **uvicorn_options(settings.graceful_shutdown_seconds),
     )
+
+
+def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int | None, reload: bool) -> None:
+    import os
+
+    from app.club import addresses, authority
+    from app.club.qr import terminal_qr
+    from app.core.config import get_settings
+    from app.server import serve_club
+
+    if (workers or 1) > 1 or reload:
+        raise typer.BadParameter(
+            "--club serves from one process: drop --workers and --reload", param_hint="--club"
+        )
+    if port == http_port:
+        raise typer.BadParameter("the HTTPS and the plain port must differ", param_hint="--http-port")
+    # The pages of this process read the ports from the settings (the /trust link, the join cards).
+    os.environ["FIRESTEP_CLUB_PORT"], os.environ["FIRESTEP_CLUB_HTTP_PORT"] = str(port), str(http_port)
+    os.environ["FIRESTEP_HOST"] = host
+    get_settings.cache_clear()
+    settings = get_settings()
+    settings.var_dir.mkdir(parents=True, exist_ok=True)
+    files = authority.ensure_authority(settings.var_dir)
+    authority.issue_server_cert(files)  # for the addresses the laptop has now
+    if setup:
+        _migrate("head")
+        _demo()
+    from app.services.rehearsal import start_worker
+
+    start_worker()
+    lan = addresses.lan_addresses()
+    where = addresses.url_host(lan[0]) if lan and host != "127.0.0.1" else "127.0.0.1"
+    trust = f"http://{where}:{http_port}/trust"
+    typer.echo(f"Club server: https://{where}:{port}/ (trust the club's authority once per device: {trust})")
+    typer.echo(terminal_qr(trust))
+    serve_club(host, port, http_port, files.server_cert, files.server_key, settings.graceful_shutdown_seconds)
 
 
 @app.command()

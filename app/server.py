@@ -16,8 +16,11 @@ import contextlib
 import os
 import resource
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 # uvloop accepts every connection the kernel holds for it before any of them reaches a protocol, and at the
@@ -157,3 +160,75 @@ def uvicorn_options(timeout_graceful_shutdown: int) -> dict[str, Any]:
         "backlog": backlog(descriptor_limit()),
         "timeout_graceful_shutdown": timeout_graceful_shutdown,
     }
+
+
+# -- firestep serve --club: HTTPS for the app, plain HTTP for /trust and a redirect ----------------------------
+# What the plain port still serves: the page that tells a tablet how to trust the club's authority, its
+# downloads, and the page's stylesheet. Everything else is redirected to HTTPS (307: temporary, so a browser
+# remembers nothing if the laptop later serves plain HTTP again; no HSTS, which would cover this port too).
+PLAIN_PATHS = ("/trust", "/static/")
+
+
+def served_plain(path: str) -> bool:
+    return path == PLAIN_PATHS[0] or path.startswith((PLAIN_PATHS[0] + "/", *PLAIN_PATHS[1:]))
+
+
+def _host_of(scope: Any) -> str:
+    """The host the client reached this port at, without the port ([...] kept around an IPv6 address)."""
+    host = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), "")
+    host = host[: host.find("]") + 1] if host.startswith("[") else host.rsplit(":", 1)[0]
+    if not host or not all(c.isalnum() or c in ".-[]:" for c in host):
+        server = (scope.get("server") or ("127.0.0.1", 0))[0]
+        host = f"[{server}]" if ":" in server else server
+    return host
+
+
+def plain_http_app(app: Any, https_port: int) -> Any:
+    """The plain port's ASGI app: `app` for the paths in PLAIN_PATHS, a redirect to HTTPS for the rest."""
+
+    async def plain(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or served_plain(scope["path"]):
+            await app(scope, receive, send)
+            return
+        path = (scope.get("raw_path") or scope["path"].encode()).decode("latin-1")
+        query = scope.get("query_string", b"").decode("latin-1")
+        location = f"https://{_host_of(scope)}:{https_port}{path}" + (f"?{query}" if query else "")
+        headers = [(b"location", location.encode("latin-1")), (b"content-length", b"0")]
+        await send({"type": "http.response.start", "status": 307, "headers": headers})
+        await send({"type": "http.response.body", "body": b""})
+
+    return plain
+
+
+class _PlainServer(uvicorn.Server):
+    """The plain port's server: the HTTPS server takes the signals, and stops this one when it stops."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+def serve_club(host: str, port: int, http_port: int, certfile: Path, keyfile: Path, graceful: int) -> None:
+    """Serve app.main:app over HTTPS on `port` and the plain port beside it, in this one process (each port
+    with its own slowloris guard: the Door lives in each server's state)."""
+    from uvicorn._compat import asyncio_run
+
+    from app.main import app
+
+    options = uvicorn_options(graceful)
+    secure = uvicorn.Server(
+        uvicorn.Config(app, host=host, port=port, ssl_certfile=certfile, ssl_keyfile=keyfile, **options)
+    )
+    plain = _PlainServer(
+        uvicorn.Config(plain_http_app(app, port), host=host, port=http_port, lifespan="off", **options)
+    )
+
+    async def both() -> None:
+        plain_task = asyncio.create_task(plain.serve())
+        try:
+            await secure.serve()
+        finally:
+            plain.should_exit = True
+            await plain_task
+
+    asyncio_run(both(), loop_factory=secure.config.get_loop_factory())

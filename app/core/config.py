@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     # (app/server.py: slowloris).
     request_timeout_seconds: float = Field(default=15, gt=0, le=600)
     secret_key: str = ""
+    # Set by `firestep serve --club` for the pages it serves: its HTTPS port and its plain port (0: not a club
+    # server; /trust and the join cards then say so).
+    club_port: int = 0
+    club_http_port: int = 0
     var_dir: Path = VAR_DIR
     # Requests with a larger body are refused with 413 (app.guard.limits.BodySizeLimit).
     max_body_bytes: int = Field(default=MAX_BODY_BYTES_DEFAULT, ge=1024)

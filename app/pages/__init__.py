@@ -8,14 +8,24 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 
 from app.core.routing import Router
-from app.pages import campaign_battles, campaigns, fire_plan, games, lookup, referee, table_map
+from app.pages import (
+    campaign_battles,
+    campaigns,
+    fire_plan,
+    games,
+    join_cards,
+    lookup,
+    referee,
+    table_map,
+    trust,
+)
 from app.pages.static_files import VersionedStaticFiles
 from app.pages.templates import STATIC_DIR, templates
 
 __all__ = ["mount_static", "router", "templates"]
 
 router = Router(include_in_schema=False)
-for pages in (games, referee, table_map, lookup, fire_plan, campaigns, campaign_battles):
+for pages in (games, referee, table_map, lookup, fire_plan, campaigns, campaign_battles, trust, join_cards):
     router.include_router(pages.router)
 
 

@@ -169,13 +169,47 @@ def reissue(session: Session, seating: Seating[Any, Any], secret_key: str, owner
     """New join codes and a new referee token. Every old credential stops working: the old codes, the old
     referee token and every side's token (its players join again with the new codes)."""
     revoke_all(session, seating, owner_id)
-    codes: dict[str, str] = {}
+    codes = new_side_codes(session, seating, secret_key, owner_id)
+    return Credentials(issue(session, seating, secret_key, owner_id, REFEREE), codes)
+
+
+def _side_rows(session: Session, seating: Seating[SideRow, Any], owner_id: int) -> list[SideRow]:
     owner = getattr(seating.side, seating.owner)
-    for row in session.exec(select(seating.side).where(owner == owner_id).order_by(col(seating.side.id))):
+    return list(session.exec(select(seating.side).where(owner == owner_id).order_by(col(seating.side.id))))
+
+
+def new_side_codes(
+    session: Session, seating: Seating[Any, Any], secret_key: str, owner_id: int
+) -> dict[str, str]:
+    """A new join code for every side (the old ones, and the referee join code, stop working); the devices
+    already seated keep their seats. What new join cards print."""
+    codes: dict[str, str] = {}
+    for row in _side_rows(session, seating, owner_id):
         codes[row.side] = new_join_code()
         row.join_code_hash = code_hash(secret_key, codes[row.side])
         session.add(row)
-    return Credentials(issue(session, seating, secret_key, owner_id, REFEREE), codes)
+    return codes
+
+
+def referee_code(session: Session, seating: Seating[Any, Any], secret_key: str, owner_id: int) -> str:
+    """The referee's join code (printed on the referee's join card, so the token itself is never shown in a
+    QR code nor typed). Nothing is stored: it is an HMAC of the sides' current join code hashes, so it is
+    revoked with them, whenever the sides get new codes (new join cards, `firestep credentials`)."""
+    hashes = ":".join(row.join_code_hash for row in _side_rows(session, seating, owner_id))
+    mac = digest(secret_key, f"referee-join:{seating.what}:{owner_id}:{hashes}")
+    number = int(mac, 16)
+    chars = []
+    for _ in range(10):
+        number, index = divmod(number, len(CODE_ALPHABET))
+        chars.append(CODE_ALPHABET[index])
+    return f"{''.join(chars[:5])}-{''.join(chars[5:])}"
+
+
+def is_referee_code(
+    session: Session, seating: Seating[Any, Any], secret_key: str, owner_id: int, code: str
+) -> bool:
+    expected = normalise_code(referee_code(session, seating, secret_key, owner_id))
+    return hmac.compare_digest(expected, normalise_code(code))
 
 
 def side_of_code(session: Session, seating: Seating[Any, Any], secret_key: str, code: str) -> tuple[int, str]:

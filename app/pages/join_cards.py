@@ -1,0 +1,249 @@
+"""Join by QR (issue 28): the referee's join card sheet, one QR code per seat, and the join link each code
+opens. A card's link carries its seat in the path and its code in the fragment (`#code=...`: a fragment is
+never sent to a server, so the code is in no URL that is requested or logged); the join page's script moves
+it into the form, and one tap posts it. The referee's card carries the referee join code
+(seating.referee_code), never the referee token.
+
+The server keeps only the codes' hashes, so a sheet prints new codes: making one gives every side a new join
+code (the old codes and cards stop working; seated devices keep their seats). The new codes reach the sheet
+and its PDF on the referee's device only, in a signed cookie, as a new game's codes reach its "created" page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from itsdangerous import BadData, URLSafeTimedSerializer
+from sqlmodel import Session
+
+from app.club.qr import svg
+from app.core.config import Settings
+from app.core.routing import Router
+from app.data.models import Game
+from app.deps import GameId, SessionDep, SettingsDep
+from app.errors import Forbidden, TooManyRequests
+from app.guard import auth, security
+from app.pages.common import (
+    JoinRefused,
+    SeatHeld,
+    confirm_seat_page,
+    join_with_code,
+    keep_seat_unless_confirmed,
+    too_many,
+)
+from app.pages.seats import Seat, game_page, game_seat, remember_game, sign_in
+from app.pages.templates import humanise, templates
+from app.pages.trust import club_host
+from app.services import games as games_service
+from app.services import seating
+from rules.core.errors import NotFoundError
+
+router = Router(include_in_schema=False)
+
+SEATS = (auth.REFEREE, *auth.SIDES)
+CARDS_COOKIE = "firestep_join_cards"
+CARDS_SECONDS = 60 * 60  # long enough to print, then gone from the device
+
+
+def seat_words(game: Game, seat: str) -> str:
+    """A seat as the join button names it: 'the referee', 'the attacker (German)'."""
+    nation = getattr(game, f"{seat}_nation", "") if seat in auth.SIDES else ""
+    return f"the {seat}" + (f" ({humanise(nation)})" if nation else "")
+
+
+def join_link(request: Request, settings: Settings, game_id: int, seat: str, code: str) -> str:
+    """The link a seat's card encodes: HTTPS to the host the laptop is reached at on a club server, this
+    server's own address otherwise; the code in the fragment."""
+    if settings.club_port:
+        base = f"https://{club_host(request)}:{settings.club_port}"
+    else:
+        base = str(request.base_url).rstrip("/")
+    return f"{base}/games/{game_id}/join/{seat}#code={code}"
+
+
+def _seat_home(game: Game, role: str) -> str:
+    """Where a seat plays: the referee's board; a side's fire plan in set-up, its lookup once the game is on."""
+    if role == auth.REFEREE:
+        return f"/games/{game.id}/referee"
+    return f"/games/{game.id}/fire-plan" if game.status == "setup" else f"/lookup?game={game.id}"
+
+
+# -- the join link a card opens ------------------------------------------------------------------------------
+@router.get("/games/{game_id}/join/{seat}", response_class=HTMLResponse)
+def join_link_page(game_id: GameId, seat: str, request: Request, session: SessionDep) -> Response:
+    return _join_link_page(request, session, game_id, seat)
+
+
+def _join_link_page(
+    request: Request, session: Session, game_id: int, seat: str, error: str | None = None, status: int = 200
+) -> Response:
+    try:
+        game = games_service.get_game(session, game_id)
+    except NotFoundError as e:
+        return _message(request, "Not found", e.message, 404)
+    if seat not in SEATS:
+        return _message(request, "Not found", f"A game's seats are {', '.join(SEATS)}.", 404)
+    context = {"title": f"Join {game.name}", "game": game, "seat": seat, "words": seat_words(game, seat)}
+    response = templates.TemplateResponse(request, "join_link.html", {**context, "error": error}, status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _message(request: Request, title: str, message: str, status: int) -> Response:
+    return templates.TemplateResponse(request, "error.html", {"title": title, "message": message}, status)
+
+
+@router.post("/games/{game_id}/join/{seat}", response_class=HTMLResponse)
+async def join_by_link(
+    game_id: GameId, seat: str, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    form = await request.form()
+    code = str(form.get("code") or "").strip()
+
+    def join(entered: str) -> str:
+        # A code for another game or seat is as unknown here as a wrong one (and counted the same).
+        if seat == auth.REFEREE:
+            if not seating.is_referee_code(session, seating.GAME, settings.secret_key, game_id, entered):
+                raise NotFoundError("join code", "(not shown)")
+        elif seating.side_of_code(session, seating.GAME, settings.secret_key, entered) != (game_id, seat):
+            raise NotFoundError("join code", "(not shown)")
+        held = game_seat(request, session, settings, game_id)
+        keep_seat_unless_confirmed(game_id, held.viewer.role if held else None, seat, form)
+        return sign_in(session, settings.secret_key, game_id, seat)
+
+    if seat not in SEATS:
+        return _join_link_page(request, session, game_id, seat)
+    try:
+        token = join_with_code(code, "referee", join)
+        session.commit()
+    except TooManyRequests as e:
+        wait = security.page_wait_message(e, "wrong join codes")
+        return too_many(_join_link_page(request, session, game_id, seat, error=wait), e)
+    except JoinRefused as e:
+        return _join_link_page(request, session, game_id, seat, error=str(e), status=422)
+    except SeatHeld as e:
+        game = games_service.get_game(session, game_id)
+        return confirm_seat_page(
+            request,
+            e,
+            name=game.name,
+            code=code,
+            action=f"/games/{game_id}/join/{seat}",
+            keep_url=_seat_home(game, e.held),
+            words=lambda role: seat_words(game, role),
+        )
+    response = RedirectResponse(_seat_home(games_service.get_game(session, game_id), seat), status_code=303)
+    remember_game(request, response, game_id, token)
+    return response
+
+
+# -- the referee's join card sheet ---------------------------------------------------------------------------
+def _serializer(secret_key: str) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(secret_key, salt="firestep-join-cards")
+
+
+def _printed_codes(
+    request: Request, session: Session, secret_key: str, game_id: int
+) -> dict[str, str] | None:
+    """The side codes this device was handed when it last made this game's cards, while they still work."""
+    try:
+        data = _serializer(secret_key).loads(request.cookies.get(CARDS_COOKIE, ""), max_age=CARDS_SECONDS)
+    except BadData:
+        return None
+    if not isinstance(data, dict) or data.get("game") != game_id or not isinstance(data.get("codes"), dict):
+        return None
+    codes = {str(k): str(v) for k, v in data["codes"].items()}
+    for side, code in codes.items():
+        try:
+            if seating.side_of_code(session, seating.GAME, secret_key, code) != (game_id, side):
+                return None
+        except NotFoundError:
+            return None  # new codes since (other cards, `firestep credentials`): this sheet is void
+    return codes
+
+
+def _cards(request: Request, session: Session, settings: Settings, game: Game, seat: Seat) -> dict[str, Any]:
+    if not seat.viewer.is_referee:
+        raise Forbidden("Only the referee prints the join cards.")
+    game_id = game.id or 0
+    codes = _printed_codes(request, session, settings.secret_key, game_id)
+    if codes is None:
+        return {"cards": None}
+    codes = {auth.REFEREE: seating.referee_code(session, seating.GAME, settings.secret_key, game_id), **codes}
+    cards = []
+    for who, code in codes.items():
+        link = join_link(request, settings, game_id, who, code)
+        words = seat_words(game, who)
+        cards.append(
+            {
+                "seat": who,
+                "words": words,
+                "code": code,
+                "link": link,
+                "svg": svg(link, f"QR code: join as {words}"),
+            }
+        )
+    return {"cards": cards}
+
+
+@router.get("/games/{game_id}/join-cards", response_class=HTMLResponse)
+def join_cards_page(
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    def build(game: Game, seat: Seat) -> dict[str, Any]:
+        return {"title": "Join cards", **_cards(request, session, settings, game, seat)}
+
+    response = game_page(request, session, settings, game_id, "join_cards.html", "join_cards.html", build)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _referee(request: Request, session: Session, settings: Settings, game_id: int) -> Seat | None:
+    """This device's seat when it is the game's referee; None otherwise (join_cards_page then answers)."""
+    try:
+        seat = game_seat(request, session, settings, game_id)
+    except TooManyRequests:
+        return None
+    return seat if seat is not None and seat.viewer.is_referee else None
+
+
+@router.post("/games/{game_id}/join-cards", response_class=HTMLResponse)
+def make_join_cards(
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    if _referee(request, session, settings, game_id) is None:
+        return join_cards_page(game_id, request, session, settings)  # no such game, the join form, or 403
+    codes = seating.new_side_codes(session, seating.GAME, settings.secret_key, game_id)
+    session.commit()
+    response = RedirectResponse(f"/games/{game_id}/join-cards", status_code=303)
+    value = _serializer(settings.secret_key).dumps({"game": game_id, "codes": codes})
+    response.set_cookie(
+        CARDS_COOKIE,
+        str(value),
+        max_age=CARDS_SECONDS,
+        path=f"/games/{game_id}",
+        httponly=True,
+        samesite="lax",
+    )
+    return response
+
+
+@router.get("/games/{game_id}/join-cards.pdf")
+def join_cards_pdf(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    from playsheets.render import html_to_pdf
+
+    seat = _referee(request, session, settings, game_id)
+    if seat is None:
+        return join_cards_page(game_id, request, session, settings)
+    game = games_service.get_game(session, game_id)
+    context = _cards(request, session, settings, game, seat)
+    if context["cards"] is None:  # no sheet made on this device yet, or void since
+        return RedirectResponse(f"/games/{game_id}/join-cards", status_code=303)
+    html = templates.get_template("join_cards_print.html").render({"game": game, **context})
+    headers = {
+        "Content-Disposition": f'inline; filename="join-cards-{game_id}.pdf"',
+        "Cache-Control": "no-store",
+    }
+    return Response(html_to_pdf(html), media_type="application/pdf", headers=headers)

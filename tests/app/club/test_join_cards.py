@@ -1,0 +1,227 @@
+"""Join by QR (issue 28): the referee's join card sheet and the join link each card opens, on SQLite and
+PostgreSQL. A card's QR code decodes (zxing-cpp) to its seat's link with the code in the fragment; posting
+that code on the link's page seats a fresh device; the referee's card carries a referee join code, never the
+token; new cards revoke the old codes, which are then refused in plain words; wrong codes count against the
+join rate limit; only the referee sees or prints the cards."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+import zxingcpp
+from fastapi.testclient import TestClient
+from PIL import Image
+
+from app.guard import auth
+from app.pages import seats
+from tests import csrf
+from tests.app.games.conftest import new_game
+
+
+def decode_svg_qr(svg: str) -> str:
+    """The text of a QR code drawn as segno's SVG path, read back by a real decoder: the path's modules are
+    redrawn as a PNG, which zxing-cpp decodes."""
+    rows = _svg_modules(svg)
+    png = io.BytesIO()
+    _matrix_png(rows, png)
+    results = zxingcpp.read_barcodes(Image.open(io.BytesIO(png.getvalue())))
+    assert len(results) == 1, results
+    return str(results[0].text)
+
+
+def _svg_modules(svg: str) -> list[list[bool]]:
+    """The dark modules of segno's inline SVG: one path of horizontal runs ('M x y.5 h n m dx dy ...')."""
+    (path,) = re.findall(r'<path stroke="#000" d="([^"]+)"', svg)
+    size = int(re.search(r'd="M0 0h(\d+)v', svg).group(1))  # type: ignore[union-attr]
+    grid = [[False] * size for _ in range(size)]
+    x = y = 0.0
+    for op, a, b in re.findall(r"([Mmh])(-?[\d.]+)(?:\s(-?[\d.]+))?", path):
+        if op == "M":
+            x, y = float(a), float(b)
+        elif op == "m":
+            x, y = x + float(a), y + float(b)
+        else:
+            for i in range(int(float(a))):
+                grid[int(y)][int(x) + i] = True
+            x += float(a)
+    return grid
+
+
+def _matrix_png(rows: list[list[bool]], out: io.BytesIO, scale: int = 8) -> None:
+    size = len(rows)
+    img = Image.new("L", (size * scale, size * scale), 255)
+    for r, row in enumerate(rows):
+        for c, dark in enumerate(row):
+            if dark:
+                img.paste(0, (c * scale, r * scale, (c + 1) * scale, (r + 1) * scale))
+    img.save(out, format="PNG")
+
+
+def make_cards(client: TestClient, game_id: int) -> dict[str, str]:
+    """The referee makes a sheet; each seat's card decoded: seat -> its link."""
+    r = client.post(f"/games/{game_id}/join-cards", data=csrf.form(client), follow_redirects=False)
+    assert r.status_code == 303, r.text
+    page = client.get(f"/games/{game_id}/join-cards")
+    assert page.status_code == 200, page.text
+    cards = re.findall(r'data-join-card="(\w+)">.*?(<svg.*?</svg>)', page.text, re.DOTALL)
+    links = {seat: decode_svg_qr(svg) for seat, svg in cards}
+    assert set(links) == {auth.REFEREE, *auth.SIDES}
+    return links
+
+
+def referee_client(client: TestClient) -> tuple[int, dict[str, str], str]:
+    """A game made on the start page: this client is its referee (token in its cookie)."""
+    g = new_game(client)
+    token = g.referee["Authorization"].removeprefix("Bearer ")
+    client.cookies.set(auth.COOKIE_NAME, token)
+    return g.id, g.codes, token
+
+
+def join_by_link(device: TestClient, link: str, extra: dict[str, Any] | None = None) -> Any:
+    """What the join page does: GET the link's path (the fragment stays on the device), then post the code."""
+    parts = urlsplit(link)
+    page = device.get(parts.path)
+    assert page.status_code == 200, page.text
+    assert "Join as" in page.text and "#code" not in page.text
+    code = dict(p.split("=", 1) for p in parts.fragment.split("&"))["code"]
+    return device.post(
+        parts.path, data=csrf.form(device, {"code": code, **(extra or {})}), follow_redirects=False
+    )
+
+
+def test_each_card_decodes_to_a_link_that_seats_a_fresh_device(client: TestClient) -> None:
+    game_id, _, token = referee_client(client)
+    links = make_cards(client, game_id)
+    for seat, link in links.items():
+        parts = urlsplit(link)
+        assert parts.path == f"/games/{game_id}/join/{seat}"
+        assert parts.query == "" and re.fullmatch(r"code=[A-Z2-9]{5}-[A-Z2-9]{5}", parts.fragment), link
+        assert token not in link  # the referee's card carries a join code, never the token
+        device = TestClient(client.app)
+        r = join_by_link(device, link)
+        assert r.status_code == 303, r.text
+        assert device.cookies.get(auth.COOKIE_NAME)
+        home = f"/games/{game_id}/referee" if seat == auth.REFEREE else f"/games/{game_id}/fire-plan"
+        assert r.headers["location"] == home
+        who = device.get(f"/api/v1/games/{game_id}/devices" if seat == auth.REFEREE else home)
+        assert who.status_code == 200, who.text
+
+
+def test_new_cards_revoke_the_old_codes_which_are_refused_in_plain_words(client: TestClient) -> None:
+    game_id, old_codes, _ = referee_client(client)
+    first = make_cards(client, game_id)
+    seated = TestClient(client.app)
+    assert join_by_link(seated, first["attacker"]).status_code == 303
+    second = make_cards(client, game_id)
+    assert second != first
+    for seat, link in first.items():
+        r = join_by_link(TestClient(client.app), link)
+        assert r.status_code == 422, (seat, r.text)
+        assert "That join code is not known here: check it with the referee." in r.text
+    # The codes the game was created with stopped working too; the seated device keeps its seat.
+    r = client.post("/api/v1/join", json={"code": old_codes["defender"]})
+    assert r.status_code == 404
+    assert seated.get(f"/games/{game_id}/fire-plan").status_code == 200
+    assert join_by_link(TestClient(client.app), second["referee"]).status_code == 303
+
+
+def test_a_code_works_only_on_its_own_seats_link(client: TestClient) -> None:
+    game_id, _, _ = referee_client(client)
+    links = make_cards(client, game_id)
+    attacker_code = urlsplit(links["attacker"]).fragment.removeprefix("code=")
+    device = TestClient(client.app)
+    for seat in ("defender", "referee"):
+        r = device.post(
+            f"/games/{game_id}/join/{seat}",
+            data=csrf.form(device, {"code": attacker_code}),
+            follow_redirects=False,
+        )
+        assert r.status_code == 422, r.text
+        assert not device.cookies.get(auth.COOKIE_NAME)
+    assert device.get(f"/games/{game_id}/join/general").status_code == 404
+    assert device.get(f"/games/{game_id + 999}/join/attacker").status_code == 404
+
+
+def test_a_device_holding_a_seat_is_asked_before_switching(client: TestClient) -> None:
+    game_id, _, _ = referee_client(client)
+    links = make_cards(client, game_id)
+    device = TestClient(client.app)
+    assert join_by_link(device, links["attacker"]).status_code == 303
+    held = device.cookies.get(seats.GAMES_COOKIE)
+    r = join_by_link(device, links["defender"])
+    assert r.status_code == 409, r.text
+    assert "already plays" in r.text and "the defender" in r.text
+    assert device.cookies.get(seats.GAMES_COOKIE) == held
+    r = join_by_link(device, links["defender"], {"replace_seat": "yes"})
+    assert r.status_code == 303 and r.headers["location"] == f"/games/{game_id}/fire-plan"
+    assert device.cookies.get(seats.GAMES_COOKIE) != held
+
+
+def test_wrong_codes_count_against_the_join_limit(sqlite_client: TestClient) -> None:
+    client = sqlite_client
+    game_id, _, _ = referee_client(client)
+    device = TestClient(client.app)
+    statuses = [
+        device.post(
+            f"/games/{game_id}/join/attacker",
+            data=csrf.form(device, {"code": f"WRONG-{n:05d}"}),
+            follow_redirects=False,
+        ).status_code
+        for n in range(12)
+    ]
+    assert statuses[:10] == [422] * 10 and statuses[10:] == [429, 429], statuses
+    # Over the limit, even the right code waits: guessing stops (the start page's join form shares the count).
+    links = make_cards(client, game_id)
+    r = join_by_link(device, links["attacker"])
+    assert r.status_code == 429 and "Too many wrong join codes" in r.text and r.headers["retry-after"]
+    r = device.post("/join", data=csrf.form(device, {"code": "WRONG-CODES"}), follow_redirects=False)
+    assert r.status_code == 429
+
+
+def test_only_the_referee_sees_makes_or_prints_the_cards(client: TestClient) -> None:
+    game_id, codes, _ = referee_client(client)
+    player = TestClient(client.app)
+    r = player.post("/api/v1/join", json={"code": codes["attacker"]})
+    player.cookies.set(auth.COOKIE_NAME, r.json()["token"])
+    stranger = TestClient(client.app)
+    for device, status in ((player, 403), (stranger, 401)):
+        assert device.get(f"/games/{game_id}/join-cards").status_code == status
+        assert device.get(f"/games/{game_id}/join-cards.pdf").status_code == status
+        r = device.post(f"/games/{game_id}/join-cards", data=csrf.form(device), follow_redirects=False)
+        assert r.status_code == status
+    # Nobody's code changed: the attacker's code still seats.
+    assert client.post("/api/v1/join", json={"code": codes["attacker"]}).status_code == 200
+    # The referee's own device, posting without the CSRF token (a forged form), makes no cards either.
+    r = client.post(f"/games/{game_id}/join-cards", data={}, follow_redirects=False)
+    assert r.status_code == 403
+    assert client.post("/api/v1/join", json={"code": codes["defender"]}).status_code == 200
+
+
+def test_the_pdf_sheet_has_one_qr_per_seat(client: TestClient, tmp_path: Path) -> None:
+    game_id, _, _ = referee_client(client)
+    before = client.get(f"/games/{game_id}/join-cards.pdf", follow_redirects=False)
+    assert before.status_code == 303  # no sheet made on this device yet: the page that makes one
+    links = make_cards(client, game_id)
+    r = client.get(f"/games/{game_id}/join-cards.pdf")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
+    assert r.content.startswith(b"%PDF") and r.headers["cache-control"] == "no-store"
+    pdftoppm = shutil.which("pdftoppm")
+    if pdftoppm is None:  # poppler is not a dependency: the sheet's codes are read where it is installed
+        pytest.skip("pdftoppm (poppler-utils) reads the printed codes")
+    (tmp_path / "cards.pdf").write_bytes(r.content)
+    subprocess.run(
+        [pdftoppm, "-r", "150", "-png", str(tmp_path / "cards.pdf"), str(tmp_path / "page")], check=True
+    )
+    printed = {
+        str(found.text)
+        for page in sorted(tmp_path.glob("page*.png"))
+        for found in zxingcpp.read_barcodes(Image.open(page))
+    }
+    assert printed == set(links.values())

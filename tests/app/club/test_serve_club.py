@@ -1,0 +1,260 @@
+"""`firestep serve --club` for real (issue 28, "Done when" 1): started as a user starts it, on loopback with a
+fresh data folder and free ports. A TLS client that trusts only the authority /trust hands out verifies the
+server for 127.0.0.1 and localhost; the authority is name-constrained; its key is 0600 and in no answer; the
+plain port serves /trust and its downloads and redirects everything else to HTTPS; the slowloris guard
+closes a silent connection on both ports."""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import shutil
+import signal
+import socket
+import ssl
+import stat
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
+from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
+
+from app.club import authority
+
+ROOT = Path(__file__).resolve().parents[3]
+REQUEST_TIMEOUT = 2  # seconds a connection may take to send its request (the slowloris guard)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Club:
+    https_port: int
+    http_port: int
+    var: Path
+
+    def plain(self, path: str, method: str = "GET") -> http.client.HTTPResponse:
+        conn = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=10)
+        conn.request(method, path, headers={"Host": f"127.0.0.1:{self.http_port}"})
+        return conn.getresponse()
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+@pytest.fixture(scope="module")
+def club(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Club]:
+    var = tmp_path_factory.mktemp("club") / "data"  # missing: the server creates it
+    db = var.parent / "firestep.db"
+    shutil.copyfile(sqlite_template, db)
+    c = Club(_free_port(), _free_port(), var)
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "FIRESTEP_DATABASE_URL": f"sqlite:///{db}",
+        "FIRESTEP_VAR_DIR": str(var),
+        "FIRESTEP_REQUEST_TIMEOUT_SECONDS": str(REQUEST_TIMEOUT),
+    }
+    log = (var.parent / "server.log").open("wb")
+    args = ["serve", "--club", "--no-setup", "--host", "127.0.0.1"]
+    args += ["--port", str(c.https_port), "--http-port", str(c.http_port)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if c.plain("/trust").status == 200:
+                    break
+            except OSError:
+                pass
+            assert proc.poll() is None, (var.parent / "server.log").read_text()
+            assert time.monotonic() < deadline, "the club server did not start"
+            time.sleep(0.2)
+        yield c
+        assert proc.poll() is None, "the club server died"
+    finally:
+        proc.terminate()
+        proc.wait(15)
+        log.close()
+    # SIGTERM stops both ports cleanly (uvicorn raises the signal again once it has shut down).
+    assert proc.returncode in (0, -signal.SIGTERM), (var.parent / "server.log").read_text()
+    assert "Application shutdown complete" in (var.parent / "server.log").read_text()
+
+
+def _authority_from_trust(club: Club) -> tuple[bytes, x509.Certificate]:
+    """The authority as a tablet gets it: from the plain port's /trust, PEM and DER alike."""
+    page = club.plain("/trust").read().decode()
+    assert "/trust/firestep-club.pem" in page and "/trust/firestep-club.crt" in page
+    pem = club.plain("/trust/firestep-club.pem").read()
+    der = club.plain("/trust/firestep-club.crt").read()
+    cert = x509.load_pem_x509_certificate(pem)
+    assert x509.load_der_x509_certificate(der) == cert
+    return pem, cert
+
+
+def _trusting_only(pem: bytes) -> ssl.SSLContext:
+    context = ssl.create_default_context(cadata=pem.decode())  # cadata given: no system roots loaded
+    context.verify_flags |= ssl.VERIFY_X509_STRICT
+    assert len(context.get_ca_certs()) == 1
+    return context
+
+
+def _https_get(club: Club, context: ssl.SSLContext, host: str, path: str = "/") -> http.client.HTTPResponse:
+    conn = http.client.HTTPSConnection(host, club.https_port, context=context, timeout=10)
+    conn.request("GET", path)
+    return conn.getresponse()
+
+
+def test_a_client_trusting_only_the_served_authority_verifies_the_server(club: Club) -> None:
+    pem, _ = _authority_from_trust(club)
+    context = _trusting_only(pem)
+    for host in ("127.0.0.1", "localhost"):
+        r = _https_get(club, context, host)
+        assert r.status == 200, host
+        assert "strict-transport-security" not in {k.lower() for k in r.headers}
+    # The same client refuses the server for a name the certificate does not carry.
+    with pytest.raises(ssl.SSLCertVerificationError):
+        http.client.HTTPSConnection(
+            "127.0.0.1", club.https_port, context=_named(pem, "firestep.example")
+        ).connect()
+    # And a client trusting only the system's roots (or another authority) refuses it.
+    with pytest.raises(ssl.SSLCertVerificationError):
+        _https_get(club, ssl.create_default_context(), "localhost")
+
+
+def _named(pem: bytes, name: str) -> ssl.SSLContext:
+    """A context that checks the server against `name` whatever host it dials."""
+    context = _trusting_only(pem)
+    wrap = context.wrap_socket
+
+    def wrap_as(sock: socket.socket, *args: object, **kwargs: object) -> ssl.SSLSocket:
+        kwargs["server_hostname"] = name
+        return wrap(sock, *args, **kwargs)  # type: ignore[arg-type]
+
+    context.wrap_socket = wrap_as  # type: ignore[method-assign]
+    return context
+
+
+def test_the_served_authority_is_constrained_to_private_names(club: Club, tmp_path: Path) -> None:
+    _, ca = _authority_from_trust(club)
+    constraints = ca.extensions.get_extension_for_class(x509.NameConstraints)
+    assert constraints.critical and constraints.value.permitted_subtrees
+    # A certificate for a public name signed with this very authority's key (a copy of the laptop's folder)
+    # is refused by a verifier that trusts the authority.
+    files = authority.ClubFiles(tmp_path / "copy")
+    shutil.copytree(club.var / "club", files.folder)
+    forged = authority.issue_server_cert(files, [], ["example.com"])
+    verifier = PolicyBuilder().store(Store([ca])).build_server_verifier(x509.DNSName("example.com"))
+    with pytest.raises(VerificationError, match="name constraint"):
+        verifier.verify(forged, [])
+
+
+def _key_markers(path: Path) -> list[bytes]:
+    """What would give a key away in an answer: its PEM body, each of its base64 lines, its DER bytes."""
+    pem = path.read_bytes()
+    key = serialization.load_pem_private_key(pem, password=None)
+    der = key.private_bytes(
+        serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    lines = [line for line in pem.splitlines() if line and not line.startswith(b"-----")]
+    return [pem, der, base64.b64encode(der), *lines]
+
+
+def test_keys_are_owner_only_and_in_no_answer(club: Club) -> None:
+    files = authority.ClubFiles.of(club.var)
+    for key in (files.authority_key, files.server_key):
+        assert stat.S_IMODE(key.stat().st_mode) == 0o600, key
+    assert stat.S_IMODE(files.folder.stat().st_mode) == 0o700
+    markers = [m for key in (files.authority_key, files.server_key) for m in _key_markers(key)]
+    pem, _ = _authority_from_trust(club)
+    context = _trusting_only(pem)
+    paths = [
+        "/",
+        "/trust",
+        "/trust/firestep-club.crt",
+        "/trust/firestep-club.pem",
+        "/trust/firestep-club.mobileconfig",
+        "/trust/authority.key",
+        "/trust/../club/authority.key",
+        "/static/../club/authority.key",
+        "/static/..%2f..%2fclub%2fauthority.key",
+        "/club/authority.key",
+        "/var/club/server.key",
+        "/healthz",
+        "/openapi.json",
+        "/lookup",
+    ]
+    answers = 0
+    for path in paths:
+        bodies = [club.plain(path).read(), _https_get(club, context, "localhost", path).read()]
+        for body in bodies:
+            answers += 1
+            assert not [m for m in markers if m in body], path
+    assert answers == 2 * len(paths)
+
+
+def test_plain_http_serves_trust_and_redirects_the_rest(club: Club) -> None:
+    for path in (
+        "/trust",
+        "/trust/firestep-club.crt",
+        "/trust/firestep-club.pem",
+        "/trust/firestep-club.mobileconfig",
+    ):
+        r = club.plain(path)
+        assert r.status == 200, path
+        assert "strict-transport-security" not in {k.lower() for k in r.headers}
+    assert club.plain("/trust/firestep-club.mobileconfig").getheader("content-type") == (
+        "application/x-apple-aspen-config"
+    )
+    https = f"https://127.0.0.1:{club.https_port}"
+    for path, method in (
+        ("/", "GET"),
+        ("/games/1/referee?x=1&y=2", "GET"),
+        ("/join", "POST"),
+        ("/trusted", "GET"),
+    ):
+        r = club.plain(path, method)
+        assert r.status == 307, path
+        assert r.getheader("location") == https + path
+    # The redirect lands where it says, on a client that trusts the authority.
+    pem, _ = _authority_from_trust(club)
+    assert _https_get(club, _trusting_only(pem), "127.0.0.1", "/lookup").status == 200
+
+
+def _closed_within(sock: socket.socket, seconds: float) -> bool:
+    sock.settimeout(seconds)
+    try:
+        return sock.recv(1) == b""
+    except (TimeoutError, ssl.SSLError, ConnectionError):
+        return False
+
+
+@pytest.mark.parametrize("port_kind", ["https", "http"])
+def test_a_connection_that_never_finishes_its_request_is_closed_on_both_ports(
+    club: Club, port_kind: str
+) -> None:
+    port = club.https_port if port_kind == "https" else club.http_port
+    raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+    if port_kind == "https":
+        pem, _ = _authority_from_trust(club)
+        raw = _trusting_only(pem).wrap_socket(raw, server_hostname="localhost")  # the handshake completes
+    start = time.monotonic()
+    raw.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and the request never ends
+    with raw:
+        assert _closed_within(raw, REQUEST_TIMEOUT + 5)
+    assert time.monotonic() - start >= REQUEST_TIMEOUT - 0.5
