@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
+import socket
 import threading
 import time
 from typing import Any
@@ -128,10 +129,11 @@ class Listener:
         return [self.events.get(timeout=timeout) for _ in range(n)]
 
     def close(self) -> None:
-        """Drop the connection, as a tablet leaving the wifi does."""
+        """Drop the connection, as a tablet leaving the wifi does. Shutting the socket down wakes the reader
+        at once: closing the response from this thread would leave it in its read until the next keep-alive."""
         self._stop.set()
-        with contextlib.suppress(httpx.HTTPError, RuntimeError):
-            self._response.close()
+        with contextlib.suppress(OSError):
+            self._response.extensions["network_stream"].get_extra_info("socket").shutdown(socket.SHUT_RDWR)
         self._thread.join(5)
 
 

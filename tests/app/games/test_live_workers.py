@@ -120,15 +120,8 @@ def _marker(http: httpx.Client, g: Game, targets: Iterator[dict[str, Any]]) -> i
 
 
 def _close(*listeners: Listener) -> None:
-    """Drop every connection at once, then wait for their readers together (each may sit in a read)."""
     for listener in listeners:
-        listener._stop.set()
-        with contextlib.suppress(httpx.HTTPError, RuntimeError):
-            listener._response.close()
-    # The readers are daemon threads: one still blocked in a read (until the next keep-alive) is left behind
-    # rather than waited for, so closing costs no test its keep-alive interval.
-    for listener in listeners:
-        listener._thread.join(0.2)
+        listener.close()
 
 
 def _ids(listener: Listener, n: int) -> list[int]:
