@@ -3,6 +3,7 @@ cookie per kind, and who the device is in one of them."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -94,6 +95,14 @@ def game_seat(request: Request, session: Session, settings: Settings, game_id: i
     return None
 
 
+def seat_view(game_id: int, seat: Seat) -> str:
+    """The name this seat's pages are kept under for offline use (frontend/static/sw.js keeps each seat's copies
+    apart and drops them when the device changes seat): the game, the role and a digest of the token, which
+    tells two devices' seats apart without being usable as the token."""
+    digest = hashlib.sha256(b"firestep-seat-view:" + seat.token.encode()).hexdigest()[:16]
+    return f"{game_id}-{seat.viewer.role}-{digest}"
+
+
 def game_page(
     request: Request,
     session: Session,
@@ -124,6 +133,7 @@ def game_page(
             "game": game,
             "seat": seat,
             "role": seat.viewer.role,
+            "seat_view": seat_view(game_id, seat),
             "campaign_battle": campaign_battles.game_link(session, game_id),  # the link back (issue 17)
             **build(game, seat),
         }
