@@ -186,10 +186,17 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
 
     start_worker()
     lan = addresses.lan_addresses()
-    where = addresses.url_host(lan[0]) if lan and host != "127.0.0.1" else "127.0.0.1"
+    where = (
+        addresses.url_host(lan[0]) if lan and host not in ("127.0.0.1", "localhost", "::1") else "127.0.0.1"
+    )
     trust = f"http://{where}:{http_port}/trust"
     typer.echo(f"Club server: https://{where}:{port}/ (trust the club's authority once per device: {trust})")
     typer.echo(terminal_qr(trust))
+    ca = authority.authority_cert(settings.var_dir)
+    assert ca is not None
+    typer.echo(
+        f"The club authority's SHA-256 fingerprint (/trust shows the same): {authority.fingerprint(ca)}"
+    )
     serve_club(host, port, http_port, files.server_cert, files.server_key, settings.graceful_shutdown_seconds)
 
 

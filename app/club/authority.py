@@ -192,6 +192,12 @@ def issue_server_cert(
     return cert
 
 
+def fingerprint(cert: x509.Certificate) -> str:
+    """The SHA-256 fingerprint in groups of four, as /trust and the terminal show it to compare."""
+    hexed = cert.fingerprint(hashes.SHA256()).hex().upper()
+    return " ".join(hexed[i : i + 4] for i in range(0, len(hexed), 4))
+
+
 def mobileconfig(cert: x509.Certificate) -> bytes:
     """An Apple configuration profile that installs the authority as a root (iPad, iPhone, macOS). Its ids
     follow from the authority, so downloading it twice offers the same profile."""

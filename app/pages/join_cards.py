@@ -21,6 +21,7 @@ from sqlmodel import Session
 from app.club.qr import svg
 from app.core.config import Settings
 from app.core.routing import Router
+from app.core.writing import game_write
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests
@@ -116,8 +117,10 @@ async def join_by_link(
     if seat not in SEATS:
         return _join_link_page(request, session, game_id, seat)
     try:
-        token = join_with_code(code, "referee", join)
-        session.commit()
+        with game_write(session, game_id):  # one unit of work: committed only when a seat is taken
+            token = join_with_code(code, "referee", join)
+    except NotFoundError:  # no such game
+        return _join_link_page(request, session, game_id, seat)
     except TooManyRequests as e:
         wait = security.page_wait_message(e, "wrong join codes")
         return too_many(_join_link_page(request, session, game_id, seat, error=wait), e)
@@ -215,8 +218,8 @@ def make_join_cards(
 ) -> Response:
     if _referee(request, session, settings, game_id) is None:
         return join_cards_page(game_id, request, session, settings)  # no such game, the join form, or 403
-    codes = seating.new_side_codes(session, seating.GAME, settings.secret_key, game_id)
-    session.commit()
+    with game_write(session, game_id):
+        codes = seating.new_side_codes(session, seating.GAME, settings.secret_key, game_id)
     response = RedirectResponse(f"/games/{game_id}/join-cards", status_code=303)
     value = _serializer(settings.secret_key).dumps({"game": game_id, "codes": codes})
     response.set_cookie(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import serialization
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
@@ -65,9 +65,8 @@ def trust_page(request: Request, settings: SettingsDep) -> Response:
     cert = authority.authority_cert(settings.var_dir) if settings.club_port else None
     context: dict[str, Any] = {"title": "Trust this laptop", "club": cert is not None}
     if cert is not None:
-        fingerprint = cert.fingerprint(hashes.SHA256()).hex().upper()
         context |= {
-            "fingerprint": " ".join(fingerprint[i : i + 4] for i in range(0, len(fingerprint), 4)),
+            "fingerprint": authority.fingerprint(cert),
             "https_url": f"https://{club_host(request)}:{settings.club_port}/",
             "qr": trust_qr(request, settings),
             "der": f"/trust/{DER_NAME}",

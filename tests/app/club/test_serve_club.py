@@ -9,17 +9,11 @@ from __future__ import annotations
 import base64
 import http.client
 import shutil
-import signal
 import socket
 import ssl
 import stat
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -28,72 +22,15 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
 
 from app.club import authority
+from tests.app.club.served import Club, serve_club, trusting_only
 
-ROOT = Path(__file__).resolve().parents[3]
 REQUEST_TIMEOUT = 2  # seconds a connection may take to send its request (the slowloris guard)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@dataclass
-class Club:
-    https_port: int
-    http_port: int
-    var: Path
-
-    def plain(self, path: str, method: str = "GET") -> http.client.HTTPResponse:
-        conn = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=10)
-        conn.request(method, path, headers={"Host": f"127.0.0.1:{self.http_port}"})
-        return conn.getresponse()
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: object, **kwargs: object) -> None:
-        return None
 
 
 @pytest.fixture(scope="module")
 def club(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Club]:
-    var = tmp_path_factory.mktemp("club") / "data"  # missing: the server creates it
-    db = var.parent / "firestep.db"
-    shutil.copyfile(sqlite_template, db)
-    c = Club(_free_port(), _free_port(), var)
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "FIRESTEP_DATABASE_URL": f"sqlite:///{db}",
-        "FIRESTEP_VAR_DIR": str(var),
-        "FIRESTEP_REQUEST_TIMEOUT_SECONDS": str(REQUEST_TIMEOUT),
-    }
-    log = (var.parent / "server.log").open("wb")
-    args = ["serve", "--club", "--no-setup", "--host", "127.0.0.1"]
-    args += ["--port", str(c.https_port), "--http-port", str(c.http_port)]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if c.plain("/trust").status == 200:
-                    break
-            except OSError:
-                pass
-            assert proc.poll() is None, (var.parent / "server.log").read_text()
-            assert time.monotonic() < deadline, "the club server did not start"
-            time.sleep(0.2)
+    with serve_club(sqlite_template, tmp_path_factory.mktemp("club"), REQUEST_TIMEOUT) as c:
         yield c
-        assert proc.poll() is None, "the club server died"
-    finally:
-        proc.terminate()
-        proc.wait(15)
-        log.close()
-    # SIGTERM stops both ports cleanly (uvicorn raises the signal again once it has shut down).
-    assert proc.returncode in (0, -signal.SIGTERM), (var.parent / "server.log").read_text()
-    assert "Application shutdown complete" in (var.parent / "server.log").read_text()
 
 
 def _authority_from_trust(club: Club) -> tuple[bytes, x509.Certificate]:
@@ -107,22 +44,15 @@ def _authority_from_trust(club: Club) -> tuple[bytes, x509.Certificate]:
     return pem, cert
 
 
-def _trusting_only(pem: bytes) -> ssl.SSLContext:
-    context = ssl.create_default_context(cadata=pem.decode())  # cadata given: no system roots loaded
-    context.verify_flags |= ssl.VERIFY_X509_STRICT
-    assert len(context.get_ca_certs()) == 1
-    return context
-
-
 def _https_get(club: Club, context: ssl.SSLContext, host: str, path: str = "/") -> http.client.HTTPResponse:
-    conn = http.client.HTTPSConnection(host, club.https_port, context=context, timeout=10)
+    conn = http.client.HTTPSConnection(host, club.https_port, context=context, timeout=30)
     conn.request("GET", path)
     return conn.getresponse()
 
 
 def test_a_client_trusting_only_the_served_authority_verifies_the_server(club: Club) -> None:
     pem, _ = _authority_from_trust(club)
-    context = _trusting_only(pem)
+    context = trusting_only(pem)
     for host in ("127.0.0.1", "localhost"):
         r = _https_get(club, context, host)
         assert r.status == 200, host
@@ -139,7 +69,7 @@ def test_a_client_trusting_only_the_served_authority_verifies_the_server(club: C
 
 def _named(pem: bytes, name: str) -> ssl.SSLContext:
     """A context that checks the server against `name` whatever host it dials."""
-    context = _trusting_only(pem)
+    context = trusting_only(pem)
     wrap = context.wrap_socket
 
     def wrap_as(sock: socket.socket, *args: object, **kwargs: object) -> ssl.SSLSocket:
@@ -182,7 +112,7 @@ def test_keys_are_owner_only_and_in_no_answer(club: Club) -> None:
     assert stat.S_IMODE(files.folder.stat().st_mode) == 0o700
     markers = [m for key in (files.authority_key, files.server_key) for m in _key_markers(key)]
     pem, _ = _authority_from_trust(club)
-    context = _trusting_only(pem)
+    context = trusting_only(pem)
     paths = [
         "/",
         "/trust",
@@ -233,7 +163,7 @@ def test_plain_http_serves_trust_and_redirects_the_rest(club: Club) -> None:
         assert r.getheader("location") == https + path
     # The redirect lands where it says, on a client that trusts the authority.
     pem, _ = _authority_from_trust(club)
-    assert _https_get(club, _trusting_only(pem), "127.0.0.1", "/lookup").status == 200
+    assert _https_get(club, trusting_only(pem), "127.0.0.1", "/lookup").status == 200
 
 
 def _closed_within(sock: socket.socket, seconds: float) -> bool:
@@ -249,10 +179,10 @@ def test_a_connection_that_never_finishes_its_request_is_closed_on_both_ports(
     club: Club, port_kind: str
 ) -> None:
     port = club.https_port if port_kind == "https" else club.http_port
-    raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+    raw = socket.create_connection(("127.0.0.1", port), timeout=30)
     if port_kind == "https":
         pem, _ = _authority_from_trust(club)
-        raw = _trusting_only(pem).wrap_socket(raw, server_hostname="localhost")  # the handshake completes
+        raw = trusting_only(pem).wrap_socket(raw, server_hostname="localhost")  # the handshake completes
     start = time.monotonic()
     raw.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and the request never ends
     with raw:

@@ -1,0 +1,202 @@
+"""Join by QR in Chromium over the club's HTTPS (issue 28, "Done when" 3): the real `firestep serve --club`,
+a referee makes the join cards, each card's QR code is read off the screen by a decoder (zxing-cpp) and its
+link signs a fresh browser into that seat with one tap; a revoked card is refused in plain words. Then /trust,
+the join page and the card sheet at the four sizes, checked with axe-core (WCAG 2.2 AA).
+
+Chromium is not told to ignore certificate errors (no ignore_https_errors). It has no system store to add an
+authority to here (no NSS tools), so it is launched trusting the club server's own key
+(--ignore-certificate-errors-spki-list, the key of the certificate the authority signed); the chain to the
+authority itself is verified by tests/app/club/test_serve_club.py with a client trusting only the authority. A
+Chromium without that flag refuses the page, which the first test checks."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import socket
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zxingcpp
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
+from PIL import Image
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from app.guard import auth
+from tests.app.club.served import Club, serve_club
+from tests.frontend.axe import serious_violations
+from tests.frontend.conftest import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    REFEREE_SCREEN,
+    TABLET_LANDSCAPE,
+    TABLET_PORTRAIT,
+    assert_no_horizontal_scroll,
+    screenshot,
+)
+from tests.frontend.games import create_mons_game
+
+PHONE = {"width": 390, "height": 844}
+SIZES = (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN)
+REVOKED = "That join code is not known here: check it with the referee."
+
+
+@pytest.fixture(scope="module")
+def club(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Club]:
+    with serve_club(sqlite_template, tmp_path_factory.mktemp("club-browser")) as c:
+        yield c
+
+
+def _server_key_pin(club: Club) -> str:
+    """base64(SHA-256(SubjectPublicKeyInfo)) of the certificate the server presents, verified against the
+    authority first (so the browser is told to trust only what the authority signed)."""
+    context = club.trusting_only_authority()
+    with (
+        socket.create_connection(("127.0.0.1", club.https_port), timeout=30) as raw,
+        context.wrap_socket(raw, server_hostname="127.0.0.1") as tls,
+    ):
+        der = tls.getpeercert(binary_form=True)
+    assert der is not None
+    spki = (
+        x509.load_der_x509_certificate(der)
+        .public_key()
+        .public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    )
+    return base64.b64encode(hashlib.sha256(spki).digest()).decode()
+
+
+@pytest.fixture(scope="module")
+def club_browser(club: Club, browser: Any) -> Iterator[Any]:
+    """A second Chromium from the session's Playwright (one per process), trusting the club server's key."""
+    pin = _server_key_pin(club)
+    b = browser.browser_type.launch(
+        executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--ignore-certificate-errors-spki-list={pin}"]
+    )
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def device(club: Club, club_browser: Any) -> Iterator[Callable[..., Any]]:
+    """A fresh browser context (its own cookies: another device) on the club's HTTPS address; every request
+    it makes must go to the club server."""
+    contexts: list[Any] = []
+    foreign: list[str] = []
+    base = f"https://127.0.0.1:{club.https_port}"
+    plain = f"http://127.0.0.1:{club.http_port}"
+
+    def make(viewport: dict[str, int] = TABLET_LANDSCAPE) -> Any:
+        ctx = club_browser.new_context(viewport=viewport, has_touch=True, base_url=base)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(20_000)
+        page.on(
+            "request",
+            lambda req: (
+                None if req.url.startswith((base, plain, "data:", "blob:")) else foreign.append(req.url)
+            ),
+        )
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+    assert not foreign, f"requests to other hosts: {foreign}"
+
+
+def scan(page: Any, seat: str) -> str:
+    """Read a card's QR code off the screen, as a tablet's camera would: a screenshot of it, decoded."""
+    png = page.locator(f'[data-join-card="{seat}"] svg').screenshot()
+    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
+    assert len(found) == 1, found
+    return str(found[0].text)
+
+
+def make_cards(referee: Any, game_id: int) -> None:
+    referee.goto(f"/games/{game_id}/join-cards")
+    referee.get_by_role("button", name="Make new join cards").click()
+    expect(referee.locator("[data-join-card]")).to_have_count(3)
+
+
+def test_a_browser_that_does_not_trust_the_club_refuses_it(club: Club, browser: Any) -> None:
+    ctx = browser.new_context()
+    try:
+        with pytest.raises(PlaywrightError, match="ERR_CERT"):
+            ctx.new_page().goto(f"https://127.0.0.1:{club.https_port}/")
+    finally:
+        ctx.close()
+
+
+def test_a_scanned_join_card_signs_a_fresh_browser_in_with_one_tap(club: Club, device: Any) -> None:
+    referee = device()
+    game_id, _ = create_mons_game(referee)
+    make_cards(referee, game_id)
+    links = {seat: scan(referee, seat) for seat in (auth.REFEREE, *auth.SIDES)}
+    base = f"https://127.0.0.1:{club.https_port}"
+    homes = {
+        auth.REFEREE: f"{base}/games/{game_id}/referee",
+        "attacker": f"{base}/games/{game_id}/fire-plan",
+        "defender": f"{base}/games/{game_id}/fire-plan",
+    }
+    for seat, link in links.items():
+        assert link.startswith(f"{base}/games/{game_id}/join/{seat}#code="), link
+        player = device()
+        player.goto(link)
+        assert player.evaluate("isSecureContext")
+        assert "#" not in player.url  # the code left the address bar and the history
+        expect(player.get_by_label("Join code (on the card)")).to_be_hidden()
+        button = player.get_by_role("button", name="Join as the")
+        expect(button).to_contain_text(seat)
+        button.click()  # the one tap
+        player.wait_for_url(homes[seat])
+        assert player.evaluate("isSecureContext")
+        expect(player.locator("main")).not_to_contain_text("has not joined this game")
+    # New cards revoke the old ones: the old attacker card is refused in plain words, and seats nobody.
+    make_cards(referee, game_id)
+    late = device()
+    late.goto(links["attacker"])
+    late.get_by_role("button", name="Join as the attacker").click()
+    expect(late.get_by_role("alert")).to_have_text(REVOKED)
+    assert not [c for c in late.context.cookies() if c["name"] == auth.COOKIE_NAME]
+    # The new attacker card works.
+    new_link = scan(referee, "attacker")
+    assert new_link != links["attacker"]
+    fresh = device()
+    fresh.goto(new_link)
+    fresh.get_by_role("button", name="Join as the attacker").click()
+    fresh.wait_for_url(homes["attacker"])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_trust_join_and_card_pages_pass_axe_at_every_size(
+    club: Club, device: Any, size: dict[str, int]
+) -> None:
+    referee = device(size)
+    game_id, _ = create_mons_game(referee)
+    make_cards(referee, game_id)
+    link = scan(referee, "defender")
+    found: list[str] = []
+    player = device(size)
+    pages = [
+        ("trust-plain", referee, f"http://127.0.0.1:{club.http_port}/trust"),
+        ("trust", referee, "/trust"),
+        ("join-cards", referee, f"/games/{game_id}/join-cards"),
+        ("join-link", player, link),
+        ("start-club", referee, "/"),
+    ]
+    for name, page, url in pages:
+        page.goto(url)
+        page.wait_for_load_state()
+        assert_no_horizontal_scroll(page)
+        screenshot(page, name)
+        found += [f"{name}: {v}" for v in serious_violations(page)]
+    # The start page of a club server shows the /trust QR code, which reads as the plain-HTTP /trust.
+    png = referee.locator("[data-trust-qr] svg").screenshot()
+    (decoded,) = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
+    assert decoded.text == f"http://127.0.0.1:{club.http_port}/trust"
+    assert not found, "\n".join(found)
