@@ -157,7 +157,8 @@ class Play:
         return self.post(f"/events/{event_id}/undo", who)
 
     def seen(self) -> Json:
-        """What each viewer reads at the end: the log, the units, the board and its own side's hand."""
+        """What each viewer reads at the end: the log, the units, the board, the turn, the after-action report
+        and its own side's hand."""
         views: dict[str, Any] = {}
         for who in ("referee", "attacker", "defender"):
             view = {
@@ -165,6 +166,7 @@ class Play:
                 "units": self.get("/units", who),
                 "board": self.get("/state", who)["board"],
                 "turn": self.get("/turn", who),
+                "report": self.get("/report", who),  # the log by turn, losses, casualties
             }
             if who != "referee":
                 view["me"] = self.get("/me", who)
