@@ -223,7 +223,7 @@ def get_state(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameSt
 def me(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Me:
     hand: list[str] = []
     if not viewer.is_referee:
-        hand = list(seats.get_side(session, game_id, viewer.role).special_uses.get(cards.HAND_KEY, []))
+        hand = cards.hand_of(session, game_id, viewer.role)
     return Me(game_id=viewer.game_id, role=viewer.role, event_hand=hand)
 
 

@@ -17,16 +17,12 @@ from app.services.events import record
 from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, board_changed, rules_of, snapshot_of
 from app.services.seats import get_side
-from app.services.table import barrage_step, cloud_arrives
 from app.services.units import list_units
 from rules.core import commitment
 from rules.core.commitment import HOW_TO_CHECK, PLAN_CAPACITY, leaf_of
 from rules.core.errors import NotFoundError, RulesError
-from rules.core.game import Outcome
-from rules.flanders_fields.resolvers.barrage import require_plan_item
-from rules.flanders_fields.resolvers.gas import SRC_GAS
+from rules.core.game import Outcome, PlanItem
 from rules.registry import get_ruleset
-from rules.table.frame import Side, Table, grid_to_table
 
 
 # -- fire plans --------------------------------------------------------------------------------------------
@@ -95,7 +91,7 @@ def add_plan_item(
     """A new item of an unlocked plan, recorded in the side's own edit history (not the shared log)."""
     row = get_side(session, game.id or 0, side)
     require_open(row)
-    require_plan_item(kind, game.period, side, row.nation)
+    rules_of(game).plan_item_allowed(kind, game.period, side, row.nation)
     items = plan_items(session, game.id or 0, side)
     if len(items) >= PLAN_CAPACITY:
         raise RulesError("item", f"a fire plan holds at most {PLAN_CAPACITY} items; remove one first")
@@ -249,59 +245,31 @@ def verify_plan(session: Session, game: Game, side: str) -> dict[str, Any]:
 
 
 def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
-    """An item reaches the table: revealed to all, put on the board; planned deep suppression is rolled."""
+    """An item reaches the table: revealed to all, put on the board as the game's rule set says, then what
+    follows (the units under what arrived, a roll the server makes for it)."""
     item.arrived = True
     session.add(item)
     row = get_side(session, game.id or 0, item.side)
     events = [record(session, game, "fire-plan-arrival", "system", reveal(item, row), step="start-of-turn")]
-    board = read_board(game)
-    data = dict(item.data)
-    table = Table(game.table_width_cm, game.table_length_cm)
-    side: Side = "attacker" if item.side == "attacker" else "defender"
-    if "grid" in data:
-        data["point"] = list(grid_to_table(side, data["grid"][0], data["grid"][1], table))
     units = list_units(session, game.id or 0)
-    if item.kind == "gas":
-        cloud = cloud_arrives(
-            {"item_id": item.public_id, "side": item.side, **data, "center": data["point"]}, units
-        )
-        board.clouds = (*board.clouds, cloud)
-    elif item.kind == "rolling-barrage":
-        b = {
-            "item_id": item.public_id,
-            "side": item.side,
-            "front_y": grid_to_table(side, 0.0, float(data["start_up_cm"]), table)[1],
-            "duration_turns": int(data["duration_turns"]),
-            "halts": list(data.get("halts", [])),
-            "turns_fired": 1,
-        }
-        b = barrage_step(b, 0.0, units, table)
-        board.barrages = (*board.barrages, b)
-    elif item.kind != "deep-suppression":
-        fire = {"item_id": item.public_id, "side": item.side, "kind": item.kind, **data}
-        board.fire = (*board.fire, fire)
+    game_rules = rules_of(game)
+    planned = PlanItem(item.public_id, item.side, item.kind, item.arrival_turn, item.data)
+    landed = game_rules.arrival(snapshot_of(session, game, units), planned)
+    board = read_board(game)
+    for key, value in landed.board.items():
+        setattr(board, key, value)
     bump_game(session, game, None, board=board_json(game, board))
-    if item.kind == "gas":
+    if landed.event:
         changes = board_changed(session, game, units)
-        events.append(
-            record(
-                session,
-                game,
-                "gas-arrived",
-                "system",
-                {"cloud": board.clouds[-1], "changes": changes, "source": SRC_GAS},
-                step="gas",
-            )
-        )
-    if item.kind == "deep-suppression":
-        # "ATTACKERS ROLL D6 FOR DEEP SUPPRESSION": the server rolls it as the turn starts.
+        payload = {**landed.shown, "changes": changes, "source": landed.source}
+        events.append(record(session, game, landed.event, "system", payload, step=landed.step))
+    if landed.roll:
         rs = get_ruleset(game.ruleset)
-        req = rs.resolvers["deep-suppression"].Request.model_validate(
+        req = rs.resolvers[landed.roll].Request.model_validate(
             {"period": game.period, "variants": game.variants}
         )
-        res = rs.resolve("deep-suppression", req).as_dict()
-        outcome = Outcome(req, res)
-        arrived = rules_of(game).consequences("deep-suppression", snapshot_of(session, game, units), outcome)
+        res = rs.resolve(landed.roll, req).as_dict()
+        rolled = game_rules.consequences(landed.roll, snapshot_of(session, game, units), Outcome(req, res))
         events.append(
             record(
                 session,
@@ -309,11 +277,11 @@ def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
                 "arrival-roll",
                 "system",
                 {
-                    "resolver": "deep-suppression",
+                    "resolver": landed.roll,
                     "resolution": res,
-                    "changes": apply_changes(session, game, units, arrived),
+                    "changes": apply_changes(session, game, units, rolled),
                 },
-                step="deep-suppression",
+                step=landed.step,
             )
         )
     return events

@@ -10,23 +10,14 @@ from app.data.models import Game
 from app.guard.auth import SIDES, Viewer
 from app.services.events import event_dict, list_events, roles_of
 from app.services.games import game_state
-from app.services.markers import rifle_losses
+from app.services.markers import rules_of
 from app.services.units import leaves_under, list_units
-from rules.flanders_fields.errata import CASUALTY_ROUNDING, SRC_CASUALTIES
-from rules.flanders_fields.resolvers.casualties import casualty_split
-from rules.registry import get_ruleset
 
 
 # -- after-action report ------------------------------------------------------------------------------------
 def casualty_estimate(game: Game, bases: int) -> dict[str, Any]:
-    """The rule book's rule of thumb (bases x 15 men, split into thirds and sixths), rounded as the game's
-    reading of the casualty-rounding erratum says."""
-    ctx = get_ruleset(game.ruleset).context(game.period, game.variants)
-    return {
-        "bases": bases,
-        **casualty_split(bases, str(ctx.value(CASUALTY_ROUNDING))),
-        "sources": [SRC_CASUALTIES, ctx.citation(CASUALTY_ROUNDING)],
-    }
+    """The men `bases` lost stand for, by the game's rule set and readings."""
+    return rules_of(game).casualties(game.period, game.variants, bases)
 
 
 def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
@@ -38,7 +29,7 @@ def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
     battalions = []
     for bn in (u for u in units if u.level == "battalion"):
         stands = leaves_under(bn, units)
-        start, gone = rifle_losses(bn, units)
+        start, gone = rules_of(game).losses(bn, units)
         lost = sum(1 for u in stands if u.killed)
         battalions.append(
             {

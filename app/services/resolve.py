@@ -1,6 +1,7 @@
 """Resolving an action inside a game: the game's rule set fills the resolver's inputs from a snapshot of the
 table and says what the result does (rules.core.game); this runs the resolver, writes those changes and
-records the roll. Heroic actions spend the side's one use; random events keep the pack and the hands."""
+records the roll. What asking costs (a once-a-game use) and a secret draw (a pack only the game sees, each
+side reading its own view) are the rule set's too."""
 
 from __future__ import annotations
 
@@ -13,16 +14,13 @@ from sqlmodel import Session
 from app.data.models import Event, Game, Unit
 from app.errors import Conflict
 from app.guard.auth import Viewer, other_side
-from app.services.cards import deck_of, hands_of, public_draw, redact_opponent
 from app.services.events import record
 from app.services.games import game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
-from app.services.seats import get_side
-from app.services.turns import step_of, wind_due
+from app.services.turns import step_of
 from app.services.units import battery_fired, list_units
 from rules.core.errors import RulesError
 from rules.core.game import Filled, FillRequest, Outcome
-from rules.flanders_fields.errata import SRC_EVENTS
 from rules.registry import get_ruleset
 
 __all__ = ["Filled", "fill", "resolve"]
@@ -49,19 +47,6 @@ def fill(
     return list(rules_of(game).fill(resolver, snapshot_of(session, game, units), request))
 
 
-def _spend_heroic_action(session: Session, game: Game, viewer: Viewer, unit: Unit | None) -> None:
-    """ "Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)."""
-    if unit is None:
-        raise RulesError("unit_id", "a heroic action is carried out by a single platoon stand: name it")
-    row = get_side(session, game.id or 0, unit.side)
-    left = int(row.special_uses.get("heroic-action", 0))
-    if left < 1:
-        raise RulesError("resolver", f"the {unit.side} player has had the one heroic action of the game")
-    row.special_uses = {**row.special_uses, "heroic-action": left - 1}
-    row.version += 1
-    session.add(row)
-
-
 def resolve(
     session: Session,
     game: Game,
@@ -84,33 +69,21 @@ def resolve(
     _named(game, units, target_id, "target_id")  # an unknown target is refused before anything is rolled
     if unit is not None:
         viewer.require_side(unit.side, "resolve for a unit")
-    if resolver_id == "heroic-action":
-        _spend_heroic_action(session, game, viewer, unit)
-    if resolver_id == "gas-wind" and apply and not wind_due(game):
-        raise RulesError(
-            "resolver",
-            "no gas-wind roll is due: it is rolled once a turn by the attacker once a cloud is on the table "
-            "(send apply: false to ask the table without moving the clouds)",
-        )
     request_model = rs.resolvers[resolver_id].Request
     snapshot = snapshot_of(session, game, units)
     asked = FillRequest(frozenset(request_model.model_fields), unit_id, target_id, fields)
+    spent = game_rules.before_resolve(resolver_id, snapshot, asked, apply)
+    if spent:  # written, not logged: the roll's event says what was asked
+        apply_changes(session, game, units, spent)
+        snapshot = snapshot.after(spent)
     filled = list(game_rules.fill(resolver_id, snapshot, asked))
     drawer = game.side_to_move
-    if resolver_id == "random-event":
-        # "At the start of each turn a player must draw at least one card": the side to move draws.
-        viewer.require_side(drawer, "draw the random event cards")
+    secret = resolver_id in game_rules.secret_draws
+    if secret:
+        # A player draws at the start of its turn: the side to move draws.
+        viewer.require_side(drawer, f"draw {game_rules.secret_draws[resolver_id]}")
         _check_draw(viewer, dice, apply)
-        hands = hands_of(session, game)
-        rival = other_side(drawer)
-        for name, value, why in (
-            ("deck", deck_of(game, hands), "the cards left in the game's pack"),
-            ("hand", hands[drawer], f"the {drawer}'s hand"),
-            ("opponent_hand", hands[rival], f"the {rival}'s hand"),
-        ):
-            if name in fields:
-                raise RulesError(f"fields.{name}", "inside a game the pack and hands are the game's", [])
-            filled.append(Filled(name, value, why, SRC_EVENTS))
+        filled += game_rules.drawn(resolver_id, snapshot, fields)
     body = {
         **{f.field: f.value for f in filled},
         **fields,
@@ -148,16 +121,14 @@ def resolve(
     }
     step = step_of(game)
     here = step.id if step else ""
-    if resolver_id == "random-event":
+    if secret:
         # One event: what the opponent learns of the draw is public; the drawer reads its own draw, the
         # opponent only what changed in its own hand (a card handed over), the referee the whole draw.
-        mine = redact_opponent(payload, drawer)
+        public, mine = game_rules.draw_seen(resolver_id, payload, drawer, apply)
         rival = other_side(drawer)
         theirs = [c for c in changes if c.get("side") == rival]
         private = {drawer: mine, "referee": payload, **({rival: {"changes": theirs}} if theirs else {})}
-        ev = record(
-            session, game, "roll", viewer.role, public_draw(resolution, apply), step=here, private=private
-        )
+        ev = record(session, game, "roll", viewer.role, public, step=here, private=private)
         return (payload if viewer.is_referee else mine), ev
     return payload, record(session, game, "roll", viewer.role, payload, step=here)
 

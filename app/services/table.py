@@ -1,14 +1,12 @@
-"""The game's table in Shapely: the table of a game row, and the table geometry the game layer uses
-(rolling barrages advancing, gas clouds arriving). Glue only: the geometry and every rule are in
-rules/flanders_fields/play/game_table.py (on rules/table), which reads the game's unit rows as they are."""
+"""The game's table in Shapely: the table of a game row (its geometry and every rule on it are the rule
+set's, reached through its game hook)."""
 
 from __future__ import annotations
 
 from app.data.models import Game
-from rules.flanders_fields.play.game_table import barrage_step, cloud_arrives
 from rules.table.frame import Table
 
-__all__ = ["barrage_step", "cloud_arrives", "table_of"]
+__all__ = ["table_of"]
 
 
 def table_of(game: Game) -> Table:

@@ -16,7 +16,7 @@ from app.services.fireplans import arrive, lock_plan, plan_items
 from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import sides
-from app.services.table import barrage_step, table_of
+from app.services.table import table_of
 from app.services.units import ancestor_at, ancestors, list_units
 from rules.flanders_fields.book.common import PERIODS, PeriodId
 from rules.flanders_fields.book.sequence import (
@@ -32,6 +32,7 @@ from rules.flanders_fields.book.sequence import (
     refusal,
     unit_classes,
 )
+from rules.flanders_fields.play.game_table import barrage_step
 from rules.flanders_fields.play.units import order_unit
 from rules.flanders_fields.resolvers.orders import BATTALION_UNITS
 from rules.flanders_fields.ruleset import cite

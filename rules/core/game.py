@@ -31,6 +31,19 @@ class Node(Protocol):
     def level(self) -> str: ...
 
 
+class Member(Node, Protocol):
+    """A unit of a force tree with what every rule set may read of it (UnitState's own fields)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def quality(self) -> str | None: ...
+    @property
+    def is_command(self) -> bool: ...
+    @property
+    def killed(self) -> bool: ...
+
+
 N = TypeVar("N", bound=Node)
 
 
@@ -274,6 +287,43 @@ class SetSideState(Change):
     value: Any
 
 
+@dataclass(frozen=True)
+class Played:
+    """A card played from a side's hand: what everyone is shown of it, what it changes, and the rule."""
+
+    shown: Mapping[str, Any]
+    changes: tuple[Change, ...]
+    source: str
+
+
+# -- fire plans: an item reaching the table ----------------------------------------------------------------
+@dataclass(frozen=True)
+class PlanItem:
+    """A fire-plan item as it reaches the table: the id its players know it by, its side and kind, the turn it
+    is due and its data as the side wrote it."""
+
+    id: int
+    side: str
+    kind: str
+    arrival_turn: int
+    data: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """What a fire-plan item does as it reaches the table: the board keys it sets (written with the event of
+    its arrival), then an event in `step` (`event`, showing `shown` and what the board then does to the
+    units, by the rule `source`), or a resolver the server rolls for it (`roll`, logged in `step` with its
+    consequences)."""
+
+    board: Mapping[str, Any] = field(default_factory=dict)
+    event: str = ""
+    shown: Mapping[str, Any] = field(default_factory=dict)
+    source: str = ""
+    roll: str = ""
+    step: str = ""
+
+
 # -- the hook -----------------------------------------------------------------------------------------------
 class GameRules:
     """What a rule set implements to be played as a game (registered with `rules.registry.register_game`).
@@ -283,6 +333,11 @@ class GameRules:
     ruleset_id: str = ""
     # The state a unit carries under these rules, in the order a stand card shows it.
     state_fields: tuple[StateField, ...] = ()
+    # Resolvers the side to move draws from a pack only the game sees (resolver -> what is drawn, as "draw
+    # ..." reads): the pack and the hands are the game's (`drawn`), each side reads its own view (`draw_seen`).
+    secret_draws: Mapping[str, str] = {}
+    # The side state that holds a side's hand of cards, the side's alone to read ("": the game deals none).
+    hand_key: str = ""
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
         """The fields of a resolver's request the game's state knows (never one in `request.given`)."""
@@ -291,6 +346,44 @@ class GameRules:
     def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
         """What a resolution does to the table, in the order it happens."""
         return ()
+
+    def before_resolve(
+        self, resolver_id: str, snapshot: Snapshot, request: FillRequest, apply: bool
+    ) -> tuple[Change, ...]:
+        """What asking a resolver in the game costs before anything is rolled (a once-a-game use spent: the
+        changes are written, not logged), or a RulesError for one the table does not allow now."""
+        return ()
+
+    def drawn(self, resolver_id: str, snapshot: Snapshot, given: Mapping[str, Any]) -> tuple[Filled, ...]:
+        """The hidden fields of a secret draw (the pack, the hands) from the game's state; a RulesError names
+        any of them the request gives."""
+        return ()
+
+    def draw_seen(
+        self, resolver_id: str, payload: Mapping[str, Any], drawer: str, applied: bool
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A secret draw's logged answer as (everyone reads it, `drawer` reads it); the referee reads it
+        whole. By default everyone learns only that a draw was made."""
+        return {"resolver": resolver_id, "applied": applied}, dict(payload)
+
+    def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
+        """Refuse (RulesError on `item.kind`) a fire-plan item the side may not plan; by default any is."""
+
+    def arrival(self, snapshot: Snapshot, item: PlanItem) -> Arrival:
+        """What a fire-plan item does as it reaches the table (by default nothing but its reveal)."""
+        return Arrival()
+
+    def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
+        """A formation's strength as its morale counts it: (at the start, lost); none by default."""
+        return 0, 0
+
+    def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> dict[str, Any]:
+        """The men `bases` lost stand for, with the rules that say so (`sources`); by default just the bases."""
+        return {"bases": bases}
+
+    def hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
+        """A card played from `side`'s hand; a RulesError when it holds no such card."""
+        raise RulesError("card", f"the {side} holds no cards", [])
 
     def marker_added(
         self, snapshot: Snapshot, unit_id: int, cause: str | None, count: int

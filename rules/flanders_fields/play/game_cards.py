@@ -1,0 +1,107 @@
+"""The random-event pack in a game: the side to move draws from a pack only the game sees (its hands are the
+sides' own state, the cards out of play are on the board), each side reads its own view of the draw, and a
+card is played from a hand."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core.errors import RulesError
+from rules.core.game import Filled, Played, SetBoard, Snapshot
+from rules.flanders_fields.errata import SRC_EVENTS
+from rules.flanders_fields.play.changes import HAND_KEY, hand_set
+from rules.flanders_fields.resolvers.events import PACK, card_dict
+
+RESOLVER = "random-event"
+
+
+def hands_of(snap: Snapshot) -> dict[str, list[str]]:
+    return {side: list(state.get(HAND_KEY, [])) for side, state in snap.sides.items()}
+
+
+def _out_of_play(snap: Snapshot) -> list[str]:
+    pack = snap.board.get("events")
+    return list(pack["out"]) if pack else []
+
+
+def deck_of(snap: Snapshot, hands: Mapping[str, list[str]]) -> list[str]:
+    """The cards still in the pack: every card not held and not out of play (drawn dummies, played cards).
+    Its order is the pack's; the draw picks positions in it, so the odds are exact whatever the order."""
+    out = set(_out_of_play(snap))
+    held = {c for h in hands.values() for c in h}
+    return [c for c in PACK if c not in out and c not in held]
+
+
+def drawn(snap: Snapshot, given: Mapping[str, Any]) -> tuple[Filled, ...]:
+    """The pack and the hands of a draw by the side to move: the game's, never the request's."""
+    drawer = snap.side_to_move
+    rival = "defender" if drawer == "attacker" else "attacker"
+    hands = hands_of(snap)
+    out = []
+    for name, value, why in (
+        ("deck", deck_of(snap, hands), "the cards left in the game's pack"),
+        ("hand", hands[drawer], f"the {drawer}'s hand"),
+        ("opponent_hand", hands[rival], f"the {rival}'s hand"),
+    ):
+        if name in given:
+            raise RulesError(f"fields.{name}", "inside a game the pack and hands are the game's", [])
+        out.append(Filled(name, value, why, SRC_EVENTS))
+    return tuple(out)
+
+
+# What the drawer does not read of its own draw: the opponent's hand, and the undealt pack in any form (its
+# cards, its order, the positions the dice picked in it, the odds of each kind over it), since the pack less
+# the cards out of play and one's own hand is the opponent's hand.
+HIDDEN_CARDS = frozenset({"opponent_hand", "deck"})
+HIDDEN_ROLL = frozenset({"dice", "probabilities", "probabilities_exact"})
+
+
+def redact_opponent(payload: Mapping[str, Any], drawer: str) -> dict[str, Any]:
+    """The drawing player's view of a draw: the cards it drew and its own hand, nothing of the pack left."""
+    req = {k: v for k, v in payload["request"].items() if k not in HIDDEN_CARDS | HIDDEN_ROLL}
+    res = {k: v for k, v in payload["resolution"].items() if k not in HIDDEN_ROLL}
+    res["outcome"] = {k: v for k, v in res["outcome"].items() if k not in HIDDEN_CARDS}
+    return {
+        **payload,
+        "request": req,
+        "resolution": res,
+        "filled": [f for f in payload["filled"] if f["field"] not in HIDDEN_CARDS],
+        "changes": [c for c in payload["changes"] if c.get("side", drawer) == drawer],
+    }
+
+
+def public_draw(res: Mapping[str, Any], applied: bool) -> dict[str, Any]:
+    """What the opponent learns of a draw: how many cards, the dummies and the detrimental cards played."""
+    out = res["outcome"]
+    shown = [c for c in out["drawn"] if c["kind"] == "dummy" or c["card"] in out["play_now"]]
+    return {
+        "resolver": RESOLVER,
+        "applied": applied,
+        "drawn": len(out["drawn"]),
+        "shown": shown,
+        "kept": len(out["drawn"]) - len(shown),
+        "cards_left": len(out["deck"]),
+        "source": SRC_EVENTS,
+    }
+
+
+def draw_seen(
+    payload: Mapping[str, Any], drawer: str, applied: bool
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    return public_draw(payload["resolution"], applied), redact_opponent(payload, drawer)
+
+
+def hand_played(snap: Snapshot, side: str, card: str) -> Played:
+    """A card from a player's hand is played (red cards "MAY be played whenever a player wishes"); it is
+    shown to everyone and goes out of play."""
+    hand = list(snap.sides.get(side, {}).get(HAND_KEY, []))
+    if card not in hand:
+        raise RulesError("card", f"the {side} does not hold {card}", hand)
+    pack = snap.board.get("events") or {}
+    out_of_play = {"out": [*_out_of_play(snap), card], "cards_left": pack.get("cards_left")}
+    changes = (
+        hand_set(f"the {side} played {card}", SRC_EVENTS, side, tuple(c for c in hand if c != card)),
+        SetBoard(f"{card} is out of play", SRC_EVENTS, "events", out_of_play),
+    )
+    return Played({"card": card_dict(card)}, changes, SRC_EVENTS)

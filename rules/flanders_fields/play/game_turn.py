@@ -1,0 +1,45 @@
+"""Flanders Fields' turn as a game plays it: what asking a resolver costs or needs now (the one heroic action
+of a game, the gas-wind roll once a turn)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core.errors import RulesError
+from rules.core.game import Change, FillRequest, SetSideState, Snapshot
+from rules.flanders_fields.resolvers.heroic import SRC_HEROIC
+
+HEROIC_KEY = "heroic-action"  # the side state that counts a side's heroic actions left
+
+
+def wind_due(board: Mapping[str, Any], turn: int, side_to_move: str) -> bool:
+    """ "after initial deployment the controlling player states his preferred wind direction ... At the
+    start of every turn thereafter the attacking player rolls a D6": once a game turn, in the attacker's
+    gas step, and at once for the first cloud."""
+    if not board.get("clouds") or board.get("wind_turn") == turn:
+        return False
+    return board.get("wind") is None or side_to_move == "attacker"
+
+
+def before_resolve(resolver: str, snap: Snapshot, request: FillRequest, apply: bool) -> tuple[Change, ...]:
+    if resolver == HEROIC_KEY:
+        return heroic_action_spent(snap, request.unit_id)
+    if resolver == "gas-wind" and apply and not wind_due(snap.board, snap.turn, snap.side_to_move):
+        raise RulesError(
+            "resolver",
+            "no gas-wind roll is due: it is rolled once a turn by the attacker once a cloud is on the table "
+            "(send apply: false to ask the table without moving the clouds)",
+        )
+    return ()
+
+
+def heroic_action_spent(snap: Snapshot, unit_id: int | None) -> tuple[Change, ...]:
+    """ "Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)."""
+    if unit_id is None:
+        raise RulesError("unit_id", "a heroic action is carried out by a single platoon stand: name it")
+    side = snap.unit(unit_id).side
+    left = int(snap.sides.get(side, {}).get(HEROIC_KEY, 0))
+    if left < 1:
+        raise RulesError("resolver", f"the {side} player has had the one heroic action of the game")
+    return (SetSideState(f"the {side}'s heroic action of the game", SRC_HEROIC, side, HEROIC_KEY, left - 1),)
