@@ -20,8 +20,17 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import ROOT, TABLET_LANDSCAPE, _free_port
+from tests.frontend.axe import serious_violations
+from tests.frontend.conftest import (
+    ROOT,
+    TABLET_LANDSCAPE,
+    _free_port,
+    assert_no_horizontal_scroll,
+    screenshot,
+    small_targets,
+)
 from tests.frontend.games import create_mons_game, join
+from tests.frontend.test_accessibility import SIZES
 from tests.frontend.test_map import start_game
 from tests.frontend.test_offline_taps import add_marker_button, api, marker_events, suppression
 
@@ -372,3 +381,34 @@ def test_every_game_page_and_the_lookup_link_the_printables_of_the_seat(browser:
     finally:
         ctx.close()
         player_ctx.close()
+
+
+def test_the_page_menu_and_the_not_live_note_at_every_size(device: Any, server: Server) -> None:
+    page = device
+    game_id, _ = create_mons_game(page)
+    start_game(page, game_id)
+    controlled(page, f"/games/{game_id}/map")
+    controlled(page, f"/games/{game_id}/referee")
+    wait_kept(page, f"/games/{game_id}/referee", f"/games/{game_id}/map")
+    found: list[str] = []
+    for url, name in ((f"/games/{game_id}/map", "map-menu"), (f"/lookup?game={game_id}", "lookup-menu")):
+        page.goto(url)
+        page.get_by_text("Menu", exact=True).click()
+        expect(page.locator("[data-print-links]")).to_be_visible()
+        for size in SIZES:
+            page.set_viewport_size(size)
+            menu = page.locator(".page-menu-body").bounding_box()
+            assert menu and menu["x"] >= 0 and menu["x"] + menu["width"] <= size["width"], (name, size)
+            assert not small_targets(page), small_targets(page)
+            found += [f"{name} at {size['width']}x{size['height']}: {v}" for v in serious_violations(page)]
+            screenshot(page, name)
+        page.set_viewport_size(TABLET_LANDSCAPE)
+    server.stop()
+    page.goto(f"/games/{game_id}/referee")
+    expect(page.locator("[data-not-live]")).to_be_visible()
+    for size in SIZES:
+        page.set_viewport_size(size)
+        assert_no_horizontal_scroll(page)
+        found += [f"not live at {size['width']}x{size['height']}: {v}" for v in serious_violations(page)]
+        screenshot(page, "referee-not-live")
+    assert not found, "\n".join(found)

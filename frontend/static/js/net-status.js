@@ -36,7 +36,7 @@
       dismiss.type = "button";
       dismiss.className = "notice-dismiss";
       dismiss.textContent = "OK";
-      dismiss.setAttribute("aria-label", "Dismiss this message");
+      dismiss.setAttribute("aria-label", "OK: dismiss this message"); // the visible word first (WCAG 2.5.3)
       dismiss.addEventListener("click", () => remove(key));
       item.append(words, dismiss);
       el.append(item);
