@@ -271,6 +271,8 @@ def mons(http: TestClient) -> Json:
         for _ in range(times):
             g.marker("attacker", company[0], delta=1, fire="mg")
     g.resolve("defender", "morale", unit_id=g.ref(BN1), dice=[2])  # retreat: suppressed, crew abandoned
+    # The battery given an aiming point by the referee fires: its point goes on the table for both sides.
+    g.resolve("attacker", "deviation", unit_id=battery["id"], dice=[3, 4, 2, 5, 1])
     g.to_turn(3, "attacker")
     return g.seen()
 
@@ -317,6 +319,10 @@ def mid_war(http: TestClient) -> Json:
     g.to_step("rolling-barrages")
     g.resolve("attacker", "rolling-barrage", target_id=d[0]["id"], dice=[2])
     g.resolve("attacker", "barrage-danger", target_id=a[0]["id"], dice=[2, 1])
+    # The British orders a company while the deep suppression rolled this turn is in force.
+    company = next(u for u in g.units.values() if u["side"] == "defender" and u["kind"] == "rifle-company")
+    g.to_step("battalion-orders")
+    g.resolve("defender", "order-roll", unit_id=company["id"], dice=[4])
     g.to_turn(2, "attacker")
 
     # -- turn 2, German: gas arrives; the wind blows it over more stands; the barrage moved on
@@ -325,6 +331,10 @@ def mid_war(http: TestClient) -> Json:
         g.resolve("attacker", "rolling-barrage", target_id=unit, dice=[6])
     g.to_step("gas")
     g.resolve("attacker", "gas-wind", dice=[3, 4])
+    # The British orders the company of the platoon the wind took the gas to.
+    g.to_turn(2, "defender")
+    g.to_step("battalion-orders")
+    g.resolve("defender", "order-roll", unit_id=d[3]["parent_id"], dice=[4])
     g.to_turn(3, "attacker")
     # -- turns 3 and 4: deep suppression arrives by itself (rolled by `server_dice`): a 1 leaves no penalty
     # (unchanged from the 0 the turn starts with), a 6 sets one; the referee undoes the second; morale rout
