@@ -38,6 +38,7 @@ def _demo() -> None:
 
     from app.core.config import get_settings
     from app.core.db import make_engine
+    from app.core.writing import unit_of_work
     from app.services.demo import ensure_demo
     from app.services.seats import reissue_credentials
 
@@ -52,8 +53,8 @@ def _demo() -> None:
         else:
             assert game.id is not None
             typer.echo(f"demo game {game.id} loaded: {game.name}")
-            creds = reissue_credentials(session, settings.secret_key, game.id)
-            session.commit()
+            with unit_of_work(session):
+                creds = reissue_credentials(session, settings.secret_key, game.id)
             _print_credentials(creds)
     engine.dispose()
 
@@ -65,11 +66,8 @@ def _print_credentials(creds: Credentials) -> None:
     typer.echo(f"  referee token: {creds.referee_token}")
     for side, code in creds.join_codes.items():
         typer.echo(f"  join code for the {side}: {code}")
-    where = (
-        f"https://{settings.host}:{settings.club_port}"
-        if settings.club_port
-        else f"http://{settings.host}:{settings.port}"
-    )
+    # A club server prints its own address (the laptop's LAN one) once it has looked it up.
+    where = "the club address below" if settings.club_port else f"http://{settings.host}:{settings.port}/"
     typer.echo(
         f"  to sign in, open {where} on any device and enter the referee token "
         "(the referee) or a side's join code (its players) under 'Join a game'"
@@ -83,13 +81,14 @@ def credentials(game_id: int = typer.Argument(..., help="Game id (see GET /api/v
 
     from app.core.config import get_settings
     from app.core.db import make_engine
+    from app.core.writing import unit_of_work
     from app.services.seats import reissue_credentials
 
     settings = get_settings()
     engine = make_engine(settings.database_url)
     with Session(engine) as session:
-        creds = reissue_credentials(session, settings.secret_key, game_id)
-        session.commit()
+        with unit_of_work(session):
+            creds = reissue_credentials(session, settings.secret_key, game_id)
         _print_credentials(creds)
     engine.dispose()
 

@@ -57,8 +57,9 @@ def current_addresses() -> list[IPAddress]:
 
 
 def lan_addresses() -> list[IPAddress]:
-    """The addresses a tablet on the club's wifi can reach (IPv4 first): not loopback, not link-local."""
-    return [a for a in current_addresses() if not a.is_loopback and not a.is_link_local]
+    """The addresses a tablet on the club's wifi can reach: IPv4 (the club server listens on 0.0.0.0, which
+    works alike on every system), not loopback, not link-local."""
+    return [a for a in current_addresses() if a.version == 4 and not a.is_loopback and not a.is_link_local]
 
 
 def current_names() -> list[str]:
