@@ -314,6 +314,7 @@ def mid_war(http: TestClient) -> Json:
     g.resolve("referee", "random-event", dice=[13])  # the 13th card of the pack in order: kept
     g.post("/cards/play", "attacker", {"side": "attacker", "card": "AH"})
     g.resolve("referee", "random-event", dice=[13])  # then a dummy
+    g.resolve("referee", "random-event", dice=[35])  # the Queen of Clubs: handed over to the British
     g.to_step("deep-suppression")
     g.resolve("attacker", "deep-suppression", dice=[3])
     g.to_step("rolling-barrages")
@@ -323,6 +324,7 @@ def mid_war(http: TestClient) -> Json:
     company = next(u for u in g.units.values() if u["side"] == "defender" and u["kind"] == "rifle-company")
     g.to_step("battalion-orders")
     g.resolve("defender", "order-roll", unit_id=company["id"], dice=[4])
+    g.post("/cards/play", "defender", {"side": "defender", "card": "QC"})
     g.to_turn(2, "attacker")
 
     # -- turn 2, German: gas arrives; the wind blows it over more stands; the barrage moved on
