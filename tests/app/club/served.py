@@ -39,6 +39,7 @@ class Club:
     https_port: int
     http_port: int
     var: Path
+    log: Path  # what the server printed (the terminal)
 
     def plain(self, path: str, method: str = "GET") -> http.client.HTTPResponse:
         conn = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=30)
@@ -67,14 +68,14 @@ def serve_club(sqlite_template: Path, folder: Path, request_timeout: float = 15)
     var = folder / "data"  # missing: the server creates it
     db = folder / "firestep.db"
     shutil.copyfile(sqlite_template, db)
-    club = Club(free_port(), free_port(), var)
+    log_path = folder / "server.log"
+    club = Club(free_port(), free_port(), var, log_path)
     env = {
         "PATH": "/usr/bin:/bin",
         "FIRESTEP_DATABASE_URL": f"sqlite:///{db}",
         "FIRESTEP_VAR_DIR": str(var),
         "FIRESTEP_REQUEST_TIMEOUT_SECONDS": str(request_timeout),
     }
-    log_path = folder / "server.log"
     args = ["serve", "--club", "--no-setup", "--host", "127.0.0.1"]
     args += ["--port", str(club.https_port), "--http-port", str(club.http_port)]
     with log_path.open("wb") as log:

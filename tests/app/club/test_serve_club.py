@@ -17,9 +17,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import zxingcpp
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
+from PIL import Image
 
 from app.club import authority
 from tests.app.club.served import Club, serve_club, trusting_only
@@ -188,3 +190,28 @@ def test_a_connection_that_never_finishes_its_request_is_closed_on_both_ports(
     with raw:
         assert _closed_within(raw, REQUEST_TIMEOUT + 5)
     assert time.monotonic() - start >= REQUEST_TIMEOUT - 0.5
+
+
+def terminal_qr_text(terminal: str) -> str:
+    """Decode the QR code the server drew in the terminal: each character is two modules stacked (a full
+    block light on both, a space dark on both, half blocks one of each), read back by zxing-cpp."""
+    halves = {"█": (255, 255), " ": (0, 0), "▀": (255, 0), "▄": (0, 255)}
+    lines = [line for line in terminal.splitlines() if line and set(line) <= set(halves)]
+    image = Image.new("L", (max(map(len, lines)), 2 * len(lines)), 255)
+    for y, line in enumerate(lines):
+        for x, char in enumerate(line):
+            image.putpixel((x, 2 * y), halves[char][0])
+            image.putpixel((x, 2 * y + 1), halves[char][1])
+    found = zxingcpp.read_barcodes(
+        image.resize((image.width * 8, image.height * 8), Image.Resampling.NEAREST)
+    )
+    assert len(found) == 1, found
+    return str(found[0].text)
+
+
+def test_the_terminal_shows_the_trust_qr_and_the_fingerprint(club: Club) -> None:
+    printed = club.log.read_text()
+    assert terminal_qr_text(printed) == f"http://127.0.0.1:{club.http_port}/trust"
+    _, ca = _authority_from_trust(club)
+    assert authority.fingerprint(ca) in printed
+    assert authority.fingerprint(ca) in club.plain("/trust").read().decode()
