@@ -9,6 +9,7 @@ import sqlite3
 import tempfile
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import closing, contextmanager
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Engine, make_url
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 PG_ENV = "FIRESTEP_TEST_DATABASE_URL"
@@ -54,6 +55,26 @@ def _postgresql_base() -> str:
     return base
 
 
+# DROP DATABASE waits for a checkpoint (a second or more on a busy server): a test's databases are dropped
+# by this one thread while the next tests run, and every drop has finished (or failed the run) by the end.
+_dropper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="drop-database")
+_drops: list[Future[None]] = []
+
+
+def _drop_database(admin: Engine, name: str) -> None:
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
+
+
+def pytest_sessionfinish() -> None:
+    _dropper.shutdown(wait=True)
+    for drop in _drops:
+        drop.result()  # a drop that failed fails the run here
+
+
 @contextmanager
 def _postgresql_database(base: str, template: str | None = None) -> Iterator[str]:
     """A new database on the server of `base` (a copy of `template` if given), dropped afterwards."""
@@ -65,9 +86,7 @@ def _postgresql_database(base: str, template: str | None = None) -> Iterator[str
     try:
         yield make_url(base).set(database=name).render_as_string(hide_password=False)
     finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        _drops.append(_dropper.submit(_drop_database, admin, name))
 
 
 @pytest.fixture(params=BACKENDS)
