@@ -412,3 +412,34 @@ def test_the_page_menu_and_the_not_live_note_at_every_size(device: Any, server: 
         found += [f"not live at {size['width']}x{size['height']}: {v}" for v in serious_violations(page)]
         screenshot(page, "referee-not-live")
     assert not found, "\n".join(found)
+
+
+def test_a_tap_kept_for_one_seat_is_never_sent_as_another(device: Any, server: Server) -> None:
+    page = device
+    game_id, codes = create_mons_game(page)
+    start_game(page, game_id)
+    http = api(page, server.base)
+    page.goto(f"/games/{game_id}/referee")
+    button, unit_id = add_marker_button(page)
+    # The referee's tap gets no answer (the wifi drops for this request): kept on the tablet as the referee's.
+    page.route("**/markers", lambda route: route.abort())
+    button.click()
+    expect(page.locator("#net-status")).to_contain_text("1 tap kept on this device")
+    kept = page.evaluate("JSON.parse(localStorage.getItem('firestep-outbox'))")
+    assert [item["seat"] for item in kept] == [
+        page.locator('meta[name="firestep-seat"]').get_attribute("content")
+    ]
+
+    # The tablet becomes the attacker before the tap went: the attacker's page drops it, and says so.
+    join(page, codes["attacker"])
+    assert page.evaluate("window.firestepOutbox.waiting()") == 1  # the start page has no seat: it waits
+    page.get_by_role("button", name="Switch to the attacker").click()
+    page.wait_for_url(f"**/lookup?game={game_id}")
+    expect(page.locator("#net-status")).to_contain_text(
+        "1 tap made as another seat of this game was not sent"
+    )
+    assert page.evaluate("window.firestepOutbox.waiting()") == 0
+    page.unroute("**/markers")
+    time.sleep(1.0)
+    assert marker_events(http, game_id, unit_id) == 0
+    http.close()

@@ -1,19 +1,29 @@
 // A game page's offline copy follows what it shows: when the board changed (board-live.js) or htmx swapped a
-// part of the page, the service worker is asked, a few seconds later and once for a burst, to keep this page
-// again (sw.js keeps it under the seat the page names, so the copy is this seat's own).
+// part of the page, the service worker is asked to keep this page again (sw.js keeps it under the seat the page
+// names, so the copy is this seat's own). Each keep renders the whole page on the server, so it is asked at
+// most once per EVERY_MS while the page is in use, and at once when the page is hidden (the tablet put down).
 (() => {
   if (!("serviceWorker" in navigator) || !document.querySelector('meta[name="firestep-seat"]')) return;
-  const QUIET_MS = 3000;
+  const EVERY_MS = 20000;
+  let due = false;
   let timer = null;
-  const keepSoon = () => {
-    if (document.documentElement.dataset.offlineCopy !== undefined) return; // a kept copy is shown: nothing newer
+  let last = 0;
+  const keepNow = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      navigator.serviceWorker.ready.then((reg) => {
-        if (reg.active) reg.active.postMessage({ type: "keep", urls: [location.pathname + location.search] });
-      });
-    }, QUIET_MS);
+    timer = null;
+    if (!due) return;
+    due = false;
+    last = Date.now();
+    navigator.serviceWorker.ready.then((reg) => {
+      if (reg.active) reg.active.postMessage({ type: "keep", urls: [location.pathname + location.search] });
+    });
   };
-  document.addEventListener("firestep:board-updated", keepSoon);
-  document.addEventListener("htmx:afterSettle", keepSoon);
+  const changed = () => {
+    if (document.documentElement.dataset.offlineCopy !== undefined) return; // a kept copy is shown: nothing newer
+    due = true;
+    if (!timer) timer = setTimeout(keepNow, Math.max(1000, last + EVERY_MS - Date.now()));
+  };
+  document.addEventListener("firestep:board-updated", changed);
+  document.addEventListener("htmx:afterSettle", changed);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") keepNow(); });
 })();

@@ -4,11 +4,19 @@
 // is kept in localStorage (so a reload keeps it) and sent again, oldest first, when the connection is back,
 // when a later request gets through, or on the next page; the key makes a write that did reach the server
 // the first time act only once.
+// A tap is made as this page's seat (<meta name="firestep-seat">: game, role, token digest) and is sent only
+// from a page of that same seat: a page of another game keeps it waiting; a page of the same game held as
+// another seat (the device changed seat meanwhile) drops it and says so, so no seat ever acts for another.
 (() => {
   const STORE = "firestep-outbox";
   const MAX_WAITING = 200;
   const RETRY_MS = 10000;
   const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
+  const seatNow = () => document.querySelector('meta[name="firestep-seat"]')?.content || "";
+  const gameOf = (seat) => String(seat || "").split("-")[0];
+  const mine = (item) => !item.seat || item.seat === seatNow();
+  // Made as another seat of the game this page is of: that seat is no longer this device's.
+  const orphaned = (item) => item.seat && seatNow() && item.seat !== seatNow() && gameOf(item.seat) === gameOf(seatNow());
   // One message about the connection and what waits for it (net-status.js's "connection" slot).
   const notice = (text, good) => window.firestepNotice && window.firestepNotice(text, good, { key: "connection" });
   const taps = (n) => (n === 1 ? "1 tap" : `${n} taps`);
@@ -60,7 +68,7 @@
 
   let retry = null;
   const waiting = () => {
-    const n = load().length;
+    const n = load().filter(mine).length;
     if (n) notice(`No connection: ${taps(n)} kept on this device, to be sent when the connection is back.`);
     clearTimeout(retry);
     if (n) retry = setTimeout(flush, RETRY_MS);
@@ -84,11 +92,16 @@
     return flushing;
   };
   const sendWaiting = async () => {
-    if (!navigator.onLine || !load().length) return;
+    const gone = load().filter(orphaned);
+    if (gone.length) {
+      save(load().filter((q) => !orphaned(q)));
+      notice(`${taps(gone.length)} made as another seat of this game ${were(gone.length)} not sent: this device has changed seat.`, false);
+    }
+    if (!navigator.onLine || !load().some(mine)) return;
     let sent = 0;
     const refused = [];
     for (;;) {
-      const item = load()[0];
+      const item = load().find(mine);
       if (!item) break;
       let result;
       try {
@@ -103,7 +116,7 @@
       if (result.ok || result.data?.carried_out) sent += 1;
       else refused.push(window.firestepExplain ? window.firestepExplain(result.status, result.data, result.retryAfter) : "");
     }
-    if (load().length) {
+    if (load().some(mine)) {
       waiting();
     } else if (refused.length) {
       const done = sent ? `${taps(sent)} made without a connection ${were(sent)} sent; ` : "";
@@ -115,11 +128,11 @@
   };
 
   const send = async (url, { method = "POST", body = "{}" } = {}) => {
-    const item = { url, method, body: typeof body === "string" ? body : JSON.stringify(body), key: newKey(), at: Date.now() };
+    const item = { url, method, body: typeof body === "string" ? body : JSON.stringify(body), key: newKey(), at: Date.now(), seat: seatNow() };
     if (!navigator.onLine) return keep(item);
-    if (load().length) {
+    if (load().some(mine)) {
       await flush(); // earlier taps first
-      if (load().length) return keep(item);
+      if (load().some(mine)) return keep(item);
     }
     try {
       return await answer(await post(item));
@@ -131,7 +144,7 @@
   window.firestepOutbox = { send, flush, waiting: () => load().length };
   window.addEventListener("online", flush);
   if (load().length) {
-    waiting();
-    flush();
+    if (load().some(mine)) waiting();
+    flush(); // and drops what another seat of this game made
   }
 })();
