@@ -34,6 +34,7 @@ from app.pages.common import (
     keep_seat_unless_confirmed,
     too_many,
 )
+from app.pages.games import _seat_home  # where a seat plays, as the start page's join form sends it
 from app.pages.seats import Seat, game_page, game_seat, remember_game, sign_in
 from app.pages.templates import humanise, templates
 from app.pages.trust import club_host
@@ -62,13 +63,6 @@ def join_link(request: Request, settings: Settings, game_id: int, seat: str, cod
     else:
         base = str(request.base_url).rstrip("/")
     return f"{base}/games/{game_id}/join/{seat}#code={code}"
-
-
-def _seat_home(game: Game, role: str) -> str:
-    """Where a seat plays: the referee's board; a side's fire plan in set-up, its lookup once the game is on."""
-    if role == auth.REFEREE:
-        return f"/games/{game.id}/referee"
-    return f"/games/{game.id}/fire-plan" if game.status == "setup" else f"/lookup?game={game.id}"
 
 
 # -- the join link a card opens ------------------------------------------------------------------------------
