@@ -23,7 +23,8 @@ not go through `game_write`.
   the claim as acted on (a hook on every commit made while the request runs), so a repeat after
   `STALE_AFTER` knows: a claim never acted on is taken over and the repeat acts; a claim acted on whose
   answer was lost gets a 409 that says so (the change is in the game's log). A request whose claim was taken
-  over meanwhile cannot commit: exactly one of the two acts.
+  over meanwhile cannot commit: exactly one of the two acts. The claims' own commits are bookkeeping
+  (`app.core.db.commit_bookkeeping`): they record nobody's act, so the hook leaves them alone.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from starlette.requests import cookie_parser
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.core.db import BOOKKEEPING
+from app.core.db import BOOKKEEPING, commit_bookkeeping
 from app.data.models import CampaignToken, IdempotentResponse, Token, utcnow
 from app.errors import Conflict, TooManyRequests
 from app.guard import security
@@ -131,7 +132,7 @@ def _claim(engine: Engine, device: str, key: str, request_hash: str) -> Claim:
         claim = IdempotentResponse(device_hash=device, key=key, request_hash=request_hash)
         session.add(claim)
         try:
-            session.commit()
+            commit_bookkeeping(session)
             return Claimed(claim.id or 0)
         except IntegrityError:
             session.rollback()
@@ -155,7 +156,7 @@ def _claim(engine: Engine, device: str, key: str, request_hash: str) -> Claim:
                     col(IdempotentResponse.id) == row.id, col(IdempotentResponse.status_code).is_(None)
                 )
             )
-            session.commit()
+            commit_bookkeeping(session)
             return "busy"
         return Stored(row.status_code, row.content_type, row.body)
 
@@ -170,14 +171,14 @@ def _finish(engine: Engine, row_id: int, answer: Stored, release: bool) -> None:
             untouched = col(IdempotentResponse.status_code).is_(None)
             freed: Any = session.execute(delete(IdempotentResponse).where(mine, untouched))
             if freed.rowcount:
-                session.commit()
+                commit_bookkeeping(session)
                 return
         session.execute(
             update(IdempotentResponse)
             .where(mine)
             .values(status_code=answer.status, content_type=answer.content_type, body=answer.body)
         )
-        session.commit()
+        commit_bookkeeping(session)
 
 
 # -- marking the claim in the request's own transaction ------------------------------------------------------

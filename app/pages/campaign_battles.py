@@ -13,6 +13,7 @@ from starlette.datastructures import FormData
 
 from app.core.config import Settings
 from app.core.routing import Router
+from app.core.writing import unit_of_work
 from app.data.schemas import CampaignId
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, Unauthorized
@@ -69,8 +70,8 @@ def open_table_battle(
     if who is None:
         return campaigns.board_page(request, session, settings, campaign_id)
     try:
-        opened = campaign_battles.open_table_battle(session, settings.secret_key, campaign_id, who)
-        session.commit()
+        with unit_of_work(session):
+            opened = campaign_battles.open_table_battle(session, settings.secret_key, campaign_id, who)
     except USER_ERRORS as e:
         return _refused(request, session, settings, campaign_id, e)
     creds = opened.credentials
@@ -92,10 +93,10 @@ def play(
     if who is None:
         return campaigns.board_page(request, session, settings, campaign_id)
     try:
-        game_id, role, token = campaign_battles.seat(
-            session, settings.secret_key, campaign_id, _link_id(link_id), who
-        )
-        session.commit()
+        with unit_of_work(session):
+            game_id, role, token = campaign_battles.seat(
+                session, settings.secret_key, campaign_id, _link_id(link_id), who
+            )
     except USER_ERRORS as e:
         return _refused(request, session, settings, campaign_id, e)
     if role == "referee":
@@ -132,7 +133,6 @@ async def settle(
             campaign_battles.override(session, campaign_id, lid, who, version, attacker, defender)
         else:
             raise RulesError("step", "not something a table battle can do", ["offer", "confirm", "override"])
-        session.commit()
 
     return campaigns.board_after(request, session, settings, campaign_id, act)
 
@@ -152,8 +152,8 @@ async def offer_from_game(
         seat = game_seat(request, session, settings, game_id)
         if seat is None:
             raise Unauthorized("open this game with its referee token first")
-        campaign_battles.offer_from_game(session, game_id, seat.viewer, _field_held(form))
-        session.commit()
+        with unit_of_work(session):
+            campaign_battles.offer_from_game(session, game_id, seat.viewer, _field_held(form))
     except USER_ERRORS as e:
         session.rollback()
         session.expire_all()

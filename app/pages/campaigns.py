@@ -15,6 +15,7 @@ from starlette.datastructures import FormData
 
 from app.core.config import Settings
 from app.core.routing import Router
+from app.core.writing import unit_of_work
 from app.data.models import Campaign
 from app.data.schemas import CampaignId
 from app.deps import SessionDep, SettingsDep
@@ -306,7 +307,8 @@ async def new_campaign_page(request: Request, session: SessionDep, settings: Set
     if refused:
         return _start(request, session, error=refused[0], status_code=refused[1])
     name = " ".join(str(form.get("name") or "").split())[:200] or None
-    row, creds = campaign_store.create(session, settings.secret_key, name)
+    with unit_of_work(session):
+        row, creds = campaign_store.create(session, settings.secret_key, name)
     response = _start(request, session, created={"campaign": row, "codes": creds.join_codes})
     remember_campaign(request, response, row.id or 0, creds.referee_token)
     return response
@@ -324,7 +326,8 @@ async def join_campaign_page(request: Request, session: SessionDep, settings: Se
         return campaign_store.seat(session, settings.secret_key, campaign_id, side)
 
     try:
-        campaign_id, _side, token = join_with_code(code, "organiser", join)
+        with unit_of_work(session):
+            campaign_id, _side, token = join_with_code(code, "organiser", join)
     except TooManyRequests as e:
         return too_many(_start(request, session, error=security.page_wait_message(e, "wrong join codes")), e)
     except JoinRefused as e:
@@ -390,13 +393,14 @@ async def campaign_act(
 def board_after(
     request: Request, session: Session, settings: Settings, campaign_id: int, act: Callable[[Viewer], None]
 ) -> Response:
-    """Do `act` as this device's campaign seat (it commits), then show the board, with a refusal in plain
-    words if there was one; a device with no seat here gets the board without acting."""
+    """Do `act` as this device's campaign seat (one unit of work), then show the board, with a refusal in
+    plain words if there was one; a device with no seat here gets the board without acting."""
     who = campaign_seat(request, session, settings, campaign_id)
     error = None
     if who is not None:
         try:
-            act(who)
+            with unit_of_work(session):
+                act(who)
         except USER_ERRORS as e:
             session.rollback()
             error = refusal_message(e)

@@ -11,6 +11,7 @@ from sqlmodel import Session
 from starlette.datastructures import FormData
 
 from app.core.routing import Router
+from app.core.writing import game_write
 from app.data.models import Game
 from app.data.schemas import PlanItemIn, PlanOut, plan_item_out
 from app.deps import GameId, SessionDep, SettingsDep
@@ -283,26 +284,24 @@ def _plan_item(form: FormData) -> dict[str, Any]:
 def write_plan(
     session: Session, game_id: int, side: str, viewer: Viewer, action: str, form: FormData
 ) -> None:
-    """The write the form asks for, checked as the fire-plan API checks it (app/routes/fireplans.py), then
-    committed: lock the plan (`lock`), remove an item (`remove-<id>`), or add the item the form describes."""
+    """The write the form asks for, through the services the fire-plan API calls (app/routes/fireplans.py),
+    so with its checks: lock the plan (`lock`), remove an item (`remove-<id>`), or add the item the form
+    describes."""
     if action == "lock":
         viewer.require_side(side, "lock the fire plan")
-        game = games.lock_game(session, game_id)
-        if game.status != "setup":
-            raise Conflict("fire plans are locked before the game starts", current=games.game_state(game))
-        fireplans.lock_plan(session, game, side, viewer.role)
+        with game_write(session, game_id) as game:
+            fireplans.lock_plan(session, game, side, viewer.role)
     elif action.startswith("remove-"):
         item_id = int(action.removeprefix("remove-"))
         viewer.require_side(side, "write the fire plan")
-        game = games.lock_game(session, game_id)
-        fireplans.remove_plan_item(session, game, side, item_id)
+        with game_write(session, game_id) as game:
+            fireplans.remove_plan_item(session, game, side, item_id)
     else:
         body = PlanItemIn.model_validate(_plan_item(form))
         viewer.require_side(side, "write the fire plan")
-        game = games.lock_game(session, game_id)
-        data = body.item.model_dump(exclude={"kind"})
-        fireplans.add_plan_item(session, game, side, body.item.kind, body.arrival_turn, data, new_salt())
-    session.commit()
+        with game_write(session, game_id) as game:
+            data = body.item.model_dump(exclude={"kind"})
+            fireplans.add_plan_item(session, game, side, body.item.kind, body.arrival_turn, data, new_salt())
 
 
 @router.post("/games/{game_id}/fire-plan/{side}", response_class=HTMLResponse)

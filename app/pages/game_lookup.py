@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from app.core.writing import game_write
 from app.data.models import Game, Unit
 from app.data.schemas import ResolveIn
 from app.errors import Forbidden
@@ -17,7 +18,7 @@ from app.pages.games import unit_tree
 from app.pages.resolving import Lookup, errata_rows, new_lookup, odds_rows
 from app.pages.seats import Seat
 from app.pages.templates import humanise
-from app.services import games, resolve
+from app.services import resolve
 from app.services import units as units_service
 from rules.core.errors import RulesError
 
@@ -81,19 +82,18 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
         if dice is not None and len(dice) < len(lk.dice_sides):
             raise RulesError("dice", "tap the face of every die first, or ask firestep to roll")
         body_in = ResolveIn(fields=fields, dice=dice, unit_id=gl.unit.id if gl.unit else None)
-        locked = games.lock_game(session, game.id or 0)
-        out, event = resolve.resolve(  # the page commits: the engine never does
-            session,
-            locked,
-            seat.viewer,
-            lk.resolver_id,
-            body_in.fields,
-            body_in.dice,
-            body_in.unit_id,
-            body_in.target_id,
-            body_in.apply,
-        )
-        session.commit()
+        with game_write(session, game.id or 0) as locked:
+            out, event = resolve.resolve(
+                session,
+                locked,
+                seat.viewer,
+                lk.resolver_id,
+                body_in.fields,
+                body_in.dice,
+                body_in.unit_id,
+                body_in.target_id,
+                body_in.apply,
+            )
     except USER_ERRORS as e:
         session.rollback()
         lk.errors.append({"field": "game", "label": "Not recorded", "message": error_message(e)})

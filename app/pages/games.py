@@ -11,6 +11,7 @@ from sqlmodel import Session
 from starlette.datastructures import FormData
 
 from app.core.routing import Router
+from app.core.writing import unit_of_work
 from app.data.models import Game, Unit
 from app.data.schemas import GameCreate
 from app.deps import GameId, SessionDep, SettingsDep
@@ -84,11 +85,10 @@ async def create_game_page(request: Request, session: SessionDep, settings: Sett
                 fields[key] = str(form.get(key)).strip()
     try:
         body = GameCreate.model_validate(fields)
-        game, creds = game_setup.create_game(
-            session, settings.secret_key, **body.model_dump(exclude_none=True)
-        )
-        session.commit()
-        session.refresh(game)
+        with unit_of_work(session):
+            game, creds = game_setup.create_game(
+                session, settings.secret_key, **body.model_dump(exclude_none=True)
+            )
     except USER_ERRORS as e:
         session.rollback()
         return _start(request, session, error=_create_error(e, fields), status_code=422)
@@ -157,8 +157,8 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
         return game_id, role, sign_in(session, settings.secret_key, game_id, role)
 
     try:
-        game_id, role, token = join_with_code(code, "referee", join, "join code or token")
-        session.commit()
+        with unit_of_work(session):
+            game_id, role, token = join_with_code(code, "referee", join, "join code or token")
     except TooManyRequests as e:
         return too_many(_start(request, session, error=security.page_wait_message(e, "wrong join codes")), e)
     except JoinRefused as e:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
 from app.core.routing import Router
+from app.core.writing import unit_of_work
 from app.data.schemas import CampaignId
 from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth
@@ -154,10 +155,10 @@ def open_table_battle(
     settings: SettingsDep,
     response: Response,
 ) -> OpenedOut:
-    opened = campaign_battles.open_table_battle(
-        session, settings.secret_key, campaign_id, viewer, body.layout_seed
-    )
-    session.commit()
+    with unit_of_work(session):
+        opened = campaign_battles.open_table_battle(
+            session, settings.secret_key, campaign_id, viewer, body.layout_seed
+        )
     creds = opened.credentials
     if creds is None:
         response.status_code = 200
@@ -210,8 +211,8 @@ def seat(
     session: SessionDep,
     settings: SettingsDep,
 ) -> SeatOut:
-    joined = campaign_battles.seat(session, settings.secret_key, campaign_id, table_battle_id, viewer)
-    session.commit()
+    with unit_of_work(session):
+        joined = campaign_battles.seat(session, settings.secret_key, campaign_id, table_battle_id, viewer)
     return SeatOut(game_id=joined.owner_id, role=joined.side, token=joined.token)
 
 
@@ -229,8 +230,8 @@ def offer(
     viewer: CampaignViewer,
     session: SessionDep,
 ) -> TableBattleOut:
-    link = campaign_battles.make_offer(session, campaign_id, table_battle_id, viewer, body.field_held_by)
-    session.commit()
+    with unit_of_work(session):
+        link = campaign_battles.make_offer(session, campaign_id, table_battle_id, viewer, body.field_held_by)
     return _out(session, campaign_id, link)
 
 
@@ -253,8 +254,8 @@ def confirm(
     viewer: CampaignViewer,
     session: SessionDep,
 ) -> AppliedOut:
-    link = campaign_battles.confirm(session, campaign_id, table_battle_id, viewer, body.version)
-    session.commit()
+    with unit_of_work(session):
+        link = campaign_battles.confirm(session, campaign_id, table_battle_id, viewer, body.version)
     return _applied(session, campaign_id, link)
 
 
@@ -274,10 +275,10 @@ def override(
     viewer: CampaignViewer,
     session: SessionDep,
 ) -> AppliedOut:
-    link = campaign_battles.override(
-        session, campaign_id, table_battle_id, viewer, body.version, body.attacker_vp, body.defender_vp
-    )
-    session.commit()
+    with unit_of_work(session):
+        link = campaign_battles.override(
+            session, campaign_id, table_battle_id, viewer, body.version, body.attacker_vp, body.defender_vp
+        )
     return _applied(session, campaign_id, link)
 
 
@@ -307,8 +308,8 @@ def offer_from_game(
     viewer: ViewerDep,
     session: SessionDep,
 ) -> GameCampaignLink:
-    campaign_battles.offer_from_game(session, game_id, viewer, body.field_held_by)
-    session.commit()
+    with unit_of_work(session):
+        campaign_battles.offer_from_game(session, game_id, viewer, body.field_held_by)
     link = campaign_battles.game_link(session, game_id)
     assert link is not None  # the offer was made to it
     return GameCampaignLink(**link)

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
 from app.core.routing import Router
+from app.core.writing import unit_of_work
 from app.data.models import Campaign
 from app.data.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
 from app.deps import SessionDep, SettingsDep
@@ -126,6 +127,7 @@ def campaign_out(row: Campaign | campaign_store.CampaignListing) -> CampaignOut:
 
 
 def _acted(session: Any, row: Campaign, ev: Any) -> Acted:
+    session.refresh(ev)  # the entry as committed (model_dump reads no expired field)
     undone = campaign_store.reversed_ids(session, row.id or 0)
     return Acted(**campaign_store.snapshot(row), entry=LogEntry(**campaign_store.event_dict(ev, undone)))
 
@@ -152,7 +154,10 @@ def create(
     session: SessionDep,
     settings: SettingsDep,
 ) -> CampaignCreated:
-    row, creds = campaign_store.create(session, settings.secret_key, body.name, body.adjacency, body.variants)
+    with unit_of_work(session):
+        row, creds = campaign_store.create(
+            session, settings.secret_key, body.name, body.adjacency, body.variants
+        )
     return CampaignCreated(
         campaign=campaign_out(row), organiser_token=creds.referee_token, join_codes=creds.join_codes
     )
@@ -171,7 +176,8 @@ def join(
 ) -> CampaignJoined:
     security.check_guesses()
     try:
-        campaign_id, side, token = campaign_store.join(session, settings.secret_key, body.code)
+        with unit_of_work(session):
+            campaign_id, side, token = campaign_store.join(session, settings.secret_key, body.code)
     except NotFoundError:
         security.guess_failed()
         raise
@@ -220,7 +226,8 @@ def act(
     viewer: CampaignViewer,
     session: SessionDep,
 ) -> Acted:
-    row, ev = campaign_store.act(session, campaign_id, viewer, body.action, body.dice, body.version)
+    with unit_of_work(session):
+        row, ev = campaign_store.act(session, campaign_id, viewer, body.action, body.dice, body.version)
     return _acted(session, row, ev)
 
 
@@ -236,7 +243,8 @@ def undo(
     viewer: CampaignViewer,
     session: SessionDep,
 ) -> Acted:
-    row, ev = campaign_store.undo(session, campaign_id, viewer, body.version)
+    with unit_of_work(session):
+        row, ev = campaign_store.undo(session, campaign_id, viewer, body.version)
     return _acted(session, row, ev)
 
 
@@ -283,7 +291,8 @@ def put_map(
     viewer: CampaignViewer,
     session: SessionDep,
 ) -> Acted:
-    row, ev = campaign_store.set_map(session, campaign_id, viewer, body.adjacency, body.version)
+    with unit_of_work(session):
+        row, ev = campaign_store.set_map(session, campaign_id, viewer, body.adjacency, body.version)
     return _acted(session, row, ev)
 
 
@@ -301,7 +310,8 @@ class CampaignCredentials(BaseModel):
 def reissue(
     campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep, settings: SettingsDep
 ) -> CampaignCredentials:
-    creds = campaign_store.reissue(session, settings.secret_key, campaign_id, viewer)
+    with unit_of_work(session):
+        creds = campaign_store.reissue(session, settings.secret_key, campaign_id, viewer)
     return CampaignCredentials(organiser_token=creds.referee_token, join_codes=creds.join_codes)
 
 
@@ -325,5 +335,6 @@ def list_devices(campaign_id: CampaignId, viewer: CampaignViewer, session: Sessi
 def revoke_device(
     campaign_id: CampaignId, device_id: DeviceId, viewer: CampaignViewer, session: SessionDep
 ) -> DeviceOut:
-    row = campaign_store.revoke(session, campaign_id, viewer, device_id)
+    with unit_of_work(session):
+        row = campaign_store.revoke(session, campaign_id, viewer, device_id)
     return DeviceOut(**seating.device_dict(row, viewer.token_id))

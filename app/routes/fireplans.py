@@ -14,7 +14,7 @@ from app.core.routing import Router
 from app.core.writing import game_write
 from app.data.schemas import Grid, PlanItemIn, PlanItemOut, PlanOut, plan_item_out
 from app.deps import GameId, SessionDep
-from app.errors import Conflict, Forbidden
+from app.errors import Forbidden
 from app.guard.auth import ViewerDep, new_salt
 from app.guard.limits import Variants
 from app.services import fireplans, games, rehearsal, seats
@@ -142,8 +142,6 @@ def list_edits(
 def lock(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep) -> PlanOut:
     viewer.require_side(side, "lock the fire plan")
     with game_write(session, game_id) as game:
-        if game.status != "setup":
-            raise Conflict("fire plans are locked before the game starts", current=games.game_state(game))
         fireplans.lock_plan(session, game, side, viewer.role)
     return PlanOut(**fireplans.plan_summary(seats.get_side(session, game_id, side)))
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from app import errors
 from app.core.routing import Router
-from app.core.writing import game_write
+from app.core.writing import game_write, unit_of_work
 from app.data.schemas import DeviceId, DeviceOut, GameCreate, JoinIn, ResolveIn
 from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth, security
@@ -168,9 +168,10 @@ def create_game(
     session: SessionDep,
     settings: SettingsDep,
 ) -> Created:
-    game, creds = game_setup.create_game(session, settings.secret_key, **body.model_dump(exclude_none=True))
-    session.commit()
-    session.refresh(game)
+    with unit_of_work(session):
+        game, creds = game_setup.create_game(
+            session, settings.secret_key, **body.model_dump(exclude_none=True)
+        )
     return Created(game=game_out(game), referee_token=creds.referee_token, join_codes=creds.join_codes)
 
 
@@ -188,8 +189,8 @@ def join(
 ) -> GameJoined:
     security.check_guesses()
     try:
-        game_id, side, token = seats.join(session, settings.secret_key, body.code)
-        session.commit()
+        with unit_of_work(session):
+            game_id, side, token = seats.join(session, settings.secret_key, body.code)
     except NotFoundError:
         security.guess_failed()
         raise
@@ -283,8 +284,8 @@ def patch_game(
 )
 def reissue(game_id: GameId, viewer: ViewerDep, session: SessionDep, settings: SettingsDep) -> Created:
     viewer.require_referee("issue new join codes")
-    creds = seats.reissue_credentials(session, settings.secret_key, game_id)
-    session.commit()
+    with unit_of_work(session):
+        creds = seats.reissue_credentials(session, settings.secret_key, game_id)
     return Created(
         game=game_out(games.get_game(session, game_id)),
         referee_token=creds.referee_token,
@@ -317,9 +318,8 @@ def list_devices(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> lis
 )
 def revoke_device(game_id: GameId, device_id: DeviceId, viewer: ViewerDep, session: SessionDep) -> DeviceOut:
     viewer.require_referee("revoke a device")
-    row = seats.revoke_game_device(session, game_id, device_id)
-    session.commit()
-    session.refresh(row)
+    with unit_of_work(session):
+        row = seats.revoke_game_device(session, game_id, device_id)
     return DeviceOut(**seating.device_dict(row, viewer.token_id))
 
 
@@ -335,8 +335,8 @@ def _archived(game: Any) -> ArchivedOut:
 )
 def archive(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> ArchivedOut:
     viewer.require_referee("archive the game")
-    game = games.set_archived(session, game_id, True)
-    session.commit()
+    with unit_of_work(session):
+        game = games.set_archived(session, game_id, True)
     return _archived(game)
 
 
@@ -348,8 +348,8 @@ def archive(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Archived
 )
 def unarchive(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> ArchivedOut:
     viewer.require_referee("bring the game back from the archive")
-    game = games.set_archived(session, game_id, False)
-    session.commit()
+    with unit_of_work(session):
+        game = games.set_archived(session, game_id, False)
     return _archived(game)
 
 
@@ -362,8 +362,8 @@ def unarchive(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Archiv
 )
 def delete_game(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Response:
     viewer.require_referee("delete the game")
-    campaign_battles.delete_game(session, game_id)  # its campaign battle, if any, is abandoned (logged)
-    session.commit()
+    with unit_of_work(session):
+        campaign_battles.delete_game(session, game_id)  # its campaign battle, if any, is abandoned (logged)
     return Response(status_code=204)
 
 

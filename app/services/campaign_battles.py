@@ -12,8 +12,8 @@ Credentials: opening answers the game's referee token and join codes once, as cr
 campaign player never needs a code: `seat` gives the holder of a campaign side's token a new game device of
 their own side of the game (the Firestorm attacker is the game's attacker), never the other side's.
 
-Nothing here commits, except through campaign_store.note and act, which commit a step's log entry with the
-link's change (one transaction, under the campaign's lock); the caller commits everything else."""
+Nothing here commits: the caller's unit of work (app.core.writing) commits a step's link change, game log
+entry and campaign log entries (campaign_store.note and act) in one transaction, under the campaign's lock."""
 
 from __future__ import annotations
 
@@ -353,7 +353,7 @@ def _note(
     game_id: int | None = None,
 ) -> CampaignEvent:
     """A campaign log entry about a table game on the next campaign version, naming the game (its id then
-    and its path; the page links it through the link's row, see log_games). Commits (campaign_store.note)."""
+    and its path; the page links it through the link's row, see log_games), through campaign_store.note."""
     gid = link.game_id if game_id is None else game_id
     ev = CampaignEvent(
         campaign_id=link.campaign_id,
@@ -549,8 +549,8 @@ def _apply(
     status: str,
 ) -> CampaignBattle:
     """The campaign's resolve action with the Great War score, through campaign_store.act (version checked
-    again under the lock), committed with the link's new status and the game log's entry; then the campaign
-    log's entry naming the game, on the version after (one version per entry)."""
+    again under the lock), with the link's new status and the game log's entry; then the campaign log's
+    entry naming the game, on the version after (one version per entry). One transaction: the caller's."""
     link.status, link.updated_at = status, utcnow()
     link.applied_attacker_vp, link.applied_defender_vp = attacker_vp, defender_vp
     session.add(link)
@@ -561,8 +561,7 @@ def _apply(
         record(session, game, "campaign-result", "referee", {**payload, "path": campaign_path(row.id)})
     action = {"type": "resolve", "great_war": scores}
     campaign_store.act(session, link.campaign_id, who, action, [], row.version)
-    # The action released the lock with its commit: take it again for the entry that names the game.
-    row = campaign_store.lock(session, link.campaign_id)
+    row = campaign_store.lock(session, link.campaign_id)  # the row as the action left it (still locked)
     _note(session, row, state, who.role, status, link, scores)
     session.refresh(link)
     return link

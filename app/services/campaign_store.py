@@ -4,7 +4,8 @@ rules.firestorm.campaign; this module only stores its states and the log. The AP
 (app/routes/campaign_games.py) and the pages (app/pages/campaigns.py) both call these functions, so
 both give the same answers and refusals. The seats (join codes, tokens, devices) are app.services.seating and
 the row lock, version check and undone entries app.services.versioned, the same code as a game's; the tables
-are the campaign's own.
+are the campaign's own. Nothing here commits: the route or page wraps each write in
+`app.core.writing.unit_of_work`.
 
 Roles: "referee" is the organiser (the campaign's referee, seating.REFEREE), "german" and "bef" the players.
 """
@@ -156,8 +157,7 @@ def create(
 
     creds = seating.seat_sides(session, seating.CAMPAIGN, secret_key, campaign_id, SIDES, new_side)
     session.add(CampaignEvent(campaign_id=campaign_id, kind="created", actor=REFEREE, version=row.version))
-    session.commit()
-    session.refresh(row)
+    session.flush()
     return row, creds
 
 
@@ -165,9 +165,7 @@ def reissue(session: Session, secret_key: str, campaign_id: int, who: Viewer) ->
     """New organiser token and join codes (organiser): every old token and code stops working."""
     who.require_referee("issue new join codes")
     lock(session, campaign_id)
-    creds = seating.reissue(session, seating.CAMPAIGN, secret_key, campaign_id)
-    session.commit()
-    return creds
+    return seating.reissue(session, seating.CAMPAIGN, secret_key, campaign_id)
 
 
 def devices(session: Session, campaign_id: int, who: Viewer) -> list[CampaignToken]:
@@ -179,24 +177,17 @@ def devices(session: Session, campaign_id: int, who: Viewer) -> list[CampaignTok
 def revoke(session: Session, campaign_id: int, who: Viewer, device_id: int) -> CampaignToken:
     who.require_referee("revoke a device")
     lock(session, campaign_id)
-    row = seating.revoke_device(session, seating.CAMPAIGN, campaign_id, device_id)
-    session.commit()
-    session.refresh(row)
-    return row
+    return seating.revoke_device(session, seating.CAMPAIGN, campaign_id, device_id)
 
 
 def join(session: Session, secret_key: str, code: str) -> seating.Joined:
     """A player's token for the side whose join code this is."""
-    joined = seating.join(session, seating.CAMPAIGN, secret_key, code)
-    session.commit()
-    return joined
+    return seating.join(session, seating.CAMPAIGN, secret_key, code)
 
 
 def seat(session: Session, secret_key: str, campaign_id: int, side: str) -> seating.Joined:
     """A player's token for a side `seating.side_of_code` found (the join page, which asks first)."""
-    joined = seating.seat(session, seating.CAMPAIGN, secret_key, campaign_id, side)
-    session.commit()
-    return joined
+    return seating.seat(session, seating.CAMPAIGN, secret_key, campaign_id, side)
 
 
 def viewer(session: Session, secret_key: str, campaign_id: int, token: str | None) -> Viewer:
@@ -215,8 +206,8 @@ def _check_version(row: Campaign, expected: int) -> None:
 
 
 def _write(session: Session, row: Campaign, state: CampaignState, ev: CampaignEvent) -> None:
-    """Store the next state on the version the caller checked, and its log entry, in one transaction. The
-    UPDATE only lands on that version, so two writers can never both move on from the same state."""
+    """Store the next state on the version the caller checked, and its log entry, in the caller's unit of
+    work. The UPDATE only lands on that version, so two writers can never both move on from the same state."""
     assert row.id is not None
     seen = row.version
     result = session.execute(
@@ -229,15 +220,15 @@ def _write(session: Session, row: Campaign, state: CampaignState, ev: CampaignEv
         raise Conflict("the campaign changed meanwhile", current=snapshot(get(session, row.id)))
     ev.version = seen + 1
     session.add(ev)
-    session.commit()
+    session.flush()
     session.refresh(row)
     session.refresh(ev)
 
 
 def note(session: Session, row: Campaign, ev: CampaignEvent) -> CampaignEvent:
     """A log entry that leaves the state as it is (a table battle opened, its result offered, its game
-    deleted) on the next version, as an action is: a device holding the version before gets 409. Commits
-    it with the caller's changes; the caller holds the row's lock (lock())."""
+    deleted) on the next version, as an action is: a device holding the version before gets 409. Written with
+    the caller's changes; the caller holds the row's lock (lock())."""
     _write(session, row, state_of(row), ev)
     return ev
 

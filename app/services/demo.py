@@ -1,11 +1,12 @@
 """The demo game: loaded into an empty database by `firestep demo` and `firestep serve`. A caller of the
-services (like a route), so it commits."""
+services (like a route), so it writes in its own unit of work."""
 
 from __future__ import annotations
 
 from sqlmodel import Session
 
 from app.core.config import get_settings
+from app.core.writing import unit_of_work
 from app.data.models import Game
 from app.services.game_setup import create_game
 from app.services.games import count_games
@@ -18,9 +19,8 @@ def ensure_demo(session: Session, secret_key: str | None = None) -> Game | None:
     Its referee token and join codes are not kept: get them with `reissue_credentials`."""
     if count_games(session):
         return None
-    game, _creds = create_game(
-        session, secret_key or get_settings().secret_key, scenario="mons-1914", name=DEMO_NAME
-    )
-    session.commit()
-    session.refresh(game)
+    with unit_of_work(session):
+        game, _creds = create_game(
+            session, secret_key or get_settings().secret_key, scenario="mons-1914", name=DEMO_NAME
+        )
     return game
