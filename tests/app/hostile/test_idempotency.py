@@ -17,7 +17,16 @@ from app.core.db import commit_bookkeeping
 from app.data.models import Game as GameRow
 from app.data.models import IdempotentResponse, utcnow
 from app.errors import Conflict
-from app.guard.idempotency import ACTED, HEADER, REPLAYED_HEADER, STALE_AFTER, _Acting, _acting
+from app.guard.idempotency import (
+    ACTED,
+    HEADER,
+    REPLAYED_HEADER,
+    STALE_AFTER,
+    Stored,
+    _Acting,
+    _acting,
+    _finish,
+)
 from tests.app.campaigns.conftest import new_campaign
 from tests.app.games.conftest import Game, bearer, live_url, new_game, start_game  # noqa: F401 (fixture)
 
@@ -244,6 +253,25 @@ def test_the_acting_commit_marks_the_claim_and_refuses_when_taken_over(client: T
         _acting.reset(acting)
     with Session(engine) as session:
         assert session.get(GameRow, g.id).name == "Acted"  # type: ignore[union-attr]
+
+
+def test_a_request_that_failed_frees_its_claim_at_once(client: TestClient) -> None:
+    """A request that raised (a 500) frees its claim while its context still names the claim (the
+    middleware's except branch runs before its finally): the release is bookkeeping, so the commit hook
+    neither marks the freed claim nor refuses the release, and a repeat acts at once."""
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+    with Session(engine) as session:
+        claim = IdempotentResponse(device_hash="e" * 64, key="f" * 16, request_hash="r" * 64)
+        session.add(claim)
+        session.commit()
+        claim_id = claim.id or 0
+    acting = _acting.set(_Acting(claim_id))
+    try:
+        _finish(engine, claim_id, Stored(500, "application/json", b""), release=True)
+    finally:
+        _acting.reset(acting)
+    with Session(engine) as session:
+        assert session.get(IdempotentResponse, claim_id) is None
 
 
 def test_kept_answers_are_readable_only_with_the_devices_token(client: TestClient) -> None:
