@@ -124,11 +124,16 @@ class Play:
         return r
 
     def to_step(self, step: str) -> None:
-        while (self.turn().get("step") or {}).get("id") != step:
+        """Advance to the next step with this id, within one turn of both sides."""
+        for _ in range(2 * len(self.turn()["sequence"])):
+            if (self.turn().get("step") or {}).get("id") == step:
+                return
             self.advance()
+        raise AssertionError(f"no step {step!r} in the sequence")
 
     def to_turn(self, turn: int, side: str) -> None:
         while (self.turn()["turn"], self.turn()["side_to_move"]) != (turn, side):
+            assert self.turn()["turn"] <= turn, (turn, side)
             self.advance()
 
     def pending(self) -> list[int]:
@@ -351,7 +356,45 @@ def mid_war(http: TestClient) -> Json:
     return g.seen()
 
 
-FLOWS: dict[str, Callable[[TestClient], Json]] = {"mons": mons, "mid_war": mid_war}
+def late_war(http: TestClient) -> Json:
+    """A late-war German attack from the organisation tables: a Firewaltz and a bombardment from the fire plan,
+    the Firewaltz and an aircraft rolled against British stands, a machine gun killing a platoon outright."""
+    g = Play(
+        http,
+        {
+            "name": "Golden late war",
+            "period": "late",
+            "forces": [
+                {"side": "attacker", "table_id": "de-storm-battalion"},
+                {"side": "defender", "table_id": "gb-1917", "template": "battalion"},
+            ],
+        },
+    )
+    d = [u for u in g.units.values() if u["side"] == "defender" and u["kind"] == "rifle-platoon"]
+    mg = next(u for u in g.units.values() if u["side"] == "attacker" and u["base"] and "mg" in u["kind"])
+    g.move("referee", d[0]["id"], 60, 130, 270, override=True)
+    g.move("referee", d[1]["id"], 30, 60, 270, override=True)
+    g.move("referee", mg["id"], 30, 40, 90, override=True)
+    g.plan("attacker", 1, {"kind": "firewaltz", "grid": [60, 130], "target": "strong-point"})
+    g.plan("attacker", 2, {"kind": "bombardment", "grid": [90, 120], "turns": 2})
+    g.post("/fireplans/attacker/lock", "attacker")
+    g.post("/fireplans/defender/lock", "defender")
+    g.advance("referee")
+    g.to_step("barrages-and-bombardments")
+    g.resolve(
+        "attacker",
+        "firewaltz",
+        target_id=d[0]["id"],
+        fields={"target": "strong-point", "cover": "hard"},
+        dice=[5],
+    )
+    g.resolve("attacker", "air-attack", target_id=d[2]["id"], fields={"step": "attack"}, dice=[6, 5])
+    g.resolve("attacker", "shooting", unit_id=mg["id"], target_id=d[1]["id"], dice=[6])
+    g.to_turn(2, "attacker")
+    return g.seen()
+
+
+FLOWS: dict[str, Callable[[TestClient], Json]] = {"mons": mons, "mid_war": mid_war, "late_war": late_war}
 
 
 def play_all(http: TestClient) -> Json:
