@@ -1,8 +1,9 @@
 """Issue 25's promise that the refactored core changes nothing a client sees: scripted in-game flows (the Mons
-specimen game and a mid-war game from the organisation tables) are played on the current code, on SQLite and
-PostgreSQL, and every event payload (as the referee and as each side read it), every unit, the board and the
-hands at the end must equal those recorded on commit a8a8514 (golden/flows.json, written by golden/record.py
-against that commit; never rewrite it from the code under test)."""
+specimen game, a mid-war and a late-war game from the organisation tables) are played on the current code, on
+SQLite and PostgreSQL, and every event payload (as the referee and as each side read it), every unit, the
+board, the after-action report and the hands at the end must equal those recorded on commit a8a8514
+(golden/flows.json, written by golden/record.py against that commit; never rewrite it from the code under
+test)."""
 
 from __future__ import annotations
 
