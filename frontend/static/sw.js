@@ -17,6 +17,7 @@
 const VERSION = "firestep-v6";
 const SEAT = "firestep-seat:"; // + the seat's name: that seat's kept pages and state
 const PATIENCE_MS = 6000;
+const SEAT_PAGES_KEPT = 80;
 const SAVED_AT = "X-Firestep-Saved-At";
 const SHELL = [
   "/static/css/app.css",
@@ -96,7 +97,11 @@ const keepPage = async (url, html, response) => {
   const seat = (SEAT_META.exec(html) || [])[1];
   const key = url.href;
   if (seat && SEAT_PAGES.test(path)) {
-    await (await seatCache(seat)).put(key, stamped(html, response));
+    const cache = await seatCache(seat);
+    await cache.put(key, stamped(html, response));
+    // Each unit's lookup is a page of its own: the oldest copies go past SEAT_PAGES_KEPT.
+    const keys = await cache.keys();
+    await Promise.all(keys.slice(0, Math.max(0, keys.length - SEAT_PAGES_KEPT)).map((k) => cache.delete(k)));
   } else if (!seat && SHARED_PAGES.test(path) && !url.searchParams.has("game")) {
     await (await caches.open(VERSION)).put(key, stamped(html, response));
     const held = await currentSeat(); // an older copy of this URL as a seat's page would hide this one
@@ -146,8 +151,10 @@ const page = async (event) => {
       await keepPage(url, html, response).catch(() => null);
       return new Response(html, { status: response.status, statusText: response.statusText, headers: response.headers });
     }
-    // A game page refusing this device: its seat was withdrawn or taken back, and so are its copies.
-    if ((response.status === 401 || response.status === 403) && SEAT_PAGES.test(url.pathname)) {
+    // The game of the kept seat refusing this device: its seat was withdrawn or taken back, and so are its copies.
+    const game = (/^\/games\/(\d+)\//.exec(url.pathname) || [])[1] || url.searchParams.get("game");
+    if ((response.status === 401 || response.status === 403) && SEAT_PAGES.test(url.pathname)
+        && game && gameOf(await currentSeat()) === game) {
       await serially(() => forgetSeatsBut(null));
     }
     return response;
