@@ -1,6 +1,6 @@
 """Rehearsing a side's fire plan on the game's current table: the enemy's stands as they stand now (their
-positions are public), the side's own plan (never the other side's), and rules/flanders_fields/planning/rehearsal.py
-for every number.
+positions are public), the side's own plan (never the other side's), and the game's rule set for every number
+(`GameRules.rehearse`).
 
 A rehearsal can take seconds of CPU. It runs in one worker process at a lower priority, off the server's
 own process (threads would hold the GIL and stall every other request), and only so many wait for it: per
@@ -16,53 +16,21 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from sqlmodel import Session
 
-from app.data.models import Game, Unit
+from app.data.models import Game
 from app.errors import TooManyRequests
 from app.guard.auth import Viewer
 from app.services.fireplans import plan_items
-from app.services.table import table_of
+from app.services.markers import rules_of, snapshot_of
 from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.errors import RulesError
-from rules.core.game import ancestor_at
-from rules.flanders_fields.planning import rehearsal as R
-from rules.flanders_fields.play.game_table import stand_of, target_cover, terrain_index
-from rules.flanders_fields.play.units import quality_of
-from rules.table.frame import Side
-
-RULESET = "flanders-fields"
-
-
-def enemy_targets(terrain_json: dict[str, Any], units: Sequence[Unit], side: str) -> list[R.TargetStand]:
-    """The other side's living stands on the table, each with its company (or itself), the cover the
-    terrain under its base gives it, and its markers now."""
-    by_id: dict[int | None, Unit] = {u.id: u for u in units}
-    terrain = terrain_index(terrain_json)
-    names = display_names(units)  # "1/1/2 Coy Plt 3": every company has a "Platoon 3"
-    out: list[R.TargetStand] = []
-    for u in units:
-        stand = stand_of(u)
-        if u.side == side or stand is None:
-            continue
-        company = ancestor_at(u, "company", by_id)
-        cover = target_cover(u, quality_of(u, by_id), terrain)
-        out.append(
-            R.TargetStand(
-                id=str(u.id),
-                name=names.get(u.id or 0, u.name),
-                group=f"company-{company.id}" if company is not None else f"stand-{u.id}",
-                stand=stand,
-                cover=str(cover.value) if cover is not None else "open",
-                is_command=u.is_command,
-                armour=u.kind == "tank",
-                markers=u.suppression,
-            )
-        )
-    return out
+from rules.core.game import Snapshot
+from rules.registry import get_game_rules
 
 
 def rehearse_plan(
@@ -82,29 +50,19 @@ def rehearse_plan(
     request's own over them. The caller has checked that the viewer plays this side or referees (the plan
     read here is the side's own)."""
     viewer.require_side(side, "rehearse the fire plan")
-    if game.ruleset != RULESET:
-        raise RulesError("game", f"fire-plan rehearsal is for {RULESET} games", [RULESET])
-    plan_side: Side = "attacker" if side == "attacker" else "defender"
+    rules_of(game)  # a rule set not played as a game is refused before the gate
     with GATE.admit(viewer.token_id):
         items = [
             {"id": str(i.public_id), "kind": i.kind, "arrival_turn": i.arrival_turn, "data": i.data}
             for i in plan_items(session, game.id or 0, side)
         ]
         units = list_units(session, game.id or 0)
+        snapshot = replace(snapshot_of(session, game, units), variants={**game.variants, **(variants or {})})
+        names = display_names(units)  # "1/1/2 Coy Plt 3": every company has a "Platoon 3"
+        options = {"firers": dict(firers), "sos": list(sos), "brigades": dict(brigades or {})}
         # Everything else, reading the enemy's stands included, is CPU work: the worker process does it.
-        work = (
-            plan_side,
-            items,
-            table_of(game),
-            dict(firers),
-            list(sos),
-            dict(brigades or {}),
-            game.terrain,
-            units,
-        )
-        readings = {**game.variants, **(variants or {})}
-        body = _run(_rehearse, *work, game.period or "late", readings, turns, seed, samples)
-    body["game"] = game.id  # its assumptions are the rules' own (rules/flanders_fields/planning/rehearsal.py)
+        body = _run(_rehearse, game.ruleset, snapshot, side, items, names, options, turns, seed, samples)
+    body["game"] = game.id  # its assumptions are the rules' own
     return body
 
 
@@ -207,37 +165,19 @@ def _run(fn: Callable[..., Any], *args: Any) -> dict[str, Any]:
 
 
 def _rehearse(
-    plan_side: Side,
+    ruleset: str,
+    snapshot: Snapshot,
+    side: str,
     items: list[dict[str, Any]],
-    table: Any,
-    firers: dict[str, str],
-    sos: list[Mapping[str, Any]],
-    brigades: dict[str, str],
-    terrain: dict[str, Any],
-    units: list[Unit],
-    period: str,
-    variants: Mapping[str, str],
+    names: Mapping[int, str],
+    options: Mapping[str, Any],
     turns: int | None,
     seed: int,
     samples: int,
 ) -> dict[str, Any] | tuple[str, str, str, list[Any] | None]:
-    """In the worker process: the plan rehearsed against the enemy's stands, as the answer's body, or a
+    """In the worker process: the plan rehearsed by the game's rule set, as the answer's body, or a
     refusal's parts."""
     try:
-        plan = R.plan_from_items(plan_side, items, table, firers, sos, brigades)
-        targets = enemy_targets(terrain, units, plan_side)
-        result = R.rehearse(plan, targets, table, period, variants, turns=turns, seed=seed, samples=samples)
+        return get_game_rules(ruleset).rehearse(snapshot, side, items, names, options, turns, seed, samples)
     except RulesError as e:
         return ("refused", e.field, e.message, e.allowed)
-    body = result.as_dict()
-    body["stands"] = [
-        {
-            "stand": t.id,
-            "name": t.name,
-            "center": list(t.stand.center) if t.stand else None,
-            "cover": t.cover,
-            "markers_now": t.markers,
-        }
-        for t in targets
-    ]
-    return body

@@ -7,7 +7,6 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.data.board_state import board_json, read_board
 from app.data.models import Event, Game, Unit
 from app.errors import Conflict, Forbidden
 from app.guard.auth import Viewer
@@ -16,41 +15,13 @@ from app.services.fireplans import arrive, lock_plan, plan_items
 from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import sides
-from app.services.table import table_of
-from app.services.units import ancestor_at, ancestors, list_units
-from rules.flanders_fields.book.common import PERIODS, PeriodId
-from rules.flanders_fields.book.sequence import (
-    ANY_UNIT,
-    SEQUENCES,
-    TURN_SOURCE,
-    Act,
-    Action,
-    Permit,
-    Step,
-    UnitClass,
-    allowed_now,
-    refusal,
-    unit_classes,
-)
-from rules.flanders_fields.play.game_table import barrage_step
-from rules.flanders_fields.play.units import order_unit
-from rules.flanders_fields.resolvers.orders import BATTALION_UNITS
-from rules.flanders_fields.ruleset import cite
-
-# -- the turn sequence -----------------------------------------------------------------------------------
-# "It advances its own width at the start of the attacking side's turn." (ROLLING BARRAGE)
-BARRAGE_ADVANCE_CM = 20.0
+from app.services.units import list_units
+from rules.core.turn import Permit, Step
 
 
-BARRAGE_SOURCE = cite("ROLLING BARRAGE")
-
-
+# -- the turn sequence (the game's rule set's: rules.core.game.GameRules) -----------------------------------
 def sequence(game: Game) -> tuple[Step, ...]:
-    return SEQUENCES[_period(game)].steps
-
-
-def _period(game: Game) -> PeriodId:
-    return next((p for p in PERIODS if p == game.period), "early")
+    return rules_of(game).turn_sequence(game.period)
 
 
 def step_of(game: Game) -> Step | None:
@@ -60,6 +31,7 @@ def step_of(game: Game) -> Step | None:
 
 def turn_info(session: Session, game: Game) -> dict[str, Any]:
     """Where the game stands and what the current step needs."""
+    game_rules = rules_of(game)
     seq = sequence(game)
     current = step_of(game)
     info: dict[str, Any] = {
@@ -81,9 +53,9 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
             }
             for i, s in enumerate(seq)
         ],
-        "source": TURN_SOURCE,
+        "source": game_rules.turn_source,
         # What the players may do to the table now (markers, moves, edits, new units): the rest is refused.
-        "allowed_now": allowed_now(game.status, _period(game), game.step, game.side_to_move),
+        "allowed_now": game_rules.allowed_now(game.status, game.period, game.step, game.side_to_move),
     }
     if game.status == "setup":
         locked = {s.side: s.plan_locked for s in sides(session, game.id or 0)}
@@ -91,37 +63,16 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         info["next"] = {
             "action": "start",
             "needs": [f"lock the {side}'s fire plan" for side, ok in locked.items() if not ok]
-            + ["deploy both forces (defender first, a battalion at a time)"],
-            "source": cite("GAME SEQUENCE"),
+            + list(game_rules.set_up_needs),
+            "source": game_rules.set_up_source,
         }
         return info
     if current is None:
         info["step"] = None
         info["next"] = None
         return info
-    needs: list[str] = [current.does]
     units = list_units(session, game.id or 0)
-    due = [u for u in units if u.morale_due]
-    if due:
-        needs.append("morale tests due: " + ", ".join(f"{u.name} (unit {u.id})" for u in due))
-    if current.id == "rolling-barrages":
-        for b in read_board(game).barrages:
-            if b["side"] != game.side_to_move:
-                continue
-            lo, hi = b.get("covers_y", [b["front_y"], b["front_y"]])
-            if b.get("pending"):
-                needs.append(
-                    f"barrage {b['item_id']} ({lo:g}-{hi:g} cm up the table): roll rolling-barrage for units "
-                    + ", ".join(str(i) for i in b["pending"])
-                )
-            if b.get("danger"):
-                needs.append(
-                    f"barrage {b['item_id']}: roll barrage-danger for units "
-                    + ", ".join(str(d["unit"]) for d in b["danger"])
-                    + " in the 6 cm behind it"
-                )
-    if current.id == "gas" and wind_due(game):
-        needs.append("roll gas-wind: the wind moves every gas cloud on the table")
+    needs = [current.does, *game_rules.step_needs(snapshot_of(session, game, units), current.id)]
     nxt = seq[game.step + 1] if game.step + 1 < len(seq) else None
     info["step"] = {
         "index": game.step,
@@ -141,16 +92,6 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
     return info
 
 
-def wind_due(game: Game) -> bool:
-    """ "after initial deployment the controlling player states his preferred wind direction ... At the
-    start of every turn thereafter the attacking player rolls a D6": once a game turn, in the attacker's
-    gas step, and at once for the first cloud."""
-    board = read_board(game)
-    if not board.clouds or board.wind_turn == game.turn:
-        return False
-    return board.wind is None or game.side_to_move == "attacker"
-
-
 def _after(game: Game) -> dict[str, Any]:
     if game.side_to_move == "attacker":
         return {"turn": game.turn, "side_to_move": "defender"}
@@ -161,27 +102,11 @@ def _permit_dict(p: Permit) -> dict[str, Any]:
     return {"action": p.action, "units": list(p.units), "quote": p.quote, "source": p.source}
 
 
-def _classes_of(session: Session, unit: Unit) -> tuple[UnitClass, ...]:
-    """Whose orders reach a stand: those of the nearest unit above it (or itself) that is ordered, as the
-    order-roll resolver knows it (a platoon is ordered with its company, a battery as artillery)."""
-    by_id: dict[int | None, Unit] = {u.id: u for u in list_units(session, unit.game_id)}
-    parent = by_id.get(unit.parent_id)
-    chain = [unit, *ancestors(unit, by_id)]
-    ordered = next((o for o in (order_unit(u, by_id) for u in chain) if o is not None), None)
-    return unit_classes(
-        is_command=unit.is_command,
-        under_battalion=ordered in BATTALION_UNITS
-        if ordered is not None
-        else ancestor_at(unit, "battalion", by_id) is not None,
-        commands_battalion=parent is not None and parent.level == "battalion",
-    )
-
-
 def rules_of_play(
     session: Session,
     game: Game,
     viewer: Viewer,
-    action: Action,
+    action: str,
     unit: Unit | None = None,
     *,
     side: str | None = None,
@@ -192,12 +117,14 @@ def rules_of_play(
     record of the override, for the event that logs the act (None when nothing was overridden)."""
     if override:
         viewer.require_referee("override the rules of play")
-    # Markers land wherever fire lands and states are recorded as they happen: only the acts a step's orders
-    # give to some units need to know whose orders reach the stand.
-    ordered = action in ("move-stands", "recover-markers", "redirect-aiming-points")
-    classes = _classes_of(session, unit) if unit is not None and ordered else ANY_UNIT
-    act = Act(action, side or (unit.side if unit is not None else None), classes)
-    refused = refusal(game.status, _period(game), game.step, game.side_to_move, act)
+    game_rules = rules_of(game)
+    # Only the acts a step's orders give to some units need to know whose orders reach the stand.
+    ordered = unit is not None and action in game_rules.ordered_acts
+    units = list_units(session, unit.game_id) if unit is not None and ordered else []
+    whose = side or (unit.side if unit is not None else None)
+    refused = game_rules.refusal(
+        game.status, game.period, game.step, game.side_to_move, action, whose, unit, units
+    )
     if refused is None:
         return None
     if override:
@@ -212,7 +139,7 @@ def rules_of_play(
             "step": {"number": step.number, "id": step.id, "title": step.title, "source": step.source}
             if step
             else None,
-            "allowed_now": allowed_now(game.status, _period(game), game.step, game.side_to_move),
+            "allowed_now": game_rules.allowed_now(game.status, game.period, game.step, game.side_to_move),
             "override": 'the referee may do it anyway with "override": true; the log shows the override',
         },
     )
@@ -243,7 +170,8 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
             if not s.plan_locked
         ]
         bump_game(session, game, None, status="playing", turn=1, side_to_move="attacker", step=0)
-        events.append(record(session, game, "game-started", viewer.role, {"source": TURN_SOURCE}))
+        source = rules_of(game).turn_source
+        events.append(record(session, game, "game-started", viewer.role, {"source": source}))
         return events + start_of_turn(session, game)
     if not viewer.may_act_for(game.side_to_move):
         raise Forbidden(f"it is the {game.side_to_move}'s turn")
@@ -286,37 +214,25 @@ def end_of_turn(session: Session, game: Game, actor: str) -> list[Event]:
             game,
             "end-of-turn",
             actor,
-            {"changes": changes, "source": cite("SUPPRESSION, RECOVERY FROM BATTLE SUPPRESSION")},
+            {"changes": changes, "source": rules_of(game).end_of_turn_source},
             step="end-of-turn",
         )
     ]
 
 
 def start_of_turn(session: Session, game: Game) -> list[Event]:
-    """Scheduled fire-plan items of the side to move arrive by themselves; barrages already firing advance."""
+    """What the game's rules do by themselves as the side to move's turn starts (Flanders Fields: barrages
+    already firing advance), then the side's scheduled fire-plan items arrive."""
+    game_rules = rules_of(game)
+    seq = sequence(game)
+    source = game_rules.turn_source
     events = [
-        record(session, game, "turn-started", "system", {"source": TURN_SOURCE}, step=sequence(game)[0].id)
+        record(session, game, "turn-started", "system", {"source": source}, step=seq[0].id if seq else "")
     ]
-    board = read_board(game)
-    if game.side_to_move == "attacker" and game.deep_suppression:
-        bump_game(session, game, None, deep_suppression=0)  # a new turn needs a new roll
-    barrages = []
     units = list_units(session, game.id or 0)
-    table = table_of(game)
-    for b in board.barrages:
-        if b["side"] == game.side_to_move:
-            b = {**b, "turns_fired": b["turns_fired"] + 1}
-            if b["turns_fired"] > b["duration_turns"]:
-                events.append(_board_event(session, game, "barrage-lifted", {"barrage": b}))
-                continue
-            # "A Rolling Barrage may be ordered to halt for one turn"
-            halted = game.turn in b.get("halts", [])
-            b = barrage_step(b, 0.0 if halted else BARRAGE_ADVANCE_CM, units, table)
-            kind = "barrage-halted" if halted else "barrage-advanced"
-            events.append(_board_event(session, game, kind, {"barrage": b}))
-        barrages.append(b)
-    board.barrages = tuple(barrages)
-    bump_game(session, game, None, board=board_json(game, board))
+    notices, changes = game_rules.start_of_turn(snapshot_of(session, game, units))
+    events += [record(session, game, n.kind, "system", {**n.shown, "source": n.source}) for n in notices]
+    apply_changes(session, game, units, changes)  # what the notices say: not logged again
     due = [
         i
         for i in plan_items(session, game.id or 0, game.side_to_move)
@@ -327,7 +243,3 @@ def start_of_turn(session: Session, game: Game) -> list[Event]:
     for item in sorted(due, key=lambda i: (i.slot is None, i.slot or 0, i.public_id)):
         events += arrive(session, game, item)
     return events
-
-
-def _board_event(session: Session, game: Game, kind: str, payload: dict[str, Any]) -> Event:
-    return record(session, game, kind, "system", {**payload, "source": BARRAGE_SOURCE})

@@ -17,6 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from rules.core.errors import RulesError
 from rules.core.ruleset import ResolveRequest
+from rules.core.turn import Notice, Step
 
 
 # -- the force tree -----------------------------------------------------------------------------------------
@@ -338,6 +339,46 @@ class GameRules:
     secret_draws: Mapping[str, str] = {}
     # The side state that holds a side's hand of cards, the side's alone to read ("": the game deals none).
     hand_key: str = ""
+    # The turn: the rule that orders it, what set-up needs besides the locked fire plans (with its rule), the
+    # rule that ends a side's turn, and the acts whose refusal depends on whose orders reach the stand.
+    turn_source: str = ""
+    set_up_needs: tuple[str, ...] = ()
+    set_up_source: str = ""
+    end_of_turn_source: str = ""
+    ordered_acts: frozenset[str] = frozenset()
+
+    def turn_sequence(self, period: str | None) -> tuple[Step, ...]:
+        """The steps of a side's turn in `period`, in order (none: each advance ends the side's turn)."""
+        return ()
+
+    def allowed_now(self, status: str, period: str | None, step: int, side_to_move: str) -> list[str]:
+        """What the players may do to the table now, in words (one line each)."""
+        return []
+
+    def refusal(
+        self,
+        status: str,
+        period: str | None,
+        step: int,
+        side_to_move: str,
+        action: str,
+        side: str | None,
+        unit: Member | None,
+        units: Sequence[Member],
+    ) -> str | None:
+        """None when the game's status and the current step allow `action` on `side`'s stands (on `unit`,
+        with `units` given only for the `ordered_acts`), else a sentence naming the rule and what is allowed
+        now. By default everything is allowed."""
+        return None
+
+    def step_needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
+        """What the current step still needs done besides its own words (rolls due, tests due)."""
+        return []
+
+    def start_of_turn(self, snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
+        """What happens by itself as the side to move's turn starts: each notice logged as its own event, then
+        the changes written (not logged)."""
+        return (), ()
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
         """The fields of a resolver's request the game's state knows (never one in `request.given`)."""
@@ -380,6 +421,22 @@ class GameRules:
     def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> dict[str, Any]:
         """The men `bases` lost stand for, with the rules that say so (`sources`); by default just the bases."""
         return {"bases": bases}
+
+    def rehearse(
+        self,
+        snapshot: Snapshot,
+        side: str,
+        items: Sequence[Mapping[str, Any]],
+        names: Mapping[int, str],
+        options: Mapping[str, Any],
+        turns: int | None,
+        seed: int,
+        samples: int,
+    ) -> dict[str, Any]:
+        """`side`'s own fire plan (`items`) rehearsed against the other side's stands as they stand now, by
+        the snapshot's readings (`names`: how the answer names the stands; `options`: the request's own
+        choices), as the answer's body; a RulesError for a plan it cannot rehearse. By default none."""
+        raise RulesError("game", f"fire-plan rehearsal is not part of {self.ruleset_id or 'these'} games", [])
 
     def hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
         """A card played from `side`'s hand; a RulesError when it holds no such card."""

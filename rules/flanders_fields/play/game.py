@@ -17,12 +17,15 @@ from rules.core.game import (
     Played,
     Snapshot,
 )
+from rules.core.turn import Notice, Step
 from rules.flanders_fields.play import (
     game_arrivals,
     game_cards,
     game_consequences,
     game_fill,
+    game_rehearsal,
     game_report,
+    game_sequence,
     game_turn,
 )
 from rules.flanders_fields.play.changes import HAND_KEY, STATE_FIELDS
@@ -35,6 +38,36 @@ class FlandersFieldsGame(GameRules):
     state_fields = STATE_FIELDS
     secret_draws = {game_cards.RESOLVER: "the random event cards"}
     hand_key = HAND_KEY
+    turn_source = game_sequence.TURN_SOURCE
+    set_up_needs = game_sequence.SET_UP_NEEDS
+    set_up_source = game_sequence.SET_UP_SOURCE
+    end_of_turn_source = game_sequence.END_OF_TURN_SOURCE
+    ordered_acts = game_sequence.ORDERED_ACTS
+
+    def turn_sequence(self, period: str | None) -> tuple[Step, ...]:
+        return game_sequence.turn_sequence(period)
+
+    def allowed_now(self, status: str, period: str | None, step: int, side_to_move: str) -> list[str]:
+        return game_sequence.allowed_now(status, period, step, side_to_move)
+
+    def refusal(
+        self,
+        status: str,
+        period: str | None,
+        step: int,
+        side_to_move: str,
+        action: str,
+        side: str | None,
+        unit: Member | None,
+        units: Sequence[Member],
+    ) -> str | None:
+        return game_sequence.refusal(status, period, step, side_to_move, action, side, unit, units)
+
+    def step_needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
+        return game_sequence.step_needs(snapshot, step_id)
+
+    def start_of_turn(self, snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
+        return game_sequence.start_of_turn(snapshot)
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
         return game_fill.fill(resolver_id, snapshot, request)
@@ -66,6 +99,19 @@ class FlandersFieldsGame(GameRules):
 
     def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> dict[str, Any]:
         return game_report.casualties(period, variants, bases)
+
+    def rehearse(
+        self,
+        snapshot: Snapshot,
+        side: str,
+        items: Sequence[Mapping[str, Any]],
+        names: Mapping[int, str],
+        options: Mapping[str, Any],
+        turns: int | None,
+        seed: int,
+        samples: int,
+    ) -> dict[str, Any]:
+        return game_rehearsal.rehearse(snapshot, side, items, names, options, turns, seed, samples)
 
     def hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
         return game_cards.hand_played(snapshot, side, card)

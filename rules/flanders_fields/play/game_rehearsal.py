@@ -1,0 +1,80 @@
+"""A side's fire plan rehearsed on the game's table as it stands (rules/flanders_fields/planning/rehearsal.py
+for every number): the other side's living stands with the cover the terrain gives them and their markers now
+(their positions are public), and the side's own plan (never the other side's)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.core.game import Snapshot, ancestor_at
+from rules.flanders_fields.planning import rehearsal as R
+from rules.flanders_fields.play.game_table import stand_of, target_cover, terrain_index
+from rules.flanders_fields.play.units import quality_of
+from rules.table.frame import Side, Table
+
+
+def enemy_targets(snap: Snapshot, side: str, names: Mapping[int, str]) -> list[R.TargetStand]:
+    """The other side's living stands on the table, each with its company (or itself), the cover the
+    terrain under its base gives it, and its markers now."""
+    by_id = snap.by_id
+    terrain = terrain_index(snap.terrain)
+    out: list[R.TargetStand] = []
+    for u in snap.units:
+        stand = stand_of(u)
+        if u.side == side or stand is None:
+            continue
+        company = ancestor_at(u, "company", by_id)
+        cover = target_cover(u, quality_of(u, by_id), terrain)
+        out.append(
+            R.TargetStand(
+                id=str(u.id),
+                name=names.get(u.id, u.name),
+                group=f"company-{company.id}" if company is not None else f"stand-{u.id}",
+                stand=stand,
+                cover=str(cover.value) if cover is not None else "open",
+                is_command=u.is_command,
+                armour=u.kind == "tank",
+                markers=int(u.state.get("suppression", 0)),
+            )
+        )
+    return out
+
+
+def rehearse(
+    snap: Snapshot,
+    side: str,
+    items: Sequence[Mapping[str, Any]],
+    names: Mapping[int, str],
+    options: Mapping[str, Any],
+    turns: int | None,
+    seed: int,
+    samples: int,
+) -> dict[str, Any]:
+    """The plan against the enemy's stands as they stand now, by the snapshot's readings, as the answer's
+    body (`options`: the request's firers, SOS fire and brigades)."""
+    plan_side: Side = "attacker" if side == "attacker" else "defender"
+    table = Table(snap.table_width_cm, snap.table_length_cm)
+    plan = R.plan_from_items(
+        plan_side,
+        list(items),
+        table,
+        dict(options["firers"]),
+        list(options["sos"]),
+        dict(options["brigades"]),
+    )
+    targets = enemy_targets(snap, plan_side, names)
+    period = snap.period or "late"
+    result = R.rehearse(plan, targets, table, period, snap.variants, turns=turns, seed=seed, samples=samples)
+    body = result.as_dict()
+    body["stands"] = [
+        {
+            "stand": t.id,
+            "name": t.name,
+            "center": list(t.stand.center) if t.stand else None,
+            "cover": t.cover,
+            "markers_now": t.markers,
+        }
+        for t in targets
+    ]
+    return body

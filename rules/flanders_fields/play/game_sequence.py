@@ -1,0 +1,149 @@
+"""Flanders Fields' turn as the game follows it: the period's order sequence as the core's steps, what the
+table may do now (whose orders reach a stand), what a step still needs, and what happens as a turn starts
+(the deep suppression rolled anew, the rolling barrages advancing)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any, cast
+
+from rules.core.game import Change, Member, SetBoard, Snapshot, ancestor_at, ancestors
+from rules.core.turn import Notice, Permit, Step
+from rules.flanders_fields.book import sequence as S
+from rules.flanders_fields.book.common import PERIODS, PeriodId
+from rules.flanders_fields.play.changes import DeepSuppressionSet
+from rules.flanders_fields.play.game_table import barrage_step
+from rules.flanders_fields.play.game_turn import wind_due
+from rules.flanders_fields.play.units import order_unit
+from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION
+from rules.flanders_fields.resolvers.orders import BATTALION_UNITS
+from rules.flanders_fields.ruleset import cite
+from rules.table.frame import Table
+
+TURN_SOURCE = S.TURN_SOURCE
+SET_UP_SOURCE = S.GAME_SEQUENCE
+SET_UP_NEEDS = ("deploy both forces (defender first, a battalion at a time)",)
+END_OF_TURN_SOURCE = cite("SUPPRESSION, RECOVERY FROM BATTLE SUPPRESSION")
+# The acts a step's orders give to some units only: the rest need not know whose orders reach the stand
+# (markers land wherever fire lands, states are recorded as they happen).
+ORDERED_ACTS = frozenset({"move-stands", "recover-markers", "redirect-aiming-points"})
+
+# "It advances its own width at the start of the attacking side's turn." (ROLLING BARRAGE)
+BARRAGE_ADVANCE_CM = 20.0
+BARRAGE_SOURCE = cite("ROLLING BARRAGE")
+
+
+def period_of(period: str | None) -> PeriodId:
+    return next((p for p in PERIODS if p == period), "early")
+
+
+@cache
+def _steps(period: PeriodId) -> tuple[Step, ...]:
+    return tuple(
+        Step(
+            s.id,
+            s.number,
+            s.printed,
+            s.title,
+            s.source,
+            s.does,
+            tuple(Permit(p.action, tuple(p.units), p.quote, p.source) for p in s.permits),
+            s.resolvers,
+            s.attacker_only,
+        )
+        for s in S.SEQUENCES[period].steps
+    )
+
+
+def turn_sequence(period: str | None) -> tuple[Step, ...]:
+    return _steps(period_of(period))
+
+
+def allowed_now(status: str, period: str | None, step: int, side_to_move: str) -> list[str]:
+    return S.allowed_now(status, period_of(period), step, side_to_move)
+
+
+def _classes_of(unit: Member, units: Sequence[Member]) -> tuple[S.UnitClass, ...]:
+    """Whose orders reach a stand: those of the nearest unit above it (or itself) that is ordered, as the
+    order-roll resolver knows it (a platoon is ordered with its company, a battery as artillery)."""
+    by_id: dict[int | None, Member] = {u.id: u for u in units}
+    parent = by_id.get(unit.parent_id)
+    chain = [unit, *ancestors(unit, by_id)]
+    ordered = next((o for o in (order_unit(u, by_id) for u in chain) if o is not None), None)
+    return S.unit_classes(
+        is_command=unit.is_command,
+        under_battalion=ordered in BATTALION_UNITS
+        if ordered is not None
+        else ancestor_at(unit, "battalion", by_id) is not None,
+        commands_battalion=parent is not None and parent.level == "battalion",
+    )
+
+
+def refusal(
+    status: str,
+    period: str | None,
+    step: int,
+    side_to_move: str,
+    action: str,
+    side: str | None,
+    unit: Member | None,
+    units: Sequence[Member],
+) -> str | None:
+    classes = _classes_of(unit, units) if unit is not None and action in ORDERED_ACTS else S.ANY_UNIT
+    act = S.Act(cast(S.Action, action), side, classes)
+    return S.refusal(status, period_of(period), step, side_to_move, act)
+
+
+def step_needs(snap: Snapshot, step_id: str) -> list[str]:
+    """What the step still needs beyond its own words: morale tests due, stands to roll under barrages, the
+    gas-wind roll."""
+    needs: list[str] = []
+    due = [u for u in snap.units if u.state.get("morale_due")]
+    if due:
+        needs.append("morale tests due: " + ", ".join(f"{u.name} (unit {u.id})" for u in due))
+    if step_id == "rolling-barrages":
+        for b in snap.board.get("barrages", ()):
+            if b["side"] != snap.side_to_move:
+                continue
+            lo, hi = b.get("covers_y", [b["front_y"], b["front_y"]])
+            if b.get("pending"):
+                needs.append(
+                    f"barrage {b['item_id']} ({lo:g}-{hi:g} cm up the table): roll rolling-barrage for units "
+                    + ", ".join(str(i) for i in b["pending"])
+                )
+            if b.get("danger"):
+                needs.append(
+                    f"barrage {b['item_id']}: roll barrage-danger for units "
+                    + ", ".join(str(d["unit"]) for d in b["danger"])
+                    + " in the 6 cm behind it"
+                )
+    if step_id == "gas" and wind_due(snap.board, snap.turn, snap.side_to_move):
+        needs.append("roll gas-wind: the wind moves every gas cloud on the table")
+    return needs
+
+
+def start_of_turn(snap: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
+    """A new turn needs a new deep-suppression roll; the side's barrages fire another turn: lifted once
+    their duration is over, else advanced (or halted, "A Rolling Barrage may be ordered to halt for one
+    turn")."""
+    changes: list[Change] = []
+    if snap.side_to_move == "attacker" and snap.board.get("deep_suppression"):
+        changes.append(DeepSuppressionSet("a new turn needs a new roll", SRC_DEEP_SUPPRESSION, 0))
+    notices: list[Notice] = []
+    barrages: list[Mapping[str, Any]] = []
+    table = Table(snap.table_width_cm, snap.table_length_cm)
+    for b in snap.board.get("barrages", ()):
+        if b["side"] == snap.side_to_move:
+            b = {**b, "turns_fired": b["turns_fired"] + 1}
+            if b["turns_fired"] > b["duration_turns"]:
+                notices.append(Notice("barrage-lifted", {"barrage": b}, BARRAGE_SOURCE))
+                continue
+            halted = snap.turn in b.get("halts", [])
+            b = barrage_step(b, 0.0 if halted else BARRAGE_ADVANCE_CM, snap.units, table)
+            notices.append(
+                Notice("barrage-halted" if halted else "barrage-advanced", {"barrage": b}, BARRAGE_SOURCE)
+            )
+        barrages.append(b)
+    changes.append(SetBoard("the barrages fire another turn", BARRAGE_SOURCE, "barrages", tuple(barrages)))
+    return tuple(notices), tuple(changes)
