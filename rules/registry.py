@@ -68,3 +68,13 @@ def get_game_rules(ruleset_id: str) -> GameRules:
             f"rule set {ruleset_id!r} cannot be played as a game here: firestep only looks its rules up",
             sorted(_GAMES),
         ) from None
+
+
+# The hook's defaults: a game whose rule set has no game rules reads as one with no state and no consequences.
+NO_RULES = GameRules()
+
+
+def game_rules_or_none(ruleset_id: str) -> GameRules:
+    """The game rules of a rule set, or the hook's do-nothing defaults when it has none (reading, not playing)."""
+    _load()
+    return _GAMES.get(ruleset_id, NO_RULES)

@@ -85,8 +85,8 @@ class Token(SQLModel, table=True):
 
 
 class Unit(SQLModel, table=True):
-    """A node of a force tree (division .. platoon) or a stand; its state lives on the same row so a marker
-    change is one atomic UPDATE."""
+    """A node of a force tree (division .. platoon) or a stand; its state lives on the same row, so a marker
+    change is one UPDATE of the row at its version (app.services.units.increment)."""
 
     __tablename__ = "unit"
 
@@ -111,22 +111,11 @@ class Unit(SQLModel, table=True):
     y: float | None = None
     facing_deg: float | None = None
     source: str = Field(default="", max_length=300)
-    # State
-    suppression: int = 0
+    # State: out of play, the special rules used, and the rule set's own state (its `GameRules.state_fields`,
+    # by name: Flanders Fields' suppression markers, actions left, morale flags, aiming point ...).
     killed: bool = False
-    stuck_on_wire: bool = False
-    deep_shelter: bool = False
-    limbered: bool = False  # limbered artillery, MGs on pack animals
-    raw_under_fire: bool = False
-    field_promotion: bool = False
-    in_gas: bool = False
-    mutiny: bool = False
-    crew_abandoned: bool = False
-    actions_left: int = 0
-    morale_stage: int = 0  # morale tests taken: 1 after the 50% test, 2 after the 75% test
-    morale_due: bool = False
     special_uses: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    aiming_point: list[float] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     version: int = 1
 
 

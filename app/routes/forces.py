@@ -27,6 +27,9 @@ SideLit = Side
 
 
 class UnitOut(BaseModel):
+    # Another rule set's state fields come as further keys.
+    model_config = ConfigDict(extra="allow")
+
     id: int
     game_id: int
     parent_id: int | None
@@ -44,21 +47,23 @@ class UnitOut(BaseModel):
     y: float | None
     facing_deg: float | None
     source: str
-    suppression: int
     killed: bool
-    stuck_on_wire: bool
-    deep_shelter: bool
-    limbered: bool
-    raw_under_fire: bool
-    field_promotion: bool
-    in_gas: bool
-    mutiny: bool
-    crew_abandoned: bool
-    actions_left: int
-    morale_stage: int
-    morale_due: bool
     special_uses: dict[str, Any]
-    aiming_point: list[float] | None
+    # Flanders Fields' state (rules/flanders_fields/play/changes.py STATE_FIELDS), flat as the API has always
+    # answered it; a game of a rule set without them answers the defaults.
+    suppression: int = 0
+    stuck_on_wire: bool = False
+    deep_shelter: bool = False
+    limbered: bool = False
+    raw_under_fire: bool = False
+    field_promotion: bool = False
+    in_gas: bool = False
+    mutiny: bool = False
+    crew_abandoned: bool = False
+    actions_left: int = 0
+    morale_stage: int = 0
+    morale_due: bool = False
+    aiming_point: list[float] | None = None
     version: int
     short_name: str | None = Field(
         default=None,
@@ -235,7 +240,8 @@ def add_unit(
         game_setup.require_room_for_units(session, game_id, 1, "units")
         from app.data.models import Unit
 
-        unit = Unit(game_id=game_id, **body.model_dump(exclude={"override"}))
+        defaults = units_service.state_defaults(session, game_id)
+        unit = Unit(game_id=game_id, state=defaults, **body.model_dump(exclude={"override"}))
         session.add(unit)
         session.flush()
         ev = events.record(

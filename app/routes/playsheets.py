@@ -29,6 +29,7 @@ from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import Side
 from rules.flanders_fields.book.common import PeriodId
 from rules.flanders_fields.book.organisation import ORGANISATION_TABLES, build_force
+from rules.flanders_fields.play.units import carries_aiming_point
 from rules.registry import get_ruleset
 
 router = Router(prefix="/playsheets", tags=["playsheets"])
@@ -319,7 +320,7 @@ def game_cards(units: Sequence[Unit], side: str | None, read: units_service.Read
     cards: list[dict[str, Any]] = []
     counters: dict[tuple[str, bool], int] = {}
     for u in units:
-        if u.killed or not units_service.carries_aiming_point(u) or (side is not None and u.side != side):
+        if u.killed or not carries_aiming_point(u) or (side is not None and u.side != side):
             continue
         mortar = "mortar" in f"{u.level} {u.kind}".lower()
         n = counters.get((u.side, mortar), 0)

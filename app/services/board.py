@@ -4,6 +4,7 @@ stand tile shows, as plain rows (one query, no ORM objects: the board reads ever
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlmodel import Session, col
@@ -23,12 +24,14 @@ class UnitRow:
     quality: str | None
     is_command: bool
     off_table: bool
-    suppression: int
     killed: bool
-    stuck_on_wire: bool
-    in_gas: bool
-    morale_due: bool
-    morale_stage: int
+    state: dict[str, Any]  # the rule set's state fields by name; each also reads as an attribute
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.state[name]
+        except KeyError:
+            raise AttributeError(name) from None
 
 
 COLUMNS = [
@@ -42,12 +45,8 @@ COLUMNS = [
     col(Unit.quality),
     col(Unit.is_command),
     col(Unit.off_table),
-    col(Unit.suppression),
     col(Unit.killed),
-    col(Unit.stuck_on_wire),
-    col(Unit.in_gas),
-    col(Unit.morale_due),
-    col(Unit.morale_stage),
+    col(Unit.state),
 ]
 
 

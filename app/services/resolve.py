@@ -18,7 +18,7 @@ from app.services.events import record
 from app.services.games import game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.turns import step_of
-from app.services.units import battery_fired, list_units
+from app.services.units import list_units
 from rules.core.errors import RulesError
 from rules.core.game import Filled, FillRequest, Outcome
 from rules.registry import get_ruleset
@@ -105,7 +105,6 @@ def resolve(
             units,
             game_rules.consequences(resolver_id, snapshot, Outcome(req, resolution, unit_id, target_id)),
         )
-        + (battery_fired(session, game, unit, resolver_id) if unit is not None else [])
         if apply
         else []
     )

@@ -12,7 +12,7 @@ from app.guard.auth import SIDES, Viewer
 from app.services.events import ROLL_KINDS, get_event, last_roll_id, record, reversed_ids, view
 from app.services.games import bump_game, game_state
 from app.services.seats import get_side, set_side_allowance
-from app.services.units import get_unit, increment, unit_dict, update_unit
+from app.services.units import get_unit, increment, unit_dict, update_unit, value
 from rules.core.errors import NotFoundError, RulesError
 
 # -- undo ------------------------------------------------------------------------------------------------------
@@ -73,7 +73,7 @@ def _reverse(session: Session, game: Game, change: dict[str, Any]) -> dict[str, 
         if got is None:
             raise Conflict(f"unit {unit.id} {field} is too low to undo", current=unit_dict(unit))
         return got
-    if getattr(unit, field) != change["after"]:
+    if value(unit, field) != change["after"]:
         raise Conflict(
             f"unit {unit.id} {field} has changed since; undo the later change first",
             current=unit_dict(unit),

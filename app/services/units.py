@@ -10,16 +10,15 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from app.data.board_state import board_json, read_board
 from app.data.models import Game, Unit
 from app.errors import Conflict
 from app.guard.auth import SIDES, Viewer
-from app.services.games import set_game
 from rules.core.errors import NotFoundError, RulesError
-from rules.core.game import StateField, UnitState
+from rules.core.game import GameRules, StateField, UnitState
 from rules.core.game import ancestor_at as ancestor_at
 from rules.core.game import ancestors as ancestors
 from rules.core.game import leaves_under as leaves_under
+from rules.registry import NO_RULES, game_rules_or_none
 
 
 # -- units -----------------------------------------------------------------------------------------------
@@ -80,6 +79,7 @@ def add_unit_tree(
         y=float(place["center"][1]) if place else None,
         facing_deg=float(place.get("facing_deg", 90.0)) if place else None,
         source=node.source,
+        state=state_defaults(session, game_id),
     )
     session.add(row)
     session.flush()
@@ -89,68 +89,104 @@ def add_unit_tree(
     return row
 
 
+# The unit's own columns; every other field is its rule set's state (`Unit.state`).
+COLUMNS = tuple(name for name in Unit.model_fields if name != "state")
+
+
+def rules_of_unit(unit: Unit) -> GameRules:
+    """The game rules of the unit's game (the hook's defaults for a rule set not played as a game)."""
+    session = Session.object_session(unit)
+    game = session.get(Game, unit.game_id) if session is not None else None
+    return game_rules_or_none(game.ruleset) if game is not None else NO_RULES
+
+
+def state_defaults(session: Session, game_id: int) -> dict[str, Any]:
+    """A new unit's state in this game: each of its rule set's state fields at its default."""
+    game = session.get(Game, game_id)
+    rules = game_rules_or_none(game.ruleset) if game is not None else NO_RULES
+    return {f.name: f.default for f in rules.state_fields}
+
+
+def value(unit: Unit, name: str) -> Any:
+    """A field of a unit by name: one of its columns, or its rule set's state."""
+    return getattr(unit, name) if name in COLUMNS else unit.state.get(name)
+
+
 def update_unit(
     session: Session, unit: Unit, expected_version: int | None = None, **values: Any
 ) -> list[dict]:
     """Set fields on a unit, bumping its version; returns the changes as {unit, field, before, after}.
     With `expected_version` the write only lands on that version: else 409 with the current unit."""
     assert unit.id is not None
+    secret = {f.name for f in rules_of_unit(unit).state_fields if f.secret}
     # A change to a side's secret names the side, so the log keeps it in that side's part (events.split).
     changes = [
-        {"unit": unit.id, "field": k, "before": getattr(unit, k), "after": v}
-        | ({"side": unit.side} if k in SECRET_FIELDS else {})
+        {"unit": unit.id, "field": k, "before": value(unit, k), "after": v}
+        | ({"side": unit.side} if k in secret else {})
         for k, v in values.items()
-        if getattr(unit, k) != v
+        if value(unit, k) != v
     ]
+    own = {k: v for k, v in values.items() if k in COLUMNS}
+    state = {k: v for k, v in values.items() if k not in COLUMNS}
+    if state:
+        own["state"] = {**unit.state, **state}
     stmt = update(Unit).where(col(Unit.id) == unit.id)
     if expected_version is not None:
         stmt = stmt.where(col(Unit.version) == expected_version)
-    result = session.execute(stmt.values(version=Unit.version + 1, **values))
+    elif state:
+        # The state is written whole: only over the version it was read at (a concurrent write retries).
+        stmt = stmt.where(col(Unit.version) == unit.version)
+    result = session.execute(stmt.values(version=Unit.version + 1, **own))
     if result.rowcount == 0:  # type: ignore[attr-defined]
         session.refresh(unit)
+        if expected_version is None:
+            return update_unit(session, unit, None, **values)
         raise Conflict(f"unit version is {unit.version}, not {expected_version}", current=unit_dict(unit))
     session.refresh(unit)
     return changes
 
 
 def increment(session: Session, unit: Unit, field: str, delta: int, floor: int = 0) -> dict[str, Any] | None:
-    """An atomic `field = field + delta` (never below `floor`): two devices adding a marker at once make two.
-    Returns the change, or None when it would go below the floor."""
+    """`field = field + delta` (never below `floor`), written over the version it was read at and read again
+    when another write came first: two devices adding a marker at once make two. Returns the change, or None
+    when it would go below the floor."""
     assert unit.id is not None
-    column = getattr(Unit, field)
-    stmt = update(Unit).where(col(Unit.id) == unit.id)
-    if delta < 0:
-        stmt = stmt.where(column + delta >= floor)
-    result = session.execute(stmt.values({field: column + delta, "version": Unit.version + 1}))
-    if result.rowcount == 0:  # type: ignore[attr-defined]
-        return None
-    session.refresh(unit)
-    return {"unit": unit.id, "field": field, "delta": delta, "after": getattr(unit, field)}
+    while True:
+        session.refresh(unit)
+        now = value(unit, field) or 0
+        if now + delta < floor:
+            return None
+        result = session.execute(
+            update(Unit)
+            .where(col(Unit.id) == unit.id, col(Unit.version) == unit.version)
+            .values(state={**unit.state, field: now + delta}, version=Unit.version + 1)
+        )
+        if result.rowcount:  # type: ignore[attr-defined]
+            session.refresh(unit)
+            return {"unit": unit.id, "field": field, "delta": delta, "after": value(unit, field)}
 
 
 # -- what a viewer reads of a unit -------------------------------------------------------------------------
-# Where a side's batteries are aimed is its secret, as its fire plan is, until the rules put it on the table:
-# "When a battery fires at a target using either direct or indirect fire from on or off table an aiming point
-# is placed on the table at the designated spot" (Flanders Fields, ARTILLERY AIMING POINT); the whole plan
-# once the game is over. Every answer, log entry and page that carries a unit reads it through a Reader.
-SECRET_FIELDS = frozenset({"aiming_point"})
-# The rolls in which a battery fires: it shoots (direct or indirect fire), or its aiming point is rolled for
-# deviation as it fires ("ARTILLERY AIMING POINT - DEVIATION").
-FIRING_RESOLVERS = frozenset({"shooting", "deviation"})
-
-
+# A side's secret state (Flanders Fields: where its batteries are aimed) is its own until the rules put it on
+# the table (`GameRules.state_shown`), or the game is over. Every answer, log entry and page that carries a
+# unit reads it through a Reader.
 @dataclass(frozen=True)
 class Reader:
-    """What one viewer reads of a game's units: the secrets of the sides in `sides` (its own; both for the
-    referee, or once the game is over), and of the other side only the aiming points on the table."""
+    """What one viewer reads of a game's units: the secret state of the sides in `sides` (its own; both for
+    the referee, or once the game is over), and of the other side only what the rules have shown."""
 
     sides: frozenset[str] = frozenset()
-    on_table: Mapping[str, Any] = field(default_factory=dict)  # unit id -> where it last fired
+    board: Mapping[str, Any] = field(default_factory=dict)
 
     def __call__(self, unit: Unit) -> dict[str, Any]:
-        out = {name: getattr(unit, name) for name in Unit.model_fields}  # loads a row expired by a commit
-        if unit.side not in self.sides and out["aiming_point"] != self.on_table.get(str(unit.id)):
-            out["aiming_point"] = None
+        out = {name: getattr(unit, name) for name in COLUMNS}  # loads a row expired by a commit
+        rules = rules_of_unit(unit)
+        for f in rules.state_fields:
+            value = unit.state.get(f.name, f.default)
+            hidden = f.secret and unit.side not in self.sides
+            if hidden and not rules.state_shown(self.board, unit.id or 0, f.name, value):
+                value = f.default
+            out[f.name] = value
         return out
 
 
@@ -160,30 +196,12 @@ PUBLIC = Reader()  # what anyone may read (a device without a token, and the pub
 def reader(game: Game, viewer: Viewer | None) -> Reader:
     sees_all = game.status == "finished" or (viewer is not None and viewer.is_referee)
     sides: frozenset[str] = frozenset(SIDES if sees_all else [viewer.role] if viewer is not None else [])
-    return Reader(sides, read_board(game).aiming_points)
+    return Reader(sides, dict(game.board))
 
 
 def unit_dict(unit: Unit, read: Reader = PUBLIC) -> dict[str, Any]:
     """A unit as `read`'s viewer may read it; by default as anyone may."""
     return read(unit)
-
-
-def carries_aiming_point(unit: Unit) -> bool:
-    """Batteries and mortars: the units that carry an aiming point."""
-    words = f"{unit.level} {unit.kind}".lower()
-    return "battery" in words or "artillery" in words or "mortar" in words
-
-
-def battery_fired(session: Session, game: Game, unit: Unit, resolver: str) -> list[dict[str, Any]]:
-    """A roll by `unit`: when it is a battery firing, its aiming point goes on the table for both sides to
-    read. Returns the change to the board (none when nothing new is shown)."""
-    if resolver not in FIRING_RESOLVERS or unit.aiming_point is None or not carries_aiming_point(unit):
-        return []
-    board = read_board(game)
-    if board.aiming_points.get(str(unit.id)) == unit.aiming_point:
-        return []
-    board.aiming_points = {**board.aiming_points, str(unit.id): unit.aiming_point}
-    return set_game(session, game, board=board_json(game, board))
 
 
 # -- the force tree ---------------------------------------------------------------------------------------
@@ -215,5 +233,5 @@ def unit_state(u: Unit, fields: Iterable[StateField]) -> UnitState:
         y=u.y,
         facing_deg=u.facing_deg,
         killed=u.killed,
-        state={f.name: getattr(u, f.name) for f in fields},
+        state={f.name: u.state.get(f.name, f.default) for f in fields},
     )

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import MetaData, Table, insert, inspect, text
 from sqlmodel import SQLModel
 
 import app.data.models  # noqa: F401
-from app.core.db import current_revision, downgrade, head_revision, make_engine, migrate
+from app.core.db import alembic_config, current_revision, downgrade, head_revision, make_engine, migrate
 
 
 def test_upgrade_downgrade_upgrade(database_url: str) -> None:
@@ -40,4 +45,65 @@ def test_sqlite_runs_with_wal_and_foreign_keys(tmp_path) -> None:  # type: ignor
     with engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    engine.dispose()
+
+
+def _filled(table: Table, **given: Any) -> dict[str, Any]:
+    """A row for `table` with a plain value in each column that must be filled and is not given."""
+    plain = {"INT": 1, "CHAR": "x", "BOOL": False, "FLOAT": 0.0, "DOUBLE": 0.0, "JSON": {}}
+    values = dict(given)
+    for c in table.columns:
+        if c.name in values or c.nullable or c.server_default is not None or c.primary_key:
+            continue
+        sql = str(c.type).upper()
+        stamp = "DATE" in sql or "TIME" in sql
+        values[c.name] = datetime.now(UTC) if stamp else next(v for k, v in plain.items() if k in sql)
+    return values
+
+
+def test_unit_state_moves_into_the_mapping_and_back(database_url: str) -> None:
+    """0009: each Flanders Fields column of a stored unit becomes a key of `unit.state` with its value, and
+    the downgrade puts them back."""
+    migrate(database_url)
+    downgrade(database_url, "0008")
+    engine = make_engine(database_url)
+    meta = MetaData()
+    meta.reflect(engine, only=["game", "unit"])
+    stored = {
+        "suppression": 2,
+        "stuck_on_wire": True,
+        "deep_shelter": False,
+        "limbered": True,
+        "raw_under_fire": False,
+        "field_promotion": False,
+        "in_gas": True,
+        "mutiny": False,
+        "crew_abandoned": False,
+        "actions_left": 3,
+        "morale_stage": 1,
+        "morale_due": True,
+        "aiming_point": [40.0, 75.5],
+    }
+    with engine.begin() as conn:
+        game = conn.execute(
+            insert(meta.tables["game"]).values(_filled(meta.tables["game"]))
+        ).inserted_primary_key
+        assert game is not None
+        unit = _filled(meta.tables["unit"], game_id=game[0], side="attacker", level="battery", **stored)
+        unit_id = conn.execute(insert(meta.tables["unit"]).values(unit)).inserted_primary_key[0]
+    command.upgrade(alembic_config(database_url), "0009")
+    with engine.connect() as conn:
+        state = conn.execute(text("SELECT state FROM unit WHERE id = :u"), {"u": unit_id}).scalar()
+    assert (state if isinstance(state, dict) else json.loads(state)) == stored
+    downgrade(database_url, "0008")
+    names = ", ".join(stored)
+    with engine.begin() as conn:
+        row = conn.execute(text(f"SELECT {names} FROM unit WHERE id = :u"), {"u": unit_id}).one()
+        conn.execute(text("DELETE FROM game WHERE id = :g"), {"g": game[0]})
+    back = dict(zip(stored, row, strict=True))
+    back["aiming_point"] = (
+        back["aiming_point"] if isinstance(back["aiming_point"], list) else json.loads(back["aiming_point"])
+    )
+    assert {k: (bool(v) if isinstance(stored[k], bool) else v) for k, v in back.items()} == stored
+    migrate(database_url)
     engine.dispose()

@@ -48,6 +48,7 @@ from rules.flanders_fields.play.game_table import clouds_on_wind, in_gas, stand_
 from rules.flanders_fields.play.units import (
     CREWED_KINDS,
     SRC_ORDERED_UNITS,
+    carries_aiming_point,
     quality_of,
     rifle_losses,
     suppression_level,
@@ -71,6 +72,7 @@ from rules.flanders_fields.resolvers.suppression import (
 from rules.flanders_fields.ruleset import cite
 
 SRC_RAW_UNDER_FIRE = cite("TROOP QUALITY, RAW")
+SRC_AIMING_POINT = cite("ARTILLERY AIMING POINT")
 
 # The suppression rules' fire types of the template resolvers (shooting uses the firer's).
 TEMPLATE_FIRE_TYPE = {
@@ -87,6 +89,33 @@ def _morale_source(snap: Snapshot) -> str:
 
 
 def consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+    changes = _consequences(resolver, snap, outcome)
+    if outcome.unit_id is not None:
+        changes += aiming_point_shown(snap.after(changes), resolver, outcome.unit_id)
+    return changes
+
+
+# The rolls in which a battery fires: it shoots (direct or indirect fire), or its aiming point is rolled for
+# deviation as it fires ("ARTILLERY AIMING POINT - DEVIATION").
+FIRING_RESOLVERS = frozenset({"shooting", "deviation"})
+
+
+def aiming_point_shown(snap: Snapshot, resolver: str, unit_id: int) -> tuple[Change, ...]:
+    """ "When a battery fires at a target using either direct or indirect fire from on or off table an aiming
+    point is placed on the table at the designated spot": both sides read it from then on."""
+    unit = snap.unit(unit_id)
+    aimed = unit.state.get("aiming_point")
+    if resolver not in FIRING_RESOLVERS or aimed is None or not carries_aiming_point(unit):
+        return ()
+    shown = dict(snap.board.get("aiming_points", {}))
+    if shown.get(str(unit.id)) == aimed:
+        return ()
+    return (
+        SetBoard(f"{unit.name} fires", SRC_AIMING_POINT, "aiming_points", {**shown, str(unit.id): aimed}),
+    )
+
+
+def _consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
     res = outcome.resolution
     key = res["outcome_key"]
     result = res["outcome"]

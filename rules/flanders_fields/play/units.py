@@ -135,3 +135,9 @@ def command_stand(unit: M, units: Sequence[M], by_id: Mapping[int | None, M]) ->
 def suppression_level(u: Member) -> str:
     """The unit level the suppression rules know a stand by (command stands by their kind)."""
     return u.kind if u.kind in UNIT_LEVELS else "company" if u.level == "company" else "platoon"
+
+
+def carries_aiming_point(unit: Node) -> bool:
+    """Batteries and mortars: the units that carry an aiming point."""
+    words = f"{unit.level} {getattr(unit, 'kind', '')}".lower()
+    return "battery" in words or "artillery" in words or "mortar" in words
