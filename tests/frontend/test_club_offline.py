@@ -443,3 +443,23 @@ def test_a_tap_kept_for_one_seat_is_never_sent_as_another(device: Any, server: S
     time.sleep(1.0)
     assert marker_events(http, game_id, unit_id) == 0
     http.close()
+
+
+def test_a_page_of_another_seat_drops_the_copies_of_the_seat_before(device: Any, server: Server) -> None:
+    # No join request in between: the device creates a second game (its referee too) and opens its board.
+    page = device
+    first, _ = create_mons_game(page)
+    controlled(page, f"/games/{first}/referee")
+    controlled(page, f"/games/{first}/referee")
+    assert wait_kept(page, f"/games/{first}/referee").startswith(f"{first}-referee-")
+    second, _ = create_mons_game(page)
+    controlled(page, f"/games/{second}/referee")
+    assert wait_kept(page, f"/games/{second}/referee").startswith(f"{second}-referee-")
+    assert len(seat_caches(page)) == 1
+
+    server.stop()
+    page.goto(f"/games/{first}/referee")
+    expect(page.get_by_role("heading", name="The server cannot be reached")).to_be_visible()
+    page.goto(f"/games/{second}/referee")
+    expect(page.locator("#board")).to_be_visible()
+    expect(page.locator("[data-not-live]")).to_be_visible()
