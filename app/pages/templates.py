@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
 
 from app.core.config import ROOT
+from rules.core.game import StateField
+from rules.registry import game_rules_or_none
 
 FRONTEND = ROOT / "frontend"
 STATIC_DIR = FRONTEND / "static"
@@ -131,6 +134,33 @@ def short_list(values: list[Any]) -> bool:
     return len(values) <= 6 and all(len(str(v)) <= 12 for v in values)
 
 
+@dataclass(frozen=True)
+class RuleState:
+    """What a game's pages show of its units' rule-set state (rules.core.game.StateField): the counter the
+    marker buttons move, the flags with a badge on a unit's tile, and the fields its card lists."""
+
+    marker: StateField | None
+    badges: tuple[StateField, ...]
+    card: tuple[StateField, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        def field(f: StateField) -> dict[str, Any]:
+            return {"name": f.name, "label": f.label, "kind": f.kind}
+
+        return {
+            "marker": field(self.marker) if self.marker else None,
+            "card": [field(f) for f in self.card if f is not self.marker],
+        }
+
+
+def rule_state(ruleset: str) -> RuleState:
+    rules = game_rules_or_none(ruleset)
+    marker = rules.field(rules.marker_field) if rules.marker_field else None
+    fields = rules.state_fields
+    return RuleState(marker, tuple(f for f in fields if f.badge), tuple(f for f in fields if f.shown))
+
+
+templates.env.globals["rule_state"] = rule_state
 templates.env.globals["answer_details"] = answer_details
 templates.env.globals["short_list"] = short_list
 templates.env.globals["period_labels"] = period_labels

@@ -94,8 +94,10 @@ class StateField:
     default: Any = False  # its type says the kind: a bool is a flag, an int a count, anything else a value
     counter: bool = False  # taken and added atomically (two devices adding at once make two), never below 0
     secret: bool = False  # the owning side's alone until the rules show it (state_shown)
-    shown: bool = True  # on the stand's tile on the board and the map
+    shown: bool = True  # on the unit's card on the map (a flag while set, a count while above 0)
     maximum: int | None = None  # the most a player may set by hand
+    badge: str = ""  # a flag's words on the unit's tile on the board while it is set ("WIRE")
+    filter: str = ""  # the words of the referee board's filter for the units with it set ("On wire")
 
     @property
     def kind(self) -> str:
@@ -334,6 +336,8 @@ class GameRules:
     ruleset_id: str = ""
     # The state a unit carries under these rules, in the order a stand card shows it.
     state_fields: tuple[StateField, ...] = ()
+    # The counter that markers placed and removed by hand move (`marker_added`, `marker_removed`), if any.
+    marker_field: str | None = None
     # Resolvers the side to move draws from a pack only the game sees (resolver -> what is drawn, as "draw
     # ..." reads): the pack and the hands are the game's (`drawn`), each side reads its own view (`draw_seen`).
     secret_draws: Mapping[str, str] = {}

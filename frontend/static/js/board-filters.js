@@ -1,5 +1,5 @@
-// What the referee board shows: filters by state (suppressed, killed, on wire: any of those pressed), by
-// battalions with a morale test due and by one battalion; blocks collapsed by hand; the referee's "override
+// What the referee board shows: filters by state (the rule set's markers, killed, each of its flags with a
+// badge: any of those pressed) and by one battalion; blocks collapsed by hand; the referee's "override
 // rules" switch, which shows the marker buttons the current step refuses. Bound to [data-board-filters]
 // (its value names the game, so each game keeps its own choices for this browser tab); re-applied after
 // every live update of the board ("firestep:board-updated").
@@ -12,7 +12,8 @@
     try { return JSON.parse(sessionStorage.getItem(key) || "{}"); } catch (err) { return {}; }
   })();
   const state = {
-    filters: new Set(saved.filters || []),
+    // Only the filters this board has (a filter saved by an older page, or another rule set's, is dropped).
+    filters: new Set((saved.filters || []).filter((f) => bar.querySelector(`[data-filter="${CSS.escape(String(f))}"]`))),
     block: saved.block || "",
     collapsed: new Set(saved.collapsed || []),
     override: false,
@@ -24,29 +25,30 @@
       }));
     } catch (err) { /* private mode: the choices last as long as the page */ }
   };
-  const STATES = {
-    suppressed: (li) => li.hasAttribute("data-sup"),
-    killed: (li) => li.hasAttribute("data-killed"),
-    wire: (li) => li.hasAttribute("data-wire"),
+  // "marked": the rule set's markers; "killed"; "flag-<name>": a rule set's flag, set on the stand or on the
+  // unit its block is headed by (a battalion's morale test due shows its whole block).
+  const shows = (filter, li, head) => {
+    if (filter === "marked") return li.hasAttribute("data-sup");
+    if (filter === "killed") return li.hasAttribute("data-killed");
+    const attr = `data-${filter}`;
+    return li.hasAttribute(attr) || Boolean(head && head.hasAttribute(attr));
   };
 
   const apply = () => {
     const board = document.getElementById("board");
     if (!board) return;
-    const states = [...state.filters].filter((f) => f in STATES);
-    const morale = state.filters.has("morale");
+    const states = [...state.filters];
     let any = false;
     for (const side of board.querySelectorAll("section.side")) {
       let sideShown = false;
       for (const block of side.querySelectorAll("details.block")) {
         const head = block.querySelector(".block-head");
-        const blockOk = (!state.block || block.dataset.block === state.block)
-          && (!morale || (head && head.hasAttribute("data-morale")));
+        const blockOk = !state.block || block.dataset.block === state.block;
         let blockShown = false;
         for (const row of block.querySelectorAll("li.row")) {
           let rowShown = false;
           for (const li of row.querySelectorAll("li.stand")) {
-            const shown = blockOk && (!states.length || states.some((s) => STATES[s](li)));
+            const shown = blockOk && (!states.length || states.some((s) => shows(s, li, head)));
             if (li.hidden === shown) li.hidden = !shown;
             rowShown = rowShown || shown;
           }

@@ -14,6 +14,10 @@
   const role = root.dataset.role;
   const sizes = JSON.parse(document.getElementById("map-sizes").textContent);
   const names = JSON.parse(document.getElementById("map-names").textContent);
+  // The rule set's state a stand card shows: the counter markers move, and the other fields by label.
+  const ruleState = JSON.parse(document.getElementById("map-state").textContent);
+  const marker = ruleState.marker;
+  const markersOf = (u) => (marker ? Number(u[marker.name] || 0) : 0);
   const model = window.firestepTableModel.create();
   const HIT_PX = 22; // half of a 44 px finger target: a tap this close to a stand's centre picks it
   const LABEL_ZOOM_STEPS = 1.5; // labels appear this many zoom levels in from the whole table
@@ -164,7 +168,7 @@
   const onTable = (u) => u.x !== null && u.y !== null && u.base && !u.off_table && !u.killed && sizes.bases[u.base];
   const coverClass = new Map(); // unit id -> "cov-full" | "cov-partial" (table-coverage.js sets it)
   const standClass = (u) => [
-    "map-stand", u.side, u.suppression ? `sup sup-${Math.min(3, u.suppression)}` : "",
+    "map-stand", u.side, markersOf(u) ? `sup sup-${Math.min(3, markersOf(u))}` : "",
     coverClass.get(u.id) || "", selectedStand === u.id ? "selected" : "",
   ].filter(Boolean).join(" ");
   const drawStand = (u) => {
@@ -178,7 +182,7 @@
     }).addTo(layers.stands);
     const element = shape.getElement();
     if (element) { element.setAttribute("data-stand", String(u.id)); element.setAttribute("data-side", u.side); }
-    const text = `${escapeHtml(nameOf(u).short)}${u.suppression ? ` · ${u.suppression}▲` : ""}`;
+    const text = `${escapeHtml(nameOf(u).short)}${markersOf(u) ? ` · ${markersOf(u)}▲` : ""}`;
     const label = L.marker(toLL([u.x, u.y]), {
       interactive: false, keyboard: false,
       icon: L.divIcon({ className: `stand-label ${u.side}`, html: `<span>${text}</span>`, iconSize: null }),
@@ -285,11 +289,6 @@
 
   // -- the stand card ------------------------------------------------------------------------------------------
   let selectedStand = null;
-  const STATES = [
-    ["stuck_on_wire", "Stuck on wire"], ["deep_shelter", "In deep shelter"], ["in_gas", "In gas"],
-    ["morale_due", "Morale test due"], ["raw_under_fire", "Raw under fire"], ["limbered", "Limbered"],
-    ["mutiny", "Mutiny"], ["crew_abandoned", "Crew abandoned"],
-  ];
   const showStand = (id) => {
     const u = model.units.get(id);
     const prev = selectedStand;
@@ -298,17 +297,17 @@
     if (!u) { if (panelShows === "stand") showPanel(null); return; }
     drawStand(u);
     const box = section("stand");
-    const states = STATES.filter(([k]) => u[k]).map(([, label]) => label);
+    const states = ruleState.card.filter((f) => u[f.name]).map((f) => (f.kind === "count" ? `${f.label}: ${u[f.name]}` : f.label));
     const n = nameOf(u);
     box.replaceChildren(
       h("h2", { "data-stand-name": "", text: n.short }),
       h("p", { class: "stand-path", "data-stand-path": "", text: n.full }),
       h("p", { class: `stand-side ${u.side}`, text: `${sideName(u.side)} · ${humanise(u.kind || u.level)}` }),
-      h("p", { "data-stand-markers": String(u.suppression), text: u.suppression ? `${u.suppression} suppression marker${u.suppression > 1 ? "s" : ""}` : "No suppression markers" }),
-      h("p", { class: "muted", text: [u.killed ? "Destroyed" : "", ...states, u.actions_left ? `${u.actions_left} action${u.actions_left > 1 ? "s" : ""} left` : ""].filter(Boolean).join(" · ") || "Nothing else to note" }),
+      marker ? h("p", { "data-stand-markers": String(markersOf(u)), text: markersOf(u) ? `${markersOf(u)} ${marker.label.toLowerCase()} marker${markersOf(u) > 1 ? "s" : ""}` : `No ${marker.label.toLowerCase()} markers` }) : null,
+      h("p", { class: "muted", text: [u.killed ? "Destroyed" : "", ...states].filter(Boolean).join(" · ") || "Nothing else to note" }),
       h("div", { class: "card-actions" },
-        h("button", { type: "button", class: "button", "data-stand-action": "add-marker", text: "+1 marker" }),
-        mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "recover", text: "Recover a marker", disabled: !u.suppression }) : null,
+        marker ? h("button", { type: "button", class: "button", "data-stand-action": "add-marker", text: "+1 marker" }) : null,
+        marker && mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "recover", text: "Recover a marker", disabled: !markersOf(u) }) : null,
         mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "move", text: "Move", "aria-pressed": String(mode.kind === "move") }) : null,
         h("button", { type: "button", class: "button", "data-stand-action": "measure", text: "Measure from here" }),
       ),

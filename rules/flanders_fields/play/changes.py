@@ -12,18 +12,18 @@ from rules.core.game import AddToState, SetBoard, SetSideState, SetState, StateF
 
 # The stand card: markers and flags the rules read and the board shows.
 STATE_FIELDS: tuple[StateField, ...] = (
-    StateField("suppression", "Suppression", 0, counter=True, maximum=3),
+    StateField("suppression", "Suppression", 0, counter=True, maximum=3, filter="Suppressed"),
     StateField("actions_left", "Actions left", 0, counter=True, maximum=12),
-    StateField("stuck_on_wire", "Stuck on wire"),
-    StateField("deep_shelter", "In deep shelter", shown=False),
-    StateField("limbered", "Limbered", shown=False),
-    StateField("raw_under_fire", "Raw, under fire", shown=False),
+    StateField("stuck_on_wire", "Stuck on wire", badge="WIRE", filter="On wire"),
+    StateField("deep_shelter", "In deep shelter"),
+    StateField("in_gas", "In gas", badge="GAS"),
+    StateField("morale_due", "Morale test due", badge="MORALE TEST DUE", filter="Morale due"),
+    StateField("raw_under_fire", "Raw under fire"),
+    StateField("limbered", "Limbered"),
+    StateField("mutiny", "Mutiny"),
+    StateField("crew_abandoned", "Crew abandoned"),
     StateField("field_promotion", "Field promotion", shown=False),
-    StateField("in_gas", "In gas"),
-    StateField("mutiny", "Mutiny", shown=False),
-    StateField("crew_abandoned", "Crew abandoned", shown=False),
-    StateField("morale_stage", "Morale tests taken", 0, maximum=2),
-    StateField("morale_due", "Morale test due"),
+    StateField("morale_stage", "Morale tests taken", 0, maximum=2, shown=False),
     # Where a battery is aimed: its side's secret until it fires there (ARTILLERY AIMING POINT).
     StateField("aiming_point", "Aiming point", None, secret=True, shown=False),
 )

@@ -36,6 +36,7 @@ from rules.registry import register_game
 class FlandersFieldsGame(GameRules):
     ruleset_id = FlandersFields.id
     state_fields = STATE_FIELDS
+    marker_field = "suppression"  # the markers placed by hand are suppression markers
     secret_draws = {game_cards.RESOLVER: "the random event cards"}
     hand_key = HAND_KEY
     turn_source = game_sequence.TURN_SOURCE
