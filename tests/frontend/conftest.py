@@ -62,7 +62,7 @@ def _serve(url: str, var: Path) -> Iterator[str]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a loaded 2-core machine is slow to import the app
         while True:
             try:
                 with urllib.request.urlopen(f"{base}/healthz", timeout=1):
