@@ -18,7 +18,7 @@ from app.pages.games import unit_tree
 from app.pages.resolving import Lookup, errata_rows, new_lookup, odds_rows
 from app.pages.seats import Seat
 from app.pages.templates import humanise
-from app.services import resolve
+from app.services import markers, resolve
 from app.services import units as units_service
 from rules.core.errors import RulesError
 
@@ -117,7 +117,7 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
 
 
 def game_lookup_context(session: Session, game: Game, seat: Seat, unit: Unit | None) -> dict[str, Any]:
-    tree = unit_tree(units_service.list_units(session, game.id or 0))
+    tree = unit_tree(units_service.list_units(session, game.id or 0), markers.rules_of(game))
     return {
         "rulesets": [],
         "period": game.period,

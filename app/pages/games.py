@@ -42,9 +42,10 @@ from app.pages.seats import (
     sign_in,
 )
 from app.pages.templates import humanise, templates
-from app.services import game_setup, markers
+from app.services import game_setup
 from app.services import games as games_service
 from rules.core.errors import RulesError
+from rules.core.game import GameRules
 from rules.flanders_fields.book.common import QUALITIES
 from rules.flanders_fields.book.organisation import NATIONS, ORGANISATION_TABLES
 from rules.registry import get_ruleset
@@ -203,9 +204,9 @@ def _start(request: Request, session: Session, error: str | None = None, status_
     return templates.TemplateResponse(request, "start.html", context, status_code=status_code)
 
 
-def unit_tree(units: list[Unit]) -> dict[str, list[dict[str, Any]]]:
-    """Each side's units as nested nodes (division .. stand), with battalion casualties against the 50% and
-    75% morale thresholds."""
+def unit_tree(units: list[Unit], rules: GameRules) -> dict[str, list[dict[str, Any]]]:
+    """Each side's units as nested nodes (division .. stand), with battalion casualties (counted by the
+    game's `rules`) against the 50% and 75% morale thresholds."""
     children: dict[int | None, list[Unit]] = {}
     for u in units:
         children.setdefault(u.parent_id, []).append(u)
@@ -216,7 +217,7 @@ def unit_tree(units: list[Unit]) -> dict[str, list[dict[str, Any]]]:
         if u.level == "battalion" or (
             u.level != "company" and any(k["unit"].level == "company" for k in kids)
         ):
-            total, lost = markers.rifle_losses(u, units)
+            total, lost = rules.losses(u, units)
             if total:
                 out["losses"] = {
                     "lost": lost,

@@ -24,8 +24,7 @@ from app.services import templates as table_templates
 from app.services import units as units_service
 from app.services.board import UnitRow, board_units
 from app.services.unit_names import display_names, full_names
-from rules.flanders_fields.book.common import PERIODS
-from rules.flanders_fields.book.sequence import ANY_UNIT, Act, refusal
+from rules.core.game import GameRules
 
 router = Router(include_in_schema=False)
 
@@ -72,9 +71,10 @@ class Board:
         return next((b for bs in self.blocks.values() for b in bs if b.unit.id == found), None)
 
 
-def build_board(units: list[UnitRow], detail: Iterable[int] | None = None) -> Board:
-    """The board's blocks. `detail`: the units whose full names and block losses are needed (all by
-    default; the live changes need only those of the units they show)."""
+def build_board(units: list[UnitRow], rules: GameRules, detail: Iterable[int] | None = None) -> Board:
+    """The board's blocks, each block's losses counted by the game's `rules`. `detail`: the units whose full
+    names and block losses are needed (all by default; the live changes need only those of the units they
+    show)."""
     wanted = None if detail is None else set(detail)
     children: dict[int | None, list[UnitRow]] = {}
     for u in units:
@@ -93,7 +93,7 @@ def build_board(units: list[UnitRow], detail: Iterable[int] | None = None) -> Bo
         rows += [Row(None, c, children[c.id]) for c in kids if stands_only(c)]
         if rows:
             block = Block(u, rows)
-            total, lost = markers.rifle_losses(u, units) if wanted is None or u.id in wanted else (0, 0)
+            total, lost = rules.losses(u, units) if wanted is None or u.id in wanted else (0, 0)
             if total:
                 block.losses = {
                     "lost": lost,
@@ -143,11 +143,13 @@ def _inside(name: str, *containers: str) -> str:
 
 def markers_allowed(game: Game) -> list[str]:
     """The sides whose stands may take a suppression marker now (none in set-up): the board hides "+S"."""
-    period = next((p for p in PERIODS if p == game.period), "early")  # as app.services.turns reads it
+    rules = markers.rules_of(game)
     return [
         side
         for side in auth.SIDES
-        if refusal(game.status, period, game.step, game.side_to_move, Act("place-markers", side, ANY_UNIT))
+        if rules.refusal(
+            game.status, game.period, game.step, game.side_to_move, "place-markers", side, None, []
+        )
         is None
     ]
 
@@ -173,7 +175,7 @@ def referee_page(game_id: GameId, request: Request, session: SessionDep, setting
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         roles = _roles(seat)
         events = events_service.list_events(session, game_id, roles, 0, 100_000)
-        board = build_board(board_units(session, game_id))
+        board = build_board(board_units(session, game_id), markers.rules_of(game))
         return {
             **_common(session, game, board),
             "events": [events_service.event_dict(e, roles) for e in reversed(events[-LOG_LENGTH:])],
@@ -243,7 +245,7 @@ def referee_changes(
         for uid in losses:
             if uid in by_id:
                 detail |= {a.id or 0 for a in units_service.ancestors(by_id[uid], by_id)}
-        board = build_board(units, detail)
+        board = build_board(units, markers.rules_of(game), detail)
         shown = {s.id for bs in board.blocks.values() for b in bs for row in b.rows for s in row.stands}
         heads = {b.unit.id: b for uid in losses if (b := board.block(uid)) is not None}
         heads |= {b.unit.id: b for bs in board.blocks.values() for b in bs if b.unit.id in losses}

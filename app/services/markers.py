@@ -17,7 +17,6 @@ from app.services.games import get_game, set_game
 from app.services.seats import get_side, set_side_allowance, sides
 from app.services.units import increment, list_units, unit_dict, unit_state, update_unit
 from rules.core.game import AddToState, Change, GameRules, SetBoard, SetSideState, SetState, Snapshot
-from rules.flanders_fields.play.units import rifle_losses as rifle_losses  # the battalion page, the report
 from rules.registry import get_game_rules
 
 

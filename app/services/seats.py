@@ -1,6 +1,7 @@
 """The seats at a game: its sides, the credentials that let devices sit at them (join codes, tokens) and the
 devices holding them, through app.services.seating (the same code as a campaign's seats), with the game's
-own part: taking the game's row lock, waking its streams, and each side's once-per-game allowances."""
+own part: taking the game's row lock, waking its streams, and each side's own state as its rule set starts it
+(once-per-game allowances)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from app.services import seating
 from app.services.games import lock_game
 from app.services.seating import Credentials as Credentials
 from rules.core.errors import NotFoundError
+from rules.registry import get_game_rules
 
 
 # -- sides, join codes, devices (app.services.seating, as a game's) ----------------------------------------
@@ -22,6 +24,7 @@ def create_sides(session: Session, secret_key: str, game: Game) -> Credentials:
     assert game.id is not None
     game_id = game.id
     nations = {"attacker": game.attacker_nation, "defender": game.defender_nation}
+    rules = get_game_rules(game.ruleset)
 
     def new_side(side: str, join_code_hash: str) -> GameSide:
         return GameSide(
@@ -29,7 +32,7 @@ def create_sides(session: Session, secret_key: str, game: Game) -> Credentials:
             side=side,
             nation=nations[side],
             join_code_hash=join_code_hash,
-            special_uses={"heroic-action": 1},
+            special_uses=dict(rules.side_state),
             plan_salt=new_salt(),
         )
 

@@ -343,6 +343,8 @@ class GameRules:
     secret_draws: Mapping[str, str] = {}
     # The side state that holds a side's hand of cards, the side's alone to read ("": the game deals none).
     hand_key: str = ""
+    # Each side's own state as a game starts (a once-a-game allowance).
+    side_state: Mapping[str, Any] = {}
     # The turn: the rule that orders it, what set-up needs besides the locked fire plans (with its rule), the
     # rule that ends a side's turn, and the acts whose refusal depends on whose orders reach the stand.
     turn_source: str = ""

@@ -39,6 +39,8 @@ class FlandersFieldsGame(GameRules):
     marker_field = "suppression"  # the markers placed by hand are suppression markers
     secret_draws = {game_cards.RESOLVER: "the random event cards"}
     hand_key = HAND_KEY
+    # "Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)
+    side_state = {game_turn.HEROIC_KEY: 1}
     turn_source = game_sequence.TURN_SOURCE
     set_up_needs = game_sequence.SET_UP_NEEDS
     set_up_source = game_sequence.SET_UP_SOURCE

@@ -88,3 +88,10 @@ def test_a_rolling_barrage_advances_its_width_as_its_sides_turn_starts() -> None
     lifted = _snap(turn=4, board={"barrages": [{**barrage, "turns_fired": 3}]})
     notices, changes = GAME.start_of_turn(lifted)
     assert [n.kind for n in notices] == ["barrage-lifted"]
+
+
+def test_each_side_starts_with_one_heroic_action_and_a_bare_rule_set_with_nothing() -> None:
+    assert GameRules().side_state == {}
+    # "Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)
+    start = _snap(sides={"attacker": dict(GAME.side_state)})
+    assert len(GAME.before_resolve("heroic-action", start, FillRequest(frozenset(), unit_id=1), True)) == 1
