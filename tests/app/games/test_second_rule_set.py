@@ -1,0 +1,177 @@
+"""A second rule set plays through the same app: a minimal skirmish game (a few dozen lines of `GameRules`, its
+own state field, no Flanders Fields word) gets its forces, a turn, an act that changes a unit's state, an undo,
+the live frame and the referee board, without a line of the app knowing it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from pydantic import Field
+from sqlalchemy import create_engine, text
+
+from rules import registry
+from rules.core.game import (
+    AddToState,
+    Change,
+    GameRules,
+    Outcome,
+    SetState,
+    Snapshot,
+    StateField,
+)
+from rules.core.resolution import Evaluation
+from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
+from tests import csrf
+from tests.app.games.conftest import new_game, start_game
+from tests.app.games.test_live_and_concurrency import Listener
+
+SOURCE = "Skirmish test rules: PINS"
+
+
+class Skirmish(RuleSet):
+    id = "skirmish-test"
+    name = "Skirmish (test)"
+    source = SOURCE
+
+
+class RallyRequest(ResolveRequest):
+    pins: int = Field(default=0, ge=0, le=9, description="Pins on the unit rallying.")
+
+
+@Skirmish.resolver
+class Rally(Resolver[RallyRequest]):
+    id = "rally"
+    summary = "A pinned unit rallies on 4+"
+    Request = RallyRequest
+
+    def evaluate(self, req: RallyRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
+        rallied = dice[0] >= 4
+        key = "rallied" if rallied else "still-pinned"
+        return Evaluation(key, key, total=dice[0], sources=(SOURCE,))
+
+
+class SkirmishGame(GameRules):
+    ruleset_id = Skirmish.id
+    state_fields = (
+        StateField("pins", "Pins", 0, counter=True, maximum=9, filter="Pinned"),
+        StateField("shaken", "Shaken", badge="SHAKEN", filter="Shaken"),
+    )
+    marker_field = "pins"
+
+    def fill(self, resolver_id: str, snapshot: Snapshot, request: Any) -> tuple[Any, ...]:
+        return ()
+
+    def marker_added(
+        self, snapshot: Snapshot, unit_id: int, cause: str | None, count: int
+    ) -> tuple[Change, ...]:
+        unit = snapshot.unit(unit_id)
+        added: list[Change] = [AddToState(f"{count} pin on {unit.name}", SOURCE, unit_id, "pins", count)]
+        if unit.pins + count >= 2 and not unit.shaken:
+            added.append(SetState(f"{unit.name} is shaken", SOURCE, unit_id, "shaken", True))
+        return tuple(added)
+
+    def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
+        return (AddToState("a pin removed", SOURCE, unit_id, "pins", -1, "the pin was removed meanwhile"),)
+
+    def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+        if (
+            resolver_id != "rally"
+            or outcome.unit_id is None
+            or outcome.resolution["outcome_key"] != "rallied"
+        ):
+            return ()
+        return (
+            SetState("rallied", SOURCE, outcome.unit_id, "pins", 0),
+            SetState("rallied", SOURCE, outcome.unit_id, "shaken", False),
+        )
+
+
+@pytest.fixture
+def skirmish(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    registry.all_rulesets()  # the shipped rule sets first, so the test's is added to a loaded registry
+    monkeypatch.setitem(registry._REGISTRY, Skirmish.id, Skirmish())
+    monkeypatch.setitem(registry._GAMES, Skirmish.id, SkirmishGame())
+    yield
+
+
+def test_a_second_rule_set_plays_through_the_api_and_the_board(
+    skirmish: None, live_url: str, migrated_url: str
+) -> None:
+    http = httpx.Client(base_url=live_url, timeout=30)
+    g = new_game(http, {"name": "Skirmish"})
+    engine = create_engine(migrated_url)
+    with engine.begin() as conn:  # new games are Flanders Fields games: this one is turned into a skirmish
+        conn.execute(text("UPDATE game SET ruleset = :r WHERE id = :id"), {"r": Skirmish.id, "id": g.id})
+    engine.dispose()
+    api = f"/api/v1/games/{g.id}"
+
+    # Forces: a unit added by hand starts with the skirmish's state.
+    added = http.post(
+        f"{api}/units",
+        headers=g.referee,
+        json={"side": "attacker", "name": "Rifles", "level": "platoon", "x": 50, "y": 40},
+    )
+    assert added.status_code == 201, added.text
+    unit = added.json()["unit"]
+    assert unit["pins"] == 0 and unit["shaken"] is False
+    uid = unit["id"]
+
+    # A turn.
+    start_game(http, g)
+    turn = http.get(f"{api}/turn", headers=g.referee).json()
+    assert turn["status"] == "playing" and turn["turn"] == 1
+
+    # An act, seen live by the attacker's device: two pins by hand, the second shaking the unit (the rule
+    # set's consequence, written generically).
+    tablet = Listener(f"{live_url}{api}/stream", g.attacker)
+    try:
+        for _ in range(2):
+            marked = http.post(f"{api}/units/{uid}/markers", headers=g.referee, json={"delta": 1})
+            assert marked.status_code == 200, marked.text
+        changes = marked.json()["changes"]
+        assert {"unit": uid, "field": "pins", "delta": 1, "after": 2} in changes
+        assert {"unit": uid, "field": "shaken", "before": False, "after": True} in changes
+        frame: dict[str, Any] = {}
+        for _ in range(50):  # the stream sends the log so far first, then each new event
+            [(_, frame)] = tablet.take(1)
+            if frame["id"] == marked.json()["event_id"]:
+                break
+        assert frame["id"] == marked.json()["event_id"] and frame["payload"]["changes"] == changes
+    finally:
+        tablet.close()
+    units = {u["id"]: u for u in http.get(f"{api}/units", headers=g.attacker).json()}
+    assert units[uid]["pins"] == 2 and units[uid]["shaken"] is True
+
+    # Undo: the referee takes the last marker event back, pins and shaken alike.
+    undone = http.post(f"{api}/events/{marked.json()['event_id']}/undo", headers=g.referee)
+    assert undone.status_code == 200, undone.text
+    units = {u["id"]: u for u in http.get(f"{api}/units", headers=g.referee).json()}
+    assert units[uid]["pins"] == 1 and units[uid]["shaken"] is False
+
+    # The rule set's own resolver, applied: a rally clears the pins.
+    rolled = http.post(
+        f"{api}/resolve/rally", headers=g.referee, json={"fields": {}, "dice": [5], "unit_id": uid}
+    )
+    assert rolled.status_code == 200, rolled.text
+    assert {"unit": uid, "field": "pins", "before": 1, "after": 0} in rolled.json()["changes"]
+
+    # The referee board shows the skirmish's markers and filters, none of Flanders Fields'.
+    for _ in range(2):
+        assert (
+            http.post(f"{api}/units/{uid}/markers", headers=g.referee, json={"delta": 1}).status_code == 200
+        )
+    browser = httpx.Client(base_url=live_url, timeout=30)  # the referee's screen signs in with its token
+    token = g.body["referee_token"]
+    signed_in = browser.post("/join", data=csrf.form(browser, {"code": token}), follow_redirects=False)
+    assert signed_in.status_code == 303, signed_in.text
+    page = browser.get(f"/games/{g.id}/referee")
+    browser.close()
+    assert page.status_code == 200, page.text
+    html = page.text
+    assert 'data-filter="marked"' in html and ">Pinned<" in html and ">Shaken<" in html
+    assert "SHAKEN" in html and "Add a pins marker to" in html
+    assert "Suppressed" not in html and "On wire" not in html
+    http.close()
