@@ -1,0 +1,233 @@
+"""What a secure context gives a game page, over the club's real HTTPS (issue 28, "Done when" 2): the real
+`firestep serve --club`, Chromium trusting the club authority (no ignore_https_errors, no pinned key), a
+referee's tablet joined by its scanned join card: the board and map are a secure context controlled by the service worker, the map holds a screen wake
+lock and says so; with the server stopped both show their last state, not live, with its time; a marker
+tapped then is applied exactly once when the server is back on the same ports and data folder (where it
+issues itself a new key, signed by the same authority: the tablet keeps trusting it).
+
+Chromium on Linux takes the authorities a user added from the NSS database in $HOME/.pki/nssdb (what its
+"Manage certificates > Authorities > Import" writes). There are no NSS tools here, so the test writes that
+database with the NSS library Chromium itself uses (libnss3, through ctypes), with the authority as a tablet
+gets it from /trust; the tablet's Chromium runs with that HOME."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
+from playwright.sync_api import expect
+
+from app.guard import auth
+from tests.app.club.served import ROOT, Club, free_port
+from tests.frontend.conftest import CHROMIUM, CHROMIUM_ARGS, TABLET_LANDSCAPE
+from tests.frontend.games import create_mons_game
+from tests.frontend.test_club_join import make_cards, scan
+from tests.frontend.test_club_offline import controlled, expect_not_live, wait_kept
+from tests.frontend.test_offline_taps import add_marker_button, marker_events, start, suppression
+
+pytestmark = pytest.mark.browser
+
+
+class ClubServer:
+    """`firestep serve --club` as tests/app/club/served.py starts it, stopped at once (as a laptop that leaves
+    the wifi) and started again on the same ports over the same data folder and database."""
+
+    def __init__(self, sqlite_template: Path, folder: Path) -> None:
+        self.db = folder / "firestep.db"
+        shutil.copyfile(sqlite_template, self.db)
+        self.club = Club(free_port(), free_port(), folder / "data", folder / "server.log")
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "FIRESTEP_DATABASE_URL": f"sqlite:///{self.db}",
+            "FIRESTEP_VAR_DIR": str(self.club.var),
+        }
+        args = ["serve", "--club", "--no-setup", "--host", "127.0.0.1"]
+        args += ["--port", str(self.club.https_port), "--http-port", str(self.club.http_port)]
+        with self.club.log.open("ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "app.cli", *args],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 120  # a loaded 2-core machine is slow to import the app
+        while True:
+            try:
+                if self.club.https("127.0.0.1", "/healthz").status == 200:
+                    return
+            except OSError:
+                pass
+            assert self.proc.poll() is None, self.club.log.read_text()
+            assert time.monotonic() < deadline, "the club server did not start"
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+
+@pytest.fixture
+def club_server(sqlite_template: Path, tmp_path: Path) -> Iterator[ClubServer]:
+    server = ClubServer(sqlite_template, tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+def trust_authority(home: Path, pem: bytes) -> None:
+    """Add the authority to the NSS database of this HOME, trusted to identify web sites ("C,,"), as
+    `certutil -A -t C,,` would."""
+    db = home / ".pki" / "nssdb"
+    db.mkdir(parents=True)
+    der = x509.load_pem_x509_certificate(pem).public_bytes(serialization.Encoding.DER)
+    nss, smime = ctypes.CDLL("libnss3.so"), ctypes.CDLL("libsmime3.so")
+    ptr = ctypes.c_void_p
+    nss.NSS_InitReadWrite.argtypes = [ctypes.c_char_p]
+    nss.CERT_GetDefaultCertDB.restype = ptr
+    nss.PK11_GetInternalKeySlot.restype = ptr
+    nss.PK11_NeedUserInit.argtypes = [ptr]
+    nss.PK11_InitPin.argtypes = [ptr, ctypes.c_char_p, ctypes.c_char_p]
+    nss.PK11_ImportCert.argtypes = [ptr, ptr, ctypes.c_ulong, ctypes.c_char_p, ctypes.c_int]
+    nss.CERT_DecodeTrustString.argtypes = [ptr, ctypes.c_char_p]
+    nss.CERT_ChangeCertTrust.argtypes = [ptr, ptr, ptr]
+    nss.CERT_DestroyCertificate.argtypes = [ptr]
+    nss.PK11_FreeSlot.argtypes = [ptr]
+    smime.CERT_DecodeCertFromPackage.restype = ptr
+    smime.CERT_DecodeCertFromPackage.argtypes = [ctypes.c_char_p, ctypes.c_int]
+    assert nss.NSS_InitReadWrite(f"sql:{db}".encode()) == 0
+    slot = nss.PK11_GetInternalKeySlot()
+    if nss.PK11_NeedUserInit(slot):
+        assert nss.PK11_InitPin(slot, None, b"") == 0  # a new database, no password (certutil -N)
+    cert = smime.CERT_DecodeCertFromPackage(der, len(der))
+    assert cert
+    assert nss.PK11_ImportCert(slot, cert, 0, b"firestep club", 0) == 0
+    trust = (ctypes.c_uint * 3)()  # CERTCertTrust: SSL, e-mail, object signing
+    assert nss.CERT_DecodeTrustString(trust, b"C,,") == 0
+    assert nss.CERT_ChangeCertTrust(nss.CERT_GetDefaultCertDB(), cert, trust) == 0
+    nss.CERT_DestroyCertificate(cert)
+    nss.PK11_FreeSlot(slot)
+    assert nss.NSS_Shutdown() == 0
+    assert {"cert9.db", "key4.db"} <= {f.name for f in db.iterdir()}
+
+
+@pytest.fixture
+def tablets(browser: Any, club_server: ClubServer, tmp_path: Path) -> Iterator[Callable[[], Any]]:
+    """Tablets (browser contexts: each its own cookies) of a Chromium that trusts the club's authority (from
+    /trust; nothing else was added); every request they make must go to the club server."""
+    club = club_server.club
+    home = tmp_path / "home"
+    trust_authority(home, club.authority_pem())
+    chromium = browser.browser_type.launch(
+        executable_path=CHROMIUM, args=CHROMIUM_ARGS, env={**os.environ, "HOME": str(home)}
+    )
+    base = f"https://127.0.0.1:{club.https_port}"
+    foreign: list[str] = []
+
+    def make() -> Any:
+        ctx = chromium.new_context(viewport=TABLET_LANDSCAPE, has_touch=True, base_url=base)
+        ctx.on(
+            "request",
+            lambda req: None if req.url.startswith((base, "data:", "blob:")) else foreign.append(req.url),
+        )
+        page = ctx.new_page()
+        page.set_default_timeout(20_000)
+        page.on("dialog", lambda dialog: dialog.dismiss())
+        return page
+
+    yield make
+    chromium.close()
+    assert not foreign, f"requests to other hosts: {foreign}"
+
+
+def api(page: Any, club: Club) -> httpx.Client:
+    """The API as this page's device over the club's HTTPS, trusting only the authority."""
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "firestep_token")
+    return httpx.Client(
+        base_url=f"https://127.0.0.1:{club.https_port}",
+        headers={"Authorization": f"Bearer {token}"},
+        verify=club.trusting_only_authority(),
+        timeout=10,
+    )
+
+
+def test_over_the_club_https_the_board_and_map_work_offline_and_a_tap_made_then_lands_once(
+    club_server: ClubServer, tablets: Callable[[], Any]
+) -> None:
+    club = club_server.club
+    # A laptop's browser makes the game and its join cards; the referee's tablet joins by the scanned card.
+    laptop = tablets()
+    game_id, _codes = create_mons_game(laptop)
+    make_cards(laptop, game_id)
+    link = scan(laptop, auth.REFEREE)
+    assert link.startswith(f"https://127.0.0.1:{club.https_port}/games/{game_id}/join/referee#code="), link
+    page = tablets()
+    page.goto(link)
+    page.get_by_role("button", name="Join as the referee").click()
+    page.wait_for_url(f"**/games/{game_id}/referee")
+    http = api(page, club)
+    start(http, game_id)
+    before = time.time() * 1000
+    board, map_page = f"/games/{game_id}/referee", f"/games/{game_id}/map"
+    for url in (board, map_page):
+        controlled(page, url)  # asserts isSecureContext too
+        assert page.evaluate("window.isSecureContext")
+        assert page.evaluate("!!navigator.serviceWorker.controller")
+    # The map asks for a screen wake lock and says that it holds.
+    page.get_by_text("Menu", exact=True).click()
+    toggle = page.locator("[data-wake-lock]")
+    expect(toggle).to_have_attribute("data-wake-lock", "held")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("[data-wake-lock-status]")).to_have_text(
+        "On: the screen stays on while this page is open."
+    )
+    assert page.evaluate("'wakeLock' in navigator")
+    expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
+    stands = int(page.locator("[data-map-page]").get_attribute("data-loaded") or 0)
+    assert stands > 0
+    wait_kept(page, board, map_page, f"/api/v1/games/{game_id}/state", f"/api/v1/games/{game_id}/units")
+    expect(page.locator("[data-not-live]")).to_be_hidden()
+
+    club_server.stop()
+    # The board as it last stood, said to be not live with its time; a marker tapped now is kept.
+    page.goto(board)
+    expect(page.locator("#board")).to_be_visible()
+    expect_not_live(page, before)
+    button, unit_id = add_marker_button(page)
+    button.click()
+    expect(page.locator("#net-status")).to_contain_text("1 tap kept on this device")
+    # The map as it last stood, its stands drawn from the kept state, not live.
+    page.goto(map_page)
+    expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
+    assert int(page.locator("[data-map-page]").get_attribute("data-loaded") or 0) == stands
+    expect_not_live(page, before)
+    assert page.evaluate("window.isSecureContext")
+
+    club_server.start()  # same ports, same data folder; a new server key, signed by the same authority
+    # The outbox sends the kept tap on its next try, once; the live stream comes back and the note goes.
+    deadline = time.monotonic() + 30
+    while marker_events(http, game_id, unit_id) < 1 and time.monotonic() < deadline:
+        time.sleep(0.25)
+    time.sleep(1.5)
+    assert marker_events(http, game_id, unit_id) == 1
+    assert suppression(http, game_id, unit_id) == 1
+    expect(page.locator("[data-not-live]")).to_be_hidden(timeout=15_000)
+    assert page.evaluate("window.firestepOutbox.waiting()") == 0
+    assert page.evaluate("!!navigator.serviceWorker.controller")
+    http.close()
