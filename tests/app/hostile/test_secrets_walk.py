@@ -110,6 +110,7 @@ class Walk:
             "game_id": [g.id],
             "unit_id": [u for us in self.batteries.values() for u in us],
             "side": list(SIDES),
+            "seat": ["referee", *SIDES],  # a join card's link (app/pages/join_cards.py)
             "item_id": [1],
             "ruleset": ["flanders-fields"],
             "ruleset_id": ["flanders-fields"],
