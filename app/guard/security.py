@@ -223,8 +223,15 @@ def docs_headers(body: bytes) -> dict[str, str]:
     return {**APP_HEADERS, "Content-Security-Policy": csp.header_value}
 
 
+def _secure_cookie(name: bytes, value: bytes) -> tuple[bytes, bytes]:
+    if name.lower() == b"set-cookie" and b"; secure" not in value.lower():
+        return name, value + b"; Secure"
+    return name, value
+
+
 class SecurityHeaders:
-    """Sets the security headers on every HTTP answer (also refusals made by other middleware)."""
+    """Sets the security headers on every HTTP answer (also refusals made by other middleware), and marks
+    every cookie Secure on an answer over HTTPS."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -237,12 +244,16 @@ class SecurityHeaders:
             await self._docs(scope, receive, send)
             return
 
+        https = scope.get("scheme") == "https"
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message.setdefault("headers", [])
                 headers = MutableHeaders(scope=message)
                 for name, value in APP_HEADERS.items():
                     headers[name] = value
+                if https:  # the club's HTTPS: no cookie of a seat or a form goes back over plain http
+                    message["headers"] = [_secure_cookie(k, v) for k, v in message["headers"]]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
