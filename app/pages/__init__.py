@@ -16,6 +16,7 @@ from app.pages import (
     join_cards,
     lookup,
     referee,
+    scenario_editor,
     table_map,
     trust,
 )
@@ -25,7 +26,18 @@ from app.pages.templates import STATIC_DIR, templates
 __all__ = ["mount_static", "router", "templates"]
 
 router = Router(include_in_schema=False)
-for pages in (games, referee, table_map, lookup, fire_plan, campaigns, campaign_battles, trust, join_cards):
+for pages in (
+    games,
+    referee,
+    table_map,
+    lookup,
+    fire_plan,
+    campaigns,
+    campaign_battles,
+    trust,
+    join_cards,
+    scenario_editor,
+):
     router.include_router(pages.router)
 
 

@@ -1,0 +1,171 @@
+"""The scenario editor (issue 27): a club's own table, forces and deployment built in the browser and saved as
+a scenario document through the scenario API (docs/scenario-format.md). The page carries what the rule set
+knows (terrain kinds with their cover and movement, organisation tables, periods, errata, base sizes); the
+document is read, saved, imported and exported by frontend/static/js/scenario-*.js through the JSON API, and
+a game is started from a saved scenario through the start page's own form (POST /games/new)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, get_args
+
+from fastapi import Path, Request
+from fastapi.responses import HTMLResponse, Response
+
+from app.core.routing import Router
+from app.data.schemas import PlanItemIn
+from app.guard import limits
+from app.guard.auth import ORGANISER_HEADER
+from app.pages.table_map import map_sizes
+from app.pages.templates import templates
+from app.services import game_setup
+from rules.core.ruleset import RuleSet
+from rules.registry import get_game_rules, get_ruleset
+from rules.table.move import TERRAIN_CLASSES, WATER_KINDS
+from rules.table.terrain import AREA_KINDS, BUFFERED, FEATURE_KINDS
+
+router = Router(include_in_schema=False)
+
+ScenarioId = Path(pattern=r"^[a-z0-9-]{1,64}$")
+# The movers a terrain's card shows (the movement table has more columns; these are the ones on the table
+# most often).
+SHOWN_MOVERS = ("infantry", "cavalry", "field-artillery", "tank")
+# The gap between stands the editor lays out in line: firestep's spacing (as the game's own default deployment
+# has), not a rule.
+LAYOUT_GAP_CM = 1.0
+PLAN_ITEMS = PlanItemIn.model_fields["item"].annotation
+
+
+@router.get("/scenarios/new", response_class=HTMLResponse)
+def new_scenario_page(request: Request) -> Response:
+    return _editor(request, None)
+
+
+@router.get("/scenarios/{scenario_id}/edit", response_class=HTMLResponse)
+def edit_scenario_page(request: Request, scenario_id: str = ScenarioId) -> Response:
+    # The document itself is read by the page's script (GET /api/v1/scenarios/{id}), which says so when the
+    # id is unknown.
+    return _editor(request, scenario_id)
+
+
+def _editor(request: Request, scenario_id: str | None) -> Response:
+    rs = get_ruleset(game_setup.NEW_GAME_RULESET)
+    context = {
+        "scenario_id": scenario_id,
+        "editor": editor_data(rs.id),
+        "periods": rs.describe()["periods"],
+        "org_tables": _org_tables(rs.id),
+        "nations": sorted({t["nation"] for t in _org_tables(rs.id)}),
+        "qualities": list(dict.fromkeys(q for t in _org_tables(rs.id) for q in t["qualities"])),
+        "organiser_header": ORGANISER_HEADER,
+    }
+    return templates.TemplateResponse(request, "scenario_editor.html", context)
+
+
+@cache
+def editor_data(ruleset_id: str) -> dict[str, Any]:
+    """What the editor's scripts read (once per process: it is the rule set's data, not a game's)."""
+    rs = get_ruleset(ruleset_id)
+    described = rs.describe()
+    return {
+        "ruleset": rs.id,
+        "sizes": map_sizes(get_game_rules(rs.id)),
+        "kinds": [_kind_card(rs, kind, described["periods"]) for kind in FEATURE_KINDS],
+        "errata": described["errata"],
+        "limits": {
+            "features": limits.MAX_FEATURES,
+            "points": limits.MAX_VERTICES_PER_RING,
+        },
+        "deploy_gap_cm": LAYOUT_GAP_CM,
+        "zone_depth": _zone_depth(rs),
+        "plan_kinds": [k for m in get_args(PLAN_ITEMS) for k in get_args(m.model_fields["kind"].annotation)],
+        "crewed_kinds": sorted(_crewed_kinds(rs.id)),
+    }
+
+
+def _kind_card(rs: RuleSet, kind: str, periods: list[dict[str, Any]]) -> dict[str, Any]:
+    """One terrain kind: how it is drawn (an area, or a line with the breadth it needs), the cover a stand in
+    it has alone and with other terrain, and how the movement table counts it, each with its printed line."""
+    card: dict[str, Any] = {
+        "kind": kind,
+        "area": kind in AREA_KINDS,
+        "breadth": BUFFERED.get(kind),
+        "cover": None,
+        "with": [],
+        "move": None,
+    }
+    if "cover-classes" in rs.datasets:
+        cover = rs.data("cover-classes")
+        # The dataset's own order: "the first rule whose kinds are all under the stand applies".
+        alone = next((r for r in cover["rules"] if set(r["kinds"]) <= {kind}), None)
+        open_ground = cover["open_ground"]
+        card["cover"] = (
+            {"cover": alone["cover"], "text": alone["text"], "source": alone["source"]}
+            if alone
+            else {"cover": open_ground["raw"], "text": open_ground["text"], "source": open_ground["source"]}
+        )
+        card["with"] = [
+            {"kinds": [k for k in r["kinds"] if k != kind], "cover": r["cover"], "text": r["text"]}
+            for r in cover["rules"]
+            if kind in r["kinds"] and len(r["kinds"]) > 1
+        ]
+    if "movement-table" in rs.datasets:
+        terrain = _move_terrain(kind)
+        by_period = {}
+        for p in periods:
+            table = rs.data("movement-table", p["id"])
+            row = table["terrain"].get(terrain) if terrain else None
+            if row is not None:
+                by_period[p["id"]] = {m: row[m] for m in SHOWN_MOVERS if m in row}
+        card["move"] = {"terrain": terrain, "by_period": by_period}
+    return card
+
+
+def _move_terrain(kind: str) -> str | None:
+    """The movement table's row for a terrain kind (rules.table.move's classes; water is crossed; wire has
+    rules of its own, not a row)."""
+    if kind in WATER_KINDS:
+        return kind
+    for terrain, kinds in TERRAIN_CLASSES:
+        if kind in kinds:
+            return terrain
+    return None if kind == "wire" else "cross-country"
+
+
+@cache
+def _org_tables(ruleset_id: str) -> list[dict[str, Any]]:
+    rs = get_ruleset(ruleset_id)
+    if "organisation-tables" not in rs.datasets:
+        return []
+    tables: list[dict[str, Any]] = rs.data("organisation-tables")
+    return tables
+
+
+@cache
+def _crewed_kinds(ruleset_id: str) -> frozenset[str]:
+    """Kinds the tables grade apart from their troops (crewed weapons keep their own grade, whatever the
+    formation's): a gun, or a unit whose grade differs from its table's default in the table as built."""
+    rs = get_ruleset(ruleset_id)
+    kinds: set[str] = set()
+
+    def walk(unit: dict[str, Any], default: str) -> None:
+        if unit.get("gun") or unit.get("quality") not in (None, default):
+            kinds.add(unit["kind"])
+        for child in unit.get("children", []):
+            walk(child, default)
+
+    for table in _org_tables(ruleset_id):
+        walk(rs.data(table["dataset"])["force"], table["default_quality"])
+    return frozenset(kinds)
+
+
+def _zone_depth(rs: RuleSet) -> dict[str, Any] | None:
+    """A new scenario's deployment zones start as deep as the rule set's own ready scenario has them (Mons:
+    "Both sides deploy 15cm onto the table"), with its source; None when it has none to go by."""
+    if "scenarios" not in rs.datasets:
+        return None
+    for scenario in rs.data("scenarios"):
+        zone = scenario.get("deployment_zones", {}).get("attacker")
+        if zone:
+            return {"cm": zone[3] - zone[1], "source": scenario.get("source", "")}
+    return None

@@ -1,0 +1,526 @@
+// The scenario editor's table and terrain (scenario_editor.html): the document being edited, the table drawn
+// to scale (L.CRS.Simple, 1 unit = 1 cm, in table-map.js's orientation: landscape with the attacker on the
+// left, portrait with the attacker at the bottom) with a 10 cm grid and the two deployment zones, and the
+// terrain drawn, reshaped, moved, turned and deleted with leaflet-geoman. A shape that crosses itself, leaves
+// the table or has too many points is refused with one sentence; the server checks the same again on save.
+// scenario-forces.js (forces, deployment) and scenario-file.js (save, import, export, start) build on
+// window.firestepScenario.
+(() => {
+  const root = document.querySelector("[data-scenario-editor]");
+  const canvas = document.querySelector("[data-scn-canvas]");
+  if (!root || !canvas || !window.L || !L.PM) return;
+  const data = JSON.parse(document.getElementById("scn-data").textContent);
+  const form = root.querySelector("[data-scn-form]");
+  const kinds = new Map(data.kinds.map((k) => [k.kind, k]));
+  const humanise = (s) => String(s || "").replace(/[-_]/g, " ").replace(/^./, (c) => c.toUpperCase());
+  const say = (text, good = false) => (window.firestepNotice ? window.firestepNotice(text, good, { key: "editor" }) : null);
+  const listeners = [];
+  const changed = (what) => { root.dataset.dirty = "1"; listeners.forEach((fn) => fn(what)); };
+
+  // -- the document --------------------------------------------------------------------------------------------
+  const emptyDoc = () => ({
+    format: "firestep-scenario/1", title: "", ruleset: data.ruleset, period: "", date: "",
+    table: { width_cm: 120, length_cm: 180 }, turns: null, first_side: "attacker", objectives: "", victory: "",
+    notes: [], special_rules: { attacker: [], defender: [] }, fire_plan: {}, variants: {},
+    terrain: { type: "FeatureCollection", features: [] },
+    sides: {
+      attacker: { nationality: "", deployment_zone: null, forces: [] },
+      defender: { nationality: "", deployment_zone: null, forces: [] },
+    },
+  });
+  let doc = emptyDoc();
+  const W = () => doc.table.width_cm;
+  const LEN = () => doc.table.length_cm;
+
+  // -- orientation: table (x, y) cm <-> map LatLng, as the game's map draws it -------------------------------------
+  const landscape = canvas.clientWidth >= canvas.clientHeight;
+  const toLL = ([x, y]) => (landscape ? L.latLng(W() - x, y) : L.latLng(y, x));
+  const fromLL = (ll) => (landscape ? [W() - ll.lat, ll.lng] : [ll.lng, ll.lat]);
+  const round = (v) => Math.round(v * 10) / 10;
+  const tableBounds = () => L.latLngBounds(toLL([0, 0]), toLL([W(), LEN()]));
+  const rect = (center, facingDeg, w, d) => {
+    const f = (facingDeg * Math.PI) / 180;
+    const u = [Math.cos(f), Math.sin(f)];
+    const v = [-Math.sin(f), Math.cos(f)];
+    return [[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([a, b]) => [
+      center[0] + (a * d * u[0]) / 2 + (b * w * v[0]) / 2,
+      center[1] + (a * d * u[1]) / 2 + (b * w * v[1]) / 2,
+    ]);
+  };
+
+  const map = L.map(canvas, {
+    crs: L.CRS.Simple, zoomControl: false, attributionControl: false, zoomSnap: 0, zoomDelta: 0.5,
+    minZoom: -2, maxZoom: 6, boxZoom: false, doubleClickZoom: false,
+  });
+  const PANES = { cloth: 350, grid: 355, zones: 358, stands: 640 };
+  for (const [name, z] of Object.entries(PANES)) map.createPane(name).style.zIndex = String(z);
+  map.getPane("grid").style.pointerEvents = "none";
+  map.getPane("zones").style.pointerEvents = "none";
+  const layers = {
+    cloth: L.layerGroup().addTo(map), grid: L.layerGroup().addTo(map), zones: L.layerGroup().addTo(map),
+    terrain: L.featureGroup().addTo(map), stands: L.layerGroup().addTo(map),
+  };
+  map.pm.setGlobalOptions({ allowSelfIntersection: false, snappable: false, continueDrawing: false });
+  map.pm.setLang("en");
+
+  const fitTable = () => {
+    map.invalidateSize();
+    map.fitBounds(tableBounds(), { padding: [12, 12], animate: false });
+    map.setMinZoom(map.getZoom() - 1);
+    map.setMaxBounds(tableBounds().pad(0.3));
+  };
+
+  // The cloth, the 10 cm grid (every 50 cm stronger, labelled along two edges) and the zones.
+  const drawTable = () => {
+    layers.cloth.clearLayers();
+    layers.grid.clearLayers();
+    L.rectangle(tableBounds(), { pane: "cloth", className: "table-cloth", interactive: false }).addTo(layers.cloth);
+    for (let x = 10; x < W(); x += 10) {
+      L.polyline([toLL([x, 0]), toLL([x, LEN()])], { pane: "grid", className: x % 50 ? "scn-grid" : "scn-grid major", interactive: false }).addTo(layers.grid);
+    }
+    for (let y = 10; y < LEN(); y += 10) {
+      L.polyline([toLL([0, y]), toLL([W(), y])], { pane: "grid", className: y % 50 ? "scn-grid" : "scn-grid major", interactive: false }).addTo(layers.grid);
+    }
+    const label = (p, text) => L.marker(toLL(p), {
+      pane: "grid", interactive: false, keyboard: false,
+      icon: L.divIcon({ className: "scn-grid-label", html: `<span>${text}</span>`, iconSize: null }),
+    }).addTo(layers.grid);
+    for (let x = 0; x <= W(); x += 10) label([x, 0], x);
+    for (let y = 10; y <= LEN(); y += 10) label([0, y], y);
+    drawZones();
+  };
+  const zoneRect = (side, depth) => {
+    const [y0, y1] = side === "attacker" ? [0, depth] : [LEN() - depth, LEN()];
+    return { type: "Polygon", coordinates: [[[0, y0], [W(), y0], [W(), y1], [0, y1], [0, y0]]] };
+  };
+  const drawZones = () => {
+    layers.zones.clearLayers();
+    for (const side of ["attacker", "defender"]) {
+      const zone = doc.sides[side].deployment_zone;
+      if (!zone) continue;
+      L.polygon(zone.coordinates[0].map(toLL), { pane: "zones", className: `scn-zone ${side}`, interactive: false }).addTo(layers.zones);
+    }
+  };
+  const insideZone = (side, [x, y]) => {
+    const zone = doc.sides[side].deployment_zone;
+    if (!zone) return true; // no zone drawn: nowhere is outside it
+    const ring = zone.coordinates[0];
+    let inside = false;
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i];
+      const [xj, yj] = ring[j];
+      if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+    }
+    // On the edge counts as inside: a stand lined up on the zone's front edge is in it.
+    return inside || ring.some(([xi, yi], i) => {
+      const [xj, yj] = ring[(i + 1) % ring.length];
+      const cross = (xj - xi) * (y - yi) - (yj - yi) * (x - xi);
+      return Math.abs(cross) < 1e-6 && x >= Math.min(xi, xj) - 1e-6 && x <= Math.max(xi, xj) + 1e-6 && y >= Math.min(yi, yj) - 1e-6 && y <= Math.max(yi, yj) + 1e-6;
+    });
+  };
+
+  // -- terrain -------------------------------------------------------------------------------------------------
+  const pieces = new Map(); // feature id -> { feature, layer }
+  let selected = null;
+  let nextId = 1;
+  const list = root.querySelector("[data-terrain-list]");
+  const kindSelect = root.querySelector("[data-terrain-kind]");
+  const breadthInput = root.querySelector("[data-terrain-breadth]");
+  const ownerSelect = root.querySelector("[data-terrain-owner]");
+
+  const coverWords = (card) => {
+    if (!card.cover) return "";
+    const alone = `Cover: ${card.cover.cover} (“${card.cover.text}”).`;
+    const withOthers = card.with.map((w) => ` With ${w.kinds.join(" and ")}: ${w.cover}.`).join("");
+    return alone + withOthers;
+  };
+  const moveWords = (card) => {
+    const move = card.move;
+    if (!move) return "";
+    if (!move.terrain) return " Movement: crossed by the wire rules, not the movement table.";
+    const row = move.by_period[doc.period] || Object.values(move.by_period)[0];
+    if (!row) return "";
+    const parts = Object.entries(row).map(([mover, r]) => {
+      if (!r.may_pass) return `${humanise(mover)} may not pass`;
+      if (r.crossing_actions) return `${humanise(mover)} ${r.crossing_actions} actions to cross`;
+      return `${humanise(mover)} ${r.allowance_cm} cm`;
+    });
+    return ` Movement (${humanise(move.terrain)}): ${parts.join(", ")}.`;
+  };
+  const kindWords = (kind) => `${humanise(kind)}. ${coverWords(kinds.get(kind))}${moveWords(kinds.get(kind))}`;
+
+  const showKind = () => {
+    const card = kinds.get(kindSelect.value);
+    root.querySelector("[data-kind-card]").textContent = kindWords(card.kind);
+    const breadthRow = root.querySelector("[data-breadth-row]");
+    breadthRow.hidden = !card.breadth;
+    root.querySelector("[data-breadth-label]").textContent = card.kind === "wire"
+      ? "Depth of the belt (cm; blank: the rules' standard belt)" : `${humanise(card.kind)} width (cm, needed for a line)`;
+    root.querySelector("[data-owner-row]").hidden = card.kind !== "trench";
+    root.querySelector('[data-draw="Line"]').disabled = card.area;
+  };
+  kindSelect.addEventListener("change", showKind);
+
+  // -- the checks a drawn shape must pass ----------------------------------------------------------------------
+  const ringsOf = (geometry) => (geometry.type === "Polygon" ? geometry.coordinates : [geometry.coordinates]);
+  const segmentsCross = (a, b, c, d) => {
+    const o = (p, q, r) => Math.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
+    return o(a, b, c) * o(a, b, d) < 0 && o(c, d, a) * o(c, d, b) < 0;
+  };
+  const selfCrossing = (points, closed) => {
+    const n = points.length;
+    const segs = closed ? n : n - 1;
+    for (let i = 0; i < segs; i++) {
+      for (let j = i + 2; j < segs; j++) {
+        if (closed && i === 0 && j === segs - 1) continue;
+        if (segmentsCross(points[i], points[(i + 1) % n], points[j], points[(j + 1) % n])) return true;
+      }
+    }
+    return false;
+  };
+  const problem = (kind, geometry) => {
+    const what = humanise(kind).toLowerCase();
+    for (const ring of ringsOf(geometry)) {
+      if (ring.length > data.limits.points) return `That ${what} has ${ring.length} points; a shape may have at most ${data.limits.points}.`;
+      if (ring.some(([x, y]) => x < -1e-6 || y < -1e-6 || x > W() + 1e-6 || y > LEN() + 1e-6)) {
+        return `That ${what} goes off the table: every point must be on the ${W()} × ${LEN()} cm table.`;
+      }
+      const closed = geometry.type === "Polygon";
+      const pts = closed ? ring.slice(0, -1) : ring;
+      if ((closed && pts.length < 3) || pts.length < 2) return `That ${what} has too few points to be a shape.`;
+      if (selfCrossing(pts, closed)) return `That ${what} crosses itself: draw its outline without crossing.`;
+    }
+    if (pieces.size >= data.limits.features && !geometry.__existing) return `A table holds at most ${data.limits.features} pieces of terrain.`;
+    return null;
+  };
+  const geometryOf = (layer) => {
+    if (layer instanceof L.Polygon) {
+      const ring = layer.getLatLngs()[0].map((ll) => fromLL(ll).map(round));
+      return { type: "Polygon", coordinates: [[...ring, ring[0]]] };
+    }
+    return { type: "LineString", coordinates: layer.getLatLngs().map((ll) => fromLL(ll).map(round)) };
+  };
+  const latLngsOf = (geometry) => (geometry.type === "Polygon"
+    ? [geometry.coordinates[0].slice(0, -1).map(toLL)] : geometry.coordinates.map(toLL));
+
+  const styleLayer = (layer, kind) => {
+    const el = layer.getElement && layer.getElement();
+    if (!el) return;
+    el.setAttribute("class", `leaflet-interactive terrain terrain-${kind}${layer instanceof L.Polygon ? "" : " line"}${selected && pieces.get(selected)?.layer === layer ? " scn-selected" : ""}`);
+  };
+  const nameOf = (f) => f.properties.name || `${humanise(f.properties.kind)} ${String(f.id).replace(/^t/, "")}`;
+
+  const renderList = () => {
+    list.replaceChildren(...[...pieces.values()].map(({ feature }) => {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "button scn-item";
+      b.dataset.piece = feature.id;
+      b.setAttribute("aria-pressed", String(selected === feature.id));
+      b.textContent = nameOf(feature);
+      li.append(b);
+      return li;
+    }));
+    if (!pieces.size) list.innerHTML = '<li class="muted">No terrain yet.</li>';
+    root.dataset.terrain = String(pieces.size);
+  };
+
+  const addPiece = (feature, layer) => {
+    pieces.set(feature.id, { feature, layer });
+    layer.addTo(layers.terrain);
+    styleLayer(layer, feature.properties.kind);
+    let before = feature.geometry;
+    const edited = () => {
+      const geometry = geometryOf(layer);
+      const refused = problem(feature.properties.kind, { ...geometry, __existing: true });
+      if (refused) {
+        say(refused);
+        layer.setLatLngs(latLngsOf(before));
+        if (layer.pm.enabled()) { layer.pm.disable(); layer.pm.enable(); }
+        styleLayer(layer, feature.properties.kind);
+        return;
+      }
+      feature.geometry = geometry;
+      before = geometry;
+      styleLayer(layer, feature.properties.kind);
+      changed({ terrain: feature.id });
+    };
+    layer.on("pm:edit pm:dragend pm:rotateend", edited);
+    layer.on("click", (e) => {
+      if (tapHandler && tapHandler(e.latlng)) return;
+      select(feature.id);
+    });
+    renderList();
+  };
+  const featureFrom = (kind, geometry) => {
+    const properties = { kind };
+    const card = kinds.get(kind);
+    const breadth = Number(breadthInput.value);
+    if (card.breadth && geometry.type === "LineString") {
+      if (breadth > 0) properties[card.breadth] = breadth;
+      else if (kind !== "wire") return { refused: `A ${humanise(kind).toLowerCase()} drawn as a line needs its width in cm: enter it above, then draw again.` };
+    }
+    if (kind === "trench") properties.owner = ownerSelect.value;
+    return { feature: { type: "Feature", id: `t${nextId++}`, properties, geometry } };
+  };
+
+  // -- drawing ---------------------------------------------------------------------------------------------------
+  let drawing = null;
+  const drawButtons = root.querySelectorAll("[data-draw]");
+  const setDrawing = (shape) => {
+    drawing = shape;
+    root.querySelector("[data-draw-finish]").hidden = !shape || shape === "Rectangle";
+    root.querySelector("[data-draw-cancel]").hidden = !shape;
+    drawButtons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.draw === shape)));
+    root.dataset.drawing = shape || "";
+    mode(shape ? `Drawing ${humanise(kindSelect.value).toLowerCase()}: tap ${shape === "Rectangle" ? "two opposite corners" : "each point, then Finish"}.` : "");
+  };
+  const startDrawing = (shape) => {
+    select(null);
+    const kind = kindSelect.value;
+    if (shape === "Line" && kinds.get(kind).area) { say(`A ${humanise(kind).toLowerCase()} is an area: draw a box or an outline.`); return; }
+    if (shape === "Line" && kind !== "wire" && kinds.get(kind).breadth && !(Number(breadthInput.value) > 0)) {
+      say(`A ${humanise(kind).toLowerCase()} drawn as a line needs its width in cm: enter it first.`);
+      breadthInput.focus();
+      return;
+    }
+    map.pm.disableDraw();
+    map.pm.enableDraw(shape, { finishOn: null, pathOptions: { className: `terrain terrain-${kind}` } });
+    setDrawing(shape);
+  };
+  map.on("pm:create", (e) => {
+    const kind = kindSelect.value;
+    const layer = e.layer;
+    const geometry = geometryOf(layer);
+    const refused = problem(kind, geometry);
+    const made = refused ? { refused } : featureFrom(kind, geometry);
+    map.removeLayer(layer);
+    setDrawing(null);
+    if (made.refused) { say(made.refused); return; }
+    const drawn = geometry.type === "Polygon" ? L.polygon(latLngsOf(geometry)) : L.polyline(latLngsOf(geometry));
+    addPiece(made.feature, drawn);
+    doc.terrain.features.push(made.feature);
+    select(made.feature.id);
+    changed({ terrain: made.feature.id });
+    say(`${nameOf(made.feature)} drawn.`, true);
+  });
+  map.on("pm:drawend", () => { if (drawing) setDrawing(null); });
+  map.on("pm:intersect", () => say("That shape would cross itself: draw its outline without crossing."));
+
+  // -- the selected piece ------------------------------------------------------------------------------------------
+  const piecePanel = root.querySelector("[data-piece]");
+  const stopEditing = () => {
+    for (const { layer } of pieces.values()) {
+      if (layer.pm.enabled()) layer.pm.disable();
+      if (layer.pm.layerDragEnabled && layer.pm.layerDragEnabled()) layer.pm.disableLayerDrag();
+      if (layer.pm.rotateEnabled && layer.pm.rotateEnabled()) layer.pm.disableRotate();
+    }
+    piecePanel.querySelectorAll("[data-piece-action]").forEach((b) => b.setAttribute("aria-pressed", "false"));
+  };
+  const select = (id) => {
+    stopEditing();
+    selected = id;
+    for (const { feature, layer } of pieces.values()) styleLayer(layer, feature.properties.kind);
+    piecePanel.hidden = !id;
+    if (id) {
+      const { feature } = pieces.get(id);
+      piecePanel.querySelector("[data-piece-name]").textContent = nameOf(feature);
+      const owner = feature.properties.owner ? ` The ${feature.properties.owner}'s trench.` : "";
+      piecePanel.querySelector("[data-piece-card]").textContent = `${kindWords(feature.properties.kind)}${owner}`;
+      if (!root.querySelector('[data-scn-panel="terrain"]').hidden) piecePanel.scrollIntoView({ block: "nearest" });
+    }
+    renderList();
+  };
+  const pieceAction = (action) => {
+    if (!selected) return;
+    const { feature, layer } = pieces.get(selected);
+    const button = piecePanel.querySelector(`[data-piece-action="${action}"]`);
+    const wasOn = button.getAttribute("aria-pressed") === "true";
+    stopEditing();
+    if (action === "delete") {
+      layers.terrain.removeLayer(layer);
+      pieces.delete(selected);
+      doc.terrain.features = doc.terrain.features.filter((f) => f !== feature);
+      const gone = nameOf(feature);
+      select(null);
+      changed({ terrain: feature.id });
+      say(`${gone} deleted.`, true);
+      return;
+    }
+    if (wasOn) return;
+    if (action === "reshape") layer.pm.enable({ allowSelfIntersection: false, snappable: false });
+    if (action === "move") layer.pm.enableLayerDrag();
+    if (action === "turn") layer.pm.enableRotate();
+    button.setAttribute("aria-pressed", "true");
+  };
+
+  // -- taps on the table: placing a stand (scenario-forces.js) takes the tap first ----------------------------------
+  let tapHandler = null;
+  map.on("click", (e) => {
+    if (drawing) return;
+    if (tapHandler && tapHandler(e.latlng)) return;
+    if (selected) select(null);
+  });
+  const modeLine = root.querySelector("[data-scn-mode]");
+  const mode = (text) => { modeLine.textContent = text; modeLine.hidden = !text; };
+
+  // -- the form's fields to and from the document --------------------------------------------------------------------
+  const field = (name) => form.querySelector(`[data-doc="${name}"]`);
+  const checkedValue = (selector) => (form.querySelector(`${selector}:checked`) || {}).value;
+  const readForm = () => {
+    doc.title = field("title").value.trim();
+    doc.date = field("date").value.trim();
+    doc.objectives = field("objectives").value.trim();
+    doc.victory = field("victory").value.trim();
+    doc.notes = field("notes").value.split("\n").map((s) => s.trim()).filter(Boolean);
+    const turns = field("turns").value;
+    doc.turns = turns === "" ? null : Number(turns);
+    doc.period = checkedValue("[data-doc-period]") || doc.period;
+    doc.first_side = checkedValue("[data-doc-first]") || "attacker";
+    const fire = {};
+    form.querySelectorAll("[data-fire-plan]").forEach((input) => {
+      if (input.value === "") return;
+      (fire[input.dataset.firePlan] ||= {})[input.dataset.planKind] = Number(input.value);
+    });
+    doc.fire_plan = fire;
+    const variants = {};
+    form.querySelectorAll("[data-erratum]:checked").forEach((input) => {
+      if (!input.hasAttribute("data-default") && !input.closest("fieldset").hidden) variants[input.dataset.erratum] = input.value;
+    });
+    doc.variants = variants;
+    for (const side of ["attacker", "defender"]) doc.sides[side].nationality = checkedValue(`[data-side-nation="${side}"]`) || "";
+  };
+  const writeForm = () => {
+    field("title").value = doc.title || "";
+    field("date").value = doc.date || "";
+    field("objectives").value = doc.objectives || "";
+    field("victory").value = doc.victory || "";
+    field("notes").value = (doc.notes || []).join("\n");
+    field("turns").value = doc.turns ?? "";
+    const check = (selector) => { const el = form.querySelector(selector); if (el) el.checked = true; };
+    check(`[data-doc-period][value="${doc.period}"]`);
+    check(`[data-doc-first][value="${doc.first_side}"]`);
+    form.querySelectorAll("[data-fire-plan]").forEach((input) => {
+      input.value = doc.fire_plan?.[input.dataset.firePlan]?.[input.dataset.planKind] ?? "";
+    });
+    form.querySelectorAll("[data-erratum][data-default]").forEach((input) => { input.checked = true; });
+    for (const [id, reading] of Object.entries(doc.variants || {})) check(`[data-erratum="${id}"][value="${reading}"]`);
+    for (const side of ["attacker", "defender"]) check(`[data-side-nation="${side}"][value="${doc.sides[side].nationality}"]`);
+    form.querySelector('[data-table="width_cm"]').value = W();
+    form.querySelector('[data-table="length_cm"]').value = LEN();
+    for (const side of ["attacker", "defender"]) {
+      const zone = doc.sides[side].deployment_zone;
+      const ys = zone ? zone.coordinates[0].map((p) => p[1]) : [];
+      form.querySelector(`[data-zone-depth="${side}"]`).value = zone ? Math.max(...ys) - Math.min(...ys) : "";
+    }
+    showPeriod();
+  };
+  // The errata of the scenario's period only; org-tables.js refits the tables to it.
+  const showPeriod = () => {
+    const period = checkedValue("[data-doc-period]");
+    form.querySelectorAll("[data-erratum-periods]").forEach((fs) => {
+      const periods = fs.dataset.erratumPeriods.split(" ").filter(Boolean);
+      fs.hidden = periods.length > 0 && !periods.includes(period);
+    });
+    const box = form.querySelector("[data-org-forces]");
+    if (box) box.dispatchEvent(new Event("change", { bubbles: false }));
+  };
+  const setZones = () => {
+    for (const side of ["attacker", "defender"]) {
+      const depth = Number(form.querySelector(`[data-zone-depth="${side}"]`).value);
+      doc.sides[side].deployment_zone = depth > 0 ? zoneRect(side, Math.min(depth, LEN())) : null;
+    }
+    drawZones();
+  };
+  form.addEventListener("change", (e) => {
+    const t = e.target;
+    if (t.matches("[data-doc-period]")) { readForm(); showPeriod(); showKind(); if (selected) select(selected); }
+    if (t.matches("[data-table]")) {
+      const value = Number(t.value);
+      if (!(value >= Number(t.min) && value <= Number(t.max))) { say(`The table's ${t.dataset.table === "width_cm" ? "width" : "length"} must be ${t.min}–${t.max} cm.`); t.value = doc.table[t.dataset.table]; return; }
+      doc.table[t.dataset.table] = value;
+      const outside = [...pieces.values()].filter(({ feature }) => problem(feature.properties.kind, { ...feature.geometry, __existing: true }));
+      if (outside.length) say(`${outside.length} piece${outside.length > 1 ? "s" : ""} of terrain now leave the table: move or delete ${outside.length > 1 ? "them" : "it"}.`);
+      setZones(); redrawAll(); fitTable();
+    }
+    if (t.matches("[data-zone-depth]")) setZones();
+    changed({ form: true });
+  });
+  form.addEventListener("input", () => { root.dataset.dirty = "1"; });
+  form.addEventListener("submit", (e) => e.preventDefault());
+
+  // -- the whole document in, and out --------------------------------------------------------------------------------
+  const redrawAll = () => {
+    for (const { layer } of pieces.values()) layers.terrain.removeLayer(layer);
+    pieces.clear();
+    for (const f of doc.terrain.features) {
+      const layer = f.geometry.type === "Polygon" ? L.polygon(latLngsOf(f.geometry)) : f.geometry.type === "LineString" ? L.polyline(latLngsOf(f.geometry)) : null;
+      if (layer) addPiece(f, layer);
+    }
+    drawTable();
+    changed({ all: true });
+  };
+  const load = (incoming) => {
+    doc = { ...emptyDoc(), ...incoming };
+    doc.terrain = doc.terrain || { type: "FeatureCollection", features: [] };
+    for (const side of ["attacker", "defender"]) doc.sides[side] = { nationality: "", deployment_zone: null, forces: [], ...(doc.sides?.[side] || {}) };
+    doc.terrain.features.forEach((f, i) => { if (f.id === undefined || f.id === null) f.id = `t${i + 1}`; });
+    nextId = doc.terrain.features.length + 1;
+    while (doc.terrain.features.some((f) => f.id === `t${nextId}`)) nextId++;
+    writeForm();
+    select(null);
+    redrawAll();
+    fitTable();
+    delete root.dataset.dirty;
+  };
+  const current = () => { readForm(); return doc; };
+
+  document.addEventListener("click", (event) => {
+    const tab = event.target.closest("[data-scn-tab]");
+    if (tab) {
+      root.querySelectorAll("[data-scn-tab]").forEach((b) => b.setAttribute("aria-pressed", String(b === tab)));
+      root.querySelectorAll("[data-scn-panel]").forEach((p) => { p.hidden = p.dataset.scnPanel !== tab.dataset.scnTab; });
+      root.dataset.tab = tab.dataset.scnTab;
+      return;
+    }
+    const draw = event.target.closest("[data-draw]");
+    if (draw) { startDrawing(draw.dataset.draw); return; }
+    if (event.target.closest("[data-draw-finish]")) {
+      const handler = drawing && map.pm.Draw[drawing];
+      if (handler && handler._layer && handler._layer.getLatLngs().length) handler._finishShape();
+      else say("Tap the table to put the shape's points first.");
+      return;
+    }
+    if (event.target.closest("[data-draw-cancel]")) { map.pm.disableDraw(); setDrawing(null); return; }
+    const piece = event.target.closest("[data-piece]");
+    if (piece && piece.dataset.piece) { select(piece.dataset.piece); return; }
+    const action = event.target.closest("[data-piece-action]");
+    if (action) pieceAction(action.dataset.pieceAction);
+  });
+
+  // The defaults of a new scenario: the table's size, and zones as deep as the rule set's ready scenario has them.
+  const fresh = emptyDoc();
+  fresh.period = checkedValue("[data-doc-period]");
+  if (data.zone_depth) for (const side of ["attacker", "defender"]) fresh.sides[side].deployment_zone = zoneRect(side, data.zone_depth.cm);
+  readForm();
+  for (const side of ["attacker", "defender"]) fresh.sides[side].nationality = doc.sides[side].nationality;
+  showKind();
+  load(fresh);
+  root.dataset.orientation = landscape ? "landscape" : "portrait";
+
+  window.firestepScenario = {
+    data, root, form, map, layers, toLL, fromLL, rect, round, insideZone, humanise, say,
+    doc: () => doc, current, load, W, LEN, mode,
+    onChange: (fn) => listeners.push(fn),
+    changed,
+    setTap: (fn) => { tapHandler = fn; canvas.classList.toggle("picking", Boolean(fn)); },
+    // For tests and the screen checks: a table point's position in the page.
+    pagePoint: ([x, y]) => {
+      const p = map.latLngToContainerPoint(toLL([x, y]));
+      const box = canvas.getBoundingClientRect();
+      return { x: box.left + p.x, y: box.top + p.y };
+    },
+  };
+  window.dispatchEvent(new CustomEvent("firestep:scenario-ready"));
+})();

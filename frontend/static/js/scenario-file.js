@@ -1,0 +1,122 @@
+// The scenario editor's file: read a stored scenario into the editor (/scenarios/{id}/edit), Save it (POST a new
+// one, PUT a stored one), Export it (the stored document as a .json download), Import a file (POSTed, then
+// edited here), and Start a game from it through the start page's own form (POST /games/new {scenario}), which
+// lands on the new game's created page. The server's refusals are shown naming the field and what it allows.
+(() => {
+  const start = () => {
+    const S = window.firestepScenario;
+    const { root, say } = S;
+    const API = "/api/v1/scenarios";
+    const message = root.querySelector("[data-file-message]");
+    const savedAs = root.querySelector("[data-saved-as]");
+    const startForm = root.querySelector("[data-start-form]");
+    const keyInput = root.querySelector("[data-organiser-key]");
+    let id = root.dataset.scenarioId || "";
+
+    const headers = () => {
+      const h = {
+        "Content-Type": "application/json",
+        "X-CSRFToken": document.querySelector('meta[name="csrf-token"]')?.content || "",
+      };
+      if (keyInput && keyInput.value) h[root.dataset.organiserHeader] = keyInput.value;
+      return h;
+    };
+    const call = async (url, method, body) => {
+      try {
+        const response = await fetch(url, { method, credentials: "same-origin", headers: headers(), body: body === undefined ? undefined : JSON.stringify(body) });
+        const data = await response.json().catch(() => null);
+        return { ok: response.ok, status: response.status, data, retryAfter: response.headers.get("Retry-After") };
+      } catch (err) {
+        return { ok: false, status: 0, data: null };
+      }
+    };
+    // A refusal in one sentence: a 422 names the field (its path in the document) and the values it allows.
+    const refusal = (result, doing) => {
+      const detail = result.data?.detail;
+      if (result.status === 422 && Array.isArray(detail) && detail.length) {
+        const d = detail[0];
+        const where = (d.loc || []).filter((p) => p !== "body").join(".");
+        const allowed = Array.isArray(d.allowed) && d.allowed.length ? ` (allowed: ${d.allowed.slice(0, 12).join(", ")}${d.allowed.length > 12 ? ", …" : ""})` : "";
+        return `Not ${doing}: ${where ? `${where}: ` : ""}${d.msg}${allowed}.`;
+      }
+      if (typeof detail === "string" && result.status >= 400 && result.status < 500) return `Not ${doing}: ${detail}.`;
+      return window.firestepExplain ? window.firestepExplain(result.status, result.data, result.retryAfter) : `Not ${doing} (error ${result.status}).`;
+    };
+    const tell = (text, good = false) => {
+      message.textContent = text;
+      message.classList.toggle("good", good);
+      say(text, good);
+    };
+    const saved = (doc) => {
+      id = doc.id;
+      root.dataset.scenarioId = id;
+      savedAs.textContent = `Saved as “${doc.title || id}” (${id}).`;
+      startForm.querySelector("[data-start-scenario]").value = id;
+      startForm.querySelector("[data-start]").disabled = false;
+      if (location.pathname !== `/scenarios/${id}/edit`) history.replaceState(null, "", `/scenarios/${id}/edit`);
+      delete root.dataset.dirty;
+    };
+
+    const save = async () => {
+      const doc = JSON.parse(JSON.stringify(S.current()));
+      if (!doc.title) { tell("Give the scenario a title first (under Scenario)."); return false; }
+      if (id) doc.id = id; else delete doc.id;
+      const result = await call(id ? `${API}/${encodeURIComponent(id)}` : API, id ? "PUT" : "POST", doc);
+      if (!result.ok) { tell(refusal(result, "saved")); return false; }
+      saved(result.data);
+      tell(`Saved: ${result.data.title}.`, true);
+      return true;
+    };
+    const exportFile = async () => {
+      if (!id || root.dataset.dirty) { tell("Save the scenario first: the file is the saved scenario."); return; }
+      const result = await call(`${API}/${encodeURIComponent(id)}`, "GET");
+      if (!result.ok) { tell(refusal(result, "exported")); return; }
+      const blob = new Blob([JSON.stringify(result.data, null, 2)], { type: "application/json" });
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(blob);
+      a.download = `${id}.json`;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+      tell(`Exported ${id}.json.`, true);
+    };
+    const importFile = async (file) => {
+      let doc;
+      try { doc = JSON.parse(await file.text()); } catch (err) { tell(`Not imported: ${file.name} is not a JSON file.`); return; }
+      const result = await call(API, "POST", doc);
+      if (!result.ok) { tell(refusal(result, "imported")); return; }
+      S.load(result.data);
+      saved(result.data);
+      tell(`Imported ${file.name} as “${result.data.title}”.`, true);
+    };
+
+    root.addEventListener("click", async (e) => {
+      if (e.target.closest("[data-save]")) { await save(); return; }
+      if (e.target.closest("[data-export]")) await exportFile();
+    });
+    root.querySelector("[data-import]").addEventListener("change", async (e) => {
+      const file = e.target.files && e.target.files[0];
+      e.target.value = "";
+      if (file) await importFile(file);
+    });
+    // Start from what is saved: unsaved changes are saved first, so the game is what the editor shows.
+    startForm.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      if ((!id || root.dataset.dirty) && !(await save())) return;
+      startForm.querySelector("[data-start-key]").value = keyInput ? keyInput.value : "";
+      startForm.submit();
+    });
+
+    if (id) {
+      call(`${API}/${encodeURIComponent(id)}`, "GET").then((result) => {
+        if (!result.ok) { tell(result.status === 404 ? `There is no scenario ${id}: this page starts a new one.` : refusal(result, "read")); id = ""; return; }
+        S.load(result.data);
+        saved(result.data);
+        root.dataset.loadedScenario = id;
+      });
+    }
+  };
+  if (window.firestepScenario) start();
+  else window.addEventListener("firestep:scenario-ready", start, { once: true });
+})();
