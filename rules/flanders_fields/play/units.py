@@ -76,7 +76,30 @@ SRC_ORDERED_UNITS = cite("ORDERS AND ACTIONS")
 
 
 def order_unit(unit: Member, by_id: Mapping[int | None, Member]) -> str | None:
-    """The order-roll unit a unit is ordered as (None: it is ordered with the unit above it)."""
+    """The order-roll unit a unit is ordered as: by its own kind, else (a formation the tables do not order
+    as a whole, such as an artillery group of batteries) as every unit under it is ordered ("Individual
+    Regimental/Brigade Artillery; D6 determines number of "Actions" each may make"). None: it is ordered
+    with the unit above it (a platoon), or the units under it are ordered differently (a battalion's
+    companies and MGs), so the player says which."""
+    own = _own_order_unit(unit, by_id)
+    if own is not None:
+        return own
+    children: dict[int | None, list[Member]] = {}
+    for u in by_id.values():
+        children.setdefault(u.parent_id, []).append(u)
+    found: set[str] = set()
+    stack = list(children.get(unit.id, []))
+    while stack:
+        u = stack.pop()
+        ordered = _own_order_unit(u, by_id)
+        if ordered is None:
+            stack.extend(children.get(u.id, []))
+        else:
+            found.add(ordered)
+    return found.pop() if len(found) == 1 else None
+
+
+def _own_order_unit(unit: Member, by_id: Mapping[int | None, Member]) -> str | None:
     if unit.kind in ORDER_UNIT:
         return ORDER_UNIT[unit.kind]
     in_battalion = ancestor_at(unit, "battalion", by_id) is not None

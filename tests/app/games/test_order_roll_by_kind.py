@@ -1,0 +1,64 @@
+"""Issue 26: the in-game order roll picks the order-roll unit by the unit's own kind. An artillery group
+(Mons: "Field Artillery Group 1") rolls as regimental artillery, never as a battalion's rifle companies."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from rules.flanders_fields.book.tables import ORDER_TABLES, actions_for
+from tests.app.games.conftest import new_game, start_game, units_by_ref
+
+
+def _odds(unit: str) -> dict[int, Fraction]:
+    """Actions per face of one D6 on the early playsheet's table for `unit`, as exact odds."""
+    out: dict[int, Fraction] = {}
+    for face in range(1, 7):
+        n = actions_for(face, ORDER_TABLES["early"][unit].bands)
+        out[n] = out.get(n, Fraction(0)) + Fraction(1, 6)
+    return out
+
+
+def _roll(client: TestClient, game: Any, unit_id: int, die: int) -> dict[str, Any]:
+    r = client.post(
+        f"/api/v1/games/{game.id}/resolve/order-roll",
+        headers=game.referee,
+        json={"unit_id": unit_id, "dice": [die], "apply": False},
+    )
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def test_an_artillery_group_rolls_as_regimental_artillery(client: TestClient) -> None:
+    game = new_game(client)
+    start_game(client, game)
+    units = units_by_ref(client, game)
+    group = units["mons-1914/de/infantry-regiment-1/field-artillery-group-1"]
+    assert group["name"] == "Field Artillery Group 1"
+    out = _roll(client, game, group["id"], 5)
+    filled = {f["field"]: f["value"] for f in out["filled"]}
+    # Crewed weapons "are always classed as Experienced"; the unit is the artillery, not rifle companies.
+    assert filled["unit"] == "regimental-artillery" and filled["quality"] == "experienced"
+    answer = out["resolution"]
+    exact = {int(k.removeprefix("actions-")): Fraction(v) for k, v in answer["probabilities_exact"].items()}
+    # "ARTILLERY WITH LINE OF SIGHT 1-2 = No Action 3-5 = 1 Action 6+ = 2 Actions": a 5 is one action.
+    assert exact == _odds("regimental-artillery") != _odds("rifle-company")
+    assert (
+        answer["outcome"]["actions"]
+        == actions_for(5, ORDER_TABLES["early"]["regimental-artillery"].bands)
+        == 1
+    )
+    # A battery rolls on the same table; a battalion (companies and MGs alike under it) is left to the player.
+    battery = units["mons-1914/de/infantry-regiment-1/field-artillery-group-1/field-battery-1"]
+    assert {f["field"]: f["value"] for f in _roll(client, game, battery["id"], 5)["filled"]}["unit"] == (
+        "regimental-artillery"
+    )
+    battalion = units["mons-1914/de/infantry-regiment-1/infantry-battalion-1"]
+    r = client.post(
+        f"/api/v1/games/{game.id}/resolve/order-roll",
+        headers=game.referee,
+        json={"unit_id": battalion["id"], "dice": [5], "apply": False},
+    )
+    assert r.status_code == 422 and "unit" in r.text, r.text
