@@ -28,6 +28,7 @@ from rules.core.errors import NotFoundError, RulesError
 from rules.flanders_fields.planning import rehearsal as R
 from rules.flanders_fields.planning.scenarios import build_scenario
 from rules.flanders_fields.play.game_table import stand_of
+from rules.flanders_fields.play.units import carries_aiming_point
 from rules.flanders_fields.resolvers.barrage import require_plan_item
 from rules.table.frame import AHEAD_DEG, Side, table_to_grid
 from rules.table.templates import TEMPLATES, Template
@@ -125,6 +126,13 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
             zones.append({"side": s, "x": x0, "y": y0, "w": x1 - x0, "h": y1 - y0})
     units = list_units(session, game.id or 0)
     names = display_names(units)
+    # The batteries and mortars a plan item names, by the names the board, the map and the lookup show.
+    parents = {u.parent_id for u in units}
+    guns = [
+        names.get(u.id or 0, u.name)
+        for u in units
+        if u.side == side and u.id not in parents and not u.killed and carries_aiming_point(u)
+    ]
     stands = []
     for u in units:
         st = stand_of(u)
@@ -191,6 +199,7 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
         "terrain_shapes": _terrain_shapes(game.terrain),
         "zones": zones,
         "stands": stands,
+        "guns": guns,
         "marks": marks,
         "flip": flip,
     }

@@ -20,6 +20,7 @@ from app.pages.seats import Seat
 from app.pages.templates import humanise
 from app.services import markers, resolve
 from app.services import units as units_service
+from app.services.unit_names import display_names
 from rules.core.errors import RulesError
 
 
@@ -117,8 +118,21 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
 
 
 def game_lookup_context(session: Session, game: Game, seat: Seat, unit: Unit | None) -> dict[str, Any]:
-    tree = unit_tree(units_service.list_units(session, game.id or 0), markers.rules_of(game))
+    units = units_service.list_units(session, game.id or 0)
+    tree = unit_tree(units, markers.rules_of(game))
+    # The picker names each unit as the board, the map and the fire plan do ("1 Rgt Bty 2", never one of
+    # three "77mm Battery").
+    names = display_names(units)
+
+    def named(nodes: list[dict[str, Any]]) -> None:
+        for n in nodes:
+            n["name"] = names.get(n["unit"].id or 0, n["unit"].name)
+            named(n["children"])
+
+    for nodes in tree.values():
+        named(nodes)
     return {
+        "unit_name": names.get(unit.id or 0, unit.name) if unit is not None else "",
         "rulesets": [],
         "period": game.period,
         "errata": [],

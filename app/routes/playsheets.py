@@ -24,6 +24,7 @@ from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
 from app.services import fireplans, games, seats
 from app.services import units as units_service
+from app.services.unit_names import display_names
 from playsheets import render
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import Side
@@ -316,9 +317,11 @@ def game_fire_plan(
 
 def game_cards(units: Sequence[Unit], side: str | None, read: units_service.Reader) -> list[dict[str, Any]]:
     """One card per battery and mortar of a game still in it: guns numbered and mortars lettered, per side,
-    as the appendix's cards are; each aiming point as this viewer may read it."""
+    as the appendix's cards are, named as the board and the fire plan name them; each aiming point as this
+    viewer may read it."""
     cards: list[dict[str, Any]] = []
     counters: dict[tuple[str, bool], int] = {}
+    names = display_names(units)
     for u in units:
         if u.killed or not carries_aiming_point(u) or (side is not None and u.side != side):
             continue
@@ -327,7 +330,12 @@ def game_cards(units: Sequence[Unit], side: str | None, read: units_service.Read
         counters[(u.side, mortar)] = n + 1
         ref = render.letter_ref(n) if mortar else str(n + 1)
         cards.append(
-            {"ref": ref, "gun": u.name or u.kind, "side": u.side, "aiming_point": read(u)["aiming_point"]}
+            {
+                "ref": ref,
+                "gun": names.get(u.id or 0, u.name or u.kind),
+                "side": u.side,
+                "aiming_point": read(u)["aiming_point"],
+            }
         )
     return cards
 

@@ -38,6 +38,7 @@ KIND_WORDS: tuple[tuple[str, str], ...] = (
     ("mmg", "MMG"),
     ("lewis", "Lewis"),
     ("artillery-group", "Arty Gp"),
+    ("artillery-regiment", "Arty Rgt"),  # beside the infantry regiments of a division: "1 Rgt" is theirs
     ("artillery-brigade", "Arty Bde"),
     ("battery", "Bty"),
     ("squadron", "Sqn"),

@@ -3,12 +3,18 @@ place in the force tree, and no two units of the game share either."""
 
 from __future__ import annotations
 
+import html
+import json
+import re
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.services.unit_names import display_names, full_names, word
+from rules.flanders_fields.book.organisation import ORGANISATION_TABLES, build_force
+from tests import csrf
 from tests.app.games.conftest import Game, new_game
 
 
@@ -73,3 +79,61 @@ def test_identical_trees_on_both_sides_stay_apart() -> None:
     assert short[2] == "Attacker Plt 1" and short[5] == "Defender Plt 1"
     assert len(set(short.values())) == len(units)
     assert word(units[0]) == "Coy"
+
+
+def _tree_units(table_id: str) -> list[SimpleNamespace]:
+    """Both sides built from one organisation table (the same tree twice), as a game stores them."""
+    units: list[SimpleNamespace] = []
+
+    def add(node: Any, parent: int | None, side: str) -> None:
+        row = SimpleNamespace(
+            id=len(units) + 1, parent_id=parent, side=side, level=node.level, kind=node.kind, name=node.name
+        )
+        units.append(row)
+        for child in node.children:
+            add(child, row.id, side)
+
+    for side in ("attacker", "defender"):
+        add(build_force(table_id), None, side)
+    return units
+
+
+@pytest.mark.parametrize("table_id", list(ORGANISATION_TABLES))
+def test_no_two_units_of_a_side_share_a_name_in_any_organisation_table(table_id: str) -> None:
+    units = _tree_units(table_id)
+    short = display_names(units)
+    for side in ("attacker", "defender"):
+        shown = [short[u.id] for u in units if u.side == side]
+        assert len(set(shown)) == len(shown), [n for n in shown if shown.count(n) > 1][:5]
+        # Told apart by the force tree, never by the last resort of a unit's row id.
+        assert not [n for n in shown if "#" in n]
+
+
+def test_picker_board_map_and_fire_plan_show_the_same_name(client: TestClient) -> None:
+    game, units = mons_units(client)
+    short = display_names(units)
+    assert {u.id: u.short_name for u in units} == short  # the API's units list says it too
+    batteries = [u for u in units if u.side == "defender" and u.kind in ("field-battery", "howitzer-battery")]
+    assert len(batteries) == 4 and len({short[b.id] for b in batteries}) == 4
+    client.cookies.clear()
+    token = game.referee["Authorization"].removeprefix("Bearer ")
+    assert (
+        client.post("/join", data=csrf.form(client, {"code": token}), follow_redirects=False).status_code
+        == 303
+    )
+    picker = client.get(f"/lookup?game={game.id}").text
+    board = client.get(f"/games/{game.id}/referee").text
+    plan = client.get(f"/games/{game.id}/fire-plan?side=defender").text
+    shown_map = client.get(f"/games/{game.id}/map").text
+    guns = re.findall(
+        r"<option>([^<]+)</option>", plan.split('id="fp-battery"', 1)[1].split("</select>", 1)[0]
+    )
+    assert guns == [html.escape(short[b.id]) for b in batteries]
+    for b in batteries:
+        name = html.escape(short[b.id])
+        assert re.search(rf'data-unit="{b.id}"[^>]*>{re.escape(name)}<', picker), name
+        assert f'id="unit-{b.id}"' in board and f'title="{name} · ' in board, name
+        assert json.dumps(short[b.id])[1:-1] in shown_map, name
+    # The lookup names the unit it picked the same way.
+    picked = client.get(f"/lookup?game={game.id}&unit={batteries[0].id}").text
+    assert f'data-picked-unit="{batteries[0].id}">{html.escape(short[batteries[0].id])}<' in picked

@@ -28,7 +28,7 @@ def test_author_lock_and_the_opponent_is_refused(new_page: Any) -> None:
     join(attacker, codes["attacker"])
     assert attacker.url.endswith(f"/games/{game_id}/fire-plan")
     # An aiming point by tapping the small table, then a gas attack by typed grid reference.
-    attacker.get_by_label("Battery or mortar").fill("1")
+    attacker.get_by_label("Battery or mortar").select_option(index=0)
     svg = attacker.locator("svg[data-grid-pick]")
     box = svg.bounding_box()
     svg.click(position={"x": box["width"] / 2, "y": box["height"] / 3})
@@ -99,7 +99,7 @@ def test_the_real_table_the_rehearsal_and_the_verify_view(new_page: Any) -> None
     expect(pick.locator(".fp-zone.own")).to_have_count(1)
     # Two batteries on the German start line, by grid reference from the British rear edge.
     for n, (along, turns) in enumerate((("60", "2"), ("100", "1")), start=1):
-        defender.get_by_label("Battery or mortar").fill(str(n))
+        defender.get_by_label("Battery or mortar").select_option(index=n - 1)
         defender.get_by_label("Along (cm)").fill(along)
         defender.get_by_label("Up (cm)").fill("168")
         defender.get_by_label("Turns of fire").fill(turns)

@@ -60,7 +60,7 @@ def test_order_roll_for_a_game_unit_in_three_taps(new_page: Any, viewport: dict[
     assert_no_horizontal_scroll(attacker)
     assert small_targets(attacker) == []
     screenshot(attacker, "lookup-game-picker")
-    company = pick_company(attacker, "1. Regiment, Battalion 1", "Infantry Company 1")
+    company = pick_company(attacker, "1/1 Bn", "1/1/1 Coy")
     # The game's period and readings are fixed and shown, not offered.
     expect(attacker.locator("[data-game-period]")).to_have_text("1914 to mid 1915")
     expect(attacker.get_by_role("navigation", name="Period")).to_have_count(0)
@@ -119,7 +119,7 @@ def test_roll_for_me_records_and_a_setup_game_refuses_in_words(new_page: Any) ->
     referee.goto(f"/lookup?game={game_id}")
     # The referee picks from both sides.
     expect(referee.locator(".picker-side")).to_have_count(2)
-    pick_company(referee, "1. Regiment, Battalion 1", "Infantry Company 2")
+    pick_company(referee, "1/1 Bn", "1/1/2 Coy")
     referee.get_by_role("navigation", name="What to resolve").get_by_role("link", name="Order roll").click()
     referee.get_by_role("button", name="Let firestep roll and record it").click()
     # The game has not started: the refusal is a sentence, never JSON, and nothing is recorded.
