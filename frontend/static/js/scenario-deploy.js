@@ -11,7 +11,7 @@
     const FACING = { attacker: 90, defender: 270 }; // the document's frame: 90 faces the defender
     const GAP = data.deploy_gap_cm;
     const list = root.querySelector("[data-deploy-list]");
-    const outsideLine = root.querySelector("[data-outside]");
+    const outsideLine = root.querySelector("[data-outside-note]");
     const drawn = new Map(); // stand id -> { shape, handle }
     let placing = null; // stand id waiting for a tap
 
@@ -40,7 +40,7 @@
         icon: L.divIcon({ className: `scn-handle ${side}${out ? " scn-outside" : ""}`, iconSize: [44, 44], html: "" }),
       }).addTo(layers.stands);
       const el = handle.getElement();
-      if (el) { el.dataset.stand = stand.id; el.dataset.side = side; if (out) el.dataset.outside = ""; }
+      if (el) { el.dataset.stand = stand.id; el.dataset.side = side; if (out) el.dataset.standOutside = ""; }
       handle.on("drag", (e) => shape.setLatLngs(rect(fromLL(e.latlng), stand.placement.facing_deg ?? 90, size(stand).w, size(stand).d).map(toLL)));
       handle.on("dragend", () => {
         const [x, y] = fromLL(handle.getLatLng());
@@ -107,7 +107,7 @@
           const box = [x, Math.min(cy - d / 2, cy + d / 2), x + w, Math.max(cy - d / 2, cy + d / 2)];
           const hit = taken.find((t) => overlaps(t, box));
           if (hit) { x = hit[2] + GAP; continue; }
-          stand.placement = { center: [round(x + w / 2), round(cy)], facing_deg: FACING[side] };
+          stand.placement = { center: [x + w / 2, cy], facing_deg: FACING[side] };
           stand.off_table = false;
           taken.push(box);
           x += w + GAP;
@@ -141,22 +141,24 @@
         for (const formation of forces) {
           const all = F.standsOf(formation);
           const placed = all.filter((s) => s.placement).length;
-          blocks.push(h("details", { class: "scn-deploy", "data-deploy-formation": formation.id },
-            h("summary", { text: `${formation.name}: ${placed} of ${all.length} placed` }),
+          blocks.push(h("div", { class: "scn-deploy", "data-deploy-formation": formation.id },
+            h("p", { class: "scn-deploy-name", text: `${formation.name}: ${placed} of ${all.length} placed` }),
             h("div", { class: "actions" },
               h("button", { type: "button", class: "button primary", "data-lay-out": formation.id, text: `Lay out ${formation.name} in its zone` }),
               h("button", { type: "button", class: "button", "data-clear": formation.id, text: "Take them off the table" })),
-            h("ul", { class: "scn-list" }, ...all.map((stand) => h("li", {},
-              h("button", {
-                type: "button", class: `button scn-item${outside(side, stand) ? " scn-outside" : ""}`, "data-place": stand.id,
-                "aria-pressed": String(placing === stand.id),
-                text: `${stand.name}${stand.placement ? (outside(side, stand) ? " · outside its zone" : " · placed") : " · not placed"}`,
-              }))))));
+            h("details", { "data-deploy-stands": formation.id },
+              h("summary", { text: `Place its stands one by one` }),
+              h("ul", { class: "scn-list" }, ...all.map((stand) => h("li", {},
+                h("button", {
+                  type: "button", class: `button scn-item${outside(side, stand) ? " scn-outside" : ""}`, "data-place": stand.id,
+                  "aria-pressed": String(placing === stand.id),
+                  text: `${stand.name}${stand.placement ? (outside(side, stand) ? " · outside its zone" : " · placed") : " · not placed"}`,
+                })))))));
         }
       }
-      const open = new Set([...list.querySelectorAll("details[open]")].map((d) => d.dataset.deployFormation));
+      const open = new Set([...list.querySelectorAll("details[open]")].map((d) => d.dataset.deployStands));
       list.replaceChildren(...blocks);
-      list.querySelectorAll("details").forEach((d) => { if (open.has(d.dataset.deployFormation)) d.open = true; });
+      list.querySelectorAll("details").forEach((d) => { if (open.has(d.dataset.deployStands)) d.open = true; });
     };
     const find = (id) => {
       for (const side of SIDES) {
