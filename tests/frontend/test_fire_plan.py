@@ -34,7 +34,8 @@ def test_author_lock_and_the_opponent_is_refused(new_page: Any) -> None:
     svg.click(position={"x": box["width"] / 2, "y": box["height"] / 3})
     assert attacker.get_by_label("Along (cm)").input_value() != ""
     attacker.get_by_role("button", name="Add to plan").click()
-    expect(attacker.locator("[data-plan-item]")).to_have_count(1)
+    # The answer shows the plan's rehearsal: the first one starts its worker process (seconds on a busy machine).
+    expect(attacker.locator("[data-plan-item]")).to_have_count(1, timeout=60_000)
     attacker.locator("label.chip", has_text="Gas").click()
     attacker.get_by_role("button", name="Later turn").click()
     attacker.get_by_label("Along (cm)").fill("60")
