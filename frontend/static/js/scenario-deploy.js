@@ -24,6 +24,18 @@
       return rect(stand.placement.center, stand.placement.facing_deg ?? 90, w, d);
     };
     const stands = (side) => S.doc().sides[side].forces.flatMap((f) => F.standsOf(f));
+    // A stand's name with the boxes between it and its formation ("Infantry Company 2 · Infantry Platoon 1"),
+    // so two "Infantry Platoon 1"s of a battalion are told apart.
+    const labelled = (formation) => {
+      const out = [];
+      const visit = (unit, path) => {
+        const here = unit === formation ? [] : [...path, unit.name];
+        if (unit.base) out.push({ stand: unit, label: here.join(" · ") || unit.name });
+        for (const child of unit.children || []) visit(child, here);
+      };
+      visit(formation, []);
+      return out;
+    };
     const outside = (side, stand) => stand.placement && !corners(stand).every((p) => S.insideZone(side, p));
 
     // -- drawing ---------------------------------------------------------------------------------------------------
@@ -139,20 +151,26 @@
         const forces = S.doc().sides[side].forces;
         if (!forces.length) blocks.push(h("p", { class: "muted", text: "No formations yet: add them under Forces." }));
         for (const formation of forces) {
-          const all = F.standsOf(formation);
-          const placed = all.filter((s) => s.placement).length;
+          const name = F.formationName(formation);
+          if (formation.table_id) {
+            blocks.push(h("div", { class: "scn-deploy" }, h("p", { class: "scn-deploy-name", text: name }),
+              h("p", { class: "muted", text: `Built from the ${formation.table_id} table and lined up at the ${side}'s base edge when the game starts.` })));
+            continue;
+          }
+          const all = labelled(formation);
+          const placed = all.filter(({ stand }) => stand.placement).length;
           blocks.push(h("div", { class: "scn-deploy", "data-deploy-formation": formation.id },
-            h("p", { class: "scn-deploy-name", text: `${formation.name}: ${placed} of ${all.length} placed` }),
+            h("p", { class: "scn-deploy-name", text: `${name}: ${placed} of ${all.length} placed` }),
             h("div", { class: "actions" },
-              h("button", { type: "button", class: "button primary", "data-lay-out": formation.id, text: `Lay out ${formation.name} in its zone` }),
+              h("button", { type: "button", class: "button primary", "data-lay-out": formation.id, text: `Lay out ${name} in its zone` }),
               h("button", { type: "button", class: "button", "data-clear": formation.id, text: "Take them off the table" })),
             h("details", { "data-deploy-stands": formation.id },
-              h("summary", { text: `Place its stands one by one` }),
-              h("ul", { class: "scn-list" }, ...all.map((stand) => h("li", {},
+              h("summary", { text: "Place its stands one by one" }),
+              h("ul", { class: "scn-list" }, ...all.map(({ stand, label }) => h("li", {},
                 h("button", {
                   type: "button", class: `button scn-item${outside(side, stand) ? " scn-outside" : ""}`, "data-place": stand.id,
                   "aria-pressed": String(placing === stand.id),
-                  text: `${stand.name}${stand.placement ? (outside(side, stand) ? " · outside its zone" : " · placed") : " · not placed"}`,
+                  text: `${label}${stand.placement ? (outside(side, stand) ? " · outside its zone" : " · placed") : " · not placed"}`,
                 })))))));
         }
       }

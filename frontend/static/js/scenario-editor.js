@@ -120,7 +120,8 @@
   };
 
   // -- terrain -------------------------------------------------------------------------------------------------
-  const pieces = new Map(); // feature id -> { feature, layer }
+  const pieces = new Map(); // the editor's key of a piece -> { feature, layer } (a file's features need no id)
+  const keys = new WeakMap(); // feature -> its key
   let selected = null;
   let nextId = 1;
   const list = root.querySelector("[data-terrain-list]");
@@ -208,7 +209,8 @@
     if (!el) return;
     el.setAttribute("class", `leaflet-interactive terrain terrain-${kind}${layer instanceof L.Polygon ? "" : " line"}${selected && pieces.get(selected)?.layer === layer ? " scn-selected" : ""}`);
   };
-  const nameOf = (f) => f.properties.name || `${humanise(f.properties.kind)} ${String(f.id).replace(/^t/, "")}`;
+  const keyOf = (f) => keys.get(f);
+  const nameOf = (f) => f.properties.name || `${humanise(f.properties.kind)} ${keyOf(f).replace(/^t/, "")}`;
 
   const renderList = () => {
     list.replaceChildren(...[...pieces.values()].map(({ feature }) => {
@@ -216,8 +218,8 @@
       const b = document.createElement("button");
       b.type = "button";
       b.className = "button scn-item";
-      b.dataset.piece = feature.id;
-      b.setAttribute("aria-pressed", String(selected === feature.id));
+      b.dataset.piece = keyOf(feature);
+      b.setAttribute("aria-pressed", String(selected === keyOf(feature)));
       b.textContent = nameOf(feature);
       li.append(b);
       return li;
@@ -227,7 +229,8 @@
   };
 
   const addPiece = (feature, layer) => {
-    pieces.set(feature.id, { feature, layer });
+    if (!keys.has(feature)) keys.set(feature, `t${nextId++}`);
+    pieces.set(keyOf(feature), { feature, layer });
     layer.addTo(layers.terrain);
     styleLayer(layer, feature.properties.kind);
     let before = feature.geometry;
@@ -249,7 +252,7 @@
     layer.on("pm:edit pm:dragend pm:rotateend", edited);
     layer.on("click", (e) => {
       if (tapHandler && tapHandler(e.latlng)) return;
-      select(feature.id);
+      select(keyOf(feature));
     });
     renderList();
   };
@@ -262,7 +265,9 @@
       else if (kind !== "wire") return { refused: `A ${humanise(kind).toLowerCase()} drawn as a line needs its width in cm: enter it above, then draw again.` };
     }
     if (kind === "trench") properties.owner = ownerSelect.value;
-    return { feature: { type: "Feature", id: `t${nextId++}`, properties, geometry } };
+    let id = `t${nextId}`;
+    while (doc.terrain.features.some((f) => String(f.id) === id)) id = `t${++nextId}`;
+    return { feature: { type: "Feature", id, properties, geometry } };
   };
 
   // -- drawing ---------------------------------------------------------------------------------------------------
@@ -301,8 +306,8 @@
     const drawn = geometry.type === "Polygon" ? L.polygon(latLngsOf(geometry)) : L.polyline(latLngsOf(geometry));
     addPiece(made.feature, drawn);
     doc.terrain.features.push(made.feature);
-    select(made.feature.id);
-    changed({ terrain: made.feature.id });
+    select(keyOf(made.feature));
+    changed({ terrain: keyOf(made.feature) });
     say(`${nameOf(made.feature)} drawn.`, true);
   });
   map.on("pm:drawend", () => { if (drawing) setDrawing(null); });
@@ -344,7 +349,7 @@
       doc.terrain.features = doc.terrain.features.filter((f) => f !== feature);
       const gone = nameOf(feature);
       select(null);
-      changed({ terrain: feature.id });
+      changed({ terrain: gone });
       say(`${gone} deleted.`, true);
       return;
     }
@@ -465,9 +470,7 @@
     doc = { ...emptyDoc(), ...incoming };
     doc.terrain = doc.terrain || { type: "FeatureCollection", features: [] };
     for (const side of ["attacker", "defender"]) doc.sides[side] = { nationality: "", deployment_zone: null, forces: [], ...(doc.sides?.[side] || {}) };
-    doc.terrain.features.forEach((f, i) => { if (f.id === undefined || f.id === null) f.id = `t${i + 1}`; });
-    nextId = doc.terrain.features.length + 1;
-    while (doc.terrain.features.some((f) => f.id === `t${nextId}`)) nextId++;
+    nextId = 1;
     writeForm();
     select(null);
     redrawAll();

@@ -109,11 +109,20 @@
     });
 
     if (id) {
-      call(`${API}/${encodeURIComponent(id)}`, "GET").then((result) => {
+      Promise.all([call(`${API}/${encodeURIComponent(id)}`, "GET"), call(API, "GET")]).then(([result, listed]) => {
         if (!result.ok) { tell(result.status === 404 ? `There is no scenario ${id}: this page starts a new one.` : refusal(result, "read")); id = ""; return; }
         S.load(result.data);
-        saved(result.data);
-        root.dataset.loadedScenario = id;
+        const shipped = listed.ok && listed.data.some((s) => s.id === id && s.shipped);
+        if (shipped) {
+          // A scenario that ships with firestep is not replaced: saving makes the club's own copy.
+          const copy = S.doc();
+          delete copy.id;
+          id = "";
+          savedAs.textContent = `${result.data.title} ships with firestep: Save makes your own copy.`;
+        } else {
+          saved(result.data);
+        }
+        root.dataset.loadedScenario = result.data.id;
       });
     }
   };

@@ -100,10 +100,22 @@
         const forces = S.doc().sides[side].forces;
         if (!forces.length) { list.replaceChildren(h("li", { class: "muted", text: "None yet." })); continue; }
         list.replaceChildren(...forces.map((unit, i) => {
-          const table = tableOf(unit);
-          const grades = table ? table.dataset.qualities.split(" ") : [unit.quality].filter(Boolean);
-          const fixed = crewed(unit) || !unit.quality;
           const id = `${side}-f${i}`;
+          const name = formationName(unit);
+          const remove = h("button", { type: "button", class: "button danger", "data-formation-remove": unit.id ?? `entry-${i}`, text: `Remove ${name}` });
+          if (unit.table_id) {
+            // An organisation-table entry (a file written by hand): the game builds and deploys it.
+            return h("li", { class: "scn-formation", "data-formation": unit.id ?? `entry-${i}` },
+              h("p", { class: "scn-deploy-name", text: name }),
+              h("p", { class: "muted", text: `Built from the ${unit.table_id} table${unit.quality ? `, ${unit.quality}` : ""}, and lined up at the ${side}'s base edge when the game starts.` }),
+              remove);
+          }
+          const byReading = unit.quality && typeof unit.quality === "object";
+          const table = tableOf(unit);
+          const grades = byReading ? [] : table ? table.dataset.qualities.split(" ") : [unit.quality].filter(Boolean);
+          const fixed = byReading || crewed(unit) || !unit.quality;
+          const note = byReading ? `The grade depends on the reading of ${unit.quality.by_reading} (see Errata).`
+            : table ? (fixed ? "Crewed weapons keep their own grade." : table.dataset.rule) : "";
           return h("li", { class: "scn-formation", "data-formation": unit.id },
             h("div", { class: "form-row" },
               h("label", { for: `${id}-name`, text: `Name (${unit.level}, ${standsOf(unit).length} stands)` }),
@@ -111,16 +123,17 @@
             h("div", { class: "form-row" },
               h("label", { for: `${id}-quality`, text: "Quality" }),
               h("select", { id: `${id}-quality`, "data-formation-quality": unit.id, disabled: fixed },
-                ...grades.map((q) => { const o = new Option(humanise(q), q); o.selected = q === unit.quality; return o; })),
-              table ? h("p", { class: "muted", text: fixed ? "Crewed weapons keep their own grade." : table.dataset.rule }) : null),
-            h("button", { type: "button", class: "button danger", "data-formation-remove": unit.id, text: `Remove ${unit.name}` }));
+                ...(byReading ? [new Option("By the erratum's reading", "")] : grades.map((q) => { const o = new Option(humanise(q), q); o.selected = q === unit.quality; return o; }))),
+              note ? h("p", { class: "muted", text: note }) : null),
+            remove);
         }));
       }
       root.dataset.formations = String(SIDES.reduce((n, s) => n + S.doc().sides[s].forces.length, 0));
     };
+    const formationName = (unit) => unit.name || (unit.table_id ? humanise(`${unit.table_id} ${unit.template || ""}`.trim()) : unit.id);
     const formationById = (id) => {
       for (const side of SIDES) {
-        const i = S.doc().sides[side].forces.findIndex((f) => f.id === id);
+        const i = S.doc().sides[side].forces.findIndex((f, j) => (f.id ?? `entry-${j}`) === id);
         if (i >= 0) return { side, i, unit: S.doc().sides[side].forces[i] };
       }
       return null;
@@ -150,11 +163,11 @@
         S.doc().sides[found.side].forces.splice(found.i, 1);
         render();
         S.changed({ forces: found.side });
-        say(`${found.unit.name} removed.`, true);
+        say(`${formationName(found.unit)} removed.`, true);
       }
     });
     S.onChange((what) => { if (what.all) render(); });
-    window.firestepScenarioForces = { walk, standsOf };
+    window.firestepScenarioForces = { walk, standsOf, formationName };
     SIDES.forEach(fillFormations);
     render();
     window.dispatchEvent(new CustomEvent("firestep:scenario-forces-ready"));
