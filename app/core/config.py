@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     # and unknown tokens. A table's devices each have their own address, so honest typos stay far below.
     join_attempt_limit: str = "10 per 1 minute"
     token_failure_limit: str = "30 per 1 minute"
+    # Scenario files imported or replaced (POST/PUT /api/v1/scenarios), per client address: each is checked
+    # and built whole, so an address may not keep the server busy with them.
+    scenario_import_limit: str = "20 per 1 minute"
 
     @model_validator(mode="after")
     def _fill_secret(self) -> Settings:

@@ -325,3 +325,18 @@ class IdempotentResponse(SQLModel, table=True):
     content_type: str = Field(default="", max_length=100)
     body: bytes = Field(default=b"", sa_column=Column(LargeBinary, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, index=True)
+
+
+class Scenario(SQLModel, table=True):
+    """A scenario imported on this server (app/services/scenarios.py): its document kept as it was imported
+    (docs/scenario-format.md), so exporting it gives it back. The scenarios a rule set ships are read from its
+    files, never stored."""
+
+    __tablename__ = "scenario"
+
+    id: str = Field(primary_key=True, max_length=64)
+    ruleset: str = Field(max_length=64)
+    title: str = Field(max_length=200)
+    document: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)

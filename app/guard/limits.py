@@ -324,6 +324,10 @@ Variants = Annotated[
 AreaId = Annotated[str, Field(min_length=1, max_length=8)]
 Adjacency = Annotated[dict[AreaId, Annotated[list[AreaId], Field(max_length=30)]], Field(max_length=60)]
 
+# -- scenario files (app/services/scenarios.py; the document's own limits are rules.core.scenario's) ------------
+MAX_SCENARIO_BYTES = 1_000_000  # a document as compact JSON: Mons, a brigade against two regiments, is ~70 kB
+MAX_SCENARIOS = 200  # imported scenarios a server keeps (the shipped ones are not counted)
+
 # -- terrain: what a 120 x 180 cm table holds -----------------------------------------------------------------
 MAX_TABLE_CM = 1000  # GameCreate's own cap on a table side
 TABLE_MARGIN_CM = 100  # features may hang over the edge (a river running off the table)

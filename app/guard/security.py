@@ -292,6 +292,7 @@ class RateLimits:
 
     join_attempt: RateLimitItem
     token_failure: RateLimitItem
+    scenario_import: RateLimitItem
     limiter: MovingWindowRateLimiter
 
     @classmethod
@@ -299,6 +300,7 @@ class RateLimits:
         return cls(
             join_attempt=parse(settings.join_attempt_limit),
             token_failure=parse(settings.token_failure_limit),
+            scenario_import=parse(settings.scenario_import_limit),
             limiter=MovingWindowRateLimiter(MemoryStorage()),
         )
 
@@ -389,6 +391,16 @@ def token_failed() -> None:
     item = client.limits.token_failure
     if not client.limits.limiter.hit(item, "firestep", client.address):
         raise _too_many(client, item, "unknown tokens", "firestep", client.address)
+
+
+def scenario_imported() -> None:
+    """A scenario file is about to be checked and stored: count it, and answer 429 once over the limit."""
+    client = _client.get()
+    if client is None:
+        return
+    item = client.limits.scenario_import
+    if not client.limits.limiter.hit(item, "firestep-scenario", client.address):
+        raise _too_many(client, item, "scenario imports", "firestep-scenario", client.address)
 
 
 def page_wait_message(e: TooManyRequests, what: str) -> str:

@@ -42,7 +42,7 @@ from app.pages.seats import (
     sign_in,
 )
 from app.pages.templates import humanise, templates
-from app.services import game_setup
+from app.services import game_setup, scenarios
 from app.services import games as games_service
 from rules.core.errors import RulesError
 from rules.core.game import GameRules
@@ -58,10 +58,9 @@ def start_page(request: Request, session: SessionDep) -> Response:
     return _start(request, session)
 
 
-def _scenarios() -> list[dict[str, Any]]:
-    from rules.flanders_fields.planning.scenarios import SCENARIOS
-
-    return [{"id": sid, "name": getattr(s, "name", sid)} for sid, s in SCENARIOS.items()]
+def _scenarios(session: Session) -> list[dict[str, Any]]:
+    """The shipped scenarios, then the ones imported on this server."""
+    return [{"id": s["id"], "name": s["title"]} for s in scenarios.list_scenarios(session)]
 
 
 @router.post("/games/new", response_class=HTMLResponse)
@@ -195,7 +194,7 @@ def _start(request: Request, session: Session, error: str | None = None, status_
         "game_ruleset": get_ruleset(game_setup.NEW_GAME_RULESET).describe(),
         "games": games,
         "mine": [g for g in games if g.id in device],
-        "scenarios": _scenarios(),
+        "scenarios": _scenarios(session),
         "org_tables": list(ORGANISATION_TABLES.values()),
         "nations": NATIONS,
         "qualities": QUALITIES,

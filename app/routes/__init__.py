@@ -15,6 +15,7 @@ from app.routes import (
     health,
     playsheets,
     rulesets,
+    scenarios,
     templates,
 )
 
@@ -37,4 +38,5 @@ def api_routers() -> list[Router]:
         campaign_battles.game_router,
         playsheets.router,
         templates.router,  # templates on the shared table (issue 14)
+        scenarios.router,  # scenario files (issue 27)
     ]

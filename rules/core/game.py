@@ -16,8 +16,10 @@ from functools import cached_property
 from typing import Any, Protocol, TypeVar
 
 from rules.core.errors import RulesError
-from rules.core.ruleset import ResolveRequest
+from rules.core.ruleset import Context, ResolveRequest
+from rules.core.scenario import ForceNode, NewForces, forces_from_document
 from rules.core.turn import Notice, Step
+from rules.table.terrain import Feature, terrain_from_geojson
 
 
 # -- the force tree -----------------------------------------------------------------------------------------
@@ -352,6 +354,15 @@ class GameRules:
     set_up_source: str = ""
     end_of_turn_source: str = ""
     ordered_acts: frozenset[str] = frozenset()
+    # The table: a wire line drawn without `depth_cm` is a standard belt this deep (None: each line says), and
+    # the band behind a rolling barrage that endangers its own side's stands (None: the map draws none).
+    wire_belt_cm: float | None = None
+    danger_zone_cm: float | None = None
+
+    def terrain(self, collection: Mapping[str, Any], where: str = "terrain") -> list[Feature]:
+        """The table's terrain from a GeoJSON FeatureCollection, refused with a RulesError naming the bad
+        feature's field."""
+        return terrain_from_geojson(collection, where, wire_belt_cm=self.wire_belt_cm)
 
     def turn_sequence(self, period: str | None) -> tuple[Step, ...]:
         """The steps of a side's turn in `period`, in order (none: each advance ends the side's turn)."""
@@ -474,3 +485,45 @@ class GameRules:
 
     def field(self, name: str) -> StateField | None:
         return next((f for f in self.state_fields if f.name == name), None)
+
+    # -- new games: from a scenario document or organisation-table entries -----------------------------------
+    # The nations and troop qualities a scenario may name (empty: any text).
+    nations: tuple[str, ...] = ()
+    qualities: tuple[str, ...] = ()
+
+    def shipped_scenarios(self) -> Mapping[str, Mapping[str, Any]]:
+        """The scenario documents the rule set ships (docs/scenario-format.md), by id."""
+        return {}
+
+    def unit_cap(self) -> tuple[int, str] | None:
+        """The most units (formations and stands) a game may hold, with the rule that sets it; None: only the
+        scenario format's own cap."""
+        return None
+
+    def new_forces(self, ctx: Context, document: Mapping[str, Any]) -> NewForces:
+        """A checked scenario document's forces by the game's readings (`ctx`): by default its units as
+        written; a rule set with organisation tables builds their entries (`force_from_table`) and deploys
+        them."""
+        made, _ = forces_from_document(document, ctx, None)
+        return made
+
+    def forces_setup(self, entries: Sequence[Mapping[str, Any]]) -> tuple[str | None, dict[str, str]]:
+        """For organisation-table entries ({side, table_id}) given without a period or nations: the period and
+        each side's nation they imply (None and none by default)."""
+        return None, {}
+
+    def force_from_table(
+        self,
+        period: str | None,
+        variants: Mapping[str, str],
+        nation: str,
+        entry: Mapping[str, Any],
+        field: str,
+        id_prefix: str,
+    ) -> ForceNode:
+        """A force built from an organisation-table entry ({table_id, template?, quality?, name?}) for a side of
+        `nation`, its unit ids under `id_prefix`; a RulesError names `<field>.table_id` and the like."""
+        at = f"{field}." if field else ""
+        raise RulesError(
+            f"{at}table_id", f"{self.ruleset_id or 'these'} games build no organisation tables", []
+        )

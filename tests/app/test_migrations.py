@@ -107,3 +107,26 @@ def test_unit_state_moves_into_the_mapping_and_back(database_url: str) -> None:
     assert {k: (bool(v) if isinstance(stored[k], bool) else v) for k, v in back.items()} == stored
     migrate(database_url)
     engine.dispose()
+
+
+def test_scenarios_table_comes_and_goes_with_0010(database_url: str) -> None:
+    """0010 adds the imported scenarios' table; its downgrade drops it and leaves the games alone."""
+    migrate(database_url)
+    engine = make_engine(database_url)
+    document = {"format": "firestep-scenario/1", "id": "raid", "title": "Raid", "sides": {}}
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO scenario (id, ruleset, title, document, created_at, updated_at) "
+                "VALUES ('raid', 'flanders-fields', 'Raid', :d, :t, :t)"
+            ),
+            {"d": json.dumps(document), "t": datetime.now(UTC)},
+        )
+        stored = conn.execute(text("SELECT document FROM scenario WHERE id = 'raid'")).scalar()
+    assert (stored if isinstance(stored, dict) else json.loads(stored)) == document
+    downgrade(database_url, "0009")
+    assert "scenario" not in inspect(engine).get_table_names()
+    assert "game" in inspect(engine).get_table_names()
+    migrate(database_url)
+    assert "scenario" in inspect(engine).get_table_names()
+    engine.dispose()

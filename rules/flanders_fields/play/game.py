@@ -17,7 +17,11 @@ from rules.core.game import (
     Played,
     Snapshot,
 )
+from rules.core.ruleset import Context
+from rules.core.scenario import ForceNode, NewForces
 from rules.core.turn import Notice, Step
+from rules.flanders_fields.book.common import QUALITIES
+from rules.flanders_fields.book.organisation import max_units_per_game
 from rules.flanders_fields.play import (
     game_arrivals,
     game_cards,
@@ -26,7 +30,9 @@ from rules.flanders_fields.play import (
     game_rehearsal,
     game_report,
     game_sequence,
+    game_setup,
     game_turn,
+    table_rules,
 )
 from rules.flanders_fields.play.changes import HAND_KEY, STATE_FIELDS
 from rules.flanders_fields.ruleset import FlandersFields
@@ -46,6 +52,7 @@ class FlandersFieldsGame(GameRules):
     set_up_source = game_sequence.SET_UP_SOURCE
     end_of_turn_source = game_sequence.END_OF_TURN_SOURCE
     ordered_acts = game_sequence.ORDERED_ACTS
+    wire_belt_cm = table_rules.WIRE_BELT_CM
 
     def turn_sequence(self, period: str | None) -> tuple[Step, ...]:
         return game_sequence.turn_sequence(period)
@@ -138,6 +145,38 @@ class FlandersFieldsGame(GameRules):
         # "When a battery fires ... an aiming point is placed on the table at the designated spot": the other
         # side reads a battery's aiming point once it is the one on the table (the board's aiming_points).
         return name == "aiming_point" and value == board.get("aiming_points", {}).get(str(unit_id))
+
+    # -- new games -------------------------------------------------------------------------------------------
+    nations = game_setup.NATIONS
+    qualities = QUALITIES
+
+    def shipped_scenarios(self) -> Mapping[str, Mapping[str, Any]]:
+        from rules.flanders_fields.planning.scenarios import DOCUMENTS  # planning imports play: read late
+
+        return DOCUMENTS
+
+    def unit_cap(self) -> tuple[int, str] | None:
+        cap = max_units_per_game()
+        return cap, (
+            f"a game holds at most {cap} units (a division a side, the largest game the book describes, twice over)"
+        )
+
+    def new_forces(self, ctx: Context, document: Mapping[str, Any]) -> NewForces:
+        return game_setup.new_forces(ctx, document)
+
+    def forces_setup(self, entries: Sequence[Mapping[str, Any]]) -> tuple[str | None, dict[str, str]]:
+        return game_setup.forces_setup(entries)
+
+    def force_from_table(
+        self,
+        period: str | None,
+        variants: Mapping[str, str],
+        nation: str,
+        entry: Mapping[str, Any],
+        field: str,
+        id_prefix: str,
+    ) -> ForceNode:
+        return game_setup.force_from_table(period, variants, nation, entry, field, id_prefix)
 
 
 GAME: GameRules = register_game(FlandersFieldsGame())

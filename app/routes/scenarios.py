@@ -1,0 +1,110 @@
+"""Scenario files (docs/scenario-format.md): list, import, export, replace and delete. A game starts from one
+with POST /api/v1/games {"scenario": "<id>"}."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Body, Depends, Path, Response
+from pydantic import BaseModel
+
+from app import errors
+from app.core.routing import Router
+from app.core.writing import unit_of_work
+from app.deps import SessionDep
+from app.guard import auth, security
+from app.services import scenarios
+
+router = Router(prefix="/api/v1/scenarios", tags=["scenarios"])
+
+ScenarioId = Annotated[
+    str, Path(min_length=1, max_length=64, description="The scenario's id, e.g. mons-1914.")
+]
+Document = Annotated[
+    dict[str, Any],
+    Body(
+        description="A scenario document in the format of docs/scenario-format.md (format firestep-scenario/1).",
+        openapi_examples={
+            "a small one": {
+                "value": {
+                    "format": "firestep-scenario/1",
+                    "title": "Trench raid",
+                    "ruleset": "flanders-fields",
+                    "period": "mid",
+                    "table": {"width_cm": 120, "length_cm": 180},
+                    "sides": {
+                        "attacker": {
+                            "nationality": "british",
+                            "forces": [{"table_id": "gb-1915", "template": "battalion"}],
+                        },
+                        "defender": {"nationality": "german", "forces": []},
+                    },
+                }
+            }
+        },
+    ),
+]
+
+
+class ScenarioOut(BaseModel):
+    id: str
+    title: str
+    ruleset: str
+    period: str
+    shipped: bool
+
+
+@router.get("", response_model=list[ScenarioOut], summary="The scenarios a game may start from")
+def list_scenarios(session: SessionDep) -> list[dict[str, Any]]:
+    return scenarios.list_scenarios(session)
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=dict[str, Any],
+    summary="Import a scenario file; answers the stored document with its id (X-Organiser-Key when the server "
+    "requires one)",
+    responses=errors.responses(401, 403, 409, 413, 422, 429),
+    dependencies=[Depends(auth.require_organiser)],
+)
+def import_scenario(body: Document, session: SessionDep) -> dict[str, Any]:
+    security.scenario_imported()
+    with unit_of_work(session):
+        return scenarios.import_scenario(session, body)
+
+
+@router.get(
+    "/{scenario_id}",
+    response_model=dict[str, Any],
+    summary="Export a scenario: its document as it was imported (or shipped)",
+    responses=errors.responses(404),
+)
+def export_scenario(scenario_id: ScenarioId, session: SessionDep) -> dict[str, Any]:
+    return scenarios.get_document(session, scenario_id)
+
+
+@router.put(
+    "/{scenario_id}",
+    response_model=dict[str, Any],
+    summary="Replace an imported scenario (not a shipped one) with a new document",
+    responses=errors.responses(401, 403, 404, 413, 422, 429),
+    dependencies=[Depends(auth.require_organiser)],
+)
+def replace_scenario(scenario_id: ScenarioId, body: Document, session: SessionDep) -> dict[str, Any]:
+    security.scenario_imported()
+    with unit_of_work(session):
+        return scenarios.replace_scenario(session, scenario_id, body)
+
+
+@router.delete(
+    "/{scenario_id}",
+    status_code=204,
+    summary="Delete an imported scenario (not a shipped one); games started from it keep their table",
+    responses=errors.responses(401, 403, 404),
+    dependencies=[Depends(auth.require_organiser)],
+)
+def delete_scenario(scenario_id: ScenarioId, session: SessionDep) -> Response:
+    with unit_of_work(session):
+        scenarios.delete_scenario(session, scenario_id)
+    return Response(status_code=204)
