@@ -20,13 +20,12 @@ from app.guard import auth
 from app.guard.auth import Viewer, new_salt
 from app.pages.common import error_message
 from app.pages.seats import Seat, game_page
-from app.services import fireplans, games, rehearsal, seats
+from app.services import fireplans, games, rehearsal, scenarios, seats
 from app.services.table import table_of
 from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.errors import NotFoundError, RulesError
 from rules.flanders_fields.planning import rehearsal as R
-from rules.flanders_fields.planning.scenarios import build_scenario
 from rules.flanders_fields.play.game_table import stand_of
 from rules.flanders_fields.play.units import carries_aiming_point
 from rules.flanders_fields.resolvers.barrage import require_plan_item
@@ -116,14 +115,10 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
     bottom (the grid reference runs from that edge). Only public things and the side's own plan."""
     table = table_of(game)
     plan_side: Side = "attacker" if side == "attacker" else "defender"
-    zones = []
-    if game.scenario:
-        try:
-            scenario = build_scenario(game.scenario, game.variants)
-        except RulesError:
-            scenario = None
-        for s, (x0, y0, x1, y1) in scenario.deployment_zones.items() if scenario else ():
-            zones.append({"side": s, "x": x0, "y": y0, "w": x1 - x0, "h": y1 - y0})
+    zones = [
+        {"side": s, "x": x0, "y": y0, "w": x1 - x0, "h": y1 - y0}
+        for s, (x0, y0, x1, y1) in scenarios.deployment_zones(session, game.scenario).items()
+    ]
     units = list_units(session, game.id or 0)
     names = display_names(units)
     # The batteries and mortars a plan item names, by the names the board, the map and the lookup show.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from app.core.config import Settings
 from app.guard.limits import MAX_SCENARIO_BYTES
 from app.main import create_app
 from app.services import scenarios as scenarios_service
+from tests import csrf
 from tests.app.games.conftest import new_game, units_by_ref
 from tests.rules.core.test_scenario import hand_written, square
 
@@ -215,3 +217,24 @@ def test_a_server_keeps_a_bounded_number_of_scenarios(
     r = client.post(API, json=hand_written())
     assert r.status_code == 409 and "at most 2 scenarios" in r.json()["detail"]
     assert len(listed(client)) == 3  # Mons and the two kept
+
+
+def test_the_fire_plan_page_draws_the_scenarios_own_zones(client: TestClient) -> None:
+    doc = {**hand_written(), "id": "raid"}
+    doc["sides"]["defender"]["deployment_zone"] = square(10, 150, 110, 180)
+    imported(client, doc)
+    game = new_game(client, {"scenario": "raid"})
+    client.cookies.clear()
+    token = game.referee["Authorization"].removeprefix("Bearer ")
+    signed_in = client.post("/join", data=csrf.form(client, {"code": token}), follow_redirects=False)
+    assert signed_in.status_code == 303
+    plan = client.get(f"/games/{game.id}/fire-plan?side=defender").text
+    zones = re.findall(
+        r'<rect class="fp-zone fp-zone-(\w+)[^"]*" x="([^"]+)" y="([^"]+)" width="([^"]+)" '
+        r'height="([^"]+)"',
+        plan,
+    )
+    assert {(s, *map(float, xywh)) for s, *xywh in zones} == {
+        ("attacker", 0, 0, 120, 15),
+        ("defender", 10, 150, 100, 30),
+    }
