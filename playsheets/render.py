@@ -6,6 +6,7 @@ One HTML per sheet, with its print CSS inline: the browser's print view and Weas
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -14,7 +15,7 @@ from typing import Any, Literal
 
 import jinja2
 
-from playsheets import forms, kit, sheet
+from playsheets import forms, kit, scenario_sheet, sheet
 
 PaperId = Literal["a4", "letter"]
 PAPER_IDS: tuple[PaperId, ...] = ("a4", "letter")
@@ -156,3 +157,34 @@ def organisation_html(force: Mapping[str, Any], paper: str = "a4") -> str:
     """A force's organisation sheet: its tree of formations down to stands, with boxes to tick off losses."""
     org = forms.organisation(force)
     return _page("organisation.html", paper, org.title, org=org)
+
+
+# -- a scenario's sheet -------------------------------------------------------------------------------------
+def scenario_sheet_html(
+    document: Mapping[str, Any], paper: str = "a4", variants: Mapping[str, str] | None = None
+) -> str:
+    """A scenario document's sheet: the map to scale, legend, deployment, orders of battle, special rules
+    and victory conditions, on at most two pages."""
+    built = scenario_sheet.scenario_sheet(document, variants)
+    return _page(
+        "scenario_sheet.html",
+        paper,
+        f"Scenario: {built.title}",
+        sheet=built,
+        colours=scenario_sheet.SIDE_COLOUR,
+    )
+
+
+def scenario_sheet_pdf(
+    document: Mapping[str, Any], paper: str = "a4", variants: Mapping[str, str] | None = None
+) -> bytes:
+    """The sheet as a PDF; a render is a pure function of the document, paper and readings, so a repeat of
+    the same costs a dictionary lookup, not seconds of layout."""
+    return _scenario_sheet_pdf(
+        json.dumps(document, sort_keys=True), paper, tuple(sorted((variants or {}).items()))
+    )
+
+
+@lru_cache(maxsize=16)
+def _scenario_sheet_pdf(document: str, paper: str, variants: tuple[tuple[str, str], ...]) -> bytes:
+    return html_to_pdf(scenario_sheet_html(json.loads(document), paper, dict(variants)))

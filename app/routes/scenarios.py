@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Body, Depends, Path, Response
+from fastapi import Body, Depends, Path, Query, Response
 from pydantic import BaseModel
 
 from app import errors
@@ -14,6 +14,8 @@ from app.core.writing import unit_of_work
 from app.deps import SessionDep
 from app.guard import auth, security
 from app.services import scenarios
+from playsheets import render
+from rules.core.errors import RulesError
 
 router = Router(prefix="/api/v1/scenarios", tags=["scenarios"])
 
@@ -108,3 +110,43 @@ def delete_scenario(scenario_id: ScenarioId, session: SessionDep) -> Response:
     with unit_of_work(session):
         scenarios.delete_scenario(session, scenario_id)
     return Response(status_code=204)
+
+
+@router.get(
+    "/{scenario_id}/sheet.pdf",
+    response_class=Response,
+    summary="A scenario's printable sheet (PDF, two pages at most): the table to a stated scale with a labelled "
+    "10 cm grid, terrain legend, deployment zones, each side's order of battle, special rules and victory",
+    responses={
+        200: {"content": {"application/pdf": {}}, "description": "The sheet as a PDF"},
+        # Refusals are JSON, not the route's PDF.
+        **{
+            code: {
+                "description": spec["description"],
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+            }
+            for code, spec in errors.responses(400, 404, 422, 429).items()
+        },
+    },
+)
+def scenario_sheet(
+    scenario_id: ScenarioId,
+    session: SessionDep,
+    paper: Annotated[render.PaperId, Query(description="Paper size: a4 or letter.")] = "a4",
+    variant: Annotated[
+        list[str],
+        Query(description="A reading to print by, as erratum:reading (repeat for several), e.g. a game's."),
+    ] = [],  # noqa: B006
+) -> Response:
+    variants: dict[str, str] = {}
+    for i, item in enumerate(variant):
+        eid, sep, rid = item.partition(":")
+        if not sep:
+            raise RulesError(f"variant.{i}", f"expected erratum:reading, got {item[:80]!r}")
+        variants[eid] = rid
+    document = scenarios.get_document(session, scenario_id)
+    return Response(
+        render.scenario_sheet_pdf(document, paper, variants),
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'inline; filename="{scenario_id}.pdf"'},
+    )

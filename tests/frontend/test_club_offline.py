@@ -349,6 +349,7 @@ def test_every_game_page_and_the_lookup_link_the_printables_of_the_seat(browser:
             assert f"/playsheets/games/{game_id}.pdf" in links
             assert f"/playsheets/games/{game_id}/aiming-points.pdf" in links
             assert "/playsheets/template-kit.pdf" in links
+            assert "/api/v1/scenarios/mons-1914/sheet.pdf" in links  # the game's scenario
             assert f"/playsheets/games/{game_id}/fire-plan/attacker.pdf" in links
             if role == "referee":
                 assert f"/playsheets/games/{game_id}/fire-plan/defender.pdf" in links

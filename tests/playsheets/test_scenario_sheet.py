@@ -1,0 +1,176 @@
+"""The printable scenario sheet (issue 27): real PDFs read back with poppler. Mons 1914 from its shipped file
+prints within two A4 pages, the table to the stated scale with its 10 cm grid numbered, the terrain drawn
+where the file puts it, and both orders of battle; a bigger table with a division a side still fits."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from playsheets import scenario_sheet
+from playsheets.render import html_to_pdf, scenario_sheet_html
+from rules.registry import get_game_rules
+from tests.playsheets import pdf
+
+A4_PT = (595.28, 841.89)
+DPI = 100
+
+
+def mons() -> dict[str, Any]:
+    return dict(get_game_rules("flanders-fields").shipped_scenarios()["mons-1914"])
+
+
+@lru_cache(maxsize=1)
+def mons_pdf() -> bytes:
+    data = html_to_pdf(scenario_sheet_html(mons(), "a4"))
+    pdf.save_artifacts(data, "scenario-sheet-mons")
+    return data
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def _feature(doc: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(f for f in doc["terrain"]["features"] if f["properties"].get("name") == name)
+
+
+def test_mons_prints_within_two_a4_pages_with_its_scale_and_grid_numbered() -> None:
+    data = mons_pdf()
+    assert pdf.page_count(data) <= 2
+    assert all(abs(w - A4_PT[0]) < 1 and abs(h - A4_PT[1]) < 1 for w, h in pdf.page_size_pt(data))
+    doc = mons()
+    width, length = doc["table"]["width_cm"], doc["table"]["length_cm"]
+    scale = scenario_sheet.scale_for(width, length)
+    text = squash(pdf.text(data, layout=False))
+    assert f"Scale 1:{scale}" in text and f"1 cm on this sheet is {scale} cm on the table" in text
+    assert "10 cm squares" in text
+    # Every 10 cm line numbered along the attacker's edge and up the table (1:10 leaves room for all).
+    words = set(text.split())
+    assert {str(x) for x in range(0, int(width) + 1, 10)} <= words
+    assert {str(y) for y in range(0, int(length) + 1, 10)} <= words
+
+
+def test_the_table_is_drawn_to_scale_and_the_wood_where_the_file_puts_it() -> None:
+    doc = mons()
+    width, length = doc["table"]["width_cm"], doc["table"]["length_cm"]
+    mm_per_cm = 10 / scenario_sheet.scale_for(width, length)
+    px_per_mm = DPI / 25.4
+    page = pdf.rasterise(mons_pdf(), DPI, crisp=True)[0]
+    # The table's outline is drawn in a colour of its own: its box is the table's, to scale.
+    edge = pdf.bbox(page, scenario_sheet.TABLE_EDGE)
+    assert edge is not None
+    left, top, right, bottom = edge
+    assert abs((right - left) - width * mm_per_cm * px_per_mm) <= 3
+    assert abs((bottom - top) - length * mm_per_cm * px_per_mm) <= 3
+    woods = scenario_sheet.STYLE["woods"][0]
+    rgb = np.array([int(woods[i : i + 2], 16) for i in (1, 3, 5)], dtype=np.uint8)
+    is_wood = np.all(np.asarray(page) == rgb, axis=2)
+
+    def share(x0: float, y0: float, x1: float, y1: float) -> float:
+        """The share of wood-coloured pixels in a table-cm box (the table's y runs up the page)."""
+        px = [left + x * mm_per_cm * px_per_mm for x in (x0, x1)]
+        py = [bottom - y * mm_per_cm * px_per_mm for y in (y1, y0)]
+        inside = is_wood[round(py[0]) : round(py[1]), round(px[0]) : round(px[1])]
+        return float(inside.mean())
+
+    for name in ("central wood", "riverside wood"):
+        (xs, ys) = zip(*_feature(doc, name)["geometry"]["coordinates"][0], strict=True)
+        # Inside the wood (1 cm in from its edge: its outline, the grid lines and its number are drawn over).
+        assert share(min(xs) + 1, min(ys) + 1, max(xs) - 1, max(ys) - 1) > 0.6, name
+        # Just outside it: none.
+        assert share(max(xs) + 1, min(ys), max(xs) + 4, max(ys)) == 0, name
+    # Where the file has no terrain, no wood is drawn.
+    assert share(1, 20, 19, 40) == 0
+
+
+def test_both_orders_of_battle_special_rules_and_notes_are_printed() -> None:
+    text = squash(pdf.text(mons_pdf(), layout=False))
+    doc = mons()
+    for side in ("attacker", "defender"):
+        for top in doc["sides"][side]["forces"]:
+            assert top["name"] in text
+            for child in top["children"]:
+                if child.get("children"):  # formations: battalions, the artillery
+                    assert child["name"] in text, child["name"]
+    assert "Field Artillery Group 1" in text and "3 × 77mm Battery" in text
+    # The battalions that start off the table are marked so.
+    assert text.count("OFF TABLE") == 3
+    for rule in ("Prussian Discipline", "Long Range Marksmanship", "Mad Minute"):
+        assert rule in text
+    assert doc["notes"][0] in text
+
+
+def test_a_reading_changes_the_printed_force() -> None:
+    doc = mons()
+    erratum = "mons-german-quality"
+    readings = next(
+        u["quality"]["values"] for u in doc["sides"]["attacker"]["forces"] if isinstance(u["quality"], dict)
+    )
+    printed = {}
+    for reading in readings:
+        sheet = scenario_sheet.scenario_sheet(doc, {erratum: reading})
+        german = sheet.sides[0]
+        assert (erratum, reading) in sheet.readings
+        printed[reading] = german.lines[0].detail
+    assert len(set(printed.values())) == len(readings)  # each reading prints its own quality
+    for reading, detail in printed.items():
+        assert detail.lower().startswith(readings[reading])
+
+
+def test_a_large_table_with_a_division_a_side_fits_two_pages() -> None:
+    doc = {
+        "format": "firestep-scenario/1",
+        "id": "two-divisions",
+        "title": "Two divisions",
+        "ruleset": "flanders-fields",
+        "period": "early",
+        "table": {"width_cm": 240, "length_cm": 360},
+        "terrain": {
+            "type": "FeatureCollection",
+            "features": [
+                {
+                    "type": "Feature",
+                    "properties": {"kind": "woods", "name": "Big wood"},
+                    "geometry": {
+                        "type": "Polygon",
+                        "coordinates": [[[100, 100], [140, 100], [140, 150], [100, 150], [100, 100]]],
+                    },
+                },
+                {
+                    "type": "Feature",
+                    "properties": {"kind": "trench", "width_cm": 3, "name": "Front line"},
+                    "geometry": {"type": "LineString", "coordinates": [[2, 300], [238, 310]]},
+                },
+                {
+                    "type": "Feature",
+                    "properties": {"kind": "wire", "name": "Belt"},
+                    "geometry": {"type": "LineString", "coordinates": [[2, 290], [238, 295]]},
+                },
+            ],
+        },
+        "sides": {
+            "attacker": {
+                "nationality": "german",
+                "deployment_zone": None,
+                "forces": [{"table_id": "de-1914"}],
+            },
+            "defender": {
+                "nationality": "british",
+                "deployment_zone": None,
+                "forces": [{"table_id": "gb-1914"}],
+            },
+        },
+    }
+    scale = scenario_sheet.scale_for(240, 360)
+    assert scale > 10  # a table this size is drawn smaller than Mons's
+    data = html_to_pdf(scenario_sheet_html(doc, "letter"))
+    pdf.save_artifacts(data, "scenario-sheet-divisions")
+    assert pdf.page_count(data) <= 2
+    text = squash(pdf.text(data, layout=False))
+    assert f"Scale 1:{scale}" in text and "Front line" in text and "Big wood" in text
+    assert {"0", "120", "240", "360"} <= set(text.split())
+    assert "British and Empire Division 1914-15" in text and "Infantry Brigade 3" in text
