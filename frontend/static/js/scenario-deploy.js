@@ -80,6 +80,8 @@
       if (x < 0 || y < 0 || x > S.W() || y > S.LEN()) { say(`${stand.name} must stand on the table.`); drawStand(side, stand); return; }
       stand.placement = { center: [round(x), round(y)], facing_deg: stand.placement?.facing_deg ?? FACING[side] };
       stand.off_table = false;
+      const placedIn = find(stand.id);
+      if (placedIn) placedIn.formation.off_table = false;
       drawStand(side, stand);
       count();
       renderList();
@@ -101,6 +103,7 @@
       const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
       const mine = F.standsOf(formation);
       mine.forEach((s) => { s.placement = null; });
+      formation.off_table = false;
       const taken = stands(side).filter((s) => s.placement).map(boxOf);
       // Rows run from the zone's front (the edge nearer the enemy) towards the side's base edge.
       const front = side === "attacker" ? y1 : y0;
@@ -160,7 +163,10 @@
           const all = labelled(formation);
           const placed = all.filter(({ stand }) => stand.placement).length;
           blocks.push(h("div", { class: "scn-deploy", "data-deploy-formation": formation.id },
-            h("p", { class: "scn-deploy-name", text: `${name}: ${placed} of ${all.length} placed` }),
+            h("p", { class: "scn-deploy-name", text: formation.off_table ? `${name}: starts off the table` : `${name}: ${placed} of ${all.length} placed` }),
+            h("label", { class: "toggle scn-toggle" },
+              h("input", { type: "checkbox", "data-off-table": formation.id, checked: Boolean(formation.off_table) }),
+              h("span", { text: "Starts off the table (say when it arrives in the notes)" })),
             h("div", { class: "actions" },
               h("button", { type: "button", class: "button primary", "data-lay-out": formation.id, text: `Lay out ${name} in its zone` }),
               h("button", { type: "button", class: "button", "data-clear": formation.id, text: "Take them off the table" })),
@@ -202,6 +208,14 @@
       S.mode(found ? `Tap the table where ${found.stand.name} goes.` : "");
       renderList();
     };
+    list.addEventListener("change", (e) => {
+      const box = e.target.closest("[data-off-table]");
+      const f = box && find(box.dataset.offTable);
+      if (!f) return;
+      f.formation.off_table = box.checked;
+      if (box.checked) F.standsOf(f.formation).forEach((s) => { s.placement = null; });
+      drawAll(); renderList(); S.changed({ placement: f.formation.id });
+    });
     list.addEventListener("click", (e) => {
       const lay = e.target.closest("[data-lay-out]");
       if (lay) { const f = find(lay.dataset.layOut); if (f) layOut(f.side, f.formation); return; }

@@ -158,6 +158,8 @@
     root.querySelector("[data-breadth-label]").textContent = card.kind === "wire"
       ? "Depth of the belt (cm; blank: the rules' standard belt)" : `${humanise(card.kind)} width (cm, needed for a line)`;
     root.querySelector("[data-owner-row]").hidden = card.kind !== "trench";
+    // Sight over a hill needs its height (rules.table's line of sight reads height_cm); the rules give none.
+    root.querySelector("[data-height-row]").hidden = card.kind !== "hill";
     root.querySelector('[data-draw="Line"]').disabled = card.area;
   };
   kindSelect.addEventListener("change", showKind);
@@ -265,6 +267,8 @@
       else if (kind !== "wire") return { refused: `A ${humanise(kind).toLowerCase()} drawn as a line needs its width in cm: enter it above, then draw again.` };
     }
     if (kind === "trench") properties.owner = ownerSelect.value;
+    const height = Number(root.querySelector("[data-terrain-height]").value);
+    if (kind === "hill" && height > 0) properties.height_cm = height;
     let id = `t${nextId}`;
     while (doc.terrain.features.some((f) => String(f.id) === id)) id = `t${++nextId}`;
     return { feature: { type: "Feature", id, properties, geometry } };
@@ -332,7 +336,9 @@
       const { feature } = pieces.get(id);
       piecePanel.querySelector("[data-piece-name]").textContent = nameOf(feature);
       const owner = feature.properties.owner ? ` The ${feature.properties.owner}'s trench.` : "";
-      piecePanel.querySelector("[data-piece-card]").textContent = `${kindWords(feature.properties.kind)}${owner}`;
+      const high = feature.properties.height_cm ? ` ${feature.properties.height_cm} cm high.` : "";
+      piecePanel.querySelector("[data-piece-card]").textContent = `${kindWords(feature.properties.kind)}${owner}${high}`;
+      piecePanel.querySelector("[data-piece-rename]").value = feature.properties.name || "";
       if (!root.querySelector('[data-scn-panel="terrain"]').hidden) piecePanel.scrollIntoView({ block: "nearest" });
     }
     renderList();
@@ -452,7 +458,16 @@
     if (t.matches("[data-zone-depth]")) setZones();
     changed({ form: true });
   });
-  form.addEventListener("input", () => { root.dataset.dirty = "1"; });
+  form.addEventListener("input", (e) => {
+    root.dataset.dirty = "1";
+    if (e.target.matches("[data-piece-rename]") && selected) {
+      const { feature } = pieces.get(selected);
+      const name = e.target.value.trim();
+      if (name) feature.properties.name = name; else delete feature.properties.name;
+      piecePanel.querySelector("[data-piece-name]").textContent = nameOf(feature);
+      renderList();
+    }
+  });
   form.addEventListener("submit", (e) => e.preventDefault());
 
   // -- the whole document in, and out --------------------------------------------------------------------------------
