@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from rules.core.errors import RulesError
-from rules.core.scenario import SIDES
+from rules.core.scenario import SIDES, validate
 from rules.flanders_fields.book.organisation import Unit
+from rules.flanders_fields.play.game import GAME
 from rules.flanders_fields.play.game_setup import DEPLOY_DEPTH as DEPLOY_DEPTH
 from rules.flanders_fields.play.game_setup import new_forces
 from rules.flanders_fields.ruleset import FlandersFields
@@ -77,9 +78,11 @@ class Scenario:
 
 
 def _load() -> dict[str, dict[str, Any]]:
+    """The shipped files, each through the importer's checks (rules.core.scenario.validate)."""
     docs = {}
     for path in sorted(SCENARIO_DIR.glob("*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
+        validate(doc, {FlandersFields.id: (FlandersFields(), GAME)})
         docs[doc["id"]] = doc
     return docs
 
