@@ -27,6 +27,7 @@ from tests.frontend.conftest import (
     unlabelled_controls,
 )
 from tests.frontend.games import csrf_header
+from tests.frontend.test_csp import RECORD_VIOLATIONS, violations
 
 pytestmark = pytest.mark.browser
 
@@ -47,6 +48,8 @@ class Editor:
     def __init__(self, page: Any, touch: bool) -> None:
         self.page = page
         self.touch = touch
+        self.errors: list[str] = []  # uncaught script errors, on every page it goes to
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def press(self, locator: Any) -> None:
         locator.scroll_into_view_if_needed()
@@ -118,6 +121,7 @@ def british_names(doc: dict[str, Any]) -> list[str]:
 
 def open_editor(new_page: Any, viewport: dict[str, int], touch: bool) -> Editor:
     page = new_page(viewport, has_touch=touch)
+    page.add_init_script(RECORD_VIOLATIONS)
     page.goto("/scenarios/new")
     page.wait_for_selector("[data-scenario-editor][data-terrain]")
     return Editor(page, touch)
@@ -198,6 +202,7 @@ def build_and_play(ed: Editor) -> None:
     expect(root).to_have_attribute("data-outside", "2")
     expect(page.locator("[data-outside-note]")).to_contain_text("2 stands are outside their side's zone")
     screenshot(page, "scenario-editor-built")
+    assert violations(page) == []  # the editor's page, before it is left for the game's
     # The filled-in sections pass the screen checks too (the four sizes are checked empty below).
     for name in ("forces", "deploy"):
         ed.tab(name)
@@ -258,6 +263,8 @@ def build_and_play(ed: Editor) -> None:
 
     assert cover_of(target["id"]) == cover_for(["woods"], "raw") == "soft"
     assert cover_of(in_open["id"]) == cover_for([], "raw") == "open"
+    # geoman, Leaflet and the editor's scripts ran under the app's Content-Security-Policy without a breach.
+    assert violations(page) == [] and ed.errors == []
 
 
 def test_build_a_scenario_with_the_mouse_and_play_it(new_page: Any) -> None:
