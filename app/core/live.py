@@ -14,8 +14,11 @@ lifespan). `make_broker(engine)` picks one:
 
 Per process and game, one `Feed` reads the new rows once per wake-up (every visibility, plus which of the
 game's devices are still active) and all of that process's streams on the game take their frames from it,
-each filtering and rendering for its own viewer. A stream that has fallen behind the feed's tail (a resume
-from long ago) reads its own backlog first, as every stream does when it opens.
+each filtering for its own viewer. A frame carries what its kind of viewer needs to apply the event without
+a request (a page's view: the map's units, the referee board's fragments); it is rendered once per render
+key (viewer roles and view) by the first stream that needs it, in a worker thread, and the other streams of
+that key reuse it. A stream that has fallen behind the feed's tail (a resume from long ago) reads its own
+backlog first, as every stream does when it opens.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import asyncio
 import bisect
 import logging
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -57,6 +60,8 @@ class FeedItem:
 
 # read(game_id, after_id, limit) -> (events after after_id in id order, every visibility; active device ids)
 FeedRead = Callable[[int, int, int], tuple[list[FeedItem], frozenset[int]]]
+# render(events) -> each event's frame data (JSON on one line) for one render key; run in a worker thread
+Render = Callable[[list[Any]], list[str]]
 
 
 class Feed:
@@ -72,7 +77,9 @@ class Feed:
         self.items: list[FeedItem] = []
         self.active: frozenset[int] = frozenset()
         self.reads = 0
+        self.renders = 0
         self._lock = asyncio.Lock()
+        self._render_locks: dict[Any, asyncio.Lock] = {}
 
     async def refresh(self, after_id: int) -> None:
         """Bring the feed up to the latest wake-up: the first stream to get here reads, the others wait
@@ -97,6 +104,19 @@ class Feed:
                 self.base = self.items[-TAIL - 1].id
                 del self.items[:-TAIL]
             self._seen = wakes
+
+    async def frames(self, key: Any, items: list[FeedItem], render: Render) -> list[str]:
+        """The frames of `items` for render key `key`: the first stream of that key renders those not yet
+        rendered (one worker thread for all of them), the others wait for it and reuse them."""
+        lock = self._render_locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            todo = [i for i in items if key not in i.frames]
+            if todo:
+                done = await asyncio.to_thread(render, [i.event for i in todo])
+                self.renders += 1
+                for item, data in zip(todo, done, strict=True):
+                    item.frames[key] = data
+        return [i.frames[key] for i in items]
 
     def after(self, last_id: int) -> list[FeedItem] | None:
         """The items after `last_id`, or None when the feed does not reach back that far."""
@@ -354,17 +374,22 @@ Frame = tuple[int, str, str]  # id, kind, JSON
 
 @dataclass(frozen=True)
 class Viewing:
-    """What one stream needs from the app, all without I/O except `backlog` (run in a worker thread).
+    """What one stream needs from the app, all without I/O except `backlog` and `render` (run in a worker
+    thread).
 
     backlog(after_id, limit): this viewer's frames after after_id from the database, or None once its
       device is no longer active.
-    frame(item): an item of the shared feed as this viewer sees it, or None when it may not see it.
+    shows(item): whether this viewer may see an item of the shared feed at all.
+    key, render: the render key of this viewer (the same for every viewer who may read the same) and how an
+      event is rendered for it.
     token_id: the device, checked against the feed's active devices after every wake-up.
     """
 
     read: FeedRead
     backlog: Callable[[int, int], list[Frame] | None]
-    frame: Callable[[FeedItem], Frame | None]
+    shows: Callable[[FeedItem], bool]
+    key: Any
+    render: Render
     token_id: int | None
 
 
@@ -405,8 +430,53 @@ async def stream(
                 items = sub.feed.after(last_id)
                 if items is None:
                     break  # fell behind the feed's tail: read the backlog
-                for item in items:
-                    got = viewing.frame(item)
-                    if got is not None:
-                        yield sse_frame(*got)
-                    last_id = item.id
+                shown = [i for i in items if viewing.shows(i)]
+                rendered = await sub.feed.frames(viewing.key, shown, viewing.render)
+                for item, data in zip(shown, rendered, strict=True):
+                    yield sse_frame(item.id, item.event.kind, data)
+                if items:
+                    last_id = items[-1].id
+
+
+# -- what an event touched: the units its frame carries, and whether the game's own state moved ------------
+# Kinds that change stands only: the game's turn and board stay as they were unless a change names the game.
+STAND_KINDS = frozenset({"marker", "move", "unit-update", "roll", "arrival-roll"})
+
+
+def touched_units(event: Mapping[str, Any]) -> set[int]:
+    """The units an event (as `events.event_dict` gives it) names or changes (a marker may suppress a whole
+    company)."""
+    payload = event["payload"]
+    out = {payload[key] for key in ("unit_id", "target_id") if isinstance(payload.get(key), int)}
+    for change in payload.get("changes") or []:
+        if isinstance(change, dict) and isinstance(change.get("unit"), int):
+            out.add(change["unit"])
+    return out
+
+
+def touches_game(event: Mapping[str, Any]) -> bool:
+    """Whether an event may have changed the game itself (its turn, step or board), not only stands."""
+    kind = event["payload"].get("kind") if event["kind"] == "undo" else event["kind"]
+    if kind not in STAND_KINDS:
+        return True
+    changes = event["payload"].get("changes") or []
+    return any(isinstance(c, dict) and "game" in c for c in changes)
+
+
+# -- views: what a kind of page needs in each frame to apply the event without a request -------------------
+# A view's parts: parts(session, game, viewer, events as `events.event_dict` gives them) -> one dict of extra
+# frame keys per event, as that viewer may read them. Registered by the module that draws the page (the
+# referee board's by app.pages.referee; routes never import pages), asked for by name on the stream.
+ViewParts = Callable[[Session, Any, Any, list[dict[str, Any]]], list[dict[str, Any]]]
+VIEWS: dict[str, ViewParts] = {}
+# A frame longer than this carries the event alone and says `refetch`: the page reads what changed instead
+# (one event stays under 10 KB on the wire for every device).
+FRAME_BYTES = 8_000
+
+
+def view(name: str) -> Callable[[ViewParts], ViewParts]:
+    def register(parts: ViewParts) -> ViewParts:
+        VIEWS[name] = parts
+        return parts
+
+    return register

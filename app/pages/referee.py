@@ -1,6 +1,7 @@
 """The referee's board: every stand of both sides at a glance, in one compact block per battalion (or any
 formation with stands of its own), the turn, and the log read as a game record. It follows the game live
-by fetching only what changed since the last event it shows (`/referee/changes?after=`), not the board."""
+from its stream (`?view=board`): each frame carries the pieces of the board its event changed (`board_view`),
+so nothing is fetched per event; `/referee/changes?after=` answers the same pieces for a resync."""
 
 from __future__ import annotations
 
@@ -12,12 +13,15 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
+from app.core import live
 from app.core.routing import Router
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth
+from app.guard.auth import Viewer
 from app.pages import game_record
 from app.pages.seats import Seat, game_page
+from app.pages.templates import templates
 from app.services import events as events_service
 from app.services import markers, turns
 from app.services import templates as table_templates
@@ -32,8 +36,6 @@ LOG_LENGTH = 40  # log entries the board shows; older ones are in the report
 CHANGES_LIMIT = 60  # more new events than this at once (a long time offline): the whole board is resent
 # Events that change the board's structure rather than stands: the whole board is resent.
 STRUCTURE_KINDS = frozenset({"unit-added", "force-added", "game-created"})
-# Events that touch only stands: the turn panel stays as it is unless a morale test falls due.
-STAND_KINDS = frozenset({"marker", "move", "unit-update", "roll", "arrival-roll"})
 # Changes that alter a block's head (its losses, a morale test due).
 HEAD_FIELDS = frozenset({"killed", "morale_due", "morale_stage"})
 
@@ -165,9 +167,13 @@ def _common(session: Session, game: Game, board: Board, with_turn: bool = True) 
         "markers_ok": markers_allowed(game),
         "last_roll": events_service.last_roll_id(session, game.id or 0),
         "undone": events_service.reversed_ids(session, game.id or 0),
-        "record": game_record.Record(board.names, {u.id or 0: u for u in board.units}),
+        "record": _record(board),
         "templates_on_table": table_templates.templates_of(game),
     }
+
+
+def _record(board: Board) -> game_record.Record:
+    return game_record.Record(board.names, {u.id or 0: u for u in board.units})
 
 
 @router.get("/games/{game_id}/referee", response_class=HTMLResponse)
@@ -185,30 +191,81 @@ def referee_page(game_id: GameId, request: Request, session: SessionDep, setting
     return game_page(request, session, settings, game_id, "referee.html", "_referee_board.html", build)
 
 
-def changed_units(events: Iterable[dict[str, Any]]) -> set[int]:
-    """The units an event's payload names or changes (a marker may suppress a whole company)."""
-    out: set[int] = set()
-    for ev in events:
-        payload = ev["payload"]
-        for key in ("unit_id", "target_id"):
-            if isinstance(payload.get(key), int):
-                out.add(payload[key])
-        for change in payload.get("changes") or []:
-            if isinstance(change, dict) and isinstance(change.get("unit"), int):
-                out.add(change["unit"])
-    return out
-
-
 def _needs_turn_panel(events: Sequence[dict[str, Any]]) -> bool:
+    """The turn panel changes with the game (its turn, step, board) and with a morale test falling due."""
     for ev in events:
-        if ev["kind"] not in STAND_KINDS and not (
-            ev["kind"] == "undo" and ev["payload"].get("kind") in STAND_KINDS
-        ):
+        if live.touches_game(ev):
             return True
         changes = ev["payload"].get("changes") or []
-        if any(isinstance(c, dict) and ("game" in c or c.get("field") == "morale_due") for c in changes):
+        if any(isinstance(c, dict) and c.get("field") == "morale_due" for c in changes):
             return True
     return False
+
+
+class _Now:
+    """What the board reads of the game as it is now, read once for all the events rendered together."""
+
+    def __init__(self, session: Session, game: Game) -> None:
+        self.session = session
+        self.game = game
+        self._units: list[UnitRow] | None = None
+        self._common: dict[bool, dict[str, Any]] = {}
+
+    def units(self) -> list[UnitRow]:
+        if self._units is None:
+            self._units = board_units(self.session, self.game.id or 0)
+        return self._units
+
+    def common(self, board: Board, with_turn: bool) -> dict[str, Any]:
+        if with_turn not in self._common:
+            self._common[with_turn] = _common(self.session, self.game, board, with_turn)
+        return {**self._common[with_turn], "board": board, "record": _record(board)}
+
+
+def changes_context(now: _Now, roles: list[str], events: list[dict[str, Any]], after: int) -> dict[str, Any]:
+    """What changed on the board after event `after` with `events` (as `roles` read them): the stands and
+    block heads they touched, their log entries (and the entries they undid), and the turn panel when the
+    turn moved on; or a reload of the whole board."""
+    if len(events) > CHANGES_LIMIT or any(e["kind"] in STRUCTURE_KINDS for e in events):
+        return {"reload": True, "upto": after}
+    if not events:  # up to date already (a resync, or an event fetched by an earlier call)
+        return {"reload": False, "nothing": True, "upto": after}
+    touched = set().union(*(live.touched_units(e) for e in events))
+    # Events that touch no unit (the turn, templates, fire plans) need no stand at all.
+    units = now.units() if touched else []
+    # Block heads count losses and show a morale test due: re-sent only when those can have changed.
+    losses = {
+        c["unit"]
+        for e in events
+        for c in e["payload"].get("changes") or []
+        if isinstance(c, dict) and c.get("field") in HEAD_FIELDS and isinstance(c.get("unit"), int)
+    }
+    by_id: dict[int | None, UnitRow] = {u.id: u for u in units}
+    detail = set(touched)
+    for uid in losses:
+        if uid in by_id:
+            detail |= {a.id or 0 for a in units_service.ancestors(by_id[uid], by_id)}
+    board = build_board(units, markers.rules_of(now.game), detail)
+    shown = {s.id for bs in board.blocks.values() for b in bs for row in b.rows for s in row.stands}
+    heads = {b.unit.id: b for uid in losses if (b := board.block(uid)) is not None}
+    heads |= {b.unit.id: b for bs in board.blocks.values() for b in bs if b.unit.id in losses}
+    again = []  # entries shown before that the new events undid
+    for undone_id in sorted({e["payload"].get("undoes") for e in events if e["kind"] == "undo"} - {None}):
+        if isinstance(undone_id, int) and undone_id <= after:
+            ev = events_service.get_event(now.session, now.game.id or 0, undone_id)
+            if ev.visibility in ("all", *roles):
+                again.append(events_service.event_dict(ev, roles))
+    with_turn = _needs_turn_panel(events)
+    return {
+        **now.common(board, with_turn),
+        "reload": False,
+        "upto": events[-1]["id"],
+        "new_events": list(reversed(events)),
+        "again": again,
+        "stands": [u for u in board.units if u.id in touched and u.id in shown],
+        "heads": list(heads.values()),
+        "with_turn": with_turn,
+    }
 
 
 @router.get("/games/{game_id}/referee/changes", response_class=HTMLResponse)
@@ -219,54 +276,31 @@ def referee_changes(
     settings: SettingsDep,
     after: Annotated[int, Query(ge=0, le=2_147_483_647, description="The last event the board shows")],
 ) -> Response:
-    """What changed on the board since event `after`: the stands and block heads the new events touched,
-    their log entries (and the entries they undid), and the turn panel when the turn moved on."""
+    """What changed on the board since event `after`: what a resync, a reconnect or a frame too big to carry
+    it reads (each live frame carries its own, `board_view`)."""
 
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         roles = _roles(seat)
         rows = events_service.list_events(session, game_id, roles, after, CHANGES_LIMIT + 1)
-        events = [events_service.event_dict(e, roles) for e in rows]
-        if len(events) > CHANGES_LIMIT or any(e["kind"] in STRUCTURE_KINDS for e in events):
-            return {"reload": True, "upto": after}
-        if not events:  # up to date already (a resync, or an event fetched by an earlier call)
-            return {"reload": False, "nothing": True, "upto": after}
-        touched = changed_units(events)
-        # Events that touch no unit (the turn, templates, fire plans) need no stand at all.
-        units = board_units(session, game_id) if touched else []
-        # Block heads count losses and show a morale test due: re-sent only when those can have changed.
-        losses = {
-            c["unit"]
-            for e in events
-            for c in e["payload"].get("changes") or []
-            if isinstance(c, dict) and c.get("field") in HEAD_FIELDS and isinstance(c.get("unit"), int)
-        }
-        by_id: dict[int | None, UnitRow] = {u.id: u for u in units}
-        detail = set(touched)
-        for uid in losses:
-            if uid in by_id:
-                detail |= {a.id or 0 for a in units_service.ancestors(by_id[uid], by_id)}
-        board = build_board(units, markers.rules_of(game), detail)
-        shown = {s.id for bs in board.blocks.values() for b in bs for row in b.rows for s in row.stands}
-        heads = {b.unit.id: b for uid in losses if (b := board.block(uid)) is not None}
-        heads |= {b.unit.id: b for bs in board.blocks.values() for b in bs if b.unit.id in losses}
-        again = []  # entries shown before that the new events undid
-        for undone_id in sorted({e["payload"].get("undoes") for e in events if e["kind"] == "undo"} - {None}):
-            if isinstance(undone_id, int) and undone_id <= after:
-                ev = events_service.get_event(session, game_id, undone_id)
-                if ev.visibility in ("all", *roles):
-                    again.append(events_service.event_dict(ev, roles))
-        with_turn = _needs_turn_panel(events)
-        return {
-            **_common(session, game, board, with_turn),
-            "reload": False,
-            "upto": events[-1]["id"] if events else after,
-            "new_events": list(reversed(events)),
-            "again": again,
-            "stands": [u for u in board.units if u.id in touched and u.id in shown],
-            "heads": list(heads.values()),
-            "with_turn": with_turn,
-        }
+        return changes_context(
+            _Now(session, game), roles, [events_service.event_dict(e, roles) for e in rows], after
+        )
 
     return game_page(
         request, session, settings, game_id, "_referee_changes.html", "_referee_changes.html", build
     )
+
+
+@live.view("board")
+def board_view(
+    session: Session, game: Game, viewer: Viewer, events: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The live frames' part for the board: each event's changes to the board, rendered as
+    `/referee/changes?after=<the id before it>` would answer them to this viewer."""
+    now = _Now(session, game)
+    roles = events_service.roles_of(viewer)
+    page = templates.get_template("_referee_changes.html")
+    return [
+        {"board": page.render(game=game, role=viewer.role, **changes_context(now, roles, [e], e["id"] - 1))}
+        for e in events
+    ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Header, Path, Query, Request, Response
 from fastapi.responses import StreamingResponse
@@ -17,12 +17,14 @@ from app import errors
 from app.core import live
 from app.core.routing import Router
 from app.core.writing import game_write
-from app.data.models import Event, Token
+from app.data.models import Event, Game, Token, Unit
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.guard import auth
-from app.guard.auth import SIDES, StreamViewerDep, ViewerDep
+from app.guard.auth import SIDES, StreamViewerDep, Viewer, ViewerDep
 from app.services import events as events_service
+from app.services import games
 from app.services import undo as undo_service
+from app.services import units as units_service
 
 router = Router(prefix="/api/v1/games/{game_id}", tags=["events"])
 
@@ -120,29 +122,37 @@ async def stream(
     engine: EngineDep,
     last_event_id: Annotated[int | None, Header(ge=0, le=2_147_483_647)] = None,
     after: Annotated[int | None, Query(ge=0, le=2_147_483_647, description="Like Last-Event-ID")] = None,
+    view: Annotated[
+        Literal["map", "board"] | None,
+        Query(
+            description="What each frame carries besides the event, to apply it without a request: `map` the "
+            "units it touched (as /units answers them) and, when the game itself changed, its state (as "
+            "/state, without the terrain); `board` the referee board's pieces it changed (HTML). A frame too "
+            "big for that carries `refetch: true` instead."
+        ),
+    ] = None,
 ) -> StreamingResponse:
     # No request session (StreamViewerDep closes its own): the stream reads with its own short sessions.
     roles = _roles(viewer)
     shown = frozenset(["all", *roles])  # the visibilities list_events lets these roles read
-    render_key = tuple(roles)
     start = last_event_id if last_event_id is not None else (after or 0)
+
+    def render(session: Session | None, events: list[Event]) -> list[str]:
+        dicts = [events_service.event_dict(e, roles) for e in events]
+        if view is None or not dicts:
+            return [_json(d) for d in dicts]
+        if session is None:
+            with Session(engine) as own:
+                return _with_view(own, game_id, viewer, view, dicts)
+        return _with_view(session, game_id, viewer, view, dicts)
 
     def backlog(after_id: int, limit: int) -> list[live.Frame] | None:
         # A revoked device (or one deleted with its game) gets nothing more, and its stream ends.
         with Session(engine) as check:
             if not auth.device_is_active(check, viewer.token_id):
                 return None
-            return [
-                _render(e, roles) for e in events_service.list_events(check, game_id, roles, after_id, limit)
-            ]
-
-    def frame(item: live.FeedItem) -> live.Frame | None:
-        if item.visibility not in shown:
-            return None
-        data = item.frames.get(render_key)
-        if data is None:  # rendered once per kind of viewer, whichever of its streams asks first
-            data = item.frames[render_key] = _render(item.event, roles)[2]
-        return item.id, item.event.kind, data
+            events = events_service.list_events(check, game_id, roles, after_id, limit)
+            return [(e.id or 0, e.kind, data) for e, data in zip(events, render(check, events), strict=True)]
 
     return StreamingResponse(
         live.stream(
@@ -152,7 +162,9 @@ async def stream(
             live.Viewing(
                 read=functools.partial(_feed_read, engine),
                 backlog=backlog,
-                frame=frame,
+                shows=lambda item: item.visibility in shown,
+                key=(tuple(roles), view),  # rendered once per kind of viewer, whichever stream asks first
+                render=functools.partial(render, None),
                 token_id=viewer.token_id,
             ),
             request.is_disconnected,
@@ -162,8 +174,44 @@ async def stream(
     )
 
 
-def _render(e: Event, roles: list[str]) -> live.Frame:
-    return e.id or 0, e.kind, json.dumps(events_service.event_dict(e, roles), separators=(",", ":"))
+def _json(obj: dict[str, Any]) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def _with_view(
+    session: Session, game_id: int, viewer: Viewer, view: str, events: list[dict[str, Any]]
+) -> list[str]:
+    """Each event with its view's parts, or with `refetch` where they would make the frame too big (or the
+    game is gone)."""
+    game = session.get(Game, game_id)
+    parts = live.VIEWS[view](session, game, viewer, events) if game is not None else [{} for _ in events]
+    out = []
+    for event, part in zip(events, parts, strict=True):
+        data = _json({**event, **part})
+        out.append(data if part and len(data) <= live.FRAME_BYTES else _json({**event, "refetch": True}))
+    return out
+
+
+@live.view("map")
+def _map_parts(
+    session: Session, game: Game, viewer: Viewer, events: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The map's parts: the units each event touched, as /units answers them to this viewer (without the
+    names, which change only when a unit is added: a reload), and the game's state when the game changed."""
+    read = units_service.reader(game, viewer)
+    wanted = set().union(*(live.touched_units(e) for e in events))
+    found: list[Unit] = []
+    if wanted:
+        found = list(session.exec(select(Unit).where(Unit.game_id == game.id, col(Unit.id).in_(wanted))))
+    rows = {u.id: u for u in found}
+    state = games.game_state(game)
+    out: list[dict[str, Any]] = []
+    for e in events:
+        part: dict[str, Any] = {"units": [read(rows[i]) for i in sorted(live.touched_units(e)) if i in rows]}
+        if live.touches_game(e):
+            part["state"] = state
+        out.append(part)
+    return out
 
 
 def _feed_read(

@@ -400,3 +400,46 @@ def test_the_log_keeps_its_place_while_it_grows(new_page: Any) -> None:
     expect(page.locator("#log .event")).to_have_count(count + 1)
     time.sleep(0.1)
     assert abs(anchor.evaluate("(li) => li.getBoundingClientRect().top") - where) < 2
+
+
+def test_a_tap_on_another_device_reaches_the_board_and_the_map_with_no_request(new_page: Any) -> None:
+    """Each frame carries what its page needs (issue 25): the board swaps in the pieces it brings and the
+    map sets the units it brings, neither asks the server for anything after another device's tap."""
+    referee = new_page(REFEREE_SCREEN)
+    game_id, codes = create_mons_game(referee)
+    attacker = new_page(TABLET_LANDSCAPE)
+    join(attacker, codes["attacker"])
+    table = new_page(TABLET_PORTRAIT)
+    join(table, codes["defender"])
+    open_board(referee, game_id)
+    table.goto(f"/games/{game_id}/map")
+    expect(table.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
+    expect(table.locator("[data-map-page][data-live-connected]")).to_have_count(1)
+    referee.get_by_role("button", name="Start the game").click()
+    expect(referee.locator("#turn .turn-step")).to_contain_text("Support orders")
+    # The turn moved on: the map took the game's state from the frame as well.
+    table.wait_for_function("() => window.firestepMap.model.turn.turn === 1")
+    units = api(referee, "GET", f"/api/v1/games/{game_id}/units")["body"]
+    platoons = [u for u in units if u["side"] == "defender" and u["kind"] == "rifle-platoon"]
+    target = next(p for p in platoons if sum(q["parent_id"] == p["parent_id"] for q in platoons) > 1)["id"]
+    asked: dict[str, list[str]] = {"board": [], "map": []}
+    referee.on("request", lambda r: asked["board"].append(r.url))
+    table.on("request", lambda r: asked["map"].append(r.url))
+    # MG fire from the attacker's device: one event, the platoon's whole company suppressed.
+    done = api(
+        attacker, "POST", f"/api/v1/games/{game_id}/units/{target}/markers", {"delta": 1, "fire": "mg"}
+    )
+    company = {c["unit"] for c in done["body"]["changes"] if "unit" in c}
+    assert len(company) > 1
+    for unit in company:
+        expect(referee.locator(f"#unit-{unit} .marker")).to_have_count(1)
+    table.wait_for_function(
+        "(ids) => ids.every((id) => window.firestepMap.model.units.get(id)?.suppression === 1)",
+        arg=sorted(company),
+    )
+    referee.wait_for_timeout(400)  # anything the event would make a device fetch after applying it
+    for page, urls in asked.items():
+        fetched = [u for u in urls if "/referee/changes" in u or "/units" in u or "/state" in u]
+        assert not fetched, (page, fetched)
+    # The board also shows the event in its log, and the map's stand card reads the same state.
+    expect(referee.locator(f"#log .event[data-event='{done['body']['event_id']}']")).to_have_count(1)

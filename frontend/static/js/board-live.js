@@ -1,9 +1,10 @@
-// The referee board follows the game: on each event from live.js ("firestep:event") it fetches only what
-// changed since the last event it shows (#board[data-changes]?after=<id>): the stands and block heads the
-// events touched, their log entries and, when the turn moved on, the turn panel; each piece replaces the
-// element with its id. "firestep:resync" (reconnect, back online, page shown again) and "firestep:refresh"
-// (this device's own write) fetch the same way, so nothing is missed and nothing is applied twice. A failed
-// fetch is retried until it succeeds. When too much changed, the whole board is fetched once.
+// The referee board follows the game: each event from live.js ("firestep:event", the stream's board view)
+// carries the pieces of the board it changed (the stands and block heads it touched, its log entry and, when
+// the turn moved on, the turn panel); each piece replaces the element with its id, and nothing is fetched.
+// "firestep:resync" (reconnect, back online, page shown again), a frame that says `refetch` (too big to carry
+// its pieces) and this device's own write while the stream is down fetch what changed since the last event
+// the board shows (#board[data-changes]?after=<id>) instead, so nothing is missed and nothing is applied
+// twice. A failed fetch is retried until it succeeds. When too much changed, the whole board is fetched once.
 (() => {
   const board = () => document.getElementById("board");
   if (!board()) return;
@@ -98,11 +99,31 @@
     soon = setTimeout(() => { soon = null; fetchChanges(); }, 0);
   };
 
+  // A frame's own pieces; while a fetch is on its way (or due) the fetch brings them with the rest.
+  const applyFrame = async (html) => {
+    const root = template(html).querySelector("[data-board-changes]");
+    if (!root) { schedule(); return; }
+    if ("reload" in root.dataset) {
+      // A new unit or force: the whole board, once; frames that come meanwhile are fetched after it.
+      inFlight = true;
+      try { await reloadBoard(); } catch (err) { again = true; } finally { inFlight = false; }
+      if (again) { fetchChanges(); return; }
+    } else {
+      applyChanges(root);
+      applied = Math.max(applied, Number(root.dataset.upto) || 0);
+    }
+    board().dataset.upto = String(applied);
+    document.dispatchEvent(new CustomEvent("firestep:board-updated"));
+  };
+
   document.addEventListener("firestep:event", (event) => {
-    const id = Number(event.detail && event.detail.id);
+    const ev = event.detail || {};
+    const id = Number(ev.id);
     if (Number.isFinite(id) && id <= applied) return; // already on the board
-    schedule();
+    if (typeof ev.board === "string" && !inFlight && !soon) applyFrame(ev.board);
+    else schedule();
   });
   document.addEventListener("firestep:resync", () => { failures = 0; schedule(); });
-  document.addEventListener("firestep:refresh", schedule);
+  // This device's write: its frame brings it while the stream is connected.
+  document.addEventListener("firestep:refresh", () => { if (!window.firestepLive?.connected) schedule(); });
 })();

@@ -3,9 +3,12 @@
 // with the device's cookie right before every connect (no token ever goes into a URL).
 //
 // Bound to the page's [data-live-stream] element: data-live-stream = stream URL, data-live-ticket = ticket URL,
-// data-live-after = the last event id the page shows. It tells the page two things, and nothing else:
+// data-live-after = the last event id the page shows, data-live-view = what each frame should carry for this
+// page besides the event (the stream's `view`: "map", "board"). It tells the page two things, and nothing else:
 //   document "firestep:event"  detail = the event (EventOut: id, turn, side, step, kind, actor, visibility,
-//                              payload, reverses_id, created_at), once per frame, in id order;
+//                              payload, reverses_id, created_at) with its view's parts (map: units, state;
+//                              board: board, HTML; or refetch: true when they did not fit), once per frame,
+//                              in id order;
 //   document "firestep:resync" no detail: after a reconnect, on `online` and when the page is shown again,
 //                              so each view refetches what it shows (whatever may have been missed).
 // window.firestepLive.lastId is the newest event id seen.
@@ -15,6 +18,7 @@
   const streamUrl = root.dataset.liveStream;
   const ticketUrl = root.dataset.liveTicket;
   const after = Number(root.dataset.liveAfter);
+  const view = root.dataset.liveView ? `&view=${encodeURIComponent(root.dataset.liveView)}` : "";
   // The server sends a comment at least every 15 s; a silent stream for longer is a dead one.
   const SILENCE_MS = 40000;
   const live = { lastId: Number.isFinite(after) ? after : 0, connected: false };
@@ -86,7 +90,7 @@
       if (!issued.ok) throw new Error(String(issued.status));
       const { ticket } = await issued.json();
       const headers = { Accept: "text/event-stream", "Last-Event-ID": String(live.lastId) };
-      const response = await fetch(`${streamUrl}?ticket=${encodeURIComponent(ticket)}`, {
+      const response = await fetch(`${streamUrl}?ticket=${encodeURIComponent(ticket)}${view}`, {
         headers, credentials: "omit", cache: "no-store", signal: mine.signal,
       });
       if (response.status === 401 || response.status === 403) {

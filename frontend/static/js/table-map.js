@@ -591,13 +591,20 @@
   };
   const wanted = new Set();
   document.addEventListener("firestep:event", (e) => {
-    const need = model.apply(e.detail);
-    root.dataset.lastEvent = String(Math.max(Number(root.dataset.lastEvent || 0), e.detail.id || 0));
+    const ev = e.detail;
+    let need = model.apply(ev);
+    // The frame carries the game's state when the game itself changed: nothing to read back for it.
+    if (need.includes("state") && ev.state) {
+      model.setState({ ...ev.state, last_event_id: ev.id }, null);
+      need = need.filter((n) => n !== "state");
+    }
+    root.dataset.lastEvent = String(Math.max(Number(root.dataset.lastEvent || 0), ev.id || 0));
     if (need.length) { need.forEach((n) => wanted.add(n)); readBack(wanted); }
   });
   document.addEventListener("firestep:resync", () => load());
-  // The outbox sent taps kept while offline: read the table back.
-  document.addEventListener("firestep:refresh", () => load());
+  // A write of this device (or the outbox's taps kept while offline): its frame brings it while the stream
+  // is connected; otherwise read the table back.
+  document.addEventListener("firestep:refresh", () => { if (!window.firestepLive?.connected) load(); });
 
   // The orientation follows the screen: redraw when a turned device or a resized window changes it.
   let resizeTimer = null;

@@ -64,6 +64,18 @@
       return unknown;
     };
 
+    const applyUnits = (ev, changed) => {
+      let unknown = false;
+      for (const u of ev.units) {
+        const cur = units.get(u.id);
+        if (!cur) { unknown = true; continue; }
+        if (cur.v > ev.id) continue;
+        units.set(u.id, { ...cur, ...u, v: ev.id }); // the names read with /units stay
+        changed.add(u.id);
+      }
+      return unknown;
+    };
+
     // One stream frame. Answers what the caller must read back: "units" (a unit the model does not know),
     // "state" (the board or the turn changed in ways the frame does not spell out), or nothing.
     const apply = (ev) => {
@@ -92,7 +104,10 @@
           emit({ templates: true, template: t.id });
         }
       } else {
-        if (applyChanges(ev, changed) || ev.kind === "unit-added" || ev.kind === "forces-built") need.push("units");
+        // A frame of the map's view (live.js, data-live-view="map") carries the units it touched as /units
+        // answers them; an older frame, or one too big to carry them, carries only the changes.
+        const unknown = Array.isArray(ev.units) ? applyUnits(ev, changed) : applyChanges(ev, changed);
+        if (unknown || ev.kind === "unit-added" || ev.kind === "forces-built") need.push("units");
         if (!UNIT_KINDS.has(ev.kind) || ev.kind === "fire-plan-arrival") need.push("state");
         if (changed.size) emit({ units: true, changed });
       }

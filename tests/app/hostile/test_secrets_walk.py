@@ -32,7 +32,8 @@ KEPT = [433.5625, 357.1875]  # an attacker battery that never fires
 DEFENDS = [521.4375, 617.0625]  # a defender battery that never fires
 AIMED_AGAIN = [447.6875, 381.9375]  # the battery that fired, aimed again afterwards
 CARD = re.compile(r"(?<![A-Za-z0-9_-])(?:10|[2-9JQKA])[HDCS](?![A-Za-z0-9_-])")
-STREAM = "/api/v1/games/{game_id}/stream"  # read live from the start of the game (a thread per side)
+STREAM = "/api/v1/games/{game_id}/stream"  # read live from the start of the game (a thread per side and view)
+VIEWS = ("", "map", "board")  # every view of the stream a page asks for
 
 
 def renderings(point: list[float]) -> list[str]:
@@ -179,8 +180,10 @@ class Walk:
                     assert renderings(point)[1] in units, f"{phase}: the {who} does not read {point}"
 
 
-def follow(base: str, g: Game, side: str, frames: list[dict[str, Any]]) -> threading.Thread:
-    """A side's live stream, from before set-up until the game is over, every frame kept."""
+def follow(base: str, g: Game, side: str, view: str, frames: list[dict[str, Any]]) -> threading.Thread:
+    """A side's live stream in one of its views (what a page asks each frame to carry: "" the event alone,
+    "map" the units it touched and the game's state, "board" the referee board's pieces), from before set-up
+    until the game is over, every frame kept."""
 
     def run() -> None:
         try:
@@ -190,7 +193,8 @@ def follow(base: str, g: Game, side: str, frames: list[dict[str, Any]]) -> threa
 
     def read() -> None:
         headers = {"Authorization": f"Bearer {token_of(getattr(g, side))}"}
-        with httpx.stream("GET", f"{base}/api/v1/games/{g.id}/stream", headers=headers, timeout=120) as r:
+        url = f"{base}/api/v1/games/{g.id}/stream" + (f"?view={view}" if view else "")
+        with httpx.stream("GET", url, headers=headers, timeout=120) as r:
             assert r.status_code == 200
             frame: dict[str, Any] = {}
             for line in r.iter_lines():
@@ -247,7 +251,9 @@ def walk(live_url: str) -> Iterator[Walk]:  # noqa: F811
 
 def test_no_route_shows_a_secret_aiming_point_or_the_pack(walk: Walk, live_url: str) -> None:  # noqa: F811
     w, g = walk, walk.g
-    threads = {s: follow(live_url, g, s, w.frames.setdefault(s, [])) for s in SIDES}
+    threads = {
+        (s, v): follow(live_url, g, s, v, w.frames.setdefault(f"{s} {v}", [])) for s in SIDES for v in VIEWS
+    }
     first, second = w.batteries["attacker"][:2]
     aim(w, g.attacker, first, FIRES)
     aim(w, g.attacker, second, KEPT)
@@ -307,10 +313,12 @@ def test_no_route_shows_a_secret_aiming_point_or_the_pack(walk: Walk, live_url: 
     # The live streams, frame by frame as they were sent: before the battery fired, its point in none of
     # the other side's; before the end, no other secret point and no card of the pack or the other hand.
     fire_id = fired.json()["event_id"]
-    for side, thread in threads.items():
+    for (side, view), thread in threads.items():
         thread.join(30)
-        assert not thread.is_alive(), f"the {side}'s stream did not reach the end of the game"
-        frames = w.frames[side]
+        assert not thread.is_alive(), f"the {side}'s stream ({view}) did not reach the end of the game"
+        frames = w.frames[f"{side} {view}"]
+        if view == "map":  # the walk reads frames that carry units, not only events
+            assert any('"units":[{' in f["data"] for f in frames)
         assert frames and frames[-1]["kind"] == "game-finished"
         other = next(s for s in SIDES if s != side)
         w.finished = False
@@ -319,8 +327,12 @@ def test_no_route_shows_a_secret_aiming_point_or_the_pack(walk: Walk, live_url: 
         cards = w.hidden_cards(side)
         for f in frames[:-1]:
             for secret in early if f["id"] < fire_id else late:
-                assert secret not in f["data"], f"the {side}'s stream, event {f['id']}, shows {secret!r}"
-            assert not cards_in(f["data"]) & cards, f"the {side}'s stream, event {f['id']}, shows cards"
+                assert secret not in f["data"], (
+                    f"the {side}'s stream ({view}), event {f['id']}, shows {secret!r}"
+                )
+            assert not cards_in(f["data"]) & cards, (
+                f"the {side}'s stream ({view}), event {f['id']}, shows cards"
+            )
     anonymous = w.http.get(f"/api/v1/games/{g.id}/stream")
     assert anonymous.status_code == 401
     assert w.reads > 500

@@ -1,0 +1,153 @@
+"""A live frame carries what its page needs to apply the event without a request (issue 25): the map's view
+the units the event touched, as /units answers them to that device, and the game's state when the game
+changed; the referee board's view the pieces of the board `/referee/changes` would answer for it. Each is
+rendered once per kind of viewer, however many devices follow, and one event stays under 10 KB."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from sqlalchemy.engine import make_url
+
+from app.core import live
+from app.guard.auth import COOKIE_NAME
+from tests.app.games.conftest import Game, live_url, new_game, start_game  # noqa: F401 (a fixture)
+from tests.app.games.test_live_and_concurrency import Listener
+from tests.app.hostile.test_secrets import token_of
+
+EVENT_BYTES = 10_000  # the project's budget for one live event per device
+
+
+def stream(base: str, g: Game, view: str) -> str:
+    return f"{base}/api/v1/games/{g.id}/stream?view={view}"
+
+
+def caught_up(http: httpx.Client, g: Game, *listeners: tuple[Listener, dict[str, str]]) -> None:
+    """Each listener has read the log so far (as its device may read it)."""
+    for listener, who in listeners:
+        listener.take(len(http.get(f"/api/v1/games/{g.id}/events", headers=who).json()))
+
+
+def company_target(http: httpx.Client, g: Game) -> dict[str, Any]:
+    """A defender rifle platoon whose company has other platoons: MG fire on it suppresses them all."""
+    units = http.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+    platoons = [u for u in units if u["side"] == "defender" and u["kind"] == "rifle-platoon"]
+    return next(p for p in platoons if sum(q["parent_id"] == p["parent_id"] for q in platoons) > 1)
+
+
+def test_a_map_frame_carries_the_units_it_touched_and_the_state_when_the_game_moved(
+    live_url: str,  # noqa: F811
+    migrated_url: str,
+) -> None:
+    with httpx.Client(base_url=live_url, timeout=30) as http:
+        g = new_game(http)
+        start_game(http, g)
+        maps = [Listener(stream(live_url, g, "map"), g.defender) for _ in range(3)]
+        board = Listener(stream(live_url, g, "board"), g.referee)
+        caught_up(http, g, *((m, g.defender) for m in maps), (board, g.referee))
+        feed = live.local_broker(make_url(migrated_url)).feed(g.id)
+        assert feed is not None
+        renders = feed.renders
+
+        target = company_target(http, g)
+        r = http.post(
+            f"/api/v1/games/{g.id}/units/{target['id']}/markers",
+            headers=g.attacker,
+            json={"delta": 1, "fire": "mg"},
+        )
+        assert r.status_code == 200, r.text
+        changed = {c["unit"] for c in r.json()["changes"] if "unit" in c}
+        assert len(changed) > 1  # the whole company
+        frames = [m.take(1)[0][1] for m in maps]
+        assert all(f == frames[0] for f in frames)
+        frame = frames[0]
+        assert frame["id"] == r.json()["event_id"] and "refetch" not in frame
+        # The units, exactly as this device reads them from /units (less the names, read with /units).
+        assert {u["id"] for u in frame["units"]} == changed | {target["id"]}
+        for u in frame["units"]:
+            read = http.get(f"/api/v1/games/{g.id}/units/{u['id']}", headers=g.defender).json()
+            assert u == {k: v for k, v in read.items() if k not in ("short_name", "full_name")}
+        assert all(u["suppression"] >= 1 for u in frame["units"])
+        assert "state" not in frame  # stands only: the map keeps its board and turn
+        ((_, on_board),) = board.take(1)
+        assert on_board["id"] == frame["id"] and "board" in on_board
+        # Three map devices and one board: two renderings of the event, not four.
+        assert feed.renders - renders == 2
+
+        version = http.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
+        r = http.post(f"/api/v1/games/{g.id}/turn/advance", headers=g.referee, json={"version": version})
+        assert r.status_code == 200, r.text
+        state = http.get(f"/api/v1/games/{g.id}/state", headers=g.defender).json()
+        last = maps[0].take(1)[0][1]
+        while last["id"] < state["last_event_id"]:
+            last = maps[0].take(1)[0][1]
+        assert last["state"] == {k: state[k] for k in last["state"]}
+        assert set(last["state"]) >= {"status", "turn", "side_to_move", "step", "board"}
+        for m in (*maps, board):
+            m.close()
+
+
+def test_a_board_frame_carries_what_referee_changes_answers(live_url: str) -> None:  # noqa: F811
+    with httpx.Client(base_url=live_url, timeout=30) as http:
+        g = new_game(http)
+        start_game(http, g)
+        views = {
+            who: Listener(stream(live_url, g, "board"), getattr(g, who)) for who in ("referee", "attacker")
+        }
+        caught_up(http, g, *((v, getattr(g, who)) for who, v in views.items()))
+        target = company_target(http, g)
+        r = http.post(
+            f"/api/v1/games/{g.id}/units/{target['id']}/markers",
+            headers=g.attacker,
+            json={"delta": 1, "fire": "mg"},
+        )
+        assert r.status_code == 200, r.text
+        event_id = r.json()["event_id"]
+        for who, listener in views.items():
+            ((_, frame),) = listener.take(1)
+            assert frame["id"] == event_id and len(frame["board"]) > 0
+            assert f'id="unit-{target["id"]}"' in frame["board"]
+            http.cookies.set(COOKIE_NAME, token_of(getattr(g, who)))
+            page = http.get(f"/games/{g.id}/referee/changes", params={"after": event_id - 1})
+            http.cookies.clear()
+            assert page.status_code == 200
+            assert frame["board"] == page.text, who
+            listener.close()
+
+
+def test_one_frame_stays_under_10_kb_for_the_biggest_acts_of_mons(live_url: str) -> None:  # noqa: F811
+    with httpx.Client(base_url=live_url, timeout=30) as http:
+        g = new_game(http)
+        start_game(http, g)
+        listeners = {
+            (who, view): Listener(stream(live_url, g, view), getattr(g, who))
+            for who in ("referee", "attacker", "defender")
+            for view in ("map", "board")
+        }
+        caught_up(http, g, *((lis, getattr(g, who)) for (who, _), lis in listeners.items()))
+        # MG fire on a company, then the turn moving on (the next step's panel, the state).
+        target = company_target(http, g)
+        r = http.post(
+            f"/api/v1/games/{g.id}/units/{target['id']}/markers",
+            headers=g.referee,
+            json={"delta": 1, "fire": "mg"},
+        )
+        assert r.status_code == 200, r.text
+        version = http.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
+        assert http.post(
+            f"/api/v1/games/{g.id}/turn/advance", headers=g.referee, json={"version": version}
+        ).is_success
+        last = max(e["id"] for e in http.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json())
+        sizes: dict[str, int] = {}
+        for (who, view), lis in listeners.items():
+            while True:
+                ((_, frame),) = lis.take(1)
+                size = len(httpx.Response(200, json=frame).content)
+                sizes[f"{who} {view} {frame['id']}"] = size
+                assert "refetch" not in frame, (who, view, frame["kind"], size)
+                if frame["id"] >= last:
+                    break
+            lis.close()
+        print(sorted(sizes.items(), key=lambda kv: -kv[1])[:6])
+        assert 0 < max(sizes.values()) < EVENT_BYTES, sizes
