@@ -337,6 +337,7 @@ class Scenario(SQLModel, table=True):
     id: str = Field(primary_key=True, max_length=64)
     ruleset: str = Field(max_length=64)
     title: str = Field(max_length=200)
+    period: str = Field(max_length=32)
     document: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)

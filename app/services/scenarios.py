@@ -5,6 +5,7 @@ is stored, so a bad file changes nothing. Never commits: the route's unit of wor
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Mapping
@@ -34,31 +35,27 @@ def shipped() -> dict[str, Mapping[str, Any]]:
     return {sid: doc for _, rules in playable().values() for sid, doc in rules.shipped_scenarios().items()}
 
 
-def _summary(doc: Mapping[str, Any], is_shipped: bool) -> dict[str, Any]:
-    return {
-        "id": doc["id"],
-        "title": doc["title"],
-        "ruleset": doc["ruleset"],
-        "period": doc["period"],
-        "shipped": is_shipped,
-    }
-
-
 def list_scenarios(session: Session) -> list[dict[str, Any]]:
-    """Every scenario a game may start from: the shipped ones, then the imported ones by id."""
-    stored = session.exec(select(Scenario).order_by(col(Scenario.id))).all()
-    return [_summary(d, True) for d in shipped().values()] + [_summary(s.document, False) for s in stored]
+    """Every scenario a game may start from: the shipped ones, then the imported ones by id (read from their
+    own columns: the listing never loads the documents)."""
+    keys = ("id", "title", "ruleset", "period")
+    stored = session.exec(
+        select(Scenario.id, Scenario.title, Scenario.ruleset, Scenario.period).order_by(col(Scenario.id))
+    ).all()
+    return [{**{k: d[k] for k in keys}, "shipped": True} for d in shipped().values()] + [
+        {**dict(zip(keys, row, strict=True)), "shipped": False} for row in stored
+    ]
 
 
 def get_document(session: Session, scenario_id: str) -> dict[str, Any]:
     """A scenario's document as it was shipped or imported; 404 for an unknown id."""
     doc = shipped().get(scenario_id)
     if doc is not None:
-        return dict(doc)
+        return copy.deepcopy(dict(doc))  # a game's terrain is its own, never the shipped file's
     row = session.get(Scenario, scenario_id)
     if row is None:
         raise NotFoundError("scenario", scenario_id)
-    return dict(row.document)
+    return copy.deepcopy(row.document)
 
 
 def checked(document: Any) -> dict[str, Any]:
@@ -107,7 +104,9 @@ def import_scenario(session: Session, document: Any) -> dict[str, Any]:
     if sid in shipped() or session.get(Scenario, sid) is not None:
         raise Conflict(f"a scenario {sid!r} exists already: replace it with PUT /api/v1/scenarios/{sid}")
     doc = {**doc, "id": sid} if "id" not in doc else doc
-    session.add(Scenario(id=sid, ruleset=doc["ruleset"], title=doc["title"], document=doc))
+    session.add(
+        Scenario(id=sid, ruleset=doc["ruleset"], title=doc["title"], period=doc["period"], document=doc)
+    )
     session.flush()
     return doc
 
@@ -131,7 +130,8 @@ def replace_scenario(session: Session, scenario_id: str, document: Any) -> dict[
     if doc.get("id", scenario_id) != scenario_id:
         raise RulesError("id", f"the document's id must be this scenario's, {scenario_id}", [scenario_id])
     doc = {**doc, "id": scenario_id} if "id" not in doc else doc
-    row.ruleset, row.title, row.document, row.updated_at = doc["ruleset"], doc["title"], doc, utcnow()
+    row.ruleset, row.title, row.period = doc["ruleset"], doc["title"], doc["period"]
+    row.document, row.updated_at = doc, utcnow()
     session.add(row)
     session.flush()
     return doc

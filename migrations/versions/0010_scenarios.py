@@ -4,7 +4,7 @@ Revision ID: 0010
 Revises: 0009
 
 Scenarios imported on the server (app/services/scenarios.py): each document kept whole, as it was imported,
-under its id, with its rule set and title for the listing. The scenarios a rule set ships stay in its files.
+under its id, with its rule set, title and period for the listing. The scenarios a rule set ships stay in its files.
 """
 
 from collections.abc import Sequence
@@ -25,6 +25,7 @@ def upgrade() -> None:
         sa.Column("id", sqlmodel.sql.sqltypes.AutoString(length=64), nullable=False),
         sa.Column("ruleset", sqlmodel.sql.sqltypes.AutoString(length=64), nullable=False),
         sa.Column("title", sqlmodel.sql.sqltypes.AutoString(length=200), nullable=False),
+        sa.Column("period", sqlmodel.sql.sqltypes.AutoString(length=32), nullable=False),
         sa.Column("document", sa.JSON(), nullable=False),
         sa.Column("created_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
         sa.Column("updated_at", sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),

@@ -117,8 +117,8 @@ def test_scenarios_table_comes_and_goes_with_0010(database_url: str) -> None:
     with engine.begin() as conn:
         conn.execute(
             text(
-                "INSERT INTO scenario (id, ruleset, title, document, created_at, updated_at) "
-                "VALUES ('raid', 'flanders-fields', 'Raid', :d, :t, :t)"
+                "INSERT INTO scenario (id, ruleset, title, period, document, created_at, updated_at) "
+                "VALUES ('raid', 'flanders-fields', 'Raid', 'mid', :d, :t, :t)"
             ),
             {"d": json.dumps(document), "t": datetime.now(UTC)},
         )

@@ -9,6 +9,7 @@ Table frame: cm, origin at the attacker's left-hand rear corner, x along the att
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -134,7 +135,7 @@ def build_scenario(scenario_id: str, variants: Mapping[str, str] | None = None) 
     doc = DOCUMENTS.get(scenario_id)
     if doc is None:
         raise RulesError("scenario", f"unknown scenario {scenario_id!r}", sorted(DOCUMENTS))
-    return scenario_from_document(doc, variants)
+    return scenario_from_document(copy.deepcopy(doc), variants)
 
 
 def build_mons_1914(variants: Mapping[str, str] | None = None) -> Scenario:
