@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from rules.flanders_fields.book.tables import ORDER_TABLES, actions_for
+from tests import csrf
 from tests.app.games.conftest import new_game, start_game, units_by_ref
 
 
@@ -62,3 +64,15 @@ def test_an_artillery_group_rolls_as_regimental_artillery(client: TestClient) ->
         json={"unit_id": battalion["id"], "dice": [5], "apply": False},
     )
     assert r.status_code == 422 and "unit" in r.text, r.text
+
+
+def test_the_lookup_presets_an_artillery_groups_roll_as_artillery(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    game = new_game(c)
+    group = units_by_ref(c, game)["mons-1914/de/infantry-regiment-2/field-artillery-group-1"]
+    token = game.referee["Authorization"].removeprefix("Bearer ")
+    assert c.post("/join", data=csrf.form(c, {"code": token}), follow_redirects=False).status_code == 303
+    page = c.get(f"/lookup/flanders-fields/order-roll?game={game.id}&unit={group['id']}")
+    assert page.status_code == 200, page.text
+    checked = re.findall(r'name="unit" value="([a-z-]+)"\s*checked', page.text)
+    assert checked == ["regimental-artillery"]
