@@ -57,6 +57,12 @@ def get_ruleset(ruleset_id: str) -> RuleSet:
         raise NotFoundError("rule set", ruleset_id, _REGISTRY) from None
 
 
+def all_game_rules() -> list[GameRules]:
+    """The game rules of every rule set played as a game."""
+    _load()
+    return list(_GAMES.values())
+
+
 def get_game_rules(ruleset_id: str) -> GameRules:
     """The rules a game of this rule set is played by; a rule set without them is refused (422)."""
     _load()

@@ -12,7 +12,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.data.models import FirePlanItem
 from app.guard.limits import Bool, Die, Float, Id, Int, JsonObject, Terrain, Variants
 from rules.core.vocabulary import Side
-from rules.flanders_fields.book.common import PeriodId, Quality
 
 # -- path parameters --
 
@@ -53,7 +52,10 @@ class ForceIn(BaseModel):
 
     side: Side
     table_id: str = Field(min_length=1, max_length=64, description="Organisation table id, e.g. gb-1914.")
-    quality: Quality | None = Field(default=None, description="One the table allows; default the table's.")
+    # The rule set refuses a quality the table does not allow, naming the ones it does.
+    quality: str | None = Field(
+        default=None, min_length=1, max_length=32, description="One the table allows; default the table's."
+    )
     template: str | None = Field(
         default=None,
         min_length=1,
@@ -70,7 +72,10 @@ class GameCreate(BaseModel):
 
     scenario: str | None = Field(default=None, max_length=64, description="A ready scenario, e.g. mons-1914.")
     name: str | None = Field(default=None, min_length=1, max_length=200)
-    period: PeriodId | None = None
+    # The rule set refuses a period it does not know, naming the ones it does (GET /api/v1/rulesets).
+    period: str | None = Field(
+        default=None, min_length=1, max_length=32, description="e.g. early, mid, late."
+    )
     attacker_nation: str = Field(default="", max_length=32)
     defender_nation: str = Field(default="", max_length=32)
     variants: Variants = Field(default_factory=dict)

@@ -4,7 +4,6 @@ numbers and shapes the same way. The geometry itself lives in rules/table."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
@@ -15,9 +14,6 @@ from shapely.geometry.base import BaseGeometry
 from app import errors
 from app.guard.limits import MAX_FEATURES, MAX_VERTICES_TOTAL, Float, count_vertices
 from rules.core.errors import RulesError
-from rules.core.ruleset import Context
-from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
-from rules.registry import get_ruleset
 from rules.table import frame
 from rules.table.bases import BASE_KINDS, Stand
 from rules.table.templates import TEMPLATE_KINDS, Template
@@ -120,20 +116,14 @@ class TerrainIn(Strict):
             raise ValueError(f"{total} vertices in all (allowed 0..{MAX_VERTICES_TOTAL})")
         return self
 
-    def index(self, where: str = "terrain") -> TerrainIndex:
+    def index(self, *, wire_belt_cm: float | None, where: str = "terrain") -> TerrainIndex:
+        """The terrain indexed; a wire line without `depth_cm` is a standard belt of the measuring rule set."""
         return TerrainIndex.build(
-            terrain_from_geojson(self.model_dump(exclude_none=True), where, wire_belt_cm=WIRE_BELT_CM)
+            terrain_from_geojson(self.model_dump(exclude_none=True), where, wire_belt_cm=wire_belt_cm)
         )
 
 
 # -- helpers --------------------------------------------------------------------------------------------------
-def ff_context(variants: dict[str, str], period: str | None = None) -> Context:
-    """Flanders Fields context for the errata the geometry reads (none of them depends on the period)."""
-    rs = get_ruleset("flanders-fields")
-    ctx = rs.context(period or rs.period_ids[0], variants)
-    return ctx if period else replace(ctx, period=None)
-
-
 def stand_list(items: list[StandIn], where: str = "stands") -> list[Stand]:
     seen: set[str] = set()
     for i, s in enumerate(items):

@@ -21,15 +21,14 @@ from app.guard.auth import Viewer, new_salt
 from app.pages.common import error_message
 from app.pages.seats import Seat, game_page
 from app.services import fireplans, games, rehearsal, scenarios, seats
+from app.services.markers import rules_of
 from app.services.table import table_of
 from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.errors import NotFoundError, RulesError
 from rules.flanders_fields.planning import rehearsal as R
-from rules.flanders_fields.play.game_table import stand_of
-from rules.flanders_fields.play.units import carries_aiming_point
-from rules.flanders_fields.resolvers.barrage import require_plan_item
 from rules.table.frame import AHEAD_DEG, Side, table_to_grid
+from rules.table.placed import stand_of
 from rules.table.templates import TEMPLATES, Template
 
 router = Router(include_in_schema=False)
@@ -121,12 +120,13 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
     ]
     units = list_units(session, game.id or 0)
     names = display_names(units)
+    rules = rules_of(game)
     # The batteries and mortars a plan item names, by the names the board, the map and the lookup show.
     parents = {u.parent_id for u in units}
     guns = [
         names.get(u.id or 0, u.name)
         for u in units
-        if u.side == side and u.id not in parents and not u.killed and carries_aiming_point(u)
+        if u.side == side and u.id not in parents and not u.killed and rules.fires_plan(u)
     ]
     stands = []
     for u in units:
@@ -227,7 +227,7 @@ def _plannable(kind: str, game: Game, side: str, nation: str) -> bool:
     """Only what the period and this side may plan: an early plan offers no rolling barrage or Deep
     Suppression, a defender's no Firewaltz (the rule's own check, asked without raising)."""
     try:
-        require_plan_item(kind, game.period, side, nation)
+        rules_of(game).plan_item_allowed(kind, game.period, side, nation)
     except RulesError:
         return False
     return True

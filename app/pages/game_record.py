@@ -13,19 +13,14 @@ from app.pages.templates import humanise
 from app.services.events import ROLL_KINDS
 from app.services.undo import UNDOABLE
 from app.services.unit_names import NamedUnit
+from rules.core.game import GameRules
 
 # What a suppression came from, in the words of the table ("mg" is how the shooting tables name MG fire).
 FIRE_WORDS = {"mg": "MG fire", "hmg": "MG fire", "lmg": "LMG fire", "rifle": "rifle fire"}
-# State flags in plain words, as they are turned on (and off).
+# The flags every unit has in plain words, as they are turned on (and off); a rule set's own flags say theirs
+# (StateField.words).
 FLAG_WORDS = {
     "killed": ("killed", "back in the fight"),
-    "stuck_on_wire": ("stuck on the wire", "off the wire"),
-    "in_gas": ("in gas", "out of the gas"),
-    "morale_due": ("morale test due", "morale test taken"),
-    "deep_shelter": ("in deep shelter", "out of deep shelter"),
-    "limbered": ("limbered", "unlimbered"),
-    "crew_abandoned": ("crew abandoned the gun", "crew back at the gun"),
-    "mutiny": ("mutinied", "mutiny over"),
     "off_table": ("off the table", "on the table"),
 }
 # Events about the game as a whole, in words (the rest are humanised from their kind).
@@ -73,9 +68,10 @@ def _fire(fire: Any) -> str:
 class Record:
     """Words for the events of one game, with its units' short names."""
 
-    def __init__(self, names: Mapping[int, str], units: Mapping[int, NamedUnit]) -> None:
+    def __init__(self, names: Mapping[int, str], units: Mapping[int, NamedUnit], rules: GameRules) -> None:
         self.names = names
         self.units = units
+        self.flag_words = FLAG_WORDS | {f.name: f.words for f in rules.state_fields if f.words}
 
     def name(self, unit_id: Any) -> str:
         return self.names.get(unit_id, f"unit {unit_id}") if isinstance(unit_id, int) else ""
@@ -117,8 +113,7 @@ class Record:
                 parts += [f"{self.name(uid)} {words}" for uid in uids]
         return "; ".join(parts)
 
-    @staticmethod
-    def _unit_changes(own: list[Mapping[str, Any]]) -> list[str]:
+    def _unit_changes(self, own: list[Mapping[str, Any]]) -> list[str]:
         words: list[str] = []
         xy = {c["field"]: c for c in own if c.get("field") in ("x", "y")}
         if xy:
@@ -132,8 +127,8 @@ class Record:
             if "delta" in c:
                 noun = "suppression" if name == "suppression" else humanise(str(name)).lower()
                 words.append(f"{_signed(c['delta'])} {noun}")
-            elif name in FLAG_WORDS:
-                on, off = FLAG_WORDS[name]
+            elif name in self.flag_words:
+                on, off = self.flag_words[name]
                 words.append(on if c.get("after") else off)
             else:
                 words.append(f"{humanise(str(name)).lower()} {c.get('after')}")

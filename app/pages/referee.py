@@ -161,19 +161,22 @@ def _roles(seat: Seat) -> list[str]:
 
 
 def _common(session: Session, game: Game, board: Board, with_turn: bool = True) -> dict[str, Any]:
+    return {**_game_now(session, game, with_turn), "board": board, "record": _record(board, game)}
+
+
+def _game_now(session: Session, game: Game, with_turn: bool) -> dict[str, Any]:
+    """What the board shows of the game itself, the same for every viewer."""
     return {
         "turn": turns.turn_info(session, game) if with_turn else None,
-        "board": board,
         "markers_ok": markers_allowed(game),
         "last_roll": events_service.last_roll_id(session, game.id or 0),
         "undone": events_service.reversed_ids(session, game.id or 0),
-        "record": _record(board),
         "templates_on_table": table_templates.templates_of(game),
     }
 
 
-def _record(board: Board) -> game_record.Record:
-    return game_record.Record(board.names, {u.id or 0: u for u in board.units})
+def _record(board: Board, game: Game) -> game_record.Record:
+    return game_record.Record(board.names, {u.id or 0: u for u in board.units}, markers.rules_of(game))
 
 
 @router.get("/games/{game_id}/referee", response_class=HTMLResponse)
@@ -203,23 +206,45 @@ def _needs_turn_panel(events: Sequence[dict[str, Any]]) -> bool:
 
 
 class _Now:
-    """What the board reads of the game as it is now, read once for all the events rendered together."""
+    """The board as it now is, read once for every viewer of the events rendered together (`shared`: the live
+    frames' render keys share it)."""
 
-    def __init__(self, session: Session, game: Game) -> None:
+    def __init__(self, session: Session, game: Game, shared: live.Shared | None = None) -> None:
         self.session = session
         self.game = game
-        self._units: list[UnitRow] | None = None
-        self._common: dict[bool, dict[str, Any]] = {}
+        self.shared = shared or live.Shared()
 
     def units(self) -> list[UnitRow]:
-        if self._units is None:
-            self._units = board_units(self.session, self.game.id or 0)
-        return self._units
+        got: list[UnitRow] = self.shared.get("units", lambda: board_units(self.session, self.game.id or 0))
+        return got
 
-    def common(self, board: Board, with_turn: bool) -> dict[str, Any]:
-        if with_turn not in self._common:
-            self._common[with_turn] = _common(self.session, self.game, board, with_turn)
-        return {**self._common[with_turn], "board": board, "record": _record(board)}
+    def pieces(self, touched: set[int], losses: set[int], with_turn: bool) -> dict[str, Any]:
+        """The stands in `touched`, the heads of the blocks of `losses`, and what the board shows of the game."""
+        key = ("pieces", frozenset(touched), frozenset(losses), with_turn)
+        got: dict[str, Any] = self.shared.get(key, lambda: self._pieces(touched, losses, with_turn))
+        return got
+
+    def _pieces(self, touched: set[int], losses: set[int], with_turn: bool) -> dict[str, Any]:
+        # Events that touch no unit (the turn, templates, fire plans) need no stand at all.
+        units = self.units() if touched else []
+        by_id: dict[int | None, UnitRow] = {u.id: u for u in units}
+        detail = set(touched)
+        for uid in losses:
+            if uid in by_id:
+                detail |= {a.id or 0 for a in units_service.ancestors(by_id[uid], by_id)}
+        board = build_board(units, markers.rules_of(self.game), detail)
+        shown = {s.id for bs in board.blocks.values() for b in bs for row in b.rows for s in row.stands}
+        heads = {b.unit.id: b for uid in losses if (b := board.block(uid)) is not None}
+        heads |= {b.unit.id: b for bs in board.blocks.values() for b in bs if b.unit.id in losses}
+        game_now = self.shared.get(("game", with_turn), lambda: _game_now(self.session, self.game, with_turn))
+        return {
+            **game_now,
+            "board": board,
+            "record": _record(board, self.game),
+            "stands": [u for u in board.units if u.id in touched and u.id in shown],
+            "heads": list(heads.values()),
+            "with_turn": with_turn,
+        }
 
 
 def changes_context(now: _Now, roles: list[str], events: list[dict[str, Any]], after: int) -> dict[str, Any]:
@@ -231,8 +256,6 @@ def changes_context(now: _Now, roles: list[str], events: list[dict[str, Any]], a
     if not events:  # up to date already (a resync, or an event fetched by an earlier call)
         return {"reload": False, "nothing": True, "upto": after}
     touched = set().union(*(live.touched_units(e) for e in events))
-    # Events that touch no unit (the turn, templates, fire plans) need no stand at all.
-    units = now.units() if touched else []
     # Block heads count losses and show a morale test due: re-sent only when those can have changed.
     losses = {
         c["unit"]
@@ -240,31 +263,18 @@ def changes_context(now: _Now, roles: list[str], events: list[dict[str, Any]], a
         for c in e["payload"].get("changes") or []
         if isinstance(c, dict) and c.get("field") in HEAD_FIELDS and isinstance(c.get("unit"), int)
     }
-    by_id: dict[int | None, UnitRow] = {u.id: u for u in units}
-    detail = set(touched)
-    for uid in losses:
-        if uid in by_id:
-            detail |= {a.id or 0 for a in units_service.ancestors(by_id[uid], by_id)}
-    board = build_board(units, markers.rules_of(now.game), detail)
-    shown = {s.id for bs in board.blocks.values() for b in bs for row in b.rows for s in row.stands}
-    heads = {b.unit.id: b for uid in losses if (b := board.block(uid)) is not None}
-    heads |= {b.unit.id: b for bs in board.blocks.values() for b in bs if b.unit.id in losses}
     again = []  # entries shown before that the new events undid
     for undone_id in sorted({e["payload"].get("undoes") for e in events if e["kind"] == "undo"} - {None}):
         if isinstance(undone_id, int) and undone_id <= after:
             ev = events_service.get_event(now.session, now.game.id or 0, undone_id)
             if ev.visibility in ("all", *roles):
                 again.append(events_service.event_dict(ev, roles))
-    with_turn = _needs_turn_panel(events)
     return {
-        **now.common(board, with_turn),
+        **now.pieces(touched, losses, _needs_turn_panel(events)),
         "reload": False,
         "upto": events[-1]["id"],
         "new_events": list(reversed(events)),
         "again": again,
-        "stands": [u for u in board.units if u.id in touched and u.id in shown],
-        "heads": list(heads.values()),
-        "with_turn": with_turn,
     }
 
 
@@ -293,11 +303,11 @@ def referee_changes(
 
 @live.view("board")
 def board_view(
-    session: Session, game: Game, viewer: Viewer, events: list[dict[str, Any]]
+    session: Session, game: Game, viewer: Viewer, events: list[dict[str, Any]], shared: live.Shared
 ) -> list[dict[str, Any]]:
     """The live frames' part for the board: each event's changes to the board, rendered as
     `/referee/changes?after=<the id before it>` would answer them to this viewer."""
-    now = _Now(session, game)
+    now = _Now(session, game, shared)
     roles = events_service.roles_of(viewer)
     page = templates.get_template("_referee_changes.html")
     return [

@@ -16,7 +16,8 @@ from app.services import events as events_service
 from app.services import templates as table_templates
 from app.services import unit_names
 from app.services import units as units_service
-from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM
+from app.services.markers import rules_of
+from rules.core.game import GameRules
 from rules.table.bases import BASES
 from rules.table.frame import AHEAD_DEG
 from rules.table.templates import TEMPLATES
@@ -25,7 +26,7 @@ from rules.table.terrain import FEATURE_KINDS
 router = Router()
 
 
-def map_sizes() -> dict[str, Any]:
+def map_sizes(rules: GameRules) -> dict[str, Any]:
     """Base and template sizes from the rules' own tables, so the map draws true proportions."""
     return {
         "bases": {k: {"shape": b.shape, "w": b.width_cm, "d": b.depth_cm} for k, b in BASES.items()},
@@ -35,7 +36,7 @@ def map_sizes() -> dict[str, Any]:
         # For what the game has on the table: clouds face the enemy of the side that released them,
         # and a rolling barrage endangers its own side's stands in the band behind its rear edge.
         "ahead": dict(AHEAD_DEG),
-        "danger_cm": DANGER_ZONE_CM,
+        "danger_cm": rules.danger_zone_cm,
     }
 
 
@@ -45,7 +46,7 @@ def map_page(game_id: GameId, request: Request, session: SessionDep, settings: S
         roles = events_service.roles_of(seat.viewer)
         units = units_service.list_units(session, game_id)
         return {
-            "sizes": map_sizes(),
+            "sizes": map_sizes(rules_of(game)),
             "template_kinds": list(TEMPLATES),
             "feature_kinds": list(FEATURE_KINDS),
             # The stream starts after the newest event this device may read; the map's first state read is

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Body, Path
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from app import errors
 from app.core.routing import Router
@@ -16,9 +16,11 @@ from app.guard.auth import ViewerDep
 from app.guard.limits import INT32_MAX, Bool, Float, Id, Int, Key, Version
 from app.services import events, game_setup, games, markers, turns, unit_names
 from app.services import units as units_service
+from app.services.markers import rules_of
 from rules.core.errors import RulesError
+from rules.core.game import EDIT_ACT, StateField
 from rules.core.vocabulary import Side
-from rules.flanders_fields.book.sequence import Action
+from rules.registry import all_game_rules
 
 router = Router(prefix="/api/v1/games/{game_id}", tags=["forces"])
 
@@ -26,8 +28,10 @@ UnitId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Unit id")]
 SideLit = Side
 
 
-class UnitOut(BaseModel):
-    # Another rule set's state fields come as further keys.
+class UnitFields(BaseModel):
+    """A unit as the API answers it: the fields every rule set shares; UnitOut adds every rule set's state."""
+
+    # A state field of a rule set registered after start-up (a test's) comes as a further key.
     model_config = ConfigDict(extra="allow")
 
     id: int
@@ -49,21 +53,6 @@ class UnitOut(BaseModel):
     source: str
     killed: bool
     special_uses: dict[str, Any]
-    # Flanders Fields' state (rules/flanders_fields/play/changes.py STATE_FIELDS), flat as the API has always
-    # answered it; a game of a rule set without them answers the defaults.
-    suppression: int = 0
-    stuck_on_wire: bool = False
-    deep_shelter: bool = False
-    limbered: bool = False
-    raw_under_fire: bool = False
-    field_promotion: bool = False
-    in_gas: bool = False
-    mutiny: bool = False
-    crew_abandoned: bool = False
-    actions_left: int = 0
-    morale_stage: int = 0
-    morale_due: bool = False
-    aiming_point: list[float] | None = None
     version: int
     short_name: str | None = Field(
         default=None,
@@ -98,8 +87,9 @@ class UnitIn(BaseModel):
     override: Override = False
 
 
-class UnitEdit(BaseModel):
-    """A whole-object edit of a unit's state: `version` must be the current one, else 409 with the unit."""
+class UnitEditFields(BaseModel):
+    """A whole-object edit of a unit's state: `version` must be the current one, else 409 with the unit.
+    UnitEdit adds the state fields each rule set lets a player set by hand (StateField.edit)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -107,21 +97,50 @@ class UnitEdit(BaseModel):
     name: str | None = Field(default=None, min_length=1, max_length=200)
     quality: Literal["raw", "experienced", "veteran", "storm"] | None = None
     off_table: Bool | None = None
-    stuck_on_wire: Bool | None = None
-    deep_shelter: Bool | None = None
-    limbered: Bool | None = None
-    raw_under_fire: Bool | None = None
-    field_promotion: Bool | None = None
-    in_gas: Bool | None = None
-    mutiny: Bool | None = None
-    crew_abandoned: Bool | None = None
     special_uses: dict[Key, Annotated[Int, Field(ge=0, le=INT32_MAX)]] | None = Field(
         default=None, max_length=32
     )
-    aiming_point: list[Annotated[Float, Field(ge=-100, le=1100)]] | None = Field(
-        default=None, min_length=2, max_length=2, description="cm on the table (a little off it is allowed)."
-    )
     override: Override = False
+
+
+# How the API types a state field (rules.core.game.StateField): read by its kind, set by hand by its `edit`.
+_READ_TYPES: dict[str, Any] = {"flag": bool, "count": int, "value": Any}
+_EDIT_TYPES: dict[str, Any] = {
+    "flag": Bool,
+    "point": Annotated[
+        list[Annotated[Float, Field(ge=-100, le=1100)]],
+        Field(min_length=2, max_length=2, description="cm on the table (a little off it is allowed)."),
+    ],
+}
+
+
+def _state_fields() -> dict[str, StateField]:
+    """Every registered rule set's state fields by name (the first rule set to name one types it)."""
+    out: dict[str, StateField] = {}
+    for rules in all_game_rules():
+        for f in rules.state_fields:
+            out.setdefault(f.name, f)
+    return out
+
+
+def _read_type(f: StateField) -> Any:
+    return list[float] | None if f.edit == "point" else _READ_TYPES[f.kind]
+
+
+if TYPE_CHECKING:  # the models below are built from the rule sets' state fields; type-check as their bases
+    UnitOut = UnitFields
+    UnitEdit = UnitEditFields
+else:
+    # Flat on the unit as the API has always answered them; a game of a rule set without one answers its
+    # default.
+    UnitOut = create_model(
+        "UnitOut", __base__=UnitFields, **{n: (_read_type(f), f.default) for n, f in _state_fields().items()}
+    )
+    UnitEdit = create_model(
+        "UnitEdit",
+        __base__=UnitEditFields,
+        **{n: (_EDIT_TYPES[f.edit] | None, None) for n, f in _state_fields().items() if f.edit},
+    )
 
 
 class UnitMoveIn(BaseModel):
@@ -159,15 +178,6 @@ class ChangesOut(BaseModel):
 def unit_out(u: Any, read: units_service.Reader) -> UnitOut:
     """A unit as this viewer may read it (units_service.Reader: the other side's aiming points hidden)."""
     return UnitOut.model_validate(read(u))
-
-
-# Which rule of play a field of a unit edit falls under: troops' names and quality are force building, an
-# aiming point is redirected as an action; the rest records what happened to the stand.
-EDIT_ACTIONS: dict[str, Action] = {
-    "name": "build-forces",
-    "quality": "build-forces",
-    "aiming_point": "redirect-aiming-points",
-}
 
 
 @router.get(
@@ -274,7 +284,11 @@ def edit_unit(
         unit = units_service.get_unit(session, game_id, unit_id)
         viewer.require_side(unit.side, "change units")
         values = body.model_dump(exclude_none=True, exclude={"version", "override"})
-        wanted: set[Action] = {EDIT_ACTIONS.get(k, "record-state") for k in values} or {"record-state"}
+        rules = rules_of(game)
+        by_hand = {f.name for f in rules.state_fields if f.edit}
+        for k in sorted(set(values) - set(UnitEditFields.model_fields) - by_hand):
+            raise RulesError(k, f"{k} is not set by hand under this game's rules", sorted(by_hand))
+        wanted = {rules.edit_act(k) for k in values} or {EDIT_ACT}
         overrides = [
             o
             for action in sorted(wanted)

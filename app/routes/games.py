@@ -22,9 +22,9 @@ from app.services import events as events_service
 from app.services import report as report_service
 from app.services import resolve as resolve_service
 from app.services import templates as table_templates
+from app.services.markers import rules_of
 from rules.core.errors import NotFoundError
 from rules.core.vocabulary import Side
-from rules.flanders_fields.resolvers.events import CARD_PATTERN
 
 router = Router(prefix="/api/v1/games", tags=["games"])
 join_router = Router(tags=["games"])
@@ -89,7 +89,10 @@ class PlayCardIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     side: Side
-    card: str = Field(pattern=CARD_PATTERN, description="Rank then suit: 10H, JD, QH ...")
+    # Which cards exist is the rule set's: one the side does not hold is refused by the game.
+    card: str = Field(
+        pattern=r"^[0-9A-Za-z]{1,8}$", description="A card of the side's hand, e.g. 10H, JD, QH."
+    )
 
 
 class GamePatch(BaseModel):
@@ -266,10 +269,7 @@ def patch_game(
 
             get_ruleset(game.ruleset).context(game.period, values["variants"])
         if "terrain" in values:
-            from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
-            from rules.table.terrain import terrain_from_geojson
-
-            terrain_from_geojson(values["terrain"], wire_belt_cm=WIRE_BELT_CM)
+            rules_of(game).terrain(values["terrain"])
         games.bump_game(session, game, body.version, **values)
         events_service.record(session, game, "game-updated", viewer.role, {"fields": sorted(values)})
     session.refresh(game)

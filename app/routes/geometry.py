@@ -21,18 +21,11 @@ from app.data.schemas_table import (
     TemplateIn,
     TerrainIn,
     Variants,
-    ff_context,
     rounded,
     stand_list,
 )
 from app.guard.limits import Bool
-from rules.flanders_fields.book import cover as ff_cover
-from rules.flanders_fields.book.common import PeriodId, Quality
-from rules.flanders_fields.play import table_rules
-from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
-from rules.flanders_fields.resolvers import movement as ff_movement
-from rules.flanders_fields.resolvers import visibility as ff_visibility
-from rules.flanders_fields.ruleset import cite
+from rules.flanders_fields.play import table_rules as ff
 from rules.table import los, move
 from rules.table.bases import Stand
 from rules.table.terrain import terrain_to_geojson
@@ -73,8 +66,8 @@ class LineOfSightIn(Strict):
     viewer: StandIn
     target: StandIn
     terrain: TerrainIn = Field(default_factory=TerrainIn)
-    viewer_type: ff_visibility.Viewer = "infantry"
-    target_quality: Quality = "raw"
+    viewer_type: ff.visibility.Viewer = "infantry"
+    target_quality: ff.Quality = "raw"
     target_fired: Bool = Field(default=False, description="The target has opened fire from cover.")
 
 
@@ -100,19 +93,19 @@ class LineOfSightOut(BaseModel):
     "/line-of-sight", response_model=LineOfSightOut, responses=ERRORS, summary="Can the viewer see the target"
 )
 def post_line_of_sight(req: LineOfSightIn) -> LineOfSightOut:
-    terrain = req.terrain.index()
+    terrain = req.terrain.index(wire_belt_cm=ff.WIRE_BELT_CM)
     viewer, target = req.viewer.stand(), req.target.stand()
     sight = los.line_of_sight(viewer, target, terrain)
     target_poly = target.polygon()
-    cover = ff_cover.cover_for(terrain.kinds_at(target_poly), req.target_quality)
+    cover = ff.cover.cover_for(terrain.kinds_at(target_poly), req.target_quality)
     column = (
         "buildings-vehicles-heavy-artillery"
         if target.base in LARGE_BASES
         else ("open" if cover == "open" else "cover")
     )
-    reach = ff_visibility.visibility_cm(req.viewer_type, column, req.target_fired)
+    reach = ff.visibility.visibility_cm(req.viewer_type, column, req.target_fired)
     dist = viewer.polygon().distance(target_poly)
-    sources = [table_rules.SRC_LINE_OF_SIGHT, ff_cover.SRC_TERRAIN_COVER]
+    sources = [ff.SRC_LINE_OF_SIGHT, ff.cover.SRC_TERRAIN_COVER]
     blocked = sight.blocked_by
     return LineOfSightOut(
         visible=sight.clear and dist <= reach + 1e-9,
@@ -136,8 +129,8 @@ class FireZoneIn(Strict):
 
 
 class MoveIn(Strict):
-    period: PeriodId
-    mover: ff_movement.Mover
+    period: ff.PeriodId
+    mover: ff.movement.Mover
     stand: StandIn
     path: Annotated[list[Point2], Field(min_length=1, max_length=100)]
     final_facing_deg: Angle | None = None
@@ -185,8 +178,8 @@ class MoveOut(BaseModel):
     "/move", response_model=MoveOut, responses=ERRORS, summary="Length, terrain and hazards of a move"
 )
 def post_move(req: MoveIn) -> MoveOut:
-    ctx = ff_context(req.variants, req.period)
-    terrain = req.terrain.index()
+    ctx = ff.context(req.variants, req.period)
+    terrain = req.terrain.index(wire_belt_cm=ff.WIRE_BELT_CM)
     zones = [move.FireZone(z.id, z.template.template().polygon(), z.fired) for z in req.fire_zones]
     stand = req.stand.stand()
     geom = move.measure_move(
@@ -195,12 +188,12 @@ def post_move(req: MoveIn) -> MoveOut:
         terrain,
         zones,
         req.final_facing_deg,
-        bool(ctx.value(ff_cover.TURN_COST)),
-        wire_belt_cm=WIRE_BELT_CM,
+        bool(ctx.value(ff.cover.TURN_COST)),
+        wire_belt_cm=ff.WIRE_BELT_CM,
     )
 
     def allowance(t: str) -> int | None:
-        return ff_movement.move_allowance_cm(
+        return ff.movement.move_allowance_cm(
             req.period,
             req.mover,
             t,
@@ -210,17 +203,17 @@ def post_move(req: MoveIn) -> MoveOut:
             variants=dict(ctx.variants),
         )
 
-    fit = move.fit_move(geom, allowance, str(ctx.value(ff_cover.MOVE_MIXED_TERRAIN)), req.mover)
+    fit = move.fit_move(geom, allowance, str(ctx.value(ff.cover.MOVE_MIXED_TERRAIN)), req.mover)
     wire = [] if req.mover in move.WIRE_CRUSHERS else geom.wire
-    sources = [table_rules.SRC_MANOEUVRE, cite("MOVEMENT, MOVEMENT DISTANCES")]
+    sources = [ff.SRC_MANOEUVRE, ff.cite("MOVEMENT, MOVEMENT DISTANCES")]
     if len(geom.by_terrain) > 1:
-        sources.append(ctx.citation(ff_cover.MOVE_MIXED_TERRAIN))
+        sources.append(ctx.citation(ff.cover.MOVE_MIXED_TERRAIN))
     if geom.turn_cm:
-        sources.append(ctx.citation(ff_cover.TURN_COST))
+        sources.append(ctx.citation(ff.cover.TURN_COST))
     if geom.wire:
-        sources.append(table_rules.SRC_MOVING_THROUGH_WIRE)
+        sources.append(ff.SRC_MOVING_THROUGH_WIRE)
     if geom.zones_entered:
-        sources.append(table_rules.SRC_FIRE_ZONES)
+        sources.append(ff.SRC_FIRE_ZONES)
     return MoveOut(
         length_cm=rounded(geom.length_cm),
         path_cm=rounded(geom.path_cm),
@@ -236,7 +229,7 @@ def post_move(req: MoveIn) -> MoveOut:
                 id=i,
                 kind=k,
                 crossings=n,
-                actions_each=ff_movement.crossing_actions(req.period, req.mover, k, dict(ctx.variants)),
+                actions_each=ff.movement.crossing_actions(req.period, req.mover, k, dict(ctx.variants)),
             )
             for i, k, n in geom.water
         ],
@@ -247,7 +240,7 @@ def post_move(req: MoveIn) -> MoveOut:
 
 # -- terrain and cover ----------------------------------------------------------------------------------------
 class CoverStandIn(StandIn):
-    quality: Quality = "raw"
+    quality: ff.Quality = "raw"
 
 
 class CoverIn(Strict):
@@ -271,14 +264,14 @@ class CoverOut(BaseModel):
     "/cover", response_model=CoverOut, responses=ERRORS, summary="Terrain under each stand and its cover"
 )
 def post_cover(req: CoverIn) -> CoverOut:
-    terrain = req.terrain.index()
+    terrain = req.terrain.index(wire_belt_cm=ff.WIRE_BELT_CM)
     stand_list(list(req.stands))
     out = []
     for s in req.stands:
         kinds = terrain.kinds_at(s.stand().polygon())
-        out.append(StandCoverOut(id=s.id, terrain=sorted(kinds), cover=ff_cover.cover_for(kinds, s.quality)))
+        out.append(StandCoverOut(id=s.id, terrain=sorted(kinds), cover=ff.cover.cover_for(kinds, s.quality)))
     return CoverOut(
         terrain=terrain_to_geojson(terrain.features),
         stands=out,
-        sources=[ff_cover.SRC_TERRAIN_COVER, ff_cover.SRC_TYPES_OF_COVER],
+        sources=[ff.cover.SRC_TERRAIN_COVER, ff.cover.SRC_TYPES_OF_COVER],
     )

@@ -19,17 +19,13 @@ from app.data.schemas_table import (
     Strict,
     TableIn,
     Variants,
-    ff_context,
     fraction_text,
     geojson,
     rounded,
     stand_list,
 )
 from app.guard.limits import Float, Int
-from rules.flanders_fields.errata import GAS_SPEED_BELOW_ZERO, SRC_BARRAGE_DANGER
-from rules.flanders_fields.play import table_rules
-from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM
-from rules.flanders_fields.resolvers import gas as ff_gas
+from rules.flanders_fields.play import table_rules as ff
 from rules.table import barrage, coverage, frame
 from rules.table import gas as table_gas
 from rules.table.templates import TEMPLATES, Template
@@ -97,7 +93,7 @@ def post_gas_drift(req: GasDriftIn) -> GasDriftOut:
         swept=geojson(swept),
         covered=PassedOut(full=at_end.full, partial=at_end.partial),
         passed_over=PassedOut(full=passed.full, partial=passed.partial),
-        sources=[ff_gas.SRC_GAS, tpl.spec.source],
+        sources=[ff.gas.SRC_GAS, tpl.spec.source],
     )
 
 
@@ -105,7 +101,7 @@ class GasForecastIn(Strict):
     cloud: CloudIn
     wind_deg: Angle
     speed_cm: Annotated[Int, Field(ge=0, le=100)]
-    turns: Annotated[Int, Field(ge=1, le=ff_gas.OFFENSIVE_MAX_TURNS)]
+    turns: Annotated[Int, Field(ge=1, le=ff.gas.OFFENSIVE_MAX_TURNS)]
     stands: Annotated[list[StandIn], Field(default_factory=list, max_length=200)]
     variants: Variants
 
@@ -141,12 +137,12 @@ class GasForecastOut(BaseModel):
     summary="Chance the cloud covers each stand",
 )
 def post_gas_forecast(req: GasForecastIn) -> GasForecastOut:
-    ctx = ff_context(req.variants)
-    calm = str(ctx.value(GAS_SPEED_BELOW_ZERO))
-    wind = ff_gas.Wind(ff_gas.normalise_deg(req.wind_deg), req.speed_cm)
+    ctx = ff.context(req.variants)
+    calm = str(ctx.value(ff.GAS_SPEED_BELOW_ZERO))
+    wind = ff.gas.Wind(ff.gas.normalise_deg(req.wind_deg), req.speed_cm)
 
     def step(w: Any) -> Any:
-        return ff_gas.next_wind_distribution(w, calm)
+        return ff.gas.next_wind_distribution(w, calm)
 
     index = coverage.StandIndex.build(stand_list(req.stands))
     fc = table_gas.forecast(req.cloud.template().polygon(), wind, req.turns, index, step)
@@ -174,7 +170,7 @@ def post_gas_forecast(req: GasForecastIn) -> GasForecastOut:
         samples=fc.samples,
         standard_error=fc.standard_error,
         turns=turns,
-        sources=[ff_gas.SRC_GAS, ff_gas.SRC_GAS_MOVEMENT, ctx.citation(GAS_SPEED_BELOW_ZERO)],
+        sources=[ff.gas.SRC_GAS, ff.gas.SRC_GAS_MOVEMENT, ctx.citation(ff.GAS_SPEED_BELOW_ZERO)],
     )
 
 
@@ -229,7 +225,7 @@ def post_barrage_advance(req: BarrageAdvanceIn) -> BarrageAdvanceOut:
         tpl,
         req.distance_cm,
         coverage.StandIndex.build(stand_list(req.stands)),
-        DANGER_ZONE_CM,
+        ff.DANGER_ZONE_CM,
         req.table.table(),
     )
     return BarrageAdvanceOut(
@@ -252,7 +248,7 @@ def post_barrage_advance(req: BarrageAdvanceIn) -> BarrageAdvanceOut:
         ],
         sources=[
             TEMPLATES["rolling-barrage"].source,
-            SRC_BARRAGE_DANGER,
+            ff.SRC_BARRAGE_DANGER,
         ],
     )
 
@@ -283,7 +279,7 @@ def post_deviate(req: DeviateIn) -> DeviateOut:
         point=[rounded(x), rounded(y)],
         direction_deg=frame.clock_to_deg(req.side, req.direction_clock),
         on_table=0 <= x <= t.width_cm and 0 <= y <= t.length_cm,
-        sources=[table_rules.SRC_DEVIATION],
+        sources=[ff.SRC_DEVIATION],
     )
 
 
@@ -318,7 +314,7 @@ def post_grid_to_table(req: GridRefIn) -> GridRefOut:
         along_cm=req.along_cm,
         up_cm=req.up_cm,
         point=[x, y],
-        sources=[table_rules.SRC_FIRE_PLANS],
+        sources=[ff.SRC_FIRE_PLANS],
     )
 
 
@@ -330,5 +326,5 @@ def post_table_to_grid(req: TablePointIn) -> GridRefOut:
         along_cm=along,
         up_cm=up,
         point=[req.point[0], req.point[1]],
-        sources=[table_rules.SRC_FIRE_PLANS],
+        sources=[ff.SRC_FIRE_PLANS],
     )

@@ -21,15 +21,12 @@ from app.data.schemas_table import (
     TableIn,
     TemplateIn,
     Variants,
-    ff_context,
     geojson,
     rounded,
     stand_list,
 )
 from app.guard.limits import Float
-from rules.flanders_fields.book import cover as ff_cover
-from rules.flanders_fields.play.table_rules import ARC_SIZES, MG_RANGE_CM, MG_SIZES
-from rules.flanders_fields.ruleset import cite
+from rules.flanders_fields.play import table_rules as ff
 from rules.table import arcs, coverage, mgfire
 from rules.table.bases import BASES
 
@@ -108,14 +105,14 @@ class MGFireOut(BaseModel):
     sources: list[str]
 
 
-MG_SOURCES = [cite("ARCS OF FIRE"), cite("MACHINEGUN BEATEN ZONE"), cite("DIRECT FIRE MODIFIERS")]
+MG_SOURCES = [ff.cite("ARCS OF FIRE"), ff.cite("MACHINEGUN BEATEN ZONE"), ff.cite("DIRECT FIRE MODIFIERS")]
 
 
 @router.post(
     "/mg-fire", response_model=MGFireOut, responses=ERRORS, summary="MG fire lane, first target, beaten zone"
 )
 def post_mg_fire(req: MGFireIn) -> MGFireOut:
-    ctx = ff_context(req.variants)
+    ctx = ff.context(req.variants)
     spec = BASES[req.gun.base]
     g = req.gun
     gun = mgfire.Gun(
@@ -129,18 +126,18 @@ def post_mg_fire(req: MGFireIn) -> MGFireOut:
     )
     sources = list(MG_SOURCES)
     if g.kind == "blockhouse":
-        range_cm = float(ctx.value(ff_cover.BLOCKHOUSE_RANGE))
-        sources.append(ctx.citation(ff_cover.BLOCKHOUSE_RANGE))
+        range_cm = float(ctx.value(ff.cover.BLOCKHOUSE_RANGE))
+        sources.append(ctx.citation(ff.cover.BLOCKHOUSE_RANGE))
     else:
-        range_cm = MG_RANGE_CM
-        sources.append(ctx.citation(ff_cover.MG_ARC))
+        range_cm = ff.MG_RANGE_CM
+        sources.append(ctx.citation(ff.cover.MG_ARC))
     fire = mgfire.mg_fire(
         gun,
         req.aim_deg,
         coverage.StandIndex.build(stand_list(req.stands)),
         range_cm,
-        float(ctx.value(ff_cover.MG_ARC)),
-        MG_SIZES,
+        float(ctx.value(ff.cover.MG_ARC)),
+        ff.MG_SIZES,
     )
     return MGFireOut(
         face=fire.face,
@@ -189,7 +186,7 @@ class ArcOut(BaseModel):
     "/arc", response_model=ArcOut, responses=ERRORS, summary="Stands in the firer's arc, in priority order"
 )
 def post_arc(req: ArcIn) -> ArcOut:
-    ctx = ff_context(req.variants)
+    ctx = ff.context(req.variants)
     firer = req.firer.stand()
     width = req.width_cm or firer.spec.width_cm
     depth = req.depth_cm or firer.spec.depth_cm
@@ -199,15 +196,15 @@ def post_arc(req: ArcIn) -> ArcOut:
         firer.facing_deg,
         width,
         depth,
-        ARC_SIZES,
-        float(ctx.value(ff_cover.MG_ARC)),
+        ff.ARC_SIZES,
+        float(ctx.value(ff.cover.MG_ARC)),
     )
     others = [s for s in stand_list(req.stands) if s.id != firer.id]
     index = coverage.StandIndex.build(others)
-    order = arcs.target_priority(firer, arc, index, width, depth, ARC_SIZES)
-    sources = [cite("ARCS OF FIRE"), cite("TARGET PRIORITY")]
+    order = arcs.target_priority(firer, arc, index, width, depth, ff.ARC_SIZES)
+    sources = [ff.cite("ARCS OF FIRE"), ff.cite("TARGET PRIORITY")]
     if req.firer_kind == "mg":
-        sources.append(ctx.citation(ff_cover.MG_ARC))
+        sources.append(ctx.citation(ff.cover.MG_ARC))
     return ArcOut(
         in_arc=[p.id for p in order],
         priority=[

@@ -24,13 +24,14 @@ from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
 from app.services import fireplans, games, seats
 from app.services import units as units_service
+from app.services.markers import rules_of
 from app.services.unit_names import display_names
 from playsheets import render
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.game import GameRules
 from rules.core.vocabulary import Side
-from rules.flanders_fields.book.common import PeriodId
-from rules.flanders_fields.book.organisation import ORGANISATION_TABLES, build_force
-from rules.flanders_fields.play.units import carries_aiming_point
+from rules.flanders_fields.book import common as ff_common
+from rules.flanders_fields.book import organisation as ff_organisation
 from rules.registry import get_ruleset
 
 router = Router(prefix="/playsheets", tags=["playsheets"])
@@ -209,9 +210,9 @@ def aiming_points(request: Request, paper: PaperQ = "a4") -> Response:
 
 def _organisation_html(table_id: str, paper: str) -> str:
     """The organisation sheet of a table of organisation, from the same force tree a game is built from."""
-    if table_id not in ORGANISATION_TABLES:
-        raise NotFoundError("organisation table", table_id, ORGANISATION_TABLES)
-    return render.organisation_html(build_force(table_id).as_dict(), paper)
+    if table_id not in ff_organisation.ORGANISATION_TABLES:
+        raise NotFoundError("organisation table", table_id, ff_organisation.ORGANISATION_TABLES)
+    return render.organisation_html(ff_organisation.build_force(table_id).as_dict(), paper)
 
 
 @router.get(
@@ -315,7 +316,9 @@ def game_fire_plan(
     return HTMLResponse(_plan_html(game_id, side, session, viewer, paper))
 
 
-def game_cards(units: Sequence[Unit], side: str | None, read: units_service.Reader) -> list[dict[str, Any]]:
+def game_cards(
+    units: Sequence[Unit], side: str | None, read: units_service.Reader, rules: GameRules
+) -> list[dict[str, Any]]:
     """One card per battery and mortar of a game still in it: guns numbered and mortars lettered, per side,
     as the appendix's cards are, named as the board and the fire plan name them; each aiming point as this
     viewer may read it."""
@@ -323,7 +326,7 @@ def game_cards(units: Sequence[Unit], side: str | None, read: units_service.Read
     counters: dict[tuple[str, bool], int] = {}
     names = display_names(units)
     for u in units:
-        if u.killed or not carries_aiming_point(u) or (side is not None and u.side != side):
+        if u.killed or not rules.fires_plan(u) or (side is not None and u.side != side):
             continue
         mortar = "mortar" in f"{u.level} {u.kind}".lower()
         n = counters.get((u.side, mortar), 0)
@@ -347,8 +350,10 @@ def _cards_html(game_id: int, session: SessionDep, viewer: Any, side: str | None
         viewer.require_side(side, "print the aiming-point cards")
     elif not viewer.is_referee:
         side = viewer.role
-    read = units_service.reader(games.get_game(session, game_id), viewer)
-    return render.aiming_cards_html(game_cards(units_service.list_units(session, game_id), side, read), paper)
+    game = games.get_game(session, game_id)
+    read = units_service.reader(game, viewer)
+    units = units_service.list_units(session, game_id)
+    return render.aiming_cards_html(game_cards(units, side, read, rules_of(game)), paper)
 
 
 @router.get(
@@ -387,7 +392,7 @@ def game_aiming_points(
 )
 def playsheet_pdf(
     request: Request,
-    period: PeriodId,
+    period: ff_common.PeriodId,
     paper: PaperQ = "a4",
     variant: VariantQ = [],  # noqa: B006
 ) -> Response:
@@ -405,7 +410,7 @@ def playsheet_pdf(
 )
 def playsheet(
     request: Request,
-    period: PeriodId,
+    period: ff_common.PeriodId,
     paper: PaperQ = "a4",
     variant: VariantQ = [],  # noqa: B006
 ) -> Response:

@@ -3,7 +3,7 @@ the force tree."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,31 +119,49 @@ def update_unit(
     With `expected_version` the write only lands on that version: else 409 with the current unit."""
     assert unit.id is not None
     secret = {f.name for f in rules_of_unit(unit).state_fields if f.secret}
-    # A change to a side's secret names the side, so the log keeps it in that side's part (events.split).
-    changes = [
-        {"unit": unit.id, "field": k, "before": value(unit, k), "after": v}
-        | ({"side": unit.side} if k in secret else {})
-        for k, v in values.items()
-        if value(unit, k) != v
-    ]
-    own = {k: v for k, v in values.items() if k in COLUMNS}
-    state = {k: v for k, v in values.items() if k not in COLUMNS}
-    if state:
-        own["state"] = {**unit.state, **state}
-    stmt = update(Unit).where(col(Unit.id) == unit.id)
-    if expected_version is not None:
-        stmt = stmt.where(col(Unit.version) == expected_version)
-    elif state:
-        # The state is written whole: only over the version it was read at (a concurrent write retries).
-        stmt = stmt.where(col(Unit.version) == unit.version)
-    result = session.execute(stmt.values(version=Unit.version + 1, **own))
-    if result.rowcount == 0:  # type: ignore[attr-defined]
-        session.refresh(unit)
-        if expected_version is None:
-            return update_unit(session, unit, None, **values)
-        raise Conflict(f"unit version is {unit.version}, not {expected_version}", current=unit_dict(unit))
-    session.refresh(unit)
+    changes: list[dict] = []
+
+    def written() -> dict[str, Any]:
+        # A change to a side's secret names the side, so the log keeps it in that side's part (events.split).
+        changes[:] = [
+            {"unit": unit.id, "field": k, "before": value(unit, k), "after": v}
+            | ({"side": unit.side} if k in secret else {})
+            for k, v in values.items()
+            if value(unit, k) != v
+        ]
+        own = {k: v for k, v in values.items() if k in COLUMNS}
+        state = {k: v for k, v in values.items() if k not in COLUMNS}
+        return own | ({"state": {**unit.state, **state}} if state else {})
+
+    _write_over_version(session, unit, written, expected_version)
     return changes
+
+
+def _write_over_version(
+    session: Session,
+    unit: Unit,
+    written: Callable[[], dict[str, Any] | None],
+    expected_version: int | None = None,
+) -> bool:
+    """Write the values `written()` makes of the unit as read, only over the version it was read at (the
+    state is written whole): when another write came first, the unit is read again and they are made again,
+    so concurrent devices never lose an update; with `expected_version`, a 409 with the current unit instead.
+    False (nothing written) when `written()` says None."""
+    while True:
+        values = written()
+        if values is None:
+            return False
+        version = unit.version if expected_version is None else expected_version
+        result = session.execute(
+            update(Unit)
+            .where(col(Unit.id) == unit.id, col(Unit.version) == version)
+            .values(version=Unit.version + 1, **values)
+        )
+        session.refresh(unit)
+        if result.rowcount:  # type: ignore[attr-defined]
+            return True
+        if expected_version is not None:
+            raise Conflict(f"unit version is {unit.version}, not {expected_version}", current=unit_dict(unit))
 
 
 def increment(session: Session, unit: Unit, field: str, delta: int, floor: int = 0) -> dict[str, Any] | None:
@@ -151,19 +169,15 @@ def increment(session: Session, unit: Unit, field: str, delta: int, floor: int =
     when another write came first: two devices adding a marker at once make two. Returns the change, or None
     when it would go below the floor."""
     assert unit.id is not None
-    while True:
-        session.refresh(unit)
+
+    def written() -> dict[str, Any] | None:
         now = value(unit, field) or 0
-        if now + delta < floor:
-            return None
-        result = session.execute(
-            update(Unit)
-            .where(col(Unit.id) == unit.id, col(Unit.version) == unit.version)
-            .values(state={**unit.state, field: now + delta}, version=Unit.version + 1)
-        )
-        if result.rowcount:  # type: ignore[attr-defined]
-            session.refresh(unit)
-            return {"unit": unit.id, "field": field, "delta": delta, "after": value(unit, field)}
+        return None if now + delta < floor else {"state": {**unit.state, field: now + delta}}
+
+    session.refresh(unit)
+    if not _write_over_version(session, unit, written):
+        return None
+    return {"unit": unit.id, "field": field, "delta": delta, "after": value(unit, field)}
 
 
 # -- what a viewer reads of a unit -------------------------------------------------------------------------
@@ -177,10 +191,11 @@ class Reader:
 
     sides: frozenset[str] = frozenset()
     board: Mapping[str, Any] = field(default_factory=dict)
+    rules: GameRules | None = None  # the game's rules, read once (None: each unit's game's)
 
     def __call__(self, unit: Unit) -> dict[str, Any]:
         out = {name: getattr(unit, name) for name in COLUMNS}  # loads a row expired by a commit
-        rules = rules_of_unit(unit)
+        rules = self.rules if self.rules is not None else rules_of_unit(unit)
         for f in rules.state_fields:
             value = unit.state.get(f.name, f.default)
             hidden = f.secret and unit.side not in self.sides
@@ -196,7 +211,7 @@ PUBLIC = Reader()  # what anyone may read (a device without a token, and the pub
 def reader(game: Game, viewer: Viewer | None) -> Reader:
     sees_all = game.status == "finished" or (viewer is not None and viewer.is_referee)
     sides: frozenset[str] = frozenset(SIDES if sees_all else [viewer.role] if viewer is not None else [])
-    return Reader(sides, dict(game.board))
+    return Reader(sides, dict(game.board), game_rules_or_none(game.ruleset))
 
 
 def unit_dict(unit: Unit, read: Reader = PUBLIC) -> dict[str, Any]:

@@ -49,6 +49,9 @@ class Member(Node, Protocol):
 
 N = TypeVar("N", bound=Node)
 
+# The act of recording what happened to a stand: a unit edit no rule names as an act of its own.
+EDIT_ACT = "record-state"
+
 
 def ancestors(unit: N, by_id: Mapping[int | None, N]) -> list[N]:
     """The units above `unit`, nearest first."""
@@ -100,6 +103,10 @@ class StateField:
     maximum: int | None = None  # the most a player may set by hand
     badge: str = ""  # a flag's words on the unit's tile on the board while it is set ("WIRE")
     filter: str = ""  # the words of the referee board's filter for the units with it set ("On wire")
+    # Set by hand in a unit edit (PUT /units/{id}): "flag" (true or false), "point" (x, y cm on the table,
+    # a little off it allowed); "" only by the rules.
+    edit: str = ""
+    words: tuple[str, str] | tuple[()] = ()  # the game record's words as it is set and as it is cleared
 
     @property
     def kind(self) -> str:
@@ -358,11 +365,18 @@ class GameRules:
     # the band behind a rolling barrage that endangers its own side's stands (None: the map draws none).
     wire_belt_cm: float | None = None
     danger_zone_cm: float | None = None
+    # Fields of a unit edit that are acts of their own under the rules of play (field -> act); any other
+    # field records what happened to the stand, the act EDIT_ACT.
+    edit_acts: Mapping[str, str] = {}
 
     def terrain(self, collection: Mapping[str, Any], where: str = "terrain") -> list[Feature]:
         """The table's terrain from a GeoJSON FeatureCollection, refused with a RulesError naming the bad
         feature's field."""
         return terrain_from_geojson(collection, where, wire_belt_cm=self.wire_belt_cm)
+
+    def edit_act(self, field: str) -> str:
+        """The act of the rules of play a unit edit of `field` is."""
+        return self.edit_acts.get(field, EDIT_ACT)
 
     def turn_sequence(self, period: str | None) -> tuple[Step, ...]:
         """The steps of a side's turn in `period`, in order (none: each advance ends the side's turn)."""
@@ -423,6 +437,11 @@ class GameRules:
         """A secret draw's logged answer as (everyone reads it, `drawer` reads it); the referee reads it
         whole. By default everyone learns only that a draw was made."""
         return {"resolver": resolver_id, "applied": applied}, dict(payload)
+
+    def fires_plan(self, unit: Node) -> bool:
+        """Whether a unit fires the fire plan's items (carries an aiming point, has an aiming card); by default
+        none does."""
+        return False
 
     def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
         """Refuse (RulesError on `item.kind`) a fire-plan item the side may not plan; by default any is."""

@@ -65,9 +65,10 @@ class Feature:
         }
 
 
-def feature_from_geojson(obj: Mapping[str, Any], where: str, *, wire_belt_cm: float) -> Feature:
+def feature_from_geojson(obj: Mapping[str, Any], where: str, *, wire_belt_cm: float | None) -> Feature:
     """One GeoJSON Feature (`properties.kind` names the terrain). `where` is the dotted request path used
-    in errors; a wire line without `depth_cm` is a standard belt, `wire_belt_cm` deep."""
+    in errors; a wire line without `depth_cm` is a standard belt, `wire_belt_cm` deep (None: a wire line must
+    give its `depth_cm`)."""
     props = dict(obj.get("properties") or {})
     kind = props.pop("kind", None)
     if kind not in FEATURE_KINDS:
@@ -106,7 +107,7 @@ def feature_from_geojson(obj: Mapping[str, Any], where: str, *, wire_belt_cm: fl
 
 
 def terrain_from_geojson(
-    collection: Mapping[str, Any], where: str = "terrain", *, wire_belt_cm: float
+    collection: Mapping[str, Any], where: str = "terrain", *, wire_belt_cm: float | None
 ) -> list[Feature]:
     features = collection.get("features") or []
     return [

@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from app.pages.game_record import Record
 from app.services.unit_names import display_names
+from rules.registry import get_game_rules
 from tests.app.games.conftest import new_game, start_game
 
 
@@ -44,7 +45,7 @@ def test_marker_move_roll_and_turn_read_like_a_game_record(client: TestClient) -
     )
     assert r.status_code == 200, r.text
     events: list[dict[str, Any]] = client.get(f"/api/v1/games/{game.id}/events", headers=game.referee).json()
-    record = Record(names, {u.id: u for u in units})
+    record = Record(names, {u.id: u for u in units}, get_game_rules("flanders-fields"))
     lines = {e["kind"]: record.entry(e).line for e in events}
     # MG fire suppresses the whole company: the target by name, the rest counted.
     assert lines["marker"] == (

@@ -14,18 +14,38 @@ from rules.core.game import AddToState, SetBoard, SetSideState, SetState, StateF
 STATE_FIELDS: tuple[StateField, ...] = (
     StateField("suppression", "Suppression", 0, counter=True, maximum=3, filter="Suppressed"),
     StateField("actions_left", "Actions left", 0, counter=True, maximum=12),
-    StateField("stuck_on_wire", "Stuck on wire", badge="WIRE", filter="On wire"),
-    StateField("deep_shelter", "In deep shelter"),
-    StateField("in_gas", "In gas", badge="GAS"),
-    StateField("morale_due", "Morale test due", badge="MORALE TEST DUE", filter="Morale due"),
-    StateField("raw_under_fire", "Raw under fire"),
-    StateField("limbered", "Limbered"),
-    StateField("mutiny", "Mutiny"),
-    StateField("crew_abandoned", "Crew abandoned"),
-    StateField("field_promotion", "Field promotion", shown=False),
+    StateField(
+        "stuck_on_wire",
+        "Stuck on wire",
+        badge="WIRE",
+        filter="On wire",
+        edit="flag",
+        words=("stuck on the wire", "off the wire"),
+    ),
+    StateField(
+        "deep_shelter", "In deep shelter", edit="flag", words=("in deep shelter", "out of deep shelter")
+    ),
+    StateField("in_gas", "In gas", badge="GAS", edit="flag", words=("in gas", "out of the gas")),
+    StateField(
+        "morale_due",
+        "Morale test due",
+        badge="MORALE TEST DUE",
+        filter="Morale due",
+        words=("morale test due", "morale test taken"),
+    ),
+    StateField("raw_under_fire", "Raw under fire", edit="flag"),
+    StateField("limbered", "Limbered", edit="flag", words=("limbered", "unlimbered")),
+    StateField("mutiny", "Mutiny", edit="flag", words=("mutinied", "mutiny over")),
+    StateField(
+        "crew_abandoned",
+        "Crew abandoned",
+        edit="flag",
+        words=("crew abandoned the gun", "crew back at the gun"),
+    ),
+    StateField("field_promotion", "Field promotion", shown=False, edit="flag"),
     StateField("morale_stage", "Morale tests taken", 0, maximum=2, shown=False),
     # Where a battery is aimed: its side's secret until it fires there (ARTILLERY AIMING POINT).
-    StateField("aiming_point", "Aiming point", None, secret=True, shown=False),
+    StateField("aiming_point", "Aiming point", None, secret=True, shown=False, edit="point"),
 )
 # The side state that keeps a side's random-event cards.
 HAND_KEY = "event-hand"

@@ -12,6 +12,7 @@ from rules.core.game import (
     FillRequest,
     GameRules,
     Member,
+    Node,
     Outcome,
     PlanItem,
     Played,
@@ -35,6 +36,7 @@ from rules.flanders_fields.play import (
     table_rules,
 )
 from rules.flanders_fields.play.changes import HAND_KEY, STATE_FIELDS
+from rules.flanders_fields.play.units import carries_aiming_point
 from rules.flanders_fields.ruleset import FlandersFields
 from rules.registry import register_game
 
@@ -53,6 +55,9 @@ class FlandersFieldsGame(GameRules):
     end_of_turn_source = game_sequence.END_OF_TURN_SOURCE
     ordered_acts = game_sequence.ORDERED_ACTS
     wire_belt_cm = table_rules.WIRE_BELT_CM
+    danger_zone_cm = table_rules.DANGER_ZONE_CM
+    # Troops' names and quality are force building; an aiming point is redirected as an action.
+    edit_acts = {"name": "build-forces", "quality": "build-forces", "aiming_point": "redirect-aiming-points"}
 
     def turn_sequence(self, period: str | None) -> tuple[Step, ...]:
         return game_sequence.turn_sequence(period)
@@ -97,6 +102,9 @@ class FlandersFieldsGame(GameRules):
         self, resolver_id: str, payload: Mapping[str, Any], drawer: str, applied: bool
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         return game_cards.draw_seen(payload, drawer, applied)
+
+    def fires_plan(self, unit: Node) -> bool:
+        return carries_aiming_point(unit)
 
     def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
         game_arrivals.require_plan_item(kind, period, side, nation)

@@ -44,7 +44,7 @@ from rules.flanders_fields.play.changes import (
     UnitKilled,
     hand_set,
 )
-from rules.flanders_fields.play.game_table import clouds_on_wind, in_gas, stand_of
+from rules.flanders_fields.play.game_table import clouds_on_wind, in_gas
 from rules.flanders_fields.play.units import (
     CREWED_KINDS,
     SRC_ORDERED_UNITS,
@@ -70,6 +70,7 @@ from rules.flanders_fields.resolvers.suppression import (
     spreads_to_company,
 )
 from rules.flanders_fields.ruleset import cite
+from rules.table.placed import stand_of
 
 SRC_RAW_UNDER_FIRE = cite("TROOP QUALITY, RAW")
 SRC_AIMING_POINT = cite("ARTILLERY AIMING POINT")

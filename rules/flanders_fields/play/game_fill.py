@@ -13,7 +13,7 @@ from rules.flanders_fields import errata as E
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
-from rules.flanders_fields.play.game_table import shot, stand_of, target_cover, terrain_index
+from rules.flanders_fields.play.game_table import shot, target_cover, terrain_index
 from rules.flanders_fields.play.units import (
     FIRER,
     SRC_COMMAND_STAND,
@@ -30,6 +30,7 @@ from rules.flanders_fields.resolvers.gas import SRC_GAS
 from rules.flanders_fields.resolvers.orders import CREWED_UNITS, FLAG_UNITS, SRC_CREWED
 from rules.flanders_fields.ruleset import cite
 from rules.table.frame import Table
+from rules.table.placed import stand_of
 
 # "Any platoon more than 25cm from its Battalion Commander" (ORDER MODIFIERS): -1 on the order roll.
 COMMANDER_REACH_CM = 25.0

@@ -9,9 +9,10 @@ from typing import Any
 
 from rules.core.game import Snapshot, ancestor_at
 from rules.flanders_fields.planning import rehearsal as R
-from rules.flanders_fields.play.game_table import stand_of, target_cover, terrain_index
+from rules.flanders_fields.play.game_table import target_cover, terrain_index
 from rules.flanders_fields.play.units import quality_of
 from rules.table.frame import Side, Table
+from rules.table.placed import stand_of
 
 
 def enemy_targets(snap: Snapshot, side: str, names: Mapping[int, str]) -> list[R.TargetStand]:

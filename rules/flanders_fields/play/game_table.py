@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
 from shapely import LineString, Polygon
 
@@ -20,63 +20,16 @@ from rules.flanders_fields.resolvers.visibility import SRC_VISIBILITY
 from rules.flanders_fields.ruleset import cite
 from rules.table import barrage as table_barrage
 from rules.table import gas as table_gas
-from rules.table.bases import BASES, Stand
-from rules.table.coverage import Coverage, StandIndex, classify
+from rules.table.coverage import Coverage, classify
 from rules.table.frame import AHEAD_DEG, Table
 from rules.table.los import line_of_sight
+from rules.table.placed import Placed, index_of, stand_of
 from rules.table.templates import TEMPLATES, Template
 from rules.table.terrain import TerrainIndex, terrain_from_geojson
 
 SRC_RANGE = cite("MEASURING (closest distance between the bases)")
 SRC_BARRAGE_AREA = TEMPLATES["rolling-barrage"].source
 BARRAGE_DEPTH_CM = TEMPLATES["rolling-barrage"].depth_cm
-
-
-class Placed(Protocol):
-    """A unit that may stand on the table."""
-
-    @property
-    def id(self) -> int | None: ...
-    @property
-    def side(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def base(self) -> str | None: ...
-    @property
-    def x(self) -> float | None: ...
-    @property
-    def y(self) -> float | None: ...
-    @property
-    def facing_deg(self) -> float | None: ...
-    @property
-    def killed(self) -> bool: ...
-    @property
-    def off_table(self) -> bool: ...
-
-
-def stand_of(u: Placed) -> Stand | None:
-    """The unit as a stand on the table, or None when it is not a placed, living stand with a known base."""
-    placed = _placement(u)
-    return None if placed is None else Stand(*placed)
-
-
-def _placement(u: Placed) -> tuple[str, str, str, tuple[float, float], float] | None:
-    """A stand's fields as a plain tuple: cheap to build and to hash, so the kept index is found fast."""
-    if u.killed or u.off_table or u.x is None or u.y is None or u.base not in BASES:
-        return None
-    return (str(u.id), u.side, str(u.base), (u.x, u.y), u.facing_deg if u.facing_deg is not None else 90.0)
-
-
-def index_of(units: Iterable[Placed]) -> StandIndex:
-    """The stand index of these units. Kept per set of stands (read-only once built): while no stand moves,
-    a game's requests pay only for their queries, not for building the polygons and the tree again."""
-    return _stand_index(tuple(p for p in map(_placement, units) if p is not None))
-
-
-@lru_cache(maxsize=32)
-def _stand_index(placements: tuple[tuple[str, str, str, tuple[float, float], float], ...]) -> StandIndex:
-    return StandIndex.build([Stand(*p) for p in placements])
 
 
 def ids(coverage_ids: Iterable[str]) -> list[int]:

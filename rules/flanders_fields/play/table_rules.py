@@ -1,17 +1,28 @@
-"""What Flanders Fields supplies to the table geometry (rules/table): the sizes it measures with and the
-citations of the rules it measures.
+"""What Flanders Fields supplies to the table geometry (rules/table) and to the geometry API that measures the
+table by its rules: the sizes it measures with, the citations of the rules it measures, and the rules it
+reads beside the geometry (cover, movement, visibility, gas, their errata and their request types).
 
 The geometry's queries take their sizes as parameters; these are the ones the rule book prints, taken from
-where each is defined (tables.py, barrage.py, reference.py).
+where each is defined (tables.py, barrage.py, reference.py). The rule modules are named here, not copied, so
+the geometry API imports Flanders Fields through this one module.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
+
+from rules.core.ruleset import Context
+from rules.flanders_fields.book import cover
 from rules.flanders_fields.book import tables as T
+from rules.flanders_fields.book.common import PeriodId, Quality
 from rules.flanders_fields.book.reference import ARCS_OF_FIRE, BLOCK_HOUSE_RULES, TARGET_PRIORITY
+from rules.flanders_fields.errata import GAS_SPEED_BELOW_ZERO, SRC_BARRAGE_DANGER
+from rules.flanders_fields.resolvers import gas, movement, visibility
 from rules.flanders_fields.resolvers.barrage import DANGER_ZONE_CM as _DANGER_ZONE_CM
 from rules.flanders_fields.resolvers.deviation import SRC_DEVIATION
-from rules.flanders_fields.ruleset import cite
+from rules.flanders_fields.ruleset import FlandersFields, cite
+from rules.registry import get_ruleset
 from rules.table.arcs import ArcSizes
 from rules.table.mgfire import MGSizes
 
@@ -41,6 +52,14 @@ MG_RANGE_CM = float(T.MG_RANGE_CM)
 WIRE_BELT_CM = float(T.WIRE_BELT_CM)
 DANGER_ZONE_CM = float(_DANGER_ZONE_CM)
 
+
+def context(variants: Mapping[str, str], period: str | None = None) -> Context:
+    """The context for the errata the geometry reads (none of them depends on the period, if none is given)."""
+    rs = get_ruleset(FlandersFields.id)
+    ctx = rs.context(period or rs.period_ids[0], dict(variants))
+    return ctx if period else replace(ctx, period=None)
+
+
 SRC_MANOEUVRE = cite("MOVEMENT, MANOEUVRING FIGURES")
 SRC_MOVING_THROUGH_WIRE = cite("MOVING THROUGH BARBED WIRE")
 SRC_FIRE_ZONES = cite("MOVING THROUGH ARTILLERY AND INDIRECT MACHINEGUN FIRE ZONES")
@@ -49,8 +68,10 @@ SRC_FIRE_PLANS = cite("ARTILLERY FIRE PLANS")
 __all__ = [
     "ARC_SIZES",
     "DANGER_ZONE_CM",
+    "GAS_SPEED_BELOW_ZERO",
     "MG_RANGE_CM",
     "MG_SIZES",
+    "SRC_BARRAGE_DANGER",
     "SRC_DEVIATION",
     "SRC_FIRE_PLANS",
     "SRC_FIRE_ZONES",
@@ -58,4 +79,12 @@ __all__ = [
     "SRC_MANOEUVRE",
     "SRC_MOVING_THROUGH_WIRE",
     "WIRE_BELT_CM",
+    "PeriodId",
+    "Quality",
+    "cite",
+    "context",
+    "cover",
+    "gas",
+    "movement",
+    "visibility",
 ]

@@ -5,25 +5,11 @@ level the suppression rules know it by. They read any force tree (the game's row
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
-from rules.core.game import Node, ancestor_at, ancestors, leaves_under
+from rules.core.game import Member, Node, ancestor_at, ancestors, leaves_under
 from rules.flanders_fields.resolvers.suppression import UNIT_LEVELS
 from rules.flanders_fields.ruleset import cite
-
-
-class Member(Node, Protocol):
-    """A unit of a force tree as these classes read it."""
-
-    @property
-    def kind(self) -> str: ...
-    @property
-    def quality(self) -> str | None: ...
-    @property
-    def is_command(self) -> bool: ...
-    @property
-    def killed(self) -> bool: ...
-
 
 M = TypeVar("M", bound=Member)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rules.flanders_fields.play.game_table import in_gas, index_of, terrain_index
+from rules.flanders_fields.play.game_table import in_gas, terrain_index
+from rules.table.placed import index_of
 
 
 @dataclass(frozen=True)
