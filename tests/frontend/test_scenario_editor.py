@@ -5,6 +5,7 @@ shapes the rules cannot take refused with one sentence; the page at the four siz
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -433,3 +434,49 @@ def test_import_a_hand_written_file_and_export_it(new_page: Any, tmp_path: Path)
     assert sent.value.status == 422
     expect(page.locator("[data-file-message]")).to_contain_text("Not imported: terrain.features.0")
     assert page.request.get("/api/v1/scenarios").json() == before
+
+
+def test_terrain_reshaped_moved_turned_with_the_mouse(new_page: Any) -> None:
+    ed = open_editor(new_page, REFEREE_SCREEN, touch=False)
+    page = ed.page
+    ed.tab("terrain")
+    ed.draw("village", "Rectangle", [(40, 60), (60, 80)])
+
+    def ring() -> list[list[float]]:
+        coords: list[list[float]] = ed.doc()["terrain"]["features"][0]["geometry"]["coordinates"][0]
+        return coords
+
+    def drag(start: tuple[float, float], end: tuple[float, float]) -> None:
+        a, b = (page.evaluate("p => window.firestepScenario.pagePoint(p)", list(p)) for p in (start, end))
+        page.mouse.move(a["x"], a["y"])
+        page.mouse.down()
+        page.mouse.move(b["x"], b["y"], steps=10)
+        page.mouse.up()
+        page.wait_for_timeout(100)
+
+    # Moved: every corner 10 cm along.
+    before = ring()
+    ed.press(page.locator("[data-piece-action=move]"))
+    drag((50, 70), (50, 80))
+    moved = ring()
+    assert [c for x, y in moved for c in (x, y - 10)] == pytest.approx(
+        [c for p in before for c in p], abs=0.3
+    )
+    # Reshaped: a corner pulled out.
+    ed.press(page.locator("[data-piece-action=reshape]"))
+    drag((60, 90), (65, 95))
+    assert [65, 95] in [[round(x), round(y)] for x, y in ring()]
+    # Pulled off the table: refused with its sentence, and the shape is as it was.
+    reshaped = ring()
+    drag((65, 95), (130, 95))
+    expect(page.locator("#net-status")).to_contain_text("goes off the table")
+    assert ring() == reshaped
+    # Turned about its centre: the corners move, the area stays.
+    ed.press(page.locator("[data-piece-action=turn]"))
+    drag((40, 70), (45, 62))
+
+    def area(points: list[list[float]]) -> float:
+        return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in itertools.pairwise(points))) / 2
+
+    turned = ring()
+    assert turned != reshaped and area(turned) == pytest.approx(area(reshaped), rel=0.02)

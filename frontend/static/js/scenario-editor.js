@@ -123,6 +123,7 @@
   const pieces = new Map(); // the editor's key of a piece -> { feature, layer } (a file's features need no id)
   const keys = new WeakMap(); // feature -> its key
   let selected = null;
+  let lastEdit = 0; // the click a browser sends at the end of a drag is not a tap on the table
   let nextId = 1;
   const list = root.querySelector("[data-terrain-list]");
   const kindSelect = root.querySelector("[data-terrain-kind]");
@@ -252,9 +253,10 @@
       changed({ terrain: feature.id });
     };
     layer.on("pm:edit pm:dragend pm:rotateend", edited);
+    layer.on("pm:dragstart pm:dragend pm:rotatestart pm:rotateend pm:markerdragstart pm:markerdragend", () => { lastEdit = Date.now(); });
     layer.on("click", (e) => {
       if (tapHandler && tapHandler(e.latlng)) return;
-      select(keyOf(feature));
+      if (selected !== keyOf(feature)) select(keyOf(feature)); // a tap on the piece being edited keeps its tool
     });
     renderList();
   };
@@ -369,7 +371,7 @@
   // -- taps on the table: placing a stand (scenario-forces.js) takes the tap first ----------------------------------
   let tapHandler = null;
   map.on("click", (e) => {
-    if (drawing) return;
+    if (drawing || Date.now() - lastEdit < 400) return;
     if (tapHandler && tapHandler(e.latlng)) return;
     if (selected) select(null);
   });
