@@ -14,11 +14,15 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.core.routing import Router
 from app.data.schemas import PlanItemIn
+from app.deps import SessionDep
 from app.guard import limits
 from app.guard.auth import ORGANISER_HEADER
+from app.pages.common import not_found
 from app.pages.table_map import map_sizes
 from app.pages.templates import templates
 from app.services import game_setup
+from app.services import scenarios as scenarios_service
+from rules.core.errors import NotFoundError
 from rules.core.ruleset import RuleSet
 from rules.registry import get_game_rules, get_ruleset
 from rules.table.move import TERRAIN_CLASSES, WATER_KINDS
@@ -42,16 +46,20 @@ def new_scenario_page(request: Request) -> Response:
 
 
 @router.get("/scenarios/{scenario_id}/edit", response_class=HTMLResponse)
-def edit_scenario_page(request: Request, scenario_id: str = ScenarioId) -> Response:
-    # The document itself is read by the page's script (GET /api/v1/scenarios/{id}), which says so when the
-    # id is unknown.
-    return _editor(request, scenario_id)
+def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str = ScenarioId) -> Response:
+    # The listing says whether it exists and ships with firestep (saving one that does makes a copy); the
+    # document itself is read by the page's script (GET /api/v1/scenarios/{id}).
+    listed = {s["id"]: s for s in scenarios_service.list_scenarios(session)}
+    if scenario_id not in listed:
+        return not_found(request, NotFoundError("scenario", scenario_id))
+    return _editor(request, scenario_id, shipped=bool(listed[scenario_id]["shipped"]))
 
 
-def _editor(request: Request, scenario_id: str | None) -> Response:
+def _editor(request: Request, scenario_id: str | None, shipped: bool = False) -> Response:
     rs = get_ruleset(game_setup.NEW_GAME_RULESET)
     context = {
         "scenario_id": scenario_id,
+        "shipped": shipped,
         "editor": editor_data(rs.id),
         "periods": rs.describe()["periods"],
         "org_tables": _org_tables(rs.id),

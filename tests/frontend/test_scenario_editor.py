@@ -351,6 +351,7 @@ def test_start_page_links_to_the_editor(new_page: Any) -> None:
 def test_mons_opens_in_the_editor_and_saves_as_a_copy(new_page: Any) -> None:
     ed = open_editor(new_page, REFEREE_SCREEN, touch=False)
     page = ed.page
+    assert page.goto("/scenarios/no-such-scenario/edit").status == 404
     page.goto("/scenarios/mons-1914/edit")
     root = page.locator("[data-scenario-editor]")
     expect(root).to_have_attribute("data-loaded-scenario", "mons-1914")
@@ -358,11 +359,16 @@ def test_mons_opens_in_the_editor_and_saves_as_a_copy(new_page: Any) -> None:
     expect(root).to_have_attribute("data-terrain", str(len(mons["terrain"]["features"])))
     expect(page.get_by_label("Title")).to_have_value(mons["title"])
     expect(page.locator("[data-saved-as]")).to_contain_text("ships with firestep")
+    # Zoomed in, every placed stand is labelled with its name under its formation.
+    ed.press(page.locator("[data-scn-zoom=in]"))
+    ed.press(page.locator("[data-scn-zoom=in]"))
+    expect(page.locator(".stand-label")).not_to_have_count(0)
     on_table = sum(
         1 for side in mons["sides"].values() for f in side["forces"] for u in stands(f) if u.get("placement")
     )
     assert on_table > 0
     expect(root).to_have_attribute("data-placed", str(on_table))
+    expect(page.locator(".stand-label")).to_have_count(on_table)
     # The German grade is written per reading of an erratum: shown, not editable here.
     ed.tab("forces")
     expect(page.locator("[data-formations=attacker] select").first).to_be_disabled()

@@ -12,7 +12,16 @@
     const GAP = data.deploy_gap_cm;
     const list = root.querySelector("[data-deploy-list]");
     const outsideLine = root.querySelector("[data-outside-note]");
-    const drawn = new Map(); // stand id -> { shape, handle }
+    const drawn = new Map(); // stand id -> { shape, handle, label }
+    const names = new Map(); // stand id -> its name under its formation
+    const labels = L.layerGroup(); // on the map only when zoomed in far enough to read them
+    const escapeHtml = (t) => String(t).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+    const showLabels = () => {
+      const on = map.getZoom() >= map.getMinZoom() + 2.5; // 1.5 zoom levels in from the whole table
+      if (on && !map.hasLayer(labels)) labels.addTo(map);
+      if (!on && map.hasLayer(labels)) map.removeLayer(labels);
+    };
+    map.on("zoomend", showLabels);
     let placing = null; // stand id waiting for a tap
 
     const size = (stand) => {
@@ -41,7 +50,7 @@
     // -- drawing ---------------------------------------------------------------------------------------------------
     const drawStand = (side, stand) => {
       const old = drawn.get(stand.id);
-      if (old) { layers.stands.removeLayer(old.shape); layers.stands.removeLayer(old.handle); drawn.delete(stand.id); }
+      if (old) { layers.stands.removeLayer(old.shape); layers.stands.removeLayer(old.handle); labels.removeLayer(old.label); drawn.delete(stand.id); }
       if (!stand.placement) return;
       const out = outside(side, stand);
       const shape = L.polygon(corners(stand).map(toLL), {
@@ -58,11 +67,19 @@
         const [x, y] = fromLL(handle.getLatLng());
         put(side, stand, [x, y]);
       });
-      drawn.set(stand.id, { shape, handle });
+      const label = L.marker(toLL(stand.placement.center), {
+        pane: "stands", interactive: false, keyboard: false,
+        icon: L.divIcon({ className: `stand-label ${side}`, html: `<span>${escapeHtml(names.get(stand.id) || stand.name)}</span>`, iconSize: null }),
+      }).addTo(labels);
+      handle.on("drag", (e) => label.setLatLng(e.latlng));
+      drawn.set(stand.id, { shape, handle, label });
     };
     const drawAll = () => {
       layers.stands.clearLayers();
+      labels.clearLayers();
       drawn.clear();
+      names.clear();
+      for (const side of SIDES) for (const f of S.doc().sides[side].forces) for (const { stand, label } of labelled(f)) names.set(stand.id, label);
       for (const side of SIDES) for (const stand of stands(side)) drawStand(side, stand);
       count();
     };
@@ -237,6 +254,7 @@
     window.firestepScenarioDeploy = { layOut: (formationId) => { const f = find(formationId); if (f) layOut(f.side, f.formation); } };
     drawAll();
     renderList();
+    showLabels();
   };
   if (window.firestepScenarioForces) start();
   else window.addEventListener("firestep:scenario-forces-ready", start, { once: true });

@@ -504,6 +504,13 @@
       root.dataset.tab = tab.dataset.scnTab;
       return;
     }
+    const zoom = event.target.closest("[data-scn-zoom]");
+    if (zoom) {
+      if (zoom.dataset.scnZoom === "in") map.zoomIn(0.75);
+      else if (zoom.dataset.scnZoom === "out") map.zoomOut(0.75);
+      else fitTable();
+      return;
+    }
     const draw = event.target.closest("[data-draw]");
     if (draw) { startDrawing(draw.dataset.draw); return; }
     if (event.target.closest("[data-draw-finish]")) {

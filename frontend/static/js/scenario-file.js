@@ -109,11 +109,10 @@
     });
 
     if (id) {
-      Promise.all([call(`${API}/${encodeURIComponent(id)}`, "GET"), call(API, "GET")]).then(([result, listed]) => {
+      call(`${API}/${encodeURIComponent(id)}`, "GET").then((result) => {
         if (!result.ok) { tell(result.status === 404 ? `There is no scenario ${id}: this page starts a new one.` : refusal(result, "read")); id = ""; return; }
         S.load(result.data);
-        const shipped = listed.ok && listed.data.some((s) => s.id === id && s.shipped);
-        if (shipped) {
+        if (root.hasAttribute("data-shipped")) {
           // A scenario that ships with firestep is not replaced: saving makes the club's own copy.
           const copy = S.doc();
           delete copy.id;
