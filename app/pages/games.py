@@ -46,9 +46,7 @@ from app.services import game_setup, scenarios
 from app.services import games as games_service
 from rules.core.errors import RulesError
 from rules.core.game import GameRules
-from rules.flanders_fields.book.common import QUALITIES
-from rules.flanders_fields.book.organisation import NATIONS, ORGANISATION_TABLES
-from rules.registry import get_ruleset
+from rules.registry import get_game_rules, get_ruleset
 
 router = Router(include_in_schema=False)
 
@@ -189,15 +187,16 @@ def _seat_home(game: Game, role: str) -> str:
 def _start(request: Request, session: Session, error: str | None = None, status_code: int = 200) -> Response:
     device = device_games(request)
     games = games_service.list_games(session)
+    rs, rules = get_ruleset(game_setup.NEW_GAME_RULESET), get_game_rules(game_setup.NEW_GAME_RULESET)
     context = {
         "rulesets": rulesets_summary(),
-        "game_ruleset": get_ruleset(game_setup.NEW_GAME_RULESET).describe(),
+        "game_ruleset": rs.describe(),
         "games": games,
         "mine": [g for g in games if g.id in device],
         "scenarios": _scenarios(session),
-        "org_tables": list(ORGANISATION_TABLES.values()),
-        "nations": NATIONS,
-        "qualities": QUALITIES,
+        "org_tables": rs.data("organisation-tables") if "organisation-tables" in rs.datasets else [],
+        "nations": rules.nations,
+        "qualities": rules.qualities,
         "error": error,
     }
     return templates.TemplateResponse(request, "start.html", context, status_code=status_code)
