@@ -43,6 +43,7 @@ class FieldSpec:
     children: list[FieldSpec] = field(default_factory=list)
     hidden: bool = False
     from_game: str = ""  # why the game's state preset this value, when it did
+    ask: str = ""  # a choice the game could not make for the picked unit: the player's, never silently
 
     @property
     def dom_id(self) -> str:

@@ -67,6 +67,15 @@ def game_lookup(session: Session, game: Game, seat: Seat, resolver: str, unit_id
             )
         else:
             lk.values[spec.name] = f.value
+    if unit is not None:
+        # A choice with no default the game could not make for this unit (a regiment's order roll: its
+        # companies, MGs and guns roll on different tables) is named, not left silently at the first option.
+        known = {f.field for f in filled}
+        for spec in specs.values():
+            if spec.kind == "enum" and not (
+                spec.has_default or spec.nullable or spec.hidden or spec.name in known
+            ):
+                spec.ask = "the game cannot tell this for the unit picked: choose it before rolling"
     return GameLookup(lk, unit, filled)
 
 

@@ -75,4 +75,8 @@ def test_the_lookup_presets_an_artillery_groups_roll_as_artillery(sqlite_client:
     page = c.get(f"/lookup/flanders-fields/order-roll?game={game.id}&unit={group['id']}")
     assert page.status_code == 200, page.text
     checked = re.findall(r'name="unit" value="([a-z-]+)"\s*checked', page.text)
-    assert checked == ["regimental-artillery"]
+    assert checked == ["regimental-artillery"] and "the game cannot tell this" not in page.text
+    # A regiment's companies, MGs and guns roll on different tables: the page says the choice is the player's.
+    regiment = units_by_ref(c, game)["mons-1914/de/infantry-regiment-2"]
+    page = c.get(f"/lookup/flanders-fields/order-roll?game={game.id}&unit={regiment['id']}")
+    assert page.status_code == 200 and "the game cannot tell this for the unit picked" in page.text
