@@ -1,0 +1,78 @@
+"""The scenario editor's page without a browser: what it carries from the rules (each terrain kind's cover and
+movement, the zones' depth), the organiser key where the server wants one, and its refusals as pages."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.core.config import Settings
+from app.main import create_app
+from rules.flanders_fields.book.cover import cover_for
+from rules.flanders_fields.planning.scenarios import DEPLOY_DEPTH
+from rules.flanders_fields.resolvers.movement import move_allowance_cm
+from rules.table.terrain import FEATURE_KINDS
+
+
+def editor_data(html: str) -> dict[str, Any]:
+    found = re.search(r'<script type="application/json" id="scn-data">(.*?)</script>', html, re.S)
+    assert found, "the page carries no editor data"
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+def test_the_page_carries_the_rules_terrain_cover_and_movement(sqlite_client: TestClient) -> None:
+    page = sqlite_client.get("/scenarios/new")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    data = editor_data(page.text)
+    kinds = {k["kind"]: k for k in data["kinds"]}
+    assert list(kinds) == list(FEATURE_KINDS)
+    for kind in FEATURE_KINDS:
+        assert kinds[kind]["cover"]["cover"] == cover_for([kind]), kind
+    # Combinations the book names: "a trench in a wood is classed as Hard Cover rather than Medium".
+    assert {"kinds": ["trench"], "cover": cover_for(["woods", "trench"])} in [
+        {k: w[k] for k in ("kinds", "cover")} for w in kinds["woods"]["with"]
+    ]
+    # Woods are Close Terrain in the movement table; roads are roads.
+    for kind, terrain in (("woods", "close"), ("road", "road"), ("hill", "cross-country")):
+        row = kinds[kind]["move"]["by_period"]["mid"]["infantry"]
+        assert kinds[kind]["move"]["terrain"] == terrain
+        assert row["allowance_cm"] == move_allowance_cm("mid", "infantry", terrain)
+    # Lines that become areas ask for their breadth; wire has its standard belt.
+    assert (kinds["trench"]["breadth"], kinds["wire"]["breadth"], kinds["woods"]["breadth"]) == (
+        "width_cm",
+        "depth_cm",
+        None,
+    )
+    assert data["zone_depth"]["cm"] == DEPLOY_DEPTH
+    assert "data-organiser-key" not in page.text  # this server does not ask for one
+
+
+def test_edit_pages_know_shipped_from_stored_and_refuse_unknown(client: TestClient) -> None:
+    mons = client.get("/scenarios/mons-1914/edit")
+    assert mons.status_code == 200 and "data-shipped" in mons.text
+    missing = client.get("/scenarios/no-such-scenario/edit")
+    assert missing.status_code == 404 and "text/html" in missing.headers["content-type"]
+    assert "no-such-scenario" in missing.text
+
+
+@pytest.fixture
+def keyed_client(migrated_url: str, tmp_path: Path) -> Iterator[TestClient]:
+    settings = Settings(database_url=migrated_url, var_dir=tmp_path, organiser_key="club-night-key")
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def test_the_page_asks_for_the_organiser_key_where_the_server_wants_it(keyed_client: TestClient) -> None:
+    page = keyed_client.get("/scenarios/new")
+    assert page.status_code == 200
+    assert "data-organiser-key" in page.text and 'data-organiser-header="X-Organiser-Key"' in page.text
+    # The game is started through the start page's form, which takes the key as a field.
+    assert re.search(r'<form method="post" action="/games/new"[^>]*data-start-form', page.text)
+    assert 'name="organiser_key"' in page.text
