@@ -36,8 +36,8 @@ LOG_LENGTH = 40  # log entries the board shows; older ones are in the report
 CHANGES_LIMIT = 60  # more new events than this at once (a long time offline): the whole board is resent
 # Events that change the board's structure rather than stands: the whole board is resent.
 STRUCTURE_KINDS = frozenset({"unit-added", "force-added", "game-created"})
-# Changes that alter a block's head (its losses, a morale test due).
-HEAD_FIELDS = frozenset({"killed", "morale_due", "morale_stage"})
+# Changes that alter a block's head: its losses, and the state the rule set shows there (StateField.on_head).
+HEAD_FIELDS = frozenset({"killed"})
 
 
 @dataclass
@@ -194,13 +194,15 @@ def referee_page(game_id: GameId, request: Request, session: SessionDep, setting
     return game_page(request, session, settings, game_id, "referee.html", "_referee_board.html", build)
 
 
-def _needs_turn_panel(events: Sequence[dict[str, Any]]) -> bool:
-    """The turn panel changes with the game (its turn, step, board) and with a morale test falling due."""
+def _needs_turn_panel(events: Sequence[dict[str, Any]], rules: GameRules) -> bool:
+    """The turn panel changes with the game (its turn, step, board) and with the state the turn's steps read
+    (a morale test falling due)."""
+    read = {f.name for f in rules.state_fields if f.on_turn}
     for ev in events:
         if live.touches_game(ev):
             return True
         changes = ev["payload"].get("changes") or []
-        if any(isinstance(c, dict) and c.get("field") == "morale_due" for c in changes):
+        if any(isinstance(c, dict) and c.get("field") in read for c in changes):
             return True
     return False
 
@@ -256,12 +258,14 @@ def changes_context(now: _Now, roles: list[str], events: list[dict[str, Any]], a
     if not events:  # up to date already (a resync, or an event fetched by an earlier call)
         return {"reload": False, "nothing": True, "upto": after}
     touched = set().union(*(live.touched_units(e) for e in events))
+    rules = markers.rules_of(now.game)
+    head_fields = HEAD_FIELDS | {f.name for f in rules.state_fields if f.on_head}
     # Block heads count losses and show a morale test due: re-sent only when those can have changed.
     losses = {
         c["unit"]
         for e in events
         for c in e["payload"].get("changes") or []
-        if isinstance(c, dict) and c.get("field") in HEAD_FIELDS and isinstance(c.get("unit"), int)
+        if isinstance(c, dict) and c.get("field") in head_fields and isinstance(c.get("unit"), int)
     }
     again = []  # entries shown before that the new events undid
     for undone_id in sorted({e["payload"].get("undoes") for e in events if e["kind"] == "undo"} - {None}):
@@ -270,7 +274,7 @@ def changes_context(now: _Now, roles: list[str], events: list[dict[str, Any]], a
             if ev.visibility in ("all", *roles):
                 again.append(events_service.event_dict(ev, roles))
     return {
-        **now.pieces(touched, losses, _needs_turn_panel(events)),
+        **now.pieces(touched, losses, _needs_turn_panel(events, rules)),
         "reload": False,
         "upto": events[-1]["id"],
         "new_events": list(reversed(events)),

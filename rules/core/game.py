@@ -107,6 +107,8 @@ class StateField:
     # a little off it allowed); "" only by the rules.
     edit: str = ""
     words: tuple[str, str] | tuple[()] = ()  # the game record's words as it is set and as it is cleared
+    on_head: bool = False  # shown on its formation's heading row of the board as well (with its losses)
+    on_turn: bool = False  # the turn's steps read it (a change to it may change what the turn panel asks)
 
     @property
     def kind(self) -> str:

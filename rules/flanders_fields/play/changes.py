@@ -32,6 +32,8 @@ STATE_FIELDS: tuple[StateField, ...] = (
         badge="MORALE TEST DUE",
         filter="Morale due",
         words=("morale test due", "morale test taken"),
+        on_head=True,
+        on_turn=True,
     ),
     StateField("raw_under_fire", "Raw under fire", edit="flag"),
     StateField("limbered", "Limbered", edit="flag", words=("limbered", "unlimbered")),
@@ -43,7 +45,7 @@ STATE_FIELDS: tuple[StateField, ...] = (
         words=("crew abandoned the gun", "crew back at the gun"),
     ),
     StateField("field_promotion", "Field promotion", shown=False, edit="flag"),
-    StateField("morale_stage", "Morale tests taken", 0, maximum=2, shown=False),
+    StateField("morale_stage", "Morale tests taken", 0, maximum=2, shown=False, on_head=True),
     # Where a battery is aimed: its side's secret until it fires there (ARTILLERY AIMING POINT).
     StateField("aiming_point", "Aiming point", None, secret=True, shown=False, edit="point"),
 )
