@@ -9,7 +9,9 @@ stream got them in order. Two scenarios by default, each against its target:
 - 50 clients on 1 worker (SQLite): p99 under 100 ms;
 - 500 clients over 4 workers on PostgreSQL (FIRESTEP_BENCH_DATABASE_URL, else FIRESTEP_TEST_DATABASE_URL):
   p99 under 250 ms, nothing lost.
-`--clients`, `--workers` and `--database` run one scenario of your own.
+`--clients`, `--workers` and `--database` run one scenario of your own; `--view map|board|mixed` has the
+streams ask for the frames a page asks for (the map's units and state, the referee board's pieces; mixed:
+every other device a map, the rest boards), and the bytes each device read per event are reported.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ SCENARIOS = [
 class Client:
     arrivals: dict[int, float] = field(default_factory=dict)
     order: list[int] = field(default_factory=list)
+    bytes_read: int = 0  # after the stream opened
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     error: str = ""
 
@@ -76,6 +79,8 @@ async def follow(port: int, path: str, headers: dict[str, str], client: Client) 
                 client.error = "stream closed by the server"
                 return
             now = time.monotonic()
+            if client.ready.is_set():
+                client.bytes_read += len(chunk)
             *lines, pending = (pending + chunk).split(b"\n")
             for line in lines:
                 if line.startswith(b"retry:"):
@@ -137,13 +142,14 @@ async def post_markers(
 
 
 async def measure(
-    port: int, game: dict[str, Any], clients: int, events: int, interval: float
+    port: int, game: dict[str, Any], clients: int, events: int, interval: float, view: str = ""
 ) -> dict[str, Any]:
     roles = ("referee", "attacker", "defender")
-    path = f"/api/v1/games/{game['id']}/stream"
     devices = [Client() for _ in range(clients)]
     tasks = []
     for i, device in enumerate(devices):
+        asked = ("map", "board")[i % 2] if view == "mixed" else view
+        path = f"/api/v1/games/{game['id']}/stream" + (f"?view={asked}" if asked else "")
         headers = {
             "Authorization": f"Bearer {game['tokens'][roles[i % 3]]}",
             "Last-Event-ID": str(game["last"]),
@@ -193,10 +199,13 @@ async def measure(
         "post_p50": percentile([a * 1000 for a in answered], 50),
         "posts_ms": [round(a * 1000) for a in answered],
         "after_p99": percentile(after_answer, 99),
+        "bytes_per_event": max(d.bytes_read for d in devices) / max(1, len(sent)),
     }
 
 
-def run(clients: int, workers: int, database: str, events: int, interval: float) -> dict[str, Any]:
+def run(
+    clients: int, workers: int, database: str, events: int, interval: float, view: str = ""
+) -> dict[str, Any]:
     with scratch_database(database) as url:
         port = free_port()
         env = {
@@ -219,7 +228,7 @@ def run(clients: int, workers: int, database: str, events: int, interval: float)
         server = Process(args, port, env)
         try:
             game = set_up_game(port)
-            return asyncio.run(measure(port, game, clients, events, interval))
+            return asyncio.run(measure(port, game, clients, events, interval, view))
         finally:
             server.stop()
 
@@ -231,6 +240,7 @@ def main() -> None:
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="postgresql")
     parser.add_argument("--events", type=int, default=20, help="markers posted")
     parser.add_argument("--interval", type=float, default=0.25, help="seconds between markers")
+    parser.add_argument("--view", choices=("", "map", "board", "mixed"), default="", help="what frames carry")
     args = parser.parse_args()
     scenarios = [(args.clients, args.workers, args.database, None)] if args.clients else SCENARIOS
     print(f"firestep live fan-out from {ROOT}; {load_line()}")
@@ -238,7 +248,7 @@ def main() -> None:
         f"{args.events} markers, {args.interval:.2f} s apart; latency = POST sent -> event read by the stream"
     )
     for clients, workers, database, target in scenarios:
-        got = run(clients, workers, database, args.events, args.interval)
+        got = run(clients, workers, database, args.events, args.interval, args.view)
         lost = got["expected"] - got["delivered"]
         verdict = ""
         if target is not None:
@@ -250,7 +260,8 @@ def main() -> None:
             f"lost {lost}/{got['expected']}  in order: {'yes' if got['in_order'] else 'NO'}  "
             f"streams refused: {len(got['failed'])}  (all open in {got['opened_s']:.1f} s; a POST answered in "
             f"p50 {got['post_p50']:.0f} ms, the slowest in {max(got['posts_ms'])} ms; p99 from its answer to the "
-            f"stream {got['after_p99']:.0f} ms){verdict}"
+            f"stream {got['after_p99']:.0f} ms; at most {got['bytes_per_event']:.0f} bytes per event per device)"
+            f"{verdict}"
         )
         if got["failed"]:
             print(f"    first refusal: {got['failed'][0]}")

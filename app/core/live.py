@@ -60,8 +60,27 @@ class FeedItem:
 
 # read(game_id, after_id, limit) -> (events after after_id in id order, every visibility; active device ids)
 FeedRead = Callable[[int, int, int], tuple[list[FeedItem], frozenset[int]]]
-# render(events) -> each event's frame data (JSON on one line) for one render key; run in a worker thread
-Render = Callable[[list[Any]], list[str]]
+
+
+class Shared:
+    """What the renderings of the same events share whatever their render key (the board as it now is):
+    made once, by the first rendering thread that needs it, the others wait for it (one value may be made of
+    another: the lock is re-entrant)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._values: dict[Any, Any] = {}
+
+    def get(self, key: Any, make: Callable[[], Any]) -> Any:
+        with self._lock:
+            if key not in self._values:
+                self._values[key] = make()
+            return self._values[key]
+
+
+# render(events, shared) -> each event's frame data (JSON on one line) for one render key; run in a worker
+# thread
+Render = Callable[[list[Any], Shared], list[str]]
 
 
 class Feed:
@@ -78,6 +97,7 @@ class Feed:
         self.active: frozenset[int] = frozenset()
         self.reads = 0
         self.renders = 0
+        self.shared = Shared()  # for the renderings after the latest read
         self._lock = asyncio.Lock()
         self._render_locks: dict[Any, asyncio.Lock] = {}
 
@@ -96,6 +116,7 @@ class Feed:
                     self.base = self.high = start
                 self.items.extend(got)
                 if got:
+                    self.shared = Shared()
                     self.high = start = got[-1].id
                 self.active = active
                 if len(got) < TAIL:
@@ -112,7 +133,7 @@ class Feed:
         async with lock:
             todo = [i for i in items if key not in i.frames]
             if todo:
-                done = await asyncio.to_thread(render, [i.event for i in todo])
+                done = await asyncio.to_thread(render, [i.event for i in todo], self.shared)
                 self.renders += 1
                 for item, data in zip(todo, done, strict=True):
                     item.frames[key] = data
@@ -464,10 +485,10 @@ def touches_game(event: Mapping[str, Any]) -> bool:
 
 
 # -- views: what a kind of page needs in each frame to apply the event without a request -------------------
-# A view's parts: parts(session, game, viewer, events as `events.event_dict` gives them) -> one dict of extra
-# frame keys per event, as that viewer may read them. Registered by the module that draws the page (the
+# A view's parts: parts(session, game, viewer, events as `events.event_dict` gives them, shared) -> one dict of
+# extra frame keys per event, as that viewer may read them. Registered by the module that draws the page (the
 # referee board's by app.pages.referee; routes never import pages), asked for by name on the stream.
-ViewParts = Callable[[Session, Any, Any, list[dict[str, Any]]], list[dict[str, Any]]]
+ViewParts = Callable[[Session, Any, Any, list[dict[str, Any]], Shared], list[dict[str, Any]]]
 VIEWS: dict[str, ViewParts] = {}
 # A frame longer than this carries the event alone and says `refetch`: the page reads what changed instead
 # (one event stays under 10 KB on the wire for every device).

@@ -137,14 +137,14 @@ async def stream(
     shown = frozenset(["all", *roles])  # the visibilities list_events lets these roles read
     start = last_event_id if last_event_id is not None else (after or 0)
 
-    def render(session: Session | None, events: list[Event]) -> list[str]:
+    def render(session: Session | None, events: list[Event], shared: live.Shared) -> list[str]:
         dicts = [events_service.event_dict(e, roles) for e in events]
         if view is None or not dicts:
             return [_json(d) for d in dicts]
         if session is None:
             with Session(engine) as own:
-                return _with_view(own, game_id, viewer, view, dicts)
-        return _with_view(session, game_id, viewer, view, dicts)
+                return _with_view(own, game_id, viewer, view, dicts, shared)
+        return _with_view(session, game_id, viewer, view, dicts, shared)
 
     def backlog(after_id: int, limit: int) -> list[live.Frame] | None:
         # A revoked device (or one deleted with its game) gets nothing more, and its stream ends.
@@ -152,7 +152,8 @@ async def stream(
             if not auth.device_is_active(check, viewer.token_id):
                 return None
             events = events_service.list_events(check, game_id, roles, after_id, limit)
-            return [(e.id or 0, e.kind, data) for e, data in zip(events, render(check, events), strict=True)]
+            frames = render(check, events, live.Shared())
+            return [(e.id or 0, e.kind, data) for e, data in zip(events, frames, strict=True)]
 
     return StreamingResponse(
         live.stream(
@@ -179,12 +180,17 @@ def _json(obj: dict[str, Any]) -> str:
 
 
 def _with_view(
-    session: Session, game_id: int, viewer: Viewer, view: str, events: list[dict[str, Any]]
+    session: Session,
+    game_id: int,
+    viewer: Viewer,
+    view: str,
+    events: list[dict[str, Any]],
+    shared: live.Shared,
 ) -> list[str]:
     """Each event with its view's parts, or with `refetch` where they would make the frame too big (or the
     game is gone)."""
     game = session.get(Game, game_id)
-    parts = live.VIEWS[view](session, game, viewer, events) if game is not None else [{} for _ in events]
+    parts = live.VIEWS[view](session, game, viewer, events, shared) if game else [{} for _ in events]
     out = []
     for event, part in zip(events, parts, strict=True):
         data = _json({**event, **part})
@@ -194,7 +200,7 @@ def _with_view(
 
 @live.view("map")
 def _map_parts(
-    session: Session, game: Game, viewer: Viewer, events: list[dict[str, Any]]
+    session: Session, game: Game, viewer: Viewer, events: list[dict[str, Any]], shared: live.Shared
 ) -> list[dict[str, Any]]:
     """The map's parts: the units each event touched, as /units answers them to this viewer (without the
     names, which change only when a unit is added: a reload), and the game's state when the game changed."""

@@ -590,12 +590,19 @@
     }, 40);
   };
   const wanted = new Set();
+  // The game's state a frame carries, set once for the frames that come together (a new turn logs several):
+  // setting it redraws the whole table.
+  let carried = null;
+  const setCarried = (state, id) => {
+    if (carried === null) setTimeout(() => { const s = carried; carried = null; model.setState(s, null); }, 0);
+    if (carried === null || id >= carried.last_event_id) carried = { ...state, last_event_id: id };
+  };
   document.addEventListener("firestep:event", (e) => {
     const ev = e.detail;
     let need = model.apply(ev);
     // The frame carries the game's state when the game itself changed: nothing to read back for it.
     if (need.includes("state") && ev.state) {
-      model.setState({ ...ev.state, last_event_id: ev.id }, null);
+      setCarried(ev.state, ev.id);
       need = need.filter((n) => n !== "state");
     }
     root.dataset.lastEvent = String(Math.max(Number(root.dataset.lastEvent || 0), ev.id || 0));
