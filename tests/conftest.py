@@ -1,5 +1,15 @@
 """Shared fixtures: fresh databases on every backend, a migrated app, and the CI rule that nothing the
-suite needs may silently skip there."""
+suite needs may silently skip there.
+
+A new test keeps `make test` (2 workers on 2 cores) quick by taking the cheapest fixture that serves it:
+- `sqlite_client`: the app on a copy of the worker's migrated SQLite template (a file copy, no migration);
+  `client` / `migrated_url` only when storage matters, since they run the test on both backends (a PostgreSQL
+  clone of the worker's template each); `database_url` (empty, unmigrated) only for migration tests.
+- In the browser tests (tests/frontend/conftest.py) one Chromium and one server per backend are shared by a
+  worker's tests; a test opens contexts with `new_page` (or `new_page_any_backend` when storage matters).
+- Wait for an event (a queue, a threading.Event, a response), never a fixed sleep or a timeout expiring.
+- Mark a test that takes over ~10 s on CI `@pytest.mark.long`: it is scheduled first, so that it does not
+  hold one core at the end while the other idles."""
 
 from __future__ import annotations
 
@@ -49,6 +59,13 @@ def _rule_set_routes_built_once() -> None:
     rulesets = sys.modules.get("app.routes.rulesets")
     if rulesets is not None:  # else nothing collected in this process imports the app
         rulesets.build_routers = functools.cache(rulesets.build_routers)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked `long` (over ~10 s on the 2-core CI machine) run first. xdist's worksteal gives each
+    worker a half of the collection and lets an idle one take the other's queued tests, but not the one it
+    is running: a long test started near the end keeps one core busy while the other idles."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)  # stable: the rest keep their order
 
 
 def require(condition: bool, what: str) -> None:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from app.core.db import current_revision, head_revision, make_engine
 
 
@@ -33,6 +35,7 @@ def test_help_lists_the_commands(tmp_path: Path) -> None:
         assert cmd in out.stdout
 
 
+@pytest.mark.long
 def test_migrate_then_demo_once(tmp_path: Path) -> None:
     assert _run(["migrate"], tmp_path).returncode == 0
     engine = make_engine(f"sqlite:///{tmp_path / 'cli.db'}")
@@ -46,6 +49,7 @@ def test_migrate_then_demo_once(tmp_path: Path) -> None:
     assert (tmp_path / "var" / "secret_key").exists()
 
 
+@pytest.mark.long
 def test_serve_migrates_loads_demo_and_answers_healthz(tmp_path: Path) -> None:
     import socket
     import time

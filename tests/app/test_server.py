@@ -159,6 +159,7 @@ class Slowloris:
             s.close()
 
 
+@pytest.mark.long
 def test_fresh_requests_are_answered_while_more_connections_trickle_than_the_server_has_descriptors(
     sqlite_template: Path, tmp_path: Path
 ) -> None:
@@ -189,6 +190,7 @@ def answered(port: int, attack: Slowloris) -> None:
     assert attack.opened > NOFILE  # it did hold (and reopen) more than the descriptor limit
 
 
+@pytest.mark.long
 def test_a_half_sent_request_is_closed_after_the_request_timeout(
     sqlite_template: Path, tmp_path: Path
 ) -> None:

@@ -123,6 +123,7 @@ def test_the_join_forms_ask_for_the_referee_token(sqlite_client: TestClient) -> 
     assert page.status_code == 401 and "referee token" in page.text
 
 
+@pytest.mark.long
 def test_make_run_says_how_the_referee_signs_in(tmp_path: Path) -> None:
     assert _run(["migrate"], tmp_path).returncode == 0
     out = _run(["demo"], tmp_path)

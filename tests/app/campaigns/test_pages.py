@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from rules.firestorm import campaign
@@ -30,6 +31,7 @@ def form_of(action: dict[str, Any], dice: list[int], version: int) -> dict[str, 
     return data
 
 
+@pytest.mark.long
 def test_a_whole_campaign_through_the_tap_forms(sqlite_client: TestClient) -> None:
     c = sqlite_client
     r = c.post("/campaigns/new", data=csrf.form(c, {"name": "  Club   night "}))

@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.app.games.golden.record import GOLDEN, play_all
@@ -67,6 +68,7 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
     return out
 
 
+@pytest.mark.long
 def test_flows_read_as_on_the_starting_commit(client: TestClient) -> None:
     golden = with_changes_made_on_purpose(json.loads(GOLDEN.read_text()))
     played = json.loads(json.dumps(play_all(client)))

@@ -130,6 +130,7 @@ def _ids(listener: Listener, n: int) -> list[int]:
     return [e["id"] for e in got]
 
 
+@pytest.mark.long
 def test_a_marker_posted_through_one_process_reaches_a_stream_on_the_other(
     two_servers: tuple[Server, Server],
 ) -> None:
@@ -216,6 +217,7 @@ def test_one_read_of_the_log_per_wake_up_serves_every_stream_of_the_process(live
     assert len(streams_reads) <= 3 + 2, streams_reads
 
 
+@pytest.mark.long
 def test_serve_with_several_workers_delivers_every_event_to_every_stream(
     postgresql_template: str, tmp_path: Path
 ) -> None:

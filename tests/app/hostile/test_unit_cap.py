@@ -44,6 +44,7 @@ def assert_cap_refusal(r: Any, field: str) -> None:
     assert detail["loc"][-1] == field and f"at most {max_units_per_game()} units" in detail["msg"], detail
 
 
+@pytest.mark.long
 def test_forces_and_units_stop_at_the_cap(client: TestClient) -> None:
     c, g = client, new_game(client)
     url = f"/api/v1/games/{g.id}/forces"
