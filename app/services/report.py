@@ -8,9 +8,11 @@ from sqlmodel import Session
 
 from app.data.models import Game
 from app.guard.auth import SIDES, Viewer
-from app.services.events import event_dict, list_events, roles_of
+from app.services import ledger
+from app.services.events import event_dict, list_events, reversed_ids, roles_of
 from app.services.games import game_state
 from app.services.markers import rules_of
+from app.services.unit_names import display_names
 from app.services.units import leaves_under, list_units
 
 
@@ -23,9 +25,10 @@ def casualty_estimate(game: Game, bases: int) -> dict[str, Any]:
 def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
     units = list_units(session, game.id or 0)
     events = list_events(session, game.id or 0, roles_of(viewer), limit=100_000)
+    read = [event_dict(ev, roles_of(viewer)) for ev in events]
     by_turn: dict[int, list[dict[str, Any]]] = {}
-    for ev in events:
-        by_turn.setdefault(ev.turn, []).append(event_dict(ev, roles_of(viewer)))
+    for ev in read:
+        by_turn.setdefault(ev["turn"], []).append(ev)
     battalions = []
     for bn in (u for u in units if u.level == "battalion"):
         stands = leaves_under(bn, units)
@@ -53,4 +56,11 @@ def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
         "turns": [{"turn": t, "events": evs} for t, evs in sorted(by_turn.items())],
         "losses_by_battalion": battalions,
         "casualties_by_side": sides_out,
+        # The luck ledger, from the same events this viewer reads.
+        "ledger": ledger.ledger(
+            read,
+            {u.id or 0: u.side for u in units},
+            display_names(units),
+            reversed_ids(session, game.id or 0),
+        ),
     }

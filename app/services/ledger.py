@@ -1,0 +1,218 @@
+"""The luck ledger of a game (issue 26): every roll at the odds it was rolled at. Each roll event keeps its
+resolution, with the exact probability of every outcome (`probabilities_exact`) as the resolver gave it then,
+so the ledger reads the log alone and later rule changes cannot alter it. Built from the events as this viewer
+reads them (events.event_dict), so a secret another side holds (a card draw's odds, an aiming point) is no
+more here than in the log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from app.guard.auth import SIDES
+from app.services.events import ROLL_KINDS
+
+IMPROBABLE = 5  # the rolls listed as the ones that decided the game
+NOT_RECORDED = "odds not recorded"  # a roll logged before its odds were kept
+NOT_SHOWN = "odds not shown"  # a roll this viewer reads without its odds (the other side's draw)
+
+
+def odds_words(p: Fraction) -> str:
+    """An exact probability as a table says it: "1 in 36" when it is one chance in n, else the fraction and
+    the nearest whole percent ("5/12 (42%)")."""
+    percent = int(p * 100 + Fraction(1, 2))
+    if p.numerator == 1:
+        return f"1 in {p.denominator} ({percent}%)"
+    return f"{p.numerator}/{p.denominator} ({percent}%)"
+
+
+@dataclass(frozen=True)
+class Roll:
+    event_id: int
+    turn: int
+    side: str
+    unit_id: int | None
+    unit: str
+    resolver: str
+    outcome: str  # the outcome's key ("killed", "retreat-20")
+    odds: Mapping[str, Fraction] | None  # every outcome's exact probability when it was rolled
+    missing: str  # why odds is None
+    changed: bool  # the result changed the table (a change was written)
+
+    @property
+    def p(self) -> Fraction | None:
+        return self.odds.get(self.outcome) if self.odds is not None else None
+
+    @property
+    def words(self) -> str:
+        """'1/1/2 Coy Plt 3's shooting: killed, 1 in 36 (3%), turn 2'."""
+        who = f"{self.unit}'s " if self.unit else f"the {self.side}'s "
+        odds = odds_words(self.p) if self.p is not None else self.missing
+        return f"{who}{_plain(self.resolver)}: {_plain(self.outcome)}, {odds}, turn {self.turn}"
+
+    def as_dict(self) -> dict[str, Any]:
+        p = self.p
+        return {
+            "event_id": self.event_id,
+            "turn": self.turn,
+            "side": self.side,
+            "unit_id": self.unit_id,
+            "unit": self.unit,
+            "resolver": self.resolver,
+            "outcome_key": self.outcome,
+            "probability": _exact(p) if p is not None else None,
+            "probabilities_exact": {k: _exact(v) for k, v in self.odds.items()} if self.odds else None,
+            "odds": odds_words(p) if p is not None else self.missing,
+            "changed_the_table": self.changed,
+            "words": self.words,
+        }
+
+
+def _plain(key: str) -> str:
+    # A resolver's or outcome's key in words ("order-roll" -> "order roll"); services do not use the pages'
+    # humanise.
+    return key.replace("-", " ").replace("_", " ")
+
+
+def _exact(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def _odds(res: Mapping[str, Any]) -> tuple[dict[str, Fraction] | None, str]:
+    exact = res.get("probabilities_exact")
+    if isinstance(exact, Mapping) and exact:
+        return {str(k): Fraction(str(v)) for k, v in exact.items()}, ""
+    # The other side's draw is read without its dice and odds; an old roll has its dice but no odds.
+    return None, NOT_RECORDED if "dice" in res else NOT_SHOWN
+
+
+def rolls(
+    events: Iterable[Mapping[str, Any]],
+    sides: Mapping[int, str],
+    names: Mapping[int, str],
+    undone: set[int],
+) -> list[Roll]:
+    """The rolls that stand (not undone) in the events, as a viewer reads them. A roll is its unit's side's,
+    else the side that acted, else (a planned bombardment's roll) the side whose plan arrived."""
+    out: list[Roll] = []
+    planner = ""
+    for ev in events:
+        payload: Mapping[str, Any] = ev.get("payload") or {}
+        if ev["kind"] == "fire-plan-arrival":
+            planner = str((payload.get("item") or {}).get("side", ""))
+        if ev["kind"] not in ROLL_KINDS or ev["id"] in undone or ev.get("reverses_id"):
+            continue
+        res: Mapping[str, Any] = payload.get("resolution") or {}
+        unit_id = payload.get("unit_id") if isinstance(payload.get("unit_id"), int) else None
+        actor = str(ev.get("actor", ""))
+        side = sides.get(unit_id or -1) or (
+            actor if actor in SIDES else planner if ev["kind"] == "arrival-roll" else ""
+        )
+        odds, missing = _odds(res)
+        out.append(
+            Roll(
+                event_id=int(ev["id"]),
+                turn=int(ev["turn"]),
+                side=side or str(ev.get("side", "")),
+                unit_id=unit_id,
+                unit=names.get(unit_id, "") if unit_id is not None else "",
+                resolver=str(payload.get("resolver") or res.get("resolver", "")),
+                outcome=str(res.get("outcome_key", "")),
+                odds=odds,
+                missing=missing,
+                changed=bool(payload.get("changes")),
+            )
+        )
+    return out
+
+
+def expected_against_actual(side_rolls: Sequence[Roll]) -> list[dict[str, Any]]:
+    """Per resolver, per outcome: how many the recorded odds made likely (the sum of that outcome's
+    probability over the rolls) against how many came up."""
+    out = []
+    for resolver in dict.fromkeys(r.resolver for r in side_rolls):
+        mine = [r for r in side_rolls if r.resolver == resolver and r.odds is not None]
+        if not mine:
+            continue
+        keys = dict.fromkeys(k for r in mine for k in (r.odds or {}))
+        outcomes = []
+        for key in keys:
+            expected = sum(((r.odds or {}).get(key, Fraction(0)) for r in mine), Fraction(0))
+            outcomes.append(
+                {
+                    "outcome_key": key,
+                    "expected": _exact(expected),
+                    "expected_approx": round(float(expected), 2),
+                    "actual": sum(1 for r in mine if r.outcome == key),
+                }
+            )
+        out.append({"resolver": resolver, "rolls": len(mine), "outcomes": outcomes})
+    return out
+
+
+def _killed(events: Iterable[Mapping[str, Any]], undone: set[int]) -> dict[int, set[int]]:
+    """The units killed in each turn (by any event that stands)."""
+    out: dict[int, set[int]] = {}
+    for ev in events:
+        if ev["id"] in undone or ev.get("reverses_id"):
+            continue
+        for c in (ev.get("payload") or {}).get("changes") or []:
+            if isinstance(c, Mapping) and c.get("field") == "killed" and c.get("after") is True:
+                out.setdefault(int(ev["turn"]), set()).add(c["unit"])
+    return out
+
+
+def story(
+    events: Sequence[Mapping[str, Any]], all_rolls: Sequence[Roll], sides: Mapping[int, str], undone: set[int]
+) -> list[dict[str, Any]]:
+    """One or two plain sentences per turn: who rolled how often, what it cost each side, and the turn's
+    least likely roll that changed the table."""
+    killed = _killed(events, undone)
+    out = []
+    for turn in sorted({int(ev["turn"]) for ev in events} - {0}):
+        here = [r for r in all_rolls if r.turn == turn]
+        counts = [
+            f"the {side} rolled {n} time{'s' if n != 1 else ''}"
+            for side in SIDES
+            if (n := sum(1 for r in here if r.side == side))
+        ]
+        lost = [
+            f"the {side} lost {n} stand{'s' if n != 1 else ''}"
+            for side in SIDES
+            if (n := sum(1 for u in killed.get(turn, set()) if sides.get(u) == side))
+        ]
+        first = "; ".join(counts + lost) or "no dice were rolled and nothing was lost"
+        text = f"Turn {turn}: {first}."
+        telling = sorted((r for r in here if r.changed and r.p is not None), key=lambda r: (r.p, r.event_id))
+        if telling:
+            text += f" Least likely: {telling[0].words}."
+        out.append({"turn": turn, "text": text})
+    return out
+
+
+def ledger(
+    events: Sequence[Mapping[str, Any]],
+    sides: Mapping[int, str],
+    names: Mapping[int, str],
+    undone: set[int],
+) -> dict[str, Any]:
+    """The ledger of the events a viewer reads: per side the expected against the actual results and its
+    rolls, the least likely rolls that changed the table, and a sentence or two per turn."""
+    all_rolls = rolls(events, sides, names, undone)
+    decisive = sorted(
+        (r for r in all_rolls if r.changed and r.p is not None), key=lambda r: (r.p, r.event_id)
+    )
+    return {
+        "sides": {
+            side: {
+                "rolls": [r.as_dict() for r in all_rolls if r.side == side],
+                "expected_against_actual": expected_against_actual([r for r in all_rolls if r.side == side]),
+                "odds_missing": sum(1 for r in all_rolls if r.side == side and r.odds is None),
+            }
+            for side in SIDES
+        },
+        "improbable": [r.as_dict() for r in decisive[:IMPROBABLE]],
+        "story": story(events, all_rolls, sides, undone),
+    }

@@ -1,0 +1,131 @@
+"""The luck ledger of the after-action report (issue 26): rolls made with known dice on the Mons game through
+the API, on SQLite and PostgreSQL; the finished game's ledger keeps the odds each resolve answer showed."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from app.services import ledger
+from tests.app.games.conftest import Game, start_game, units_by_ref
+
+GB = "mons-1914/gb/infantry-brigade-1"
+BN1 = f"{GB}/infantry-battalion-1"
+DE_BN1 = "mons-1914/de/infantry-regiment-1/infantry-battalion-1"
+
+
+def _advance(c: TestClient, g: Game, who: dict[str, str]) -> None:
+    version = c.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
+    r = c.post(f"/api/v1/games/{g.id}/turn/advance", headers=who, json={"version": version})
+    assert r.status_code == 200, r.text
+
+
+def _resolve(
+    c: TestClient, g: Game, who: dict[str, str], resolver: str, body: dict[str, Any]
+) -> dict[str, Any]:
+    r = c.post(f"/api/v1/games/{g.id}/resolve/{resolver}", headers=who, json=body)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def _play(c: TestClient, g: Game) -> dict[str, tuple[str, dict[str, Any]]]:
+    """A few rolls with known dice by both sides, then the referee ends the game. The answers by event id,
+    with the side that rolled."""
+    units = units_by_ref(c, g)
+    start_game(c, g)
+    _advance(c, g, g.attacker)  # to the battalion orders
+    co1 = units[f"{DE_BN1}/rifle-company-1"]
+    mg = units[f"{DE_BN1}/mmg-company-1/mmg-1"]
+    target = next(u for r, u in units.items() if r.startswith(f"{BN1}/rifle-company-3/"))
+    answers = [("attacker", _resolve(c, g, g.attacker, "order-roll", {"unit_id": co1["id"], "dice": [6]}))]
+    answers.append(("attacker", _resolve(c, g, g.attacker, "order-roll", {"unit_id": mg["id"], "dice": [3]})))
+    c.post(f"/api/v1/games/{g.id}/units/{mg['id']}/move", headers=g.attacker, json={"x": 10, "y": 118})
+    for die in (1, 6):  # a miss, then a hit
+        shot = {"unit_id": mg["id"], "target_id": target["id"], "dice": [die]}
+        answers.append(("attacker", _resolve(c, g, g.attacker, "shooting", shot)))
+    for _ in range(2):
+        _advance(c, g, g.attacker)
+    _advance(c, g, g.defender)  # the British battalion orders
+    hero = units[f"{GB}/infantry-battalion-2/rifle-company-1/rifle-platoon-1"]
+    answers.append(
+        ("defender", _resolve(c, g, g.defender, "heroic-action", {"unit_id": hero["id"], "dice": [2]}))
+    )
+    version = c.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
+    assert (
+        c.post(f"/api/v1/games/{g.id}/finish", headers=g.referee, json={"version": version}).status_code
+        == 200
+    )
+    return {a["event_id"]: (side, a) for side, a in answers}
+
+
+def test_the_ledger_keeps_the_odds_each_roll_was_shown(client: TestClient, mons: Game) -> None:
+    answers = _play(client, mons)
+    for who in (mons.referee, mons.attacker, mons.defender):
+        got = client.get(f"/api/v1/games/{mons.id}/report", headers=who).json()["ledger"]
+        rolls = {r["event_id"]: (side, r) for side, s in got["sides"].items() for r in s["rolls"]}
+        assert set(rolls) == set(answers)
+        for event_id, (side, answer) in answers.items():
+            res = answer["resolution"]
+            roll_side, roll = rolls[event_id]
+            assert roll_side == side and roll["outcome_key"] == res["outcome_key"]
+            assert roll["probabilities_exact"] == res["probabilities_exact"]
+            assert roll["probability"] == res["probabilities_exact"][res["outcome_key"]]
+        # Expected against actual: the shots' chances added up, and the outcomes counted, from the answers.
+        shots = [a["resolution"] for s, a in answers.values() if a["resolution"]["resolver"] == "shooting"]
+        table = next(
+            r for r in got["sides"]["attacker"]["expected_against_actual"] if r["resolver"] == "shooting"
+        )
+        assert table["rolls"] == 2
+        for row in table["outcomes"]:
+            expected = sum(Fraction(s["probabilities_exact"][row["outcome_key"]]) for s in shots)
+            assert Fraction(row["expected"]) == expected
+            assert row["actual"] == sum(s["outcome_key"] == row["outcome_key"] for s in shots)
+
+
+def test_the_rolls_that_decided_the_game_are_the_least_likely_that_changed_the_table(
+    client: TestClient, mons: Game
+) -> None:
+    answers = _play(client, mons)
+    got = client.get(f"/api/v1/games/{mons.id}/report", headers=mons.referee).json()["ledger"]
+    changed = [
+        (Fraction(a["resolution"]["probabilities_exact"][a["resolution"]["outcome_key"]]), event_id)
+        for event_id, (_, a) in answers.items()
+        if a["changes"]
+    ]
+    assert len(changed) < len(answers)  # the missed shot changed nothing and is not among them
+    assert [r["event_id"] for r in got["improbable"]] == [e for _, e in sorted(changed)][: ledger.IMPROBABLE]
+    probabilities = [Fraction(r["probability"]) for r in got["improbable"]]
+    assert probabilities == sorted(probabilities)
+    hero = next(r for r in got["improbable"] if r["resolver"] == "heroic-action")
+    assert hero["unit"] and "turn 1" in hero["words"] and hero["odds"] in hero["words"]
+    story = {t["turn"]: t["text"] for t in got["story"]}
+    assert "the attacker rolled 4 times" in story[1] and "the defender rolled 1 time" in story[1]
+
+
+def test_a_roll_logged_without_its_odds_says_so() -> None:
+    old = {
+        "id": 3,
+        "turn": 1,
+        "kind": "roll",
+        "actor": "attacker",
+        "side": "attacker",
+        "payload": {
+            "resolver": "shooting",
+            "unit_id": 7,
+            "resolution": {"dice": [4], "outcome_key": "suppressed"},
+            "changes": [{"unit": 9, "field": "suppression", "before": 0, "after": 1}],
+        },
+    }
+    got = ledger.ledger([old], {7: "attacker", 9: "defender"}, {7: "MMG 1"}, set())
+    (roll,) = got["sides"]["attacker"]["rolls"]
+    assert roll["odds"] == ledger.NOT_RECORDED and roll["probability"] is None
+    assert got["improbable"] == [] and got["sides"]["attacker"]["expected_against_actual"] == []
+    # Undone, it is not in the ledger at all.
+    assert ledger.ledger([old], {7: "attacker"}, {}, {3})["sides"]["attacker"]["rolls"] == []
+
+
+def test_odds_in_words() -> None:
+    assert ledger.odds_words(Fraction(1, 36)) == "1 in 36 (3%)"
+    assert ledger.odds_words(Fraction(5, 12)) == "5/12 (42%)"
