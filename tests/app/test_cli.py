@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +46,9 @@ def test_migrate_then_demo_once(tmp_path: Path) -> None:
     assert first.returncode == 0 and "loaded" in first.stdout
     second = _run(["demo"], tmp_path)
     assert "referee token:" in first.stdout and "join code for the" in first.stdout
+    # What `make run` prints tells the referee how to sign in: the token, where to enter it, and the address.
+    assert re.search(r"referee token: ([\w-]+)", first.stdout)
+    assert "enter the referee token" in first.stdout and "http://127.0.0.1:8000/" in first.stdout
     assert second.returncode == 0 and "already has games" in second.stdout
     assert (tmp_path / "var" / "secret_key").exists()
 

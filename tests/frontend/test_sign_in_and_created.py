@@ -13,7 +13,6 @@ from playwright.sync_api import expect
 
 from tests import csrf
 from tests.app.games.conftest import bearer, new_game
-from tests.app.test_cli import _run
 from tests.conftest import make_client
 from tests.frontend.conftest import REFEREE_SCREEN, TABLET_PORTRAIT
 from tests.frontend.games import create_mons_game
@@ -121,15 +120,6 @@ def test_the_join_forms_ask_for_the_referee_token(sqlite_client: TestClient) -> 
     assert "the referee token" in sqlite_client.get("/").text
     page = sqlite_client.get(f"/games/{g.id}/referee")
     assert page.status_code == 401 and "referee token" in page.text
-
-
-@pytest.mark.long
-def test_make_run_says_how_the_referee_signs_in(tmp_path: Path) -> None:
-    assert _run(["migrate"], tmp_path).returncode == 0
-    out = _run(["demo"], tmp_path)
-    assert out.returncode == 0, out.stderr
-    token = re.search(r"referee token: ([\w-]+)", out.stdout)
-    assert token and "enter the referee token" in out.stdout and "http://127.0.0.1:8000/" in out.stdout
 
 
 @pytest.mark.browser
