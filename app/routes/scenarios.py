@@ -11,19 +11,21 @@ from pydantic import BaseModel
 from app import errors
 from app.core.routing import Router
 from app.core.writing import unit_of_work
+from app.data.schemas_scenario import ScenarioIn
 from app.deps import SessionDep
 from app.guard import auth, security
 from app.services import scenarios
 from playsheets import render
 from rules.core.errors import RulesError
+from rules.core.scenario import ID_PATTERN
 
 router = Router(prefix="/api/v1/scenarios", tags=["scenarios"])
 
 ScenarioId = Annotated[
-    str, Path(min_length=1, max_length=64, description="The scenario's id, e.g. mons-1914.")
+    str, Path(pattern=ID_PATTERN.pattern, max_length=64, description="The scenario's id, e.g. mons-1914.")
 ]
 Document = Annotated[
-    dict[str, Any],
+    ScenarioIn,
     Body(
         description="A scenario document in the format of docs/scenario-format.md (format firestep-scenario/1).",
         openapi_examples={
@@ -73,7 +75,7 @@ def list_scenarios(session: SessionDep) -> list[dict[str, Any]]:
 def import_scenario(body: Document, session: SessionDep) -> dict[str, Any]:
     security.scenario_imported()
     with unit_of_work(session):
-        return scenarios.import_scenario(session, body)
+        return scenarios.import_scenario(session, body.document())
 
 
 @router.get(
@@ -96,7 +98,7 @@ def export_scenario(scenario_id: ScenarioId, session: SessionDep) -> dict[str, A
 def replace_scenario(scenario_id: ScenarioId, body: Document, session: SessionDep) -> dict[str, Any]:
     security.scenario_imported()
     with unit_of_work(session):
-        return scenarios.replace_scenario(session, scenario_id, body)
+        return scenarios.replace_scenario(session, scenario_id, body.document())
 
 
 @router.delete(

@@ -81,7 +81,8 @@ def checked(document: Any) -> dict[str, Any]:
 
 def _new_id(session: Session, title: str) -> str:
     """An id from the title (a-z, 0-9 and -), numbered when taken."""
-    stem = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:56] or "scenario"
+    stem = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:56]
+    stem = stem if stem[:1].isalpha() else f"scenario-{stem}".rstrip("-")[:56]
     taken = set(shipped()) | set(session.exec(select(Scenario.id).where(col(Scenario.id).startswith(stem))))
     n = 1
     sid = stem

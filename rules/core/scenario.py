@@ -32,8 +32,8 @@ if TYPE_CHECKING:
 
 FORMAT = "firestep-scenario/1"
 SIDES = ("attacker", "defender")
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
-ID_RULE = "1 to 64 of a-z, 0-9 and -, starting with a letter or digit"
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9-]{0,63}$")
+ID_RULE = "1 to 64 of a-z, 0-9 and -, starting with a letter"
 
 # -- limits: what one document may hold (the server also caps its bytes and how many it keeps) ---------------
 MAX_TABLE_CM = 1000.0  # a side of the table, as a game's own cap

@@ -56,6 +56,8 @@ def test_an_id_is_assigned_from_the_title_when_absent(client: TestClient) -> Non
     assert (first["id"], second["id"]) == ("trench-raid-at-dawn", "trench-raid-at-dawn-2")
     assert {k: v for k, v in first.items() if k != "id"} == hand_written()
     assert client.get(f"{API}/trench-raid-at-dawn-2").json() == second
+    # An id starts with a letter: a title starting with a figure is named as a scenario.
+    assert imported(client, {**hand_written(), "title": "1916: the raid"})["id"] == "scenario-1916-the-raid"
 
 
 def test_the_shipped_mons_exports_its_file(client: TestClient) -> None:
@@ -65,8 +67,14 @@ def test_the_shipped_mons_exports_its_file(client: TestClient) -> None:
 
 
 def loc(r: Any) -> str:
+    """Where the refusal points (the request body's field, dotted)."""
     (err,) = r.json()["detail"]
     return ".".join(str(p) for p in err["loc"][1:])
+
+
+def names(r: Any, field: str) -> bool:
+    """Whether one of the refusal's errors names `field`."""
+    return any(".".join(str(p) for p in e["loc"][1:]) == field for e in r.json()["detail"])
 
 
 def test_bad_files_are_refused_naming_the_field_and_nothing_changes(client: TestClient) -> None:
@@ -83,15 +91,15 @@ def test_bad_files_are_refused_naming_the_field_and_nothing_changes(client: Test
     oversized["terrain"]["features"][2]["properties"]["name"] = "x" * 1000
     oversized["fire_plan"] = {"attacker": ["y" * 1000] * 150}
     big = hand_written()
-    big["sides"]["defender"]["deployment_zone"] = {
-        "type": "Polygon",
-        "coordinates": [[[0.123456789012 + i * 1e-9, 165.0] for i in range(60_000)]],
-    }
+    stand = {"level": "stand", "kind": "rifle-platoon", "name": "x" * 190, "source": "y" * 290}
+    big["sides"]["defender"]["forces"] = [{**stand, "id": f"u{i}"} for i in range(1999)]
     long_ids = hand_written()
     long_ids["sides"]["defender"]["forces"].append({"table_id": "de-1914", "id": "x" * 40})
     cases = [
-        ({"format": "firestep-scenario/9"}, "format", ["firestep-scenario/1"]),
-        ([1, 2, 3], "body", None),
+        ({**hand_written(), "format": "firestep-scenario/9"}, "format", None),
+        ({**hand_written(), "turns": False}, "turns", None),
+        ({**hand_written(), "id": "1916"}, "id", None),
+        ([1, 2, 3], "", None),
         ({**hand_written(), "period": "1950"}, "period", ["early", "mid", "late"]),
         (off_table, "terrain.features.2.geometry", ["x 0..120, y 0..180 cm"]),
         (bad_kind, "terrain.features.0.properties.kind", None),
@@ -101,9 +109,8 @@ def test_bad_files_are_refused_naming_the_field_and_nothing_changes(client: Test
     ]
     for doc, field, allowed in cases:
         for r in (client.post(API, json=doc), client.put(f"{API}/kept", json=doc)):
-            assert r.status_code == 422, (field, r.text)
-            if field != "body" or allowed is not None:
-                assert loc(r) == field, r.text
+            assert r.status_code == 422, (field, r.text[:300])
+            assert names(r, field), r.text[:300]
             if allowed is not None:
                 assert r.json()["detail"][0]["allowed"] == allowed
     assert listed(client) == before

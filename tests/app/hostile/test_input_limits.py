@@ -88,6 +88,7 @@ class World:
             "device_id": 1,
             "template_id": 1,
             "table_battle_id": 1,
+            "scenario_id": "mons-1914",
         }
         return re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]), path)
 
