@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
 from app.data.models import Scenario, utcnow
@@ -108,7 +109,10 @@ def import_scenario(session: Session, document: Any) -> dict[str, Any]:
     session.add(
         Scenario(id=sid, ruleset=doc["ruleset"], title=doc["title"], period=doc["period"], document=doc)
     )
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:  # the same id imported at the same moment by another request
+        raise Conflict(f"a scenario {sid!r} was imported at the same moment: try again") from None
     return doc
 
 
