@@ -70,7 +70,11 @@ class ForceIn(BaseModel):
 class GameCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    scenario: str | None = Field(default=None, max_length=64, description="A ready scenario, e.g. mons-1914.")
+    scenario: str | None = Field(
+        default=None,
+        max_length=64,
+        description="A shipped or imported scenario's id (GET /api/v1/scenarios), e.g. mons-1914.",
+    )
     name: str | None = Field(default=None, min_length=1, max_length=200)
     # The rule set refuses a period it does not know, naming the ones it does (GET /api/v1/rulesets).
     period: str | None = Field(
