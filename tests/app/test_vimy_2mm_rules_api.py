@@ -5,26 +5,23 @@ lookup form rendered from its request schema and answering a POST."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.conftest import make_client
+from tests.conftest import _sqlite_clone, make_client
 
 VIMY = "/api/v1/rulesets/vimy-ridge"
 EARTH = "/api/v1/rulesets/2mm-earth-1418"
 
 
 @pytest.fixture(scope="module")
-def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+def api(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     """One migrated SQLite app for the module: these lookups store nothing."""
-    from app.core.db import migrate
-
     var_dir = tmp_path_factory.mktemp("vimy_2mm")
-    url = f"sqlite:///{var_dir / 'firestep.db'}"
-    migrate(url)
-    with make_client(url, var_dir) as c:
+    with make_client(_sqlite_clone(sqlite_template, var_dir), var_dir) as c:
         yield c
 
 
