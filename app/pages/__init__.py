@@ -9,6 +9,7 @@ from fastapi.responses import FileResponse
 
 from app.core.routing import Router
 from app.pages import (
+    after_action,
     campaign_battles,
     campaigns,
     fire_plan,
@@ -37,6 +38,7 @@ for pages in (
     trust,
     join_cards,
     scenario_editor,
+    after_action,
 ):
     router.include_router(pages.router)
 

@@ -169,7 +169,7 @@ def read_paths(c: TestClient, base: str, g: Game, who: dict[str, str] | None, la
     # The pages authenticate by the device's cookie.
     if who is not None:
         c.cookies.set("firestep_token", token_of(who))
-    for page in ("referee", "map", "fire-plan", "fire-plan?side=attacker"):
+    for page in ("referee", "map", "report", "fire-plan", "fire-plan?side=attacker"):
         got[f"/games/{g.id}/{page}"] = c.get(f"/games/{g.id}/{page}").text
     c.cookies.clear()
     if who is not None:

@@ -1,0 +1,27 @@
+"""The after-action report page of a game: the luck ledger (every roll at the odds it was rolled at), the
+losses by battalion and the rule book's casualty estimate, as this seat may read them (the data is
+app.services.report's, the same the JSON route answers). Printable: the page's print styles drop the
+controls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+
+from app.core.routing import Router
+from app.data.models import Game
+from app.deps import GameId, SessionDep, SettingsDep
+from app.pages.seats import Seat, game_page
+from app.services import report as report_service
+
+router = Router()
+
+
+@router.get("/games/{game_id}/report", response_class=HTMLResponse)
+def report_page(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    def build(game: Game, seat: Seat) -> dict[str, Any]:
+        return {"report": report_service.report(session, game, seat.viewer)}
+
+    return game_page(request, session, settings, game_id, "report.html", "report.html", build)

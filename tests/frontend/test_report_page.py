@@ -1,0 +1,68 @@
+"""The after-action report page (issue 26): opened from the game's menu once the game is over, it shows each
+roll at the odds the resolve answer showed; no serious axe-core violation at the tablet and phone sizes."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from app.services.ledger import odds_words
+from tests.frontend.axe import serious_violations
+from tests.frontend.conftest import TABLET_LANDSCAPE, assert_no_horizontal_scroll, screenshot
+from tests.frontend.games import create_mons_game, csrf_header
+from tests.frontend.test_map import start_game
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+DE_BN1 = "mons-1914/de/infantry-regiment-1/infantry-battalion-1"
+BN1 = "mons-1914/gb/infantry-brigade-1/infantry-battalion-1"
+
+
+def _post(page: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    r = page.request.post(path, data=body, headers=csrf_header(page))
+    assert r.status == 200, r.text()
+    return dict(r.json())
+
+
+def test_report_page_shows_the_ledger_at_the_odds_rolled(new_page: Any) -> None:
+    referee = new_page(TABLET_LANDSCAPE)
+    game_id, _ = create_mons_game(referee)
+    api = f"/api/v1/games/{game_id}"
+    start_game(referee, game_id)
+    units = {u["ref"]: u for u in referee.request.get(f"{api}/units").json()}
+    mg = units[f"{DE_BN1}/mmg-company-1/mmg-1"]
+    target = next(u for r, u in units.items() if r.startswith(f"{BN1}/rifle-company-3/"))
+    _post(referee, f"{api}/units/{mg['id']}/move", {"x": 10, "y": 118, "override": True})
+    answers = [
+        _post(
+            referee,
+            f"{api}/resolve/order-roll",
+            {"unit_id": units[f"{DE_BN1}/rifle-company-1"]["id"], "dice": [6]},
+        ),
+        _post(
+            referee, f"{api}/resolve/shooting", {"unit_id": mg["id"], "target_id": target["id"], "dice": [6]}
+        ),
+    ]
+    version = referee.request.get(api).json()["version"]
+    _post(referee, f"{api}/finish", {"version": version})
+
+    referee.goto(f"/games/{game_id}/referee")
+    referee.locator("[data-page-menu] > summary").click()
+    referee.get_by_role("link", name="After-action report and luck ledger").click()
+    expect(referee.get_by_role("heading", name="The luck ledger")).to_be_visible()
+    for a in answers:
+        res = a["resolution"]
+        shown = referee.locator(f"[data-roll='{a['event_id']}'] [data-odds]")
+        expect(shown).to_have_text(odds_words(Fraction(res["probabilities_exact"][res["outcome_key"]])))
+    expect(referee.locator("[data-improbable] li")).to_have_count(2)
+    found = []
+    for size in (TABLET_LANDSCAPE, PHONE):
+        referee.set_viewport_size(size)
+        found += [f"report at {size['width']}x{size['height']}: {v}" for v in serious_violations(referee)]
+        assert_no_horizontal_scroll(referee)
+        screenshot(referee, "after-action-report")
+    assert not found, "\n".join(found)
