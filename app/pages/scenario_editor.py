@@ -66,6 +66,7 @@ def _editor(request: Request, scenario_id: str | None, shipped: bool = False) ->
         "nations": sorted({t["nation"] for t in _org_tables(rs.id)}),
         "qualities": list(dict.fromkeys(q for t in _org_tables(rs.id) for q in t["qualities"])),
         "organiser_header": ORGANISER_HEADER,
+        "special_rules": rs.data("special-rules")["rules"] if "special-rules" in rs.datasets else [],
     }
     return templates.TemplateResponse(request, "scenario_editor.html", context)
 

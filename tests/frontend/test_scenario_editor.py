@@ -369,6 +369,14 @@ def test_mons_opens_in_the_editor_and_saves_as_a_copy(new_page: Any) -> None:
     assert on_table > 0
     expect(root).to_have_attribute("data-placed", str(on_table))
     expect(page.locator(".stand-label")).to_have_count(on_table)
+    # Its special rules are ticked; only those of each side's nationality in 1914 are offered.
+    for side, ids in mons["special_rules"].items():
+        for rule in ids:
+            expect(page.locator(f"[data-special-side={side}][data-special-rule='{rule}']")).to_be_checked()
+    offered = page.eval_on_selector_all(
+        "label:not([hidden]) > [data-special-side=defender]", "xs => xs.map(x => x.dataset.specialRule)"
+    )
+    assert sorted(offered) == ["long-range-marksmanship", "mad-minute"]
     # The German grade is written per reading of an erratum: shown, not editable here.
     ed.tab("forces")
     expect(page.locator("[data-formations=attacker] select").first).to_be_disabled()
@@ -380,7 +388,7 @@ def test_mons_opens_in_the_editor_and_saves_as_a_copy(new_page: Any) -> None:
     assert saved.value.status == 201, saved.value.text()
     copy = saved.value.json()
     assert copy["id"] != "mons-1914" and copy["title"] == mons["title"]
-    assert copy["terrain"] == mons["terrain"]
+    assert copy["terrain"] == mons["terrain"] and copy["special_rules"] == mons["special_rules"]
 
 
 def test_import_a_hand_written_file_and_export_it(new_page: Any, tmp_path: Path) -> None:

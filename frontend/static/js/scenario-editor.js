@@ -402,6 +402,11 @@
       if (!input.hasAttribute("data-default") && !input.closest("fieldset").hidden) variants[input.dataset.erratum] = input.value;
     });
     doc.variants = variants;
+    for (const side of ["attacker", "defender"]) {
+      doc.special_rules = doc.special_rules || {};
+      doc.special_rules[side] = [...form.querySelectorAll(`[data-special-side="${side}"]:checked`)]
+        .filter((input) => !input.closest("label").hidden).map((input) => input.dataset.specialRule);
+    }
     for (const side of ["attacker", "defender"]) doc.sides[side].nationality = checkedValue(`[data-side-nation="${side}"]`) || "";
   };
   const writeForm = () => {
@@ -419,6 +424,9 @@
     });
     form.querySelectorAll("[data-erratum][data-default]").forEach((input) => { input.checked = true; });
     for (const [id, reading] of Object.entries(doc.variants || {})) check(`[data-erratum="${id}"][value="${reading}"]`);
+    form.querySelectorAll("[data-special-rule]").forEach((input) => {
+      input.checked = (doc.special_rules?.[input.dataset.specialSide] || []).includes(input.dataset.specialRule);
+    });
     for (const side of ["attacker", "defender"]) check(`[data-side-nation="${side}"][value="${doc.sides[side].nationality}"]`);
     form.querySelector('[data-table="width_cm"]').value = W();
     form.querySelector('[data-table="length_cm"]').value = LEN();
@@ -436,6 +444,12 @@
       const periods = fs.dataset.erratumPeriods.split(" ").filter(Boolean);
       fs.hidden = periods.length > 0 && !periods.includes(period);
     });
+    // A side's special rules: its nationality's, of the period.
+    form.querySelectorAll("[data-special-rule]").forEach((input) => {
+      const label = input.closest("label");
+      const nation = checkedValue(`[data-side-nation="${input.dataset.specialSide}"]`);
+      label.hidden = label.dataset.specialNation !== nation || !label.dataset.specialPeriods.split(" ").includes(period);
+    });
     const box = form.querySelector("[data-org-forces]");
     if (box) box.dispatchEvent(new Event("change", { bubbles: false }));
   };
@@ -449,6 +463,7 @@
   form.addEventListener("change", (e) => {
     const t = e.target;
     if (t.matches("[data-doc-period]")) { readForm(); showPeriod(); showKind(); if (selected) select(selected); }
+    if (t.matches("[data-side-nation]")) showPeriod();
     if (t.matches("[data-table]")) {
       const value = Number(t.value);
       if (!(value >= Number(t.min) && value <= Number(t.max))) { say(`The table's ${t.dataset.table === "width_cm" ? "width" : "length"} must be ${t.min}–${t.max} cm.`); t.value = doc.table[t.dataset.table]; return; }
