@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, get_args
 
-from fastapi import Path, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.core.routing import Router
@@ -30,7 +30,6 @@ from rules.table.terrain import AREA_KINDS, BUFFERED, FEATURE_KINDS
 
 router = Router(include_in_schema=False)
 
-ScenarioId = Path(pattern=r"^[a-z0-9-]{1,64}$")
 # The movers a terrain's card shows (the movement table has more columns; these are the ones on the table
 # most often).
 SHOWN_MOVERS = ("infantry", "cavalry", "field-artillery", "tank")
@@ -46,9 +45,9 @@ def new_scenario_page(request: Request) -> Response:
 
 
 @router.get("/scenarios/{scenario_id}/edit", response_class=HTMLResponse)
-def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str = ScenarioId) -> Response:
-    # The listing says whether it exists and ships with firestep (saving one that does makes a copy); the
-    # document itself is read by the page's script (GET /api/v1/scenarios/{id}).
+def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str) -> Response:
+    # An id not listed is this page's 404 (HTML, never the API's 422); the listing also says whether it ships
+    # with firestep (saving one that does makes a copy). The document is read by the page's script.
     listed = {s["id"]: s for s in scenarios_service.list_scenarios(session)}
     if scenario_id not in listed:
         return not_found(request, NotFoundError("scenario", scenario_id))

@@ -60,6 +60,8 @@ def test_edit_pages_know_shipped_from_stored_and_refuse_unknown(client: TestClie
     missing = client.get("/scenarios/no-such-scenario/edit")
     assert missing.status_code == 404 and "text/html" in missing.headers["content-type"]
     assert "no-such-scenario" in missing.text
+    odd = client.get("/scenarios/%3Cb%3E%20not%20an%20id/edit")
+    assert odd.status_code == 404 and "text/html" in odd.headers["content-type"] and "<b>" not in odd.text
 
 
 @pytest.fixture

@@ -39,6 +39,8 @@
         const allowed = Array.isArray(d.allowed) && d.allowed.length ? ` (allowed: ${d.allowed.slice(0, 12).join(", ")}${d.allowed.length > 12 ? ", …" : ""})` : "";
         return `Not ${doing}: ${where ? `${where}: ` : ""}${d.msg}${allowed}.`;
       }
+      if (result.status === 401) return `Not ${doing}: this server takes scenarios from its organiser only; enter the organiser key above.`;
+      if (result.status === 403 && keyInput && !String(detail).includes("ships with")) return `Not ${doing}: that is not the organiser key; check it with the organiser.`;
       if (typeof detail === "string" && result.status >= 400 && result.status < 500) return `Not ${doing}: ${detail}.`;
       return window.firestepExplain ? window.firestepExplain(result.status, result.data, result.retryAfter) : `Not ${doing} (error ${result.status}).`;
     };
