@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from sqlalchemy import event, text
 
 from app.guard.limits import MAX_BODY_BYTES_DEFAULT
 from app.main import app as default_app
+from tests.conftest import _sqlite_clone, make_client
 
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 STORAGE_PREFIXES = ("/api/v1/games", "/api/v1/join", "/api/v1/campaigns")
@@ -223,14 +225,23 @@ def test_stateless_endpoint_refuses_hostile_input(
     _check(sqlite_client, World(sqlite_client, storage=False), *route)
 
 
+@pytest.fixture(scope="module")
+def ids_world(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """One game and campaign for every route of the test below (a world each cost more than the test): an id
+    out of range is refused before any route runs, so no request changes what the next one meets."""
+    var = tmp_path_factory.mktemp("ids")
+    with make_client(_sqlite_clone(sqlite_template, var), var) as c:
+        yield World(c)
+
+
 @pytest.mark.parametrize("route", [r for r in ROUTES if "_id}" in r[1]], ids=_route_id)
-def test_ids_in_the_path_are_bounded(sqlite_client: TestClient, route: tuple[str, str, bool]) -> None:
+def test_ids_in_the_path_are_bounded(ids_world: World, route: tuple[str, str, bool]) -> None:
     method, path, _ = route
-    world = World(sqlite_client)
+    world = ids_world
     for huge in (2**31, 2**63):
         url = re.sub(r"\{(\w+_id)\}", str(huge), path)
         url = world.url(url)
-        resp = sqlite_client.request(method, url, content="{}", headers=world.headers(path))
+        resp = world.client.request(method, url, content="{}", headers=world.headers(path))
         assert resp.status_code == 422, (url, resp.status_code, resp.text[:300])
         assert any(e["loc"][0] == "path" for e in _detail(resp))
 
