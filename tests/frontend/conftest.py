@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import BACKENDS, _postgresql_base, _postgresql_database, require
+from tests.conftest import BACKENDS, _postgresql_base, _postgresql_database, _sqlite_clone, require
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -79,25 +79,23 @@ def _serve(url: str, var: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from app.core.db import migrate
-
+def server_url(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     var = tmp_path_factory.mktemp("frontend-server")
-    url = f"sqlite:///{var / 'firestep.db'}"
-    migrate(url)
-    with _serve(url, var) as base:
+    with _serve(_sqlite_clone(sqlite_template, var), var) as base:
         yield base
 
 
 @pytest.fixture(scope="session")
-def postgresql_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def postgresql_server_url(
+    postgresql_template: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     """The same server over a new PostgreSQL database (FIRESTEP_TEST_DATABASE_URL; in CI it must be there)."""
-    from app.core.db import migrate
-
-    with _postgresql_database(_postgresql_base()) as url:
-        migrate(url)
-        with _serve(url, tmp_path_factory.mktemp("frontend-server-pg")) as base:
-            yield base
+    var = tmp_path_factory.mktemp("frontend-server-pg")
+    with (
+        _postgresql_database(_postgresql_base(), template=postgresql_template) as url,
+        _serve(url, var) as base,
+    ):
+        yield base
 
 
 @pytest.fixture(params=BACKENDS)
