@@ -68,10 +68,20 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
     return out
 
 
+def without_later_additions(played: Any) -> Any:
+    """The flows as played, less what was added since on purpose, each named with its commit. 6a651e3: the
+    report's luck ledger, read from the same events (tests/app/games/test_luck_ledger.py checks it)."""
+    if isinstance(played, list):
+        return [without_later_additions(v) for v in played]
+    if not isinstance(played, dict):
+        return played
+    return {k: without_later_additions(v) for k, v in played.items() if k != "ledger"}
+
+
 @pytest.mark.long
 def test_flows_read_as_on_the_starting_commit(client: TestClient) -> None:
     golden = with_changes_made_on_purpose(json.loads(GOLDEN.read_text()))
-    played = json.loads(json.dumps(play_all(client)))
+    played = without_later_additions(json.loads(json.dumps(play_all(client))))
     found = list(differences(golden, played))
     assert not found, report(found)
 

@@ -129,3 +129,33 @@ def test_a_roll_logged_without_its_odds_says_so() -> None:
 def test_odds_in_words() -> None:
     assert ledger.odds_words(Fraction(1, 36)) == "1 in 36 (3%)"
     assert ledger.odds_words(Fraction(5, 12)) == "5/12 (42%)"
+
+
+def test_a_planned_bombardments_roll_is_the_planners() -> None:
+    # The arrival is logged by the system in the other side's turn: the roll is the side whose plan arrived.
+    arrival = {
+        "id": 1,
+        "turn": 2,
+        "kind": "fire-plan-arrival",
+        "actor": "system",
+        "side": "attacker",
+        "payload": {"item": {"side": "defender", "kind": "bombardment"}},
+    }
+    roll = {
+        "id": 2,
+        "turn": 2,
+        "kind": "arrival-roll",
+        "actor": "system",
+        "side": "attacker",
+        "payload": {
+            "resolver": "deep-suppression",
+            "changes": [],
+            "resolution": {"dice": [3], "outcome_key": "x", "probabilities_exact": {"x": "1/2", "y": "1/2"}},
+        },
+    }
+    got = ledger.ledger([arrival, roll], {}, {}, set())["sides"]
+    assert [r["event_id"] for r in got["defender"]["rolls"]] == [2] and got["attacker"]["rolls"] == []
+    assert got["defender"]["expected_against_actual"][0]["outcomes"] == [
+        {"outcome_key": "x", "expected": "1/2", "expected_approx": 0.5, "actual": 1},
+        {"outcome_key": "y", "expected": "1/2", "expected_approx": 0.5, "actual": 0},
+    ]
