@@ -66,3 +66,7 @@ def test_report_page_shows_the_ledger_at_the_odds_rolled(new_page: Any) -> None:
         assert_no_horizontal_scroll(referee)
         screenshot(referee, "after-action-report")
     assert not found, "\n".join(found)
+    # Printed, the sheet is the report alone: no menu or navigation.
+    referee.emulate_media(media="print")
+    expect(referee.locator("header.topbar")).to_be_hidden()
+    expect(referee.get_by_role("heading", name="The luck ledger")).to_be_visible()
