@@ -52,7 +52,7 @@ def test_report_page_shows_the_ledger_at_the_odds_rolled(new_page: Any) -> None:
 
     referee.goto(f"/games/{game_id}/referee")
     referee.locator("[data-page-menu] > summary").click()
-    referee.get_by_role("link", name="After-action report and luck ledger").click()
+    referee.get_by_role("link", name="After-action report and luck ledger (printable)").click()
     expect(referee.get_by_role("heading", name="The luck ledger")).to_be_visible()
     for a in answers:
         res = a["resolution"]
