@@ -32,6 +32,7 @@ class GameLookup:
     lk: Lookup
     unit: Unit | None
     filled: list[resolve.Filled]
+    units: list[Unit]  # the game's units as the form was preset from them
     recorded: dict[str, Any] | None = None
 
 
@@ -76,7 +77,7 @@ def game_lookup(session: Session, game: Game, seat: Seat, resolver: str, unit_id
                 spec.has_default or spec.nullable or spec.hidden or spec.name in known
             ):
                 spec.ask = "the game cannot tell this for the unit picked: choose it before rolling"
-    return GameLookup(lk, unit, filled)
+    return GameLookup(lk, unit, filled, units)
 
 
 def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, server_rolls: bool) -> None:
@@ -126,8 +127,13 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
     }
 
 
-def game_lookup_context(session: Session, game: Game, seat: Seat, unit: Unit | None) -> dict[str, Any]:
-    units = units_service.list_units(session, game.id or 0)
+def game_lookup_context(
+    session: Session, game: Game, seat: Seat, unit: Unit | None, units: list[Unit] | None = None
+) -> dict[str, Any]:
+    """The game's side of the lookup page: the unit picker and the game's period and readings. `units`: the
+    game's units when already read in this request."""
+    if units is None:
+        units = units_service.list_units(session, game.id or 0)
     tree = unit_tree(units, markers.rules_of(game))
     # The picker names each unit as the board, the map and the fire plan do ("1 Rgt Bty 2", never one of
     # three "77mm Battery").
@@ -158,7 +164,8 @@ def game_lookup_response(
     """The game's period and readings are fixed: the errata that touch the resolver are shown, not offered."""
     rows = errata_rows(gl.lk)
     return {
-        **game_lookup_context(session, game, seat, gl.unit),
+        # A recorded roll changed the units: read again; else the ones the form was preset from.
+        **game_lookup_context(session, game, seat, gl.unit, None if gl.recorded else gl.units),
         "rs": gl.lk.ruleset.describe(),
         "lk": gl.lk,
         "recorded": gl.recorded,

@@ -264,8 +264,11 @@ async def lookup_resolve(
             if form_errors:
                 gl.lk.errors = [form_error(gl.lk, e) for e in form_errors]
             else:
-                run_lookup(gl.lk, [] if action == "clear" else dice_from(form), roll=False)
-                if not gl.lk.errors and action in ("record", "roll"):
+                recording = action in ("record", "roll")
+                run_lookup(
+                    gl.lk, [] if action == "clear" else dice_from(form), roll=False, answer=not recording
+                )
+                if not gl.lk.errors and recording:
                     # "Roll for me" in a game is firestep's roll, so it goes straight into the log.
                     record_in_game(session, g, seat, gl, server_rolls=action == "roll")
             return game_lookup_response(session, g, seat, gl, errata_open)

@@ -182,9 +182,14 @@ def _odds_order(lk: Lookup, ctx: Context, req: ResolveRequest, probs: Mapping[st
 
 
 def run_lookup(
-    lk: Lookup, dice_given: list[int | None], roll: bool, source: DiceSource | None = None
+    lk: Lookup,
+    dice_given: list[int | None],
+    roll: bool,
+    source: DiceSource | None = None,
+    answer: bool = True,
 ) -> None:
-    """Fill the panel: refusals, the dice the request needs, the odds, and the answer once all dice are in."""
+    """Fill the panel: refusals, the dice the request needs, the odds, and the answer once all dice are in
+    (`answer` False: the game answers it, as it records the roll, so it is not worked out twice)."""
     try:
         ctx = _recording(lk.ruleset.context(lk.period, lk.variants))
     except RulesError as e:
@@ -213,7 +218,7 @@ def run_lookup(
         probs = {k: probs[k] for k in order if k in probs}
         preview = resolver.evaluate(req, ctx, tuple(1 for _ in lk.dice_sides))
         lk.preview = {"modifiers": [m.as_dict() for m in preview.modifiers], "sources": list(preview.sources)}
-        if roll or (lk.dice_sides and all(d is not None for d in lk.dice)) or not lk.dice_sides:
+        if answer and (roll or (lk.dice_sides and all(d is not None for d in lk.dice)) or not lk.dice_sides):
             if not roll:
                 validate_dice([d for d in lk.dice if d is not None], lk.dice_sides)
                 req = req.model_copy(update={"dice": list(lk.dice)})
