@@ -2,7 +2,9 @@
 a scenario document through the scenario API (docs/scenario-format.md). The page carries what the rule set
 knows (terrain kinds with their cover and movement, organisation tables, periods, errata, base sizes); the
 document is read, saved, imported and exported by frontend/static/js/scenario-*.js through the JSON API, and
-a game is started from a saved scenario through the start page's own form (POST /games/new)."""
+a game is started from a saved scenario through the start page's own form (POST /games/new). The same page
+edits a game's table while it is in set-up (a campaign battle's generated one, or any): its terrain and where
+its stands stand, saved back through the game's own API (frontend/static/js/scenario-game-table.js)."""
 
 from __future__ import annotations
 
@@ -13,15 +15,19 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.core.routing import Router
+from app.data.models import Game, Unit
 from app.data.schemas import PlanItemIn
-from app.deps import SessionDep
+from app.deps import GameId, SessionDep, SettingsDep
+from app.errors import Conflict
 from app.guard import limits
 from app.guard.auth import ORGANISER_HEADER
 from app.pages.common import not_found
+from app.pages.seats import Seat, game_page
 from app.pages.table_map import map_sizes
 from app.pages.templates import templates
 from app.services import game_setup
 from app.services import scenarios as scenarios_service
+from app.services import units as units_service
 from rules.core.errors import NotFoundError
 from rules.core.ruleset import RuleSet
 from rules.registry import get_game_rules, get_ruleset
@@ -54,11 +60,82 @@ def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str) 
     return _editor(request, scenario_id, shipped=bool(listed[scenario_id]["shipped"]))
 
 
+@router.get("/games/{game_id}/table/edit", response_class=HTMLResponse)
+def edit_game_table_page(
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """The editor on a game's table before it starts: the referee's only (403), refused once it has started
+    (409); its forces are the game's (not rebuilt here), so only the terrain and the stands' places change."""
+
+    def build(game: Game, seat: Seat) -> dict[str, Any]:
+        seat.viewer.require_referee("edit the table")
+        if game.status != "setup":
+            raise Conflict("the game has started: its table can be edited only before it starts")
+        units = units_service.list_units(session, game_id)
+        doc = game_document(game, units)
+        return {**_context(game.ruleset), "scenario_id": None, "shipped": False, "game_doc": doc}
+
+    return game_page(
+        request, session, settings, game_id, "scenario_editor.html", "scenario_editor.html", build
+    )
+
+
+def game_document(game: Game, units: list[Unit]) -> dict[str, Any]:
+    """A game's table as the editor reads a scenario document: its terrain, and each side's units as a unit
+    tree with the stands' placements. A unit's id is its id in the game, and its `version` goes with it, so a
+    moved stand is saved through the move endpoint over the version it was read at."""
+    children: dict[int | None, list[Unit]] = {}
+    for u in units:
+        if not u.killed:
+            children.setdefault(u.parent_id, []).append(u)
+
+    def node(u: Unit) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": str(u.id),
+            "version": u.version,
+            "name": u.name,
+            "level": u.level,
+            "kind": u.kind,
+            "base": u.base,
+            "quality": u.quality,
+            "children": [node(c) for c in children.get(u.id, [])],
+        }
+        if u.off_table:
+            out["off_table"] = True
+        elif u.base and u.x is not None and u.y is not None:
+            out["placement"] = {
+                "center": [u.x, u.y],
+                "facing_deg": u.facing_deg if u.facing_deg is not None else 90.0,
+            }
+        return out
+
+    nations = {"attacker": game.attacker_nation, "defender": game.defender_nation}
+    return {
+        "title": game.name,
+        "ruleset": game.ruleset,
+        "period": game.period,
+        "table": {"width_cm": game.table_width_cm, "length_cm": game.table_length_cm},
+        "terrain": game.terrain,
+        "sides": {
+            side: {
+                "nationality": nation,
+                "deployment_zone": None,
+                "forces": [node(u) for u in children.get(None, []) if u.side == side],
+            }
+            for side, nation in nations.items()
+        },
+    }
+
+
 def _editor(request: Request, scenario_id: str | None, shipped: bool = False) -> Response:
-    rs = get_ruleset(game_setup.NEW_GAME_RULESET)
-    context = {
-        "scenario_id": scenario_id,
-        "shipped": shipped,
+    context = {"scenario_id": scenario_id, "shipped": shipped, **_context(game_setup.NEW_GAME_RULESET)}
+    return templates.TemplateResponse(request, "scenario_editor.html", context)
+
+
+def _context(ruleset_id: str) -> dict[str, Any]:
+    """What the editor's page shows of a rule set, for a scenario or a game's table."""
+    rs = get_ruleset(ruleset_id)
+    return {
         "editor": editor_data(rs.id),
         "periods": rs.describe()["periods"],
         "org_tables": _org_tables(rs.id),
@@ -67,7 +144,6 @@ def _editor(request: Request, scenario_id: str | None, shipped: bool = False) ->
         "organiser_header": ORGANISER_HEADER,
         "special_rules": rs.data("special-rules")["rules"] if "special-rules" in rs.datasets else [],
     }
-    return templates.TemplateResponse(request, "scenario_editor.html", context)
 
 
 @cache

@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 from app.core.config import Settings
 from app.data.models import Game
-from app.errors import Forbidden, TooManyRequests, Unauthorized
+from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
 from app.guard import auth, security
 from app.guard.auth import Viewer
 from app.pages.common import error_message, not_found, page_or_fragment, too_many
@@ -142,6 +142,10 @@ def game_page(
         context = {"game": game, "title": "Not for your eyes", "message": e.message}
         full = fragment = "error.html"
         status = 403
+    except Conflict as e:
+        context = {"game": game, "title": "Not now", "message": e.message}
+        full = fragment = "error.html"
+        status = 409
     except NotFoundError as e:
         context = {"game": game, "title": "Not found", "message": e.message}
         full = fragment = "error.html"

@@ -23,6 +23,8 @@
     };
     map.on("zoomend", showLabels);
     let placing = null; // stand id waiting for a tap
+    // A game's table (scenario-game-table.js): its stands are only moved; none is laid out or taken off.
+    const movesOnly = Boolean(root.dataset.gameId);
 
     const size = (stand) => {
       const spec = data.sizes.bases[stand.base];
@@ -181,10 +183,10 @@
           const placed = all.filter(({ stand }) => stand.placement).length;
           blocks.push(h("div", { class: "scn-deploy", "data-deploy-formation": formation.id },
             h("p", { class: "scn-deploy-name", text: formation.off_table ? `${name}: starts off the table` : `${name}: ${placed} of ${all.length} placed` }),
-            h("label", { class: "toggle scn-toggle" },
+            movesOnly ? null : h("label", { class: "toggle scn-toggle" },
               h("input", { type: "checkbox", "data-off-table": formation.id, checked: Boolean(formation.off_table) }),
               h("span", { text: "Starts off the table (say when it arrives in the notes)" })),
-            h("div", { class: "actions" },
+            movesOnly ? null : h("div", { class: "actions" },
               h("button", { type: "button", class: "button primary", "data-lay-out": formation.id, text: `Lay out ${name} in its zone` }),
               h("button", { type: "button", class: "button", "data-clear": formation.id, text: "Take them off the table" })),
             h("details", { "data-deploy-stands": formation.id },

@@ -6,6 +6,7 @@
   const start = () => {
     const S = window.firestepScenario;
     const { root, say } = S;
+    if (root.dataset.gameId) return; // a game's table is saved to the game (scenario-game-table.js)
     const API = "/api/v1/scenarios";
     const message = root.querySelector("[data-file-message]");
     const savedAs = root.querySelector("[data-saved-as]");

@@ -1,0 +1,83 @@
+// The scenario editor on a game's table in set-up (/games/{id}/table/edit): the game's terrain and stands are
+// read into the editor (the page carries them as a document, app.pages.scenario_editor.game_document), and
+// Save the table writes back through the game's own API: the terrain with PATCH /api/v1/games/{id} over the
+// game's version, each stand moved here with POST .../units/{id}/move over the stand's version. The server's
+// refusals are shown in one sentence; what was saved before a refusal stays saved and is not sent again.
+(() => {
+  const start = () => {
+    const S = window.firestepScenario;
+    const { root, say } = S;
+    const gameId = root.dataset.gameId;
+    if (!gameId) return;
+    const API = `/api/v1/games/${encodeURIComponent(gameId)}`;
+    const message = root.querySelector("[data-file-message]");
+    let version = Number(root.dataset.gameVersion);
+    const doc = JSON.parse(document.getElementById("scn-game-doc").textContent);
+    S.load(doc);
+
+    // What the game holds now: the terrain as JSON, and each stand's place and version.
+    const standsIn = (d) => ["attacker", "defender"].flatMap((side) => d.sides[side].forces.flatMap(function walk(u) {
+      return [...(u.base ? [u] : []), ...(u.children || []).flatMap(walk)];
+    }));
+    let savedTerrain = JSON.stringify(S.doc().terrain);
+    const saved = new Map(standsIn(S.doc()).map((s) => [s.id, { place: JSON.stringify(s.placement || null), version: s.version }]));
+
+    const call = async (url, method, body) => {
+      try {
+        const response = await fetch(url, {
+          method, credentials: "same-origin", body: JSON.stringify(body),
+          headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": document.querySelector('meta[name="csrf-token"]')?.content || "" },
+        });
+        return { ok: response.ok, status: response.status, data: await response.json().catch(() => null), retryAfter: response.headers.get("Retry-After") };
+      } catch (err) {
+        return { ok: false, status: 0, data: null };
+      }
+    };
+    const refusal = (result, what) => {
+      const detail = result.data?.detail;
+      if (Array.isArray(detail) && detail.length) {
+        const d = detail[0];
+        const where = (d.loc || []).filter((p) => p !== "body").join(".");
+        return `${what} not saved: ${where ? `${where}: ` : ""}${d.msg}.`;
+      }
+      if (typeof detail === "string" && result.status >= 400 && result.status < 500) return `${what} not saved: ${detail}.`;
+      return window.firestepExplain ? window.firestepExplain(result.status, result.data, result.retryAfter) : `${what} not saved (error ${result.status}).`;
+    };
+    const tell = (text, good = false) => {
+      message.textContent = text;
+      message.classList.toggle("good", good);
+      say(text, good);
+    };
+
+    const save = async () => {
+      const current = S.current();
+      let done = 0;
+      const terrain = JSON.stringify(current.terrain);
+      if (terrain !== savedTerrain) {
+        const result = await call(API, "PATCH", { version, terrain: current.terrain });
+        if (!result.ok) { tell(refusal(result, "The terrain")); return; }
+        version = result.data.version;
+        savedTerrain = terrain;
+        done += 1;
+      }
+      for (const stand of standsIn(current)) {
+        const was = saved.get(stand.id);
+        const place = JSON.stringify(stand.placement || null);
+        if (!was || !stand.placement || place === was.place) continue;
+        const [x, y] = stand.placement.center;
+        const body = { x, y, facing_deg: stand.placement.facing_deg ?? 90, version: was.version };
+        const result = await call(`${API}/units/${encodeURIComponent(stand.id)}/move`, "POST", body);
+        if (!result.ok) { tell(refusal(result, stand.name)); return; }
+        saved.set(stand.id, { place, version: result.data.unit.version });
+        done += 1;
+      }
+      delete root.dataset.dirty;
+      root.dataset.savedTable = String(Number(root.dataset.savedTable || 0) + 1);
+      tell(done ? "The table is saved to the game." : "Nothing has changed since the last save.", true);
+    };
+    root.addEventListener("click", (e) => { if (e.target.closest("[data-save-table]")) save(); });
+    root.dataset.loadedGame = gameId;
+  };
+  if (window.firestepScenarioForces) start();
+  else window.addEventListener("firestep:scenario-forces-ready", start, { once: true });
+})();
