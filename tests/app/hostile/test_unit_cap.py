@@ -56,8 +56,15 @@ def test_forces_and_units_stop_at_the_cap(client: TestClient) -> None:
             break
         added += 1
     assert_cap_refusal(r, "forces")
+    assert added >= 2 and len(units(c, g)) <= max_units_per_game()
+    # A small force (a regiment of 20) fills closer to the cap, then is refused in turn: so fewer single
+    # units are posted below (a POST each) to reach it.
+    small = {"side": "defender", "table_id": "gb-cavalry-regiment"}
+    while (r := c.post(url, headers=g.referee, json=small)).status_code == 201:
+        pass
+    assert_cap_refusal(r, "forces")
     held = len(units(c, g))
-    assert added >= 2 and held <= max_units_per_game()
+    assert max_units_per_game() - 20 < held <= max_units_per_game()
     # Single units fill the rest, then stop.
     one = {"side": "attacker", "name": "Sappers", "level": "platoon"}
     for _ in range(max_units_per_game() - held):
