@@ -51,6 +51,10 @@ def test_report_page_shows_the_ledger_at_the_odds_rolled(new_page: Any) -> None:
     _post(referee, f"{api}/finish", {"version": version})
 
     referee.goto(f"/games/{game_id}/referee")
+    # The finished game's turn panel offers the report; the game's menu does on every page.
+    expect(
+        referee.get_by_role("link", name="After-action report and luck ledger", exact=True)
+    ).to_be_visible()
     referee.locator("[data-page-menu] > summary").click()
     referee.get_by_role("link", name="After-action report and luck ledger (printable)").click()
     expect(referee.get_by_role("heading", name="The luck ledger")).to_be_visible()
