@@ -236,26 +236,25 @@ def test_storage_endpoint_refuses_hostile_input(storage_world: World, route: tup
     _check(storage_world.client, storage_world, *route)
 
 
-@pytest.mark.parametrize("route", STATELESS, ids=_route_id)
-def test_stateless_endpoint_refuses_hostile_input(
-    sqlite_client: TestClient, route: tuple[str, str, bool]
-) -> None:
-    _check(sqlite_client, World(sqlite_client, storage=False), *route)
-
-
 @pytest.fixture(scope="module")
-def ids_world(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    """One game and campaign for every route of the test below (a world each cost more than the test): an id
-    out of range is refused before any route runs, so no request changes what the next one meets."""
-    var = tmp_path_factory.mktemp("ids")
+def sqlite_world(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """One app, game and campaign on SQLite for every route of the stateless and path-id checks (a world or
+    app each cost more than the checks): each request is refused before any route acts (stateless routes
+    keep nothing anyway), so none changes what the next one meets."""
+    var = tmp_path_factory.mktemp("world")
     with make_client(_sqlite_clone(sqlite_template, var), var) as c:
         yield World(c)
 
 
+@pytest.mark.parametrize("route", STATELESS, ids=_route_id)
+def test_stateless_endpoint_refuses_hostile_input(sqlite_world: World, route: tuple[str, str, bool]) -> None:
+    _check(sqlite_world.client, World(sqlite_world.client, storage=False), *route)
+
+
 @pytest.mark.parametrize("route", [r for r in ROUTES if "_id}" in r[1]], ids=_route_id)
-def test_ids_in_the_path_are_bounded(ids_world: World, route: tuple[str, str, bool]) -> None:
+def test_ids_in_the_path_are_bounded(sqlite_world: World, route: tuple[str, str, bool]) -> None:
     method, path, _ = route
-    world = ids_world
+    world = sqlite_world
     for huge in (2**31, 2**63):
         url = re.sub(r"\{(\w+_id)\}", str(huge), path)
         url = world.url(url)
