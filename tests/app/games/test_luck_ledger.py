@@ -9,7 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.services import ledger
-from tests.app.games.conftest import Game, start_game, units_by_ref
+from tests.app.games.conftest import Game, new_game, start_game, units_by_ref
 
 GB = "mons-1914/gb/infantry-brigade-1"
 BN1 = f"{GB}/infantry-battalion-1"
@@ -159,3 +159,24 @@ def test_a_planned_bombardments_roll_is_the_planners() -> None:
         {"outcome_key": "x", "expected": "1/2", "expected_approx": 0.5, "actual": 1},
         {"outcome_key": "y", "expected": "1/2", "expected_approx": 0.5, "actual": 0},
     ]
+
+
+def test_a_card_draw_gives_its_odds_to_the_referee_alone(client: TestClient) -> None:
+    # The odds over the pack would tell a side the cards left in it, so the opponent's hand.
+    g = new_game(
+        client, {"name": "Cards", "period": "mid", "attacker_nation": "german", "defender_nation": "british"}
+    )
+    start_game(client, g)
+    drawn = _resolve(client, g, g.referee, "random-event", {"dice": [13]})  # the attacker's draw
+    res = drawn["resolution"]
+    for who, shown in ((g.referee, True), (g.attacker, False), (g.defender, False)):
+        got = client.get(f"/api/v1/games/{g.id}/report", headers=who).json()["ledger"]
+        (roll,) = [r for s in got["sides"].values() for r in s["rolls"] if r["event_id"] == drawn["event_id"]]
+        if shown:
+            assert roll["probabilities_exact"] == res["probabilities_exact"]
+        else:
+            assert (roll["probability"], roll["probabilities_exact"], roll["odds"]) == (
+                None,
+                None,
+                ledger.NOT_SHOWN,
+            )
