@@ -15,7 +15,8 @@ from app.errors import Forbidden
 from app.pages.common import USER_ERRORS, error_message
 from app.pages.forms import PRESENT, request_body, walk_specs
 from app.pages.games import unit_tree
-from app.pages.resolving import Lookup, errata_rows, new_lookup, odds_rows
+from app.pages.lookup_cards import hand_context, referee_pack
+from app.pages.resolving import Lookup, errata_rows, new_lookup, odds_rows, show_cards
 from app.pages.seats import Seat
 from app.pages.templates import humanise
 from app.services import markers, resolve
@@ -55,6 +56,7 @@ def game_lookup(session: Session, game: Game, seat: Seat, resolver: str, unit_id
     fields = set(lk.resolver_cls.Request.model_fields)
     units = units_service.list_units(session, game.id or 0)
     filled = resolve.fill(session, game, resolver, fields, unit, None, units, {})
+    lk.hidden_values = referee_pack(session, game, seat.viewer, resolver)
     specs = {s.name: s for s in walk_specs(lk.specs)}
     for f in filled:
         spec = specs.get(f.field)
@@ -116,6 +118,7 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
     lk.odds = odds_rows({k: exact[k] for k in ranked}, answer["outcome_key"])
     lk.answer = answer
     lk.dice = list(answer.get("dice", []))  # a side's own card draw does not say where in the pack
+    show_cards(lk)
     labels = lk.labels
     gl.recorded = {
         "event_id": event.id or 0,
@@ -168,6 +171,7 @@ def game_lookup_response(
         **game_lookup_context(session, game, seat, gl.unit, None if gl.recorded else gl.units),
         "rs": gl.lk.ruleset.describe(),
         "lk": gl.lk,
+        **hand_context(session, game, seat.viewer, gl.lk.resolver_cls),
         "recorded": gl.recorded,
         "errata_count": len(rows),
         "errata": rows if errata_open else [],

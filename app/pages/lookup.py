@@ -24,6 +24,7 @@ from app.pages.game_lookup import (
     picked_unit,
     record_in_game,
 )
+from app.pages.lookup_cards import card_picks_from, play_from_hand
 from app.pages.resolving import (
     chosen_period,
     errata_rows,
@@ -261,10 +262,16 @@ async def lookup_resolve(
         def build(g: Game, seat: Seat) -> dict[str, Any]:
             gl = game_lookup(session, g, seat, resolver, int(unit_field) if unit_field.isdigit() else None)
             gl.lk.values, form_errors = values_from_form(gl.lk.specs, form)
-            if form_errors:
+            if action.startswith("play."):  # one tap on a card in the hand plays it
+                refused = play_from_hand(session, g.id or 0, seat.viewer, action.removeprefix("play."))
+                if refused:
+                    gl.lk.errors = [{"field": "card", "label": "Not played", "message": refused}]
+                run_lookup(gl.lk, [], roll=False, answer=False)
+            elif form_errors:
                 gl.lk.errors = [form_error(gl.lk, e) for e in form_errors]
             else:
                 recording = action in ("record", "roll")
+                gl.lk.card_picks = [] if action in ("clear", "roll") else card_picks_from(form)
                 run_lookup(
                     gl.lk, [] if action == "clear" else dice_from(form), roll=False, answer=not recording
                 )
@@ -289,6 +296,7 @@ async def lookup_resolve(
     if form_errors:
         lk.errors = [form_error(lk, e) for e in form_errors]
     else:
+        lk.card_picks = [] if action in ("clear", "roll") else card_picks_from(form)
         run_lookup(lk, [] if action == "clear" else dice_from(form), roll=action == "roll")
     response = lookup_response(request, lk, errata_open)
     remember(request, response, lk.ruleset, lk.period, resolver, None)

@@ -25,6 +25,7 @@ from app.pages.forms import (
     request_body,
     walk_specs,
 )
+from app.pages.lookup_cards import Pick, cards_of_dice, dice_of_cards
 from app.pages.lookup_sheet import sheet_url
 from app.pages.templates import humanise, templates
 from rules.core.dice import DiceSource
@@ -53,6 +54,13 @@ class Lookup:
     answer: dict[str, Any] | None = None
     missing: list[FieldSpec] = field(default_factory=list)  # required numbers not entered yet
     touched_errata: set[str] = field(default_factory=set)  # errata the rules read for this form
+    # A resolver whose dice draw cards: the pack they draw from, the cards picked by suit and rank so far (one
+    # (suit, rank) per die), and the cards the answer shows (heading, cards, held).
+    pack: tuple[str, ...] | None = None
+    card_picks: list[Pick] = field(default_factory=list)
+    cards: list[tuple[str, list[dict[str, Any]], bool]] = field(default_factory=list)
+    # Request fields the form does not show but the game fills (the game's pack, for the referee).
+    hidden_values: dict[str, Any] = field(default_factory=dict)
 
     @property
     def resolver_cls(self) -> type[Resolver[Any]]:
@@ -97,7 +105,7 @@ def _stand_in(spec: FieldSpec) -> Any:
 
 def _validate(lk: Lookup, overrides: Mapping[str, Any] | None = None) -> ResolveRequest:
     values = {**lk.values, **(overrides or {})}
-    body = request_body(lk.specs, values)
+    body = {**lk.hidden_values, **request_body(lk.specs, values)}
     body["period"] = lk.period
     if lk.variants:
         body["variants"] = lk.variants
@@ -136,6 +144,8 @@ def _field_label(lk: Lookup, loc: str) -> str:
         return labels[loc]
     if loc.startswith("dice"):
         return "Dice"
+    if loc.startswith("card."):
+        return f"Card {int(loc.split('.')[1]) + 1}"
     if loc.startswith("variants"):
         return "Errata variant"
     if loc == "period":
@@ -212,6 +222,9 @@ def run_lookup(
         resolver = lk.resolver_cls()
         resolver.check(req, ctx)
         lk.dice_sides = list(resolver.dice(req, ctx))
+        lk.pack = resolver.pack(req, ctx)
+        if lk.pack is not None and lk.card_picks:
+            dice_given = dice_of_cards(lk.pack, lk.card_picks)
         lk.dice = (dice_given + [None] * len(lk.dice_sides))[: len(lk.dice_sides)]
         probs = resolver.probabilities(req, ctx)
         order = _odds_order(lk, ctx, req, probs)
@@ -226,6 +239,7 @@ def run_lookup(
                 req = req.model_copy(update={"dice": None})
             lk.answer = lk.ruleset.resolve(lk.resolver_id, req, source).as_dict()
             lk.dice = list(lk.answer["dice"])
+            show_cards(lk)
         lk.odds = odds_rows(probs, lk.answer["outcome_key"] if lk.answer else None)
     except ValidationError as e:
         lk.errors.extend(_validation_errors(lk, e))
@@ -233,6 +247,15 @@ def run_lookup(
         lk.errors.append(_rules_error(lk, e))
     finally:
         lk.touched_errata = set(ctx.touched)
+
+
+def show_cards(lk: Lookup) -> None:
+    """The answer's cards (drawn, and the hand), and the pickers set to the cards drawn."""
+    if lk.pack is None or lk.answer is None:
+        return
+    lk.cards = lk.resolver_cls().cards_shown(lk.answer["outcome"])
+    if lk.dice:
+        lk.card_picks = cards_of_dice(lk.pack, lk.dice)
 
 
 @lru_cache(maxsize=256)

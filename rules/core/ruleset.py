@@ -225,6 +225,21 @@ class Resolver(ABC, Generic[Req]):
     def check(self, req: Req, ctx: Context) -> None:
         """Refuse requests the rules do not allow (raise RulesError). Runs before any die is looked at."""
 
+    def pack(self, req: Req, ctx: Context) -> tuple[str, ...] | None:
+        """For a resolver whose dice draw cards: the pack they draw from, in order (a die's face n is the nth
+        card still in the pack once the earlier dice's cards are out), so a card drawn at the table can be
+        entered as the card itself. None: the dice are dice."""
+        return None
+
+    def card(self, code: str) -> dict[str, Any]:
+        """What a card of the pack is: `card`, `name`, `kind`, `title` and `text` (for a resolver with a pack)."""
+        raise NotImplementedError
+
+    def cards_shown(self, outcome: Any) -> list[tuple[str, list[dict[str, Any]], bool]]:
+        """The cards an answer shows its player, as (heading, cards as `card()` describes them, whether they
+        are held, so playable later): what was drawn and the player's own hand, never the pack."""
+        return []
+
     @abstractmethod
     def evaluate(self, req: Req, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         """The answer for this roll: outcome key and value, modifiers, total, sources, details."""

@@ -6,7 +6,7 @@
   const resolve = (el) => el.dispatchEvent(new Event("change", { bubbles: true }));
 
   document.addEventListener("click", (event) => {
-    const input = event.target.closest("[data-die-pad] input[type=radio]");
+    const input = event.target.closest("[data-die-pad] input[type=radio], [data-card-pick] input[type=radio]");
     if (!input) return;
     let changed = false;
     const seen = () => { changed = true; };

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from rules.core.cards import PACK, RANK_NAMES, SUIT_NAMES
 from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation
 from rules.core.ruleset import Context, Resolver
@@ -19,11 +20,6 @@ from rules.flanders_fields.book.common import FFRequest
 from rules.flanders_fields.errata import EVENTS_PACK_EXHAUSTED, SRC_EVENTS
 from rules.flanders_fields.ruleset import FlandersFields
 
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-SUITS = ("H", "D", "C", "S")
-SUIT_NAMES = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
-RANK_NAMES = {"10": "Ten", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
-PACK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 # "A player may only hold up to three cards at any point of the game and must play the number of cards he
 # holds in excess of three."
 HAND_LIMIT = 3
@@ -230,6 +226,19 @@ class RandomEvent(Resolver[RandomEventRequest]):
     def dice(self, req: RandomEventRequest, ctx: Context) -> tuple[int, ...]:
         pack = pack_for(req, ctx)
         return tuple(len(pack.cards) - i for i in range(pack.draws))
+
+    def pack(self, req: RandomEventRequest, ctx: Context) -> tuple[str, ...]:
+        return pack_for(req, ctx).cards
+
+    def card(self, code: str) -> dict[str, Any]:
+        return card_dict(code)
+
+    def cards_shown(self, outcome: Any) -> list[tuple[str, list[dict[str, Any]], bool]]:
+        # The drawn cards and the drawer's own hand: never the pack left nor the opponent's hand.
+        return [
+            ("Drawn", list(outcome["drawn"]), False),
+            ("Your hand", [card_dict(c) for c in outcome["hand"]], True),
+        ]
 
     def drawn(
         self, req: RandomEventRequest, ctx: Context, dice: tuple[int, ...]
