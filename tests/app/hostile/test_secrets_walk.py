@@ -121,6 +121,7 @@ class Walk:
             "table_id": [next(iter(ORGANISATION_TABLES))],
             "campaign_id": [1],
             "table_battle_id": [1],
+            "scenario_id": ["mons-1914"],
         }
         query: dict[str, list[Any]] = {"game": [g.id], "after": [0, max(0, last - 3)], "period": ["early"]}
         for route in get_routes():
