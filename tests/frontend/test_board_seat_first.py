@@ -1,0 +1,40 @@
+"""Seat first on the board (issue 26): each side's device opens the referee board with its own side first, so its
+first own stand is on the first screen at every size; the referee's board keeps the game's order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
+from tests.frontend.games import create_mons_game, join
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+
+
+def first_stand_top(page: Any, side: str) -> float:
+    """The top of the side's first stand tile, in viewport CSS pixels, as the page opened."""
+    box = page.locator(f".side[data-side='{side}'] .stand").first.bounding_box()
+    assert box, side
+    return float(box["y"])
+
+
+def test_each_seat_sees_its_own_stands_first(new_page: Any) -> None:
+    referee = new_page(REFEREE_SCREEN)
+    game_id, codes = create_mons_game(referee)
+    referee.goto(f"/games/{game_id}/referee")
+    sides = [str(s.get_attribute("data-side")) for s in referee.locator(".sides > .side").all()]
+    assert sides == ["attacker", "defender"]
+    for side in ("attacker", "defender"):
+        for viewport in (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN):
+            page = new_page(viewport)
+            join(page, codes[side])
+            page.goto(f"/games/{game_id}/referee")
+            expect(page.locator(".sides > .side").first).to_have_attribute("data-side", side)
+            top = first_stand_top(page, side)
+            assert 0 <= top < viewport["height"] - 44, (side, viewport, top)
+            page.context.close()
