@@ -123,6 +123,7 @@ def test_in_a_game_the_side_draws_and_plays_from_its_hand(new_page: Any, viewpor
     expect(hand.and_(drawer.locator("[data-card='QD']"))).to_have_count(1)
     # The answer names the cards drawn only: the pack left is listed nowhere.
     assert cards_listed(drawer) <= drawn | {str(c.get_attribute("data-card")) for c in hand.all()}
+    assert_no_horizontal_scroll(drawer)
     screenshot(drawer, "lookup-event-hand")
 
     # The other side's lookup shows its own hand (only a card handed over to it: the Queen of Clubs, the Ten
