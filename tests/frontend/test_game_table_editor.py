@@ -18,6 +18,7 @@ from tests.frontend.conftest import (
     small_targets,
     unlabelled_controls,
 )
+from tests.frontend.games import csrf_header
 from tests.frontend.test_campaign_page import start_campaign
 from tests.frontend.test_campaign_table_battle import to_resolve
 from tests.frontend.test_scenario_editor import Editor, stands
@@ -80,7 +81,14 @@ def test_the_organiser_edits_a_campaign_battles_table_before_it_starts(new_page:
     moved = next(s for s in stands_in(ed.doc()) if s["id"] == stand["id"])
     assert moved["placement"]["center"] == pytest.approx(target, abs=0.3)
 
-    ed.tab("file")
+    # The editor on the game's table at 1180x820: axe-core, targets and labels on each of its sections.
+    page.set_viewport_size(TABLET_LANDSCAPE)
+    for name in ("terrain", "deploy", "file"):
+        ed.tab(name)
+        assert serious_violations(page) == [], name
+        assert small_targets(page) == [], name
+        assert unlabelled_controls(page) == [], name
+        screenshot(page, f"game-table-editor-{name}")
     ed.press(page.get_by_role("button", name="Save the table"))
     expect(page.locator("[data-file-message]")).to_have_text("The table is saved to the game.")
     assert ed.errors == []
@@ -94,22 +102,22 @@ def test_the_organiser_edits_a_campaign_battles_table_before_it_starts(new_page:
     assert unit["version"] == units[stand["id"]]["version"] + 1
     kinds_logged = [e["kind"] for e in page.request.get(f"{api}/events").json()]
     assert kinds_logged[-2:] == ["game-updated", "move"]
+    # Once the game has started, a page still open refuses to save in one sentence, and the page is a 409.
+    turn = page.request.get(f"{api}/turn").json()
+    started = page.request.post(
+        f"{api}/turn/advance", headers=csrf_header(page), data={"version": turn["version"]}
+    )
+    assert started.ok, started.text()
+    ed.press(page.get_by_role("button", name="Save the table"))
+    expect(page.locator("[data-file-message]")).to_have_text(
+        "Not saved: the game has started, and its table can be edited only before it starts."
+    )
+    late = page.request.get(f"/games/{game_id}/table/edit")
+    assert late.status == 409 and "its table can be edited only before it starts" in late.text()
     page.goto(f"/games/{game_id}/map")
     expect(page.locator("path.terrain")).to_have_count(features + 1)
     expect(page.locator("path.terrain-woods").last).to_be_attached()
     screenshot(page, "game-table-edited-map")
-
-    # The editor on the game's table at 1180x820: axe-core, targets and labels on each of its sections.
-    page.set_viewport_size(TABLET_LANDSCAPE)
-    page.goto(f"/games/{game_id}/table/edit")
-    expect(root).to_have_attribute("data-loaded-game", str(game_id))
-    expect(root).to_have_attribute("data-terrain", str(features + 1))
-    for name in ("terrain", "deploy", "file"):
-        ed.tab(name)
-        assert serious_violations(page) == [], name
-        assert small_targets(page) == [], name
-        assert unlabelled_controls(page) == [], name
-        screenshot(page, f"game-table-editor-{name}")
 
 
 def stands_in(doc: dict[str, Any]) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@
     const call = async (url, method, body) => {
       try {
         const response = await fetch(url, {
-          method, credentials: "same-origin", body: JSON.stringify(body),
+          method, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body),
           headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": document.querySelector('meta[name="csrf-token"]')?.content || "" },
         });
         return { ok: response.ok, status: response.status, data: await response.json().catch(() => null), retryAfter: response.headers.get("Retry-After") };
@@ -50,11 +50,15 @@
     };
 
     const save = async () => {
+      // Only before the game starts (the page refuses itself with a 409 once it has; this page may be older).
+      const game = await call(API, "GET");
+      if (game.ok && game.data.status !== "setup") { tell("Not saved: the game has started, and its table can be edited only before it starts."); return; }
       const current = S.current();
       let done = 0;
       const terrain = JSON.stringify(current.terrain);
       if (terrain !== savedTerrain) {
         const result = await call(API, "PATCH", { version, terrain: current.terrain });
+        if (result.status === 409) { tell("The terrain not saved: the game was changed elsewhere since this page was opened; reload the page to edit the table as it is now."); return; }
         if (!result.ok) { tell(refusal(result, "The terrain")); return; }
         version = result.data.version;
         savedTerrain = terrain;
