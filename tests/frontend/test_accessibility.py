@@ -67,7 +67,7 @@ def test_join_confirm_fire_plan_referee_and_map(new_page: Any) -> None:
     join(defender, codes["defender"])
     defender.goto(f"/games/{game_id}/fire-plan")
     for n, along in ((1, "60"), (2, "100")):
-        defender.get_by_label("Battery or mortar").fill(str(n))
+        defender.get_by_label("Battery or mortar").select_option(index=n - 1)
         defender.get_by_label("Along (cm)").fill(along)
         defender.get_by_label("Up (cm)").fill("168")
         defender.get_by_role("button", name="Add to plan").click()
