@@ -6,7 +6,7 @@
   const start = () => {
     const S = window.firestepScenario;
     const F = window.firestepScenarioForces;
-    const { data, root, map, layers, toLL, fromLL, rect, round, humanise, say } = S;
+    const { data, root, map, layers, toLL, fromLL, rect, round, humanise, say, h } = S;
     const SIDES = ["attacker", "defender"];
     const FACING = { attacker: 90, defender: 270 }; // the document's frame: 90 faces the defender
     const GAP = data.deploy_gap_cm;
@@ -157,15 +157,6 @@
     };
 
     // -- the list: per side, per formation, its stands ----------------------------------------------------------------
-    const h = (tag, attrs = {}, ...kids) => {
-      const node = document.createElement(tag);
-      for (const [k, v] of Object.entries(attrs)) {
-        if (k === "text") node.textContent = v;
-        else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : v);
-      }
-      kids.flat().forEach((kid) => kid && node.append(kid));
-      return node;
-    };
     const renderList = () => {
       const blocks = [];
       for (const side of SIDES) {

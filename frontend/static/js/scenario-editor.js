@@ -551,8 +551,19 @@
   load(fresh);
   root.dataset.orientation = landscape ? "landscape" : "portrait";
 
+  // An element with attributes ("text": its text; true: the bare attribute; false/null: left out) and children.
+  const h = (tag, attrs = {}, ...kids) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "text") node.textContent = v;
+      else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : v);
+    }
+    kids.flat().forEach((kid) => kid && node.append(kid));
+    return node;
+  };
+
   window.firestepScenario = {
-    data, root, form, map, layers, toLL, fromLL, rect, round, insideZone, humanise, say,
+    data, root, form, map, layers, toLL, fromLL, rect, round, insideZone, humanise, say, h,
     doc: () => doc, current, load, W, LEN, mode,
     onChange: (fn) => listeners.push(fn),
     changed,

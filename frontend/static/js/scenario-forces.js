@@ -5,7 +5,7 @@
 (() => {
   const start = () => {
     const S = window.firestepScenario;
-    const { data, root, form, humanise, say } = S;
+    const { data, root, form, humanise, say, h } = S;
     const SIDES = ["attacker", "defender"];
     const trees = new Map(); // table id -> promise of its dataset
     const tree = (table) => {
@@ -85,15 +85,6 @@
       say(`${unit.name} added to the ${side}: ${standsOf(unit).length} stands.`, true);
     };
 
-    const h = (tag, attrs = {}, ...kids) => {
-      const node = document.createElement(tag);
-      for (const [k, v] of Object.entries(attrs)) {
-        if (k === "text") node.textContent = v;
-        else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : v);
-      }
-      kids.flat().forEach((kid) => kid && node.append(kid));
-      return node;
-    };
     const render = () => {
       for (const side of SIDES) {
         const list = form.querySelector(`[data-formations="${side}"]`);
