@@ -97,9 +97,9 @@ class GameCreate(BaseModel):
 # -- resolving inside a game --
 
 
-class ResolveIn(BaseModel):
-    """A resolver call inside a game. period and variants come from the game; the game's state fills the
-    modifiers it knows (shown in `filled`); fields given here win."""
+class AskIn(BaseModel):
+    """A roll asked of the table, nothing written: period and variants come from the game; the game's state
+    fills the modifiers it knows (shown in `filled`); fields given here win."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -107,6 +107,11 @@ class ResolveIn(BaseModel):
     dice: list[Die] | None = Field(default=None, max_length=64, description="Omit to let the server roll.")
     unit_id: Id | None = Field(default=None, description="The unit acting or tested.")
     target_id: Id | None = Field(default=None, description="The stand shot at.")
+
+
+class ResolveIn(AskIn):
+    """A resolver call inside a game, recorded in its log (and applied, unless `apply` is false)."""
+
     apply: Bool = Field(default=True, description="Apply the result to markers and state.")
 
 

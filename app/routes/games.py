@@ -12,7 +12,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from app import errors
 from app.core.routing import Router
 from app.core.writing import game_write, unit_of_work
-from app.data.schemas import DeviceId, DeviceOut, GameCreate, JoinIn, ResolveIn
+from app.data.schemas import AskIn, DeviceId, DeviceOut, GameCreate, JoinIn, ResolveIn
 from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import COOKIE_NAME, ViewerDep
@@ -446,6 +446,36 @@ def resolve(
             session, game, viewer, resolver, body.fields, body.dice, body.unit_id, body.target_id, body.apply
         )
     return ResolvedOut(event_id=ev.id or 0, **payload)
+
+
+@router.post(
+    "/{game_id}/ask/{resolver}",
+    summary="Work a roll out against the table without recording it: what the table fills, the odds, the "
+    "answer for the dice given and what it would do to whom",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def ask(
+    game_id: GameId,
+    resolver: Annotated[str, Path(max_length=64, examples=["shooting"])],
+    body: AskIn,
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> dict[str, Any]:
+    game = games.get_game(session, game_id)
+    return resolve_service.ask(
+        session, game, viewer, resolver, body.fields, body.dice, body.unit_id, body.target_id
+    )
+
+
+@router.get(
+    "/{game_id}/units/{unit_id}/acts",
+    summary="The rolls a stand's card offers this device now (order roll, shoot, assault, morale test)",
+    responses=errors.responses(401, 404, 422),
+)
+def stand_acts(
+    game_id: GameId, unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)], viewer: ViewerDep, session: SessionDep
+) -> list[dict[str, Any]]:
+    return resolve_service.acts(session, games.get_game(session, game_id), viewer, unit_id)
 
 
 @router.get(

@@ -92,6 +92,12 @@ def last_roll_id(session: Session, game_id: int) -> int:
     return int(got or 0)
 
 
+def newest_event_id(session: Session, game_id: int) -> int:
+    """The id of the game's latest event (0 if none)."""
+    got = session.exec(select(func.max(Event.id)).where(Event.game_id == game_id)).one()
+    return int(got or 0)
+
+
 ROLL_KINDS = ("roll", "arrival-roll")
 
 

@@ -6,6 +6,7 @@ side reading its own view) are the rule set's too."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -20,10 +21,20 @@ from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.turns import step_of
 from app.services.units import list_units
 from rules.core.errors import RulesError
-from rules.core.game import Filled, FillRequest, Outcome
+from rules.core.game import (
+    AddToState,
+    Change,
+    Filled,
+    FillRequest,
+    Outcome,
+    SetState,
+    Snapshot,
+    UnitChange,
+)
+from rules.core.ruleset import ResolveRequest
 from rules.registry import get_ruleset
 
-__all__ = ["Filled", "fill", "resolve"]
+__all__ = ["Filled", "acts", "ask", "fill", "resolve"]
 
 
 # -- resolving inside a game --------------------------------------------------------------------------------
@@ -47,7 +58,20 @@ def fill(
     return list(rules_of(game).fill(resolver, snapshot_of(session, game, units), request))
 
 
-def resolve(
+@dataclass(frozen=True)
+class _WorkedOut:
+    """A roll worked out against the table, nothing written yet."""
+
+    units: list[Unit]
+    snapshot: Snapshot
+    spent: tuple[Change, ...]
+    filled: list[Filled]
+    request: ResolveRequest
+    resolution: dict[str, Any]
+    secret: bool
+
+
+def _work_out(
     session: Session,
     game: Game,
     viewer: Viewer,
@@ -57,7 +81,7 @@ def resolve(
     unit_id: int | None,
     target_id: int | None,
     apply: bool,
-) -> tuple[dict[str, Any], Event]:
+) -> _WorkedOut:
     rs = get_ruleset(game.ruleset)
     game_rules = rules_of(game)
     if resolver_id not in rs.resolvers:
@@ -73,15 +97,12 @@ def resolve(
     snapshot = snapshot_of(session, game, units)
     asked = FillRequest(frozenset(request_model.model_fields), unit_id, target_id, fields)
     spent = game_rules.before_resolve(resolver_id, snapshot, asked, apply)
-    if spent:  # written, not logged: the roll's event says what was asked
-        apply_changes(session, game, units, spent)
-        snapshot = snapshot.after(spent)
+    snapshot = snapshot.after(spent)
     filled = list(game_rules.fill(resolver_id, snapshot, asked))
-    drawer = game.side_to_move
     secret = resolver_id in game_rules.secret_draws
     if secret:
         # A player draws at the start of its turn: the side to move draws.
-        viewer.require_side(drawer, f"draw {game_rules.secret_draws[resolver_id]}")
+        viewer.require_side(game.side_to_move, f"draw {game_rules.secret_draws[resolver_id]}")
         _check_draw(viewer, dice, apply)
         filled += game_rules.drawn(resolver_id, snapshot, fields)
     body = {
@@ -98,12 +119,71 @@ def resolve(
         loc = ".".join(str(p) for p in err["loc"])
         raise RulesError(f"fields.{loc}" if loc not in ("dice",) else loc, err["msg"]) from None
     resolution = rs.resolve(resolver_id, req).as_dict()
+    return _WorkedOut(units, snapshot, spent, filled, req, resolution, secret)
+
+
+def ask(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    resolver_id: str,
+    fields: dict[str, Any],
+    dice: list[int] | None,
+    unit_id: int | None,
+    target_id: int | None,
+) -> dict[str, Any]:
+    """A roll worked out and nothing written: what the table fills, the odds, the answer for the dice given
+    and what it would do to whom (a stand card shows this before its Apply). A secret draw is never asked."""
+    if resolver_id in rules_of(game).secret_draws:
+        raise RulesError("resolver", "a card is drawn for good, never looked at first: draw it")
+    w = _work_out(session, game, viewer, resolver_id, fields, dice, unit_id, target_id, False)
+    outcome = Outcome(w.request, w.resolution, unit_id, target_id)
+    effects = rules_of(game).consequences(resolver_id, w.snapshot, outcome) if dice else ()
+    return {
+        "resolver": resolver_id,
+        "unit_id": unit_id,
+        "target_id": target_id,
+        "filled": [{**f.as_dict(), "source": f.source} for f in w.filled],
+        "resolution": w.resolution,
+        "effects": [_effect(c) for c in effects],
+    }
+
+
+def _effect(c: Change) -> dict[str, Any]:
+    """A change as the card words it: whose field moves by how much (or to what), why and by which rule."""
+    out: dict[str, Any] = {"reason": c.reason, "source": c.source}
+    if isinstance(c, UnitChange):
+        out["unit_id"] = c.unit_id
+    if isinstance(c, AddToState):
+        out.update(field=c.field, delta=c.delta)
+    elif isinstance(c, SetState):
+        out.update(field=c.field, value=c.value)
+    return out
+
+
+def resolve(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    resolver_id: str,
+    fields: dict[str, Any],
+    dice: list[int] | None,
+    unit_id: int | None,
+    target_id: int | None,
+    apply: bool,
+) -> tuple[dict[str, Any], Event]:
+    w = _work_out(session, game, viewer, resolver_id, fields, dice, unit_id, target_id, apply)
+    units, snapshot = w.units, w.snapshot
+    if w.spent:  # written, not logged: the roll's event says what was asked
+        apply_changes(session, game, units, w.spent)
     changes = (
         apply_changes(
             session,
             game,
             units,
-            game_rules.consequences(resolver_id, snapshot, Outcome(req, resolution, unit_id, target_id)),
+            rules_of(game).consequences(
+                resolver_id, snapshot, Outcome(w.request, w.resolution, unit_id, target_id)
+            ),
         )
         if apply
         else []
@@ -112,24 +192,38 @@ def resolve(
         "resolver": resolver_id,
         "unit_id": unit_id,
         "target_id": target_id,
-        "request": req.model_dump(mode="json"),
-        "filled": [f.as_dict() for f in filled],
-        "resolution": resolution,
+        "request": w.request.model_dump(mode="json"),
+        "filled": [f.as_dict() for f in w.filled],
+        "resolution": w.resolution,
         "applied": apply,
         "changes": changes,
     }
     step = step_of(game)
     here = step.id if step else ""
-    if secret:
+    if w.secret:
         # One event: what the opponent learns of the draw is public; the drawer reads its own draw, the
         # opponent only what changed in its own hand (a card handed over), the referee the whole draw.
-        public, mine = game_rules.draw_seen(resolver_id, payload, drawer, apply)
+        drawer = game.side_to_move
+        public, mine = rules_of(game).draw_seen(resolver_id, payload, drawer, apply)
         rival = other_side(drawer)
         theirs = [c for c in changes if c.get("side") == rival]
         private = {drawer: mine, "referee": payload, **({rival: {"changes": theirs}} if theirs else {})}
         ev = record(session, game, "roll", viewer.role, public, step=here, private=private)
         return (payload if viewer.is_referee else mine), ev
     return payload, record(session, game, "roll", viewer.role, payload, step=here)
+
+
+def acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> list[dict[str, Any]]:
+    """The rolls a stand's card offers this viewer now: the rule set's for the stand, those the current step
+    has, while the game is played, for a side the viewer may act for."""
+    units = list_units(session, game.id or 0)
+    unit = _named(game, units, unit_id, "unit_id")
+    if game.status != "playing" or unit is None or not viewer.may_act_for(unit.side):
+        return []
+    step = step_of(game)
+    now = set(step.resolvers) if step else None
+    offered = rules_of(game).stand_acts(snapshot_of(session, game, units), unit_id)
+    return [a.as_dict() for a in offered if now is None or a.resolver in now]
 
 
 def _check_draw(viewer: Viewer, dice: list[int] | None, apply: bool) -> None:

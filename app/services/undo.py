@@ -9,7 +9,15 @@ from sqlmodel import Session
 from app.data.models import Event, Game
 from app.errors import Conflict, Forbidden
 from app.guard.auth import SIDES, Viewer
-from app.services.events import ROLL_KINDS, get_event, last_roll_id, record, reversed_ids, view
+from app.services.events import (
+    ROLL_KINDS,
+    get_event,
+    last_roll_id,
+    newest_event_id,
+    record,
+    reversed_ids,
+    view,
+)
 from app.services.games import bump_game, game_state
 from app.services.seats import get_side, set_side_allowance
 from app.services.units import get_unit, increment, unit_dict, update_unit, value
@@ -21,7 +29,8 @@ UNDOABLE = ("move", "marker", "unit-update", "roll", "arrival-roll", "unit-added
 
 def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
     """Reverse an event by appending its opposite. Players undo their own moves and markers back to the
-    last die roll; undoing a roll is the referee's call."""
+    last die roll, and their own roll while it is the game's latest event; any other roll is the referee's
+    call."""
     ev = get_event(session, game.id or 0, event_id)
     if not viewer.sees(ev.visibility):
         raise NotFoundError("event", str(event_id))
@@ -32,7 +41,10 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
     if not viewer.is_referee:
         if game.status == "finished":
             raise Conflict("The game is over: only the referee may undo now.", current=game_state(game))
-        if ev.kind in ROLL_KINDS:
+        # A player takes back the roll it has just applied (a mistaken Apply) while nothing has happened
+        # since; an older roll is the referee's call.
+        mine_just_now = ev.actor == viewer.role and event_id == newest_event_id(session, game.id or 0)
+        if ev.kind in ROLL_KINDS and not mine_just_now:
             raise Forbidden("undoing a die roll is the referee's call")
         if ev.actor != viewer.role:
             raise Forbidden("a player may undo only their own moves and markers")

@@ -338,6 +338,30 @@ class Arrival:
     step: str = ""
 
 
+@dataclass(frozen=True)
+class StandAct:
+    """A roll a stand's card offers now: the button's words, the resolver, the unit that rolls (a platoon
+    takes its company's order roll), why that unit, whether it needs an enemy stand picked as its target, and
+    how many dice it rolls."""
+
+    label: str
+    resolver: str
+    unit_id: int
+    why: str = ""
+    target: bool = False
+    dice: int = 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "resolver": self.resolver,
+            "unit_id": self.unit_id,
+            "why": self.why,
+            "target": self.target,
+            "dice": self.dice,
+        }
+
+
 # -- the hook -----------------------------------------------------------------------------------------------
 class GameRules:
     """What a rule set implements to be played as a game (registered with `rules.registry.register_game`).
@@ -415,6 +439,11 @@ class GameRules:
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
         """The fields of a resolver's request the game's state knows (never one in `request.given`)."""
+        return ()
+
+    def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
+        """The rolls a stand's card offers, by the stand's kind and state (the app keeps those the current
+        step allows, for a side that may act); none by default."""
         return ()
 
     def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:

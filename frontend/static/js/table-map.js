@@ -2,8 +2,8 @@
 // (table-model.js) from the game's state and its stream (live.js: `firestep:event`, `firestep:resync`).
 // Leaflet does the pan, the pinch about the fingers and the wheel zoom. Tap a stand for its card (nearest
 // stand within a finger's reach, however small its base is drawn); drag a template by its label.
-// The table is drawn in the orientation that fits the screen: portrait with the attacker at the bottom,
-// landscape with the attacker on the left.
+// The table is drawn in the orientation that fits the screen, from the seat's own table edge: portrait with
+// the seat's side at the bottom, landscape with it on the left (the referee sees it from the attacker's edge).
 (() => {
   const root = document.querySelector("[data-map-page]");
   const canvas = document.querySelector("[data-map-canvas]");
@@ -76,8 +76,12 @@
 
   // -- orientation: table (x, y) cm <-> map LatLng ---------------------------------------------------------
   let landscape = canvas.clientWidth > canvas.clientHeight;
-  const toLL = ([x, y]) => (landscape ? L.latLng(W - x, y) : L.latLng(y, x));
-  const fromLL = (ll) => (landscape ? [W - ll.lat, ll.lng] : [ll.lng, ll.lat]);
+  // The defender's seat sees the table turned half round: (x, y) -> (W - x, LEN - y).
+  const turned = role === "defender";
+  const seen = ([x, y]) => (turned ? [W - x, LEN - y] : [x, y]);
+  const toLL = (p) => { const [x, y] = seen(p); return landscape ? L.latLng(W - x, y) : L.latLng(y, x); };
+  const fromLL = (ll) => seen(landscape ? [W - ll.lat, ll.lng] : [ll.lng, ll.lat]);
+  root.dataset.seenFrom = turned ? "defender" : "attacker";
   const tableBounds = () => L.latLngBounds(toLL([0, 0]), toLL([W, LEN]));
   const rect = (center, facingDeg, w, d) => {
     const f = (facingDeg * Math.PI) / 180;
@@ -125,9 +129,9 @@
   let fitZoom = 0;
   const fitTable = () => {
     map.invalidateSize();
-    // A wide screen keeps the details card's column free, so the card never hides the table's far edge.
+    // A wide screen keeps the details card's column (along the seat's own edge) free of the table.
     const card = canvas.clientWidth >= 1400 ? 416 : 8;
-    map.fitBounds(tableBounds(), { paddingTopLeft: [8, 8], paddingBottomRight: [card, 8], animate: false });
+    map.fitBounds(tableBounds(), { paddingTopLeft: [card, 8], paddingBottomRight: [8, 8], animate: false });
     fitZoom = map.getZoom();
     map.setMinZoom(fitZoom - 1);
     map.setMaxBounds(tableBounds().pad(0.25));
@@ -145,7 +149,7 @@
     panel.querySelectorAll("[data-panel]").forEach((s) => { s.hidden = s.dataset.panel !== name; });
     document.querySelectorAll("[data-tool]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tool === name)));
     root.dataset.shows = name || "";
-    if (name !== "ruler" && mode.kind !== "move") setMode({ kind: "idle" });
+    if (name !== "ruler" && mode.kind !== "move" && !(name === "stand" && mode.kind === "pick")) setMode({ kind: "idle" });
   };
   const section = (name) => panel.querySelector(`[data-panel="${name}"]`);
   const h = (tag, attrs = {}, ...kids) => {
@@ -196,6 +200,7 @@
     layers.labels.clearLayers();
     standLayers.clear();
     for (const u of model.units.values()) drawStand(u);
+    if (map.hasLayer(layers.labels)) declutter();
     const svg = svgOf();
     if (svg) svg.dataset.stands = String(standLayers.size);
   };
@@ -204,6 +209,31 @@
     root.classList.toggle("labels-on", on);
     if (on && !map.hasLayer(layers.labels)) layers.labels.addTo(map);
     if (!on && map.hasLayer(layers.labels)) map.removeLayer(layers.labels);
+    if (on) declutter();
+  };
+  // Labels never overlap one another nor cover another stand's centre (a finger's reach round it): the
+  // selected stand's label first, then nearest the middle of the view; the rest are dropped until zoomed in.
+  const declutter = () => {
+    const centres = [];
+    for (const [id] of standLayers) {
+      const u = model.units.get(id);
+      if (u) centres.push([id, map.latLngToContainerPoint(toLL([u.x, u.y]))]);
+    }
+    const mid = map.getSize().divideBy(2);
+    const order = centres.sort((a, b) => (b[0] === selectedStand) - (a[0] === selectedStand) || a[1].distanceTo(mid) - b[1].distanceTo(mid));
+    const placed = [];
+    const clear = (r, own) => placed.every((p) => r.right < p.left || r.left > p.right || r.bottom < p.top || r.top > p.bottom)
+      && centres.every(([id, c]) => id === own || c.x < r.left - HIT_PX || c.x > r.right + HIT_PX || c.y < r.top - HIT_PX || c.y > r.bottom + HIT_PX);
+    for (const [id] of order) {
+      const el = standLayers.get(id).label.getElement();
+      if (!el) continue;
+      el.style.visibility = "";
+      const r = el.firstElementChild ? el.firstElementChild.getBoundingClientRect() : el.getBoundingClientRect();
+      const box = canvas.getBoundingClientRect();
+      const rel = { left: r.left - box.left, right: r.right - box.left, top: r.top - box.top, bottom: r.bottom - box.top };
+      if (clear(rel, id)) placed.push(rel);
+      else el.style.visibility = "hidden";
+    }
   };
 
   // Templates: the area, and a labelled handle (kind and owner) to drag it by.
@@ -313,6 +343,7 @@
       ),
     );
     if (panelShows !== "stand") showPanel("stand");
+    window.dispatchEvent(new CustomEvent("firestep:stand-shown", { detail: { id } }));
   };
   const standAction = async (action) => {
     const u = model.units.get(selectedStand);
@@ -475,6 +506,11 @@
   };
   map.on("click", (e) => {
     const point = fromLL(e.latlng);
+    if (mode.kind === "pick") {
+      const id = standAt(e.containerPoint);
+      if (id !== null) mode.pick(id);
+      return;
+    }
     if (mode.kind === "move") {
       const id = mode.unit;
       setMode({ kind: "idle" });
@@ -491,6 +527,7 @@
     else if (panelShows === "stand") { showStand(null); }
   });
   map.on("zoomend", showLabels);
+  map.on("moveend", () => { if (map.hasLayer(layers.labels)) declutter(); });
   root.dataset.hitPx = String(HIT_PX * 2);
 
   // -- tools ---------------------------------------------------------------------------------------------------
@@ -532,7 +569,10 @@
   // -- the model to the map ------------------------------------------------------------------------------------
   model.listen((what) => {
     if (what.all) { renderAll(); window.dispatchEvent(new CustomEvent("firestep:map-changed")); return; }
-    if (what.changed) for (const id of what.changed) { const u = model.units.get(id); if (u) drawStand(u); }
+    if (what.changed) {
+      for (const id of what.changed) { const u = model.units.get(id); if (u) drawStand(u); }
+      if (map.hasLayer(layers.labels)) declutter();
+    }
     if (what.changed && selectedStand && what.changed.has(selectedStand)) showStand(selectedStand);
     if (what.template !== undefined) drawTemplate(what.template);
     if (what.turn) drawTurn();
@@ -644,6 +684,24 @@
     selectedTemplate: () => selectedTemplate,
     leaflet: map,
     layers,
+    h,
+    section,
+    showPanel,
+    showStand,
+    selectedStand: () => selectedStand,
+    // Picking a stand on the map (a target): each tap near a stand calls `pick(id)` until `stopPicking`.
+    pickStand: (pick) => setMode({ kind: "pick", pick }),
+    stopPicking: () => { if (mode.kind === "pick") setMode({ kind: "idle" }); },
+    // For tests and the card: the point (table cm) in viewport CSS pixels, panned into view first if needed.
+    toScreen: (x, y) => {
+      const ll = toLL([x, y]);
+      const size = map.getSize();
+      const at = map.latLngToContainerPoint(ll);
+      if (at.x < 0 || at.y < 0 || at.x > size.x || at.y > size.y) map.panTo(ll, { animate: false });
+      const p = map.latLngToContainerPoint(ll);
+      const box = canvas.getBoundingClientRect();
+      return { x: box.left + p.x, y: box.top + p.y };
+    },
     drawIn,
     root,
     humanise,

@@ -17,6 +17,7 @@ from rules.core.game import (
     PlanItem,
     Played,
     Snapshot,
+    StandAct,
 )
 from rules.core.ruleset import Context
 from rules.core.scenario import ForceNode, NewForces
@@ -24,6 +25,7 @@ from rules.core.turn import Notice, Step
 from rules.flanders_fields.book.common import QUALITIES
 from rules.flanders_fields.book.organisation import max_units_per_game
 from rules.flanders_fields.play import (
+    game_acts,
     game_arrivals,
     game_cards,
     game_consequences,
@@ -89,6 +91,9 @@ class FlandersFieldsGame(GameRules):
 
     def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
         return game_consequences.consequences(resolver_id, snapshot, outcome)
+
+    def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
+        return game_acts.stand_acts(snapshot, unit_id)
 
     def before_resolve(
         self, resolver_id: str, snapshot: Snapshot, request: FillRequest, apply: bool

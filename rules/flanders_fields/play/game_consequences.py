@@ -54,6 +54,8 @@ from rules.flanders_fields.play.units import (
     suppression_level,
 )
 from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION
+from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
+from rules.flanders_fields.resolvers.assault import SRC_CLOSE
 from rules.flanders_fields.resolvers.events import PACK
 from rules.flanders_fields.resolvers.gas import SRC_GAS
 from rules.flanders_fields.resolvers.heroic import SRC_HEROIC
@@ -142,6 +144,14 @@ def _consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Chan
         changes += cards_drawn(snap, result)
     if target is None:
         return tuple(changes)
+    if resolver == ASSAULT and unit is not None:
+        # "The attacker destroys or captures the defender" / "The defender destroys or captures the attacker";
+        # a draw moves nobody off the table (the attackers fall back: the player moves them).
+        loser = {"attacker-wins": target, "defender-wins": unit}.get(key)
+        if loser is not None:
+            changes += kill(
+                snap.after(changes), loser.id, f"{loser.name} is destroyed in the assault", SRC_CLOSE
+            )
     if resolver in BARRAGE_ROLL_LIST:
         changes += rolled_under_barrage(snap, resolver, target.id)
     if key in ("suppressed", "killed"):

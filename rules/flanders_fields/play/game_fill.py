@@ -15,16 +15,19 @@ from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
 from rules.flanders_fields.play.game_table import shot, target_cover, terrain_index
 from rules.flanders_fields.play.units import (
+    CREWED_KINDS,
     FIRER,
     SRC_COMMAND_STAND,
     SRC_ORDERED_UNITS,
     SRC_QUALITY,
+    assault_kind,
     command_stand,
     order_unit,
     quality_of,
     rifle_losses,
 )
 from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION
+from rules.flanders_fields.resolvers.assault import SRC_CLOSE
 from rules.flanders_fields.resolvers.firewaltz import SRC_FIREWALTZ
 from rules.flanders_fields.resolvers.gas import SRC_GAS
 from rules.flanders_fields.resolvers.orders import CREWED_UNITS, FLAG_UNITS, SRC_CREWED
@@ -144,6 +147,17 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
             if target.kind == "tank":
                 value = "open" if value == "open" else "cover"
             put(cover.field, value, cover.why, cover.source)
+            put("defender_cover", cover.value, cover.why, cover.source)
+        if resolver == "assault" and unit is not None:
+            for role, u in (("attacker", unit), ("defender", target)):
+                fighter = _combatant(u, by_id)
+                if fighter is not None:
+                    put(
+                        role,
+                        fighter,
+                        f"{u.name}: {', '.join(f'{k} {v}' for k, v in fighter.items())}",
+                        SRC_CLOSE,
+                    )
         if unit is not None:
             table = Table(snap.table_width_cm, snap.table_length_cm)
             for m in shot(table, snap.board.get("barrages", ()), unit, target, terrain):
@@ -190,6 +204,21 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
         nation = snap.nations["attacker"]
         put("attacker_nation", nation, f"the game's attacker is {nation}", SRC_FIREWALTZ)
     return tuple(out)
+
+
+def _combatant(u: UnitState, by_id: Mapping[int | None, UnitState]) -> dict[str, Any] | None:
+    """A stand as the assault tables read it: what fights, its quality (crewed weapons are experienced),
+    whether it is suppressed and whether it shelters in a deep shelter."""
+    kind = assault_kind(u)
+    if kind is None:
+        return None
+    quality = "experienced" if u.kind in CREWED_KINDS else quality_of(u, by_id) or "experienced"
+    return {
+        "kind": kind,
+        "quality": quality,
+        "suppressed": u.suppression > 0,
+        "in_deep_shelter": u.deep_shelter,
+    }
 
 
 def _beyond(

@@ -114,6 +114,32 @@ FIRER = {
 }
 
 
+# -- the assault combatant ------------------------------------------------------------------------------------
+# Organisation kinds -> the assault resolver's kinds ("Infantry & Cavalry Vs Infantry, Cavalry, Artillery and
+# Support Units"); command stands fight as "command" whatever their kind. Tanks are left to the player: the
+# tables do not say whether a "tank" is heavy or light.
+ASSAULT_KIND = {
+    "rifle-platoon": "infantry",
+    "infantry": "infantry",
+    "cavalry-troop": "cavalry",
+    "flamethrower": "flamethrower",
+    "flamethrower-platoon": "flamethrower",
+    "mmg": "support-weapon",
+    "mmg-section": "support-weapon",
+    "lmg": "support-weapon",
+    "light-mortar": "support-weapon",
+    "medium-mortar": "support-weapon",
+    "heavy-mortar": "support-weapon",
+    "field-battery": "artillery",
+    "howitzer-battery": "artillery",
+    "heavy-battery": "artillery",
+}
+
+
+def assault_kind(unit: Member) -> str | None:
+    return "command" if unit.is_command else ASSAULT_KIND.get(unit.kind)
+
+
 # -- quality, command, suppression level ---------------------------------------------------------------------
 SRC_QUALITY = cite("TROOP QUALITY")
 

@@ -1,0 +1,267 @@
+// Playing a stand's turn from its card on the map: the rolls the rules offer the stand now
+// (GET .../units/{id}/acts), a target tapped on the map or picked from a list, what the table fills and the
+// odds (POST .../ask/{resolver}, nothing written), the dice on the card, the answer with what it does to
+// whom, then one Apply (POST .../resolve/{resolver}): one event naming the target, on every device by the
+// stream. A roll with no target (an order roll, a morale test) is recorded as its die is tapped. Undo takes
+// the roll back while it is the game's latest event.
+(() => {
+  const start = () => {
+    const m = window.firestepMap;
+    if (!m || m.acting) return;
+    m.acting = true;
+    const { h, section, api, model, nameOf, notice, refusal, failed, send, humanise, root } = m;
+    const panel = document.querySelector("[data-map-panel]");
+    const ruleState = JSON.parse(document.getElementById("map-state").textContent);
+    const labelOf = (field) => (ruleState.card.find((f) => f.name === field) || {}).label || humanise(field.replace(/_/g, "-"));
+    const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
+    const call = async (url, body) => {
+      try {
+        const r = await fetch(url, {
+          method: body === undefined ? "GET" : "POST",
+          credentials: "same-origin",
+          cache: "no-store",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { ok: r.ok, status: r.status, data: await r.json().catch(() => null), queued: false };
+      } catch (err) {
+        return { ok: false, status: 0, data: null, queued: false };
+      }
+    };
+    const dist = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
+    const fraction = (s) => { const [n, d] = String(s).split("/"); return d ? `${n} in ${d}` : "certain"; };
+    const outcomeWords = (res) => {
+      const o = res.outcome;
+      if (o && typeof o === "object") return Object.entries(o).map(([k, v]) => `${v} ${humanise(k.replace(/_/g, "-")).toLowerCase()}`).join(", ");
+      return humanise(String(o));
+    };
+
+    // play: { stand, act, target, dice, asked, given, event } for the stand whose card shows it.
+    let play = null;
+    let acts = [];
+    const area = () => {
+      const box = section("stand");
+      let el = box.querySelector("[data-play]");
+      if (!el) {
+        el = h("div", { "data-play": "" });
+        const after = box.querySelector("[data-stand-path]");
+        if (after) after.after(el); else box.prepend(el);
+      }
+      return el;
+    };
+    const picking = (on) => {
+      panel.classList.toggle("picking", on);
+      root.dataset.picking = on ? "target" : "";
+      if (!on) m.stopPicking();
+    };
+    const stop = () => { play = null; picking(false); panel.classList.remove("playing"); };
+
+    // -- the card's states -------------------------------------------------------------------------------
+    const renderActs = (u) => {
+      const el = area();
+      el.replaceChildren(acts.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Play this stand" },
+        acts.map((a, i) => h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label }))) : "");
+      if (u.killed) el.replaceChildren();
+    };
+    const targets = (u) => {
+      // The other side's living stands, grouped by company, nearest first where both are on the table.
+      const enemy = [...model.units.values()].filter((t) => t.base && t.side !== u.side && !t.killed);
+      const placed = u.x !== null && u.y !== null;
+      const far = (t) => (placed && t.x !== null ? dist(t, u) : Infinity);
+      const groups = new Map();
+      for (const t of enemy.sort((a, b) => far(a) - far(b))) {
+        const parent = model.units.get(t.parent_id);
+        const key = parent ? nameOf(parent).full : "";
+        if (!groups.has(key)) groups.set(key, []);
+        groups.get(key).push(t);
+      }
+      return groups;
+    };
+    const renderPick = (u) => {
+      const el = area();
+      const list = h("select", { "data-target-list": "", "aria-label": "Or pick the target by name" },
+        h("option", { value: "", text: "Or pick it by name…" }),
+        [...targets(u).entries()].map(([group, ts]) => h("optgroup", { label: group || "Other stands" },
+          ts.map((t) => h("option", { value: String(t.id), text: `${nameOf(t).short}${t.x !== null && u.x !== null ? ` · ${dist(t, u).toFixed(0)} cm` : ""}` })))));
+      list.addEventListener("change", () => { if (list.value) chooseTarget(Number(list.value)); });
+      el.replaceChildren(
+        h("p", { class: "play-answer", "data-play-prompt": "", text: `${play.act.label}: tap the target on the map.` }),
+        h("div", { class: "play-row" }, list, h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })),
+      );
+      picking(true);
+      m.pickStand((id) => chooseTarget(id));
+    };
+    const diceRow = (count) => {
+      const rows = [];
+      for (let d = 0; d < count; d += 1) {
+        const label = count === 1 ? "The die" : d === 0 ? "The attacker's die" : "The defender's die";
+        rows.push(h("div", { class: "play-dice", role: "group", "aria-label": label },
+          [1, 2, 3, 4, 5, 6].map((n) => h("button", {
+            type: "button", "data-die": String(n), "data-die-row": String(d), text: String(n),
+            "aria-pressed": String(play.dice[d] === n),
+          }))));
+      }
+      return rows;
+    };
+    const filledList = (asked) => h("ul", { class: "play-filled", "data-play-filled": "" },
+      asked.filled.filter((f) => typeof f.value !== "boolean" || f.value).map((f) => h("li", {
+        text: `${labelOf(f.field)}: ${typeof f.value === "object" ? Object.values(f.value).filter((v) => typeof v === "string").join(" ") : f.value}${f.field === "range_cm" ? " cm" : ""} (${f.why})`,
+      })));
+    // What a roll does, grouped: "Suppression +1: Plt 1, Plt 2, Plt 3, Plt 4" (each stand's why on hold).
+    const effectLines = (effects) => {
+      const groups = new Map();
+      for (const e of effects) {
+        const what = e.field ? ("delta" in e ? `${labelOf(e.field)} ${e.delta > 0 ? "+" : ""}${e.delta}` : e.value === true ? labelOf(e.field) : `${labelOf(e.field)}: ${e.value}`) : e.reason;
+        if (!groups.has(what)) groups.set(what, []);
+        const u = e.unit_id ? model.units.get(e.unit_id) : null;
+        if (u) groups.get(what).push(nameOf(u).short);
+      }
+      return [...groups.entries()].map(([what, who]) => (who.length ? `${what}: ${who.join(", ")}` : what));
+    };
+    const renderAsked = () => {
+      const { act, asked } = play;
+      const u = model.units.get(play.stand);
+      const t = play.target ? model.units.get(play.target) : null;
+      const res = asked.resolution;
+      const odds = Object.entries(res.probabilities_exact || {}).map(([k, v]) => `${humanise(k)} ${fraction(v)}`).join(" · ");
+      const range = asked.filled.find((f) => f.field === "range_cm");
+      const a = play.dice.length === act.dice ? asked.dice_answer : null;
+      const kids = [h("p", { class: "play-answer", text: `${act.label}: ${nameOf(u).short}${t ? ` at ${nameOf(t).short}` : ""}` })];
+      if (a) {
+        kids.push(h("p", { class: "play-answer", "data-play-outcome": a.resolution.outcome_key || "", text: `Rolled ${a.resolution.dice.join(" and ")}: ${outcomeWords(a.resolution)}` }));
+        kids.push(h("div", { class: "play-row" },
+          h("button", { type: "button", class: "button primary", "data-play-apply": "", text: "Apply" }),
+          h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })));
+        const lines = effectLines(a.effects);
+        kids.push(h("ul", { class: "play-effects", "data-play-effects": "" }, (lines.length ? lines : ["Nothing changes on the table."]).map((l) => h("li", { text: l }))));
+      }
+      kids.push(...diceRow(act.dice));
+      if (!a) {
+        kids.push(h("div", { class: "play-row" },
+          h("button", { type: "button", class: "button", "data-play-roll": "", text: "Let firestep roll" }),
+          h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })));
+      }
+      if (odds) kids.push(h("p", { class: "muted", "data-play-odds": "", text: `Odds: ${odds}` }));
+      if (range || play.given.range_cm !== undefined) {
+        kids.push(h("div", { class: "play-row" },
+          h("label", { for: "play-range", text: "Range by the tape (cm)" }),
+          h("input", { id: "play-range", type: "number", inputMode: "decimal", min: "0", max: "500", step: "0.5", value: String(play.given.range_cm ?? range.value), "data-play-range": "" })));
+      }
+      if (act.why) kids.push(h("p", { class: "muted", text: act.why }));
+      kids.push(h("details", { class: "play-why" }, h("summary", { text: "What the table filled in" }), filledList(asked)));
+      area().replaceChildren(...kids);
+    };
+    const renderDone = (result) => {
+      const res = result.resolution;
+      const lines = (result.changes || []).map((c) => {
+        const u = model.units.get(c.unit);
+        const who = u ? nameOf(u).short : c.side ? humanise(c.side) : "";
+        return "delta" in c ? `${who}: ${labelOf(c.field)} ${c.delta > 0 ? "+" : ""}${c.delta}` : `${who}: ${labelOf(c.field)} ${c.before} → ${c.after}`;
+      });
+      area().replaceChildren(
+        h("p", { class: "play-answer", "data-play-done": String(result.event_id), text: `${play.act.label}: rolled ${res.dice.join(" and ")}, ${outcomeWords(res)}.` }),
+        h("ul", { class: "play-effects" }, (lines.length ? lines : ["Nothing changes on the table."]).map((l) => h("li", { text: l }))),
+        h("div", { class: "play-row" },
+          h("button", { type: "button", class: "button", "data-play-undo": String(result.event_id), text: "Undo" }),
+          h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Done" })),
+      );
+    };
+
+    // -- the acts ------------------------------------------------------------------------------------------
+    const ask = async (dice) => {
+      const body = { unit_id: play.act.unit_id, target_id: play.target, fields: play.given };
+      if (dice) body.dice = dice;
+      const r = await call(`${api}/ask/${play.act.resolver}`, body);
+      if (!r.ok) { notice(refusal(r, "The table could not be asked; check the connection.")); return null; }
+      return r.data;
+    };
+    const begin = async (i) => {
+      const u = model.units.get(m.selectedStand());
+      const act = acts[i];
+      if (!u || !act) return;
+      play = { stand: u.id, act, target: null, dice: [], asked: null, given: {} };
+      panel.classList.add("playing");
+      if (act.target) { renderPick(u); return; }
+      play.asked = await ask(null);
+      if (play && play.asked) renderAsked();
+    };
+    const chooseTarget = async (id) => {
+      const t = model.units.get(id);
+      const u = play && model.units.get(play.stand);
+      if (!t || !u) return;
+      if (t.side === u.side || t.killed) { notice("Pick one of the other side's stands."); return; }
+      play.target = id;
+      picking(false);
+      m.showStand(play.stand);
+      play.asked = await ask(null);
+      if (play && play.asked) renderAsked();
+    };
+    const tapDie = async (row, n) => {
+      play.dice[row] = n;
+      if (play.dice.filter(Boolean).length < play.act.dice) { renderAsked(); return; }
+      if (!play.act.target) { await apply(play.dice); return; }
+      const answer = await ask(play.dice);
+      if (!answer || !play) return;
+      play.asked = { ...play.asked, dice_answer: answer };
+      renderAsked();
+    };
+    const apply = async (dice) => {
+      const body = { unit_id: play.act.unit_id, target_id: play.target, fields: play.given, apply: true };
+      if (dice) body.dice = dice;
+      const r = await send(`${api}/resolve/${play.act.resolver}`, { body });
+      if (failed(r)) { notice(refusal(r, "The roll was not recorded; check the connection.")); return; }
+      if (r.queued || !r.data) { notice("Kept on this device: it is recorded when the connection is back."); stop(); return; }
+      play.done = r.data;
+      model.apply({ id: r.data.event_id, kind: "roll", payload: { changes: r.data.changes } });
+      root.dataset.lastApplied = String(r.data.event_id);
+      play.done = r.data;
+      renderDone(r.data);
+    };
+    const undo = async (eventId) => {
+      const r = await send(`${api}/events/${eventId}/undo`, { body: {} });
+      if (failed(r)) { notice(refusal(r, "The undo was not saved; check the connection.")); return; }
+      if (r.ok && r.data) model.apply(r.data);
+      notice("Taken back.");
+      stop();
+      m.showStand(m.selectedStand());
+    };
+
+    window.addEventListener("firestep:stand-shown", async (e) => {
+      const id = e.detail.id;
+      if (play && play.stand === id) {
+        if (play.done) renderDone(play.done);
+        else if (play.target === null && play.act.target) renderPick(model.units.get(id));
+        else if (play.asked) renderAsked();
+        return;
+      }
+      stop();
+      const u = model.units.get(id);
+      acts = [];
+      renderActs(u);
+      const r = await call(`${api}/units/${id}/acts`);
+      if (r.ok && Array.isArray(r.data) && m.selectedStand() === id && !play) { acts = r.data; renderActs(u); }
+    });
+    document.addEventListener("click", (e) => {
+      const el = e.target.closest("[data-act], [data-die], [data-play-apply], [data-play-roll], [data-play-cancel], [data-play-undo], [data-panel-close]");
+      if (!el) return;
+      if (el.matches("[data-panel-close]")) { stop(); return; }
+      if (el.matches("[data-act]")) begin(Number(el.dataset.act));
+      else if (!play) return;
+      else if (el.matches("[data-die]")) tapDie(Number(el.dataset.dieRow), Number(el.dataset.die));
+      else if (el.matches("[data-play-apply]")) apply(play.dice);
+      else if (el.matches("[data-play-roll]")) apply(null);
+      else if (el.matches("[data-play-undo]")) undo(Number(el.dataset.playUndo));
+      else if (el.matches("[data-play-cancel]")) { stop(); m.showStand(m.selectedStand()); }
+    });
+    document.addEventListener("change", (e) => {
+      if (!play || !e.target.matches("[data-play-range]")) return;
+      const cm = Number(e.target.value);
+      if (!Number.isFinite(cm) || cm < 0 || cm > 500) { notice("Enter the range in cm, from 0 to 500."); return; }
+      play.given = { ...play.given, range_cm: cm };
+      play.dice = [];
+      ask(null).then((asked) => { if (asked && play) { play.asked = asked; renderAsked(); } });
+    });
+  };
+  if (window.firestepMap) start();
+  window.addEventListener("firestep:map-ready", start);
+})();

@@ -1,0 +1,206 @@
+"""Playing the turn from the map (issue 26): on the Mons game in play, by touch on the attacker's tablet or
+phone, an MG shot lands its markers on the target's whole company in at most 5 taps, a rifle "Killed"
+destroys its target in at most 5, an order roll is recorded with its actions in at most 3; no key, no scroll,
+and nothing drawn over what is tapped. The results are on the defender's map and the referee's board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
+from tests.frontend.games import create_mons_game, csrf_header, join
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+SIZES = {"landscape": TABLET_LANDSCAPE, "portrait": TABLET_PORTRAIT, "phone": PHONE}
+
+
+class Taps:
+    """Taps by touch at what the player sees: each target must already be on screen, in view (no scroll) and
+    the topmost thing at its centre (nothing drawn over it)."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.count = 0
+
+    def _tap(self, x: float, y: float) -> None:
+        vw, vh = self.page.viewport_size["width"], self.page.viewport_size["height"]
+        assert 0 <= x < vw and 0 <= y < vh, (x, y)
+        self.page.touchscreen.tap(x, y)
+        self.count += 1
+
+    def stand(self, x_cm: float, y_cm: float) -> None:
+        point = self.page.evaluate("([x, y]) => window.firestepMap.toScreen(x, y)", [x_cm, y_cm])
+        on_map = self.page.evaluate(
+            "([x, y]) => Boolean(document.elementFromPoint(x, y)?.closest('[data-map-canvas]'))",
+            [point["x"], point["y"]],
+        )
+        assert on_map, f"something is drawn over the stand at {point}"
+        self._tap(point["x"], point["y"])
+
+    def button(self, name: str) -> None:
+        target = self.page.get_by_role("button", name=name, exact=True)
+        expect(target).to_have_count(1)
+        expect(target).to_be_visible()
+        box = target.bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        on_top = target.evaluate("(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y])
+        if not on_top:
+            self.page.screenshot(path=f"tests/artifacts/map-play-covered-{name}.png")
+        assert on_top, f"{name!r} is out of sight or covered at {x:.0f},{y:.0f}"
+        self._tap(x, y)
+
+
+def api_of(game_id: int) -> str:
+    return f"/api/v1/games/{game_id}"
+
+
+def units_of(page: Any, game_id: int) -> dict[int, dict[str, Any]]:
+    return {u["id"]: u for u in page.request.get(f"{api_of(game_id)}/units").json()}
+
+
+def company_stands(units: dict[int, dict[str, Any]], stand: dict[str, Any]) -> list[int]:
+    return [
+        u["id"]
+        for u in units.values()
+        if u["parent_id"] == stand["parent_id"] and u["base"] and not u["killed"]
+    ]
+
+
+def placed(units: dict[int, dict[str, Any]], side: str, kind: str) -> list[dict[str, Any]]:
+    return sorted(
+        (u for u in units.values() if u["side"] == side and u["kind"] == kind and u["x"] is not None),
+        key=lambda u: (u["y"], u["x"]),
+    )
+
+
+def set_up(referee: Any) -> tuple[int, dict[str, str], dict[str, Any]]:
+    """The Mons game with a German MG 40 cm and a German platoon 12 cm in front of two British platoons of
+    different companies (moved in set-up), then started."""
+    game_id, codes = create_mons_game(referee)
+    api = api_of(game_id)
+    units = units_of(referee, game_id)
+    british = placed(units, "defender", "rifle-platoon")
+    mg_target = british[0]
+    rifle_target = next(u for u in british if u["parent_id"] != mg_target["parent_id"])
+    mg = placed(units, "attacker", "mmg")[0]
+    rifle = next(u for u in placed(units, "attacker", "rifle-platoon") if u["parent_id"] != mg["parent_id"])
+    # The attacker's edge is y = 0: the German stands go in front of their targets, facing them.
+    moves = {mg["id"]: (mg_target, 40.0), rifle["id"]: (rifle_target, 12.0)}
+    for unit_id, (target, gap) in moves.items():
+        moved = referee.request.post(
+            f"{api}/units/{unit_id}/move",
+            headers=csrf_header(referee),
+            data={"x": target["x"], "y": target["y"] - gap, "facing_deg": 90},
+        )
+        assert moved.status == 200, moved.text()
+    version = referee.request.get(api).json()["version"]
+    started = referee.request.post(
+        f"{api}/turn/advance", data={"version": version}, headers=csrf_header(referee)
+    )
+    assert started.status == 200, started.text()
+    units = units_of(referee, game_id)
+    return game_id, codes, {"mg": units[mg["id"]], "mg_target": units[mg_target["id"]],
+                            "rifle": units[rifle["id"]], "rifle_target": units[rifle_target["id"]]}  # fmt: skip
+
+
+def die_for(page: Any, game_id: int, firer: dict[str, Any], target: dict[str, Any], outcome: str) -> int:
+    """The die that gives `outcome` for this shot, asked of the table (the rules' own thresholds)."""
+    for die in range(1, 7):
+        asked = page.request.post(
+            f"{api_of(game_id)}/ask/shooting",
+            headers=csrf_header(page),
+            data={"unit_id": firer["id"], "target_id": target["id"], "dice": [die]},
+        )
+        assert asked.status == 200, asked.text()
+        if asked.json()["resolution"]["outcome_key"] == outcome:
+            return die
+    raise AssertionError(f"no die gives {outcome}: {asked.json()['resolution']}")
+
+
+def open_map(page: Any, game_id: int) -> None:
+    page.goto(f"/games/{game_id}/map")
+    expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
+    expect(page.locator("[data-map-page][data-live-connected]")).to_have_count(1)
+
+
+def no_scroll(page: Any) -> None:
+    scrolled = page.evaluate(
+        "() => [window.scrollY, ...[...document.querySelectorAll('[data-map-panel]')].map((p) => p.scrollTop)]"
+    )
+    assert scrolled == [0] * len(scrolled), scrolled
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_shots_and_an_order_roll_from_the_map(new_page: Any, size: str) -> None:
+    referee = new_page({"width": 1920, "height": 1080})
+    game_id, codes, s = set_up(referee)
+    attacker = new_page(SIZES[size])
+    join(attacker, codes["attacker"])
+    defender = new_page(TABLET_PORTRAIT)
+    join(defender, codes["defender"])
+    for page in (attacker, defender):
+        open_map(page, game_id)
+    referee.goto(f"/games/{game_id}/referee")
+    before = units_of(referee, game_id)
+
+    # The MG: firer, Shoot, target, die, Apply: the whole company of the target takes a marker.
+    die = die_for(attacker, game_id, s["mg"], s["mg_target"], "suppressed")
+    taps = Taps(attacker)
+    taps.stand(s["mg"]["x"], s["mg"]["y"])
+    taps.button("Shoot")
+    expect(attacker.locator("[data-play-prompt]")).to_be_visible()
+    taps.stand(s["mg_target"]["x"], s["mg_target"]["y"])
+    taps.button(str(die))
+    expect(attacker.locator("[data-play-outcome='suppressed']")).to_be_visible()
+    taps.button("Apply")
+    expect(attacker.locator("[data-play-done]")).to_be_visible()
+    assert taps.count <= 5
+    no_scroll(attacker)
+    company = company_stands(before, s["mg_target"])
+    assert len(company) > 1
+    after = units_of(referee, game_id)
+    assert {i: after[i]["suppression"] for i in company} == {i: before[i]["suppression"] + 1 for i in company}
+    event = int(attacker.locator("[data-play-done]").get_attribute("data-play-done") or 0)
+    logged = referee.request.get(f"{api_of(game_id)}/events?after={event - 1}").json()[0]
+    assert logged["id"] == event and logged["payload"]["target_id"] == s["mg_target"]["id"]
+    # On the defender's map and the referee's board, live.
+    for stand_id in company:
+        expect(defender.locator(f"[data-stand='{stand_id}'].sup-1")).to_have_count(1)
+    expect(referee.locator(f"#log [data-event='{event}']")).to_have_count(1)
+
+    # The rifle: a "Killed" destroys the target.
+    die = die_for(attacker, game_id, s["rifle"], s["rifle_target"], "killed")
+    attacker.get_by_role("button", name="Done", exact=True).tap()
+    taps = Taps(attacker)
+    taps.stand(s["rifle"]["x"], s["rifle"]["y"])
+    taps.button("Shoot")
+    taps.stand(s["rifle_target"]["x"], s["rifle_target"]["y"])
+    taps.button(str(die))
+    taps.button("Apply")
+    expect(attacker.locator("[data-play-done]")).to_be_visible()
+    assert taps.count <= 5
+    no_scroll(attacker)
+    assert units_of(referee, game_id)[s["rifle_target"]["id"]]["killed"] is True
+    expect(defender.locator(f"[data-stand='{s['rifle_target']['id']}']")).to_have_count(0)
+
+    # The order roll: stand, Order roll, die: recorded with its actions.
+    attacker.get_by_role("button", name="Done", exact=True).tap()
+    taps = Taps(attacker)
+    taps.stand(s["rifle"]["x"], s["rifle"]["y"])
+    taps.button("Order roll")
+    taps.button("5")
+    expect(attacker.locator("[data-play-done]")).to_be_visible()
+    assert taps.count <= 3
+    company_id = s["rifle"]["parent_id"]
+    event = int(attacker.locator("[data-play-done]").get_attribute("data-play-done") or 0)
+    logged = referee.request.get(f"{api_of(game_id)}/events?after={event - 1}").json()[0]
+    assert logged["payload"]["resolver"] == "order-roll" and logged["payload"]["unit_id"] == company_id
+    granted = logged["payload"]["resolution"]["outcome"]["actions"]
+    assert units_of(referee, game_id)[company_id]["actions_left"] == granted
+    assert [c["after"] for c in logged["payload"]["changes"] if c["field"] == "actions_left"] == [granted]
