@@ -2,6 +2,7 @@
 
 from app.core.routing import Router
 from app.routes import (
+    arrivals,
     campaign_battles,
     campaign_games,
     campaigns,
@@ -28,6 +29,7 @@ def api_routers() -> list[Router]:
         games.join_router,
         forces.router,
         fireplans.router,
+        arrivals.router,  # arrived fire-plan fire as cards (issue 26)
         events.router,
         geometry.router,
         geometry_fire.router,

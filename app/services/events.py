@@ -98,7 +98,7 @@ def newest_event_id(session: Session, game_id: int) -> int:
     return int(got or 0)
 
 
-ROLL_KINDS = ("roll", "arrival-roll")
+ROLL_KINDS = ("roll", "arrival-roll", "arrival-fire")
 
 
 def roles_of(viewer: Viewer) -> list[str]:

@@ -20,6 +20,7 @@ from app.services.seats import get_side
 from app.services.units import list_units
 from rules.core import commitment
 from rules.core.commitment import HOW_TO_CHECK, PLAN_CAPACITY, leaf_of
+from rules.core.dice import roll
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import Outcome, PlanItem
 from rules.registry import get_ruleset
@@ -254,7 +255,8 @@ def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
     units = list_units(session, game.id or 0)
     game_rules = rules_of(game)
     planned = PlanItem(item.public_id, item.side, item.kind, item.arrival_turn, item.data)
-    landed = game_rules.arrival(snapshot_of(session, game, units), planned)
+    now = snapshot_of(session, game, units)
+    landed = game_rules.arrival(now, planned, roll(game_rules.arrival_dice(now, planned), _random))
     board = read_board(game)
     for key, value in landed.board.items():
         setattr(board, key, value)

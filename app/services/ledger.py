@@ -104,27 +104,33 @@ def rolls(
             planner = str((payload.get("item") or {}).get("side", ""))
         if ev["kind"] not in ROLL_KINDS or ev["id"] in undone or ev.get("reverses_id"):
             continue
-        res: Mapping[str, Any] = payload.get("resolution") or {}
-        unit_id = payload.get("unit_id") if isinstance(payload.get("unit_id"), int) else None
         actor = str(ev.get("actor", ""))
-        side = sides.get(unit_id or -1) or (
-            actor if actor in SIDES else planner if ev["kind"] == "arrival-roll" else ""
-        )
-        odds, missing = _odds(res)
-        out.append(
-            Roll(
-                event_id=int(ev["id"]),
-                turn=int(ev["turn"]),
-                side=side or str(ev.get("side", "")),
-                unit_id=unit_id,
-                unit=names.get(unit_id, "") if unit_id is not None else "",
-                resolver=str(payload.get("resolver") or res.get("resolver", "")),
-                outcome=str(res.get("outcome_key", "")),
-                odds=odds,
-                missing=missing,
-                changed=bool(payload.get("changes")),
+        # An arrived item's fire is one event of many rolls (its action roll, one per stand under it): the
+        # planner's, as its fire.
+        planned = str((payload.get("item") or {}).get("side", "")) if "rolls" in payload else ""
+        for one in payload.get("rolls") or [payload]:
+            res: Mapping[str, Any] = one.get("resolution") or {}
+            unit_id = one.get("unit_id") if isinstance(one.get("unit_id"), int) else None
+            side = (
+                planned
+                or sides.get(unit_id or -1)
+                or (actor if actor in SIDES else planner if ev["kind"] == "arrival-roll" else "")
             )
-        )
+            odds, missing = _odds(res)
+            out.append(
+                Roll(
+                    event_id=int(ev["id"]),
+                    turn=int(ev["turn"]),
+                    side=side or str(ev.get("side", "")),
+                    unit_id=unit_id,
+                    unit=names.get(unit_id, "") if unit_id is not None else "",
+                    resolver=str(one.get("resolver") or res.get("resolver", "")),
+                    outcome=str(res.get("outcome_key", "")),
+                    odds=odds,
+                    missing=missing,
+                    changed=bool(payload.get("changes")),
+                )
+            )
     return out
 
 

@@ -24,7 +24,7 @@ from app.services.units import get_unit, increment, unit_dict, update_unit, valu
 from rules.core.errors import NotFoundError, RulesError
 
 # -- undo ------------------------------------------------------------------------------------------------------
-UNDOABLE = ("move", "marker", "unit-update", "roll", "arrival-roll", "unit-added")
+UNDOABLE = ("move", "marker", "unit-update", "roll", "arrival-roll", "arrival-fire", "unit-added")
 
 
 def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:

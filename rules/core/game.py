@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Any, Protocol, TypeVar
 
 from rules.core.errors import RulesError
+from rules.core.fire_cards import FireCard, Fired
 from rules.core.ruleset import Context, ResolveRequest
 from rules.core.scenario import ForceNode, NewForces, forces_from_document
 from rules.core.turn import Notice, Step
@@ -477,9 +478,32 @@ class GameRules:
     def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
         """Refuse (RulesError on `item.kind`) a fire-plan item the side may not plan; by default any is."""
 
-    def arrival(self, snapshot: Snapshot, item: PlanItem) -> Arrival:
-        """What a fire-plan item does as it reaches the table (by default nothing but its reveal)."""
+    def arrival_dice(self, snapshot: Snapshot, item: PlanItem) -> tuple[int, ...]:
+        """The sides of the dice a fire-plan item rolls as it reaches the table (a deviation), given to
+        `arrival`; none by default."""
+        return ()
+
+    def arrival(self, snapshot: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
+        """What a fire-plan item does as it reaches the table, with the dice `arrival_dice` asked for (by
+        default nothing but its reveal)."""
         return Arrival()
+
+    def arrival_cards(self, snapshot: Snapshot, names: Mapping[int, str]) -> tuple[FireCard, ...]:
+        """The arrived items that fire now, one card each (`names`: how the cards name the stands); none by
+        default."""
+        return ()
+
+    def arrival_fired(
+        self,
+        snapshot: Snapshot,
+        card: FireCard,
+        dice: Mapping[str, Sequence[int]],
+        measured: Mapping[str, str],
+        names: Mapping[int, str],
+    ) -> Fired:
+        """A card applied with every die it asks for (by each roll's key), stands too close to call taken as
+        `measured`; a RulesError naming the field for a die or a stand it does not have."""
+        raise RulesError("item", f"arrived fire is not applied in {self.ruleset_id or 'these'} games", [])
 
     def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
         """A formation's strength as its morale counts it: (at the start, lost); none by default."""

@@ -40,8 +40,9 @@
         if (!f.point) continue;
         const label = `${humanise(f.kind)} of the ${f.side}${f.battery ? ` (${f.battery})` : ""}`;
         const spec = sizes.templates[FIRE_TEMPLATE[f.kind]];
-        if (spec) item(rect(f.point, sizes.ahead[f.side], spec.w, spec.d), "board-fire", label);
-        else item(circle(f.point, 2), "board-fire point", label);
+        const at = f.lands || f.point; // where its deviation put it, as it arrived
+        if (spec) item(rect(at, sizes.ahead[f.side], spec.w, spec.d), "board-fire", label);
+        else item(circle(at, 2), "board-fire point", label);
       }
       for (const c of b.clouds || []) {
         const spec = sizes.templates[c.side === "attacker" ? "gas-attacker" : "gas-defender"];

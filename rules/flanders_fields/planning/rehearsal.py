@@ -541,7 +541,9 @@ def _covered_many(templates: Sequence[Polygon], index: StandIndex) -> list[list[
     return [sorted(c) for c in out]
 
 
-def _range_from_rear(side: Side, stand: Stand, table: Table) -> float:
+def range_from_rear(side: Side, stand: Stand, table: Table) -> float:
+    """The range of planned off-table fire at a stand: its distance up the table from `side`'s rear edge,
+    where the guns fire from (the rehearsal and the game's arrival cards alike)."""
     y = stand.center[1]
     return y if side == "attacker" else table.length_cm - y
 
@@ -574,7 +576,7 @@ def _item_attack(
     for cov in merged:
         for i, partial in cov:
             if (i, partial) not in shots:
-                rng = _range_from_rear(plan.side, stands[i], table)
+                rng = range_from_rear(plan.side, stands[i], table)
                 shots[(i, partial)] = rules.shot(f.firer, target_of(i), partial, rng)
     landings = tuple((p, tuple((i, shots[(i, partial)]) for i, partial in cov)) for cov, p in merged.items())
     reach = frozenset(i for cov in merged for i, _ in cov)

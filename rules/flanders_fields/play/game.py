@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules.core.fire_cards import FireCard, Fired
 from rules.core.game import (
     Arrival,
     Change,
@@ -114,8 +115,24 @@ class FlandersFieldsGame(GameRules):
     def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
         game_arrivals.require_plan_item(kind, period, side, nation)
 
-    def arrival(self, snapshot: Snapshot, item: PlanItem) -> Arrival:
-        return game_arrivals.arrival(snapshot, item)
+    def arrival_dice(self, snapshot: Snapshot, item: PlanItem) -> tuple[int, ...]:
+        return game_arrivals.arrival_dice(snapshot, item)
+
+    def arrival(self, snapshot: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
+        return game_arrivals.arrival(snapshot, item, dice)
+
+    def arrival_cards(self, snapshot: Snapshot, names: Mapping[int, str]) -> tuple[FireCard, ...]:
+        return game_arrivals.cards(snapshot, names)
+
+    def arrival_fired(
+        self,
+        snapshot: Snapshot,
+        card: FireCard,
+        dice: Mapping[str, Sequence[int]],
+        measured: Mapping[str, str],
+        names: Mapping[int, str],
+    ) -> Fired:
+        return game_arrivals.fired(snapshot, card, dice, measured, names)
 
     def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
         return game_report.losses(formation, units)

@@ -70,12 +70,16 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
 
 def without_later_additions(played: Any) -> Any:
     """The flows as played, less what was added since on purpose, each named with its commit. 6a651e3: the
-    report's luck ledger, read from the same events (tests/app/games/test_luck_ledger.py checks it)."""
+    report's luck ledger, read from the same events (tests/app/games/test_luck_ledger.py checks it). Issue
+    26's arrival cards: an arrived fire item on the board keeps its turn, and a battery's where it lands and
+    its deviation roll (tests/app/games/test_arrivals_api.py checks them)."""
     if isinstance(played, list):
         return [without_later_additions(v) for v in played]
     if not isinstance(played, dict):
         return played
-    return {k: without_later_additions(v) for k, v in played.items() if k != "ledger"}
+    fire_item = "item_id" in played and "kind" in played
+    added = {"ledger", *(("turn", "lands", "deviation") if fire_item else ())}
+    return {k: without_later_additions(v) for k, v in played.items() if k not in added}
 
 
 @pytest.mark.long

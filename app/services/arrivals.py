@@ -1,0 +1,127 @@
+"""Arrived fire-plan fire as cards (issue 26): the side to move's arrived batteries and mortars that fire this
+turn, each with where it lands, the stands under it and what is rolled (the game's rule set works them out:
+`GameRules.arrival_cards`), and one card applied: every die rolled by the server or given, every covered
+stand's result written through the one applier, and one event naming the item and its effect (undone in one,
+in the luck ledger with its odds). Only arrived items are read: they are public from their arrival."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from app.data.models import Event, Game
+from app.errors import Conflict
+from app.guard.auth import Viewer
+from app.services.events import record, reversed_ids
+from app.services.games import game_state
+from app.services.markers import apply_changes, rules_of, snapshot_of
+from app.services.turns import logged_step
+from app.services.unit_names import display_names
+from app.services.units import list_units
+from rules.core.dice import roll
+from rules.core.errors import NotFoundError, RulesError
+from rules.core.fire_cards import FireCard
+
+KIND = "arrival-fire"
+_dice = random.SystemRandom()
+
+
+def applied(session: Session, game: Game) -> dict[int, dict[str, Any]]:
+    """The cards applied this turn and not undone: plan item id -> the event that applied it."""
+    undone = reversed_ids(session, game.id or 0)
+    rows = session.exec(
+        select(Event)
+        .where(Event.game_id == game.id, Event.kind == KIND, Event.turn == game.turn)
+        .order_by(col(Event.id))
+    )
+    return {
+        int(ev.payload["item"]["id"]): {"event_id": ev.id, "effect": ev.payload.get("effect", "")}
+        for ev in rows
+        if ev.id not in undone
+    }
+
+
+def _cards(session: Session, game: Game) -> tuple[tuple[FireCard, ...], dict[int, str], list[Any]]:
+    units = list_units(session, game.id or 0)
+    names = display_names(units)
+    if game.status != "playing":
+        return (), names, units
+    return rules_of(game).arrival_cards(snapshot_of(session, game, units), names), names, units
+
+
+def cards(session: Session, game: Game) -> dict[str, Any]:
+    """The turn's arrival cards, each with what applied it this turn (if it was)."""
+    found, names, _ = _cards(session, game)
+    done = applied(session, game)
+    return {
+        "turn": game.turn,
+        "side_to_move": game.side_to_move,
+        "cards": [{**c.as_dict(names), "applied": done.get(c.item_id)} for c in found],
+    }
+
+
+def _all_dice(
+    card: FireCard, given: Mapping[str, Sequence[int]]
+) -> tuple[dict[str, list[int]], dict[str, int]]:
+    """Every die the card may need: the ones given (checked against their dice), the rest rolled here; and how
+    many of each roll's dice were given."""
+    rolls = {r.key: r for r in ([card.first] if card.first else []) + list(card.stands)}
+    out: dict[str, list[int]] = {}
+    for key, faces in given.items():
+        r = rolls.get(key)
+        if r is None:
+            raise RulesError(f"dice.{key}", "no such roll on this card", sorted(rolls))
+        most = len(r.dice) * r.times
+        if len(faces) > most:
+            raise RulesError(f"dice.{key}", f"this roll takes at most {most} dice", [most])
+        for n, face in enumerate(faces):
+            sides = r.dice[n % len(r.dice)]
+            if not 1 <= face <= sides:
+                raise RulesError(f"dice.{key}.{n}", f"a D{sides} shows 1 to {sides}", [f"1..{sides}"])
+    for key, r in rolls.items():
+        mine = list(given.get(key, ()))
+        wanted = list(r.dice) * r.times
+        out[key] = mine + list(roll(wanted[len(mine) :], _dice))
+    return out, {k: len(v) for k, v in given.items()}
+
+
+def apply(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    item_id: int,
+    dice: Mapping[str, Sequence[int]],
+    measured: Mapping[str, str],
+) -> Event:
+    """Apply an arrived item's card once this turn: its side (or the referee) rolls, or gives, its dice."""
+    found, names, units = _cards(session, game)
+    card = next((c for c in found if c.item_id == item_id), None)
+    if card is None:  # unarrived, not firing now or not the game's: one answer for all
+        raise NotFoundError("arrived fire this turn", str(item_id))
+    viewer.require_side(card.side, "apply its arrived fire")
+    done = applied(session, game).get(item_id)
+    if done is not None:
+        raise Conflict(
+            f"{card.what} was applied this turn (event {done['event_id']}); undo that to apply it again",
+            current=game_state(game),
+        )
+    rolled, given = _all_dice(card, dice)
+    fired = rules_of(game).arrival_fired(snapshot_of(session, game, units), card, rolled, measured, names)
+    rolls = []
+    for r in fired.rolls:
+        res = dict(r["resolution"])
+        res["rolled_by_server"] = int(r["index"]) >= given.get(str(r["key"]), 0)
+        rolls.append({"unit_id": r["unit_id"], "resolver": r["resolver"], "resolution": res})
+    payload = {
+        "item": {"id": card.item_id, "side": card.side, "kind": card.kind},
+        "what": card.what,
+        "lands": list(card.lands),
+        "rolls": rolls,
+        "effect": fired.effect,
+        "changes": apply_changes(session, game, units, fired.changes),
+        "source": card.source,
+    }
+    return record(session, game, KIND, viewer.role, payload, step=logged_step(game))

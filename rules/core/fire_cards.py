@@ -1,0 +1,106 @@
+"""Arrived fire-plan fire as a card (issue 26): what arrived and where it landed, the stands under it in three
+lists (each stand in one), what is rolled for it with the exact odds, and what applying it did. Neutral: a rule
+set fills these through `GameRules.arrival_cards` and `GameRules.arrival_fired`; the app writes the changes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rules.core.game import Change, Filled
+
+# Where a stand is under the fire: fully, partly, or too close to call (a 1 cm nudge changes its class).
+UNDER = ("full", "partial", "close")
+# What a stand too close to call is taken as, when the players have measured it.
+MEASURED = ("full", "partial", "outside")
+
+
+@dataclass(frozen=True)
+class CardRoll:
+    """One roll a card asks for: the key its dice are given under ("action", or the stand's unit id), the
+    resolver and its request as the game fills it (each field with why), the sides of its dice, how many times
+    it may be rolled (a stand is rolled once per turn of fire) and the exact odds of each outcome. A stand's
+    roll says where it is under the fire (`under`) and, when too close to call, what the table's positions
+    make it (`measured`)."""
+
+    key: str
+    resolver: str
+    request: Mapping[str, Any]
+    filled: tuple[Filled, ...]
+    dice: tuple[int, ...]
+    odds: Mapping[str, Fraction]
+    times: int = 1
+    unit_id: int | None = None
+    under: str = ""
+    measured: str = ""
+
+    def as_dict(self, names: Mapping[int, str]) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "key": self.key,
+            "resolver": self.resolver,
+            "request": dict(self.request),
+            "filled": [f.as_dict() for f in self.filled],
+            "dice": list(self.dice),
+            "times": self.times,
+            "probabilities_exact": {k: f"{p.numerator}/{p.denominator}" for k, p in self.odds.items()},
+        }
+        if self.unit_id is not None:
+            out.update(
+                unit_id=self.unit_id, name=names.get(self.unit_id, str(self.unit_id)), under=self.under
+            )
+            if self.measured:
+                out["measured"] = self.measured
+        return out
+
+
+@dataclass(frozen=True)
+class FireCard:
+    """An arrived item that fires this turn: its plan item's id, side and kind, what it is in words, the
+    rules it follows, where it was aimed and where it lands (table cm, after any deviation rolled as it
+    arrived), the template there, the roll that decides whether and how often it fires (`first`, if any) and
+    one roll per stand under it."""
+
+    item_id: int
+    side: str
+    kind: str
+    what: str
+    source: str
+    aimed: tuple[float, float]
+    lands: tuple[float, float]
+    polygon: tuple[tuple[float, float], ...]
+    deviation: Mapping[str, Any] = field(default_factory=dict)
+    first: CardRoll | None = None
+    stands: tuple[CardRoll, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def as_dict(self, names: Mapping[int, str]) -> dict[str, Any]:
+        return {
+            "item_id": self.item_id,
+            "side": self.side,
+            "kind": self.kind,
+            "what": self.what,
+            "source": self.source,
+            "aimed": list(self.aimed),
+            "lands": list(self.lands),
+            "polygon": [list(p) for p in self.polygon],
+            "deviation": dict(self.deviation),
+            "first": self.first.as_dict(names) if self.first else None,
+            "stands": {u: [s.as_dict(names) for s in self.stands if s.under == u] for u in UNDER},
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class Fired:
+    """What applying a card did: every roll made (key, unit id, resolver, the resolution as JSON, whether
+    the server rolled it), the changes to write, and the effect in words for the game record."""
+
+    rolls: tuple[Mapping[str, Any], ...]
+    changes: tuple[Change, ...]
+    effect: str
+
+
+DiceGiven = Mapping[str, Sequence[int]]
