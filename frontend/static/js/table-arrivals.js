@@ -1,0 +1,144 @@
+// Arrived fire-plan fire as cards (issue 26): when the turn has arrived batteries or mortars firing, the tool bar
+// shows "1 arrival"; its card says what arrived, where it lands (table-board.js draws it there), which stands
+// are under it fully, partly or too close to call, what is rolled with the odds, and applies it in one tap
+// ("Roll and apply": the server rolls) or with the dice entered; then its effect and an Undo. Read from
+// GET /api/v1/games/{id}/arrivals, written by POST .../arrivals/{item}/apply, refreshed by the live stream.
+(() => {
+  const start = () => {
+    const m = window.firestepMap;
+    const tool = document.querySelector("[data-arrivals-tool]");
+    const list = document.querySelector("[data-arrival-cards]");
+    if (!m || !tool || !list) return;
+    const { h } = m;
+    let cards = [];
+    let timer = null;
+    let seq = 0;
+
+    const odds = (p) => {
+      const [n, d] = String(p).split("/").map(Number);
+      return `${n}/${d} (${Math.round((100 * n) / d)}%)`;
+    };
+    const words = (key) => String(key).replace(/-/g, " ");
+    const oddsLine = (probs) => Object.entries(probs).map(([k, p]) => `${words(k)} ${odds(p)}`).join(", ");
+    const nameOf = (s) => {
+      const u = m.model.units.get(s.unit_id);
+      return u ? m.nameOf(u).short : s.name;
+    };
+
+    const standLine = (under, text, stands) => {
+      const names = stands.map((s) => (s.measured ? `${nameOf(s)} (as placed: ${s.measured})` : nameOf(s)));
+      return h("p", { "data-arrival-under": under, "data-count": String(stands.length), text: `${text} (${stands.length}): ${names.length ? names.join(", ") : "none"}` });
+    };
+
+    const diceEntry = (c) => {
+      const rolls = [c.first, ...["full", "partial", "close"].flatMap((u) => c.stands[u])].filter(Boolean);
+      const rows = rolls.map((r) => {
+        const who = r.unit_id ? nameOf(r) : "Artillery action";
+        const inputs = [];
+        for (let n = 0; n < r.times * r.dice.length; n += 1) {
+          const label = r.times > 1 ? `${who}, turn of fire ${n + 1}` : who;
+          inputs.push(h("input", { type: "number", inputMode: "numeric", min: "1", max: String(r.dice[0]), "aria-label": `${label}: D${r.dice[0]}`, "data-die": r.key, "data-index": String(n) }));
+        }
+        return h("div", { class: "play-row" }, h("span", { text: who }), ...inputs);
+      });
+      const apply = h("button", { type: "button", class: "button", "data-arrival-dice": String(c.item_id), text: "Apply these dice" });
+      return h("details", { class: "play-why" }, h("summary", { text: "Enter the dice rolled at the table" }),
+        h("p", { class: "muted", text: "A die left empty is rolled by firestep; a second turn of fire counts only on 2 actions." }),
+        ...rows, apply);
+    };
+
+    const cardBlock = (c) => {
+      const box = h("div", { class: "coverage-block", "data-arrival": String(c.item_id) });
+      box.append(h("h3", { text: c.what }));
+      const dev = c.deviation || {};
+      const where = dev.deviates
+        ? `Lands ${dev.distance_cm} cm towards ${dev.clock} o'clock of its aiming point (deviation rolled as it arrived).`
+        : dev.dice ? "Lands on its aiming point (no deviation: a 5 or 6)." : "Lands on its aiming point.";
+      box.append(h("p", { text: where }));
+      box.append(
+        standLine("full", "Fully under", c.stands.full),
+        standLine("partial", "Partly under, at -2", c.stands.partial),
+        standLine("close", "Too close to call, measure on the table", c.stands.close),
+      );
+      const roll = [];
+      if (c.first) roll.push(`First the battery's artillery action D6: ${oddsLine(c.first.probabilities_exact)}.`);
+      const one = [...c.stands.full, ...c.stands.partial, ...c.stands.close][0];
+      if (one) roll.push(`Then a D6 for each stand under it per turn of fire, on the ${words(one.request.firer)} row.`);
+      roll.forEach((t) => box.append(h("p", { text: t })));
+      const why = h("details", { class: "play-why" }, h("summary", { text: "Each stand's roll and odds" }));
+      for (const s of [...c.stands.full, ...c.stands.partial, ...c.stands.close]) {
+        why.append(h("p", { text: `${nameOf(s)}: ${oddsLine(s.probabilities_exact)} (${s.filled.map((f) => f.why).join("; ")})` }));
+      }
+      box.append(why);
+      c.notes.forEach((t) => box.append(h("p", { class: "muted", text: t })));
+      if (c.applied) {
+        box.append(h("p", { class: "play-answer", "data-arrival-effect": String(c.applied.event_id), text: c.applied.effect }));
+        box.append(h("div", { class: "play-acts" }, h("button", { type: "button", class: "button", "data-arrival-undo": String(c.applied.event_id), text: "Undo" })));
+      } else if (m.mayActFor(c.side)) {
+        box.append(h("div", { class: "play-acts" }, h("button", { type: "button", class: "button", "data-arrival-apply": String(c.item_id), text: "Roll and apply" })));
+        box.append(diceEntry(c));
+      } else {
+        box.append(h("p", { class: "muted", text: `The ${c.side} rolls it.` }));
+      }
+      return box;
+    };
+
+    const render = () => {
+      tool.hidden = !cards.length;
+      tool.textContent = `${cards.length} arrival${cards.length === 1 ? "" : "s"}`;
+      list.replaceChildren(...(cards.length ? cards.map(cardBlock) : [h("p", { class: "muted", text: "No planned fire arrives now." })]));
+      m.root.dataset.arrivals = String(cards.length);
+    };
+
+    const load = async () => {
+      const mine = ++seq;
+      const response = await fetch(`${m.api}/arrivals`, { credentials: "same-origin" }).catch(() => null);
+      if (!response || !response.ok || mine !== seq) return;
+      cards = (await response.json()).cards;
+      render();
+    };
+    const schedule = () => { clearTimeout(timer); timer = setTimeout(load, 150); };
+
+    const apply = async (button, body) => {
+      button.disabled = true;
+      const result = await m.send(`${m.api}/arrivals/${button.dataset.arrivalApply || button.dataset.arrivalDice}/apply`, { body });
+      if (m.failed(result)) m.notice(m.refusal(result, "The fire was not applied; check the connection."));
+      else if (result.data && result.data.cards) { cards = result.data.cards; render(); }
+      button.disabled = false;
+      schedule();
+    };
+
+    document.addEventListener("click", async (event) => {
+      const rolled = event.target.closest("[data-arrival-apply]");
+      if (rolled) { await apply(rolled, {}); return; }
+      const given = event.target.closest("[data-arrival-dice]");
+      if (given) {
+        const dice = {};
+        for (const input of given.closest("details").querySelectorAll("[data-die]")) {
+          if (input.value === "") continue;
+          (dice[input.dataset.die] = dice[input.dataset.die] || [])[Number(input.dataset.index)] = Number(input.value);
+        }
+        // Only the dice given in order count: the first empty one and those after it are rolled by firestep.
+        for (const key of Object.keys(dice)) {
+          const firstGap = dice[key].findIndex((d) => d === undefined);
+          if (firstGap >= 0) dice[key] = dice[key].slice(0, firstGap);
+        }
+        await apply(given, { dice });
+        return;
+      }
+      const undo = event.target.closest("[data-arrival-undo]");
+      if (undo) {
+        undo.disabled = true;
+        const result = await m.send(`${m.api}/events/${undo.dataset.arrivalUndo}/undo`);
+        if (m.failed(result)) m.notice(m.refusal(result, "The undo was not saved; check the connection."));
+        undo.disabled = false;
+        load();
+      }
+    });
+    document.addEventListener("firestep:event", schedule);
+    document.addEventListener("firestep:resync", schedule);
+    load();
+  };
+  if (window.firestepMap) start();
+  else window.addEventListener("firestep:map-ready", start, { once: true });
+})();

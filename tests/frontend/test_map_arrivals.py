@@ -1,0 +1,144 @@
+"""Arrived fire-plan fire on the map (issue 26): on the Mons game in play, the attacker's bombardment planned for
+turn 1 over defender stands arrives as the turn starts; on the attacker's tablet, by touch, it is opened and
+applied to its covered stands in at most 3 taps, and every covered stand's marker is then on the defender's
+map and on the referee board. One tap undoes it. The card passes axe-core, its controls are 44 px targets and
+the page never scrolls sideways."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.axe import serious_violations
+from tests.frontend.conftest import (
+    TABLET_LANDSCAPE,
+    TABLET_PORTRAIT,
+    assert_no_horizontal_scroll,
+    small_targets,
+)
+from tests.frontend.games import csrf_header, join
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+# Planned fire "pre-registered" (erratum planned-fire-deviation): it lands on the stands it was aimed at.
+GAME = {"scenario": "mons-1914", "variants": {"planned-fire-deviation": "pre-registered"}}
+
+
+def api(page: Any, method: str, url: str, data: dict[str, Any] | None = None) -> Any:
+    response = page.request.fetch(url, method=method, data=data or {}, headers=csrf_header(page))
+    assert response.ok, response.text()
+    return response.json()
+
+
+def mons_with_a_bombardment(new_page: Any, viewport: dict[str, int]) -> tuple[int, Any, Any, Any]:
+    """The game created and joined on three devices, the attacker's plan holding a bombardment on turn 1 on the
+    defender stand nearest the table's middle, and the game started (so it has arrived)."""
+    referee = new_page(TABLET_LANDSCAPE)
+    created = referee.request.post("/api/v1/games", data=GAME)
+    assert created.status == 201, created.text()
+    body = created.json()
+    game_id = int(body["game"]["id"])
+    join(referee, body["referee_token"])
+    attacker = new_page(viewport)
+    join(attacker, body["join_codes"]["attacker"])
+    defender = new_page(PHONE if viewport != PHONE else TABLET_PORTRAIT)
+    join(defender, body["join_codes"]["defender"])
+    units = api(referee, "GET", f"/api/v1/games/{game_id}/units")
+    width = float(body["game"]["table_width_cm"])
+    stands = [u for u in units if u["side"] == "defender" and u["x"] is not None and not u["off_table"]]
+    target = min(stands, key=lambda u: abs(u["x"] - width / 2) + u["y"] / 1000)
+    api(
+        attacker,
+        "POST",
+        f"/api/v1/games/{game_id}/fireplans/attacker/items",
+        {"arrival_turn": 1, "item": {"kind": "bombardment", "grid": [target["x"], target["y"]]}},
+    )
+    version = api(referee, "GET", f"/api/v1/games/{game_id}/turn")["version"]
+    api(referee, "POST", f"/api/v1/games/{game_id}/turn/advance", {"version": version})
+    return game_id, referee, attacker, defender
+
+
+def open_map(page: Any, game_id: int) -> None:
+    page.goto(f"/games/{game_id}/map")
+    expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
+    expect(page.locator("[data-map-page][data-live-connected]")).to_have_count(1)
+
+
+def markers_on_map(page: Any, unit_id: int) -> int:
+    return int(page.evaluate(f"() => window.firestepMap.model.units.get({unit_id})?.suppression || 0"))
+
+
+@pytest.mark.parametrize(
+    "viewport", [TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE], ids=lambda v: f"{v['width']}x{v['height']}"
+)
+def test_an_arrived_bombardment_is_applied_in_three_taps_and_shows_everywhere(
+    new_page: Any, viewport: dict[str, int]
+) -> None:
+    game_id, referee, attacker, defender = mons_with_a_bombardment(new_page, viewport)
+    card = api(attacker, "GET", f"/api/v1/games/{game_id}/arrivals")["cards"][0]
+    covered = [s for u in ("full", "partial") for s in card["stands"][u]]
+    assert covered, card["stands"]
+    open_map(attacker, game_id)
+    open_map(defender, game_id)
+    referee.goto(f"/games/{game_id}/referee")
+    expect(referee.locator(f"#unit-{covered[0]['unit_id']}")).to_have_count(1)
+    before = {s["unit_id"]: markers_on_map(defender, s["unit_id"]) for s in covered}
+
+    taps = 0
+    tool = attacker.locator("[data-arrivals-tool]")
+    expect(tool).to_have_text("1 arrival")
+    tool.tap()
+    taps += 1
+    block = attacker.locator(f"[data-arrival='{card['item_id']}']")
+    expect(block.locator("[data-arrival-under='full']")).to_contain_text("Fully under")
+    # The lists name every covered stand; the fire is drawn on the map where it lands.
+    shown = block.inner_text()
+    for s in covered:
+        assert s["name"] in shown
+    assert attacker.locator("[data-map-page]").get_attribute("data-board-items") == "1"
+    block.get_by_text("Enter the dice rolled at the table").tap()
+    taps += 1
+    # Typed, not tapped: one action (a 4), and a 6 for every stand under it at full or -2.
+    block.locator("[data-die='action']").fill("4")
+    for s in covered:
+        block.locator(f"[data-die='{s['unit_id']}'][data-index='0']").fill("6")
+    assert not small_targets(attacker), small_targets(attacker)
+    assert_no_horizontal_scroll(attacker)
+    if viewport == TABLET_LANDSCAPE:
+        assert serious_violations(attacker) == []
+    block.get_by_role("button", name="Apply these dice").tap()
+    taps += 1
+    assert taps <= 3
+    effect = block.locator("[data-arrival-effect]")
+    expect(effect).to_contain_text("1 turn of fire")
+
+    # Every covered stand is hit (a 6 kills in the open and suppresses in cover): on the defender's map and the
+    # referee board, by the live stream.
+    units = {u["id"]: u for u in api(referee, "GET", f"/api/v1/games/{game_id}/units")}
+    for s in covered:
+        u = units[s["unit_id"]]
+        assert u["killed"] or u["suppression"] > before[s["unit_id"]], u
+        if u["killed"]:
+            defender.wait_for_function(
+                f"() => window.firestepMap.model.units.get({u['id']})?.killed === true"
+            )
+        else:
+            defender.wait_for_function(
+                f"() => (window.firestepMap.model.units.get({u['id']})?.suppression || 0) === {u['suppression']}"
+            )
+            expect(referee.locator(f"#unit-{u['id']} .marker")).to_have_count(u["suppression"])
+    # The defender's card shows the same effect.
+    defender.locator("[data-arrivals-tool]").tap()
+    expect(defender.locator("[data-arrival-effect]")).to_have_text(effect.inner_text())
+
+    # One tap undoes it, on every device.
+    block.locator("[data-arrival-undo]").tap()
+    expect(block.get_by_role("button", name="Roll and apply")).to_have_count(1)
+    for s in covered:
+        defender.wait_for_function(
+            f"() => (window.firestepMap.model.units.get({s['unit_id']})?.suppression || 0) === {before[s['unit_id']]}"
+            f" && !window.firestepMap.model.units.get({s['unit_id']})?.killed"
+        )
