@@ -44,6 +44,7 @@ from rules.flanders_fields.errata.fire_plan import (
     ARTILLERY_ROLL_PER,
     ARTILLERY_TWO_ACTIONS,
     FIREWALTZ_STRONG_POINT_COVER,
+    PLANNED_BOMBARDMENT_ORDER,
     PLANNED_FIRE_DEVIATION,
 )
 from rules.flanders_fields.errata.firing import (
@@ -140,6 +141,7 @@ __all__ = [
     "ORG_CHART_MULTIPLES",
     "ORG_DEFAULT_QUALITY",
     "ORG_INFANTRY_FORMATIONS_PER_DIVISION",
+    "PLANNED_BOMBARDMENT_ORDER",
     "PLANNED_FIRE_DEVIATION",
     "PLAYSHEET_MOVEMENT",
     "PRUSSIAN_DISCIPLINE_MORALE",

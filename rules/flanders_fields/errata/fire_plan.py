@@ -1,6 +1,6 @@
-"""Errata of planned fire, read by the fire-plan rehearsal and the Firewaltz: how many times a battery's
-artillery action roll lets it fire, who rolls it, whether planned fire deviates, and a Firewaltz strong
-point's cover."""
+"""Errata of planned fire, read by the fire-plan rehearsal, the game's arrival cards and the Firewaltz: how many
+times a battery's artillery action roll lets it fire, who rolls it, whether a planned bombardment needs it,
+whether planned fire deviates, and a Firewaltz strong point's cover."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from rules.flanders_fields.ruleset import FlandersFields, cite
 ARTILLERY_TWO_ACTIONS = "artillery-two-actions"
 ARTILLERY_ROLL_PER = "artillery-roll-per"
 PLANNED_FIRE_DEVIATION = "planned-fire-deviation"
+PLANNED_BOMBARDMENT_ORDER = "planned-bombardment-order"
 FIREWALTZ_STRONG_POINT_COVER = "firewaltz-strong-point-cover"
 
 # The heading of each period playsheet's artillery orders ("1 SUPPORT ORDERS", "5 SUPPORT ORDERS",
@@ -28,6 +29,9 @@ def _orders(part: str) -> str:
 SRC_ARTILLERY_ORDERS = _orders("III. Individual Regimental/Brigade Artillery")
 SRC_DEVIATION_RULE = cite("ARTILLERY AIMING POINT - DEVIATION")
 SRC_FIRE_PLANS = cite("ARTILLERY FIRE PLANS")
+SRC_BOMBARDMENT_STEP = "; ".join(
+    cite("ORDER SEQUENCE NOTES, 4 BARRAGES AND BOMBARDMENTS", period) for period in ("mid", "late")
+)
 
 FlandersFields.add_errata(
     Erratum(
@@ -103,6 +107,33 @@ FlandersFields.add_errata(
         default="deviates",
         note="The deviation rule names no exception for planned points: pre-registration spares the order "
         "to acquire the point, not the 'uncertainty and the potential for deviation' of predicted fire.",
+        section="artillery",
+    ),
+    Erratum(
+        PLANNED_BOMBARDMENT_ORDER,
+        "A planned bombardment arriving: rolled in its own step, or fired only on its battery's order?",
+        (
+            Reading(
+                "rolls-effects",
+                "'4 BARRAGES AND BOMBARDMENTS DEPLOY PRE-PLANNED BARRAGES AND BOMBARDMENTS - ROLL EFFECTS': the "
+                "bombardment is deployed and its effects rolled in that step, before the support orders; one "
+                "turn of fire, no artillery action roll.",
+                SRC_BOMBARDMENT_STEP,
+                False,
+            ),
+            Reading(
+                "order-to-fire",
+                "'This point will be pre-registered and does not require an order to acquire it, only an "
+                "order to fire': the battery's artillery action roll decides whether it fires, each action one "
+                "turn of fire.",
+                SRC_FIRE_PLANS,
+                True,
+            ),
+        ),
+        default="rolls-effects",
+        periods=("mid", "late"),
+        note="The 1914 to mid 1915 playsheet has no barrages and bombardments step: there a planned "
+        "bombardment fires, as any planned battery, on its battery's order (ARTILLERY FIRE PLANS).",
         section="artillery",
     ),
     Erratum(

@@ -11,7 +11,8 @@ How the plan acts, turn by turn (turn t is the plan side's half of game turn t):
   the Gas Movement table) and attack every stand they pass over, fully covered or partly (-2);
   new clouds attack the stands under them;
 - a planned battery fires on its aiming point in each of its planned turns as often as its artillery-action
-  roll lets it (erratum artillery-two-actions; one roll per battery or per brigade: artillery-roll-per);
+  roll lets it (erratum artillery-two-actions; one roll per battery or per brigade: artillery-roll-per),
+  a bombardment where the playsheet rolls it in its own step once (planned-bombardment-order);
   a mortar's planned fire is taken as delivered; every stand fully under the 10 x 10 cm template is shot
   at, partly under at -2;
 - an SOS call (defender only) brings one turn of fire on its 10 x 5 cm template when the sos roll succeeds;
@@ -52,12 +53,14 @@ from rules.flanders_fields.errata import (
     ARTILLERY_ROLL_PER,
     ARTILLERY_TWO_ACTIONS,
     FIREWALTZ_STRONG_POINT_COVER,
+    PLANNED_BOMBARDMENT_ORDER,
     PLANNED_FIRE_DEVIATION,
 )
 from rules.flanders_fields.resolvers.artillery import (
     SOS,
     ArtilleryAction,
     ArtilleryActionRequest,
+    PeriodStep,
     SOSRequest,
     action_thresholds,
 )
@@ -132,6 +135,26 @@ ARTILLERY_KIND = {
 # table; gas deviates where its cloud arrives (gas_volleys).
 DEVIATING_KINDS = (*BATTERY_KINDS, "sos", "firewaltz")
 COVER_ORDER = ("open", "soft", "medium", "hard", "fortified")
+# Where the playsheet has "4 BARRAGES AND BOMBARDMENTS DEPLOY PRE-PLANNED BARRAGES AND BOMBARDMENTS - ROLL
+# EFFECTS", a planned bombardment may be rolled in that step without an order (erratum planned-bombardment-order).
+BOMBARDMENT_STEP = PeriodStep(
+    "Pre-planned bombardments",
+    "barrages-and-bombardments",
+    "the 1914 to mid 1915 playsheet has no barrages and bombardments step",
+)
+
+
+def fires_on_order(ctx: Any, kind: str) -> bool:
+    """Whether a planned battery item fires on its battery's artillery action roll ("This point will be
+    pre-registered and does not require an order to acquire it, only an order to fire", ARTILLERY FIRE PLANS)
+    rather than being rolled as it arrives: a bombardment in a period whose playsheet deploys and rolls it in
+    its own step is rolled there, by the reading in force. The rehearsal and the game's arrival cards alike."""
+    if kind not in BATTERY_KINDS:
+        return False
+    if kind == "bombardment" and BOMBARDMENT_STEP.has(ctx.period):
+        return bool(ctx.value(PLANNED_BOMBARDMENT_ORDER))
+    return True
+
 
 Effect = tuple[str, int]  # ("killed" | "suppressed" | "no-effect", markers)
 Prob = float  # the enumeration runs in floating point: a deviation's 7,776ths make fractions far too long
@@ -393,8 +416,8 @@ class Rules:
 
     def actions(self, item: FireItem) -> dict[int, Fraction]:
         """Actions (0, 1, 2) of the roll that lets planned fire arrive: the artillery-action roll of a
-        battery ("only an order to fire"), the sos roll of an SOS call (one turn of fire); a mortar's fire
-        and a Firewaltz arrive as planned."""
+        battery ("only an order to fire"), the sos roll of an SOS call (one turn of fire); a mortar's fire,
+        a Firewaltz and a bombardment rolled in its own step arrive as planned."""
         key = ("actions", item.kind, item.firer)
         if key not in self.cache:
             if item.kind == "sos":
@@ -402,7 +425,7 @@ class Rules:
                 SOS().check(req, self.ctx)
                 p = SOS().probabilities(req, self.ctx).get("fire-arrives", Fraction(0))
                 self.cache[key] = {0: 1 - p, 1: p}
-            elif item.kind in BATTERY_KINDS and item.firer in ARTILLERY_KIND:
+            elif self.rolls_actions(item):
                 req = self._req(ArtilleryActionRequest, artillery=ARTILLERY_KIND[item.firer])
                 ArtilleryAction().check(req, self.ctx)
                 probs = ArtilleryAction().probabilities(req, self.ctx)
@@ -414,8 +437,9 @@ class Rules:
         return self.cache[key]
 
     def rolls_actions(self, item: FireItem) -> bool:
-        """A battery's fire comes from its artillery-action roll (and may come twice)."""
-        return item.kind in BATTERY_KINDS and item.firer in ARTILLERY_KIND
+        """A battery's fire comes from its artillery-action roll (and may come twice); a bombardment rolled in
+        its own step fires once (fires_on_order)."""
+        return fires_on_order(self.ctx, item.kind) and item.firer in ARTILLERY_KIND
 
     def wind(self, current: Wind | None, direction_deg: float, rng: random.Random) -> Wind:
         """One gas-wind roll with dice drawn from rng: the first from the planned direction, later ones on

@@ -6,7 +6,8 @@ it), and planned deep suppression rolled. Then each planned battery or mortar fi
 Planned fire is read as the fire-plan rehearsal reads it (rules/flanders_fields/planning/rehearsal.py): a
 battery's planned fire comes from its artillery action roll ("This point will be pre-registered and does not
 require an order to acquire it, only an order to fire", ARTILLERY FIRE PLANS), each action one turn of fire
-(erratum artillery-two-actions); a mortar's planned fire is delivered; off-table batteries deviate as they
+(erratum artillery-two-actions), except a bombardment where the playsheet deploys it and rolls its effects
+in its own step (erratum planned-bombardment-order: one turn of fire); a mortar's planned fire is delivered; off-table batteries deviate as they
 arrive (erratum planned-fire-deviation); every stand fully under the template is attacked at full effect,
 partly under at -2 ("Any infantry platoon or support weapon which falls fully with the area of effect are
 attacked at full effect, if the platoon or weapon falls only partially within the area of effect it is
@@ -23,13 +24,19 @@ from rules.core.fire_cards import MEASURED, CardRoll, DiceGiven, FireCard, Fired
 from rules.core.game import Arrival, Filled, FillRequest, Outcome, PlanItem, Snapshot
 from rules.core.ruleset import Context
 from rules.flanders_fields.book import tables as T
-from rules.flanders_fields.errata import ARTILLERY_TWO_ACTIONS, PLANNED_FIRE_DEVIATION
+from rules.flanders_fields.errata import (
+    ARTILLERY_TWO_ACTIONS,
+    PLANNED_BOMBARDMENT_ORDER,
+    PLANNED_FIRE_DEVIATION,
+)
 from rules.flanders_fields.errata.fire_plan import SRC_DEVIATION_RULE, SRC_FIRE_PLANS
 from rules.flanders_fields.planning.rehearsal import (
     ARTILLERY_KIND,
     BATTERY_KINDS,
+    BOMBARDMENT_STEP,
     DEFAULT_FIRER,
     DEFAULT_MORTAR,
+    fires_on_order,
     range_from_rear,
 )
 from rules.flanders_fields.play import game_consequences, game_fill
@@ -162,7 +169,8 @@ def _card(snap: Snapshot, f: Mapping[str, Any], names: Mapping[int, str]) -> Fir
     polygon = Template(firer if not battery else "artillery", lands, AHEAD_DEG[side]).polygon(table)
     cov = classify(polygon, index_of(snap.units))
     close = set(cov.ambiguous)
-    times = int(ctx.value(ARTILLERY_TWO_ACTIONS)) if battery else 1
+    ordered = battery and fires_on_order(ctx, str(f["kind"]))
+    times = int(ctx.value(ARTILLERY_TWO_ACTIONS)) if ordered else 1
     fired_as = Filled("firer", firer, firer_why, SRC_FIRE_PLANS)
     stands = [
         _stand_roll(
@@ -185,7 +193,7 @@ def _card(snap: Snapshot, f: Mapping[str, Any], names: Mapping[int, str]) -> Fir
         "unless you say how it measured."
     ]
     first = None
-    if battery:
+    if ordered:
         first = _action_roll(snap, ctx, side, firer)
         notes.insert(
             0, f"The battery's artillery action roll: each action is one turn of fire, at most {times}."
@@ -193,7 +201,12 @@ def _card(snap: Snapshot, f: Mapping[str, Any], names: Mapping[int, str]) -> Fir
     what = f"{str(f['kind']).replace('-', ' ').capitalize()} of the {side}"
     if f.get("battery"):
         what += f", {f['battery']}"
-    source = "; ".join((SRC_FIRE_PLANS, SRC_AREA if battery else SRC_MORTAR_AREA, SRC_DEVIATION_RULE))
+    if battery and not ordered:
+        notes.insert(0, "Deployed and rolled in its step: one turn of fire, no action roll.")
+    rules = [SRC_FIRE_PLANS, SRC_AREA if battery else SRC_MORTAR_AREA, SRC_DEVIATION_RULE]
+    if f["kind"] == "bombardment" and BOMBARDMENT_STEP.has(snap.period):
+        rules.append(ctx.citation(PLANNED_BOMBARDMENT_ORDER))
+    source = "; ".join(rules)
     return FireCard(
         item_id=int(f["item_id"]),
         side=side,

@@ -146,3 +146,34 @@ def test_a_battery_deviates_as_it_arrives_by_the_appendix_method() -> None:
         variants={"planned-fire-deviation": "pre-registered"},
     )
     assert GAME.arrival_dice(pre, item) == ()
+
+
+def test_where_the_playsheet_rolls_bombardments_in_their_step_no_action_roll_is_asked() -> None:
+    """Mid and late playsheets: "4 BARRAGES AND BOMBARDMENTS DEPLOY PRE-PLANNED BARRAGES AND BOMBARDMENTS -
+    ROLL EFFECTS" (erratum planned-bombardment-order, default rolls-effects): one turn of fire, no order; the
+    other reading, "only an order to fire", asks for the battery's action roll, as the 1914 sheet (no step 4)
+    always does. The rehearsal reads the same."""
+    from rules.flanders_fields.planning.rehearsal import FireItem, Rules
+
+    fire = {**FIRE, "point": [60.0, 120.0]}
+    mid = Snapshot("flanders-fields", "mid", UNITS, 120.0, 180.0, turn=1, board={"fire": [fire]})
+    (card,) = GAME.arrival_cards(mid, {})
+    assert card.first is None and {s.times for s in card.stands} == {1}
+    assert "4 BARRAGES AND BOMBARDMENTS" in card.source
+    fired = GAME.arrival_fired(mid, card, {"11": [6], "12": [1], "13": [1]}, {}, {})
+    assert [r["unit_id"] for r in fired.rolls] == [11, 12, 13] and "1 turn of fire" in fired.effect
+    ordered = Snapshot(
+        "flanders-fields",
+        "mid",
+        UNITS,
+        120.0,
+        180.0,
+        variants={"planned-bombardment-order": "order-to-fire"},
+        turn=1,
+        board={"fire": [fire]},
+    )
+    (card,) = GAME.arrival_cards(ordered, {})
+    assert card.first is not None and card.first.resolver == "artillery-action"
+    item = FireItem("5", "bombardment", (60.0, 120.0), 1, 1, "field-gun", "artillery")
+    assert Rules("mid", {}).actions(item) == {1: Fraction(1)}
+    assert Rules("early", {}).actions(item)[0] == Fraction(1, 3)
