@@ -1,8 +1,8 @@
-"""Arrived fire-plan fire on the map (issue 26): on the Mons game in play, the attacker's bombardment planned for
-turn 1 over defender stands arrives as the turn starts; on the attacker's tablet, by touch, it is opened and
-applied to its covered stands in at most 3 taps, and every covered stand's marker is then on the defender's
-map and on the referee board. One tap undoes it. The card passes axe-core, its controls are 44 px targets and
-the page never scrolls sideways."""
+"""Arrived fire-plan fire on the map (issue 26): on the Mons game in play, the attacker's bombardment planned
+for turn 1 over defender stands arrives as the turn starts; on the attacker's device (1180x820, 820x1180,
+390x844 and 1920x1080), by touch, it is opened and applied to its covered stands in at most 3 taps, and every
+covered stand's marker is then on the defender's map and on the referee board. One tap undoes it. The card
+passes axe-core, its controls are 44 px targets and the page never scrolls sideways."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import (
+    REFEREE_SCREEN,
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
     assert_no_horizontal_scroll,
@@ -72,7 +73,9 @@ def markers_on_map(page: Any, unit_id: int) -> int:
 
 
 @pytest.mark.parametrize(
-    "viewport", [TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE], ids=lambda v: f"{v['width']}x{v['height']}"
+    "viewport",
+    [TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN],
+    ids=lambda v: f"{v['width']}x{v['height']}",
 )
 def test_an_arrived_bombardment_is_applied_in_three_taps_and_shows_everywhere(
     new_page: Any, viewport: dict[str, int]

@@ -172,26 +172,20 @@ def _card(snap: Snapshot, f: Mapping[str, Any], names: Mapping[int, str]) -> Fir
     ordered = battery and fires_on_order(ctx, str(f["kind"]))
     times = int(ctx.value(ARTILLERY_TWO_ACTIONS)) if ordered else 1
     fired_as = Filled("firer", firer, firer_why, SRC_FIRE_PLANS)
-    stands = [
-        _stand_roll(
-            snap,
-            ctx,
-            table,
-            side,
-            fired_as,
-            int(i),
-            under,
-            cov.class_of(i) if under == "close" else "",
-            times,
-        )
-        for under, ids in (("full", cov.full), ("partial", cov.partial), ("close", cov.ambiguous))
-        for i in ids
-        if under == "close" or i not in close
-    ]
     notes = [
         "Stands too close to call: measure them on the table; firestep rolls each as the map places it "
         "unless you say how it measured."
     ]
+    stands = []
+    for under, ids in (("full", cov.full), ("partial", cov.partial), ("close", cov.ambiguous)):
+        for i in ids:
+            if under != "close" and i in close:
+                continue
+            measured = cov.class_of(i) if under == "close" else ""
+            try:
+                stands.append(_stand_roll(snap, ctx, table, side, fired_as, int(i), under, measured, times))
+            except RulesError as e:  # the firing table has no such shot (e.g. this fire at a tank)
+                notes.append(f"{names.get(int(i), snap.unit(int(i)).name)} is not rolled: {e.message}")
     first = None
     if ordered:
         first = _action_roll(snap, ctx, side, firer)

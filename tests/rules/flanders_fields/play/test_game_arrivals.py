@@ -177,3 +177,33 @@ def test_where_the_playsheet_rolls_bombardments_in_their_step_no_action_roll_is_
     item = FireItem("5", "bombardment", (60.0, 120.0), 1, 1, "field-gun", "artillery")
     assert Rules("mid", {}).actions(item) == {1: Fraction(1)}
     assert Rules("early", {}).actions(item)[0] == Fraction(1, 3)
+
+
+def test_a_stand_the_firing_table_cannot_shoot_is_named_not_rolled() -> None:
+    """A tank on a 1914 table (the playsheet has no armour rows: "no tanks before mid 1915") under the fire:
+    the card still reads, naming the tank as not rolled, and rolls the platoon beside it."""
+    tank = UnitState(
+        20,
+        None,
+        "defender",
+        "platoon",
+        kind="tank",
+        name="Tank",
+        base="tank",
+        x=60.0,
+        y=120.0,
+        facing_deg=270.0,
+        state=dict(DEFAULTS),
+    )
+    snap = Snapshot(
+        "flanders-fields",
+        "early",
+        (tank, UNITS[1]),
+        120.0,
+        180.0,
+        turn=1,
+        board={"fire": [{**FIRE, "point": [60.0, 120.0]}]},
+    )
+    (card,) = GAME.arrival_cards(snap, {20: "A7V"})
+    assert [s.unit_id for s in card.stands] == [11]
+    assert any(n.startswith("A7V is not rolled") for n in card.notes)
