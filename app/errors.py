@@ -1,55 +1,146 @@
-"""The one place where domain errors become HTTP answers. Every error body is {"detail": ...}."""
+"""The one place where domain errors become HTTP answers. Every refusal's body is `refusal()`'s (ErrorOut):
+`detail` one sentence of at most 120 characters that says what to do, the rule and the field beside it."""
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import iter_route_contexts
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from rules.core.errors import NotFoundError, RulesError
 
+MAX_DETAIL = 120  # issue 26: a refusal is one sentence a player reads at a glance
+# A sentence ends inside the text where . ? or ! is followed by a space: "1.5 cm" and "(13.1)" do not end one.
+SENTENCE_BREAK = re.compile(r"[.?!]+\s")
+# The same test as a JSON Schema pattern for ErrorOut.detail (no look-ahead, for every regex engine).
+ONE_SENTENCE = r"^(?:[^.?!]|[.?!]+[^.?!\s])*[.?!]+$"
 
-class Conflict(Exception):
+
+def sentence(text: str) -> str:
+    """`text` written as a sentence: one line, a capital first letter, a full stop at the end."""
+    text = " ".join(str(text).split()).rstrip(" :;,")
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".?" else f"{text}."
+
+
+def is_one_sentence(text: str) -> bool:
+    """At most MAX_DETAIL characters, ending with "." or "?", with no sentence ending inside."""
+    return (
+        0 < len(text) <= MAX_DETAIL and text[-1] in ".?" and SENTENCE_BREAK.search(text.rstrip(".?")) is None
+    )
+
+
+def one_sentence(text: str, fallback: str) -> str:
+    """`text` as one sentence if it is one, else `fallback` (a fixed sentence saying what to do)."""
+    said = sentence(text)
+    return said if is_one_sentence(said) else fallback
+
+
+def short(value: object, width: int = 24) -> str:
+    """A value echoed from the request, cut to `width` characters."""
+    text = " ".join(str(value).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def choices(allowed: list[Any]) -> str:
+    """Allowed values in words: "a, b or c"."""
+    words = [str(a) for a in allowed]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def refusal(
+    detail: str,
+    *,
+    why: str | None = None,
+    field: str | None = None,
+    allowed: Any = None,
+    source: str | None = None,
+    errors: list[dict[str, Any]] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """Every refusal's body (see ErrorOut): `detail` one sentence saying what to do, the rest beside it."""
+    why = why or detail
+    detail = one_sentence(detail, "The request was refused: see why.")
+    body: dict[str, Any] = {"detail": detail, "why": why}
+    for key, value in (("field", field), ("allowed", allowed), ("source", source), ("errors", errors)):
+        if value is not None:
+            body[key] = value
+    return {**body, **extra}
+
+
+class Refused(Exception):
+    """A refusal of the app: `message` is its sentence, saying what to do; `why`, where given, the reason in
+    full (else the message) and `source` the printed rule."""
+
+    def __init__(self, message: str, why: str | None = None, source: str | None = None) -> None:
+        self.message = message
+        self.why = why or message
+        self.source = source
+        super().__init__(message)
+
+
+class Conflict(Refused):
     """A stale write: the client's version is not the current one (HTTP 409, with the current state)."""
 
-    def __init__(self, message: str, current: Any = None) -> None:
-        self.message = message
+    def __init__(
+        self, message: str, current: Any = None, why: str | None = None, source: str | None = None
+    ) -> None:
         self.current = current
-        super().__init__(message)
+        super().__init__(message, why, source)
 
 
-class Forbidden(Exception):
-    def __init__(self, message: str) -> None:
-        self.message = message
-        super().__init__(message)
+class Forbidden(Refused):
+    pass
 
 
-class Unauthorized(Exception):
-    def __init__(self, message: str = "a bearer token is required") -> None:
-        self.message = message
-        super().__init__(message)
+class Unauthorized(Refused):
+    def __init__(
+        self,
+        message: str = "Send this device's token: Authorization: Bearer or the cookie",
+        why: str | None = None,
+    ) -> None:
+        super().__init__(message, why)
 
 
-class TooManyRequests(Exception):
+class TooManyRequests(Refused):
     """Too many failed join codes or tokens from one client address, or too many rehearsals at once (HTTP 429
     with Retry-After)."""
 
     def __init__(self, message: str, retry_after: int) -> None:
-        self.message = message
         self.retry_after = retry_after
         super().__init__(message)
 
 
-class ErrorOut(BaseModel):
-    """Every error answer: `detail` is a message, or a list of {loc, msg, type, allowed?} for bad fields."""
+class FieldError(BaseModel):
+    loc: list[str | int]
+    msg: str
+    type: str
+    allowed: Any = None
 
-    detail: Any
+
+class ErrorOut(BaseModel):
+    """Every refusal (docs/api.md, "Refusals"): `detail` is one sentence of at most 120 characters that says
+    what to do; beside it the request `field` it is about, the `allowed` values, `why` (the rule or reason
+    in full) and `source` (the printed rule), where there are such; `errors` lists every bad field of a 422;
+    `current` is the current state with a 409."""
+
+    detail: str = Field(max_length=MAX_DETAIL, pattern=ONE_SENTENCE)
+    why: str
+    field: str | None = None
+    allowed: Any = None
+    source: str | None = None
+    errors: list[FieldError] | None = None
+    current: Any = None
 
 
 def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -59,69 +150,169 @@ def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         401: "No or unknown bearer token",
         403: "The token may not do this",
         404: "Not found",
-        409: "Stale write: the body has the current state",
-        413: "The request body is over the size limit (app/guard/limits.py): names the limit in bytes",
-        422: "Invalid input: names the field and the allowed values",
+        409: "Stale write or not now: `current` has the current state",
+        413: "The request body is over the size limit (app/guard/limits.py): `allowed` names it in bytes",
+        422: "Invalid input: `field` names the field, `allowed` the allowed values, `errors` every bad field",
         429: "Too many failed attempts from this address, or too much work at once: Retry-After gives the "
         "seconds to wait",
     }
     return {c: {"model": ErrorOut, "description": text[c]} for c in codes}
 
 
-def _field_error(loc: list[str | int], msg: str, allowed: list[Any] | None = None) -> dict[str, Any]:
-    err: dict[str, Any] = {"loc": loc, "msg": msg, "type": "value_error"}
+def field_error(
+    loc: list[str | int], msg: str, kind: str = "value_error", allowed: Any = None
+) -> dict[str, Any]:
+    err: dict[str, Any] = {"loc": loc, "msg": msg, "type": kind}
     if allowed is not None:
         err["allowed"] = allowed
     return err
 
 
+def field_of(loc: list[str | int] | tuple[str | int, ...]) -> str:
+    """The request field a location names: ["body", "attacker", "kind"] is "attacker.kind"."""
+    parts = list(loc)
+    if parts and parts[0] in ("body", "query", "path", "header", "cookie"):
+        parts = parts[1:] or parts
+    return ".".join(str(p) for p in parts)
+
+
+def rules_refusal(exc: RulesError) -> dict[str, Any]:
+    """A RulesError's body: its reason as the sentence, naming the allowed values when they fit."""
+    reason = sentence(exc.reason)
+    detail = reason
+    if exc.allowed:
+        detail = sentence(f"{exc.reason.rstrip('. ')}: pick {choices(exc.allowed)}")
+    if not is_one_sentence(detail):
+        detail = one_sentence(reason, f"Change {short(exc.field, 40)}: see why it is refused.")
+    loc: list[str | int] = ["body", *(int(p) if p.isdigit() else p for p in exc.field.split("."))]
+    return refusal(
+        detail,
+        why=exc.message,
+        field=exc.field,
+        allowed=exc.allowed,
+        source=exc.source,
+        errors=[field_error(loc, exc.message, allowed=exc.allowed)],
+    )
+
+
+def validation_refusal(errors: list[dict[str, Any]]) -> dict[str, Any]:
+    """A 422 from the request models: the first bad field as the sentence, every one under `errors`."""
+    first = errors[0]
+    field = field_of(first["loc"])
+    msg = str(first["msg"]).removeprefix("Value error, ")
+    if first["type"] == "missing":
+        said = f"Give {field}: it is required."
+    elif first["type"] == "extra_forbidden":
+        said = f"Leave out {field}: it is not a field here."
+    elif first["type"] == "json_invalid":
+        said = "Send the body as valid JSON."
+    else:
+        said = f"Fix {field}: {msg[:1].lower()}{msg[1:]}"
+    detail = one_sentence(said, f"Fix {short(field, 40)}: see why it is refused.")
+    return refusal(detail, why=msg, field=field, allowed=first.get("allowed"), errors=errors)
+
+
+def not_found_refusal(exc: NotFoundError) -> dict[str, Any]:
+    name = exc.name if exc.name.startswith("(") or exc.name.isdigit() else repr(short(exc.name))
+    detail = one_sentence(f"There is no {exc.what} {name}: check it and try again", "Check the address.")
+    return refusal(detail, why=exc.message, field=exc.what, allowed=exc.allowed)
+
+
+HTTP_SENTENCES = {
+    400: "Send a well-formed body: this one could not be read.",
+    404: "Nothing is at this address: check the link.",
+    409: "This changed meanwhile: reload and try again.",
+    403: "This device may not do that: ask the referee.",
+    401: "Join again: this device's token is not accepted here.",
+    413: "Send a smaller request.",
+    422: "Check what you sent: see why it is refused.",
+    429: "Too many tries at once: wait a little and try again.",
+}
+
+
+def _said(status: int, message: str) -> str:
+    return one_sentence(message, HTTP_SENTENCES.get(status, "The request was refused: see why."))
+
+
+def _documented(app: FastAPI) -> None:
+    """FastAPI documents every 422 as its own HTTPValidationError; the answer is a refusal (ErrorOut)."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            text = json.dumps(generate()).replace(
+                '"#/components/schemas/HTTPValidationError"', '"#/components/schemas/ErrorOut"'
+            )
+            schema = json.loads(text)
+            schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+            for name in ("HTTPValidationError", "ValidationError"):
+                schemas.pop(name, None)
+            defs = ErrorOut.model_json_schema(ref_template="#/components/schemas/{model}")
+            schemas.update(defs.pop("$defs", {}))
+            schemas.setdefault("ErrorOut", defs)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def install(app: FastAPI) -> None:
+    _documented(app)
+
     @app.exception_handler(RulesError)
     async def _rules_error(_req: Request, exc: RulesError) -> JSONResponse:
-        loc: list[str | int] = ["body", *(int(p) if p.isdigit() else p for p in exc.field.split("."))]
-        return JSONResponse(
-            status_code=422, content={"detail": [_field_error(loc, exc.message, exc.allowed)]}
-        )
+        return JSONResponse(status_code=422, content=rules_refusal(exc))
 
     @app.exception_handler(NotFoundError)
     async def _not_found(_req: Request, exc: NotFoundError) -> JSONResponse:
-        return JSONResponse(status_code=404, content={"detail": exc.message})
+        return JSONResponse(status_code=404, content=not_found_refusal(exc))
 
     @app.exception_handler(Conflict)
     async def _conflict(_req: Request, exc: Conflict) -> JSONResponse:
-        return JSONResponse(status_code=409, content={"detail": exc.message, "current": exc.current})
+        body = refusal(_said(409, exc.message), why=exc.why, source=exc.source, current=exc.current)
+        return JSONResponse(status_code=409, content=body)
 
     @app.exception_handler(Forbidden)
     async def _forbidden(_req: Request, exc: Forbidden) -> JSONResponse:
-        return JSONResponse(status_code=403, content={"detail": exc.message})
+        return JSONResponse(
+            status_code=403, content=refusal(_said(403, exc.message), why=exc.why, source=exc.source)
+        )
 
     @app.exception_handler(Unauthorized)
     async def _unauthorized(_req: Request, exc: Unauthorized) -> JSONResponse:
         return JSONResponse(
-            status_code=401, content={"detail": exc.message}, headers={"WWW-Authenticate": "Bearer"}
+            status_code=401,
+            content=refusal(_said(401, exc.message), why=exc.why),
+            headers={"WWW-Authenticate": "Bearer"},
         )
 
     @app.exception_handler(TooManyRequests)
     async def _too_many(_req: Request, exc: TooManyRequests) -> JSONResponse:
         return JSONResponse(
-            status_code=429, content={"detail": exc.message}, headers={"Retry-After": str(exc.retry_after)}
+            status_code=429,
+            content=refusal(_said(429, exc.message), why=exc.why),
+            headers={"Retry-After": str(exc.retry_after)},
         )
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_req: Request, exc: RequestValidationError) -> JSONResponse:
-        # Same shape as FastAPI's, minus the echoed input (which may be large or not JSON-serialisable).
-        detail = [
-            {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "value_error")}
+        # FastAPI's list, minus the echoed input (which may be large or not JSON-serialisable).
+        errors = [
+            field_error(list(e.get("loc", ())), e.get("msg", ""), e.get("type", "value_error"))
             for e in exc.errors()
         ]
-        return JSONResponse(status_code=422, content={"detail": detail})
+        return JSONResponse(status_code=422, content=validation_refusal(errors))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(req: Request, exc: StarletteHTTPException) -> JSONResponse:
         headers = exc.headers
+        detail = _said(exc.status_code, "")
         if exc.status_code == 405:
-            headers = {**(headers or {}), "Allow": _allowed_methods(req)}
-        return JSONResponse(status_code=exc.status_code, content={"detail": exc.detail}, headers=headers)
+            allow = _allowed_methods(req)
+            headers = {**(headers or {}), "Allow": allow}
+            detail = f"Use {allow} at this address, not {short(req.method, 12)}."
+        body = refusal(detail, why=str(exc.detail))
+        return JSONResponse(status_code=exc.status_code, content=body, headers=headers)
 
 
 def _allowed_methods(req: Request) -> str:

@@ -24,7 +24,9 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
@@ -171,6 +173,31 @@ def migrated_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
     template = request.getfixturevalue("postgresql_template")
     with _postgresql_database(_postgresql_base(), template=template) as url:
         yield url
+
+
+def refusal_is_one_sentence(response: httpx.Response) -> None:
+    """Issue 26, on every answer of every test client: a JSON refusal (4xx) says what to do in one sentence of
+    at most 120 characters, with `why` beside it (tests/app/test_refusals.py)."""
+    from app.errors import is_one_sentence
+
+    if 400 <= response.status_code < 500 and "json" in response.headers.get("content-type", ""):
+        response.read()
+        body = response.json()
+        assert is_one_sentence(body.get("detail", "")) and body.get("why"), (str(response.url), body)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _every_client_checks_refusals() -> Iterator[None]:
+    """Every TestClient a test makes (the fixtures' and the hostile suites' own) checks each answer it gets."""
+    original = TestClient.__init__
+
+    def checked(self: TestClient, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        self.event_hooks["response"].append(refusal_is_one_sentence)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(TestClient, "__init__", checked)
+        yield
 
 
 def make_client(url: str, var_dir: Path) -> TestClient:

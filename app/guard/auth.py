@@ -222,8 +222,9 @@ def presented_token(
     already been written to some access log, and the client should hear why it does not work."""
     if "token" in request.query_params:
         raise Unauthorized(
-            "tokens are not accepted in the query string (URLs end up in logs): send Authorization: Bearer "
-            "or the cookie; the event stream takes ?ticket= from GET /api/v1/games/{game_id}/stream-ticket"
+            "Send the token as Authorization: Bearer or the cookie, never in the query string",
+            why="tokens are not accepted in the query string (URLs end up in logs): send Authorization: Bearer "
+            "or the cookie; the event stream takes ?ticket= from GET /api/v1/games/{game_id}/stream-ticket",
         )
     if bearer is not None and bearer.credentials:
         return bearer.credentials

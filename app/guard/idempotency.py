@@ -54,7 +54,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.db import BOOKKEEPING, commit_bookkeeping
 from app.data.models import CampaignToken, IdempotentResponse, Token, utcnow
-from app.errors import Conflict, TooManyRequests
+from app.errors import Conflict, TooManyRequests, field_error, refusal
 from app.guard import security
 from app.guard.auth import COOKIE_NAME, digest
 
@@ -72,6 +72,7 @@ STALE_AFTER = timedelta(seconds=30)
 # status_code of a claim whose request committed its change but has not stored its answer yet.
 ACTED = 0
 LOST = "this tap was carried out, but its answer was lost when the server stopped: reload to see the change"
+LOST_SAID = "Reload to see the change: this tap was carried out but its answer was lost."
 FAILED = "the server failed after carrying out this request: the change is in the log; reload to see it"
 
 
@@ -80,10 +81,9 @@ def _repeatable(status: int) -> bool:
     return status >= 500 or status in (401, 408, 425, 429)
 
 
-def _refusal(status: int, msg: str) -> tuple[int, bytes]:
-    detail = [{"loc": ["header", HEADER], "msg": msg, "type": "value_error"}]
-    body = {"detail": detail} if status == 422 else {"detail": msg}
-    return status, json.dumps(body).encode()
+def _refusal(status: int, said: str, why: str) -> tuple[int, bytes]:
+    errors = [field_error(["header", HEADER], why)] if status == 422 else None
+    return status, json.dumps(refusal(said, why=why, field=HEADER, errors=errors)).encode()
 
 
 @dataclass(frozen=True)
@@ -229,12 +229,11 @@ async def _send_unknown_token(send: Send) -> None:
     try:
         security.token_failed()
     except TooManyRequests as e:
-        body = json.dumps({"detail": e.message}).encode()
+        body = json.dumps(refusal(e.message, why=e.message)).encode()
         await _send_answer(send, 429, "application/json", body, False, (("retry-after", str(e.retry_after)),))
         return
-    body = json.dumps(
-        {"detail": f"unknown token: {HEADER} keys the writes of a device of this server"}
-    ).encode()
+    why = f"unknown token: {HEADER} keys the writes of a device of this server"
+    body = json.dumps(refusal("Join again: this device's token is unknown here.", why=why)).encode()
     await _send_answer(send, 401, "application/json", body, False, (("www-authenticate", "Bearer"),))
 
 
@@ -300,12 +299,13 @@ class IdempotentWrites:
                     return
             if claim == "lost":
                 # `carried_out` tells the browser's outbox the tap was made (it is not queued again).
-                lost = {"detail": LOST, "carried_out": True}
+                lost = refusal(LOST_SAID, why=LOST, carried_out=True)
                 await _send_answer(send, 409, "application/json", json.dumps(lost).encode(), replayed=False)
                 return
             if claim == "mismatch":
                 status, text = _refusal(
                     422,
+                    f"Send a new {HEADER} with each new request: this one was used for another.",
                     f"this {HEADER} was already used for another request (method, path or body): "
                     "send a new key with each new request",
                 )
@@ -321,7 +321,9 @@ class IdempotentWrites:
                 break
             if time.monotonic() > deadline:
                 status, text = _refusal(
-                    409, f"a request with this {HEADER} is still being answered: repeat it in a moment"
+                    409,
+                    "Repeat this in a moment: a request with the same key is still being answered.",
+                    f"a request with this {HEADER} is still being answered: repeat it in a moment",
                 )
                 await _send_answer(send, status, "application/json", text, replayed=False)
                 return
@@ -331,14 +333,21 @@ class IdempotentWrites:
     @staticmethod
     def _check(keys: list[str], headers: Headers) -> tuple[int, bytes] | None:
         if len(keys) > 1:
-            return _refusal(422, f"send one {HEADER} header, not {len(keys)}")
+            return _refusal(
+                422,
+                f"Send one {HEADER} header, not {len(keys)}.",
+                f"send one {HEADER} header, not {len(keys)}",
+            )
         if not KEY_PATTERN.fullmatch(keys[0]):
             return _refusal(
-                422, f"{HEADER} must be 8 to 64 characters of A-Z, a-z, 0-9, '-' and '_' (a UUID fits)"
+                422,
+                f"Make the {HEADER} 8 to 64 characters of A-Z, a-z, 0-9, - and _ (a UUID fits).",
+                f"{HEADER} must be 8 to 64 characters of A-Z, a-z, 0-9, '-' and '_' (a UUID fits)",
             )
         if _presented_token(headers) is None:
             return _refusal(
                 422,
+                f"Send the {HEADER} with the device's token (Authorization: Bearer or the cookie).",
                 f"{HEADER} keys a device's repeated writes: send it with the device's token "
                 "(Authorization: Bearer or the cookie)",
             )

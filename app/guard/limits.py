@@ -17,6 +17,8 @@ from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.errors import field_error, field_of, refusal, short
+
 # -- request body size ----------------------------------------------------------------------------------------
 # The largest legitimate request is a game with a full table of terrain (MAX_VERTICES_TOTAL vertices at
 # ~40 bytes each written with full float precision, plus MAX_FEATURES property maps) and its forces:
@@ -24,16 +26,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 MAX_BODY_BYTES_DEFAULT = 2 * 1024 * 1024
 
 
-def too_large_detail(max_bytes: int) -> list[dict[str, Any]]:
-    """The errors.py shape (a list of field errors) for a body over the limit."""
-    return [
-        {
-            "loc": ["body"],
-            "msg": f"the request body is larger than the limit of {max_bytes} bytes",
-            "type": "content_too_large",
-            "allowed": {"max_bytes": max_bytes},
-        }
-    ]
+def too_large(max_bytes: int) -> dict[str, Any]:
+    """The errors.py refusal for a body over the limit."""
+    why = f"the request body is larger than the limit of {max_bytes} bytes"
+    allowed = {"max_bytes": max_bytes}
+    return refusal(
+        f"Send at most {max_bytes} bytes: this request is larger.",
+        why=why,
+        field="body",
+        allowed=allowed,
+        errors=[field_error(["body"], why, "content_too_large", allowed)],
+    )
 
 
 class BodyTooLarge(HTTPException):
@@ -52,7 +55,7 @@ def install(app: FastAPI, max_bytes: int) -> None:
         assert isinstance(exc, BodyTooLarge)
         return JSONResponse(
             status_code=413,
-            content={"detail": too_large_detail(exc.max_bytes)},
+            content=too_large(exc.max_bytes),
             headers={"Connection": "close"},
         )
 
@@ -72,7 +75,7 @@ class BodySizeLimit:
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = JSONResponse(
             status_code=413,
-            content={"detail": too_large_detail(self.max_bytes)},
+            content=too_large(self.max_bytes),
             headers={"Connection": "close"},
         )
         await response(scope, receive, send)
@@ -118,10 +121,15 @@ class BodySizeLimit:
 # a 422 naming where it is, instead of failing at the database.
 
 
-def nul_detail(loc: list[str | int]) -> list[dict[str, Any]]:
-    return [
-        {"loc": loc, "msg": "the text contains a NUL character (0x00), which is not allowed", "type": "nul"}
-    ]
+def nul_refused(loc: list[str | int]) -> dict[str, Any]:
+    why = "the text contains a NUL character (0x00), which is not allowed"
+    field = field_of(loc)
+    return refusal(
+        f"Remove the NUL character (0x00) from {short(field, 40)}.",
+        why=why,
+        field=field,
+        errors=[field_error(loc, why, "nul")],
+    )
 
 
 def _nul_in_json(value: Any, loc: list[str | int]) -> list[str | int] | None:
@@ -142,15 +150,16 @@ def _nul_in_json(value: Any, loc: list[str | int]) -> list[str | int] | None:
     return None
 
 
-def non_utf8_json_detail() -> list[dict[str, Any]]:
-    return [
-        {
-            "loc": ["body"],
-            "msg": "a JSON body must be encoded as UTF-8 (RFC 8259 section 8.1), not UTF-16 or UTF-32",
-            "type": "json_encoding",
-            "allowed": {"encoding": "utf-8"},
-        }
-    ]
+def non_utf8_json() -> dict[str, Any]:
+    why = "a JSON body must be encoded as UTF-8 (RFC 8259 section 8.1), not UTF-16 or UTF-32"
+    allowed = {"encoding": "utf-8"}
+    return refusal(
+        "Send the JSON body encoded as UTF-8.",
+        why=why,
+        field="body",
+        allowed=allowed,
+        errors=[field_error(["body"], why, "json_encoding", allowed)],
+    )
 
 
 def _read_as_json(content_type: str) -> bool:
@@ -214,13 +223,11 @@ class RefuseNul:
                     break
             content_type = dict(scope.get("headers", ())).get(b"content-type", b"").decode("latin-1").lower()
             if body and _read_as_json(content_type) and json.detect_encoding(body) not in UTF8:
-                await JSONResponse(status_code=422, content={"detail": non_utf8_json_detail()})(
-                    scope, receive, send
-                )
+                await JSONResponse(status_code=422, content=non_utf8_json())(scope, receive, send)
                 return
             where = _nul_in_body(body, content_type)
         if where is not None:
-            await JSONResponse(status_code=422, content={"detail": nul_detail(where)})(scope, receive, send)
+            await JSONResponse(status_code=422, content=nul_refused(where))(scope, receive, send)
             return
 
         async def replay() -> Message:

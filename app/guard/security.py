@@ -44,7 +44,7 @@ from starlette.requests import Request, cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.config import Settings
-from app.errors import TooManyRequests
+from app.errors import TooManyRequests, refusal
 
 # -- CSRF ---------------------------------------------------------------------------------------------------
 CSRF_COOKIE = "firestep_csrf"
@@ -78,6 +78,7 @@ SIGN_IN_FORMS = frozenset(
 SIGN_IN_API = frozenset({("POST", "/api/v1/join"), ("POST", "/api/v1/campaigns/join")})
 NOTICE_HEADER = "X-Firestep-Notice"  # a plain sentence that net-status.js shows for a refused htmx request
 
+CSRF_SENTENCE = f"Send the {CSRF_COOKIE} cookie's value in the {CSRF_HEADER} header, or use a bearer token."
 CSRF_REFUSED_API = (
     f"missing or invalid CSRF token: a request authorised by a cookie must send the {CSRF_HEADER} header "
     f"(or the {CSRF_FIELD} form field) with the value of the {CSRF_COOKIE} cookie, from a page of this "
@@ -140,7 +141,9 @@ def _refusal_sender(templates: Jinja2Templates) -> Callable[[Scope, Send], Await
     async def send_refusal(scope: Scope, send: Send) -> None:
         response: Response
         if scope["path"].startswith("/api/"):
-            response = JSONResponse({"detail": CSRF_REFUSED_API}, status_code=403)
+            response = JSONResponse(
+                refusal(CSRF_SENTENCE, why=CSRF_REFUSED_API, field=CSRF_HEADER), status_code=403
+            )
         else:
             context = {"title": "Not accepted", "message": CSRF_REFUSED_PAGE}
             response = templates.TemplateResponse(

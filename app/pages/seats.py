@@ -177,7 +177,7 @@ def seat_named(session: Session, secret_key: str, entered: str) -> tuple[int, st
         raise NotFoundError("token", "(not shown)")
     if row.revoked_at is not None:
         raise Unauthorized(
-            "That token has been withdrawn. Ask the referee for a new one (firestep credentials GAME_ID)."
+            "That token has been withdrawn: ask the referee for a new one (firestep credentials GAME_ID)."
         )
     return row.game_id, row.role
 

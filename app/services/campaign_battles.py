@@ -237,8 +237,9 @@ def _waiting_or_refuse(state: CampaignState, what: str) -> tuple[int, int]:
     if waiting is None:
         where = "the campaign is over" if state.phase == "finished" else f"it is at the {state.phase} step"
         raise Conflict(
-            f"no campaign battle is waiting for its result ({where}): {what} once both sides have committed "
-            "their troops to a battle"
+            f"No campaign battle is waiting for its result: {what} once both sides commit troops",
+            why=f"no campaign battle is waiting for its result ({where}): {what} once both sides have committed "
+            "their troops to a battle",
         )
     return waiting
 

@@ -156,10 +156,8 @@ def _run(fn: Callable[..., Any], *args: Any) -> dict[str, Any]:
     except BrokenProcessPool:  # the worker died (killed, out of memory): once more, with a new one
         answer = _submit(fn, *args)
     if isinstance(answer, tuple):  # RulesError does not survive pickling as it is: its parts come back
-        _, field, message, allowed = answer
-        error = RulesError(field, message)  # the message already names the allowed values
-        error.allowed = allowed
-        raise error
+        _, field, reason, allowed, source, why = answer
+        raise RulesError(field, reason, allowed, source, why)
     assert isinstance(answer, dict)
     return answer
 
@@ -174,10 +172,10 @@ def _rehearse(
     turns: int | None,
     seed: int,
     samples: int,
-) -> dict[str, Any] | tuple[str, str, str, list[Any] | None]:
+) -> dict[str, Any] | tuple[str, str, str, list[Any] | None, str | None, str | None]:
     """In the worker process: the plan rehearsed by the game's rule set, as the answer's body, or a
     refusal's parts."""
     try:
         return get_game_rules(ruleset).rehearse(snapshot, side, items, names, options, turns, seed, samples)
     except RulesError as e:
-        return ("refused", e.field, e.message, e.allowed)
+        return ("refused", e.field, e.reason, e.allowed, e.source, e.why)

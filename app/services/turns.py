@@ -128,10 +128,15 @@ def rules_of_play(
     if refused is None:
         return None
     if override:
-        return {"by": viewer.role, "refused": refused}
+        return {
+            "by": viewer.role,
+            "refused": getattr(refused, "why", refused),
+        }  # the rule in full, for the log
     step = step_of(game)
     raise Conflict(
         refused,
+        why=getattr(refused, "why", None),  # a rule set's Refusal gives the rule in full and its source
+        source=getattr(refused, "source", None),
         current={
             "status": game.status,
             "turn": game.turn,

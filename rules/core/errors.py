@@ -10,12 +10,25 @@ class RulesError(ValueError):
     """Input the rules cannot accept (HTTP 422).
 
     `field` is a dotted path into the request ("attacker.kind", "dice.0"); `allowed` lists the values
-    that would have been accepted, so the message can name them.
+    that would have been accepted, so the message can name them. `reason` is the message as raised, without
+    that list: one short clause the API answers as its one-sentence refusal (app/errors.py), so it is
+    written to say what to do; `why`, where given, is the rule in full, and `source` the printed rule.
     """
 
-    def __init__(self, field: str, message: str, allowed: Iterable[Any] | None = None) -> None:
+    def __init__(
+        self,
+        field: str,
+        message: str,
+        allowed: Iterable[Any] | None = None,
+        source: str | None = None,
+        why: str | None = None,
+    ) -> None:
         self.field = field
+        self.reason = message
+        self.source = source
+        self.why = why
         self.allowed = list(allowed) if allowed is not None else None
+        message = why or message
         if self.allowed is not None:
             message = f"{message} (allowed: {', '.join(str(a) for a in self.allowed)})"
         self.message = message
@@ -34,3 +47,17 @@ class NotFoundError(LookupError):
             message += f" (allowed: {', '.join(self.allowed)})"
         self.message = message
         super().__init__(message)
+
+
+class Refusal(str):
+    """A refusal of the rules of play: the string is its one sentence (at most 120 characters, saying what
+    to do); `why` is the rule in full and `source` the printed line it comes from."""
+
+    why: str
+    source: str | None
+
+    def __new__(cls, sentence: str, why: str, source: str | None = None) -> Refusal:
+        made = super().__new__(cls, sentence)
+        made.why = why
+        made.source = source
+        return made

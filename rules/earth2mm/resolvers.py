@@ -383,7 +383,8 @@ def recovery_resilience(ctx: Context, req: RecoveryRequest) -> tuple[int, list[M
     if req.cover is None:
         raise RulesError(
             "cover",
-            "under the reading 'current' of recovery-resilience the die is rolled against Resilience in "
+            "give the platoon's terrain and posture: this reading rolls against Resilience in cover",
+            why="under the reading 'current' of recovery-resilience the die is rolled against Resilience in "
             "cover: give the platoon's terrain and posture",
         )
     return resilience(ctx, req.resilience, req.cover, "cover")

@@ -344,9 +344,10 @@ class Dusk(Resolver[DuskRequest]):
             first = DUSK_FIRST_DEFENDER_TURN if req.player == "defender" else DUSK_FIRST_DEFENDER_TURN + 1
             raise RulesError(
                 "game_turn",
-                f"the first roll for nightfall is at the start of the Defender's turn {DUSK_FIRST_DEFENDER_TURN}; "
-                f"the {req.player} first rolls at turn {first}",
+                f"wait for turn {first}: the {req.player} rolls for nightfall from then on",
                 range(first, DUSK_TURN_LIMIT + 1),
+                why=f"the first roll for nightfall is at the start of the Defender's turn {DUSK_FIRST_DEFENDER_TURN}; "
+                f"the {req.player} first rolls at turn {first}",
             )
 
     def dice(self, req: DuskRequest, ctx: Context) -> tuple[int, ...]:

@@ -247,9 +247,10 @@ class DivisionalIntegrity(Resolver[AttackersRequest]):
         if req.divisions_among_attackers > 1:
             raise RulesError(
                 "divisions_among_attackers",
-                "only units of the same division may take part in the same attack (18.3); units of other "
-                "divisions may make a separate attack on the same enemy unit",
+                "attack with one division's units: others make a separate attack on the same enemy (18.3)",
                 [1],
+                why="only units of the same division may take part in the same attack (18.3); units of other "
+                "divisions may make a separate attack on the same enemy unit",
             )
 
     def evaluate(self, req: AttackersRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:

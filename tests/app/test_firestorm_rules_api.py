@@ -88,7 +88,7 @@ def test_what_the_rules_do_not_allow_is_422_naming_the_field(
 ) -> None:
     r = sqlite_client.post(f"{API}/{resolver}", json=body)
     assert r.status_code == 422, r.text
-    assert r.json()["detail"][0]["loc"] == ["body", field]
+    assert r.json()["errors"][0]["loc"] == ["body", field]
 
 
 def test_errata_list_the_new_readings_with_sources(sqlite_client: TestClient) -> None:

@@ -117,7 +117,7 @@ def test_datasets_are_served_with_a_source(sqlite_client: TestClient, name: str,
 
 def test_per_period_dataset_needs_a_known_period(sqlite_client: TestClient) -> None:
     r = sqlite_client.get(f"{BASE}/firing-table?period=1918")
-    assert r.status_code == 422 and r.json()["detail"][0]["allowed"] == ["early", "mid", "late"]
+    assert r.status_code == 422 and r.json()["errors"][0]["allowed"] == ["early", "mid", "late"]
 
 
 # (resolver, body, loc, allowed values the answer must name)
@@ -250,7 +250,7 @@ def test_invalid_requests_answer_422_naming_the_field(
 ) -> None:
     r = sqlite_client.post(f"{BASE}/{resolver}", json=body)
     assert r.status_code == 422, r.text
-    errors = r.json()["detail"]
+    errors = r.json()["errors"]
     hit = [e for e in errors if e["loc"] == loc]
     assert hit, errors
     text = " ".join([hit[0]["msg"], *(str(a) for a in hit[0].get("allowed", []))])

@@ -97,13 +97,13 @@ def test_bad_input_is_422_naming_the_field(sqlite_client: TestClient, resolver_i
     body, field = BAD[resolver_id]
     r = sqlite_client.post(f"{BASE}/{resolver_id}", json=body)
     assert r.status_code == 422, r.text
-    assert named(r.json()["detail"], field), r.json()
+    assert named(r.json()["errors"], field), r.json()
 
 
 def test_air_attack_outside_late_names_allowed_period(sqlite_client: TestClient) -> None:
     r = sqlite_client.post(f"{BASE}/air-attack", json={"period": "early", "dice": [1, 1]})
     assert r.status_code == 422
-    detail = r.json()["detail"][0]
+    detail = r.json()["errors"][0]
     assert detail["loc"][-1] == "period" and detail["allowed"] == ["late"]
 
 

@@ -36,7 +36,7 @@ def test_movement_table_per_period(sqlite_client: TestClient) -> None:
     assert r.json()["terrain"]["road"]["cavalry"]["allowance_cm"] == 35
     bad = sqlite_client.get(f"{BASE}/movement-table", params={"period": "1914"})
     assert bad.status_code == 422
-    assert bad.json()["detail"][0]["allowed"] == ["early", "mid", "late"]
+    assert bad.json()["errors"][0]["allowed"] == ["early", "mid", "late"]
 
 
 def test_organisation_force_counts_over_http(sqlite_client: TestClient) -> None:
@@ -86,4 +86,4 @@ def test_movement_refusals_are_422_naming_the_field(
 ) -> None:
     r = sqlite_client.post(f"{BASE}/movement", json=body)
     assert r.status_code == 422
-    assert r.json()["detail"][0]["loc"] == loc
+    assert r.json()["errors"][0]["loc"] == loc

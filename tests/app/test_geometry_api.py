@@ -50,10 +50,10 @@ def test_coverage_refuses_duplicate_ids_and_unknown_kinds(sqlite_client: TestCli
         },
     )
     assert r.status_code == 422
-    assert r.json()["detail"][0]["loc"] == ["body", "stands", 1, "id"]
+    assert r.json()["errors"][0]["loc"] == ["body", "stands", 1, "id"]
     r = sqlite_client.post(f"{API}/coverage", json={"template": {"kind": "howitzer", "center": [0, 0]}})
     assert r.status_code == 422
-    assert r.json()["detail"][0]["loc"][:3] == ["body", "template", "kind"]
+    assert r.json()["errors"][0]["loc"][:3] == ["body", "template", "kind"]
 
 
 def test_mg_fire_beaten_zone_penalties(sqlite_client: TestClient) -> None:
@@ -82,7 +82,7 @@ def test_mg_fire_outside_the_arc_is_a_422_naming_aim_deg(sqlite_client: TestClie
     body = {"gun": {"center": [60, 10], "facing_deg": 90}, "aim_deg": 170, "stands": []}
     r = sqlite_client.post(f"{API}/mg-fire", json=body)
     assert r.status_code == 422
-    assert r.json()["detail"][0]["loc"] == ["body", "aim_deg"]
+    assert r.json()["errors"][0]["loc"] == ["body", "aim_deg"]
 
 
 def test_block_house_range_follows_the_erratum(sqlite_client: TestClient) -> None:
@@ -130,7 +130,7 @@ def test_line_of_sight_bad_geometry_names_the_feature(sqlite_client: TestClient)
     body = {"viewer": _inf("v", 60, 10), "target": _inf("t", 60, 50), "terrain": _fc(bad)}
     r = sqlite_client.post(f"{API}/line-of-sight", json=body)
     assert r.status_code == 422
-    assert r.json()["detail"][0]["loc"] == ["body", "terrain", "features", 0, "geometry"]
+    assert r.json()["errors"][0]["loc"] == ["body", "terrain", "features", 0, "geometry"]
 
 
 def test_arc_and_priority(sqlite_client: TestClient) -> None:
@@ -179,7 +179,7 @@ def test_move_through_wood_wire_and_a_fired_zone(sqlite_client: TestClient) -> N
 def test_move_unknown_mover_is_422(sqlite_client: TestClient) -> None:
     body = {"period": "mid", "mover": "zeppelin", "stand": _inf("p", 60, 10), "path": [[60, 30]]}
     r = sqlite_client.post(f"{API}/move", json=body)
-    assert r.status_code == 422 and r.json()["detail"][0]["loc"][:2] == ["body", "mover"]
+    assert r.status_code == 422 and r.json()["errors"][0]["loc"][:2] == ["body", "mover"]
 
 
 def test_gas_drift_and_forecast(sqlite_client: TestClient) -> None:
@@ -208,7 +208,7 @@ def test_gas_drift_and_forecast(sqlite_client: TestClient) -> None:
         f"{API}/gas-forecast",
         json={"cloud": {"center": [60, 30]}, "wind_deg": 90, "speed_cm": 15, "turns": 7},
     )
-    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "turns"]
+    assert r.status_code == 422 and r.json()["errors"][0]["loc"] == ["body", "turns"]
 
 
 def test_barrage_advance(sqlite_client: TestClient) -> None:

@@ -30,7 +30,7 @@ def test_docs_and_openapi_served(sqlite_client: TestClient) -> None:
 def test_unknown_path_is_json_404(sqlite_client: TestClient) -> None:
     r = sqlite_client.get("/api/v1/no-such-thing")
     assert r.status_code == 404
-    assert r.json() == {"detail": "Not Found"}
+    assert r.json() == {"detail": "Nothing is at this address: check the link.", "why": "Not Found"}
 
 
 def test_demo_game_is_loaded_once(client: TestClient) -> None:
@@ -45,7 +45,7 @@ def test_demo_game_is_loaded_once(client: TestClient) -> None:
     assert [g["name"] for g in games] == [DEMO_NAME]
     assert client.get(f"/api/v1/games/{games[0]['id']}").json()["period"] == "early"
     missing = client.get("/api/v1/games/999999")
-    assert missing.status_code == 404 and "999999" in missing.json()["detail"]
+    assert missing.status_code == 404 and "999999" in missing.json()["why"]
 
 
 def test_what_is_loaded_at_startup_is_kept_out_of_the_collectors_full_passes(tmp_path: Path) -> None:

@@ -96,7 +96,7 @@ def test_bad_input_is_422_naming_the_field(
 ) -> None:
     r = sqlite_client.post(path, json=body)
     assert r.status_code == 422, r.text
-    assert r.json()["detail"][0]["loc"][: len(loc)] == loc
+    assert r.json()["errors"][0]["loc"][: len(loc)] == loc
 
 
 def test_datasets(sqlite_client: TestClient) -> None:
@@ -142,10 +142,10 @@ def test_campaign_server_rolls_and_refuses_bad_moves(sqlite_client: TestClient) 
             "action": {"type": "attack", "from_area": "D-2", "to_area": "C-3", "troops": ["257-rir"]},
         },
     )
-    assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["body", "action", "troops"]
+    assert bad.status_code == 422 and bad.json()["errors"][0]["loc"] == ["body", "action", "troops"]
     worse = sqlite_client.post(
         f"{CAMPAIGN}/apply", json={"state": {**state, "turn": 9}, "action": {"type": "pass"}}
     )
-    assert worse.status_code == 422 and "turn" in worse.json()["detail"][0]["loc"]
+    assert worse.status_code == 422 and "turn" in worse.json()["errors"][0]["loc"]
     unknown = sqlite_client.post(f"{CAMPAIGN}/new", json={"variants": {"gas": "nope"}})
-    assert unknown.status_code == 422 and unknown.json()["detail"][0]["loc"] == ["body", "variants", "gas"]
+    assert unknown.status_code == 422 and unknown.json()["errors"][0]["loc"] == ["body", "variants", "gas"]

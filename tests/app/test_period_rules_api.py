@@ -21,7 +21,7 @@ FIRESTORM = "/api/v1/rulesets/firestorm-villers-bretonneux"
 def refused(client: TestClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
     r = client.post(path, json=body)
     assert r.status_code == 422, r.text
-    [error] = r.json()["detail"]
+    [error] = r.json()["errors"]
     return dict(error)
 
 

@@ -41,7 +41,7 @@ def test_mons_prints_by_the_reading_asked_for_and_bad_requests_are_refused(sqlit
     assert "mons-german-quality: veteran" in text and "Scale 1:10" in text
     bad = sqlite_client.get(f"{API}/mons-1914/sheet.pdf?variant=mons-german-quality:heroic")
     assert bad.status_code == 422, bad.text
-    (err,) = bad.json()["detail"]
+    (err,) = bad.json()["errors"]
     assert err["loc"][-2:] == ["variants", "mons-german-quality"] and "veteran" in err["allowed"]
     assert sqlite_client.get(f"{API}/mons-1914/sheet.pdf?variant=no-such-erratum:x").status_code == 422
     assert sqlite_client.get(f"{API}/mons-1914/sheet.pdf?variant=nocolon").status_code == 422

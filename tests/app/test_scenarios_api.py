@@ -68,13 +68,13 @@ def test_the_shipped_mons_exports_its_file(client: TestClient) -> None:
 
 def loc(r: Any) -> str:
     """Where the refusal points (the request body's field, dotted)."""
-    (err,) = r.json()["detail"]
+    (err,) = r.json()["errors"]
     return ".".join(str(p) for p in err["loc"][1:])
 
 
 def names(r: Any, field: str) -> bool:
     """Whether one of the refusal's errors names `field`."""
-    return any(".".join(str(p) for p in e["loc"][1:]) == field for e in r.json()["detail"])
+    return any(".".join(str(p) for p in e["loc"][1:]) == field for e in r.json()["errors"])
 
 
 def test_bad_files_are_refused_naming_the_field_and_nothing_changes(client: TestClient) -> None:
@@ -112,7 +112,7 @@ def test_bad_files_are_refused_naming_the_field_and_nothing_changes(client: Test
             assert r.status_code == 422, (field, r.text[:300])
             assert names(r, field), r.text[:300]
             if allowed is not None:
-                assert r.json()["detail"][0]["allowed"] == allowed
+                assert r.json()["errors"][0]["allowed"] == allowed
     assert listed(client) == before
     assert client.get(f"{API}/kept").json() == kept
 
@@ -128,7 +128,7 @@ def test_replace_and_delete(client: TestClient) -> None:
     assert client.put(f"{API}/nowhere", json=changed).status_code == 404
     # An id already used is not overwritten by an import.
     r = client.post(API, json={**changed, "id": "raid"})
-    assert r.status_code == 409 and "PUT" in r.json()["detail"]
+    assert r.status_code == 409 and "PUT" in r.json()["why"]
     assert client.delete(f"{API}/raid").status_code == 204
     assert client.get(f"{API}/raid").status_code == 404
     assert client.delete(f"{API}/raid").status_code == 404
@@ -137,7 +137,7 @@ def test_replace_and_delete(client: TestClient) -> None:
 def test_the_shipped_scenario_is_neither_replaced_nor_deleted(client: TestClient) -> None:
     for r in (client.delete(f"{API}/mons-1914"), client.put(f"{API}/mons-1914", json=hand_written())):
         assert r.status_code == 403
-        assert "ships with firestep" in r.json()["detail"]
+        assert "ships with firestep" in r.json()["why"]
     r = client.post(API, json={**hand_written(), "id": "mons-1914"})
     assert r.status_code == 409
     assert client.get(f"{API}/mons-1914").json()["title"].startswith("German attack")
@@ -222,7 +222,7 @@ def test_a_server_keeps_a_bounded_number_of_scenarios(
     imported(client, hand_written())
     imported(client, hand_written())
     r = client.post(API, json=hand_written())
-    assert r.status_code == 409 and "at most 2 scenarios" in r.json()["detail"]
+    assert r.status_code == 409 and "at most 2 scenarios" in r.json()["why"]
     assert len(listed(client)) == 3  # Mons and the two kept
 
 

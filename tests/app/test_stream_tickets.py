@@ -12,7 +12,7 @@ def first_frame(http: httpx.Client, url: str) -> tuple[int, str]:
     with http.stream("GET", url) as r:
         if r.status_code != 200:
             r.read()
-            return r.status_code, r.json()["detail"]
+            return r.status_code, r.json()["why"]
         return r.status_code, next(r.iter_lines())
 
 

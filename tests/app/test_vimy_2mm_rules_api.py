@@ -283,7 +283,7 @@ def test_what_the_rules_do_not_allow_is_422_naming_the_field(
 ) -> None:
     r = api.post(path, json=body)
     assert r.status_code == 422, r.text
-    assert r.json()["detail"][0]["loc"][: len(loc)] == loc
+    assert r.json()["errors"][0]["loc"][: len(loc)] == loc
 
 
 # The lookup form of each new resolver: a field it must show, and a form POST with its expected answer.

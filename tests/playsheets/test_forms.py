@@ -191,4 +191,4 @@ def test_organisation_sheet_of_every_table_over_http(sqlite_client) -> None:  # 
     ).stdout.decode()
     assert "Infantry Platoon 1" in first_page
     missing = sqlite_client.get("/playsheets/organisation/xx-1900")
-    assert missing.status_code == 404 and "gb-1917" in missing.json()["detail"]
+    assert missing.status_code == 404 and "gb-1917" in missing.json()["why"]

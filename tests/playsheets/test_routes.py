@@ -22,13 +22,13 @@ def test_playsheet_pdf(sqlite_client: TestClient) -> None:
 
 def test_bad_period_paper_variant_are_422(sqlite_client: TestClient) -> None:
     r = sqlite_client.get("/playsheets/1916.pdf")
-    assert r.status_code == 422 and "early" in str(r.json()["detail"])
+    assert r.status_code == 422 and "early" in str(r.json()["why"])
     r = sqlite_client.get("/playsheets/late", params={"paper": "a5"})
-    assert r.status_code == 422 and "letter" in str(r.json()["detail"])
+    assert r.status_code == 422 and "letter" in str(r.json()["why"])
     r = sqlite_client.get("/playsheets/late", params={"variant": "barrage-duration"})
-    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "variant", 0]
+    assert r.status_code == 422 and r.json()["errors"][0]["loc"] == ["body", "variant", 0]
     r = sqlite_client.get("/playsheets/late", params={"variant": "barrage-duration:nine"})
-    assert r.status_code == 422 and r.json()["detail"][0]["allowed"] == ["main-text", "fire-plan-template"]
+    assert r.status_code == 422 and r.json()["errors"][0]["allowed"] == ["main-text", "fire-plan-template"]
 
 
 def test_kit_forms_and_cards(sqlite_client: TestClient) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from rules.core.errors import Refusal
 from rules.flanders_fields.book.common import PERIODS, PeriodId
 from rules.flanders_fields.ruleset import cite
 
@@ -336,6 +337,9 @@ def allowed_now(status: str, period: str, step_index: int, side_to_move: str) ->
     return out
 
 
+MAX_SENTENCE = 120  # a refusal's one sentence (issue 26)
+
+
 def _quoted(text: str) -> str:
     return text if text.startswith("“") else f"“{text}”"
 
@@ -355,36 +359,44 @@ def step_at(period: str, step_index: int) -> Step | None:
     return steps[step_index] if 0 <= step_index < len(steps) else None
 
 
-def refusal(status: str, period: str, step_index: int, side_to_move: str, act: Act) -> str | None:
-    """None when the game's status and the current step allow the act, else a sentence for the players
-    naming the rule or step and what is allowed now."""
+def refusal(status: str, period: str, step_index: int, side_to_move: str, act: Act) -> Refusal | None:
+    """None when the game's status and the current step allow the act, else a refusal for the players: one
+    sentence saying what to do, and in full (`why`) the rule or step and what is allowed now."""
     doing = DOING[act.action]
     if status == "finished":
-        return f"The game is over: nothing on the table changes any more (you asked to {doing})."
+        said = "The game is over: nothing on the table changes any more."
+        return Refusal(said, f"{said[:-1]} (you asked to {doing}).")
     allowed = "; ".join(allowed_now(status, period, step_index, side_to_move))
     if status == "setup":
         # Templates are the players' aids to show fire on the table, laid out freely until the game starts.
         if act.action == "lay-templates" or any(p.action == act.action for p in SET_UP):
             return None
-        return (
+        return Refusal(
+            f"Wait for the game to start: players may not {doing} in set-up.",
             f"The game has not started: players may not {doing} in set-up. {GAME_SEQUENCE}: "
-            f"“{SET_UP_QUOTE}” Allowed now: {allowed}."
+            f"“{SET_UP_QUOTE}” Allowed now: {allowed}.",
+            GAME_SEQUENCE,
         )
     step = step_at(period, step_index)
     if step is None:
-        return f"The game is not being played (status {status}): players may not {doing}."
+        said = f"The game is not being played (status {status}): players may not {doing}."
+        return Refusal(said, said)
     if act.action == "build-forces":
-        return (
+        return Refusal(
+            f"Build forces in set-up: during play players may not {doing}.",
             f"Forces are built and deployed in set-up ({GAME_SEQUENCE}: “{SET_UP_QUOTE}”); during play "
-            f"players may not {doing}. Allowed now: {allowed}."
+            f"players may not {doing}. Allowed now: {allowed}.",
+            GAME_SEQUENCE,
         )
     if act.action == "record-state":
         return None
     where = f"step {step.number}. {step.title} of the {side_to_move}'s turn ({step.source})"
     if _own_turn_only(act.action) and act.side is not None and act.side != side_to_move:
-        return (
+        return Refusal(
+            f"Wait for the {act.side}'s turn: its stands may not {doing} in the {side_to_move}'s.",
             f"It is the {side_to_move}'s turn ({TURN_SOURCE}: “{ONE_SIDE_AT_A_TIME}”): the {act.side}'s "
-            f"stands may not {doing} now. Allowed now: {allowed}."
+            f"stands may not {doing} now. Allowed now: {allowed}.",
+            TURN_SOURCE,
         )
     if act.action == "lay-templates":
         return None  # in any step of the side's own turn: its fire lands in several steps
@@ -393,5 +405,13 @@ def refusal(status: str, period: str, step_index: int, side_to_move: str, act: A
     reached = [p for p in step.permits if p.action == act.action]
     if reached:
         whose = " and ".join(sorted({WHO[u] for p in reached for u in p.units}))
-        return f"In {where} only {whose} may {doing} ({_quoted(reached[0].quote)}). Allowed now: {allowed}."
-    return f"In {where} players may not {doing}. Allowed now: {allowed}."
+        said = f"Pick another stand: in step {step.number} only {whose} may {doing}."
+        if len(said) > MAX_SENTENCE:
+            said = f"Pick another stand: step {step.number} lets only some stands {doing}."
+        why = f"In {where} only {whose} may {doing} ({_quoted(reached[0].quote)}). Allowed now: {allowed}."
+        return Refusal(said, why, step.source)
+    return Refusal(
+        f"Wait for a step that allows it: players may not {doing} in step {step.number}.",
+        f"In {where} players may not {doing}. Allowed now: {allowed}.",
+        step.source,
+    )

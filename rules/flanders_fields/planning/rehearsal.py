@@ -849,9 +849,10 @@ class Budget:
         if self.spent > self.limit:
             raise RulesError(
                 "samples",
-                "this rehearsal is too much to work out at once: ask for fewer turns, or fewer courses of the "
-                "wind (samples) when the plan has gas",
+                "ask for fewer turns, or fewer samples with gas: this is too much to work out at once",
                 [1, MAX_SAMPLES],
+                why="this rehearsal is too much to work out at once: ask for fewer turns, or fewer courses of the "
+                "wind (samples) when the plan has gas",
             )
 
 
@@ -1445,9 +1446,10 @@ def rehearse(
     if samples * last * len(plan.gas) > MAX_CLOUD_TURNS:
         raise RulesError(
             "samples",
-            f"{samples} courses of the wind over {last} turns for {len(plan.gas)} gas clouds is too much to "
-            f"answer at once (samples x turns x clouds at most {MAX_CLOUD_TURNS}): ask for fewer",
+            "ask for fewer samples or turns: the gas clouds' winds are too many to work out at once",
             [1, MAX_CLOUD_TURNS // max(last * len(plan.gas), 1)],
+            why=f"{samples} courses of the wind over {last} turns for {len(plan.gas)} gas clouds is too much to "
+            f"answer at once (samples x turns x clouds at most {MAX_CLOUD_TURNS}): ask for fewer",
         )
     rng = random.Random(seed)
     # A company no cloud reaches in a course of the wind has the same answer in every course: work it out

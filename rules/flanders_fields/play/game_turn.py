@@ -28,7 +28,8 @@ def before_resolve(resolver: str, snap: Snapshot, request: FillRequest, apply: b
     if resolver == "gas-wind" and apply and not wind_due(snap.board, snap.turn, snap.side_to_move):
         raise RulesError(
             "resolver",
-            "no gas-wind roll is due: it is rolled once a turn by the attacker once a cloud is on the table "
+            "no gas-wind roll is due now: ask without applying it to leave the clouds where they are",
+            why="no gas-wind roll is due: it is rolled once a turn by the attacker once a cloud is on the table "
             "(send apply: false to ask the table without moving the clouds)",
         )
     return ()

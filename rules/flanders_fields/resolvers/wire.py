@@ -64,10 +64,11 @@ class WireCrossing(Resolver[WireRequest]):
         if wire_needs(ctx) is None:
             raise RulesError(
                 "period",
-                "the 1914 to mid 1915 playsheet puts companies through wire with -2 on their order roll "
+                f"in 1914 wire is -2 on the order roll: pick variant {E.EARLY_WIRE_CROSSING}=platoon-roll to roll here",
+                ["mid", "late"],
+                why="the 1914 to mid 1915 playsheet puts companies through wire with -2 on their order roll "
                 f"(order-roll through_wire); choose variant {E.EARLY_WIRE_CROSSING}=platoon-roll for the main "
                 "text's roll by platoons",
-                ["mid", "late"],
             )
 
     def evaluate(self, req: WireRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:

@@ -39,7 +39,7 @@ def test_no_token_is_401_and_a_wrong_token_403(client: TestClient, seats: Seats)
         assert r.status_code == 401, (path, r.text)
     other = new_campaign(client)
     r = client.get(f"{base}/legal-actions", headers=other.german)
-    assert r.status_code == 403 and "another campaign" in r.json()["detail"]
+    assert r.status_code == 403 and "another campaign" in r.json()["why"]
     # The lobby needs no token; unknown campaigns and codes are 404.
     assert client.get(base).status_code == 200
     assert client.get("/api/v1/campaigns/999999").status_code == 404
@@ -51,7 +51,7 @@ def test_players_act_only_for_their_own_side(client: TestClient, seats: Seats) -
     assert act(client, s, s.bef, {**INITIATIVE, "version": 1}).status_code == 200  # a shared step
     # Turn 1: "The German player is automatically the attacker": the BEF may not choose the attack.
     r = act(client, s, s.bef, {"action": ATTACK, "version": 2})
-    assert r.status_code == 403 and "german" in r.json()["detail"]
+    assert r.status_code == 403 and "german" in r.json()["why"]
     assert act(client, s, s.german, {"action": ATTACK, "version": 2}).status_code == 200
     r = act(client, s, s.german, {"action": {"type": "defend", "troops": []}, "version": 3})
     assert r.status_code == 403
@@ -140,7 +140,7 @@ def test_undo_restores_the_previous_state_as_a_new_entry(client: TestClient, sea
     r = client.post(f"{base}/undo", headers=s.organiser, json={"version": 8})
     assert r.status_code == 200 and r.json()["state"] == states[0]
     r = client.post(f"{base}/undo", headers=s.organiser, json={"version": 9})
-    assert r.status_code == 422 and r.json()["detail"][0]["msg"] == "there is no action left to undo"
+    assert r.status_code == 422 and r.json()["errors"][0]["msg"] == "there is no action left to undo"
 
 
 def test_the_organiser_corrects_the_map_before_the_first_action(client: TestClient, seats: Seats) -> None:
@@ -154,10 +154,10 @@ def test_the_organiser_corrects_the_map_before_the_first_action(client: TestClie
     assert "A-3" in r.json()["state"]["adjacency"]["A-1"] and r.json()["version"] == 2
     broken = {**adj, "A-1": ["A-2", "B-1", "A-3", "E-3"]}  # not symmetric: E-3 does not list A-1
     r = client.put(f"{base}/map", headers=s.organiser, json={"adjacency": broken, "version": 2})
-    assert r.status_code == 422 and r.json()["detail"][0]["loc"][:2] == ["body", "adjacency"]
+    assert r.status_code == 422 and r.json()["errors"][0]["loc"][:2] == ["body", "adjacency"]
     assert act(client, s, s.german, {**INITIATIVE, "version": 2}).status_code == 200
     r = client.put(f"{base}/map", headers=s.organiser, json={"adjacency": None, "version": 3})
-    assert r.status_code == 403 and "before the first action" in r.json()["detail"]
+    assert r.status_code == 403 and "before the first action" in r.json()["why"]
     assert client.post(f"{base}/undo", headers=s.organiser, json={"version": 3}).status_code == 200
     r = client.put(f"{base}/map", headers=s.organiser, json={"adjacency": None, "version": 4})
     assert r.status_code == 200 and "A-3" not in r.json()["state"]["adjacency"]["A-1"]
@@ -170,5 +170,5 @@ def test_a_campaign_id_is_a_number_so_get_join_is_no_campaign(client: TestClient
     assert r.status_code == 405 and r.headers["allow"] == "POST"
     for bad in ("0", "2147483648"):
         r = client.get(f"/api/v1/campaigns/{bad}")
-        assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["path", "campaign_id"], r.text
+        assert r.status_code == 422 and r.json()["errors"][0]["loc"] == ["path", "campaign_id"], r.text
     assert client.get("/api/v1/campaigns/nonsense/log").status_code == 404

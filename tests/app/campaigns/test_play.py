@@ -120,13 +120,13 @@ def test_bad_actions_are_422_naming_the_field(client: TestClient, seats: Seats) 
     url = f"/api/v1/campaigns/{s.id}/actions"
     r = client.post(url, headers=s.organiser, json={"action": {"type": "resolve"}, "version": 1})
     assert r.status_code == 422
-    assert r.json()["detail"][0]["loc"] == ["body", "action", "type"]
-    assert r.json()["detail"][0]["allowed"] == ["initiative"]
+    assert r.json()["errors"][0]["loc"] == ["body", "action", "type"]
+    assert r.json()["errors"][0]["allowed"] == ["initiative"]
     r = client.post(
         url, headers=s.organiser, json={"action": {"type": "initiative"}, "dice": [3], "version": 1}
     )
-    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "dice"]
+    assert r.status_code == 422 and r.json()["errors"][0]["loc"] == ["body", "dice"]
     r = client.post(url, headers=s.organiser, json={"action": {"type": "initiative"}, "version": 0})
-    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "version"]
+    assert r.status_code == 422 and r.json()["errors"][0]["loc"] == ["body", "version"]
     # A refused action changes nothing.
     assert client.get(f"/api/v1/campaigns/{s.id}").json()["version"] == 1

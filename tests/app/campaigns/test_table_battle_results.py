@@ -37,12 +37,12 @@ def test_the_games_referee_offers_the_result_from_the_game(client: TestClient, s
     referee = bearer(opened["referee_token"])
     # Not before the game is over.
     early = client.post(offer_url(game_id), headers=referee, json={"field_held_by": "attacker"})
-    assert early.status_code == 409 and "not over" in early.json()["detail"]
+    assert early.status_code == 409 and "not over" in early.json()["why"]
     finish(client, game_id, referee)
     # A player of the game may not; nor a campaign token; nor no token.
     player = client.post(f"{base(s)}/{tb['id']}/seat", headers=s.german).json()["token"]
     r = client.post(offer_url(game_id), headers=bearer(player), json={"field_held_by": "attacker"})
-    assert r.status_code == 403 and "referee" in r.json()["detail"]
+    assert r.status_code == 403 and "referee" in r.json()["why"]
     assert client.post(
         offer_url(game_id), headers=s.organiser, json={"field_held_by": "attacker"}
     ).status_code in (
@@ -75,7 +75,7 @@ def test_the_games_referee_offers_the_result_from_the_game(client: TestClient, s
     assert r.status_code == 200 and r.json()["table_battle"]["status"] == "confirmed"
     # Once applied the game's referee can no longer change it.
     again = client.post(offer_url(game_id), headers=referee, json={"field_held_by": "attacker"})
-    assert again.status_code == 409 and "already been applied" in again.json()["detail"]
+    assert again.status_code == 409 and "already been applied" in again.json()["why"]
 
 
 def test_a_game_without_a_campaign_battle_has_nothing_to_offer(client: TestClient) -> None:

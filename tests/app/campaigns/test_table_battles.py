@@ -131,7 +131,7 @@ def test_a_battle_fought_on_the_table_returns_its_result(client: TestClient, sea
     early = client.post(
         f"{base(s)}/{tb['id']}/offer", headers=s.organiser, json={"field_held_by": "attacker"}
     )
-    assert early.status_code == 409 and "not over" in early.json()["detail"]
+    assert early.status_code == 409 and "not over" in early.json()["why"]
 
     # One attacking stand is killed (three markers), then the referee ends the game.
     victim = next(u for u in stands if u["side"] == "attacker" and not u["off_table"])
@@ -147,7 +147,7 @@ def test_a_battle_fought_on_the_table_returns_its_result(client: TestClient, sea
     # Who holds the field is required, and named when wrong.
     for body in ({}, {"field_held_by": "sideways"}):
         bad = client.post(f"{base(s)}/{tb['id']}/offer", headers=s.organiser, json=body)
-        assert bad.status_code == 422 and bad.json()["detail"][0]["loc"][-1] == "field_held_by"
+        assert bad.status_code == 422 and bad.json()["errors"][0]["loc"][-1] == "field_held_by"
     r = client.post(f"{base(s)}/{tb['id']}/offer", headers=s.organiser, json={"field_held_by": "defender"})
     assert r.status_code == 200, r.text
     offered = r.json()
@@ -200,7 +200,7 @@ def test_a_battle_fought_on_the_table_returns_its_result(client: TestClient, sea
 
     # Once applied, neither a second confirm nor an override is taken.
     twice = client.post(f"{base(s)}/{tb['id']}/confirm", headers=s.organiser, json={"version": 8})
-    assert twice.status_code == 409 and "already been applied" in twice.json()["detail"]
+    assert twice.status_code == 409 and "already been applied" in twice.json()["why"]
 
 
 def test_the_organiser_overrides_the_result(client: TestClient, seats: Seats) -> None:
@@ -210,7 +210,7 @@ def test_the_organiser_overrides_the_result(client: TestClient, seats: Seats) ->
     url = f"{base(s)}/{tb['id']}"
     # Confirming needs an offer first.
     r = client.post(f"{url}/confirm", headers=s.organiser, json={"version": 5})
-    assert r.status_code == 409 and "no result has been offered" in r.json()["detail"]
+    assert r.status_code == 409 and "no result has been offered" in r.json()["why"]
     for bad, field in (
         ({"version": 5, "attacker_vp": 21, "defender_vp": 2}, "attacker_vp"),
         ({"version": 5, "attacker_vp": 3, "defender_vp": -1}, "defender_vp"),
@@ -218,7 +218,7 @@ def test_the_organiser_overrides_the_result(client: TestClient, seats: Seats) ->
         ({"attacker_vp": 3, "defender_vp": 1}, "version"),
     ):
         r = client.post(f"{url}/override", headers=s.organiser, json=bad)
-        assert r.status_code == 422 and r.json()["detail"][0]["loc"][-1] == field, (bad, r.text)
+        assert r.status_code == 422 and r.json()["errors"][0]["loc"][-1] == field, (bad, r.text)
     # The version from before the game was opened is stale.
     r = client.post(
         f"{url}/override", headers=s.organiser, json={"version": 4, "attacker_vp": 9, "defender_vp": 2}
@@ -241,7 +241,7 @@ def test_only_the_organiser_opens_and_settles(client: TestClient, seats: Seats) 
     to_resolve(client, s)
     for player in (s.german, s.bef):
         r = client.post(base(s), headers=player, json={})
-        assert r.status_code == 403 and "organiser" in r.json()["detail"]
+        assert r.status_code == 403 and "organiser" in r.json()["why"]
     tb = open_battle(client, s)["table_battle"]
     for player in (s.german, s.bef):
         url = f"{base(s)}/{tb['id']}"
@@ -281,12 +281,12 @@ def test_a_side_reaches_only_its_own_side_of_the_game(client: TestClient, seats:
 def test_opening_needs_a_battle_waiting_for_its_result(client: TestClient, seats: Seats) -> None:
     s = seats
     r = client.post(base(s), headers=s.organiser, json={})
-    assert r.status_code == 409 and "initiative" in r.json()["detail"]
+    assert r.status_code == 409 and "initiative" in r.json()["why"]
     assert client.get(base(s), headers=s.german).json() == []
     r = client.post(base(s), headers=s.organiser, json={"layout_seed": -1})
-    assert r.status_code == 422 and r.json()["detail"][0]["loc"][-1] == "layout_seed"
+    assert r.status_code == 422 and r.json()["errors"][0]["loc"][-1] == "layout_seed"
     r = client.post(base(s), headers=s.organiser, json={"seed": 1})
-    assert r.status_code == 422 and r.json()["detail"][0]["loc"][-1] == "seed"
+    assert r.status_code == 422 and r.json()["errors"][0]["loc"][-1] == "seed"
 
 
 def test_a_battle_resolved_by_hand_abandons_its_table_game(client: TestClient, seats: Seats) -> None:
@@ -304,11 +304,11 @@ def test_a_battle_resolved_by_hand_abandons_its_table_game(client: TestClient, s
     assert client.get(f"{base(s)}/{tb['id']}", headers=s.bef).json()["status"] == "abandoned"
     url = f"{base(s)}/{tb['id']}"
     r = client.post(f"{url}/offer", headers=s.organiser, json={"field_held_by": "attacker"})
-    assert r.status_code == 409 and "moved past this battle" in r.json()["detail"]
+    assert r.status_code == 409 and "moved past this battle" in r.json()["why"]
     r = client.post(
         f"{url}/override", headers=s.organiser, json={"version": 6, "attacker_vp": 1, "defender_vp": 1}
     )
-    assert r.status_code == 409 and "moved past this battle" in r.json()["detail"]
+    assert r.status_code == 409 and "moved past this battle" in r.json()["why"]
 
 
 def _between(text: str, start: str, end: str) -> str:
@@ -422,7 +422,7 @@ def test_a_deleted_game_leaves_its_record_and_the_battle_can_be_opened_again(
     gone = client.get(f"{base(s)}/{tb['id']}", headers=s.organiser).json()
     assert gone["status"] == "abandoned" and gone["game_id"] is None
     r = client.post(f"{base(s)}/{tb['id']}/seat", headers=s.german)
-    assert r.status_code == 409 and "deleted" in r.json()["detail"]
+    assert r.status_code == 409 and "deleted" in r.json()["why"]
     fresh = open_battle(client, s)["table_battle"]
     assert fresh["id"] != tb["id"] and fresh["game_id"] is not None and fresh["status"] == "open"
     statuses = {b["id"]: b["status"] for b in client.get(base(s), headers=s.bef).json()}

@@ -106,7 +106,7 @@ def test_a_plan_locks_only_in_set_up_through_the_api_and_the_page_alike(client: 
     with Session(engine) as session, game_write(session, game.id) as locked:
         games.bump_game(session, locked, None, status="playing", turn=1, side_to_move="attacker", step=0)
     api = client.post(f"/api/v1/games/{game.id}/fireplans/attacker/lock", headers=game.attacker)
-    assert api.status_code == 409 and "before the game starts" in api.json()["detail"], api.text
+    assert api.status_code == 409 and "before the game starts" in api.json()["why"], api.text
     seated = client.post(
         "/join", data=csrf.form(client, {"code": game.codes["attacker"]}), follow_redirects=False
     )

@@ -38,7 +38,7 @@ def advance(c: TestClient, g: Game) -> dict[str, Any]:
 
 
 def refused_on_kind(r: Any) -> bool:
-    return r.status_code == 422 and r.json()["detail"][0]["loc"][-1] == "kind"
+    return r.status_code == 422 and r.json()["errors"][0]["loc"][-1] == "kind"
 
 
 def test_a_firewaltz_is_planned_arrives_and_is_rolled(client: TestClient) -> None:
@@ -93,21 +93,21 @@ def test_no_firewaltz_before_the_late_war_or_by_other_attackers(client: TestClie
         headers=mid.attacker,
         json={"arrival_turn": 1, "item": ITEM},
     )
-    assert refused_on_kind(r) and "late" in r.json()["detail"][0]["msg"]
+    assert refused_on_kind(r) and "late" in r.json()["errors"][0]["msg"]
     british = late_game(client, attacker="british")
     r = client.post(
         f"/api/v1/games/{british.id}/fireplans/attacker/items",
         headers=british.attacker,
         json={"arrival_turn": 1, "item": ITEM},
     )
-    assert refused_on_kind(r) and "german" in r.json()["detail"][0]["msg"]
+    assert refused_on_kind(r) and "german" in r.json()["errors"][0]["msg"]
     # A strong point or a trench line, nothing else.
     bad = client.post(
         f"/api/v1/games/{british.id}/fireplans/attacker/items",
         headers=british.attacker,
         json={"arrival_turn": 1, "item": {**ITEM, "target": "village"}},
     )
-    assert bad.status_code == 422 and bad.json()["detail"][0]["loc"][-1] == "target"
+    assert bad.status_code == 422 and bad.json()["errors"][0]["loc"][-1] == "target"
 
 
 def test_rule_set_serves_the_firewaltz_and_the_air_machine_gun_erratum(client: TestClient) -> None:
@@ -123,7 +123,7 @@ def test_rule_set_serves_the_firewaltz_and_the_air_machine_gun_erratum(client: T
         "/api/v1/rulesets/flanders-fields/firewaltz",
         json={"period": "mid", "target": "trench-line", "dice": [3]},
     )
-    assert r.status_code == 422 and r.json()["detail"][0]["loc"][-1] == "period"
+    assert r.status_code == 422 and r.json()["errors"][0]["loc"][-1] == "period"
     data = client.get("/api/v1/rulesets/flanders-fields/firewaltz-rules?period=late")
     assert data.status_code == 200 and data.json()["source"].endswith("HURRICANE BOMBARDMENT (FIREWALTZ)")
 
@@ -137,7 +137,7 @@ def test_the_resolver_refuses_a_british_firewaltz_and_lists_the_strong_point_err
         json={"period": "late", "target": "trench-line", "attacker_nation": "british", "dice": [3]},
     )
     assert r.status_code == 422, r.text
-    detail = r.json()["detail"][0]
+    detail = r.json()["errors"][0]
     assert detail["loc"][-1] == "attacker_nation" and "german" in detail["msg"] and len(detail["msg"]) <= 120
     errata = {e["id"]: e for e in client.get("/api/v1/rulesets/flanders-fields").json()["errata"]}
     cover = errata["firewaltz-strong-point-cover"]
@@ -174,7 +174,7 @@ def test_in_a_game_the_firewaltz_is_refused_to_a_british_attacker(client: TestCl
         json={"fields": {"target": "trench-line"}, "dice": [3], "apply": False},
     )
     assert r.status_code == 422, r.text
-    assert r.json()["detail"][0]["loc"][-1] == "attacker_nation"
+    assert r.json()["errors"][0]["loc"][-1] == "attacker_nation"
     german = started("german")
     ok = client.post(
         f"/api/v1/games/{german.id}/resolve/firewaltz",

@@ -14,7 +14,7 @@ from tests.app.games.conftest import new_game, units_by_ref
 
 def _error(r: Any) -> dict[str, Any]:
     assert r.status_code == 422, r.text
-    (err,) = r.json()["detail"]
+    (err,) = r.json()["errors"]
     return dict(err)
 
 

@@ -15,7 +15,7 @@ from tests.app.games.conftest import new_game, units_by_ref
 
 def _errors(r: Any) -> list[dict[str, Any]]:
     assert r.status_code == 422, r.text
-    return list(r.json()["detail"])
+    return list(r.json()["errors"])
 
 
 def test_game_from_two_tables_builds_places_and_grades_the_forces(client: TestClient) -> None:

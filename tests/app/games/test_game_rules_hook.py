@@ -29,7 +29,7 @@ def test_a_game_of_a_rule_set_without_game_rules_is_refused(client: TestClient, 
     )
     for r in (rolled, marked):
         assert r.status_code == 422, r.text
-        [err] = r.json()["detail"]
+        [err] = r.json()["errors"]
         assert err["loc"] == ["body", "ruleset"]
         assert "'vimy-ridge'" in err["msg"] and err["allowed"] == ["flanders-fields"]
     # Nothing was marked.

@@ -88,7 +88,7 @@ def test_limits_name_the_field(client: TestClient, mons: Game) -> None:
     def refused(body: Any, field: str, side: str = "defender") -> None:
         r = c.post(url(g, side), headers=g.referee, json=body)
         assert r.status_code == 422, r.text
-        where = [".".join(str(p) for p in d["loc"] if p != "body") for d in r.json()["detail"]]
+        where = [".".join(str(p) for p in d["loc"] if p != "body") for d in r.json()["errors"]]
         assert any(w.startswith(field) for w in where), where
 
     refused({"turns": 0}, "turns")
@@ -122,7 +122,7 @@ def test_gas_is_sampled_with_its_error(client: TestClient, mons: Game) -> None:
     assert again["turn_by_turn"] == body["turn_by_turn"]
     # Sampling the wind is bounded: too many courses over too many turns is refused, naming `samples`.
     big = c.post(url(g, "attacker"), headers=g.attacker, json={"turns": 20, "samples": 2000})
-    assert big.status_code == 422 and big.json()["detail"][0]["loc"][-1] == "samples"
+    assert big.status_code == 422 and big.json()["errors"][0]["loc"][-1] == "samples"
 
 
 def firewaltz_game(c: TestClient, variants: dict[str, str] | None = None) -> tuple[Game, list[float]]:
@@ -165,7 +165,7 @@ def test_a_german_late_war_firewaltz_is_rehearsed_by_the_readings_asked_for(clie
     by_game = c.post(url(g2, "attacker"), headers=g2.attacker, json={"turns": 1}).json()
     assert by_game["readings"]["planned-fire-deviation"] == "pre-registered"
     bad = c.post(url(g, "attacker"), headers=g.attacker, json={"variants": {"planned-fire-deviation": "x"}})
-    assert bad.status_code == 422 and bad.json()["detail"][0]["loc"][-1] == "planned-fire-deviation"
+    assert bad.status_code == 422 and bad.json()["errors"][0]["loc"][-1] == "planned-fire-deviation"
 
 
 def test_the_rule_set_lists_the_rehearsals_readings_as_errata(client: TestClient) -> None:

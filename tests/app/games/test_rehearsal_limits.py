@@ -26,7 +26,7 @@ def device(c: TestClient, g: Game, role: str) -> int:
 def refused(r: httpx.Response, limit: str) -> None:
     assert r.status_code == 429, r.text
     assert int(r.headers["Retry-After"]) >= 1
-    assert limit in r.json()["detail"], r.json()
+    assert limit in r.json()["why"], r.json()
 
 
 def test_a_device_past_its_limit_is_refused_and_others_are_answered(client: TestClient, mons: Game) -> None:

@@ -161,7 +161,7 @@ def test_barrage_and_gas_reach_the_stands_under_them(client: TestClient) -> None
     assert unit(c, g, u["d3"])["in_gas"] is False and unit(c, g, u["d4"])["in_gas"] is True
     # One wind a turn.
     again = c.post(f"/api/v1/games/{g.id}/resolve/gas-wind", headers=g.attacker, json={"dice": [1, 1, 1, 1]})
-    assert again.status_code == 422 and again.json()["detail"][0]["loc"][-1] == "resolver"
+    assert again.status_code == 422 and again.json()["errors"][0]["loc"][-1] == "resolver"
 
     # Through the rest of the German turn and the British turn: at the start of the next German turn the
     # barrage "advances its own width", 60-80 cm, passing over A1 and B1.

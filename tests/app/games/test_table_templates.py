@@ -76,7 +76,7 @@ def test_a_side_moves_its_own_templates_and_the_referee_any(client: TestClient, 
     for method, body in (("PATCH", {"x": 10}), ("DELETE", None)):
         refused = client.request(method, url(mons, tid), headers=mons.defender, json=body)
         assert refused.status_code == 403, refused.text
-        assert "attacker" in refused.json()["detail"]
+        assert "attacker" in refused.json()["why"]
     # A player places only its own side's templates.
     other = place(client, mons, mons.defender, side="attacker")
     assert other.status_code == 403
@@ -87,7 +87,7 @@ def test_a_side_moves_its_own_templates_and_the_referee_any(client: TestClient, 
     # The referee names the side.
     unnamed = place(client, mons, mons.referee)
     assert unnamed.status_code == 422
-    assert unnamed.json()["detail"][0]["loc"] == ["body", "side"]
+    assert unnamed.json()["errors"][0]["loc"] == ["body", "side"]
     assert client.post(url(mons), json={"kind": "artillery", "x": 1, "y": 1}).status_code == 401
 
 
@@ -95,7 +95,7 @@ def test_limits_name_the_field(client: TestClient, mons: Game) -> None:
     def refused(body: dict[str, Any], field: str, method: str = "POST", path: str | None = None) -> None:
         r = client.request(method, path or url(mons), headers=mons.attacker, json=body)
         assert r.status_code == 422, r.text
-        locs = [e["loc"] for e in r.json()["detail"]]
+        locs = [e["loc"] for e in r.json()["errors"]]
         assert any(loc[-1] == field or field in loc for loc in locs), locs
 
     refused({"kind": "howitzer", "x": 1, "y": 1}, "kind")
@@ -107,7 +107,7 @@ def test_limits_name_the_field(client: TestClient, mons: Game) -> None:
     # Within the numeric limits but off this game's 120 x 180 cm table: the game's own sizes.
     off = place(client, mons, mons.attacker, x=121)
     assert off.status_code == 422
-    assert off.json()["detail"][0]["loc"] == ["body", "x"] and off.json()["detail"][0]["allowed"] == [
+    assert off.json()["errors"][0]["loc"] == ["body", "x"] and off.json()["errors"][0]["allowed"] == [
         "0..120"
     ]
     tid = place(client, mons, mons.attacker).json()["template"]["id"]
@@ -121,7 +121,7 @@ def test_limits_name_the_field(client: TestClient, mons: Game) -> None:
         assert place(client, mons, mons.attacker).status_code == 201
     full = place(client, mons, mons.attacker)
     assert full.status_code == 422
-    assert str(MAX_TEMPLATES) in full.json()["detail"][0]["msg"]
+    assert str(MAX_TEMPLATES) in full.json()["errors"][0]["msg"]
 
 
 def test_templates_leave_the_rest_of_the_board_and_the_game_version_alone(

@@ -74,9 +74,9 @@ def test_an_organiser_key_guards_creating_games_and_campaigns(keyed_client: Test
     c = keyed_client
     for url, body in (("/api/v1/games", {"scenario": "mons-1914"}), ("/api/v1/campaigns", {"name": "X"})):
         missing = c.post(url, json=body)
-        assert missing.status_code == 401 and "X-Organiser-Key" in missing.json()["detail"]
+        assert missing.status_code == 401 and "X-Organiser-Key" in missing.json()["why"]
         wrong = c.post(url, json=body, headers={"X-Organiser-Key": "guess"})
-        assert wrong.status_code == 403 and "organiser key" in wrong.json()["detail"]
+        assert wrong.status_code == 403 and "organiser key" in wrong.json()["why"]
         assert c.post(url, json=body, headers={"X-Organiser-Key": ORGANISER_KEY}).status_code == 201
     # The pages ask for it in plain words, and only when it is required.
     assert 'name="organiser_key"' in c.get("/").text
@@ -197,7 +197,7 @@ def test_the_referee_lists_and_revokes_devices(client: TestClient) -> None:
     assert r.status_code == 200 and r.json()["revoked"] is True and r.json()["revoked_at"]
     # Refused everywhere at once: API, stream (header and an earlier ticket), pages.
     refused = client.get(f"/api/v1/games/{g.id}/me", headers=g.attacker)
-    assert refused.status_code == 401 and "revoked" in refused.json()["detail"]
+    assert refused.status_code == 401 and "revoked" in refused.json()["why"]
     assert client.get(f"/api/v1/games/{g.id}/stream", headers=g.attacker).status_code == 401
     assert client.get(f"/api/v1/games/{g.id}/stream?ticket={early_ticket}").status_code == 401
     client.cookies.set("firestep_token", token_of(g.attacker))
@@ -249,10 +249,10 @@ def test_tokens_in_the_query_string_are_refused(client: TestClient) -> None:
     g = new_game(client)
     for path in ("/me", "/state", "/stream", "/stream-ticket"):
         r = client.get(f"/api/v1/games/{g.id}{path}?token={token_of(g.referee)}")
-        assert r.status_code == 401 and "query string" in r.json()["detail"], path
+        assert r.status_code == 401 and "query string" in r.json()["why"], path
     seats = new_campaign(client)
     r = client.get(f"/api/v1/campaigns/{seats.id}/legal-actions?token={token_of(seats.organiser)}")
-    assert r.status_code == 401 and "query string" in r.json()["detail"]
+    assert r.status_code == 401 and "query string" in r.json()["why"]
 
 
 def test_a_ticket_is_for_the_stream_of_its_own_game_only(client: TestClient) -> None:
@@ -281,7 +281,7 @@ def test_a_ticket_expires(short_ticket_client: TestClient) -> None:
     t = ticket(c, g.id, g.referee)
     time.sleep(2.2)
     r = c.get(f"/api/v1/games/{g.id}/stream?ticket={t}")
-    assert r.status_code == 401 and "expired" in r.json()["detail"]
+    assert r.status_code == 401 and "expired" in r.json()["why"]
 
 
 def first_frame(url: str) -> tuple[int, str]:
@@ -392,6 +392,6 @@ def test_a_revoked_device_is_not_a_guess_in_games_and_campaigns_alike(token_limi
         assert c.post(f"{url}/{row['id']}/revoke", headers=owner).status_code == 200
         for _ in range(4):  # over the limit of three, were they counted
             r = c.get(urls[what], headers=player)
-            assert r.status_code == 401 and "revoked" in r.json()["detail"], (what, r.text)
+            assert r.status_code == 401 and "revoked" in r.json()["why"], (what, r.text)
     r = c.get(urls["campaign"], headers=bearer("a-guess"))
-    assert r.status_code == 401 and r.json()["detail"] == "unknown token"
+    assert r.status_code == 401 and r.json()["why"] == "unknown token"

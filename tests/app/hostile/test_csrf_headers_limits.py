@@ -108,7 +108,7 @@ def test_htmx_and_scripts_send_the_token_as_a_header(client: TestClient) -> None
     items = f"/api/v1/games/{game.id}/fireplans/attacker/items"
     r = client.post(items, json=API_ITEM)
     assert r.status_code == 403
-    assert "CSRF token" in r.json()["detail"] and "x-csrftoken" in r.json()["detail"]
+    assert "CSRF token" in r.json()["why"] and "x-csrftoken" in r.json()["why"]
     assert plan(client, game) == (False, [])
     r = client.post(items, json=API_ITEM, headers=csrf.header(client))
     assert r.status_code == 201, r.text
@@ -352,7 +352,7 @@ def test_join_code_attempts_over_the_limit_answer_429(limited: TestClient, what:
         assert c.post(url, json={"code": "ZZZZZ-ZZZZZ"}).status_code == 404
     r = c.post(url, json={"code": "ZZZZZ-ZZZZZ"})
     assert_429(r)
-    assert "join codes" in r.json()["detail"]
+    assert "join codes" in r.json()["why"]
     # While over the limit even the right code is refused: guessing stops.
     r = c.post(url, json={"code": right})
     assert_429(r)
@@ -387,7 +387,7 @@ def test_unknown_tokens_over_the_limit_answer_429(limited: TestClient) -> None:
     for url in urls:  # games and campaigns count together: one address, one limit
         r = c.get(url, headers=bearer("guess-more"))
         assert_429(r)
-        assert "unknown tokens" in r.json()["detail"]
+        assert "unknown tokens" in r.json()["why"]
     # A known token is never refused by the limit: tokens cannot be guessed, the limit stops hammering.
     assert c.get(urls[0], headers=game.referee).status_code == 200
     assert c.get(urls[1], headers=seats.organiser).status_code == 200
@@ -423,7 +423,7 @@ def test_wrong_organiser_keys_over_the_limit_answer_429(migrated_url: str, tmp_p
         assert c.post("/api/v1/join", json={"code": "ZZZZZ-ZZZZZ"}).status_code == 404
         r = c.post("/api/v1/games", json={"scenario": "mons-1914"}, headers={"X-Organiser-Key": key})
         assert_429(r)
-        assert "wrong organiser keys" in r.json()["detail"]
+        assert "wrong organiser keys" in r.json()["why"]
         page = c.post("/games/new", data=csrf.form(c, {"scenario": "mons-1914", "organiser_key": key}))
         assert_429(page)
         assert "Too many wrong organiser keys from this device" in page.text

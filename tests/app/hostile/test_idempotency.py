@@ -117,17 +117,17 @@ def test_keys_are_bounded_and_named(client: TestClient) -> None:
         r = add_marker(client, g, unit, g.attacker, key=bad)
         assert r.status_code == 422, bad
         assert (
-            r.json()["detail"][0]["loc"] == ["header", HEADER] and "8 to 64" in r.json()["detail"][0]["msg"]
+            r.json()["errors"][0]["loc"] == ["header", HEADER] and "8 to 64" in r.json()["errors"][0]["msg"]
         )
     two = client.post(
         f"/api/v1/games/{g.id}/units/{unit}/markers",
         json={"delta": 1},
         headers=[("Authorization", g.attacker["Authorization"]), (HEADER, KEY), (HEADER, "another-key-1")],
     )
-    assert two.status_code == 422 and "one Idempotency-Key" in two.json()["detail"][0]["msg"]
+    assert two.status_code == 422 and "one Idempotency-Key" in two.json()["errors"][0]["msg"]
     # No token: no device to keep the answer for (creating a game answers with its referee token).
     anonymous = client.post("/api/v1/games", json={"scenario": "mons-1914"}, headers={HEADER: KEY})
-    assert anonymous.status_code == 422 and "device's token" in anonymous.json()["detail"][0]["msg"]
+    assert anonymous.status_code == 422 and "device's token" in anonymous.json()["errors"][0]["msg"]
     assert suppression(client, g, unit) == 0
     # A key names one request: the same key with another body is refused, and acts on nothing.
     assert add_marker(client, g, unit, g.attacker).status_code == 200
@@ -136,7 +136,7 @@ def test_keys_are_bounded_and_named(client: TestClient) -> None:
         json={"delta": 1, "fire": "mg"},
         headers={**g.attacker, HEADER: KEY},
     )
-    assert other.status_code == 422 and "another request" in other.json()["detail"][0]["msg"]
+    assert other.status_code == 422 and "another request" in other.json()["errors"][0]["msg"]
     assert suppression(client, g, unit) == 1
 
 
@@ -217,7 +217,7 @@ def test_a_claim_acted_on_whose_answer_was_lost_is_not_acted_on_again(client: Te
     _leave_claim(client.app.state.engine, ACTED, STALE_AFTER + timedelta(seconds=5))  # type: ignore[attr-defined]
     again = add_marker(client, g, unit, g.attacker)
     assert again.status_code == 409 and again.json()["carried_out"] is True, again.text
-    assert "carried out" in again.json()["detail"]
+    assert "carried out" in again.json()["why"]
     assert suppression(client, g, unit) == 1 and marker_events(client, g, unit) == 1
 
 
@@ -327,7 +327,7 @@ def test_nothing_is_kept_for_a_request_not_authenticated_and_routed(client: Test
     assert client.put(f"/api/v1/games/{g.id}/turn", headers={**g.attacker, HEADER: KEY}).status_code == 405
     # A made-up token on a real route: the unknown token's 401, counted like any other.
     r = add_marker(client, g, unit, bearer("made-up-token"))
-    assert r.status_code == 401 and "unknown token" in r.json()["detail"]
+    assert r.status_code == 401 and "unknown token" in r.json()["why"]
     created = client.post(
         "/api/v1/games", json={"scenario": "mons-1914"}, headers={**bearer("x" * 43), HEADER: KEY}
     )

@@ -48,13 +48,14 @@ def unit_now(c: TestClient, g: Game, unit: dict[str, Any]) -> dict[str, Any]:
 
 
 def refused(r: Any, *words: str) -> str:
-    """A 409 whose message names the rule and what is allowed now."""
+    """A 409 that says what to do in one sentence, with the rule (and what is allowed now) in full beside it."""
     assert r.status_code == 409, r.text
     body = r.json()
     for w in words:
-        assert w in body["detail"], (w, body["detail"])
+        assert w in body["why"], (w, body["why"])
     assert body["current"]["allowed_now"] == turn_allowed(body)
-    return str(body["detail"])
+    assert len(body["detail"]) <= 120 and (body.get("source") or "over" in body["why"]), body
+    return str(body["why"])
 
 
 def turn_allowed(body: dict[str, Any]) -> list[str]:
@@ -154,7 +155,7 @@ def test_after_finish_every_write_is_refused_for_sides(client: TestClient) -> No
     # Nor may a side undo what it did before the end.
     (placed,) = events_of(c, g, g.attacker, "marker")
     undone = c.post(api(g, f"/events/{placed['id']}/undo"), headers=g.attacker)
-    assert undone.status_code == 409 and "over" in undone.json()["detail"], undone.text
+    assert undone.status_code == 409 and "over" in undone.json()["why"], undone.text
     assert units_by_ref(c, g) == before
     # A side may not claim the referee's override.
     assert move(c, g, g.attacker, platoon, override=True).status_code == 403
@@ -329,7 +330,7 @@ def test_a_fire_plan_holds_only_what_its_period_has(client: TestClient) -> None:
             json={"arrival_turn": 1, "item": item},
         )
         assert r.status_code == 422, (kind, r.text)
-        (detail,) = r.json()["detail"]
+        (detail,) = r.json()["errors"]
         assert detail["loc"] == ["body", "item", "kind"] and "not in the early period" in detail["msg"], (
             detail
         )

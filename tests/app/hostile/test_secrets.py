@@ -261,8 +261,9 @@ def test_arrival_reveals_one_item_and_proves_it_without_the_count(
     hidden = c.get(f"/api/v1/games/{g.id}/fireplans/attacker/items/{ids[UNARRIVED]}", headers=g.defender)
     missing = c.get(f"/api/v1/games/{g.id}/fireplans/attacker/items/{ids[REMOVED]}", headers=g.defender)
     assert hidden.status_code == missing.status_code == 404
-    hidden_says = hidden.json()["detail"].replace(str(ids[UNARRIVED]), "N")
-    assert hidden_says == missing.json()["detail"].replace(str(ids[REMOVED]), "N")
+    for part in ("detail", "why"):
+        hidden_says = hidden.json()[part].replace(str(ids[UNARRIVED]), "N")
+        assert hidden_says == missing.json()[part].replace(str(ids[REMOVED]), "N")
     # The attacker's own view of the plan lists the edits, kept with the side.
     own = ok(c.get(f"/api/v1/games/{g.id}/fireplans/attacker/edits", headers=g.attacker))
     assert [e["action"] for e in own] == ["added", "added", "added", "removed"]
@@ -305,8 +306,8 @@ def test_a_plan_holds_at_most_its_capacity(sqlite_client: TestClient) -> None:
     for n in range(capacity):
         ok(c.post(plan, headers=g.attacker, json=aiming_point(f"B{n}", 1)), 201)
     over = c.post(plan, headers=g.attacker, json=aiming_point("one too many", 1))
-    assert over.status_code == 422 and over.json()["detail"][0]["loc"][-1] == "item"
-    assert str(capacity) in over.json()["detail"][0]["msg"]
+    assert over.status_code == 422 and over.json()["errors"][0]["loc"][-1] == "item"
+    assert str(capacity) in over.json()["errors"][0]["msg"]
 
 
 def test_plans_and_hands_logged_before_the_secrets_revision(client: TestClient, migrated_url: str) -> None:
@@ -402,7 +403,7 @@ def test_a_draw_tells_the_drawer_nothing_of_the_pack(client: TestClient) -> None
     url = f"/api/v1/games/{g.id}/resolve/random-event"
     for body, name in (({"dice": [1]}, "dice"), ({"apply": False}, "apply")):
         refused = c.post(url, headers=g.attacker, json=body)
-        assert refused.status_code == 422 and refused.json()["detail"][0]["loc"][-1] == name, refused.text
+        assert refused.status_code == 422 and refused.json()["errors"][0]["loc"][-1] == name, refused.text
     # The lookup page draws as the API does, and shows the drawer no more of the pack.
     c.cookies.set("firestep_token", token_of(g.attacker))
     c.get(f"/lookup/flanders-fields/random-event?game={g.id}")

@@ -267,7 +267,7 @@ def test_no_route_shows_a_secret_aiming_point_or_the_pack(walk: Walk, live_url: 
     draw = f"/api/v1/games/{g.id}/resolve/random-event"
     for body, field_name in (({"dice": [13]}, "dice"), ({"apply": False}, "apply")):
         refused = w.http.post(draw, headers=g.attacker, json=body)
-        assert refused.status_code == 422 and refused.json()["detail"][0]["loc"][-1] == field_name
+        assert refused.status_code == 422 and refused.json()["errors"][0]["loc"][-1] == field_name
     # The referee enters the Ace of Hearts (13th of the fresh pack) for the attacker, who keeps it; then the
     # attacker draws for itself. Its own answer says what it drew and holds, nothing of the pack left.
     assert w.http.post(draw, headers=g.referee, json={"dice": [13]}).status_code == 200

@@ -40,7 +40,7 @@ def units(c: TestClient, g: Game) -> list[dict[str, Any]]:
 
 def assert_cap_refusal(r: Any, field: str) -> None:
     assert r.status_code == 422, r.text
-    (detail,) = r.json()["detail"]
+    (detail,) = r.json()["errors"]
     assert detail["loc"][-1] == field and f"at most {max_units_per_game()} units" in detail["msg"], detail
 
 

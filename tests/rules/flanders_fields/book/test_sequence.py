@@ -14,6 +14,7 @@ from rules.flanders_fields.book.sequence import (
     Act,
     permits_now,
     refusal,
+    step_at,
     unit_classes,
 )
 
@@ -155,7 +156,7 @@ def test_refusals_name_the_step_and_what_is_allowed_now() -> None:
     rifles = unit_classes(is_command=False, under_battalion=True, commands_battalion=False)
     # Set-up: no markers.
     msg = refusal("setup", "early", 0, "attacker", act("place-markers", "defender"))
-    assert msg is not None and "not started" in msg and "deploy" in msg.lower()
+    assert msg is not None and "start" in msg and "not started" in msg.why and "deploy" in msg.why.lower()
     assert refusal("setup", "early", 0, "attacker", act("move-stands", "defender", rifles)) is None
     # After the game nothing.
     for action in ("place-markers", "move-stands", "build-forces", "record-state", "recover-markers"):
@@ -163,17 +164,19 @@ def test_refusals_name_the_step_and_what_is_allowed_now() -> None:
         assert msg is not None and "over" in msg
     # Playing: the step decides, and the message says which step and what is allowed instead.
     msg = refusal("playing", "early", 2, "attacker", act("place-markers", "defender", rifles))
-    assert msg is not None and "3. Move command stands" in msg and "Allowed now" in msg
-    assert "move command stands" in msg.lower()
+    assert msg is not None and "3. Move command stands" in msg.why and "Allowed now" in msg.why
+    step = step_at("early", 2)
+    assert "move command stands" in msg.why.lower() and "step 3" in msg and step and msg.source == step.source
     assert refusal("playing", "early", 1, "attacker", act("place-markers", "defender", rifles)) is None
     msg = refusal("playing", "early", 0, "attacker", act("move-stands", "attacker", rifles))
-    assert msg is not None and "1. Support orders" in msg and "regimental/brigade MGs" in msg
+    assert msg is not None and "1. Support orders" in msg.why and "regimental/brigade MGs" in msg.why
+    assert "step 1" in msg and len(msg) <= 120
     assert refusal("playing", "early", 1, "attacker", act("move-stands", "attacker", rifles)) is None
     # "one side moving and firing before the other side takes a turn": not the defender's stands now.
     msg = refusal("playing", "early", 1, "attacker", act("move-stands", "defender", rifles))
-    assert msg is not None and "attacker's turn" in msg
+    assert msg is not None and "attacker's turn" in msg.why and "defender's turn" in msg
     # New units are force building: set-up only.
     msg = refusal("playing", "mid", 5, "attacker", act("build-forces", "attacker"))
-    assert msg is not None and "set-up" in msg
+    assert msg is not None and "set-up" in msg and "set-up" in msg.why
     # What happened to a stand (wire, gas, shelter, promotions) is recorded in any step, by either side.
     assert refusal("playing", "mid", 0, "attacker", act("record-state", "defender")) is None

@@ -1,0 +1,343 @@
+"""Issue 26: every refusal the API sends is one sentence of at most 120 characters that says what to do.
+
+Found mechanically, not from a hand list:
+- Every raise site in app/ and rules/ (an AST walk): the message of each `RulesError`, `Conflict`, `Forbidden`,
+  `Unauthorized`, `TooManyRequests`, the `NotFoundError` sentence app/errors.py writes, and each refusal body
+  the door-keepers build (`refusal`, `_refusal`). A message is a literal, an f-string (each placeholder counted
+  at PLACEHOLDER characters), a sum or choice of those, a local name or a parameter of the enclosing function
+  (followed to every assignment and every call of that function), an entry of a module's dict of literals, or
+  the return of a function of the module. What none of these reaches is listed in DYNAMIC with why it is
+  bounded; a new such site fails the test until it is listed.
+- The rules of play's refusals, every status, period, step, act and side (they are built, not raised).
+- The API itself: every JSON 4xx of every test client of tests/conftest.py (`make_client`) is checked there,
+  and ErrorOut's `detail` carries the length and the one-sentence pattern, which the schemathesis suite
+  checks on every documented 4xx it provokes.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.errors import MAX_DETAIL, ONE_SENTENCE, ErrorOut, is_one_sentence, sentence
+from rules.flanders_fields.book import sequence as S
+from rules.flanders_fields.book.common import PERIODS
+
+ROOT = Path(__file__).resolve().parents[2]
+PLACEHOLDER = 12  # the width a placeholder is counted at: an id, a side, a period, a number, a short name
+# The message's argument position of each refusal (a keyword `message` wins).
+MESSAGE_ARG = {
+    "RulesError": 1,
+    "_fail": 1,  # rules/core/scenario.py's RulesError
+    "Conflict": 0,
+    "Forbidden": 0,
+    "Unauthorized": 0,
+    "TooManyRequests": 0,
+    "refusal": 0,
+    "_refusal": 1,
+    "Refusal": 0,
+}
+# Messages the walk cannot read, each bounded another way: app/errors.py answers a message that is not one
+# sentence of at most 120 characters with a fixed sentence for its status (the `why` keeps the message).
+DYNAMIC = {
+    ("app/services/rehearsal.py", "reason"): "re-raises a rehearsal's RulesError, walked where it is raised",
+    ("app/services/turns.py", "refused"): "a rule set's Refusal: test_rules_of_play_refusals walks them all",
+    ("app/services/markers.py", "c.gone or f'unit {unit.id} has no {c.field} left'"): "a change's words "
+    "(rules/flanders_fields/play/changes.py), else the f-string",
+    ("app/guard/idempotency.py", "e.message"): "a TooManyRequests passed on, walked where it is raised",
+    ("app/services/resolve.py", "err['msg']"): "pydantic's message for a resolver field",
+    ("rules/firestorm/campaign.py", "err['msg']"): "pydantic's message for a campaign action",
+    ("rules/firestorm/campaign.py", "str(e)"): "the adjacency loader's message",
+}
+
+
+def _sources() -> Iterator[tuple[str, ast.Module]]:
+    for folder in ("app", "rules"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            yield str(path.relative_to(ROOT)), ast.parse(path.read_text(), str(path))
+
+
+MODULES = dict(_sources())
+
+
+def _name(call: ast.Call) -> str | None:
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+
+
+def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
+    return {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
+PARENTS = {path: _parents(tree) for path, tree in MODULES.items()}
+
+
+def _enclosing(path: str, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    while (node := PARENTS[path].get(node)) is not None:  # type: ignore[assignment]
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            return node
+    return None
+
+
+def _argument(call: ast.Call, position: int, keyword: str) -> ast.expr | None:
+    for k in call.keywords:
+        if k.arg == keyword:
+            return k.value
+    return call.args[position] if len(call.args) > position else None
+
+
+def templates(path: str, node: ast.expr, depth: int = 0) -> list[str] | None:
+    """Every message `node` can be, with placeholders as PLACEHOLDER characters; None when unreadable."""
+    if depth > 4:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        return [
+            "".join(v.value if isinstance(v, ast.Constant) else "x" * PLACEHOLDER for v in node.values)  # type: ignore[misc]
+        ]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = templates(path, node.left, depth + 1), templates(path, node.right, depth + 1)
+        return None if left is None or right is None else [a + b for a in left for b in right]
+    if isinstance(node, ast.IfExp):
+        a, b = templates(path, node.body, depth + 1), templates(path, node.orelse, depth + 1)
+        return None if a is None or b is None else a + b
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        return _dict_values(path, node.value.id, depth)
+    if isinstance(node, ast.Call) and (name := _name(node)) is not None:
+        return _returns(path, name, depth)
+    if isinstance(node, ast.Name):
+        return _name_values(path, node, depth)
+    return None
+
+
+def _dict_values(path: str, name: str, depth: int) -> list[str] | None:
+    for stmt in MODULES[path].body:
+        if isinstance(stmt, ast.Assign | ast.AnnAssign) and isinstance(stmt.value, ast.Dict):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                found = [templates(path, v, depth + 1) for v in stmt.value.values if v is not None]
+                return None if any(f is None for f in found) else [t for f in found for t in f or []]
+    return None
+
+
+def _returns(path: str, name: str, depth: int) -> list[str] | None:
+    defs = [
+        n for n in ast.walk(MODULES[path]) if isinstance(n, ast.FunctionDef) and n.name == name and n.body
+    ]
+    found = [
+        templates(path, r.value, depth + 1)
+        for d in defs
+        for r in ast.walk(d)
+        if isinstance(r, ast.Return) and r.value is not None
+    ]
+    if not found or any(f is None for f in found):
+        return None
+    return [t for f in found for t in f or []]
+
+
+def _module_constant(path: str, name: str, depth: int) -> list[str] | None:
+    for stmt in MODULES[path].body:
+        if isinstance(stmt, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in stmt.targets
+        ):
+            return templates(path, stmt.value, depth + 1)
+    return None
+
+
+def _name_values(path: str, node: ast.Name, depth: int) -> list[str] | None:
+    func = _enclosing(path, node)
+    if func is None:
+        return _module_constant(path, node.id, depth)
+    assigned = [
+        a.value
+        for a in ast.walk(func)
+        if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)
+    ]
+    if assigned:
+        found = [templates(path, v, depth + 1) for v in assigned]
+        return None if any(f is None for f in found) else [t for f in found for t in f or []]
+    params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+    if node.id not in params:
+        return _module_constant(path, node.id, depth)
+    position = params.index(node.id)
+    calls = [
+        (p, c)
+        for p, tree in MODULES.items()
+        for c in ast.walk(tree)
+        if isinstance(c, ast.Call) and _name(c) == func.name
+    ]
+    out: list[str] = []
+    for p, call in calls:
+        arg = _argument(call, position - (1 if params[:1] == ["self"] else 0), node.id)
+        got = templates(p, arg, depth + 1) if arg is not None else None
+        if got is None:
+            return None
+        out += got
+    return out or None
+
+
+def raise_sites() -> Iterator[tuple[str, int, str, ast.expr]]:
+    for path, tree in MODULES.items():
+        if path == "app/errors.py":
+            continue  # the handlers: each passes on a raised message, and refusal() itself falls back
+        # `refusal` is app/errors.py's body builder only where it is imported from there (not the rules'
+        # sequence refusal, walked by test_rules_of_play_refusals).
+        builds = any(
+            isinstance(n, ast.ImportFrom)
+            and n.module == "app.errors"
+            and any(a.name == "refusal" for a in n.names)
+            for n in tree.body
+        )
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and (name := _name(node)) in MESSAGE_ARG:
+                if name == "refusal" and not builds:
+                    continue
+                arg = _argument(node, MESSAGE_ARG[name], "message")
+                if arg is not None:
+                    yield path, node.lineno, name, arg
+
+
+def test_every_raise_site_is_one_short_sentence() -> None:
+    checked, unread, bad = 0, set(), []
+    for path, line, name, arg in raise_sites():
+        found = templates(path, arg)
+        if found is None:
+            unread.add((path, ast.unparse(arg)))
+            continue
+        for text in found:
+            checked += 1
+            said = sentence(text)
+            if not is_one_sentence(said):
+                bad.append(f"{path}:{line} {name} [{len(said)}] {said}")
+    assert bad == [], "\n".join(bad)
+    assert unread == set(DYNAMIC), sorted(unread ^ set(DYNAMIC))
+    assert checked > 300  # the walk reaches the sites (~320 today), not an empty tree
+
+
+def test_not_found_sentences_fit() -> None:
+    """NotFoundError's sentence is app/errors.py's, with the name cut to 24 characters: each `what` fits."""
+    whats = set()
+    for path, tree in MODULES.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _name(node) == "NotFoundError":
+                what = _argument(node, 0, "what")
+                assert what is not None
+                whats.update(templates(path, what) or [f"unread {path}:{node.lineno}"])
+    assert len(whats) > 10
+    for what in whats:
+        said = sentence(f"There is no {what} '{'x' * 24}': check it and try again")
+        assert is_one_sentence(said), said
+
+
+def test_rules_of_play_refusals() -> None:
+    """Every refusal of Flanders Fields' turn sequence, for every status, period, step, act and side."""
+    classes = [S.ANY_UNIT, *((c,) for c in S.WHO)]
+    seen = 0
+    for status, period, action, side, unit_classes in itertools.product(
+        ("setup", "playing", "finished", "ended"), PERIODS, S.DOING, ("attacker", "defender", None), classes
+    ):
+        for step in range(len(S.SEQUENCES[period].steps) + 1):
+            refused = S.refusal(status, period, step, "attacker", S.Act(action, side, unit_classes))
+            if refused is not None:
+                seen += 1
+                assert is_one_sentence(refused), refused
+                assert refused.why.startswith(refused[:8]) or len(refused.why) >= len(refused)
+    assert seen > 100
+
+
+def test_error_out_schema_holds_the_rule() -> None:
+    schema = ErrorOut.model_json_schema()["properties"]["detail"]
+    assert schema["maxLength"] == MAX_DETAIL == 120 and schema["pattern"] == ONE_SENTENCE
+    import re
+
+    for text, ok in (
+        ("Pick a cover of open, soft or hard.", True),
+        ("Move 1.5 cm (13.1).", True),
+        ("Reload. Then try again.", False),
+        ("No full stop", False),
+        ("Why?", True),
+    ):
+        assert bool(re.fullmatch(ONE_SENTENCE, text)) is ok is is_one_sentence(text), text
+
+
+def _body(r: Any) -> dict[str, Any]:
+    body = r.json()
+    assert isinstance(body, dict) and is_one_sentence(body["detail"]) and body["why"], body
+    return body
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kwargs", "status", "field", "allowed"),
+    [
+        # Not found with a long list of allowed values: the list is beside the sentence, not in it.
+        ("get", "/playsheets/organisation/no-such", {}, 404, "organisation table", 10),
+        (
+            "get",
+            "/api/v1/rulesets/flanders-fields/movement-table",
+            {"params": {"period": "1914"}},
+            422,
+            "period",
+            3,
+        ),
+        (
+            "post",
+            "/api/v1/rulesets/flanders-fields/movement",
+            {"json": {"variants": {"x": "y"}}},
+            422,
+            None,
+            0,
+        ),
+        ("get", "/api/v1/no-such-thing", {}, 404, None, 0),
+        ("delete", "/api/v1/scenarios", {}, 405, None, 0),
+        (
+            "post",
+            "/api/v1/games",
+            {"content": b"{", "headers": {"content-type": "application/json"}},
+            422,
+            None,
+            0,
+        ),
+    ],
+)
+def test_api_refusals_have_the_shape(
+    sqlite_client: TestClient,
+    method: str,
+    path: str,
+    kwargs: dict[str, Any],
+    status: int,
+    field: str | None,
+    allowed: int,
+) -> None:
+    r = getattr(sqlite_client, method)(path, **kwargs)
+    assert r.status_code == status, r.text
+    body = _body(r)
+    if field is not None:
+        assert body["field"] == field, body
+    if allowed:
+        assert len(body["allowed"]) >= allowed, body
+    if allowed > 5:
+        assert sum(str(a) in body["detail"] for a in body["allowed"]) <= 1, body
+    if status == 422:
+        assert body["errors"] and all({"loc", "msg", "type"} <= set(e) for e in body["errors"]), body
+
+
+def test_every_test_client_checks_the_refusals_it_gets() -> None:
+    """tests/conftest.py's check is on: a refusal of two sentences fails whichever test gets it."""
+    from fastapi import FastAPI
+    from fastapi.responses import JSONResponse
+
+    bare = FastAPI()
+
+    @bare.get("/")
+    def two_sentences() -> JSONResponse:
+        return JSONResponse({"detail": "Not now. Try later.", "why": "x"}, status_code=409)
+
+    with pytest.raises(AssertionError, match="Not now"):
+        TestClient(bare).get("/")

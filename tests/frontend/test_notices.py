@@ -1,0 +1,129 @@
+"""Issue 26, messages: a refusal shows as its one sentence with a "Why?" that opens the rule and its source; a
+notice never covers the page menu, the map's card or its tool bar, lets taps on its words through to what is
+under it, and is dismissable; "reconnecting…" goes the moment the game's stream is open again."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
+from tests.frontend.games import create_mons_game
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+CLEARS_WITHIN_MS = 1000
+STREAM = re.compile(r"/api/v1/games/\d+/stream\?")
+
+
+def refusal_shown(page: Any, game_id: int) -> dict[str, Any]:
+    """A real refusal (a marker in set-up, refused by the rules of play) shown as the pages show one."""
+    result: dict[str, Any] = page.evaluate(
+        """async (gameId) => {
+             const csrf = document.cookie.split("; ").find((c) => c.startsWith("firestep_csrf=")).split("=")[1];
+             const units = await (await fetch(`/api/v1/games/${gameId}/units`)).json();
+             const r = await fetch(`/api/v1/games/${gameId}/units/${units[0].id}/markers`, {
+               method: "POST", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+               body: JSON.stringify({ delta: 1, fire: "rifle" }),
+             });
+             const body = await r.json();
+             window.firestepNotice(window.firestepExplain(r.status, body), false, { key: "action" });
+             return { status: r.status, body };
+           }""",
+        game_id,
+    )
+    return result
+
+
+def overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+    if a is None or b is None:
+        return False
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN],
+    ids=lambda v: f"{v['width']}x{v['height']}",
+)
+def test_a_refusal_says_one_sentence_and_why_without_covering_the_menu_card_or_tools(
+    new_page: Any, viewport: dict[str, int]
+) -> None:
+    page = new_page(viewport)
+    game_id, _ = create_mons_game(page)
+    page.goto(f"/games/{game_id}/map")
+    expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
+    page.get_by_role("button", name="Templates", exact=True).click()  # the map's card is open
+    expect(page.locator("[data-map-panel]")).to_be_visible()
+    got = refusal_shown(page, game_id)
+    assert got["status"] == 409 and len(got["body"]["detail"]) <= 120, got
+    notice = page.locator("#net-status .notice")
+    expect(notice.locator("p").first).to_have_text(got["body"]["detail"])
+    # A tap on the notice's words reaches what is under them; its buttons take their own taps.
+    words = notice.locator("p").first.bounding_box()
+    assert words is not None
+    under = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y)?.closest('#net-status') === null",
+        [words["x"] + 4, words["y"] + words["height"] / 2],
+    )
+    assert under
+    why = notice.get_by_text("Why?")
+    expect(why).to_be_visible()
+    why.click()  # opened to be read: the notice now scrolls, still clear of the menu, card and tools
+    expect(notice.locator(".notice-why p")).to_contain_text("Allowed now")
+    expect(notice.locator(".notice-why cite")).to_have_text(got["body"]["source"])
+    screenshot(page, f"notice-why-{viewport['width']}x{viewport['height']}")
+    box = page.locator("#net-status").bounding_box()
+    for keep_clear in (".topbar", "[data-map-panel]", ".map-toolbar"):
+        assert not overlaps(box, page.locator(keep_clear).bounding_box()), (keep_clear, box)
+    notice.get_by_role("button", name="OK: dismiss this message").click()
+    expect(page.locator("#net-status")).to_be_hidden()
+
+
+def test_reconnecting_goes_the_moment_the_stream_is_back(new_page: Any) -> None:
+    page = new_page(REFEREE_SCREEN)
+    game_id, _ = create_mons_game(page)
+    page.goto(f"/games/{game_id}/referee")
+    stream = page.locator("[data-live-stream][data-live-connected]")
+    expect(stream).to_have_count(1)
+    # The stream drops and cannot come back for a while: the page says it is reconnecting.
+    page.route(STREAM, lambda route: route.abort())
+    page.evaluate("() => window.dispatchEvent(new Event('offline'))")
+    lost = page.locator("#net-status [data-notice-key='live']")
+    expect(lost).to_contain_text("reconnecting", timeout=10_000)
+    page.evaluate("() => window.firestepNotice.clear('connection')")  # the device's own offline notice
+    # Note the moments the stream is open again and the notice is gone, polled in the page.
+    page.evaluate(
+        """() => {
+             window.backAt = null; window.clearedAt = null;
+             const tick = () => {
+               const open = document.querySelector("[data-live-stream][data-live-connected]");
+               const notice = document.querySelector("#net-status [data-notice-key='live']");
+               if (open && window.backAt === null) window.backAt = Date.now();
+               if (window.backAt !== null && (!notice || !notice.textContent.includes("reconnecting"))) {
+                 window.clearedAt = Date.now();
+                 return;
+               }
+               setTimeout(tick, 10);
+             };
+             tick();
+           }"""
+    )
+    page.unroute(STREAM)
+    started = time.monotonic()
+    while page.evaluate("() => window.clearedAt") is None and time.monotonic() - started < 15:
+        page.wait_for_timeout(100)
+    back, cleared = page.evaluate("() => [window.backAt, window.clearedAt]")
+    assert back is not None and cleared is not None, (back, cleared)
+    assert cleared - back <= CLEARS_WITHIN_MS, cleared - back
+    expect(stream).to_have_count(1)
