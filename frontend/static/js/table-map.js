@@ -67,9 +67,9 @@
     if (window.firestepExplain) return window.firestepExplain(result.status, result.data, result.retryAfter);
     const body = result.data;
     if (result.status === 403) return "That belongs to the other side.";
-    if (result.status === 409 && Array.isArray(body?.current?.allowed_now)) return `Not now: ${body.detail}`;
+    if (result.status === 409 && Array.isArray(body?.current?.allowed_now)) return body.detail;
     if (result.status === 409) return "Someone changed it meanwhile: the map shows the newest.";
-    if (result.status === 422 && Array.isArray(body?.detail)) return `Not possible: ${body.detail[0].msg}`;
+    if (result.status === 422 && typeof body?.detail === "string") return body.detail;
     return fallback;
   };
   const failed = (result) => !result || (!result.ok && !result.queued);
