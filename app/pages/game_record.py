@@ -141,6 +141,11 @@ class Record:
             return (f"{changes} ({fire})" if fire and changes else changes or "marker"), ""
         if kind == "move":
             return changes or "moved", ""
+        if kind == "arrival-fire":  # an arrived fire-plan item applied: the item and what it did
+            rolled = ", ".join(
+                str(d) for r in payload.get("rolls") or [] for d in r["resolution"].get("dice", [])
+            )
+            return str(payload.get("effect") or "arrived fire"), f"rolled {rolled}" if rolled else ""
         if kind in ROLL_KINDS:
             resolver = humanise(str(payload.get("resolver") or kind))
             res = payload.get("resolution") or {}

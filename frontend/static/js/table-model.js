@@ -15,7 +15,7 @@
     const emit = (what) => listeners.forEach((fn) => fn(what));
     // Kinds whose payload says exactly what changed; any other kind changes the board or the turn, which the
     // model reads back from the game (they are rare: a turn, an arrival, a barrage step).
-    const UNIT_KINDS = new Set(["move", "marker", "unit-update", "undo", "roll", "arrival-roll", "end-of-turn", "fire-plan-arrival"]);
+    const UNIT_KINDS = new Set(["move", "marker", "unit-update", "undo", "roll", "arrival-roll", "arrival-fire", "end-of-turn", "fire-plan-arrival"]);
 
     const setState = (state, unitList) => {
       asOf = Math.max(asOf, Number(state.last_event_id) || 0);

@@ -6,10 +6,14 @@ apply is refused, one undo takes it back; the defender reads the card but never 
 from __future__ import annotations
 
 from fractions import Fraction
+from types import SimpleNamespace
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.pages.game_record import Record
+from app.services.unit_names import display_names
+from rules.registry import get_game_rules
 from tests.app.games.conftest import Game, new_game, start_game
 
 # Planned fire "pre-registered" (erratum planned-fire-deviation): it lands where it was aimed, over the stands.
@@ -134,6 +138,12 @@ def test_a_bombardment_arrives_as_a_card_and_applies_once(client: TestClient) ->
     again = c.post(f"{api}/{item_id}/apply", headers=g.attacker, json={})
     assert again.status_code == 409 and "applied this turn" in again.json()["why"]
     assert c.get(api, headers=g.defender).json()["cards"][0]["applied"]["event_id"] == ev["id"]
+
+    # The game record names the item and its effect.
+    units_now = [SimpleNamespace(**u) for u in c.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()]
+    record = Record(display_names(units_now), {u.id: u for u in units_now}, get_game_rules("flanders-fields"))
+    line = record.entry(ev).line
+    assert card["what"] in line and "1 turn of fire" in line and "rolled 4, 6" in line, line
 
     # The luck ledger has every roll of it, at its odds.
     ledger = c.get(f"/api/v1/games/{g.id}/report", headers=g.referee)
