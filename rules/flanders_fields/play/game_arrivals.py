@@ -145,9 +145,11 @@ def _firer(snap: Snapshot, f: Mapping[str, Any], names: Mapping[int, str]) -> tu
 
 
 def _firing_now(snap: Snapshot, f: Mapping[str, Any]) -> bool:
-    first = int(f.get("turn", snap.turn))
+    """An item that arrived before the board kept its turn cannot say when it fires: no card for it."""
+    first = int(f.get("turn", 0))
     return (
-        f.get("kind") in CARD_KINDS
+        "turn" in f
+        and f.get("kind") in CARD_KINDS
         and bool(f.get("point"))
         and f.get("side") == snap.side_to_move
         and first <= snap.turn < first + int(f.get("turns", 1))

@@ -94,6 +94,12 @@ def test_only_the_side_to_moves_fire_of_this_turn_is_a_card() -> None:
     assert GAME.arrival_cards(_snap(side="defender"), {}) == ()
     assert GAME.arrival_cards(_snap(turn=2), {}) == ()
     assert len(GAME.arrival_cards(_snap(turn=1, turns=3), {})) == 1
+    old = {k: v for k, v in FIRE.items() if k != "turn"}  # arrived before the board kept its turn
+    board = {"fire": [{**old, "point": [60.0, 120.0]}]}
+    assert (
+        GAME.arrival_cards(Snapshot("flanders-fields", "early", UNITS, 120.0, 180.0, turn=1, board=board), {})
+        == ()
+    )
 
 
 def test_applied_a_suppression_reaches_the_company_and_two_actions_fire_twice() -> None:
