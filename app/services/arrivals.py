@@ -105,7 +105,7 @@ def apply(
     done = applied(session, game).get(item_id)
     if done is not None:
         raise Conflict(
-            f"{card.what} was applied this turn (event {done['event_id']}); undo that to apply it again",
+            f"Fire-plan item {item_id} was applied this turn (event {done['event_id']}): undo that to apply it again.",
             current=game_state(game),
         )
     rolled, given = _all_dice(card, dice)
