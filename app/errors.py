@@ -129,7 +129,7 @@ class FieldError(BaseModel):
 
 
 class ErrorOut(BaseModel):
-    """Every refusal (docs/api.md, "Refusals"): `detail` is one sentence of at most 120 characters that says
+    """Every refusal (docs/api-errors.md): `detail` is one sentence of at most 120 characters that says
     what to do; beside it the request `field` it is about, the `allowed` values, `why` (the rule or reason
     in full) and `source` (the printed rule), where there are such; `errors` lists every bad field of a 422;
     `current` is the current state with a 409."""
