@@ -145,3 +145,20 @@ def test_an_arrived_bombardment_is_applied_in_three_taps_and_shows_everywhere(
             f"() => (window.firestepMap.model.units.get({s['unit_id']})?.suppression || 0) === {before[s['unit_id']]}"
             f" && !window.firestepMap.model.units.get({s['unit_id']})?.killed"
         )
+
+
+def test_roll_and_apply_is_two_taps_and_the_other_side_reads_the_same_effect(new_page: Any) -> None:
+    """The server rolls every die ("Roll and apply"): whatever it rolled, the defender's card says the same."""
+    game_id, _, attacker, defender = mons_with_a_bombardment(new_page, TABLET_PORTRAIT)
+    open_map(attacker, game_id)
+    open_map(defender, game_id)
+    attacker.locator("[data-arrivals-tool]").tap()
+    attacker.get_by_role("button", name="Roll and apply").tap()
+    effect = attacker.locator("[data-arrival-effect]")
+    expect(effect).to_contain_text("Bombardment of the attacker")
+    event = api(attacker, "GET", f"/api/v1/games/{game_id}/arrivals")["cards"][0]["applied"]
+    assert effect.get_attribute("data-arrival-effect") == str(event["event_id"])
+    defender.locator("[data-arrivals-tool]").tap()
+    expect(defender.locator("[data-arrival-effect]")).to_have_text(event["effect"])
+    # The defender reads it but has no button to apply or undo the attacker's fire.
+    expect(defender.locator("[data-arrival-undo], [data-arrival-apply]")).to_have_count(0)

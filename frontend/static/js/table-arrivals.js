@@ -73,7 +73,7 @@
       c.notes.forEach((t) => box.append(h("p", { class: "muted", text: t })));
       if (c.applied) {
         box.append(h("p", { class: "play-answer", "data-arrival-effect": String(c.applied.event_id), text: c.applied.effect }));
-        box.append(h("div", { class: "play-acts" }, h("button", { type: "button", class: "button", "data-arrival-undo": String(c.applied.event_id), text: "Undo" })));
+        if (m.mayActFor(c.side)) box.append(h("div", { class: "play-acts" }, h("button", { type: "button", class: "button", "data-arrival-undo": String(c.applied.event_id), text: "Undo" })));
       } else if (m.mayActFor(c.side)) {
         box.append(h("div", { class: "play-acts" }, h("button", { type: "button", class: "button", "data-arrival-apply": String(c.item_id), text: "Roll and apply" })));
         box.append(diceEntry(c));
