@@ -71,7 +71,7 @@ def test_third_suppression_kills_and_long_press_removes(new_page: Any) -> None:
     page.get_by_role("button", name="Override rules").click()
     page.once("dialog", lambda dialog: dialog.dismiss())
     unit.get_by_role("button", name="Add a suppression marker").click()
-    expect(page.locator("#net-status")).to_contain_text("Not now. The game has not started")
+    expect(page.locator("#net-status")).to_contain_text("Wait for the game to start")
     expect(unit.locator(".marker")).to_have_count(0)
     page.get_by_role("button", name="Override rules").click()
     start_from_the_board(page)

@@ -110,7 +110,7 @@
         break; // still no answer: keep it and everything after it
       }
       // The same key is still being answered (an earlier try of this very tap): ask again later.
-      if (result.status === 409 && !result.data?.current && String(result.data?.detail || "").includes("Idempotency-Key")) break;
+      if (result.status === 409 && !result.data?.current && result.data?.field === "Idempotency-Key") break;
       save(load().filter((q) => q.key !== item.key));
       // Carried out before the server stopped, its answer lost: made, not refused.
       if (result.ok || result.data?.carried_out) sent += 1;

@@ -31,19 +31,19 @@
         return { ok: false, status: 0, data: null };
       }
     };
-    // A refusal in one sentence: a 422 names the field (its path in the document) and the values it allows.
+    // A refusal in one sentence (app/errors.py): `field` is its path in the document, `allowed` its values.
     const refusal = (result, doing) => {
-      const detail = result.data?.detail;
-      if (result.status === 422 && Array.isArray(detail) && detail.length) {
-        const d = detail[0];
-        const where = (d.loc || []).filter((p) => p !== "body").join(".");
-        const allowed = Array.isArray(d.allowed) && d.allowed.length ? ` (allowed: ${d.allowed.slice(0, 12).join(", ")}${d.allowed.length > 12 ? ", …" : ""})` : "";
-        return `Not ${doing}: ${where ? `${where}: ` : ""}${d.msg}${allowed}.`;
-      }
+      const body = result.data || {};
       if (result.status === 401) return `Not ${doing}: this server takes scenarios from its organiser only; enter the organiser key above.`;
-      if (result.status === 403 && keyInput && !String(detail).includes("ships with")) return `Not ${doing}: that is not the organiser key; check it with the organiser.`;
-      if (typeof detail === "string" && result.status >= 400 && result.status < 500) return `Not ${doing}: ${detail}.`;
-      return window.firestepExplain ? window.firestepExplain(result.status, result.data, result.retryAfter) : `Not ${doing} (error ${result.status}).`;
+      if (result.status === 403 && keyInput && !String(body.why).includes("ships with")) return `Not ${doing}: that is not the organiser key; check it with the organiser.`;
+      const explained = window.firestepExplain ? window.firestepExplain(result.status, body, result.retryAfter) : "";
+      const clause = (s) => s.charAt(0).toLowerCase() + s.slice(1); // the sentence, after "Not saved: "
+      if (result.status === 422 && typeof body.detail === "string") {
+        const allowed = Array.isArray(body.allowed) && body.allowed.length ? ` (allowed: ${body.allowed.slice(0, 12).join(", ")}${body.allowed.length > 12 ? ", …" : ""})` : "";
+        return `Not ${doing}: ${body.field ? `${body.field}: ` : ""}${clause(body.detail)}${allowed}`;
+      }
+      if (typeof body.detail === "string" && result.status >= 400 && result.status < 500) return `Not ${doing}: ${clause(body.detail)}`;
+      return explained || `Not ${doing} (error ${result.status}).`;
     };
     const tell = (text, good = false) => {
       message.textContent = text;

@@ -34,14 +34,13 @@
       }
     };
     const refusal = (result, what) => {
-      const detail = result.data?.detail;
-      if (Array.isArray(detail) && detail.length) {
-        const d = detail[0];
-        const where = (d.loc || []).filter((p) => p !== "body").join(".");
-        return `${what} not saved: ${where ? `${where}: ` : ""}${d.msg}.`;
+      const body = result.data || {};
+      const explained = window.firestepExplain ? window.firestepExplain(result.status, body, result.retryAfter) : "";
+      if (typeof body.detail === "string" && result.status >= 400 && result.status < 500) {
+        const clause = body.detail.charAt(0).toLowerCase() + body.detail.slice(1);
+        return `${what} not saved: ${body.field ? `${body.field}: ` : ""}${clause}`;
       }
-      if (typeof detail === "string" && result.status >= 400 && result.status < 500) return `${what} not saved: ${detail}.`;
-      return window.firestepExplain ? window.firestepExplain(result.status, result.data, result.retryAfter) : `${what} not saved (error ${result.status}).`;
+      return explained || `${what} not saved (error ${result.status}).`;
     };
     const tell = (text, good = false) => {
       message.textContent = text;
