@@ -80,12 +80,13 @@
         applyChanges(root);
         applied = Math.max(applied, Number(root.dataset.upto) || 0);
       }
+      if (failures >= 3 && window.firestepNotice) window.firestepNotice.clear("board");
       failures = 0;
       board().dataset.upto = String(applied);
       document.dispatchEvent(new CustomEvent("firestep:board-updated"));
     } catch (err) {
       failures += 1;
-      if (failures === 3 && window.firestepNotice) window.firestepNotice("The board could not be brought up to date: trying again…");
+      if (failures === 3 && window.firestepNotice) window.firestepNotice("The board could not be brought up to date: trying again…", false, { key: "board" });
       retryTimer = setTimeout(fetchChanges, Math.min(5000, 400 * 2 ** (failures - 1)));
     } finally {
       inFlight = false;

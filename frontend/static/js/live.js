@@ -24,7 +24,9 @@
   const live = { lastId: Number.isFinite(after) ? after : 0, connected: false };
   window.firestepLive = live;
 
-  const notice = (text, ok) => window.firestepNotice && window.firestepNotice(text, ok);
+  // The stream's news has its own slot ("live"): "reconnecting…" goes the moment the stream is open again.
+  const notice = (text, ok) => window.firestepNotice && window.firestepNotice(text, ok, { key: "live" });
+  let toldLost = false;
   const resync = () => document.dispatchEvent(new CustomEvent("firestep:resync"));
 
   let failures = 0; // consecutive failed connects: the backoff
@@ -101,7 +103,8 @@
       if (!response.ok) throw new Error(String(response.status));
       root.dataset.liveConnected = "1";
       live.connected = true;
-      if (failures >= 2) notice("Live updates are back.", true);
+      if (toldLost) notice("Live updates are back.", true);
+      toldLost = false;
       failures = 0;
       // Whatever happened while this page was not connected is refetched by each view.
       if (everConnected) resync();
@@ -124,7 +127,10 @@
       throw new Error("stream closed");
     } catch (err) {
       failures += 1;
-      if (failures === 2) notice("Connection to the game lost: reconnecting…");
+      if (failures >= 2 && !toldLost && !refused) {
+        notice("Connection to the game lost: reconnecting…");
+        toldLost = true;
+      }
     } finally {
       clearTimeout(silence);
       if (controller === mine) controller = null;
