@@ -7,7 +7,8 @@ Found mechanically, not from a hand list:
   at PLACEHOLDER characters), a sum or choice of those, a local name or a parameter of the enclosing function
   (followed to every assignment and every call of that function), an entry of a module's dict of literals, or
   the return of a function of the module. What none of these reaches is listed in DYNAMIC with why it is
-  bounded; a new such site fails the test until it is listed.
+  bounded; a new such site fails the test until it is listed. Every `ValueError` (a request model's validator
+  answers it as "Fix <field>: <message>.") is walked the same way.
 - The rules of play's refusals, every status, period, step, act and side (they are built, not raised).
 - The API itself: every JSON 4xx of every test client of tests/conftest.py (`make_client`) is checked there,
   and ErrorOut's `detail` carries the length and the one-sentence pattern, which the schemathesis suite
@@ -341,3 +342,20 @@ def test_every_test_client_checks_the_refusals_it_gets() -> None:
 
     with pytest.raises(AssertionError, match="Not now"):
         TestClient(bare).get("/")
+
+
+def test_value_errors_fit_as_field_refusals() -> None:
+    """A ValueError raised in a request model's validator reaches the API as "Fix <field>: <message>."
+    (app/errors.py's validation_refusal): every ValueError message of app/ and rules/ fits so, the field at
+    PLACEHOLDER characters."""
+    checked, bad = 0, []
+    for path, tree in MODULES.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _name(node) == "ValueError" and node.args:
+                for text in templates(path, node.args[0]) or [f"unread {path}:{node.lineno}"]:
+                    checked += 1
+                    said = sentence(f"Fix {'x' * PLACEHOLDER}: {text[:1].lower()}{text[1:]}")
+                    if not is_one_sentence(said) or text.startswith("unread"):
+                        bad.append(f"{path}:{node.lineno} {said}")
+    assert bad == [], "\n".join(bad)
+    assert checked > 30
