@@ -123,7 +123,11 @@ def move(
     viewer.require_side(before["side"], "move templates")
     overridden = rules_of_play(session, game, viewer, "lay-templates", side=before["side"], override=override)
     if expected_version is not None and expected_version != before["version"]:
-        raise Conflict(f"template version is {before['version']}, not {expected_version}", current=before)
+        raise Conflict(
+            "Someone moved this template meanwhile: look again and try again",
+            current=before,
+            why=f"template version is {before['version']}, not {expected_version}",
+        )
     nx, ny, nr = _where(
         game,
         before["kind"],

@@ -161,7 +161,11 @@ def _write_over_version(
         if result.rowcount:  # type: ignore[attr-defined]
             return True
         if expected_version is not None:
-            raise Conflict(f"unit version is {unit.version}, not {expected_version}", current=unit_dict(unit))
+            raise Conflict(
+                "Someone changed this stand meanwhile: look again and try again",
+                current=unit_dict(unit),
+                why=f"unit version is {unit.version}, not {expected_version}",
+            )
 
 
 def increment(session: Session, unit: Unit, field: str, delta: int, floor: int = 0) -> dict[str, Any] | None:

@@ -39,7 +39,11 @@ def lock_row(session: Session, model: type[Row], row_id: int, what: str) -> Row:
 def check_version(what: str, version: int, expected: int, current: Callable[[], Any]) -> None:
     """A stale client gets 409 with `current()`, the state it should have seen."""
     if expected != version:
-        raise Conflict(f"{what} version is {version}, not {expected}", current=current())
+        raise Conflict(
+            f"Someone changed this {what} meanwhile: reload and try again",
+            current=current(),
+            why=f"{what} version is {version}, not {expected}",
+        )
 
 
 def reversed_ids(session: Session, log: type[Log], owner: str, owner_id: int) -> set[int]:
