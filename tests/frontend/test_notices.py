@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
 from tests.frontend.games import create_mons_game
 
@@ -83,6 +84,8 @@ def test_a_refusal_says_one_sentence_and_why_without_covering_the_menu_card_or_t
     expect(notice.locator(".notice-why p")).to_contain_text("Allowed now")
     expect(notice.locator(".notice-why cite")).to_have_text(got["body"]["source"])
     screenshot(page, f"notice-why-{viewport['width']}x{viewport['height']}")
+    if viewport == TABLET_LANDSCAPE:
+        assert serious_violations(page) == []
     box = page.locator("#net-status").bounding_box()
     for keep_clear in (".topbar", "[data-map-panel]", ".map-toolbar"):
         assert not overlaps(box, page.locator(keep_clear).bounding_box()), (keep_clear, box)
