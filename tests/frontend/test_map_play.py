@@ -5,18 +5,22 @@ and nothing drawn over what is tapped. The results are on the defender's map and
 
 from __future__ import annotations
 
+import os
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
+from tests.frontend.conftest import ARTIFACTS, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
 from tests.frontend.games import create_mons_game, csrf_header, join
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
-SIZES = {"landscape": TABLET_LANDSCAPE, "portrait": TABLET_PORTRAIT, "phone": PHONE}
+SIZES = {"landscape": TABLET_LANDSCAPE, "portrait": TABLET_PORTRAIT, "phone": PHONE, "screen": REFEREE_SCREEN}
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 class Taps:
@@ -162,6 +166,14 @@ def test_shots_and_an_order_roll_from_the_map(new_page: Any, size: str) -> None:
     expect(attacker.locator("[data-play-done]")).to_be_visible()
     assert taps.count <= 5
     no_scroll(attacker)
+    # The README's picture of a shot applied from the map (`make screenshots` copies it to docs/).
+    shot = (
+        ARTIFACTS / f"docs-map-shot-{attacker.viewport_size['width']}x{attacker.viewport_size['height']}.png"
+    )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    attacker.screenshot(path=str(shot))
+    if os.environ.get("FIRESTEP_DOCS_SCREENSHOTS") == "1":
+        shutil.copyfile(shot, DOCS / shot.name.removeprefix("docs-"))
     company = company_stands(before, s["mg_target"])
     assert len(company) > 1
     after = units_of(referee, game_id)
@@ -204,3 +216,40 @@ def test_shots_and_an_order_roll_from_the_map(new_page: Any, size: str) -> None:
     granted = logged["payload"]["resolution"]["outcome"]["actions"]
     assert units_of(referee, game_id)[company_id]["actions_left"] == granted
     assert [c["after"] for c in logged["payload"]["changes"] if c["field"] == "actions_left"] == [granted]
+
+
+@pytest.mark.parametrize("seat", ["attacker", "defender"])
+def test_every_enemy_stand_is_in_sight_and_clear_while_a_target_is_picked(new_page: Any, seat: str) -> None:
+    """On the landscape tablet, at the view the map opens with, with the card picking a target: every enemy
+    stand's centre is on screen with nothing drawn over it (the map is drawn from the seat's own edge and the
+    card docks along it)."""
+    referee = new_page(REFEREE_SCREEN)
+    game_id, codes = create_mons_game(referee)
+    version = referee.request.get(api_of(game_id)).json()["version"]
+    started = referee.request.post(
+        f"{api_of(game_id)}/turn/advance", data={"version": version}, headers=csrf_header(referee)
+    )
+    assert started.status == 200, started.text()
+    page = new_page(TABLET_LANDSCAPE)
+    join(page, codes[seat])
+    open_map(page, game_id)
+    units = units_of(page, game_id)
+    own = placed(units, seat, "rifle-platoon")[0]
+    taps = Taps(page)
+    taps.stand(own["x"], own["y"])
+    taps.button("Shoot")
+    expect(page.locator("[data-play-prompt]")).to_be_visible()
+    enemy = [u["id"] for u in units.values() if u["side"] != seat and u["base"] and u["x"] is not None]
+    assert len(enemy) > 50
+    hidden = page.evaluate(
+        """(ids) => { const m = window.firestepMap; const r = m.leaflet.getContainer().getBoundingClientRect();
+             return ids.filter((id) => { const u = m.model.units.get(id);
+               const p = m.leaflet.latLngToContainerPoint(m.toLL([u.x, u.y]));
+               const x = r.left + p.x, y = r.top + p.y;
+               if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return true;
+               const el = document.elementFromPoint(x, y);
+               return !(el && el.closest('[data-map-canvas]')); }); }""",
+        enemy,
+    )
+    assert hidden == []
+    assert page.locator("[data-map-page]").get_attribute("data-seen-from") == seat

@@ -131,7 +131,9 @@
     map.invalidateSize();
     // A wide screen keeps the details card's column (along the seat's own edge) free of the table.
     const card = canvas.clientWidth >= 1400 ? 416 : 8;
-    map.fitBounds(tableBounds(), { paddingTopLeft: [card, 8], paddingBottomRight: [8, 8], animate: false });
+    // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it.
+    const top = window.matchMedia("(max-width: 899px)").matches ? 40 : 8;
+    map.fitBounds(tableBounds(), { paddingTopLeft: [card, top], paddingBottomRight: [8, 8], animate: false });
     fitZoom = map.getZoom();
     map.setMinZoom(fitZoom - 1);
     map.setMaxBounds(tableBounds().pad(0.25));
