@@ -212,6 +212,19 @@ def validation_refusal(errors: list[dict[str, Any]]) -> dict[str, Any]:
     return refusal(detail, why=msg, field=field, allowed=first.get("allowed"), errors=errors)
 
 
+BOUNDS = ("ge", "gt", "le", "lt", "min_length", "max_length")
+
+
+def _allowed(error: Any) -> Any:
+    """What a request model allows, from pydantic's error: a literal's or enum's values, a number's or text's
+    bounds."""
+    ctx = error.get("ctx") or {}
+    if error.get("type") in ("literal_error", "enum") and isinstance(ctx.get("expected"), str):
+        return re.findall(r"'([^']*)'", ctx["expected"]) or None
+    bounds = {k: v for k, v in ctx.items() if k in BOUNDS and isinstance(v, int | float)}
+    return bounds or None
+
+
 def not_found_refusal(exc: NotFoundError) -> dict[str, Any]:
     name = exc.name if exc.name.startswith("(") or exc.name.isdigit() else repr(short(exc.name))
     detail = one_sentence(f"There is no {exc.what} {name}: check it and try again", "Check the address.")
@@ -298,7 +311,7 @@ def install(app: FastAPI) -> None:
     async def _validation(_req: Request, exc: RequestValidationError) -> JSONResponse:
         # FastAPI's list, minus the echoed input (which may be large or not JSON-serialisable).
         errors = [
-            field_error(list(e.get("loc", ())), e.get("msg", ""), e.get("type", "value_error"))
+            field_error(list(e.get("loc", ())), e.get("msg", ""), e.get("type", "value_error"), _allowed(e))
             for e in exc.errors()
         ]
         return JSONResponse(status_code=422, content=validation_refusal(errors))

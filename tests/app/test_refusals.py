@@ -359,3 +359,15 @@ def test_value_errors_fit_as_field_refusals() -> None:
                         bad.append(f"{path}:{node.lineno} {said}")
     assert bad == [], "\n".join(bad)
     assert checked > 30
+
+
+def test_a_bad_field_names_its_allowed_values(sqlite_client: TestClient) -> None:
+    """A request model's refusal carries what the field allows: a literal's values, a number's bounds."""
+    r = sqlite_client.get("/playsheets/aiming-points", params={"paper": "x"})
+    assert r.status_code == 422, r.text
+    body = _body(r)
+    assert (
+        body["field"] == "paper"
+        and "a4" in body["allowed"]
+        and body["errors"][0]["allowed"] == body["allowed"]
+    )
