@@ -14,7 +14,7 @@ from app.data.schemas import ForceIn, Override
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
 from app.guard.limits import INT32_MAX, Bool, Float, Id, Int, Key, Version
-from app.services import events, game_setup, games, markers, turns, unit_names
+from app.services import events, formations, game_setup, games, markers, turns, unit_names
 from app.services import units as units_service
 from app.services.markers import rules_of
 from rules.core.errors import RulesError
@@ -331,15 +331,19 @@ def move_unit(
         unit = units_service.get_unit(session, game_id, unit_id)
         viewer.require_side(unit.side, "move units")
         if unit.killed:
-            raise RulesError("unit_id", f"unit {unit_id} is destroyed")
+            raise RulesError(
+                "unit_id", "that stand is already destroyed: pick another", why=f"unit {unit_id} is destroyed"
+            )
         override = turns.rules_of_play(session, game, viewer, "move-stands", unit, override=body.override)
         if body.x > game.table_width_cm:
             raise RulesError(
-                "x", f"the table is {game.table_width_cm:g} cm wide", [f"0..{game.table_width_cm:g}"]
+                "x", f"keep it on the table, {game.table_width_cm:g} cm wide", [f"0..{game.table_width_cm:g}"]
             )
         if body.y > game.table_length_cm:
             raise RulesError(
-                "y", f"the table is {game.table_length_cm:g} cm long", [f"0..{game.table_length_cm:g}"]
+                "y",
+                f"keep it on the table, {game.table_length_cm:g} cm long",
+                [f"0..{game.table_length_cm:g}"],
             )
         changes = units_service.update_unit(
             session, unit, body.version, x=body.x, y=body.y, facing_deg=body.facing_deg, off_table=False
@@ -354,6 +358,39 @@ def move_unit(
         )
         read = units_service.reader(game, viewer)
     return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit, read))
+
+
+class FormationMoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    dx: Float = Field(ge=-1000, le=1000, description="cm across the table (the attacker's left to right)")
+    dy: Float = Field(ge=-1000, le=1000, description="cm along the table (towards the defender's edge)")
+    turn_deg: Float = Field(
+        default=0.0, ge=-360, le=360, description="turned about its centre, anticlockwise"
+    )
+    override: Override = False
+
+
+class FormationMovedOut(BaseModel):
+    event_id: int
+    changes: list[dict[str, Any]]
+
+
+@router.post(
+    "/units/{unit_id}/move-formation",
+    response_model=FormationMovedOut,
+    summary="Move a company, battalion or any unit as one: its stands on the table shifted and turned about "
+    "their centre, keeping their formation (one event, one Undo)",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def move_formation(
+    game_id: GameId, unit_id: UnitId, body: FormationMoveIn, viewer: ViewerDep, session: SessionDep
+) -> FormationMovedOut:
+    with game_write(session, game_id) as game:
+        changes, ev = formations.move_formation(
+            session, game, viewer, unit_id, body.dx, body.dy, body.turn_deg, body.override
+        )
+    return FormationMovedOut(event_id=ev.id or 0, changes=changes)
 
 
 @router.post(

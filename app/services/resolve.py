@@ -87,7 +87,11 @@ def _work_out(
     if resolver_id not in rs.resolvers:
         raise RulesError("resolver", f"unknown resolver {resolver_id!r}", sorted(rs.resolvers))
     if game.status != "playing":
-        raise Conflict(f"the game is in {game.status}, not playing", current=game_state(game))
+        raise Conflict(
+            "Start the game first: rolls are recorded once it is being played",
+            current=game_state(game),
+            why=f"the game is in {game.status}, not playing",
+        )
     units = list_units(session, game.id or 0)
     unit = _named(game, units, unit_id, "unit_id")
     _named(game, units, target_id, "target_id")  # an unknown target is refused before anything is rolled
@@ -245,5 +249,5 @@ def _named(game: Game, units: Sequence[Unit], unit_id: int | None, field: str) -
         return None
     unit = next((u for u in units if u.id == unit_id), None)
     if unit is None:
-        raise RulesError(field, f"game {game.id} has no unit {unit_id}")
+        raise RulesError(field, "pick a stand of this game", why=f"game {game.id} has no unit {unit_id}")
     return unit

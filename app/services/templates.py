@@ -47,11 +47,11 @@ def _owner(viewer: Viewer, side: str | None) -> str:
 def _where(game: Game, kind: str, x: float, y: float, rotation: float) -> tuple[float, float, float]:
     if x > game.table_width_cm:
         raise RulesError(
-            "x", f"the table is {game.table_width_cm:g} cm wide", [f"0..{game.table_width_cm:g}"]
+            "x", f"keep it on the table, {game.table_width_cm:g} cm wide", [f"0..{game.table_width_cm:g}"]
         )
     if y > game.table_length_cm:
         raise RulesError(
-            "y", f"the table is {game.table_length_cm:g} cm long", [f"0..{game.table_length_cm:g}"]
+            "y", f"keep it on the table, {game.table_length_cm:g} cm long", [f"0..{game.table_length_cm:g}"]
         )
     # A rolling barrage "extends across the whole table top": it has no position across the table.
     if TEMPLATES[kind].across_table:

@@ -165,7 +165,7 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
     """Move to the next step; past the last step the side's turn ends and the other side's begins.
     From set-up this starts the game (locking any plan not yet locked)."""
     if game.status == "finished":
-        raise Conflict("the game is over", current=game_state(game))
+        raise Conflict("The game is over: its turns no longer change", current=game_state(game))
     if game.status == "setup":
         viewer.require_referee("start the game")
         bump_game(session, game, expected_version)
@@ -179,7 +179,7 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
         events.append(record(session, game, "game-started", viewer.role, {"source": source}))
         return events + start_of_turn(session, game)
     if not viewer.may_act_for(game.side_to_move):
-        raise Forbidden(f"it is the {game.side_to_move}'s turn")
+        raise Forbidden(f"Wait for your turn: it is the {game.side_to_move}'s")
     bump_game(session, game, expected_version)
     seq = sequence(game)
     before = step_of(game)

@@ -42,7 +42,7 @@ def get_unit(session: Session, game_id: int, unit_id: int, field: str | None = N
     ).first()
     if unit is None:
         if field:
-            raise RulesError(field, f"game {game_id} has no unit {unit_id}")
+            raise RulesError(field, "pick a stand of this game", why=f"game {game_id} has no unit {unit_id}")
         raise NotFoundError("unit", str(unit_id))
     return unit
 
