@@ -253,3 +253,47 @@ def test_every_enemy_stand_is_in_sight_and_clear_while_a_target_is_picked(new_pa
     )
     assert hidden == []
     assert page.locator("[data-map-page]").get_attribute("data-seen-from") == seat
+
+
+def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> None:
+    referee = new_page(REFEREE_SCREEN, has_touch=False)
+    game_id, codes = create_mons_game(referee)
+    attacker = new_page(TABLET_LANDSCAPE)
+    join(attacker, codes["attacker"])
+    for page in (referee, attacker):
+        open_map(page, game_id)
+    units = units_of(referee, game_id)
+    stand = placed(units, "attacker", "rifle-platoon")[0]
+    company = [u for u in units.values() if u["parent_id"] == stand["parent_id"] and u["x"] is not None]
+    point = referee.evaluate("([x, y]) => window.firestepMap.toScreen(x, y)", [stand["x"], stand["y"]])
+    referee.mouse.click(point["x"], point["y"])
+    referee.get_by_role("button", name="Move its company").click()
+    handle = referee.locator("[data-formation-move]")
+    box = handle.bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    referee.mouse.move(x0, y0)
+    referee.mouse.down()
+    for step in range(1, 11):
+        referee.mouse.move(x0 + 6 * step, y0 + 3 * step)
+    referee.mouse.up()
+    referee.wait_for_function(
+        "([id, x]) => window.firestepMap.model.units.get(id).x !== x",
+        arg=[stand["id"], stand["x"]],
+        timeout=5000,
+    )
+    moved = units_of(referee, game_id)
+    shifts = {
+        (round(moved[u["id"]]["x"] - u["x"], 1), round(moved[u["id"]]["y"] - u["y"], 1)) for u in company
+    }
+    assert len(shifts) == 1 and shifts != {(0.0, 0.0)}, shifts  # every stand moved by the same amount
+    # One event for the company, and the attacker's map shows every stand where it went.
+    log = referee.request.get(f"{api_of(game_id)}/events").json()
+    assert log[-1]["kind"] == "move" and len(log[-1]["payload"]["changes"]) >= len(company)
+    for u in company:
+        attacker.wait_for_function(
+            "([id, x, y]) => { const s = window.firestepMap.model.units.get(id);"
+            " return Math.abs(s.x - x) < 0.01 && Math.abs(s.y - y) < 0.01; }",
+            arg=[u["id"], moved[u["id"]]["x"], moved[u["id"]]["y"]],
+            timeout=5000,
+        )

@@ -337,7 +337,8 @@
       h("p", { class: `stand-side ${u.side}`, text: `${sideName(u.side)} · ${humanise(u.kind || u.level)}` }),
       marker ? h("p", { "data-stand-markers": String(markersOf(u)), text: markersOf(u) ? `${markersOf(u)} ${marker.label.toLowerCase()} marker${markersOf(u) > 1 ? "s" : ""}` : `No ${marker.label.toLowerCase()} markers` }) : null,
       h("p", { class: "muted", text: [u.killed ? "Destroyed" : "", ...states].filter(Boolean).join(" · ") || "Nothing else to note" }),
-      h("div", { class: "card-actions" },
+      // A destroyed stand offers nothing but its record.
+      u.killed ? null : h("div", { class: "card-actions" },
         marker ? h("button", { type: "button", class: "button", "data-stand-action": "add-marker", text: "+1 marker" }) : null,
         marker && mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "recover", text: "Recover a marker", disabled: !markersOf(u) }) : null,
         mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "move", text: "Move", "aria-pressed": String(mode.kind === "move") }) : null,

@@ -1,0 +1,118 @@
+// Moving a whole company or battalion on the map in one drag, keeping its formation: a move handle at the
+// formation's centre and a turn handle ahead of it (one finger each; two fingers stay the map's pinch). The
+// stands follow as a ghost while dragged; on release one write moves them all
+// (POST .../units/{id}/move-formation: one event, one Undo).
+(() => {
+  const start = () => {
+    const m = window.firestepMap;
+    if (!m || m.formations) return;
+    m.formations = true;
+    const { h, section, api, model, nameOf, notice, refusal, failed, send, leaflet: map, toLL, fromLL, rect, sizes, drawIn } = m;
+    const ghosts = L.layerGroup().addTo(map);
+    const handles = L.layerGroup().addTo(map);
+    let moving = null; // { formation, stands, centre, dx, dy, turn }
+
+    const ancestor = (u, level) => {
+      for (let a = model.units.get(u.parent_id); a; a = model.units.get(a.parent_id)) if (a.level === level) return a;
+      return null;
+    };
+    const standsUnder = (f) => {
+      const under = (u) => { for (let a = u; a; a = model.units.get(a.parent_id)) if (a.id === f.id) return true; return false; };
+      return [...model.units.values()].filter((u) => u.base && u.x !== null && u.y !== null && !u.killed && !u.off_table && under(u));
+    };
+    const placedAt = (u) => {
+      const { centre: [cx, cy], dx, dy, turn } = moving;
+      const a = (turn * Math.PI) / 180;
+      const rx = u.x - cx, ry = u.y - cy;
+      return [cx + dx + rx * Math.cos(a) - ry * Math.sin(a), cy + dy + rx * Math.sin(a) + ry * Math.cos(a), (u.facing_deg ?? 90) + turn];
+    };
+    const drawGhosts = () => {
+      ghosts.clearLayers();
+      for (const u of moving.stands) {
+        const [x, y, f] = placedAt(u);
+        const b = sizes.bases[u.base];
+        L.polygon(rect([x, y], f, b.w, b.d), { ...drawIn("ruler"), className: "formation-ghost", interactive: false }).addTo(ghosts);
+      }
+    };
+    const icon = (text, label) => L.divIcon({ className: "formation-handle", html: `<span role="img" aria-label="${label}">${text}</span>`, iconSize: [48, 48], iconAnchor: [24, 24] });
+    const reach = () => Math.max(8, ...moving.stands.map((u) => Math.hypot(u.x - moving.centre[0], u.y - moving.centre[1]))) + 6;
+    const showHandles = () => {
+      handles.clearLayers();
+      const [cx, cy] = moving.centre;
+      const centre = [cx + moving.dx, cy + moving.dy];
+      const move = L.marker(toLL(centre), { draggable: true, keyboard: false, icon: icon("✥", "Drag to move the formation") }).addTo(handles);
+      const a = ((90 + moving.turn) * Math.PI) / 180; // ahead: towards the enemy's edge, as the formation faces
+      const turner = L.marker(toLL([centre[0] + reach() * Math.cos(a), centre[1] + reach() * Math.sin(a)]), {
+        draggable: true, keyboard: false, icon: icon("↻", "Drag to turn the formation"),
+      }).addTo(handles);
+      move.getElement()?.setAttribute("data-formation-move", "");
+      turner.getElement()?.setAttribute("data-formation-turn", "");
+      move.on("drag", () => {
+        const [x, y] = fromLL(move.getLatLng());
+        moving.dx = x - cx; moving.dy = y - cy;
+        drawGhosts();
+      });
+      turner.on("drag", () => {
+        const [x, y] = fromLL(turner.getLatLng());
+        moving.turn = (Math.atan2(y - centre[1], x - centre[0]) * 180) / Math.PI - 90;
+        drawGhosts();
+      });
+      move.on("dragend", commit);
+      turner.on("dragend", commit);
+    };
+    const stop = () => { moving = null; ghosts.clearLayers(); handles.clearLayers(); };
+    const commit = async () => {
+      if (!moving) return;
+      const { formation, dx, dy, turn } = moving;
+      const body = { dx: Number(dx.toFixed(2)), dy: Number(dy.toFixed(2)), turn_deg: Number((((turn + 540) % 360) - 180).toFixed(1)) };
+      const r = await send(`${api}/units/${formation.id}/move-formation`, { body });
+      if (failed(r)) {
+        notice(refusal(r, "The formation did not move; check the connection."));
+        moving.dx = 0; moving.dy = 0; moving.turn = 0;
+        drawGhosts(); showHandles();
+        return;
+      }
+      if (r.ok && r.data) model.apply({ id: r.data.event_id, kind: "move", payload: { changes: r.data.changes } });
+      // The stands are where the ghosts were: start again from there for the next drag.
+      moving.stands = standsUnder(formation);
+      moving.centre = centreOf(moving.stands);
+      moving.dx = 0; moving.dy = 0; moving.turn = 0;
+      ghosts.clearLayers();
+      showHandles();
+      window.dispatchEvent(new CustomEvent("firestep:map-changed"));
+    };
+    const centreOf = (stands) => [stands.reduce((s, u) => s + u.x, 0) / stands.length, stands.reduce((s, u) => s + u.y, 0) / stands.length];
+    const begin = (f) => {
+      const stands = standsUnder(f);
+      moving = { formation: f, stands, centre: centreOf(stands), dx: 0, dy: 0, turn: 0 };
+      showHandles();
+      notice(`Drag ✥ to move ${nameOf(f).short} (${stands.length} stands) or ↻ to turn it.`);
+    };
+
+    window.addEventListener("firestep:stand-shown", (e) => {
+      const u = model.units.get(e.detail.id);
+      if (moving && (!u || !moving.stands.some((s) => s.id === u.id))) stop();
+      const row = section("stand").querySelector(".card-actions");
+      if (!u || !row || u.killed || !m.mayActFor(u.side)) return;
+      for (const level of ["company", "battalion"]) {
+        const f = ancestor(u, level);
+        if (f && standsUnder(f).length > 1) {
+          row.append(h("button", { type: "button", class: "button", "data-move-formation": String(f.id), "aria-pressed": String(Boolean(moving && moving.formation.id === f.id)), text: `Move its ${level}` }));
+        }
+      }
+    });
+    document.addEventListener("click", (e) => {
+      const b = e.target.closest("[data-move-formation]");
+      if (b) {
+        const f = model.units.get(Number(b.dataset.moveFormation));
+        if (moving && moving.formation.id === f.id) { stop(); b.setAttribute("aria-pressed", "false"); return; }
+        stop();
+        if (f) { begin(f); b.setAttribute("aria-pressed", "true"); }
+        return;
+      }
+      if (e.target.closest("[data-panel-close]")) stop();
+    });
+  };
+  if (window.firestepMap) start();
+  window.addEventListener("firestep:map-ready", start);
+})();
