@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
 from tests.frontend.games import create_mons_game
+from tests.frontend.test_lookup import tap_resolver
 
 pytestmark = pytest.mark.browser
 
@@ -131,3 +132,21 @@ def test_reconnecting_goes_the_moment_the_stream_is_back(new_page: Any) -> None:
     assert back is not None and cleared is not None, (back, cleared)
     assert cleared - back <= CLEARS_WITHIN_MS, cleared - back
     expect(stream).to_have_count(1)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, TABLET_PORTRAIT], ids=lambda v: f"{v['width']}x{v['height']}")
+def test_a_notice_never_covers_the_dice_pad(new_page: Any, viewport: dict[str, int]) -> None:
+    page = new_page(viewport)
+    page.goto("/lookup?ruleset=flanders-fields&period=mid")
+    tap_resolver(page, "Order roll")
+    dock = page.locator(".dock").first
+    expect(dock).to_be_visible()
+    long_why = "The rule in full, as the rules word it. " * 40
+    page.evaluate(
+        "(why) => window.firestepNotice('Pick a cover of open, soft or hard.', false, { why, source: 'p. 1' })",
+        long_why,
+    )
+    page.locator("#net-status").get_by_text("Why?").click()
+    box = page.locator("#net-status").bounding_box()
+    for keep_clear in (".topbar", ".dock"):
+        assert not overlaps(box, page.locator(keep_clear).first.bounding_box()), (keep_clear, box)
