@@ -88,7 +88,7 @@ def _work_out(
         raise RulesError("resolver", f"unknown resolver {resolver_id!r}", sorted(rs.resolvers))
     if game.status != "playing":
         raise Conflict(
-            "Start the game first: rolls are recorded once it is being played",
+            f"Start the game first: it is in {game.status}, not playing",
             current=game_state(game),
             why=f"the game is in {game.status}, not playing",
         )
