@@ -45,6 +45,7 @@ def map_page(game_id: GameId, request: Request, session: SessionDep, settings: S
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         roles = events_service.roles_of(seat.viewer)
         units = units_service.list_units(session, game_id)
+        plain = unit_names.plain_names(units)
         return {
             "sizes": map_sizes(rules_of(game)),
             "template_kinds": list(TEMPLATES),
@@ -54,7 +55,7 @@ def map_page(game_id: GameId, request: Request, session: SessionDep, settings: S
             "after": table_templates.last_event_id(session, game_id, roles),
             # Names that tell two "Platoon 3"s apart: the company and battalion path of every unit.
             "names": {
-                str(uid): {"full": full, "short": short}
+                str(uid): {"full": full, "short": short, "plain": plain[uid]}
                 for uid, (full, short) in unit_names.names(units).items()
             },
         }

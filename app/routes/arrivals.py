@@ -23,7 +23,7 @@ RollKey = Annotated[str, Field(min_length=1, max_length=12, pattern=r"^(action|[
 Die = Annotated[int, Strict(), Field(ge=1, le=20)]
 
 
-class ApplyIn(BaseModel):
+class ArrivalApplyIn(BaseModel):
     """Dice given by roll (the rest the server rolls), and how stands too close to call measured."""
 
     model_config = ConfigDict(extra="forbid")
@@ -57,7 +57,7 @@ def list_cards(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> dict[
     responses=errors.responses(401, 403, 404, 409, 422),
 )
 def apply(
-    game_id: GameId, item_id: ItemId, body: ApplyIn, viewer: ViewerDep, session: SessionDep
+    game_id: GameId, item_id: ItemId, body: ArrivalApplyIn, viewer: ViewerDep, session: SessionDep
 ) -> dict[str, Any]:
     with game_write(session, game_id) as game:
         ev = arrivals.apply(session, game, viewer, item_id, body.dice, body.measured)

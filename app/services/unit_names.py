@@ -197,6 +197,79 @@ def full_names(units: Iterable[NamedUnit], only: Iterable[int] | None = None) ->
     return _unique(full, [by_id[uid] for uid in wanted])
 
 
+# The short words spelled out for a stranger: "Plt" -> "platoon".
+PLAIN_WORDS = {
+    "Plt": "platoon",
+    "Coy": "company",
+    "Bn": "battalion",
+    "Rgt": "regiment",
+    "Bde": "brigade",
+    "Div": "division",
+    "Bty": "battery",
+    "How Bty": "howitzer battery",
+    "MMG Coy": "MG company",
+    "MMG": "MG",
+    "Arty Gp": "artillery group",
+    "Arty Rgt": "artillery regiment",
+    "Arty Bde": "artillery brigade",
+    "Sqn": "squadron",
+    "Tp": "troop",
+    "Sec": "section",
+}
+
+
+# Formations read with an ordinal ("2nd company"); anything else with its number after ("MG 2").
+ORDINAL_WORDS = frozenset(
+    {
+        "platoon",
+        "company",
+        "battalion",
+        "regiment",
+        "brigade",
+        "division",
+        "battery",
+        "squadron",
+        "troop",
+        "section",
+    }
+)
+
+
+def ordinal(n: str) -> str:
+    if not n.isdigit():
+        return n
+    k = int(n)
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+def plain_names(units: Iterable[NamedUnit]) -> dict[int, str]:
+    """A name a stranger can read, the unit first and then each numbered formation above it: "1st platoon,
+    2nd company, 1st battalion" (the short name's parts, spelled out; unique where the short name is)."""
+    units = list(units)
+    by_id = {u.id or 0: u for u in units}
+    numbers = _numbers(units)
+    chains = _chains(units, by_id)
+
+    def part(u: NamedUnit) -> str:
+        n, w = numbers[u.id or 0], word(u)
+        plain = PLAIN_WORDS.get(w, w)
+        if n is None:
+            return plain
+        return f"{ordinal(n)} {plain}" if plain.split()[-1] in ORDINAL_WORDS else f"{plain} {n}"  # "MG 2"
+
+    out: dict[int, str] = {}
+    for u in units:
+        path = [a for a in chains[u.id or 0] if numbers[a.id or 0] is not None]
+        parts = [part(u), *(part(a) for a in reversed(path))]
+        if numbers[u.id or 0] is None and not path and u.parent_id in by_id:  # "battalion HQ"
+            parts = [
+                f"{PLAIN_WORDS.get(word(by_id[u.parent_id or 0]), word(by_id[u.parent_id or 0]))} {part(u)}"
+            ]
+        out[u.id or 0] = ", ".join(parts)
+    return _unique(out, units)
+
+
 def names(units: Sequence[NamedUnit]) -> dict[int, tuple[str, str]]:
     """Each unit's (full, short) name, as the map and the units list show them (its own name where neither
     is worked out)."""

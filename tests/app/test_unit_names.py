@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.services.unit_names import display_names, full_names, word
+from app.services.unit_names import display_names, full_names, plain_names, word
 from rules.flanders_fields.book.organisation import ORGANISATION_TABLES, build_force
 from tests import csrf
 from tests.app.games.conftest import Game, new_game
@@ -107,6 +107,34 @@ def test_no_two_units_of_a_side_share_a_name_in_any_organisation_table(table_id:
         assert len(set(shown)) == len(shown), [n for n in shown if shown.count(n) > 1][:5]
         # Told apart by the force tree, never by the last resort of a unit's row id.
         assert not [n for n in shown if "#" in n]
+    # The names a stranger reads are as distinct, and spell the short name's words out.
+    plain = plain_names(units)
+    for side in ("attacker", "defender"):
+        read = [plain[u.id] for u in units if u.side == side]
+        assert len(set(read)) == len(read), [n for n in read if read.count(n) > 1][:5]
+        assert not [n for n in read if "#" in n or "Plt" in n or "Coy" in n]
+
+
+def test_plain_names_spell_out_the_place_in_the_force() -> None:
+    def unit(id: int, parent: int | None, level: str, kind: str, name: str) -> SimpleNamespace:
+        return SimpleNamespace(id=id, parent_id=parent, side="attacker", level=level, kind=kind, name=name)
+
+    units = [
+        unit(1, None, "battalion", "infantry-battalion", "1st Bn"),
+        unit(2, None, "battalion", "infantry-battalion", "2nd Bn"),
+        unit(3, 1, "company", "rifle-company", "Company 1"),
+        unit(4, 1, "company", "rifle-company", "Company 2"),
+        unit(5, 4, "platoon", "rifle-platoon", "Platoon 1"),
+        unit(6, 4, "platoon", "rifle-platoon", "Platoon 2"),
+        unit(7, 1, "platoon", "mmg", "MG 1"),
+        unit(8, 1, "platoon", "mmg", "MG 2"),
+        unit(9, 1, "stand", "battalion-command", "HQ"),
+    ]
+    plain = plain_names(units)
+    assert plain[6] == "2nd platoon, 2nd company, 1st battalion"
+    assert plain[8] == "MG 2, 1st battalion"
+    assert plain[4] == "2nd company, 1st battalion"
+    assert display_names(units)[6] == "1/2 Coy Plt 2"
 
 
 def test_picker_board_map_and_fire_plan_show_the_same_name(client: TestClient) -> None:

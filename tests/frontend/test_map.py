@@ -123,19 +123,22 @@ def test_tap_a_stand_for_its_card(new_page: Any) -> None:
     card = page.locator("[data-panel='stand']")
     expect(card).to_be_visible()
     names = page.evaluate("JSON.parse(document.getElementById('map-names').textContent)")
-    expect(card.locator("[data-stand-name]")).to_have_text(names[str(stand["id"])]["short"])
+    expect(card.locator("[data-stand-name]")).to_have_text(names[str(stand["id"])]["plain"])
     # The full name runs from the top of its force down to the platoon: no two stands read alike.
-    expect(card.locator("[data-stand-path]")).to_have_text(names[str(stand["id"])]["full"])
+    expect(card.locator("[data-stand-path]")).to_contain_text(names[str(stand["id"])]["full"])
     assert "›" in names[str(stand["id"])]["full"]
     assert len({n["short"] for n in names.values()}) == len(names)
+    # The card's heading a stranger can read ("2nd platoon, 1st company, 1st battalion"): no two alike either.
+    assert ", " in names[str(stand["id"])]["plain"] and "platoon" in names[str(stand["id"])]["plain"]
+    assert len({n["plain"] for n in names.values()}) == len(names)
     expect(card).to_contain_text("Defender")
     expect(card.locator("[data-stand-markers]")).to_have_text("No suppression markers")
     for action in ("+1 marker", "Recover a marker", "Move", "Measure from here"):
-        expect(card.get_by_role("button", name=action)).to_be_visible()
+        expect(card.get_by_role("button", name=action, exact=True)).to_be_visible()
     assert small_targets(page) == []
     screenshot(page, "map-stand-card")
     # Move, by touch: "Move", then a tap where the stand goes (the referee deploys it in set-up).
-    card.get_by_role("button", name="Move").tap()
+    card.get_by_role("button", name="Move", exact=True).tap()
     expect(page.locator("[data-map-page]")).to_have_attribute("data-mode", "move")
     with page.expect_response(lambda r: r.url.endswith(f"/units/{stand['id']}/move")) as moved:
         page.touchscreen.tap(*screen_point(page, 60, 150))

@@ -34,7 +34,7 @@
       if (!u.short_name) continue;
       const known = names[u.id];
       if (!known || known.short !== u.short_name || known.full !== u.full_name) {
-        names[u.id] = { full: u.full_name || u.short_name, short: u.short_name };
+        names[u.id] = { ...known, full: u.full_name || u.short_name, short: u.short_name };
         changed = true;
       }
     }
@@ -332,8 +332,8 @@
     const states = ruleState.card.filter((f) => u[f.name]).map((f) => (f.kind === "count" ? `${f.label}: ${u[f.name]}` : f.label));
     const n = nameOf(u);
     box.replaceChildren(
-      h("h2", { "data-stand-name": "", text: n.short }),
-      h("p", { class: "stand-path", "data-stand-path": "", text: n.full }),
+      h("h2", { "data-stand-name": "", text: n.plain || n.short }),
+      h("p", { class: "stand-path", "data-stand-path": "", text: n.plain ? `${n.short} · ${n.full}` : n.full }),
       h("p", { class: `stand-side ${u.side}`, text: `${sideName(u.side)} · ${humanise(u.kind || u.level)}` }),
       marker ? h("p", { "data-stand-markers": String(markersOf(u)), text: markersOf(u) ? `${markersOf(u)} ${marker.label.toLowerCase()} marker${markersOf(u) > 1 ? "s" : ""}` : `No ${marker.label.toLowerCase()} markers` }) : null,
       h("p", { class: "muted", text: [u.killed ? "Destroyed" : "", ...states].filter(Boolean).join(" · ") || "Nothing else to note" }),

@@ -161,6 +161,12 @@ def test_undo_rules(client: TestClient) -> None:
     assert roll.status_code == 200, roll.text
     # A die has been rolled since: the player can no longer undo the move; the referee can.
     assert client.post(f"/api/v1/games/{g.id}/events/{ev}/undo", headers=g.attacker).status_code == 403
+    # A player takes back its own roll only while it is the game's latest event: after another, it is the
+    # referee's call.
+    later = client.post(
+        f"/api/v1/games/{g.id}/resolve/deviation", headers=g.attacker, json={"fields": {}, "apply": False}
+    )
+    assert later.status_code == 200, later.text
     assert (
         client.post(
             f"/api/v1/games/{g.id}/events/{roll.json()['event_id']}/undo", headers=g.attacker
@@ -175,4 +181,4 @@ def test_undo_rules(client: TestClient) -> None:
     assert (back["x"], back["y"]) == (de["x"], de["y"])
     # The log keeps everything: undo appends, never deletes.
     kinds = [e["kind"] for e in client.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json()]
-    assert kinds.count("move") == 1 and kinds.count("roll") == 1 and kinds.count("undo") == 2
+    assert kinds.count("move") == 1 and kinds.count("roll") == 2 and kinds.count("undo") == 2
