@@ -181,7 +181,9 @@ class Record:
     def may_undo(
         ev: Mapping[str, Any], role: str, undone: set[int], last_roll: int, game_status: str
     ) -> bool:
-        """Whether this viewer's Undo would be accepted (the rules of app.services.undo.undo)."""
+        """Whether this viewer's Undo would be accepted (the rules of app.services.undo.undo); a player's own
+        roll while it is the game's latest event, which the API also takes back, is offered on the map's card
+        that applied it, not on the board."""
         if ev.get("kind") not in UNDOABLE or ev.get("id") in undone or ev.get("reverses_id"):
             return False
         if role == "referee":

@@ -272,15 +272,34 @@ def test_coverage_per_template_and_one_tap_to_apply(new_page: Any) -> None:
     expect(second_block.locator("h3")).to_have_text("Light mortar · Defender")
     expect(first_block.locator("[data-coverage='full']")).to_have_attribute("data-count", "1")
     expect(first_block.locator("[data-coverage='full']")).to_contain_text(names[str(inside)]["short"])
-    expect(first_block.locator("[data-coverage='partial']")).to_contain_text(names[str(edge)]["short"])
-    expect(second_block.locator("[data-coverage='full']")).to_contain_text(names[str(far)]["short"])
+    # The stand at the edge is partly under or, when a nudge of the tolerance could change that, too close to
+    # call: in one of those lists, never both.
+    expect(first_block).to_contain_text(names[str(edge)]["short"])
+    edge_lists = [
+        kind
+        for kind in ("full", "partial", "ambiguous")
+        if first_block.locator(f"[data-coverage='{kind}']").count()
+        and names[str(edge)]["short"] in first_block.locator(f"[data-coverage='{kind}']").inner_text()
+    ]
+    assert edge_lists in (["partial"], ["ambiguous"]), edge_lists
+    expect(second_block).to_contain_text(names[str(far)]["short"])
+    far_lists = [
+        kind
+        for kind in ("full", "partial", "ambiguous")
+        if second_block.locator(f"[data-coverage='{kind}']").count()
+        and names[str(far)]["short"] in second_block.locator(f"[data-coverage='{kind}']").inner_text()
+    ]
+    assert far_lists in (["full"], ["ambiguous"]), far_lists
+    # Each stand in one list only.
+    listed = first_block.locator("[data-coverage]").all_inner_texts()
+    assert sum(text.count(names[str(inside)]["short"]) for text in listed) == 1
     # Three platoons share a name; the map names them apart.
     assert len({names[str(i)]["short"] for i in (inside, edge, far)}) == 3
     expect(page.locator(f"[data-stand='{inside}']")).to_have_class("map-stand defender cov-full")
     expect(page.locator(f"[data-stand='{edge}']")).to_have_class("map-stand defender cov-partial")
     screenshot(page, "map-coverage")
     with page.expect_response(lambda r: r.url.endswith(f"/units/{inside}/markers")) as marked:
-        first_block.get_by_role("button", name="+1 marker on the 1 fully under").click()
+        first_block.get_by_role("button", name=f"+1 marker on {names[str(inside)]['short']}").click()
     assert marked.value.status == 200
     expect(first_block.locator("[data-applied]")).to_have_attribute("data-applied", "1")
     assert unit_of(page, game_id, inside)["suppression"] == 1

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import ARTIFACTS, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
 from tests.frontend.games import create_mons_game, csrf_header, join
 
@@ -297,3 +298,32 @@ def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> Non
             arg=[u["id"], moved[u["id"]]["x"], moved[u["id"]]["y"]],
             timeout=5000,
         )
+
+
+def test_axe_finds_nothing_serious_on_the_card_at_play_and_the_lookup(new_page: Any) -> None:
+    """WCAG 2.2 AA (axe-core): the map with a shot's answer and its Apply on the card, and the in-game lookup
+    of the same game, at the four sizes."""
+    referee = new_page(REFEREE_SCREEN)
+    game_id, codes, s = set_up(referee)
+    attacker = new_page(TABLET_LANDSCAPE)
+    join(attacker, codes["attacker"])
+    open_map(attacker, game_id)
+    die = die_for(attacker, game_id, s["mg"], s["mg_target"], "suppressed")
+    taps = Taps(attacker)
+    taps.stand(s["mg"]["x"], s["mg"]["y"])
+    taps.button("Shoot")
+    taps.stand(s["mg_target"]["x"], s["mg_target"]["y"])
+    taps.button(str(die))
+    expect(attacker.get_by_role("button", name="Apply", exact=True)).to_be_visible()
+    found = []
+    for size in SIZES.values():
+        attacker.set_viewport_size(size)
+        found += [f"map at {size}: {v}" for v in serious_violations(attacker)]
+    attacker.set_viewport_size(TABLET_LANDSCAPE)
+    attacker.goto(f"/lookup?game={game_id}")
+    attacker.get_by_role("link", name="Shooting").first.click()
+    attacker.wait_for_load_state()
+    for size in SIZES.values():
+        attacker.set_viewport_size(size)
+        found += [f"lookup at {size}: {v}" for v in serious_violations(attacker)]
+    assert not found, "\n".join(found)

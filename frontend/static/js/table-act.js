@@ -144,11 +144,14 @@
       if (odds) kids.push(h("p", { class: "muted", "data-play-odds": "", text: `Odds: ${odds}` }));
       if (range || play.given.range_cm !== undefined) {
         kids.push(h("div", { class: "play-row" },
-          h("label", { for: "play-range", text: "Range by the tape (cm)" }),
+          h("label", { htmlFor: "play-range", text: "Range by the tape (cm)" }),
           h("input", { id: "play-range", type: "number", inputMode: "decimal", min: "0", max: "500", step: "0.5", value: String(play.given.range_cm ?? range.value), "data-play-range": "" })));
       }
       if (act.why) kids.push(h("p", { class: "muted", text: act.why }));
-      kids.push(h("details", { class: "play-why" }, h("summary", { text: "What the table filled in" }), filledList(asked)));
+      // Every other input is the lookup's to change: the same roll, for the same unit, field by field.
+      const edit = `/lookup/${root.dataset.ruleset}/${act.resolver}?game=${root.dataset.game}&unit=${act.unit_id}`;
+      kids.push(h("details", { class: "play-why" }, h("summary", { text: "What the table filled in" }), filledList(asked),
+        h("p", {}, h("a", { href: edit, "data-play-lookup": "", text: "Change any of it in the lookup" }))));
       area().replaceChildren(...kids);
     };
     const renderDone = (result) => {

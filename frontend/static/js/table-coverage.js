@@ -22,12 +22,11 @@
       const u = m.model.units.get(id);
       return u ? m.nameOf(u).short : `unit ${id}`;
     };
-    const line = (kind, text, ids, close = new Set()) => {
+    const line = (kind, text, ids) => {
       const p = document.createElement("p");
       p.dataset.coverage = kind;
       p.dataset.count = String(ids.length);
-      const named = ids.map((id) => (close.has(id) ? `${label(id)} (close)` : label(id)));
-      p.textContent = `${text} (${ids.length}): ${ids.length ? named.join(", ") : "none"}`;
+      p.textContent = `${text} (${ids.length}): ${ids.length ? ids.map(label).join(", ") : "none"}`;
       return p;
     };
     // Marked with one tap: the stands fully under that no nudge of the tolerance could take out.
@@ -41,16 +40,20 @@
         h.textContent = `${humanise(t.kind)} · ${sideName(t.side)}`;
         box.append(h);
       }
+      // Each stand in one list only: a stand too close to call is in that list, not in "fully" or "partly".
       const close = new Set(cov.ambiguous);
-      box.append(line("full", "Fully under", cov.full, close), line("partial", "Partly under", cov.partial, close));
-      if (cov.ambiguous.length) box.append(line("ambiguous", "Too close to call, measure on the table", cov.ambiguous));
       const sure = clearlyFull(cov);
+      box.append(
+        line("full", "Fully under", sure),
+        line("partial", "Partly under", cov.partial.filter((id) => !close.has(id))),
+      );
+      if (cov.ambiguous.length) box.append(line("ambiguous", "Too close to call, measure on the table", cov.ambiguous));
       if (sure.length) {
         const b = document.createElement("button");
         b.type = "button";
         b.className = "button";
         b.dataset.applyCoverage = String(t.id);
-        b.textContent = `+1 marker on the ${sure.length} fully under`;
+        b.textContent = `+1 marker on ${sure.length === 1 ? label(sure[0]) : `${sure.length} stands: ${sure.map(label).join(", ")}`}`;
         box.append(b);
       }
       if (applied.has(t.id)) {
