@@ -181,6 +181,11 @@ def test_game_lookup_presets_from_the_game_and_refuses_the_other_side(sqlite_cli
     page = sqlite_client.get(f"/lookup/flanders-fields/order-roll?game={gid}&unit={company['id']}")
     assert page.status_code == 200
     assert "From the game:</strong> " + f"{company['name']} is a rifle-company" in page.text
+    # "Change unit" keeps the roll: it opens the same resolver's unit picker.
+    change = f'href="/lookup/flanders-fields/order-roll?game={gid}"'
+    assert change in page.text
+    picker = sqlite_client.get(f"/lookup/flanders-fields/order-roll?game={gid}")
+    assert picker.status_code == 200 and f"unit={company['id']}" in picker.text
     assert sqlite_client.get(f"/lookup?game={gid}&unit=999999").status_code == 404
     # A player's device is refused the other side's units, in words.
     codes = created.text
