@@ -52,6 +52,9 @@ class Taps:
         expect(target).to_have_count(1)
         expect(target).to_be_visible()
         box = target.bounding_box()
+        if box is None:  # redrawn between the two reads (a live frame re-renders the card): read it again
+            expect(target).to_be_visible()
+            box = target.bounding_box()
         assert box is not None
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         on_top = target.evaluate("(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y])

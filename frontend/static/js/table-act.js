@@ -39,6 +39,7 @@
     // play: { stand, act, target, dice, asked, given, event } for the stand whose card shows it.
     let play = null;
     let acts = [];
+    let actsFor = null; // the stand whose acts `acts` are
     const area = () => {
       const box = section("stand");
       let el = box.querySelector("[data-play]");
@@ -239,10 +240,16 @@
       }
       stop();
       const u = model.units.get(id);
-      acts = [];
+      // The same stand shown again (a live frame changed it): its buttons stay while they are read anew.
+      if (actsFor !== id) acts = [];
+      actsFor = id;
       renderActs(u);
       const r = await call(`${api}/units/${id}/acts`);
-      if (r.ok && Array.isArray(r.data) && m.selectedStand() === id && !play) { acts = r.data; renderActs(u); }
+      if (r.ok && Array.isArray(r.data) && m.selectedStand() === id && !play) {
+        const same = JSON.stringify(r.data) === JSON.stringify(acts);
+        acts = r.data;
+        if (!same) renderActs(u);
+      }
     });
     document.addEventListener("click", (e) => {
       const el = e.target.closest("[data-act], [data-die], [data-play-apply], [data-play-roll], [data-play-cancel], [data-play-undo], [data-panel-close]");
