@@ -275,20 +275,10 @@ def test_coverage_per_template_and_one_tap_to_apply(new_page: Any) -> None:
     # The stand at the edge is partly under or, when a nudge of the tolerance could change that, too close to
     # call: in one of those lists, never both.
     expect(first_block).to_contain_text(names[str(edge)]["short"])
-    edge_lists = [
-        kind
-        for kind in ("full", "partial", "ambiguous")
-        if first_block.locator(f"[data-coverage='{kind}']").count()
-        and names[str(edge)]["short"] in first_block.locator(f"[data-coverage='{kind}']").inner_text()
-    ]
+    edge_lists = lists_naming(first_block, names[str(edge)]["short"])
     assert edge_lists in (["partial"], ["ambiguous"]), edge_lists
     expect(second_block).to_contain_text(names[str(far)]["short"])
-    far_lists = [
-        kind
-        for kind in ("full", "partial", "ambiguous")
-        if second_block.locator(f"[data-coverage='{kind}']").count()
-        and names[str(far)]["short"] in second_block.locator(f"[data-coverage='{kind}']").inner_text()
-    ]
+    far_lists = lists_naming(second_block, names[str(far)]["short"])
     assert far_lists in (["full"], ["ambiguous"]), far_lists
     # Each stand in one list only.
     listed = first_block.locator("[data-coverage]").all_inner_texts()
@@ -306,6 +296,16 @@ def test_coverage_per_template_and_one_tap_to_apply(new_page: Any) -> None:
     assert unit_of(page, game_id, edge)["suppression"] == 0
     assert unit_of(page, game_id, far)["suppression"] == 0
     expect(page.locator(f"[data-stand='{inside}']")).to_have_class("map-stand defender sup sup-1 cov-full")
+
+
+def lists_naming(block: Any, name: str) -> list[str]:
+    """The coverage lists of a template's block ("full", "partial", "ambiguous") that name a stand."""
+    return [
+        kind
+        for kind in ("full", "partial", "ambiguous")
+        if block.locator(f"[data-coverage='{kind}']").count()
+        and name in block.locator(f"[data-coverage='{kind}']").inner_text()
+    ]
 
 
 def test_measure_by_taps(new_page: Any) -> None:
