@@ -4,7 +4,8 @@ never finish a request (slowloris), and the options every worker is started with
 A connection is *waiting* from the moment it opens, or its last answer is sent, until a whole request
 (headers and body) has arrived. A waiting connection is closed after `request_timeout_seconds`. When the
 process nears its open-file limit (RLIMIT_NOFILE), the oldest waiting connections are closed to make room,
-so that a new connection is always accepted and answered: a cap per client address would not do, since
+when a connection opens and every RECOUNT_SECONDS (the app's own files and database connections come and go
+between connections), so that a new connection is always accepted and answered: a cap per client address would not do, since
 every device of a club may share one address. Connections whose request is complete (an answer being
 computed, a live event stream) are never closed here.
 """
@@ -23,6 +24,8 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from app.core.db import POOL_DESCRIPTORS
+
 # uvloop accepts every connection the kernel holds for it before any of them reaches a protocol, and at the
 # open-file limit it accepts and closes all of them (libuv's EMFILE trick), fresh requests included. So the
 # kernel's queue of pending connections (the listen backlog) is kept at a fraction of the limit, and twice
@@ -31,6 +34,9 @@ BACKLOG_MAX = 2048  # uvicorn's default
 BACKLOG_MIN = 16
 # The process's other descriptors are counted again at most this often (listing them is a system call each).
 RECOUNT_SECONDS = 0.5
+# Descriptors a burst of requests may open besides their connections, kept free too: the database pool's, and
+# one file for each of anyio's 40 worker threads (a static file or a cached playsheet being sent).
+REQUEST_DESCRIPTORS = POOL_DESCRIPTORS + 40
 
 
 def descriptor_limit() -> int:
@@ -60,14 +66,24 @@ def open_descriptors() -> int:
 class Door:
     """The waiting connections of one server, oldest first, and the cap on open connections."""
 
-    def __init__(self, timeout: float) -> None:
+    def __init__(self, timeout: float, connections: set[Any], loop: asyncio.AbstractEventLoop) -> None:
         self.timeout = timeout
+        self.connections = connections  # the server's open connections (uvicorn's server_state)
         self.waiting: dict[GuardedHttpToolsProtocol, None] = {}  # insertion order: oldest first
         self.closing: set[GuardedHttpToolsProtocol] = set()  # closed here, descriptor not yet released
         self.limit = descriptor_limit()
-        self.headroom = 2 * backlog(self.limit)
+        self.headroom = 2 * backlog(self.limit) + REQUEST_DESCRIPTORS
         self.others = 0
         self.counted_at = -RECOUNT_SECONDS
+        self.loop = loop
+        self.loop.call_later(RECOUNT_SECONDS, self.sweep)
+
+    def sweep(self) -> None:
+        """Make room again every RECOUNT_SECONDS: at the limit no connection opens to do it (the kernel's
+        queue fills and uvloop closes what it accepts), so the door would stay shut while the attack holds."""
+        if self.waiting:
+            self.make_room(None)
+        self.loop.call_later(RECOUNT_SECONDS, self.sweep)
 
     def cap(self, connections: int) -> int:
         """How many connections may be open, given the descriptors the process holds besides them."""
@@ -78,10 +94,10 @@ class Door:
                 self.others = max(0, open_descriptors() - connections)
         return self.limit - self.others - self.headroom
 
-    def make_room(self, connections: set[Any], newcomer: GuardedHttpToolsProtocol) -> None:
-        """Close the oldest waiting connections while the open ones are over the cap."""
-        open_now = len(connections) - len(self.closing)
-        excess = open_now - self.cap(len(connections))
+    def make_room(self, newcomer: GuardedHttpToolsProtocol | None) -> None:
+        """Close the oldest waiting connections (never the newcomer) while the open ones are over the cap."""
+        open_now = len(self.connections) - len(self.closing)
+        excess = open_now - self.cap(len(self.connections))
         for conn in list(self.waiting):
             if excess <= 0:
                 break
@@ -91,10 +107,10 @@ class Door:
             excess -= 1
 
 
-def _door(server_state: Any, timeout: float) -> Door:
+def _door(server_state: Any, timeout: float, loop: asyncio.AbstractEventLoop) -> Door:
     door: Door | None = getattr(server_state, "firestep_door", None)
     if door is None:
-        door = Door(timeout)
+        door = Door(timeout, server_state.connections, loop)
         server_state.firestep_door = door
     return door
 
@@ -111,7 +127,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.door = _door(self.server_state, _request_timeout())
+        self.door = _door(self.server_state, _request_timeout(), self.loop)
         self.deadline: asyncio.TimerHandle | None = None
 
     def _wait_for_request(self) -> None:
@@ -135,7 +151,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._wait_for_request()
-        self.door.make_room(self.connections, self)
+        self.door.make_room(self)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._request_arrived()

@@ -16,6 +16,13 @@ from sqlmodel import Session, SQLModel, create_engine
 
 from app.core.config import ROOT
 
+# The connection pool, named because the server keeps descriptors free for it (app/server.py): at most
+# POOL_SIZE + POOL_OVERFLOW connections, each up to 3 descriptors (SQLite in WAL mode: the database, its -wal
+# and -shm; SQLite keeps a closed connection's descriptor while another holds a lock on the file).
+POOL_SIZE = 5  # SQLAlchemy's defaults
+POOL_OVERFLOW = 10
+POOL_DESCRIPTORS = (POOL_SIZE + POOL_OVERFLOW) * 3
+
 # Session.info key: the commit under way records no one's act (app/guard/idempotency.py's hook skips it).
 BOOKKEEPING = "firestep.bookkeeping"
 
@@ -33,6 +40,10 @@ def commit_bookkeeping(session: Session) -> None:
 def make_engine(url: str) -> Engine:
     parsed = make_url(url)
     kwargs: dict[str, Any] = {"pool_pre_ping": True}
+    if parsed.get_backend_name() != "sqlite" or parsed.database not in (None, "", ":memory:"):
+        kwargs.update(
+            pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW
+        )  # (an in-memory SQLite has one connection)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)

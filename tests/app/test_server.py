@@ -174,19 +174,30 @@ def test_fresh_requests_are_answered_while_more_connections_trickle_than_the_ser
         stream.close()
 
 
+# Fresh requests at once: as many as the app has worker threads, so that its database pool overflows and
+# each thread holds files of its own while the attack holds the connections (this once shut the door for good).
+# More than the listen backlog (16 at this limit): a connection beyond it is retried by the client's kernel
+# after 1 s, hence the 3 s a request may take.
+AT_ONCE = 40
+ANSWERED_WITHIN = 3.0
+
+
 def answered(port: int, attack: Slowloris) -> None:
-    """20 fresh requests all answered within 1 s while the attack holds more connections than allowed."""
+    """Three rounds of AT_ONCE fresh requests, each round all answered within ANSWERED_WITHIN, while the
+    attack holds more connections than allowed."""
     deadline = time.monotonic() + 20
     while attack.opened < NOFILE + 150:  # every connection it holds is open or being opened
         assert time.monotonic() < deadline
         time.sleep(0.1)
     time.sleep(1)  # the server has seen them all, and is past its limit without the guard
-    with ThreadPoolExecutor(20) as pool:
-        started = time.monotonic()
-        statuses = list(pool.map(lambda _: _get(port, "/healthz", 1.0), range(20)))
-        took = time.monotonic() - started
-    assert statuses == [200] * 20, statuses
-    assert took < 1.0
+    took = []
+    for _ in range(3):
+        with ThreadPoolExecutor(AT_ONCE) as pool:
+            started = time.monotonic()
+            statuses = list(pool.map(lambda _: _get(port, "/healthz", ANSWERED_WITHIN), range(AT_ONCE)))
+            took.append(time.monotonic() - started)
+        assert statuses == [200] * AT_ONCE, {status: statuses.count(status) for status in set(statuses)}
+    assert max(took) < ANSWERED_WITHIN, took
     assert attack.opened > NOFILE  # it did hold (and reopen) more than the descriptor limit
 
 
