@@ -64,6 +64,7 @@ def write(page: Any, method: str, url: str, data: dict[str, Any]) -> tuple[float
     return answered, dict(response.json())
 
 
+@pytest.mark.timed
 def test_template_move_marker_and_turn_reach_every_map_within_500_ms(new_page: Any) -> None:
     referee = new_page(TABLET_LANDSCAPE)
     game_id, codes = create_mons_game(referee)

@@ -94,6 +94,7 @@ def test_a_refusal_says_one_sentence_and_why_without_covering_the_menu_card_or_t
     expect(page.locator("#net-status")).to_be_hidden()
 
 
+@pytest.mark.timed
 def test_reconnecting_goes_the_moment_the_stream_is_back(new_page: Any) -> None:
     page = new_page(REFEREE_SCREEN)
     game_id, _ = create_mons_game(page)

@@ -59,6 +59,7 @@ def api(page: Any, method: str, path: str, body: dict[str, Any] | None = None) -
     result: dict[str, Any] = page.evaluate(
         """async ([method, path, body]) => {
             const token = document.querySelector('meta[name="csrf-token"]').content;
+            window.__actedAt = Date.now();  // the write's own start, as a tap's is the click
             const r = await fetch(path, {method, credentials: "same-origin",
                 headers: {"Content-Type": "application/json", "X-CSRFToken": token},
                 body: body === null ? undefined : JSON.stringify(body)});
@@ -110,6 +111,7 @@ def stand_id(page: Any, side: str, nth: int = 0) -> int:
     return int(tile.get_attribute("data-unit"))
 
 
+@pytest.mark.timed
 def test_three_devices_see_move_marker_template_and_turn_within_500_ms(new_page: Any) -> None:
     game_id, referee, attacker, defender = three_devices(new_page)
     others = {"referee": referee, "attacker": attacker, "defender": defender}
@@ -193,6 +195,7 @@ def test_three_devices_see_move_marker_template_and_turn_within_500_ms(new_page:
     expect(defender.locator("#turn [data-template]")).to_contain_text("Artillery template")
 
 
+@pytest.mark.timed
 def test_a_device_back_from_offline_catches_up_within_2_s_with_nothing_lost_or_doubled(new_page: Any) -> None:
     referee = new_page(REFEREE_SCREEN)
     game_id, codes = create_mons_game(referee)
