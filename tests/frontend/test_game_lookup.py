@@ -88,7 +88,16 @@ def test_order_roll_for_a_game_unit_in_three_taps(new_page: Any, viewport: dict[
     expect(answer.locator("[data-recorded-event]")).to_have_count(0)
     # Recording is its own clear action, away from the dice (no "roll and record" beside "Clear").
     expect(attacker.locator(".dock").get_by_role("button", name=re.compile("record", re.I))).to_have_count(0)
-    attacker.get_by_role("button", name="Record in the game").click()
+    record = attacker.get_by_role("button", name="Record in the game")
+    if viewport is TABLET_PORTRAIT:  # under the form: the docked answer's link brings it into sight
+        attacker.locator(".dock-line a", has_text="why, and record").click()  # (the line is aria-hidden)
+        expect(record).to_be_in_viewport()
+    # In sight above the fold (and the dock) where the die was tapped, or where the link brought it.
+    box, top_of_dock = record.bounding_box(), attacker.evaluate("window.innerHeight")
+    if viewport is TABLET_PORTRAIT:
+        top_of_dock = attacker.locator(".dock").bounding_box()["y"]
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= top_of_dock, (box, top_of_dock)
+    record.click()
     expect(attacker.locator(".htmx-request")).to_have_count(0)
 
     recorded = answer.locator("[data-recorded-event]")
