@@ -5,8 +5,8 @@ A connection is *waiting* from the moment it opens, or its last answer is sent, 
 (headers and body) has arrived. A waiting connection is closed after `request_timeout_seconds`. When the
 process nears its open-file limit (RLIMIT_NOFILE), the oldest waiting connections are closed to make room,
 when a connection opens and every RECOUNT_SECONDS (the app's own files and database connections come and go
-between connections), so that a new connection is always accepted and answered: a cap per client address would not do, since
-every device of a club may share one address. Connections whose request is complete (an answer being
+between connections), so that a new connection is always accepted and answered: a cap per client address
+would not do, since every device of a club may share one address. Connections whose request is complete (an answer being
 computed, a live event stream) are never closed here.
 """
 

@@ -40,17 +40,17 @@ def commit_bookkeeping(session: Session) -> None:
 def make_engine(url: str) -> Engine:
     parsed = make_url(url)
     kwargs: dict[str, Any] = {"pool_pre_ping": True}
-    if parsed.get_backend_name() != "sqlite" or parsed.database not in (None, "", ":memory:"):
-        kwargs.update(
-            pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW
-        )  # (an in-memory SQLite has one connection)
-    if parsed.get_backend_name() == "sqlite":
-        if parsed.database and parsed.database != ":memory:":
+    sqlite = parsed.get_backend_name() == "sqlite"
+    in_memory = sqlite and parsed.database in (None, "", ":memory:")
+    if not in_memory:  # an in-memory SQLite has one connection, no pool to size
+        kwargs.update(pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)
+    if sqlite:
+        if parsed.database and not in_memory:
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         # Several devices hit one game: let threads share the file and wait on locks instead of failing.
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     engine = create_engine(url, **kwargs)
-    if parsed.get_backend_name() == "sqlite":
+    if sqlite:
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -29,8 +29,10 @@
       p.textContent = `${text} (${ids.length}): ${ids.length ? ids.map(label).join(", ") : "none"}`;
       return p;
     };
-    // Marked with one tap: the stands fully under that no nudge of the tolerance could take out.
-    const clearlyFull = (cov) => cov.full.filter((id) => !cov.ambiguous.includes(id));
+    // A list less the stands too close to call (each stand is in one list only). The stands fully under that no
+    // nudge of the tolerance could take out are the ones marked with one tap.
+    const beyondDoubt = (ids, cov) => ids.filter((id) => !cov.ambiguous.includes(id));
+    const clearlyFull = (cov) => beyondDoubt(cov.full, cov);
     const block = (t, cov, heading) => {
       const box = document.createElement("div");
       box.className = "coverage-block";
@@ -40,13 +42,8 @@
         h.textContent = `${humanise(t.kind)} · ${sideName(t.side)}`;
         box.append(h);
       }
-      // Each stand in one list only: a stand too close to call is in that list, not in "fully" or "partly".
-      const close = new Set(cov.ambiguous);
       const sure = clearlyFull(cov);
-      box.append(
-        line("full", "Fully under", sure),
-        line("partial", "Partly under", cov.partial.filter((id) => !close.has(id))),
-      );
+      box.append(line("full", "Fully under", sure), line("partial", "Partly under", beyondDoubt(cov.partial, cov)));
       if (cov.ambiguous.length) box.append(line("ambiguous", "Too close to call, measure on the table", cov.ambiguous));
       if (sure.length) {
         const b = document.createElement("button");
