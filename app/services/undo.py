@@ -19,8 +19,9 @@ from app.services.events import (
     view,
 )
 from app.services.games import bump_game, game_state
+from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import get_side, set_side_allowance
-from app.services.units import get_unit, increment, unit_dict, update_unit, value
+from app.services.units import get_unit, increment, list_units, unit_dict, update_unit, value
 from rules.core.errors import NotFoundError, RulesError
 
 # -- undo ------------------------------------------------------------------------------------------------------
@@ -38,6 +39,11 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
         raise RulesError("event_id", f"a {ev.kind} event cannot be undone", UNDOABLE)
     if event_id in reversed_ids(session, game.id or 0):
         raise Conflict(f"event {event_id} is already undone", current=game_state(game))
+    drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).secret_draws
+    if drawn and not viewer.is_referee:
+        # Taken back, a card read would return to the pack: draw, read, take back, and the cards that never
+        # come up are the opponent's hand.
+        raise Forbidden("a card drawn stays drawn: only the referee may take a draw back")
     if not viewer.is_referee:
         if game.status == "finished":
             raise Conflict("The game is over: only the referee may undo now.", current=game_state(game))
@@ -50,9 +56,12 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
             raise Forbidden("a player may undo only their own moves and markers")
         if event_id < last_roll_id(session, game.id or 0):
             raise Forbidden("a player may undo only back to the last die roll; ask the referee")
+    whole = view(ev.payload, ev.private, [*SIDES, "referee"])
+    if drawn:
+        return _take_back_draw(session, game, viewer, ev, whole)
     reverse: list[dict[str, Any]] = []
     # The whole record (the referee's view): the reverse is split again into its public and private parts.
-    for change in reversed(view(ev.payload, ev.private, [*SIDES, "referee"]).get("changes", [])):
+    for change in reversed(whole.get("changes", [])):
         reverse.append(_reverse(session, game, change))
     return record(
         session,
@@ -61,6 +70,23 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
         viewer.role,
         {"undoes": event_id, "kind": ev.kind, "changes": reverse},
         reverses_id=event_id,
+    )
+
+
+def _take_back_draw(session: Session, game: Game, viewer: Viewer, ev: Event, whole: dict[str, Any]) -> Event:
+    """The referee takes a draw back as the rule set says, giving back no knowledge (the cards drawn stay
+    out of play); the hands it changes are their sides' own, as the draw's were."""
+    units = list_units(session, game.id or 0)
+    snapshot = snapshot_of(session, game, units)
+    taken = rules_of(game).draw_taken_back(str(ev.payload["resolver"]), snapshot, whole)
+    changes = apply_changes(session, game, units, taken)
+    return record(
+        session,
+        game,
+        "undo",
+        viewer.role,
+        {"undoes": ev.id, "kind": ev.kind, "changes": changes},
+        reverses_id=ev.id,
     )
 
 

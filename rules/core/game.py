@@ -470,6 +470,14 @@ class GameRules:
         whole. By default everyone learns only that a draw was made."""
         return {"resolver": resolver_id, "applied": applied}, dict(payload)
 
+    def draw_taken_back(
+        self, resolver_id: str, snapshot: Snapshot, payload: Mapping[str, Any]
+    ) -> tuple[Change, ...]:
+        """The changes that take back a secret draw (`payload` whole, as the referee reads it) without
+        giving back what the draw showed: a card once seen never returns to the pack, or a side could draw,
+        read and take back until it knew the pack and so the opponent's hand. By default a draw stands."""
+        raise RulesError("event_id", "a card drawn stays drawn: play on", [])
+
     def fires_plan(self, unit: Node) -> bool:
         """Whether a unit fires the fire plan's items (carries an aiming point, has an aiming card); by default
         none does."""

@@ -109,6 +109,11 @@ class FlandersFieldsGame(GameRules):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         return game_cards.draw_seen(payload, drawer, applied)
 
+    def draw_taken_back(
+        self, resolver_id: str, snapshot: Snapshot, payload: Mapping[str, Any]
+    ) -> tuple[Change, ...]:
+        return game_cards.draw_taken_back(snapshot, payload)
+
     def fires_plan(self, unit: Node) -> bool:
         return carries_aiming_point(unit)
 

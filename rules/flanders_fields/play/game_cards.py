@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.errors import RulesError
-from rules.core.game import Filled, Played, SetBoard, Snapshot
+from rules.core.game import Change, Filled, Played, SetBoard, Snapshot
 from rules.flanders_fields.errata import SRC_EVENTS
 from rules.flanders_fields.play.changes import HAND_KEY, hand_set
 from rules.flanders_fields.resolvers.events import PACK, card_dict
@@ -90,6 +90,27 @@ def draw_seen(
     payload: Mapping[str, Any], drawer: str, applied: bool
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     return public_draw(payload["resolution"], applied), redact_opponent(payload, drawer)
+
+
+def draw_taken_back(snap: Snapshot, payload: Mapping[str, Any]) -> tuple[Change, ...]:
+    """A draw taken back (the referee's call): each card it drew that a hand still holds leaves the hand and
+    goes out of play, as its dummies did. It never returns to the pack: the drawer has read it, so a card back
+    in the pack would tell it a card the opponent does not hold."""
+    drawn = [c["card"] for c in payload["resolution"]["outcome"]["drawn"]]
+    hands = hands_of(snap)
+    changes: list[Change] = [
+        hand_set(f"the {side}'s draw taken back", SRC_EVENTS, side, tuple(c for c in hand if c not in drawn))
+        for side, hand in sorted(hands.items())
+        if any(c in drawn for c in hand)
+    ]
+    out = _out_of_play(snap)
+    out += [c for c in drawn if c not in out]
+    pack = snap.board.get("events") or {}
+    left = pack.get("cards_left", len(deck_of(snap, hands)))
+    taken = SetBoard(
+        "the cards drawn stay out of play", SRC_EVENTS, "events", {"out": out, "cards_left": left}
+    )
+    return (*changes, taken)
 
 
 def hand_played(snap: Snapshot, side: str, card: str) -> Played:
