@@ -12,7 +12,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # Serving needs only the app's own dependencies; the test tools install with the first `make test`.
-$(STAMP): $(BIN)/python pyproject.toml
+$(STAMP): $(BIN)/python pyproject.toml setup.py
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e .
 	touch $(STAMP)
@@ -21,17 +21,22 @@ $(TEST_STAMP): $(STAMP)
 	$(BIN)/python -m pip install -q -e ".[test]"
 	touch $(TEST_STAMP)
 
+# A checkout keeps its data in ./var (app/core/config.py: an installed firestep uses the user's data folder).
 run: $(STAMP)
+	mkdir -p var
 	$(BIN)/firestep serve
 
 # A club night: HTTPS on every interface with the club's own authority (see /trust).
 club: $(STAMP)
+	mkdir -p var
 	$(BIN)/firestep serve --club
 
 migrate: $(STAMP)
+	mkdir -p var
 	$(BIN)/firestep migrate
 
 demo: $(STAMP)
+	mkdir -p var
 	$(BIN)/firestep demo
 
 lint: $(TEST_STAMP)

@@ -1,4 +1,5 @@
-"""Settings from the environment (prefix FIRESTEP_), with defaults that work from a fresh clone."""
+"""Settings from the environment (prefix FIRESTEP_), with defaults that work from a fresh clone and from an
+installed package alike."""
 
 from __future__ import annotations
 
@@ -6,17 +7,29 @@ import secrets
 from functools import lru_cache
 from pathlib import Path
 
+import platformdirs
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.guard.limits import MAX_BODY_BYTES_DEFAULT
 
-ROOT = Path(__file__).resolve().parents[2]
-VAR_DIR = ROOT / "var"
+
+def default_data_dir() -> Path:
+    """./var when the working folder has one (a checkout: make run keeps its data there), else the user's own
+    data folder (~/.local/share/firestep, ~/Library/Application Support/firestep, %LOCALAPPDATA%\\firestep):
+    an installed firestep serves from any folder and keeps one database."""
+    here = Path("var")
+    if here.is_dir():
+        return here.resolve()
+    return Path(platformdirs.user_data_dir("firestep", appauthor=False))
+
+
+def sqlite_url(var_dir: Path) -> str:
+    return f"sqlite:///{(var_dir / 'firestep.db').as_posix()}"
 
 
 def _stored_secret(path: Path) -> str:
-    """Read the secret key kept under ./var/, generating it on first use so none lives in the repo."""
+    """Read the secret key kept in the data folder, generating it on first use so none lives in the repo."""
     if path.exists():
         return path.read_text().strip()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -29,7 +42,8 @@ def _stored_secret(path: Path) -> str:
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="FIRESTEP_", env_file=".env", extra="ignore")
 
-    database_url: str = Field(default=f"sqlite:///{VAR_DIR / 'firestep.db'}")
+    # Empty: SQLite in the data folder (var_dir).
+    database_url: str = ""
     host: str = "127.0.0.1"
     port: int = 8000
     # `firestep serve` worker processes; more than one needs PostgreSQL (LISTEN/NOTIFY shares live updates).
@@ -44,7 +58,8 @@ class Settings(BaseSettings):
     # server; /trust and the join cards then say so).
     club_port: int = 0
     club_http_port: int = 0
-    var_dir: Path = VAR_DIR
+    # The data folder: the SQLite database (unless database_url), the secret key, the club authority (club/).
+    var_dir: Path = Field(default_factory=default_data_dir)
     # Requests with a larger body are refused with 413 (app.guard.limits.BodySizeLimit).
     max_body_bytes: int = Field(default=MAX_BODY_BYTES_DEFAULT, ge=1024)
     # Empty: anyone may create games and campaigns (a club laptop). Set: creating needs this key.
@@ -61,6 +76,8 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _fill_secret(self) -> Settings:
+        if not self.database_url:
+            self.database_url = sqlite_url(self.var_dir)
         if not self.secret_key:
             self.secret_key = _stored_secret(self.var_dir / "secret_key")
         return self

@@ -14,7 +14,7 @@ from sqlalchemy import UniqueConstraint, event, inspect
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlmodel import Session, SQLModel, create_engine
 
-from app.core.config import ROOT
+from app.core import shipped
 
 # The connection pool, named because the server keeps descriptors free for it (app/server.py): at most
 # POOL_SIZE + POOL_OVERFLOW connections, each up to 3 descriptors (SQLite in WAL mode: the database, its -wal
@@ -64,8 +64,10 @@ def make_engine(url: str) -> Engine:
 
 
 def alembic_config(url: str) -> Config:
-    cfg = Config(str(ROOT / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    # No alembic.ini: the checkout's is for the `alembic` command; the app sets all it reads (the package carries
+    # migrations/ as app.migrations, so that an installed firestep migrates from any folder).
+    cfg = Config()
+    cfg.set_main_option("script_location", str(shipped.migrations()))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     return cfg
 

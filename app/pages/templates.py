@@ -9,11 +9,11 @@ from typing import Any
 
 from fastapi.templating import Jinja2Templates
 
-from app.core.config import ROOT
+from app.core import shipped
 from rules.core.game import StateField
 from rules.registry import game_rules_or_none
 
-FRONTEND = ROOT / "frontend"
+FRONTEND = shipped.frontend()
 STATIC_DIR = FRONTEND / "static"
 templates = Jinja2Templates(directory=FRONTEND / "templates")
 

@@ -24,7 +24,6 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import MetaData, insert, text
 from sqlalchemy.engine import Engine
 
-from app.core.config import ROOT
 from app.core.db import (
     SchemaError,
     alembic_config,
@@ -37,6 +36,7 @@ from app.core.db import (
 )
 from tests.conftest import make_client
 
+ROOT = Path(__file__).resolve().parents[3]
 MIGRATIONS = ROOT / "migrations"
 VERSIONS = "migrations/versions"
 MANIFEST = "migrations/manifest.json"
