@@ -75,6 +75,8 @@ COOKIE_FREE_WRITES = frozenset(
 SIGN_IN_FORMS = frozenset(
     {("POST", "/join"), ("POST", "/campaigns/join"), ("POST", "/games/new"), ("POST", "/campaigns/new")}
 )
+# A referee's join card opens a game's own join page for one seat (app.pages.join_cards): its post seats too.
+SIGN_IN_PATHS = re.compile(r"/games/[^/]+/join/[^/]+")
 SIGN_IN_API = frozenset({("POST", "/api/v1/join"), ("POST", "/api/v1/campaigns/join")})
 NOTICE_HEADER = "X-Firestep-Notice"  # a plain sentence that net-status.js shows for a refused htmx request
 
@@ -112,9 +114,15 @@ def _route_key(scope: Scope) -> tuple[str, str]:
     return scope["method"], scope["path"].rstrip("/")
 
 
+def signs_in(scope: Scope) -> bool:
+    """A page's form that seats the browser posting it (checked whether or not the browser holds a seat)."""
+    method, path = _route_key(scope)
+    return (method, path) in SIGN_IN_FORMS or (method == "POST" and SIGN_IN_PATHS.fullmatch(path) is not None)
+
+
 def _not_cookie_authorised(scope: Scope) -> bool:
     """Needs no CSRF token: nothing a browser sends on its own authorises it, and it seats no browser."""
-    if _route_key(scope) in SIGN_IN_FORMS:
+    if signs_in(scope):
         return False
     if _route_key(scope) in COOKIE_FREE_WRITES:
         return True

@@ -4,12 +4,13 @@ unless its user confirms. Scripts keep joining through the JSON API without a co
 
 from __future__ import annotations
 
+import inspect
 import re
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.guard import auth
+from app.guard import auth, security
 from app.pages import seats
 from app.pages.common import REPLACE_FIELD
 from tests import csrf
@@ -143,3 +144,49 @@ def test_scripts_join_through_the_api_without_a_cookie_and_browsers_only_from_th
         assert r.status_code == 403, r.text
         assert not any(seat_cookies(browser).values())
         assert browser.post(url, json={"code": code}, headers=SAME_ORIGIN).status_code == 200
+
+
+def test_a_foreign_form_to_a_join_link_seats_nobody_and_the_card_joins_in_one_tap(
+    sqlite_client: TestClient,
+) -> None:
+    g = new_game(sqlite_client)
+    link = f"/games/{g.id}/join/attacker"
+    victim = TestClient(sqlite_client.app)
+    for headers in (CROSS_SITE, {}):
+        r = victim.post(link, data={"code": g.codes["attacker"]}, headers=headers, follow_redirects=False)
+        assert r.status_code == 403, r.text
+        assert not any(seat_cookies(victim).values())
+    # The card's own page: one tap on its form (the code from the card's fragment, the page's token) seats.
+    assert victim.get(link).status_code == 200
+    r = victim.post(
+        link,
+        data=csrf.form(victim, {"code": g.codes["attacker"]}),
+        headers=SAME_ORIGIN,
+        follow_redirects=False,
+    )
+    assert r.status_code == 303, r.text
+    assert victim.cookies.get(auth.COOKIE_NAME)
+
+
+def test_every_page_that_seats_a_device_is_checked_as_a_sign_in_or_needs_a_seat(
+    sqlite_client: TestClient,
+) -> None:
+    """Each form post that sets a seat cookie either is checked for CSRF whatever the browser holds, or acts
+    only for a device that already holds a campaign seat (whose cookie a cross-site post never carries)."""
+    seating = re.compile(r"(?<![\w.])remember_(game|campaign|seat)\(")  # app.pages.seats' seat cookies
+    found = []
+    routes = list(sqlite_client.app.routes)  # type: ignore[attr-defined]
+    while routes:
+        route = routes.pop()
+        routes += getattr(getattr(route, "original_router", None), "routes", [])  # each module's router
+        endpoint = getattr(route, "endpoint", None)
+        if endpoint is None or "POST" not in getattr(route, "methods", ()) or route.path.startswith("/api/"):
+            continue
+        source = inspect.getsource(endpoint)
+        if not seating.search(source):
+            continue
+        sample = re.sub(r"\{[^}]+\}", "1", route.path)
+        checked = security.signs_in({"method": "POST", "path": sample})
+        found.append(route.path)
+        assert checked or "campaign_seat(" in source, f"{route.path} seats a device unchecked"
+    assert "/games/{game_id}/join/{seat}" in found and "/join" in found
