@@ -386,9 +386,11 @@ class FormationMovedOut(BaseModel):
 def move_formation(
     game_id: GameId, unit_id: UnitId, body: FormationMoveIn, viewer: ViewerDep, session: SessionDep
 ) -> FormationMovedOut:
+    # Worked out before the game's write lock, written under it (app.services.formations).
+    planned = formations.planned(session, game_id, viewer, unit_id, body.dx, body.dy, body.turn_deg)
     with game_write(session, game_id) as game:
         changes, ev = formations.move_formation(
-            session, game, viewer, unit_id, body.dx, body.dy, body.turn_deg, body.override
+            session, game, viewer, planned, body.dx, body.dy, body.turn_deg, body.override
         )
     return FormationMovedOut(event_id=ev.id or 0, changes=changes)
 

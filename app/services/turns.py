@@ -3,6 +3,7 @@ and what happens at the start and the end of a turn."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlmodel import Session
@@ -111,16 +112,21 @@ def rules_of_play(
     *,
     side: str | None = None,
     override: bool = False,
+    units: Sequence[Unit] | None = None,
 ) -> dict[str, Any] | None:
     """Refuse what the game's status and the current step of its turn sequence do not allow: a 409 that
     names the rule or step and says what is allowed now. The referee may override; the answer is then the
-    record of the override, for the event that logs the act (None when nothing was overridden)."""
+    record of the override, for the event that logs the act (None when nothing was overridden). `units`: the
+    game's units when the caller has read them (asked for many stands, they are read once)."""
     if override:
         viewer.require_referee("override the rules of play")
     game_rules = rules_of(game)
     # Only the acts a step's orders give to some units need to know whose orders reach the stand.
     ordered = unit is not None and action in game_rules.ordered_acts
-    units = list_units(session, unit.game_id) if unit is not None and ordered else []
+    if unit is None or not ordered:
+        units = []
+    elif units is None:
+        units = list_units(session, unit.game_id)
     whose = side or (unit.side if unit is not None else None)
     refused = game_rules.refusal(
         game.status, game.period, game.step, game.side_to_move, action, whose, unit, units

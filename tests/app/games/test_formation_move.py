@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import event
 
 from tests.app.games.conftest import new_game
 
@@ -65,3 +66,81 @@ def test_a_formation_move_is_refused_off_the_table_and_for_the_other_side(client
     assert client.post(url, headers=g.defender, json={"dx": 1, "dy": 1}).status_code == 403
     assert client.post(url, headers=g.attacker, json={"dx": 1, "dy": 1, "turn_deg": 400}).status_code == 422
     assert units(client, g.id, g.referee) == before
+
+
+def test_a_move_without_a_turn_keeps_every_facing_even_zero(sqlite_client: TestClient) -> None:
+    """`turn_deg: 0` left a stand facing 0 facing 90 (issue 34: `facing_deg or 90`)."""
+    c, g = sqlite_client, new_game(sqlite_client)
+    before = units(c, g.id, g.referee)
+    company = next(u for u in before.values() if u["side"] == "attacker" and u["kind"] == "rifle-company")
+    stand = next(u for u in before.values() if u["parent_id"] == company["id"] and u["x"] is not None)
+    turned = {"x": stand["x"], "y": stand["y"], "facing_deg": 0}
+    assert c.post(
+        f"/api/v1/games/{g.id}/units/{stand['id']}/move", headers=g.attacker, json=turned
+    ).is_success
+    url = f"/api/v1/games/{g.id}/units/{company['id']}/move-formation"
+    r = c.post(url, headers=g.attacker, json={"dx": 1, "dy": 1, "turn_deg": 0})
+    assert r.status_code == 200, r.text
+    after = units(c, g.id, g.referee)
+    assert after[stand["id"]]["facing_deg"] == 0
+    assert all(after[u]["facing_deg"] == before[u]["facing_deg"] for u in before if u != stand["id"])
+
+
+def big_formation(stands: int) -> dict[str, Any]:
+    """A scenario whose attacker is one battalion of `stands` placed stands in rows."""
+    children = [
+        {
+            "id": f"s{i}",
+            "name": f"Stand {i}",
+            "level": "stand",
+            "kind": "rifle-platoon",
+            "base": "infantry-platoon",
+            "placement": {"center": [2 + (i % 90) * 1.2, 10 + (i // 90) * 1.2]},
+        }
+        for i in range(stands)
+    ]
+    battalion = {"id": "bn", "name": "Big", "level": "battalion", "kind": "battalion", "children": children}
+    return {
+        "format": "firestep-scenario/1",
+        "title": f"A battalion of {stands}",
+        "ruleset": "flanders-fields",
+        "period": "early",
+        "table": {"width_cm": 120, "length_cm": 180},
+        "sides": {
+            "attacker": {"nationality": "german", "forces": [battalion]},
+            "defender": {"nationality": "british", "forces": []},
+        },
+    }
+
+
+def test_a_formation_move_costs_the_same_statements_for_2_stands_as_for_800(
+    sqlite_client: TestClient,
+) -> None:
+    """Issue 35: each stand read every unit again and was written alone (690 stands: 16.7 s of CPU). Now the
+    move reads once and writes once, whatever its size, and asks the rules of play once per kind of stand."""
+    c = sqlite_client
+    engine = c.app.state.engine  # type: ignore[attr-defined]
+    statements: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        statements.append(statement)
+
+    spent = []
+    for size in (2, 800):
+        sid = c.post("/api/v1/scenarios", json=big_formation(size)).json()["id"]
+        g = new_game(c, {"scenario": sid})
+        bn = next(u for u in units(c, g.id, g.referee).values() if u["ref"] == "bn")
+        statements.clear()
+        event.listen(engine, "before_cursor_execute", count)
+        try:
+            r = c.post(
+                f"/api/v1/games/{g.id}/units/{bn['id']}/move-formation",
+                headers=g.attacker,
+                json={"dx": 3, "dy": 2, "turn_deg": 10},
+            )
+        finally:
+            event.remove(engine, "before_cursor_execute", count)
+        assert r.status_code == 200, r.text
+        assert len({ch["unit"] for ch in r.json()["changes"]}) == size
+        spent.append(len(statements))
+    assert spent[0] == spent[1] < 30, spent
