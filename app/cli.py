@@ -176,8 +176,17 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
     get_settings.cache_clear()
     settings = get_settings()
     settings.var_dir.mkdir(parents=True, exist_ok=True)
-    files = authority.ensure_authority(settings.var_dir)
-    authority.issue_server_cert(files)  # for the addresses the laptop has now
+    # The addresses the laptop has now: the server certificate names them, and the plain port's redirects
+    # go to them only (never to whatever host a request names).
+    ips, names = addresses.current_addresses(), addresses.current_names()
+    try:
+        files = authority.ensure_authority(settings.var_dir)
+        authority.check_authority(files)
+        authority.issue_server_cert(files, ips, names)
+        authority.check_server(files)
+    except authority.ClubFileError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(1) from None
     if setup:
         _migrate("head")
         _demo()
@@ -196,7 +205,10 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
     typer.echo(
         f"The club authority's SHA-256 fingerprint (/trust shows the same): {authority.fingerprint(ca)}"
     )
-    serve_club(host, port, http_port, files.server_cert, files.server_key, settings.graceful_shutdown_seconds)
+    hosts = [where, *names, *(addresses.url_host(a) for a in ips)]
+    serve_club(
+        host, port, http_port, files.server_cert, files.server_key, settings.graceful_shutdown_seconds, hosts
+    )
 
 
 @app.command()

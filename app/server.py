@@ -17,7 +17,7 @@ import contextlib
 import os
 import resource
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -189,18 +189,19 @@ def served_plain(path: str) -> bool:
     return path == PLAIN_PATHS[0] or path.startswith((PLAIN_PATHS[0] + "/", *PLAIN_PATHS[1:]))
 
 
-def _host_of(scope: Any) -> str:
-    """The host the client reached this port at, without the port ([...] kept around an IPv6 address)."""
-    host = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), "")
+def _host_of(scope: Any, hosts: Sequence[str]) -> str:
+    """The server's own address the client reached this port at (the Host header's host when it is one of
+    `hosts`, the addresses the server certificate names), else the first of `hosts`: a redirect never sends
+    a tablet to a host a request made up."""
+    host = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), "").lower()
     host = host[: host.find("]") + 1] if host.startswith("[") else host.rsplit(":", 1)[0]
-    if not host or not all(c.isalnum() or c in ".-[]:" for c in host):
-        server = (scope.get("server") or ("127.0.0.1", 0))[0]
-        host = f"[{server}]" if ":" in server else server
-    return host
+    return host if host in hosts else hosts[0]
 
 
-def plain_http_app(app: Any, https_port: int) -> Any:
-    """The plain port's ASGI app: `app` for the paths in PLAIN_PATHS, a redirect to HTTPS for the rest."""
+def plain_http_app(app: Any, https_port: int, hosts: Sequence[str]) -> Any:
+    """The plain port's ASGI app: `app` for the paths in PLAIN_PATHS, a redirect to HTTPS at one of the
+    server's own `hosts` (the first by default) for the rest."""
+    own = [h.lower() for h in hosts]
 
     async def plain(scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or served_plain(scope["path"]):
@@ -208,7 +209,7 @@ def plain_http_app(app: Any, https_port: int) -> Any:
             return
         path = (scope.get("raw_path") or scope["path"].encode()).decode("latin-1")
         query = scope.get("query_string", b"").decode("latin-1")
-        location = f"https://{_host_of(scope)}:{https_port}{path}" + (f"?{query}" if query else "")
+        location = f"https://{_host_of(scope, own)}:{https_port}{path}" + (f"?{query}" if query else "")
         headers = [(b"location", location.encode("latin-1")), (b"content-length", b"0")]
         await send({"type": "http.response.start", "status": 307, "headers": headers})
         await send({"type": "http.response.body", "body": b""})
@@ -224,9 +225,12 @@ class _PlainServer(uvicorn.Server):
         yield
 
 
-def serve_club(host: str, port: int, http_port: int, certfile: Path, keyfile: Path, graceful: int) -> None:
+def serve_club(
+    host: str, port: int, http_port: int, certfile: Path, keyfile: Path, graceful: int, hosts: Sequence[str]
+) -> None:
     """Serve app.main:app over HTTPS on `port` and the plain port beside it, in this one process (each port
-    with its own slowloris guard: the Door lives in each server's state)."""
+    with its own slowloris guard: the Door lives in each server's state); the plain port redirects to
+    `hosts`, the server's own addresses."""
     from uvicorn._compat import asyncio_run
 
     from app.main import app
@@ -236,7 +240,7 @@ def serve_club(host: str, port: int, http_port: int, certfile: Path, keyfile: Pa
         uvicorn.Config(app, host=host, port=port, ssl_certfile=certfile, ssl_keyfile=keyfile, **options)
     )
     plain = _PlainServer(
-        uvicorn.Config(plain_http_app(app, port), host=host, port=http_port, lifespan="off", **options)
+        uvicorn.Config(plain_http_app(app, port, hosts), host=host, port=http_port, lifespan="off", **options)
     )
 
     async def both() -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography import x509
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
@@ -225,3 +226,62 @@ def mobileconfig(cert: x509.Certificate) -> bytes:
         ],
     }
     return plistlib.dumps(profile)
+
+
+# -- the start-up check ----------------------------------------------------------------------------------------
+class ClubFileError(Exception):
+    """A club file that cannot serve: one sentence naming the file and what to do, shown instead of a
+    traceback."""
+
+
+def _remake(files: ClubFiles) -> str:
+    return (
+        f"move {files.authority_key.name} and {files.authority_cert.name} out of {files.folder} and start "
+        "again to make a new authority (every tablet trusts it anew), or put back the pair you kept"
+    )
+
+
+def _key(path: Path, fix: str) -> ec.EllipticCurvePrivateKey:
+    try:
+        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    except (ValueError, TypeError, OSError, UnsupportedAlgorithm):
+        key = None
+    if not isinstance(key, ec.EllipticCurvePrivateKey):
+        raise ClubFileError(f"{path} is not a readable private key: {fix}.")
+    return key
+
+
+def _cert(path: Path, fix: str) -> x509.Certificate:
+    try:
+        return x509.load_pem_x509_certificate(path.read_bytes())
+    except (ValueError, OSError):
+        raise ClubFileError(f"{path} is not a readable certificate: {fix}.") from None
+
+
+def _same_key(key: ec.EllipticCurvePrivateKey, cert: x509.Certificate) -> bool:
+    public = cert.public_key()
+    return isinstance(public, ec.EllipticCurvePublicKey) and public.public_numbers() == (
+        key.public_key().public_numbers()
+    )
+
+
+def check_authority(files: ClubFiles) -> None:
+    """The authority's key and certificate belong together (a key that does not sign what tablets trust
+    would make a server certificate no tablet verifies); a ClubFileError says which file and what to do."""
+    fix = _remake(files)
+    key = _key(files.authority_key, fix)
+    if not _same_key(key, _cert(files.authority_cert, fix)):
+        raise ClubFileError(f"{files.authority_key} does not belong to {files.authority_cert}: {fix}.")
+
+
+def check_server(files: ClubFiles) -> None:
+    """The server's key matches its certificate, and the authority tablets trust signed it."""
+    fix = f"delete {files.server_key.name} and {files.server_cert.name} and start again"
+    ca = _cert(files.authority_cert, _remake(files))
+    cert = _cert(files.server_cert, fix)
+    if not _same_key(_key(files.server_key, fix), cert):
+        raise ClubFileError(f"{files.server_key} does not belong to {files.server_cert}: {fix}.")
+    try:
+        cert.verify_directly_issued_by(ca)
+    except (ValueError, TypeError, InvalidSignature):
+        raise ClubFileError(f"{files.server_cert} is not signed by {files.authority_cert}: {fix}.") from None

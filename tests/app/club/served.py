@@ -41,9 +41,9 @@ class Club:
     var: Path
     log: Path  # what the server printed (the terminal)
 
-    def plain(self, path: str, method: str = "GET") -> http.client.HTTPResponse:
+    def plain(self, path: str, method: str = "GET", host: str = "127.0.0.1") -> http.client.HTTPResponse:
         conn = http.client.HTTPConnection("127.0.0.1", self.http_port, timeout=30)
-        conn.request(method, path, headers={"Host": f"127.0.0.1:{self.http_port}"})
+        conn.request(method, path, headers={"Host": f"{host}:{self.http_port}"})
         return conn.getresponse()
 
     def authority_pem(self) -> bytes:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import datetime
 import ipaddress
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from cryptography.x509.verification import PolicyBuilder, Store, VerificationErr
 from app.club import authority
 from app.club.addresses import current_addresses, is_private
 
+ROOT = Path(__file__).resolve().parents[3]
 LOOPBACK = [ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1")]
 
 
@@ -134,3 +137,48 @@ def test_the_apple_profile_carries_the_authority_and_no_key(tmp_path: Path) -> N
     assert authority.mobileconfig(ca) == authority.mobileconfig(ca)  # the same profile each download
     assert b"PRIVATE KEY" not in authority.mobileconfig(ca)
     assert files.authority_key.read_bytes() not in authority.mobileconfig(ca)
+
+
+def _serve_club(var: Path) -> subprocess.CompletedProcess[str]:
+    """`firestep serve --club` on a data folder; it stops at the start-up check, before serving."""
+    env = {"PATH": "/usr/bin:/bin", "FIRESTEP_VAR_DIR": str(var), "FIRESTEP_DATABASE_URL": "sqlite://"}
+    args = ["serve", "--club", "--no-setup", "--host", "127.0.0.1", "--port", "1", "--http-port", "2"]
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_a_corrupt_or_foreign_authority_key_stops_the_start_with_one_sentence(tmp_path: Path) -> None:
+    files = authority.ensure_authority(tmp_path)
+    authority.check_authority(files)
+    authority.issue_server_cert(files, LOOPBACK, ["localhost"])
+    authority.check_server(files)
+    # A key of another authority beside this certificate: a server certificate it signed verifies nowhere.
+    other = authority.ensure_authority(tmp_path / "other")
+    files.authority_key.write_bytes(other.authority_key.read_bytes())
+    with pytest.raises(authority.ClubFileError, match=r"authority\.key does not belong to .*authority\.crt"):
+        authority.check_authority(files)
+    # A server certificate the authority did not sign.
+    foreign = authority.ClubFiles(tmp_path / "club")
+    authority.issue_server_cert(other, LOOPBACK, ["localhost"])
+    for name in ("server.key", "server.crt"):
+        (foreign.folder / name).write_bytes((other.folder / name).read_bytes())
+    with pytest.raises(authority.ClubFileError, match=r"server\.crt is not signed by"):
+        authority.check_server(foreign)
+    # As the command starts: a corrupt key and a foreign one are each one sentence naming the file and what
+    # to do, and no traceback.
+    for key in (b"-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n", None):
+        if key is not None:
+            files.authority_key.write_bytes(key)
+        run = _serve_club(tmp_path)
+        assert run.returncode == 1, run.stdout + run.stderr
+        said = run.stderr.strip()
+        assert "Traceback" not in run.stderr and len(said.splitlines()) == 1, said
+        assert str(files.authority_key) in said and "start again" in said
+        assert said.endswith(".") and said.count(". ") == 0

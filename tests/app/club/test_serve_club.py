@@ -163,6 +163,10 @@ def test_plain_http_serves_trust_and_redirects_the_rest(club: Club) -> None:
         r = club.plain(path, method)
         assert r.status == 307, path
         assert r.getheader("location") == https + path
+    # A made-up Host is no address of the server's: the redirect goes to the server's own.
+    for host in ("evil.example", "localhost.evil.example", "[::2]"):
+        assert club.plain("/join", "POST", host).getheader("location") == f"{https}/join"
+    assert club.plain("/", host="localhost").getheader("location") == f"https://localhost:{club.https_port}/"
     # The redirect lands where it says, on a client that trusts the authority.
     pem, _ = _authority_from_trust(club)
     assert _https_get(club, trusting_only(pem), "127.0.0.1", "/lookup").status == 200
