@@ -192,9 +192,7 @@ class FlandersFieldsGame(GameRules):
 
     def unit_cap(self) -> tuple[int, str] | None:
         cap = max_units_per_game()
-        return cap, (
-            f"a game holds at most {cap} units (a division a side, the largest game the book describes, twice over)"
-        )
+        return cap, game_setup.CAP_RULE.format(cap=cap)
 
     def new_forces(self, ctx: Context, document: Mapping[str, Any]) -> NewForces:
         return game_setup.new_forces(ctx, document)

@@ -3,19 +3,31 @@ readings, a scenario document's units as written, and firestep's default deploym
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from rules.core.errors import RulesError
 from rules.core.ruleset import Context
-from rules.core.scenario import SIDES, ForceNode, ForceUnit, NewForces, forces_from_document
+from rules.core.scenario import SIDES, ForceNode, ForceUnit, NewForces, chosen, forces_from_document, units_in
 from rules.flanders_fields.book.common import PERIODS
-from rules.flanders_fields.book.organisation import ORGANISATION_TABLES, Unit, build_force, build_template
+from rules.flanders_fields.book.organisation import (
+    ORGANISATION_TABLES,
+    Unit,
+    build_force,
+    build_template,
+    max_units_per_game,
+)
 from rules.table.bases import BASES
 
 # "Both sides deploy 15cm onto the table" (SPECIMEN GAMES, Mons): firestep's default deployment zone.
 DEPLOY_DEPTH = 15.0
 DEPLOY_GAP_CM = 1.0  # firestep's spacing between default positions, not a rule
+# The game's cap on units (FlandersFieldsGame.unit_cap says the same words).
+CAP_RULE = (
+    "a game holds at most {cap} units (a division a side, the largest game the book describes, twice over)"
+)
 
 
 # -- organisation-table entries --------------------------------------------------------------------------------
@@ -113,10 +125,50 @@ def _as_unit(node: ForceNode) -> Unit:
     )
 
 
+@lru_cache(maxsize=256)
+def _entry_size(period: str, variants: tuple[tuple[str, str], ...], nation: str, entry: str) -> int:
+    """How many units an entry (as canonical JSON) builds: built once per kind of entry, not per entry."""
+    return units_in(force_from_table(period, dict(variants), nation, json.loads(entry), "", "n"))
+
+
+def _entries(forces: Sequence[Mapping[str, Any]], where: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    for i, u in enumerate(forces):
+        yield f"{where}.{i}", u
+        yield from _entries(u.get("children", []), f"{where}.{i}.children")
+
+
+def _within_cap(ctx: Context, sides: Mapping[str, Any]) -> None:
+    """Count what the forces build before building them: an entry counts what its kind of entry builds
+    (two thousand entries of a division each built 551,000 units before the cap refused them, issue 35).
+    Past the cap a RulesError names the entry (or unit) that crosses it."""
+    cap = max_units_per_game()
+    total = 0
+    for side in SIDES:
+        nation = str(sides[side]["nationality"])
+        for where, u in _entries(sides[side]["forces"], f"sides.{side}.forces"):
+            if "table_id" not in u:
+                total += 1
+            else:
+                entry = {k: chosen(v, ctx) for k, v in u.items() if k not in ("id", "name", "off_table")}
+                key = json.dumps(entry, sort_keys=True)
+                try:
+                    total += _entry_size(ctx.period, tuple(sorted(ctx.variants.items())), nation, key)
+                except RulesError:
+                    total += 1  # refused when it is built, naming its field
+            if total > cap:
+                raise RulesError(
+                    where,
+                    f"the forces reach {total} units here; {CAP_RULE.format(cap=cap)}",
+                    [f"0..{cap} units"],
+                )
+
+
 def new_forces(ctx: Context, document: Mapping[str, Any]) -> NewForces:
     """A (checked) document's forces by the game's readings: its units as written, its organisation-table
-    entries built for its period and each side's nationality and deployed by default (`deploy`)."""
+    entries built for its period and each side's nationality and deployed by default (`deploy`); counted
+    first, and refused past the game's cap on units before any is built."""
     sides = document["sides"]
+    _within_cap(ctx, sides)
 
     def entry(side: str, e: Mapping[str, Any], field: str, id_prefix: str) -> Unit:
         return force_from_table(

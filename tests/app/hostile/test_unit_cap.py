@@ -87,6 +87,10 @@ def test_game_creation_respects_the_cap(client: TestClient) -> None:
     forces = [{"side": ("attacker", "defender")[i % 2], "table_id": largest} for i in range(many)]
     before = client.get("/api/v1/games").json()
     assert len(forces) <= 6  # within GameCreate's own bound on forces: the cap is what refuses
-    assert_cap_refusal(client.post("/api/v1/games", json={"forces": forces}), "forces")
+    r = client.post("/api/v1/games", json={"forces": forces})
+    assert r.status_code == 422, r.text
+    (detail,) = r.json()["errors"]  # the entry that takes the forces past the cap, counted before building
+    assert detail["loc"][:2] == ["body", "forces"] and detail["loc"][2] in range(many), detail
+    assert f"at most {max_units_per_game()} units" in detail["msg"], detail
     assert client.get("/api/v1/games").json() == before
     assert client.post("/api/v1/games", json={"forces": forces[:2]}).status_code == 201
