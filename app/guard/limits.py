@@ -39,6 +39,22 @@ def too_large(max_bytes: int) -> dict[str, Any]:
     )
 
 
+# A refused body is still read (and dropped) up to this much, so that the client, still sending, reads the
+# 413 instead of a connection reset; past it the connection is closed unread.
+DRAIN_MAX_BYTES = 16 * 1024 * 1024
+
+
+async def _drain(receive: Receive) -> None:
+    drained = 0
+    while drained <= DRAIN_MAX_BYTES:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        drained += len(message.get("body", b""))
+        if not message.get("more_body"):
+            return
+
+
 class BodyTooLarge(HTTPException):
     """Raised from receive() once the bytes read pass the limit. An HTTPException so that FastAPI, which
     turns other errors while reading a body into a 400, lets it through to the handler install() adds."""
@@ -86,6 +102,7 @@ class BodySizeLimit:
             return
         declared = _content_length(scope)
         if declared is not None and declared > self.max_bytes:
+            await _drain(receive)
             await self._refuse(scope, receive, send)
             return
         received = 0
@@ -97,6 +114,8 @@ class BodySizeLimit:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
+                    if message.get("more_body"):
+                        await _drain(receive)
                     raise BodyTooLarge(self.max_bytes)
             return message
 
