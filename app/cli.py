@@ -2,19 +2,88 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 import typer
+from typer.core import TyperGroup
 
 if TYPE_CHECKING:
     from app.services.seats import Credentials
 
-app = typer.Typer(help="firestep: a tabletop assistant for Great War miniatures games.", no_args_is_help=True)
+ABOUT = "firestep: a tabletop assistant for Great War miniatures games."
+
+
+def where() -> str:
+    """Where this firestep keeps its data, from the settings as they stand (nothing is created to say so)."""
+    from sqlalchemy.engine import make_url
+
+    from app.core.config import Settings
+
+    settings = Settings(secret_key="-")  # a stand-in, so that reading the settings writes no key file
+    database = make_url(settings.database_url).render_as_string(hide_password=True)
+    return (
+        f"Data folder: {settings.var_dir} (FIRESTEP_VAR_DIR; ./var when the working folder has one, else "
+        "the user's data folder).\n\n"
+        f"Database: {database} (FIRESTEP_DATABASE_URL).\n\n"
+        f"Club authority (serve --club): {settings.var_dir / 'club'}, its keys readable by this user only.\n\n"
+        "Logs: printed to this terminal (standard error); to keep them, redirect it: "
+        "firestep serve 2> firestep.log"
+    )
+
+
+class _Help(TyperGroup):
+    """The top-level help ends with where the data is, worked out when the help is asked for."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:  # typer's own click types
+        self.help = f"{ABOUT}\n\n{where()}"
+        super().format_help(ctx, formatter)
+
+
+app = typer.Typer(cls=_Help, help=ABOUT, no_args_is_help=True)
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        typer.echo(f"firestep {version('firestep')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="Print firestep's version and stop."
+    ),
+) -> None:
+    pass
+
+
+def _exit_on_term(signum: int, _frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
+@contextmanager
+def _stopping_cleanly() -> Iterator[None]:
+    """The server's rehearsal worker ends with it on Ctrl-C and SIGTERM (a kill -9 ends it through the
+    worker's own watchdog). uvicorn stops gracefully on either signal, then raises it again: SIGTERM's default
+    would end the process at once, skipping the stop below, so SIGTERM unwinds as SystemExit here."""
+    from app.services.rehearsal import stop_worker
+
+    previous = signal.signal(signal.SIGTERM, _exit_on_term)
+    try:
+        yield
+    finally:
+        stop_worker()
+        signal.signal(signal.SIGTERM, previous)
 
 
 @app.command()
 def migrate(revision: str = typer.Option("head", help="Alembic revision to upgrade to.")) -> None:
-    """Apply database migrations (FIRESTEP_DATABASE_URL; SQLite under ./var by default)."""
+    """Apply database migrations (FIRESTEP_DATABASE_URL; SQLite in the data folder by default: see --help)."""
     _migrate(revision)
 
 
@@ -124,7 +193,8 @@ def serve(
     from app.server import uvicorn_options
 
     if club:
-        _serve_club(host or "0.0.0.0", port or 8443, http_port, setup, workers, reload)
+        with _stopping_cleanly():
+            _serve_club(host or "0.0.0.0", port or 8443, http_port, setup, workers, reload)
         return
     settings = get_settings()
     count = workers or settings.workers
@@ -138,22 +208,23 @@ def serve(
         raise typer.BadParameter(
             "--reload runs one process; drop --workers or --reload", param_hint="--workers"
         )
-    if setup:
-        _migrate("head")
-        _demo()
-    if count == 1 and not reload:  # this process serves: its rehearsal worker can start while it starts
-        from app.services.rehearsal import start_worker
+    with _stopping_cleanly():
+        if setup:
+            _migrate("head")
+            _demo()
+        if count == 1 and not reload:  # this process serves: its rehearsal worker can start while it starts
+            from app.services.rehearsal import start_worker
 
-        start_worker()
-    # Migrated and seeded once, above; each worker then imports app.main:app on its own.
-    uvicorn.run(
-        "app.main:app",
-        host=host or settings.host,
-        port=port or settings.port,
-        reload=reload,
-        workers=count,
-        **uvicorn_options(settings.graceful_shutdown_seconds),
-    )
+            start_worker()
+        # Migrated and seeded once, above; each worker then imports app.main:app on its own.
+        uvicorn.run(
+            "app.main:app",
+            host=host or settings.host,
+            port=port or settings.port,
+            reload=reload,
+            workers=count,
+            **uvicorn_options(settings.graceful_shutdown_seconds),
+        )
 
 
 def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int | None, reload: bool) -> None:
@@ -184,7 +255,7 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
         authority.check_authority(files)
         authority.issue_server_cert(files, ips, names)
         authority.check_server(files)
-    except authority.ClubFileError as e:
+    except (authority.ClubFileError, authority.PrivateFolderError) as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(1) from None
     if setup:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import resource
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -41,7 +41,12 @@ REQUEST_DESCRIPTORS = POOL_DESCRIPTORS + 40
 
 def descriptor_limit() -> int:
     """The process's open-file limit, first raised to its hard limit (a process may: many systems start
-    servers with a soft limit of 1,024 under a far larger hard one)."""
+    servers with a soft limit of 1,024 under a far larger hard one). Windows has no such limit on sockets
+    (nor the resource module): only the timeout guards a server there."""
+    if sys.platform == "win32":
+        return 1 << 20
+    import resource
+
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != hard:
         with contextlib.suppress(ValueError, OSError):

@@ -1,7 +1,8 @@
 """The club's certificate authority and the server certificate it signs (with `cryptography`).
 
-Every file lives in `<FIRESTEP_VAR_DIR>/club/` (a folder only its owner may open); the private keys are
-written mode 0600 and never served. The authority is made on first use and kept: a tablet trusts it once.
+Every file lives in `<FIRESTEP_VAR_DIR>/club/` (a folder only its owner may open: mode 0700, or on Windows an
+access list naming that user alone); the private keys are written mode 0600 and never served. The authority
+is made on first use and kept: a tablet trusts it once.
 It is name-constrained to private addresses, loopback, `localhost` and `.local` names, so even a copied
 authority key cannot vouch for a public site (to the clients that honour constraints on a trusted root:
 /trust says plainly that some do not). The server certificate is made anew at every start, for the
@@ -11,9 +12,12 @@ addresses the laptop has then, for server authentication only, and lives SERVER_
 from __future__ import annotations
 
 import datetime
+import getpass
 import ipaddress
 import os
 import plistlib
+import subprocess
+import sys
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,10 +63,37 @@ class ClubFiles:
         return self.folder / "server.crt"
 
 
+class PrivateFolderError(RuntimeError):
+    """The club folder could not be made this user's alone: no key is written in it."""
+
+
+def _private_folder(folder: Path) -> None:
+    """The folder, made if need be, that only this user may open. Windows has no file modes (chmod sets only
+    the read-only flag): the folder's access list is replaced by one entry, full control for this user,
+    inherited by every file made in it, so a key written there is this user's alone from its first byte."""
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if sys.platform != "win32":
+        folder.chmod(0o700)
+        return
+    user = os.environ.get("USERNAME") or getpass.getuser()
+    domain = os.environ.get("USERDOMAIN")
+    who = f"{domain}\\{user}" if domain else user
+    command = ["icacls", str(folder), "/inheritance:r", "/grant:r", f"{who}:(OI)(CI)F"]
+    try:
+        subprocess.run(command, check=True, capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        said = (getattr(e, "stderr", None) or getattr(e, "stdout", None) or str(e)).strip()
+        raise PrivateFolderError(
+            f"could not make {folder} readable by {who} only ({said}): set FIRESTEP_VAR_DIR to a folder in "
+            "your own user profile and start again"
+        ) from None
+
+
 def _write_private(path: Path, data: bytes) -> None:
-    """A key file readable by its owner only, from its first byte (never briefly world-readable)."""
+    """A key file readable by its owner only, from its first byte (never briefly world-readable; on Windows
+    the folder's access list sees to that, see _private_folder)."""
     path.unlink(missing_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
     with os.fdopen(fd, "wb") as f:
         f.write(data)
 
@@ -130,11 +161,11 @@ def _new_authority(files: ClubFiles) -> None:
 def ensure_authority(var_dir: Path) -> ClubFiles:
     """The data folder's club authority, made on first use (the folder too, owner-only)."""
     files = ClubFiles.of(var_dir)
-    files.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    files.folder.chmod(0o700)
+    _private_folder(files.folder)
     if not (files.authority_key.exists() and files.authority_cert.exists()):
         _new_authority(files)
-    files.authority_key.chmod(0o600)
+    if sys.platform != "win32":  # a mode; on Windows the folder's access list covers the key
+        files.authority_key.chmod(0o600)
     return files
 
 
