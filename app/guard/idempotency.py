@@ -19,6 +19,7 @@ not go through `game_write`.
 - Answers are kept for `KEEP` (a day), then deleted by the next claim. They are kept encrypted with a key
   derived from the device's token, which the database never holds: an answer that carries credentials (a
   reissue, a new table battle's codes) is readable only by the device that asked for it.
+- The answer is kept before it is sent: an answer the device has read is always there to replay.
 - A server that stops in the middle of a request leaves its claim behind. The request's own transaction marks
   the claim as acted on (a hook on every commit made while the request runs), so a repeat after
   `STALE_AFTER` knows: a claim never acted on is taken over and the repeat acts; a claim acted on whose
@@ -366,29 +367,48 @@ class IdempotentWrites:
         status = 500
         content_type = ""
         chunks: list[bytes] = []
+        start: Message | None = None
+        kept = False
 
         async def keep(message: Message) -> None:
-            nonlocal status, content_type
+            # The answer is kept before the device reads any of it: a tap the device saw answered is replayed
+            # at once, whatever happens to this server next (kill -9 between the two left a claim acted on
+            # with no answer, and the repeat waited out STALE_AFTER to be told the answer was lost).
+            nonlocal status, content_type, start, kept
             if message["type"] == "http.response.start":
                 status = message["status"]
                 content_type = Headers(raw=message.get("headers", [])).get("content-type", "")
-            elif message["type"] == "http.response.body":
-                chunks.append(message.get("body", b""))
-            await send(message)
+                start = message
+                return
+            if message["type"] != "http.response.body" or start is None:
+                await send(message)
+                return
+            chunks.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            answer = Stored(status, content_type[:100], cipher.encrypt(b"".join(chunks)))
+            await asyncio.to_thread(_finish, engine, row_id, answer, _repeatable(status))
+            kept = True
+            await send(start)
+            await send({"type": "http.response.body", "body": b"".join(chunks)})
 
         state = _Acting(row_id)
         acting = _acting.set(state)
         try:
             await self.app(scope, _replay(body, receive), keep)
         except BaseException:
-            failed = Stored(500, "application/json", cipher.encrypt(json.dumps({"detail": FAILED}).encode()))
-            await asyncio.to_thread(_finish, engine, row_id, failed, True)
+            if not kept:
+                failed = Stored(
+                    500, "application/json", cipher.encrypt(json.dumps({"detail": FAILED}).encode())
+                )
+                await asyncio.to_thread(_finish, engine, row_id, failed, True)
             raise
         finally:
             state.marked = True
             _acting.reset(acting)
-        answer = Stored(status, content_type[:100], cipher.encrypt(b"".join(chunks)))
-        await asyncio.to_thread(_finish, engine, row_id, answer, _repeatable(status))
+        if not kept:  # the app answered no whole response
+            answer = Stored(status, content_type[:100], cipher.encrypt(b"".join(chunks)))
+            await asyncio.to_thread(_finish, engine, row_id, answer, _repeatable(status))
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -350,3 +350,54 @@ def test_made_up_tokens_with_keys_hit_the_unknown_token_limit(migrated_url: str,
         ]
         assert answers == [401, 401, 401, 429]
         assert _kept(c) == 0
+
+
+def test_an_answer_the_device_reads_is_kept_before_it_is_sent(sqlite_client: TestClient) -> None:
+    """The moment the device reads its answer, the answer is already kept: a server killed (kill -9) right
+    after sending it leaves nothing for the repeat to wait for. The repeat is replayed at once."""
+    c = sqlite_client
+    g = new_game(c)
+    start_game(c, g)
+    unit = int(defender_stand(c, g)["id"])
+    engine = c.app.state.engine  # type: ignore[attr-defined]
+    kept_when_read: list[Any] = []
+    body = b'{"delta": 1}'
+    path = f"/api/v1/games/{g.id}/units/{unit}/markers"
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": [
+            (b"host", b"testserver"),
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"authorization", g.attacker["Authorization"].encode()),
+            (HEADER.lower().encode(), KEY.encode()),
+        ],
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+        "app": c.app,
+    }
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            with Session(engine) as s:
+                row = s.exec(select(IdempotentResponse).where(IdempotentResponse.key == KEY)).one()
+                kept_when_read.append((message["status"], row.status_code))
+
+    c.portal.call(c.app, scope, receive, send)  # type: ignore[arg-type, union-attr]
+    assert kept_when_read == [(200, 200)]
+    # The repeat (after the server was killed: nothing of it is in memory) is the kept answer, at once.
+    headers = {**g.attacker, HEADER: KEY, "content-type": "application/json"}
+    again = c.post(path, content=body, headers=headers)
+    assert again.status_code == 200 and again.headers[REPLAYED_HEADER] == "true", again.text
+    assert suppression(c, g, unit) == 1
