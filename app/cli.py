@@ -62,23 +62,33 @@ def _root(
     pass
 
 
+class _Terminated(SystemExit):
+    pass
+
+
 def _exit_on_term(signum: int, _frame: Any) -> None:
-    raise SystemExit(128 + signum)
+    raise _Terminated(128 + signum)
 
 
 @contextmanager
 def _stopping_cleanly() -> Iterator[None]:
     """The server's rehearsal worker ends with it on Ctrl-C and SIGTERM (a kill -9 ends it through the
     worker's own watchdog). uvicorn stops gracefully on either signal, then raises it again: SIGTERM's default
-    would end the process at once, skipping the stop below, so SIGTERM unwinds as SystemExit here."""
+    would end the process at once, skipping the stop below, so SIGTERM unwinds to here first, then ends the
+    process as SIGTERM does (its exit status says so)."""
     from app.services.rehearsal import stop_worker
 
     previous = signal.signal(signal.SIGTERM, _exit_on_term)
+    terminated = False
     try:
         yield
+    except _Terminated:
+        terminated = True
     finally:
         stop_worker()
         signal.signal(signal.SIGTERM, previous)
+    if terminated:
+        signal.raise_signal(signal.SIGTERM)
 
 
 @app.command()
