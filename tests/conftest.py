@@ -54,6 +54,9 @@ settings.load_profile("firestep-ci" if IN_CI else "firestep-local")
 _SESSION_VAR = tempfile.mkdtemp(prefix="firestep-test-var-")
 os.environ.setdefault("FIRESTEP_VAR_DIR", _SESSION_VAR)
 os.environ.setdefault("FIRESTEP_DATABASE_URL", f"sqlite:///{_SESSION_VAR}/default.db")
+# Every test's client asks from one address ("testclient") and many render sheets: the per-address budget for
+# new sheets is tested on its own (tests/playsheets/test_sheet_limits.py), with its own limit.
+os.environ.setdefault("FIRESTEP_SHEET_RENDER_LIMIT", "100000 per 1 minute")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -73,6 +73,10 @@ class Settings(BaseSettings):
     # Scenario files imported or replaced (POST/PUT /api/v1/scenarios), per client address: each is checked
     # and built whole, so an address may not keep the server busy with them.
     scenario_import_limit: str = "20 per 1 minute"
+    # Tenths of a second of CPU an address may spend on sheets no one asked for before (anonymous PDFs:
+    # GET /api/v1/scenarios/{id}/sheet.pdf, /playsheets/*.pdf), each render charged what it cost; a sheet
+    # asked for again is served from the cache, free.
+    sheet_render_limit: str = "30 per 1 minute"
 
     @model_validator(mode="after")
     def _fill_secret(self) -> Settings:

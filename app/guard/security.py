@@ -304,6 +304,7 @@ class RateLimits:
     join_attempt: RateLimitItem
     token_failure: RateLimitItem
     scenario_import: RateLimitItem
+    sheet_render: RateLimitItem  # in tenths of a second of CPU
     limiter: MovingWindowRateLimiter
 
     @classmethod
@@ -312,6 +313,7 @@ class RateLimits:
             join_attempt=parse(settings.join_attempt_limit),
             token_failure=parse(settings.token_failure_limit),
             scenario_import=parse(settings.scenario_import_limit),
+            sheet_render=parse(settings.sheet_render_limit),
             limiter=MovingWindowRateLimiter(MemoryStorage()),
         )
 
@@ -412,6 +414,38 @@ def scenario_imported() -> None:
     item = client.limits.scenario_import
     if not client.limits.limiter.hit(item, "firestep-scenario", client.address):
         raise _too_many(client, item, "scenario imports", "firestep-scenario", client.address)
+
+
+SHEETS = "firestep-sheet"
+
+
+def client_address() -> str:
+    """The asking client's address ("unknown" outside a request)."""
+    client = _client.get()
+    return client.address if client is not None else "unknown"
+
+
+def sheet_render_allowed() -> None:
+    """Before an anonymous sheet is rendered (none is cached for its inputs): 429 while this address has
+    spent its CPU budget for renders (sheet_render_limit)."""
+    client = _client.get()
+    if client is not None:
+        item = client.limits.sheet_render
+        if not client.limits.limiter.test(item, SHEETS, client.address):
+            raise _too_many(client, item, "new sheets", SHEETS, client.address)
+
+
+def sheet_rendered(cpu_seconds: float) -> None:
+    """Charge a render's CPU to this address (a tenth of a second at least, the budget's unit): a costly
+    sheet spends more of it than a cheap one."""
+    client = _client.get()
+    if client is None:
+        return
+    item = client.limits.sheet_render
+    left = client.limits.limiter.get_window_stats(item, SHEETS, client.address).remaining
+    cost = min(left, max(1, round(cpu_seconds * 10)))
+    if cost > 0:
+        client.limits.limiter.hit(item, SHEETS, client.address, cost=cost)
 
 
 def page_wait_message(e: TooManyRequests, what: str) -> str:

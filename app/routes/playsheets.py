@@ -22,7 +22,7 @@ from app.core.routing import Router
 from app.data.models import Unit
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
-from app.services import fireplans, games, seats
+from app.services import fireplans, games, seats, sheets
 from app.services import units as units_service
 from app.services.markers import rules_of
 from app.services.unit_names import display_names
@@ -96,7 +96,28 @@ def _answer(
 
 
 def _pdf_sheet(request: Request, kind: str, *args: Any, name: str, private: bool = False) -> Response:
-    return _answer(request, _cached(kind, *args), "application/pdf", name=name, private=private)
+    """A PDF rendered in the worker process and kept (app.services.sheets); a new one asked for without a
+    token (every sheet but a game's own) is charged to the address."""
+    body = sheets.pdf((kind, *args), not private, *_pdf_job(kind, *args))
+    return _answer(request, _printed(body), "application/pdf", name=name, private=private)
+
+
+def _private_pdf(html: str) -> bytes:
+    """A game's own sheet (for a token of the game): rendered in the worker process, kept by its HTML's digest
+    (only a viewer whose page is exactly this HTML asks for it)."""
+    key = ("html", hashlib.sha256(html.encode()).hexdigest())
+    return sheets.pdf(key, False, render.html_to_pdf, html)
+
+
+def _pdf_job(kind: str, *args: Any) -> tuple[Any, ...]:
+    """What renders the PDF in the worker: a function of the playsheets and its arguments (the HTML, built
+    and kept here, for the sheets printed from it)."""
+    if kind == "playsheet":
+        period, paper, variants = args
+        return render.render_pdf, period, paper, dict(variants)
+    if kind == "kit":
+        return render.template_kit_pdf, *args
+    return render.html_to_pdf, _cached(f"{kind}-html", *args).body.decode()
 
 
 def _html_sheet(request: Request, kind: str, *args: Any) -> Response:
@@ -115,22 +136,15 @@ def parse_variants(raw: Sequence[str]) -> dict[str, str]:
     return out
 
 
-# Renders are pure functions of their arguments (period, paper, variant readings, ...): cache them with their
-# entity tags (a PDF takes a second or two; a repeat request for the same inputs costs a dictionary lookup).
+# HTML renders are pure functions of their arguments (period, paper, variant readings, ...): cache them with
+# their entity tags (a repeat request for the same inputs costs a dictionary lookup). PDFs: _pdf_sheet.
 @lru_cache(maxsize=128)
 def _cached(kind: str, *args: Any) -> Printed:
     makers: dict[str, Callable[..., bytes | str]] = {
-        "playsheet": lambda period, paper, variants: render.render_pdf(period, paper, dict(variants)),
         "playsheet-html": lambda period, paper, variants: render.render_html(period, paper, dict(variants)),
-        "kit": render.template_kit_pdf,
         "kit-html": render.template_kit_html,
-        "form": lambda side, paper, variants: render.html_to_pdf(
-            render.fire_plan_form_html(side, paper, dict(variants))
-        ),
         "form-html": lambda side, paper, variants: render.fire_plan_form_html(side, paper, dict(variants)),
-        "cards": lambda paper: render.html_to_pdf(render.aiming_cards_html(None, paper)),
         "cards-html": lambda paper: render.aiming_cards_html(None, paper),
-        "organisation": lambda table_id, paper: render.html_to_pdf(_organisation_html(table_id, paper)),
         "organisation-html": _organisation_html,
     }
     made = makers[kind](*args)
@@ -299,9 +313,7 @@ def _plan_html(game_id: int, side: str, session: SessionDep, viewer: Any, paper:
 def game_fire_plan_pdf(
     game_id: GameId, side: Side, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
 ) -> Response:
-    return _pdf(
-        render.html_to_pdf(_plan_html(game_id, side, session, viewer, paper)), f"fire-plan-{side}.pdf"
-    )
+    return _pdf(_private_pdf(_plan_html(game_id, side, session, viewer, paper)), f"fire-plan-{side}.pdf")
 
 
 @router.get(
@@ -366,7 +378,7 @@ def game_aiming_points_pdf(
     game_id: GameId, session: SessionDep, viewer: ViewerDep, side: Side | None = None, paper: PaperQ = "a4"
 ) -> Response:
     return _pdf(
-        render.html_to_pdf(_cards_html(game_id, session, viewer, side, paper)),
+        _private_pdf(_cards_html(game_id, session, viewer, side, paper)),
         f"game-{game_id}-aiming-points.pdf",
     )
 

@@ -3,6 +3,8 @@ with POST /api/v1/games {"scenario": "<id>"}."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Annotated, Any
 
 from fastapi import Body, Depends, Path, Query, Response
@@ -14,10 +16,11 @@ from app.core.writing import unit_of_work
 from app.data.schemas_scenario import ScenarioIn
 from app.deps import SessionDep
 from app.guard import auth, security
-from app.services import scenarios
+from app.services import scenarios, sheets
 from playsheets import render
 from rules.core.errors import RulesError
 from rules.core.scenario import ID_PATTERN
+from rules.registry import get_ruleset
 
 router = Router(prefix="/api/v1/scenarios", tags=["scenarios"])
 
@@ -147,8 +150,13 @@ def scenario_sheet(
             raise RulesError(f"variant.{i}", f"expected erratum:reading, got {item[:80]!r}")
         variants[eid] = rid
     document = scenarios.get_document(session, scenario_id)
+    # Unknown readings are refused here, before any render is charged (the sheet reads them as the game would).
+    chosen = {**dict(document.get("variants") or {}), **variants}
+    get_ruleset(str(document["ruleset"])).context(document.get("period"), chosen)
+    digest = hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest()
+    key = ("scenario-sheet", digest, paper, tuple(sorted(variants.items())))
     return Response(
-        render.scenario_sheet_pdf(document, paper, variants),
+        sheets.pdf(key, True, render.scenario_sheet_pdf, document, paper, variants),
         media_type="application/pdf",
         headers={"Content-Disposition": f'inline; filename="{scenario_id}.pdf"'},
     )

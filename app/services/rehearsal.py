@@ -4,26 +4,23 @@ positions are public), the side's own plan (never the other side's), and the gam
 
 A rehearsal can take seconds of CPU. It runs in one worker process at a lower priority, off the server's
 own process (threads would hold the GIL and stall every other request), and only so many wait for it: per
-device and overall, more are refused with 429 and Retry-After, naming the limit. The worker ends with its
-server however the server ends (Ctrl-C, SIGTERM, kill -9), on every system: see _worker_started."""
+device and overall, more are refused with 429 and Retry-After, naming the limit (the worker process is
+app.core.worker's)."""
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import signal
-import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
 from sqlmodel import Session
 
+from app.core import worker
+from app.core.worker import start_worker as start_worker
+from app.core.worker import stop_worker as stop_worker
 from app.data.models import Game
 from app.errors import TooManyRequests
 from app.guard.auth import Viewer
@@ -73,7 +70,6 @@ def rehearse_plan(
 PER_DEVICE = 2  # a device's page and its API call may overlap; a third waits for them
 OVERALL = 4  # per server process: with one worker process, the last of them waits for the three before it
 RETRY_AFTER_SECONDS = 3
-NICE = 10  # the worker yields the CPU to the server's own process
 
 
 class Gate:
@@ -111,94 +107,11 @@ class Gate:
 
 
 GATE = Gate()
-_pool: ProcessPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def _lower_priority() -> None:
-    if sys.platform == "win32":  # no nice(): the process's priority class, one step below normal
-        import ctypes
-
-        below_normal = 0x4000  # BELOW_NORMAL_PRIORITY_CLASS
-        kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
-        kernel32.SetPriorityClass(kernel32.GetCurrentProcess(), below_normal)
-    else:
-        os.nice(NICE)
-
-
-def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
-    parent.join()  # waits on the server's sentinel (a pipe or a process handle): ready once it is gone
-    os._exit(0)
-
-
-def _worker_started() -> None:
-    """In the worker process, first: lower its priority; leave Ctrl-C to the server (a terminal sends it to
-    every process of the command; interrupted here, the worker would print a traceback and the pool would
-    break, leaking its semaphores); and end when the server process ends, however it ends. A thread watching
-    the parent, since a parent killed outright (kill -9, a closed console) stops no child by itself, and
-    Linux's parent-death signal exists nowhere else."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _lower_priority()
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        threading.Thread(target=_end_with, args=(parent,), name="firestep-watchdog", daemon=True).start()
-
-
-def _executor() -> ProcessPoolExecutor:
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            # spawn: forking a server process that runs threads could copy a lock some thread holds (and
-            # spawn is the one start method on Windows and the default on macOS).
-            context = multiprocessing.get_context("spawn")
-            _pool = ProcessPoolExecutor(1, mp_context=context, initializer=_worker_started)
-        return _pool
-
-
-def start_worker() -> None:
-    """Start the worker process now, in the background, so that the first rehearsal does not wait for it
-    to import the app (seconds)."""
-    _executor().submit(os.getpid)
-
-
-def stop_worker() -> None:
-    """End the worker now, with the server that started it: a rehearsal still running answers a request that
-    is ending too, and waiting for a worker still importing the app could take seconds. The pool's queues
-    are then released here, not leaked (Python warns of leaked semaphores at exit otherwise)."""
-    global _pool
-    with _pool_lock:
-        pool, _pool = _pool, None
-    if pool is None:
-        return
-    # Python 3.14 has terminate_workers() for this.
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _discard(pool: ProcessPoolExecutor) -> None:
-    global _pool
-    with _pool_lock:
-        if _pool is pool:
-            _pool = None
-    pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _submit(fn: Callable[..., Any], *args: Any) -> Any:
-    pool = _executor()
-    try:
-        return pool.submit(fn, *args).result()
-    except BrokenProcessPool:
-        _discard(pool)
-        raise
 
 
 def _run(fn: Callable[..., Any], *args: Any) -> dict[str, Any]:
     """fn(*args) in the worker process; a refusal there is raised here."""
-    try:
-        answer = _submit(fn, *args)
-    except BrokenProcessPool:  # the worker died (killed, out of memory): once more, with a new one
-        answer = _submit(fn, *args)
+    answer = worker.submit(fn, *args)
     if isinstance(answer, tuple):  # RulesError does not survive pickling as it is: its parts come back
         _, field, reason, allowed, source, why = answer
         raise RulesError(field, reason, allowed, source, why)
