@@ -99,7 +99,13 @@ def big_formation(stands: int) -> dict[str, Any]:
         }
         for i in range(stands)
     ]
-    battalion = {"id": "bn", "name": "Big", "level": "battalion", "kind": "battalion", "children": children}
+    battalion = {
+        "id": "bn",
+        "name": "Big",
+        "level": "battalion",
+        "kind": "infantry-battalion",
+        "children": children,
+    }
     return {
         "format": "firestep-scenario/1",
         "title": f"A battalion of {stands}",
