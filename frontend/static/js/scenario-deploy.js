@@ -16,8 +16,12 @@
     const names = new Map(); // stand id -> its name under its formation
     const labels = L.layerGroup(); // on the map only when zoomed in far enough to read them
     const escapeHtml = (t) => String(t).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+    // Labels from 1.5 zoom levels in from the whole table (fitted at minZoom + 1). Two taps of the zoom-in
+    // button (0.75 each) land on the threshold itself, so it is compared with a tolerance: a rounding hair
+    // must not decide whether the labels show.
+    const LABELS_FROM = 2.5;
     const showLabels = () => {
-      const on = map.getZoom() >= map.getMinZoom() + 2.5; // 1.5 zoom levels in from the whole table
+      const on = map.getZoom() - map.getMinZoom() >= LABELS_FROM - 1e-6;
       if (on && !map.hasLayer(labels)) labels.addTo(map);
       if (!on && map.hasLayer(labels)) map.removeLayer(labels);
     };
