@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Annotated, Any, Literal
 from urllib.parse import parse_qsl
 
@@ -151,18 +152,46 @@ def nul_refused(loc: list[str | int]) -> dict[str, Any]:
     )
 
 
-def _nul_in_json(value: Any, loc: list[str | int]) -> list[str | int] | None:
-    """Where the first string (value or key) holding a NUL is, walking without recursion."""
+def unencodable_refused(loc: list[str | int]) -> dict[str, Any]:
+    why = "the text holds a lone surrogate (a code point U+D800..U+DFFF alone), which no encoding can store"
+    field = field_of(loc)
+    return refusal(
+        f"Send {short(field, 40)} as valid Unicode text: it holds a lone surrogate.",
+        why=why,
+        field=field,
+        errors=[field_error(loc, why, "unicode")],
+    )
+
+
+def _unencodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _bad_text(text: str) -> str | None:
+    """Why a text cannot be stored: "nul" (PostgreSQL holds none), "unicode" (a lone surrogate, which JSON
+    can escape but no encoding can write: stored, every later read of it failed), or None."""
+    if "\x00" in text:
+        return "nul"
+    return "unicode" if _unencodable(text) else None
+
+
+def _bad_in_json(value: Any, loc: list[str | int]) -> tuple[list[str | int], str] | None:
+    """Where the first string (value or key) that cannot be stored is, and why, walking without recursion."""
     stack: list[tuple[Any, list[str | int]]] = [(value, loc)]
     while stack:
         node, where = stack.pop()
         if isinstance(node, str):
-            if "\x00" in node:
-                return where
+            if bad := _bad_text(node):
+                return where, bad
         elif isinstance(node, dict):
             for key, item in node.items():
-                if "\x00" in key:
-                    return [*where, key]
+                if bad := _bad_text(key):
+                    # The key named as it can be answered (a lone surrogate cannot be written back).
+                    return [*where, key if bad == "nul" else key.encode("utf-8", "replace").decode()], bad
                 stack.append((item, [*where, key]))
         elif isinstance(node, list):
             stack.extend((item, [*where, i]) for i, item in enumerate(node))
@@ -186,22 +215,27 @@ def _read_as_json(content_type: str) -> bool:
     return "json" in content_type or not content_type.strip()
 
 
-def _nul_in_body(body: bytes, content_type: str) -> list[str | int] | None:
+# A JSON escape of NUL or of a surrogate (a pair is fine, one alone is not): only such a body is parsed here.
+_SUSPECT_ESCAPE = re.compile(rb"\\u(0000|[dD][89a-fA-F])")
+
+
+def _bad_in_body(body: bytes, content_type: str) -> tuple[list[str | int], str] | None:
     if _read_as_json(content_type):
-        # JSON must escape NUL; the cheap test first, parsing only a body that may hold one. (A body in
-        # UTF-16 or UTF-32, which json.loads also reads, is refused before this: its escapes are not these bytes.)
-        if b"\\u0000" not in body:
+        # JSON must escape NUL and lone surrogates; the cheap test first, parsing only a body that may hold
+        # one. (A body in UTF-16 or UTF-32, which json.loads also reads, is refused before this: its escapes
+        # are not these bytes; raw bytes that are not UTF-8 do not parse, and the route answers that.)
+        if not _SUSPECT_ESCAPE.search(body):
             return None
         try:
-            return _nul_in_json(json.loads(body), ["body"])
+            return _bad_in_json(json.loads(body), ["body"])
         except ValueError:
             return None  # unparseable: the route answers that
     if "x-www-form-urlencoded" in content_type and b"%00" in body:
         for name, value in parse_qsl(body.decode("latin-1"), keep_blank_values=True):
             if "\x00" in name or "\x00" in value:
-                return ["body", name.replace("\x00", "")]
+                return ["body", name.replace("\x00", "")], "nul"
     if "multipart/" in content_type and b"\x00" in body:
-        return ["body"]
+        return ["body"], "nul"
     return None
 
 
@@ -209,8 +243,9 @@ UTF8 = ("utf-8", "utf-8-sig")  # json.detect_encoding's names for UTF-8, with or
 
 
 class RefuseNul:
-    """Pure ASGI middleware refusing NUL characters in the path, the query string and the body, and JSON
-    bodies in another encoding than UTF-8 (json.loads would read UTF-16 and UTF-32 too, escapes and all,
+    """Pure ASGI middleware refusing NUL characters in the path, the query string and the body, lone
+    surrogates in a JSON body's texts (the only way a request can carry text that is not Unicode: form and
+    URL decoding replace bad bytes), and JSON bodies in another encoding than UTF-8 (json.loads would read UTF-16 and UTF-32 too, escapes and all,
     past the NUL test on the body's bytes)."""
 
     def __init__(self, app: ASGIApp) -> None:
@@ -244,7 +279,12 @@ class RefuseNul:
             if body and _read_as_json(content_type) and json.detect_encoding(body) not in UTF8:
                 await JSONResponse(status_code=422, content=non_utf8_json())(scope, receive, send)
                 return
-            where = _nul_in_body(body, content_type)
+            bad = _bad_in_body(body, content_type)
+            if bad is not None:
+                where, why = bad
+                content = nul_refused(where) if why == "nul" else unencodable_refused(where)
+                await JSONResponse(status_code=422, content=content)(scope, receive, send)
+                return
         if where is not None:
             await JSONResponse(status_code=422, content=nul_refused(where))(scope, receive, send)
             return

@@ -569,9 +569,12 @@ class GameRules:
         return next((f for f in self.state_fields if f.name == name), None)
 
     # -- new games: from a scenario document or organisation-table entries -----------------------------------
-    # The nations and troop qualities a scenario may name (empty: any text).
+    # The nations and troop qualities a scenario may name, and a unit's level, kind and gun (empty: any text).
     nations: tuple[str, ...] = ()
     qualities: tuple[str, ...] = ()
+    unit_levels: tuple[str, ...] = ()
+    unit_kinds: tuple[str, ...] = ()
+    guns: tuple[str, ...] = ()
 
     def shipped_scenarios(self) -> Mapping[str, Mapping[str, Any]]:
         """The scenario documents the rule set ships (docs/scenario-format.md), by id."""

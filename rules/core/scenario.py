@@ -399,12 +399,12 @@ def _unit(
     _unique(u["id"], f"{where}.id", ids)
     checks: dict[str, Callable[[Any, str], None]] = {
         "name": lambda v, at: _text(v, at, 200, optional=False),
-        "level": lambda v, at: _text(v, at, 32, optional=False, least=1),
-        "kind": lambda v, at: _text(v, at, 48, optional=False),
+        "level": lambda v, at: _word(v, at, 32, rules.unit_levels, optional=False),
+        "kind": lambda v, at: _word(v, at, 48, rules.unit_kinds, optional=False),
         "base": _base,
         "quality": lambda v, at: _quality(v, at, rules),
         "models": lambda v, at: _whole(v, at, 0, 1000),
-        "gun": lambda v, at: _text(v, at, 64),
+        "gun": lambda v, at: _word(v, at, 64, rules.guns),
         "source": lambda v, at: _text(v, at, 300),
         "off_table": _flag,
         "placement": lambda v, at: _placement(v, at, width, length),
@@ -422,6 +422,13 @@ def _unit(
         _unit(c, f"{where}.children.{i}", ruleset, rules, width, length, ids, depth + 1)
         for i, c in enumerate(children)
     )
+
+
+def _word(value: Any, where: str, longest: int, allowed: Sequence[str], optional: bool = True) -> None:
+    """A text from the rule set's own vocabulary (any text within `longest` when it names none)."""
+    _text(value, where, longest, optional=optional, least=1)
+    if value is not None and allowed:
+        _choice(value, where, sorted(allowed))
 
 
 def _base(value: Any, where: str) -> None:

@@ -298,6 +298,10 @@ def _nodes(table: Table) -> Iterator[Node]:
         yield from walk(t)
 
 
+# The unit kinds the organisation tables draw: the kinds a scenario's units may be (docs/scenario-format.md).
+KINDS: tuple[str, ...] = tuple(sorted({n.kind for t in TABLES.values() for n in _nodes(t) if n.kind}))
+
+
 def build_force(
     table_id: str,
     *,

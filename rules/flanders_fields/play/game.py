@@ -23,8 +23,9 @@ from rules.core.game import (
 from rules.core.ruleset import Context
 from rules.core.scenario import ForceNode, NewForces
 from rules.core.turn import Notice, Step
+from rules.flanders_fields.book.artillery_tables import GUNS
 from rules.flanders_fields.book.common import QUALITIES
-from rules.flanders_fields.book.organisation import max_units_per_game
+from rules.flanders_fields.book.organisation import KINDS, LEVELS, max_units_per_game
 from rules.flanders_fields.play import (
     game_acts,
     game_arrivals,
@@ -184,6 +185,9 @@ class FlandersFieldsGame(GameRules):
     # -- new games -------------------------------------------------------------------------------------------
     nations = game_setup.NATIONS
     qualities = QUALITIES
+    unit_levels = LEVELS
+    unit_kinds = KINDS
+    guns = tuple(GUNS)
 
     def shipped_scenarios(self) -> Mapping[str, Mapping[str, Any]]:
         from rules.flanders_fields.planning.scenarios import DOCUMENTS  # planning imports play: read late
