@@ -470,7 +470,7 @@ def ask(
 @router.get(
     "/{game_id}/units/{unit_id}/acts",
     summary="The rolls a stand's card offers this device now (order roll, shoot, assault, morale test)",
-    responses=errors.responses(401, 404, 422),
+    responses=errors.responses(401, 403, 404, 422),
 )
 def stand_acts(
     game_id: GameId, unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)], viewer: ViewerDep, session: SessionDep
