@@ -1,4 +1,5 @@
-"""Helpers for the browser tests of game pages: create a game and join it through the pages themselves."""
+"""Helpers for the browser tests of game pages: seed a game through the API, or create and join it through
+the pages themselves where those taps are what is tested."""
 
 from __future__ import annotations
 
@@ -47,3 +48,57 @@ def csrf_header(page: Any) -> dict[str, str]:
     page's `firestep_csrf` cookie, app/guard/security.py): for tests that call the API as the page's device."""
     token = next(c["value"] for c in page.context.cookies() if c["name"] == "firestep_csrf")
     return {"x-csrftoken": token}
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The header of an API write made as a seat's token rather than the page's cookie (no CSRF token needed)."""
+    return {"authorization": f"Bearer {token}"}
+
+
+def seed_game(page: Any, body: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
+    """A game made through the API, with no tap (the Mons 1914 scenario unless `body` says otherwise), and this
+    page's device seated as its referee. Returns the id and the API's answer (referee token, join codes)."""
+    created = page.request.post("/api/v1/games", data=body or {"scenario": "mons-1914"})
+    assert created.status == 201, created.text()
+    answer: dict[str, Any] = created.json()
+    sign_in(page, answer["referee_token"])
+    return int(answer["game"]["id"]), answer
+
+
+def sign_in(page: Any, token: str) -> None:
+    """Seat this page's device with a token, as the join form's cookie would (the test servers are on 127.0.0.1)."""
+    page.context.add_cookies([{"name": "firestep_token", "value": token, "domain": "127.0.0.1", "path": "/"}])
+
+
+def join_by_api(page: Any, code: str) -> str:
+    """Seat this page's device with a side's join code through the API (no tap); returns the device's token."""
+    joined = page.request.post("/api/v1/join", data={"code": code})
+    assert joined.status == 200, joined.text()
+    token: str = joined.json()["token"]
+    sign_in(page, token)
+    return token
+
+
+def sign_in(page: Any, code: str) -> None:
+    """Sign this page's device in with a join code or the referee token by the start page's form, posted
+    through the page's own request context (its cookies), as the form's tap would, without rendering it."""
+    page.request.get("/")  # the start page sets the CSRF cookie its form sends back
+    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "firestep_csrf")
+    joined = page.request.post("/join", form={"code": code, "csrftoken": csrf})
+    assert joined.ok and "/join" not in joined.url, (joined.status, joined.url)
+
+
+def seed_mons_game(page: Any, started: bool = False) -> tuple[int, dict[str, str]]:
+    """The Mons 1914 game made through the API, this page's device signed in as its referee (the state
+    `create_mons_game` makes by taps), started (turn 1) when asked; the game's id and its join codes."""
+    made = page.request.post("/api/v1/games", data={"scenario": "mons-1914"})
+    assert made.status == 201, made.text()
+    body = made.json()
+    game_id = int(body["game"]["id"])
+    sign_in(page, body["referee_token"])
+    if started:
+        api = f"/api/v1/games/{game_id}/turn"
+        version = page.request.get(api).json()["version"]
+        advanced = page.request.post(f"{api}/advance", data={"version": version}, headers=csrf_header(page))
+        assert advanced.ok, advanced.text()
+    return game_id, dict(body["join_codes"])

@@ -15,12 +15,14 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import ARTIFACTS, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import create_mons_game, csrf_header, join
+from tests.frontend.games import bearer, join_by_api, seed_game
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
+# The flow runs at the reference size (landscape); the attacker's layout is checked at the others.
 SIZES = {"landscape": TABLET_LANDSCAPE, "portrait": TABLET_PORTRAIT, "phone": PHONE, "screen": REFEREE_SCREEN}
+OTHER_SIZES = {name: size for name, size in SIZES.items() if name != "landscape"}
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
@@ -88,9 +90,11 @@ def placed(units: dict[int, dict[str, Any]], side: str, kind: str) -> list[dict[
 
 
 def set_up(referee: Any) -> tuple[int, dict[str, str], dict[str, Any]]:
-    """The Mons game with a German MG 40 cm and a German platoon 12 cm in front of two British platoons of
-    different companies (moved in set-up), then started."""
-    game_id, codes = create_mons_game(referee)
+    """The Mons game (seeded through the API, `referee` its referee) with a German MG 40 cm and a German platoon
+    12 cm in front of two British platoons of different companies (moved in set-up), then started. Returns the
+    id, the join codes and those four stands."""
+    game_id, answer = seed_game(referee)
+    as_referee = bearer(answer["referee_token"])
     api = api_of(game_id)
     units = units_of(referee, game_id)
     british = placed(units, "defender", "rifle-platoon")
@@ -103,26 +107,26 @@ def set_up(referee: Any) -> tuple[int, dict[str, str], dict[str, Any]]:
     for unit_id, (target, gap) in moves.items():
         moved = referee.request.post(
             f"{api}/units/{unit_id}/move",
-            headers=csrf_header(referee),
+            headers=as_referee,
             data={"x": target["x"], "y": target["y"] - gap, "facing_deg": 90},
         )
         assert moved.status == 200, moved.text()
     version = referee.request.get(api).json()["version"]
-    started = referee.request.post(
-        f"{api}/turn/advance", data={"version": version}, headers=csrf_header(referee)
-    )
+    started = referee.request.post(f"{api}/turn/advance", data={"version": version}, headers=as_referee)
     assert started.status == 200, started.text()
     units = units_of(referee, game_id)
-    return game_id, codes, {"mg": units[mg["id"]], "mg_target": units[mg_target["id"]],
+    return game_id, answer["join_codes"], {"mg": units[mg["id"]], "mg_target": units[mg_target["id"]],
                             "rifle": units[rifle["id"]], "rifle_target": units[rifle_target["id"]]}  # fmt: skip
 
 
-def die_for(page: Any, game_id: int, firer: dict[str, Any], target: dict[str, Any], outcome: str) -> int:
-    """The die that gives `outcome` for this shot, asked of the table (the rules' own thresholds)."""
+def die_for(
+    page: Any, token: str, game_id: int, firer: dict[str, Any], target: dict[str, Any], outcome: str
+) -> int:
+    """The die that gives `outcome` for this shot, asked of the table (the rules' own thresholds) as `token`."""
     for die in range(1, 7):
         asked = page.request.post(
             f"{api_of(game_id)}/ask/shooting",
-            headers=csrf_header(page),
+            headers=bearer(token),
             data={"unit_id": firer["id"], "target_id": target["id"], "dice": [die]},
         )
         assert asked.status == 200, asked.text()
@@ -144,40 +148,65 @@ def no_scroll(page: Any) -> None:
     assert scrolled == [0] * len(scrolled), scrolled
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-def test_shots_and_an_order_roll_from_the_map(new_page: Any, size: str) -> None:
+def docs_picture(attacker: Any) -> None:
+    """The README's picture of a shot applied from the map (`make screenshots` copies it to docs/)."""
+    size = attacker.viewport_size
+    shot = ARTIFACTS / f"docs-map-shot-{size['width']}x{size['height']}.png"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    attacker.screenshot(path=str(shot))
+    if os.environ.get("FIRESTEP_DOCS_SCREENSHOTS") == "1":
+        shutil.copyfile(shot, DOCS / shot.name.removeprefix("docs-"))
+
+
+def shoot(
+    attacker: Any, token: str, game_id: int, firer: dict[str, Any], target: dict[str, Any], outcome: str
+) -> list[str]:
+    """Firer, Shoot, target, die, Apply by touch, each tap on screen and uncovered, in at most 5 taps and with no
+    scroll; axe-core's serious findings on the card with the answer and its Apply are returned."""
+    die = die_for(attacker, token, game_id, firer, target, outcome)
+    taps = Taps(attacker)
+    taps.stand(firer["x"], firer["y"])
+    taps.button("Shoot")
+    expect(attacker.locator("[data-play-prompt]")).to_be_visible()
+    taps.stand(target["x"], target["y"])
+    taps.button(str(die))
+    expect(attacker.locator(f"[data-play-outcome='{outcome}']")).to_be_visible()
+    found = serious_violations(attacker)
+    taps.button("Apply")
+    expect(attacker.locator("[data-play-done]")).to_be_visible()
+    assert taps.count <= 5
+    no_scroll(attacker)
+    return found
+
+
+def order_roll(attacker: Any, stand: dict[str, Any]) -> None:
+    """Stand, Order roll, die by touch: at most 3 taps, each on screen and uncovered."""
+    attacker.get_by_role("button", name="Done", exact=True).tap()
+    taps = Taps(attacker)
+    taps.stand(stand["x"], stand["y"])
+    taps.button("Order roll")
+    taps.button("5")
+    expect(attacker.locator("[data-play-done]")).to_be_visible()
+    assert taps.count <= 3
+
+
+def test_shots_and_an_order_roll_from_the_map(new_page: Any) -> None:
+    """The whole flow on three devices at the attacker's reference size (the landscape tablet)."""
     referee = new_page({"width": 1920, "height": 1080})
     game_id, codes, s = set_up(referee)
-    attacker = new_page(SIZES[size])
-    join(attacker, codes["attacker"])
+    attacker = new_page(TABLET_LANDSCAPE)
+    token = join_by_api(attacker, codes["attacker"])
     defender = new_page(TABLET_PORTRAIT)
-    join(defender, codes["defender"])
+    join_by_api(defender, codes["defender"])
     for page in (attacker, defender):
         open_map(page, game_id)
     referee.goto(f"/games/{game_id}/referee")
     before = units_of(referee, game_id)
 
     # The MG: firer, Shoot, target, die, Apply: the whole company of the target takes a marker.
-    die = die_for(attacker, game_id, s["mg"], s["mg_target"], "suppressed")
-    taps = Taps(attacker)
-    taps.stand(s["mg"]["x"], s["mg"]["y"])
-    taps.button("Shoot")
-    expect(attacker.locator("[data-play-prompt]")).to_be_visible()
-    taps.stand(s["mg_target"]["x"], s["mg_target"]["y"])
-    taps.button(str(die))
-    expect(attacker.locator("[data-play-outcome='suppressed']")).to_be_visible()
-    taps.button("Apply")
-    expect(attacker.locator("[data-play-done]")).to_be_visible()
-    assert taps.count <= 5
-    no_scroll(attacker)
-    # The README's picture of a shot applied from the map (`make screenshots` copies it to docs/).
-    shot = (
-        ARTIFACTS / f"docs-map-shot-{attacker.viewport_size['width']}x{attacker.viewport_size['height']}.png"
-    )
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    attacker.screenshot(path=str(shot))
-    if os.environ.get("FIRESTEP_DOCS_SCREENSHOTS") == "1":
-        shutil.copyfile(shot, DOCS / shot.name.removeprefix("docs-"))
+    found = shoot(attacker, token, game_id, s["mg"], s["mg_target"], "suppressed")
+    assert not found, "\n".join(found)
+    docs_picture(attacker)
     company = company_stands(before, s["mg_target"])
     assert len(company) > 1
     after = units_of(referee, game_id)
@@ -191,28 +220,13 @@ def test_shots_and_an_order_roll_from_the_map(new_page: Any, size: str) -> None:
     expect(referee.locator(f"#log [data-event='{event}']")).to_have_count(1)
 
     # The rifle: a "Killed" destroys the target.
-    die = die_for(attacker, game_id, s["rifle"], s["rifle_target"], "killed")
     attacker.get_by_role("button", name="Done", exact=True).tap()
-    taps = Taps(attacker)
-    taps.stand(s["rifle"]["x"], s["rifle"]["y"])
-    taps.button("Shoot")
-    taps.stand(s["rifle_target"]["x"], s["rifle_target"]["y"])
-    taps.button(str(die))
-    taps.button("Apply")
-    expect(attacker.locator("[data-play-done]")).to_be_visible()
-    assert taps.count <= 5
-    no_scroll(attacker)
+    shoot(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
     assert units_of(referee, game_id)[s["rifle_target"]["id"]]["killed"] is True
     expect(defender.locator(f"[data-stand='{s['rifle_target']['id']}']")).to_have_count(0)
 
     # The order roll: stand, Order roll, die: recorded with its actions.
-    attacker.get_by_role("button", name="Done", exact=True).tap()
-    taps = Taps(attacker)
-    taps.stand(s["rifle"]["x"], s["rifle"]["y"])
-    taps.button("Order roll")
-    taps.button("5")
-    expect(attacker.locator("[data-play-done]")).to_be_visible()
-    assert taps.count <= 3
+    order_roll(attacker, s["rifle"])
     company_id = s["rifle"]["parent_id"]
     event = int(attacker.locator("[data-play-done]").get_attribute("data-play-done") or 0)
     logged = referee.request.get(f"{api_of(game_id)}/events?after={event - 1}").json()[0]
@@ -222,48 +236,78 @@ def test_shots_and_an_order_roll_from_the_map(new_page: Any, size: str) -> None:
     assert [c["after"] for c in logged["payload"]["changes"] if c["field"] == "actions_left"] == [granted]
 
 
-@pytest.mark.parametrize("seat", ["attacker", "defender"])
-def test_every_enemy_stand_is_in_sight_and_clear_while_a_target_is_picked(new_page: Any, seat: str) -> None:
-    """On the landscape tablet, at the view the map opens with, with the card picking a target: every enemy
-    stand's centre is on screen with nothing drawn over it (the map is drawn from the seat's own edge and the
-    card docks along it)."""
+def test_the_attackers_taps_at_the_other_sizes_and_axe(new_page: Any) -> None:
+    """Tablet portrait, phone and referee screen: the same taps on a game seeded as the flow's (each tap on screen
+    and uncovered, no scroll, at most 5 taps a shot and 3 an order roll), axe-core on the card at play at each
+    size, and on the in-game lookup of the same game at the four sizes (WCAG 2.2 AA)."""
     referee = new_page(REFEREE_SCREEN)
-    game_id, codes = create_mons_game(referee)
+    attacker = new_page(TABLET_LANDSCAPE)
+    found = []
+    for name, size in OTHER_SIZES.items():
+        game_id, codes, s = set_up(referee)  # a game each: a third marker on the MG's target would kill it
+        token = join_by_api(attacker, codes["attacker"])
+        attacker.set_viewport_size(size)
+        open_map(attacker, game_id)
+        found += [
+            f"map at {name}: {v}"
+            for v in shoot(attacker, token, game_id, s["mg"], s["mg_target"], "suppressed")
+        ]
+        docs_picture(attacker)
+        attacker.get_by_role("button", name="Done", exact=True).tap()
+        shoot(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
+        order_roll(attacker, s["rifle"])
+    attacker.set_viewport_size(TABLET_LANDSCAPE)
+    attacker.goto(f"/lookup?game={game_id}")
+    attacker.get_by_role("link", name="Shooting").first.click()
+    attacker.wait_for_load_state()
+    for name, size in SIZES.items():
+        attacker.set_viewport_size(size)
+        found += [f"lookup at {name}: {v}" for v in serious_violations(attacker)]
+    assert not found, "\n".join(found)
+
+
+def test_every_enemy_stand_is_in_sight_and_clear_while_a_target_is_picked(new_page: Any) -> None:
+    """On the landscape tablet of each side, at the view the map opens with, with the card picking a target:
+    every enemy stand's centre is on screen with nothing drawn over it (the map is drawn from the seat's own edge
+    and the card docks along it)."""
+    referee = new_page(REFEREE_SCREEN)
+    game_id, answer = seed_game(referee)
     version = referee.request.get(api_of(game_id)).json()["version"]
     started = referee.request.post(
-        f"{api_of(game_id)}/turn/advance", data={"version": version}, headers=csrf_header(referee)
+        f"{api_of(game_id)}/turn/advance", data={"version": version}, headers=bearer(answer["referee_token"])
     )
     assert started.status == 200, started.text()
-    page = new_page(TABLET_LANDSCAPE)
-    join(page, codes[seat])
-    open_map(page, game_id)
-    units = units_of(page, game_id)
-    own = placed(units, seat, "rifle-platoon")[0]
-    taps = Taps(page)
-    taps.stand(own["x"], own["y"])
-    taps.button("Shoot")
-    expect(page.locator("[data-play-prompt]")).to_be_visible()
-    enemy = [u["id"] for u in units.values() if u["side"] != seat and u["base"] and u["x"] is not None]
-    assert len(enemy) > 50
-    hidden = page.evaluate(
-        """(ids) => { const m = window.firestepMap; const r = m.leaflet.getContainer().getBoundingClientRect();
-             return ids.filter((id) => { const u = m.model.units.get(id);
-               const p = m.leaflet.latLngToContainerPoint(m.toLL([u.x, u.y]));
-               const x = r.left + p.x, y = r.top + p.y;
-               if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return true;
-               const el = document.elementFromPoint(x, y);
-               return !(el && el.closest('[data-map-canvas]')); }); }""",
-        enemy,
-    )
-    assert hidden == []
-    assert page.locator("[data-map-page]").get_attribute("data-seen-from") == seat
+    units = units_of(referee, game_id)
+    for seat in ("attacker", "defender"):
+        page = new_page(TABLET_LANDSCAPE)
+        join_by_api(page, answer["join_codes"][seat])
+        open_map(page, game_id)
+        own = placed(units, seat, "rifle-platoon")[0]
+        taps = Taps(page)
+        taps.stand(own["x"], own["y"])
+        taps.button("Shoot")
+        expect(page.locator("[data-play-prompt]")).to_be_visible()
+        enemy = [u["id"] for u in units.values() if u["side"] != seat and u["base"] and u["x"] is not None]
+        assert len(enemy) > 50
+        hidden = page.evaluate(
+            """(ids) => { const m = window.firestepMap; const r = m.leaflet.getContainer().getBoundingClientRect();
+                 return ids.filter((id) => { const u = m.model.units.get(id);
+                   const p = m.leaflet.latLngToContainerPoint(m.toLL([u.x, u.y]));
+                   const x = r.left + p.x, y = r.top + p.y;
+                   if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return true;
+                   const el = document.elementFromPoint(x, y);
+                   return !(el && el.closest('[data-map-canvas]')); }); }""",
+            enemy,
+        )
+        assert hidden == [], seat
+        assert page.locator("[data-map-page]").get_attribute("data-seen-from") == seat
 
 
 def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> None:
     referee = new_page(REFEREE_SCREEN, has_touch=False)
-    game_id, codes = create_mons_game(referee)
+    game_id, answer = seed_game(referee)
     attacker = new_page(TABLET_LANDSCAPE)
-    join(attacker, codes["attacker"])
+    join_by_api(attacker, answer["join_codes"]["attacker"])
     for page in (referee, attacker):
         open_map(page, game_id)
     units = units_of(referee, game_id)
@@ -301,32 +345,3 @@ def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> Non
             arg=[u["id"], moved[u["id"]]["x"], moved[u["id"]]["y"]],
             timeout=5000,
         )
-
-
-def test_axe_finds_nothing_serious_on_the_card_at_play_and_the_lookup(new_page: Any) -> None:
-    """WCAG 2.2 AA (axe-core): the map with a shot's answer and its Apply on the card, and the in-game lookup
-    of the same game, at the four sizes."""
-    referee = new_page(REFEREE_SCREEN)
-    game_id, codes, s = set_up(referee)
-    attacker = new_page(TABLET_LANDSCAPE)
-    join(attacker, codes["attacker"])
-    open_map(attacker, game_id)
-    die = die_for(attacker, game_id, s["mg"], s["mg_target"], "suppressed")
-    taps = Taps(attacker)
-    taps.stand(s["mg"]["x"], s["mg"]["y"])
-    taps.button("Shoot")
-    taps.stand(s["mg_target"]["x"], s["mg_target"]["y"])
-    taps.button(str(die))
-    expect(attacker.get_by_role("button", name="Apply", exact=True)).to_be_visible()
-    found = []
-    for size in SIZES.values():
-        attacker.set_viewport_size(size)
-        found += [f"map at {size}: {v}" for v in serious_violations(attacker)]
-    attacker.set_viewport_size(TABLET_LANDSCAPE)
-    attacker.goto(f"/lookup?game={game_id}")
-    attacker.get_by_role("link", name="Shooting").first.click()
-    attacker.wait_for_load_state()
-    for size in SIZES.values():
-        attacker.set_viewport_size(size)
-        found += [f"lookup at {size}: {v}" for v in serious_violations(attacker)]
-    assert not found, "\n".join(found)
