@@ -7,7 +7,7 @@
 // - A game's pages (referee board, map, fire plan, the lookup in a game) and the map's state (the game's
 //   /state and /units) are kept PER SEAT: a game page names its seat in <meta name="firestep-seat"> (game,
 //   role and a digest of the token: no secret), and its copies go to that seat's cache only. There is one
-//   seat cache at a time: a page of another seat, a request to join (which may change the seat), or a game
+//   seat cache at a time: a page of another seat, a request that may seat it (SEATING), or a game
 //   page refusing the device (its seat withdrawn) drops the others, so no seat is ever shown another's view.
 // - The lookup asks the worker to keep its page, the start page and its period's playsheet tables
 //   (/lookup/sheets/...), which lookup-offline.js shows when the server cannot be reached; a game page asks
@@ -52,7 +52,10 @@ const OFFLINE_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 const SEAT_PAGES = /^\/(games\/\d+\/(referee|map|fire-plan)|lookup(\/(?!sheets\/).*)?)$/;
 const SHARED_PAGES = /^\/(lookup(\/(?!sheets\/).*)?)?$/; // the start page and the free lookup
 const GAME_STATE = /^\/api\/v1\/games\/(\d+)\/(state|units)$/;
-const JOIN = /(^|\/)join(\/|$)/;
+// Every request that may seat this device elsewhere: joining by code or by a join card, creating a game or a
+// campaign, a campaign battle's "Fight this battle" and "Play" buttons, and their APIs
+// (tests/frontend/test_sw_seats.py holds it to every route that sets a seat cookie).
+const SEATING = /^\/(join|games\/new|games\/\d+\/join\/[^/]+|campaigns\/(new|join|\d+\/table-battle|\d+\/table-battles\/[^/]+\/play)|api\/v1\/(join|campaigns\/join|campaigns\/\d+\/table-battles\/[^/]+\/seat))\/?$/;
 const SEAT_META = /<meta name="firestep-seat" content="([A-Za-z0-9_-]{1,100})">/;
 
 self.addEventListener("install", (event) => {
@@ -239,8 +242,9 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.method !== "GET") {
-    // Joining may change this device's seat: every seat's copies go (the new seat's pages are kept anew).
-    if (JOIN.test(url.pathname)) event.waitUntil(serially(() => forgetSeatsBut(null)));
+    // A request that may change this device's seat: every seat's copies go (the new seat's pages are kept
+    // anew), whichever way it came (a path without "join" in it too: the campaign battle's Play button).
+    if (SEATING.test(url.pathname)) event.waitUntil(serially(() => forgetSeatsBut(null)));
     return;
   }
   const state = GAME_STATE.exec(url.pathname);
