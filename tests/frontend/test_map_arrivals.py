@@ -2,7 +2,8 @@
 for turn 1 over defender stands arrives as the turn starts; on the attacker's device (1180x820, 820x1180,
 390x844 and 1920x1080), by touch, it is opened and applied to its covered stands in at most 3 taps, and every
 covered stand's marker is then on the defender's map and on the referee board. One tap undoes it. The card
-passes axe-core, its controls are 44 px targets and the page never scrolls sideways."""
+passes axe-core, its controls are 44 px targets and the page never scrolls sideways. The whole flow runs at the
+reference size (1180x820); the attacker's card is checked at the other sizes on the same seeded game."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from tests.frontend.conftest import (
     assert_no_horizontal_scroll,
     small_targets,
 )
-from tests.frontend.games import csrf_header, join
+from tests.frontend.games import bearer, join_by_api, seed_game
 
 pytestmark = pytest.mark.browser
 
@@ -29,24 +30,21 @@ GAME = {"scenario": "mons-1914", "variants": {"planned-fire-deviation": "pre-reg
 
 
 def api(page: Any, method: str, url: str, data: dict[str, Any] | None = None) -> Any:
-    response = page.request.fetch(url, method=method, data=data or {}, headers=csrf_header(page))
+    response = page.request.fetch(url, method=method, data=data or {}, headers=bearer(page.token))
     assert response.ok, response.text()
     return response.json()
 
 
 def mons_with_a_bombardment(new_page: Any, viewport: dict[str, int]) -> tuple[int, Any, Any, Any]:
-    """The game created and joined on three devices, the attacker's plan holding a bombardment on turn 1 on the
-    defender stand nearest the table's middle, and the game started (so it has arrived)."""
+    """The game seeded through the API and seated on three devices, the attacker's plan holding a bombardment on
+    turn 1 on the defender stand nearest the table's middle, and the game started (so it has arrived)."""
     referee = new_page(TABLET_LANDSCAPE)
-    created = referee.request.post("/api/v1/games", data=GAME)
-    assert created.status == 201, created.text()
-    body = created.json()
-    game_id = int(body["game"]["id"])
-    join(referee, body["referee_token"])
+    game_id, body = seed_game(referee, GAME)
+    referee.token = body["referee_token"]
     attacker = new_page(viewport)
-    join(attacker, body["join_codes"]["attacker"])
+    attacker.token = join_by_api(attacker, body["join_codes"]["attacker"])
     defender = new_page(PHONE if viewport != PHONE else TABLET_PORTRAIT)
-    join(defender, body["join_codes"]["defender"])
+    defender.token = join_by_api(defender, body["join_codes"]["defender"])
     units = api(referee, "GET", f"/api/v1/games/{game_id}/units")
     width = float(body["game"]["table_width_cm"])
     stands = [u for u in units if u["side"] == "defender" and u["x"] is not None and not u["off_table"]]
@@ -72,24 +70,9 @@ def markers_on_map(page: Any, unit_id: int) -> int:
     return int(page.evaluate(f"() => window.firestepMap.model.units.get({unit_id})?.suppression || 0"))
 
 
-@pytest.mark.parametrize(
-    "viewport",
-    [TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN],
-    ids=lambda v: f"{v['width']}x{v['height']}",
-)
-def test_an_arrived_bombardment_is_applied_in_three_taps_and_shows_everywhere(
-    new_page: Any, viewport: dict[str, int]
-) -> None:
-    game_id, referee, attacker, defender = mons_with_a_bombardment(new_page, viewport)
-    card = api(attacker, "GET", f"/api/v1/games/{game_id}/arrivals")["cards"][0]
-    covered = [s for u in ("full", "partial") for s in card["stands"][u]]
-    assert covered, card["stands"]
-    open_map(attacker, game_id)
-    open_map(defender, game_id)
-    referee.goto(f"/games/{game_id}/referee")
-    expect(referee.locator(f"#unit-{covered[0]['unit_id']}")).to_have_count(1)
-    before = {s["unit_id"]: markers_on_map(defender, s["unit_id"]) for s in covered}
-
+def apply_by_touch(attacker: Any, card: dict[str, Any], covered: list[dict[str, Any]]) -> Any:
+    """Open the arrival, enter the dice, Apply: at most 3 taps, every covered stand named, 44 px targets and no
+    sideways scroll; the card's block is returned with its effect shown."""
     taps = 0
     tool = attacker.locator("[data-arrivals-tool]")
     expect(tool).to_have_text("1 arrival")
@@ -110,13 +93,28 @@ def test_an_arrived_bombardment_is_applied_in_three_taps_and_shows_everywhere(
         block.locator(f"[data-die='{s['unit_id']}'][data-index='0']").fill("6")
     assert not small_targets(attacker), small_targets(attacker)
     assert_no_horizontal_scroll(attacker)
-    if viewport == TABLET_LANDSCAPE:
+    if attacker.viewport_size == TABLET_LANDSCAPE:
         assert serious_violations(attacker) == []
     block.get_by_role("button", name="Apply these dice").tap()
     taps += 1
     assert taps <= 3
+    expect(block.locator("[data-arrival-effect]")).to_contain_text("1 turn of fire")
+    return block
+
+
+def test_an_arrived_bombardment_is_applied_in_three_taps_and_shows_everywhere(new_page: Any) -> None:
+    game_id, referee, attacker, defender = mons_with_a_bombardment(new_page, TABLET_LANDSCAPE)
+    card = api(attacker, "GET", f"/api/v1/games/{game_id}/arrivals")["cards"][0]
+    covered = [s for u in ("full", "partial") for s in card["stands"][u]]
+    assert covered, card["stands"]
+    open_map(attacker, game_id)
+    open_map(defender, game_id)
+    referee.goto(f"/games/{game_id}/referee")
+    expect(referee.locator(f"#unit-{covered[0]['unit_id']}")).to_have_count(1)
+    before = {s["unit_id"]: markers_on_map(defender, s["unit_id"]) for s in covered}
+
+    block = apply_by_touch(attacker, card, covered)
     effect = block.locator("[data-arrival-effect]")
-    expect(effect).to_contain_text("1 turn of fire")
 
     # Every covered stand is hit (a 6 kills in the open and suppresses in cover): on the defender's map and the
     # referee board, by the live stream.
@@ -147,9 +145,20 @@ def test_an_arrived_bombardment_is_applied_in_three_taps_and_shows_everywhere(
         )
 
 
-def test_roll_and_apply_is_two_taps_and_the_other_side_reads_the_same_effect(new_page: Any) -> None:
-    """The server rolls every die ("Roll and apply"): whatever it rolled, the defender's card says the same."""
+def test_the_card_at_the_other_sizes_and_roll_and_apply(new_page: Any) -> None:
+    """The attacker's card applied by touch at 820x1180, 390x844 and 1920x1080 on one seeded game (undone between
+    sizes); then the server rolls every die ("Roll and apply"): whatever it rolled, the defender's card says the
+    same."""
     game_id, _, attacker, defender = mons_with_a_bombardment(new_page, TABLET_PORTRAIT)
+    card = api(attacker, "GET", f"/api/v1/games/{game_id}/arrivals")["cards"][0]
+    covered = [s for u in ("full", "partial") for s in card["stands"][u]]
+    for viewport in (TABLET_PORTRAIT, PHONE, REFEREE_SCREEN):
+        attacker.set_viewport_size(viewport)
+        open_map(attacker, game_id)
+        block = apply_by_touch(attacker, card, covered)
+        block.locator("[data-arrival-undo]").tap()
+        expect(block.get_by_role("button", name="Roll and apply")).to_have_count(1)
+    attacker.set_viewport_size(TABLET_PORTRAIT)
     open_map(attacker, game_id)
     open_map(defender, game_id)
     attacker.locator("[data-arrivals-tool]").tap()
