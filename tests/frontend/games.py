@@ -78,27 +78,3 @@ def join_by_api(page: Any, code: str) -> str:
     sign_in(page, token)
     return token
 
-
-def sign_in(page: Any, code: str) -> None:
-    """Sign this page's device in with a join code or the referee token by the start page's form, posted
-    through the page's own request context (its cookies), as the form's tap would, without rendering it."""
-    page.request.get("/")  # the start page sets the CSRF cookie its form sends back
-    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "firestep_csrf")
-    joined = page.request.post("/join", form={"code": code, "csrftoken": csrf})
-    assert joined.ok and "/join" not in joined.url, (joined.status, joined.url)
-
-
-def seed_mons_game(page: Any, started: bool = False) -> tuple[int, dict[str, str]]:
-    """The Mons 1914 game made through the API, this page's device signed in as its referee (the state
-    `create_mons_game` makes by taps), started (turn 1) when asked; the game's id and its join codes."""
-    made = page.request.post("/api/v1/games", data={"scenario": "mons-1914"})
-    assert made.status == 201, made.text()
-    body = made.json()
-    game_id = int(body["game"]["id"])
-    sign_in(page, body["referee_token"])
-    if started:
-        api = f"/api/v1/games/{game_id}/turn"
-        version = page.request.get(api).json()["version"]
-        advanced = page.request.post(f"{api}/advance", data={"version": version}, headers=csrf_header(page))
-        assert advanced.ok, advanced.text()
-    return game_id, dict(body["join_codes"])
