@@ -69,11 +69,77 @@ def _rule_set_routes_built_once() -> None:
         rulesets.build_routers = functools.cache(rulesets.build_routers)
 
 
+# The tiers, lowest first: each fact is proved at the lowest that can prove it.
+# - rules: pure functions of rules/ and playsheets/ (no database, no app);
+# - service: a service or the app's infrastructure (database, unit of work, board state) called directly;
+# - api: the app over HTTP (TestClient or a real server): contracts, refusals, access, pages as HTML;
+# - browser: only what Chromium adds (JavaScript, layout, touch, accessibility), marked `browser`.
+TIERS = ("rules", "service", "api", "browser")
+_TIER_OF_FOLDER = {"tests/rules": "rules", "tests/playsheets": "rules", "tests/app/core": "service",
+                   "tests/app/data": "service", "tests/app/services": "service"}  # fmt: skip
+BROWSER_SHARE_LIMIT = 0.35  # of the whole suite's test time (issue 33)
+
+
+def tier_of(item: pytest.Item) -> str:
+    for tier in TIERS:
+        if item.get_closest_marker(tier) is not None:
+            return tier
+    path = Path(str(item.path)).resolve().relative_to(Path(__file__).resolve().parents[1]).as_posix()
+    return next((t for folder, t in _TIER_OF_FOLDER.items() if path.startswith(folder + "/")), "api")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--tier-budget",
+        action="store_true",
+        help="after a whole run, print each tier's count and time share and fail when the browser tier "
+        f"takes over {BROWSER_SHARE_LIMIT:.0%} of the test time (make test)",
+    )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests marked `long` (over ~10 s on the 2-core CI machine) run first. xdist's worksteal gives each
-    worker a half of the collection and lets an idle one take the other's queued tests, but not the one it
-    is running: a long test started near the end keeps one core busy while the other idles."""
+    """Each test gets its tier's marker (so `-m browser` or `-m "not browser"` select a tier). Tests marked
+    `long` (over ~10 s on the 2-core CI machine) run first: xdist's worksteal gives each worker a half of the
+    collection and lets an idle one take the other's queued tests, but not the one it is running, so a long
+    test started near the end keeps one core busy while the other idles."""
+    for item in items:
+        if not any(item.get_closest_marker(t) for t in TIERS):
+            item.add_marker(tier_of(item))
     items.sort(key=lambda item: item.get_closest_marker("long") is None)  # stable: the rest keep their order
+
+
+_tier_counts = dict.fromkeys(TIERS, 0)
+_tier_seconds = dict.fromkeys(TIERS, 0.0)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Each tier's tests and time (setup, call and teardown); under xdist the controller hears every
+    worker's reports here."""
+    tier = next((t for t in TIERS if t in report.keywords), "api")
+    _tier_seconds[tier] += report.duration
+    _tier_counts[tier] += report.when == "call"
+
+
+def _browser_share() -> float:
+    total = sum(_tier_seconds.values())
+    return _tier_seconds["browser"] / total if total else 0.0
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    total = sum(_tier_seconds.values())
+    if hasattr(config, "workerinput") or not total:
+        return
+    terminalreporter.section("tiers")
+    for tier in TIERS:
+        terminalreporter.write_line(
+            f"{tier:8} {_tier_counts[tier]:5} tests {_tier_seconds[tier]:8.1f} s {_tier_seconds[tier] / total:6.1%}"
+        )
+    if config.getoption("--tier-budget") and _browser_share() > BROWSER_SHARE_LIMIT:
+        terminalreporter.write_line(
+            f"the browser tier took {_browser_share():.1%} of the test time, over its "
+            f"{BROWSER_SHARE_LIMIT:.0%}: move what the browser does not add to a lower tier",
+            red=True,
+        )
 
 
 def require(condition: bool, what: str) -> None:
@@ -106,10 +172,13 @@ def _drop_database(admin: Engine, name: str) -> None:
         admin.dispose()
 
 
-def pytest_sessionfinish() -> None:
+def pytest_sessionfinish(session: pytest.Session) -> None:
     _dropper.shutdown(wait=True)
     for drop in _drops:
         drop.result()  # a drop that failed fails the run here
+    budgeted = session.config.getoption("--tier-budget") and not hasattr(session.config, "workerinput")
+    if budgeted and _browser_share() > BROWSER_SHARE_LIMIT and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @contextmanager
@@ -126,10 +195,24 @@ def _postgresql_database(base: str, template: str | None = None) -> Iterator[str
         _drops.append(_dropper.submit(_drop_database, admin, name))
 
 
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A URL of a brand-new, empty database on each backend (for the migration tests)."""
-    if request.param == "sqlite":
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database a test runs on: SQLite, and PostgreSQL as well for a test marked `storage` (whose subject
+    is storage: migrations, locking, concurrency, durability, what a backend stores). Every fixture that gives
+    a database, an app or a server on a backend takes it (pytest_generate_tests parametrizes it)."""
+    return str(request.param)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" in metafunc.fixturenames:
+        storage = metafunc.definition.get_closest_marker("storage") is not None
+        metafunc.parametrize("backend", BACKENDS if storage else BACKENDS[:1], indirect=True)
+
+
+@pytest.fixture
+def database_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A URL of a brand-new, empty database on the test's backend (for the migration tests)."""
+    if backend == "sqlite":
         yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'firestep.db'}"
         return
     with _postgresql_database(_postgresql_base()) as url:
@@ -170,10 +253,12 @@ def _sqlite_clone(template: Path, directory: Path) -> str:
     return f"sqlite:///{path}"
 
 
-@pytest.fixture(params=BACKENDS)
-def migrated_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A URL of a database at the head revision on each backend, cloned from the session's template."""
-    if request.param == "sqlite":
+@pytest.fixture
+def migrated_url(
+    backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A URL of a database at the head revision on the test's backend, cloned from the session's template."""
+    if backend == "sqlite":
         yield _sqlite_clone(request.getfixturevalue("sqlite_template"), tmp_path_factory.mktemp("db"))
         return
     template = request.getfixturevalue("postgresql_template")
@@ -215,7 +300,7 @@ def make_client(url: str, var_dir: Path) -> TestClient:
 
 @pytest.fixture
 def client(migrated_url: str, tmp_path: Path) -> Iterator[TestClient]:
-    """The app on a migrated database, once per backend."""
+    """The app on a migrated database: SQLite, and PostgreSQL too where the test is marked `storage`."""
     with make_client(migrated_url, tmp_path) as c:
         yield c
 

@@ -3,11 +3,13 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.core.db import head_revision
 
 
+@pytest.mark.storage
 def test_healthz_reports_database_and_head_revision(client: TestClient) -> None:
     r = client.get("/healthz")
     assert r.status_code == 200
@@ -33,6 +35,7 @@ def test_unknown_path_is_json_404(sqlite_client: TestClient) -> None:
     assert r.json() == {"detail": "Nothing is at this address: check the link.", "why": "Not Found"}
 
 
+@pytest.mark.storage
 def test_demo_game_is_loaded_once(client: TestClient) -> None:
     from sqlmodel import Session
 

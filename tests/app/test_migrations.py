@@ -6,6 +6,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -14,6 +15,8 @@ from sqlmodel import SQLModel
 
 import app.data.models  # noqa: F401
 from app.core.db import alembic_config, current_revision, downgrade, head_revision, make_engine, migrate
+
+pytestmark = pytest.mark.storage  # migrations on each backend
 
 
 def test_upgrade_downgrade_upgrade(database_url: str) -> None:

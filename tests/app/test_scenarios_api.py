@@ -39,6 +39,7 @@ def imported(client: TestClient, doc: dict[str, Any], **headers: str) -> dict[st
     return dict(r.json())
 
 
+@pytest.mark.storage
 def test_export_gives_back_what_was_imported(client: TestClient) -> None:
     doc = {**hand_written(), "id": "trench-raid"}
     assert imported(client, doc) == doc
@@ -117,6 +118,7 @@ def test_bad_files_are_refused_naming_the_field_and_nothing_changes(client: Test
     assert client.get(f"{API}/kept").json() == kept
 
 
+@pytest.mark.storage
 def test_replace_and_delete(client: TestClient) -> None:
     imported(client, {**hand_written(), "id": "raid"})
     changed = {**hand_written(), "title": "Trench raid at dusk"}

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import BACKENDS, _postgresql_base, _postgresql_database, _sqlite_clone, require
+from tests.conftest import _postgresql_base, _postgresql_database, _sqlite_clone, require
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -70,7 +70,7 @@ def _serve(url: str, var: Path) -> Iterator[str]:
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"server did not start: {(var / 'server.log').read_text()}") from None
-                time.sleep(0.2)
+                time.sleep(0.05)
         yield base
     finally:
         proc.terminate()
@@ -78,14 +78,17 @@ def _serve(url: str, var: Path) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+# A server, and so a database, per module: no browser test meets what another module's tests left behind (the
+# lobby, the scenarios, the join limits), whatever order they run in. Within a module each test makes its own
+# games; a module whose tests share more than that says so.
+@pytest.fixture(scope="module")
 def server_url(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     var = tmp_path_factory.mktemp("frontend-server")
     with _serve(_sqlite_clone(sqlite_template, var), var) as base:
         yield base
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def postgresql_server_url(
     postgresql_template: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
@@ -98,10 +101,10 @@ def postgresql_server_url(
         yield base
 
 
-@pytest.fixture(params=BACKENDS)
-def any_server_url(request: pytest.FixtureRequest) -> str:
-    """The live server on each backend in turn, for the browser tests that storage matters to."""
-    name = "server_url" if request.param == "sqlite" else "postgresql_server_url"
+@pytest.fixture
+def any_server_url(backend: str, request: pytest.FixtureRequest) -> str:
+    """The live server on the test's backend (both in turn where it is marked `storage`)."""
+    name = "server_url" if backend == "sqlite" else "postgresql_server_url"
     return str(request.getfixturevalue(name))
 
 

@@ -9,6 +9,7 @@ import threading
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
 from rules.firestorm.campaign import CampaignState
@@ -431,6 +432,7 @@ def test_a_deleted_game_leaves_its_record_and_the_battle_can_be_opened_again(
     assert steps == ["opened", "abandoned", "opened"]
 
 
+@pytest.mark.storage
 def test_two_devices_opening_at_once_get_one_game(live_url: str) -> None:  # noqa: F811
     with httpx.Client(base_url=live_url, timeout=30) as http:
         s = new_campaign(http)

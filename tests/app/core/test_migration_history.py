@@ -36,6 +36,8 @@ from app.core.db import (
 )
 from tests.conftest import make_client
 
+pytestmark = pytest.mark.storage  # every revision upgrades on each backend
+
 ROOT = Path(__file__).resolve().parents[3]
 MIGRATIONS = ROOT / "migrations"
 VERSIONS = "migrations/versions"

@@ -13,6 +13,8 @@ from sqlalchemy import inspect, text
 from app.core.db import SchemaError, current_revision, downgrade, head_revision, make_engine, migrate
 from tests.conftest import make_client
 
+pytestmark = pytest.mark.storage  # the models against what each backend holds
+
 # What a half-applied upgrade left out (issue 24): a column the lobby reads, an index the models declare.
 DROPS = ("ALTER TABLE game DROP COLUMN archived_at", "DROP INDEX ix_event_game_id")
 DRIFT = ["column game.archived_at", "index ix_event_game_id"]

@@ -19,6 +19,8 @@ from app.services.game_setup import create_game
 from tests import csrf
 from tests.app.games.conftest import new_game
 
+pytestmark = pytest.mark.storage  # commits and rollbacks on each backend
+
 APP = Path(__file__).resolve().parents[3] / "app"
 
 # (module, function) where a commit may be written.

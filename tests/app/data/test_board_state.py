@@ -19,6 +19,8 @@ from app.data.models import Game as GameRow
 from tests.app.games.conftest import Game, new_game
 from tests.app.games.test_table_in_game import advance, mid_game, resolve, turn
 
+pytestmark = pytest.mark.storage  # the board as each backend stores it
+
 
 @pytest.fixture
 def engine(migrated_url: str) -> Iterator[Engine]:

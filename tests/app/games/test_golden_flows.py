@@ -16,6 +16,8 @@ from fastapi.testclient import TestClient
 
 from tests.app.games.golden.record import GOLDEN, play_all
 
+pytestmark = pytest.mark.storage  # the golden flows on each backend
+
 ABSENT = "<absent>"
 
 

@@ -12,8 +12,11 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.app.games.conftest import Game, new_game, start_game, units_by_ref
+
+pytestmark = pytest.mark.storage  # concurrent writes, locks and versions on each backend
 
 
 def platoons(http: httpx.Client, g: Game, side: str, n: int) -> list[dict[str, Any]]:

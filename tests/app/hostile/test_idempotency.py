@@ -30,6 +30,8 @@ from app.guard.idempotency import (
 from tests.app.campaigns.conftest import new_campaign
 from tests.app.games.conftest import Game, bearer, live_url, new_game, start_game  # noqa: F401 (fixture)
 
+pytestmark = pytest.mark.storage  # idempotency claims kept by each backend
+
 KEY = "3f1c2a9e-7b44-4d2a-9a51-0c8e5d7b1f20"
 
 

@@ -361,6 +361,7 @@ def test_game_terrain_beyond_the_table_is_refused_naming_the_field(client: TestC
     assert any(e["loc"][: len(loc)] == loc for e in patched.json()["errors"])
 
 
+@pytest.mark.storage
 def test_the_largest_legitimate_game_fits_under_the_limits(client: TestClient) -> None:
     """A full table: the most features, each ring at the vertex cap, forces for both sides."""
     from app.guard.limits import MAX_FEATURES, MAX_VERTICES_PER_RING, MAX_VERTICES_TOTAL
@@ -394,6 +395,7 @@ def test_the_largest_legitimate_game_fits_under_the_limits(client: TestClient) -
 
 
 @pytest.mark.parametrize("version", [2**31, 2**63, -1, True], ids=["2**31", "2**63", "negative", "true"])
+@pytest.mark.storage
 def test_unit_version_out_of_range_is_refused(client: TestClient, version: Any) -> None:
     world = World(client)
     units = client.get(f"/api/v1/games/{world.game_id}/units", headers=world.headers("/api/v1/games")).json()
@@ -468,6 +470,7 @@ def _store_terrain(client: TestClient, game_id: int, terrain: dict[str, Any]) ->
 HUGE_STORED = _terrain(_feature([_circle_ring(200_000)], note=_nested(300)))
 
 
+@pytest.mark.storage
 def test_a_stored_deep_or_huge_terrain_never_makes_a_read_fail(client: TestClient) -> None:
     world = World(client)
     _store_terrain(client, world.game_id, HUGE_STORED)
@@ -531,6 +534,7 @@ def test_the_campaign_lobby_never_loads_a_campaigns_state(client: TestClient, ur
         assert "turn 1 · initiative" in client.get(url).text
 
 
+@pytest.mark.storage
 def test_nul_characters_are_refused_wherever_they_come_in(client: TestClient) -> None:
     """A NUL in a JSON string (a value or a key, however deep), a form field, a query parameter or the path
     is a 422 naming where it is, never a 500 from the database."""
