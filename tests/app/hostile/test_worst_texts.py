@@ -88,6 +88,7 @@ def worst_scenario(text: str) -> tuple[dict[str, Any], list[list[str | int]]]:
     return doc, fields
 
 
+@pytest.mark.storage
 def test_the_worst_texts_are_stored_and_read_back_by_every_page_export_sheet_and_frame(
     client: TestClient,
     live_url: str,  # noqa: F811
@@ -187,6 +188,7 @@ UNSTORABLE_AT = [
 ]
 
 
+@pytest.mark.storage
 @pytest.mark.parametrize("text", UNSTORABLE, ids=["surrogate", "low-surrogate", "nul"])
 def test_unstorable_text_is_refused_naming_its_field_and_nothing_is_stored(
     client: TestClient, text: str
