@@ -325,46 +325,45 @@ def test_measure_by_taps(new_page: Any) -> None:
     assert small_targets(page) == []
 
 
-@pytest.mark.parametrize(
-    "viewport", [TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE], ids=lambda v: f"{v['width']}x{v['height']}"
-)
-def test_the_table_fits_the_screen_and_the_tools_stay_in_reach(
-    new_page: Any, viewport: dict[str, int]
-) -> None:
-    page = new_page(viewport)
+def test_the_table_fits_the_screen_and_the_tools_stay_in_reach(new_page: Any) -> None:
+    """At the landscape and portrait tablet and the phone, one game with a template, the map opened afresh at each
+    size on one page."""
+    page = new_page(TABLET_LANDSCAPE)
     game_id, _ = create_mons_game(page)
     page.request.post(
         f"/api/v1/games/{game_id}/templates",
         data={"kind": "artillery", "side": "attacker", "x": 60, "y": 100},
         headers=csrf_header(page),
     )
-    open_map(page, game_id)
-    landscape = viewport["width"] > viewport["height"]
-    expect(page.locator("[data-map-page]")).to_have_attribute(
-        "data-orientation", "landscape" if landscape else "portrait"
-    )
-    # The table's long side runs along the screen's long side.
-    corners = [screen_point(page, 0, 0), screen_point(page, 120, 180)]
-    across = abs(corners[1][0] - corners[0][0])
-    down = abs(corners[1][1] - corners[0][1])
-    assert (across > down) == landscape
-    # The tool bar is on screen without scrolling, at the bottom.
-    bar = page.locator(".map-toolbar").bounding_box()
-    assert bar is not None and bar["y"] + bar["height"] <= viewport["height"] + 1
-    page.get_by_role("button", name="Templates", exact=True).click()
-    panel = page.locator("[data-map-panel]").bounding_box()
-    assert panel is not None and panel["y"] + panel["height"] <= viewport["height"] + 1
-    assert_no_horizontal_scroll(page)
-    assert small_targets(page) == []
-    # Template labels are tappable handles of at least 44 px; every stand keeps a 44 px hit area.
-    for hb in page.locator(".tpl-handle").all():
-        b = hb.bounding_box()
-        assert b is not None and b["width"] >= 44 and b["height"] >= 44
-    assert page.locator("[data-map-page]").get_attribute("data-hit-px") == "44"
-    page.get_by_role("button", name="Key").click()
-    expect(page.locator("[data-legend-kind='woods']")).to_be_visible()
-    expect(page.locator("[data-legend-kind='blockhouse']")).to_be_hidden()  # not on the Mons table
-    screenshot(page, "map")
+    for viewport in (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE):
+        page.set_viewport_size(viewport)
+        open_map(page, game_id)
+        landscape = viewport["width"] > viewport["height"]
+        expect(page.locator("[data-map-page]")).to_have_attribute(
+            "data-orientation", "landscape" if landscape else "portrait"
+        )
+        # The table's long side runs along the screen's long side.
+        corners = [screen_point(page, 0, 0), screen_point(page, 120, 180)]
+        across = abs(corners[1][0] - corners[0][0])
+        down = abs(corners[1][1] - corners[0][1])
+        assert (across > down) == landscape, viewport
+        # The tool bar is on screen without scrolling, at the bottom.
+        bar = page.locator(".map-toolbar").bounding_box()
+        assert bar is not None and bar["y"] + bar["height"] <= viewport["height"] + 1
+        page.get_by_role("button", name="Templates", exact=True).click()
+        panel = page.locator("[data-map-panel]").bounding_box()
+        assert panel is not None and panel["y"] + panel["height"] <= viewport["height"] + 1
+        assert_no_horizontal_scroll(page)
+        assert small_targets(page) == [], viewport
+        # Template labels are tappable handles of at least 44 px; every stand keeps a 44 px hit area.
+        for hb in page.locator(".tpl-handle").all():
+            b = hb.bounding_box()
+            assert b is not None and b["width"] >= 44 and b["height"] >= 44
+        assert page.locator("[data-map-page]").get_attribute("data-hit-px") == "44"
+        page.get_by_role("button", name="Key").click()
+        expect(page.locator("[data-legend-kind='woods']")).to_be_visible()
+        expect(page.locator("[data-legend-kind='blockhouse']")).to_be_hidden()  # not on the Mons table
+        screenshot(page, "map")
 
 
 def test_the_games_fire_plan_gas_and_barrage_are_drawn(new_page: Any) -> None:
