@@ -569,9 +569,11 @@ class GameRules:
         return next((f for f in self.state_fields if f.name == name), None)
 
     # -- new games: from a scenario document or organisation-table entries -----------------------------------
-    # The nations and troop qualities a scenario may name, and a unit's level, kind and gun (empty: any text).
+    # The nations, troop qualities and special rules a scenario may name, and a unit's level, kind and gun
+    # (empty: any text).
     nations: tuple[str, ...] = ()
     qualities: tuple[str, ...] = ()
+    special_rules: tuple[str, ...] = ()
     unit_levels: tuple[str, ...] = ()
     unit_kinds: tuple[str, ...] = ()
     guns: tuple[str, ...] = ()

@@ -218,7 +218,7 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, GameRules]]) -
         if not isinstance(names, list) or len(names) > MAX_RULES:
             raise _fail(f"special_rules.{side}", "must be a list of rule names", [f"0..{MAX_RULES} names"])
         for i, name in enumerate(names):
-            _text(name, f"special_rules.{side}.{i}", 100, optional=False, least=1)
+            _word(name, f"special_rules.{side}.{i}", 100, rules.special_rules, optional=False)
     _fire_plan(doc.get("fire_plan", {}))
     variants = doc.get("variants", {})
     if not isinstance(variants, dict) or not all(isinstance(r, str) for r in variants.values()):

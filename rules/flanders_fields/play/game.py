@@ -26,6 +26,7 @@ from rules.core.turn import Notice, Step
 from rules.flanders_fields.book.artillery_tables import GUNS
 from rules.flanders_fields.book.common import QUALITIES
 from rules.flanders_fields.book.organisation import KINDS, LEVELS, max_units_per_game
+from rules.flanders_fields.book.special_rules import SPECIAL_RULES
 from rules.flanders_fields.play import (
     game_acts,
     game_arrivals,
@@ -185,6 +186,7 @@ class FlandersFieldsGame(GameRules):
     # -- new games -------------------------------------------------------------------------------------------
     nations = game_setup.NATIONS
     qualities = QUALITIES
+    special_rules = tuple(SPECIAL_RULES)
     unit_levels = LEVELS
     unit_kinds = KINDS
     guns = tuple(GUNS)
