@@ -14,13 +14,13 @@ from playwright.sync_api import expect
 from rules.core.cards import PACK
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import TABLET_LANDSCAPE, assert_no_horizontal_scroll, screenshot, small_targets
-from tests.frontend.games import create_mons_game, join
+from tests.frontend.games import join_by_api, seed_game
 from tests.frontend.test_game_lookup import start_game
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
-SIZES = pytest.mark.parametrize("viewport", [TABLET_LANDSCAPE, PHONE], ids=["tablet", "phone"])
+SIZES = (TABLET_LANDSCAPE, PHONE)  # each flow runs once; its layout is checked at both by resizing the page
 CARD_CODE = re.compile(r"\b(?:10|[2-9JQKA])[HDCS]\b")
 
 
@@ -49,9 +49,8 @@ def in_viewport(page: Any, locator: Any) -> bool:
     return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
 
 
-@SIZES
-def test_the_queen_of_clubs_entered_by_suit_and_rank(new_page: Any, viewport: dict[str, int]) -> None:
-    page = new_page(viewport)
+def test_the_queen_of_clubs_entered_by_suit_and_rank(new_page: Any) -> None:
+    page = new_page(TABLET_LANDSCAPE)
     page.goto("/lookup/flanders-fields/random-event?period=mid")
     # No 1-52 pad: a suit picker and a rank picker.
     expect(page.locator("[data-die-pad]")).to_have_count(0)
@@ -67,10 +66,13 @@ def test_the_queen_of_clubs_entered_by_suit_and_rank(new_page: Any, viewport: di
         page.get_by_role("group", name="Rank", exact=True).get_by_label("Queen", exact=True)
     ).to_be_checked()
     assert cards_listed(page) == {"QC"}
-    assert_no_horizontal_scroll(page)
-    assert small_targets(page) == []
-    assert serious_violations(page) == []
-    screenshot(page, "lookup-event-card")
+    for viewport in SIZES:
+        page.set_viewport_size(viewport)
+        assert_no_horizontal_scroll(page)
+        assert small_targets(page) == [], viewport
+        assert serious_violations(page) == [], viewport
+        screenshot(page, "lookup-event-card")
+    page.set_viewport_size(TABLET_LANDSCAPE)
 
     # A red card is kept: the answer shows it in the hand; "Draw for me" draws from the pack.
     pick_card(page, "Diamonds", "Queen")
@@ -82,18 +84,22 @@ def test_the_queen_of_clubs_entered_by_suit_and_rank(new_page: Any, viewport: di
     assert len(cards_listed(page)) <= 2
 
 
-@SIZES
-def test_in_a_game_the_side_draws_and_plays_from_its_hand(new_page: Any, viewport: dict[str, int]) -> None:
+def test_in_a_game_the_side_draws_and_plays_from_its_hand(new_page: Any) -> None:
+    """The flow on phones; the pages' layout and axe at the tablet size too, by resizing them."""
+    viewport = PHONE
     referee = new_page(viewport)
-    game_id, codes = create_mons_game(referee)
-    start_game(referee, game_id)
+    game_id, created = seed_game(referee)
+    codes = created["join_codes"]
+    start_game(referee, game_id, created["referee_token"])
     # The referee enters a card drawn at the table by suit and rank, from the game's own pack.
     referee.goto(f"/lookup/flanders-fields/random-event?game={game_id}")
     pick_card(referee, "Clubs", "Queen")
     expect(referee.locator("#answer .ev-card-title")).to_have_text("Stubborn Defenders")
     expect(referee.locator("#answer")).to_contain_text("hand over card to enemy")
     assert cards_listed(referee) == {"QC"}
-    assert serious_violations(referee) == []
+    for size in SIZES:
+        referee.set_viewport_size(size)
+        assert serious_violations(referee) == [], size
     # The Queen of Diamonds drawn at the table, recorded for the side to move: a red card, kept in its hand.
     pick_card(referee, "Diamonds", "Queen")
     referee.get_by_role("button", name="Record in the game").tap()
@@ -103,17 +109,19 @@ def test_in_a_game_the_side_draws_and_plays_from_its_hand(new_page: Any, viewpor
     side = referee.request.get(f"/api/v1/games/{game_id}").json()["side_to_move"]
     rival = "defender" if side == "attacker" else "attacker"
     drawer = new_page(viewport)
-    join(drawer, codes[side])
+    join_by_api(drawer, codes[side])
     other = new_page(viewport)
-    join(other, codes[rival])
+    join_by_api(other, codes[rival])
 
     drawer.goto(f"/lookup/flanders-fields/random-event?game={game_id}")
     # A side never picks its cards: no pickers, and firestep's draw is on the first screen.
     expect(drawer.get_by_role("group", name="Suit", exact=True)).to_have_count(0)
     draw = drawer.get_by_role("button", name="Let firestep roll and record it")
-    screenshot(drawer, "lookup-event-draw")
-    assert in_viewport(drawer, draw)
-    assert serious_violations(drawer) == []
+    for size in SIZES:
+        drawer.set_viewport_size(size)
+        screenshot(drawer, "lookup-event-draw")
+        assert in_viewport(drawer, draw), size
+        assert serious_violations(drawer) == [], size
     draw.tap()
     idle(drawer)
     expect(drawer.locator("[data-recorded-event]")).to_have_count(1)
@@ -123,8 +131,10 @@ def test_in_a_game_the_side_draws_and_plays_from_its_hand(new_page: Any, viewpor
     expect(hand.and_(drawer.locator("[data-card='QD']"))).to_have_count(1)
     # The answer names the cards drawn only: the pack left is listed nowhere.
     assert cards_listed(drawer) <= drawn | {str(c.get_attribute("data-card")) for c in hand.all()}
-    assert_no_horizontal_scroll(drawer)
-    screenshot(drawer, "lookup-event-hand")
+    for size in SIZES:
+        drawer.set_viewport_size(size)
+        assert_no_horizontal_scroll(drawer)
+        screenshot(drawer, "lookup-event-hand")
 
     # The other side's lookup shows its own hand (only a card handed over to it: the Queen of Clubs, the Ten
     # of Spades), never the drawer's cards.

@@ -17,15 +17,17 @@ from tests.frontend.conftest import (
     small_targets,
     unlabelled_controls,
 )
-from tests.frontend.games import create_mons_game, csrf_header, join
+from tests.frontend.games import bearer, create_mons_game, csrf_header, join_by_api, seed_game
 
 pytestmark = pytest.mark.browser
 
 
-def start_game(page: Any, game_id: int) -> None:
+def start_game(page: Any, game_id: int, token: str | None = None) -> None:
+    """Start the game as the page's referee (by its cookie, or by `token` when the page has opened nothing yet)."""
     version = page.request.get(f"/api/v1/games/{game_id}").json()["version"]
+    headers = bearer(token) if token else csrf_header(page)
     started = page.request.post(
-        f"/api/v1/games/{game_id}/turn/advance", data={"version": version}, headers=csrf_header(page)
+        f"/api/v1/games/{game_id}/turn/advance", data={"version": version}, headers=headers
     )
     assert started.status == 200, started.text()
     assert started.json()["turn"]["status"] == "playing"
@@ -45,14 +47,22 @@ def pick_company(page: Any, battalion: str, company: str) -> str:
     return unit_id
 
 
-@pytest.mark.parametrize("viewport", [TABLET_LANDSCAPE, TABLET_PORTRAIT], ids=["landscape", "portrait"])
-def test_order_roll_for_a_game_unit_in_three_taps(new_page: Any, viewport: dict[str, int]) -> None:
-    referee = new_page(viewport)
-    game_id, codes = create_mons_game(referee)
-    attacker = new_page(viewport)
-    join(attacker, codes["attacker"])
-    start_game(referee, game_id)
+def test_order_roll_for_a_game_unit_in_three_taps(new_page: Any) -> None:
+    """On the landscape and then the portrait tablet (one seeded game, one page resized; a company each), the
+    picker fits and the order roll is three taps, recorded in the game and applied."""
+    referee = new_page(TABLET_LANDSCAPE)
+    game_id, created = seed_game(referee)
+    attacker = new_page(TABLET_LANDSCAPE)
+    join_by_api(attacker, created["join_codes"]["attacker"])
+    start_game(referee, game_id, created["referee_token"])
+    for viewport, company_name in ((TABLET_LANDSCAPE, "1/1/1 Coy"), (TABLET_PORTRAIT, "1/1/2 Coy")):
+        attacker.set_viewport_size(viewport)
+        order_roll_in_three_taps(attacker, game_id, viewport, company_name)
 
+
+def order_roll_in_three_taps(
+    attacker: Any, game_id: int, viewport: dict[str, int], company_name: str
+) -> None:
     attacker.goto(f"/lookup?game={game_id}")
     # A player picks among their own side's units only.
     expect(attacker.locator(".picker-side")).to_have_count(1)
@@ -60,7 +70,7 @@ def test_order_roll_for_a_game_unit_in_three_taps(new_page: Any, viewport: dict[
     assert_no_horizontal_scroll(attacker)
     assert small_targets(attacker) == []
     screenshot(attacker, "lookup-game-picker")
-    company = pick_company(attacker, "1/1 Bn", "1/1/1 Coy")
+    company = pick_company(attacker, "1/1 Bn", company_name)
     # The game's period and readings are fixed and shown, not offered.
     expect(attacker.locator("[data-game-period]")).to_have_text("1914 to mid 1915")
     expect(attacker.get_by_role("navigation", name="Period")).to_have_count(0)
