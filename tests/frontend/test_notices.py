@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
-from tests.frontend.games import create_mons_game
+from tests.frontend.games import seed_game
 from tests.frontend.test_lookup import tap_resolver
 
 pytestmark = pytest.mark.browser
@@ -53,16 +53,16 @@ def overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
     )
 
 
-@pytest.mark.parametrize(
-    "viewport",
-    [TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN],
-    ids=lambda v: f"{v['width']}x{v['height']}",
-)
-def test_a_refusal_says_one_sentence_and_why_without_covering_the_menu_card_or_tools(
-    new_page: Any, viewport: dict[str, int]
-) -> None:
-    page = new_page(viewport)
-    game_id, _ = create_mons_game(page)
+def test_a_refusal_says_one_sentence_and_why_without_covering_the_menu_card_or_tools(new_page: Any) -> None:
+    """At the four sizes, on one seeded game and one page, the map opened afresh at each size."""
+    page = new_page(TABLET_LANDSCAPE)
+    game_id, _ = seed_game(page)
+    for viewport in (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN):
+        page.set_viewport_size(viewport)
+        refusal_on_the_map(page, game_id, viewport)
+
+
+def refusal_on_the_map(page: Any, game_id: int, viewport: dict[str, int]) -> None:
     page.goto(f"/games/{game_id}/map")
     expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
     page.get_by_role("button", name="Templates", exact=True).click()  # the map's card is open
@@ -97,7 +97,7 @@ def test_a_refusal_says_one_sentence_and_why_without_covering_the_menu_card_or_t
 @pytest.mark.timed
 def test_reconnecting_goes_the_moment_the_stream_is_back(new_page: Any) -> None:
     page = new_page(REFEREE_SCREEN)
-    game_id, _ = create_mons_game(page)
+    game_id, _ = seed_game(page)
     page.goto(f"/games/{game_id}/referee")
     stream = page.locator("[data-live-stream][data-live-connected]")
     expect(stream).to_have_count(1)
@@ -135,19 +135,25 @@ def test_reconnecting_goes_the_moment_the_stream_is_back(new_page: Any) -> None:
     expect(stream).to_have_count(1)
 
 
-@pytest.mark.parametrize("viewport", [PHONE, TABLET_PORTRAIT], ids=lambda v: f"{v['width']}x{v['height']}")
-def test_a_notice_never_covers_the_dice_pad(new_page: Any, viewport: dict[str, int]) -> None:
-    page = new_page(viewport)
-    page.goto("/lookup?ruleset=flanders-fields&period=mid")
-    tap_resolver(page, "Order roll")
-    dock = page.locator(".dock").first
-    expect(dock).to_be_visible()
-    long_why = "The rule in full, as the rules word it. " * 40
-    page.evaluate(
-        "(why) => window.firestepNotice('Pick a cover of open, soft or hard.', false, { why, source: 'p. 1' })",
-        long_why,
-    )
-    page.locator("#net-status").get_by_text("Why?").click()
-    box = page.locator("#net-status").bounding_box()
-    for keep_clear in (".topbar", ".dock"):
-        assert not overlaps(box, page.locator(keep_clear).first.bounding_box()), (keep_clear, box)
+def test_a_notice_never_covers_the_dice_pad(new_page: Any) -> None:
+    """On the phone and the portrait tablet (one page, opened afresh at each size)."""
+    page = new_page(PHONE)
+    for viewport in (PHONE, TABLET_PORTRAIT):
+        page.set_viewport_size(viewport)
+        page.goto("/lookup?ruleset=flanders-fields&period=mid")
+        tap_resolver(page, "Order roll")
+        dock = page.locator(".dock").first
+        expect(dock).to_be_visible()
+        long_why = "The rule in full, as the rules word it. " * 40
+        page.evaluate(
+            "(why) => window.firestepNotice('Pick a cover of open, soft or hard.', false, { why, source: 'p. 1' })",
+            long_why,
+        )
+        page.locator("#net-status").get_by_text("Why?").click()
+        box = page.locator("#net-status").bounding_box()
+        for keep_clear in (".topbar", ".dock"):
+            assert not overlaps(box, page.locator(keep_clear).first.bounding_box()), (
+                keep_clear,
+                viewport,
+                box,
+            )
