@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import subprocess
@@ -21,6 +22,9 @@ def _run(*args: str, stdin: bytes | None = None) -> bytes:
     return subprocess.run(args, input=stdin, capture_output=True, check=True).stdout
 
 
+# A PDF's text and an HTML's layout are read once per test session (each xdist worker): many tests read the
+# same sheet, and reading it again proves nothing new.
+@functools.lru_cache(maxsize=64)
 def text(pdf: bytes, layout: bool = True) -> str:
     """-layout keeps each table row on its line; otherwise -raw: the order the text was drawn in, which for
     WeasyPrint is the document's order (a wrapped cell reads whole, columns do not interleave)."""
@@ -92,11 +96,20 @@ def bbox(img: Image.Image, colour: str) -> tuple[int, int, int, int] | None:
     return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
 
 
-def _laid_out(html: str) -> list[object]:
-    """WeasyPrint's page boxes for this HTML (the layout write_pdf would print)."""
+@functools.lru_cache(maxsize=32)
+def document(html: str) -> Any:
+    """WeasyPrint's laid-out document for this HTML, as playsheets.render prints it (its base URL too): a
+    test that checks the layout and one that reads the PDF share one layout."""
     import weasyprint
 
-    return [page._page_box for page in weasyprint.HTML(string=html).render().pages]
+    from playsheets.render import TEMPLATES_DIR
+
+    return weasyprint.HTML(string=html, base_url=str(TEMPLATES_DIR)).render()
+
+
+def _laid_out(html: str) -> list[object]:
+    """WeasyPrint's page boxes for this HTML (the layout write_pdf prints)."""
+    return [page._page_box for page in document(html).pages]
 
 
 def _walk(box: object) -> Iterator[object]:
