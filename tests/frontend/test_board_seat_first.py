@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import create_mons_game, join
+from tests.frontend.games import join_by_api, seed_game
 
 pytestmark = pytest.mark.browser
 
@@ -25,16 +25,16 @@ def first_stand_top(page: Any, side: str) -> float:
 
 def test_each_seat_sees_its_own_stands_first(new_page: Any) -> None:
     referee = new_page(REFEREE_SCREEN)
-    game_id, codes = create_mons_game(referee)
+    game_id, created = seed_game(referee)
     referee.goto(f"/games/{game_id}/referee")
     sides = [str(s.get_attribute("data-side")) for s in referee.locator(".sides > .side").all()]
     assert sides == ["attacker", "defender"]
     for side in ("attacker", "defender"):
+        page = new_page(TABLET_LANDSCAPE)  # one device per side, its board opened once and resized
+        join_by_api(page, created["join_codes"][side])
+        page.goto(f"/games/{game_id}/referee")
         for viewport in (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN):
-            page = new_page(viewport)
-            join(page, codes[side])
-            page.goto(f"/games/{game_id}/referee")
+            page.set_viewport_size(viewport)
             expect(page.locator(".sides > .side").first).to_have_attribute("data-side", side)
             top = first_stand_top(page, side)
             assert 0 <= top < viewport["height"] - 44, (side, viewport, top)
-            page.context.close()
