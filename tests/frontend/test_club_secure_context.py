@@ -1,9 +1,11 @@
 """What a secure context gives a game page, over the club's real HTTPS (issue 28, "Done when" 2): the real
 `firestep serve --club`, Chromium trusting the club authority (no ignore_https_errors, no pinned key), a
-referee's tablet joined by its scanned join card: the board and map are a secure context controlled by the service worker, the map holds a screen wake
-lock and says so; with the server stopped both show their last state, not live, with its time; a marker
-tapped then is applied exactly once when the server is back on the same ports and data folder (where it
-issues itself a new key, signed by the same authority: the tablet keeps trusting it).
+referee's tablet: its pages are a secure context controlled by the service worker, which keeps the seat's
+board and map; the map holds a screen wake lock and says so (its toggle turns it off, for the next page too);
+with the server stopped both show their last state, not live, with its time, and a page never opened says the
+server cannot be reached; a marker tapped then is applied exactly once when the server is back on the same
+ports and data folder (where it issues itself a new key, signed by the same authority: the tablet keeps
+trusting it). This is the browser tier's one offline test (issue 33).
 
 Chromium on Linux takes the authorities a user added from the NSS database in $HOME/.pki/nssdb (what its
 "Manage certificates > Authorities > Import" writes). There are no NSS tools here, so the test writes that
@@ -28,11 +30,9 @@ from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from playwright.sync_api import expect
 
-from app.guard import auth
 from tests.app.club.served import ROOT, Club, free_port
 from tests.frontend.conftest import CHROMIUM, CHROMIUM_ARGS, TABLET_LANDSCAPE
-from tests.frontend.games import create_mons_game
-from tests.frontend.test_club_join import make_cards, scan
+from tests.frontend.games import sign_in
 from tests.frontend.test_club_offline import controlled, expect_not_live, wait_kept
 from tests.frontend.test_offline_taps import add_marker_button, marker_events, start, suppression
 
@@ -170,38 +170,54 @@ def api(page: Any, club: Club) -> httpx.Client:
 def test_over_the_club_https_the_board_and_map_work_offline_and_a_tap_made_then_lands_once(
     club_server: ClubServer, tablets: Callable[[], Any]
 ) -> None:
+    """The one offline test of the browser tier: the service worker keeps a seat's board and map, and a tap
+    made while the server is down lands exactly once when it is back."""
     club = club_server.club
-    # A laptop's browser makes the game and its join cards; the referee's tablet joins by the scanned card.
-    laptop = tablets()
-    game_id, _codes = create_mons_game(laptop)
-    make_cards(laptop, game_id)
-    link = scan(laptop, auth.REFEREE)
-    assert link.startswith(f"https://127.0.0.1:{club.https_port}/games/{game_id}/join/referee#code="), link
+    # The game made through the API; the referee's tablet signs in with the referee token (joining by a
+    # scanned card is tests/frontend/test_club_join.py's).
+    with httpx.Client(
+        base_url=f"https://127.0.0.1:{club.https_port}", verify=club.trusting_only_authority(), timeout=30
+    ) as anyone:
+        made = anyone.post("/api/v1/games", json={"scenario": "mons-1914"})
+        assert made.status_code == 201, made.text
+    game_id = int(made.json()["game"]["id"])
     page = tablets()
-    page.goto(link)
-    page.get_by_role("button", name="Join as the referee").click()
-    page.wait_for_url(f"**/games/{game_id}/referee")
+    sign_in(page, made.json()["referee_token"])
     http = api(page, club)
     start(http, game_id)
     before = time.time() * 1000
     board, map_page = f"/games/{game_id}/referee", f"/games/{game_id}/map"
-    for url in (board, map_page):
-        controlled(page, url)  # asserts isSecureContext too
-        assert page.evaluate("window.isSecureContext")
-        assert page.evaluate("!!navigator.serviceWorker.controller")
-    # The map asks for a screen wake lock and says that it holds.
+    for url in (f"/games/{game_id}/fire-plan", f"/lookup?game={game_id}", board, map_page):
+        controlled(page, url)  # a secure context (asserted), controlled by the service worker
+    assert page.evaluate("!!navigator.serviceWorker.controller")
+    # The map asks for a screen wake lock and says that it holds; off by its toggle, and kept off on the next
+    # page; on again by it.
+    assert page.evaluate("'wakeLock' in navigator")
     page.get_by_text("Menu", exact=True).click()
     toggle = page.locator("[data-wake-lock]")
+    expect(toggle).to_be_visible()
     expect(toggle).to_have_attribute("data-wake-lock", "held")
     expect(toggle).to_have_attribute("aria-pressed", "true")
     expect(page.locator("[data-wake-lock-status]")).to_have_text(
         "On: the screen stays on while this page is open."
     )
-    assert page.evaluate("'wakeLock' in navigator")
+    toggle.click()
+    expect(toggle).to_have_attribute("data-wake-lock", "off")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    page.goto(board)
+    expect(page.locator("[data-wake-lock]")).to_have_attribute("data-wake-lock", "off")
+    page.get_by_text("Menu", exact=True).click()
+    page.locator("[data-wake-lock]").click()
+    expect(page.locator("[data-wake-lock]")).to_have_attribute("data-wake-lock", "held")
+    page.goto(map_page)
     expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
     stands = int(page.locator("[data-map-page]").get_attribute("data-loaded") or 0)
     assert stands > 0
-    wait_kept(page, board, map_page, f"/api/v1/games/{game_id}/state", f"/api/v1/games/{game_id}/units")
+    seat = wait_kept(
+        page, board, map_page, f"/api/v1/games/{game_id}/state", f"/api/v1/games/{game_id}/units"
+    )
+    assert seat.startswith(f"{game_id}-referee-")
+    assert page.locator('meta[name="firestep-seat"]').get_attribute("content") == seat
     expect(page.locator("[data-not-live]")).to_be_hidden()
 
     club_server.stop()
@@ -218,16 +234,21 @@ def test_over_the_club_https_the_board_and_map_work_offline_and_a_tap_made_then_
     assert int(page.locator("[data-map-page]").get_attribute("data-loaded") or 0) == stands
     expect_not_live(page, before)
     assert page.evaluate("window.isSecureContext")
+    # A page this seat never opened: said plainly, not another page; the map is still there after it.
+    page.goto(f"/games/{game_id}/referee/changes")
+    expect(page.get_by_role("heading", name="The server cannot be reached")).to_be_visible()
+    page.goto(map_page)
+    expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
 
     club_server.start()  # same ports, same data folder; a new server key, signed by the same authority
-    # The outbox sends the kept tap on its next try, once; the live stream comes back and the note goes.
-    deadline = time.monotonic() + 30
-    while marker_events(http, game_id, unit_id) < 1 and time.monotonic() < deadline:
-        time.sleep(0.25)
-    time.sleep(1.5)
+    # The outbox sends the kept tap on its next try (within 10 s), once, and says so; the live stream comes
+    # back and the note goes. Once the page says it was sent, nothing of it waits to be sent again.
+    expect(page.locator("#net-status")).to_contain_text(
+        "Connection back: 1 tap made without a connection was sent.", timeout=30_000
+    )
+    assert page.evaluate("window.firestepOutbox.waiting()") == 0
     assert marker_events(http, game_id, unit_id) == 1
     assert suppression(http, game_id, unit_id) == 1
     expect(page.locator("[data-not-live]")).to_be_hidden(timeout=15_000)
-    assert page.evaluate("window.firestepOutbox.waiting()") == 0
     assert page.evaluate("!!navigator.serviceWorker.controller")
     http.close()
