@@ -1,0 +1,326 @@
+"""firestep installs like Python software (issue 43): the wheel built from the repository carries every
+template, static file and migration, and installed alone (`--no-deps`, into a fresh environment that sees the
+test environment's packages) it serves, serves a club, migrates and stops cleanly, started from an empty
+folder outside the checkout. The wheel is built and installed once for the module.
+
+Linux only: the default data folder is pointed at a temporary one through XDG_DATA_HOME, and the server's
+processes are found through /proc (by session: each server starts its own)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import site
+import sqlite3
+import subprocess
+import sys
+import time
+import zipfile
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from alembic.script import ScriptDirectory
+
+from app.core.db import alembic_config, current_revision, head_revision, make_engine, migrate, schema_drift
+from app.guard.auth import COOKIE_NAME
+from tests.app.club.served import free_port, trusting_only
+from tests.app.core.test_migration_history import check_seeded_and_remove, seed_plan_and_hand
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="XDG_DATA_HOME and /proc are Linux's")
+
+ROOT = Path(__file__).resolve().parents[2]
+# What the build reads; the repository's folders and where the package carries them.
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "app", "rules", "playsheets", "frontend", "migrations")
+PACKAGED = {"app": "app", "rules": "rules", "playsheets": "playsheets", "frontend": "app/frontend"}
+PACKAGED["migrations"] = "app/migrations"
+STOPPED_WITHIN = 5.0  # seconds, for the server and every process it started
+WARNINGS = ("Warning", "Traceback", "leaked")
+
+
+def repository_files(folder: str) -> set[str]:
+    return {
+        p.relative_to(ROOT / folder).as_posix()
+        for p in (ROOT / folder).rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+    }
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Built from a copy of the sources, so that no build/ folder left in the checkout can add stale files."""
+    base = tmp_path_factory.mktemp("build")
+    source = base / "firestep"
+    source.mkdir()
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in SOURCES:
+        if not (ROOT / name).exists():
+            continue  # the build goes on without it, and the checks below find what it lacks
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name, ignore=ignore)
+        else:
+            shutil.copy2(ROOT / name, source / name)
+    run = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(base / "dist"), str(source)]
+    subprocess.run(run, check=True, capture_output=True)
+    (built,) = (base / "dist").glob("firestep-*.whl")
+    return built
+
+
+@dataclass
+class Installed:
+    bin: Path
+    home: Path  # XDG_DATA_HOME: the user's data folder is home/firestep
+
+    def env(self, **settings: str) -> dict[str, str]:
+        """A user's environment: no FIRESTEP_ setting but those given, nothing on PYTHONPATH."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("FIRESTEP_") and k != "PYTHONPATH"}
+        return {**env, "XDG_DATA_HOME": str(self.home), **settings}
+
+    def firestep(self, *args: str, cwd: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+        command = [str(self.bin / "firestep"), *args]
+        return subprocess.run(command, cwd=cwd, env=self.env(**settings), capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    venv = tmp_path_factory.mktemp("venv")
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", venv], check=True
+    )
+    python = venv / "bin" / "python"
+    # The dependencies are the test environment's: when it is itself a venv, the new one's "system" is the
+    # base interpreter, so its site folders are named too. A .pth line adds a folder without reading the
+    # .pth files in it, so the test environment's editable firestep (a finder installed by one) stays out.
+    own = subprocess.run(
+        [python, "-c", "import site; print(site.getsitepackages()[0])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    Path(own, "test-environment.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q"]
+    subprocess.run([*pip, wheel], check=True, capture_output=True)
+    found = subprocess.run(
+        [python, "-c", "import app, app.frontend; print(app.__file__, app.frontend.__file__)"],
+        cwd=venv,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert all(Path(p).is_relative_to(Path(own)) for p in found.split()), (
+        found
+    )  # the wheel's, not the checkout
+    return Installed(venv / "bin", tmp_path_factory.mktemp("xdg-data"))
+
+
+def test_the_wheel_holds_every_template_static_file_migration_and_scenario(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for folder, inside in PACKAGED.items():
+        missing = sorted(f for f in repository_files(folder) if f"{inside}/{f}" not in names)
+        assert missing == [], f"{folder}/ files the wheel lacks"
+    assert "app/frontend/static/vendor/leaflet/leaflet.js" in names
+    assert "app/migrations/manifest.json" in names
+    assert "rules/flanders_fields/data/scenarios/mons-1914.json" in names
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+
+
+# -- serving from an empty folder ------------------------------------------------------------------------------
+def session_processes(session: int) -> list[str]:
+    """The live processes of a session (a server started with start_new_session, and all it started)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue  # ended while listed
+        state, _ppid, _group, sid = stat.rsplit(")", 1)[1].split()[:4]
+        if int(sid) == session and state != "Z":
+            found.append(f"{entry.name} {command[:100]}")
+    return found
+
+
+def wait_for(what: str, ready: Callable[[], bool], seconds: float, log: Path) -> None:
+    deadline = time.monotonic() + seconds
+    while not ready():
+        assert time.monotonic() < deadline, f"{what} did not happen: {log.read_text()[-3000:]}"
+        time.sleep(0.05)
+
+
+def answers(port: int, path: str = "/healthz") -> bool:
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", path)
+        return conn.getresponse().status == 200
+    except OSError:
+        return False
+
+
+@dataclass
+class Server:
+    proc: subprocess.Popen[bytes]
+    log: Path
+
+    def worker_started(self) -> bool:
+        return any("spawn_main" in p for p in session_processes(self.proc.pid))
+
+    def stop(self, signum: int, group: bool = False) -> str:
+        """Send the signal (to every process of the command when `group`, as a terminal's Ctrl-C does); the
+        server and everything it started must be gone within STOPPED_WITHIN seconds. What it printed."""
+        wait_for("the rehearsal worker's start", self.worker_started, 60, self.log)
+        sent = time.monotonic()
+        (os.killpg if group else os.kill)(self.proc.pid, signum)
+        self.proc.wait(STOPPED_WITHIN)
+        while (left := session_processes(self.proc.pid)) and time.monotonic() - sent < STOPPED_WITHIN:
+            time.sleep(0.05)
+        assert left == [], f"left running {time.monotonic() - sent:.1f} s after signal {signum}"
+        return self.log.read_text()
+
+
+@contextmanager
+def serving(
+    installed: Installed, folder: Path, args: list[str], port: int, ready: str = "/healthz", **settings: str
+) -> Iterator[Server]:
+    folder.mkdir(exist_ok=True)
+    log = folder.parent / f"{folder.name}.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(installed.bin / "firestep"), *args],
+            cwd=folder,
+            env=installed.env(**settings),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    server = Server(proc, log)
+    try:
+        wait_for("the server's start", lambda: answers(port, ready) or proc.poll() is not None, 120, log)
+        assert proc.poll() is None, log.read_text()
+        yield server
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@pytest.mark.long
+def test_installed_firestep_serves_from_an_empty_folder_and_stops_on_ctrl_c(
+    installed: Installed, tmp_path: Path
+) -> None:
+    laptop = tmp_path / "Desktop"
+    laptop.mkdir()
+    assert installed.firestep("--version", cwd=laptop).stdout.strip() == "firestep 0.1.0"
+    data = installed.home / "firestep"  # the user's data folder: no FIRESTEP_ setting, no ./var
+    about = installed.firestep("--help", cwd=laptop, COLUMNS="200").stdout
+    assert f"Data folder: {data}" in about and f"{data / 'club'}" in about and "Logs:" in about
+    port = free_port()
+    with serving(installed, laptop, ["serve", "--port", str(port)], port) as server:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+        # The demo game `serve` loaded, and its referee's token as `serve` printed it.
+        referee = re.search(r"referee token: (\S+)", server.log.read_text())
+        assert referee is not None, server.log.read_text()
+        seat = {"Cookie": f"{COOKIE_NAME}={referee[1]}"}  # as the start page's sign-in leaves it
+
+        def get(path: str) -> bytes:
+            conn.request("GET", path, headers=seat)
+            answer = conn.getresponse()
+            body = answer.read()
+            assert answer.status == 200, (path, answer.status, body[:300])
+            return body
+
+        game_id = json.loads(get("/api/v1/games"))[0]["id"]
+        for page in ("/", "/lookup", f"/games/{game_id}/map", "/scenarios/new", "/docs"):
+            assert b"<html" in get(page).lower(), page
+        assert get("/static/vendor/leaflet/leaflet.js")
+        assert get("/playsheets/early.pdf?paper=a4").startswith(b"%PDF")
+        assert (data / "firestep.db").is_file() and list(laptop.iterdir()) == []
+        printed = server.stop(signal.SIGINT, group=True)
+    assert not [w for w in WARNINGS if w in printed], printed[-3000:]
+    assert "Application shutdown complete" in printed
+
+
+@pytest.mark.long
+def test_installed_club_server_answers_trust_and_https_and_stops_on_sigterm(
+    installed: Installed, tmp_path: Path
+) -> None:
+    https, plain = free_port(), free_port()
+    args = ["serve", "--club", "--host", "127.0.0.1", "--port", str(https), "--http-port", str(plain)]
+    var = tmp_path / "data"
+    with serving(installed, tmp_path / "club", args, plain, "/trust", FIRESTEP_VAR_DIR=str(var)) as server:
+        context = trusting_only((var / "club" / "authority.crt").read_bytes())
+        conn = http.client.HTTPSConnection("127.0.0.1", https, context=context, timeout=30)
+        conn.request("GET", "/lookup")
+        assert conn.getresponse().status == 200
+        # Closed as a browser closes on the server's TLS close_notify (an idle client that never reads would
+        # hold the graceful shutdown for FIRESTEP_GRACEFUL_SHUTDOWN_SECONDS).
+        conn.close()
+        printed = server.stop(signal.SIGTERM)
+    assert server.proc.returncode == -signal.SIGTERM
+    assert not [w for w in WARNINGS if w in printed], printed[-3000:]
+
+
+@pytest.mark.long
+def test_kill_9_of_the_installed_server_leaves_no_process_of_it(installed: Installed, tmp_path: Path) -> None:
+    port = free_port()
+    args = ["serve", "--port", str(port)]
+    with serving(
+        installed, tmp_path / "laptop", args, port, FIRESTEP_VAR_DIR=str(tmp_path / "data")
+    ) as server:
+        server.stop(signal.SIGKILL)  # the rehearsal worker ends through its watchdog
+
+
+# -- migrating ----------------------------------------------------------------------------------------------
+@pytest.mark.long
+def test_installed_firestep_migrates_a_database_of_each_revision(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """A SQLite database at each revision of migrations/versions (made by the checkout's migrations, seeded as
+    tests/app/core/test_migration_history.py seeds them), upgraded by the installed `firestep migrate`."""
+    scripts = ScriptDirectory.from_config(alembic_config("sqlite://"))
+    revisions = [s.revision for s in reversed(list(scripts.walk_revisions()))]  # oldest first
+    walked = tmp_path / "walked.db"
+    urls = {}
+    for revision in revisions:  # one database walked up a revision at a time, copied at each
+        migrate(f"sqlite:///{walked}", revision)
+        copy = tmp_path / f"at-{revision}.db"
+        with closing(sqlite3.connect(walked)) as source, closing(sqlite3.connect(copy)) as target:
+            source.backup(target)
+        urls[revision] = f"sqlite:///{copy}"
+    seeded = {}
+    for revision, url in urls.items():
+        engine = make_engine(url)
+        seeded[revision] = seed_plan_and_hand(engine)
+        engine.dispose()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    # All at once: each is a process of its own, mostly starting Python.
+    running = {
+        revision: subprocess.Popen(
+            [str(installed.bin / "firestep"), "migrate"],
+            cwd=empty,
+            env=installed.env(FIRESTEP_DATABASE_URL=url, FIRESTEP_VAR_DIR=str(tmp_path / "data")),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        for revision, url in urls.items()
+    }
+    for revision, proc in running.items():
+        out = proc.communicate(timeout=120)[0].decode()
+        assert proc.returncode == 0, (revision, out)
+        engine = make_engine(urls[revision])
+        assert current_revision(engine) == head_revision(), revision
+        with engine.connect() as conn:
+            assert schema_drift(conn) == [], revision
+        if (seed := seeded[revision]) is not None:
+            check_seeded_and_remove(engine, *seed)
+        engine.dispose()
+    assert len(revisions) == len(list((ROOT / "migrations" / "versions").glob("*.py")))
