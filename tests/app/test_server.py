@@ -159,7 +159,7 @@ class Slowloris:
             s.close()
 
 
-@pytest.mark.long
+@pytest.mark.timed  # each round answered within ANSWERED_WITHIN: a wall-clock limit, so run alone
 def test_fresh_requests_are_answered_while_more_connections_trickle_than_the_server_has_descriptors(
     sqlite_template: Path, tmp_path: Path
 ) -> None:
