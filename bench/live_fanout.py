@@ -12,6 +12,9 @@ stream got them in order. Two scenarios by default, each against its target:
 `--clients`, `--workers` and `--database` run one scenario of your own; `--view map|board|mixed` has the
 streams ask for the frames a page asks for (the map's units and state, the referee board's pieces; mixed:
 every other device a map, the rest boards), and the bytes each device read per event are reported.
+`--compare` (with `--view`) measures the bare event and the view's frames on the same server, in turns
+(`--rounds`, each half the markers), and prints the view's p99 as a ratio of the bare event's: on a shared,
+noisy machine the ratio says more than either figure.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -188,6 +192,8 @@ async def measure(
         [i for i in d.order if i in posted] == sorted(i for i in d.order if i in posted) for d in devices
     )
     return {
+        "latencies": latencies,
+        "last": max(posted, default=game["last"]),
         "opened_s": opened_s,
         "failed": failed,
         "expected": len(devices) * len(sent),
@@ -233,6 +239,52 @@ def run(
             server.stop()
 
 
+def group_cpu(pgid: int) -> float:
+    """CPU seconds of every process in a process group (Linux's /proc; 0 elsewhere)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if (
+                int(fields[2]) == pgid
+            ):  # fields after the name: state, ppid, pgrp, ..., utime (11), stime (12)
+                total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def compare(
+    clients: int, workers: int, database: str, events: int, interval: float, view: str, rounds: int
+) -> dict[str, list[float]]:
+    """The bare event's latencies and the view's, measured in turns on one server: `rounds` of each, every
+    round with its own streams (opened after the last marker) and events // (2 * rounds) markers."""
+    with scratch_database(database) as url:
+        port = free_port()
+        env = {
+            "FIRESTEP_DATABASE_URL": url,
+            "FIRESTEP_SECRET_KEY": "bench-" + "k" * 40,
+            "FIRESTEP_HOST": "127.0.0.1",
+            "FIRESTEP_GRACEFUL_SHUTDOWN_SECONDS": "1",
+        }
+        args = [sys.executable, "-m", "app.cli", "serve", "--no-setup", "--workers", str(workers)]
+        server = Process([*args, "--port", str(port)], port, env)
+        got: dict[str, list[float]] = {"": [], view: [], "cpu": [0.0], f"{view}-cpu": [0.0]}
+        try:
+            game = set_up_game(port)
+            per_round = max(1, events // (2 * rounds))
+            for _ in range(rounds):
+                for asked in ("", view):
+                    cpu = group_cpu(server.proc.pid)
+                    one = asyncio.run(measure(port, game, clients, per_round, interval, asked))
+                    got[f"{asked}-cpu" if asked else "cpu"][0] += group_cpu(server.proc.pid) - cpu
+                    got[asked] += one["latencies"]
+                    game["last"] = one["last"]  # the next streams start after these markers
+                    game["targets"] = game["targets"][per_round:] + game["targets"][:per_round]
+        finally:
+            server.stop()
+        return got
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int)
@@ -241,7 +293,24 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=20, help="markers posted")
     parser.add_argument("--interval", type=float, default=0.25, help="seconds between markers")
     parser.add_argument("--view", choices=("", "map", "board", "mixed"), default="", help="what frames carry")
+    parser.add_argument("--compare", action="store_true", help="the view against the bare event, in turns")
+    parser.add_argument("--rounds", type=int, default=3, help="turns of each with --compare")
     args = parser.parse_args()
+    if args.compare:
+        clients = args.clients or 50
+        print(f"firestep live fan-out from {ROOT}; {load_line()}")
+        got = compare(
+            clients, args.workers, args.database, args.events, args.interval, args.view, args.rounds
+        )
+        bare, framed = percentile(got[""], 99), percentile(got[args.view], 99)
+        print(
+            f"{clients:>4} clients, {args.workers} worker(s) on {args.database}, {args.rounds} rounds: bare "
+            f"p50 {percentile(got[''], 50):.1f} p99 {bare:.1f} ms; view {args.view} p50 "
+            f"{percentile(got[args.view], 50):.1f} p99 {framed:.1f} ms; p99 ratio {framed / bare:.2f} "
+            f"(target 1.5); the server's CPU over the bare rounds {got['cpu'][0]:.2f} s, over the view's "
+            f"{got[args.view + '-cpu'][0]:.2f} s (streams opened and closed included)"
+        )
+        return
     scenarios = [(args.clients, args.workers, args.database, None)] if args.clients else SCENARIOS
     print(f"firestep live fan-out from {ROOT}; {load_line()}")
     print(

@@ -65,11 +65,19 @@ FeedRead = Callable[[int, int, int], tuple[list[FeedItem], frozenset[int]]]
 class Shared:
     """What the renderings of the same events share whatever their render key (the board as it now is):
     made once, by the first rendering thread that needs it, the others wait for it (one value may be made of
-    another: the lock is re-entrant)."""
+    another: the lock is re-entrant). `kept`: what the feed keeps between wake-ups (a view's structure, brought
+    up to date by each wake-up's events rather than read anew: `Feed.kept`); a Shared of its own otherwise."""
 
-    def __init__(self) -> None:
+    def __init__(self, kept: Shared | None = None) -> None:
         self._lock = threading.RLock()
         self._values: dict[Any, Any] = {}
+        self._kept = kept
+
+    @property
+    def kept(self) -> Shared:
+        if self._kept is None:
+            self._kept = Shared()
+        return self._kept
 
     def get(self, key: Any, make: Callable[[], Any]) -> Any:
         with self._lock:
@@ -97,7 +105,8 @@ class Feed:
         self.active: frozenset[int] = frozenset()
         self.reads = 0
         self.renders = 0
-        self.shared = Shared()  # for the renderings after the latest read
+        self.kept = Shared()  # kept for the feed's life: each view's structure (the board's units)
+        self.shared = Shared(self.kept)  # for the renderings after the latest read
         self._lock = asyncio.Lock()
         self._render_locks: dict[Any, asyncio.Lock] = {}
 
@@ -116,7 +125,7 @@ class Feed:
                     self.base = self.high = start
                 self.items.extend(got)
                 if got:
-                    self.shared = Shared()
+                    self.shared = Shared(self.kept)
                     self.high = start = got[-1].id
                 self.active = active
                 if len(got) < TAIL:
@@ -404,6 +413,8 @@ class Viewing:
     key, render: the render key of this viewer (the same for every viewer who may read the same) and how an
       event is rendered for it.
     token_id: the device, checked against the feed's active devices after every wake-up.
+    warm(kept): as the stream opens, readies what its view keeps in the feed (`Feed.kept`), so that the first
+      event is not the one to read it.
     """
 
     read: FeedRead
@@ -412,6 +423,7 @@ class Viewing:
     key: Any
     render: Render
     token_id: int | None
+    warm: Callable[[Shared], None] | None = None
 
 
 async def stream(
@@ -424,6 +436,8 @@ async def stream(
     """Yield SSE frames: everything after `last_id`, then each new event as it is published."""
     with broker.subscribe(game_id, viewing.read) as sub:  # subscribe before reading: nothing falls between
         yield "retry: 1000\n\n"
+        if viewing.warm is not None:
+            await asyncio.to_thread(viewing.warm, sub.feed.kept)
         while True:
             # Every row the feed has already read was committed before this backlog read starts (a game's
             # writes are serialised by its row lock), so the backlog covers them: skip past them after it.
@@ -490,6 +504,9 @@ def touches_game(event: Mapping[str, Any]) -> bool:
 # referee board's by app.pages.referee; routes never import pages), asked for by name on the stream.
 ViewParts = Callable[[Session, Any, Any, list[dict[str, Any]], Shared], list[dict[str, Any]]]
 VIEWS: dict[str, ViewParts] = {}
+# warm(session, game, kept): what a view keeps in a feed, read as a stream opens (`Viewing.warm`).
+ViewWarm = Callable[[Session, Any, Shared], None]
+WARMS: dict[str, ViewWarm] = {}
 # A frame longer than this carries the event alone and says `refetch`: the page reads what changed instead
 # (one event stays under 10 KB on the wire for every device).
 FRAME_BYTES = 8_000
@@ -499,5 +516,13 @@ def view(name: str) -> Callable[[ViewParts], ViewParts]:
     def register(parts: ViewParts) -> ViewParts:
         VIEWS[name] = parts
         return parts
+
+    return register
+
+
+def view_warm(name: str) -> Callable[[ViewWarm], ViewWarm]:
+    def register(warm: ViewWarm) -> ViewWarm:
+        WARMS[name] = warm
+        return warm
 
     return register

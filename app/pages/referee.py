@@ -5,6 +5,7 @@ so nothing is fetched per event; `/referee/changes?after=` answers the same piec
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -94,15 +95,7 @@ def build_board(units: list[UnitRow], rules: GameRules, detail: Iterable[int] | 
         rows = [Row(None, None, own)] if own else []
         rows += [Row(None, c, children[c.id]) for c in kids if stands_only(c)]
         if rows:
-            block = Block(u, rows)
-            total, lost = rules.losses(u, units) if wanted is None or u.id in wanted else (0, 0)
-            if total:
-                block.losses = {
-                    "lost": lost,
-                    "total": total,
-                    "half": -(-total // 2),
-                    "three_quarters": -(-3 * total // 4),
-                }
+            block = Block(u, rows, _losses(u, units, rules) if wanted is None or u.id in wanted else None)
             blocks.setdefault(u.side, []).append(block)
             block_of[u.id or 0] = u.id or 0
             for row in rows:
@@ -132,6 +125,14 @@ def build_board(units: list[UnitRow], rules: GameRules, detail: Iterable[int] | 
                 for s in row.stands:
                     labels[s.id or 0] = _inside(names[s.id or 0], row_name, block_name)
     return Board(units, names, full_names(units, wanted), blocks, block_of, labels)
+
+
+def _losses(u: UnitRow, units: list[UnitRow], rules: GameRules) -> dict[str, int] | None:
+    """A block head's losses as its rule set counts them (None: it counts none)."""
+    total, lost = rules.losses(u, units)
+    if not total:
+        return None
+    return {"lost": lost, "total": total, "half": -(-total // 2), "three_quarters": -(-3 * total // 4)}
 
 
 def _inside(name: str, *containers: str) -> str:
@@ -207,17 +208,98 @@ def _needs_turn_panel(events: Sequence[dict[str, Any]], rules: GameRules) -> boo
     return False
 
 
+# Changes to these reshape the board for other units too (names, the force tree): the whole board is read.
+TREE_FIELDS = frozenset({"name", "parent_id", "level", "kind", "side", "ref", "is_command"})
+EVERY_ROLE = ["referee", *auth.SIDES]
+
+
+def _reshapes(event: dict[str, Any]) -> bool:
+    """Whether an event (as the referee reads it) may change more of the board than the units it names: new
+    units, the game itself (a turn may change stands it does not name), a name or a place in the tree."""
+    kind = event["payload"].get("kind") if event["kind"] == "undo" else event["kind"]
+    if kind in STRUCTURE_KINDS or event["kind"] in STRUCTURE_KINDS or live.touches_game(event):
+        return True
+    changes = event["payload"].get("changes") or []
+    return any(isinstance(c, dict) and c.get("field") in TREE_FIELDS for c in changes)
+
+
+class _Skeleton:
+    """The board's shape as of a full read: its blocks, names and labels (which change only with the force
+    tree or a name: a full read again), and the full names asked for so far. Its rows' state is as old as
+    the read: the pieces take each unit's current row."""
+
+    def __init__(self, rows: list[UnitRow], rules: GameRules) -> None:
+        self.board = build_board(rows, rules, ())
+        self.shown = {
+            s.id for bs in self.board.blocks.values() for b in bs for row in b.rows for s in row.stands
+        }
+        self.full: dict[int, str] = {}
+
+    def full_of(self, ids: set[int]) -> dict[int, str]:
+        missing = ids - self.full.keys()
+        if missing:
+            self.full.update(full_names(self.board.units, missing))
+        return self.full
+
+
+class _Kept:
+    """A feed's board between events (`live.Feed.kept`): every unit's row as of event `upto`, and the board's
+    shape. An event that only changes the stands it names re-reads those rows alone; one that may reshape the
+    board, all of them (the board re-read every unit and rebuilt itself on every event, issue 35)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.rows: list[UnitRow] = []
+        self.index: dict[int, int] = {}
+        self.skeleton: _Skeleton | None = None
+        self.upto = -1  # nothing read yet
+        self.full_reads = 0
+
+    def units(self, session: Session, game: Game) -> tuple[list[UnitRow], _Skeleton]:
+        with self.lock:
+            self._sync(session, game.id or 0)
+            if self.skeleton is None:
+                self.skeleton = _Skeleton(self.rows, markers.rules_of(game))
+            return list(self.rows), self.skeleton
+
+    def _read_all(self, session: Session, game_id: int) -> None:
+        self.upto = events_service.newest_event_id(session, game_id)  # first: the rows are as new or newer
+        self.rows = board_units(session, game_id)
+        self.index = {u.id: i for i, u in enumerate(self.rows)}
+        self.skeleton = None
+        self.full_reads += 1
+
+    def _sync(self, session: Session, game_id: int) -> None:
+        if self.upto < 0:
+            self._read_all(session, game_id)
+            return
+        new = events_service.list_events(session, game_id, EVERY_ROLE, self.upto, CHANGES_LIMIT + 1)
+        if not new:
+            return
+        seen = [events_service.event_dict(e, EVERY_ROLE) for e in new]
+        touched = set().union(*(live.touched_units(e) for e in seen))
+        if len(new) > CHANGES_LIMIT or any(_reshapes(e) for e in seen) or not touched <= self.index.keys():
+            self._read_all(session, game_id)
+            return
+        for row in board_units(session, game_id, touched):
+            self.rows[self.index[row.id]] = row
+        self.upto = seen[-1]["id"]
+
+
 class _Now:
     """The board as it now is, read once for every viewer of the events rendered together (`shared`: the live
-    frames' render keys share it)."""
+    frames' render keys share it; its `kept` the feed's board between events)."""
 
     def __init__(self, session: Session, game: Game, shared: live.Shared | None = None) -> None:
         self.session = session
         self.game = game
         self.shared = shared or live.Shared()
 
-    def units(self) -> list[UnitRow]:
-        got: list[UnitRow] = self.shared.get("units", lambda: board_units(self.session, self.game.id or 0))
+    def units(self) -> tuple[list[UnitRow], _Skeleton]:
+        kept: _Kept = self.shared.kept.get("board", _Kept)
+        got: tuple[list[UnitRow], _Skeleton] = self.shared.get(
+            "units", lambda: kept.units(self.session, self.game)
+        )
         return got
 
     def pieces(self, touched: set[int], losses: set[int], with_turn: bool) -> dict[str, Any]:
@@ -227,23 +309,38 @@ class _Now:
         return got
 
     def _pieces(self, touched: set[int], losses: set[int], with_turn: bool) -> dict[str, Any]:
-        # Events that touch no unit (the turn, templates, fire plans) need no stand at all.
-        units = self.units() if touched else []
+        rules = markers.rules_of(self.game)
+        game_now = self.shared.get(("game", with_turn), lambda: _game_now(self.session, self.game, with_turn))
+        if not touched:  # events that touch no unit (the turn, templates, fire plans) need no stand at all
+            board = build_board([], rules, ())
+            return {
+                **game_now,
+                "board": board,
+                "record": _record(board, self.game),
+                "stands": [],
+                "heads": [],
+                "with_turn": with_turn,
+            }
+        units, shape = self.units()
         by_id: dict[int | None, UnitRow] = {u.id: u for u in units}
-        detail = set(touched)
+        detail = {i for i in touched if i in by_id}
         for uid in losses:
             if uid in by_id:
-                detail |= {a.id or 0 for a in units_service.ancestors(by_id[uid], by_id)}
-        board = build_board(units, markers.rules_of(self.game), detail)
-        shown = {s.id for bs in board.blocks.values() for b in bs for row in b.rows for s in row.stands}
-        heads = {b.unit.id: b for uid in losses if (b := board.block(uid)) is not None}
-        heads |= {b.unit.id: b for bs in board.blocks.values() for b in bs if b.unit.id in losses}
-        game_now = self.shared.get(("game", with_turn), lambda: _game_now(self.session, self.game, with_turn))
+                detail |= {uid, *(a.id or 0 for a in units_service.ancestors(by_id[uid], by_id))}
+        # The shape's names and labels, each unit's current row: a block head's losses counted anew.
+        board = Board(
+            units, shape.board.names, shape.full_of(detail), {}, shape.board.block_of, shape.board.labels
+        )
+        heads = {
+            bid: Block(by_id[bid], [], _losses(by_id[bid], units, rules))
+            for uid in sorted(losses)
+            if (bid := shape.board.block_of.get(uid)) is not None and bid in by_id
+        }
         return {
             **game_now,
             "board": board,
             "record": _record(board, self.game),
-            "stands": [u for u in board.units if u.id in touched and u.id in shown],
+            "stands": [by_id[i] for i in sorted(touched) if i in shape.shown and i in by_id],
             "heads": list(heads.values()),
             "with_turn": with_turn,
         }
@@ -303,6 +400,13 @@ def referee_changes(
     return game_page(
         request, session, settings, game_id, "_referee_changes.html", "_referee_changes.html", build
     )
+
+
+@live.view_warm("board")
+def board_warm(session: Session, game: Game, kept: live.Shared) -> None:
+    """As a board's stream opens: the feed's board read (once per feed) and the frames' template compiled."""
+    kept.get("board", _Kept).units(session, game)
+    templates.get_template("_referee_changes.html")
 
 
 @live.view("board")

@@ -155,6 +155,13 @@ async def stream(
             frames = render(check, events, live.Shared())
             return [(e.id or 0, e.kind, data) for e, data in zip(events, frames, strict=True)]
 
+    def warm(kept: live.Shared) -> None:
+        if view in live.WARMS:
+            with Session(engine) as session:
+                game = session.get(Game, game_id)
+                if game is not None:
+                    live.WARMS[view](session, game, kept)
+
     return StreamingResponse(
         live.stream(
             request.app.state.broker,
@@ -167,6 +174,7 @@ async def stream(
                 key=(tuple(roles), view),  # rendered once per kind of viewer, whichever stream asks first
                 render=functools.partial(render, None),
                 token_id=viewer.token_id,
+                warm=warm if view is not None else None,
             ),
             request.is_disconnected,
         ),

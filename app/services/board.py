@@ -3,6 +3,7 @@ stand tile shows, as plain rows (one query, no ORM objects: the board reads ever
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,9 +51,10 @@ COLUMNS = [
 ]
 
 
-def board_units(session: Session, game_id: int) -> list[UnitRow]:
-    """The game's units in id order (parents before children, as they were created)."""
-    rows = session.connection().execute(
-        select(*COLUMNS).where(col(Unit.game_id) == game_id).order_by(col(Unit.id))
-    )
+def board_units(session: Session, game_id: int, only: Iterable[int] | None = None) -> list[UnitRow]:
+    """The game's units in id order (parents before children, as they were created); `only` these."""
+    query = select(*COLUMNS).where(col(Unit.game_id) == game_id)
+    if only is not None:
+        query = query.where(col(Unit.id).in_(list(only)))
+    rows = session.connection().execute(query.order_by(col(Unit.id)))
     return [UnitRow(**row) for row in rows.mappings()]
