@@ -55,3 +55,19 @@ def test_files_and_images_named_in_readme_exist() -> None:
         ".ci/run",
     ):
         assert (ROOT / rel).exists(), rel
+
+
+def test_the_first_screen_installs_and_serves_on_windows_macos_and_linux() -> None:
+    """A club laptop's two commands per system in the README's first 40 lines, naming the wheel the build
+    makes (tests/app/test_install.py builds and serves it)."""
+    import tomllib
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    first = "\n".join(README.splitlines()[:40])
+    for system in ("Windows", "macOS", "Linux"):
+        start = first.index(f"\n{system} (")
+        block = first[first.index("```", start) : first.index("```", first.index("```", start) + 3)]
+        commands = [line for line in block.splitlines()[1:] if line.strip()]
+        assert len(commands) == 2, (system, commands)
+        assert "pipx install" in commands[0] and f"firestep-{version}-py3-none-any.whl" in commands[0], system
+        assert commands[1].startswith("firestep serve"), system
