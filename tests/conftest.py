@@ -1,12 +1,19 @@
 """Shared fixtures: fresh databases on every backend, a migrated app, and the CI rule that nothing the
 suite needs may silently skip there.
 
-A new test keeps `make test` (2 workers on 2 cores) quick by taking the cheapest fixture that serves it:
+The suite has four tiers (TIERS below: rules, service, api, browser); a fact is proved once, at the lowest
+tier that can prove it, and `make test` fails when the browser tier takes over 35% of the test time.
+A new test keeps `make test` (2 workers on 2 cores, under 10 minutes) quick by taking the cheapest fixture that
+serves it:
 - `sqlite_client`: the app on a copy of the worker's migrated SQLite template (a file copy, no migration);
-  `client` / `migrated_url` only when storage matters, since they run the test on both backends (a PostgreSQL
-  clone of the worker's template each); `database_url` (empty, unmigrated) only for migration tests.
-- In the browser tests (tests/frontend/conftest.py) one Chromium and one server per backend are shared by a
-  worker's tests; a test opens contexts with `new_page` (or `new_page_any_backend` when storage matters).
+  `client` / `migrated_url` / `database_url` (empty, unmigrated, for migration tests) take the `backend`
+  fixture: SQLite, and a PostgreSQL clone of the worker's template as well where the test is marked
+  `@pytest.mark.storage` (its subject is storage: migrations, locking, concurrency, what a backend stores).
+- In the browser tests (tests/frontend/conftest.py) one Chromium per worker and one server and database per
+  module; a test opens contexts with `new_page` (or `new_page_any_backend`, which follows `backend`). State is
+  seeded through the API; a flow runs once at its reference size, the other sizes check its layout.
+- The order is shuffled (pytest-randomly; `-p no:randomly` keeps the written order, `--randomly-seed=N`
+  replays a run): no test may depend on another having run.
 - Wait for an event (a queue, a threading.Event, a response), never a fixed sleep or a timeout expiring.
 - Mark a test that takes over ~10 s on CI `@pytest.mark.long`: it is scheduled first, so that it does not
   hold one core at the end while the other idles.
