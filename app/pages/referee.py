@@ -26,7 +26,6 @@ from app.pages.templates import templates
 from app.services import events as events_service
 from app.services import markers, turns
 from app.services import templates as table_templates
-from app.services import units as units_service
 from app.services.board import UnitRow, board_units
 from app.services.unit_names import display_names, full_names
 from rules.core.game import GameRules
@@ -225,21 +224,15 @@ def _reshapes(event: dict[str, Any]) -> bool:
 
 class _Skeleton:
     """The board's shape as of a full read: its blocks, names and labels (which change only with the force
-    tree or a name: a full read again), and the full names asked for so far. Its rows' state is as old as
-    the read: the pieces take each unit's current row."""
+    tree or a name: a full read again), and every unit's full name. Its rows' state is as old as the read: the
+    pieces take each unit's current row."""
 
     def __init__(self, rows: list[UnitRow], rules: GameRules) -> None:
         self.board = build_board(rows, rules, ())
         self.shown = {
             s.id for bs in self.board.blocks.values() for b in bs for row in b.rows for s in row.stands
         }
-        self.full: dict[int, str] = {}
-
-    def full_of(self, ids: set[int]) -> dict[int, str]:
-        missing = ids - self.full.keys()
-        if missing:
-            self.full.update(full_names(self.board.units, missing))
-        return self.full
+        self.full = full_names(rows)  # every unit's, once: an event's pieces then name theirs for free
 
 
 class _Kept:
@@ -323,14 +316,8 @@ class _Now:
             }
         units, shape = self.units()
         by_id: dict[int | None, UnitRow] = {u.id: u for u in units}
-        detail = {i for i in touched if i in by_id}
-        for uid in losses:
-            if uid in by_id:
-                detail |= {uid, *(a.id or 0 for a in units_service.ancestors(by_id[uid], by_id))}
         # The shape's names and labels, each unit's current row: a block head's losses counted anew.
-        board = Board(
-            units, shape.board.names, shape.full_of(detail), {}, shape.board.block_of, shape.board.labels
-        )
+        board = Board(units, shape.board.names, shape.full, {}, shape.board.block_of, shape.board.labels)
         heads = {
             bid: Block(by_id[bid], [], _losses(by_id[bid], units, rules))
             for uid in sorted(losses)
