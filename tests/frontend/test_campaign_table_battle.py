@@ -50,8 +50,8 @@ def to_resolve(page: Any) -> None:
     expect(board).to_have_attribute("data-phase", "resolve")
 
 
-def test_a_campaign_battle_fought_on_the_table(new_page_any_backend: Any) -> None:
-    new_page = new_page_any_backend
+def test_a_campaign_battle_fought_on_the_table(new_page: Any) -> None:
+    # SQLite only (issue 33): what the campaign and its game store is the API tests' subject on both backends.
     organiser = new_page(TABLET_LANDSCAPE)
     campaign_id, codes = start_campaign(organiser)
     organiser.goto(f"/campaigns/{campaign_id}")
