@@ -15,18 +15,19 @@ from tests.frontend.conftest import (
     small_targets,
     unlabelled_controls,
 )
-from tests.frontend.games import create_mons_game, csrf_header, join
+from tests.frontend.games import bearer, join_by_api, seed_game
 
 pytestmark = pytest.mark.browser
 
 
 def test_author_lock_and_the_opponent_is_refused(new_page: Any) -> None:
     referee = new_page(TABLET_LANDSCAPE)
-    game_id, codes = create_mons_game(referee)
+    game_id, created = seed_game(referee)
+    codes = created["join_codes"]
 
     attacker = new_page(TABLET_LANDSCAPE)
-    join(attacker, codes["attacker"])
-    assert attacker.url.endswith(f"/games/{game_id}/fire-plan")
+    join_by_api(attacker, codes["attacker"])  # the join form's landing on the fire plan: test_join_confirm
+    attacker.goto(f"/games/{game_id}/fire-plan")
     # An aiming point by tapping the small table, then a gas attack by typed grid reference.
     attacker.get_by_label("Battery or mortar").select_option(index=0)
     svg = attacker.locator("svg[data-grid-pick]")
@@ -57,7 +58,8 @@ def test_author_lock_and_the_opponent_is_refused(new_page: Any) -> None:
     expect(attacker.get_by_role("button", name="Add to plan")).to_have_count(0)
 
     defender = new_page(TABLET_PORTRAIT)
-    join(defender, codes["defender"])
+    join_by_api(defender, codes["defender"])
+    defender.goto(f"/games/{game_id}/fire-plan")
     # The defender sees the attacker's commitment at once, but never the plan itself.
     expect(defender.locator("[data-commitment='attacker']")).to_have_text(published)
     response = defender.goto(f"/games/{game_id}/fire-plan?side=attacker")
@@ -73,7 +75,7 @@ def test_author_lock_and_the_opponent_is_refused(new_page: Any) -> None:
 
 def test_invalid_item_is_a_message_not_json(new_page: Any) -> None:
     page = new_page(TABLET_LANDSCAPE)
-    game_id, _ = create_mons_game(page)
+    game_id, _ = seed_game(page)
     page.goto(f"/games/{game_id}/fire-plan")
     page.get_by_role("button", name="Add to plan").click()  # an aiming point with no grid reference
     errors = page.locator(".errors")
@@ -87,9 +89,10 @@ DESKTOP = {"width": 1920, "height": 1080}
 
 def test_the_real_table_the_rehearsal_and_the_verify_view(new_page: Any) -> None:
     referee = new_page(TABLET_LANDSCAPE)
-    game_id, codes = create_mons_game(referee)
+    game_id, created = seed_game(referee)
+    codes = created["join_codes"]
     defender = new_page(TABLET_LANDSCAPE)
-    join(defender, codes["defender"])
+    join_by_api(defender, codes["defender"])
     defender.goto(f"/games/{game_id}/fire-plan")
     pick = defender.locator("svg[data-grid-pick]")
     # The table under the grid: the side's own stands, the enemy's (public), terrain and both deployment zones.
@@ -139,7 +142,7 @@ def test_the_real_table_the_rehearsal_and_the_verify_view(new_page: Any) -> None
 
     # The attacker sees none of it: no marks, no rehearsal of the British plan, the page refused.
     attacker = new_page(TABLET_PORTRAIT)
-    join(attacker, codes["attacker"])
+    join_by_api(attacker, codes["attacker"])
     attacker.goto(f"/games/{game_id}/fire-plan")
     expect(attacker.locator(".fp-mark")).to_have_count(0)
     expect(attacker.locator("[data-heat]")).to_have_count(0)
@@ -163,7 +166,7 @@ def test_the_real_table_the_rehearsal_and_the_verify_view(new_page: Any) -> None
     # After the game the attacker can check the British plan too.
     version = referee.request.get(f"/api/v1/games/{game_id}/turn").json()["version"]
     finished = referee.request.post(
-        f"/api/v1/games/{game_id}/finish", data={"version": version}, headers=csrf_header(referee)
+        f"/api/v1/games/{game_id}/finish", data={"version": version}, headers=bearer(created["referee_token"])
     )
     assert finished.status == 200, finished.text()
     attacker.goto(f"/games/{game_id}/fire-plan?side=defender")
