@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import create_mons_game, join
+from tests.frontend.games import bearer, join, join_by_api, seed_game
 from tests.frontend.test_map import open_map, start_game
 from tests.frontend.test_referee import first_live_stand
 from tests.frontend.test_referee_live import open_board
@@ -52,7 +52,8 @@ def test_start_page_and_print_view(new_page: Any) -> None:
 
 def test_join_confirm_fire_plan_referee_and_map(new_page: Any) -> None:
     referee = new_page()
-    game_id, codes = create_mons_game(referee)
+    game_id, created = seed_game(referee)
+    codes = created["join_codes"]
     found = []
 
     # The join form's confirm step: a device that plays the attacker enters the defender's code.
@@ -62,21 +63,28 @@ def test_join_confirm_fire_plan_referee_and_map(new_page: Any) -> None:
     expect(player.locator("[data-seat-confirm]")).to_have_count(1)
     found += violations_at_every_size(player, "join confirm")
 
-    # The defender's fire plan with two batteries planned and the rehearsal shown.
+    # The defender's fire plan with two batteries planned (through the API) and the rehearsal shown.
     defender = new_page()
-    join(defender, codes["defender"])
+    token = join_by_api(defender, codes["defender"])
     defender.goto(f"/games/{game_id}/fire-plan")
-    for n, along in ((1, "60"), (2, "100")):
-        defender.get_by_label("Battery or mortar").select_option(index=n - 1)
-        defender.get_by_label("Along (cm)").fill(along)
-        defender.get_by_label("Up (cm)").fill("168")
-        defender.get_by_role("button", name="Add to plan").click()
-        expect(defender.locator("[data-plan-item]")).to_have_count(n)
+    batteries = defender.get_by_label("Battery or mortar").locator("option").all_inner_texts()[:2]
+    for battery, along in zip(batteries, (60, 100), strict=True):
+        added = defender.request.post(
+            f"/api/v1/games/{game_id}/fireplans/defender/items",
+            data={
+                "arrival_turn": 1,
+                "item": {"kind": "aiming-point", "grid": [along, 168], "battery": battery},
+            },
+            headers=bearer(token),
+        )
+        assert added.status == 201, added.text()
+    defender.reload()
+    expect(defender.locator("[data-plan-item]")).to_have_count(2)
     expect(defender.locator("[data-heat]")).to_be_visible()
     found += violations_at_every_size(defender, "fire plan")
 
     # The game in play: the referee's board and the table map.
-    start_game(referee, game_id)
+    start_game(referee, game_id, created["referee_token"])
     open_board(referee, game_id)
     expect(referee.locator(".turn-step")).to_contain_text("Support orders")
     # A stand with a marker, so its chip and "−S" button are checked too.

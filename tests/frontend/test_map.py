@@ -17,7 +17,7 @@ from tests.frontend.conftest import (
     screenshot,
     small_targets,
 )
-from tests.frontend.games import create_game_by_hand, create_mons_game, csrf_header
+from tests.frontend.games import bearer, create_game_by_hand, create_mons_game, csrf_header
 
 pytestmark = pytest.mark.browser
 
@@ -80,10 +80,12 @@ def unit_of(page: Any, game_id: int, unit_id: int) -> dict[str, Any]:
     return dict(got.json())
 
 
-def start_game(page: Any, game_id: int) -> None:
+def start_game(page: Any, game_id: int, token: str | None = None) -> None:
+    """Start the game as the page's referee (by its cookie, or by `token` when the page has opened nothing yet)."""
     version = page.request.get(f"/api/v1/games/{game_id}").json()["version"]
+    headers = bearer(token) if token else csrf_header(page)
     started = page.request.post(
-        f"/api/v1/games/{game_id}/turn/advance", data={"version": version}, headers=csrf_header(page)
+        f"/api/v1/games/{game_id}/turn/advance", data={"version": version}, headers=headers
     )
     assert started.status == 200, started.text()
 
