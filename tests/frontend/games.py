@@ -77,4 +77,3 @@ def join_by_api(page: Any, code: str) -> str:
     token: str = joined.json()["token"]
     sign_in(page, token)
     return token
-
