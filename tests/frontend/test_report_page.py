@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from app.services.ledger import odds_words
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import TABLET_LANDSCAPE, assert_no_horizontal_scroll, screenshot
-from tests.frontend.games import create_mons_game, csrf_header
+from tests.frontend.games import bearer, seed_game
 from tests.frontend.test_map import start_game
 
 pytestmark = pytest.mark.browser
@@ -22,33 +22,38 @@ DE_BN1 = "mons-1914/de/infantry-regiment-1/infantry-battalion-1"
 BN1 = "mons-1914/gb/infantry-brigade-1/infantry-battalion-1"
 
 
-def _post(page: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    r = page.request.post(path, data=body, headers=csrf_header(page))
+def _post(page: Any, path: str, body: dict[str, Any], token: str) -> dict[str, Any]:
+    r = page.request.post(path, data=body, headers=bearer(token))
     assert r.status == 200, r.text()
     return dict(r.json())
 
 
 def test_report_page_shows_the_ledger_at_the_odds_rolled(new_page: Any) -> None:
     referee = new_page(TABLET_LANDSCAPE)
-    game_id, _ = create_mons_game(referee)
+    game_id, created = seed_game(referee)
+    token = created["referee_token"]
     api = f"/api/v1/games/{game_id}"
-    start_game(referee, game_id)
+    start_game(referee, game_id, token)
     units = {u["ref"]: u for u in referee.request.get(f"{api}/units").json()}
     mg = units[f"{DE_BN1}/mmg-company-1/mmg-1"]
     target = next(u for r, u in units.items() if r.startswith(f"{BN1}/rifle-company-3/"))
-    _post(referee, f"{api}/units/{mg['id']}/move", {"x": 10, "y": 118, "override": True})
+    _post(referee, f"{api}/units/{mg['id']}/move", {"x": 10, "y": 118, "override": True}, token)
     answers = [
         _post(
             referee,
             f"{api}/resolve/order-roll",
             {"unit_id": units[f"{DE_BN1}/rifle-company-1"]["id"], "dice": [6]},
+            token,
         ),
         _post(
-            referee, f"{api}/resolve/shooting", {"unit_id": mg["id"], "target_id": target["id"], "dice": [6]}
+            referee,
+            f"{api}/resolve/shooting",
+            {"unit_id": mg["id"], "target_id": target["id"], "dice": [6]},
+            token,
         ),
     ]
     version = referee.request.get(api).json()["version"]
-    _post(referee, f"{api}/finish", {"version": version})
+    _post(referee, f"{api}/finish", {"version": version}, token)
 
     referee.goto(f"/games/{game_id}/referee")
     # The finished game's turn panel offers the report; the game's menu does on every page.
