@@ -353,14 +353,6 @@ def test_the_editor_at_four_sizes_with_axe(new_page: Any) -> None:
             screenshot(page, f"scenario-editor-{name}")
 
 
-def test_start_page_links_to_the_editor(new_page: Any) -> None:
-    page = new_page(TABLET_LANDSCAPE)
-    page.goto("/")
-    page.get_by_role("link", name="Build your own scenario").tap()
-    page.wait_for_url("**/scenarios/new")
-    expect(page.locator("[data-scn-canvas] .leaflet-pane")).not_to_have_count(0)
-
-
 def test_mons_opens_in_the_editor_and_saves_as_a_copy(new_page: Any) -> None:
     ed = open_editor(new_page, REFEREE_SCREEN, touch=False)
     page = ed.page

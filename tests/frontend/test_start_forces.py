@@ -1,5 +1,5 @@
-"""The start page: a game with forces from the organisation tables, by taps on a landscape tablet, and the way
-to the Firestorm campaigns."""
+"""The start page: a game with forces from the organisation tables, by taps on a landscape tablet (the way to
+the Firestorm campaigns is test_start_page_http's)."""
 
 from __future__ import annotations
 
@@ -64,13 +64,3 @@ def test_game_from_organisation_tables_by_taps(new_page: Any) -> None:
         expect(side.locator("li.stand")).to_have_count(len(build_force(table).stands()))
         expect(side.locator("li.stand .badge.dim")).to_have_count(0)
     screenshot(page, "referee-organisation-tables")
-
-
-def test_start_page_leads_to_the_campaigns(new_page: Any) -> None:
-    page = new_page(TABLET_LANDSCAPE)
-    page.goto("/")
-    page.get_by_role("link", name="Open the campaigns").tap()
-    page.wait_for_url("**/campaigns")
-    expect(
-        page.get_by_role("navigation", name="Main").get_by_role("link", name="Campaigns")
-    ).to_have_attribute("aria-current", "page")
