@@ -22,10 +22,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,7 +148,13 @@ async def post_markers(
 
 
 async def measure(
-    port: int, game: dict[str, Any], clients: int, events: int, interval: float, view: str = ""
+    port: int,
+    game: dict[str, Any],
+    clients: int,
+    events: int,
+    interval: float,
+    view: str = "",
+    cpu: Callable[[], float] = lambda: 0.0,
 ) -> dict[str, Any]:
     roles = ("referee", "attacker", "defender")
     devices = [Client() for _ in range(clients)]
@@ -167,6 +175,7 @@ async def measure(
     failed = [d.error for d in devices if d.error]
     await asyncio.sleep(0.5)
     answered: list[float] = []
+    cpu_before = cpu()
     sent = await post_markers(port, game, events, interval, answered)
     posted = {event_id for event_id, _ in sent}
     deadline = time.monotonic() + 10
@@ -174,6 +183,7 @@ async def measure(
         posted <= d.arrivals.keys() for d in devices if not d.error
     ):
         await asyncio.sleep(0.05)
+    cpu_spent = cpu() - cpu_before
     for task in tasks:
         task.cancel()
     with contextlib.suppress(Exception):
@@ -193,6 +203,7 @@ async def measure(
     )
     return {
         "latencies": latencies,
+        "cpu": cpu_spent,  # the server's, from the first marker to the last delivery
         "last": max(posted, default=game["last"]),
         "opened_s": opened_s,
         "failed": failed,
@@ -274,9 +285,9 @@ def compare(
             per_round = max(1, events // (2 * rounds))
             for _ in range(rounds):
                 for asked in ("", view):
-                    cpu = group_cpu(server.proc.pid)
-                    one = asyncio.run(measure(port, game, clients, per_round, interval, asked))
-                    got[f"{asked}-cpu" if asked else "cpu"][0] += group_cpu(server.proc.pid) - cpu
+                    probe = functools.partial(group_cpu, server.proc.pid)
+                    one = asyncio.run(measure(port, game, clients, per_round, interval, asked, probe))
+                    got[f"{asked}-cpu" if asked else "cpu"][0] += one["cpu"]
                     got[asked] += one["latencies"]
                     game["last"] = one["last"]  # the next streams start after these markers
                     game["targets"] = game["targets"][per_round:] + game["targets"][:per_round]
@@ -303,12 +314,13 @@ def main() -> None:
             clients, args.workers, args.database, args.events, args.interval, args.view, args.rounds
         )
         bare, framed = percentile(got[""], 99), percentile(got[args.view], 99)
+        half = max(1, args.events // (2 * args.rounds)) * args.rounds
         print(
             f"{clients:>4} clients, {args.workers} worker(s) on {args.database}, {args.rounds} rounds: bare "
             f"p50 {percentile(got[''], 50):.1f} p99 {bare:.1f} ms; view {args.view} p50 "
             f"{percentile(got[args.view], 50):.1f} p99 {framed:.1f} ms; p99 ratio {framed / bare:.2f} "
-            f"(target 1.5); the server's CPU over the bare rounds {got['cpu'][0]:.2f} s, over the view's "
-            f"{got[args.view + '-cpu'][0]:.2f} s (streams opened and closed included)"
+            f"(target 1.5); the server's CPU per event {got['cpu'][0] / half * 1000:.1f} ms bare, "
+            f"{got[args.view + '-cpu'][0] / half * 1000:.1f} ms with the view"
         )
         return
     scenarios = [(args.clients, args.workers, args.database, None)] if args.clients else SCENARIOS
