@@ -70,6 +70,19 @@ def _exit_on_term(signum: int, _frame: Any) -> None:
     raise _Terminated(128 + signum)
 
 
+def _start_worker() -> None:
+    """Spawn the rehearsal worker with Ctrl-C ignored from its first instruction (an ignored signal stays
+    ignored in the new program, and Python keeps it so): a Ctrl-C while it still imports the app would print
+    a traceback there. The worker ignores it again once started (Windows passes no such disposition on)."""
+    from app.services.rehearsal import start_worker
+
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        start_worker()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 @contextmanager
 def _stopping_cleanly() -> Iterator[None]:
     """The server's rehearsal worker ends with it on Ctrl-C and SIGTERM (a kill -9 ends it through the
@@ -223,9 +236,7 @@ def serve(
             _migrate("head")
             _demo()
         if count == 1 and not reload:  # this process serves: its rehearsal worker can start while it starts
-            from app.services.rehearsal import start_worker
-
-            start_worker()
+            _start_worker()
         # Migrated and seeded once, above; each worker then imports app.main:app on its own.
         uvicorn.run(
             "app.main:app",
@@ -271,9 +282,7 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
     if setup:
         _migrate("head")
         _demo()
-    from app.services.rehearsal import start_worker
-
-    start_worker()
+    _start_worker()
     lan = addresses.lan_addresses()
     where = (
         addresses.url_host(lan[0]) if lan and host not in ("127.0.0.1", "localhost", "::1") else "127.0.0.1"
