@@ -1,7 +1,9 @@
-"""Past one process: two real uvicorn servers on different ports against the same PostgreSQL database. A
-marker posted through one reaches a stream held on the other, in order, and a stream resumes with
-Last-Event-ID across a restart of either server. PostgreSQL only (SQLite is one server process); in CI the
-test fails rather than skips without it."""
+"""Past one process: two servers on different ports against the same PostgreSQL database, one a uvicorn
+process, the other `firestep serve --workers 2` (two worker processes behind one port). A marker posted
+through one reaches a stream held on the other, in order; a stream resumes with Last-Event-ID across a
+restart of either server; every stream on the two-worker server gets every marker, in order, whichever of its
+workers took the write. PostgreSQL only (SQLite is one server process); in CI the test fails rather than
+skips without it."""
 
 from __future__ import annotations
 
@@ -54,12 +56,19 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        self.launch()
+        self.wait_ready()
+
+    def launch(self) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, *self.command, "--port", str(self.port)],
             cwd=ROOT,
             env=self.env,
             start_new_session=True,  # its own process group: stopping it stops every worker it forked
         )
+
+    def wait_ready(self) -> None:
+        assert self.proc is not None
         deadline = time.monotonic() + 120  # a loaded 2-core machine is slow to import the app
         while True:
             assert self.proc.poll() is None, "uvicorn exited"
@@ -84,13 +93,20 @@ class Server:
             self.proc = None
 
 
+SERVE_TWO_WORKERS = ["-m", "app.cli", "serve", "--no-setup", "--workers", "2", "--host", "127.0.0.1"]
+
+
 @pytest.fixture
 def two_servers(postgresql_template: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+    """A uvicorn process and `firestep serve --workers 2`, over one PostgreSQL database, started together."""
     with _postgresql_database(_postgresql_base(), template=postgresql_template) as url:
-        servers = (Server(url, tmp_path), Server(url, tmp_path))
+        servers = (Server(url, tmp_path), Server(url, tmp_path, SERVE_TWO_WORKERS))
+        servers[1].env["FIRESTEP_GRACEFUL_SHUTDOWN_SECONDS"] = "1"
         try:
             for s in servers:
-                s.start()
+                s.launch()
+            for s in servers:
+                s.wait_ready()
             yield servers
         finally:
             for s in servers:
@@ -181,7 +197,22 @@ def test_a_marker_posted_through_one_process_reaches_a_stream_on_the_other(
         assert back_on_a.events.empty() and back_on_b.events.empty()
         _close(back_on_a, back_on_b)
 
+        # B is two workers behind one port: each connection lands on either, and every stream on B still
+        # gets every marker, in order, whichever worker took the write.
+        on_b_workers = [
+            Listener(f"{b.base}/api/v1/games/{g.id}/stream", {**g.referee, "Last-Event-ID": str(last)})
+            for _ in range(4)
+        ]
+        posted = []
+        for _ in range(6):
+            with httpx.Client(base_url=b.base, timeout=30) as fresh:  # a new connection each time
+                posted.append(_marker(fresh, g, target))
+        for listener in on_b_workers:
+            assert _ids(listener, 6) == posted
+        _close(*on_b_workers)
 
+
+@pytest.mark.storage  # each backend wakes the streams its own way (PostgreSQL: LISTEN/NOTIFY)
 def test_one_read_of_the_log_per_wake_up_serves_every_stream_of_the_process(live_url: str) -> None:
     """Eight devices on one game in one server: each marker costs that process about one read of the event
     table, not one per device (counted at the driver, on both backends)."""
@@ -215,39 +246,6 @@ def test_one_read_of_the_log_per_wake_up_serves_every_stream_of_the_process(live
     # The write itself may read the log (undo limits and the like); the streams add about one read a marker.
     streams_reads = [r for r in reads if "event.visibility IN" in r]
     assert len(streams_reads) <= 3 + 2, streams_reads
-
-
-@pytest.mark.long
-def test_serve_with_several_workers_delivers_every_event_to_every_stream(
-    postgresql_template: str, tmp_path: Path
-) -> None:
-    """`firestep serve --workers 2`: each connection lands on either worker, and every stream still gets
-    every marker, in order, whichever worker took the write."""
-    with _postgresql_database(_postgresql_base(), template=postgresql_template) as url:
-        server = Server(
-            url, tmp_path, ["-m", "app.cli", "serve", "--no-setup", "--workers", "2", "--host", "127.0.0.1"]
-        )
-        server.env["FIRESTEP_GRACEFUL_SHUTDOWN_SECONDS"] = "1"
-        try:
-            server.start()
-            with httpx.Client(base_url=server.base, timeout=30) as http:
-                g = new_game(http)
-                start_game(http, g)
-                targets = _targets(http, g)
-                backlog = len(http.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json())
-            stream = f"{server.base}/api/v1/games/{g.id}/stream"
-            devices = [Listener(stream, g.referee) for _ in range(4)]
-            for d in devices:
-                d.take(backlog)
-            posted = []
-            for _ in range(6):
-                with httpx.Client(base_url=server.base, timeout=30) as fresh:  # a new connection each time
-                    posted.append(_marker(fresh, g, targets))
-            for d in devices:
-                assert _ids(d, 6) == posted
-            _close(*devices)
-        finally:
-            server.stop()
 
 
 def test_serve_refuses_several_workers_on_sqlite(tmp_path: Path) -> None:
