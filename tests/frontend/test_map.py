@@ -191,7 +191,8 @@ def test_pinch_zooms_about_the_fingers_and_labels_appear(new_page: Any) -> None:
         page.wait_for_timeout(16)
     touch("touchEnd", 0)
     page.wait_for_function(f"() => window.firestepMap.leaflet.getZoom() > {zoom_before + 2}")
-    page.wait_for_timeout(400)  # the zoom animation settles
+    # The zoom animation that snaps the pinch ends (Leaflet marks the map pane while it runs).
+    page.wait_for_function("() => !document.querySelector('.leaflet-zoom-anim')")
     zoom_after = zoom(page)
     assert zoom_after - zoom_before == pytest.approx(math.log2(6), abs=0.35)
     # The table point that was between the fingers is still between them.
