@@ -50,7 +50,9 @@ def whole_reads(statements: list[str]) -> int:
     return sum(1 for s in statements if "FROM unit" in s and "IN (" not in s)
 
 
-def test_markers_reread_only_their_stands_and_a_new_name_the_whole_board(sqlite_client: TestClient) -> None:
+def test_markers_and_undo_reread_only_their_stands_and_a_new_name_the_whole_board(
+    sqlite_client: TestClient,
+) -> None:
     c, g = sqlite_client, new_game(sqlite_client)
     start_game(c, g)
     units = c.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
@@ -71,6 +73,10 @@ def test_markers_reread_only_their_stands_and_a_new_name_the_whole_board(sqlite_
         assert whole_reads(ran) == 0, ran
         assert framed == frames(c, g.id, r.json()["event_id"], None)[0]
         assert f'id="unit-{platoon["id"]}"' in framed
+    undone = c.post(f"/api/v1/games/{g.id}/events/{r.json()['event_id']}/undo", headers=g.attacker, json={})
+    assert undone.status_code == 200, undone.text
+    framed, ran = frames(c, g.id, undone.json()["id"], kept)
+    assert whole_reads(ran) == 0 and framed == frames(c, g.id, undone.json()["id"], None)[0]
     url = f"/api/v1/games/{g.id}/units/{platoons[0]['id']}"
     version = c.get(url, headers=g.referee).json()["version"]
     renamed = c.put(
