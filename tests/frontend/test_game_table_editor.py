@@ -1,15 +1,20 @@
 """A campaign battle's generated table edited in the scenario editor before the game starts (issue 27), in
 Chromium with the mouse at 1920x1080: the organiser opens the battle's game, follows "Edit the table", draws a
-wood and drags a stand, saves, and the game's API and map show both; the page passes axe-core at 1180x820."""
+wood and drags a stand, saves, and the game's API and map show both; the page passes axe-core at 1180x820.
+The campaign, its battle and the battle's game are made through the API (the taps that make them are
+test_campaign_page.py's and test_campaign_table_battle.py's)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 
+from tests.app.campaigns.conftest import new_campaign
+from tests.app.campaigns.test_table_battles import open_battle
+from tests.app.campaigns.test_table_battles import to_resolve as battle_to_resolve
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import (
     REFEREE_SCREEN,
@@ -18,9 +23,7 @@ from tests.frontend.conftest import (
     small_targets,
     unlabelled_controls,
 )
-from tests.frontend.games import csrf_header
-from tests.frontend.test_campaign_page import start_campaign
-from tests.frontend.test_campaign_table_battle import to_resolve
+from tests.frontend.games import csrf_header, sign_in
 from tests.frontend.test_scenario_editor import Editor, stands
 
 pytestmark = pytest.mark.browser
@@ -39,14 +42,17 @@ GRABBABLE = """() => {
 }"""
 
 
-def test_the_organiser_edits_a_campaign_battles_table_before_it_starts(new_page: Any) -> None:
+def test_the_organiser_edits_a_campaign_battles_table_before_it_starts(
+    new_page: Any, server_url: str
+) -> None:
     page = new_page(REFEREE_SCREEN)
-    campaign_id, _codes = start_campaign(page)
-    page.goto(f"/campaigns/{campaign_id}")
-    to_resolve(page)
-    page.get_by_role("button", name="Fight this battle on the table").click()
-    page.wait_for_url(re.compile(r"/games/\d+/created$"))
-    game_id = int(page.url.rstrip("/").split("/")[-2])
+    with httpx.Client(base_url=server_url, timeout=30) as http:
+        campaign = new_campaign(http, {"name": "Club campaign"})
+        battle_to_resolve(http, campaign)
+        opened = open_battle(http, campaign)
+    sign_in(page, opened["referee_token"])
+    game_id = int(opened["table_battle"]["game_id"])
+    page.goto(f"/games/{game_id}/created")
     api = f"/api/v1/games/{game_id}"
     before = page.request.get(f"{api}/state").json()
     units = {str(u["id"]): u for u in page.request.get(f"{api}/units").json()}
