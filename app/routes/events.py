@@ -197,7 +197,9 @@ def _with_view(
 ) -> list[str]:
     """Each event with its view's parts, or with `refetch` where they would make the frame too big (or the
     game is gone)."""
-    game = session.get(Game, game_id)
+    # One read of the game for every render key of a wake-up (each renders in its own thread and session: the
+    # row is only read, never written or refreshed there).
+    game = shared.get("game", lambda: session.get(Game, game_id))
     parts = live.VIEWS[view](session, game, viewer, events, shared) if game else [{} for _ in events]
     out = []
     for event, part in zip(events, parts, strict=True):
@@ -215,8 +217,11 @@ def _map_parts(
     read = units_service.reader(game, viewer)
     wanted = set().union(*(live.touched_units(e) for e in events))
     found: list[Unit] = []
-    if wanted:
-        found = list(session.exec(select(Unit).where(Unit.game_id == game.id, col(Unit.id).in_(wanted))))
+    if wanted:  # read once for every viewer of the wake-up: each reads them through its own Reader
+        found = shared.get(
+            ("map-units", frozenset(wanted)),
+            lambda: list(session.exec(select(Unit).where(Unit.game_id == game.id, col(Unit.id).in_(wanted)))),
+        )
     rows = {u.id: u for u in found}
     state = games.game_state(game)
     out: list[dict[str, Any]] = []
