@@ -63,6 +63,20 @@
   map.pm.setGlobalOptions({ allowSelfIntersection: false, snappable: false, continueDrawing: false });
   map.pm.setLang("en");
 
+  // Leaflet ignores a zoom asked for while one animates: the zoom buttons' taps add up to a target, and the
+  // map goes on to it when the animation ends, so a quick second tap is never lost.
+  let zoomTarget = null;
+  const zoomBy = (step) => {
+    const from = zoomTarget === null ? map.getZoom() : zoomTarget;
+    zoomTarget = Math.min(map.getMaxZoom(), Math.max(map.getMinZoom(), from + step));
+    map.setZoom(zoomTarget);
+  };
+  map.on("zoomend", () => {
+    const target = zoomTarget;
+    zoomTarget = null;
+    if (target !== null && Math.abs(map.getZoom() - target) > 1e-9) map.setZoom(target);
+  });
+
   const fitTable = () => {
     map.invalidateSize();
     map.fitBounds(tableBounds(), { padding: [12, 12], animate: false });
@@ -521,9 +535,9 @@
     }
     const zoom = event.target.closest("[data-scn-zoom]");
     if (zoom) {
-      if (zoom.dataset.scnZoom === "in") map.zoomIn(0.75);
-      else if (zoom.dataset.scnZoom === "out") map.zoomOut(0.75);
-      else fitTable();
+      if (zoom.dataset.scnZoom === "in") zoomBy(0.75);
+      else if (zoom.dataset.scnZoom === "out") zoomBy(-0.75);
+      else { zoomTarget = null; fitTable(); }
       return;
     }
     const draw = event.target.closest("[data-draw]");
