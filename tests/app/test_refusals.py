@@ -48,6 +48,10 @@ MESSAGE_ARG = {
 # sentence of at most 120 characters with a fixed sentence for its status (the `why` keeps the message).
 DYNAMIC = {
     ("app/services/rehearsal.py", "reason"): "re-raises a rehearsal's RulesError, walked where it is raised",
+    (
+        "app/core/worker.py",
+        "reason",
+    ): "re-raises a RulesError from the worker process, walked where it is raised",
     ("app/services/turns.py", "refused"): "a rule set's Refusal: test_rules_of_play_refusals walks them all",
     ("app/services/markers.py", "c.gone or f'unit {unit.id} has no {c.field} left'"): "a change's words "
     "(rules/flanders_fields/play/changes.py), else the f-string",
