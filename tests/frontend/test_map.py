@@ -17,7 +17,7 @@ from tests.frontend.conftest import (
     screenshot,
     small_targets,
 )
-from tests.frontend.games import bearer, create_game_by_hand, create_mons_game, csrf_header
+from tests.frontend.games import bearer, create_game_by_hand, create_mons_game, csrf_header, seed_game
 
 pytestmark = pytest.mark.browser
 
@@ -92,7 +92,7 @@ def start_game(page: Any, game_id: int, token: str | None = None) -> None:
 
 def test_tap_a_stand_for_its_card(new_page: Any) -> None:
     page = new_page(TABLET_PORTRAIT)
-    game_id, _ = create_mons_game(page)
+    game_id, _ = seed_game(page)
     open_map(page, game_id)
     # A platoon of the Mons defence: its base (3 x 1.5 cm) is drawn a few pixels wide at full-table zoom.
     units = page.request.get(f"/api/v1/games/{game_id}/units").json()
@@ -157,7 +157,7 @@ def test_tap_a_stand_for_its_card(new_page: Any) -> None:
 
 def test_pinch_zooms_about_the_fingers_and_labels_appear(new_page: Any) -> None:
     page = new_page(TABLET_LANDSCAPE)
-    game_id, _ = create_mons_game(page)
+    game_id, _ = seed_game(page)
     open_map(page, game_id)
     expect(page.locator(".stand-label")).to_have_count(0)
     box = page.locator("[data-map-canvas]").bounding_box()
@@ -313,7 +313,7 @@ def lists_naming(block: Any, name: str) -> list[str]:
 
 def test_measure_by_taps(new_page: Any) -> None:
     page = new_page(TABLET_PORTRAIT)
-    game_id, _ = create_mons_game(page)
+    game_id, _ = seed_game(page)
     open_map(page, game_id)
     page.get_by_role("button", name="Measure").click()
     # A 3-4-5 triangle: 30 cm across and 40 cm up is 50 cm.
@@ -332,12 +332,13 @@ def test_the_table_fits_the_screen_and_the_tools_stay_in_reach(new_page: Any) ->
     """At the landscape and portrait tablet and the phone, one game with a template, the map opened afresh at each
     size on one page."""
     page = new_page(TABLET_LANDSCAPE)
-    game_id, _ = create_mons_game(page)
-    page.request.post(
+    game_id, created = seed_game(page)
+    laid = page.request.post(
         f"/api/v1/games/{game_id}/templates",
         data={"kind": "artillery", "side": "attacker", "x": 60, "y": 100},
-        headers=csrf_header(page),
+        headers=bearer(created["referee_token"]),
     )
+    assert laid.status == 201, laid.text()
     for viewport in (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE):
         page.set_viewport_size(viewport)
         open_map(page, game_id)
