@@ -17,7 +17,7 @@ from tests.frontend.conftest import (
     small_targets,
     unlabelled_controls,
 )
-from tests.frontend.games import bearer, create_mons_game, csrf_header, join_by_api, seed_game
+from tests.frontend.games import bearer, csrf_header, join_by_api, seed_game
 
 pytestmark = pytest.mark.browser
 
@@ -134,7 +134,7 @@ def order_roll_in_three_taps(
 
 def test_roll_for_me_records_and_a_setup_game_refuses_in_words(new_page: Any) -> None:
     referee = new_page(TABLET_LANDSCAPE)
-    game_id, _ = create_mons_game(referee)
+    game_id, _ = seed_game(referee)
     referee.goto(f"/lookup?game={game_id}")
     # The referee picks from both sides.
     expect(referee.locator(".picker-side")).to_have_count(2)
