@@ -144,7 +144,7 @@ def session_processes(session: int) -> list[str]:
             continue  # ended while listed
         state, _ppid, _group, sid = stat.rsplit(")", 1)[1].split()[:4]
         if int(sid) == session and state != "Z":
-            found.append(f"{entry.name} {command[:100]}")
+            found.append(f"{entry.name} {command}")  # whole: a long temporary path pushes words far along
     return found
 
 
