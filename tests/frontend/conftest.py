@@ -7,7 +7,9 @@ Screenshots go to tests/artifacts/ (git-ignored) as <page>-<width>x<height>.png.
 
 from __future__ import annotations
 
+import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -47,56 +49,117 @@ def _free_port() -> int:
         return port
 
 
-@contextmanager
-def _serve(url: str, var: Path) -> Iterator[str]:
-    """uvicorn on a free port over the migrated database at `url`, until the block ends."""
-    port = _free_port()
-    env = {**os.environ, "FIRESTEP_DATABASE_URL": url, "FIRESTEP_VAR_DIR": str(var)}
-    log = (var / "server.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
+# Each browser module has its own server (below), and importing the app takes a second of CPU: so each xdist
+# worker imports what `app.main` imports once, in a server maker that has started no thread, and every server
+# is a fork of it (copy-on-write, a few milliseconds). The fork sets its database and data folder, imports
+# `app.main` (which builds the app from the environment) and serves `app.main:app` with uvicorn, as
+# `uvicorn app.main:app` does.
+_MAKER = r"""
+import json, os, signal, sys, threading
+import uvicorn
+from fastapi import FastAPI
+from starlette_compress import CompressMiddleware
+from app import errors, pages
+from app.core import live
+from app.core.config import Settings, get_settings
+from app.core.db import check_schema, make_engine
+from app.guard import idempotency, limits, security
+from app.routes import api_routers
+assert "app.main" not in sys.modules and threading.active_count() == 1, "a fork must copy no other thread"
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the servers are reaped as they end
+print("ready", flush=True)
+for line in sys.stdin:
+    order = json.loads(line)
+    pid = os.fork()
+    if pid:
+        print(pid, flush=True)
+        continue
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    log = os.open(order["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    os.environ.update(FIRESTEP_DATABASE_URL=order["url"], FIRESTEP_VAR_DIR=order["var"])
+    uvicorn.run("app.main:app", host="127.0.0.1", port=order["port"])
+    os._exit(0)
+"""
+
+
+@pytest.fixture(scope="session")
+def _server_maker() -> Iterator[subprocess.Popen[str]]:
+    maker = subprocess.Popen(
+        [sys.executable, "-c", _MAKER],
         cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
+    assert maker.stdin and maker.stdout
+    assert maker.stdout.readline().strip() == "ready", "the server maker did not start"
+    yield maker
+    maker.stdin.close()
+    maker.wait(timeout=10)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@contextmanager
+def _serve(maker: subprocess.Popen[str], url: str, var: Path) -> Iterator[str]:
+    """uvicorn on a free port over the migrated database at `url`, until the block ends."""
+    assert maker.stdin and maker.stdout
+    port = _free_port()
+    log = var / "server.log"
+    maker.stdin.write(json.dumps({"port": port, "url": url, "var": str(var), "log": str(log)}) + "\n")
+    maker.stdin.flush()
+    pid = int(maker.stdout.readline())
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120  # a loaded 2-core machine is slow to import the app
+        deadline = time.monotonic() + 120  # a loaded 2-core machine is slow
         while True:
             try:
                 with urllib.request.urlopen(f"{base}/healthz", timeout=1):
                     break
             except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"server did not start: {(var / 'server.log').read_text()}") from None
-                time.sleep(0.05)
+                if not _alive(pid) or time.monotonic() > deadline:
+                    raise RuntimeError(f"server did not start: {log.read_text()}") from None
+                time.sleep(0.02)
         yield base
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        log.close()
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
 
 
 # A server, and so a database, per module: no browser test meets what another module's tests left behind (the
 # lobby, the scenarios, the join limits), whatever order they run in. Within a module each test makes its own
 # games; a module whose tests share more than that says so.
 @pytest.fixture(scope="module")
-def server_url(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_url(
+    _server_maker: subprocess.Popen[str], sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     var = tmp_path_factory.mktemp("frontend-server")
-    with _serve(_sqlite_clone(sqlite_template, var), var) as base:
+    with _serve(_server_maker, _sqlite_clone(sqlite_template, var), var) as base:
         yield base
 
 
 @pytest.fixture(scope="module")
 def postgresql_server_url(
-    postgresql_template: str, tmp_path_factory: pytest.TempPathFactory
+    _server_maker: subprocess.Popen[str], postgresql_template: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
     """The same server over a new PostgreSQL database (FIRESTEP_TEST_DATABASE_URL; in CI it must be there)."""
     var = tmp_path_factory.mktemp("frontend-server-pg")
     with (
         _postgresql_database(_postgresql_base(), template=postgresql_template) as url,
-        _serve(url, var) as base,
+        _serve(_server_maker, url, var) as base,
     ):
         yield base
 
