@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-import urllib.request
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +18,7 @@ from tests.frontend.conftest import (
     small_targets,
     unlabelled_controls,
 )
-from tests.playsheets.pdf import ARTIFACTS, page_count, text
+from tests.playsheets.pdf import ARTIFACTS, page_count, sheet_pdf, text
 
 PHONE = {"width": 390, "height": 844}
 
@@ -46,16 +45,15 @@ def _words(pdf: bytes) -> set[str]:
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("period", ["early", "mid", "late"])
-def test_browser_print_matches_the_pdf(
-    period: str, paper: str, new_page: Callable[..., Any], server_url: str
-) -> None:
+def test_browser_print_matches_the_pdf(period: str, paper: str, new_page: Callable[..., Any]) -> None:
     page = new_page(TABLET_LANDSCAPE)
     page.goto(f"/playsheets/{period}?paper={paper}")
     printed: bytes = page.pdf(prefer_css_page_size=True, print_background=True)
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / f"print-view-{period}-{paper}.pdf").write_bytes(printed)
-    with urllib.request.urlopen(f"{server_url}/playsheets/{period}.pdf?paper={paper}", timeout=60) as r:
-        weasy = r.read()
+    # WeasyPrint's PDF of the same sheet, as the playsheet tests keep it (the route that serves it is
+    # tests/playsheets/test_routes.py's).
+    weasy = sheet_pdf(period, paper)
     assert page_count(printed) == page_count(weasy) <= 2
     missing = _words(weasy) - _words(printed)
     assert not missing, f"printed from the browser without: {sorted(missing)[:20]}"

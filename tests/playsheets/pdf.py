@@ -7,12 +7,14 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from PIL import Image
+
+from playsheets.render import render_html
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 PDFTOTEXT = shutil.which("pdftotext")
@@ -159,3 +161,26 @@ def column_bottoms(html: str, page: int = 0) -> list[tuple[float, list[float]]]:
                 bottoms[x] = max(bottoms.get(x, 0.0), inner.position_y + inner.margin_height())
         out.append((page_box.height, [bottoms[x] for x in sorted(bottoms)]))  # type: ignore[attr-defined]
     return out
+
+
+@functools.cache
+def _sheet_html(period: str, paper: str, variants: tuple[tuple[str, str], ...]) -> str:
+    return render_html(period, paper, dict(variants))
+
+
+def sheet_html(period: str, paper: str, variants: Mapping[str, str] | None = None) -> str:
+    return _sheet_html(period, paper, tuple(sorted((variants or {}).items())))
+
+
+@functools.cache
+def _sheet_pdf(period: str, paper: str, variants: tuple[tuple[str, str], ...]) -> bytes:
+    # render_pdf's own steps (render_html, then WeasyPrint's layout and write_pdf), the layout shared with the
+    # layout checks; tests/playsheets/test_routes.py reads render_pdf's answer over HTTP.
+    data = document(_sheet_html(period, paper, variants)).write_pdf()
+    assert isinstance(data, bytes)
+    return data
+
+
+def sheet_pdf(period: str, paper: str, variants: Mapping[str, str] | None = None) -> bytes:
+    """The period's sheet as a PDF, rendered once per test session for each paper and set of readings."""
+    return _sheet_pdf(period, paper, tuple(sorted((variants or {}).items())))

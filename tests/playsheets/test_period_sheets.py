@@ -3,7 +3,6 @@ printed, in its row; two pages at most; nothing under 8 pt; a game's variants pr
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -24,33 +23,10 @@ PAGE_ONE_VARIANTS = {
 }
 
 
-@functools.cache
-def _sheet_html(period: str, paper: str, variants: tuple[tuple[str, str], ...]) -> str:
-    return render_html(period, paper, dict(variants))
-
-
-def sheet_html(period: str, paper: str, variants: Mapping[str, str] | None = None) -> str:
-    return _sheet_html(period, paper, tuple(sorted((variants or {}).items())))
-
-
-@functools.cache
-def _sheet_pdf(period: str, paper: str, variants: tuple[tuple[str, str], ...]) -> bytes:
-    # render_pdf's own steps (render_html, then WeasyPrint's layout and write_pdf), the layout shared with the
-    # layout checks; tests/playsheets/test_routes.py reads render_pdf's answer over HTTP.
-    data = pdf.document(_sheet_html(period, paper, variants)).write_pdf()
-    assert isinstance(data, bytes)
-    return data
-
-
-def sheet_pdf(period: str, paper: str, variants: Mapping[str, str] | None = None) -> bytes:
-    """The period's sheet as a PDF, rendered once per test session for each paper and set of readings."""
-    return _sheet_pdf(period, paper, tuple(sorted((variants or {}).items())))
-
-
 @pytest.fixture(scope="module", params=[(p, paper) for p in PERIODS for paper in sorted(PAPERS)], ids=str)
 def printed(request: pytest.FixtureRequest) -> tuple[str, str, bytes, str]:
     period, paper = request.param
-    data = sheet_pdf(period, paper)
+    data = pdf.sheet_pdf(period, paper)
     pdf.save_artifacts(data, f"playsheet-{period}-{paper}")
     return period, paper, data, pdf.text(data)
 
@@ -97,7 +73,7 @@ def test_two_pages_at_most_with_a_games_variants() -> None:
     rolling barrage duration on page 1) still fits; each variant adds a marked line where it applies."""
     for period in PERIODS:
         for paper in sorted(PAPERS):
-            data = sheet_pdf(period, paper, PAGE_ONE_VARIANTS)
+            data = pdf.sheet_pdf(period, paper, PAGE_ONE_VARIANTS)
             pdf.save_artifacts(data, f"playsheet-{period}-{paper}-variants")
             assert pdf.page_count(data) <= 2, (period, paper)
             assert "VARIANT" in pdf.text(data)
@@ -110,7 +86,7 @@ def test_no_table_is_split_across_a_column_or_page_break(
     period: str, paper: str, variants: dict[str, str]
 ) -> None:
     """Each table is laid out whole in one column of one page (a player reads a row's neighbours in one place)."""
-    assert pdf.split_tables(sheet_html(period, paper, variants)) == []
+    assert pdf.split_tables(pdf.sheet_html(period, paper, variants)) == []
 
 
 def test_a_table_split_across_columns_is_seen() -> None:
@@ -124,7 +100,7 @@ def test_a_table_split_across_columns_is_seen() -> None:
 @pytest.mark.parametrize("period", PERIODS)
 def test_page_one_fills_both_columns(period: str, paper: str) -> None:
     """Page 1's two columns end within a quarter page of each other: no half-empty right column."""
-    runs = pdf.column_bottoms(sheet_html(period, paper))
+    runs = pdf.column_bottoms(pdf.sheet_html(period, paper))
     assert runs
     for height, bottoms in runs:
         assert len(bottoms) == 2, bottoms
@@ -145,12 +121,12 @@ def test_firing_table_cites_the_heading_its_playsheet_prints(period: str, headin
     firing = next(s for s in sheet.period_sheet(period).sections if s.id == "firing")
     assert f"Playsheet: {heading}" in firing.sources
     assert not any("headed" in s for s in firing.sources)
-    assert squash(f"Playsheet: {heading}") in reading_order(sheet_pdf(period, "a4"))
+    assert squash(f"Playsheet: {heading}") in reading_order(pdf.sheet_pdf(period, "a4"))
 
 
 def test_no_text_under_8pt() -> None:
     for period in PERIODS:
-        sizes = pdf.font_sizes_pt(sheet_html(period, "letter"))
+        sizes = pdf.font_sizes_pt(pdf.sheet_html(period, "letter"))
         assert sizes and min(sizes) >= 8, (period, sorted(sizes))
 
 
@@ -277,8 +253,8 @@ def test_sos_and_three_suppressions(printed: tuple[str, str, bytes, str]) -> Non
 
 
 def test_variant_prints_as_the_game_plays_it_and_is_marked() -> None:
-    default = reading_order(sheet_pdf("late", "a4"))
-    variant = reading_order(sheet_pdf("late", "a4", {"barrage-duration": "fire-plan-template"}))
+    default = reading_order(pdf.sheet_pdf("late", "a4"))
+    variant = reading_order(pdf.sheet_pdf("late", "a4", {"barrage-duration": "fire-plan-template"}))
     reading = RS.errata["barrage-duration"].reading("fire-plan-template").text
     assert "VARIANT" not in default
     assert "VARIANT" in variant
