@@ -124,7 +124,10 @@ def test_new_cards_revoke_the_old_codes_which_are_refused_in_plain_words(client:
     for seat, link in first.items():
         r = join_by_link(TestClient(client.app), link)
         assert r.status_code == 422, (seat, r.text)
-        assert "That join code is not known here: check it with the referee." in r.text
+        # In the page's alert, which a screen reader reads out and the browser shows.
+        alerts = re.findall(r'role="alert"[^>]*>(?:\s*<p>)?\s*([^<]*)', r.text)
+        assert "That join code is not known here: check it with the referee." in [a.strip() for a in alerts]
+        assert auth.COOKIE_NAME not in r.cookies
     # The codes the game was created with stopped working too; the seated device keeps its seat.
     r = client.post("/api/v1/join", json={"code": old_codes["defender"]})
     assert r.status_code == 404
