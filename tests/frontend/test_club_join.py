@@ -45,7 +45,6 @@ from tests.frontend.games import sign_in
 
 PHONE = {"width": 390, "height": 844}
 SIZES = (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN)
-REVOKED = "That join code is not known here: check it with the referee."
 
 
 @pytest.fixture(scope="module")
