@@ -59,7 +59,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python bench/table_queries.py
 
 screenshots: $(TEST_STAMP)
-	FIRESTEP_DOCS_SCREENSHOTS=1 $(BIN)/pytest -q -p no:cacheprovider tests/frontend/test_docs_screenshots.py tests/frontend/test_map_play.py
+	FIRESTEP_DOCS_SCREENSHOTS=1 $(BIN)/pytest -q -p no:cacheprovider tests/frontend/test_screens.py tests/frontend/test_map_play.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,15 +1,23 @@
-"""Every page at both tablet sizes and the referee screen size: no sideways scroll on a tablet, touch
-targets of at least 44 px, every control labelled; a screenshot of each under tests/artifacts/."""
+"""Every page at the four sizes the table uses (tablet landscape and portrait, phone, referee screen): no sideways
+scroll, touch targets of at least 44 px, every control labelled; a screenshot of each under tests/artifacts/.
+
+The map, the referee board and the fire plan of a Mons game are the README's pictures: `make screenshots`
+(FIRESTEP_DOCS_SCREENSHOTS=1) lets each settle and copies them to docs/screenshots/."""
 
 from __future__ import annotations
 
+import os
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.frontend.conftest import (
-    ALL_VIEWPORTS,
+    ARTIFACTS,
     REFEREE_SCREEN,
+    TABLET_LANDSCAPE,
+    TABLET_PORTRAIT,
     assert_no_horizontal_scroll,
     screenshot,
     small_targets,
@@ -19,10 +27,16 @@ from tests.frontend.games import create_mons_game
 
 pytestmark = pytest.mark.browser
 
+PHONE = {"width": 390, "height": 844}
+SIZES = (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN)
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+README_PAGES = ("map", "referee", "fire-plan")
+
 
 def test_every_page(new_page: Any) -> None:
-    """Each page opened once and resized through the three sizes."""
-    page = new_page(ALL_VIEWPORTS[0])
+    """Each page opened once and resized through the sizes (the map opened afresh at each: it fits the table to
+    the screen as it opens)."""
+    page = new_page(SIZES[0])
     page.goto("/")
     fits_at_every_size(page, "start")
     game_id, _ = create_mons_game(page)
@@ -36,19 +50,38 @@ def test_every_page(new_page: Any) -> None:
     for name, url in pages.items():
         page.goto(url)
         page.wait_for_load_state("load")
-        if name == "map":
-            page.wait_for_selector("svg[data-table-map][data-loaded]")
-        fits_at_every_size(page, name)
+        fits_at_every_size(page, name, url)
 
 
-def fits_at_every_size(page: Any, name: str) -> None:
-    for viewport in ALL_VIEWPORTS:
+def fits_at_every_size(page: Any, name: str, url: str | None = None) -> None:
+    docs = os.environ.get("FIRESTEP_DOCS_SCREENSHOTS") == "1"
+    for viewport in SIZES:
         page.set_viewport_size(viewport)
-        if viewport is not REFEREE_SCREEN:
+        if name == "map":
+            if viewport is not SIZES[0]:
+                page.goto(url)
+            page.wait_for_selector("svg[data-table-map][data-loaded]")
+        if viewport is not REFEREE_SCREEN or name in README_PAGES:
             assert_no_horizontal_scroll(page)
         assert small_targets(page) == [], (name, viewport)
         assert unlabelled_controls(page) == [], (name, viewport)
+        if name in README_PAGES:
+            readme_picture(page, name, docs)
         if name == "lookup" and viewport is not REFEREE_SCREEN:
             continue  # test_lookup leaves the answered lookup screenshots at tablet sizes
         screenshot(page, name)
-    page.set_viewport_size(ALL_VIEWPORTS[0])
+    page.set_viewport_size(SIZES[0])
+
+
+def readme_picture(page: Any, name: str, docs: bool) -> None:
+    """What the screen shows, as a player sees it; not blank. Under `make screenshots` the page settles first
+    (the live stream keeps the network busy: fonts and tiles) and the README's copy is written."""
+    size = f"{page.viewport_size['width']}x{page.viewport_size['height']}"
+    if docs:
+        page.wait_for_timeout(600)
+    path = ARTIFACTS / f"docs-{name}-{size}.png"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000, f"{name} at {size} looks blank"
+    if docs:
+        shutil.copyfile(path, DOCS / f"{name}-{size}.png")
