@@ -112,10 +112,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if not any(item.get_closest_marker(t) for t in TIERS):
             item.add_marker(tier_of(item))
-        if item.get_closest_marker("browser"):
-            # One worker runs the browser tests one after another while the other takes the rest (xdist's
-            # loadgroup): two browsers, their servers and their pages at once would share 2 cores four ways.
-            item.add_marker(pytest.mark.xdist_group("browser"))
     items.sort(key=lambda item: item.get_closest_marker("long") is None)  # stable: the rest keep their order
 
 
