@@ -77,3 +77,18 @@ def join_by_api(page: Any, code: str) -> str:
     token: str = joined.json()["token"]
     sign_in(page, token)
     return token
+
+
+def fresh_defender_platoon(units: list[dict[str, Any]]) -> int:
+    """A defender platoon of a company of several platoons, none of them suppressed: MG fire at it marks the
+    whole company, each stand's first marker."""
+    platoons = [
+        u for u in units if u["side"] == "defender" and u["kind"] == "rifle-platoon" and u["suppression"] == 0
+    ]
+    chosen: int = next(
+        p
+        for p in platoons
+        if sum(q["parent_id"] == p["parent_id"] for q in platoons) > 1
+        and all(q["suppression"] == 0 for q in units if q["parent_id"] == p["parent_id"])
+    )["id"]
+    return chosen

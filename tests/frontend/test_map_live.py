@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import ARTIFACTS, TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import csrf_header, join_by_api, seed_game
+from tests.frontend.games import csrf_header, fresh_defender_platoon, join_by_api, seed_game
 
 pytestmark = pytest.mark.browser
 
@@ -148,15 +148,7 @@ def test_template_move_marker_and_turn_reach_every_map_live(new_page: Any) -> No
     # MG fire from the referee's device: one event, the platoon's whole company suppressed; the other maps set
     # the units the frame brings and ask the server for nothing.
     units = referee.request.get(f"{api}/units").json()
-    platoons = [
-        u for u in units if u["side"] == "defender" and u["kind"] == "rifle-platoon" and u["suppression"] == 0
-    ]
-    fired_at = next(
-        p
-        for p in platoons
-        if sum(q["parent_id"] == p["parent_id"] for q in platoons) > 1
-        and all(q["suppression"] == 0 for q in units if q["parent_id"] == p["parent_id"])
-    )["id"]
+    fired_at = fresh_defender_platoon(units)
     asked: dict[str, list[str]] = {"attacker": [], "defender": []}
     attacker.on("request", lambda r: asked["attacker"].append(r.url))
     defender.on("request", lambda r: asked["defender"].append(r.url))

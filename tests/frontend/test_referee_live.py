@@ -25,7 +25,7 @@ from tests.frontend.conftest import (
     screenshot,
     small_targets,
 )
-from tests.frontend.games import join_by_api, seed_game
+from tests.frontend.games import fresh_defender_platoon, join_by_api, seed_game
 
 pytestmark = pytest.mark.browser
 
@@ -215,15 +215,7 @@ def test_three_devices_see_every_change_live_and_a_device_back_from_offline_catc
     # platoon's whole company suppressed; the other boards swap in the pieces it brings and ask the server
     # for nothing, and the event costs each of them well under 10 KB on the wire.
     units = api(referee, "GET", f"/api/v1/games/{game_id}/units")["body"]
-    platoons = [
-        u for u in units if u["side"] == "defender" and u["kind"] == "rifle-platoon" and u["suppression"] == 0
-    ]
-    fired_at = next(
-        p
-        for p in platoons
-        if sum(q["parent_id"] == p["parent_id"] for q in platoons) > 1
-        and all(q["suppression"] == 0 for q in units if q["parent_id"] == p["parent_id"])
-    )["id"]
+    fired_at = fresh_defender_platoon(units)
     watching = {"attacker": attacker, "defender": defender}
     counters = {role: wire_bytes(p) for role, p in watching.items()}
     asked: dict[str, list[str]] = {role: [] for role in watching}
