@@ -75,6 +75,12 @@ class GameCreate(BaseModel):
         max_length=64,
         description="A shipped or imported scenario's id (GET /api/v1/scenarios), e.g. mons-1914.",
     )
+    ruleset: str | None = Field(
+        default=None,
+        max_length=64,
+        description="The rule set the game is played by: any played as a game (GET /api/v1/rulesets, "
+        "`playable`); a scenario names its own; by default the first.",
+    )
     name: str | None = Field(default=None, min_length=1, max_length=200)
     # The rule set refuses a period it does not know, naming the ones it does (GET /api/v1/rulesets).
     period: str | None = Field(

@@ -128,7 +128,11 @@ def game_document(game: Game, units: list[Unit]) -> dict[str, Any]:
 
 
 def _editor(request: Request, scenario_id: str | None, shipped: bool = False) -> Response:
-    context = {"scenario_id": scenario_id, "shipped": shipped, **_context(game_setup.NEW_GAME_RULESET)}
+    context = {
+        "scenario_id": scenario_id,
+        "shipped": shipped,
+        **_context(game_setup.new_game_rules().ruleset_id),
+    }
     return templates.TemplateResponse(request, "scenario_editor.html", context)
 
 
