@@ -72,12 +72,11 @@ class UnitIn(BaseModel):
     side: SideLit
     parent_id: Id | None = None
     name: str = Field(min_length=1, max_length=200)
-    level: Literal[
-        "division", "regiment", "brigade", "battalion", "company", "platoon", "command", "battery", "asset"
-    ]
+    # The level and quality are words of the game's rule set (units_service.check_vocabulary).
+    level: Key
     kind: str = Field(default="", max_length=48)
     base: str | None = Field(default=None, max_length=48)
-    quality: Literal["raw", "experienced", "veteran", "storm"] | None = None
+    quality: Key | None = None
     models: Int = Field(default=0, ge=0, le=1000)
     is_command: Bool = False
     off_table: Bool = False
@@ -95,7 +94,7 @@ class UnitEditFields(BaseModel):
 
     version: Version
     name: str | None = Field(default=None, min_length=1, max_length=200)
-    quality: Literal["raw", "experienced", "veteran", "storm"] | None = None
+    quality: Key | None = None  # a quality of the game's rule set
     off_table: Bool | None = None
     special_uses: dict[Key, Annotated[Int, Field(ge=0, le=INT32_MAX)]] | None = Field(
         default=None, max_length=32
@@ -248,6 +247,7 @@ def add_unit(
             if parent.side != body.side:
                 raise RulesError("parent_id", f"unit {parent.id} belongs to the {parent.side}")
         game_setup.require_room_for_units(session, game_id, 1, "units")
+        units_service.check_vocabulary(rules_of(game), body.level, body.quality)
         from app.data.models import Unit
 
         defaults = units_service.state_defaults(session, game_id)
@@ -285,6 +285,7 @@ def edit_unit(
         viewer.require_side(unit.side, "change units")
         values = body.model_dump(exclude_none=True, exclude={"version", "override"})
         rules = rules_of(game)
+        units_service.check_vocabulary(rules, quality=body.quality)
         by_hand = {f.name for f in rules.state_fields if f.edit}
         for k in sorted(set(values) - set(UnitEditFields.model_fields) - by_hand):
             raise RulesError(k, f"{k} is not set by hand under this game's rules", sorted(by_hand))

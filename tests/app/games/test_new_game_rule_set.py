@@ -50,3 +50,36 @@ def test_the_lobby_makes_a_game_of_the_rule_set_chosen(skirmish: None, sqlite_cl
     assert made.status_code == 303, made.text
     game_id = int(made.headers["location"].split("/")[2])
     assert sqlite_client.get(f"/api/v1/games/{game_id}").json()["ruleset"] == Skirmish.id
+
+
+def test_a_units_level_and_quality_are_words_of_its_games_rule_set(
+    skirmish: None,  # noqa: F811
+    sqlite_client: TestClient,
+) -> None:
+    ff = all_game_rules()[0]
+    for ruleset, level, quality, status in (
+        (ff.ruleset_id, "legion", None, 422),
+        (ff.ruleset_id, ff.unit_levels[0], "elite", 422),
+        (ff.ruleset_id, ff.unit_levels[0], ff.qualities[0], 201),
+        (Skirmish.id, "legion", "elite", 201),  # a rule set that lists no words takes any
+    ):
+        made = sqlite_client.post("/api/v1/games", json={"ruleset": ruleset}).json()
+        referee = {"Authorization": f"Bearer {made['referee_token']}"}
+        unit = {"side": "attacker", "name": "A", "level": level, "quality": quality}
+        added = sqlite_client.post(f"/api/v1/games/{made['game']['id']}/units", headers=referee, json=unit)
+        assert added.status_code == status, added.text
+        if status == 422:
+            assert added.json()["field"] == ("quality" if quality else "level")
+    ff_game = sqlite_client.post("/api/v1/games", json={}).json()
+    referee = {"Authorization": f"Bearer {ff_game['referee_token']}"}
+    added = sqlite_client.post(
+        f"/api/v1/games/{ff_game['game']['id']}/units",
+        headers=referee,
+        json={"side": "attacker", "name": "B", "level": ff.unit_levels[0]},
+    ).json()["unit"]
+    edit = sqlite_client.put(
+        f"/api/v1/games/{ff_game['game']['id']}/units/{added['id']}",
+        headers=referee,
+        json={"version": added["version"], "quality": "elite"},
+    )
+    assert edit.status_code == 422 and edit.json()["field"] == "quality", edit.text
