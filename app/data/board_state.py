@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict
 
 from app.data.models import Game
 
-__all__ = ["BOARD_COLUMNS", "Board", "EventPack", "JsonObject", "board_json", "read_board", "write_board"]
+__all__ = ["Board", "EventPack", "JsonObject", "board_json", "read_board", "write_board"]
 
 JsonObject = dict[str, Any]
 
@@ -54,10 +54,6 @@ class Board(_Stored):
     events: EventPack | None = None  # the random-event pack, once a card is drawn or played
     # The batteries' aiming points on the table (unit id -> [x, y]): where each last fired (app.services.units).
     aiming_points: JsonObject = {}
-
-
-# Board values the game keeps in a column of its own (the rules read and set them as board keys).
-BOARD_COLUMNS = ("deep_suppression",)
 
 
 def read_board(game: Game) -> Board:

@@ -17,6 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from rules.core.errors import RulesError
 from rules.core.fire_cards import FireCard, Fired
+from rules.core.kit import TableKit
 from rules.core.ruleset import Context, ResolveRequest
 from rules.core.scenario import ForceNode, NewForces, forces_from_document
 from rules.core.turn import Notice, Step
@@ -392,6 +393,8 @@ class GameRules:
     # the band behind a rolling barrage that endangers its own side's stands (None: the map draws none).
     wire_belt_cm: float | None = None
     danger_zone_cm: float | None = None
+    # What a game keeps on the table besides the stands, as the app stores, answers and draws it.
+    kit: TableKit = TableKit()
     # Fields of a unit edit that are acts of their own under the rules of play (field -> act); any other
     # field records what happened to the stand, the act EDIT_ACT.
     edit_acts: Mapping[str, str] = {}

@@ -41,6 +41,7 @@ from rules.flanders_fields.play import (
     table_rules,
 )
 from rules.flanders_fields.play.changes import HAND_KEY, STATE_FIELDS
+from rules.flanders_fields.play.kit import KIT
 from rules.flanders_fields.play.units import carries_aiming_point
 from rules.flanders_fields.ruleset import FlandersFields
 from rules.registry import register_game
@@ -61,6 +62,7 @@ class FlandersFieldsGame(GameRules):
     ordered_acts = game_sequence.ORDERED_ACTS
     wire_belt_cm = table_rules.WIRE_BELT_CM
     danger_zone_cm = table_rules.DANGER_ZONE_CM
+    kit = KIT
     # Troops' names and quality are force building; an aiming point is redirected as an action.
     edit_acts = {"name": "build-forces", "quality": "build-forces", "aiming_point": "redirect-aiming-points"}
 

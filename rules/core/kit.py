@@ -1,0 +1,43 @@
+"""A rule set's table kit: what a game of it keeps on the table besides the stands, as the app stores, answers
+and draws it. The app, the map and the board read the kit (`GameRules.kit`) and never name its things."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class BoardKey:
+    """One key of a game's board. A `value` is game-wide (a number the rules set each turn): the game keeps
+    it beside its own fields, answers it flat on the game and its turn, and logs a change of it as the game's;
+    the rest are the board's own JSON (lists of things on the table, as the rules keep them)."""
+
+    name: str
+    label: str
+    default: Any = None
+    value: bool = False
+    # The turn panel's badge while a value is set, its value in place of {} ("Deep suppression −{}").
+    badge: str = ""
+
+
+@dataclass(frozen=True)
+class TableKit:
+    board_keys: tuple[BoardKey, ...] = ()
+    values_by_name: Mapping[str, BoardKey] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values_by_name", {k.name: k for k in self.board_keys if k.value})
+
+    def values(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """The game-wide values from what a game stores, each at its default until set."""
+        return {k.name: stored.get(k.name, k.default) for k in self.values_by_name.values()}
+
+    def badges(self, stored: Mapping[str, Any]) -> list[str]:
+        """The turn panel's badges of the values set."""
+        return [
+            k.badge.format(v)
+            for k in self.values_by_name.values()
+            if k.badge and (v := stored.get(k.name, k.default))
+        ]
