@@ -7,7 +7,8 @@ from fastapi.testclient import TestClient
 
 from rules.registry import all_game_rules
 from tests import csrf
-from tests.app.games.test_second_rule_set import Skirmish, skirmish  # noqa: F401 (the fixture)
+from tests.app.games.test_second_rule_set import skirmish  # noqa: F401 (the fixture)
+from tests.skirmish import Skirmish
 
 
 def test_a_game_is_made_of_any_playable_rule_set(skirmish: None, sqlite_client: TestClient) -> None:  # noqa: F811
