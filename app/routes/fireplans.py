@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, Strict
 from app import errors
 from app.core.routing import Router
 from app.core.writing import game_write
-from app.data.schemas import Grid, PlanItemIn, PlanItemOut, PlanOut, plan_item_out
+from app.data.schemas import PlanItemIn, PlanItemOut, PlanOut, plan_item_out
 from app.deps import GameId, SessionDep
 from app.errors import Forbidden
 from app.guard.auth import ViewerDep, new_salt
@@ -21,6 +21,7 @@ from app.services import fireplans, games, rehearsal, seats
 from rules.core.errors import NotFoundError
 from rules.core.vocabulary import Side
 from rules.flanders_fields.planning.rehearsal import DEFAULT_SAMPLES, MAX_SAMPLES, MAX_TURNS, PLAN_FIRERS
+from rules.flanders_fields.play.kit import Grid
 
 router = Router(prefix="/api/v1/games/{game_id}/fireplans", tags=["fire plans"])
 

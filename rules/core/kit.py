@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
+
+from pydantic import BaseModel
 
 
 @dataclass(frozen=True)
@@ -22,13 +24,26 @@ class BoardKey:
     badge: str = ""
 
 
+class PlanKind(BaseModel):
+    """A kind of fire-plan item: a subclass narrows `kind` to a Literal of the kinds it models."""
+
+    kind: str
+
+
 @dataclass(frozen=True)
 class TableKit:
     board_keys: tuple[BoardKey, ...] = ()
+    # The kinds of item a side's fire plan may hold: each a model whose `kind` field is a Literal of its
+    # kinds; the app validates a plan item by them (the rules then say whether the game allows it).
+    plan_kinds: tuple[type[PlanKind], ...] = ()
     values_by_name: Mapping[str, BoardKey] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "values_by_name", {k.name: k for k in self.board_keys if k.value})
+
+    @property
+    def plan_kind_names(self) -> tuple[str, ...]:
+        return tuple(k for m in self.plan_kinds for k in get_args(m.model_fields["kind"].annotation))
 
     def values(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         """The game-wide values from what a game stores, each at its default until set."""

@@ -17,7 +17,7 @@ ITS_OWN_LOOKUPS = {
     "routes/geometry_artillery.py": 1,
     "routes/geometry_fire.py": 1,
     "routes/playsheets.py": 2,
-    "routes/fireplans.py": 1,
+    "routes/fireplans.py": 2,
     "pages/fire_plan.py": 1,
 }
 RULE_SET = "rules.flanders_fields"

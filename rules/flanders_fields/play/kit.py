@@ -1,12 +1,89 @@
-"""Flanders Fields' table kit (rules.core.kit): what its games keep on the table besides the stands."""
+"""Flanders Fields' table kit (rules.core.kit): what its games keep on the table besides the stands, and the
+kinds of item its fire plans hold (ARTILLERY FIRE PLANS), each a typed model the app validates a plan item by."""
 
 from __future__ import annotations
 
-from rules.core.kit import BoardKey, TableKit
+from typing import Annotated, Literal
+
+from pydantic import ConfigDict, Field, Strict
+
+from rules.core.kit import BoardKey, PlanKind, TableKit
 
 # The defender's order penalty in force this turn (0, 1 or 2): SUPPRESSION, Deep Suppression (DS).
 DEEP_SUPPRESSION = BoardKey(
     "deep_suppression", "Deep suppression", 0, value=True, badge="Deep suppression −{}"
 )
 
-KIT = TableKit(board_keys=(DEEP_SUPPRESSION,))
+# -- the fire plan's items --------------------------------------------------------------------------------
+# Strict: JSON `false` is not 0; every number is bounded on its own field.
+Grid = Annotated[
+    list[Annotated[float, Strict(), Field(ge=0, le=1000)]],
+    Field(
+        min_length=2,
+        max_length=2,
+        description="Side-relative grid reference: cm along the side's rear edge from its left-hand corner, "
+        "then cm up the table towards the enemy (ARTILLERY FIRE PLANS).",
+    ),
+]
+
+
+class FireItem(PlanKind):
+    """Aiming points of batteries and mortars, bombardments, superimposed batteries, air missions."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["aiming-point", "bombardment", "superimposed", "mortar", "air-mission"]
+    grid: Grid
+    battery: str = Field(default="", max_length=64, description="Which battery or mortar fires.")
+    turns: Annotated[int, Strict()] = Field(default=1, ge=1, le=50, description="Turns of fire.")
+
+
+class GasItem(PlanKind):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["gas"]
+    grid: Grid
+    gas: Literal["offensive", "denying"]
+    wind_deg: Annotated[float, Strict()] = Field(
+        ge=0, lt=360, description="Direction the controlling player states, table frame."
+    )
+
+
+class BarrageItem(PlanKind):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["rolling-barrage"]
+    start_up_cm: Annotated[float, Strict()] = Field(
+        ge=0, le=1000, description="Start line: cm up the table from the side's rear edge."
+    )
+    duration_turns: Annotated[int, Strict()] = Field(
+        ge=1, le=20, description="As rolled with barrage-duration (4 + D3)."
+    )
+    halts: list[Annotated[int, Strict(), Field(ge=1, le=100)]] = Field(
+        default_factory=list, max_length=20, description="Turns in which it halts."
+    )
+
+
+class DeepSuppressionItem(PlanKind):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["deep-suppression"]
+
+
+class FirewaltzItem(PlanKind):
+    """A German hurricane bombardment on one place: "Duration and movement of Firewalz attacks i.e. when it
+    will roll over and back against any particular place" (ARTILLERY FIRE PLANS); late war, attacker only."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["firewaltz"]
+    grid: Grid
+    target: Literal["strong-point", "trench-line"] = Field(
+        description="strong-point: attacked once by super heavy artillery; trench-line: by heavy."
+    )
+
+
+KIT = TableKit(
+    board_keys=(DEEP_SUPPRESSION,),
+    plan_kinds=(FireItem, GasItem, BarrageItem, DeepSuppressionItem, FirewaltzItem),
+)
