@@ -37,6 +37,7 @@ def map_sizes(rules: GameRules) -> dict[str, Any]:
         # and a rolling barrage endangers its own side's stands in the band behind its rear edge.
         "ahead": dict(AHEAD_DEG),
         "danger_cm": rules.danger_zone_cm,
+        "item_templates": dict(rules.kit.item_templates),
     }
 
 

@@ -19,9 +19,10 @@ from app.guard.auth import ViewerDep, new_salt
 from app.guard.limits import Variants
 from app.services import fireplans, games, rehearsal, seats
 from rules.core.errors import NotFoundError
+from rules.core.kit import Grid
 from rules.core.vocabulary import Side
 from rules.flanders_fields.planning.rehearsal import DEFAULT_SAMPLES, MAX_SAMPLES, MAX_TURNS, PLAN_FIRERS
-from rules.flanders_fields.play.kit import Grid
+from rules.registry import all_game_rules
 
 router = Router(prefix="/api/v1/games/{game_id}/fireplans", tags=["fire plans"])
 
@@ -67,30 +68,7 @@ def add_item(
         PlanItemIn,
         Body(
             openapi_examples={
-                "battery aiming point": {
-                    "value": {
-                        "arrival_turn": 1,
-                        "item": {"kind": "aiming-point", "grid": [64, 120], "battery": "1"},
-                    }
-                },
-                "gas": {
-                    "value": {
-                        "arrival_turn": 2,
-                        "item": {"kind": "gas", "grid": [60, 40], "gas": "offensive", "wind_deg": 90},
-                    }
-                },
-                "rolling barrage": {
-                    "value": {
-                        "arrival_turn": 1,
-                        "item": {
-                            "kind": "rolling-barrage",
-                            "start_up_cm": 50,
-                            "duration_turns": 6,
-                            "halts": [3],
-                        },
-                    }
-                },
-                "deep suppression": {"value": {"arrival_turn": 1, "item": {"kind": "deep-suppression"}}},
+                name: {"value": v} for r in all_game_rules() for name, v in r.kit.plan_examples.items()
             }
         ),
     ],

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from typing import Annotated, Any, get_args
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, Strict
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,18 @@ class BoardKey:
     badge: str = ""
 
 
+# A point of a fire plan (ARTILLERY FIRE PLANS): strict (JSON `false` is not 0) and bounded.
+Grid = Annotated[
+    list[Annotated[float, Strict(), Field(ge=0, le=1000)]],
+    Field(
+        min_length=2,
+        max_length=2,
+        description="Side-relative grid reference: cm along the side's rear edge from its left-hand corner, "
+        "then cm up the table towards the enemy (ARTILLERY FIRE PLANS).",
+    ),
+]
+
+
 class PlanKind(BaseModel):
     """A kind of fire-plan item: a subclass narrows `kind` to a Literal of the kinds it models."""
 
@@ -36,6 +48,10 @@ class TableKit:
     # The kinds of item a side's fire plan may hold: each a model whose `kind` field is a Literal of its
     # kinds; the app validates a plan item by them (the rules then say whether the game allows it).
     plan_kinds: tuple[type[PlanKind], ...] = ()
+    # A plan item of each shape ({arrival_turn, item}) by name, as the API's documentation shows them.
+    plan_examples: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # The template an arrived plan item of each kind is drawn with on the table (a kind not named: by its point).
+    item_templates: Mapping[str, str] = field(default_factory=dict)
     values_by_name: Mapping[str, BoardKey] = field(init=False)
 
     def __post_init__(self) -> None:

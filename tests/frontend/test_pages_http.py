@@ -119,11 +119,12 @@ def test_ranges_and_acronyms_in_labels() -> None:
 
 
 def test_resolvers_most_used_first(sqlite_client: TestClient) -> None:
-    from app.pages.templates import MOST_USED, most_used_first
+    from app.pages.templates import most_used_first
     from rules.registry import get_ruleset
 
+    MOST_USED = get_ruleset("flanders-fields").most_used
     described = get_ruleset("flanders-fields").describe()["resolvers"]
-    ordered = [r["id"] for r in most_used_first(described)]
+    ordered = [r["id"] for r in most_used_first(described, "flanders-fields")]
     assert ordered[: len(MOST_USED)] == list(MOST_USED)
     assert sorted(ordered) == sorted(r["id"] for r in described)
     page = sqlite_client.get("/lookup?ruleset=flanders-fields").text

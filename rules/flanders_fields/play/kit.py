@@ -3,30 +3,20 @@ kinds of item its fire plans hold (ARTILLERY FIRE PLANS), each a typed model the
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, Strict
 
-from rules.core.kit import BoardKey, PlanKind, TableKit
+from rules.core.kit import BoardKey, Grid, PlanKind, TableKit
 
 # The defender's order penalty in force this turn (0, 1 or 2): SUPPRESSION, Deep Suppression (DS).
 DEEP_SUPPRESSION = BoardKey(
     "deep_suppression", "Deep suppression", 0, value=True, badge="Deep suppression −{}"
 )
 
+
 # -- the fire plan's items --------------------------------------------------------------------------------
 # Strict: JSON `false` is not 0; every number is bounded on its own field.
-Grid = Annotated[
-    list[Annotated[float, Strict(), Field(ge=0, le=1000)]],
-    Field(
-        min_length=2,
-        max_length=2,
-        description="Side-relative grid reference: cm along the side's rear edge from its left-hand corner, "
-        "then cm up the table towards the enemy (ARTILLERY FIRE PLANS).",
-    ),
-]
-
-
 class FireItem(PlanKind):
     """Aiming points of batteries and mortars, bombardments, superimposed batteries, air missions."""
 
@@ -83,7 +73,28 @@ class FirewaltzItem(PlanKind):
     )
 
 
+# A plan item of each shape, as the API's documentation shows them.
+PLAN_EXAMPLES: dict[str, dict[str, Any]] = {
+    "battery aiming point": {
+        "arrival_turn": 1,
+        "item": {"kind": "aiming-point", "grid": [64, 120], "battery": "1"},
+    },
+    "gas": {
+        "arrival_turn": 2,
+        "item": {"kind": "gas", "grid": [60, 40], "gas": "offensive", "wind_deg": 90},
+    },
+    "rolling barrage": {
+        "arrival_turn": 1,
+        "item": {"kind": "rolling-barrage", "start_up_cm": 50, "duration_turns": 6, "halts": [3]},
+    },
+    "deep suppression": {"arrival_turn": 1, "item": {"kind": "deep-suppression"}},
+}
+
 KIT = TableKit(
     board_keys=(DEEP_SUPPRESSION,),
     plan_kinds=(FireItem, GasItem, BarrageItem, DeepSuppressionItem, FirewaltzItem),
+    # Batteries fire on their "rectangle 10x10cm" (ARTILLERY BATTERIES AREA OF EFFECT); mortars and air
+    # missions are drawn at their aiming point.
+    plan_examples=PLAN_EXAMPLES,
+    item_templates={"aiming-point": "artillery", "bombardment": "artillery", "superimposed": "artillery"},
 )
