@@ -19,6 +19,9 @@ class BoardKey:
     name: str
     label: str
     default: Any = None
+    # The type its value is validated and stored as (a board key's model; JSON objects stay as the rules
+    # keep them).
+    annotation: Any = Any
     value: bool = False
     # The turn panel's badge while a value is set, its value in place of {} ("Deep suppression −{}").
     badge: str = ""
@@ -60,6 +63,11 @@ class TableKit:
     @property
     def plan_kind_names(self) -> tuple[str, ...]:
         return tuple(k for m in self.plan_kinds for k in get_args(m.model_fields["kind"].annotation))
+
+    @property
+    def on_board(self) -> tuple[BoardKey, ...]:
+        """The board's own keys: the board JSON's, not the game-wide values."""
+        return tuple(k for k in self.board_keys if not k.value)
 
     def values(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         """The game-wide values from what a game stores, each at its default until set."""

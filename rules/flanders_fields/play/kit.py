@@ -5,13 +5,40 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, Strict
+from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from rules.core.kit import BoardKey, Grid, PlanKind, TableKit
 
 # The defender's order penalty in force this turn (0, 1 or 2): SUPPRESSION, Deep Suppression (DS).
 DEEP_SUPPRESSION = BoardKey(
     "deep_suppression", "Deep suppression", 0, value=True, badge="Deep suppression −{}"
+)
+
+JsonObject = dict[str, Any]
+
+
+class EventPack(BaseModel):
+    """The random-event pack (`board["events"]`): the cards out of play, and how many are left to draw."""
+
+    # Assignment is validated and marks the field as set, so it is stored (app.data.board_state).
+    model_config = ConfigDict(extra="allow", validate_assignment=True)
+
+    out: tuple[str, ...] = ()
+    cards_left: int | None = None
+
+
+# The board's own keys, in the order a write first adds them (the wind before the clouds it disperses). The
+# items inside the lists stay JSON objects: the rules write them and read them back whole.
+BOARD_KEYS = (
+    BoardKey("barrages", "Rolling barrages", (), tuple[JsonObject, ...]),
+    BoardKey("clouds", "Gas clouds", (), tuple[JsonObject, ...]),
+    BoardKey("wind", "The last gas-wind roll", None, JsonObject | None),
+    BoardKey("wind_turn", "The turn of the last gas-wind roll (one a turn)", None, int | None),
+    BoardKey("clouds_gone", "Clouds dispersed or blown off the table", (), tuple[JsonObject, ...]),
+    BoardKey("fire", "Arrived fire-plan fire other than gas and barrages", (), tuple[JsonObject, ...]),
+    BoardKey("events", "The random-event pack", None, EventPack | None),
+    # Where each battery last fired (unit id -> [x, y]).
+    BoardKey("aiming_points", "The batteries' aiming points", {}, JsonObject),
 )
 
 
@@ -91,7 +118,7 @@ PLAN_EXAMPLES: dict[str, dict[str, Any]] = {
 }
 
 KIT = TableKit(
-    board_keys=(DEEP_SUPPRESSION,),
+    board_keys=(*BOARD_KEYS, DEEP_SUPPRESSION),
     plan_kinds=(FireItem, GasItem, BarrageItem, DeepSuppressionItem, FirewaltzItem),
     # Batteries fire on their "rectangle 10x10cm" (ARTILLERY BATTERIES AREA OF EFFECT); mortars and air
     # missions are drawn at their aiming point.
