@@ -9,6 +9,9 @@ from typing import Annotated, Any, get_args
 
 from pydantic import BaseModel, Field, Strict
 
+from rules.table.bases import BaseSpec
+from rules.table.templates import TemplateSpec
+
 
 @dataclass(frozen=True)
 class BoardKey:
@@ -47,6 +50,10 @@ class PlanKind(BaseModel):
 
 @dataclass(frozen=True)
 class TableKit:
+    # The stands' bases and the area templates a game of the rule set uses, by kind, each with its size and
+    # drawing (rules.table gives them their shapes on the table).
+    bases: Mapping[str, BaseSpec] = field(default_factory=dict)
+    templates: Mapping[str, TemplateSpec] = field(default_factory=dict)
     board_keys: tuple[BoardKey, ...] = ()
     # The kinds of item a side's fire plan may hold: each a model whose `kind` field is a Literal of its
     # kinds; the app validates a plan item by them (the rules then say whether the game allows it).

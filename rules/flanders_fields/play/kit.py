@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from rules.core.kit import BoardKey, Grid, PlanKind, TableKit
+from rules.table.bases import BASES
+from rules.table.templates import TEMPLATES
 
 # The defender's order penalty in force this turn (0, 1 or 2): SUPPRESSION, Deep Suppression (DS).
 DEEP_SUPPRESSION = BoardKey(
@@ -118,6 +120,8 @@ PLAN_EXAMPLES: dict[str, dict[str, Any]] = {
 }
 
 KIT = TableKit(
+    bases=BASES,
+    templates=TEMPLATES,
     board_keys=(*BOARD_KEYS, DEEP_SUPPRESSION),
     plan_kinds=(FireItem, GasItem, BarrageItem, DeepSuppressionItem, FirewaltzItem),
     # Batteries fire on their "rectangle 10x10cm" (ARTILLERY BATTERIES AREA OF EFFECT); mortars and air
