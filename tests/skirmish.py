@@ -7,7 +7,8 @@ from typing import Any
 
 from pydantic import Field
 
-from rules.core.game import AddToState, Change, GameRules, Outcome, SetState, Snapshot, StateField
+from rules.core.game import GameRules, Outcome
+from rules.core.records import AddToState, Change, SetState, Snapshot, StateField
 from rules.core.resolution import Evaluation
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
 

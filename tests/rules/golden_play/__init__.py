@@ -21,19 +21,17 @@ from pydantic import ValidationError
 
 from rules import registry
 from rules.core.errors import RulesError
-from rules.core.game import (
+from rules.core.game import GameRules, Outcome, leaves_under
+from rules.core.records import (
     AddToState,
     Change,
     FillRequest,
-    GameRules,
-    Outcome,
     PlanItem,
     SetBoard,
     SetSideState,
     SetState,
     Snapshot,
     UnitState,
-    leaves_under,
 )
 from rules.core.ruleset import RuleSet
 from rules.core.scenario import ForceNode
