@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -36,11 +37,11 @@ from rules.core.records import (
 from rules.core.ruleset import RuleSet
 from rules.core.scenario import ForceNode
 from rules.table.templates import TEMPLATES
-from tests.skirmish import Skirmish, SkirmishGame
+from tests.skirmish import Skirmish
 
 HERE = Path(__file__).parent
-# Rule sets the tests define, beside the registry's.
-TEST_RULESETS: dict[str, tuple[RuleSet, GameRules]] = {Skirmish.id: (Skirmish(), SkirmishGame())}
+# Rule sets the tests define, registered beside the shipped ones while a script plays.
+TEST_RULESETS: tuple[type[RuleSet], ...] = (Skirmish,)
 
 
 def scripts() -> list[Path]:
@@ -53,12 +54,6 @@ def load(path: Path) -> dict[str, Any]:
 
 def save(path: Path, script: Mapping[str, Any]) -> None:
     path.write_text(json.dumps(script, indent=1, ensure_ascii=False) + "\n")
-
-
-def rules_of(ruleset_id: str) -> tuple[RuleSet, GameRules]:
-    if ruleset_id in TEST_RULESETS:
-        return TEST_RULESETS[ruleset_id]
-    return registry.get_ruleset(ruleset_id), registry.get_game_rules(ruleset_id)
 
 
 # -- the table as the script plays it ----------------------------------------------------------------------
@@ -87,7 +82,7 @@ class Table:
 def start(script: Mapping[str, Any]) -> Table:
     """The starting position: the scenario's forces as its rule set builds them (ids in the order the app
     stores them, a tree at a time, attacker first), each side's state as a game starts."""
-    rs, rules = rules_of(script["ruleset"])
+    rs, rules = registry.get_ruleset(script["ruleset"]), registry.get_game_rules(script["ruleset"])
     begin = script["start"]
     doc = begin.get("document") or rules.shipped_scenarios()[begin["scenario"]]
     ctx = rs.context(doc.get("period"), doc.get("variants", {}))
@@ -469,8 +464,11 @@ def play_act(t: Table, act: Mapping[str, Any]) -> dict[str, Any]:
 
 def play(script: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every act of a script played in order: their answers."""
-    t = start(script)
-    return [play_act(t, step["act"]) for step in script["acts"]]
+    with ExitStack() as stack:
+        for cls in TEST_RULESETS:
+            stack.enter_context(registry.registered(cls))
+        t = start(script)
+        return [play_act(t, step["act"]) for step in script["acts"]]
 
 
 def record(paths: Sequence[Path]) -> None:
