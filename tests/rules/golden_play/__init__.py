@@ -85,7 +85,7 @@ def start(script: Mapping[str, Any]) -> Table:
     rs, rules = registry.get_ruleset(script["ruleset"]), registry.get_game_rules(script["ruleset"])
     begin = script["start"]
     doc = begin.get("document") or rules.shipped_scenarios()[begin["scenario"]]
-    ctx = rs.context(doc.get("period"), doc.get("variants", {}))
+    ctx = rs.context(begin.get("period") or doc.get("period"), doc.get("variants", {}))
     made = rules.new_forces(ctx, doc)
     defaults = {f.name: f.default for f in rules.state_fields}
     units: list[UnitState] = []
@@ -391,6 +391,8 @@ def advance(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 
 def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    """What happens by itself as the side's turn starts, then its items due this turn arriving, each with the
+    dice it rolls given by the act (`arrival_dice`, and `arrival_rolls` for a roll made for it)."""
     notices, changes = t.rules.start_of_turn(t.snap)
     out.shown["notices"] = [{"kind": n.kind, **plain(dict(n.shown)), "citation": n.source} for n in notices]
     _apply(t, out, changes)
@@ -413,6 +415,13 @@ def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
         )
         if landed.event:
             _apply(t, out, t.rules.board_changed(t.snap))
+        if landed.roll:  # a roll the server makes for the item: the script gives its dice (arrival_rolls)
+            model = t.ruleset.resolvers[landed.roll].Request
+            body = {"period": t.snap.period, "variants": t.snap.variants}
+            req = model.model_validate({**body, "dice": act["arrival_rolls"][str(item.id)]})
+            res = t.ruleset.resolve(landed.roll, req).as_dict()
+            out.shown["arrivals"][-1]["outcome"] = res["outcome_key"]
+            _apply(t, out, t.rules.consequences(landed.roll, t.snap, Outcome(req, res)))
 
 
 def _apply(t: Table, out: Answer, changes: Iterable[Change]) -> None:
