@@ -7,37 +7,17 @@ from typing import Any
 
 from pydantic import Field
 
-from rules.core.game import AddToState, Change, GameRules, Outcome, SetState, Snapshot, StateField
+from rules.core.game import GameRules, Outcome
+from rules.core.records import AddToState, Change, SetState, Snapshot, StateField
 from rules.core.resolution import Evaluation
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
 
+ID = "skirmish-test"
 SOURCE = "Skirmish test rules: PINS"
 
 
-class Skirmish(RuleSet):
-    id = "skirmish-test"
-    name = "Skirmish (test)"
-    source = SOURCE
-
-
-class RallyRequest(ResolveRequest):
-    pins: int = Field(default=0, ge=0, le=9, description="Pins on the unit rallying.")
-
-
-@Skirmish.resolver
-class Rally(Resolver[RallyRequest]):
-    id = "rally"
-    summary = "A pinned unit rallies on 4+"
-    Request = RallyRequest
-
-    def evaluate(self, req: RallyRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
-        rallied = dice[0] >= 4
-        key = "rallied" if rallied else "still-pinned"
-        return Evaluation(key, key, total=dice[0], sources=(SOURCE,))
-
-
 class SkirmishGame(GameRules):
-    ruleset_id = Skirmish.id
+    ruleset_id = ID
     state_fields = (
         StateField("pins", "Pins", 0, counter=True, maximum=9, filter="Pinned"),
         StateField("shaken", "Shaken", badge="SHAKEN", filter="Shaken"),
@@ -70,3 +50,28 @@ class SkirmishGame(GameRules):
             SetState("rallied", SOURCE, outcome.unit_id, "pins", 0),
             SetState("rallied", SOURCE, outcome.unit_id, "shaken", False),
         )
+
+
+class Skirmish(RuleSet):
+    """The rule set, owning its game (registered for a test's time: `with registry.registered(Skirmish)`)."""
+
+    id = ID
+    name = "Skirmish (test)"
+    source = SOURCE
+    game = SkirmishGame()
+
+
+class RallyRequest(ResolveRequest):
+    pins: int = Field(default=0, ge=0, le=9, description="Pins on the unit rallying.")
+
+
+@Skirmish.resolver
+class Rally(Resolver[RallyRequest]):
+    id = "rally"
+    summary = "A pinned unit rallies on 4+"
+    Request = RallyRequest
+
+    def evaluate(self, req: RallyRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
+        rallied = dice[0] >= 4
+        key = "rallied" if rallied else "still-pinned"
+        return Evaluation(key, key, total=dice[0], sources=(SOURCE,))

@@ -18,7 +18,8 @@ from app.services import events, formations, game_setup, games, markers, turns, 
 from app.services import units as units_service
 from app.services.markers import rules_of
 from rules.core.errors import RulesError
-from rules.core.game import EDIT_ACT, StateField
+from rules.core.game import EDIT_ACT
+from rules.core.records import StateField
 from rules.core.vocabulary import Side
 from rules.registry import all_game_rules
 
@@ -102,7 +103,7 @@ class UnitEditFields(BaseModel):
     override: Override = False
 
 
-# How the API types a state field (rules.core.game.StateField): read by its kind, set by hand by its `edit`.
+# How the API types a state field (rules.core.records.StateField): read by its kind, set by hand by its `edit`.
 _READ_TYPES: dict[str, Any] = {"flag": bool, "count": int, "value": Any}
 _EDIT_TYPES: dict[str, Any] = {
     "flag": Bool,

@@ -21,16 +21,8 @@ from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.turns import step_of
 from app.services.units import list_units
 from rules.core.errors import RulesError
-from rules.core.game import (
-    AddToState,
-    Change,
-    Filled,
-    FillRequest,
-    Outcome,
-    SetState,
-    Snapshot,
-    UnitChange,
-)
+from rules.core.game import Outcome
+from rules.core.records import AddToState, Change, Filled, FillRequest, SetState, Snapshot, UnitChange
 from rules.core.ruleset import ResolveRequest
 from rules.registry import get_ruleset
 

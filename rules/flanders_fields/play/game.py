@@ -6,20 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.core.fire_cards import FireCard, Fired
-from rules.core.game import (
-    Arrival,
-    Change,
-    Filled,
-    FillRequest,
-    GameRules,
-    Member,
-    Node,
-    Outcome,
-    PlanItem,
-    Played,
-    Snapshot,
-    StandAct,
-)
+from rules.core.game import GameRules, Member, Node, Outcome
+from rules.core.records import Arrival, Change, Filled, FillRequest, PlanItem, Played, Snapshot, StandAct
 from rules.core.ruleset import Context
 from rules.core.scenario import ForceNode, NewForces
 from rules.core.turn import Notice, Step
@@ -44,6 +32,7 @@ from rules.flanders_fields.play.changes import HAND_KEY, STATE_FIELDS
 from rules.flanders_fields.play.kit import KIT
 from rules.flanders_fields.play.units import carries_aiming_point
 from rules.flanders_fields.ruleset import FlandersFields
+from rules.flanders_fields.shipped import DOCUMENTS
 from rules.registry import register_game
 
 
@@ -195,8 +184,6 @@ class FlandersFieldsGame(GameRules):
     guns = tuple(GUNS)
 
     def shipped_scenarios(self) -> Mapping[str, Mapping[str, Any]]:
-        from rules.flanders_fields.planning.scenarios import DOCUMENTS  # planning imports play: read late
-
         return DOCUMENTS
 
     def unit_cap(self) -> tuple[int, str] | None:

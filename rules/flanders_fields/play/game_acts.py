@@ -3,7 +3,8 @@ shooting, an assault and its battalion's morale test when one is due."""
 
 from __future__ import annotations
 
-from rules.core.game import Snapshot, StandAct, ancestor_at, ancestors
+from rules.core.game import ancestor_at, ancestors
+from rules.core.records import Snapshot, StandAct
 from rules.flanders_fields.play.units import FIRER, assault_kind, order_unit
 from rules.flanders_fields.resolvers.assault import ATTACKERS
 from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
