@@ -18,7 +18,7 @@ serves it:
 - Wait for an event (a queue, a threading.Event, a response), never a fixed sleep or a timeout expiring.
 - Mark a test that takes over ~10 s on CI `@pytest.mark.long`: it is scheduled first, so that it does not
   hold one core at the end while the other idles.
-- Mark a test that holds the app to a wall-clock limit (a live event within 500 ms) `@pytest.mark.timed`:
+- Mark a test that holds the app to a wall-clock limit (every live event on every device within 100 ms) `@pytest.mark.timed`:
   `make test` runs those alone after the parallel run, so that the limit measures the app, not the suite's
   other worker sharing the machine."""
 

@@ -125,12 +125,19 @@ def test_a_refusal_stays_in_plain_words_until_dismissed(new_page: Any) -> None:
     remove.evaluate(
         "el => { for (let d = el.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
     )
+    # The refresh that follows every tap: with the live stream connected, the stream brings any change and the
+    # page fetches nothing; without it, the board is fetched and redrawn.
+    player.evaluate(
+        """() => { window.refreshed = new Promise((done) => document.addEventListener("firestep:refresh", () =>
+             window.firestepLive?.connected ? done()
+               : document.addEventListener("firestep:board-updated", done, { once: true }), { once: true })); }"""
+    )
     remove.click()  # the attacker may not recover the defender's markers
     toast = player.locator("#net-status")
     expect(toast).to_contain_text("The attacker player may not recover markers of the defender.")
-    # It stays: past the refresh that follows every tap, and on screen wherever the page is scrolled.
-    player.wait_for_timeout(1500)
-    expect(toast).to_be_visible()
+    # It stays: past the refresh that follows the tap, and on screen wherever the page is scrolled.
+    player.evaluate("window.refreshed")
+    expect(toast).to_contain_text("The attacker player may not recover markers of the defender.")
     player.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     box = toast.bounding_box()
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= player.viewport_size["height"]
