@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import join, seed_game
+from tests.frontend.games import join_by_api, seed_game
 
 pytestmark = pytest.mark.browser
 
@@ -119,7 +119,7 @@ def test_a_refusal_stays_in_plain_words_until_dismissed(new_page: Any) -> None:
         )
         assert marked.status_code == 200, marked.text
     player = new_page(TABLET_PORTRAIT)
-    join(player, codes["attacker"])
+    join_by_api(player, codes["attacker"])
     player.goto(f"/games/{game_id}/referee")
     remove = player.locator(f"#rm-{unit_id}")
     remove.evaluate(
