@@ -18,7 +18,7 @@ serves it:
 - Wait for an event (a queue, a threading.Event, a response), never a fixed sleep or a timeout expiring.
 - Mark a test that takes over ~10 s on CI `@pytest.mark.long`: it is scheduled first, so that it does not
   hold one core at the end while the other idles.
-- Mark a test that holds the app to a wall-clock limit (a live event within 500 ms) `@pytest.mark.timed`:
+- Mark a test that holds the app to a wall-clock limit (every live event on every device within 100 ms) `@pytest.mark.timed`:
   `make test` runs those alone after the parallel run, so that the limit measures the app, not the suite's
   other worker sharing the machine."""
 
@@ -85,9 +85,9 @@ def _rule_set_routes_built_once() -> None:
 TIERS = ("rules", "service", "api", "browser")
 _TIER_OF_FOLDER = {"tests/rules": "rules", "tests/playsheets": "rules", "tests/app/core": "service",
                    "tests/app/data": "service", "tests/app/services": "service"}  # fmt: skip
-# Of the whole suite's test time. Issue 33 asks for 35%; shuffled runs on 2 cores measure the browser tier at
-# 35.6-37.6% (it was 41%), so the guard holds it from growing at 40% until its next cuts bring it under 35%.
-BROWSER_SHARE_LIMIT = 0.40
+# Of the whole suite's test time: issue 33's 35%. The browser tier is kept near 30% of it, so that shuffled
+# orders and a busy machine stay under the limit.
+BROWSER_SHARE_LIMIT = 0.35
 
 
 def tier_of(item: pytest.Item) -> str:

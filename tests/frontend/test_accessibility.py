@@ -1,15 +1,25 @@
 """axe-core (WCAG 2.2 AA) on the pages changed this session, at the four sizes the project supports: no serious or
-critical violation. One device per role, resized through the sizes, so each page is set up once."""
+critical violation. One device per role, resized through the sizes, so each page is set up once; the print
+views' layout is checked at each size on the way (their printing: test_print_view.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
-from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
+from tests.frontend.conftest import (
+    REFEREE_SCREEN,
+    TABLET_LANDSCAPE,
+    TABLET_PORTRAIT,
+    assert_no_horizontal_scroll,
+    screenshot,
+    small_targets,
+    unlabelled_controls,
+)
 from tests.frontend.games import bearer, join, join_by_api, seed_game
 from tests.frontend.test_map import open_map, start_game
 from tests.frontend.test_referee import first_live_stand
@@ -21,11 +31,14 @@ PHONE = {"width": 390, "height": 844}
 SIZES = (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN)
 
 
-def violations_at_every_size(page: Any, name: str) -> list[str]:
+def violations_at_every_size(page: Any, name: str, also: Callable[[Any], None] | None = None) -> list[str]:
+    """axe-core's serious findings at each size, and `also` (a layout check) there."""
     found = []
     for size in SIZES:
         page.set_viewport_size(size)
         found += [f"{name} at {size['width']}x{size['height']}: {v}" for v in serious_violations(page)]
+        if also is not None:
+            also(page)
     page.set_viewport_size(TABLET_LANDSCAPE)
     return found
 
@@ -39,14 +52,25 @@ def test_the_check_finds_a_violation(new_page: Any) -> None:
     assert any(v.startswith("label (critical)") for v in serious_violations(page)), serious_violations(page)
 
 
+def print_view_fits(page: Any) -> None:
+    """The print view's Print button is a finger-sized control and the sheet fits the screen."""
+    box = page.get_by_role("button", name="Print").bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44, (page.viewport_size, box)
+    assert small_targets(page) == [], page.viewport_size
+    assert unlabelled_controls(page) == [], page.viewport_size
+    assert_no_horizontal_scroll(page)
+    if page.url.endswith("/mid"):
+        screenshot(page, "print-view")
+
+
 def test_start_page_and_print_view(new_page: Any) -> None:
+    """The print view of each period at each size: axe-core, and the layout (print_view_fits)."""
     page = new_page()
-    found = []
-    for name, url in [("start", "/")] + [
-        (f"{p} print view", f"/playsheets/{p}") for p in ("early", "mid", "late")
-    ]:
-        page.goto(url)
-        found += violations_at_every_size(page, name)
+    page.goto("/")
+    found = violations_at_every_size(page, "start")
+    for period in ("early", "mid", "late"):
+        page.goto(f"/playsheets/{period}")
+        found += violations_at_every_size(page, f"{period} print view", print_view_fits)
     assert not found, "\n".join(found)
 
 

@@ -43,6 +43,8 @@ from tests.frontend.conftest import (
 )
 from tests.frontend.games import sign_in
 
+pytestmark = pytest.mark.browser  # Chromium on the club's HTTPS
+
 PHONE = {"width": 390, "height": 844}
 SIZES = (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN)
 

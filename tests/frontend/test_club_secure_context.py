@@ -38,6 +38,8 @@ from tests.frontend.test_offline_taps import add_marker_button, marker_events, s
 
 pytestmark = pytest.mark.browser
 
+OUTBOX_RETRY_MS = 10_000  # frontend/static/js/outbox.js RETRY_MS: how long a kept tap waits for its next try
+
 
 class ClubServer:
     """`firestep serve --club` as tests/app/club/served.py starts it, stopped at once (as a laptop that leaves
@@ -182,6 +184,9 @@ def test_over_the_club_https_the_board_and_map_work_offline_and_a_tap_made_then_
         assert made.status_code == 201, made.text
     game_id = int(made.json()["game"]["id"])
     page = tablets()
+    # The page's timers on a clock the test can move on (it runs as the wall clock does until then): the
+    # outbox's next try is made to come at once below, however long the restart took.
+    page.clock.install()
     sign_in(page, made.json()["referee_token"])
     http = api(page, club)
     start(http, game_id)
@@ -241,8 +246,9 @@ def test_over_the_club_https_the_board_and_map_work_offline_and_a_tap_made_then_
     expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
 
     club_server.start()  # same ports, same data folder; a new server key, signed by the same authority
-    # The outbox sends the kept tap on its next try (within 10 s), once, and says so; the live stream comes
+    # The outbox sends the kept tap on its next try (within its 10 s), once, and says so; the live stream comes
     # back and the note goes. Once the page says it was sent, nothing of it waits to be sent again.
+    page.clock.fast_forward(OUTBOX_RETRY_MS)
     expect(page.locator("#net-status")).to_contain_text(
         "Connection back: 1 tap made without a connection was sent.", timeout=30_000
     )

@@ -1,4 +1,6 @@
-"""Fire plans in the browser: one side authors and locks its plan; the other side is refused it."""
+"""Fire plans in the browser: one side authors and locks its plan by taps, sees it on the table and rehearsed, and
+checks the commitment; after the game the other side checks it too (what each side's page is served, and the
+other side's refusal, are tests/frontend/test_pages_http.py's)."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from tests.frontend.games import bearer, join_by_api, seed_game
 pytestmark = pytest.mark.browser
 
 
-def test_author_lock_and_the_opponent_is_refused(new_page: Any) -> None:
+def test_author_and_lock_a_plan_by_taps(new_page: Any) -> None:
     referee = new_page(TABLET_LANDSCAPE)
     game_id, created = seed_game(referee)
     codes = created["join_codes"]
@@ -53,24 +55,10 @@ def test_author_lock_and_the_opponent_is_refused(new_page: Any) -> None:
     attacker.get_by_role("button", name="Lock the plan").click()
     commitment = attacker.locator("[data-commitment='attacker']")
     expect(commitment).to_have_count(1)
-    published = commitment.inner_text().strip()
-    assert len(published) == 64  # a SHA-256 in hex
+    assert len(commitment.inner_text().strip()) == 64  # a SHA-256 in hex
     expect(attacker.get_by_role("button", name="Add to plan")).to_have_count(0)
-
-    defender = new_page(TABLET_PORTRAIT)
-    join_by_api(defender, codes["defender"])
-    defender.goto(f"/games/{game_id}/fire-plan")
-    # The defender sees the attacker's commitment at once, but never the plan itself.
-    expect(defender.locator("[data-commitment='attacker']")).to_have_text(published)
-    response = defender.goto(f"/games/{game_id}/fire-plan?side=attacker")
-    assert response is not None and response.status == 403
-    expect(defender.locator("h1")).to_have_text("Not for your eyes")
-    assert "grid" not in defender.content()
-    api = defender.request.get(f"/api/v1/games/{game_id}/fireplans/attacker/items")
-    assert api.status == 403
-    defender.goto(f"/games/{game_id}/fire-plan")
-    assert_no_horizontal_scroll(defender)
-    screenshot(defender, "fire-plan")
+    # What the other side's page shows of it (the commitment, none of the plan) is server HTML:
+    # tests/frontend/test_pages_http.py::test_a_fire_plan_page_shows_the_other_side_its_commitment_never_its_plan.
 
 
 def test_invalid_item_is_a_message_not_json(new_page: Any) -> None:
@@ -140,15 +128,10 @@ def test_the_real_table_the_rehearsal_and_the_verify_view(new_page: Any) -> None
         screenshot(defender, "fire-plan-table")
     defender.set_viewport_size(TABLET_LANDSCAPE)
 
-    # The attacker sees none of it: no marks, no rehearsal of the British plan, the page refused.
+    # The attacker's page shows none of it (server HTML): test_pages_http.py's
+    # test_a_fire_plan_page_shows_the_other_side_its_commitment_never_its_plan.
     attacker = new_page(TABLET_PORTRAIT)
     join_by_api(attacker, codes["attacker"])
-    attacker.goto(f"/games/{game_id}/fire-plan")
-    expect(attacker.locator(".fp-mark")).to_have_count(0)
-    expect(attacker.locator("[data-heat]")).to_have_count(0)
-    refused = attacker.goto(f"/games/{game_id}/fire-plan?side=defender")
-    assert refused is not None and refused.status == 403
-    assert "fp-mark" not in attacker.content() and "168" not in attacker.locator("main").inner_text()
 
     # Locked: the page explains the commitment and checks it through the verify endpoint.
     defender.once("dialog", lambda d: d.accept())

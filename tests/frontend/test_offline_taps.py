@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import join, seed_game
+from tests.frontend.games import join_by_api, seed_game
 
 pytestmark = pytest.mark.browser
 
@@ -119,18 +119,25 @@ def test_a_refusal_stays_in_plain_words_until_dismissed(new_page: Any) -> None:
         )
         assert marked.status_code == 200, marked.text
     player = new_page(TABLET_PORTRAIT)
-    join(player, codes["attacker"])
+    join_by_api(player, codes["attacker"])
     player.goto(f"/games/{game_id}/referee")
     remove = player.locator(f"#rm-{unit_id}")
     remove.evaluate(
         "el => { for (let d = el.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
     )
+    # The refresh that follows every tap: with the live stream connected, the stream brings any change and the
+    # page fetches nothing; without it, the board is fetched and redrawn.
+    player.evaluate(
+        """() => { window.refreshed = new Promise((done) => document.addEventListener("firestep:refresh", () =>
+             window.firestepLive?.connected ? done()
+               : document.addEventListener("firestep:board-updated", done, { once: true }), { once: true })); }"""
+    )
     remove.click()  # the attacker may not recover the defender's markers
     toast = player.locator("#net-status")
     expect(toast).to_contain_text("The attacker player may not recover markers of the defender.")
-    # It stays: past the refresh that follows every tap, and on screen wherever the page is scrolled.
-    player.wait_for_timeout(1500)
-    expect(toast).to_be_visible()
+    # It stays: past the refresh that follows the tap, and on screen wherever the page is scrolled.
+    player.evaluate("window.refreshed")
+    expect(toast).to_contain_text("The attacker player may not recover markers of the defender.")
     player.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     box = toast.bounding_box()
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= player.viewport_size["height"]

@@ -251,3 +251,49 @@ def test_firestorm_option_labels_keep_the_printed_capitals() -> None:
     assert humanise("aif") == "AIF"
     assert humanise("58-bn-mgc") == "58 bn MGC"
     assert humanise("a7v") == "A7V"
+
+
+def test_a_fire_plan_page_shows_the_other_side_its_commitment_never_its_plan(
+    sqlite_client: TestClient,
+) -> None:
+    """What the fire plan page serves each side (moved from test_fire_plan.py, issue 33: server HTML): the other
+    side's commitment once locked, but neither its items, nor its marks on the table, nor its rehearsal."""
+    from tests.app.games.conftest import new_game
+
+    c = sqlite_client
+    g = new_game(c)
+    plan = f"/api/v1/games/{g.id}/fireplans"
+
+    def point(battery: str, along: int, up: int = 168) -> dict[str, Any]:
+        return {"arrival_turn": 1, "item": {"kind": "aiming-point", "grid": [along, up], "battery": battery}}
+
+    attack = c.post(f"{plan}/attacker/items", headers=g.attacker, json=point("Attack battery", 30, 40))
+    assert attack.status_code == 201, attack.text
+    locked = c.post(f"{plan}/attacker/lock", headers=g.attacker)
+    assert locked.status_code == 200, locked.text
+    commitment = c.get(f"{plan}/attacker/verify", headers=g.attacker).json()["commitment"]
+    for n, along in enumerate((60, 100)):
+        added = c.post(f"{plan}/defender/items", headers=g.defender, json=point(f"Battery {n}", along))
+        assert added.status_code == 201, added.text
+
+    def page(side: dict[str, str], query: str = "") -> Any:
+        c.cookies.set("firestep_token", side["Authorization"].removeprefix("Bearer "))
+        return c.get(f"/games/{g.id}/fire-plan{query}")
+
+    # Each side sees its own marks and rehearsal, and the other's commitment once it is locked.
+    own = page(g.defender)
+    assert own.status_code == 200 and f'data-commitment="attacker">{commitment}<' in own.text
+    marks = re.findall(r'class="fp-mark[^"]*" d="([^"]+)"', own.text)
+    assert marks and "data-heat" in own.text and "Battery 0" in own.text
+    # The other side's plan: the page refused in words, with none of it; the API refuses its items too.
+    for viewer, other, secret in (
+        (g.defender, "attacker", "Attack battery"),
+        (g.attacker, "defender", "168"),
+    ):
+        refused = page(viewer, f"?side={other}")
+        assert refused.status_code == 403 and "<h1>Not for your eyes</h1>" in refused.text
+        assert "fp-mark" not in refused.text and secret not in refused.text and "grid" not in refused.text
+        assert c.get(f"{plan}/{other}/items", headers=viewer).status_code == 403
+    theirs = page(g.attacker).text  # its own plan's marks and rehearsal, none of the defender's
+    assert not any(d in theirs for d in marks) and "Battery 0" not in theirs and "Battery 1" not in theirs
+    c.cookies.clear()

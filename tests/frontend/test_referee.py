@@ -29,9 +29,9 @@ def start_from_the_board(page: Any) -> None:
     expect(page.locator(".turn-step")).to_contain_text("Support orders")
 
 
-def test_marker_from_another_device_arrives_within_a_second(new_page: Any) -> None:
-    """The marker's delivery in time is test_referee_live's (500 ms) and the API tier's; this is what the board
-    shows of it."""
+def test_a_marker_from_another_device_shows_on_the_referees_board_and_log(new_page: Any) -> None:
+    """What the board shows of a marker tapped on another device; its delivery within 100 ms is the API tier's
+    (tests/app/games/test_live_and_concurrency.py, timed)."""
     referee = new_page(REFEREE_SCREEN)
     game_id, created = seed_game(referee)
     referee.goto(f"/games/{game_id}/referee")
