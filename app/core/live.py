@@ -29,7 +29,7 @@ import asyncio
 import bisect
 import logging
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -487,7 +487,7 @@ async def stream(
     last_id: int,
     viewing: Viewing,
     is_disconnected: Callable[[], Awaitable[bool]],
-) -> AsyncIterator[bytes]:
+) -> AsyncGenerator[bytes, None]:
     """Yield SSE frames: everything after `last_id`, then each new event as it is published."""
     with (
         broker.subscribe(game_id, viewing.read) as sub,  # subscribe before reading: nothing falls between
