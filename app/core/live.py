@@ -101,6 +101,7 @@ class Audience:
     shows: Callable[[FeedItem], bool]
     render: Render
     streams: int = 0
+    warmed: bool = False  # what it keeps in the feed readied (`Viewing.warm`), by its first stream
 
 
 class Feed:
@@ -124,13 +125,13 @@ class Feed:
         self._render_locks: dict[Any, asyncio.Lock] = {}
 
     @contextmanager
-    def audience(self, key: Any, shows: Callable[[FeedItem], bool], render: Render) -> Iterator[None]:
+    def audience(self, key: Any, shows: Callable[[FeedItem], bool], render: Render) -> Iterator[Audience]:
         """A stream of render key `key` follows the feed: from the next read on, its audience's frames are
         rendered with the read."""
         joined = self.audiences.setdefault(key, Audience(shows, render))
         joined.streams += 1
         try:
-            yield
+            yield joined
         finally:
             joined.streams -= 1
             if not joined.streams:
@@ -468,8 +469,8 @@ class Viewing:
     key, render: the render key of this viewer (the same for every viewer who may read the same) and how an
       event is rendered for it.
     token_id: the device, checked against the feed's active devices after every wake-up.
-    warm(kept): as the stream opens, readies what its view keeps in the feed (`Feed.kept`), so that the first
-      event is not the one to read it.
+    warm(kept): as the first stream of its audience opens, readies what its view keeps in the feed
+      (`Feed.kept`), so that the first event is not the one to read it.
     """
 
     read: FeedRead
@@ -491,10 +492,11 @@ async def stream(
     """Yield SSE frames: everything after `last_id`, then each new event as it is published."""
     with (
         broker.subscribe(game_id, viewing.read) as sub,  # subscribe before reading: nothing falls between
-        sub.feed.audience(viewing.key, viewing.shows, viewing.render),
+        sub.feed.audience(viewing.key, viewing.shows, viewing.render) as audience,
     ):
         yield b"retry: 1000\n\n"
-        if viewing.warm is not None:
+        if viewing.warm is not None and not audience.warmed:  # once, not once per device
+            audience.warmed = True
             await asyncio.to_thread(viewing.warm, sub.feed.kept)
         while True:
             # Every row the feed has already read was committed before this backlog read starts (a game's
