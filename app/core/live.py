@@ -13,12 +13,14 @@ lifespan). `make_broker(engine)` picks one:
   fan-out. Every worker and every host on the same database therefore wakes its own streams.
 
 Per process and game, one `Feed` reads the new rows once per wake-up (every visibility, plus which of the
-game's devices are still active) and all of that process's streams on the game take their frames from it,
-each filtering for its own viewer. A frame carries what its kind of viewer needs to apply the event without
-a request (a page's view: the map's units, the referee board's fragments); it is rendered once per render
-key (viewer roles and view) by the first stream that needs it, in a worker thread, and the other streams of
-that key reuse it. A stream that has fallen behind the feed's tail (a resume from long ago) reads its own
-backlog first, as every stream does when it opens.
+game's devices are still active) and all of that process's streams on the game take their frames from it.
+A frame carries what its kind of viewer needs to apply the event without a request (a page's view: the map's
+units, the referee board's fragments). The streams that may read the same (same viewer roles and view: one
+render key) are one audience of the feed: in the same worker thread as the read, each audience's frames are
+rendered once and kept as the bytes sent, which every stream of the audience writes as they are (an event
+costs a rendering per audience, not per device; a stream never gets a frame of another audience). A stream
+that has fallen behind the feed's tail (a resume from long ago) reads its own backlog first, as every stream
+does when it opens.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import asyncio
 import bisect
 import logging
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -50,12 +52,13 @@ RECONNECT_MAX_SECONDS = 10.0
 
 @dataclass
 class FeedItem:
-    """One event as the shared read found it; `frames` caches its rendering per kind of viewer."""
+    """One event as the shared read found it; `frames` holds what each audience's streams send of it (the SSE
+    bytes, empty for an audience that may not see it), by render key."""
 
     id: int
     visibility: str
     event: Any
-    frames: dict[Any, str] = field(default_factory=dict)
+    frames: dict[Any, bytes] = field(default_factory=dict)
 
 
 # read(game_id, after_id, limit) -> (events after after_id in id order, every visibility; active device ids)
@@ -91,8 +94,18 @@ class Shared:
 Render = Callable[[list[Any], Shared], list[str]]
 
 
+@dataclass
+class Audience:
+    """The streams of a feed that share a render key: which events they may see, how theirs are rendered."""
+
+    shows: Callable[[FeedItem], bool]
+    render: Render
+    streams: int = 0
+    warmed: bool = False  # what it keeps in the feed readied (`Viewing.warm`), by its first stream
+
+
 class Feed:
-    """The new events of one game in this process, read once per wake-up for every stream on it."""
+    """The new events of one game in this process, read and rendered once per wake-up for every stream on it."""
 
     def __init__(self, game_id: int, read: FeedRead) -> None:
         self.game_id = game_id
@@ -105,27 +118,43 @@ class Feed:
         self.active: frozenset[int] = frozenset()
         self.reads = 0
         self.renders = 0
+        self.audiences: dict[Any, Audience] = {}
         self.kept = Shared()  # kept for the feed's life: each view's structure (the board's units)
         self.shared = Shared(self.kept)  # for the renderings after the latest read
         self._lock = asyncio.Lock()
         self._render_locks: dict[Any, asyncio.Lock] = {}
 
+    @contextmanager
+    def audience(self, key: Any, shows: Callable[[FeedItem], bool], render: Render) -> Iterator[Audience]:
+        """A stream of render key `key` follows the feed: from the next read on, its audience's frames are
+        rendered with the read."""
+        joined = self.audiences.setdefault(key, Audience(shows, render))
+        joined.streams += 1
+        try:
+            yield joined
+        finally:
+            joined.streams -= 1
+            if not joined.streams:
+                del self.audiences[key]
+
     async def refresh(self, after_id: int) -> None:
-        """Bring the feed up to the latest wake-up: the first stream to get here reads, the others wait
-        for that read and reuse it."""
+        """Bring the feed up to the latest wake-up: the first stream to get here reads (and renders), the others
+        wait for that read and reuse it."""
         async with self._lock:
             if self.base is not None and self._seen == self.wakes:
                 return
             wakes = self.wakes
             start = self.high if self.base is not None else after_id
             while True:
-                got, active = await asyncio.to_thread(self.read, self.game_id, start, TAIL)
+                audiences = dict(self.audiences)
+                got, active, shared, renders = await asyncio.to_thread(self._read, start, audiences)
                 self.reads += 1
+                self.renders += renders
                 if self.base is None:
                     self.base = self.high = start
                 self.items.extend(got)
                 if got:
-                    self.shared = Shared(self.kept)
+                    self.shared = shared
                     self.high = start = got[-1].id
                 self.active = active
                 if len(got) < TAIL:
@@ -135,18 +164,45 @@ class Feed:
                 del self.items[:-TAIL]
             self._seen = wakes
 
-    async def frames(self, key: Any, items: list[FeedItem], render: Render) -> list[str]:
-        """The frames of `items` for render key `key`: the first stream of that key renders those not yet
-        rendered (one worker thread for all of them), the others wait for it and reuse them."""
-        lock = self._render_locks.setdefault(key, asyncio.Lock())
-        async with lock:
-            todo = [i for i in items if key not in i.frames]
-            if todo:
-                done = await asyncio.to_thread(render, [i.event for i in todo], self.shared)
-                self.renders += 1
-                for item, data in zip(todo, done, strict=True):
-                    item.frames[key] = data
-        return [i.frames[key] for i in items]
+    def _read(
+        self, after_id: int, audiences: dict[Any, Audience]
+    ) -> tuple[list[FeedItem], frozenset[int], Shared, int]:
+        """In a worker thread: the new rows, each audience's frames of them (one thread for them all, so that
+        the renderings neither wait on each other for the interpreter nor hand back one by one), and how many
+        renderings that took."""
+        got, active = self.read(self.game_id, after_id, TAIL)
+        shared = Shared(self.kept)
+        renders = 0
+        for key, audience in audiences.items():
+            try:
+                renders += self._render(key, audience, got, shared)
+            except Exception:  # its own streams render them again, and fail alone (`frames`)
+                log.exception("live: rendering game %s's frames for %r", self.game_id, key)
+        return got, active, shared, renders
+
+    @staticmethod
+    def _render(key: Any, audience: Audience, items: list[FeedItem], shared: Shared) -> int:
+        """The audience's frames of `items` (none of those it may not see), in one rendering if any."""
+        shown = [i for i in items if audience.shows(i)]
+        if shown:
+            done = audience.render([i.event for i in shown], shared)
+            for item, data in zip(shown, done, strict=True):
+                item.frames[key] = sse_frame(item.id, item.event.kind, data).encode()
+        for item in items:
+            item.frames.setdefault(key, b"")
+        return 1 if shown else 0
+
+    async def frames(self, key: Any, items: list[FeedItem]) -> bytes:
+        """What a stream of the audience `key` sends of `items`: rendered with the read, else (an audience that
+        joined during that read) by the first of its streams that needs them, the others reusing them."""
+        if any(key not in i.frames for i in items):
+            lock = self._render_locks.setdefault(key, asyncio.Lock())
+            async with lock:
+                todo = [i for i in items if key not in i.frames]
+                if todo:
+                    audience = self.audiences[key]
+                    self.renders += await asyncio.to_thread(self._render, key, audience, todo, self.shared)
+        return b"".join([i.frames[key] for i in items])
 
     def after(self, last_id: int) -> list[FeedItem] | None:
         """The items after `last_id`, or None when the feed does not reach back that far."""
@@ -413,8 +469,8 @@ class Viewing:
     key, render: the render key of this viewer (the same for every viewer who may read the same) and how an
       event is rendered for it.
     token_id: the device, checked against the feed's active devices after every wake-up.
-    warm(kept): as the stream opens, readies what its view keeps in the feed (`Feed.kept`), so that the first
-      event is not the one to read it.
+    warm(kept): as the first stream of its audience opens, readies what its view keeps in the feed
+      (`Feed.kept`), so that the first event is not the one to read it.
     """
 
     read: FeedRead
@@ -432,11 +488,15 @@ async def stream(
     last_id: int,
     viewing: Viewing,
     is_disconnected: Callable[[], Awaitable[bool]],
-) -> AsyncIterator[str]:
+) -> AsyncGenerator[bytes, None]:
     """Yield SSE frames: everything after `last_id`, then each new event as it is published."""
-    with broker.subscribe(game_id, viewing.read) as sub:  # subscribe before reading: nothing falls between
-        yield "retry: 1000\n\n"
-        if viewing.warm is not None:
+    with (
+        broker.subscribe(game_id, viewing.read) as sub,  # subscribe before reading: nothing falls between
+        sub.feed.audience(viewing.key, viewing.shows, viewing.render) as audience,
+    ):
+        yield b"retry: 1000\n\n"
+        if viewing.warm is not None and not audience.warmed:  # once, not once per device
+            audience.warmed = True
             await asyncio.to_thread(viewing.warm, sub.feed.kept)
         while True:
             # Every row the feed has already read was committed before this backlog read starts (a game's
@@ -446,9 +506,9 @@ async def stream(
                 frames = await asyncio.to_thread(viewing.backlog, last_id, PAGE)
                 if frames is None:
                     return
-                for event_id, kind, data in frames:
-                    yield sse_frame(event_id, kind, data)
-                    last_id = event_id
+                if frames:
+                    yield "".join(sse_frame(*frame) for frame in frames).encode()
+                    last_id = frames[-1][0]
                 if len(frames) < PAGE:
                     break
             last_id = max(last_id, covered)  # events after the last one shown were not this viewer's
@@ -457,7 +517,7 @@ async def stream(
                     # A gone client is noticed here at the latest (or as soon as a frame cannot be sent).
                     if await is_disconnected():
                         return
-                    yield ": keep-alive\n\n"
+                    yield b": keep-alive\n\n"
                     continue
                 await sub.feed.refresh(last_id)
                 if viewing.token_id not in sub.feed.active:
@@ -465,11 +525,10 @@ async def stream(
                 items = sub.feed.after(last_id)
                 if items is None:
                     break  # fell behind the feed's tail: read the backlog
-                shown = [i for i in items if viewing.shows(i)]
-                rendered = await sub.feed.frames(viewing.key, shown, viewing.render)
-                for item, data in zip(shown, rendered, strict=True):
-                    yield sse_frame(item.id, item.event.kind, data)
                 if items:
+                    sent = await sub.feed.frames(viewing.key, items)
+                    if sent:
+                        yield sent
                     last_id = items[-1].id
 
 
