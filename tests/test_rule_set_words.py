@@ -84,3 +84,12 @@ def test_the_walk_sees_code_and_not_comments(tmp_path: Path) -> None:
     )
     assert [w for w in WORDS if w in code_of(py)] == ["aiming-point"]
     assert [w for w in WORDS if w in code_of(js)] == ["aiming-point"]
+
+
+def test_the_map_draws_a_board_naming_none_of_its_keys() -> None:
+    """The map draws what the rule set draws of its board (rules.core.kit `BoardKey.draw`): its script names
+    no board key of any rule set, as a word of its code."""
+    code = code_of(ROOT / "frontend/static/js/table-board.js")
+    keys = {k.name for rules in all_game_rules() for k in rules.kit.board_keys}
+    assert {"fire", "clouds", "barrages"} <= keys  # the walk sees the keys the map once drew by name
+    assert {k for k in keys if re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", code)} == set()

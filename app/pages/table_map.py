@@ -18,7 +18,6 @@ from app.services import unit_names
 from app.services import units as units_service
 from app.services.markers import rules_of
 from rules.core.game import GameRules
-from rules.table.frame import AHEAD_DEG
 from rules.table.terrain import FEATURE_KINDS
 
 router = Router()
@@ -34,11 +33,6 @@ def map_sizes(rules: GameRules) -> dict[str, Any]:
             k: {"w": t.width_cm, "d": t.depth_cm, "across": t.across_table}
             for k, t in rules.kit.templates.items()
         },
-        # For what the game has on the table: clouds face the enemy of the side that released them,
-        # and a rolling barrage endangers its own side's stands in the band behind its rear edge.
-        "ahead": dict(AHEAD_DEG),
-        "danger_cm": rules.danger_zone_cm,
-        "item_templates": dict(rules.kit.item_templates),
     }
 
 

@@ -213,7 +213,8 @@ def _map_parts(
     session: Session, game: Game, viewer: Viewer, events: list[dict[str, Any]], shared: live.Shared
 ) -> list[dict[str, Any]]:
     """The map's parts: the units each event touched, as /units answers them to this viewer (without the
-    names, which change only when a unit is added: a reload), and the game's state when the game changed."""
+    names, which change only when a unit is added: a reload), and the game's state when the game changed, with
+    what the map draws of its board."""
     read = units_service.reader(game, viewer)
     wanted = set().union(*(live.touched_units(e) for e in events))
     found: list[Unit] = []
@@ -223,7 +224,7 @@ def _map_parts(
             lambda: list(session.exec(select(Unit).where(Unit.game_id == game.id, col(Unit.id).in_(wanted)))),
         )
     rows = {u.id: u for u in found}
-    state = games.game_state(game)
+    state = games.map_state(game)
     out: list[dict[str, Any]] = []
     for e in events:
         part: dict[str, Any] = {"units": [read(rows[i]) for i in sorted(live.touched_units(e)) if i in rows]}

@@ -24,6 +24,7 @@ from app.services import resolve as resolve_service
 from app.services import templates as table_templates
 from app.services.markers import rules_of
 from rules.core.errors import NotFoundError
+from rules.core.kit import Drawn
 from rules.core.vocabulary import Side
 
 router = Router(prefix="/api/v1/games", tags=["games"])
@@ -64,6 +65,10 @@ class GameState(GameDetail):
     last_event_id: int = Field(
         description="The state is at least as new as this event (the newest this viewer may read): resume the "
         "stream after it"
+    )
+    board_drawn: list[Drawn] = Field(
+        description="What the map draws of the board, as the rule set draws it: polygons (or points with a "
+        "radius) in table cm, each with its style and label"
     )
 
 
@@ -222,8 +227,9 @@ def get_game(game_id: GameId, session: SessionDep) -> GameOut:
 def get_state(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameState:
     # The event id first: the game read after it is at least that new.
     as_of = table_templates.last_event_id(session, game_id, events_service.roles_of(viewer))
-    detail = game_out(games.get_game(session, game_id), GameDetail)
-    return GameState(**detail.model_dump(), last_event_id=as_of)
+    game = games.get_game(session, game_id)
+    detail = game_out(game, GameDetail)
+    return GameState(**detail.model_dump(), last_event_id=as_of, board_drawn=games.board_drawing(game))
 
 
 @router.get(

@@ -14,7 +14,9 @@ from app.core import live
 from app.data.models import Game, utcnow
 from app.services.versioned import check_version, lock_row
 from rules.core.errors import NotFoundError
+from rules.core.kit import Drawn
 from rules.registry import game_rules_or_none
+from rules.table.frame import Table
 
 
 def list_games(session: Session) -> list[Game]:
@@ -77,6 +79,17 @@ def game_state(game: Game) -> dict[str, Any]:
 def game_values(game: Game) -> dict[str, Any]:
     """The game's rule-set values (its table kit's, rules.core.kit), each at its default until set."""
     return game_rules_or_none(game.ruleset).kit.values(game.state)
+
+
+def board_drawing(game: Game) -> list[Drawn]:
+    """What the map draws of the game's board, as its rule set's table kit draws it."""
+    table = Table(game.table_width_cm, game.table_length_cm)
+    return game_rules_or_none(game.ruleset).kit.draw(game.board, table)
+
+
+def map_state(game: Game) -> dict[str, Any]:
+    """The game's state as a live frame carries it to the map: with what the map draws of its board."""
+    return {**game_state(game), "board_drawn": [d.model_dump(mode="json") for d in board_drawing(game)]}
 
 
 def game_field(game: Game, name: str) -> Any:

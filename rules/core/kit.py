@@ -3,14 +3,39 @@ and draws it. The app, the map and the board read the kit (`GameRules.kit`) and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, get_args
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, Field, Strict
+from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from rules.table.bases import BaseSpec
+from rules.table.frame import Table
 from rules.table.templates import TemplateSpec
+
+# The map's styles for what a board draws (frontend/static/css/map.css and the map's key): an area of fire,
+# a gas cloud, a band across the table, and a zone of danger beside one.
+DrawnStyle = Literal["board-fire", "board-gas", "board-barrage", "board-danger"]
+Cm = tuple[float, float]
+
+
+class Drawn(BaseModel):
+    """One thing a board draws on the table map, in table cm: a polygon, or a point with a radius; labelled in
+    words on the table. The map draws these whatever the rule set, and names none of its board's keys."""
+
+    model_config = ConfigDict(frozen=True)
+
+    style: DrawnStyle
+    label: str
+    polygon: tuple[Cm, ...] = ()
+    point: Cm | None = None
+    radius_cm: float = 0.0
+    # Drawn with it, not things of their own (a rolling barrage's danger zone): the map counts the things.
+    zone: tuple[Drawn, ...] = ()
+
+
+# A board key's drawing: its value on the board and the game's table -> what the map draws of it.
+Drawing = Callable[[Any, Table], Sequence[Drawn]]
 
 
 @dataclass(frozen=True)
@@ -28,6 +53,8 @@ class BoardKey:
     value: bool = False
     # The turn panel's badge while a value is set, its value in place of {} ("Deep suppression −{}").
     badge: str = ""
+    # What the map draws of its value (None: nothing).
+    draw: Drawing | None = None
 
 
 # A point of a fire plan (ARTILLERY FIRE PLANS): strict (JSON `false` is not 0) and bounded.
@@ -60,8 +87,6 @@ class TableKit:
     plan_kinds: tuple[type[PlanKind], ...] = ()
     # A plan item of each shape ({arrival_turn, item}) by name, as the API's documentation shows them.
     plan_examples: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    # The template an arrived plan item of each kind is drawn with on the table (a kind not named: by its point).
-    item_templates: Mapping[str, str] = field(default_factory=dict)
     values_by_name: Mapping[str, BoardKey] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -75,6 +100,10 @@ class TableKit:
     def on_board(self) -> tuple[BoardKey, ...]:
         """The board's own keys: the board JSON's, not the game-wide values."""
         return tuple(k for k in self.board_keys if not k.value)
+
+    def draw(self, board: Mapping[str, Any], table: Table) -> list[Drawn]:
+        """What the map draws of a game's board: each board key's drawing of its value, in the keys' order."""
+        return [d for k in self.on_board if k.draw for d in k.draw(board.get(k.name, k.default), table)]
 
     def values(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         """The game-wide values from what a game stores, each at its default until set."""

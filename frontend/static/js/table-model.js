@@ -1,4 +1,4 @@
-// The live model of one game's table: stands, templates, the board (fire, gas clouds, barrages, terrain) and the turn,
+// The live model of one game's table: stands, templates, the board (as the rule set draws it, and the terrain) and the turn,
 // each item with the id of the event that last changed it. A full state sets everything "as of" an event id;
 // a stream frame changes only what it names, and only where it is newer than what the model holds, so a late
 // or repeated frame never rolls anything back. Listeners hear which parts changed.
@@ -7,7 +7,7 @@
     const units = new Map(); // id -> unit (API fields) with .v, the event id that last changed it
     const templates = new Map(); // id -> template with .version
     const removed = new Map(); // template id -> the event id that removed it (a late "moved" must not revive it)
-    let board = { fire: [], clouds: [], barrages: [], v: 0 };
+    let board = { drawn: [], v: 0 }; // what the rule set draws of the game's board (GameState.board_drawn)
     let terrain = { features: [] }; // GeoJSON; it changes only when the referee edits the game
     let turn = { status: "", turn: 0, side_to_move: "", step: "", v: 0 };
     let asOf = 0;
@@ -32,7 +32,7 @@
       }
       const b = state.board || {};
       if (board.v <= v) {
-        board = { fire: b.fire || [], clouds: b.clouds || [], barrages: b.barrages || [], v };
+        board = { drawn: state.board_drawn || [], v };
         if (state.terrain) terrain = state.terrain;
       }
       const fresh = new Set();

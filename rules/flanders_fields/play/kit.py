@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from rules.core.kit import BoardKey, Grid, PlanKind, TableKit
+from rules.flanders_fields.play.drawing import draw_barrages, draw_clouds, draw_fire
 from rules.table.bases import BASES
 from rules.table.templates import TEMPLATES
 
@@ -32,12 +33,18 @@ class EventPack(BaseModel):
 # The board's own keys, in the order a write first adds them (the wind before the clouds it disperses). The
 # items inside the lists stay JSON objects: the rules write them and read them back whole.
 BOARD_KEYS = (
-    BoardKey("barrages", "Rolling barrages", (), tuple[JsonObject, ...]),
-    BoardKey("clouds", "Gas clouds", (), tuple[JsonObject, ...]),
+    BoardKey("barrages", "Rolling barrages", (), tuple[JsonObject, ...], draw=draw_barrages),
+    BoardKey("clouds", "Gas clouds", (), tuple[JsonObject, ...], draw=draw_clouds),
     BoardKey("wind", "The last gas-wind roll", None, JsonObject | None),
     BoardKey("wind_turn", "The turn of the last gas-wind roll (one a turn)", None, int | None),
     BoardKey("clouds_gone", "Clouds dispersed or blown off the table", (), tuple[JsonObject, ...]),
-    BoardKey("fire", "Arrived fire-plan fire other than gas and barrages", (), tuple[JsonObject, ...]),
+    BoardKey(
+        "fire",
+        "Arrived fire-plan fire other than gas and barrages",
+        (),
+        tuple[JsonObject, ...],
+        draw=draw_fire,
+    ),
     BoardKey("events", "The random-event pack", None, EventPack | None),
     # Where each battery last fired (unit id -> [x, y]).
     BoardKey("aiming_points", "The batteries' aiming points", {}, JsonObject),
@@ -124,8 +131,5 @@ KIT = TableKit(
     templates=TEMPLATES,
     board_keys=(*BOARD_KEYS, DEEP_SUPPRESSION),
     plan_kinds=(FireItem, GasItem, BarrageItem, DeepSuppressionItem, FirewaltzItem),
-    # Batteries fire on their "rectangle 10x10cm" (ARTILLERY BATTERIES AREA OF EFFECT); mortars and air
-    # missions are drawn at their aiming point.
     plan_examples=PLAN_EXAMPLES,
-    item_templates={"aiming-point": "artillery", "bombardment": "artillery", "superimposed": "artillery"},
 )
