@@ -8,8 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from rules.core.kit import BoardKey, Grid, PlanKind, TableKit
-from rules.table.bases import BASES
-from rules.table.templates import TEMPLATES
+from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
 
 # The defender's order penalty in force this turn (0, 1 or 2): SUPPRESSION, Deep Suppression (DS).
 DEEP_SUPPRESSION = BoardKey(
