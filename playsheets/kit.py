@@ -1,6 +1,6 @@
 """The 1:1 template kit: every area-of-effect template at exact scale, laid out for A4 and US Letter.
 
-Sizes come from rules.table.templates (the same specs the table geometry uses); only the layout is
+Sizes come from Flanders Fields' table kit (the same specs the table geometry uses); only the layout is
 decided here. Positions are in mm from the top-left corner of the page's printable area, which is the
 same size on both papers (the smaller of A4 and Letter less the margins), so one layout serves both.
 Each piece has its own colour so a test can find it in a rendered page and measure it.
@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, MG_RANGE_CM, MG_SIZES
-from rules.table.templates import TEMPLATES
+from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, KIT_TEMPLATES, MG_RANGE_CM, MG_SIZES
 
 Orientation = Literal["portrait", "landscape"]
 
@@ -78,7 +77,7 @@ def _template(
     kind: str, title: str, x: float, y: float, colour: str, tint: str, note_w_mm: float = 60.0
 ) -> Piece:
     """A template as the rules give it, its width across the page and its depth down the page."""
-    spec = TEMPLATES[kind]
+    spec = KIT_TEMPLATES[kind]
     size = f"{_cm(spec.width_cm)} cm wide × {_cm(spec.depth_cm)} cm deep"
     w, h = _mm(spec.width_cm), _mm(spec.depth_cm)
     return Piece(kind, title, size, x, y, w, h, colour, tint, spec.source, note_w_mm=max(w, note_w_mm))
@@ -86,7 +85,7 @@ def _template(
 
 def pages() -> tuple[KitPage, ...]:
     """The kit's pages, in print order."""
-    barrage = TEMPLATES["rolling-barrage"]
+    barrage = KIT_TEMPLATES["rolling-barrage"]
     mg_len = MG_LANE_STUB_CM + MG_BEATEN_ZONE_CM
     return (
         KitPage(

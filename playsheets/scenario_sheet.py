@@ -21,7 +21,6 @@ from shapely.geometry.base import BaseGeometry
 from playsheets.tables import fmt, label
 from rules.core.scenario import SIDES, ForceNode, NewForces
 from rules.registry import get_game_rules, get_ruleset
-from rules.table.bases import BASES
 from rules.table.frame import oriented_rect
 
 GRID_CM = 10.0
@@ -202,12 +201,13 @@ def draw_map(document: Mapping[str, Any], forces: NewForces, wire_belt_cm: float
         zone = (document["sides"][side] or {}).get("deployment_zone")
         if zone:
             zones.append((side, f.geometry(shape(zone)), SIDE_COLOUR[side]))
+    bases = get_game_rules(str(document["ruleset"])).kit.bases  # the rule set's bases, sized
     stands = []
     by_side = {side: list(_walk(forces.forces.get(side, ()))) for side in SIDES}
     for side, nodes in by_side.items():
         for node in nodes:
             place = forces.placements.get(node.id)
-            base = BASES.get(node.base or "")
+            base = bases.get(node.base or "")
             if place is None or base is None:
                 continue
             rect = oriented_rect(

@@ -323,10 +323,10 @@ def _sequence_section(period: str) -> Section:
 
 def _sos_section(period: str) -> Section:
     """SOS fire from the engine's own SOS resolver constant and the SOS template."""
+    from rules.flanders_fields.play.table_rules import KIT_TEMPLATES
     from rules.flanders_fields.resolvers.artillery import SOS_NEEDS, SRC_SOS
-    from rules.table.templates import TEMPLATES
 
-    sos = TEMPLATES["sos"]
+    sos = KIT_TEMPLATES["sos"]
     rows = [
         ["Area", f"{fmt(sos.width_cm)} cm wide × {fmt(sos.depth_cm)} cm deep"],
         ["Centre", "within 5 cm of a defended position, trench, block house etc."],

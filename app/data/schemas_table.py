@@ -4,8 +4,9 @@ numbers and shapes the same way. The geometry itself lives in rules/table."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from shapely.geometry import mapping
@@ -14,9 +15,10 @@ from shapely.geometry.base import BaseGeometry
 from app import errors
 from app.guard.limits import MAX_FEATURES, MAX_VERTICES_TOTAL, Float, count_vertices
 from rules.core.errors import RulesError
+from rules.registry import all_game_rules
 from rules.table import frame
-from rules.table.bases import BASE_KINDS, Stand
-from rules.table.templates import TEMPLATE_KINDS, Template
+from rules.table.bases import BaseSpec, Stand
+from rules.table.templates import Template, TemplateSpec
 from rules.table.terrain import FEATURE_KINDS, TerrainIndex, terrain_from_geojson
 
 ERRORS = errors.responses(422)
@@ -24,10 +26,15 @@ ERRORS = errors.responses(422)
 Coord = Annotated[Float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
 Angle = Annotated[Float, Field(ge=-720, le=720, allow_inf_nan=False, description="Degrees CCW from +x.")]
 Point2 = tuple[Coord, Coord]
+# The bases and templates of every rule set played as a game (its table kit's, rules.core.kit.TableKit); a
+# route measures with one rule set's kit, which says whether it knows the kind.
+BASE_KINDS = tuple(dict.fromkeys(k for r in all_game_rules() for k in r.kit.bases))
+TEMPLATE_KINDS = tuple(dict.fromkeys(k for r in all_game_rules() for k in r.kit.templates))
 BaseKind = Literal[BASE_KINDS]  # type: ignore[valid-type]
 TemplateKind = Literal[TEMPLATE_KINDS]  # type: ignore[valid-type]
 FeatureKind = Literal[FEATURE_KINDS]  # type: ignore[valid-type]
 MAX_STANDS = 2000
+_Spec = TypeVar("_Spec", BaseSpec, TemplateSpec)
 Variants = Annotated[
     dict[str, str],
     Field(default_factory=dict, max_length=20, description="Erratum id -> reading id (Flanders Fields)."),
@@ -53,8 +60,9 @@ class StandIn(Strict):
     center: Point2
     facing_deg: Angle = 90.0
 
-    def stand(self) -> Stand:
-        return Stand(self.id, self.side, self.base, (self.center[0], self.center[1]), self.facing_deg)
+    def stand(self, bases: Mapping[str, BaseSpec]) -> Stand:
+        """The stand on the table, its base as the measuring rule set's kit sizes it."""
+        return Stand(self.id, self.side, kit_item(bases, self.base, "base"), self.center, self.facing_deg)
 
 
 class TemplateIn(Strict):
@@ -62,8 +70,9 @@ class TemplateIn(Strict):
     center: Point2
     facing_deg: Angle = Field(default=90.0, description="The template's depth runs along this direction.")
 
-    def template(self) -> Template:
-        return Template(self.kind, (self.center[0], self.center[1]), self.facing_deg)
+    def template(self, templates: Mapping[str, TemplateSpec]) -> Template:
+        """The template on the table, as the measuring rule set's kit sizes it."""
+        return Template(kit_item(templates, self.kind, "kind"), self.center, self.facing_deg)
 
 
 Stands = Annotated[list[StandIn], Field(default_factory=list, max_length=MAX_STANDS)]
@@ -124,13 +133,20 @@ class TerrainIn(Strict):
 
 
 # -- helpers --------------------------------------------------------------------------------------------------
-def stand_list(items: list[StandIn], where: str = "stands") -> list[Stand]:
+def kit_item(items: Mapping[str, _Spec], kind: str, where: str) -> _Spec:
+    """A base or template of the measuring rule set's kit, or a 4xx naming the field."""
+    if kind not in items:
+        raise RulesError(where, f"{kind!r} is not a {where} of this rule set: one of {', '.join(items)}")
+    return items[kind]
+
+
+def stand_list(items: list[StandIn], bases: Mapping[str, BaseSpec], where: str = "stands") -> list[Stand]:
     seen: set[str] = set()
     for i, s in enumerate(items):
         if s.id in seen:
             raise RulesError(f"{where}.{i}.id", f"stand id {s.id!r} is used twice")
         seen.add(s.id)
-    return [s.stand() for s in items]
+    return [s.stand(bases) for s in items]
 
 
 def geojson(geom: BaseGeometry | None) -> dict[str, Any] | None:

@@ -135,7 +135,7 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
     ]
     stands = []
     for u in units:
-        st = stand_of(u)
+        st = stand_of(u, rules.kit.bases)
         if st is not None:
             stands.append(
                 {
@@ -162,7 +162,7 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
         {
             "label": f"T{f.first_turn}",
             "kind": f.kind,
-            "d": _poly_path(Template(f.template, f.point, ahead).polygon(table)),
+            "d": _poly_path(Template(rules.kit.templates[f.template], f.point, ahead).polygon(table)),
             "at": on_screen(*f.point),
         }
         for f in plan.fire
@@ -172,7 +172,7 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
         {
             "label": f"T{g.turn}",
             "kind": "gas",
-            "d": _poly_path(Template(gas_kind, g.point, ahead).polygon(table)),
+            "d": _poly_path(Template(rules.kit.templates[gas_kind], g.point, ahead).polygon(table)),
             "at": on_screen(*g.point),
         }
         for g in plan.gas

@@ -21,6 +21,7 @@ from app.data.schemas_table import (
     TemplateIn,
     TerrainIn,
     Variants,
+    kit_item,
     rounded,
     stand_list,
 )
@@ -31,8 +32,6 @@ from rules.table.bases import Stand
 from rules.table.terrain import terrain_to_geojson
 
 router = Router(prefix="/api/v1/geometry", tags=["geometry"])
-# Bases seen at the "Buildings, Fieldworks, Vehicles & Heavy Artillery" distance (VISIBILITY DISTANCES).
-LARGE_BASES = frozenset({"tank", "heavy-artillery", "super-heavy-artillery"})
 
 
 # -- distance -------------------------------------------------------------------------------------------------
@@ -42,7 +41,7 @@ class PlacedBaseIn(Strict):
     facing_deg: Angle = 90.0
 
     def stand(self, sid: str) -> Stand:
-        return Stand(sid, "", self.base, (self.center[0], self.center[1]), self.facing_deg)
+        return Stand(sid, "", kit_item(ff.KIT_BASES, self.base, "base"), self.center, self.facing_deg)
 
 
 class DistanceIn(Strict):
@@ -94,13 +93,13 @@ class LineOfSightOut(BaseModel):
 )
 def post_line_of_sight(req: LineOfSightIn) -> LineOfSightOut:
     terrain = req.terrain.index(wire_belt_cm=ff.WIRE_BELT_CM)
-    viewer, target = req.viewer.stand(), req.target.stand()
+    viewer, target = req.viewer.stand(ff.KIT_BASES), req.target.stand(ff.KIT_BASES)
     sight = los.line_of_sight(viewer, target, terrain)
     target_poly = target.polygon()
     cover = ff.cover.cover_for(terrain.kinds_at(target_poly), req.target_quality)
     column = (
         "buildings-vehicles-heavy-artillery"
-        if target.base in LARGE_BASES
+        if target.base in ff.LARGE_BASES
         else ("open" if cover == "open" else "cover")
     )
     reach = ff.visibility.visibility_cm(req.viewer_type, column, req.target_fired)
@@ -180,8 +179,10 @@ class MoveOut(BaseModel):
 def post_move(req: MoveIn) -> MoveOut:
     ctx = ff.context(req.variants, req.period)
     terrain = req.terrain.index(wire_belt_cm=ff.WIRE_BELT_CM)
-    zones = [move.FireZone(z.id, z.template.template().polygon(), z.fired) for z in req.fire_zones]
-    stand = req.stand.stand()
+    zones = [
+        move.FireZone(z.id, z.template.template(ff.KIT_TEMPLATES).polygon(), z.fired) for z in req.fire_zones
+    ]
+    stand = req.stand.stand(ff.KIT_BASES)
     geom = move.measure_move(
         stand,
         [(p[0], p[1]) for p in req.path],
@@ -265,10 +266,10 @@ class CoverOut(BaseModel):
 )
 def post_cover(req: CoverIn) -> CoverOut:
     terrain = req.terrain.index(wire_belt_cm=ff.WIRE_BELT_CM)
-    stand_list(list(req.stands))
+    stand_list(list(req.stands), ff.KIT_BASES)
     out = []
     for s in req.stands:
-        kinds = terrain.kinds_at(s.stand().polygon())
+        kinds = terrain.kinds_at(s.stand(ff.KIT_BASES).polygon())
         out.append(StandCoverOut(id=s.id, terrain=sorted(kinds), cover=ff.cover.cover_for(kinds, s.quality)))
     return CoverOut(
         terrain=terrain_to_geojson(terrain.features),

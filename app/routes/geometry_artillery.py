@@ -28,7 +28,7 @@ from app.guard.limits import Float, Int
 from rules.flanders_fields.play import table_rules as ff
 from rules.table import barrage, coverage, frame
 from rules.table import gas as table_gas
-from rules.table.templates import TEMPLATES, Template
+from rules.table.templates import Template
 
 router = Router(prefix="/api/v1/geometry", tags=["geometry"])
 
@@ -39,8 +39,8 @@ class CloudIn(Strict):
     center: Point2
     facing_deg: Angle = 90.0
 
-    def template(self) -> Template:
-        return Template(self.kind, (self.center[0], self.center[1]), self.facing_deg)
+    def template(self) -> Template:  # a cloud's kinds are Flanders Fields' gas templates
+        return Template(ff.KIT_TEMPLATES[self.kind], self.center, self.facing_deg)
 
 
 class GasDriftIn(Strict):
@@ -80,7 +80,7 @@ def post_gas_drift(req: GasDriftIn) -> GasDriftOut:
     tpl = req.cloud.template()
     moved_poly, swept = table_gas.drift(tpl.polygon(), req.wind_deg, req.speed_cm)
     dx, dy = table_gas.offset(req.wind_deg, req.speed_cm)
-    index = coverage.StandIndex.build(stand_list(req.stands))
+    index = coverage.StandIndex.build(stand_list(req.stands, ff.KIT_BASES))
     at_end = coverage.classify(moved_poly, index, 0.0)
     passed = coverage.classify(swept, index, 0.0)
     return GasDriftOut(
@@ -144,7 +144,7 @@ def post_gas_forecast(req: GasForecastIn) -> GasForecastOut:
     def step(w: Any) -> Any:
         return ff.gas.next_wind_distribution(w, calm)
 
-    index = coverage.StandIndex.build(stand_list(req.stands))
+    index = coverage.StandIndex.build(stand_list(req.stands, ff.KIT_BASES))
     fc = table_gas.forecast(req.cloud.template().polygon(), wind, req.turns, index, step)
     turns = [
         TurnOut(
@@ -220,11 +220,11 @@ class BarrageAdvanceOut(BaseModel):
 )
 def post_barrage_advance(req: BarrageAdvanceIn) -> BarrageAdvanceOut:
     b = req.barrage
-    tpl = Template(ff.BARRAGE_TEMPLATE, (b.center[0], b.center[1]), b.facing_deg)
+    tpl = Template(ff.KIT_TEMPLATES[ff.BARRAGE_TEMPLATE], (b.center[0], b.center[1]), b.facing_deg)
     adv = barrage.advance(
         tpl,
         req.distance_cm,
-        coverage.StandIndex.build(stand_list(req.stands)),
+        coverage.StandIndex.build(stand_list(req.stands, ff.KIT_BASES)),
         ff.DANGER_ZONE_CM,
         req.table.table(),
     )
@@ -247,7 +247,7 @@ def post_barrage_advance(req: BarrageAdvanceIn) -> BarrageAdvanceOut:
             for h in adv.danger
         ],
         sources=[
-            TEMPLATES[ff.BARRAGE_TEMPLATE].source,
+            tpl.spec.source,
             ff.SRC_BARRAGE_DANGER,
         ],
     )

@@ -22,13 +22,13 @@ from app.data.schemas_table import (
     TemplateIn,
     Variants,
     geojson,
+    kit_item,
     rounded,
     stand_list,
 )
 from app.guard.limits import Float
 from rules.flanders_fields.play import table_rules as ff
 from rules.table import arcs, coverage, mgfire
-from rules.table.bases import BASES
 
 router = Router(prefix="/api/v1/geometry", tags=["geometry"])
 
@@ -54,9 +54,11 @@ class CoverageOut(BaseModel):
     "/coverage", response_model=CoverageOut, responses=ERRORS, summary="Which stands a template covers"
 )
 def post_coverage(req: CoverageIn) -> CoverageOut:
-    tpl = req.template.template()
+    tpl = req.template.template(ff.KIT_TEMPLATES)
     poly = tpl.polygon(req.table.table())
-    cov = coverage.classify(poly, coverage.StandIndex.build(stand_list(req.stands)), req.tolerance_cm)
+    cov = coverage.classify(
+        poly, coverage.StandIndex.build(stand_list(req.stands, ff.KIT_BASES)), req.tolerance_cm
+    )
     return CoverageOut(
         full=cov.full,
         partial=cov.partial,
@@ -113,7 +115,7 @@ MG_SOURCES = [ff.cite("ARCS OF FIRE"), ff.cite("MACHINEGUN BEATEN ZONE"), ff.cit
 )
 def post_mg_fire(req: MGFireIn) -> MGFireOut:
     ctx = ff.context(req.variants)
-    spec = BASES[req.gun.base]
+    spec = kit_item(ff.KIT_BASES, req.gun.base, "gun.base")
     g = req.gun
     gun = mgfire.Gun(
         g.kind,
@@ -134,7 +136,7 @@ def post_mg_fire(req: MGFireIn) -> MGFireOut:
     fire = mgfire.mg_fire(
         gun,
         req.aim_deg,
-        coverage.StandIndex.build(stand_list(req.stands)),
+        coverage.StandIndex.build(stand_list(req.stands, ff.KIT_BASES)),
         range_cm,
         float(ctx.value(ff.cover.MG_ARC)),
         ff.MG_SIZES,
@@ -187,7 +189,7 @@ class ArcOut(BaseModel):
 )
 def post_arc(req: ArcIn) -> ArcOut:
     ctx = ff.context(req.variants)
-    firer = req.firer.stand()
+    firer = req.firer.stand(ff.KIT_BASES)
     width = req.width_cm or firer.spec.width_cm
     depth = req.depth_cm or firer.spec.depth_cm
     arc = arcs.arc_polygon(
@@ -199,7 +201,7 @@ def post_arc(req: ArcIn) -> ArcOut:
         ff.ARC_SIZES,
         float(ctx.value(ff.cover.MG_ARC)),
     )
-    others = [s for s in stand_list(req.stands) if s.id != firer.id]
+    others = [s for s in stand_list(req.stands, ff.KIT_BASES) if s.id != firer.id]
     index = coverage.StandIndex.build(others)
     order = arcs.target_priority(firer, arc, index, width, depth, ff.ARC_SIZES)
     sources = [ff.cite("ARCS OF FIRE"), ff.cite("TARGET PRIORITY")]

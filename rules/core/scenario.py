@@ -23,10 +23,10 @@ from shapely.errors import GEOSException
 from shapely.geometry import box, shape
 
 from rules.core.errors import RulesError
-from rules.table.bases import BASES
 from rules.table.terrain import feature_from_geojson
 
 if TYPE_CHECKING:
+    from rules.core.kit import TableKit
     from rules.core.ruleset import Context, RuleSet
 
 
@@ -48,6 +48,8 @@ class ScenarioRules(Protocol):
     def guns(self) -> tuple[str, ...]: ...
     @property
     def wire_belt_cm(self) -> float | None: ...
+    @property
+    def kit(self) -> TableKit: ...
 
 
 FORMAT = "firestep-scenario/1"
@@ -421,7 +423,7 @@ def _unit(
         "name": lambda v, at: _text(v, at, 200, optional=False),
         "level": lambda v, at: _word(v, at, 32, rules.unit_levels, optional=False),
         "kind": lambda v, at: _word(v, at, 48, rules.unit_kinds, optional=False),
-        "base": _base,
+        "base": lambda v, at: _base(v, at, rules),
         "quality": lambda v, at: _quality(v, at, rules),
         "models": lambda v, at: _whole(v, at, 0, 1000),
         "gun": lambda v, at: _word(v, at, 64, rules.guns),
@@ -451,9 +453,9 @@ def _word(value: Any, where: str, longest: int, allowed: Sequence[str], optional
         _choice(value, where, sorted(allowed))
 
 
-def _base(value: Any, where: str) -> None:
+def _base(value: Any, where: str, rules: ScenarioRules) -> None:
     if value is not None:
-        _choice(value, where, sorted(BASES))
+        _choice(value, where, sorted(rules.kit.bases))
 
 
 def _quality(value: Any, where: str, rules: ScenarioRules) -> None:

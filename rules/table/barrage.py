@@ -54,7 +54,7 @@ def advance(
     is the band `danger_zone_cm` deep behind its new rear edge."""
     fx, fy = unit(barrage.facing_deg)
     moved = Template(
-        barrage.kind,
+        barrage.spec,
         (barrage.center[0] + distance_cm * fx, barrage.center[1] + distance_cm * fy),
         barrage.facing_deg,
     )

@@ -1,9 +1,10 @@
-"""Stand bases: the rule book's base sizes (BASE SIZES gives them in mm; here in cm)."""
+"""Stand bases: a base's shape on the table. The sizes are a rule set's (its table kit's), each with its printed
+line; a stand carries its base's spec."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -16,8 +17,6 @@ from rules.table.frame import oriented_rect, unit
 
 BaseShape = Literal["round", "rect"]
 
-BASE_SIZES = "Flanders Fields rule book: BASING AND ORGANISING TROOPS, BASE SIZES"
-
 
 @dataclass(frozen=True)
 class BaseSpec:
@@ -28,45 +27,15 @@ class BaseSpec:
     shape: BaseShape
     width_cm: float
     depth_cm: float
-    source: str = BASE_SIZES
+    source: str
 
 
-def _round(kind: str, diameter_cm: float) -> BaseSpec:
-    return BaseSpec(kind, "round", diameter_cm, diameter_cm)
-
-
-def _rect(kind: str, width_cm: float, depth_cm: float) -> BaseSpec:
-    return BaseSpec(kind, "rect", width_cm, depth_cm)
-
-
-# Each line quotes BASE SIZES. "Square or circular base approx 20mm x 20mm" (support weapons, heavy MGs)
-# is modelled square, one of the two shapes the text allows, so every such stand has one footprint.
-BASES: dict[str, BaseSpec] = {
-    b.kind: b
-    for b in (
-        _round("battalion-command", 2.0),  # "Circular base approx 20mm diameter."
-        _rect("infantry-platoon", 3.0, 1.5),  # "Rectangular base 30 mm wide by 15mm deep."
-        _rect("cavalry-platoon", 3.0, 2.0),  # "Rectangular base 30 mm wide by 20mm deep."
-        _rect("support-weapon", 2.0, 2.0),  # "Square or circular base approx 20mm x 20mm."
-        _rect("heavy-mg", 2.0, 2.0),  # "Square or circular base approx 20mm x 20mm."
-        _round("flamethrower", 2.0),  # "Flamethrower or Anti-Tank Rifle Circular base 20mm diameter."
-        _round("anti-tank-rifle", 2.0),
-        _round("heavy-support-weapon", 2.5),  # "Circular base 25mm diameter."
-        _round("regimental-command", 2.5),  # "Regiment/Brigade Command Circular base 25mm diameter."
-        _rect("field-artillery", 6.0, 4.0),  # "Rectangular base 60 mm wide by 40mm deep"
-        _rect("heavy-artillery", 8.0, 4.0),  # "Rectangular base 80 mm wide by 40mm deep."
-        _rect("super-heavy-artillery", 8.0, 5.0),  # "Rectangular base 80 mm wide by 50mm deep."
-        _rect("tank", 3.0, 6.0),  # "Tanks Rectangular base 30 mm wide by 60mm deep."
-        _round("divisional-command", 3.0),  # "Circular base approx 30mm diameter."
+def max_extent_cm(specs: Iterable[BaseSpec]) -> float:
+    """The longest straight line across any of these bases (its diagonal, or its diameter): how far past a
+    line a base that touches the line can reach."""
+    return max(
+        (math.hypot(b.width_cm, b.depth_cm) if b.shape == "rect" else b.width_cm for b in specs), default=0.0
     )
-}
-
-BASE_KINDS: tuple[str, ...] = tuple(BASES)
-# The longest straight line across any base (its diagonal, or its diameter): how far past a line a base
-# that touches the line can reach.
-MAX_BASE_EXTENT_CM = max(
-    math.hypot(b.width_cm, b.depth_cm) if b.shape == "rect" else b.width_cm for b in BASES.values()
-)
 
 
 # Round bases become 128-gon approximations: the area they lose is under 0.05 % of the disc.
@@ -100,13 +69,13 @@ class Stand:
 
     id: str
     side: str
-    base: str
+    spec: BaseSpec
     center: tuple[float, float]
     facing_deg: float = 90.0
 
     @property
-    def spec(self) -> BaseSpec:
-        return BASES[self.base]
+    def base(self) -> str:
+        return self.spec.kind
 
     def polygon(self) -> Polygon:
         return base_polygon(self.spec, self.center, self.facing_deg)

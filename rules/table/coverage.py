@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from shapely import Polygon, STRtree
 from shapely.geometry.base import BaseGeometry
 
-from rules.table.bases import Stand, base_polygons
+from rules.table.bases import Stand, base_polygons, max_extent_cm
 
 CoverClass = Literal["full", "partial", "outside"]
 CLASSES: tuple[CoverClass, ...] = ("full", "partial", "outside")
@@ -43,13 +43,15 @@ class StandIndex:
     ids: NDArray[np.object_]
     sides: NDArray[np.object_]
     tree: STRtree
+    # The longest straight line across any of its stands' bases: how far past a line a stand touching it reaches.
+    max_extent_cm: float
 
     @classmethod
     def build(cls, stands: Sequence[Stand]) -> StandIndex:
         polys = base_polygons(stands)
         ids = np.array([s.id for s in stands], dtype=object)
         sides = np.array([s.side for s in stands], dtype=object)
-        return cls(list(stands), polys, ids, sides, STRtree(polys))
+        return cls(list(stands), polys, ids, sides, STRtree(polys), max_extent_cm(s.spec for s in stands))
 
     def candidates(self, geom: BaseGeometry) -> NDArray[np.intp]:
         """Indices of stands whose polygon intersects geom (touching included), in input order."""

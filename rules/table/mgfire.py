@@ -19,7 +19,7 @@ from shapely import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from rules.core.errors import RulesError
-from rules.table.bases import MAX_BASE_EXTENT_CM, Stand
+from rules.table.bases import Stand
 from rules.table.coverage import AREA_EPS, StandIndex
 from rules.table.frame import angle_diff, strip, unit
 
@@ -163,7 +163,7 @@ def mg_fire(
     out = MGFire(face, origin, range_cm, zone_cm, lane)
     # One STRtree query serves the lane and the beaten zone: the first target's rear edge lies at most one
     # base extent past the lane's end, so its zone ends within this reach.
-    reach = strip(origin, aim_deg, 0.0, range_cm + MAX_BASE_EXTENT_CM + zone_cm, width)
+    reach = strip(origin, aim_deg, 0.0, range_cm + index.max_extent_cm + zone_cm, width)
     idx = _targets(index, reach, gun)
     if len(idx) == 0:
         return out

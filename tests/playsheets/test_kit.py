@@ -6,7 +6,7 @@ import pytest
 
 from playsheets import kit
 from playsheets.render import PAPERS, template_kit_html, template_kit_pdf
-from rules.table.templates import TEMPLATES
+from rules.flanders_fields.book.table_sizes import TEMPLATES
 from tests.playsheets import pdf
 
 DPI = 254  # 100 pixels per cm

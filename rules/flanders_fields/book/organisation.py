@@ -24,8 +24,8 @@ from rules.core.ruleset import Context
 from rules.flanders_fields import errata
 from rules.flanders_fields.book.artillery_tables import GUNS
 from rules.flanders_fields.book.common import PERIODS, QUALITIES
+from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.ruleset import FlandersFields, cite
-from rules.table.bases import BASES
 
 DATA_DIR = Path(__file__).parents[1] / "data" / "organisation"
 LEVELS: tuple[str, ...] = (
@@ -114,7 +114,7 @@ class Node(BaseModel):
         if self.level is not None and self.level not in LEVELS:
             raise ValueError(f"level {self.level!r} not in {LEVELS}")
         if self.base is not None and self.base not in BASES:
-            raise ValueError(f"base {self.base!r} not in rules.table.bases.BASES")
+            raise ValueError(f"base {self.base!r} not in Flanders Fields' bases (book.table_sizes)")
         if self.gun is not None and self.gun not in GUNS:
             raise ValueError(f"gun {self.gun!r} not in the artillery tables")
         if self.count_erratum is not None and (self.count_erratum not in COUNT_ERRATA or self.drawn is None):

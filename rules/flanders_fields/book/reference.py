@@ -12,10 +12,10 @@ from typing import Any
 
 from rules.flanders_fields import errata
 from rules.flanders_fields.book import tables as T
+from rules.flanders_fields.book.table_sizes import TEMPLATES
 from rules.flanders_fields.errata import SRC_BARRAGE_DANGER
 from rules.flanders_fields.resolvers.barrage import DANGER_ZONE_CM
 from rules.flanders_fields.ruleset import FlandersFields, cite
-from rules.table.templates import TEMPLATES
 
 RANGES = T.SRC_RANGES
 ARCS = cite("RANGED COMBAT, ARCS OF FIRE")

@@ -49,6 +49,7 @@ from shapely import Polygon
 from rules.core.dice import all_rolls, count_rolls
 from rules.core.errors import RulesError
 from rules.flanders_fields.book import tables as T
+from rules.flanders_fields.book.table_sizes import TEMPLATES
 from rules.flanders_fields.errata import (
     ARTILLERY_ROLL_PER,
     ARTILLERY_TWO_ACTIONS,
@@ -210,7 +211,7 @@ class BarrageItem:
     @property
     def depth_cm(self) -> float:
         """How deep the barrage's band is up the table (its template's)."""
-        return Template("rolling-barrage", (0, 0)).spec.depth_cm
+        return TEMPLATES["rolling-barrage"].depth_cm
 
 
 @dataclass(frozen=True)
@@ -624,14 +625,19 @@ def _fire_attacks(
         if rules.deviation_applies(f):
             # The game's template at each landing: the same rotated corners plus the deviated centre, added
             # in the order Template.polygon adds them (a base on a template's edge stays on the same side).
-            ring = shapely.get_coordinates(Template(f.template, (0.0, 0.0), _ahead(plan.side)).polygon(table))
+            ring = shapely.get_coordinates(
+                Template(TEMPLATES[f.template], (0.0, 0.0), _ahead(plan.side)).polygon(table)
+            )
             centres = np.array(
                 [deviate(plan.side, f.point, hour, cm) if cm else f.point for _, hour, cm in outcomes]
             )
             polys = list(shapely.polygons(ring[None, :, :] + centres[:, None, :]))
             probs: list[Fraction] = [p for p, _, _ in outcomes]
         else:
-            polys, probs = [Template(f.template, f.point, _ahead(plan.side)).polygon(table)], [Fraction(1)]
+            polys, probs = (
+                [Template(TEMPLATES[f.template], f.point, _ahead(plan.side)).polygon(table)],
+                [Fraction(1)],
+            )
         spans.append((f, len(templates), probs))
         templates.extend(polys)
     covered = _covered_many(templates, index)
@@ -682,9 +688,9 @@ def fixed_volleys(
         ROLLING_BARRAGE_STEP.require_period(rules.ctx)
         centre = (
             table.width_cm / 2,
-            b.front_y + sign * Template("rolling-barrage", (0, 0)).spec.depth_cm / 2,
+            b.front_y + sign * TEMPLATES["rolling-barrage"].depth_cm / 2,
         )
-        template = Template("rolling-barrage", centre, _ahead(plan.side))
+        template = Template(TEMPLATES["rolling-barrage"], centre, _ahead(plan.side))
         for fired in range(1, min(b.duration_turns, turns - b.turn + 1) + 1):
             t = b.turn + fired - 1
             moving = fired > 1 and t not in b.halts
@@ -802,7 +808,8 @@ def _gas_covered(plan: Plan, areas: Sequence[GasArea], index: StandIndex) -> lis
     (table_gas.drift, vectorised: the same translations and GEOS operations)."""
     kind = "gas-attacker" if plan.side == "attacker" else "gas-defender"
     rings = {
-        g.id: shapely.get_coordinates(Template(kind, g.point, _ahead(plan.side)).polygon()) for g in plan.gas
+        g.id: shapely.get_coordinates(Template(TEMPLATES[kind], g.point, _ahead(plan.side)).polygon())
+        for g in plan.gas
     }
     if not areas:
         return []

@@ -10,9 +10,9 @@ from typing import Any
 from shapely import Polygon, box
 
 from rules.core.kit import Drawn, DrawnStyle
+from rules.flanders_fields.book.table_sizes import TEMPLATES
 from rules.flanders_fields.resolvers.barrage import DANGER_ZONE_CM
 from rules.table.frame import AHEAD_DEG, Table, oriented_rect
-from rules.table.templates import TEMPLATES
 
 # The template an arrived plan item of each kind is drawn with (a kind not named: by its point). Batteries
 # fire on their "rectangle 10x10cm" (ARTILLERY BATTERIES AREA OF EFFECT); mortars and air missions are drawn

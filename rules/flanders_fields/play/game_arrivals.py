@@ -25,6 +25,7 @@ from rules.core.game import Outcome
 from rules.core.records import Arrival, Filled, FillRequest, PlanItem, Snapshot
 from rules.core.ruleset import Context
 from rules.flanders_fields.book import tables as T
+from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
 from rules.flanders_fields.errata import (
     ARTILLERY_TWO_ACTIONS,
     PLANNED_BOMBARDMENT_ORDER,
@@ -52,7 +53,7 @@ from rules.flanders_fields.ruleset import FlandersFields
 from rules.table.coverage import classify
 from rules.table.frame import AHEAD_DEG, Side, Table, deviate, grid_to_table
 from rules.table.placed import index_of, stand_of
-from rules.table.templates import TEMPLATES, Template
+from rules.table.templates import Template
 
 __all__ = ["arrival", "arrival_dice", "cards", "fired", "require_plan_item"]
 
@@ -169,8 +170,10 @@ def _card(snap: Snapshot, f: Mapping[str, Any], names: Mapping[int, str]) -> Fir
     firer, firer_why = _firer(snap, f, names)
     battery = firer in ARTILLERY_KIND
     lands = (float(f.get("lands", f["point"])[0]), float(f.get("lands", f["point"])[1]))
-    polygon = Template(firer if not battery else "artillery", lands, AHEAD_DEG[side]).polygon(table)
-    cov = classify(polygon, index_of(snap.units))
+    polygon = Template(TEMPLATES[firer if not battery else "artillery"], lands, AHEAD_DEG[side]).polygon(
+        table
+    )
+    cov = classify(polygon, index_of(snap.units, BASES))
     close = set(cov.ambiguous)
     ordered = battery and fires_on_order(ctx, str(f["kind"]))
     times = int(ctx.value(ARTILLERY_TWO_ACTIONS)) if ordered else 1
@@ -259,7 +262,7 @@ def _stand_roll(
     times: int,
 ) -> CardRoll:
     target = snap.unit(unit_id)
-    stand = stand_of(target)
+    stand = stand_of(target, BASES)
     assert stand is not None  # classified stands are on the table
     fields = frozenset(ShootingRequest.model_fields)
     partial = (measured or under) != "full"

@@ -12,6 +12,7 @@ from rules.core.errors import RulesError
 from rules.core.game import Outcome, ancestor_at, ancestors, leaves_under
 from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
 from rules.flanders_fields.book import tables as T
+from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.errata import SRC_EVENTS
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER, SRC_ROLLING_BARRAGE
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
@@ -335,7 +336,7 @@ def gas_marked(snap: Snapshot, clouds: Sequence[Mapping[str, Any]]) -> tuple[Cha
             f"{u.name} is {'in' if u.id in covered else 'out of'} a gas cloud", SRC_GAS, u.id, u.id in covered
         )
         for u in snap.units
-        if stand_of(u) is not None and u.in_gas != (u.id in covered)
+        if stand_of(u, BASES) is not None and u.in_gas != (u.id in covered)
     )
 
 

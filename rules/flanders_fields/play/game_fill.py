@@ -12,6 +12,7 @@ from rules.core.game import ancestor_at, ancestors, leaves_under
 from rules.core.records import Filled, FillRequest, Snapshot, UnitState
 from rules.flanders_fields import errata as E
 from rules.flanders_fields.book import tables as T
+from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
 from rules.flanders_fields.play.game_table import shot, target_cover, terrain_index
@@ -228,12 +229,14 @@ def _beyond(
     """Whether any placed platoon of a battalion stands more than `limit_cm` from its commanding stand
     (None when the commander or every platoon is off the table)."""
     command = command_stand(bn, units, by_id)
-    cstand = stand_of(command) if command is not None else None
+    cstand = stand_of(command, BASES) if command is not None else None
     if cstand is None:
         return None
     cpoly = cstand.polygon()
     placed = [
-        s for s in (stand_of(u) for u in leaves_under(bn, units) if u.level == "platoon") if s is not None
+        s
+        for s in (stand_of(u, BASES) for u in leaves_under(bn, units) if u.level == "platoon")
+        if s is not None
     ]
     if not placed:
         return None

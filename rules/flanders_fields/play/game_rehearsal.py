@@ -9,6 +9,7 @@ from typing import Any
 
 from rules.core.game import ancestor_at
 from rules.core.records import Snapshot
+from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.planning import rehearsal as R
 from rules.flanders_fields.play.game_table import target_cover, terrain_index
 from rules.flanders_fields.play.units import quality_of
@@ -23,7 +24,7 @@ def enemy_targets(snap: Snapshot, side: str, names: Mapping[int, str]) -> list[R
     terrain = terrain_index(snap.terrain)
     out: list[R.TargetStand] = []
     for u in snap.units:
-        stand = stand_of(u)
+        stand = stand_of(u, BASES)
         if u.side == side or stand is None:
             continue
         company = ancestor_at(u, "company", by_id)

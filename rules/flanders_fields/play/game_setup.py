@@ -19,7 +19,7 @@ from rules.flanders_fields.book.organisation import (
     build_template,
     max_units_per_game,
 )
-from rules.table.bases import BASES
+from rules.flanders_fields.book.table_sizes import BASES
 
 # "Both sides deploy 15cm onto the table" (SPECIMEN GAMES, Mons): firestep's default deployment zone.
 DEPLOY_DEPTH = 15.0

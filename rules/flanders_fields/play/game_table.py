@@ -14,6 +14,7 @@ from shapely import LineString, Polygon
 
 from rules.core.records import Filled
 from rules.flanders_fields.book.cover import cover_for, cover_source
+from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
 from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.flanders_fields.resolvers.gas import DENYING_MOVE_TURNS, OFFENSIVE_MAX_TURNS, SRC_GAS
 from rules.flanders_fields.resolvers.visibility import SRC_VISIBILITY
@@ -24,7 +25,7 @@ from rules.table.coverage import Coverage, classify
 from rules.table.frame import AHEAD_DEG, Table
 from rules.table.los import line_of_sight
 from rules.table.placed import Placed, index_of, stand_of
-from rules.table.templates import TEMPLATES, Template
+from rules.table.templates import Template
 from rules.table.terrain import TerrainIndex, terrain_from_geojson
 
 SRC_RANGE = cite("MEASURING (closest distance between the bases)")
@@ -48,7 +49,7 @@ def _terrain_index(geojson: str) -> TerrainIndex:
 
 # -- a shot -------------------------------------------------------------------------------------------------
 def target_cover(target: Placed, quality: str | None, terrain: TerrainIndex) -> Filled | None:
-    stand = stand_of(target)
+    stand = stand_of(target, BASES)
     if stand is None:
         return None
     kinds = sorted(terrain.kinds_at(stand.polygon()))
@@ -67,7 +68,7 @@ def shot(
 ) -> list[Filled]:
     """Range (closest distance between the bases), line of sight (centre to centre) and whether the line
     crosses a rolling barrage on the board, for a firer and a target that are both on the table."""
-    a, b = stand_of(firer), stand_of(target)
+    a, b = stand_of(firer, BASES), stand_of(target, BASES)
     if a is None or b is None:
         return []
     pa, pb = a.polygon(), b.polygon()
@@ -111,7 +112,7 @@ def barrage_template(b: Mapping[str, Any], table: Table) -> Template:
     """The board keeps a barrage as `front_y`, the line it starts from (its start line, then where each
     advance leaves its rear edge); the 20 cm band lies beyond it in the direction it advances."""
     centre_y = float(b["front_y"]) + _sign(b["side"]) * BARRAGE_DEPTH_CM / 2
-    return Template("rolling-barrage", (table.width_cm / 2, centre_y), _ahead(b["side"]))
+    return Template(TEMPLATES["rolling-barrage"], (table.width_cm / 2, centre_y), _ahead(b["side"]))
 
 
 def barrage_polygon(b: Mapping[str, Any], table: Table) -> Polygon:
@@ -126,7 +127,7 @@ def barrage_step(
     turn when the barrage remains in the same place"); its own side's stands in the 6 cm behind it get a
     barrage-danger roll."""
     adv = table_barrage.advance(
-        barrage_template(b, table), distance_cm, index_of(units), DANGER_ZONE_CM, table
+        barrage_template(b, table), distance_cm, index_of(units, BASES), DANGER_ZONE_CM, table
     )
     front = float(b["front_y"]) + _sign(b["side"]) * distance_cm
     lo, hi = sorted((front, front + _sign(b["side"]) * BARRAGE_DEPTH_CM))
@@ -152,7 +153,7 @@ def barrage_step(
 # -- gas clouds ---------------------------------------------------------------------------------------------------
 def cloud_template(c: Mapping[str, Any]) -> Template:
     kind = "gas-attacker" if c["side"] == "attacker" else "gas-defender"
-    return Template(kind, (float(c["center"][0]), float(c["center"][1])), _ahead(c["side"]))
+    return Template(TEMPLATES[kind], (float(c["center"][0]), float(c["center"][1])), _ahead(c["side"]))
 
 
 def classified(cov: Coverage) -> dict[str, list[int]]:
@@ -161,7 +162,7 @@ def classified(cov: Coverage) -> dict[str, list[int]]:
 
 def cloud_arrives(c: Mapping[str, Any], units: Sequence[Placed]) -> dict[str, Any]:
     """A cloud as it is delivered: the stands under it are attacked (full, or partial at -2)."""
-    cov = classify(cloud_template(c).polygon(), index_of(units), 0.0)
+    cov = classify(cloud_template(c).polygon(), index_of(units, BASES), 0.0)
     return {**c, "moves": 0, "passed": classified(cov), "source": SRC_GAS}
 
 
@@ -172,7 +173,7 @@ def clouds_on_wind(
     turns (after which it has dispersed) or until a roll on the Gas Movement Table ... indicates it has
     dispersed ... while a DENYING gas attack will move for 1 turn before the heavy vapours sink". Returns
     the clouds still on the table and those gone."""
-    index = index_of(units)
+    index = index_of(units, BASES)
     kept: list[dict[str, Any]] = []
     gone: list[dict[str, Any]] = []
     for c in clouds:
@@ -202,7 +203,7 @@ def clouds_on_wind(
 
 def in_gas(clouds: Sequence[Mapping[str, Any]], units: Sequence[Placed]) -> dict[int, str]:
     """Stand id -> 'full' or 'partial' for every stand a cloud now covers."""
-    index = index_of(units)
+    index = index_of(units, BASES)
     out: dict[int, str] = {}
     for c in clouds:
         cov = classify(cloud_template(c).polygon(), index, 0.0)

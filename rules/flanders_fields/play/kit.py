@@ -8,9 +8,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from rules.core.kit import BoardKey, Grid, PlanKind, TableKit
+from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
 from rules.flanders_fields.play.drawing import draw_barrages, draw_clouds, draw_fire
-from rules.table.bases import BASES
-from rules.table.templates import TEMPLATES
 
 # The defender's order penalty in force this turn (0, 1 or 2): SUPPRESSION, Deep Suppression (DS).
 DEEP_SUPPRESSION = BoardKey(

@@ -18,6 +18,7 @@ from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.common import PeriodId, Quality
 from rules.flanders_fields.book.reference import ARCS_OF_FIRE, BLOCK_HOUSE_RULES, TARGET_PRIORITY
 from rules.flanders_fields.errata import GAS_SPEED_BELOW_ZERO, SRC_BARRAGE_DANGER
+from rules.flanders_fields.play.kit import KIT
 from rules.flanders_fields.resolvers import gas, movement, visibility
 from rules.flanders_fields.resolvers.barrage import DANGER_ZONE_CM as _DANGER_ZONE_CM
 from rules.flanders_fields.resolvers.deviation import SRC_DEVIATION
@@ -51,8 +52,13 @@ ARC_SIZES = ArcSizes(
 MG_RANGE_CM = float(T.MG_RANGE_CM)
 WIRE_BELT_CM = float(T.WIRE_BELT_CM)
 DANGER_ZONE_CM = float(_DANGER_ZONE_CM)
+# The table kit the geometry API measures stands and templates with (its bases and templates, by kind).
+KIT_BASES = KIT.bases
+KIT_TEMPLATES = KIT.templates
 # The template a rolling barrage covers (ROLLING BARRAGE AREA OF EFFECT).
 BARRAGE_TEMPLATE = "rolling-barrage"
+# Bases seen at the "Buildings, Fieldworks, Vehicles & Heavy Artillery" distance (VISIBILITY DISTANCES).
+LARGE_BASES = frozenset({"tank", "heavy-artillery", "super-heavy-artillery"})
 
 
 def context(variants: Mapping[str, str], period: str | None = None) -> Context:

@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 from shapely import Polygon
 
 from rules.flanders_fields.book.organisation import build_force, count_units
-from rules.table.bases import BASES
+from rules.flanders_fields.book.table_sizes import BASES
 from rules.table.frame import oriented_rect
 from tests.app.games.conftest import new_game, units_by_ref
 

@@ -36,7 +36,7 @@ from rules.core.records import (
 )
 from rules.core.ruleset import RuleSet
 from rules.core.scenario import ForceNode
-from rules.table.templates import TEMPLATES
+from rules.flanders_fields.book.table_sizes import TEMPLATES
 from tests.skirmish import Skirmish
 
 HERE = Path(__file__).parent

@@ -5,20 +5,21 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.table.bases import BASE_KINDS, Stand
+from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
+from rules.table.bases import Stand
 from rules.table.coverage import StandIndex, classify, classify_naive
-from rules.table.templates import TEMPLATE_KINDS, Template
+from rules.table.templates import Template
 
 
 def _stand(sid: str, x: float, y: float, base: str = "infantry-platoon", facing: float = 90) -> Stand:
-    return Stand(sid, "defender", base, (x, y), facing)
+    return Stand(sid, "defender", BASES[base], (x, y), facing)
 
 
 def test_a_base_half_under_an_artillery_template_is_partial() -> None:
     # "all batteries firing have the same area of effect which is a rectangle 10x10cm" and "if the platoon
     # or weapon falls only partially within the area of effect it is attacked at -2": the template spans
     # x 45..55; a 3 cm base centred on its edge is half in.
-    art = Template("artillery", (50, 50)).polygon()
+    art = Template(TEMPLATES["artillery"], (50, 50)).polygon()
     cov = classify(art, StandIndex.build([_stand("half", 55, 50), _stand("in", 50, 50)]))
     assert cov.partial == ["half"]
     assert cov.full == ["in"]
@@ -26,14 +27,14 @@ def test_a_base_half_under_an_artillery_template_is_partial() -> None:
 
 
 def test_touching_edges_is_outside_but_ambiguous() -> None:
-    art = Template("artillery", (50, 50)).polygon()
+    art = Template(TEMPLATES["artillery"], (50, 50)).polygon()
     cov = classify(art, StandIndex.build([_stand("touch", 56.5, 50), _stand("far", 70, 50)]))
     assert cov.outside == ["touch", "far"]
     assert cov.ambiguous == ["touch"]  # a 1 cm nudge puts it half under
 
 
 def test_a_base_just_inside_the_edge_is_full_but_ambiguous() -> None:
-    art = Template("artillery", (50, 50)).polygon()
+    art = Template(TEMPLATES["artillery"], (50, 50)).polygon()
     cov = classify(art, StandIndex.build([_stand("edge", 53, 50), _stand("deep", 50, 50)]))
     assert cov.full == ["edge", "deep"]
     assert cov.ambiguous == ["edge"]  # its right edge is 0.5 cm inside the template's
@@ -41,18 +42,20 @@ def test_a_base_just_inside_the_edge_is_full_but_ambiguous() -> None:
 
 
 def test_a_rotated_template_covers_a_base_at_its_centre() -> None:
-    mortar = Template("heavy-mortar", (20, 20), 45).polygon()  # "5cm square centred on a single platoon"
+    mortar = Template(
+        TEMPLATES["heavy-mortar"], (20, 20), 45
+    ).polygon()  # "5cm square centred on a single platoon"
     cov = classify(mortar, StandIndex.build([_stand("target", 20, 20, facing=45)]))
     assert cov.full == ["target"]
 
 
 @given(
-    kind=st.sampled_from(TEMPLATE_KINDS),
+    kind=st.sampled_from(tuple(TEMPLATES)),
     cx=st.floats(0, 120),
     cy=st.floats(0, 180),
     facing=st.floats(0, 360),
     stands=st.lists(
-        st.tuples(st.sampled_from(BASE_KINDS), st.floats(0, 120), st.floats(0, 180), st.floats(0, 360)),
+        st.tuples(st.sampled_from(tuple(BASES)), st.floats(0, 120), st.floats(0, 180), st.floats(0, 360)),
         max_size=30,
     ),
     tol=st.floats(0, 3),
@@ -60,8 +63,8 @@ def test_a_rotated_template_covers_a_base_at_its_centre() -> None:
 def test_classes_partition_the_stands_and_agree_with_a_plain_loop(
     kind: str, cx: float, cy: float, facing: float, stands: list[tuple[str, float, float, float]], tol: float
 ) -> None:
-    placed = [Stand(f"s{i}", "d", b, (x, y), f) for i, (b, x, y, f) in enumerate(stands)]
-    template = Template(kind, (cx, cy), facing).polygon()
+    placed = [Stand(f"s{i}", "d", BASES[b], (x, y), f) for i, (b, x, y, f) in enumerate(stands)]
+    template = Template(TEMPLATES[kind], (cx, cy), facing).polygon()
     cov = classify(template, StandIndex.build(placed), tol)
     ids = [s.id for s in placed]
     assert sorted(cov.full + cov.partial + cov.outside) == sorted(ids)

@@ -10,7 +10,8 @@ import shapely
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.table.bases import BASE_KINDS, BASES, MAX_BASE_EXTENT_CM, Stand, base_polygons
+from rules.flanders_fields.book.table_sizes import BASES, MAX_BASE_EXTENT_CM, TEMPLATES
+from rules.table.bases import Stand, base_polygons
 from rules.table.frame import (
     TABLE_LENGTH_CM,
     TABLE_WIDTH_CM,
@@ -20,7 +21,7 @@ from rules.table.frame import (
     grid_to_table,
     table_to_grid,
 )
-from rules.table.templates import TEMPLATES, Template
+from rules.table.templates import Template
 
 
 def test_default_table_is_the_standard_six_by_four() -> None:
@@ -97,9 +98,9 @@ def test_every_base_kind_is_listed() -> None:
 
 
 def test_an_infantry_base_faces_its_width_across_its_front() -> None:
-    minx, miny, maxx, maxy = Stand("s", "a", "infantry-platoon", (10, 10), 90).polygon().bounds
+    minx, miny, maxx, maxy = Stand("s", "a", BASES["infantry-platoon"], (10, 10), 90).polygon().bounds
     assert (round(maxx - minx, 9), round(maxy - miny, 9)) == (3.0, 1.5)
-    minx, miny, maxx, maxy = Stand("s", "a", "infantry-platoon", (10, 10), 0).polygon().bounds
+    minx, miny, maxx, maxy = Stand("s", "a", BASES["infantry-platoon"], (10, 10), 0).polygon().bounds
     assert (round(maxx - minx, 9), round(maxy - miny, 9)) == (1.5, 3.0)
 
 
@@ -119,21 +120,21 @@ def test_an_infantry_base_faces_its_width_across_its_front() -> None:
 def test_template_sizes_are_the_rule_books(kind: str, width: float, depth: float) -> None:
     t = TEMPLATES[kind]
     assert (t.width_cm, t.depth_cm, t.across_table) == (width, depth, False)
-    assert math.isclose(Template(kind, (50, 50), 33).polygon().area, width * depth)
+    assert math.isclose(Template(TEMPLATES[kind], (50, 50), 33).polygon().area, width * depth)
 
 
 def test_rolling_barrage_is_twenty_deep_across_the_whole_table() -> None:
     # "A Rolling Barrage covers an area 20cm wide which extends across the whole table top."
     assert TEMPLATES["rolling-barrage"].depth_cm == 20
-    assert Template("rolling-barrage", (30, 50), 90).polygon().bounds == (0.0, 40.0, 120.0, 60.0)
-    wide = Template("rolling-barrage", (30, 50), 90).polygon(Table(180, 240))
+    assert Template(TEMPLATES["rolling-barrage"], (30, 50), 90).polygon().bounds == (0.0, 40.0, 120.0, 60.0)
+    wide = Template(TEMPLATES["rolling-barrage"], (30, 50), 90).polygon(Table(180, 240))
     assert wide.bounds == (0.0, 40.0, 180.0, 60.0)
 
 
 @given(
     st.lists(
         st.tuples(
-            st.sampled_from(BASE_KINDS),
+            st.sampled_from(tuple(BASES)),
             st.floats(-50, 250, allow_nan=False),
             st.floats(-50, 250, allow_nan=False),
             st.floats(-720, 720, allow_nan=False),
@@ -146,7 +147,7 @@ def test_vectorised_base_polygons_equal_the_per_stand_ones(
 ) -> None:
     # The index builds every base in one numpy pass; it must lay out the same vertices, in the same order,
     # as building each stand's polygon on its own.
-    stands = [Stand(f"s{i}", "attacker", k, (x, y), f) for i, (k, x, y, f) in enumerate(rows)]
+    stands = [Stand(f"s{i}", "attacker", BASES[k], (x, y), f) for i, (k, x, y, f) in enumerate(rows)]
     fast = base_polygons(stands)
     assert len(fast) == len(stands)
     for s, p in zip(stands, fast, strict=True):

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
 from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM
 from rules.flanders_fields.resolvers.gas import Wind, next_wind_distribution
 from rules.table.barrage import advance, at_risk_chance
@@ -27,14 +28,14 @@ from rules.table.templates import Template
 def test_moving_a_cloud_by_zero_changes_nothing(
     cx: float, cy: float, facing: float, wind: float, kind: str
 ) -> None:
-    cloud = Template(kind, (cx, cy), facing).polygon()
+    cloud = Template(TEMPLATES[kind], (cx, cy), facing).polygon()
     moved, swept = drift(cloud, wind, 0)
     assert moved.equals(cloud)
     assert swept.symmetric_difference(cloud).area < 1e-9
 
 
 def test_a_cloud_drifts_with_the_wind_and_passes_over_what_lies_between() -> None:
-    cloud = Template("gas-attacker", (60, 30)).polygon()  # y 25..35
+    cloud = Template(TEMPLATES["gas-attacker"], (60, 30)).polygon()  # y 25..35
     moved, swept = drift(cloud, 90, 17)  # "2D6 and adding 10": 17 cm towards the defender
     assert moved.bounds == pytest.approx((50, 42, 70, 52))
     assert swept.bounds == pytest.approx((50, 25, 70, 52))
@@ -42,8 +43,8 @@ def test_a_cloud_drifts_with_the_wind_and_passes_over_what_lies_between() -> Non
 
 def _stands() -> list[Stand]:
     return [
-        Stand("near", "d", "infantry-platoon", (60, 47)),
-        Stand("far", "d", "infantry-platoon", (60, 120)),
+        Stand("near", "d", BASES["infantry-platoon"], (60, 47)),
+        Stand("far", "d", BASES["infantry-platoon"], (60, 120)),
     ]
 
 
@@ -53,7 +54,7 @@ def test_one_turn_forecast_is_exact_over_the_gas_movement_table() -> None:
     # "4 ... speed decreases by 1D6cm" keep the direction; "5 Wind changes direction" turns it 45 degrees
     # or more; "6 Gas disperses".
     fc = forecast(
-        Template("gas-attacker", (60, 30)).polygon(),
+        Template(TEMPLATES["gas-attacker"], (60, 30)).polygon(),
         Wind(90.0, 15),
         1,
         StandIndex.build(_stands()),
@@ -77,7 +78,7 @@ def test_one_turn_forecast_is_exact_over_the_gas_movement_table() -> None:
 
 def test_two_turn_forecast_disperses_as_the_table_says() -> None:
     fc = forecast(
-        Template("gas-attacker", (60, 30)).polygon(),
+        Template(TEMPLATES["gas-attacker"], (60, 30)).polygon(),
         Wind(90.0, 15),
         2,
         StandIndex.build(_stands()),
@@ -89,14 +90,14 @@ def test_two_turn_forecast_disperses_as_the_table_says() -> None:
 
 def test_long_forecasts_fall_back_to_seeded_sampling_with_a_stated_error() -> None:
     a = forecast(
-        Template("gas-attacker", (60, 30)).polygon(),
+        Template(TEMPLATES["gas-attacker"], (60, 30)).polygon(),
         Wind(90.0, 15),
         3,
         StandIndex.build(_stands()),
         next_wind_distribution,
     )
     b = forecast(
-        Template("gas-attacker", (60, 30)).polygon(),
+        Template(TEMPLATES["gas-attacker"], (60, 30)).polygon(),
         Wind(90.0, 15),
         3,
         StandIndex.build(_stands()),
@@ -120,12 +121,16 @@ def test_the_barrage_advances_its_width_and_names_what_it_passes_and_who_is_too_
     # "It advances its own width at the start of the attacking side's turn." 20 cm deep, so it moves from
     # y 30..50 to 50..70; the danger area is "6cm behind the RB": y 44..50.
     stands = [
-        Stand("dug-in", "defender", "infantry-platoon", (60, 60), 270),
-        Stand("straddle", "defender", "infantry-platoon", (30, 70), 270),
-        Stand("keen", "attacker", "infantry-platoon", (60, 45.75), 90),  # front edge 46.5: 3.5 cm behind
-        Stand("safe", "attacker", "infantry-platoon", (60, 20), 90),
+        Stand("dug-in", "defender", BASES["infantry-platoon"], (60, 60), 270),
+        Stand("straddle", "defender", BASES["infantry-platoon"], (30, 70), 270),
+        Stand(
+            "keen", "attacker", BASES["infantry-platoon"], (60, 45.75), 90
+        ),  # front edge 46.5: 3.5 cm behind
+        Stand("safe", "attacker", BASES["infantry-platoon"], (60, 20), 90),
     ]
-    adv = advance(Template("rolling-barrage", (60, 40), 90), 20, StandIndex.build(stands), DANGER_ZONE_CM)
+    adv = advance(
+        Template(TEMPLATES["rolling-barrage"], (60, 40), 90), 20, StandIndex.build(stands), DANGER_ZONE_CM
+    )
     assert adv.moved.center == pytest.approx((60, 60))
     assert adv.polygon.bounds == pytest.approx((0, 50, 120, 70))
     # The barrage started over y 30..50, so "keen" was under it before it lifted.
@@ -142,8 +147,8 @@ def test_one_turn_forecast_equals_rolling_every_die_of_the_table() -> None:
 
     from rules.flanders_fields.resolvers.gas import next_wind
 
-    cloud = Template("gas-attacker", (60, 30)).polygon()
-    stands = [*_stands(), Stand("flank", "d", "infantry-platoon", (80, 45))]
+    cloud = Template(TEMPLATES["gas-attacker"], (60, 30)).polygon()
+    stands = [*_stands(), Stand("flank", "d", BASES["infantry-platoon"], (80, 45))]
     fc = forecast(cloud, Wind(90.0, 15), 1, StandIndex.build(stands), next_wind_distribution)
     for s in stands:
         expected = Fraction(0)

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from rules.core.errors import RulesError
 from rules.flanders_fields.book.cover import cover_for
+from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
 from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
-from rules.table.bases import BASE_KINDS, Stand
+from rules.table.bases import Stand
 from rules.table.los import line_of_sight
 from rules.table.move import FireZone, fit_move, measure_move, measure_move_naive
 from rules.table.templates import Template
@@ -53,11 +54,11 @@ def test_a_stand_two_cm_behind_a_building_is_hidden_from_a_hill() -> None:
     # "troops within 2.5cm of a building are safe from being spotted by observers on a hill or ridge on the
     # other side of the building who would otherwise be able to see them."
     terrain = _terrain(HILL, VILLAGE)
-    viewer = Stand("v", "attacker", "infantry-platoon", (60, 10), 90)
+    viewer = Stand("v", "attacker", BASES["infantry-platoon"], (60, 10), 90)
     hidden = Stand(
-        "h", "defender", "infantry-platoon", (60, 52.75), 270
+        "h", "defender", BASES["infantry-platoon"], (60, 52.75), 270
     )  # its near edge is at y 52: 2 cm behind the village
-    seen = Stand("s", "defender", "infantry-platoon", (60, 56), 270)  # 5.25 cm behind the village
+    seen = Stand("s", "defender", BASES["infantry-platoon"], (60, 56), 270)  # 5.25 cm behind the village
     sight = line_of_sight(viewer, hidden, terrain)
     assert not sight.clear and sight.dead_ground and sight.blocked_by is not None
     assert sight.blocked_by.kind == "village"
@@ -67,11 +68,11 @@ def test_a_stand_two_cm_behind_a_building_is_hidden_from_a_hill() -> None:
 
 def test_woods_and_villages_block_sight_from_level_ground() -> None:
     terrain = _terrain(VILLAGE)
-    viewer = Stand("v", "attacker", "infantry-platoon", (60, 10), 90)
-    target = Stand("t", "defender", "infantry-platoon", (60, 70), 270)
+    viewer = Stand("v", "attacker", BASES["infantry-platoon"], (60, 10), 90)
+    target = Stand("t", "defender", BASES["infantry-platoon"], (60, 70), 270)
     sight = line_of_sight(viewer, target, terrain)
     assert not sight.clear and not sight.dead_ground
-    beside = Stand("b", "defender", "infantry-platoon", (20, 70), 270)
+    beside = Stand("b", "defender", BASES["infantry-platoon"], (20, 70), 270)
     assert line_of_sight(viewer, beside, terrain).clear
 
 
@@ -82,7 +83,7 @@ def _infantry_allowance(t: str) -> int | None:
 
 def test_a_move_is_split_by_terrain_and_fits_proportionally() -> None:
     terrain = _terrain(_poly("woods", 0, 20, 120, 25))
-    stand = Stand("p", "attacker", "infantry-platoon", (60, 10), 90)
+    stand = Stand("p", "attacker", BASES["infantry-platoon"], (60, 10), 90)
     geom = measure_move(stand, [(60, 25)], terrain, wire_belt_cm=WIRE_BELT_CM)
     assert geom.length_cm == pytest.approx(15)
     assert geom.by_terrain == pytest.approx({"close": 5, "cross-country": 10})
@@ -94,7 +95,7 @@ def test_a_move_is_split_by_terrain_and_fits_proportionally() -> None:
 
 def test_turning_through_180_costs_three_cm() -> None:
     # "it is considered to require 3cm to turn a stand through 180 degrees"
-    stand = Stand("p", "attacker", "infantry-platoon", (60, 10), 90)
+    stand = Stand("p", "attacker", BASES["infantry-platoon"], (60, 10), 90)
     assert measure_move(
         stand, [(60, 20)], _terrain(), final_facing_deg=270, wire_belt_cm=WIRE_BELT_CM
     ).length_cm == pytest.approx(13)
@@ -119,10 +120,10 @@ def test_wire_belts_streams_and_fired_zones() -> None:
         _line("wire", [[0, 30], [120, 30]], depth_cm=5),
         _line("stream", [[0, 20], [120, 20]]),
     )
-    stand = Stand("p", "attacker", "infantry-platoon", (60, 10), 90)
+    stand = Stand("p", "attacker", BASES["infantry-platoon"], (60, 10), 90)
     zones = [
-        FireZone("fired", Template("artillery", (60, 40)).polygon(), True),
-        FireZone("ranging", Template("artillery", (60, 40)).polygon(), False),
+        FireZone("fired", Template(TEMPLATES["artillery"], (60, 40)).polygon(), True),
+        FireZone("ranging", Template(TEMPLATES["artillery"], (60, 40)).polygon(), False),
     ]
     geom = measure_move(stand, [(60, 40)], terrain, zones, wire_belt_cm=WIRE_BELT_CM)
     assert geom.wire == [("wire", 3)]
@@ -178,7 +179,7 @@ _BOXES = st.lists(
 
 
 @given(
-    base=st.sampled_from(BASE_KINDS),
+    base=st.sampled_from(tuple(BASES)),
     facing=st.floats(0, 360),
     path=st.lists(st.tuples(st.floats(0, 100), st.floats(0, 100)), min_size=1, max_size=4),
     boxes=_BOXES,
@@ -202,10 +203,10 @@ def test_indexed_move_agrees_with_the_loop_over_every_feature(
         {"type": "FeatureCollection", "features": features}, wire_belt_cm=WIRE_BELT_CM
     )
     zones = [
-        FireZone(f"z{i}", Template("artillery", (x, y)).polygon(), fired)
+        FireZone(f"z{i}", Template(TEMPLATES["artillery"], (x, y)).polygon(), fired)
         for i, (x, y, fired) in enumerate(zone_at)
     ]
-    stand = Stand("m", "attacker", base, (50, 50), facing)
+    stand = Stand("m", "attacker", BASES[base], (50, 50), facing)
     fast = measure_move(stand, path, TerrainIndex.build(parsed), zones, wire_belt_cm=WIRE_BELT_CM)
     slow = measure_move_naive(stand, path, parsed, zones, wire_belt_cm=WIRE_BELT_CM)
     assert fast.by_terrain == slow.by_terrain and fast.start_terrain == slow.start_terrain

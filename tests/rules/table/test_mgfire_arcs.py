@@ -7,9 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.core.errors import RulesError
+from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.play.table_rules import ARC_SIZES, MG_SIZES
 from rules.table.arcs import arc_polygon, target_priority
-from rules.table.bases import BASE_KINDS, Stand
+from rules.table.bases import Stand
 from rules.table.coverage import StandIndex
 from rules.table.mgfire import Gun, mg_fire, mg_fire_naive
 
@@ -17,7 +18,7 @@ MG = Gun("mg", (60, 10), 90, 2, 2, side="attacker", id="mg")
 
 
 def _inf(sid: str, x: float, y: float, side: str = "defender") -> Stand:
-    return Stand(sid, side, "infantry-platoon", (x, y), 270)
+    return Stand(sid, side, BASES["infantry-platoon"], (x, y), 270)
 
 
 def test_three_stands_behind_the_first_target_get_minus_one_two_three() -> None:
@@ -90,7 +91,7 @@ def test_mg_arc_splays_45_degrees_from_the_front_corners() -> None:
 def test_target_priority_order() -> None:
     # "1. Closest Enemy 2. Any enemy in arc within 15cm. 3. Enemy straight ahead within 30cm. 4. Other
     # enemy within arc."
-    firer = Stand("f", "attacker", "infantry-platoon", (60, 10), 90)
+    firer = Stand("f", "attacker", BASES["infantry-platoon"], (60, 10), 90)
     stands = [
         _inf("closest", 65, 20),  # in arc, about 8.5 cm
         _inf("near", 50, 24),  # in arc, within 15
@@ -109,7 +110,7 @@ def test_target_priority_order() -> None:
     aim=st.floats(46, 134),
     stands=st.lists(
         st.tuples(
-            st.sampled_from(BASE_KINDS),
+            st.sampled_from(tuple(BASES)),
             st.floats(40, 80),
             st.floats(5, 110),
             st.floats(0, 360),
@@ -124,7 +125,7 @@ def test_indexed_mg_fire_agrees_with_the_per_stand_loop(
     # One STRtree query and a clip in the lane's frame must pick the same first target and beaten zone as
     # testing every stand against the lane and the zone in turn.
     gun = Gun("mg", (gun_x, 5), 90, 2, 2, side="attacker", id="mg")
-    placed = [Stand(f"s{i}", side, b, (x, y), f) for i, (b, x, y, f, side) in enumerate(stands)]
+    placed = [Stand(f"s{i}", side, BASES[b], (x, y), f) for i, (b, x, y, f, side) in enumerate(stands)]
     fire = mg_fire(gun, aim, StandIndex.build(placed), 70, 45, MG_SIZES)
     assert (fire.first_target, [h.id for h in fire.beaten_zone]) == mg_fire_naive(
         gun, aim, placed, 70, 45, MG_SIZES

@@ -15,8 +15,8 @@ from rules.flanders_fields.book.organisation import (
     build_template,
     count_units,
 )
+from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.ruleset import FlandersFields
-from rules.table.bases import BASES
 
 
 def n(unit: Unit, level: str, kind: str) -> int:

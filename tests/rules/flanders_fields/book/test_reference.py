@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.flanders_fields.book import reference as ref
+from rules.flanders_fields.book.table_sizes import TEMPLATES
 from rules.flanders_fields.ruleset import FlandersFields
-from rules.table.templates import TEMPLATES
 
 
 def test_weapon_ranges() -> None:

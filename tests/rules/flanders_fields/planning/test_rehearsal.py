@@ -17,6 +17,7 @@ import pytest
 
 from rules.core.errors import RulesError
 from rules.flanders_fields.book.cover import cover_for
+from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
 from rules.flanders_fields.planning import rehearsal as R
 from rules.flanders_fields.planning.scenarios import SCENARIOS
 from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
@@ -78,7 +79,7 @@ def mons_targets(side: str = "attacker") -> list[R.TargetStand]:
             company = u.id
         if u.base is not None and u.id in MONS.placements:
             p = MONS.placements[u.id]
-            stand = Stand(u.id, side, u.base, tuple(p["center"]), p["facing_deg"])
+            stand = Stand(u.id, side, BASES[u.base], tuple(p["center"]), p["facing_deg"])
             cover = cover_for(sorted(terrain.kinds_at(stand.polygon())), u.quality)
             command = u.kind.endswith("-command")
             out.append(R.TargetStand(u.id, u.id, company or u.id, stand, cover, command))
@@ -124,7 +125,7 @@ def brute_force(
         """Each stand under the item's template at `point`, with its shooting request."""
         key = (f.id, round(point[0], 6), round(point[1], 6))
         if key not in landed:
-            poly = Template(f.template, point, AHEAD_DEG[plan.side]).polygon(TABLE)
+            poly = Template(TEMPLATES[f.template], point, AHEAD_DEG[plan.side]).polygon(TABLE)
             cov = classify(poly, index, 0.0)
             hit = sorted([(i, False) for i in cov.full] + [(i, True) for i in cov.partial])
             landed[key] = [
@@ -207,7 +208,7 @@ def test_mons_defender_plan_matches_a_brute_force_run_of_the_resolvers(variants:
 
 def test_an_aiming_point_fully_over_one_platoon_is_the_resolvers_own_odds() -> None:
     """One 18pdr turn of fire on a lone platoon in the open: P(killed) is P(an order) x P(kill roll)."""
-    stand = Stand("1", "attacker", "infantry-platoon", (60.0, 12.0), 90.0)
+    stand = Stand("1", "attacker", BASES["infantry-platoon"], (60.0, 12.0), 90.0)
     target = R.TargetStand("1", "lone platoon", "1", stand, "open")
     plan = R.plan_from_items(
         "defender",
@@ -234,9 +235,16 @@ def test_an_aiming_point_fully_over_one_platoon_is_the_resolvers_own_odds() -> N
 
 def test_company_suppression_spreads_and_three_markers_kill() -> None:
     """A platoon two rolls of artillery suppress spreads to its company mate outside the template."""
-    a = R.TargetStand("1", "a", "coy", Stand("1", "attacker", "infantry-platoon", (60.0, 12.0), 90.0), "open")
+    a = R.TargetStand(
+        "1", "a", "coy", Stand("1", "attacker", BASES["infantry-platoon"], (60.0, 12.0), 90.0), "open"
+    )
     b = R.TargetStand(
-        "2", "b", "coy", Stand("2", "attacker", "infantry-platoon", (20.0, 12.0), 90.0), "open", markers=2
+        "2",
+        "b",
+        "coy",
+        Stand("2", "attacker", BASES["infantry-platoon"], (20.0, 12.0), 90.0),
+        "open",
+        markers=2,
     )
     plan = R.plan_from_items(
         "defender", [{"id": "7", "kind": "mortar", "arrival_turn": 1, "data": {"grid": [60, 168]}}], TABLE
@@ -255,14 +263,14 @@ def test_rolling_barrage_needs_its_period_and_rolls_again_on_a_halt() -> None:
         "arrival_turn": 1,
         "data": {"start_up_cm": 20, "duration_turns": 3, "halts": [2]},
     }
-    stand = Stand("1", "defender", "infantry-platoon", (60.0, 150.0), 270.0)
+    stand = Stand("1", "defender", BASES["infantry-platoon"], (60.0, 150.0), 270.0)
     target = R.TargetStand("1", "p", "1", stand, "medium")
     plan = R.plan_from_items("attacker", [item], Table())
     with pytest.raises(RulesError) as refused:
         R.rehearse(plan, [target], Table(), "early", turns=3)
     assert refused.value.field == "period"
     late_target = R.TargetStand(
-        "1", "p", "1", Stand("1", "defender", "infantry-platoon", (60.0, 45.0), 270.0), "medium"
+        "1", "p", "1", Stand("1", "defender", BASES["infantry-platoon"], (60.0, 45.0), 270.0), "medium"
     )
     result = R.rehearse(plan, [late_target], Table(), "late", turns=3)
     whats = [[v["what"] for v in turn] for turn in result.schedule]
@@ -288,7 +296,13 @@ def test_gas_is_sampled_from_the_seed_with_its_standard_error() -> None:
             str(n),
             f"p{n}",
             f"c{n // 4}",
-            Stand(str(n), "defender", "infantry-platoon", (25.0 + 10 * (n % 8), 138.0 + 6 * (n // 8)), 270.0),
+            Stand(
+                str(n),
+                "defender",
+                BASES["infantry-platoon"],
+                (25.0 + 10 * (n % 8), 138.0 + 6 * (n // 8)),
+                270.0,
+            ),
             "open",
         )
         for n in range(16)

@@ -13,6 +13,7 @@ import pytest
 
 from rules.core.errors import RulesError
 from rules.flanders_fields import errata as E
+from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
 from rules.flanders_fields.planning import rehearsal as R
 from rules.flanders_fields.resolvers.artillery import ArtilleryAction, ArtilleryActionRequest
 from rules.flanders_fields.resolvers.deviation import Deviation, DeviationRequest
@@ -29,7 +30,9 @@ NO_DEVIATION = {E.PLANNED_FIRE_DEVIATION: "pre-registered"}
 
 def platoon(sid: str, x: float, y: float, cover: str = "open", side: str = "attacker") -> R.TargetStand:
     facing = 90.0 if side == "attacker" else 270.0
-    return R.TargetStand(sid, f"p{sid}", sid, Stand(sid, side, "infantry-platoon", (x, y), facing), cover)
+    return R.TargetStand(
+        sid, f"p{sid}", sid, Stand(sid, side, BASES["infantry-platoon"], (x, y), facing), cover
+    )
 
 
 def battery(item_id: str, x: float, y: float, turns: int = 1) -> dict[str, Any]:
@@ -122,7 +125,9 @@ def test_planned_fire_deviates_by_the_appendix_method_from_the_rolling_players_e
         point = (60.0, 20.0)
         if out["deviates"]:
             point = deviate("defender", point, out["clock"], out["distance_cm"])
-        cov = classify(Template("artillery", point, AHEAD_DEG["defender"]).polygon(TABLE), index, 0.0)
+        cov = classify(
+            Template(TEMPLATES["artillery"], point, AHEAD_DEG["defender"]).polygon(TABLE), index, 0.0
+        )
         if cov.full or cov.partial:
             shot = field_gun_shot("early", "open", 20.0, partial=not cov.full)
             expected += Fraction(1, 6**5) * shot.get("killed", Fraction(0))

@@ -10,10 +10,10 @@ from shapely.strtree import STRtree
 
 from rules.core.errors import RulesError
 from rules.flanders_fields.book.organisation import Unit, count_units
+from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.planning.scenarios import SCENARIOS, TERRAIN_KINDS, build_mons_1914, build_scenario
 from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
 from rules.flanders_fields.ruleset import FlandersFields
-from rules.table.bases import BASES
 from rules.table.terrain import terrain_from_geojson
 
 MONS = SCENARIOS["mons-1914"]

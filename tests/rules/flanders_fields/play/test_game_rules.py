@@ -14,6 +14,7 @@ from rules.core.records import Filled, FillRequest, SetBoard, Snapshot, UnitStat
 from rules.flanders_fields import FlandersFields
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.cover import cover_source
+from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.errata.barrage import SRC_ROLLING_BARRAGE
 from rules.flanders_fields.play.changes import (
     STATE_FIELDS,
@@ -49,7 +50,6 @@ from rules.flanders_fields.resolvers.orders import SRC_CREWED
 from rules.flanders_fields.resolvers.suppression import SRC_BATTLE_SUPPRESSION, SRC_DEATH, SRC_RECOVERY
 from rules.flanders_fields.ruleset import cite
 from rules.registry import get_game_rules, get_ruleset
-from rules.table.bases import BASES
 
 GAME = get_game_rules("flanders-fields")
 MORALE = cite(T.MORALE_SECTION, "early")

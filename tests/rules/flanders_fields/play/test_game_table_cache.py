@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.play.game_table import in_gas, terrain_index
 from rules.table.placed import index_of
 
@@ -28,14 +29,16 @@ def _rows() -> list[Row]:
 
 def test_the_stand_index_is_reused_until_a_stand_moves() -> None:
     rows = _rows()
-    first = index_of(rows)
-    assert index_of([replace(r) for r in rows]) is first  # equal stands (a new request's rows): no rebuild
+    first = index_of(rows, BASES)
+    assert (
+        index_of([replace(r) for r in rows], BASES) is first
+    )  # equal stands (a new request's rows): no rebuild
     moved = [*rows[:-1], replace(rows[-1], x=90.0)]
-    again = index_of(moved)
+    again = index_of(moved, BASES)
     assert again is not first
     assert [s.center for s in again.stands][-1] == (90.0, 40.0)
     killed = [*rows[:-1], replace(rows[-1], killed=True)]
-    assert [s.id for s in index_of(killed).stands] == ["1", "2", "3", "4"]
+    assert [s.id for s in index_of(killed, BASES).stands] == ["1", "2", "3", "4"]
 
 
 def test_coverage_answers_from_the_moved_stands_not_the_kept_index() -> None:
