@@ -14,9 +14,10 @@ from app.data.models import Game
 from app.guard.auth import Viewer
 from app.pages.common import USER_ERRORS, error_message
 from app.pages.templates import templates
+from app.services import acts, markers
 from app.services import cards as cards_service
-from app.services import markers
 from app.services import units as units_service
+from rules.core.acts import PlayCard
 from rules.core.cards import RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_name
 from rules.core.errors import RulesError
 from rules.core.ruleset import Resolver
@@ -104,7 +105,7 @@ def play_from_hand(session: Session, game_id: int, viewer: Viewer, card: str) ->
     """Play a card from the viewer's hand (as POST /api/v1/games/{id}/cards/play); the refusal, if any."""
     try:
         with game_write(session, game_id) as locked:
-            cards_service.play_card(session, locked, viewer, viewer.role, card)
+            acts.play(session, locked, viewer, PlayCard(side=viewer.role, card=card))
     except USER_ERRORS as e:
         session.rollback()
         return error_message(e)

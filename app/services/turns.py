@@ -156,11 +156,6 @@ def rules_of_play(
     )
 
 
-def with_override(payload: dict[str, Any], override: dict[str, Any] | None) -> dict[str, Any]:
-    """An act's event payload, carrying the referee's override of the rules of play when there was one."""
-    return {**payload, "override": override} if override else payload
-
-
 def logged_step(game: Game) -> str:
     """The step an act on the table is logged in: the current step, else the game's status."""
     step = step_of(game)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Protocol, TypeVar
 
+from rules.core.acts import Act, MoveStand, PlaceMarker, PlayCard, RecoverMarker
 from rules.core.errors import RulesError
 from rules.core.fire_cards import FireCard, Fired
 from rules.core.ruleset import Context, ResolveRequest
@@ -311,6 +312,26 @@ class Played:
     source: str
 
 
+@dataclass(frozen=True)
+class Answer:
+    """The rule set's answer to an act (rules.core.acts): what it changes, in order, and what everyone is shown
+    of it besides the changes, by the rule `source`. A refusal is a RulesError naming the field and the rule."""
+
+    changes: tuple[Change, ...] = ()
+    shown: Mapping[str, Any] = field(default_factory=dict)
+    source: str = ""
+
+
+def on_table(snapshot: Snapshot, x: float, y: float) -> None:
+    """Refuse a point off the table (a RulesError naming the coordinate): stands and templates stay on it."""
+    if x > snapshot.table_width_cm:
+        w = snapshot.table_width_cm
+        raise RulesError("x", f"keep it on the table, {w:g} cm wide", [f"0..{w:g}"])
+    if y > snapshot.table_length_cm:
+        n = snapshot.table_length_cm
+        raise RulesError("y", f"keep it on the table, {n:g} cm long", [f"0..{n:g}"])
+
+
 # -- fire plans: an item reaching the table ----------------------------------------------------------------
 @dataclass(frozen=True)
 class PlanItem:
@@ -395,6 +416,23 @@ class GameRules:
     # Fields of a unit edit that are acts of their own under the rules of play (field -> act); any other
     # field records what happened to the stand, the act EDIT_ACT.
     edit_acts: Mapping[str, str] = {}
+
+    def play(self, snapshot: Snapshot, act: Act) -> Answer:
+        """What `act` does to the table (rules.core.acts), or a RulesError refusing it with its rule: a stand
+        stays on the table; markers and cards are the rule set's own. Acts that only write what the player
+        says (a unit added or edited, a template laid) change nothing more."""
+        if isinstance(act, MoveStand):
+            on_table(snapshot, act.x, act.y)
+            place = {"x": act.x, "y": act.y, "facing_deg": act.facing_deg, "off_table": False}
+            return Answer(tuple(SetState("moved", "", act.unit_id, k, v) for k, v in place.items()))
+        if isinstance(act, PlaceMarker):
+            return Answer(self.marker_added(snapshot, act.unit_id, act.cause, act.count))
+        if isinstance(act, RecoverMarker):
+            return Answer(self.marker_removed(snapshot, act.unit_id, act.spend_action))
+        if isinstance(act, PlayCard):
+            played = self.hand_played(snapshot, act.side, act.card)
+            return Answer(played.changes, played.shown, played.source)
+        return Answer()
 
     def terrain(self, collection: Mapping[str, Any], where: str = "terrain") -> list[Feature]:
         """The table's terrain from a GeoJSON FeatureCollection, refused with a RulesError naming the bad
