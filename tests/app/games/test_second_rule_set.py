@@ -1,6 +1,6 @@
-"""A second rule set plays through the same app: a minimal skirmish game (a few dozen lines of `GameRules`, its
-own state field, no Flanders Fields word) gets its forces, a turn, an act that changes a unit's state, an undo,
-the live frame and the referee board, without a line of the app knowing it."""
+"""A second rule set plays through the same app: a minimal skirmish game (tests/skirmish.py, no Flanders Fields
+word) gets its forces, a turn, an act that changes a unit's state, an undo, the live frame and the referee
+board, without a line of the app knowing it."""
 
 from __future__ import annotations
 
@@ -9,84 +9,13 @@ from typing import Any
 
 import httpx
 import pytest
-from pydantic import Field
 from sqlalchemy import create_engine, text
 
 from rules import registry
-from rules.core.game import (
-    AddToState,
-    Change,
-    GameRules,
-    Outcome,
-    SetState,
-    Snapshot,
-    StateField,
-)
-from rules.core.resolution import Evaluation
-from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
 from tests import csrf
 from tests.app.games.conftest import new_game, start_game
 from tests.app.games.test_live_and_concurrency import Listener
-
-SOURCE = "Skirmish test rules: PINS"
-
-
-class Skirmish(RuleSet):
-    id = "skirmish-test"
-    name = "Skirmish (test)"
-    source = SOURCE
-
-
-class RallyRequest(ResolveRequest):
-    pins: int = Field(default=0, ge=0, le=9, description="Pins on the unit rallying.")
-
-
-@Skirmish.resolver
-class Rally(Resolver[RallyRequest]):
-    id = "rally"
-    summary = "A pinned unit rallies on 4+"
-    Request = RallyRequest
-
-    def evaluate(self, req: RallyRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
-        rallied = dice[0] >= 4
-        key = "rallied" if rallied else "still-pinned"
-        return Evaluation(key, key, total=dice[0], sources=(SOURCE,))
-
-
-class SkirmishGame(GameRules):
-    ruleset_id = Skirmish.id
-    state_fields = (
-        StateField("pins", "Pins", 0, counter=True, maximum=9, filter="Pinned"),
-        StateField("shaken", "Shaken", badge="SHAKEN", filter="Shaken"),
-    )
-    marker_field = "pins"
-
-    def fill(self, resolver_id: str, snapshot: Snapshot, request: Any) -> tuple[Any, ...]:
-        return ()
-
-    def marker_added(
-        self, snapshot: Snapshot, unit_id: int, cause: str | None, count: int
-    ) -> tuple[Change, ...]:
-        unit = snapshot.unit(unit_id)
-        added: list[Change] = [AddToState(f"{count} pin on {unit.name}", SOURCE, unit_id, "pins", count)]
-        if unit.pins + count >= 2 and not unit.shaken:
-            added.append(SetState(f"{unit.name} is shaken", SOURCE, unit_id, "shaken", True))
-        return tuple(added)
-
-    def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
-        return (AddToState("a pin removed", SOURCE, unit_id, "pins", -1, "the pin was removed meanwhile"),)
-
-    def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
-        if (
-            resolver_id != "rally"
-            or outcome.unit_id is None
-            or outcome.resolution["outcome_key"] != "rallied"
-        ):
-            return ()
-        return (
-            SetState("rallied", SOURCE, outcome.unit_id, "pins", 0),
-            SetState("rallied", SOURCE, outcome.unit_id, "shaken", False),
-        )
+from tests.skirmish import Skirmish, SkirmishGame
 
 
 @pytest.fixture

@@ -1,0 +1,486 @@
+"""Golden play scripts (python-chess's perft files are the model): each file here is a rule set, a starting
+position (a shipped scenario, or a small force written as a scenario document in the file) and a list of acts,
+each with what the rules answered when it was recorded: the changes (as plain data), what is shown, or the
+refusal with its rule. `play` plays a script against the game hook without the app: the snapshot is built from
+the scenario with `rules` functions only, each act is one mapping from its kind to the hook's calls, and the
+changes are applied with `Snapshot.after` for the next act.
+
+Re-record (only when a change of the rules' answers is intended): `python -m tests.rules.golden_play [name ...]`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from rules import registry
+from rules.core.errors import RulesError
+from rules.core.game import (
+    AddToState,
+    Change,
+    FillRequest,
+    GameRules,
+    Outcome,
+    PlanItem,
+    SetBoard,
+    SetSideState,
+    SetState,
+    Snapshot,
+    UnitState,
+    leaves_under,
+)
+from rules.core.ruleset import RuleSet
+from rules.core.scenario import ForceNode
+from rules.table.templates import TEMPLATES
+from tests.skirmish import Skirmish, SkirmishGame
+
+HERE = Path(__file__).parent
+# Rule sets the tests define, beside the registry's.
+TEST_RULESETS: dict[str, tuple[RuleSet, GameRules]] = {Skirmish.id: (Skirmish(), SkirmishGame())}
+
+
+def scripts() -> list[Path]:
+    return sorted(HERE.glob("*.json"))
+
+
+def load(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text())
+
+
+def save(path: Path, script: Mapping[str, Any]) -> None:
+    path.write_text(json.dumps(script, indent=1, ensure_ascii=False) + "\n")
+
+
+def rules_of(ruleset_id: str) -> tuple[RuleSet, GameRules]:
+    if ruleset_id in TEST_RULESETS:
+        return TEST_RULESETS[ruleset_id]
+    return registry.get_ruleset(ruleset_id), registry.get_game_rules(ruleset_id)
+
+
+# -- the table as the script plays it ----------------------------------------------------------------------
+@dataclass
+class Table:
+    """The snapshot, with what the game keeps beside it (its status and step, its fire plan) and the units'
+    names in the script (their scenario ids) both ways."""
+
+    ruleset: RuleSet
+    rules: GameRules
+    snap: Snapshot
+    refs: dict[int, str]
+    ids: dict[str, int]
+    plan: list[PlanItem] = field(default_factory=list)
+    arrived: set[int] = field(default_factory=set)
+    status: str = "setup"
+    step: int = 0
+
+    def unit(self, ref: str | None) -> UnitState | None:
+        return None if ref is None else self.snap.unit(self.ids[ref])
+
+    def uid(self, ref: str | None) -> int | None:
+        return None if ref is None else self.ids[ref]
+
+
+def start(script: Mapping[str, Any]) -> Table:
+    """The starting position: the scenario's forces as its rule set builds them (ids in the order the app
+    stores them, a tree at a time, attacker first), each side's state as a game starts."""
+    rs, rules = rules_of(script["ruleset"])
+    begin = script["start"]
+    doc = begin.get("document") or rules.shipped_scenarios()[begin["scenario"]]
+    ctx = rs.context(doc.get("period"), doc.get("variants", {}))
+    made = rules.new_forces(ctx, doc)
+    defaults = {f.name: f.default for f in rules.state_fields}
+    units: list[UnitState] = []
+
+    def add(side: str, node: ForceNode, parent: int | None, off: bool) -> None:
+        uid = len(units) + 1
+        off = off or node.id in made.off_table
+        place = made.placements.get(node.id)
+        units.append(
+            UnitState(
+                uid,
+                parent,
+                side,
+                node.level,
+                kind=node.kind,
+                name=node.name,
+                quality=node.quality,
+                base=node.base,
+                is_command=node.kind.endswith("-command"),
+                off_table=off,
+                x=float(place["center"][0]) if place else None,
+                y=float(place["center"][1]) if place else None,
+                facing_deg=float(place.get("facing_deg", 90.0)) if place else None,
+                state=dict(defaults),
+            )
+        )
+        refs.append(node.id)
+        for child in node.children:
+            add(side, child, uid, off)
+
+    refs: list[str] = []
+    for side, roots in made.forces.items():
+        for root in roots:
+            add(side, root, None, False)
+    sides = doc.get("sides", {})
+    snap = Snapshot(
+        ruleset=rs.id,
+        period=ctx.period,
+        units=tuple(units),
+        table_width_cm=float(doc.get("table", {}).get("width_cm", 120.0)),
+        table_length_cm=float(doc.get("table", {}).get("length_cm", 180.0)),
+        variants=dict(doc.get("variants", {})),
+        nations={s: v["nationality"] for s, v in sides.items() if v.get("nationality")},
+        terrain=doc.get("terrain") or {"type": "FeatureCollection", "features": []},
+        board=dict(begin.get("board", {})),
+        sides={
+            s: {**rules.side_state, **begin.get("sides", {}).get(s, {})} for s in ("attacker", "defender")
+        },
+    )
+    plan = [
+        PlanItem(p["id"], p["side"], p["kind"], p["arrival_turn"], p["data"]) for p in begin.get("plan", ())
+    ]
+    return Table(
+        rs, rules, snap, {i + 1: r for i, r in enumerate(refs)}, {r: i + 1 for i, r in enumerate(refs)}, plan
+    )
+
+
+# -- the answers as plain data -----------------------------------------------------------------------------
+def plain(value: Any) -> Any:
+    """JSON's own types (tuples as lists, keys as text), as the file keeps them."""
+    return json.loads(json.dumps(value))
+
+
+def change_data(t: Table, c: Change) -> dict[str, Any]:
+    """A change record as the file writes it: its kind, whose, which field, the value, why and the rule."""
+    out: dict[str, Any]
+    if isinstance(c, AddToState):
+        out = {"kind": "add", "unit": t.refs[c.unit_id], "field": c.field, "delta": c.delta}
+    elif isinstance(c, SetState):
+        out = {"kind": "set", "unit": t.refs[c.unit_id], "field": c.field, "value": plain(c.value)}
+    elif isinstance(c, SetBoard):
+        out = {"kind": "board", "field": c.key, "value": plain(c.value)}
+    elif isinstance(c, SetSideState):
+        out = {"kind": "side", "side": c.side, "field": c.key, "value": plain(c.value)}
+    else:
+        raise TypeError(f"no plain form for {type(c).__name__}")
+    return {**out, "reason": c.reason, "citation": c.source}
+
+
+class Refused(Exception):
+    """An act the rules refuse: the answer is the refusal with its rule."""
+
+    def __init__(self, answer: dict[str, Any]) -> None:
+        self.answer = answer
+
+
+def _refusal(refused: str) -> dict[str, Any]:
+    return {
+        "rule": str(refused),
+        "why": getattr(refused, "why", None),
+        "citation": getattr(refused, "source", None),
+    }
+
+
+@dataclass
+class Answer:
+    changes: list[Change] = field(default_factory=list)
+    shown: dict[str, Any] = field(default_factory=dict)
+    overridden: list[dict[str, Any]] = field(default_factory=list)
+
+
+def rules_of_play(
+    t: Table,
+    act: Mapping[str, Any],
+    out: Answer,
+    action: str,
+    ref: str | None = None,
+    side: str | None = None,
+) -> None:
+    """The rules of play for an act on a unit or a side: refused, or overridden by the referee (the act's
+    `override`) and recorded."""
+    unit = t.unit(ref)
+    ordered = unit is not None and action in t.rules.ordered_acts
+    whose = side or (unit.side if unit is not None else None)
+    s = t.snap
+    refused = t.rules.refusal(
+        t.status, s.period, t.step, s.side_to_move, action, whose, unit, s.units if ordered else ()
+    )
+    if refused is None:
+        return
+    if not act.get("override"):
+        raise Refused({"refused": _refusal(refused)})
+    out.overridden.append(_refusal(refused))
+
+
+# -- the acts: one mapping each from the act's kind to the hook's calls ----------------------------------------
+def roll(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    """A resolver asked in the game and applied (an order roll, a shot, an assault, a morale test, a draw ...)."""
+    resolver, s, rules = act["resolver"], t.snap, t.rules
+    model = t.ruleset.resolvers[resolver].Request
+    fields = dict(act.get("fields", {}))
+    apply = act.get("apply", True)
+    uid, tid = t.uid(act.get("unit")), t.uid(act.get("target"))
+    asked = FillRequest(frozenset(model.model_fields), uid, tid, fields)
+    spent = rules.before_resolve(resolver, s, asked, apply)
+    s = s.after(spent)
+    filled = list(rules.fill(resolver, s, asked))
+    secret = resolver in rules.secret_draws
+    if secret:
+        filled += rules.drawn(resolver, s, fields)
+    body = {
+        **{f.field: f.value for f in filled},
+        **fields,
+        "period": s.period,
+        "variants": s.variants,
+        "dice": act["dice"],
+    }
+    try:
+        req = model.model_validate(body)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise Refused(
+            {"refused": {"field": ".".join(str(p) for p in err["loc"]), "rule": err["msg"]}}
+        ) from None
+    resolution = t.ruleset.resolve(resolver, req).as_dict()
+    made = rules.consequences(resolver, s, Outcome(req, resolution, uid, tid)) if apply else ()
+    out.changes += [*spent, *made]
+    out.shown["outcome"] = resolution["outcome_key"]
+    if secret:
+        payload = {
+            "request": req.model_dump(mode="json"),
+            "filled": [f.as_dict() for f in filled],
+            "resolution": resolution,
+            "changes": [],
+        }
+        out.shown["public"] = rules.draw_seen(resolver, payload, s.side_to_move, apply)[0]
+
+
+def marker_added(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    rules_of_play(t, act, out, "place-markers", act["unit"])
+    out.changes += t.rules.marker_added(t.snap, t.ids[act["unit"]], act.get("cause"), act.get("count", 1))
+
+
+def marker_removed(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    rules_of_play(t, act, out, "recover-markers", act["unit"])
+    out.changes += t.rules.marker_removed(t.snap, t.ids[act["unit"]], act.get("spend_action", True))
+
+
+def _placed(t: Table, unit: UnitState, x: float, y: float, facing: float) -> list[Change]:
+    now = {"x": round(x, 2), "y": round(y, 2), "facing_deg": round(facing % 360, 2), "off_table": False}
+    return [SetState("", "", unit.id, k, v) for k, v in now.items() if unit.value(k) != v]
+
+
+def move(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    """A stand placed or moved by hand: the rules of play, then where it stands (kept on the table)."""
+    unit = t.snap.unit(t.ids[act["unit"]])
+    rules_of_play(t, act, out, "move-stands", act["unit"])
+    for name, most in (("x", t.snap.table_width_cm), ("y", t.snap.table_length_cm)):
+        if act[name] > most:
+            raise Refused({"refused": {"field": name, "rule": f"keep it on the table, {most:g} cm"}})
+    out.changes += _placed(t, unit, act["x"], act["y"], act.get("facing_deg", 90.0))
+
+
+def formation_move(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    """A formation moved as one: the rules of play once per kind of stand under one parent, then each stand
+    shifted and turned about the formation's centre (kept on the table)."""
+    s = t.snap
+    top = s.unit(t.ids[act["unit"]])
+    stands = [
+        u
+        for u in leaves_under(top, s.units)
+        if u.x is not None and u.y is not None and not u.killed and not u.off_table
+    ]
+    asked: set[tuple[Any, ...]] = set()
+    for u in stands:
+        key = (u.parent_id, u.side, u.level, u.kind, u.is_command)
+        if key not in asked:
+            asked.add(key)
+            rules_of_play(t, act, out, "move-stands", t.refs[u.id])
+    cx = sum(u.x or 0 for u in stands) / len(stands)
+    cy = sum(u.y or 0 for u in stands) / len(stands)
+    turn = act.get("turn_deg", 0.0)
+    a = math.radians(turn)
+    for u in stands:
+        rx, ry = (u.x or 0) - cx, (u.y or 0) - cy
+        x = cx + act["dx"] + rx * math.cos(a) - ry * math.sin(a)
+        y = cy + act["dy"] + rx * math.sin(a) + ry * math.cos(a)
+        if not (0 <= x <= s.table_width_cm and 0 <= y <= s.table_length_cm):
+            raise Refused({"refused": {"field": "dx", "rule": f"that would put {u.name} off the table"}})
+        facing = 90.0 if u.facing_deg is None else u.facing_deg
+        out.changes += _placed(t, u, x, y, facing + turn)
+
+
+def template_laid(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    """A template laid on the table by a side: the rules of play, then the board's templates."""
+    rules_of_play(t, act, out, "lay-templates", side=act["side"])
+    s = t.snap
+    x = s.table_width_cm / 2 if TEMPLATES[act["template"]].across_table else act["x"]
+    placed = int(s.board.get("templates_placed", 0)) + 1
+    laid = {
+        "id": placed,
+        "kind": act["template"],
+        "side": act["side"],
+        "x": round(x, 2),
+        "y": round(act["y"], 2),
+        "rotation": round(act.get("rotation", 0.0) % 360, 2),
+    }
+    out.changes += [
+        SetBoard("", "", "templates", (*s.board.get("templates", ()), laid)),
+        SetBoard("", "", "templates_placed", placed),
+    ]
+
+
+def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    """An arrived fire-plan item's card applied with every die it rolls given."""
+    card = next((c for c in t.rules.arrival_cards(t.snap, {}) if c.item_id == act["item"]), None)
+    if card is None:
+        raise Refused({"refused": {"field": "item", "rule": f"no arrived fire {act['item']} this turn"}})
+
+    # The card keys a stand's roll by its id: the script by its name.
+    def keyed(by: Mapping[str, Any]) -> dict[str, Any]:
+        return {str(t.ids.get(k, k)): v for k, v in by.items()}
+
+    fired = t.rules.arrival_fired(t.snap, card, keyed(act["dice"]), keyed(act.get("measured", {})), {})
+    out.changes += fired.changes
+    out.shown.update(
+        effect=fired.effect,
+        rolls=[
+            {
+                "unit": t.refs.get(r["unit_id"]),
+                "resolver": r["resolver"],
+                "outcome": r["resolution"]["outcome_key"],
+            }
+            for r in fired.rolls
+        ],
+    )
+
+
+def card_played(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    played = t.rules.hand_played(t.snap, act["side"], act["card"])
+    out.changes += played.changes
+    out.shown.update(plain(dict(played.shown)), citation=played.source)
+
+
+def unit_edited(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    """A unit's fields set by hand: each field's act under the rules of play, then the values."""
+    values = act["values"]
+    for action in sorted({t.rules.edit_act(k) for k in values}):
+        rules_of_play(t, act, out, action, act["unit"])
+    out.changes += [SetState("", "", t.ids[act["unit"]], k, v) for k, v in values.items()]
+
+
+def advance(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    """The turn advanced: from set-up the game starts; then a step at a time, past the last the side's turn
+    ends and the other side's starts (what happens by itself, then its fire-plan items arriving)."""
+    seq = t.rules.turn_sequence(t.snap.period)
+    if t.status == "setup":
+        t.status, t.step = "playing", 0
+        t.snap = replace(t.snap, turn=1, side_to_move="attacker")
+    elif t.step + 1 < len(seq):
+        t.step += 1
+    else:
+        ended = t.rules.end_of_turn(t.snap, t.snap.side_to_move)
+        _apply(t, out, ended)
+        first = t.snap.side_to_move == "attacker"
+        t.snap = replace(
+            t.snap, turn=t.snap.turn + (0 if first else 1), side_to_move="defender" if first else "attacker"
+        )
+        t.step = 0
+    out.shown.update(turn=t.snap.turn, side_to_move=t.snap.side_to_move, step=seq[t.step].id if seq else None)
+    if t.step == 0:
+        _start_of_turn(t, act, out)
+
+
+def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    notices, changes = t.rules.start_of_turn(t.snap)
+    out.shown["notices"] = [{"kind": n.kind, **plain(dict(n.shown)), "citation": n.source} for n in notices]
+    _apply(t, out, changes)
+    dice = act.get("arrival_dice", {})
+    for item in t.plan:
+        if item.id in t.arrived or item.side != t.snap.side_to_move or item.arrival_turn != t.snap.turn:
+            continue
+        t.arrived.add(item.id)
+        given = tuple(dice.get(str(item.id), ()))
+        asked = t.rules.arrival_dice(t.snap, item)
+        if len(given) != len(asked):
+            raise ValueError(
+                f"item {item.id} arrives with {len(asked)} dice ({asked}): give them in arrival_dice"
+            )
+        landed = t.rules.arrival(t.snap, item, given)
+        board = [SetBoard("", landed.source, k, v) for k, v in landed.board.items()]
+        _apply(t, out, board)
+        out.shown.setdefault("arrivals", []).append(
+            {"item": item.id, "event": landed.event, **plain(dict(landed.shown)), "roll": landed.roll}
+        )
+        if landed.event:
+            _apply(t, out, t.rules.board_changed(t.snap))
+
+
+def _apply(t: Table, out: Answer, changes: Iterable[Change]) -> None:
+    changes = list(changes)
+    out.changes += changes
+    t.snap = t.snap.after(changes)
+
+
+ACTS: dict[str, Callable[[Table, Mapping[str, Any], Answer], None]] = {
+    "order-roll": roll,
+    "shot": roll,
+    "assault": roll,
+    "morale-test": roll,
+    "roll": roll,
+    "card-drawn": roll,
+    "marker-added": marker_added,
+    "marker-removed": marker_removed,
+    "move": move,
+    "formation-move": formation_move,
+    "template-laid": template_laid,
+    "arrival-applied": arrival_applied,
+    "card-played": card_played,
+    "turn-advanced": advance,
+    "unit-edited": unit_edited,
+}
+
+
+def play_act(t: Table, act: Mapping[str, Any]) -> dict[str, Any]:
+    """One act played: its answer as the file keeps it, the table moved on past it."""
+    out = Answer()
+    before = t.snap
+    try:
+        ACTS[act["kind"]](t, act, out)
+    except Refused as r:
+        t.snap = before
+        return r.answer
+    except RulesError as e:
+        t.snap = before
+        return {"refused": {"field": e.field, "rule": e.message}}
+    if act["kind"] != "turn-advanced":  # the turn applies its changes as they happen
+        t.snap = before.after(out.changes)
+    answer: dict[str, Any] = {"changes": [change_data(t, c) for c in out.changes]}
+    if out.shown:
+        answer["shown"] = plain(out.shown)
+    if out.overridden:
+        answer["overridden"] = out.overridden
+    return answer
+
+
+def play(script: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every act of a script played in order: their answers."""
+    t = start(script)
+    return [play_act(t, step["act"]) for step in script["acts"]]
+
+
+def record(paths: Sequence[Path]) -> None:
+    for path in paths:
+        script = load(path)
+        answers = play(script)
+        script["acts"] = [
+            {"act": s["act"], "answer": a} for s, a in zip(script["acts"], answers, strict=True)
+        ]
+        save(path, script)
+        print(f"recorded {path.name}: {len(answers)} acts")
