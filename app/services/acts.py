@@ -158,7 +158,7 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: A
     wanted = {rules.edit_act(k) for k in act.values} or {EDIT_ACT}
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-        changes = units_service.update_unit(session, unit, act.version, **act.values)
+        changes = units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
         return {"unit_id": act.unit_id, "changes": changes}, changes, unit
 
     asks: list[tuple[str, Unit | None, str | None]] = [(a, unit, None) for a in sorted(wanted)]
@@ -175,12 +175,15 @@ def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _:
         )
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-        # The stand's new place in one write over the version the player saw.
-        place = {c.field: c.value for c in answer.changes if isinstance(c, SetState) and c.unit_id == unit.id}
-        changes = units_service.update_unit(session, unit, act.version, **place)
+        changes = units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
         return {"unit_id": act.unit_id, "changes": changes}, changes, unit
 
     return _Todo([("move-stands", unit, None)], None, write)
+
+
+def _values_of(answer: Answer, unit: Unit) -> dict[str, Any]:
+    """The fields the rules set on the unit, written in one write over the version the player saw."""
+    return {c.field: c.value for c in answer.changes if isinstance(c, SetState) and c.unit_id == unit.id}
 
 
 def plan_formation(session: Session, game_id: int, viewer: Viewer, act: MoveFormation) -> formations.Plan:

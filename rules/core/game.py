@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Protocol, TypeVar
 
-from rules.core.acts import Act, MoveStand, PlaceMarker, PlayCard, RecoverMarker
+from rules.core.acts import Act, EditUnit, MoveStand, PlaceMarker, PlayCard, RecoverMarker
 from rules.core.errors import RulesError
 from rules.core.fire_cards import FireCard, Fired
 from rules.core.ruleset import Context, ResolveRequest
@@ -419,12 +419,17 @@ class GameRules:
 
     def play(self, snapshot: Snapshot, act: Act) -> Answer:
         """What `act` does to the table (rules.core.acts), or a RulesError refusing it with its rule: a stand
-        stays on the table; markers and cards are the rule set's own. Acts that only write what the player
-        says (a unit added or edited, a template laid) change nothing more."""
+        stays on the table and a unit edit sets what it says; markers and cards are the rule set's own. Acts
+        the app writes as the player says (a unit added, a template laid) change nothing more."""
         if isinstance(act, MoveStand):
             on_table(snapshot, act.x, act.y)
+            unit = snapshot.unit(act.unit_id)
             place = {"x": act.x, "y": act.y, "facing_deg": act.facing_deg, "off_table": False}
-            return Answer(tuple(SetState("moved", "", act.unit_id, k, v) for k, v in place.items()))
+            return Answer(
+                tuple(SetState("", "", unit.id, k, v) for k, v in place.items() if unit.value(k) != v)
+            )
+        if isinstance(act, EditUnit):
+            return Answer(tuple(SetState("", "", act.unit_id, k, v) for k, v in act.values.items()))
         if isinstance(act, PlaceMarker):
             return Answer(self.marker_added(snapshot, act.unit_id, act.cause, act.count))
         if isinstance(act, RecoverMarker):

@@ -17,16 +17,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from rules import registry
+from rules.core.acts import Act, EditUnit, MoveStand, PlaceMarker, PlayCard, RecoverMarker, Roll
 from rules.core.errors import RulesError
 from rules.core.game import (
     AddToState,
     Change,
-    FillRequest,
     GameRules,
-    Outcome,
     PlanItem,
     SetBoard,
     SetSideState,
@@ -35,6 +32,8 @@ from rules.core.game import (
     UnitState,
     leaves_under,
 )
+from rules.core.game import Answer as RulesAnswer
+from rules.core.rolls import work_out
 from rules.core.ruleset import RuleSet
 from rules.core.scenario import ForceNode
 from rules.table.templates import TEMPLATES
@@ -220,55 +219,47 @@ def rules_of_play(
 
 # -- the acts: one mapping each from the act's kind to the hook's calls ----------------------------------------
 def roll(t: Table, act: Mapping[str, Any], out: Answer) -> None:
-    """A resolver asked in the game and applied (an order roll, a shot, an assault, a morale test, a draw ...)."""
-    resolver, s, rules = act["resolver"], t.snap, t.rules
-    model = t.ruleset.resolvers[resolver].Request
-    fields = dict(act.get("fields", {}))
+    """A resolver asked in the game and applied (an order roll, a shot, an assault, a morale test, a draw ...):
+    worked out in one call, as the app's act pipeline does (rules.core.rolls)."""
     apply = act.get("apply", True)
-    uid, tid = t.uid(act.get("unit")), t.uid(act.get("target"))
-    asked = FillRequest(frozenset(model.model_fields), uid, tid, fields)
-    spent = rules.before_resolve(resolver, s, asked, apply)
-    s = s.after(spent)
-    filled = list(rules.fill(resolver, s, asked))
-    secret = resolver in rules.secret_draws
-    if secret:
-        filled += rules.drawn(resolver, s, fields)
-    body = {
-        **{f.field: f.value for f in filled},
-        **fields,
-        "period": s.period,
-        "variants": s.variants,
-        "dice": act["dice"],
-    }
-    try:
-        req = model.model_validate(body)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise Refused(
-            {"refused": {"field": ".".join(str(p) for p in err["loc"]), "rule": err["msg"]}}
-        ) from None
-    resolution = t.ruleset.resolve(resolver, req).as_dict()
-    made = rules.consequences(resolver, s, Outcome(req, resolution, uid, tid)) if apply else ()
-    out.changes += [*spent, *made]
-    out.shown["outcome"] = resolution["outcome_key"]
-    if secret:
+    asked = Roll(
+        resolver=act["resolver"],
+        fields=dict(act.get("fields", {})),
+        dice=act["dice"],
+        unit_id=t.uid(act.get("unit")),
+        target_id=t.uid(act.get("target")),
+        apply=apply,
+    )
+    w = work_out(t.rules, t.ruleset, t.snap, asked, consequences=apply)
+    out.changes += [*w.spent, *w.changes]
+    out.shown["outcome"] = w.resolution["outcome_key"]
+    if asked.resolver in t.rules.secret_draws:
         payload = {
-            "request": req.model_dump(mode="json"),
-            "filled": [f.as_dict() for f in filled],
-            "resolution": resolution,
+            "request": w.request.model_dump(mode="json"),
+            "filled": [f.as_dict() for f in w.filled],
+            "resolution": w.resolution,
             "changes": [],
         }
-        out.shown["public"] = rules.draw_seen(resolver, payload, s.side_to_move, apply)[0]
+        out.shown["public"] = t.rules.draw_seen(asked.resolver, payload, t.snap.side_to_move, apply)[0]
+
+
+def _played(t: Table, act: Act, out: Answer) -> RulesAnswer:
+    """The rule set's one call for an act (GameRules.play), its changes kept."""
+    answer = t.rules.play(t.snap, act)
+    out.changes += answer.changes
+    return answer
 
 
 def marker_added(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     rules_of_play(t, act, out, "place-markers", act["unit"])
-    out.changes += t.rules.marker_added(t.snap, t.ids[act["unit"]], act.get("cause"), act.get("count", 1))
+    _played(
+        t, PlaceMarker(unit_id=t.ids[act["unit"]], cause=act.get("cause"), count=act.get("count", 1)), out
+    )
 
 
 def marker_removed(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     rules_of_play(t, act, out, "recover-markers", act["unit"])
-    out.changes += t.rules.marker_removed(t.snap, t.ids[act["unit"]], act.get("spend_action", True))
+    _played(t, RecoverMarker(unit_id=t.ids[act["unit"]], spend_action=act.get("spend_action", True)), out)
 
 
 def _placed(t: Table, unit: UnitState, x: float, y: float, facing: float) -> list[Change]:
@@ -278,12 +269,11 @@ def _placed(t: Table, unit: UnitState, x: float, y: float, facing: float) -> lis
 
 def move(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """A stand placed or moved by hand: the rules of play, then where it stands (kept on the table)."""
-    unit = t.snap.unit(t.ids[act["unit"]])
     rules_of_play(t, act, out, "move-stands", act["unit"])
-    for name, most in (("x", t.snap.table_width_cm), ("y", t.snap.table_length_cm)):
-        if act[name] > most:
-            raise Refused({"refused": {"field": name, "rule": f"keep it on the table, {most:g} cm"}})
-    out.changes += _placed(t, unit, act["x"], act["y"], act.get("facing_deg", 90.0))
+    moved = MoveStand(
+        unit_id=t.ids[act["unit"]], x=act["x"], y=act["y"], facing_deg=act.get("facing_deg", 90.0)
+    )
+    _played(t, moved, out)
 
 
 def formation_move(t: Table, act: Mapping[str, Any], out: Answer) -> None:
@@ -362,8 +352,7 @@ def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 
 def card_played(t: Table, act: Mapping[str, Any], out: Answer) -> None:
-    played = t.rules.hand_played(t.snap, act["side"], act["card"])
-    out.changes += played.changes
+    played = _played(t, PlayCard(side=act["side"], card=act["card"]), out)
     out.shown.update(plain(dict(played.shown)), citation=played.source)
 
 
@@ -372,7 +361,7 @@ def unit_edited(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     values = act["values"]
     for action in sorted({t.rules.edit_act(k) for k in values}):
         rules_of_play(t, act, out, action, act["unit"])
-    out.changes += [SetState("", "", t.ids[act["unit"]], k, v) for k, v in values.items()]
+    _played(t, EditUnit(unit_id=t.ids[act["unit"]], version=0, values=values), out)
 
 
 def advance(t: Table, act: Mapping[str, Any], out: Answer) -> None:
