@@ -7,9 +7,20 @@ from typing import Any
 
 from pydantic import Field
 
-from rules.core.game import AddToState, Change, GameRules, Outcome, SetState, Snapshot, StateField
+from rules.core.game import (
+    AddToState,
+    BoundTurn,
+    Change,
+    GameRules,
+    Outcome,
+    SetState,
+    Snapshot,
+    StandAct,
+    StateField,
+)
 from rules.core.resolution import Evaluation
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
+from rules.core.turn import Step
 
 SOURCE = "Skirmish test rules: PINS"
 
@@ -36,8 +47,29 @@ class Rally(Resolver[RallyRequest]):
         return Evaluation(key, key, total=dice[0], sources=(SOURCE,))
 
 
+BOTH = ("attacker", "defender")
+
+
+class SkirmishTurn(BoundTurn):
+    """A bound: both sides give orders (and rally), then the attacker moves, then the defender."""
+
+    source = "Skirmish test rules: THE BOUND"
+    ordered_acts = frozenset({"move-stands"})
+    STEPS = (
+        Step(
+            "orders", 1, "1", "Orders", source, "both sides give orders and rally", (), ("rally",), sides=BOTH
+        ),
+        Step("attacker-moves", 2, "2", "Attacker moves", source, "the attacker moves", sides=("attacker",)),
+        Step("defender-moves", 3, "3", "Defender moves", source, "the defender moves", sides=("defender",)),
+    )
+
+    def steps(self, period: str | None) -> tuple[Step, ...]:
+        return self.STEPS
+
+
 class SkirmishGame(GameRules):
     ruleset_id = Skirmish.id
+    turn = SkirmishTurn()
     state_fields = (
         StateField("pins", "Pins", 0, counter=True, maximum=9, filter="Pinned"),
         StateField("shaken", "Shaken", badge="SHAKEN", filter="Shaken"),
@@ -55,6 +87,10 @@ class SkirmishGame(GameRules):
         if unit.pins + count >= 2 and not unit.shaken:
             added.append(SetState(f"{unit.name} is shaken", SOURCE, unit_id, "shaken", True))
         return tuple(added)
+
+    def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
+        unit = snapshot.unit(unit_id)
+        return (StandAct("Rally", "rally", unit_id, f"{unit.name} is pinned"),) if unit.pins else ()
 
     def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
         return (AddToState("a pin removed", SOURCE, unit_id, "pins", -1, "the pin was removed meanwhile"),)

@@ -149,9 +149,7 @@ def markers_allowed(game: Game) -> list[str]:
     return [
         side
         for side in auth.SIDES
-        if rules.refusal(
-            game.status, game.period, game.step, game.side_to_move, "place-markers", side, None, []
-        )
+        if rules.turn.refusal(game.status, game.period, turns.position(game), "place-markers", side, None, [])
         is None
     ]
 

@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Any, Protocol, TypeVar
 
 from rules.core.acts import Act, EditUnit, MoveStand, PlaceMarker, PlayCard, RecoverMarker
-from rules.core.errors import RulesError
+from rules.core.errors import Refusal, RulesError
 from rules.core.fire_cards import FireCard, Fired
 from rules.core.ruleset import Context, ResolveRequest
 from rules.core.scenario import ForceNode, NewForces, forces_from_document
@@ -384,6 +384,114 @@ class StandAct:
         }
 
 
+# -- the turn ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Position:
+    """Where a game's turn stands: the game turn, the side whose turn it is (in a bound, the side that leads
+    it) and the index of the current step."""
+
+    turn: int
+    side: str
+    step: int = 0
+
+
+class TurnModel:
+    """A rule set's turn (the hook's `turn`): which step the game is in (`steps`), who may act now (`acting`)
+    and with what (`allowed_now`, `refusal`), what comes next (`first`, `next`), what a step still needs, and
+    what happens by itself as a side's turn starts and ends.
+
+    By default the sides alternate, each turn the same steps: the attacker's turn, then the defender's, then
+    the next game turn (Flanders Fields' turn with its period's order sequence is one such). A bound in which
+    both sides act (`BoundTurn`) and a turn track of phases fit the same model."""
+
+    sides: tuple[str, ...] = ("attacker", "defender")  # in the order they take their turns
+    # The rule that orders the turn, what set-up needs besides the locked fire plans (with its rule), the rule
+    # that ends a side's turn, and the acts whose refusal depends on whose orders reach the stand.
+    source: str = ""
+    set_up_needs: tuple[str, ...] = ()
+    set_up_source: str = ""
+    end_source: str = ""
+    ordered_acts: frozenset[str] = frozenset()
+
+    def steps(self, period: str | None) -> tuple[Step, ...]:
+        """The steps of a side's turn in `period`, in order (none: each advance ends the side's turn)."""
+        return ()
+
+    def first(self) -> Position:
+        """Where the game stands as it starts."""
+        return Position(1, self.sides[0])
+
+    def next(self, period: str | None, now: Position) -> Position:
+        """The step after `now`; past the last, the next side's turn, and after the last side's the next game
+        turn."""
+        if now.step + 1 < len(self.steps(period)):
+            return replace(now, step=now.step + 1)
+        i = self.sides.index(now.side) if now.side in self.sides else len(self.sides) - 1
+        if i + 1 < len(self.sides):
+            return Position(now.turn, self.sides[i + 1])
+        return Position(now.turn + 1, self.sides[0])
+
+    def acting(self, period: str | None, now: Position) -> tuple[str, ...]:
+        """The sides that may act now: the current step's own (`Step.sides`), else the side whose turn it is."""
+        steps = self.steps(period)
+        step = steps[now.step] if now.step < len(steps) else None
+        return step.sides if step is not None and step.sides else (now.side,)
+
+    def allowed_now(self, status: str, period: str | None, now: Position) -> list[str]:
+        """What the players may do to the table now, in words (one line each)."""
+        return []
+
+    def refusal(
+        self,
+        status: str,
+        period: str | None,
+        now: Position,
+        action: str,
+        side: str | None,
+        unit: Member | None,
+        units: Sequence[Member],
+    ) -> str | None:
+        """None when the game's status and the current step allow `action` on `side`'s stands (on `unit`, with
+        `units` given only for the `ordered_acts`), else a sentence naming the rule and what is allowed now.
+        By default an ordered act is the acting sides' alone while the game is played."""
+        if status != "playing" or action not in self.ordered_acts or side is None:
+            return None
+        acting = self.acting(period, now)
+        if side in acting:
+            return None
+        steps = self.steps(period)
+        step = f"in {steps[now.step].title} " if now.step < len(steps) else ""
+        doing = action.replace("-", " ")
+        return Refusal(
+            f"Wait for your step: only the {' and '.join(acting)} may {doing} now",
+            f"{step}only the {' and '.join(acting)} may {doing} ({self.source or 'the turn'})",
+            self.source or None,
+        )
+
+    def needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
+        """What the current step still needs done besides its own words (rolls due, tests due)."""
+        return []
+
+    def started(self, snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
+        """What happens by itself as the side to move's turn starts: each notice logged as its own event, then
+        the changes written (not logged)."""
+        return (), ()
+
+    def ended(self, snapshot: Snapshot, side: str) -> tuple[Change, ...]:
+        """What happens to a side's units as its turn ends."""
+        return ()
+
+
+class BoundTurn(TurnModel):
+    """A bound: one turn for both sides, its steps in a fixed order, each step's `sides` acting in it (2mm
+    Earth 1418: both sides plan, then execute in order); after the last step the next bound."""
+
+    def next(self, period: str | None, now: Position) -> Position:
+        if now.step + 1 < len(self.steps(period)):
+            return replace(now, step=now.step + 1)
+        return Position(now.turn + 1, now.side)
+
+
 # -- the hook -----------------------------------------------------------------------------------------------
 class GameRules:
     """What a rule set implements to be played as a game (registered with `rules.registry.register_game`).
@@ -402,13 +510,8 @@ class GameRules:
     hand_key: str = ""
     # Each side's own state as a game starts (a once-a-game allowance).
     side_state: Mapping[str, Any] = {}
-    # The turn: the rule that orders it, what set-up needs besides the locked fire plans (with its rule), the
-    # rule that ends a side's turn, and the acts whose refusal depends on whose orders reach the stand.
-    turn_source: str = ""
-    set_up_needs: tuple[str, ...] = ()
-    set_up_source: str = ""
-    end_of_turn_source: str = ""
-    ordered_acts: frozenset[str] = frozenset()
+    # The turn: its steps, who acts in each and what comes next (an alternating turn by default).
+    turn: TurnModel = TurnModel()
     # The table: a wire line drawn without `depth_cm` is a standard belt this deep (None: each line says), and
     # the band behind a rolling barrage that endangers its own side's stands (None: the map draws none).
     wire_belt_cm: float | None = None
@@ -447,39 +550,6 @@ class GameRules:
     def edit_act(self, field: str) -> str:
         """The act of the rules of play a unit edit of `field` is."""
         return self.edit_acts.get(field, EDIT_ACT)
-
-    def turn_sequence(self, period: str | None) -> tuple[Step, ...]:
-        """The steps of a side's turn in `period`, in order (none: each advance ends the side's turn)."""
-        return ()
-
-    def allowed_now(self, status: str, period: str | None, step: int, side_to_move: str) -> list[str]:
-        """What the players may do to the table now, in words (one line each)."""
-        return []
-
-    def refusal(
-        self,
-        status: str,
-        period: str | None,
-        step: int,
-        side_to_move: str,
-        action: str,
-        side: str | None,
-        unit: Member | None,
-        units: Sequence[Member],
-    ) -> str | None:
-        """None when the game's status and the current step allow `action` on `side`'s stands (on `unit`,
-        with `units` given only for the `ordered_acts`), else a sentence naming the rule and what is allowed
-        now. By default everything is allowed."""
-        return None
-
-    def step_needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
-        """What the current step still needs done besides its own words (rolls due, tests due)."""
-        return []
-
-    def start_of_turn(self, snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
-        """What happens by itself as the side to move's turn starts: each notice logged as its own event, then
-        the changes written (not logged)."""
-        return (), ()
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
         """The fields of a resolver's request the game's state knows (never one in `request.given`)."""
@@ -593,10 +663,6 @@ class GameRules:
 
     def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
         """A marker taken off a unit by hand, with what it costs when `spend_action`."""
-        return ()
-
-    def end_of_turn(self, snapshot: Snapshot, side: str) -> tuple[Change, ...]:
-        """What happens to a side's units as its turn ends."""
         return ()
 
     def board_changed(self, snapshot: Snapshot) -> tuple[Change, ...]:

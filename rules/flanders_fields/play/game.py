@@ -22,7 +22,6 @@ from rules.core.game import (
 )
 from rules.core.ruleset import Context
 from rules.core.scenario import ForceNode, NewForces
-from rules.core.turn import Notice, Step
 from rules.flanders_fields.book.artillery_tables import GUNS
 from rules.flanders_fields.book.common import QUALITIES
 from rules.flanders_fields.book.organisation import KINDS, LEVELS, max_units_per_game
@@ -54,40 +53,11 @@ class FlandersFieldsGame(GameRules):
     hand_key = HAND_KEY
     # "Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)
     side_state = {game_turn.HEROIC_KEY: 1}
-    turn_source = game_sequence.TURN_SOURCE
-    set_up_needs = game_sequence.SET_UP_NEEDS
-    set_up_source = game_sequence.SET_UP_SOURCE
-    end_of_turn_source = game_sequence.END_OF_TURN_SOURCE
-    ordered_acts = game_sequence.ORDERED_ACTS
+    turn = game_sequence.FlandersFieldsTurn()
     wire_belt_cm = table_rules.WIRE_BELT_CM
     danger_zone_cm = table_rules.DANGER_ZONE_CM
     # Troops' names and quality are force building; an aiming point is redirected as an action.
     edit_acts = {"name": "build-forces", "quality": "build-forces", "aiming_point": "redirect-aiming-points"}
-
-    def turn_sequence(self, period: str | None) -> tuple[Step, ...]:
-        return game_sequence.turn_sequence(period)
-
-    def allowed_now(self, status: str, period: str | None, step: int, side_to_move: str) -> list[str]:
-        return game_sequence.allowed_now(status, period, step, side_to_move)
-
-    def refusal(
-        self,
-        status: str,
-        period: str | None,
-        step: int,
-        side_to_move: str,
-        action: str,
-        side: str | None,
-        unit: Member | None,
-        units: Sequence[Member],
-    ) -> str | None:
-        return game_sequence.refusal(status, period, step, side_to_move, action, side, unit, units)
-
-    def step_needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
-        return game_sequence.step_needs(snapshot, step_id)
-
-    def start_of_turn(self, snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
-        return game_sequence.start_of_turn(snapshot)
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
         return game_fill.fill(resolver_id, snapshot, request)
@@ -171,9 +141,6 @@ class FlandersFieldsGame(GameRules):
 
     def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
         return game_consequences.suppression_recovered(snapshot, unit_id, spend_action)
-
-    def end_of_turn(self, snapshot: Snapshot, side: str) -> tuple[Change, ...]:
-        return game_consequences.end_of_turn(snapshot, side)
 
     def board_changed(self, snapshot: Snapshot) -> tuple[Change, ...]:
         return game_consequences.gas_marked(snapshot, snapshot.board.get("clouds", ()))

@@ -25,6 +25,7 @@ from rules.core.game import (
     Change,
     GameRules,
     PlanItem,
+    Position,
     SetBoard,
     SetSideState,
     SetState,
@@ -204,12 +205,11 @@ def rules_of_play(
     """The rules of play for an act on a unit or a side: refused, or overridden by the referee (the act's
     `override`) and recorded."""
     unit = t.unit(ref)
-    ordered = unit is not None and action in t.rules.ordered_acts
+    ordered = unit is not None and action in t.rules.turn.ordered_acts
     whose = side or (unit.side if unit is not None else None)
     s = t.snap
-    refused = t.rules.refusal(
-        t.status, s.period, t.step, s.side_to_move, action, whose, unit, s.units if ordered else ()
-    )
+    now = Position(s.turn, s.side_to_move, t.step)
+    refused = t.rules.turn.refusal(t.status, s.period, now, action, whose, unit, s.units if ordered else ())
     if refused is None:
         return
     if not act.get("override"):
@@ -365,29 +365,30 @@ def unit_edited(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 
 def advance(t: Table, act: Mapping[str, Any], out: Answer) -> None:
-    """The turn advanced: from set-up the game starts; then a step at a time, past the last the side's turn
-    ends and the other side's starts (what happens by itself, then its fire-plan items arriving)."""
-    seq = t.rules.turn_sequence(t.snap.period)
+    """The turn advanced by the rule set's turn model: from set-up the game starts; then a step at a time,
+    past the last the side's turn ends and the next one starts (what happens by itself, then its fire-plan
+    items arriving)."""
+    turn, s = t.rules.turn, t.snap
+    seq = turn.steps(s.period)
     if t.status == "setup":
-        t.status, t.step = "playing", 0
-        t.snap = replace(t.snap, turn=1, side_to_move="attacker")
-    elif t.step + 1 < len(seq):
-        t.step += 1
+        first = turn.first()
+        t.status, t.step = "playing", first.step
+        t.snap = replace(s, turn=first.turn, side_to_move=first.side)
+        started = True
     else:
-        ended = t.rules.end_of_turn(t.snap, t.snap.side_to_move)
-        _apply(t, out, ended)
-        first = t.snap.side_to_move == "attacker"
-        t.snap = replace(
-            t.snap, turn=t.snap.turn + (0 if first else 1), side_to_move="defender" if first else "attacker"
-        )
-        t.step = 0
+        then = turn.next(s.period, Position(s.turn, s.side_to_move, t.step))
+        started = (then.turn, then.side) != (s.turn, s.side_to_move)
+        if started:
+            _apply(t, out, turn.ended(s, s.side_to_move))
+            t.snap = replace(t.snap, turn=then.turn, side_to_move=then.side)
+        t.step = then.step
     out.shown.update(turn=t.snap.turn, side_to_move=t.snap.side_to_move, step=seq[t.step].id if seq else None)
-    if t.step == 0:
+    if started:
         _start_of_turn(t, act, out)
 
 
 def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
-    notices, changes = t.rules.start_of_turn(t.snap)
+    notices, changes = t.rules.turn.started(t.snap)
     out.shown["notices"] = [{"kind": n.kind, **plain(dict(n.shown)), "citation": n.source} for n in notices]
     _apply(t, out, changes)
     dice = act.get("arrival_dice", {})

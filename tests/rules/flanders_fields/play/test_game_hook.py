@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rules.core.errors import RulesError
-from rules.core.game import FillRequest, GameRules, SetBoard, SetSideState, Snapshot, UnitState
+from rules.core.game import FillRequest, GameRules, Position, SetBoard, SetSideState, Snapshot, UnitState
 from rules.flanders_fields.book.common import PERIODS
 from rules.flanders_fields.book.sequence import SEQUENCES
 from rules.registry import get_game_rules
@@ -24,9 +24,10 @@ def _snap(**kw: object) -> Snapshot:
 def test_a_rule_set_without_these_methods_plays_a_turn_of_nothing() -> None:
     bare = GameRules()
     snap = _snap()
-    assert bare.turn_sequence("late") == ()
-    assert bare.refusal("playing", "late", 0, "attacker", "move-stands", "attacker", None, []) is None
-    assert bare.start_of_turn(snap) == ((), ())
+    assert bare.turn.steps("late") == ()
+    now = Position(1, "attacker")
+    assert bare.turn.refusal("playing", "late", now, "move-stands", "attacker", None, []) is None
+    assert bare.turn.started(snap) == ((), ())
     assert bare.before_resolve("anything", snap, FillRequest(frozenset()), True) == ()
     with pytest.raises(RulesError) as e:
         bare.hand_played(snap, "attacker", "QD")
@@ -36,7 +37,7 @@ def test_a_rule_set_without_these_methods_plays_a_turn_of_nothing() -> None:
 @pytest.mark.parametrize("period", PERIODS)
 def test_the_turn_sequence_is_the_books_step_for_step(period: str) -> None:
     book = SEQUENCES[period].steps  # type: ignore[index]
-    steps = GAME.turn_sequence(period)
+    steps = GAME.turn.steps(period)
     assert [(s.id, s.number, s.title, s.source) for s in steps] == [
         (s.id, s.number, s.title, s.source) for s in book
     ]
@@ -79,14 +80,14 @@ def test_the_wind_is_rolled_once_a_turn_and_a_heroic_action_once_a_game() -> Non
 def test_a_rolling_barrage_advances_its_width_as_its_sides_turn_starts() -> None:
     barrage = {"item_id": 7, "side": "attacker", "front_y": 30.0, "duration_turns": 3, "turns_fired": 1}
     snap = _snap(turn=2, board={"barrages": [barrage], "deep_suppression": 2})
-    notices, changes = GAME.start_of_turn(snap)
+    notices, changes = GAME.turn.started(snap)
     assert [n.kind for n in notices] == ["barrage-advanced"]
     moved = notices[0].shown["barrage"]
     assert moved["front_y"] > barrage["front_y"] and moved["turns_fired"] == 2
     board = {c.key: c.value for c in changes if isinstance(c, SetBoard)}
     assert board["deep_suppression"] == 0 and board["barrages"] == (moved,)
     lifted = _snap(turn=4, board={"barrages": [{**barrage, "turns_fired": 3}]})
-    notices, changes = GAME.start_of_turn(lifted)
+    notices, changes = GAME.turn.started(lifted)
     assert [n.kind for n in notices] == ["barrage-lifted"]
 
 

@@ -255,10 +255,10 @@ def test_recovering_spends_the_companys_action() -> None:
 
 def test_end_of_turn_command_stands_recover_and_actions_lapse() -> None:
     snap = snapshot(battalion(u2={"suppression": 2}, u4={"suppression": 1}, u3={"actions_left": 2}))
-    changes = GAME.end_of_turn(snap, "attacker")
+    changes = GAME.turn.ended(snap, "attacker")
     assert [type(c) for c in changes] == [SuppressionCleared, ActionsLapsed]
     assert changes[0].unit_id == 2 and changes[0].source == SRC_RECOVERY and changes[1].unit_id == 3
-    assert GAME.end_of_turn(snap, "defender") == ()
+    assert GAME.turn.ended(snap, "defender") == ()
 
 
 # -- results ------------------------------------------------------------------------------------------------------
