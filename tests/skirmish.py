@@ -3,16 +3,16 @@ the second rule set the app and the golden play scripts play, to prove the game 
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from rules.core.game import (
     AddToState,
     BoundTurn,
     Change,
+    Fields,
     GameRules,
     Outcome,
+    Rolls,
     SetState,
     Snapshot,
     StandAct,
@@ -67,17 +67,12 @@ class SkirmishTurn(BoundTurn):
         return self.STEPS
 
 
-class SkirmishGame(GameRules):
-    ruleset_id = Skirmish.id
-    turn = SkirmishTurn()
+class SkirmishFields(Fields):
     state_fields = (
         StateField("pins", "Pins", 0, counter=True, maximum=9, filter="Pinned"),
         StateField("shaken", "Shaken", badge="SHAKEN", filter="Shaken"),
     )
     marker_field = "pins"
-
-    def fill(self, resolver_id: str, snapshot: Snapshot, request: Any) -> tuple[Any, ...]:
-        return ()
 
     def marker_added(
         self, snapshot: Snapshot, unit_id: int, cause: str | None, count: int
@@ -88,12 +83,14 @@ class SkirmishGame(GameRules):
             added.append(SetState(f"{unit.name} is shaken", SOURCE, unit_id, "shaken", True))
         return tuple(added)
 
+    def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
+        return (AddToState("a pin removed", SOURCE, unit_id, "pins", -1, "the pin was removed meanwhile"),)
+
+
+class SkirmishRolls(Rolls):
     def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
         unit = snapshot.unit(unit_id)
         return (StandAct("Rally", "rally", unit_id, f"{unit.name} is pinned"),) if unit.pins else ()
-
-    def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
-        return (AddToState("a pin removed", SOURCE, unit_id, "pins", -1, "the pin was removed meanwhile"),)
 
     def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
         if (
@@ -106,3 +103,6 @@ class SkirmishGame(GameRules):
             SetState("rallied", SOURCE, outcome.unit_id, "pins", 0),
             SetState("rallied", SOURCE, outcome.unit_id, "shaken", False),
         )
+
+
+SKIRMISH_GAME = GameRules(Skirmish.id, fields=SkirmishFields(), turn=SkirmishTurn(), rolls=SkirmishRolls())

@@ -36,7 +36,7 @@ def map_sizes(rules: GameRules) -> dict[str, Any]:
         # For what the game has on the table: clouds face the enemy of the side that released them,
         # and a rolling barrage endangers its own side's stands in the band behind its rear edge.
         "ahead": dict(AHEAD_DEG),
-        "danger_cm": rules.danger_zone_cm,
+        "danger_cm": rules.tabletop.danger_zone_cm,
     }
 
 

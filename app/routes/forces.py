@@ -127,7 +127,7 @@ def _state_fields() -> dict[str, StateField]:
     """Every registered rule set's state fields by name (the first rule set to name one types it)."""
     out: dict[str, StateField] = {}
     for rules in all_game_rules():
-        for f in rules.state_fields:
+        for f in rules.fields.state_fields:
             out.setdefault(f.name, f)
     return out
 
@@ -273,7 +273,7 @@ def edit_unit(
 ) -> ChangesOut:
     with game_write(session, game_id) as game:
         values = body.model_dump(exclude_none=True, exclude={"version", "override"})
-        by_hand = {f.name for f in rules_of(game).state_fields if f.edit}
+        by_hand = {f.name for f in rules_of(game).fields.state_fields if f.edit}
         for k in sorted(set(values) - set(UnitEditFields.model_fields) - by_hand):
             raise RulesError(k, f"{k} is not set by hand under this game's rules", sorted(by_hand))
         act = EditUnit(unit_id=unit_id, version=body.version, values=values, override=body.override)

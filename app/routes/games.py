@@ -270,7 +270,7 @@ def patch_game(
 
             get_ruleset(game.ruleset).context(game.period, values["variants"])
         if "terrain" in values:
-            rules_of(game).terrain(values["terrain"])
+            rules_of(game).tabletop.terrain(values["terrain"])
         acts.edit_game(session, game, viewer, body.version, values)
     session.refresh(game)
     return GameDetail.model_validate(game, from_attributes=True)

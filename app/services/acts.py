@@ -79,8 +79,11 @@ class _Todo:
     answer: Callable[[], Answer] | None = None  # the rule set's call, when it is not GameRules.play
 
 
-def play(session: Session, game: Game, viewer: Viewer, act: Act, formation: Any = None) -> Played:
-    """Play `act` on `game` (locked) for `viewer`: see the module's steps."""
+def play(
+    session: Session, game: Game, viewer: Viewer, act: Act, formation: formations.Plan | None = None
+) -> Played:
+    """Play `act` on `game` (locked) for `viewer`: see the module's steps (`formation`: a formation move
+    planned before the lock, `plan_formation`)."""
     if isinstance(act, AdvanceTurn):  # the turn's own steps log what happens as it moves on
         evs = turns.advance(session, game, viewer, act.version)
         return Played(evs[-1], [], None, evs)  # a step moved on is always logged
@@ -96,7 +99,7 @@ def play(session: Session, game: Game, viewer: Viewer, act: Act, formation: Any 
     if override:
         payload = {**payload, "override": override}
     step = turns.logged_step(game) if todo.in_step else ""
-    ev = record(session, game, act.event, viewer.role, payload, step=step, private=todo.private)
+    ev = record(session, game, act.event, viewer.role, payload, step=step, private=todo.private or None)
     if todo.logged is not None:
         out = todo.logged(ev, out)
     return Played(ev, changes, out)
@@ -155,7 +158,7 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: A
     unit = units_service.get_unit(session, game.id or 0, act.unit_id)
     viewer.require_side(unit.side, "change units")
     rules = rules_of(game)
-    wanted = {rules.edit_act(k) for k in act.values} or {EDIT_ACT}
+    wanted = {rules.fields.edit_act(k) for k in act.values} or {EDIT_ACT}
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
         changes = units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
@@ -270,8 +273,8 @@ def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTe
 # -- rolls, fire, cards --------------------------------------------------------------------------------------
 def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _Todo:
     units = resolve.checked(session, game, viewer, act)
-    todo = _Todo([], units, lambda a: ({}, [], None))
     rolled: list[resolve.Rolled] = []
+    private: dict[str, Any] = {}
 
     def answer() -> Answer:
         rolled.append(resolve.worked_out(session, game, units, act, consequences=act.apply))
@@ -283,20 +286,18 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _T
             apply_changes(session, game, units, w.spent)
         changes = apply_changes(session, game, units, answer.changes) if act.apply else []
         payload = resolve.logged(act, w, changes)
-        if act.resolver not in rules_of(game).secret_draws:
+        if act.resolver not in rules_of(game).rolls.secret_draws:
             return payload, changes, payload
         # One event: what the opponent learns of the draw is public; the drawer reads its own draw, the
         # opponent only what changed in its own hand (a card handed over), the referee the whole draw.
         drawer = game.side_to_move
-        public, mine = rules_of(game).draw_seen(act.resolver, payload, drawer, act.apply)
+        public, mine = rules_of(game).rolls.draw_seen(act.resolver, payload, drawer, act.apply)
         rival = other_side(drawer)
         theirs = [c for c in changes if c.get("side") == rival]
-        todo.private = {drawer: mine, "referee": payload, **({rival: {"changes": theirs}} if theirs else {})}
+        private.update({drawer: mine, "referee": payload, **({rival: {"changes": theirs}} if theirs else {})})
         return public, changes, (payload if viewer.is_referee else mine)
 
-    todo.answer = answer
-    todo.write = write
-    return todo
+    return _Todo([], units, write, private=private, answer=answer)
 
 
 def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArrival, _: Any) -> _Todo:

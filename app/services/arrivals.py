@@ -49,7 +49,7 @@ def _cards(session: Session, game: Game) -> tuple[tuple[FireCard, ...], dict[int
     names = display_names(units)
     if game.status != "playing":
         return (), names, units
-    return rules_of(game).arrival_cards(snapshot_of(session, game, units), names), names, units
+    return rules_of(game).fire_plan.arrival_cards(snapshot_of(session, game, units), names), names, units
 
 
 def cards(session: Session, game: Game) -> dict[str, Any]:
@@ -103,7 +103,9 @@ class Aimed:
     def fired(self, session: Session) -> Fired:
         """The card applied by the game's rules (GameRules.arrival_fired), from one snapshot."""
         snapshot = snapshot_of(session, self.game, self.units)
-        return rules_of(self.game).arrival_fired(snapshot, self.card, self.rolled, self.measured, self.names)
+        return rules_of(self.game).fire_plan.arrival_fired(
+            snapshot, self.card, self.rolled, self.measured, self.names
+        )
 
     def payload(self, fired: Fired, changes: list[dict[str, Any]]) -> dict[str, Any]:
         """The event that logs the card: the item, where it landed, each roll and its effect."""

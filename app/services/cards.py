@@ -12,5 +12,5 @@ from app.services.seats import get_side
 
 def hand_of(session: Session, game_id: int, side: str) -> list[str]:
     """The cards a side holds (none when the game's rule set deals none)."""
-    key = rules_of(get_game(session, game_id)).hand_key
+    key = rules_of(get_game(session, game_id)).fields.hand_key
     return list(get_side(session, game_id, side).special_uses.get(key, [])) if key else []

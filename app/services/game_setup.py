@@ -54,12 +54,12 @@ def create_game(
             )
     ruleset_id = doc.get("ruleset", NEW_GAME_RULESET)
     rs, rules = get_ruleset(ruleset_id), get_game_rules(ruleset_id)
-    implied_period, implied_nations = rules.forces_setup(forces)
+    implied_period, implied_nations = rules.setup.forces_setup(forces)
     period = period or doc.get("period") or implied_period
     variants = {**doc.get("variants", {}), **(variants or {})}
     ctx = rs.context(period, variants)  # refuses unknown periods and errata with a 422 naming them
     if terrain is not None:
-        rules.terrain(terrain)  # refuses bad features with a 422 naming them
+        rules.tabletop.terrain(terrain)  # refuses bad features with a 422 naming them
     sides = doc.get("sides", {})
     nations = {
         side: given or sides.get(side, {}).get("nationality") or implied_nations.get(side, "")
@@ -112,7 +112,7 @@ def _forces(
     """The scenario's forces at the game's table and readings; or the request's organisation-table entries
     written as a scenario's (each entry's units under `forces-<i>/`), refused naming `forces.<i>`."""
     if doc:
-        return rules.new_forces(ctx, doc)
+        return rules.setup.new_forces(ctx, doc)
     nations = {"attacker": game.attacker_nation, "defender": game.defender_nation}
     by_side: dict[str, list[dict[str, Any]]] = {side: [] for side in SIDES}
     fields: dict[str, str] = {}
@@ -125,7 +125,7 @@ def _forces(
         "sides": {side: {"nationality": nations[side], "forces": by_side[side]} for side in SIDES},
     }
     try:
-        return rules.new_forces(ctx, written)
+        return rules.setup.new_forces(ctx, written)
     except RulesError as e:
         for written_at, asked_at in fields.items():
             if e.field.startswith(written_at + ".") or e.field == written_at:
@@ -145,7 +145,7 @@ def require_room_for_units(
         held = session.exec(select(func.count()).select_from(Unit).where(Unit.game_id == game_id)).one()
         game = session.get(Game, game_id)
         rules = game_rules_or_none(game.ruleset) if game is not None else rules
-    cap = (rules or get_game_rules(NEW_GAME_RULESET)).unit_cap()
+    cap = (rules or get_game_rules(NEW_GAME_RULESET)).setup.unit_cap()
     if cap is not None and held + adding > cap[0]:
         raise RulesError(
             field,
@@ -159,6 +159,6 @@ def table_force(game: Game, force: Mapping[str, Any], field: str, id_prefix: str
     (GameRules.force_from_table): of the side's nation, for the game's period and readings; a 422 names
     `<field>.table_id` and the tables that would do. Unit ids are `<id_prefix>/<table>/...`."""
     nation = game.attacker_nation if force["side"] == "attacker" else game.defender_nation
-    return get_game_rules(game.ruleset).force_from_table(
+    return get_game_rules(game.ruleset).setup.force_from_table(
         game.period, game.variants, nation, force, field, id_prefix
     )

@@ -30,7 +30,7 @@ def snapshot_of(session: Session, game: Game, units: Iterable[Unit]) -> Snapshot
     return Snapshot(
         ruleset=game.ruleset,
         period=game.period,
-        units=tuple(unit_state(u, rules.state_fields) for u in units),
+        units=tuple(unit_state(u, rules.fields.state_fields) for u in units),
         variants=dict(game.variants),
         nations={
             s: n for s, n in (("attacker", game.attacker_nation), ("defender", game.defender_nation)) if n
@@ -93,5 +93,5 @@ def _add(session: Session, unit: Unit, c: AddToState) -> dict[str, Any]:
 # -- the board changed ---------------------------------------------------------------------------------------
 def board_changed(session: Session, game: Game, units: Sequence[Unit]) -> list[dict[str, Any]]:
     """What follows for the units from the board as it now reads."""
-    changes = rules_of(game).board_changed(snapshot_of(session, game, units))
+    changes = rules_of(game).tabletop.board_changed(snapshot_of(session, game, units))
     return apply_changes(session, game, units, changes)

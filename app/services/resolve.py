@@ -44,7 +44,7 @@ def fill(
         target.id if target is not None else None,
         given,
     )
-    return list(rules_of(game).fill(resolver, snapshot_of(session, game, units), request))
+    return list(rules_of(game).rolls.fill(resolver, snapshot_of(session, game, units), request))
 
 
 def checked(session: Session, game: Game, viewer: Viewer, roll: Roll) -> list[Unit]:
@@ -64,9 +64,9 @@ def checked(session: Session, game: Game, viewer: Viewer, roll: Roll) -> list[Un
     _named(game, units, roll.target_id, "target_id")  # an unknown target is refused before anything is rolled
     if unit is not None:
         viewer.require_side(unit.side, "resolve for a unit")
-    if roll.resolver in game_rules.secret_draws:
+    if roll.resolver in game_rules.rolls.secret_draws:
         # A player draws at the start of its turn: the side to move draws.
-        viewer.require_side(game.side_to_move, f"draw {game_rules.secret_draws[roll.resolver]}")
+        viewer.require_side(game.side_to_move, f"draw {game_rules.rolls.secret_draws[roll.resolver]}")
         _check_draw(viewer, roll.dice, roll.apply)
     return units
 
@@ -103,7 +103,7 @@ def ask(
 ) -> dict[str, Any]:
     """A roll worked out and nothing written: what the table fills, the odds, the answer for the dice given
     and what it would do to whom (a stand card shows this before its Apply). A secret draw is never asked."""
-    if resolver_id in rules_of(game).secret_draws:
+    if resolver_id in rules_of(game).rolls.secret_draws:
         raise RulesError("resolver", "a card is drawn for good, never looked at first: draw it")
     roll = Roll(
         resolver=resolver_id, fields=fields, dice=dice, unit_id=unit_id, target_id=target_id, apply=False
@@ -141,7 +141,7 @@ def acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> list[dic
         return []
     step = step_of(game)
     now = set(step.resolvers) if step else None
-    offered = rules_of(game).stand_acts(snapshot_of(session, game, units), unit_id)
+    offered = rules_of(game).rolls.stand_acts(snapshot_of(session, game, units), unit_id)
     return [a.as_dict() for a in offered if now is None or a.resolver in now]
 
 

@@ -104,7 +104,7 @@ def state_defaults(session: Session, game_id: int) -> dict[str, Any]:
     """A new unit's state in this game: each of its rule set's state fields at its default."""
     game = session.get(Game, game_id)
     rules = game_rules_or_none(game.ruleset) if game is not None else NO_RULES
-    return {f.name: f.default for f in rules.state_fields}
+    return {f.name: f.default for f in rules.fields.state_fields}
 
 
 def value(unit: Unit, name: str) -> Any:
@@ -118,7 +118,7 @@ def update_unit(
     """Set fields on a unit, bumping its version; returns the changes as {unit, field, before, after}.
     With `expected_version` the write only lands on that version: else 409 with the current unit."""
     assert unit.id is not None
-    secret = {f.name for f in rules_of_unit(unit).state_fields if f.secret}
+    secret = {f.name for f in rules_of_unit(unit).fields.state_fields if f.secret}
     changes: list[dict] = []
 
     def written() -> dict[str, Any]:
@@ -200,10 +200,10 @@ class Reader:
     def __call__(self, unit: Unit) -> dict[str, Any]:
         out = {name: getattr(unit, name) for name in COLUMNS}  # loads a row expired by a commit
         rules = self.rules if self.rules is not None else rules_of_unit(unit)
-        for f in rules.state_fields:
+        for f in rules.fields.state_fields:
             value = unit.state.get(f.name, f.default)
             hidden = f.secret and unit.side not in self.sides
-            if hidden and not rules.state_shown(self.board, unit.id or 0, f.name, value):
+            if hidden and not rules.fields.state_shown(self.board, unit.id or 0, f.name, value):
                 value = f.default
             out[f.name] = value
         return out

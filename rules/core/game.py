@@ -493,63 +493,61 @@ class BoundTurn(TurnModel):
 
 
 # -- the hook -----------------------------------------------------------------------------------------------
-class GameRules:
-    """What a rule set implements to be played as a game (registered with `rules.registry.register_game`).
-    Every method has a do-nothing default, so a new rule set starts with its state fields, fill and
-    consequences, and adds the rest as its rules need them."""
 
-    ruleset_id: str = ""
+
+class Fields:
+    """The state a rule set's units and sides carry: its state fields (the storage, the API, the board, the map
+    and undo read them from here), the markers placed by hand, the side state, what a unit edit is, and what of
+    a secret the other side may read."""
+
     # The state a unit carries under these rules, in the order a stand card shows it.
     state_fields: tuple[StateField, ...] = ()
+
     # The counter that markers placed and removed by hand move (`marker_added`, `marker_removed`), if any.
     marker_field: str | None = None
-    # Resolvers the side to move draws from a pack only the game sees (resolver -> what is drawn, as "draw
-    # ..." reads): the pack and the hands are the game's (`drawn`), each side reads its own view (`draw_seen`).
-    secret_draws: Mapping[str, str] = {}
-    # The side state that holds a side's hand of cards, the side's alone to read ("": the game deals none).
-    hand_key: str = ""
+
     # Each side's own state as a game starts (a once-a-game allowance).
     side_state: Mapping[str, Any] = {}
-    # The turn: its steps, who acts in each and what comes next (an alternating turn by default).
-    turn: TurnModel = TurnModel()
-    # The table: a wire line drawn without `depth_cm` is a standard belt this deep (None: each line says), and
-    # the band behind a rolling barrage that endangers its own side's stands (None: the map draws none).
-    wire_belt_cm: float | None = None
-    danger_zone_cm: float | None = None
+
+    # The side state that holds a side's hand of cards, the side's alone to read ("": the game deals none).
+    hand_key: str = ""
+
     # Fields of a unit edit that are acts of their own under the rules of play (field -> act); any other
     # field records what happened to the stand, the act EDIT_ACT.
     edit_acts: Mapping[str, str] = {}
 
-    def play(self, snapshot: Snapshot, act: Act) -> Answer:
-        """What `act` does to the table (rules.core.acts), or a RulesError refusing it with its rule: a stand
-        stays on the table and a unit edit sets what it says; markers and cards are the rule set's own. Acts
-        the app writes as the player says (a unit added, a template laid) change nothing more."""
-        if isinstance(act, MoveStand):
-            on_table(snapshot, act.x, act.y)
-            unit = snapshot.unit(act.unit_id)
-            place = {"x": act.x, "y": act.y, "facing_deg": act.facing_deg, "off_table": False}
-            return Answer(
-                tuple(SetState("", "", unit.id, k, v) for k, v in place.items() if unit.value(k) != v)
-            )
-        if isinstance(act, EditUnit):
-            return Answer(tuple(SetState("", "", act.unit_id, k, v) for k, v in act.values.items()))
-        if isinstance(act, PlaceMarker):
-            return Answer(self.marker_added(snapshot, act.unit_id, act.cause, act.count))
-        if isinstance(act, RecoverMarker):
-            return Answer(self.marker_removed(snapshot, act.unit_id, act.spend_action))
-        if isinstance(act, PlayCard):
-            played = self.hand_played(snapshot, act.side, act.card)
-            return Answer(played.changes, played.shown, played.source)
-        return Answer()
-
-    def terrain(self, collection: Mapping[str, Any], where: str = "terrain") -> list[Feature]:
-        """The table's terrain from a GeoJSON FeatureCollection, refused with a RulesError naming the bad
-        feature's field."""
-        return terrain_from_geojson(collection, where, wire_belt_cm=self.wire_belt_cm)
-
     def edit_act(self, field: str) -> str:
         """The act of the rules of play a unit edit of `field` is."""
         return self.edit_acts.get(field, EDIT_ACT)
+
+    def state_shown(self, board: Mapping[str, Any], unit_id: int, name: str, value: Any) -> bool:
+        """Whether the other side may read `value` of a unit's secret state field now (the rules have put it
+        on the table: `board` is the game's); by default never, until the game is over."""
+        return False
+
+    def marker_added(
+        self, snapshot: Snapshot, unit_id: int, cause: str | None, count: int
+    ) -> tuple[Change, ...]:
+        """Markers placed on a unit by hand (`cause`: what placed them, where the rules care), and what
+        follows."""
+        return ()
+
+    def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
+        """A marker taken off a unit by hand, with what it costs when `spend_action`."""
+        return ()
+
+    def field(self, name: str) -> StateField | None:
+        return next((f for f in self.state_fields if f.name == name), None)
+
+
+class Rolls:
+    """A rule set's rolls in a game: what a resolver's request is filled with from the table, what asking
+    costs, what a result does, the rolls a stand's card offers, and the cards drawn from a pack only the game
+    sees and played from a hand."""
+
+    # Resolvers the side to move draws from a pack only the game sees (resolver -> what is drawn, as "draw
+    # ..." reads): the pack and the hands are the game's (`drawn`), each side reads its own view (`draw_seen`).
+    secret_draws: Mapping[str, str] = {}
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
         """The fields of a resolver's request the game's state knows (never one in `request.given`)."""
@@ -591,6 +589,15 @@ class GameRules:
         read and take back until it knew the pack and so the opponent's hand. By default a draw stands."""
         raise RulesError("event_id", "a card drawn stays drawn: play on", [])
 
+    def hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
+        """A card played from `side`'s hand; a RulesError when it holds no such card."""
+        raise RulesError("card", f"the {side} holds no cards", [])
+
+
+class FirePlan:
+    """A rule set's fire plan: which units fire it, which items a side may plan, what an item does as it
+    reaches the table (its dice, its arrival, the cards of arrived fire), and a plan's rehearsal."""
+
     def fires_plan(self, unit: Node) -> bool:
         """Whether a unit fires the fire plan's items (carries an aiming point, has an aiming card); by default
         none does."""
@@ -624,15 +631,7 @@ class GameRules:
     ) -> Fired:
         """A card applied with every die it asks for (by each roll's key), stands too close to call taken as
         `measured`; a RulesError naming the field for a die or a stand it does not have."""
-        raise RulesError("item", f"arrived fire is not applied in {self.ruleset_id or 'these'} games", [])
-
-    def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
-        """A formation's strength as its morale counts it: (at the start, lost); none by default."""
-        return 0, 0
-
-    def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> dict[str, Any]:
-        """The men `bases` lost stand for, with the rules that say so (`sources`); by default just the bases."""
-        return {"bases": bases}
+        raise RulesError("item", "arrived fire is not applied in these games", [])
 
     def rehearse(
         self,
@@ -648,43 +647,59 @@ class GameRules:
         """`side`'s own fire plan (`items`) rehearsed against the other side's stands as they stand now, by
         the snapshot's readings (`names`: how the answer names the stands; `options`: the request's own
         choices), as the answer's body; a RulesError for a plan it cannot rehearse. By default none."""
-        raise RulesError("game", f"fire-plan rehearsal is not part of {self.ruleset_id or 'these'} games", [])
+        raise RulesError("game", "fire-plan rehearsal is not part of these games", [])
 
-    def hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
-        """A card played from `side`'s hand; a RulesError when it holds no such card."""
-        raise RulesError("card", f"the {side} holds no cards", [])
 
-    def marker_added(
-        self, snapshot: Snapshot, unit_id: int, cause: str | None, count: int
-    ) -> tuple[Change, ...]:
-        """Markers placed on a unit by hand (`cause`: what placed them, where the rules care), and what
-        follows."""
-        return ()
+class TableRules:
+    """A rule set's table: its terrain, a wire belt's and a barrage's danger zone's depths, and what the board
+    does to the units."""
 
-    def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
-        """A marker taken off a unit by hand, with what it costs when `spend_action`."""
-        return ()
+    # The table: a wire line drawn without `depth_cm` is a standard belt this deep (None: each line says), and
+    # the band behind a rolling barrage that endangers its own side's stands (None: the map draws none).
+    wire_belt_cm: float | None = None
+
+    danger_zone_cm: float | None = None
+
+    def terrain(self, collection: Mapping[str, Any], where: str = "terrain") -> list[Feature]:
+        """The table's terrain from a GeoJSON FeatureCollection, refused with a RulesError naming the bad
+        feature's field."""
+        return terrain_from_geojson(collection, where, wire_belt_cm=self.wire_belt_cm)
 
     def board_changed(self, snapshot: Snapshot) -> tuple[Change, ...]:
         """What follows for the units from the board as it now reads (a cloud arrived on the table)."""
         return ()
 
-    def state_shown(self, board: Mapping[str, Any], unit_id: int, name: str, value: Any) -> bool:
-        """Whether the other side may read `value` of a unit's secret state field now (the rules have put it
-        on the table: `board` is the game's); by default never, until the game is over."""
-        return False
 
-    def field(self, name: str) -> StateField | None:
-        return next((f for f in self.state_fields if f.name == name), None)
+class Report:
+    """A rule set's after-action report: a formation's losses and the men lost bases stand for."""
+
+    def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
+        """A formation's strength as its morale counts it: (at the start, lost); none by default."""
+        return 0, 0
+
+    def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> dict[str, Any]:
+        """The men `bases` lost stand for, with the rules that say so (`sources`); by default just the bases."""
+        return {"bases": bases}
+
+
+class Setup:
+    """A rule set's new games, from a scenario document or organisation-table entries: the nations, troop
+    qualities and special rules a scenario may name, a unit's level, kind and gun (empty: any text), the
+    scenarios it ships, its cap on units and its forces' builders."""
 
     # -- new games: from a scenario document or organisation-table entries -----------------------------------
     # The nations, troop qualities and special rules a scenario may name, and a unit's level, kind and gun
     # (empty: any text).
     nations: tuple[str, ...] = ()
+
     qualities: tuple[str, ...] = ()
+
     special_rules: tuple[str, ...] = ()
+
     unit_levels: tuple[str, ...] = ()
+
     unit_kinds: tuple[str, ...] = ()
+
     guns: tuple[str, ...] = ()
 
     def shipped_scenarios(self) -> Mapping[str, Mapping[str, Any]]:
@@ -720,6 +735,42 @@ class GameRules:
         """A force built from an organisation-table entry ({table_id, template?, quality?, name?}) for a side of
         `nation`, its unit ids under `id_prefix`; a RulesError names `<field>.table_id` and the like."""
         at = f"{field}." if field else ""
-        raise RulesError(
-            f"{at}table_id", f"{self.ruleset_id or 'these'} games build no organisation tables", []
-        )
+        raise RulesError(f"{at}table_id", "these games build no organisation tables", [])
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """What a rule set implements to be played as a game (registered with `rules.registry.register_game`): a
+    few objects the rule set owns, each with a do-nothing default, so a new rule set starts with its state
+    fields and its rolls and adds the rest as its rules need them; `play` answers any act."""
+
+    ruleset_id: str = ""
+    fields: Fields = field(default_factory=Fields)
+    turn: TurnModel = field(default_factory=TurnModel)
+    rolls: Rolls = field(default_factory=Rolls)
+    fire_plan: FirePlan = field(default_factory=FirePlan)
+    tabletop: TableRules = field(default_factory=TableRules)
+    report: Report = field(default_factory=Report)
+    setup: Setup = field(default_factory=Setup)
+
+    def play(self, snapshot: Snapshot, act: Act) -> Answer:
+        """What `act` does to the table (rules.core.acts), or a RulesError refusing it with its rule: a stand
+        stays on the table and a unit edit sets what it says; markers and cards are the rule set's own. Acts
+        the app writes as the player says (a unit added, a template laid) change nothing more."""
+        if isinstance(act, MoveStand):
+            on_table(snapshot, act.x, act.y)
+            unit = snapshot.unit(act.unit_id)
+            place = {"x": act.x, "y": act.y, "facing_deg": act.facing_deg, "off_table": False}
+            return Answer(
+                tuple(SetState("", "", unit.id, k, v) for k, v in place.items() if unit.value(k) != v)
+            )
+        if isinstance(act, EditUnit):
+            return Answer(tuple(SetState("", "", act.unit_id, k, v) for k, v in act.values.items()))
+        if isinstance(act, PlaceMarker):
+            return Answer(self.fields.marker_added(snapshot, act.unit_id, act.cause, act.count))
+        if isinstance(act, RecoverMarker):
+            return Answer(self.fields.marker_removed(snapshot, act.unit_id, act.spend_action))
+        if isinstance(act, PlayCard):
+            played = self.rolls.hand_played(snapshot, act.side, act.card)
+            return Answer(played.changes, played.shown, played.source)
+        return Answer()

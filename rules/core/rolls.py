@@ -43,11 +43,11 @@ def work_out(game: GameRules, ruleset: RuleSet, snapshot: Snapshot, roll: Roll, 
     request_model = ruleset.resolvers[roll.resolver].Request
     fields = dict(roll.fields)
     asked = FillRequest(frozenset(request_model.model_fields), roll.unit_id, roll.target_id, fields)
-    spent = game.before_resolve(roll.resolver, snapshot, asked, roll.apply)
+    spent = game.rolls.before_resolve(roll.resolver, snapshot, asked, roll.apply)
     snapshot = snapshot.after(spent)
-    filled = game.fill(roll.resolver, snapshot, asked)
-    if roll.resolver in game.secret_draws:
-        filled += game.drawn(roll.resolver, snapshot, fields)
+    filled = game.rolls.fill(roll.resolver, snapshot, asked)
+    if roll.resolver in game.rolls.secret_draws:
+        filled += game.rolls.drawn(roll.resolver, snapshot, fields)
     body = {
         **{f.field: f.value for f in filled},
         **fields,
@@ -63,5 +63,5 @@ def work_out(game: GameRules, ruleset: RuleSet, snapshot: Snapshot, roll: Roll, 
         raise RulesError(f"fields.{loc}" if loc not in ("dice",) else loc, err["msg"]) from None
     resolution = ruleset.resolve(roll.resolver, req).as_dict()
     outcome = Outcome(req, resolution, roll.unit_id, roll.target_id)
-    changes = game.consequences(roll.resolver, snapshot, outcome) if consequences else ()
+    changes = game.rolls.consequences(roll.resolver, snapshot, outcome) if consequences else ()
     return Rolled(snapshot, spent, tuple(filled), req, resolution, changes)

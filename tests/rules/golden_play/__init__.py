@@ -38,11 +38,11 @@ from rules.core.rolls import work_out
 from rules.core.ruleset import RuleSet
 from rules.core.scenario import ForceNode
 from rules.table.templates import TEMPLATES
-from tests.skirmish import Skirmish, SkirmishGame
+from tests.skirmish import SKIRMISH_GAME, Skirmish
 
 HERE = Path(__file__).parent
 # Rule sets the tests define, beside the registry's.
-TEST_RULESETS: dict[str, tuple[RuleSet, GameRules]] = {Skirmish.id: (Skirmish(), SkirmishGame())}
+TEST_RULESETS: dict[str, tuple[RuleSet, GameRules]] = {Skirmish.id: (Skirmish(), SKIRMISH_GAME)}
 
 
 def scripts() -> list[Path]:
@@ -91,10 +91,10 @@ def start(script: Mapping[str, Any]) -> Table:
     stores them, a tree at a time, attacker first), each side's state as a game starts."""
     rs, rules = rules_of(script["ruleset"])
     begin = script["start"]
-    doc = begin.get("document") or rules.shipped_scenarios()[begin["scenario"]]
+    doc = begin.get("document") or rules.setup.shipped_scenarios()[begin["scenario"]]
     ctx = rs.context(doc.get("period"), doc.get("variants", {}))
-    made = rules.new_forces(ctx, doc)
-    defaults = {f.name: f.default for f in rules.state_fields}
+    made = rules.setup.new_forces(ctx, doc)
+    defaults = {f.name: f.default for f in rules.fields.state_fields}
     units: list[UnitState] = []
 
     def add(side: str, node: ForceNode, parent: int | None, off: bool) -> None:
@@ -139,7 +139,8 @@ def start(script: Mapping[str, Any]) -> Table:
         terrain=doc.get("terrain") or {"type": "FeatureCollection", "features": []},
         board=dict(begin.get("board", {})),
         sides={
-            s: {**rules.side_state, **begin.get("sides", {}).get(s, {})} for s in ("attacker", "defender")
+            s: {**rules.fields.side_state, **begin.get("sides", {}).get(s, {})}
+            for s in ("attacker", "defender")
         },
     )
     plan = [
@@ -233,14 +234,14 @@ def roll(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     w = work_out(t.rules, t.ruleset, t.snap, asked, consequences=apply)
     out.changes += [*w.spent, *w.changes]
     out.shown["outcome"] = w.resolution["outcome_key"]
-    if asked.resolver in t.rules.secret_draws:
+    if asked.resolver in t.rules.rolls.secret_draws:
         payload = {
             "request": w.request.model_dump(mode="json"),
             "filled": [f.as_dict() for f in w.filled],
             "resolution": w.resolution,
             "changes": [],
         }
-        out.shown["public"] = t.rules.draw_seen(asked.resolver, payload, t.snap.side_to_move, apply)[0]
+        out.shown["public"] = t.rules.rolls.draw_seen(asked.resolver, payload, t.snap.side_to_move, apply)[0]
 
 
 def _played(t: Table, act: Act, out: Answer) -> RulesAnswer:
@@ -328,7 +329,7 @@ def template_laid(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """An arrived fire-plan item's card applied with every die it rolls given."""
-    card = next((c for c in t.rules.arrival_cards(t.snap, {}) if c.item_id == act["item"]), None)
+    card = next((c for c in t.rules.fire_plan.arrival_cards(t.snap, {}) if c.item_id == act["item"]), None)
     if card is None:
         raise Refused({"refused": {"field": "item", "rule": f"no arrived fire {act['item']} this turn"}})
 
@@ -336,7 +337,9 @@ def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     def keyed(by: Mapping[str, Any]) -> dict[str, Any]:
         return {str(t.ids.get(k, k)): v for k, v in by.items()}
 
-    fired = t.rules.arrival_fired(t.snap, card, keyed(act["dice"]), keyed(act.get("measured", {})), {})
+    fired = t.rules.fire_plan.arrival_fired(
+        t.snap, card, keyed(act["dice"]), keyed(act.get("measured", {})), {}
+    )
     out.changes += fired.changes
     out.shown.update(
         effect=fired.effect,
@@ -359,7 +362,7 @@ def card_played(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 def unit_edited(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """A unit's fields set by hand: each field's act under the rules of play, then the values."""
     values = act["values"]
-    for action in sorted({t.rules.edit_act(k) for k in values}):
+    for action in sorted({t.rules.fields.edit_act(k) for k in values}):
         rules_of_play(t, act, out, action, act["unit"])
     _played(t, EditUnit(unit_id=t.ids[act["unit"]], version=0, values=values), out)
 
@@ -397,19 +400,19 @@ def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
             continue
         t.arrived.add(item.id)
         given = tuple(dice.get(str(item.id), ()))
-        asked = t.rules.arrival_dice(t.snap, item)
+        asked = t.rules.fire_plan.arrival_dice(t.snap, item)
         if len(given) != len(asked):
             raise ValueError(
                 f"item {item.id} arrives with {len(asked)} dice ({asked}): give them in arrival_dice"
             )
-        landed = t.rules.arrival(t.snap, item, given)
+        landed = t.rules.fire_plan.arrival(t.snap, item, given)
         board = [SetBoard("", landed.source, k, v) for k, v in landed.board.items()]
         _apply(t, out, board)
         out.shown.setdefault("arrivals", []).append(
             {"item": item.id, "event": landed.event, **plain(dict(landed.shown)), "roll": landed.roll}
         )
         if landed.event:
-            _apply(t, out, t.rules.board_changed(t.snap))
+            _apply(t, out, t.rules.tabletop.board_changed(t.snap))
 
 
 def _apply(t: Table, out: Answer, changes: Iterable[Change]) -> None:

@@ -28,9 +28,9 @@ def test_a_rule_set_without_these_methods_plays_a_turn_of_nothing() -> None:
     now = Position(1, "attacker")
     assert bare.turn.refusal("playing", "late", now, "move-stands", "attacker", None, []) is None
     assert bare.turn.started(snap) == ((), ())
-    assert bare.before_resolve("anything", snap, FillRequest(frozenset()), True) == ()
+    assert bare.rolls.before_resolve("anything", snap, FillRequest(frozenset()), True) == ()
     with pytest.raises(RulesError) as e:
-        bare.hand_played(snap, "attacker", "QD")
+        bare.rolls.hand_played(snap, "attacker", "QD")
     assert e.value.field == "card"
 
 
@@ -50,11 +50,11 @@ def test_the_pack_and_hands_are_the_games_not_the_requests() -> None:
     snap = _snap(
         sides={"attacker": {"event-hand": ["QD"]}, "defender": {}}, board={"events": {"out": ["2C"]}}
     )
-    filled = {f.field: f.value for f in GAME.drawn("random-event", snap, {})}
+    filled = {f.field: f.value for f in GAME.rolls.drawn("random-event", snap, {})}
     assert filled["hand"] == ["QD"] and filled["opponent_hand"] == []
     assert len(filled["deck"]) == 52 - 2 and "QD" not in filled["deck"] and "2C" not in filled["deck"]
     with pytest.raises(RulesError) as e:
-        GAME.drawn("random-event", snap, {"deck": ["AS"]})
+        GAME.rolls.drawn("random-event", snap, {"deck": ["AS"]})
     assert e.value.field == "fields.deck"
 
 
@@ -62,19 +62,21 @@ def test_the_wind_is_rolled_once_a_turn_and_a_heroic_action_once_a_game() -> Non
     asked = FillRequest(frozenset(), unit_id=1)
     no_cloud = _snap(turn=2)
     with pytest.raises(RulesError):
-        GAME.before_resolve("gas-wind", no_cloud, asked, True)
-    assert GAME.before_resolve("gas-wind", no_cloud, asked, False) == ()
+        GAME.rolls.before_resolve("gas-wind", no_cloud, asked, True)
+    assert GAME.rolls.before_resolve("gas-wind", no_cloud, asked, False) == ()
     cloud = _snap(turn=2, board={"clouds": [{"item_id": 1}], "wind": {"speed_cm": 5}, "wind_turn": 1})
-    assert GAME.before_resolve("gas-wind", cloud, asked, True) == ()
+    assert GAME.rolls.before_resolve("gas-wind", cloud, asked, True) == ()
     rolled = _snap(turn=2, board={"clouds": [{"item_id": 1}], "wind": {"speed_cm": 5}, "wind_turn": 2})
     with pytest.raises(RulesError):
-        GAME.before_resolve("gas-wind", rolled, asked, True)
-    (spent,) = GAME.before_resolve(
+        GAME.rolls.before_resolve("gas-wind", rolled, asked, True)
+    (spent,) = GAME.rolls.before_resolve(
         "heroic-action", _snap(sides={"attacker": {"heroic-action": 1}}), asked, True
     )
     assert isinstance(spent, SetSideState) and (spent.side, spent.value) == ("attacker", 0)
     with pytest.raises(RulesError):
-        GAME.before_resolve("heroic-action", _snap(sides={"attacker": {"heroic-action": 0}}), asked, True)
+        GAME.rolls.before_resolve(
+            "heroic-action", _snap(sides={"attacker": {"heroic-action": 0}}), asked, True
+        )
 
 
 def test_a_rolling_barrage_advances_its_width_as_its_sides_turn_starts() -> None:
@@ -92,7 +94,9 @@ def test_a_rolling_barrage_advances_its_width_as_its_sides_turn_starts() -> None
 
 
 def test_each_side_starts_with_one_heroic_action_and_a_bare_rule_set_with_nothing() -> None:
-    assert GameRules().side_state == {}
+    assert GameRules().fields.side_state == {}
     # "Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)
-    start = _snap(sides={"attacker": dict(GAME.side_state)})
-    assert len(GAME.before_resolve("heroic-action", start, FillRequest(frozenset(), unit_id=1), True)) == 1
+    start = _snap(sides={"attacker": dict(GAME.fields.side_state)})
+    assert (
+        len(GAME.rolls.before_resolve("heroic-action", start, FillRequest(frozenset(), unit_id=1), True)) == 1
+    )
