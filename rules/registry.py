@@ -1,8 +1,13 @@
-"""Every rule set firestep knows. A rule set's package registers its class on import."""
+"""Every rule set firestep knows, in one registry: each is one object (`RuleSet`) that owns its lookups and,
+where it is played as a game, its game rules (`RuleSet.game`, a `GameRules`). A rule set's package registers
+its class on import (`register`), then its game rules (`register_game`); a test adds its own for a block's time
+(`registered`)."""
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import GameRules
@@ -17,8 +22,6 @@ RULESET_MODULES: tuple[str, ...] = (
 )
 
 _REGISTRY: dict[str, RuleSet] = {}
-# Rule sets that can be played as a game (rules.core.game): the rest are lookups and dice assistants.
-_GAMES: dict[str, GameRules] = {}
 _loaded = False
 
 
@@ -30,10 +33,31 @@ def register(cls: type[RuleSet]) -> type[RuleSet]:
 
 
 def register_game(rules: GameRules) -> GameRules:
-    if rules.ruleset_id in _GAMES:
+    """A rule set's game rules, given to its registered rule set (which its package registers first)."""
+    rs = _REGISTRY.get(rules.ruleset_id)
+    if rs is None:
+        raise ValueError(f"register the rule set {rules.ruleset_id!r} before its game rules")
+    if rs.game is not None:
         raise ValueError(f"game rules of {rules.ruleset_id} registered twice")
-    _GAMES[rules.ruleset_id] = rules
+    type(rs).game = rules
     return rules
+
+
+@contextmanager
+def registered(cls: type[RuleSet]) -> Iterator[RuleSet]:
+    """`cls` in the registry for the block's time, played as a game when it carries its game rules (`cls.game`):
+    how a test adds a rule set of its own. An id already registered is refused."""
+    _load()
+    if cls.id in _REGISTRY:
+        raise ValueError(f"rule set {cls.id} registered twice")
+    rs = cls()
+    if rs.game is not None and (not isinstance(rs.game, GameRules) or rs.game.ruleset_id != cls.id):
+        raise ValueError(f"{cls.__name__}.game must be the GameRules of {cls.id}")
+    _REGISTRY[cls.id] = rs
+    try:
+        yield rs
+    finally:
+        del _REGISTRY[cls.id]
 
 
 def _load() -> None:
@@ -57,23 +81,27 @@ def get_ruleset(ruleset_id: str) -> RuleSet:
         raise NotFoundError("rule set", ruleset_id, _REGISTRY) from None
 
 
+def _game(rs: RuleSet | None) -> GameRules | None:
+    # `RuleSet.game` is typed here: the hook's module sits above the rule set's (rules.core.ruleset).
+    return rs.game if rs is not None and isinstance(rs.game, GameRules) else None
+
+
 def all_game_rules() -> list[GameRules]:
     """The game rules of every rule set played as a game."""
-    _load()
-    return list(_GAMES.values())
+    return [g for rs in all_rulesets() if (g := _game(rs)) is not None]
 
 
 def get_game_rules(ruleset_id: str) -> GameRules:
     """The rules a game of this rule set is played by; a rule set without them is refused (422)."""
     _load()
-    try:
-        return _GAMES[ruleset_id]
-    except KeyError:
+    game = _game(_REGISTRY.get(ruleset_id))
+    if game is None:
         raise RulesError(
             "ruleset",
             f"rule set {ruleset_id!r} cannot be played as a game here: firestep only looks its rules up",
-            sorted(_GAMES),
-        ) from None
+            sorted(g.ruleset_id for g in all_game_rules()),
+        )
+    return game
 
 
 # The hook's defaults: a game whose rule set has no game rules reads as one with no state and no consequences.
@@ -83,4 +111,4 @@ NO_RULES = GameRules()
 def game_rules_or_none(ruleset_id: str) -> GameRules:
     """The game rules of a rule set, or the hook's do-nothing defaults when it has none (reading, not playing)."""
     _load()
-    return _GAMES.get(ruleset_id, NO_RULES)
+    return _game(_REGISTRY.get(ruleset_id)) or NO_RULES

@@ -5,46 +5,14 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from rules.core.game import (
-    AddToState,
-    BoundTurn,
-    Change,
-    Fields,
-    GameRules,
-    Outcome,
-    Rolls,
-    SetState,
-    Snapshot,
-    StandAct,
-    StateField,
-)
+from rules.core.game import BoundTurn, Fields, GameRules, Outcome, Rolls
+from rules.core.records import AddToState, Change, SetState, Snapshot, StandAct, StateField
 from rules.core.resolution import Evaluation
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
 from rules.core.turn import Step
 
+ID = "skirmish-test"
 SOURCE = "Skirmish test rules: PINS"
-
-
-class Skirmish(RuleSet):
-    id = "skirmish-test"
-    name = "Skirmish (test)"
-    source = SOURCE
-
-
-class RallyRequest(ResolveRequest):
-    pins: int = Field(default=0, ge=0, le=9, description="Pins on the unit rallying.")
-
-
-@Skirmish.resolver
-class Rally(Resolver[RallyRequest]):
-    id = "rally"
-    summary = "A pinned unit rallies on 4+"
-    Request = RallyRequest
-
-    def evaluate(self, req: RallyRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
-        rallied = dice[0] >= 4
-        key = "rallied" if rallied else "still-pinned"
-        return Evaluation(key, key, total=dice[0], sources=(SOURCE,))
 
 
 BOTH = ("attacker", "defender")
@@ -105,4 +73,29 @@ class SkirmishRolls(Rolls):
         )
 
 
-SKIRMISH_GAME = GameRules(Skirmish.id, fields=SkirmishFields(), turn=SkirmishTurn(), rolls=SkirmishRolls())
+SKIRMISH_GAME = GameRules(ID, fields=SkirmishFields(), turn=SkirmishTurn(), rolls=SkirmishRolls())
+
+
+class Skirmish(RuleSet):
+    """The rule set, owning its game (registered for a test's time: `with registry.registered(Skirmish)`)."""
+
+    id = ID
+    name = "Skirmish (test)"
+    source = SOURCE
+    game = SKIRMISH_GAME
+
+
+class RallyRequest(ResolveRequest):
+    pins: int = Field(default=0, ge=0, le=9, description="Pins on the unit rallying.")
+
+
+@Skirmish.resolver
+class Rally(Resolver[RallyRequest]):
+    id = "rally"
+    summary = "A pinned unit rallies on 4+"
+    Request = RallyRequest
+
+    def evaluate(self, req: RallyRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
+        rallied = dice[0] >= 4
+        key = "rallied" if rallied else "still-pinned"
+        return Evaluation(key, key, total=dice[0], sources=(SOURCE,))

@@ -4,7 +4,7 @@ templates, the aiming points the batteries fired at) and the random-event pack's
 reads it with `read_board` and writes it with `board_json` / `write_board`, never by key.
 
 The items inside the lists (a barrage, a cloud, a template, ...) stay JSON objects: the rules write them
-and read them back whole (`rules.core.game.Snapshot` keeps them so), and the board only carries them.
+and read them back whole (`rules.core.records.Snapshot` keeps them so), and the board only carries them.
 
 The JSON stored is the JSON stored before this model existed, so no migration and every game loads:
 a key is written only if it was stored or has been assigned (an empty board stays `{}`), and the keys

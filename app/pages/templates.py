@@ -10,7 +10,7 @@ from typing import Any
 from fastapi.templating import Jinja2Templates
 
 from app.core import shipped
-from rules.core.game import StateField
+from rules.core.records import StateField
 from rules.registry import game_rules_or_none
 
 FRONTEND = shipped.frontend()
@@ -136,7 +136,7 @@ def short_list(values: list[Any]) -> bool:
 
 @dataclass(frozen=True)
 class RuleState:
-    """What a game's pages show of its units' rule-set state (rules.core.game.StateField): the counter the
+    """What a game's pages show of its units' rule-set state (rules.core.records.StateField): the counter the
     marker buttons move, the flags with a badge on a unit's tile, and the fields its card lists."""
 
     marker: StateField | None

@@ -27,7 +27,7 @@ from rules.core.acts import (
     RecoverMarker,
 )
 from rules.core.errors import RulesError
-from rules.core.game import StateField
+from rules.core.records import StateField
 from rules.core.vocabulary import Side
 from rules.registry import all_game_rules
 
@@ -112,7 +112,7 @@ class UnitEditFields(BaseModel):
     override: Override = False
 
 
-# How the API types a state field (rules.core.game.StateField): read by its kind, set by hand by its `edit`.
+# How the API types a state field (rules.core.records.StateField): read by its kind, set by hand by its `edit`.
 _READ_TYPES: dict[str, Any] = {"flag": bool, "count": int, "value": Any}
 _EDIT_TYPES: dict[str, Any] = {
     "flag": Bool,

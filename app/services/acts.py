@@ -48,7 +48,8 @@ from rules.core.acts import (
 )
 from rules.core.errors import RulesError
 from rules.core.fire_cards import Fired
-from rules.core.game import EDIT_ACT, Answer, SetState
+from rules.core.game import EDIT_ACT, Answer
+from rules.core.records import SetState
 
 __all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play"]
 

@@ -22,7 +22,8 @@ from rules.core import commitment
 from rules.core.commitment import HOW_TO_CHECK, PLAN_CAPACITY, leaf_of
 from rules.core.dice import roll
 from rules.core.errors import NotFoundError, RulesError
-from rules.core.game import Outcome, PlanItem
+from rules.core.game import Outcome
+from rules.core.records import PlanItem
 from rules.registry import get_ruleset
 
 

@@ -15,7 +15,8 @@ from app.errors import Conflict
 from app.services.games import set_game
 from app.services.seats import get_side, set_side_allowance, sides
 from app.services.units import increment, unit_dict, unit_state, update_unit
-from rules.core.game import AddToState, Change, GameRules, SetBoard, SetSideState, SetState, Snapshot
+from rules.core.game import GameRules
+from rules.core.records import AddToState, Change, SetBoard, SetSideState, SetState, Snapshot
 from rules.registry import get_game_rules
 
 

@@ -29,7 +29,7 @@ from app.services.markers import rules_of, snapshot_of
 from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.errors import RulesError
-from rules.core.game import Snapshot
+from rules.core.records import Snapshot
 from rules.registry import get_game_rules
 
 

@@ -19,7 +19,7 @@ from app.services.turns import step_of
 from app.services.units import list_units
 from rules.core.acts import Roll
 from rules.core.errors import RulesError
-from rules.core.game import AddToState, Change, Filled, FillRequest, SetState, UnitChange
+from rules.core.records import AddToState, Change, Filled, FillRequest, SetState, UnitChange
 from rules.core.rolls import Rolled, resolver_of, work_out
 from rules.registry import get_ruleset
 

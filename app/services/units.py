@@ -14,10 +14,11 @@ from app.data.models import Game, Unit
 from app.errors import Conflict
 from app.guard.auth import SIDES, Viewer
 from rules.core.errors import NotFoundError, RulesError
-from rules.core.game import GameRules, StateField, UnitState
+from rules.core.game import GameRules
 from rules.core.game import ancestor_at as ancestor_at
 from rules.core.game import ancestors as ancestors
 from rules.core.game import leaves_under as leaves_under
+from rules.core.records import StateField, UnitState
 from rules.registry import NO_RULES, game_rules_or_none
 
 

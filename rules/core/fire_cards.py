@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from rules.core.game import Change, Filled
+    from rules.core.records import Change, Filled
 
 # Where a stand is under the fire: fully, partly, or too close to call (a 1 cm nudge changes its class).
 UNDER = ("full", "partial", "close")

@@ -13,7 +13,8 @@ from pydantic import ValidationError
 
 from rules.core.acts import Roll
 from rules.core.errors import RulesError
-from rules.core.game import Change, Filled, FillRequest, GameRules, Outcome, Snapshot
+from rules.core.game import GameRules, Outcome
+from rules.core.records import Change, Filled, FillRequest, Snapshot
 from rules.core.ruleset import ResolveRequest, RuleSet
 
 

@@ -272,6 +272,10 @@ class RuleSet:
     _resolvers: ClassVar[dict[str, type[Resolver[Any]]]]
     _datasets: ClassVar[dict[str, Dataset]]
     _errata: ClassVar[dict[str, Erratum]]
+    # Its game rules where it is played as a game (a rules.core.game.GameRules, given by
+    # rules.registry.register_game or written on the class); None: a rule set of lookups and dice. Typed where it
+    # is read (rules.registry.get_game_rules): the hook's module sits above this one.
+    game: ClassVar[object] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -27,8 +27,42 @@ from rules.table.bases import BASES
 from rules.table.terrain import feature_from_geojson
 
 if TYPE_CHECKING:
-    from rules.core.game import GameRules
     from rules.core.ruleset import Context, RuleSet
+
+
+class ScenarioWords(Protocol):
+    """The words a document may use (a rule set's `setup`: rules.core.game.Setup)."""
+
+    @property
+    def nations(self) -> tuple[str, ...]: ...
+    @property
+    def qualities(self) -> tuple[str, ...]: ...
+    @property
+    def special_rules(self) -> tuple[str, ...]: ...
+    @property
+    def unit_levels(self) -> tuple[str, ...]: ...
+    @property
+    def unit_kinds(self) -> tuple[str, ...]: ...
+    @property
+    def guns(self) -> tuple[str, ...]: ...
+
+
+class ScenarioTable(Protocol):
+    """How a document's wire is drawn (a rule set's `tabletop`: rules.core.game.TableRules)."""
+
+    @property
+    def wire_belt_cm(self) -> float | None: ...
+
+
+class ScenarioRules(Protocol):
+    """What the format reads of a rule set's game rules (rules.core.game.GameRules has it): the words a
+    document may use and how its wire is drawn. A protocol, so the format sits below the game hook."""
+
+    @property
+    def setup(self) -> ScenarioWords: ...
+    @property
+    def tabletop(self) -> ScenarioTable: ...
+
 
 FORMAT = "firestep-scenario/1"
 SIDES = ("attacker", "defender")
@@ -185,7 +219,7 @@ def _choice(value: Any, where: str, allowed: Sequence[str]) -> None:
         raise _fail(where, f"unknown value {str(value)[:64]!r}", allowed)
 
 
-def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, GameRules]]) -> Mapping[str, Any]:
+def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]]) -> Mapping[str, Any]:
     """Check a scenario document against its rule set (one of `rulesets`, those played as games); returns it
     unchanged. Refuses the first problem found with a RulesError naming the field and the allowed values."""
     if isinstance(document, dict):  # the format first: another one's keys are not this one's
@@ -314,7 +348,7 @@ def _count_points(geometry: Any) -> int:
     return count
 
 
-def _terrain(terrain: Any, rules: GameRules, width: float, length: float) -> int:
+def _terrain(terrain: Any, rules: ScenarioRules, width: float, length: float) -> int:
     if terrain is None:
         return 0
     collection = _object(terrain, "terrain", ("type", "features"), ("type", "features"))
@@ -373,7 +407,7 @@ def _unit(
     unit: Any,
     where: str,
     ruleset: RuleSet,
-    rules: GameRules,
+    rules: ScenarioRules,
     width: float,
     length: float,
     ids: set[str],
@@ -436,7 +470,7 @@ def _base(value: Any, where: str) -> None:
         _choice(value, where, sorted(BASES))
 
 
-def _quality(value: Any, where: str, rules: GameRules) -> None:
+def _quality(value: Any, where: str, rules: ScenarioRules) -> None:
     if value is not None and rules.setup.qualities:
         _choice(value, where, rules.setup.qualities)
     elif value is not None:

@@ -1,6 +1,5 @@
-"""Ready scenarios: the scenario files the rule set ships (data/scenarios/*.json, in the format of
-docs/scenario-format.md), read through the same checks and builder as an imported one, and the values of the
-specimen game's table layout other code reuses.
+"""Ready scenarios: the scenario files the rule set ships (rules.flanders_fields.shipped) built by the same
+builder as an imported one, and the values of the specimen game's table layout other code reuses.
 
 Table frame: cm, origin at the attacker's left-hand rear corner, x along the attacker's base edge
 (0..table_width_cm), y towards the defender (0..table_length_cm), degrees counter-clockwise from +x
@@ -10,24 +9,21 @@ Table frame: cm, origin at the attacker's left-hand rear corner, x along the att
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from rules.core.errors import RulesError
-from rules.core.scenario import SIDES, validate
+from rules.core.scenario import SIDES
 from rules.flanders_fields.book.organisation import Unit
-from rules.flanders_fields.play.game import GAME
 from rules.flanders_fields.play.game_setup import DEPLOY_DEPTH as DEPLOY_DEPTH
 from rules.flanders_fields.play.game_setup import new_forces
 from rules.flanders_fields.ruleset import FlandersFields
+from rules.flanders_fields.shipped import DOCUMENTS
 from rules.table.terrain import FEATURE_KINDS
 
 # The feature kinds a scenario may use are the ones the table geometry models.
 TERRAIN_KINDS: tuple[str, ...] = FEATURE_KINDS
-SCENARIO_DIR = Path(__file__).resolve().parent.parent / "data" / "scenarios"
 # Not in the text (erratum mons-table-layout): roads 2 cm wide, "small hills" one level (1 cm) high. The Mons
 # file writes them on its roads and hills; a generated table (rules.firestorm.table_battle) reuses them.
 ROAD_WIDTH_CM = 2.0
@@ -76,20 +72,6 @@ class Scenario:
             "errata": list(self.errata),
             "source": self.source,
         }
-
-
-def _load() -> dict[str, dict[str, Any]]:
-    """The shipped files, each through the importer's checks (rules.core.scenario.validate)."""
-    docs = {}
-    for path in sorted(SCENARIO_DIR.glob("*.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        validate(doc, {FlandersFields.id: (FlandersFields(), GAME)})
-        docs[doc["id"]] = doc
-    return docs
-
-
-# The shipped documents by id, as their files write them (the game hook offers them: shipped_scenarios).
-DOCUMENTS: dict[str, dict[str, Any]] = _load()
 
 
 def _zone_bounds(zone: Mapping[str, Any] | None) -> tuple[float, float, float, float] | None:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rules.core.game import AddToState, SetBoard, SetSideState, SetState, StateField
+from rules.core.records import AddToState, SetBoard, SetSideState, SetState, StateField
 
 # The stand card: markers and flags the rules read and the board shows.
 STATE_FIELDS: tuple[StateField, ...] = (

@@ -6,18 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core.game import (
-    Change,
-    Filled,
-    FillRequest,
-    Outcome,
-    Played,
-    Rolls,
-    Snapshot,
-    StandAct,
-    ancestor_at,
-    ancestors,
-)
+from rules.core.game import Outcome, Rolls, ancestor_at, ancestors
+from rules.core.records import Change, Filled, FillRequest, Played, Snapshot, StandAct
 from rules.flanders_fields.play import game_cards, game_consequences, game_fill, game_turn
 from rules.flanders_fields.play.units import FIRER, assault_kind, order_unit
 from rules.flanders_fields.resolvers.assault import ATTACKERS

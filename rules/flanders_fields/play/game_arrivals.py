@@ -21,7 +21,8 @@ from typing import Any
 
 from rules.core.errors import RulesError
 from rules.core.fire_cards import MEASURED, CardRoll, DiceGiven, FireCard, Fired
-from rules.core.game import Arrival, Filled, FillRequest, FirePlan, Node, Outcome, PlanItem, Snapshot
+from rules.core.game import FirePlan, Node, Outcome
+from rules.core.records import Arrival, Filled, FillRequest, PlanItem, Snapshot
 from rules.core.ruleset import Context
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.errata import (

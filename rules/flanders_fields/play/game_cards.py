@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.errors import RulesError
-from rules.core.game import Change, Filled, Played, SetBoard, Snapshot
+from rules.core.records import Change, Filled, Played, SetBoard, Snapshot
 from rules.flanders_fields.errata import SRC_EVENTS
 from rules.flanders_fields.play.changes import HAND_KEY, hand_set
 from rules.flanders_fields.resolvers.events import PACK, card_dict

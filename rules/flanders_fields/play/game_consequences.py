@@ -9,19 +9,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rules.core.errors import RulesError
-from rules.core.game import (
-    Change,
-    Fields,
-    Outcome,
-    SetBoard,
-    SetState,
-    Snapshot,
-    TableRules,
-    UnitState,
-    ancestor_at,
-    ancestors,
-    leaves_under,
-)
+from rules.core.game import Fields, Outcome, TableRules, ancestor_at, ancestors, leaves_under
+from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.errata import SRC_EVENTS
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER, SRC_ROLLING_BARRAGE

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core.game import Filled, FillRequest, Snapshot, UnitState, ancestor_at, ancestors, leaves_under
+from rules.core.game import ancestor_at, ancestors, leaves_under
+from rules.core.records import Filled, FillRequest, Snapshot, UnitState
 from rules.flanders_fields import errata as E
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER

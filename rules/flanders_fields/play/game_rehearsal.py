@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core.game import Snapshot, ancestor_at
+from rules.core.game import ancestor_at
+from rules.core.records import Snapshot
 from rules.flanders_fields.planning import rehearsal as R
 from rules.flanders_fields.play.game_table import target_cover, terrain_index
 from rules.flanders_fields.play.units import quality_of

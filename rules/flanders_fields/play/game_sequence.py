@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, cast
 
-from rules.core.game import Change, Member, Position, SetBoard, Snapshot, TurnModel, ancestor_at, ancestors
+from rules.core.game import Member, Position, TurnModel, ancestor_at, ancestors
+from rules.core.records import Change, SetBoard, Snapshot
 from rules.core.turn import Notice, Permit, Step
 from rules.flanders_fields.book import sequence as S
 from rules.flanders_fields.book.common import PERIODS, PeriodId

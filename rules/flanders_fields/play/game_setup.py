@@ -24,6 +24,7 @@ from rules.flanders_fields.book.organisation import (
     max_units_per_game,
 )
 from rules.flanders_fields.book.special_rules import SPECIAL_RULES
+from rules.flanders_fields.shipped import DOCUMENTS
 from rules.table.bases import BASES
 
 # "Both sides deploy 15cm onto the table" (SPECIMEN GAMES, Mons): firestep's default deployment zone.
@@ -257,8 +258,6 @@ class FlandersFieldsSetup(Setup):
     guns = tuple(GUNS)
 
     def shipped_scenarios(self) -> Mapping[str, Mapping[str, Any]]:
-        from rules.flanders_fields.planning.scenarios import DOCUMENTS  # planning imports play: read late
-
         return DOCUMENTS
 
     def unit_cap(self) -> tuple[int, str] | None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from shapely import LineString, Polygon
 
-from rules.core.game import Filled
+from rules.core.records import Filled
 from rules.flanders_fields.book.cover import cover_for, cover_source
 from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.flanders_fields.resolvers.gas import DENYING_MOVE_TURNS, OFFENSIVE_MAX_TURNS, SRC_GAS

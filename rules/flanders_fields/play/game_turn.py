@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.errors import RulesError
-from rules.core.game import Change, FillRequest, SetSideState, Snapshot
+from rules.core.records import Change, FillRequest, SetSideState, Snapshot
 from rules.flanders_fields.resolvers.heroic import SRC_HEROIC
 
 HEROIC_KEY = "heroic-action"  # the side state that counts a side's heroic actions left

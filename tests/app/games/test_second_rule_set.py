@@ -15,15 +15,13 @@ from rules import registry
 from tests import csrf
 from tests.app.games.conftest import new_game, start_game
 from tests.app.games.test_live_and_concurrency import Listener
-from tests.skirmish import SKIRMISH_GAME, Skirmish
+from tests.skirmish import Skirmish
 
 
 @pytest.fixture
-def skirmish(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    registry.all_rulesets()  # the shipped rule sets first, so the test's is added to a loaded registry
-    monkeypatch.setitem(registry._REGISTRY, Skirmish.id, Skirmish())
-    monkeypatch.setitem(registry._GAMES, Skirmish.id, SKIRMISH_GAME)
-    yield
+def skirmish() -> Iterator[None]:
+    with registry.registered(Skirmish):
+        yield
 
 
 def test_a_second_rule_set_plays_through_the_api_and_the_board(

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from rules.flanders_fields.planning.scenarios import DOCUMENTS
+from rules.flanders_fields.shipped import DOCUMENTS
 from tests.app.games.conftest import Game, bearer, live_url  # noqa: F401  (live_url is a fixture)
 from tests.app.hostile.test_secrets import advance, aiming_point, pdf_text, sse_frames
 

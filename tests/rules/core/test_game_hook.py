@@ -7,7 +7,8 @@ from __future__ import annotations
 import dataclasses
 
 from rules.core.acts import MoveStand
-from rules.core.game import GameRules, Snapshot, UnitState
+from rules.core.game import GameRules
+from rules.core.records import Snapshot, UnitState
 
 MOST_MEMBERS = 12
 

@@ -3,7 +3,8 @@ and what comes next; an alternating turn and a bound in which both sides act are
 
 from __future__ import annotations
 
-from rules.core.game import BoundTurn, Position, TurnModel, UnitState
+from rules.core.game import BoundTurn, Position, TurnModel
+from rules.core.records import UnitState
 from rules.core.turn import Step
 
 BOTH = ("attacker", "defender")

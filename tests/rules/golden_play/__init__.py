@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -20,29 +21,27 @@ from typing import Any
 from rules import registry
 from rules.core.acts import Act, EditUnit, MoveStand, PlaceMarker, PlayCard, RecoverMarker, Roll
 from rules.core.errors import RulesError
-from rules.core.game import (
+from rules.core.game import Answer as RulesAnswer
+from rules.core.game import GameRules, Outcome, Position, leaves_under
+from rules.core.records import (
     AddToState,
     Change,
-    GameRules,
     PlanItem,
-    Position,
     SetBoard,
     SetSideState,
     SetState,
     Snapshot,
     UnitState,
-    leaves_under,
 )
-from rules.core.game import Answer as RulesAnswer
 from rules.core.rolls import work_out
 from rules.core.ruleset import RuleSet
 from rules.core.scenario import ForceNode
 from rules.table.templates import TEMPLATES
-from tests.skirmish import SKIRMISH_GAME, Skirmish
+from tests.skirmish import Skirmish
 
 HERE = Path(__file__).parent
-# Rule sets the tests define, beside the registry's.
-TEST_RULESETS: dict[str, tuple[RuleSet, GameRules]] = {Skirmish.id: (Skirmish(), SKIRMISH_GAME)}
+# Rule sets the tests define, registered beside the shipped ones while a script plays.
+TEST_RULESETS: tuple[type[RuleSet], ...] = (Skirmish,)
 
 
 def scripts() -> list[Path]:
@@ -55,12 +54,6 @@ def load(path: Path) -> dict[str, Any]:
 
 def save(path: Path, script: Mapping[str, Any]) -> None:
     path.write_text(json.dumps(script, indent=1, ensure_ascii=False) + "\n")
-
-
-def rules_of(ruleset_id: str) -> tuple[RuleSet, GameRules]:
-    if ruleset_id in TEST_RULESETS:
-        return TEST_RULESETS[ruleset_id]
-    return registry.get_ruleset(ruleset_id), registry.get_game_rules(ruleset_id)
 
 
 # -- the table as the script plays it ----------------------------------------------------------------------
@@ -89,10 +82,10 @@ class Table:
 def start(script: Mapping[str, Any]) -> Table:
     """The starting position: the scenario's forces as its rule set builds them (ids in the order the app
     stores them, a tree at a time, attacker first), each side's state as a game starts."""
-    rs, rules = rules_of(script["ruleset"])
+    rs, rules = registry.get_ruleset(script["ruleset"]), registry.get_game_rules(script["ruleset"])
     begin = script["start"]
     doc = begin.get("document") or rules.setup.shipped_scenarios()[begin["scenario"]]
-    ctx = rs.context(doc.get("period"), doc.get("variants", {}))
+    ctx = rs.context(begin.get("period") or doc.get("period"), doc.get("variants", {}))
     made = rules.setup.new_forces(ctx, doc)
     defaults = {f.name: f.default for f in rules.fields.state_fields}
     units: list[UnitState] = []
@@ -391,6 +384,8 @@ def advance(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 
 def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    """What happens by itself as the side's turn starts, then its items due this turn arriving, each with the
+    dice it rolls given by the act (`arrival_dice`, and `arrival_rolls` for a roll made for it)."""
     notices, changes = t.rules.turn.started(t.snap)
     out.shown["notices"] = [{"kind": n.kind, **plain(dict(n.shown)), "citation": n.source} for n in notices]
     _apply(t, out, changes)
@@ -413,6 +408,13 @@ def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
         )
         if landed.event:
             _apply(t, out, t.rules.tabletop.board_changed(t.snap))
+        if landed.roll:  # a roll the server makes for the item: the script gives its dice (arrival_rolls)
+            model = t.ruleset.resolvers[landed.roll].Request
+            body = {"period": t.snap.period, "variants": t.snap.variants}
+            req = model.model_validate({**body, "dice": act["arrival_rolls"][str(item.id)]})
+            res = t.ruleset.resolve(landed.roll, req).as_dict()
+            out.shown["arrivals"][-1]["outcome"] = res["outcome_key"]
+            _apply(t, out, t.rules.rolls.consequences(landed.roll, t.snap, Outcome(req, res)))
 
 
 def _apply(t: Table, out: Answer, changes: Iterable[Change]) -> None:
@@ -464,8 +466,11 @@ def play_act(t: Table, act: Mapping[str, Any]) -> dict[str, Any]:
 
 def play(script: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every act of a script played in order: their answers."""
-    t = start(script)
-    return [play_act(t, step["act"]) for step in script["acts"]]
+    with ExitStack() as stack:
+        for cls in TEST_RULESETS:
+            stack.enter_context(registry.registered(cls))
+        t = start(script)
+        return [play_act(t, step["act"]) for step in script["acts"]]
 
 
 def record(paths: Sequence[Path]) -> None:

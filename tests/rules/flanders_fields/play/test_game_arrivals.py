@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from rules.core.errors import RulesError
-from rules.core.game import AddToState, PlanItem, SetState, Snapshot, UnitState
+from rules.core.records import AddToState, PlanItem, SetState, Snapshot, UnitState
 from rules.flanders_fields.play.changes import STATE_FIELDS
 from rules.registry import get_game_rules
 

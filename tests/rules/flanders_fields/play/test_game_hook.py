@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from rules.core.errors import RulesError
-from rules.core.game import FillRequest, GameRules, Position, SetBoard, SetSideState, Snapshot, UnitState
+from rules.core.game import GameRules, Position
+from rules.core.records import FillRequest, SetBoard, SetSideState, Snapshot, UnitState
 from rules.flanders_fields.book.common import PERIODS
 from rules.flanders_fields.book.sequence import SEQUENCES
 from rules.registry import get_game_rules

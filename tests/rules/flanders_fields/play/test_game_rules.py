@@ -9,14 +9,8 @@ from typing import Any
 import pytest
 
 from rules.core.errors import RulesError
-from rules.core.game import (
-    Filled,
-    FillRequest,
-    Outcome,
-    SetBoard,
-    Snapshot,
-    UnitState,
-)
+from rules.core.game import Outcome
+from rules.core.records import Filled, FillRequest, SetBoard, Snapshot, UnitState
 from rules.flanders_fields import FlandersFields
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.cover import cover_source

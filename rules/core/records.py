@@ -1,0 +1,279 @@
+"""The records the game hook (rules.core.game) speaks in, plain data only: the table frozen into a `Snapshot`
+(its units as `UnitState`, each rule set's state by its `StateField`s), what a resolver's request is filled
+with (`Filled`), what follows from a result (the generic `Change` records, each with why and the rule it comes
+from), a card played, a fire-plan item reaching the table and a stand card's rolls. A leaf: it imports nothing
+of the rules but their errors, so every layer above may speak it."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
+
+from rules.core.errors import RulesError
+
+
+# -- the snapshot -------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StateField:
+    """One piece of a rule set's state on a unit (a marker count, a flag, a value): the hook declares them
+    (`GameRules.state_fields`), and the storage, the API, the board, the map and undo read them from there."""
+
+    name: str
+    label: str
+    default: Any = False  # its type says the kind: a bool is a flag, an int a count, anything else a value
+    counter: bool = False  # taken and added atomically (two devices adding at once make two), never below 0
+    secret: bool = False  # the owning side's alone until the rules show it (state_shown)
+    shown: bool = True  # on the unit's card on the map (a flag while set, a count while above 0)
+    maximum: int | None = None  # the most a player may set by hand
+    badge: str = ""  # a flag's words on the unit's tile on the board while it is set ("WIRE")
+    filter: str = ""  # the words of the referee board's filter for the units with it set ("On wire")
+    # Set by hand in a unit edit (PUT /units/{id}): "flag" (true or false), "point" (x, y cm on the table,
+    # a little off it allowed); "" only by the rules.
+    edit: str = ""
+    words: tuple[str, str] | tuple[()] = ()  # the game record's words as it is set and as it is cleared
+    on_head: bool = False  # shown on its formation's heading row of the board as well (with its losses)
+    on_turn: bool = False  # the turn's steps read it (a change to it may change what the turn panel asks)
+
+    @property
+    def kind(self) -> str:
+        if isinstance(self.default, bool):
+            return "flag"
+        return "count" if isinstance(self.default, int) else "value"
+
+
+@dataclass(frozen=True)
+class UnitState:
+    """A unit as the rules read it: its place in the force tree, its stand on the table, whether it is out of
+    play, and its rule set's state (`state`, by the names of the rule set's `StateField`s; each also reads as
+    an attribute, `unit.suppression`)."""
+
+    id: int
+    parent_id: int | None
+    side: str
+    level: str
+    kind: str = ""
+    name: str = ""
+    quality: str | None = None
+    base: str | None = None
+    is_command: bool = False
+    off_table: bool = False
+    x: float | None = None
+    y: float | None = None
+    facing_deg: float | None = None
+    killed: bool = False
+    state: Mapping[str, Any] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only for names that are not the dataclass's own: a rule set's state field.
+        state = self.__dict__.get("state")
+        if state is not None and name in state:
+            return state[name]
+        raise AttributeError(name)
+
+    def value(self, name: str) -> Any:
+        """A field by name, the unit's own or its rule set's."""
+        return getattr(self, name)
+
+    def with_value(self, name: str, value: Any) -> UnitState:
+        if name in _UNIT_FIELDS:
+            return replace(self, **{name: value})
+        return replace(self, state={**self.state, name: value})
+
+
+_UNIT_FIELDS = frozenset(f for f in UnitState.__dataclass_fields__ if f != "state")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game's table at one moment: its units, and the board (what is on the table besides the stands, and
+    the game-wide values, as the game stores them: JSON objects the rules read and rewrite whole); `sides`
+    holds each side's own state (a hand of cards), which the rules read and the app keeps to its side."""
+
+    ruleset: str
+    period: str | None
+    units: tuple[UnitState, ...]
+    table_width_cm: float
+    table_length_cm: float
+    variants: Mapping[str, str] = field(default_factory=dict)
+    nations: Mapping[str, str] = field(default_factory=dict)  # side -> nation, where the game names one
+    turn: int = 0
+    side_to_move: str = "attacker"
+    terrain: Mapping[str, Any] = field(default_factory=dict)
+    board: Mapping[str, Any] = field(default_factory=dict)
+    sides: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    @cached_property
+    def by_id(self) -> Mapping[int | None, UnitState]:
+        return {u.id: u for u in self.units}
+
+    def unit(self, unit_id: int, field_name: str = "unit_id") -> UnitState:
+        try:
+            return self.by_id[unit_id]
+        except KeyError:
+            raise RulesError(field_name, f"the game has no unit {unit_id}") from None
+
+    def after(self, changes: Sequence[Change]) -> Snapshot:
+        """The snapshot once `changes` are made: later rules of the same request read it."""
+        units = dict(self.by_id)
+        board = dict(self.board)
+        sides = {s: dict(v) for s, v in self.sides.items()}
+        for c in changes:
+            if isinstance(c, UnitChange) and c.unit_id in units:
+                units[c.unit_id] = c.applied_to(units[c.unit_id])
+            elif isinstance(c, SetBoard):
+                board[c.key] = c.value
+            elif isinstance(c, SetSideState):
+                sides.setdefault(c.side, {})[c.key] = c.value
+        return replace(self, units=tuple(units[u.id] for u in self.units), board=board, sides=sides)
+
+
+# -- filling a request --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FillRequest:
+    """What is being resolved: the request's field names, the units named, and the fields already given
+    (the game fills only the others)."""
+
+    fields: frozenset[str]
+    unit_id: int | None = None
+    target_id: int | None = None
+    given: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Filled:
+    """One request field the game's state knows: its value, why, and the rule that lets the game say so."""
+
+    field: str
+    value: Any
+    why: str
+    source: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The form the game's log keeps (the citation is the rule set's, not the log's)."""
+        return {"field": self.field, "value": self.value, "why": self.why}
+
+
+# -- what follows from a result: the change records ---------------------------------------------------------
+# A few generic kinds, each with why and the rule it comes from; a rule set names its own (Flanders Fields'
+# "suppression added" is an AddToState of its "suppression" field) and the app writes them all one way.
+@dataclass(frozen=True)
+class Change:
+    """One consequence, with why and the rule it comes from."""
+
+    reason: str
+    source: str
+
+
+@dataclass(frozen=True)
+class UnitChange(Change, ABC):
+    """A change to one unit: each kind says how the unit reads after it (Snapshot.after)."""
+
+    unit_id: int
+
+    @abstractmethod
+    def applied_to(self, u: UnitState) -> UnitState: ...
+
+
+@dataclass(frozen=True)
+class SetState(UnitChange):
+    """A unit's field set to `value` (a flag, a value, a count set outright)."""
+
+    field: str
+    value: Any
+
+    def applied_to(self, u: UnitState) -> UnitState:
+        return u.with_value(self.field, self.value)
+
+
+@dataclass(frozen=True)
+class AddToState(UnitChange):
+    """A counter moved by `delta`, atomically; a take that finds nothing left is refused with `gone` (another
+    device took the last one first)."""
+
+    field: str
+    delta: int
+    gone: str = ""
+
+    def applied_to(self, u: UnitState) -> UnitState:
+        return u.with_value(self.field, u.value(self.field) + self.delta)
+
+
+@dataclass(frozen=True)
+class SetBoard(Change):
+    """A board key set to `value` (a list of barrages, the clouds, the wind, a game-wide penalty)."""
+
+    key: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class SetSideState(Change):
+    """A side's own state set (its hand of cards): the side's alone to read."""
+
+    side: str
+    key: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Played:
+    """A card played from a side's hand: what everyone is shown of it, what it changes, and the rule."""
+
+    shown: Mapping[str, Any]
+    changes: tuple[Change, ...]
+    source: str
+
+
+# -- fire plans: an item reaching the table ----------------------------------------------------------------
+@dataclass(frozen=True)
+class PlanItem:
+    """A fire-plan item as it reaches the table: the id its players know it by, its side and kind, the turn it
+    is due and its data as the side wrote it."""
+
+    id: int
+    side: str
+    kind: str
+    arrival_turn: int
+    data: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """What a fire-plan item does as it reaches the table: the board keys it sets (written with the event of
+    its arrival), then an event in `step` (`event`, showing `shown` and what the board then does to the
+    units, by the rule `source`), or a resolver the server rolls for it (`roll`, logged in `step` with its
+    consequences)."""
+
+    board: Mapping[str, Any] = field(default_factory=dict)
+    event: str = ""
+    shown: Mapping[str, Any] = field(default_factory=dict)
+    source: str = ""
+    roll: str = ""
+    step: str = ""
+
+
+@dataclass(frozen=True)
+class StandAct:
+    """A roll a stand's card offers now: the button's words, the resolver, the unit that rolls (a platoon
+    takes its company's order roll), why that unit, whether it needs an enemy stand picked as its target, and
+    how many dice it rolls."""
+
+    label: str
+    resolver: str
+    unit_id: int
+    why: str = ""
+    target: bool = False
+    dice: int = 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "resolver": self.resolver,
+            "unit_id": self.unit_id,
+            "why": self.why,
+            "target": self.target,
+            "dice": self.dice,
+        }

@@ -1,0 +1,54 @@
+"""One registry of rule sets, each one object owning its game rules where it is played as a game; a test adds its
+own for a block's time through `registered`, never through the registry's dicts."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import registry
+from rules.core.errors import NotFoundError, RulesError
+from rules.core.ruleset import RuleSet
+from tests.skirmish import SKIRMISH_GAME, Skirmish
+
+
+def test_a_rule_set_owns_its_game_rules() -> None:
+    ff = registry.get_ruleset("flanders-fields")
+    assert registry.get_game_rules("flanders-fields") is ff.game
+    assert [g.ruleset_id for g in registry.all_game_rules()] == ["flanders-fields"]
+    with pytest.raises(RulesError) as e:  # a rule set of lookups only
+        registry.get_game_rules("earth2mm")
+    assert e.value.field == "ruleset" and e.value.allowed == ["flanders-fields"]
+    assert registry.game_rules_or_none("earth2mm") is registry.NO_RULES
+
+
+def test_a_rule_set_is_registered_for_the_blocks_time_only() -> None:
+    with registry.registered(Skirmish) as rs:
+        assert registry.get_ruleset(Skirmish.id) is rs
+        assert registry.get_game_rules(Skirmish.id) is Skirmish.game
+        assert Skirmish.game in registry.all_game_rules()
+        assert "rally" in rs.resolvers
+    with pytest.raises(NotFoundError):
+        registry.get_ruleset(Skirmish.id)
+    with pytest.raises(RulesError):
+        registry.get_game_rules(Skirmish.id)
+
+
+def test_an_id_registered_twice_or_a_game_of_another_rule_set_is_refused() -> None:
+    class Again(RuleSet):
+        id = "flanders-fields"
+        name = "Flanders Fields again"
+
+    class Mismatched(RuleSet):
+        id = "mismatched"
+        name = "Mismatched"
+        game = SKIRMISH_GAME  # the skirmish's, not its own
+
+    with pytest.raises(ValueError, match="registered twice"), registry.registered(Again):
+        pass
+    with (
+        pytest.raises(ValueError, match="must be the GameRules of mismatched"),
+        registry.registered(Mismatched),
+    ):
+        pass
+    with pytest.raises(NotFoundError):
+        registry.get_ruleset("mismatched")
