@@ -164,6 +164,10 @@ def locked_plan(
 
 
 # -- aiming-point cards -------------------------------------------------------------------------------------
+CARDS = "aiming-points"  # the cards' name in their addresses and files
+CARDS_TITLE = "Aiming-point cards"
+
+
 @dataclass
 class Card:
     ref: str

@@ -237,6 +237,25 @@ class SectionSpec:
     periods: tuple[str, ...] = PERIODS
 
 
+# Which printed section a resolver reads its numbers from (section ids of SECTIONS and its
+# SOS and suppression sections). A resolver not named here has no table of its own on the sheet: the
+# fallback then shows the whole sheet.
+RESOLVER_SECTIONS: dict[str, tuple[str, ...]] = {
+    "order-roll": ("actions",),
+    "artillery-action": ("artillery",),
+    "deep-suppression": ("artillery",),
+    "rolling-barrage": ("barrage",),
+    "barrage-danger": ("barrage",),
+    "barrage-duration": ("barrage",),
+    "wire-crossing": ("wire",),
+    "sos": ("sos",),
+    "movement": ("movement",),
+    "shooting": ("firing", "armour", "suppression"),
+    "suppression": ("suppression",),
+    "morale": ("morale",),
+}
+
+
 SECTIONS: tuple[SectionSpec, ...] = (
     SectionSpec(
         "actions",

@@ -1,7 +1,8 @@
-"""The game's board (`Game.board`, a JSON column) as one typed model: what is on the table besides the
-stands (rolling barrages, gas clouds and the wind that moves them, arrived fire-plan fire, the players'
-templates, the aiming points the batteries fired at) and the random-event pack's discards. Every service
-reads it with `read_board` and writes it with `board_json` / `write_board`, never by key.
+"""The game's board (`Game.board`, a JSON column) as one typed model: the players' templates, which are the
+app's, and what each rule set keeps on the table besides the stands, by the keys its table kit declares
+(rules.core.kit.BoardKey: Flanders Fields' rolling barrages, gas clouds and the wind that moves them, arrived
+fire-plan fire, the random-event pack, the batteries' aiming points). Every service reads it with
+`read_board` and writes it with `board_json` / `write_board`, never by key.
 
 The items inside the lists (a barrage, a cloud, a template, ...) stay JSON objects: the rules write them
 and read them back whole (`rules.core.records.Snapshot` keeps them so), and the board only carries them.
@@ -16,13 +17,15 @@ the next barrage or template write; the game's `/state` answers the board as sto
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, create_model
 
 from app.data.models import Game
+from rules.core.kit import BoardKey
+from rules.registry import all_game_rules
 
-__all__ = ["BOARD_COLUMNS", "Board", "EventPack", "JsonObject", "board_json", "read_board", "write_board"]
+__all__ = ["Board", "JsonObject", "board_json", "read_board", "write_board"]
 
 JsonObject = dict[str, Any]
 
@@ -33,31 +36,26 @@ class _Stored(BaseModel):
     model_config = ConfigDict(extra="allow", validate_assignment=True)
 
 
-class EventPack(_Stored):
-    """The random-event pack (`board["events"]`): the cards out of play, and how many are left to draw."""
-
-    out: tuple[str, ...] = ()
-    cards_left: int | None = None
-
-
-class Board(_Stored):
-    barrages: tuple[JsonObject, ...] = ()  # rolling barrages firing, as the rules keep them
-    clouds: tuple[JsonObject, ...] = ()  # gas clouds on the table
-    # Declared in the order a write first adds them (the wind before the clouds it disperses), so that
-    # new keys land where the dict updates before this model put them.
-    wind: JsonObject | None = None  # the last gas-wind roll (absent until the first)
-    wind_turn: int | None = None  # the game turn of that roll: one a turn
-    clouds_gone: tuple[JsonObject, ...] = ()  # clouds the wind has dispersed or blown off the table
-    fire: tuple[JsonObject, ...] = ()  # arrived fire-plan fire other than gas and barrages
+class AppBoard(_Stored):
     templates: tuple[JsonObject, ...] = ()  # the templates the players have laid on the map
     templates_placed: int = 0  # templates ever placed: the next template's id, never reused
-    events: EventPack | None = None  # the random-event pack, once a card is drawn or played
-    # The batteries' aiming points on the table (unit id -> [x, y]): where each last fired (app.services.units).
-    aiming_points: JsonObject = {}
 
 
-# Board values the game keeps in a column of its own (the rules read and set them as board keys).
-BOARD_COLUMNS = ("deep_suppression",)
+def _board_keys() -> dict[str, BoardKey]:
+    """Every playable rule set's board keys by name (the first rule set to name one types it)."""
+    out: dict[str, BoardKey] = {}
+    for rules in all_game_rules():
+        for k in rules.kit.on_board:
+            out.setdefault(k.name, k)
+    return out
+
+
+if TYPE_CHECKING:  # built from the rule sets' kits; type-checked as its base
+    Board = AppBoard
+else:
+    Board = create_model(
+        "Board", __base__=AppBoard, **{n: (k.annotation, k.default) for n, k in _board_keys().items()}
+    )
 
 
 def read_board(game: Game) -> Board:

@@ -41,7 +41,9 @@ class Game(SQLModel, table=True):
     turn: int = 0
     side_to_move: str = Field(default="attacker", max_length=16)
     step: int = 0  # index into the period's order sequence (app.services.turns.sequence)
-    deep_suppression: int = 0  # the defender's order penalty in force this turn (0, 1 or 2)
+    # The rule set's game-wide values (its table kit's, rules.core.kit.BoardKey.value), by name; one not
+    # stored reads as its default.
+    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     # Things on the table that are not stands: gas clouds, rolling barrages, the random-event deck.
     board: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     notes: str = Field(default="", max_length=4000)

@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.data.models import FirePlanItem
 from app.guard.limits import Bool, Die, Float, Id, Int, JsonObject, Terrain, Variants
+from rules.core.kit import PlanKind
 from rules.core.vocabulary import Side
+from rules.registry import all_game_rules
 
 # -- path parameters --
 
@@ -75,6 +77,12 @@ class GameCreate(BaseModel):
         max_length=64,
         description="A shipped or imported scenario's id (GET /api/v1/scenarios), e.g. mons-1914.",
     )
+    ruleset: str | None = Field(
+        default=None,
+        max_length=64,
+        description="The rule set the game is played by: any played as a game (GET /api/v1/rulesets, "
+        "`playable`); a scenario names its own; by default the first.",
+    )
     name: str | None = Field(default=None, min_length=1, max_length=200)
     # The rule set refuses a period it does not know, naming the ones it does (GET /api/v1/rulesets).
     period: str | None = Field(
@@ -133,74 +141,19 @@ class DeviceOut(BaseModel):
 # -- fire plans --
 
 
-Grid = Annotated[
-    list[Annotated[Float, Field(ge=0, le=1000)]],
-    Field(
-        min_length=2,
-        max_length=2,
-        description="Side-relative grid reference: cm along the side's rear edge from its left-hand corner, "
-        "then cm up the table towards the enemy (ARTILLERY FIRE PLANS).",
-    ),
-]
-
-
-class FireItem(BaseModel):
-    """Aiming points of batteries and mortars, bombardments, superimposed batteries, air missions."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Literal["aiming-point", "bombardment", "superimposed", "mortar", "air-mission"]
-    grid: Grid
-    battery: str = Field(default="", max_length=64, description="Which battery or mortar fires.")
-    turns: Int = Field(default=1, ge=1, le=50, description="Turns of fire.")
-
-
-class GasItem(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Literal["gas"]
-    grid: Grid
-    gas: Literal["offensive", "denying"]
-    wind_deg: Float = Field(ge=0, lt=360, description="Direction the controlling player states, table frame.")
-
-
-class BarrageItem(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Literal["rolling-barrage"]
-    start_up_cm: Float = Field(
-        ge=0, le=1000, description="Start line: cm up the table from the side's rear edge."
-    )
-    duration_turns: Int = Field(ge=1, le=20, description="As rolled with barrage-duration (4 + D3).")
-    halts: list[Annotated[Int, Field(ge=1, le=100)]] = Field(
-        default_factory=list, max_length=20, description="Turns in which it halts."
-    )
-
-
-class DeepSuppressionItem(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Literal["deep-suppression"]
-
-
-class FirewaltzItem(BaseModel):
-    """A German hurricane bombardment on one place: "Duration and movement of Firewalz attacks i.e. when it
-    will roll over and back against any particular place" (ARTILLERY FIRE PLANS); late war, attacker only."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Literal["firewaltz"]
-    grid: Grid
-    target: Literal["strong-point", "trench-line"] = Field(
-        description="strong-point: attacked once by super heavy artillery; trench-line: by heavy."
-    )
+# The kinds of plan item every rule set played as a game knows (rules.core.kit.TableKit.plan_kinds), told
+# apart by `kind`; the game's rule set says which it allows (GameRules.plan_item_allowed).
+PLAN_KINDS: tuple[type[PlanKind], ...] = tuple(m for r in all_game_rules() for m in r.kit.plan_kinds)
 
 
 class PlanItemIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     arrival_turn: Int = Field(ge=1, le=100, description="The turn at whose start the item arrives.")
-    item: FireItem | GasItem | BarrageItem | DeepSuppressionItem | FirewaltzItem = Field(discriminator="kind")
+    if TYPE_CHECKING:
+        item: PlanKind
+    else:
+        item: Union[PLAN_KINDS] = Field(discriminator="kind")  # noqa: UP007 (a union built from the rule sets)
 
 
 class PlanItemOut(BaseModel):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, get_args
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
@@ -26,10 +27,11 @@ from app.services.table import table_of
 from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.kit import PlanKind
 from rules.flanders_fields.planning import rehearsal as R
 from rules.table.frame import AHEAD_DEG, Side, table_to_grid
 from rules.table.placed import stand_of
-from rules.table.templates import TEMPLATES, Template
+from rules.table.templates import Template
 
 router = Router(include_in_schema=False)
 
@@ -69,11 +71,14 @@ def _plan_context(
         "plans": plans,
         "plan": plans.get(chosen),
         "error": error,
-        "kinds": [
-            k
-            for k in PLAN_KINDS
-            if _plannable(k, game, chosen, fireplans.get_side(session, game.id or 0, chosen).nation)
-        ],
+        **plan_form(
+            game,
+            [
+                k
+                for k in plan_models(game)
+                if _plannable(k, game, chosen, fireplans.get_side(session, game.id or 0, chosen).nation)
+            ],
+        ),
     }
 
 
@@ -172,14 +177,13 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
         }
         for g in plan.gas
     ]
-    depth = TEMPLATES["rolling-barrage"].depth_cm
     sign = 1.0 if plan_side == "attacker" else -1.0
     for b in plan.barrages:
-        y0, y1 = sorted((b.front_y, b.front_y + sign * depth))
+        y0, y1 = sorted((b.front_y, b.front_y + sign * b.depth_cm))
         marks.append(
             {
                 "label": f"barrage T{b.turn}",
-                "kind": "rolling-barrage",
+                "kind": "band",  # across the table
                 "d": _path([[(0, y0), (table.width_cm, y0), (table.width_cm, y1), (0, y1)]]),
                 "at": on_screen(table.width_cm / 2, (y0 + y1) / 2),
             }
@@ -233,24 +237,24 @@ def _plannable(kind: str, game: Game, side: str, nation: str) -> bool:
     return True
 
 
-PLAN_KINDS = (
-    "aiming-point",
-    "bombardment",
-    "superimposed",
-    "mortar",
-    "air-mission",
-    "gas",
-    "rolling-barrage",
-    "deep-suppression",
-    "firewaltz",
-)
-PLAN_FIELDS = {
-    "fire": ("grid", "battery", "turns"),
-    "gas": ("grid", "gas", "wind_deg"),
-    "rolling-barrage": ("start_up_cm", "duration_turns", "halts"),
-    "deep-suppression": (),
-    "firewaltz": ("grid", "target"),
-}
+def plan_models(game: Game) -> dict[str, type[PlanKind]]:
+    """The model of each kind of plan item the game's rule set knows (its kit's plan kinds), by kind."""
+    return {k: m for m in rules_of(game).kit.plan_kinds for k in get_args(m.model_fields["kind"].annotation)}
+
+
+def plan_form(game: Game, kinds: Sequence[str]) -> dict[str, Any]:
+    """The form's kinds, each with the index of its model, and for each field of the form the models that
+    have it: the page shows a field while a kind of one of its models is checked (app.css, by index)."""
+    models = list(rules_of(game).kit.plan_kinds)
+    by_kind = plan_models(game)
+    fields: dict[str, list[str]] = {}
+    for i, m in enumerate(models):
+        for name in m.model_fields:
+            fields.setdefault(name, []).append(str(i))
+    return {
+        "kinds": [{"kind": k, "model": models.index(by_kind[k])} for k in kinds],
+        "plan_fields": {name: " ".join(ids) for name, ids in fields.items()},
+    }
 
 
 TEXT_PLAN_FIELDS = ("battery", "gas", "target")
@@ -268,12 +272,14 @@ def _form_number(raw: Any) -> Any:
     return text
 
 
-def _plan_item(form: FormData) -> dict[str, Any]:
-    """The API's PlanItemIn body from the fire-plan form: only the fields of the chosen kind."""
+def _plan_item(form: FormData, models: Mapping[str, type[PlanKind]]) -> dict[str, Any]:
+    """The API's PlanItemIn body from the fire-plan form: only the fields of the chosen kind's model."""
     kind = str(form.get("kind") or "")
-    group = kind if kind in PLAN_FIELDS else "fire"
     item: dict[str, Any] = {"kind": kind}
-    for name in PLAN_FIELDS[group]:
+    model = models.get(kind)
+    for name in model.model_fields if model is not None else ():
+        if name == "kind":
+            continue
         if name == "grid":
             item["grid"] = [_form_number(form.get("grid_x")), _form_number(form.get("grid_y"))]
         elif name == "halts":
@@ -301,7 +307,7 @@ def write_plan(
         with game_write(session, game_id) as game:
             fireplans.remove_plan_item(session, game, side, item_id)
     else:
-        body = PlanItemIn.model_validate(_plan_item(form))
+        body = PlanItemIn.model_validate(_plan_item(form, plan_models(games.get_game(session, game_id))))
         viewer.require_side(side, "write the fire plan")
         with game_write(session, game_id) as game:
             data = body.item.model_dump(exclude={"kind"})

@@ -46,7 +46,7 @@ from app.services import game_setup, scenarios
 from app.services import games as games_service
 from rules.core.errors import RulesError
 from rules.core.game import GameRules
-from rules.registry import get_game_rules, get_ruleset
+from rules.registry import all_game_rules, get_ruleset
 
 router = Router(include_in_schema=False)
 
@@ -78,9 +78,18 @@ async def create_game_page(request: Request, session: SessionDep, settings: Sett
     elif scenario:
         fields["scenario"] = scenario
     else:
-        for key in ("name", "period", "attacker_nation", "defender_nation"):
-            if form.get(key):
-                fields[key] = str(form.get(key)).strip()
+        # By hand: of the rule set chosen, with that rule set's period (each rule set lists its own).
+        ruleset = str(form.get("ruleset") or "")
+        if ruleset:
+            fields["ruleset"] = ruleset
+        for key, name in (
+            ("name", "name"),
+            ("period", f"period_{ruleset}"),
+            ("attacker_nation", "attacker_nation"),
+            ("defender_nation", "defender_nation"),
+        ):
+            if form.get(name):
+                fields[key] = str(form.get(name)).strip()
     try:
         body = GameCreate.model_validate(fields)
         with unit_of_work(session):
@@ -187,10 +196,13 @@ def _seat_home(game: Game, role: str) -> str:
 def _start(request: Request, session: Session, error: str | None = None, status_code: int = 200) -> Response:
     device = device_games(request)
     games = games_service.list_games(session)
-    rs, rules = get_ruleset(game_setup.NEW_GAME_RULESET), get_game_rules(game_setup.NEW_GAME_RULESET)
+    rules = game_setup.new_game_rules()
+    rs = get_ruleset(rules.ruleset_id)
     context = {
         "rulesets": rulesets_summary(),
         "game_ruleset": rs.describe(),
+        # Every rule set played as a game, the default first: a game by hand may be of any of them.
+        "playable": [get_ruleset(r.ruleset_id).describe() for r in all_game_rules()],
         "games": games,
         "mine": [g for g in games if g.id in device],
         "scenarios": _scenarios(session),

@@ -39,15 +39,13 @@ from app.pages.seats import Seat, device_games, game_page
 from app.pages.templates import humanise, templates
 from rules.core.errors import NotFoundError
 from rules.core.ruleset import RuleSet
-from rules.registry import get_ruleset
+from rules.registry import all_rulesets, get_ruleset
 
 router = Router(include_in_schema=False)
 router.include_router(lookup_sheet.router)
 
 LOOKUP_COOKIE = "firestep_lookup"
 LOOKUP_COOKIE_SECONDS = 400 * 24 * 3600  # the longest a browser keeps a cookie
-# The rule set a device without a remembered lookup opens on: firestep's first rule set.
-FIRST_RULESET = "flanders-fields"
 
 
 @dataclass(frozen=True)
@@ -180,7 +178,7 @@ def lookup_index(
                 return _free_lookup(request, rs, mem.resolver, mem.period)
             return _index(request, rs, mem.period)
     try:
-        rs = get_ruleset(ruleset or mem.ruleset or FIRST_RULESET)
+        rs = get_ruleset(ruleset or mem.ruleset or all_rulesets()[0].id)  # else firestep's first
     except NotFoundError as e:
         return not_found(request, e)
     return _index(request, rs, _period_for(rs, period, mem))

@@ -20,24 +20,6 @@ from rules.registry import get_ruleset
 
 router = Router(include_in_schema=False)
 
-# Which printed section a resolver reads its numbers from (section ids of playsheets.sheet.SECTIONS and its
-# SOS and suppression sections). A resolver not named here has no table of its own on the sheet: the
-# fallback then shows the whole sheet.
-SHEET_SECTIONS: dict[str, tuple[str, ...]] = {
-    "order-roll": ("actions",),
-    "artillery-action": ("artillery",),
-    "deep-suppression": ("artillery",),
-    "rolling-barrage": ("barrage",),
-    "barrage-danger": ("barrage",),
-    "barrage-duration": ("barrage",),
-    "wire-crossing": ("wire",),
-    "sos": ("sos",),
-    "movement": ("movement",),
-    "shooting": ("firing", "armour", "suppression"),
-    "suppression": ("suppression",),
-    "morale": ("morale",),
-}
-
 # Sheets are pure functions of the period and the readings; a game's readings are few.
 SHEET_MAX_VARIANTS = 32
 
@@ -86,7 +68,7 @@ def lookup_sheet(
             "html": Markup(blocks(s.blocks)),
             "variants": s.variants,
             "sources": s.sources,
-            "resolvers": " ".join(r for r, ids in SHEET_SECTIONS.items() if s.id in ids),
+            "resolvers": " ".join(r for r, ids in sheet.RESOLVER_SECTIONS.items() if s.id in ids),
         }
         for s in built.sections
     ]

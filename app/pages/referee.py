@@ -166,6 +166,7 @@ def _game_now(session: Session, game: Game, with_turn: bool) -> dict[str, Any]:
     """What the board shows of the game itself, the same for every viewer."""
     return {
         "turn": turns.turn_info(session, game) if with_turn else None,
+        "turn_badges": markers.rules_of(game).kit.badges(game.state),  # the rule set's values set, in words
         "markers_ok": markers_allowed(game),
         "last_roll": events_service.last_roll_id(session, game.id or 0),
         "undone": events_service.reversed_ids(session, game.id or 0),

@@ -9,14 +9,13 @@ its stands stand, saved back through the game's own API (frontend/static/js/scen
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, get_args
+from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.core.routing import Router
 from app.data.models import Game, Unit
-from app.data.schemas import PlanItemIn
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict
 from app.guard import limits
@@ -42,7 +41,6 @@ SHOWN_MOVERS = ("infantry", "cavalry", "field-artillery", "tank")
 # The gap between stands the editor lays out in line: firestep's spacing (as the game's own default deployment
 # has), not a rule.
 LAYOUT_GAP_CM = 1.0
-PLAN_ITEMS = PlanItemIn.model_fields["item"].annotation
 
 
 @router.get("/scenarios/new", response_class=HTMLResponse)
@@ -128,7 +126,11 @@ def game_document(game: Game, units: list[Unit]) -> dict[str, Any]:
 
 
 def _editor(request: Request, scenario_id: str | None, shipped: bool = False) -> Response:
-    context = {"scenario_id": scenario_id, "shipped": shipped, **_context(game_setup.NEW_GAME_RULESET)}
+    context = {
+        "scenario_id": scenario_id,
+        "shipped": shipped,
+        **_context(game_setup.new_game_rules().ruleset_id),
+    }
     return templates.TemplateResponse(request, "scenario_editor.html", context)
 
 
@@ -162,7 +164,7 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
         },
         "deploy_gap_cm": LAYOUT_GAP_CM,
         "zone_depth": _zone_depth(rs),
-        "plan_kinds": [k for m in get_args(PLAN_ITEMS) for k in get_args(m.model_fields["kind"].annotation)],
+        "plan_kinds": get_game_rules(rs.id).kit.plan_kind_names,
         "crewed_kinds": sorted(_crewed_kinds(rs.id)),
     }
 

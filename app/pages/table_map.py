@@ -18,25 +18,27 @@ from app.services import unit_names
 from app.services import units as units_service
 from app.services.markers import rules_of
 from rules.core.game import GameRules
-from rules.table.bases import BASES
 from rules.table.frame import AHEAD_DEG
-from rules.table.templates import TEMPLATES
 from rules.table.terrain import FEATURE_KINDS
 
 router = Router()
 
 
 def map_sizes(rules: GameRules) -> dict[str, Any]:
-    """Base and template sizes from the rules' own tables, so the map draws true proportions."""
+    """Base and template sizes from the rule set's table kit, so the map draws true proportions."""
     return {
-        "bases": {k: {"shape": b.shape, "w": b.width_cm, "d": b.depth_cm} for k, b in BASES.items()},
+        "bases": {
+            k: {"shape": b.shape, "w": b.width_cm, "d": b.depth_cm} for k, b in rules.kit.bases.items()
+        },
         "templates": {
-            k: {"w": t.width_cm, "d": t.depth_cm, "across": t.across_table} for k, t in TEMPLATES.items()
+            k: {"w": t.width_cm, "d": t.depth_cm, "across": t.across_table}
+            for k, t in rules.kit.templates.items()
         },
         # For what the game has on the table: clouds face the enemy of the side that released them,
         # and a rolling barrage endangers its own side's stands in the band behind its rear edge.
         "ahead": dict(AHEAD_DEG),
         "danger_cm": rules.tabletop.danger_zone_cm,
+        "item_templates": dict(rules.kit.item_templates),
     }
 
 
@@ -48,7 +50,7 @@ def map_page(game_id: GameId, request: Request, session: SessionDep, settings: S
         plain = unit_names.plain_names(units)
         return {
             "sizes": map_sizes(rules_of(game)),
-            "template_kinds": list(TEMPLATES),
+            "template_kinds": list(rules_of(game).kit.templates),
             "feature_kinds": list(FEATURE_KINDS),
             # The stream starts after the newest event this device may read; the map's first state read is
             # at least as new, and later frames carry versions, so nothing is missed or rolled back.

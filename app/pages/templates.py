@@ -10,8 +10,9 @@ from typing import Any
 from fastapi.templating import Jinja2Templates
 
 from app.core import shipped
+from playsheets import forms, sheet
 from rules.core.records import StateField
-from rules.registry import game_rules_or_none
+from rules.registry import game_rules_or_none, get_ruleset
 
 FRONTEND = shipped.frontend()
 STATIC_DIR = FRONTEND / "static"
@@ -64,25 +65,9 @@ def humanise(name: str) -> str:
     return " ".join(words) + unit
 
 
-# The lookup's resolver buttons, most used at the table first (issue 7); any others follow in their order.
-MOST_USED = (
-    "order-roll",
-    "shooting",
-    "morale",
-    "assault",
-    "wire-crossing",
-    "rolling-barrage",
-    "deep-suppression",
-    "sos",
-    "gas-wind",
-    "deviation",
-    "air-attack",
-    "heroic-action",
-)
-
-
-def most_used_first(resolvers: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    rank = {rid: i for i, rid in enumerate(MOST_USED)}
+def most_used_first(resolvers: list[dict[str, Any]], ruleset_id: str) -> list[dict[str, Any]]:
+    """The lookup's resolver buttons, the rule set's most used at the table first (issue 7)."""
+    rank = {rid: i for i, rid in enumerate(get_ruleset(ruleset_id).most_used)}
     return sorted(resolvers, key=lambda r: rank.get(str(r["id"]), len(rank)))  # sorted() is stable
 
 
@@ -164,3 +149,9 @@ templates.env.globals["rule_state"] = rule_state
 templates.env.globals["answer_details"] = answer_details
 templates.env.globals["short_list"] = short_list
 templates.env.globals["period_labels"] = period_labels
+# The printed sheets' rule set and the cards' name and title, for the print menu's links (playsheets/).
+templates.env.globals["sheets"] = {
+    "ruleset": sheet.RULESET,
+    "cards": forms.CARDS,
+    "cards_title": forms.CARDS_TITLE,
+}

@@ -12,15 +12,17 @@ from pydantic import BaseModel, ConfigDict, Field, Strict
 from app import errors
 from app.core.routing import Router
 from app.core.writing import game_write
-from app.data.schemas import Grid, PlanItemIn, PlanItemOut, PlanOut, plan_item_out
+from app.data.schemas import PlanItemIn, PlanItemOut, PlanOut, plan_item_out
 from app.deps import GameId, SessionDep
 from app.errors import Forbidden
 from app.guard.auth import ViewerDep, new_salt
 from app.guard.limits import Variants
 from app.services import fireplans, games, rehearsal, seats
 from rules.core.errors import NotFoundError
+from rules.core.kit import Grid
 from rules.core.vocabulary import Side
 from rules.flanders_fields.planning.rehearsal import DEFAULT_SAMPLES, MAX_SAMPLES, MAX_TURNS, PLAN_FIRERS
+from rules.registry import all_game_rules
 
 router = Router(prefix="/api/v1/games/{game_id}/fireplans", tags=["fire plans"])
 
@@ -66,30 +68,7 @@ def add_item(
         PlanItemIn,
         Body(
             openapi_examples={
-                "battery aiming point": {
-                    "value": {
-                        "arrival_turn": 1,
-                        "item": {"kind": "aiming-point", "grid": [64, 120], "battery": "1"},
-                    }
-                },
-                "gas": {
-                    "value": {
-                        "arrival_turn": 2,
-                        "item": {"kind": "gas", "grid": [60, 40], "gas": "offensive", "wind_deg": 90},
-                    }
-                },
-                "rolling barrage": {
-                    "value": {
-                        "arrival_turn": 1,
-                        "item": {
-                            "kind": "rolling-barrage",
-                            "start_up_cm": 50,
-                            "duration_turns": 6,
-                            "halts": [3],
-                        },
-                    }
-                },
-                "deep suppression": {"value": {"arrival_turn": 1, "item": {"kind": "deep-suppression"}}},
+                name: {"value": v} for r in all_game_rules() for name, v in r.kit.plan_examples.items()
             }
         ),
     ],

@@ -81,12 +81,11 @@ class UnitIn(BaseModel):
     side: SideLit
     parent_id: Id | None = None
     name: str = Field(min_length=1, max_length=200)
-    level: Literal[
-        "division", "regiment", "brigade", "battalion", "company", "platoon", "command", "battery", "asset"
-    ]
+    # The level and quality are words of the game's rule set (units_service.check_vocabulary).
+    level: Key
     kind: str = Field(default="", max_length=48)
     base: str | None = Field(default=None, max_length=48)
-    quality: Literal["raw", "experienced", "veteran", "storm"] | None = None
+    quality: Key | None = None
     models: Int = Field(default=0, ge=0, le=1000)
     is_command: Bool = False
     off_table: Bool = False
@@ -104,7 +103,7 @@ class UnitEditFields(BaseModel):
 
     version: Version
     name: str | None = Field(default=None, min_length=1, max_length=200)
-    quality: Literal["raw", "experienced", "veteran", "storm"] | None = None
+    quality: Key | None = None  # a quality of the game's rule set
     off_table: Bool | None = None
     special_uses: dict[Key, Annotated[Int, Field(ge=0, le=INT32_MAX)]] | None = Field(
         default=None, max_length=32
@@ -273,7 +272,9 @@ def edit_unit(
 ) -> ChangesOut:
     with game_write(session, game_id) as game:
         values = body.model_dump(exclude_none=True, exclude={"version", "override"})
-        by_hand = {f.name for f in rules_of(game).fields.state_fields if f.edit}
+        rules = rules_of(game)
+        units_service.check_vocabulary(rules, quality=body.quality)
+        by_hand = {f.name for f in rules.fields.state_fields if f.edit}
         for k in sorted(set(values) - set(UnitEditFields.model_fields) - by_hand):
             raise RulesError(k, f"{k} is not set by hand under this game's rules", sorted(by_hand))
         act = EditUnit(unit_id=unit_id, version=body.version, values=values, override=body.override)

@@ -32,6 +32,9 @@ join_router = Router(tags=["games"])
 
 
 class GameOut(BaseModel):
+    # Beside these, flat, the game's rule-set values (its table kit's: Flanders Fields' deep suppression).
+    model_config = ConfigDict(extra="allow")
+
     id: int
     name: str
     ruleset: str
@@ -49,7 +52,6 @@ class GameOut(BaseModel):
     turn: int
     side_to_move: str
     step: int
-    deep_suppression: int
     notes: str
 
 
@@ -125,8 +127,11 @@ class ResolvedOut(BaseModel):
     changes: list[dict[str, Any]]
 
 
-def game_out(game: Any) -> GameOut:
-    return GameOut.model_validate(game, from_attributes=True)
+def game_out(game: Any, model: type[GameOut] = GameOut) -> Any:
+    """The game as `model` answers it, with its rule set's values flat beside its own fields."""
+    return model.model_validate(
+        {**model.model_validate(game, from_attributes=True).model_dump(), **games.game_values(game)}
+    )
 
 
 @router.get("", response_model=list[GameOut], summary="Games in this database (the lobby: no token needed)")
@@ -218,7 +223,7 @@ def get_game(game_id: GameId, session: SessionDep) -> GameOut:
 def get_state(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameState:
     # The event id first: the game read after it is at least that new.
     as_of = table_templates.last_event_id(session, game_id, events_service.roles_of(viewer))
-    detail = GameDetail.model_validate(games.get_game(session, game_id), from_attributes=True)
+    detail = game_out(games.get_game(session, game_id), GameDetail)
     return GameState(**detail.model_dump(), last_event_id=as_of)
 
 
@@ -273,7 +278,7 @@ def patch_game(
             rules_of(game).tabletop.terrain(values["terrain"])
         acts.edit_game(session, game, viewer, body.version, values)
     session.refresh(game)
-    return GameDetail.model_validate(game, from_attributes=True)
+    return game_out(game, GameDetail)
 
 
 @router.post(

@@ -220,7 +220,7 @@ class BarrageAdvanceOut(BaseModel):
 )
 def post_barrage_advance(req: BarrageAdvanceIn) -> BarrageAdvanceOut:
     b = req.barrage
-    tpl = Template("rolling-barrage", (b.center[0], b.center[1]), b.facing_deg)
+    tpl = Template(ff.BARRAGE_TEMPLATE, (b.center[0], b.center[1]), b.facing_deg)
     adv = barrage.advance(
         tpl,
         req.distance_cm,
@@ -247,7 +247,7 @@ def post_barrage_advance(req: BarrageAdvanceIn) -> BarrageAdvanceOut:
             for h in adv.danger
         ],
         sources=[
-            TEMPLATES["rolling-barrage"].source,
+            TEMPLATES[ff.BARRAGE_TEMPLATE].source,
             ff.SRC_BARRAGE_DANGER,
         ],
     )

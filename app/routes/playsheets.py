@@ -26,7 +26,7 @@ from app.services import fireplans, games, seats, sheets
 from app.services import units as units_service
 from app.services.markers import rules_of
 from app.services.unit_names import display_names
-from playsheets import render
+from playsheets import forms, render, sheet
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import GameRules
 from rules.core.vocabulary import Side
@@ -127,7 +127,7 @@ def _html_sheet(request: Request, kind: str, *args: Any) -> Response:
 def parse_variants(raw: Sequence[str]) -> dict[str, str]:
     """'erratum:reading' strings as a variants mapping; the rule set validates ids (422 naming them)."""
     out: dict[str, str] = {}
-    errata = get_ruleset("flanders-fields").errata
+    errata = get_ruleset(sheet.RULESET).errata
     for i, item in enumerate(raw):
         eid, sep, rid = item.partition(":")
         if not sep:
@@ -203,17 +203,17 @@ def fire_plan_form(
 
 
 @router.get(
-    "/aiming-points.pdf",
+    f"/{forms.CARDS}.pdf",
     response_class=Response,
     responses={**PDF, **_errors(422)},
-    summary="The rule book's aiming-point cards (PDF)",
+    summary=f"The rule book's {forms.CARDS_TITLE.lower()} (PDF)",
 )
 def aiming_points_pdf(request: Request, paper: PaperQ = "a4") -> Response:
-    return _pdf_sheet(request, "cards", paper, name="aiming-points.pdf")
+    return _pdf_sheet(request, "cards", paper, name=f"{forms.CARDS}.pdf")
 
 
 @router.get(
-    "/aiming-points",
+    f"/{forms.CARDS}",
     response_class=HTMLResponse,
     responses=_errors(422),
     summary="Aiming-point cards",
@@ -252,9 +252,9 @@ def organisation(request: Request, table_id: str, paper: PaperQ = "a4") -> Respo
 # -- a game's sheets --------------------------------------------------------------------------------------
 def _game_period(session: SessionDep, game_id: int) -> tuple[str, dict[str, str]]:
     game = games.get_game(session, game_id)
-    if game.ruleset != "flanders-fields" or game.period is None:
+    if game.ruleset != sheet.RULESET or game.period is None:
         raise RulesError(
-            "game_id", f"game {game_id} is not a Flanders Fields game with a period", ["flanders-fields"]
+            "game_id", f"game {game_id} is not a Flanders Fields game with a period", [sheet.RULESET]
         )
     return game.period, {str(k): str(v) for k, v in game.variants.items()}
 
@@ -359,7 +359,7 @@ def _cards_html(game_id: int, session: SessionDep, viewer: Any, side: str | None
     # Where a side's guns are aimed is its secret: a player prints their own side's cards only (asking for
     # the other side's is 403), the referee both sides' or one.
     if side is not None:
-        viewer.require_side(side, "print the aiming-point cards")
+        viewer.require_side(side, f"print the {forms.CARDS_TITLE.lower()}")
     elif not viewer.is_referee:
         side = viewer.role
     game = games.get_game(session, game_id)
@@ -369,7 +369,7 @@ def _cards_html(game_id: int, session: SessionDep, viewer: Any, side: str | None
 
 
 @router.get(
-    "/games/{game_id}/aiming-points.pdf",
+    f"/games/{{game_id}}/{forms.CARDS}.pdf",
     response_class=Response,
     responses={**PDF, **_errors(401, 403, 404, 422)},
     summary="Aiming-point cards of a game's batteries and mortars (PDF): a player's own side, the referee's all",
@@ -379,12 +379,12 @@ def game_aiming_points_pdf(
 ) -> Response:
     return _pdf(
         _private_pdf(_cards_html(game_id, session, viewer, side, paper)),
-        f"game-{game_id}-aiming-points.pdf",
+        f"game-{game_id}-{forms.CARDS}.pdf",
     )
 
 
 @router.get(
-    "/games/{game_id}/aiming-points",
+    f"/games/{{game_id}}/{forms.CARDS}",
     response_class=HTMLResponse,
     responses=_errors(401, 403, 404, 422),
     summary="Aiming-point cards of a game's batteries and mortars: a player's own side, the referee's all",

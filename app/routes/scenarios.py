@@ -20,6 +20,7 @@ from app.services import scenarios, sheets
 from playsheets import render
 from rules.core.errors import RulesError
 from rules.core.scenario import ID_PATTERN
+from rules.flanders_fields.ruleset import FlandersFields  # the example document is one of its scenarios
 from rules.registry import get_ruleset
 
 router = Router(prefix="/api/v1/scenarios", tags=["scenarios"])
@@ -36,7 +37,7 @@ Document = Annotated[
                 "value": {
                     "format": "firestep-scenario/1",
                     "title": "Trench raid",
-                    "ruleset": "flanders-fields",
+                    "ruleset": FlandersFields.id,
                     "period": "mid",
                     "table": {"width_cm": 120, "length_cm": 180},
                     "sides": {

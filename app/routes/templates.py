@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import Body, Path, Query
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -20,12 +20,10 @@ from app.services import events as events_service
 from app.services import templates as templates_service
 from rules.core.acts import LayTemplate, MoveTemplate, RemoveTemplate
 from rules.core.vocabulary import Side
-from rules.table.templates import TEMPLATE_KINDS
 
 router = Router(prefix="/api/v1/games/{game_id}/templates", tags=["templates"])
 
 TemplateId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Template id")]
-TemplateKind = Literal[TEMPLATE_KINDS]  # type: ignore[valid-type]
 X = Annotated[Float, Field(ge=0, le=1000, description="cm from the attacker's left-hand edge")]
 Y = Annotated[Float, Field(ge=0, le=1000, description="cm from the attacker's base edge")]
 Rotation = Annotated[
@@ -61,7 +59,7 @@ class TemplateChangedOut(BaseModel):
 class PlaceIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    kind: TemplateKind
+    kind: str = Field(min_length=1, max_length=48, description="A template of the game's rule set (its kit).")
     side: Side | None = Field(
         default=None, description="Whose template: a player's own by default; the referee names it."
     )

@@ -19,12 +19,14 @@ from rules.core.errors import RulesError
 from rules.core.game import GameRules
 from rules.core.scenario import ForceNode, NewForces
 from rules.core.scenario import units_in as units_in
-from rules.registry import game_rules_or_none, get_game_rules, get_ruleset
+from rules.registry import all_game_rules, game_rules_or_none, get_game_rules, get_ruleset
+
 
 # -- creating a game -------------------------------------------------------------------------------------------
-# Games made by hand or from organisation-table entries are Flanders Fields games; a scenario names its own rule
-# set. Once created, a game is played by the rules of its own `ruleset` (rules.registry.get_game_rules).
-NEW_GAME_RULESET = "flanders-fields"
+def new_game_rules(ruleset_id: str | None = None) -> GameRules:
+    """The rules a new game is played by: the rule set asked for (a scenario names its own), else the first
+    the registry plays as a game. Once created, a game is played by the rules of its own `ruleset`."""
+    return get_game_rules(ruleset_id) if ruleset_id is not None else all_game_rules()[0]
 
 
 def create_game(
@@ -32,6 +34,7 @@ def create_game(
     secret_key: str,
     *,
     scenario: str | None = None,
+    ruleset: str | None = None,
     name: str | None = None,
     period: str | None = None,
     attacker_nation: str = "",
@@ -52,8 +55,11 @@ def create_game(
             raise RulesError(
                 "forces", "a scenario brings its own forces: give a scenario or forces, not both"
             )
-    ruleset_id = doc.get("ruleset", NEW_GAME_RULESET)
-    rs, rules = get_ruleset(ruleset_id), get_game_rules(ruleset_id)
+    if ruleset is not None and doc.get("ruleset", ruleset) != ruleset:
+        raise RulesError("ruleset", f"the scenario is a {doc['ruleset']} game", [doc["ruleset"]])
+    rules = new_game_rules(ruleset or doc.get("ruleset"))
+    ruleset_id = rules.ruleset_id
+    rs = get_ruleset(ruleset_id)
     implied_period, implied_nations = rules.setup.forces_setup(forces)
     period = period or doc.get("period") or implied_period
     variants = {**doc.get("variants", {}), **(variants or {})}
@@ -145,7 +151,7 @@ def require_room_for_units(
         held = session.exec(select(func.count()).select_from(Unit).where(Unit.game_id == game_id)).one()
         game = session.get(Game, game_id)
         rules = game_rules_or_none(game.ruleset) if game is not None else rules
-    cap = (rules or get_game_rules(NEW_GAME_RULESET)).setup.unit_cap()
+    cap = (rules or new_game_rules()).setup.unit_cap()
     if cap is not None and held + adding > cap[0]:
         raise RulesError(
             field,

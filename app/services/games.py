@@ -14,6 +14,7 @@ from app.core import live
 from app.data.models import Game, utcnow
 from app.services.versioned import check_version, lock_row
 from rules.core.errors import NotFoundError
+from rules.registry import game_rules_or_none
 
 
 def list_games(session: Session) -> list[Game]:
@@ -51,7 +52,10 @@ def bump_game(session: Session, game: Game, expected_version: int | None = None,
     if expected_version is not None:
         check_version("game", game.version, expected_version, lambda: game_state(game))
     for k, v in values.items():
-        setattr(game, k, v)
+        if k in Game.model_fields:
+            setattr(game, k, v)
+        else:  # one of its rule set's values: a new mapping, so that the JSON column sees the change
+            game.state = {**game.state, k: v}
     game.version += 1
     game.updated_at = utcnow()
     session.add(game)
@@ -65,9 +69,23 @@ def game_state(game: Game) -> dict[str, Any]:
         "turn": game.turn,
         "side_to_move": game.side_to_move,
         "step": game.step,
-        "deep_suppression": game.deep_suppression,
+        **game_values(game),
         "board": game.board,
     }
+
+
+def game_values(game: Game) -> dict[str, Any]:
+    """The game's rule-set values (its table kit's, rules.core.kit), each at its default until set."""
+    return game_rules_or_none(game.ruleset).kit.values(game.state)
+
+
+def game_field(game: Game, name: str) -> Any:
+    """A field of the game, or one of its rule set's values."""
+    return (
+        getattr(game, name)
+        if name in Game.model_fields
+        else game_values(game).get(name, game.state.get(name))
+    )
 
 
 def set_archived(session: Session, game_id: int, archived: bool) -> Game:
@@ -89,9 +107,9 @@ def delete_game(session: Session, game_id: int) -> None:
 
 def set_game(session: Session, game: Game, **values: Any) -> list[dict[str, Any]]:
     changes = [
-        {"game": game.id, "field": k, "before": getattr(game, k), "after": v}
+        {"game": game.id, "field": k, "before": game_field(game, k), "after": v}
         for k, v in values.items()
-        if getattr(game, k) != v
+        if game_field(game, k) != v
     ]
     bump_game(session, game, None, **values)
     return changes

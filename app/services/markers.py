@@ -9,10 +9,10 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.data.board_state import BOARD_COLUMNS, Board, board_json, read_board
+from app.data.board_state import Board, board_json, read_board
 from app.data.models import Game, Unit
 from app.errors import Conflict
-from app.services.games import set_game
+from app.services.games import game_values, set_game
 from app.services.seats import get_side, set_side_allowance, sides
 from app.services.units import increment, unit_dict, unit_state, update_unit
 from rules.core.game import GameRules
@@ -41,7 +41,7 @@ def snapshot_of(session: Session, game: Game, units: Iterable[Unit]) -> Snapshot
         table_width_cm=game.table_width_cm,
         table_length_cm=game.table_length_cm,
         terrain=game.terrain,
-        board={**game.board, **{k: getattr(game, k) for k in BOARD_COLUMNS}},
+        board={**game.board, **game_values(game)},
         sides={s.side: dict(s.special_uses) for s in sides(session, game.id or 0)},
     )
 
@@ -57,8 +57,9 @@ def apply_changes(
     rows = {u.id: u for u in units}
     out: list[dict[str, Any]] = []
     board: Board | None = None  # the board being set, written when the run of board keys ends
+    values = rules_of(game).kit.values_by_name  # board keys the game keeps as values of its own
     for c in changes:
-        if isinstance(c, SetBoard) and c.key not in BOARD_COLUMNS:
+        if isinstance(c, SetBoard) and c.key not in values:
             board = board or read_board(game)
             setattr(board, c.key, c.value)
             continue

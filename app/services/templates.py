@@ -15,8 +15,8 @@ from app.data.board_state import read_board, write_board
 from app.data.models import Event, Game
 from app.errors import Conflict
 from app.guard.auth import SIDES, Viewer
+from app.services.markers import rules_of
 from rules.core.errors import NotFoundError, RulesError
-from rules.table.templates import TEMPLATE_KINDS, TEMPLATES
 
 MAX_TEMPLATES = 60  # on the table at once: far more than a game uses, few enough to draw on a phone
 
@@ -53,7 +53,7 @@ def _where(game: Game, kind: str, x: float, y: float, rotation: float) -> tuple[
             "y", f"keep it on the table, {game.table_length_cm:g} cm long", [f"0..{game.table_length_cm:g}"]
         )
     # A rolling barrage "extends across the whole table top": it has no position across the table.
-    if TEMPLATES[kind].across_table:
+    if rules_of(game).kit.templates[kind].across_table:
         x = game.table_width_cm / 2
     return round(x, 2), round(y, 2), round(rotation % 360, 2)
 
@@ -98,8 +98,9 @@ class Laying:
 
 
 def laying(game: Game, viewer: Viewer, kind: str, side: str | None) -> Laying:
-    if kind not in TEMPLATES:
-        raise RulesError("kind", f"no template {kind!r}", TEMPLATE_KINDS)
+    kit = rules_of(game).kit.templates  # the game's rule set's templates
+    if kind not in kit:
+        raise RulesError("kind", f"no template {kind!r} in this game's rule set", sorted(kit))
     if len(templates_of(game)) >= MAX_TEMPLATES:
         raise RulesError("kind", f"{MAX_TEMPLATES} templates are on the table already: remove one first")
     return Laying(game, kind, _owner(viewer, side))

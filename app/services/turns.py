@@ -13,7 +13,7 @@ from app.errors import Conflict, Forbidden
 from app.guard.auth import Viewer
 from app.services.events import record
 from app.services.fireplans import arrive, lock_plan, plan_items
-from app.services.games import bump_game, game_state
+from app.services.games import bump_game, game_state, game_values
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import sides
 from app.services.units import list_units
@@ -51,7 +51,7 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         "turn": game.turn,
         "side_to_move": game.side_to_move,
         "version": game.version,
-        "deep_suppression": game.deep_suppression,
+        **game_values(game),
         "sequence": [
             {
                 "index": i,

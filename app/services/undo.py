@@ -18,7 +18,7 @@ from app.services.events import (
     reversed_ids,
     view,
 )
-from app.services.games import bump_game, game_state
+from app.services.games import bump_game, game_field, game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import get_side, set_side_allowance
 from app.services.units import get_unit, increment, list_units, unit_dict, update_unit, value
@@ -98,11 +98,11 @@ def _reverse(session: Session, game: Game, change: dict[str, Any]) -> dict[str, 
             raise Conflict(f"the {row.side}'s {field} has changed since; undo the later change first")
         return set_side_allowance(session, row, field, change["before"])
     if "game" in change:
-        if getattr(game, field) != change["after"]:
+        before = game_field(game, field)
+        if before != change["after"]:
             raise Conflict(
                 f"game {field} has changed since; undo the later change first", current=game_state(game)
             )
-        before = getattr(game, field)
         bump_game(session, game, None, **{field: change["before"]})
         return {"game": game.id, "field": field, "before": before, "after": change["before"]}
     unit = get_unit(session, game.id or 0, change["unit"])

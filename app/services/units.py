@@ -108,6 +108,17 @@ def state_defaults(session: Session, game_id: int) -> dict[str, Any]:
     return {f.name: f.default for f in rules.fields.state_fields}
 
 
+def check_vocabulary(rules: GameRules, level: str | None = None, quality: str | None = None) -> None:
+    """A unit's level and quality are words of its game's rule set (GameRules.setup.unit_levels, .qualities; a rule
+    set that lists none takes any): another is refused with a 422 naming the field and the words."""
+    for name, given, words in (
+        ("level", level, rules.setup.unit_levels),
+        ("quality", quality, rules.setup.qualities),
+    ):
+        if given is not None and words and given not in words:
+            raise RulesError(name, f"{given!r} is not a unit {name} of this game's rule set", words)
+
+
 def value(unit: Unit, name: str) -> Any:
     """A field of a unit by name: one of its columns, or its rule set's state."""
     return getattr(unit, name) if name in COLUMNS else unit.state.get(name)

@@ -17,6 +17,7 @@ from typing import Any, Protocol, TypeVar
 from rules.core.acts import Act, EditUnit, MoveStand, PlaceMarker, PlayCard, RecoverMarker
 from rules.core.errors import Refusal, RulesError
 from rules.core.fire_cards import FireCard, Fired
+from rules.core.kit import TableKit
 from rules.core.records import (
     Arrival,
     Change,
@@ -499,6 +500,8 @@ class GameRules:
     tabletop: TableRules = field(default_factory=TableRules)
     report: Report = field(default_factory=Report)
     setup: Setup = field(default_factory=Setup)
+    # What a game keeps on the table besides the stands, as the app stores, answers and draws it.
+    kit: TableKit = field(default_factory=TableKit)
 
     def play(self, snapshot: Snapshot, act: Act) -> Answer:
         """What `act` does to the table (rules.core.acts), or a RulesError refusing it with its rule: a stand

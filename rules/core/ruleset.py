@@ -269,6 +269,8 @@ class RuleSet:
     name: ClassVar[str]
     source: ClassVar[str] = ""
     periods: ClassVar[tuple[Period, ...]] = ()
+    # The lookup's resolver buttons most used at the table, in that order; the others follow in theirs.
+    most_used: ClassVar[tuple[str, ...]] = ()
     _resolvers: ClassVar[dict[str, type[Resolver[Any]]]]
     _datasets: ClassVar[dict[str, Dataset]]
     _errata: ClassVar[dict[str, Erratum]]

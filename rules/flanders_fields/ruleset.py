@@ -23,6 +23,20 @@ class FlandersFields(RuleSet):
         Period("mid", "Western Front mid 1915 to mid 1917", PLAYSHEET_MID),
         Period("late", "Western Front mid 1917 to end of war", PLAYSHEET_LATE),
     )
+    most_used = (
+        "order-roll",
+        "shooting",
+        "morale",
+        "assault",
+        "wire-crossing",
+        "rolling-barrage",
+        "deep-suppression",
+        "sos",
+        "gas-wind",
+        "deviation",
+        "air-attack",
+        "heroic-action",
+    )
 
 
 # Texts quoted as one: the three playsheets where they agree (the movement table).

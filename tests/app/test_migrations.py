@@ -133,3 +133,37 @@ def test_scenarios_table_comes_and_goes_with_0010(database_url: str) -> None:
     migrate(database_url)
     assert "scenario" in inspect(engine).get_table_names()
     engine.dispose()
+
+
+def test_a_games_rule_set_value_moves_into_the_mapping_and_back(database_url: str) -> None:
+    """0012: a stored game's deep suppression (Flanders Fields' one game column) becomes a key of `game.state`,
+    left out at its default 0, and the downgrade puts it back."""
+    migrate(database_url)
+    downgrade(database_url, "0011")
+    engine = make_engine(database_url)
+    meta = MetaData()
+    meta.reflect(engine, only=["game"])
+    with engine.begin() as conn:
+        ids = [
+            conn.execute(
+                insert(meta.tables["game"]).values(_filled(meta.tables["game"], deep_suppression=penalty))
+            ).inserted_primary_key[0]
+            for penalty in (2, 0)
+        ]
+    command.upgrade(alembic_config(database_url), "0012")
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT state FROM game WHERE id IN (:a, :b) ORDER BY id"), {"a": ids[0], "b": ids[1]}
+        )
+        states = [s if isinstance(s, dict) else json.loads(s) for (s,) in rows]
+    assert states == [{"deep_suppression": 2}, {}]
+    downgrade(database_url, "0011")
+    with engine.begin() as conn:
+        back = conn.execute(
+            text("SELECT deep_suppression FROM game WHERE id IN (:a, :b) ORDER BY id"),
+            {"a": ids[0], "b": ids[1]},
+        )
+        assert [p for (p,) in back] == [2, 0]
+        conn.execute(text("DELETE FROM game"))
+    migrate(database_url)
+    engine.dispose()

@@ -10,14 +10,16 @@ from pathlib import Path
 
 APP = Path(__file__).resolve().parents[2] / "app"
 SERVICES = APP / "services"
-# Routes and pages about Flanders Fields' own lookups: the geometry measured by its rules, its playsheets and
-# its fire-plan rehearsal. Everything else reaches it through rules.registry and the hook.
+# Routes and pages about Flanders Fields' own lookups: the geometry measured by its rules, its playsheets, its
+# fire-plan rehearsal, and the scenario API's example document. Everything else reaches it
+# through rules.registry and the hook.
 ITS_OWN_LOOKUPS = {
     "routes/geometry.py": 1,
     "routes/geometry_artillery.py": 1,
     "routes/geometry_fire.py": 1,
     "routes/playsheets.py": 2,
     "routes/fireplans.py": 1,
+    "routes/scenarios.py": 1,
     "pages/fire_plan.py": 1,
 }
 RULE_SET = "rules.flanders_fields"

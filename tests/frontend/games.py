@@ -27,7 +27,9 @@ def create_game_by_hand(page: Any, period: str) -> int:
     page.goto("/")
     page.locator("label.chip:has(input[name=scenario][value=''])").click()
     page.get_by_text("By hand: period and nations").click()
-    page.locator(f"label.chip:has(input[name=period][value={period}])").click()
+    page.locator(
+        f"label.chip:has(input[name^=period_][value={period}])"
+    ).first.click()  # the first rule set's
     page.get_by_role("button", name="Create game").click()
     page.wait_for_selector("[data-join-code]")
     href = page.get_by_role("link", name="Referee screen").get_attribute("href")

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from app.pages.forms import form_specs, walk_specs
 from app.pages.templates import humanise, period_labels
-from rules.registry import all_rulesets, get_ruleset
+from rules.registry import all_game_rules, all_rulesets, get_ruleset
 from tests import csrf
 
 RESOLVERS = [
@@ -119,11 +119,12 @@ def test_ranges_and_acronyms_in_labels() -> None:
 
 
 def test_resolvers_most_used_first(sqlite_client: TestClient) -> None:
-    from app.pages.templates import MOST_USED, most_used_first
+    from app.pages.templates import most_used_first
     from rules.registry import get_ruleset
 
+    MOST_USED = get_ruleset("flanders-fields").most_used
     described = get_ruleset("flanders-fields").describe()["resolvers"]
-    ordered = [r["id"] for r in most_used_first(described)]
+    ordered = [r["id"] for r in most_used_first(described, "flanders-fields")]
     assert ordered[: len(MOST_USED)] == list(MOST_USED)
     assert sorted(ordered) == sorted(r["id"] for r in described)
     page = sqlite_client.get("/lookup?ruleset=flanders-fields").text
@@ -134,19 +135,20 @@ def test_resolvers_most_used_first(sqlite_client: TestClient) -> None:
 
 
 def test_fire_plan_form_offers_exactly_what_the_api_accepts() -> None:
-    from typing import get_args
+    """Every field of every kind of plan item the API takes (the rule sets' kits) has its input on the form,
+    shown by its model's index, which app.css shows for up to 8 models."""
+    from pathlib import Path
 
     from app.data import schemas
-    from app.pages.fire_plan import PLAN_FIELDS, PLAN_KINDS
 
-    models = get_args(schemas.PlanItemIn.model_fields["item"].annotation)
-    assert schemas.FirewaltzItem in models
-    kinds = [k for m in models for k in get_args(m.model_fields["kind"].annotation)]
-    assert sorted(PLAN_KINDS) == sorted(kinds)
-    for model in models:
-        group = next(iter(get_args(model.model_fields["kind"].annotation)))
-        fields = set(model.model_fields) - {"kind"}
-        assert set(PLAN_FIELDS[group if group in PLAN_FIELDS else "fire"]) == fields, model
+    form = (Path(__file__).resolve().parents[2] / "frontend/templates/_fire_plan.html").read_text()
+    css = (Path(__file__).resolve().parents[2] / "frontend/static/css/app.css").read_text()
+    for rules in all_game_rules():
+        models = rules.kit.plan_kinds
+        assert set(models) <= set(schemas.PLAN_KINDS)
+        assert f'input[data-plan-model="{len(models) - 1}"]' in css
+        for name in {f for m in models for f in m.model_fields} - {"kind"}:
+            assert f'data-plan-fields="{{{{ plan_fields.{name} }}}}"' in form, name
 
 
 def test_the_fire_plan_page_offers_a_firewaltz_to_a_late_german_attacker_only(

@@ -26,8 +26,6 @@
       document.querySelectorAll("[data-legend-kind]").forEach((li) => { li.hidden = !present.has(li.dataset.legendKind); });
     };
 
-    // Fire-plan items drawn with a template of their own; the others (mortars, air) by their aiming point.
-    const FIRE_TEMPLATE = { "aiming-point": "artillery", bombardment: "artillery", superimposed: "artillery" };
     const drawBoard = () => {
       layers.board.clearLayers();
       const b = m.model.board;
@@ -39,7 +37,8 @@
       for (const f of b.fire || []) {
         if (!f.point) continue;
         const label = `${humanise(f.kind)} of the ${f.side}${f.battery ? ` (${f.battery})` : ""}`;
-        const spec = sizes.templates[FIRE_TEMPLATE[f.kind]];
+        // Drawn with the template the rule set's kit names for its kind, else by its aiming point.
+        const spec = sizes.templates[sizes.item_templates[f.kind]];
         const at = f.lands || f.point; // where its deviation put it, as it arrived
         if (spec) item(rect(at, sizes.ahead[f.side], spec.w, spec.d), "board-fire", label);
         else item(circle(at, 2), "board-fire point", label);

@@ -207,6 +207,11 @@ class BarrageItem:
     duration_turns: int
     halts: tuple[int, ...]
 
+    @property
+    def depth_cm(self) -> float:
+        """How deep the barrage's band is up the table (its template's)."""
+        return Template("rolling-barrage", (0, 0)).spec.depth_cm
+
 
 @dataclass(frozen=True)
 class Plan:

@@ -1,6 +1,6 @@
 """Flanders Fields played as a game: the hook (rules.core.game.GameRules) assembled from its modules' objects,
-each the rule set's own (its unit state and markers, its turn, its rolls, its fire plan, its table, its report
-and its new games)."""
+each the rule set's own (its unit state and markers, its turn, its rolls, its fire plan, its table, its report,
+its new games and its table kit)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from rules.flanders_fields.play.game_consequences import FlandersFieldsFields, F
 from rules.flanders_fields.play.game_report import FlandersFieldsReport
 from rules.flanders_fields.play.game_sequence import FlandersFieldsTurn
 from rules.flanders_fields.play.game_setup import FlandersFieldsSetup
+from rules.flanders_fields.play.kit import KIT
 from rules.flanders_fields.ruleset import FlandersFields
 from rules.registry import register_game
 
@@ -24,5 +25,6 @@ GAME: GameRules = register_game(
         tabletop=FlandersFieldsTable(),
         report=FlandersFieldsReport(),
         setup=FlandersFieldsSetup(),
+        kit=KIT,
     )
 )

@@ -253,7 +253,8 @@ class FlandersFieldsSetup(Setup):
     nations = NATIONS
     qualities = QUALITIES
     special_rules = tuple(SPECIAL_RULES)
-    unit_levels = LEVELS
+    # The organisation tables' levels, and a command stand or an off-table asset placed by hand.
+    unit_levels = (*LEVELS, "command", "asset")
     unit_kinds = KINDS
     guns = tuple(GUNS)
 

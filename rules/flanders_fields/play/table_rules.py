@@ -51,6 +51,8 @@ ARC_SIZES = ArcSizes(
 MG_RANGE_CM = float(T.MG_RANGE_CM)
 WIRE_BELT_CM = float(T.WIRE_BELT_CM)
 DANGER_ZONE_CM = float(_DANGER_ZONE_CM)
+# The template a rolling barrage covers (ROLLING BARRAGE AREA OF EFFECT).
+BARRAGE_TEMPLATE = "rolling-barrage"
 
 
 def context(variants: Mapping[str, str], period: str | None = None) -> Context:

@@ -14,8 +14,9 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session
 
-from app.data.board_state import Board, EventPack, board_json, read_board, write_board
+from app.data.board_state import Board, board_json, read_board, write_board
 from app.data.models import Game as GameRow
+from rules.flanders_fields.play.kit import EventPack
 from tests.app.games.conftest import Game, new_game
 from tests.app.games.test_table_in_game import advance, mid_game, resolve, turn
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import sys
 import typing
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,13 +15,17 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
+from app.data.schemas import PLAN_KINDS
+
 ROOT = Path(__file__).resolve().parents[3]
 BOUND_KEYWORDS = {"ge", "gt", "le", "lt"}
 
 
 def _bounded_fields() -> Iterator[tuple[str, str, str, str, Any]]:
-    """(module, class, field, bound keyword, bound value) for every bounded Field in app/."""
-    for path in sorted((ROOT / "app").rglob("*.py")):
+    """(module, class, field, bound keyword, bound value) for every bounded Field in app/ and in the rule sets'
+    plan kinds (the API validates plan items by them: app.data.schemas.PLAN_KINDS)."""
+    kits = {Path(str(sys.modules[m.__module__].__file__)) for m in PLAN_KINDS}
+    for path in sorted({*(ROOT / "app").rglob("*.py"), *kits}):
         module_name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
         tree = ast.parse(path.read_text())
         for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):

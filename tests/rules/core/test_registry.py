@@ -52,3 +52,20 @@ def test_an_id_registered_twice_or_a_game_of_another_rule_set_is_refused() -> No
         pass
     with pytest.raises(NotFoundError):
         registry.get_ruleset("mismatched")
+
+
+def test_the_rule_sets_come_in_the_registrys_order_whichever_package_was_imported_first() -> None:
+    """The first rule set is firestep's default (a new game's, a fresh device's lookup): a process that happened
+    to import another rule set's package first must not change it."""
+    import subprocess
+    import sys
+
+    script = (
+        "import rules.vimy_ridge, rules.earth2mm\n"
+        "from rules.registry import RULESET_MODULES, all_rulesets\n"
+        "print([type(r).__module__.split('.')[1] for r in all_rulesets()])\n"
+        "print([m.split('.')[1] for m in RULESET_MODULES])\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    got, expected = ran.stdout.splitlines()
+    assert got == expected

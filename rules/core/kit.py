@@ -1,0 +1,89 @@
+"""A rule set's table kit: what a game of it keeps on the table besides the stands, as the app stores, answers
+and draws it. The app, the map and the board read the kit (`GameRules.kit`) and never name its things."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, get_args
+
+from pydantic import BaseModel, Field, Strict
+
+from rules.table.bases import BaseSpec
+from rules.table.templates import TemplateSpec
+
+
+@dataclass(frozen=True)
+class BoardKey:
+    """One key of a game's board. A `value` is game-wide (a number the rules set each turn): the game keeps
+    it beside its own fields, answers it flat on the game and its turn, and logs a change of it as the game's;
+    the rest are the board's own JSON (lists of things on the table, as the rules keep them)."""
+
+    name: str
+    label: str
+    default: Any = None
+    # The type its value is validated and stored as (a board key's model; JSON objects stay as the rules
+    # keep them).
+    annotation: Any = Any
+    value: bool = False
+    # The turn panel's badge while a value is set, its value in place of {} ("Deep suppression −{}").
+    badge: str = ""
+
+
+# A point of a fire plan (ARTILLERY FIRE PLANS): strict (JSON `false` is not 0) and bounded.
+Grid = Annotated[
+    list[Annotated[float, Strict(), Field(ge=0, le=1000)]],
+    Field(
+        min_length=2,
+        max_length=2,
+        description="Side-relative grid reference: cm along the side's rear edge from its left-hand corner, "
+        "then cm up the table towards the enemy (ARTILLERY FIRE PLANS).",
+    ),
+]
+
+
+class PlanKind(BaseModel):
+    """A kind of fire-plan item: a subclass narrows `kind` to a Literal of the kinds it models."""
+
+    kind: str
+
+
+@dataclass(frozen=True)
+class TableKit:
+    # The stands' bases and the area templates a game of the rule set uses, by kind, each with its size and
+    # drawing (rules.table gives them their shapes on the table).
+    bases: Mapping[str, BaseSpec] = field(default_factory=dict)
+    templates: Mapping[str, TemplateSpec] = field(default_factory=dict)
+    board_keys: tuple[BoardKey, ...] = ()
+    # The kinds of item a side's fire plan may hold: each a model whose `kind` field is a Literal of its
+    # kinds; the app validates a plan item by them (the rules then say whether the game allows it).
+    plan_kinds: tuple[type[PlanKind], ...] = ()
+    # A plan item of each shape ({arrival_turn, item}) by name, as the API's documentation shows them.
+    plan_examples: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # The template an arrived plan item of each kind is drawn with on the table (a kind not named: by its point).
+    item_templates: Mapping[str, str] = field(default_factory=dict)
+    values_by_name: Mapping[str, BoardKey] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values_by_name", {k.name: k for k in self.board_keys if k.value})
+
+    @property
+    def plan_kind_names(self) -> tuple[str, ...]:
+        return tuple(k for m in self.plan_kinds for k in get_args(m.model_fields["kind"].annotation))
+
+    @property
+    def on_board(self) -> tuple[BoardKey, ...]:
+        """The board's own keys: the board JSON's, not the game-wide values."""
+        return tuple(k for k in self.board_keys if not k.value)
+
+    def values(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """The game-wide values from what a game stores, each at its default until set."""
+        return {k.name: stored.get(k.name, k.default) for k in self.values_by_name.values()}
+
+    def badges(self, stored: Mapping[str, Any]) -> list[str]:
+        """The turn panel's badges of the values set."""
+        return [
+            k.badge.format(v)
+            for k in self.values_by_name.values()
+            if k.badge and (v := stored.get(k.name, k.default))
+        ]
