@@ -408,8 +408,8 @@ def scenario_sheet(document: Mapping[str, Any], variants: Mapping[str, str] | No
     rules = get_game_rules(ruleset_id)
     chosen = {**dict(document.get("variants") or {}), **dict(variants or {})}
     ctx = ruleset.context(document.get("period"), chosen)
-    forces = rules.new_forces(ctx, document)
-    drawing = draw_map(document, forces, rules.wire_belt_cm)
+    forces = rules.setup.new_forces(ctx, document)
+    drawing = draw_map(document, forces, rules.tabletop.wire_belt_cm)
     off = set(forces.off_table)
     sides = []
     for side in SIDES:

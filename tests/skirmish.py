@@ -3,29 +3,44 @@ the second rule set the app and the golden play scripts play, to prove the game 
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
-from rules.core.game import GameRules, Outcome
-from rules.core.records import AddToState, Change, SetState, Snapshot, StateField
+from rules.core.game import BoundTurn, Fields, GameRules, Outcome, Rolls
+from rules.core.records import AddToState, Change, SetState, Snapshot, StandAct, StateField
 from rules.core.resolution import Evaluation
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
+from rules.core.turn import Step
 
 ID = "skirmish-test"
 SOURCE = "Skirmish test rules: PINS"
 
 
-class SkirmishGame(GameRules):
-    ruleset_id = ID
+BOTH = ("attacker", "defender")
+
+
+class SkirmishTurn(BoundTurn):
+    """A bound: both sides give orders (and rally), then the attacker moves, then the defender."""
+
+    source = "Skirmish test rules: THE BOUND"
+    ordered_acts = frozenset({"move-stands"})
+    STEPS = (
+        Step(
+            "orders", 1, "1", "Orders", source, "both sides give orders and rally", (), ("rally",), sides=BOTH
+        ),
+        Step("attacker-moves", 2, "2", "Attacker moves", source, "the attacker moves", sides=("attacker",)),
+        Step("defender-moves", 3, "3", "Defender moves", source, "the defender moves", sides=("defender",)),
+    )
+
+    def steps(self, period: str | None) -> tuple[Step, ...]:
+        return self.STEPS
+
+
+class SkirmishFields(Fields):
     state_fields = (
         StateField("pins", "Pins", 0, counter=True, maximum=9, filter="Pinned"),
         StateField("shaken", "Shaken", badge="SHAKEN", filter="Shaken"),
     )
     marker_field = "pins"
-
-    def fill(self, resolver_id: str, snapshot: Snapshot, request: Any) -> tuple[Any, ...]:
-        return ()
 
     def marker_added(
         self, snapshot: Snapshot, unit_id: int, cause: str | None, count: int
@@ -38,6 +53,12 @@ class SkirmishGame(GameRules):
 
     def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
         return (AddToState("a pin removed", SOURCE, unit_id, "pins", -1, "the pin was removed meanwhile"),)
+
+
+class SkirmishRolls(Rolls):
+    def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
+        unit = snapshot.unit(unit_id)
+        return (StandAct("Rally", "rally", unit_id, f"{unit.name} is pinned"),) if unit.pins else ()
 
     def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
         if (
@@ -52,13 +73,16 @@ class SkirmishGame(GameRules):
         )
 
 
+SKIRMISH_GAME = GameRules(ID, fields=SkirmishFields(), turn=SkirmishTurn(), rolls=SkirmishRolls())
+
+
 class Skirmish(RuleSet):
     """The rule set, owning its game (registered for a test's time: `with registry.registered(Skirmish)`)."""
 
     id = ID
     name = "Skirmish (test)"
     source = SOURCE
-    game = SkirmishGame()
+    game = SKIRMISH_GAME
 
 
 class RallyRequest(ResolveRequest):

@@ -62,7 +62,7 @@ def test_no_module_of_the_app_names_flanders_fields_things() -> None:
 
 
 def test_no_literal_of_the_app_spells_a_rule_sets_qualities_or_unit_levels() -> None:
-    vocabulary = {w for rules in all_game_rules() for w in (*rules.qualities, *rules.unit_levels)}
+    vocabulary = {w for rules in all_game_rules() for w in (*rules.setup.qualities, *rules.setup.unit_levels)}
     found = {}
     for p in _modules():
         if p.suffix != ".py":

@@ -131,7 +131,7 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
     guns = [
         names.get(u.id or 0, u.name)
         for u in units
-        if u.side == side and u.id not in parents and not u.killed and rules.fires_plan(u)
+        if u.side == side and u.id not in parents and not u.killed and rules.fire_plan.fires_plan(u)
     ]
     stands = []
     for u in units:
@@ -231,7 +231,7 @@ def _plannable(kind: str, game: Game, side: str, nation: str) -> bool:
     """Only what the period and this side may plan: an early plan offers no rolling barrage or Deep
     Suppression, a defender's no Firewaltz (the rule's own check, asked without raising)."""
     try:
-        rules_of(game).plan_item_allowed(kind, game.period, side, nation)
+        rules_of(game).fire_plan.plan_item_allowed(kind, game.period, side, nation)
     except RulesError:
         return False
     return True

@@ -19,9 +19,10 @@ from app.pages.lookup_cards import hand_context, referee_pack
 from app.pages.resolving import Lookup, errata_rows, new_lookup, odds_rows, show_cards
 from app.pages.seats import Seat
 from app.pages.templates import humanise
-from app.services import markers, resolve
+from app.services import acts, markers, resolve
 from app.services import units as units_service
 from app.services.unit_names import display_names
+from rules.core.acts import Roll
 from rules.core.errors import RulesError
 
 
@@ -96,17 +97,16 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
             raise RulesError("dice", "tap the face of every die first, or ask firestep to roll")
         body_in = ResolveIn(fields=fields, dice=dice, unit_id=gl.unit.id if gl.unit else None)
         with game_write(session, game.id or 0) as locked:
-            out, event = resolve.resolve(
-                session,
-                locked,
-                seat.viewer,
-                lk.resolver_id,
-                body_in.fields,
-                body_in.dice,
-                body_in.unit_id,
-                body_in.target_id,
-                body_in.apply,
+            act = Roll(
+                resolver=lk.resolver_id,
+                fields=body_in.fields,
+                dice=body_in.dice,
+                unit_id=body_in.unit_id,
+                target_id=body_in.target_id,
+                apply=body_in.apply,
             )
+            played = acts.play(session, locked, seat.viewer, act)
+            out, event = played.answer, played.event
     except USER_ERRORS as e:
         session.rollback()
         lk.errors.append({"field": "game", "label": "Not recorded", "message": error_message(e)})

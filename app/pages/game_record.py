@@ -71,7 +71,7 @@ class Record:
     def __init__(self, names: Mapping[int, str], units: Mapping[int, NamedUnit], rules: GameRules) -> None:
         self.names = names
         self.units = units
-        self.flag_words = FLAG_WORDS | {f.name: f.words for f in rules.state_fields if f.words}
+        self.flag_words = FLAG_WORDS | {f.name: f.words for f in rules.fields.state_fields if f.words}
 
     def name(self, unit_id: Any) -> str:
         return self.names.get(unit_id, f"unit {unit_id}") if isinstance(unit_id, int) else ""

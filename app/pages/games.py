@@ -207,8 +207,8 @@ def _start(request: Request, session: Session, error: str | None = None, status_
         "mine": [g for g in games if g.id in device],
         "scenarios": _scenarios(session),
         "org_tables": rs.data("organisation-tables") if "organisation-tables" in rs.datasets else [],
-        "nations": rules.nations,
-        "qualities": rules.qualities,
+        "nations": rules.setup.nations,
+        "qualities": rules.setup.qualities,
         "error": error,
     }
     return templates.TemplateResponse(request, "start.html", context, status_code=status_code)
@@ -227,7 +227,7 @@ def unit_tree(units: list[Unit], rules: GameRules) -> dict[str, list[dict[str, A
         if u.level == "battalion" or (
             u.level != "company" and any(k["unit"].level == "company" for k in kids)
         ):
-            total, lost = rules.losses(u, units)
+            total, lost = rules.report.losses(u, units)
             if total:
                 out["losses"] = {
                     "lost": lost,

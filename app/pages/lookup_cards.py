@@ -14,9 +14,10 @@ from app.data.models import Game
 from app.guard.auth import Viewer
 from app.pages.common import USER_ERRORS, error_message
 from app.pages.templates import templates
+from app.services import acts, markers
 from app.services import cards as cards_service
-from app.services import markers
 from app.services import units as units_service
+from rules.core.acts import PlayCard
 from rules.core.cards import RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_name
 from rules.core.errors import RulesError
 from rules.core.ruleset import Resolver
@@ -81,10 +82,10 @@ def referee_pack(session: Session, game: Game, viewer: Viewer, resolver: str) ->
     """The game's pack and hands for a secret draw, which only the referee sees: a card the referee enters is
     found in the pack the game draws from. A side gets nothing (it never picks its cards)."""
     rules = markers.rules_of(game)
-    if resolver not in rules.secret_draws or not viewer.is_referee:
+    if resolver not in rules.rolls.secret_draws or not viewer.is_referee:
         return {}
     snapshot = markers.snapshot_of(session, game, units_service.list_units(session, game.id or 0))
-    return {f.field: f.value for f in rules.drawn(resolver, snapshot, {})}
+    return {f.field: f.value for f in rules.rolls.drawn(resolver, snapshot, {})}
 
 
 def hand_context(
@@ -92,7 +93,7 @@ def hand_context(
 ) -> dict[str, Any]:
     """For a secret draw: a side only lets firestep draw (`draw_only`) and sees its hand as cards, each
     played with one tap; the referee enters the cards drawn at the table."""
-    if resolver.id not in markers.rules_of(game).secret_draws:
+    if resolver.id not in markers.rules_of(game).rolls.secret_draws:
         return {}
     if viewer.is_referee:
         return {"draw_only": False}
@@ -104,7 +105,7 @@ def play_from_hand(session: Session, game_id: int, viewer: Viewer, card: str) ->
     """Play a card from the viewer's hand (as POST /api/v1/games/{id}/cards/play); the refusal, if any."""
     try:
         with game_write(session, game_id) as locked:
-            cards_service.play_card(session, locked, viewer, viewer.role, card)
+            acts.play(session, locked, viewer, PlayCard(side=viewer.role, card=card))
     except USER_ERRORS as e:
         session.rollback()
         return error_message(e)

@@ -128,7 +128,7 @@ def build_board(units: list[UnitRow], rules: GameRules, detail: Iterable[int] | 
 
 def _losses(u: UnitRow, units: list[UnitRow], rules: GameRules) -> dict[str, int] | None:
     """A block head's losses as its rule set counts them (None: it counts none)."""
-    total, lost = rules.losses(u, units)
+    total, lost = rules.report.losses(u, units)
     if not total:
         return None
     return {"lost": lost, "total": total, "half": -(-total // 2), "three_quarters": -(-3 * total // 4)}
@@ -149,9 +149,7 @@ def markers_allowed(game: Game) -> list[str]:
     return [
         side
         for side in auth.SIDES
-        if rules.refusal(
-            game.status, game.period, game.step, game.side_to_move, "place-markers", side, None, []
-        )
+        if rules.turn.refusal(game.status, game.period, turns.position(game), "place-markers", side, None, [])
         is None
     ]
 
@@ -198,7 +196,7 @@ def referee_page(game_id: GameId, request: Request, session: SessionDep, setting
 def _needs_turn_panel(events: Sequence[dict[str, Any]], rules: GameRules) -> bool:
     """The turn panel changes with the game (its turn, step, board) and with the state the turn's steps read
     (a morale test falling due)."""
-    read = {f.name for f in rules.state_fields if f.on_turn}
+    read = {f.name for f in rules.fields.state_fields if f.on_turn}
     for ev in events:
         if live.touches_game(ev):
             return True
@@ -344,7 +342,7 @@ def changes_context(now: _Now, roles: list[str], events: list[dict[str, Any]], a
         return {"reload": False, "nothing": True, "upto": after}
     touched = set().union(*(live.touched_units(e) for e in events))
     rules = markers.rules_of(now.game)
-    head_fields = HEAD_FIELDS | {f.name for f in rules.state_fields if f.on_head}
+    head_fields = HEAD_FIELDS | {f.name for f in rules.fields.state_fields if f.on_head}
     # Block heads count losses and show a morale test due: re-sent only when those can have changed.
     losses = {
         c["unit"]

@@ -140,8 +140,8 @@ class RuleState:
 
 def rule_state(ruleset: str) -> RuleState:
     rules = game_rules_or_none(ruleset)
-    marker = rules.field(rules.marker_field) if rules.marker_field else None
-    fields = rules.state_fields
+    marker = rules.fields.field(rules.fields.marker_field) if rules.fields.marker_field else None
+    fields = rules.fields.state_fields
     return RuleState(marker, tuple(f for f in fields if f.badge), tuple(f for f in fields if f.shown))
 
 

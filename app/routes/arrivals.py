@@ -12,8 +12,9 @@ from app.core.routing import Router
 from app.core.writing import game_write
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
-from app.services import arrivals, games
+from app.services import acts, arrivals, games
 from app.services.events import event_dict, roles_of
+from rules.core.acts import ApplyArrival
 
 router = Router(prefix="/api/v1/games/{game_id}/arrivals", tags=["fire plans"])
 
@@ -60,6 +61,6 @@ def apply(
     game_id: GameId, item_id: ItemId, body: ArrivalApplyIn, viewer: ViewerDep, session: SessionDep
 ) -> dict[str, Any]:
     with game_write(session, game_id) as game:
-        ev = arrivals.apply(session, game, viewer, item_id, body.dice, body.measured)
-        out = event_dict(ev, roles_of(viewer))
+        act = ApplyArrival(item_id=item_id, dice=body.dice, measured=body.measured)
+        out = event_dict(acts.play(session, game, viewer, act).event, roles_of(viewer))
     return {"event": out, **arrivals.cards(session, games.get_game(session, game_id))}

@@ -14,11 +14,19 @@ from app.data.schemas import ForceIn, Override
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
 from app.guard.limits import INT32_MAX, Bool, Float, Id, Int, Key, Version
-from app.services import events, formations, game_setup, games, markers, turns, unit_names
+from app.services import acts, games, unit_names
 from app.services import units as units_service
 from app.services.markers import rules_of
+from rules.core.acts import (
+    AddUnit,
+    BuildForce,
+    EditUnit,
+    MoveFormation,
+    MoveStand,
+    PlaceMarker,
+    RecoverMarker,
+)
 from rules.core.errors import RulesError
-from rules.core.game import EDIT_ACT
 from rules.core.records import StateField
 from rules.core.vocabulary import Side
 from rules.registry import all_game_rules
@@ -118,7 +126,7 @@ def _state_fields() -> dict[str, StateField]:
     """Every registered rule set's state fields by name (the first rule set to name one types it)."""
     out: dict[str, StateField] = {}
     for rules in all_game_rules():
-        for f in rules.state_fields:
+        for f in rules.fields.state_fields:
             out.setdefault(f.name, f)
     return out
 
@@ -238,34 +246,15 @@ def add_unit(
     viewer: ViewerDep,
     session: SessionDep,
 ) -> ChangesOut:
-    viewer.require_side(body.side, "add units")
     with game_write(session, game_id) as game:
-        override = turns.rules_of_play(
-            session, game, viewer, "build-forces", side=body.side, override=body.override
-        )
-        if body.parent_id is not None:
-            parent = units_service.get_unit(session, game_id, body.parent_id, "parent_id")
-            if parent.side != body.side:
-                raise RulesError("parent_id", f"unit {parent.id} belongs to the {parent.side}")
-        game_setup.require_room_for_units(session, game_id, 1, "units")
-        units_service.check_vocabulary(rules_of(game), body.level, body.quality)
-        from app.data.models import Unit
-
-        defaults = units_service.state_defaults(session, game_id)
-        unit = Unit(game_id=game_id, state=defaults, **body.model_dump(exclude={"override"}))
-        session.add(unit)
-        session.flush()
-        ev = events.record(
-            session,
-            game,
-            "unit-added",
-            viewer.role,
-            turns.with_override({"unit": units_service.unit_dict(unit), "changes": []}, override),
-            step=turns.logged_step(game),
+        fields = body.model_dump(exclude={"override", "side"})
+        played = acts.play(
+            session, game, viewer, AddUnit(side=body.side, fields=fields, override=body.override)
         )
         read = units_service.reader(game, viewer)
+    unit = played.answer
     session.refresh(unit)
-    return ChangesOut(event_id=ev.id or 0, changes=[], unit=unit_out(unit, read))
+    return ChangesOut(event_id=played.event.id or 0, changes=[], unit=unit_out(unit, read))
 
 
 @router.put(
@@ -282,36 +271,18 @@ def edit_unit(
     session: SessionDep,
 ) -> ChangesOut:
     with game_write(session, game_id) as game:
-        unit = units_service.get_unit(session, game_id, unit_id)
-        viewer.require_side(unit.side, "change units")
         values = body.model_dump(exclude_none=True, exclude={"version", "override"})
         rules = rules_of(game)
         units_service.check_vocabulary(rules, quality=body.quality)
-        by_hand = {f.name for f in rules.state_fields if f.edit}
+        by_hand = {f.name for f in rules.fields.state_fields if f.edit}
         for k in sorted(set(values) - set(UnitEditFields.model_fields) - by_hand):
             raise RulesError(k, f"{k} is not set by hand under this game's rules", sorted(by_hand))
-        wanted = {rules.edit_act(k) for k in values} or {EDIT_ACT}
-        overrides = [
-            o
-            for action in sorted(wanted)
-            if (o := turns.rules_of_play(session, game, viewer, action, unit, override=body.override))
-        ]
-        changes = units_service.update_unit(session, unit, body.version, **values)
-        ev = events.record(
-            session,
-            game,
-            "unit-update",
-            viewer.role,
-            turns.with_override(
-                {"unit_id": unit_id, "changes": changes},
-                {"by": viewer.role, "refused": " ".join(o["refused"] for o in overrides)}
-                if overrides
-                else None,
-            ),
-            step=turns.logged_step(game),
-        )
+        act = EditUnit(unit_id=unit_id, version=body.version, values=values, override=body.override)
+        played = acts.play(session, game, viewer, act)
         read = units_service.reader(game, viewer)
-    return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit, read))
+    return ChangesOut(
+        event_id=played.event.id or 0, changes=played.changes, unit=unit_out(played.answer, read)
+    )
 
 
 @router.post(
@@ -329,37 +300,20 @@ def move_unit(
     viewer: ViewerDep,
     session: SessionDep,
 ) -> ChangesOut:
+    act = MoveStand(
+        unit_id=unit_id,
+        x=body.x,
+        y=body.y,
+        facing_deg=body.facing_deg,
+        version=body.version,
+        override=body.override,
+    )
     with game_write(session, game_id) as game:
-        unit = units_service.get_unit(session, game_id, unit_id)
-        viewer.require_side(unit.side, "move units")
-        if unit.killed:
-            raise RulesError(
-                "unit_id", "that stand is already destroyed: pick another", why=f"unit {unit_id} is destroyed"
-            )
-        override = turns.rules_of_play(session, game, viewer, "move-stands", unit, override=body.override)
-        if body.x > game.table_width_cm:
-            raise RulesError(
-                "x", f"keep it on the table, {game.table_width_cm:g} cm wide", [f"0..{game.table_width_cm:g}"]
-            )
-        if body.y > game.table_length_cm:
-            raise RulesError(
-                "y",
-                f"keep it on the table, {game.table_length_cm:g} cm long",
-                [f"0..{game.table_length_cm:g}"],
-            )
-        changes = units_service.update_unit(
-            session, unit, body.version, x=body.x, y=body.y, facing_deg=body.facing_deg, off_table=False
-        )
-        ev = events.record(
-            session,
-            game,
-            "move",
-            viewer.role,
-            turns.with_override({"unit_id": unit_id, "changes": changes}, override),
-            step=turns.logged_step(game),
-        )
+        played = acts.play(session, game, viewer, act)
         read = units_service.reader(game, viewer)
-    return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit, read))
+    return ChangesOut(
+        event_id=played.event.id or 0, changes=played.changes, unit=unit_out(played.answer, read)
+    )
 
 
 class FormationMoveIn(BaseModel):
@@ -388,13 +342,14 @@ class FormationMovedOut(BaseModel):
 def move_formation(
     game_id: GameId, unit_id: UnitId, body: FormationMoveIn, viewer: ViewerDep, session: SessionDep
 ) -> FormationMovedOut:
+    act = MoveFormation(
+        unit_id=unit_id, dx=body.dx, dy=body.dy, turn_deg=body.turn_deg, override=body.override
+    )
     # Worked out before the game's write lock, written under it (app.services.formations).
-    planned = formations.planned(session, game_id, viewer, unit_id, body.dx, body.dy, body.turn_deg)
+    planned = acts.plan_formation(session, game_id, viewer, act)
     with game_write(session, game_id) as game:
-        changes, ev = formations.move_formation(
-            session, game, viewer, planned, body.dx, body.dy, body.turn_deg, body.override
-        )
-    return FormationMovedOut(event_id=ev.id or 0, changes=changes)
+        played = acts.play(session, game, viewer, act, planned)
+    return FormationMovedOut(event_id=played.event.id or 0, changes=played.changes)
 
 
 @router.post(
@@ -419,35 +374,17 @@ def marker(
     viewer: ViewerDep,
     session: SessionDep,
 ) -> ChangesOut:
+    act: PlaceMarker | RecoverMarker = (
+        PlaceMarker(unit_id=unit_id, cause=body.fire, override=body.override)
+        if body.delta > 0
+        else RecoverMarker(unit_id=unit_id, spend_action=body.spend_action, override=body.override)
+    )
     with game_write(session, game_id) as game:
-        unit = units_service.get_unit(session, game_id, unit_id)
-        if body.delta > 0:
-            # Markers land on the enemy's stands: either player (or the referee) may place them.
-            override = turns.rules_of_play(
-                session, game, viewer, "place-markers", unit, override=body.override
-            )
-            changes = markers.add_marker(session, game, unit, body.fire)
-        else:
-            viewer.require_side(unit.side, "recover markers")
-            if not body.spend_action and not viewer.is_referee:
-                raise RulesError(
-                    "spend_action", "only the referee may recover a marker without an action", [True]
-                )
-            override = turns.rules_of_play(
-                session, game, viewer, "recover-markers", unit, override=body.override
-            )
-            changes = markers.remove_marker(session, unit, body.spend_action)
-        ev = events.record(
-            session,
-            game,
-            "marker",
-            viewer.role,
-            turns.with_override({"unit_id": unit_id, "fire": body.fire, "changes": changes}, override),
-            step=turns.logged_step(game),
-        )
+        played = acts.play(session, game, viewer, act)
         read = units_service.reader(game, viewer)
-    session.refresh(unit)
-    return ChangesOut(event_id=ev.id or 0, changes=changes, unit=unit_out(unit, read))
+    return ChangesOut(
+        event_id=played.event.id or 0, changes=played.changes, unit=unit_out(played.answer, read)
+    )
 
 
 @router.post(
@@ -463,23 +400,10 @@ def build_force(
     viewer: ViewerDep,
     session: SessionDep,
 ) -> list[UnitOut]:
-    viewer.require_side(body.side, "add forces")
+    entry = body.model_dump(exclude={"override", "side"})
     with game_write(session, game_id) as game:
-        override = turns.rules_of_play(
-            session, game, viewer, "build-forces", side=body.side, override=body.override
-        )
-        roots = sum(u.parent_id is None for u in units_service.list_units(session, game_id))
-        tree = game_setup.table_force(game, body.model_dump(exclude={"override"}), "", f"forces-{roots}")
-        game_setup.require_room_for_units(session, game_id, game_setup.units_in(tree))
-        root = units_service.add_unit_tree(session, game_id, body.side, tree, {})
-        events.record(
-            session,
-            game,
-            "force-added",
-            viewer.role,
-            turns.with_override({"side": body.side, "table_id": body.table_id, "root": root.id}, override),
-            step=turns.logged_step(game),
-        )
+        act = BuildForce(side=body.side, entry=entry, override=body.override)
+        root = acts.play(session, game, viewer, act).answer
         read = units_service.reader(game, viewer)
     units = units_service.list_units(session, game_id)
     return [unit_out(u, read) for u in units_service.subtree(root, units)]

@@ -17,12 +17,13 @@ from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import COOKIE_NAME, ViewerDep
 from app.guard.limits import Terrain, Variants, Version, readable_json
-from app.services import campaign_battles, cards, game_setup, games, seating, seats, turns
+from app.services import acts, campaign_battles, cards, game_setup, games, seating, seats, turns
 from app.services import events as events_service
 from app.services import report as report_service
 from app.services import resolve as resolve_service
 from app.services import templates as table_templates
 from app.services.markers import rules_of
+from rules.core.acts import AdvanceTurn, PlayCard, Roll
 from rules.core.errors import NotFoundError
 from rules.core.kit import Drawn
 from rules.core.vocabulary import Side
@@ -256,8 +257,8 @@ def play_card(
     session: SessionDep,
 ) -> dict[str, Any]:
     with game_write(session, game_id) as game:
-        ev = cards.play_card(session, game, viewer, body.side, body.card)
-    return events_service.event_dict(ev)
+        played = acts.play(session, game, viewer, PlayCard(side=body.side, card=body.card))
+    return events_service.event_dict(played.event)
 
 
 @router.patch(
@@ -280,9 +281,8 @@ def patch_game(
 
             get_ruleset(game.ruleset).context(game.period, values["variants"])
         if "terrain" in values:
-            rules_of(game).terrain(values["terrain"])
-        games.bump_game(session, game, body.version, **values)
-        events_service.record(session, game, "game-updated", viewer.role, {"fields": sorted(values)})
+            rules_of(game).tabletop.terrain(values["terrain"])
+        acts.edit_game(session, game, viewer, body.version, values)
     session.refresh(game)
     return game_out(game, GameDetail)
 
@@ -399,7 +399,7 @@ def advance(
     session: SessionDep,
 ) -> dict[str, Any]:
     with game_write(session, game_id) as game:
-        events = turns.advance(session, game, viewer, body.version)
+        events = acts.play(session, game, viewer, AdvanceTurn(version=body.version)).events
     session.refresh(game)
     return {
         "turn": turns.turn_info(session, game),
@@ -415,8 +415,7 @@ def advance(
 def finish(game_id: GameId, body: AdvanceIn, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:
     viewer.require_referee("end the game")
     with game_write(session, game_id) as game:
-        games.bump_game(session, game, body.version, status="finished")
-        events_service.record(session, game, "game-finished", viewer.role, {})
+        acts.finish_game(session, game, viewer, body.version)
     session.refresh(game)
     return turns.turn_info(session, game)
 
@@ -453,10 +452,16 @@ def resolve(
     session: SessionDep,
 ) -> ResolvedOut:
     with game_write(session, game_id) as game:
-        payload, ev = resolve_service.resolve(
-            session, game, viewer, resolver, body.fields, body.dice, body.unit_id, body.target_id, body.apply
+        act = Roll(
+            resolver=resolver,
+            fields=body.fields,
+            dice=body.dice,
+            unit_id=body.unit_id,
+            target_id=body.target_id,
+            apply=body.apply,
         )
-    return ResolvedOut(event_id=ev.id or 0, **payload)
+        played = acts.play(session, game, viewer, act)
+    return ResolvedOut(event_id=played.event.id or 0, **played.answer)
 
 
 @router.post(

@@ -338,7 +338,7 @@ def game_cards(
     counters: dict[tuple[str, bool], int] = {}
     names = display_names(units)
     for u in units:
-        if u.killed or not rules.fires_plan(u) or (side is not None and u.side != side):
+        if u.killed or not rules.fire_plan.fires_plan(u) or (side is not None and u.side != side):
             continue
         mortar = "mortar" in f"{u.level} {u.kind}".lower()
         n = counters.get((u.side, mortar), 0)

@@ -15,9 +15,10 @@ from app.data.schemas import Override
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
 from app.guard.limits import Float, Version
+from app.services import acts, games
 from app.services import events as events_service
-from app.services import games
 from app.services import templates as templates_service
+from rules.core.acts import LayTemplate, MoveTemplate, RemoveTemplate
 from rules.core.vocabulary import Side
 
 router = Router(prefix="/api/v1/games/{game_id}/templates", tags=["templates"])
@@ -116,10 +117,11 @@ def place_template(
     session: SessionDep,
 ) -> TemplateChangedOut:
     with game_write(session, game_id) as game:
-        template, ev = templates_service.place(
-            session, game, viewer, body.kind, body.side, body.x, body.y, body.rotation, body.override
+        act = LayTemplate(
+            kind=body.kind, side=body.side, x=body.x, y=body.y, rotation=body.rotation, override=body.override
         )
-    return TemplateChangedOut(event_id=ev.id or 0, template=TemplateOut(**template))
+        played = acts.play(session, game, viewer, act)
+    return TemplateChangedOut(event_id=played.event.id or 0, template=TemplateOut(**played.answer))
 
 
 @router.patch(
@@ -136,10 +138,16 @@ def move_template(
     session: SessionDep,
 ) -> TemplateChangedOut:
     with game_write(session, game_id) as game:
-        template, ev = templates_service.move(
-            session, game, viewer, template_id, body.x, body.y, body.rotation, body.version, body.override
+        act = MoveTemplate(
+            template_id=template_id,
+            x=body.x,
+            y=body.y,
+            rotation=body.rotation,
+            version=body.version,
+            override=body.override,
         )
-    return TemplateChangedOut(event_id=ev.id or 0, template=TemplateOut(**template))
+        played = acts.play(session, game, viewer, act)
+    return TemplateChangedOut(event_id=played.event.id or 0, template=TemplateOut(**played.answer))
 
 
 @router.delete(
@@ -158,6 +166,6 @@ def remove_template(
     ] = False,
 ) -> TemplateChangedOut:
     with game_write(session, game_id) as game:
-        template, ev = templates_service.remove(session, game, viewer, template_id, override)
-    out: dict[str, Any] = {**template, "version": ev.id or 0}
-    return TemplateChangedOut(event_id=ev.id or 0, template=TemplateOut(**out))
+        played = acts.play(session, game, viewer, RemoveTemplate(template_id=template_id, override=override))
+    out: dict[str, Any] = {**played.answer, "version": played.event.id or 0}
+    return TemplateChangedOut(event_id=played.event.id or 0, template=TemplateOut(**out))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -15,15 +16,14 @@ from sqlmodel import Session, col, select
 from app.data.models import Event, Game
 from app.errors import Conflict
 from app.guard.auth import Viewer
-from app.services.events import record, reversed_ids
+from app.services.events import reversed_ids
 from app.services.games import game_state
-from app.services.markers import apply_changes, rules_of, snapshot_of
-from app.services.turns import logged_step
+from app.services.markers import rules_of, snapshot_of
 from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.dice import roll
 from rules.core.errors import NotFoundError, RulesError
-from rules.core.fire_cards import FireCard
+from rules.core.fire_cards import FireCard, Fired
 
 KIND = "arrival-fire"
 _dice = random.SystemRandom()
@@ -49,7 +49,7 @@ def _cards(session: Session, game: Game) -> tuple[tuple[FireCard, ...], dict[int
     names = display_names(units)
     if game.status != "playing":
         return (), names, units
-    return rules_of(game).arrival_cards(snapshot_of(session, game, units), names), names, units
+    return rules_of(game).fire_plan.arrival_cards(snapshot_of(session, game, units), names), names, units
 
 
 def cards(session: Session, game: Game) -> dict[str, Any]:
@@ -88,15 +88,53 @@ def _all_dice(
     return out, {k: len(v) for k, v in given.items()}
 
 
-def apply(
+@dataclass(frozen=True)
+class Aimed:
+    """An arrived item's card about to be applied, its dice rolled or given."""
+
+    game: Game
+    units: list[Any]
+    names: dict[int, str]
+    card: FireCard
+    rolled: dict[str, list[int]]
+    given: dict[str, int]
+    measured: Mapping[str, str]
+
+    def fired(self, session: Session) -> Fired:
+        """The card applied by the game's rules (GameRules.arrival_fired), from one snapshot."""
+        snapshot = snapshot_of(session, self.game, self.units)
+        return rules_of(self.game).fire_plan.arrival_fired(
+            snapshot, self.card, self.rolled, self.measured, self.names
+        )
+
+    def payload(self, fired: Fired, changes: list[dict[str, Any]]) -> dict[str, Any]:
+        """The event that logs the card: the item, where it landed, each roll and its effect."""
+        rolls = []
+        for r in fired.rolls:
+            res = dict(r["resolution"])
+            res["rolled_by_server"] = int(r["index"]) >= self.given.get(str(r["key"]), 0)
+            rolls.append({"unit_id": r["unit_id"], "resolver": r["resolver"], "resolution": res})
+        card = self.card
+        return {
+            "item": {"id": card.item_id, "side": card.side, "kind": card.kind},
+            "what": card.what,
+            "lands": list(card.lands),
+            "rolls": rolls,
+            "effect": fired.effect,
+            "changes": changes,
+            "source": card.source,
+        }
+
+
+def aimed(
     session: Session,
     game: Game,
     viewer: Viewer,
     item_id: int,
     dice: Mapping[str, Sequence[int]],
     measured: Mapping[str, str],
-) -> Event:
-    """Apply an arrived item's card once this turn: its side (or the referee) rolls, or gives, its dice."""
+) -> Aimed:
+    """An arrived item's card, once this turn: its side (or the referee) rolls, or gives, its dice."""
     found, names, units = _cards(session, game)
     card = next((c for c in found if c.item_id == item_id), None)
     if card is None:  # unarrived, not firing now or not the game's: one answer for all
@@ -109,19 +147,4 @@ def apply(
             current=game_state(game),
         )
     rolled, given = _all_dice(card, dice)
-    fired = rules_of(game).arrival_fired(snapshot_of(session, game, units), card, rolled, measured, names)
-    rolls = []
-    for r in fired.rolls:
-        res = dict(r["resolution"])
-        res["rolled_by_server"] = int(r["index"]) >= given.get(str(r["key"]), 0)
-        rolls.append({"unit_id": r["unit_id"], "resolver": r["resolver"], "resolution": res})
-    payload = {
-        "item": {"id": card.item_id, "side": card.side, "kind": card.kind},
-        "what": card.what,
-        "lands": list(card.lands),
-        "rolls": rolls,
-        "effect": fired.effect,
-        "changes": apply_changes(session, game, units, fired.changes),
-        "source": card.source,
-    }
-    return record(session, game, KIND, viewer.role, payload, step=logged_step(game))
+    return Aimed(game, units, names, card, rolled, given, measured)

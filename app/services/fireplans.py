@@ -93,7 +93,7 @@ def add_plan_item(
     """A new item of an unlocked plan, recorded in the side's own edit history (not the shared log)."""
     row = get_side(session, game.id or 0, side)
     require_open(row)
-    rules_of(game).plan_item_allowed(kind, game.period, side, row.nation)
+    rules_of(game).fire_plan.plan_item_allowed(kind, game.period, side, row.nation)
     items = plan_items(session, game.id or 0, side)
     if len(items) >= PLAN_CAPACITY:
         raise RulesError("item", f"a fire plan holds at most {PLAN_CAPACITY} items; remove one first")
@@ -257,7 +257,9 @@ def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
     game_rules = rules_of(game)
     planned = PlanItem(item.public_id, item.side, item.kind, item.arrival_turn, item.data)
     now = snapshot_of(session, game, units)
-    landed = game_rules.arrival(now, planned, roll(game_rules.arrival_dice(now, planned), _random))
+    landed = game_rules.fire_plan.arrival(
+        now, planned, roll(game_rules.fire_plan.arrival_dice(now, planned), _random)
+    )
     board = read_board(game)
     for key, value in landed.board.items():
         setattr(board, key, value)
@@ -272,7 +274,9 @@ def arrive(session: Session, game: Game, item: FirePlanItem) -> list[Event]:
             {"period": game.period, "variants": game.variants}
         )
         res = rs.resolve(landed.roll, req).as_dict()
-        rolled = game_rules.consequences(landed.roll, snapshot_of(session, game, units), Outcome(req, res))
+        rolled = game_rules.rolls.consequences(
+            landed.roll, snapshot_of(session, game, units), Outcome(req, res)
+        )
         events.append(
             record(
                 session,

@@ -4,21 +4,21 @@ turned about the formation's centre, keeping its shape, in one write and one eve
 In time linear in the stands (issue 35: 690 stands cost 16.7 s of CPU when each stand read every unit again):
 the move is worked out from one read before the game's write lock is taken (`plan`), so another game's write
 never waits on the arithmetic, and written under the lock in one statement over the versions it was read at
-(`move_formation`); if a stand changed in between, the move is worked out again under the lock."""
+(`write`, through app.services.acts); if a stand changed in between, the move is worked out again under the lock."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import and_, bindparam, update
 from sqlmodel import Session
 
-from app.data.models import Event, Game, Unit
+from app.data.models import Game, Unit
 from app.errors import Conflict
 from app.guard.auth import Viewer
-from app.services import events, turns
 from app.services.units import list_units
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import leaves_under
@@ -80,23 +80,14 @@ def plan(
     return Plan(unit_id, units, stands, placed, versions, (game.table_width_cm, game.table_length_cm))
 
 
-def rules_of_play(
-    session: Session, game: Game, viewer: Viewer, p: Plan, override: bool
-) -> dict[str, Any] | None:
+def asks(p: Plan) -> list[tuple[str, Unit | None, str | None]]:
     """The rules of play asked once per kind of stand under one parent (what they read of a stand: its kind,
     whether it commands and the units above it), not once per stand: the same answer for each."""
-    overridden = None
-    asked: set[tuple[Any, ...]] = set()
+    out: dict[tuple[Any, ...], tuple[str, Unit | None, str | None]] = {}
     for stand in p.stands:
         key = (stand.parent_id, stand.side, stand.level, stand.kind, stand.is_command)
-        if key in asked:
-            continue
-        asked.add(key)
-        overridden = (
-            turns.rules_of_play(session, game, viewer, "move-stands", stand, override=override, units=p.units)
-            or overridden
-        )
-    return overridden
+        out.setdefault(key, ("move-stands", stand, None))
+    return list(out.values())
 
 
 def _write(session: Session, p: Plan) -> list[dict[str, Any]] | None:
@@ -124,7 +115,7 @@ def _write(session: Session, p: Plan) -> list[dict[str, Any]] | None:
     return changes
 
 
-def move_formation(
+def write(
     session: Session,
     game: Game,
     viewer: Viewer,
@@ -132,21 +123,20 @@ def move_formation(
     dx: float,
     dy: float,
     turn_deg: float,
-    override: bool,
-) -> tuple[list[dict[str, Any]], Event]:
-    """The planned move written under the game's lock (`game`, locked), with its one event."""
-    overridden = rules_of_play(session, game, viewer, p, override)
+    asked_again: Callable[[Plan], None],
+) -> list[dict[str, Any]]:
+    """The planned move written under the game's lock (`game`, locked); when a stand (or the table) changed
+    since the plan was read, planned again under the lock, its rules of play asked again (`asked_again`)."""
     changes = None
     if p.table == (game.table_width_cm, game.table_length_cm):
         changes = _write(session, p)
-    if changes is None:  # a stand (or the table) changed since the plan was read: read again, under the lock
+    if changes is None:
         p = plan(session, game, viewer, p.unit_id, dx, dy, turn_deg)
-        overridden = rules_of_play(session, game, viewer, p, override)
+        asked_again(p)
         changes = _write(session, p)
         if changes is None:
             raise Conflict("A stand of the formation changed meanwhile: look again and try again")
-    payload = turns.with_override({"unit_id": p.unit_id, "changes": changes}, overridden)
-    return changes, events.record(session, game, "move", viewer.role, payload, step=turns.logged_step(game))
+    return changes
 
 
 def planned(

@@ -60,12 +60,12 @@ def create_game(
     rules = new_game_rules(ruleset or doc.get("ruleset"))
     ruleset_id = rules.ruleset_id
     rs = get_ruleset(ruleset_id)
-    implied_period, implied_nations = rules.forces_setup(forces)
+    implied_period, implied_nations = rules.setup.forces_setup(forces)
     period = period or doc.get("period") or implied_period
     variants = {**doc.get("variants", {}), **(variants or {})}
     ctx = rs.context(period, variants)  # refuses unknown periods and errata with a 422 naming them
     if terrain is not None:
-        rules.terrain(terrain)  # refuses bad features with a 422 naming them
+        rules.tabletop.terrain(terrain)  # refuses bad features with a 422 naming them
     sides = doc.get("sides", {})
     nations = {
         side: given or sides.get(side, {}).get("nationality") or implied_nations.get(side, "")
@@ -118,7 +118,7 @@ def _forces(
     """The scenario's forces at the game's table and readings; or the request's organisation-table entries
     written as a scenario's (each entry's units under `forces-<i>/`), refused naming `forces.<i>`."""
     if doc:
-        return rules.new_forces(ctx, doc)
+        return rules.setup.new_forces(ctx, doc)
     nations = {"attacker": game.attacker_nation, "defender": game.defender_nation}
     by_side: dict[str, list[dict[str, Any]]] = {side: [] for side in SIDES}
     fields: dict[str, str] = {}
@@ -131,7 +131,7 @@ def _forces(
         "sides": {side: {"nationality": nations[side], "forces": by_side[side]} for side in SIDES},
     }
     try:
-        return rules.new_forces(ctx, written)
+        return rules.setup.new_forces(ctx, written)
     except RulesError as e:
         for written_at, asked_at in fields.items():
             if e.field.startswith(written_at + ".") or e.field == written_at:
@@ -151,7 +151,7 @@ def require_room_for_units(
         held = session.exec(select(func.count()).select_from(Unit).where(Unit.game_id == game_id)).one()
         game = session.get(Game, game_id)
         rules = game_rules_or_none(game.ruleset) if game is not None else rules
-    cap = (rules or new_game_rules()).unit_cap()
+    cap = (rules or new_game_rules()).setup.unit_cap()
     if cap is not None and held + adding > cap[0]:
         raise RulesError(
             field,
@@ -165,6 +165,6 @@ def table_force(game: Game, force: Mapping[str, Any], field: str, id_prefix: str
     (GameRules.force_from_table): of the side's nation, for the game's period and readings; a 422 names
     `<field>.table_id` and the tables that would do. Unit ids are `<id_prefix>/<table>/...`."""
     nation = game.attacker_nation if force["side"] == "attacker" else game.defender_nation
-    return get_game_rules(game.ruleset).force_from_table(
+    return get_game_rules(game.ruleset).setup.force_from_table(
         game.period, game.variants, nation, force, field, id_prefix
     )

@@ -1,7 +1,6 @@
 """The rules' decisions written to the rows: the game frozen into a snapshot for its rule set's hook
 (rules.core.game), and the one interpreter of its generic change records (a unit's state set or counted, a
-board key, a side's own state), answering the changes as the log keeps them; markers placed and removed by
-hand through the hook."""
+board key, a side's own state), answering the changes as the log keeps them."""
 
 from __future__ import annotations
 
@@ -13,9 +12,9 @@ from sqlmodel import Session
 from app.data.board_state import Board, board_json, read_board
 from app.data.models import Game, Unit
 from app.errors import Conflict
-from app.services.games import game_values, get_game, set_game
+from app.services.games import game_values, set_game
 from app.services.seats import get_side, set_side_allowance, sides
-from app.services.units import increment, list_units, unit_dict, unit_state, update_unit
+from app.services.units import increment, unit_dict, unit_state, update_unit
 from rules.core.game import GameRules
 from rules.core.records import AddToState, Change, SetBoard, SetSideState, SetState, Snapshot
 from rules.registry import get_game_rules
@@ -32,7 +31,7 @@ def snapshot_of(session: Session, game: Game, units: Iterable[Unit]) -> Snapshot
     return Snapshot(
         ruleset=game.ruleset,
         period=game.period,
-        units=tuple(unit_state(u, rules.state_fields) for u in units),
+        units=tuple(unit_state(u, rules.fields.state_fields) for u in units),
         variants=dict(game.variants),
         nations={
             s: n for s, n in (("attacker", game.attacker_nation), ("defender", game.defender_nation)) if n
@@ -93,27 +92,8 @@ def _add(session: Session, unit: Unit, c: AddToState) -> dict[str, Any]:
     return moved
 
 
-# -- markers placed and removed by hand, the board changed --------------------------------------------------
-def add_marker(
-    session: Session, game: Game, target: Unit, cause: str | None, count: int = 1
-) -> list[dict[str, Any]]:
-    """Markers placed on a unit (and what follows under the game's rules)."""
-    units = list_units(session, game.id or 0)
-    assert target.id is not None
-    snapshot = snapshot_of(session, game, units)
-    return apply_changes(session, game, units, rules_of(game).marker_added(snapshot, target.id, cause, count))
-
-
-def remove_marker(session: Session, unit: Unit, spend_action: bool) -> list[dict[str, Any]]:
-    """A marker taken off, spending what it costs when `spend_action`."""
-    game = get_game(session, unit.game_id)
-    units = list_units(session, game.id or 0)
-    assert unit.id is not None
-    snapshot = snapshot_of(session, game, units)
-    return apply_changes(session, game, units, rules_of(game).marker_removed(snapshot, unit.id, spend_action))
-
-
+# -- the board changed ---------------------------------------------------------------------------------------
 def board_changed(session: Session, game: Game, units: Sequence[Unit]) -> list[dict[str, Any]]:
     """What follows for the units from the board as it now reads."""
-    changes = rules_of(game).board_changed(snapshot_of(session, game, units))
+    changes = rules_of(game).tabletop.board_changed(snapshot_of(session, game, units))
     return apply_changes(session, game, units, changes)

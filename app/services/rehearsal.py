@@ -133,6 +133,8 @@ def _rehearse(
     """In the worker process: the plan rehearsed by the game's rule set, as the answer's body, or a
     refusal's parts."""
     try:
-        return get_game_rules(ruleset).rehearse(snapshot, side, items, names, options, turns, seed, samples)
+        return get_game_rules(ruleset).fire_plan.rehearse(
+            snapshot, side, items, names, options, turns, seed, samples
+        )
     except RulesError as e:
         return ("refused", e.field, e.reason, e.allowed, e.source, e.why)

@@ -6,6 +6,7 @@ app.services.turns); the referee any, and may override the rules of play. Call w
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -14,9 +15,7 @@ from app.data.board_state import read_board, write_board
 from app.data.models import Event, Game
 from app.errors import Conflict
 from app.guard.auth import SIDES, Viewer
-from app.services.events import record
 from app.services.markers import rules_of
-from app.services.turns import rules_of_play, with_override
 from rules.core.errors import NotFoundError, RulesError
 
 MAX_TEMPLATES = 60  # on the table at once: far more than a game uses, few enough to draw on a phone
@@ -78,93 +77,82 @@ def _find(templates: list[dict[str, Any]], template_id: int) -> dict[str, Any]:
     return found
 
 
-def place(
-    session: Session,
-    game: Game,
-    viewer: Viewer,
-    kind: str,
-    side: str | None,
-    x: float,
-    y: float,
-    rotation: float,
-    override: bool = False,
-) -> tuple[dict[str, Any], Event]:
+@dataclass(frozen=True)
+class Laying:
+    """A template about to be laid for `side` (checked: the kind exists, the table has room)."""
+
+    game: Game
+    kind: str
+    side: str
+
+    def placed(self, x: float, y: float, rotation: float) -> dict[str, Any]:
+        x, y, rotation = _where(self.game, self.kind, x, y, rotation)
+        template_id = read_board(self.game).templates_placed + 1  # ids are never reused
+        return {"id": template_id, "kind": self.kind, "side": self.side, "x": x, "y": y, "rotation": rotation}
+
+    def saved(self, session: Session, template: dict[str, Any], ev: Event) -> dict[str, Any]:
+        """Kept on the board, its version the event that laid it."""
+        template = {**template, "version": ev.id}
+        _save(session, self.game, [*templates_of(self.game), template], placed=template["id"])
+        return template
+
+
+def laying(game: Game, viewer: Viewer, kind: str, side: str | None) -> Laying:
     kit = rules_of(game).kit.templates  # the game's rule set's templates
     if kind not in kit:
         raise RulesError("kind", f"no template {kind!r} in this game's rule set", sorted(kit))
-    templates = templates_of(game)
-    if len(templates) >= MAX_TEMPLATES:
+    if len(templates_of(game)) >= MAX_TEMPLATES:
         raise RulesError("kind", f"{MAX_TEMPLATES} templates are on the table already: remove one first")
-    owner = _owner(viewer, side)
-    overridden = rules_of_play(session, game, viewer, "lay-templates", side=owner, override=override)
-    x, y, rotation = _where(game, kind, x, y, rotation)
-    template_id = read_board(game).templates_placed + 1  # ids are never reused
-    template = {"id": template_id, "kind": kind, "side": owner, "x": x, "y": y, "rotation": rotation}
-    ev = record(
-        session, game, "template-placed", viewer.role, with_override({"template": template}, overridden)
-    )
-    template = {**template, "version": ev.id}
-    _save(session, game, [*templates, template], placed=template_id)
-    return template, ev
+    return Laying(game, kind, _owner(viewer, side))
 
 
-def move(
-    session: Session,
-    game: Game,
-    viewer: Viewer,
-    template_id: int,
-    x: float | None,
-    y: float | None,
-    rotation: float | None,
-    expected_version: int | None = None,
-    override: bool = False,
-) -> tuple[dict[str, Any], Event]:
-    templates = templates_of(game)
-    before = _find(templates, template_id)
-    viewer.require_side(before["side"], "move templates")
-    overridden = rules_of_play(session, game, viewer, "lay-templates", side=before["side"], override=override)
-    if expected_version is not None and expected_version != before["version"]:
-        raise Conflict(
-            "Someone moved this template meanwhile: look again and try again",
-            current=before,
-            why=f"template version is {before['version']}, not {expected_version}",
+@dataclass(frozen=True)
+class Moving:
+    """A template on the table about to be moved by its side (or the referee)."""
+
+    game: Game
+    before: dict[str, Any]
+
+    def moved(
+        self, x: float | None, y: float | None, rotation: float | None, expected_version: int | None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The event's payload and the template as it will read (its version set once logged)."""
+        before = self.before
+        if expected_version is not None and expected_version != before["version"]:
+            raise Conflict(
+                "Someone moved this template meanwhile: look again and try again",
+                current=before,
+                why=f"template version is {before['version']}, not {expected_version}",
+            )
+        nx, ny, nr = _where(
+            self.game,
+            before["kind"],
+            before["x"] if x is None else x,
+            before["y"] if y is None else y,
+            before["rotation"] if rotation is None else rotation,
         )
-    nx, ny, nr = _where(
-        game,
-        before["kind"],
-        before["x"] if x is None else x,
-        before["y"] if y is None else y,
-        before["rotation"] if rotation is None else rotation,
-    )
-    after = {**before, "x": nx, "y": ny, "rotation": nr}
-    moved = {k: v for k, v in after.items() if k != "version"}
-    ev = record(
-        session,
-        game,
-        "template-moved",
-        viewer.role,
-        with_override(
-            {"template": moved, "before": {k: before[k] for k in ("x", "y", "rotation")}}, overridden
-        ),
-    )
-    after["version"] = ev.id
-    _save(session, game, [after if t["id"] == template_id else t for t in templates])
-    return after, ev
+        after = {**before, "x": nx, "y": ny, "rotation": nr}
+        moved = {k: v for k, v in after.items() if k != "version"}
+        return {"template": moved, "before": {k: before[k] for k in ("x", "y", "rotation")}}, after
+
+    def saved(self, session: Session, after: dict[str, Any], ev: Event) -> dict[str, Any]:
+        after = {**after, "version": ev.id}
+        _save(session, self.game, [after if t["id"] == after["id"] else t for t in templates_of(self.game)])
+        return after
 
 
-def remove(
-    session: Session, game: Game, viewer: Viewer, template_id: int, override: bool = False
-) -> tuple[dict[str, Any], Event]:
-    templates = templates_of(game)
-    gone = _find(templates, template_id)
+def moving(game: Game, viewer: Viewer, template_id: int) -> Moving:
+    before = _find(templates_of(game), template_id)
+    viewer.require_side(before["side"], "move templates")
+    return Moving(game, before)
+
+
+def removing(game: Game, viewer: Viewer, template_id: int) -> dict[str, Any]:
+    """The template about to be taken off (its side's, or the referee's to take)."""
+    gone = _find(templates_of(game), template_id)
     viewer.require_side(gone["side"], "remove templates")
-    overridden = rules_of_play(session, game, viewer, "lay-templates", side=gone["side"], override=override)
-    ev = record(
-        session,
-        game,
-        "template-removed",
-        viewer.role,
-        with_override({"template": {k: v for k, v in gone.items() if k != "version"}}, overridden),
-    )
-    _save(session, game, [t for t in templates if t["id"] != template_id])
-    return gone, ev
+    return gone
+
+
+def take_off(session: Session, game: Game, template_id: int) -> None:
+    _save(session, game, [t for t in templates_of(game) if t["id"] != template_id])

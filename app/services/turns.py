@@ -17,12 +17,23 @@ from app.services.games import bump_game, game_state, game_values
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import sides
 from app.services.units import list_units
+from rules.core.game import Position
 from rules.core.turn import Permit, Step
 
 
 # -- the turn sequence (the game's rule set's: rules.core.game.GameRules) -----------------------------------
 def sequence(game: Game) -> tuple[Step, ...]:
-    return rules_of(game).turn_sequence(game.period)
+    return rules_of(game).turn.steps(game.period)
+
+
+def position(game: Game) -> Position:
+    """Where the game's turn stands, as its rule set's turn model reads it."""
+    return Position(game.turn, game.side_to_move, game.step)
+
+
+def acting(game: Game) -> tuple[str, ...]:
+    """The sides that may act now (the turn model's)."""
+    return rules_of(game).turn.acting(game.period, position(game))
 
 
 def step_of(game: Game) -> Step | None:
@@ -32,7 +43,7 @@ def step_of(game: Game) -> Step | None:
 
 def turn_info(session: Session, game: Game) -> dict[str, Any]:
     """Where the game stands and what the current step needs."""
-    game_rules = rules_of(game)
+    turn = rules_of(game).turn
     seq = sequence(game)
     current = step_of(game)
     info: dict[str, Any] = {
@@ -54,9 +65,9 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
             }
             for i, s in enumerate(seq)
         ],
-        "source": game_rules.turn_source,
+        "source": turn.source,
         # What the players may do to the table now (markers, moves, edits, new units): the rest is refused.
-        "allowed_now": game_rules.allowed_now(game.status, game.period, game.step, game.side_to_move),
+        "allowed_now": turn.allowed_now(game.status, game.period, position(game)),
     }
     if game.status == "setup":
         locked = {s.side: s.plan_locked for s in sides(session, game.id or 0)}
@@ -64,8 +75,8 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         info["next"] = {
             "action": "start",
             "needs": [f"lock the {side}'s fire plan" for side, ok in locked.items() if not ok]
-            + list(game_rules.set_up_needs),
-            "source": game_rules.set_up_source,
+            + list(turn.set_up_needs),
+            "source": turn.set_up_source,
         }
         return info
     if current is None:
@@ -73,8 +84,9 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         info["next"] = None
         return info
     units = list_units(session, game.id or 0)
-    needs = [current.does, *game_rules.step_needs(snapshot_of(session, game, units), current.id)]
-    nxt = seq[game.step + 1] if game.step + 1 < len(seq) else None
+    needs = [current.does, *turn.needs(snapshot_of(session, game, units), current.id)]
+    then = turn.next(game.period, position(game))
+    nxt = seq[then.step] if then.turn == game.turn and then.side == game.side_to_move else None
     info["step"] = {
         "index": game.step,
         "number": current.number,
@@ -88,15 +100,9 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
     info["next"] = (
         {"action": "advance", "step": nxt.id, "title": nxt.title}
         if nxt
-        else {"action": "end-turn", "then": _after(game)}
+        else {"action": "end-turn", "then": {"turn": then.turn, "side_to_move": then.side}}
     )
     return info
-
-
-def _after(game: Game) -> dict[str, Any]:
-    if game.side_to_move == "attacker":
-        return {"turn": game.turn, "side_to_move": "defender"}
-    return {"turn": game.turn + 1, "side_to_move": "attacker"}
 
 
 def _permit_dict(p: Permit) -> dict[str, Any]:
@@ -120,17 +126,15 @@ def rules_of_play(
     game's units when the caller has read them (asked for many stands, they are read once)."""
     if override:
         viewer.require_referee("override the rules of play")
-    game_rules = rules_of(game)
+    turn = rules_of(game).turn
     # Only the acts a step's orders give to some units need to know whose orders reach the stand.
-    ordered = unit is not None and action in game_rules.ordered_acts
+    ordered = unit is not None and action in turn.ordered_acts
     if unit is None or not ordered:
         units = []
     elif units is None:
         units = list_units(session, unit.game_id)
     whose = side or (unit.side if unit is not None else None)
-    refused = game_rules.refusal(
-        game.status, game.period, game.step, game.side_to_move, action, whose, unit, units
-    )
+    refused = turn.refusal(game.status, game.period, position(game), action, whose, unit, units)
     if refused is None:
         return None
     if override:
@@ -150,15 +154,10 @@ def rules_of_play(
             "step": {"number": step.number, "id": step.id, "title": step.title, "source": step.source}
             if step
             else None,
-            "allowed_now": game_rules.allowed_now(game.status, game.period, game.step, game.side_to_move),
+            "allowed_now": turn.allowed_now(game.status, game.period, position(game)),
             "override": 'the referee may do it anyway with "override": true; the log shows the override',
         },
     )
-
-
-def with_override(payload: dict[str, Any], override: dict[str, Any] | None) -> dict[str, Any]:
-    """An act's event payload, carrying the referee's override of the rules of play when there was one."""
-    return {**payload, "override": override} if override else payload
 
 
 def logged_step(game: Game) -> str:
@@ -180,17 +179,22 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
             for s in sides(session, game.id or 0)
             if not s.plan_locked
         ]
-        bump_game(session, game, None, status="playing", turn=1, side_to_move="attacker", step=0)
-        source = rules_of(game).turn_source
+        first = rules_of(game).turn.first()
+        bump_game(
+            session, game, None, status="playing", turn=first.turn, side_to_move=first.side, step=first.step
+        )
+        source = rules_of(game).turn.source
         events.append(record(session, game, "game-started", viewer.role, {"source": source}))
         return events + start_of_turn(session, game)
-    if not viewer.may_act_for(game.side_to_move):
-        raise Forbidden(f"Wait for your turn: it is the {game.side_to_move}'s")
+    now_acting = acting(game)
+    if not any(viewer.may_act_for(side) for side in now_acting):
+        raise Forbidden(f"Wait for your turn: it is the {' and '.join(now_acting)}'s")
     bump_game(session, game, expected_version)
     seq = sequence(game)
     before = step_of(game)
-    if game.step + 1 < len(seq):
-        bump_game(session, game, None, step=game.step + 1)
+    after = rules_of(game).turn.next(game.period, position(game))
+    if after.turn == game.turn and after.side == game.side_to_move:  # a step of the same turn
+        bump_game(session, game, None, step=after.step)
         now = seq[game.step]
         return [
             record(
@@ -208,8 +212,7 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
             )
         ]
     events = end_of_turn(session, game, viewer.role)
-    after = _after(game)
-    bump_game(session, game, None, turn=after["turn"], side_to_move=after["side_to_move"], step=0)
+    bump_game(session, game, None, turn=after.turn, side_to_move=after.side, step=after.step)
     return events + start_of_turn(session, game)
 
 
@@ -217,7 +220,7 @@ def end_of_turn(session: Session, game: Game, actor: str) -> list[Event]:
     """What the game's rules do as the side's turn ends (Flanders Fields: battalion and higher command stands
     recover, unspent actions lapse)."""
     units = list_units(session, game.id or 0)
-    ended = rules_of(game).end_of_turn(snapshot_of(session, game, units), game.side_to_move)
+    ended = rules_of(game).turn.ended(snapshot_of(session, game, units), game.side_to_move)
     changes = apply_changes(session, game, units, ended)
     return [
         record(
@@ -225,7 +228,7 @@ def end_of_turn(session: Session, game: Game, actor: str) -> list[Event]:
             game,
             "end-of-turn",
             actor,
-            {"changes": changes, "source": rules_of(game).end_of_turn_source},
+            {"changes": changes, "source": rules_of(game).turn.end_source},
             step="end-of-turn",
         )
     ]
@@ -234,14 +237,14 @@ def end_of_turn(session: Session, game: Game, actor: str) -> list[Event]:
 def start_of_turn(session: Session, game: Game) -> list[Event]:
     """What the game's rules do by themselves as the side to move's turn starts (Flanders Fields: barrages
     already firing advance), then the side's scheduled fire-plan items arrive."""
-    game_rules = rules_of(game)
+    turn = rules_of(game).turn
     seq = sequence(game)
-    source = game_rules.turn_source
+    source = turn.source
     events = [
         record(session, game, "turn-started", "system", {"source": source}, step=seq[0].id if seq else "")
     ]
     units = list_units(session, game.id or 0)
-    notices, changes = game_rules.start_of_turn(snapshot_of(session, game, units))
+    notices, changes = turn.started(snapshot_of(session, game, units))
     events += [record(session, game, n.kind, "system", {**n.shown, "source": n.source}) for n in notices]
     apply_changes(session, game, units, changes)  # what the notices say: not logged again
     due = [

@@ -39,7 +39,7 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
         raise RulesError("event_id", f"a {ev.kind} event cannot be undone", UNDOABLE)
     if event_id in reversed_ids(session, game.id or 0):
         raise Conflict(f"event {event_id} is already undone", current=game_state(game))
-    drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).secret_draws
+    drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).rolls.secret_draws
     if drawn and not viewer.is_referee:
         # Taken back, a card read would return to the pack: draw, read, take back, and the cards that never
         # come up are the opponent's hand.
@@ -78,7 +78,7 @@ def _take_back_draw(session: Session, game: Game, viewer: Viewer, ev: Event, who
     out of play); the hands it changes are their sides' own, as the draw's were."""
     units = list_units(session, game.id or 0)
     snapshot = snapshot_of(session, game, units)
-    taken = rules_of(game).draw_taken_back(str(ev.payload["resolver"]), snapshot, whole)
+    taken = rules_of(game).rolls.draw_taken_back(str(ev.payload["resolver"]), snapshot, whole)
     changes = apply_changes(session, game, units, taken)
     return record(
         session,

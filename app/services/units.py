@@ -105,13 +105,16 @@ def state_defaults(session: Session, game_id: int) -> dict[str, Any]:
     """A new unit's state in this game: each of its rule set's state fields at its default."""
     game = session.get(Game, game_id)
     rules = game_rules_or_none(game.ruleset) if game is not None else NO_RULES
-    return {f.name: f.default for f in rules.state_fields}
+    return {f.name: f.default for f in rules.fields.state_fields}
 
 
 def check_vocabulary(rules: GameRules, level: str | None = None, quality: str | None = None) -> None:
-    """A unit's level and quality are words of its game's rule set (GameRules.unit_levels, .qualities; a rule
+    """A unit's level and quality are words of its game's rule set (GameRules.setup.unit_levels, .qualities; a rule
     set that lists none takes any): another is refused with a 422 naming the field and the words."""
-    for name, given, words in (("level", level, rules.unit_levels), ("quality", quality, rules.qualities)):
+    for name, given, words in (
+        ("level", level, rules.setup.unit_levels),
+        ("quality", quality, rules.setup.qualities),
+    ):
         if given is not None and words and given not in words:
             raise RulesError(name, f"{given!r} is not a unit {name} of this game's rule set", words)
 
@@ -127,7 +130,7 @@ def update_unit(
     """Set fields on a unit, bumping its version; returns the changes as {unit, field, before, after}.
     With `expected_version` the write only lands on that version: else 409 with the current unit."""
     assert unit.id is not None
-    secret = {f.name for f in rules_of_unit(unit).state_fields if f.secret}
+    secret = {f.name for f in rules_of_unit(unit).fields.state_fields if f.secret}
     changes: list[dict] = []
 
     def written() -> dict[str, Any]:
@@ -209,10 +212,10 @@ class Reader:
     def __call__(self, unit: Unit) -> dict[str, Any]:
         out = {name: getattr(unit, name) for name in COLUMNS}  # loads a row expired by a commit
         rules = self.rules if self.rules is not None else rules_of_unit(unit)
-        for f in rules.state_fields:
+        for f in rules.fields.state_fields:
             value = unit.state.get(f.name, f.default)
             hidden = f.secret and unit.side not in self.sides
-            if hidden and not rules.state_shown(self.board, unit.id or 0, f.name, value):
+            if hidden and not rules.fields.state_shown(self.board, unit.id or 0, f.name, value):
                 value = f.default
             out[f.name] = value
         return out

@@ -11,10 +11,11 @@ the leaf module rules.core.records).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
-from rules.core.errors import RulesError
+from rules.core.acts import Act, EditUnit, MoveStand, PlaceMarker, PlayCard, RecoverMarker
+from rules.core.errors import Refusal, RulesError
 from rules.core.fire_cards import FireCard, Fired
 from rules.core.kit import TableKit
 from rules.core.records import (
@@ -24,6 +25,7 @@ from rules.core.records import (
     FillRequest,
     PlanItem,
     Played,
+    SetState,
     Snapshot,
     StandAct,
     StateField,
@@ -100,7 +102,6 @@ def leaves_under(root: N, units: Sequence[N]) -> list[N]:
     return sorted(out, key=lambda u: u.id or 0)
 
 
-# -- a resolution to carry out ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Outcome:
     """A resolution to carry out: the validated request, the answer as JSON, and the units it was for."""
@@ -111,55 +112,80 @@ class Outcome:
     target_id: int | None = None
 
 
-# -- the hook -----------------------------------------------------------------------------------------------
-class GameRules:
-    """What a rule set implements to be played as a game (registered with `rules.registry.register_game`).
-    Every method has a do-nothing default, so a new rule set starts with its state fields, fill and
-    consequences, and adds the rest as its rules need them."""
+@dataclass(frozen=True)
+class Answer:
+    """The rule set's answer to an act (rules.core.acts): what it changes, in order, and what everyone is shown
+    of it besides the changes, by the rule `source`. A refusal is a RulesError naming the field and the rule."""
 
-    ruleset_id: str = ""
-    # The state a unit carries under these rules, in the order a stand card shows it.
-    state_fields: tuple[StateField, ...] = ()
-    # The counter that markers placed and removed by hand move (`marker_added`, `marker_removed`), if any.
-    marker_field: str | None = None
-    # Resolvers the side to move draws from a pack only the game sees (resolver -> what is drawn, as "draw
-    # ..." reads): the pack and the hands are the game's (`drawn`), each side reads its own view (`draw_seen`).
-    secret_draws: Mapping[str, str] = {}
-    # The side state that holds a side's hand of cards, the side's alone to read ("": the game deals none).
-    hand_key: str = ""
-    # Each side's own state as a game starts (a once-a-game allowance).
-    side_state: Mapping[str, Any] = {}
-    # The turn: the rule that orders it, what set-up needs besides the locked fire plans (with its rule), the
-    # rule that ends a side's turn, and the acts whose refusal depends on whose orders reach the stand.
-    turn_source: str = ""
+    changes: tuple[Change, ...] = ()
+    shown: Mapping[str, Any] = field(default_factory=dict)
+    source: str = ""
+
+
+def on_table(snapshot: Snapshot, x: float, y: float) -> None:
+    """Refuse a point off the table (a RulesError naming the coordinate): stands and templates stay on it."""
+    if x > snapshot.table_width_cm:
+        w = snapshot.table_width_cm
+        raise RulesError("x", f"keep it on the table, {w:g} cm wide", [f"0..{w:g}"])
+    if y > snapshot.table_length_cm:
+        n = snapshot.table_length_cm
+        raise RulesError("y", f"keep it on the table, {n:g} cm long", [f"0..{n:g}"])
+
+
+# -- the turn ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Position:
+    """Where a game's turn stands: the game turn, the side whose turn it is (in a bound, the side that leads
+    it) and the index of the current step."""
+
+    turn: int
+    side: str
+    step: int = 0
+
+
+class TurnModel:
+    """A rule set's turn (the hook's `turn`): which step the game is in (`steps`), who may act now (`acting`)
+    and with what (`allowed_now`, `refusal`), what comes next (`first`, `next`), what a step still needs, and
+    what happens by itself as a side's turn starts and ends.
+
+    By default the sides alternate, each turn the same steps: the attacker's turn, then the defender's, then
+    the next game turn (Flanders Fields' turn with its period's order sequence is one such). A bound in which
+    both sides act (`BoundTurn`) and a turn track of phases fit the same model."""
+
+    sides: tuple[str, ...] = ("attacker", "defender")  # in the order they take their turns
+    # The rule that orders the turn, what set-up needs besides the locked fire plans (with its rule), the rule
+    # that ends a side's turn, and the acts whose refusal depends on whose orders reach the stand.
+    source: str = ""
     set_up_needs: tuple[str, ...] = ()
     set_up_source: str = ""
-    end_of_turn_source: str = ""
+    end_source: str = ""
     ordered_acts: frozenset[str] = frozenset()
-    # The table: a wire line drawn without `depth_cm` is a standard belt this deep (None: each line says), and
-    # the band behind a rolling barrage that endangers its own side's stands (None: the map draws none).
-    wire_belt_cm: float | None = None
-    danger_zone_cm: float | None = None
-    # What a game keeps on the table besides the stands, as the app stores, answers and draws it.
-    kit: TableKit = TableKit()
-    # Fields of a unit edit that are acts of their own under the rules of play (field -> act); any other
-    # field records what happened to the stand, the act EDIT_ACT.
-    edit_acts: Mapping[str, str] = {}
 
-    def terrain(self, collection: Mapping[str, Any], where: str = "terrain") -> list[Feature]:
-        """The table's terrain from a GeoJSON FeatureCollection, refused with a RulesError naming the bad
-        feature's field."""
-        return terrain_from_geojson(collection, where, wire_belt_cm=self.wire_belt_cm)
-
-    def edit_act(self, field: str) -> str:
-        """The act of the rules of play a unit edit of `field` is."""
-        return self.edit_acts.get(field, EDIT_ACT)
-
-    def turn_sequence(self, period: str | None) -> tuple[Step, ...]:
+    def steps(self, period: str | None) -> tuple[Step, ...]:
         """The steps of a side's turn in `period`, in order (none: each advance ends the side's turn)."""
         return ()
 
-    def allowed_now(self, status: str, period: str | None, step: int, side_to_move: str) -> list[str]:
+    def first(self) -> Position:
+        """Where the game stands as it starts."""
+        return Position(1, self.sides[0])
+
+    def next(self, period: str | None, now: Position) -> Position:
+        """The step after `now`; past the last, the next side's turn, and after the last side's the next game
+        turn."""
+        if now.step + 1 < len(self.steps(period)):
+            return replace(now, step=now.step + 1)
+        i = self.sides.index(now.side) if now.side in self.sides else len(self.sides) - 1
+        if i + 1 < len(self.sides):
+            return Position(now.turn, self.sides[i + 1])
+        return Position(now.turn + 1, self.sides[0])
+
+    def acting(self, period: str | None, now: Position) -> tuple[str, ...]:
+        """The sides that may act now: the current step's own (`Step.sides`), else the side whose turn it is."""
+        steps = self.steps(period)
+        step = steps[now.step] if now.step < len(steps) else None
+        return step.sides if step is not None and step.sides else (now.side,)
+
+    def allowed_now(self, status: str, period: str | None, now: Position) -> list[str]:
         """What the players may do to the table now, in words (one line each)."""
         return []
 
@@ -167,26 +193,109 @@ class GameRules:
         self,
         status: str,
         period: str | None,
-        step: int,
-        side_to_move: str,
+        now: Position,
         action: str,
         side: str | None,
         unit: Member | None,
         units: Sequence[Member],
     ) -> str | None:
-        """None when the game's status and the current step allow `action` on `side`'s stands (on `unit`,
-        with `units` given only for the `ordered_acts`), else a sentence naming the rule and what is allowed
-        now. By default everything is allowed."""
-        return None
+        """None when the game's status and the current step allow `action` on `side`'s stands (on `unit`, with
+        `units` given only for the `ordered_acts`), else a sentence naming the rule and what is allowed now.
+        By default an ordered act is the acting sides' alone while the game is played."""
+        if status != "playing" or action not in self.ordered_acts or side is None:
+            return None
+        acting = self.acting(period, now)
+        if side in acting:
+            return None
+        steps = self.steps(period)
+        step = f"in {steps[now.step].title} " if now.step < len(steps) else ""
+        doing = action.replace("-", " ")
+        return Refusal(
+            f"Wait for your step: only the {' and '.join(acting)} may {doing} now",
+            f"{step}only the {' and '.join(acting)} may {doing} ({self.source or 'the turn'})",
+            self.source or None,
+        )
 
-    def step_needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
+    def needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
         """What the current step still needs done besides its own words (rolls due, tests due)."""
         return []
 
-    def start_of_turn(self, snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
+    def started(self, snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
         """What happens by itself as the side to move's turn starts: each notice logged as its own event, then
         the changes written (not logged)."""
         return (), ()
+
+    def ended(self, snapshot: Snapshot, side: str) -> tuple[Change, ...]:
+        """What happens to a side's units as its turn ends."""
+        return ()
+
+
+class BoundTurn(TurnModel):
+    """A bound: one turn for both sides, its steps in a fixed order, each step's `sides` acting in it (2mm
+    Earth 1418: both sides plan, then execute in order); after the last step the next bound."""
+
+    def next(self, period: str | None, now: Position) -> Position:
+        if now.step + 1 < len(self.steps(period)):
+            return replace(now, step=now.step + 1)
+        return Position(now.turn + 1, now.side)
+
+
+# -- the hook -----------------------------------------------------------------------------------------------
+
+
+class Fields:
+    """The state a rule set's units and sides carry: its state fields (the storage, the API, the board, the map
+    and undo read them from here), the markers placed by hand, the side state, what a unit edit is, and what of
+    a secret the other side may read."""
+
+    # The state a unit carries under these rules, in the order a stand card shows it.
+    state_fields: tuple[StateField, ...] = ()
+
+    # The counter that markers placed and removed by hand move (`marker_added`, `marker_removed`), if any.
+    marker_field: str | None = None
+
+    # Each side's own state as a game starts (a once-a-game allowance).
+    side_state: Mapping[str, Any] = {}
+
+    # The side state that holds a side's hand of cards, the side's alone to read ("": the game deals none).
+    hand_key: str = ""
+
+    # Fields of a unit edit that are acts of their own under the rules of play (field -> act); any other
+    # field records what happened to the stand, the act EDIT_ACT.
+    edit_acts: Mapping[str, str] = {}
+
+    def edit_act(self, field: str) -> str:
+        """The act of the rules of play a unit edit of `field` is."""
+        return self.edit_acts.get(field, EDIT_ACT)
+
+    def state_shown(self, board: Mapping[str, Any], unit_id: int, name: str, value: Any) -> bool:
+        """Whether the other side may read `value` of a unit's secret state field now (the rules have put it
+        on the table: `board` is the game's); by default never, until the game is over."""
+        return False
+
+    def marker_added(
+        self, snapshot: Snapshot, unit_id: int, cause: str | None, count: int
+    ) -> tuple[Change, ...]:
+        """Markers placed on a unit by hand (`cause`: what placed them, where the rules care), and what
+        follows."""
+        return ()
+
+    def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
+        """A marker taken off a unit by hand, with what it costs when `spend_action`."""
+        return ()
+
+    def field(self, name: str) -> StateField | None:
+        return next((f for f in self.state_fields if f.name == name), None)
+
+
+class Rolls:
+    """A rule set's rolls in a game: what a resolver's request is filled with from the table, what asking
+    costs, what a result does, the rolls a stand's card offers, and the cards drawn from a pack only the game
+    sees and played from a hand."""
+
+    # Resolvers the side to move draws from a pack only the game sees (resolver -> what is drawn, as "draw
+    # ..." reads): the pack and the hands are the game's (`drawn`), each side reads its own view (`draw_seen`).
+    secret_draws: Mapping[str, str] = {}
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
         """The fields of a resolver's request the game's state knows (never one in `request.given`)."""
@@ -228,6 +337,15 @@ class GameRules:
         read and take back until it knew the pack and so the opponent's hand. By default a draw stands."""
         raise RulesError("event_id", "a card drawn stays drawn: play on", [])
 
+    def hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
+        """A card played from `side`'s hand; a RulesError when it holds no such card."""
+        raise RulesError("card", f"the {side} holds no cards", [])
+
+
+class FirePlan:
+    """A rule set's fire plan: which units fire it, which items a side may plan, what an item does as it
+    reaches the table (its dice, its arrival, the cards of arrived fire), and a plan's rehearsal."""
+
     def fires_plan(self, unit: Node) -> bool:
         """Whether a unit fires the fire plan's items (carries an aiming point, has an aiming card); by default
         none does."""
@@ -261,15 +379,7 @@ class GameRules:
     ) -> Fired:
         """A card applied with every die it asks for (by each roll's key), stands too close to call taken as
         `measured`; a RulesError naming the field for a die or a stand it does not have."""
-        raise RulesError("item", f"arrived fire is not applied in {self.ruleset_id or 'these'} games", [])
-
-    def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
-        """A formation's strength as its morale counts it: (at the start, lost); none by default."""
-        return 0, 0
-
-    def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> dict[str, Any]:
-        """The men `bases` lost stand for, with the rules that say so (`sources`); by default just the bases."""
-        return {"bases": bases}
+        raise RulesError("item", "arrived fire is not applied in these games", [])
 
     def rehearse(
         self,
@@ -285,47 +395,59 @@ class GameRules:
         """`side`'s own fire plan (`items`) rehearsed against the other side's stands as they stand now, by
         the snapshot's readings (`names`: how the answer names the stands; `options`: the request's own
         choices), as the answer's body; a RulesError for a plan it cannot rehearse. By default none."""
-        raise RulesError("game", f"fire-plan rehearsal is not part of {self.ruleset_id or 'these'} games", [])
+        raise RulesError("game", "fire-plan rehearsal is not part of these games", [])
 
-    def hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
-        """A card played from `side`'s hand; a RulesError when it holds no such card."""
-        raise RulesError("card", f"the {side} holds no cards", [])
 
-    def marker_added(
-        self, snapshot: Snapshot, unit_id: int, cause: str | None, count: int
-    ) -> tuple[Change, ...]:
-        """Markers placed on a unit by hand (`cause`: what placed them, where the rules care), and what
-        follows."""
-        return ()
+class TableRules:
+    """A rule set's table: its terrain, a wire belt's and a barrage's danger zone's depths, and what the board
+    does to the units."""
 
-    def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
-        """A marker taken off a unit by hand, with what it costs when `spend_action`."""
-        return ()
+    # The table: a wire line drawn without `depth_cm` is a standard belt this deep (None: each line says), and
+    # the band behind a rolling barrage that endangers its own side's stands (None: the map draws none).
+    wire_belt_cm: float | None = None
 
-    def end_of_turn(self, snapshot: Snapshot, side: str) -> tuple[Change, ...]:
-        """What happens to a side's units as its turn ends."""
-        return ()
+    danger_zone_cm: float | None = None
+
+    def terrain(self, collection: Mapping[str, Any], where: str = "terrain") -> list[Feature]:
+        """The table's terrain from a GeoJSON FeatureCollection, refused with a RulesError naming the bad
+        feature's field."""
+        return terrain_from_geojson(collection, where, wire_belt_cm=self.wire_belt_cm)
 
     def board_changed(self, snapshot: Snapshot) -> tuple[Change, ...]:
         """What follows for the units from the board as it now reads (a cloud arrived on the table)."""
         return ()
 
-    def state_shown(self, board: Mapping[str, Any], unit_id: int, name: str, value: Any) -> bool:
-        """Whether the other side may read `value` of a unit's secret state field now (the rules have put it
-        on the table: `board` is the game's); by default never, until the game is over."""
-        return False
 
-    def field(self, name: str) -> StateField | None:
-        return next((f for f in self.state_fields if f.name == name), None)
+class Report:
+    """A rule set's after-action report: a formation's losses and the men lost bases stand for."""
+
+    def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
+        """A formation's strength as its morale counts it: (at the start, lost); none by default."""
+        return 0, 0
+
+    def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> dict[str, Any]:
+        """The men `bases` lost stand for, with the rules that say so (`sources`); by default just the bases."""
+        return {"bases": bases}
+
+
+class Setup:
+    """A rule set's new games, from a scenario document or organisation-table entries: the nations, troop
+    qualities and special rules a scenario may name, a unit's level, kind and gun (empty: any text), the
+    scenarios it ships, its cap on units and its forces' builders."""
 
     # -- new games: from a scenario document or organisation-table entries -----------------------------------
     # The nations, troop qualities and special rules a scenario may name, and a unit's level, kind and gun
     # (empty: any text).
     nations: tuple[str, ...] = ()
+
     qualities: tuple[str, ...] = ()
+
     special_rules: tuple[str, ...] = ()
+
     unit_levels: tuple[str, ...] = ()
+
     unit_kinds: tuple[str, ...] = ()
+
     guns: tuple[str, ...] = ()
 
     def shipped_scenarios(self) -> Mapping[str, Mapping[str, Any]]:
@@ -361,6 +483,44 @@ class GameRules:
         """A force built from an organisation-table entry ({table_id, template?, quality?, name?}) for a side of
         `nation`, its unit ids under `id_prefix`; a RulesError names `<field>.table_id` and the like."""
         at = f"{field}." if field else ""
-        raise RulesError(
-            f"{at}table_id", f"{self.ruleset_id or 'these'} games build no organisation tables", []
-        )
+        raise RulesError(f"{at}table_id", "these games build no organisation tables", [])
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """What a rule set implements to be played as a game (registered with `rules.registry.register_game`): a
+    few objects the rule set owns, each with a do-nothing default, so a new rule set starts with its state
+    fields and its rolls and adds the rest as its rules need them; `play` answers any act."""
+
+    ruleset_id: str = ""
+    fields: Fields = field(default_factory=Fields)
+    turn: TurnModel = field(default_factory=TurnModel)
+    rolls: Rolls = field(default_factory=Rolls)
+    fire_plan: FirePlan = field(default_factory=FirePlan)
+    tabletop: TableRules = field(default_factory=TableRules)
+    report: Report = field(default_factory=Report)
+    setup: Setup = field(default_factory=Setup)
+    # What a game keeps on the table besides the stands, as the app stores, answers and draws it.
+    kit: TableKit = field(default_factory=TableKit)
+
+    def play(self, snapshot: Snapshot, act: Act) -> Answer:
+        """What `act` does to the table (rules.core.acts), or a RulesError refusing it with its rule: a stand
+        stays on the table and a unit edit sets what it says; markers and cards are the rule set's own. Acts
+        the app writes as the player says (a unit added, a template laid) change nothing more."""
+        if isinstance(act, MoveStand):
+            on_table(snapshot, act.x, act.y)
+            unit = snapshot.unit(act.unit_id)
+            place = {"x": act.x, "y": act.y, "facing_deg": act.facing_deg, "off_table": False}
+            return Answer(
+                tuple(SetState("", "", unit.id, k, v) for k, v in place.items() if unit.value(k) != v)
+            )
+        if isinstance(act, EditUnit):
+            return Answer(tuple(SetState("", "", act.unit_id, k, v) for k, v in act.values.items()))
+        if isinstance(act, PlaceMarker):
+            return Answer(self.fields.marker_added(snapshot, act.unit_id, act.cause, act.count))
+        if isinstance(act, RecoverMarker):
+            return Answer(self.fields.marker_removed(snapshot, act.unit_id, act.spend_action))
+        if isinstance(act, PlayCard):
+            played = self.rolls.hand_played(snapshot, act.side, act.card)
+            return Answer(played.changes, played.shown, played.source)
+        return Answer()

@@ -30,9 +30,8 @@ if TYPE_CHECKING:
     from rules.core.ruleset import Context, RuleSet
 
 
-class ScenarioRules(Protocol):
-    """What the format reads of a rule set's game rules (rules.core.game.GameRules has it): the words a
-    document may use and how its wire is drawn. A protocol, so the format sits below the game hook."""
+class ScenarioWords(Protocol):
+    """The words a document may use (a rule set's `setup`: rules.core.game.Setup)."""
 
     @property
     def nations(self) -> tuple[str, ...]: ...
@@ -46,8 +45,23 @@ class ScenarioRules(Protocol):
     def unit_kinds(self) -> tuple[str, ...]: ...
     @property
     def guns(self) -> tuple[str, ...]: ...
+
+
+class ScenarioTable(Protocol):
+    """How a document's wire is drawn (a rule set's `tabletop`: rules.core.game.TableRules)."""
+
     @property
     def wire_belt_cm(self) -> float | None: ...
+
+
+class ScenarioRules(Protocol):
+    """What the format reads of a rule set's game rules (rules.core.game.GameRules has it): the words a
+    document may use and how its wire is drawn. A protocol, so the format sits below the game hook."""
+
+    @property
+    def setup(self) -> ScenarioWords: ...
+    @property
+    def tabletop(self) -> ScenarioTable: ...
     @property
     def kit(self) -> TableKit: ...
 
@@ -240,7 +254,7 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
         if not isinstance(names, list) or len(names) > MAX_RULES:
             raise _fail(f"special_rules.{side}", "must be a list of rule names", [f"0..{MAX_RULES} names"])
         for i, name in enumerate(names):
-            _word(name, f"special_rules.{side}.{i}", 100, rules.special_rules, optional=False)
+            _word(name, f"special_rules.{side}.{i}", 100, rules.setup.special_rules, optional=False)
     _fire_plan(doc.get("fire_plan", {}))
     variants = doc.get("variants", {})
     if not isinstance(variants, dict) or not all(isinstance(r, str) for r in variants.values()):
@@ -258,7 +272,7 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
     for side in SIDES:
         where = f"sides.{side}"
         spec = _object(sides[side], where, SIDE_KEYS, ("nationality", "forces"))
-        nations = rules.nations or ()
+        nations = rules.setup.nations or ()
         if nations:
             _choice(spec["nationality"], f"{where}.nationality", nations)
         _text(spec["nationality"], f"{where}.nationality", 32, optional=False)
@@ -355,7 +369,7 @@ def _terrain(terrain: Any, rules: ScenarioRules, width: float, length: float) ->
         points += _count_points(obj["geometry"])
         if points > MAX_POINTS:
             raise _fail(where, f"the terrain has more than {MAX_POINTS} points", [f"0..{MAX_POINTS}"])
-        feature = feature_from_geojson(obj, where, wire_belt_cm=rules.wire_belt_cm)
+        feature = feature_from_geojson(obj, where, wire_belt_cm=rules.tabletop.wire_belt_cm)
         _on_table(feature.geometry, f"{where}.geometry", width, length)
     return points
 
@@ -421,12 +435,12 @@ def _unit(
     _unique(u["id"], f"{where}.id", ids)
     checks: dict[str, Callable[[Any, str], None]] = {
         "name": lambda v, at: _text(v, at, 200, optional=False),
-        "level": lambda v, at: _word(v, at, 32, rules.unit_levels, optional=False),
-        "kind": lambda v, at: _word(v, at, 48, rules.unit_kinds, optional=False),
+        "level": lambda v, at: _word(v, at, 32, rules.setup.unit_levels, optional=False),
+        "kind": lambda v, at: _word(v, at, 48, rules.setup.unit_kinds, optional=False),
         "base": lambda v, at: _base(v, at, rules),
         "quality": lambda v, at: _quality(v, at, rules),
         "models": lambda v, at: _whole(v, at, 0, 1000),
-        "gun": lambda v, at: _word(v, at, 64, rules.guns),
+        "gun": lambda v, at: _word(v, at, 64, rules.setup.guns),
         "source": lambda v, at: _text(v, at, 300),
         "off_table": _flag,
         "placement": lambda v, at: _placement(v, at, width, length),
@@ -459,8 +473,8 @@ def _base(value: Any, where: str, rules: ScenarioRules) -> None:
 
 
 def _quality(value: Any, where: str, rules: ScenarioRules) -> None:
-    if value is not None and rules.qualities:
-        _choice(value, where, rules.qualities)
+    if value is not None and rules.setup.qualities:
+        _choice(value, where, rules.setup.qualities)
     elif value is not None:
         _text(value, where, 16)
 

@@ -22,7 +22,8 @@ class Permit:
 @dataclass(frozen=True)
 class Step:
     """One numbered step of a turn: its heading as printed, its title, the rule, what it needs done
-    (`does`), what it allows, the resolvers it usually needs, and whether only the attacker has it."""
+    (`does`), what it allows, the resolvers it usually needs, whether only the attacker has it, and the sides
+    that act in it (none named: the side whose turn it is)."""
 
     id: str
     number: int
@@ -33,6 +34,7 @@ class Step:
     permits: tuple[Permit, ...] = ()
     resolvers: tuple[str, ...] = ()
     attacker_only: bool = False
+    sides: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ DYNAMIC = {
     ("app/services/markers.py", "c.gone or f'unit {unit.id} has no {c.field} left'"): "a change's words "
     "(rules/flanders_fields/play/changes.py), else the f-string",
     ("app/guard/idempotency.py", "e.message"): "a TooManyRequests passed on, walked where it is raised",
-    ("app/services/resolve.py", "err['msg']"): "pydantic's message for a resolver field",
+    ("rules/core/rolls.py", "err['msg']"): "pydantic's message for a resolver field",
     ("rules/firestorm/campaign.py", "err['msg']"): "pydantic's message for a campaign action",
     ("rules/firestorm/campaign.py", "str(e)"): "the adjacency loader's message",
 }

@@ -20,7 +20,7 @@ DPI = 100
 
 
 def mons() -> dict[str, Any]:
-    return dict(get_game_rules("flanders-fields").shipped_scenarios()["mons-1914"])
+    return dict(get_game_rules("flanders-fields").setup.shipped_scenarios()["mons-1914"])
 
 
 @lru_cache(maxsize=1)

@@ -3,8 +3,12 @@ shooting, an assault and its battalion's morale test when one is due."""
 
 from __future__ import annotations
 
-from rules.core.game import ancestor_at, ancestors
-from rules.core.records import Snapshot, StandAct
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core.game import Outcome, Rolls, ancestor_at, ancestors
+from rules.core.records import Change, Filled, FillRequest, Played, Snapshot, StandAct
+from rules.flanders_fields.play import game_cards, game_consequences, game_fill, game_turn
 from rules.flanders_fields.play.units import FIRER, assault_kind, order_unit
 from rules.flanders_fields.resolvers.assault import ATTACKERS
 from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
@@ -31,3 +35,40 @@ def stand_acts(snap: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
     if bn is not None and bn.morale_due:
         acts.append(StandAct("Morale test", MORALE, bn.id or 0, f"{bn.name} has a morale test due"))
     return tuple(acts)
+
+
+class FlandersFieldsRolls(Rolls):
+    """Flanders Fields' rolls in a game: requests filled from the table, what results do, the rolls a stand's
+    card offers, the heroic action and the gas-wind roll asked for, and the random-event cards."""
+
+    secret_draws = {game_cards.RESOLVER: "the random event cards"}
+
+    def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
+        return game_fill.fill(resolver_id, snapshot, request)
+
+    def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+        return game_consequences.consequences(resolver_id, snapshot, outcome)
+
+    def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
+        return stand_acts(snapshot, unit_id)
+
+    def before_resolve(
+        self, resolver_id: str, snapshot: Snapshot, request: FillRequest, apply: bool
+    ) -> tuple[Change, ...]:
+        return game_turn.before_resolve(resolver_id, snapshot, request, apply)
+
+    def drawn(self, resolver_id: str, snapshot: Snapshot, given: Mapping[str, Any]) -> tuple[Filled, ...]:
+        return game_cards.drawn(snapshot, given) if resolver_id == game_cards.RESOLVER else ()
+
+    def draw_seen(
+        self, resolver_id: str, payload: Mapping[str, Any], drawer: str, applied: bool
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        return game_cards.draw_seen(payload, drawer, applied)
+
+    def draw_taken_back(
+        self, resolver_id: str, snapshot: Snapshot, payload: Mapping[str, Any]
+    ) -> tuple[Change, ...]:
+        return game_cards.draw_taken_back(snapshot, payload)
+
+    def hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
+        return game_cards.hand_played(snapshot, side, card)

@@ -21,7 +21,7 @@ from typing import Any
 
 from rules.core.errors import RulesError
 from rules.core.fire_cards import MEASURED, CardRoll, DiceGiven, FireCard, Fired
-from rules.core.game import Outcome
+from rules.core.game import FirePlan, Node, Outcome
 from rules.core.records import Arrival, Filled, FillRequest, PlanItem, Snapshot
 from rules.core.ruleset import Context
 from rules.flanders_fields.book import tables as T
@@ -41,9 +41,9 @@ from rules.flanders_fields.planning.rehearsal import (
     fires_on_order,
     range_from_rear,
 )
-from rules.flanders_fields.play import game_consequences, game_fill
+from rules.flanders_fields.play import game_consequences, game_fill, game_rehearsal
 from rules.flanders_fields.play.game_table import barrage_step, cloud_arrives
-from rules.flanders_fields.play.units import FIRER
+from rules.flanders_fields.play.units import FIRER, carries_aiming_point
 from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION, ArtilleryAction
 from rules.flanders_fields.resolvers.barrage import require_plan_item
 from rules.flanders_fields.resolvers.deviation import Deviation, DeviationRequest
@@ -394,3 +394,46 @@ def _effect(card: FireCard, turns: int, results: Mapping[int, list[str]], names:
     )
     fire = f"{turns} turn{'s' if turns != 1 else ''} of fire"
     return f"{card.what}: {fire}; {rolled or 'no stand under it'}."
+
+
+class FlandersFieldsFirePlan(FirePlan):
+    """Flanders Fields' fire plan: batteries with an aiming point fire it, each item kind as the period and
+    nation allow, each arriving (a battery's deviation rolled) and fired as a card; a plan rehearsed."""
+
+    def fires_plan(self, unit: Node) -> bool:
+        return carries_aiming_point(unit)
+
+    def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
+        require_plan_item(kind, period, side, nation)
+
+    def arrival_dice(self, snapshot: Snapshot, item: PlanItem) -> tuple[int, ...]:
+        return arrival_dice(snapshot, item)
+
+    def arrival(self, snapshot: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
+        return arrival(snapshot, item, dice)
+
+    def arrival_cards(self, snapshot: Snapshot, names: Mapping[int, str]) -> tuple[FireCard, ...]:
+        return cards(snapshot, names)
+
+    def arrival_fired(
+        self,
+        snapshot: Snapshot,
+        card: FireCard,
+        dice: Mapping[str, Sequence[int]],
+        measured: Mapping[str, str],
+        names: Mapping[int, str],
+    ) -> Fired:
+        return fired(snapshot, card, dice, measured, names)
+
+    def rehearse(
+        self,
+        snapshot: Snapshot,
+        side: str,
+        items: Sequence[Mapping[str, Any]],
+        names: Mapping[int, str],
+        options: Mapping[str, Any],
+        turns: int | None,
+        seed: int,
+        samples: int,
+    ) -> dict[str, Any]:
+        return game_rehearsal.rehearse(snapshot, side, items, names, options, turns, seed, samples)

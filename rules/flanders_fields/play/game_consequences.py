@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rules.core.errors import RulesError
-from rules.core.game import Outcome, ancestor_at, ancestors, leaves_under
+from rules.core.game import Fields, Outcome, TableRules, ancestor_at, ancestors, leaves_under
 from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES
@@ -18,6 +18,7 @@ from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER, SRC_ROLLING
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
 from rules.flanders_fields.play.changes import (
     HAND_KEY,
+    STATE_FIELDS,
     ActionsGranted,
     ActionsLapsed,
     ActionSpent,
@@ -37,6 +38,8 @@ from rules.flanders_fields.play.changes import (
     hand_set,
 )
 from rules.flanders_fields.play.game_table import clouds_on_wind, in_gas
+from rules.flanders_fields.play.game_turn import HEROIC_KEY
+from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.flanders_fields.play.units import (
     CREWED_KINDS,
     SRC_ORDERED_UNITS,
@@ -351,3 +354,41 @@ def rolled_under_barrage(snap: Snapshot, resolver: str, unit_id: int) -> tuple[C
         return ()
     source = SRC_ROLLING_BARRAGE if listed == "pending" else SRC_BARRAGE_DANGER
     return (BarragesRolled(f"unit {unit_id} has rolled under the barrage", source, unit_id, tuple(barrages)),)
+
+
+class FlandersFieldsFields(Fields):
+    """The state Flanders Fields' units and sides carry: the stand card's fields, suppression markers placed
+    and recovered by hand, the hand of random-event cards and the one heroic action of a game."""
+
+    state_fields = STATE_FIELDS
+    marker_field = "suppression"  # the markers placed by hand are suppression markers
+    hand_key = HAND_KEY
+    # "Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)
+    side_state = {HEROIC_KEY: 1}
+    # Troops' names and quality are force building; an aiming point is redirected as an action.
+    edit_acts = {"name": "build-forces", "quality": "build-forces", "aiming_point": "redirect-aiming-points"}
+
+    def marker_added(
+        self, snapshot: Snapshot, unit_id: int, cause: str | None, count: int
+    ) -> tuple[Change, ...]:
+        # The marker is a suppression marker; what placed it is the fire type (MG, artillery ...).
+        return suppression_added(snapshot, unit_id, cause, count)
+
+    def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
+        return suppression_recovered(snapshot, unit_id, spend_action)
+
+    def state_shown(self, board: Mapping[str, Any], unit_id: int, name: str, value: Any) -> bool:
+        # "When a battery fires ... an aiming point is placed on the table at the designated spot": the other
+        # side reads a battery's aiming point once it is the one on the table (the board's aiming_points).
+        return name == "aiming_point" and value == board.get("aiming_points", {}).get(str(unit_id))
+
+
+class FlandersFieldsTable(TableRules):
+    """Flanders Fields' table: the standard wire belt, a rolling barrage's danger zone, and gas clouds marking
+    the stands under them."""
+
+    wire_belt_cm = WIRE_BELT_CM
+    danger_zone_cm = DANGER_ZONE_CM
+
+    def board_changed(self, snapshot: Snapshot) -> tuple[Change, ...]:
+        return gas_marked(snapshot, snapshot.board.get("clouds", ()))

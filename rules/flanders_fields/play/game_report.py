@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core.game import Member
+from rules.core.game import Member, Report
 from rules.flanders_fields.errata import CASUALTY_ROUNDING, SRC_CASUALTIES
 from rules.flanders_fields.play.units import rifle_losses
 from rules.flanders_fields.resolvers.casualties import casualty_split
@@ -27,3 +27,13 @@ def casualties(period: str | None, variants: Mapping[str, str], bases: int) -> d
         **casualty_split(bases, str(ctx.value(CASUALTY_ROUNDING))),
         "sources": [SRC_CASUALTIES, ctx.citation(CASUALTY_ROUNDING)],
     }
+
+
+class FlandersFieldsReport(Report):
+    """Flanders Fields' after-action report: a battalion's rifle platoons lost, and the men lost."""
+
+    def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
+        return losses(formation, units)
+
+    def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> dict[str, Any]:
+        return casualties(period, variants, bases)

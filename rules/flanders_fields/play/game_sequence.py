@@ -8,12 +8,13 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, cast
 
-from rules.core.game import Member, ancestor_at, ancestors
+from rules.core.game import Member, Position, TurnModel, ancestor_at, ancestors
 from rules.core.records import Change, SetBoard, Snapshot
 from rules.core.turn import Notice, Permit, Step
 from rules.flanders_fields.book import sequence as S
 from rules.flanders_fields.book.common import PERIODS, PeriodId
 from rules.flanders_fields.play.changes import DeepSuppressionSet
+from rules.flanders_fields.play.game_consequences import end_of_turn
 from rules.flanders_fields.play.game_table import barrage_step
 from rules.flanders_fields.play.game_turn import wind_due
 from rules.flanders_fields.play.units import order_unit
@@ -148,3 +149,41 @@ def start_of_turn(snap: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...
         barrages.append(b)
     changes.append(SetBoard("the barrages fire another turn", BARRAGE_SOURCE, "barrages", tuple(barrages)))
     return tuple(notices), tuple(changes)
+
+
+class FlandersFieldsTurn(TurnModel):
+    """Flanders Fields' alternating turn: the attacker's, then the defender's, each through the period's order
+    sequence, whose steps say which stands may act (whose orders reach them)."""
+
+    source = TURN_SOURCE
+    set_up_needs = SET_UP_NEEDS
+    set_up_source = SET_UP_SOURCE
+    end_source = END_OF_TURN_SOURCE
+    ordered_acts = ORDERED_ACTS
+
+    def steps(self, period: str | None) -> tuple[Step, ...]:
+        return turn_sequence(period)
+
+    def allowed_now(self, status: str, period: str | None, now: Position) -> list[str]:
+        return allowed_now(status, period, now.step, now.side)
+
+    def refusal(
+        self,
+        status: str,
+        period: str | None,
+        now: Position,
+        action: str,
+        side: str | None,
+        unit: Member | None,
+        units: Sequence[Member],
+    ) -> str | None:
+        return refusal(status, period, now.step, now.side, action, side, unit, units)
+
+    def needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
+        return step_needs(snapshot, step_id)
+
+    def started(self, snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
+        return start_of_turn(snapshot)
+
+    def ended(self, snapshot: Snapshot, side: str) -> tuple[Change, ...]:
+        return end_of_turn(snapshot, side)

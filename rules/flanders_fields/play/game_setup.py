@@ -9,22 +9,28 @@ from functools import lru_cache
 from typing import Any
 
 from rules.core.errors import RulesError
+from rules.core.game import Setup
 from rules.core.ruleset import Context
 from rules.core.scenario import SIDES, ForceNode, ForceUnit, NewForces, chosen, forces_from_document, units_in
-from rules.flanders_fields.book.common import PERIODS
+from rules.flanders_fields.book.artillery_tables import GUNS
+from rules.flanders_fields.book.common import PERIODS, QUALITIES
 from rules.flanders_fields.book.organisation import (
+    KINDS,
+    LEVELS,
     ORGANISATION_TABLES,
     Unit,
     build_force,
     build_template,
     max_units_per_game,
 )
+from rules.flanders_fields.book.special_rules import SPECIAL_RULES
 from rules.flanders_fields.book.table_sizes import BASES
+from rules.flanders_fields.shipped import DOCUMENTS
 
 # "Both sides deploy 15cm onto the table" (SPECIMEN GAMES, Mons): firestep's default deployment zone.
 DEPLOY_DEPTH = 15.0
 DEPLOY_GAP_CM = 1.0  # firestep's spacing between default positions, not a rule
-# The game's cap on units (FlandersFieldsGame.unit_cap says the same words).
+# The game's cap on units (FlandersFieldsSetup.unit_cap says it).
 CAP_RULE = (
     "a game holds at most {cap} units (a division a side, the largest game the book describes, twice over)"
 )
@@ -238,3 +244,40 @@ def _deploy_groups(unit: Unit) -> list[Unit]:
 
 # The rule set's name for the hook's attribute: Flanders Fields' nations are those of its organisation tables.
 NATIONS: tuple[str, ...] = tuple(sorted({str(m["nation"]) for m in ORGANISATION_TABLES.values()}))
+
+
+class FlandersFieldsSetup(Setup):
+    """Flanders Fields' new games: its nations, qualities, special rules, unit levels, kinds and guns, its
+    shipped scenarios, the rule book's cap on units, and its organisation tables' builders."""
+
+    nations = NATIONS
+    qualities = QUALITIES
+    special_rules = tuple(SPECIAL_RULES)
+    # The organisation tables' levels, and a command stand or an off-table asset placed by hand.
+    unit_levels = (*LEVELS, "command", "asset")
+    unit_kinds = KINDS
+    guns = tuple(GUNS)
+
+    def shipped_scenarios(self) -> Mapping[str, Mapping[str, Any]]:
+        return DOCUMENTS
+
+    def unit_cap(self) -> tuple[int, str] | None:
+        cap = max_units_per_game()
+        return cap, CAP_RULE.format(cap=cap)
+
+    def new_forces(self, ctx: Context, document: Mapping[str, Any]) -> NewForces:
+        return new_forces(ctx, document)
+
+    def forces_setup(self, entries: Sequence[Mapping[str, Any]]) -> tuple[str | None, dict[str, str]]:
+        return forces_setup(entries)
+
+    def force_from_table(
+        self,
+        period: str | None,
+        variants: Mapping[str, str],
+        nation: str,
+        entry: Mapping[str, Any],
+        field: str,
+        id_prefix: str,
+    ) -> ForceNode:
+        return force_from_table(period, variants, nation, entry, field, id_prefix)

@@ -46,10 +46,11 @@ def test_a_second_rule_set_plays_through_the_api_and_the_board(
     assert unit["pins"] == 0 and unit["shaken"] is False
     uid = unit["id"]
 
-    # A turn.
+    # A turn: the skirmish's own bound, both sides giving orders first.
     start_game(http, g)
     turn = http.get(f"{api}/turn", headers=g.referee).json()
     assert turn["status"] == "playing" and turn["turn"] == 1
+    assert turn["step"]["id"] == "orders"
 
     # An act, seen live by the attacker's device: two pins by hand, the second shaking the unit (the rule
     # set's consequence, written generically).
@@ -78,6 +79,10 @@ def test_a_second_rule_set_plays_through_the_api_and_the_board(
     units = {u["id"]: u for u in http.get(f"{api}/units", headers=g.referee).json()}
     assert units[uid]["pins"] == 1 and units[uid]["shaken"] is False
 
+    # The map's stand card offers the rule set's own roll for a pinned unit, in the step that has it.
+    offered = http.get(f"{api}/units/{uid}/acts", headers=g.attacker).json()
+    assert [(a["label"], a["resolver"], a["unit_id"]) for a in offered] == [("Rally", "rally", uid)]
+
     # The rule set's own resolver, applied: a rally clears the pins.
     rolled = http.post(
         f"{api}/resolve/rally", headers=g.referee, json={"fields": {}, "dice": [5], "unit_id": uid}
@@ -101,4 +106,22 @@ def test_a_second_rule_set_plays_through_the_api_and_the_board(
     assert 'data-filter="marked"' in html and ">Pinned<" in html and ">Shaken<" in html
     assert "SHAKEN" in html and "Add a pins marker to" in html
     assert "Suppressed" not in html and "On wire" not in html
+
+    # The bound goes on by the skirmish's turn model: either side ends the orders, then each side moves in
+    # its own step (the other's stands wait) and ends it, and the next bound begins.
+    def advance(headers: dict[str, str]) -> httpx.Response:
+        version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
+        return http.post(f"{api}/turn/advance", headers=headers, json={"version": version})
+
+    moved = advance(g.defender).json()["turn"]
+    assert moved["step"]["id"] == "attacker-moves" and moved["side_to_move"] == "attacker"
+    assert advance(g.defender).status_code == 403
+    there = {"x": 55, "y": 45, "facing_deg": 90}
+    assert http.post(f"{api}/units/{uid}/move", headers=g.attacker, json=there).status_code == 200
+    assert advance(g.attacker).json()["turn"]["step"]["id"] == "defender-moves"
+    waits = http.post(f"{api}/units/{uid}/move", headers=g.attacker, json=there)
+    assert waits.status_code == 409 and "only the defender may move stands" in waits.json()["detail"]
+    assert advance(g.attacker).status_code == 403
+    next_bound = advance(g.defender).json()["turn"]
+    assert (next_bound["turn"], next_bound["step"]["id"]) == (2, "orders")
     http.close()

@@ -8,7 +8,7 @@ import pytest
 from rules import registry
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.ruleset import RuleSet
-from tests.skirmish import Skirmish, SkirmishGame
+from tests.skirmish import SKIRMISH_GAME, Skirmish
 
 
 def test_a_rule_set_owns_its_game_rules() -> None:
@@ -41,7 +41,7 @@ def test_an_id_registered_twice_or_a_game_of_another_rule_set_is_refused() -> No
     class Mismatched(RuleSet):
         id = "mismatched"
         name = "Mismatched"
-        game = SkirmishGame()  # the skirmish's, not its own
+        game = SKIRMISH_GAME  # the skirmish's, not its own
 
     with pytest.raises(ValueError, match="registered twice"), registry.registered(Again):
         pass

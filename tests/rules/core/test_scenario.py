@@ -246,7 +246,7 @@ def test_a_game_builds_the_entries_and_chooses_values_by_its_readings() -> None:
     doc = validate(hand_written(), playable())
     rules, ruleset = get_game_rules(FF), get_ruleset(FF)
     for reading in ("experienced", "veteran"):
-        made = rules.new_forces(ruleset.context("mid", {"mons-german-quality": reading}), doc)
+        made = rules.setup.new_forces(ruleset.context("mid", {"mons-german-quality": reading}), doc)
         (company,) = made.forces["defender"]
         assert company.quality == reading
         assert made.placements["de/company/platoon-1"] == {"center": [50, 170], "facing_deg": 270}
@@ -265,5 +265,5 @@ def test_an_unknown_table_is_refused_when_the_forces_are_built() -> None:
     doc = edited("sides.attacker.forces.0.table_id", "gb-2050")
     validate(doc, playable())
     with pytest.raises(RulesError) as e:
-        get_game_rules(FF).new_forces(get_ruleset(FF).context("mid"), doc)
+        get_game_rules(FF).setup.new_forces(get_ruleset(FF).context("mid"), doc)
     assert e.value.field == "sides.attacker.forces.0.table_id" and "gb-1915" in (e.value.allowed or [])

@@ -18,15 +18,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from rules import registry
+from rules.core.acts import Act, EditUnit, MoveStand, PlaceMarker, PlayCard, RecoverMarker, Roll
 from rules.core.errors import RulesError
-from rules.core.game import GameRules, Outcome, leaves_under
+from rules.core.game import Answer as RulesAnswer
+from rules.core.game import GameRules, Outcome, Position, leaves_under
 from rules.core.records import (
     AddToState,
     Change,
-    FillRequest,
     PlanItem,
     SetBoard,
     SetSideState,
@@ -34,6 +33,7 @@ from rules.core.records import (
     Snapshot,
     UnitState,
 )
+from rules.core.rolls import work_out
 from rules.core.ruleset import RuleSet
 from rules.core.scenario import ForceNode
 from rules.flanders_fields.book.table_sizes import TEMPLATES
@@ -84,10 +84,10 @@ def start(script: Mapping[str, Any]) -> Table:
     stores them, a tree at a time, attacker first), each side's state as a game starts."""
     rs, rules = registry.get_ruleset(script["ruleset"]), registry.get_game_rules(script["ruleset"])
     begin = script["start"]
-    doc = begin.get("document") or rules.shipped_scenarios()[begin["scenario"]]
+    doc = begin.get("document") or rules.setup.shipped_scenarios()[begin["scenario"]]
     ctx = rs.context(begin.get("period") or doc.get("period"), doc.get("variants", {}))
-    made = rules.new_forces(ctx, doc)
-    defaults = {f.name: f.default for f in rules.state_fields}
+    made = rules.setup.new_forces(ctx, doc)
+    defaults = {f.name: f.default for f in rules.fields.state_fields}
     units: list[UnitState] = []
 
     def add(side: str, node: ForceNode, parent: int | None, off: bool) -> None:
@@ -132,7 +132,8 @@ def start(script: Mapping[str, Any]) -> Table:
         terrain=doc.get("terrain") or {"type": "FeatureCollection", "features": []},
         board=dict(begin.get("board", {})),
         sides={
-            s: {**rules.side_state, **begin.get("sides", {}).get(s, {})} for s in ("attacker", "defender")
+            s: {**rules.fields.side_state, **begin.get("sides", {}).get(s, {})}
+            for s in ("attacker", "defender")
         },
     )
     plan = [
@@ -198,12 +199,11 @@ def rules_of_play(
     """The rules of play for an act on a unit or a side: refused, or overridden by the referee (the act's
     `override`) and recorded."""
     unit = t.unit(ref)
-    ordered = unit is not None and action in t.rules.ordered_acts
+    ordered = unit is not None and action in t.rules.turn.ordered_acts
     whose = side or (unit.side if unit is not None else None)
     s = t.snap
-    refused = t.rules.refusal(
-        t.status, s.period, t.step, s.side_to_move, action, whose, unit, s.units if ordered else ()
-    )
+    now = Position(s.turn, s.side_to_move, t.step)
+    refused = t.rules.turn.refusal(t.status, s.period, now, action, whose, unit, s.units if ordered else ())
     if refused is None:
         return
     if not act.get("override"):
@@ -213,55 +213,47 @@ def rules_of_play(
 
 # -- the acts: one mapping each from the act's kind to the hook's calls ----------------------------------------
 def roll(t: Table, act: Mapping[str, Any], out: Answer) -> None:
-    """A resolver asked in the game and applied (an order roll, a shot, an assault, a morale test, a draw ...)."""
-    resolver, s, rules = act["resolver"], t.snap, t.rules
-    model = t.ruleset.resolvers[resolver].Request
-    fields = dict(act.get("fields", {}))
+    """A resolver asked in the game and applied (an order roll, a shot, an assault, a morale test, a draw ...):
+    worked out in one call, as the app's act pipeline does (rules.core.rolls)."""
     apply = act.get("apply", True)
-    uid, tid = t.uid(act.get("unit")), t.uid(act.get("target"))
-    asked = FillRequest(frozenset(model.model_fields), uid, tid, fields)
-    spent = rules.before_resolve(resolver, s, asked, apply)
-    s = s.after(spent)
-    filled = list(rules.fill(resolver, s, asked))
-    secret = resolver in rules.secret_draws
-    if secret:
-        filled += rules.drawn(resolver, s, fields)
-    body = {
-        **{f.field: f.value for f in filled},
-        **fields,
-        "period": s.period,
-        "variants": s.variants,
-        "dice": act["dice"],
-    }
-    try:
-        req = model.model_validate(body)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise Refused(
-            {"refused": {"field": ".".join(str(p) for p in err["loc"]), "rule": err["msg"]}}
-        ) from None
-    resolution = t.ruleset.resolve(resolver, req).as_dict()
-    made = rules.consequences(resolver, s, Outcome(req, resolution, uid, tid)) if apply else ()
-    out.changes += [*spent, *made]
-    out.shown["outcome"] = resolution["outcome_key"]
-    if secret:
+    asked = Roll(
+        resolver=act["resolver"],
+        fields=dict(act.get("fields", {})),
+        dice=act["dice"],
+        unit_id=t.uid(act.get("unit")),
+        target_id=t.uid(act.get("target")),
+        apply=apply,
+    )
+    w = work_out(t.rules, t.ruleset, t.snap, asked, consequences=apply)
+    out.changes += [*w.spent, *w.changes]
+    out.shown["outcome"] = w.resolution["outcome_key"]
+    if asked.resolver in t.rules.rolls.secret_draws:
         payload = {
-            "request": req.model_dump(mode="json"),
-            "filled": [f.as_dict() for f in filled],
-            "resolution": resolution,
+            "request": w.request.model_dump(mode="json"),
+            "filled": [f.as_dict() for f in w.filled],
+            "resolution": w.resolution,
             "changes": [],
         }
-        out.shown["public"] = rules.draw_seen(resolver, payload, s.side_to_move, apply)[0]
+        out.shown["public"] = t.rules.rolls.draw_seen(asked.resolver, payload, t.snap.side_to_move, apply)[0]
+
+
+def _played(t: Table, act: Act, out: Answer) -> RulesAnswer:
+    """The rule set's one call for an act (GameRules.play), its changes kept."""
+    answer = t.rules.play(t.snap, act)
+    out.changes += answer.changes
+    return answer
 
 
 def marker_added(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     rules_of_play(t, act, out, "place-markers", act["unit"])
-    out.changes += t.rules.marker_added(t.snap, t.ids[act["unit"]], act.get("cause"), act.get("count", 1))
+    _played(
+        t, PlaceMarker(unit_id=t.ids[act["unit"]], cause=act.get("cause"), count=act.get("count", 1)), out
+    )
 
 
 def marker_removed(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     rules_of_play(t, act, out, "recover-markers", act["unit"])
-    out.changes += t.rules.marker_removed(t.snap, t.ids[act["unit"]], act.get("spend_action", True))
+    _played(t, RecoverMarker(unit_id=t.ids[act["unit"]], spend_action=act.get("spend_action", True)), out)
 
 
 def _placed(t: Table, unit: UnitState, x: float, y: float, facing: float) -> list[Change]:
@@ -271,12 +263,11 @@ def _placed(t: Table, unit: UnitState, x: float, y: float, facing: float) -> lis
 
 def move(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """A stand placed or moved by hand: the rules of play, then where it stands (kept on the table)."""
-    unit = t.snap.unit(t.ids[act["unit"]])
     rules_of_play(t, act, out, "move-stands", act["unit"])
-    for name, most in (("x", t.snap.table_width_cm), ("y", t.snap.table_length_cm)):
-        if act[name] > most:
-            raise Refused({"refused": {"field": name, "rule": f"keep it on the table, {most:g} cm"}})
-    out.changes += _placed(t, unit, act["x"], act["y"], act.get("facing_deg", 90.0))
+    moved = MoveStand(
+        unit_id=t.ids[act["unit"]], x=act["x"], y=act["y"], facing_deg=act.get("facing_deg", 90.0)
+    )
+    _played(t, moved, out)
 
 
 def formation_move(t: Table, act: Mapping[str, Any], out: Answer) -> None:
@@ -331,7 +322,7 @@ def template_laid(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """An arrived fire-plan item's card applied with every die it rolls given."""
-    card = next((c for c in t.rules.arrival_cards(t.snap, {}) if c.item_id == act["item"]), None)
+    card = next((c for c in t.rules.fire_plan.arrival_cards(t.snap, {}) if c.item_id == act["item"]), None)
     if card is None:
         raise Refused({"refused": {"field": "item", "rule": f"no arrived fire {act['item']} this turn"}})
 
@@ -339,7 +330,9 @@ def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     def keyed(by: Mapping[str, Any]) -> dict[str, Any]:
         return {str(t.ids.get(k, k)): v for k, v in by.items()}
 
-    fired = t.rules.arrival_fired(t.snap, card, keyed(act["dice"]), keyed(act.get("measured", {})), {})
+    fired = t.rules.fire_plan.arrival_fired(
+        t.snap, card, keyed(act["dice"]), keyed(act.get("measured", {})), {}
+    )
     out.changes += fired.changes
     out.shown.update(
         effect=fired.effect,
@@ -355,45 +348,45 @@ def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 
 def card_played(t: Table, act: Mapping[str, Any], out: Answer) -> None:
-    played = t.rules.hand_played(t.snap, act["side"], act["card"])
-    out.changes += played.changes
+    played = _played(t, PlayCard(side=act["side"], card=act["card"]), out)
     out.shown.update(plain(dict(played.shown)), citation=played.source)
 
 
 def unit_edited(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """A unit's fields set by hand: each field's act under the rules of play, then the values."""
     values = act["values"]
-    for action in sorted({t.rules.edit_act(k) for k in values}):
+    for action in sorted({t.rules.fields.edit_act(k) for k in values}):
         rules_of_play(t, act, out, action, act["unit"])
-    out.changes += [SetState("", "", t.ids[act["unit"]], k, v) for k, v in values.items()]
+    _played(t, EditUnit(unit_id=t.ids[act["unit"]], version=0, values=values), out)
 
 
 def advance(t: Table, act: Mapping[str, Any], out: Answer) -> None:
-    """The turn advanced: from set-up the game starts; then a step at a time, past the last the side's turn
-    ends and the other side's starts (what happens by itself, then its fire-plan items arriving)."""
-    seq = t.rules.turn_sequence(t.snap.period)
+    """The turn advanced by the rule set's turn model: from set-up the game starts; then a step at a time,
+    past the last the side's turn ends and the next one starts (what happens by itself, then its fire-plan
+    items arriving)."""
+    turn, s = t.rules.turn, t.snap
+    seq = turn.steps(s.period)
     if t.status == "setup":
-        t.status, t.step = "playing", 0
-        t.snap = replace(t.snap, turn=1, side_to_move="attacker")
-    elif t.step + 1 < len(seq):
-        t.step += 1
+        first = turn.first()
+        t.status, t.step = "playing", first.step
+        t.snap = replace(s, turn=first.turn, side_to_move=first.side)
+        started = True
     else:
-        ended = t.rules.end_of_turn(t.snap, t.snap.side_to_move)
-        _apply(t, out, ended)
-        first = t.snap.side_to_move == "attacker"
-        t.snap = replace(
-            t.snap, turn=t.snap.turn + (0 if first else 1), side_to_move="defender" if first else "attacker"
-        )
-        t.step = 0
+        then = turn.next(s.period, Position(s.turn, s.side_to_move, t.step))
+        started = (then.turn, then.side) != (s.turn, s.side_to_move)
+        if started:
+            _apply(t, out, turn.ended(s, s.side_to_move))
+            t.snap = replace(t.snap, turn=then.turn, side_to_move=then.side)
+        t.step = then.step
     out.shown.update(turn=t.snap.turn, side_to_move=t.snap.side_to_move, step=seq[t.step].id if seq else None)
-    if t.step == 0:
+    if started:
         _start_of_turn(t, act, out)
 
 
 def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """What happens by itself as the side's turn starts, then its items due this turn arriving, each with the
     dice it rolls given by the act (`arrival_dice`, and `arrival_rolls` for a roll made for it)."""
-    notices, changes = t.rules.start_of_turn(t.snap)
+    notices, changes = t.rules.turn.started(t.snap)
     out.shown["notices"] = [{"kind": n.kind, **plain(dict(n.shown)), "citation": n.source} for n in notices]
     _apply(t, out, changes)
     dice = act.get("arrival_dice", {})
@@ -402,26 +395,26 @@ def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
             continue
         t.arrived.add(item.id)
         given = tuple(dice.get(str(item.id), ()))
-        asked = t.rules.arrival_dice(t.snap, item)
+        asked = t.rules.fire_plan.arrival_dice(t.snap, item)
         if len(given) != len(asked):
             raise ValueError(
                 f"item {item.id} arrives with {len(asked)} dice ({asked}): give them in arrival_dice"
             )
-        landed = t.rules.arrival(t.snap, item, given)
+        landed = t.rules.fire_plan.arrival(t.snap, item, given)
         board = [SetBoard("", landed.source, k, v) for k, v in landed.board.items()]
         _apply(t, out, board)
         out.shown.setdefault("arrivals", []).append(
             {"item": item.id, "event": landed.event, **plain(dict(landed.shown)), "roll": landed.roll}
         )
         if landed.event:
-            _apply(t, out, t.rules.board_changed(t.snap))
+            _apply(t, out, t.rules.tabletop.board_changed(t.snap))
         if landed.roll:  # a roll the server makes for the item: the script gives its dice (arrival_rolls)
             model = t.ruleset.resolvers[landed.roll].Request
             body = {"period": t.snap.period, "variants": t.snap.variants}
             req = model.model_validate({**body, "dice": act["arrival_rolls"][str(item.id)]})
             res = t.ruleset.resolve(landed.roll, req).as_dict()
             out.shown["arrivals"][-1]["outcome"] = res["outcome_key"]
-            _apply(t, out, t.rules.consequences(landed.roll, t.snap, Outcome(req, res)))
+            _apply(t, out, t.rules.rolls.consequences(landed.roll, t.snap, Outcome(req, res)))
 
 
 def _apply(t: Table, out: Answer, changes: Iterable[Change]) -> None:

@@ -59,7 +59,7 @@ def _snap(**board: object) -> Snapshot:
 
 
 def test_the_card_lists_each_stand_once_with_the_odds_the_tables_print() -> None:
-    (card,) = GAME.arrival_cards(_snap(), {11: "1 Plt"})
+    (card,) = GAME.fire_plan.arrival_cards(_snap(), {11: "1 Plt"})
     # "all batteries firing have the same area of effect which is a rectangle 10x10cm"
     xs = {round(x, 6) for x, _ in card.polygon}
     assert xs == {55.0, 65.0} and card.lands == card.aimed == (60.0, 120.0)
@@ -91,24 +91,26 @@ def test_the_card_lists_each_stand_once_with_the_odds_the_tables_print() -> None
 
 
 def test_only_the_side_to_moves_fire_of_this_turn_is_a_card() -> None:
-    assert GAME.arrival_cards(_snap(side="defender"), {}) == ()
-    assert GAME.arrival_cards(_snap(turn=2), {}) == ()
-    assert len(GAME.arrival_cards(_snap(turn=1, turns=3), {})) == 1
+    assert GAME.fire_plan.arrival_cards(_snap(side="defender"), {}) == ()
+    assert GAME.fire_plan.arrival_cards(_snap(turn=2), {}) == ()
+    assert len(GAME.fire_plan.arrival_cards(_snap(turn=1, turns=3), {})) == 1
     old = {k: v for k, v in FIRE.items() if k != "turn"}  # arrived before the board kept its turn
     board = {"fire": [{**old, "point": [60.0, 120.0]}]}
     assert (
-        GAME.arrival_cards(Snapshot("flanders-fields", "early", UNITS, 120.0, 180.0, turn=1, board=board), {})
+        GAME.fire_plan.arrival_cards(
+            Snapshot("flanders-fields", "early", UNITS, 120.0, 180.0, turn=1, board=board), {}
+        )
         == ()
     )
 
 
 def test_applied_a_suppression_reaches_the_company_and_two_actions_fire_twice() -> None:
     snap = _snap()
-    (card,) = GAME.arrival_cards(snap, {})
+    (card,) = GAME.fire_plan.arrival_cards(snap, {})
     # 6: "6+ = 2 Actions"; the full stand is suppressed twice (3, 3), the partial one missed (1, 2), the close
     # one measured outside is not rolled.
     dice = {"action": [6], "11": [3, 3], "12": [1, 2]}
-    fired = GAME.arrival_fired(snap, card, dice, {"13": "outside"}, {})
+    fired = GAME.fire_plan.arrival_fired(snap, card, dice, {"13": "outside"}, {})
     assert [r["unit_id"] for r in fired.rolls] == [None, 11, 12, 11, 12]
     markers = [c for c in fired.changes if isinstance(c, AddToState) and c.field == "suppression"]
     # "MG, mortar and artillery fire suppresses its whole company": each hit marks all four platoons.
@@ -119,30 +121,30 @@ def test_applied_a_suppression_reaches_the_company_and_two_actions_fire_twice() 
 
 def test_a_die_or_a_stand_the_card_does_not_have_is_refused_by_name() -> None:
     snap = _snap()
-    (card,) = GAME.arrival_cards(snap, {})
+    (card,) = GAME.fire_plan.arrival_cards(snap, {})
     with pytest.raises(RulesError) as e:
-        GAME.arrival_fired(snap, card, {"action": [4]}, {}, {})
+        GAME.fire_plan.arrival_fired(snap, card, {"action": [4]}, {}, {})
     assert e.value.field == "dice.11"
     with pytest.raises(RulesError) as e:
-        GAME.arrival_fired(snap, card, {"action": [1]}, {"11": "outside"}, {})
+        GAME.fire_plan.arrival_fired(snap, card, {"action": [1]}, {"11": "outside"}, {})
     assert e.value.field == "measured.11"
 
 
 def test_a_battery_deviates_as_it_arrives_by_the_appendix_method() -> None:
     snap = Snapshot("flanders-fields", "early", UNITS, 120.0, 180.0, turn=1, side_to_move="attacker")
     item = PlanItem(5, "attacker", "bombardment", 1, {"grid": [60, 120], "battery": "", "turns": 1})
-    assert GAME.arrival_dice(snap, item) == (6, 6, 6, 6, 6)
+    assert GAME.fire_plan.arrival_dice(snap, item) == (6, 6, 6, 6, 6)
     # First die 2: it deviates; 4 then 3: "4-6 add six" -> 9 o'clock; 2D6 = 2 + 5 = 7 cm. 12 o'clock is ahead
     # of the attacker's edge (+y), so 9 o'clock is to its left (-x).
-    landed = GAME.arrival(snap, item, (2, 4, 3, 2, 5))
+    landed = GAME.fire_plan.arrival(snap, item, (2, 4, 3, 2, 5))
     (fire,) = landed.board["fire"]
     assert fire["point"] == [60.0, 120.0] and fire["lands"] == pytest.approx([53.0, 120.0])
     assert fire["deviation"]["clock"] == 9 and fire["deviation"]["distance_cm"] == 7
     # "if the result is a 5 or 6 then there is no deviation"
-    (still,) = GAME.arrival(snap, item, (5, 1, 1, 1, 1)).board["fire"]
+    (still,) = GAME.fire_plan.arrival(snap, item, (5, 1, 1, 1, 1)).board["fire"]
     assert still["lands"] == [60.0, 120.0]
     # A mortar is on the table: no deviation dice.
-    assert GAME.arrival_dice(snap, PlanItem(6, "attacker", "mortar", 1, {"grid": [60, 120]})) == ()
+    assert GAME.fire_plan.arrival_dice(snap, PlanItem(6, "attacker", "mortar", 1, {"grid": [60, 120]})) == ()
     pre = Snapshot(
         "flanders-fields",
         "early",
@@ -151,7 +153,7 @@ def test_a_battery_deviates_as_it_arrives_by_the_appendix_method() -> None:
         180.0,
         variants={"planned-fire-deviation": "pre-registered"},
     )
-    assert GAME.arrival_dice(pre, item) == ()
+    assert GAME.fire_plan.arrival_dice(pre, item) == ()
 
 
 def test_where_the_playsheet_rolls_bombardments_in_their_step_no_action_roll_is_asked() -> None:
@@ -163,10 +165,10 @@ def test_where_the_playsheet_rolls_bombardments_in_their_step_no_action_roll_is_
 
     fire = {**FIRE, "point": [60.0, 120.0]}
     mid = Snapshot("flanders-fields", "mid", UNITS, 120.0, 180.0, turn=1, board={"fire": [fire]})
-    (card,) = GAME.arrival_cards(mid, {})
+    (card,) = GAME.fire_plan.arrival_cards(mid, {})
     assert card.first is None and {s.times for s in card.stands} == {1}
     assert "4 BARRAGES AND BOMBARDMENTS" in card.source
-    fired = GAME.arrival_fired(mid, card, {"11": [6], "12": [1], "13": [1]}, {}, {})
+    fired = GAME.fire_plan.arrival_fired(mid, card, {"11": [6], "12": [1], "13": [1]}, {}, {})
     assert [r["unit_id"] for r in fired.rolls] == [11, 12, 13] and "1 turn of fire" in fired.effect
     ordered = Snapshot(
         "flanders-fields",
@@ -178,7 +180,7 @@ def test_where_the_playsheet_rolls_bombardments_in_their_step_no_action_roll_is_
         turn=1,
         board={"fire": [fire]},
     )
-    (card,) = GAME.arrival_cards(ordered, {})
+    (card,) = GAME.fire_plan.arrival_cards(ordered, {})
     assert card.first is not None and card.first.resolver == "artillery-action"
     item = FireItem("5", "bombardment", (60.0, 120.0), 1, 1, "field-gun", "artillery")
     assert Rules("mid", {}).actions(item) == {1: Fraction(1)}
@@ -210,6 +212,6 @@ def test_a_stand_the_firing_table_cannot_shoot_is_named_not_rolled() -> None:
         turn=1,
         board={"fire": [{**FIRE, "point": [60.0, 120.0]}]},
     )
-    (card,) = GAME.arrival_cards(snap, {20: "A7V"})
+    (card,) = GAME.fire_plan.arrival_cards(snap, {20: "A7V"})
     assert [s.unit_id for s in card.stands] == [11]
     assert any(n.startswith("A7V is not rolled") for n in card.notes)

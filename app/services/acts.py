@@ -1,0 +1,360 @@
+"""The act pipeline: every act on a game (rules.core.acts) is played by one call, `play`, in the same steps.
+
+1. The act is checked against the request (the viewer may act for the unit's side, the unit is in play, a
+   template exists).
+2. The rules of play: the turn's current step allows the act (app.services.turns.rules_of_play), else a 409
+   naming the rule; the referee's override is recorded with the act.
+3. One snapshot of the table, and one call of the rule set: `GameRules.play(snapshot, act)` answers the
+   changes and what everyone is shown, or refuses with its rule (a roll: rules.core.rolls.work_out; arrived
+   fire: the card's `arrival_fired`).
+4. The one applier writes the changes (app.services.markers.apply_changes), and one event logs the act,
+   in the current step, with the override.
+
+Routes and pages call `play` once per act and never log, nor ask the rules of play, themselves (a test walks
+them). Call within `lock_game` (app.core.writing.game_write); a formation move is planned before the lock
+(`plan_formation`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session
+
+from app.data.models import Event, Game, Unit
+from app.guard.auth import Viewer, other_side
+from app.services import arrivals, formations, game_setup, resolve, templates, turns
+from app.services import units as units_service
+from app.services.events import record
+from app.services.games import bump_game
+from app.services.markers import apply_changes, rules_of, snapshot_of
+from rules.core.acts import (
+    Act,
+    AddUnit,
+    AdvanceTurn,
+    ApplyArrival,
+    BuildForce,
+    EditUnit,
+    LayTemplate,
+    MoveFormation,
+    MoveStand,
+    MoveTemplate,
+    PlaceMarker,
+    PlayCard,
+    RecoverMarker,
+    RemoveTemplate,
+    Roll,
+)
+from rules.core.errors import RulesError
+from rules.core.fire_cards import Fired
+from rules.core.game import EDIT_ACT, Answer
+from rules.core.records import SetState
+
+__all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play"]
+
+
+@dataclass
+class Played:
+    """A played act: the event that logs it (for a turn advanced, every event it logged), the changes as
+    the log keeps them, and what the caller answers besides (the unit, the template, the roll)."""
+
+    event: Event
+    changes: list[dict[str, Any]] = field(default_factory=list)
+    answer: Any = None
+    events: list[Event] = field(default_factory=list)
+
+
+@dataclass
+class _Todo:
+    """An act checked against the request: the rules of play to ask (action, unit, side), the units read,
+    how its answer is written (payload for the log, changes, what the caller answers, private parts), and
+    what follows once it is logged."""
+
+    asks: list[tuple[str, Unit | None, str | None]]
+    units: list[Unit] | None
+    write: Callable[[Answer], tuple[dict[str, Any], list[dict[str, Any]], Any]]
+    in_step: bool = True
+    private: dict[str, Any] | None = None
+    logged: Callable[[Event, Any], Any] | None = None
+    answer: Callable[[], Answer] | None = None  # the rule set's call, when it is not GameRules.play
+
+
+def play(
+    session: Session, game: Game, viewer: Viewer, act: Act, formation: formations.Plan | None = None
+) -> Played:
+    """Play `act` on `game` (locked) for `viewer`: see the module's steps (`formation`: a formation move
+    planned before the lock, `plan_formation`)."""
+    if isinstance(act, AdvanceTurn):  # the turn's own steps log what happens as it moves on
+        evs = turns.advance(session, game, viewer, act.version)
+        return Played(evs[-1], [], None, evs)  # a step moved on is always logged
+    todo = _PREPARE[type(act)](session, game, viewer, act, formation)
+    override = _rules_of_play(session, game, viewer, act, todo)
+    if todo.answer is not None:
+        answer = todo.answer()
+    else:
+        units = todo.units if todo.units is not None else units_service.list_units(session, game.id or 0)
+        todo.units = units
+        answer = rules_of(game).play(snapshot_of(session, game, units), act)
+    payload, changes, out = todo.write(answer)
+    if override:
+        payload = {**payload, "override": override}
+    step = turns.logged_step(game) if todo.in_step else ""
+    ev = record(session, game, act.event, viewer.role, payload, step=step, private=todo.private or None)
+    if todo.logged is not None:
+        out = todo.logged(ev, out)
+    return Played(ev, changes, out)
+
+
+def _rules_of_play(
+    session: Session, game: Game, viewer: Viewer, act: Act, todo: _Todo
+) -> dict[str, Any] | None:
+    """Every rules-of-play question the act asks; the override's record, the refusals in one sentence."""
+    refused: list[str] = []
+    for action, unit, side in todo.asks:
+        got = turns.rules_of_play(
+            session, game, viewer, action, unit, side=side, override=act.override, units=todo.units
+        )
+        if got:
+            refused.append(got["refused"])
+    return {"by": viewer.role, "refused": " ".join(dict.fromkeys(refused))} if refused else None
+
+
+# -- the force tree ------------------------------------------------------------------------------------------
+def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any) -> _Todo:
+    viewer.require_side(act.side, "add units")
+    parent_id = act.fields.get("parent_id")
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        if parent_id is not None:
+            parent = units_service.get_unit(session, game.id or 0, parent_id, "parent_id")
+            if parent.side != act.side:
+                raise RulesError("parent_id", f"unit {parent.id} belongs to the {parent.side}")
+        game_setup.require_room_for_units(session, game.id, 1, "units")
+        units_service.check_vocabulary(rules_of(game), act.fields.get("level"), act.fields.get("quality"))
+        defaults = units_service.state_defaults(session, game.id or 0)
+        unit = Unit(game_id=game.id or 0, state=defaults, side=act.side, **act.fields)
+        session.add(unit)
+        session.flush()
+        return {"unit": units_service.unit_dict(unit), "changes": []}, [], unit
+
+    return _Todo([("build-forces", None, act.side)], None, write)
+
+
+def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, _: Any) -> _Todo:
+    viewer.require_side(act.side, "add forces")
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        units = units_service.list_units(session, game.id or 0)
+        roots = sum(u.parent_id is None for u in units)
+        entry = {**act.entry, "side": act.side}
+        tree = game_setup.table_force(game, entry, "", f"forces-{roots}")
+        game_setup.require_room_for_units(session, game.id, game_setup.units_in(tree))
+        root = units_service.add_unit_tree(session, game.id or 0, act.side, tree, {})
+        return {"side": act.side, "table_id": act.entry.get("table_id"), "root": root.id}, [], root
+
+    return _Todo([("build-forces", None, act.side)], None, write)
+
+
+def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: Any) -> _Todo:
+    unit = units_service.get_unit(session, game.id or 0, act.unit_id)
+    viewer.require_side(unit.side, "change units")
+    rules = rules_of(game)
+    wanted = {rules.fields.edit_act(k) for k in act.values} or {EDIT_ACT}
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        changes = units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
+        return {"unit_id": act.unit_id, "changes": changes}, changes, unit
+
+    asks: list[tuple[str, Unit | None, str | None]] = [(a, unit, None) for a in sorted(wanted)]
+    return _Todo(asks, None, write)
+
+
+# -- the table -----------------------------------------------------------------------------------------------
+def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _: Any) -> _Todo:
+    unit = units_service.get_unit(session, game.id or 0, act.unit_id)
+    viewer.require_side(unit.side, "move units")
+    if unit.killed:
+        raise RulesError(
+            "unit_id", "that stand is already destroyed: pick another", why=f"unit {act.unit_id} is destroyed"
+        )
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        changes = units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
+        return {"unit_id": act.unit_id, "changes": changes}, changes, unit
+
+    return _Todo([("move-stands", unit, None)], None, write)
+
+
+def _values_of(answer: Answer, unit: Unit) -> dict[str, Any]:
+    """The fields the rules set on the unit, written in one write over the version the player saw."""
+    return {c.field: c.value for c in answer.changes if isinstance(c, SetState) and c.unit_id == unit.id}
+
+
+def plan_formation(session: Session, game_id: int, viewer: Viewer, act: MoveFormation) -> formations.Plan:
+    """A formation move worked out before the game's write lock (app.services.formations), for `play`."""
+    return formations.planned(session, game_id, viewer, act.unit_id, act.dx, act.dy, act.turn_deg)
+
+
+def _move_formation(
+    session: Session, game: Game, viewer: Viewer, act: MoveFormation, planned: formations.Plan | None
+) -> _Todo:
+    p = planned or formations.plan(session, game, viewer, act.unit_id, act.dx, act.dy, act.turn_deg)
+
+    def asked_again(again: formations.Plan) -> None:
+        # Planned anew under the lock (a stand changed meanwhile): the rules of play asked of its stands again.
+        _rules_of_play(session, game, viewer, act, _Todo(formations.asks(again), again.units, write))
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        changes = formations.write(session, game, viewer, p, act.dx, act.dy, act.turn_deg, asked_again)
+        return {"unit_id": act.unit_id, "changes": changes}, changes, None
+
+    return _Todo(formations.asks(p), p.units, write)
+
+
+def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | RecoverMarker, _: Any) -> _Todo:
+    unit = units_service.get_unit(session, game.id or 0, act.unit_id)
+    if isinstance(act, RecoverMarker):
+        # Markers land on the enemy's stands: either player (or the referee) may place them; a side
+        # recovers its own.
+        viewer.require_side(unit.side, "recover markers")
+        if not act.spend_action and not viewer.is_referee:
+            raise RulesError(
+                "spend_action", "only the referee may recover a marker without an action", [True]
+            )
+    units = units_service.list_units(session, game.id or 0)
+    cause = act.cause if isinstance(act, PlaceMarker) else None
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        changes = apply_changes(session, game, units, answer.changes)
+        session.refresh(unit)
+        return {"unit_id": act.unit_id, "fire": cause, "changes": changes}, changes, unit
+
+    return _Todo([(act.action, unit, None)], units, write)
+
+
+def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate, _: Any) -> _Todo:
+    laid = templates.laying(game, viewer, act.kind, act.side)
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        template = laid.placed(act.x, act.y, act.rotation)
+        return {"template": template}, [], template
+
+    def logged(ev: Event, template: Any) -> Any:
+        return laid.saved(session, template, ev)
+
+    return _Todo([("lay-templates", None, laid.side)], None, write, False, logged=logged)
+
+
+def _move_template(session: Session, game: Game, viewer: Viewer, act: MoveTemplate, _: Any) -> _Todo:
+    moving = templates.moving(game, viewer, act.template_id)
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        payload, after = moving.moved(act.x, act.y, act.rotation, act.version)
+        return payload, [], after
+
+    def logged(ev: Event, after: Any) -> Any:
+        return moving.saved(session, after, ev)
+
+    return _Todo([("lay-templates", None, moving.before["side"])], None, write, False, logged=logged)
+
+
+def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTemplate, _: Any) -> _Todo:
+    gone = templates.removing(game, viewer, act.template_id)
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        return {"template": {k: v for k, v in gone.items() if k != "version"}}, [], gone
+
+    def logged(ev: Event, gone: Any) -> Any:
+        templates.take_off(session, game, act.template_id)
+        return gone
+
+    return _Todo([("lay-templates", None, gone["side"])], None, write, False, logged=logged)
+
+
+# -- rolls, fire, cards --------------------------------------------------------------------------------------
+def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _Todo:
+    units = resolve.checked(session, game, viewer, act)
+    rolled: list[resolve.Rolled] = []
+    private: dict[str, Any] = {}
+
+    def answer() -> Answer:
+        rolled.append(resolve.worked_out(session, game, units, act, consequences=act.apply))
+        return Answer(rolled[0].changes)
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        w = rolled[0]
+        if w.spent:  # written, not logged: the roll's event says what was asked
+            apply_changes(session, game, units, w.spent)
+        changes = apply_changes(session, game, units, answer.changes) if act.apply else []
+        payload = resolve.logged(act, w, changes)
+        if act.resolver not in rules_of(game).rolls.secret_draws:
+            return payload, changes, payload
+        # One event: what the opponent learns of the draw is public; the drawer reads its own draw, the
+        # opponent only what changed in its own hand (a card handed over), the referee the whole draw.
+        drawer = game.side_to_move
+        public, mine = rules_of(game).rolls.draw_seen(act.resolver, payload, drawer, act.apply)
+        rival = other_side(drawer)
+        theirs = [c for c in changes if c.get("side") == rival]
+        private.update({drawer: mine, "referee": payload, **({rival: {"changes": theirs}} if theirs else {})})
+        return public, changes, (payload if viewer.is_referee else mine)
+
+    return _Todo([], units, write, private=private, answer=answer)
+
+
+def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArrival, _: Any) -> _Todo:
+    aiming = arrivals.aimed(session, game, viewer, act.item_id, act.dice, act.measured)
+    fired: list[Fired] = []
+
+    def answer() -> Answer:
+        fired.append(aiming.fired(session))
+        return Answer(fired[0].changes)
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        changes = apply_changes(session, game, aiming.units, answer.changes)
+        return aiming.payload(fired[0], changes), changes, None
+
+    return _Todo([], aiming.units, write, answer=answer)
+
+
+def _play_card(session: Session, game: Game, viewer: Viewer, act: PlayCard, _: Any) -> _Todo:
+    viewer.require_side(act.side, "play the cards")
+    units = units_service.list_units(session, game.id or 0)
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        changes = apply_changes(session, game, units, answer.changes)
+        payload = {"side": act.side, **answer.shown, "changes": changes, "source": answer.source}
+        return payload, changes, None
+
+    return _Todo([], units, write, False)
+
+
+_PREPARE: dict[type[Act], Callable[..., _Todo]] = {
+    AddUnit: _add_unit,
+    BuildForce: _build_force,
+    EditUnit: _edit_unit,
+    MoveStand: _move_stand,
+    MoveFormation: _move_formation,
+    PlaceMarker: _marker,
+    RecoverMarker: _marker,
+    LayTemplate: _lay_template,
+    MoveTemplate: _move_template,
+    RemoveTemplate: _remove_template,
+    Roll: _roll,
+    ApplyArrival: _apply_arrival,
+    PlayCard: _play_card,
+}
+
+
+# -- the referee's edits of the game itself ------------------------------------------------------------------
+def edit_game(session: Session, game: Game, viewer: Viewer, version: int, values: dict[str, Any]) -> Event:
+    """The game's own fields edited by the referee (the caller checks the seat) over its `version`, logged."""
+    bump_game(session, game, version, **values)
+    return record(session, game, "game-updated", viewer.role, {"fields": sorted(values)})
+
+
+def finish_game(session: Session, game: Game, viewer: Viewer, version: int) -> Event:
+    """The game ended by the referee (the caller checks the seat): its fire plans become verifiable by
+    everyone."""
+    bump_game(session, game, version, status="finished")
+    return record(session, game, "game-finished", viewer.role, {})

@@ -1,0 +1,180 @@
+"""What a player (or the referee) does to a game, as typed records: every act on a game is one of these, played
+through one service call (app.services.acts.play) and one call of the rule set (`GameRules.play`), which
+answers what the act changes and what everyone is shown, or refuses it with its rule (a RulesError).
+
+Each act names the event that logs it (`event`) and the act of the rules of play it is (`action`, asked of
+the turn before it is played; "" when the turn does not restrict it). `override`: the referee does it anyway,
+and the log shows it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, kw_only=True)
+class Act:
+    """One act on a game."""
+
+    override: bool = False
+    event: ClassVar[str] = ""
+    action: ClassVar[str] = ""
+
+
+# -- the force tree ------------------------------------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class AddUnit(Act):
+    """A unit added by hand to `side`'s force tree (`fields`: the unit's own, as the API takes them)."""
+
+    side: str
+    fields: Mapping[str, Any]
+    event: ClassVar[str] = "unit-added"
+    action: ClassVar[str] = "build-forces"
+
+
+@dataclass(frozen=True, kw_only=True)
+class BuildForce(Act):
+    """A force built from an organisation-table entry for `side`."""
+
+    side: str
+    entry: Mapping[str, Any]
+    event: ClassVar[str] = "force-added"
+    action: ClassVar[str] = "build-forces"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EditUnit(Act):
+    """A unit's state set by hand over its `version` (each field the act of the rules of play its rule set
+    names: GameRules.edit_act)."""
+
+    unit_id: int
+    version: int
+    values: Mapping[str, Any]
+    event: ClassVar[str] = "unit-update"
+
+
+# -- the table -----------------------------------------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class MoveStand(Act):
+    """A stand placed or moved to (x, y) cm facing `facing_deg`, over its `version` when given."""
+
+    unit_id: int
+    x: float
+    y: float
+    facing_deg: float
+    version: int | None = None
+    event: ClassVar[str] = "move"
+    action: ClassVar[str] = "move-stands"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveFormation(Act):
+    """A unit's stands on the table shifted by (dx, dy) cm and turned `turn_deg` about their centre."""
+
+    unit_id: int
+    dx: float
+    dy: float
+    turn_deg: float = 0.0
+    event: ClassVar[str] = "move"
+    action: ClassVar[str] = "move-stands"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlaceMarker(Act):
+    """A marker placed on a unit by hand (`cause`: what placed it, where the rules care)."""
+
+    unit_id: int
+    cause: str | None = None
+    count: int = 1
+    event: ClassVar[str] = "marker"
+    action: ClassVar[str] = "place-markers"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecoverMarker(Act):
+    """A marker taken off a unit by hand, spending what it costs when `spend_action`."""
+
+    unit_id: int
+    spend_action: bool = True
+    event: ClassVar[str] = "marker"
+    action: ClassVar[str] = "recover-markers"
+
+
+@dataclass(frozen=True, kw_only=True)
+class LayTemplate(Act):
+    """A template laid on the table for `side` (None: the viewer's own)."""
+
+    kind: str
+    side: str | None
+    x: float
+    y: float
+    rotation: float
+    event: ClassVar[str] = "template-placed"
+    action: ClassVar[str] = "lay-templates"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveTemplate(Act):
+    """A template on the table moved or turned (None: as it was), over its `version` when given."""
+
+    template_id: int
+    x: float | None = None
+    y: float | None = None
+    rotation: float | None = None
+    version: int | None = None
+    event: ClassVar[str] = "template-moved"
+    action: ClassVar[str] = "lay-templates"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RemoveTemplate(Act):
+    """A template taken off the table."""
+
+    template_id: int
+    event: ClassVar[str] = "template-removed"
+    action: ClassVar[str] = "lay-templates"
+
+
+# -- rolls, fire, cards and the turn -------------------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class Roll(Act):
+    """A resolver rolled in the game (an order roll, a shot, an assault, a morale test, a draw ...): the
+    fields given (the game fills the rest), the dice (None: the server rolls), the units it is for, and
+    whether its result is applied to the table."""
+
+    resolver: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    dice: Sequence[int] | None = None
+    unit_id: int | None = None
+    target_id: int | None = None
+    apply: bool = True
+    event: ClassVar[str] = "roll"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApplyArrival(Act):
+    """An arrived fire-plan item's card applied (`dice` by each roll's key, the rest rolled by the server;
+    `measured`: stands too close to call, as measured at the table)."""
+
+    item_id: int
+    dice: Mapping[str, Sequence[int]] = field(default_factory=dict)
+    measured: Mapping[str, str] = field(default_factory=dict)
+    event: ClassVar[str] = "arrival-fire"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayCard(Act):
+    """A card played from `side`'s hand."""
+
+    side: str
+    card: str
+    event: ClassVar[str] = "card-played"
+
+
+@dataclass(frozen=True, kw_only=True)
+class AdvanceTurn(Act):
+    """The turn moved on a step (from set-up: the game started), over the game's `version`."""
+
+    version: int
+    event: ClassVar[str] = "step"

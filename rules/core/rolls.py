@@ -1,0 +1,68 @@
+"""A roll in a game worked out in one call: what asking costs (a once-a-game use), the request fields the table
+knows, a secret draw's hidden fields, the resolver's answer and what it does to the table, each by the game's
+rules (rules.core.game.GameRules) from one snapshot. Nothing is written here: the service writes the changes
+and logs the roll (app.services.acts)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from rules.core.acts import Roll
+from rules.core.errors import RulesError
+from rules.core.game import GameRules, Outcome
+from rules.core.records import Change, Filled, FillRequest, Snapshot
+from rules.core.ruleset import ResolveRequest, RuleSet
+
+
+@dataclass(frozen=True)
+class Rolled:
+    """A roll worked out against the table: the snapshot once asking was paid for (`spent`, written but not
+    logged), the fields filled, the validated request, the answer as JSON and what it does (`changes`: when
+    the roll is applied, or asked with its dice)."""
+
+    snapshot: Snapshot
+    spent: tuple[Change, ...]
+    filled: tuple[Filled, ...]
+    request: ResolveRequest
+    resolution: Mapping[str, Any]
+    changes: tuple[Change, ...]
+
+
+def resolver_of(ruleset: RuleSet, resolver_id: str) -> None:
+    """Refuse a resolver the rule set does not have (422 naming those it has)."""
+    if resolver_id not in ruleset.resolvers:
+        raise RulesError("resolver", f"unknown resolver {resolver_id!r}", sorted(ruleset.resolvers))
+
+
+def work_out(game: GameRules, ruleset: RuleSet, snapshot: Snapshot, roll: Roll, consequences: bool) -> Rolled:
+    """The roll against `snapshot` by `game`'s rules and `ruleset`'s resolver; a RulesError refuses it."""
+    resolver_of(ruleset, roll.resolver)
+    request_model = ruleset.resolvers[roll.resolver].Request
+    fields = dict(roll.fields)
+    asked = FillRequest(frozenset(request_model.model_fields), roll.unit_id, roll.target_id, fields)
+    spent = game.rolls.before_resolve(roll.resolver, snapshot, asked, roll.apply)
+    snapshot = snapshot.after(spent)
+    filled = game.rolls.fill(roll.resolver, snapshot, asked)
+    if roll.resolver in game.rolls.secret_draws:
+        filled += game.rolls.drawn(roll.resolver, snapshot, fields)
+    body = {
+        **{f.field: f.value for f in filled},
+        **fields,
+        "period": snapshot.period,
+        "variants": dict(snapshot.variants),
+        "dice": None if roll.dice is None else list(roll.dice),
+    }
+    try:
+        req = request_model.model_validate(body)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        raise RulesError(f"fields.{loc}" if loc not in ("dice",) else loc, err["msg"]) from None
+    resolution = ruleset.resolve(roll.resolver, req).as_dict()
+    outcome = Outcome(req, resolution, roll.unit_id, roll.target_id)
+    changes = game.rolls.consequences(roll.resolver, snapshot, outcome) if consequences else ()
+    return Rolled(snapshot, spent, tuple(filled), req, resolution, changes)

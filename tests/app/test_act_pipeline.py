@@ -1,0 +1,48 @@
+"""Every act on a game goes through the act pipeline (app.services.acts.play): no route or page logs an event,
+asks the rules of play or records the referee's override itself, by any name it imports them under."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+APP = Path(__file__).resolve().parents[2] / "app"
+PIPELINE_ONLY = {"record", "rules_of_play", "with_override"}
+
+
+def _calls(path: Path) -> list[str]:
+    """The pipeline-only functions the module calls, as `line: name`, through a module or a from-import."""
+    tree = ast.parse(path.read_text(), str(path))
+    imported = {
+        (a.asname or a.name): a.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("app.services")
+        for a in node.names
+    }
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in PIPELINE_ONLY:
+            found.append(f"{node.lineno}: {f.attr}")
+        elif isinstance(f, ast.Name) and imported.get(f.id) in PIPELINE_ONLY:
+            found.append(f"{node.lineno}: {f.id}")
+    return found
+
+
+def test_routes_and_pages_play_acts_only_through_the_pipeline() -> None:
+    modules = sorted([*(APP / "routes").glob("*.py"), *(APP / "pages").glob("*.py")])
+    assert len(modules) > 20
+    calling = {p.relative_to(APP).as_posix(): c for p in modules if (c := _calls(p))}
+    assert calling == {}, "play the act through app.services.acts.play"
+
+
+def test_the_walk_finds_a_call_by_either_name(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "from app.services.turns import rules_of_play as asked\n"
+        "from app.services import events\n"
+        "asked(1)\nevents.record(2)\n"
+    )
+    assert _calls(module) == ["3: asked", "4: record"]
