@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +66,13 @@ class Log:
         )
 
 
+def run_alone(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run a test's event loop in a thread of its own: a browser test before it on the same worker may leave
+    Playwright's loop running in this one, where asyncio.run() refuses to start."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, main()).result()
+
+
 async def connected() -> bool:
     return False
 
@@ -100,7 +108,7 @@ def test_streams_of_one_audience_share_one_rendering_and_the_other_side_never_ge
         for s in streams:
             await s.aclose()
 
-    asyncio.run(run())
+    run_alone(run)
 
 
 def test_an_audience_that_missed_a_read_renders_its_frames_once_for_all_its_streams() -> None:
@@ -117,4 +125,4 @@ def test_an_audience_that_missed_a_read_renders_its_frames_once_for_all_its_stre
         assert first == second and b'"a marker"' in first and b"plan" not in first
         assert log.rendered == ["defender"]
 
-    asyncio.run(run())
+    run_alone(run)
