@@ -23,14 +23,16 @@ pytestmark = pytest.mark.browser
 
 
 def start_game(page: Any, game_id: int, token: str | None = None) -> None:
-    """Start the game as the page's referee (by its cookie, or by `token` when the page has opened nothing yet)."""
-    version = page.request.get(f"/api/v1/games/{game_id}").json()["version"]
+    """Start the game as the page's referee (by its cookie, or by `token` when the page has opened nothing yet)
+    and move on to the battalion orders, where the companies are ordered."""
     headers = bearer(token) if token else csrf_header(page)
-    started = page.request.post(
-        f"/api/v1/games/{game_id}/turn/advance", data={"version": version}, headers=headers
-    )
-    assert started.status == 200, started.text()
-    assert started.json()["turn"]["status"] == "playing"
+    for _ in range(2):
+        version = page.request.get(f"/api/v1/games/{game_id}").json()["version"]
+        started = page.request.post(
+            f"/api/v1/games/{game_id}/turn/advance", data={"version": version}, headers=headers
+        )
+        assert started.status == 200, started.text()
+    assert started.json()["turn"]["step"]["id"] == "battalion-orders"
 
 
 def pick_company(page: Any, battalion: str, company: str) -> str:
