@@ -18,7 +18,12 @@ from rules.flanders_fields import errata as E
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.common import FFRequest
 from rules.flanders_fields.book.special_rules import SpecialRuleId, accept_special_rule, refuse, rules_for
-from rules.flanders_fields.errata import BLOCKHOUSE_RANGE, LIGHT_MORTAR_PARTIAL, SRC_NATURAL_ONE
+from rules.flanders_fields.errata import (
+    BLOCKHOUSE_RANGE,
+    LIGHT_MORTAR_PARTIAL,
+    SRC_DEEP_SHELTERS,
+    SRC_NATURAL_ONE,
+)
 from rules.flanders_fields.resolvers.artillery import SHELTER_SUPER_HEAVY_KILL
 from rules.flanders_fields.resolvers.suppression import spreads_to_company
 from rules.flanders_fields.ruleset import FlandersFields, cite
@@ -30,7 +35,6 @@ SRC_AREA = cite("ARTILLERY BATTERIES AREA OF EFFECT")
 SRC_MORTAR_AREA = cite("MORTARS, MORTAR AREA OF EFFECT")
 SRC_COVER = cite("TYPES OF COVER")
 SRC_COMMAND = cite("TROOP QUALITY, COMMAND STANDS")
-SRC_DEEP_SHELTERS = cite("TROOPS IN DEEP SHELTERS")
 SUPER_HEAVY = "super-heavy-artillery"
 
 Target = Literal["troops", "armour"]

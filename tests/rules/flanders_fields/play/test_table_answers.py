@@ -7,7 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from rules.core.acts import Roll
+from rules.core.errors import RulesError
 from rules.core.records import SetState, Snapshot, UnitState
 from rules.core.rolls import Rolled, work_out
 from rules.flanders_fields import errata as E
@@ -289,3 +292,17 @@ def test_deep_suppression_reaches_only_batteries_off_the_table_by_the_playsheet(
     assert filled(roll(snap, "order-roll", [4], 11))["deep_suppression"].value == 1
     main = replace(snap, variants={E.DEEP_SUPPRESSION_ON_TABLE: "main-text"})
     assert filled(roll(main, "order-roll", [4], 10))["deep_suppression"].value == 1
+
+
+def test_a_sheltered_stand_is_safe_under_a_rolling_barrage_and_from_aircraft() -> None:
+    sheltered = target(10, "rifle-platoon", 10, 80, deep_shelter=True)
+    snap = table(
+        sheltered,
+        period="late",
+        barrages=({"item_id": 1, "side": "attacker", "front_y": 70.0, "pending": [10], "danger": []},),
+    )
+    w = roll(snap, "rolling-barrage", [], None, 10)
+    assert w.resolution["outcome_key"] == "no-effect" and filled(w)["target_in_deep_shelter"].value is True
+    with pytest.raises(RulesError) as refused:
+        roll(snap, "air-attack", [6, 1], None, 10)
+    assert refused.value.field == "target_in_deep_shelter"
