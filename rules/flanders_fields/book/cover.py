@@ -76,7 +76,7 @@ FIELD_CRAFT_LINE = (
 # Who counts as in the open whatever the troops' quality (TYPES OF COVER names "troops"; these are read
 # before field craft): troops stuck on wire, cavalry out of woods and built-up areas, and tanks, whose armour
 # table has only its "In Open" and "In Cover" columns.
-WIRE_LINE = 'If the test is failed then the troops may not cross and count as being in the open'
+WIRE_LINE = "If the test is failed then the troops may not cross and count as being in the open"
 CAVALRY_KINDS = frozenset({"cavalry-troop"})
 CAVALRY_COVER_KINDS = frozenset({"woods", "village"})
 CAVALRY_LINE = "Cavalry always count as in the open unless in a wood or built up area."
