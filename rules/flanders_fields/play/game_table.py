@@ -17,10 +17,10 @@ from rules.core.ruleset import Context
 from rules.flanders_fields.book.cover import cover_reading
 from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
 from rules.flanders_fields.errata.table_play import RANGE_MEASURED
+from rules.flanders_fields.play import table_rules
 from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.flanders_fields.resolvers.gas import DENYING_MOVE_TURNS, OFFENSIVE_MAX_TURNS, SRC_GAS
 from rules.flanders_fields.resolvers.visibility import SRC_VISIBILITY
-from rules.flanders_fields.ruleset import FlandersFields
 from rules.table import barrage as table_barrage
 from rules.table import gas as table_gas
 from rules.table.coverage import Coverage, classify
@@ -51,7 +51,7 @@ def _terrain_index(geojson: str) -> TerrainIndex:
 # -- a shot -------------------------------------------------------------------------------------------------
 def context(snap: Snapshot) -> Context:
     """The rule set's context of a game: its period and the errata readings it chose."""
-    return FlandersFields().context(snap.period, snap.variants)
+    return table_rules.context(snap.variants, snap.period)
 
 
 def target_cover(
