@@ -81,7 +81,7 @@ CAVALRY_KINDS = frozenset({"cavalry-troop"})
 CAVALRY_COVER_KINDS = frozenset({"woods", "village"})
 CAVALRY_LINE = "Cavalry always count as in the open unless in a wood or built up area."
 TANK_KINDS = frozenset({"tank"})
-TANK_LINE = "Target is armour: In Open or In Cover (the terrain's), no field craft for a tank"
+TANK_LINE = 'SHOOTING WHEN TARGET IS ARMOUR: "In Open", "In Cover" (field craft is for troops)'
 ROAD_LINE = "Open ground also covers troops marching in close order on roads."
 
 
@@ -144,6 +144,17 @@ def cover_classes(_period: str | None = None) -> dict[str, Any]:
             "text": FIELD_CRAFT_LINE,
         },
         "order": "the first rule whose kinds are all under the stand applies",
+        # What the target is, read before the terrain (troops on wire, cavalry) or before field craft (tanks).
+        "by_target": [
+            {"target": "troops stuck on wire", "cover": "open", "source": SRC_WIRE, "text": WIRE_LINE},
+            {
+                "target": "cavalry out of woods and villages",
+                "cover": "open",
+                "source": SRC_CAVALRY,
+                "text": CAVALRY_LINE,
+            },
+            {"target": "tanks in open ground", "cover": "open", "source": SRC_ARMOUR, "text": TANK_LINE},
+        ],
     }
 
 
