@@ -1,7 +1,8 @@
 """A board stream's feed keeps the board between events (issue 35: each event re-read every unit and rebuilt
 the board, so a board frame cost four times a bare event): an event that changes only the stands it names
 re-reads those rows alone, one that may reshape the board (a name, a new unit, the turn) reads it all again,
-and either way the frame is the one `/referee/changes` answers from a board read whole."""
+and either way the frame is the one `/referee/changes` answers from a board read whole. A feed's read brings the
+kept board and game up to date with the events it read, not the log read again."""
 
 from __future__ import annotations
 
