@@ -469,10 +469,11 @@ ROLL_PERMITS: Mapping[str, RollPermit] = {
 }
 # Questions of the book that change nothing on the table: either side asks them at any time.
 QUESTIONS = frozenset({"suppression", "visibility", "casualties"})
-# The side not moving shoots back in the side to move's turn, at its troops only, while they move or assault:
-# "the defenders may shoot as the attackers close" (CLOSE COMBAT), "The tank may defend itself by shooting at its
-# attackers" (INFANTRY VS ARMOUR), and troops moving through a fire zone "will be automatically attacked by the
-# targeting unit" (MOVING THROUGH ARTILLERY AND INDIRECT MACHINEGUN FIRE ZONES).
+# The side not moving shoots in the side to move's turn only as the book's events call for it: "the defenders may
+# shoot as the attackers close" (CLOSE COMBAT), "The tank may defend itself by shooting at its attackers" (INFANTRY
+# VS ARMOUR), troops moving through a fire zone "will be automatically attacked by the targeting unit" (MOVING
+# THROUGH ARTILLERY AND INDIRECT MACHINEGUN FIRE ZONES). Whether the target is closing on the firer is the
+# table's to see, not the game's: the referee allows such a shot with an override, which the log records.
 REACTION = "shooting"
 REACTION_QUOTE = "If assaulting non suppressed troops ... the defenders may shoot as the attackers close"
 REACTION_SOURCE = (
@@ -487,12 +488,11 @@ ORDERED_ROLLS = frozenset(_ORDERS)
 
 @dataclass(frozen=True)
 class RollAsked:
-    """A roll asked in the game: its resolver, the side it is for (its unit's, else the roller's), its target's
-    side, and which orders reach its unit (None: no unit)."""
+    """A roll asked in the game: its resolver, the side it is for (its unit's, else the roller's), and which
+    orders reach its unit (None: no unit)."""
 
     resolver: str
     side: str
-    target_side: str | None = None
     classes: tuple[UnitClass, ...] | None = None
 
 
@@ -512,15 +512,13 @@ def roll_refusal(
     if roll.side != side_to_move:
         if permit is not None and permit.either_side:
             return None
-        if roll.resolver == REACTION and roll.target_side == side_to_move and step.allows("move-stands"):
-            return None
         said = f"It is {now}: wait for your turn."
         why = (
             f"It is step {step.number}. {step.title} of the {side_to_move}'s turn ({TURN_SOURCE}: "
             f"“{ONE_SIDE_AT_A_TIME}”): the {roll.side} may not roll {roll.resolver} now"
             + (
-                f"; out of its turn it shoots only at the {side_to_move}'s troops while they move or assault "
-                f"(“{REACTION_QUOTE}”, {REACTION_SOURCE})"
+                f"; out of its turn it shoots only as the {side_to_move}'s troops close on it or cross its fire zone "
+                f"(“{REACTION_QUOTE}”, {REACTION_SOURCE}), allowed by the referee's override"
                 if roll.resolver == REACTION
                 else ""
             )

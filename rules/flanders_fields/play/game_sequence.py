@@ -103,13 +103,11 @@ def refusal(
 
 def roll_refusal(status: str, snap: Snapshot, now: Position, roll: Roll, side: str) -> Refusal | None:
     """The step and the side a roll belongs to (book.sequence.roll_refusal), read from the table: its unit's
-    side and whose orders reach it, its target's side, and the side to move by its nation ("German")."""
+    side and whose orders reach it, and the side to move by its nation ("German")."""
     unit = snap.unit(roll.unit_id) if roll.unit_id is not None else None
-    target = snap.unit(roll.target_id) if roll.target_id is not None else None
     asked = S.RollAsked(
         roll.resolver,
         unit.side if unit is not None else side,
-        target.side if target is not None else None,
         _classes_of(unit, snap.units) if unit is not None else None,
     )
     mover = snap.nations.get(now.side, "").capitalize()

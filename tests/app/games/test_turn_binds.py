@@ -76,18 +76,21 @@ def test_a_roll_belongs_to_the_steps_that_list_it(client: TestClient) -> None:
     assert "ORDER SEQUENCE NOTES, 5" in r.json()["source"]
 
 
-def test_the_side_not_moving_shoots_back_at_the_mover_s_troops(client: TestClient) -> None:
+def test_the_side_not_moving_shoots_only_by_the_referee_s_leave(client: TestClient) -> None:
     g = new_game(client)
     advance_to(client, g, "battalion-orders")
     units = units_by_ref(client, g)
     mg = units[f"{GB_BN}/mmg-1"]
     german = units["mons-1914/de/infantry-regiment-1/infantry-battalion-1/rifle-company-1/rifle-platoon-1"]
-    # "the defenders may shoot as the attackers close": at the mover's troops, not on the card.
-    shot = {"unit_id": mg["id"], "target_id": german["id"], "dice": [1]}
-    back = client.post(f"/api/v1/games/{g.id}/resolve/shooting", headers=g.defender, json=shot)
-    assert back.status_code == 200, back.text
-    aimless = client.post(
-        f"/api/v1/games/{g.id}/resolve/shooting", headers=g.defender, json={"unit_id": mg["id"], "dice": [1]}
+    # The case: the British MG shoots a German platoon in the German battalion orders.
+    shot = {"unit_id": mg["id"], "target_id": german["id"], "dice": [5]}
+    out = client.post(f"/api/v1/games/{g.id}/resolve/shooting", headers=g.defender, json=shot)
+    assert out.status_code == 409 and out.json()["detail"] == WAIT
+    assert "the defenders may shoot as the attackers close" in out.json()["why"]
+    # "the defenders may shoot as the attackers close": the referee sees them close and allows it.
+    back = client.post(
+        f"/api/v1/games/{g.id}/resolve/shooting", headers=g.referee, json={**shot, "override": True}
     )
-    assert aimless.status_code == 409 and aimless.json()["detail"] == WAIT
-    assert "the defenders may shoot as the attackers close" in aimless.json()["why"]
+    assert back.status_code == 200, back.text
+    [ev] = [e for e in events(client, g) if e["id"] == back.json()["event_id"]]
+    assert ev["payload"]["override"]["refused"] == out.json()["why"]
