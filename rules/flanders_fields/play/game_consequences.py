@@ -160,7 +160,23 @@ def _consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Chan
             changes += suppression_added(now, target.id, fire, count)
     if resolver in ("shooting", *TEMPLATE_FIRE_TYPE):
         changes += fired_on(snap.after(changes), target.id)
+    for also in res.get("also", ()):
+        changes += also_attacked(snap.after(changes), also, getattr(outcome.request, "firer", ""))
     return tuple(changes)
+
+
+def also_attacked(snap: Snapshot, also: Mapping[str, Any], firer: str) -> tuple[Change, ...]:
+    """Another stand the same shot attacked (its area, its beaten zone): its result carried out as the first
+    target's is, unless an earlier result of the shot has already destroyed it."""
+    if also.get("unit_id") is None or snap.unit(also["unit_id"]).killed:
+        return ()
+    unit = snap.unit(also["unit_id"])
+    changes: list[Change] = []
+    if also["outcome"] == "killed":
+        changes += kill(snap, unit.id, f"{unit.name} is destroyed", SRC_DEATH)
+    elif also["outcome"] == "suppressed":
+        changes += suppression_added(snap, unit.id, SHOOTING_FIRE_TYPE[firer])
+    return (*changes, *fired_on(snap.after(changes), unit.id))
 
 
 def cards_drawn(snap: Snapshot, drawn: Mapping[str, Any]) -> tuple[Change, ...]:

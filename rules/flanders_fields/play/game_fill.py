@@ -15,6 +15,7 @@ from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
+from rules.flanders_fields.play.game_area import given_area, shot_area
 from rules.flanders_fields.play.game_table import shot, target_cover, terrain_index
 from rules.flanders_fields.play.units import (
     CREWED_KINDS,
@@ -55,6 +56,8 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
         if field in fields and field not in given:
             out.append(Filled(field, value, why, source))
 
+    if resolver == "shooting":
+        given_area(given)
     if unit is not None:
         chain = [unit, *ancestors(unit, by_id)]
         bn = ancestor_at(unit, "battalion", by_id)
@@ -164,6 +167,19 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
             table = Table(snap.table_width_cm, snap.table_length_cm)
             for m in shot(table, snap.board.get("barrages", ()), unit, target, terrain):
                 put(m.field, m.value, m.why, m.source)
+            fires_as = given.get("firer", FIRER.get(unit.kind))
+            if resolver == "shooting" and fires_as:
+                area = shot_area(snap, unit, target, fires_as, bool(given.get("indirect")))
+                if area is not None and area.also:
+                    put("also", list(area.also), area.why, area.source)
+                if area is not None and area.target_partial is not None:
+                    how = "partly" if area.target_partial else "fully"
+                    put(
+                        "partial_template",
+                        area.target_partial,
+                        f"{target.name} is {how} under it",
+                        area.source,
+                    )
         if resolver == "shooting" and given.get("firer", FIRER.get(unit.kind if unit else "")) == "gas":
             passed = [c.get("passed", {}) for c in snap.board.get("clouds", ())]
             full = any(target.id in p.get("full", []) for p in passed)
