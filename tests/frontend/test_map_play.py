@@ -49,8 +49,8 @@ class Taps:
         assert on_map, f"something is drawn over the stand at {point}"
         self._tap(point["x"], point["y"])
 
-    def button(self, name: str) -> None:
-        target = self.page.get_by_role("button", name=name, exact=True)
+    def button(self, name: str, within: Any = None) -> None:
+        target = (within or self.page).get_by_role("button", name=name, exact=True)
         expect(target).to_have_count(1)
         expect(target).to_be_visible()
         box = target.bounding_box()
@@ -121,17 +121,17 @@ def set_up(referee: Any) -> tuple[int, dict[str, str], dict[str, Any]]:
 
 def die_for(
     page: Any, token: str, game_id: int, firer: dict[str, Any], target: dict[str, Any], outcome: str
-) -> int:
-    """The die that gives `outcome` for this shot, asked of the table (the rules' own thresholds) as `token`."""
+) -> list[int]:
+    """The dice that give `outcome` for this shot, asked of the table (the rules' own thresholds) as `token`:
+    the target's die, and a 1 (no effect) for each other stand the shot attacks (its beaten zone)."""
+    shot = {"unit_id": firer["id"], "target_id": target["id"]}
+    url = f"{api_of(game_id)}/ask/shooting"
+    others = len(page.request.post(url, headers=bearer(token), data=shot).json()["resolution"].get("also", []))
     for die in range(1, 7):
-        asked = page.request.post(
-            f"{api_of(game_id)}/ask/shooting",
-            headers=bearer(token),
-            data={"unit_id": firer["id"], "target_id": target["id"], "dice": [die]},
-        )
+        asked = page.request.post(url, headers=bearer(token), data={**shot, "dice": [die, *[1] * others]})
         assert asked.status == 200, asked.text()
         if asked.json()["resolution"]["outcome_key"] == outcome:
-            return die
+            return [die, *[1] * others]
     raise AssertionError(f"no die gives {outcome}: {asked.json()['resolution']}")
 
 
@@ -167,20 +167,22 @@ def shoot(
     outcome: str,
     axe: bool = False,
 ) -> list[str]:
-    """Firer, Shoot, target, die, Apply by touch, each tap on screen and uncovered, in at most 5 taps and with no
-    scroll; with `axe`, axe-core's serious findings on the card with the answer and its Apply are returned."""
-    die = die_for(attacker, token, game_id, firer, target, outcome)
+    """Firer, Shoot, target, die, Apply by touch, each tap on screen and uncovered, in at most 5 taps (one more
+    for each other stand the shot attacks: a die each) and with no scroll; with `axe`, axe-core's serious
+    findings on the card with the answer and its Apply are returned."""
+    dice = die_for(attacker, token, game_id, firer, target, outcome)
     taps = Taps(attacker)
     taps.stand(firer["x"], firer["y"])
     taps.button("Shoot")
     expect(attacker.locator("[data-play-prompt]")).to_be_visible()
     taps.stand(target["x"], target["y"])
-    taps.button(str(die))
+    for row, die in enumerate(dice):
+        taps.button(str(die), within=attacker.locator(".play-dice").nth(row))
     expect(attacker.locator(f"[data-play-outcome='{outcome}']")).to_be_visible()
     found = serious_violations(attacker) if axe else []
     taps.button("Apply")
     expect(attacker.locator("[data-play-done]")).to_be_visible()
-    assert taps.count <= 5
+    assert taps.count <= 4 + len(dice)
     no_scroll(attacker)
     return found
 

@@ -30,6 +30,8 @@
     };
     const dist = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
     const fraction = (s) => { const [n, d] = String(s).split("/"); return d ? `${n} in ${d}` : "certain"; };
+    // Each other stand a shot attacks (its area, its beaten zone): its die, its modifiers, what it did.
+    const alsoLines = (res) => (res.also || []).map((a) => `${a.name}: ${a.die}${a.modifiers.map((x) => ` ${x.value > 0 ? "+" : ""}${x.value} ${x.label.toLowerCase()}`).join(",")}, ${humanise(a.outcome)}`);
     const outcomeWords = (res) => {
       const o = res.outcome;
       if (o && typeof o === "object") return Object.entries(o).map(([k, v]) => `${v} ${humanise(k.replace(/_/g, "-")).toLowerCase()}`).join(", ");
@@ -92,10 +94,14 @@
       picking(true);
       m.pickStand((id) => chooseTarget(id));
     };
+    // The dice a roll takes: the act's, or one more for each other stand its shot attacks (the table says).
+    const diceCount = () => (play.asked && play.asked.resolution ? play.asked.resolution.dice.length : play.act.dice);
     const diceRow = (count) => {
       const rows = [];
+      const also = (play.asked && play.asked.resolution && play.asked.resolution.also) || [];
+      const first = count - also.length;
       for (let d = 0; d < count; d += 1) {
-        const label = count === 1 ? "The die" : d === 0 ? "The attacker's die" : "The defender's die";
+        const label = d >= first ? `The die for ${also[d - first].name}` : count === 1 ? "The die" : d === 0 ? "The attacker's die" : "The defender's die";
         rows.push(h("div", { class: "play-dice", role: "group", "aria-label": label },
           [1, 2, 3, 4, 5, 6].map((n) => h("button", {
             type: "button", "data-die": String(n), "data-die-row": String(d), text: String(n),
@@ -126,17 +132,18 @@
       const res = asked.resolution;
       const odds = Object.entries(res.probabilities_exact || {}).map(([k, v]) => `${humanise(k)} ${fraction(v)}`).join(" · ");
       const range = asked.filled.find((f) => f.field === "range_cm");
-      const a = play.dice.length === act.dice ? asked.dice_answer : null;
+      const a = play.dice.length === diceCount() ? asked.dice_answer : null;
       const kids = [h("p", { class: "play-answer", text: `${act.label}: ${nameOf(u).short}${t ? ` at ${nameOf(t).short}` : ""}` })];
       if (a) {
         kids.push(h("p", { class: "play-answer", "data-play-outcome": a.resolution.outcome_key || "", text: `Rolled ${a.resolution.dice.join(" and ")}: ${outcomeWords(a.resolution)}` }));
+        if (a.resolution.also) kids.push(h("ul", { class: "play-effects", "data-play-also": "" }, alsoLines(a.resolution).map((l) => h("li", { text: l }))));
         kids.push(h("div", { class: "play-row" },
           h("button", { type: "button", class: "button primary", "data-play-apply": "", text: "Apply" }),
           h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })));
         const lines = effectLines(a.effects);
         kids.push(h("ul", { class: "play-effects", "data-play-effects": "" }, (lines.length ? lines : ["Nothing changes on the table."]).map((l) => h("li", { text: l }))));
       }
-      kids.push(...diceRow(act.dice));
+      kids.push(...diceRow(diceCount()));
       if (!a) {
         kids.push(h("div", { class: "play-row" },
           h("button", { type: "button", class: "button", "data-play-roll": "", text: "Let firestep roll" }),
@@ -164,6 +171,7 @@
       });
       area().replaceChildren(
         h("p", { class: "play-answer", "data-play-done": String(result.event_id), text: `${play.act.label}: rolled ${res.dice.join(" and ")}, ${outcomeWords(res)}.` }),
+        h("ul", { class: "play-effects", "data-play-also": "" }, alsoLines(res).map((l) => h("li", { text: l }))),
         h("ul", { class: "play-effects" }, (lines.length ? lines : ["Nothing changes on the table."]).map((l) => h("li", { text: l }))),
         h("div", { class: "play-row" },
           h("button", { type: "button", class: "button", "data-play-undo": String(result.event_id), text: "Undo" }),
@@ -202,7 +210,7 @@
     };
     const tapDie = async (row, n) => {
       play.dice[row] = n;
-      if (play.dice.filter(Boolean).length < play.act.dice) { renderAsked(); return; }
+      if (play.dice.filter(Boolean).length < diceCount()) { renderAsked(); return; }
       if (!play.act.target) { await apply(play.dice); return; }
       const answer = await ask(play.dice);
       if (!answer || !play) return;

@@ -109,8 +109,10 @@ class ShootingRequest(FFRequest):
     special_rule: SpecialRuleId | None = Field(
         default=None, description="long-range-marksmanship or mad-minute."
     )
+    # Left out of a request's JSON when empty: a shot at one stand reads as it always has.
     also: list[AlsoAttacked] = Field(
         default_factory=list,
+        exclude_if=lambda v: not v,
         max_length=MAX_ALSO_ATTACKED,
         description="Other stands the shot attacks, each on a die of its own: the rest of an artillery or "
         "mortar area of effect, an MG's beaten zone.",

@@ -71,11 +71,9 @@ def test_asking_the_table_records_nothing_and_says_what_the_dice_would_do(client
     assert filled["range_cm"]["source"].startswith("Flanders Fields rule book: MEASURING")
     assert odds.json()["effects"] == []  # no dice, no answer
     thresholds = odds.json()["resolution"]["thresholds"]
-    asked = client.post(
-        f"/api/v1/games/{g.id}/ask/shooting",
-        headers=g.attacker,
-        json={**body, "dice": [thresholds["suppress"]]},
-    )
+    # The stands in its beaten zone roll beside the target (a die each): a 1 does nothing to them.
+    dice = [thresholds["suppress"], *[1] * len(odds.json()["resolution"].get("also", []))]
+    asked = client.post(f"/api/v1/games/{g.id}/ask/shooting", headers=g.attacker, json={**body, "dice": dice})
     assert asked.json()["resolution"]["outcome_key"] == "suppressed"
     # MG fire suppresses the whole company: one effect per living stand of it, each +1 suppression.
     company = [u["id"] for u in before.values() if u["parent_id"] == target["parent_id"] and u["base"]]
@@ -86,7 +84,7 @@ def test_asking_the_table_records_nothing_and_says_what_the_dice_would_do(client
     applied = client.post(
         f"/api/v1/games/{g.id}/resolve/shooting",
         headers=g.attacker,
-        json={**body, "dice": [thresholds["suppress"]]},
+        json={**body, "dice": dice},
     )
     assert applied.status_code == 200, applied.text
     assert (
