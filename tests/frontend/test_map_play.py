@@ -126,7 +126,9 @@ def die_for(
     the target's die, and a 1 (no effect) for each other stand the shot attacks (its beaten zone)."""
     shot = {"unit_id": firer["id"], "target_id": target["id"]}
     url = f"{api_of(game_id)}/ask/shooting"
-    others = len(page.request.post(url, headers=bearer(token), data=shot).json()["resolution"].get("also", []))
+    others = len(
+        page.request.post(url, headers=bearer(token), data=shot).json()["resolution"].get("also", [])
+    )
     for die in range(1, 7):
         asked = page.request.post(url, headers=bearer(token), data={**shot, "dice": [die, *[1] * others]})
         assert asked.status == 200, asked.text()
