@@ -29,6 +29,7 @@ from rules.core.records import (
     Snapshot,
     StandAct,
     StateField,
+    TargetMark,
 )
 from rules.core.ruleset import Context, ResolveRequest
 from rules.core.scenario import ForceNode, NewForces, forces_from_document
@@ -304,6 +305,12 @@ class Rolls:
     def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
         """The rolls a stand's card offers, by the stand's kind and state (the app keeps those the current
         step allows, for a side that may act); none by default."""
+        return ()
+
+    def target_marks(self, snapshot: Snapshot, unit_id: int, resolver_id: str) -> tuple[TargetMark, ...]:
+        """The stands the card's act (`resolver_id`, rolled by `unit_id`) may not take as its target now, each
+        with its reason, as `/resolve` would refuse them (the map marks them while the target is picked); none
+        by default."""
         return ()
 
     def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
