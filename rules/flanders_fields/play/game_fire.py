@@ -78,6 +78,10 @@ ARC_RULE = (
 )
 MG_PIVOT_DEG = float(ARCS_OF_FIRE["machine-gun"]["free_pivot_deg"])
 MG_PIVOT = ARCS_OF_FIRE["machine-gun"]["text"]
+RANGE_RULE = (
+    "Maximum effective ranges for weapons are shown below ... for game purposes those given below are for "
+    "effective direct shooting."
+)
 SIGHT_RULE = "Direct: the shooting unit must have a direct line of sight to the target."
 NEAREST_RULE = (
     "The initial point of aim for a machine gun must be the nearest troops, the beaten zone extends for 15cm "
@@ -154,13 +158,13 @@ def _geometry(
     t, name = target.name, firer.name
     if shot.limit_cm is not None and d > shot.limit_cm:
         sentence = f"{t} is {d:.0f} cm away, beyond {name}'s {shot.limit_cm:g} cm: pick a nearer target"
-        why = f"{shot.firer} reaches {shot.limit_cm:g} cm (WEAPON RANGES)"
+        why = f"{RANGE_RULE} {shot.firer}: {shot.limit_cm:g} cm"
         return measured, _Marked("out of range", Refusal(sentence, why, shot.limit_source))
     if d < shot.min_cm:
         sentence = (
             f"{t} is {d:.0f} cm away, inside {name}'s {shot.min_cm:g} cm minimum: pick a farther target"
         )
-        why = f"mortars have a minimum range of {shot.min_cm:g} cm (WEAPON RANGES)"
+        why = f"{RANGE_RULE} {shot.firer}: {shot.min_cm:g} cm at least"
         return measured, _Marked("too close", Refusal(sentence, why, shot.limit_source))
     if shot.direct and not _in_arc(snap, shot, it):
         if shot.firer == "mg":
