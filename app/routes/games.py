@@ -496,6 +496,23 @@ def stand_acts(
 
 
 @router.get(
+    "/{game_id}/units/{unit_id}/targets/{resolver}",
+    summary="The stands a stand's roll (shooting) may not take as its target now, each with its reason (out of "
+    "range, out of sight, out of arc ...), as /resolve would refuse them: the map marks them while a target is "
+    "picked",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def target_marks(
+    game_id: GameId,
+    unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    resolver: Annotated[str, Path(max_length=64, examples=["shooting"])],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> list[dict[str, Any]]:
+    return resolve_service.target_marks(session, games.get_game(session, game_id), viewer, unit_id, resolver)
+
+
+@router.get(
     "/{game_id}/report",
     summary="After-action report: the log by turn, losses by battalion, the rule book's casualty estimate",
     responses=errors.responses(401, 403, 404),
