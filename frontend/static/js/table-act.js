@@ -146,6 +146,15 @@
       const range = asked.filled.find((f) => f.field === "range_cm");
       const a = play.dice.length === act.dice ? asked.dice_answer : null;
       const kids = [h("p", { class: "play-answer", text: `${act.label}: ${nameOf(u).short}${t ? ` at ${nameOf(t).short}` : ""}` })];
+      if (asked.refused) {
+        // A roll the rules would refuse now (a shot that is not possible) is offered no dice and no odds.
+        const no = asked.refused;
+        area().replaceChildren(...kids,
+          h("p", { class: "play-answer", "data-play-refused": "", text: no.detail }),
+          h("details", { class: "play-why" }, h("summary", { text: "Why?" }), h("p", { text: no.why || "" }), h("cite", { text: no.source || "" })),
+          h("div", { class: "play-row" }, h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })));
+        return;
+      }
       if (a) {
         kids.push(h("p", { class: "play-answer", "data-play-outcome": a.resolution.outcome_key || "", text: `Rolled ${a.resolution.dice.join(" and ")}: ${outcomeWords(a.resolution)}` }));
         kids.push(h("div", { class: "play-row" },
