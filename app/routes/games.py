@@ -459,6 +459,7 @@ def resolve(
             unit_id=body.unit_id,
             target_id=body.target_id,
             apply=body.apply,
+            override=body.override,
         )
         played = acts.play(session, game, viewer, act)
     return ResolvedOut(event_id=played.event.id or 0, **played.answer)
@@ -492,6 +493,23 @@ def stand_acts(
     game_id: GameId, unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)], viewer: ViewerDep, session: SessionDep
 ) -> list[dict[str, Any]]:
     return resolve_service.acts(session, games.get_game(session, game_id), viewer, unit_id)
+
+
+@router.get(
+    "/{game_id}/units/{unit_id}/targets/{resolver}",
+    summary="The stands a stand's roll (shooting) may not take as its target now, each with its reason (out of "
+    "range, out of sight, out of arc ...), as /resolve would refuse them: the map marks them while a target is "
+    "picked",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def target_marks(
+    game_id: GameId,
+    unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    resolver: Annotated[str, Path(max_length=64, examples=["shooting"])],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> list[dict[str, Any]]:
+    return resolve_service.target_marks(session, games.get_game(session, game_id), viewer, unit_id, resolver)
 
 
 @router.get(

@@ -29,6 +29,7 @@ from rules.core.records import (
     Snapshot,
     StandAct,
     StateField,
+    TargetMark,
 )
 from rules.core.ruleset import Context, ResolveRequest
 from rules.core.scenario import ForceNode, NewForces, forces_from_document
@@ -216,6 +217,12 @@ class TurnModel:
             self.source or None,
         )
 
+    def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
+        """What the rules of play forbid of `act` now beyond the step and the side: what it costs and cannot
+        pay, the actor's state, its target. Each a Refusal (one sentence <= 120 characters saying what to do,
+        the rule in full as `why`, the printed line as `source`). Default: nothing."""
+        return ()
+
     def needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
         """What the current step still needs done besides its own words (rolls due, tests due)."""
         return []
@@ -304,6 +311,12 @@ class Rolls:
     def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
         """The rolls a stand's card offers, by the stand's kind and state (the app keeps those the current
         step allows, for a side that may act); none by default."""
+        return ()
+
+    def target_marks(self, snapshot: Snapshot, unit_id: int, resolver_id: str) -> tuple[TargetMark, ...]:
+        """The stands the card's act (`resolver_id`, rolled by `unit_id`) may not take as its target now, each
+        with its reason, as `/resolve` would refuse them (the map marks them while the target is picked); none
+        by default."""
         return ()
 
     def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:

@@ -355,3 +355,40 @@ def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> Non
             arg=[u["id"], moved[u["id"]]["x"], moved[u["id"]]["y"]],
             timeout=5000,
         )
+
+
+def test_the_stands_a_shot_may_not_take_are_greyed_and_a_tap_says_why(new_page: Any) -> None:
+    """While the MG's target is picked the stands it may not take are greyed with their reason, none drawn
+    over; a tap on one says why (the rule behind "Why?") and offers no dice; its nearest target is taken."""
+    referee = new_page({"width": 1920, "height": 1080})
+    game_id, codes, s = set_up(referee)
+    attacker = new_page(TABLET_LANDSCAPE)
+    token = join_by_api(attacker, codes["attacker"])
+    # The battalion-orders step, and the MG ordered with a 6 (its actions), through the API.
+    api = api_of(game_id)
+    version = attacker.request.get(api).json()["version"]
+    assert attacker.request.post(f"{api}/turn/advance", headers=bearer(token), data={"version": version}).ok
+    order = {"unit_id": s["mg"]["id"], "dice": [6]}
+    assert attacker.request.post(f"{api}/resolve/order-roll", headers=bearer(token), data=order).ok
+    open_map(attacker, game_id)
+    marks = attacker.request.get(
+        f"{api_of(game_id)}/units/{s['mg']['id']}/targets/shooting", headers=bearer(token)
+    ).json()
+    units = units_of(referee, game_id)
+    shown = next(m for m in marks if units[m["unit_id"]]["x"] is not None)
+    taps = Taps(attacker)
+    taps.stand(s["mg"]["x"], s["mg"]["y"])
+    taps.button("Shoot")
+    expect(attacker.locator("[data-no-target]")).to_have_count(len(marks))
+    expect(
+        attacker.locator(f"[data-stand='{shown['unit_id']}'][data-no-target='{shown['mark']}']")
+    ).to_have_count(1)
+    expect(attacker.locator(f"[data-stand='{s['mg_target']['id']}'][data-no-target]")).to_have_count(0)
+    other = units[shown["unit_id"]]
+    taps.stand(other["x"], other["y"])
+    expect(attacker.locator(".notice p").first).to_have_text(shown["refused"])
+    expect(attacker.locator("[data-die]")).to_have_count(0)
+    expect(attacker.locator("[data-play-prompt]")).to_be_visible()
+    taps.stand(s["mg_target"]["x"], s["mg_target"]["y"])
+    expect(attacker.locator("[data-die]")).to_have_count(6)
+    expect(attacker.locator("[data-no-target]")).to_have_count(0)

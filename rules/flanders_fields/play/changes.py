@@ -37,6 +37,8 @@ STATE_FIELDS: tuple[StateField, ...] = (
     ),
     StateField("raw_under_fire", "Raw under fire", edit="flag"),
     StateField("limbered", "Limbered", edit="flag", words=("limbered", "unlimbered")),
+    # Machine guns and light mortars "on mule/horse packs" (MOVEMENT): packed to move, unpacked to fire.
+    StateField("packed", "On packs", edit="flag", words=("packed on its animals", "unpacked")),
     StateField("mutiny", "Mutiny", edit="flag", words=("mutinied", "mutiny over")),
     StateField(
         "crew_abandoned",

@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.game import Outcome, Rolls, ancestor_at, ancestors
-from rules.core.records import Change, Filled, FillRequest, Played, Snapshot, StandAct, UnitState
+from rules.core.records import Change, Filled, FillRequest, Played, Snapshot, StandAct, TargetMark, UnitState
 from rules.flanders_fields.errata import ARTILLERY_ROLL_PER
-from rules.flanders_fields.play import game_cards, game_consequences, game_fill, game_turn
+from rules.flanders_fields.play import game_cards, game_consequences, game_fill, game_fire, game_turn
 from rules.flanders_fields.play.units import FIRER, ORDER_UNIT, assault_kind, order_unit
 from rules.flanders_fields.resolvers.assault import ATTACKERS
 from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
@@ -66,6 +66,9 @@ class FlandersFieldsRolls(Rolls):
 
     def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
         return stand_acts(snapshot, unit_id)
+
+    def target_marks(self, snapshot: Snapshot, unit_id: int, resolver_id: str) -> tuple[TargetMark, ...]:
+        return game_fire.target_marks(snapshot, unit_id, resolver_id)
 
     def before_resolve(
         self, resolver_id: str, snapshot: Snapshot, request: FillRequest, apply: bool

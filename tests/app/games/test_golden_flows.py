@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from rules.flanders_fields.play.game_fire import NEAREST_RULE
 from tests.app.games.golden.record import GOLDEN, play_all
 
 pytestmark = pytest.mark.storage  # the golden flows on each backend
@@ -58,7 +59,8 @@ def report(found: list[tuple[str, Any, Any]]) -> str:
 def with_changes_made_on_purpose(golden: Any) -> Any:
     """The golden flows as the session meant them to change, each change named with its commit; every other
     difference fails. 9db5177: a planned deep suppression arriving records no change of the game's penalty
-    when the penalty rolled is the one already in force (before == after), in the log and in the report."""
+    when the penalty rolled is the one already in force (before == after), in the log and in the report.
+    Issue 37: the Mons MG's shot (event 18) is the referee's override, as its target is not the nearest troops."""
     if isinstance(golden, list):
         return [with_changes_made_on_purpose(v) for v in golden]
     if not isinstance(golden, dict):
@@ -67,6 +69,15 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
     p = out.get("payload")
     if out.get("kind") == "arrival-roll" and isinstance(p, dict) and p.get("resolver") == "deep-suppression":
         p["changes"] = [c for c in p["changes"] if c["before"] != c["after"]]
+    if (
+        out.get("kind") == "roll"
+        and isinstance(p, dict)
+        and p.get("resolver") == "shooting"
+        and out["id"] == 18
+    ):
+        # Issue 37 (wt37c): the Mons MG's shot is not at its nearest troops, so the referee overrides.
+        out["actor"] = "referee"
+        p["override"] = {"by": "referee", "refused": NEAREST_RULE}
     return out
 
 
@@ -74,13 +85,15 @@ def without_later_additions(played: Any) -> Any:
     """The flows as played, less what was added since on purpose, each named with its commit. 6a651e3: the
     report's luck ledger, read from the same events (tests/app/games/test_luck_ledger.py checks it). Issue
     26's arrival cards: an arrived fire item on the board keeps its turn, and a battery's where it lands and
-    its deviation roll (tests/app/games/test_arrivals_api.py checks them)."""
+    its deviation roll (tests/app/games/test_arrivals_api.py checks them). Issue 37: a unit's `packed` state
+    (an MG or light mortar on its packs; tests/rules/flanders_fields/play/test_game_fire.py)."""
     if isinstance(played, list):
         return [without_later_additions(v) for v in played]
     if not isinstance(played, dict):
         return played
     fire_item = "item_id" in played and "kind" in played
-    added = {"ledger", *(("turn", "lands", "deviation") if fire_item else ())}
+    unit = "ref" in played and "suppression" in played
+    added = {"ledger", *(("turn", "lands", "deviation") if fire_item else ()), *(("packed",) if unit else ())}
     return {k: without_later_additions(v) for k, v in played.items() if k not in added}
 
 
