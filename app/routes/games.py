@@ -281,7 +281,7 @@ def patch_game(
 
             get_ruleset(game.ruleset).context(game.period, values["variants"])
         if "terrain" in values:
-            rules_of(game).tabletop.terrain(values["terrain"])
+            rules_of(game).tabletop.terrain(values["terrain"], period=game.period)
         acts.edit_game(session, game, viewer, body.version, values)
     session.refresh(game)
     return game_out(game, GameDetail)

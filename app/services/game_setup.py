@@ -65,7 +65,7 @@ def create_game(
     variants = {**doc.get("variants", {}), **(variants or {})}
     ctx = rs.context(period, variants)  # refuses unknown periods and errata with a 422 naming them
     if terrain is not None:
-        rules.tabletop.terrain(terrain)  # refuses bad features with a 422 naming them
+        rules.tabletop.terrain(terrain, period=ctx.period)  # refuses bad features with a 422 naming them
     sides = doc.get("sides", {})
     nations = {
         side: given or sides.get(side, {}).get("nationality") or implied_nations.get(side, "")

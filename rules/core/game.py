@@ -421,10 +421,18 @@ class TableRules:
 
     danger_zone_cm: float | None = None
 
-    def terrain(self, collection: Mapping[str, Any], where: str = "terrain") -> list[Feature]:
+    def terrain(
+        self, collection: Mapping[str, Any], where: str = "terrain", period: str | None = None
+    ) -> list[Feature]:
         """The table's terrain from a GeoJSON FeatureCollection, refused with a RulesError naming the bad
-        feature's field."""
-        return terrain_from_geojson(collection, where, wire_belt_cm=self.wire_belt_cm)
+        feature's field (with a `period`, also a feature the period's rules have no place for)."""
+        features = terrain_from_geojson(collection, where, wire_belt_cm=self.wire_belt_cm)
+        self.terrain_refused(features, period, f"{where}.features")
+        return features
+
+    def terrain_refused(self, features: Sequence[Feature], period: str | None, where: str) -> None:
+        """Refuse, with a RulesError naming `<where>.<index>` and the rule, terrain the period's rules have no
+        place for; none by default."""
 
     def board_changed(self, snapshot: Snapshot) -> tuple[Change, ...]:
         """What follows for the units from the board as it now reads (a cloud arrived on the table)."""

@@ -23,7 +23,7 @@ from shapely.errors import GEOSException
 from shapely.geometry import box, shape
 
 from rules.core.errors import RulesError
-from rules.table.terrain import feature_from_geojson
+from rules.table.terrain import Feature, feature_from_geojson
 
 if TYPE_CHECKING:
     from rules.core.kit import TableKit
@@ -48,10 +48,12 @@ class ScenarioWords(Protocol):
 
 
 class ScenarioTable(Protocol):
-    """How a document's wire is drawn (a rule set's `tabletop`: rules.core.game.TableRules)."""
+    """How a document's wire is drawn and which terrain its period has no place for (a rule set's
+    `tabletop`: rules.core.game.TableRules)."""
 
     @property
     def wire_belt_cm(self) -> float | None: ...
+    def terrain_refused(self, features: Sequence[Feature], period: str | None, where: str) -> None: ...
 
 
 class ScenarioRules(Protocol):
@@ -265,7 +267,7 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
         raise _fail("errata", "must be a list of erratum ids", sorted(ruleset.errata))
     for i, eid in enumerate(errata):
         _choice(eid, f"errata.{i}", sorted(ruleset.errata))
-    points = _terrain(doc.get("terrain"), rules, width, length)
+    points = _terrain(doc.get("terrain"), rules, width, length, doc["period"])
     sides = _object(doc["sides"], "sides", SIDES, SIDES)
     ids: set[str] = set()
     units = 0
@@ -350,7 +352,7 @@ def _count_points(geometry: Any) -> int:
     return count
 
 
-def _terrain(terrain: Any, rules: ScenarioRules, width: float, length: float) -> int:
+def _terrain(terrain: Any, rules: ScenarioRules, width: float, length: float, period: str | None) -> int:
     if terrain is None:
         return 0
     collection = _object(terrain, "terrain", ("type", "features"), ("type", "features"))
@@ -359,6 +361,7 @@ def _terrain(terrain: Any, rules: ScenarioRules, width: float, length: float) ->
     if not isinstance(features, list) or len(features) > MAX_FEATURES:
         raise _fail("terrain.features", "must be a list of features", [f"0..{MAX_FEATURES} features"])
     points = 0
+    checked: list[Feature] = []
     for i, obj in enumerate(features):
         where = f"terrain.features.{i}"
         _object(obj, where, ("type", "id", "properties", "geometry"), ("type", "properties", "geometry"))
@@ -371,6 +374,8 @@ def _terrain(terrain: Any, rules: ScenarioRules, width: float, length: float) ->
             raise _fail(where, f"the terrain has more than {MAX_POINTS} points", [f"0..{MAX_POINTS}"])
         feature = feature_from_geojson(obj, where, wire_belt_cm=rules.tabletop.wire_belt_cm)
         _on_table(feature.geometry, f"{where}.geometry", width, length)
+        checked.append(feature)
+    rules.tabletop.terrain_refused(checked, period, "terrain.features")
     return points
 
 

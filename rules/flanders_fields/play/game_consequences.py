@@ -37,7 +37,7 @@ from rules.flanders_fields.play.changes import (
     UnitKilled,
     hand_set,
 )
-from rules.flanders_fields.play.game_table import clouds_on_wind, in_gas
+from rules.flanders_fields.play.game_table import clouds_on_wind, fortified_refused, in_gas
 from rules.flanders_fields.play.game_turn import HEROIC_KEY
 from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.flanders_fields.play.units import (
@@ -68,6 +68,7 @@ from rules.flanders_fields.resolvers.suppression import (
 )
 from rules.flanders_fields.ruleset import cite
 from rules.table.placed import stand_of
+from rules.table.terrain import Feature
 
 SRC_RAW_UNDER_FIRE = cite("TROOP QUALITY, RAW")
 SRC_AIMING_POINT = cite("ARTILLERY AIMING POINT")
@@ -405,6 +406,9 @@ class FlandersFieldsTable(TableRules):
 
     wire_belt_cm = WIRE_BELT_CM
     danger_zone_cm = DANGER_ZONE_CM
+
+    def terrain_refused(self, features: Sequence[Feature], period: str | None, where: str) -> None:
+        fortified_refused(features, period, where)
 
     def board_changed(self, snapshot: Snapshot) -> tuple[Change, ...]:
         return gas_marked(snapshot, snapshot.board.get("clouds", ()))
