@@ -94,7 +94,9 @@ def create_game(
     creds = create_sides(session, secret_key, game)
     for side, nodes in made.forces.items():
         for node in nodes:
-            add_unit_tree(session, game.id, side, node, made.placements, off_table=made.off_table)
+            add_unit_tree(
+                session, game.id, side, node, made.placements, off_table=made.off_table, state=made.state
+            )
     record(
         session,
         game,

@@ -16,6 +16,7 @@ from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.errata import SRC_EVENTS
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER, SRC_ROLLING_BARRAGE
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
+from rules.flanders_fields.play import game_reinforcements
 from rules.flanders_fields.play.changes import (
     HAND_KEY,
     STATE_FIELDS,
@@ -57,6 +58,7 @@ from rules.flanders_fields.resolvers.heroic import SRC_HEROIC
 from rules.flanders_fields.resolvers.morale import morale_test_due
 from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
 from rules.flanders_fields.resolvers.orders import SRC_CREWED
+from rules.flanders_fields.resolvers.reinforcements import RESOLVER as REINFORCEMENTS
 from rules.flanders_fields.resolvers.shooting import FIRE_TYPE as SHOOTING_FIRE_TYPE
 from rules.flanders_fields.resolvers.suppression import (
     SRC_BATTLE_SUPPRESSION,
@@ -138,6 +140,8 @@ def _consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Chan
         changes += wind_blows(snap, result)
     elif resolver == "random-event":
         changes += cards_drawn(snap, result)
+    elif resolver == REINFORCEMENTS and unit is not None:
+        changes += game_reinforcements.arrived(snap, unit, key)
     if target is None:
         return tuple(changes)
     if resolver == ASSAULT and unit is not None:

@@ -15,6 +15,7 @@ from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
+from rules.flanders_fields.play import game_reinforcements
 from rules.flanders_fields.play.game_area import given_area, shot_area
 from rules.flanders_fields.play.game_table import shot, target_cover, terrain_index
 from rules.flanders_fields.play.units import (
@@ -34,6 +35,8 @@ from rules.flanders_fields.resolvers.assault import SRC_CLOSE
 from rules.flanders_fields.resolvers.firewaltz import SRC_FIREWALTZ
 from rules.flanders_fields.resolvers.gas import SRC_GAS
 from rules.flanders_fields.resolvers.orders import CREWED_UNITS, FLAG_UNITS, SRC_CREWED
+from rules.flanders_fields.resolvers.reinforcements import RESOLVER as REINFORCEMENTS
+from rules.flanders_fields.resolvers.reinforcements import SRC_REINFORCEMENTS
 from rules.flanders_fields.ruleset import cite
 from rules.table.frame import Table
 from rules.table.placed import stand_of
@@ -134,6 +137,9 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
             put("lost_platoons", gone, f"rifle platoons of {unit.name} destroyed", morale)
         if resolver == "shooting" and unit.kind in FIRER:
             put("firer", FIRER[unit.kind], f"{unit.name} is a {unit.kind}", T.SRC_SHOOTING_MATRIX)
+        if resolver == REINFORCEMENTS:
+            n = game_reinforcements.turns_diced(snap, unit)
+            put("turns_diced", n, f"{unit.name} is diced for the {_nth(n)} time", SRC_REINFORCEMENTS)
         if resolver == "wire-crossing" and unit.stuck_on_wire:
             put("through_wire", True, f"{unit.name} is in wire", T.SRC_WIRE)
     if target is not None:
@@ -222,6 +228,10 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
         nation = snap.nations["attacker"]
         put("attacker_nation", nation, f"the game's attacker is {nation}", SRC_FIREWALTZ)
     return tuple(out)
+
+
+def _nth(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
 
 
 def _combatant(u: UnitState, by_id: Mapping[int | None, UnitState]) -> dict[str, Any] | None:
