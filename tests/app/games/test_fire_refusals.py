@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.app.games.conftest import Game, new_game, start_game
+from tests.app.games.conftest import Game, new_game, start_game, unpacked
 
 
 def units(c: TestClient, g: Game) -> dict[int, dict[str, Any]]:
@@ -35,6 +35,7 @@ def mg_facing(c: TestClient, g: Game) -> tuple[dict[str, Any], dict[str, Any]]:
     target = next(u for u in us.values() if u["side"] == "defender" and u["kind"] == "rifle-platoon")
     move = {"x": target["x"], "y": target["y"] - 30, "facing_deg": 90}
     assert c.post(f"/api/v1/games/{g.id}/units/{mg['id']}/move", headers=g.referee, json=move).is_success
+    unpacked(c, g, mg["id"])
     return mg, target
 
 
@@ -62,7 +63,10 @@ def test_a_limbered_mg_is_offered_no_shot_and_refused_unless_the_referee_overrid
     before = client.get(f"{url}/events", headers=g.referee).json()
     mine = client.post(f"{url}/resolve/shooting", headers=g.attacker, json={**shot, "override": True})
     assert mine.status_code == 403, mine.text  # only the referee overrides
-    played = client.post(f"{url}/resolve/shooting", headers=g.referee, json={**shot, "override": True})
+    # The server rolls: the stands of its beaten zone take a die each beside the target's.
+    played = client.post(
+        f"{url}/resolve/shooting", headers=g.referee, json={**shot, "dice": None, "override": True}
+    )
     assert played.status_code == 200, played.text
     logged = client.get(f"{url}/events", headers=g.referee).json()
     assert len(logged) == len(before) + 1

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.services import ledger
-from tests.app.games.conftest import Game, new_game, start_game, units_by_ref
+from tests.app.games.conftest import Game, new_game, start_game, units_by_ref, unpacked
 
 GB = "mons-1914/gb/infantry-brigade-1"
 BN1 = f"{GB}/infantry-battalion-1"
@@ -34,6 +34,7 @@ def _play(c: TestClient, g: Game) -> dict[str, tuple[str, dict[str, Any]]]:
     """A few rolls with known dice by both sides, then the referee ends the game. The answers by event id,
     with the side that rolled."""
     units = units_by_ref(c, g)
+    unpacked(c, g, units[f"{DE_BN1}/mmg-company-1/mmg-1"]["id"])
     start_game(c, g)
     _advance(c, g, g.attacker)  # to the battalion orders
     co1 = units[f"{DE_BN1}/rifle-company-1"]

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.app.games.conftest import Game, new_game, start_game
+from tests.app.games.conftest import Game, new_game, start_game, unpacked
 
 
 def units(c: TestClient, g: Game) -> dict[int, dict[str, Any]]:
@@ -35,10 +35,11 @@ def face_off(c: TestClient, g: Game, attacker: dict[str, Any], defender: dict[st
 def test_each_stand_is_offered_the_rolls_of_its_kind(client: TestClient) -> None:
     g = new_game(client)
     assert client.get(f"/api/v1/games/{g.id}/units/1/acts", headers=g.attacker).json() == []  # in set-up
+    mg = first(units(client, g), "attacker", "mmg")
+    unpacked(client, g, mg["id"])
     start_game(client, g)
     us = units(client, g)
     platoon = first(us, "attacker", "rifle-platoon")
-    mg = first(us, "attacker", "mmg")
     offered = client.get(f"/api/v1/games/{g.id}/units/{platoon['id']}/acts", headers=g.attacker).json()
     assert [a["label"] for a in offered] == ["Order roll", "Shoot", "Assault"]
     order = offered[0]
@@ -60,6 +61,7 @@ def test_asking_the_table_records_nothing_and_says_what_the_dice_would_do(client
     mg = first(us, "attacker", "mmg")
     target = first(us, "defender", "rifle-platoon")
     face_off(client, g, mg, target, 30)
+    unpacked(client, g, mg["id"])
     start_game(client, g)
     logged = len(events(client, g))
     before = units(client, g)
