@@ -40,9 +40,10 @@ SUPPRESSED = "A suppressed unit may not move or fire and has its close combat ab
 SRC_SUPPRESSED = cite("SUPPRESSION")
 LIMBERING = "Machineguns, Light Mortars and Artillery require 1 order to limber or unlimber, pack or unpack."
 SRC_LIMBERING = cite("MOVEMENT, MOVEMENT DISTANCES")
+# The morale table's results that leave a weapon without its crew.
 ABANDONED = (
-    'A morale result of "Retreat ..., become Suppressed, abandon crewed weapons": the crew has left its '
-    "weapon, so no one is there to fire it."
+    "Retreat 40cm, become Suppressed, abandon crewed weapons. "
+    "Retreat 20cm, become Suppressed, abandon crewed weapons."
 )
 
 
