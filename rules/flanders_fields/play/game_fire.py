@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
+from shapely import Polygon
 
 from rules.core.acts import Act, Roll
 from rules.core.errors import Refusal
@@ -40,9 +40,10 @@ SUPPRESSED = "A suppressed unit may not move or fire and has its close combat ab
 SRC_SUPPRESSED = cite("SUPPRESSION")
 LIMBERING = "Machineguns, Light Mortars and Artillery require 1 order to limber or unlimber, pack or unpack."
 SRC_LIMBERING = cite("MOVEMENT, MOVEMENT DISTANCES")
+# The morale table's results that leave a weapon without its crew.
 ABANDONED = (
-    'A morale result of "Retreat ..., become Suppressed, abandon crewed weapons": the crew has left its '
-    "weapon, so no one is there to fire it."
+    "Retreat 40cm, become Suppressed, abandon crewed weapons. "
+    "Retreat 20cm, become Suppressed, abandon crewed weapons."
 )
 
 
@@ -91,21 +92,26 @@ NEAREST_RULE = (
 
 @dataclass(frozen=True)
 class Shot:
-    """What a firer's shot reads of the table: its firing-table firer, the weapon's reach, its arc, and
-    whether it fires directly (so needs sight and an arc)."""
+    """A firer's shot as the table measures it: who fires (its firing-table firer and its stand), the
+    weapon's reach with its rule, and for direct fire (which needs sight) the arc it may fire into."""
 
+    name: str
+    side: str
     firer: str
+    stand: Stand
     limit_cm: float | None
     min_cm: float
     limit_source: str
     direct: bool
-    stand: Stand | None
+    arc: Polygon | None
 
 
 def _shot(snap: Snapshot, firer: UnitState, given: Mapping[str, Any]) -> Shot | None:
-    """The shot `firer` makes with the fields the player gave (a special rule, indirect fire); None when the
-    resolver would refuse the request itself (it answers the field)."""
-    kind = given.get("firer", FIRER.get(firer.kind))
+    """The shot `firer` makes with the fields the player gave (a special rule, indirect fire); None when it
+    is off the table (nothing to measure) or the resolver would refuse the request itself (naming the field)."""
+    stand = stand_of(firer, BASES)
+    if stand is None:
+        return None
     try:
         req = ShootingRequest.model_validate(
             {
@@ -113,30 +119,33 @@ def _shot(snap: Snapshot, firer: UnitState, given: Mapping[str, Any]) -> Shot | 
                 "variants": dict(snap.variants),
                 "range_cm": 0,
                 **{k: given[k] for k in ("target", "cover", "indirect", "special_rule") if k in given},
-                "firer": kind,
+                "firer": given.get("firer", FIRER.get(firer.kind)),
             }
         )
         ctx = FlandersFields().context(snap.period, snap.variants)
-    except (ValidationError, ValueError):
+    except ValueError:
         return None
     limit, source = max_range(req, ctx)
-    sight = req.firer not in T.MORTAR_FIRERS and req.firer != "gas" and not req.indirect
     spec = T.FIRER_SPECS[req.firer]
+    direct = req.firer not in T.MORTAR_FIRERS and req.firer != "gas" and not req.indirect
+    arc = None
+    if direct and req.firer in ARC_KIND:
+        # "Model may pivot up to 45o as part of a fire action": a machine gun's arc, widened by the pivot.
+        mg_half = float(ctx.value(MG_ARC)) + MG_PIVOT_DEG
+        base = stand.spec
+        arc = arc_polygon(
+            ARC_KIND[req.firer],
+            stand.center,
+            stand.facing_deg,
+            base.width_cm,
+            base.depth_cm,
+            ARC_SIZES,
+            mg_half,
+        )
+    source = source or spec.range_source
     return Shot(
-        req.firer, limit, float(spec.min_range_cm), source or spec.range_source, sight, stand_of(firer, BASES)
+        firer.name, firer.side, req.firer, stand, limit, float(spec.min_range_cm), source, direct, arc
     )
-
-
-def _in_arc(snap: Snapshot, shot: Shot, target: Stand) -> bool:
-    kind = ARC_KIND.get(shot.firer)
-    me = shot.stand
-    if kind is None or me is None:
-        return True
-    # "Model may pivot up to 45o as part of a fire action": a machine gun's arc, widened by the pivot.
-    mg_half = float(FlandersFields().context(snap.period, snap.variants).value(MG_ARC)) + MG_PIVOT_DEG
-    spec = me.spec
-    arc = arc_polygon(kind, me.center, me.facing_deg, spec.width_cm, spec.depth_cm, ARC_SIZES, mg_half)
-    return arc.intersection(target.polygon()).area > AREA_EPS
 
 
 @dataclass(frozen=True)
@@ -145,17 +154,17 @@ class _Marked:
     refusal: Refusal
 
 
-def _geometry(
-    snap: Snapshot, firer: UnitState, shot: Shot, target: UnitState, range_cm: float | None
+def _measured(
+    snap: Snapshot, shot: Shot, target: UnitState, tape_cm: float | None
 ) -> tuple[float, _Marked | None] | None:
-    """The target's distance and why the firer may not take it (None: it may), by range (the tape's when
-    given), arc and sight; None when either stand is off the table (nothing to measure)."""
-    me, it = shot.stand, stand_of(target, BASES)
-    if me is None or it is None:
+    """The target's distance from the firer and why the firer may not take it (None: it may), by range (the
+    tape's when given), arc and sight; None when the target is off the table (nothing to measure)."""
+    it = stand_of(target, BASES)
+    if it is None:
         return None
-    measured = float(me.polygon().distance(it.polygon()))
-    d = measured if range_cm is None else range_cm
-    t, name = target.name, firer.name
+    measured = float(shot.stand.polygon().distance(it.polygon()))
+    d = measured if tape_cm is None else tape_cm
+    t, name = target.name, shot.name
     if shot.limit_cm is not None and d > shot.limit_cm:
         sentence = f"{t} is {d:.0f} cm away, beyond {name}'s {shot.limit_cm:g} cm: pick a nearer target"
         why = f"{RANGE_RULE} {shot.firer}: {shot.limit_cm:g} cm"
@@ -166,14 +175,14 @@ def _geometry(
         )
         why = f"{RANGE_RULE} {shot.firer}: {shot.min_cm:g} cm at least"
         return measured, _Marked("too close", Refusal(sentence, why, shot.limit_source))
-    if shot.direct and not _in_arc(snap, shot, it):
+    if shot.arc is not None and shot.arc.intersection(it.polygon()).area <= AREA_EPS:
         if shot.firer == "mg":
             sentence = f"{t} is outside {name}'s arc even pivoted {MG_PIVOT_DEG:g}°: turn it first (a move)"
             return measured, _Marked("out of arc", Refusal(sentence, MG_PIVOT, ARCS))
         sentence = f"{t} is outside {name}'s arc of fire: reface it first (a move)"
         return measured, _Marked("out of arc", Refusal(sentence, ARC_RULE, ARCS))
     if shot.direct:
-        sight = line_of_sight(me, it, terrain_index(snap.terrain))
+        sight = line_of_sight(shot.stand, it, terrain_index(snap.terrain))
         if not sight.clear:
             by = sight.blocked_by.kind if sight.blocked_by else "terrain"
             sentence = f"{name} cannot see {t}: the line is blocked by {by}"
@@ -181,43 +190,43 @@ def _geometry(
     return measured, None
 
 
-def _enemies(snap: Snapshot, firer: UnitState) -> list[UnitState]:
-    return [u for u in snap.units if u.side != firer.side and not u.killed and stand_of(u, BASES) is not None]
+def _enemies(snap: Snapshot, side: str) -> list[UnitState]:
+    """The other side's stands on the table."""
+    return [u for u in snap.units if u.side != side and stand_of(u, BASES) is not None]
 
 
 def _marked(
     snap: Snapshot, firer: UnitState, given: Mapping[str, Any], targets: Sequence[UnitState]
 ) -> dict[int, _Marked | None]:
-    """Each of `targets` (by id) with why the firer may not take it, or None. A machine gun's first target
-    must be the nearest troops it may fire at (none is refused for a beaten-zone target, given as such)."""
+    """Each of `targets` on the table (by id) with why the firer may not take it, or None. A machine gun's
+    first target must be the nearest troops it may fire at (a beaten-zone target, given as such, need not)."""
     shot = _shot(snap, firer, given)
     if shot is None:
         return {}
     tape = given.get("range_cm")
+    tape_cm = float(tape) if isinstance(tape, int | float) and not isinstance(tape, bool) else None
     out: dict[int, _Marked | None] = {}
-    reach: dict[int, float] = {}
     for t in targets:
-        got = _geometry(snap, firer, shot, t, tape if isinstance(tape, int | float) else None)
+        got = _measured(snap, shot, t, tape_cm)
         if got is not None:
             out[t.id] = got[1]
-            reach[t.id] = got[0]
     if shot.firer != "mg" or not shot.direct or given.get("beaten_zone_index"):
         return out
-    may = {
-        t.id: d for t, d in ((t, reach.get(t.id)) for t in targets) if d is not None and out.get(t.id) is None
-    }
-    others = [u for u in _enemies(snap, firer) if u.id not in reach]
-    for u in others:
-        got = _geometry(snap, firer, shot, u, None)
+    # The troops the MG may fire at, by their distance (as measured on the table, the same for all).
+    may: dict[int, float] = {}
+    for u in _enemies(snap, shot.side):
+        got = _measured(snap, shot, u, None)
         if got is not None and got[1] is None:
             may[u.id] = got[0]
     if not may:
         return out
-    nearest_id = min(may, key=lambda i: (may[i], i))
-    nearest = snap.unit(nearest_id)
-    for tid, d in may.items():
-        if tid in out and d > may[nearest_id] + 1e-6:
-            sentence = f"{firer.name} must aim first at the nearest troops, {nearest.name} ({may[nearest_id]:.0f} cm)"
+    nearest = min(may, key=lambda i: (may[i], i))
+    near = snap.unit(nearest)
+    for tid, m in out.items():
+        if m is None and may.get(tid, 0.0) > may[nearest] + 1e-6:
+            sentence = (
+                f"{shot.name} must aim first at the nearest troops, {near.name} ({may[nearest]:.0f} cm)"
+            )
             out[tid] = _Marked("not the nearest", Refusal(sentence, NEAREST_RULE, SRC_BEATEN_ZONE))
     return out
 
@@ -227,7 +236,7 @@ def target_marks(snap: Snapshot, unit_id: int, resolver: str) -> tuple[TargetMar
     if resolver != RESOLVER:
         return ()
     firer = snap.unit(unit_id)
-    marked = _marked(snap, firer, {}, _enemies(snap, firer))
+    marked = _marked(snap, firer, {}, _enemies(snap, firer.side))
     return tuple(
         TargetMark(tid, m.mark, str(m.refusal), m.refusal.why, m.refusal.source)
         for tid, m in marked.items()

@@ -39,10 +39,14 @@ def _play(c: TestClient, g: Game) -> dict[str, tuple[str, dict[str, Any]]]:
     _advance(c, g, g.attacker)  # to the battalion orders
     co1 = units[f"{DE_BN1}/rifle-company-1"]
     mg = units[f"{DE_BN1}/mmg-company-1/mmg-1"]
-    target = next(u for r, u in units.items() if r.startswith(f"{BN1}/rifle-company-3/"))
+    # The British platoon farthest forward, with the MG 30 cm in front of it: the nearest troops, as an MG's
+    # first target must be (issue 37).
+    british = [u for r, u in units.items() if r.startswith(f"{BN1}/rifle-company-") and u["y"] is not None]
+    target = min(british, key=lambda u: u["y"])
     answers = [("attacker", _resolve(c, g, g.attacker, "order-roll", {"unit_id": co1["id"], "dice": [6]}))]
     answers.append(("attacker", _resolve(c, g, g.attacker, "order-roll", {"unit_id": mg["id"], "dice": [3]})))
-    c.post(f"/api/v1/games/{g.id}/units/{mg['id']}/move", headers=g.attacker, json={"x": 10, "y": 118})
+    ahead = {"x": target["x"], "y": target["y"] - 30, "facing_deg": 90}
+    c.post(f"/api/v1/games/{g.id}/units/{mg['id']}/move", headers=g.attacker, json=ahead)
     for die in (1, 6):  # a miss, then a hit
         shot = {"unit_id": mg["id"], "target_id": target["id"], "dice": [die]}
         answers.append(("attacker", _resolve(c, g, g.attacker, "shooting", shot)))
