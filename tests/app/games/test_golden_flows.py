@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from rules.flanders_fields.play.game_fire import NEAREST_RULE
+from rules.flanders_fields.play.game_fire import LIMBERING, NEAREST_RULE
 from tests.app.games.golden.record import GOLDEN, play_all
 
 pytestmark = pytest.mark.storage  # the golden flows on each backend
@@ -77,8 +77,26 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
     ):
         # Issue 37 (wt37c): the Mons MG's shot is not at its nearest troops, so the referee overrides.
         out["actor"] = "referee"
-        p["override"] = {"by": "referee", "refused": NEAREST_RULE}
+        # Issue 38: Mons starts its MGs on their packs, so the override passes that refusal too.
+        p["override"] = {"by": "referee", "refused": f"{LIMBERING} {NEAREST_RULE}"}
+    if str(out.get("ref", "")).startswith("mons-1914/") and out.get("kind") in (
+        "field-battery",
+        "howitzer-battery",
+    ):
+        out["limbered"] = True  # issue 38: "All artillery is limbered"
     return out
+
+
+def mons_reinforcements_due(golden: Any) -> Any:
+    """Issue 38: the Mons flow ends at the start of the German turn 3, when its two reinforcement battalions,
+    not diced for on turn 2, are due their roll (a 5 or more), which the turn panel lists."""
+    for seen in golden["mons"].values():
+        needs = seen["turn"]["needs"]
+        needs[1:1] = [
+            f"roll reinforcements for {n}. Regiment, Battalion 3 (unit {uid}): they arrive on a 5 or more"
+            for n, uid in ((1, 45), (2, 114))
+        ]
+    return golden
 
 
 def without_later_additions(played: Any) -> Any:
@@ -86,20 +104,22 @@ def without_later_additions(played: Any) -> Any:
     report's luck ledger, read from the same events (tests/app/games/test_luck_ledger.py checks it). Issue
     26's arrival cards: an arrived fire item on the board keeps its turn, and a battery's where it lands and
     its deviation roll (tests/app/games/test_arrivals_api.py checks them). Issue 37: a unit's `packed` state
-    (an MG or light mortar on its packs; tests/rules/flanders_fields/play/test_game_fire.py)."""
+    (an MG or light mortar on its packs; tests/rules/flanders_fields/play/test_game_fire.py). Issue 38: a
+    unit's reinforcement turns (tests/rules/flanders_fields/play/test_mons_start.py)."""
     if isinstance(played, list):
         return [without_later_additions(v) for v in played]
     if not isinstance(played, dict):
         return played
     fire_item = "item_id" in played and "kind" in played
     unit = "ref" in played and "suppression" in played
-    added = {"ledger", *(("turn", "lands", "deviation") if fire_item else ()), *(("packed",) if unit else ())}
+    later = ("packed", "reinforcement_turn", "reinforcement_diced")  # issues 37 and 38
+    added = {"ledger", *(("turn", "lands", "deviation") if fire_item else ()), *(later if unit else ())}
     return {k: without_later_additions(v) for k, v in played.items() if k not in added}
 
 
 @pytest.mark.long
 def test_flows_read_as_on_the_starting_commit(client: TestClient) -> None:
-    golden = with_changes_made_on_purpose(json.loads(GOLDEN.read_text()))
+    golden = mons_reinforcements_due(with_changes_made_on_purpose(json.loads(GOLDEN.read_text())))
     played = without_later_additions(json.loads(json.dumps(play_all(client))))
     found = list(differences(golden, played))
     assert not found, report(found)

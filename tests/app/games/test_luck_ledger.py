@@ -47,8 +47,11 @@ def _play(c: TestClient, g: Game) -> dict[str, tuple[str, dict[str, Any]]]:
     answers.append(("attacker", _resolve(c, g, g.attacker, "order-roll", {"unit_id": mg["id"], "dice": [3]})))
     ahead = {"x": target["x"], "y": target["y"] - 30, "facing_deg": 90}
     c.post(f"/api/v1/games/{g.id}/units/{mg['id']}/move", headers=g.attacker, json=ahead)
+    aimed = {"unit_id": mg["id"], "target_id": target["id"]}
+    asked = c.post(f"/api/v1/games/{g.id}/ask/shooting", headers=g.attacker, json=aimed).json()
+    behind = [1] * len(asked["resolution"].get("also", []))  # its beaten zone's stands: a 1 does nothing
     for die in (1, 6):  # a miss, then a hit
-        shot = {"unit_id": mg["id"], "target_id": target["id"], "dice": [die]}
+        shot = {**aimed, "dice": [die, *behind]}
         answers.append(("attacker", _resolve(c, g, g.attacker, "shooting", shot)))
     for _ in range(2):
         _advance(c, g, g.attacker)
