@@ -111,6 +111,12 @@ def set_up(referee: Any) -> tuple[int, dict[str, str], dict[str, Any]]:
             data={"x": target["x"], "y": target["y"] - gap, "facing_deg": 90},
         )
         assert moved.status == 200, moved.text()
+    # Mons starts its MGs on their pack animals: the referee has this one unpacked to shoot.
+    mg_version = referee.request.get(f"{api}/units/{mg['id']}", headers=as_referee).json()["version"]
+    unpacked = referee.request.put(
+        f"{api}/units/{mg['id']}", headers=as_referee, data={"version": mg_version, "packed": False}
+    )
+    assert unpacked.status == 200, unpacked.text()
     version = referee.request.get(api).json()["version"]
     started = referee.request.post(f"{api}/turn/advance", data={"version": version}, headers=as_referee)
     assert started.status == 200, started.text()
@@ -390,5 +396,6 @@ def test_the_stands_a_shot_may_not_take_are_greyed_and_a_tap_says_why(new_page: 
     expect(attacker.locator("[data-die]")).to_have_count(0)
     expect(attacker.locator("[data-play-prompt]")).to_be_visible()
     taps.stand(s["mg_target"]["x"], s["mg_target"]["y"])
-    expect(attacker.locator("[data-die]")).to_have_count(6)
+    # A row of dice for the target (and one for each stand of its beaten zone).
+    expect(attacker.locator(".play-dice").first.locator("[data-die]")).to_have_count(6)
     expect(attacker.locator("[data-no-target]")).to_have_count(0)
