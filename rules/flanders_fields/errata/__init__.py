@@ -95,6 +95,7 @@ from rules.flanders_fields.errata.scenarios import (
     MONS_GERMAN_QUALITY,
     MONS_HOWITZER_CALIBRE,
     MONS_TABLE_LAYOUT,
+    REINFORCEMENT_ROLL_PER,
 )
 
 __all__ = [
@@ -147,6 +148,7 @@ __all__ = [
     "PRUSSIAN_DISCIPLINE_MORALE",
     "RAW_FIRER_PENALTY",
     "RAW_ORDER_MODIFIER",
+    "REINFORCEMENT_ROLL_PER",
     "ROLLING_BARRAGE_NATURAL_ONE",
     "SRC_AIR",
     "SRC_ARTILLERY_ACTION",

@@ -9,8 +9,10 @@ from __future__ import annotations
 from rules.core.errors import RulesError
 from rules.core.game import ancestors
 from rules.core.records import Change, Snapshot, UnitState
+from rules.flanders_fields.errata import REINFORCEMENT_ROLL_PER
 from rules.flanders_fields.play.changes import CameOnTable, ReinforcementsDiced
 from rules.flanders_fields.resolvers.reinforcements import SRC_REINFORCEMENTS, needed
+from rules.flanders_fields.ruleset import FlandersFields
 
 FROM = "reinforcement_turn"
 DICED = "reinforcement_diced"
@@ -68,18 +70,20 @@ def refused(snap: Snapshot, unit_id: int | None, apply: bool) -> None:
 
 
 def arrived(snap: Snapshot, unit: UnitState, outcome_key: str) -> tuple[Change, ...]:
-    """Diced for this turn; on arrival the formation and every unit under it come on the table."""
-    changes: list[Change] = [
-        ReinforcementsDiced(
-            f"{unit.name} diced for on turn {snap.turn}", SRC_REINFORCEMENTS, unit.id or 0, snap.turn
-        )
-    ]
-    if outcome_key == "arrive":
-        by_id = snap.by_id
-        under = [u for u in snap.units if u is unit or unit in ancestors(u, by_id)]
-        changes += [
-            CameOnTable(f"{unit.name} arrives as reinforcements", SRC_REINFORCEMENTS, u.id or 0)
-            for u in under
-            if u.off_table
-        ]
+    """Diced for this turn; on arrival the formation and every unit under it come on the table. Under the
+    reading that one die serves a side (erratum reinforcement-roll-per: side) the roll is every formation's
+    of the side due now."""
+    one_die = FlandersFields().context(snap.period, snap.variants).value(REINFORCEMENT_ROLL_PER) == "side"
+    formations = [u for u in due(snap) if u.side == unit.side] if one_die else [unit]
+    by_id = snap.by_id
+    changes: list[Change] = []
+    for f in formations:
+        diced = f"{f.name} diced for on turn {snap.turn}"
+        changes.append(ReinforcementsDiced(diced, SRC_REINFORCEMENTS, f.id or 0, snap.turn))
+        if outcome_key == "arrive":
+            changes += [
+                CameOnTable(f"{f.name} arrives as reinforcements", SRC_REINFORCEMENTS, u.id or 0)
+                for u in snap.units
+                if u.off_table and (u is f or f in ancestors(u, by_id))
+            ]
     return tuple(changes)

@@ -60,3 +60,13 @@ def test_the_reinforcements_are_diced_for_from_turn_two_on_a_six_then_a_five() -
     on_table = turn3.after(came.changes)
     under = [u for u in on_table.units if u.id == british.id or u.parent_id == british.id]
     assert under and not any(u.off_table for u in on_table.units if u.side == "defender")
+
+
+def test_under_the_one_die_reading_a_sides_reinforcements_arrive_together() -> None:
+    """Erratum reinforcement-roll-per: side: the Germans' two battalions share one die."""
+    turn2 = replace(_at(2, "attacker"), variants={"reinforcement-roll-per": "side"})
+    first, second = [u for u in turn2.units if u.side == "attacker" and u.state["reinforcement_turn"]]
+    came = turn2.after(_dice_for(turn2, first.id or 0, 6).changes)
+    assert not came.unit(first.id or 0).off_table and not came.unit(second.id or 0).off_table
+    missed = turn2.after(_dice_for(turn2, first.id or 0, 2).changes)
+    assert missed.unit(second.id or 0).off_table and not MONS.rules.turn.needs(missed, "support-orders")
