@@ -114,5 +114,5 @@ def _beaten_zone(snap: Snapshot, firer: UnitState, target: UnitState, fires_as: 
 
 def given_area(given: Mapping[str, Any]) -> None:
     """Inside a game the table finds the stands a shot also attacks: a request naming them is refused."""
-    if "also" in given:
+    if given.get("also"):
         raise RulesError("fields.also", "inside a game the table finds the stands a shot also attacks", [])
