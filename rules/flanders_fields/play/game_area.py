@@ -16,7 +16,8 @@ from rules.core.errors import RulesError
 from rules.core.records import Snapshot, UnitState
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
-from rules.flanders_fields.play.game_table import target_cover, terrain_index
+from rules.flanders_fields.errata import ROAD_MARCH_COVER
+from rules.flanders_fields.play.game_table import context, target_cover, terrain_index
 from rules.flanders_fields.play.table_rules import MG_SIZES
 from rules.flanders_fields.play.units import quality_of
 from rules.flanders_fields.resolvers.shooting import AREA_FIRERS, SRC_BEATEN_ZONE
@@ -50,9 +51,17 @@ def shot_area(
 
 
 def _attacked(snap: Snapshot, u: UnitState, **fields: Any) -> dict[str, Any]:
-    """A stand's entry: what differs from the first target (its cover and command), named as the table names it."""
-    entry: dict[str, Any] = {"name": u.name, "unit_id": u.id, "target_is_command": u.is_command, **fields}
-    cover = target_cover(u, quality_of(u, snap.by_id), terrain_index(snap.terrain))
+    """A stand's entry: what differs from the first target (its cover, command and deep shelter), named as
+    the table names it."""
+    entry: dict[str, Any] = {
+        "name": u.name,
+        "unit_id": u.id,
+        "target_is_command": u.is_command,
+        "target_in_deep_shelter": u.deep_shelter,
+        **fields,
+    }
+    road = bool(context(snap).value(ROAD_MARCH_COVER))
+    cover = target_cover(u, quality_of(u, snap.by_id), terrain_index(snap.terrain), road)
     if u.kind == "tank":
         entry["target"] = "armour"
         entry["cover"] = "open" if cover is None or cover.value == "open" else "cover"

@@ -8,14 +8,20 @@ test)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from rules.flanders_fields import FlandersFields
+from rules.flanders_fields.errata.table_play import RANGE_MEASURED
 from rules.flanders_fields.play.game_fire import LIMBERING, NEAREST_RULE
+from rules.flanders_fields.play.game_report import casualties
 from tests.app.games.golden.record import GOLDEN, play_all
+
+RANGE_SOURCE = FlandersFields().context("early").citation(RANGE_MEASURED)
 
 pytestmark = pytest.mark.storage  # the golden flows on each backend
 
@@ -60,12 +66,33 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
     """The golden flows as the session meant them to change, each change named with its commit; every other
     difference fails. 9db5177: a planned deep suppression arriving records no change of the game's penalty
     when the penalty rolled is the one already in force (before == after), in the log and in the report.
-    Issue 37: the Mons MG's shot (event 18) is the referee's override, as its target is not the nearest troops."""
+    Issue 38 (what an answer does to the table): a roll lists each field it filled once (an order roll's
+    `quality`); the range cites the weapon ranges' section and erratum range-measured; a unit that deep
+    suppression never applies to (the order roll's note said so) is no longer given it (erratum
+    deep-suppression-on-table, the playsheet's reading); an air attack won by 3 or more destroys its target
+    (AIR_ATTACK_KILLS). Issue 37: the Mons MG's shot (event 18) is the referee's override, as its target is
+    not the nearest troops (and, issue 38, as Mons starts its MGs on their packs); Mons batteries start
+    limbered ("All artillery is limbered")."""
+    out = _named_changes(golden)
+    for flow, flows in out.items():
+        for event_id, unit_ref in AIR_ATTACK_KILLS.get(flow, ()):
+            for view in flows.values():
+                _air_attack_killed(view, event_id, unit_ref)
+    return out
+
+
+# The air attacks of the flows won by 3 or more: (event id, the target's ref) per flow.
+AIR_ATTACK_KILLS = {"late_war": ((156, "forces-1/gb-1917/battalion/rifle-company-1/rifle-platoon-3"),)}
+OLD_RANGE = re.compile(r"Flanders Fields rule book: MEASURING \(closest distance between the bases\): (.*)")
+NOT_DEEP_SUPPRESSED = "Deep Suppression is applied to Regimental/Brigade artillery and mortar rolls."
+
+
+def _named_changes(golden: Any) -> Any:
     if isinstance(golden, list):
-        return [with_changes_made_on_purpose(v) for v in golden]
+        return [_named_changes(v) for v in golden]
     if not isinstance(golden, dict):
         return golden
-    out = {k: with_changes_made_on_purpose(v) for k, v in golden.items()}
+    out = {k: _named_changes(v) for k, v in golden.items()}
     p = out.get("payload")
     if out.get("kind") == "arrival-roll" and isinstance(p, dict) and p.get("resolver") == "deep-suppression":
         p["changes"] = [c for c in p["changes"] if c["before"] != c["after"]]
@@ -84,7 +111,53 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
         "howitzer-battery",
     ):
         out["limbered"] = True  # issue 38: "All artillery is limbered"
+    if isinstance(p, dict) and isinstance(p.get("filled"), list):
+        seen: set[str] = set()
+        p["filled"] = [f for f in p["filled"] if not (f["field"] in seen or seen.add(f["field"]))]
+        for f in p["filled"]:
+            old = OLD_RANGE.fullmatch(str(f.get("why", ""))) if f["field"] == "range_cm" else None
+            if old:
+                f["why"] = f"{old[1]}, closest distance between the bases ({RANGE_SOURCE})"
+        notes = p.get("resolution", {}).get("notes", [])
+        if p.get("resolver") == "order-roll" and NOT_DEEP_SUPPRESSED in notes:
+            notes.remove(NOT_DEEP_SUPPRESSED)
+            p["filled"] = [f for f in p["filled"] if f["field"] != "deep_suppression"]
+            p["request"]["deep_suppression"] = 0
     return out
+
+
+def _air_attack_killed(view: dict[str, Any], event_id: int, ref: str) -> None:
+    """The target destroyed: the roll's change and filled target, the unit, and one more base lost in the
+    report."""
+    unit = next(u for u in view["units"] if u["ref"] == ref)
+    events = [e for e in view["events"] if e["id"] == event_id]
+    events += [e for t in view["report"]["turns"] for e in t["events"] if e["id"] == event_id]
+    for e in events:
+        p = e["payload"]
+        p["changes"].append({"unit": unit["id"], "field": "killed", "before": False, "after": True})
+        why = f"{unit['name']} is a {unit['kind']}"
+        p["filled"].insert(1, {"field": "target", "value": "infantry", "why": why})
+    unit["killed"], unit["version"] = True, unit["version"] + 1
+    report = view["report"]
+    side = unit["side"]
+    report["casualties_by_side"][side] = _one_more_base(report["casualties_by_side"][side], report)
+    for bn in report["losses_by_battalion"]:
+        if bn["side"] == side and bn["unit_id"] == _battalion_of(view, unit):
+            bn["bases_lost"] += 1
+            bn["rifle_platoons_lost"] += 1
+            bn["casualties"] = _one_more_base(bn["casualties"], report)
+
+
+def _one_more_base(lost: dict[str, Any], report: dict[str, Any]) -> dict[str, Any]:
+    return {**lost, **casualties("late", {}, lost["bases"] + 1)}
+
+
+def _battalion_of(view: dict[str, Any], unit: dict[str, Any]) -> int:
+    by_id = {u["id"]: u for u in view["units"]}
+    u = unit
+    while u["level"] != "battalion":
+        u = by_id[u["parent_id"]]
+    return int(u["id"])
 
 
 def mons_reinforcements_due(golden: Any) -> Any:
@@ -105,7 +178,8 @@ def without_later_additions(played: Any) -> Any:
     26's arrival cards: an arrived fire item on the board keeps its turn, and a battery's where it lands and
     its deviation roll (tests/app/games/test_arrivals_api.py checks them). Issue 37: a unit's `packed` state
     (an MG or light mortar on its packs; tests/rules/flanders_fields/play/test_game_fire.py). Issue 38: a
-    unit's reinforcement turns (tests/rules/flanders_fields/play/test_mons_start.py)."""
+    shooting request's `target_in_deep_shelter`; a unit's reinforcement turns
+    (tests/rules/flanders_fields/play/test_mons_start.py)."""
     if isinstance(played, list):
         return [without_later_additions(v) for v in played]
     if not isinstance(played, dict):
@@ -114,6 +188,8 @@ def without_later_additions(played: Any) -> Any:
     unit = "ref" in played and "suppression" in played
     later = ("packed", "reinforcement_turn", "reinforcement_diced")  # issues 37 and 38
     added = {"ledger", *(("turn", "lands", "deviation") if fire_item else ()), *(later if unit else ())}
+    if isinstance(played.get("target_in_deep_shelter"), bool):  # issue 38: a shooting request's new field
+        added.add("target_in_deep_shelter")
     return {k: without_later_additions(v) for k, v in played.items() if k not in added}
 
 

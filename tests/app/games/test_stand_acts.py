@@ -70,7 +70,7 @@ def test_asking_the_table_records_nothing_and_says_what_the_dice_would_do(client
     assert odds.status_code == 200, odds.text
     filled = {f["field"]: f for f in odds.json()["filled"]}
     assert filled["firer"]["value"] == "mg" and 25 <= filled["range_cm"]["value"] < 30  # base edge to edge
-    assert filled["range_cm"]["source"].startswith("Flanders Fields rule book: MEASURING")
+    assert filled["range_cm"]["source"].startswith("Flanders Fields rule book: RANGED COMBAT, WEAPON RANGES")
     assert odds.json()["effects"] == []  # no dice, no answer
     thresholds = odds.json()["resolution"]["thresholds"]
     # The stands in its beaten zone roll beside the target (a die each): a 1 does nothing to them.
