@@ -281,7 +281,7 @@ def patch_game(
 
             get_ruleset(game.ruleset).context(game.period, values["variants"])
         if "terrain" in values:
-            rules_of(game).tabletop.terrain(values["terrain"])
+            rules_of(game).tabletop.terrain(values["terrain"], period=game.period)
         acts.edit_game(session, game, viewer, body.version, values)
     session.refresh(game)
     return game_out(game, GameDetail)
@@ -494,6 +494,23 @@ def stand_acts(
     game_id: GameId, unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)], viewer: ViewerDep, session: SessionDep
 ) -> dict[str, Any]:
     return resolve_service.acts(session, games.get_game(session, game_id), viewer, unit_id)
+
+
+@router.get(
+    "/{game_id}/units/{unit_id}/targets/{resolver}",
+    summary="The stands a stand's roll (shooting) may not take as its target now, each with its reason (out of "
+    "range, out of sight, out of arc ...), as /resolve would refuse them: the map marks them while a target is "
+    "picked",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def target_marks(
+    game_id: GameId,
+    unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    resolver: Annotated[str, Path(max_length=64, examples=["shooting"])],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> list[dict[str, Any]]:
+    return resolve_service.target_marks(session, games.get_game(session, game_id), viewer, unit_id, resolver)
 
 
 @router.get(

@@ -65,7 +65,7 @@ def create_game(
     variants = {**doc.get("variants", {}), **(variants or {})}
     ctx = rs.context(period, variants)  # refuses unknown periods and errata with a 422 naming them
     if terrain is not None:
-        rules.tabletop.terrain(terrain)  # refuses bad features with a 422 naming them
+        rules.tabletop.terrain(terrain, period=ctx.period)  # refuses bad features with a 422 naming them
     sides = doc.get("sides", {})
     nations = {
         side: given or sides.get(side, {}).get("nationality") or implied_nations.get(side, "")
@@ -94,7 +94,9 @@ def create_game(
     creds = create_sides(session, secret_key, game)
     for side, nodes in made.forces.items():
         for node in nodes:
-            add_unit_tree(session, game.id, side, node, made.placements, off_table=made.off_table)
+            add_unit_tree(
+                session, game.id, side, node, made.placements, off_table=made.off_table, state=made.state
+            )
     record(
         session,
         game,

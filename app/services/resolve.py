@@ -23,7 +23,7 @@ from rules.core.records import AddToState, Change, Filled, FillRequest, SetState
 from rules.core.rolls import Rolled, resolver_of, work_out
 from rules.registry import get_ruleset
 
-__all__ = ["Filled", "Rolled", "acts", "ask", "checked", "fill", "logged", "worked_out"]
+__all__ = ["Filled", "Rolled", "acts", "ask", "checked", "fill", "logged", "target_marks", "worked_out"]
 
 
 # -- resolving inside a game --------------------------------------------------------------------------------
@@ -168,6 +168,21 @@ def acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> dict[str
         else:
             offered.append(a.as_dict())
     return {"acts": offered, "refused": _refused_dict(refused[0]) if refused and not offered else None}
+
+
+def target_marks(
+    session: Session, game: Game, viewer: Viewer, unit_id: int, resolver_id: str
+) -> list[dict[str, Any]]:
+    """The stands a card's roll by `unit_id` may not take as its target now, each with its reason (the rule
+    set's, as /resolve would refuse them): none while the game is not played or for a side the viewer may
+    not act for, as the card offers nothing then."""
+    resolver_of(get_ruleset(game.ruleset), resolver_id)
+    units = list_units(session, game.id or 0)
+    unit = _named(game, units, unit_id, "unit_id")
+    if game.status != "playing" or unit is None or not viewer.may_act_for(unit.side):
+        return []
+    marks = rules_of(game).rolls.target_marks(snapshot_of(session, game, units), unit_id, resolver_id)
+    return [m.as_dict() for m in marks]
 
 
 def _check_draw(viewer: Viewer, dice: Sequence[int] | None, apply: bool) -> None:

@@ -57,10 +57,12 @@ def add_unit_tree(
     parent_id: int | None = None,
     off_table: Iterable[str] = (),
     off_parent: bool = False,
+    state: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Unit:
     """Insert a rules.flanders_fields.book.organisation.Unit tree (id, name, level, kind, base, quality, models,
     children, source); `placements` maps stand ids to {center, facing_deg}; units named in `off_table`
-    (reinforcements, off-table batteries) and everything under them start off the table."""
+    (reinforcements, off-table batteries) and everything under them start off the table; `state` maps unit
+    ids to the state they start with beside the defaults (a battery limbered)."""
     off = set(off_table)
     place = placements.get(node.id)
     row = Unit(
@@ -80,13 +82,13 @@ def add_unit_tree(
         y=float(place["center"][1]) if place else None,
         facing_deg=float(place.get("facing_deg", 90.0)) if place else None,
         source=node.source,
-        state=state_defaults(session, game_id),
+        state={**state_defaults(session, game_id), **(state or {}).get(node.id, {})},
     )
     session.add(row)
     session.flush()
     assert row.id is not None
     for child in node.children:
-        add_unit_tree(session, game_id, side, child, placements, row.id, off, row.off_table)
+        add_unit_tree(session, game_id, side, child, placements, row.id, off, row.off_table, state)
     return row
 
 

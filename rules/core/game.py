@@ -29,6 +29,7 @@ from rules.core.records import (
     Snapshot,
     StandAct,
     StateField,
+    TargetMark,
 )
 from rules.core.ruleset import Context, ResolveRequest
 from rules.core.scenario import ForceNode, NewForces, forces_from_document
@@ -330,6 +331,12 @@ class Rolls:
         step allows, for a side that may act); none by default."""
         return ()
 
+    def target_marks(self, snapshot: Snapshot, unit_id: int, resolver_id: str) -> tuple[TargetMark, ...]:
+        """The stands the card's act (`resolver_id`, rolled by `unit_id`) may not take as its target now, each
+        with its reason, as `/resolve` would refuse them (the map marks them while the target is picked); none
+        by default."""
+        return ()
+
     def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
         """What a resolution does to the table, in the order it happens."""
         return ()
@@ -432,10 +439,18 @@ class TableRules:
 
     danger_zone_cm: float | None = None
 
-    def terrain(self, collection: Mapping[str, Any], where: str = "terrain") -> list[Feature]:
+    def terrain(
+        self, collection: Mapping[str, Any], where: str = "terrain", period: str | None = None
+    ) -> list[Feature]:
         """The table's terrain from a GeoJSON FeatureCollection, refused with a RulesError naming the bad
-        feature's field."""
-        return terrain_from_geojson(collection, where, wire_belt_cm=self.wire_belt_cm)
+        feature's field (with a `period`, also a feature the period's rules have no place for)."""
+        features = terrain_from_geojson(collection, where, wire_belt_cm=self.wire_belt_cm)
+        self.terrain_refused(features, period, f"{where}.features")
+        return features
+
+    def terrain_refused(self, features: Sequence[Feature], period: str | None, where: str) -> None:
+        """Refuse, with a RulesError naming `<where>.<index>` and the rule, terrain the period's rules have no
+        place for; none by default."""
 
     def board_changed(self, snapshot: Snapshot) -> tuple[Change, ...]:
         """What follows for the units from the board as it now reads (a cloud arrived on the table)."""

@@ -277,3 +277,25 @@ class StandAct:
             "target": self.target,
             "dice": self.dice,
         }
+
+
+@dataclass(frozen=True)
+class TargetMark:
+    """A stand a card's act may not take as its target now, as the map marks it while the target is picked:
+    the reason in a few words (`mark`: "out of range"), the one-sentence refusal `/resolve` would answer, the
+    rule in full and its printed line."""
+
+    unit_id: int
+    mark: str
+    refused: str
+    why: str
+    source: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "unit_id": self.unit_id,
+            "mark": self.mark,
+            "refused": self.refused,
+            "why": self.why,
+            "source": self.source,
+        }

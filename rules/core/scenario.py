@@ -23,10 +23,11 @@ from shapely.errors import GEOSException
 from shapely.geometry import box, shape
 
 from rules.core.errors import RulesError
-from rules.table.terrain import feature_from_geojson
+from rules.table.terrain import Feature, feature_from_geojson
 
 if TYPE_CHECKING:
     from rules.core.kit import TableKit
+    from rules.core.records import StateField
     from rules.core.ruleset import Context, RuleSet
 
 
@@ -48,10 +49,19 @@ class ScenarioWords(Protocol):
 
 
 class ScenarioTable(Protocol):
-    """How a document's wire is drawn (a rule set's `tabletop`: rules.core.game.TableRules)."""
+    """How a document's wire is drawn and which terrain its period has no place for (a rule set's
+    `tabletop`: rules.core.game.TableRules)."""
 
     @property
     def wire_belt_cm(self) -> float | None: ...
+    def terrain_refused(self, features: Sequence[Feature], period: str | None, where: str) -> None: ...
+
+
+class ScenarioFields(Protocol):
+    """The state a unit may start a game with (a rule set's `fields`: rules.core.game.Fields)."""
+
+    @property
+    def state_fields(self) -> tuple[StateField, ...]: ...
 
 
 class ScenarioRules(Protocol):
@@ -60,6 +70,8 @@ class ScenarioRules(Protocol):
 
     @property
     def setup(self) -> ScenarioWords: ...
+    @property
+    def fields(self) -> ScenarioFields: ...
     @property
     def tabletop(self) -> ScenarioTable: ...
     @property
@@ -120,6 +132,7 @@ UNIT_KEYS = (
     "source",
     "placement",
     "off_table",
+    "state",
     "children",
 )
 ENTRY_KEYS = ("table_id", "template", "quality", "name", "id", "off_table")
@@ -174,6 +187,8 @@ class NewForces:
     forces: Mapping[str, tuple[ForceNode, ...]]
     placements: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     off_table: tuple[str, ...] = ()
+    # Unit id -> the state it starts with beside the rule set's defaults (a unit's `state` in the document).
+    state: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 # A rule set's builder of an organisation-table entry: (side, entry with its values chosen, field, id prefix).
@@ -265,7 +280,7 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
         raise _fail("errata", "must be a list of erratum ids", sorted(ruleset.errata))
     for i, eid in enumerate(errata):
         _choice(eid, f"errata.{i}", sorted(ruleset.errata))
-    points = _terrain(doc.get("terrain"), rules, width, length)
+    points = _terrain(doc.get("terrain"), rules, width, length, doc["period"])
     sides = _object(doc["sides"], "sides", SIDES, SIDES)
     ids: set[str] = set()
     units = 0
@@ -350,7 +365,7 @@ def _count_points(geometry: Any) -> int:
     return count
 
 
-def _terrain(terrain: Any, rules: ScenarioRules, width: float, length: float) -> int:
+def _terrain(terrain: Any, rules: ScenarioRules, width: float, length: float, period: str | None) -> int:
     if terrain is None:
         return 0
     collection = _object(terrain, "terrain", ("type", "features"), ("type", "features"))
@@ -359,6 +374,7 @@ def _terrain(terrain: Any, rules: ScenarioRules, width: float, length: float) ->
     if not isinstance(features, list) or len(features) > MAX_FEATURES:
         raise _fail("terrain.features", "must be a list of features", [f"0..{MAX_FEATURES} features"])
     points = 0
+    checked: list[Feature] = []
     for i, obj in enumerate(features):
         where = f"terrain.features.{i}"
         _object(obj, where, ("type", "id", "properties", "geometry"), ("type", "properties", "geometry"))
@@ -371,6 +387,8 @@ def _terrain(terrain: Any, rules: ScenarioRules, width: float, length: float) ->
             raise _fail(where, f"the terrain has more than {MAX_POINTS} points", [f"0..{MAX_POINTS}"])
         feature = feature_from_geojson(obj, where, wire_belt_cm=rules.tabletop.wire_belt_cm)
         _on_table(feature.geometry, f"{where}.geometry", width, length)
+        checked.append(feature)
+    rules.tabletop.terrain_refused(checked, period, "terrain.features")
     return points
 
 
@@ -444,6 +462,7 @@ def _unit(
         "source": lambda v, at: _text(v, at, 300),
         "off_table": _flag,
         "placement": lambda v, at: _placement(v, at, width, length),
+        "state": lambda v, at: _state(v, at, rules),
     }
     for key, check in checks.items():
         for at, value in _each_reading(u.get(key), f"{where}.{key}", ruleset):
@@ -458,6 +477,21 @@ def _unit(
         _unit(c, f"{where}.children.{i}", ruleset, rules, width, length, ids, depth + 1)
         for i, c in enumerate(children)
     )
+
+
+def _state(value: Any, where: str, rules: ScenarioRules) -> None:
+    """A unit's state as the game starts (limbered, on its pack animals ...): the rule set's flags a player
+    sets by hand, true or false, and its whole-number fields, 0 to their maximum (100 when none)."""
+    fields = {
+        f.name: f for f in rules.fields.state_fields if (f.kind == "flag" and f.edit) or f.kind == "count"
+    }
+    state = _object(value, where, sorted(fields))
+    for name, v in state.items():
+        f = fields[name]
+        if f.kind == "flag":
+            _flag(v, f"{where}.{name}")
+        else:
+            _whole(v, f"{where}.{name}", 0, f.maximum if f.maximum is not None else 100)
 
 
 def _word(value: Any, where: str, longest: int, allowed: Sequence[str], optional: bool = True) -> None:
@@ -545,6 +579,7 @@ def forces_from_document(
     forces: dict[str, tuple[ForceNode, ...]] = {}
     placements: dict[str, Mapping[str, Any]] = {}
     off_table: list[str] = []
+    state: dict[str, Mapping[str, Any]] = {}
     built: dict[str, list[ForceNode]] = {side: [] for side in SIDES}
 
     def node(side: str, u: Mapping[str, Any], where: str, index: int) -> ForceNode:
@@ -574,6 +609,8 @@ def forces_from_document(
             }
         if v["off_table"]:
             off_table.append(v["id"])
+        if v["state"]:
+            state[v["id"]] = dict(v["state"])
         return ForceUnit(
             id=v["id"],
             name=v["name"],
@@ -594,4 +631,4 @@ def forces_from_document(
         forces[side] = tuple(
             node(side, u, f"sides.{side}.forces.{i}", i) for i, u in enumerate(spec["forces"])
         )
-    return NewForces(forces, placements, tuple(off_table)), built
+    return NewForces(forces, placements, tuple(off_table), state), built

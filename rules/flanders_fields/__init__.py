@@ -26,6 +26,7 @@ from rules.flanders_fields.resolvers import orders  # noqa: F401  (imported to r
 from rules.flanders_fields.book import organisation  # noqa: F401  (imported to register)
 from rules.flanders_fields.book import reference  # noqa: F401  (imported to register)
 from rules.flanders_fields.planning import scenarios  # noqa: F401  (imported to register)
+from rules.flanders_fields.resolvers import reinforcements  # noqa: F401  (imported to register)
 from rules.flanders_fields.resolvers import shooting  # noqa: F401  (imported to register)
 from rules.flanders_fields.book import special_rules  # noqa: F401  (imported to register)
 from rules.flanders_fields.resolvers import suppression  # noqa: F401  (imported to register)

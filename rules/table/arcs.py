@@ -76,6 +76,9 @@ def arc_polygon(
 ) -> Polygon:
     if kind in sizes.side_extra_cm:
         return _ahead(center, facing, width, depth, sizes.side_extra_cm[kind])
+    if kind == "mg" and mg_half_arc_deg >= 90.0:
+        # Splayed 90 degrees or more (an arc widened by a pivot), the cone is all the table ahead of the face.
+        return _ahead(center, facing, width, depth, REACH_CM)
     c = _corners(center, facing, width, depth)
     if kind == "mg":
         return _splay(c["fl"], c["fr"], facing, mg_half_arc_deg)

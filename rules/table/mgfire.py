@@ -8,6 +8,7 @@ beaten zone is attacked at -1 for the first, -2 for the second and so on.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -178,14 +179,48 @@ def mg_fire(
     out.first_distance_cm = dist
     out.short_range = dist < sizes.short_range_cm
     out.lane = strip(origin, aim_deg, 0.0, min(range_cm, rear), width)
-    out.zone = strip(origin, aim_deg, rear, rear + zone_cm, width)
-    others = idx != first
-    zone_hits = _ranked(_nearest_inside(local[others], rear, rear + zone_cm, width), idx[others])
-    out.beaten_zone = [
-        ZoneHit(index.stands[i].id, d, -(n + 1))
-        for n, (d, i) in enumerate(zone_hits[: sizes.beaten_zone_targets])
-    ]
+    out.zone, out.beaten_zone = _zone(
+        index, idx[idx != first], local[idx != first], origin, aim_deg, rear, sizes, zone_cm
+    )
     return out
+
+
+def _zone(
+    index: StandIndex,
+    idx: NDArray[np.intp],
+    local: NDArray[np.object_],
+    origin: tuple[float, float],
+    aim_deg: float,
+    rear: float,
+    sizes: MGSizes,
+    zone_cm: float,
+) -> tuple[Polygon, list[ZoneHit]]:
+    """The beaten zone from `rear` (along the lane) and the stands it attacks, nearest first: `idx` are the
+    candidates (not the first target), `local` their polygons in the lane's frame."""
+    width = sizes.lane_width_cm
+    zone = strip(origin, aim_deg, rear, rear + zone_cm, width)
+    hits = _ranked(_nearest_inside(local, rear, rear + zone_cm, width), idx)
+    return zone, [
+        ZoneHit(index.stands[i].id, d, -(n + 1)) for n, (d, i) in enumerate(hits[: sizes.beaten_zone_targets])
+    ]
+
+
+def beaten_zone(gun: Gun, target: Stand, index: StandIndex, sizes: MGSizes) -> tuple[Polygon, list[ZoneHit]]:
+    """The beaten zone behind a chosen first target: the gun fires from the middle of its front at the
+    target's centre, and the zone runs from the target's rear edge along that line ("the beaten zone extends
+    for 15cm ... behind the rear edge of the first base attacked"). The gun, the target and the gun's own
+    side are not attacked in it."""
+    _name, normal, offset = gun.faces()[0]
+    nx, ny = unit(normal)
+    origin = (gun.center[0] + offset * nx, gun.center[1] + offset * ny)
+    dx, dy = target.center[0] - origin[0], target.center[1] - origin[1]
+    aim = math.degrees(math.atan2(dy, dx))
+    rear = float(shapely.bounds(_to_lane(np.array([target.polygon()], dtype=object), origin, aim)[0])[2])
+    zone_cm = float(sizes.beaten_zone_cm[gun.kind])
+    reach = strip(origin, aim, 0.0, rear + zone_cm, sizes.lane_width_cm)
+    idx = _targets(index, reach, gun)
+    idx = idx[index.ids[idx] != target.id]
+    return _zone(index, idx, _to_lane(index.polys[idx], origin, aim), origin, aim, rear, sizes, zone_cm)
 
 
 def mg_fire_naive(

@@ -59,6 +59,8 @@ DYNAMIC = {
     ("rules/core/rolls.py", "err['msg']"): "pydantic's message for a resolver field",
     ("rules/firestorm/campaign.py", "err['msg']"): "pydantic's message for a campaign action",
     ("rules/firestorm/campaign.py", "str(e)"): "the adjacency loader's message",
+    ("rules/flanders_fields/resolvers/shooting.py", "e.reason"): "the shot's own refusal of another stand it "
+    "attacks, walked where it is raised",
 }
 
 

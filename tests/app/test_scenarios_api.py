@@ -96,8 +96,14 @@ def test_bad_files_are_refused_naming_the_field_and_nothing_changes(client: Test
     big["sides"]["defender"]["forces"] = [{**stand, "id": f"u{i}"} for i in range(1999)]
     long_ids = hand_written()
     long_ids["sides"]["defender"]["forces"].append({"table_id": "de-1914", "id": "x" * 40})
+    # No fortified positions before mid 1915 (the 1914 firing table has no Fortified column).
+    fortified = {**hand_written(), "period": "early"}
+    fortified["terrain"]["features"].append(
+        {"type": "Feature", "properties": {"kind": "blockhouse"}, "geometry": square(50, 100, 56, 106)}
+    )
     cases = [
         ({**hand_written(), "format": "firestep-scenario/9"}, "format", None),
+        (fortified, "terrain.features.3", None),
         ({**hand_written(), "turns": False}, "turns", None),
         ({**hand_written(), "id": "1916"}, "id", None),
         ([1, 2, 3], "", None),

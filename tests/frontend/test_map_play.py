@@ -49,8 +49,8 @@ class Taps:
         assert on_map, f"something is drawn over the stand at {point}"
         self._tap(point["x"], point["y"])
 
-    def button(self, name: str) -> None:
-        target = self.page.get_by_role("button", name=name, exact=True)
+    def button(self, name: str, within: Any = None) -> None:
+        target = (within or self.page).get_by_role("button", name=name, exact=True)
         expect(target).to_have_count(1)
         expect(target).to_be_visible()
         box = target.bounding_box()
@@ -112,6 +112,12 @@ def set_up(referee: Any) -> tuple[int, dict[str, Any], dict[str, Any]]:
             data={"x": target["x"], "y": target["y"] - gap, "facing_deg": 90},
         )
         assert moved.status == 200, moved.text()
+    # Mons starts its MGs on their pack animals: the referee has this one unpacked to shoot.
+    mg_version = referee.request.get(f"{api}/units/{mg['id']}", headers=as_referee).json()["version"]
+    unpacked = referee.request.put(
+        f"{api}/units/{mg['id']}", headers=as_referee, data={"version": mg_version, "packed": False}
+    )
+    assert unpacked.status == 200, unpacked.text()
     for _ in range(2):  # started, and on to the battalion orders, where its MGs and companies are ordered
         version = referee.request.get(api).json()["version"]
         started = referee.request.post(f"{api}/turn/advance", data={"version": version}, headers=as_referee)
@@ -123,17 +129,19 @@ def set_up(referee: Any) -> tuple[int, dict[str, Any], dict[str, Any]]:
 
 def die_for(
     page: Any, token: str, game_id: int, firer: dict[str, Any], target: dict[str, Any], outcome: str
-) -> int:
-    """The die that gives `outcome` for this shot, asked of the table (the rules' own thresholds) as `token`."""
+) -> list[int]:
+    """The dice that give `outcome` for this shot, asked of the table (the rules' own thresholds) as `token`:
+    the target's die, and a 1 (no effect) for each other stand the shot attacks (its beaten zone)."""
+    shot = {"unit_id": firer["id"], "target_id": target["id"]}
+    url = f"{api_of(game_id)}/ask/shooting"
+    others = len(
+        page.request.post(url, headers=bearer(token), data=shot).json()["resolution"].get("also", [])
+    )
     for die in range(1, 7):
-        asked = page.request.post(
-            f"{api_of(game_id)}/ask/shooting",
-            headers=bearer(token),
-            data={"unit_id": firer["id"], "target_id": target["id"], "dice": [die]},
-        )
+        asked = page.request.post(url, headers=bearer(token), data={**shot, "dice": [die, *[1] * others]})
         assert asked.status == 200, asked.text()
         if asked.json()["resolution"]["outcome_key"] == outcome:
-            return die
+            return [die, *[1] * others]
     raise AssertionError(f"no die gives {outcome}: {asked.json()['resolution']}")
 
 
@@ -169,20 +177,22 @@ def shoot(
     outcome: str,
     axe: bool = False,
 ) -> list[str]:
-    """Firer, Shoot, target, die, Apply by touch, each tap on screen and uncovered, in at most 5 taps and with no
-    scroll; with `axe`, axe-core's serious findings on the card with the answer and its Apply are returned."""
-    die = die_for(attacker, token, game_id, firer, target, outcome)
+    """Firer, Shoot, target, die, Apply by touch, each tap on screen and uncovered, in at most 5 taps (one more
+    for each other stand the shot attacks: a die each) and with no scroll; with `axe`, axe-core's serious
+    findings on the card with the answer and its Apply are returned."""
+    dice = die_for(attacker, token, game_id, firer, target, outcome)
     taps = Taps(attacker)
     taps.stand(firer["x"], firer["y"])
     taps.button("Shoot")
     expect(attacker.locator("[data-play-prompt]")).to_be_visible()
     taps.stand(target["x"], target["y"])
-    taps.button(str(die))
+    for row, die in enumerate(dice):
+        taps.button(str(die), within=attacker.locator(".play-dice").nth(row))
     expect(attacker.locator(f"[data-play-outcome='{outcome}']")).to_be_visible()
     found = serious_violations(attacker) if axe else []
     taps.button("Apply")
     expect(attacker.locator("[data-play-done]")).to_be_visible()
-    assert taps.count <= 5
+    assert taps.count <= 4 + len(dice)
     no_scroll(attacker)
     return found
 
@@ -368,3 +378,41 @@ def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> Non
             arg=[u["id"], moved[u["id"]]["x"], moved[u["id"]]["y"]],
             timeout=5000,
         )
+
+
+def test_the_stands_a_shot_may_not_take_are_greyed_and_a_tap_says_why(new_page: Any) -> None:
+    """While the MG's target is picked the stands it may not take are greyed with their reason, none drawn
+    over; a tap on one says why (the rule behind "Why?") and offers no dice; its nearest target is taken."""
+    referee = new_page({"width": 1920, "height": 1080})
+    game_id, codes, s = set_up(referee)
+    attacker = new_page(TABLET_LANDSCAPE)
+    token = join_by_api(attacker, codes["attacker"])
+    # The battalion-orders step, and the MG ordered with a 6 (its actions), through the API.
+    api = api_of(game_id)
+    version = attacker.request.get(api).json()["version"]
+    assert attacker.request.post(f"{api}/turn/advance", headers=bearer(token), data={"version": version}).ok
+    order = {"unit_id": s["mg"]["id"], "dice": [6]}
+    assert attacker.request.post(f"{api}/resolve/order-roll", headers=bearer(token), data=order).ok
+    open_map(attacker, game_id)
+    marks = attacker.request.get(
+        f"{api_of(game_id)}/units/{s['mg']['id']}/targets/shooting", headers=bearer(token)
+    ).json()
+    units = units_of(referee, game_id)
+    shown = next(m for m in marks if units[m["unit_id"]]["x"] is not None)
+    taps = Taps(attacker)
+    taps.stand(s["mg"]["x"], s["mg"]["y"])
+    taps.button("Shoot")
+    expect(attacker.locator("[data-no-target]")).to_have_count(len(marks))
+    expect(
+        attacker.locator(f"[data-stand='{shown['unit_id']}'][data-no-target='{shown['mark']}']")
+    ).to_have_count(1)
+    expect(attacker.locator(f"[data-stand='{s['mg_target']['id']}'][data-no-target]")).to_have_count(0)
+    other = units[shown["unit_id"]]
+    taps.stand(other["x"], other["y"])
+    expect(attacker.locator(".notice p").first).to_have_text(shown["refused"])
+    expect(attacker.locator("[data-die]")).to_have_count(0)
+    expect(attacker.locator("[data-play-prompt]")).to_be_visible()
+    taps.stand(s["mg_target"]["x"], s["mg_target"]["y"])
+    # A row of dice for the target (and one for each stand of its beaten zone).
+    expect(attacker.locator(".play-dice").first.locator("[data-die]")).to_have_count(6)
+    expect(attacker.locator("[data-no-target]")).to_have_count(0)

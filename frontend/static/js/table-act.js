@@ -1,5 +1,6 @@
 // Playing a stand's turn from its card on the map: the rolls the rules offer the stand now
-// (GET .../units/{id}/acts), a target tapped on the map or picked from a list, what the table fills and the
+// (GET .../units/{id}/acts), a target tapped on the map or picked from a list (the stands it may not be are
+// greyed, each with why: GET .../units/{id}/targets/{resolver}), what the table fills and the
 // odds (POST .../ask/{resolver}, nothing written), the dice on the card, the answer with what it does to
 // whom, then one Apply (POST .../resolve/{resolver}): one event naming the target, on every device by the
 // stream. A roll with no target (an order roll, a morale test) is recorded as its die is tapped. Undo takes
@@ -30,6 +31,8 @@
     };
     const dist = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
     const fraction = (s) => { const [n, d] = String(s).split("/"); return d ? `${n} in ${d}` : "certain"; };
+    // Each other stand a shot attacks (its area, its beaten zone): its die, its modifiers, what it did.
+    const alsoLines = (res) => (res.also || []).map((a) => `${a.name}: ${a.die}${a.modifiers.map((x) => ` ${x.value > 0 ? "+" : ""}${x.value} ${x.label.toLowerCase()}`).join(",")}, ${humanise(a.outcome)}`);
     const outcomeWords = (res) => {
       const o = res.outcome;
       if (o && typeof o === "object") return Object.entries(o).map(([k, v]) => `${v} ${humanise(k.replace(/_/g, "-")).toLowerCase()}`).join(", ");
@@ -54,7 +57,17 @@
     const picking = (on) => {
       panel.classList.toggle("picking", on);
       root.dataset.picking = on ? "target" : "";
-      if (!on) m.stopPicking();
+      if (!on) { m.stopPicking(); m.markTargets(null); }
+    };
+    // The stands the act may not take as its target, each with why (GET .../units/{id}/targets/{resolver}):
+    // greyed on the map and named in the list while the target is picked; a tap on one says why.
+    const loadMarks = async (u) => {
+      play.marks = new Map();
+      const r = await call(`${api}/units/${u.id}/targets/${play.act.resolver}`);
+      if (!play || play.stand !== u.id || play.target !== null) return;
+      play.marks = new Map((r.ok && Array.isArray(r.data) ? r.data : []).map((x) => [x.unit_id, x]));
+      m.markTargets([...play.marks].map(([id, x]) => [id, x.mark]));
+      renderPick(u);
     };
     const stop = () => { play = null; picking(false); panel.classList.remove("playing"); };
 
@@ -82,22 +95,33 @@
     };
     const renderPick = (u) => {
       const el = area();
+      const marks = play.marks || new Map();
+      const option = (t) => {
+        const mark = marks.get(t.id);
+        const far = t.x !== null && u.x !== null ? ` · ${dist(t, u).toFixed(0)} cm` : "";
+        return h("option", { value: String(t.id), disabled: Boolean(mark), text: `${nameOf(t).short}${far}${mark ? ` · ${mark.mark}` : ""}` });
+      };
       const list = h("select", { "data-target-list": "", "aria-label": "Or pick the target by name" },
         h("option", { value: "", text: "Or pick it by name…" }),
-        [...targets(u).entries()].map(([group, ts]) => h("optgroup", { label: group || "Other stands" },
-          ts.map((t) => h("option", { value: String(t.id), text: `${nameOf(t).short}${t.x !== null && u.x !== null ? ` · ${dist(t, u).toFixed(0)} cm` : ""}` })))));
+        [...targets(u).entries()].map(([group, ts]) => h("optgroup", { label: group || "Other stands" }, ts.map(option))));
       list.addEventListener("change", () => { if (list.value) chooseTarget(Number(list.value)); });
+      const prompt = `${play.act.label}: tap the target on the map.${marks.size ? " Greyed stands may not be its target: tap one to see why." : ""}`;
       el.replaceChildren(
-        h("p", { class: "play-answer", "data-play-prompt": "", text: `${play.act.label}: tap the target on the map.` }),
+        h("p", { class: "play-answer", "data-play-prompt": "", text: prompt }),
         h("div", { class: "play-row" }, list, h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })),
       );
       picking(true);
       m.pickStand((id) => chooseTarget(id));
+      if (!play.marks) loadMarks(u);
     };
+    // The dice a roll takes: the act's, or one more for each other stand its shot attacks (the table says).
+    const diceCount = () => (play.asked && play.asked.resolution ? play.asked.resolution.dice.length : play.act.dice);
     const diceRow = (count) => {
       const rows = [];
+      const also = (play.asked && play.asked.resolution && play.asked.resolution.also) || [];
+      const first = count - also.length;
       for (let d = 0; d < count; d += 1) {
-        const label = count === 1 ? "The die" : d === 0 ? "The attacker's die" : "The defender's die";
+        const label = d >= first ? `The die for ${also[d - first].name}` : count === 1 ? "The die" : d === 0 ? "The attacker's die" : "The defender's die";
         rows.push(h("div", { class: "play-dice", role: "group", "aria-label": label },
           [1, 2, 3, 4, 5, 6].map((n) => h("button", {
             type: "button", "data-die": String(n), "data-die-row": String(d), text: String(n),
@@ -128,17 +152,27 @@
       const res = asked.resolution;
       const odds = Object.entries(res.probabilities_exact || {}).map(([k, v]) => `${humanise(k)} ${fraction(v)}`).join(" · ");
       const range = asked.filled.find((f) => f.field === "range_cm");
-      const a = play.dice.length === act.dice ? asked.dice_answer : null;
+      const a = play.dice.length === diceCount() ? asked.dice_answer : null;
       const kids = [h("p", { class: "play-answer", text: `${act.label}: ${nameOf(u).short}${t ? ` at ${nameOf(t).short}` : ""}` })];
+      if (asked.refused) {
+        // A roll the rules would refuse now (a shot that is not possible) is offered no dice and no odds.
+        const no = asked.refused;
+        area().replaceChildren(...kids,
+          h("p", { class: "play-answer", "data-play-refused": "", text: no.detail }),
+          h("details", { class: "play-why" }, h("summary", { text: "Why?" }), h("p", { text: no.why || "" }), h("cite", { text: no.source || "" })),
+          h("div", { class: "play-row" }, h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })));
+        return;
+      }
       if (a) {
         kids.push(h("p", { class: "play-answer", "data-play-outcome": a.resolution.outcome_key || "", text: `Rolled ${a.resolution.dice.join(" and ")}: ${outcomeWords(a.resolution)}` }));
+        if (a.resolution.also) kids.push(h("ul", { class: "play-effects", "data-play-also": "" }, alsoLines(a.resolution).map((l) => h("li", { text: l }))));
         kids.push(h("div", { class: "play-row" },
           h("button", { type: "button", class: "button primary", "data-play-apply": "", text: "Apply" }),
           h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })));
         const lines = effectLines(a.effects);
         kids.push(h("ul", { class: "play-effects", "data-play-effects": "" }, (lines.length ? lines : ["Nothing changes on the table."]).map((l) => h("li", { text: l }))));
       }
-      kids.push(...diceRow(act.dice));
+      kids.push(...diceRow(diceCount()));
       if (!a) {
         kids.push(h("div", { class: "play-row" },
           h("button", { type: "button", class: "button", "data-play-roll": "", text: "Let firestep roll" }),
@@ -166,6 +200,7 @@
       });
       area().replaceChildren(
         h("p", { class: "play-answer", "data-play-done": String(result.event_id), text: `${play.act.label}: rolled ${res.dice.join(" and ")}, ${outcomeWords(res)}.` }),
+        h("ul", { class: "play-effects", "data-play-also": "" }, alsoLines(res).map((l) => h("li", { text: l }))),
         h("ul", { class: "play-effects" }, (lines.length ? lines : ["Nothing changes on the table."]).map((l) => h("li", { text: l }))),
         h("div", { class: "play-row" },
           h("button", { type: "button", class: "button", "data-play-undo": String(result.event_id), text: "Undo" }),
@@ -196,6 +231,8 @@
       const u = play && model.units.get(play.stand);
       if (!t || !u) return;
       if (t.side === u.side || t.killed) { notice("Pick one of the other side's stands."); return; }
+      const mark = play.marks && play.marks.get(id);
+      if (mark) { (window.firestepNotice || notice)(mark.refused, false, { why: mark.why, source: mark.source }); return; }
       play.target = id;
       picking(false);
       m.showStand(play.stand);
@@ -204,7 +241,7 @@
     };
     const tapDie = async (row, n) => {
       play.dice[row] = n;
-      if (play.dice.filter(Boolean).length < play.act.dice) { renderAsked(); return; }
+      if (play.dice.filter(Boolean).length < diceCount()) { renderAsked(); return; }
       if (!play.act.target) { await apply(play.dice); return; }
       const answer = await ask(play.dice);
       if (!answer || !play) return;

@@ -173,9 +173,10 @@
   const standLayers = new Map(); // unit id -> {shape, label}
   const onTable = (u) => u.x !== null && u.y !== null && u.base && !u.off_table && !u.killed && sizes.bases[u.base];
   const coverClass = new Map(); // unit id -> "cov-full" | "cov-partial" (table-coverage.js sets it)
+  const noTarget = new Map(); // unit id -> why it may not be the target picked now (table-act.js sets it)
   const standClass = (u) => [
     "map-stand", u.side, markersOf(u) ? `sup sup-${Math.min(3, markersOf(u))}` : "",
-    coverClass.get(u.id) || "", selectedStand === u.id ? "selected" : "",
+    coverClass.get(u.id) || "", noTarget.has(u.id) ? "no-target" : "", selectedStand === u.id ? "selected" : "",
   ].filter(Boolean).join(" ");
   const drawStand = (u) => {
     const old = standLayers.get(u.id);
@@ -187,7 +188,11 @@
       ...drawIn("stands"), className: standClass(u), interactive: false,
     }).addTo(layers.stands);
     const element = shape.getElement();
-    if (element) { element.setAttribute("data-stand", String(u.id)); element.setAttribute("data-side", u.side); }
+    if (element) {
+      element.setAttribute("data-stand", String(u.id));
+      element.setAttribute("data-side", u.side);
+      if (noTarget.has(u.id)) element.setAttribute("data-no-target", noTarget.get(u.id));
+    }
     const text = `${escapeHtml(nameOf(u).short)}${markersOf(u) ? ` · ${markersOf(u)}▲` : ""}`;
     const label = L.marker(toLL([u.x, u.y]), {
       interactive: false, keyboard: false,
@@ -672,17 +677,30 @@
   fitTable();
   drawRuler();
   load();
+  const restyle = () => {
+    for (const id of standLayers.keys()) {
+      const el = standLayers.get(id).shape.getElement();
+      const u = model.units.get(id);
+      if (!el || !u) continue;
+      el.setAttribute("class", standClass(u));
+      if (noTarget.has(id)) el.setAttribute("data-no-target", noTarget.get(id));
+      else el.removeAttribute("data-no-target");
+    }
+  };
   // For table-coverage.js: the model, the names, and how to mark stands and send writes.
   window.firestepMap = {
     model, sizes, W, LEN, api, role, send, refusal, failed, nameOf, mayActFor, notice,
     setCover: (classes) => {
       coverClass.clear();
       for (const [id, cls] of classes) coverClass.set(id, cls);
-      for (const id of standLayers.keys()) {
-        const el = standLayers.get(id).shape.getElement();
-        const u = model.units.get(id);
-        if (el && u) el.setAttribute("class", standClass(u));
-      }
+      restyle();
+    },
+    // While a target is picked: the stands it may not be, each with its reason (id -> words), greyed on the
+    // map (no mark is drawn over a stand); none once picking stops.
+    markTargets: (marks) => {
+      noTarget.clear();
+      for (const [id, why] of marks || []) noTarget.set(id, why);
+      restyle();
     },
     selectedTemplate: () => selectedTemplate,
     leaflet: map,

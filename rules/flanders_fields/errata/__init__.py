@@ -95,6 +95,7 @@ from rules.flanders_fields.errata.scenarios import (
     MONS_GERMAN_QUALITY,
     MONS_HOWITZER_CALIBRE,
     MONS_TABLE_LAYOUT,
+    REINFORCEMENT_ROLL_PER,
 )
 from rules.flanders_fields.errata.table_play import (
     AIRCRAFT_SUPPRESSION_SPREAD,
@@ -164,6 +165,7 @@ __all__ = [
     "RANGE_MEASURED",
     "RAW_FIRER_PENALTY",
     "RAW_ORDER_MODIFIER",
+    "REINFORCEMENT_ROLL_PER",
     "ROAD_MARCH_COVER",
     "ROLLING_BARRAGE_NATURAL_ONE",
     "SRC_AIR",

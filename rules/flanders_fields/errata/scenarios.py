@@ -1,4 +1,5 @@
-"""Errata of the specimen game at Mons: the British howitzer, German quality and the table layout."""
+"""Errata of the specimen game at Mons: the British howitzer, German quality, the table layout and the
+reinforcements' die."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from rules.flanders_fields.ruleset import FlandersFields, cite
 MONS_HOWITZER_CALIBRE = "mons-howitzer-calibre"
 MONS_GERMAN_QUALITY = "mons-german-quality"
 MONS_TABLE_LAYOUT = "mons-table-layout"
+REINFORCEMENT_ROLL_PER = "reinforcement-roll-per"
 
 FlandersFields.add_errata(
     Erratum(
@@ -72,6 +74,30 @@ FlandersFields.add_errata(
             ),
         ),
         default="referee",
+        section="scenarios",
+    ),
+    Erratum(
+        REINFORCEMENT_ROLL_PER,
+        "Reinforcements diced for: one die per battalion, or one for all a side's reinforcements",
+        (
+            Reading(
+                "formation",
+                "'Reinforcements arrive on the table at the start of turn two if a 6 is rolled on a die': each "
+                "battalion off the table ('one battalion from each of the German regiments and one British "
+                "battalion') is diced for on its own.",
+                cite("SPECIMEN GAMES, GERMAN ATTACK ON THE BEF SOMEWHERE NEAR MONS"),
+                "formation",
+            ),
+            Reading(
+                "side",
+                "'Reinforcements arrive ... if a 6 is rolled on a die' read as one die for all of a side's "
+                "reinforcements: they arrive together.",
+                cite("SPECIMEN GAMES, GERMAN ATTACK ON THE BEF SOMEWHERE NEAR MONS"),
+                "side",
+            ),
+        ),
+        default="formation",
+        note="The text is silent on whether the Germans' two reinforcement battalions share a die.",
         section="scenarios",
     ),
 )

@@ -37,6 +37,8 @@ STATE_FIELDS: tuple[StateField, ...] = (
     ),
     StateField("raw_under_fire", "Raw under fire", edit="flag"),
     StateField("limbered", "Limbered", edit="flag", words=("limbered", "unlimbered")),
+    # Machine guns and light mortars "on mule/horse packs" (MOVEMENT): packed to move, unpacked to fire.
+    StateField("packed", "On packs", edit="flag", words=("packed on its animals", "unpacked")),
     StateField("mutiny", "Mutiny", edit="flag", words=("mutinied", "mutiny over")),
     StateField(
         "crew_abandoned",
@@ -46,6 +48,10 @@ STATE_FIELDS: tuple[StateField, ...] = (
     ),
     StateField("field_promotion", "Field promotion", shown=False, edit="flag"),
     StateField("morale_stage", "Morale tests taken", 0, maximum=2, shown=False, on_head=True),
+    # A formation a scenario starts off the table as reinforcements: the turn it is first diced for (0: none)
+    # and the last turn it was diced for (SPECIMEN GAMES: "Reinforcements arrive ... if a 6 is rolled").
+    StateField("reinforcement_turn", "Diced for from turn", 0, shown=False, maximum=100, on_turn=True),
+    StateField("reinforcement_diced", "Last diced for on turn", 0, shown=False, maximum=100, on_turn=True),
     # Where a battery is aimed: its side's secret until it fires there (ARTILLERY AIMING POINT).
     StateField("aiming_point", "Aiming point", None, secret=True, shown=False, edit="point"),
 )
@@ -133,6 +139,20 @@ class MoraleTested(_Fixed):
 
 class CrewAbandoned(_Fixed):
     FIELD, VALUE = "crew_abandoned", True
+
+
+class CameOnTable(_Fixed):
+    """Reinforcements arrived: on the table, for their player to place."""
+
+    FIELD, VALUE = "off_table", False
+
+
+@dataclass(frozen=True, init=False)
+class ReinforcementsDiced(SetState):
+    """Reinforcements diced for this turn (once a turn)."""
+
+    def __init__(self, reason: str, source: str, unit_id: int, turn: int):
+        _init(self, reason=reason, source=source, unit_id=unit_id, field="reinforcement_diced", value=turn)
 
 
 class CameUnderFire(_Fixed):

@@ -7,13 +7,29 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.game import Outcome, Rolls, ancestor_at, ancestors
-from rules.core.records import Change, Filled, FillRequest, Played, Snapshot, StandAct
-from rules.flanders_fields.play import game_cards, game_consequences, game_fill, game_turn
-from rules.flanders_fields.play.units import FIRER, assault_kind, order_unit
+from rules.core.records import Change, Filled, FillRequest, Played, Snapshot, StandAct, TargetMark, UnitState
+from rules.flanders_fields.errata import ARTILLERY_ROLL_PER
+from rules.flanders_fields.play import game_cards, game_consequences, game_fill, game_fire, game_turn
+from rules.flanders_fields.play.units import FIRER, ORDER_UNIT, assault_kind, order_unit
 from rules.flanders_fields.resolvers.assault import ATTACKERS
 from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
 from rules.flanders_fields.resolvers.morale import RESOLVER as MORALE
 from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
+from rules.flanders_fields.ruleset import FlandersFields
+
+
+def ordered_with(snap: Snapshot, unit: UnitState) -> UnitState | None:
+    """The unit whose order roll orders `unit` ("ORDERS AND ACTIONS": a company rolls for its platoons, a
+    battery or an MG for itself); under the reading that one roll serves a brigade's artillery (erratum
+    artillery-roll-per: brigade) a battery's roll is its artillery group's or brigade's."""
+    by_id = snap.by_id
+    chain = (unit, *ancestors(unit, by_id))
+    ordered = next((a for a in chain if order_unit(a, by_id) is not None), None)
+    artillery = ORDER_UNIT["field-battery"]
+    brigade = FlandersFields().context(snap.period, snap.variants).value(ARTILLERY_ROLL_PER) == "brigade"
+    if ordered is unit and brigade and order_unit(unit, by_id) == artillery:
+        return next((a for a in chain[1:] if order_unit(a, by_id) == artillery), unit)
+    return ordered
 
 
 def stand_acts(snap: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
@@ -22,8 +38,7 @@ def stand_acts(snap: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
         return ()
     by_id = snap.by_id
     acts: list[StandAct] = []
-    # "ORDERS AND ACTIONS": a company rolls for its platoons, a battery or an MG for itself.
-    ordered = next((a for a in (unit, *ancestors(unit, by_id)) if order_unit(a, by_id) is not None), None)
+    ordered = ordered_with(snap, unit)
     if ordered is not None:
         why = "" if ordered is unit else f"{unit.name} takes the order roll of {ordered.name}"
         acts.append(StandAct("Order roll", ORDER_ROLL, ordered.id or 0, why))
@@ -51,6 +66,9 @@ class FlandersFieldsRolls(Rolls):
 
     def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
         return stand_acts(snapshot, unit_id)
+
+    def target_marks(self, snapshot: Snapshot, unit_id: int, resolver_id: str) -> tuple[TargetMark, ...]:
+        return game_fire.target_marks(snapshot, unit_id, resolver_id)
 
     def before_resolve(
         self, resolver_id: str, snapshot: Snapshot, request: FillRequest, apply: bool

@@ -22,7 +22,7 @@ from typing import Any
 from rules.core.errors import RulesError
 from rules.core.fire_cards import MEASURED, CardRoll, DiceGiven, FireCard, Fired
 from rules.core.game import FirePlan, Node, Outcome
-from rules.core.records import Arrival, Filled, FillRequest, PlanItem, Snapshot
+from rules.core.records import Arrival, Filled, FillRequest, PlanItem, Snapshot, UnitState
 from rules.core.ruleset import Context
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
@@ -74,9 +74,13 @@ def _context(snap: Snapshot) -> Context:
 def arrival_dice(snap: Snapshot, item: PlanItem) -> tuple[int, ...]:
     """The dice a battery's planned fire rolls as it arrives: its deviation ("When unobserved off table
     artillery ... arrives roll a deviation dice and 2D6", by the appendix D6 method), unless the reading in
-    force says planned fire falls where it was planned."""
+    force says planned fire falls where it was planned or the plan names a battery on the table (only off
+    table artillery deviates)."""
     ctx = _context(snap)
     if item.kind not in BATTERY_KINDS or not ctx.value(PLANNED_FIRE_DEVIATION) or "grid" not in item.data:
+        return ()
+    named = _named(snap, item.side, str(item.data.get("battery") or ""), T.ARTILLERY_FIRERS, {})
+    if named is not None and stand_of(named, BASES) is not None:
         return ()
     return Deviation().dice(DeviationRequest(period=snap.period), ctx)
 
@@ -128,17 +132,32 @@ def arrival(snap: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival
 
 
 # -- the cards -------------------------------------------------------------------------------------------------
+def _named(
+    snap: Snapshot, side: str, named: str, fits: frozenset[str], names: Mapping[int, str]
+) -> UnitState | None:
+    """The side's battery or mortar a plan names: by its own name in the force ("Field Howitzer Battery") or
+    the name the board shows it by ("2 How Bty")."""
+    if not named:
+        return None
+    return next(
+        (
+            u
+            for u in snap.units
+            if u.side == side and FIRER.get(u.kind, "") in fits and named in (u.name, names.get(u.id or 0))
+        ),
+        None,
+    )
+
+
 def _firer(snap: Snapshot, f: Mapping[str, Any], names: Mapping[int, str]) -> tuple[str, str]:
-    """What the item fires as: the kind of the battery or mortar the plan names, found by the name the
-    board shows it by; else field guns for a battery and medium mortars for a mortar, as the rehearsal
-    takes them."""
+    """What the item fires as: the kind of the battery or mortar the plan names; else field guns for a
+    battery and medium mortars for a mortar, as the rehearsal takes them."""
     mortar = f["kind"] == "mortar"
     fits = T.MORTAR_FIRERS if mortar else T.ARTILLERY_FIRERS
     named = str(f.get("battery") or "")
-    for u in snap.units:
-        firer = FIRER.get(u.kind, "")
-        if named and u.side == f["side"] and names.get(u.id, u.name) == named and firer in fits:
-            return firer, f"the plan names {named}, a {u.kind}"
+    u = _named(snap, str(f["side"]), named, fits, names)
+    if u is not None:
+        return FIRER[u.kind], f"the plan names {named}, a {u.kind}"
     default = DEFAULT_MORTAR if mortar else DEFAULT_FIRER[f["kind"]]
     what = (
         f"no {'mortar' if mortar else 'battery'} of the table is named {named!r}" if named else "none named"
@@ -179,15 +198,16 @@ def _card(snap: Snapshot, f: Mapping[str, Any], names: Mapping[int, str]) -> Fir
     times = int(ctx.value(ARTILLERY_TWO_ACTIONS)) if ordered else 1
     fired_as = Filled("firer", firer, firer_why, SRC_FIRE_PLANS)
     notes = [
-        "Stands too close to call: measure them on the table; firestep rolls each as the map places it "
-        "unless you say how it measured."
+        "Stands too close to call: measure them on the table; firestep rolls each as the card lists it "
+        "(fully under where the map places it fully under, else partly) unless you say how it measured."
     ]
     stands = []
     for under, ids in (("full", cov.full), ("partial", cov.partial), ("close", cov.ambiguous)):
         for i in ids:
             if under != "close" and i in close:
                 continue
-            measured = cov.class_of(i) if under == "close" else ""
+            # Rolled as listed: a stand the map places fully under is full, any other close one partly under.
+            measured = ("full" if cov.class_of(i) == "full" else "partial") if under == "close" else ""
             try:
                 stands.append(_stand_roll(snap, ctx, table, side, fired_as, int(i), under, measured, times))
             except RulesError as e:  # the firing table has no such shot (e.g. this fire at a tank)

@@ -21,6 +21,7 @@ from rules.flanders_fields.errata import (
 )
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER, SRC_ROLLING_BARRAGE
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
+from rules.flanders_fields.play import game_reinforcements
 from rules.flanders_fields.play.changes import (
     HAND_KEY,
     STATE_FIELDS,
@@ -42,7 +43,7 @@ from rules.flanders_fields.play.changes import (
     UnitKilled,
     hand_set,
 )
-from rules.flanders_fields.play.game_table import clouds_on_wind, context, in_gas
+from rules.flanders_fields.play.game_table import clouds_on_wind, context, fortified_refused, in_gas
 from rules.flanders_fields.play.game_turn import HEROIC_KEY
 from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.flanders_fields.play.units import (
@@ -62,6 +63,7 @@ from rules.flanders_fields.resolvers.heroic import SRC_HEROIC
 from rules.flanders_fields.resolvers.morale import morale_test_due
 from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
 from rules.flanders_fields.resolvers.orders import SRC_CREWED
+from rules.flanders_fields.resolvers.reinforcements import RESOLVER as REINFORCEMENTS
 from rules.flanders_fields.resolvers.shooting import FIRE_TYPE as SHOOTING_FIRE_TYPE
 from rules.flanders_fields.resolvers.suppression import (
     SRC_BATTLE_SUPPRESSION,
@@ -73,6 +75,7 @@ from rules.flanders_fields.resolvers.suppression import (
 )
 from rules.flanders_fields.ruleset import cite
 from rules.table.placed import stand_of
+from rules.table.terrain import Feature
 
 SRC_RAW_UNDER_FIRE = cite("TROOP QUALITY, RAW")
 SRC_AIMING_POINT = cite("ARTILLERY AIMING POINT")
@@ -145,6 +148,8 @@ def _consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Chan
         changes += wind_blows(snap, result)
     elif resolver == "random-event":
         changes += cards_drawn(snap, result)
+    elif resolver == REINFORCEMENTS and unit is not None:
+        changes += game_reinforcements.arrived(snap, unit, key)
     if target is None:
         return tuple(changes)
     if resolver == ASSAULT and unit is not None:
@@ -168,7 +173,23 @@ def _consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Chan
             changes += suppression_added(now, target.id, fire, count)
     if resolver in ("shooting", *TEMPLATE_FIRE_TYPE):
         changes += fired_on(snap.after(changes), target.id)
+    for also in res.get("also", ()):
+        changes += also_attacked(snap.after(changes), also, getattr(outcome.request, "firer", ""))
     return tuple(changes)
+
+
+def also_attacked(snap: Snapshot, also: Mapping[str, Any], firer: str) -> tuple[Change, ...]:
+    """Another stand the same shot attacked (its area, its beaten zone): its result carried out as the first
+    target's is, unless an earlier result of the shot has already destroyed it."""
+    if also.get("unit_id") is None or snap.unit(also["unit_id"]).killed:
+        return ()
+    unit = snap.unit(also["unit_id"])
+    changes: list[Change] = []
+    if also["outcome"] == "killed":
+        changes += kill(snap, unit.id, f"{unit.name} is destroyed", SRC_DEATH)
+    elif also["outcome"] == "suppressed":
+        changes += suppression_added(snap, unit.id, SHOOTING_FIRE_TYPE[firer])
+    return (*changes, *fired_on(snap.after(changes), unit.id))
 
 
 def cards_drawn(snap: Snapshot, drawn: Mapping[str, Any]) -> tuple[Change, ...]:
@@ -408,6 +429,9 @@ class FlandersFieldsTable(TableRules):
 
     wire_belt_cm = WIRE_BELT_CM
     danger_zone_cm = DANGER_ZONE_CM
+
+    def terrain_refused(self, features: Sequence[Feature], period: str | None, where: str) -> None:
+        fortified_refused(features, period, where)
 
     def board_changed(self, snapshot: Snapshot) -> tuple[Change, ...]:
         return gas_marked(snapshot, snapshot.board.get("clouds", ()))

@@ -15,6 +15,8 @@ from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
+from rules.flanders_fields.play import game_reinforcements
+from rules.flanders_fields.play.game_area import given_area, shot_area
 from rules.flanders_fields.play.game_table import context, shot, target_cover, terrain_index
 from rules.flanders_fields.play.units import (
     ARTILLERY_KINDS,
@@ -37,6 +39,8 @@ from rules.flanders_fields.resolvers.assault import SRC_CLOSE, SRC_DEEP_SHELTERS
 from rules.flanders_fields.resolvers.firewaltz import SRC_FIREWALTZ
 from rules.flanders_fields.resolvers.gas import SRC_GAS
 from rules.flanders_fields.resolvers.orders import CREWED_UNITS, FLAG_UNITS, SRC_CREWED
+from rules.flanders_fields.resolvers.reinforcements import RESOLVER as REINFORCEMENTS
+from rules.flanders_fields.resolvers.reinforcements import SRC_REINFORCEMENTS
 from rules.flanders_fields.ruleset import cite
 from rules.table.frame import Table
 from rules.table.placed import stand_of
@@ -60,6 +64,8 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
         if field in fields and field not in given and all(f.field != field for f in out):
             out.append(Filled(field, value, why, source))
 
+    if resolver == "shooting":
+        given_area(given)
     ctx = context(snap)
 
     if unit is not None:
@@ -150,6 +156,9 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
             put("lost_platoons", gone, f"rifle platoons of {unit.name} destroyed", morale)
         if resolver == "shooting" and unit.kind in FIRER:
             put("firer", FIRER[unit.kind], f"{unit.name} is a {unit.kind}", T.SRC_SHOOTING_MATRIX)
+        if resolver == REINFORCEMENTS:
+            n = game_reinforcements.turns_diced(snap, unit)
+            put("turns_diced", n, f"{unit.name} is diced for the {_nth(n)} time", SRC_REINFORCEMENTS)
         if resolver == "wire-crossing" and unit.stuck_on_wire:
             put("through_wire", True, f"{unit.name} is in wire", T.SRC_WIRE)
     if target is not None:
@@ -189,6 +198,19 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
             table = Table(snap.table_width_cm, snap.table_length_cm)
             for m in shot(table, snap.board.get("barrages", ()), unit, target, terrain, ctx):
                 put(m.field, m.value, m.why, m.source)
+            fires_as = given.get("firer", FIRER.get(unit.kind))
+            if resolver == "shooting" and fires_as:
+                area = shot_area(snap, unit, target, fires_as, bool(given.get("indirect")))
+                if area is not None and area.also:
+                    put("also", list(area.also), area.why, area.source)
+                if area is not None and area.target_partial is not None:
+                    how = "partly" if area.target_partial else "fully"
+                    put(
+                        "partial_template",
+                        area.target_partial,
+                        f"{target.name} is {how} under it",
+                        area.source,
+                    )
         if resolver == "shooting" and given.get("firer", FIRER.get(unit.kind if unit else "")) == "gas":
             passed = [c.get("passed", {}) for c in snap.board.get("clouds", ())]
             full = any(target.id in p.get("full", []) for p in passed)
@@ -231,6 +253,10 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
         nation = snap.nations["attacker"]
         put("attacker_nation", nation, f"the game's attacker is {nation}", SRC_FIREWALTZ)
     return tuple(out)
+
+
+def _nth(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
 
 
 def _air_target(u: UnitState) -> str | None:

@@ -15,6 +15,7 @@ from rules.core.records import Change, SetBoard, Snapshot
 from rules.core.turn import Notice, Permit, Step
 from rules.flanders_fields.book import sequence as S
 from rules.flanders_fields.book.common import PERIODS, PeriodId
+from rules.flanders_fields.play import game_reinforcements
 from rules.flanders_fields.play.changes import DeepSuppressionSet
 from rules.flanders_fields.play.game_consequences import end_of_turn
 from rules.flanders_fields.play.game_fire import fire_forbidden
@@ -117,7 +118,7 @@ def roll_refusal(status: str, snap: Snapshot, now: Position, roll: Roll, side: s
 def step_needs(snap: Snapshot, step_id: str) -> list[str]:
     """What the step still needs beyond its own words: morale tests due, stands to roll under barrages, the
     gas-wind roll."""
-    needs: list[str] = []
+    needs: list[str] = game_reinforcements.needs(snap)
     due = [u for u in snap.units if u.state.get("morale_due")]
     if due:
         needs.append("morale tests due: " + ", ".join(f"{u.name} (unit {u.id})" for u in due))

@@ -192,6 +192,7 @@ def new_forces(ctx: Context, document: Mapping[str, Any]) -> NewForces:
         forces={side: tuple(_as_unit(u) for u in roots) for side, roots in made.forces.items()},
         placements={**made.placements, **placements},
         off_table=(*made.off_table, *off_table),
+        state=made.state,
     )
 
 

@@ -8,7 +8,9 @@ from typing import Any
 
 from rules.core.errors import RulesError
 from rules.core.records import Change, FillRequest, SetSideState, Snapshot
+from rules.flanders_fields.play import game_reinforcements
 from rules.flanders_fields.resolvers.heroic import SRC_HEROIC
+from rules.flanders_fields.resolvers.reinforcements import RESOLVER as REINFORCEMENTS
 
 HEROIC_KEY = "heroic-action"  # the side state that counts a side's heroic actions left
 
@@ -25,6 +27,8 @@ def wind_due(board: Mapping[str, Any], turn: int, side_to_move: str) -> bool:
 def before_resolve(resolver: str, snap: Snapshot, request: FillRequest, apply: bool) -> tuple[Change, ...]:
     if resolver == HEROIC_KEY:
         return heroic_action_spent(snap, request.unit_id)
+    if resolver == REINFORCEMENTS:
+        game_reinforcements.refused(snap, request.unit_id, apply)
     if resolver == "gas-wind" and apply and not wind_due(snap.board, snap.turn, snap.side_to_move):
         raise RulesError(
             "resolver",

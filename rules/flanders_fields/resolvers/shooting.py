@@ -6,11 +6,13 @@ shot is not possible or out of range. Against armour the main text's armour tabl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from rules.core.dice import exact_distribution
 from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation, Modifier
 from rules.core.ruleset import Context, Resolver
@@ -60,6 +62,28 @@ FIRE_TYPE = {
 }
 
 
+# The stands one shot also attacks: the rest of a battery's or mortar's area, an MG's beaten zone. 36 of the
+# smallest (2 cm) bases meet a 10 cm square side by side; more would be stands piled on one another.
+MAX_ALSO_ATTACKED = 48
+AREA_FIRERS = T.ARTILLERY_FIRERS | T.MORTAR_FIRERS
+
+
+class AlsoAttacked(BaseModel):
+    """Another stand the same shot attacks, with what differs from the first target: its own cover and
+    command, whether it is only partly under the area, its place in the beaten zone."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    name: str = Field(min_length=1, max_length=200, description="The stand, as the table names it.")
+    unit_id: int | None = Field(default=None, ge=1, le=2**31 - 1, description="The stand, in a game.")
+    target: Target = "troops"
+    cover: ShotCover = "open"
+    target_is_command: bool = False
+    partial_template: bool = False
+    target_in_deep_shelter: bool = False
+    beaten_zone_index: int = Field(default=0, ge=0, le=T.BEATEN_ZONE_TARGETS)
+
+
 class ShootingRequest(FFRequest):
     firer: T.Firer = Field(description="What is shooting.")
     target: Target = Field(
@@ -97,6 +121,19 @@ class ShootingRequest(FFRequest):
     special_rule: SpecialRuleId | None = Field(
         default=None, description="long-range-marksmanship or mad-minute."
     )
+    # Left out of a request's JSON when empty: a shot at one stand reads as it always has.
+    also: list[AlsoAttacked] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        max_length=MAX_ALSO_ATTACKED,
+        description="Other stands the shot attacks, each on a die of its own: the rest of an artillery or "
+        "mortar area of effect, an MG's beaten zone.",
+    )
+
+
+def one_target(req: ShootingRequest, also: AlsoAttacked) -> ShootingRequest:
+    """The shot as it attacks one of the other stands."""
+    return req.model_copy(update={**also.model_dump(exclude={"name", "unit_id"}), "also": []})
 
 
 @dataclass
@@ -215,9 +252,8 @@ class Shooting(Resolver[ShootingRequest]):
     )
 
     def dice(self, req: ShootingRequest, ctx: Context) -> tuple[int, ...]:
-        if req.firer == "lmg-unit" or req.special_rule == "mad-minute":
-            return (6, 6)
-        return (6,)
+        first = (6, 6) if req.firer == "lmg-unit" or req.special_rule == "mad-minute" else (6,)
+        return first + (6,) * len(req.also)
 
     def check(self, req: ShootingRequest, ctx: Context) -> None:
         p = ctx.period
@@ -267,6 +303,25 @@ class Shooting(Resolver[ShootingRequest]):
         rule = accept_special_rule(req.special_rule, p, RESOLVER)
         if rule is not None and req.firer != "infantry":
             raise refuse(rule, "infantry companies only", rules_for(RESOLVER, p))
+        if req.also:
+            self.check_also(req, ctx)
+
+    def check_also(self, req: ShootingRequest, ctx: Context) -> None:
+        """Other stands are attacked by an artillery or mortar area, or in a direct-fire MG's beaten zone."""
+        beaten = req.firer in T.MG_FIRERS and not req.indirect
+        if not beaten and req.firer not in AREA_FIRERS:
+            raise RulesError("also", f"{req.firer} attacks one stand: no area and no beaten zone", [])
+        if beaten and len(req.also) > T.BEATEN_ZONE_TARGETS:
+            raise RulesError("also", f"up to {T.BEATEN_ZONE_TARGETS} targets in the beaten zone", [])
+        for i, a in enumerate(req.also):
+            if beaten and (a.beaten_zone_index != i + 1 or a.partial_template):
+                raise RulesError(f"also.{i}.beaten_zone_index", "the beaten zone's targets in order", [i + 1])
+            if not beaten and a.beaten_zone_index:
+                raise RulesError(f"also.{i}.beaten_zone_index", "only an MG has a beaten zone", [0])
+            try:
+                self.check(one_target(req, a), ctx)
+            except RulesError as e:
+                raise RulesError(f"also.{i}.{e.field}", e.reason, e.allowed, e.source, e.why) from None
 
     def situation(self, req: ShootingRequest, ctx: Context) -> Situation:
         s = Situation()
@@ -468,6 +523,39 @@ class Shooting(Resolver[ShootingRequest]):
         return "no-effect", total
 
     def evaluate(self, req: ShootingRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
+        """The first target on its dice, then each other stand the shot attacks on its own die."""
+        n = len(dice) - len(req.also)
+        ev = self.evaluate_one(req, ctx, dice[:n])
+        if not req.also:
+            return ev
+        also = [self.also_attacked(req, ctx, a, d) for a, d in zip(req.also, dice[n:], strict=True)]
+        sources = (*ev.sources, *(m["source"] for a in also for m in a["modifiers"]))
+        return replace(ev, sources=tuple(dict.fromkeys(sources)), details={**ev.details, "also": also})
+
+    def also_attacked(self, req: ShootingRequest, ctx: Context, a: AlsoAttacked, die: int) -> dict[str, Any]:
+        """One other stand's roll: its result, each modifier named, and its own odds."""
+        one = one_target(req, a)
+        ev = self.evaluate_one(one, ctx, (die,))
+        odds = exact_distribution((6,), lambda d: self.evaluate_one(one, ctx, d).key)
+        out: dict[str, Any] = {
+            "name": a.name,
+            "unit_id": a.unit_id,
+            "die": die,
+            "outcome": ev.key,
+            "total": ev.total,
+            "modifiers": [m.as_dict() for m in ev.modifiers],
+            "thresholds": ev.details["thresholds"],
+            "probabilities_exact": {k: f"{v.numerator}/{v.denominator}" for k, v in sorted(odds.items())},
+        }
+        if "spreads_to_company" in ev.details:
+            out["spreads_to_company"] = ev.details["spreads_to_company"]
+        return out
+
+    def probabilities(self, req: ShootingRequest, ctx: Context) -> dict[str, Fraction]:
+        # The odds are the first target's; each other stand's are on its own line (`also`).
+        return super().probabilities(req.model_copy(update={"also": []}), ctx)
+
+    def evaluate_one(self, req: ShootingRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         s = self.situation(req, ctx)
         results = [self.result(s, d) for d in dice]
         rank = ("out-of-range", "not-possible", "no-effect", "suppressed", "killed")

@@ -112,3 +112,11 @@ def live_url(migrated_url: str, tmp_path: Path) -> Iterator[str]:
     server.should_exit = True
     thread.join(10)
     app.state.engine.dispose()
+
+
+def unpacked(http: Any, game: Game, unit_id: int) -> None:
+    """Mons starts its MGs on their pack animals: the referee has one unpacked (to shoot from the table)."""
+    url = f"/api/v1/games/{game.id}/units/{unit_id}"
+    version = http.get(url, headers=game.referee).json()["version"]
+    r = http.put(url, headers=game.referee, json={"version": version, "packed": False, "override": True})
+    assert r.status_code == 200, r.text

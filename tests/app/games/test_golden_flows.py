@@ -19,6 +19,7 @@ from rules.flanders_fields import FlandersFields
 from rules.flanders_fields.book import sequence as S
 from rules.flanders_fields.book.common import PeriodId
 from rules.flanders_fields.errata.table_play import RANGE_MEASURED
+from rules.flanders_fields.play.game_fire import LIMBERING, NEAREST_RULE
 from rules.flanders_fields.play.game_report import casualties
 from tests.app.games.golden.record import GOLDEN, play_all
 
@@ -72,7 +73,9 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
     suppression never applies to (the order roll's note said so) is no longer given it (erratum
     deep-suppression-on-table, the playsheet's reading); an air attack won by 3 or more destroys its target
     (AIR_ATTACK_KILLS). Issue 37: three rolls made out of their step are the referee's override
-    (`OUT_OF_STEP`)."""
+    (`OUT_OF_STEP`); the Mons MG's shot (event 18) is the referee's override, as its target is not the nearest
+    troops (and, issue 38, as Mons starts its MGs on their packs); Mons batteries start limbered ("All artillery
+    is limbered")."""
     out = _named_changes(golden)
     for flow, flows in out.items():
         for event_id, unit_ref in AIR_ATTACK_KILLS.get(flow, ()):
@@ -96,6 +99,21 @@ def _named_changes(golden: Any) -> Any:
     p = out.get("payload")
     if out.get("kind") == "arrival-roll" and isinstance(p, dict) and p.get("resolver") == "deep-suppression":
         p["changes"] = [c for c in p["changes"] if c["before"] != c["after"]]
+    if (
+        out.get("kind") == "roll"
+        and isinstance(p, dict)
+        and p.get("resolver") == "shooting"
+        and out["id"] == 18
+    ):
+        # Issue 37 (wt37c): the Mons MG's shot is not at its nearest troops, so the referee overrides.
+        out["actor"] = "referee"
+        # Issue 38: Mons starts its MGs on their packs, so the override passes that refusal too.
+        p["override"] = {"by": "referee", "refused": f"{LIMBERING} {NEAREST_RULE}"}
+    if str(out.get("ref", "")).startswith("mons-1914/") and out.get("kind") in (
+        "field-battery",
+        "howitzer-battery",
+    ):
+        out["limbered"] = True  # issue 38: "All artillery is limbered"
     if isinstance(p, dict) and isinstance(p.get("filled"), list):
         seen: set[str] = set()
         p["filled"] = [f for f in p["filled"] if not (f["field"] in seen or seen.add(f["field"]))]
@@ -162,22 +180,38 @@ def _out_of_step(period: PeriodId, step: str, roll: S.RollAsked) -> str:
 OUT_OF_STEP = {
     47: _out_of_step("early", "battalion-orders", S.RollAsked("deviation", "attacker")),
     78: _out_of_step("mid", "battalion-orders", S.RollAsked("order-roll", "defender")),
-    156: _out_of_step("late", "barrages-and-bombardments", S.RollAsked("air-attack", "attacker", "defender")),
+    156: _out_of_step("late", "barrages-and-bombardments", S.RollAsked("air-attack", "attacker")),
 }
+
+
+def mons_reinforcements_due(golden: Any) -> Any:
+    """Issue 38: the Mons flow ends at the start of the German turn 3, when its two reinforcement battalions,
+    not diced for on turn 2, are due their roll (a 5 or more), which the turn panel lists."""
+    for seen in golden["mons"].values():
+        needs = seen["turn"]["needs"]
+        needs[1:1] = [
+            f"roll reinforcements for {n}. Regiment, Battalion 3 (unit {uid}): they arrive on a 5 or more"
+            for n, uid in ((1, 45), (2, 114))
+        ]
+    return golden
 
 
 def without_later_additions(played: Any) -> Any:
     """The flows as played, less what was added since on purpose, each named with its commit. 6a651e3: the
     report's luck ledger, read from the same events (tests/app/games/test_luck_ledger.py checks it). Issue
     26's arrival cards: an arrived fire item on the board keeps its turn, and a battery's where it lands and
-    its deviation roll (tests/app/games/test_arrivals_api.py checks them). Issue 38: a shooting request's
-    `target_in_deep_shelter`."""
+    its deviation roll (tests/app/games/test_arrivals_api.py checks them). Issue 37: a unit's `packed` state
+    (an MG or light mortar on its packs; tests/rules/flanders_fields/play/test_game_fire.py). Issue 38: a
+    shooting request's `target_in_deep_shelter`; a unit's reinforcement turns
+    (tests/rules/flanders_fields/play/test_mons_start.py)."""
     if isinstance(played, list):
         return [without_later_additions(v) for v in played]
     if not isinstance(played, dict):
         return played
     fire_item = "item_id" in played and "kind" in played
-    added = {"ledger", *(("turn", "lands", "deviation") if fire_item else ())}
+    unit = "ref" in played and "suppression" in played
+    later = ("packed", "reinforcement_turn", "reinforcement_diced")  # issues 37 and 38
+    added = {"ledger", *(("turn", "lands", "deviation") if fire_item else ()), *(later if unit else ())}
     if isinstance(played.get("target_in_deep_shelter"), bool):  # issue 38: a shooting request's new field
         added.add("target_in_deep_shelter")
     return {k: without_later_additions(v) for k, v in played.items() if k not in added}
@@ -185,7 +219,7 @@ def without_later_additions(played: Any) -> Any:
 
 @pytest.mark.long
 def test_flows_read_as_on_the_starting_commit(client: TestClient) -> None:
-    golden = with_changes_made_on_purpose(json.loads(GOLDEN.read_text()))
+    golden = mons_reinforcements_due(with_changes_made_on_purpose(json.loads(GOLDEN.read_text())))
     played = without_later_additions(json.loads(json.dumps(play_all(client))))
     found = list(differences(golden, played))
     assert not found, report(found)

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.services import ledger
-from tests.app.games.conftest import Game, new_game, start_game, units_by_ref
+from tests.app.games.conftest import Game, new_game, start_game, units_by_ref, unpacked
 
 GB = "mons-1914/gb/infantry-brigade-1"
 BN1 = f"{GB}/infantry-battalion-1"
@@ -34,16 +34,24 @@ def _play(c: TestClient, g: Game) -> dict[str, tuple[str, dict[str, Any]]]:
     """A few rolls with known dice by both sides, then the referee ends the game. The answers by event id,
     with the side that rolled."""
     units = units_by_ref(c, g)
+    unpacked(c, g, units[f"{DE_BN1}/mmg-company-1/mmg-1"]["id"])
     start_game(c, g)
     _advance(c, g, g.attacker)  # to the battalion orders
     co1 = units[f"{DE_BN1}/rifle-company-1"]
     mg = units[f"{DE_BN1}/mmg-company-1/mmg-1"]
-    target = next(u for r, u in units.items() if r.startswith(f"{BN1}/rifle-company-3/"))
+    # The British platoon farthest forward, with the MG 30 cm in front of it: the nearest troops, as an MG's
+    # first target must be (issue 37).
+    british = [u for r, u in units.items() if r.startswith(f"{BN1}/rifle-company-") and u["y"] is not None]
+    target = min(british, key=lambda u: u["y"])
     answers = [("attacker", _resolve(c, g, g.attacker, "order-roll", {"unit_id": co1["id"], "dice": [6]}))]
     answers.append(("attacker", _resolve(c, g, g.attacker, "order-roll", {"unit_id": mg["id"], "dice": [3]})))
-    c.post(f"/api/v1/games/{g.id}/units/{mg['id']}/move", headers=g.attacker, json={"x": 10, "y": 118})
+    ahead = {"x": target["x"], "y": target["y"] - 30, "facing_deg": 90}
+    c.post(f"/api/v1/games/{g.id}/units/{mg['id']}/move", headers=g.attacker, json=ahead)
+    aimed = {"unit_id": mg["id"], "target_id": target["id"]}
+    asked = c.post(f"/api/v1/games/{g.id}/ask/shooting", headers=g.attacker, json=aimed).json()
+    behind = [1] * len(asked["resolution"].get("also", []))  # its beaten zone's stands: a 1 does nothing
     for die in (1, 6):  # a miss, then a hit
-        shot = {"unit_id": mg["id"], "target_id": target["id"], "dice": [die]}
+        shot = {**aimed, "dice": [die, *behind]}
         answers.append(("attacker", _resolve(c, g, g.attacker, "shooting", shot)))
     for _ in range(2):
         _advance(c, g, g.attacker)

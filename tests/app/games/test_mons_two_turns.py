@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.app.games.conftest import Game, units_by_ref
+from tests.app.games.conftest import Game, units_by_ref, unpacked
 
 GB = "mons-1914/gb/infantry-brigade-1"
 BN1 = f"{GB}/infantry-battalion-1"
@@ -187,9 +187,16 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     # counts as soft cover for the veterans ("Experienced and Veteran troops in what would otherwise be deemed
     # Open Ground are classed as being in Soft Cover"). "MG - Max 70cm 3 4 4 5": soft, suppress on 4.
     c.post(f"/api/v1/games/{g.id}/units/{mg['id']}/move", headers=g.attacker, json={"x": 10, "y": 118})
+    unpacked(c, g, mg["id"])  # Mons: "all machineguns start on pack animals"
+    # Another British platoon stands nearer (48 cm): "The initial point of aim for a machine gun must be the
+    # nearest troops", so the referee lets it fire anyway (issue 37), and the log records the override.
     company3 = [u for r, u in units.items() if r.startswith(f"{BN1}/rifle-company-3/")]
     shot = resolve(
-        c, g, g.attacker, "shooting", {"unit_id": mg["id"], "target_id": company3[0]["id"], "dice": [4]}
+        c,
+        g,
+        g.referee,
+        "shooting",
+        {"unit_id": mg["id"], "target_id": company3[0]["id"], "dice": [4], "override": True},
     )
     filled = {f["field"]: f["value"] for f in shot["filled"]}
     assert filled["firer"] == "mg" and filled["cover"] == "soft" and filled["direct_line_of_sight"] is True

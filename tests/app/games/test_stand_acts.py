@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.app.games.conftest import Game, advance_to, new_game
+from tests.app.games.conftest import Game, advance_to, new_game, unpacked
 
 
 def units(c: TestClient, g: Game) -> dict[int, dict[str, Any]]:
@@ -36,6 +36,7 @@ def test_each_stand_is_offered_the_rolls_of_its_kind(client: TestClient) -> None
     g = new_game(client)
     nothing = {"acts": [], "refused": None}
     assert client.get(f"/api/v1/games/{g.id}/units/1/acts", headers=g.attacker).json() == nothing  # in set-up
+    unpacked(client, g, first(units(client, g), "attacker", "mmg")["id"])
     advance_to(client, g, "battalion-orders")  # where the battalion's companies and MGs are ordered
     us = units(client, g)
     platoon = first(us, "attacker", "rifle-platoon")
@@ -66,6 +67,7 @@ def test_asking_the_table_records_nothing_and_says_what_the_dice_would_do(client
     mg = first(us, "attacker", "mmg")
     target = first(us, "defender", "rifle-platoon")
     face_off(client, g, mg, target, 30)
+    unpacked(client, g, mg["id"])
     advance_to(client, g, "battalion-orders")
     logged = len(events(client, g))
     before = units(client, g)
@@ -77,11 +79,9 @@ def test_asking_the_table_records_nothing_and_says_what_the_dice_would_do(client
     assert filled["range_cm"]["source"].startswith("Flanders Fields rule book: RANGED COMBAT, WEAPON RANGES")
     assert odds.json()["effects"] == []  # no dice, no answer
     thresholds = odds.json()["resolution"]["thresholds"]
-    asked = client.post(
-        f"/api/v1/games/{g.id}/ask/shooting",
-        headers=g.attacker,
-        json={**body, "dice": [thresholds["suppress"]]},
-    )
+    # The stands in its beaten zone roll beside the target (a die each): a 1 does nothing to them.
+    dice = [thresholds["suppress"], *[1] * len(odds.json()["resolution"].get("also", []))]
+    asked = client.post(f"/api/v1/games/{g.id}/ask/shooting", headers=g.attacker, json={**body, "dice": dice})
     assert asked.json()["resolution"]["outcome_key"] == "suppressed"
     # MG fire suppresses the whole company: one effect per living stand of it, each +1 suppression.
     company = [u["id"] for u in before.values() if u["parent_id"] == target["parent_id"] and u["base"]]
@@ -92,7 +92,7 @@ def test_asking_the_table_records_nothing_and_says_what_the_dice_would_do(client
     applied = client.post(
         f"/api/v1/games/{g.id}/resolve/shooting",
         headers=g.attacker,
-        json={**body, "dice": [thresholds["suppress"]]},
+        json={**body, "dice": dice},
     )
     assert applied.status_code == 200, applied.text
     assert (

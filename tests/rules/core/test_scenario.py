@@ -267,3 +267,42 @@ def test_an_unknown_table_is_refused_when_the_forces_are_built() -> None:
     with pytest.raises(RulesError) as e:
         get_game_rules(FF).setup.new_forces(get_ruleset(FF).context("mid"), doc)
     assert e.value.field == "sides.attacker.forces.0.table_id" and "gb-1915" in (e.value.allowed or [])
+
+
+def test_a_fortified_position_in_a_1914_scenario_is_refused_with_the_rule() -> None:
+    """The 1914 to mid 1915 firing table has no Fortified column: a block house, or a trench dug into a
+    village, is refused where the document is read (the importer, the editor's save), not at play time."""
+    blockhouse = {
+        "type": "Feature",
+        "properties": {"kind": "blockhouse"},
+        "geometry": square(50, 100, 56, 106),
+    }
+    village = {"type": "Feature", "properties": {"kind": "village"}, "geometry": square(5, 140, 30, 160)}
+    early = {**hand_written(), "period": "early", "date": "autumn 1914"}
+    e = refused(
+        {**early, "terrain": {**early["terrain"], "features": [*early["terrain"]["features"], blockhouse]}}
+    )
+    assert (
+        e.field == "terrain.features.3" and "fortified" in e.reason and "1914 to mid 1915" in (e.source or "")
+    )
+    assert "blockhouse" not in (e.allowed or [])
+    e = refused(
+        {**early, "terrain": {**early["terrain"], "features": [*early["terrain"]["features"], village]}}
+    )
+    assert e.field == "terrain.features.3" and e.reason.startswith(
+        "a village over a trench is a fortified position"
+    )
+    assert validate(early, playable())["period"] == "early"  # a trench alone is medium cover
+    mid = {
+        **hand_written(),
+        "terrain": {**early["terrain"], "features": [*early["terrain"]["features"], blockhouse]},
+    }
+    assert validate(mid, playable())["period"] == "mid"
+    # A game's terrain edited by the referee is read the same way.
+    table = get_game_rules(FF).tabletop
+    with pytest.raises(RulesError) as refusal:
+        table.terrain({"type": "FeatureCollection", "features": [blockhouse]}, period="early")
+    assert refusal.value.field == "terrain.features.0"
+    assert [
+        f.kind for f in table.terrain({"type": "FeatureCollection", "features": [blockhouse]}, period="mid")
+    ] == ["blockhouse"]

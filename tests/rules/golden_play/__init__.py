@@ -120,7 +120,7 @@ def start(script: Mapping[str, Any]) -> Table:
                 x=float(place["center"][0]) if place else None,
                 y=float(place["center"][1]) if place else None,
                 facing_deg=float(place.get("facing_deg", 90.0)) if place else None,
-                state=dict(defaults),
+                state={**defaults, **made.state.get(node.id, {})},
             )
         )
         refs.append(node.id)

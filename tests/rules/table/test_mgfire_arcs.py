@@ -12,7 +12,7 @@ from rules.flanders_fields.play.table_rules import ARC_SIZES, MG_SIZES
 from rules.table.arcs import arc_polygon, target_priority
 from rules.table.bases import Stand
 from rules.table.coverage import StandIndex
-from rules.table.mgfire import Gun, mg_fire, mg_fire_naive
+from rules.table.mgfire import Gun, beaten_zone, mg_fire, mg_fire_naive
 
 MG = Gun("mg", (60, 10), 90, 2, 2, side="attacker", id="mg")
 
@@ -41,6 +41,14 @@ def test_three_stands_behind_the_first_target_get_minus_one_two_three() -> None:
     assert [(h.id, h.penalty) for h in fire.beaten_zone] == [("t2", -1), ("t3", -2), ("t4", -3)]
     assert fire.zone.bounds == pytest.approx((59, 40.75, 61, 55.75))
     assert mg_fire_naive(MG, 90, stands, 70, 45, MG_SIZES) == ("t1", ["t2", "t3", "t4"])
+
+
+def test_the_beaten_zone_runs_behind_the_target_chosen_not_the_nearest() -> None:
+    # A target the referee let the gun pick past the nearest troops: the zone is behind its rear edge.
+    stands = [_inf("near", 60, 30), _inf("chosen", 60, 40), _inf("b1", 60, 45), _inf("b2", 60, 58)]
+    zone, hits = beaten_zone(MG, stands[1], StandIndex.build(stands), MG_SIZES)
+    assert [(h.id, h.penalty) for h in hits] == [("b1", -1)]  # b2's front edge 57.25 is past 55.75
+    assert zone.bounds == pytest.approx((59, 40.75, 61, 55.75))
 
 
 def test_short_range_is_under_ten_cm_and_range_is_seventy() -> None:

@@ -238,7 +238,8 @@ def mons(http: TestClient) -> Json:
     g.resolve("attacker", "order-roll", unit_id=mg, dice=[3])
     g.move("attacker", mg, 10, 118, 90)
     company3 = g.under(f"{BN1}/rifle-company-3/")
-    g.resolve("attacker", "shooting", unit_id=mg, target_id=company3[0], dice=[4])
+    # Not the MG's nearest troops (issue 37 refuses it): the referee has it shoot anyway, recorded as overridden.
+    g.resolve("referee", "shooting", unit_id=mg, target_id=company3[0], dice=[4], override=True)
     # The referee undoes a marker and an order roll, and edits a stand's state.
     stray = g.marker("attacker", g.ref(f"{BN1}/rifle-company-4/rifle-platoon-2"), delta=1, fire="rifle")
     g.undo("referee", stray["event_id"])
