@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core.game import Outcome, Rolls, ancestor_at, ancestors
+from rules.core.game import Outcome, Rolls, ancestor_at
 from rules.core.records import Change, Filled, FillRequest, Played, Snapshot, StandAct
 from rules.flanders_fields.play import game_cards, game_consequences, game_fill, game_turn
-from rules.flanders_fields.play.units import FIRER, assault_kind, order_unit
+from rules.flanders_fields.play.units import FIRER, assault_kind, ordered_unit, unnamed_units
 from rules.flanders_fields.resolvers.assault import ATTACKERS
 from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
 from rules.flanders_fields.resolvers.morale import RESOLVER as MORALE
@@ -23,7 +23,7 @@ def stand_acts(snap: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
     by_id = snap.by_id
     acts: list[StandAct] = []
     # "ORDERS AND ACTIONS": a company rolls for its platoons, a battery or an MG for itself.
-    ordered = next((a for a in (unit, *ancestors(unit, by_id)) if order_unit(a, by_id) is not None), None)
+    ordered = ordered_unit(unit, by_id, unnamed_units(snap.variants))
     if ordered is not None:
         why = "" if ordered is unit else f"{unit.name} takes the order roll of {ordered.name}"
         acts.append(StandAct("Order roll", ORDER_ROLL, ordered.id or 0, why))

@@ -27,6 +27,7 @@ from rules.flanders_fields.play.units import (
     order_unit,
     quality_of,
     rifle_losses,
+    unnamed_units,
 )
 from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION
 from rules.flanders_fields.resolvers.assault import SRC_CLOSE
@@ -62,7 +63,7 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
         command = command_stand(unit, units, by_id)
         stands = [u for u in leaves_under(unit, units) if not u.killed]
         if resolver == "order-roll":
-            ou = given.get("unit") or order_unit(unit, by_id)
+            ou = given.get("unit") or order_unit(unit, by_id, unnamed_units(snap.variants))
             if ou is not None:
                 put("unit", ou, f"{unit.name} is a {unit.kind}", SRC_ORDERED_UNITS)
             if ou in CREWED_UNITS:
