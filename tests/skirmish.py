@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from rules.core.acts import Act, MoveStand
+from rules.core.errors import Refusal
 from rules.core.game import BoundTurn, Fields, GameRules, Outcome, Rolls
 from rules.core.records import AddToState, Change, SetState, Snapshot, StandAct, StateField
 from rules.core.resolution import Evaluation
@@ -33,6 +35,17 @@ class SkirmishTurn(BoundTurn):
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return self.STEPS
+
+    def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
+        """A shaken unit does not move until it rallies."""
+        if isinstance(act, MoveStand) and snapshot.unit(act.unit_id).shaken:
+            name = snapshot.unit(act.unit_id).name
+            return (
+                Refusal(
+                    f"{name} is shaken: rally it first.", f"a shaken unit may not move ({SOURCE})", SOURCE
+                ),
+            )
+        return ()
 
 
 class SkirmishFields(Fields):

@@ -121,6 +121,7 @@ class ResolveIn(AskIn):
     """A resolver call inside a game, recorded in its log (and applied, unless `apply` is false)."""
 
     apply: Bool = Field(default=True, description="Apply the result to markers and state.")
+    override: Override = False
 
 
 # -- devices (tokens) of a game or a campaign --

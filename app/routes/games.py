@@ -459,6 +459,7 @@ def resolve(
             unit_id=body.unit_id,
             target_id=body.target_id,
             apply=body.apply,
+            override=body.override,
         )
         played = acts.play(session, game, viewer, act)
     return ResolvedOut(event_id=played.event.id or 0, **played.answer)

@@ -4,9 +4,11 @@
    template exists).
 2. The rules of play: the turn's current step allows the act (app.services.turns.rules_of_play), else a 409
    naming the rule; the referee's override is recorded with the act.
-3. One snapshot of the table, and one call of the rule set: `GameRules.play(snapshot, act)` answers the
-   changes and what everyone is shown, or refuses with its rule (a roll: rules.core.rolls.work_out; arrived
-   fire: the card's `arrival_fired`).
+3. One snapshot of the table: what the rule set's turn forbids of the act beyond the step and the side
+   (`TurnModel.forbidden`: what it costs and cannot pay, the actor's state, its target), a 409 like the
+   step's unless overridden; then one call of the rule set on the same snapshot: `GameRules.play(snapshot,
+   act)` answers the changes and what everyone is shown, or refuses with its rule (a roll:
+   rules.core.rolls.work_out; arrived fire: the card's `arrival_fired`).
 4. The one applier writes the changes (app.services.markers.apply_changes), and one event logs the act,
    in the current step, with the override.
 
@@ -49,7 +51,7 @@ from rules.core.acts import (
 from rules.core.errors import RulesError
 from rules.core.fire_cards import Fired
 from rules.core.game import EDIT_ACT, Answer
-from rules.core.records import SetState
+from rules.core.records import SetState, Snapshot
 
 __all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play"]
 
@@ -77,7 +79,7 @@ class _Todo:
     in_step: bool = True
     private: dict[str, Any] | None = None
     logged: Callable[[Event, Any], Any] | None = None
-    answer: Callable[[], Answer] | None = None  # the rule set's call, when it is not GameRules.play
+    answer: Callable[[Snapshot], Answer] | None = None  # the rule set's call, when it is not GameRules.play
 
 
 def play(
@@ -88,14 +90,15 @@ def play(
     if isinstance(act, AdvanceTurn):  # the turn's own steps log what happens as it moves on
         evs = turns.advance(session, game, viewer, act.version)
         return Played(evs[-1], [], None, evs)  # a step moved on is always logged
+    if act.override:
+        viewer.require_referee("override the rules of play")
     todo = _PREPARE[type(act)](session, game, viewer, act, formation)
     override = _rules_of_play(session, game, viewer, act, todo)
-    if todo.answer is not None:
-        answer = todo.answer()
-    else:
-        units = todo.units if todo.units is not None else units_service.list_units(session, game.id or 0)
-        todo.units = units
-        answer = rules_of(game).play(snapshot_of(session, game, units), act)
+    units = todo.units if todo.units is not None else units_service.list_units(session, game.id or 0)
+    todo.units = units
+    snapshot = snapshot_of(session, game, units)  # the one the rules of play ask and the rule set plays on
+    override = _forbidden(game, viewer, act, snapshot, override)
+    answer = todo.answer(snapshot) if todo.answer is not None else rules_of(game).play(snapshot, act)
     payload, changes, out = todo.write(answer)
     if override:
         payload = {**payload, "override": override}
@@ -118,6 +121,20 @@ def _rules_of_play(
         if got:
             refused.append(got["refused"])
     return {"by": viewer.role, "refused": " ".join(dict.fromkeys(refused))} if refused else None
+
+
+def _forbidden(
+    game: Game, viewer: Viewer, act: Act, snapshot: Snapshot, override: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """What the rule set's turn forbids of the act beyond the step and the side (TurnModel.forbidden): a 409
+    with the first refusal's sentence, or with the referee's override every refusal in the record."""
+    refusals = rules_of(game).turn.forbidden(snapshot, act)
+    if not refusals:
+        return override
+    if not act.override:
+        raise turns.conflict(game, refusals[0])
+    refused = [override["refused"]] if override else []
+    return {"by": viewer.role, "refused": " ".join(dict.fromkeys([*refused, *(r.why for r in refusals)]))}
 
 
 # -- the force tree ------------------------------------------------------------------------------------------
@@ -278,8 +295,8 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _T
     rolled: list[resolve.Rolled] = []
     private: dict[str, Any] = {}
 
-    def answer() -> Answer:
-        rolled.append(resolve.worked_out(session, game, units, act, consequences=act.apply))
+    def answer(snapshot: Snapshot) -> Answer:
+        rolled.append(resolve.worked_out(game, snapshot, act, consequences=act.apply))
         return Answer(rolled[0].changes)
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
@@ -306,8 +323,8 @@ def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArriv
     aiming = arrivals.aimed(session, game, viewer, act.item_id, act.dice, act.measured)
     fired: list[Fired] = []
 
-    def answer() -> Answer:
-        fired.append(aiming.fired(session))
+    def answer(snapshot: Snapshot) -> Answer:
+        fired.append(aiming.fired(snapshot))
         return Answer(fired[0].changes)
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:

@@ -24,6 +24,7 @@ from app.services.units import list_units
 from rules.core.dice import roll
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.fire_cards import FireCard, Fired
+from rules.core.records import Snapshot
 
 KIND = "arrival-fire"
 _dice = random.SystemRandom()
@@ -100,9 +101,8 @@ class Aimed:
     given: dict[str, int]
     measured: Mapping[str, str]
 
-    def fired(self, session: Session) -> Fired:
-        """The card applied by the game's rules (GameRules.arrival_fired), from one snapshot."""
-        snapshot = snapshot_of(session, self.game, self.units)
+    def fired(self, snapshot: Snapshot) -> Fired:
+        """The card applied by the game's rules (GameRules.arrival_fired) on the act's one snapshot."""
         return rules_of(self.game).fire_plan.arrival_fired(
             snapshot, self.card, self.rolled, self.measured, self.names
         )

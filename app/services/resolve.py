@@ -19,7 +19,7 @@ from app.services.turns import step_of
 from app.services.units import list_units
 from rules.core.acts import Roll
 from rules.core.errors import RulesError
-from rules.core.records import AddToState, Change, Filled, FillRequest, SetState, UnitChange
+from rules.core.records import AddToState, Change, Filled, FillRequest, SetState, Snapshot, UnitChange
 from rules.core.rolls import Rolled, resolver_of, work_out
 from rules.registry import get_ruleset
 
@@ -71,9 +71,9 @@ def checked(session: Session, game: Game, viewer: Viewer, roll: Roll) -> list[Un
     return units
 
 
-def worked_out(session: Session, game: Game, units: list[Unit], roll: Roll, consequences: bool) -> Rolled:
-    """The roll worked out by the game's rules in one call (rules.core.rolls), nothing written."""
-    snapshot = snapshot_of(session, game, units)
+def worked_out(game: Game, snapshot: Snapshot, roll: Roll, consequences: bool) -> Rolled:
+    """The roll worked out by the game's rules in one call (rules.core.rolls) on `snapshot`, nothing
+    written."""
     return work_out(rules_of(game), get_ruleset(game.ruleset), snapshot, roll, consequences)
 
 
@@ -109,7 +109,7 @@ def ask(
         resolver=resolver_id, fields=fields, dice=dice, unit_id=unit_id, target_id=target_id, apply=False
     )
     units = checked(session, game, viewer, roll)
-    w = worked_out(session, game, units, roll, consequences=bool(dice))
+    w = worked_out(game, snapshot_of(session, game, units), roll, consequences=bool(dice))
     return {
         "resolver": resolver_id,
         "unit_id": unit_id,
@@ -141,8 +141,17 @@ def acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> list[dic
         return []
     step = step_of(game)
     now = set(step.resolvers) if step else None
-    offered = rules_of(game).rolls.stand_acts(snapshot_of(session, game, units), unit_id)
-    return [a.as_dict() for a in offered if now is None or a.resolver in now]
+    rules = rules_of(game)
+    snapshot = snapshot_of(session, game, units)
+    offered = rules.rolls.stand_acts(snapshot, unit_id)
+    # The card asks what the act would be asked (a probe with no target yet): what the turn forbids is not
+    # offered.
+    return [
+        a.as_dict()
+        for a in offered
+        if (now is None or a.resolver in now)
+        and not rules.turn.forbidden(snapshot, Roll(resolver=a.resolver, unit_id=a.unit_id))
+    ]
 
 
 def _check_draw(viewer: Viewer, dice: Sequence[int] | None, apply: bool) -> None:

@@ -142,10 +142,17 @@ def rules_of_play(
             "by": viewer.role,
             "refused": getattr(refused, "why", refused),
         }  # the rule in full, for the log
+    raise conflict(game, refused)
+
+
+def conflict(game: Game, refused: str) -> Conflict:
+    """The 409 of a refusal of the rules of play: its one sentence, the rule in full and its source (a rule
+    set's Refusal gives them), where the game stands and what is allowed now."""
+    turn = rules_of(game).turn
     step = step_of(game)
-    raise Conflict(
+    return Conflict(
         refused,
-        why=getattr(refused, "why", None),  # a rule set's Refusal gives the rule in full and its source
+        why=getattr(refused, "why", None),
         source=getattr(refused, "source", None),
         current={
             "status": game.status,

@@ -216,6 +216,12 @@ class TurnModel:
             self.source or None,
         )
 
+    def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
+        """What the rules of play forbid of `act` now beyond the step and the side: what it costs and cannot
+        pay, the actor's state, its target. Each a Refusal (one sentence <= 120 characters saying what to do,
+        the rule in full as `why`, the printed line as `source`). Default: nothing."""
+        return ()
+
     def needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
         """What the current step still needs done besides its own words (rolls due, tests due)."""
         return []

@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, cast
 
+from rules.core.acts import Act
+from rules.core.errors import Refusal
 from rules.core.game import Member, Position, TurnModel, ancestor_at
 from rules.core.records import Change, SetBoard, Snapshot
 from rules.core.turn import Notice, Permit, Step
@@ -15,6 +17,8 @@ from rules.flanders_fields.book import sequence as S
 from rules.flanders_fields.book.common import PERIODS, PeriodId
 from rules.flanders_fields.play.changes import DeepSuppressionSet
 from rules.flanders_fields.play.game_consequences import end_of_turn
+from rules.flanders_fields.play.game_fire import fire_forbidden
+from rules.flanders_fields.play.game_orders import orders_forbidden
 from rules.flanders_fields.play.game_table import barrage_step
 from rules.flanders_fields.play.game_turn import wind_due
 from rules.flanders_fields.play.units import order_unit, ordered_unit
@@ -178,6 +182,9 @@ class FlandersFieldsTurn(TurnModel):
         units: Sequence[Member],
     ) -> str | None:
         return refusal(status, period, now.step, now.side, action, side, unit, units)
+
+    def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
+        return (*orders_forbidden(snapshot, act), *fire_forbidden(snapshot, act))
 
     def needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
         return step_needs(snapshot, step_id)

@@ -19,7 +19,18 @@ from pathlib import Path
 from typing import Any
 
 from rules import registry
-from rules.core.acts import Act, EditUnit, MoveStand, PlaceMarker, PlayCard, RecoverMarker, Roll
+from rules.core.acts import (
+    Act,
+    ApplyArrival,
+    EditUnit,
+    LayTemplate,
+    MoveFormation,
+    MoveStand,
+    PlaceMarker,
+    PlayCard,
+    RecoverMarker,
+    Roll,
+)
 from rules.core.errors import RulesError
 from rules.core.game import Answer as RulesAnswer
 from rules.core.game import GameRules, Outcome, Position, leaves_under
@@ -211,6 +222,15 @@ def rules_of_play(
     out.overridden.append(_refusal(refused))
 
 
+def forbidden(t: Table, act: Mapping[str, Any], asked: Act, out: Answer) -> None:
+    """What the rule set's turn forbids of the act beyond the step and the side (TurnModel.forbidden), on the
+    same snapshot the rule set then plays on: refused, or overridden by the referee and recorded."""
+    refusals = t.rules.turn.forbidden(t.snap, asked)
+    if refusals and not act.get("override"):
+        raise Refused({"refused": _refusal(refusals[0])})
+    out.overridden += [_refusal(r) for r in refusals]
+
+
 # -- the acts: one mapping each from the act's kind to the hook's calls ----------------------------------------
 def roll(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """A resolver asked in the game and applied (an order roll, a shot, an assault, a morale test, a draw ...):
@@ -224,6 +244,7 @@ def roll(t: Table, act: Mapping[str, Any], out: Answer) -> None:
         target_id=t.uid(act.get("target")),
         apply=apply,
     )
+    forbidden(t, act, asked, out)
     w = work_out(t.rules, t.ruleset, t.snap, asked, consequences=apply)
     out.changes += [*w.spent, *w.changes]
     out.shown["outcome"] = w.resolution["outcome_key"]
@@ -237,9 +258,11 @@ def roll(t: Table, act: Mapping[str, Any], out: Answer) -> None:
         out.shown["public"] = t.rules.rolls.draw_seen(asked.resolver, payload, t.snap.side_to_move, apply)[0]
 
 
-def _played(t: Table, act: Act, out: Answer) -> RulesAnswer:
-    """The rule set's one call for an act (GameRules.play), its changes kept."""
-    answer = t.rules.play(t.snap, act)
+def _played(t: Table, act: Mapping[str, Any], asked: Act, out: Answer) -> RulesAnswer:
+    """What the turn forbids of the act, then the rule set's one call for it (GameRules.play), its changes
+    kept."""
+    forbidden(t, act, asked, out)
+    answer = t.rules.play(t.snap, asked)
     out.changes += answer.changes
     return answer
 
@@ -247,13 +270,18 @@ def _played(t: Table, act: Act, out: Answer) -> RulesAnswer:
 def marker_added(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     rules_of_play(t, act, out, "place-markers", act["unit"])
     _played(
-        t, PlaceMarker(unit_id=t.ids[act["unit"]], cause=act.get("cause"), count=act.get("count", 1)), out
+        t,
+        act,
+        PlaceMarker(unit_id=t.ids[act["unit"]], cause=act.get("cause"), count=act.get("count", 1)),
+        out,
     )
 
 
 def marker_removed(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     rules_of_play(t, act, out, "recover-markers", act["unit"])
-    _played(t, RecoverMarker(unit_id=t.ids[act["unit"]], spend_action=act.get("spend_action", True)), out)
+    _played(
+        t, act, RecoverMarker(unit_id=t.ids[act["unit"]], spend_action=act.get("spend_action", True)), out
+    )
 
 
 def _placed(t: Table, unit: UnitState, x: float, y: float, facing: float) -> list[Change]:
@@ -267,7 +295,7 @@ def move(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     moved = MoveStand(
         unit_id=t.ids[act["unit"]], x=act["x"], y=act["y"], facing_deg=act.get("facing_deg", 90.0)
     )
-    _played(t, moved, out)
+    _played(t, act, moved, out)
 
 
 def formation_move(t: Table, act: Mapping[str, Any], out: Answer) -> None:
@@ -286,6 +314,12 @@ def formation_move(t: Table, act: Mapping[str, Any], out: Answer) -> None:
         if key not in asked:
             asked.add(key)
             rules_of_play(t, act, out, "move-stands", t.refs[u.id])
+    forbidden(
+        t,
+        act,
+        MoveFormation(unit_id=top.id, dx=act["dx"], dy=act["dy"], turn_deg=act.get("turn_deg", 0.0)),
+        out,
+    )
     cx = sum(u.x or 0 for u in stands) / len(stands)
     cy = sum(u.y or 0 for u in stands) / len(stands)
     turn = act.get("turn_deg", 0.0)
@@ -305,6 +339,10 @@ def template_laid(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     rules_of_play(t, act, out, "lay-templates", side=act["side"])
     s = t.snap
     x = s.table_width_cm / 2 if TEMPLATES[act["template"]].across_table else act["x"]
+    rotation = act.get("rotation", 0.0)
+    forbidden(
+        t, act, LayTemplate(kind=act["template"], side=act["side"], x=x, y=act["y"], rotation=rotation), out
+    )
     placed = int(s.board.get("templates_placed", 0)) + 1
     laid = {
         "id": placed,
@@ -312,7 +350,7 @@ def template_laid(t: Table, act: Mapping[str, Any], out: Answer) -> None:
         "side": act["side"],
         "x": round(x, 2),
         "y": round(act["y"], 2),
-        "rotation": round(act.get("rotation", 0.0) % 360, 2),
+        "rotation": round(rotation % 360, 2),
     }
     out.changes += [
         SetBoard("", "", "templates", (*s.board.get("templates", ()), laid)),
@@ -330,9 +368,10 @@ def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     def keyed(by: Mapping[str, Any]) -> dict[str, Any]:
         return {str(t.ids.get(k, k)): v for k, v in by.items()}
 
-    fired = t.rules.fire_plan.arrival_fired(
-        t.snap, card, keyed(act["dice"]), keyed(act.get("measured", {})), {}
-    )
+    dice, measured = keyed(act["dice"]), keyed(act.get("measured", {}))
+    forbidden(t, act, ApplyArrival(item_id=act["item"], dice=dice, measured=measured), out)
+
+    fired = t.rules.fire_plan.arrival_fired(t.snap, card, dice, measured, {})
     out.changes += fired.changes
     out.shown.update(
         effect=fired.effect,
@@ -348,7 +387,7 @@ def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 
 def card_played(t: Table, act: Mapping[str, Any], out: Answer) -> None:
-    played = _played(t, PlayCard(side=act["side"], card=act["card"]), out)
+    played = _played(t, act, PlayCard(side=act["side"], card=act["card"]), out)
     out.shown.update(plain(dict(played.shown)), citation=played.source)
 
 
@@ -357,7 +396,7 @@ def unit_edited(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     values = act["values"]
     for action in sorted({t.rules.fields.edit_act(k) for k in values}):
         rules_of_play(t, act, out, action, act["unit"])
-    _played(t, EditUnit(unit_id=t.ids[act["unit"]], version=0, values=values), out)
+    _played(t, act, EditUnit(unit_id=t.ids[act["unit"]], version=0, values=values), out)
 
 
 def advance(t: Table, act: Mapping[str, Any], out: Answer) -> None:
