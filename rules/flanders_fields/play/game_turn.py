@@ -8,7 +8,9 @@ from typing import Any
 
 from rules.core.errors import RulesError
 from rules.core.records import Change, FillRequest, SetSideState, Snapshot
+from rules.flanders_fields.play.units import SRC_ORDERED_UNITS, order_unit, ordered_unit, unnamed_units
 from rules.flanders_fields.resolvers.heroic import SRC_HEROIC
+from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
 
 HEROIC_KEY = "heroic-action"  # the side state that counts a side's heroic actions left
 
@@ -23,6 +25,8 @@ def wind_due(board: Mapping[str, Any], turn: int, side_to_move: str) -> bool:
 
 
 def before_resolve(resolver: str, snap: Snapshot, request: FillRequest, apply: bool) -> tuple[Change, ...]:
+    if resolver == ORDER_ROLL and request.unit_id is not None:
+        own_table(snap, request.unit_id, request.given.get("unit"))
     if resolver == HEROIC_KEY:
         return heroic_action_spent(snap, request.unit_id)
     if resolver == "gas-wind" and apply and not wind_due(snap.board, snap.turn, snap.side_to_move):
@@ -44,3 +48,22 @@ def heroic_action_spent(snap: Snapshot, unit_id: int | None) -> tuple[Change, ..
     if left < 1:
         raise RulesError("resolver", f"the {side} player has had the one heroic action of the game")
     return (SetSideState(f"the {side}'s heroic action of the game", SRC_HEROIC, side, HEROIC_KEY, left - 1),)
+
+
+def own_table(snap: Snapshot, unit_id: int, given: object) -> None:
+    """Refuse an order roll for a unit ordered with another (a platoon: its company's) or on another table
+    than its own ("Battalion Rifle Companies", "Individual Battalion MGs" ...)."""
+    unit = snap.unit(unit_id)
+    by_id = snap.by_id
+    unnamed = unnamed_units(snap.variants)
+    own = order_unit(unit, by_id, unnamed)
+    if own is None:
+        rolls = ordered_unit(unit, by_id, unnamed)
+        whose = f"the order roll of {rolls.name} (unit {rolls.id})" if rolls else "no order roll"
+        raise RulesError(
+            "unit_id", f"{unit.name} takes {whose}: roll it for that unit", source=SRC_ORDERED_UNITS
+        )
+    if given is not None and given != own:
+        raise RulesError(
+            "fields.unit", f"{unit.name} is ordered on the {own} table", [own], SRC_ORDERED_UNITS
+        )
