@@ -118,18 +118,19 @@ def actions_spent(
     snapshot: Snapshot, kind: str, stand_ids: Iterable[int], source: str = SRC_ACTIONS
 ) -> tuple[Change, ...]:
     """The changes `kind` carried out by the stands makes: an action spent by each ordered unit that starts
-    one (none when it has none left: the referee overrode the refusal), and the action now under way."""
+    one, and the action now under way (nothing of a unit with none left: the referee overrode the
+    refusal, and its other stands do not join an action it never had)."""
     changes: list[Change] = []
     for payer, ids, new in spending(snapshot, kind, tuple(stand_ids)):
         under: Mapping[str, Any] = payer.state.get(UNDER_WAY) or {}
-        if new and payer.actions_left > 0:
+        if new and payer.actions_left < 1:
+            continue
+        if new:
             changes.append(ActionSpent(f"{payer.name} spends an action to {kind}", source, payer.id))
         stands = ids if new else [*under.get("stands", ()), *ids]
         now = None if kind == RECOVER else {"act": kind, "stands": stands}
         if now != (under or None):
-            changes.append(
-                ActionUnderWay(f"{payer.name} is carrying out an action", SRC_ACTIONS, payer.id, now)
-            )
+            changes.append(ActionUnderWay(f"{payer.name} is carrying out an action", source, payer.id, now))
     return tuple(changes)
 
 
