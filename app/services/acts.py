@@ -198,6 +198,10 @@ def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _:
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
         changes = units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
+        # What the move costs beyond the stand itself (an action of its company): written by the one applier.
+        rest = [c for c in answer.changes if not (isinstance(c, SetState) and c.unit_id == unit.id)]
+        if rest:
+            changes += apply_changes(session, game, units_service.list_units(session, game.id or 0), rest)
         return {"unit_id": act.unit_id, "changes": changes}, changes, unit
 
     return _Todo([("move-stands", unit, None)], None, write)
@@ -224,6 +228,7 @@ def _move_formation(
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
         changes = formations.write(session, game, viewer, p, act.dx, act.dy, act.turn_deg, asked_again)
+        changes += apply_changes(session, game, p.units, answer.changes)  # what the move costs (an action)
         return {"unit_id": act.unit_id, "changes": changes}, changes, None
 
     return _Todo(formations.asks(p), p.units, write)

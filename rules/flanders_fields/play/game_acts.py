@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.game import Outcome, Rolls, ancestor_at
-from rules.core.records import Change, Filled, FillRequest, Played, Snapshot, StandAct
+from rules.core.records import Change, Filled, FillRequest, Played, Snapshot, StandAct, UnitState
 from rules.flanders_fields.play import game_cards, game_consequences, game_fill, game_turn
 from rules.flanders_fields.play.units import FIRER, assault_kind, ordered_unit, unnamed_units
 from rules.flanders_fields.resolvers.assault import ATTACKERS
@@ -28,13 +28,22 @@ def stand_acts(snap: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
         why = "" if ordered is unit else f"{unit.name} takes the order roll of {ordered.name}"
         acts.append(StandAct("Order roll", ORDER_ROLL, ordered.id or 0, why))
     if unit.kind in FIRER:
-        acts.append(StandAct("Shoot", "shooting", unit_id, target=True))
+        acts.append(StandAct("Shoot", "shooting", unit_id, actions_left(unit, ordered), target=True))
     if assault_kind(unit) in ATTACKERS:
         acts.append(StandAct("Assault", ASSAULT, unit_id, target=True, dice=2))
     bn = ancestor_at(unit, "battalion", by_id)
     if bn is not None and bn.morale_due:
         acts.append(StandAct("Morale test", MORALE, bn.id or 0, f"{bn.name} has a morale test due"))
     return tuple(acts)
+
+
+def actions_left(unit: UnitState, ordered: UnitState | None) -> str:
+    """What a stand's card says is left of the actions its shot spends ("2 actions left")."""
+    if ordered is None:
+        return ""
+    n = ordered.actions_left
+    left = f"{n} action{'' if n == 1 else 's'} left"
+    return left if ordered is unit else f"{left} ({ordered.name})"
 
 
 class FlandersFieldsRolls(Rolls):

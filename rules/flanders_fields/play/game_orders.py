@@ -24,7 +24,7 @@ from rules.flanders_fields.play.units import ordered_unit, unnamed_units
 from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
 from rules.flanders_fields.ruleset import cite
 
-SRC_ACTIONS = cite("ORDER SEQUENCE NOTES, BATTALION ORDERS, Battalion Rifle Companies")
+SRC_ACTIONS = cite("ORDERS AND ACTIONS, ISSUING ORDERS")
 SRC_ONCE_A_TURN = cite("ORDERS AND ACTIONS")
 ACTIONS_WHY = (
     "Actions are; REMOVE A SUPPRESSION LEVEL, MOVE or FIRE: each spends one of the actions the order roll gave "
@@ -126,7 +126,7 @@ def actions_spent(
         if new and payer.actions_left < 1:
             continue
         if new:
-            changes.append(ActionSpent(f"{payer.name} spends an action to {kind}", source, payer.id))
+            changes.append(ActionSpent(f"an action of {payer.name}", source, payer.id))
         stands = ids if new else [*under.get("stands", ()), *ids]
         now = None if kind == RECOVER else {"act": kind, "stands": stands}
         if now != (under or None):

@@ -59,10 +59,15 @@ def own_table(snap: Snapshot, unit_id: int, given: object) -> None:
     own = order_unit(unit, by_id, unnamed)
     if own is None:
         rolls = ordered_unit(unit, by_id, unnamed)
-        whose = f"the order roll of {rolls.name} (unit {rolls.id})" if rolls else "no order roll"
-        raise RulesError(
-            "unit_id", f"{unit.name} takes {whose}: roll it for that unit", source=SRC_ORDERED_UNITS
-        )
+        if rolls is not None:
+            told = (
+                f"{unit.name} takes the order roll of {rolls.name} (unit {rolls.id}): roll it for that unit"
+            )
+        elif any(u.parent_id == unit.id for u in snap.units):
+            told = f"{unit.name} is not ordered as a whole: roll for each unit under it"
+        else:
+            told = f"{unit.name} is not ordered: no order table names a {unit.kind}"
+        raise RulesError("unit_id", told, source=SRC_ORDERED_UNITS)
     if given is not None and given != own:
         raise RulesError(
             "fields.unit", f"{unit.name} is ordered on the {own} table", [own], SRC_ORDERED_UNITS

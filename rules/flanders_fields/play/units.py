@@ -64,7 +64,6 @@ ORDER_UNIT = {
 MG_KINDS = ("mmg",)
 MORTAR_KINDS = ("light-mortar", "medium-mortar", "heavy-mortar")
 SRC_ORDERED_UNITS = cite("ORDERS AND ACTIONS")
-SRC_ISSUING_ORDERS = cite("ORDERS AND ACTIONS, ISSUING ORDERS")
 # The erratum's reading where the game has none (the order step of every reading is the same: the step
 # classes read it without a game's readings).
 _UNNAMED = FlandersFields().errata[UNNAMED_ORDER_UNITS]

@@ -42,8 +42,9 @@ def _play(c: TestClient, g: Game) -> dict[str, tuple[str, dict[str, Any]]]:
     answers = [("attacker", _resolve(c, g, g.attacker, "order-roll", {"unit_id": co1["id"], "dice": [6]}))]
     answers.append(("attacker", _resolve(c, g, g.attacker, "order-roll", {"unit_id": mg["id"], "dice": [3]})))
     c.post(f"/api/v1/games/{g.id}/units/{mg['id']}/move", headers=g.attacker, json={"x": 10, "y": 118})
-    for die in (1, 6):  # a miss, then a hit
-        shot = {"unit_id": mg["id"], "target_id": target["id"], "dice": [die]}
+    # A miss rolled but not applied (a shot applied spends an action, whatever it does), then a hit.
+    for die, apply in ((1, False), (6, True)):
+        shot = {"unit_id": mg["id"], "target_id": target["id"], "dice": [die], "apply": apply}
         answers.append(("attacker", _resolve(c, g, g.attacker, "shooting", shot)))
     for _ in range(2):
         _advance(c, g, g.attacker)
@@ -94,7 +95,7 @@ def test_the_rolls_that_decided_the_game_are_the_least_likely_that_changed_the_t
         for event_id, (_, a) in answers.items()
         if a["changes"]
     ]
-    assert len(changed) < len(answers)  # the missed shot changed nothing and is not among them
+    assert len(changed) < len(answers)  # the miss not applied changed nothing and is not among them
     assert [r["event_id"] for r in got["improbable"]] == [e for _, e in sorted(changed)][: ledger.IMPROBABLE]
     probabilities = [Fraction(r["probability"]) for r in got["improbable"]]
     assert probabilities == sorted(probabilities)

@@ -56,7 +56,7 @@ def test_a_company_fires_as_one_action() -> None:
     snap = snapshot(battalion(u3={"actions_left": 2}), turn=1)
     first = _shot(snap, 4)
     assert first[:2] == (
-        ActionSpent("A Coy spends an action to fire", SRC_ACTIONS, 3),
+        ActionSpent("an action of A Coy", SRC_ACTIONS, 3),
         ActionUnderWay("A Coy is carrying out an action", SRC_ACTIONS, 3, {"act": "fire", "stands": [4]}),
     )
     snap = snap.after(first)

@@ -237,7 +237,7 @@ def test_recovering_spends_the_companys_action() -> None:
     snap = snapshot(battalion(u3={"actions_left": 1}, u4={"suppression": 1}), turn=1)
     changes = GAME.fields.marker_removed(snap, 4, True)
     assert changes == (
-        ActionSpent("A Coy spends an action to recover", SRC_RECOVERY, 3),
+        ActionSpent("an action of A Coy", SRC_RECOVERY, 3),
         SuppressionRecovered("a marker removed from unit 4", SRC_RECOVERY, 4),
     )
     with pytest.raises(RulesError) as e:
