@@ -111,12 +111,35 @@ def set_up(referee: Any) -> tuple[int, dict[str, str], dict[str, Any]]:
             data={"x": target["x"], "y": target["y"] - gap, "facing_deg": 90},
         )
         assert moved.status == 200, moved.text()
-    version = referee.request.get(api).json()["version"]
-    started = referee.request.post(f"{api}/turn/advance", data={"version": version}, headers=as_referee)
-    assert started.status == 200, started.text()
+    # Started, and the MG and the rifle's company ordered: a shot is one of their actions (issue 37).
+    ordered(referee, game_id, as_referee, "attacker", [mg["id"], rifle["parent_id"]])
     units = units_of(referee, game_id)
+    # A platoon of a company not yet ordered, for the order roll from the map.
+    unordered = next(
+        u for u in placed(units, "attacker", "rifle-platoon") if u["parent_id"] != rifle["parent_id"]
+    )
     return game_id, answer["join_codes"], {"mg": units[mg["id"]], "mg_target": units[mg_target["id"]],
-                            "rifle": units[rifle["id"]], "rifle_target": units[rifle_target["id"]]}  # fmt: skip
+                            "rifle": units[rifle["id"]], "rifle_target": units[rifle_target["id"]],
+                            "unordered": unordered}  # fmt: skip
+
+
+def ordered(referee: Any, game_id: int, as_referee: dict[str, str], side: str, unit_ids: list[int]) -> None:
+    """The game on to `side`'s battalion-orders step (started if need be), and each of `unit_ids` (battalion MGs,
+    rifle companies) ordered there by the referee with a 6."""
+    api = api_of(game_id)
+    while True:
+        turn = referee.request.get(f"{api}/turn", headers=as_referee).json()
+        if turn["side_to_move"] == side and (turn["step"] or {}).get("id") == "battalion-orders":
+            break
+        moved = referee.request.post(
+            f"{api}/turn/advance", data={"version": turn["version"]}, headers=as_referee
+        )
+        assert moved.status == 200, moved.text()
+    for unit_id in unit_ids:
+        rolled = referee.request.post(
+            f"{api}/resolve/order-roll", data={"unit_id": unit_id, "dice": [6]}, headers=as_referee
+        )
+        assert rolled.status == 200, rolled.text()
 
 
 def die_for(
@@ -232,8 +255,8 @@ def test_shots_and_an_order_roll_from_the_map(new_page: Any) -> None:
     expect(defender.locator(f"[data-stand='{s['rifle_target']['id']}']")).to_have_count(0)
 
     # The order roll: stand, Order roll, die: recorded with its actions.
-    order_roll(attacker, s["rifle"])
-    company_id = s["rifle"]["parent_id"]
+    order_roll(attacker, s["unordered"])
+    company_id = s["unordered"]["parent_id"]
     event = int(attacker.locator("[data-play-done]").get_attribute("data-play-done") or 0)
     logged = referee.request.get(f"{api_of(game_id)}/events?after={event - 1}").json()[0]
     assert logged["payload"]["resolver"] == "order-roll" and logged["payload"]["unit_id"] == company_id
@@ -261,7 +284,7 @@ def test_the_attackers_taps_at_the_other_sizes_and_axe(new_page: Any) -> None:
         docs_picture(attacker)
         attacker.get_by_role("button", name="Done", exact=True).tap()
         shoot(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
-        order_roll(attacker, s["rifle"])
+        order_roll(attacker, s["unordered"])
     attacker.set_viewport_size(TABLET_LANDSCAPE)
     attacker.goto(f"/lookup?game={game_id}")
     attacker.get_by_role("link", name="Shooting").first.click()
@@ -278,17 +301,14 @@ def test_every_enemy_stand_is_in_sight_and_clear_while_a_target_is_picked(new_pa
     and the card docks along it)."""
     referee = new_page(REFEREE_SCREEN)
     game_id, answer = seed_game(referee)
-    version = referee.request.get(api_of(game_id)).json()["version"]
-    started = referee.request.post(
-        f"{api_of(game_id)}/turn/advance", data={"version": version}, headers=bearer(answer["referee_token"])
-    )
-    assert started.status == 200, started.text()
     units = units_of(referee, game_id)
     for seat in ("attacker", "defender"):
+        own = placed(units, seat, "rifle-platoon")[0]
+        # In its own battalion orders, its company ordered: the platoon may shoot (issue 37).
+        ordered(referee, game_id, bearer(answer["referee_token"]), seat, [own["parent_id"]])
         page = new_page(TABLET_LANDSCAPE)
         join_by_api(page, answer["join_codes"][seat])
         open_map(page, game_id)
-        own = placed(units, seat, "rifle-platoon")[0]
         taps = Taps(page)
         taps.stand(own["x"], own["y"])
         taps.button("Shoot")

@@ -60,9 +60,10 @@ def test_a_battery_rolls_as_regimental_artillery(client: TestClient) -> None:
             headers=game.referee,
             json={"unit_id": formation["id"], "dice": [5], "apply": False},
         )
-        assert r.status_code == 422 and r.json()["detail"] == (
-            f"{formation['name']} is not ordered as a whole: roll for each unit under it."
-        ), r.text
+        assert r.status_code == 422 and r.json()["field"] == "unit_id", r.text
+        assert (
+            r.json()["why"] == f"{formation['name']} is not ordered as a whole: roll for each unit under it"
+        )
 
 
 def test_the_lookup_presets_a_batterys_roll_as_artillery(sqlite_client: TestClient) -> None:

@@ -66,3 +66,14 @@ def test_actions_are_spent_and_a_stand_without_one_refused(client: TestClient) -
     more = _post(client, g, f"/units/{p['id']}/move", g.attacker, {"x": p["x"], "y": p["y"] + 10})
     assert more.status_code == 409
     assert more.json()["detail"] == f"{company['name']} has no action left this turn: its order is used up."
+    # A company moved as a formation spends one action, not one a stand.
+    second = units[f"{DE_BN1}/rifle-company-2"]
+    assert (
+        _post(
+            client, g, "/resolve/order-roll", g.attacker, {"unit_id": second["id"], "dice": [6]}
+        ).status_code
+        == 200
+    )
+    shifted = _post(client, g, f"/units/{second['id']}/move-formation", g.attacker, {"dx": 0, "dy": 3})
+    assert shifted.status_code == 200, shifted.text
+    assert _unit(client, g, second["id"])["actions_left"] == 1
