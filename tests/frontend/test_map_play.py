@@ -111,16 +111,12 @@ def set_up(referee: Any) -> tuple[int, dict[str, str], dict[str, Any]]:
             data={"x": target["x"], "y": target["y"] - gap, "facing_deg": 90},
         )
         assert moved.status == 200, moved.text()
-    # Started, and the MG and the rifle's company ordered: a shot is one of their actions (issue 37).
-    ordered(referee, game_id, as_referee, "attacker", [mg["id"], rifle["parent_id"]])
+    # Started, on to the battalion orders, and the MG ordered: a shot is one of its actions (issue 37); the
+    # rifle's company is ordered from the map before the rifle shoots.
+    ordered(referee, game_id, as_referee, "attacker", [mg["id"]])
     units = units_of(referee, game_id)
-    # A platoon of a company not yet ordered, for the order roll from the map.
-    unordered = next(
-        u for u in placed(units, "attacker", "rifle-platoon") if u["parent_id"] != rifle["parent_id"]
-    )
     return game_id, answer["join_codes"], {"mg": units[mg["id"]], "mg_target": units[mg_target["id"]],
-                            "rifle": units[rifle["id"]], "rifle_target": units[rifle_target["id"]],
-                            "unordered": unordered}  # fmt: skip
+                            "rifle": units[rifle["id"]], "rifle_target": units[rifle_target["id"]]}  # fmt: skip
 
 
 def ordered(referee: Any, game_id: int, as_referee: dict[str, str], side: str, unit_ids: list[int]) -> None:
@@ -248,21 +244,21 @@ def test_shots_and_an_order_roll_from_the_map(new_page: Any) -> None:
         expect(defender.locator(f"[data-stand='{stand_id}'].sup-1")).to_have_count(1)
     expect(referee.locator(f"#log [data-event='{event}']")).to_have_count(1)
 
-    # The rifle: a "Killed" destroys the target.
-    attacker.get_by_role("button", name="Done", exact=True).tap()
-    shoot(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
-    assert units_of(referee, game_id)[s["rifle_target"]["id"]]["killed"] is True
-    expect(defender.locator(f"[data-stand='{s['rifle_target']['id']}']")).to_have_count(0)
-
-    # The order roll: stand, Order roll, die: recorded with its actions.
-    order_roll(attacker, s["unordered"])
-    company_id = s["unordered"]["parent_id"]
+    # The order roll of the rifle's company: stand, Order roll, die: recorded with its actions.
+    order_roll(attacker, s["rifle"])
+    company_id = s["rifle"]["parent_id"]
     event = int(attacker.locator("[data-play-done]").get_attribute("data-play-done") or 0)
     logged = referee.request.get(f"{api_of(game_id)}/events?after={event - 1}").json()[0]
     assert logged["payload"]["resolver"] == "order-roll" and logged["payload"]["unit_id"] == company_id
     granted = logged["payload"]["resolution"]["outcome"]["actions"]
     assert units_of(referee, game_id)[company_id]["actions_left"] == granted
     assert [c["after"] for c in logged["payload"]["changes"] if c["field"] == "actions_left"] == [granted]
+
+    # The rifle, with its company's action: a "Killed" destroys the target.
+    attacker.get_by_role("button", name="Done", exact=True).tap()
+    shoot(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
+    assert units_of(referee, game_id)[s["rifle_target"]["id"]]["killed"] is True
+    expect(defender.locator(f"[data-stand='{s['rifle_target']['id']}']")).to_have_count(0)
 
 
 def test_the_attackers_taps_at_the_other_sizes_and_axe(new_page: Any) -> None:
@@ -282,9 +278,9 @@ def test_the_attackers_taps_at_the_other_sizes_and_axe(new_page: Any) -> None:
             for v in shoot(attacker, token, game_id, s["mg"], s["mg_target"], "suppressed", axe=True)
         ]
         docs_picture(attacker)
+        order_roll(attacker, s["rifle"])
         attacker.get_by_role("button", name="Done", exact=True).tap()
         shoot(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
-        order_roll(attacker, s["unordered"])
     attacker.set_viewport_size(TABLET_LANDSCAPE)
     attacker.goto(f"/lookup?game={game_id}")
     attacker.get_by_role("link", name="Shooting").first.click()
