@@ -1,6 +1,7 @@
 """Issue 23's silent readings of 2mm Earth 1418 and Vimy Ridge over HTTP: `GET /api/v1/rulesets/{id}` lists each
 as an erratum (both readings, the lines they quote, the default and why), and a request picks the other
-reading with `variants`: both readings are asked for and their answers differ as the text says."""
+reading with `variants`: both readings are asked for and their answers differ as the text says. Issue 38's
+silent readings of Flanders Fields are listed the same way."""
 
 from __future__ import annotations
 
@@ -158,3 +159,29 @@ def test_an_unknown_reading_is_refused_naming_the_readings(api: TestClient) -> N
     body = {"resilience": 4, "variants": {"recovery-resilience": "whatever"}}
     r = api.post(f"/api/v1/rulesets/{EARTH}/recovery", json=body)
     assert r.status_code == 422 and "built-in" in r.text and "current" in r.text
+
+
+# Issue 38: Flanders Fields' silent readings of what the table fills and an answer does.
+# erratum id -> (the default, the other reading, words of the line the default's reading quotes)
+FLANDERS_READINGS = {
+    "commander-reach": ("battalion", "ordered-unit", "more than 25cm from its Battalion Commander"),
+    "deep-suppression-on-table": ("playsheet", "main-text", "off table artillery support"),
+    "range-measured": ("closest", "centres", "closest distance between"),
+    "become-suppressed": ("stays-suppressed", "marker", "become Suppressed"),
+    "aircraft-suppression-spread": ("platoon", "company", "infantry become suppressed"),
+    "dead-commander-orders": ("no-modifier", "field-promotion", "no command stand modifier"),
+    "road-march-cover": ("field-craft", "open", "experienced and veteran troops"),
+    "assault-draw-cover": ("terrain", "soft", "fall back 3cm"),
+}
+
+
+def test_flanders_fields_silent_readings_are_served_with_both_readings(api: TestClient) -> None:
+    r = api.get("/api/v1/rulesets/flanders-fields")
+    assert r.status_code == 200
+    served = {e["id"]: e for e in r.json()["errata"]}
+    for eid, (default, other, words) in FLANDERS_READINGS.items():
+        erratum = served[eid]
+        readings = {x["id"]: x for x in erratum["readings"]}
+        assert erratum["default"] == default and set(readings) == {default, other}, eid
+        assert erratum["note"] and words in readings[default]["text"], eid
+        assert all(x["source"].startswith("Flanders Fields") and x["text"] for x in readings.values()), eid

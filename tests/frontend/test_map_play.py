@@ -91,7 +91,8 @@ def placed(units: dict[int, dict[str, Any]], side: str, kind: str) -> list[dict[
 
 def set_up(referee: Any) -> tuple[int, dict[str, str], dict[str, Any]]:
     """The Mons game (seeded through the API, `referee` its referee) with a German MG 40 cm and a German platoon
-    12 cm in front of two British platoons of different companies (moved in set-up), then started. Returns the
+    12 cm in front of two British platoons of different companies (moved in set-up), then started and in the
+    German battalion orders. Returns the
     id, the join codes and those four stands."""
     game_id, answer = seed_game(referee)
     as_referee = bearer(answer["referee_token"])

@@ -5,9 +5,11 @@ Context of this rule set."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from rules.flanders_fields.book.common import Cover, Quality
+from rules.flanders_fields.book.tables import SRC_ARMOUR, SRC_CAVALRY, SRC_WIRE
 from rules.flanders_fields.errata import BLOCKHOUSE_RANGE, MG_ARC, MOVE_MIXED_TERRAIN, TURN_COST
 from rules.flanders_fields.ruleset import FlandersFields, cite
 
@@ -71,22 +73,62 @@ FIELD_CRAFT_LINE = (
 )
 
 
-def cover_for(feature_kinds: Iterable[str], quality: Quality | str | None = None) -> Cover:
-    """The cover of a stand standing in these terrain kinds. Kinds that give no cover (hill, road,
-    stream, river, shell-torn, shattered, wire) leave it in the open."""
+# Who counts as in the open whatever the troops' quality (TYPES OF COVER names "troops"; these are read
+# before field craft): troops stuck on wire, cavalry out of woods and built-up areas, and tanks, whose armour
+# table has only its "In Open" and "In Cover" columns.
+WIRE_LINE = "If the test is failed then the troops may not cross and count as being in the open"
+CAVALRY_KINDS = frozenset({"cavalry-troop"})
+CAVALRY_COVER_KINDS = frozenset({"woods", "village"})
+CAVALRY_LINE = "Cavalry always count as in the open unless in a wood or built up area."
+TANK_KINDS = frozenset({"tank"})
+TANK_LINE = 'SHOOTING WHEN TARGET IS ARMOUR: "In Open", "In Cover" (field craft is for troops)'
+ROAD_LINE = "Open ground also covers troops marching in close order on roads."
+
+
+@dataclass(frozen=True)
+class CoverReading:
+    """A stand's cover, the rule that gives it and the line it quotes."""
+
+    cover: Cover
+    source: str
+    line: str
+
+
+def cover_reading(
+    feature_kinds: Iterable[str],
+    quality: Quality | str | None = None,
+    unit_kind: str | None = None,
+    *,
+    on_wire: bool = False,
+    road_march_open: bool = False,
+) -> CoverReading:
+    """The cover of a stand of `unit_kind` standing in these terrain kinds. Kinds that give no cover (hill,
+    road, stream, river, shell-torn, shattered, wire) leave it in the open; `road_march_open` is the reading
+    of erratum road-march-cover that troops on a road are in the open whatever their quality."""
     kinds = set(feature_kinds)
-    for needs, cover, _src, _line in COVER_RULES:
+    if on_wire:
+        return CoverReading("open", SRC_WIRE, WIRE_LINE)
+    if unit_kind in CAVALRY_KINDS and not kinds & CAVALRY_COVER_KINDS:
+        return CoverReading("open", SRC_CAVALRY, CAVALRY_LINE)
+    for needs, cover, src, line in COVER_RULES:
         if needs <= kinds:
-            return cover
-    return "soft" if quality in FIELD_CRAFT else "open"
+            return CoverReading(cover, src, line)
+    if unit_kind in TANK_KINDS:
+        return CoverReading("open", SRC_ARMOUR, TANK_LINE)
+    if road_march_open and "road" in kinds:
+        return CoverReading("open", SRC_TYPES_OF_COVER, ROAD_LINE)
+    if quality in FIELD_CRAFT:
+        return CoverReading("soft", SRC_TYPES_OF_COVER, FIELD_CRAFT_LINE)
+    return CoverReading("open", SRC_TYPES_OF_COVER, "Open Ground (No Cover)")
+
+
+def cover_for(feature_kinds: Iterable[str], quality: Quality | str | None = None) -> Cover:
+    """The cover of troops of this quality standing in these terrain kinds."""
+    return cover_reading(feature_kinds, quality).cover
 
 
 def cover_source(feature_kinds: Iterable[str], quality: Quality | str | None = None) -> str:
-    kinds = set(feature_kinds)
-    for needs, _cover, src, _line in COVER_RULES:
-        if needs <= kinds:
-            return src
-    return SRC_TYPES_OF_COVER
+    return cover_reading(feature_kinds, quality).source
 
 
 def cover_classes(_period: str | None = None) -> dict[str, Any]:
@@ -102,6 +144,17 @@ def cover_classes(_period: str | None = None) -> dict[str, Any]:
             "text": FIELD_CRAFT_LINE,
         },
         "order": "the first rule whose kinds are all under the stand applies",
+        # What the target is, read before the terrain (troops on wire, cavalry) or before field craft (tanks).
+        "by_target": [
+            {"target": "troops stuck on wire", "cover": "open", "source": SRC_WIRE, "text": WIRE_LINE},
+            {
+                "target": "cavalry out of woods and villages",
+                "cover": "open",
+                "source": SRC_CAVALRY,
+                "text": CAVALRY_LINE,
+            },
+            {"target": "tanks in open ground", "cover": "open", "source": SRC_ARMOUR, "text": TANK_LINE},
+        ],
     }
 
 

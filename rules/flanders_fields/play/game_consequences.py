@@ -13,7 +13,12 @@ from rules.core.game import Fields, Outcome, TableRules, ancestor_at, leaves_und
 from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES
-from rules.flanders_fields.errata import SRC_EVENTS
+from rules.flanders_fields.errata import (
+    AIRCRAFT_SUPPRESSION_SPREAD,
+    BECOME_SUPPRESSED,
+    SRC_AIR,
+    SRC_EVENTS,
+)
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER, SRC_ROLLING_BARRAGE
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
 from rules.flanders_fields.play.changes import (
@@ -46,7 +51,7 @@ from rules.flanders_fields.play.game_orders import (
     SRC_ONCE_A_TURN,
     actions_spent,
 )
-from rules.flanders_fields.play.game_table import clouds_on_wind, in_gas
+from rules.flanders_fields.play.game_table import clouds_on_wind, context, in_gas
 from rules.flanders_fields.play.game_turn import HEROIC_KEY
 from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.flanders_fields.play.units import (
@@ -87,6 +92,9 @@ TEMPLATE_FIRE_TYPE = {
     "barrage-danger": "artillery",
     "air-attack": "aircraft",
 }
+# The result keys that destroy the target, with the rule: fire's, and the aircraft's "Win by 3 or more, the
+# looser is destroyed".
+KILLED = {"killed": SRC_DEATH, "destroyed": SRC_AIR}
 # The barrage list of the board each barrage resolver rolls a stand off.
 BARRAGE_ROLL_LIST = {"rolling-barrage": "pending", "barrage-danger": "danger"}
 
@@ -164,13 +172,13 @@ def _consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Chan
             )
     if resolver in BARRAGE_ROLL_LIST:
         changes += rolled_under_barrage(snap, resolver, target.id)
-    if key in ("suppressed", "killed"):
+    if key in ("suppressed", *KILLED):
         firer = getattr(outcome.request, "firer", None)
         fire = SHOOTING_FIRE_TYPE[firer] if firer else TEMPLATE_FIRE_TYPE.get(resolver)
         count = int(res.get("suppression_markers", 1))  # two dice: "two suppressions are two markers"
         now = snap.after(changes)
-        if key == "killed":
-            changes += kill(now, target.id, f"{target.name} is destroyed", SRC_DEATH)
+        if key in KILLED:
+            changes += kill(now, target.id, f"{target.name} is destroyed", KILLED[key])
         else:
             changes += suppression_added(now, target.id, fire, count)
     if resolver in ("shooting", *TEMPLATE_FIRE_TYPE):
@@ -203,7 +211,7 @@ def suppression_added(snap: Snapshot, unit_id: int, fire: str | None, count: int
         raise RulesError("unit_id", f"unit {target.id} is already destroyed")
     by_id = snap.by_id
     hit = [target]
-    company = ancestor_at(target, "company", by_id) if fire and spreads_to_company(fire) else None
+    company = ancestor_at(target, "company", by_id) if fire and _spreads(snap, fire) else None
     if company is not None and company is not target:
         hit = [u for u in leaves_under(company, snap.units) if not u.killed]
     changes: list[Change] = []
@@ -216,6 +224,14 @@ def suppression_added(snap: Snapshot, unit_id: int, fire: str | None, count: int
             changes.append(UnitKilled(f"three suppressions kill {u.name}", SRC_DEATH, u.id))
     killed = [c.unit_id for c in changes if isinstance(c, SetState) and c.field == "killed"]
     return (*changes, *morale_flags(snap.after(changes), killed))
+
+
+def _spreads(snap: Snapshot, fire: str) -> bool:
+    """Whether this fire suppresses the whole company: MG, mortar and artillery fire does; an aircraft's as
+    erratum aircraft-suppression-spread reads it."""
+    if fire == "aircraft":
+        return bool(context(snap).value(AIRCRAFT_SUPPRESSION_SPREAD))
+    return spreads_to_company(fire)
 
 
 def suppression_recovered(snap: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
@@ -277,12 +293,15 @@ def morale_result(snap: Snapshot, bn: UnitState, res: Mapping[str, Any]) -> tupl
     if res.get("removed"):
         return (*changes, *(UnitKilled(f"{bn.name} is removed from play", source, u.id) for u in living))
     if res.get("suppressed"):
-        # "become Suppressed": a stand already suppressed stays so; no marker is added that could kill.
-        changes += [
-            BecameSuppressed(f"{bn.name} retreats suppressed", source, u.id)
-            for u in living
-            if u.suppression == 0
-        ]
+        if context(snap).value(BECOME_SUPPRESSED):  # a marker on every stand: a third kills
+            for u in living:
+                changes += suppression_added(snap.after(changes), u.id, None)
+        else:  # "become Suppressed": a stand already suppressed stays so; no marker is added that could kill
+            changes += [
+                BecameSuppressed(f"{bn.name} retreats suppressed", source, u.id)
+                for u in living
+                if u.suppression == 0
+            ]
     if res.get("abandon_crewed_weapons"):
         changes += [
             CrewAbandoned(f"{u.name} abandons its crewed weapon", SRC_CREWED, u.id)

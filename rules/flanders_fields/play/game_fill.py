@@ -15,10 +15,14 @@ from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.errata.barrage import SRC_BARRAGE_DANGER
 from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
-from rules.flanders_fields.play.game_table import shot, target_cover, terrain_index
+from rules.flanders_fields.play.game_table import context, shot, target_cover, terrain_index
 from rules.flanders_fields.play.units import (
+    ARTILLERY_KINDS,
     CREWED_KINDS,
     FIRER,
+    MG_KINDS,
+    MORTAR_KINDS,
+    SRC_ARTILLERY_COMMANDER,
     SRC_COMMAND_STAND,
     SRC_ORDERED_UNITS,
     SRC_QUALITY,
@@ -30,7 +34,7 @@ from rules.flanders_fields.play.units import (
     unnamed_units,
 )
 from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION
-from rules.flanders_fields.resolvers.assault import SRC_CLOSE
+from rules.flanders_fields.resolvers.assault import SRC_CLOSE, SRC_DEEP_SHELTERS
 from rules.flanders_fields.resolvers.firewaltz import SRC_FIREWALTZ
 from rules.flanders_fields.resolvers.gas import SRC_GAS
 from rules.flanders_fields.resolvers.orders import CREWED_UNITS, FLAG_UNITS, SRC_CREWED
@@ -53,14 +57,18 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
     sheet = cite(E.ORDER_MODIFIERS, snap.period)
 
     def put(field: str, value: Any, why: str, source: str) -> None:
-        if field in fields and field not in given:
+        # A field is filled once: the first reading that applies (crewed weapons' quality before the unit's).
+        if field in fields and field not in given and all(f.field != field for f in out):
             out.append(Filled(field, value, why, source))
+
+    ctx = context(snap)
 
     if unit is not None:
         chain = [unit, *ancestors(unit, by_id)]
         bn = ancestor_at(unit, "battalion", by_id)
         q = quality_of(unit, by_id)
         command = command_stand(unit, units, by_id)
+        command_src = SRC_ARTILLERY_COMMANDER if unit.kind in ARTILLERY_KINDS else SRC_COMMAND_STAND
         stands = [u for u in leaves_under(unit, units) if not u.killed]
         if resolver == "order-roll":
             ou = given.get("unit") or order_unit(unit, by_id, unnamed_units(snap.variants))
@@ -71,17 +79,19 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
                 put("quality", q, "Crewed Weapons ... are always classed as Experienced", SRC_CREWED)
             flags = {f for f, allowed in FLAG_UNITS.items() if ou in allowed}
             if "platoon_beyond_25cm" in flags and bn is not None:
-                far = _beyond(bn, units, by_id, COMMANDER_REACH_CM)
+                whose = unit if ctx.value(E.COMMANDER_REACH) == "ordered-unit" else bn
+                far = _beyond(bn, whose, units, by_id, COMMANDER_REACH_CM)
                 if far is not None:
                     put(
                         "platoon_beyond_25cm",
                         far,
-                        f"a platoon of {bn.name} more than 25 cm from its commander",
-                        sheet,
+                        f"a platoon of {whose.name} more than 25 cm from its commander",
+                        ctx.citation(E.COMMANDER_REACH),
                     )
             if "through_wire" in flags and any(u.stuck_on_wire for u in stands):
                 put("through_wire", True, f"a platoon of {unit.name} is in wire", sheet)
-            if unit.side == "defender" and snap.board.get("deep_suppression", 0):
+            reaches = unit.off_table or ctx.value(E.DEEP_SUPPRESSION_ON_TABLE)
+            if unit.side == "defender" and snap.board.get("deep_suppression", 0) and reaches:
                 put(
                     "deep_suppression",
                     snap.board.get("deep_suppression", 0),
@@ -117,14 +127,23 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
                 "command_suppression",
                 command.suppression,
                 f"suppression markers on {command.name}",
-                SRC_COMMAND_STAND,
+                command_src,
             )
             put(
                 "field_promotion",
                 command.field_promotion,
                 f"{command.name} is {'' if command.field_promotion else 'not '}a field promotion",
-                SRC_COMMAND_STAND,
+                command_src,
             )
+        elif ctx.value(E.DEAD_COMMANDER_ORDERS):
+            lead = bn or unit
+            if any(u.parent_id == lead.id and u.is_command and u.killed for u in units):
+                put(
+                    "field_promotion",
+                    True,
+                    f"the commander of {lead.name} is dead: it orders as under a field promotion",
+                    ctx.citation(E.DEAD_COMMANDER_ORDERS),
+                )
         if resolver == "morale" and unit.level == "battalion":
             start, gone = rifle_losses(unit, units)
             morale = cite(T.MORALE_SECTION, snap.period)
@@ -141,16 +160,22 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
             f"{target.name} is {'' if target.is_command else 'not '}a command stand",
             SRC_COMMAND_STAND,
         )
-        if target.kind in ("tank",) and "target" in fields:
+        if target.kind in ("tank",) and resolver != "air-attack":
             put("target", "armour", f"{target.name} is a tank", T.SRC_ARMOUR)
         terrain = terrain_index(snap.terrain)
-        cover = target_cover(target, quality_of(target, by_id), terrain)
+        road = bool(ctx.value(E.ROAD_MARCH_COVER))
+        cover = target_cover(target, quality_of(target, by_id), terrain, road)
         if cover is not None:
             value = cover.value
             if target.kind == "tank":
                 value = "open" if value == "open" else "cover"
             put(cover.field, value, cover.why, cover.source)
             put("defender_cover", cover.value, cover.why, cover.source)
+        if target.deep_shelter:
+            put("target_in_deep_shelter", True, f"{target.name} shelters in a deep dugout", SRC_DEEP_SHELTERS)
+        aimed = _air_target(target)
+        if resolver == "air-attack" and aimed is not None:
+            put("target", aimed, f"{target.name} is a {target.kind}", E.SRC_AIR)
         if resolver == "assault" and unit is not None:
             for role, u in (("attacker", unit), ("defender", target)):
                 fighter = _combatant(u, by_id)
@@ -163,7 +188,7 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
                     )
         if unit is not None:
             table = Table(snap.table_width_cm, snap.table_length_cm)
-            for m in shot(table, snap.board.get("barrages", ()), unit, target, terrain):
+            for m in shot(table, snap.board.get("barrages", ()), unit, target, terrain, ctx):
                 put(m.field, m.value, m.why, m.source)
         if resolver == "shooting" and given.get("firer", FIRER.get(unit.kind if unit else "")) == "gas":
             passed = [c.get("passed", {}) for c in snap.board.get("clouds", ())]
@@ -209,6 +234,18 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
     return tuple(out)
 
 
+def _air_target(u: UnitState) -> str | None:
+    """What an aircraft attacks, as its factors know it ("Target is Artillery or support weapons +2"; an
+    attack is "against a maximum of three infantry platoons or support weapons"): None for a tank."""
+    if u.kind in MG_KINDS:
+        return "machine-gun"
+    if u.kind in MORTAR_KINDS:
+        return "mortar"
+    if u.kind in ARTILLERY_KINDS:
+        return "artillery"
+    return "infantry" if u.is_command or assault_kind(u) in ("infantry", "cavalry", "flamethrower") else None
+
+
 def _combatant(u: UnitState, by_id: Mapping[int | None, UnitState]) -> dict[str, Any] | None:
     """A stand as the assault tables read it: what fights, its quality (crewed weapons are experienced),
     whether it is suppressed and whether it shelters in a deep shelter."""
@@ -225,10 +262,14 @@ def _combatant(u: UnitState, by_id: Mapping[int | None, UnitState]) -> dict[str,
 
 
 def _beyond(
-    bn: UnitState, units: Sequence[UnitState], by_id: Mapping[int | None, UnitState], limit_cm: float
+    bn: UnitState,
+    whose: UnitState,
+    units: Sequence[UnitState],
+    by_id: Mapping[int | None, UnitState],
+    limit_cm: float,
 ) -> bool | None:
-    """Whether any placed platoon of a battalion stands more than `limit_cm` from its commanding stand
-    (None when the commander or every platoon is off the table)."""
+    """Whether any placed platoon of `whose` (the battalion or one of its units) stands more than `limit_cm`
+    from the battalion's commanding stand (None when the commander or every platoon is off the table)."""
     command = command_stand(bn, units, by_id)
     cstand = stand_of(command, BASES) if command is not None else None
     if cstand is None:
@@ -236,7 +277,7 @@ def _beyond(
     cpoly = cstand.polygon()
     placed = [
         s
-        for s in (stand_of(u, BASES) for u in leaves_under(bn, units) if u.level == "platoon")
+        for s in (stand_of(u, BASES) for u in leaves_under(whose, units) if u.level == "platoon")
         if s is not None
     ]
     if not placed:

@@ -10,8 +10,9 @@ from typing import Any
 from rules.core.game import ancestor_at
 from rules.core.records import Snapshot
 from rules.flanders_fields.book.table_sizes import BASES
+from rules.flanders_fields.errata import ROAD_MARCH_COVER
 from rules.flanders_fields.planning import rehearsal as R
-from rules.flanders_fields.play.game_table import target_cover, terrain_index
+from rules.flanders_fields.play.game_table import context, target_cover, terrain_index
 from rules.flanders_fields.play.units import quality_of
 from rules.table.frame import Side, Table
 from rules.table.placed import stand_of
@@ -22,13 +23,14 @@ def enemy_targets(snap: Snapshot, side: str, names: Mapping[int, str]) -> list[R
     terrain under its base gives it, and its markers now."""
     by_id = snap.by_id
     terrain = terrain_index(snap.terrain)
+    road = bool(context(snap).value(ROAD_MARCH_COVER))
     out: list[R.TargetStand] = []
     for u in snap.units:
         stand = stand_of(u, BASES)
         if u.side == side or stand is None:
             continue
         company = ancestor_at(u, "company", by_id)
-        cover = target_cover(u, quality_of(u, by_id), terrain)
+        cover = target_cover(u, quality_of(u, by_id), terrain, road)
         out.append(
             R.TargetStand(
                 id=str(u.id),

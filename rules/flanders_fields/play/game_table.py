@@ -12,13 +12,15 @@ from typing import Any
 
 from shapely import LineString, Polygon
 
-from rules.core.records import Filled
-from rules.flanders_fields.book.cover import cover_for, cover_source
+from rules.core.records import Filled, Snapshot, UnitState
+from rules.core.ruleset import Context
+from rules.flanders_fields.book.cover import cover_reading
 from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
+from rules.flanders_fields.errata.table_play import RANGE_MEASURED
+from rules.flanders_fields.play import table_rules
 from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.flanders_fields.resolvers.gas import DENYING_MOVE_TURNS, OFFENSIVE_MAX_TURNS, SRC_GAS
 from rules.flanders_fields.resolvers.visibility import SRC_VISIBILITY
-from rules.flanders_fields.ruleset import cite
 from rules.table import barrage as table_barrage
 from rules.table import gas as table_gas
 from rules.table.coverage import Coverage, classify
@@ -28,7 +30,6 @@ from rules.table.placed import Placed, index_of, stand_of
 from rules.table.templates import Template
 from rules.table.terrain import TerrainIndex, terrain_from_geojson
 
-SRC_RANGE = cite("MEASURING (closest distance between the bases)")
 SRC_BARRAGE_AREA = TEMPLATES["rolling-barrage"].source
 BARRAGE_DEPTH_CM = TEMPLATES["rolling-barrage"].depth_cm
 
@@ -48,15 +49,27 @@ def _terrain_index(geojson: str) -> TerrainIndex:
 
 
 # -- a shot -------------------------------------------------------------------------------------------------
-def target_cover(target: Placed, quality: str | None, terrain: TerrainIndex) -> Filled | None:
+def context(snap: Snapshot) -> Context:
+    """The rule set's context of a game: its period and the errata readings it chose."""
+    return table_rules.context(snap.variants, snap.period)
+
+
+def target_cover(
+    target: UnitState, quality: str | None, terrain: TerrainIndex, road_march_open: bool = False
+) -> Filled | None:
+    """The cover of a stand on the table, by the terrain under its base and what it is: troops on wire and
+    cavalry out of woods and built-up areas are in the open, tanks have no field craft."""
     stand = stand_of(target, BASES)
     if stand is None:
         return None
     kinds = sorted(terrain.kinds_at(stand.polygon()))
-    cover = cover_for(kinds, quality)
+    got = cover_reading(
+        kinds, quality, target.kind, on_wire=target.stuck_on_wire, road_march_open=road_march_open
+    )
     where = f"in {', '.join(kinds)}" if kinds else "in open ground"
-    source = cover_source(kinds, quality)
-    return Filled("cover", cover, f"{target.name} stands {where} ({source})", source)
+    if target.stuck_on_wire:
+        where += ", stuck on the wire"
+    return Filled("cover", got.cover, f"{target.name} stands {where} ({got.source})", got.source)
 
 
 def shot(
@@ -65,18 +78,19 @@ def shot(
     firer: Placed,
     target: Placed,
     terrain: TerrainIndex,
+    ctx: Context,
 ) -> list[Filled]:
-    """Range (closest distance between the bases), line of sight (centre to centre) and whether the line
-    crosses a rolling barrage on the board, for a firer and a target that are both on the table."""
+    """Range (measured as erratum range-measured reads it), line of sight (centre to centre) and whether the
+    line crosses a rolling barrage on the board, for a firer and a target that are both on the table."""
     a, b = stand_of(firer, BASES), stand_of(target, BASES)
     if a is None or b is None:
         return []
     pa, pb = a.polygon(), b.polygon()
-    out = [
-        Filled(
-            "range_cm", round(pa.distance(pb), 2), f"{SRC_RANGE}: {firer.name} to {target.name}", SRC_RANGE
-        )
-    ]
+    centres = ctx.value(RANGE_MEASURED) == "centres"
+    measured = pa.centroid.distance(pb.centroid) if centres else pa.distance(pb)
+    how = "centre to centre" if centres else "closest distance between the bases"
+    src = ctx.citation(RANGE_MEASURED)
+    out = [Filled("range_cm", round(measured, 2), f"{firer.name} to {target.name}, {how} ({src})", src)]
     sight = line_of_sight(a, b, terrain)
     why = (
         "the line from firer to target is clear"

@@ -173,16 +173,33 @@ def quality_of(unit: Member, by_id: Mapping[int | None, Member]) -> str | None:
 
 COMMAND_LEVELS = ("battalion", "regiment", "brigade", "division")
 SRC_COMMAND_STAND = cite("TROOP QUALITY, COMMAND STANDS")
+# The artillery's commander is the one the book names, above its own group or brigade (which has no command
+# stand): "The artillery is attached at Regimental level and may only be commanded by the Regimental
+# commander"; "Only the Brigade commander may issue orders to the artillery batteries".
+ARTILLERY_KINDS = frozenset(
+    {
+        "field-battery",
+        "howitzer-battery",
+        "heavy-battery",
+        "field-artillery-group",
+        "field-artillery-brigade",
+        "field-artillery-regiment",
+        "howitzer-brigade",
+    }
+)
+SRC_ARTILLERY_COMMANDER = cite("SPECIMEN GAMES, GERMAN ATTACK ON THE BEF SOMEWHERE NEAR MONS")
 
 
 def command_stand(unit: M, units: Sequence[M], by_id: Mapping[int | None, M]) -> M | None:
-    """The stand commanding a unit: the living command stand of its battalion (or of its own formation)."""
+    """The stand commanding a unit: the living command stand of its battalion (or of its own formation); for
+    artillery, of the nearest formation above it that has a command stand (its regiment's or brigade's)."""
+    artillery = unit.kind in ARTILLERY_KINDS
     for a in [unit, *ancestors(unit, by_id)]:
         if a.level in COMMAND_LEVELS:
-            for u in units:
-                if u.parent_id == a.id and u.is_command and not u.killed:
-                    return u
-            return None
+            stands = [u for u in units if u.parent_id == a.id and u.is_command]
+            if artillery and not stands:
+                continue
+            return next((u for u in stands if not u.killed), None)
     return None
 
 

@@ -59,6 +59,9 @@ class AirAttackRequest(FFRequest):
     cover: Cover = Field(
         default="open", description="Cover of the target; only open, soft or medium may be attacked."
     )
+    target_in_deep_shelter: bool = Field(
+        default=False, description="The target shelters in a deep dugout (safe from aircraft)."
+    )
 
 
 @FlandersFields.resolver
@@ -74,6 +77,12 @@ class AirAttack(Resolver[AirAttackRequest]):
     def check(self, req: AirAttackRequest, ctx: Context) -> None:
         if ctx.period not in AIR_PERIODS:
             raise RulesError("period", "air support is a late-war rule ('By late 1917 ...')", AIR_PERIODS)
+        if req.step == "attack" and req.target_in_deep_shelter:
+            raise RulesError(
+                "target_in_deep_shelter",
+                "troops in deep shelters are safe from everything except super heavy artillery",
+                [False],
+            )
         if req.step == "attack" and req.cover not in AIRCRAFT_COVER:
             raise RulesError(
                 "cover",

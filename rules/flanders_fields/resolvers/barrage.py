@@ -17,7 +17,7 @@ from rules.flanders_fields.errata import (
     SRC_BARRAGE_DANGER,
     SRC_ROLLING_BARRAGE,
 )
-from rules.flanders_fields.resolvers.artillery import DEEP_SUPPRESSION_STEP, PeriodStep
+from rules.flanders_fields.resolvers.artillery import DEEP_SUPPRESSION_STEP, SRC_DEEP_SHELTERS, PeriodStep
 from rules.flanders_fields.resolvers.firewaltz import FIREWALTZ_NATION, FIREWALTZ_SIDE, FIREWALTZ_STEP
 from rules.flanders_fields.resolvers.shooting import firing_rows, row_source
 from rules.flanders_fields.ruleset import FlandersFields, cite
@@ -83,6 +83,9 @@ def effect_of(total: int, suppress: int, kill: int) -> str:
 
 class RollingBarrageRequest(FFRequest):
     cover: Cover = Field(description="Cover of the platoon or crewed weapon under the barrage.")
+    target_in_deep_shelter: bool = Field(
+        default=False, description="The platoon shelters in a deep dugout (safe from the barrage)."
+    )
 
 
 @FlandersFields.resolver
@@ -96,22 +99,24 @@ class RollingBarrage(Resolver[RollingBarrageRequest]):
         ROLLING_BARRAGE_STEP.require_period(ctx)
 
     def dice(self, req: RollingBarrageRequest, ctx: Context) -> tuple[int, ...]:
-        return () if ROLLING_BARRAGE_COVER[req.cover] is None else (6,)
+        return () if ROLLING_BARRAGE_COVER[req.cover] is None or req.target_in_deep_shelter else (6,)
 
     def evaluate(self, req: RollingBarrageRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         assert ctx.period is not None
         sources = [SRC_ROLLING_BARRAGE, cite("ORDER SEQUENCE NOTES, 2 ROLLING BARRAGES", ctx.period)]
         modifier = ROLLING_BARRAGE_COVER[req.cover]
         thresholds = {"suppressed": ROLLING_BARRAGE_SUPPRESS, "killed": ROLLING_BARRAGE_KILL}
-        if modifier is None:
+        if modifier is None or req.target_in_deep_shelter:
+            immune = (
+                "Troops in deep shelters are safe from everything except super heavy artillery."
+                if req.target_in_deep_shelter
+                else "Fortified positions are immune to the light artillery of a rolling barrage."
+            )
             return Evaluation(
                 key="no-effect",
                 outcome="no-effect",
-                sources=tuple(sources),
-                details={
-                    "thresholds": thresholds,
-                    "notes": ["Fortified positions are immune to the light artillery of a rolling barrage."],
-                },
+                sources=(*sources, SRC_DEEP_SHELTERS) if req.target_in_deep_shelter else tuple(sources),
+                details={"thresholds": thresholds, "notes": [immune]},
             )
         mods = (Modifier(f"Target in {req.cover} cover", modifier, SRC_ROLLING_BARRAGE),) if modifier else ()
         total = dice[0] + modifier

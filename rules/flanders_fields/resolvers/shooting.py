@@ -18,7 +18,13 @@ from rules.flanders_fields import errata as E
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.common import FFRequest
 from rules.flanders_fields.book.special_rules import SpecialRuleId, accept_special_rule, refuse, rules_for
-from rules.flanders_fields.errata import BLOCKHOUSE_RANGE, LIGHT_MORTAR_PARTIAL, SRC_NATURAL_ONE
+from rules.flanders_fields.errata import (
+    BLOCKHOUSE_RANGE,
+    LIGHT_MORTAR_PARTIAL,
+    SRC_DEEP_SHELTERS,
+    SRC_NATURAL_ONE,
+)
+from rules.flanders_fields.resolvers.artillery import SHELTER_SUPER_HEAVY_KILL
 from rules.flanders_fields.resolvers.suppression import spreads_to_company
 from rules.flanders_fields.ruleset import FlandersFields, cite
 
@@ -29,6 +35,7 @@ SRC_AREA = cite("ARTILLERY BATTERIES AREA OF EFFECT")
 SRC_MORTAR_AREA = cite("MORTARS, MORTAR AREA OF EFFECT")
 SRC_COVER = cite("TYPES OF COVER")
 SRC_COMMAND = cite("TROOP QUALITY, COMMAND STANDS")
+SUPER_HEAVY = "super-heavy-artillery"
 
 Target = Literal["troops", "armour"]
 ShotCover = Literal["open", "soft", "medium", "hard", "fortified", "cover"]
@@ -65,6 +72,10 @@ class ShootingRequest(FFRequest):
     range_cm: float = Field(ge=0, le=1000, description="Range to the (first) target in cm.")
     direct_line_of_sight: bool = Field(default=True, description="The firer can see the target.")
     target_is_command: bool = Field(default=False, description="The target is a command stand (-1).")
+    target_in_deep_shelter: bool = Field(
+        default=False,
+        description="The target shelters in a deep dugout (safe but from super heavy artillery).",
+    )
     firer_raw: bool = Field(default=False, description="The firers are raw troops.")
     firer_in_gas: bool = Field(default=False, description="The firers are in a gas cloud (-1).")
     through_barrage: bool = Field(default=False, description="Shooting into or through a barrage.")
@@ -155,6 +166,28 @@ def _threshold(value: T.Printed | str | None) -> int | None:
     return value if isinstance(value, int) else None
 
 
+def sheltered(req: ShootingRequest, s: Situation) -> None:
+    """ "German troops may shelter in deep dugouts, safe from everything except Super Heavy artillery which
+    requires a 6 for a kill": the firing table's cell and modifiers give way to that."""
+    s.cell = {
+        "row": s.cell.get("row"),
+        "column": "Deep shelter",
+        "suppress": None,
+        "kill": SHELTER_SUPER_HEAVY_KILL,
+    }
+    s.sources.append(SRC_DEEP_SHELTERS)
+    s.modifiers, s.auto_suppress, s.suppress = [], False, None
+    if req.firer == SUPER_HEAVY:
+        s.kill = SHELTER_SUPER_HEAVY_KILL
+        s.notes.append(
+            "Troops in deep shelters: super heavy artillery kills them on a 6, nothing else happens."
+        )
+    else:
+        s.kill = None
+        s.blocked = s.blocked or "not-possible"
+        s.notes.append("Troops in deep shelters are safe from everything except super heavy artillery.")
+
+
 @FlandersFields.resolver
 class Shooting(Resolver[ShootingRequest]):
     id = RESOLVER
@@ -209,6 +242,8 @@ class Shooting(Resolver[ShootingRequest]):
                 raise RulesError("cover", f"the {p} firing table has no {req.cover!r} column", columns)
             if req.anti_tank_rifle:
                 raise RulesError("anti_tank_rifle", "anti-tank rifles count only against armour", [False])
+        if req.target_in_deep_shelter and req.target == "armour":
+            raise RulesError("target_in_deep_shelter", "only troops shelter in deep dugouts", [False])
         if req.anti_tank_rifle and req.firer != "infantry":
             raise RulesError("anti_tank_rifle", "only infantry carry anti-tank rifles", [False])
         if req.indirect and req.firer not in INDIRECT_FIRERS:
@@ -307,6 +342,8 @@ class Shooting(Resolver[ShootingRequest]):
             s.notes.append(f"Too close: mortars have a minimum range of {spec.min_range_cm:g} cm.")
             s.sources.append(spec.range_source)
         s.modifiers = self.modifiers(req, ctx, p, s.notes)
+        if req.target_in_deep_shelter:
+            sheltered(req, s)
         if (req.firer, req.special_rule) == ("infantry", "mad-minute") or req.firer == "lmg-unit":
             s.notes.append(
                 "Two dice at the same target: the better result counts; two suppressions are two markers."

@@ -8,14 +8,22 @@ test)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from rules.flanders_fields import FlandersFields
+from rules.flanders_fields.book import sequence as S
+from rules.flanders_fields.book.common import PeriodId
+from rules.flanders_fields.errata.table_play import RANGE_MEASURED
 from rules.flanders_fields.play.game_orders import ACTIONS_WHY
+from rules.flanders_fields.play.game_report import casualties
 from tests.app.games.golden.record import GOLDEN, play_all
+
+RANGE_SOURCE = FlandersFields().context("early").citation(RANGE_MEASURED)
 
 pytestmark = pytest.mark.storage  # the golden flows on each backend
 
@@ -58,6 +66,24 @@ def report(found: list[tuple[str, Any, Any]]) -> str:
     )
 
 
+def with_changes_made_on_purpose(golden: Any) -> Any:
+    """The golden flows as the session meant them to change, each change named with its commit; every other
+    difference fails. 9db5177: a planned deep suppression arriving records no change of the game's penalty
+    when the penalty rolled is the one already in force (before == after), in the log and in the report.
+    Issue 38 (what an answer does to the table): a roll lists each field it filled once (an order roll's
+    `quality`); the range cites the weapon ranges' section and erratum range-measured; a unit that deep
+    suppression never applies to (the order roll's note said so) is no longer given it (erratum
+    deep-suppression-on-table, the playsheet's reading); an air attack won by 3 or more destroys its target
+    (AIR_ATTACK_KILLS). Issue 37: three rolls made out of their step are the referee's override
+    (`OUT_OF_STEP`); a unit acts only with an action of its order (ISSUE_37)."""
+    out = _named_changes(golden)
+    for flow, flows in out.items():
+        for event_id, unit_ref in AIR_ATTACK_KILLS.get(flow, ()):
+            for view in flows.values():
+                _air_attack_killed(view, event_id, unit_ref)
+    return {flow: _orders_changes(flows, ISSUE_37.get(flow, {})) for flow, flows in out.items()}
+
+
 # Issue 37 (orders and actions), by flow: the acts the flows made without an action, now the referee's
 # overrides (event id -> the override's mark; an undo of one: its actor); what a move spends of its unit's
 # actions (event id -> the changes as logged now); and the units written more often (ref -> version).
@@ -86,21 +112,14 @@ ISSUE_37: dict[str, dict[str, Any]] = {
 }
 
 
-def with_changes_made_on_purpose(golden: Any, issue_37: Mapping[str, Any] | None = None) -> Any:
-    """The golden flows as the session meant them to change, each change named with its commit; every other
-    difference fails. 9db5177: a planned deep suppression arriving records no change of the game's penalty
-    when the penalty rolled is the one already in force (before == after), in the log and in the report.
-    Issue 37: a unit acts only with an action of its order (ISSUE_37)."""
-    if isinstance(golden, dict) and issue_37 is None and set(golden) == set(ISSUE_37):
-        return {flow: with_changes_made_on_purpose(v, ISSUE_37[flow]) for flow, v in golden.items()}
+def _orders_changes(golden: Any, issue_37: Mapping[str, Any]) -> Any:
+    """Issue 37, orders and actions: a flow's events and units as ISSUE_37 says they change."""
     if isinstance(golden, list):
-        return [with_changes_made_on_purpose(v, issue_37) for v in golden]
+        return [_orders_changes(v, issue_37) for v in golden]
     if not isinstance(golden, dict):
         return golden
-    out = {k: with_changes_made_on_purpose(v, issue_37) for k, v in golden.items()}
+    out = {k: _orders_changes(v, issue_37) for k, v in golden.items()}
     p = out.get("payload")
-    if out.get("kind") == "arrival-roll" and isinstance(p, dict) and p.get("resolver") == "deep-suppression":
-        p["changes"] = [c for c in p["changes"] if c["before"] != c["after"]]
     if issue_37 and isinstance(p, dict) and "kind" in out:
         if out.get("id") in issue_37.get("overridden", {}):
             out["actor"] = "referee"
@@ -113,19 +132,107 @@ def with_changes_made_on_purpose(golden: Any, issue_37: Mapping[str, Any] | None
     return out
 
 
+# The air attacks of the flows won by 3 or more: (event id, the target's ref) per flow.
+AIR_ATTACK_KILLS = {"late_war": ((156, "forces-1/gb-1917/battalion/rifle-company-1/rifle-platoon-3"),)}
+OLD_RANGE = re.compile(r"Flanders Fields rule book: MEASURING \(closest distance between the bases\): (.*)")
+NOT_DEEP_SUPPRESSED = "Deep Suppression is applied to Regimental/Brigade artillery and mortar rolls."
+
+
+def _named_changes(golden: Any) -> Any:
+    if isinstance(golden, list):
+        return [_named_changes(v) for v in golden]
+    if not isinstance(golden, dict):
+        return golden
+    out = {k: _named_changes(v) for k, v in golden.items()}
+    p = out.get("payload")
+    if out.get("kind") == "arrival-roll" and isinstance(p, dict) and p.get("resolver") == "deep-suppression":
+        p["changes"] = [c for c in p["changes"] if c["before"] != c["after"]]
+    if isinstance(p, dict) and isinstance(p.get("filled"), list):
+        seen: set[str] = set()
+        p["filled"] = [f for f in p["filled"] if not (f["field"] in seen or seen.add(f["field"]))]
+        for f in p["filled"]:
+            old = OLD_RANGE.fullmatch(str(f.get("why", ""))) if f["field"] == "range_cm" else None
+            if old:
+                f["why"] = f"{old[1]}, closest distance between the bases ({RANGE_SOURCE})"
+        notes = p.get("resolution", {}).get("notes", [])
+        if p.get("resolver") == "order-roll" and NOT_DEEP_SUPPRESSED in notes:
+            notes.remove(NOT_DEEP_SUPPRESSED)
+            p["filled"] = [f for f in p["filled"] if f["field"] != "deep_suppression"]
+            p["request"]["deep_suppression"] = 0
+    if out.get("kind") == "roll" and out.get("id") in OUT_OF_STEP and isinstance(p, dict):
+        out["actor"] = "referee"
+        p["override"] = {"by": "referee", "refused": OUT_OF_STEP[out["id"]]}
+    return out
+
+
+def _air_attack_killed(view: dict[str, Any], event_id: int, ref: str) -> None:
+    """The target destroyed: the roll's change and filled target, the unit, and one more base lost in the
+    report."""
+    unit = next(u for u in view["units"] if u["ref"] == ref)
+    events = [e for e in view["events"] if e["id"] == event_id]
+    events += [e for t in view["report"]["turns"] for e in t["events"] if e["id"] == event_id]
+    for e in events:
+        p = e["payload"]
+        p["changes"].append({"unit": unit["id"], "field": "killed", "before": False, "after": True})
+        why = f"{unit['name']} is a {unit['kind']}"
+        p["filled"].insert(1, {"field": "target", "value": "infantry", "why": why})
+    unit["killed"], unit["version"] = True, unit["version"] + 1
+    report = view["report"]
+    side = unit["side"]
+    report["casualties_by_side"][side] = _one_more_base(report["casualties_by_side"][side], report)
+    for bn in report["losses_by_battalion"]:
+        if bn["side"] == side and bn["unit_id"] == _battalion_of(view, unit):
+            bn["bases_lost"] += 1
+            bn["rifle_platoons_lost"] += 1
+            bn["casualties"] = _one_more_base(bn["casualties"], report)
+
+
+def _one_more_base(lost: dict[str, Any], report: dict[str, Any]) -> dict[str, Any]:
+    return {**lost, **casualties("late", {}, lost["bases"] + 1)}
+
+
+def _battalion_of(view: dict[str, Any], unit: dict[str, Any]) -> int:
+    by_id = {u["id"]: u for u in view["units"]}
+    u = unit
+    while u["level"] != "battalion":
+        u = by_id[u["parent_id"]]
+    return int(u["id"])
+
+
+def _out_of_step(period: PeriodId, step: str, roll: S.RollAsked) -> str:
+    index = next(i for i, s in enumerate(S.SEQUENCES[period].steps) if s.id == step)
+    refused = S.roll_refusal("playing", period, index, "attacker", roll, "German")
+    assert refused is not None
+    return refused.why
+
+
+# Issue 37: the rolls the flows made out of their step (events 47, 78, 156) are the referee's, by its override,
+# as the rules of play now bind the step and the side: the Mons battery's deviation in the battalion orders (it
+# belongs to the support orders), the British order roll in the German turn, the air attack in the barrages step
+# (it belongs to the support orders).
+OUT_OF_STEP = {
+    47: _out_of_step("early", "battalion-orders", S.RollAsked("deviation", "attacker")),
+    78: _out_of_step("mid", "battalion-orders", S.RollAsked("order-roll", "defender")),
+    156: _out_of_step("late", "barrages-and-bombardments", S.RollAsked("air-attack", "attacker", "defender")),
+}
+
+
 def without_later_additions(played: Any) -> Any:
     """The flows as played, less what was added since on purpose, each named with its commit. 6a651e3: the
     report's luck ledger, read from the same events (tests/app/games/test_luck_ledger.py checks it). Issue
     26's arrival cards: an arrived fire item on the board keeps its turn, and a battery's where it lands and
-    its deviation roll (tests/app/games/test_arrivals_api.py checks them). Issue 37: the game turn a unit was
-    ordered in and the action it is carrying out (tests/rules/flanders_fields/play/test_game_orders.py checks
-    them); the referee's override of an act the orders and actions now refuse, as its mark."""
+    its deviation roll (tests/app/games/test_arrivals_api.py checks them). Issue 38: a shooting request's
+    `target_in_deep_shelter`. Issue 37: the game turn a unit was ordered in and the action it is carrying out
+    (tests/rules/flanders_fields/play/test_game_orders.py checks them); the referee's override of an act the
+    orders and actions now refuse, as its mark."""
     if isinstance(played, list):
         return [without_later_additions(v) for v in played]
     if not isinstance(played, dict):
         return played
     fire_item = "item_id" in played and "kind" in played
     added = {"ledger", *ISSUE_37_STATE, *(("turn", "lands", "deviation") if fire_item else ())}
+    if isinstance(played.get("target_in_deep_shelter"), bool):  # issue 38: a shooting request's new field
+        added.add("target_in_deep_shelter")
     out = {k: without_later_additions(v) for k, v in played.items() if k not in added}
     if isinstance(out.get("changes"), list):
         out["changes"] = [

@@ -16,6 +16,7 @@ from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.cover import cover_source
 from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.errata.barrage import SRC_ROLLING_BARRAGE
+from rules.flanders_fields.errata.table_play import COMMANDER_REACH
 from rules.flanders_fields.play.changes import (
     STATE_FIELDS,
     ActionsGranted,
@@ -136,9 +137,8 @@ def test_fill_an_order_roll_for_a_company_of_raw_troops() -> None:
     assert filled["command_suppression"].value == 0
     # Every platoon within 25 cm of the command stand.
     assert filled["platoon_beyond_25cm"].value is False
-    assert filled["platoon_beyond_25cm"].source == cite(
-        "ORDER SEQUENCE NOTES, Modifiers to Order Rolls", "early"
-    )
+    reach = FlandersFields().context("early").citation(COMMANDER_REACH)
+    assert filled["platoon_beyond_25cm"].source == reach
 
 
 def test_fill_a_platoon_far_from_its_commander_and_a_given_field_is_left_alone() -> None:
