@@ -41,7 +41,7 @@ def test_marker_move_roll_and_turn_read_like_a_game_record(client: TestClient) -
     r = client.post(
         f"/api/v1/games/{game.id}/resolve/order-roll",
         headers=game.referee,
-        json={"unit_id": company.id, "dice": [5]},
+        json={"unit_id": company.id, "dice": [5], "override": True},  # in the support orders
     )
     assert r.status_code == 200, r.text
     events: list[dict[str, Any]] = client.get(f"/api/v1/games/{game.id}/events", headers=game.referee).json()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from rules.core.acts import Roll
 from rules.core.errors import RulesError
 from rules.core.game import Fields, Outcome, TableRules, ancestor_at, leaves_under
 from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
@@ -44,11 +45,11 @@ from rules.flanders_fields.play.changes import (
     hand_set,
 )
 from rules.flanders_fields.play.game_orders import (
-    FIRE,
     RECOVER,
     SHOOTING,
     SRC_ACTIONS,
     SRC_ONCE_A_TURN,
+    act_spent,
     actions_spent,
 )
 from rules.flanders_fields.play.game_table import clouds_on_wind, context, in_gas
@@ -105,8 +106,8 @@ def _morale_source(snap: Snapshot) -> str:
 
 def consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
     # A shot spends an action of the firer's ordered unit ("Actions are; ... MOVE or FIRE").
-    firer = outcome.unit_id if resolver == SHOOTING else None
-    spent = actions_spent(snap, FIRE, (firer,)) if firer is not None else ()
+    shot = Roll(resolver=SHOOTING, unit_id=outcome.unit_id)
+    spent = act_spent(snap, shot) if resolver == SHOOTING else ()
     changes = (*spent, *_consequences(resolver, snap.after(spent), outcome))
     if outcome.unit_id is not None:
         changes += aiming_point_shown(snap.after(changes), resolver, outcome.unit_id)

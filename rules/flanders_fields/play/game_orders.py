@@ -74,7 +74,9 @@ def _no_action_left(snapshot: Snapshot, unit: UnitState) -> Refusal:
 def acting(snapshot: Snapshot, act: Act) -> tuple[str, tuple[int, ...]]:
     """The kind of action `act` is and the stands that carry it out (none: it spends no action)."""
     if isinstance(act, Roll) and act.resolver == SHOOTING and act.apply and act.unit_id is not None:
-        return FIRE, (act.unit_id,)
+        # The side not moving shoots back unordered: "the defenders may shoot as the attackers close".
+        reaction = snapshot.unit(act.unit_id).side != snapshot.side_to_move
+        return FIRE, () if reaction else (act.unit_id,)
     if isinstance(act, RecoverMarker) and act.spend_action:
         return RECOVER, (act.unit_id,)
     if isinstance(act, MoveStand):

@@ -58,7 +58,7 @@ def test_a_battery_rolls_as_regimental_artillery(client: TestClient) -> None:
         r = client.post(
             f"/api/v1/games/{game.id}/resolve/order-roll",
             headers=game.referee,
-            json={"unit_id": formation["id"], "dice": [5], "apply": False},
+            json={"unit_id": formation["id"], "dice": [5], "apply": False, "override": True},  # any step
         )
         assert r.status_code == 422 and r.json()["field"] == "unit_id", r.text
         assert (

@@ -112,3 +112,10 @@ def test_a_recovery_is_an_action_of_its_own_and_the_turn_ends_the_action_under_w
     assert _spent(changes) == [3] and snap.after(changes).unit(3).action_under_way is None
     ended = GAME.turn.ended(snap, "attacker")
     assert ActionUnderWay("A Coy's turn is over", SRC_ACTIONS, 3, None) in ended
+
+
+def test_the_side_not_moving_shoots_back_unordered() -> None:
+    """ "the defenders may shoot as the attackers close": a shot in the other side's turn needs no order."""
+    snap = snapshot(battalion(), turn=1)  # the attacker's turn; unit 20 is the defender's
+    assert GAME.turn.forbidden(snap, Roll(resolver="shooting", unit_id=20)) == ()
+    assert _spent(_shot(snap, 20)) == []
