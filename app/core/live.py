@@ -69,12 +69,28 @@ class Shared:
     """What the renderings of the same events share whatever their render key (the board as it now is):
     made once, by the first rendering thread that needs it, the others wait for it (one value may be made of
     another: the lock is re-entrant). `kept`: what the feed keeps between wake-ups (a view's structure, brought
-    up to date by each wake-up's events rather than read anew: `Feed.kept`); a Shared of its own otherwise."""
+    up to date by each wake-up's events rather than read anew: `Feed.kept`); a Shared of its own otherwise.
+    `events`: a feed read's events (every visibility: all the game's events after `after`, in id order), which
+    bring what is kept up to date without reading them again (`since`); None outside a feed's read."""
 
-    def __init__(self, kept: Shared | None = None) -> None:
+    def __init__(self, kept: Shared | None = None, events: list[Any] | None = None, after: int = 0) -> None:
         self._lock = threading.RLock()
         self._values: dict[Any, Any] = {}
         self._kept = kept
+        self.events = events
+        self.after = after
+
+    def since(self, upto: int) -> list[Any] | None:
+        """The game's events after event `upto` as the feed's read found them, or None when the read does not
+        reach back that far (or this is no feed's read): what was kept as of `upto` is then read anew."""
+        if self.events is None or upto < self.after:
+            return None
+        return [e for e in self.events if e.id > upto]
+
+    @property
+    def newest(self) -> int:
+        """The id of the newest event of the read (what a value read now is at least as new as)."""
+        return self.events[-1].id if self.events else self.after
 
     @property
     def kept(self) -> Shared:
@@ -171,7 +187,7 @@ class Feed:
         the renderings neither wait on each other for the interpreter nor hand back one by one), and how many
         renderings that took."""
         got, active = self.read(self.game_id, after_id, TAIL)
-        shared = Shared(self.kept)
+        shared = Shared(self.kept, [i.event for i in got], after_id)
         renders = 0
         for key, audience in audiences.items():
             try:

@@ -26,7 +26,7 @@ from app.pages.templates import templates
 from app.services import events as events_service
 from app.services import markers, turns
 from app.services import templates as table_templates
-from app.services.board import UnitRow, board_units
+from app.services.board import UnitRow, board_units, shared_units, unit_row
 from app.services.unit_names import display_names, full_names
 from rules.core.game import GameRules
 
@@ -162,14 +162,21 @@ def _common(session: Session, game: Game, board: Board, with_turn: bool = True) 
     return {**_game_now(session, game, with_turn), "board": board, "record": _record(board, game)}
 
 
-def _game_now(session: Session, game: Game, with_turn: bool) -> dict[str, Any]:
-    """What the board shows of the game itself, the same for every viewer."""
+def _game_now(
+    session: Session, game: Game, with_turn: bool, log: tuple[int, Iterable[int]] | None = None
+) -> dict[str, Any]:
+    """What the board shows of the game itself, the same for every viewer; `log`: its last die roll and the
+    entries undone as a kept board knows them (else read)."""
+    last_roll, undone = log or (
+        events_service.last_roll_id(session, game.id or 0),
+        events_service.reversed_ids(session, game.id or 0),
+    )
     return {
         "turn": turns.turn_info(session, game) if with_turn else None,
         "turn_badges": markers.rules_of(game).kit.badges(game.state),  # the rule set's values set, in words
         "markers_ok": markers_allowed(game),
-        "last_roll": events_service.last_roll_id(session, game.id or 0),
-        "undone": events_service.reversed_ids(session, game.id or 0),
+        "last_roll": last_roll,
+        "undone": set(undone),
         "templates_on_table": table_templates.templates_of(game),
     }
 
@@ -235,9 +242,11 @@ class _Skeleton:
 
 
 class _Kept:
-    """A feed's board between events (`live.Feed.kept`): every unit's row as of event `upto`, and the board's
-    shape. An event that only changes the stands it names re-reads those rows alone; one that may reshape the
-    board, all of them (the board re-read every unit and rebuilt itself on every event, issue 35)."""
+    """A feed's board between events (`live.Feed.kept`): every unit's row as of event `upto`, the board's
+    shape, and what the board reads of the log (its last die roll, the entries undone). An event that changes
+    only the stands it names re-reads those rows alone; one that may reshape the board (new units, a name, the
+    turn), all of them (the board re-read every unit and rebuilt itself on every event, issue 35). The events
+    are the feed read's where it reaches back to `upto` (`live.Shared.since`), else read."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -245,27 +254,33 @@ class _Kept:
         self.index: dict[int, int] = {}
         self.skeleton: _Skeleton | None = None
         self.upto = -1  # nothing read yet
+        self.last_roll = 0
+        self.undone: set[int] = set()
         self.full_reads = 0
 
-    def units(self, session: Session, game: Game) -> tuple[list[UnitRow], _Skeleton]:
+    def units(self, session: Session, game: Game, shared: live.Shared | None = None) -> _Board:
         with self.lock:
-            self._sync(session, game.id or 0)
+            self._sync(session, game.id or 0, shared or live.Shared())
             if self.skeleton is None:
                 self.skeleton = _Skeleton(self.rows, markers.rules_of(game))
-            return list(self.rows), self.skeleton
+            return _Board(list(self.rows), self.skeleton, self.last_roll, frozenset(self.undone))
 
     def _read_all(self, session: Session, game_id: int) -> None:
         self.upto = events_service.newest_event_id(session, game_id)  # first: the rows are as new or newer
         self.rows = board_units(session, game_id)
         self.index = {u.id: i for i, u in enumerate(self.rows)}
         self.skeleton = None
+        self.last_roll = events_service.last_roll_id(session, game_id)
+        self.undone = events_service.reversed_ids(session, game_id)
         self.full_reads += 1
 
-    def _sync(self, session: Session, game_id: int) -> None:
+    def _sync(self, session: Session, game_id: int, shared: live.Shared) -> None:
         if self.upto < 0:
             self._read_all(session, game_id)
             return
-        new = events_service.list_events(session, game_id, EVERY_ROLE, self.upto, CHANGES_LIMIT + 1)
+        new = shared.since(self.upto)
+        if new is None:
+            new = events_service.list_events(session, game_id, EVERY_ROLE, self.upto, CHANGES_LIMIT + 1)
         if not new:
             return
         seen = [events_service.event_dict(e, EVERY_ROLE) for e in new]
@@ -273,9 +288,22 @@ class _Kept:
         if len(new) > CHANGES_LIMIT or any(_reshapes(e) for e in seen) or not touched <= self.index.keys():
             self._read_all(session, game_id)
             return
-        for row in board_units(session, game_id, touched):
-            self.rows[self.index[row.id]] = row
+        for unit in shared_units(session, game_id, touched, shared):
+            self.rows[self.index[unit.id or 0]] = unit_row(unit)
+        rolls = [e.id or 0 for e in new if e.kind in events_service.ROLL_KINDS]
+        self.last_roll = max([self.last_roll, *rolls])
+        self.undone |= {e.reverses_id for e in new if e.reverses_id is not None}
         self.upto = seen[-1]["id"]
+
+
+@dataclass(frozen=True)
+class _Board:
+    """The kept board as one rendering reads it."""
+
+    rows: list[UnitRow]
+    skeleton: _Skeleton
+    last_roll: int
+    undone: frozenset[int]
 
 
 class _Now:
@@ -287,11 +315,9 @@ class _Now:
         self.game = game
         self.shared = shared or live.Shared()
 
-    def units(self) -> tuple[list[UnitRow], _Skeleton]:
+    def units(self) -> _Board:
         kept: _Kept = self.shared.kept.get("board", _Kept)
-        got: tuple[list[UnitRow], _Skeleton] = self.shared.get(
-            "units", lambda: kept.units(self.session, self.game)
-        )
+        got: _Board = self.shared.get("units", lambda: kept.units(self.session, self.game, self.shared))
         return got
 
     def pieces(self, touched: set[int], losses: set[int], with_turn: bool) -> dict[str, Any]:
@@ -302,32 +328,30 @@ class _Now:
 
     def _pieces(self, touched: set[int], losses: set[int], with_turn: bool) -> dict[str, Any]:
         rules = markers.rules_of(self.game)
-        game_now = self.shared.get(("game", with_turn), lambda: _game_now(self.session, self.game, with_turn))
         if not touched:  # events that touch no unit (the turn, templates, fire plans) need no stand at all
-            board = build_board([], rules, ())
-            return {
-                **game_now,
-                "board": board,
-                "record": _record(board, self.game),
-                "stands": [],
-                "heads": [],
-                "with_turn": with_turn,
+            board, stands, heads, log = build_board([], rules, ()), [], [], None
+        else:
+            kept = self.units()
+            units, shape, log = kept.rows, kept.skeleton, (kept.last_roll, kept.undone)
+            by_id: dict[int | None, UnitRow] = {u.id: u for u in units}
+            # The shape's names and labels, each unit's current row: a block head's losses counted anew.
+            board = Board(units, shape.board.names, shape.full, {}, shape.board.block_of, shape.board.labels)
+            stands = [by_id[i] for i in sorted(touched) if i in shape.shown and i in by_id]
+            by_block = {
+                bid: Block(by_id[bid], [], _losses(by_id[bid], units, rules))
+                for uid in sorted(losses)
+                if (bid := shape.board.block_of.get(uid)) is not None and bid in by_id
             }
-        units, shape = self.units()
-        by_id: dict[int | None, UnitRow] = {u.id: u for u in units}
-        # The shape's names and labels, each unit's current row: a block head's losses counted anew.
-        board = Board(units, shape.board.names, shape.full, {}, shape.board.block_of, shape.board.labels)
-        heads = {
-            bid: Block(by_id[bid], [], _losses(by_id[bid], units, rules))
-            for uid in sorted(losses)
-            if (bid := shape.board.block_of.get(uid)) is not None and bid in by_id
-        }
+            heads = list(by_block.values())
+        game_now = self.shared.get(
+            ("game", with_turn), lambda: _game_now(self.session, self.game, with_turn, log)
+        )
         return {
             **game_now,
             "board": board,
             "record": _record(board, self.game),
-            "stands": [by_id[i] for i in sorted(touched) if i in shape.shown and i in by_id],
-            "heads": list(heads.values()),
+            "stands": stands,
+            "heads": heads,
             "with_turn": with_turn,
         }
 

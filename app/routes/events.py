@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 from typing import Annotated, Any, Literal
 
 from fastapi import Header, Path, Query, Request, Response
@@ -17,7 +18,7 @@ from app import errors
 from app.core import live
 from app.core.routing import Router
 from app.core.writing import game_write
-from app.data.models import Event, Game, Token, Unit
+from app.data.models import Event, Game, Token
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.guard import auth
 from app.guard.auth import SIDES, StreamViewerDep, Viewer, ViewerDep
@@ -25,6 +26,7 @@ from app.services import events as events_service
 from app.services import games
 from app.services import undo as undo_service
 from app.services import units as units_service
+from app.services.board import shared_units
 
 router = Router(prefix="/api/v1/games/{game_id}", tags=["events"])
 
@@ -197,15 +199,37 @@ def _with_view(
 ) -> list[str]:
     """Each event with its view's parts, or with `refetch` where they would make the frame too big (or the
     game is gone)."""
-    # One read of the game for every render key of a wake-up (each renders in its own thread and session: the
-    # row is only read, never written or refreshed there).
-    game = shared.get("game", lambda: session.get(Game, game_id))
+    # The game for every render key of a wake-up, kept by the feed between them (the row is only read, never
+    # written or refreshed there).
+    kept: _KeptGame = shared.kept.get("game", _KeptGame)
+    game = shared.get("game", lambda: kept.get(session, game_id, shared))
     parts = live.VIEWS[view](session, game, viewer, events, shared) if game else [{} for _ in events]
     out = []
     for event, part in zip(events, parts, strict=True):
         data = _json({**event, **part})
         out.append(data if part and len(data) <= live.FRAME_BYTES else _json({**event, "refetch": True}))
     return out
+
+
+class _KeptGame:
+    """The game row a feed's frames read, kept between wake-ups as of event `upto`: read again only after an
+    event that may have changed the game itself (`live.touches_game`: a stand's marker leaves it as it was),
+    or when the feed's read does not reach back to `upto`."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.game: Game | None = None
+        self.upto = -1
+
+    def get(self, session: Session, game_id: int, shared: live.Shared) -> Game | None:
+        with self.lock:
+            new = shared.since(self.upto) if self.game is not None else None
+            every = [*SIDES, "referee"]
+            if new is None or any(live.touches_game(events_service.event_dict(e, every)) for e in new):
+                self.game, self.upto = session.get(Game, game_id), shared.newest
+            elif new:
+                self.upto = new[-1].id
+            return self.game
 
 
 @live.view("map")
@@ -217,13 +241,8 @@ def _map_parts(
     what the map draws of its board."""
     read = units_service.reader(game, viewer)
     wanted = set().union(*(live.touched_units(e) for e in events))
-    found: list[Unit] = []
-    if wanted:  # read once for every viewer of the wake-up: each reads them through its own Reader
-        found = shared.get(
-            ("map-units", frozenset(wanted)),
-            lambda: list(session.exec(select(Unit).where(Unit.game_id == game.id, col(Unit.id).in_(wanted)))),
-        )
-    rows = {u.id: u for u in found}
+    # Read once for every viewer of the wake-up (the board's frames too): each reads them through its own Reader.
+    rows = {u.id: u for u in (shared_units(session, game.id or 0, wanted, shared) if wanted else [])}
     state = games.map_state(game)
     out: list[dict[str, Any]] = []
     for e in events:

@@ -4,12 +4,13 @@ stand tile shows, as plain rows (one query, no ORM objects: the board reads ever
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from sqlalchemy import select
 from sqlmodel import Session, col
 
+from app.core import live
 from app.data.models import Unit
 
 
@@ -58,3 +59,21 @@ def board_units(session: Session, game_id: int, only: Iterable[int] | None = Non
         query = query.where(col(Unit.id).in_(list(only)))
     rows = session.connection().execute(query.order_by(col(Unit.id)))
     return [UnitRow(**row) for row in rows.mappings()]
+
+
+def shared_units(session: Session, game_id: int, ids: Iterable[int], shared: live.Shared) -> list[Unit]:
+    """The game's units `ids` in id order, read once for every rendering that shares `shared` (a live event's
+    map and board frames both take the units it touched from this one read)."""
+    wanted = frozenset(ids)
+
+    def read() -> list[Unit]:
+        query = select(Unit).where(col(Unit.game_id) == game_id, col(Unit.id).in_(wanted))
+        return list(session.scalars(query.order_by(col(Unit.id))))
+
+    got: list[Unit] = shared.get(("units", wanted), read)
+    return got
+
+
+def unit_row(unit: Unit) -> UnitRow:
+    """A unit read whole as the board reads it."""
+    return UnitRow(**{f.name: getattr(unit, f.name) for f in fields(UnitRow)})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,12 @@ def serious_violations(page: Any) -> list[str]:
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         # Evaluated through the DevTools protocol: a <script> tag (add_script_tag) would be refused by the
         # page's Content-Security-Policy, which the test must leave as the app serves it.
-        page.evaluate(AXE_JS.read_text())
+        page.evaluate(_axe_source())
+    # resultTypes: axe still runs every check, but gathers the elements of its violations only (not of the
+    # passes), which is most of its time on a big page such as the referee board.
     violations: list[dict[str, Any]] = page.evaluate(
-        "(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}}).then(r => r.violations)",
+        """(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
+          .then(r => r.violations)""",
         WCAG_AA_TAGS,
     )
     return [
@@ -31,3 +35,8 @@ def _targets(nodes: list[dict[str, Any]], shown: int = 3) -> str:
     """The first few elements' selectors and how many more: one repeated control must not flood the report."""
     selectors = ", ".join(" ".join(n["target"]) for n in nodes[:shown])
     return selectors + (f" and {len(nodes) - shown} more" if len(nodes) > shown else "")
+
+
+@cache
+def _axe_source() -> str:
+    return AXE_JS.read_text()

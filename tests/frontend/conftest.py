@@ -53,14 +53,18 @@ def _free_port() -> int:
 # worker imports what `app.main` imports once, in a server maker that has started no thread, and every server
 # is a fork of it (copy-on-write, a few milliseconds). The fork sets its database and data folder, imports
 # `app.main` (which builds the app from the environment) and serves `app.main:app` with uvicorn, as
-# `uvicorn app.main:app` does.
+# `uvicorn app.main:app` does. Its worker process (fire-plan rehearsals, app/core/worker.py) is forked there
+# too, before uvicorn starts a thread: the server spawns a fresh interpreter that imports the app (a second or
+# more of CPU, which each module that opens a fire plan paid again); the worker runs the same code either way.
 _MAKER = r"""
 import json, os, signal, sys, threading
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 import uvicorn
 from fastapi import FastAPI
 from starlette_compress import CompressMiddleware
 from app import errors, pages
-from app.core import live
+from app.core import live, worker
 from app.core.config import Settings, get_settings
 from app.core.db import check_schema, make_engine
 from app.guard import idempotency, limits, security
@@ -80,6 +84,8 @@ for line in sys.stdin:
     os.dup2(log, 2)
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     os.environ.update(FIRESTEP_DATABASE_URL=order["url"], FIRESTEP_VAR_DIR=order["var"])
+    worker._pool = ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=worker._worker_started)
+    worker._pool.submit(os.getpid)
     uvicorn.run("app.main:app", host="127.0.0.1", port=order["port"])
     os._exit(0)
 """

@@ -80,9 +80,10 @@ def test_join_confirm_fire_plan_referee_and_map(new_page: Any) -> None:
     codes = created["join_codes"]
     found = []
 
-    # The join form's confirm step: a device that plays the attacker enters the defender's code.
+    # The join form's confirm step: a device that plays the attacker (seated through the API) enters the
+    # defender's code.
     player = new_page()
-    join(player, codes["attacker"])
+    join_by_api(player, codes["attacker"])
     join(player, codes["defender"])
     expect(player.locator("[data-seat-confirm]")).to_have_count(1)
     found += violations_at_every_size(player, "join confirm")

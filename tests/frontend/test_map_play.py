@@ -89,11 +89,11 @@ def placed(units: dict[int, dict[str, Any]], side: str, kind: str) -> list[dict[
     )
 
 
-def set_up(referee: Any) -> tuple[int, dict[str, str], dict[str, Any]]:
+def set_up(referee: Any) -> tuple[int, dict[str, Any], dict[str, Any]]:
     """The Mons game (seeded through the API, `referee` its referee) with a German MG 40 cm and a German platoon
     12 cm in front of two British platoons of different companies (moved in set-up), then started and in the
-    German battalion orders. Returns the
-    id, the join codes and those four stands."""
+    German battalion orders. Returns the id, the API's answer (join codes, referee token) and those four
+    stands."""
     game_id, answer = seed_game(referee)
     as_referee = bearer(answer["referee_token"])
     api = api_of(game_id)
@@ -116,7 +116,7 @@ def set_up(referee: Any) -> tuple[int, dict[str, str], dict[str, Any]]:
     # rifle's company is ordered from the map before the rifle shoots.
     ordered(referee, game_id, as_referee, "attacker", [mg["id"]])
     units = units_of(referee, game_id)
-    return game_id, answer["join_codes"], {"mg": units[mg["id"]], "mg_target": units[mg_target["id"]],
+    return game_id, answer, {"mg": units[mg["id"]], "mg_target": units[mg_target["id"]],
                             "rifle": units[rifle["id"]], "rifle_target": units[rifle_target["id"]]}  # fmt: skip
 
 
@@ -219,7 +219,8 @@ def order_roll(attacker: Any, stand: dict[str, Any]) -> None:
 def test_shots_and_an_order_roll_from_the_map(new_page: Any) -> None:
     """The whole flow on three devices at the attacker's reference size (the landscape tablet)."""
     referee = new_page({"width": 1920, "height": 1080})
-    game_id, codes, s = set_up(referee)
+    game_id, answer, s = set_up(referee)
+    codes = answer["join_codes"]
     attacker = new_page(TABLET_LANDSCAPE)
     token = join_by_api(attacker, codes["attacker"])
     defender = new_page(TABLET_PORTRAIT)
@@ -263,15 +264,16 @@ def test_shots_and_an_order_roll_from_the_map(new_page: Any) -> None:
 
 
 def test_the_attackers_taps_at_the_other_sizes_and_axe(new_page: Any) -> None:
-    """Tablet portrait, phone and referee screen: the same taps on a game seeded as the flow's (each tap on screen
-    and uncovered, no scroll, at most 5 taps a shot and 3 an order roll), axe-core on the card at play at each
-    size, and on the in-game lookup of the same game at the four sizes (WCAG 2.2 AA)."""
-    referee = new_page(REFEREE_SCREEN)
+    """Tablet portrait, phone and referee screen: the same taps on one game seeded as the flow's, undone through
+    the API between sizes (each tap on screen and uncovered, no scroll, at most 5 taps a shot and 3 an order
+    roll), axe-core on the card at play at each size, and on the in-game lookup of the same game at the four
+    sizes (WCAG 2.2 AA)."""
     attacker = new_page(TABLET_LANDSCAPE)
+    game_id, answer, s = set_up(attacker)  # as the referee (the API only), then seated as the attacker
+    token = join_by_api(attacker, answer["join_codes"]["attacker"])
     found = []
     for name, size in OTHER_SIZES.items():
-        game_id, codes, s = set_up(referee)  # a game each: a third marker on the MG's target would kill it
-        token = join_by_api(attacker, codes["attacker"])
+        last = attacker.request.get(f"{api_of(game_id)}/events").json()[-1]["id"]
         attacker.set_viewport_size(size)
         open_map(attacker, game_id)
         found += [
@@ -282,6 +284,14 @@ def test_the_attackers_taps_at_the_other_sizes_and_axe(new_page: Any) -> None:
         order_roll(attacker, s["rifle"])
         attacker.get_by_role("button", name="Done", exact=True).tap()
         shoot(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
+        # The referee undoes the size's three events, newest first: the next size plays on the same table.
+        played = attacker.request.get(f"{api_of(game_id)}/events?after={last}").json()
+        assert len(played) == 3, played
+        for event in reversed(played):
+            undone = attacker.request.post(
+                f"{api_of(game_id)}/events/{event['id']}/undo", headers=bearer(answer["referee_token"])
+            )
+            assert undone.ok, undone.text()
     attacker.set_viewport_size(TABLET_LANDSCAPE)
     attacker.goto(f"/lookup?game={game_id}")
     attacker.get_by_role("link", name="Shooting").first.click()
