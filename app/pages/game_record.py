@@ -72,6 +72,9 @@ class Record:
         self.names = names
         self.units = units
         self.flag_words = FLAG_WORDS | {f.name: f.words for f in rules.fields.state_fields if f.words}
+        # The rules' own bookkeeping (neither on the card nor set by hand) is not worded: the turn a unit was
+        # ordered in, a morale test's stage.
+        self.unworded = {f.name for f in rules.fields.state_fields if not f.shown and not f.edit}
 
     def name(self, unit_id: Any) -> str:
         return self.names.get(unit_id, f"unit {unit_id}") if isinstance(unit_id, int) else ""
@@ -122,7 +125,7 @@ class Record:
             words.append(f"moved {math.hypot(dx, dy):.0f} cm")
         for c in own:
             name = c.get("field")
-            if name in ("x", "y", "facing_deg", "version"):
+            if name in ("x", "y", "facing_deg", "version") or name in self.unworded:
                 continue
             if "delta" in c:
                 noun = "suppression" if name == "suppression" else humanise(str(name)).lower()

@@ -18,7 +18,7 @@ them). Call within `lock_game` (app.core.writing.game_write); a formation move i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,7 +51,7 @@ from rules.core.acts import (
 from rules.core.errors import RulesError
 from rules.core.fire_cards import Fired
 from rules.core.game import EDIT_ACT, Answer
-from rules.core.records import SetState, Snapshot
+from rules.core.records import Change, SetState, Snapshot, UnitChange
 
 __all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play"]
 
@@ -207,9 +207,20 @@ def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _:
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
         changes = units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
+        # What the move costs beyond the stand itself (an action of its company): written by the one applier.
+        rest = [c for c in answer.changes if not (isinstance(c, SetState) and c.unit_id == unit.id)]
+        changes += _costs(session, game, rest)
         return {"unit_id": act.unit_id, "changes": changes}, changes, unit
 
     return _Todo([("move-stands", unit, None)], None, write)
+
+
+def _costs(session: Session, game: Game, changes: Sequence[Change]) -> list[dict[str, Any]]:
+    """What a move costs beyond the stands' places (an action of the units moved), written by the one
+    applier on those units' rows alone (a formation's stands are not read again)."""
+    paying = {c.unit_id for c in changes if isinstance(c, UnitChange)}
+    rows = [units_service.get_unit(session, game.id or 0, uid) for uid in sorted(paying)]
+    return apply_changes(session, game, rows, changes) if changes else []
 
 
 def _values_of(answer: Answer, unit: Unit) -> dict[str, Any]:
@@ -233,6 +244,7 @@ def _move_formation(
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
         changes = formations.write(session, game, viewer, p, act.dx, act.dy, act.turn_deg, asked_again)
+        changes += _costs(session, game, answer.changes)  # an action of each unit moved
         return {"unit_id": act.unit_id, "changes": changes}, changes, None
 
     return _Todo(formations.asks(p), p.units, write)

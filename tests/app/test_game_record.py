@@ -37,11 +37,11 @@ def test_marker_move_roll_and_turn_read_like_a_game_record(client: TestClient) -
         json={"x": mover.x + 3, "y": mover.y + 4, "override": True},
     )
     assert r.status_code == 200, r.text
-    regiment = by_ref["mons-1914/de/infantry-regiment-1"]
+    company = by_ref["mons-1914/de/infantry-regiment-1/infantry-battalion-1/rifle-company-2"]
     r = client.post(
         f"/api/v1/games/{game.id}/resolve/order-roll",
         headers=game.referee,
-        json={"unit_id": regiment.id, "fields": {"unit": "regimental-mg"}, "dice": [4]},
+        json={"unit_id": company.id, "dice": [5], "override": True},  # in the support orders
     )
     assert r.status_code == 200, r.text
     events: list[dict[str, Any]] = client.get(f"/api/v1/games/{game.id}/events", headers=game.referee).json()
@@ -54,7 +54,7 @@ def test_marker_move_roll_and_turn_read_like_a_game_record(client: TestClient) -
     assert lines["move"] == "Attacker · 1/1/1 Coy Plt 1 · moved 5 cm · by referee · turn 1"
     assert (
         lines["roll"]
-        == "Attacker · 1 Rgt · Order roll: rolled 4 → actions 2 · actions left 2 · by referee · turn 1"
+        == "Attacker · 1/1/2 Coy · Order roll: rolled 5 → actions 2 · actions left 2 · by referee · turn 1"
     )
     assert lines["turn-started"] == "System · Turn begins · turn 1"
 

@@ -118,13 +118,31 @@ def set_up(referee: Any) -> tuple[int, dict[str, Any], dict[str, Any]]:
         f"{api}/units/{mg['id']}", headers=as_referee, data={"version": mg_version, "packed": False}
     )
     assert unpacked.status == 200, unpacked.text()
-    for _ in range(2):  # started, and on to the battalion orders, where its MGs and companies are ordered
-        version = referee.request.get(api).json()["version"]
-        started = referee.request.post(f"{api}/turn/advance", data={"version": version}, headers=as_referee)
-        assert started.status == 200, started.text()
+    # Started, on to the battalion orders, and the MG ordered: a shot is one of its actions (issue 37); the
+    # rifle's company is ordered from the map before the rifle shoots.
+    ordered(referee, game_id, as_referee, "attacker", [mg["id"]])
     units = units_of(referee, game_id)
     return game_id, answer, {"mg": units[mg["id"]], "mg_target": units[mg_target["id"]],
                             "rifle": units[rifle["id"]], "rifle_target": units[rifle_target["id"]]}  # fmt: skip
+
+
+def ordered(referee: Any, game_id: int, as_referee: dict[str, str], side: str, unit_ids: list[int]) -> None:
+    """The game on to `side`'s battalion-orders step (started if need be), and each of `unit_ids` (battalion MGs,
+    rifle companies) ordered there by the referee with a 6."""
+    api = api_of(game_id)
+    while True:
+        turn = referee.request.get(f"{api}/turn", headers=as_referee).json()
+        if turn["side_to_move"] == side and (turn["step"] or {}).get("id") == "battalion-orders":
+            break
+        moved = referee.request.post(
+            f"{api}/turn/advance", data={"version": turn["version"]}, headers=as_referee
+        )
+        assert moved.status == 200, moved.text()
+    for unit_id in unit_ids:
+        rolled = referee.request.post(
+            f"{api}/resolve/order-roll", data={"unit_id": unit_id, "dice": [6]}, headers=as_referee
+        )
+        assert rolled.status == 200, rolled.text()
 
 
 def die_for(
@@ -238,13 +256,7 @@ def test_shots_and_an_order_roll_from_the_map(new_page: Any) -> None:
         expect(defender.locator(f"[data-stand='{stand_id}'].sup-1")).to_have_count(1)
     expect(referee.locator(f"#log [data-event='{event}']")).to_have_count(1)
 
-    # The rifle: a "Killed" destroys the target.
-    attacker.get_by_role("button", name="Done", exact=True).tap()
-    shoot(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
-    assert units_of(referee, game_id)[s["rifle_target"]["id"]]["killed"] is True
-    expect(defender.locator(f"[data-stand='{s['rifle_target']['id']}']")).to_have_count(0)
-
-    # The order roll: stand, Order roll, die: recorded with its actions.
+    # The order roll of the rifle's company: stand, Order roll, die: recorded with its actions.
     order_roll(attacker, s["rifle"])
     company_id = s["rifle"]["parent_id"]
     event = int(attacker.locator("[data-play-done]").get_attribute("data-play-done") or 0)
@@ -253,6 +265,12 @@ def test_shots_and_an_order_roll_from_the_map(new_page: Any) -> None:
     granted = logged["payload"]["resolution"]["outcome"]["actions"]
     assert units_of(referee, game_id)[company_id]["actions_left"] == granted
     assert [c["after"] for c in logged["payload"]["changes"] if c["field"] == "actions_left"] == [granted]
+
+    # The rifle, with its company's action: a "Killed" destroys the target.
+    attacker.get_by_role("button", name="Done", exact=True).tap()
+    shoot(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
+    assert units_of(referee, game_id)[s["rifle_target"]["id"]]["killed"] is True
+    expect(defender.locator(f"[data-stand='{s['rifle_target']['id']}']")).to_have_count(0)
 
 
 def test_the_attackers_taps_at_the_other_sizes_and_axe(new_page: Any) -> None:
@@ -273,9 +291,9 @@ def test_the_attackers_taps_at_the_other_sizes_and_axe(new_page: Any) -> None:
             for v in shoot(attacker, token, game_id, s["mg"], s["mg_target"], "suppressed", axe=True)
         ]
         docs_picture(attacker)
+        order_roll(attacker, s["rifle"])
         attacker.get_by_role("button", name="Done", exact=True).tap()
         shoot(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
-        order_roll(attacker, s["rifle"])
         # The referee undoes the size's three events, newest first: the next size plays on the same table.
         played = attacker.request.get(f"{api_of(game_id)}/events?after={last}").json()
         assert len(played) == 3, played
@@ -302,20 +320,12 @@ def test_every_enemy_stand_is_in_sight_and_clear_while_a_target_is_picked(new_pa
     game_id, answer = seed_game(referee)
     units = units_of(referee, game_id)
     for seat in ("attacker", "defender"):
-        while True:  # on to the seat's own battalion orders, where its platoons shoot
-            turn = referee.request.get(f"{api_of(game_id)}/turn").json()
-            if turn["side_to_move"] == seat and (turn["step"] or {}).get("id") == "battalion-orders":
-                break
-            moved = referee.request.post(
-                f"{api_of(game_id)}/turn/advance",
-                data={"version": turn["version"]},
-                headers=bearer(answer["referee_token"]),
-            )
-            assert moved.status == 200, moved.text()
+        own = placed(units, seat, "rifle-platoon")[0]
+        # In its own battalion orders, its company ordered: the platoon may shoot (issue 37).
+        ordered(referee, game_id, bearer(answer["referee_token"]), seat, [own["parent_id"]])
         page = new_page(TABLET_LANDSCAPE)
         join_by_api(page, answer["join_codes"][seat])
         open_map(page, game_id)
-        own = placed(units, seat, "rifle-platoon")[0]
         taps = Taps(page)
         taps.stand(own["x"], own["y"])
         taps.button("Shoot")

@@ -74,9 +74,12 @@
     // -- the card's states -------------------------------------------------------------------------------
     const renderActs = (u) => {
       const el = area();
+      // Why the acts are offered, once each ("Plt 1 takes the order roll of Coy 1", "2 actions left (Coy 1)").
+      const whys = [...new Set(acts.map((a) => a.why).filter(Boolean))];
       el.replaceChildren(acts.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Play this stand" },
         acts.map((a, i) => h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label })))
-        : waiting ? h("p", { class: "play-waiting", "data-play-waiting": "", title: waiting.why || "", text: waiting.detail }) : "");
+        : waiting ? h("p", { class: "play-waiting", "data-play-waiting": "", title: waiting.why || "", text: waiting.detail }) : "",
+      acts.length && whys.length ? h("p", { class: "muted", "data-acts-why": "", text: whys.join(" · ") }) : "");
       if (u.killed) el.replaceChildren();
     };
     const targets = (u) => {

@@ -85,6 +85,7 @@ from rules.flanders_fields.errata.order_rolls import (
     ORDER_MODIFIERS,
     RAW_ORDER_MODIFIER,
     STAFF_SUPPORT_BONUS,
+    UNNAMED_ORDER_UNITS,
 )
 from rules.flanders_fields.errata.organisation import (
     ORG_CHART_MULTIPLES,
@@ -180,4 +181,5 @@ __all__ = [
     "SRC_ROLLING_BARRAGE",
     "STAFF_SUPPORT_BONUS",
     "TURN_COST",
+    "UNNAMED_ORDER_UNITS",
 ]

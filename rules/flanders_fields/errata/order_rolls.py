@@ -1,4 +1,5 @@
-"""Errata of order rolls: raw troops, staff support, regimental mortars in the early war."""
+"""Errata of order rolls: raw troops, staff support, regimental mortars in the early war, and the table of the
+units the order sequences do not name."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from rules.flanders_fields.ruleset import FlandersFields, cite, cite_playsheets
 RAW_ORDER_MODIFIER = "raw-order-modifier"
 STAFF_SUPPORT_BONUS = "staff-support-bonus"
 EARLY_REGIMENTAL_MORTAR_ORDERS = "early-regimental-mortar-orders"
+UNNAMED_ORDER_UNITS = "unnamed-order-units"
 
 ORDER_MODIFIERS = "ORDER SEQUENCE NOTES, Modifiers to Order Rolls"
 
@@ -81,6 +83,39 @@ FlandersFields.add_errata(
         default="artillery-table",
         periods=("early",),
         note="Main text MORTARS: 'only the German army went to war equipped with mortars'.",
+        section="actions",
+    ),
+    Erratum(
+        UNNAMED_ORDER_UNITS,
+        "The order table of cavalry squadrons, LMG platoons and flamethrower platoons",
+        (
+            Reading(
+                "as-infantry",
+                "The order sequences name only tanks, MGs, mortars, rifle companies and artillery; cavalry "
+                "'must dismount to fire', LMGs 'fielded as separate support units ... attack as infantry', and "
+                "'Only infantry or flamethrowers may launch an assault': each is ordered on the Battalion Rifle "
+                "Companies table, its stands taking the roll as a company's platoons do.",
+                f"{cite('ORDER SEQUENCE NOTES, BATTALION ORDERS')} (silent on these units; referee's reading)",
+                {
+                    "cavalry-squadron": "rifle-company",
+                    "lmg": "rifle-company",
+                    "flamethrower-platoon": "rifle-company",
+                },
+            ),
+            Reading(
+                "as-machine-guns",
+                "LMG platoons and flamethrower platoons are battalion support weapons, ordered each on the "
+                "Individual Battalion MGs table; cavalry squadrons as rifle companies.",
+                f"{cite('ORDER SEQUENCE NOTES, BATTALION ORDERS')} (silent on these units; alternative reading)",
+                {
+                    "cavalry-squadron": "rifle-company",
+                    "lmg": "battalion-mg",
+                    "flamethrower-platoon": "battalion-mg",
+                },
+            ),
+        ),
+        default="as-infantry",
+        note="Organisation kinds -> order-roll units. Every reading orders them in the battalion-orders step.",
         section="actions",
     ),
 )

@@ -14,6 +14,10 @@ from rules.core.records import AddToState, SetBoard, SetSideState, SetState, Sta
 STATE_FIELDS: tuple[StateField, ...] = (
     StateField("suppression", "Suppression", 0, counter=True, maximum=3, filter="Suppressed"),
     StateField("actions_left", "Actions left", 0, counter=True, maximum=12),
+    # The game turn of a unit's order roll ("he may not return to order the same unit later on in the turn"),
+    # and the action it is carrying out (game_orders: a company's stands move or fire together for one).
+    StateField("ordered_turn", "Ordered in turn", 0, shown=False),
+    StateField("action_under_way", "Action under way", None, shown=False),
     StateField(
         "stuck_on_wire",
         "Stuck on wire",
@@ -119,6 +123,23 @@ class BecameSuppressed(_Fixed):
 
 class ActionsLapsed(_Fixed):
     FIELD, VALUE = "actions_left", 0
+
+
+@dataclass(frozen=True, init=False)
+class ActionUnderWay(SetState):
+    """The action a unit is carrying out (`under`: {"act": "move" or "fire", "stands": [ids]}), None when none
+    is: the next act of its stands spends a new one."""
+
+    def __init__(self, reason: str, source: str, unit_id: int, under: Mapping[str, Any] | None):
+        _init(self, reason=reason, source=source, unit_id=unit_id, field="action_under_way", value=under)
+
+
+@dataclass(frozen=True, init=False)
+class Ordered(SetState):
+    """A unit has had its order roll in game turn `turn`."""
+
+    def __init__(self, reason: str, source: str, unit_id: int, turn: int):
+        _init(self, reason=reason, source=source, unit_id=unit_id, field="ordered_turn", value=turn)
 
 
 class UnitKilled(_Fixed):

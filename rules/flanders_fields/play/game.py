@@ -4,10 +4,15 @@ its new games and its table kit)."""
 
 from __future__ import annotations
 
-from rules.core.game import GameRules
+from dataclasses import dataclass, replace
+
+from rules.core.acts import Act, MoveFormation, MoveStand
+from rules.core.game import Answer, GameRules
+from rules.core.records import Snapshot
 from rules.flanders_fields.play.game_acts import FlandersFieldsRolls
 from rules.flanders_fields.play.game_arrivals import FlandersFieldsFirePlan
 from rules.flanders_fields.play.game_consequences import FlandersFieldsFields, FlandersFieldsTable
+from rules.flanders_fields.play.game_orders import act_spent
 from rules.flanders_fields.play.game_report import FlandersFieldsReport
 from rules.flanders_fields.play.game_sequence import FlandersFieldsTurn
 from rules.flanders_fields.play.game_setup import FlandersFieldsSetup
@@ -15,8 +20,20 @@ from rules.flanders_fields.play.kit import KIT
 from rules.flanders_fields.ruleset import FlandersFields
 from rules.registry import register_game
 
+
+@dataclass(frozen=True)
+class FlandersFieldsGame(GameRules):
+    """The core's game with what a move spends: an action of the unit the stands are ordered with."""
+
+    def play(self, snapshot: Snapshot, act: Act) -> Answer:
+        answer = super().play(snapshot, act)
+        if isinstance(act, (MoveStand, MoveFormation)) and (spent := act_spent(snapshot, act)):
+            return replace(answer, changes=(*answer.changes, *spent))
+        return answer
+
+
 GAME: GameRules = register_game(
-    GameRules(
+    FlandersFieldsGame(
         FlandersFields.id,
         fields=FlandersFieldsFields(),
         turn=FlandersFieldsTurn(),

@@ -6,30 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core.game import Outcome, Rolls, ancestor_at, ancestors
+from rules.core.game import Outcome, Rolls, ancestor_at
 from rules.core.records import Change, Filled, FillRequest, Played, Snapshot, StandAct, TargetMark, UnitState
-from rules.flanders_fields.errata import ARTILLERY_ROLL_PER
 from rules.flanders_fields.play import game_cards, game_consequences, game_fill, game_fire, game_turn
-from rules.flanders_fields.play.units import FIRER, ORDER_UNIT, assault_kind, order_unit
+from rules.flanders_fields.play.units import FIRER, assault_kind, ordered_unit
 from rules.flanders_fields.resolvers.assault import ATTACKERS
 from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
 from rules.flanders_fields.resolvers.morale import RESOLVER as MORALE
 from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
-from rules.flanders_fields.ruleset import FlandersFields
-
-
-def ordered_with(snap: Snapshot, unit: UnitState) -> UnitState | None:
-    """The unit whose order roll orders `unit` ("ORDERS AND ACTIONS": a company rolls for its platoons, a
-    battery or an MG for itself); under the reading that one roll serves a brigade's artillery (erratum
-    artillery-roll-per: brigade) a battery's roll is its artillery group's or brigade's."""
-    by_id = snap.by_id
-    chain = (unit, *ancestors(unit, by_id))
-    ordered = next((a for a in chain if order_unit(a, by_id) is not None), None)
-    artillery = ORDER_UNIT["field-battery"]
-    brigade = FlandersFields().context(snap.period, snap.variants).value(ARTILLERY_ROLL_PER) == "brigade"
-    if ordered is unit and brigade and order_unit(unit, by_id) == artillery:
-        return next((a for a in chain[1:] if order_unit(a, by_id) == artillery), unit)
-    return ordered
 
 
 def stand_acts(snap: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
@@ -38,18 +22,29 @@ def stand_acts(snap: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
         return ()
     by_id = snap.by_id
     acts: list[StandAct] = []
-    ordered = ordered_with(snap, unit)
+    # "ORDERS AND ACTIONS": a company rolls for its platoons, a battery or an MG for itself (under erratum
+    # artillery-roll-per: brigade, its group for a battery).
+    ordered = ordered_unit(unit, by_id, snap.variants)
     if ordered is not None:
         why = "" if ordered is unit else f"{unit.name} takes the order roll of {ordered.name}"
         acts.append(StandAct("Order roll", ORDER_ROLL, ordered.id or 0, why))
     if unit.kind in FIRER:
-        acts.append(StandAct("Shoot", "shooting", unit_id, target=True))
+        acts.append(StandAct("Shoot", "shooting", unit_id, actions_left(unit, ordered), target=True))
     if assault_kind(unit) in ATTACKERS:
         acts.append(StandAct("Assault", ASSAULT, unit_id, target=True, dice=2))
     bn = ancestor_at(unit, "battalion", by_id)
     if bn is not None and bn.morale_due:
         acts.append(StandAct("Morale test", MORALE, bn.id or 0, f"{bn.name} has a morale test due"))
     return tuple(acts)
+
+
+def actions_left(unit: UnitState, ordered: UnitState | None) -> str:
+    """What a stand's card says is left of the actions its shot spends ("2 actions left")."""
+    if ordered is None:
+        return ""
+    n = ordered.actions_left
+    left = f"{n} action{'' if n == 1 else 's'} left"
+    return left if ordered is unit else f"{left} ({ordered.name})"
 
 
 class FlandersFieldsRolls(Rolls):

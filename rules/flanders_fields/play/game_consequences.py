@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from rules.core.acts import Roll
 from rules.core.errors import RulesError
-from rules.core.game import Fields, Outcome, TableRules, ancestor_at, ancestors, leaves_under
+from rules.core.game import Fields, Outcome, TableRules, ancestor_at, leaves_under
 from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES
@@ -27,7 +28,7 @@ from rules.flanders_fields.play.changes import (
     STATE_FIELDS,
     ActionsGranted,
     ActionsLapsed,
-    ActionSpent,
+    ActionUnderWay,
     BarragesRolled,
     BecameSuppressed,
     CameUnderFire,
@@ -37,11 +38,20 @@ from rules.flanders_fields.play.changes import (
     MoraleDue,
     MoraleStage,
     MoraleTested,
+    Ordered,
     SuppressionAdded,
     SuppressionCleared,
     SuppressionRecovered,
     UnitKilled,
     hand_set,
+)
+from rules.flanders_fields.play.game_orders import (
+    RECOVER,
+    SHOOTING,
+    SRC_ACTIONS,
+    SRC_ONCE_A_TURN,
+    act_spent,
+    actions_spent,
 )
 from rules.flanders_fields.play.game_table import clouds_on_wind, context, fortified_refused, in_gas
 from rules.flanders_fields.play.game_turn import HEROIC_KEY
@@ -98,7 +108,10 @@ def _morale_source(snap: Snapshot) -> str:
 
 
 def consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
-    changes = _consequences(resolver, snap, outcome)
+    # A shot spends an action of the firer's ordered unit ("Actions are; ... MOVE or FIRE").
+    shot = Roll(resolver=SHOOTING, unit_id=outcome.unit_id)
+    spent = act_spent(snap, shot) if resolver == SHOOTING else ()
+    changes = (*spent, *_consequences(resolver, snap.after(spent), outcome))
     if outcome.unit_id is not None:
         changes += aiming_point_shown(snap.after(changes), resolver, outcome.unit_id)
     return changes
@@ -135,6 +148,9 @@ def _consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Chan
         actions = int(result.get("actions", 0))
         changes.append(
             ActionsGranted(f"{unit.name} has {actions} actions", SRC_ORDERED_UNITS, unit.id, actions)
+        )
+        changes.append(
+            Ordered(f"{unit.name} has been ordered this turn", SRC_ONCE_A_TURN, unit.id, snap.turn)
         )
     elif resolver == "deep-suppression" and isinstance(result, Mapping):
         penalty = int(result["penalty"])
@@ -241,24 +257,15 @@ def _spreads(snap: Snapshot, fire: str) -> bool:
 
 
 def suppression_recovered(snap: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
-    """ "The only method of recovering from Battle Suppression is by the use of an Action": the action comes
-    from the stand itself or the nearest unit above it that was ordered (a company's actions)."""
+    """ "The only method of recovering from Battle Suppression is by the use of an Action": an action of the
+    unit the stand is ordered with (its company's for a platoon); game_orders refuses it when none is left."""
     unit = snap.unit(unit_id)
     if unit.killed:
         raise RulesError("unit_id", f"unit {unit.id} is destroyed")
     if unit.suppression < 1:
         raise RulesError("delta", f"unit {unit.id} has no suppression marker to remove")
-    changes: list[Change] = []
-    if spend_action:
-        payer = next((a for a in [unit, *ancestors(unit, snap.by_id)] if a.actions_left > 0), None)
-        if payer is None:
-            raise RulesError(
-                "spend_action",
-                f"no action left for unit {unit.id} or the units above it: roll its order first",
-            )
-        changes.append(ActionSpent(f"an action of {payer.name}", SRC_RECOVERY, payer.id))
-    changes.append(SuppressionRecovered(f"a marker removed from {unit.name}", SRC_RECOVERY, unit.id))
-    return tuple(changes)
+    spent = actions_spent(snap, RECOVER, (unit.id,), SRC_RECOVERY) if spend_action else ()
+    return (*spent, SuppressionRecovered(f"a marker removed from {unit.name}", SRC_RECOVERY, unit.id))
 
 
 def kill(snap: Snapshot, unit_id: int, reason: str, source: str) -> tuple[Change, ...]:
@@ -351,6 +358,8 @@ def end_of_turn(snap: Snapshot, side: str) -> tuple[Change, ...]:
             )
         if u.actions_left:
             changes.append(ActionsLapsed(f"{u.name}'s unspent actions lapse", SRC_ORDERED_UNITS, u.id))
+        if u.state.get("action_under_way"):
+            changes.append(ActionUnderWay(f"{u.name}'s turn is over", SRC_ACTIONS, u.id, None))
     return tuple(changes)
 
 

@@ -76,7 +76,7 @@ def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, .
         command_src = SRC_ARTILLERY_COMMANDER if unit.kind in ARTILLERY_KINDS else SRC_COMMAND_STAND
         stands = [u for u in leaves_under(unit, units) if not u.killed]
         if resolver == "order-roll":
-            ou = given.get("unit") or order_unit(unit, by_id)
+            ou = given.get("unit") or order_unit(unit, by_id, snap.variants)
             if ou is not None:
                 put("unit", ou, f"{unit.name} is a {unit.kind}", SRC_ORDERED_UNITS)
             if ou in CREWED_UNITS:

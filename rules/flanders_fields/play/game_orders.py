@@ -1,14 +1,140 @@
-"""What the orders and actions forbid of an act in a Flanders Fields game (issue 37, wt37b): each unit ordered
-once a turn on its own table, and a shot, a move or a recovery refused to a stand whose ordered unit has no
-action left."""
+"""What the orders and actions forbid of an act in a Flanders Fields game, and what an act spends: each unit
+ordered once a turn on its own table, and a shot, a move or a recovery spending an action of the unit the
+stand is ordered with (a refusal when it has none left).
+
+"Actions are; REMOVE A SUPPRESSION LEVEL, MOVE or FIRE" (the playsheets): an action is the ordered unit's,
+and a company moves or fires as one ("he decides to try and push a company through the German wire. The
+troops move 10cm to the wire which counts as one action"; the Mad Minute lets "each rifle company ... fire
+twice at a target instead of once for any single battalion order"). So the first of its stands to move (or
+fire) spends the action and starts it; its other stands moving (or firing) join it for nothing, and a stand
+that has already moved (or fired) in it, or an act of another kind, starts the next one. A unit ordered by
+itself (an MG, a battery, a tank) spends one for each act."""
 
 from __future__ import annotations
 
-from rules.core.acts import Act
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rules.core.acts import Act, MoveFormation, MoveStand, RecoverMarker, Roll
 from rules.core.errors import Refusal
-from rules.core.records import Snapshot
+from rules.core.game import leaves_under
+from rules.core.records import Change, Snapshot, UnitState
+from rules.flanders_fields.play.changes import ActionSpent, ActionUnderWay
+from rules.flanders_fields.play.units import ordered_unit
+from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
+from rules.flanders_fields.ruleset import cite
+
+SRC_ACTIONS = cite("ORDERS AND ACTIONS, ISSUING ORDERS")
+SRC_ONCE_A_TURN = cite("ORDERS AND ACTIONS")
+ACTIONS_WHY = (
+    "Actions are; REMOVE A SUPPRESSION LEVEL, MOVE or FIRE: each spends one of the actions the order roll gave "
+    "the unit, and a company's stands moving or firing together spend one"
+)
+ONCE_WHY = (
+    "once a player has finished issuing orders to a particular unit he may not return to order the same unit "
+    "later on in the turn; Failure to issue an order ... ends the turn for that unit"
+)
+# The acts that spend an action, by the kind of action ("fire" and "move" join one under way).
+FIRE, MOVE, RECOVER = "fire", "move", "recover"
+SHOOTING = "shooting"
+UNDER_WAY = "action_under_way"  # the ordered unit's action being carried out: {"act", "stands"}
 
 
 def orders_forbidden(snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
     """The refusals the orders and actions give `act` on the table as `snapshot` reads it (none: allowed)."""
-    return ()
+    if snapshot.turn < 1:  # set-up: nobody is ordered yet
+        return ()
+    if isinstance(act, Roll) and act.resolver == ORDER_ROLL and act.apply and act.unit_id is not None:
+        unit = snapshot.unit(act.unit_id)
+        if unit.state.get("ordered_turn") == snapshot.turn:
+            return (
+                Refusal(
+                    f"{unit.name} has had its order roll this turn: order another unit",
+                    ONCE_WHY,
+                    SRC_ONCE_A_TURN,
+                ),
+            )
+        return ()
+    kind, stands = acting(snapshot, act)
+    return tuple(
+        _no_action_left(snapshot, unit)
+        for unit, _, new in spending(snapshot, kind, stands)
+        if new and unit.actions_left < 1
+    )
+
+
+def _no_action_left(snapshot: Snapshot, unit: UnitState) -> Refusal:
+    if unit.state.get("ordered_turn") == snapshot.turn:
+        return Refusal(
+            f"{unit.name} has no action left this turn: its order is used up", ACTIONS_WHY, SRC_ACTIONS
+        )
+    return Refusal(f"{unit.name} has no action left: roll its order first", ACTIONS_WHY, SRC_ACTIONS)
+
+
+def acting(snapshot: Snapshot, act: Act) -> tuple[str, tuple[int, ...]]:
+    """The kind of action `act` is and the stands that carry it out (none: it spends no action)."""
+    if isinstance(act, Roll) and act.resolver == SHOOTING and act.apply and act.unit_id is not None:
+        # The side not moving shoots back unordered: "the defenders may shoot as the attackers close".
+        reaction = snapshot.unit(act.unit_id).side != snapshot.side_to_move
+        return FIRE, () if reaction else (act.unit_id,)
+    if isinstance(act, RecoverMarker) and act.spend_action:
+        return RECOVER, (act.unit_id,)
+    if isinstance(act, MoveStand):
+        u = snapshot.unit(act.unit_id)
+        moved = (u.x, u.y, u.facing_deg) != (act.x, act.y, act.facing_deg)
+        # A stand placed from off the table (deployed, arriving) is not moved by an order.
+        return MOVE, (u.id,) if moved and _on_table(u) else ()
+    if isinstance(act, MoveFormation):
+        formation = snapshot.unit(act.unit_id)
+        return MOVE, tuple(u.id for u in leaves_under(formation, snapshot.units) if _on_table(u))
+    return "", ()
+
+
+def _on_table(u: UnitState) -> bool:
+    return not u.killed and not u.off_table and u.x is not None
+
+
+def spending(
+    snapshot: Snapshot, kind: str, stand_ids: Sequence[int]
+) -> list[tuple[UnitState, list[int], bool]]:
+    """Who pays for `kind` carried out by the stands: each ordered unit, its stands in the act, and whether
+    they start a new action (else they join the one under way)."""
+    if snapshot.turn < 1 or not stand_ids:
+        return []
+    by_id = snapshot.by_id
+    payers: dict[int, tuple[UnitState, list[int]]] = {}
+    for sid in stand_ids:
+        payer = ordered_unit(snapshot.unit(sid), by_id, snapshot.variants)
+        if payer is not None:
+            payers.setdefault(payer.id, (payer, []))[1].append(sid)
+    out = []
+    for payer, ids in payers.values():
+        under: Mapping[str, Any] = payer.state.get(UNDER_WAY) or {}
+        joins = kind != RECOVER and under.get("act") == kind and not set(ids) & set(under.get("stands", ()))
+        out.append((payer, ids, not joins))
+    return out
+
+
+def actions_spent(
+    snapshot: Snapshot, kind: str, stand_ids: Iterable[int], source: str = SRC_ACTIONS
+) -> tuple[Change, ...]:
+    """The changes `kind` carried out by the stands makes: an action spent by each ordered unit that starts
+    one, and the action now under way (nothing of a unit with none left: the referee overrode the
+    refusal, and its other stands do not join an action it never had)."""
+    changes: list[Change] = []
+    for payer, ids, new in spending(snapshot, kind, tuple(stand_ids)):
+        under: Mapping[str, Any] = payer.state.get(UNDER_WAY) or {}
+        if new and payer.actions_left < 1:
+            continue
+        if new:
+            changes.append(ActionSpent(f"an action of {payer.name}", source, payer.id))
+        stands = ids if new else [*under.get("stands", ()), *ids]
+        now = None if kind == RECOVER else {"act": kind, "stands": stands}
+        if now != (under or None):
+            changes.append(ActionUnderWay(f"{payer.name} is carrying out an action", source, payer.id, now))
+    return tuple(changes)
+
+
+def act_spent(snapshot: Snapshot, act: Act) -> tuple[Change, ...]:
+    """What `act` spends of its stands' actions."""
+    return actions_spent(snapshot, *acting(snapshot, act))

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 from rules.core.acts import Act, Roll
 from rules.core.errors import Refusal
-from rules.core.game import Member, Position, TurnModel, ancestor_at, ancestors
+from rules.core.game import Member, Position, TurnModel, ancestor_at
 from rules.core.records import Change, SetBoard, Snapshot
 from rules.core.turn import Notice, Permit, Step
 from rules.flanders_fields.book import sequence as S
@@ -22,7 +22,7 @@ from rules.flanders_fields.play.game_fire import fire_forbidden
 from rules.flanders_fields.play.game_orders import orders_forbidden
 from rules.flanders_fields.play.game_table import barrage_step
 from rules.flanders_fields.play.game_turn import wind_due
-from rules.flanders_fields.play.units import order_unit
+from rules.flanders_fields.play.units import order_unit, ordered_unit
 from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION
 from rules.flanders_fields.resolvers.orders import BATTALION_UNITS
 from rules.flanders_fields.ruleset import cite
@@ -76,8 +76,8 @@ def _classes_of(unit: Member, units: Sequence[Member]) -> tuple[S.UnitClass, ...
     order-roll resolver knows it (a platoon is ordered with its company, a battery as artillery)."""
     by_id: dict[int | None, Member] = {u.id: u for u in units}
     parent = by_id.get(unit.parent_id)
-    chain = [unit, *ancestors(unit, by_id)]
-    ordered = next((o for o in (order_unit(u, by_id) for u in chain) if o is not None), None)
+    by_order = ordered_unit(unit, by_id)
+    ordered = order_unit(by_order, by_id) if by_order is not None else None
     return S.unit_classes(
         is_command=unit.is_command,
         under_battalion=ordered in BATTALION_UNITS

@@ -9,7 +9,9 @@ from typing import Any
 from rules.core.errors import RulesError
 from rules.core.records import Change, FillRequest, SetSideState, Snapshot
 from rules.flanders_fields.play import game_reinforcements
+from rules.flanders_fields.play.units import SRC_ORDERED_UNITS, order_unit, ordered_unit
 from rules.flanders_fields.resolvers.heroic import SRC_HEROIC
+from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
 from rules.flanders_fields.resolvers.reinforcements import RESOLVER as REINFORCEMENTS
 
 HEROIC_KEY = "heroic-action"  # the side state that counts a side's heroic actions left
@@ -25,6 +27,8 @@ def wind_due(board: Mapping[str, Any], turn: int, side_to_move: str) -> bool:
 
 
 def before_resolve(resolver: str, snap: Snapshot, request: FillRequest, apply: bool) -> tuple[Change, ...]:
+    if resolver == ORDER_ROLL and request.unit_id is not None:
+        own_table(snap, request.unit_id, request.given.get("unit"))
     if resolver == HEROIC_KEY:
         return heroic_action_spent(snap, request.unit_id)
     if resolver == REINFORCEMENTS:
@@ -48,3 +52,26 @@ def heroic_action_spent(snap: Snapshot, unit_id: int | None) -> tuple[Change, ..
     if left < 1:
         raise RulesError("resolver", f"the {side} player has had the one heroic action of the game")
     return (SetSideState(f"the {side}'s heroic action of the game", SRC_HEROIC, side, HEROIC_KEY, left - 1),)
+
+
+def own_table(snap: Snapshot, unit_id: int, given: object) -> None:
+    """Refuse an order roll for a unit ordered with another (a platoon: its company's) or on another table
+    than its own ("Battalion Rifle Companies", "Individual Battalion MGs" ...)."""
+    unit = snap.unit(unit_id)
+    by_id = snap.by_id
+    own = order_unit(unit, by_id, snap.variants)
+    if own is None:
+        rolls = ordered_unit(unit, by_id, snap.variants)
+        if rolls is not None:
+            told = (
+                f"{unit.name} takes the order roll of {rolls.name} (unit {rolls.id}): roll it for that unit"
+            )
+        elif any(u.parent_id == unit.id for u in snap.units):
+            told = f"{unit.name} is not ordered as a whole: roll for each unit under it"
+        else:
+            told = f"{unit.name} is not ordered: no order table names a {unit.kind}"
+        raise RulesError("unit_id", told, source=SRC_ORDERED_UNITS)
+    if given is not None and given != own:
+        raise RulesError(
+            "fields.unit", f"{unit.name} is ordered on the {own} table", [own], SRC_ORDERED_UNITS
+        )

@@ -5,11 +5,12 @@ level the suppression rules know it by. They read any force tree (the game's row
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from rules.core.game import Member, Node, ancestor_at, ancestors, leaves_under
+from rules.flanders_fields.errata import ARTILLERY_ROLL_PER, UNNAMED_ORDER_UNITS
 from rules.flanders_fields.resolvers.suppression import UNIT_LEVELS
-from rules.flanders_fields.ruleset import cite
+from rules.flanders_fields.ruleset import FlandersFields, cite
 
 M = TypeVar("M", bound=Member)
 
@@ -47,53 +48,90 @@ CREWED_KINDS = frozenset(
 
 
 # -- the order-roll unit ---------------------------------------------------------------------------------------
-# Organisation kinds -> the order-roll resolver's unit ids; MGs and mortars by what they belong to.
+# "A single D6 is rolled for a unit" (ISSUING ORDERS), each as the period's order sequence names it: "Battalion
+# Rifle Companies" (a company rolls for its platoons), "Individual Battalion MGs", "Individual Battalion
+# Mortars", "Tanks etc. attached to the battalions" (each tank), "Individual Regimental/Brigade MGs" and
+# "Individual Regimental/Brigade Artillery and Mortars" (each battery). Formations above them are not ordered
+# as a whole (an MMG company's guns, a tank company's tanks, a group's batteries are ordered each), nor are
+# command stands: they give the orders and move in their own step ("MOVE COMMAND STANDS").
 ORDER_UNIT = {
     "rifle-company": "rifle-company",
     "field-battery": "regimental-artillery",
     "howitzer-battery": "regimental-artillery",
     "heavy-battery": "regimental-artillery",
     "tank": "tank",
-    "tank-company": "tank",
 }
-MG_KINDS = ("mmg", "mmg-company", "mmg-section")
-MORTAR_KINDS = ("light-mortar", "medium-mortar", "heavy-mortar", "light-mortar-battery")
+MG_KINDS = ("mmg",)
+MORTAR_KINDS = ("light-mortar", "medium-mortar", "heavy-mortar")
 SRC_ORDERED_UNITS = cite("ORDERS AND ACTIONS")
+ARTILLERY = ORDER_UNIT["field-battery"]
+# The errata's readings where the game has none (the order step of every reading is the same: the step classes
+# read it without a game's readings).
+_UNNAMED = FlandersFields().errata[UNNAMED_ORDER_UNITS]
+_ROLL_PER = FlandersFields().errata[ARTILLERY_ROLL_PER]
+NO_READINGS: Mapping[str, str] = {}
 
 
-def order_unit(unit: Member, by_id: Mapping[int | None, Member]) -> str | None:
-    """The order-roll unit a unit is ordered as: by its own kind, else (a formation the tables do not order
-    as a whole, such as an artillery group of batteries) as every unit under it is ordered ("Individual
-    Regimental/Brigade Artillery; D6 determines number of "Actions" each may make"). None: it is ordered
-    with the unit above it (a platoon), or the units under it are ordered differently (a battalion's
-    companies and MGs), so the player says which."""
-    own = _own_order_unit(unit, by_id)
-    if own is not None:
-        return own
-    children: dict[int | None, list[Member]] = {}
-    for u in by_id.values():
-        children.setdefault(u.parent_id, []).append(u)
-    found: set[str] = set()
-    stack = list(children.get(unit.id, []))
-    while stack:
-        u = stack.pop()
-        ordered = _own_order_unit(u, by_id)
-        if ordered is None:
-            stack.extend(children.get(u.id, []))
-        else:
-            found.add(ordered)
-    return found.pop() if len(found) == 1 else None
+def unnamed_units(variants: Mapping[str, str]) -> Mapping[str, str]:
+    """The units the order sequences do not name (cavalry squadrons, LMG and flamethrower platoons) -> their
+    order-roll unit, by the game's reading of the erratum."""
+    return cast(
+        Mapping[str, str], _UNNAMED.reading(variants.get(UNNAMED_ORDER_UNITS, _UNNAMED.default)).value
+    )
 
 
-def _own_order_unit(unit: Member, by_id: Mapping[int | None, Member]) -> str | None:
+def _artillery_group(unit: Member, by_id: Mapping[int | None, Member]) -> bool:
+    """A formation of batteries (an artillery group or brigade): every unit under it a battery or its HQ."""
+    under = [u for u in by_id.values() if u is not None and u.parent_id == unit.id]
+    batteries = [u for u in under if ORDER_UNIT.get(u.kind) == ARTILLERY]
+    return bool(batteries) and all(u.is_command or u in batteries for u in under)
+
+
+def order_unit(
+    unit: Member, by_id: Mapping[int | None, Member], variants: Mapping[str, str] = NO_READINGS
+) -> str | None:
+    """The order-roll unit (the resolver's table) `unit` is ordered as by the game's readings (`variants`), or
+    None: it is not ordered itself (a platoon takes its company's roll, a formation's units are ordered each, a
+    command stand gives orders). Under the reading that one roll serves a brigade's artillery (erratum
+    artillery-roll-per: brigade) an artillery group rolls for its batteries."""
+    if unit.is_command:
+        return None
+    by_brigade = variants.get(ARTILLERY_ROLL_PER, _ROLL_PER.default) == "brigade"
     if unit.kind in ORDER_UNIT:
-        return ORDER_UNIT[unit.kind]
-    in_battalion = ancestor_at(unit, "battalion", by_id) is not None
+        parent = by_id.get(unit.parent_id)
+        grouped = (
+            ORDER_UNIT[unit.kind] == ARTILLERY and parent is not None and _artillery_group(parent, by_id)
+        )
+        return None if by_brigade and grouped else ORDER_UNIT[unit.kind]
+    if by_brigade and _artillery_group(unit, by_id):
+        return ARTILLERY
+    unnamed = unnamed_units(variants)
+    if unit.kind in unnamed:
+        return unnamed[unit.kind]
+    battalion = _commanded_battalion(unit, by_id)
     if unit.kind in MG_KINDS:
-        return "battalion-mg" if in_battalion else "regimental-mg"
+        return "battalion-mg" if battalion else "regimental-mg"
     if unit.kind in MORTAR_KINDS:
-        return "battalion-mortar" if in_battalion else "regimental-mortar"
+        return "battalion-mortar" if battalion else "regimental-mortar"
     return None
+
+
+def _commanded_battalion(unit: Member, by_id: Mapping[int | None, Member]) -> bool:
+    """Whether a battalion commander orders `unit` ("Battalion commanders may issue orders to their battalion
+    assets"): its battalion has a command stand. A machine gun battalion without one is a divisional asset,
+    devolved to the Regiment/Brigade commanders."""
+    bn = ancestor_at(unit, "battalion", by_id)
+    return bn is not None and any(u.parent_id == bn.id and u.is_command for u in by_id.values())
+
+
+def ordered_unit(
+    unit: M, by_id: Mapping[int | None, M], variants: Mapping[str, str] = NO_READINGS
+) -> M | None:
+    """The unit whose order roll `unit` acts on and whose actions it spends: itself or the nearest unit above
+    it that is ordered (a platoon's company); None for a command stand or a stand no table orders."""
+    if unit.is_command:
+        return None
+    return next((a for a in [unit, *ancestors(unit, by_id)] if order_unit(a, by_id, variants)), None)
 
 
 # -- the shooting firer ----------------------------------------------------------------------------------------

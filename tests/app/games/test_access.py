@@ -148,6 +148,11 @@ def test_undo_rules(client: TestClient) -> None:
     for who in (g.referee, g.attacker):
         v = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
         client.post(f"/api/v1/games/{g.id}/turn/advance", headers=who, json={"version": v})
+    order = {"unit_id": de["parent_id"], "dice": [6]}  # its company ordered: a move is one of its actions
+    assert (
+        client.post(f"/api/v1/games/{g.id}/resolve/order-roll", headers=g.attacker, json=order).status_code
+        == 200
+    )
     move = client.post(
         f"/api/v1/games/{g.id}/units/{de['id']}/move", headers=g.attacker, json={"x": 5, "y": 20}
     )
@@ -180,6 +185,9 @@ def test_undo_rules(client: TestClient) -> None:
     assert r.status_code == 200
     back = client.get(f"/api/v1/games/{g.id}/units/{de['id']}", headers=g.attacker).json()
     assert (back["x"], back["y"]) == (de["x"], de["y"])
+    # The move's action is given back to its company with it.
+    company = client.get(f"/api/v1/games/{g.id}/units/{de['parent_id']}", headers=g.attacker).json()
+    assert company["actions_left"] == 2 and company["action_under_way"] is None
     # The log keeps everything: undo appends, never deletes.
     kinds = [e["kind"] for e in client.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json()]
-    assert kinds.count("move") == 1 and kinds.count("roll") == 2 and kinds.count("undo") == 2
+    assert kinds.count("move") == 1 and kinds.count("roll") == 3 and kinds.count("undo") == 2

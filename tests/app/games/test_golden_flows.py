@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -20,6 +20,7 @@ from rules.flanders_fields.book import sequence as S
 from rules.flanders_fields.book.common import PeriodId
 from rules.flanders_fields.errata.table_play import RANGE_MEASURED
 from rules.flanders_fields.play.game_fire import LIMBERING, NEAREST_RULE
+from rules.flanders_fields.play.game_orders import ACTIONS_WHY
 from rules.flanders_fields.play.game_report import casualties
 from tests.app.games.golden.record import GOLDEN, play_all
 
@@ -28,6 +29,8 @@ RANGE_SOURCE = FlandersFields().context("early").citation(RANGE_MEASURED)
 pytestmark = pytest.mark.storage  # the golden flows on each backend
 
 ABSENT = "<absent>"
+ISSUE_37_STATE = ("ordered_turn", "action_under_way")
+OVERRIDDEN = "<overridden by the referee>"
 
 
 def _label(path: str, i: int, item: Any) -> str:
@@ -73,14 +76,62 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
     suppression never applies to (the order roll's note said so) is no longer given it (erratum
     deep-suppression-on-table, the playsheet's reading); an air attack won by 3 or more destroys its target
     (AIR_ATTACK_KILLS). Issue 37: three rolls made out of their step are the referee's override
-    (`OUT_OF_STEP`); the Mons MG's shot (event 18) is the referee's override, as its target is not the nearest
-    troops (and, issue 38, as Mons starts its MGs on their packs); Mons batteries start limbered ("All artillery
-    is limbered")."""
+    (`OUT_OF_STEP`); a unit acts only with an action of its order (ISSUE_37); the Mons MG's shot (event 18) is the
+    referee's override, as its target is not the nearest troops (and, issue 38, as Mons starts its MGs on their
+    packs); Mons batteries start limbered ("All artillery is limbered")."""
     out = _named_changes(golden)
     for flow, flows in out.items():
         for event_id, unit_ref in AIR_ATTACK_KILLS.get(flow, ()):
             for view in flows.values():
                 _air_attack_killed(view, event_id, unit_ref)
+    return {flow: _orders_changes(flows, ISSUE_37.get(flow, {})) for flow, flows in out.items()}
+
+
+# Issue 37 (orders and actions), by flow: the acts the flows made without an action, now the referee's
+# overrides (event id -> the override's mark; an undo of one: its actor); what a move spends of its unit's
+# actions (event id -> the changes as logged now); and the units written more often (ref -> version).
+SPENT_MG = {"unit": 22, "field": "actions_left", "delta": -1, "after": 0}  # the Mons MG's move
+SPENT_CO1 = {"unit": 5, "field": "actions_left", "delta": -1, "after": 1}  # a Mons platoon's slip
+ISSUE_37: dict[str, dict[str, Any]] = {
+    "mons": {
+        "overridden": {9: True, 10: False, 11: True, 18: True},
+        "changes": {
+            17: lambda cs: [*cs, SPENT_MG],
+            25: lambda cs: [*cs, SPENT_CO1],
+            26: lambda cs: [{**SPENT_CO1, "delta": 1, "after": 2}, *cs],
+            28: lambda cs: [
+                c for c in cs if c != {"after": 0, "before": 1, "field": "actions_left", "unit": 22}
+            ],
+        },
+        "versions": {
+            "mons-1914/de/infantry-regiment-1/infantry-battalion-1/rifle-company-1": 8,
+            "mons-1914/de/infantry-regiment-1/infantry-battalion-1/rifle-company-2": 5,
+            "mons-1914/de/infantry-regiment-1/infantry-battalion-1/mmg-company-1/mmg-1": 6,
+            "mons-1914/gb/infantry-brigade-1/infantry-battalion-1/rifle-company-3": 5,
+        },
+    },
+    "mid_war": {"versions": {"forces-1/gb-1915/battalion/rifle-company-1": 6}},
+    "late_war": {"overridden": {157: True}},
+}
+
+
+def _orders_changes(golden: Any, issue_37: Mapping[str, Any]) -> Any:
+    """Issue 37, orders and actions: a flow's events and units as ISSUE_37 says they change."""
+    if isinstance(golden, list):
+        return [_orders_changes(v, issue_37) for v in golden]
+    if not isinstance(golden, dict):
+        return golden
+    out = {k: _orders_changes(v, issue_37) for k, v in golden.items()}
+    p = out.get("payload")
+    if issue_37 and isinstance(p, dict) and "kind" in out:
+        if out.get("id") in issue_37.get("overridden", {}):
+            out["actor"] = "referee"
+            if issue_37["overridden"][out["id"]]:
+                p["override"] = OVERRIDDEN
+        if out.get("id") in issue_37.get("changes", {}):
+            p["changes"] = issue_37["changes"][out["id"]](p["changes"])
+    if issue_37 and out.get("ref") in issue_37.get("versions", {}):
+        out["version"] = issue_37["versions"][out["ref"]]
     return out
 
 
@@ -201,7 +252,9 @@ def without_later_additions(played: Any) -> Any:
     report's luck ledger, read from the same events (tests/app/games/test_luck_ledger.py checks it). Issue
     26's arrival cards: an arrived fire item on the board keeps its turn, and a battery's where it lands and
     its deviation roll (tests/app/games/test_arrivals_api.py checks them). Issue 37: a unit's `packed` state
-    (an MG or light mortar on its packs; tests/rules/flanders_fields/play/test_game_fire.py). Issue 38: a
+    (an MG or light mortar on its packs; tests/rules/flanders_fields/play/test_game_fire.py); the game turn a
+    unit was ordered in and the action it is carrying out (tests/rules/flanders_fields/play/test_game_orders.py
+    checks them); the referee's override of an act the orders and actions now refuse, as its mark. Issue 38: a
     shooting request's `target_in_deep_shelter`; a unit's reinforcement turns
     (tests/rules/flanders_fields/play/test_mons_start.py)."""
     if isinstance(played, list):
@@ -211,10 +264,23 @@ def without_later_additions(played: Any) -> Any:
     fire_item = "item_id" in played and "kind" in played
     unit = "ref" in played and "suppression" in played
     later = ("packed", "reinforcement_turn", "reinforcement_diced")  # issues 37 and 38
-    added = {"ledger", *(("turn", "lands", "deviation") if fire_item else ()), *(later if unit else ())}
+    added = {
+        "ledger",
+        *ISSUE_37_STATE,
+        *(("turn", "lands", "deviation") if fire_item else ()),
+        *(later if unit else ()),
+    }
     if isinstance(played.get("target_in_deep_shelter"), bool):  # issue 38: a shooting request's new field
         added.add("target_in_deep_shelter")
-    return {k: without_later_additions(v) for k, v in played.items() if k not in added}
+    out = {k: without_later_additions(v) for k, v in played.items() if k not in added}
+    if isinstance(out.get("changes"), list):
+        out["changes"] = [
+            c for c in out["changes"] if not (isinstance(c, dict) and c.get("field") in ISSUE_37_STATE)
+        ]
+    override = out.get("override")
+    if isinstance(override, dict) and override.get("refused") == ACTIONS_WHY:
+        out["override"] = OVERRIDDEN  # issue 37's refusal (test_game_orders.py checks it)
+    return out
 
 
 @pytest.mark.long

@@ -50,8 +50,9 @@ def _play(c: TestClient, g: Game) -> dict[str, tuple[str, dict[str, Any]]]:
     aimed = {"unit_id": mg["id"], "target_id": target["id"]}
     asked = c.post(f"/api/v1/games/{g.id}/ask/shooting", headers=g.attacker, json=aimed).json()
     behind = [1] * len(asked["resolution"].get("also", []))  # its beaten zone's stands: a 1 does nothing
-    for die in (1, 6):  # a miss, then a hit
-        shot = {**aimed, "dice": [die, *behind]}
+    # A miss rolled but not applied (a shot applied spends an action, whatever it does), then a hit.
+    for die, apply in ((1, False), (6, True)):
+        shot = {**aimed, "dice": [die, *behind], "apply": apply}
         answers.append(("attacker", _resolve(c, g, g.attacker, "shooting", shot)))
     for _ in range(2):
         _advance(c, g, g.attacker)
@@ -102,7 +103,7 @@ def test_the_rolls_that_decided_the_game_are_the_least_likely_that_changed_the_t
         for event_id, (_, a) in answers.items()
         if a["changes"]
     ]
-    assert len(changed) < len(answers)  # the missed shot changed nothing and is not among them
+    assert len(changed) < len(answers)  # the miss not applied changed nothing and is not among them
     assert [r["event_id"] for r in got["improbable"]] == [e for _, e in sorted(changed)][: ledger.IMPROBABLE]
     probabilities = [Fraction(r["probability"]) for r in got["improbable"]]
     assert probabilities == sorted(probabilities)

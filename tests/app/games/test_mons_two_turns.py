@@ -105,7 +105,9 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     # ... “Action” are; REMOVE A SUPPRESSION LEVEL, FIRE or MOVE."
     a = advance(c, g, g.attacker)
     assert a["turn"]["step"]["id"] == "battalion-orders"
-    platoon = units[f"{DE_BN1}/rifle-company-1/rifle-platoon-1"]
+    # A platoon moves as one of its company's actions: company 2 is ordered first ("5-6 = 2 Actions").
+    platoon = units[f"{DE_BN1}/rifle-company-2/rifle-platoon-1"]
+    resolve(c, g, g.attacker, "order-roll", {"unit_id": platoon["parent_id"], "dice": [6]})
     roll = c.post(
         f"/api/v1/games/{g.id}/resolve/movement",
         headers=g.attacker,
@@ -175,13 +177,16 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
         (-1, "Suppression markers on the command stand (1)")
     ]
     assert (order["resolution"]["total"], order["resolution"]["outcome"]) == (5, {"actions": 2})
-    assert order["changes"] == [{"unit": co1["id"], "field": "actions_left", "before": 0, "after": 2}]
+    assert order["changes"] == [
+        {"unit": co1["id"], "field": "actions_left", "before": 0, "after": 2},
+        {"unit": co1["id"], "field": "ordered_turn", "before": 0, "after": 1},  # once a turn
+    ]
     # An MG is ordered as a crewed weapon ("always classed as Experienced"), under the same commander:
-    # "Individual Battalion MGs ... 2 = 1 Action": a 3 less the marker is 2.
+    # "Individual Battalion MGs ... 3-5 = 2 Actions": a 4 less the marker is 3; a move and a shot.
     mg = units[f"{DE_BN1}/mmg-company-1/mmg-1"]
-    mg_order = resolve(c, g, g.attacker, "order-roll", {"unit_id": mg["id"], "dice": [3]})
+    mg_order = resolve(c, g, g.attacker, "order-roll", {"unit_id": mg["id"], "dice": [4]})
     assert {f["field"]: f["value"] for f in mg_order["filled"]}["unit"] == "battalion-mg"
-    assert mg_order["resolution"]["outcome"] == {"actions": 1}
+    assert mg_order["resolution"]["outcome"] == {"actions": 2}
     # The MG goes forward to the river and fires at a British platoon of company 3. Range, cover and sight
     # come from the table: the bases are 51.45 cm apart (4.5 cm across, 51.25 cm up the table); open ground
     # counts as soft cover for the veterans ("Experienced and Veteran troops in what would otherwise be deemed
@@ -203,8 +208,10 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     assert filled["range_cm"] == 51.45 and filled["target_is_command"] is False
     assert shot["resolution"]["thresholds"] == {"suppress": 4, "kill": 5}
     assert shot["resolution"]["outcome"] == "suppressed"
-    # MG fire: "the whole company to which the platoon belongs is suppressed".
-    assert sorted(ch["unit"] for ch in shot["changes"]) == sorted(u["id"] for u in company3)
+    # MG fire: "the whole company to which the platoon belongs is suppressed"; the shot spends an action.
+    hit = sorted(ch["unit"] for ch in shot["changes"] if ch["field"] == "suppression")
+    assert hit == sorted(u["id"] for u in company3)
+    assert [ch["after"] for ch in shot["changes"] if ch["field"] == "actions_left"] == [0]
     advance(c, g, g.attacker)
     end = advance(c, g, g.attacker)
     # ... is gone at the end of the German turn: "Battalion and higher command stands who recover
@@ -218,7 +225,7 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     assert advance(c, g, g.defender)["turn"]["step"]["id"] == "battalion-orders"
     # "The only method of recovering from Battle Suppression is by the use of an Action": none ordered yet.
     rec = c.post(f"/api/v1/games/{g.id}/units/{other['id']}/markers", headers=g.defender, json={"delta": -1})
-    assert rec.status_code == 422 and "action" in rec.text
+    assert rec.status_code == 409 and "no action left: roll its order first" in rec.json()["detail"]
     rec = c.post(
         f"/api/v1/games/{g.id}/units/{other['id']}/markers",
         headers=g.referee,

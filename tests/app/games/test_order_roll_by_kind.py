@@ -1,5 +1,6 @@
-"""Issue 26: the in-game order roll picks the order-roll unit by the unit's own kind. An artillery group
-(Mons: "Field Artillery Group 1") rolls as regimental artillery, never as a battalion's rifle companies."""
+"""Issue 26: the in-game order roll picks the order-roll unit by the unit's own kind. A battery of an artillery
+group (Mons: "Field Artillery Group 1") rolls as regimental artillery, never as a battalion's rifle companies;
+the group itself is not ordered as a whole ("Individual Regimental/Brigade Artillery", issue 37)."""
 
 from __future__ import annotations
 
@@ -33,13 +34,12 @@ def _roll(client: TestClient, game: Any, unit_id: int, die: int) -> dict[str, An
     return dict(r.json())
 
 
-def test_an_artillery_group_rolls_as_regimental_artillery(client: TestClient) -> None:
+def test_a_battery_rolls_as_regimental_artillery(client: TestClient) -> None:
     game = new_game(client)
     start_game(client, game)
     units = units_by_ref(client, game)
-    group = units["mons-1914/de/infantry-regiment-1/field-artillery-group-1"]
-    assert group["name"] == "Field Artillery Group 1"
-    out = _roll(client, game, group["id"], 5)
+    battery = units["mons-1914/de/infantry-regiment-1/field-artillery-group-1/field-battery-1"]
+    out = _roll(client, game, battery["id"], 5)
     filled = {f["field"]: f["value"] for f in out["filled"]}
     # Crewed weapons "are always classed as Experienced"; the unit is the artillery, not rifle companies.
     assert filled["unit"] == "regimental-artillery" and filled["quality"] == "experienced"
@@ -52,28 +52,24 @@ def test_an_artillery_group_rolls_as_regimental_artillery(client: TestClient) ->
         == actions_for(5, ORDER_TABLES["early"]["regimental-artillery"].bands)
         == 1
     )
-    # A battery rolls on the same table; a battalion (companies and MGs alike under it) is left to the player.
-    battery = units["mons-1914/de/infantry-regiment-1/field-artillery-group-1/field-battery-1"]
-    assert {f["field"]: f["value"] for f in _roll(client, game, battery["id"], 5)["filled"]}["unit"] == (
-        "regimental-artillery"
-    )
-    battalion = units["mons-1914/de/infantry-regiment-1/infantry-battalion-1"]
-    v = client.get(f"/api/v1/games/{game.id}/turn", headers=game.referee).json()["version"]
-    client.post(
-        f"/api/v1/games/{game.id}/turn/advance", headers=game.referee, json={"version": v}
-    )  # its step
-    r = client.post(
-        f"/api/v1/games/{game.id}/resolve/order-roll",
-        headers=game.referee,
-        json={"unit_id": battalion["id"], "dice": [5], "apply": False},
-    )
-    assert r.status_code == 422 and "unit" in r.text, r.text
+    # The group and a battalion are not ordered as a whole: each unit under them is.
+    for ref in ("field-artillery-group-1", "infantry-battalion-1"):
+        formation = units[f"mons-1914/de/infantry-regiment-1/{ref}"]
+        r = client.post(
+            f"/api/v1/games/{game.id}/resolve/order-roll",
+            headers=game.referee,
+            json={"unit_id": formation["id"], "dice": [5], "apply": False, "override": True},  # any step
+        )
+        assert r.status_code == 422 and r.json()["field"] == "unit_id", r.text
+        assert (
+            r.json()["why"] == f"{formation['name']} is not ordered as a whole: roll for each unit under it"
+        )
 
 
-def test_the_lookup_presets_an_artillery_groups_roll_as_artillery(sqlite_client: TestClient) -> None:
+def test_the_lookup_presets_a_batterys_roll_as_artillery(sqlite_client: TestClient) -> None:
     c = sqlite_client
     game = new_game(c)
-    group = units_by_ref(c, game)["mons-1914/de/infantry-regiment-2/field-artillery-group-1"]
+    group = units_by_ref(c, game)["mons-1914/de/infantry-regiment-2/field-artillery-group-1/field-battery-1"]
     token = game.referee["Authorization"].removeprefix("Bearer ")
     assert c.post("/join", data=csrf.form(c, {"code": token}), follow_redirects=False).status_code == 303
     page = c.get(f"/lookup/flanders-fields/order-roll?game={game.id}&unit={group['id']}")

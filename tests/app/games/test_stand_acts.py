@@ -41,22 +41,28 @@ def test_each_stand_is_offered_the_rolls_of_its_kind(client: TestClient) -> None
     us = units(client, g)
     platoon = first(us, "attacker", "rifle-platoon")
     mg = first(us, "attacker", "mmg")
+    # Before its company's order roll a platoon has no action to shoot with ("Actions are; ... FIRE").
     offered = client.get(f"/api/v1/games/{g.id}/units/{platoon['id']}/acts", headers=g.attacker).json()[
         "acts"
     ]
-    assert [a["label"] for a in offered] == ["Order roll", "Shoot", "Assault"]
+    assert [a["label"] for a in offered] == ["Order roll", "Assault"]
     order = offered[0]
     # A platoon takes its company's order roll ("ORDERS AND ACTIONS"): the company rolls.
     assert order["unit_id"] == platoon["parent_id"] and us[order["unit_id"]]["kind"] == "rifle-company"
-    assert offered[2]["dice"] == 2 and offered[1]["target"] and offered[2]["target"]
+    assert offered[1]["dice"] == 2 and offered[1]["target"]
     mg_acts = client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/acts", headers=g.attacker).json()
-    assert [(a["label"], a["unit_id"]) for a in mg_acts["acts"]] == [
-        ("Order roll", mg["id"]),
-        ("Shoot", mg["id"]),
-    ]
+    assert [(a["label"], a["unit_id"]) for a in mg_acts["acts"]] == [("Order roll", mg["id"])]
     # The other side's seat is offered nothing on this stand; the referee everything.
     assert client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/acts", headers=g.defender).json() == nothing
     assert client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/acts", headers=g.referee).json() == mg_acts
+    # Ordered ("3-5 = 2 Actions"), the MG is not offered its order roll again, and its card says what is left.
+    roll = {"unit_id": mg["id"], "dice": [3]}
+    assert (
+        client.post(f"/api/v1/games/{g.id}/resolve/order-roll", headers=g.attacker, json=roll).status_code
+        == 200
+    )
+    mg_acts = client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/acts", headers=g.attacker).json()["acts"]
+    assert [(a["label"], a["why"]) for a in mg_acts] == [("Shoot", "2 actions left")]
     missing = client.get(f"/api/v1/games/{g.id}/units/999999/acts", headers=g.attacker)
     assert missing.status_code == 422 and "unit_id" in missing.text
 
@@ -68,7 +74,12 @@ def test_asking_the_table_records_nothing_and_says_what_the_dice_would_do(client
     target = first(us, "defender", "rifle-platoon")
     face_off(client, g, mg, target, 30)
     unpacked(client, g, mg["id"])
-    advance_to(client, g, "battalion-orders")
+    advance_to(client, g, "battalion-orders")  # where the MG is ordered ("6 = 3 Actions")
+    order = {"unit_id": mg["id"], "dice": [6]}
+    assert (
+        client.post(f"/api/v1/games/{g.id}/resolve/order-roll", headers=g.attacker, json=order).status_code
+        == 200
+    )
     logged = len(events(client, g))
     before = units(client, g)
     body = {"unit_id": mg["id"], "target_id": target["id"]}
@@ -86,7 +97,8 @@ def test_asking_the_table_records_nothing_and_says_what_the_dice_would_do(client
     # MG fire suppresses the whole company: one effect per living stand of it, each +1 suppression.
     company = [u["id"] for u in before.values() if u["parent_id"] == target["parent_id"] and u["base"]]
     hit = [(e["unit_id"], e["field"], e["delta"]) for e in asked.json()["effects"] if e.get("delta")]
-    assert sorted(hit) == sorted((i, "suppression", 1) for i in company)
+    # ... and the shot spends one of the MG's actions ("Actions are; REMOVE A SUPPRESSION LEVEL, FIRE or MOVE").
+    assert sorted(hit) == sorted([(mg["id"], "actions_left", -1), *((i, "suppression", 1) for i in company)])
     assert len(events(client, g)) == logged and units(client, g) == before
     # The same dice applied: one event naming the target, and the effects asked are the changes made.
     applied = client.post(
@@ -100,6 +112,7 @@ def test_asking_the_table_records_nothing_and_says_what_the_dice_would_do(client
     )
     after = units(client, g)
     assert {i: after[i]["suppression"] for i in company} == {i: before[i]["suppression"] + 1 for i in company}
+    assert after[mg["id"]]["actions_left"] == before[mg["id"]]["actions_left"] - 1
     # A secret draw is never asked; the other side may not ask for this stand.
     assert (
         client.post(f"/api/v1/games/{g.id}/ask/random-event", headers=g.attacker, json={}).status_code == 422

@@ -43,6 +43,12 @@ def move(
     )
 
 
+def order(c: TestClient, g: Game, unit_id: int) -> None:
+    """The attacker orders a unit with a 6 (two actions for a company or a battery in 1914)."""
+    r = c.post(api(g, "/resolve/order-roll"), headers=g.attacker, json={"unit_id": unit_id, "dice": [6]})
+    assert r.status_code == 200, r.text
+
+
 def unit_now(c: TestClient, g: Game, unit: dict[str, Any]) -> dict[str, Any]:
     return dict(c.get(api(g, f"/units/{unit['id']}"), headers=g.referee).json())
 
@@ -175,6 +181,7 @@ def test_each_step_allows_what_its_printed_line_says(client: TestClient) -> None
     # 1 SUPPORT ORDERS: "Regiment/Brigade commanders may only issue orders to any of its own or attached
     # assets": the battery moves and fires ("REMOVE A SUPPRESSION LEVEL, MOVE or FIRE"), the rifles wait.
     assert t["step"]["id"] == "support-orders" and t["step"]["printed"].startswith("1 SUPPORT ORDERS")
+    order(c, g, battery["id"])  # a move is one of its actions (issue 37)
     assert move(c, g, g.attacker, battery).status_code == 200
     msg = refused(
         move(c, g, g.attacker, platoon), "1. Support orders", "regimental/brigade MGs, artillery and mortars"
@@ -187,6 +194,7 @@ def test_each_step_allows_what_its_printed_line_says(client: TestClient) -> None
     t = advance(c, g, g.attacker)
     # 2 BATTALION ORDERS: "Battalion Rifle Companies ... REMOVE A SUPPRESSION LEVEL, FIRE or MOVE".
     assert t["step"]["id"] == "battalion-orders"
+    order(c, g, platoon["parent_id"])
     assert move(c, g, g.attacker, platoon).status_code == 200
     refused(move(c, g, g.attacker, battery), "2. Battalion orders")
     refused(move(c, g, g.attacker, hq), "2. Battalion orders")
@@ -294,6 +302,7 @@ def test_referee_override_is_accepted_and_logged(client: TestClient) -> None:
     # A permitted act carries no override, even when asked for one.
     advance(c, g, g.referee)
     advance(c, g, g.attacker)
+    order(c, g, platoon["parent_id"])  # its company's action: nothing is refused
     ok = move(c, g, g.referee, platoon, override=True)
     assert ok.status_code == 200
     assert "override" not in events_of(c, g, g.referee, "move")[-1]["payload"]

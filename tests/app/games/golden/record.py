@@ -223,9 +223,10 @@ def mons(http: TestClient) -> Json:
     g.to_step("battalion-orders")
     platoon = g.units[f"{DE_BN1}/rifle-company-1/rifle-platoon-1"]
     g.resolve("attacker", "movement", unit_id=platoon["id"], fields={"mover": "infantry", "terrain": "road"})
-    moved = g.move("attacker", platoon["id"], platoon["x"], platoon["y"] + 20, 90)
-    g.undo("attacker", moved["event_id"])
-    g.move("attacker", platoon["id"], platoon["x"], platoon["y"] + 15, 90)
+    # Issue 37: its company not ordered yet, the platoon has no action to move with: the referee's override.
+    moved = g.move("referee", platoon["id"], platoon["x"], platoon["y"] + 20, 90, override=True)
+    g.undo("referee", moved["event_id"])
+    g.move("referee", platoon["id"], platoon["x"], platoon["y"] + 15, 90, override=True)
     company1 = g.under(f"{BN1}/rifle-company-1/")
     g.marker("attacker", company1[0], delta=1, fire="mg")  # MG: the whole company
     other = g.ref(f"{BN1}/rifle-company-2/rifle-platoon-1")
@@ -238,7 +239,8 @@ def mons(http: TestClient) -> Json:
     g.resolve("attacker", "order-roll", unit_id=mg, dice=[3])
     g.move("attacker", mg, 10, 118, 90)
     company3 = g.under(f"{BN1}/rifle-company-3/")
-    # Not the MG's nearest troops (issue 37 refuses it): the referee has it shoot anyway, recorded as overridden.
+    # Not the MG's nearest troops (issue 37 refuses it), its one action spent by its move: the referee has it
+    # shoot anyway, recorded as overridden.
     g.resolve("referee", "shooting", unit_id=mg, target_id=company3[0], dice=[4], override=True)
     # The referee undoes a marker and an order roll, and edits a stand's state.
     stray = g.marker("attacker", g.ref(f"{BN1}/rifle-company-4/rifle-platoon-2"), delta=1, fire="rifle")
@@ -395,7 +397,8 @@ def late_war(http: TestClient) -> Json:
     g.resolve(
         "referee", "air-attack", target_id=d[2]["id"], fields={"step": "attack"}, dice=[6, 5], override=True
     )
-    g.resolve("attacker", "shooting", unit_id=mg["id"], target_id=d[1]["id"], dice=[6])
+    # Issue 37: the MG is not ordered in this step: the referee overrides the refusal of its shot.
+    g.resolve("referee", "shooting", unit_id=mg["id"], target_id=d[1]["id"], dice=[6], override=True)
     g.to_turn(2, "attacker")
     return g.seen()
 

@@ -49,4 +49,4 @@ def test_the_groups_order_roll_is_rolled_as_regimental_artillery() -> None:
     roll = Roll(resolver="order-roll", dice=[6], unit_id=2)
     w = work_out(GAME, get_ruleset("flanders-fields"), snap, roll, consequences=True)
     assert w.request.unit == "regimental-artillery"
-    assert [(c.unit_id, c.field) for c in w.changes] == [(2, "actions_left")]
+    assert [(c.unit_id, c.field) for c in w.changes] == [(2, "actions_left"), (2, "ordered_turn")]

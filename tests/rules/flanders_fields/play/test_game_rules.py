@@ -30,6 +30,7 @@ from rules.flanders_fields.play.changes import (
     MoraleDue,
     MoraleStage,
     MoraleTested,
+    Ordered,
     SuppressionAdded,
     SuppressionCleared,
     SuppressionRecovered,
@@ -233,15 +234,12 @@ def test_no_second_morale_flag_while_one_is_due_nor_a_kill_of_the_dead() -> None
 
 
 def test_recovering_spends_the_companys_action() -> None:
-    snap = snapshot(battalion(u3={"actions_left": 1}, u4={"suppression": 1}))
+    snap = snapshot(battalion(u3={"actions_left": 1}, u4={"suppression": 1}), turn=1)
     changes = GAME.fields.marker_removed(snap, 4, True)
     assert changes == (
         ActionSpent("an action of A Coy", SRC_RECOVERY, 3),
         SuppressionRecovered("a marker removed from unit 4", SRC_RECOVERY, 4),
     )
-    with pytest.raises(RulesError) as e:
-        GAME.fields.marker_removed(snapshot(battalion(u4={"suppression": 1})), 4, True)
-    assert e.value.field == "spend_action"
     with pytest.raises(RulesError) as e:
         GAME.fields.marker_removed(snap, 5, False)
     assert e.value.field == "delta"
@@ -265,8 +263,8 @@ def _outcome(
 
 def test_an_order_roll_grants_its_actions() -> None:
     out = _outcome("order-roll", {"outcome_key": "pass", "outcome": {"actions": 2}}, 3)
-    changes = GAME.rolls.consequences("order-roll", snapshot(), out)
-    assert [(type(c), c.unit_id, c.actions) for c in changes] == [(ActionsGranted, 3, 2)]
+    changes = GAME.rolls.consequences("order-roll", snapshot(turn=2), out)
+    assert [(type(c), c.unit_id, c.value) for c in changes] == [(ActionsGranted, 3, 2), (Ordered, 3, 2)]
 
 
 def test_shooting_at_raw_troops_marks_their_battalion_fired_on() -> None:

@@ -1,0 +1,121 @@
+"""Orders and actions in a Flanders Fields game, without a database: a unit ordered once a turn, on its own
+table; a shot, a move and a recovery spending an action of the unit the stand is ordered with (a company's
+stands moving or firing together for one); a stand whose unit has none left refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rules.core.acts import MoveFormation, MoveStand, RecoverMarker, Roll
+from rules.core.errors import RulesError
+from rules.core.game import Outcome
+from rules.core.records import FillRequest, Snapshot
+from rules.flanders_fields.play.changes import ActionSpent, ActionUnderWay
+from rules.flanders_fields.play.game_orders import SRC_ACTIONS, SRC_ONCE_A_TURN
+from rules.registry import get_ruleset
+from tests.rules.flanders_fields.play.test_game_rules import GAME, battalion, snapshot
+
+SHOT = {"outcome_key": "no-effect", "outcome": "no effect"}
+
+
+def _shot(snap: Snapshot, firer: int) -> tuple[Any, ...]:
+    request = get_ruleset("flanders-fields").resolvers["shooting"].Request.model_construct(firer="infantry")
+    return GAME.rolls.consequences("shooting", snap, Outcome(request, SHOT, firer, 20))
+
+
+def _spent(changes: tuple[Any, ...]) -> list[int]:
+    return [c.unit_id for c in changes if isinstance(c, ActionSpent)]
+
+
+def test_a_unit_is_ordered_once_a_turn() -> None:
+    ordered = snapshot(battalion(u3={"ordered_turn": 2}), turn=2)
+    again = Roll(resolver="order-roll", unit_id=3)
+    (refusal,) = GAME.turn.forbidden(ordered, again)
+    assert refusal == "A Coy has had its order roll this turn: order another unit"
+    assert "may not return to order the same unit" in refusal.why and refusal.source == SRC_ONCE_A_TURN
+    assert GAME.turn.forbidden(ordered, Roll(resolver="order-roll", unit_id=7)) == ()  # another unit
+    assert GAME.turn.forbidden(snapshot(battalion(u3={"ordered_turn": 1}), turn=2), again) == ()  # next turn
+
+
+def test_an_order_roll_is_the_units_own() -> None:
+    """A platoon takes its company's roll; a company rolls on the rifle companies' table, not the MGs'."""
+    with pytest.raises(RulesError) as e:
+        GAME.rolls.before_resolve("order-roll", snapshot(), FillRequest(frozenset(), 4, None, {}), True)
+    assert e.value.field == "unit_id" and "A Coy (unit 3)" in e.value.reason
+    with pytest.raises(RulesError) as e:
+        given = {"unit": "battalion-mg"}
+        GAME.rolls.before_resolve("order-roll", snapshot(), FillRequest(frozenset(), 3, None, given), True)
+    assert e.value.field == "fields.unit" and e.value.allowed == ["rifle-company"]
+
+
+def test_a_company_fires_as_one_action() -> None:
+    """The first platoon to fire spends the company's action; the others fire in it; a platoon firing again
+    starts the next."""
+    snap = snapshot(battalion(u3={"actions_left": 2}), turn=1)
+    first = _shot(snap, 4)
+    assert first[:2] == (
+        ActionSpent("an action of A Coy", SRC_ACTIONS, 3),
+        ActionUnderWay("A Coy is carrying out an action", SRC_ACTIONS, 3, {"act": "fire", "stands": [4]}),
+    )
+    snap = snap.after(first)
+    second = _shot(snap, 5)
+    assert _spent(second) == [] and snap.after(second).unit(3).action_under_way["stands"] == [4, 5]
+    assert _spent(_shot(snap, 4)) == [3]
+
+
+def test_an_mg_spends_an_action_each_shot_and_none_left_is_refused() -> None:
+    snap = snapshot(battalion(u10={"actions_left": 1}), turn=1)
+    assert _spent(_shot(snap, 10)) == [10]
+    spent = snap.after(_shot(snap, 10))
+    (refusal,) = GAME.turn.forbidden(spent, Roll(resolver="shooting", unit_id=10))
+    assert refusal == "unit 10 has no action left: roll its order first" and refusal.source == SRC_ACTIONS
+    assert "REMOVE A SUPPRESSION LEVEL, MOVE or FIRE" in refusal.why
+    failed = snapshot(battalion(u10={"ordered_turn": 1}), turn=1)  # "ends the turn for that unit"
+    (refusal,) = GAME.turn.forbidden(failed, Roll(resolver="shooting", unit_id=10))
+    assert refusal == "unit 10 has no action left this turn: its order is used up"
+    assert GAME.turn.forbidden(failed, Roll(resolver="shooting", unit_id=10, apply=False)) == ()  # asked
+
+
+def test_a_move_spends_an_action_of_the_unit_moved() -> None:
+    one = {"actions_left": 1}
+    snap = snapshot(battalion(u3=one, u4={"facing_deg": 0.0}, u7=one, u10=one), turn=1)
+    moved = GAME.play(snap, MoveStand(unit_id=4, x=10, y=30, facing_deg=0))
+    assert _spent(moved.changes) == [3]
+    assert _spent(GAME.play(snap, MoveStand(unit_id=4, x=10, y=20, facing_deg=0)).changes) == []  # not moved
+    # A company moved as a formation spends one action; a battalion one of each company it moves.
+    assert _spent(GAME.play(snap, MoveFormation(unit_id=3, dx=0, dy=5)).changes) == [3]
+    assert _spent(GAME.play(snap, MoveFormation(unit_id=1, dx=0, dy=5)).changes) == [3, 7, 10]
+    # Set-up: nobody is ordered, deploying spends nothing and is not refused.
+    setup = snapshot(battalion())
+    assert GAME.turn.forbidden(setup, MoveFormation(unit_id=1, dx=0, dy=5)) == ()
+    assert _spent(GAME.play(setup, MoveFormation(unit_id=1, dx=0, dy=5)).changes) == []
+
+
+def test_moves_and_recoveries_are_refused_without_an_action() -> None:
+    snap = snapshot(battalion(u4={"suppression": 1}), turn=1)
+    names = [str(r) for r in GAME.turn.forbidden(snap, MoveFormation(unit_id=1, dx=0, dy=5))]
+    assert names == [f"{n} has no action left: roll its order first" for n in ("A Coy", "B Coy", "unit 10")]
+    assert GAME.turn.forbidden(snap, RecoverMarker(unit_id=4)) != ()
+    assert GAME.turn.forbidden(snap, RecoverMarker(unit_id=4, spend_action=False)) == ()
+    # A command stand is not ordered: it moves in its own step, for nothing.
+    assert GAME.turn.forbidden(snap, MoveStand(unit_id=2, x=0, y=0, facing_deg=0)) == ()
+
+
+def test_a_recovery_is_an_action_of_its_own_and_the_turn_ends_the_action_under_way() -> None:
+    under = {"act": "move", "stands": [4]}
+    snap = snapshot(
+        battalion(u3={"actions_left": 2, "action_under_way": under}, u5={"suppression": 1}), turn=1
+    )
+    changes = GAME.fields.marker_removed(snap, 5, True)
+    assert _spent(changes) == [3] and snap.after(changes).unit(3).action_under_way is None
+    ended = GAME.turn.ended(snap, "attacker")
+    assert ActionUnderWay("A Coy's turn is over", SRC_ACTIONS, 3, None) in ended
+
+
+def test_the_side_not_moving_shoots_back_unordered() -> None:
+    """ "the defenders may shoot as the attackers close": a shot in the other side's turn needs no order."""
+    snap = snapshot(battalion(), turn=1)  # the attacker's turn; unit 20 is the defender's
+    assert GAME.turn.forbidden(snap, Roll(resolver="shooting", unit_id=20)) == ()
+    assert _spent(_shot(snap, 20)) == []
