@@ -94,7 +94,7 @@ SPENT_MG = {"unit": 22, "field": "actions_left", "delta": -1, "after": 0}  # the
 SPENT_CO1 = {"unit": 5, "field": "actions_left", "delta": -1, "after": 1}  # a Mons platoon's slip
 ISSUE_37: dict[str, dict[str, Any]] = {
     "mons": {
-        "overridden": {9: True, 10: False, 11: True, 18: True},
+        "overridden": {9: True, 10: False, 11: True},  # 18: _named_changes
         "changes": {
             17: lambda cs: [*cs, SPENT_MG],
             25: lambda cs: [*cs, SPENT_CO1],
@@ -158,8 +158,9 @@ def _named_changes(golden: Any) -> Any:
     ):
         # Issue 37 (wt37c): the Mons MG's shot is not at its nearest troops, so the referee overrides.
         out["actor"] = "referee"
-        # Issue 38: Mons starts its MGs on their packs, so the override passes that refusal too.
-        p["override"] = {"by": "referee", "refused": f"{LIMBERING} {NEAREST_RULE}"}
+        # Its one action was spent by its move (issue 37's orders and actions), and Mons starts its MGs on their
+        # packs (issue 38): the override passes those refusals too.
+        p["override"] = {"by": "referee", "refused": f"{ACTIONS_WHY} {LIMBERING} {NEAREST_RULE}"}
     if str(out.get("ref", "")).startswith("mons-1914/") and out.get("kind") in (
         "field-battery",
         "howitzer-battery",
