@@ -48,7 +48,8 @@ def test_report_page_shows_the_ledger_at_the_odds_rolled(new_page: Any) -> None:
         _post(
             referee,
             f"{api}/resolve/shooting",
-            {"unit_id": mg["id"], "target_id": target["id"], "dice": [6]},
+            # Not the MG's nearest troops: the referee's override (issue 37).
+            {"unit_id": mg["id"], "target_id": target["id"], "dice": [6], "override": True},
             token,
         ),
     ]
