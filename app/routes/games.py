@@ -486,12 +486,13 @@ def ask(
 
 @router.get(
     "/{game_id}/units/{unit_id}/acts",
-    summary="The rolls a stand's card offers this device now (order roll, shoot, assault, morale test)",
+    summary="The rolls a stand's card offers this device now (order roll, shoot, assault, morale test), and "
+    "when the rules of play refuse them all (out of turn) why, in one sentence",
     responses=errors.responses(401, 403, 404, 422),
 )
 def stand_acts(
     game_id: GameId, unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)], viewer: ViewerDep, session: SessionDep
-) -> list[dict[str, Any]]:
+) -> dict[str, Any]:
     return resolve_service.acts(session, games.get_game(session, game_id), viewer, unit_id)
 
 

@@ -97,6 +97,8 @@ def play(
     units = todo.units if todo.units is not None else units_service.list_units(session, game.id or 0)
     todo.units = units
     snapshot = snapshot_of(session, game, units)  # the one the rules of play ask and the rule set plays on
+    if isinstance(act, Roll):  # its step and its side, read from the table (its unit's, its target's)
+        override = _merged(override, turns.roll_of_play(game, viewer, act, snapshot))
     override = _forbidden(game, viewer, act, snapshot, override)
     answer = todo.answer(snapshot) if todo.answer is not None else rules_of(game).play(snapshot, act)
     payload, changes, out = todo.write(answer)
@@ -133,8 +135,15 @@ def _forbidden(
         return override
     if not act.override:
         raise turns.conflict(game, refusals[0])
-    refused = [override["refused"]] if override else []
-    return {"by": viewer.role, "refused": " ".join(dict.fromkeys([*refused, *(r.why for r in refusals)]))}
+    return _merged(override, {"by": viewer.role, "refused": " ".join(dict.fromkeys(r.why for r in refusals))})
+
+
+def _merged(*records: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The override records of one act as one: by whom, every rule it overrode."""
+    kept = [r for r in records if r]
+    if not kept:
+        return None
+    return {"by": kept[0]["by"], "refused": " ".join(dict.fromkeys(r["refused"] for r in kept))}
 
 
 # -- the force tree ------------------------------------------------------------------------------------------

@@ -13,9 +13,9 @@ from sqlmodel import Session
 from app.data.models import Game, Unit
 from app.errors import Conflict
 from app.guard.auth import Viewer
+from app.services import turns
 from app.services.games import game_state
 from app.services.markers import rules_of, snapshot_of
-from app.services.turns import step_of
 from app.services.units import list_units
 from rules.core.acts import Roll
 from rules.core.errors import RulesError
@@ -109,7 +109,9 @@ def ask(
         resolver=resolver_id, fields=fields, dice=dice, unit_id=unit_id, target_id=target_id, apply=False
     )
     units = checked(session, game, viewer, roll)
-    w = worked_out(game, snapshot_of(session, game, units), roll, consequences=bool(dice))
+    snapshot = snapshot_of(session, game, units)
+    w = worked_out(game, snapshot, roll, consequences=bool(dice))
+    refused = _refusals(game, viewer, roll, snapshot)
     return {
         "resolver": resolver_id,
         "unit_id": unit_id,
@@ -117,6 +119,22 @@ def ask(
         "filled": [{**f.as_dict(), "source": f.source} for f in w.filled],
         "resolution": w.resolution,
         "effects": [_effect(c) for c in w.changes],
+        # A question is answered whenever it is asked; what /resolve would refuse now is said beside it.
+        "refused": _refused_dict(refused[0]) if refused else None,
+    }
+
+
+def _refusals(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> list[str]:
+    """What the rules of play would refuse of the roll now: its step and side, then what the turn forbids."""
+    step = turns.roll_refused(game, viewer, roll, snapshot)
+    return [*([step] if step else []), *rules_of(game).turn.forbidden(snapshot, roll)]
+
+
+def _refused_dict(refused: str) -> dict[str, Any]:
+    return {
+        "detail": str(refused),
+        "why": getattr(refused, "why", None),
+        "source": getattr(refused, "source", None),
     }
 
 
@@ -132,26 +150,24 @@ def _effect(c: Change) -> dict[str, Any]:
     return out
 
 
-def acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> list[dict[str, Any]]:
-    """The rolls a stand's card offers this viewer now: the rule set's for the stand, those the current step
-    has, while the game is played, for a side the viewer may act for."""
+def acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> dict[str, Any]:
+    """The rolls a stand's card offers this viewer now, while the game is played, for a side the viewer may act
+    for: the rule set's for the stand that the rules of play would not refuse now (asked as a roll with no target
+    yet: its step and side, what the turn forbids). When they refuse every one, `refused` says why in one
+    sentence (out of turn: "It is the German battalion-orders step: wait for your turn.")."""
     units = list_units(session, game.id or 0)
     unit = _named(game, units, unit_id, "unit_id")
     if game.status != "playing" or unit is None or not viewer.may_act_for(unit.side):
-        return []
-    step = step_of(game)
-    now = set(step.resolvers) if step else None
-    rules = rules_of(game)
+        return {"acts": [], "refused": None}
     snapshot = snapshot_of(session, game, units)
-    offered = rules.rolls.stand_acts(snapshot, unit_id)
-    # The card asks what the act would be asked (a probe with no target yet): what the turn forbids is not
-    # offered.
-    return [
-        a.as_dict()
-        for a in offered
-        if (now is None or a.resolver in now)
-        and not rules.turn.forbidden(snapshot, Roll(resolver=a.resolver, unit_id=a.unit_id))
-    ]
+    offered, refused = [], []
+    for a in rules_of(game).rolls.stand_acts(snapshot, unit_id):
+        said = _refusals(game, viewer, Roll(resolver=a.resolver, unit_id=a.unit_id), snapshot)
+        if said:
+            refused.append(said[0])
+        else:
+            offered.append(a.as_dict())
+    return {"acts": offered, "refused": _refused_dict(refused[0]) if refused and not offered else None}
 
 
 def target_marks(

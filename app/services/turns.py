@@ -10,14 +10,16 @@ from sqlmodel import Session
 
 from app.data.models import Event, Game, Unit
 from app.errors import Conflict, Forbidden
-from app.guard.auth import Viewer
+from app.guard.auth import SIDES, Viewer
 from app.services.events import record
 from app.services.fireplans import arrive, lock_plan, plan_items
 from app.services.games import bump_game, game_state, game_values
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import sides
 from app.services.units import list_units
+from rules.core.acts import Roll
 from rules.core.game import Position
+from rules.core.records import Snapshot
 from rules.core.turn import Permit, Step
 
 
@@ -135,6 +137,22 @@ def rules_of_play(
         units = list_units(session, unit.game_id)
     whose = side or (unit.side if unit is not None else None)
     refused = turn.refusal(game.status, game.period, position(game), action, whose, unit, units)
+    return _overridden(game, viewer, refused, override)
+
+
+def roll_refused(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> str | None:
+    """What the current step and the side to move say of a roll (TurnModel.roll_refusal): None when allowed,
+    else its refusal. A roll is for its unit's side, else for the roller's (the referee's: the side to move's)."""
+    side = viewer.role if viewer.role in SIDES else game.side_to_move
+    return rules_of(game).turn.roll_refusal(game.status, snapshot, position(game), roll, side)
+
+
+def roll_of_play(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> dict[str, Any] | None:
+    """The rules of play of a roll: a 409 naming the step, or the record of the referee's override."""
+    return _overridden(game, viewer, roll_refused(game, viewer, roll, snapshot), roll.override)
+
+
+def _overridden(game: Game, viewer: Viewer, refused: str | None, override: bool) -> dict[str, Any] | None:
     if refused is None:
         return None
     if override:

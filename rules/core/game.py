@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
-from rules.core.acts import Act, EditUnit, MoveStand, PlaceMarker, PlayCard, RecoverMarker
+from rules.core.acts import Act, EditUnit, MoveStand, PlaceMarker, PlayCard, RecoverMarker, Roll
 from rules.core.errors import Refusal, RulesError
 from rules.core.fire_cards import FireCard, Fired
 from rules.core.kit import TableKit
@@ -214,6 +214,24 @@ class TurnModel:
         return Refusal(
             f"Wait for your step: only the {' and '.join(acting)} may {doing} now",
             f"{step}only the {' and '.join(acting)} may {doing} ({self.source or 'the turn'})",
+            self.source or None,
+        )
+
+    def roll_refusal(
+        self, status: str, snapshot: Snapshot, now: Position, roll: Roll, side: str
+    ) -> str | None:
+        """None when the game's status and the current step let `side` (the side the roll is for: its unit's,
+        else the roller's) roll `roll` now, else a sentence naming the step and what to do (a Refusal: the rule in
+        full as `why`, its printed line as `source`). By default a roll is the acting sides' while the game is
+        played."""
+        acting = self.acting(snapshot.period, now)
+        if status != "playing" or side in acting:
+            return None
+        steps = self.steps(snapshot.period)
+        step = f"in {steps[now.step].title} " if now.step < len(steps) else ""
+        return Refusal(
+            f"Wait for your step: only the {' and '.join(acting)} may roll now.",
+            f"{step}only the {' and '.join(acting)} may roll ({self.source or 'the turn'})",
             self.source or None,
         )
 

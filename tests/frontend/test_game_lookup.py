@@ -22,14 +22,16 @@ from tests.frontend.games import bearer, csrf_header, join_by_api, seed_game
 pytestmark = pytest.mark.browser
 
 
-def start_game(page: Any, game_id: int, token: str | None = None) -> None:
-    """Start the game as the page's referee (by its cookie, or by `token` when the page has opened nothing yet)."""
-    version = page.request.get(f"/api/v1/games/{game_id}").json()["version"]
+def start_game(page: Any, game_id: int, token: str | None = None, steps: int = 1) -> None:
+    """Start the game as the page's referee (by its cookie, or by `token` when the page has opened nothing yet),
+    and move on `steps` - 1 steps more."""
     headers = bearer(token) if token else csrf_header(page)
-    started = page.request.post(
-        f"/api/v1/games/{game_id}/turn/advance", data={"version": version}, headers=headers
-    )
-    assert started.status == 200, started.text()
+    for _ in range(steps):
+        version = page.request.get(f"/api/v1/games/{game_id}").json()["version"]
+        started = page.request.post(
+            f"/api/v1/games/{game_id}/turn/advance", data={"version": version}, headers=headers
+        )
+        assert started.status == 200, started.text()
     assert started.json()["turn"]["status"] == "playing"
 
 
@@ -54,7 +56,7 @@ def test_order_roll_for_a_game_unit_in_three_taps(new_page: Any) -> None:
     game_id, created = seed_game(referee)
     attacker = new_page(TABLET_LANDSCAPE)
     join_by_api(attacker, created["join_codes"]["attacker"])
-    start_game(referee, game_id, created["referee_token"])
+    start_game(referee, game_id, created["referee_token"], steps=2)  # the battalion orders: companies roll
     for viewport, company_name in ((TABLET_LANDSCAPE, "1/1/1 Coy"), (TABLET_PORTRAIT, "1/1/2 Coy")):
         attacker.set_viewport_size(viewport)
         order_roll_in_three_taps(attacker, game_id, viewport, company_name)
@@ -147,7 +149,7 @@ def test_roll_for_me_records_and_a_setup_game_refuses_in_words(new_page: Any) ->
     assert "{" not in errors.inner_text()
     expect(referee.locator("[data-recorded-event]")).to_have_count(0)
 
-    start_game(referee, game_id)
+    start_game(referee, game_id, steps=2)  # the battalion orders: companies roll
     referee.get_by_role("button", name="Let firestep roll and record it").click()
     expect(referee.locator("[data-recorded-event]")).to_have_count(1)
     expect(referee.locator("#answer .rolled")).to_contain_text("rolled by firestep")

@@ -91,7 +91,8 @@ def placed(units: dict[int, dict[str, Any]], side: str, kind: str) -> list[dict[
 
 def set_up(referee: Any) -> tuple[int, dict[str, str], dict[str, Any]]:
     """The Mons game (seeded through the API, `referee` its referee) with a German MG 40 cm and a German platoon
-    12 cm in front of two British platoons of different companies (moved in set-up), then started. Returns the
+    12 cm in front of two British platoons of different companies (moved in set-up), then started and in the
+    German battalion orders. Returns the
     id, the join codes and those four stands."""
     game_id, answer = seed_game(referee)
     as_referee = bearer(answer["referee_token"])
@@ -111,9 +112,10 @@ def set_up(referee: Any) -> tuple[int, dict[str, str], dict[str, Any]]:
             data={"x": target["x"], "y": target["y"] - gap, "facing_deg": 90},
         )
         assert moved.status == 200, moved.text()
-    version = referee.request.get(api).json()["version"]
-    started = referee.request.post(f"{api}/turn/advance", data={"version": version}, headers=as_referee)
-    assert started.status == 200, started.text()
+    for _ in range(2):  # started, and on to the battalion orders, where its MGs and companies are ordered
+        version = referee.request.get(api).json()["version"]
+        started = referee.request.post(f"{api}/turn/advance", data={"version": version}, headers=as_referee)
+        assert started.status == 200, started.text()
     units = units_of(referee, game_id)
     return game_id, answer["join_codes"], {"mg": units[mg["id"]], "mg_target": units[mg_target["id"]],
                             "rifle": units[rifle["id"]], "rifle_target": units[rifle_target["id"]]}  # fmt: skip
@@ -278,13 +280,18 @@ def test_every_enemy_stand_is_in_sight_and_clear_while_a_target_is_picked(new_pa
     and the card docks along it)."""
     referee = new_page(REFEREE_SCREEN)
     game_id, answer = seed_game(referee)
-    version = referee.request.get(api_of(game_id)).json()["version"]
-    started = referee.request.post(
-        f"{api_of(game_id)}/turn/advance", data={"version": version}, headers=bearer(answer["referee_token"])
-    )
-    assert started.status == 200, started.text()
     units = units_of(referee, game_id)
     for seat in ("attacker", "defender"):
+        while True:  # on to the seat's own battalion orders, where its platoons shoot
+            turn = referee.request.get(f"{api_of(game_id)}/turn").json()
+            if turn["side_to_move"] == seat and (turn["step"] or {}).get("id") == "battalion-orders":
+                break
+            moved = referee.request.post(
+                f"{api_of(game_id)}/turn/advance",
+                data={"version": turn["version"]},
+                headers=bearer(answer["referee_token"]),
+            )
+            assert moved.status == 200, moved.text()
         page = new_page(TABLET_LANDSCAPE)
         join_by_api(page, answer["join_codes"][seat])
         open_map(page, game_id)

@@ -34,6 +34,8 @@ def test_report_page_shows_the_ledger_at_the_odds_rolled(new_page: Any) -> None:
     token = created["referee_token"]
     api = f"/api/v1/games/{game_id}"
     start_game(referee, game_id, token)
+    version = referee.request.get(api).json()["version"]
+    _post(referee, f"{api}/turn/advance", {"version": version}, token)  # the battalion orders: its units roll
     units = {u["ref"]: u for u in referee.request.get(f"{api}/units").json()}
     mg = units[f"{DE_BN1}/mmg-company-1/mmg-1"]
     target = next(u for r, u in units.items() if r.startswith(f"{BN1}/rifle-company-3/"))

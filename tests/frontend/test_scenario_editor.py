@@ -248,7 +248,7 @@ def build_and_play(ed: Editor) -> None:
 
     def cover_of(target_id: int) -> str:
         shot = page.request.post(
-            f"{api}/resolve/shooting",
+            f"{api}/ask/shooting",
             headers=csrf_header(page),
             data={"unit_id": firer["id"], "target_id": target_id, "dice": [4]},
         )

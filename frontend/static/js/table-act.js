@@ -40,6 +40,7 @@
     // play: { stand, act, target, dice, asked, given, event } for the stand whose card shows it.
     let play = null;
     let acts = [];
+    let waiting = null; // why the rules of play offer this stand nothing now ({detail, why, source}), or null
     let actsFor = null; // the stand whose acts `acts` are
     const area = () => {
       const box = section("stand");
@@ -72,7 +73,8 @@
     const renderActs = (u) => {
       const el = area();
       el.replaceChildren(acts.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Play this stand" },
-        acts.map((a, i) => h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label }))) : "");
+        acts.map((a, i) => h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label })))
+        : waiting ? h("p", { class: "play-waiting", "data-play-waiting": "", title: waiting.why || "", text: waiting.detail }) : "");
       if (u.killed) el.replaceChildren();
     };
     const targets = (u) => {
@@ -270,13 +272,14 @@
       stop();
       const u = model.units.get(id);
       // The same stand shown again (a live frame changed it): its buttons stay while they are read anew.
-      if (actsFor !== id) acts = [];
+      if (actsFor !== id) { acts = []; waiting = null; }
       actsFor = id;
       renderActs(u);
       const r = await call(`${api}/units/${id}/acts`);
-      if (r.ok && Array.isArray(r.data) && m.selectedStand() === id && !play) {
-        const same = JSON.stringify(r.data) === JSON.stringify(acts);
-        acts = r.data;
+      if (r.ok && r.data && Array.isArray(r.data.acts) && m.selectedStand() === id && !play) {
+        const same = JSON.stringify(r.data) === JSON.stringify({ acts, refused: waiting });
+        acts = r.data.acts;
+        waiting = r.data.refused;
         if (!same) renderActs(u);
       }
     });

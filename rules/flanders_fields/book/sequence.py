@@ -415,3 +415,153 @@ def refusal(status: str, period: str, step_index: int, side_to_move: str, act: A
         f"In {where} players may not {doing}. Allowed now: {allowed}.",
         step.source,
     )
+
+
+# -- the rolls of the rules of play ---------------------------------------------------------------------------
+# A roll belongs to the steps that list its resolver (Step.resolvers), for the side to move (TURN SEQUENCE: "one
+# side moving and firing before the other side takes a turn"). The book places these besides, each with its
+# printed words: `either_side` (the side not moving rolls it too) and `steps` (the step ids it belongs to as well;
+# none: any step of the turn; `first_step`: the turn's first step only).
+@dataclass(frozen=True)
+class RollPermit:
+    quote: str
+    source: str
+    either_side: bool = False
+    steps: tuple[str, ...] = ()
+    first_step: bool = False
+
+
+ROLL_PERMITS: Mapping[str, RollPermit] = {
+    # A battalion tests when its losses reach 50%, whoever's fire caused them, and carries the result out at once.
+    "morale": RollPermit(
+        "If a battalion's rifle platoons are reduced to 50% of its starting strength the battalion as a whole "
+        "must roll morale",
+        cite("MORALE"),
+        either_side=True,
+    ),
+    "deep-shelter": RollPermit(
+        "When troops in deep shelters are required to return to their fighting trenches Roll a D6 for each "
+        "platoon.",
+        cite("TROOPS IN DEEP SHELTERS"),
+        either_side=True,
+    ),
+    "heroic-action": RollPermit(
+        "Once per game each player may elect to attempt a “Heroic Action”.", cite("HEROIC ACTIONS")
+    ),
+    "random-event": RollPermit(
+        "At the start of each turn a player must draw at least one card from the pack, but may draw two.",
+        cite("RANDOM EVENTS"),
+        first_step=True,
+    ),
+    "sos": RollPermit(
+        "When an SOS artillery request is ordered roll a die", cite("SOS TARGETS"), steps=("support-orders",)
+    ),
+    "deviation": RollPermit(
+        "When unobserved off table artillery or ANY artillery delivered gas attack arrives roll a deviation dice",
+        cite("ARTILLERY AIMING POINT - DEVIATION"),
+        steps=("support-orders", "gas"),
+    ),
+    "barrage-duration": RollPermit(
+        "It advances its own width at the start of the attacking side's turn.",
+        cite("ROLLING BARRAGE"),
+        steps=("rolling-barrages",),
+    ),
+}
+# Questions of the book that change nothing on the table: either side asks them at any time.
+QUESTIONS = frozenset({"suppression", "visibility", "casualties"})
+# The side not moving shoots back in the side to move's turn, at its troops only, while they move or assault:
+# "the defenders may shoot as the attackers close" (CLOSE COMBAT), "The tank may defend itself by shooting at its
+# attackers" (INFANTRY VS ARMOUR), and troops moving through a fire zone "will be automatically attacked by the
+# targeting unit" (MOVING THROUGH ARTILLERY AND INDIRECT MACHINEGUN FIRE ZONES).
+REACTION = "shooting"
+REACTION_QUOTE = "If assaulting non suppressed troops ... the defenders may shoot as the attackers close"
+REACTION_SOURCE = (
+    cite("CLOSE COMBAT (ASSAULTING)")
+    + "; "
+    + cite("MOVING THROUGH ARTILLERY AND INDIRECT MACHINEGUN FIRE ZONES")
+)
+# The rolls a step's orders give to the units they reach (ORDERS AND ACTIONS: an order moves, redirects or fires
+# a unit; "Regiment/Brigade commanders may only issue orders to any of its own or attached assets").
+ORDERED_ROLLS = frozenset(_ORDERS)
+
+
+@dataclass(frozen=True)
+class RollAsked:
+    """A roll asked in the game: its resolver, the side it is for (its unit's, else the roller's), its target's
+    side, and which orders reach its unit (None: no unit)."""
+
+    resolver: str
+    side: str
+    target_side: str | None = None
+    classes: tuple[UnitClass, ...] | None = None
+
+
+def roll_refusal(
+    status: str, period: str, step_index: int, side_to_move: str, roll: RollAsked, mover: str = ""
+) -> Refusal | None:
+    """None when the current step lets `roll.side` roll `roll.resolver` now, else a refusal naming the step
+    (`mover`: the side to move as the players call it, "German"): one sentence saying what to do, the rule in full
+    (`why`) and its printed line."""
+    step = step_at(period, step_index)
+    if status != "playing" or step is None or roll.resolver in QUESTIONS:
+        return None  # a roll outside play is refused by the game itself; a question changes nothing
+    who = mover or f"{side_to_move}'s"
+    now = f"the {who} {step.id} step"
+    listed = [s.id for s in SEQUENCES[_period(period)].steps if roll.resolver in s.resolvers]
+    permit = ROLL_PERMITS.get(roll.resolver)
+    if roll.side != side_to_move:
+        if permit is not None and permit.either_side:
+            return None
+        if roll.resolver == REACTION and roll.target_side == side_to_move and step.allows("move-stands"):
+            return None
+        said = f"It is {now}: wait for your turn."
+        why = (
+            f"It is step {step.number}. {step.title} of the {side_to_move}'s turn ({TURN_SOURCE}: "
+            f"“{ONE_SIDE_AT_A_TIME}”): the {roll.side} may not roll {roll.resolver} now"
+            + (
+                f"; out of its turn it shoots only at the {side_to_move}'s troops while they move or assault "
+                f"(“{REACTION_QUOTE}”, {REACTION_SOURCE})"
+                if roll.resolver == REACTION
+                else ""
+            )
+            + "."
+        )
+        return Refusal(said, why, TURN_SOURCE)
+    if step.attacker_only and side_to_move != "attacker" and roll.resolver in step.resolvers:
+        said = f"It is {now}: only the attacker rolls {roll.resolver}."
+        why = f"Step {step.number}. {step.title} ({step.source}) is the attacker's: “{step.printed}”."
+        return Refusal(said, why, step.source)
+    if permit is not None and (
+        (permit.first_step and step_index == 0)
+        or (not permit.first_step and (not permit.steps or step.id in permit.steps))
+    ):
+        return None
+    if step.id not in listed and (permit is None or step.id not in permit.steps):
+        steps = [*listed, *(permit.steps if permit else ())]
+        where = (
+            "the first step of the turn"
+            if permit is not None and permit.first_step
+            else " or ".join(f"the {s} step" for s in dict.fromkeys(steps)) or "no step of this period"
+        )
+        said = f"It is {now}: roll {roll.resolver} in {where}."
+        if len(said) > MAX_SENTENCE:
+            said = f"It is {now}: {roll.resolver} is rolled in another step."
+        printed = f" (“{permit.quote}”, {permit.source})" if permit is not None else ""
+        why = (
+            f"In step {step.number}. {step.title} of the {side_to_move}'s turn ({step.source}) {roll.resolver} is "
+            f"not rolled: it belongs to {where}{printed}."
+        )
+        return Refusal(said, why, step.source)
+    reached = next((p for p in step.permits if p.action == "move-stands"), None)
+    ordered = roll.resolver in ORDERED_ROLLS and roll.classes is not None and reached is not None
+    if ordered and reached is not None and not step.allows("move-stands", roll.classes or ()):
+        whose = " and ".join(WHO[u] for u in reached.units)
+        said = f"It is {now}: its orders reach only {whose}."
+        if len(said) > MAX_SENTENCE:
+            said = f"It is {now}: this step's orders do not reach that stand."
+        why = (
+            f"In step {step.number}. {step.title} of the {side_to_move}'s turn ({step.source}) orders reach "
+            f"only {whose} ({_quoted(reached.quote)}): that stand is ordered in another step."
+        )
+        return Refusal(said, why, step.source)
+    return None

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, cast
 
-from rules.core.acts import Act
+from rules.core.acts import Act, Roll
 from rules.core.errors import Refusal
 from rules.core.game import Member, Position, TurnModel, ancestor_at, ancestors
 from rules.core.records import Change, SetBoard, Snapshot
@@ -101,6 +101,21 @@ def refusal(
     return S.refusal(status, period_of(period), step, side_to_move, act)
 
 
+def roll_refusal(status: str, snap: Snapshot, now: Position, roll: Roll, side: str) -> Refusal | None:
+    """The step and the side a roll belongs to (book.sequence.roll_refusal), read from the table: its unit's
+    side and whose orders reach it, its target's side, and the side to move by its nation ("German")."""
+    unit = snap.unit(roll.unit_id) if roll.unit_id is not None else None
+    target = snap.unit(roll.target_id) if roll.target_id is not None else None
+    asked = S.RollAsked(
+        roll.resolver,
+        unit.side if unit is not None else side,
+        target.side if target is not None else None,
+        _classes_of(unit, snap.units) if unit is not None else None,
+    )
+    mover = snap.nations.get(now.side, "").capitalize()
+    return S.roll_refusal(status, period_of(snap.period), now.step, now.side, asked, mover)
+
+
 def step_needs(snap: Snapshot, step_id: str) -> list[str]:
     """What the step still needs beyond its own words: morale tests due, stands to roll under barrages, the
     gas-wind roll."""
@@ -182,6 +197,11 @@ class FlandersFieldsTurn(TurnModel):
         units: Sequence[Member],
     ) -> str | None:
         return refusal(status, period, now.step, now.side, action, side, unit, units)
+
+    def roll_refusal(
+        self, status: str, snapshot: Snapshot, now: Position, roll: Roll, side: str
+    ) -> str | None:
+        return roll_refusal(status, snapshot, now, roll, side)
 
     def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
         return (*orders_forbidden(snapshot, act), *fire_forbidden(snapshot, act))

@@ -64,6 +64,19 @@ def start_game(http: Any, game: Game) -> dict[str, Any]:
     return dict(r.json()["turn"])
 
 
+def advance_to(http: Any, game: Game, step: str) -> dict[str, Any]:
+    """The referee moves the game on to the next `step` (by its id): the turn as it then stands."""
+    for _ in range(40):
+        version = http.get(f"/api/v1/games/{game.id}/turn", headers=game.referee).json()["version"]
+        r = http.post(
+            f"/api/v1/games/{game.id}/turn/advance", headers=game.referee, json={"version": version}
+        )
+        assert r.status_code == 200, r.text
+        if r.json()["turn"]["step"]["id"] == step:
+            return dict(r.json()["turn"])
+    raise AssertionError(f"no step {step} within 40 advances")
+
+
 @pytest.fixture
 def mons(client: TestClient) -> Game:
     return new_game(client)

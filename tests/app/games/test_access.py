@@ -155,8 +155,9 @@ def test_undo_rules(client: TestClient) -> None:
     ev = move.json()["event_id"]
     # Not the other player's to undo.
     assert client.post(f"/api/v1/games/{g.id}/events/{ev}/undo", headers=g.defender).status_code == 403
+    bn = next(u for u in units.values() if u["side"] == "attacker" and u["level"] == "battalion")
     roll = client.post(
-        f"/api/v1/games/{g.id}/resolve/deviation", headers=g.attacker, json={"fields": {}, "apply": False}
+        f"/api/v1/games/{g.id}/resolve/morale", headers=g.attacker, json={"unit_id": bn["id"], "apply": False}
     )
     assert roll.status_code == 200, roll.text
     # A die has been rolled since: the player can no longer undo the move; the referee can.
@@ -164,7 +165,7 @@ def test_undo_rules(client: TestClient) -> None:
     # A player takes back its own roll only while it is the game's latest event: after another, it is the
     # referee's call.
     later = client.post(
-        f"/api/v1/games/{g.id}/resolve/deviation", headers=g.attacker, json={"fields": {}, "apply": False}
+        f"/api/v1/games/{g.id}/resolve/morale", headers=g.attacker, json={"unit_id": bn["id"], "apply": False}
     )
     assert later.status_code == 200, later.text
     assert (

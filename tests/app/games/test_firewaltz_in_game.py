@@ -71,7 +71,10 @@ def test_a_firewaltz_is_planned_arrives_and_is_rolled(client: TestClient) -> Non
     fire = c.get(f"/api/v1/games/{g.id}/state", headers=g.defender).json()["board"]["fire"]
     assert [(f["kind"], f["target"], f["item_id"]) for f in fire] == [("firewaltz", "strong-point", item_id)]
 
-    # Rolled against the strong point: super heavy artillery in hard cover, 4 suppresses, 5 kills.
+    # Rolled in its step ("4 BARRAGES AND BOMBARDMENTS") against the strong point: super heavy artillery in
+    # hard cover, 4 suppresses, 5 kills.
+    for _ in range(3):
+        advance(c, g)
     r = c.post(
         f"/api/v1/games/{g.id}/resolve/firewaltz",
         headers=g.attacker,
@@ -164,7 +167,8 @@ def test_in_a_game_the_firewaltz_is_refused_to_a_british_attacker(client: TestCl
             assert (
                 client.post(f"/api/v1/games/{g.id}/fireplans/{side}/lock", headers=headers).status_code == 200
             )
-        advance(client, g)
+        for _ in range(4):  # started, and on to "4 BARRAGES AND BOMBARDMENTS", where it is rolled
+            advance(client, g)
         return g
 
     british = started("british")

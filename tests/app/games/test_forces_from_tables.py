@@ -196,9 +196,9 @@ def test_field_promotion_reason_says_what_the_flag_is(client: TestClient) -> Non
 
     def reason() -> tuple[bool, str]:
         r = client.post(
-            f"/api/v1/games/{g.id}/resolve/order-roll",
+            f"/api/v1/games/{g.id}/ask/order-roll",
             headers=g.referee,
-            json={"unit_id": company["id"], "dice": [4], "apply": False},
+            json={"unit_id": company["id"], "dice": [4]},
         )
         assert r.status_code == 200, r.text
         f = next(f for f in r.json()["filled"] if f["field"] == "field_promotion")

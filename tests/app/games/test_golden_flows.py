@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from rules.flanders_fields.book import sequence as S
+from rules.flanders_fields.book.common import PeriodId
 from rules.flanders_fields.play.game_fire import NEAREST_RULE
 from tests.app.games.golden.record import GOLDEN, play_all
 
@@ -60,7 +62,8 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
     """The golden flows as the session meant them to change, each change named with its commit; every other
     difference fails. 9db5177: a planned deep suppression arriving records no change of the game's penalty
     when the penalty rolled is the one already in force (before == after), in the log and in the report.
-    Issue 37: the Mons MG's shot (event 18) is the referee's override, as its target is not the nearest troops."""
+    Issue 37: three rolls made out of their step, and the Mons MG's shot past its nearest troops, are the
+    referee's override (`OVERRIDDEN`)."""
     if isinstance(golden, list):
         return [with_changes_made_on_purpose(v) for v in golden]
     if not isinstance(golden, dict):
@@ -69,16 +72,31 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
     p = out.get("payload")
     if out.get("kind") == "arrival-roll" and isinstance(p, dict) and p.get("resolver") == "deep-suppression":
         p["changes"] = [c for c in p["changes"] if c["before"] != c["after"]]
-    if (
-        out.get("kind") == "roll"
-        and isinstance(p, dict)
-        and p.get("resolver") == "shooting"
-        and out["id"] == 18
-    ):
-        # Issue 37 (wt37c): the Mons MG's shot is not at its nearest troops, so the referee overrides.
+    if out.get("kind") == "roll" and out.get("id") in OVERRIDDEN and isinstance(p, dict):
         out["actor"] = "referee"
-        p["override"] = {"by": "referee", "refused": NEAREST_RULE}
+        p["override"] = {"by": "referee", "refused": OVERRIDDEN[out["id"]]}
     return out
+
+
+def _out_of_step(period: PeriodId, step: str, roll: S.RollAsked) -> str:
+    index = next(i for i, s in enumerate(S.SEQUENCES[period].steps) if s.id == step)
+    refused = S.roll_refusal("playing", period, index, "attacker", roll, "German")
+    assert refused is not None
+    return refused.why
+
+
+# Issue 37: the rolls the flows made out of their step (events 47, 78, 156) are the referee's, by its override,
+# as the rules of play now bind the step and the side: the Mons battery's deviation in the battalion orders (it
+# belongs to the support orders), the British order roll in the German turn, the air attack in the barrages step
+# (it belongs to the support orders).
+OUT_OF_STEP = {
+    47: _out_of_step("early", "battalion-orders", S.RollAsked("deviation", "attacker")),
+    78: _out_of_step("mid", "battalion-orders", S.RollAsked("order-roll", "defender")),
+    156: _out_of_step("late", "barrages-and-bombardments", S.RollAsked("air-attack", "attacker", "defender")),
+}
+# Issue 37: the Mons MG's shot (event 18) is not at its nearest troops ("The initial point of aim for a machine
+# gun must be the nearest troops"): the referee's, by its override.
+OVERRIDDEN = {**OUT_OF_STEP, 18: NEAREST_RULE}
 
 
 def without_later_additions(played: Any) -> Any:

@@ -58,6 +58,10 @@ def test_an_artillery_group_rolls_as_regimental_artillery(client: TestClient) ->
         "regimental-artillery"
     )
     battalion = units["mons-1914/de/infantry-regiment-1/infantry-battalion-1"]
+    v = client.get(f"/api/v1/games/{game.id}/turn", headers=game.referee).json()["version"]
+    client.post(
+        f"/api/v1/games/{game.id}/turn/advance", headers=game.referee, json={"version": v}
+    )  # its step
     r = client.post(
         f"/api/v1/games/{game.id}/resolve/order-roll",
         headers=game.referee,

@@ -73,7 +73,7 @@ def test_a_second_rule_set_plays_through_the_api_and_the_board(skirmish: None, l
     assert units[uid]["pins"] == 1 and units[uid]["shaken"] is False
 
     # The map's stand card offers the rule set's own roll for a pinned unit, in the step that has it.
-    offered = http.get(f"{api}/units/{uid}/acts", headers=g.attacker).json()
+    offered = http.get(f"{api}/units/{uid}/acts", headers=g.attacker).json()["acts"]
     assert [(a["label"], a["resolver"], a["unit_id"]) for a in offered] == [("Rally", "rally", uid)]
 
     # The rule set's own resolver, applied: a rally clears the pins.

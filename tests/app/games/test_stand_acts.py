@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.app.games.conftest import Game, new_game, start_game
+from tests.app.games.conftest import Game, advance_to, new_game
 
 
 def units(c: TestClient, g: Game) -> dict[int, dict[str, Any]]:
@@ -34,21 +34,27 @@ def face_off(c: TestClient, g: Game, attacker: dict[str, Any], defender: dict[st
 
 def test_each_stand_is_offered_the_rolls_of_its_kind(client: TestClient) -> None:
     g = new_game(client)
-    assert client.get(f"/api/v1/games/{g.id}/units/1/acts", headers=g.attacker).json() == []  # in set-up
-    start_game(client, g)
+    nothing = {"acts": [], "refused": None}
+    assert client.get(f"/api/v1/games/{g.id}/units/1/acts", headers=g.attacker).json() == nothing  # in set-up
+    advance_to(client, g, "battalion-orders")  # where the battalion's companies and MGs are ordered
     us = units(client, g)
     platoon = first(us, "attacker", "rifle-platoon")
     mg = first(us, "attacker", "mmg")
-    offered = client.get(f"/api/v1/games/{g.id}/units/{platoon['id']}/acts", headers=g.attacker).json()
+    offered = client.get(f"/api/v1/games/{g.id}/units/{platoon['id']}/acts", headers=g.attacker).json()[
+        "acts"
+    ]
     assert [a["label"] for a in offered] == ["Order roll", "Shoot", "Assault"]
     order = offered[0]
     # A platoon takes its company's order roll ("ORDERS AND ACTIONS"): the company rolls.
     assert order["unit_id"] == platoon["parent_id"] and us[order["unit_id"]]["kind"] == "rifle-company"
     assert offered[2]["dice"] == 2 and offered[1]["target"] and offered[2]["target"]
     mg_acts = client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/acts", headers=g.attacker).json()
-    assert [(a["label"], a["unit_id"]) for a in mg_acts] == [("Order roll", mg["id"]), ("Shoot", mg["id"])]
+    assert [(a["label"], a["unit_id"]) for a in mg_acts["acts"]] == [
+        ("Order roll", mg["id"]),
+        ("Shoot", mg["id"]),
+    ]
     # The other side's seat is offered nothing on this stand; the referee everything.
-    assert client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/acts", headers=g.defender).json() == []
+    assert client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/acts", headers=g.defender).json() == nothing
     assert client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/acts", headers=g.referee).json() == mg_acts
     missing = client.get(f"/api/v1/games/{g.id}/units/999999/acts", headers=g.attacker)
     assert missing.status_code == 422 and "unit_id" in missing.text
@@ -60,7 +66,7 @@ def test_asking_the_table_records_nothing_and_says_what_the_dice_would_do(client
     mg = first(us, "attacker", "mmg")
     target = first(us, "defender", "rifle-platoon")
     face_off(client, g, mg, target, 30)
-    start_game(client, g)
+    advance_to(client, g, "battalion-orders")
     logged = len(events(client, g))
     before = units(client, g)
     body = {"unit_id": mg["id"], "target_id": target["id"]}
@@ -107,7 +113,7 @@ def test_an_assault_destroys_its_loser(client: TestClient) -> None:
     attacker = first(us, "attacker", "rifle-platoon")
     defender = first(us, "defender", "rifle-platoon")
     face_off(client, g, attacker, defender, 3)
-    start_game(client, g)
+    advance_to(client, g, "battalion-orders")
     body = {"unit_id": attacker["id"], "target_id": defender["id"]}
     asked = client.post(f"/api/v1/games/{g.id}/ask/assault", headers=g.attacker, json=body).json()
     filled = {f["field"]: f["value"] for f in asked["filled"]}
@@ -124,7 +130,7 @@ def test_an_assault_destroys_its_loser(client: TestClient) -> None:
 
 def test_a_player_takes_back_its_own_roll_only_while_it_is_the_latest(client: TestClient) -> None:
     g = new_game(client)
-    start_game(client, g)
+    advance_to(client, g, "battalion-orders")
     us = units(client, g)
     company = next(u for u in us.values() if u["side"] == "attacker" and u["kind"] == "rifle-company")
     roll = client.post(

@@ -133,7 +133,14 @@ def test_barrage_and_gas_reach_the_stands_under_them(client: TestClient) -> None
     assert unit(c, g, u["d1"])["suppression"] == 1
     # Raw troops have now been fired on: "Raw troops until they receive any fire" +1 no longer holds.
     assert unit(c, g, u["bn"])["raw_under_fire"] is True
-    order = resolve(c, g, g.defender, "order-roll", unit_id=u["co_a"]["id"], dice=[5], apply=False)
+    # Asked (a question) in the attacker's turn: the defender's order roll would wait for its turn.
+    asked = c.post(
+        f"/api/v1/games/{g.id}/ask/order-roll",
+        headers=g.defender,
+        json={"unit_id": u["co_a"]["id"], "dice": [5]},
+    )
+    assert asked.status_code == 200 and "wait for your turn" in asked.json()["refused"]["detail"]
+    order = asked.json()
     filled = {f["field"]: f["value"] for f in order["filled"]}
     assert (filled["quality"], filled["raw_under_fire"]) == ("raw", True)
     assert "Raw troops, not yet under fire" not in [m["label"] for m in order["resolution"]["modifiers"]]

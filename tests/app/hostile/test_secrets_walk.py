@@ -285,8 +285,13 @@ def test_no_route_shows_a_secret_aiming_point_or_the_pack(walk: Walk, live_url: 
         steps += 1
     assert steps > 1
 
-    # The attacker's battery fires: its aiming point goes on the table, and the British read it.
-    fired = w.http.post(f"/api/v1/games/{g.id}/resolve/deviation", headers=g.referee, json={"unit_id": first})
+    # The attacker's battery fires: its aiming point goes on the table, and the British read it (in the British
+    # turn: the referee's override).
+    fired = w.http.post(
+        f"/api/v1/games/{g.id}/resolve/deviation",
+        headers=g.referee,
+        json={"unit_id": first, "override": True},
+    )
     assert fired.status_code == 200, fired.text
     w.fired.append(FIRES)
     seen = w.get(f"/api/v1/games/{g.id}/units/{first}", g.defender)

@@ -3,8 +3,9 @@ and what comes next; an alternating turn and a bound in which both sides act are
 
 from __future__ import annotations
 
+from rules.core.acts import Roll
 from rules.core.game import BoundTurn, Position, TurnModel
-from rules.core.records import UnitState
+from rules.core.records import Snapshot, UnitState
 from rules.core.turn import Step
 
 BOTH = ("attacker", "defender")
@@ -73,3 +74,13 @@ def test_an_ordered_act_is_the_acting_sides_alone_while_the_game_is_played() -> 
     )
     assert bound.refusal("setup", None, executing, "move-stands", "defender", stand, []) is None
     assert bound.refusal("playing", None, executing, "place-markers", "defender", stand, []) is None
+
+
+def test_a_roll_is_the_acting_sides_alone_while_the_game_is_played() -> None:
+    bound = Bound()
+    table = Snapshot("test", None, (), 120.0, 180.0)
+    roll = Roll(resolver="rally")
+    refused = bound.roll_refusal("playing", table, Position(1, "attacker", 1), roll, "defender")
+    assert refused == "Wait for your step: only the attacker may roll now."
+    assert bound.roll_refusal("playing", table, Position(1, "attacker", 0), roll, "defender") is None
+    assert bound.roll_refusal("setup", table, Position(1, "attacker", 1), roll, "defender") is None

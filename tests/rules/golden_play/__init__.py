@@ -215,6 +215,11 @@ def rules_of_play(
     s = t.snap
     now = Position(s.turn, s.side_to_move, t.step)
     refused = t.rules.turn.refusal(t.status, s.period, now, action, whose, unit, s.units if ordered else ())
+    _ruled(act, out, refused)
+
+
+def _ruled(act: Mapping[str, Any], out: Answer, refused: str | None) -> None:
+    """A refusal of the rules of play: the act refused, or overridden by the referee and recorded."""
     if refused is None:
         return
     if not act.get("override"):
@@ -244,6 +249,10 @@ def roll(t: Table, act: Mapping[str, Any], out: Answer) -> None:
         target_id=t.uid(act.get("target")),
         apply=apply,
     )
+    # The step and the side it belongs to (a roll for no unit is the act's `side`'s, else the side to move's).
+    now = Position(t.snap.turn, t.snap.side_to_move, t.step)
+    side = act.get("side", t.snap.side_to_move)
+    _ruled(act, out, t.rules.turn.roll_refusal(t.status, t.snap, now, asked, side))
     forbidden(t, act, asked, out)
     w = work_out(t.rules, t.ruleset, t.snap, asked, consequences=apply)
     out.changes += [*w.spent, *w.changes]

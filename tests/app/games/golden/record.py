@@ -277,8 +277,9 @@ def mons(http: TestClient) -> Json:
         for _ in range(times):
             g.marker("attacker", company[0], delta=1, fire="mg")
     g.resolve("defender", "morale", unit_id=g.ref(BN1), dice=[2])  # retreat: suppressed, crew abandoned
-    # The battery given an aiming point by the referee fires: its point goes on the table for both sides.
-    g.resolve("attacker", "deviation", unit_id=battery["id"], dice=[3, 4, 2, 5, 1])
+    # The battery given an aiming point by the referee fires: its point goes on the table for both sides. Its
+    # deviation belongs to the support orders (issue 37): rolled here by the referee's override.
+    g.resolve("referee", "deviation", unit_id=battery["id"], dice=[3, 4, 2, 5, 1], override=True)
     g.to_turn(3, "attacker")
     return g.seen()
 
@@ -329,7 +330,8 @@ def mid_war(http: TestClient) -> Json:
     # The British orders a company while the deep suppression rolled this turn is in force.
     company = next(u for u in g.units.values() if u["side"] == "defender" and u["kind"] == "rifle-company")
     g.to_step("battalion-orders")
-    g.resolve("defender", "order-roll", unit_id=company["id"], dice=[4])
+    # In the German turn (issue 37: out of its turn): rolled by the referee's override.
+    g.resolve("referee", "order-roll", unit_id=company["id"], dice=[4], override=True)
     g.post("/cards/play", "defender", {"side": "defender", "card": "QC"})
     g.to_turn(2, "attacker")
 
@@ -389,7 +391,10 @@ def late_war(http: TestClient) -> Json:
         fields={"target": "strong-point", "cover": "hard"},
         dice=[5],
     )
-    g.resolve("attacker", "air-attack", target_id=d[2]["id"], fields={"step": "attack"}, dice=[6, 5])
+    # A direct air support mission belongs to the support orders (issue 37): rolled here by the referee's override.
+    g.resolve(
+        "referee", "air-attack", target_id=d[2]["id"], fields={"step": "attack"}, dice=[6, 5], override=True
+    )
     g.resolve("attacker", "shooting", unit_id=mg["id"], target_id=d[1]["id"], dice=[6])
     g.to_turn(2, "attacker")
     return g.seen()
