@@ -78,10 +78,15 @@ def test_a_roll_belongs_to_the_steps_that_list_it(client: TestClient) -> None:
 
 def test_the_side_not_moving_shoots_back_at_the_mover_s_troops(client: TestClient) -> None:
     g = new_game(client)
-    advance_to(client, g, "battalion-orders")
     units = units_by_ref(client, g)
     mg = units[f"{GB_BN}/mmg-1"]
     german = units["mons-1914/de/infantry-regiment-1/infantry-battalion-1/rifle-company-1/rifle-platoon-1"]
+    # The German platoon 30 cm in front of the MG (in set-up): in its range and its nearest troops.
+    closer = {"x": mg["x"], "y": mg["y"] - 30, "facing_deg": 90}
+    assert client.post(
+        f"/api/v1/games/{g.id}/units/{german['id']}/move", headers=g.referee, json=closer
+    ).is_success
+    advance_to(client, g, "battalion-orders")
     # "the defenders may shoot as the attackers close": at the mover's troops, not on the card.
     shot = {"unit_id": mg["id"], "target_id": german["id"], "dice": [1]}
     back = client.post(f"/api/v1/games/{g.id}/resolve/shooting", headers=g.defender, json=shot)
