@@ -397,12 +397,11 @@ def test_the_stands_a_shot_may_not_take_are_greyed_and_a_tap_says_why(new_page: 
     game_id, codes, s = set_up(referee)
     attacker = new_page(TABLET_LANDSCAPE)
     token = join_by_api(attacker, codes["attacker"])
-    # The battalion-orders step, and the MG ordered with a 6 (its actions), through the API.
-    api = api_of(game_id)
-    version = attacker.request.get(api).json()["version"]
-    assert attacker.request.post(f"{api}/turn/advance", headers=bearer(token), data={"version": version}).ok
+    # The MG ordered with a 6 in its battalion's orders (its actions), through the API.
     order = {"unit_id": s["mg"]["id"], "dice": [6]}
-    assert attacker.request.post(f"{api}/resolve/order-roll", headers=bearer(token), data=order).ok
+    assert attacker.request.post(
+        f"{api_of(game_id)}/resolve/order-roll", headers=bearer(token), data=order
+    ).ok
     open_map(attacker, game_id)
     marks = attacker.request.get(
         f"{api_of(game_id)}/units/{s['mg']['id']}/targets/shooting", headers=bearer(token)

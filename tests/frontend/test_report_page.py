@@ -57,6 +57,7 @@ def test_report_page_shows_the_ledger_at_the_odds_rolled(new_page: Any) -> None:
         _post(
             referee,
             f"{api}/resolve/shooting",
+            # Not the MG's nearest troops: the referee's override (issue 37).
             {**aimed, "dice": [6, *behind], "override": True},
             token,
         ),

@@ -1,6 +1,7 @@
 """What Flanders Fields forbids of a shot beyond the step, the side and the orders (the turn's `forbidden`, with
 game_orders'): a firer whose state forbids fire (suppressed, its crew gone, limbered or on its packs), and a
-target out of range, out of arc or out of sight, or, for a machine gun, not the nearest troops. The same
+target out of range, out of arc or out of sight, or, for a machine gun, not the nearest troops; and a
+suppressed stand moving. The same
 check marks the stands a firer may not take as its target while the player picks one (`target_marks`)."""
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from typing import Any
 
 from shapely import Polygon
 
-from rules.core.acts import Act, Roll
+from rules.core.acts import Act, MoveFormation, MoveStand, Roll
 from rules.core.errors import Refusal
+from rules.core.game import leaves_under
 from rules.core.records import Snapshot, TargetMark, UnitState
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.reference import ARCS, ARCS_OF_FIRE
@@ -244,9 +246,27 @@ def target_marks(snap: Snapshot, unit_id: int, resolver: str) -> tuple[TargetMar
     )
 
 
+def moving(snap: Snapshot, act: Act) -> list[UnitState]:
+    """The stands on the table a move moves or turns (a stand placed from off the table is deployed, not
+    moved)."""
+    if isinstance(act, MoveStand):
+        u = snap.unit(act.unit_id)
+        turned = (u.x, u.y, u.facing_deg) != (act.x, act.y, act.facing_deg)
+        return [u] if turned and stand_of(u, BASES) is not None else []
+    if isinstance(act, MoveFormation):
+        return [u for u in leaves_under(snap.unit(act.unit_id), snap.units) if stand_of(u, BASES) is not None]
+    return []
+
+
 def fire_forbidden(snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
     """What Flanders Fields forbids of a shot: the firer's state, then its target (range, arc, sight, and a
-    machine gun's nearest troops)."""
+    machine gun's nearest troops); and of a move, a suppressed stand moving (a morale result's retreat is
+    moved by the referee's override)."""
+    held = [u for u in moving(snapshot, act) if u.state.get("suppression", 0) > 0]
+    if held:
+        more = f" (and {len(held) - 1} more)" if len(held) > 1 else ""
+        sentence = f"{held[0].name}{more} is suppressed and may not move: remove a suppression level first"
+        return (Refusal(sentence, SUPPRESSED, SRC_SUPPRESSED),)
     if not isinstance(act, Roll) or act.resolver != RESOLVER or act.unit_id is None:
         return ()
     firer = snapshot.unit(act.unit_id)

@@ -3,11 +3,12 @@ arc, out of sight or, for a machine gun, not the nearest troops; the same reason
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from rules.core.acts import MoveStand, Roll
+from rules.core.acts import MoveFormation, MoveStand, Roll
 from rules.core.records import Snapshot, UnitState
 from rules.flanders_fields.play.game_fire import (
     ABANDONED,
@@ -56,6 +57,28 @@ def table(*extra: UnitState, wood: bool = False) -> Snapshot:
     return Snapshot("flanders-fields", "early", units, 120.0, 180.0, terrain=terrain)
 
 
+SUPPRESSED_MOVE = "is suppressed and may not move: remove a suppression level first"
+
+
+def test_a_suppressed_stand_may_not_move_nor_its_formation() -> None:
+    snap = changed(table(), 12, suppression=2)
+    (refused,) = fire_forbidden(snap, MoveStand(unit_id=12, x=70, y=80, facing_deg=270))
+    assert refused == f"unit 12 {SUPPRESSED_MOVE}" and refused.why == SUPPRESSED
+    # Placed where it stands (nothing moves) or deployed from off the table: not a move.
+    assert fire_forbidden(snap, MoveStand(unit_id=12, x=70, y=71, facing_deg=270)) == ()
+    off = changed(snap, 12, off_table=True)
+    assert fire_forbidden(off, MoveStand(unit_id=12, x=70, y=80, facing_deg=270)) == ()
+    company = UnitState(30, None, "defender", "company", "rifle-company", "B Coy")
+    units = (*snap.units[:2], company, *(replace(u, parent_id=30) for u in snap.units[2:]))
+    (refused,) = fire_forbidden(replace(snap, units=units), MoveFormation(unit_id=30, dx=0, dy=-5))
+    assert refused == f"unit 12 {SUPPRESSED_MOVE}"
+
+
+def changed(snap: Snapshot, unit_id: int, **state: Any) -> Snapshot:
+    """`snap` with one unit's fields set."""
+    return replace(snap, units=tuple(with_state(u, **state) if u.id == unit_id else u for u in snap.units))
+
+
 def shoot(unit: int, target: int | None = None, **fields: Any) -> Roll:
     return Roll(resolver="shooting", unit_id=unit, target_id=target, fields=fields)
 
@@ -72,15 +95,15 @@ def shoot(unit: int, target: int | None = None, **fields: Any) -> Roll:
 def test_the_firers_state_refuses_any_shot(
     state: dict[str, Any], says: str, why: str, source: str | None
 ) -> None:
-    snap = table()
-    snap = Snapshot(**{**snap.__dict__, "units": (with_state(snap.units[0], **state), *snap.units[1:])})
+    snap = changed(table(), 1, **state)
     for act in (shoot(1), shoot(1, 11)):
         (refused,) = fire_forbidden(snap, act)
         assert refused.startswith(says) and len(refused) <= 120
         assert refused.why == why
         if source:
             assert refused.source == source
-    assert fire_forbidden(snap, MoveStand(unit_id=1, x=60, y=45, facing_deg=90)) == ()
+    moved = fire_forbidden(snap, MoveStand(unit_id=1, x=60, y=45, facing_deg=90))
+    assert moved == (() if "suppression" not in state else (f"unit 1 {SUPPRESSED_MOVE}",))
 
 
 def test_a_free_firer_at_a_target_it_may_take_is_not_refused() -> None:
@@ -104,10 +127,7 @@ def test_an_mg_facing_away_is_out_of_arc_even_pivoted() -> None:
     assert "outside unit 1's arc even pivoted 45°" in refused
     assert refused.why == MG_PIVOT and "pivot up to 45" in refused.why
     # Turned to face it, the MG may take it (the nearest troops, 18.5 cm).
-    turned = table()
-    turned = Snapshot(
-        **{**turned.__dict__, "units": (with_state(turned.units[0], facing_deg=270.0), *turned.units[1:])}
-    )
+    turned = changed(table(), 1, facing_deg=270.0)
     assert fire_forbidden(turned, shoot(1, 14)) == ()
 
 
