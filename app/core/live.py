@@ -70,8 +70,7 @@ class Shared:
     made once, by the first rendering thread that needs it, the others wait for it (one value may be made of
     another: the lock is re-entrant). `kept`: what the feed keeps between wake-ups (a view's structure, brought
     up to date by each wake-up's events rather than read anew: `Feed.kept`); a Shared of its own otherwise.
-    `events`: a feed read's events (every visibility: all the game's events after `after`, in id order), which
-    bring what is kept up to date without reading them again (`since`); None outside a feed's read."""
+    `events`: a feed read's events (all the game's after `after`, in id order; None outside a feed's read)."""
 
     def __init__(self, kept: Shared | None = None, events: list[Any] | None = None, after: int = 0) -> None:
         self._lock = threading.RLock()
@@ -83,13 +82,13 @@ class Shared:
     def since(self, upto: int) -> list[Any] | None:
         """The game's events after event `upto` as the feed's read found them, or None when the read does not
         reach back that far (or this is no feed's read): what was kept as of `upto` is then read anew."""
-        if self.events is None or upto < self.after:
-            return None
-        return [e for e in self.events if e.id > upto]
+        reaches = self.events is not None and upto >= self.after
+        return [e for e in self.events or () if e.id > upto] if reaches else None
 
     @property
-    def newest(self) -> int:
-        """The id of the newest event of the read (what a value read now is at least as new as)."""
+    def newest(
+        self,
+    ) -> int:  # the newest event's id of the read (what a value read now is at least as new as)
         return self.events[-1].id if self.events else self.after
 
     @property

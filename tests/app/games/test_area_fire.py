@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.app.games.conftest import new_game, start_game, unpacked
+from tests.app.games.conftest import advance_to, new_game, unpacked
 from tests.app.games.test_stand_acts import events, first, units
 
 
@@ -38,7 +38,9 @@ def test_an_mg_shot_rolls_two_stands_of_another_company_in_its_beaten_zone(clien
         )
         assert r.status_code == 200, r.text
     unpacked(client, g, mg["id"])
-    start_game(client, g)
+    advance_to(client, g, "battalion-orders")  # where the battalion's MG is ordered, and then shoots
+    order = {"unit_id": mg["id"], "dice": [6]}
+    assert client.post(f"/api/v1/games/{g.id}/resolve/order-roll", headers=g.attacker, json=order).is_success
     body = {"unit_id": mg["id"], "target_id": target["id"], "dice": [1, 6, 6]}
     r = client.post(f"/api/v1/games/{g.id}/resolve/shooting", headers=g.attacker, json=body)
     assert r.status_code == 200, r.text

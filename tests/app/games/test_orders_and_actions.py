@@ -54,7 +54,9 @@ def test_actions_are_spent_and_a_stand_without_one_refused(client: TestClient) -
     platoons = [units[f"{DE_BN1}/rifle-company-1/rifle-platoon-{n}"] for n in (1, 2)]
     # The British platoon brought within the rifles' 45 cm, in front of them, by the referee.
     near = {"x": platoons[0]["x"], "y": platoons[0]["y"] + 25, "facing_deg": 270}
-    assert _post(client, g, f"/units/{shot['target_id']}/move", g.referee, {**near, "override": True}).is_success
+    assert _post(
+        client, g, f"/units/{shot['target_id']}/move", g.referee, {**near, "override": True}
+    ).is_success
     for platoon in platoons:
         fired = _post(client, g, "/resolve/shooting", g.attacker, {**shot, "unit_id": platoon["id"]})
         assert fired.status_code == 200, fired.text

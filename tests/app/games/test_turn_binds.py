@@ -88,9 +88,9 @@ def test_the_side_not_moving_shoots_only_by_the_referee_s_leave(client: TestClie
     assert out.status_code == 409 and out.json()["detail"] == WAIT
     assert "the defenders may shoot as the attackers close" in out.json()["why"]
     # "the defenders may shoot as the attackers close": the referee sees them close and allows it.
-    back = client.post(
-        f"/api/v1/games/{g.id}/resolve/shooting", headers=g.referee, json={**shot, "override": True}
-    )
+    # (Its range and the rest overridden too; the server rolls the target's and its beaten zone's dice.)
+    allowed = {**shot, "dice": None, "override": True}
+    back = client.post(f"/api/v1/games/{g.id}/resolve/shooting", headers=g.referee, json=allowed)
     assert back.status_code == 200, back.text
     [ev] = [e for e in events(client, g) if e["id"] == back.json()["event_id"]]
-    assert ev["payload"]["override"]["refused"] == out.json()["why"]
+    assert ev["payload"]["override"]["refused"].startswith(out.json()["why"])
