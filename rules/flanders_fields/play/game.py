@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rules.core.acts import Act, MoveFormation, MoveStand
+from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand
 from rules.core.game import Answer, GameRules
 from rules.core.records import Snapshot
 from rules.flanders_fields.play.game_acts import FlandersFieldsRolls
@@ -23,11 +23,12 @@ from rules.registry import register_game
 
 @dataclass(frozen=True)
 class FlandersFieldsGame(GameRules):
-    """The core's game with what a move spends: an action of the unit the stands are ordered with."""
+    """The core's game with what a move (or a limbering, an unpacking) spends: an action of the unit the stands
+    are ordered with."""
 
     def play(self, snapshot: Snapshot, act: Act) -> Answer:
         answer = super().play(snapshot, act)
-        if isinstance(act, (MoveStand, MoveFormation)) and (spent := act_spent(snapshot, act)):
+        if isinstance(act, (MoveStand, MoveFormation, EditUnit)) and (spent := act_spent(snapshot, act)):
             return replace(answer, changes=(*answer.changes, *spent))
         return answer
 

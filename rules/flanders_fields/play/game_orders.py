@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rules.core.acts import Act, MoveFormation, MoveStand, RecoverMarker, Roll
+from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, RecoverMarker, Roll
 from rules.core.errors import Refusal
 from rules.core.game import leaves_under
 from rules.core.records import Change, Snapshot, UnitState
@@ -35,7 +35,10 @@ ONCE_WHY = (
     "later on in the turn; Failure to issue an order ... ends the turn for that unit"
 )
 # The acts that spend an action, by the kind of action ("fire" and "move" join one under way).
-FIRE, MOVE, RECOVER = "fire", "move", "recover"
+FIRE, MOVE, RECOVER, LIMBER = "fire", "move", "recover", "limber"
+# "Machineguns, Light Mortars and Artillery require 1 order to limber or unlimber, pack or unpack" (MOVEMENT
+# DISTANCES): one action of the unit's order, as a move or a shot is.
+PACKING = ("limbered", "packed")
 SHOOTING = "shooting"
 UNDER_WAY = "action_under_way"  # the ordered unit's action being carried out: {"act", "stands"}
 
@@ -79,6 +82,10 @@ def acting(snapshot: Snapshot, act: Act) -> tuple[str, tuple[int, ...]]:
         return FIRE, () if reaction else (act.unit_id,)
     if isinstance(act, RecoverMarker) and act.spend_action:
         return RECOVER, (act.unit_id,)
+    if isinstance(act, EditUnit):
+        u = snapshot.unit(act.unit_id)
+        turned = any(f in act.values and bool(act.values[f]) != bool(u.state.get(f)) for f in PACKING)
+        return LIMBER, (u.id,) if turned and _on_table(u) else ()
     if isinstance(act, MoveStand):
         u = snapshot.unit(act.unit_id)
         moved = (u.x, u.y, u.facing_deg) != (act.x, act.y, act.facing_deg)
@@ -110,7 +117,11 @@ def spending(
     out = []
     for payer, ids in payers.values():
         under: Mapping[str, Any] = payer.state.get(UNDER_WAY) or {}
-        joins = kind != RECOVER and under.get("act") == kind and not set(ids) & set(under.get("stands", ()))
+        joins = (
+            kind not in (RECOVER, LIMBER)
+            and under.get("act") == kind
+            and not set(ids) & set(under.get("stands", ()))
+        )
         out.append((payer, ids, not joins))
     return out
 
@@ -129,7 +140,7 @@ def actions_spent(
         if new:
             changes.append(ActionSpent(f"an action of {payer.name}", source, payer.id))
         stands = ids if new else [*under.get("stands", ()), *ids]
-        now = None if kind == RECOVER else {"act": kind, "stands": stands}
+        now = None if kind in (RECOVER, LIMBER) else {"act": kind, "stands": stands}
         if now != (under or None):
             changes.append(ActionUnderWay(f"{payer.name} is carrying out an action", source, payer.id, now))
     return tuple(changes)

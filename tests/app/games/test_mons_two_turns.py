@@ -92,6 +92,9 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
         ).status_code
         == 403
     )
+    # Mons: "all machineguns start on pack animals": the referee has the MG of this story unpacked in set-up,
+    # where it costs nothing (in the game it takes an action, test_game_orders).
+    unpacked(c, g, units[f"{DE_BN1}/mmg-company-1/mmg-1"]["id"])
     started = advance(c, g, g.referee)
     kinds = [e["kind"] for e in started["events"]]
     assert kinds == ["fire-plan-locked", "game-started", "turn-started"]
@@ -192,7 +195,6 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
     # counts as soft cover for the veterans ("Experienced and Veteran troops in what would otherwise be deemed
     # Open Ground are classed as being in Soft Cover"). "MG - Max 70cm 3 4 4 5": soft, suppress on 4.
     c.post(f"/api/v1/games/{g.id}/units/{mg['id']}/move", headers=g.attacker, json={"x": 10, "y": 118})
-    unpacked(c, g, mg["id"])  # Mons: "all machineguns start on pack animals"
     # Another British platoon stands nearer (48 cm): "The initial point of aim for a machine gun must be the
     # nearest troops", so the referee lets it fire anyway (issue 37), and the log records the override.
     company3 = [u for r, u in units.items() if r.startswith(f"{BN1}/rifle-company-3/")]

@@ -1,5 +1,5 @@
 """Orders and actions in a Flanders Fields game, without a database: a unit ordered once a turn, on its own
-table; a shot, a move and a recovery spending an action of the unit the stand is ordered with (a company's
+table; a shot, a move, a recovery and a packing or limbering spending an action of the unit the stand is ordered with (a company's
 stands moving or firing together for one); a stand whose unit has none left refused."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rules.core.acts import MoveFormation, MoveStand, RecoverMarker, Roll
+from rules.core.acts import EditUnit, MoveFormation, MoveStand, RecoverMarker, Roll
 from rules.core.errors import RulesError
 from rules.core.game import Outcome
 from rules.core.records import FillRequest, Snapshot
@@ -120,3 +120,19 @@ def test_the_side_not_moving_shoots_back_unordered() -> None:
     snap = snapshot(battalion(), turn=1)  # the attacker's turn; unit 20 is the defender's
     assert GAME.turn.forbidden(snap, Roll(resolver="shooting", unit_id=20)) == ()
     assert _spent(_shot(snap, 20)) == []
+
+
+def test_packing_and_unpacking_an_mg_spends_its_action() -> None:
+    """ "Machineguns, Light Mortars and Artillery require 1 order to limber or unlimber, pack or unpack"."""
+    packed = battalion(u10={"packed": True, "actions_left": 1, "ordered_turn": 1})
+    snap = snapshot(packed, turn=1)
+    unpack = EditUnit(unit_id=10, version=1, values={"packed": False})
+    assert GAME.turn.forbidden(snap, unpack) == ()
+    answer = GAME.play(snap, unpack)
+    assert _spent(answer.changes) == [10]
+    after = snap.after(answer.changes)
+    (refusal,) = GAME.turn.forbidden(after, EditUnit(unit_id=10, version=2, values={"packed": True}))
+    assert refusal == "unit 10 has no action left this turn: its order is used up"
+    # Recording any other state, or the state it already has, costs nothing.
+    assert _spent(GAME.play(snap, EditUnit(unit_id=10, version=1, values={"packed": True})).changes) == []
+    assert _spent(GAME.play(snapshot(packed), unpack).changes) == []  # set-up: nobody is ordered yet
