@@ -86,9 +86,7 @@ class Shared:
         return [e for e in self.events or () if e.id > upto] if reaches else None
 
     @property
-    def newest(
-        self,
-    ) -> int:  # the newest event's id of the read (what a value read now is at least as new as)
+    def newest(self) -> int:  # the newest event's id of the read (a value read now is at least as new)
         return self.events[-1].id if self.events else self.after
 
     @property

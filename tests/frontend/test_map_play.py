@@ -394,14 +394,10 @@ def test_the_stands_a_shot_may_not_take_are_greyed_and_a_tap_says_why(new_page: 
     """While the MG's target is picked the stands it may not take are greyed with their reason, none drawn
     over; a tap on one says why (the rule behind "Why?") and offers no dice; its nearest target is taken."""
     referee = new_page({"width": 1920, "height": 1080})
-    game_id, codes, s = set_up(referee)
+    game_id, answer, s = set_up(referee)
     attacker = new_page(TABLET_LANDSCAPE)
-    token = join_by_api(attacker, codes["attacker"])
-    # The MG ordered with a 6 in its battalion's orders (its actions), through the API.
-    order = {"unit_id": s["mg"]["id"], "dice": [6]}
-    assert attacker.request.post(
-        f"{api_of(game_id)}/resolve/order-roll", headers=bearer(token), data=order
-    ).ok
+    token = join_by_api(attacker, answer["join_codes"]["attacker"])
+    # (set_up has the MG ordered with a 6 in its battalion's orders: it has actions to shoot.)
     open_map(attacker, game_id)
     marks = attacker.request.get(
         f"{api_of(game_id)}/units/{s['mg']['id']}/targets/shooting", headers=bearer(token)
@@ -421,7 +417,8 @@ def test_the_stands_a_shot_may_not_take_are_greyed_and_a_tap_says_why(new_page: 
     expect(attacker.locator(".notice p").first).to_have_text(shown["refused"])
     expect(attacker.locator("[data-die]")).to_have_count(0)
     expect(attacker.locator("[data-play-prompt]")).to_be_visible()
-    taps.stand(s["mg_target"]["x"], s["mg_target"]["y"])
+    # Its nearest troops taken from the card's list (the taps on the map's stands are test_shots_and_an_order_roll_from_the_map's).
+    attacker.locator("[data-target-list]").select_option(str(s["mg_target"]["id"]))
     # A row of dice for the target (and one for each stand of its beaten zone).
     expect(attacker.locator(".play-dice").first.locator("[data-die]")).to_have_count(6)
     expect(attacker.locator("[data-no-target]")).to_have_count(0)

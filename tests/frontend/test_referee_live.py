@@ -358,14 +358,14 @@ def test_markers_only_where_the_step_allows_them_and_undo_only_where_allowed(new
     expect(entries.nth(1).get_by_role("button", name="Undo")).to_have_count(1)
     expect(referee.locator("#log .event").first.get_by_role("button", name="Undo")).to_have_count(1)
     # A die roll closes the player's undo before it (app/services/undo.py).
-    regiment = referee.locator("section.side[data-side='attacker'] details.block").first.get_attribute(
-        "data-block"
-    )
+    # (The attacker's first MG ordered by the referee, whatever the step: the roll is what matters here.)
+    units = api(referee, "GET", f"/api/v1/games/{game_id}/units")["body"]
+    mg = next(u for u in units if u["side"] == "attacker" and u["kind"] == "mmg")
     api(
         referee,
         "POST",
         f"/api/v1/games/{game_id}/resolve/order-roll",
-        {"unit_id": int(regiment), "fields": {"unit": "regimental-mg"}, "dice": [4]},
+        {"unit_id": mg["id"], "dice": [4], "override": True},
     )
     expect(player.locator("#log .event").first).to_contain_text("rolled")
     expect(player.locator("#log .event").get_by_role("button", name="Undo")).to_have_count(0)

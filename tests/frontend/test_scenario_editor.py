@@ -250,7 +250,7 @@ def build_and_play(ed: Editor) -> None:
         shot = page.request.post(
             f"{api}/ask/shooting",
             headers=csrf_header(page),
-            data={"unit_id": firer["id"], "target_id": target_id, "override": True},
+            data={"unit_id": firer["id"], "target_id": target_id},
         )
         assert shot.ok, shot.text()
         return str({f["field"]: f["value"] for f in shot.json()["filled"]}["cover"])
