@@ -40,9 +40,10 @@ def test_report_page_shows_the_ledger_at_the_odds_rolled(new_page: Any) -> None:
     mg = units[f"{DE_BN1}/mmg-company-1/mmg-1"]
     target = next(u for r, u in units.items() if r.startswith(f"{BN1}/rifle-company-3/"))
     _post(referee, f"{api}/units/{mg['id']}/move", {"x": 10, "y": 118, "override": True}, token)
-    # Mons starts its MGs on their packs: the referee unpacks this one; its beaten zone's stands roll a 1.
+    # Mons starts its MGs on their packs: the referee unpacks this one (unordered: its override); its beaten
+    # zone's stands roll a 1.
     version = referee.request.get(f"{api}/units/{mg['id']}").json()["version"]
-    unpacked = {"version": version, "packed": False}
+    unpacked = {"version": version, "packed": False, "override": True}
     assert referee.request.put(f"{api}/units/{mg['id']}", data=unpacked, headers=bearer(token)).ok
     aimed = {"unit_id": mg["id"], "target_id": target["id"]}
     asked = referee.request.post(f"{api}/ask/shooting", data=aimed, headers=bearer(token)).json()
