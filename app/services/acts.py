@@ -192,7 +192,6 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: A
         changes = units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
         # What the edit costs (an action to limber or unpack): written by the one applier.
         changes += _costs(session, game, [c for c in answer.changes if not isinstance(c, SetState)])
-        session.refresh(unit)
         return {"unit_id": act.unit_id, "changes": changes}, changes, unit
 
     asks: list[tuple[str, Unit | None, str | None]] = [(a, unit, None) for a in sorted(wanted)]

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import TypeVar, cast
 
 from rules.core.game import Member, Node, ancestor_at, ancestors, leaves_under
+from rules.flanders_fields.book.organisation import LEVELS
 from rules.flanders_fields.errata import ARTILLERY_ROLL_PER, UNNAMED_ORDER_UNITS
 from rules.flanders_fields.resolvers.suppression import UNIT_LEVELS
 from rules.flanders_fields.ruleset import FlandersFields, cite
@@ -80,8 +81,16 @@ def unnamed_units(variants: Mapping[str, str]) -> Mapping[str, str]:
     )
 
 
+# The levels a formation of batteries stands at (an artillery group is a battalion, a British one a brigade).
+_GROUP_LEVELS = frozenset(LEVELS[: LEVELS.index("battalion") + 1])
+
+
 def _artillery_group(unit: Member, by_id: Mapping[int | None, Member]) -> bool:
-    """A formation of batteries (an artillery group or brigade): every unit under it a battery or its HQ."""
+    """A formation of batteries (an artillery group or brigade): every unit under it a battery or its HQ. (Its
+    level is asked first: a company, a platoon or a stand is never one, and the stands of a formation move
+    need not each read the whole force.)"""
+    if unit.level not in _GROUP_LEVELS:
+        return False
     under = [u for u in by_id.values() if u is not None and u.parent_id == unit.id]
     batteries = [u for u in under if ORDER_UNIT.get(u.kind) == ARTILLERY]
     return bool(batteries) and all(u.is_command or u in batteries for u in under)
