@@ -99,10 +99,12 @@ def test_tap_a_stand_for_its_card(new_page: Any) -> None:
     stand = next(
         u for u in units if u["side"] == "defender" and u["base"] == "infantry-platoon" and u["x"] is not None
     )
-    # Drawn once the map has applied the game's units (a bounding box does not wait for it).
-    page.locator(f"[data-stand='{stand['id']}']").wait_for()
-    drawn = page.locator(f"[data-stand='{stand['id']}']").bounding_box()
-    assert drawn is not None and max(drawn["width"], drawn["height"]) < 44
+    # Drawn once the map has applied the game's units (evaluate waits for it), read in one evaluate: a live
+    # frame may redraw the stand between a wait and a separate read of its box.
+    drawn = page.locator(f"[data-stand='{stand['id']}']").evaluate(
+        "e => { const r = e.getBoundingClientRect(); return {width: r.width, height: r.height}; }"
+    )
+    assert 0 < max(drawn["width"], drawn["height"]) < 44
     # The hit area is a 44 px finger, not the drawn base: a tap 14 px beside the base still picks it (and no
     # other stand is nearer to that point).
     sx, sy = screen_point(page, stand["x"], stand["y"])
