@@ -59,8 +59,12 @@ class EarthFields(Fields):
         # aggressor's choice").
         StateField("hits_to_allocate", "Hits to allocate", 0, maximum=100, on_turn=True),
         StateField("hits_from", "Hits from", None, shown=False),
-        # On a base (a platoon): its injury, fresh (red smoke) or old (black smoke).
+        # On a base (a platoon): its injury, fresh (red smoke) or old (black smoke), the sub-unit whose hit
+        # injured it and the bound it did (ARMING and RESILIENCE: halved "for as long as the target platoon is
+        # under fire from the SAME shooter"; "from a different shooter, it rolls a recovery die").
         StateField("base_injury", "Injury", "", filter="Injured"),
+        StateField("injured_by", "Injured by", None, shown=False),
+        StateField("injured_bound", "Injured in bound", 0, shown=False, maximum=1000),
     )
     edit_acts = {
         "high_command": COMMAND_ACT,
