@@ -377,6 +377,12 @@ class FirePlan:
     """A rule set's fire plan: which units fire it, which items a side may plan, what an item does as it
     reaches the table (its dice, its arrival, the cards of arrived fire), and a plan's rehearsal."""
 
+    # How a side's plan is kept: False (Flanders Fields) one plan for the game, written in set-up and locked
+    # once; True a plan per turn (a bound) holding that turn's items only, written while the turn allows
+    # `plan-fire`, sealed by the side or as the turn leaves the last step allowing it, each turn's commitment
+    # kept, revealed item by item as each lands; a new plan each turn.
+    sealed_each_turn: bool = False
+
     def fires_plan(self, unit: Node) -> bool:
         """Whether a unit fires the fire plan's items (carries an aiming point, has an aiming card); by default
         none does."""
@@ -384,6 +390,10 @@ class FirePlan:
 
     def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
         """Refuse (RulesError on `item.kind`) a fire-plan item the side may not plan; by default any is."""
+
+    def arrival_step(self, item: PlanItem) -> str | None:
+        """The turn step at whose start an item lands; None (by default) as its turn starts."""
+        return None
 
     def arrival_dice(self, snapshot: Snapshot, item: PlanItem) -> tuple[int, ...]:
         """The sides of the dice a fire-plan item rolls as it reaches the table (a deviation), given to
