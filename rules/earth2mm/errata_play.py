@@ -154,21 +154,6 @@ Earth2mm.add_errata(
         default="normal-distance",
     ),
     Erratum(
-        "mounted-rifles-range",
-        "The mounted rifles' RANGE '300/100'",
-        (
-            Reading(
-                "dismounted",
-                "Two ranges, read as dismounted and mounted fire; the game keeps no mounted state, so mounted "
-                "rifles shoot at the first, 300 scale metres (30 cm).",
-                SRC_UNITS,
-                300,
-            ),
-        ),
-        default="dismounted",
-        note="Every other row gives one range.",
-    ),
-    Erratum(
         "dugout-rough",
         "How much ground a company dug in in the open leaves as rough terrain",
         (

@@ -16,11 +16,10 @@ from rules.earth2mm.play.judge import (
     Board,
     dug_in,
     moving_step,
-    recovery_due,
     shooting_steps,
 )
+from rules.earth2mm.play.rolls import new_shooter
 from rules.earth2mm.play.steps import PLANNING_STEPS
-from rules.earth2mm.play.table import CONTACT_CM
 
 
 def needs(b: Board, step_id: str) -> list[str]:
@@ -71,8 +70,11 @@ def needs(b: Board, step_id: str) -> list[str]:
             and not c.state.get("digging_in")
             and not c.state.get("moved_this_bound")
         ]
-    if step_id == "end-of-bound":
-        out += [f"a recovery die for {u.name} (unit {u.id})" for u in units if recovery_due(u, b)]
+    out += [
+        f"a recovery die for {u.name} (unit {u.id}), under a new shooter's fire"
+        for u in units
+        if new_shooter(u, b.snap) is not None
+    ]
     return out
 
 
@@ -121,8 +123,7 @@ def _sub_unit_ended(b: Board, c: UnitState) -> list[Change]:
     # An assault that fell short carries on ("they must continue assaulting the next turn").
     target = s.get("plan_target") if s.get("sub_plan") == "assault" else s.get("assault_target")
     enemy = b.by_id.get(target) if target is not None else None
-    cm = b.distance_cm(c, enemy) if enemy is not None and not enemy.killed else None
-    carried = target if cm is not None and cm > CONTACT_CM else None
+    carried = target if enemy is not None and not enemy.killed and not b.in_contact(c, enemy) else None
     out += _set(c, "assault_target", carried, "the assault carries on into the next bound", SRC_ASSAULT)
     for field, cleared in (
         ("sub_plan", ""),

@@ -10,18 +10,21 @@ from dataclasses import dataclass, replace
 
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand
 from rules.core.errors import RulesError
-from rules.core.game import Answer, GameRules, Rolls
-from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
+from rules.core.game import Answer, GameRules
+from rules.core.records import Change, SetBoard, SetState, Snapshot
 from rules.earth2mm.data import COMMANDS, SRC_COMMANDS, SRC_COVER, SRC_ORDER
 from rules.earth2mm.play import units as U
 from rules.earth2mm.play.fields import EarthFields
 from rules.earth2mm.play.judge import Board, destinations, dug_in
+from rules.earth2mm.play.rolls import EarthRolls
 from rules.earth2mm.play.setup import EarthSetup
-from rules.earth2mm.play.table import ROUGH_GROUND_KEY, EarthTable, footprint
+from rules.earth2mm.play.shots import cover_terrain, stands
+from rules.earth2mm.play.table import ROUGH_GROUND_KEY, EarthTable
 from rules.earth2mm.play.turn import EarthBound
 from rules.earth2mm.resolvers import PLANS
 from rules.earth2mm.ruleset import Earth2mm
 from rules.registry import register_game
+from rules.table.bases import Stand
 
 _PLANS = sorted({p for by_situation in PLANS.values() for plans in by_situation for p in plans})
 
@@ -94,9 +97,9 @@ def moves(b: Board, to: Mapping[int, tuple[float, float]]) -> tuple[Change, ...]
         out.append(SetState(f"{company.name} moved", SRC_ORDER, company.id, "moved_this_bound", True))
         if dug_in(company):
             left += [
-                {"unit_id": company.id, "polygon": _ring(b, s)}
-                for s in b.bases_of(company)
-                if s.x is not None and s.y is not None and b.ground.cover_at((s.x, s.y)) == "open"
+                {"unit_id": company.id, "polygon": _ring(s)}
+                for _, s in stands(company, b.snap, b.bases)
+                if cover_terrain(s, b.ground.index, b.ctx) == "open"
             ]
     if left:
         spots = [*b.snap.board.get(ROUGH_GROUND_KEY, ()), *left]
@@ -106,11 +109,8 @@ def moves(b: Board, to: Mapping[int, tuple[float, float]]) -> tuple[Change, ...]
     return tuple(out)
 
 
-def _ring(b: Board, base: UnitState) -> list[list[float]]:
-    ground = footprint(base, b.bases)
-    if ground is None or ground.geom_type != "Polygon":
-        ground = (ground or footprint(base, {})).buffer(0.5)  # type: ignore[union-attr]
-    return [[round(x, 2), round(y, 2)] for x, y in ground.exterior.coords]
+def _ring(stand: Stand) -> list[list[float]]:
+    return [[round(x, 2), round(y, 2)] for x, y in stand.polygon().exterior.coords]
 
 
 EARTH_GAME: GameRules = register_game(
@@ -118,7 +118,7 @@ EARTH_GAME: GameRules = register_game(
         Earth2mm.id,
         fields=EarthFields(),
         turn=EarthBound(),
-        rolls=Rolls(),
+        rolls=EarthRolls({}),
         tabletop=EarthTable(),
         setup=EarthSetup(),
     )

@@ -1,9 +1,10 @@
 """What 2mm Earth 1418's rules of play forbid of an act on the table as a snapshot reads it (TurnModel.forbidden
 and roll_refusal's step by sub-unit): a plan outside what the SF's high command and the sub-unit's situation
-allow, a dig-in the command or the troops do not allow, a sub-unit executing in a step that does not name it,
-a move by a sub-unit that stays put or beyond its distance, a shot at a target out of range or sight or not
-the planned one, an assault beyond 300 m, a melee without base contact. Each refusal one sentence saying what
-to do, the rule in full as `why`, its printed line as `source`."""
+allow, a dig-in the command or the troops do not allow, a sub-unit planning or moving in a step that does not
+name it, a move by a sub-unit that stays put or beyond its distance, an assault planned beyond 300 m, a second
+shot in a bound, a melee between sub-units neither of which assaulted the other. (What the table refuses of a
+shot itself, its range, sight, planned target and base contact, is the shot's: shots.py.) Each refusal one
+sentence saying what to do, the rule in full as `why`, its printed line as `source`."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
+
+from shapely import Point
 
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, Roll
 from rules.core.errors import Refusal
@@ -22,22 +25,23 @@ from rules.earth2mm.data import (
     ASSAULT_REACH_M,
     DIG_IN,
     SCALE_M_PER_CM,
-    SRC_ARMING,
     SRC_ASSAULT,
     SRC_COMMANDS,
     SRC_COVER,
     SRC_ORDER,
-    SRC_UNITS,
     SRC_VEHICLES,
     UNITS,
+    MoveTerrain,
 )
 from rules.earth2mm.play import units as U
-from rules.earth2mm.play.steps import ALLOCATE, RECOVERY, SHOOT, STEPS
-from rules.earth2mm.play.table import CONTACT_CM, Ground, footprint, nearest_cm, seen
+from rules.earth2mm.play.shots import gap_cm, in_contact, stands, terrain_index
+from rules.earth2mm.play.steps import SHOOT, STEPS
+from rules.earth2mm.play.table import rough_ground, terrain_class
 from rules.earth2mm.resolvers import MoveRequest, allowed_plans
 from rules.earth2mm.ruleset import Earth2mm, cite
 from rules.registry import get_ruleset
 from rules.table.bases import BaseSpec
+from rules.table.terrain import TerrainIndex
 
 SRC_THROUGH_TERRAIN = cite("SHOOTING THROUGH TERRAIN")
 SRC_CASUALTIES = cite("CASUALTIES & ENDING THE BOUND")
@@ -63,11 +67,18 @@ _ALLOCATE_QUOTE = (
 )
 
 
-def range_cm(kind: str) -> float | None:
-    """A kind's shooting range in cm (the chart's RANGE in scale metres, 10 to the cm; "Infinite": None; the
-    mounted rifles' "300/100": the first, erratum mounted-rifles-range)."""
-    text = UNITS[kind].range_m.split("/")[0]
-    return None if text == "Infinite" else int(text) / SCALE_M_PER_CM
+class Ground:
+    """The table's terrain under the stands: the scenario's features and the board's rough ground."""
+
+    def __init__(self, terrain: Mapping[str, Any], board: Mapping[str, Any]) -> None:
+        self.index = TerrainIndex.build([*terrain_index(terrain).features, *rough_ground(board)])
+
+    def moving_at(self, xy: tuple[float, float]) -> MoveTerrain:
+        """The movement modifier's terrain at a point: a road where there is one, else the worst ground under
+        it (defensible and fortified ground move as open: erratum move-terrain)."""
+        p = Point(xy)
+        classes = {terrain_class(f) for f in self.index.intersecting(p) if f.geometry.covers(p)}
+        return next((c for c in ("road", "impractical", "rough") if c in classes), "open")
 
 
 @dataclass(frozen=True)
@@ -100,11 +111,14 @@ class Board:
     def bases_of(self, company: UnitState) -> list[UnitState]:
         return U.bases_of(company, self.snap.units)
 
-    def ground_of(self, company: UnitState) -> list[Any]:
-        return [g for b in self.bases_of(company) if (g := footprint(b, self.bases)) is not None]
-
     def distance_cm(self, a: UnitState, b: UnitState) -> float | None:
-        return nearest_cm(self.ground_of(a), self.ground_of(b))
+        """The gap between two sub-units' nearest bases (None when either has none on the table)."""
+        ours, theirs = stands(a, self.snap, self.bases), stands(b, self.snap, self.bases)
+        return gap_cm(ours, theirs) if ours and theirs else None
+
+    def in_contact(self, a: UnitState, b: UnitState) -> bool:
+        ours, theirs = stands(a, self.snap, self.bases), stands(b, self.snap, self.bases)
+        return bool(in_contact(ours, theirs, self.ctx)) if ours and theirs else False
 
     def command(self, company: UnitState) -> str:
         sf = U.formation_of(company, self.by_id)
@@ -308,7 +322,7 @@ def destinations(b: Board, act: MoveFormation) -> dict[int, tuple[float, float]]
 
 def move_allowance(
     b: Board, company: UnitState, start: tuple[float, float], end: tuple[float, float]
-) -> tuple[float, list[str]]:
+) -> tuple[float, list[MoveTerrain]]:
     """How far a base of `company` may move this bound from `start` to `end` (cm; the `move` resolver's
     answer: speed class, the terrain moved from and in added together, assault, halved by injury)."""
     terrains = list(dict.fromkeys([b.ground.moving_at(start), b.ground.moving_at(end)]))
@@ -382,135 +396,43 @@ def _moved(
 
 
 def _rolled(b: Board, act: Roll) -> tuple[Refusal, ...]:
-    if act.resolver == SHOOT:
-        return _shot(b, act)
-    if act.resolver == RECOVERY:
-        return _recovery(b, act)
-    if act.resolver == ALLOCATE:
-        return _allocation(b, act)
-    return ()
+    return _shot(b, act) if act.resolver == SHOOT else ()
 
 
 def _shot(b: Board, act: Roll) -> tuple[Refusal, ...]:
     shooter, target = b.sub_unit(act.unit_id), b.sub_unit(act.target_id)
     if shooter is None or target is None or shooter.kind not in UNITS:
         return ()
-    melee = bool(act.fields.get("melee"))
-    if shooter.state.get("fired_this_bound") and not melee:
+    if act.fields.get("melee"):
+        return _melee(shooter, target)
+    if shooter.state.get("fired_this_bound"):
         return (
             Refusal(
                 f"{shooter.name} has shot this bound: its plan was one shot",
-                f"“the players will systematically plan moves/shoots for each unit” (PLANNING & EXECUTING; "
-                f"{b.ctx.citation('one-shot-a-bound')})",
+                "“the players will systematically plan moves/shoots for each unit” (PLANNING & EXECUTING): "
+                "a sub-unit's plan is one shot, worked out in the first executing step that names it",
                 b.ctx.citation("one-shot-a-bound"),
             ),
         )
-    if melee:
-        return _melee(b, shooter, target)
-    planned = shooter.state.get("plan_target")
-    if planned != target.id:
-        named = b.by_id.get(planned)
-        return (
-            Refusal(
-                f"{shooter.name} planned to shoot {named.name if named else 'nothing'}: shoot the planned target",
-                "Sub-units plan their moving and shooting, then execute the plan (PLANNING & EXECUTING: “Plan "
-                "moving and shooting with sub-units ... Execute moving and shooting”)",
-                SRC_ORDER,
-            ),
-        )
-    out: list[Refusal] = []
-    reach = range_cm(shooter.kind)
-    cm = b.distance_cm(shooter, target)
-    if reach is not None and cm is not None and cm > reach + 1e-6:
-        out.append(
-            Refusal(
-                f"{target.name} is {cm * SCALE_M_PER_CM:.0f} m away: {UNITS[shooter.kind].name} reaches {reach * SCALE_M_PER_CM:.0f} m",
-                f"{UNITS[shooter.kind].name}'s RANGE is {UNITS[shooter.kind].range_m} scale metres "
-                f"(characteristics chart; 1 cm is {SCALE_M_PER_CM} m)",
-                SRC_UNITS,
-            )
-        )
-    if not seen(b.bases_of(shooter), b.bases_of(target), b.bases, b.ground):
-        out.append(
-            Refusal(
-                f"No base of {shooter.name} can see {target.name}: hold it on overwatch instead",
-                "“If one or more of the bases can draw a direct line from their base to the base of the enemy, "
-                "they can shoot. If the marker cannot touch because of a slope or intervening terrain then the "
-                "target cannot be hit, but the firer can always use overwatch” (SHOOTING THROUGH TERRAIN)",
-                SRC_THROUGH_TERRAIN,
-            )
-        )
-    return tuple(out)
+    return ()
 
 
-def _melee(b: Board, a: UnitState, d: UnitState) -> tuple[Refusal, ...]:
+def _melee(a: UnitState, d: UnitState) -> tuple[Refusal, ...]:
+    """Melee only between sub-units one of which assaulted the other (base contact is the shot's to measure)."""
+
     def assaulted(x: UnitState, y: UnitState) -> bool:
         return x.state.get("assault_target") == y.id or (
             x.state.get("sub_plan") == "assault" and x.state.get("plan_target") == y.id
         )
 
-    out: list[Refusal] = []
-    if not (assaulted(a, d) or assaulted(d, a)):
-        out.append(
-            Refusal(
-                f"{a.name} and {d.name} fight in melee only if one assaulted the other",
-                "“Troops do not have to be assaulted to get into base-to-base contact with an enemy, but they do "
-                "have to have been assaulted themselves. You cannot casually walk your troops into your enemy's!” "
-                "(ASSAULTING & MELEE COMBAT)",
-                SRC_ASSAULT,
-            )
-        )
-    cm = b.distance_cm(a, d)
-    if cm is None or cm > CONTACT_CM:
-        out.append(
-            Refusal(
-                f"{a.name} is not in base contact with {d.name}: melee needs bases touching",
-                "“count the number of bases in your sub-unit as only the number of bases in base-to-base contact "
-                "with the enemy” (ASSAULTING & MELEE COMBAT)",
-                SRC_ASSAULT,
-            )
-        )
-    return tuple(out)
-
-
-def recovery_due(base: UnitState, b: Board) -> bool:
-    """ "If it remains under fire but from a different shooter, it rolls a recovery die": a base freshly
-    injured in an earlier bound whose sub-unit was shot at this bound, but not by the one that injured it."""
-    company = U.sub_unit_of(base, b.by_id)
-    if company is None or base.state.get("base_injury") != "fresh":
-        return False
-    shooters = list(company.state.get("shot_at_by") or ())
-    return (
-        int(base.state.get("injured_bound", 0)) < b.snap.turn
-        and bool(shooters)
-        and base.state.get("injured_by") not in shooters
-    )
-
-
-def _recovery(b: Board, act: Roll) -> tuple[Refusal, ...]:
-    base = b.by_id.get(act.unit_id)
-    if base is None or recovery_due(base, b):
+    if assaulted(a, d) or assaulted(d, a):
         return ()
     return (
         Refusal(
-            f"{base.name} has no recovery die due: only a fresh injury under fire from a different shooter",
-            "“This reduction stays for as long as the target platoon is under fire from the SAME shooter. If it "
-            "remains under fire but from a different shooter, it rolls a recovery die.” (ARMING and RESILIENCE)",
-            SRC_ARMING,
+            f"{a.name} and {d.name} fight in melee only if one assaulted the other",
+            "“Troops do not have to be assaulted to get into base-to-base contact with an enemy, but they do "
+            "have to have been assaulted themselves. You cannot casually walk your troops into your enemy's!” "
+            "(ASSAULTING & MELEE COMBAT)",
+            SRC_ASSAULT,
         ),
     )
-
-
-def _allocation(b: Board, act: Roll) -> tuple[Refusal, ...]:
-    shooter, target = b.sub_unit(act.unit_id), b.sub_unit(act.target_id)
-    if target is None or shooter is None:
-        return ()
-    if not target.state.get("hits_to_allocate") or target.state.get("hits_from") != shooter.id:
-        return (
-            Refusal(
-                f"No hits of {shooter.name} wait on {target.name}: shoot first",
-                f"“{_ALLOCATE_QUOTE}” (ARMING and RESILIENCE): the aggressor allocates the hits its shot scored",
-                SRC_ARMING,
-            ),
-        )
-    return ()

@@ -60,6 +60,25 @@ def _planning_step(i: int, step_id: str, planning: str) -> Step:
     )
 
 
+# After a shot: its hits allocated by the aggressor, and a freshly injured base under a new shooter's fire
+# rolling its recovery die (ARMING and RESILIENCE).
+_AFTER_SHOTS = (
+    Permit(
+        ALLOCATE,
+        ("aggressors",),
+        "Hit allocation is up to the aggressor's choice, but (as above) they cannot allocate kills until all bases "
+        "have injuries.",
+        cite("ARMING and RESILIENCE"),
+    ),
+    Permit(
+        RECOVERY,
+        ("injured bases",),
+        "If it remains under fire but from a different shooter, it rolls a recovery die.",
+        cite("ARMING and RESILIENCE"),
+    ),
+)
+
+
 def _executing_step(i: int) -> Step:
     n = i + 1
     printed = f"({n}) {EXECUTING_ORDER[i]}"
@@ -70,10 +89,7 @@ def _executing_step(i: int) -> Step:
         quote = "On-table guns can be directly fire instead, firing like infantry but at the same time as bombardments."
         permits.append(Permit(BOMBARD, ("artillery",), quote, SRC_ARTILLERY))
     if step_id in SHOOTING_STEPS:
-        permits.append(Permit(SHOOT, (f"execute-{n}",), printed, SRC_ORDER))
-        permits.append(
-            Permit(ALLOCATE, ("shooters",), "Hit allocation is up to the aggressor's choice", SRC_ORDER)
-        )
+        permits += [Permit(SHOOT, (f"execute-{n}",), printed, SRC_ORDER), *_AFTER_SHOTS]
         resolvers = (SHOOT, ALLOCATE)
     elif step_id in MOVING_STEPS:
         permits.append(Permit(MOVE_ACT, (f"execute-{n}",), printed, SRC_ORDER))
@@ -81,7 +97,7 @@ def _executing_step(i: int) -> Step:
     elif n == 3:
         permits.append(Permit(LEAVE_ACT, ("dug-in infantry",), printed, SRC_ORDER))
     else:
-        permits.append(Permit(BOMBARD, ("naval-railway",), printed, SRC_ORDER))
+        permits += [Permit(BOMBARD, ("naval-railway",), printed, SRC_ORDER), *_AFTER_SHOTS]
         resolvers = (BOMBARD,)
     does = EXECUTING_ORDER[i][0].lower() + EXECUTING_ORDER[i][1:].rstrip(".")
     return Step(
@@ -128,6 +144,7 @@ STEPS: tuple[Step, ...] = (
                 "Injuries and casualties are distributed by the aggressor.",
                 SRC_ASSAULT,
             ),
+            _AFTER_SHOTS[1],
         ),
         (SHOOT, ALLOCATE),
         sides=SIDES,
@@ -138,16 +155,9 @@ STEPS: tuple[Step, ...] = (
         BOUND[4],
         "End of the bound",
         SRC_CASUALTIES,
-        "injured bases under fire from a different shooter roll to recover; the next bound starts",
-        (
-            Permit(
-                RECOVERY,
-                ("injured bases",),
-                "If it remains under fire but from a different shooter, it rolls a recovery die.",
-                cite("ARMING and RESILIENCE"),
-            ),
-        ),
-        (RECOVERY,),
+        "casualties are all removed; an injury no longer under fire becomes old; the next bound starts",
+        _AFTER_SHOTS,
+        (ALLOCATE, RECOVERY),
         sides=SIDES,
     ),
 )
