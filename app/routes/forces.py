@@ -119,6 +119,8 @@ _EDIT_TYPES: dict[str, Any] = {
         list[Annotated[Float, Field(ge=-100, le=1100)]],
         Field(min_length=2, max_length=2, description="cm on the table (a little off it is allowed)."),
     ],
+    "word": Annotated[str, Field(max_length=64, description="one of the rule set's words; empty clears it.")],
+    "unit": Id,
 }
 
 

@@ -31,7 +31,7 @@ class StateField:
     badge: str = ""  # a flag's words on the unit's tile on the board while it is set ("WIRE")
     filter: str = ""  # the words of the referee board's filter for the units with it set ("On wire")
     # Set by hand in a unit edit (PUT /units/{id}): "flag" (true or false), "point" (x, y cm on the table,
-    # a little off it allowed); "" only by the rules.
+    # a little off it allowed), "word" (a text the rules check), "unit" (a unit id); "" only by the rules.
     edit: str = ""
     words: tuple[str, str] | tuple[()] = ()  # the game record's words as it is set and as it is cleared
     on_head: bool = False  # shown on its formation's heading row of the board as well (with its losses)

@@ -1,0 +1,159 @@
+"""The game's silent and ambiguous readings of 2mm Earth 1418 (version 0.8, "these rules are in the prototype
+stages"): where the bound, the plans and their execution leave a question a game must answer, each an
+`Erratum` with both readings and the default, listed with the rule set's other errata."""
+
+from __future__ import annotations
+
+from rules.core.ruleset import Erratum, Reading
+from rules.earth2mm.data import SRC_ARTILLERY, SRC_COVER, SRC_ORDER, SRC_UNITS, SRC_VEHICLES
+from rules.earth2mm.ruleset import Earth2mm, cite
+
+SRC_BOUNDS = cite("BOUNDS")
+SRC_FORMATIONS = cite("STRATEGIC FORMATIONS")
+
+Earth2mm.add_errata(
+    Erratum(
+        "naval-railway",
+        "Which sub-units are the 'Naval and railway artillery' of PLANNING (1) and EXECUTING (10)",
+        (
+            Reading(
+                "very-heavy-guns",
+                "The characteristics chart names no naval or railway gun; its 'Very Heavy Guns (Immobile)', "
+                "the only guns that never move on the table, are the railway and naval guns: they plan first "
+                "and their shots are worked out last.",
+                f"{SRC_ORDER}; {SRC_UNITS}",
+                ("very-heavy-guns",),
+            ),
+            Reading(
+                "none",
+                "No chart row is naval or railway artillery: PLANNING (1) and EXECUTING (10) stay empty and "
+                "very heavy guns plan and shoot with all normal artillery.",
+                SRC_ORDER,
+                (),
+            ),
+        ),
+        default="very-heavy-guns",
+        note="The planning and executing lists name the class; the chart has no row for it.",
+    ),
+    Erratum(
+        "sf-quality",
+        "The planning step of a sub-unit whose strategic formation names no quality",
+        (
+            Reading(
+                "own-kind-else-line",
+                "Reserve, line and elite plan by 'Reserve SF', 'Line SF', 'Elite SF': an SF without a quality "
+                "plans by its sub-unit's chart row where it names one (Reserve inf, Line/good inf, Elite "
+                "inf), else as Line ('Line/good inf', the chart's ordinary troops).",
+                f"{SRC_ORDER}; {SRC_UNITS}",
+                "line",
+            ),
+        ),
+        default="own-kind-else-line",
+    ),
+    Erratum(
+        "executing-infantry",
+        "Which sub-units the EXECUTING list's 'infantry' are, and when heavy weapons and artillery move",
+        (
+            Reading(
+                "all-but-guns",
+                "Every sub-unit that is not artillery or a heavy weapon shoots and moves as 'infantry' "
+                "(tanks 'work as normal infantry', cavalry too); heavy weapons and artillery shoot in (1) and "
+                "(2) and, the list naming no step for their moves, move with the infantry: dug in in (8), "
+                "else in (7).",
+                f"{SRC_ORDER}; {SRC_VEHICLES}",
+                "all-but-guns",
+            ),
+        ),
+        default="all-but-guns",
+        note="(5) plans 'All Heavy Weapons ... moving and shooting', but no executing step moves them.",
+    ),
+    Erratum(
+        "one-shot-a-bound",
+        "How often a sub-unit shoots in a bound",
+        (
+            Reading(
+                "once",
+                "'the players will systematically plan moves/shoots for each unit': a sub-unit's plan is one "
+                "shot at one target, worked out in the first executing step that names the sub-unit (a dug in "
+                "gun named by (1) and (2) shoots once).",
+                SRC_ORDER,
+                1,
+            ),
+        ),
+        default="once",
+    ),
+    Erratum(
+        "bombardment-orders",
+        "When bombardments are ordered: with the high commands (ARTILLERY) or in planning (1)-(2)",
+        (
+            Reading(
+                "commands-to-planning",
+                "'At the beginning of the bound, when the player gives Commands to Strategic Formations, the "
+                "player must also order bombardments' and 'Artillery plans are done on a map': a side writes "
+                "its bound's artillery plan from the high commands to the end of PLANNING (2), when it is "
+                "sealed.",
+                f"{SRC_ARTILLERY}; {SRC_ORDER}",
+                ("high-commands", "plan-naval-railway", "plan-artillery"),
+            ),
+            Reading(
+                "with-commands",
+                "Bombardments are ordered with the high commands and sealed as they end; PLANNING (1)-(2) "
+                "only plan the guns' direct fire.",
+                SRC_ARTILLERY,
+                ("high-commands",),
+            ),
+        ),
+        default="commands-to-planning",
+        note="The ARTILLERY section and the PLANNING list each name a moment for the same plan.",
+    ),
+    Erratum(
+        "digging-plan",
+        "What a sub-unit that digs in plans",
+        (
+            Reading(
+                "stays-put",
+                "'digging in ... means the company must stay put for a whole turn': a sub-unit digs in "
+                "instead of moving, under any command whose chart says it may ('Yes but -1R if attacked'), "
+                "and may not move that bound; it may still shoot.",
+                SRC_COVER,
+                "stays-put",
+            ),
+        ),
+        default="stays-put",
+        note="The high commands chart gives no 'dig in' plan; the dig-in row is a separate choice.",
+    ),
+    Erratum(
+        "under-fire",
+        "What puts a sub-unit 'under fire' for its next plan",
+        (
+            Reading(
+                "shot-at",
+                "A sub-unit shot at in a bound (a shot at it worked out, by shooting, assault, melee or a "
+                "bombardment laying shots on it), hit or not, is under fire in the next bound's planning.",
+                cite("HIGH COMMANDS"),
+                "shot-at",
+            ),
+            Reading(
+                "hit",
+                "Only a sub-unit that took a hit in a bound is under fire in the next.",
+                cite("HIGH COMMANDS"),
+                "hit",
+            ),
+        ),
+        default="shot-at",
+    ),
+    Erratum(
+        "dugout-rough",
+        "How much ground a company dug in in the open leaves as rough terrain",
+        (
+            Reading(
+                "base-footprints",
+                "'their original position becomes rough terrain if they originally dug-in in the open': the "
+                "ground under each of its bases as they stood dug in becomes rough.",
+                SRC_COVER,
+                "bases",
+            ),
+        ),
+        default="base-footprints",
+    ),
+)

@@ -1,0 +1,75 @@
+"""The state a 2mm Earth 1418 unit carries in a game: a strategic formation's high command, a sub-unit's plan
+and situation (dug in, digging, under fire and by whom, moved), a base's injury (the book's red and black
+smoke markers). `EarthFields.state_fields` is the one list of it: the stand card, the board and the turn
+read it from here."""
+
+from __future__ import annotations
+
+from rules.core.game import Fields
+from rules.core.records import StateField
+
+# The acts of the rules of play a unit edit of these fields is (rules.core.game.Fields.edit_acts).
+COMMAND_ACT = "command-formation"
+PLAN_ACT = "plan-sub-unit"
+DIG_ACT = "dig-in"
+LEAVE_ACT = "mark-leaving"
+
+
+class EarthFields(Fields):
+    state_fields = (
+        # On a strategic formation: the high command it was given this bound (HIGH COMMANDS).
+        StateField("high_command", "High command", "", edit="word", on_head=True, on_turn=True),
+        # On a sub-unit (a company): its plan for the bound, the enemy sub-unit it shoots or assaults, whether
+        # it digs in this bound, and how many bounds it has been dug in (DIGGING IN & COVER).
+        StateField("sub_plan", "Plan", "", edit="word", on_turn=True),
+        StateField("plan_target", "Planned target", None, edit="unit", on_turn=True),
+        StateField(
+            "digging_in",
+            "Digging in",
+            badge="DIGGING",
+            filter="Digging in",
+            edit="flag",
+            on_turn=True,
+            words=("digging in", "no longer digging in"),
+        ),
+        StateField("dug_in_bounds", "Dug in (bounds)", 0, maximum=100, filter="Dug in", on_turn=True),
+        # The planning situation: under fire last bound, and who has shot at it this bound (ARMING and
+        # RESILIENCE: an injury halves movement "for as long as the target platoon is under fire from the
+        # SAME shooter").
+        StateField("under_fire", "Under fire", badge="UNDER FIRE", filter="Under fire", on_turn=True),
+        StateField("shot_at_by", "Shot at by", (), shown=False),
+        # Whether it shot this bound (a sub-unit's plan is one shot), how far its bases have moved this bound,
+        # and whether it moved this bound and last (EXECUTING (2): "who did not move or dig in last turn").
+        StateField("fired_this_bound", "Shot this bound", on_turn=True),
+        StateField("moved_this_bound", "Moved this bound", on_turn=True),
+        StateField("moved_last_bound", "Moved or dug in last bound", shown=False, on_turn=True),
+        # EXECUTING (3): "Dug in infantry planning to leave their position are now marked".
+        StateField(
+            "leaving_dugout",
+            "Leaving the dugout",
+            badge="LEAVING",
+            edit="flag",
+            on_turn=True,
+            words=("begins to leave the dugout", "stays in the dugout"),
+        ),
+        # An assault carried into the next bound ("If the troops fall short of their target, they must
+        # continue assaulting the next turn").
+        StateField("assault_target", "Assaulting", None, on_turn=True),
+        # Hits a shooter scored that wait for its side to allocate them ("Hit allocation is up to the
+        # aggressor's choice").
+        StateField("hits_to_allocate", "Hits to allocate", 0, maximum=100, on_turn=True),
+        StateField("hits_from", "Hits from", None, shown=False),
+        # On a base (a platoon): its injury, fresh (red smoke) or old (black smoke), the sub-unit whose hit
+        # injured it and the bound it did (ARMING and RESILIENCE: halved "for as long as the target platoon is
+        # under fire from the SAME shooter"; "from a different shooter, it rolls a recovery die").
+        StateField("base_injury", "Injury", "", filter="Injured"),
+        StateField("injured_by", "Injured by", None, shown=False),
+        StateField("injured_bound", "Injured in bound", 0, shown=False, maximum=1000),
+    )
+    edit_acts = {
+        "high_command": COMMAND_ACT,
+        "sub_plan": PLAN_ACT,
+        "plan_target": PLAN_ACT,
+        "digging_in": DIG_ACT,
+        "leaving_dugout": LEAVE_ACT,
+    }

@@ -1,0 +1,66 @@
+"""2mm Earth 1418's table: its terrain classes (open, rough, defensible, fortification, impractical, road:
+DIGGING IN & COVER) read from the table's GeoJSON features, each feature's kind giving its class unless it
+names one (`properties.terrain_class`), and an unknown class refused with the rule."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from rules.core.errors import RulesError
+from rules.core.game import TableRules
+from rules.earth2mm.data import SRC_COVER
+from rules.table.terrain import Feature
+
+TerrainClass = Literal["open", "rough", "defensible", "fortification", "impractical", "road"]
+# "Open ... Rough ... Defensible ... Fortification" (the cover table) and "road, open, rough or impractical"
+# (the movement modifiers): the six classes a feature may be.
+TERRAIN_CLASSES: tuple[TerrainClass, ...] = (
+    "open",
+    "rough",
+    "defensible",
+    "fortification",
+    "impractical",
+    "road",
+)
+CLASS_PROPERTY = "terrain_class"
+# The class a feature of the table's kinds is when it names none (erratum terrain-classes).
+CLASS_OF_KIND: Mapping[str, TerrainClass] = {
+    "woods": "rough",
+    "village": "defensible",
+    "marsh": "impractical",
+    "river-bank": "rough",
+    "hill": "open",
+    "road": "road",
+    "stream": "rough",
+    "river": "impractical",
+    "shell-torn": "rough",
+    "shattered": "rough",
+    "trench": "defensible",
+    "strongpoint": "fortification",
+    "blockhouse": "fortification",
+    "wire": "rough",
+}
+
+
+def terrain_class(feature: Feature) -> TerrainClass:
+    """The class a feature is: the one it names, else its kind's."""
+    named = feature.properties.get(CLASS_PROPERTY)
+    return named if named in TERRAIN_CLASSES else CLASS_OF_KIND[feature.kind]
+
+
+class EarthTable(TableRules):
+    """The table's terrain by the book's classes."""
+
+    def terrain_refused(self, features: Sequence[Feature], period: str | None, where: str) -> None:
+        for i, f in enumerate(features):
+            named = f.properties.get(CLASS_PROPERTY)
+            if named is not None and named not in TERRAIN_CLASSES:
+                raise RulesError(
+                    f"{where}.{i}.properties.{CLASS_PROPERTY}",
+                    "name one of the book's terrain classes",
+                    TERRAIN_CLASSES,
+                    SRC_COVER,
+                    why=f"2mm Earth 1418 knows the terrain classes {', '.join(TERRAIN_CLASSES)} "
+                    f"(DIGGING IN & COVER): {named!r} is none of them",
+                )
