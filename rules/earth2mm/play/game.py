@@ -5,7 +5,9 @@ games and its table kit)."""
 from __future__ import annotations
 
 from rules.core.game import GameRules, Rolls
+from rules.earth2mm.play.artillery import EarthFirePlan
 from rules.earth2mm.play.fields import EarthFields
+from rules.earth2mm.play.kit import KIT
 from rules.earth2mm.play.setup import EarthSetup
 from rules.earth2mm.play.table import EarthTable
 from rules.earth2mm.play.turn import EarthBound
@@ -18,7 +20,9 @@ EARTH_GAME: GameRules = register_game(
         fields=EarthFields(),
         turn=EarthBound(),
         rolls=Rolls(),
+        fire_plan=EarthFirePlan(),
         tabletop=EarthTable(),
         setup=EarthSetup(),
+        kit=KIT,
     )
 )
