@@ -1,6 +1,7 @@
 """The app is every rule set's: no module of `app/` or `frontend/` names Flanders Fields' own things outside its
-comments (issue 36). What a game of a rule set needs (its board keys, plan kinds, qualities, unit levels,
-bases and templates) comes from the rule set's object, so these words may reach a page only as data."""
+comments (issue 36), nor 2mm Earth 1418's identifiers (issue 39). What a game of a rule set needs (its board
+keys, plan kinds, qualities, unit levels, bases and templates) comes from the rule set's object, so these words
+may reach a page only as data."""
 
 from __future__ import annotations
 
@@ -9,8 +10,12 @@ import io
 import re
 import tokenize
 from pathlib import Path
+from typing import get_args
 
-from rules.registry import all_game_rules
+from rules.earth2mm import data as earth
+from rules.earth2mm.play.table import TERRAIN_CLASSES
+from rules.earth2mm.ruleset import Earth2mm
+from rules.registry import all_game_rules, get_game_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 WORDS = ("deep_suppression", "NEW_GAME_RULESET", "'flanders-fields'", '"flanders-fields"', "rolling-barrage")
@@ -93,3 +98,131 @@ def test_the_map_draws_a_board_naming_none_of_its_keys() -> None:
     keys = {k.name for rules in all_game_rules() for k in rules.kit.board_keys}
     assert {"fire", "clouds", "barrages"} <= keys  # the walk sees the keys the map once drew by name
     assert {k for k in keys if re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", code)} == set()
+
+
+# -- 2mm Earth 1418's identifiers (issue 39) ----------------------------------------------------------------
+_QUOTED = re.compile(r"([\"'`])((?:(?!\1)[^\\\n])*)\1")
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+
+
+def identifiers(path: Path) -> set[str]:
+    """The whole-word identifiers of a module outside its comments: Python's names and string literals (not
+    its docstrings), a script's names and literals, a template's literals and the names in its tags, a
+    stylesheet's classes and ids. Prose (a docstring, a page's text) is not an identifier."""
+    text = path.read_text()
+    if path.suffix == ".py":
+        docstrings = {
+            (n.body[0].value.lineno, n.body[0].value.col_offset)
+            for n in ast.walk(ast.parse(text))
+            if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and n.body
+            and isinstance(n.body[0], ast.Expr)
+            and isinstance(n.body[0].value, ast.Constant)
+        }
+        found = set()
+        for t in tokenize.generate_tokens(io.StringIO(text).readline):
+            if t.type == tokenize.NAME:
+                found.add(t.string)
+            elif t.type == tokenize.STRING and t.start not in docstrings and t.string[-1] in "'\"":
+                value = ast.literal_eval(t.string) if t.string[0] in "'\"" else None
+                found |= {value} if isinstance(value, str) else set()
+        return found
+    code = code_of(path)
+    if path.suffix == ".css":
+        return set(re.findall(r"[.#]([A-Za-z_][\w-]*)", _QUOTED.sub(" ", code)))
+    if path.suffix == ".html":  # a template's code: its tags and its attributes' values
+        code = " ".join([*_JINJA.findall(code), *(m.group(0) for m in _QUOTED.finditer(code))])
+    return {m.group(2) for m in _QUOTED.finditer(code)} | set(_NAME.findall(_QUOTED.sub(" ", code)))
+
+
+def earth_words() -> set[str]:
+    """2mm Earth 1418's identifiers, read from the rule set's own objects: its units' state fields, its high
+    commands, its sub-units' plans, its terrain classes (cover and movement) and its postures."""
+    fields = {f.name for f in get_game_rules(Earth2mm.id).fields.state_fields}
+    return fields | {
+        *earth.COMMANDS,
+        *get_args(earth.Plan),
+        *earth.TERRAINS,
+        *TERRAIN_CLASSES,
+        *earth.POSTURES,
+    }
+
+
+# Generic words 2mm shares with the app, each where the app uses it in a meaning of its own: (module, word).
+APP_OWN_MEANINGS = {
+    ("app/club/authority.py", "open"): "os.open, creating the authority's key file",
+    ("app/core/live.py", "move"): "the log's event kind of a stand moved",
+    ("app/data/models.py", "open"): "a campaign battle's status, not yet settled",
+    ("app/guard/security.py", "hold"): "the middleware's send wrapper holding a docs page to hash its script",
+    ("app/pages/campaigns.py", "advance"): "a campaign's action type (Firestorm: an army advances)",
+    ("app/pages/campaigns.py", "retreat"): "a campaign's action type (Firestorm: an army retreats)",
+    ("app/pages/game_record.py", "move"): "the log's event kind of a stand moved",
+    ("app/pages/lookup.py", "open"): "the lookup form's errata panel left open",
+    ("app/pages/scenario_editor.py", "move"): "rules.table.move, and a terrain card's movement entry",
+    ("app/routes/campaign_battles.py", "open"): "a campaign battle's status, not yet settled",
+    ("app/routes/forces.py", "advance"): "the name of a stand move's example in the API's documentation",
+    ("app/routes/games.py", "advance"): "the turn's advance (route and its example)",
+    ("app/routes/games.py", "open"): "Flanders Fields' cover in a lookup's documented example",
+    ("app/routes/geometry.py", "move"): "rules.table.move, the measured move",
+    (
+        "app/routes/geometry.py",
+        "open",
+    ): "Flanders Fields' cover of a target in the open (its geometry lookup)",
+    ("app/routes/geometry_artillery.py", "advance"): "a rolling barrage's lift (its geometry lookup)",
+    ("app/services/acts.py", "advance"): "the turn's advance",
+    ("app/services/acts.py", "moving"): "a table template being moved",
+    ("app/services/campaign_battles.py", "open"): "a campaign battle's status, not yet settled",
+    ("app/services/templates.py", "moving"): "a table template being moved",
+    ("app/services/turns.py", "advance"): "the turn's advance",
+    ("app/services/undo.py", "move"): "the log's event kind of a stand moved",
+    ("frontend/static/css/app.css", "road"): "the table's terrain feature kind (rules.table), drawn by class",
+    ("frontend/static/js/board-filters.js", "open"): "a details element opened",
+    ("frontend/static/js/net-status.js", "open"): "a details element opened",
+    ("frontend/static/js/org-tables.js", "open"): "a details element opened",
+    ("frontend/static/js/scenario-deploy.js", "open"): "a details element opened",
+    (
+        "frontend/static/js/scenario-editor.js",
+        "move",
+    ): "the editor's move action, and a terrain card's movement",
+    ("frontend/static/js/table-formation.js", "move"): "the log's event kind of a stand moved",
+    ("frontend/static/js/table-formation.js", "moving"): "the formation being moved",
+    ("frontend/static/js/table-map.js", "move"): "the map's move mode and the log's event kind",
+    ("frontend/static/js/table-model.js", "move"): "the log's event kind of a stand moved",
+    ("frontend/static/sw.js", "open"): "caches.open, the offline cache",
+    ("frontend/templates/_campaign_action.html", "advance"): "a campaign's action type",
+    ("frontend/templates/_campaign_action.html", "retreat"): "a campaign's action type",
+    ("frontend/templates/_campaign_battle_banner.html", "open"): "a campaign battle's status",
+    ("frontend/templates/_campaign_table_battle.html", "open"): "a campaign battle's status",
+    ("frontend/templates/_lookup_errata.html", "open"): "the lookup form's errata panel left open",
+    ("frontend/templates/scenario_editor.html", "move"): "the editor's move action",
+}
+
+
+def test_no_module_of_the_app_names_2mm_earth_1418s_identifiers() -> None:
+    """Its state fields, commands, plans, terrain classes and postures reach the app only as data; a word the
+    app uses in a meaning of its own is listed above with its place, and the list holds no stale entry."""
+    words = earth_words()
+    assert {
+        "high_command",
+        "base_injury",
+        "stay put",
+        "fortification",
+        "dug-in",
+    } <= words  # the walk is not blind
+    found = {(str(p.relative_to(ROOT)), w) for p in _modules() for w in identifiers(p) & words}
+    assert found == set(APP_OWN_MEANINGS)
+
+
+def test_the_identifier_walk_sees_names_and_literals_not_prose(tmp_path: Path) -> None:
+    py = tmp_path / "m.py"
+    py.write_text(
+        '"""high_command in a docstring."""\n# sub_plan\nx = "stay put"\nmsg = "the hold is full"\n'
+    )
+    js = tmp_path / "m.js"
+    js.write_text("// rough\nconst s = u.base_injury; say('dug in the open');\n")
+    html = tmp_path / "m.html"
+    html.write_text('<p>hold the line</p>{{ unit.under_fire }}<b class="road">x</b>\n')
+    assert identifiers(py) & earth_words() == {"stay put"}
+    assert identifiers(js) & earth_words() == {"base_injury"}
+    assert identifiers(html) & earth_words() == {"under_fire", "road"}

@@ -145,6 +145,26 @@ class FirePlanItem(SQLModel, table=True):
     slot: int | None = None
 
 
+class FirePlanSeal(SQLModel, table=True):
+    """A side's plan for one turn, sealed (a rule set whose plan is sealed each turn, FirePlan.sealed_each_turn):
+    the commitment published at sealing, its tree's leaves, and its padding salt (secret until the game is
+    over). Flanders Fields' one plan keeps its seal on its side (GameSide)."""
+
+    __tablename__ = "fire_plan_seal"
+    __table_args__ = (UniqueConstraint("game_id", "side", "turn", name="uq_fire_plan_seal_turn"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    side: str = Field(max_length=16)
+    turn: int
+    commitment: str = Field(max_length=64)
+    leaves: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    salt: str = Field(max_length=64)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
 class FirePlanEdit(SQLModel, table=True):
     """A side's own record of its fire-plan edits (nothing a player entered is lost), kept out of the shared
     event log so that the other side cannot count them."""

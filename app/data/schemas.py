@@ -172,6 +172,9 @@ class PlanOut(BaseModel):
     commitment: str | None
     capacity: int = Field(description="The most items a plan holds: the leaves of its commitment tree.")
     how_to_check: str = Field(description="How to check an arrived item against the commitment.")
+    turn: int | None = Field(
+        default=None, description="A plan sealed each turn: the turn whose plan this is (else none)."
+    )
 
 
 def plan_item_out(i: FirePlanItem) -> PlanItemOut:

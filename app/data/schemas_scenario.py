@@ -40,7 +40,7 @@ class ScenarioIn(_Strict):
     id: Annotated[str, Field(pattern=S.ID_PATTERN.pattern)] | None = None
     title: Annotated[str, Field(min_length=1, max_length=200)]
     ruleset: Annotated[str, Field(max_length=64)]
-    period: Annotated[str, Field(max_length=32)]
+    period: Annotated[str, Field(max_length=32)] | None  # null: a rule set that names no periods
     date: Annotated[str, Field(max_length=100)] | None = None
     source: Annotated[str, Field(max_length=1000)] | None = None
     table: ScenarioTable

@@ -21,7 +21,7 @@ from app.guard import auth
 from app.guard.auth import Viewer, new_salt
 from app.pages.common import error_message
 from app.pages.seats import Seat, game_page
-from app.services import fireplans, games, rehearsal, scenarios, seats
+from app.services import fireplans, games, rehearsal, scenarios, seats, turns
 from app.services.markers import rules_of
 from app.services.table import table_of
 from app.services.unit_names import display_names
@@ -55,7 +55,10 @@ def _plan_context(
     if not fireplans.may_read_plan(viewer, chosen, game):
         raise Forbidden(f"the {chosen}'s fire plan is secret until its items arrive")
     items = [plan_item_out(i) for i in fireplans.plan_items(session, game.id or 0, chosen)]
-    plans = {s.side: PlanOut(**fireplans.plan_summary(s)) for s in seats.sides(session, game.id or 0)}
+    plans = {
+        s.side: PlanOut(**fireplans.plan_summary(session, game, s.side))
+        for s in seats.sides(session, game.id or 0)
+    }
     by_turn: dict[int, list[Any]] = {}
     for item in items:
         by_turn.setdefault(item.arrival_turn, []).append(item)
@@ -300,16 +303,19 @@ def write_plan(
     if action == "lock":
         viewer.require_side(side, "lock the fire plan")
         with game_write(session, game_id) as game:
+            turns.plan_of_play(session, game, viewer, side)
             fireplans.lock_plan(session, game, side, viewer.role)
     elif action.startswith("remove-"):
         item_id = int(action.removeprefix("remove-"))
         viewer.require_side(side, "write the fire plan")
         with game_write(session, game_id) as game:
+            turns.plan_of_play(session, game, viewer, side)
             fireplans.remove_plan_item(session, game, side, item_id)
     else:
         body = PlanItemIn.model_validate(_plan_item(form, plan_models(games.get_game(session, game_id))))
         viewer.require_side(side, "write the fire plan")
         with game_write(session, game_id) as game:
+            turns.plan_of_play(session, game, viewer, side)
             data = body.item.model_dump(exclude={"kind"})
             fireplans.add_plan_item(session, game, side, body.item.kind, body.arrival_turn, data, new_salt())
 

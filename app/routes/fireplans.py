@@ -17,7 +17,7 @@ from app.deps import GameId, SessionDep
 from app.errors import Forbidden
 from app.guard.auth import ViewerDep, new_salt
 from app.guard.limits import Variants
-from app.services import fireplans, games, rehearsal, seats
+from app.services import fireplans, games, rehearsal, seats, turns
 from rules.core.errors import NotFoundError
 from rules.core.kit import Grid
 from rules.core.vocabulary import Side
@@ -37,7 +37,8 @@ ItemId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Fire plan item
     responses=errors.responses(401, 403, 404),
 )
 def list_plans(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[PlanOut]:
-    return [PlanOut(**fireplans.plan_summary(s)) for s in seats.sides(session, game_id)]
+    game = games.get_game(session, game_id)
+    return [PlanOut(**fireplans.plan_summary(session, game, s.side)) for s in seats.sides(session, game_id)]
 
 
 @router.get(
@@ -77,6 +78,7 @@ def add_item(
 ) -> PlanItemOut:
     viewer.require_side(side, "write the fire plan")
     with game_write(session, game_id) as game:
+        turns.plan_of_play(session, game, viewer, side)
         data = body.item.model_dump(exclude={"kind"})
         item = fireplans.add_plan_item(
             session, game, side, body.item.kind, body.arrival_turn, data, new_salt()
@@ -96,6 +98,7 @@ def delete_item(
 ) -> None:
     viewer.require_side(side, "write the fire plan")
     with game_write(session, game_id) as game:
+        turns.plan_of_play(session, game, viewer, side)
         fireplans.remove_plan_item(session, game, side, item_id)
 
 
@@ -115,14 +118,16 @@ def list_edits(
 @router.post(
     "/{side}/lock",
     response_model=PlanOut,
-    summary="Lock a side's plan: publishes its SHA-256 commitment to both sides at once",
+    summary="Lock a side's plan (a plan sealed each turn: its plan for the turn): publishes its SHA-256 "
+    "commitment to both sides at once",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
 def lock(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep) -> PlanOut:
     viewer.require_side(side, "lock the fire plan")
     with game_write(session, game_id) as game:
+        turns.plan_of_play(session, game, viewer, side)
         fireplans.lock_plan(session, game, side, viewer.role)
-    return PlanOut(**fireplans.plan_summary(seats.get_side(session, game_id, side)))
+    return PlanOut(**fireplans.plan_summary(session, game, side))
 
 
 @router.get(
@@ -138,7 +143,8 @@ def get_item(
     item = fireplans.plan_item(session, game_id, side, item_id)
     if not item.arrived and not fireplans.may_read_plan(viewer, side, game):
         raise NotFoundError("fire plan item", str(item_id))
-    return {**fireplans.reveal(item, seats.get_side(session, game_id, side)), "arrived": item.arrived}
+    seal = fireplans.seal_of(session, game, side, item.arrival_turn)
+    return {**fireplans.reveal(item, seal), "arrived": item.arrived}
 
 
 @router.get(

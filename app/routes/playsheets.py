@@ -297,10 +297,11 @@ def _plan_html(game_id: int, side: str, session: SessionDep, viewer: Any, paper:
     # A side's player may print only their own plan; the referee either. The other side's: 403.
     viewer.require_side(side, "print the fire plan")
     game = games.get_game(session, game_id)
-    row = seats.get_side(session, game_id, side)
+    seats.get_side(session, game_id, side)
+    plan = fireplans.plan_summary(session, game, side)
     items = [i.model_dump(mode="json") for i in fireplans.plan_items(session, game_id, side)]
     return render.fire_plan_html(
-        side, items, paper, game.name, locked=row.plan_locked, commitment=row.plan_commitment or ""
+        side, items, paper, game.name, locked=plan["locked"], commitment=plan["commitment"] or ""
     )
 
 

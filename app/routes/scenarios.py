@@ -58,7 +58,7 @@ class ScenarioOut(BaseModel):
     id: str
     title: str
     ruleset: str
-    period: str
+    period: str | None
     shipped: bool
 
 

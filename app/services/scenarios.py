@@ -46,7 +46,8 @@ def list_scenarios(session: Session) -> list[dict[str, Any]]:
         select(Scenario.id, Scenario.title, Scenario.ruleset, Scenario.period).order_by(col(Scenario.id))
     ).all()
     return [{**{k: d[k] for k in keys}, "shipped": True} for d in shipped().values()] + [
-        {**dict(zip(keys, row, strict=True)), "shipped": False} for row in stored
+        {**dict(zip(keys, row, strict=True)), "period": row[3] or None, "shipped": False}
+        for row in stored
     ]
 
 
@@ -109,7 +110,7 @@ def import_scenario(session: Session, document: Any) -> dict[str, Any]:
         raise Conflict(f"a scenario {sid!r} exists already: replace it with PUT /api/v1/scenarios/{sid}")
     doc = {**doc, "id": sid} if "id" not in doc else doc
     session.add(
-        Scenario(id=sid, ruleset=doc["ruleset"], title=doc["title"], period=doc["period"], document=doc)
+        Scenario(id=sid, ruleset=doc["ruleset"], title=doc["title"], period=doc["period"] or "", document=doc)
     )
     try:
         session.flush()
@@ -137,7 +138,7 @@ def replace_scenario(session: Session, scenario_id: str, document: Any) -> dict[
     if doc.get("id", scenario_id) != scenario_id:
         raise RulesError("id", f"the document's id must be this scenario's, {scenario_id}", [scenario_id])
     doc = {**doc, "id": scenario_id} if "id" not in doc else doc
-    row.ruleset, row.title, row.period = doc["ruleset"], doc["title"], doc["period"]
+    row.ruleset, row.title, row.period = doc["ruleset"], doc["title"], doc["period"] or ""
     row.document, row.updated_at = doc, utcnow()
     session.add(row)
     session.flush()

@@ -12,7 +12,7 @@ from app.data.models import Event, Game, Unit
 from app.errors import Conflict, Forbidden
 from app.guard.auth import SIDES, Viewer
 from app.services.events import record
-from app.services.fireplans import arrive, lock_plan, plan_items
+from app.services.fireplans import arrive, due_items, each_turn, lock_plan, seal_due
 from app.services.games import bump_game, game_state, game_values
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import sides
@@ -72,7 +72,8 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         "allowed_now": turn.allowed_now(game.status, game.period, position(game)),
     }
     if game.status == "setup":
-        locked = {s.side: s.plan_locked for s in sides(session, game.id or 0)}
+        # A plan sealed each turn is written in its turn: set-up locks none.
+        locked = {s.side: s.plan_locked or each_turn(game) for s in sides(session, game.id or 0)}
         info["step"] = None
         info["next"] = {
             "action": "start",
@@ -140,6 +141,13 @@ def rules_of_play(
     return _overridden(game, viewer, refused, override)
 
 
+def plan_of_play(session: Session, game: Game, viewer: Viewer, side: str) -> None:
+    """The rules of play of writing or sealing a plan sealed each turn: in the steps the turn allows
+    `plan-fire` (a 409 naming the step otherwise); a plan locked once is written in set-up."""
+    if game.status == "playing" and each_turn(game):
+        rules_of_play(session, game, viewer, "plan-fire", side=side)
+
+
 def roll_refused(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> str | None:
     """What the current step and the side to move say of a roll (TurnModel.roll_refusal): None when allowed,
     else its refusal. A roll is for its unit's side, else for the roller's (the referee's: the side to move's)."""
@@ -193,7 +201,8 @@ def logged_step(game: Game) -> str:
 
 def advance(session: Session, game: Game, viewer: Viewer, expected_version: int) -> list[Event]:
     """Move to the next step; past the last step the side's turn ends and the other side's begins.
-    From set-up this starts the game (locking any plan not yet locked)."""
+    From set-up this starts the game (locking any plan not yet locked). A plan sealed each turn is sealed as
+    the turn leaves its last step allowing `plan-fire`, and its items land as the turn enters their step."""
     if game.status == "finished":
         raise Conflict("The game is over: its turns no longer change", current=game_state(game))
     if game.status == "setup":
@@ -202,7 +211,7 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
         events = [
             lock_plan(session, game, s.side, "system")
             for s in sides(session, game.id or 0)
-            if not s.plan_locked
+            if not s.plan_locked and not each_turn(game)
         ]
         first = rules_of(game).turn.first()
         bump_game(
@@ -221,7 +230,7 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
     if after.turn == game.turn and after.side == game.side_to_move:  # a step of the same turn
         bump_game(session, game, None, step=after.step)
         now = seq[game.step]
-        return [
+        entered = [
             record(
                 session,
                 game,
@@ -236,7 +245,11 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
                 step=now.id,
             )
         ]
-    events = end_of_turn(session, game, viewer.role)
+        entered += seal_due(session, game, "system")
+        for item in due_items(session, game):
+            entered += arrive(session, game, item, step=now.id)
+        return entered
+    events = seal_due(session, game, "system", leaving=True) + end_of_turn(session, game, viewer.role)
     bump_game(session, game, None, turn=after.turn, side_to_move=after.side, step=after.step)
     return events + start_of_turn(session, game)
 
@@ -272,13 +285,7 @@ def start_of_turn(session: Session, game: Game) -> list[Event]:
     notices, changes = turn.started(snapshot_of(session, game, units))
     events += [record(session, game, n.kind, "system", {**n.shown, "source": n.source}) for n in notices]
     apply_changes(session, game, units, changes)  # what the notices say: not logged again
-    due = [
-        i
-        for i in plan_items(session, game.id or 0, game.side_to_move)
-        if not i.arrived and i.arrival_turn == game.turn
-    ]
-    # In slot order (drawn at random when the plan was locked), so the order of arrival says nothing of the
-    # order in which the items were written.
-    for item in sorted(due, key=lambda i: (i.slot is None, i.slot or 0, i.public_id)):
+    events += seal_due(session, game, "system")
+    for item in due_items(session, game):
         events += arrive(session, game, item)
     return events

@@ -231,7 +231,7 @@ def _number(value: Any, where: str, low: float, high: float) -> float:
     return float(value)
 
 
-def _choice(value: Any, where: str, allowed: Sequence[str]) -> None:
+def _choice(value: Any, where: str, allowed: Sequence[str | None]) -> None:
     if value not in allowed:
         raise _fail(where, f"unknown value {str(value)[:64]!r}", allowed)
 
@@ -246,7 +246,8 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
         raise _fail("id", f"a scenario id is {ID_RULE}", [ID_RULE])
     _choice(doc["ruleset"], "ruleset", sorted(rulesets))
     ruleset, rules = rulesets[doc["ruleset"]]
-    _choice(doc["period"], "period", [p.id for p in ruleset.periods])
+    # A rule set of one period (no periods named) takes null.
+    _choice(doc["period"], "period", [p.id for p in ruleset.periods] or [None])
     _text(doc["title"], "title", 200, optional=False, least=1)
     _text(doc.get("date"), "date", 100)
     _text(doc.get("source"), "source", 1000)

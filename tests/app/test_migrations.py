@@ -167,3 +167,31 @@ def test_a_games_rule_set_value_moves_into_the_mapping_and_back(database_url: st
         conn.execute(text("DELETE FROM game"))
     migrate(database_url)
     engine.dispose()
+
+
+def test_plan_seals_table_comes_and_goes_with_0013(database_url: str) -> None:
+    """0013 adds the table of plans sealed each turn, one seal per (game, side, turn); its downgrade drops it
+    and leaves the games alone."""
+    migrate(database_url)
+    engine = make_engine(database_url)
+    meta = MetaData()
+    meta.reflect(engine, only=["game", "fire_plan_seal"])
+    seal = {"side": "attacker", "turn": 2, "commitment": "c" * 64, "leaves": ["l" * 64], "salt": "s" * 32}
+    with engine.begin() as conn:
+        game = conn.execute(insert(meta.tables["game"]).values(_filled(meta.tables["game"])))
+        game_id = game.inserted_primary_key[0]
+        table = meta.tables["fire_plan_seal"]
+        conn.execute(insert(table).values(_filled(table, game_id=game_id, **seal)))
+        stored = conn.execute(
+            text("SELECT turn, leaves FROM fire_plan_seal WHERE game_id = :g"), {"g": game_id}
+        )
+        turn, leaves = stored.one()
+    assert (turn, leaves if isinstance(leaves, list) else json.loads(leaves)) == (2, seal["leaves"])
+    downgrade(database_url, "0012")
+    assert "fire_plan_seal" not in inspect(engine).get_table_names()
+    with engine.begin() as conn:
+        assert conn.execute(text("SELECT count(*) FROM game WHERE id = :g"), {"g": game_id}).scalar() == 1
+        conn.execute(text("DELETE FROM game"))
+    migrate(database_url)
+    assert "fire_plan_seal" in inspect(engine).get_table_names()
+    engine.dispose()

@@ -5,7 +5,9 @@ names one (`properties.terrain_class`), and an unknown class refused with the ru
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
+
+from shapely import Polygon
 
 from rules.core.errors import RulesError
 from rules.core.game import TableRules
@@ -64,3 +66,21 @@ class EarthTable(TableRules):
                     why=f"2mm Earth 1418 knows the terrain classes {', '.join(TERRAIN_CLASSES)} "
                     f"(DIGGING IN & COVER): {named!r} is none of them",
                 )
+
+
+# -- the table as the rules of play read it ----------------------------------------------------------------
+# The board key of the ground dug-in companies left in the open: a list of {"unit_id", "polygon"} (DIGGING IN
+# & COVER: "their original position becomes rough terrain if they originally dug-in in the open").
+ROUGH_GROUND_KEY = "rough-ground"
+
+
+def rough_ground(board: Mapping[str, Any]) -> list[Feature]:
+    """The abandoned dug-in positions on the board as rough features."""
+    out = []
+    for i, spot in enumerate(board.get(ROUGH_GROUND_KEY) or ()):
+        out.append(
+            Feature(
+                f"{ROUGH_GROUND_KEY}-{i}", "shell-torn", Polygon(spot["polygon"]), {CLASS_PROPERTY: "rough"}
+            )
+        )
+    return out

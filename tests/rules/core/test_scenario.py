@@ -306,3 +306,19 @@ def test_a_fortified_position_in_a_1914_scenario_is_refused_with_the_rule() -> N
     assert [
         f.kind for f in table.terrain({"type": "FeatureCollection", "features": [blockhouse]}, period="mid")
     ] == ["blockhouse"]
+
+
+def test_a_rule_set_that_names_no_periods_takes_a_null_period() -> None:
+    """2mm Earth 1418 has no periods: its scenario's period is null, and a period of another rule set is
+    refused naming `period` (as null is for Flanders Fields, which has three)."""
+    earth = "2mm-earth-1418"
+    both = {**playable(), earth: (get_ruleset(earth), get_game_rules(earth))}
+    sides = {s: {"nationality": "british", "forces": []} for s in ("attacker", "defender")}
+    doc = {**hand_written(), "ruleset": earth, "period": None, "sides": sides}
+    doc["terrain"]["features"].pop(1)  # a wire line drawn without its depth: 2mm has no standard belt
+    doc.pop("special_rules")
+    assert validate(doc, both) == doc
+    for ruleset, period, allowed in ((earth, "mid", [None]), (FF, None, ["early", "mid", "late"])):
+        with pytest.raises(RulesError) as e:
+            validate({**doc, "ruleset": ruleset, "period": period}, both)
+        assert (e.value.field, e.value.allowed) == ("period", allowed)
