@@ -418,6 +418,99 @@ class Recovery(Resolver[RecoveryRequest]):
         )
 
 
+# -- hits allocated ------------------------------------------------------------------------------------
+Injury = Literal["", "fresh", "old"]
+ALLOCATION_RULE = (
+    "One hit injures, two hits removes permanently. ... Once a sub-unit has been completely injured (as in, "
+    "all bases have an injury), further hits will become Kills and bases removed. Hit allocation is up to the "
+    "aggressor's choice, but (as above) they cannot allocate kills until all bases have injuries."
+)
+MELEE_ALLOCATION_RULE = "Injuries and casualties are distributed by the aggressor."
+
+
+class HitBase(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    base: int = Field(ge=0, description="The base's id.")
+    injury: Injury = Field(default="", description="Its injury now: none, fresh (red smoke) or old (black).")
+
+
+class AllocateRequest(EarthRequest):
+    hits: int = Field(ge=1, le=60, description="Hits waiting on the sub-unit for the aggressor to allocate.")
+    sub_unit: list[HitBase] = Field(
+        min_length=1, max_length=30, description="The hit sub-unit's bases along its rank, as they stand."
+    )
+    order: list[int] | None = Field(
+        default=None,
+        max_length=60,
+        description="The bases the hits land on, in order (a base twice: injured, then removed); none: "
+        "the uninjured bases along the rank first, then every base along it.",
+    )
+    melee: bool = Field(default=False, description="The hits were scored in melee.")
+
+
+def hits_landed(req: AllocateRequest) -> tuple[list[int], list[int], list[int]]:
+    """(bases injured, bases removed, the order the hits landed in), refusing an order the rule forbids:
+    more hits than wait, a base not of the sub-unit (or already removed), a kill while a base is uninjured."""
+    injury: dict[int, str | None] = {b.base: b.injury for b in req.sub_unit}
+    rule = MELEE_ALLOCATION_RULE + " " + ALLOCATION_RULE if req.melee else ALLOCATION_RULE
+    source = f"{SRC_ASSAULT}; {SRC_ARMING}" if req.melee else SRC_ARMING
+    if req.order is None:
+        ranked = [b for b in injury if not injury[b]] + list(injury)
+        order = ranked[: req.hits]
+    else:
+        order = req.order
+        if len(order) > req.hits:
+            raise RulesError(
+                "order", f"only {req.hits} hit(s) wait: allocate at most {req.hits}", why=rule, source=source
+            )
+    injured: list[int] = []
+    removed: list[int] = []
+    for i, b in enumerate(order):
+        if injury.get(b) is None:
+            alive = [k for k, v in injury.items() if v is not None]
+            said = "is already removed" if b in injury else "is not a base of the sub-unit hit"
+            raise RulesError(f"order.{i}", f"base {b} {said}: pick one of its bases", alive)
+        if not injury[b]:
+            injury[b] = "fresh"
+            injured.append(b)
+            continue
+        if any(v == "" for v in injury.values()):
+            fresh = [k for k, v in injury.items() if v == ""]
+            raise RulesError(
+                f"order.{i}", "injure every base before removing one", fresh, source=source, why=rule
+            )
+        injury[b] = None
+        removed.append(b)
+    return injured, removed, list(order)
+
+
+@Earth2mm.resolver
+class AllocateHits(NoDice, Resolver[AllocateRequest]):
+    id = "allocate-hits"
+    summary = "The aggressor allocates a shot's hits: each injures a base, and removes one only once all are injured"
+    Request = AllocateRequest
+    examples = (
+        {"hits": 2, "sub_unit": [{"base": 1}, {"base": 2, "injury": "old"}, {"base": 3}]},
+        {"hits": 2, "sub_unit": [{"base": 1, "injury": "fresh"}, {"base": 2}], "order": [2, 1]},
+    )
+
+    def check(self, req: AllocateRequest, ctx: Context) -> None:
+        hits_landed(req)
+
+    def evaluate(self, req: AllocateRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
+        injured, removed, order = hits_landed(req)
+        left = len(req.sub_unit) - len(removed)
+        # Hits past the last base are lost; hits the aggressor did not allocate yet still wait.
+        waiting = req.hits - len(order) if left else 0
+        return Evaluation(
+            key=f"{len(injured)} injured, {len(removed)} removed",
+            outcome={"injured": injured, "removed": removed, "hits_waiting": waiting},
+            sources=(f"{SRC_ASSAULT}; {SRC_ARMING}",) if req.melee else (SRC_ARMING,),
+            details={"order": order, "bases_left": left},
+        )
+
+
 # -- movement ------------------------------------------------------------------------------------------
 class MoveRequest(EarthRequest):
     unit: UnitId

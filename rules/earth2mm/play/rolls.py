@@ -1,0 +1,342 @@
+"""2mm Earth 1418's rolls in a game: a shot's request filled from the table (shooting, shooting while
+assaulting, melee), the hits it scores waiting on the target for the aggressor to allocate, the allocation
+injuring then removing bases, the recovery die of an injured base under fire from a new shooter, and the
+rolls a stand's card offers by its sub-unit's state.
+
+Who injured a base is kept on it (`injured_by`): "This reduction stays for as long as the target platoon is
+under fire from the SAME shooter. If it remains under fire but from a different shooter, it rolls a recovery
+die" (ARMING and RESILIENCE); a new shooter is one that has shot at its sub-unit this bound."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core.errors import Refusal, RulesError
+from rules.core.game import Outcome, Rolls
+from rules.core.records import (
+    Change,
+    Filled,
+    FillRequest,
+    SetState,
+    Snapshot,
+    StandAct,
+    TargetMark,
+    UnitState,
+)
+from rules.core.ruleset import Context, Erratum, Reading
+from rules.earth2mm.data import SCALE_M_PER_CM, SRC_ARMING, SRC_ASSAULT, SRC_COVER, SRC_UNITS, UNITS
+from rules.earth2mm.play.shots import (
+    built_in_resilience,
+    company_of,
+    gassed,
+    ground,
+    posture,
+    refused,
+    shot,
+    stands,
+)
+from rules.earth2mm.play.units import bases_of, context, sub_unit_of
+from rules.earth2mm.resolvers import ALLOCATION_RULE
+from rules.earth2mm.ruleset import Earth2mm
+from rules.table.bases import BaseSpec
+
+SHOOT, RECOVERY, ALLOCATE = "shoot", "recovery", "allocate-hits"
+RECOVERY_RULE = (
+    "If it remains under fire but from a different shooter, it rolls a recovery die. A recovery die is when a "
+    "platoon must roll equal to or under its own Resilience value (a roll of 6 fails). If it succeeds in "
+    "rolling <=R, then its movement is restored even under fire."
+)
+
+Earth2mm.add_errata(
+    Erratum(
+        "recovery-repeat",
+        "How often a platoon rolls its recovery die under the same new shooter",
+        (
+            Reading(
+                "once-a-shooter",
+                "Once: a success turns its fresh injury old (movement restored even under fire); after a "
+                "failure the new shooter's fire is the fire that keeps its movement halved, so it rolls again "
+                "only under yet another shooter's.",
+                SRC_ARMING,
+                "once",
+            ),
+        ),
+        default="once-a-shooter",
+        note="The text says when a recovery die is rolled, not whether a failed one is rolled again under "
+        "the same fire; rolled at will it would always succeed in the end.",
+    ),
+)
+
+
+def injured(company: UnitState, snap: Snapshot) -> list[UnitState]:
+    """A sub-unit's injured bases (fresh or old)."""
+    return [b for b in bases_of(company, snap.units) if b.base_injury]
+
+
+def new_shooter(base: UnitState, snap: Snapshot) -> int | None:
+    """The shooter under whose fire a freshly injured base rolls its recovery die now, if any: a sub-unit that
+    has shot at its sub-unit this bound since the one that injured it did (any, if that one has not)."""
+    company = sub_unit_of(base, snap.by_id)
+    if base.level != "platoon" or base.killed or base.base_injury != "fresh" or company is None:
+        return None
+    by = list(company.shot_at_by)
+    since = by[by.index(base.injured_by) + 1 :] if base.injured_by in by else by
+    others = [s for s in since if s != base.injured_by]
+    return others[-1] if others else None
+
+
+# -- fill -----------------------------------------------------------------------------------------------------
+def fill(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapping[str, BaseSpec]) -> list[Filled]:
+    out: list[Filled] = []
+
+    def put(field: str, value: Any, why: str, source: str) -> None:
+        if field in request.fields and field not in request.given:
+            out.append(Filled(field, value, why, source))
+
+    ctx = context(snap)
+    if resolver == RECOVERY:
+        base = snap.unit(request.unit_id, "unit_id") if request.unit_id is not None else None
+        if base is None or new_shooter(base, snap) is None:
+            raise RulesError(
+                "unit_id",
+                "pick a freshly injured base under a new shooter's fire: no other rolls a recovery die",
+                source=SRC_ARMING,
+                why=RECOVERY_RULE,
+            )
+        company = company_of(snap, base.id, "unit_id")
+        r, why, source = built_in_resilience(company, snap, ctx)
+        put("resilience", r, why, source)
+        cover, why = cover_of(company, snap, bases, ctx)
+        put("cover", cover, why, SRC_COVER)
+        return out
+    unit = company_of(snap, request.unit_id, "unit_id")
+    target = company_of(snap, request.target_id, "target_id")
+    if resolver == ALLOCATE:
+        if target.hits_from != unit.id or not target.hits_to_allocate:
+            raise RulesError(
+                "target_id",
+                f"no hits of {unit.name} wait on {target.name}: pick the sub-unit it hit",
+                source=SRC_ARMING,
+                why=ALLOCATION_RULE,
+            )
+        put(
+            "hits",
+            target.hits_to_allocate,
+            f"{target.hits_to_allocate} hit(s) of {unit.name} wait",
+            SRC_ARMING,
+        )
+        rank = [{"base": b.id, "injury": b.base_injury} for b in bases_of(target, snap.units)]
+        put("sub_unit", rank, f"{target.name}'s bases along its rank, as they stand", SRC_ARMING)
+        melee = bool(shot(snap, unit, target, bases, ctx).contact)
+        put("melee", melee, "in base contact: melee" if melee else "shooting", SRC_ASSAULT)
+        return out
+    if resolver != SHOOT:
+        return out
+    given = request.given.get("melee")
+    s = shot(snap, unit, target, bases, ctx, None if given is None else bool(given))
+    refused(s)
+    chart = UNITS[unit.kind]
+    put("shooter", unit.kind, f"{unit.name} is {chart.name}", SRC_UNITS)
+    if s.melee:
+        n = len(s.contact)
+        put("melee", True, f"{n} base(s) of {unit.name} in base contact with {target.name}", SRC_ASSAULT)
+        put("bases", n, f"only the {n} base(s) in base-to-base contact count", SRC_ASSAULT)
+    else:
+        n = len(bases_of(unit, snap.units))
+        put("melee", False, f"no base of {unit.name} touches {target.name}: it shoots", SRC_ASSAULT)
+        put("bases", n, f"{unit.name} has {n} base(s)", SRC_ARMING)
+        assaulting = unit.sub_plan == "assault" or unit.assault_target is not None
+        put("assaulting", assaulting, f"{unit.name} is {'' if assaulting else 'not '}assaulting", SRC_ASSAULT)
+    shooter_gas = gassed(stands(unit, snap, bases), snap.board)
+    put("shooter_gassed", shooter_gas, f"{unit.name} is {'' if shooter_gas else 'not '}under gas", SRC_UNITS)
+    far = (
+        ""
+        if s.range_cm is None
+        else f", {s.range_cm:.1f} cm ({s.range_cm * SCALE_M_PER_CM:.0f} scale metres) away, {s.seeing} base(s) with a line"
+    )
+    put("target", target.kind, f"{target.name} is {UNITS[target.kind].name}{far}", SRC_UNITS)
+    if UNITS[target.kind].resilience is None:
+        r, why, source = built_in_resilience(target, snap, ctx)
+        put("target_formation_resilience", r, why, source)
+    cover, why = cover_of(target, snap, bases, ctx)
+    put("target_cover", cover, why, SRC_COVER)
+    live = bases_of(target, snap.units)
+    hurt = injured(target, snap)
+    put("target_bases", len(live), f"{target.name} has {len(live)} base(s)", SRC_ARMING)
+    put("target_injured", len(hurt), f"{len(hurt)} of them injured", SRC_ARMING)
+    return out
+
+
+def cover_of(
+    company: UnitState, snap: Snapshot, bases: Mapping[str, BaseSpec], ctx: Context
+) -> tuple[dict[str, Any], str]:
+    """A sub-unit's cover as the resolvers take it (terrain, posture, the terrain it moves out of, gas)."""
+    how, why_posture = posture(company, ctx)
+    placed = stands(company, snap, bases)
+    terrain, other, why_ground = ground(placed, snap.terrain, how == "moving", ctx)
+    gas = gassed(placed, snap.board)
+    cover = {"terrain": terrain, "posture": how, "from_terrain": other, "gassed": gas}
+    return cover, f"{company.name}: {why_posture}, {why_ground}{', under gas' if gas else ''}"
+
+
+# -- consequences ---------------------------------------------------------------------------------------------
+def consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+    res = outcome.resolution
+    if resolver == RECOVERY and outcome.unit_id is not None:
+        base = snap.unit(outcome.unit_id)
+        if res["outcome_key"] == "recovered":
+            why = f"{base.name} recovers: its movement is restored even under fire"
+            return (SetState(why, SRC_ARMING, base.id, "base_injury", "old"),)
+        why = f"{base.name} fails to recover: its movement stays halved under the new shooter's fire"
+        return (
+            SetState(
+                why, context(snap).citation("recovery-repeat"), base.id, "injured_by", new_shooter(base, snap)
+            ),
+        )
+    unit = company_of(snap, outcome.unit_id, "unit_id")
+    target = company_of(snap, outcome.target_id, "target_id")
+    if resolver == SHOOT:
+        return shot_landed(unit, target, res, bool(getattr(outcome.request, "melee", False)))
+    if resolver == ALLOCATE:
+        return hits_allocated(snap, unit, target, res, bool(getattr(outcome.request, "melee", False)))
+    return ()
+
+
+def shot_landed(
+    unit: UnitState, target: UnitState, res: Mapping[str, Any], melee: bool
+) -> tuple[Change, ...]:
+    """The target has been shot at by the sub-unit, and its hits wait for the sub-unit's side to allocate."""
+    changes: list[Change] = []
+    if not melee and not unit.fired_this_bound:
+        changes.append(
+            SetState(f"{unit.name} has shot this bound", SRC_ARMING, unit.id, "fired_this_bound", True)
+        )
+    if unit.id not in target.shot_at_by:
+        by = [*target.shot_at_by, unit.id]
+        changes.append(
+            SetState(f"{unit.name} shot at {target.name}", SRC_ARMING, target.id, "shot_at_by", by)
+        )
+    hits = int(res["outcome"]["injuries"]) + int(res["outcome"]["kills"])
+    if hits:
+        why = f"{hits} hit(s) of {unit.name} wait on {target.name}: the aggressor allocates them"
+        source = f"{SRC_ASSAULT}; {SRC_ARMING}" if melee else SRC_ARMING
+        changes += [
+            SetState(why, source, target.id, "hits_to_allocate", hits),
+            SetState(why, source, target.id, "hits_from", unit.id),
+        ]
+    return tuple(changes)
+
+
+def hits_allocated(
+    snap: Snapshot, unit: UnitState, target: UnitState, res: Mapping[str, Any], melee: bool
+) -> tuple[Change, ...]:
+    """Bases injured then removed as the aggressor allocated them; what is not yet allocated still waits."""
+    source = f"{SRC_ASSAULT}; {SRC_ARMING}" if melee else SRC_ARMING
+    done = res["outcome"]
+    changes: list[Change] = []
+    for b in done["injured"]:
+        if b not in done["removed"]:
+            why = f"{unit.name}'s hit injures {snap.unit(b).name}"
+            changes += [
+                SetState(why, source, b, "base_injury", "fresh"),
+                SetState(why, source, b, "injured_by", unit.id),
+                SetState(why, source, b, "injured_bound", snap.turn),
+            ]
+    for b in done["removed"]:
+        changes.append(SetState(f"{unit.name}'s hit removes {snap.unit(b).name}", source, b, "killed", True))
+    waiting = int(done["hits_waiting"])
+    why = f"{waiting} hit(s) of {unit.name} still wait" if waiting else f"{unit.name}'s hits are allocated"
+    changes.append(SetState(why, source, target.id, "hits_to_allocate", waiting))
+    if not waiting:
+        changes.append(SetState(why, source, target.id, "hits_from", None))
+    return tuple(changes)
+
+
+# -- the stand card -----------------------------------------------------------------------------------------------
+def stand_acts(snap: Snapshot, unit_id: int, bases: Mapping[str, BaseSpec]) -> tuple[StandAct, ...]:
+    stand = snap.unit(unit_id)
+    if stand.killed:
+        return ()
+    try:
+        company = company_of(snap, unit_id, "unit_id")
+    except RulesError:
+        return ()
+    ctx = context(snap)
+    name, cid = company.name, company.id
+    chart = UNITS[company.kind]
+    acts: list[StandAct] = []
+    enemies = [u for u in snap.units if u.level == "company" and u.side != company.side and not u.killed]
+    touching = [e for e in enemies if shot(snap, company, e, bases, ctx, True).contact]
+    n = len(bases_of(company, snap.units))
+    if touching and chart.melee.dice:
+        foes = ", ".join(e.name for e in touching)
+        acts.append(StandAct("Melee", SHOOT, cid, f"{name} is in base contact with {foes}", True, n))
+    if not touching and chart.ranged.dice and not company.fired_this_bound:
+        planned = company.assault_target if company.assault_target is not None else company.plan_target
+        aim = snap.by_id.get(planned) if planned is not None else None
+        at = f" at {aim.name}, its planned target" if aim is not None else ""
+        if company.sub_plan == "assault" or company.assault_target is not None:
+            acts.append(
+                StandAct("Assault shooting", SHOOT, cid, f"{name} shoots as it assaults{at} (-1A)", True, n)
+            )
+        else:
+            acts.append(StandAct("Shoot", SHOOT, cid, f"{name} shoots{at}", True, n))
+    shooter = new_shooter(stand, snap)
+    if shooter is not None:
+        by = snap.by_id.get(shooter)
+        why = f"{stand.name}, freshly injured, is under fire from {by.name if by else 'a new shooter'}"
+        acts.append(StandAct("Recovery die", RECOVERY, stand.id, why))
+    for e in enemies:
+        if e.hits_from == cid and e.hits_to_allocate:
+            why = f"{e.hits_to_allocate} hit(s) of {name} wait on {e.name}"
+            acts.append(StandAct("Allocate hits", ALLOCATE, cid, why, True, 0))
+    return tuple(acts)
+
+
+def target_marks(
+    snap: Snapshot, unit_id: int, resolver: str, bases: Mapping[str, BaseSpec]
+) -> tuple[TargetMark, ...]:
+    """The enemy bases the card's roll may not take as its target now, each with its reason."""
+    if resolver not in (SHOOT, ALLOCATE):
+        return ()
+    company = company_of(snap, unit_id, "unit_id")
+    ctx = context(snap)
+    marks: list[TargetMark] = []
+    for e in snap.units:
+        if e.level != "company" or e.side == company.side or e.killed:
+            continue
+        if resolver == SHOOT:
+            refusals = shot(snap, company, e, bases, ctx).refusals
+        elif e.hits_from != company.id or not e.hits_to_allocate:
+            sentence = f"No hits of {company.name} wait on {e.name}"
+            refusals = (("no hits of it", Refusal(sentence, ALLOCATION_RULE, SRC_ARMING)),)
+        else:
+            refusals = ()
+        if refusals:
+            mark, r = refusals[0]
+            marks += [TargetMark(b.id, mark, str(r), r.why, r.source) for b in bases_of(e, snap.units)]
+    return tuple(marks)
+
+
+class EarthRolls(Rolls):
+    """2mm Earth 1418's rolls in a game, measured on the table with the kit's bases."""
+
+    def __init__(self, bases: Mapping[str, BaseSpec]) -> None:
+        self.bases = bases
+
+    def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
+        if resolver_id not in (SHOOT, RECOVERY, ALLOCATE):
+            return ()
+        return tuple(fill(snapshot, request, resolver_id, self.bases))
+
+    def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+        if resolver_id not in (SHOOT, RECOVERY, ALLOCATE):
+            return ()
+        return consequences(resolver_id, snapshot, outcome)
+
+    def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
+        return stand_acts(snapshot, unit_id, self.bases)
+
+    def target_marks(self, snapshot: Snapshot, unit_id: int, resolver_id: str) -> tuple[TargetMark, ...]:
+        return target_marks(snapshot, unit_id, resolver_id, self.bases)
