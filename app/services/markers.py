@@ -38,6 +38,7 @@ def snapshot_of(session: Session, game: Game, units: Iterable[Unit]) -> Snapshot
         },
         turn=game.turn,
         side_to_move=game.side_to_move,
+        step=game.step,
         table_width_cm=game.table_width_cm,
         table_length_cm=game.table_length_cm,
         terrain=game.terrain,

@@ -101,6 +101,7 @@ class Snapshot:
     nations: Mapping[str, str] = field(default_factory=dict)  # side -> nation, where the game names one
     turn: int = 0
     side_to_move: str = "attacker"
+    step: int = 0  # the index of the current step of the turn (TurnModel.steps)
     terrain: Mapping[str, Any] = field(default_factory=dict)
     board: Mapping[str, Any] = field(default_factory=dict)
     sides: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)

@@ -129,18 +129,44 @@ Earth2mm.add_errata(
             Reading(
                 "shot-at",
                 "A sub-unit shot at in a bound (a shot at it worked out, by shooting, assault, melee or a "
-                "bombardment laying shots on it), hit or not, is under fire in the next bound's planning.",
+                "bombardment laying shots on it), hit or not, is under fire in the next bound's planning, as "
+                "the 107th Battalion's company 'under fire last turn' is.",
                 cite("HIGH COMMANDS"),
                 "shot-at",
             ),
-            Reading(
-                "hit",
-                "Only a sub-unit that took a hit in a bound is under fire in the next.",
-                cite("HIGH COMMANDS"),
-                "hit",
-            ),
         ),
         default="shot-at",
+        note="The text never says whether a shot that misses puts its target under fire; a shot is fire.",
+    ),
+    Erratum(
+        "move-terrain",
+        "How far sub-units move from or in defensible and fortified ground",
+        (
+            Reading(
+                "normal-distance",
+                "The movement modifiers name only road, open, rough and impractical terrain: defensible ground "
+                "(buildings) and fortifications move at the 'normal distance' of open terrain; where features "
+                "overlap, a road gives its bonus, else the worst ground counts.",
+                SRC_COVER,
+                "normal",
+            ),
+        ),
+        default="normal-distance",
+    ),
+    Erratum(
+        "mounted-rifles-range",
+        "The mounted rifles' RANGE '300/100'",
+        (
+            Reading(
+                "dismounted",
+                "Two ranges, read as dismounted and mounted fire; the game keeps no mounted state, so mounted "
+                "rifles shoot at the first, 300 scale metres (30 cm).",
+                SRC_UNITS,
+                300,
+            ),
+        ),
+        default="dismounted",
+        note="Every other row gives one range.",
     ),
     Erratum(
         "dugout-rough",

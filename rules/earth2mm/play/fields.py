@@ -65,6 +65,8 @@ class EarthFields(Fields):
         StateField("base_injury", "Injury", "", filter="Injured"),
         StateField("injured_by", "Injured by", None, shown=False),
         StateField("injured_bound", "Injured in bound", 0, shown=False, maximum=1000),
+        # How far a base has moved this bound (cm), against its sub-unit's distance.
+        StateField("moved_cm", "Moved this bound (cm)", 0.0, shown=False),
     )
     edit_acts = {
         "high_command": COMMAND_ACT,

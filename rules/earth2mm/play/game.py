@@ -1,19 +1,120 @@
 """Battle for 2mm Earth 1418 played as a game: the hook (rules.core.game.GameRules) assembled from its modules'
 objects, each the rule set's own (its unit state, its bound, its rolls, its sealed artillery, its table, its new
-games and its table kit)."""
+games and its table kit), with what a unit edit and a move write besides their values."""
 
 from __future__ import annotations
 
-from rules.core.game import GameRules, Rolls
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand
+from rules.core.errors import RulesError
+from rules.core.game import Answer, GameRules, Rolls
+from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
+from rules.earth2mm.data import COMMANDS, SRC_COMMANDS, SRC_COVER, SRC_ORDER
+from rules.earth2mm.play import units as U
 from rules.earth2mm.play.fields import EarthFields
+from rules.earth2mm.play.judge import Board, destinations, dug_in
 from rules.earth2mm.play.setup import EarthSetup
-from rules.earth2mm.play.table import EarthTable
+from rules.earth2mm.play.table import ROUGH_GROUND_KEY, EarthTable, footprint
 from rules.earth2mm.play.turn import EarthBound
+from rules.earth2mm.resolvers import PLANS
 from rules.earth2mm.ruleset import Earth2mm
 from rules.registry import register_game
 
+_PLANS = sorted({p for by_situation in PLANS.values() for plans in by_situation for p in plans})
+
+
+@dataclass(frozen=True)
+class EarthGame(GameRules):
+    """The core's game with the words a unit edit may set checked, and a move's bookkeeping: how far each base
+    has moved this bound, that its sub-unit moved, and the ground a dug-in sub-unit leaves in the open."""
+
+    def play(self, snapshot: Snapshot, act: Act) -> Answer:
+        if isinstance(act, EditUnit):
+            return Answer(edited(snapshot, act))
+        answer = super().play(snapshot, act)
+        if snapshot.turn >= 1 and isinstance(act, MoveStand):
+            moved = moves(Board(snapshot, self.kit.bases), {act.unit_id: (act.x, act.y)})
+            return replace(answer, changes=(*answer.changes, *moved))
+        if snapshot.turn >= 1 and isinstance(act, MoveFormation):
+            b = Board(snapshot, self.kit.bases)
+            return replace(answer, changes=(*answer.changes, *moves(b, destinations(b, act))))
+        return answer
+
+
+def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
+    """A unit edit's values, its words checked (a RulesError naming the field); a plan withdrawn takes its
+    target with it."""
+    unit = snapshot.unit(act.unit_id)
+    values = dict(act.values)
+    for name, allowed, source in (
+        ("high_command", COMMANDS, SRC_COMMANDS),
+        ("sub_plan", _PLANS, SRC_COMMANDS),
+    ):
+        if name in values and values[name] not in ("", *allowed):
+            raise RulesError(
+                name, f"give one of the book's {name.replace('_', ' ')}s", ["", *allowed], source
+            )
+    if "plan_target" in values:
+        target = snapshot.by_id.get(values["plan_target"])
+        if target is None or target.level != U.SUB_UNIT or target.side == unit.side or target.killed:
+            enemies = [
+                u.id for u in snapshot.units if u.level == U.SUB_UNIT and u.side != unit.side and not u.killed
+            ]
+            raise RulesError(
+                "plan_target", "plan a shot or an assault at an enemy sub-unit", enemies, SRC_ORDER
+            )
+    if values.get("sub_plan") == "" and unit.state.get("plan_target") is not None:
+        values.setdefault("plan_target", None)
+    return tuple(SetState("", "", unit.id, k, v) for k, v in values.items())
+
+
+def moves(b: Board, to: Mapping[int, tuple[float, float]]) -> tuple[Change, ...]:
+    """What moving bases to `to` writes besides their places: each base's distance this bound, its sub-unit
+    moved, and a dug-in sub-unit's ground in the open left as rough ground (DIGGING IN & COVER: "If a company
+    moves AT ALL, they no longer count as dug-in, but their original position becomes rough terrain if they
+    originally dug-in in the open")."""
+    out: list[Change] = []
+    left: list[dict[str, object]] = []
+    for uid, (x, y) in to.items():
+        base = b.snap.unit(uid)
+        company = U.sub_unit_of(base, b.by_id)
+        if company is None or base.level != U.BASE or base.x is None or base.y is None:
+            continue
+        cm = round(float(base.state.get("moved_cm", 0.0)) + math.hypot(x - base.x, y - base.y), 2)
+        out.append(
+            SetState(f"{base.name} has moved {cm:g} cm this bound", SRC_COVER, base.id, "moved_cm", cm)
+        )
+        if company.state.get("moved_this_bound") or any(
+            isinstance(c, SetState) and c.unit_id == company.id for c in out
+        ):
+            continue
+        out.append(SetState(f"{company.name} moved", SRC_ORDER, company.id, "moved_this_bound", True))
+        if dug_in(company):
+            left += [
+                {"unit_id": company.id, "polygon": _ring(b, s)}
+                for s in b.bases_of(company)
+                if s.x is not None and s.y is not None and b.ground.cover_at((s.x, s.y)) == "open"
+            ]
+    if left:
+        spots = [*b.snap.board.get(ROUGH_GROUND_KEY, ()), *left]
+        out.append(
+            SetBoard("a dugout left in the open becomes rough ground", SRC_COVER, ROUGH_GROUND_KEY, spots)
+        )
+    return tuple(out)
+
+
+def _ring(b: Board, base: UnitState) -> list[list[float]]:
+    ground = footprint(base, b.bases)
+    if ground is None or ground.geom_type != "Polygon":
+        ground = (ground or footprint(base, {})).buffer(0.5)  # type: ignore[union-attr]
+    return [[round(x, 2), round(y, 2)] for x, y in ground.exterior.coords]
+
+
 EARTH_GAME: GameRules = register_game(
-    GameRules(
+    EarthGame(
         Earth2mm.id,
         fields=EarthFields(),
         turn=EarthBound(),

@@ -1,154 +1,39 @@
-"""2mm Earth 1418's bound as a game follows it (BOUNDS; PLANNING & EXECUTING): high commands to the strategic
-formations, the sub-units' plans in the book's planning order, the executing steps (1)-(10) in the book's
-order, melee, the end of the bound; both sides act in every step. What each step permits, what it refuses and
-what the end of the bound does to the table."""
+"""2mm Earth 1418's bound as the game hook's turn (rules.core.game.BoundTurn): its steps (steps.py), who may do
+what in which step, what the rules of play forbid of an act (judge.py), what a step still needs and what the
+end of the bound does to the table (ends.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rules.core.acts import Act, Roll
+from rules.core.errors import Refusal
 from rules.core.game import BoundTurn, Member, Position
-from rules.core.turn import Permit, Step
-from rules.earth2mm.data import BOUND, EXECUTING_ORDER, PLANNING_ORDER, SRC_ARTILLERY, SRC_ASSAULT, SRC_ORDER
+from rules.core.records import Change, Snapshot
+from rules.core.turn import Step
+from rules.earth2mm.play import units as U
+from rules.earth2mm.play.ends import bound_ended, needs
 from rules.earth2mm.play.fields import COMMAND_ACT, DIG_ACT, LEAVE_ACT, PLAN_ACT
-from rules.earth2mm.ruleset import cite
-
-SRC_BOUNDS = cite("BOUNDS")
-SRC_CASUALTIES = cite("CASUALTIES & ENDING THE BOUND")
-SIDES = ("attacker", "defender")
-
-# The acts of the rules of play (the contract's names): the rolls are judged by `roll_refusal`.
-MOVE_ACT = "move-stands"
-FIRE_PLAN_ACT = "plan-fire"
-SHOOT = "shoot"
-RECOVERY = "recovery"
-ALLOCATE = "allocate-hits"
-BOMBARD = "bombard"
-
-# The planning steps, with the planning class (units.PLANNING) each names.
-PLANNING_STEPS: tuple[tuple[str, str], ...] = (
-    ("plan-naval-railway", "naval-railway"),
-    ("plan-artillery", "artillery"),
-    ("plan-reserve", "reserve"),
-    ("plan-line", "line"),
-    ("plan-heavy-weapons", "heavy-weapons"),
-    ("plan-elite", "elite"),
+from rules.earth2mm.play.judge import Board, forbidden, shooting_steps
+from rules.earth2mm.play.steps import (
+    MOVE_ACT,
+    SHOOT,
+    SRC_BOUNDS,
+    SRC_CASUALTIES,
+    STEP_INDEX,
+    STEP_ROLLS,
+    STEPS,
+    step_refusal,
 )
-# The steps in which a side writes its bound's artillery plan (erratum bombardment-orders), and those whose
-# sub-units plan on the map, anonymously ("Anon"), not marked on the table.
-FIRE_PLAN_STEPS = ("high-commands", "plan-naval-railway", "plan-artillery")
-SHOOTING_STEPS = ("execute-1", "execute-2", "execute-4", "execute-5", "execute-9")
-MOVING_STEPS = ("execute-6", "execute-7", "execute-8")
+from rules.earth2mm.ruleset import Earth2mm
+from rules.registry import get_game_rules
 
-_COMMANDS_QUOTE = "High commands given to Strategic Formations"
-_BOMBARD_QUOTE = (
-    "when the player gives Commands to Strategic Formations, the player must also order bombardments on a grid "
-    "reference"
-)
+_SUB_UNIT_ACTS = (PLAN_ACT, DIG_ACT, LEAVE_ACT)
 
 
-def _planning_step(i: int, step_id: str, planning: str) -> Step:
-    printed = f"({i + 1}) {PLANNING_ORDER[i]}"
-    permits = [Permit(PLAN_ACT, (planning,), printed, SRC_ORDER)]
-    if planning not in ("naval-railway", "artillery"):
-        # Digging in is a plan's choice (erratum digging-plan); artillery "can never dig in".
-        permits.append(Permit(DIG_ACT, (planning,), printed, cite("DIGGING IN & COVER")))
-    if step_id in FIRE_PLAN_STEPS:
-        permits.append(Permit(FIRE_PLAN_ACT, (planning,), "Artillery plans are done on a map.", SRC_ORDER))
-    does = f"the {planning.replace('-', ' ')} sub-units of both sides plan their moving and shooting"
-    return Step(
-        step_id, 2 + i, printed, PLANNING_ORDER[i], SRC_ORDER, does, tuple(permits), ("plans",), sides=SIDES
-    )
-
-
-def _executing_step(i: int) -> Step:
-    n = i + 1
-    printed = f"({n}) {EXECUTING_ORDER[i]}"
-    step_id = f"execute-{n}"
-    permits: list[Permit] = []
-    resolvers: tuple[str, ...] = ()
-    if step_id in SHOOTING_STEPS:
-        permits.append(Permit(SHOOT, (f"execute-{n}",), printed, SRC_ORDER))
-        permits.append(
-            Permit(ALLOCATE, ("shooters",), "Hit allocation is up to the aggressor's choice", SRC_ORDER)
-        )
-        resolvers = (SHOOT, ALLOCATE)
-    elif step_id in MOVING_STEPS:
-        permits.append(Permit(MOVE_ACT, (f"execute-{n}",), printed, SRC_ORDER))
-        resolvers = ("move",)
-    elif n == 3:
-        permits.append(Permit(LEAVE_ACT, ("dug-in infantry",), printed, SRC_ORDER))
-    else:
-        permits.append(Permit(BOMBARD, ("naval-railway",), printed, SRC_ORDER))
-        resolvers = (BOMBARD,)
-    does = EXECUTING_ORDER[i][0].lower() + EXECUTING_ORDER[i][1:].rstrip(".")
-    return Step(
-        step_id,
-        7 + n,
-        printed,
-        EXECUTING_ORDER[i].rstrip("."),
-        SRC_ORDER,
-        does,
-        tuple(permits),
-        resolvers,
-        sides=SIDES,
-    )
-
-
-STEPS: tuple[Step, ...] = (
-    Step(
-        "high-commands",
-        1,
-        BOUND[0],
-        "High commands",
-        cite("HIGH COMMANDS"),
-        "both sides give each strategic formation its high command and order their bombardments",
-        (
-            Permit(COMMAND_ACT, ("strategic formations",), _COMMANDS_QUOTE, SRC_BOUNDS),
-            Permit(FIRE_PLAN_ACT, ("artillery",), _BOMBARD_QUOTE, SRC_ARTILLERY),
-        ),
-        sides=SIDES,
-    ),
-    *(_planning_step(i, sid, p) for i, (sid, p) in enumerate(PLANNING_STEPS)),
-    *(_executing_step(i) for i in range(len(EXECUTING_ORDER))),
-    Step(
-        "melee",
-        18,
-        BOUND[3],
-        "Melee",
-        SRC_ASSAULT,
-        "sub-units in base contact with an enemy that assaulted or was assaulted fight with the m side of Arming",
-        (
-            Permit(SHOOT, ("melee",), BOUND[3], SRC_BOUNDS),
-            Permit(
-                ALLOCATE,
-                ("aggressors",),
-                "Injuries and casualties are distributed by the aggressor.",
-                SRC_ASSAULT,
-            ),
-        ),
-        (SHOOT, ALLOCATE),
-        sides=SIDES,
-    ),
-    Step(
-        "end-of-bound",
-        19,
-        BOUND[4],
-        "End of the bound",
-        SRC_CASUALTIES,
-        "injured bases under fire from a different shooter roll to recover; the next bound starts",
-        (
-            Permit(
-                RECOVERY,
-                ("injured bases",),
-                "If it remains under fire but from a different shooter, it rolls a recovery die.",
-                cite("ARMING and RESILIENCE"),
-            ),
-        ),
-        (RECOVERY,),
-        sides=SIDES,
-    ),
-)
+def board(snapshot: Snapshot) -> Board:
+    """The snapshot with the game's table kit (its bases' sizes)."""
+    return Board(snapshot, get_game_rules(Earth2mm.id).kit.bases)
 
 
 class EarthBound(BoundTurn):
@@ -156,10 +41,15 @@ class EarthBound(BoundTurn):
 
     source = SRC_BOUNDS
     end_source = SRC_CASUALTIES
-    ordered_acts = frozenset({COMMAND_ACT, PLAN_ACT, DIG_ACT, LEAVE_ACT, MOVE_ACT})
+    ordered_acts = frozenset({COMMAND_ACT, *_SUB_UNIT_ACTS, MOVE_ACT})
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return STEPS
+
+    def allowed_now(self, status: str, period: str | None, now: Position) -> list[str]:
+        if status != "playing" or now.step >= len(STEPS):
+            return []
+        return [f"{p.action.replace('-', ' ')}: “{p.quote}”" for p in STEPS[now.step].permits]
 
     def refusal(
         self,
@@ -171,4 +61,74 @@ class EarthBound(BoundTurn):
         unit: Member | None,
         units: Sequence[Member],
     ) -> str | None:
-        return super().refusal(status, period, now, action, side, unit, units)
+        """The step that permits the act, and the level of the force tree it is done to."""
+        if status != "playing":
+            return None
+        refused = step_refusal(now, action)
+        if refused is not None or unit is None:
+            return refused
+        if action == COMMAND_ACT and not (
+            unit.kind == U.FORMATION_KIND
+            and any(u.parent_id == unit.id and u.level == U.SUB_UNIT for u in units)
+        ):
+            return Refusal(
+                "Give high commands to a strategic formation, the parent of companies",
+                "“Each command the player gives to Strategic Formation will allow (or rather limit) which actions "
+                "the sub-units become capable of doing” (HIGH COMMANDS)",
+                STEPS[0].source,
+            )
+        if action in _SUB_UNIT_ACTS and unit.level != U.SUB_UNIT:
+            return Refusal(
+                "Plan with a sub-unit (a company): its bases carry out its plan",
+                "“Every sub-unit's action is made using the Plan/Execute system” (HIGH COMMANDS); “Most companies "
+                "move as one” (STRATEGIC FORMATIONS)",
+                STEPS[0].source,
+            )
+        return None
+
+    def roll_refusal(
+        self, status: str, snapshot: Snapshot, now: Position, roll: Roll, side: str
+    ) -> str | None:
+        """A roll only in the step that names it, and a shot only in the step that names its sub-unit."""
+        if status != "playing" or roll.resolver not in STEP_ROLLS:
+            return None
+        refused = step_refusal(now, roll.resolver)
+        if refused is not None or roll.resolver != SHOOT or roll.unit_id is None:
+            return refused
+        b = board(snapshot)
+        company = b.sub_unit(roll.unit_id)
+        step = STEPS[now.step]
+        melee = bool(roll.fields.get("melee"))
+        if melee != (step.id == "melee"):
+            return Refusal(
+                "Melee is fought in the melee step, shooting in the executing steps",
+                f"“{STEPS[STEP_INDEX['melee']].printed}” follows the executing steps (BOUNDS)",
+                SRC_BOUNDS,
+            )
+        if company is None or melee or company.kind not in U.UNITS:
+            return None
+        named = shooting_steps(company, b)
+        if step.id in named:
+            return None
+        where = [STEPS[STEP_INDEX[s]] for s in named]
+        return Refusal(
+            f"{company.name} shoots in step {' or '.join(str(s.number) for s in where) or 'none'} this bound"[
+                :120
+            ],
+            "“Execute moving and shooting as shown in Order chart”: "
+            + (
+                "; ".join(f"“{s.printed}”" for s in where)
+                or "no executing step names it (it moved or dug in last bound)"
+            )
+            + " (PLANNING & EXECUTING)",
+            STEPS[STEP_INDEX["execute-1"]].source,
+        )
+
+    def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
+        return forbidden(board(snapshot), act)
+
+    def needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
+        return needs(board(snapshot), step_id)
+
+    def ended(self, snapshot: Snapshot, side: str) -> tuple[Change, ...]:
+        return bound_ended(board(snapshot), None)

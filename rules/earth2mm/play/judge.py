@@ -1,0 +1,516 @@
+"""What 2mm Earth 1418's rules of play forbid of an act on the table as a snapshot reads it (TurnModel.forbidden
+and roll_refusal's step by sub-unit): a plan outside what the SF's high command and the sub-unit's situation
+allow, a dig-in the command or the troops do not allow, a sub-unit executing in a step that does not name it,
+a move by a sub-unit that stays put or beyond its distance, a shot at a target out of range or sight or not
+the planned one, an assault beyond 300 m, a melee without base contact. Each refusal one sentence saying what
+to do, the rule in full as `why`, its printed line as `source`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, Roll
+from rules.core.errors import Refusal
+from rules.core.game import leaves_under
+from rules.core.records import Snapshot, UnitState
+from rules.core.ruleset import Context
+from rules.earth2mm.data import (
+    ASSAULT_REACH_M,
+    DIG_IN,
+    SCALE_M_PER_CM,
+    SRC_ARMING,
+    SRC_ASSAULT,
+    SRC_COMMANDS,
+    SRC_COVER,
+    SRC_ORDER,
+    SRC_UNITS,
+    SRC_VEHICLES,
+    UNITS,
+)
+from rules.earth2mm.play import units as U
+from rules.earth2mm.play.steps import ALLOCATE, RECOVERY, SHOOT, STEPS
+from rules.earth2mm.play.table import CONTACT_CM, Ground, footprint, nearest_cm, seen
+from rules.earth2mm.resolvers import MoveRequest, allowed_plans
+from rules.earth2mm.ruleset import Earth2mm, cite
+from rules.registry import get_ruleset
+from rules.table.bases import BaseSpec
+
+SRC_THROUGH_TERRAIN = cite("SHOOTING THROUGH TERRAIN")
+SRC_CASUALTIES = cite("CASUALTIES & ENDING THE BOUND")
+# Plans that move the sub-unit (every plan but staying put): "Sub-units choosing to find cover may move".
+MOVING_PLANS = frozenset({"move", "assault", "retreat", "find cover"})
+# The executing steps each sub-unit shoots and moves in (PLANNING & EXECUTING), by what it is and does.
+_DUG_IN_GUNS = "execute-1"
+_GUNS_STILL = "execute-2"
+_DUG_IN_INF = "execute-4"
+_OPEN_INF = "execute-5"
+_ASSAULT_SHOOT = "execute-9"
+_NAVAL = "execute-10"
+_ASSAULT_MOVE = "execute-6"
+_NORMAL_MOVE = "execute-7"
+_DUG_IN_MOVE = "execute-8"
+
+_DIG_QUOTE = (
+    "Troops ordered to change or hold positions can dig in, but those ordered to make dramatic moves cannot"
+)
+_ALLOCATE_QUOTE = (
+    "Hit allocation is up to the aggressor's choice, but (as above) they cannot allocate kills until all bases "
+    "have injuries."
+)
+
+
+def range_cm(kind: str) -> float | None:
+    """A kind's shooting range in cm (the chart's RANGE in scale metres, 10 to the cm; "Infinite": None; the
+    mounted rifles' "300/100": the first, erratum mounted-rifles-range)."""
+    text = UNITS[kind].range_m.split("/")[0]
+    return None if text == "Infinite" else int(text) / SCALE_M_PER_CM
+
+
+@dataclass(frozen=True)
+class Board:
+    """The snapshot as the rules of play read it: its units by id, the kit's bases, the errata readings."""
+
+    snap: Snapshot
+    bases: Mapping[str, BaseSpec]
+
+    @cached_property
+    def ctx(self) -> Context:
+        return U.context(self.snap)
+
+    @cached_property
+    def ground(self) -> Ground:
+        return Ground(self.snap.terrain, self.snap.board)
+
+    @property
+    def by_id(self) -> Mapping[int | None, UnitState]:
+        return self.snap.by_id
+
+    @property
+    def step_id(self) -> str:
+        return STEPS[self.snap.step].id if self.snap.step < len(STEPS) else ""
+
+    def sub_unit(self, unit_id: int | None) -> UnitState | None:
+        unit = self.by_id.get(unit_id)
+        return None if unit is None else U.sub_unit_of(unit, self.by_id)
+
+    def bases_of(self, company: UnitState) -> list[UnitState]:
+        return U.bases_of(company, self.snap.units)
+
+    def ground_of(self, company: UnitState) -> list[Any]:
+        return [g for b in self.bases_of(company) if (g := footprint(b, self.bases)) is not None]
+
+    def distance_cm(self, a: UnitState, b: UnitState) -> float | None:
+        return nearest_cm(self.ground_of(a), self.ground_of(b))
+
+    def command(self, company: UnitState) -> str:
+        sf = U.formation_of(company, self.by_id)
+        return str(sf.state.get("high_command", "")) if sf is not None else ""
+
+
+# -- the sub-unit's situation --------------------------------------------------------------------------------
+def dug_in(company: UnitState) -> bool:
+    return int(company.state.get("dug_in_bounds", 0)) > 0
+
+
+def assaulting(company: UnitState) -> bool:
+    return company.state.get("sub_plan") == "assault" or company.state.get("assault_target") is not None
+
+
+def shooting_steps(company: UnitState, b: Board) -> tuple[str, ...]:
+    """The executing steps that name a sub-unit's shooting: dug in guns and heavy weapons (1), those that did
+    not move or dig in last bound (2), dug in infantry not assaulting (4), other infantry not assaulting (5),
+    assaulting infantry (9), naval and railway artillery (10)."""
+    planning = U.planning_of(company, b.by_id, b.ctx)
+    if planning == "naval-railway":
+        return (_NAVAL,)
+    if planning in ("artillery", "heavy-weapons"):
+        steps = (_DUG_IN_GUNS,) if dug_in(company) else ()
+        return steps + (() if company.state.get("moved_last_bound") else (_GUNS_STILL,))
+    if assaulting(company):
+        return (_ASSAULT_SHOOT,)
+    return (_DUG_IN_INF,) if dug_in(company) else (_OPEN_INF,)
+
+
+def moving_step(company: UnitState) -> str:
+    """The executing step that moves a sub-unit: assaulting (6), moving normally (7), dug in (8; heavy weapons
+    and artillery with them: erratum executing-infantry)."""
+    if assaulting(company):
+        return _ASSAULT_MOVE
+    if dug_in(company) or company.state.get("leaving_dugout"):
+        return _DUG_IN_MOVE
+    return _NORMAL_MOVE
+
+
+def injured_half(company: UnitState, b: Board) -> bool:
+    """ "When the majority (50%+) of the sub-unit ... is injured, the unit suffers a halved movement speed":
+    fresh injuries only (old ones "can move normally again")."""
+    bases = b.bases_of(company)
+    fresh = sum(1 for u in bases if u.state.get("base_injury") == "fresh")
+    return bool(bases) and 2 * fresh >= len(bases)
+
+
+# -- the acts ------------------------------------------------------------------------------------------------
+def forbidden(b: Board, act: Act) -> tuple[Refusal, ...]:
+    """The refusals the rules of play give `act` now (none: allowed); nothing is judged in set-up."""
+    if b.snap.turn < 1:
+        return ()
+    if isinstance(act, EditUnit):
+        return _edited(b, act)
+    if isinstance(act, MoveStand):
+        return _moved(b, [b.snap.unit(act.unit_id)], {act.unit_id: (act.x, act.y)})
+    if isinstance(act, MoveFormation):
+        to = destinations(b, act)
+        return _moved(b, [b.snap.unit(uid) for uid in to], to)
+    if isinstance(act, Roll) and act.apply:
+        return _rolled(b, act)
+    return ()
+
+
+def _edited(b: Board, act: EditUnit) -> tuple[Refusal, ...]:
+    unit = b.snap.unit(act.unit_id)
+    values = act.values
+    out: list[Refusal] = []
+    if unit.level != U.SUB_UNIT:
+        return ()
+    planning = U.planning_of(unit, b.by_id, b.ctx)
+    planning_step = f"plan-{planning}"
+    if any(k in values for k in ("sub_plan", "plan_target", "digging_in")) and b.step_id != planning_step:
+        step = next(s for s in STEPS if s.id == planning_step)
+        out.append(
+            Refusal(
+                f"{unit.name} plans in step {step.number} ({planning.replace('-', ' ')}): wait for it",
+                f"{unit.name} is {planning.replace('-', ' ')} and plans in “{step.printed}” (PLANNING & "
+                "EXECUTING: the players plan “for each unit based on their type and situation” in that order)",
+                SRC_ORDER,
+            )
+        )
+    command = b.command(unit)
+    plan = values.get("sub_plan", unit.state.get("sub_plan", ""))
+    if (
+        ("sub_plan" in values or values.get("digging_in"))
+        and not command
+        and (plan or values.get("digging_in"))
+    ):
+        out.append(
+            Refusal(
+                f"Give {unit.name}'s strategic formation its high command first",
+                "The Plans for a sub-unit are restricted to the Command given to the sub-unit's parent Strategic "
+                "Formation (HIGH COMMANDS)",
+                SRC_COMMANDS,
+            )
+        )
+        return tuple(out)
+    if values.get("sub_plan"):
+        allowed = allowed_plans(b.ctx, command, dug_in(unit), bool(unit.state.get("under_fire")))  # type: ignore[arg-type]
+        if plan not in allowed:
+            situation = f"{'dug in' if dug_in(unit) else 'not dug in'}, {'under fire' if unit.state.get('under_fire') else 'safe'}"
+            out.append(
+                Refusal(
+                    f"Under {command.upper()}, {situation}, {unit.name} may plan only: {', '.join(allowed)}",
+                    f"The high commands chart allows a sub-unit whose SF is commanded to {command.upper()} and "
+                    f"which is {situation} only {' or '.join(allowed)} (HIGH COMMANDS)",
+                    f"{SRC_COMMANDS}; {b.ctx.citation('assault-column')}"
+                    if command == "assault"
+                    else SRC_COMMANDS,
+                )
+            )
+    target = values.get("plan_target")
+    if target is not None and plan == "assault":
+        enemy = b.by_id.get(target)
+        cm = b.distance_cm(unit, enemy) if enemy is not None else None
+        if cm is not None and cm * SCALE_M_PER_CM > ASSAULT_REACH_M:
+            out.append(
+                Refusal(
+                    f"{enemy.name} is {cm * SCALE_M_PER_CM:.0f} m away: assault an enemy within {ASSAULT_REACH_M} m",  # type: ignore[union-attr]
+                    f"“An Assault can only be directed directly towards an enemy within {ASSAULT_REACH_M}m” "
+                    f"(ASSAULTING & MELEE COMBAT; 1 cm is {SCALE_M_PER_CM} scale metres)",
+                    SRC_ASSAULT,
+                )
+            )
+    if values.get("digging_in"):
+        out += _dig_refused(b, unit, command)
+    if values.get("leaving_dugout") and not (
+        dug_in(unit) and U.is_infantry(unit.kind) and plan in MOVING_PLANS
+    ):
+        out.append(
+            Refusal(
+                f"Only dug in infantry planning to leave are marked: {unit.name} is not one",
+                f"“{STEPS[b.snap.step].printed if b.step_id == 'execute-3' else 'Dug in infantry planning to leave'}"
+                "”: a sub-unit that is dug in, infantry, and plans to move (PLANNING & EXECUTING)",
+                SRC_ORDER,
+            )
+        )
+    return tuple(out)
+
+
+def _dig_refused(b: Board, unit: UnitState, command: str) -> list[Refusal]:
+    if U.is_vehicle(unit.kind):
+        return [
+            Refusal(
+                f"{unit.name} is a vehicle: vehicles may never dig in",
+                "“Vehicles may never dig in” (SPECIAL TROOP TYPES: VEHICLES)",
+                SRC_VEHICLES,
+            )
+        ]
+    if U.is_artillery(unit.kind) and not b.ctx.value("dug-in-artillery"):
+        return [
+            Refusal(
+                f"{unit.name} is artillery: artillery can never dig in",
+                "“all artillery has to spend one bound packing or unpacking to move/fire, and can never dig in” "
+                "(ARTILLERY)",
+                b.ctx.citation("dug-in-artillery"),
+            )
+        ]
+    if not DIG_IN.get(command, False):  # type: ignore[call-overload]
+        return [
+            Refusal(
+                f"Under {command.upper()} {unit.name} may not dig in: only under ADVANCE or HOLD",
+                f"“{_DIG_QUOTE}”: the chart's “Can choose to dig in?” reads Yes for ADVANCE and HOLD, No for "
+                "ASSAULT and RETREAT (DIGGING IN & COVER)",
+                SRC_COVER,
+            )
+        ]
+    if dug_in(unit):
+        return [
+            Refusal(
+                f"{unit.name} is already dug in",
+                "A company dug in stays dug in while it stays put (DIGGING IN & COVER)",
+                SRC_COVER,
+            )
+        ]
+    return []
+
+
+def destinations(b: Board, act: MoveFormation) -> dict[int, tuple[float, float]]:
+    """Where a formation move takes each of its stands on the table: shifted, turned about their centre."""
+    top = b.snap.unit(act.unit_id)
+    stands = [
+        u for u in leaves_under(top, b.snap.units) if u.x is not None and u.y is not None and not u.killed
+    ]
+    if not stands:
+        return {}
+    cx = sum(u.x or 0 for u in stands) / len(stands)
+    cy = sum(u.y or 0 for u in stands) / len(stands)
+    a = math.radians(act.turn_deg)
+    to = {}
+    for u in stands:
+        rx, ry = (u.x or 0) - cx, (u.y or 0) - cy
+        to[u.id] = (
+            cx + act.dx + rx * math.cos(a) - ry * math.sin(a),
+            cy + act.dy + rx * math.sin(a) + ry * math.cos(a),
+        )
+    return to
+
+
+def move_allowance(
+    b: Board, company: UnitState, start: tuple[float, float], end: tuple[float, float]
+) -> tuple[float, list[str]]:
+    """How far a base of `company` may move this bound from `start` to `end` (cm; the `move` resolver's
+    answer: speed class, the terrain moved from and in added together, assault, halved by injury)."""
+    terrains = list(dict.fromkeys([b.ground.moving_at(start), b.ground.moving_at(end)]))
+    req = MoveRequest.model_validate(
+        {
+            "unit": company.kind,
+            "terrain": terrains,
+            "assaulting": assaulting(company),
+            "injured": injured_half(company, b),
+            "variants": dict(b.snap.variants),
+        }
+    )
+    res = get_ruleset(Earth2mm.id).resolve("move", req)
+    return float(res.evaluation.outcome["distance_cm"]), terrains
+
+
+def _moved(
+    b: Board, stands: Sequence[UnitState], to: Mapping[int, tuple[float, float]]
+) -> tuple[Refusal, ...]:
+    out: list[Refusal] = []
+    seen_companies: set[int] = set()
+    for base in stands:
+        company = U.sub_unit_of(base, b.by_id)
+        if company is None or base.x is None or base.y is None or company.kind not in UNITS:
+            continue
+        plan = company.state.get("sub_plan", "")
+        if company.id not in seen_companies:
+            seen_companies.add(company.id)
+            if company.state.get("digging_in") or plan not in MOVING_PLANS:
+                why = (
+                    "is digging in"
+                    if company.state.get("digging_in")
+                    else f"planned to {plan or 'do nothing'}"
+                )
+                out.append(
+                    Refusal(
+                        f"{company.name} {why}: it stays put this bound",
+                        "Every sub-unit's action is made using the Plan/Execute system; digging in “means the "
+                        "company must stay put for a whole turn” (HIGH COMMANDS; DIGGING IN & COVER)",
+                        f"{SRC_COMMANDS}; {SRC_COVER}",
+                    )
+                )
+                continue
+            step = moving_step(company)
+            if b.step_id != step:
+                s = next(x for x in STEPS if x.id == step)
+                out.append(
+                    Refusal(
+                        f"{company.name} moves in step {s.number}: “{s.title}”"[:120],
+                        f"EXECUTING {s.printed} (PLANNING & EXECUTING): {company.name} moves then",
+                        SRC_ORDER,
+                    )
+                )
+                continue
+        x, y = to[base.id]
+        allowed, terrains = move_allowance(b, company, (base.x, base.y), (x, y))
+        done = float(base.state.get("moved_cm", 0.0))
+        step_cm = math.hypot(x - base.x, y - base.y)
+        if done + step_cm > allowed + 1e-6:
+            out.append(
+                Refusal(
+                    f"{base.name} may move {allowed:g} cm this bound ({done:g} moved): move it at most {max(0.0, allowed - done):g} cm",
+                    f"{UNITS[company.kind].name} moves {allowed:g} cm this bound from and in {' and '.join(terrains)}"
+                    + (", assaulting" if assaulting(company) else "")
+                    + (", halved by injuries" if injured_half(company, b) else "")
+                    + " (DIGGING IN & COVER; ARMING and RESILIENCE)",
+                    SRC_COVER,
+                )
+            )
+    return tuple(out)
+
+
+def _rolled(b: Board, act: Roll) -> tuple[Refusal, ...]:
+    if act.resolver == SHOOT:
+        return _shot(b, act)
+    if act.resolver == RECOVERY:
+        return _recovery(b, act)
+    if act.resolver == ALLOCATE:
+        return _allocation(b, act)
+    return ()
+
+
+def _shot(b: Board, act: Roll) -> tuple[Refusal, ...]:
+    shooter, target = b.sub_unit(act.unit_id), b.sub_unit(act.target_id)
+    if shooter is None or target is None or shooter.kind not in UNITS:
+        return ()
+    melee = bool(act.fields.get("melee"))
+    if shooter.state.get("fired_this_bound") and not melee:
+        return (
+            Refusal(
+                f"{shooter.name} has shot this bound: its plan was one shot",
+                f"“the players will systematically plan moves/shoots for each unit” (PLANNING & EXECUTING; "
+                f"{b.ctx.citation('one-shot-a-bound')})",
+                b.ctx.citation("one-shot-a-bound"),
+            ),
+        )
+    if melee:
+        return _melee(b, shooter, target)
+    planned = shooter.state.get("plan_target")
+    if planned != target.id:
+        named = b.by_id.get(planned)
+        return (
+            Refusal(
+                f"{shooter.name} planned to shoot {named.name if named else 'nothing'}: shoot the planned target",
+                "Sub-units plan their moving and shooting, then execute the plan (PLANNING & EXECUTING: “Plan "
+                "moving and shooting with sub-units ... Execute moving and shooting”)",
+                SRC_ORDER,
+            ),
+        )
+    out: list[Refusal] = []
+    reach = range_cm(shooter.kind)
+    cm = b.distance_cm(shooter, target)
+    if reach is not None and cm is not None and cm > reach + 1e-6:
+        out.append(
+            Refusal(
+                f"{target.name} is {cm * SCALE_M_PER_CM:.0f} m away: {UNITS[shooter.kind].name} reaches {reach * SCALE_M_PER_CM:.0f} m",
+                f"{UNITS[shooter.kind].name}'s RANGE is {UNITS[shooter.kind].range_m} scale metres "
+                f"(characteristics chart; 1 cm is {SCALE_M_PER_CM} m)",
+                SRC_UNITS,
+            )
+        )
+    if not seen(b.bases_of(shooter), b.bases_of(target), b.bases, b.ground):
+        out.append(
+            Refusal(
+                f"No base of {shooter.name} can see {target.name}: hold it on overwatch instead",
+                "“If one or more of the bases can draw a direct line from their base to the base of the enemy, "
+                "they can shoot. If the marker cannot touch because of a slope or intervening terrain then the "
+                "target cannot be hit, but the firer can always use overwatch” (SHOOTING THROUGH TERRAIN)",
+                SRC_THROUGH_TERRAIN,
+            )
+        )
+    return tuple(out)
+
+
+def _melee(b: Board, a: UnitState, d: UnitState) -> tuple[Refusal, ...]:
+    def assaulted(x: UnitState, y: UnitState) -> bool:
+        return x.state.get("assault_target") == y.id or (
+            x.state.get("sub_plan") == "assault" and x.state.get("plan_target") == y.id
+        )
+
+    out: list[Refusal] = []
+    if not (assaulted(a, d) or assaulted(d, a)):
+        out.append(
+            Refusal(
+                f"{a.name} and {d.name} fight in melee only if one assaulted the other",
+                "“Troops do not have to be assaulted to get into base-to-base contact with an enemy, but they do "
+                "have to have been assaulted themselves. You cannot casually walk your troops into your enemy's!” "
+                "(ASSAULTING & MELEE COMBAT)",
+                SRC_ASSAULT,
+            )
+        )
+    cm = b.distance_cm(a, d)
+    if cm is None or cm > CONTACT_CM:
+        out.append(
+            Refusal(
+                f"{a.name} is not in base contact with {d.name}: melee needs bases touching",
+                "“count the number of bases in your sub-unit as only the number of bases in base-to-base contact "
+                "with the enemy” (ASSAULTING & MELEE COMBAT)",
+                SRC_ASSAULT,
+            )
+        )
+    return tuple(out)
+
+
+def recovery_due(base: UnitState, b: Board) -> bool:
+    """ "If it remains under fire but from a different shooter, it rolls a recovery die": a base freshly
+    injured in an earlier bound whose sub-unit was shot at this bound, but not by the one that injured it."""
+    company = U.sub_unit_of(base, b.by_id)
+    if company is None or base.state.get("base_injury") != "fresh":
+        return False
+    shooters = list(company.state.get("shot_at_by") or ())
+    return (
+        int(base.state.get("injured_bound", 0)) < b.snap.turn
+        and bool(shooters)
+        and base.state.get("injured_by") not in shooters
+    )
+
+
+def _recovery(b: Board, act: Roll) -> tuple[Refusal, ...]:
+    base = b.by_id.get(act.unit_id)
+    if base is None or recovery_due(base, b):
+        return ()
+    return (
+        Refusal(
+            f"{base.name} has no recovery die due: only a fresh injury under fire from a different shooter",
+            "“This reduction stays for as long as the target platoon is under fire from the SAME shooter. If it "
+            "remains under fire but from a different shooter, it rolls a recovery die.” (ARMING and RESILIENCE)",
+            SRC_ARMING,
+        ),
+    )
+
+
+def _allocation(b: Board, act: Roll) -> tuple[Refusal, ...]:
+    shooter, target = b.sub_unit(act.unit_id), b.sub_unit(act.target_id)
+    if target is None or shooter is None:
+        return ()
+    if not target.state.get("hits_to_allocate") or target.state.get("hits_from") != shooter.id:
+        return (
+            Refusal(
+                f"No hits of {shooter.name} wait on {target.name}: shoot first",
+                f"“{_ALLOCATE_QUOTE}” (ARMING and RESILIENCE): the aggressor allocates the hits its shot scored",
+                SRC_ARMING,
+            ),
+        )
+    return ()

@@ -1,0 +1,184 @@
+"""2mm Earth 1418's bound, step by step (BOUNDS; PLANNING & EXECUTING): high commands to the strategic
+formations, the sub-units' plans in the book's planning order, the executing steps (1)-(10) in the book's
+order, melee, the end of the bound; both sides act in every step. Each step's printed words and what it
+permits, and the refusal of an act no step now permits."""
+
+from __future__ import annotations
+
+from rules.core.errors import Refusal
+from rules.core.game import Position
+from rules.core.turn import Permit, Step
+from rules.earth2mm.data import BOUND, EXECUTING_ORDER, PLANNING_ORDER, SRC_ARTILLERY, SRC_ASSAULT, SRC_ORDER
+from rules.earth2mm.play.fields import COMMAND_ACT, DIG_ACT, LEAVE_ACT, PLAN_ACT
+from rules.earth2mm.ruleset import cite
+
+SRC_BOUNDS = cite("BOUNDS")
+SRC_CASUALTIES = cite("CASUALTIES & ENDING THE BOUND")
+SIDES = ("attacker", "defender")
+
+# The acts of the rules of play (the contract's names): the rolls are judged by `roll_refusal`.
+MOVE_ACT = "move-stands"
+FIRE_PLAN_ACT = "plan-fire"
+SHOOT = "shoot"
+RECOVERY = "recovery"
+ALLOCATE = "allocate-hits"
+BOMBARD = "bombard"
+
+# The planning steps, with the planning class (units.PLANNING) each names.
+PLANNING_STEPS: tuple[tuple[str, str], ...] = (
+    ("plan-naval-railway", "naval-railway"),
+    ("plan-artillery", "artillery"),
+    ("plan-reserve", "reserve"),
+    ("plan-line", "line"),
+    ("plan-heavy-weapons", "heavy-weapons"),
+    ("plan-elite", "elite"),
+)
+# The steps in which a side writes its bound's artillery plan (erratum bombardment-orders), and those whose
+# sub-units plan on the map, anonymously ("Anon"), not marked on the table.
+FIRE_PLAN_STEPS = ("high-commands", "plan-naval-railway", "plan-artillery")
+SHOOTING_STEPS = ("execute-1", "execute-2", "execute-4", "execute-5", "execute-9")
+MOVING_STEPS = ("execute-6", "execute-7", "execute-8")
+
+_COMMANDS_QUOTE = "High commands given to Strategic Formations"
+_BOMBARD_QUOTE = (
+    "when the player gives Commands to Strategic Formations, the player must also order bombardments on a grid "
+    "reference"
+)
+
+
+def _planning_step(i: int, step_id: str, planning: str) -> Step:
+    printed = f"({i + 1}) {PLANNING_ORDER[i]}"
+    permits = [Permit(PLAN_ACT, (planning,), printed, SRC_ORDER)]
+    if planning not in ("naval-railway", "artillery"):
+        # Digging in is a plan's choice (erratum digging-plan); artillery "can never dig in".
+        permits.append(Permit(DIG_ACT, (planning,), printed, cite("DIGGING IN & COVER")))
+    if step_id in FIRE_PLAN_STEPS:
+        permits.append(Permit(FIRE_PLAN_ACT, (planning,), "Artillery plans are done on a map.", SRC_ORDER))
+    does = f"the {planning.replace('-', ' ')} sub-units of both sides plan their moving and shooting"
+    return Step(
+        step_id, 2 + i, printed, PLANNING_ORDER[i], SRC_ORDER, does, tuple(permits), ("plans",), sides=SIDES
+    )
+
+
+def _executing_step(i: int) -> Step:
+    n = i + 1
+    printed = f"({n}) {EXECUTING_ORDER[i]}"
+    step_id = f"execute-{n}"
+    permits: list[Permit] = []
+    resolvers: tuple[str, ...] = ()
+    if n in (1, 2):
+        quote = "On-table guns can be directly fire instead, firing like infantry but at the same time as bombardments."
+        permits.append(Permit(BOMBARD, ("artillery",), quote, SRC_ARTILLERY))
+    if step_id in SHOOTING_STEPS:
+        permits.append(Permit(SHOOT, (f"execute-{n}",), printed, SRC_ORDER))
+        permits.append(
+            Permit(ALLOCATE, ("shooters",), "Hit allocation is up to the aggressor's choice", SRC_ORDER)
+        )
+        resolvers = (SHOOT, ALLOCATE)
+    elif step_id in MOVING_STEPS:
+        permits.append(Permit(MOVE_ACT, (f"execute-{n}",), printed, SRC_ORDER))
+        resolvers = ("move",)
+    elif n == 3:
+        permits.append(Permit(LEAVE_ACT, ("dug-in infantry",), printed, SRC_ORDER))
+    else:
+        permits.append(Permit(BOMBARD, ("naval-railway",), printed, SRC_ORDER))
+        resolvers = (BOMBARD,)
+    does = EXECUTING_ORDER[i][0].lower() + EXECUTING_ORDER[i][1:].rstrip(".")
+    return Step(
+        step_id,
+        7 + n,
+        printed,
+        EXECUTING_ORDER[i].rstrip("."),
+        SRC_ORDER,
+        does,
+        tuple(permits),
+        resolvers,
+        sides=SIDES,
+    )
+
+
+STEPS: tuple[Step, ...] = (
+    Step(
+        "high-commands",
+        1,
+        BOUND[0],
+        "High commands",
+        cite("HIGH COMMANDS"),
+        "both sides give each strategic formation its high command and order their bombardments",
+        (
+            Permit(COMMAND_ACT, ("strategic formations",), _COMMANDS_QUOTE, SRC_BOUNDS),
+            Permit(FIRE_PLAN_ACT, ("artillery",), _BOMBARD_QUOTE, SRC_ARTILLERY),
+        ),
+        sides=SIDES,
+    ),
+    *(_planning_step(i, sid, p) for i, (sid, p) in enumerate(PLANNING_STEPS)),
+    *(_executing_step(i) for i in range(len(EXECUTING_ORDER))),
+    Step(
+        "melee",
+        18,
+        BOUND[3],
+        "Melee",
+        SRC_ASSAULT,
+        "sub-units in base contact with an enemy that assaulted or was assaulted fight with the m side of Arming",
+        (
+            Permit(SHOOT, ("melee",), BOUND[3], SRC_BOUNDS),
+            Permit(
+                ALLOCATE,
+                ("aggressors",),
+                "Injuries and casualties are distributed by the aggressor.",
+                SRC_ASSAULT,
+            ),
+        ),
+        (SHOOT, ALLOCATE),
+        sides=SIDES,
+    ),
+    Step(
+        "end-of-bound",
+        19,
+        BOUND[4],
+        "End of the bound",
+        SRC_CASUALTIES,
+        "injured bases under fire from a different shooter roll to recover; the next bound starts",
+        (
+            Permit(
+                RECOVERY,
+                ("injured bases",),
+                "If it remains under fire but from a different shooter, it rolls a recovery die.",
+                cite("ARMING and RESILIENCE"),
+            ),
+        ),
+        (RECOVERY,),
+        sides=SIDES,
+    ),
+)
+
+
+STEP_INDEX = {s.id: i for i, s in enumerate(STEPS)}
+PERMITTED: dict[str, tuple[str, ...]] = {}
+for _s in STEPS:
+    for _p in _s.permits:
+        PERMITTED.setdefault(_p.action, ())
+        PERMITTED[_p.action] += (_s.id,)
+# The rolls the steps judge; every other resolver (plans, resilience, a move's distance, a line of sight, a
+# template) is a question that changes nothing, asked in any step.
+STEP_ROLLS = frozenset({SHOOT, ALLOCATE, RECOVERY, BOMBARD})
+
+
+def step_refusal(now: Position, action: str) -> Refusal | None:
+    """None when the current step permits `action`, else the refusal naming the steps that do."""
+    step = STEPS[now.step] if now.step < len(STEPS) else None
+    allowed = PERMITTED.get(action, ())
+    if step is None or step.id in allowed or not allowed:
+        return None
+    where = [STEPS[STEP_INDEX[i]] for i in allowed]
+    what = action.replace("-", " ")
+    numbers = ", ".join(str(s.number) for s in where)
+    quotes = "; ".join(
+        f"step {s.number}: “{p.quote}”" for s in where for p in s.permits if p.action == action
+    )
+    return Refusal(
+        f"Not in step {step.number} ({step.id}): {what} waits for step {numbers}"[:120],
+        f"It is step {step.number} of the bound, “{step.printed}”; {what} is done only in {quotes} "
+        f"({where[0].source})",
+        where[0].source,
+    )
