@@ -335,3 +335,9 @@ def test_the_map_draws_the_landed_circles_and_the_cordons_where_they_lie() -> No
     assert Polygon(cordon.polygon).bounds == pytest.approx(
         Polygon(snap.board["cordons"][0]["polygon"]).bounds
     )
+
+
+def test_the_bound_ends_with_the_cordons_drifting_after_everything_else() -> None:
+    snap = _laid(["A Battery"])
+    ended = GAME.turn.ended(snap, "attacker")
+    assert ended[-1:] == drifted(snap)
