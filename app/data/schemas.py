@@ -150,7 +150,12 @@ PLAN_KINDS: tuple[type[PlanKind], ...] = tuple(m for r in all_game_rules() for m
 class PlanItemIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    arrival_turn: Int = Field(ge=1, le=100, description="The turn at whose start the item arrives.")
+    arrival_turn: Int = Field(
+        ge=1,
+        le=100,
+        description="The turn at whose start the item arrives (a plan sealed each turn: the current turn, the "
+        "item landing at its step of it).",
+    )
     if TYPE_CHECKING:
         item: PlanKind
     else:

@@ -30,7 +30,7 @@ def map_sizes(rules: GameRules) -> dict[str, Any]:
             k: {"shape": b.shape, "w": b.width_cm, "d": b.depth_cm} for k, b in rules.kit.bases.items()
         },
         "templates": {
-            k: {"w": t.width_cm, "d": t.depth_cm, "across": t.across_table}
+            k: {"shape": t.shape, "w": t.width_cm, "d": t.depth_cm, "across": t.across_table}
             for k, t in rules.kit.templates.items()
         },
     }

@@ -46,8 +46,7 @@ def list_scenarios(session: Session) -> list[dict[str, Any]]:
         select(Scenario.id, Scenario.title, Scenario.ruleset, Scenario.period).order_by(col(Scenario.id))
     ).all()
     return [{**{k: d[k] for k in keys}, "shipped": True} for d in shipped().values()] + [
-        {**dict(zip(keys, row, strict=True)), "period": row[3] or None, "shipped": False}
-        for row in stored
+        {**dict(zip(keys, row, strict=True)), "period": row[3] or None, "shipped": False} for row in stored
     ]
 
 

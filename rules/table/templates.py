@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from shapely import Polygon
+from shapely import Point, Polygon
 
+from rules.table.bases import ROUND_SEGMENTS, BaseShape
 from rules.table.frame import DEFAULT_TABLE, Table, oriented_rect
 
 
@@ -23,6 +24,8 @@ class TemplateSpec:
     depth_cm: float
     source: str
     across_table: bool = False
+    # A round template (a bombardment circle) is `width_cm` across; its depth is the same.
+    shape: BaseShape = "rect"
 
 
 def template_polygon(
@@ -30,6 +33,8 @@ def template_polygon(
 ) -> Polygon:
     """The template's area. A rolling barrage is a band `depth_cm` deep through `center`, clipped to the
     table: "extends across the whole table top"."""
+    if spec.shape == "round":
+        return Point(center).buffer(spec.width_cm / 2, quad_segs=ROUND_SEGMENTS)
     if not spec.across_table:
         return oriented_rect(center, facing_deg, spec.width_cm, spec.depth_cm)
     span = 2 * math.hypot(table.width_cm, table.length_cm) + 2 * math.hypot(*center)

@@ -248,6 +248,7 @@
   let selectedTemplate = null;
   const templateShape = (t) => {
     const spec = sizes.templates[t.kind];
+    if (spec.shape === "round") return circle([t.x, t.y], spec.w / 2);
     return rect([t.x, t.y], t.rotation, spec.across ? W : spec.w, spec.d);
   };
   const drawTemplate = (id) => {

@@ -14,8 +14,10 @@ from rules.core.game import Answer, GameRules
 from rules.core.records import Change, SetBoard, SetState, Snapshot
 from rules.earth2mm.data import COMMANDS, SRC_COMMANDS, SRC_COVER, SRC_ORDER
 from rules.earth2mm.play import units as U
+from rules.earth2mm.play.artillery import EarthFirePlan
 from rules.earth2mm.play.fields import EarthFields
 from rules.earth2mm.play.judge import Board, destinations, dug_in
+from rules.earth2mm.play.kit import KIT
 from rules.earth2mm.play.rolls import EarthRolls
 from rules.earth2mm.play.setup import EarthSetup
 from rules.earth2mm.play.shots import cover_terrain, stands
@@ -118,8 +120,10 @@ EARTH_GAME: GameRules = register_game(
         Earth2mm.id,
         fields=EarthFields(),
         turn=EarthBound(),
-        rolls=EarthRolls({}),
+        rolls=EarthRolls(KIT.bases),
+        fire_plan=EarthFirePlan(),
         tabletop=EarthTable(),
         setup=EarthSetup(),
+        kit=KIT,
     )
 )

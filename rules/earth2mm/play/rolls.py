@@ -86,15 +86,11 @@ def new_shooter(base: UnitState, snap: Snapshot) -> int | None:
     return others[-1] if others else None
 
 
-# -- fill -----------------------------------------------------------------------------------------------------
-def fill(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapping[str, BaseSpec]) -> list[Filled]:
-    out: list[Filled] = []
-
-    def put(field: str, value: Any, why: str, source: str) -> None:
-        if field in request.fields and field not in request.given:
-            out.append(Filled(field, value, why, source))
-
-    ctx = context(snap)
+# -- what the table refuses before anything is rolled -----------------------------------------------------------
+def refused_now(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapping[str, BaseSpec]) -> None:
+    """Refuse (a RulesError naming the unit or the target, with the rule) a roll the table does not allow now:
+    a shot at a sub-unit out of range, out of sight, not its planned target, of its own side or with hits
+    still waiting; a recovery die not due; an allocation of hits that do not wait."""
     if resolver == RECOVERY:
         base = snap.unit(request.unit_id, "unit_id") if request.unit_id is not None else None
         if base is None or new_shooter(base, snap) is None:
@@ -104,56 +100,77 @@ def fill(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapping[str
                 source=SRC_ARMING,
                 why=RECOVERY_RULE,
             )
-        company = company_of(snap, base.id, "unit_id")
-        r, why, source = built_in_resilience(company, snap, ctx)
-        put("resilience", r, why, source)
-        cover, why = cover_of(company, snap, bases, ctx)
-        put("cover", cover, why, SRC_COVER)
-        return out
+        return
     unit = company_of(snap, request.unit_id, "unit_id")
     target = company_of(snap, request.target_id, "target_id")
-    if resolver == ALLOCATE:
-        if target.hits_from != unit.id or not target.hits_to_allocate:
-            raise RulesError(
-                "target_id",
-                f"no hits of {unit.name} wait on {target.name}: pick the sub-unit it hit",
-                source=SRC_ARMING,
-                why=ALLOCATION_RULE,
-            )
-        put(
-            "hits",
-            target.hits_to_allocate,
-            f"{target.hits_to_allocate} hit(s) of {unit.name} wait",
-            SRC_ARMING,
+    if resolver == ALLOCATE and (target.hits_from != unit.id or not target.hits_to_allocate):
+        raise RulesError(
+            "target_id",
+            f"no hits of {unit.name} wait on {target.name}: pick the sub-unit it hit",
+            source=SRC_ARMING,
+            why=ALLOCATION_RULE,
         )
+    if resolver == SHOOT:
+        given = request.given.get("melee")
+        refused(shot(snap, unit, target, bases, context(snap), None if given is None else bool(given)))
+
+
+# -- fill -----------------------------------------------------------------------------------------------------
+def fill(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapping[str, BaseSpec]) -> list[Filled]:
+    """What the table knows of the request: as much as the units named tell (none named, nothing)."""
+    out: list[Filled] = []
+
+    def put(field: str, value: Any, why: str, source: str) -> None:
+        if field in request.fields and field not in request.given:
+            out.append(Filled(field, value, why, source))
+
+    ctx = context(snap)
+    unit = _company(snap, request.unit_id)
+    if unit is None:
+        return out
+    if resolver == RECOVERY:
+        r, why, source = built_in_resilience(unit, snap, ctx)
+        put("resilience", r, why, source)
+        cover, why = cover_of(unit, snap, bases, ctx)
+        put("cover", cover, why, SRC_COVER)
+        return out
+    target = _company(snap, request.target_id)
+    if resolver == ALLOCATE and target is not None:
+        waiting = target.hits_to_allocate if target.hits_from == unit.id else 0
+        put("hits", waiting, f"{waiting} hit(s) of {unit.name} wait on {target.name}", SRC_ARMING)
         rank = [{"base": b.id, "injury": b.base_injury} for b in bases_of(target, snap.units)]
         put("sub_unit", rank, f"{target.name}'s bases along its rank, as they stand", SRC_ARMING)
         melee = bool(shot(snap, unit, target, bases, ctx).contact)
         put("melee", melee, "in base contact: melee" if melee else "shooting", SRC_ASSAULT)
-        return out
     if resolver != SHOOT:
         return out
     given = request.given.get("melee")
-    s = shot(snap, unit, target, bases, ctx, None if given is None else bool(given))
-    refused(s)
-    chart = UNITS[unit.kind]
-    put("shooter", unit.kind, f"{unit.name} is {chart.name}", SRC_UNITS)
-    if s.melee:
+    s = (
+        None
+        if target is None
+        else shot(snap, unit, target, bases, ctx, None if given is None else bool(given))
+    )
+    put("shooter", unit.kind, f"{unit.name} is {UNITS[unit.kind].name}", SRC_UNITS)
+    if s is not None and target is not None and s.melee:
         n = len(s.contact)
         put("melee", True, f"{n} base(s) of {unit.name} in base contact with {target.name}", SRC_ASSAULT)
         put("bases", n, f"only the {n} base(s) in base-to-base contact count", SRC_ASSAULT)
     else:
         n = len(bases_of(unit, snap.units))
-        put("melee", False, f"no base of {unit.name} touches {target.name}: it shoots", SRC_ASSAULT)
+        if target is not None:
+            put("melee", False, f"no base of {unit.name} touches {target.name}: it shoots", SRC_ASSAULT)
         put("bases", n, f"{unit.name} has {n} base(s)", SRC_ARMING)
         assaulting = unit.sub_plan == "assault" or unit.assault_target is not None
         put("assaulting", assaulting, f"{unit.name} is {'' if assaulting else 'not '}assaulting", SRC_ASSAULT)
     shooter_gas = gassed(stands(unit, snap, bases), snap.board)
     put("shooter_gassed", shooter_gas, f"{unit.name} is {'' if shooter_gas else 'not '}under gas", SRC_UNITS)
+    if s is None or target is None:
+        return out
     far = (
         ""
         if s.range_cm is None
-        else f", {s.range_cm:.1f} cm ({s.range_cm * SCALE_M_PER_CM:.0f} scale metres) away, {s.seeing} base(s) with a line"
+        else f", {s.range_cm:.1f} cm ({s.range_cm * SCALE_M_PER_CM:.0f} scale metres) away, "
+        f"{s.seeing} base(s) with a line"
     )
     put("target", target.kind, f"{target.name} is {UNITS[target.kind].name}{far}", SRC_UNITS)
     if UNITS[target.kind].resilience is None:
@@ -166,6 +183,13 @@ def fill(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapping[str
     put("target_bases", len(live), f"{target.name} has {len(live)} base(s)", SRC_ARMING)
     put("target_injured", len(hurt), f"{len(hurt)} of them injured", SRC_ARMING)
     return out
+
+
+def _company(snap: Snapshot, unit_id: int | None) -> UnitState | None:
+    try:
+        return company_of(snap, unit_id, "unit_id")
+    except RulesError:
+        return None
 
 
 def cover_of(
@@ -329,6 +353,13 @@ class EarthRolls(Rolls):
         if resolver_id not in (SHOOT, RECOVERY, ALLOCATE):
             return ()
         return tuple(fill(snapshot, request, resolver_id, self.bases))
+
+    def before_resolve(
+        self, resolver_id: str, snapshot: Snapshot, request: FillRequest, apply: bool
+    ) -> tuple[Change, ...]:
+        if resolver_id in (SHOOT, RECOVERY, ALLOCATE):
+            refused_now(snapshot, request, resolver_id, self.bases)
+        return ()
 
     def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
         if resolver_id not in (SHOOT, RECOVERY, ALLOCATE):

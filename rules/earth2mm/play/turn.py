@@ -12,6 +12,7 @@ from rules.core.game import BoundTurn, Member, Position
 from rules.core.records import Change, Snapshot
 from rules.core.turn import Step
 from rules.earth2mm.play import units as U
+from rules.earth2mm.play.artillery import drifted
 from rules.earth2mm.play.ends import bound_ended, needs
 from rules.earth2mm.play.fields import COMMAND_ACT, DIG_ACT, LEAVE_ACT, PLAN_ACT
 from rules.earth2mm.play.judge import Board, forbidden, shooting_steps
@@ -131,4 +132,4 @@ class EarthBound(BoundTurn):
         return needs(board(snapshot), step_id)
 
     def ended(self, snapshot: Snapshot, side: str) -> tuple[Change, ...]:
-        return bound_ended(board(snapshot), None)
+        return bound_ended(board(snapshot), drifted)

@@ -136,8 +136,9 @@ def roll(
 
 
 def refusal(snap: Snapshot, resolver: str, unit_id: int, target_id: int | None) -> RulesError:
+    fields = frozenset(RS.resolvers[resolver].Request.model_fields)
     with pytest.raises(RulesError) as e:
-        filled(snap, resolver, unit_id, target_id)
+        ROLLS.before_resolve(resolver, snap, FillRequest(fields, unit_id, target_id, {}), True)
     return e.value
 
 
@@ -266,6 +267,17 @@ def test_terrain_smoke_and_gas_in_the_line_of_sight() -> None:
     assert filled(table(board={"cordons": [clear]}), "shoot", A, M)["bases"] == 3
     around = {"cloud": "smoke", "polygon": [[0, 5], [60, 5], [60, 22], [0, 22], [0, 5]]}
     assert filled(table(board={"cordons": [around]}), "shoot", A, M)["bases"] == 3
+
+
+def test_before_a_target_is_picked_the_shooter_is_filled_and_the_roll_refused() -> None:
+    # The game's lookup form asks with the shooter only; a roll needs its target.
+    assert filled(table(), "shoot", 12, None) == {
+        "shooter": "line-inf",
+        "bases": 3,
+        "assaulting": False,
+        "shooter_gassed": False,
+    }
+    assert refusal(table(), "shoot", A, None).field == "target_id"
 
 
 def test_an_own_sub_unit_another_than_the_planned_target_and_one_with_hits_waiting_are_refused() -> None:

@@ -1,0 +1,115 @@
+"""A bound of 2mm Earth 1418 through the API, act by act: each played in the step that permits it and undone
+(/undo), and the same act out of its step refused with the rule (a 4xx naming the step or the field, the rule
+in full beside it, the printed line as its source)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.app.games.conftest import advance_to, new_game, start_game
+
+EARTH = "2mm-earth-1418"
+
+
+class Table:
+    """A game made from the lobby: each side an SF (a battalion) of one company of two platoons, 25 cm apart
+    (250 scale metres: in a line company's 300 m range)."""
+
+    def __init__(self, c: TestClient) -> None:
+        self.c = c
+        self.g = new_game(c, {"ruleset": EARTH, "name": "A bound"})
+        self.ids: dict[str, int] = {}
+        for side, y in (("attacker", 40.0), ("defender", 65.0)):
+            sf = self.add(side, f"{side} SF", level="battalion", kind="formation", quality="line")
+            coy = self.add(side, f"{side} coy", parent_id=sf, level="company", kind="line-inf")
+            for n, x in ((1, 50.0), (2, 52.5)):
+                self.add(side, f"{side} {n}", parent_id=coy, level="platoon", kind="line-inf", x=x, y=y)
+
+    def add(self, side: str, name: str, **unit: Any) -> int:
+        r = self.c.post(
+            f"/api/v1/games/{self.g.id}/units",
+            headers=self.g.referee,
+            json={"side": side, "name": name, **unit},
+        )
+        assert r.status_code == 201, r.text
+        self.ids[name] = r.json()["unit"]["id"]
+        return int(self.ids[name])
+
+    def unit(self, name: str) -> dict[str, Any]:
+        return dict(
+            self.c.get(f"/api/v1/games/{self.g.id}/units/{self.ids[name]}", headers=self.g.referee).json()
+        )
+
+    def edit(self, name: str, who: dict[str, str], **values: Any) -> Any:
+        body = {"version": self.unit(name)["version"], **values}
+        return self.c.put(f"/api/v1/games/{self.g.id}/units/{self.ids[name]}", headers=who, json=body)
+
+    def move(self, name: str, who: dict[str, str], x: float, y: float) -> Any:
+        body = {"x": x, "y": y, "facing_deg": 90}
+        return self.c.post(f"/api/v1/games/{self.g.id}/units/{self.ids[name]}/move", headers=who, json=body)
+
+    def undo(self, answer: Any, who: dict[str, str]) -> None:
+        assert answer.status_code in (200, 201), answer.text
+        r = self.c.post(f"/api/v1/games/{self.g.id}/events/{answer.json()['event_id']}/undo", headers=who)
+        assert r.status_code == 200, r.text
+
+
+def refused_with_the_rule(r: Any) -> dict[str, Any]:
+    """A refusal of the rules of play: 409, its sentence, the rule in full and the printed line it comes from."""
+    assert r.status_code == 409, r.text
+    body = dict(r.json())
+    assert body["detail"] and body["why"] and body["source"], body
+    return body
+
+
+@pytest.fixture
+def table(sqlite_client: TestClient) -> Table:
+    t = Table(sqlite_client)
+    start_game(sqlite_client, t.g)
+    return t
+
+
+def test_high_commands_planning_and_digging_in_each_played_and_undone(table: Table) -> None:
+    t, g = table, table.g
+    # High commands: the attacker commands its SF, and takes it back.
+    commanded = t.edit("attacker SF", g.attacker, high_command="advance")
+    assert commanded.json()["unit"]["high_command"] == "advance", commanded.text
+    t.undo(commanded, g.attacker)
+    assert t.unit("attacker SF")["high_command"] == ""
+    # Out of step: a sub-unit plans in its own planning step, not in high commands.
+    refused_with_the_rule(t.edit("attacker coy", g.attacker, sub_plan="move"))
+    assert t.edit("attacker SF", g.attacker, high_command="advance").status_code == 200
+    assert t.edit("defender SF", g.defender, high_command="hold").status_code == 200
+    # A command not in the book is refused naming the field.
+    wrong = t.edit("defender SF", g.defender, high_command="charge")
+    assert wrong.status_code == 422 and wrong.json()["field"] == "high_command", wrong.text
+
+    # The line plans: a move at the enemy company, undone; then digging in, undone.
+    advance_to(t.c, g, "plan-line")
+    refused_with_the_rule(t.edit("attacker SF", g.attacker, high_command="hold"))
+    planned = t.edit("attacker coy", g.attacker, sub_plan="move", plan_target=t.ids["defender coy"])
+    assert planned.status_code == 200, planned.text
+    t.undo(planned, g.attacker)
+    assert (t.unit("attacker coy")["sub_plan"], t.unit("attacker coy")["plan_target"]) == ("", None)
+    dug = t.edit("defender coy", g.defender, sub_plan="stay put", digging_in=True)
+    assert dug.status_code == 200 and dug.json()["unit"]["digging_in"] is True, dug.text
+    t.undo(dug, g.defender)
+    assert t.unit("defender coy")["digging_in"] is False
+
+
+def test_moving_in_the_sub_units_own_step_played_and_undone(table: Table) -> None:
+    t, g = table, table.g
+    assert t.edit("attacker SF", g.attacker, high_command="advance").status_code == 200
+    advance_to(t.c, g, "plan-line")
+    assert t.edit("attacker coy", g.attacker, sub_plan="move").status_code == 200
+    # Moving is an executing step's: not while the sides plan.
+    refused_with_the_rule(t.move("attacker 1", g.attacker, 50, 45))
+    advance_to(t.c, g, "execute-7")
+    moved = t.move("attacker 1", g.attacker, 50, 45)
+    assert moved.status_code == 200, moved.text
+    assert (t.unit("attacker 1")["y"], t.unit("attacker coy")["moved_this_bound"]) == (45, True)
+    t.undo(moved, g.attacker)
+    assert (t.unit("attacker 1")["y"], t.unit("attacker coy")["moved_this_bound"]) == (40, False)
