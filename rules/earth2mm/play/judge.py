@@ -36,12 +36,11 @@ from rules.earth2mm.data import (
 from rules.earth2mm.play import units as U
 from rules.earth2mm.play.shots import gap_cm, in_contact, stands, terrain_index
 from rules.earth2mm.play.steps import SHOOT, STEPS
-from rules.earth2mm.play.table import rough_ground, terrain_class
+from rules.earth2mm.play.table import terrain_class, with_rough_ground
 from rules.earth2mm.resolvers import MoveRequest, allowed_plans
 from rules.earth2mm.ruleset import Earth2mm, cite
 from rules.registry import get_ruleset
 from rules.table.bases import BaseSpec
-from rules.table.terrain import TerrainIndex
 
 SRC_THROUGH_TERRAIN = cite("SHOOTING THROUGH TERRAIN")
 SRC_CASUALTIES = cite("CASUALTIES & ENDING THE BOUND")
@@ -71,7 +70,7 @@ class Ground:
     """The table's terrain under the stands: the scenario's features and the board's rough ground."""
 
     def __init__(self, terrain: Mapping[str, Any], board: Mapping[str, Any]) -> None:
-        self.index = TerrainIndex.build([*terrain_index(terrain).features, *rough_ground(board)])
+        self.index = terrain_index(with_rough_ground(terrain, board))
 
     def moving_at(self, xy: tuple[float, float]) -> MoveTerrain:
         """The movement modifier's terrain at a point: a road where there is one, else the worst ground under

@@ -36,6 +36,7 @@ from rules.earth2mm.play.shots import (
     shot,
     stands,
 )
+from rules.earth2mm.play.table import with_rough_ground
 from rules.earth2mm.play.units import bases_of, context, sub_unit_of
 from rules.earth2mm.resolvers import ALLOCATION_RULE
 from rules.earth2mm.ruleset import Earth2mm
@@ -198,7 +199,8 @@ def cover_of(
     """A sub-unit's cover as the resolvers take it (terrain, posture, the terrain it moves out of, gas)."""
     how, why_posture = posture(company, ctx)
     placed = stands(company, snap, bases)
-    terrain, other, why_ground = ground(placed, snap.terrain, how == "moving", ctx)
+    board_ground = with_rough_ground(snap.terrain, snap.board)
+    terrain, other, why_ground = ground(placed, board_ground, how == "moving", ctx)
     gas = gassed(placed, snap.board)
     cover = {"terrain": terrain, "posture": how, "from_terrain": other, "gassed": gas}
     return cover, f"{company.name}: {why_posture}, {why_ground}{', under gas' if gas else ''}"
