@@ -154,7 +154,9 @@ def test_a_sub_unit_plans_only_in_its_own_planning_step(
     plan = edit(uid, plan_target=20 if uid != 20 else 10)
     assert refused(snapshot(state, step, variants=variants), plan) == []
     other = "plan-elite"
-    assert refused(snapshot(state, other, variants=variants), plan)[0].startswith(f"unit {uid} plans in step")
+    assert refused(snapshot(state, other, variants=variants), plan)[0].startswith(
+        f"unit {uid} plans in planning step ("
+    )
 
 
 def test_a_plan_is_within_the_commands_chart_for_the_sub_units_situation() -> None:
@@ -235,9 +237,7 @@ def test_a_sub_unit_moves_only_in_the_executing_step_that_names_it() -> None:
     moving = {10: {"sub_plan": "move"}}
     act = MoveStand(unit_id=11, x=10, y=14, facing_deg=90)
     assert refused(snapshot(moving, "execute-7"), act) == []  # "(7) Infantry moving normally move"
-    assert refused(snapshot(moving, "execute-6"), act) == [
-        "unit 10 moves in step 14: “Infantry moving normally move their full distance”"
-    ]
+    assert refused(snapshot(moving, "execute-6"), act) == ["unit 10 moves in executing step (7): wait for it"]
     assaulting = {10: {"sub_plan": "assault", "plan_target": 20}}
     assert refused(snapshot(assaulting, "execute-6"), act) == []  # "(6) Assaulting infantry move"
     leaving = {10: {"sub_plan": "move", "dug_in_bounds": 1, "leaving_dugout": True}}
@@ -310,7 +310,7 @@ def test_a_sub_unit_shoots_in_the_executing_step_its_kind_and_situation_name() -
     snap = snapshot({}, "execute-4")
     shot = Roll(resolver="shoot", unit_id=11, target_id=21)
     said = TURN.roll_refusal("playing", snap, now("execute-4"), shot, "attacker")
-    assert said == "unit 10 shoots in step 12 this bound"
+    assert said == "unit 10 shoots in executing step (5) this bound"
     assert "(5) Infantry who are not dug in and are NOT assaulting" in said.why
     assert (
         TURN.roll_refusal(
