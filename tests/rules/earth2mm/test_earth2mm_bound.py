@@ -122,20 +122,22 @@ def test_the_bound_runs_in_the_books_order_for_both_sides() -> None:
 
 
 def test_a_command_is_given_only_in_its_step_and_only_to_a_strategic_formation() -> None:
-    units = snapshot().units
-    sf, company = units[0], next(u for u in units if u.id == 10)
     assert (
-        TURN.refusal("playing", None, now("high-commands"), "command-formation", "attacker", sf, units)
-        is None
+        TURN.refusal("playing", None, now("high-commands"), "command-formation", "attacker", None, ()) is None
     )
-    late = TURN.refusal("playing", None, now("plan-line"), "command-formation", "attacker", sf, units)
-    assert late is not None and "step 1" in late and "Strategic Formations" in late.why
-    wrong = TURN.refusal(
-        "playing", None, now("high-commands"), "command-formation", "attacker", company, units
+    late = TURN.refusal("playing", None, now("plan-line"), "command-formation", "attacker", None, ())
+    assert late is not None and late.startswith(
+        "Not in step 5 (plan-line): command formation waits for step 1"
     )
-    assert wrong == "Give high commands to a strategic formation, the parent of companies"
+    assert "High commands given to Strategic Formations" in late.why
     # In set-up nothing is a step's.
-    assert TURN.refusal("setup", None, now("plan-line"), "command-formation", "attacker", sf, units) is None
+    assert TURN.refusal("setup", None, now("plan-line"), "command-formation", "attacker", None, ()) is None
+    with pytest.raises(RulesError) as e:
+        edited(snapshot(), edit(10, high_command="hold"))  # a company
+    assert e.value.field == "high_command" and "strategic formation" in e.value.reason
+    with pytest.raises(RulesError) as e:
+        edited(snapshot(), edit(11, sub_plan="move"))  # a base
+    assert e.value.field == "sub_plan" and "sub-unit" in e.value.reason
 
 
 @pytest.mark.parametrize(
