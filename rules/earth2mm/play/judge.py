@@ -35,18 +35,14 @@ from rules.earth2mm.data import (
     MoveTerrain,
 )
 from rules.earth2mm.play import units as U
-from rules.earth2mm.play.shots import gap_cm, in_contact, stands, terrain_index
-from rules.earth2mm.play.steps import SHOOT, STEPS
+from rules.earth2mm.play.shots import MOVING_PLANS, gap_cm, in_contact, stands, terrain_index
+from rules.earth2mm.play.steps import SHOOT, STEP_INDEX, STEPS
 from rules.earth2mm.play.table import terrain_class, with_rough_ground
 from rules.earth2mm.resolvers import MoveRequest, allowed_plans
-from rules.earth2mm.ruleset import Earth2mm, cite
+from rules.earth2mm.ruleset import Earth2mm
 from rules.registry import get_ruleset
 from rules.table.bases import BaseSpec
 
-SRC_THROUGH_TERRAIN = cite("SHOOTING THROUGH TERRAIN")
-SRC_CASUALTIES = cite("CASUALTIES & ENDING THE BOUND")
-# Plans that move the sub-unit (every plan but staying put): "Sub-units choosing to find cover may move".
-MOVING_PLANS = frozenset({"move", "assault", "retreat", "find cover"})
 # The executing steps each sub-unit shoots and moves in (PLANNING & EXECUTING), by what it is and does.
 _DUG_IN_GUNS = "execute-1"
 _GUNS_STILL = "execute-2"
@@ -60,10 +56,6 @@ _DUG_IN_MOVE = "execute-8"
 
 _DIG_QUOTE = (
     "Troops ordered to change or hold positions can dig in, but those ordered to make dramatic moves cannot"
-)
-_ALLOCATE_QUOTE = (
-    "Hit allocation is up to the aggressor's choice, but (as above) they cannot allocate kills until all bases "
-    "have injuries."
 )
 
 
@@ -141,11 +133,13 @@ def assaulting(company: UnitState) -> bool:
 
 def shooting_steps(company: UnitState, b: Board) -> tuple[str, ...]:
     """The executing steps that name a sub-unit's shooting: dug in guns and heavy weapons (1), those that did
-    not move or dig in last bound (2), dug in infantry not assaulting (4), other infantry not assaulting (5),
+    not move or dig in last bound (2) (none for guns packing to move this bound), dug in infantry not assaulting (4), other infantry not assaulting (5),
     assaulting infantry (9), naval and railway artillery (10)."""
     planning = U.planning_of(company, b.by_id, b.ctx)
     if planning == "naval-railway":
         return (_NAVAL,)
+    if planning == "artillery" and company.state.get("sub_plan") in MOVING_PLANS:
+        return ()  # "all artillery has to spend one bound packing or unpacking to move/fire" (ARTILLERY)
     if planning in ("artillery", "heavy-weapons"):
         steps = (_DUG_IN_GUNS,) if dug_in(company) else ()
         return steps + (() if company.state.get("moved_last_bound") else (_GUNS_STILL,))
@@ -258,8 +252,8 @@ def _edited(b: Board, act: EditUnit) -> tuple[Refusal, ...]:
         out.append(
             Refusal(
                 f"Only dug in infantry planning to leave are marked: {unit.name} is not one",
-                f"“{STEPS[b.snap.step].printed if b.step_id == 'execute-3' else 'Dug in infantry planning to leave'}"
-                "”: a sub-unit that is dug in, infantry, and plans to move (PLANNING & EXECUTING)",
+                f"“{STEPS[STEP_INDEX['execute-3']].printed}”: a sub-unit that is dug in, infantry, and plans to "
+                "move (PLANNING & EXECUTING)",
                 SRC_ORDER,
             )
         )

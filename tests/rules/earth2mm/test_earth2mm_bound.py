@@ -310,6 +310,7 @@ def test_a_sub_unit_shoots_in_the_executing_step_its_kind_and_situation_name() -
     )  # "(1) All dug in ... Heavy Weapons"
     assert steps({70: {"moved_last_bound": True}}, 70) == ()  # "(2) ... who did not move or dig in last turn"
     assert steps({}, 50) == ("execute-2",)
+    assert steps({50: {"sub_plan": "move"}}, 50) == ()  # "spend one bound packing or unpacking to move/fire"
     assert steps({}, 60) == ("execute-10",)  # "(10) Naval and railway artillery" (erratum naval-railway)
     snap = snapshot({}, "execute-4")
     shot = Roll(resolver="shoot", unit_id=11, target_id=21)
