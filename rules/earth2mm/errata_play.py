@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from rules.core.ruleset import Erratum, Reading
 from rules.earth2mm.data import SRC_ARTILLERY, SRC_COVER, SRC_ORDER, SRC_UNITS, SRC_VEHICLES
+from rules.earth2mm.play.steps import FIRE_PLAN_STEPS
+from rules.earth2mm.play.table import CLASS_OF_KIND
+from rules.earth2mm.play.units import ORDINARY_QUALITY, QUALITY_OF_KIND
 from rules.earth2mm.ruleset import Earth2mm, cite
 
 SRC_BOUNDS = cite("BOUNDS")
@@ -45,7 +48,7 @@ Earth2mm.add_errata(
                 "plans by its sub-unit's chart row where it names one (Reserve inf, Line/good inf, Elite "
                 "inf), else as Line ('Line/good inf', the chart's ordinary troops).",
                 f"{SRC_ORDER}; {SRC_UNITS}",
-                "line",
+                {"by_kind": QUALITY_OF_KIND, "else": ORDINARY_QUALITY},
             ),
         ),
         default="own-kind-else-line",
@@ -93,18 +96,31 @@ Earth2mm.add_errata(
                 "its bound's artillery plan from the high commands to the end of PLANNING (2), when it is "
                 "sealed.",
                 f"{SRC_ARTILLERY}; {SRC_ORDER}",
-                ("high-commands", "plan-naval-railway", "plan-artillery"),
-            ),
-            Reading(
-                "with-commands",
-                "Bombardments are ordered with the high commands and sealed as they end; PLANNING (1)-(2) "
-                "only plan the guns' direct fire.",
-                SRC_ARTILLERY,
-                ("high-commands",),
+                FIRE_PLAN_STEPS,
             ),
         ),
         default="commands-to-planning",
-        note="The ARTILLERY section and the PLANNING list each name a moment for the same plan.",
+        note="The ARTILLERY section and the PLANNING list each name a moment for the same plan: read together, "
+        "neither is broken. Sealing it with the high commands would leave PLANNING (1)-(2) ('Naval and railway "
+        "artillery plan shooting (Anon)', 'All normal Artillery plans shooting (Anon)') nothing to plan on the "
+        "map; planning it only in (1)-(2) would drop the ARTILLERY section's 'must also order bombardments' "
+        "with the commands.",
+    ),
+    Erratum(
+        "terrain-classes",
+        "The book's terrain class of each kind of feature the table draws",
+        (
+            Reading(
+                "by-kind",
+                "The book names its classes (open, rough, defensible, fortification, impractical, road) but no "
+                "feature: woods, a river bank, a stream, shell-torn and shattered ground and wire are rough; a "
+                "village defensible; a trench, a strongpoint and a blockhouse fortifications; a marsh and a river "
+                "impractical; a hill open; a road a road. A feature may name its own class (terrain_class).",
+                SRC_COVER,
+                dict(CLASS_OF_KIND),
+            ),
+        ),
+        default="by-kind",
     ),
     Erratum(
         "digging-plan",

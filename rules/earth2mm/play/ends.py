@@ -12,14 +12,13 @@ from rules.earth2mm.data import SRC_ASSAULT, SRC_COMMANDS, SRC_COVER, SRC_ORDER
 from rules.earth2mm.play import units as U
 from rules.earth2mm.play.judge import (
     MOVING_PLANS,
-    SRC_CASUALTIES,
     Board,
     dug_in,
     moving_step,
     shooting_steps,
 )
 from rules.earth2mm.play.rolls import new_shooter
-from rules.earth2mm.play.steps import PLANNING_STEPS
+from rules.earth2mm.play.steps import PLANNING_STEPS, SRC_CASUALTIES
 
 
 def needs(b: Board, step_id: str) -> list[str]:

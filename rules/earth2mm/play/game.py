@@ -28,6 +28,8 @@ from rules.earth2mm.ruleset import Earth2mm
 from rules.registry import register_game
 from rules.table.bases import Stand
 
+# The fields of a unit edit that are a sub-unit's plan for the bound.
+SUB_UNIT_FIELDS = frozenset({"sub_plan", "plan_target", "digging_in", "leaving_dugout"})
 _PLANS = sorted({p for by_situation in PLANS.values() for plans in by_situation for p in plans})
 
 
@@ -54,6 +56,26 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
     target with it."""
     unit = snapshot.unit(act.unit_id)
     values = dict(act.values)
+    if "high_command" in values and not (
+        unit.kind == U.FORMATION_KIND
+        and any(u.parent_id == unit.id and u.level == U.SUB_UNIT for u in snapshot.units)
+    ):
+        raise RulesError(
+            "high_command",
+            "give high commands to a strategic formation, the parent of companies",
+            source=SRC_COMMANDS,
+            why="“Each command the player gives to Strategic Formation will allow (or rather limit) which "
+            "actions the sub-units become capable of doing” (HIGH COMMANDS)",
+        )
+    planned = sorted(k for k in values if k in SUB_UNIT_FIELDS)
+    if planned and unit.level != U.SUB_UNIT:
+        raise RulesError(
+            planned[0],
+            "plan with a sub-unit (a company): its bases carry out its plan",
+            source=SRC_COMMANDS,
+            why="“Every sub-unit's action is made using the Plan/Execute system” (HIGH COMMANDS); “Most "
+            "companies move as one” (STRATEGIC FORMATIONS)",
+        )
     for name, allowed, source in (
         ("high_command", COMMANDS, SRC_COMMANDS),
         ("sub_plan", _PLANS, SRC_COMMANDS),

@@ -21,6 +21,7 @@ from rules.core.errors import Refusal
 from rules.core.game import leaves_under
 from rules.core.records import Snapshot, UnitState
 from rules.core.ruleset import Context
+from rules.core.turn import Step
 from rules.earth2mm.data import (
     ASSAULT_REACH_M,
     DIG_IN,
@@ -34,18 +35,14 @@ from rules.earth2mm.data import (
     MoveTerrain,
 )
 from rules.earth2mm.play import units as U
-from rules.earth2mm.play.shots import gap_cm, in_contact, stands, terrain_index
-from rules.earth2mm.play.steps import SHOOT, STEPS
+from rules.earth2mm.play.shots import MOVING_PLANS, gap_cm, in_contact, stands, terrain_index
+from rules.earth2mm.play.steps import SHOOT, STEP_INDEX, STEPS
 from rules.earth2mm.play.table import terrain_class, with_rough_ground
 from rules.earth2mm.resolvers import MoveRequest, allowed_plans
-from rules.earth2mm.ruleset import Earth2mm, cite
+from rules.earth2mm.ruleset import Earth2mm
 from rules.registry import get_ruleset
 from rules.table.bases import BaseSpec
 
-SRC_THROUGH_TERRAIN = cite("SHOOTING THROUGH TERRAIN")
-SRC_CASUALTIES = cite("CASUALTIES & ENDING THE BOUND")
-# Plans that move the sub-unit (every plan but staying put): "Sub-units choosing to find cover may move".
-MOVING_PLANS = frozenset({"move", "assault", "retreat", "find cover"})
 # The executing steps each sub-unit shoots and moves in (PLANNING & EXECUTING), by what it is and does.
 _DUG_IN_GUNS = "execute-1"
 _GUNS_STILL = "execute-2"
@@ -59,10 +56,6 @@ _DUG_IN_MOVE = "execute-8"
 
 _DIG_QUOTE = (
     "Troops ordered to change or hold positions can dig in, but those ordered to make dramatic moves cannot"
-)
-_ALLOCATE_QUOTE = (
-    "Hit allocation is up to the aggressor's choice, but (as above) they cannot allocate kills until all bases "
-    "have injuries."
 )
 
 
@@ -124,6 +117,11 @@ class Board:
         return str(sf.state.get("high_command", "")) if sf is not None else ""
 
 
+def printed_number(step: Step) -> str:
+    """A planning or executing step's number as the book prints it: "(7)"."""
+    return step.printed.split(" ", 1)[0]
+
+
 # -- the sub-unit's situation --------------------------------------------------------------------------------
 def dug_in(company: UnitState) -> bool:
     return int(company.state.get("dug_in_bounds", 0)) > 0
@@ -135,11 +133,13 @@ def assaulting(company: UnitState) -> bool:
 
 def shooting_steps(company: UnitState, b: Board) -> tuple[str, ...]:
     """The executing steps that name a sub-unit's shooting: dug in guns and heavy weapons (1), those that did
-    not move or dig in last bound (2), dug in infantry not assaulting (4), other infantry not assaulting (5),
+    not move or dig in last bound (2) (none for guns packing to move this bound), dug in infantry not assaulting (4), other infantry not assaulting (5),
     assaulting infantry (9), naval and railway artillery (10)."""
     planning = U.planning_of(company, b.by_id, b.ctx)
     if planning == "naval-railway":
         return (_NAVAL,)
+    if planning == "artillery" and company.state.get("sub_plan") in MOVING_PLANS:
+        return ()  # "all artillery has to spend one bound packing or unpacking to move/fire" (ARTILLERY)
     if planning in ("artillery", "heavy-weapons"):
         steps = (_DUG_IN_GUNS,) if dug_in(company) else ()
         return steps + (() if company.state.get("moved_last_bound") else (_GUNS_STILL,))
@@ -195,7 +195,7 @@ def _edited(b: Board, act: EditUnit) -> tuple[Refusal, ...]:
         step = next(s for s in STEPS if s.id == planning_step)
         out.append(
             Refusal(
-                f"{unit.name} plans in step {step.number} ({planning.replace('-', ' ')}): wait for it",
+                f"{unit.name} plans in planning step {printed_number(step)}, {planning.replace('-', ' ')}: wait for it",
                 f"{unit.name} is {planning.replace('-', ' ')} and plans in “{step.printed}” (PLANNING & "
                 "EXECUTING: the players plan “for each unit based on their type and situation” in that order)",
                 SRC_ORDER,
@@ -252,8 +252,8 @@ def _edited(b: Board, act: EditUnit) -> tuple[Refusal, ...]:
         out.append(
             Refusal(
                 f"Only dug in infantry planning to leave are marked: {unit.name} is not one",
-                f"“{STEPS[b.snap.step].printed if b.step_id == 'execute-3' else 'Dug in infantry planning to leave'}"
-                "”: a sub-unit that is dug in, infantry, and plans to move (PLANNING & EXECUTING)",
+                f"“{STEPS[STEP_INDEX['execute-3']].printed}”: a sub-unit that is dug in, infantry, and plans to "
+                "move (PLANNING & EXECUTING)",
                 SRC_ORDER,
             )
         )
@@ -370,7 +370,7 @@ def _moved(
                 s = next(x for x in STEPS if x.id == step)
                 out.append(
                     Refusal(
-                        f"{company.name} moves in step {s.number}: “{s.title}”"[:120],
+                        f"{company.name} moves in executing step {printed_number(s)}: wait for it",
                         f"EXECUTING {s.printed} (PLANNING & EXECUTING): {company.name} moves then",
                         SRC_ORDER,
                     )

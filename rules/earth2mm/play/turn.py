@@ -14,10 +14,9 @@ from rules.core.turn import Step
 from rules.earth2mm.play import units as U
 from rules.earth2mm.play.artillery import drifted
 from rules.earth2mm.play.ends import bound_ended, needs
-from rules.earth2mm.play.fields import COMMAND_ACT, DIG_ACT, LEAVE_ACT, PLAN_ACT
-from rules.earth2mm.play.judge import Board, forbidden, shooting_steps
+from rules.earth2mm.play.fields import DIG_ACT, LEAVE_ACT, PLAN_ACT
+from rules.earth2mm.play.judge import Board, forbidden, printed_number, shooting_steps
 from rules.earth2mm.play.steps import (
-    MOVE_ACT,
     SHOOT,
     SRC_BOUNDS,
     SRC_CASUALTIES,
@@ -42,7 +41,6 @@ class EarthBound(BoundTurn):
 
     source = SRC_BOUNDS
     end_source = SRC_CASUALTIES
-    ordered_acts = frozenset({COMMAND_ACT, *_SUB_UNIT_ACTS, MOVE_ACT})
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return STEPS
@@ -62,30 +60,8 @@ class EarthBound(BoundTurn):
         unit: Member | None,
         units: Sequence[Member],
     ) -> str | None:
-        """The step that permits the act, and the level of the force tree it is done to."""
-        if status != "playing":
-            return None
-        refused = step_refusal(now, action)
-        if refused is not None or unit is None:
-            return refused
-        if action == COMMAND_ACT and not (
-            unit.kind == U.FORMATION_KIND
-            and any(u.parent_id == unit.id and u.level == U.SUB_UNIT for u in units)
-        ):
-            return Refusal(
-                "Give high commands to a strategic formation, the parent of companies",
-                "“Each command the player gives to Strategic Formation will allow (or rather limit) which actions "
-                "the sub-units become capable of doing” (HIGH COMMANDS)",
-                STEPS[0].source,
-            )
-        if action in _SUB_UNIT_ACTS and unit.level != U.SUB_UNIT:
-            return Refusal(
-                "Plan with a sub-unit (a company): its bases carry out its plan",
-                "“Every sub-unit's action is made using the Plan/Execute system” (HIGH COMMANDS); “Most companies "
-                "move as one” (STRATEGIC FORMATIONS)",
-                STEPS[0].source,
-            )
-        return None
+        """The step that permits the act (the unit it is done to is the unit edit's to check: game.edited)."""
+        return None if status != "playing" else step_refusal(now, action)
 
     def roll_refusal(
         self, status: str, snapshot: Snapshot, now: Position, roll: Roll, side: str
@@ -113,9 +89,8 @@ class EarthBound(BoundTurn):
             return None
         where = [STEPS[STEP_INDEX[s]] for s in named]
         return Refusal(
-            f"{company.name} shoots in step {' or '.join(str(s.number) for s in where) or 'none'} this bound"[
-                :120
-            ],
+            f"{company.name} shoots in executing step {' or '.join(printed_number(s) for s in where) or 'none'} "
+            "this bound",
             "“Execute moving and shooting as shown in Order chart”: "
             + (
                 "; ".join(f"“{s.printed}”" for s in where)

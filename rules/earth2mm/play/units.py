@@ -23,8 +23,10 @@ QUALITIES = ("reserve", "line", "elite")
 # The planning step a sub-unit plans in (PLANNING (1)-(6)), by what it is.
 Planning = Literal["naval-railway", "artillery", "reserve", "line", "heavy-weapons", "elite"]
 PLANNING: tuple[Planning, ...] = ("naval-railway", "artillery", "reserve", "line", "heavy-weapons", "elite")
-# Chart kinds of infantry that name their own quality (a sub-unit of an SF without one).
-_QUALITY_OF_KIND = {"reserve-inf": "reserve", "line-inf": "line", "elite-inf": "elite"}
+# Chart kinds of infantry that name their own quality (a sub-unit of an SF without one), and the quality of any
+# other such sub-unit: "Line/good inf", the chart's ordinary troops (erratum sf-quality).
+QUALITY_OF_KIND = {"reserve-inf": "reserve", "line-inf": "line", "elite-inf": "elite"}
+ORDINARY_QUALITY = "line"
 
 
 def context(snap: Snapshot) -> Context:
@@ -80,7 +82,7 @@ def quality_of(company: UnitState, by_id: Mapping[int | None, UnitState]) -> str
     sf = formation_of(company, by_id)
     if sf is not None and sf.quality in QUALITIES:
         return sf.quality
-    return _QUALITY_OF_KIND.get(company.kind, "line")
+    return QUALITY_OF_KIND.get(company.kind, ORDINARY_QUALITY)
 
 
 def planning_of(company: UnitState, by_id: Mapping[int | None, UnitState], ctx: Context) -> Planning:
