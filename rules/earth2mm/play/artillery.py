@@ -412,8 +412,8 @@ def _circle_card(snap: Snapshot, c: Mapping[str, Any]) -> FireCard:
     rules = [SRC_ARTILLERY, ctx.citation("bombardment-firer"), ctx.citation("bombardment-step")]
     notes = [f"No shots: {why}."]
     stands: list[CardRoll] = []
+    total = UNITS[firer.kind].ranged.dice * n if firer is not None else 0
     if firer is not None:
-        total = UNITS[firer.kind].ranged.dice * n
         what += f" ({n} {firer.kind.replace('-', ' ')} bases: {total} shots)"
         notes = [
             f"Lay up to {total // 2} shots on one platoon, {total} in all: give each platoon shot at one die a "
@@ -440,6 +440,7 @@ def _circle_card(snap: Snapshot, c: Mapping[str, Any]) -> FireCard:
         polygon=tuple((round(x, 2), round(y, 2)) for x, y in bombardment_circle(center).exterior.coords),
         stands=tuple(stands),
         notes=tuple(notes),
+        shots=total,
     )
 
 
@@ -517,8 +518,8 @@ def fired(
     for key in measured:
         raise RulesError(f"measured.{key}", "measure nothing: the circle's platoons are rolled as listed", [])
     circle = next(c for c in snap.board.get("circles", ()) if int(c["item_id"]) == card.item_id)
-    firer, n, _ = _firing(snap, circle)
-    laid = _laid(card, dice, UNITS[firer.kind].ranged.dice * n if firer is not None else 0)
+    firer, _, _ = _firing(snap, circle)
+    laid = _laid(card, dice, card.shots)
     if firer is None or not laid:
         return Fired((), (), f"{card.what}: no shots laid.")
     rolls = {s.key: s for s in card.stands}
