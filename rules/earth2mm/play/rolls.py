@@ -198,7 +198,7 @@ def cover_of(
     """A sub-unit's cover as the resolvers take it (terrain, posture, the terrain it moves out of, gas)."""
     how, why_posture = posture(company, ctx)
     placed = stands(company, snap, bases)
-    terrain, other, why_ground = ground(placed, snap.terrain, how == "moving", ctx)
+    terrain, other, why_ground = ground(placed, snap, how == "moving", ctx)
     gas = gassed(placed, snap.board)
     cover = {"terrain": terrain, "posture": how, "from_terrain": other, "gassed": gas}
     return cover, f"{company.name}: {why_posture}, {why_ground}{', under gas' if gas else ''}"

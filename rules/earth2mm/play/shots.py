@@ -29,7 +29,7 @@ from rules.earth2mm.data import (
     Posture,
     Terrain,
 )
-from rules.earth2mm.play.table import terrain_class
+from rules.earth2mm.play.table import rough_ground, terrain_class
 from rules.earth2mm.play.units import bases_of, formation_of, quality_of, sub_unit_of
 from rules.earth2mm.ruleset import Earth2mm, cite
 from rules.earth2mm.sight import SRC_THROUGH_TERRAIN, Cloud, cloud_blocks
@@ -233,6 +233,14 @@ def _terrain_index(geojson: str) -> TerrainIndex:
     return TerrainIndex.build(terrain_from_geojson(json.loads(geojson), wire_belt_cm=None))
 
 
+def ground_index(terrain: Mapping[str, Any], board: Mapping[str, Any]) -> TerrainIndex:
+    """The ground under the stands: the game's terrain and the rough ground dugouts left in the open."""
+    spots = rough_ground(board)
+    if not spots:
+        return terrain_index(terrain)
+    return TerrainIndex.build([*terrain_index(terrain).features, *spots])
+
+
 def cover_terrain(stand: Stand, index: TerrainIndex, ctx: Context) -> Terrain:
     """The cover table's terrain a base stands in: the best cover of the features under its centre, a road and
     impractical ground as erratum cover-of-road-and-impractical reads them; open where there is none."""
@@ -243,12 +251,12 @@ def cover_terrain(stand: Stand, index: TerrainIndex, ctx: Context) -> Terrain:
 
 
 def ground(
-    placed: Sequence[tuple[UnitState, Stand]], terrain: Mapping[str, Any], moving: bool, ctx: Context
+    placed: Sequence[tuple[UnitState, Stand]], snap: Snapshot, moving: bool, ctx: Context
 ) -> tuple[Terrain, Terrain | None, str]:
     """(terrain, the other terrain it is astride, in words) of a sub-unit: one terrain, else the weaker when it
     moves ('A unit moving from one type of terrain into another counts as being in whatever the weaker type
     was'), else as erratum split-ground reads it."""
-    index = terrain_index(terrain)
+    index = ground_index(snap.terrain, snap.board)
     under = [cover_terrain(s, index, ctx) for _, s in placed] or ["open"]
     kinds = sorted(set(under), key=lambda t: COVER[t][1])  # weakest first
     if len(kinds) == 1:

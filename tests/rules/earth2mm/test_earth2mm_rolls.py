@@ -235,6 +235,11 @@ def test_the_terrain_class_under_the_target_and_the_weaker_of_two_when_moving() 
     half = area("strongpoint", 8, 28, 11, 32)
     cover = filled(table(m={"sub_plan": "move"}, terrain=[half]), "shoot", A, M)["target_cover"]
     assert (cover["terrain"], cover["from_terrain"]) == ("open", "fortification")
+    # "their original position becomes rough terrain if they originally dug-in in the open": the board's spots.
+    dugout = {"unit_id": 99, "polygon": area("trench", 8, 28, 14, 32)["geometry"]["coordinates"][0]}
+    assert (
+        filled(table(board={"rough-ground": [dugout]}), "shoot", A, M)["target_cover"]["terrain"] == "rough"
+    )
     # Standing still astride two, it counts where most of its bases stand (erratum split-ground).
     assert (
         filled(table(terrain=[area("strongpoint", 8, 28, 14, 32, terrain_class="rough")]), "shoot", A, M)[
