@@ -37,7 +37,7 @@ from rules.earth2mm.play.shots import (
     stands,
 )
 from rules.earth2mm.play.units import bases_of, context, sub_unit_of
-from rules.earth2mm.resolvers import ALLOCATION_RULE
+from rules.earth2mm.resolvers import ALLOCATION_RULE, ShootRequest, pool
 from rules.earth2mm.ruleset import Earth2mm
 from rules.table.bases import BaseSpec
 
@@ -278,6 +278,14 @@ def hits_allocated(
 
 
 # -- the stand card -----------------------------------------------------------------------------------------------
+def dice_before_target(company: UnitState, bases: int, melee: bool, assaulting: bool) -> int:
+    """The dice a sub-unit's pool rolls before its target is known (a vehicle's re-rolls come with it)."""
+    req = ShootRequest(
+        shooter=company.kind, bases=max(1, bases), melee=melee, assaulting=assaulting, target=company.kind
+    )
+    return pool(req)[0]
+
+
 def stand_acts(snap: Snapshot, unit_id: int, bases: Mapping[str, BaseSpec]) -> tuple[StandAct, ...]:
     stand = snap.unit(unit_id)
     if stand.killed:
@@ -291,16 +299,20 @@ def stand_acts(snap: Snapshot, unit_id: int, bases: Mapping[str, BaseSpec]) -> t
     chart = UNITS[company.kind]
     acts: list[StandAct] = []
     enemies = [u for u in snap.units if u.level == "company" and u.side != company.side and not u.killed]
-    touching = [e for e in enemies if shot(snap, company, e, bases, ctx, True).contact]
-    n = len(bases_of(company, snap.units))
+    contact = {e.id: shot(snap, company, e, bases, ctx, True).contact for e in enemies}
+    touching = [e for e in enemies if contact[e.id]]
+    assaults = company.sub_plan == "assault" or company.assault_target is not None
     if touching and chart.melee.dice:
         foes = ", ".join(e.name for e in touching)
-        acts.append(StandAct("Melee", SHOOT, cid, f"{name} is in base contact with {foes}", True, n))
+        n = max(len(contact[e.id]) for e in touching)
+        why = f"{name} is in base contact with {foes}"
+        acts.append(StandAct("Melee", SHOOT, cid, why, True, dice_before_target(company, n, True, False)))
     if not touching and chart.ranged.dice and not company.fired_this_bound:
         planned = company.assault_target if company.assault_target is not None else company.plan_target
         aim = snap.by_id.get(planned) if planned is not None else None
         at = f" at {aim.name}, its planned target" if aim is not None else ""
-        if company.sub_plan == "assault" or company.assault_target is not None:
+        n = dice_before_target(company, len(bases_of(company, snap.units)), False, assaults)
+        if assaults:
             acts.append(
                 StandAct("Assault shooting", SHOOT, cid, f"{name} shoots as it assaults{at} (-1A)", True, n)
             )

@@ -383,12 +383,23 @@ def labels(snap: Snapshot, unit_id: int) -> list[tuple[str, str, int]]:
     return [(a.label, a.resolver, a.unit_id) for a in ROLLS.stand_acts(snap, unit_id)]
 
 
+def dice(snap: Snapshot, unit_id: int) -> list[int]:
+    return [a.dice for a in ROLLS.stand_acts(snap, unit_id)]
+
+
 def test_the_card_offers_the_rolls_the_sub_units_state_allows() -> None:
     assert labels(table(), 12) == [("Shoot", "shoot", A)]
     assert labels(table(a={"sub_plan": "assault"}), 12) == [("Assault shooting", "shoot", A)]
     assert labels(table(a={"fired_this_bound": True}), 12) == []
     touching = table(a_at=((10, 10), (12, 10), (30, 10)), m_at=((10, 11), (12, 11)))
     assert labels(touching, 11) == [("Melee", "shoot", A)]
+    # The dice its pool rolls before a target is picked: 2/1 with three bases shooting (1 + 1), one fewer
+    # assaulting, and the m side for the two bases in contact (2 + 0).
+    assert (dice(table(), 12), dice(table(a={"sub_plan": "assault"}), 12), dice(touching, 11)) == (
+        [2],
+        [1],
+        [2],
+    )
     waiting = table(m={"hits_to_allocate": 1, "hits_from": A}, a={"fired_this_bound": True})
     assert labels(waiting, 11) == [("Allocate hits", "allocate-hits", A)]
     hurt = table(m={"shot_at_by": [77]}, injuries={22: {"base_injury": "fresh", "injured_by": A}})
