@@ -26,6 +26,7 @@ from rules.core.records import (
 )
 from rules.core.ruleset import Context, Erratum, Reading
 from rules.earth2mm.data import SCALE_M_PER_CM, SRC_ARMING, SRC_ASSAULT, SRC_COVER, SRC_UNITS, UNITS
+from rules.earth2mm.play.judge import assaulting
 from rules.earth2mm.play.shots import (
     built_in_resilience,
     company_of,
@@ -160,8 +161,8 @@ def fill(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapping[str
         if target is not None:
             put("melee", False, f"no base of {unit.name} touches {target.name}: it shoots", SRC_ASSAULT)
         put("bases", n, f"{unit.name} has {n} base(s)", SRC_ARMING)
-        assaulting = unit.sub_plan == "assault" or unit.assault_target is not None
-        put("assaulting", assaulting, f"{unit.name} is {'' if assaulting else 'not '}assaulting", SRC_ASSAULT)
+        on = assaulting(unit)
+        put("assaulting", on, f"{unit.name} is {'' if on else 'not '}assaulting", SRC_ASSAULT)
     shooter_gas = gassed(stands(unit, snap, bases), snap.board)
     put("shooter_gassed", shooter_gas, f"{unit.name} is {'' if shooter_gas else 'not '}under gas", SRC_UNITS)
     if s is None or target is None:
@@ -301,7 +302,7 @@ def stand_acts(snap: Snapshot, unit_id: int, bases: Mapping[str, BaseSpec]) -> t
     enemies = [u for u in snap.units if u.level == "company" and u.side != company.side and not u.killed]
     contact = {e.id: shot(snap, company, e, bases, ctx, True).contact for e in enemies}
     touching = [e for e in enemies if contact[e.id]]
-    assaults = company.sub_plan == "assault" or company.assault_target is not None
+    assaults = assaulting(company)
     if touching and chart.melee.dice:
         foes = ", ".join(e.name for e in touching)
         n = max(len(contact[e.id]) for e in touching)
