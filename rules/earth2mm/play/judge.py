@@ -34,7 +34,7 @@ from rules.earth2mm.data import (
     MoveTerrain,
 )
 from rules.earth2mm.play import units as U
-from rules.earth2mm.play.shots import gap_cm, in_contact, stands, terrain_index
+from rules.earth2mm.play.shots import gap_cm, in_contact, melee_now, stands, terrain_index
 from rules.earth2mm.play.steps import SHOOT, STEPS
 from rules.earth2mm.play.table import rough_ground, terrain_class
 from rules.earth2mm.resolvers import MoveRequest, allowed_plans
@@ -403,7 +403,7 @@ def _shot(b: Board, act: Roll) -> tuple[Refusal, ...]:
     shooter, target = b.sub_unit(act.unit_id), b.sub_unit(act.target_id)
     if shooter is None or target is None or shooter.kind not in UNITS:
         return ()
-    if act.fields.get("melee"):
+    if melee_now(b.snap, act.fields):
         return _melee(shooter, target)
     if shooter.state.get("fired_this_bound"):
         return (

@@ -29,6 +29,7 @@ from rules.earth2mm.data import (
     Posture,
     Terrain,
 )
+from rules.earth2mm.play.steps import STEPS
 from rules.earth2mm.play.table import rough_ground, terrain_class
 from rules.earth2mm.play.units import bases_of, formation_of, quality_of, sub_unit_of
 from rules.earth2mm.ruleset import Earth2mm, cite
@@ -39,6 +40,7 @@ from rules.table.placed import stand_of
 from rules.table.terrain import TerrainIndex, terrain_from_geojson
 
 SRC_PLANNING = cite("PLANNING & EXECUTING")
+MELEE_STEP = "melee"
 # The kit's cordon kinds as the line-of-sight lookup names them (sight.Cloud).
 SHORT_TERM_GAS = "short-term-gas"
 CLOUD_OF: Mapping[str, Cloud] = {
@@ -356,6 +358,14 @@ def lines(
     return seeing, stopped
 
 
+def melee_now(snap: Snapshot, given: Mapping[str, Any]) -> bool:
+    """Whether a `shoot` roll is melee: as the player gives it, else in the bound's melee step ("Resolve melee
+    using the m side of Arming m/r"); in the executing steps sub-units shoot, in contact or not."""
+    if "melee" in given:
+        return bool(given["melee"])
+    return snap.step < len(STEPS) and STEPS[snap.step].id == MELEE_STEP
+
+
 # -- the refusals ----------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Shot:
@@ -375,12 +385,11 @@ def shot(
     target: UnitState,
     bases: Mapping[str, BaseSpec],
     ctx: Context,
-    melee: bool | None = None,
+    melee: bool,
 ) -> Shot:
-    """The shot `shooter` makes at `target` (melee when given, else when a base of it touches the target)."""
+    """The shot `shooter` makes at `target`, in melee or not (melee_now)."""
     ours, theirs = stands(shooter, snap, bases), stands(target, snap, bases)
     contact = tuple(in_contact(ours, theirs, ctx)) if ours and theirs else ()
-    melee = bool(contact) if melee is None else melee
     name, tname = shooter.name, target.name
     out: list[tuple[str, Refusal]] = []
     if target.side == shooter.side:

@@ -20,6 +20,7 @@ from rules.core.records import FillRequest, SetState, Snapshot, UnitState
 from rules.core.rolls import Rolled, work_out
 from rules.earth2mm.play.fields import EarthFields
 from rules.earth2mm.play.rolls import EarthRolls
+from rules.earth2mm.play.steps import STEPS
 from rules.earth2mm.resolvers import ShootRequest
 from rules.registry import get_game_rules, get_ruleset
 from rules.table.bases import BaseSpec
@@ -52,6 +53,7 @@ def table(
     terrain: Sequence[Mapping[str, Any]] = (),
     board: Mapping[str, Any] | None = None,
     variants: Mapping[str, str] | None = None,
+    step: str = "execute-5",
 ) -> Snapshot:
     hurt = injuries or {}
     units = [
@@ -102,6 +104,7 @@ def table(
         turn=2,
         terrain=features,
         board=dict(board or {}),
+        step=[s.id for s in STEPS].index(step),
     )
 
 
@@ -186,12 +189,19 @@ def test_assaulting_shoots_with_one_die_fewer() -> None:
 
 
 def test_melee_counts_only_the_bases_in_base_contact() -> None:
-    # "count the number of bases in your sub-unit as only the number of bases in base-to-base contact with the
-    # enemy": two of A's bases touch M's line (A's front edge at y 10.5, M's rear at y 11.5 less 1 cm).
-    snap = table(a_at=((10, 10), (12, 10), (30, 10)), m_at=((10, 11), (12, 11)))
-    got = filled(snap, "shoot", A, M)
+    # "Resolve melee using the m side of Arming m/r" (BOUNDS), and "count the number of bases in your sub-unit
+    # as only the number of bases in base-to-base contact with the enemy": two of A's bases touch M's line (A's
+    # front edge at y 10.5, M's rear at y 11.5 less 1 cm).
+    at = {"a_at": ((10, 10), (12, 10), (30, 10)), "m_at": ((10, 11), (12, 11))}
+    got = filled(table(a_at=at["a_at"], m_at=at["m_at"], step="melee"), "shoot", A, M)
     assert (got["melee"], got["bases"]) == (True, 2)
     assert "assaulting" not in got
+    # In an executing step sub-units in contact shoot ("Infantry who are assaulting now shoot").
+    got = filled(table(a_at=at["a_at"], m_at=at["m_at"], step="execute-9"), "shoot", A, M)
+    assert (got["melee"], got["bases"]) == (False, 3)
+    # In the melee step a sub-unit out of contact has no melee.
+    e = refusal(table(step="melee"), "shoot", A, M)
+    assert "No base of A Coy touches MG Coy: melee needs base contact" in e.reason
 
 
 def test_a_shooter_under_short_term_gas_and_a_target_under_it() -> None:
@@ -278,6 +288,7 @@ def test_before_a_target_is_picked_the_shooter_is_filled_and_the_roll_refused() 
     # The game's lookup form asks with the shooter only; a roll needs its target.
     assert filled(table(), "shoot", 12, None) == {
         "shooter": "line-inf",
+        "melee": False,
         "bases": 3,
         "assaulting": False,
         "shooter_gassed": False,
@@ -391,8 +402,9 @@ def test_the_card_offers_the_rolls_the_sub_units_state_allows() -> None:
     assert labels(table(), 12) == [("Shoot", "shoot", A)]
     assert labels(table(a={"sub_plan": "assault"}), 12) == [("Assault shooting", "shoot", A)]
     assert labels(table(a={"fired_this_bound": True}), 12) == []
-    touching = table(a_at=((10, 10), (12, 10), (30, 10)), m_at=((10, 11), (12, 11)))
+    touching = table(a_at=((10, 10), (12, 10), (30, 10)), m_at=((10, 11), (12, 11)), step="melee")
     assert labels(touching, 11) == [("Melee", "shoot", A)]
+    assert labels(table(step="melee"), 11) == []
     # The dice its pool rolls before a target is picked: 2/1 with three bases shooting (1 + 1), one fewer
     # assaulting, and the m side for the two bases in contact (2 + 0).
     assert (dice(table(), 12), dice(table(a={"sub_plan": "assault"}), 12), dice(touching, 11)) == (
