@@ -34,19 +34,16 @@ from rules.earth2mm.data import (
     MoveTerrain,
 )
 from rules.earth2mm.play import units as U
-from rules.earth2mm.play.shots import gap_cm, in_contact, melee_now, stands, terrain_index
+from rules.earth2mm.play.shots import MOVING_PLANS, gap_cm, ground_index, in_contact, melee_now, stands
 from rules.earth2mm.play.steps import SHOOT, STEPS
-from rules.earth2mm.play.table import rough_ground, terrain_class
+from rules.earth2mm.play.table import terrain_class
 from rules.earth2mm.resolvers import MoveRequest, allowed_plans
 from rules.earth2mm.ruleset import Earth2mm, cite
 from rules.registry import get_ruleset
 from rules.table.bases import BaseSpec
-from rules.table.terrain import TerrainIndex
 
 SRC_THROUGH_TERRAIN = cite("SHOOTING THROUGH TERRAIN")
 SRC_CASUALTIES = cite("CASUALTIES & ENDING THE BOUND")
-# Plans that move the sub-unit (every plan but staying put): "Sub-units choosing to find cover may move".
-MOVING_PLANS = frozenset({"move", "assault", "retreat", "find cover"})
 # The executing steps each sub-unit shoots and moves in (PLANNING & EXECUTING), by what it is and does.
 _DUG_IN_GUNS = "execute-1"
 _GUNS_STILL = "execute-2"
@@ -71,7 +68,7 @@ class Ground:
     """The table's terrain under the stands: the scenario's features and the board's rough ground."""
 
     def __init__(self, terrain: Mapping[str, Any], board: Mapping[str, Any]) -> None:
-        self.index = TerrainIndex.build([*terrain_index(terrain).features, *rough_ground(board)])
+        self.index = ground_index(terrain, board)
 
     def moving_at(self, xy: tuple[float, float]) -> MoveTerrain:
         """The movement modifier's terrain at a point: a road where there is one, else the worst ground under

@@ -48,7 +48,8 @@ CLOUD_OF: Mapping[str, Cloud] = {
     SHORT_TERM_GAS: "immediate-gas",
     "long-delayed-gas": "long-delayed-gas",
 }
-MOVING_PLANS = ("move", "find cover", "assault", "retreat")
+# Plans that move the sub-unit (every plan but staying put): "Sub-units choosing to find cover may move".
+MOVING_PLANS = frozenset({"move", "find cover", "assault", "retreat"})
 SIGHT_RULE = (
     "If one or more of the bases can draw a direct line from their base to the base of the enemy, they can "
     "shoot. If the marker cannot touch because of a slope or intervening terrain then the target cannot be hit, "
