@@ -30,7 +30,7 @@ from rules.earth2mm.data import (
     Terrain,
 )
 from rules.earth2mm.play.steps import STEPS
-from rules.earth2mm.play.table import rough_ground, terrain_class
+from rules.earth2mm.play.table import terrain_class, with_rough_ground
 from rules.earth2mm.play.units import bases_of, formation_of, quality_of, sub_unit_of
 from rules.earth2mm.ruleset import Earth2mm, cite
 from rules.earth2mm.sight import SRC_THROUGH_TERRAIN, Cloud, cloud_blocks
@@ -238,10 +238,7 @@ def _terrain_index(geojson: str) -> TerrainIndex:
 
 def ground_index(terrain: Mapping[str, Any], board: Mapping[str, Any]) -> TerrainIndex:
     """The ground under the stands: the game's terrain and the rough ground dugouts left in the open."""
-    spots = rough_ground(board)
-    if not spots:
-        return terrain_index(terrain)
-    return TerrainIndex.build([*terrain_index(terrain).features, *spots])
+    return terrain_index(with_rough_ground(terrain, board))
 
 
 def cover_terrain(stand: Stand, index: TerrainIndex, ctx: Context) -> Terrain:
