@@ -21,6 +21,7 @@ from rules.core.errors import Refusal
 from rules.core.game import leaves_under
 from rules.core.records import Snapshot, UnitState
 from rules.core.ruleset import Context
+from rules.core.turn import Step
 from rules.earth2mm.data import (
     ASSAULT_REACH_M,
     DIG_IN,
@@ -122,6 +123,11 @@ class Board:
         return str(sf.state.get("high_command", "")) if sf is not None else ""
 
 
+def printed_number(step: Step) -> str:
+    """A planning or executing step's number as the book prints it: "(7)"."""
+    return step.printed.split(" ", 1)[0]
+
+
 # -- the sub-unit's situation --------------------------------------------------------------------------------
 def dug_in(company: UnitState) -> bool:
     return int(company.state.get("dug_in_bounds", 0)) > 0
@@ -193,7 +199,7 @@ def _edited(b: Board, act: EditUnit) -> tuple[Refusal, ...]:
         step = next(s for s in STEPS if s.id == planning_step)
         out.append(
             Refusal(
-                f"{unit.name} plans in step {step.number} ({planning.replace('-', ' ')}): wait for it",
+                f"{unit.name} plans in planning step {printed_number(step)}, {planning.replace('-', ' ')}: wait for it",
                 f"{unit.name} is {planning.replace('-', ' ')} and plans in “{step.printed}” (PLANNING & "
                 "EXECUTING: the players plan “for each unit based on their type and situation” in that order)",
                 SRC_ORDER,
@@ -368,7 +374,7 @@ def _moved(
                 s = next(x for x in STEPS if x.id == step)
                 out.append(
                     Refusal(
-                        f"{company.name} moves in step {s.number}: “{s.title}”"[:120],
+                        f"{company.name} moves in executing step {printed_number(s)}: wait for it",
                         f"EXECUTING {s.printed} (PLANNING & EXECUTING): {company.name} moves then",
                         SRC_ORDER,
                     )

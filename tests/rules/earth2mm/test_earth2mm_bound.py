@@ -20,8 +20,10 @@ from rules.earth2mm.play import judge
 from rules.earth2mm.play.ends import bound_ended, needs
 from rules.earth2mm.play.fields import EarthFields
 from rules.earth2mm.play.game import edited, moves
+from rules.earth2mm.play.rolls import cover_of
+from rules.earth2mm.play.setup import EarthSetup
 from rules.earth2mm.play.steps import STEP_INDEX, STEPS
-from rules.earth2mm.play.table import ROUGH_GROUND_KEY, EarthTable
+from rules.earth2mm.play.table import ROUGH_GROUND_KEY, TERRAIN_CLASSES, EarthTable, terrain_class
 from rules.earth2mm.play.turn import EarthBound
 from rules.registry import get_game_rules
 from rules.table.bases import BaseSpec
@@ -154,7 +156,9 @@ def test_a_sub_unit_plans_only_in_its_own_planning_step(
     plan = edit(uid, plan_target=20 if uid != 20 else 10)
     assert refused(snapshot(state, step, variants=variants), plan) == []
     other = "plan-elite"
-    assert refused(snapshot(state, other, variants=variants), plan)[0].startswith(f"unit {uid} plans in step")
+    assert refused(snapshot(state, other, variants=variants), plan)[0].startswith(
+        f"unit {uid} plans in planning step ("
+    )
 
 
 def test_a_plan_is_within_the_commands_chart_for_the_sub_units_situation() -> None:
@@ -235,9 +239,7 @@ def test_a_sub_unit_moves_only_in_the_executing_step_that_names_it() -> None:
     moving = {10: {"sub_plan": "move"}}
     act = MoveStand(unit_id=11, x=10, y=14, facing_deg=90)
     assert refused(snapshot(moving, "execute-7"), act) == []  # "(7) Infantry moving normally move"
-    assert refused(snapshot(moving, "execute-6"), act) == [
-        "unit 10 moves in step 14: “Infantry moving normally move their full distance”"
-    ]
+    assert refused(snapshot(moving, "execute-6"), act) == ["unit 10 moves in executing step (7): wait for it"]
     assaulting = {10: {"sub_plan": "assault", "plan_target": 20}}
     assert refused(snapshot(assaulting, "execute-6"), act) == []  # "(6) Assaulting infantry move"
     leaving = {10: {"sub_plan": "move", "dug_in_bounds": 1, "leaving_dugout": True}}
@@ -310,7 +312,7 @@ def test_a_sub_unit_shoots_in_the_executing_step_its_kind_and_situation_name() -
     snap = snapshot({}, "execute-4")
     shot = Roll(resolver="shoot", unit_id=11, target_id=21)
     said = TURN.roll_refusal("playing", snap, now("execute-4"), shot, "attacker")
-    assert said == "unit 10 shoots in step 12 this bound"
+    assert said == "unit 10 shoots in executing step (5) this bound"
     assert "(5) Infantry who are not dug in and are NOT assaulting" in said.why
     assert (
         TURN.roll_refusal(
@@ -438,3 +440,34 @@ def test_the_game_is_registered_with_its_bound() -> None:
     assert game.fields.edit_act("high_command") == "command-formation"
     assert game.fields.edit_act("sub_plan") == game.fields.edit_act("plan_target") == "plan-sub-unit"
     assert game.fields.edit_act("digging_in") == "dig-in"
+
+
+def test_only_dug_in_infantry_planning_to_leave_are_marked_leaving() -> None:
+    # "(3) Dug in infantry planning to leave their position are now marked to show they have begun to leave".
+    leaving = {10: {"dug_in_bounds": 1, "sub_plan": "move"}}
+    assert refused(snapshot(leaving, "execute-3"), edit(10, leaving_dugout=True)) == []
+    assert refused(snapshot({10: {"sub_plan": "move"}}, "execute-3"), edit(10, leaving_dugout=True)) == [
+        "Only dug in infantry planning to leave are marked: unit 10 is not one"
+    ]
+    assert refused(
+        snapshot({70: {"dug_in_bounds": 1, "sub_plan": "move"}}, "execute-3"), edit(70, leaving_dugout=True)
+    )
+
+
+def test_rough_ground_left_by_a_dugout_is_the_shots_cover_too() -> None:
+    spot = {"unit_id": 20, "polygon": [[8, 24], [17, 24], [17, 26], [8, 26], [8, 24]]}
+    snap = snapshot({20: {"sub_plan": "stay put"}}, "execute-5", board={ROUGH_GROUND_KEY: [spot]})
+    cover, _ = cover_of(snap.by_id[20], snap, BASES, judge.Board(snap, BASES).ctx)
+    assert cover["terrain"] == "rough"  # "Other than counting as rough terrain it has no other effects"
+
+
+def test_the_demo_battle_has_what_a_bound_needs() -> None:
+    doc = EarthSetup().shipped_scenarios()["earth2mm-demo-ferme"]
+    assert doc["source"] == "demo: not from the book" and doc["period"] is None
+    for side in ("attacker", "defender"):
+        sfs = [u for u in doc["sides"][side]["forces"] if len(u["children"]) >= 2]
+        assert len(sfs) >= 2 and all(u["kind"] == "formation" and u["level"] == "battalion" for u in sfs)
+    kinds = {c["kind"] for side in doc["sides"].values() for sf in side["forces"] for c in sf["children"]}
+    assert {"line-inf", "reserve-inf", "elite-inf", "machineguns", "mother-tank", "field-guns"} <= kinds
+    classes = {terrain_class(f) for f in EarthTable().terrain(doc["terrain"])}
+    assert classes == set(TERRAIN_CLASSES)
