@@ -168,3 +168,22 @@ Earth2mm.add_errata(
         default="base-footprints",
     ),
 )
+
+Earth2mm.add_errata(
+    Erratum(
+        "organisation",
+        "How many sub-units an SF has and how many bases a sub-unit: the book prints no organisation",
+        (
+            Reading(
+                "scenario-forces",
+                "'Each Strategic Formation is made up of a number of sub-units (companies). Each sub-unit "
+                "constitutes a number of bases (platoons)': the numbers are the scenario's, so forces come as a "
+                "scenario's units (its formations, companies and bases) and no force is built from a table.",
+                SRC_FORMATIONS,
+                None,
+            ),
+        ),
+        default="scenario-forces",
+        note="The characteristics chart gives what each base is, never how many make a company.",
+    ),
+)

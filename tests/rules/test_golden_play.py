@@ -34,4 +34,5 @@ def test_every_act_the_map_offers_is_in_a_script() -> None:
         "card-played",
         "turn-advanced",
         "unit-edited",
+        "plan-written",
     }

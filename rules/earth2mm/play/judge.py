@@ -21,6 +21,7 @@ from rules.core.errors import Refusal
 from rules.core.game import leaves_under
 from rules.core.records import Snapshot, UnitState
 from rules.core.ruleset import Context
+from rules.core.turn import Step
 from rules.earth2mm.data import (
     ASSAULT_REACH_M,
     DIG_IN,
@@ -34,19 +35,16 @@ from rules.earth2mm.data import (
     MoveTerrain,
 )
 from rules.earth2mm.play import units as U
-from rules.earth2mm.play.shots import gap_cm, in_contact, stands, terrain_index
+from rules.earth2mm.play.shots import MOVING_PLANS, gap_cm, ground_index, in_contact, melee_now, stands
 from rules.earth2mm.play.steps import SHOOT, STEPS
-from rules.earth2mm.play.table import rough_ground, terrain_class
+from rules.earth2mm.play.table import terrain_class
 from rules.earth2mm.resolvers import MoveRequest, allowed_plans
 from rules.earth2mm.ruleset import Earth2mm, cite
 from rules.registry import get_ruleset
 from rules.table.bases import BaseSpec
-from rules.table.terrain import TerrainIndex
 
 SRC_THROUGH_TERRAIN = cite("SHOOTING THROUGH TERRAIN")
 SRC_CASUALTIES = cite("CASUALTIES & ENDING THE BOUND")
-# Plans that move the sub-unit (every plan but staying put): "Sub-units choosing to find cover may move".
-MOVING_PLANS = frozenset({"move", "assault", "retreat", "find cover"})
 # The executing steps each sub-unit shoots and moves in (PLANNING & EXECUTING), by what it is and does.
 _DUG_IN_GUNS = "execute-1"
 _GUNS_STILL = "execute-2"
@@ -71,7 +69,7 @@ class Ground:
     """The table's terrain under the stands: the scenario's features and the board's rough ground."""
 
     def __init__(self, terrain: Mapping[str, Any], board: Mapping[str, Any]) -> None:
-        self.index = TerrainIndex.build([*terrain_index(terrain).features, *rough_ground(board)])
+        self.index = ground_index(terrain, board)
 
     def moving_at(self, xy: tuple[float, float]) -> MoveTerrain:
         """The movement modifier's terrain at a point: a road where there is one, else the worst ground under
@@ -123,6 +121,11 @@ class Board:
     def command(self, company: UnitState) -> str:
         sf = U.formation_of(company, self.by_id)
         return str(sf.state.get("high_command", "")) if sf is not None else ""
+
+
+def printed_number(step: Step) -> str:
+    """A planning or executing step's number as the book prints it: "(7)"."""
+    return step.printed.split(" ", 1)[0]
 
 
 # -- the sub-unit's situation --------------------------------------------------------------------------------
@@ -196,7 +199,7 @@ def _edited(b: Board, act: EditUnit) -> tuple[Refusal, ...]:
         step = next(s for s in STEPS if s.id == planning_step)
         out.append(
             Refusal(
-                f"{unit.name} plans in step {step.number} ({planning.replace('-', ' ')}): wait for it",
+                f"{unit.name} plans in planning step {printed_number(step)}, {planning.replace('-', ' ')}: wait for it",
                 f"{unit.name} is {planning.replace('-', ' ')} and plans in “{step.printed}” (PLANNING & "
                 "EXECUTING: the players plan “for each unit based on their type and situation” in that order)",
                 SRC_ORDER,
@@ -371,7 +374,7 @@ def _moved(
                 s = next(x for x in STEPS if x.id == step)
                 out.append(
                     Refusal(
-                        f"{company.name} moves in step {s.number}: “{s.title}”"[:120],
+                        f"{company.name} moves in executing step {printed_number(s)}: wait for it",
                         f"EXECUTING {s.printed} (PLANNING & EXECUTING): {company.name} moves then",
                         SRC_ORDER,
                     )
@@ -403,7 +406,7 @@ def _shot(b: Board, act: Roll) -> tuple[Refusal, ...]:
     shooter, target = b.sub_unit(act.unit_id), b.sub_unit(act.target_id)
     if shooter is None or target is None or shooter.kind not in UNITS:
         return ()
-    if act.fields.get("melee"):
+    if melee_now(b.snap, act.fields):
         return _melee(shooter, target)
     if shooter.state.get("fired_this_bound"):
         return (

@@ -20,6 +20,7 @@ from rules.earth2mm.data import (
     SRC_SMOKE,
     UNIT_IDS,
 )
+from rules.earth2mm.play.table import ROUGH_GROUND_KEY
 from rules.earth2mm.ruleset import Earth2mm, cite
 from rules.earth2mm.templates import INCH_CM
 from rules.table.bases import BaseSpec
@@ -116,6 +117,8 @@ BOARD_KEYS = (
     BoardKey("cordons", "Smoke and gas cordons", (), tuple[JsonObject, ...], draw=draw_cordons),
     # "The scenario (or a die roll) should dictate wind direction": the direction it blows towards.
     BoardKey("wind", "The wind", None, JsonObject | None),
+    # Dugouts left in the open, rough ground from then on (rules.earth2mm.play.game.moves).
+    BoardKey(ROUGH_GROUND_KEY, "Dugouts left as rough ground", (), tuple[JsonObject, ...]),
 )
 
 

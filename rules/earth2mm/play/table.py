@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from shapely import Polygon
-
 from rules.core.errors import RulesError
 from rules.core.game import TableRules
 from rules.earth2mm.data import SRC_COVER
@@ -74,13 +72,15 @@ class EarthTable(TableRules):
 ROUGH_GROUND_KEY = "rough-ground"
 
 
-def rough_ground(board: Mapping[str, Any]) -> list[Feature]:
-    """The abandoned dug-in positions on the board as rough features."""
-    out = []
-    for i, spot in enumerate(board.get(ROUGH_GROUND_KEY) or ()):
-        out.append(
-            Feature(
-                f"{ROUGH_GROUND_KEY}-{i}", "shell-torn", Polygon(spot["polygon"]), {CLASS_PROPERTY: "rough"}
-            )
-        )
-    return out
+def with_rough_ground(terrain: Mapping[str, Any], board: Mapping[str, Any]) -> dict[str, Any]:
+    """The table's terrain (GeoJSON) with the dugouts left in the open added as rough ground."""
+    left = [
+        {
+            "type": "Feature",
+            "id": f"{ROUGH_GROUND_KEY}-{i}",
+            "geometry": {"type": "Polygon", "coordinates": [spot["polygon"]]},
+            "properties": {"kind": "shell-torn", CLASS_PROPERTY: "rough"},
+        }
+        for i, spot in enumerate(board.get(ROUGH_GROUND_KEY) or ())
+    ]
+    return {"type": "FeatureCollection", "features": [*terrain.get("features", ()), *left]}

@@ -15,9 +15,8 @@ from rules.earth2mm.play import units as U
 from rules.earth2mm.play.artillery import drifted
 from rules.earth2mm.play.ends import bound_ended, needs
 from rules.earth2mm.play.fields import COMMAND_ACT, DIG_ACT, LEAVE_ACT, PLAN_ACT
-from rules.earth2mm.play.judge import Board, forbidden, shooting_steps
+from rules.earth2mm.play.judge import Board, forbidden, printed_number, shooting_steps
 from rules.earth2mm.play.steps import (
-    MOVE_ACT,
     SHOOT,
     SRC_BOUNDS,
     SRC_CASUALTIES,
@@ -42,7 +41,8 @@ class EarthBound(BoundTurn):
 
     source = SRC_BOUNDS
     end_source = SRC_CASUALTIES
-    ordered_acts = frozenset({COMMAND_ACT, *_SUB_UNIT_ACTS, MOVE_ACT})
+    # A command's refusal reads the force tree (whether its unit is a strategic formation, a company's parent).
+    ordered_acts = frozenset({COMMAND_ACT})
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return STEPS
@@ -113,9 +113,8 @@ class EarthBound(BoundTurn):
             return None
         where = [STEPS[STEP_INDEX[s]] for s in named]
         return Refusal(
-            f"{company.name} shoots in step {' or '.join(str(s.number) for s in where) or 'none'} this bound"[
-                :120
-            ],
+            f"{company.name} shoots in executing step {' or '.join(printed_number(s) for s in where) or 'none'} "
+            "this bound",
             "“Execute moving and shooting as shown in Order chart”: "
             + (
                 "; ".join(f"“{s.printed}”" for s in where)

@@ -31,6 +31,6 @@ def test_a_game_of_a_rule_set_without_game_rules_is_refused(client: TestClient, 
         assert r.status_code == 422, r.text
         [err] = r.json()["errors"]
         assert err["loc"] == ["body", "ruleset"]
-        assert "'vimy-ridge'" in err["msg"] and err["allowed"] == ["flanders-fields"]
+        assert "'vimy-ridge'" in err["msg"] and err["allowed"] == ["2mm-earth-1418", "flanders-fields"]
     # Nothing was marked.
     assert units_by_ref(client, g)[stand["ref"]]["suppression"] == 0

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from rules import registry
 from rules.core.acts import (
@@ -395,6 +395,22 @@ def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     )
 
 
+def plan_written(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    """An item written into a side's plan for the current turn (a plan sealed each turn: FirePlan.
+    sealed_each_turn): the rules of play ("plan-fire" only in the steps that allow it), the item's kind as the
+    kit models it and as the rule set allows it; it lands in its arrival step."""
+    side, item = act["side"], act["item"]
+    rules_of_play(t, act, out, "plan-fire", side=side)
+    model = next(
+        m for m in t.rules.kit.plan_kinds if item["kind"] in get_args(m.model_fields["kind"].annotation)
+    )
+    model.model_validate(item)
+    t.rules.fire_plan.plan_item_allowed(item["kind"], t.snap.period, side, t.snap.nations.get(side, ""))
+    data = {k: v for k, v in item.items() if k != "kind"}
+    t.plan.append(PlanItem(len(t.plan) + 1, side, item["kind"], t.snap.turn, data))
+    out.shown["item"] = len(t.plan)
+
+
 def card_played(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     played = _played(t, act, PlayCard(side=act["side"], card=act["card"]), out)
     out.shown.update(plain(dict(played.shown)), citation=played.source)
@@ -417,7 +433,7 @@ def advance(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     if t.status == "setup":
         first = turn.first()
         t.status, t.step = "playing", first.step
-        t.snap = replace(s, turn=first.turn, side_to_move=first.side)
+        t.snap = replace(s, turn=first.turn, side_to_move=first.side, step=first.step)
         started = True
     else:
         then = turn.next(s.period, Position(s.turn, s.side_to_move, t.step))
@@ -426,9 +442,12 @@ def advance(t: Table, act: Mapping[str, Any], out: Answer) -> None:
             _apply(t, out, turn.ended(s, s.side_to_move))
             t.snap = replace(t.snap, turn=then.turn, side_to_move=then.side)
         t.step = then.step
+        t.snap = replace(t.snap, step=t.step)
     out.shown.update(turn=t.snap.turn, side_to_move=t.snap.side_to_move, step=seq[t.step].id if seq else None)
     if started:
         _start_of_turn(t, act, out)
+    else:
+        _land_due(t, act, out)
 
 
 def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
@@ -437,9 +456,25 @@ def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     notices, changes = t.rules.turn.started(t.snap)
     out.shown["notices"] = [{"kind": n.kind, **plain(dict(n.shown)), "citation": n.source} for n in notices]
     _apply(t, out, changes)
+    _land_due(t, act, out)
+
+
+def _land_due(t: Table, act: Mapping[str, Any], out: Answer) -> None:
+    """The plan's items due now arriving, each with the dice it rolls given by the act (`arrival_dice`, and
+    `arrival_rolls` for a roll made for it): those of this turn whose step (FirePlan.arrival_step; None: as
+    the turn starts) the turn has reached; one plan for the game lands the side to move's, a plan sealed each
+    turn both sides'."""
+    fire_plan = t.rules.fire_plan
+    ids = [s.id for s in t.rules.turn.steps(t.snap.period)]
     dice = act.get("arrival_dice", {})
     for item in t.plan:
-        if item.id in t.arrived or item.side != t.snap.side_to_move or item.arrival_turn != t.snap.turn:
+        step = fire_plan.arrival_step(item)
+        if (
+            item.id in t.arrived
+            or (item.side != t.snap.side_to_move and not fire_plan.sealed_each_turn)
+            or item.arrival_turn != t.snap.turn
+            or (ids.index(step) if step in ids else 0) > t.step
+        ):
             continue
         t.arrived.add(item.id)
         given = tuple(dice.get(str(item.id), ()))
@@ -487,6 +522,7 @@ ACTS: dict[str, Callable[[Table, Mapping[str, Any], Answer], None]] = {
     "card-played": card_played,
     "turn-advanced": advance,
     "unit-edited": unit_edited,
+    "plan-written": plan_written,
 }
 
 

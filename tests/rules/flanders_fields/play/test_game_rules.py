@@ -339,4 +339,4 @@ def test_only_a_rule_set_with_game_rules_can_be_played() -> None:
     with pytest.raises(RulesError) as e:
         get_game_rules("vimy-ridge")
     assert e.value.field == "ruleset" and "vimy-ridge" in e.value.message
-    assert e.value.allowed == ["flanders-fields"]
+    assert e.value.allowed == ["2mm-earth-1418", "flanders-fields"]

@@ -1,0 +1,473 @@
+"""2mm Earth 1418's bound as the game hook plays it, against the text: the steps in the book's order (BOUNDS,
+PLANNING & EXECUTING), who may do what in which step, what the rules of play forbid (HIGH COMMANDS, DIGGING IN &
+COVER, ASSAULTING & MELEE COMBAT, the characteristics chart) and what the end of the bound does (CASUALTIES &
+ENDING THE BOUND). The shot's own table measures (range, sight, contact) are the rolls' (test_earth2mm_rolls)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from rules.core.acts import EditUnit, MoveStand, Roll
+from rules.core.errors import RulesError
+from rules.core.game import Position
+from rules.core.records import SetBoard, SetState, Snapshot, UnitState
+from rules.earth2mm.data import EXECUTING_ORDER, PLANNING_ORDER
+from rules.earth2mm.play import judge
+from rules.earth2mm.play.ends import bound_ended, needs
+from rules.earth2mm.play.fields import EarthFields
+from rules.earth2mm.play.game import edited, moves
+from rules.earth2mm.play.rolls import cover_of
+from rules.earth2mm.play.setup import EarthSetup
+from rules.earth2mm.play.steps import STEP_INDEX, STEPS
+from rules.earth2mm.play.table import ROUGH_GROUND_KEY, TERRAIN_CLASSES, EarthTable, terrain_class
+from rules.earth2mm.play.turn import EarthBound
+from rules.registry import get_game_rules
+from rules.table.bases import BaseSpec
+
+KINDS = ("line-inf", "reserve-inf", "machineguns", "mother-tank", "field-guns", "very-heavy-guns")
+BASES = {k: BaseSpec(k, "rect", 2.0, 1.0, "test base") for k in KINDS}
+DEFAULTS = {f.name: f.default for f in EarthFields.state_fields}
+TURN = EarthBound()
+# The attacker's 1st Battalion (SF 1, line): a line company (10: bases 11-13 at y 10), a tank company (40: 41-42)
+# and a machine-gun company (70: 71-72); its guns (SF 3): field guns (50: 51) and very heavy guns (60: 61). The
+# defender's battalion (SF 2, reserve): a reserve company (20: 21-23) 15 cm (150 m) in front, and its MGs (30:
+# 31-32) 40 cm (400 m) away.
+AT = {10: [(10, 10), (12.5, 10), (15, 10)], 20: [(10, 25), (12.5, 25), (15, 25)], 30: [(10, 50), (12.5, 50)]}
+AT |= {40: [(30, 10), (33, 10)], 50: [(40, 2)], 60: [(50, 2)], 70: [(20, 8), (22.5, 8)]}
+KIND = {10: "line-inf", 20: "reserve-inf", 30: "machineguns", 40: "mother-tank", 50: "field-guns"}
+KIND |= {60: "very-heavy-guns", 70: "machineguns"}
+SF_OF = {10: 1, 40: 1, 70: 1, 50: 3, 60: 3, 20: 2, 30: 2}
+
+
+def snapshot(
+    state: Mapping[int, Mapping[str, Any]] | None = None,
+    step: str = "high-commands",
+    board: Mapping[str, Any] | None = None,
+    variants: Mapping[str, str] | None = None,
+    turn: int = 1,
+) -> Snapshot:
+    """The table above, each unit's state given by id over the defaults."""
+    state = state or {}
+
+    def unit(uid: int, parent: int | None, side: str, level: str, kind: str, **kw: Any) -> UnitState:
+        return UnitState(
+            uid, parent, side, level, kind, f"unit {uid}", state={**DEFAULTS, **state.get(uid, {})}, **kw
+        )
+
+    units = [
+        unit(1, None, "attacker", "battalion", "formation", quality="line"),
+        unit(2, None, "defender", "battalion", "formation", quality="reserve"),
+        unit(3, None, "attacker", "battalion", "formation", quality="line"),
+    ]
+    for cid, places in AT.items():
+        side = "defender" if SF_OF[cid] == 2 else "attacker"
+        units.append(unit(cid, SF_OF[cid], side, "company", KIND[cid]))
+        facing = 270.0 if side == "defender" else 90.0
+        units += [
+            unit(cid + 1 + i, cid, side, "platoon", KIND[cid], base=KIND[cid], x=x, y=y, facing_deg=facing)
+            for i, (x, y) in enumerate(places)
+        ]
+    return Snapshot(
+        "2mm-earth-1418",
+        None,
+        tuple(units),
+        90.0,
+        120.0,
+        variants=dict(variants or {}),
+        turn=turn,
+        step=STEP_INDEX[step],
+        board=dict(board or {}),
+    )
+
+
+def refused(snap: Snapshot, act: Any) -> list[str]:
+    return [str(r) for r in judge.forbidden(judge.Board(snap, BASES), act)]
+
+
+def edit(uid: int, **values: Any) -> EditUnit:
+    return EditUnit(unit_id=uid, version=1, values=values)
+
+
+def now(step: str) -> Position:
+    return Position(1, "attacker", STEP_INDEX[step])
+
+
+# -- the steps ---------------------------------------------------------------------------------------------
+def test_the_bound_runs_in_the_books_order_for_both_sides() -> None:
+    # BOUNDS: commands, plans, execution, melee, a new bound; PLANNING (1)-(6) and EXECUTING (1)-(10) as printed.
+    assert [s.id for s in STEPS] == [
+        "high-commands",
+        "plan-naval-railway",
+        "plan-artillery",
+        "plan-reserve",
+        "plan-line",
+        "plan-heavy-weapons",
+        "plan-elite",
+        *(f"execute-{n}" for n in range(1, 11)),
+        "melee",
+        "end-of-bound",
+    ]
+    assert [s.printed for s in STEPS[1:7]] == [f"({n}) {t}" for n, t in enumerate(PLANNING_ORDER, 1)]
+    assert [s.printed for s in STEPS[7:17]] == [f"({n}) {t}" for n, t in enumerate(EXECUTING_ORDER, 1)]
+    assert STEPS[0].printed == "High commands given to Strategic Formations"
+    assert STEPS[-2].printed == "Resolve melee using the m side of Arming m/r"
+    assert all(s.sides == ("attacker", "defender") for s in STEPS)
+    assert [s.number for s in STEPS] == list(range(1, 20))
+    # After the last step, the next bound.
+    assert TURN.next(None, Position(1, "attacker", len(STEPS) - 1)) == Position(2, "attacker", 0)
+
+
+def test_a_command_is_given_only_in_its_step_and_only_to_a_strategic_formation() -> None:
+    units = snapshot().units
+    sf, company = units[0], next(u for u in units if u.id == 10)
+    assert (
+        TURN.refusal("playing", None, now("high-commands"), "command-formation", "attacker", sf, units)
+        is None
+    )
+    late = TURN.refusal("playing", None, now("plan-line"), "command-formation", "attacker", sf, units)
+    assert late is not None and "step 1" in late and "Strategic Formations" in late.why
+    wrong = TURN.refusal(
+        "playing", None, now("high-commands"), "command-formation", "attacker", company, units
+    )
+    assert wrong == "Give high commands to a strategic formation, the parent of companies"
+    # In set-up nothing is a step's.
+    assert TURN.refusal("setup", None, now("plan-line"), "command-formation", "attacker", sf, units) is None
+
+
+@pytest.mark.parametrize(
+    ("uid", "step", "variants"),
+    [
+        (10, "plan-line", {}),  # a line SF's company
+        (20, "plan-reserve", {}),  # a reserve SF's company
+        (70, "plan-heavy-weapons", {}),  # "All Heavy Weapons plan": its MGs, whatever their SF
+        (50, "plan-artillery", {}),  # "All normal Artillery plans shooting (Anon)"
+        (60, "plan-naval-railway", {}),  # very heavy guns: erratum naval-railway
+        (60, "plan-artillery", {"naval-railway": "none"}),
+    ],
+)
+def test_a_sub_unit_plans_only_in_its_own_planning_step(
+    uid: int, step: str, variants: dict[str, str]
+) -> None:
+    state = {SF_OF[uid]: {"high_command": "hold"}}
+    plan = edit(uid, plan_target=20 if uid != 20 else 10)
+    assert refused(snapshot(state, step, variants=variants), plan) == []
+    other = "plan-elite"
+    assert refused(snapshot(state, other, variants=variants), plan)[0].startswith(
+        f"unit {uid} plans in planning step ("
+    )
+
+
+def test_a_plan_is_within_the_commands_chart_for_the_sub_units_situation() -> None:
+    # "Hold: Stay put | Stay put | Stay put | Find cover" (dug in & safe, dug in & under fire, not dug in & safe,
+    # not dug in & under fire).
+    hold = {1: {"high_command": "hold"}}
+    assert refused(snapshot(hold, "plan-line"), edit(10, sub_plan="stay put")) == []
+    assert refused(snapshot(hold, "plan-line"), edit(10, sub_plan="move")) == [
+        "Under HOLD, not dug in, safe, unit 10 may plan only: stay put"
+    ]
+    under_fire = {**hold, 10: {"under_fire": True}}
+    assert refused(snapshot(under_fire, "plan-line"), edit(10, sub_plan="find cover")) == []
+    # "Advance: Move | Stay put | Move | Move": dug in and under fire, the company has no choice but to stay put.
+    dug_in = {1: {"high_command": "advance"}, 10: {"dug_in_bounds": 2, "under_fire": True}}
+    assert refused(snapshot(dug_in, "plan-line"), edit(10, sub_plan="move"))[0].endswith(
+        "may plan only: stay put"
+    )
+    # No command yet: "The Plans for a sub-unit are restricted to the Command given to the ... Strategic Formation".
+    assert refused(snapshot({}, "plan-line"), edit(10, sub_plan="stay put")) == [
+        "Give unit 10's strategic formation its high command first"
+    ]
+
+
+def test_an_assault_is_planned_only_at_an_enemy_within_300_metres() -> None:
+    state = {1: {"high_command": "assault"}}
+    # The reserve company is 15 cm (150 m) away, the MGs 40 cm less a base's depth (390 m).
+    assert refused(snapshot(state, "plan-line"), edit(10, sub_plan="assault", plan_target=20)) == []
+    assert refused(snapshot(state, "plan-line"), edit(10, sub_plan="assault", plan_target=30)) == [
+        "unit 30 is 390 m away: assault an enemy within 300 m"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("uid", "command", "said"),
+    [
+        (10, "assault", "Under ASSAULT unit 10 may not dig in: only under ADVANCE or HOLD"),
+        (10, "retreat", "Under RETREAT unit 10 may not dig in: only under ADVANCE or HOLD"),
+        (40, "hold", "unit 40 is a vehicle: vehicles may never dig in"),
+        (50, "hold", "unit 50 is artillery: artillery can never dig in"),
+    ],
+)
+def test_digging_in_is_refused_where_the_book_says_no(uid: int, command: str, said: str) -> None:
+    step = {10: "plan-line", 40: "plan-line", 50: "plan-artillery"}[uid]
+    assert refused(snapshot({SF_OF[uid]: {"high_command": command}}, step), edit(uid, digging_in=True)) == [
+        said
+    ]
+
+
+def test_digging_in_is_a_choice_under_advance_and_hold() -> None:
+    # "(Can choose to dig in?) Yes but -1R if attacked | Yes but -1R if attacked | No | No"
+    for command in ("advance", "hold"):
+        assert refused(snapshot({1: {"high_command": command}}, "plan-line"), edit(10, digging_in=True)) == []
+
+
+def test_a_unit_edit_takes_only_the_books_words_and_an_enemy_target() -> None:
+    snap = snapshot()
+    with pytest.raises(RulesError) as e:
+        edited(snap, edit(1, high_command="charge"))
+    assert e.value.field == "high_command" and e.value.allowed == [
+        "",
+        "advance",
+        "hold",
+        "assault",
+        "retreat",
+    ]
+    with pytest.raises(RulesError) as e:
+        edited(snap, edit(10, plan_target=40))  # its own side's tanks
+    assert e.value.field == "plan_target" and 20 in (e.value.allowed or [])
+    withdrawn = edited(snapshot({10: {"sub_plan": "move", "plan_target": 20}}), edit(10, sub_plan=""))
+    assert {(c.field, c.value) for c in withdrawn if isinstance(c, SetState)} == {
+        ("sub_plan", ""),
+        ("plan_target", None),
+    }
+
+
+# -- executing ---------------------------------------------------------------------------------------------
+def test_a_sub_unit_moves_only_in_the_executing_step_that_names_it() -> None:
+    moving = {10: {"sub_plan": "move"}}
+    act = MoveStand(unit_id=11, x=10, y=14, facing_deg=90)
+    assert refused(snapshot(moving, "execute-7"), act) == []  # "(7) Infantry moving normally move"
+    assert refused(snapshot(moving, "execute-6"), act) == ["unit 10 moves in executing step (7): wait for it"]
+    assaulting = {10: {"sub_plan": "assault", "plan_target": 20}}
+    assert refused(snapshot(assaulting, "execute-6"), act) == []  # "(6) Assaulting infantry move"
+    leaving = {10: {"sub_plan": "move", "dug_in_bounds": 1, "leaving_dugout": True}}
+    assert refused(snapshot(leaving, "execute-8"), act) == []  # "(8) Dug-in infantry now move"
+    # The step itself: moves wait for (6)-(8).
+    step = TURN.refusal("playing", None, now("execute-5"), "move-stands", "attacker", None, ())
+    assert step is not None and step.startswith(
+        "Not in step 12 (execute-5): move stands waits for step 13, 14, 15"
+    )
+
+
+def test_a_sub_unit_that_stays_put_or_digs_in_does_not_move() -> None:
+    act = MoveStand(unit_id=11, x=10, y=12, facing_deg=90)
+    assert refused(snapshot({10: {"sub_plan": "stay put"}}, "execute-7"), act) == [
+        "unit 10 planned to stay put: it stays put this bound"
+    ]
+    assert refused(snapshot({10: {"sub_plan": "move", "digging_in": True}}, "execute-7"), act) == [
+        "unit 10 is digging in: it stays put this bound"
+    ]
+
+
+def test_a_base_moves_its_sub_units_distance_halved_by_fresh_injuries() -> None:
+    # "Medium infantry 6cm"; "When the majority (50%+) of the sub-unit ... is injured, the unit suffers a halved
+    # movement speed"; an assault "(+100% distance)".
+    moving = {10: {"sub_plan": "move"}}
+    assert refused(snapshot(moving, "execute-7"), MoveStand(unit_id=11, x=10, y=16, facing_deg=90)) == []
+    too_far = refused(snapshot(moving, "execute-7"), MoveStand(unit_id=11, x=10, y=16.5, facing_deg=90))
+    assert too_far == ["unit 11 may move 6 cm this bound (0 moved): move it at most 6 cm"]
+    hurt = {**moving, 11: {"base_injury": "fresh"}, 12: {"base_injury": "fresh"}}
+    assert refused(snapshot(hurt, "execute-7"), MoveStand(unit_id=11, x=10, y=13.5, facing_deg=90))[
+        0
+    ].startswith("unit 11 may move 3 cm")
+    old = {**moving, 11: {"base_injury": "old"}, 12: {"base_injury": "old"}}
+    assert refused(snapshot(old, "execute-7"), MoveStand(unit_id=11, x=10, y=16, facing_deg=90)) == []
+    assault = {10: {"sub_plan": "assault", "plan_target": 20}}
+    assert refused(snapshot(assault, "execute-6"), MoveStand(unit_id=11, x=10, y=22, facing_deg=90)) == []
+    # What it has moved already counts: 4 cm done, 2.5 more is too far.
+    done = {**moving, 11: {"moved_cm": 4.0}}
+    assert refused(snapshot(done, "execute-7"), MoveStand(unit_id=11, x=10, y=12.5, facing_deg=90))[
+        0
+    ].endswith("move it at most 2 cm")
+
+
+def test_a_move_writes_the_distance_and_leaves_a_dugout_in_the_open_as_rough_ground() -> None:
+    snap = snapshot({10: {"sub_plan": "move", "dug_in_bounds": 2, "leaving_dugout": True}}, "execute-8")
+    written = moves(judge.Board(snap, BASES), {11: (10.0, 14.0)})
+    sets = {(c.unit_id, c.field): c.value for c in written if isinstance(c, SetState)}
+    assert sets == {(11, "moved_cm"): 4.0, (10, "moved_this_bound"): True}
+    [board] = [c for c in written if isinstance(c, SetBoard)]
+    # "their original position becomes rough terrain if they originally dug-in in the open": every base's ground.
+    assert board.key == ROUGH_GROUND_KEY and [s["unit_id"] for s in board.value] == [10, 10, 10]
+    ground = judge.Ground({}, {ROUGH_GROUND_KEY: board.value})
+    assert ground.moving_at((12.5, 10)) == "rough" and ground.moving_at((12.5, 30)) == "open"
+
+
+def test_a_sub_unit_shoots_in_the_executing_step_its_kind_and_situation_name() -> None:
+    def steps(state: Mapping[int, Mapping[str, Any]], uid: int) -> tuple[str, ...]:
+        return judge.shooting_steps(snapshot(state).by_id[uid], judge.Board(snapshot(state), BASES))
+
+    assert steps({}, 10) == ("execute-5",)  # "(5) Infantry who are not dug in and are NOT assaulting"
+    assert steps({10: {"dug_in_bounds": 1}}, 10) == ("execute-4",)  # "(4) Dug in infantry ... NOT assaulting"
+    assert steps({10: {"sub_plan": "assault"}}, 10) == ("execute-9",)  # "(9) Infantry who are assaulting"
+    assert steps({70: {"dug_in_bounds": 1}}, 70) == (
+        "execute-1",
+        "execute-2",
+    )  # "(1) All dug in ... Heavy Weapons"
+    assert steps({70: {"moved_last_bound": True}}, 70) == ()  # "(2) ... who did not move or dig in last turn"
+    assert steps({}, 50) == ("execute-2",)
+    assert steps({}, 60) == ("execute-10",)  # "(10) Naval and railway artillery" (erratum naval-railway)
+    snap = snapshot({}, "execute-4")
+    shot = Roll(resolver="shoot", unit_id=11, target_id=21)
+    said = TURN.roll_refusal("playing", snap, now("execute-4"), shot, "attacker")
+    assert said == "unit 10 shoots in executing step (5) this bound"
+    assert "(5) Infantry who are not dug in and are NOT assaulting" in said.why
+    assert (
+        TURN.roll_refusal(
+            "playing", replace(snap, step=STEP_INDEX["execute-5"]), now("execute-5"), shot, "attacker"
+        )
+        is None
+    )
+
+
+def test_melee_is_the_melee_steps_and_only_after_an_assault() -> None:
+    melee = Roll(resolver="shoot", unit_id=11, target_id=21, fields={"melee": True})
+    snap = snapshot({}, "execute-5")
+    assert TURN.roll_refusal("playing", snap, now("execute-5"), melee, "attacker") == (
+        "Melee is fought in the melee step, shooting in the executing steps"
+    )
+    # "they do have to have been assaulted themselves. You cannot casually walk your troops into your enemy's!"
+    assert refused(snapshot({}, "melee"), melee) == [
+        "unit 10 and unit 20 fight in melee only if one assaulted the other"
+    ]
+    assert refused(snapshot({20: {"assault_target": 10}}, "melee"), melee) == []
+
+
+def test_a_sub_unit_shoots_once_a_bound() -> None:
+    shot = Roll(resolver="shoot", unit_id=11, target_id=21)
+    assert refused(snapshot({10: {"fired_this_bound": True}}, "execute-5"), shot) == [
+        "unit 10 has shot this bound: its plan was one shot"
+    ]
+
+
+def test_only_a_step_that_permits_it_takes_a_roll_and_a_question_is_asked_any_time() -> None:
+    snap = snapshot({}, "plan-line")
+    assert TURN.roll_refusal(
+        "playing", snap, now("plan-line"), Roll(resolver="shoot", unit_id=11), "attacker"
+    )
+    assert TURN.roll_refusal("playing", snap, now("plan-line"), Roll(resolver="plans"), "attacker") is None
+    assert TURN.roll_refusal("playing", snap, now("plan-line"), Roll(resolver="move"), "attacker") is None
+
+
+# -- the end of the bound ----------------------------------------------------------------------------------
+def ended(state: Mapping[int, Mapping[str, Any]]) -> dict[tuple[int, str], Any]:
+    snap = snapshot(state, "end-of-bound")
+    return {
+        (c.unit_id, c.field): c.value
+        for c in bound_ended(judge.Board(snap, BASES), None)
+        if isinstance(c, SetState)
+    }
+
+
+def test_the_end_of_the_bound_digs_in_and_counts_the_bounds_dug_in() -> None:
+    out = ended(
+        {
+            10: {"digging_in": True, "sub_plan": "stay put"},
+            20: {"dug_in_bounds": 1},
+            30: {"dug_in_bounds": 3, "moved_this_bound": True},
+        }
+    )
+    assert out[(10, "dug_in_bounds")] == 1 and out[(10, "digging_in")] is False
+    assert out[(20, "dug_in_bounds")] == 2
+    assert out[(30, "dug_in_bounds")] == 0  # "If a company moves AT ALL, they no longer count as dug-in"
+    # "who did not move or dig in last turn" (EXECUTING (2)).
+    assert out[(10, "moved_last_bound")] is True and out[(30, "moved_last_bound")] is True
+    assert out[(10, "sub_plan")] == ""
+
+
+def test_the_end_of_the_bound_puts_the_shot_at_under_fire_and_clears_the_commands() -> None:
+    out = ended({1: {"high_command": "advance"}, 20: {"shot_at_by": [10]}, 10: {"fired_this_bound": True}})
+    assert out[(20, "under_fire")] is True and out[(20, "shot_at_by")] == ()
+    assert out[(10, "fired_this_bound")] is False
+    assert out[(1, "high_command")] == ""
+    assert (10, "under_fire") not in out  # not shot at and not under fire before: nothing to write
+
+
+def test_a_fresh_injury_no_longer_under_fire_becomes_old() -> None:
+    # "old injuries are those that can move normally again but one more hit will finish them off".
+    out = ended(
+        {
+            21: {"base_injury": "fresh", "injured_by": 10},
+            11: {"base_injury": "fresh", "injured_by": 20},
+            10: {"shot_at_by": [20]},
+        }
+    )
+    assert out[(21, "base_injury")] == "old"
+    assert (11, "base_injury") not in out  # still under fire from the same shooter: halved
+
+
+def test_an_assault_that_falls_short_carries_on_into_the_next_bound() -> None:
+    # "If the troops fall short of their target, they must continue assaulting the next turn".
+    out = ended({10: {"sub_plan": "assault", "plan_target": 20}})
+    assert out[(10, "assault_target")] == 20
+
+
+def test_each_step_says_what_it_still_needs() -> None:
+    snap = snapshot({}, "high-commands")
+    b = judge.Board(snap, BASES)
+    assert needs(b, "high-commands") == [f"a high command for unit {u} (unit {u})" for u in (1, 2, 3)]
+    planned = snapshot({10: {"sub_plan": "move"}})
+    assert needs(judge.Board(planned, BASES), "plan-line") == ["a plan for unit 40 (unit 40)"]
+    assert needs(judge.Board(snap, BASES), "plan-reserve") == ["a plan for unit 20 (unit 20)"]
+
+
+# -- the table ---------------------------------------------------------------------------------------------
+def test_a_feature_names_its_terrain_class_or_takes_its_kinds() -> None:
+    square = {"type": "Polygon", "coordinates": [[[0, 0], [5, 0], [5, 5], [0, 5], [0, 0]]]}
+    table = EarthTable()
+    named = {
+        "type": "FeatureCollection",
+        "features": [
+            {"type": "Feature", "geometry": square, "properties": {"kind": "woods", "terrain_class": "swamp"}}
+        ],
+    }
+    with pytest.raises(RulesError) as e:
+        table.terrain(named)
+    assert e.value.field == "terrain.features.0.properties.terrain_class"
+    assert e.value.allowed == ["open", "rough", "defensible", "fortification", "impractical", "road"]
+    ok = {
+        "type": "FeatureCollection",
+        "features": [{"type": "Feature", "geometry": square, "properties": {"kind": "marsh"}}],
+    }
+    assert judge.Ground(ok, {}).moving_at((2, 2)) == "impractical"  # "Moving from or in impractical terrain"
+
+
+def test_the_game_is_registered_with_its_bound() -> None:
+    game = get_game_rules("2mm-earth-1418")
+    assert isinstance(game.turn, EarthBound)
+    assert game.fields.edit_act("high_command") == "command-formation"
+    assert game.fields.edit_act("sub_plan") == game.fields.edit_act("plan_target") == "plan-sub-unit"
+    assert game.fields.edit_act("digging_in") == "dig-in"
+
+
+def test_only_dug_in_infantry_planning_to_leave_are_marked_leaving() -> None:
+    # "(3) Dug in infantry planning to leave their position are now marked to show they have begun to leave".
+    leaving = {10: {"dug_in_bounds": 1, "sub_plan": "move"}}
+    assert refused(snapshot(leaving, "execute-3"), edit(10, leaving_dugout=True)) == []
+    assert refused(snapshot({10: {"sub_plan": "move"}}, "execute-3"), edit(10, leaving_dugout=True)) == [
+        "Only dug in infantry planning to leave are marked: unit 10 is not one"
+    ]
+    assert refused(
+        snapshot({70: {"dug_in_bounds": 1, "sub_plan": "move"}}, "execute-3"), edit(70, leaving_dugout=True)
+    )
+
+
+def test_rough_ground_left_by_a_dugout_is_the_shots_cover_too() -> None:
+    spot = {"unit_id": 20, "polygon": [[8, 24], [17, 24], [17, 26], [8, 26], [8, 24]]}
+    snap = snapshot({20: {"sub_plan": "stay put"}}, "execute-5", board={ROUGH_GROUND_KEY: [spot]})
+    cover, _ = cover_of(snap.by_id[20], snap, BASES, judge.Board(snap, BASES).ctx)
+    assert cover["terrain"] == "rough"  # "Other than counting as rough terrain it has no other effects"
+
+
+def test_the_demo_battle_has_what_a_bound_needs() -> None:
+    doc = EarthSetup().shipped_scenarios()["earth2mm-demo-ferme"]
+    assert doc["source"] == "demo: not from the book" and doc["period"] is None
+    for side in ("attacker", "defender"):
+        sfs = [u for u in doc["sides"][side]["forces"] if len(u["children"]) >= 2]
+        assert len(sfs) >= 2 and all(u["kind"] == "formation" and u["level"] == "battalion" for u in sfs)
+    kinds = {c["kind"] for side in doc["sides"].values() for sf in side["forces"] for c in sf["children"]}
+    assert {"line-inf", "reserve-inf", "elite-inf", "machineguns", "mother-tank", "field-guns"} <= kinds
+    classes = {terrain_class(f) for f in EarthTable().terrain(doc["terrain"])}
+    assert classes == set(TERRAIN_CLASSES)
