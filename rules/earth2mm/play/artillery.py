@@ -187,6 +187,11 @@ def _table(snap: Snapshot) -> Table:
     return Table(snap.table_width_cm, snap.table_length_cm)
 
 
+def _cite(*sources: str) -> str:
+    """One source field of several rules, each printed line once (an erratum's reading cites its lines)."""
+    return "; ".join(dict.fromkeys(p for s in sources for p in s.split("; ")))
+
+
 def _round(p: Iterable[float]) -> list[float]:
     return [round(float(v), 3) for v in p]
 
@@ -319,7 +324,7 @@ def arrival(snap: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival
     if new_wind is not None:
         board["wind"] = new_wind
     shown = {"cordon": cordon, "wind": new_wind or snap.board.get("wind")}
-    return Arrival(board, "cordon-laid", shown, f"{SRC_SMOKE}; {context(snap).citation('wind')}", step=step)
+    return Arrival(board, "cordon-laid", shown, _cite(SRC_SMOKE, context(snap).citation("wind")), step=step)
 
 
 # -- the bombardment as a card --------------------------------------------------------------------------------
@@ -434,7 +439,7 @@ def _circle_card(snap: Snapshot, c: Mapping[str, Any]) -> FireCard:
         side=side,
         kind=str(c["kind"]),
         what=what,
-        source="; ".join([*rules, ctx.citation("inner-circle")]),
+        source=_cite(*rules, ctx.citation("inner-circle")),
         aimed=center,
         lands=center,
         polygon=tuple((round(x, 2), round(y, 2)) for x, y in bombardment_circle(center).exterior.coords),
@@ -538,7 +543,7 @@ def fired(
             source=SRC_ARMING,
             why="Hit allocation is up to the aggressor's choice: a sub-unit's hits are allocated before more land",
         )
-    source = f"{SRC_ARTILLERY}; {context(snap).citation('bombardment-hits')}"
+    source = _cite(SRC_ARTILLERY, context(snap).citation("bombardment-hits"))
     out_rolls: list[dict[str, Any]] = []
     changes: list[Change] = []
     said: list[str] = []
@@ -605,7 +610,7 @@ def drifted(snap: Snapshot) -> tuple[Change, ...]:
             if present and Polygon(polygon).intersects(table):
                 kept.append({**c, "drifts": drifts, "polygon": polygon})
         why = 'smoke and gas travel 3" downwind at the end of each bound'
-        source = f"{SRC_SMOKE}; {context(snap).citation('gas-duration')}"
+        source = _cite(SRC_SMOKE, context(snap).citation("gas-duration"))
         out.append(SetBoard(why, source, "cordons", tuple(kept)))
     return tuple(out)
 
