@@ -38,7 +38,15 @@ from rules.core.records import (
     UnitState,
 )
 from rules.core.ruleset import Context, Erratum, Reading
-from rules.earth2mm.data import SRC_ARMING, SRC_ARTILLERY, SRC_COVER, SRC_ORDER, SRC_SMOKE, UNITS
+from rules.earth2mm.data import (
+    GRID_SQUARE_MIN_IN,
+    SRC_ARMING,
+    SRC_ARTILLERY,
+    SRC_COVER,
+    SRC_ORDER,
+    SRC_SMOKE,
+    UNITS,
+)
 from rules.earth2mm.play.kit import BASES, KIT, Cloud
 from rules.earth2mm.play.rolls import cover_of
 from rules.earth2mm.play.shots import built_in_resilience
@@ -201,7 +209,7 @@ def landing_point(snap: Snapshot, item: PlanItem) -> tuple[float, float]:
     """The table point a grid reference names (erratum grid-reference): its square's centre, or the point."""
     along, up = (float(v) for v in item.data["grid"])
     if context(snap).value("grid-reference") == "centre":
-        square = int(item.data.get("square_in", 6)) * INCH_CM
+        square = int(item.data.get("square_in", GRID_SQUARE_MIN_IN)) * INCH_CM
         along, up = ((math.floor(v / square) + 0.5) * square for v in (along, up))
     return grid_to_table(_side(item.side), along, up, _table(snap))
 
@@ -284,6 +292,9 @@ def _cordon_now(snap: Snapshot, cordon: Mapping[str, Any], drifts: int) -> tuple
 
 
 def arrival(snap: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
+    """An item landing: a bombardment's circle put on the board where its grid reference names (its card then
+    fires it), or a cordon laid square to the wind (rolled with `dice` when due) by the batteries named that
+    can fire it, none laid when none can."""
     at = _round(landing_point(snap, item))
     step = ARRIVAL_STEPS[item.kind]
     if item.kind != CORDON:
