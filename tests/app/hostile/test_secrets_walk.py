@@ -4,7 +4,9 @@ and each is read with the other side's token and with none, from set-up to the e
 step of the first turn, after a battery fires, after it is aimed again, and over. Nothing read may show a
 battery's aiming point before the rules put it on the table ("When a battery fires ... an aiming point is
 placed on the table", Flanders Fields ARTILLERY AIMING POINT; every one once the game is over), nor the
-undealt pack or the other side's hand (the pack less what is public and one's own hand is that hand)."""
+undealt pack or the other side's hand (the pack less what is public and one's own hand is that hand). A game
+whose plans are sealed each bound (2mm Earth 1418) is walked bound by bound: no item of a plan, nor its id (the
+other side would count them), before it lands."""
 
 from __future__ import annotations
 
@@ -343,3 +345,124 @@ def test_no_route_shows_a_secret_aiming_point_or_the_pack(walk: Walk, live_url: 
     anonymous = w.http.get(f"/api/v1/games/{g.id}/stream")
     assert anonymous.status_code == 401
     assert w.reads > 500
+
+
+# -- a plan sealed each bound (issue 39: 2mm Earth 1418's artillery plans) -----------------------------------
+# Grid references no other number of the game looks like (above 100, so no clock's seconds either, and apart
+# from where the circles that land are drawn): the attacker's bombardment and naval shoot of bound 1, the
+# defender's bombardment of bound 1, the attacker's bombardment of bound 2 (never landing).
+BOMBARDS = [113.1875, 141.6875]
+NAVAL = [100.3125, 152.4375]
+DEFENDER_BOMBARDS = [116.3125, 127.5625]
+NEXT_BOUND = [106.6875, 171.0625]
+
+
+@dataclass
+class PlanWalk(Walk):
+    """The walk of a game whose plans are sealed each bound: a side's secrets are the grid references and the
+    ids of its items not yet landed (an id would let the other side count them)."""
+
+    items: dict[str, dict[int, list[float]]] = field(default_factory=dict)  # side -> item id -> its point
+
+    def secrets_of(self, side: str) -> list[str]:
+        if self.finished:
+            return []
+        waiting = {i: p for i, p in self.items.get(side, {}).items() if p not in self.fired}
+        return [str(i) for i in waiting] + [r for p in waiting.values() for r in renderings(p)]
+
+    def plan(self, side: str, bound: int, kind: str, point: list[float]) -> None:
+        item = {"kind": kind, "battery": f"{side} guns", "grid": point}
+        r = self.http.post(
+            f"/api/v1/games/{self.g.id}/fireplans/{side}/items",
+            headers=self.who(side),
+            json={"arrival_turn": bound, "item": item},
+        )
+        assert r.status_code == 201, r.text
+        self.items.setdefault(side, {})[r.json()["id"]] = point
+
+
+def advance_to_step(w: Walk, step: str) -> None:
+    for _ in range(40):
+        if advance(w)["turn"]["step"]["id"] == step:
+            return
+    raise AssertionError(f"no step {step}")
+
+
+def test_no_route_shows_a_bound_plan_before_it_lands(live_url: str) -> None:  # noqa: F811
+    earth = "2mm-earth-1418"
+    with httpx.Client(base_url=live_url, timeout=60) as http:
+        g = new_game(http, {"ruleset": earth, "name": "Sealed bounds"})
+        units = []
+        for side, y in (("attacker", 40.0), ("defender", 120.0)):
+            unit = {
+                "side": side,
+                "name": f"{side} coy",
+                "level": "company",
+                "kind": "line-inf",
+                "x": 60,
+                "y": y,
+            }
+            r = http.post(f"/api/v1/games/{g.id}/units", headers=g.referee, json=unit)
+            assert r.status_code == 201, r.text
+            units.append(r.json()["unit"]["id"])
+        w = PlanWalk(http, g, {"attacker": units[:1], "defender": units[1:]})
+        threads = {
+            (s, v): follow(live_url, g, s, v, w.frames.setdefault(f"{s} {v}", []))
+            for s in SIDES
+            for v in VIEWS
+        }
+        advance(w)  # the game starts: bound 1, high commands
+        w.plan("attacker", 1, "circle-bombardment", BOMBARDS)
+        w.plan("attacker", 1, "naval-railway-bombardment", NAVAL)
+        w.plan("defender", 1, "circle-bombardment", DEFENDER_BOMBARDS)
+        w.check("bound 1, written")
+        sealed = http.post(f"/api/v1/games/{g.id}/fireplans/attacker/lock", headers=g.attacker)
+        assert sealed.status_code == 200, sealed.text
+        advance_to_step(w, "execute-1")  # every plan sealed, nothing landed
+        w.check("bound 1, sealed", pdfs=False)
+        # Undo answers nothing of a plan either: a seal is not taken back, and its refusal tells no more.
+        for e in w.get(f"/api/v1/games/{g.id}/events", g.defender):
+            if e["kind"] == "fire-plan-locked":
+                r = http.post(f"/api/v1/games/{g.id}/events/{e['id']}/undo", headers=g.defender)
+                assert r.status_code == 422 and not [s for s in w.secrets_of("attacker") if s in r.text]
+        advance_to_step(w, "execute-2")  # the bombardments land; the naval shoot waits for step 10
+        arrivals = [
+            e for e in w.get(f"/api/v1/games/{g.id}/events", g.referee) if e["kind"] == "fire-plan-arrival"
+        ]
+        assert sorted(e["payload"]["item"]["data"]["grid"] for e in arrivals) == [BOMBARDS, DEFENDER_BOMBARDS]
+        w.fired += [BOMBARDS, DEFENDER_BOMBARDS]
+        w.check("bound 1, bombardments landed", pdfs=False)
+        advance_to_step(w, "execute-10")
+        w.fired.append(NAVAL)
+        advance_to_step(w, "high-commands")  # bound 2: a new plan, as secret
+        w.plan("attacker", 2, "circle-bombardment", NEXT_BOUND)
+        w.check("bound 2, written", pdfs=False)
+
+        version = turn(w)["version"]
+        assert http.post(
+            f"/api/v1/games/{g.id}/finish", headers=g.referee, json={"version": version}
+        ).is_success
+
+        # The live streams, frame by frame: an item (its point, its id) in none of the other side's frames
+        # before its landing (written with the step it lands in, in one commit, so sent from that step's frame).
+        log = w.get(f"/api/v1/games/{g.id}/events", g.referee)
+        landed = {
+            tuple(e["payload"]["item"]["data"]["grid"]): max(
+                step["id"] for step in log if step["kind"] == "step" and step["id"] < e["id"]
+            )
+            for e in log
+            if e["kind"] == "fire-plan-arrival"
+        }
+        assert len(landed) == 3
+        for (side, view), thread in threads.items():
+            thread.join(30)
+            assert not thread.is_alive(), f"the {side}'s stream ({view}) did not reach the end of the game"
+            frames = w.frames[f"{side} {view}"]
+            assert frames and frames[-1]["kind"] == "game-finished"
+            plan = w.items.get(next(s for s in SIDES if s != side), {})
+            for f in frames[:-1]:
+                due = {i: p for i, p in plan.items() if f["id"] < landed.get(tuple(p), f["id"] + 1)}
+                for secret in [str(i) for i in due] + [r for p in due.values() for r in renderings(p)]:
+                    assert secret not in f["data"], (
+                        f"the {side}'s stream ({view}), event {f['id']}, shows {secret!r}"
+                    )
