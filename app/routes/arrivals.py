@@ -39,6 +39,12 @@ class ArrivalApplyIn(BaseModel):
         max_length=200,
         description="A stand too close to call (unit id) -> how it measured on the table.",
     )
+    shots: dict[RollKey, Annotated[int, Strict(), Field(ge=1, le=50)]] = Field(
+        default_factory=dict,
+        max_length=200,
+        description="On a card that leaves its shots to its side (its `shots`): roll key -> the shots laid on "
+        "it (a roll given dice and not named here takes as many shots as its dice make); the rest take none.",
+    )
 
 
 @router.get(
@@ -61,6 +67,6 @@ def apply(
     game_id: GameId, item_id: ItemId, body: ArrivalApplyIn, viewer: ViewerDep, session: SessionDep
 ) -> dict[str, Any]:
     with game_write(session, game_id) as game:
-        act = ApplyArrival(item_id=item_id, dice=body.dice, measured=body.measured)
+        act = ApplyArrival(item_id=item_id, dice=body.dice, measured=body.measured, shots=body.shots)
         out = event_dict(acts.play(session, game, viewer, act).event, roles_of(viewer))
     return {"event": out, **arrivals.cards(session, games.get_game(session, game_id))}

@@ -343,7 +343,7 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _T
 
 
 def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArrival, _: Any) -> _Todo:
-    aiming = arrivals.aimed(session, game, viewer, act.item_id, act.dice, act.measured)
+    aiming = arrivals.aimed(session, game, viewer, act.item_id, act.dice, act.measured, act.shots)
     fired: list[Fired] = []
 
     def answer(snapshot: Snapshot) -> Answer:

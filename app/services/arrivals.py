@@ -64,18 +64,41 @@ def cards(session: Session, game: Game) -> dict[str, Any]:
     }
 
 
+def _times(card: FireCard, given: Mapping[str, Sequence[int]], shots: Mapping[str, int]) -> dict[str, int]:
+    """How often each of the card's rolls is made: its `times`; on a card that leaves its shots to its side
+    (`FireCard.shots`), the shots laid on it (named, or as many as its dice given make), none elsewhere."""
+    rolls = {r.key: r for r in ([card.first] if card.first else []) + list(card.stands)}
+    if not card.shots:
+        if shots:
+            raise RulesError("shots", "this card's rolls are all made: lay no shots", [])
+        return {k: r.times for k, r in rolls.items()}
+    for key, n in shots.items():
+        r = rolls.get(key)
+        if r is None:
+            raise RulesError(f"shots.{key}", "no such roll on this card", sorted(rolls))
+        if n > r.times:
+            raise RulesError(
+                f"shots.{key}", f"lay at most {r.times} shots on this roll", range(1, r.times + 1)
+            )
+    laid = {k: shots.get(k, -(-len(given.get(k, ())) // len(r.dice))) for k, r in rolls.items()}
+    if sum(laid.values()) > card.shots:
+        raise RulesError("shots", f"lay at most the card's {card.shots} shots", [card.shots])
+    return laid
+
+
 def _all_dice(
-    card: FireCard, given: Mapping[str, Sequence[int]]
+    card: FireCard, given: Mapping[str, Sequence[int]], shots: Mapping[str, int]
 ) -> tuple[dict[str, list[int]], dict[str, int]]:
     """Every die the card may need: the ones given (checked against their dice), the rest rolled here; and how
     many of each roll's dice were given."""
     rolls = {r.key: r for r in ([card.first] if card.first else []) + list(card.stands)}
+    times = _times(card, given, shots)
     out: dict[str, list[int]] = {}
     for key, faces in given.items():
         r = rolls.get(key)
         if r is None:
             raise RulesError(f"dice.{key}", "no such roll on this card", sorted(rolls))
-        most = len(r.dice) * r.times
+        most = len(r.dice) * times[key]
         if len(faces) > most:
             raise RulesError(f"dice.{key}", f"this roll takes at most {most} dice", [most])
         for n, face in enumerate(faces):
@@ -83,8 +106,10 @@ def _all_dice(
             if not 1 <= face <= sides:
                 raise RulesError(f"dice.{key}.{n}", f"a D{sides} shows 1 to {sides}", [f"1..{sides}"])
     for key, r in rolls.items():
+        if not times[key]:
+            continue
         mine = list(given.get(key, ()))
-        wanted = list(r.dice) * r.times
+        wanted = list(r.dice) * times[key]
         out[key] = mine + list(roll(wanted[len(mine) :], _dice))
     return out, {k: len(v) for k, v in given.items()}
 
@@ -133,8 +158,10 @@ def aimed(
     item_id: int,
     dice: Mapping[str, Sequence[int]],
     measured: Mapping[str, str],
+    shots: Mapping[str, int],
 ) -> Aimed:
-    """An arrived item's card, once this turn: its side (or the referee) rolls, or gives, its dice."""
+    """An arrived item's card, once this turn: its side (or the referee) rolls, or gives, its dice (and lays
+    its shots, where the card leaves them to its side)."""
     found, names, units = _cards(session, game)
     card = next((c for c in found if c.item_id == item_id), None)
     if card is None:  # unarrived, not firing now or not the game's: one answer for all
@@ -146,5 +173,5 @@ def aimed(
             f"Fire-plan item {item_id} was applied this turn (event {done['event_id']}): undo that to apply it again.",
             current=game_state(game),
         )
-    rolled, given = _all_dice(card, dice)
+    rolled, given = _all_dice(card, dice, shots)
     return Aimed(game, units, names, card, rolled, given, measured)

@@ -155,11 +155,13 @@ class Roll(Act):
 @dataclass(frozen=True, kw_only=True)
 class ApplyArrival(Act):
     """An arrived fire-plan item's card applied (`dice` by each roll's key, the rest rolled by the server;
-    `measured`: stands too close to call, as measured at the table)."""
+    `measured`: stands too close to call, as measured at the table; `shots`: on a card that leaves its shots
+    to its side, the shots laid on each roll)."""
 
     item_id: int
     dice: Mapping[str, Sequence[int]] = field(default_factory=dict)
     measured: Mapping[str, str] = field(default_factory=dict)
+    shots: Mapping[str, int] = field(default_factory=dict)
     event: ClassVar[str] = "arrival-fire"
 
 

@@ -75,6 +75,10 @@ class FireCard:
     first: CardRoll | None = None
     stands: tuple[CardRoll, ...] = ()
     notes: tuple[str, ...] = ()
+    # Shots its side lays across the stands' rolls as it chooses, each roll made at most its `times` (0: each
+    # roll is made its `times`): 2mm Earth's bombardment, "the maximum number of 'Shots' the player can
+    # allocate across the circle".
+    shots: int = 0
 
     def as_dict(self, names: Mapping[int, str]) -> dict[str, Any]:
         return {
@@ -90,6 +94,7 @@ class FireCard:
             "first": self.first.as_dict(names) if self.first else None,
             "stands": {u: [s.as_dict(names) for s in self.stands if s.under == u] for u in UNDER},
             "notes": list(self.notes),
+            "shots": self.shots,
         }
 
 

@@ -38,7 +38,15 @@ from rules.core.records import (
     UnitState,
 )
 from rules.core.ruleset import Context, Erratum, Reading
-from rules.earth2mm.data import SRC_ARMING, SRC_ARTILLERY, SRC_COVER, SRC_ORDER, SRC_SMOKE, UNITS
+from rules.earth2mm.data import (
+    GRID_SQUARE_MIN_IN,
+    SRC_ARMING,
+    SRC_ARTILLERY,
+    SRC_COVER,
+    SRC_ORDER,
+    SRC_SMOKE,
+    UNITS,
+)
 from rules.earth2mm.play.kit import BASES, KIT, Cloud
 from rules.earth2mm.play.rolls import cover_of
 from rules.earth2mm.play.shots import built_in_resilience
@@ -187,6 +195,11 @@ def _table(snap: Snapshot) -> Table:
     return Table(snap.table_width_cm, snap.table_length_cm)
 
 
+def _cite(*sources: str) -> str:
+    """One source field of several rules, each printed line once (an erratum's reading cites its lines)."""
+    return "; ".join(dict.fromkeys(p for s in sources for p in s.split("; ")))
+
+
 def _round(p: Iterable[float]) -> list[float]:
     return [round(float(v), 3) for v in p]
 
@@ -196,7 +209,7 @@ def landing_point(snap: Snapshot, item: PlanItem) -> tuple[float, float]:
     """The table point a grid reference names (erratum grid-reference): its square's centre, or the point."""
     along, up = (float(v) for v in item.data["grid"])
     if context(snap).value("grid-reference") == "centre":
-        square = int(item.data.get("square_in", 6)) * INCH_CM
+        square = int(item.data.get("square_in", GRID_SQUARE_MIN_IN)) * INCH_CM
         along, up = ((math.floor(v / square) + 0.5) * square for v in (along, up))
     return grid_to_table(_side(item.side), along, up, _table(snap))
 
@@ -279,6 +292,9 @@ def _cordon_now(snap: Snapshot, cordon: Mapping[str, Any], drifts: int) -> tuple
 
 
 def arrival(snap: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
+    """An item landing: a bombardment's circle put on the board where its grid reference names (its card then
+    fires it), or a cordon laid square to the wind (rolled with `dice` when due) by the batteries named that
+    can fire it, none laid when none can."""
     at = _round(landing_point(snap, item))
     step = ARRIVAL_STEPS[item.kind]
     if item.kind != CORDON:
@@ -319,7 +335,7 @@ def arrival(snap: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival
     if new_wind is not None:
         board["wind"] = new_wind
     shown = {"cordon": cordon, "wind": new_wind or snap.board.get("wind")}
-    return Arrival(board, "cordon-laid", shown, f"{SRC_SMOKE}; {context(snap).citation('wind')}", step=step)
+    return Arrival(board, "cordon-laid", shown, _cite(SRC_SMOKE, context(snap).citation("wind")), step=step)
 
 
 # -- the bombardment as a card --------------------------------------------------------------------------------
@@ -412,8 +428,8 @@ def _circle_card(snap: Snapshot, c: Mapping[str, Any]) -> FireCard:
     rules = [SRC_ARTILLERY, ctx.citation("bombardment-firer"), ctx.citation("bombardment-step")]
     notes = [f"No shots: {why}."]
     stands: list[CardRoll] = []
+    total = UNITS[firer.kind].ranged.dice * n if firer is not None else 0
     if firer is not None:
-        total = UNITS[firer.kind].ranged.dice * n
         what += f" ({n} {firer.kind.replace('-', ' ')} bases: {total} shots)"
         notes = [
             f"Lay up to {total // 2} shots on one platoon, {total} in all: give each platoon shot at one die a "
@@ -434,12 +450,13 @@ def _circle_card(snap: Snapshot, c: Mapping[str, Any]) -> FireCard:
         side=side,
         kind=str(c["kind"]),
         what=what,
-        source="; ".join([*rules, ctx.citation("inner-circle")]),
+        source=_cite(*rules, ctx.citation("inner-circle")),
         aimed=center,
         lands=center,
         polygon=tuple((round(x, 2), round(y, 2)) for x, y in bombardment_circle(center).exterior.coords),
         stands=tuple(stands),
         notes=tuple(notes),
+        shots=total,
     )
 
 
@@ -517,8 +534,8 @@ def fired(
     for key in measured:
         raise RulesError(f"measured.{key}", "measure nothing: the circle's platoons are rolled as listed", [])
     circle = next(c for c in snap.board.get("circles", ()) if int(c["item_id"]) == card.item_id)
-    firer, n, _ = _firing(snap, circle)
-    laid = _laid(card, dice, UNITS[firer.kind].ranged.dice * n if firer is not None else 0)
+    firer, _, _ = _firing(snap, circle)
+    laid = _laid(card, dice, card.shots)
     if firer is None or not laid:
         return Fired((), (), f"{card.what}: no shots laid.")
     rolls = {s.key: s for s in card.stands}
@@ -537,7 +554,7 @@ def fired(
             source=SRC_ARMING,
             why="Hit allocation is up to the aggressor's choice: a sub-unit's hits are allocated before more land",
         )
-    source = f"{SRC_ARTILLERY}; {context(snap).citation('bombardment-hits')}"
+    source = _cite(SRC_ARTILLERY, context(snap).citation("bombardment-hits"))
     out_rolls: list[dict[str, Any]] = []
     changes: list[Change] = []
     said: list[str] = []
@@ -604,7 +621,7 @@ def drifted(snap: Snapshot) -> tuple[Change, ...]:
             if present and Polygon(polygon).intersects(table):
                 kept.append({**c, "drifts": drifts, "polygon": polygon})
         why = 'smoke and gas travel 3" downwind at the end of each bound'
-        source = f"{SRC_SMOKE}; {context(snap).citation('gas-duration')}"
+        source = _cite(SRC_SMOKE, context(snap).citation("gas-duration"))
         out.append(SetBoard(why, source, "cordons", tuple(kept)))
     return tuple(out)
 

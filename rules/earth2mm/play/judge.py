@@ -35,9 +35,9 @@ from rules.earth2mm.data import (
     MoveTerrain,
 )
 from rules.earth2mm.play import units as U
-from rules.earth2mm.play.shots import MOVING_PLANS, gap_cm, in_contact, stands, terrain_index
+from rules.earth2mm.play.shots import MOVING_PLANS, gap_cm, ground_index, in_contact, melee_now, stands
 from rules.earth2mm.play.steps import SHOOT, STEP_INDEX, STEPS
-from rules.earth2mm.play.table import terrain_class, with_rough_ground
+from rules.earth2mm.play.table import terrain_class
 from rules.earth2mm.resolvers import MoveRequest, allowed_plans
 from rules.earth2mm.ruleset import Earth2mm
 from rules.registry import get_ruleset
@@ -63,7 +63,7 @@ class Ground:
     """The table's terrain under the stands: the scenario's features and the board's rough ground."""
 
     def __init__(self, terrain: Mapping[str, Any], board: Mapping[str, Any]) -> None:
-        self.index = terrain_index(with_rough_ground(terrain, board))
+        self.index = ground_index(terrain, board)
 
     def moving_at(self, xy: tuple[float, float]) -> MoveTerrain:
         """The movement modifier's terrain at a point: a road where there is one, else the worst ground under
@@ -402,7 +402,7 @@ def _shot(b: Board, act: Roll) -> tuple[Refusal, ...]:
     shooter, target = b.sub_unit(act.unit_id), b.sub_unit(act.target_id)
     if shooter is None or target is None or shooter.kind not in UNITS:
         return ()
-    if act.fields.get("melee"):
+    if melee_now(b.snap, act.fields):
         return _melee(shooter, target)
     if shooter.state.get("fired_this_bound"):
         return (

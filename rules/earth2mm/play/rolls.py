@@ -25,20 +25,30 @@ from rules.core.records import (
     UnitState,
 )
 from rules.core.ruleset import Context, Erratum, Reading
-from rules.earth2mm.data import SCALE_M_PER_CM, SRC_ARMING, SRC_ASSAULT, SRC_COVER, SRC_UNITS, UNITS
+from rules.earth2mm.data import (
+    SCALE_M_PER_CM,
+    SRC_ARMING,
+    SRC_ASSAULT,
+    SRC_COVER,
+    SRC_ORDER,
+    SRC_UNITS,
+    UNITS,
+)
+from rules.earth2mm.play.judge import assaulting
 from rules.earth2mm.play.shots import (
     built_in_resilience,
     company_of,
     gassed,
     ground,
+    melee_now,
     posture,
     refused,
     shot,
     stands,
 )
-from rules.earth2mm.play.table import with_rough_ground
+from rules.earth2mm.play.steps import SRC_BOUNDS
 from rules.earth2mm.play.units import bases_of, context, sub_unit_of
-from rules.earth2mm.resolvers import ALLOCATION_RULE
+from rules.earth2mm.resolvers import ALLOCATION_RULE, ShootRequest, pool
 from rules.earth2mm.ruleset import Earth2mm
 from rules.table.bases import BaseSpec
 
@@ -112,8 +122,7 @@ def refused_now(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapp
             why=ALLOCATION_RULE,
         )
     if resolver == SHOOT:
-        given = request.given.get("melee")
-        refused(shot(snap, unit, target, bases, context(snap), None if given is None else bool(given)))
+        refused(shot(snap, unit, target, bases, context(snap), melee_now(snap, request.given)))
 
 
 # -- fill -----------------------------------------------------------------------------------------------------
@@ -141,28 +150,29 @@ def fill(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapping[str
         put("hits", waiting, f"{waiting} hit(s) of {unit.name} wait on {target.name}", SRC_ARMING)
         rank = [{"base": b.id, "injury": b.base_injury} for b in bases_of(target, snap.units)]
         put("sub_unit", rank, f"{target.name}'s bases along its rank, as they stand", SRC_ARMING)
-        melee = bool(shot(snap, unit, target, bases, ctx).contact)
-        put("melee", melee, "in base contact: melee" if melee else "shooting", SRC_ASSAULT)
+        melee = melee_now(snap, {})
+        put("melee", melee, "scored in the melee step" if melee else "scored shooting", SRC_ASSAULT)
     if resolver != SHOOT:
         return out
-    given = request.given.get("melee")
-    s = (
-        None
-        if target is None
-        else shot(snap, unit, target, bases, ctx, None if given is None else bool(given))
-    )
+    melee = melee_now(snap, request.given)
+    s = None if target is None else shot(snap, unit, target, bases, ctx, melee)
     put("shooter", unit.kind, f"{unit.name} is {UNITS[unit.kind].name}", SRC_UNITS)
-    if s is not None and target is not None and s.melee:
-        n = len(s.contact)
-        put("melee", True, f"{n} base(s) of {unit.name} in base contact with {target.name}", SRC_ASSAULT)
-        put("bases", n, f"only the {n} base(s) in base-to-base contact count", SRC_ASSAULT)
+    if melee:
+        n = len(s.contact) if s is not None else 0
+        whom = f" with {target.name}" if target is not None else ""
+        put("melee", True, "the bound's melee step: the m side of Arming m/r", SRC_BOUNDS)
+        put(
+            "bases",
+            n,
+            f"only the {n} base(s) of {unit.name} in base-to-base contact{whom} count",
+            SRC_ASSAULT,
+        )
     else:
         n = len(bases_of(unit, snap.units))
-        if target is not None:
-            put("melee", False, f"no base of {unit.name} touches {target.name}: it shoots", SRC_ASSAULT)
+        put("melee", False, "an executing step: it shoots with the r side of Arming m/r", SRC_ORDER)
         put("bases", n, f"{unit.name} has {n} base(s)", SRC_ARMING)
-        assaulting = unit.sub_plan == "assault" or unit.assault_target is not None
-        put("assaulting", assaulting, f"{unit.name} is {'' if assaulting else 'not '}assaulting", SRC_ASSAULT)
+        on = assaulting(unit)
+        put("assaulting", on, f"{unit.name} is {'' if on else 'not '}assaulting", SRC_ASSAULT)
     shooter_gas = gassed(stands(unit, snap, bases), snap.board)
     put("shooter_gassed", shooter_gas, f"{unit.name} is {'' if shooter_gas else 'not '}under gas", SRC_UNITS)
     if s is None or target is None:
@@ -199,8 +209,7 @@ def cover_of(
     """A sub-unit's cover as the resolvers take it (terrain, posture, the terrain it moves out of, gas)."""
     how, why_posture = posture(company, ctx)
     placed = stands(company, snap, bases)
-    board_ground = with_rough_ground(snap.terrain, snap.board)
-    terrain, other, why_ground = ground(placed, board_ground, how == "moving", ctx)
+    terrain, other, why_ground = ground(placed, snap, how == "moving", ctx)
     gas = gassed(placed, snap.board)
     cover = {"terrain": terrain, "posture": how, "from_terrain": other, "gassed": gas}
     return cover, f"{company.name}: {why_posture}, {why_ground}{', under gas' if gas else ''}"
@@ -280,6 +289,14 @@ def hits_allocated(
 
 
 # -- the stand card -----------------------------------------------------------------------------------------------
+def dice_before_target(company: UnitState, bases: int, melee: bool, assaulting: bool) -> int:
+    """The dice a sub-unit's pool rolls before its target is known (a vehicle's re-rolls come with it)."""
+    req = ShootRequest(
+        shooter=company.kind, bases=max(1, bases), melee=melee, assaulting=assaulting, target=company.kind
+    )
+    return pool(req)[0]
+
+
 def stand_acts(snap: Snapshot, unit_id: int, bases: Mapping[str, BaseSpec]) -> tuple[StandAct, ...]:
     stand = snap.unit(unit_id)
     if stand.killed:
@@ -293,19 +310,23 @@ def stand_acts(snap: Snapshot, unit_id: int, bases: Mapping[str, BaseSpec]) -> t
     chart = UNITS[company.kind]
     acts: list[StandAct] = []
     enemies = [u for u in snap.units if u.level == "company" and u.side != company.side and not u.killed]
-    touching = [e for e in enemies if shot(snap, company, e, bases, ctx, True).contact]
-    n = len(bases_of(company, snap.units))
-    if touching and chart.melee.dice:
-        foes = ", ".join(e.name for e in touching)
-        acts.append(StandAct("Melee", SHOOT, cid, f"{name} is in base contact with {foes}", True, n))
-    if not touching and chart.ranged.dice and not company.fired_this_bound:
+    if melee_now(snap, {}):
+        contact = {e.id: shot(snap, company, e, bases, ctx, True).contact for e in enemies}
+        touching = [e for e in enemies if contact[e.id]]
+        if touching and chart.melee.dice:
+            foes = ", ".join(e.name for e in touching)
+            n = max(len(contact[e.id]) for e in touching)
+            why = f"{name} is in base contact with {foes}"
+            acts.append(StandAct("Melee", SHOOT, cid, why, True, dice_before_target(company, n, True, False)))
+    elif chart.ranged.dice and not company.fired_this_bound:
         planned = company.assault_target if company.assault_target is not None else company.plan_target
         aim = snap.by_id.get(planned) if planned is not None else None
         at = f" at {aim.name}, its planned target" if aim is not None else ""
-        if company.sub_plan == "assault" or company.assault_target is not None:
-            acts.append(
-                StandAct("Assault shooting", SHOOT, cid, f"{name} shoots as it assaults{at} (-1A)", True, n)
-            )
+        assaults = assaulting(company)
+        n = dice_before_target(company, len(bases_of(company, snap.units)), False, assaults)
+        if assaults:
+            why = f"{name} shoots as it assaults{at} (-1A)"
+            acts.append(StandAct("Assault shooting", SHOOT, cid, why, True, n))
         else:
             acts.append(StandAct("Shoot", SHOOT, cid, f"{name} shoots{at}", True, n))
     shooter = new_shooter(stand, snap)
@@ -333,7 +354,7 @@ def target_marks(
         if e.level != "company" or e.side == company.side or e.killed:
             continue
         if resolver == SHOOT:
-            refusals = shot(snap, company, e, bases, ctx).refusals
+            refusals = shot(snap, company, e, bases, ctx, melee_now(snap, {})).refusals
         elif e.hits_from != company.id or not e.hits_to_allocate:
             sentence = f"No hits of {company.name} wait on {e.name}"
             refusals = (("no hits of it", Refusal(sentence, ALLOCATION_RULE, SRC_ARMING)),)

@@ -29,7 +29,8 @@ from rules.earth2mm.data import (
     Posture,
     Terrain,
 )
-from rules.earth2mm.play.table import terrain_class
+from rules.earth2mm.play.steps import STEPS
+from rules.earth2mm.play.table import terrain_class, with_rough_ground
 from rules.earth2mm.play.units import bases_of, formation_of, quality_of, sub_unit_of
 from rules.earth2mm.ruleset import Earth2mm, cite
 from rules.earth2mm.sight import SRC_THROUGH_TERRAIN, Cloud, cloud_blocks
@@ -39,6 +40,7 @@ from rules.table.placed import stand_of
 from rules.table.terrain import TerrainIndex, terrain_from_geojson
 
 SRC_PLANNING = cite("PLANNING & EXECUTING")
+MELEE_STEP = "melee"
 # The kit's cordon kinds as the line-of-sight lookup names them (sight.Cloud).
 SHORT_TERM_GAS = "short-term-gas"
 CLOUD_OF: Mapping[str, Cloud] = {
@@ -46,7 +48,8 @@ CLOUD_OF: Mapping[str, Cloud] = {
     SHORT_TERM_GAS: "immediate-gas",
     "long-delayed-gas": "long-delayed-gas",
 }
-MOVING_PLANS = ("move", "find cover", "assault", "retreat")
+# Plans that move the sub-unit (every plan but staying put): "Sub-units choosing to find cover may move".
+MOVING_PLANS = frozenset({"move", "find cover", "assault", "retreat"})
 SIGHT_RULE = (
     "If one or more of the bases can draw a direct line from their base to the base of the enemy, they can "
     "shoot. If the marker cannot touch because of a slope or intervening terrain then the target cannot be hit, "
@@ -233,6 +236,11 @@ def _terrain_index(geojson: str) -> TerrainIndex:
     return TerrainIndex.build(terrain_from_geojson(json.loads(geojson), wire_belt_cm=None))
 
 
+def ground_index(terrain: Mapping[str, Any], board: Mapping[str, Any]) -> TerrainIndex:
+    """The ground under the stands: the game's terrain and the rough ground dugouts left in the open."""
+    return terrain_index(with_rough_ground(terrain, board))
+
+
 def cover_terrain(stand: Stand, index: TerrainIndex, ctx: Context) -> Terrain:
     """The cover table's terrain a base stands in: the best cover of the features under its centre, a road and
     impractical ground as erratum cover-of-road-and-impractical reads them; open where there is none."""
@@ -243,12 +251,12 @@ def cover_terrain(stand: Stand, index: TerrainIndex, ctx: Context) -> Terrain:
 
 
 def ground(
-    placed: Sequence[tuple[UnitState, Stand]], terrain: Mapping[str, Any], moving: bool, ctx: Context
+    placed: Sequence[tuple[UnitState, Stand]], snap: Snapshot, moving: bool, ctx: Context
 ) -> tuple[Terrain, Terrain | None, str]:
     """(terrain, the other terrain it is astride, in words) of a sub-unit: one terrain, else the weaker when it
     moves ('A unit moving from one type of terrain into another counts as being in whatever the weaker type
     was'), else as erratum split-ground reads it."""
-    index = terrain_index(terrain)
+    index = ground_index(snap.terrain, snap.board)
     under = [cover_terrain(s, index, ctx) for _, s in placed] or ["open"]
     kinds = sorted(set(under), key=lambda t: COVER[t][1])  # weakest first
     if len(kinds) == 1:
@@ -348,6 +356,14 @@ def lines(
     return seeing, stopped
 
 
+def melee_now(snap: Snapshot, given: Mapping[str, Any]) -> bool:
+    """Whether a `shoot` roll is melee: as the player gives it, else in the bound's melee step ("Resolve melee
+    using the m side of Arming m/r"); in the executing steps sub-units shoot, in contact or not."""
+    if "melee" in given:
+        return bool(given["melee"])
+    return snap.step < len(STEPS) and STEPS[snap.step].id == MELEE_STEP
+
+
 # -- the refusals ----------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Shot:
@@ -367,12 +383,11 @@ def shot(
     target: UnitState,
     bases: Mapping[str, BaseSpec],
     ctx: Context,
-    melee: bool | None = None,
+    melee: bool,
 ) -> Shot:
-    """The shot `shooter` makes at `target` (melee when given, else when a base of it touches the target)."""
+    """The shot `shooter` makes at `target`, in melee or not (melee_now)."""
     ours, theirs = stands(shooter, snap, bases), stands(target, snap, bases)
     contact = tuple(in_contact(ours, theirs, ctx)) if ours and theirs else ()
-    melee = bool(contact) if melee is None else melee
     name, tname = shooter.name, target.name
     out: list[tuple[str, Refusal]] = []
     if target.side == shooter.side:

@@ -16,6 +16,7 @@ from rules.earth2mm.play.artillery import drifted
 from rules.earth2mm.play.ends import bound_ended, needs
 from rules.earth2mm.play.fields import DIG_ACT, LEAVE_ACT, PLAN_ACT
 from rules.earth2mm.play.judge import Board, forbidden, printed_number, shooting_steps
+from rules.earth2mm.play.shots import melee_now
 from rules.earth2mm.play.steps import (
     SHOOT,
     SRC_BOUNDS,
@@ -75,7 +76,7 @@ class EarthBound(BoundTurn):
         b = board(snapshot)
         company = b.sub_unit(roll.unit_id)
         step = STEPS[now.step]
-        melee = bool(roll.fields.get("melee"))
+        melee = melee_now(snapshot, roll.fields)
         if melee != (step.id == "melee"):
             return Refusal(
                 "Melee is fought in the melee step, shooting in the executing steps",

@@ -184,7 +184,7 @@ def test_the_card_offers_the_bases_of_each_sub_unit_under_the_circle() -> None:
     }
     assert by[12].dice == (6,) and by[17].dice == (6, 6)
     # Two field gun bases, Arming 2: 4 shots, "up to half the shots on a single target".
-    assert {s.times for s in card.stands} == {2} and "4 shots" in card.what
+    assert {s.times for s in card.stands} == {2} and card.shots == 4 and "4 shots" in card.what
     # Line infantry R4, stationary in the open -2R; a Mother Tank R6, -2R.
     assert by[12].request["targets"][0]["resilience"] == 2 and by[16].request["targets"][0]["resilience"] == 4
 

@@ -331,6 +331,10 @@ def test_melee_is_the_melee_steps_and_only_after_an_assault() -> None:
     assert TURN.roll_refusal("playing", snap, now("execute-5"), melee, "attacker") == (
         "Melee is fought in the melee step, shooting in the executing steps"
     )
+    # In the melee step a shot is melee unless the player says otherwise.
+    unsaid = Roll(resolver="shoot", unit_id=11, target_id=21)
+    in_melee = snapshot({}, "melee")
+    assert TURN.roll_refusal("playing", in_melee, now("melee"), unsaid, "attacker") is None
     # "they do have to have been assaulted themselves. You cannot casually walk your troops into your enemy's!"
     assert refused(snapshot({}, "melee"), melee) == [
         "unit 10 and unit 20 fight in melee only if one assaulted the other"

@@ -20,6 +20,7 @@ from rules.core.records import FillRequest, SetState, Snapshot, UnitState
 from rules.core.rolls import Rolled, work_out
 from rules.earth2mm.play.fields import EarthFields
 from rules.earth2mm.play.rolls import EarthRolls
+from rules.earth2mm.play.steps import STEPS
 from rules.earth2mm.resolvers import ShootRequest
 from rules.registry import get_game_rules, get_ruleset
 from rules.table.bases import BaseSpec
@@ -52,6 +53,7 @@ def table(
     terrain: Sequence[Mapping[str, Any]] = (),
     board: Mapping[str, Any] | None = None,
     variants: Mapping[str, str] | None = None,
+    step: str = "execute-5",
 ) -> Snapshot:
     hurt = injuries or {}
     units = [
@@ -102,6 +104,7 @@ def table(
         turn=2,
         terrain=features,
         board=dict(board or {}),
+        step=[s.id for s in STEPS].index(step),
     )
 
 
@@ -186,12 +189,19 @@ def test_assaulting_shoots_with_one_die_fewer() -> None:
 
 
 def test_melee_counts_only_the_bases_in_base_contact() -> None:
-    # "count the number of bases in your sub-unit as only the number of bases in base-to-base contact with the
-    # enemy": two of A's bases touch M's line (A's front edge at y 10.5, M's rear at y 11.5 less 1 cm).
-    snap = table(a_at=((10, 10), (12, 10), (30, 10)), m_at=((10, 11), (12, 11)))
-    got = filled(snap, "shoot", A, M)
+    # "Resolve melee using the m side of Arming m/r" (BOUNDS), and "count the number of bases in your sub-unit
+    # as only the number of bases in base-to-base contact with the enemy": two of A's bases touch M's line (A's
+    # front edge at y 10.5, M's rear at y 11.5 less 1 cm).
+    at = {"a_at": ((10, 10), (12, 10), (30, 10)), "m_at": ((10, 11), (12, 11))}
+    got = filled(table(a_at=at["a_at"], m_at=at["m_at"], step="melee"), "shoot", A, M)
     assert (got["melee"], got["bases"]) == (True, 2)
     assert "assaulting" not in got
+    # In an executing step sub-units in contact shoot ("Infantry who are assaulting now shoot").
+    got = filled(table(a_at=at["a_at"], m_at=at["m_at"], step="execute-9"), "shoot", A, M)
+    assert (got["melee"], got["bases"]) == (False, 3)
+    # In the melee step a sub-unit out of contact has no melee.
+    e = refusal(table(step="melee"), "shoot", A, M)
+    assert "No base of A Coy touches MG Coy: melee needs base contact" in e.reason
 
 
 def test_a_shooter_under_short_term_gas_and_a_target_under_it() -> None:
@@ -235,6 +245,11 @@ def test_the_terrain_class_under_the_target_and_the_weaker_of_two_when_moving() 
     half = area("strongpoint", 8, 28, 11, 32)
     cover = filled(table(m={"sub_plan": "move"}, terrain=[half]), "shoot", A, M)["target_cover"]
     assert (cover["terrain"], cover["from_terrain"]) == ("open", "fortification")
+    # "their original position becomes rough terrain if they originally dug-in in the open": the board's spots.
+    dugout = {"unit_id": 99, "polygon": area("trench", 8, 28, 14, 32)["geometry"]["coordinates"][0]}
+    assert (
+        filled(table(board={"rough-ground": [dugout]}), "shoot", A, M)["target_cover"]["terrain"] == "rough"
+    )
     # Standing still astride two, it counts where most of its bases stand (erratum split-ground).
     assert (
         filled(table(terrain=[area("strongpoint", 8, 28, 14, 32, terrain_class="rough")]), "shoot", A, M)[
@@ -273,6 +288,7 @@ def test_before_a_target_is_picked_the_shooter_is_filled_and_the_roll_refused() 
     # The game's lookup form asks with the shooter only; a roll needs its target.
     assert filled(table(), "shoot", 12, None) == {
         "shooter": "line-inf",
+        "melee": False,
         "bases": 3,
         "assaulting": False,
         "shooter_gassed": False,
@@ -378,12 +394,24 @@ def labels(snap: Snapshot, unit_id: int) -> list[tuple[str, str, int]]:
     return [(a.label, a.resolver, a.unit_id) for a in ROLLS.stand_acts(snap, unit_id)]
 
 
+def dice(snap: Snapshot, unit_id: int) -> list[int]:
+    return [a.dice for a in ROLLS.stand_acts(snap, unit_id)]
+
+
 def test_the_card_offers_the_rolls_the_sub_units_state_allows() -> None:
     assert labels(table(), 12) == [("Shoot", "shoot", A)]
     assert labels(table(a={"sub_plan": "assault"}), 12) == [("Assault shooting", "shoot", A)]
     assert labels(table(a={"fired_this_bound": True}), 12) == []
-    touching = table(a_at=((10, 10), (12, 10), (30, 10)), m_at=((10, 11), (12, 11)))
+    touching = table(a_at=((10, 10), (12, 10), (30, 10)), m_at=((10, 11), (12, 11)), step="melee")
     assert labels(touching, 11) == [("Melee", "shoot", A)]
+    assert labels(table(step="melee"), 11) == []
+    # The dice its pool rolls before a target is picked: 2/1 with three bases shooting (1 + 1), one fewer
+    # assaulting, and the m side for the two bases in contact (2 + 0).
+    assert (dice(table(), 12), dice(table(a={"sub_plan": "assault"}), 12), dice(touching, 11)) == (
+        [2],
+        [1],
+        [2],
+    )
     waiting = table(m={"hits_to_allocate": 1, "hits_from": A}, a={"fired_this_bound": True})
     assert labels(waiting, 11) == [("Allocate hits", "allocate-hits", A)]
     hurt = table(m={"shot_at_by": [77]}, injuries={22: {"base_injury": "fresh", "injured_by": A}})
