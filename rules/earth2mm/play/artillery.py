@@ -536,8 +536,12 @@ def fired(
     circle = next(c for c in snap.board.get("circles", ()) if int(c["item_id"]) == card.item_id)
     firer, _, _ = _firing(snap, circle)
     laid = _laid(card, dice, card.shots)
-    if firer is None or not laid:
-        return Fired((), (), f"{card.what}: no shots laid.")
+    if firer is None or not card.stands:
+        return Fired((), (), f"{card.what}: no shots, no platoon under the circle or no battery firing.")
+    if not laid:
+        raise RulesError(
+            "shots", f"lay the battery's {card.shots} shots on the platoons under the circle", [card.shots]
+        )
     rolls = {s.key: s for s in card.stands}
     by_company: dict[int, list[str]] = {}
     for key in laid:
