@@ -214,6 +214,7 @@ def test_the_shots_are_rolled_as_laid_and_their_hits_wait_for_the_firing_side() 
         ({"17": [4]}, "dice.17"),  # a shot more than half outside rolls its re-roll too
         ({"16": [4, 4], "12": [4, 4], "13": [4]}, "dice"),  # 5 shots: the battery has 4
         ({"20": [4]}, "dice.20"),  # 2 Coy is not under the circle
+        ({}, "shots"),  # the battery's shots are laid, not left unfired
     ],
 )
 def test_shots_the_book_does_not_allow_are_refused(dice: dict[str, list[int]], field: str) -> None:
