@@ -76,6 +76,25 @@ ARRIVAL_STEPS: Mapping[str, str] = {
     CORDON: "execute-2",
     NAVAL_RAILWAY: "execute-10",
 }
+# The printed lines a refusal gives in full (ARTILLERY; SMOKE SCREENS & POISON GAS).
+ORDER_RULE = (
+    "At the beginning of the bound, when the player gives Commands to Strategic Formations, the player must also "
+    "order bombardments on a grid reference ... Poison Gas and smokescreens can be fired by artillery pieces ... "
+    "by using the normal template and laying a cordon of smoke"
+)
+SHOTS_RULE = (
+    "Player multiplies the Arming value of the Artillery Strategic Formation ... with the number of bases firing. "
+    "The total is the maximum number of 'Shots' the player can allocate across the circle."
+)
+CIRCLE_RULE = (
+    'Place a bombardment circle (diameter 3") and every sub-unit with more than one base, or its only base, '
+    "under the circle takes damage as allocated by the player."
+)
+HALF_RULE = (
+    "They can choose to lay up to half the shots on a single target or can distribute as far as one shot on "
+    "every base ... if a shot(s) is chosen on a platoon more than half-way outside the inner circle, any "
+    "successful shots must be re-rolled."
+)
 # The gas-cloud lookup's name for each cloud a cordon may be.
 GAS_OF: Mapping[Cloud, str] = {
     "smoke": "smoke",
@@ -511,7 +530,11 @@ def _laid(card: FireCard, dice: Mapping[str, Sequence[int]], total: int) -> dict
         roll = rolls.get(key)
         if roll is None:
             raise RulesError(
-                f"dice.{key}", "shoot at a platoon under the circle", sorted(rolls), SRC_ARTILLERY
+                f"dice.{key}",
+                "shoot at a platoon under the circle",
+                sorted(rolls),
+                SRC_ARTILLERY,
+                CIRCLE_RULE,
             )
         width = len(roll.dice)
         shots, rest = divmod(len(faces), width)
@@ -521,10 +544,13 @@ def _laid(card: FireCard, dice: Mapping[str, Sequence[int]], total: int) -> dict
                 f"give {width} dice a shot, at most {roll.times} shots on one platoon",
                 list(range(width, roll.times * width + 1, width)),
                 SRC_ARTILLERY,
+                HALF_RULE,
             )
         laid[key] = shots
     if sum(laid.values()) > total:
-        raise RulesError("dice", f"lay at most the battery's {total} shots", [total], SRC_ARTILLERY)
+        raise RulesError(
+            "dice", f"lay at most the battery's {total} shots", [total], SRC_ARTILLERY, SHOTS_RULE
+        )
     return laid
 
 
@@ -543,7 +569,11 @@ def fired(
         return Fired((), (), f"{card.what}: no shots, no platoon under the circle or no battery firing.")
     if not laid:
         raise RulesError(
-            "shots", f"lay the battery's {card.shots} shots on the platoons under the circle", [card.shots]
+            "shots",
+            f"lay the battery's {card.shots} shots on the platoons under the circle",
+            [card.shots],
+            SRC_ARTILLERY,
+            f"{SHOTS_RULE} {CIRCLE_RULE}",
         )
     rolls = {s.key: s for s in card.stands}
     by_company: dict[int, list[str]] = {}
@@ -646,9 +676,10 @@ class EarthFirePlan(FirePlan):
         if kind not in KIT.plan_kind_names:
             raise RulesError(
                 "item.kind",
-                f"a 2mm Earth 1418 plan holds bombardments and cordons, not a {kind}",
+                "plan a bombardment, or a smoke or gas cordon",
                 KIT.plan_kind_names,
-                source=SRC_ARTILLERY,
+                _cite(SRC_ARTILLERY, SRC_SMOKE),
+                ORDER_RULE,
             )
 
     def arrival_step(self, item: PlanItem) -> str | None:

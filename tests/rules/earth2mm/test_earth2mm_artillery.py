@@ -100,6 +100,7 @@ def test_the_plan_holds_bombardments_and_cordons_and_refuses_other_kinds_with_th
     with pytest.raises(RulesError) as e:
         PLAN.plan_item_allowed("aiming-point", None, "attacker", "")
     assert e.value.field == "item.kind" and e.value.source and "ARTILLERY" in e.value.source
+    assert e.value.why and "order bombardments on a grid reference" in e.value.why
 
 
 @pytest.mark.parametrize(
@@ -209,21 +210,33 @@ def test_the_shots_are_rolled_as_laid_and_their_hits_wait_for_the_firing_side() 
 
 
 @pytest.mark.parametrize(
-    ("dice", "field"),
+    ("dice", "field", "rule"),
     [
-        ({"16": [4, 4, 4]}, "dice.16"),  # three shots on one platoon: half of 4 is 2
-        ({"17": [4]}, "dice.17"),  # a shot more than half outside rolls its re-roll too
-        ({"16": [4, 4], "12": [4, 4], "13": [4]}, "dice"),  # 5 shots: the battery has 4
-        ({"20": [4]}, "dice.20"),  # 2 Coy is not under the circle
-        ({}, "shots"),  # the battery's shots are laid, not left unfired
+        # three shots on one platoon: half of 4 is 2
+        ({"16": [4, 4, 4]}, "dice.16", "lay up to half the shots on a single target"),
+        # a shot more than half outside rolls its re-roll too
+        ({"17": [4]}, "dice.17", "any successful shots must be re-rolled"),
+        # 5 shots: the battery has 4
+        ({"16": [4, 4], "12": [4, 4], "13": [4]}, "dice", "the maximum number of 'Shots'"),
+        # 2 Coy is not under the circle
+        (
+            {"20": [4]},
+            "dice.20",
+            "every sub-unit with more than one base, or its only base, under the circle",
+        ),
+        # the battery's shots are laid, not left unfired
+        ({}, "shots", "the maximum number of 'Shots' the player can allocate across the circle"),
     ],
 )
-def test_shots_the_book_does_not_allow_are_refused(dice: dict[str, list[int]], field: str) -> None:
+def test_shots_the_book_does_not_allow_are_refused_with_its_line(
+    dice: dict[str, list[int]], field: str, rule: str
+) -> None:
     snap = _landed()
     (card,) = PLAN.arrival_cards(snap, {})
     with pytest.raises(RulesError) as e:
         PLAN.arrival_fired(snap, card, dice, {}, {})
-    assert e.value.field == field
+    assert e.value.field == field and e.value.source and "ARTILLERY" in e.value.source
+    assert e.value.why and rule in e.value.why and len(e.value.reason) <= 120
 
 
 def test_a_battery_that_moved_last_bound_or_is_misnamed_fires_nothing() -> None:
