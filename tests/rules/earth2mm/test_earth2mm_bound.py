@@ -188,6 +188,9 @@ def test_an_assault_is_planned_only_at_an_enemy_within_300_metres() -> None:
     state = {1: {"high_command": "assault"}}
     # The reserve company is 15 cm (150 m) away, the MGs 40 cm less a base's depth (390 m).
     assert refused(snapshot(state, "plan-line"), edit(10, sub_plan="assault", plan_target=20)) == []
+    assert refused(snapshot(state, "plan-line"), edit(10, sub_plan="assault")) == [
+        "Name the enemy sub-unit unit 10 assaults (its planned target)"
+    ]
     assert refused(snapshot(state, "plan-line"), edit(10, sub_plan="assault", plan_target=30)) == [
         "unit 30 is 390 m away: assault an enemy within 300 m"
     ]
