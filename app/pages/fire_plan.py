@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, get_args
+from typing import Any, Literal, get_args, get_origin
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
@@ -129,12 +129,16 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
     units = list_units(session, game.id or 0)
     names = display_names(units)
     rules = rules_of(game)
-    # The batteries and mortars a plan item names, by the names the board, the map and the lookup show.
+    # The batteries and mortars a plan item names (the units the rule set says fire it): a stand by the name
+    # the board, the map and the lookup show; a formation of stands (2mm's battery of guns) by its own name.
     parents = {u.parent_id for u in units}
     guns = [
-        names.get(u.id or 0, u.name)
+        {
+            "value": u.name if u.id in parents else names.get(u.id or 0, u.name),
+            "shown": names.get(u.id or 0, u.name),
+        }
         for u in units
-        if u.side == side and u.id not in parents and not u.killed and rules.fire_plan.fires_plan(u)
+        if u.side == side and not u.killed and rules.fire_plan.fires_plan(u)
     ]
     stands = []
     for u in units:
@@ -251,16 +255,25 @@ def plan_form(game: Game, kinds: Sequence[str]) -> dict[str, Any]:
     models = list(rules_of(game).kit.plan_kinds)
     by_kind = plan_models(game)
     fields: dict[str, list[str]] = {}
+    # A field of a few named values offers the rule set's own words; a number starts at its model's default.
+    choices: dict[str, tuple[Any, ...]] = {}
+    defaults: dict[str, Any] = {}
     for i, m in enumerate(models):
-        for name in m.model_fields:
+        for name, f in m.model_fields.items():
             fields.setdefault(name, []).append(str(i))
+            if name != "kind" and get_origin(f.annotation) is Literal:
+                choices[name] = get_args(f.annotation)
+            if isinstance(f.default, int | float) and not isinstance(f.default, bool):
+                defaults.setdefault(name, f.default)
     return {
         "kinds": [{"kind": k, "model": models.index(by_kind[k])} for k in kinds],
         "plan_fields": {name: " ".join(ids) for name, ids in fields.items()},
+        "plan_choices": choices,
+        "plan_defaults": defaults,
     }
 
 
-TEXT_PLAN_FIELDS = ("battery", "gas", "target")
+TEXT_PLAN_FIELDS = ("battery", "gas", "target", "cloud")
 
 
 def _form_number(raw: Any) -> Any:
@@ -288,6 +301,10 @@ def _plan_item(form: FormData, models: Mapping[str, type[PlanKind]]) -> dict[str
         elif name == "halts":
             raw = str(form.get("halts") or "")
             item["halts"] = [_form_number(h) for h in raw.replace(";", ",").split(",") if h.strip()]
+        elif name == "batteries":
+            item["batteries"] = [str(b) for b in form.getlist("batteries")]
+        elif name == "transparent":
+            item["transparent"] = form.get("transparent") == "true"
         elif form.get(name) not in (None, ""):
             value = str(form.get(name)).strip()
             item[name] = value if name in TEXT_PLAN_FIELDS else _form_number(value)

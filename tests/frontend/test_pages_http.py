@@ -297,3 +297,33 @@ def test_a_fire_plan_page_shows_the_other_side_its_commitment_never_its_plan(
     theirs = page(g.attacker).text  # its own plan's marks and rehearsal, none of the defender's
     assert not any(d in theirs for d in marks) and "Battery 0" not in theirs and "Battery 1" not in theirs
     c.cookies.clear()
+
+
+def test_the_fire_plan_form_writes_a_plan_sealed_each_bound(sqlite_client: TestClient) -> None:
+    """A 2mm Earth 1418 side's page writes its bound's plan: the turn is the bound's own, the battery offered
+    by the name its plan names, the cordon's batteries and cloud from the rule set's words."""
+    from tests.app.games.conftest import new_game, start_game
+
+    c = sqlite_client
+    g = new_game(c, {"scenario": "earth2mm-demo-ferme"})
+    start_game(c, g)
+    token = g.attacker["Authorization"].removeprefix("Bearer ")
+    assert c.post("/join", data=csrf.form(c, {"code": token}), follow_redirects=False).status_code == 303
+    page = c.get(f"/games/{g.id}/fire-plan").text
+    assert 'name="arrival_turn" value="1"' in page and 'id="fp-turn"' not in page
+    assert '<option value="18-pounder Battery">' in page
+    cloud = re.findall(r'name="cloud" value="([a-z-]+)"', page)
+    assert cloud and cloud[0] == "smoke"
+    url = f"/games/{g.id}/fire-plan/attacker"
+    for form in (
+        {"kind": "circle-bombardment", "battery": "18-pounder Battery", "grid_x": "38", "grid_y": "84"},
+        {"kind": "smoke-cordon", "batteries": "18-pounder Battery", "cloud": cloud[-1], "grid_x": "30"},
+    ):
+        body = {"action": "add", "arrival_turn": "1", "square_in": "6", "grid_y": "60", **form}
+        assert c.post(url, data=csrf.form(c, body)).status_code == 200
+    items = c.get(f"/api/v1/games/{g.id}/fireplans/attacker/items", headers=g.attacker).json()
+    assert [(i["kind"], i["data"].get("battery"), i["data"].get("batteries")) for i in items] == [
+        ("circle-bombardment", "18-pounder Battery", None),
+        ("smoke-cordon", None, ["18-pounder Battery"]),
+    ]
+    assert items[1]["data"]["cloud"] == cloud[-1] and items[1]["data"]["transparent"] is False

@@ -47,6 +47,7 @@ from rules.earth2mm.data import (
     SRC_SMOKE,
     UNITS,
 )
+from rules.earth2mm.play.judge import Board, shooting_steps
 from rules.earth2mm.play.kit import BASES, KIT, Cloud
 from rules.earth2mm.play.rolls import cover_of
 from rules.earth2mm.play.shots import built_in_resilience
@@ -238,8 +239,10 @@ def _not_firing(snap: Snapshot, kind: str, battery: UnitState | None, name: str)
     if naval != (kind == NAVAL_RAILWAY):
         what = "is" if naval else "is not"
         return f"{name} {what} naval or railway artillery (erratum naval-railway)"
-    if battery.value("moved_last_bound"):
-        return f"{name} moved last bound: it spends this bound packing or unpacking"
+    if ARRIVAL_STEPS[kind] not in shooting_steps(battery, Board(snap, BASES)):
+        # "(2) All Artillery ... who did not move or dig in last turn, now shoot"; "all artillery has to spend
+        # one bound packing or unpacking to move/fire" (ARTILLERY)
+        return f"{name} moved last bound or moves this one: it spends this bound packing or unpacking"
     if not bases_of(battery, snap.units):
         return f"{name} has no bases left"
     return ""
@@ -536,8 +539,12 @@ def fired(
     circle = next(c for c in snap.board.get("circles", ()) if int(c["item_id"]) == card.item_id)
     firer, _, _ = _firing(snap, circle)
     laid = _laid(card, dice, card.shots)
-    if firer is None or not laid:
-        return Fired((), (), f"{card.what}: no shots laid.")
+    if firer is None or not card.stands:
+        return Fired((), (), f"{card.what}: no shots, no platoon under the circle or no battery firing.")
+    if not laid:
+        raise RulesError(
+            "shots", f"lay the battery's {card.shots} shots on the platoons under the circle", [card.shots]
+        )
     rolls = {s.key: s for s in card.stands}
     by_company: dict[int, list[str]] = {}
     for key in laid:

@@ -83,6 +83,8 @@ def test_a_bombardment_lands_on_its_circle_and_its_shots_are_laid_by_the_firing_
     assert r.status_code == 422 and "shots." + p1 in r.text, r.text
     r = c.post(apply, headers=g.attacker, json={"shots": {p1: 2, p2: 2, p3: 1}})
     assert r.status_code == 422 and '"shots"' in r.text, r.text
+    r = c.post(apply, headers=g.attacker, json={})
+    assert r.status_code == 422 and '"shots"' in r.text, r.text
     r = c.post(apply, headers=g.defender, json={"shots": {p1: 1}})
     assert r.status_code == 403, r.text
 

@@ -15,18 +15,36 @@ EARTH = "2mm-earth-1418"
 
 
 class Table:
-    """A game made from the lobby: each side an SF (a battalion) of one company of two platoons, 25 cm apart
-    (250 scale metres: in a line company's 300 m range)."""
+    """A game made from the lobby, its forces added by hand: each side an SF (a battalion) of line companies of
+    two platoons, the attacker's two companies 12 cm (120 scale metres) from the defender's one: in range, and
+    in an assault's reach."""
 
     def __init__(self, c: TestClient) -> None:
         self.c = c
         self.g = new_game(c, {"ruleset": EARTH, "name": "A bound"})
         self.ids: dict[str, int] = {}
-        for side, y in (("attacker", 40.0), ("defender", 65.0)):
+        for side, coys, y in (("attacker", ("coy", "2nd coy"), 40.0), ("defender", ("coy",), 52.0)):
             sf = self.add(side, f"{side} SF", level="battalion", kind="formation", quality="line")
-            coy = self.add(side, f"{side} coy", parent_id=sf, level="company", kind="line-inf")
-            for n, x in ((1, 50.0), (2, 52.5)):
-                self.add(side, f"{side} {n}", parent_id=coy, level="platoon", kind="line-inf", x=x, y=y)
+            for i, name in enumerate(coys):
+                coy = self.add(side, f"{side} {name}", parent_id=sf, level="company", kind="line-inf")
+                for n, x in ((1, 50.0 + 10 * i), (2, 52.5 + 10 * i)):
+                    platoon = f"{side} {name} {n}" if i else f"{side} {n}"
+                    self.add(
+                        side,
+                        platoon,
+                        parent_id=coy,
+                        level="platoon",
+                        kind="line-inf",
+                        base="line-inf",
+                        x=x,
+                        y=y,
+                    )
+
+    def roll(
+        self, resolver: str, who: dict[str, str], unit: str, target: str | None = None, **body: Any
+    ) -> Any:
+        ids = {"unit_id": self.ids[unit], **({"target_id": self.ids[target]} if target else {})}
+        return self.c.post(f"/api/v1/games/{self.g.id}/resolve/{resolver}", headers=who, json={**ids, **body})
 
     def add(self, side: str, name: str, **unit: Any) -> int:
         r = self.c.post(
@@ -113,3 +131,90 @@ def test_moving_in_the_sub_units_own_step_played_and_undone(table: Table) -> Non
     assert (t.unit("attacker 1")["y"], t.unit("attacker coy")["moved_this_bound"]) == (45, True)
     t.undo(moved, g.attacker)
     assert (t.unit("attacker 1")["y"], t.unit("attacker coy")["moved_this_bound"]) == (40, False)
+
+
+def test_a_shot_its_hits_allocated_and_a_recovery_each_played_and_undone(table: Table) -> None:
+    t, g = table, table.g
+    assert t.edit("attacker SF", g.attacker, high_command="advance").status_code == 200
+    assert t.edit("defender SF", g.defender, high_command="hold").status_code == 200
+    advance_to(t.c, g, "plan-line")
+    for coy in ("attacker coy", "attacker 2nd coy"):
+        assert t.edit(coy, g.attacker, sub_plan="move", plan_target=t.ids["defender coy"]).status_code == 200
+
+    # A line company in the open shoots in step (5), not in step (4) with the dug in.
+    advance_to(t.c, g, "execute-4")
+    refused_with_the_rule(t.roll("shoot", g.attacker, "attacker coy", "defender coy", dice=[6]))
+    advance_to(t.c, g, "execute-5")
+    # The shot: its dice pool from the table (2 bases of Arming r1: one die), a hit waiting for the shooter
+    # to allocate; undone, and shot again.
+    shot = t.roll("shoot", g.attacker, "attacker coy", "defender coy", dice=[6])
+    assert shot.status_code == 200, shot.text
+    assert (t.unit("defender coy")["hits_to_allocate"], t.unit("defender coy")["hits_from"]) == (
+        1,
+        t.ids["attacker coy"],
+    )
+    t.undo(shot, g.attacker)
+    assert (t.unit("defender coy")["hits_to_allocate"], t.unit("defender coy")["shot_at_by"]) == (0, [])
+    assert t.roll("shoot", g.attacker, "attacker coy", "defender coy", dice=[6]).status_code == 200
+    # The aggressor allocates it on the base it chooses; undone, and allocated again.
+    hit = t.roll(
+        "allocate-hits", g.attacker, "attacker coy", "defender coy", fields={"order": [t.ids["defender 2"]]}
+    )
+    assert hit.status_code == 200, hit.text
+    assert (t.unit("defender 2")["base_injury"], t.unit("defender 1")["base_injury"]) == ("fresh", "")
+    t.undo(hit, g.attacker)
+    assert t.unit("defender 2")["base_injury"] == ""
+    again = t.roll(
+        "allocate-hits", g.attacker, "attacker coy", "defender coy", fields={"order": [t.ids["defender 2"]]}
+    )
+    assert again.status_code == 200, again.text
+    # A second company shoots at it: the injured base is under fire from a new shooter.
+    assert t.roll("shoot", g.attacker, "attacker 2nd coy", "defender coy", dice=[1]).status_code == 200
+    # It rolls its recovery die (<= its Resilience 4) after the shots, not while the sides move; at the end of
+    # the bound its injury turns old; undone.
+    advance_to(t.c, g, "execute-6")
+    refused_with_the_rule(t.roll("recovery", g.defender, "defender 2", dice=[1]))
+    advance_to(t.c, g, "end-of-bound")
+    recovered = t.roll("recovery", g.defender, "defender 2", dice=[1])
+    assert recovered.status_code == 200, recovered.text
+    assert t.unit("defender 2")["base_injury"] == "old"
+    t.undo(recovered, g.defender)
+    assert t.unit("defender 2")["base_injury"] == "fresh"
+
+
+def test_an_assault_and_its_melee_each_played_and_undone(table: Table) -> None:
+    t, g = table, table.g
+    assert t.edit("attacker SF", g.attacker, high_command="assault").status_code == 200
+    assert t.edit("defender SF", g.defender, high_command="hold").status_code == 200
+    advance_to(t.c, g, "plan-line")
+    assault = t.edit("attacker coy", g.attacker, sub_plan="assault", plan_target=t.ids["defender coy"])
+    assert assault.status_code == 200, assault.text
+    # Assaulting troops move in step (6): 11 cm into base contact, within twice their 6 cm.
+    advance_to(t.c, g, "execute-6")
+    first = t.move("attacker 1", g.attacker, 50, 51)
+    t.undo(first, g.attacker)
+    assert t.unit("attacker 1")["y"] == 40
+    for n, x in ((1, 50.0), (2, 52.5)):
+        assert t.move(f"attacker {n}", g.attacker, x, 51).status_code == 200
+    # Melee is fought in the melee step, with the bases in contact.
+    advance_to(t.c, g, "execute-7")
+    refused_with_the_rule(
+        t.roll("shoot", g.attacker, "attacker coy", "defender coy", fields={"melee": True}, dice=[6, 6])
+    )
+    advance_to(t.c, g, "melee")
+    melee = t.roll("shoot", g.attacker, "attacker coy", "defender coy", fields={"melee": True}, dice=[6, 6])
+    assert melee.status_code == 200, melee.text
+    assert t.unit("defender coy")["hits_to_allocate"] == 2
+    t.undo(melee, g.attacker)
+    assert t.unit("defender coy")["hits_to_allocate"] == 0
+    assert (
+        t.roll(
+            "shoot", g.attacker, "attacker coy", "defender coy", fields={"melee": True}, dice=[6, 6]
+        ).status_code
+        == 200
+    )
+    hits = t.roll("allocate-hits", g.attacker, "attacker coy", "defender coy")
+    assert hits.status_code == 200, hits.text
+    assert [t.unit(f"defender {n}")["base_injury"] for n in (1, 2)] == ["fresh", "fresh"]
+    t.undo(hits, g.attacker)
+    assert [t.unit(f"defender {n}")["base_injury"] for n in (1, 2)] == ["", ""]

@@ -118,3 +118,31 @@ def test_the_plan_is_written_only_in_the_steps_that_allow_it(sqlite_client: Test
     ):
         assert r.status_code == 409, r.text
         assert r.json()["why"] and r.json()["source"], r.text
+
+
+def test_a_bombardment_of_the_demo_battle_lands_on_its_circle_and_is_fired_then_undone(
+    sqlite_client: TestClient,
+) -> None:
+    """The shipped demo battle: the British battery's bombardment on the German MG company's grid square lands
+    on its circle in step (2); the firing side lays its shots platoon by platoon, and takes them back."""
+    c = sqlite_client
+    g = new_game(c, {"scenario": "earth2mm-demo-ferme"})
+    start_game(c, g)
+    item = {"kind": "circle-bombardment", "battery": "18-pounder Battery", "grid": [38, 84]}
+    assert write(c, g, "attacker", 1, item).status_code == 201
+    advance_to(c, g, "execute-2")
+    [card] = c.get(f"/api/v1/games/{g.id}/arrivals", headers=g.defender).json()["cards"]
+    under = {s["name"]: s["key"] for s in card["stands"]["full"]}
+    assert len(under) == 2 and card["lands"] == [38.1, 83.82]  # the centre of its 6" grid square
+    api = f"/api/v1/games/{g.id}/arrivals/{card['item_id']}/apply"
+    refused = c.post(api, headers=g.defender, json={})
+    assert refused.status_code == 403, refused.text  # the firing side's (or the referee's) to lay
+    fired = c.post(api, headers=g.attacker, json={"dice": {key: [6, 6] for key in under.values()}})
+    assert fired.status_code == 200, fired.text
+    hit = c.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+    waiting = [u["hits_to_allocate"] for u in hit if u["name"] == "MG-Kompanie"]
+    assert waiting == [4]
+    undone = c.post(f"/api/v1/games/{g.id}/events/{fired.json()['event']['id']}/undo", headers=g.attacker)
+    assert undone.status_code == 200, undone.text
+    after = c.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+    assert [u["hits_to_allocate"] for u in after if u["name"] == "MG-Kompanie"] == [0]

@@ -73,8 +73,9 @@ def _item(kind: str, side: str = "attacker", item_id: int = 1, **data: Any) -> P
     return PlanItem(item_id, side, kind, 1, data)
 
 
-def _moved(uid: int) -> tuple[UnitState, ...]:
-    return tuple(replace(u, state={**u.state, "moved_last_bound": True}) if u.id == uid else u for u in UNITS)
+def _moved(uid: int, **state: Any) -> tuple[UnitState, ...]:
+    state = state or {"moved_last_bound": True}
+    return tuple(replace(u, state={**u.state, **state}) if u.id == uid else u for u in UNITS)
 
 
 # -- the plan's kinds ------------------------------------------------------------------------------------------
@@ -214,6 +215,7 @@ def test_the_shots_are_rolled_as_laid_and_their_hits_wait_for_the_firing_side() 
         ({"17": [4]}, "dice.17"),  # a shot more than half outside rolls its re-roll too
         ({"16": [4, 4], "12": [4, 4], "13": [4]}, "dice"),  # 5 shots: the battery has 4
         ({"20": [4]}, "dice.20"),  # 2 Coy is not under the circle
+        ({}, "shots"),  # the battery's shots are laid, not left unfired
     ],
 )
 def test_shots_the_book_does_not_allow_are_refused(dice: dict[str, list[int]], field: str) -> None:
@@ -230,6 +232,9 @@ def test_a_battery_that_moved_last_bound_or_is_misnamed_fires_nothing() -> None:
     (card,) = PLAN.arrival_cards(moved, {})
     assert not card.stands and "packing or unpacking" in card.notes[0]
     assert PLAN.arrival_fired(moved, card, {}, {}, {}).changes == ()
+    # "all artillery has to spend one bound packing or unpacking to move/fire": a battery planning to move.
+    (packing,) = PLAN.arrival_cards(_landed(units=_moved(2, sub_plan="move")), {})
+    assert not packing.stands and "packing or unpacking" in packing.notes[0]
     # Very heavy guns are the naval and railway artillery (erratum naval-railway): they land in (10).
     (naval,) = PLAN.arrival_cards(_landed(battery="Railway Guns"), {})
     assert not naval.stands and "naval or railway" in naval.notes[0]
