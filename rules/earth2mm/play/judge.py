@@ -231,7 +231,16 @@ def _edited(b: Board, act: EditUnit) -> tuple[Refusal, ...]:
                     else SRC_COMMANDS,
                 )
             )
-    target = values.get("plan_target")
+    target = values.get("plan_target", unit.state.get("plan_target"))
+    if plan == "assault" and target is None:
+        out.append(
+            Refusal(
+                f"Name the enemy sub-unit {unit.name} assaults (its planned target)",
+                f"“An Assault can only be directed directly towards an enemy within {ASSAULT_REACH_M}m” "
+                "(ASSAULTING & MELEE COMBAT)",
+                SRC_ASSAULT,
+            )
+        )
     if target is not None and plan == "assault":
         enemy = b.by_id.get(target)
         cm = b.distance_cm(unit, enemy) if enemy is not None else None

@@ -5,6 +5,8 @@ permits, and the refusal of an act no step now permits."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rules.core.errors import Refusal
 from rules.core.game import Position
 from rules.core.turn import Permit, Step
@@ -174,6 +176,32 @@ for _s in STEPS:
 STEP_ROLLS = frozenset({SHOOT, ALLOCATE, RECOVERY, BOMBARD})
 
 
+# What each act of the rules of play is called in a refusal's sentence.
+ACT_WORDS = {
+    COMMAND_ACT: "a high command",
+    PLAN_ACT: "a sub-unit's plan",
+    DIG_ACT: "digging in",
+    LEAVE_ACT: "marking a dugout left",
+    MOVE_ACT: "moving",
+    FIRE_PLAN_ACT: "the artillery plan",
+    SHOOT: "shooting",
+    ALLOCATE: "allocating hits",
+    RECOVERY: "a recovery die",
+    BOMBARD: "a bombardment",
+}
+
+
+def _runs(ids: Sequence[str]) -> str:
+    """Step ids as runs of consecutive steps: "plan-naval-railway to plan-elite, melee"."""
+    runs: list[list[int]] = []
+    for i in sorted(STEP_INDEX[s] for s in ids):
+        if runs and runs[-1][-1] + 1 == i:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return ", ".join(STEPS[r[0]].id + (f" to {STEPS[r[-1]].id}" if len(r) > 1 else "") for r in runs)
+
+
 def step_refusal(now: Position, action: str) -> Refusal | None:
     """None when the current step permits `action`, else the refusal naming the steps that do."""
     step = STEPS[now.step] if now.step < len(STEPS) else None
@@ -181,14 +209,12 @@ def step_refusal(now: Position, action: str) -> Refusal | None:
     if step is None or step.id in allowed or not allowed:
         return None
     where = [STEPS[STEP_INDEX[i]] for i in allowed]
-    what = action.replace("-", " ")
-    numbers = ", ".join(str(s.number) for s in where)
-    quotes = "; ".join(
-        f"step {s.number}: “{p.quote}”" for s in where for p in s.permits if p.action == action
-    )
+    what = ACT_WORDS.get(action, action.replace("-", " "))
+    permits = [(s, p) for s in where for p in s.permits if p.action == action]
+    quotes = "; ".join(f"step {s.number}: “{p.quote}”" for s, p in permits)
+    source = permits[0][1].source
     return Refusal(
-        f"Not in step {step.number} ({step.id}): {what} waits for step {numbers}"[:120],
-        f"It is step {step.number} of the bound, “{step.printed}”; {what} is done only in {quotes} "
-        f"({where[0].source})",
-        where[0].source,
+        f"Not in {step.id}: {what} waits for {_runs(allowed)}",
+        f"It is step {step.number} of the bound, “{step.printed}”; {what} is done only in {quotes} ({source})",
+        source,
     )

@@ -126,9 +126,7 @@ def test_a_command_is_given_only_in_its_step_and_only_to_a_strategic_formation()
         TURN.refusal("playing", None, now("high-commands"), "command-formation", "attacker", None, ()) is None
     )
     late = TURN.refusal("playing", None, now("plan-line"), "command-formation", "attacker", None, ())
-    assert late is not None and late.startswith(
-        "Not in step 5 (plan-line): command formation waits for step 1"
-    )
+    assert late is not None and late.startswith("Not in plan-line: a high command waits for high-commands")
     assert "High commands given to Strategic Formations" in late.why
     # In set-up nothing is a step's.
     assert TURN.refusal("setup", None, now("plan-line"), "command-formation", "attacker", None, ()) is None
@@ -188,6 +186,9 @@ def test_an_assault_is_planned_only_at_an_enemy_within_300_metres() -> None:
     state = {1: {"high_command": "assault"}}
     # The reserve company is 15 cm (150 m) away, the MGs 40 cm less a base's depth (390 m).
     assert refused(snapshot(state, "plan-line"), edit(10, sub_plan="assault", plan_target=20)) == []
+    assert refused(snapshot(state, "plan-line"), edit(10, sub_plan="assault")) == [
+        "Name the enemy sub-unit unit 10 assaults (its planned target)"
+    ]
     assert refused(snapshot(state, "plan-line"), edit(10, sub_plan="assault", plan_target=30)) == [
         "unit 30 is 390 m away: assault an enemy within 300 m"
     ]
@@ -248,9 +249,7 @@ def test_a_sub_unit_moves_only_in_the_executing_step_that_names_it() -> None:
     assert refused(snapshot(leaving, "execute-8"), act) == []  # "(8) Dug-in infantry now move"
     # The step itself: moves wait for (6)-(8).
     step = TURN.refusal("playing", None, now("execute-5"), "move-stands", "attacker", None, ())
-    assert step is not None and step.startswith(
-        "Not in step 12 (execute-5): move stands waits for step 13, 14, 15"
-    )
+    assert step is not None and step.startswith("Not in execute-5: moving waits for execute-6 to execute-8")
 
 
 def test_a_sub_unit_that_stays_put_or_digs_in_does_not_move() -> None:
