@@ -5,7 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Body, Path
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    SerializerFunctionWrapHandler,
+    create_model,
+    model_serializer,
+)
 
 from app import errors
 from app.core.routing import Router
@@ -71,6 +79,16 @@ class UnitFields(BaseModel):
         default=None,
         description="In the list of a game's units: the unit's place in its force tree, in words.",
     )
+    # UnitOut declares every registered rule set's state fields; a unit answers its own game's only.
+    _not_its_rule_sets: frozenset[str] = PrivateAttr(default=frozenset())
+
+    # Unannotated on purpose: an annotated return would become the answer's schema instead of the model's.
+    @model_serializer(mode="wrap")
+    def _its_own_state(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        out: dict[str, Any] = handler(self)
+        for name in self._not_its_rule_sets:
+            out.pop(name, None)
+        return out
 
 
 class UnitIn(BaseModel):
@@ -187,7 +205,10 @@ class ChangesOut(BaseModel):
 
 def unit_out(u: Any, read: units_service.Reader) -> UnitOut:
     """A unit as this viewer may read it (units_service.Reader: the other side's aiming points hidden)."""
-    return UnitOut.model_validate(read(u))
+    fields = read(u)
+    out = UnitOut.model_validate(fields)
+    out._not_its_rule_sets = frozenset(_state_fields()) - fields.keys()
+    return out
 
 
 @router.get(

@@ -130,7 +130,10 @@ def add_plan_item(
             f"the plan is written turn by turn: write turn {arrival_turn}'s items during turn {arrival_turn}",
         )
     require_open(session, game, side, arrival_turn)
-    rules_of(game).fire_plan.plan_item_allowed(kind, game.period, side, row.nation)
+    rules = rules_of(game)
+    if kind not in rules.kit.plan_kind_names:  # another rule set's kind: the schema takes every game's
+        raise RulesError("item.kind", f"this game's fire plan holds no {kind}", rules.kit.plan_kind_names)
+    rules.fire_plan.plan_item_allowed(kind, game.period, side, row.nation)
     items = plan_items(session, game.id or 0, side, arrival_turn if each_turn(game) else None)
     if len(items) >= PLAN_CAPACITY:
         raise RulesError("item", f"a fire plan holds at most {PLAN_CAPACITY} items; remove one first")

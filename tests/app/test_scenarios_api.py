@@ -25,6 +25,7 @@ from tests.rules.core.test_scenario import hand_written, square
 
 ORGANISER_KEY = "club-night-organiser-key"
 API = "/api/v1/scenarios"
+SHIPPED = tuple(scenarios_service.shipped())  # Mons 1914, then 2mm Earth 1418's demo battle
 
 
 def listed(client: TestClient) -> list[dict[str, Any]]:
@@ -45,7 +46,7 @@ def test_export_gives_back_what_was_imported(client: TestClient) -> None:
     assert imported(client, doc) == doc
     assert client.get(f"{API}/trench-raid").json() == doc
     ids = [(s["id"], s["shipped"]) for s in listed(client)]
-    assert ids == [("mons-1914", True), ("trench-raid", False)]
+    assert ids == [*((i, True) for i in SHIPPED), ("trench-raid", False)]
     # What was exported imports again as a copy under a new id, and exports the same.
     again = {**client.get(f"{API}/trench-raid").json(), "id": "trench-raid-copy"}
     assert imported(client, again) == again
@@ -168,7 +169,7 @@ def test_the_organiser_key_guards_import_replace_and_delete(keyed_client: TestCl
     doc = {**hand_written(), "id": "raid"}
     assert c.post(API, json=doc).status_code == 401
     assert c.post(API, json=doc, headers={"X-Organiser-Key": "guess"}).status_code == 403
-    assert [s["id"] for s in listed(c)] == ["mons-1914"]
+    assert [s["id"] for s in listed(c)] == list(SHIPPED)
     imported(c, doc, **{"X-Organiser-Key": ORGANISER_KEY})
     for r in (c.put(f"{API}/raid", json=doc), c.delete(f"{API}/raid")):
         assert r.status_code == 401
@@ -183,7 +184,7 @@ def test_imports_are_rate_limited(keyed_client: TestClient) -> None:
     assert codes == [201, 201, 201, 429]
     r = keyed_client.put(f"{API}/trench-raid-at-dawn", json=hand_written(), headers=key)
     assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
-    assert len(listed(keyed_client)) == 4
+    assert len(listed(keyed_client)) == len(SHIPPED) + 3
 
 
 def test_a_game_from_an_imported_scenario_has_its_terrain_and_stands(client: TestClient) -> None:
@@ -231,7 +232,7 @@ def test_a_server_keeps_a_bounded_number_of_scenarios(
     imported(client, hand_written())
     r = client.post(API, json=hand_written())
     assert r.status_code == 409 and "at most 2 scenarios" in r.json()["why"]
-    assert len(listed(client)) == 3  # Mons and the two kept
+    assert len(listed(client)) == len(SHIPPED) + 2  # the shipped ones and the two kept
 
 
 def test_the_fire_plan_page_draws_the_scenarios_own_zones(client: TestClient) -> None:

@@ -393,10 +393,12 @@ def under_the_circle(
         ]
         for stands in placed
     ]
+    if not body:  # the circle fell on empty ground
+        return []
     req = CircleRequest.model_validate(
         {"variants": dict(snap.variants), "center": list(center), "subunits": body}
     )
-    found = Earth2mm().resolve("bombardment-circle", req).as_dict()["outcome"]["subunits"] if body else []
+    found = Earth2mm().resolve("bombardment-circle", req).as_dict()["outcome"]["subunits"]
     out = []
     for row, company, stands in zip(found, companies, placed, strict=True):
         if row["affected"]:

@@ -146,3 +146,12 @@ def test_a_bombardment_of_the_demo_battle_lands_on_its_circle_and_is_fired_then_
     assert undone.status_code == 200, undone.text
     after = c.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
     assert [u["hits_to_allocate"] for u in after if u["name"] == "MG-Kompanie"] == [0]
+
+
+def test_a_plan_holds_only_its_own_rule_sets_kinds(sqlite_client: TestClient) -> None:
+    """The items' schema takes every game's kinds: a Flanders Fields plan refuses 2mm's bombardment by name."""
+    c = sqlite_client
+    g = new_game(c)  # Mons 1914, in set-up: its plan is open
+    r = write(c, g, "attacker", 1, {"kind": "circle-bombardment", "battery": "A Battery", "grid": [60, 100]})
+    assert r.status_code == 422 and r.json()["field"] == "item.kind", r.text
+    assert "circle-bombardment" in r.json()["detail"]

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from rules.earth2mm.play.fields import EarthFields
 from rules.flanders_fields import FlandersFields
 from rules.flanders_fields.book import sequence as S
 from rules.flanders_fields.book.common import PeriodId
@@ -258,8 +257,7 @@ def without_later_additions(played: Any) -> Any:
     unit was ordered in and the action it is carrying out (tests/rules/flanders_fields/play/test_game_orders.py
     checks them); the referee's override of an act the orders and actions now refuse, as its mark. Issue 38: a
     shooting request's `target_in_deep_shelter`; a unit's reinforcement turns
-    (tests/rules/flanders_fields/play/test_mons_start.py). Issue 39: 2mm Earth 1418's state fields, which the
-    API answers flat on every unit at their defaults (tests/rules/earth2mm/test_earth2mm_bound.py)."""
+    (tests/rules/flanders_fields/play/test_mons_start.py)."""
     if isinstance(played, list):
         return [without_later_additions(v) for v in played]
     if not isinstance(played, dict):
@@ -267,7 +265,6 @@ def without_later_additions(played: Any) -> Any:
     fire_item = "item_id" in played and "kind" in played
     unit = "ref" in played and "suppression" in played
     later = ("packed", "reinforcement_turn", "reinforcement_diced")  # issues 37 and 38
-    later += tuple(f.name for f in EarthFields.state_fields)  # issue 39: 2mm's state, flat on every unit
     added = {
         "ledger",
         *ISSUE_37_STATE,

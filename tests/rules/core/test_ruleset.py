@@ -99,3 +99,27 @@ def test_unknown_period_lists_allowed() -> None:
     with pytest.raises(RulesError) as err:
         Toy().context("z")
     assert err.value.allowed == ["a", "b"]
+
+
+def test_a_whole_float_past_the_integer_limit_is_refused_where_an_integer_is_asked() -> None:
+    """2147483648.0 would be read as an integer past REQUEST_INT_LIMIT (and answered 500 once the odds cache
+    read it again from JSON): refused at once, naming the path; a float field keeps its floats."""
+    from pydantic import BaseModel, ValidationError
+
+    from rules.core.ruleset import REQUEST_INT_LIMIT, ResolveRequest
+
+    class Base(BaseModel):
+        base: int
+
+    class Asked(ResolveRequest):
+        count: int = 0
+        bases: list[Base] = []
+        cm: float = 0.0
+
+    for given, path in (
+        ({"count": 2147483648.0}, "count"),
+        ({"bases": [{"base": 2147483648.0}]}, "bases.0.base"),
+    ):
+        with pytest.raises(ValidationError, match=f"{path}: out of range"):
+            Asked.model_validate(given)
+    assert Asked.model_validate({"cm": 2147483648.0}).cm == REQUEST_INT_LIMIT + 1

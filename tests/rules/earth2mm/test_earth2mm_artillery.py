@@ -191,6 +191,14 @@ def test_the_card_offers_the_bases_of_each_sub_unit_under_the_circle() -> None:
     assert by[12].request["targets"][0]["resilience"] == 2 and by[16].request["targets"][0]["resilience"] == 4
 
 
+def test_a_circle_on_empty_ground_damages_nobody() -> None:
+    snap = _snap(variants={"grid-reference": "point"})
+    item = _item("circle-bombardment", battery="A Battery", grid=[100, 150])
+    landed = snap.after([SetBoard("", "", k, v) for k, v in PLAN.arrival(snap, item).board.items()])
+    (card,) = PLAN.arrival_cards(landed, {})
+    assert card.stands == () and card.shots == 4
+
+
 def test_the_shots_are_rolled_as_laid_and_their_hits_wait_for_the_firing_side() -> None:
     snap = _landed()
     (card,) = PLAN.arrival_cards(snap, {})
