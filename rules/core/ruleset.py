@@ -167,8 +167,12 @@ def _check_numbers(annotation: Any, value: Any, path: str, depth: int = 0) -> No
         raise ValueError(f"{path}: must be true or false")
     elif isinstance(value, str) and leaves and leaves <= {int, float}:
         raise ValueError(f"{path}: a string is not a number")
-    elif isinstance(value, int | float) and abs(value) > REQUEST_INT_LIMIT and (
-        isinstance(value, int) or (int in leaves and float not in leaves)  # 2e9 read as an integer
+    elif (
+        isinstance(value, int | float)
+        and abs(value) > REQUEST_INT_LIMIT
+        and (
+            isinstance(value, int) or (int in leaves and float not in leaves)  # 2e9 read as an integer
+        )
     ):
         raise ValueError(f"{path}: out of range (allowed -{REQUEST_INT_LIMIT}..{REQUEST_INT_LIMIT})")
 

@@ -53,7 +53,10 @@ DYNAMIC = {
         "reason",
     ): "re-raises a RulesError from the worker process, walked where it is raised",
     ("app/services/turns.py", "refused"): "a rule set's Refusal: test_rules_of_play_refusals walks them all",
-    ("rules/earth2mm/play/shots.py", "str(r)"): "a shot's Refusal built in the same module, walked where built",
+    (
+        "rules/earth2mm/play/shots.py",
+        "str(r)",
+    ): "a shot's Refusal built in the same module, walked where built",
     ("app/services/markers.py", "c.gone or f'unit {unit.id} has no {c.field} left'"): "a change's words "
     "(rules/flanders_fields/play/changes.py), else the f-string",
     ("app/guard/idempotency.py", "e.message"): "a TooManyRequests passed on, walked where it is raised",
