@@ -32,5 +32,6 @@ def test_a_game_of_a_rule_set_without_game_rules_is_refused(client: TestClient, 
         [err] = r.json()["errors"]
         assert err["loc"] == ["body", "ruleset"]
         assert "'vimy-ridge'" in err["msg"] and err["allowed"] == ["2mm-earth-1418", "flanders-fields"]
-    # Nothing was marked.
-    assert units_by_ref(client, g)[stand["ref"]]["suppression"] == 0
+    # Nothing was marked: the stand is as it was (a game of no game rules answers no rule set's state).
+    after = units_by_ref(client, g)[stand["ref"]]
+    assert after["version"] == stand["version"] and "suppression" not in after
