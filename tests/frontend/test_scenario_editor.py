@@ -105,6 +105,10 @@ class Editor:
         if name:
             page.locator(f"[data-side-name={side}]").fill(name)
         self.press(page.locator(f"[data-add-formation={side}]"))
+        # Its notice says so, over the section tabs until it fades (4 s): its user taps it away.
+        notice = page.locator("#net-status")
+        expect(notice).to_contain_text(f" added to the {side}: ")
+        self.press(notice.get_by_role("button", name="OK: dismiss this message"))
 
     def doc(self) -> dict[str, Any]:
         found: dict[str, Any] = self.page.evaluate("window.firestepScenario.current()")
