@@ -56,8 +56,10 @@ def _free_port() -> int:
 # `uvicorn app.main:app` does. Its worker process (fire-plan rehearsals, app/core/worker.py) is forked there
 # too, before uvicorn starts a thread: the server spawns a fresh interpreter that imports the app (a second or
 # more of CPU, which each module that opens a fire plan paid again); the worker runs the same code either way.
+# The rule sets' generated routes, most of building an app, are built here once and shared by every fork's app,
+# as tests/conftest.py shares them between the TestClient apps.
 _MAKER = r"""
-import json, os, signal, sys, threading
+import functools, json, os, signal, sys, threading
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 import uvicorn
@@ -68,7 +70,9 @@ from app.core import live, worker
 from app.core.config import Settings, get_settings
 from app.core.db import check_schema, make_engine
 from app.guard import idempotency, limits, security
-from app.routes import api_routers
+from app.routes import api_routers, rulesets
+rulesets.build_routers = functools.cache(rulesets.build_routers)
+rulesets.build_routers()
 assert "app.main" not in sys.modules and threading.active_count() == 1, "a fork must copy no other thread"
 signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the servers are reaped as they end
 print("ready", flush=True)
@@ -137,12 +141,11 @@ def _serve(maker: subprocess.Popen[str], url: str, var: Path) -> Iterator[str]:
                 time.sleep(0.02)
         yield base
     finally:
-        os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        while _alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        if _alive(pid):
-            os.kill(pid, signal.SIGKILL)
+        # Killed outright: a graceful stop (a fifth of a second, each module) keeps nothing a test reads; its
+        # worker process ends with it (app/core/worker.py) and the database is a throwaway.
+        os.kill(pid, signal.SIGKILL)
+        while _alive(pid):
+            time.sleep(0.005)
 
 
 # A server, and so a database, per module: no browser test meets what another module's tests left behind (the

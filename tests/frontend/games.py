@@ -22,22 +22,6 @@ def create_mons_game(page: Any) -> tuple[int, dict[str, str]]:
     return int(match.group(1)), codes
 
 
-def create_game_by_hand(page: Any, period: str) -> int:
-    """Create an empty game of a period ("Set up by hand") from the start page; this device is the referee."""
-    page.goto("/")
-    page.locator("label.chip:has(input[name=scenario][value=''])").click()
-    page.get_by_text("By hand: period and nations").click()
-    page.locator(
-        f"label.chip:has(input[name^=period_][value={period}])"
-    ).first.click()  # the first rule set's
-    page.get_by_role("button", name="Create game").click()
-    page.wait_for_selector("[data-join-code]")
-    href = page.get_by_role("link", name="Referee screen").get_attribute("href")
-    match = re.search(r"/games/(\d+)/", href or "")
-    assert match, href
-    return int(match.group(1))
-
-
 def join(page: Any, code: str) -> None:
     page.goto("/")
     page.get_by_label("Join code from your referee").fill(code)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.app.campaigns.test_table_battles import TO_RESOLVE
 from tests.frontend.conftest import (
     ALL_VIEWPORTS,
     TABLET_LANDSCAPE,
@@ -19,7 +20,7 @@ from tests.frontend.conftest import (
     small_targets,
     unlabelled_controls,
 )
-from tests.frontend.test_campaign_page import join, start_campaign
+from tests.frontend.games import bearer
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -36,26 +37,46 @@ def check_fit(page: Any, name: str) -> None:
     page.set_viewport_size(TABLET_LANDSCAPE)
 
 
-def to_resolve(page: Any) -> None:
-    """Turn 1's first battle by taps: the fixed attack D-2 into C-3, defended by 25 Bde."""
-    board = page.locator("#campaign-board")
-    page.get_by_role("button", name="Begin battle 1").click()
-    expect(board).to_have_attribute("data-phase", "attack")
-    arrow = page.get_by_role("form", name="Attack C-3 from D-2")
-    arrow.locator("label.chip", has_text="Group I Skopnik").click()
-    arrow.get_by_role("button", name="Attack C-3 from D-2").click()
-    expect(board).to_have_attribute("data-phase", "defend")
-    page.locator("[data-action='defend'] label.chip", has_text="25 Bde").click()
-    page.get_by_role("button", name="Defend").click()
-    expect(board).to_have_attribute("data-phase", "resolve")
+def seat(page: Any, campaign_id: int, token: str) -> None:
+    """Seat this page's device in the campaign with `token`, as the campaign pages' cookie would."""
+    cookie = {
+        "name": "firestep_campaigns",
+        "value": f"{campaign_id}:{token}",
+        "domain": "127.0.0.1",
+        "path": "/",
+    }
+    page.context.add_cookies([cookie])
+
+
+def to_resolve(organiser: Any) -> tuple[int, dict[str, str]]:
+    """A campaign made through the API, `organiser`'s device its organiser, with turn 1's first battle waiting for
+    its result: the fixed attack D-2 into C-3, defended by 25 Bde, played through the API by each side's seat (the
+    taps that play it are test_campaign_page's). Returns its id and each side's token."""
+    made = organiser.request.post("/api/v1/campaigns", data={"name": "Club campaign"})
+    assert made.status == 201, made.text()
+    campaign_id = int(made.json()["campaign"]["id"])
+    tokens = {}
+    for side, code in made.json()["join_codes"].items():
+        joined = organiser.request.post("/api/v1/campaigns/join", data={"code": code})
+        assert joined.status == 200, joined.text()
+        tokens[side] = str(joined.json()["token"])
+    for version, (side, act) in enumerate(TO_RESOLVE, start=1):
+        acted = organiser.request.post(
+            f"/api/v1/campaigns/{campaign_id}/actions",
+            headers=bearer(tokens[side]),
+            data={**act, "version": version},
+        )
+        assert acted.status == 200, acted.text()
+    seat(organiser, campaign_id, made.json()["organiser_token"])
+    return campaign_id, tokens
 
 
 def test_a_campaign_battle_fought_on_the_table(new_page: Any) -> None:
     # SQLite only (issue 33): what the campaign and its game store is the API tests' subject on both backends.
     organiser = new_page(TABLET_LANDSCAPE)
-    campaign_id, codes = start_campaign(organiser)
+    campaign_id, tokens = to_resolve(organiser)
     organiser.goto(f"/campaigns/{campaign_id}")
-    to_resolve(organiser)
+    expect(organiser.locator("#campaign-board")).to_have_attribute("data-phase", "resolve")
     check_fit(organiser, "campaign-table-battle-open")
 
     # Open: the new game's codes on its own page, with the link back to the campaign battle.
@@ -74,7 +95,8 @@ def test_a_campaign_battle_fought_on_the_table(new_page: Any) -> None:
 
     # A player sees the way into their own side of the game, and no code of the game.
     bef = new_page(TABLET_LANDSCAPE)
-    join(bef, codes["bef"])
+    seat(bef, campaign_id, tokens["bef"])
+    bef.goto(f"/campaigns/{campaign_id}")
     expect(bef.get_by_role("button", name="Play the BEF side (defender)")).to_be_visible()
     expect(bef.get_by_role("button", name="Fight this battle on the table")).to_have_count(0)
     assert token not in bef.content()
@@ -123,9 +145,8 @@ def test_a_campaign_battle_fought_on_the_table(new_page: Any) -> None:
 def test_a_deleted_games_log_line_shows_game_deleted(new_page: Any) -> None:
     """The game is deleted and the next game may get its id (SQLite): the campaign's log names no game."""
     organiser = new_page(TABLET_LANDSCAPE)
-    campaign_id, _codes = start_campaign(organiser)
+    campaign_id, _tokens = to_resolve(organiser)
     organiser.goto(f"/campaigns/{campaign_id}")
-    to_resolve(organiser)
     organiser.get_by_role("button", name="Fight this battle on the table").click()
     organiser.wait_for_url(re.compile(r"/games/\d+/created$"))
     game_id = int(organiser.url.rstrip("/").split("/")[-2])

@@ -23,11 +23,9 @@ pytestmark = pytest.mark.browser
 
 
 def test_author_and_lock_a_plan_by_taps(new_page: Any) -> None:
-    referee = new_page(TABLET_LANDSCAPE)
-    game_id, created = seed_game(referee)
-    codes = created["join_codes"]
-
     attacker = new_page(TABLET_LANDSCAPE)
+    game_id, created = seed_game(attacker)  # as the referee (the API only), then seated as the attacker
+    codes = created["join_codes"]
     join_by_api(attacker, codes["attacker"])  # the join form's landing on the fire plan: test_join_confirm
     attacker.goto(f"/games/{game_id}/fire-plan")
     # An aiming point by tapping the small table, then a gas attack by typed grid reference.
@@ -76,10 +74,9 @@ DESKTOP = {"width": 1920, "height": 1080}
 
 
 def test_the_real_table_the_rehearsal_and_the_verify_view(new_page: Any) -> None:
-    referee = new_page(TABLET_LANDSCAPE)
-    game_id, created = seed_game(referee)
-    codes = created["join_codes"]
     defender = new_page(TABLET_LANDSCAPE)
+    game_id, created = seed_game(defender)  # as the referee (the API only), then seated as the defender
+    codes = created["join_codes"]
     join_by_api(defender, codes["defender"])
     defender.goto(f"/games/{game_id}/fire-plan")
     pick = defender.locator("svg[data-grid-pick]")
@@ -147,8 +144,8 @@ def test_the_real_table_the_rehearsal_and_the_verify_view(new_page: Any) -> None
     screenshot(defender, "fire-plan-verify")
 
     # After the game the attacker can check the British plan too.
-    version = referee.request.get(f"/api/v1/games/{game_id}/turn").json()["version"]
-    finished = referee.request.post(
+    version = defender.request.get(f"/api/v1/games/{game_id}/turn").json()["version"]
+    finished = defender.request.post(
         f"/api/v1/games/{game_id}/finish", data={"version": version}, headers=bearer(created["referee_token"])
     )
     assert finished.status == 200, finished.text()

@@ -17,17 +17,20 @@ from tests.frontend.conftest import (
     screenshot,
     small_targets,
 )
-from tests.frontend.games import bearer, create_game_by_hand, create_mons_game, csrf_header, seed_game
+from tests.frontend.games import bearer, csrf_header, seed_game
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 
 
-def add_stand(page: Any, game_id: int, name: str, x: float, y: float, side: str = "defender") -> int:
+def add_stand(
+    page: Any, game_id: int, token: str, name: str, x: float, y: float, side: str = "defender"
+) -> int:
+    """A stand added by the referee (`token`) through the API."""
     response = page.request.post(
         f"/api/v1/games/{game_id}/units",
-        headers=csrf_header(page),
+        headers=bearer(token),
         data={
             "side": side,
             "name": name,
@@ -225,12 +228,13 @@ def drag_by_touch(page: Any, start: tuple[float, float], end: tuple[float, float
 
 def test_coverage_per_template_and_one_tap_to_apply(new_page: Any) -> None:
     page = new_page(TABLET_LANDSCAPE)
-    game_id, _ = create_mons_game(page)
+    game_id, created = seed_game(page)
+    token = created["referee_token"]
     # Two platoons (3 x 1.5 cm bases) in the empty middle of the Mons table, 5.5 cm apart, and a third far off.
-    inside = add_stand(page, game_id, "Test platoon", 60, 100)
-    edge = add_stand(page, game_id, "Test platoon", 60, 105.5)
-    far = add_stand(page, game_id, "Test platoon", 20, 60)
-    start_game(page, game_id)  # markers are placed once the game is on
+    inside = add_stand(page, game_id, token, "Test platoon", 60, 100)
+    edge = add_stand(page, game_id, token, "Test platoon", 60, 105.5)
+    far = add_stand(page, game_id, token, "Test platoon", 20, 60)
+    start_game(page, game_id, token)  # markers are placed once the game is on
     open_map(page, game_id)
     page.get_by_role("button", name="Templates", exact=True).click()
     with page.expect_response(lambda r: r.url.endswith("/templates") and r.request.method == "POST") as laid:
@@ -375,7 +379,8 @@ def test_the_table_fits_the_screen_and_the_tools_stay_in_reach(new_page: Any) ->
 def test_the_games_fire_plan_gas_and_barrage_are_drawn(new_page: Any) -> None:
     page = new_page(TABLET_LANDSCAPE)
     # Mid-war: the 1914 playsheet has no rolling barrages. This device is the referee: it writes either plan.
-    game_id = create_game_by_hand(page, "mid")
+    game_id, created = seed_game(page, {"period": "mid"})
+    as_referee = bearer(created["referee_token"])
     plan = f"/api/v1/games/{game_id}/fireplans/attacker"
     for item in (
         {"kind": "aiming-point", "grid": [30, 100], "battery": "A"},
@@ -383,12 +388,10 @@ def test_the_games_fire_plan_gas_and_barrage_are_drawn(new_page: Any) -> None:
         {"kind": "gas", "grid": [60, 120], "gas": "offensive", "wind_deg": 90},
         {"kind": "rolling-barrage", "start_up_cm": 50, "duration_turns": 5},
     ):
-        added = page.request.post(
-            f"{plan}/items", data={"arrival_turn": 1, "item": item}, headers=csrf_header(page)
-        )
+        added = page.request.post(f"{plan}/items", data={"arrival_turn": 1, "item": item}, headers=as_referee)
         assert added.status == 201, added.text()
     for side in ("attacker", "defender"):
-        lock = page.request.post(f"/api/v1/games/{game_id}/fireplans/{side}/lock", headers=csrf_header(page))
+        lock = page.request.post(f"/api/v1/games/{game_id}/fireplans/{side}/lock", headers=as_referee)
         assert lock.status == 200
     open_map(page, game_id)
     expect(page.locator("[data-map-page]")).to_have_attribute("data-board-items", "0")

@@ -20,7 +20,7 @@ from tests.frontend.conftest import (
     assert_no_horizontal_scroll,
     small_targets,
 )
-from tests.frontend.games import bearer, join_by_api, seed_game
+from tests.frontend.games import bearer, join_by_api, seed_game, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -29,23 +29,24 @@ PHONE = {"width": 390, "height": 844}
 GAME = {"scenario": "mons-1914", "variants": {"planned-fire-deviation": "pre-registered"}}
 
 
-def api(page: Any, method: str, url: str, data: dict[str, Any] | None = None) -> Any:
-    response = page.request.fetch(url, method=method, data=data or {}, headers=bearer(page.token))
+def api(page: Any, method: str, url: str, data: dict[str, Any] | None = None, token: str = "") -> Any:
+    """An API call as `token`, or as the page's own seat (its `token`)."""
+    response = page.request.fetch(url, method=method, data=data or {}, headers=bearer(token or page.token))
     assert response.ok, response.text()
     return response.json()
 
 
-def mons_with_a_bombardment(new_page: Any, viewport: dict[str, int]) -> tuple[int, Any, Any, Any]:
-    """The game seeded through the API and seated on three devices, the attacker's plan holding a bombardment on
-    turn 1 on the defender stand nearest the table's middle, and the game started (so it has arrived)."""
-    referee = new_page(TABLET_LANDSCAPE)
-    game_id, body = seed_game(referee, GAME)
-    referee.token = body["referee_token"]
+def mons_with_a_bombardment(new_page: Any, viewport: dict[str, int]) -> tuple[int, str, Any, Any]:
+    """The game seeded through the API and seated on the attacker's and the defender's devices, the attacker's
+    plan holding a bombardment on turn 1 on the defender stand nearest the table's middle, and the game started
+    (so it has arrived). Returns its id, the referee's token and the two pages."""
     attacker = new_page(viewport)
+    game_id, body = seed_game(attacker, GAME)  # as the referee (the API only), then seated as the attacker
+    referee = body["referee_token"]
     attacker.token = join_by_api(attacker, body["join_codes"]["attacker"])
     defender = new_page(PHONE if viewport != PHONE else TABLET_PORTRAIT)
     defender.token = join_by_api(defender, body["join_codes"]["defender"])
-    units = api(referee, "GET", f"/api/v1/games/{game_id}/units")
+    units = api(attacker, "GET", f"/api/v1/games/{game_id}/units", token=referee)
     width = float(body["game"]["table_width_cm"])
     stands = [u for u in units if u["side"] == "defender" and u["x"] is not None and not u["off_table"]]
     target = min(stands, key=lambda u: abs(u["x"] - width / 2) + u["y"] / 1000)
@@ -55,8 +56,8 @@ def mons_with_a_bombardment(new_page: Any, viewport: dict[str, int]) -> tuple[in
         f"/api/v1/games/{game_id}/fireplans/attacker/items",
         {"arrival_turn": 1, "item": {"kind": "bombardment", "grid": [target["x"], target["y"]]}},
     )
-    version = api(referee, "GET", f"/api/v1/games/{game_id}/turn")["version"]
-    api(referee, "POST", f"/api/v1/games/{game_id}/turn/advance", {"version": version})
+    version = api(attacker, "GET", f"/api/v1/games/{game_id}/turn", token=referee)["version"]
+    api(attacker, "POST", f"/api/v1/games/{game_id}/turn/advance", {"version": version}, token=referee)
     return game_id, referee, attacker, defender
 
 
@@ -103,7 +104,9 @@ def apply_by_touch(attacker: Any, card: dict[str, Any], covered: list[dict[str, 
 
 
 def test_an_arrived_bombardment_is_applied_in_three_taps_and_shows_everywhere(new_page: Any) -> None:
-    game_id, referee, attacker, defender = mons_with_a_bombardment(new_page, TABLET_LANDSCAPE)
+    game_id, referee_token, attacker, defender = mons_with_a_bombardment(new_page, TABLET_LANDSCAPE)
+    referee = new_page(TABLET_LANDSCAPE)
+    sign_in(referee, referee_token)
     card = api(attacker, "GET", f"/api/v1/games/{game_id}/arrivals")["cards"][0]
     covered = [s for u in ("full", "partial") for s in card["stands"][u]]
     assert covered, card["stands"]
@@ -118,7 +121,7 @@ def test_an_arrived_bombardment_is_applied_in_three_taps_and_shows_everywhere(ne
 
     # Every covered stand is hit (a 6 kills in the open and suppresses in cover): on the defender's map and the
     # referee board, by the live stream.
-    units = {u["id"]: u for u in api(referee, "GET", f"/api/v1/games/{game_id}/units")}
+    units = {u["id"]: u for u in api(referee, "GET", f"/api/v1/games/{game_id}/units", token=referee_token)}
     for s in covered:
         u = units[s["unit_id"]]
         assert u["killed"] or u["suppression"] > before[s["unit_id"]], u

@@ -177,28 +177,28 @@ def no_scroll(page: Any) -> None:
 
 
 def docs_picture(attacker: Any) -> None:
-    """The README's picture of a shot applied from the map (`make screenshots` copies it to docs/)."""
+    """The README's picture of a shot applied from the map, under `make screenshots` only (it copies it to docs/);
+    it checks nothing."""
+    if os.environ.get("FIRESTEP_DOCS_SCREENSHOTS") != "1":
+        return
     size = attacker.viewport_size
     shot = ARTIFACTS / f"docs-map-shot-{size['width']}x{size['height']}.png"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     attacker.screenshot(path=str(shot))
-    if os.environ.get("FIRESTEP_DOCS_SCREENSHOTS") == "1":
-        shutil.copyfile(shot, DOCS / shot.name.removeprefix("docs-"))
+    shutil.copyfile(shot, DOCS / shot.name.removeprefix("docs-"))
 
 
 def shoot(
     attacker: Any,
-    token: str,
-    game_id: int,
     firer: dict[str, Any],
     target: dict[str, Any],
+    dice: list[int],
     outcome: str,
     axe: bool = False,
 ) -> list[str]:
-    """Firer, Shoot, target, die, Apply by touch, each tap on screen and uncovered, in at most 5 taps (one more
-    for each other stand the shot attacks: a die each) and with no scroll; with `axe`, axe-core's serious
-    findings on the card with the answer and its Apply are returned."""
-    dice = die_for(attacker, token, game_id, firer, target, outcome)
+    """Firer, Shoot, target, `dice` (die_for's for `outcome`), Apply by touch, each tap on screen and uncovered, in
+    at most 5 taps (one more for each other stand the shot attacks: a die each) and with no scroll; with `axe`,
+    axe-core's serious findings on the card with the answer and its Apply are returned."""
     taps = Taps(attacker)
     taps.stand(firer["x"], firer["y"])
     taps.button("Shoot")
@@ -241,7 +241,8 @@ def test_shots_and_an_order_roll_from_the_map(new_page: Any) -> None:
     before = units_of(referee, game_id)
 
     # The MG: firer, Shoot, target, die, Apply: the whole company of the target takes a marker.
-    found = shoot(attacker, token, game_id, s["mg"], s["mg_target"], "suppressed", axe=True)
+    mg_dice = die_for(attacker, token, game_id, s["mg"], s["mg_target"], "suppressed")
+    found = shoot(attacker, s["mg"], s["mg_target"], mg_dice, "suppressed", axe=True)
     assert not found, "\n".join(found)
     docs_picture(attacker)
     company = company_stands(before, s["mg_target"])
@@ -268,7 +269,8 @@ def test_shots_and_an_order_roll_from_the_map(new_page: Any) -> None:
 
     # The rifle, with its company's action: a "Killed" destroys the target.
     attacker.get_by_role("button", name="Done", exact=True).tap()
-    shoot(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
+    rifle_dice = die_for(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
+    shoot(attacker, s["rifle"], s["rifle_target"], rifle_dice, "killed")
     assert units_of(referee, game_id)[s["rifle_target"]["id"]]["killed"] is True
     expect(defender.locator(f"[data-stand='{s['rifle_target']['id']}']")).to_have_count(0)
 
@@ -277,10 +279,12 @@ def test_the_attackers_taps_at_the_other_sizes_and_axe(new_page: Any) -> None:
     """Tablet portrait, phone and referee screen: the same taps on one game seeded as the flow's, undone through
     the API between sizes (each tap on screen and uncovered, no scroll, at most 5 taps a shot and 3 an order
     roll), axe-core on the card at play at each size, and on the in-game lookup of the same game at the four
-    sizes (WCAG 2.2 AA)."""
+    sizes (WCAG 2.2 AA). Each shot's dice are asked of the table once: every size plays from the same state."""
     attacker = new_page(TABLET_LANDSCAPE)
     game_id, answer, s = set_up(attacker)  # as the referee (the API only), then seated as the attacker
     token = join_by_api(attacker, answer["join_codes"]["attacker"])
+    mg_dice = die_for(attacker, token, game_id, s["mg"], s["mg_target"], "suppressed")
+    rifle_dice: list[int] = []  # asked once its company is ordered (at the first size)
     found = []
     for name, size in OTHER_SIZES.items():
         last = attacker.request.get(f"{api_of(game_id)}/events").json()[-1]["id"]
@@ -288,12 +292,13 @@ def test_the_attackers_taps_at_the_other_sizes_and_axe(new_page: Any) -> None:
         open_map(attacker, game_id)
         found += [
             f"map at {name}: {v}"
-            for v in shoot(attacker, token, game_id, s["mg"], s["mg_target"], "suppressed", axe=True)
+            for v in shoot(attacker, s["mg"], s["mg_target"], mg_dice, "suppressed", axe=True)
         ]
         docs_picture(attacker)
         order_roll(attacker, s["rifle"])
         attacker.get_by_role("button", name="Done", exact=True).tap()
-        shoot(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
+        rifle_dice = rifle_dice or die_for(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
+        shoot(attacker, s["rifle"], s["rifle_target"], rifle_dice, "killed")
         # The referee undoes the size's three events, newest first: the next size plays on the same table.
         played = attacker.request.get(f"{api_of(game_id)}/events?after={last}").json()
         assert len(played) == 3, played
@@ -316,14 +321,14 @@ def test_every_enemy_stand_is_in_sight_and_clear_while_a_target_is_picked(new_pa
     """On the landscape tablet of each side, at the view the map opens with, with the card picking a target:
     every enemy stand's centre is on screen with nothing drawn over it (the map is drawn from the seat's own edge
     and the card docks along it)."""
-    referee = new_page(REFEREE_SCREEN)
-    game_id, answer = seed_game(referee)
-    units = units_of(referee, game_id)
-    for seat in ("attacker", "defender"):
+    pages = {seat: new_page(TABLET_LANDSCAPE) for seat in ("attacker", "defender")}
+    # Seeded as the referee (the API only), then each page seated as its side.
+    game_id, answer = seed_game(pages["attacker"])
+    units = units_of(pages["attacker"], game_id)
+    for seat, page in pages.items():
         own = placed(units, seat, "rifle-platoon")[0]
         # In its own battalion orders, its company ordered: the platoon may shoot (issue 37).
-        ordered(referee, game_id, bearer(answer["referee_token"]), seat, [own["parent_id"]])
-        page = new_page(TABLET_LANDSCAPE)
+        ordered(page, game_id, bearer(answer["referee_token"]), seat, [own["parent_id"]])
         join_by_api(page, answer["join_codes"][seat])
         open_map(page, game_id)
         taps = Taps(page)
@@ -393,16 +398,15 @@ def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> Non
 def test_the_stands_a_shot_may_not_take_are_greyed_and_a_tap_says_why(new_page: Any) -> None:
     """While the MG's target is picked the stands it may not take are greyed with their reason, none drawn
     over; a tap on one says why (the rule behind "Why?") and offers no dice; its nearest target is taken."""
-    referee = new_page({"width": 1920, "height": 1080})
-    game_id, answer, s = set_up(referee)
     attacker = new_page(TABLET_LANDSCAPE)
+    game_id, answer, s = set_up(attacker)  # as the referee (the API only), then seated as the attacker
+    units = units_of(attacker, game_id)
     token = join_by_api(attacker, answer["join_codes"]["attacker"])
     # (set_up has the MG ordered with a 6 in its battalion's orders: it has actions to shoot.)
     open_map(attacker, game_id)
     marks = attacker.request.get(
         f"{api_of(game_id)}/units/{s['mg']['id']}/targets/shooting", headers=bearer(token)
     ).json()
-    units = units_of(referee, game_id)
     shown = next(m for m in marks if units[m["unit_id"]]["x"] is not None)
     taps = Taps(attacker)
     taps.stand(s["mg"]["x"], s["mg"]["y"])

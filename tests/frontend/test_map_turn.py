@@ -18,9 +18,8 @@ pytestmark = pytest.mark.browser
 
 
 def test_the_other_side_s_stand_card_offers_nothing_and_says_why(new_page: Any) -> None:
-    referee = new_page({"width": 1920, "height": 1080})
-    game_id, answer, s = set_up(referee)
     defender = new_page(TABLET_LANDSCAPE)
+    game_id, answer, s = set_up(defender)  # as the referee (the API only), then seated as the defender
     join_by_api(defender, answer["join_codes"]["defender"])
     open_map(defender, game_id)
     Taps(defender).stand(s["mg_target"]["x"], s["mg_target"]["y"])

@@ -84,3 +84,19 @@ def test_a_units_level_and_quality_are_words_of_its_games_rule_set(
         json={"version": added["version"], "quality": "elite"},
     )
     assert edit.status_code == 422 and edit.json()["field"] == "quality", edit.text
+
+
+def test_the_lobbys_by_hand_form_makes_a_game_of_the_period_chosen(sqlite_client: TestClient) -> None:
+    """The start page's "By hand: period and nations": each rule set's periods are its own radio group, and the one ticked is the
+    game's (the page's taps were test_map's set-up; what they send is this)."""
+    assert 'name="period_flanders-fields" value="mid"' in sqlite_client.get("/").text
+    made = sqlite_client.post(
+        "/games/new",
+        data=csrf.form(
+            sqlite_client, {"scenario": "", "ruleset": "flanders-fields", "period_flanders-fields": "mid"}
+        ),
+        follow_redirects=False,
+    )
+    assert made.status_code == 303, made.text
+    game_id = int(made.headers["location"].split("/")[2])
+    assert sqlite_client.get(f"/api/v1/games/{game_id}").json()["period"] == "mid"
