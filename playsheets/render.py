@@ -1,4 +1,4 @@
-"""HTML and PDF rendering of every printed sheet: period playsheets, the template kit, fire-plan forms,
+"""HTML and PDF rendering of every printed sheet: period playsheets, a rule set's own playsheet, the template kit, fire-plan forms,
 a game's locked fire plan, aiming-point cards and the organisation sheet.
 
 One HTML per sheet, with its print CSS inline: the browser's print view and WeasyPrint read the same page.
@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import jinja2
 
-from playsheets import forms, kit, scenario_sheet, sheet
+from playsheets import forms, kit, ruleset_sheet, scenario_sheet, sheet
 
 PaperId = Literal["a4", "letter"]
 PAPER_IDS: tuple[PaperId, ...] = ("a4", "letter")
@@ -103,6 +103,17 @@ def render_html(period: str, paper: str = "a4", variants: Mapping[str, str] | No
 
 def render_pdf(period: str, paper: str = "a4", variants: Mapping[str, str] | None = None) -> bytes:
     return html_to_pdf(render_html(period, paper, variants))
+
+
+# -- a rule set's own playsheet ------------------------------------------------------------------------------
+def ruleset_sheet_html(ruleset: str, paper: str = "a4", variants: Mapping[str, str] | None = None) -> str:
+    """The rule set's own playsheet as print-ready HTML, with a game's chosen variants marked."""
+    built = ruleset_sheet.ruleset_sheet(ruleset, variants)
+    return _page("ruleset_sheet.html", paper, f"{built.name} playsheet", sheet=built)
+
+
+def ruleset_sheet_pdf(ruleset: str, paper: str = "a4", variants: Mapping[str, str] | None = None) -> bytes:
+    return html_to_pdf(ruleset_sheet_html(ruleset, paper, variants))
 
 
 # -- the 1:1 template kit ---------------------------------------------------------------------------------

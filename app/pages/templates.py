@@ -10,7 +10,7 @@ from typing import Any
 from fastapi.templating import Jinja2Templates
 
 from app.core import shipped
-from playsheets import forms, sheet
+from playsheets import forms, ruleset_sheet, sheet
 from rules.core.records import StateField
 from rules.registry import game_rules_or_none, get_ruleset
 
@@ -149,9 +149,11 @@ templates.env.globals["rule_state"] = rule_state
 templates.env.globals["answer_details"] = answer_details
 templates.env.globals["short_list"] = short_list
 templates.env.globals["period_labels"] = period_labels
-# The printed sheets' rule set and the cards' name and title, for the print menu's links (playsheets/).
+# The printed sheets' rule set, the rule sets printing their own playsheet, and the cards' name and title,
+# for the print menu's links (playsheets/).
 templates.env.globals["sheets"] = {
     "ruleset": sheet.RULESET,
+    "own": tuple(ruleset_sheet.SHEETS),
     "cards": forms.CARDS,
     "cards_title": forms.CARDS_TITLE,
 }

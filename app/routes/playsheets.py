@@ -1,4 +1,4 @@
-"""Printed sheets: period playsheets, the 1:1 template kit, fire-plan forms, aiming-point cards, and a game's
+"""Printed sheets: period playsheets, a rule set's own playsheet, the 1:1 template kit, fire-plan forms, aiming-point cards, and a game's
 playsheet, locked fire plan (its own side only) and aiming-point cards.
 
 Each sheet is served as print-ready HTML (the browser's print view uses the same print CSS) and as a PDF
@@ -26,7 +26,7 @@ from app.services import fireplans, games, seats, sheets
 from app.services import units as units_service
 from app.services.markers import rules_of
 from app.services.unit_names import display_names
-from playsheets import forms, render, sheet
+from playsheets import forms, render, ruleset_sheet, sheet
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import GameRules
 from rules.core.vocabulary import Side
@@ -115,6 +115,9 @@ def _pdf_job(kind: str, *args: Any) -> tuple[Any, ...]:
     if kind == "playsheet":
         period, paper, variants = args
         return render.render_pdf, period, paper, dict(variants)
+    if kind == "ruleset":
+        ruleset, paper, variants = args
+        return render.ruleset_sheet_pdf, ruleset, paper, dict(variants)
     if kind == "kit":
         return render.template_kit_pdf, *args
     return render.html_to_pdf, _cached(f"{kind}-html", *args).body.decode()
@@ -124,10 +127,10 @@ def _html_sheet(request: Request, kind: str, *args: Any) -> Response:
     return _answer(request, _cached(kind, *args), "text/html; charset=utf-8")
 
 
-def parse_variants(raw: Sequence[str]) -> dict[str, str]:
+def parse_variants(raw: Sequence[str], ruleset: str = sheet.RULESET) -> dict[str, str]:
     """'erratum:reading' strings as a variants mapping; the rule set validates ids (422 naming them)."""
     out: dict[str, str] = {}
-    errata = get_ruleset(sheet.RULESET).errata
+    errata = get_ruleset(ruleset).errata
     for i, item in enumerate(raw):
         eid, sep, rid = item.partition(":")
         if not sep:
@@ -142,6 +145,7 @@ def parse_variants(raw: Sequence[str]) -> dict[str, str]:
 def _cached(kind: str, *args: Any) -> Printed:
     makers: dict[str, Callable[..., bytes | str]] = {
         "playsheet-html": lambda period, paper, variants: render.render_html(period, paper, dict(variants)),
+        "ruleset-html": lambda rs, paper, variants: render.ruleset_sheet_html(rs, paper, dict(variants)),
         "kit-html": render.template_kit_html,
         "form-html": lambda side, paper, variants: render.fire_plan_form_html(side, paper, dict(variants)),
         "cards-html": lambda paper: render.aiming_cards_html(None, paper),
@@ -249,30 +253,78 @@ def organisation(request: Request, table_id: str, paper: PaperQ = "a4") -> Respo
     return _html_sheet(request, "organisation-html", table_id, paper)
 
 
+# -- a rule set's own playsheet ----------------------------------------------------------------------------------
+def _ruleset_variants(ruleset_id: str, raw: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The readings asked for, checked before any render: 404 for a rule set printing no sheet of its own,
+    422 naming an unknown erratum or reading."""
+    if ruleset_id not in ruleset_sheet.SHEETS:
+        raise NotFoundError("rule set playsheet", ruleset_id, ruleset_sheet.SHEETS)
+    variants = parse_variants(raw, ruleset_id)
+    get_ruleset(ruleset_id).context(None, variants)
+    return _key(variants)
+
+
+@router.get(
+    "/rulesets/{ruleset_id}.pdf",
+    response_class=Response,
+    responses={**PDF, **_errors(422)},
+    summary="A rule set's own playsheet (PDF, two pages at most)",
+)
+def ruleset_playsheet_pdf(
+    request: Request,
+    ruleset_id: str,
+    paper: PaperQ = "a4",
+    variant: VariantQ = [],  # noqa: B006
+) -> Response:
+    variants = _ruleset_variants(ruleset_id, variant)
+    return _pdf_sheet(
+        request, "ruleset", ruleset_id, paper, variants, name=f"playsheet-{ruleset_id}-{paper}.pdf"
+    )
+
+
+@router.get(
+    "/rulesets/{ruleset_id}",
+    response_class=HTMLResponse,
+    responses=_errors(422),
+    summary="A rule set's own playsheet: print-ready HTML (the browser's print view)",
+)
+def ruleset_playsheet(
+    request: Request,
+    ruleset_id: str,
+    paper: PaperQ = "a4",
+    variant: VariantQ = [],  # noqa: B006
+) -> Response:
+    return _html_sheet(request, "ruleset-html", ruleset_id, paper, _ruleset_variants(ruleset_id, variant))
+
+
 # -- a game's sheets --------------------------------------------------------------------------------------
-def _game_period(session: SessionDep, game_id: int) -> tuple[str, dict[str, str]]:
+def _game_sheet(session: SessionDep, game_id: int) -> tuple[str, str, dict[str, str]]:
+    """Which playsheet a game prints: its rule set's own ("ruleset", its id) or its period's ("playsheet", the
+    period), with the game's readings."""
     game = games.get_game(session, game_id)
+    variants = {str(k): str(v) for k, v in game.variants.items()}
+    if game.ruleset in ruleset_sheet.SHEETS:
+        return "ruleset", game.ruleset, variants
     if game.ruleset != sheet.RULESET or game.period is None:
-        raise RulesError(
-            "game_id", f"game {game_id} is not a Flanders Fields game with a period", [sheet.RULESET]
-        )
-    return game.period, {str(k): str(v) for k, v in game.variants.items()}
+        printed = [sheet.RULESET, *ruleset_sheet.SHEETS]
+        raise RulesError("game_id", f"game {game_id} is of a rule set that prints no playsheet", printed)
+    return "playsheet", game.period, variants
 
 
 @router.get(
     "/games/{game_id}.pdf",
     response_class=Response,
     responses={**PDF, **_errors(401, 403, 404, 422)},
-    summary="A game's playsheet: its period, its variants marked (PDF); with a token of the game",
+    summary="A game's playsheet: its period's or its rule set's own, its variants marked (PDF); with a token of the game",
 )
 def game_playsheet_pdf(
     request: Request, game_id: GameId, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
 ) -> Response:
-    period, variants = _game_period(session, game_id)
+    kind, subject, variants = _game_sheet(session, game_id)
     return _pdf_sheet(
         request,
-        "playsheet",
-        period,
+        kind,
+        subject,
         paper,
         _key(variants),
         name=f"game-{game_id}-playsheet.pdf",
@@ -284,13 +336,14 @@ def game_playsheet_pdf(
     "/games/{game_id}",
     response_class=HTMLResponse,
     responses=_errors(401, 403, 404, 422),
-    summary="A game's playsheet: its period, its variants marked; with a token of the game",
+    summary="A game's playsheet: its period's or its rule set's own, its variants marked; with a token of the game",
 )
 def game_playsheet(
     game_id: GameId, session: SessionDep, viewer: ViewerDep, paper: PaperQ = "a4"
 ) -> HTMLResponse:
-    period, variants = _game_period(session, game_id)
-    return HTMLResponse(render.render_html(period, paper, variants))
+    kind, subject, variants = _game_sheet(session, game_id)
+    make = render.ruleset_sheet_html if kind == "ruleset" else render.render_html
+    return HTMLResponse(make(subject, paper, variants))
 
 
 def _plan_html(game_id: int, side: str, session: SessionDep, viewer: Any, paper: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from playsheets.render import render_html
+from playsheets.render import render_html, ruleset_sheet_html
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 PDFTOTEXT = shutil.which("pdftotext")
@@ -184,3 +184,24 @@ def _sheet_pdf(period: str, paper: str, variants: tuple[tuple[str, str], ...]) -
 def sheet_pdf(period: str, paper: str, variants: Mapping[str, str] | None = None) -> bytes:
     """The period's sheet as a PDF, rendered once per test session for each paper and set of readings."""
     return _sheet_pdf(period, paper, tuple(sorted((variants or {}).items())))
+
+
+@functools.cache
+def _ruleset_html(ruleset: str, paper: str, variants: tuple[tuple[str, str], ...]) -> str:
+    return ruleset_sheet_html(ruleset, paper, dict(variants))
+
+
+def ruleset_html(ruleset: str, paper: str, variants: Mapping[str, str] | None = None) -> str:
+    return _ruleset_html(ruleset, paper, tuple(sorted((variants or {}).items())))
+
+
+@functools.cache
+def _ruleset_pdf(ruleset: str, paper: str, variants: tuple[tuple[str, str], ...]) -> bytes:
+    data = document(_ruleset_html(ruleset, paper, variants)).write_pdf()
+    assert isinstance(data, bytes)
+    return data
+
+
+def ruleset_pdf(ruleset: str, paper: str, variants: Mapping[str, str] | None = None) -> bytes:
+    """A rule set's own sheet as a PDF, rendered once per test session for each paper and set of readings."""
+    return _ruleset_pdf(ruleset, paper, tuple(sorted((variants or {}).items())))
