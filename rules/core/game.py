@@ -62,6 +62,13 @@ class Member(Node, Protocol):
     def killed(self) -> bool: ...
 
 
+class Held(Member, Protocol):
+    """A member with its rule set's state fields by name (a board row, a snapshot's unit)."""
+
+    @property
+    def state(self) -> Mapping[str, Any]: ...
+
+
 N = TypeVar("N", bound=Node)
 
 # The act of recording what happened to a stand: a unit edit no rule names as an act of its own.
@@ -468,7 +475,19 @@ class TableRules:
 
 
 class Report:
-    """A rule set's after-action report: a formation's losses and the men lost bases stand for."""
+    """A rule set's account of a game: what the referee board says of each unit in words, a formation's losses
+    and the men lost bases stand for (the after-action report)."""
+
+    # Whether a formation tests its morale as its losses reach half and three quarters (the board says when).
+    tests_losses: bool = True
+
+    def board_notes(
+        self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]
+    ) -> tuple[tuple[str, str], ...]:
+        """What the referee board shows of a unit in words, as (label, words) pairs ("" label: the words
+        alone), read from it, its parent and its children under the game's readings (`variants`); none by
+        default (its badges and markers say it all)."""
+        return ()
 
     def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
         """A formation's strength as its morale counts it: (at the start, lost); none by default."""

@@ -57,7 +57,9 @@ class EarthFields(Fields):
         StateField("assault_target", "Assaulting", None, on_turn=True),
         # Hits a shooter scored that wait for its side to allocate them ("Hit allocation is up to the
         # aggressor's choice").
-        StateField("hits_to_allocate", "Hits to allocate", 0, maximum=100, on_turn=True),
+        StateField(
+            "hits_to_allocate", "Hits to allocate", 0, maximum=100, filter="Hits to allocate", on_turn=True
+        ),
         StateField("hits_from", "Hits from", None, shown=False),
         # On a base (a platoon): its injury, fresh (red smoke) or old (black smoke), the sub-unit whose hit
         # injured it and the bound it did (ARMING and RESILIENCE: halved "for as long as the target platoon is
