@@ -161,6 +161,7 @@ class TurnModel:
     both sides act (`BoundTurn`) and a turn track of phases fit the same model."""
 
     sides: tuple[str, ...] = ("attacker", "defender")  # in the order they take their turns
+    turn_word: str = "turn"  # what the rules call a turn, as the game record and the luck ledger say it
     # The rule that orders the turn, what set-up needs besides the locked fire plans (with its rule), the rule
     # that ends a side's turn, and the acts whose refusal depends on whose orders reach the stand.
     source: str = ""
@@ -265,6 +266,8 @@ class TurnModel:
 class BoundTurn(TurnModel):
     """A bound: one turn for both sides, its steps in a fixed order, each step's `sides` acting in it (2mm
     Earth 1418: both sides plan, then execute in order); after the last step the next bound."""
+
+    turn_word = "bound"
 
     def next(self, period: str | None, now: Position) -> Position:
         if now.step + 1 < len(self.steps(period)):
@@ -478,8 +481,11 @@ class Report:
     """A rule set's account of a game: what the referee board says of each unit in words, a formation's losses
     and the men lost bases stand for (the after-action report)."""
 
-    # Whether a formation tests its morale as its losses reach half and three quarters (the board says when).
+    # Whether a formation tests its morale as its losses reach half and three quarters (the board says when),
+    # what its losses count (`losses`) and what a stand is, in the rules' words.
     tests_losses: bool = True
+    losses_counted: str = "bases"
+    stand_word: str = "stand"
 
     def board_notes(
         self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]

@@ -54,7 +54,13 @@ class EarthFields(Fields):
         ),
         # An assault carried into the next bound ("If the troops fall short of their target, they must
         # continue assaulting the next turn").
-        StateField("assault_target", "Assaulting", None, on_turn=True),
+        StateField(
+            "assault_target",
+            "Assaulting",
+            None,
+            on_turn=True,
+            words=("must carry its assault on into the next bound", "no longer assaulting"),
+        ),
         # Hits a shooter scored that wait for its side to allocate them ("Hit allocation is up to the
         # aggressor's choice").
         StateField(

@@ -24,6 +24,8 @@ _DEFAULTS = {f.name: f.default for f in EarthFields.state_fields}
 
 class EarthReport(Report):
     tests_losses = False
+    losses_counted = "platoons"
+    stand_word = "base"
 
     def board_notes(
         self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]
