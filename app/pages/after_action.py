@@ -15,6 +15,7 @@ from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.seats import Seat, game_page
 from app.services import report as report_service
+from app.services.markers import rules_of
 
 router = Router()
 
@@ -22,6 +23,12 @@ router = Router()
 @router.get("/games/{game_id}/report", response_class=HTMLResponse)
 def report_page(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     def build(game: Game, seat: Seat) -> dict[str, Any]:
-        return {"report": report_service.report(session, game, seat.viewer)}
+        rules = rules_of(game)
+        return {
+            "report": report_service.report(session, game, seat.viewer),
+            # The rules' words: what a formation's losses count, what a turn is ("bound").
+            "losses_counted": rules.report.losses_counted,
+            "turn_word": rules.turn.turn_word,
+        }
 
     return game_page(request, session, settings, game_id, "report.html", "report.html", build)

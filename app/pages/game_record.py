@@ -50,10 +50,11 @@ class Entry:
     roll: str  # the dice and their result, or ""
     turn: int
     by: str  # who acted, when it is not the side the entry is about ("by the referee"), else ""
+    turn_word: str = "turn"  # the rules' word for a turn ("bound")
 
     @property
     def line(self) -> str:
-        parts = [self.who, self.unit, self.roll, self.what, self.by, f"turn {self.turn}"]
+        parts = [self.who, self.unit, self.roll, self.what, self.by, f"{self.turn_word} {self.turn}"]
         return " · ".join(p for p in parts if p)
 
 
@@ -75,6 +76,11 @@ class Record:
         # The rules' own bookkeeping (neither on the card nor set by hand) is not worded: the turn a unit was
         # ordered in, a morale test's stage.
         self.unworded = {f.name for f in rules.fields.state_fields if not f.shown and not f.edit}
+        # A value in the words of its field ("plan stay put"), a unit it names by its name ("planned target
+        # 1/2 Coy").
+        self.labels = {f.name: f.label.lower() for f in rules.fields.state_fields}
+        self.unit_fields = {f.name for f in rules.fields.state_fields if f.edit == "unit"}
+        self.turn_word, self.stand_word = rules.turn.turn_word, rules.report.stand_word
 
     def name(self, unit_id: Any) -> str:
         return self.names.get(unit_id, f"unit {unit_id}") if isinstance(unit_id, int) else ""
@@ -89,7 +95,13 @@ class Record:
         by = f"by {actor}" if unit is not None and actor not in ("", unit.side, "system") else ""
         what, roll = self._what(kind, payload, unit_id)
         return Entry(
-            who, self.name(unit_id) if unit is not None else "", what, roll, int(ev.get("turn", 0)), by
+            who,
+            self.name(unit_id) if unit is not None else "",
+            what,
+            roll,
+            int(ev.get("turn", 0)),
+            by,
+            self.turn_word,
         )
 
     def changes(self, changes: Any, main: Any = None) -> str:
@@ -111,7 +123,7 @@ class Record:
                 others.setdefault(words, []).append(uid)
         for words, uids in others.items():
             if len(uids) > 2:
-                parts.append(f"{len(uids)} more stands {words}")
+                parts.append(f"{len(uids)} more {self.stand_word}s {words}")
             else:
                 parts += [f"{self.name(uid)} {words}" for uid in uids]
         return "; ".join(parts)
@@ -134,7 +146,13 @@ class Record:
                 on, off = self.flag_words[name]
                 words.append(on if c.get("after") else off)
             else:
-                words.append(f"{humanise(str(name)).lower()} {c.get('after')}")
+                noun, after = self.labels.get(str(name)) or humanise(str(name)).lower(), c.get("after")
+                if name in self.unit_fields and after is not None:
+                    after = self.name(after)
+                if isinstance(after, bool):  # a flag without words of its own: its label, or not
+                    words.append(noun if after else f"not {noun}")
+                else:
+                    words.append(f"{noun} {after}" if after not in ("", None) else f"no {noun}")
         return words
 
     def _what(self, kind: str, payload: Mapping[str, Any], unit_id: Any) -> tuple[str, str]:

@@ -6,8 +6,9 @@ so nothing is fetched per event; `/referee/changes?after=` answers the same piec
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Annotated, Any
 
 from fastapi import Query, Request
@@ -67,16 +68,42 @@ class Board:
     blocks: dict[str, list[Block]]
     block_of: dict[int, int]  # unit id -> the id of the block it is shown in
     labels: dict[int, str] = field(default_factory=dict)  # a stand's or row's name inside its block
+    row_of: dict[int, int] = field(default_factory=dict)  # a row's unit and its stands -> the row's unit id
+    rules: GameRules | None = None  # the game's (what the board says of a unit in words)
+    variants: Mapping[str, str] = field(default_factory=dict)  # the game's readings of the rules
 
     def block(self, unit_id: int) -> Block | None:
         found = self.block_of.get(unit_id)
         return next((b for bs in self.blocks.values() for b in bs if b.unit.id == found), None)
 
+    @cached_property
+    def _by_id(self) -> dict[int | None, UnitRow]:
+        return {u.id: u for u in self.units}
 
-def build_board(units: list[UnitRow], rules: GameRules, detail: Iterable[int] | None = None) -> Board:
-    """The board's blocks, each block's losses counted by the game's `rules`. `detail`: the units whose full
-    names and block losses are needed (all by default; the live changes need only those of the units they
-    show)."""
+    @cached_property
+    def _children(self) -> dict[int | None, list[UnitRow]]:
+        children: dict[int | None, list[UnitRow]] = {}
+        for u in self.units:
+            children.setdefault(u.parent_id, []).append(u)
+        return children
+
+    def notes(self, u: UnitRow) -> tuple[tuple[str, str], ...]:
+        """What the game's rule set says of a unit in words beside its badges (Report.board_notes)."""
+        if self.rules is None:
+            return ()
+        parent = self._by_id.get(u.parent_id)
+        return self.rules.report.board_notes(u, parent, self._children.get(u.id, []), self.variants)
+
+
+def build_board(
+    units: list[UnitRow],
+    rules: GameRules,
+    detail: Iterable[int] | None = None,
+    variants: Mapping[str, str] | None = None,
+) -> Board:
+    """The board's blocks, each block's losses counted by the game's `rules` (read under `variants`). `detail`:
+    the units whose full names and block losses are needed (all by default; the live changes need only those
+    of the units they show)."""
     wanted = None if detail is None else set(detail)
     children: dict[int | None, list[UnitRow]] = {}
     for u in units:
@@ -84,6 +111,7 @@ def build_board(units: list[UnitRow], rules: GameRules, detail: Iterable[int] | 
     is_group = {u.id for u in units if children.get(u.id)}
     blocks: dict[str, list[Block]] = {side: [] for side in auth.SIDES}
     block_of: dict[int, int] = {}
+    row_of: dict[int, int] = {}
 
     def stands_only(u: UnitRow) -> bool:
         return u.id in is_group and all(c.id not in is_group for c in children[u.id])
@@ -100,8 +128,11 @@ def build_board(units: list[UnitRow], rules: GameRules, detail: Iterable[int] | 
             for row in rows:
                 if row.unit is not None:
                     block_of[row.unit.id or 0] = u.id or 0
+                    row_of[row.unit.id or 0] = row.unit.id or 0
                 for s in row.stands:
                     block_of[s.id or 0] = u.id or 0
+                    if row.unit is not None:
+                        row_of[s.id or 0] = row.unit.id or 0
         for c in kids:
             if c.id in is_group and not stands_only(c):
                 visit(c)
@@ -123,7 +154,9 @@ def build_board(units: list[UnitRow], rules: GameRules, detail: Iterable[int] | 
                     row.label = labels[row.unit.id or 0] = _inside(row_name, block_name)
                 for s in row.stands:
                     labels[s.id or 0] = _inside(names[s.id or 0], row_name, block_name)
-    return Board(units, names, full_names(units, wanted), blocks, block_of, labels)
+    return Board(
+        units, names, full_names(units, wanted), blocks, block_of, labels, row_of, rules, variants or {}
+    )
 
 
 def _losses(u: UnitRow, units: list[UnitRow], rules: GameRules) -> dict[str, int] | None:
@@ -131,6 +164,8 @@ def _losses(u: UnitRow, units: list[UnitRow], rules: GameRules) -> dict[str, int
     total, lost = rules.report.losses(u, units)
     if not total:
         return None
+    if not rules.report.tests_losses:
+        return {"lost": lost, "total": total}
     return {"lost": lost, "total": total, "half": -(-total // 2), "three_quarters": -(-3 * total // 4)}
 
 
@@ -190,7 +225,7 @@ def referee_page(game_id: GameId, request: Request, session: SessionDep, setting
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         roles = _roles(seat)
         events = events_service.list_events(session, game_id, roles, 0, 100_000)
-        board = build_board(board_units(session, game_id), markers.rules_of(game))
+        board = build_board(board_units(session, game_id), markers.rules_of(game), variants=game.variants)
         return {
             **_common(session, game, board),
             "events": [events_service.event_dict(e, roles) for e in reversed(events[-LOG_LENGTH:])],
@@ -329,14 +364,29 @@ class _Now:
     def _pieces(self, touched: set[int], losses: set[int], with_turn: bool) -> dict[str, Any]:
         rules = markers.rules_of(self.game)
         if not touched:  # events that touch no unit (the turn, templates, fire plans) need no stand at all
-            board, stands, heads, log = build_board([], rules, ()), [], [], None
+            board, stands, rows, heads, log = build_board([], rules, ()), [], [], [], None
         else:
             kept = self.units()
             units, shape, log = kept.rows, kept.skeleton, (kept.last_roll, kept.undone)
             by_id: dict[int | None, UnitRow] = {u.id: u for u in units}
             # The shape's names and labels, each unit's current row: a block head's losses counted anew.
-            board = Board(units, shape.board.names, shape.full, {}, shape.board.block_of, shape.board.labels)
+            shown = shape.board
+            board = Board(
+                units,
+                shown.names,
+                shape.full,
+                {},
+                shown.block_of,
+                shown.labels,
+                shown.row_of,
+                rules,
+                self.game.variants,
+            )
             stands = [by_id[i] for i in sorted(touched) if i in shape.shown and i in by_id]
+            # A row says what its unit's rule set reads of it, its stands and its formation: a change to any.
+            row_ids = {r for i in touched if (r := shown.row_of.get(i)) is not None}
+            row_ids |= {r for r in set(shown.row_of.values()) if shown.block_of.get(r) in touched}
+            rows = [by_id[i] for i in sorted(row_ids) if i in by_id]
             by_block = {
                 bid: Block(by_id[bid], [], _losses(by_id[bid], units, rules))
                 for uid in sorted(losses)
@@ -351,6 +401,7 @@ class _Now:
             "board": board,
             "record": _record(board, self.game),
             "stands": stands,
+            "rows": rows,
             "heads": heads,
             "with_turn": with_turn,
         }

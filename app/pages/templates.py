@@ -122,11 +122,15 @@ def short_list(values: list[Any]) -> bool:
 @dataclass(frozen=True)
 class RuleState:
     """What a game's pages show of its units' rule-set state (rules.core.records.StateField): the counter the
-    marker buttons move, the flags with a badge on a unit's tile, and the fields its card lists."""
+    marker buttons move, the flags with a badge on a unit's tile, the fields its card lists, the board's
+    filters besides the marker's, and the fields a board tile, row or head marks while set (`flags`: the
+    badges and the filters, which the board's filters read)."""
 
     marker: StateField | None
     badges: tuple[StateField, ...]
     card: tuple[StateField, ...]
+    filters: tuple[StateField, ...] = ()
+    flags: tuple[StateField, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         def field(f: StateField) -> dict[str, Any]:
@@ -142,7 +146,14 @@ def rule_state(ruleset: str) -> RuleState:
     rules = game_rules_or_none(ruleset)
     marker = rules.fields.field(rules.fields.marker_field) if rules.fields.marker_field else None
     fields = rules.fields.state_fields
-    return RuleState(marker, tuple(f for f in fields if f.badge), tuple(f for f in fields if f.shown))
+    filters = tuple(f for f in fields if f.filter and f is not marker)
+    return RuleState(
+        marker,
+        tuple(f for f in fields if f.badge),
+        tuple(f for f in fields if f.shown),
+        filters,
+        tuple(f for f in fields if f.badge or f in filters),
+    )
 
 
 templates.env.globals["rule_state"] = rule_state

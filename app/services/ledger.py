@@ -40,6 +40,7 @@ class Roll:
     odds: Mapping[str, Fraction] | None  # every outcome's exact probability when it was rolled
     missing: str  # why odds is None
     changed: bool  # the result changed the table (a change was written)
+    turn_word: str = "turn"  # the rules' word for a turn ("bound")
 
     @property
     def p(self) -> Fraction | None:
@@ -50,7 +51,7 @@ class Roll:
         """'1/1/2 Coy Plt 3's shooting: killed, 1 in 36 (3%), turn 2'."""
         who = f"{self.unit}'s " if self.unit else f"the {self.side}'s "
         odds = odds_words(self.p) if self.p is not None else self.missing
-        return f"{who}{_plain(self.resolver)}: {_plain(self.outcome)}, {odds}, turn {self.turn}"
+        return f"{who}{_plain(self.resolver)}: {_plain(self.outcome)}, {odds}, {self.turn_word} {self.turn}"
 
     def as_dict(self) -> dict[str, Any]:
         p = self.p
@@ -93,6 +94,7 @@ def rolls(
     sides: Mapping[int, str],
     names: Mapping[int, str],
     undone: set[int],
+    turn_word: str = "turn",
 ) -> list[Roll]:
     """The rolls that stand (not undone) in the events, as a viewer reads them. A roll is its unit's side's,
     else the side that acted, else (a planned bombardment's roll) the side whose plan arrived."""
@@ -129,6 +131,7 @@ def rolls(
                     odds=odds,
                     missing=missing,
                     changed=bool(payload.get("changes")),
+                    turn_word=turn_word,
                 )
             )
     return out
@@ -171,10 +174,15 @@ def _killed(events: Iterable[Mapping[str, Any]], undone: set[int]) -> dict[int, 
 
 
 def story(
-    events: Sequence[Mapping[str, Any]], all_rolls: Sequence[Roll], sides: Mapping[int, str], undone: set[int]
+    events: Sequence[Mapping[str, Any]],
+    all_rolls: Sequence[Roll],
+    sides: Mapping[int, str],
+    undone: set[int],
+    words: tuple[str, str] = ("turn", "stand"),
 ) -> list[dict[str, Any]]:
     """One or two plain sentences per turn: who rolled how often, what it cost each side, and the turn's
-    least likely roll that changed the table."""
+    least likely roll that changed the table; `words`: the rules' words for a turn and a stand."""
+    turn_word, stand_word = words
     killed = _killed(events, undone)
     out = []
     for turn in sorted({int(ev["turn"]) for ev in events} - {0}):
@@ -185,12 +193,12 @@ def story(
             if (n := sum(1 for r in here if r.side == side))
         ]
         lost = [
-            f"the {side} lost {n} stand{'s' if n != 1 else ''}"
+            f"the {side} lost {n} {stand_word}{'s' if n != 1 else ''}"
             for side in SIDES
             if (n := sum(1 for u in killed.get(turn, set()) if sides.get(u) == side))
         ]
         first = "; ".join(counts + lost) or "no dice were rolled and nothing was lost"
-        text = f"Turn {turn}: {first}."
+        text = f"{turn_word.capitalize()} {turn}: {first}."
         telling = sorted((r for r in here if r.changed and r.p is not None), key=lambda r: (r.p, r.event_id))
         if telling:
             text += f" Least likely: {telling[0].words}."
@@ -203,10 +211,12 @@ def ledger(
     sides: Mapping[int, str],
     names: Mapping[int, str],
     undone: set[int],
+    words: tuple[str, str] = ("turn", "stand"),
 ) -> dict[str, Any]:
     """The ledger of the events a viewer reads: per side the expected against the actual results and its
-    rolls, the least likely rolls that changed the table, and a sentence or two per turn."""
-    all_rolls = rolls(events, sides, names, undone)
+    rolls, the least likely rolls that changed the table, and a sentence or two per turn (`words`: the rules'
+    for a turn and a stand)."""
+    all_rolls = rolls(events, sides, names, undone, words[0])
     decisive = sorted(
         (r for r in all_rolls if r.changed and r.p is not None), key=lambda r: (r.p, r.event_id)
     )
@@ -220,5 +230,5 @@ def ledger(
             for side in SIDES
         },
         "improbable": [r.as_dict() for r in decisive[:IMPROBABLE]],
-        "story": story(events, all_rolls, sides, undone),
+        "story": story(events, all_rolls, sides, undone, words),
     }

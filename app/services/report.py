@@ -23,6 +23,7 @@ def casualty_estimate(game: Game, bases: int) -> dict[str, Any]:
 
 
 def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
+    rules = rules_of(game)
     units = list_units(session, game.id or 0)
     events = list_events(session, game.id or 0, roles_of(viewer), limit=100_000)
     read = [event_dict(ev, roles_of(viewer)) for ev in events]
@@ -32,7 +33,7 @@ def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
     battalions = []
     for bn in (u for u in units if u.level == "battalion"):
         stands = leaves_under(bn, units)
-        start, gone = rules_of(game).report.losses(bn, units)
+        start, gone = rules.report.losses(bn, units)
         lost = sum(1 for u in stands if u.killed)
         battalions.append(
             {
@@ -62,5 +63,6 @@ def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
             {u.id or 0: u.side for u in units},
             display_names(units),
             reversed_ids(session, game.id or 0),
+            (rules.turn.turn_word, rules.report.stand_word),
         ),
     }

@@ -62,6 +62,13 @@ class Member(Node, Protocol):
     def killed(self) -> bool: ...
 
 
+class Held(Member, Protocol):
+    """A member with its rule set's state fields by name (a board row, a snapshot's unit)."""
+
+    @property
+    def state(self) -> Mapping[str, Any]: ...
+
+
 N = TypeVar("N", bound=Node)
 
 # The act of recording what happened to a stand: a unit edit no rule names as an act of its own.
@@ -154,6 +161,7 @@ class TurnModel:
     both sides act (`BoundTurn`) and a turn track of phases fit the same model."""
 
     sides: tuple[str, ...] = ("attacker", "defender")  # in the order they take their turns
+    turn_word: str = "turn"  # what the rules call a turn, as the game record and the luck ledger say it
     # The rule that orders the turn, what set-up needs besides the locked fire plans (with its rule), the rule
     # that ends a side's turn, and the acts whose refusal depends on whose orders reach the stand.
     source: str = ""
@@ -258,6 +266,8 @@ class TurnModel:
 class BoundTurn(TurnModel):
     """A bound: one turn for both sides, its steps in a fixed order, each step's `sides` acting in it (2mm
     Earth 1418: both sides plan, then execute in order); after the last step the next bound."""
+
+    turn_word = "bound"
 
     def next(self, period: str | None, now: Position) -> Position:
         if now.step + 1 < len(self.steps(period)):
@@ -468,7 +478,22 @@ class TableRules:
 
 
 class Report:
-    """A rule set's after-action report: a formation's losses and the men lost bases stand for."""
+    """A rule set's account of a game: what the referee board says of each unit in words, a formation's losses
+    and the men lost bases stand for (the after-action report)."""
+
+    # Whether a formation tests its morale as its losses reach half and three quarters (the board says when),
+    # what its losses count (`losses`) and what a stand is, in the rules' words.
+    tests_losses: bool = True
+    losses_counted: str = "bases"
+    stand_word: str = "stand"
+
+    def board_notes(
+        self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]
+    ) -> tuple[tuple[str, str], ...]:
+        """What the referee board shows of a unit in words, as (label, words) pairs ("" label: the words
+        alone), read from it, its parent and its children under the game's readings (`variants`); none by
+        default (its badges and markers say it all)."""
+        return ()
 
     def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
         """A formation's strength as its morale counts it: (at the start, lost); none by default."""

@@ -25,13 +25,14 @@
       }));
     } catch (err) { /* private mode: the choices last as long as the page */ }
   };
-  // "marked": the rule set's markers; "killed"; "flag-<name>": a rule set's flag, set on the stand or on the
-  // unit its block is headed by (a battalion's morale test due shows its whole block).
-  const shows = (filter, li, head) => {
+  // "marked": the rule set's markers; "killed"; "flag-<name>": a rule set's flag, set on the stand, on the
+  // unit its row is headed by (a company under fire shows its platoons) or on the unit its block is headed by
+  // (a battalion's morale test due shows its whole block).
+  const shows = (filter, li, heads) => {
     if (filter === "marked") return li.hasAttribute("data-sup");
     if (filter === "killed") return li.hasAttribute("data-killed");
     const attr = `data-${filter}`;
-    return li.hasAttribute(attr) || Boolean(head && head.hasAttribute(attr));
+    return li.hasAttribute(attr) || heads.some((h) => h && h.hasAttribute(attr));
   };
 
   const apply = () => {
@@ -47,8 +48,9 @@
         let blockShown = false;
         for (const row of block.querySelectorAll("li.row")) {
           let rowShown = false;
+          const heads = [head, row.querySelector(".row-name")];
           for (const li of row.querySelectorAll("li.stand")) {
-            const shown = blockOk && (!states.length || states.some((s) => shows(s, li, head)));
+            const shown = blockOk && (!states.length || states.some((s) => shows(s, li, heads)));
             if (li.hidden === shown) li.hidden = !shown;
             rowShown = rowShown || shown;
           }

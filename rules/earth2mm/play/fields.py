@@ -54,10 +54,18 @@ class EarthFields(Fields):
         ),
         # An assault carried into the next bound ("If the troops fall short of their target, they must
         # continue assaulting the next turn").
-        StateField("assault_target", "Assaulting", None, on_turn=True),
+        StateField(
+            "assault_target",
+            "Assaulting",
+            None,
+            on_turn=True,
+            words=("must carry its assault on into the next bound", "no longer assaulting"),
+        ),
         # Hits a shooter scored that wait for its side to allocate them ("Hit allocation is up to the
         # aggressor's choice").
-        StateField("hits_to_allocate", "Hits to allocate", 0, maximum=100, on_turn=True),
+        StateField(
+            "hits_to_allocate", "Hits to allocate", 0, maximum=100, filter="Hits to allocate", on_turn=True
+        ),
         StateField("hits_from", "Hits from", None, shown=False),
         # On a base (a platoon): its injury, fresh (red smoke) or old (black smoke), the sub-unit whose hit
         # injured it and the bound it did (ARMING and RESILIENCE: halved "for as long as the target platoon is

@@ -18,6 +18,7 @@ from rules.earth2mm.play.artillery import EarthFirePlan
 from rules.earth2mm.play.fields import EarthFields
 from rules.earth2mm.play.judge import Board, destinations, dug_in
 from rules.earth2mm.play.kit import KIT
+from rules.earth2mm.play.report import EarthReport
 from rules.earth2mm.play.rolls import EarthRolls
 from rules.earth2mm.play.setup import EarthSetup
 from rules.earth2mm.play.shots import cover_terrain, stands
@@ -145,6 +146,7 @@ EARTH_GAME: GameRules = register_game(
         rolls=EarthRolls(KIT.bases),
         fire_plan=EarthFirePlan(),
         tabletop=EarthTable(),
+        report=EarthReport(),
         setup=EarthSetup(),
         kit=KIT,
     )

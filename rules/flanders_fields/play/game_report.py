@@ -32,6 +32,8 @@ def casualties(period: str | None, variants: Mapping[str, str], bases: int) -> d
 class FlandersFieldsReport(Report):
     """Flanders Fields' after-action report: a battalion's rifle platoons lost, and the men lost."""
 
+    losses_counted = "rifle platoons"
+
     def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
         return losses(formation, units)
 

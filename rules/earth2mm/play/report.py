@@ -1,0 +1,71 @@
+"""What a 2mm Earth 1418 game tells of its units in the book's words: a sub-unit's injuries, posture, plan and
+its strategic formation's command on the referee board, and a formation's bases lost in the after-action
+report (no morale test: the book has none)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.core.game import Held, Member, Report, leaves_under
+from rules.core.records import UnitState
+from rules.earth2mm.data import SRC_ARMING
+from rules.earth2mm.play import units as U
+from rules.earth2mm.play.fields import EarthFields
+from rules.earth2mm.play.shots import posture
+from rules.earth2mm.ruleset import Earth2mm, cite
+
+SRC_FORMATIONS = cite("STRATEGIC FORMATIONS")
+# A base is a platoon ("Each sub-unit constitutes a number of bases (platoons)", STRATEGIC FORMATIONS), and
+# "One hit injures, two hits removes permanently" (ARMING and RESILIENCE): a base lost is a platoon gone.
+CASUALTY_WORDS = "one hit injures, two hits remove a base (a platoon) permanently"
+_DEFAULTS = {f.name: f.default for f in EarthFields.state_fields}
+
+
+class EarthReport(Report):
+    tests_losses = False
+    losses_counted = "platoons"
+    stand_word = "base"
+
+    def board_notes(
+        self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]
+    ) -> tuple[tuple[str, str], ...]:
+        """A sub-unit's injured bases (fresh and old), its posture, its plan and its SF's command; a base's
+        injury; an SF's command."""
+        if unit.level == U.BASE:
+            injury = unit.state.get("base_injury")
+            return (("", f"{injury} injury"),) if injury else ()
+        if unit.level != U.SUB_UNIT:
+            command = unit.state.get("high_command")
+            return (("command", str(command)),) if command else ()
+        notes: list[tuple[str, str]] = []
+        bases = [b.state.get("base_injury") for b in children if not b.killed]
+        injured = [f"{bases.count(kind)} {kind}" for kind in ("fresh", "old") if bases.count(kind)]
+        if injured:
+            notes.append(("", f"{', '.join(injured)} injured"))
+        state = {**_DEFAULTS, **unit.state}
+        company = UnitState(unit.id or 0, unit.parent_id, "", unit.level, unit.kind, state=state)
+        kind, _ = posture(company, Earth2mm().context(None, variants))
+        dug = int(unit.state.get("dug_in_bounds", 0))
+        notes.append(("", f"dug in ({dug} bound{'s' if dug > 1 else ''})" if kind == "dug-in" else kind))
+        if unit.state.get("sub_plan"):
+            notes.append(("plan", str(unit.state["sub_plan"])))
+        if unit.state.get("hits_to_allocate"):
+            notes.append(("hits to allocate", str(unit.state["hits_to_allocate"])))
+        if parent is not None and parent.state.get("high_command"):
+            notes.append(("SF", str(parent.state["high_command"])))
+        return tuple(notes)
+
+    def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
+        """A formation's bases: (at the start, removed)."""
+        bases = [u for u in leaves_under(formation, units) if u.level == U.BASE]
+        return len(bases), sum(1 for u in bases if u.killed)
+
+    def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> dict[str, Any]:
+        """The platoons `bases` removed stand for: the book counts no men."""
+        return {
+            "bases": bases,
+            "platoons": bases,
+            "words": CASUALTY_WORDS,
+            "sources": [SRC_FORMATIONS, SRC_ARMING],
+        }
