@@ -112,6 +112,8 @@ def rolls(
         planned = str((payload.get("item") or {}).get("side", "")) if "rolls" in payload else ""
         for one in payload.get("rolls") or [payload]:
             res: Mapping[str, Any] = one.get("resolution") or {}
+            if res.get("dice") == []:  # worked out without a die (hits allocated): no luck in it
+                continue
             unit_id = one.get("unit_id") if isinstance(one.get("unit_id"), int) else None
             side = (
                 planned

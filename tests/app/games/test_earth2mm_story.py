@@ -132,11 +132,13 @@ def test_the_demo_battle_told_in_its_words(sqlite_client: TestClient) -> None:
         "allocate 2 · bound 1" in lines
     )
 
-    # The luck ledger and the report: the bound's story, a formation's platoons lost, the book's casualties.
+    # The luck ledger and the report: the bound's story (its two shots: allocating hits rolls no die), a
+    # formation's platoons lost, the book's casualties.
     report = d.c.get(f"/api/v1/games/{g.id}/report", headers=g.referee).json()
     assert report["ledger"]["story"][0]["text"].startswith(
-        "Bound 1: the attacker rolled 4 times; the defender lost 2 bases."
+        "Bound 1: the attacker rolled 2 times; the defender lost 2 bases."
     )
+    assert {r["resolver"] for r in report["ledger"]["sides"]["attacker"]["rolls"]} == {"shoot"}
     [bn] = [b for b in report["losses_by_battalion"] if b["unit_id"] == ids["de/i-bn"]]
     assert (bn["rifle_platoons"], bn["rifle_platoons_lost"], bn["bases_lost"]) == (5, 2, 2)
     casualties = report["casualties_by_side"]["defender"]
