@@ -131,6 +131,7 @@ class RuleState:
     card: tuple[StateField, ...]
     filters: tuple[StateField, ...] = ()
     flags: tuple[StateField, ...] = ()
+    turn_word: str = "turn"  # the rules' word for a turn ("bound"), as the turn panels say it
 
     def as_json(self) -> dict[str, Any]:
         def field(f: StateField) -> dict[str, Any]:
@@ -139,6 +140,7 @@ class RuleState:
         return {
             "marker": field(self.marker) if self.marker else None,
             "card": [field(f) for f in self.card if f is not self.marker],
+            "turn_word": self.turn_word,
         }
 
 
@@ -153,6 +155,7 @@ def rule_state(ruleset: str) -> RuleState:
         tuple(f for f in fields if f.shown),
         filters,
         tuple(f for f in fields if f.badge or f in filters),
+        rules.turn.turn_word,
     )
 
 

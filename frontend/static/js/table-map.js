@@ -17,6 +17,8 @@
   // The rule set's state a stand card shows: the counter markers move, and the other fields by label.
   const ruleState = JSON.parse(document.getElementById("map-state").textContent);
   const marker = ruleState.marker;
+  // The rules' word for a turn ("Bound" in a bound's game), capitalised as the panel starts with it.
+  const turnWord = ruleState.turn_word.charAt(0).toUpperCase() + ruleState.turn_word.slice(1);
   const markersOf = (u) => (marker ? Number(u[marker.name] || 0) : 0);
   const model = window.firestepTableModel.create();
   const HIT_PX = 22; // half of a 44 px finger target: a tap this close to a stand's centre picks it
@@ -322,7 +324,7 @@
     const box = document.querySelector("[data-map-turn]");
     box.dataset.turn = String(t.turn);
     box.dataset.sideToMove = t.side_to_move || "";
-    box.textContent = t.status === "setup" && !t.turn ? "Setting up" : t.status === "finished" ? "Game over" : `Turn ${t.turn} · ${sideName(t.side_to_move)} to move`;
+    box.textContent = t.status === "setup" && !t.turn ? "Setting up" : t.status === "finished" ? "Game over" : `${turnWord} ${t.turn} · ${sideName(t.side_to_move)} to move`;
   };
 
   // -- the stand card ------------------------------------------------------------------------------------------

@@ -91,6 +91,9 @@ def test_the_demo_battle_told_in_its_words(sqlite_client: TestClient) -> None:
     # The board: each sub-unit's row says its injuries, posture, plan and its SF's command; each SF's head
     # its command and its bases lost (no morale test to count towards); a platoon its injury.
     board = d.page("referee")
+    # The turn panels say the rules' word: a bound (the map's script reads it from its rule state).
+    assert '<span class="turn-big">Bound 1</span>' in board
+    assert '"turn_word": "bound"' in d.page("map")
     assert notes(piece(board, f"row-{ids[kp]}")) == [
         "1 fresh injured",
         "digging",
