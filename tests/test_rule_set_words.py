@@ -23,9 +23,9 @@ WORDS += ("aiming-point",)
 SOURCES = (".py", ".js", ".html", ".css")
 
 
-def _python_code(text: str) -> str:
-    """The module less its comments and docstrings."""
-    docstrings = {
+def _docstrings(text: str) -> set[tuple[int, int]]:
+    """Where a module's docstrings start (line, column), as its string tokens start."""
+    return {
         (n.body[0].value.lineno, n.body[0].value.col_offset)
         for n in ast.walk(ast.parse(text))
         if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
@@ -34,6 +34,11 @@ def _python_code(text: str) -> str:
         and isinstance(n.body[0].value, ast.Constant)
         and isinstance(n.body[0].value.value, str)
     }
+
+
+def _python_code(text: str) -> str:
+    """The module less its comments and docstrings."""
+    docstrings = _docstrings(text)
     kept = [
         t
         for t in tokenize.generate_tokens(io.StringIO(text).readline)
@@ -112,14 +117,7 @@ def identifiers(path: Path) -> set[str]:
     stylesheet's classes and ids. Prose (a docstring, a page's text) is not an identifier."""
     text = path.read_text()
     if path.suffix == ".py":
-        docstrings = {
-            (n.body[0].value.lineno, n.body[0].value.col_offset)
-            for n in ast.walk(ast.parse(text))
-            if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-            and n.body
-            and isinstance(n.body[0], ast.Expr)
-            and isinstance(n.body[0].value, ast.Constant)
-        }
+        docstrings = _docstrings(text)
         found = set()
         for t in tokenize.generate_tokens(io.StringIO(text).readline):
             if t.type == tokenize.NAME:

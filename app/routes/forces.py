@@ -151,6 +151,10 @@ def _state_fields() -> dict[str, StateField]:
     return out
 
 
+# The state fields UnitOut declares (a rule set registered later answers its own as further keys).
+STATE_FIELDS = _state_fields()
+
+
 def _read_type(f: StateField) -> Any:
     return list[float] | None if f.edit == "point" else _READ_TYPES[f.kind]
 
@@ -162,12 +166,12 @@ else:
     # Flat on the unit as the API has always answered them; a game of a rule set without one answers its
     # default.
     UnitOut = create_model(
-        "UnitOut", __base__=UnitFields, **{n: (_read_type(f), f.default) for n, f in _state_fields().items()}
+        "UnitOut", __base__=UnitFields, **{n: (_read_type(f), f.default) for n, f in STATE_FIELDS.items()}
     )
     UnitEdit = create_model(
         "UnitEdit",
         __base__=UnitEditFields,
-        **{n: (_EDIT_TYPES[f.edit] | None, None) for n, f in _state_fields().items() if f.edit},
+        **{n: (_EDIT_TYPES[f.edit] | None, None) for n, f in STATE_FIELDS.items() if f.edit},
     )
 
 
@@ -207,7 +211,7 @@ def unit_out(u: Any, read: units_service.Reader) -> UnitOut:
     """A unit as this viewer may read it (units_service.Reader: the other side's aiming points hidden)."""
     fields = read(u)
     out = UnitOut.model_validate(fields)
-    out._not_its_rule_sets = frozenset(_state_fields()) - fields.keys()
+    out._not_its_rule_sets = frozenset(STATE_FIELDS.keys() - fields.keys())
     return out
 
 

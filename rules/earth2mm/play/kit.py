@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, Strict, ValidationInfo, field_validator
 
-from rules.core.kit import BoardKey, Drawn, PlanKind, TableKit
+from rules.core.kit import BoardKey, Drawn, Grid, PlanKind, TableKit
 from rules.core.ruleset import Erratum, Reading
 from rules.earth2mm.data import (
     BOMBARDMENT_DIAMETER_IN,
@@ -123,14 +123,12 @@ BOARD_KEYS = (
 
 
 # -- the bound plan's items ----------------------------------------------------------------------------------
-# A point of the side's map: strict (JSON `false` is not 0) and bounded.
+# A point of the side's map: the core's Grid (strict, bounded) in the book's words.
 GridPoint = Annotated[
-    list[Annotated[float, Strict(), Field(ge=0, le=1000)]],
+    Grid,
     Field(
-        min_length=2,
-        max_length=2,
         description="The grid reference, side-relative: cm along the side's rear edge from its left-hand "
-        "corner, then cm up the table towards the enemy ('order bombardments on a grid reference', ARTILLERY).",
+        "corner, then cm up the table towards the enemy ('order bombardments on a grid reference', ARTILLERY)."
     ),
 ]
 SquareInches = Annotated[

@@ -5,7 +5,7 @@ names one (`properties.terrain_class`), and an unknown class refused with the ru
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from rules.core.errors import RulesError
 from rules.core.game import TableRules
@@ -15,14 +15,7 @@ from rules.table.terrain import Feature
 TerrainClass = Literal["open", "rough", "defensible", "fortification", "impractical", "road"]
 # "Open ... Rough ... Defensible ... Fortification" (the cover table) and "road, open, rough or impractical"
 # (the movement modifiers): the six classes a feature may be.
-TERRAIN_CLASSES: tuple[TerrainClass, ...] = (
-    "open",
-    "rough",
-    "defensible",
-    "fortification",
-    "impractical",
-    "road",
-)
+TERRAIN_CLASSES: tuple[TerrainClass, ...] = get_args(TerrainClass)
 CLASS_PROPERTY = "terrain_class"
 # The class a feature of the table's kinds is when it names none (erratum terrain-classes).
 CLASS_OF_KIND: Mapping[str, TerrainClass] = {

@@ -7,21 +7,12 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from rules.registry import get_game_rules
 from tests.app.games.conftest import Game, new_game, start_game, units_by_ref
 
 EARTH = "2mm-earth-1418"
-BOUND = [
-    "high-commands",
-    "plan-naval-railway",
-    "plan-artillery",
-    "plan-reserve",
-    "plan-line",
-    "plan-heavy-weapons",
-    "plan-elite",
-    *(f"execute-{n}" for n in range(1, 11)),
-    "melee",
-    "end-of-bound",
-]
+# The bound's steps as the rule set gives them (tests/rules/earth2mm/test_earth2mm_bound.py holds them to the book).
+BOUND = [s.id for s in get_game_rules(EARTH).turn.steps(None)]
 
 
 def added(c: TestClient, g: Game, **unit: Any) -> dict[str, Any]:

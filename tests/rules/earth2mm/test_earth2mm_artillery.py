@@ -164,10 +164,14 @@ def test_a_grid_reference_lands_on_its_squares_centre_or_on_the_point() -> None:
     assert point["center"] == [20.0, 100.0]
 
 
+def _land(snap: Snapshot, item: PlanItem) -> Snapshot:
+    """The table after `item` lands: the board keys its arrival writes."""
+    return snap.after([SetBoard("", "", k, v) for k, v in PLAN.arrival(snap, item).board.items()])
+
+
 def _landed(kind: str = "circle-bombardment", battery: str = "A Battery", **kw: Any) -> Snapshot:
     snap = _snap(variants={"grid-reference": "point"}, **kw)
-    item = _item(kind, battery=battery, grid=[50, 51])
-    return snap.after([SetBoard("", "", k, v) for k, v in PLAN.arrival(snap, item).board.items()])
+    return _land(snap, _item(kind, battery=battery, grid=[50, 51]))
 
 
 def test_the_card_offers_the_bases_of_each_sub_unit_under_the_circle() -> None:
@@ -193,8 +197,7 @@ def test_the_card_offers_the_bases_of_each_sub_unit_under_the_circle() -> None:
 
 def test_a_circle_on_empty_ground_damages_nobody() -> None:
     snap = _snap(variants={"grid-reference": "point"})
-    item = _item("circle-bombardment", battery="A Battery", grid=[100, 150])
-    landed = snap.after([SetBoard("", "", k, v) for k, v in PLAN.arrival(snap, item).board.items()])
+    landed = _land(snap, _item("circle-bombardment", battery="A Battery", grid=[100, 150]))
     (card,) = PLAN.arrival_cards(landed, {})
     assert card.stands == () and card.shots == 4
 
@@ -309,14 +312,8 @@ def test_no_cordon_is_laid_when_no_battery_named_can_fire() -> None:
 
 
 def test_cordons_drift_3_inches_downwind_each_bound_and_the_circles_lift() -> None:
-    snap = _laid(["A Battery"])
-    snap = snap.after(
-        [
-            SetBoard("", "", k, v)
-            for k, v in PLAN.arrival(
-                snap, _item("circle-bombardment", item_id=2, battery="A Battery", grid=[50, 51])
-            ).board.items()
-        ]
+    snap = _land(
+        _laid(["A Battery"]), _item("circle-bombardment", item_id=2, battery="A Battery", grid=[50, 51])
     )
     changes = drifted(snap)
     after = snap.after(changes)
@@ -342,14 +339,8 @@ def test_short_term_gas_lasts_three_bounds_only_under_that_reading_and_a_cordon_
 
 
 def test_the_map_draws_the_landed_circles_and_the_cordons_where_they_lie() -> None:
-    snap = _laid(["A Battery"])
-    snap = snap.after(
-        [
-            SetBoard("", "", k, v)
-            for k, v in PLAN.arrival(
-                snap, _item("circle-bombardment", item_id=2, battery="A Battery", grid=[50, 51])
-            ).board.items()
-        ]
+    snap = _land(
+        _laid(["A Battery"]), _item("circle-bombardment", item_id=2, battery="A Battery", grid=[50, 51])
     )
     circle, cordon = GAME.kit.draw(snap.board, Table(120.0, 180.0))
     assert (circle.label, circle.point, circle.radius_cm) == (
