@@ -238,7 +238,7 @@ def serve(
     with _stopping_cleanly():
         if setup:
             _migrate("head")
-            _demo(f"http://{url_host(served_host)}:{served_port}/")  # the address served, not the configured one
+            _demo(f"http://{url_host(served_host)}:{served_port}/")  # the served address, not the configured
         if count == 1 and not reload:  # this process serves: its rehearsal worker can start while it starts
             _start_worker()
         # Migrated and seeded once, above; each worker then imports app.main:app on its own.

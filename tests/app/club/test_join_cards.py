@@ -216,7 +216,9 @@ def printed_cards(pdf: bytes, tmp_path: Path) -> list[list[str]]:
     folder = tmp_path / f"cards-{len(list(tmp_path.iterdir()))}"
     folder.mkdir()
     (folder / "cards.pdf").write_bytes(pdf)
-    subprocess.run([pdftoppm, "-r", "100", "-png", str(folder / "cards.pdf"), str(folder / "page")], check=True)
+    subprocess.run(
+        [pdftoppm, "-r", "100", "-png", str(folder / "cards.pdf"), str(folder / "page")], check=True
+    )
     return [
         [str(found.text) for found in zxingcpp.read_barcodes(Image.open(page))]
         for page in sorted(folder.glob("page*.png"))
