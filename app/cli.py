@@ -287,10 +287,12 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
         _migrate("head")
         _demo()
     _start_worker()
+    # The address served: the one given to --host, or on every interface (0.0.0.0, ::) the laptop's LAN one.
     lan = addresses.lan_addresses()
-    where = (
-        addresses.url_host(lan[0]) if lan and host not in ("127.0.0.1", "localhost", "::1") else "127.0.0.1"
-    )
+    if host not in ("0.0.0.0", "::"):
+        where = addresses.url_host(host)
+    else:
+        where = addresses.url_host(lan[0]) if lan else "127.0.0.1"
     trust = f"http://{where}:{http_port}/trust"
     typer.echo(f"Club server: https://{where}:{port}/ (trust the club's authority once per device: {trust})")
     typer.echo(terminal_qr(trust))

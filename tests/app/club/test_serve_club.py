@@ -230,6 +230,7 @@ def terminal_qr_text(terminal: str) -> str:
 def test_the_terminal_shows_the_trust_qr_and_the_fingerprint(club: Club) -> None:
     printed = club.log.read_text()
     assert terminal_qr_text(printed) == f"http://127.0.0.1:{club.http_port}/trust"
+    assert f"Club server: https://127.0.0.1:{club.https_port}/ " in printed  # the address and ports served
     _, ca = _authority_from_trust(club)
     assert authority.fingerprint(ca) in printed
     assert authority.fingerprint(ca) in club.plain("/trust").read().decode()
