@@ -479,6 +479,34 @@ def test_import_a_hand_written_file_and_export_it(new_page: Any, tmp_path: Path)
     exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert exported == page.request.get(f"/api/v1/scenarios/{stored['id']}").json() == stored
 
+    # The file just exported, imported again: the editor offers to keep both, one tap (3 with the export's and
+    # the import's), and the copy is saved under a new id beside the one held.
+    file.write_text(json.dumps(exported))
+    page.locator("[data-import]").set_input_files(str(file))
+    expect(page.locator("[data-import-choice]")).to_contain_text(f"“Hand-written raid” ({stored['id']})")
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/v1/scenarios") and r.request.method == "POST" and r.status == 201
+    ) as kept:
+        ed.press(page.get_by_role("button", name="Keep both"))
+    copy = kept.value.json()
+    assert copy["id"] != stored["id"] and {**copy, "id": stored["id"]} == stored
+    page.wait_for_url(f"**/scenarios/{copy['id']}/edit")
+    ids = [s["id"] for s in page.request.get("/api/v1/scenarios").json()]
+    assert stored["id"] in ids and copy["id"] in ids
+    expect(page.locator("[data-import-choice]")).to_be_hidden()
+    # Or the file replaces the one held (the copy, now open here, as it was: nothing else changes).
+    file.write_text(json.dumps({**exported, "id": copy["id"], "title": "Raid, replaced"}))
+    page.locator("[data-import]").set_input_files(str(file))
+    with page.expect_response(lambda r: r.url.endswith(f"/{copy['id']}") and r.request.method == "PUT"):
+        ed.press(page.get_by_role("button", name="Replace the saved one"))
+    expect(page.get_by_label("Title")).to_have_value("Raid, replaced")
+    # Print the sheet: the scenario's PDF, opened in a new tab.
+    with page.context.expect_event(
+        "response", lambda r: r.url.endswith(f"/api/v1/scenarios/{copy['id']}/sheet.pdf")
+    ) as sheet:
+        ed.press(page.get_by_role("button", name="Print the sheet"))
+    assert sheet.value.status == 200 and sheet.value.headers["content-type"] == "application/pdf"
+
     # A file the rules refuse (a wood off the table) is refused naming the field; nothing is stored.
     before = page.request.get("/api/v1/scenarios").json()
     written["terrain"]["features"][0]["geometry"]["coordinates"] = [
