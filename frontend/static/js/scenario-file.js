@@ -127,7 +127,10 @@
     // The sheet of what is saved: unsaved changes are saved first, as Start does.
     const printSheet = async () => {
       if ((!id || root.dataset.dirty) && !(await save())) return;
-      window.open(`${API}/${encodeURIComponent(id)}/sheet.pdf`, "_blank");
+      const a = Object.assign(document.createElement("a"), { href: `${API}/${encodeURIComponent(id)}/sheet.pdf`, target: "_blank" });
+      document.body.append(a);
+      a.click(); // a new tab, as a link's
+      a.remove();
       tell("The sheet opens in a new tab: print it from there.", true);
     };
 
