@@ -143,9 +143,9 @@ def test_a_browser_that_does_not_trust_the_club_is_shown_the_trust_steps(club: C
     (once its background try of the HTTPS address fails), which pass axe at every size."""
     ctx = browser.new_context(viewport=TABLET_LANDSCAPE)
     try:
-        page = ctx.new_page()
         with pytest.raises(PlaywrightError, match="ERR_CERT"):
-            page.goto(f"https://127.0.0.1:{club.https_port}/")
+            ctx.new_page().goto(f"https://127.0.0.1:{club.https_port}/")
+        page = ctx.new_page()
         plain = f"http://127.0.0.1:{club.http_port}/"
         page.goto(plain)
         expect(page.get_by_role("heading", name="iPad and iPhone")).to_be_visible()

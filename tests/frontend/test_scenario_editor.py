@@ -342,6 +342,8 @@ def test_the_editor_at_four_sizes_with_axe(new_page: Any) -> None:
         page = ed.page
         for name in ("scenario", "terrain", "forces", "deploy", "file"):
             ed.tab(name)
+            if name == "terrain":  # a line kind: its typical widths are offered too
+                page.get_by_label("Kind of terrain").select_option("trench")
             # axe on every section once, and on the longest one at every size (it is the slow check).
             if viewport is TABLET_LANDSCAPE or name == "scenario":
                 assert serious_violations(page) == [], (viewport, name)
@@ -495,6 +497,8 @@ def test_import_a_hand_written_file_and_export_it(new_page: Any, tmp_path: Path)
     file.write_text(json.dumps(exported))
     page.locator("[data-import]").set_input_files(str(file))
     expect(page.locator("[data-import-choice]")).to_contain_text(f"“Hand-written raid” ({stored['id']})")
+    assert serious_violations(page) == [] and small_targets(page) == []
+    screenshot(page, "scenario-editor-import-choice")
     with page.expect_response(
         lambda r: r.url.endswith("/api/v1/scenarios") and r.request.method == "POST" and r.status == 201
     ) as kept:

@@ -173,7 +173,7 @@
     offers.replaceChildren(...card.widths.map((w) => {
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "tool";
+      b.className = "button";
       b.dataset.breadthOffer = String(w.cm);
       b.textContent = `${w.cm} cm`;
       b.title = `“${w.text}” (${w.source})`;
