@@ -110,10 +110,11 @@ def import_scenario(session: Session, document: Any) -> dict[str, Any]:
     if held is not None:
         # The one held, so a client can offer the choice: replace it (PUT; not one that ships) or keep both.
         title, ships = (held["title"], True) if isinstance(held, Mapping) else (held.title, False)
+        replace = f"a scenario {sid!r} exists already: replace it with PUT /api/v1/scenarios/{sid}"
         raise Conflict(
-            f"a scenario {sid!r} exists already: replace it with PUT /api/v1/scenarios/{sid}, or import the "
-            "file without its id to keep both (a copy with a new id)",
+            replace,
             current={"id": sid, "title": title, "shipped": ships},
+            why=f"{replace}, or import it without its id to keep both (a copy with a new id)",
         )
     doc = {**doc, "id": sid} if "id" not in doc else doc
     session.add(
