@@ -51,7 +51,8 @@ def decisiveness(act: Act) -> Fraction:
 
 def _before(c: Mapping[str, Any]) -> Any:
     # A counter's change keeps its delta and what it came to; a value's its before and after.
-    return c["after"] - c["delta"] if "delta" in c else c.get("before")
+    after, delta = c.get("after"), c.get("delta")
+    return after - delta if isinstance(after, int) and isinstance(delta, int) else c.get("before")
 
 
 def _changes(payload: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -150,6 +151,14 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _exact(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
 def _whose(side: str, names: Sequence[str]) -> str:
     """Names of one side's units after the side ("the defender's 1/1 Coy, 1/3 Coy"), unless they say it."""
     joined = ", ".join(names)
@@ -203,22 +212,26 @@ class Teller:
         came += [_whose(self.side(u), [self.names.get(u, f"unit {u}")]) for a in acts for u in a.arrived]
         return [f"Arrived: {', '.join(came)}."] if came else []
 
+    def roll(self, act: Act) -> str:
+        """'The defender's 1 Bn tested its morale: retreat 20cm.' (a roll the rule set tells), else "The
+        attacker's 1/1 Bn MMG 1's shooting: killed."."""
+        who = _whose(act.side, [act.actor]) if act.actor else f"the {act.side}"
+        said = f"{who} {act.roll}" if act.told else f"{who}'s {act.roll}"
+        return f"{_capital(said)}."
+
     def moment(self, act: Act) -> dict[str, Any]:
         """A decisive moment: the act in words, then what it did."""
-        who = _whose(act.side, [act.actor]) if act.actor else f"the {act.side}"
-        head = f"{who} {act.roll}" if act.told else f"{who}'s {act.roll}"
         lost = self.by_side("Lost", act.killed)
-        said = [head[:1].upper() + head[1:] + ".", *([lost] if lost else [])]
-        said += [*self.marked([act], set(act.killed)), *self.arrived([act])]
+        said = [self.roll(act), *([lost] if lost else []), *self.marked([act], set(act.killed))]
         assert act.p is not None  # a decisive moment has its odds
         return {
             "event_id": act.event_id,
             "turn": act.turn,
-            "words": " ".join(said),
+            "words": " ".join([*said, *self.arrived([act])]),
             "odds": ledger.odds_words(act.p),
             "effect": act.effect,
-            "probability": f"{act.p.numerator}/{act.p.denominator}",
-            "decisiveness": f"{decisiveness(act).numerator}/{decisiveness(act).denominator}",
+            "probability": _exact(act.p),
+            "decisiveness": _exact(decisiveness(act)),
         }
 
     def turn(self, here: Sequence[Act]) -> list[str]:
@@ -231,14 +244,9 @@ class Teller:
             if mine:
                 by = ", ".join(f"{f} {n}" for f, n in self.formations(mine))
                 lost.append(f"the {side} lost {_plural(len(mine), self.stand_word)} ({by})")
-        first = f"{'; '.join(lost)}." if lost else f"no {self.stand_word} was lost."
-        told = [
-            _whose(a.side, [a.actor]) + f" {a.roll}." if a.actor else f"The {a.side} {a.roll}."
-            for a in here
-            if a.told
-        ]
-        told = [t[:1].upper() + t[1:] for t in told]
-        return [first[:1].upper() + first[1:], *self.marked(here, killed), *told, *self.arrived(here)]
+        first = _capital(f"{'; '.join(lost)}." if lost else f"no {self.stand_word} was lost.")
+        told = [self.roll(a) for a in here if a.told]
+        return [first, *self.marked(here, killed), *told, *self.arrived(here)]
 
 
 def story(

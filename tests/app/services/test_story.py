@@ -1,6 +1,6 @@
-"""The story of the game's decisive moments (issue 42): an act's effect times how unlikely its result was,
-exactly, over a log written by hand (rolls at known odds, a marker placed by hand, a roll undone, hits worked
-out without a die from the roll before them)."""
+"""The story of the game (issue 42) over a log written by hand (rolls at known odds, a marker placed by hand, a
+roll undone, hits worked out without a die from the roll before them, arrivals): the decisive moments, an act's
+effect times how unlikely its result was, exactly; each turn's losses, marks and arrivals."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ class Unit:
     name: str = ""
 
 
-# A company of four stands a side: 1 (2-5) the attacker's, 10 (11-14) the defender's.
+# A company of four stands a side: 1 (2-5) the attacker's, 10 (11-14) the defender's; the defender's
+# reinforcements 20 (21) off the table.
 UNITS = {
     u.id: u
     for u in (
@@ -33,6 +34,8 @@ UNITS = {
         *(Unit(i, 1, "attacker") for i in range(2, 6)),
         Unit(10, None, "defender", "company", "rifle-company"),
         *(Unit(i, 10, "defender") for i in range(11, 15)),
+        Unit(20, None, "defender", "battalion", "infantry-battalion"),
+        Unit(21, 20, "defender"),
     )
 }
 NAMES = {
@@ -40,6 +43,8 @@ NAMES = {
     **{i: f"A Plt {i}" for i in range(2, 6)},
     10: "B Coy",
     **{i: f"B Plt {i}" for i in range(11, 15)},
+    20: "C Bn",
+    21: "C Plt",
 }
 
 
@@ -85,6 +90,24 @@ LOG = [
     roll(7, 2, 14, "2/3", []),  # its hits, worked out without a die (8), take one: 1 x 1/3
     roll(8, 2, 14, None, killed(14)),
     roll(9, 3, 11, "1/100", killed(11)),  # undone
+    # Turn 2: a planned barrage arrives; the reinforcements come on at 1 in 6 (the formation, not its stands).
+    {
+        "id": 10,
+        "turn": 2,
+        "kind": "fire-plan-arrival",
+        "actor": "system",
+        "payload": {"item": {"side": "attacker", "kind": "rolling-barrage"}},
+    },
+    {
+        **roll(
+            11,
+            20,
+            20,
+            "1/6",
+            [{"unit": u, "field": "off_table", "before": True, "after": False} for u in (20, 21)],
+        ),
+        "turn": 2,
+    },
 ]
 
 
@@ -98,10 +121,12 @@ def test_decisiveness_is_the_effect_times_how_unlikely_the_result_was() -> None:
         5: Fraction(0),
         6: Fraction(1),
         7: Fraction(1, 3),
+        10: Fraction(0),
+        11: Fraction(5, 6),
     }
 
 
-def test_the_decisive_moments_are_the_most_decisive_earliest_first_among_equals() -> None:
+def test_the_story_opens_with_the_most_decisive_moments_and_tells_each_turn() -> None:
     told = story.story(LOG, UNITS, NAMES, {9}, RULES)
     assert [(m["event_id"], m["decisiveness"]) for m in told["decisive"]] == [
         (2, "10/3"),
@@ -120,5 +145,12 @@ def test_the_decisive_moments_are_the_most_decisive_earliest_first_among_equals(
                 "The defender lost 4 stands (B Coy 4).",
                 "Suppressed: the attacker's A Coy (4 stands).",
             ],
-        }
+        },
+        {
+            "turn": 2,
+            "sentences": [
+                "No stand was lost.",
+                "Arrived: the attacker's planned rolling barrage, the defender's C Bn.",
+            ],
+        },
     ]
