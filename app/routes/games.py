@@ -515,7 +515,8 @@ def target_marks(
 
 @router.get(
     "/{game_id}/report",
-    summary="After-action report: the log by turn, losses by battalion, the rule book's casualty estimate",
+    summary="After-action report: the story of the game, the log by turn, losses by battalion, the rule book's "
+    "casualty estimate and the luck ledger",
     responses=errors.responses(401, 403, 404),
 )
 def report(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:

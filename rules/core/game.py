@@ -486,6 +486,15 @@ class Report:
     tests_losses: bool = True
     losses_counted: str = "bases"
     stand_word: str = "stand"
+    # The state fields the story of the game tells as a unit comes to carry them (by name; the story says each
+    # in its field's filter words, else its label): none by default, its losses and arrivals are told anyway.
+    told_fields: tuple[str, ...] = ()
+
+    def roll_told(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
+        """What a roll did in the rules' words, for the story of the game, after its unit's name ("tested its
+        morale: retreat 20cm"; `target`: the name of the unit it targeted, or ""); "" for a roll the story
+        tells only by what it did to the units (the default)."""
+        return ""
 
     def board_notes(
         self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]
