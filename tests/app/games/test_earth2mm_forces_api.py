@@ -7,6 +7,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from tests.app.games.conftest import new_game
+from tests.playsheets import pdf
 
 EARTH = "2mm-earth-1418"
 SF = {
@@ -76,3 +77,53 @@ def test_a_formation_built_into_a_game_and_a_base_added_by_hand_stand_on_the_tab
         },
     )
     assert added.status_code == 201 and added.json()["unit"]["base"] == "line-inf", added.text
+
+
+def test_a_scenario_of_built_formations_imports_exports_and_prints(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+
+    def formation(prefix: str, name: str) -> dict:
+        """A formation built by the chart's route, its ids under `prefix` as the editor writes them."""
+        built = c.post(f"/api/v1/rulesets/{EARTH}/formations", json={**SF, "name": name}).json()
+
+        def renamed(u: dict) -> dict:
+            return {
+                **u,
+                "id": prefix + u["id"][len("formation") :],
+                "children": [renamed(k) for k in u["children"]],
+            }
+
+        return renamed(built)
+
+    box = {"type": "Polygon", "coordinates": [[[10, 70], [30, 70], [30, 90], [10, 90], [10, 70]]]}
+    doc = {
+        "format": "firestep-scenario/1",
+        "title": "Built in the browser",
+        "ruleset": EARTH,
+        "period": None,
+        "table": {"width_cm": 120, "length_cm": 180},
+        "terrain": {
+            "type": "FeatureCollection",
+            "features": [
+                {
+                    "type": "Feature",
+                    "properties": {"kind": "woods", "terrain_class": "defensible"},
+                    "geometry": box,
+                }
+            ],
+        },
+        "sides": {
+            "attacker": {"nationality": "british", "forces": [formation("attacker-1", "1st Bn")]},
+            "defender": {"nationality": "german", "forces": [formation("defender-1", "I. Btl")]},
+        },
+    }
+    imported = c.post("/api/v1/scenarios", json=doc)
+    assert imported.status_code == 201, imported.text
+    sid = imported.json()["id"]
+    exported = c.get(f"/api/v1/scenarios/{sid}").json()
+    assert exported["sides"] == doc["sides"] and exported["terrain"] == doc["terrain"]
+    sheet = c.get(f"/api/v1/scenarios/{sid}/sheet.pdf")
+    assert sheet.status_code == 200 and sheet.headers["content-type"] == "application/pdf"
+    assert pdf.page_count(sheet.content) <= 2
+    text = " ".join(pdf.text(sheet.content, layout=False).split())
+    assert "1st Bn" in text and "I. Btl" in text and "Woods: 1 (defensible)" in text
