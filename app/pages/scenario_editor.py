@@ -138,7 +138,7 @@ def _editor(request: Request, scenario_id: str | None, ruleset_id: str, shipped:
 
 def _context(ruleset_id: str) -> dict[str, Any]:
     """What the editor's page shows of a rule set, for a scenario or a game's table: its forces come from its
-    organisation tables or its chart of troops (`chart`), and its own scenarios are there as examples."""
+    organisation tables or its chart of troops (`editor.chart`), and its own scenarios are there as examples."""
     rs = get_ruleset(ruleset_id)
     setup = get_game_rules(rs.id).setup
     return {
@@ -146,9 +146,8 @@ def _context(ruleset_id: str) -> dict[str, Any]:
         "editor": editor_data(rs.id),
         "periods": rs.describe()["periods"],
         "org_tables": _org_tables(rs.id),
-        "chart": setup.force_chart.as_dict() if setup.force_chart else None,
         "examples": [{"id": i, "title": d["title"]} for i, d in setup.shipped_scenarios().items()],
-        "nations": sorted({t["nation"] for t in _org_tables(rs.id)}) or list(setup.nations),
+        "nations": sorted({t["nation"] for t in _org_tables(rs.id)}),
         "qualities": list(dict.fromkeys(q for t in _org_tables(rs.id) for q in t["qualities"])),
         "organiser_header": ORGANISER_HEADER,
         "special_rules": rs.data("special-rules")["rules"] if "special-rules" in rs.datasets else [],
