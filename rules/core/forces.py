@@ -37,6 +37,7 @@ class ForceChart:
     base_level: str
     kinds: tuple[ChartKind, ...]
     qualities: tuple[str, ...]
+    default_quality: str | None  # the chart's ordinary troops', offered first
     most_sub_units: int
     most_bases: int
     source: str  # the printed line the force tree comes from
@@ -52,6 +53,7 @@ class ForceChart:
             "words": {"formation": self.formation, "sub_unit": self.sub_unit, "base": self.base},
             "kinds": [{"id": k.id, "name": k.name, "what": k.what} for k in self.kinds],
             "qualities": list(self.qualities),
+            "default_quality": self.default_quality,
             "most_sub_units": self.most_sub_units,
             "most_bases": self.most_bases,
             "source": self.source,

@@ -363,6 +363,11 @@
       const high = feature.properties.height_cm ? ` ${feature.properties.height_cm} cm high.` : "";
       piecePanel.querySelector("[data-piece-card]").textContent = `${kindWords(feature.properties.kind, feature.properties[data.class_property])}${owner}${high}`;
       piecePanel.querySelector("[data-piece-rename]").value = feature.properties.name || "";
+      const pieceClass = piecePanel.querySelector("[data-piece-class]");
+      if (pieceClass) {
+        pieceClass.value = feature.properties[data.class_property] || "";
+        pieceClass.options[0].textContent = `As its kind (${humanise(classOf(feature.properties.kind)?.id || "none")})`;
+      }
       if (!root.querySelector('[data-scn-panel="terrain"]').hidden) piecePanel.scrollIntoView({ block: "nearest" });
     }
     renderList();
@@ -504,6 +509,13 @@
       setZones(); redrawAll(); fitTable();
     }
     if (t.matches("[data-zone-depth]")) setZones();
+    if (t.matches("[data-piece-class]") && selected) {
+      const { feature } = pieces.get(selected);
+      if (t.value) feature.properties[data.class_property] = t.value; else delete feature.properties[data.class_property];
+      select(selected);
+      changed({ terrain: keyOf(feature) });
+      return;
+    }
     changed({ form: true });
   });
   form.addEventListener("input", (e) => {

@@ -15,7 +15,7 @@ from rules.core.forces import ChartKind, ForceChart
 from rules.core.game import Setup
 from rules.earth2mm.data import UNIT_IDS, UNITS
 from rules.earth2mm.play.kit import SRC_FORMATIONS
-from rules.earth2mm.play.units import BASE, FORMATION_KIND, LEVELS, QUALITIES, SUB_UNIT
+from rules.earth2mm.play.units import BASE, FORMATION_KIND, LEVELS, ORDINARY_QUALITY, QUALITIES, SUB_UNIT
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "data" / "scenarios"
 # The shipped documents by id, as their files write them: golden documents, checked by the importer's checks in
@@ -42,6 +42,7 @@ CHART = ForceChart(
     base_level=BASE,
     kinds=tuple(ChartKind(u.id, u.name, u.kind) for u in UNITS.values()),
     qualities=QUALITIES,
+    default_quality=ORDINARY_QUALITY,  # "Line/good inf" (erratum sf-quality)
     most_sub_units=MOST_SUB_UNITS,
     most_bases=MOST_BASES,
     source=SRC_FORMATIONS,

@@ -21,6 +21,7 @@ def test_the_chart_and_a_formation_built_from_it_as_a_scenarios_units(sqlite_cli
     c = sqlite_client
     chart = c.get(f"/api/v1/rulesets/{EARTH}/force-chart").json()
     assert chart["title"] == "characteristics chart" and chart["qualities"] == ["reserve", "line", "elite"]
+    assert chart["default_quality"] == "line"
     assert {"id": "field-guns", "name": "75/77 Field Guns", "what": "artillery"} in chart["kinds"]
     built = c.post(f"/api/v1/rulesets/{EARTH}/formations", json=SF)
     assert built.status_code == 200, built.text
