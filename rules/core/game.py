@@ -17,6 +17,7 @@ from typing import Any, Protocol, TypeVar
 from rules.core.acts import Act, EditUnit, MoveStand, PlaceMarker, PlayCard, RecoverMarker, Roll
 from rules.core.errors import Refusal, RulesError
 from rules.core.fire_cards import FireCard, Fired
+from rules.core.forces import ForceChart
 from rules.core.kit import TableKit
 from rules.core.records import (
     Arrival,
@@ -532,6 +533,9 @@ class Setup:
     unit_kinds: tuple[str, ...] = ()
 
     guns: tuple[str, ...] = ()
+
+    # A rule set whose forces are built from its chart of troops (rules.core.forces), not organisation tables.
+    force_chart: ForceChart | None = None
 
     def shipped_scenarios(self) -> Mapping[str, Mapping[str, Any]]:
         """The scenario documents the rule set ships (docs/scenario-format.md), by id."""

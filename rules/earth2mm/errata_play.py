@@ -193,8 +193,9 @@ Earth2mm.add_errata(
             Reading(
                 "scenario-forces",
                 "'Each Strategic Formation is made up of a number of sub-units (companies). Each sub-unit "
-                "constitutes a number of bases (platoons)': the numbers are the scenario's, so forces come as a "
-                "scenario's units (its formations, companies and bases) and no force is built from a table.",
+                "constitutes a number of bases (platoons)': the numbers are the player's, so forces come as a "
+                "scenario's units or as an SF built from the characteristics chart (each sub-unit one chart "
+                "kind, as many bases as the player gives it), never from a table.",
                 SRC_FORMATIONS,
                 None,
             ),

@@ -174,3 +174,11 @@ def test_a_large_table_with_a_division_a_side_fits_two_pages() -> None:
     assert f"Scale 1:{scale}" in text and "Front line" in text and "Big wood" in text
     assert {"0", "120", "240", "360"} <= set(text.split())
     assert "British and Empire Division 1914-15" in text and "Infantry Brigade 3" in text
+
+
+def test_a_rule_set_reading_the_ground_by_classes_prints_each_pieces_class() -> None:
+    doc = get_game_rules("2mm-earth-1418").setup.shipped_scenarios()["earth2mm-demo-ferme"]
+    legend = {row.kind: row.features for row in scenario_sheet.scenario_sheet(doc).legend}
+    # The copse is rough as woods are; Hill 60 names its class (open) as its kind's would be.
+    assert legend["woods"] == [(2, "The Copse (rough)")] and legend["hill"] == [(1, "Hill 60 (open)")]
+    assert legend["strongpoint"] == [(4, "The Redoubt (fortification)")]

@@ -89,6 +89,8 @@
       try { doc = JSON.parse(await file.text()); } catch (err) { tell(`Not imported: ${file.name} is not a JSON file.`); return; }
       const result = await call(API, "POST", doc);
       if (!result.ok) { tell(refusal(result, "imported")); return; }
+      // Another rule set's file is edited on its own rule set's page (its terrain, forces and bases).
+      if (result.data.ruleset !== S.data.ruleset) { location.assign(`/scenarios/${encodeURIComponent(result.data.id)}/edit`); return; }
       S.load(result.data);
       saved(result.data);
       tell(`Imported ${file.name} as “${result.data.title}”.`, true);
