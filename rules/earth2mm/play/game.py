@@ -15,7 +15,7 @@ from rules.core.records import Change, SetBoard, SetState, Snapshot
 from rules.earth2mm.data import COMMANDS, SRC_COMMANDS, SRC_COVER, SRC_ORDER
 from rules.earth2mm.play import units as U
 from rules.earth2mm.play.artillery import EarthFirePlan
-from rules.earth2mm.play.fields import EarthFields
+from rules.earth2mm.play.card import EarthCardFields
 from rules.earth2mm.play.judge import Board, destinations, dug_in
 from rules.earth2mm.play.kit import KIT
 from rules.earth2mm.play.report import EarthReport
@@ -141,7 +141,7 @@ def _ring(stand: Stand) -> list[list[float]]:
 EARTH_GAME: GameRules = register_game(
     EarthGame(
         Earth2mm.id,
-        fields=EarthFields(),
+        fields=EarthCardFields(),
         turn=EarthBound(),
         rolls=EarthRolls(KIT.bases),
         fire_plan=EarthFirePlan(),
