@@ -60,6 +60,15 @@ def test_the_card_offers_each_planning_edit_in_its_step_with_the_values_allowed(
         "target": "plan_target",
         "needs_target": False,
     }
+    # The target is a base tapped on the map: the plan names its sub-unit.
+    enemy = units["1. Kompanie, platoon 1"]
+    version = c.get(f"/api/v1/games/{g.id}/units/{coy['id']}", headers=g.attacker).json()["version"]
+    put = c.put(
+        f"/api/v1/games/{g.id}/units/{coy['id']}",
+        headers=g.attacker,
+        json={"version": version, "sub_plan": "move", "plan_target": enemy["id"]},
+    )
+    assert put.status_code == 200 and put.json()["unit"]["plan_target"] == enemy["parent_id"], put.text
 
 
 def test_a_shot_rolls_one_pool_and_its_hits_are_allocated_in_the_shooters_order(
