@@ -90,7 +90,7 @@ def test_one_bound_of_the_demo_battle_by_touch_on_three_devices(new_page: Any) -
     attacker = new_page(TABLET_LANDSCAPE)
     attacker_token = join_by_api(attacker, b.answer["join_codes"]["attacker"])
     defender = new_page(TABLET_PORTRAIT)
-    join_by_api(defender, b.answer["join_codes"]["defender"])
+    defender_token = join_by_api(defender, b.answer["join_codes"]["defender"])
     b.advance_to("high-commands")
     for page in (referee, attacker, defender):
         open_map(page, b.id)
@@ -117,11 +117,14 @@ def test_one_bound_of_the_demo_battle_by_touch_on_three_devices(new_page: Any) -
         b.edit(name, high_command="hold")
     item = {"kind": "circle-bombardment", "battery": "18-pounder Battery", "grid": [38, 84]}
     b.post("fireplans/attacker/items", {"arrival_turn": 1, "item": item}, bearer(attacker_token))
+    cordon = {"kind": "smoke-cordon", "batteries": ["77-mm-Batterie"], "grid": [20, 50]}
+    b.post("fireplans/defender/items", {"arrival_turn": 1, "item": cordon}, bearer(defender_token))
 
     # The planning steps: the attacker's A Company plans its assault on 1. Kompanie (3 taps: the chart allows
     # it only that plan under ASSAULT, its target tapped); the defender's 2. Kompanie digs in (2 taps).
     b.advance_to("plan-artillery")
-    b.edit("18-pounder Battery", sub_plan="stay put")
+    for battery in ("18-pounder Battery", "77-mm-Batterie"):
+        b.edit(battery, sub_plan="stay put")
     b.advance_to("plan-reserve")
     b.edit("Tank Company", sub_plan="move", plan_target=b.uid("1. Kompanie"))
     b.advance_to("plan-line")
@@ -143,12 +146,14 @@ def test_one_bound_of_the_demo_battle_by_touch_on_three_devices(new_page: Any) -
     found += [f"defender: {v}" for v in serious_violations(defender)]
     assert d_taps.count == 2
 
-    # Executing step (2): the sealed bombardment lands on its circle, drawn on every map; the attacker lays
-    # a shot on each MG platoon under it by tapping them and rolls (4 taps): the MG company is under its fire
-    # on the defender's map. The British MGs' shot and its hit are seeded.
+    # Executing step (2): the sealed bombardment lands on its circle and the defender's smoke cordon across
+    # the wind, both drawn and labelled on every map; the attacker lays a shot on each MG platoon under the
+    # circle by tapping them and rolls (4 taps): the MG company is under its fire on the defender's map. The
+    # British MGs' shot and its hit are seeded.
     b.advance_to("execute-2")
     for page in (referee, attacker, defender):
-        expect(page.locator("[data-map-page][data-board-items='1']")).to_have_count(1)
+        expect(page.locator("[data-map-page][data-board-items='2']")).to_have_count(1)
+        expect(page.locator(".board-label", has_text="Smoke cordon of the defender")).to_have_count(1)
     a_taps.count = 0
     a_taps.button("1 arrival")
     for platoon in ("MG-Kompanie, platoon 1", "MG-Kompanie, platoon 2"):
