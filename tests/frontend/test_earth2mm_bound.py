@@ -84,6 +84,14 @@ def done(page: Any) -> None:
     page.get_by_role("button", name="Done", exact=True).tap()
 
 
+def aimed(taps: Taps, b: Battle, stand: str, act: str, target: str) -> None:
+    """The last card closed, then the stand, its card's act and the act's target tapped (3 taps)."""
+    done(taps.page)
+    taps.stand(*b.stand(stand))
+    taps.button(act)
+    taps.stand(*b.stand(target))
+
+
 def test_one_bound_of_the_demo_battle_by_touch_on_three_devices(new_page: Any) -> None:
     referee = new_page(REFEREE_SCREEN)
     b = Battle(referee)
@@ -186,19 +194,13 @@ def test_one_bound_of_the_demo_battle_by_touch_on_three_devices(new_page: Any) -
     b.units = {u["name"]: u for u in b.get("units")}
     b.advance_to("execute-9")
     a_taps.count = 0
-    done(attacker)
-    a_taps.stand(*b.stand("A Company, platoon 1"))
-    a_taps.button("Assault shooting")
-    a_taps.stand(*b.stand("1. Kompanie, platoon 1"))
+    aimed(a_taps, b, "A Company, platoon 1", "Assault shooting", "1. Kompanie, platoon 1")
     expect(attacker.locator("[data-play-pool='1']")).to_be_visible()
     a_taps.button("6")
     a_taps.button("Apply")
     expect(attacker.locator("[data-play-done]")).to_be_visible()
     shows(defender, b.uid("1. Kompanie"), "hits_to_allocate", 1)
-    done(attacker)
-    a_taps.stand(*b.stand("A Company, platoon 1"))
-    a_taps.button("Allocate hits")
-    a_taps.stand(*b.stand("1. Kompanie, platoon 3"))
+    aimed(a_taps, b, "A Company, platoon 1", "Allocate hits", "1. Kompanie, platoon 3")
     expect(attacker.locator("[data-play-order='1']")).to_be_visible()
     a_taps.button("Apply")
     expect(attacker.locator("[data-play-done]")).to_be_visible()
@@ -210,18 +212,12 @@ def test_one_bound_of_the_demo_battle_by_touch_on_three_devices(new_page: Any) -
     # (4 taps): they fall on 1. Kompanie's injured platoons 1 and 2, removed from every map.
     b.advance_to("melee")
     a_taps.count = 0
-    done(attacker)
-    a_taps.stand(*b.stand("A Company, platoon 1"))
-    a_taps.button("Melee")
-    a_taps.stand(*b.stand("1. Kompanie, platoon 1"))
+    aimed(a_taps, b, "A Company, platoon 1", "Melee", "1. Kompanie, platoon 1")
     for row, die in enumerate((6, 5, 1)):
         a_taps.button(str(die), within=attacker.locator(".play-dice").nth(row))
     a_taps.button("Apply")
     shows(defender, b.uid("1. Kompanie"), "hits_to_allocate", 2)
-    done(attacker)
-    a_taps.stand(*b.stand("A Company, platoon 1"))
-    a_taps.button("Allocate hits")
-    a_taps.stand(*b.stand("1. Kompanie, platoon 1"))
+    aimed(a_taps, b, "A Company, platoon 1", "Allocate hits", "1. Kompanie, platoon 1")
     a_taps.button("Book's order")
     expect(attacker.locator("[data-play-done]")).to_be_visible()
     assert a_taps.count == 11

@@ -285,10 +285,7 @@
       renderDone(r.data);
     };
     const undo = async (eventId) => {
-      const r = await send(`${api}/events/${eventId}/undo`, { body: {} });
-      if (failed(r)) { notice(refusal(r, "The undo was not saved; check the connection.")); return; }
-      if (r.ok && r.data) model.apply(r.data);
-      notice("Taken back.");
+      if (!(await m.undoEvent(eventId))) return;
       stop();
       m.showStand(m.selectedStand());
     };

@@ -690,8 +690,17 @@
       else el.removeAttribute("data-no-target");
     }
   };
+  // An event taken back (while it is the game's latest), for the cards' Undo: true when it was.
+  const undoEvent = async (eventId) => {
+    const r = await send(`${api}/events/${eventId}/undo`, { body: {} });
+    if (failed(r)) { notice(refusal(r, "The undo was not saved; check the connection.")); return false; }
+    if (r.ok && r.data) model.apply(r.data);
+    notice("Taken back.");
+    return true;
+  };
   // For table-coverage.js: the model, the names, and how to mark stands and send writes.
   window.firestepMap = {
+    undoEvent,
     model, sizes, W, LEN, api, role, send, refusal, failed, nameOf, mayActFor, notice,
     setCover: (classes) => {
       coverClass.clear();
