@@ -29,6 +29,7 @@ from rules.core.records import (
     SetState,
     Snapshot,
     StandAct,
+    StandEdit,
     StateField,
     TargetMark,
 )
@@ -318,6 +319,10 @@ class Fields:
 
     def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
         """A marker taken off a unit by hand, with what it costs when `spend_action`."""
+        return ()
+
+    def stand_edits(self, snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
+        """The unit edits a stand's card offers now (a command, a plan): the app keeps those the step allows."""
         return ()
 
     def field(self, name: str) -> StateField | None:
