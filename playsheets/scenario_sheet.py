@@ -19,6 +19,7 @@ from shapely.geometry import shape
 from shapely.geometry.base import BaseGeometry
 
 from playsheets.tables import fmt, label
+from rules.core.kit import TERRAIN_CLASS, TerrainClass
 from rules.core.scenario import SIDES, ForceNode, NewForces
 from rules.registry import get_game_rules, get_ruleset
 from rules.table.frame import oriented_rect
@@ -296,13 +297,21 @@ def _terrain(collection: Mapping[str, Any], f: _Frame, wire_belt_cm: float | Non
     return out
 
 
-def _legend(document: Mapping[str, Any], shapes: Sequence[Shape]) -> list[LegendRow]:
+def _legend(
+    document: Mapping[str, Any], shapes: Sequence[Shape], classes: Sequence[TerrainClass] = ()
+) -> list[LegendRow]:
+    """Each kind drawn with its pieces by number and name; where the rule set reads the ground by classes
+    (its kit's), each piece's class after its name."""
     features = list((document.get("terrain") or {}).get("features") or [])
     ruleset = get_ruleset(str(document["ruleset"]))
     drawing = ruleset.data("terrain-drawing")["kinds"] if "terrain-drawing" in ruleset.datasets else {}
     rows: dict[str, LegendRow] = {}
     for s in sorted(shapes, key=lambda s: s.number):
-        name = str((features[s.number - 1].get("properties") or {}).get("name") or "")
+        props = features[s.number - 1].get("properties") or {}
+        name = str(props.get("name") or "")
+        of = props.get(TERRAIN_CLASS) or next((c.id for c in classes if s.kind in c.kinds), None)
+        if classes and of:
+            name = f"{name} ({of})".strip()
         kind_name = str(drawing.get(s.kind, {}).get("name") or label(s.kind))
         row = rows.setdefault(s.kind, LegendRow(s.kind, kind_name, s.fill, s.stroke, s.line, []))
         row.features.append((s.number, name))
@@ -463,7 +472,7 @@ def scenario_sheet(
         [(k, v) for k, v in meta if v],
         str(document.get("source") or ""),
         drawing,
-        _legend(document, drawing.shapes),
+        _legend(document, drawing.shapes, rules.kit.terrain_classes),
         sides,
         str(document.get("objectives") or ""),
         str(document.get("victory") or ""),

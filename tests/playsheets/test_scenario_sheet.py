@@ -178,6 +178,14 @@ def test_a_large_table_with_a_division_a_side_fits_two_pages() -> None:
     assert "British and Empire Division 1914-15" in text and "Infantry Brigade 3" in text
 
 
+def test_a_rule_set_reading_the_ground_by_classes_prints_each_pieces_class() -> None:
+    doc = get_game_rules("2mm-earth-1418").setup.shipped_scenarios()["earth2mm-demo-ferme"]
+    legend = {row.kind: row.features for row in scenario_sheet.scenario_sheet(doc).legend}
+    # The copse is rough as woods are; Hill 60 names its class (open) as its kind's would be.
+    assert legend["woods"] == [(2, "The Copse (rough)")] and legend["hill"] == [(1, "Hill 60 (open)")]
+    assert legend["strongpoint"] == [(4, "The Redoubt (fortification)")]
+
+
 def _box(x0: float, y0: float, x1: float, y1: float) -> list[list[list[float]]]:
     return [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]]
 

@@ -89,6 +89,8 @@
       tell(`Exported ${id}.json.`, true);
     };
     const imported = (result, name) => {
+      // Another rule set's file is edited on its own rule set's page (its terrain, forces and bases).
+      if (result.data.ruleset !== S.data.ruleset) { location.assign(`/scenarios/${encodeURIComponent(result.data.id)}/edit`); return; }
       S.load(result.data);
       saved(result.data);
       tell(`Imported ${name} as “${result.data.title}” (${result.data.id}).`, true);
