@@ -1,7 +1,7 @@
-"""The printable scenario sheet (issue 27): a scenario document (docs/scenario-format.md) on at most two
-pages. Page one: the table drawn to a stated scale with a labelled 10 cm grid, its terrain and a legend, the
-deployment zones and the stands where they start. Page two: each side's order of battle, its special rules,
-the objectives, victory conditions and notes.
+"""The printable scenario sheet (issue 27): a scenario document (docs/scenario-format.md) on one page where it
+fits, else on two. Page one: the table drawn to a stated scale with a labelled 10 cm grid, its terrain and a
+legend, the deployment zones and the stands where they start. Then (on page two when one page does not hold
+it) each side's order of battle, its special rules, the objectives, victory conditions and notes.
 
 The document's forces are read through its rule set's game hook (`GameRules.new_forces`, the one reading a
 game is built by), so organisation-table entries are expanded and per-reading values chosen as a game with
@@ -30,6 +30,10 @@ SCALES = (10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200)
 # The map's box on page one (mm): beside a 56 mm legend column inside A4's and Letter's printable width, and
 # below the title inside Letter's printable height.
 MAP_BOX_MM = (136.0, 214.0)
+# On a sheet of one page the map's box leaves the lower part of the page to the orders of battle and victory.
+ONE_PAGE_MAP_BOX_MM = (136.0, 170.0)
+# More order-of-battle lines a side than the ~100 mm below that map holds at 8.5 pt: two pages, not tried on one.
+ONE_PAGE_MOST_LINES = 20
 MARGIN_MM = 7.0  # around the table, for the grid labels and the table edges' names
 FONT_MM = 8 * 25.4 / 72  # 8 pt, the sheets' smallest text
 # Order-of-battle lines of both sides: formations below are summarised on their parent's line, so that the
@@ -83,6 +87,7 @@ class Shape:
 @dataclass
 class LegendRow:
     kind: str
+    name: str  # the kind as the rule set names it (its terrain-drawing dataset), else the kind's own words
     fill: str
     stroke: str
     line: bool
@@ -140,13 +145,10 @@ class ScenarioSheet:
     readings: list[tuple[str, str]] = field(default_factory=list)  # erratum, reading in force
 
 
-def scale_for(width_cm: float, length_cm: float) -> int:
+def scale_for(width_cm: float, length_cm: float, box: tuple[float, float] = MAP_BOX_MM) -> int:
     """The largest of SCALES at which the table and its margin fit the map's box."""
     for n in SCALES:
-        if (
-            width_cm * 10 / n + 2 * MARGIN_MM <= MAP_BOX_MM[0]
-            and length_cm * 10 / n + 2 * MARGIN_MM <= MAP_BOX_MM[1]
-        ):
+        if width_cm * 10 / n + 2 * MARGIN_MM <= box[0] and length_cm * 10 / n + 2 * MARGIN_MM <= box[1]:
             return n
     return SCALES[-1]
 
@@ -182,9 +184,14 @@ def _label_step(k: float) -> float:
     return step
 
 
-def draw_map(document: Mapping[str, Any], forces: NewForces, wire_belt_cm: float | None) -> MapDrawing:
+def draw_map(
+    document: Mapping[str, Any],
+    forces: NewForces,
+    wire_belt_cm: float | None,
+    box: tuple[float, float] = MAP_BOX_MM,
+) -> MapDrawing:
     width, length = float(document["table"]["width_cm"]), float(document["table"]["length_cm"])
-    scale = scale_for(width, length)
+    scale = scale_for(width, length, box)
     f = _Frame(width, length, scale)
     w_mm, l_mm = width * f.k, length * f.k
     grid = [f.path([(x, 0), (x, length)], False) for x in _steps(width)]
@@ -296,6 +303,8 @@ def _legend(
     """Each kind drawn with its pieces by number and name; where the rule set reads the ground by classes
     (its kit's), each piece's class after its name."""
     features = list((document.get("terrain") or {}).get("features") or [])
+    ruleset = get_ruleset(str(document["ruleset"]))
+    drawing = ruleset.data("terrain-drawing")["kinds"] if "terrain-drawing" in ruleset.datasets else {}
     rows: dict[str, LegendRow] = {}
     for s in sorted(shapes, key=lambda s: s.number):
         props = features[s.number - 1].get("properties") or {}
@@ -303,7 +312,8 @@ def _legend(
         of = props.get(TERRAIN_CLASS) or next((c.id for c in classes if s.kind in c.kinds), None)
         if classes and of:
             name = f"{name} ({of})".strip()
-        row = rows.setdefault(s.kind, LegendRow(s.kind, s.fill, s.stroke, s.line, []))
+        kind_name = str(drawing.get(s.kind, {}).get("name") or label(s.kind))
+        row = rows.setdefault(s.kind, LegendRow(s.kind, kind_name, s.fill, s.stroke, s.line, []))
         row.features.append((s.number, name))
     return [rows[k] for k in sorted(rows, key=lambda k: DRAW_ORDER.index(k) if k in DRAW_ORDER else 99)]
 
@@ -409,16 +419,20 @@ def _by_reading(value: Any) -> list[str]:
 
 
 # -- the sheet ----------------------------------------------------------------------------------------------
-def scenario_sheet(document: Mapping[str, Any], variants: Mapping[str, str] | None = None) -> ScenarioSheet:
+def scenario_sheet(
+    document: Mapping[str, Any],
+    variants: Mapping[str, str] | None = None,
+    box: tuple[float, float] = MAP_BOX_MM,
+) -> ScenarioSheet:
     """The sheet of a checked scenario document, by the readings in `variants` (else the document's own,
-    else each erratum's default). A RulesError names an unknown reading."""
+    else each erratum's default), its map drawn to fit `box` (mm). A RulesError names an unknown reading."""
     ruleset_id = str(document["ruleset"])
     ruleset = get_ruleset(ruleset_id)
     rules = get_game_rules(ruleset_id)
     chosen = {**dict(document.get("variants") or {}), **dict(variants or {})}
     ctx = ruleset.context(document.get("period"), chosen)
     forces = rules.setup.new_forces(ctx, document)
-    drawing = draw_map(document, forces, rules.tabletop.wire_belt_cm)
+    drawing = draw_map(document, forces, rules.tabletop.wire_belt_cm, box)
     off = set(forces.off_table)
     sides = []
     for side in SIDES:

@@ -185,12 +185,18 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
 
 
 def _kind_card(rs: RuleSet, kind: str, periods: list[dict[str, Any]]) -> dict[str, Any]:
-    """One terrain kind: how it is drawn (an area, or a line with the breadth it needs), the cover a stand in
-    it has alone and with other terrain, and how the movement table counts it, each with its printed line."""
+    """One terrain kind: its name in the rule set, how it is drawn (an area, or a line with the breadth it needs
+    and the typical ones), the cover a stand in it has alone and with other terrain, and how the movement table
+    counts it, each with its printed line."""
+    drawing = rs.data("terrain-drawing")["kinds"].get(kind, {}) if "terrain-drawing" in rs.datasets else {}
     card: dict[str, Any] = {
         "kind": kind,
         "area": kind in AREA_KINDS,
         "breadth": BUFFERED.get(kind),
+        # The rule set's own name for the kind, with its line, and the typical widths of a line drawn of it.
+        "name": drawing.get("name"),
+        "named": {"text": drawing["text"], "source": drawing["source"]} if "name" in drawing else None,
+        "widths": drawing.get("widths", []),
         "cover": None,
         "with": [],
         "move": None,

@@ -163,12 +163,38 @@
     });
     return ` Movement (${humanise(move.terrain)}): ${parts.join(", ")}.`;
   };
+  // The rule set's own name for a kind (the book's "Built-up area (BuA)" for a village), else the kind's.
+  const kindName = (kind) => kinds.get(kind)?.name || humanise(kind);
+  const namedWords = (card) => (card.named ? `The book's “${card.named.text}” (${card.named.source}). ` : "");
+  // The typical widths the rule set gives a line of this kind, one tap each; the first is filled in.
+  const offers = root.querySelector("[data-breadth-offers]");
+  const showOffers = (card) => {
+    offers.replaceChildren(...card.widths.map((w) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "button";
+      b.dataset.breadthOffer = String(w.cm);
+      b.textContent = `${w.cm} cm`;
+      b.title = `“${w.text}” (${w.source})`;
+      b.setAttribute("aria-pressed", String(Number(breadthInput.value) === w.cm));
+      return b;
+    }));
+    const lines = [...new Set(card.widths.map((w) => `“${w.text}” (${w.source})`))];
+    root.querySelector("[data-breadth-source]").textContent = lines.length ? `Typical: ${lines.join("; ")}.` : "";
+  };
+  offers.addEventListener("click", (e) => {
+    const b = e.target.closest("[data-breadth-offer]");
+    if (!b) return;
+    breadthInput.value = b.dataset.breadthOffer;
+    showOffers(kinds.get(kindSelect.value));
+  });
+  breadthInput.addEventListener("input", () => showOffers(kinds.get(kindSelect.value)));
   // A rule set that reads the ground by classes (its kit's): a piece's class is the one it names, else its kind's.
   const classSelect = root.querySelector("[data-terrain-class]");
   const classes = new Map((data.classes || []).map((c) => [c.id, c]));
   const classOf = (kind, named) => classes.get(named) || (data.classes || []).find((c) => c.kinds.includes(kind));
   const classWords = (kind, named) => { const c = classOf(kind, named); return c ? ` ${c.text}` : ""; };
-  const kindWords = (kind, named) => `${humanise(kind)}.${classWords(kind, named)} ${coverWords(kinds.get(kind))}${moveWords(kinds.get(kind))}`.trim();
+  const kindWords = (kind, named) => `${kindName(kind)}.${classWords(kind, named)} ${namedWords(kinds.get(kind))}${coverWords(kinds.get(kind))}${moveWords(kinds.get(kind))}`.trim();
 
   const showKind = () => {
     const card = kinds.get(kindSelect.value);
@@ -177,13 +203,18 @@
     const breadthRow = root.querySelector("[data-breadth-row]");
     breadthRow.hidden = !card.breadth;
     root.querySelector("[data-breadth-label]").textContent = card.kind === "wire"
-      ? "Depth of the belt (cm; blank: the rules' standard belt)" : `${humanise(card.kind)} width (cm, needed for a line)`;
+      ? "Depth of the belt (cm; blank: the rules' standard belt)" : `${kindName(card.kind)} width (cm, needed for a line)`;
+    showOffers(card);
     root.querySelector("[data-owner-row]").hidden = card.kind !== "trench";
     // Sight over a hill needs its height (rules.table's line of sight reads height_cm); the rules give none.
     root.querySelector("[data-height-row]").hidden = card.kind !== "hill";
     root.querySelector('[data-draw="Line"]').disabled = card.area;
   };
-  kindSelect.addEventListener("change", showKind);
+  kindSelect.addEventListener("change", () => {
+    const { widths } = kinds.get(kindSelect.value);
+    if (widths.length) breadthInput.value = String(widths[0].cm); // a kind picked: its typical width to start
+    showKind();
+  });
   classSelect?.addEventListener("change", showKind);
 
   // -- the checks a drawn shape must pass ----------------------------------------------------------------------
@@ -234,7 +265,7 @@
     el.setAttribute("class", `leaflet-interactive terrain terrain-${kind}${layer instanceof L.Polygon ? "" : " line"}${selected && pieces.get(selected)?.layer === layer ? " scn-selected" : ""}`);
   };
   const keyOf = (f) => keys.get(f);
-  const nameOf = (f) => f.properties.name || `${humanise(f.properties.kind)} ${keyOf(f).replace(/^t/, "")}`;
+  const nameOf = (f) => f.properties.name || `${kindName(f.properties.kind)} ${keyOf(f).replace(/^t/, "")}`;
 
   const renderList = () => {
     list.replaceChildren(...[...pieces.values()].map(({ feature }) => {
