@@ -143,6 +143,7 @@ class ScenarioSheet:
     victory: str
     notes: list[str]
     readings: list[tuple[str, str]] = field(default_factory=list)  # erratum, reading in force
+    stands_word: str = "stands"  # the rule set's plural for what stands on the table
 
 
 def scale_for(width_cm: float, length_cm: float, box: tuple[float, float] = MAP_BOX_MM) -> int:
@@ -333,7 +334,7 @@ def _count(node: ForceNode) -> int:
     return sum(1 for n in _walk([node]) if not n.children)
 
 
-def _summary(children: Sequence[ForceNode]) -> str:
+def _summary(children: Sequence[ForceNode], stands_word: str) -> str:
     """What a line stands for below it: "4 × Infantry Company (4 stands), MMG", alike units counted."""
     alike: dict[tuple[str, int], int] = {}
     for c in children:
@@ -341,7 +342,7 @@ def _summary(children: Sequence[ForceNode]) -> str:
         alike[key] = alike.get(key, 0) + 1
     parts = []
     for (name, stands), n in alike.items():
-        what = f"{name} ({stands} stands)" if stands else name
+        what = f"{name} ({stands} {stands_word})" if stands else name
         parts.append(f"{n} × {what}" if n > 1 else what)
     return ", ".join(parts)
 
@@ -352,19 +353,23 @@ def _generic(name: str) -> str:
     return head if head and tail.isdigit() else name
 
 
-def order_of_battle(trees: Sequence[ForceNode], off_table: set[str], most: int) -> list[OobLine]:
+def order_of_battle(
+    trees: Sequence[ForceNode], off_table: set[str], most: int, stands_word: str = "stands"
+) -> list[OobLine]:
     """Each formation on a line (name, quality, stands), shallow first: formations deeper than the page holds
     are summarised on their parent's line, and stands always are."""
     depth_limit = 1
     while True:
-        lines = _lines(trees, off_table, depth_limit)
-        deeper = _lines(trees, off_table, depth_limit + 1)
+        lines = _lines(trees, off_table, depth_limit, stands_word)
+        deeper = _lines(trees, off_table, depth_limit + 1, stands_word)
         if len(deeper) > most or deeper == lines:
             return lines
         depth_limit += 1
 
 
-def _lines(trees: Sequence[ForceNode], off_table: set[str], depth_limit: int) -> list[OobLine]:
+def _lines(
+    trees: Sequence[ForceNode], off_table: set[str], depth_limit: int, stands_word: str
+) -> list[OobLine]:
     out: list[OobLine] = []
 
     def visit(node: ForceNode, depth: int, off: bool, parent_quality: str | None) -> None:
@@ -377,8 +382,8 @@ def _lines(trees: Sequence[ForceNode], off_table: set[str], depth_limit: int) ->
             x
             for x in (
                 label(quality) if quality else "",
-                f"{_count(node)} stands" if node.children else label(node.kind),
-                _summary(summarised),
+                f"{_count(node)} {stands_word}" if node.children else label(node.kind),
+                _summary(summarised, stands_word),
             )
             if x
         )
@@ -433,6 +438,7 @@ def scenario_sheet(
     ctx = ruleset.context(document.get("period"), chosen)
     forces = rules.setup.new_forces(ctx, document)
     drawing = draw_map(document, forces, rules.tabletop.wire_belt_cm, box)
+    stands_word = f"{rules.report.stand_word}s"  # the rule set's word for what stands on the table
     off = set(forces.off_table)
     sides = []
     for side in SIDES:
@@ -442,7 +448,7 @@ def scenario_sheet(
             SideSheet(
                 side,
                 label(str(spec.get("nationality") or "")),
-                order_of_battle(trees, off, OOB_LINES // 2),
+                order_of_battle(trees, off, OOB_LINES // 2, stands_word),
                 sum(_count(t) for t in trees),
                 _special_rules(ruleset_id, (document.get("special_rules") or {}).get(side, [])),
                 bool(spec.get("deployment_zone")),
@@ -478,4 +484,5 @@ def scenario_sheet(
         str(document.get("victory") or ""),
         [str(n) for n in document.get("notes") or []],
         readings,
+        stands_word,
     )

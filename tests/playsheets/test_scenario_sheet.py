@@ -186,6 +186,13 @@ def test_a_rule_set_reading_the_ground_by_classes_prints_each_pieces_class() -> 
     assert legend["strongpoint"] == [(4, "The Redoubt (fortification)")]
 
 
+def test_the_sheet_counts_in_the_rule_sets_word_for_what_stands_on_the_table() -> None:
+    doc = get_game_rules("2mm-earth-1418").setup.shipped_scenarios()["earth2mm-demo-ferme"]
+    html = scenario_sheet_html(doc, "a4")
+    assert " bases" in html and "Bases are drawn where" in html and " stands" not in html
+    assert "Stands are drawn where" in scenario_sheet_html(mons(), "a4")
+
+
 def _box(x0: float, y0: float, x1: float, y1: float) -> list[list[list[float]]]:
     return [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]]
 
