@@ -112,3 +112,7 @@ def test_referee_screen_fits(new_page: Any) -> None:
         assert small_targets(page) == [], viewport
         if viewport is not REFEREE_SCREEN:
             screenshot(page, "referee")
+    # At 1920 the two sides stand side by side: the first stand of each is on the board's first screen.
+    for side in ("attacker", "defender"):
+        box = page.locator(f"section.side[data-side='{side}'] li.stand").first.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= REFEREE_SCREEN["height"], (side, box)
