@@ -35,6 +35,8 @@ def test_a_side_neither_picks_nor_plays_what_it_does_not_hold(client: TestClient
         and "data-recorded-event" in recorded.text
         and "Good Shooting" in recorded.text
     )
+    # The card drawn and the hand, and no dump of what the draw wrote to the board after them.
+    assert "Applied to the game" not in recorded.text and "cards_left" not in recorded.text
     rival = "defender" if side == "attacker" else "attacker"
 
     # The side to move posts the card it would like: nothing is recorded.
