@@ -5,14 +5,14 @@ and logs the roll (app.services.acts)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
 from rules.core.acts import Roll
-from rules.core.cards import places
+from rules.core.cards import card_name
 from rules.core.errors import RulesError
 from rules.core.game import GameRules, Outcome
 from rules.core.records import Change, Filled, FillRequest, Snapshot
@@ -37,6 +37,21 @@ def resolver_of(ruleset: RuleSet, resolver_id: str) -> None:
     """Refuse a resolver the rule set does not have (422 naming those it has)."""
     if resolver_id not in ruleset.resolvers:
         raise RulesError("resolver", f"unknown resolver {resolver_id!r}", sorted(ruleset.resolvers))
+
+
+def places(pack: Sequence[str], cards: Sequence[str]) -> tuple[int, ...]:
+    """The dice that draw `cards` from `pack` (a die's face n draws the nth card still in it, once the earlier
+    dice's cards are out): each card's place as it is drawn. A card not in the pack is refused naming it."""
+    left = list(pack)
+    dice = []
+    for i, card in enumerate(cards):
+        if card not in left:
+            raise RulesError(
+                f"cards.{i}", f"the {card_name(card)} is not in the pack: it is held or out of play"
+            )
+        dice.append(left.index(card) + 1)
+        left.remove(card)
+    return tuple(dice)
 
 
 def _request(model: Any, body: dict[str, Any]) -> Any:
