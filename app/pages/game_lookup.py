@@ -123,7 +123,8 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
     gl.recorded = {
         "event_id": event.id or 0,
         "applied": out["applied"],
-        "changes": out["changes"],
+        # What it did in the rule set's words (a stand card says the same); a draw shows its cards instead.
+        "said": out.get("said", []),
         "filled": [
             {**f, "label": labels.get(str(f["field"]), humanise(str(f["field"])))} for f in out["filled"]
         ],

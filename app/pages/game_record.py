@@ -72,7 +72,9 @@ class Record:
     def __init__(self, names: Mapping[int, str], units: Mapping[int, NamedUnit], rules: GameRules) -> None:
         self.names = names
         self.units = units
-        self.flag_words = FLAG_WORDS | {f.name: f.words for f in rules.fields.state_fields if f.words}
+        self.flag_words = FLAG_WORDS | {
+            f.name: f.words for f in rules.fields.state_fields if f.words and f.kind != "count"
+        }
         # The rules' own bookkeeping (neither on the card nor set by hand) is not worded: the turn a unit was
         # ordered in, a morale test's stage.
         self.unworded = {f.name for f in rules.fields.state_fields if not f.shown and not f.edit}

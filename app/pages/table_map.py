@@ -16,7 +16,7 @@ from app.services import events as events_service
 from app.services import templates as table_templates
 from app.services import unit_names
 from app.services import units as units_service
-from app.services.markers import rules_of
+from app.services.markers import rules_of, snapshot_of
 from rules.core.game import GameRules
 from rules.table.terrain import FEATURE_KINDS
 
@@ -42,7 +42,16 @@ def map_page(game_id: GameId, request: Request, session: SessionDep, settings: S
         roles = events_service.roles_of(seat.viewer)
         units = units_service.list_units(session, game_id)
         plain = unit_names.plain_names(units)
+        rules = rules_of(game)
+        # A side's cards at the table (the referee enters a draw in the lookup): its draw dealt by firestep, or
+        # drawn from the club's own pack and entered by suit and rank (a game option).
+        draws = list(rules.rolls.secret_draws.items())
+        draw = None
+        if draws and not seat.viewer.is_referee:
+            at_table = rules.rolls.drawn_at_table(snapshot_of(session, game, units))
+            draw = {"resolver": draws[0][0], "what": draws[0][1], "at_table": at_table}
         return {
+            "draw": draw,
             "sizes": map_sizes(rules_of(game)),
             "template_kinds": list(rules_of(game).kit.templates),
             "feature_kinds": list(FEATURE_KINDS),

@@ -103,6 +103,16 @@ class PlayCardIn(BaseModel):
     )
 
 
+class CardsDrawnIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    cards: list[Annotated[str, Field(pattern=r"^(10|[2-9JQKA])[HDCS]$")]] = Field(
+        min_length=1,
+        max_length=2,
+        description="The cards the side drew from the club's own pack, rank then suit: 10H, JD, QC.",
+    )
+
+
 class GamePatch(BaseModel):
     """A whole-object edit by the referee: `version` must be the current one, else 409."""
 
@@ -259,6 +269,24 @@ def play_card(
     with game_write(session, game_id) as game:
         played = acts.play(session, game, viewer, PlayCard(side=body.side, card=body.card))
     return events_service.event_dict(played.event)
+
+
+@router.post(
+    "/{game_id}/cards/drawn",
+    response_model=ResolvedOut,
+    summary="Enter the cards the side to move drew at the table from the club's own pack (a game option): "
+    "kept as secret as cards firestep deals",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def cards_drawn(
+    game_id: GameId,
+    body: Annotated[CardsDrawnIn, Body(openapi_examples={"a card": {"value": {"cards": ["QC"]}}})],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> ResolvedOut:
+    with game_write(session, game_id) as game:
+        played = acts.play(session, game, viewer, cards.drawn_at_table(game, body.cards))
+    return ResolvedOut(event_id=played.event.id or 0, **played.answer)
 
 
 @router.patch(

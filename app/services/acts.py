@@ -334,7 +334,7 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _T
         changes = apply_changes(session, game, units, answer.changes) if act.apply else []
         payload = resolve.logged(act, w, changes)
         if act.resolver not in rules_of(game).rolls.secret_draws:
-            return payload, changes, payload
+            return payload, changes, {**payload, **resolve.in_words(game, units, w)}
         # One event: what the opponent learns of the draw is public; the drawer reads its own draw, the
         # opponent only what changed in its own hand (a card handed over), the referee the whole draw.
         drawer = game.side_to_move

@@ -21,6 +21,7 @@ from app.services.games import game_state
 from app.services.markers import rules_of, snapshot_of
 from app.services.unit_names import display_names
 from app.services.units import list_units
+from rules.core.consequences import said
 from rules.core.dice import roll
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.fire_cards import FireCard, Fired
@@ -39,7 +40,12 @@ def applied(session: Session, game: Game) -> dict[int, dict[str, Any]]:
         .order_by(col(Event.id))
     )
     return {
-        int(ev.payload["item"]["id"]): {"event_id": ev.id, "effect": ev.payload.get("effect", "")}
+        int(ev.payload["item"]["id"]): {
+            "event_id": ev.id,
+            "effect": ev.payload.get("effect", ""),
+            "said": ev.payload.get("said", []),
+            "dice": [d for r in ev.payload.get("rolls") or [] for d in r["resolution"].get("dice", [])],
+        }
         for ev in rows
         if ev.id not in undone
     }
@@ -146,6 +152,8 @@ class Aimed:
             "lands": list(card.lands),
             "rolls": rolls,
             "effect": fired.effect,
+            # What it did to the stands, in the rule set's words (a stand card's result says the same).
+            "said": said(fired.changes, rules_of(self.game).fields.state_fields, self.names),
             "changes": changes,
             "source": card.source,
         }

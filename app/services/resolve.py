@@ -16,14 +16,27 @@ from app.guard.auth import Viewer
 from app.services import turns
 from app.services.games import game_state
 from app.services.markers import rules_of, snapshot_of
+from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.acts import Roll
+from rules.core.consequences import outcome_words, said
 from rules.core.errors import RulesError
 from rules.core.records import AddToState, Change, Filled, FillRequest, SetState, Snapshot, UnitChange
 from rules.core.rolls import Rolled, resolver_of, work_out
 from rules.registry import get_ruleset
 
-__all__ = ["Filled", "Rolled", "acts", "ask", "checked", "fill", "logged", "target_marks", "worked_out"]
+__all__ = [
+    "Filled",
+    "Rolled",
+    "acts",
+    "ask",
+    "checked",
+    "fill",
+    "in_words",
+    "logged",
+    "target_marks",
+    "worked_out",
+]
 
 
 # -- resolving inside a game --------------------------------------------------------------------------------
@@ -91,6 +104,16 @@ def logged(roll: Roll, w: Rolled, changes: list[dict[str, Any]]) -> dict[str, An
     }
 
 
+def in_words(game: Game, units: Sequence[Unit], w: Rolled) -> dict[str, Any]:
+    """What the roll did, in words: its outcome ("1 action") and its changes as sentences from the rule set's
+    words for its fields ("1/1 Coy Plt 1 destroyed."), the same before an Apply and after it."""
+    fields = rules_of(game).fields.state_fields
+    return {
+        "outcome_words": outcome_words(w.resolution.get("outcome")),
+        "said": said(w.changes, fields, display_names(units)),
+    }
+
+
 def ask(
     session: Session,
     game: Game,
@@ -119,6 +142,7 @@ def ask(
         "filled": [{**f.as_dict(), "source": f.source} for f in w.filled],
         "resolution": w.resolution,
         "effects": [_effect(c) for c in w.changes],
+        **in_words(game, units, w),
         # A question is answered whenever it is asked; what /resolve would refuse now is said beside it.
         "refused": _refused_dict(refused[0]) if refused else None,
     }

@@ -369,6 +369,11 @@ class Rolls:
         any of them the request gives."""
         return ()
 
+    def drawn_at_table(self, snapshot: Snapshot) -> bool:
+        """Whether the game's secret draws are made at the table from the players' own pack (a game option),
+        each side entering the cards it drew (`Roll.cards`), rather than dealt by the game."""
+        return False
+
     def draw_seen(
         self, resolver_id: str, payload: Mapping[str, Any], drawer: str, applied: bool
     ) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -33,7 +33,9 @@ class StateField:
     # Set by hand in a unit edit (PUT /units/{id}): "flag" (true or false), "point" (x, y cm on the table,
     # a little off it allowed), "word" (a text the rules check), "unit" (a unit id); "" only by the rules.
     edit: str = ""
-    words: tuple[str, str] | tuple[()] = ()  # the game record's words as it is set and as it is cleared
+    # Its words in the game record and a roll's result: as it is set and as it is cleared ("must test morale",
+    # "has tested its morale"); a count's, its thing for one and for more ("action", "actions").
+    words: tuple[str, str] | tuple[()] = ()
     on_head: bool = False  # shown on its formation's heading row of the board as well (with its losses)
     on_turn: bool = False  # the turn's steps read it (a change to it may change what the turn panel asks)
 

@@ -5,13 +5,14 @@ and logs the roll (app.services.acts)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
 from rules.core.acts import Roll
+from rules.core.cards import card_name
 from rules.core.errors import RulesError
 from rules.core.game import GameRules, Outcome
 from rules.core.records import Change, Filled, FillRequest, Snapshot
@@ -38,6 +39,30 @@ def resolver_of(ruleset: RuleSet, resolver_id: str) -> None:
         raise RulesError("resolver", f"unknown resolver {resolver_id!r}", sorted(ruleset.resolvers))
 
 
+def places(pack: Sequence[str], cards: Sequence[str]) -> tuple[int, ...]:
+    """The dice that draw `cards` from `pack` (a die's face n draws the nth card still in it, once the earlier
+    dice's cards are out): each card's place as it is drawn. A card not in the pack is refused naming it."""
+    left = list(pack)
+    dice = []
+    for i, card in enumerate(cards):
+        if card not in left:
+            raise RulesError(
+                f"cards.{i}", f"the {card_name(card)} is not in the pack: it is held or out of play"
+            )
+        dice.append(left.index(card) + 1)
+        left.remove(card)
+    return tuple(dice)
+
+
+def _request(model: Any, body: dict[str, Any]) -> Any:
+    try:
+        return model.model_validate(body)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        raise RulesError(f"fields.{loc}" if loc not in ("dice",) else loc, err["msg"]) from None
+
+
 def work_out(game: GameRules, ruleset: RuleSet, snapshot: Snapshot, roll: Roll, consequences: bool) -> Rolled:
     """The roll against `snapshot` by `game`'s rules and `ruleset`'s resolver; a RulesError refuses it."""
     resolver_of(ruleset, roll.resolver)
@@ -56,12 +81,18 @@ def work_out(game: GameRules, ruleset: RuleSet, snapshot: Snapshot, roll: Roll, 
         "variants": dict(snapshot.variants),
         "dice": None if roll.dice is None else list(roll.dice),
     }
-    try:
-        req = request_model.model_validate(body)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"])
-        raise RulesError(f"fields.{loc}" if loc not in ("dice",) else loc, err["msg"]) from None
+    req = _request(request_model, body)
+    if roll.resolver in game.rolls.secret_draws and game.rolls.drawn_at_table(snapshot):
+        # The cards drawn at the table are drawn from the game's pack in their stead (the rule set keeps that
+        # pack so that the answer tells the drawer nothing it did not know); a side never gives dice.
+        if roll.cards:
+            resolver = ruleset.resolvers[roll.resolver]()
+            pack = resolver.pack(req, ruleset.context(req.period, req.variants)) or ()
+            req = _request(request_model, {**body, "dice": list(places(pack, roll.cards))})
+        elif roll.dice is None:
+            raise RulesError("cards", "this game draws its cards at the table: enter the card drawn")
+    elif roll.cards:
+        raise RulesError("cards", "this game deals its cards from its own pack: draw, and firestep deals")
     resolution = ruleset.resolve(roll.resolver, req).as_dict()
     outcome = Outcome(req, resolution, roll.unit_id, roll.target_id)
     changes = game.rolls.consequences(roll.resolver, snapshot, outcome) if consequences else ()

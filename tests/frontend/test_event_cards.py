@@ -1,7 +1,8 @@
 """Random events as cards (issue 26): a card drawn at the table is entered by suit and rank (the Queen of Clubs
 too), the answer shows that card's title and text with its rule and the hand as cards, never the pack; in a
 game a side lets firestep draw (the button on the phone's first screen), sees its hand as cards and plays one
-with a tap, and the other side learns nothing of what it holds."""
+with a tap, and the other side learns nothing of what it holds; where the game draws from the club's own pack,
+the side enters its card from the map's tool bar, by suit and rank."""
 
 from __future__ import annotations
 
@@ -13,7 +14,14 @@ from playwright.sync_api import expect
 
 from rules.core.cards import PACK
 from tests.frontend.axe import serious_violations
-from tests.frontend.conftest import TABLET_LANDSCAPE, assert_no_horizontal_scroll, screenshot, small_targets
+from tests.frontend.conftest import (
+    REFEREE_SCREEN,
+    TABLET_LANDSCAPE,
+    TABLET_PORTRAIT,
+    assert_no_horizontal_scroll,
+    screenshot,
+    small_targets,
+)
 from tests.frontend.games import join_by_api, seed_game
 from tests.frontend.test_game_lookup import start_game
 
@@ -161,3 +169,34 @@ def test_in_a_game_the_side_draws_and_plays_from_its_hand(new_page: Any) -> None
     assert not any(f'"{c}"' in log.text() for c in held)
     other.reload()
     assert not held & cards_listed(other)
+
+
+def test_a_side_enters_the_card_it_drew_from_the_map(new_page: Any) -> None:
+    """A game drawing from the club's own pack, seeded through the API: the side to move opens "Enter a card"
+    on the map's tool bar and taps the suit, then the rank; the card shows its title and text, and nothing of
+    the pack (the other side learns nothing of it: tests/app/hostile/test_secrets.py). The layout and axe at
+    the other sizes on that state."""
+    attacker = new_page(TABLET_LANDSCAPE)
+    game_id, created = seed_game(attacker, {"scenario": "mons-1914", "variants": {"events-pack": "club"}})
+    start_game(attacker, game_id, created["referee_token"])
+    attacker.context.clear_cookies()
+    join_by_api(attacker, created["join_codes"]["attacker"])
+    attacker.goto(f"/games/{game_id}/map")
+    expect(attacker.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
+    taps = 0
+    for name in ("Enter a card", "Diamonds", "10"):
+        target = attacker.get_by_role("button", name=name, exact=True)
+        expect(target).to_be_in_viewport()
+        target.tap()
+        taps += 1
+    drawn = attacker.locator("[data-cards-drawn] [data-card='10D']")
+    expect(drawn).to_contain_text("Concise Order")
+    assert taps == 3  # the tool, then the card's suit and rank: 2 taps for the card itself
+    assert cards_listed(attacker) == {"10D"}
+    for size in (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN):
+        attacker.set_viewport_size(size)
+        expect(drawn).to_be_visible()
+        assert_no_horizontal_scroll(attacker)
+        assert small_targets(attacker) == [], size
+        assert serious_violations(attacker) == [], size
+        screenshot(attacker, "map-card-entered")

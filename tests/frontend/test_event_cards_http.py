@@ -35,6 +35,8 @@ def test_a_side_neither_picks_nor_plays_what_it_does_not_hold(client: TestClient
         and "data-recorded-event" in recorded.text
         and "Good Shooting" in recorded.text
     )
+    # The card drawn and the hand, and no dump of what the draw wrote to the board after them.
+    assert "Applied to the game" not in recorded.text and "cards_left" not in recorded.text
     rival = "defender" if side == "attacker" else "attacker"
 
     # The side to move posts the card it would like: nothing is recorded.
@@ -65,3 +67,21 @@ def test_a_side_neither_picks_nor_plays_what_it_does_not_hold(client: TestClient
     for page in (played.text, c.get(f"{URL}?game={gid}").text):
         assert "Good Shooting" not in page and not re.search(r'data-card="QD"', page)
     assert c.get(f"/api/v1/games/{gid}/me").json()["event_hand"] == []
+
+
+def test_the_map_offers_a_side_its_draw_and_the_referee_none(client: TestClient) -> None:
+    """The map's tool bar: "Draw a card" for a side where firestep deals, "Enter a card" (suit, then rank)
+    where the game draws from the club's own pack; the referee enters draws in the lookup."""
+    c = client
+    for variants, tool in (({}, "Draw a card"), ({"events-pack": "club"}, "Enter a card")):
+        created = c.post("/api/v1/games", json={"scenario": "mons-1914", "variants": variants}).json()
+        gid = created["game"]["id"]
+        for code, offered in ((created["join_codes"]["attacker"], True), (created["referee_token"], False)):
+            c.cookies.clear()
+            joined = c.post("/join", data=csrf.form(c, {"code": code}), follow_redirects=False)
+            assert joined.status_code == 303, joined.text
+            page = c.get(f"/games/{gid}/map").text
+            assert ("data-cards-tool" in page) is offered
+            if offered:
+                assert re.search(rf"data-cards-tool[^>]*>{tool}<", page), tool
+                assert ("data-card-suit" in page) is bool(variants)

@@ -84,6 +84,8 @@ def apply_by_touch(
     taps += 1
     block = attacker.locator(f"[data-arrival='{card['item_id']}']")
     expect(block.locator("[data-arrival-under='full']")).to_contain_text("Fully under")
+    if attacker.viewport_size == TABLET_LANDSCAPE:  # the roll above the fold of the landscape tablet
+        expect(block.get_by_role("button", name="Roll and apply")).to_be_in_viewport(ratio=1)
     # The lists name every covered stand; the fire is drawn on the map where it lands.
     shown = block.inner_text()
     for s in covered:
@@ -112,7 +114,11 @@ def apply_by_touch(
     taps += 1
     assert taps <= 3
     if apply:
-        expect(block.locator("[data-arrival-effect]")).to_contain_text("1 turn of fire")
+        # The effect first, in words naming the stands hit; the dice and each stand's result folded beneath it.
+        expect(block.locator("[data-arrival-effect]")).to_contain_text(covered[0]["name"])
+        record = block.locator("[data-arrival-dice-record]")
+        expect(record).to_contain_text("1 turn of fire")
+        assert record.get_attribute("open") is None
     return block
 
 
@@ -179,10 +185,11 @@ def test_the_card_at_the_other_sizes_and_roll_and_apply(new_page: Any) -> None:
     attacker.locator("[data-arrivals-tool]").tap()
     attacker.get_by_role("button", name="Roll and apply").tap()
     effect = attacker.locator("[data-arrival-effect]")
-    expect(effect).to_contain_text("Bombardment of the attacker")
+    expect(attacker.locator("[data-arrival-dice-record]")).to_contain_text("Bombardment of the attacker")
     event = api(attacker, "GET", f"/api/v1/games/{game_id}/arrivals")["cards"][0]["applied"]
     assert effect.get_attribute("data-arrival-effect") == str(event["event_id"])
     defender.locator("[data-arrivals-tool]").tap()
-    expect(defender.locator("[data-arrival-effect]")).to_have_text(event["effect"])
+    said = " ".join(event["said"]) or "Nothing changes on the table."
+    expect(defender.locator("[data-arrival-effect]")).to_have_text(said)
     # The defender reads it but has no button to apply or undo the attacker's fire.
     expect(defender.locator("[data-arrival-undo], [data-arrival-apply]")).to_have_count(0)

@@ -285,7 +285,12 @@ def test_shots_and_an_order_roll_from_the_map(new_page: Any) -> None:
     attacker.get_by_role("button", name="Done", exact=True).tap()
     rifle_dice = die_for(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
     shoot(attacker, s["rifle"], s["rifle_target"], rifle_dice, "killed")
-    assert units_of(referee, game_id)[s["rifle_target"]["id"]]["killed"] is True
+    after = units_of(referee, game_id)
+    assert after[s["rifle_target"]["id"]]["killed"] is True
+    # The card says the result in the rule set's words after Apply (the words are proved in
+    # tests/rules/core/test_consequences.py; here, that the card shows them).
+    said = attacker.locator("[data-play-effects] li").all_inner_texts()
+    assert f"{after[s['rifle_target']['id']]['short_name']} destroyed." in said, said
     expect(defender.locator(f"[data-stand='{s['rifle_target']['id']}']")).to_have_count(0)
 
 

@@ -67,6 +67,11 @@ def fits_at_every_size(page: Any, name: str, url: str | None = None) -> None:
         assert unlabelled_controls(page) == [], (name, viewport)
         if name in README_PAGES:
             readme_picture(page, name, docs)
+        if name == "referee" and viewport is REFEREE_SCREEN:
+            # The two sides side by side: the first stand of each is on the board's first screen.
+            for side in ("attacker", "defender"):
+                box = page.locator(f"section.side[data-side='{side}'] li.stand").first.bounding_box()
+                assert box is not None and box["y"] + box["height"] <= viewport["height"], (side, box)
         if name == "lookup" and viewport is not REFEREE_SCREEN:
             continue  # test_lookup leaves the answered lookup screenshots at tablet sizes
         screenshot(page, name)

@@ -33,11 +33,10 @@
     const fraction = (s) => { const [n, d] = String(s).split("/"); return d ? `${n} in ${d}` : "certain"; };
     // Each other stand a shot attacks (its area, its beaten zone): its die, its modifiers, what it did.
     const alsoLines = (res) => (res.also || []).map((a) => `${a.name}: ${a.die}${a.modifiers.map((x) => ` ${x.value > 0 ? "+" : ""}${x.value} ${x.label.toLowerCase()}`).join(",")}, ${humanise(a.outcome)}`);
-    const outcomeWords = (res) => {
-      const o = res.outcome;
-      if (o && typeof o === "object") return Object.entries(o).map(([k, v]) => `${v} ${humanise(k.replace(/_/g, "-")).toLowerCase()}`).join(", ");
-      return humanise(String(o));
-    };
+    // What a roll did, as the server says it from the rule set's words (the same before Apply and after it):
+    // its outcome ("1 action") and a sentence for each change ("1/1 Coy Plt 1 destroyed.").
+    const saidList = (answer) => h("ul", { class: "play-effects", "data-play-effects": "" },
+      (answer.said && answer.said.length ? answer.said : ["Nothing changes on the table."]).map((l) => h("li", { text: l })));
 
     // play: { stand, act, target, dice, asked, given, event } for the stand whose card shows it.
     let play = null;
@@ -138,17 +137,6 @@
       asked.filled.filter((f) => typeof f.value !== "boolean" || f.value).map((f) => h("li", {
         text: `${labelOf(f.field)}: ${typeof f.value === "object" ? Object.values(f.value).filter((v) => typeof v === "string").join(" ") : f.value}${f.field === "range_cm" ? " cm" : ""} (${f.why})`,
       })));
-    // What a roll does, grouped: "Suppression +1: Plt 1, Plt 2, Plt 3, Plt 4" (each stand's why on hold).
-    const effectLines = (effects) => {
-      const groups = new Map();
-      for (const e of effects) {
-        const what = e.field ? ("delta" in e ? `${labelOf(e.field)} ${e.delta > 0 ? "+" : ""}${e.delta}` : e.value === true ? labelOf(e.field) : `${labelOf(e.field)}: ${e.value}`) : e.reason;
-        if (!groups.has(what)) groups.set(what, []);
-        const u = e.unit_id ? model.units.get(e.unit_id) : null;
-        if (u) groups.get(what).push(nameOf(u).short);
-      }
-      return [...groups.entries()].map(([what, who]) => (who.length ? `${what}: ${who.join(", ")}` : what));
-    };
     const renderAsked = () => {
       const { act, asked } = play;
       const u = model.units.get(play.stand);
@@ -168,13 +156,12 @@
         return;
       }
       if (a) {
-        kids.push(h("p", { class: "play-answer", "data-play-outcome": a.resolution.outcome_key || "", text: `Rolled ${a.resolution.dice.join(" and ")}: ${outcomeWords(a.resolution)}` }));
+        kids.push(h("p", { class: "play-answer", "data-play-outcome": a.resolution.outcome_key || "", text: `Rolled ${a.resolution.dice.join(" and ")}: ${a.outcome_words}.` }));
         if (a.resolution.also) kids.push(h("ul", { class: "play-effects", "data-play-also": "" }, alsoLines(a.resolution).map((l) => h("li", { text: l }))));
         kids.push(h("div", { class: "play-row" },
           h("button", { type: "button", class: "button primary", "data-play-apply": "", text: "Apply" }),
           h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })));
-        const lines = effectLines(a.effects);
-        kids.push(h("ul", { class: "play-effects", "data-play-effects": "" }, (lines.length ? lines : ["Nothing changes on the table."]).map((l) => h("li", { text: l }))));
+        kids.push(saidList(a));
       }
       if (act.pool && diceCount()) kids.push(h("p", { "data-play-pool": String(diceCount()), text: `Dice pool: ${diceCount()} ${diceCount() === 1 ? "die" : "dice"}` }));
       kids.push(...diceRow(diceCount()));
@@ -203,15 +190,10 @@
     };
     const renderDone = (result) => {
       const res = result.resolution;
-      const lines = (result.changes || []).map((c) => {
-        const u = model.units.get(c.unit);
-        const who = u ? nameOf(u).short : c.side ? humanise(c.side) : "";
-        return "delta" in c ? `${who}: ${labelOf(c.field)} ${c.delta > 0 ? "+" : ""}${c.delta}` : `${who}: ${labelOf(c.field)} ${c.before} → ${c.after}`;
-      });
       area().replaceChildren(
-        h("p", { class: "play-answer", "data-play-done": String(result.event_id), text: `${play.act.label}: rolled ${res.dice.join(" and ")}, ${outcomeWords(res)}.` }),
+        h("p", { class: "play-answer", "data-play-done": String(result.event_id), text: `${play.act.label}: rolled ${res.dice.join(" and ")}, ${result.outcome_words}.` }),
         h("ul", { class: "play-effects", "data-play-also": "" }, alsoLines(res).map((l) => h("li", { text: l }))),
-        h("ul", { class: "play-effects" }, (lines.length ? lines : ["Nothing changes on the table."]).map((l) => h("li", { text: l }))),
+        saidList(result),
         h("div", { class: "play-row" },
           h("button", { type: "button", class: "button", "data-play-undo": String(result.event_id), text: "Undo" }),
           h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Done" })),

@@ -2,9 +2,9 @@
 // shows "1 arrival"; its card says what arrived, where it lands (table-board.js draws it there), which stands
 // are under it fully, partly or too close to call, what is rolled with the odds, and applies it in one tap
 // ("Roll and apply": the server rolls) or with the dice entered; a card whose side lays its shots (`shots`) has
-// them laid first, a tap of a stand under it on the map or of its button on the card each; then its effect and
-// an Undo. Read from
-// GET /api/v1/games/{id}/arrivals, written by POST .../arrivals/{item}/apply, refreshed by the live stream.
+// them laid first, a tap of a stand under it on the map or of its button on the card each; then what it did in
+// words, an Undo, and the dice folded. Read from GET /api/v1/games/{id}/arrivals, written by
+// POST .../arrivals/{item}/apply, refreshed by the live stream.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -88,6 +88,8 @@
       ];
     };
 
+    // The card: what arrived and where it lands, then what to tap ("Roll and apply", or the dice entered) or,
+    // once applied, what it did in words; what is under it and each die's odds follow, folded once applied.
     const cardBlock = (c) => {
       const box = h("div", { class: "coverage-block", "data-arrival": String(c.item_id) });
       box.append(h("h3", { text: c.what }));
@@ -95,36 +97,41 @@
       const where = dev.deviates
         ? `Lands ${dev.distance_cm} cm towards ${dev.clock} o'clock of its aiming point (deviation rolled as it arrived).`
         : dev.dice ? "Lands on its aiming point (no deviation: a 5 or 6)." : "Lands on its aiming point.";
-      box.append(h("p", { text: where }));
-      // Shots the side lays: the controls first, in reach without scrolling; what is under it follows.
-      if (!c.applied && c.shots && m.mayActFor(c.side)) box.append(...shotControls(c));
-      box.append(
+      const under = [
         standLine("full", "Fully under", c.stands.full),
         standLine("partial", "Partly under, at -2", c.stands.partial),
         standLine("close", "Too close to call, measure on the table", c.stands.close),
-      );
+      ];
       const roll = [];
       if (c.first) roll.push(`First the battery's artillery action D6: ${oddsLine(c.first.probabilities_exact)}.`);
       const one = [...c.stands.full, ...c.stands.partial, ...c.stands.close][0];
       if (one) roll.push(`Then a D6 for each stand under it per turn of fire${one.request.firer ? `, on the ${words(one.request.firer)} row` : ""}.`);
-      roll.forEach((t) => box.append(h("p", { text: t })));
       const why = h("details", { class: "play-why" }, h("summary", { text: "Each stand's roll and odds" }));
       for (const s of [...c.stands.full, ...c.stands.partial, ...c.stands.close]) {
         why.append(h("p", { text: `${nameOf(s)}: ${oddsLine(s.probabilities_exact)} (${s.filled.map((f) => f.why).join("; ")})` }));
       }
-      box.append(why);
-      c.notes.forEach((t) => box.append(h("p", { class: "muted", text: t })));
+      const rest = [...under, ...roll.map((t) => h("p", { text: t })), why, ...c.notes.map((t) => h("p", { class: "muted", text: t }))];
       if (c.applied) {
-        box.append(h("p", { class: "play-answer", "data-arrival-effect": String(c.applied.event_id), text: c.applied.effect }));
-        if (m.mayActFor(c.side)) box.append(h("div", { class: "play-acts" }, h("button", { type: "button", class: "button", "data-arrival-undo": String(c.applied.event_id), text: "Undo" })));
-      } else if (m.mayActFor(c.side) && c.shots) {
-        box.append(diceEntry(c));
+        const done = c.applied;
+        box.append(h("p", { class: "play-answer", "data-arrival-effect": String(done.event_id), text: done.said.length ? done.said.join(" ") : "Nothing changes on the table." }));
+        if (m.mayActFor(c.side)) box.append(h("div", { class: "play-acts" }, h("button", { type: "button", class: "button", "data-arrival-undo": String(done.event_id), text: "Undo" })));
+        box.append(h("details", { class: "play-why", "data-arrival-dice-record": "" },
+          h("summary", { text: `The dice (${done.dice.length})` }),
+          h("p", { text: done.effect }), h("p", { class: "muted", text: `Rolled ${done.dice.join(", ") || "none"}.` }),
+          h("p", { text: where }), ...rest));
+        return box;
+      }
+      box.append(h("p", { text: where }));
+      if (m.mayActFor(c.side) && c.shots) {
+        // Shots the side lays: the controls first, in reach without scrolling; what is under it follows.
+        box.append(...shotControls(c), diceEntry(c));
       } else if (m.mayActFor(c.side)) {
         box.append(h("div", { class: "play-acts" }, h("button", { type: "button", class: "button", "data-arrival-apply": String(c.item_id), text: "Roll and apply" })));
         box.append(diceEntry(c));
       } else {
         box.append(h("p", { class: "muted", text: `The ${c.side} rolls it.` }));
       }
+      box.append(...rest);
       return box;
     };
 

@@ -32,7 +32,15 @@ class EarthFields(Fields):
             on_turn=True,
             words=("digging in", "no longer digging in"),
         ),
-        StateField("dug_in_bounds", "Dug in (bounds)", 0, maximum=100, filter="Dug in", on_turn=True),
+        StateField(
+            "dug_in_bounds",
+            "Dug in (bounds)",
+            0,
+            maximum=100,
+            filter="Dug in",
+            on_turn=True,
+            words=("bound dug in", "bounds dug in"),
+        ),
         # The planning situation: under fire last bound, and who has shot at it this bound (ARMING and
         # RESILIENCE: an injury halves movement "for as long as the target platoon is under fire from the
         # SAME shooter").
@@ -64,7 +72,13 @@ class EarthFields(Fields):
         # Hits a shooter scored that wait for its side to allocate them ("Hit allocation is up to the
         # aggressor's choice").
         StateField(
-            "hits_to_allocate", "Hits to allocate", 0, maximum=100, filter="Hits to allocate", on_turn=True
+            "hits_to_allocate",
+            "Hits to allocate",
+            0,
+            maximum=100,
+            filter="Hits to allocate",
+            on_turn=True,
+            words=("hit to allocate", "hits to allocate"),
         ),
         StateField("hits_from", "Hits from", None, shown=False),
         # On a base (a platoon): its injury, fresh (red smoke) or old (black smoke), the sub-unit whose hit

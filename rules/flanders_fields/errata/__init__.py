@@ -36,6 +36,7 @@ from rules.flanders_fields.errata.barrage import (
 )
 from rules.flanders_fields.errata.campaign import (
     CASUALTY_ROUNDING,
+    EVENTS_PACK,
     EVENTS_PACK_EXHAUSTED,
     SRC_CASUALTIES,
     SRC_EVENTS,
@@ -138,6 +139,7 @@ __all__ = [
     "EARLY_REGIMENTAL_MORTAR_ORDERS",
     "EARLY_WIRE_CROSSING",
     "ELAN_IN_ASSAULT",
+    "EVENTS_PACK",
     "EVENTS_PACK_EXHAUSTED",
     "FIREWALTZ_STRONG_POINT_COVER",
     "GAS_SPEED_BELOW_ZERO",

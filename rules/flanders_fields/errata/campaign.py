@@ -1,4 +1,5 @@
-"""Errata of the campaign appendixes: casualty rounding and the random-events pack."""
+"""Errata of the campaign appendixes: casualty rounding and the random-events pack (when it runs out, and whose
+it is)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from rules.flanders_fields.ruleset import FlandersFields, cite
 
 CASUALTY_ROUNDING = "casualty-rounding"
 EVENTS_PACK_EXHAUSTED = "events-pack-exhausted"
+EVENTS_PACK = "events-pack"
 
 SRC_CASUALTIES = cite("CASUALTIES AND THEIR EFFECT IN A CAMPAIGN")
 SRC_EVENTS = cite("RANDOM EVENTS")
@@ -54,6 +56,27 @@ FlandersFields.add_errata(
             ),
         ),
         default="reshuffle",
+        section="campaign",
+    ),
+    Erratum(
+        EVENTS_PACK,
+        "Random events: whose pack of cards",
+        (
+            Reading(
+                "game",
+                "firestep keeps the pack and deals each draw; nobody sees the cards left in it.",
+                f"{SRC_EVENTS} (\u201ca normal pack of 52 cards\u201d: firestep's)",
+                "game",
+            ),
+            Reading(
+                "club",
+                "The club's own pack of 52 is drawn from at the table; the side that draws enters the card by "
+                "its suit and rank, and firestep keeps it as secret as a card it dealt.",
+                f"{SRC_EVENTS} (\u201ca normal pack of 52 cards\u201d: the club's own)",
+                "club",
+            ),
+        ),
+        default="game",
         section="campaign",
     ),
 )

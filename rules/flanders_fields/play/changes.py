@@ -12,8 +12,16 @@ from rules.core.records import AddToState, SetBoard, SetSideState, SetState, Sta
 
 # The stand card: markers and flags the rules read and the board shows.
 STATE_FIELDS: tuple[StateField, ...] = (
-    StateField("suppression", "Suppression", 0, counter=True, maximum=3, filter="Suppressed"),
-    StateField("actions_left", "Actions left", 0, counter=True, maximum=12),
+    StateField(
+        "suppression",
+        "Suppression",
+        0,
+        counter=True,
+        maximum=3,
+        filter="Suppressed",
+        words=("suppression marker", "suppression markers"),
+    ),
+    StateField("actions_left", "Actions left", 0, counter=True, maximum=12, words=("action", "actions")),
     # The game turn of a unit's order roll ("he may not return to order the same unit later on in the turn"),
     # and the action it is carrying out (game_orders: a company's stands move or fire together for one).
     StateField("ordered_turn", "Ordered in turn", 0, shown=False),
@@ -35,7 +43,7 @@ STATE_FIELDS: tuple[StateField, ...] = (
         "Morale test due",
         badge="MORALE TEST DUE",
         filter="Morale due",
-        words=("morale test due", "morale test taken"),
+        words=("must test morale", "has tested its morale"),
         on_head=True,
         on_turn=True,
     ),

@@ -73,6 +73,9 @@ class FlandersFieldsRolls(Rolls):
     def drawn(self, resolver_id: str, snapshot: Snapshot, given: Mapping[str, Any]) -> tuple[Filled, ...]:
         return game_cards.drawn(snapshot, given) if resolver_id == game_cards.RESOLVER else ()
 
+    def drawn_at_table(self, snapshot: Snapshot) -> bool:
+        return game_cards.drawn_at_table(snapshot)
+
     def draw_seen(
         self, resolver_id: str, payload: Mapping[str, Any], drawer: str, applied: bool
     ) -> tuple[dict[str, Any], dict[str, Any]]:

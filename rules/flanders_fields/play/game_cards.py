@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.core.errors import RulesError
 from rules.core.records import Change, Filled, Played, SetBoard, Snapshot
-from rules.flanders_fields.errata import SRC_EVENTS
+from rules.flanders_fields.errata import EVENTS_PACK, SRC_EVENTS
 from rules.flanders_fields.play.changes import HAND_KEY, hand_set
 from rules.flanders_fields.resolvers.events import PACK, card_dict
 
@@ -33,14 +33,26 @@ def deck_of(snap: Snapshot, hands: Mapping[str, list[str]]) -> list[str]:
     return [c for c in PACK if c not in out and c not in held]
 
 
+def drawn_at_table(snap: Snapshot) -> bool:
+    """Whether the game draws from the club's own pack at the table (a game option): each side enters its card."""
+    return snap.variants.get(EVENTS_PACK) == "club"
+
+
 def drawn(snap: Snapshot, given: Mapping[str, Any]) -> tuple[Filled, ...]:
-    """The pack and the hands of a draw by the side to move: the game's, never the request's."""
+    """The pack and the hands of a draw by the side to move: the game's, never the request's. Drawn at the
+    table, the pack is every card the drawer may have drawn (none of its own hand, none out of play), the
+    other side's hand among them: which cards it holds is its own, and a card entered is never refused for
+    being one of them (the other side's hand stays as it was: cards_drawn)."""
     drawer = snap.side_to_move
     rival = "defender" if drawer == "attacker" else "attacker"
     hands = hands_of(snap)
+    deck = deck_of(snap, hands)
+    if drawn_at_table(snap):
+        deck = deck_of(snap, {drawer: hands[drawer]})
+        hands = {drawer: hands[drawer], rival: []}
     out = []
     for name, value, why in (
-        ("deck", deck_of(snap, hands), "the cards left in the game's pack"),
+        ("deck", deck, "the cards left in the game's pack"),
         ("hand", hands[drawer], f"the {drawer}'s hand"),
         ("opponent_hand", hands[rival], f"the {rival}'s hand"),
     ):

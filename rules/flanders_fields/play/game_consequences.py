@@ -213,15 +213,21 @@ def cards_drawn(snap: Snapshot, drawn: Mapping[str, Any]) -> tuple[Change, ...]:
     the opponent's; everything else drawn is out of play."""
     drawer = snap.side_to_move
     rival = "defender" if drawer == "attacker" else "attacker"
-    hands = {drawer: tuple(drawn["hand"]), rival: tuple(drawn["opponent_hand"])}
+    # The other side keeps what it held and takes what was handed to it (a draw at the table asks the rules
+    # without its hand: game_cards.drawn).
+    held = list(snap.sides.get(rival, {}).get(HAND_KEY, []))
+    hands = {
+        drawer: tuple(drawn["hand"]),
+        rival: (*held, *(c for c in drawn["opponent_hand"] if c not in held)),
+    }
     changes: list[Change] = [
         hand_set(f"the {side}'s hand", SRC_EVENTS, side, hand)
         for side, hand in sorted(hands.items())
         if list(snap.sides.get(side, {}).get(HAND_KEY, [])) != list(hand)
     ]
-    held = {c for h in hands.values() for c in h}
-    out = [c for c in PACK if c not in drawn["deck"] and c not in held]
-    pack = {"out": out, "cards_left": len(drawn["deck"])}
+    in_hand = {c for h in hands.values() for c in h}
+    out = [c for c in PACK if c not in drawn["deck"] and c not in in_hand]
+    pack = {"out": out, "cards_left": len([c for c in drawn["deck"] if c not in in_hand])}
     return (*changes, SetBoard("random event cards drawn", SRC_EVENTS, "events", pack))
 
 

@@ -226,6 +226,44 @@ def test_hand_and_unarrived_plan_reach_no_other_device(client: TestClient, live_
     assert '"10D"' in mine
 
 
+def test_a_card_entered_from_the_clubs_pack_tells_neither_side_the_others_hand(client: TestClient) -> None:
+    """A game drawing from the club's own pack (a game option): the side to move enters the card it drew (every
+    route keeps it from the other side: test_secrets_walk.py); entering a card the other side holds is
+    answered as any other (its hand stays its own), and a side neither gives dice nor lets firestep deal in
+    such a game, nor enters a card where firestep deals."""
+    c = client
+    g = new_game(c, {"name": "Club pack", "period": "mid", "variants": {"events-pack": "club"}})
+    plan = f"/api/v1/games/{g.id}/fireplans"
+    for side, who in (("attacker", g.attacker), ("defender", g.defender)):
+        ok(c.post(f"{plan}/{side}/lock", headers=who))
+    advance(c, g)  # the German turn 1
+    url = f"/api/v1/games/{g.id}/cards/drawn"
+    entered = ok(c.post(url, headers=g.attacker, json={"cards": ["10D"]}))
+    assert [d["card"] for d in entered["resolution"]["outcome"]["drawn"]] == ["10D"]
+    assert ok(c.get(f"/api/v1/games/{g.id}/me", headers=g.attacker))["event_hand"] == ["10D"]
+    assert c.post(url, headers=g.defender, json={"cards": ["QC"]}).status_code == 403  # not its turn to draw
+    for body, field in (({}, "cards"), ({"dice": [1]}, "dice")):
+        refused = c.post(f"/api/v1/games/{g.id}/resolve/random-event", headers=g.attacker, json=body)
+        assert refused.status_code == 422 and refused.json()["errors"][0]["loc"][-1] == field, refused.text
+    held = c.post(url, headers=g.attacker, json={"cards": ["10D"]})  # its own card: it knows it holds it
+    assert held.status_code == 422 and held.json()["field"] == "cards.0", held.text
+
+    public = ok(c.get(f"/api/v1/games/{g.id}/events", headers=g.defender))[-1]["payload"]
+    assert (public["drawn"], public["kept"]) == (1, 1)
+
+    # The defender's turn: it enters the card the attacker holds, answered as any other; the attacker's hand
+    # is unchanged (which cards it holds stays its own).
+    while advance(c, g)["turn"]["side_to_move"] != "defender":
+        pass
+    twin = ok(c.post(url, headers=g.defender, json={"cards": ["10D"]}))
+    assert [d["card"] for d in twin["resolution"]["outcome"]["drawn"]] == ["10D"]
+    assert ok(c.get(f"/api/v1/games/{g.id}/me", headers=g.attacker))["event_hand"] == ["10D"]
+    # Where firestep deals, a card is drawn, never entered.
+    dealt, _ids = plan_game(c)
+    refused = c.post(f"/api/v1/games/{dealt.id}/cards/drawn", headers=dealt.attacker, json={"cards": ["QC"]})
+    assert refused.status_code == 422 and refused.json()["errors"][0]["loc"][-1] == "cards", refused.text
+
+
 def test_arrival_reveals_one_item_and_proves_it_without_the_count(
     client: TestClient, migrated_url: str
 ) -> None:

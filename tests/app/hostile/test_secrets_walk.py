@@ -4,9 +4,9 @@ and each is read with the other side's token and with none, from set-up to the e
 step of the first turn, after a battery fires, after it is aimed again, and over. Nothing read may show a
 battery's aiming point before the rules put it on the table ("When a battery fires ... an aiming point is
 placed on the table", Flanders Fields ARTILLERY AIMING POINT; every one once the game is over), nor the
-undealt pack or the other side's hand (the pack less what is public and one's own hand is that hand). A game
-whose plans are sealed each bound (2mm Earth 1418) is walked bound by bound: no item of a plan, nor its id (the
-other side would count them), before it lands."""
+undealt pack or the other side's hand (the pack less what is public and one's own hand is that hand), a card
+dealt or one a side entered from the club's own pack. A game whose plans are sealed each bound (2mm Earth 1418)
+is walked bound by bound: no item of a plan, nor its id (the other side would count them), before it lands."""
 
 from __future__ import annotations
 
@@ -280,6 +280,15 @@ def test_no_route_shows_a_secret_aiming_point_or_the_pack(walk: Walk, live_url: 
     assert "AH" in w.get(f"/api/v1/games/{g.id}/me", g.attacker)["event_hand"]
     assert not cards_in(own.text) & w.hidden_cards("attacker"), "the drawer's answer shows the pack"
     assert '"deck"' not in own.text and "probabilities" not in own.text
+    # The club draws from its own pack from now on (the referee's game option): the attacker enters the card it
+    # drew, and every route is walked with it in the attacker's hand as with a dealt one.
+    version = w.get(f"/api/v1/games/{g.id}", g.referee)["version"]
+    club = {"version": version, "variants": {"events-pack": "club"}}
+    assert w.http.patch(f"/api/v1/games/{g.id}", headers=g.referee, json=club).status_code == 200
+    entered = w.http.post(f"/api/v1/games/{g.id}/cards/drawn", headers=g.attacker, json={"cards": ["KH"]})
+    assert entered.status_code == 200, entered.text
+    assert "KH" in w.get(f"/api/v1/games/{g.id}/me", g.attacker)["event_hand"]
+    assert not cards_in(entered.text) & w.hidden_cards("attacker"), "the answer to an entry shows the pack"
     steps = 0
     while (turn(w)["turn"], turn(w)["side_to_move"]) == (1, "attacker"):
         w.check(f"turn 1, attacker, step {turn(w)['step']}", pdfs=steps == 0)

@@ -526,8 +526,9 @@ ACTS: dict[str, Callable[[Table, Mapping[str, Any], Answer], None]] = {
 }
 
 
-def play_act(t: Table, act: Mapping[str, Any]) -> dict[str, Any]:
-    """One act played: its answer as the file keeps it, the table moved on past it."""
+def play_act(t: Table, act: Mapping[str, Any], seen: list[Change] | None = None) -> dict[str, Any]:
+    """One act played: its answer as the file keeps it, the table moved on past it; its changes added to
+    `seen` (the rule set's own records, before the file's form of them)."""
     out = Answer()
     before = t.snap
     try:
@@ -540,6 +541,8 @@ def play_act(t: Table, act: Mapping[str, Any]) -> dict[str, Any]:
         return {"refused": {"field": e.field, "rule": e.message}}
     if act["kind"] != "turn-advanced":  # the turn applies its changes as they happen
         t.snap = before.after(out.changes)
+    if seen is not None:
+        seen += out.changes
     answer: dict[str, Any] = {"changes": [change_data(t, c) for c in out.changes]}
     if out.shown:
         answer["shown"] = plain(out.shown)
