@@ -1,6 +1,6 @@
 """The card never hides what is acted on (issue 41): by touch on the portrait tablet and the phone, on the Mons
-game seeded through the API, with the card open on an own stand every stand of that stand's line (its
-battalion) and then of the picked target's company is on screen and the topmost thing at its centre, the next
+game seeded through the API, with the card open on an own stand every stand of that stand's line (its side's
+stands) and then of the picked target's company is on screen and the topmost thing at its centre, the next
 stand of the line is tapped with the card open, no label crosses a stand, and the tool bar is one row."""
 
 from __future__ import annotations
@@ -74,7 +74,8 @@ def test_the_card_leaves_the_line_and_the_target_clear(new_page: Any) -> None:
     game_id, answer, s = set_up(attacker)  # as the referee (the API only), then seated as the attacker
     join_by_api(attacker, answer["join_codes"]["attacker"])
     units = units_of(attacker, game_id)
-    line = line_of(units, s["mg"], "battalion")
+    line = [u["id"] for u in units.values() if u["side"] == "attacker" and u["base"] and u["x"] is not None
+            and not u["killed"] and not u["off_table"]]  # fmt: skip
     company = line_of(units, s["mg_target"], "company")
     found = []
     for size in (TABLET_PORTRAIT, PHONE):
@@ -101,7 +102,8 @@ def test_the_card_leaves_the_line_and_the_target_clear(new_page: Any) -> None:
                 f"() => window.firestepMap.nameOf(window.firestepMap.model.units.get({s['rifle']['id']})).plain"
             )
         )
-        # Zoomed in to the labels: none crosses a stand.
+        # The card closed, zoomed in to the labels: none crosses a stand.
+        taps.button("Close the details")
         attacker.evaluate(
             "([x, y]) => { const m = window.firestepMap; m.leaflet.setView(m.toLL([x, y]), m.fitZoom() + 2.5, { animate: false }); }",
             [s["mg_target"]["x"], s["mg_target"]["y"]],

@@ -1,8 +1,8 @@
 // The card never hides what is acted on (issue 41): while a stand's card is open it docks at the end of the
 // screen (top or bottom on a portrait screen or a phone, left or right on a landscape one) that covers fewer of
 // the stands it is about, and the map is panned (zoomed out only if need be) so that all of them lie clear of
-// it. The stands it is about: the stand's line (its battalion, else its company), then the target's company;
-// while a target is picked, the stand and the other side's stands.
+// it. The stands it is about: the stand's line (its side's stands), then the target's company; while a target
+// is picked, the stand and the other side's stands.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -14,10 +14,6 @@
     const REACH = 24; // a finger's reach round each stand's centre stays clear of the card
     const narrow = window.matchMedia("(max-width: 899px), (orientation: portrait)");
     const onTable = (u) => u && u.base && !u.killed && !u.off_table && u.x !== null && u.y !== null;
-    const formation = (u, level) => {
-      for (let a = model.units.get(u.parent_id); a; a = model.units.get(a.parent_id)) if (a.level === level) return a;
-      return null;
-    };
     const standsOf = (f) => {
       const under = (u) => { for (let a = u; a; a = model.units.get(a.parent_id)) if (a.id === f.id) return true; return false; };
       return [...model.units.values()].filter((u) => onTable(u) && under(u));
@@ -28,10 +24,11 @@
       if (root.dataset.picking === "target") {
         return [u, ...[...model.units.values()].filter((t) => onTable(t) && t.side !== u.side)];
       }
-      const line = formation(u, "battalion") || formation(u, "company");
+      // The whole line the stand is in (its side's stands: the next one it acts with is one tap away).
+      const line = [...model.units.values()].filter((t) => onTable(t) && t.side === u.side);
       const target = model.units.get(Number(root.dataset.playTarget));
       const hit = onTable(target) ? standsOf(model.units.get(target.parent_id) || target) : [];
-      return [...(line ? standsOf(line) : [u]), ...hit, ...(onTable(target) ? [target] : [])];
+      return [...line, ...hit, ...(onTable(target) ? [target] : [])];
     };
     // The part of the map the card leaves free, in the map's own pixels: a sheet counts at the most it may grow
     // to (map.css's --sheet), so that the table does not move under a finger as the card's content comes.
