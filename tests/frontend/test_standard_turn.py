@@ -49,15 +49,19 @@ class Touch:
         )
 
     def stand(self, unit_id: int) -> None:
-        self.settled()
-        point = self.page.evaluate(
-            """(id) => { const m = window.firestepMap; const u = m.model.units.get(id);
-                 const p = m.leaflet.latLngToContainerPoint(m.toLL([u.x, u.y]));
-                 const r = m.leaflet.getContainer().getBoundingClientRect();
-                 const x = r.left + p.x, y = r.top + p.y;
-                 return { x, y, top: document.elementFromPoint(x, y)?.dataset.stand || null }; }""",
-            unit_id,
-        )
+        for _ in range(20):  # as a player looks before tapping: a notice's row may be coming or going
+            self.settled()
+            point = self.page.evaluate(
+                """(id) => { const m = window.firestepMap; const u = m.model.units.get(id);
+                     const p = m.leaflet.latLngToContainerPoint(m.toLL([u.x, u.y]));
+                     const r = m.leaflet.getContainer().getBoundingClientRect();
+                     const x = r.left + p.x, y = r.top + p.y, el = document.elementFromPoint(x, y);
+                     return { x, y, top: el?.dataset.stand || el?.className?.baseVal || el?.className || null }; }""",
+                unit_id,
+            )
+            if point["top"] == str(unit_id):
+                break
+            self.page.wait_for_timeout(50)
         assert point["top"] == str(unit_id), f"stand {unit_id} is off screen or covered: {point}"
         self._tap(point["x"], point["y"])
 
