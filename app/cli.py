@@ -125,7 +125,8 @@ def _migrate(revision: str) -> None:
     typer.echo(f"database at {revision}: {url}")
 
 
-def _demo() -> None:
+def _demo(address: str | None = None) -> None:
+    """Load the demo game; its sign-in line names `address` (what `serve` serves), else the configured one."""
     from sqlmodel import Session
 
     from app.core.config import get_settings
@@ -147,11 +148,11 @@ def _demo() -> None:
             typer.echo(f"demo game {game.id} loaded: {game.name}")
             with unit_of_work(session):
                 creds = reissue_credentials(session, settings.secret_key, game.id)
-            _print_credentials(creds)
+            _print_credentials(creds, address)
     engine.dispose()
 
 
-def _print_credentials(creds: Credentials) -> None:
+def _print_credentials(creds: Credentials, address: str | None = None) -> None:
     from app.core.config import get_settings
 
     settings = get_settings()
@@ -159,7 +160,8 @@ def _print_credentials(creds: Credentials) -> None:
     for side, code in creds.join_codes.items():
         typer.echo(f"  join code for the {side}: {code}")
     # A club server prints its own address (the laptop's LAN one) once it has looked it up.
-    where = "the club address below" if settings.club_port else f"http://{settings.host}:{settings.port}/"
+    configured = f"http://{settings.host}:{settings.port}/"
+    where = "the club address below" if settings.club_port else address or configured
     typer.echo(
         f"  to sign in, open {where} on any device and enter the referee token "
         "(the referee) or a side's join code (its players) under 'Join a game'"
@@ -212,6 +214,7 @@ def serve(
     import uvicorn
     from sqlalchemy.engine import make_url
 
+    from app.club.addresses import url_host
     from app.core.config import get_settings
     from app.server import uvicorn_options
 
@@ -231,17 +234,18 @@ def serve(
         raise typer.BadParameter(
             "--reload runs one process; drop --workers or --reload", param_hint="--workers"
         )
+    served_host, served_port = host or settings.host, port or settings.port
     with _stopping_cleanly():
         if setup:
             _migrate("head")
-            _demo()
+            _demo(f"http://{url_host(served_host)}:{served_port}/")  # the served address, not the configured
         if count == 1 and not reload:  # this process serves: its rehearsal worker can start while it starts
             _start_worker()
         # Migrated and seeded once, above; each worker then imports app.main:app on its own.
         uvicorn.run(
             "app.main:app",
-            host=host or settings.host,
-            port=port or settings.port,
+            host=served_host,
+            port=served_port,
             reload=reload,
             workers=count,
             **uvicorn_options(settings.graceful_shutdown_seconds),
@@ -283,10 +287,12 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
         _migrate("head")
         _demo()
     _start_worker()
+    # The address served: the one given to --host, or on every interface (0.0.0.0, ::) the laptop's LAN one.
     lan = addresses.lan_addresses()
-    where = (
-        addresses.url_host(lan[0]) if lan and host not in ("127.0.0.1", "localhost", "::1") else "127.0.0.1"
-    )
+    if host not in ("0.0.0.0", "::"):
+        where = addresses.url_host(host)
+    else:
+        where = addresses.url_host(lan[0]) if lan else "127.0.0.1"
     trust = f"http://{where}:{http_port}/trust"
     typer.echo(f"Club server: https://{where}:{port}/ (trust the club's authority once per device: {trust})")
     typer.echo(terminal_qr(trust))

@@ -184,9 +184,11 @@ def uvicorn_options(timeout_graceful_shutdown: int) -> dict[str, Any]:
 
 
 # -- firestep serve --club: HTTPS for the app, plain HTTP for /trust and a redirect ----------------------------
-# What the plain port still serves: the page that tells a tablet how to trust the club's authority, its
-# downloads, and the page's stylesheet. Everything else is redirected to HTTPS (307: temporary, so a browser
-# remembers nothing if the laptop later serves plain HTTP again; no HSTS, which would cover this port too).
+# What the plain port still serves: the page that tells a tablet how to trust the club's authority (at / too:
+# a tablet that types the laptop's address has no way yet to open the HTTPS one without a warning), its
+# downloads, and the page's stylesheet and script. Everything else is redirected to HTTPS (307: temporary, so
+# a browser remembers nothing if the laptop later serves plain HTTP again; no HSTS, which would cover this
+# port too).
 PLAIN_PATHS = ("/trust", "/static/")
 
 
@@ -203,18 +205,41 @@ def _host_of(scope: Any, hosts: Sequence[str]) -> str:
     return host if host in hosts else hosts[0]
 
 
+def _reaching(send: Any, origin: str) -> Any:
+    """`send`, with the answer's policy letting its script reach `origin` too: the trust page tries the
+    HTTPS address in the background (frontend/static/js/trust.js) and moves there once it answers."""
+
+    async def send_reaching(message: Any) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [
+                (k, v.replace(b"connect-src 'self'", b"connect-src 'self' " + origin.encode("latin-1")))
+                if k.lower() == b"content-security-policy"
+                else (k, v)
+                for k, v in message["headers"]
+            ]
+        await send(message)
+
+    return send_reaching
+
+
 def plain_http_app(app: Any, https_port: int, hosts: Sequence[str]) -> Any:
-    """The plain port's ASGI app: `app` for the paths in PLAIN_PATHS, a redirect to HTTPS at one of the
-    server's own `hosts` (the first by default) for the rest."""
+    """The plain port's ASGI app: `app` for the paths in PLAIN_PATHS (and / for /trust), a redirect to HTTPS at
+    one of the server's own `hosts` (the first by default) for the rest."""
     own = [h.lower() for h in hosts]
 
     async def plain(scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or served_plain(scope["path"]):
+        if scope["type"] != "http":
             await app(scope, receive, send)
+            return
+        https = f"https://{_host_of(scope, own)}:{https_port}"
+        if scope["path"] == "/" and scope["method"] in ("GET", "HEAD"):
+            scope = {**scope, "path": PLAIN_PATHS[0], "raw_path": PLAIN_PATHS[0].encode()}
+        if served_plain(scope["path"]):
+            await app(scope, receive, _reaching(send, https))
             return
         path = (scope.get("raw_path") or scope["path"].encode()).decode("latin-1")
         query = scope.get("query_string", b"").decode("latin-1")
-        location = f"https://{_host_of(scope, own)}:{https_port}{path}" + (f"?{query}" if query else "")
+        location = f"{https}{path}" + (f"?{query}" if query else "")
         headers = [(b"location", location.encode("latin-1")), (b"content-length", b"0")]
         await send({"type": "http.response.start", "status": 307, "headers": headers})
         await send({"type": "http.response.body", "body": b""})

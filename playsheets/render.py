@@ -172,17 +172,22 @@ def organisation_html(force: Mapping[str, Any], paper: str = "a4") -> str:
 
 # -- a scenario's sheet -------------------------------------------------------------------------------------
 def scenario_sheet_html(
-    document: Mapping[str, Any], paper: str = "a4", variants: Mapping[str, str] | None = None
+    document: Mapping[str, Any],
+    paper: str = "a4",
+    variants: Mapping[str, str] | None = None,
+    one_page: bool = False,
 ) -> str:
     """A scenario document's sheet: the map to scale, legend, deployment, orders of battle, special rules
-    and victory conditions, on at most two pages."""
-    built = scenario_sheet.scenario_sheet(document, variants)
+    and victory conditions, on two pages; `one_page`: the map smaller and the rest below it, no page break."""
+    box = scenario_sheet.ONE_PAGE_MAP_BOX_MM if one_page else scenario_sheet.MAP_BOX_MM
+    built = scenario_sheet.scenario_sheet(document, variants, box)
     return _page(
         "scenario_sheet.html",
         paper,
         f"Scenario: {built.title}",
         sheet=built,
         colours=scenario_sheet.SIDE_COLOUR,
+        one_page=one_page,
     )
 
 
@@ -198,4 +203,16 @@ def scenario_sheet_pdf(
 
 @lru_cache(maxsize=16)
 def _scenario_sheet_pdf(document: str, paper: str, variants: tuple[tuple[str, str], ...]) -> bytes:
-    return html_to_pdf(scenario_sheet_html(json.loads(document), paper, dict(variants)))
+    """On one page where it fits (laid out once to see), else on two."""
+    import weasyprint
+
+    doc, chosen = json.loads(document), dict(variants)
+    sides = scenario_sheet.scenario_sheet(doc, chosen).sides
+    if max(len(side.lines) for side in sides) <= scenario_sheet.ONE_PAGE_MOST_LINES:
+        html = scenario_sheet_html(doc, paper, chosen, one_page=True)
+        laid_out = weasyprint.HTML(string=html, base_url=str(TEMPLATES_DIR)).render()
+        if len(laid_out.pages) == 1:
+            pdf = laid_out.write_pdf()
+            assert pdf is not None
+            return pdf
+    return html_to_pdf(scenario_sheet_html(doc, paper, chosen))

@@ -1,7 +1,7 @@
-"""The printable scenario sheet (issue 27): a scenario document (docs/scenario-format.md) on at most two
-pages. Page one: the table drawn to a stated scale with a labelled 10 cm grid, its terrain and a legend, the
-deployment zones and the stands where they start. Page two: each side's order of battle, its special rules,
-the objectives, victory conditions and notes.
+"""The printable scenario sheet (issue 27): a scenario document (docs/scenario-format.md) on one page where it
+fits, else on two. Page one: the table drawn to a stated scale with a labelled 10 cm grid, its terrain and a
+legend, the deployment zones and the stands where they start. Then (on page two when one page does not hold
+it) each side's order of battle, its special rules, the objectives, victory conditions and notes.
 
 The document's forces are read through its rule set's game hook (`GameRules.new_forces`, the one reading a
 game is built by), so organisation-table entries are expanded and per-reading values chosen as a game with
@@ -19,6 +19,7 @@ from shapely.geometry import shape
 from shapely.geometry.base import BaseGeometry
 
 from playsheets.tables import fmt, label
+from rules.core.kit import TERRAIN_CLASS, TerrainClass
 from rules.core.scenario import SIDES, ForceNode, NewForces
 from rules.registry import get_game_rules, get_ruleset
 from rules.table.frame import oriented_rect
@@ -29,6 +30,10 @@ SCALES = (10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200)
 # The map's box on page one (mm): beside a 56 mm legend column inside A4's and Letter's printable width, and
 # below the title inside Letter's printable height.
 MAP_BOX_MM = (136.0, 214.0)
+# On a sheet of one page the map's box leaves the lower part of the page to the orders of battle and victory.
+ONE_PAGE_MAP_BOX_MM = (136.0, 170.0)
+# More order-of-battle lines a side than the ~100 mm below that map holds at 8.5 pt: two pages, not tried on one.
+ONE_PAGE_MOST_LINES = 20
 MARGIN_MM = 7.0  # around the table, for the grid labels and the table edges' names
 FONT_MM = 8 * 25.4 / 72  # 8 pt, the sheets' smallest text
 # Order-of-battle lines of both sides: formations below are summarised on their parent's line, so that the
@@ -82,6 +87,7 @@ class Shape:
 @dataclass
 class LegendRow:
     kind: str
+    name: str  # the kind as the rule set names it (its terrain-drawing dataset), else the kind's own words
     fill: str
     stroke: str
     line: bool
@@ -137,15 +143,13 @@ class ScenarioSheet:
     victory: str
     notes: list[str]
     readings: list[tuple[str, str]] = field(default_factory=list)  # erratum, reading in force
+    stands_word: str = "stands"  # the rule set's plural for what stands on the table
 
 
-def scale_for(width_cm: float, length_cm: float) -> int:
+def scale_for(width_cm: float, length_cm: float, box: tuple[float, float] = MAP_BOX_MM) -> int:
     """The largest of SCALES at which the table and its margin fit the map's box."""
     for n in SCALES:
-        if (
-            width_cm * 10 / n + 2 * MARGIN_MM <= MAP_BOX_MM[0]
-            and length_cm * 10 / n + 2 * MARGIN_MM <= MAP_BOX_MM[1]
-        ):
+        if width_cm * 10 / n + 2 * MARGIN_MM <= box[0] and length_cm * 10 / n + 2 * MARGIN_MM <= box[1]:
             return n
     return SCALES[-1]
 
@@ -181,9 +185,14 @@ def _label_step(k: float) -> float:
     return step
 
 
-def draw_map(document: Mapping[str, Any], forces: NewForces, wire_belt_cm: float | None) -> MapDrawing:
+def draw_map(
+    document: Mapping[str, Any],
+    forces: NewForces,
+    wire_belt_cm: float | None,
+    box: tuple[float, float] = MAP_BOX_MM,
+) -> MapDrawing:
     width, length = float(document["table"]["width_cm"]), float(document["table"]["length_cm"])
-    scale = scale_for(width, length)
+    scale = scale_for(width, length, box)
     f = _Frame(width, length, scale)
     w_mm, l_mm = width * f.k, length * f.k
     grid = [f.path([(x, 0), (x, length)], False) for x in _steps(width)]
@@ -289,12 +298,23 @@ def _terrain(collection: Mapping[str, Any], f: _Frame, wire_belt_cm: float | Non
     return out
 
 
-def _legend(document: Mapping[str, Any], shapes: Sequence[Shape]) -> list[LegendRow]:
+def _legend(
+    document: Mapping[str, Any], shapes: Sequence[Shape], classes: Sequence[TerrainClass] = ()
+) -> list[LegendRow]:
+    """Each kind drawn with its pieces by number and name; where the rule set reads the ground by classes
+    (its kit's), each piece's class after its name."""
     features = list((document.get("terrain") or {}).get("features") or [])
+    ruleset = get_ruleset(str(document["ruleset"]))
+    drawing = ruleset.data("terrain-drawing")["kinds"] if "terrain-drawing" in ruleset.datasets else {}
     rows: dict[str, LegendRow] = {}
     for s in sorted(shapes, key=lambda s: s.number):
-        name = str((features[s.number - 1].get("properties") or {}).get("name") or "")
-        row = rows.setdefault(s.kind, LegendRow(s.kind, s.fill, s.stroke, s.line, []))
+        props = features[s.number - 1].get("properties") or {}
+        name = str(props.get("name") or "")
+        of = props.get(TERRAIN_CLASS) or next((c.id for c in classes if s.kind in c.kinds), None)
+        if classes and of:
+            name = f"{name} ({of})".strip()
+        kind_name = str(drawing.get(s.kind, {}).get("name") or label(s.kind))
+        row = rows.setdefault(s.kind, LegendRow(s.kind, kind_name, s.fill, s.stroke, s.line, []))
         row.features.append((s.number, name))
     return [rows[k] for k in sorted(rows, key=lambda k: DRAW_ORDER.index(k) if k in DRAW_ORDER else 99)]
 
@@ -314,7 +334,7 @@ def _count(node: ForceNode) -> int:
     return sum(1 for n in _walk([node]) if not n.children)
 
 
-def _summary(children: Sequence[ForceNode]) -> str:
+def _summary(children: Sequence[ForceNode], stands_word: str) -> str:
     """What a line stands for below it: "4 × Infantry Company (4 stands), MMG", alike units counted."""
     alike: dict[tuple[str, int], int] = {}
     for c in children:
@@ -322,7 +342,7 @@ def _summary(children: Sequence[ForceNode]) -> str:
         alike[key] = alike.get(key, 0) + 1
     parts = []
     for (name, stands), n in alike.items():
-        what = f"{name} ({stands} stands)" if stands else name
+        what = f"{name} ({stands} {stands_word})" if stands else name
         parts.append(f"{n} × {what}" if n > 1 else what)
     return ", ".join(parts)
 
@@ -333,19 +353,23 @@ def _generic(name: str) -> str:
     return head if head and tail.isdigit() else name
 
 
-def order_of_battle(trees: Sequence[ForceNode], off_table: set[str], most: int) -> list[OobLine]:
+def order_of_battle(
+    trees: Sequence[ForceNode], off_table: set[str], most: int, stands_word: str = "stands"
+) -> list[OobLine]:
     """Each formation on a line (name, quality, stands), shallow first: formations deeper than the page holds
     are summarised on their parent's line, and stands always are."""
     depth_limit = 1
     while True:
-        lines = _lines(trees, off_table, depth_limit)
-        deeper = _lines(trees, off_table, depth_limit + 1)
+        lines = _lines(trees, off_table, depth_limit, stands_word)
+        deeper = _lines(trees, off_table, depth_limit + 1, stands_word)
         if len(deeper) > most or deeper == lines:
             return lines
         depth_limit += 1
 
 
-def _lines(trees: Sequence[ForceNode], off_table: set[str], depth_limit: int) -> list[OobLine]:
+def _lines(
+    trees: Sequence[ForceNode], off_table: set[str], depth_limit: int, stands_word: str
+) -> list[OobLine]:
     out: list[OobLine] = []
 
     def visit(node: ForceNode, depth: int, off: bool, parent_quality: str | None) -> None:
@@ -358,8 +382,8 @@ def _lines(trees: Sequence[ForceNode], off_table: set[str], depth_limit: int) ->
             x
             for x in (
                 label(quality) if quality else "",
-                f"{_count(node)} stands" if node.children else label(node.kind),
-                _summary(summarised),
+                f"{_count(node)} {stands_word}" if node.children else label(node.kind),
+                _summary(summarised, stands_word),
             )
             if x
         )
@@ -400,16 +424,21 @@ def _by_reading(value: Any) -> list[str]:
 
 
 # -- the sheet ----------------------------------------------------------------------------------------------
-def scenario_sheet(document: Mapping[str, Any], variants: Mapping[str, str] | None = None) -> ScenarioSheet:
+def scenario_sheet(
+    document: Mapping[str, Any],
+    variants: Mapping[str, str] | None = None,
+    box: tuple[float, float] = MAP_BOX_MM,
+) -> ScenarioSheet:
     """The sheet of a checked scenario document, by the readings in `variants` (else the document's own,
-    else each erratum's default). A RulesError names an unknown reading."""
+    else each erratum's default), its map drawn to fit `box` (mm). A RulesError names an unknown reading."""
     ruleset_id = str(document["ruleset"])
     ruleset = get_ruleset(ruleset_id)
     rules = get_game_rules(ruleset_id)
     chosen = {**dict(document.get("variants") or {}), **dict(variants or {})}
     ctx = ruleset.context(document.get("period"), chosen)
     forces = rules.setup.new_forces(ctx, document)
-    drawing = draw_map(document, forces, rules.tabletop.wire_belt_cm)
+    drawing = draw_map(document, forces, rules.tabletop.wire_belt_cm, box)
+    stands_word = f"{rules.report.stand_word}s"  # the rule set's word for what stands on the table
     off = set(forces.off_table)
     sides = []
     for side in SIDES:
@@ -419,7 +448,7 @@ def scenario_sheet(document: Mapping[str, Any], variants: Mapping[str, str] | No
             SideSheet(
                 side,
                 label(str(spec.get("nationality") or "")),
-                order_of_battle(trees, off, OOB_LINES // 2),
+                order_of_battle(trees, off, OOB_LINES // 2, stands_word),
                 sum(_count(t) for t in trees),
                 _special_rules(ruleset_id, (document.get("special_rules") or {}).get(side, [])),
                 bool(spec.get("deployment_zone")),
@@ -449,10 +478,11 @@ def scenario_sheet(document: Mapping[str, Any], variants: Mapping[str, str] | No
         [(k, v) for k, v in meta if v],
         str(document.get("source") or ""),
         drawing,
-        _legend(document, drawing.shapes),
+        _legend(document, drawing.shapes, rules.kit.terrain_classes),
         sides,
         str(document.get("objectives") or ""),
         str(document.get("victory") or ""),
         [str(n) for n in document.get("notes") or []],
         readings,
+        stands_word,
     )

@@ -10,7 +10,7 @@ from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.data.models import FirePlanItem
-from app.guard.limits import Bool, Die, Float, Id, Int, JsonObject, Terrain, Variants
+from app.guard.limits import Bool, Die, Float, Id, Int, JsonObject, Key, Terrain, Variants
 from rules.core.kit import PlanKind
 from rules.core.vocabulary import Side
 from rules.registry import all_game_rules
@@ -66,6 +66,31 @@ class ForceIn(BaseModel):
         "organisation-tables, e.g. battalion); omit for the whole table.",
     )
     name: str | None = Field(default=None, min_length=1, max_length=200)
+    override: Override = False
+
+
+class SubUnitIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Key = Field(description="A row of the rule set's chart (GET /api/v1/rulesets/{id}/force-chart).")
+    # The chart's own bound is checked by the rule set, naming the field.
+    bases: Int = Field(ge=1, le=100, description="How many bases, all of its kind.")
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+
+
+class FormationIn(BaseModel):
+    """A formation built from the rule set's chart of troops (GET /api/v1/rulesets/{id}/force-chart): its
+    sub-units, each of a number of bases of one kind, the formation graded with one of the chart's qualities."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    quality: Key | None = None
+    sub_units: list[SubUnitIn] = Field(min_length=1, max_length=50)
+
+
+class GameFormationIn(FormationIn):
+    side: Side
     override: Override = False
 
 

@@ -1,5 +1,6 @@
-"""The after-action report page of a game: the luck ledger (every roll at the odds it was rolled at), the
-losses by battalion and the rule book's casualty estimate, as this seat may read them (the data is
+"""The after-action report page of a game: the story of the game (a few sentences a turn, the decisive
+moments), then the luck ledger (every roll at the odds it was rolled at), the losses by battalion and the rule
+book's casualty estimate, as this seat may read them (the data is
 app.services.report's, the same the JSON route answers). Printable: the page's print styles drop the
 controls."""
 
@@ -26,9 +27,10 @@ def report_page(game_id: GameId, request: Request, session: SessionDep, settings
         rules = rules_of(game)
         return {
             "report": report_service.report(session, game, seat.viewer),
-            # The rules' words: what a formation's losses count, what a turn is ("bound").
+            # The rules' words: what a formation's losses count, what a turn is ("bound"), a stand ("base").
             "losses_counted": rules.report.losses_counted,
             "turn_word": rules.turn.turn_word,
+            "stand_word": rules.report.stand_word,
         }
 
     return game_page(request, session, settings, game_id, "report.html", "report.html", build)

@@ -187,10 +187,11 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
 
 
 def _seat_home(game: Game, role: str) -> str:
-    """Where a seat plays: the referee's board; a side's fire plan in set-up, its lookup once the game is on."""
+    """Where a seat plays: the referee's board; a side's fire plan in set-up, its map once the game is on (a
+    device joining mid-game opens on the table as it stands)."""
     if role == auth.REFEREE:
         return f"/games/{game.id}/referee"
-    return f"/games/{game.id}/fire-plan" if game.status == "setup" else f"/lookup?game={game.id}"
+    return f"/games/{game.id}/fire-plan" if game.status == "setup" else f"/games/{game.id}/map"
 
 
 def _start(request: Request, session: Session, error: str | None = None, status_code: int = 200) -> Response:

@@ -161,11 +161,19 @@ def _printed_codes(
     return codes
 
 
-def _cards(request: Request, session: Session, settings: Settings, game: Game, seat: Seat) -> dict[str, Any]:
+def _cards(
+    request: Request,
+    session: Session,
+    settings: Settings,
+    game: Game,
+    seat: Seat,
+    codes: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """The cards of `codes` (the side codes just made), else of the ones this device last printed."""
     if not seat.viewer.is_referee:
         raise Forbidden("Only the referee prints the join cards.")
     game_id = game.id or 0
-    codes = _printed_codes(request, session, settings.secret_key, game_id)
+    codes = codes or _printed_codes(request, session, settings.secret_key, game_id)
     if codes is None:
         return {"cards": None}
     codes = {auth.REFEREE: seating.referee_code(session, seating.GAME, settings.secret_key, game_id), **codes}
@@ -206,15 +214,13 @@ def _referee(request: Request, session: Session, settings: Settings, game_id: in
     return seat if seat is not None and seat.viewer.is_referee else None
 
 
-@router.post("/games/{game_id}/join-cards", response_class=HTMLResponse)
-def make_join_cards(
-    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
-) -> Response:
-    if _referee(request, session, settings, game_id) is None:
-        return join_cards_page(game_id, request, session, settings)  # no such game, the join form, or 403
+def _new_codes(session: Session, settings: Settings, game_id: int) -> dict[str, str]:
     with game_write(session, game_id):
-        codes = seating.new_side_codes(session, seating.GAME, settings.secret_key, game_id)
-    response = RedirectResponse(f"/games/{game_id}/join-cards", status_code=303)
+        return seating.new_side_codes(session, seating.GAME, settings.secret_key, game_id)
+
+
+def _keep_on_device(response: Response, settings: Settings, game_id: int, codes: dict[str, str]) -> None:
+    """The new side codes reach this device's sheet and PDF only, in a signed cookie, for CARDS_SECONDS."""
     value = _serializer(settings.secret_key).dumps({"game": game_id, "codes": codes})
     response.set_cookie(
         CARDS_COOKIE,
@@ -224,23 +230,67 @@ def make_join_cards(
         httponly=True,
         samesite="lax",
     )
+
+
+@router.post("/games/{game_id}/join-cards", response_class=HTMLResponse)
+def make_join_cards(
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    if _referee(request, session, settings, game_id) is None:
+        return join_cards_page(game_id, request, session, settings)  # no such game, the join form, or 403
+    codes = _new_codes(session, settings, game_id)
+    response = RedirectResponse(f"/games/{game_id}/join-cards", status_code=303)
+    _keep_on_device(response, settings, game_id, codes)
     return response
 
 
-@router.get("/games/{game_id}/join-cards.pdf")
-def join_cards_pdf(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+def _pdf(
+    request: Request,
+    session: Session,
+    settings: Settings,
+    game_id: int,
+    seat: Seat,
+    codes: dict[str, str] | None,
+) -> Response | None:
+    """The cards as a PDF, one to a page (the referee's alone, each side's cut from no other); None when
+    this device has no sheet that still works and no codes were given."""
     from playsheets.render import html_to_pdf
 
-    seat = _referee(request, session, settings, game_id)
-    if seat is None:
-        return join_cards_page(game_id, request, session, settings)
     game = games_service.get_game(session, game_id)
-    context = _cards(request, session, settings, game, seat)
-    if context["cards"] is None:  # no sheet made on this device yet, or void since
-        return RedirectResponse(f"/games/{game_id}/join-cards", status_code=303)
+    context = _cards(request, session, settings, game, seat, codes)
+    if context["cards"] is None:
+        return None
     html = templates.get_template("join_cards_print.html").render({"game": game, **context})
     headers = {
         "Content-Disposition": f'inline; filename="join-cards-{game_id}.pdf"',
         "Cache-Control": "no-store",
     }
     return Response(html_to_pdf(html), media_type="application/pdf", headers=headers)
+
+
+@router.get("/games/{game_id}/join-cards.pdf")
+def join_cards_pdf(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    seat = _referee(request, session, settings, game_id)
+    if seat is None:
+        return join_cards_page(game_id, request, session, settings)
+    pdf = _pdf(request, session, settings, game_id, seat, None)
+    # No sheet made on this device yet, or void since: the page that makes one.
+    return pdf or RedirectResponse(f"/games/{game_id}/join-cards", status_code=303)
+
+
+@router.post("/games/{game_id}/join-cards.pdf")
+def print_join_cards(
+    game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """The Print menu's join cards, always a PDF: the cards this device printed while they still work, else
+    new ones (new codes, as "Make new join cards" gives)."""
+    seat = _referee(request, session, settings, game_id)
+    if seat is None:
+        return join_cards_page(game_id, request, session, settings)
+    if (pdf := _pdf(request, session, settings, game_id, seat, None)) is not None:
+        return pdf
+    codes = _new_codes(session, settings, game_id)
+    response = _pdf(request, session, settings, game_id, seat, codes)
+    assert response is not None  # the codes just made work
+    _keep_on_device(response, settings, game_id, codes)
+    return response

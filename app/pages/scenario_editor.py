@@ -28,8 +28,9 @@ from app.services import game_setup
 from app.services import scenarios as scenarios_service
 from app.services import units as units_service
 from rules.core.errors import NotFoundError
+from rules.core.kit import TERRAIN_CLASS
 from rules.core.ruleset import RuleSet
-from rules.registry import get_game_rules, get_ruleset
+from rules.registry import all_game_rules, get_game_rules, get_ruleset
 from rules.table.move import TERRAIN_CLASSES, WATER_KINDS
 from rules.table.terrain import AREA_KINDS, BUFFERED, FEATURE_KINDS
 
@@ -44,18 +45,23 @@ LAYOUT_GAP_CM = 1.0
 
 
 @router.get("/scenarios/new", response_class=HTMLResponse)
-def new_scenario_page(request: Request) -> Response:
-    return _editor(request, None)
+def new_scenario_page(request: Request, ruleset: str | None = None) -> Response:
+    """A new scenario of a rule set played as a game (`?ruleset=`; by default the first)."""
+    playable = [r.ruleset_id for r in all_game_rules()]
+    if ruleset is not None and ruleset not in playable:
+        return not_found(request, NotFoundError("rule set", ruleset[:64], playable))
+    return _editor(request, None, game_setup.new_game_rules(ruleset).ruleset_id)
 
 
 @router.get("/scenarios/{scenario_id}/edit", response_class=HTMLResponse)
 def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str) -> Response:
     # An id not listed is this page's 404 (HTML, never the API's 422); the listing also says whether it ships
-    # with firestep (saving one that does makes a copy). The document is read by the page's script.
+    # with firestep (saving one that does makes a copy) and its rule set. The document is read by the script.
     listed = {s["id"]: s for s in scenarios_service.list_scenarios(session)}
     if scenario_id not in listed:
         return not_found(request, NotFoundError("scenario", scenario_id))
-    return _editor(request, scenario_id, shipped=bool(listed[scenario_id]["shipped"]))
+    found = listed[scenario_id]
+    return _editor(request, scenario_id, str(found["ruleset"]), shipped=bool(found["shipped"]))
 
 
 @router.get("/games/{game_id}/table/edit", response_class=HTMLResponse)
@@ -125,22 +131,22 @@ def game_document(game: Game, units: list[Unit]) -> dict[str, Any]:
     }
 
 
-def _editor(request: Request, scenario_id: str | None, shipped: bool = False) -> Response:
-    context = {
-        "scenario_id": scenario_id,
-        "shipped": shipped,
-        **_context(game_setup.new_game_rules().ruleset_id),
-    }
+def _editor(request: Request, scenario_id: str | None, ruleset_id: str, shipped: bool = False) -> Response:
+    context = {"scenario_id": scenario_id, "shipped": shipped, **_context(ruleset_id)}
     return templates.TemplateResponse(request, "scenario_editor.html", context)
 
 
 def _context(ruleset_id: str) -> dict[str, Any]:
-    """What the editor's page shows of a rule set, for a scenario or a game's table."""
+    """What the editor's page shows of a rule set, for a scenario or a game's table: its forces come from its
+    organisation tables or its chart of troops (`editor.chart`), and its own scenarios are there as examples."""
     rs = get_ruleset(ruleset_id)
+    setup = get_game_rules(rs.id).setup
     return {
+        "ruleset_name": rs.name,
         "editor": editor_data(rs.id),
         "periods": rs.describe()["periods"],
         "org_tables": _org_tables(rs.id),
+        "examples": [{"id": i, "title": d["title"]} for i, d in setup.shipped_scenarios().items()],
         "nations": sorted({t["nation"] for t in _org_tables(rs.id)}),
         "qualities": list(dict.fromkeys(q for t in _org_tables(rs.id) for q in t["qualities"])),
         "organiser_header": ORGANISER_HEADER,
@@ -153,10 +159,19 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
     """What the editor's scripts read (once per process: it is the rule set's data, not a game's)."""
     rs = get_ruleset(ruleset_id)
     described = rs.describe()
+    rules = get_game_rules(rs.id)
     return {
         "ruleset": rs.id,
-        "sizes": map_sizes(get_game_rules(rs.id)),
+        "has_periods": bool(described["periods"]),
+        "sizes": map_sizes(rules),
         "kinds": [_kind_card(rs, kind, described["periods"]) for kind in FEATURE_KINDS],
+        # A rule set reading the terrain by classes (its kit's): each feature's, named in TERRAIN_CLASS.
+        "classes": [
+            {"id": c.id, "text": c.text, "kinds": list(c.kinds), "source": c.source}
+            for c in rules.kit.terrain_classes
+        ],
+        "class_property": TERRAIN_CLASS,
+        "chart": rules.setup.force_chart.as_dict() if rules.setup.force_chart else None,
         "errata": described["errata"],
         "limits": {
             "features": limits.MAX_FEATURES,
@@ -170,12 +185,18 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
 
 
 def _kind_card(rs: RuleSet, kind: str, periods: list[dict[str, Any]]) -> dict[str, Any]:
-    """One terrain kind: how it is drawn (an area, or a line with the breadth it needs), the cover a stand in
-    it has alone and with other terrain, and how the movement table counts it, each with its printed line."""
+    """One terrain kind: its name in the rule set, how it is drawn (an area, or a line with the breadth it needs
+    and the typical ones), the cover a stand in it has alone and with other terrain, and how the movement table
+    counts it, each with its printed line."""
+    drawing = rs.data("terrain-drawing")["kinds"].get(kind, {}) if "terrain-drawing" in rs.datasets else {}
     card: dict[str, Any] = {
         "kind": kind,
         "area": kind in AREA_KINDS,
         "breadth": BUFFERED.get(kind),
+        # The rule set's own name for the kind, with its line, and the typical widths of a line drawn of it.
+        "name": drawing.get("name"),
+        "named": {"text": drawing["text"], "source": drawing["source"]} if "name" in drawing else None,
+        "widths": drawing.get("widths", []),
         "cover": None,
         "with": [],
         "move": None,
@@ -247,11 +268,16 @@ def _crewed_kinds(ruleset_id: str) -> frozenset[str]:
 
 def _zone_depth(rs: RuleSet) -> dict[str, Any] | None:
     """A new scenario's deployment zones start as deep as the rule set's own ready scenario has them (Mons:
-    "Both sides deploy 15cm onto the table"), with its source; None when it has none to go by."""
-    if "scenarios" not in rs.datasets:
-        return None
-    for scenario in rs.data("scenarios"):
-        zone = scenario.get("deployment_zones", {}).get("attacker")
-        if zone:
-            return {"cm": zone[3] - zone[1], "source": scenario.get("source", "")}
+    "Both sides deploy 15cm onto the table"), else as its first shipped scenario's attacker zone, with its
+    source; None when it has none to go by."""
+    if "scenarios" in rs.datasets:
+        for scenario in rs.data("scenarios"):
+            zone = scenario.get("deployment_zones", {}).get("attacker")
+            if zone:
+                return {"cm": zone[3] - zone[1], "source": scenario.get("source", "")}
+    for doc in get_game_rules(rs.id).setup.shipped_scenarios().values():
+        polygon = (doc["sides"]["attacker"].get("deployment_zone") or {}).get("coordinates")
+        if polygon:
+            ys = [p[1] for p in polygon[0]]
+            return {"cm": max(ys) - min(ys), "source": doc["title"]}
     return None

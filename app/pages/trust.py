@@ -1,6 +1,7 @@
 """/trust: how a tablet trusts the club's certificate authority once (`firestep serve --club`), with the
-downloads each system needs. Served on the plain port too (app/server.py), since a device that does not yet
-trust the authority cannot open the HTTPS one without a warning."""
+downloads each system needs. Served on the plain port too, at / as well (app/server.py), since a device that
+does not yet trust the authority cannot open the HTTPS one without a warning; there its script moves to the
+HTTPS address as soon as that answers, so a device that trusts the authority goes straight on."""
 
 from __future__ import annotations
 
@@ -68,6 +69,7 @@ def trust_page(request: Request, settings: SettingsDep) -> Response:
         context |= {
             "fingerprint": authority.fingerprint(cert),
             "https_url": f"https://{club_host(request)}:{settings.club_port}/",
+            "https_port": settings.club_port,
             "qr": trust_qr(request, settings),
             "der": f"/trust/{DER_NAME}",
             "pem": f"/trust/{PEM_NAME}",

@@ -14,13 +14,14 @@ from pydantic import (
     create_model,
     model_serializer,
 )
+from sqlmodel import Session
 
 from app import errors
 from app.core.routing import Router
 from app.core.writing import game_write
-from app.data.schemas import ForceIn, Override
+from app.data.schemas import ForceIn, GameFormationIn, Override
 from app.deps import GameId, SessionDep
-from app.guard.auth import ViewerDep
+from app.guard.auth import Viewer, ViewerDep
 from app.guard.limits import INT32_MAX, Bool, Float, Id, Int, Key, Version
 from app.services import acts, games, unit_names
 from app.services import units as units_service
@@ -427,6 +428,42 @@ def build_force(
     viewer: ViewerDep,
     session: SessionDep,
 ) -> list[UnitOut]:
+    return _built(session, game_id, viewer, body)
+
+
+@router.post(
+    "/formations",
+    response_model=list[UnitOut],
+    status_code=201,
+    summary="Build a formation from the rule set's chart of troops (its sub-units, each of bases of one kind) "
+    "for one side",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def build_formation(
+    game_id: GameId,
+    body: Annotated[
+        GameFormationIn,
+        Body(
+            openapi_examples={
+                "an SF": {
+                    "value": {
+                        "side": "attacker",
+                        "name": "1st Battalion",
+                        "quality": "line",
+                        "sub_units": [{"kind": "line-inf", "bases": 3}, {"kind": "machineguns", "bases": 2}],
+                    }
+                }
+            }
+        ),
+    ],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> list[UnitOut]:
+    return _built(session, game_id, viewer, body)
+
+
+def _built(session: Session, game_id: int, viewer: Viewer, body: ForceIn | GameFormationIn) -> list[UnitOut]:
+    """A force built for a side (an organisation-table entry or a formation of the chart) and its units."""
     entry = body.model_dump(exclude={"override", "side"})
     with game_write(session, game_id) as game:
         act = BuildForce(side=body.side, entry=entry, override=body.override)

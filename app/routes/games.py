@@ -486,8 +486,9 @@ def ask(
 
 @router.get(
     "/{game_id}/units/{unit_id}/acts",
-    summary="The rolls a stand's card offers this device now (order roll, shoot, assault, morale test), and "
-    "when the rules of play refuse them all (out of turn) why, in one sentence",
+    summary="The rolls a stand's card offers this device now (order roll, shoot, assault, morale test), the "
+    "unit edits it offers (a command, a plan, digging in: `edits`), and when the rules of play refuse every "
+    "roll and no edit is offered (out of turn) why, in one sentence",
     responses=errors.responses(401, 403, 404, 422),
 )
 def stand_acts(
@@ -515,7 +516,8 @@ def target_marks(
 
 @router.get(
     "/{game_id}/report",
-    summary="After-action report: the log by turn, losses by battalion, the rule book's casualty estimate",
+    summary="After-action report: the story of the game, the log by turn, losses by battalion, the rule book's "
+    "casualty estimate and the luck ledger",
     responses=errors.responses(401, 403, 404),
 )
 def report(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:

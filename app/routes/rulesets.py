@@ -11,9 +11,12 @@ from typing import Annotated, Any
 from fastapi import Body, Query
 from pydantic import BaseModel, ConfigDict
 
+from app import errors
 from app.core.routing import Router
+from app.data.schemas import FormationIn
+from rules.core.forces import ForceChart, document_units
 from rules.core.ruleset import ResolveRequest, RuleSet
-from rules.registry import all_rulesets, get_ruleset
+from rules.registry import all_rulesets, game_rules_or_none, get_ruleset
 
 
 class ModifierOut(BaseModel):
@@ -115,6 +118,35 @@ def _add_dataset_route(router: Router, rs: RuleSet, name: str) -> None:
     )
 
 
+def _add_force_chart_routes(router: Router, rs: RuleSet, chart: ForceChart) -> None:
+    """A rule set whose forces are built from its chart: the chart, and a formation built from it (nothing
+    stored: the scenario editor writes it into its document; a game builds one with POST .../formations)."""
+
+    def get_chart() -> dict[str, Any]:
+        return chart.as_dict()
+
+    def build(body: FormationIn) -> dict[str, Any]:
+        return document_units(chart.build(body.model_dump(), "", "formation"))
+
+    router.add_api_route(
+        f"/api/v1/rulesets/{rs.id}/force-chart",
+        get_chart,
+        methods=["GET"],
+        summary=f"{rs.name}: what a force is built from (its {chart.title})",
+        operation_id=f"force_chart_{rs.id}".replace("-", "_"),
+        tags=[rs.id],
+    )
+    router.add_api_route(
+        f"/api/v1/rulesets/{rs.id}/formations",
+        build,
+        methods=["POST"],
+        summary=f"{rs.name}: a {chart.formation} built from its {chart.title}, as a scenario's units",
+        operation_id=f"build_formation_{rs.id}".replace("-", "_"),
+        tags=[rs.id],
+        responses=errors.responses(422),
+    )
+
+
 def build_routers() -> list[Router]:
     """The list and the description of rule sets, then one router per rule set (so a request for one rule
     set's route is matched among that rule set's routes only: app/core/routing.py)."""
@@ -139,5 +171,8 @@ def build_routers() -> list[Router]:
             _add_resolver_route(ruleset_router, rs, resolver_id)
         for name in rs.datasets:
             _add_dataset_route(ruleset_router, rs, name)
+        chart = game_rules_or_none(rs.id).setup.force_chart
+        if chart is not None:
+            _add_force_chart_routes(ruleset_router, rs, chart)
         routers.append(ruleset_router)
     return routers

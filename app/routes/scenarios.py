@@ -121,8 +121,9 @@ def delete_scenario(scenario_id: ScenarioId, session: SessionDep) -> Response:
 @router.get(
     "/{scenario_id}/sheet.pdf",
     response_class=Response,
-    summary="A scenario's printable sheet (PDF, two pages at most): the table to a stated scale with a labelled "
-    "10 cm grid, terrain legend, deployment zones, each side's order of battle, special rules and victory",
+    summary="A scenario's printable sheet (PDF, one page where it fits, two at most): the table to a stated "
+    "scale with a labelled 10 cm grid, terrain legend, deployment zones, each side's order of battle, special "
+    "rules and victory",
     responses={
         200: {"content": {"application/pdf": {}}, "description": "The sheet as a PDF"},
         # Refusals are JSON, not the route's PDF.

@@ -157,9 +157,14 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
             if parent.side != act.side:
                 raise RulesError("parent_id", f"unit {parent.id} belongs to the {parent.side}")
         game_setup.require_room_for_units(session, game.id, 1, "units")
-        units_service.check_vocabulary(rules_of(game), act.fields.get("level"), act.fields.get("quality"))
+        rules = rules_of(game)
+        units_service.check_vocabulary(rules, act.fields.get("level"), act.fields.get("quality"))
         defaults = units_service.state_defaults(session, game.id or 0)
-        unit = Unit(game_id=game.id or 0, state=defaults, side=act.side, **act.fields)
+        fields = dict(act.fields)
+        chart = rules.setup.force_chart
+        if fields.get("base") is None and chart is not None:  # a base of its kind, as a built force's
+            fields["base"] = chart.base_of(fields["level"], fields.get("kind", ""))
+        unit = Unit(game_id=game.id or 0, state=defaults, side=act.side, **fields)
         session.add(unit)
         session.flush()
         return {"unit": units_service.unit_dict(unit), "changes": []}, [], unit

@@ -165,8 +165,13 @@ def require_room_for_units(
 def table_force(game: Game, force: Mapping[str, Any], field: str, id_prefix: str) -> ForceNode:
     """A force ({side, table_id, quality?, template?, name?, counts?}) built for a game by its rule set
     (GameRules.force_from_table): of the side's nation, for the game's period and readings; a 422 names
-    `<field>.table_id` and the tables that would do. Unit ids are `<id_prefix>/<table>/...`."""
+    `<field>.table_id` and the tables that would do. Unit ids are `<id_prefix>/<table>/...`. A formation of
+    the rule set's chart ({side, sub_units, quality?, name?}) is built by its chart (Setup.force_chart)."""
+    setup = get_game_rules(game.ruleset).setup
+    if "sub_units" in force:  # a formation of the rule set's chart of troops (rules.core.forces)
+        if setup.force_chart is None:
+            at = f"{field}." if field else ""
+            raise RulesError(f"{at}sub_units", "these games build no forces from a chart of troops", [])
+        return setup.force_chart.build(force, field, id_prefix)
     nation = game.attacker_nation if force["side"] == "attacker" else game.defender_nation
-    return get_game_rules(game.ruleset).setup.force_from_table(
-        game.period, game.variants, nation, force, field, id_prefix
-    )
+    return setup.force_from_table(game.period, game.variants, nation, force, field, id_prefix)

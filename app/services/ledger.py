@@ -14,7 +14,6 @@ from typing import Any
 from app.guard.auth import SIDES
 from app.services.events import ROLL_KINDS
 
-IMPROBABLE = 5  # the rolls listed as the ones that decided the game
 NOT_RECORDED = "odds not recorded"  # a roll logged before its odds were kept
 NOT_SHOWN = "odds not shown"  # a roll this viewer reads without its odds (the other side's draw)
 
@@ -40,18 +39,10 @@ class Roll:
     odds: Mapping[str, Fraction] | None  # every outcome's exact probability when it was rolled
     missing: str  # why odds is None
     changed: bool  # the result changed the table (a change was written)
-    turn_word: str = "turn"  # the rules' word for a turn ("bound")
 
     @property
     def p(self) -> Fraction | None:
         return self.odds.get(self.outcome) if self.odds is not None else None
-
-    @property
-    def words(self) -> str:
-        """'1/1/2 Coy Plt 3's shooting: killed, 1 in 36 (3%), turn 2'."""
-        who = f"{self.unit}'s " if self.unit else f"the {self.side}'s "
-        odds = odds_words(self.p) if self.p is not None else self.missing
-        return f"{who}{_plain(self.resolver)}: {_plain(self.outcome)}, {odds}, {self.turn_word} {self.turn}"
 
     def as_dict(self) -> dict[str, Any]:
         p = self.p
@@ -67,14 +58,7 @@ class Roll:
             "probabilities_exact": {k: _exact(v) for k, v in self.odds.items()} if self.odds else None,
             "odds": odds_words(p) if p is not None else self.missing,
             "changed_the_table": self.changed,
-            "words": self.words,
         }
-
-
-def _plain(key: str) -> str:
-    # A resolver's or outcome's key in words ("order-roll" -> "order roll"); services do not use the pages'
-    # humanise.
-    return key.replace("-", " ").replace("_", " ")
 
 
 def _exact(p: Fraction) -> str:
@@ -94,7 +78,6 @@ def rolls(
     sides: Mapping[int, str],
     names: Mapping[int, str],
     undone: set[int],
-    turn_word: str = "turn",
 ) -> list[Roll]:
     """The rolls that stand (not undone) in the events, as a viewer reads them. A roll is its unit's side's,
     else the side that acted, else (a planned bombardment's roll) the side whose plan arrived."""
@@ -133,7 +116,6 @@ def rolls(
                     odds=odds,
                     missing=missing,
                     changed=bool(payload.get("changes")),
-                    turn_word=turn_word,
                 )
             )
     return out
@@ -163,65 +145,15 @@ def expected_against_actual(side_rolls: Sequence[Roll]) -> list[dict[str, Any]]:
     return out
 
 
-def _killed(events: Iterable[Mapping[str, Any]], undone: set[int]) -> dict[int, set[int]]:
-    """The units killed in each turn (by any event that stands)."""
-    out: dict[int, set[int]] = {}
-    for ev in events:
-        if ev["id"] in undone or ev.get("reverses_id"):
-            continue
-        for c in (ev.get("payload") or {}).get("changes") or []:
-            if isinstance(c, Mapping) and c.get("field") == "killed" and c.get("after") is True:
-                out.setdefault(int(ev["turn"]), set()).add(c["unit"])
-    return out
-
-
-def story(
-    events: Sequence[Mapping[str, Any]],
-    all_rolls: Sequence[Roll],
-    sides: Mapping[int, str],
-    undone: set[int],
-    words: tuple[str, str] = ("turn", "stand"),
-) -> list[dict[str, Any]]:
-    """One or two plain sentences per turn: who rolled how often, what it cost each side, and the turn's
-    least likely roll that changed the table; `words`: the rules' words for a turn and a stand."""
-    turn_word, stand_word = words
-    killed = _killed(events, undone)
-    out = []
-    for turn in sorted({int(ev["turn"]) for ev in events} - {0}):
-        here = [r for r in all_rolls if r.turn == turn]
-        counts = [
-            f"the {side} rolled {n} time{'s' if n != 1 else ''}"
-            for side in SIDES
-            if (n := sum(1 for r in here if r.side == side))
-        ]
-        lost = [
-            f"the {side} lost {n} {stand_word}{'s' if n != 1 else ''}"
-            for side in SIDES
-            if (n := sum(1 for u in killed.get(turn, set()) if sides.get(u) == side))
-        ]
-        first = "; ".join(counts + lost) or "no dice were rolled and nothing was lost"
-        text = f"{turn_word.capitalize()} {turn}: {first}."
-        telling = sorted((r for r in here if r.changed and r.p is not None), key=lambda r: (r.p, r.event_id))
-        if telling:
-            text += f" Least likely: {telling[0].words}."
-        out.append({"turn": turn, "text": text})
-    return out
-
-
 def ledger(
     events: Sequence[Mapping[str, Any]],
     sides: Mapping[int, str],
     names: Mapping[int, str],
     undone: set[int],
-    words: tuple[str, str] = ("turn", "stand"),
 ) -> dict[str, Any]:
     """The ledger of the events a viewer reads: per side the expected against the actual results and its
-    rolls, the least likely rolls that changed the table, and a sentence or two per turn (`words`: the rules'
-    for a turn and a stand)."""
-    all_rolls = rolls(events, sides, names, undone, words[0])
-    decisive = sorted(
-        (r for r in all_rolls if r.changed and r.p is not None), key=lambda r: (r.p, r.event_id)
-    )
+    rolls. The story of the game (app.services.story) tells which rolls decided it."""
+    all_rolls = rolls(events, sides, names, undone)
     return {
         "sides": {
             side: {
@@ -231,6 +163,4 @@ def ledger(
             }
             for side in SIDES
         },
-        "improbable": [r.as_dict() for r in decisive[:IMPROBABLE]],
-        "story": story(events, all_rolls, sides, undone, words),
     }

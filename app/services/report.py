@@ -1,4 +1,5 @@
-"""The after-action report of a game, as a viewer may read it."""
+"""The after-action report of a game, as a viewer may read it: the story of the game, the log by turn, the
+losses and casualties, and the luck ledger."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from sqlmodel import Session
 
 from app.data.models import Game
 from app.guard.auth import SIDES, Viewer
-from app.services import ledger
+from app.services import ledger, story
 from app.services.events import event_dict, list_events, reversed_ids, roles_of
 from app.services.games import game_state
 from app.services.markers import rules_of
@@ -27,6 +28,7 @@ def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
     units = list_units(session, game.id or 0)
     events = list_events(session, game.id or 0, roles_of(viewer), limit=100_000)
     read = [event_dict(ev, roles_of(viewer)) for ev in events]
+    names, undone = display_names(units), reversed_ids(session, game.id or 0)
     by_turn: dict[int, list[dict[str, Any]]] = {}
     for ev in read:
         by_turn.setdefault(ev["turn"], []).append(ev)
@@ -57,12 +59,7 @@ def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
         "turns": [{"turn": t, "events": evs} for t, evs in sorted(by_turn.items())],
         "losses_by_battalion": battalions,
         "casualties_by_side": sides_out,
-        # The luck ledger, from the same events this viewer reads.
-        "ledger": ledger.ledger(
-            read,
-            {u.id or 0: u.side for u in units},
-            display_names(units),
-            reversed_ids(session, game.id or 0),
-            (rules.turn.turn_word, rules.report.stand_word),
-        ),
+        # The story of the game and the luck ledger, from the same events this viewer reads.
+        "story": story.story(read, {u.id or 0: u for u in units}, names, undone, rules),
+        "ledger": ledger.ledger(read, {u.id or 0: u.side for u in units}, names, undone),
     }

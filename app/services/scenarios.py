@@ -97,7 +97,8 @@ def _new_id(session: Session, title: str) -> str:
 
 def import_scenario(session: Session, document: Any) -> dict[str, Any]:
     """Store a new scenario; answers its document with its id (assigned from the title when absent). An id
-    already used (shipped or imported) is a 409: replace it with PUT."""
+    already used (shipped or imported) is a 409 naming the one held: replace it with PUT, or import the
+    document without its id to keep both."""
     doc = checked(document)
     count = session.exec(select(func.count()).select_from(Scenario)).one()
     if count >= MAX_SCENARIOS:
@@ -105,8 +106,16 @@ def import_scenario(session: Session, document: Any) -> dict[str, Any]:
             f"this server keeps at most {MAX_SCENARIOS} scenarios: delete one before importing another"
         )
     sid = doc.get("id") or _new_id(session, doc["title"])
-    if sid in shipped() or session.get(Scenario, sid) is not None:
-        raise Conflict(f"a scenario {sid!r} exists already: replace it with PUT /api/v1/scenarios/{sid}")
+    held = shipped().get(sid) or session.get(Scenario, sid)
+    if held is not None:
+        # The one held, so a client can offer the choice: replace it (PUT; not one that ships) or keep both.
+        title, ships = (held["title"], True) if isinstance(held, Mapping) else (held.title, False)
+        replace = f"a scenario {sid!r} exists already: replace it with PUT /api/v1/scenarios/{sid}"
+        raise Conflict(
+            replace,
+            current={"id": sid, "title": title, "shipped": ships},
+            why=f"{replace}, or import it without its id to keep both (a copy with a new id)",
+        )
     doc = {**doc, "id": sid} if "id" not in doc else doc
     session.add(
         Scenario(id=sid, ruleset=doc["ruleset"], title=doc["title"], period=doc["period"] or "", document=doc)

@@ -35,7 +35,8 @@ class AddUnit(Act):
 
 @dataclass(frozen=True, kw_only=True)
 class BuildForce(Act):
-    """A force built from an organisation-table entry for `side`."""
+    """A force built for `side` from an organisation-table entry, or a formation of the rule set's chart of troops
+    (an entry with `sub_units`: rules.core.forces)."""
 
     side: str
     entry: Mapping[str, Any]

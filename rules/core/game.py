@@ -17,6 +17,7 @@ from typing import Any, Protocol, TypeVar
 from rules.core.acts import Act, EditUnit, MoveStand, PlaceMarker, PlayCard, RecoverMarker, Roll
 from rules.core.errors import Refusal, RulesError
 from rules.core.fire_cards import FireCard, Fired
+from rules.core.forces import ForceChart
 from rules.core.kit import TableKit
 from rules.core.records import (
     Arrival,
@@ -28,6 +29,7 @@ from rules.core.records import (
     SetState,
     Snapshot,
     StandAct,
+    StandEdit,
     StateField,
     TargetMark,
 )
@@ -319,6 +321,10 @@ class Fields:
         """A marker taken off a unit by hand, with what it costs when `spend_action`."""
         return ()
 
+    def stand_edits(self, snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
+        """The unit edits a stand's card offers now (a command, a plan): the app keeps those the step allows."""
+        return ()
+
     def field(self, name: str) -> StateField | None:
         return next((f for f in self.state_fields if f.name == name), None)
 
@@ -486,6 +492,15 @@ class Report:
     tests_losses: bool = True
     losses_counted: str = "bases"
     stand_word: str = "stand"
+    # The state fields the story of the game tells as a unit comes to carry them (by name; the story says each
+    # in its field's filter words, else its label): none by default, its losses and arrivals are told anyway.
+    told_fields: tuple[str, ...] = ()
+
+    def roll_told(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
+        """What a roll did in the rules' words, for the story of the game, after its unit's name ("tested its
+        morale: retreat 20cm"; `target`: the name of the unit it targeted, or ""); "" for a roll the story
+        tells only by what it did to the units (the default)."""
+        return ""
 
     def board_notes(
         self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]
@@ -523,6 +538,9 @@ class Setup:
     unit_kinds: tuple[str, ...] = ()
 
     guns: tuple[str, ...] = ()
+
+    # A rule set whose forces are built from its chart of troops (rules.core.forces), not organisation tables.
+    force_chart: ForceChart | None = None
 
     def shipped_scenarios(self) -> Mapping[str, Mapping[str, Any]]:
         """The scenario documents the rule set ships (docs/scenario-format.md), by id."""

@@ -75,6 +75,21 @@ class PlanKind(BaseModel):
     kind: str
 
 
+# The property a terrain feature names its class by, when it is not its kind's (TerrainClass).
+TERRAIN_CLASS = "terrain_class"
+
+
+@dataclass(frozen=True)
+class TerrainClass:
+    """A class of ground a rule set reads a terrain feature as (its cover, its going), in the book's words with
+    its printed line; a feature of one of `kinds` is of it unless it names another (TERRAIN_CLASS)."""
+
+    id: str
+    text: str
+    kinds: tuple[str, ...]
+    source: str
+
+
 @dataclass(frozen=True)
 class TableKit:
     # The stands' bases and the area templates a game of the rule set uses, by kind, each with its size and
@@ -87,6 +102,8 @@ class TableKit:
     plan_kinds: tuple[type[PlanKind], ...] = ()
     # A plan item of each shape ({arrival_turn, item}) by name, as the API's documentation shows them.
     plan_examples: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # The classes of ground its rules read the table's terrain as (none: they read each feature by its kind).
+    terrain_classes: tuple[TerrainClass, ...] = ()
     values_by_name: Mapping[str, BoardKey] = field(init=False)
 
     def __post_init__(self) -> None:

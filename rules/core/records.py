@@ -268,6 +268,10 @@ class StandAct:
     why: str = ""
     target: bool = False
     dice: int = 1
+    pool: bool = False  # its dice are one pool of the roller's (not an attacker's die and a defender's)
+    # The request's field of unit ids the player fills by tapping the target's stands in turn (the order hits
+    # fall in, the shooter's choice); "" when the roll takes none.
+    order: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -277,6 +281,48 @@ class StandAct:
             "why": self.why,
             "target": self.target,
             "dice": self.dice,
+            "pool": self.pool,
+            "order": self.order,
+        }
+
+
+@dataclass(frozen=True)
+class EditChoice:
+    """One value a stand card's edit may set: the value, its words on the button, and the unit field a stand
+    tapped on the map fills with it (`target`: its sub-unit's id), needed or left to the player."""
+
+    value: Any
+    label: str
+    target: str = ""
+    needs_target: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "label": self.label,
+            "target": self.target,
+            "needs_target": self.needs_target,
+        }
+
+
+@dataclass(frozen=True)
+class StandEdit:
+    """A unit edit a stand's card offers now (PUT /units/{id}): the button's words, the state field it sets on
+    which unit (the stand's own, its sub-unit's or its formation's), why, and the values the rules allow."""
+
+    label: str
+    field: str
+    unit_id: int
+    why: str
+    choices: tuple[EditChoice, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "field": self.field,
+            "unit_id": self.unit_id,
+            "why": self.why,
+            "choices": [c.as_dict() for c in self.choices],
         }
 
 

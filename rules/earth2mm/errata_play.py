@@ -114,8 +114,9 @@ Earth2mm.add_errata(
                 "by-kind",
                 "The book names its classes (open, rough, defensible, fortification, impractical, road) but no "
                 "feature: woods, a river bank, a stream, shell-torn and shattered ground and wire are rough; a "
-                "village defensible; a trench, a strongpoint and a blockhouse fortifications; a marsh and a river "
-                "impractical; a hill open; a road a road. A feature may name its own class (terrain_class).",
+                "village and a trench defensible (its example: 'a +2 dug-in trench', defensible's dug-in value); "
+                "a strongpoint and a blockhouse fortifications; a marsh and a river impractical; a hill open; a "
+                "road a road. A feature may name its own class (terrain_class).",
                 SRC_COVER,
                 dict(CLASS_OF_KIND),
             ),
@@ -193,8 +194,9 @@ Earth2mm.add_errata(
             Reading(
                 "scenario-forces",
                 "'Each Strategic Formation is made up of a number of sub-units (companies). Each sub-unit "
-                "constitutes a number of bases (platoons)': the numbers are the scenario's, so forces come as a "
-                "scenario's units (its formations, companies and bases) and no force is built from a table.",
+                "constitutes a number of bases (platoons)': the numbers are the player's, so forces come as a "
+                "scenario's units or as an SF built from the characteristics chart (each sub-unit one chart "
+                "kind, as many bases as the player gives it), never from a table.",
                 SRC_FORMATIONS,
                 None,
             ),

@@ -30,6 +30,7 @@ from rules.flanders_fields.resolvers import reinforcements  # noqa: F401  (impor
 from rules.flanders_fields.resolvers import shooting  # noqa: F401  (imported to register)
 from rules.flanders_fields.book import special_rules  # noqa: F401  (imported to register)
 from rules.flanders_fields.resolvers import suppression  # noqa: F401  (imported to register)
+from rules.flanders_fields.book import terrain_drawing  # noqa: F401  (imported to register)
 from rules.flanders_fields.resolvers import visibility  # noqa: F401  (imported to register)
 from rules.flanders_fields.resolvers import wire  # noqa: F401  (imported to register)
 

@@ -67,12 +67,14 @@ def test_serve_migrates_loads_demo_and_answers_healthz(tmp_path: Path) -> None:
         "FIRESTEP_DATABASE_URL": f"sqlite:///{tmp_path / 'serve.db'}",
         "FIRESTEP_VAR_DIR": str(tmp_path / "var"),
     }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    printed = tmp_path / "serve.out"
+    with printed.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
+            env=env,
+            stdout=out,
+            stderr=subprocess.DEVNULL,
+        )
     try:
         body = b""
         for _ in range(300):
@@ -85,6 +87,8 @@ def test_serve_migrates_loads_demo_and_answers_healthz(tmp_path: Path) -> None:
         assert b'"status":"ok"' in body and head_revision().encode() in body
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/games", timeout=5) as r:
             assert b"Mons" in r.read()
+        # The sign-in line names the address served (--port), not the configured one.
+        assert f"open http://127.0.0.1:{port}/ on any device" in printed.read_text()
     finally:
         proc.terminate()
         proc.wait(timeout=20)

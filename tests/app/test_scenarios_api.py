@@ -135,9 +135,16 @@ def test_replace_and_delete(client: TestClient) -> None:
     r = client.put(f"{API}/raid", json={**changed, "id": "other"})
     assert r.status_code == 422 and loc(r) == "id"
     assert client.put(f"{API}/nowhere", json=changed).status_code == 404
-    # An id already used is not overwritten by an import.
+    # An id already used is not overwritten by an import: the refusal names the one held, which the file may
+    # replace (PUT) or sit beside (imported without its id: a copy with a new id, from its title).
     r = client.post(API, json={**changed, "id": "raid"})
     assert r.status_code == 409 and "PUT" in r.json()["why"]
+    assert r.json()["current"] == {"id": "raid", "title": "Trench raid at dusk", "shipped": False}
+    copy = client.post(API, json=changed)
+    assert copy.status_code == 201 and copy.json()["id"] == "trench-raid-at-dusk"
+    again = client.post(API, json=changed)
+    assert again.status_code == 201 and again.json()["id"] == "trench-raid-at-dusk-2"
+    assert client.get(f"{API}/raid").json() == {**changed, "id": "raid"}  # the held one as it was
     assert client.delete(f"{API}/raid").status_code == 204
     assert client.get(f"{API}/raid").status_code == 404
     assert client.delete(f"{API}/raid").status_code == 404
@@ -148,7 +155,7 @@ def test_the_shipped_scenario_is_neither_replaced_nor_deleted(client: TestClient
         assert r.status_code == 403
         assert "ships with firestep" in r.json()["why"]
     r = client.post(API, json={**hand_written(), "id": "mons-1914"})
-    assert r.status_code == 409
+    assert r.status_code == 409 and r.json()["current"]["shipped"] is True  # kept beside it only
     assert client.get(f"{API}/mons-1914").json()["title"].startswith("German attack")
 
 

@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -107,8 +108,10 @@ def _server_maker() -> Iterator[subprocess.Popen[str]]:
     assert maker.stdin and maker.stdout
     assert maker.stdout.readline().strip() == "ready", "the server maker did not start"
     yield maker
-    maker.stdin.close()
-    maker.wait(timeout=10)
+    # Its work is done and it holds nothing: ended outright, as the servers are (a clean exit can take seconds
+    # on a loaded machine).
+    maker.kill()
+    maker.wait()
 
 
 def _alive(pid: int) -> bool:
@@ -119,45 +122,95 @@ def _alive(pid: int) -> bool:
     return True
 
 
-@contextmanager
-def _serve(maker: subprocess.Popen[str], url: str, var: Path) -> Iterator[str]:
-    """uvicorn on a free port over the migrated database at `url`, until the block ends."""
-    assert maker.stdin and maker.stdout
-    port = _free_port()
-    log = var / "server.log"
-    maker.stdin.write(json.dumps({"port": port, "url": url, "var": str(var), "log": str(log)}) + "\n")
-    maker.stdin.flush()
-    pid = int(maker.stdout.readline())
-    base = f"http://127.0.0.1:{port}"
-    try:
+class _Server:
+    """uvicorn on a free port over the migrated database at `url`, forked by the maker when made; `ready` waits
+    for it to answer, `stop` kills it."""
+
+    def __init__(self, maker: subprocess.Popen[str], url: str, var: Path) -> None:
+        assert maker.stdin and maker.stdout
+        port = _free_port()
+        self.log = var / "server.log"
+        order = {"port": port, "url": url, "var": str(var), "log": str(self.log)}
+        maker.stdin.write(json.dumps(order) + "\n")
+        maker.stdin.flush()
+        self.pid = int(maker.stdout.readline())
+        self.base = f"http://127.0.0.1:{port}"
+
+    def ready(self) -> str:
         deadline = time.monotonic() + 120  # a loaded 2-core machine is slow
         while True:
             try:
-                with urllib.request.urlopen(f"{base}/healthz", timeout=1):
-                    break
+                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1):
+                    return self.base
             except OSError:
-                if not _alive(pid) or time.monotonic() > deadline:
-                    raise RuntimeError(f"server did not start: {log.read_text()}") from None
+                if not _alive(self.pid) or time.monotonic() > deadline:
+                    raise RuntimeError(f"server did not start: {self.log.read_text()}") from None
                 time.sleep(0.02)
-        yield base
-    finally:
+
+    def stop(self) -> None:
         # Killed outright: a graceful stop (a fifth of a second, each module) keeps nothing a test reads; its
         # worker process ends with it (app/core/worker.py) and the database is a throwaway.
-        os.kill(pid, signal.SIGKILL)
-        while _alive(pid):
+        os.kill(self.pid, signal.SIGKILL)
+        while _alive(self.pid):
             time.sleep(0.005)
+
+
+@contextmanager
+def _serve(maker: subprocess.Popen[str], url: str, var: Path) -> Iterator[str]:
+    """uvicorn on a free port over the migrated database at `url`, until the block ends."""
+    server = _Server(maker, url, var)
+    try:
+        yield server.ready()
+    finally:
+        server.stop()
+
+
+class _SqliteServers:
+    """The worker's servers over SQLite, one per module: each on a fresh copy of the template, started one module
+    ahead and asked once by a thread of its own (its first answer builds the app's middleware and opens the
+    database), so that no module waits for its own server while the next one starts beside its tests."""
+
+    def __init__(
+        self, maker: subprocess.Popen[str], template: Path, tmp_path_factory: pytest.TempPathFactory
+    ) -> None:
+        self.maker, self.template, self.tmp = maker, template, tmp_path_factory
+        self.waiter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="next-server")
+        self.spare: tuple[_Server, Future[str]] | None = None
+
+    def _start(self) -> tuple[_Server, Future[str]]:
+        var = self.tmp.mktemp("frontend-server")
+        server = _Server(self.maker, _sqlite_clone(self.template, var), var)
+        return server, self.waiter.submit(server.ready)
+
+    def take(self) -> _Server:
+        server, ready = self.spare or self._start()
+        ready.result()
+        self.spare = self._start()
+        return server
+
+    def close(self) -> None:
+        if self.spare is not None:
+            self.spare[0].stop()
+        self.waiter.shutdown(wait=False, cancel_futures=True)
+
+
+@pytest.fixture(scope="session")
+def _sqlite_servers(
+    _server_maker: subprocess.Popen[str], sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[_SqliteServers]:
+    servers = _SqliteServers(_server_maker, sqlite_template, tmp_path_factory)
+    yield servers
+    servers.close()
 
 
 # A server, and so a database, per module: no browser test meets what another module's tests left behind (the
 # lobby, the scenarios, the join limits), whatever order they run in. Within a module each test makes its own
 # games; a module whose tests share more than that says so.
 @pytest.fixture(scope="module")
-def server_url(
-    _server_maker: subprocess.Popen[str], sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    var = tmp_path_factory.mktemp("frontend-server")
-    with _serve(_server_maker, _sqlite_clone(sqlite_template, var), var) as base:
-        yield base
+def server_url(_sqlite_servers: _SqliteServers) -> Iterator[str]:
+    server = _sqlite_servers.take()
+    yield server.base
+    server.stop()
 
 
 @pytest.fixture(scope="module")

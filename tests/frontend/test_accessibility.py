@@ -1,6 +1,7 @@
 """axe-core (WCAG 2.2 AA) on the pages changed this session, at the four sizes the project supports: no serious or
 critical violation. One device per role, resized through the sizes, so each page is set up once; the print
-views' layout is checked at each size on the way (their printing: test_print_view.py)."""
+views' and the join form's confirm step's layout are checked at each size on the way (their printing:
+test_print_view.py), and the confirm step's flow (keep the seat, or confirm the switch) runs on the way."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from tests.frontend.conftest import (
     small_targets,
     unlabelled_controls,
 )
-from tests.frontend.games import bearer, join, join_by_api, seed_game
+from tests.frontend.games import bearer, join, seed_game
 from tests.frontend.test_map import open_map, start_game
 from tests.frontend.test_referee import first_live_stand
 from tests.frontend.test_referee_live import open_board
@@ -43,13 +44,11 @@ def violations_at_every_size(page: Any, name: str, also: Callable[[Any], None] |
     return found
 
 
-def test_the_check_finds_a_violation(new_page: Any) -> None:
-    page = new_page()
-    page.goto("/")
-    page.evaluate(
-        "document.querySelector('main').append(Object.assign(document.createElement('input'), {type: 'text'}))"
-    )
-    assert any(v.startswith("label (critical)") for v in serious_violations(page)), serious_violations(page)
+def confirm_fits(page: Any) -> None:
+    """The join form's confirm step: no sideways scroll, finger-sized controls."""
+    assert_no_horizontal_scroll(page)
+    assert not small_targets(page), (page.viewport_size, small_targets(page))
+    screenshot(page, "join-confirm")
 
 
 def print_view_fits(page: Any) -> None:
@@ -64,10 +63,17 @@ def print_view_fits(page: Any) -> None:
 
 
 def test_start_page_and_print_view(new_page: Any) -> None:
-    """The print view of each period at each size: axe-core, and the layout (print_view_fits)."""
+    """The start page and the print view of each period at each size: axe-core, and the print view's layout
+    (print_view_fits); and axe-core finds a violation planted on the start page."""
     page = new_page()
     page.goto("/")
     found = violations_at_every_size(page, "start")
+    # The check finds a violation where there is one: an input with no label, added to the start page.
+    page.evaluate(
+        "document.querySelector('main').append(Object.assign(document.createElement('input'), {type: 'text'}))"
+    )
+    planted = serious_violations(page)
+    assert any(v.startswith("label (critical)") for v in planted), planted
     for period in ("early", "mid", "late"):
         page.goto(f"/playsheets/{period}")
         found += violations_at_every_size(page, f"{period} print view", print_view_fits)
@@ -80,18 +86,31 @@ def test_join_confirm_fire_plan_referee_and_map(new_page: Any) -> None:
     codes = created["join_codes"]
     found = []
 
-    # The join form's confirm step: a device that plays the attacker (seated through the API) enters the
-    # defender's code.
+    # The join form's confirm step (issue 24, login CSRF): a device that plays the attacker (joined by the form,
+    # which takes a player to its fire plan) keeps that seat unless its user confirms the switch.
     player = new_page()
-    join_by_api(player, codes["attacker"])
+    join(player, codes["attacker"])
+    assert player.url.endswith(f"/games/{game_id}/fire-plan")
     join(player, codes["defender"])
-    expect(player.locator("[data-seat-confirm]")).to_have_count(1)
-    found += violations_at_every_size(player, "join confirm")
+    card = player.locator("[data-seat-confirm]")
+    expect(card).to_contain_text("This device already plays the attacker here")
+    expect(card).to_contain_text("The code you entered is for the defender")
+    found += violations_at_every_size(player, "join confirm", confirm_fits)
+    # Keeping the seat changes nothing: the attacker's fire plan is still this device's.
+    card.get_by_role("link", name="Keep the attacker").click()
+    expect(player.locator("body")).to_contain_text("Attacker")
+    assert "/fire-plan" in player.url
+    # Confirming switches to the defender.
+    join(player, codes["defender"])
+    player.get_by_role("button", name="Switch to the defender").click()
+    player.wait_for_load_state()
+    assert "/fire-plan" in player.url
+    expect(player.locator("body")).to_contain_text("Defender")
 
-    # The defender's fire plan with two batteries planned (through the API) and the rehearsal shown.
-    defender = new_page()
-    token = join_by_api(defender, codes["defender"])
-    defender.goto(f"/games/{game_id}/fire-plan")
+    # The defender's fire plan (this device's now) with two batteries planned (through the API) and the
+    # rehearsal shown.
+    defender = player
+    token = next(c["value"] for c in defender.context.cookies() if c["name"] == "firestep_token")
     batteries = defender.get_by_label("Battery or mortar").locator("option").all_inner_texts()[:2]
     for battery, along in zip(batteries, (60, 100), strict=True):
         added = defender.request.post(

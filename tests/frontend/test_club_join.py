@@ -1,7 +1,8 @@
 """Join by QR in Chromium over the club's HTTPS (issue 28, "Done when" 3): the real `firestep serve --club`,
 a referee makes the join cards, each card's QR code is read off the screen by a decoder (zxing-cpp) and its
-link signs a fresh browser into that seat with one tap; a revoked card is refused in plain words. Then /trust,
-the join page and the card sheet at the four sizes (one page each, resized), checked with axe-core (WCAG 2.2
+link signs a fresh browser into that seat with one tap; the laptop's plain address shows a browser that does
+not trust the club the trust steps, and moves one that does on to HTTPS. Then /trust, the join page and the
+card sheet at the four sizes (one page each, resized), checked with axe-core (WCAG 2.2
 AA). Games are made through the API (over the club's HTTPS, trusting only its authority).
 
 Chromium is not told to ignore certificate errors (no ignore_https_errors). It has no system store to add an
@@ -137,21 +138,41 @@ def make_cards(referee: Any, game_id: int) -> None:
     expect(referee.locator("[data-join-card]")).to_have_count(3)
 
 
-def test_a_browser_that_does_not_trust_the_club_refuses_it(club: Club, browser: Any) -> None:
-    ctx = browser.new_context()
+def test_a_browser_that_does_not_trust_the_club_is_shown_the_trust_steps(club: Club, browser: Any) -> None:
+    """Such a browser refuses the HTTPS address; typing the laptop's plain address shows it the trust steps
+    (once its background try of the HTTPS address fails), which pass axe at every size."""
+    ctx = browser.new_context(viewport=TABLET_LANDSCAPE)
     try:
         with pytest.raises(PlaywrightError, match="ERR_CERT"):
             ctx.new_page().goto(f"https://127.0.0.1:{club.https_port}/")
+        page = ctx.new_page()
+        plain = f"http://127.0.0.1:{club.http_port}/"
+        page.goto(plain)
+        expect(page.get_by_role("heading", name="iPad and iPhone")).to_be_visible()
+        expect(page.locator("[data-trust-probe]")).to_be_hidden()
+        assert page.url == plain
+        found: list[str] = []
+        for size in SIZES:
+            page.set_viewport_size(size)
+            assert_no_horizontal_scroll(page)
+            screenshot(page, "trust-plain")
+            found += [
+                f"trust-plain at {size['width']}x{size['height']}: {v}" for v in serious_violations(page)
+            ]
+        assert not found, "\n".join(found)
     finally:
         ctx.close()
 
 
 def test_a_scanned_join_card_signs_a_fresh_browser_in_with_one_tap(club: Club, device: Any) -> None:
     referee = device()
+    base = f"https://127.0.0.1:{club.https_port}"
+    # A device that trusts the club and types the laptop's plain address goes straight on to HTTPS.
+    referee.goto(f"http://127.0.0.1:{club.http_port}/")
+    referee.wait_for_url(f"{base}/")
     game_id = seed_club_game(club, referee)
     make_cards(referee, game_id)
     links = {seat: scan(referee, seat) for seat in (auth.REFEREE, *auth.SIDES)}
-    base = f"https://127.0.0.1:{club.https_port}"
     homes = {
         auth.REFEREE: f"{base}/games/{game_id}/referee",
         "attacker": f"{base}/games/{game_id}/fire-plan",
@@ -182,7 +203,6 @@ def test_trust_join_and_card_pages_pass_axe_at_every_size(club: Club, device: An
     found: list[str] = []
     player = device()
     pages = [
-        ("trust-plain", referee, f"http://127.0.0.1:{club.http_port}/trust"),
         ("trust", referee, "/trust"),
         ("join-cards", referee, f"/games/{game_id}/join-cards"),
         ("join-link", player, link),

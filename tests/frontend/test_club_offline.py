@@ -200,7 +200,7 @@ def test_a_tap_kept_for_one_seat_is_never_sent_as_another(device: Any, server_ur
     join(page, codes["attacker"])
     assert page.evaluate("window.firestepOutbox.waiting()") == 1  # the start page has no seat: it waits
     page.get_by_role("button", name="Switch to the attacker").click()
-    page.wait_for_url(f"**/lookup?game={game_id}")
+    page.wait_for_url(f"**/games/{game_id}/map")
     expect(page.locator("#net-status")).to_contain_text(
         "1 tap made as another seat of this game was not sent"
     )

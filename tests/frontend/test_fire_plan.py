@@ -26,7 +26,7 @@ def test_author_and_lock_a_plan_by_taps(new_page: Any) -> None:
     attacker = new_page(TABLET_LANDSCAPE)
     game_id, created = seed_game(attacker)  # as the referee (the API only), then seated as the attacker
     codes = created["join_codes"]
-    join_by_api(attacker, codes["attacker"])  # the join form's landing on the fire plan: test_join_confirm
+    join_by_api(attacker, codes["attacker"])  # the join form's landing on the fire plan: test_accessibility
     attacker.goto(f"/games/{game_id}/fire-plan")
     # An aiming point by tapping the small table, then a gas attack by typed grid reference.
     attacker.get_by_label("Battery or mortar").select_option(index=0)

@@ -152,11 +152,17 @@ def test_tap_a_stand_for_its_card(new_page: Any) -> None:
     assert moved.value.status == 200, moved.value.text()
     now = page.request.get(f"/api/v1/games/{game_id}/units/{stand['id']}").json()
     assert (now["x"], now["y"]) == (pytest.approx(60, abs=0.5), pytest.approx(150, abs=0.5))
-    drawn = page.locator(f"[data-stand='{stand['id']}']").bounding_box()
-    assert drawn is not None
-    at = screen_point(page, 60, 150)
-    assert (
-        abs(drawn["x"] + drawn["width"] / 2 - at[0]) < 3 and abs(drawn["y"] + drawn["height"] / 2 - at[1]) < 3
+    # Drawn where it went, within 3 px: read in the page, in one go (the map redraws a stand's element as a live
+    # frame comes, so a box read apart from its element may find none).
+    page.wait_for_function(
+        """([id, x, y]) => { const e = document.querySelector(`[data-stand='${id}']`);
+             if (!e) return false;
+             const m = window.firestepMap, r = e.getBoundingClientRect();
+             const c = m.leaflet.getContainer().getBoundingClientRect();
+             const p = m.leaflet.latLngToContainerPoint(m.toLL([x, y]));
+             return r.width > 0 && Math.abs(r.x + r.width / 2 - c.left - p.x) < 3
+               && Math.abs(r.y + r.height / 2 - c.top - p.y) < 3; }""",
+        arg=[stand["id"], 60, 150],
     )
 
 

@@ -49,21 +49,26 @@ class Taps:
         assert on_map, f"something is drawn over the stand at {point}"
         self._tap(point["x"], point["y"])
 
-    def button(self, name: str, within: Any = None) -> None:
+    def button(self, name: str, within: Any = None, tap: bool = True) -> None:
+        """The button, on screen and uncovered at its centre, tapped (or, with `tap` false, counted as the tap
+        the flow makes there: the flow at the reference size taps it and proves what it does)."""
         target = (within or self.page).get_by_role("button", name=name, exact=True)
-        expect(target).to_have_count(1)
-        expect(target).to_be_visible()
-        box = target.bounding_box()
-        if box is None:  # redrawn between the two reads (a live frame re-renders the card): read it again
-            expect(target).to_be_visible()
-            box = target.bounding_box()
-        assert box is not None
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        on_top = target.evaluate("(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y])
-        if not on_top:
+        expect(target).to_be_visible()  # one button (strict), shown
+        # Its centre and what is on top there, read in one evaluate: a live frame may redraw the card between
+        # two reads.
+        at = target.evaluate(
+            """(el) => { const r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+                 return {x, y, onTop: el.contains(document.elementFromPoint(x, y))}; }"""
+        )
+        if not at["onTop"]:
             self.page.screenshot(path=f"tests/artifacts/map-play-covered-{name}.png")
-        assert on_top, f"{name!r} is out of sight or covered at {x:.0f},{y:.0f}"
-        self._tap(x, y)
+        assert at["onTop"], f"{name!r} is out of sight or covered at {at['x']:.0f},{at['y']:.0f}"
+        if tap:
+            self._tap(at["x"], at["y"])
+        else:
+            vw, vh = self.page.viewport_size["width"], self.page.viewport_size["height"]
+            assert 0 <= at["x"] < vw and 0 <= at["y"] < vh, at
+            self.count += 1
 
 
 def api_of(game_id: int) -> str:
@@ -195,10 +200,12 @@ def shoot(
     dice: list[int],
     outcome: str,
     axe: bool = False,
+    apply: bool = True,
 ) -> list[str]:
     """Firer, Shoot, target, `dice` (die_for's for `outcome`), Apply by touch, each tap on screen and uncovered, in
     at most 5 taps (one more for each other stand the shot attacks: a die each) and with no scroll; with `axe`,
-    axe-core's serious findings on the card with the answer and its Apply are returned."""
+    axe-core's serious findings on the card with the answer and its Apply are returned. Without `apply`, Apply is
+    seen on screen and uncovered but not tapped, and the card is left by its Cancel."""
     taps = Taps(attacker)
     taps.stand(firer["x"], firer["y"])
     taps.button("Shoot")
@@ -208,34 +215,45 @@ def shoot(
         taps.button(str(die), within=attacker.locator(".play-dice").nth(row))
     expect(attacker.locator(f"[data-play-outcome='{outcome}']")).to_be_visible()
     found = serious_violations(attacker) if axe else []
-    taps.button("Apply")
-    expect(attacker.locator("[data-play-done]")).to_be_visible()
+    taps.button("Apply", tap=apply)
     assert taps.count <= 4 + len(dice)
     no_scroll(attacker)
+    if apply:
+        expect(attacker.locator("[data-play-done]")).to_be_visible()
+    else:
+        attacker.get_by_role("button", name="Cancel", exact=True).tap()
     return found
 
 
-def order_roll(attacker: Any, stand: dict[str, Any]) -> None:
-    """Stand, Order roll, die by touch: at most 3 taps, each on screen and uncovered."""
-    attacker.get_by_role("button", name="Done", exact=True).tap()
+def order_roll(attacker: Any, stand: dict[str, Any], roll: bool = True) -> None:
+    """Stand, Order roll, die by touch: at most 3 taps, each on screen and uncovered (without `roll`, the die is
+    seen but not tapped, and the card is left by its Cancel)."""
     taps = Taps(attacker)
     taps.stand(stand["x"], stand["y"])
     taps.button("Order roll")
-    taps.button("5")
-    expect(attacker.locator("[data-play-done]")).to_be_visible()
+    taps.button("5", tap=roll)
     assert taps.count <= 3
+    if roll:
+        expect(attacker.locator("[data-play-done]")).to_be_visible()
+    else:
+        attacker.get_by_role("button", name="Cancel", exact=True).tap()
 
 
 def test_the_attackers_taps_at_the_other_sizes_and_axe(new_page: Any) -> None:
-    """Tablet portrait, phone and referee screen: the same taps on one game seeded as the flow's, undone through
-    the API between sizes (each tap on screen and uncovered, no scroll, at most 5 taps a shot and 3 an order
-    roll), axe-core on the card at play at each size, and on the in-game lookup of the same game at the four
-    sizes (WCAG 2.2 AA). Each shot's dice are asked of the table once: every size plays from the same state."""
+    """Tablet portrait, phone and referee screen, on one game seeded as the flow's: the flow's taps at each size,
+    each on screen and uncovered in the state the flow taps it, with no scroll, at most 5 taps a shot and 3 an
+    order roll; the last tap of each (Apply, the order roll's die) is seen there, not made: what it does is the
+    flow's (test_standard_turn.py), so nothing is undone between sizes but the rifle
+    company's order, seeded through the API for its shot. axe-core on the card with the shot's answer at each
+    size, and on the in-game lookup of the same game at the four sizes (WCAG 2.2 AA). Each shot's dice are asked
+    of the table once: every size plays from the same state."""
     attacker = new_page(TABLET_LANDSCAPE)
     game_id, answer, s = set_up(attacker)  # as the referee (the API only), then seated as the attacker
+    as_referee = bearer(answer["referee_token"])
     token = join_by_api(attacker, answer["join_codes"]["attacker"])
     mg_dice = die_for(attacker, token, game_id, s["mg"], s["mg_target"], "suppressed")
     rifle_dice: list[int] = []  # asked once its company is ordered (at the first size)
+    docs = os.environ.get("FIRESTEP_DOCS_SCREENSHOTS") == "1"  # the README's picture is of a shot applied
     found = []
     for name, size in OTHER_SIZES.items():
         last = attacker.request.get(f"{api_of(game_id)}/events").json()[-1]["id"]
@@ -243,20 +261,19 @@ def test_the_attackers_taps_at_the_other_sizes_and_axe(new_page: Any) -> None:
         open_map(attacker, game_id)
         found += [
             f"map at {name}: {v}"
-            for v in shoot(attacker, s["mg"], s["mg_target"], mg_dice, "suppressed", axe=True)
+            for v in shoot(attacker, s["mg"], s["mg_target"], mg_dice, "suppressed", axe=True, apply=docs)
         ]
         docs_picture(attacker)
-        order_roll(attacker, s["rifle"])
-        attacker.get_by_role("button", name="Done", exact=True).tap()
+        if docs:
+            attacker.get_by_role("button", name="Done", exact=True).tap()
+        order_roll(attacker, s["rifle"], roll=False)
+        ordered(attacker, game_id, as_referee, "attacker", [s["rifle"]["parent_id"]])
         rifle_dice = rifle_dice or die_for(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
-        shoot(attacker, s["rifle"], s["rifle_target"], rifle_dice, "killed")
-        # The referee undoes the size's three events, newest first: the next size plays on the same table.
-        played = attacker.request.get(f"{api_of(game_id)}/events?after={last}").json()
-        assert len(played) == 3, played
-        for event in reversed(played):
-            undone = attacker.request.post(
-                f"{api_of(game_id)}/events/{event['id']}/undo", headers=bearer(answer["referee_token"])
-            )
+        shoot(attacker, s["rifle"], s["rifle_target"], rifle_dice, "killed", apply=False)
+        # The referee undoes what the size added (the company's order), newest first: the next size plays on
+        # the same table.
+        for event in reversed(attacker.request.get(f"{api_of(game_id)}/events?after={last}").json()):
+            undone = attacker.request.post(f"{api_of(game_id)}/events/{event['id']}/undo", headers=as_referee)
             assert undone.ok, undone.text()
     attacker.set_viewport_size(TABLET_LANDSCAPE)
     attacker.goto(f"/lookup?game={game_id}")

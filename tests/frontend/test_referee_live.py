@@ -208,7 +208,10 @@ def test_three_devices_see_every_change_live_and_a_device_back_from_offline_catc
     # What each device shows is the same game record.
     logs = [p.locator("#log .event .event-line").all_inner_texts()[:4] for p in others.values()]
     assert logs[0] == logs[1] == logs[2], logs
-    assert any("1 suppression" in line and "Defender" in line for line in logs[0]), logs[0]
+    # The log reads like a game record: the side, the stand's unambiguous name, the change, who, the turn.
+    assert any(
+        line.startswith("Defender · ") and "+1 suppression · by attacker · turn 1" in line for line in logs[0]
+    ), logs[0]
     expect(defender.locator("#turn [data-template]")).to_contain_text("Artillery template")
 
     # Each frame carries what its board needs (issue 25): MG fire from the referee's device, one event, the

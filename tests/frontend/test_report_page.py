@@ -1,5 +1,6 @@
-"""The after-action report page (issue 26): opened from the game's menu once the game is over, it shows each
-roll at the odds the resolve answer showed; no serious axe-core violation at the tablet and phone sizes."""
+"""The after-action report page (issues 26 and 42): opened from the game's menu once the game is over, it opens
+with the story of the game, each turn's first sentence above the fold at 1180x820, and shows each roll at the
+odds the resolve answer showed; no serious axe-core violation at the four sizes; printed, the report alone."""
 
 from __future__ import annotations
 
@@ -11,7 +12,13 @@ from playwright.sync_api import expect
 
 from app.services.ledger import odds_words
 from tests.frontend.axe import serious_violations
-from tests.frontend.conftest import TABLET_LANDSCAPE, assert_no_horizontal_scroll, screenshot
+from tests.frontend.conftest import (
+    REFEREE_SCREEN,
+    TABLET_LANDSCAPE,
+    TABLET_PORTRAIT,
+    assert_no_horizontal_scroll,
+    screenshot,
+)
 from tests.frontend.games import bearer, seed_game
 from tests.frontend.test_map import start_game
 
@@ -28,7 +35,7 @@ def _post(page: Any, path: str, body: dict[str, Any], token: str) -> dict[str, A
     return dict(r.json())
 
 
-def test_report_page_shows_the_ledger_at_the_odds_rolled(new_page: Any) -> None:
+def test_the_report_opens_with_the_story_and_shows_the_ledger_at_the_odds_rolled(new_page: Any) -> None:
     referee = new_page(TABLET_LANDSCAPE)
     game_id, created = seed_game(referee)
     token = created["referee_token"]
@@ -63,6 +70,10 @@ def test_report_page_shows_the_ledger_at_the_odds_rolled(new_page: Any) -> None:
             token,
         ),
     ]
+    # On into turn 2, where the game ends: the story tells two turns.
+    while referee.request.get(api).json()["turn"] < 2:
+        version = referee.request.get(api).json()["version"]
+        _post(referee, f"{api}/turn/advance", {"version": version}, token)
     version = referee.request.get(api).json()["version"]
     _post(referee, f"{api}/finish", {"version": version}, token)
 
@@ -73,14 +84,20 @@ def test_report_page_shows_the_ledger_at_the_odds_rolled(new_page: Any) -> None:
     ).to_be_visible()
     referee.locator("[data-page-menu] > summary").click()
     referee.get_by_role("link", name="After-action report and luck ledger (printable)").click()
-    expect(referee.get_by_role("heading", name="The luck ledger")).to_be_visible()
+    # The report's first heading is the story's, and each turn's first sentence is above the fold.
+    expect(referee.get_by_role("heading").first).to_have_text("The story of the game")
+    turns = referee.locator("[data-story] [data-turn]")
+    expect(turns).to_have_count(2)
+    for first in turns.locator("[data-first]").all():
+        box = first.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= TABLET_LANDSCAPE["height"], box
+    expect(referee.locator("[data-decisive] li").first).to_contain_text("Turn 1")
     for a in answers:
         res = a["resolution"]
         shown = referee.locator(f"[data-roll='{a['event_id']}'] [data-odds]")
         expect(shown).to_have_text(odds_words(Fraction(res["probabilities_exact"][res["outcome_key"]])))
-    expect(referee.locator("[data-improbable] li")).to_have_count(2)
     found = []
-    for size in (TABLET_LANDSCAPE, PHONE):
+    for size in (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN):
         referee.set_viewport_size(size)
         found += [f"report at {size['width']}x{size['height']}: {v}" for v in serious_violations(referee)]
         assert_no_horizontal_scroll(referee)
@@ -89,4 +106,4 @@ def test_report_page_shows_the_ledger_at_the_odds_rolled(new_page: Any) -> None:
     # Printed, the sheet is the report alone: no menu or navigation.
     referee.emulate_media(media="print")
     expect(referee.locator("header.topbar")).to_be_hidden()
-    expect(referee.get_by_role("heading", name="The luck ledger")).to_be_visible()
+    expect(referee.get_by_role("heading", name="The story of the game")).to_be_visible()

@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 
 from rules.flanders_fields.book.cover import cover_for
 from rules.flanders_fields.book.organisation import build_template
+from rules.flanders_fields.book.terrain_drawing import BUILT_UP_LINE, BUILT_UP_NAME, TRENCH_WIDTHS_CM
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import (
     REFEREE_SCREEN,
@@ -145,7 +146,7 @@ def build_and_play(ed: Editor) -> None:
     ed.draw("woods", "Rectangle", list(WOOD))
     ed.draw("village", "Rectangle", list(VILLAGE))
     ed.draw("hill", "Polygon", HILL)
-    ed.draw("trench", "Line", TRENCH, breadth=2)
+    ed.draw("trench", "Line", TRENCH)  # at the width offered (the book's), nothing typed
     ed.draw("wire", "Line", WIRE)
     ed.draw("road", "Line", ROAD, breadth=2)
 
@@ -217,6 +218,8 @@ def build_and_play(ed: Editor) -> None:
     scenario = saved.value.json()
     page.wait_for_url(f"**/scenarios/{scenario['id']}/edit")
     assert len(scenario["terrain"]["features"]) == 6
+    (trench,) = [f for f in scenario["terrain"]["features"] if f["properties"]["kind"] == "trench"]
+    assert trench["properties"]["width_cm"] == TRENCH_WIDTHS_CM[0]
 
     with page.expect_navigation(url=re.compile(r"/games/\d+/created")):
         ed.press(page.locator("[data-start]"))
@@ -281,7 +284,10 @@ def test_terrain_kinds_show_the_rules_cover_and_bad_shapes_are_refused(new_page:
     page.get_by_label("Kind of terrain").select_option("woods")
     expect(page.locator("[data-kind-card]")).to_contain_text(f"Cover: {cover_for(['woods'])}")
     expect(page.locator("[data-kind-card]")).to_contain_text("Wooded areas provide soft cover")
+    # The village is drawn as the book's built-up area (its name in the movement table), at its cover.
     page.get_by_label("Kind of terrain").select_option("village")
+    expect(page.get_by_label("Kind of terrain").locator("option:checked")).to_have_text(BUILT_UP_NAME)
+    expect(page.locator("[data-kind-card]")).to_contain_text(BUILT_UP_LINE)
     expect(page.locator("[data-kind-card]")).to_contain_text(f"Cover: {cover_for(['village'])}")
     expect(page.locator("[data-kind-card]")).to_contain_text(
         f"With trench: {cover_for(['village', 'trench'])}"
@@ -293,8 +299,13 @@ def test_terrain_kinds_show_the_rules_cover_and_bad_shapes_are_refused(new_page:
     ed.at(130, 175)  # the table is 120 cm wide
     expect(page.locator("#net-status")).to_contain_text("goes off the table")
     assert ed.pieces() == 0
-    # A trench drawn as a line needs its width: the editor asks before drawing.
+    # A trench starts at the book's typical width, the others one tap away; drawn as a line it needs a
+    # width: with none, the editor asks before drawing.
     page.get_by_label("Kind of terrain").select_option("trench")
+    breadth = page.locator("[data-terrain-breadth]")
+    expect(breadth).to_have_value(f"{TRENCH_WIDTHS_CM[0]:g}")
+    ed.press(page.get_by_role("button", name=f"{TRENCH_WIDTHS_CM[1]:g} cm"))
+    expect(breadth).to_have_value(f"{TRENCH_WIDTHS_CM[1]:g}")
     page.locator("[data-terrain-breadth]").fill("")
     ed.press(page.locator("[data-draw=Line]"))
     expect(page.locator("#net-status")).to_contain_text("needs its width in cm")
@@ -331,6 +342,8 @@ def test_the_editor_at_four_sizes_with_axe(new_page: Any) -> None:
         page = ed.page
         for name in ("scenario", "terrain", "forces", "deploy", "file"):
             ed.tab(name)
+            if name == "terrain":  # a line kind: its typical widths are offered too
+                page.get_by_label("Kind of terrain").select_option("trench")
             # axe on every section once, and on the longest one at every size (it is the slow check).
             if viewport is TABLET_LANDSCAPE or name == "scenario":
                 assert serious_violations(page) == [], (viewport, name)
@@ -478,6 +491,36 @@ def test_import_a_hand_written_file_and_export_it(new_page: Any, tmp_path: Path)
         ed.press(page.locator("[data-export]"))
     exported = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert exported == page.request.get(f"/api/v1/scenarios/{stored['id']}").json() == stored
+
+    # The file just exported, imported again: the editor offers to keep both, one tap (3 with the export's and
+    # the import's), and the copy is saved under a new id beside the one held.
+    file.write_text(json.dumps(exported))
+    page.locator("[data-import]").set_input_files(str(file))
+    expect(page.locator("[data-import-choice]")).to_contain_text(f"“Hand-written raid” ({stored['id']})")
+    assert serious_violations(page) == [] and small_targets(page) == []
+    screenshot(page, "scenario-editor-import-choice")
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/v1/scenarios") and r.request.method == "POST" and r.status == 201
+    ) as kept:
+        ed.press(page.get_by_role("button", name="Keep both"))
+    copy = kept.value.json()
+    assert copy["id"] != stored["id"] and {**copy, "id": stored["id"]} == stored
+    page.wait_for_url(f"**/scenarios/{copy['id']}/edit")
+    ids = [s["id"] for s in page.request.get("/api/v1/scenarios").json()]
+    assert stored["id"] in ids and copy["id"] in ids
+    expect(page.locator("[data-import-choice]")).to_be_hidden()
+    # Or the file replaces the one held (the copy, now open here, as it was: nothing else changes).
+    file.write_text(json.dumps({**exported, "id": copy["id"], "title": "Raid, replaced"}))
+    page.locator("[data-import]").set_input_files(str(file))
+    with page.expect_response(lambda r: r.url.endswith(f"/{copy['id']}") and r.request.method == "PUT"):
+        ed.press(page.get_by_role("button", name="Replace the saved one"))
+    expect(page.get_by_label("Title")).to_have_value("Raid, replaced")
+    # Print the sheet: the scenario's PDF, opened in a new tab.
+    with page.context.expect_event(
+        "response", lambda r: r.url.endswith(f"/api/v1/scenarios/{copy['id']}/sheet.pdf")
+    ) as sheet:
+        ed.press(page.get_by_role("button", name="Print the sheet"))
+    assert sheet.value.status == 200 and sheet.value.headers["content-type"] == "application/pdf"
 
     # A file the rules refuse (a wood off the table) is refused naming the field; nothing is stored.
     before = page.request.get("/api/v1/scenarios").json()

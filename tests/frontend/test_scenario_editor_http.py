@@ -18,6 +18,7 @@ from rules.flanders_fields.book.cover import cover_for
 from rules.flanders_fields.planning.scenarios import DEPLOY_DEPTH
 from rules.flanders_fields.resolvers.movement import move_allowance_cm
 from rules.table.terrain import FEATURE_KINDS
+from tests.frontend.test_start_page_http import link
 
 
 def editor_data(html: str) -> dict[str, Any]:
@@ -78,3 +79,36 @@ def test_the_page_asks_for_the_organiser_key_where_the_server_wants_it(keyed_cli
     # The game is started through the start page's form, which takes the key as a field.
     assert re.search(r'<form method="post" action="/games/new"[^>]*data-start-form', page.text)
     assert 'name="organiser_key"' in page.text
+
+
+def test_a_2mm_scenarios_page_carries_its_chart_its_terrain_classes_and_its_demo(
+    sqlite_client: TestClient,
+) -> None:
+    start = sqlite_client.get("/").text
+    page = sqlite_client.get(link(start, "Build a Battle for 2mm Earth 1418 scenario"))
+    assert page.status_code == 200
+    data = editor_data(page.text)
+    assert (data["ruleset"], data["has_periods"], data["class_property"]) == (
+        "2mm-earth-1418",
+        False,
+        "terrain_class",
+    )
+    # Its terrain classes (the kit's), each with its cover, and its forces from its characteristics chart.
+    assert [c["id"] for c in data["classes"]] == [
+        "open",
+        "rough",
+        "defensible",
+        "fortification",
+        "impractical",
+        "road",
+    ]
+    assert data["chart"]["title"] == "characteristics chart" and "data-chart-forces" in page.text
+    assert "data-org-forces" not in page.text and "data-terrain-class" in page.text
+    # Its bases by kind (deployed to scale) and zones as deep as its demo battle's.
+    assert data["sizes"]["bases"]["line-inf"] == {"shape": "rect", "w": 2.0, "d": 1.0}
+    assert data["zone_depth"]["cm"] == 60
+    # Its demo opens in the editor as an example, as a 2mm scenario (a shipped one: saving makes a copy).
+    demo = sqlite_client.get(link(page.text, "The farm and the redoubt: a demo battle for 2mm Earth 1418"))
+    assert demo.status_code == 200 and "data-shipped" in demo.text
+    assert editor_data(demo.text)["ruleset"] == "2mm-earth-1418"
+    assert sqlite_client.get("/scenarios/new?ruleset=chess").status_code == 404

@@ -18,7 +18,7 @@ def link(html: str, text: str) -> str:
 def test_the_start_page_leads_to_the_editor_and_the_campaigns(sqlite_client: TestClient) -> None:
     start = sqlite_client.get("/")
     assert start.status_code == 200
-    editor = sqlite_client.get(link(start.text, "Build your own scenario"))
+    editor = sqlite_client.get(link(start.text, "Build a Flanders Fields scenario"))
     assert (
         editor.status_code == 200
         and "data-scenario-editor" in editor.text

@@ -1,6 +1,7 @@
 """The printable scenario sheet (issue 27): real PDFs read back with poppler. Mons 1914 from its shipped file
 prints within two A4 pages, the table to the stated scale with its 10 cm grid numbered, the terrain drawn
-where the file puts it, and both orders of battle; a bigger table with a division a side still fits."""
+where the file puts it, and both orders of battle; a bigger table with a division a side still fits; a club's
+small scenario prints on one page (issue 42)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from playsheets import scenario_sheet
-from playsheets.render import html_to_pdf, scenario_sheet_html
+from playsheets.render import html_to_pdf, scenario_sheet_html, scenario_sheet_pdf
+from rules.flanders_fields.book.terrain_drawing import BUILT_UP_NAME
 from rules.registry import get_game_rules
 from tests.playsheets import pdf
 
@@ -174,3 +176,82 @@ def test_a_large_table_with_a_division_a_side_fits_two_pages() -> None:
     assert f"Scale 1:{scale}" in text and "Front line" in text and "Big wood" in text
     assert {"0", "120", "240", "360"} <= set(text.split())
     assert "British and Empire Division 1914-15" in text and "Infantry Brigade 3" in text
+
+
+def test_a_rule_set_reading_the_ground_by_classes_prints_each_pieces_class() -> None:
+    doc = get_game_rules("2mm-earth-1418").setup.shipped_scenarios()["earth2mm-demo-ferme"]
+    legend = {row.kind: row.features for row in scenario_sheet.scenario_sheet(doc).legend}
+    # The copse is rough as woods are; Hill 60 names its class (open) as its kind's would be.
+    assert legend["woods"] == [(2, "The Copse (rough)")] and legend["hill"] == [(1, "Hill 60 (open)")]
+    assert legend["strongpoint"] == [(4, "The Redoubt (fortification)")]
+
+
+def test_the_sheet_counts_in_the_rule_sets_word_for_what_stands_on_the_table() -> None:
+    doc = get_game_rules("2mm-earth-1418").setup.shipped_scenarios()["earth2mm-demo-ferme"]
+    html = scenario_sheet_html(doc, "a4")
+    assert " bases" in html and "Bases are drawn where" in html and " stands" not in html
+    assert "Stands are drawn where" in scenario_sheet_html(mons(), "a4")
+
+
+def _box(x0: float, y0: float, x1: float, y1: float) -> list[list[list[float]]]:
+    return [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]]
+
+
+def test_a_small_scenario_prints_on_one_page_and_mons_on_two() -> None:
+    """Issue 42's club scenario (a wood, a trench with wire, a farm, a battalion a side) on one page, its map
+    still to a stated scale; Mons, whose orders of battle do not fit below a map, on two."""
+    doc = {
+        "format": "firestep-scenario/1",
+        "id": "club-attack",
+        "title": "The club's 1916 attack",
+        "ruleset": "flanders-fields",
+        "period": "mid",
+        "table": {"width_cm": 120, "length_cm": 180},
+        "victory": "The Germans hold the wood at the end of turn 8.",
+        "terrain": {
+            "type": "FeatureCollection",
+            "features": [
+                {
+                    "type": "Feature",
+                    "properties": {"kind": "woods", "name": "Delville Wood"},
+                    "geometry": {"type": "Polygon", "coordinates": _box(40, 140, 60, 158)},
+                },
+                {
+                    "type": "Feature",
+                    "properties": {"kind": "village", "name": "Ferme du Bois"},
+                    "geometry": {"type": "Polygon", "coordinates": _box(80, 90, 100, 105)},
+                },
+                {
+                    "type": "Feature",
+                    "properties": {"kind": "trench", "width_cm": 2},
+                    "geometry": {"type": "LineString", "coordinates": [[5, 162], [60, 160], [115, 162]]},
+                },
+                {
+                    "type": "Feature",
+                    "properties": {"kind": "wire"},
+                    "geometry": {"type": "LineString", "coordinates": [[5, 150], [115, 150]]},
+                },
+            ],
+        },
+        "sides": {
+            "attacker": {
+                "nationality": "german",
+                "deployment_zone": None,
+                "forces": [{"table_id": "de-1914", "template": "battalion"}],
+            },
+            "defender": {
+                "nationality": "british",
+                "deployment_zone": None,
+                "forces": [{"table_id": "gb-1915", "template": "battalion"}],
+            },
+        },
+    }
+    data = scenario_sheet_pdf(doc, "a4")
+    pdf.save_artifacts(data, "scenario-sheet-one-page")
+    assert pdf.page_count(data) == 1
+    text = squash(pdf.text(data, layout=False))
+    scale = scenario_sheet.scale_for(120, 180, scenario_sheet.ONE_PAGE_MAP_BOX_MM)
+    assert f"Scale 1:{scale}" in text and "10 cm squares" in text
+    assert f"{BUILT_UP_NAME}: 2 Ferme du Bois" in text  # the village as the book names built-up areas
+    assert "Attacker: German" in text and "Defender: British" in text and doc["victory"] in text
+    assert pdf.page_count(scenario_sheet_pdf(mons(), "a4")) == 2

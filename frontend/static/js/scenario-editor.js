@@ -19,7 +19,7 @@
 
   // -- the document --------------------------------------------------------------------------------------------
   const emptyDoc = () => ({
-    format: "firestep-scenario/1", title: "", ruleset: data.ruleset, period: "", date: "",
+    format: "firestep-scenario/1", title: "", ruleset: data.ruleset, period: data.has_periods ? "" : null, date: "",
     table: { width_cm: 120, length_cm: 180 }, turns: null, first_side: "attacker", objectives: "", victory: "",
     notes: [], special_rules: { attacker: [], defender: [] }, fire_plan: {}, variants: {},
     terrain: { type: "FeatureCollection", features: [] },
@@ -163,21 +163,59 @@
     });
     return ` Movement (${humanise(move.terrain)}): ${parts.join(", ")}.`;
   };
-  const kindWords = (kind) => `${humanise(kind)}. ${coverWords(kinds.get(kind))}${moveWords(kinds.get(kind))}`;
+  // The rule set's own name for a kind (the book's "Built-up area (BuA)" for a village), else the kind's.
+  const kindName = (kind) => kinds.get(kind)?.name || humanise(kind);
+  const namedWords = (card) => (card.named ? `The book's “${card.named.text}” (${card.named.source}). ` : "");
+  // The typical widths the rule set gives a line of this kind, one tap each; the first is filled in.
+  const offers = root.querySelector("[data-breadth-offers]");
+  const showOffers = (card) => {
+    offers.replaceChildren(...card.widths.map((w) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "button";
+      b.dataset.breadthOffer = String(w.cm);
+      b.textContent = `${w.cm} cm`;
+      b.title = `“${w.text}” (${w.source})`;
+      b.setAttribute("aria-pressed", String(Number(breadthInput.value) === w.cm));
+      return b;
+    }));
+    const lines = [...new Set(card.widths.map((w) => `“${w.text}” (${w.source})`))];
+    root.querySelector("[data-breadth-source]").textContent = lines.length ? `Typical: ${lines.join("; ")}.` : "";
+  };
+  offers.addEventListener("click", (e) => {
+    const b = e.target.closest("[data-breadth-offer]");
+    if (!b) return;
+    breadthInput.value = b.dataset.breadthOffer;
+    showOffers(kinds.get(kindSelect.value));
+  });
+  breadthInput.addEventListener("input", () => showOffers(kinds.get(kindSelect.value)));
+  // A rule set that reads the ground by classes (its kit's): a piece's class is the one it names, else its kind's.
+  const classSelect = root.querySelector("[data-terrain-class]");
+  const classes = new Map((data.classes || []).map((c) => [c.id, c]));
+  const classOf = (kind, named) => classes.get(named) || (data.classes || []).find((c) => c.kinds.includes(kind));
+  const classWords = (kind, named) => { const c = classOf(kind, named); return c ? ` ${c.text}` : ""; };
+  const kindWords = (kind, named) => `${kindName(kind)}.${classWords(kind, named)} ${namedWords(kinds.get(kind))}${coverWords(kinds.get(kind))}${moveWords(kinds.get(kind))}`.trim();
 
   const showKind = () => {
     const card = kinds.get(kindSelect.value);
-    root.querySelector("[data-kind-card]").textContent = kindWords(card.kind);
+    root.querySelector("[data-kind-card]").textContent = kindWords(card.kind, classSelect?.value);
+    if (classSelect) classSelect.options[0].textContent = `As its kind (${humanise(classOf(card.kind)?.id || "none")})`;
     const breadthRow = root.querySelector("[data-breadth-row]");
     breadthRow.hidden = !card.breadth;
     root.querySelector("[data-breadth-label]").textContent = card.kind === "wire"
-      ? "Depth of the belt (cm; blank: the rules' standard belt)" : `${humanise(card.kind)} width (cm, needed for a line)`;
+      ? "Depth of the belt (cm; blank: the rules' standard belt)" : `${kindName(card.kind)} width (cm, needed for a line)`;
+    showOffers(card);
     root.querySelector("[data-owner-row]").hidden = card.kind !== "trench";
     // Sight over a hill needs its height (rules.table's line of sight reads height_cm); the rules give none.
     root.querySelector("[data-height-row]").hidden = card.kind !== "hill";
     root.querySelector('[data-draw="Line"]').disabled = card.area;
   };
-  kindSelect.addEventListener("change", showKind);
+  kindSelect.addEventListener("change", () => {
+    const { widths } = kinds.get(kindSelect.value);
+    if (widths.length) breadthInput.value = String(widths[0].cm); // a kind picked: its typical width to start
+    showKind();
+  });
+  classSelect?.addEventListener("change", showKind);
 
   // -- the checks a drawn shape must pass ----------------------------------------------------------------------
   const ringsOf = (geometry) => (geometry.type === "Polygon" ? geometry.coordinates : [geometry.coordinates]);
@@ -227,7 +265,7 @@
     el.setAttribute("class", `leaflet-interactive terrain terrain-${kind}${layer instanceof L.Polygon ? "" : " line"}${selected && pieces.get(selected)?.layer === layer ? " scn-selected" : ""}`);
   };
   const keyOf = (f) => keys.get(f);
-  const nameOf = (f) => f.properties.name || `${humanise(f.properties.kind)} ${keyOf(f).replace(/^t/, "")}`;
+  const nameOf = (f) => f.properties.name || `${kindName(f.properties.kind)} ${keyOf(f).replace(/^t/, "")}`;
 
   const renderList = () => {
     list.replaceChildren(...[...pieces.values()].map(({ feature }) => {
@@ -285,6 +323,7 @@
     if (kind === "trench") properties.owner = ownerSelect.value;
     const height = Number(root.querySelector("[data-terrain-height]").value);
     if (kind === "hill" && height > 0) properties.height_cm = height;
+    if (classSelect?.value) properties[data.class_property] = classSelect.value;
     let id = `t${nextId}`;
     while (doc.terrain.features.some((f) => String(f.id) === id)) id = `t${++nextId}`;
     return { feature: { type: "Feature", id, properties, geometry } };
@@ -353,8 +392,13 @@
       piecePanel.querySelector("[data-piece-name]").textContent = nameOf(feature);
       const owner = feature.properties.owner ? ` The ${feature.properties.owner}'s trench.` : "";
       const high = feature.properties.height_cm ? ` ${feature.properties.height_cm} cm high.` : "";
-      piecePanel.querySelector("[data-piece-card]").textContent = `${kindWords(feature.properties.kind)}${owner}${high}`;
+      piecePanel.querySelector("[data-piece-card]").textContent = `${kindWords(feature.properties.kind, feature.properties[data.class_property])}${owner}${high}`;
       piecePanel.querySelector("[data-piece-rename]").value = feature.properties.name || "";
+      const pieceClass = piecePanel.querySelector("[data-piece-class]");
+      if (pieceClass) {
+        pieceClass.value = feature.properties[data.class_property] || "";
+        pieceClass.options[0].textContent = `As its kind (${humanise(classOf(feature.properties.kind)?.id || "none")})`;
+      }
       if (!root.querySelector('[data-scn-panel="terrain"]').hidden) piecePanel.scrollIntoView({ block: "nearest" });
     }
     renderList();
@@ -395,6 +439,11 @@
   // -- the form's fields to and from the document --------------------------------------------------------------------
   const field = (name) => form.querySelector(`[data-doc="${name}"]`);
   const checkedValue = (selector) => (form.querySelector(`${selector}:checked`) || {}).value;
+  // A side's nationality: picked from the rule set's nations, or typed where it lists none.
+  const nationOf = (side) => {
+    const typed = form.querySelector(`input[type="text"][data-side-nation="${side}"]`);
+    return typed ? typed.value.trim() : checkedValue(`[data-side-nation="${side}"]`) || "";
+  };
   const readForm = () => {
     doc.title = field("title").value.trim();
     doc.date = field("date").value.trim();
@@ -403,7 +452,7 @@
     doc.notes = field("notes").value.split("\n").map((s) => s.trim()).filter(Boolean);
     const turns = field("turns").value;
     doc.turns = turns === "" ? null : Number(turns);
-    doc.period = checkedValue("[data-doc-period]") || doc.period;
+    doc.period = data.has_periods ? checkedValue("[data-doc-period]") || doc.period : null;
     doc.first_side = checkedValue("[data-doc-first]") || "attacker";
     const fire = {};
     form.querySelectorAll("[data-fire-plan]").forEach((input) => {
@@ -421,7 +470,7 @@
       doc.special_rules[side] = [...form.querySelectorAll(`[data-special-side="${side}"]:checked`)]
         .filter((input) => !input.closest("label").hidden).map((input) => input.dataset.specialRule);
     }
-    for (const side of ["attacker", "defender"]) doc.sides[side].nationality = checkedValue(`[data-side-nation="${side}"]`) || "";
+    for (const side of ["attacker", "defender"]) doc.sides[side].nationality = nationOf(side);
   };
   const writeForm = () => {
     field("title").value = doc.title || "";
@@ -441,7 +490,11 @@
     form.querySelectorAll("[data-special-rule]").forEach((input) => {
       input.checked = (doc.special_rules?.[input.dataset.specialSide] || []).includes(input.dataset.specialRule);
     });
-    for (const side of ["attacker", "defender"]) check(`[data-side-nation="${side}"][value="${doc.sides[side].nationality}"]`);
+    for (const side of ["attacker", "defender"]) {
+      const typed = form.querySelector(`input[type="text"][data-side-nation="${side}"]`);
+      if (typed) typed.value = doc.sides[side].nationality || "";
+      else check(`[data-side-nation="${side}"][value="${doc.sides[side].nationality}"]`);
+    }
     form.querySelector('[data-table="width_cm"]').value = W();
     form.querySelector('[data-table="length_cm"]').value = LEN();
     for (const side of ["attacker", "defender"]) {
@@ -461,7 +514,7 @@
     // A side's special rules: its nationality's, of the period.
     form.querySelectorAll("[data-special-rule]").forEach((input) => {
       const label = input.closest("label");
-      const nation = checkedValue(`[data-side-nation="${input.dataset.specialSide}"]`);
+      const nation = nationOf(input.dataset.specialSide);
       label.hidden = label.dataset.specialNation !== nation || !label.dataset.specialPeriods.split(" ").includes(period);
     });
     const box = form.querySelector("[data-org-forces]");
@@ -487,6 +540,13 @@
       setZones(); redrawAll(); fitTable();
     }
     if (t.matches("[data-zone-depth]")) setZones();
+    if (t.matches("[data-piece-class]") && selected) {
+      const { feature } = pieces.get(selected);
+      if (t.value) feature.properties[data.class_property] = t.value; else delete feature.properties[data.class_property];
+      select(selected);
+      changed({ terrain: keyOf(feature) });
+      return;
+    }
     changed({ form: true });
   });
   form.addEventListener("input", (e) => {
@@ -557,7 +617,7 @@
 
   // The defaults of a new scenario: the table's size, and zones as deep as the rule set's ready scenario has them.
   const fresh = emptyDoc();
-  fresh.period = checkedValue("[data-doc-period]");
+  fresh.period = data.has_periods ? checkedValue("[data-doc-period]") : null;
   if (data.zone_depth) for (const side of ["attacker", "defender"]) fresh.sides[side].deployment_zone = zoneRect(side, data.zone_depth.cm);
   readForm();
   for (const side of ["attacker", "defender"]) fresh.sides[side].nationality = doc.sides[side].nationality;

@@ -1,7 +1,9 @@
 // The scenario editor's file: read a stored scenario into the editor (/scenarios/{id}/edit), Save it (POST a new
 // one, PUT a stored one), Export it (the stored document as a .json download), Import a file (POSTed, then
-// edited here), and Start a game from it through the start page's own form (POST /games/new {scenario}), which
-// lands on the new game's created page. The server's refusals are shown naming the field and what it allows.
+// edited here; a file whose id is saved here already offers to replace the saved one or keep both), Print its
+// sheet (the scenario API's PDF), and Start a game from it through the start page's own form (POST /games/new
+// {scenario}), which lands on the new game's created page. The server's refusals are shown naming the field
+// and what it allows.
 (() => {
   const start = () => {
     const S = window.firestepScenario;
@@ -12,7 +14,9 @@
     const savedAs = root.querySelector("[data-saved-as]");
     const startForm = root.querySelector("[data-start-form]");
     const keyInput = root.querySelector("[data-organiser-key]");
+    const choice = root.querySelector("[data-import-choice]");
     let id = root.dataset.scenarioId || "";
+    let pending = null; // a file whose id is saved here already, until its user chooses
 
     const headers = () => {
       const h = {
@@ -84,19 +88,60 @@
       setTimeout(() => URL.revokeObjectURL(a.href), 1000);
       tell(`Exported ${id}.json.`, true);
     };
+    const imported = (result, name) => {
+      // Another rule set's file is edited on its own rule set's page (its terrain, forces and bases).
+      if (result.data.ruleset !== S.data.ruleset) { location.assign(`/scenarios/${encodeURIComponent(result.data.id)}/edit`); return; }
+      S.load(result.data);
+      saved(result.data);
+      tell(`Imported ${name} as “${result.data.title}” (${result.data.id}).`, true);
+    };
     const importFile = async (file) => {
       let doc;
       try { doc = JSON.parse(await file.text()); } catch (err) { tell(`Not imported: ${file.name} is not a JSON file.`); return; }
+      choice.hidden = true;
       const result = await call(API, "POST", doc);
+      const held = result.status === 409 && result.data && result.data.current;
+      if (held && held.id) {
+        // Saved here already (often the very file exported from here): replace it, or keep both.
+        pending = { doc, name: file.name, held };
+        choice.querySelector("[data-import-choice-text]").textContent = held.shipped
+          ? `“${held.title}” (${held.id}) ships with firestep: keep both, and this file is saved as a copy with a new id.`
+          : `“${held.title}” (${held.id}) is saved here already: replace the saved one with ${file.name}, or keep both (the file saved as a copy with a new id).`;
+        choice.querySelector("[data-import-replace]").hidden = held.shipped;
+        choice.hidden = false;
+        tell(`${file.name}: a scenario with its id is saved here already. Replace the saved one, or keep both?`);
+        return;
+      }
       if (!result.ok) { tell(refusal(result, "imported")); return; }
-      S.load(result.data);
-      saved(result.data);
-      tell(`Imported ${file.name} as “${result.data.title}”.`, true);
+      imported(result, file.name);
+    };
+    const settle = async (keepBoth) => {
+      if (!pending) return;
+      const { doc, name, held } = pending;
+      const copy = { ...doc };
+      delete copy.id; // kept beside the saved one: the server gives it a new id from its title
+      const result = keepBoth ? await call(API, "POST", copy) : await call(`${API}/${encodeURIComponent(held.id)}`, "PUT", doc);
+      if (!result.ok) { tell(refusal(result, keepBoth ? "imported" : "replaced")); return; }
+      pending = null;
+      choice.hidden = true;
+      imported(result, name);
+    };
+    // The sheet of what is saved: unsaved changes are saved first, as Start does.
+    const printSheet = async () => {
+      if ((!id || root.dataset.dirty) && !(await save())) return;
+      const a = Object.assign(document.createElement("a"), { href: `${API}/${encodeURIComponent(id)}/sheet.pdf`, target: "_blank" });
+      document.body.append(a);
+      a.click(); // a new tab, as a link's
+      a.remove();
+      tell("The sheet opens in a new tab: print it from there.", true);
     };
 
     root.addEventListener("click", async (e) => {
       if (e.target.closest("[data-save]")) { await save(); return; }
-      if (e.target.closest("[data-export]")) await exportFile();
+      if (e.target.closest("[data-export]")) { await exportFile(); return; }
+      if (e.target.closest("[data-print-sheet]")) { await printSheet(); return; }
+      if (e.target.closest("[data-import-keep]")) { await settle(true); return; }
+      if (e.target.closest("[data-import-replace]")) await settle(false);
     });
     root.querySelector("[data-import]").addEventListener("change", async (e) => {
       const file = e.target.files && e.target.files[0];

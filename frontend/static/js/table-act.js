@@ -125,7 +125,8 @@
       const also = (play.asked && play.asked.resolution && play.asked.resolution.also) || [];
       const first = count - also.length;
       for (let d = 0; d < count; d += 1) {
-        const label = d >= first ? `The die for ${also[d - first].name}` : count === 1 ? "The die" : d === 0 ? "The attacker's die" : "The defender's die";
+        const label = d >= first ? `The die for ${also[d - first].name}`
+          : count === 1 ? "The die" : play.act.pool ? `Die ${d + 1} of the pool` : d === 0 ? "The attacker's die" : "The defender's die";
         rows.push(h("div", { class: "play-dice", role: "group", "aria-label": label },
           [1, 2, 3, 4, 5, 6].map((n) => h("button", {
             type: "button", "data-die": String(n), "data-die-row": String(d), text: String(n),
@@ -176,10 +177,16 @@
         const lines = effectLines(a.effects);
         kids.push(h("ul", { class: "play-effects", "data-play-effects": "" }, (lines.length ? lines : ["Nothing changes on the table."]).map((l) => h("li", { text: l }))));
       }
+      if (act.pool && diceCount()) kids.push(h("p", { "data-play-pool": String(diceCount()), text: `Dice pool: ${diceCount()} ${diceCount() === 1 ? "die" : "dice"}` }));
       kids.push(...diceRow(diceCount()));
+      if (act.order && !a) {
+        const order = (play.given[act.order] || []).map((id) => (model.units.get(id) ? nameOf(model.units.get(id)).short : String(id)));
+        kids.push(h("p", { "data-play-order": String(order.length), text: `In this order: ${order.join(", ")}. Tap the next, or Apply; or leave it to the book's order.` }));
+        kids.push(h("div", { class: "play-row" }, h("button", { type: "button", class: "button", "data-play-book": "", text: "Book's order" })));
+      }
       if (!a) {
         kids.push(h("div", { class: "play-row" },
-          h("button", { type: "button", class: "button", "data-play-roll": "", text: "Let firestep roll" }),
+          h("button", { type: "button", class: "button", "data-play-roll": "", text: diceCount() ? "Let firestep roll" : "Apply" }),
           h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })));
       }
       if (odds) kids.push(h("p", { class: "muted", "data-play-odds": "", text: `Odds: ${odds}` }));
@@ -237,6 +244,19 @@
       if (t.side === u.side || t.killed) { notice("Pick one of the other side's stands."); return; }
       const mark = play.marks && play.marks.get(id);
       if (mark) { (window.firestepNotice || notice)(mark.refused, false, { why: mark.why, source: mark.source }); return; }
+      if (play.act.order) {
+        // Each stand tapped takes the next hit (the shooter's order), the first naming the target; the map
+        // stays in picking until Apply.
+        const order = play.given[play.act.order] || [];
+        play.target = play.target ?? id;
+        play.given = { ...play.given, [play.act.order]: [...order, id] };
+        const asked = await ask(null);
+        if (!asked) { play.given = { ...play.given, [play.act.order]: order }; return; }
+        play.asked = asked;
+        if (play.stand !== m.selectedStand()) m.showStand(play.stand);
+        renderAsked();
+        return;
+      }
       play.target = id;
       root.dataset.playTarget = String(id); // the card docks clear of the target's company too (table-dock.js)
       picking(false);
@@ -260,16 +280,14 @@
       if (failed(r)) { notice(refusal(r, "The roll was not recorded; check the connection.")); return; }
       if (r.queued || !r.data) { notice("Kept on this device: it is recorded when the connection is back."); stop(); return; }
       play.done = r.data;
+      picking(false);
       model.apply({ id: r.data.event_id, kind: "roll", payload: { changes: r.data.changes } });
       root.dataset.lastApplied = String(r.data.event_id);
       play.done = r.data;
       renderDone(r.data);
     };
     const undo = async (eventId) => {
-      const r = await send(`${api}/events/${eventId}/undo`, { body: {} });
-      if (failed(r)) { notice(refusal(r, "The undo was not saved; check the connection.")); return; }
-      if (r.ok && r.data) model.apply(r.data);
-      notice("Taken back.");
+      if (!(await m.undoEvent(eventId))) return;
       stop();
       m.showStand(m.selectedStand());
     };
@@ -290,14 +308,15 @@
       renderActs(u);
       const r = await call(`${api}/units/${id}/acts`);
       if (r.ok && r.data && Array.isArray(r.data.acts) && m.selectedStand() === id && !play) {
-        const same = JSON.stringify(r.data) === JSON.stringify({ acts, refused: waiting });
+        const same = JSON.stringify([r.data.acts, r.data.refused]) === JSON.stringify([acts, waiting]);
         acts = r.data.acts;
         waiting = r.data.refused;
         if (!same) renderActs(u);
+        window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits: r.data.edits } }));
       }
     });
     document.addEventListener("click", (e) => {
-      const el = e.target.closest("[data-act], [data-die], [data-play-apply], [data-play-roll], [data-play-cancel], [data-play-undo], [data-panel-close]");
+      const el = e.target.closest("[data-act], [data-die], [data-play-apply], [data-play-roll], [data-play-book], [data-play-cancel], [data-play-undo], [data-panel-close]");
       if (!el) return;
       if (el.matches("[data-panel-close]")) { stop(); return; }
       if (el.matches("[data-act]")) begin(Number(el.dataset.act));
@@ -305,6 +324,7 @@
       else if (el.matches("[data-die]")) tapDie(Number(el.dataset.dieRow), Number(el.dataset.die));
       else if (el.matches("[data-play-apply]")) apply(play.dice);
       else if (el.matches("[data-play-roll]")) apply(null);
+      else if (el.matches("[data-play-book]")) { play.given = Object.fromEntries(Object.entries(play.given).filter(([k]) => k !== play.act.order)); apply(null); }
       else if (el.matches("[data-play-undo]")) undo(Number(el.dataset.playUndo));
       else if (el.matches("[data-play-cancel]")) { stop(); m.showStand(m.selectedStand()); }
     });

@@ -1,7 +1,9 @@
 // Arrived fire-plan fire as cards (issue 26): when the turn has arrived batteries or mortars firing, the tool bar
 // shows "1 arrival"; its card says what arrived, where it lands (table-board.js draws it there), which stands
 // are under it fully, partly or too close to call, what is rolled with the odds, and applies it in one tap
-// ("Roll and apply": the server rolls) or with the dice entered; then its effect and an Undo. Read from
+// ("Roll and apply": the server rolls) or with the dice entered; a card whose side lays its shots (`shots`) has
+// them laid first, a tap of a stand under it on the map or of its button on the card each; then its effect and
+// an Undo. Read from
 // GET /api/v1/games/{id}/arrivals, written by POST .../arrivals/{item}/apply, refreshed by the live stream.
 (() => {
   const start = () => {
@@ -13,6 +15,30 @@
     let cards = [];
     let timer = null;
     let seq = 0;
+    // A card that leaves its shots to its side (`shots`): the shots laid on each roll so far, by item id
+    // (roll key -> shots), each a tap of the stand on the map or of its button on the card.
+    const laid = new Map();
+    const rollsOf = (c) => ["full", "partial", "close"].flatMap((u) => c.stands[u]);
+    const laidOn = (c) => laid.get(c.item_id) || {};
+    const layShot = (c, roll) => {
+      const now = laidOn(c);
+      const total = Object.values(now).reduce((a, b) => a + b, 0);
+      if ((now[roll.key] || 0) >= roll.times) { m.notice(`${nameOf(roll)} takes at most ${roll.times} shots.`); return; }
+      if (total >= c.shots) { m.notice(`All ${c.shots} shots are laid: Roll and apply, or Clear.`); return; }
+      laid.set(c.item_id, { ...now, [roll.key]: (now[roll.key] || 0) + 1 });
+      render();
+    };
+    const layingCard = () => cards.find((c) => c.shots && !c.applied && m.mayActFor(c.side));
+    // While the arrivals are shown, a stand tapped on the map takes the next shot of the card laying them.
+    const pickShots = () => {
+      if (!layingCard()) return;
+      m.pickStand((id) => {
+        const c = layingCard();
+        const roll = c && rollsOf(c).find((r) => r.unit_id === id);
+        if (roll) layShot(c, roll);
+        else m.notice("That stand is not under the circle.");
+      });
+    };
 
     const odds = (p) => {
       const [n, d] = String(p).split("/").map(Number);
@@ -47,6 +73,21 @@
         ...rows, apply);
     };
 
+    const shotControls = (c) => {
+      const now = laidOn(c);
+      const total = Object.values(now).reduce((a, b) => a + b, 0);
+      return [
+        h("p", { "data-arrival-shots": String(total), text: `Shots laid: ${total} of ${c.shots}. Tap a stand under the circle, on the map or here, for each.` }),
+        h("div", { class: "play-acts", role: "group", "aria-label": "Lay the shots" }, rollsOf(c).map((r) => h("button", {
+          type: "button", class: "button", "data-arrival-shot": r.key, "data-item": String(c.item_id),
+          text: `${nameOf(r)}: ${now[r.key] || 0}/${r.times}`,
+        }))),
+        h("div", { class: "play-acts" },
+          h("button", { type: "button", class: "button", "data-arrival-apply": String(c.item_id), disabled: !total, text: `Roll ${total} shot${total === 1 ? "" : "s"} and apply` }),
+          h("button", { type: "button", class: "button", "data-arrival-clear": String(c.item_id), disabled: !total, text: "Clear" })),
+      ];
+    };
+
     const cardBlock = (c) => {
       const box = h("div", { class: "coverage-block", "data-arrival": String(c.item_id) });
       box.append(h("h3", { text: c.what }));
@@ -55,6 +96,8 @@
         ? `Lands ${dev.distance_cm} cm towards ${dev.clock} o'clock of its aiming point (deviation rolled as it arrived).`
         : dev.dice ? "Lands on its aiming point (no deviation: a 5 or 6)." : "Lands on its aiming point.";
       box.append(h("p", { text: where }));
+      // Shots the side lays: the controls first, in reach without scrolling; what is under it follows.
+      if (!c.applied && c.shots && m.mayActFor(c.side)) box.append(...shotControls(c));
       box.append(
         standLine("full", "Fully under", c.stands.full),
         standLine("partial", "Partly under, at -2", c.stands.partial),
@@ -63,7 +106,7 @@
       const roll = [];
       if (c.first) roll.push(`First the battery's artillery action D6: ${oddsLine(c.first.probabilities_exact)}.`);
       const one = [...c.stands.full, ...c.stands.partial, ...c.stands.close][0];
-      if (one) roll.push(`Then a D6 for each stand under it per turn of fire, on the ${words(one.request.firer)} row.`);
+      if (one) roll.push(`Then a D6 for each stand under it per turn of fire${one.request.firer ? `, on the ${words(one.request.firer)} row` : ""}.`);
       roll.forEach((t) => box.append(h("p", { text: t })));
       const why = h("details", { class: "play-why" }, h("summary", { text: "Each stand's roll and odds" }));
       for (const s of [...c.stands.full, ...c.stands.partial, ...c.stands.close]) {
@@ -74,6 +117,8 @@
       if (c.applied) {
         box.append(h("p", { class: "play-answer", "data-arrival-effect": String(c.applied.event_id), text: c.applied.effect }));
         if (m.mayActFor(c.side)) box.append(h("div", { class: "play-acts" }, h("button", { type: "button", class: "button", "data-arrival-undo": String(c.applied.event_id), text: "Undo" })));
+      } else if (m.mayActFor(c.side) && c.shots) {
+        box.append(diceEntry(c));
       } else if (m.mayActFor(c.side)) {
         box.append(h("div", { class: "play-acts" }, h("button", { type: "button", class: "button", "data-arrival-apply": String(c.item_id), text: "Roll and apply" })));
         box.append(diceEntry(c));
@@ -103,14 +148,31 @@
       button.disabled = true;
       const result = await m.send(`${m.api}/arrivals/${button.dataset.arrivalApply || button.dataset.arrivalDice}/apply`, { body });
       if (m.failed(result)) m.notice(m.refusal(result, "The fire was not applied; check the connection."));
-      else if (result.data && result.data.cards) { cards = result.data.cards; render(); }
+      else {
+        laid.delete(Number(button.dataset.arrivalApply || button.dataset.arrivalDice));
+        if (result.data && result.data.cards) { cards = result.data.cards; render(); }
+      }
       button.disabled = false;
       schedule();
     };
 
     document.addEventListener("click", async (event) => {
+      if (event.target.closest("[data-tool='arrival']") && !list.closest("[data-panel]").hidden) { pickShots(); return; }
+      const shot = event.target.closest("[data-arrival-shot]");
+      if (shot) {
+        const c = cards.find((x) => String(x.item_id) === shot.dataset.item);
+        const roll = c && rollsOf(c).find((r) => r.key === shot.dataset.arrivalShot);
+        if (roll) layShot(c, roll);
+        return;
+      }
+      const clear = event.target.closest("[data-arrival-clear]");
+      if (clear) { laid.delete(Number(clear.dataset.arrivalClear)); render(); return; }
       const rolled = event.target.closest("[data-arrival-apply]");
-      if (rolled) { await apply(rolled, {}); return; }
+      if (rolled) {
+        const c = cards.find((x) => String(x.item_id) === rolled.dataset.arrivalApply);
+        await apply(rolled, c && c.shots ? { shots: laidOn(c) } : {});
+        return;
+      }
       const given = event.target.closest("[data-arrival-dice]");
       if (given) {
         const dice = {};

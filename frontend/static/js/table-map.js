@@ -367,7 +367,7 @@
     const box = section("stand");
     const states = ruleState.card.filter((f) => u[f.name]).map((f) => (f.kind === "count" ? `${f.label}: ${u[f.name]}` : f.label));
     const n = nameOf(u);
-    box.replaceChildren(
+    box.replaceChildren(...[
       h("h2", { "data-stand-name": "", text: n.plain || n.short }),
       h("p", { class: "stand-path", "data-stand-path": "", text: n.plain ? `${n.short} · ${n.full}` : n.full }),
       h("p", { class: `stand-side ${u.side}`, text: `${sideName(u.side)} · ${humanise(u.kind || u.level)}` }),
@@ -380,7 +380,7 @@
         mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "move", text: "Move", "aria-pressed": String(mode.kind === "move") }) : null,
         h("button", { type: "button", class: "button", "data-stand-action": "measure", text: "Measure from here" }),
       ),
-    );
+    ].filter(Boolean)); // a rule set without markers has no marker line (no "null" text)
     if (panelShows !== "stand") showPanel("stand");
     window.dispatchEvent(new CustomEvent("firestep:stand-shown", { detail: { id } }));
   };
@@ -718,8 +718,17 @@
       else el.removeAttribute("data-no-target");
     }
   };
+  // An event taken back (while it is the game's latest), for the cards' Undo: true when it was.
+  const undoEvent = async (eventId) => {
+    const r = await send(`${api}/events/${eventId}/undo`, { body: {} });
+    if (failed(r)) { notice(refusal(r, "The undo was not saved; check the connection.")); return false; }
+    if (r.ok && r.data) model.apply(r.data);
+    notice("Taken back.");
+    return true;
+  };
   // For table-coverage.js: the model, the names, and how to mark stands and send writes.
   window.firestepMap = {
+    undoEvent,
     model, sizes, W, LEN, api, role, send, refusal, failed, nameOf, mayActFor, notice,
     setCover: (classes) => {
       coverClass.clear();

@@ -15,7 +15,7 @@ from rules.core.records import Change, SetBoard, SetState, Snapshot
 from rules.earth2mm.data import COMMANDS, SRC_COMMANDS, SRC_COVER, SRC_ORDER
 from rules.earth2mm.play import units as U
 from rules.earth2mm.play.artillery import EarthFirePlan
-from rules.earth2mm.play.fields import EarthFields
+from rules.earth2mm.play.card import EarthCardFields
 from rules.earth2mm.play.judge import Board, destinations, dug_in
 from rules.earth2mm.play.kit import KIT
 from rules.earth2mm.play.report import EarthReport
@@ -86,7 +86,9 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
                 name, f"give one of the book's {name.replace('_', ' ')}s", ["", *allowed], source
             )
     if "plan_target" in values:
-        target = snapshot.by_id.get(values["plan_target"])
+        # A base tapped on the map names its sub-unit.
+        tapped = snapshot.by_id.get(values["plan_target"])
+        target = U.sub_unit_of(tapped, snapshot.by_id) if tapped is not None else None
         if target is None or target.level != U.SUB_UNIT or target.side == unit.side or target.killed:
             enemies = [
                 u.id for u in snapshot.units if u.level == U.SUB_UNIT and u.side != unit.side and not u.killed
@@ -94,6 +96,7 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
             raise RulesError(
                 "plan_target", "plan a shot or an assault at an enemy sub-unit", enemies, SRC_ORDER
             )
+        values["plan_target"] = target.id
     if values.get("sub_plan") == "" and unit.state.get("plan_target") is not None:
         values.setdefault("plan_target", None)
     return tuple(SetState("", "", unit.id, k, v) for k, v in values.items())
@@ -141,7 +144,7 @@ def _ring(stand: Stand) -> list[list[float]]:
 EARTH_GAME: GameRules = register_game(
     EarthGame(
         Earth2mm.id,
-        fields=EarthFields(),
+        fields=EarthCardFields(),
         turn=EarthBound(),
         rolls=EarthRolls(KIT.bases),
         fire_plan=EarthFirePlan(),

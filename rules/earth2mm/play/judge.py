@@ -242,7 +242,7 @@ def _edited(b: Board, act: EditUnit) -> tuple[Refusal, ...]:
             )
         )
     if target is not None and plan == "assault":
-        enemy = b.by_id.get(target)
+        enemy = b.sub_unit(target)  # a base tapped on the map names its sub-unit
         cm = b.distance_cm(unit, enemy) if enemy is not None else None
         if cm is not None and cm * SCALE_M_PER_CM > ASSAULT_REACH_M:
             out.append(

@@ -20,7 +20,7 @@ from rules.earth2mm.data import (
     SRC_SMOKE,
     UNIT_IDS,
 )
-from rules.earth2mm.play.table import ROUGH_GROUND_KEY
+from rules.earth2mm.play.table import CLASSES, ROUGH_GROUND_KEY
 from rules.earth2mm.ruleset import Earth2mm, cite
 from rules.earth2mm.templates import INCH_CM
 from rules.table.bases import BaseSpec
@@ -216,4 +216,5 @@ KIT = TableKit(
     board_keys=BOARD_KEYS,
     plan_kinds=(BombardmentItem, CordonItem),
     plan_examples=PLAN_EXAMPLES,
+    terrain_classes=CLASSES,
 )

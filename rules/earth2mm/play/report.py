@@ -26,6 +26,7 @@ class EarthReport(Report):
     tests_losses = False
     losses_counted = "platoons"
     stand_word = "base"
+    told_fields = ("base_injury",)  # the story tells a base injured ("Injured"), its removal as a loss
 
     def board_notes(
         self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]

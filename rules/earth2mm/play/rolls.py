@@ -317,7 +317,9 @@ def stand_acts(snap: Snapshot, unit_id: int, bases: Mapping[str, BaseSpec]) -> t
             foes = ", ".join(e.name for e in touching)
             n = max(len(contact[e.id]) for e in touching)
             why = f"{name} is in base contact with {foes}"
-            acts.append(StandAct("Melee", SHOOT, cid, why, True, dice_before_target(company, n, True, False)))
+            acts.append(
+                StandAct("Melee", SHOOT, cid, why, True, dice_before_target(company, n, True, False), True)
+            )
     elif chart.ranged.dice and not company.fired_this_bound:
         planned = company.assault_target if company.assault_target is not None else company.plan_target
         aim = snap.by_id.get(planned) if planned is not None else None
@@ -326,9 +328,9 @@ def stand_acts(snap: Snapshot, unit_id: int, bases: Mapping[str, BaseSpec]) -> t
         n = dice_before_target(company, len(bases_of(company, snap.units)), False, assaults)
         if assaults:
             why = f"{name} shoots as it assaults{at} (-1A)"
-            acts.append(StandAct("Assault shooting", SHOOT, cid, why, True, n))
+            acts.append(StandAct("Assault shooting", SHOOT, cid, why, True, n, True))
         else:
-            acts.append(StandAct("Shoot", SHOOT, cid, f"{name} shoots{at}", True, n))
+            acts.append(StandAct("Shoot", SHOOT, cid, f"{name} shoots{at}", True, n, True))
     shooter = new_shooter(stand, snap)
     if shooter is not None:
         by = snap.by_id.get(shooter)
@@ -337,7 +339,7 @@ def stand_acts(snap: Snapshot, unit_id: int, bases: Mapping[str, BaseSpec]) -> t
     for e in enemies:
         if e.hits_from == cid and e.hits_to_allocate:
             why = f"{e.hits_to_allocate} hit(s) of {name} wait on {e.name}"
-            acts.append(StandAct("Allocate hits", ALLOCATE, cid, why, True, 0))
+            acts.append(StandAct("Allocate hits", ALLOCATE, cid, why, True, 0, order="order"))
     return tuple(acts)
 
 

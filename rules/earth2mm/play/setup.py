@@ -1,7 +1,8 @@
 """2mm Earth 1418's new games: its force tree (STRATEGIC FORMATIONS: an SF of sub-units (companies) of bases
 (platoons)), the kinds a unit may be (the characteristics chart's rows, an SF a formation), the SF qualities,
 and the scenario files it ships (data/scenarios/*.json: one demo battle, the book printing none). The book has
-no organisation tables (erratum organisation): forces come as a scenario's units, never from a table."""
+no organisation tables (erratum organisation): a force is a scenario's units, or an SF built from the
+characteristics chart (`CHART`), as many sub-units and bases as the player gives it."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from rules.core.forces import ChartKind, ForceChart
 from rules.core.game import Setup
-from rules.earth2mm.data import UNIT_IDS
-from rules.earth2mm.play.units import FORMATION_KIND, LEVELS, QUALITIES
+from rules.earth2mm.data import UNIT_IDS, UNITS
+from rules.earth2mm.play.kit import SRC_FORMATIONS
+from rules.earth2mm.play.units import BASE, FORMATION_KIND, LEVELS, ORDINARY_QUALITY, QUALITIES, SUB_UNIT
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "data" / "scenarios"
 # The shipped documents by id, as their files write them: golden documents, checked by the importer's checks in
@@ -23,7 +26,31 @@ DOCUMENTS: dict[str, dict[str, Any]] = {
 }
 
 
+# "Each Strategic Formation is made up of a number of sub-units (companies). Each sub-unit constitutes a number
+# of bases (platoons)": the book gives no numbers (erratum organisation); these bound one SF built in the
+# browser, firestep's and not a rule (AFVs "are based as 2-6 vehicles").
+MOST_SUB_UNITS = 12
+MOST_BASES = 12
+CHART = ForceChart(
+    title="characteristics chart",
+    formation="strategic formation",
+    sub_unit="sub-unit",
+    base="base",
+    formation_level="battalion",  # "The Normal rules have SF's as Battalions"
+    formation_kind=FORMATION_KIND,
+    sub_unit_level=SUB_UNIT,
+    base_level=BASE,
+    kinds=tuple(ChartKind(u.id, u.name, u.kind) for u in UNITS.values()),
+    qualities=QUALITIES,
+    default_quality=ORDINARY_QUALITY,  # "Line/good inf" (erratum sf-quality)
+    most_sub_units=MOST_SUB_UNITS,
+    most_bases=MOST_BASES,
+    source=SRC_FORMATIONS,
+)
+
+
 class EarthSetup(Setup):
+    force_chart = CHART
     unit_levels = LEVELS
     unit_kinds = (FORMATION_KIND, *UNIT_IDS)
     qualities = QUALITIES

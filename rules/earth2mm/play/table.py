@@ -9,14 +9,16 @@ from typing import Any, Literal, get_args
 
 from rules.core.errors import RulesError
 from rules.core.game import TableRules
-from rules.earth2mm.data import SRC_COVER
+from rules.core.kit import TERRAIN_CLASS
+from rules.core.kit import TerrainClass as GroundClass
+from rules.earth2mm.data import COVER, MOVE_PERCENT, SRC_COVER
 from rules.table.terrain import Feature
 
 TerrainClass = Literal["open", "rough", "defensible", "fortification", "impractical", "road"]
 # "Open ... Rough ... Defensible ... Fortification" (the cover table) and "road, open, rough or impractical"
 # (the movement modifiers): the six classes a feature may be.
 TERRAIN_CLASSES: tuple[TerrainClass, ...] = get_args(TerrainClass)
-CLASS_PROPERTY = "terrain_class"
+CLASS_PROPERTY = TERRAIN_CLASS
 # The class a feature of the table's kinds is when it names none (erratum terrain-classes).
 CLASS_OF_KIND: Mapping[str, TerrainClass] = {
     "woods": "rough",
@@ -34,6 +36,29 @@ CLASS_OF_KIND: Mapping[str, TerrainClass] = {
     "blockhouse": "fortification",
     "wire": "rough",
 }
+
+
+def _resilience(change: int) -> str:
+    return f"{change:+d}R" if change else "(R)"
+
+
+def _class_text(c: TerrainClass) -> str:
+    """A class in the book's words: its cover (the cover table's Moving, Stationary and Dug in) and its going."""
+    cover = next((v for t, v in COVER.items() if t == c), None)
+    pct = next((v for t, v in MOVE_PERCENT.items() if t == c), 0)
+    # Defensible and fortified ground move at the normal distance (erratum move-terrain).
+    going = f"moves {pct:+d}% distance" if pct else "moves at normal distance"
+    if cover is None:
+        return f"{c.capitalize()}: not on the cover table (erratum cover-of-road-and-impractical); {going}."
+    moving, stationary, dug_in = (_resilience(v) for v in cover)
+    return f"{c.capitalize()}: moving {moving}, stationary {stationary}, dug in {dug_in}; {going}."
+
+
+# The classes as the table kit offers them (the scenario editor's terrain), each with the kinds it takes.
+CLASSES: tuple[GroundClass, ...] = tuple(
+    GroundClass(c, _class_text(c), tuple(k for k, of in CLASS_OF_KIND.items() if of == c), SRC_COVER)
+    for c in TERRAIN_CLASSES
+)
 
 
 def terrain_class(feature: Feature) -> TerrainClass:

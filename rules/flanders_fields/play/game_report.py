@@ -1,4 +1,6 @@
-"""Flanders Fields' after-action report: a battalion's rifle platoons lost, and the men lost bases stand for."""
+"""Flanders Fields' after-action report: a battalion's rifle platoons lost, the men lost bases stand for, and
+the story of the game in the book's words (stands suppressed or on the wire, morale tests, assaults, heroic
+actions)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 from rules.core.game import Member, Report
 from rules.flanders_fields.errata import CASUALTY_ROUNDING, SRC_CASUALTIES
 from rules.flanders_fields.play.units import rifle_losses
+from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
 from rules.flanders_fields.resolvers.casualties import casualty_split
 from rules.flanders_fields.ruleset import FlandersFields
 from rules.registry import get_ruleset
@@ -29,10 +32,30 @@ def casualties(period: str | None, variants: Mapping[str, str], bases: int) -> d
     }
 
 
+def _clause(text: str) -> str:
+    """A result's printed words as a clause of a sentence: "Retreat 20cm, become Suppressed." -> "retreat
+    20cm, become Suppressed"; a consequence's first clause only (what follows a ";" is what may come next)."""
+    first = text.split(";")[0].strip().rstrip(".")
+    return first[:1].lower() + first[1:]
+
+
 class FlandersFieldsReport(Report):
-    """Flanders Fields' after-action report: a battalion's rifle platoons lost, and the men lost."""
+    """Flanders Fields' after-action report: a battalion's rifle platoons lost, the men lost, and its story."""
 
     losses_counted = "rifle platoons"
+    told_fields = ("suppression", "stuck_on_wire")
+
+    def roll_told(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
+        """A morale test by its band's printed words ("tested its morale: retreat 20cm, become Suppressed,
+        abandon crewed weapons"), an assault by its consequence, a heroic action by its result."""
+        key = str(resolution.get("outcome_key", "")).replace("-", " ")
+        if resolver == "morale":
+            return f"tested its morale: {_clause(str(resolution.get('meaning') or key))}"
+        if resolver == ASSAULT:
+            return f"assaulted {target}: {_clause(str(resolution.get('consequence') or key))}"
+        if resolver == "heroic-action":
+            return f"attempted a heroic action: {key}"
+        return ""
 
     def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
         return losses(formation, units)

@@ -21,7 +21,7 @@ from PIL import Image
 from app.guard import auth
 from app.pages import seats
 from tests import csrf
-from tests.app.games.conftest import new_game
+from tests.app.games.conftest import new_game, start_game
 from tests.conftest import require
 
 
@@ -207,25 +207,66 @@ def test_only_the_referee_sees_makes_or_prints_the_cards(client: TestClient) -> 
     assert client.post("/api/v1/join", json={"code": codes["defender"]}).status_code == 200
 
 
-def test_the_pdf_sheet_has_one_qr_per_seat(client: TestClient, tmp_path: Path) -> None:
+def printed_cards(pdf: bytes, tmp_path: Path) -> list[list[str]]:
+    """What each page of a join-card PDF decodes to (zxing-cpp on poppler's rendering), page by page."""
+    pdftoppm = shutil.which("pdftoppm")
+    # poppler is not a Python dependency: skipped on a developer's machine without it, failed in CI.
+    require(pdftoppm is not None, "pdftoppm (poppler-utils), which reads the printed codes")
+    assert pdftoppm is not None and pdf.startswith(b"%PDF")
+    folder = tmp_path / f"cards-{len(list(tmp_path.iterdir()))}"
+    folder.mkdir()
+    (folder / "cards.pdf").write_bytes(pdf)
+    subprocess.run(
+        [pdftoppm, "-r", "100", "-png", str(folder / "cards.pdf"), str(folder / "page")], check=True
+    )
+    return [
+        [str(found.text) for found in zxingcpp.read_barcodes(Image.open(page))]
+        for page in sorted(folder.glob("page*.png"))
+    ]
+
+
+def test_the_pdf_has_one_card_to_a_page_each_decoding_to_its_seats_link(
+    client: TestClient, tmp_path: Path
+) -> None:
     game_id, _, _ = referee_client(client)
     before = client.get(f"/games/{game_id}/join-cards.pdf", follow_redirects=False)
     assert before.status_code == 303  # no sheet made on this device yet: the page that makes one
     links = make_cards(client, game_id)
     r = client.get(f"/games/{game_id}/join-cards.pdf")
     assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
-    assert r.content.startswith(b"%PDF") and r.headers["cache-control"] == "no-store"
-    pdftoppm = shutil.which("pdftoppm")
-    # poppler is not a Python dependency: skipped on a developer's machine without it, failed in CI.
-    require(pdftoppm is not None, "pdftoppm (poppler-utils), which reads the printed codes")
-    assert pdftoppm is not None
-    (tmp_path / "cards.pdf").write_bytes(r.content)
-    subprocess.run(
-        [pdftoppm, "-r", "150", "-png", str(tmp_path / "cards.pdf"), str(tmp_path / "page")], check=True
-    )
-    printed = {
-        str(found.text)
-        for page in sorted(tmp_path.glob("page*.png"))
-        for found in zxingcpp.read_barcodes(Image.open(page))
-    }
-    assert printed == set(links.values())
+    assert r.headers["cache-control"] == "no-store"
+    # The referee's card alone on the first page, then each side's on its own.
+    assert printed_cards(r.content, tmp_path) == [[links[seat]] for seat in (auth.REFEREE, *auth.SIDES)]
+
+
+def test_the_print_menus_join_cards_are_always_a_pdf(client: TestClient, tmp_path: Path) -> None:
+    game_id, codes, _ = referee_client(client)
+    # No sheet made on this device: the menu's post makes one (new codes) and answers it as a PDF.
+    r = client.post(f"/games/{game_id}/join-cards.pdf", data=csrf.form(client), follow_redirects=False)
+    assert r.status_code == 200 and r.headers["content-type"] == "application/pdf", r.text
+    first = printed_cards(r.content, tmp_path)
+    assert [len(page) for page in first] == [1, 1, 1]
+    assert client.post("/api/v1/join", json={"code": codes["attacker"]}).status_code == 404  # replaced
+    # Printed again within the hour: the same cards (nothing voided), which seat a fresh device.
+    again = client.post(f"/games/{game_id}/join-cards.pdf", data=csrf.form(client), follow_redirects=False)
+    assert printed_cards(again.content, tmp_path) == first
+    assert join_by_link(TestClient(client.app), first[1][0]).status_code == 303
+    # A forged post (no CSRF token) prints nothing and changes no code.
+    assert client.post(f"/games/{game_id}/join-cards.pdf", data={}).status_code == 403
+    assert printed_cards(client.get(f"/games/{game_id}/join-cards.pdf").content, tmp_path) == first
+
+
+def test_a_device_joining_a_game_in_play_opens_on_the_map(client: TestClient) -> None:
+    g = new_game(client)
+    start_game(client, g)
+    client.cookies.set(auth.COOKIE_NAME, g.referee["Authorization"].removeprefix("Bearer "))
+    links = make_cards(client, g.id)
+    device = TestClient(client.app)
+    r = join_by_link(device, links["defender"])
+    assert r.status_code == 303 and r.headers["location"] == f"/games/{g.id}/map"
+    assert device.get(r.headers["location"]).status_code == 200
+    # The start page's join form sends a side there too.
+    other = TestClient(client.app)
+    code = urlsplit(links["attacker"]).fragment.removeprefix("code=")
+    r = other.post("/join", data=csrf.form(other, {"code": code}), follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/games/{g.id}/map"

@@ -1,7 +1,7 @@
 """`firestep serve --club` for real (issue 28, "Done when" 1): started as a user starts it, on loopback with a
 fresh data folder and free ports. A TLS client that trusts only the authority /trust hands out verifies the
 server for 127.0.0.1 and localhost; the authority is name-constrained; its key is 0600 and in no answer; the
-plain port serves /trust and its downloads and redirects everything else to HTTPS; the slowloris guard
+plain port serves /trust (at / too) and its downloads and redirects everything else to HTTPS; the slowloris guard
 closes a silent connection on both ports."""
 
 from __future__ import annotations
@@ -154,8 +154,19 @@ def test_plain_http_serves_trust_and_redirects_the_rest(club: Club) -> None:
         "application/x-apple-aspen-config"
     )
     https = f"https://127.0.0.1:{club.https_port}"
+    # The plain port's / is the trust page (a tablet that types the address), whose script may reach the
+    # HTTPS address (the server's own, whatever the Host header says) to move there once it answers.
+    for host, origin in (
+        ("127.0.0.1", https),
+        ("evil.example", https),
+        ("localhost", f"https://localhost:{club.https_port}"),
+    ):
+        r = club.plain("/", host=host)
+        assert r.status == 200 and "Trust this laptop" in r.read().decode()
+        policy = r.getheader("content-security-policy") or ""
+        assert f"connect-src 'self' {origin}" in policy and "script-src 'self'" in policy
     for path, method in (
-        ("/", "GET"),
+        ("/", "POST"),
         ("/games/1/referee?x=1&y=2", "GET"),
         ("/join", "POST"),
         ("/trusted", "GET"),
@@ -166,7 +177,10 @@ def test_plain_http_serves_trust_and_redirects_the_rest(club: Club) -> None:
     # A made-up Host is no address of the server's: the redirect goes to the server's own.
     for host in ("evil.example", "localhost.evil.example", "[::2]"):
         assert club.plain("/join", "POST", host).getheader("location") == f"{https}/join"
-    assert club.plain("/", host="localhost").getheader("location") == f"https://localhost:{club.https_port}/"
+    assert (
+        club.plain("/join", "POST", "localhost").getheader("location")
+        == f"https://localhost:{club.https_port}/join"
+    )
     # The redirect lands where it says, on a client that trusts the authority.
     pem, _ = _authority_from_trust(club)
     assert _https_get(club, trusting_only(pem), "127.0.0.1", "/lookup").status == 200
@@ -216,6 +230,7 @@ def terminal_qr_text(terminal: str) -> str:
 def test_the_terminal_shows_the_trust_qr_and_the_fingerprint(club: Club) -> None:
     printed = club.log.read_text()
     assert terminal_qr_text(printed) == f"http://127.0.0.1:{club.http_port}/trust"
+    assert f"Club server: https://127.0.0.1:{club.https_port}/ " in printed  # the address and ports served
     _, ca = _authority_from_trust(club)
     assert authority.fingerprint(ca) in printed
     assert authority.fingerprint(ca) in club.plain("/trust").read().decode()

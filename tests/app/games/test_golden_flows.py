@@ -257,7 +257,8 @@ def without_later_additions(played: Any) -> Any:
     unit was ordered in and the action it is carrying out (tests/rules/flanders_fields/play/test_game_orders.py
     checks them); the referee's override of an act the orders and actions now refuse, as its mark. Issue 38: a
     shooting request's `target_in_deep_shelter`; a unit's reinforcement turns
-    (tests/rules/flanders_fields/play/test_mons_start.py)."""
+    (tests/rules/flanders_fields/play/test_mons_start.py). Issue 42: the report's story of the game
+    (tests/app/services/test_story.py, tests/app/games/test_mons_two_turns.py)."""
     if isinstance(played, list):
         return [without_later_additions(v) for v in played]
     if not isinstance(played, dict):
@@ -267,6 +268,7 @@ def without_later_additions(played: Any) -> Any:
     later = ("packed", "reinforcement_turn", "reinforcement_diced")  # issues 37 and 38
     added = {
         "ledger",
+        "story",
         *ISSUE_37_STATE,
         *(("turn", "lands", "deviation") if fire_item else ()),
         *(later if unit else ()),

@@ -317,6 +317,32 @@ def test_first_two_turns_of_mons(client: TestClient, mons: Game) -> None:
         "crippled": 22,
         "badly_wounded": 23,
     }
+    # The story of the game in the book's words: each turn's losses, the companies suppressed, the heroic
+    # action and the morale test, the plan that arrived; the most decisive act first (effect times how unlikely).
+    assert [t["sentences"] for t in report["story"]["turns"]] == [
+        [
+            "The defender lost 1 stand (2/1 Coy 1).",
+            "Suppressed: the attacker's 1/1 Bn (1 stand); the defender's 1/1 Coy (4 stands), 1/2 Coy (1 stand), "
+            "1/3 Coy (4 stands).",
+            "The defender's 2/1 Coy Plt 1 attempted a heroic action: platoon destroyed.",
+        ],
+        [
+            "The defender lost 8 stands (1/1 Coy 4, 1/2 Coy 4).",
+            "Suppressed: the defender's 1 Bn (2 stands), 1/4 Coy (4 stands).",
+            "The defender's 1 Bn tested its morale: retreat 20cm, become Suppressed, abandon crewed weapons.",
+            "Arrived: the attacker's planned aiming point.",
+        ],
+        ["No stand was lost."],
+    ]
+    assert [(m["event_id"], m["odds"], m["decisiveness"]) for m in report["story"]["decisive"]] == [
+        (morale["event_id"], "1 in 3 (33%)", "4/1"),  # six stands suppressed at 1/3
+        (shot["event_id"], "1 in 6 (17%)", "10/3"),  # four at 1/6
+        (h.json()["event_id"], "2/3 (67%)", "1/3"),  # one lost at 2/3
+    ]
+    assert report["story"]["decisive"][0]["words"] == (
+        "The defender's 1 Bn tested its morale: retreat 20cm, become Suppressed, abandon crewed weapons. "
+        "Suppressed: the defender's 1 Bn (2 stands), 1/4 Coy (4 stands)."
+    )
     events = c.get(f"/api/v1/games/{g.id}/events", headers=g.defender).json()
     ids = [e["id"] for e in events]
     assert ids == sorted(ids)

@@ -1,0 +1,48 @@
+"""The period sheets as WeasyPrint prints them, kept as golden files: each sheet's page count and the words
+it prints (sheets.json). tests/playsheets/test_sheet_golden.py holds them to WeasyPrint's render, and
+tests/frontend/test_print_view.py holds Chromium's print of the print view to them, so the browser tier
+renders no PDF of its own.
+
+When a sheet changes on purpose, write the file again and read the change in its diff:
+
+    .venv/bin/python -m tests.playsheets.golden
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from playsheets.render import PAPERS
+
+GOLDEN = Path(__file__).with_name("sheets.json")
+PERIODS = ("early", "mid", "late")
+SHEETS = [(period, paper) for period in PERIODS for paper in sorted(PAPERS)]
+
+
+def words(text: str) -> list[str]:
+    """A PDF's words (pdftotext -raw), sorted, once each: table values and labels. Hyphens and slashes are where
+    either renderer may break a line, so they separate words ("mule/horse" may print as "mule/" + "horse")."""
+    return sorted(set(re.findall(r"\w+", text)))
+
+
+def printed(pdf: bytes) -> dict[str, Any]:
+    """What the golden file keeps of a sheet's PDF: its pages and its words."""
+    from tests.playsheets.pdf import page_count, text
+
+    return {"pages": page_count(pdf), "words": words(text(pdf, layout=False))}
+
+
+def load() -> dict[str, dict[str, Any]]:
+    """The golden sheets by "period-paper"."""
+    found: dict[str, dict[str, Any]] = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    return found
+
+
+def write() -> None:
+    from tests.playsheets.pdf import sheet_pdf
+
+    sheets = {f"{period}-{paper}": printed(sheet_pdf(period, paper)) for period, paper in SHEETS}
+    GOLDEN.write_text(json.dumps(sheets, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
