@@ -79,7 +79,6 @@
       map.invalidateSize({ pan: false });
       if (now !== top) map.panBy([0, now - top], { animate: false });
       top = now;
-      schedule();
     }).observe(canvas);
     m.placeCard = place;
   };
