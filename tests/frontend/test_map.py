@@ -210,7 +210,7 @@ def test_pinch_zooms_about_the_fingers_and_labels_appear(new_page: Any) -> None:
     under_after = table_point(page, cx, cy)
     assert math.dist(under_before, under_after) < 2.0, (under_before, under_after)
     # Zoomed in, the stands are labelled with their short names.
-    expect(page.locator(".stand-label").first).to_be_visible()
+    expect(page.locator(".stand-label:visible").first).to_be_visible()
     screenshot(page, "map-zoomed")
     page.get_by_role("button", name="Whole table").click()
     page.wait_for_function(f"() => Math.abs(window.firestepMap.leaflet.getZoom() - {zoom_before}) < 0.01")

@@ -1,7 +1,7 @@
 """Playing the turn from the map (issue 26): on the Mons game in play, by touch on the attacker's tablet or
-phone, an MG shot lands its markers on the target's whole company in at most 5 taps, a rifle "Killed"
-destroys its target in at most 5, an order roll is recorded with its actions in at most 3; no key, no scroll,
-and nothing drawn over what is tapped. The results are on the defender's map and the referee's board."""
+phone, an MG shot in at most 5 taps, a rifle "Killed" in at most 5, an order roll in at most 3; no key, no
+scroll, and nothing drawn over what is tapped. What they do on every device is test_standard_turn.py's, which
+plays a whole turn at the tablets' sizes."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from tests.frontend.games import bearer, join_by_api, seed_game
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
-# The flow runs at the reference size (landscape); the attacker's layout is checked at the others.
+# The whole turn runs at the tablets' sizes (test_standard_turn.py); the attacker's taps are checked at the others.
 SIZES = {"landscape": TABLET_LANDSCAPE, "portrait": TABLET_PORTRAIT, "phone": PHONE, "screen": REFEREE_SCREEN}
 OTHER_SIZES = {name: size for name, size in SIZES.items() if name != "landscape"}
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -239,66 +239,11 @@ def order_roll(attacker: Any, stand: dict[str, Any], roll: bool = True) -> None:
         attacker.get_by_role("button", name="Cancel", exact=True).tap()
 
 
-def test_shots_and_an_order_roll_from_the_map(new_page: Any) -> None:
-    """The whole flow on three devices at the attacker's reference size (the landscape tablet)."""
-    referee = new_page({"width": 1920, "height": 1080})
-    game_id, answer, s = set_up(referee)
-    codes = answer["join_codes"]
-    attacker = new_page(TABLET_LANDSCAPE)
-    token = join_by_api(attacker, codes["attacker"])
-    defender = new_page(TABLET_PORTRAIT)
-    join_by_api(defender, codes["defender"])
-    for page in (attacker, defender):
-        open_map(page, game_id)
-    referee.goto(f"/games/{game_id}/referee")
-    before = units_of(referee, game_id)
-
-    # The MG: firer, Shoot, target, die, Apply: the whole company of the target takes a marker.
-    mg_dice = die_for(attacker, token, game_id, s["mg"], s["mg_target"], "suppressed")
-    found = shoot(attacker, s["mg"], s["mg_target"], mg_dice, "suppressed", axe=True)
-    assert not found, "\n".join(found)
-    docs_picture(attacker)
-    company = company_stands(before, s["mg_target"])
-    assert len(company) > 1
-    after = units_of(referee, game_id)
-    assert {i: after[i]["suppression"] for i in company} == {i: before[i]["suppression"] + 1 for i in company}
-    event = int(attacker.locator("[data-play-done]").get_attribute("data-play-done") or 0)
-    logged = referee.request.get(f"{api_of(game_id)}/events?after={event - 1}").json()[0]
-    assert logged["id"] == event and logged["payload"]["target_id"] == s["mg_target"]["id"]
-    # On the defender's map and the referee's board, live.
-    for stand_id in company:
-        expect(defender.locator(f"[data-stand='{stand_id}'].sup-1")).to_have_count(1)
-    expect(referee.locator(f"#log [data-event='{event}']")).to_have_count(1)
-
-    # The order roll of the rifle's company: stand, Order roll, die: recorded with its actions.
-    attacker.get_by_role("button", name="Done", exact=True).tap()
-    order_roll(attacker, s["rifle"])
-    company_id = s["rifle"]["parent_id"]
-    event = int(attacker.locator("[data-play-done]").get_attribute("data-play-done") or 0)
-    logged = referee.request.get(f"{api_of(game_id)}/events?after={event - 1}").json()[0]
-    assert logged["payload"]["resolver"] == "order-roll" and logged["payload"]["unit_id"] == company_id
-    granted = logged["payload"]["resolution"]["outcome"]["actions"]
-    assert units_of(referee, game_id)[company_id]["actions_left"] == granted
-    assert [c["after"] for c in logged["payload"]["changes"] if c["field"] == "actions_left"] == [granted]
-
-    # The rifle, with its company's action: a "Killed" destroys the target.
-    attacker.get_by_role("button", name="Done", exact=True).tap()
-    rifle_dice = die_for(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
-    shoot(attacker, s["rifle"], s["rifle_target"], rifle_dice, "killed")
-    after = units_of(referee, game_id)
-    assert after[s["rifle_target"]["id"]]["killed"] is True
-    # The card says the result in the rule set's words after Apply (the words are proved in
-    # tests/rules/core/test_consequences.py; here, that the card shows them).
-    said = attacker.locator("[data-play-effects] li").all_inner_texts()
-    assert f"{after[s['rifle_target']['id']]['short_name']} destroyed." in said, said
-    expect(defender.locator(f"[data-stand='{s['rifle_target']['id']}']")).to_have_count(0)
-
-
 def test_the_attackers_taps_at_the_other_sizes_and_axe(new_page: Any) -> None:
     """Tablet portrait, phone and referee screen, on one game seeded as the flow's: the flow's taps at each size,
     each on screen and uncovered in the state the flow taps it, with no scroll, at most 5 taps a shot and 3 an
     order roll; the last tap of each (Apply, the order roll's die) is seen there, not made: what it does is the
-    flow's (test_shots_and_an_order_roll_from_the_map), so nothing is undone between sizes but the rifle
+    flow's (test_standard_turn.py), so nothing is undone between sizes but the rifle
     company's order, seeded through the API for its shot. axe-core on the card with the shot's answer at each
     size, and on the in-game lookup of the same game at the four sizes (WCAG 2.2 AA). Each shot's dice are asked
     of the table once: every size plays from the same state."""
@@ -444,7 +389,7 @@ def test_the_stands_a_shot_may_not_take_are_greyed_and_a_tap_says_why(new_page: 
     expect(attacker.locator(".notice p").first).to_have_text(shown["refused"])
     expect(attacker.locator("[data-die]")).to_have_count(0)
     expect(attacker.locator("[data-play-prompt]")).to_be_visible()
-    # Its nearest troops taken from the card's list (the taps on the map's stands are test_shots_and_an_order_roll_from_the_map's).
+    # Its nearest troops taken from the card's list (the taps on the map's stands are test_standard_turn.py's).
     attacker.locator("[data-target-list]").select_option(str(s["mg_target"]["id"]))
     # A row of dice for the target (and one for each stand of its beaten zone).
     expect(attacker.locator(".play-dice").first.locator("[data-die]")).to_have_count(6)

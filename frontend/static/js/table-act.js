@@ -57,6 +57,7 @@
       panel.classList.toggle("picking", on);
       root.dataset.picking = on ? "target" : "";
       if (!on) { m.stopPicking(); m.markTargets(null); }
+      if (m.placeCard) m.placeCard();
     };
     // The stands the act may not take as its target, each with why (GET .../units/{id}/targets/{resolver}):
     // greyed on the map and named in the list while the target is picked; a tap on one says why.
@@ -68,7 +69,7 @@
       m.markTargets([...play.marks].map(([id, x]) => [id, x.mark]));
       renderPick(u);
     };
-    const stop = () => { play = null; picking(false); panel.classList.remove("playing"); };
+    const stop = () => { play = null; picking(false); panel.classList.remove("playing"); delete root.dataset.playTarget; };
 
     // -- the card's states -------------------------------------------------------------------------------
     const renderActs = (u) => {
@@ -239,6 +240,7 @@
         return;
       }
       play.target = id;
+      root.dataset.playTarget = String(id); // the card docks clear of the target's company too (table-dock.js)
       picking(false);
       m.showStand(play.stand);
       play.asked = await ask(null);

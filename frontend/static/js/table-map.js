@@ -138,7 +138,8 @@
     map.fitBounds(tableBounds(), { paddingTopLeft: [card, top], paddingBottomRight: [8, 8], animate: false });
     fitZoom = map.getZoom();
     map.setMinZoom(fitZoom - 1);
-    map.setMaxBounds(tableBounds().pad(0.25));
+    // Room beyond the table for a card docked over half the screen to leave its stands clear (table-dock.js).
+    map.setMaxBounds(tableBounds().pad(1));
     showLabels();
   };
   // The cloth's <svg> (always drawn) stands for the map in tests and screen checks.
@@ -198,7 +199,7 @@
     const text = `${escapeHtml(nameOf(u).short)}${markersOf(u) ? ` · ${markersOf(u)}▲` : ""}`;
     const label = L.marker(toLL([u.x, u.y]), {
       interactive: false, keyboard: false,
-      icon: L.divIcon({ className: `stand-label ${u.side}`, html: `<span>${text}</span>`, iconSize: null }),
+      icon: L.divIcon({ className: `stand-label ${u.side}`, html: `<i class="leader" hidden></i><span>${text}</span>`, iconSize: null }),
     });
     layers.labels.addLayer(label);
     standLayers.set(u.id, { shape, label });
@@ -220,28 +221,55 @@
     if (!on && map.hasLayer(layers.labels)) map.removeLayer(layers.labels);
     if (on) declutter();
   };
-  // Labels never overlap one another nor cover another stand's centre (a finger's reach round it): the
-  // selected stand's label first, then nearest the middle of the view; the rest are dropped until zoomed in.
+  // Labels sit off the stands (issue 41): each where it covers no stand and no other label, just beside its stand
+  // or further out with a leader line to it; the selected stand's label first, then nearest the middle of the
+  // view; one with no clear place is left out until zoomed in.
+  const LABEL_SPOTS = [[0, 1], [0, -1], [1, 0], [-1, 0], [1, 1], [-1, 1], [1, -1], [-1, -1]];
+  const meets = (a, b) => !(a.right <= b.left || a.left >= b.right || a.bottom <= b.top || a.top >= b.bottom);
   const declutter = () => {
-    const centres = [];
-    for (const [id] of standLayers) {
+    const box = canvas.getBoundingClientRect();
+    const size = map.getSize();
+    const stands = [];
+    for (const [id, { shape }] of standLayers) {
+      const el = shape.getElement();
       const u = model.units.get(id);
-      if (u) centres.push([id, map.latLngToContainerPoint(toLL([u.x, u.y]))]);
+      if (!el || !u) continue;
+      const r = el.getBoundingClientRect();
+      const c = map.latLngToContainerPoint(toLL([u.x, u.y]));
+      stands.push({ id, c, r: { left: r.left - box.left - 2, right: r.right - box.left + 2, top: r.top - box.top - 2, bottom: r.bottom - box.top + 2 } });
     }
-    const mid = map.getSize().divideBy(2);
-    const order = centres.sort((a, b) => (b[0] === selectedStand) - (a[0] === selectedStand) || a[1].distanceTo(mid) - b[1].distanceTo(mid));
+    const mid = size.divideBy(2);
+    stands.sort((a, b) => (b.id === selectedStand) - (a.id === selectedStand) || a.c.distanceTo(mid) - b.c.distanceTo(mid));
     const placed = [];
-    const clear = (r, own) => placed.every((p) => r.right < p.left || r.left > p.right || r.bottom < p.top || r.top > p.bottom)
-      && centres.every(([id, c]) => id === own || c.x < r.left - HIT_PX || c.x > r.right + HIT_PX || c.y < r.top - HIT_PX || c.y > r.bottom + HIT_PX);
-    for (const [id] of order) {
-      const el = standLayers.get(id).label.getElement();
-      if (!el) continue;
-      el.style.visibility = "";
-      const r = el.firstElementChild ? el.firstElementChild.getBoundingClientRect() : el.getBoundingClientRect();
-      const box = canvas.getBoundingClientRect();
-      const rel = { left: r.left - box.left, right: r.right - box.left, top: r.top - box.top, bottom: r.bottom - box.top };
-      if (clear(rel, id)) placed.push(rel);
-      else el.style.visibility = "hidden";
+    const spotFor = (s, w, hi) => {
+      const half = { x: (s.r.right - s.r.left) / 2, y: (s.r.bottom - s.r.top) / 2 };
+      for (const far of [2, 24, 48]) {
+        for (const [dx, dy] of LABEL_SPOTS) {
+          const x = s.c.x + dx * (half.x + far + w / 2);
+          const y = s.c.y + dy * (half.y + far + hi / 2);
+          const r = { left: x - w / 2, right: x + w / 2, top: y - hi / 2, bottom: y + hi / 2 };
+          if (r.left < 0 || r.top < 0 || r.right > size.x || r.bottom > size.y) continue;
+          if (!stands.some((o) => meets(r, o.r)) && !placed.some((p) => meets(r, p))) return { r, x, y, far };
+        }
+      }
+      return null;
+    };
+    for (const s of stands) {
+      const el = standLayers.get(s.id).label.getElement();
+      const text = el && el.querySelector("span");
+      if (!text) continue;
+      const spot = spotFor(s, text.offsetWidth, text.offsetHeight);
+      el.style.visibility = spot ? "" : "hidden";
+      const leader = el.querySelector(".leader");
+      if (!spot) continue;
+      placed.push(spot.r);
+      text.style.transform = `translate(${spot.r.left - s.c.x}px, ${spot.r.top - s.c.y}px)`;
+      // A label set further out than beside its stand points back to it.
+      leader.hidden = spot.far < 24;
+      const dx = spot.x - s.c.x;
+      const dy = spot.y - s.c.y;
+      leader.style.width = `${Math.hypot(dx, dy)}px`;
+      leader.style.transform = `rotate(${Math.atan2(dy, dx)}rad)`;
     }
   };
 
@@ -715,6 +743,7 @@
       restyle();
     },
     selectedTemplate: () => selectedTemplate,
+    fitZoom: () => fitZoom, // the zoom that shows the whole table
     leaflet: map,
     layers,
     h,

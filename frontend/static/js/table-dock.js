@@ -1,0 +1,87 @@
+// The card never hides what is acted on (issue 41): while a stand's card is open it docks at the end of the
+// screen (top or bottom on a portrait screen or a phone, left or right on a landscape one) that covers fewer of
+// the stands it is about, and the map is panned (zoomed out only if need be) so that all of them lie clear of
+// it. The stands it is about: the stand's line (its side's stands), then the target's company; while a target
+// is picked, the stand and the other side's stands.
+(() => {
+  const start = () => {
+    const m = window.firestepMap;
+    if (!m || m.docking) return;
+    m.docking = true;
+    const { model, leaflet: map, toLL, root } = m;
+    const panel = document.querySelector("[data-map-panel]");
+    const canvas = map.getContainer();
+    const REACH = 24; // a finger's reach round each stand's centre stays clear of the card
+    const narrow = window.matchMedia("(max-width: 899px), (orientation: portrait)");
+    const onTable = (u) => u && u.base && !u.killed && !u.off_table && u.x !== null && u.y !== null;
+    const standsOf = (f) => {
+      const under = (u) => { for (let a = u; a; a = model.units.get(a.parent_id)) if (a.id === f.id) return true; return false; };
+      return [...model.units.values()].filter((u) => onTable(u) && under(u));
+    };
+    const about = () => {
+      const u = model.units.get(m.selectedStand());
+      if (panel.hidden || root.dataset.shows !== "stand" || !onTable(u)) return [];
+      if (root.dataset.picking === "target") {
+        return [u, ...[...model.units.values()].filter((t) => onTable(t) && t.side !== u.side)];
+      }
+      // The whole line the stand is in (its side's stands: the next one it acts with is one tap away).
+      const line = [...model.units.values()].filter((t) => onTable(t) && t.side === u.side);
+      const target = model.units.get(Number(root.dataset.playTarget));
+      const hit = onTable(target) ? standsOf(model.units.get(target.parent_id) || target) : [];
+      return [...line, ...hit, ...(onTable(target) ? [target] : [])];
+    };
+    // The part of the map the card leaves free, in the map's own pixels: a sheet counts at the most it may grow
+    // to (map.css's --sheet), so that the table does not move under a finger as the card's content comes.
+    const free = () => {
+      const size = map.getSize();
+      const box = canvas.getBoundingClientRect();
+      const card = panel.getBoundingClientRect();
+      const r = { left: 0, top: 0, right: size.x, bottom: size.y };
+      if (narrow.matches) {
+        const depth = Math.max(card.height, size.y * Number(getComputedStyle(panel).getPropertyValue("--sheet")));
+        if (panel.dataset.dock === "start") r.top = card.top - box.top + depth; else r.bottom = card.bottom - box.top - depth;
+      } else if (panel.dataset.dock === "end") r.right = card.left - box.left;
+      else r.left = card.right - box.left;
+      return r;
+    };
+    const clearOf = (r, p) => p.x >= r.left + REACH && p.x <= r.right - REACH && p.y >= r.top + REACH && p.y <= r.bottom - REACH;
+    const place = () => {
+      const stands = about();
+      if (!stands.length) { delete panel.dataset.dock; return; }
+      const points = stands.map((u) => map.latLngToContainerPoint(toLL([u.x, u.y])));
+      // Dock at the end that leaves more of them clear (the seat's own edge when it is a tie: left or bottom).
+      const clearAt = (dock) => { panel.dataset.dock = dock; const r = free(); return points.filter((p) => clearOf(r, p)).length; };
+      const own = narrow.matches ? "end" : "start";
+      const other = own === "start" ? "end" : "start";
+      const atOther = clearAt(other);
+      if (clearAt(own) >= atOther) panel.dataset.dock = own; else clearAt(other);
+      const r = free();
+      if (points.every((p) => clearOf(r, p))) return;
+      const size = map.getSize();
+      map.fitBounds(L.latLngBounds(stands.map((u) => toLL([u.x, u.y]))), {
+        paddingTopLeft: [r.left + REACH, r.top + REACH],
+        paddingBottomRight: [size.x - r.right + REACH, size.y - r.bottom + REACH],
+        maxZoom: Math.max(map.getZoom(), m.fitZoom()), // never closer in than it was or the whole table
+        animate: false,
+      });
+    };
+    let pending = 0;
+    const schedule = () => { cancelAnimationFrame(pending); pending = requestAnimationFrame(place); };
+    // At once when a card opens or starts or stops picking (a finger's next tap must find the table where it
+    // is drawn), and after any other change of the card's size.
+    window.addEventListener("firestep:stand-shown", place);
+    new ResizeObserver(schedule).observe(panel);
+    // The table gives up the height of a notice's row (feedback.css): what it shows stays where it was on the
+    // screen (a finger on its way to a stand still finds it there).
+    let top = canvas.getBoundingClientRect().top;
+    new ResizeObserver(() => {
+      const now = canvas.getBoundingClientRect().top;
+      map.invalidateSize({ pan: false });
+      if (now !== top) map.panBy([0, now - top], { animate: false });
+      top = now;
+    }).observe(canvas);
+    m.placeCard = place;
+  };
+  if (window.firestepMap) start();
+  window.addEventListener("firestep:map-ready", start);
+})();
