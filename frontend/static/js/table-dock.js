@@ -72,13 +72,19 @@
     window.addEventListener("firestep:stand-shown", place);
     new ResizeObserver(schedule).observe(panel);
     // The table gives up the height of a notice's row (feedback.css): what it shows stays where it was on the
-    // screen (a finger on its way to a stand still finds it there).
+    // screen (a finger on its way to a stand still finds it there), except that the stand whose card is open
+    // and its company are never left under the row: then the table moves down just enough to show them.
     let top = canvas.getBoundingClientRect().top;
     new ResizeObserver(() => {
       const now = canvas.getBoundingClientRect().top;
       map.invalidateSize({ pan: false });
       if (now !== top) map.panBy([0, now - top], { animate: false });
       top = now;
+      const u = model.units.get(m.selectedStand());
+      if (panel.hidden || !onTable(u)) return;
+      const company = standsOf(model.units.get(u.parent_id) || u);
+      const highest = Math.min(...[u, ...company].map((t) => map.latLngToContainerPoint(toLL([t.x, t.y])).y));
+      if (highest < REACH) map.panBy([0, highest - REACH], { animate: false });
     }).observe(canvas);
     m.placeCard = place;
   };
