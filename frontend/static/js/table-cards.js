@@ -1,7 +1,8 @@
 // A side's cards at the table (issue 41): the tool bar's "Draw a card" (or "Enter a card", where the game draws
 // from the club's own pack) for the side that may draw; its card draws with one tap (POST .../resolve/{draw}),
-// or takes the card drawn at the table by its suit, then its rank (POST .../cards/drawn). Either way it shows
-// only the cards drawn and what becomes of them, as secret from the other side as the server keeps them.
+// or takes the card drawn at the table with one tap of it (POST .../cards/drawn): two taps from the map. Either
+// way it shows only the cards drawn and what becomes of them, as secret from the other side as the server keeps
+// them.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -10,7 +11,6 @@
     if (!m || !tool || !box) return;
     const { h } = m;
     const shown = box.querySelector("[data-card-drawn]");
-    let suit = null;
 
     // The side to move may draw: the tool is there for it alone.
     const turn = document.querySelector("[data-map-turn]");
@@ -18,16 +18,6 @@
     if (turn) new MutationObserver(offer).observe(turn, { attributes: true, attributeFilter: ["data-side-to-move"] });
     offer();
 
-    const pickSuit = (s) => {
-      suit = s;
-      box.querySelectorAll("[data-card-suit]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.cardSuit === s)));
-      box.querySelectorAll("[data-card-rank]").forEach((b) => { b.disabled = false; });
-    };
-    const reset = () => {
-      suit = null;
-      box.querySelectorAll("[data-card-suit]").forEach((b) => b.setAttribute("aria-pressed", "false"));
-      box.querySelectorAll("[data-card-rank]").forEach((b) => { b.disabled = true; });
-    };
     // The cards drawn, each with its title and text, then what the rules do with them ("kept", "played at once").
     const render = (answer) => {
       const res = answer.resolution || {};
@@ -48,19 +38,12 @@
     };
 
     box.addEventListener("click", (e) => {
-      const s = e.target.closest("[data-card-suit]");
-      if (s) { pickSuit(s.dataset.cardSuit); return; }
-      const rank = e.target.closest("[data-card-rank]");
-      if (rank && suit) {
-        const card = rank.dataset.cardRank + suit;
-        reset();
-        send(`${m.api}/cards/drawn`, { cards: [card] }, rank);
-        return;
-      }
+      const entered = e.target.closest("[data-card-entered]");
+      if (entered) { send(`${m.api}/cards/drawn`, { cards: [entered.dataset.cardEntered] }, entered); return; }
       const draw = e.target.closest("[data-card-draw]");
       if (draw) send(`${m.api}/resolve/${box.dataset.draw}`, {}, draw);
     });
-    tool.addEventListener("click", () => { shown.replaceChildren(); reset(); });
+    tool.addEventListener("click", () => shown.replaceChildren());
   };
   if (window.firestepMap) start();
   else window.addEventListener("firestep:map-ready", start, { once: true });
