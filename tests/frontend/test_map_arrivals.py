@@ -21,6 +21,7 @@ from tests.frontend.conftest import (
     small_targets,
 )
 from tests.frontend.games import bearer, join_by_api, seed_game, sign_in
+from tests.frontend.test_map_card_clear import labels_over_stands
 
 pytestmark = pytest.mark.browser
 
@@ -91,6 +92,8 @@ def apply_by_touch(
     for s in covered:
         assert s["name"] in shown
     assert attacker.locator("[data-map-page]").get_attribute("data-board-items") == "1"
+    # Its label sits off the stands it lands on (issue 41).
+    assert labels_over_stands(attacker, ".board-label") == [], attacker.viewport_size
     block.get_by_text("Enter the dice rolled at the table").tap()
     taps += 1
     # Typed, not tapped: one action (a 4), and a 6 for every stand under it at full or -2.

@@ -58,13 +58,15 @@ def settled(page: Any) -> None:
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
-def labels_over_stands(page: Any) -> list[str]:
+def labels_over_stands(page: Any, labels: str = ".stand-label span") -> list[str]:
+    """The shown labels (a stand's, or `labels` as the board's) whose box meets a drawn stand's."""
     found: list[str] = page.evaluate(
-        """() => { const stands = [...document.querySelectorAll('[data-stand]')].map((s) => s.getBoundingClientRect());
-             return [...document.querySelectorAll('.stand-label')].filter((l) => l.style.visibility !== 'hidden')
-               .map((l) => [l.textContent, l.querySelector('span').getBoundingClientRect()])
+        """(labels) => { const stands = [...document.querySelectorAll('[data-stand]')].map((s) => s.getBoundingClientRect());
+             return [...document.querySelectorAll(labels)].filter((l) => getComputedStyle(l).visibility !== 'hidden')
+               .map((l) => [l.textContent, l.getBoundingClientRect()])
                .filter(([, r]) => stands.some((s) => r.left < s.right && r.right > s.left && r.top < s.bottom && r.bottom > s.top))
-               .map(([t]) => t); }"""
+               .map(([t]) => t); }""",
+        labels,
     )
     return found
 

@@ -27,23 +27,48 @@
 
     // Whatever the rule set draws of its board (GameState.board_drawn): polygons in table cm, or points with a
     // radius, each with its style and label; a thing's zone (a barrage's danger zone) is drawn with it.
+    // Each label where it covers no stand and no other label (issue 41): on its thing when that is clear, else
+    // moved off to the nearest clear place round it.
+    let tips = [];
+    const placeLabels = () => {
+      const stands = m.standBoxes();
+      const placed = [];
+      const box = m.leaflet.getContainer().getBoundingClientRect();
+      for (const tip of tips) {
+        tip.options.offset = L.point(0, 0);
+        tip.update();
+        const el = tip.getElement();
+        if (!el) continue;
+        const b = el.getBoundingClientRect();
+        const r = { left: b.left - box.left, right: b.right - box.left, top: b.top - box.top, bottom: b.bottom - box.top };
+        const c = { x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2 };
+        const clear = !stands.some((o) => m.meets(r, o.r)) && !placed.some((p) => m.meets(r, p));
+        const spot = clear ? null : m.clearSpot(stands, placed, c, { x: 0, y: 0 }, b.width, b.height, [24, 48, 96, 160]);
+        placed.push(spot ? spot.r : r);
+        if (spot) { tip.options.offset = L.point(spot.x - c.x, spot.y - c.y); tip.update(); }
+      }
+    };
     const drawBoard = () => {
       layers.board.clearLayers();
+      tips = [];
       const draw = (d) => {
         const latlngs = d.point ? circle(d.point, d.radius_cm) : d.polygon.map(toLL);
         const layer = L.polygon(latlngs, { ...drawIn("board"), className: d.point ? `${d.style} point` : d.style, interactive: false }).addTo(layers.board);
-        // Labelled on the table, as the templates are: a finger gets no hover.
-        layer.bindTooltip(d.label, { className: "board-label", direction: "center", permanent: true, opacity: 1 });
+        // Labelled on the table, as the templates are: a finger gets no hover. Its words as text, never markup.
+        layer.bindTooltip(m.h("span", { text: d.label }), { className: "board-label", direction: "center", permanent: true, opacity: 1 });
+        tips.push(layer.getTooltip());
         (d.zone || []).forEach(draw);
       };
       const drawn = m.model.board.drawn;
       drawn.forEach(draw);
       m.root.dataset.boardItems = String(drawn.length);
+      placeLabels();
     };
 
     const redraw = () => { drawTerrain(); drawBoard(); };
     window.addEventListener("firestep:map-redraw", redraw);
-    m.model.listen((what) => { if (what.board && !what.all) drawBoard(); });
+    m.model.listen((what) => { if (what.board && !what.all) drawBoard(); else placeLabels(); });
+    m.leaflet.on("zoomend moveend", placeLabels);
     redraw();
   };
   if (window.firestepMap) start();

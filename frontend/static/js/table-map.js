@@ -108,6 +108,8 @@
     minZoom: -2,
     maxZoom: 6,
     boxZoom: false,
+    // Stands are tapped one after another in play: two quick taps are two stands, never a zoom (+ and - zoom).
+    doubleClickZoom: false,
     preferCanvas: false,
   });
   // One pane (and SVG) per kind of thing, so what is redrawn later never ends up on top of what it should not.
@@ -226,9 +228,9 @@
   // view; one with no clear place is left out until zoomed in.
   const LABEL_SPOTS = [[0, 1], [0, -1], [1, 0], [-1, 0], [1, 1], [-1, 1], [1, -1], [-1, -1]];
   const meets = (a, b) => !(a.right <= b.left || a.left >= b.right || a.bottom <= b.top || a.top >= b.bottom);
-  const declutter = () => {
+  // Each drawn stand's box in the map's pixels (a little margin round it) and its centre.
+  const standBoxes = () => {
     const box = canvas.getBoundingClientRect();
-    const size = map.getSize();
     const stands = [];
     for (const [id, { shape }] of standLayers) {
       const el = shape.getElement();
@@ -238,22 +240,30 @@
       const c = map.latLngToContainerPoint(toLL([u.x, u.y]));
       stands.push({ id, c, r: { left: r.left - box.left - 2, right: r.right - box.left + 2, top: r.top - box.top - 2, bottom: r.bottom - box.top + 2 } });
     }
+    return stands;
+  };
+  // The first place for a w x hi label round centre c (beside a thing of half size `half`, then further out)
+  // that is on the map and meets no stand and no label already placed; null when there is none.
+  const clearSpot = (stands, placed, c, half, w, hi, fars = [2, 24, 48]) => {
+    const size = map.getSize();
+    for (const far of fars) {
+      for (const [dx, dy] of LABEL_SPOTS) {
+        const x = c.x + dx * (half.x + far + w / 2);
+        const y = c.y + dy * (half.y + far + hi / 2);
+        const r = { left: x - w / 2, right: x + w / 2, top: y - hi / 2, bottom: y + hi / 2 };
+        if (r.left < 0 || r.top < 0 || r.right > size.x || r.bottom > size.y) continue;
+        if (!stands.some((o) => meets(r, o.r)) && !placed.some((p) => meets(r, p))) return { r, x, y, far };
+      }
+    }
+    return null;
+  };
+  const declutter = () => {
+    const size = map.getSize();
+    const stands = standBoxes();
     const mid = size.divideBy(2);
     stands.sort((a, b) => (b.id === selectedStand) - (a.id === selectedStand) || a.c.distanceTo(mid) - b.c.distanceTo(mid));
     const placed = [];
-    const spotFor = (s, w, hi) => {
-      const half = { x: (s.r.right - s.r.left) / 2, y: (s.r.bottom - s.r.top) / 2 };
-      for (const far of [2, 24, 48]) {
-        for (const [dx, dy] of LABEL_SPOTS) {
-          const x = s.c.x + dx * (half.x + far + w / 2);
-          const y = s.c.y + dy * (half.y + far + hi / 2);
-          const r = { left: x - w / 2, right: x + w / 2, top: y - hi / 2, bottom: y + hi / 2 };
-          if (r.left < 0 || r.top < 0 || r.right > size.x || r.bottom > size.y) continue;
-          if (!stands.some((o) => meets(r, o.r)) && !placed.some((p) => meets(r, p))) return { r, x, y, far };
-        }
-      }
-      return null;
-    };
+    const spotFor = (s, w, hi) => clearSpot(stands, placed, s.c, { x: (s.r.right - s.r.left) / 2, y: (s.r.bottom - s.r.top) / 2 }, w, hi);
     for (const s of stands) {
       const el = standLayers.get(s.id).label.getElement();
       const text = el && el.querySelector("span");
@@ -744,6 +754,9 @@
     },
     selectedTemplate: () => selectedTemplate,
     fitZoom: () => fitZoom, // the zoom that shows the whole table
+    standBoxes,
+    clearSpot,
+    meets,
     leaflet: map,
     layers,
     h,
