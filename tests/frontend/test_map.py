@@ -147,6 +147,10 @@ def test_tap_a_stand_for_its_card(new_page: Any) -> None:
     # Move, by touch: "Move", then a tap where the stand goes (the referee deploys it in set-up).
     card.get_by_role("button", name="Move", exact=True).tap()
     expect(page.locator("[data-map-page]")).to_have_attribute("data-mode", "move")
+    # The point is read once the notice saying what to tap is shown and the card has docked (two frames on), as
+    # a player reads it first: its row and the card's new size may move the table to keep the stands in view.
+    expect(page.locator(".net-status .notice", has_text="goes.")).to_be_visible()
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     with page.expect_response(lambda r: r.url.endswith(f"/units/{stand['id']}/move")) as moved:
         page.touchscreen.tap(*screen_point(page, 60, 150))
     assert moved.value.status == 200, moved.value.text()
