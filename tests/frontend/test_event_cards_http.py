@@ -84,4 +84,4 @@ def test_the_map_offers_a_side_its_draw_and_the_referee_none(client: TestClient)
             assert ("data-cards-tool" in page) is offered
             if offered:
                 assert re.search(rf"data-cards-tool[^>]*>{tool}<", page), tool
-                assert ("data-card-entered" in page) is bool(variants)
+                assert ("data-card-rank" in page) is bool(variants)

@@ -38,8 +38,9 @@
     };
 
     box.addEventListener("click", (e) => {
-      const entered = e.target.closest("[data-card-entered]");
-      if (entered) { send(`${m.api}/cards/drawn`, { cards: [entered.dataset.cardEntered] }, entered); return; }
+      // Rank and suit apart in the page: the pack's card ids appear only where a card is drawn (the secrets walk).
+      const entered = e.target.closest("[data-card-rank]");
+      if (entered) { send(`${m.api}/cards/drawn`, { cards: [entered.dataset.cardRank + entered.dataset.cardSuit] }, entered); return; }
       const draw = e.target.closest("[data-card-draw]");
       if (draw) send(`${m.api}/resolve/${box.dataset.draw}`, {}, draw);
     });
