@@ -118,6 +118,11 @@ def test_one_bound_of_the_demo_battle_by_touch_on_three_devices(new_page: Any) -
             found += [f"attacker: {v}" for v in serious_violations(attacker)]
             a_taps.button("Undo")
             shows(defender, sf, "high_command", "")
+            # The next tap once "Taken back." is read and the map has settled (its row may move the table).
+            expect(attacker.locator(".net-status .notice", has_text="Taken back.")).to_be_visible()
+            attacker.evaluate(
+                "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+            )
     assert a_taps.count == 7
     for name, command in (("2nd Reserve Battalion", "advance"), ("Field Artillery Brigade", "hold")):
         b.edit(name, high_command=command)

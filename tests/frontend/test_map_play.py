@@ -41,7 +41,12 @@ class Taps:
         self.count += 1
 
     def stand(self, x_cm: float, y_cm: float) -> None:
-        point = self.page.evaluate("([x, y]) => window.firestepMap.toScreen(x, y)", [x_cm, y_cm])
+        # Read two frames on, as the eye reads the table: a notice's row or the card docking may move it first.
+        point = self.page.evaluate(
+            """([x, y]) => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(
+                 () => done(window.firestepMap.toScreen(x, y)))))""",
+            [x_cm, y_cm],
+        )
         on_map = self.page.evaluate(
             "([x, y]) => Boolean(document.elementFromPoint(x, y)?.closest('[data-map-canvas]'))",
             [point["x"], point["y"]],
