@@ -78,3 +78,9 @@ def fresh_defender_platoon(units: list[dict[str, Any]]) -> int:
         and all(q["suppression"] == 0 for q in units if q["parent_id"] == p["parent_id"])
     )["id"]
     return chosen
+
+
+def settled(page: Any) -> None:
+    """Two frames on, as the eye reads the table: a card docks, and a notice's row or the card may move the map,
+    in the frame after it is drawn (table-dock.js)."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import bearer, join_by_api, seed_game
+from tests.frontend.games import bearer, join_by_api, seed_game, settled
 from tests.frontend.test_map_play import Taps, open_map
 
 pytestmark = pytest.mark.browser
@@ -120,9 +120,7 @@ def test_one_bound_of_the_demo_battle_by_touch_on_three_devices(new_page: Any) -
             shows(defender, sf, "high_command", "")
             # The next tap once "Taken back." is read and the map has settled (its row may move the table).
             expect(attacker.locator(".net-status .notice", has_text="Taken back.")).to_be_visible()
-            attacker.evaluate(
-                "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-            )
+            settled(attacker)
     assert a_taps.count == 7
     for name, command in (("2nd Reserve Battalion", "advance"), ("Field Artillery Brigade", "hold")):
         b.edit(name, high_command=command)

@@ -17,7 +17,7 @@ from tests.frontend.conftest import (
     screenshot,
     small_targets,
 )
-from tests.frontend.games import bearer, csrf_header, seed_game
+from tests.frontend.games import bearer, csrf_header, seed_game, settled
 
 pytestmark = pytest.mark.browser
 
@@ -150,7 +150,7 @@ def test_tap_a_stand_for_its_card(new_page: Any) -> None:
     # The point is read once the notice saying what to tap is shown and the card has docked (two frames on), as
     # a player reads it first: its row and the card's new size may move the table to keep the stands in view.
     expect(page.locator(".net-status .notice", has_text="goes.")).to_be_visible()
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    settled(page)
     with page.expect_response(lambda r: r.url.endswith(f"/units/{stand['id']}/move")) as moved:
         page.touchscreen.tap(*screen_point(page, 60, 150))
     assert moved.value.status == 200, moved.value.text()

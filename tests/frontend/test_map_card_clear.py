@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import TABLET_PORTRAIT, screenshot
-from tests.frontend.games import join_by_api
+from tests.frontend.games import join_by_api, settled
 from tests.frontend.test_map_play import PHONE, Taps, open_map, set_up, units_of
 
 pytestmark = pytest.mark.browser
@@ -51,11 +51,6 @@ def covered(page: Any, ids: list[int]) -> list[int]:
         ids,
     )
     return found
-
-
-def settled(page: Any) -> None:
-    """Two frames on: the card docks in the frame after it is drawn or grows (table-dock.js)."""
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
 def labels_over_stands(page: Any, labels: str = ".stand-label span") -> list[str]:

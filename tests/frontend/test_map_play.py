@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import ARTIFACTS, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import bearer, join_by_api, seed_game
+from tests.frontend.games import bearer, join_by_api, seed_game, settled
 
 pytestmark = pytest.mark.browser
 
@@ -41,12 +41,8 @@ class Taps:
         self.count += 1
 
     def stand(self, x_cm: float, y_cm: float) -> None:
-        # Read two frames on, as the eye reads the table: a notice's row or the card docking may move it first.
-        point = self.page.evaluate(
-            """([x, y]) => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(
-                 () => done(window.firestepMap.toScreen(x, y)))))""",
-            [x_cm, y_cm],
-        )
+        settled(self.page)
+        point = self.page.evaluate("([x, y]) => window.firestepMap.toScreen(x, y)", [x_cm, y_cm])
         on_map = self.page.evaluate(
             "([x, y]) => Boolean(document.elementFromPoint(x, y)?.closest('[data-map-canvas]'))",
             [point["x"], point["y"]],

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import bearer, join_by_api, seed_game, sign_in
+from tests.frontend.games import bearer, join_by_api, seed_game, settled, sign_in
 from tests.frontend.test_map_play import PHONE, api_of, die_for, docs_picture, open_map, units_of
 
 pytestmark = pytest.mark.browser
@@ -44,9 +44,7 @@ class Touch:
 
     def settled(self) -> None:
         """Two frames on: the card docks and the map moves in the frame a card is drawn (table-dock.js)."""
-        self.page.evaluate(
-            "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-        )
+        settled(self.page)
 
     def stand(self, unit_id: int) -> None:
         for _ in range(20):  # as a player looks before tapping: a notice's row may be coming or going
