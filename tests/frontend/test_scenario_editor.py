@@ -67,7 +67,8 @@ class Editor:
         geoman's handlers, on the way, have taken it): the next tap is a tap of its own."""
         p = self.page.evaluate(
             """([x, y]) => {
-                 window.firestepClicked = new Promise((done) => addEventListener("click", () => done(true), {once: true}));
+                 window.firestepClicked = false;
+                 addEventListener("click", () => { window.firestepClicked = true; }, {once: true});
                  return window.firestepScenario.pagePoint([x, y]);
                }""",
             [x, y],
@@ -76,7 +77,7 @@ class Editor:
             self.page.touchscreen.tap(p["x"], p["y"])
         else:
             self.page.mouse.click(p["x"], p["y"])
-        self.page.evaluate("() => window.firestepClicked")
+        self.page.wait_for_function("() => window.firestepClicked")
 
     def tab(self, name: str) -> None:
         self.press(self.page.locator(f"[data-scn-tab={name}]"))
