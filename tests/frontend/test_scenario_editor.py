@@ -551,13 +551,21 @@ def test_the_referee_screen_and_terrain_reshaped_moved_turned_with_the_mouse(new
         coords: list[list[float]] = ed.doc()["terrain"]["features"][0]["geometry"]["coordinates"][0]
         return coords
 
+    outline = "() => JSON.stringify(window.firestepScenario.current().terrain.features[0].geometry)"
+
     def drag(start: tuple[float, float], end: tuple[float, float]) -> None:
+        """A drag with the mouse, done once the piece has taken it: its outline changed, or refused in a sentence."""
         a, b = (page.evaluate("p => window.firestepScenario.pagePoint(p)", list(p)) for p in (start, end))
+        before = page.evaluate(outline)
         page.mouse.move(a["x"], a["y"])
         page.mouse.down()
         page.mouse.move(b["x"], b["y"], steps=10)
         page.mouse.up()
-        page.wait_for_timeout(100)
+        page.wait_for_function(
+            f"""(before) => ({outline})() !== before
+                 || document.querySelector("#net-status").textContent.includes("goes off the table")""",
+            arg=before,
+        )
 
     # Moved: every corner 10 cm along.
     before = ring()
