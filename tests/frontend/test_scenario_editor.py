@@ -30,7 +30,7 @@ from tests.frontend.conftest import (
     small_targets,
     unlabelled_controls,
 )
-from tests.frontend.games import csrf_header
+from tests.frontend.games import csrf_header, settled
 from tests.frontend.test_csp import RECORD_VIOLATIONS, violations
 
 pytestmark = pytest.mark.browser
@@ -56,20 +56,28 @@ class Editor:
         page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def press(self, locator: Any) -> None:
-        locator.scroll_into_view_if_needed()
+        # Playwright's tap and click scroll the control into view themselves, as a user's eye would first.
         if self.touch:
             locator.tap()
         else:
             locator.click()
 
     def at(self, x: float, y: float) -> None:
-        """A tap or click on the table at (x, y) cm."""
-        p = self.page.evaluate("([x, y]) => window.firestepScenario.pagePoint([x, y])", [x, y])
+        """A tap or click on the table at (x, y) cm, done once its click has bubbled up to the window (the map's and
+        geoman's handlers, on the way, have taken it): the next tap is a tap of its own."""
+        p = self.page.evaluate(
+            """([x, y]) => {
+                 window.firestepClicked = false;
+                 addEventListener("click", () => { window.firestepClicked = true; }, {once: true});
+                 return window.firestepScenario.pagePoint([x, y]);
+               }""",
+            [x, y],
+        )
         if self.touch:
             self.page.touchscreen.tap(p["x"], p["y"])
         else:
             self.page.mouse.click(p["x"], p["y"])
-        self.page.wait_for_timeout(60)
+        self.page.wait_for_function("() => window.firestepClicked")
 
     def tab(self, name: str) -> None:
         self.press(self.page.locator(f"[data-scn-tab={name}]"))
@@ -202,7 +210,7 @@ def build_and_play(ed: Editor) -> None:
     expect(page.locator("[data-outside-note]")).to_contain_text("2 stands are outside their side's zone")
     screenshot(page, "scenario-editor-built")
     assert violations(page) == []  # the editor's page, before it is left for the game's
-    # The filled-in sections pass the screen checks too (the four sizes are checked empty below).
+    # The filled-in sections pass the screen checks too (check_the_new_editor_at checks them empty).
     for name in ("forces", "deploy"):
         ed.tab(name)
         assert (
@@ -268,13 +276,36 @@ def build_and_play(ed: Editor) -> None:
     assert violations(page) == [] and ed.errors == []
 
 
+def check_the_new_editor_at(ed: Editor, *viewports: dict[str, int]) -> None:
+    """A new scenario's editor, nothing drawn yet, at each size in turn (resized): each of its sections with no
+    small target, no unlabelled control and no sideways scroll; axe-core on every section at 1180x820, and on the
+    longest one (the scenario's) at every size, as it is the slow check."""
+    page = ed.page
+    for viewport in viewports:
+        page.set_viewport_size(viewport)
+        for name in ("scenario", "terrain", "forces", "deploy", "file"):
+            ed.tab(name)
+            if name == "terrain":  # a line kind: its typical widths are offered too
+                page.get_by_label("Kind of terrain").select_option("trench")
+            if viewport is TABLET_LANDSCAPE or name == "scenario":
+                assert serious_violations(page) == [], (viewport, name)
+            assert small_targets(page) == [], (viewport, name)
+            assert unlabelled_controls(page) == [], (viewport, name)
+            assert_no_horizontal_scroll(page)
+            screenshot(page, f"scenario-editor-{name}")
+
+
 def test_build_a_scenario_by_touch_and_play_it(new_page: Any) -> None:
     build_and_play(open_editor(new_page, TABLET_LANDSCAPE, touch=True))
 
 
-def test_terrain_kinds_show_the_rules_cover_and_bad_shapes_are_refused(new_page: Any) -> None:
+def test_the_touch_sizes_and_terrain_kinds_with_the_rules_cover_and_bad_shapes_refused(new_page: Any) -> None:
+    """The new editor at the touch sizes on one touch device, resized; then, back at 1180x820, the terrain tools."""
     ed = open_editor(new_page, TABLET_LANDSCAPE, touch=True)
     page = ed.page
+    check_the_new_editor_at(ed, TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE)
+    page.set_viewport_size(TABLET_LANDSCAPE)
+    settled(page)  # Leaflet fits the map to its new size in the frame after a resize
     ed.tab("terrain")
     # Every terrain kind the table knows is offered, each with the cover the rule book gives it.
     from rules.table.terrain import FEATURE_KINDS
@@ -324,35 +355,6 @@ def test_terrain_kinds_show_the_rules_cover_and_bad_shapes_are_refused(new_page:
     assert ed.pieces() == 0 and ed.doc()["terrain"]["features"] == []
 
 
-def test_the_editor_at_four_sizes_with_axe(new_page: Any) -> None:
-    """The referee screen with a mouse; the touch sizes on one touch device, resized."""
-    touch_ed: Editor | None = None
-    for viewport, touch in (
-        (REFEREE_SCREEN, False),
-        (TABLET_LANDSCAPE, True),
-        (TABLET_PORTRAIT, True),
-        (PHONE, True),
-    ):
-        if touch and touch_ed is not None:
-            ed = touch_ed
-            ed.page.set_viewport_size(viewport)
-        else:
-            ed = open_editor(new_page, viewport, touch)
-            touch_ed = ed if touch else None
-        page = ed.page
-        for name in ("scenario", "terrain", "forces", "deploy", "file"):
-            ed.tab(name)
-            if name == "terrain":  # a line kind: its typical widths are offered too
-                page.get_by_label("Kind of terrain").select_option("trench")
-            # axe on every section once, and on the longest one at every size (it is the slow check).
-            if viewport is TABLET_LANDSCAPE or name == "scenario":
-                assert serious_violations(page) == [], (viewport, name)
-            assert small_targets(page) == [], (viewport, name)
-            assert unlabelled_controls(page) == [], (viewport, name)
-            assert_no_horizontal_scroll(page)
-            screenshot(page, f"scenario-editor-{name}")
-
-
 def test_mons_opens_in_the_editor_and_saves_as_a_copy(new_page: Any) -> None:
     # (An unknown scenario's editor is a 404 page: test_scenario_editor_http.py.)
     ed = open_editor(new_page, REFEREE_SCREEN, touch=False, url="/scenarios/mons-1914/edit")
@@ -399,7 +401,7 @@ def test_mons_opens_in_the_editor_and_saves_as_a_copy(new_page: Any) -> None:
     # A placed stand dragged by its handle with the mouse lands where it is let go (in whole cm).
     ed.tab("deploy")
     drag_a_stand_by_its_handle(ed)
-    # The filled-in sections pass the screen checks at this size too (the four sizes are checked empty below).
+    # The filled-in sections pass the screen checks at this size too (check_the_new_editor_at checks them empty).
     for name in ("forces", "deploy"):
         ed.tab(name)
         assert (
@@ -537,9 +539,11 @@ def test_import_a_hand_written_file_and_export_it(new_page: Any, tmp_path: Path)
     assert page.request.get("/api/v1/scenarios").json() == before
 
 
-def test_terrain_reshaped_moved_turned_with_the_mouse(new_page: Any) -> None:
+def test_the_referee_screen_and_terrain_reshaped_moved_turned_with_the_mouse(new_page: Any) -> None:
+    """The new editor on the referee's screen with a mouse; then terrain drawn and changed by the mouse's paths."""
     ed = open_editor(new_page, REFEREE_SCREEN, touch=False)
     page = ed.page
+    check_the_new_editor_at(ed, REFEREE_SCREEN)
     ed.tab("terrain")
     ed.draw("village", "Rectangle", [(40, 60), (60, 80)])
 
@@ -547,13 +551,21 @@ def test_terrain_reshaped_moved_turned_with_the_mouse(new_page: Any) -> None:
         coords: list[list[float]] = ed.doc()["terrain"]["features"][0]["geometry"]["coordinates"][0]
         return coords
 
+    outline = "() => JSON.stringify(window.firestepScenario.current().terrain.features[0].geometry)"
+
     def drag(start: tuple[float, float], end: tuple[float, float]) -> None:
+        """A drag with the mouse, done once the piece has taken it: its outline changed, or refused in a sentence."""
         a, b = (page.evaluate("p => window.firestepScenario.pagePoint(p)", list(p)) for p in (start, end))
+        before = page.evaluate(outline)
         page.mouse.move(a["x"], a["y"])
         page.mouse.down()
         page.mouse.move(b["x"], b["y"], steps=10)
         page.mouse.up()
-        page.wait_for_timeout(100)
+        page.wait_for_function(
+            f"""(before) => ({outline})() !== before
+                 || document.querySelector("#net-status").textContent.includes("goes off the table")""",
+            arg=before,
+        )
 
     # Moved: every corner 10 cm along.
     before = ring()
