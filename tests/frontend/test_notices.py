@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
-from tests.frontend.games import seed_game
+from tests.frontend.games import map_at, seed_game
 from tests.frontend.test_lookup import tap_resolver
 
 pytestmark = pytest.mark.browser
@@ -55,15 +55,14 @@ def overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
 
 def test_a_refusal_says_one_sentence_and_why_without_covering_the_menu_card_or_tools(new_page: Any) -> None:
     """At the four sizes, on one seeded game and one page: the map opened once with its card open, resized to
-    each size (the notice, the card and the tool bar are laid out by the page's CSS at its size), and a refusal
-    shown anew there."""
+    each size as it opens there (map_at), and a refusal shown anew there."""
     page = new_page(TABLET_LANDSCAPE)
     game_id, _ = seed_game(page)
     page.goto(f"/games/{game_id}/map")
     expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
     page.get_by_role("button", name="Templates", exact=True).click()  # the map's card is open
     for viewport in (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN):
-        page.set_viewport_size(viewport)
+        map_at(page, viewport)
         refusal_on_the_map(page, game_id, viewport)
 
 
