@@ -84,3 +84,16 @@ def settled(page: Any) -> None:
     """Two frames on, as the eye reads the table: a card docks, and a notice's row or the card may move the map,
     in the frame after it is drawn (table-dock.js)."""
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def map_at(page: Any, size: dict[str, int]) -> None:
+    """The open table map at `size` as it opens there, without loading it again: resized, its redraw in the
+    orientation that fits waited for (table-map.js, after a short timer), and the whole table fitted again as it
+    is on opening (the Whole table button's fit: a resize in the same orientation keeps the zoom)."""
+    page.set_viewport_size(size)
+    orientation = "landscape" if size["width"] > size["height"] else "portrait"
+    page.wait_for_function(
+        "(o) => document.querySelector('[data-map-page]').dataset.orientation === o", arg=orientation
+    )
+    settled(page)  # the map's own resize observers (table-dock.js) have run: nothing moves it after the fit
+    page.locator("[data-zoom='table']").evaluate("(b) => b.click()")

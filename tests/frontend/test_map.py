@@ -17,7 +17,7 @@ from tests.frontend.conftest import (
     screenshot,
     small_targets,
 )
-from tests.frontend.games import bearer, csrf_header, seed_game, settled
+from tests.frontend.games import bearer, csrf_header, map_at, seed_game, settled
 
 pytestmark = pytest.mark.browser
 
@@ -93,10 +93,9 @@ def start_game(page: Any, game_id: int, token: str | None = None) -> None:
     assert started.status == 200, started.text()
 
 
-def test_tap_a_stand_for_its_card(new_page: Any) -> None:
-    page = new_page(TABLET_PORTRAIT)
-    game_id, _ = seed_game(page)
-    open_map(page, game_id)
+def tap_a_stand_for_its_card(page: Any, game_id: int) -> None:
+    """On the map as it opens: a stand's card by touch (a 44 px finger for a base a few pixels wide), its names,
+    markers and acts, and its move by touch."""
     # A platoon of the Mons defence: its base (3 x 1.5 cm) is drawn a few pixels wide at full-table zoom.
     units = page.request.get(f"/api/v1/games/{game_id}/units").json()
     stand = next(
@@ -170,10 +169,9 @@ def test_tap_a_stand_for_its_card(new_page: Any) -> None:
     )
 
 
-def test_pinch_zooms_about_the_fingers_and_labels_appear(new_page: Any) -> None:
-    page = new_page(TABLET_LANDSCAPE)
-    game_id, _ = seed_game(page)
-    open_map(page, game_id)
+def pinch_zooms_about_the_fingers_and_labels_appear(page: Any, game_id: int) -> None:
+    """On the map as it opens: a pinch zooms about the fingers and the stands are labelled; the whole table
+    again, unlabelled."""
     expect(page.locator(".stand-label")).to_have_count(0)
     box = page.locator("[data-map-canvas]").bounding_box()
     assert box is not None
@@ -327,10 +325,8 @@ def lists_naming(block: Any, name: str) -> list[str]:
     ]
 
 
-def test_measure_by_taps(new_page: Any) -> None:
-    page = new_page(TABLET_PORTRAIT)
-    game_id, _ = seed_game(page)
-    open_map(page, game_id)
+def measure_by_taps(page: Any) -> None:
+    """On the map at the whole table: two taps measure between them (and the tool is put away)."""
     page.get_by_role("button", name="Measure").click()
     # A 3-4-5 triangle: 30 cm across and 40 cm up is 50 cm.
     page.touchscreen.tap(*screen_point(page, 20, 30))
@@ -342,11 +338,14 @@ def test_measure_by_taps(new_page: Any) -> None:
     expect(reading).to_have_text(f"{reading.get_attribute('data-cm')} cm")
     assert_no_horizontal_scroll(page)
     assert small_targets(page) == []
+    page.get_by_role("button", name="Measure").click()
 
 
-def test_the_table_fits_the_screen_and_the_tools_stay_in_reach(new_page: Any) -> None:
-    """At the landscape and portrait tablet and the phone, one game with a template, the map opened afresh at each
-    size on one page."""
+def test_the_table_fits_each_screen_and_answers_touch(new_page: Any) -> None:
+    """One game with a template and one page, the map opened once and resized to each size (map_at: as it opens
+    there). At the landscape and portrait tablet and the phone: the table fits the screen and the tools stay in
+    reach. On the landscape tablet a pinch zooms about the fingers; on the portrait tablet a stand's card and
+    its move by touch, and measuring by taps."""
     page = new_page(TABLET_LANDSCAPE)
     game_id, created = seed_game(page)
     laid = page.request.post(
@@ -355,35 +354,49 @@ def test_the_table_fits_the_screen_and_the_tools_stay_in_reach(new_page: Any) ->
         headers=bearer(created["referee_token"]),
     )
     assert laid.status == 201, laid.text()
-    for viewport in (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE):
-        page.set_viewport_size(viewport)
-        open_map(page, game_id)
-        landscape = viewport["width"] > viewport["height"]
-        expect(page.locator("[data-map-page]")).to_have_attribute(
-            "data-orientation", "landscape" if landscape else "portrait"
-        )
-        # The table's long side runs along the screen's long side.
-        corners = [screen_point(page, 0, 0), screen_point(page, 120, 180)]
-        across = abs(corners[1][0] - corners[0][0])
-        down = abs(corners[1][1] - corners[0][1])
-        assert (across > down) == landscape, viewport
-        # The tool bar is on screen without scrolling, at the bottom.
-        bar = page.locator(".map-toolbar").bounding_box()
-        assert bar is not None and bar["y"] + bar["height"] <= viewport["height"] + 1
-        page.get_by_role("button", name="Templates", exact=True).click()
-        panel = page.locator("[data-map-panel]").bounding_box()
-        assert panel is not None and panel["y"] + panel["height"] <= viewport["height"] + 1
-        assert_no_horizontal_scroll(page)
-        assert small_targets(page) == [], viewport
-        # Template labels are tappable handles of at least 44 px; every stand keeps a 44 px hit area.
-        for hb in page.locator(".tpl-handle").all():
-            b = hb.bounding_box()
-            assert b is not None and b["width"] >= 44 and b["height"] >= 44
-        assert page.locator("[data-map-page]").get_attribute("data-hit-px") == "44"
-        page.get_by_role("button", name="Key").click()
-        expect(page.locator("[data-legend-kind='woods']")).to_be_visible()
-        expect(page.locator("[data-legend-kind='blockhouse']")).to_be_hidden()  # not on the Mons table
-        screenshot(page, "map")
+    open_map(page, game_id)
+    pinch_zooms_about_the_fingers_and_labels_appear(page, game_id)
+    fits(page, TABLET_LANDSCAPE)
+    map_at(page, TABLET_PORTRAIT)
+    tap_a_stand_for_its_card(page, game_id)
+    page.get_by_role("button", name="Close the details").click()
+    map_at(page, TABLET_PORTRAIT)  # the whole table again: the card's docking may have moved it
+    measure_by_taps(page)
+    fits(page, TABLET_PORTRAIT)
+    map_at(page, PHONE)
+    fits(page, PHONE)
+
+
+def fits(page: Any, viewport: dict[str, int]) -> None:
+    """The table fits the screen and the tools stay in reach, on the map as it opens at `viewport` (the key put
+    away after)."""
+    landscape = viewport["width"] > viewport["height"]
+    expect(page.locator("[data-map-page]")).to_have_attribute(
+        "data-orientation", "landscape" if landscape else "portrait"
+    )
+    # The table's long side runs along the screen's long side.
+    corners = [screen_point(page, 0, 0), screen_point(page, 120, 180)]
+    across = abs(corners[1][0] - corners[0][0])
+    down = abs(corners[1][1] - corners[0][1])
+    assert (across > down) == landscape, viewport
+    # The tool bar is on screen without scrolling, at the bottom.
+    bar = page.locator(".map-toolbar").bounding_box()
+    assert bar is not None and bar["y"] + bar["height"] <= viewport["height"] + 1
+    page.get_by_role("button", name="Templates", exact=True).click()
+    panel = page.locator("[data-map-panel]").bounding_box()
+    assert panel is not None and panel["y"] + panel["height"] <= viewport["height"] + 1
+    assert_no_horizontal_scroll(page)
+    assert small_targets(page) == [], viewport
+    # Template labels are tappable handles of at least 44 px; every stand keeps a 44 px hit area.
+    for hb in page.locator(".tpl-handle").all():
+        b = hb.bounding_box()
+        assert b is not None and b["width"] >= 44 and b["height"] >= 44
+    assert page.locator("[data-map-page]").get_attribute("data-hit-px") == "44"
+    page.get_by_role("button", name="Key").click()
+    expect(page.locator("[data-legend-kind='woods']")).to_be_visible()
+    expect(page.locator("[data-legend-kind='blockhouse']")).to_be_hidden()  # not on the Mons table
+    screenshot(page, "map")
+    page.get_by_role("button", name="Key").click()  # put away
 
 
 def test_the_games_fire_plan_gas_and_barrage_are_drawn(new_page: Any) -> None:

@@ -1,11 +1,14 @@
 """Playing the turn from the map (issue 26): on the Mons game in play, by touch on the attacker's tablet or
 phone, an MG shot in at most 5 taps, a rifle "Killed" in at most 5, an order roll in at most 3; no key, no
 scroll, and nothing drawn over what is tapped. What they do on every device is test_standard_turn.py's, which
-plays a whole turn at the tablets' sizes."""
+plays a whole turn at the tablets' sizes. Here, on one seeded game and one page resized through the sizes, the
+taps' layout at the other sizes, what the card leaves clear (issue 41), the targets a shot may not take, and a
+stand's card out of its side's turn (issue 37); and a company's move in one drag."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -14,8 +17,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
-from tests.frontend.conftest import ARTIFACTS, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import bearer, join_by_api, seed_game, settled
+from tests.frontend.conftest import ARTIFACTS, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
+from tests.frontend.games import bearer, join_by_api, map_at, seed_game, settled
+from tests.frontend.test_map_card_clear import labels_over_stands
 
 pytestmark = pytest.mark.browser
 
@@ -202,16 +206,27 @@ def shoot(
     outcome: str,
     axe: bool = False,
     apply: bool = True,
+    clear: tuple[list[int], list[int]] | None = None,
 ) -> list[str]:
     """Firer, Shoot, target, `dice` (die_for's for `outcome`), Apply by touch, each tap on screen and uncovered, in
     at most 5 taps (one more for each other stand the shot attacks: a die each) and with no scroll; with `axe`,
     axe-core's serious findings on the card with the answer and its Apply are returned. Without `apply`, Apply is
-    seen on screen and uncovered but not tapped, and the card is left by its Cancel."""
+    seen on screen and uncovered but not tapped, and the card is left by its Cancel. With `clear` (the firer's
+    line, the target's company), the card leaves each of those stands on screen and uncovered: the line with the
+    firer's card open, and the line and the company once the target is picked (issue 41)."""
     taps = Taps(attacker)
     taps.stand(firer["x"], firer["y"])
+    if clear:
+        expect(attacker.get_by_role("button", name="Shoot", exact=True)).to_be_visible()
+        settled(attacker)
+        assert covered(attacker, clear[0]) == [], attacker.viewport_size
     taps.button("Shoot")
     expect(attacker.locator("[data-play-prompt]")).to_be_visible()
     taps.stand(target["x"], target["y"])
+    if clear:
+        expect(attacker.locator(".play-dice").first).to_be_visible()
+        settled(attacker)
+        assert covered(attacker, clear[0] + clear[1]) == [], attacker.viewport_size
     for row, die in enumerate(dice):
         taps.button(str(die), within=attacker.locator(".play-dice").nth(row))
     expect(attacker.locator(f"[data-play-outcome='{outcome}']")).to_be_visible()
@@ -240,84 +255,187 @@ def order_roll(attacker: Any, stand: dict[str, Any], roll: bool = True) -> None:
         attacker.get_by_role("button", name="Cancel", exact=True).tap()
 
 
-def test_the_attackers_taps_at_the_other_sizes_and_axe(new_page: Any) -> None:
-    """Tablet portrait, phone and referee screen, on one game seeded as the flow's: the flow's taps at each size,
-    each on screen and uncovered in the state the flow taps it, with no scroll, at most 5 taps a shot and 3 an
-    order roll; the last tap of each (Apply, the order roll's die) is seen there, not made: what it does is the
-    flow's (test_standard_turn.py), so nothing is undone between sizes but the rifle
-    company's order, seeded through the API for its shot. axe-core on the card with the shot's answer at each
-    size, and on the in-game lookup of the same game at the four sizes (WCAG 2.2 AA). Each shot's dice are asked
-    of the table once: every size plays from the same state."""
-    attacker = new_page(TABLET_LANDSCAPE)
-    game_id, answer, s = set_up(attacker)  # as the referee (the API only), then seated as the attacker
+def line_of(units: dict[int, dict[str, Any]], stand: dict[str, Any], level: str) -> list[int]:
+    """The stands on the table under the stand's `level` formation."""
+
+    def under(u: dict[str, Any], top: int) -> bool:
+        while u:
+            if u["id"] == top:
+                return True
+            u = units.get(u["parent_id"])  # type: ignore[assignment]
+        return False
+
+    top = units[stand["parent_id"]]
+    while top["level"] != level:
+        top = units[top["parent_id"]]
+    return [
+        u["id"]
+        for u in units.values()
+        if u["base"] and u["x"] is not None and not u["killed"] and not u["off_table"] and under(u, top["id"])
+    ]
+
+
+def covered(page: Any, ids: list[int], by_stand: bool = True) -> list[int]:
+    """The stands whose centre is off screen or under something else than the stand itself (or, without
+    `by_stand`, than the map's canvas)."""
+    found: list[int] = page.evaluate(
+        """([ids, byStand]) => { const m = window.firestepMap; const r = m.leaflet.getContainer().getBoundingClientRect();
+             return ids.filter((id) => { const u = m.model.units.get(id);
+               const p = m.leaflet.latLngToContainerPoint(m.toLL([u.x, u.y]));
+               const x = r.left + p.x, y = r.top + p.y;
+               if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return true;
+               const el = document.elementFromPoint(x, y);
+               return !(el && (byStand ? el.dataset.stand === String(id) : el.closest('[data-map-canvas]'))); }); }""",
+        [ids, by_stand],
+    )
+    return found
+
+
+def test_the_attackers_taps_at_each_size_and_what_the_card_leaves_clear(new_page: Any) -> None:
+    """One game seeded as the flow's (set_up), one page, the map opened once and resized to each size (map_at: as
+    it opens there).
+
+    On the landscape tablet, at the view the map opens with, the MG's target picked: every enemy stand's centre
+    is on screen with nothing drawn over it (the map is drawn from the seat's own edge and the card docks along
+    it); the stands the shot may not take are greyed with their reason, none drawn over; a tap on one says why
+    (the rule behind "Why?") and offers no dice; its nearest target is taken from the card's list.
+
+    Tablet portrait, phone and referee screen: the flow's taps at each size, each on screen and uncovered in the
+    state the flow taps it, with no scroll, at most 5 taps a shot and 3 an order roll; the last tap of each
+    (Apply, the order roll's die) is seen there, not made: what it does is the flow's (test_standard_turn.py),
+    so nothing is undone between sizes but the rifle company's order, seeded through the API for its shot.
+    axe-core on the card with the shot's answer at each size, and on the in-game lookup of the same game at the
+    four sizes (WCAG 2.2 AA). Each shot's dice are asked of the table once: every size plays from the same state.
+
+    The card never hides what is acted on (issue 41), on the portrait tablet and the phone: with the card open
+    on the MG every stand of its line (its side's stands) and then of the picked target's company is on screen
+    and the topmost thing at its centre, the next stand of the line is tapped with the card open, no label
+    crosses a stand, and the tool bar is one row.
+
+    Out of its turn a side's stand card offers nothing (issue 37): the British player taps one of its stands in
+    the German battalion orders: the card shows no act, only the sentence naming the step, with the rule behind
+    it. Then in its own orders, the defender's landscape tablet shows every enemy stand in sight and clear while
+    a target is picked, as the attacker's does."""
+    page = new_page(TABLET_LANDSCAPE)
+    game_id, answer, s = set_up(page)  # as the referee (the API only), then seated as the attacker
     as_referee = bearer(answer["referee_token"])
-    token = join_by_api(attacker, answer["join_codes"]["attacker"])
-    mg_dice = die_for(attacker, token, game_id, s["mg"], s["mg_target"], "suppressed")
+    api = api_of(game_id)
+    units = units_of(page, game_id)
+    token = join_by_api(page, answer["join_codes"]["attacker"])
+    mg_dice = die_for(page, token, game_id, s["mg"], s["mg_target"], "suppressed")
     rifle_dice: list[int] = []  # asked once its company is ordered (at the first size)
-    docs = os.environ.get("FIRESTEP_DOCS_SCREENSHOTS") == "1"  # the README's picture is of a shot applied
+    line = [u["id"] for u in units.values() if u["side"] == "attacker" and u["base"] and u["x"] is not None
+            and not u["killed"] and not u["off_table"]]  # fmt: skip
+    company = line_of(units, s["mg_target"], "company")
     found = []
+
+    # The landscape tablet, the MG's target picked: the enemy in sight, and the stands it may not take greyed.
+    open_map(page, game_id)
+    marks = page.request.get(f"{api}/units/{s['mg']['id']}/targets/shooting", headers=bearer(token)).json()
+    shown = next(m for m in marks if units[m["unit_id"]]["x"] is not None)
+    taps = Taps(page)
+    taps.stand(s["mg"]["x"], s["mg"]["y"])
+    taps.button("Shoot")
+    expect(page.locator("[data-play-prompt]")).to_be_visible()
+    enemy = [u["id"] for u in units.values() if u["side"] != "attacker" and u["base"] and u["x"] is not None]
+    assert len(enemy) > 50
+    assert covered(page, enemy, by_stand=False) == [], "attacker"
+    assert page.locator("[data-map-page]").get_attribute("data-seen-from") == "attacker"
+    expect(page.locator("[data-no-target]")).to_have_count(len(marks))
+    expect(
+        page.locator(f"[data-stand='{shown['unit_id']}'][data-no-target='{shown['mark']}']")
+    ).to_have_count(1)
+    expect(page.locator(f"[data-stand='{s['mg_target']['id']}'][data-no-target]")).to_have_count(0)
+    other = units[shown["unit_id"]]
+    taps.stand(other["x"], other["y"])
+    expect(page.locator(".notice p").first).to_have_text(shown["refused"])
+    expect(page.locator("[data-die]")).to_have_count(0)
+    expect(page.locator("[data-play-prompt]")).to_be_visible()
+    # Its nearest troops taken from the card's list (the taps on the map's stands are test_standard_turn.py's).
+    page.locator("[data-target-list]").select_option(str(s["mg_target"]["id"]))
+    # A row of dice for the target (and one for each stand of its beaten zone).
+    expect(page.locator(".play-dice").first.locator("[data-die]")).to_have_count(6)
+    expect(page.locator("[data-no-target]")).to_have_count(0)
+    page.get_by_role("button", name="Close the details").tap()
+
+    docs = os.environ.get("FIRESTEP_DOCS_SCREENSHOTS") == "1"  # the README's picture is of a shot applied
     for name, size in OTHER_SIZES.items():
-        last = attacker.request.get(f"{api_of(game_id)}/events").json()[-1]["id"]
-        attacker.set_viewport_size(size)
-        open_map(attacker, game_id)
+        last = page.request.get(f"{api}/events").json()[-1]["id"]
+        map_at(page, size)
+        narrow = name in ("portrait", "phone")  # the card docks at the top or the bottom (issue 41's sizes)
+        if narrow:
+            tools = page.locator(".map-toolbar .tool:visible")
+            assert len({round(b["y"]) for b in (t.bounding_box() for t in tools.all()) if b}) == 1, size
+        clear = (line, company) if narrow else None
         found += [
             f"map at {name}: {v}"
-            for v in shoot(attacker, s["mg"], s["mg_target"], mg_dice, "suppressed", axe=True, apply=docs)
+            for v in shoot(
+                page, s["mg"], s["mg_target"], mg_dice, "suppressed", axe=True, apply=docs, clear=clear
+            )
         ]
-        docs_picture(attacker)
+        docs_picture(page)
         if docs:
-            attacker.get_by_role("button", name="Done", exact=True).tap()
-        order_roll(attacker, s["rifle"], roll=False)
-        ordered(attacker, game_id, as_referee, "attacker", [s["rifle"]["parent_id"]])
-        rifle_dice = rifle_dice or die_for(attacker, token, game_id, s["rifle"], s["rifle_target"], "killed")
-        shoot(attacker, s["rifle"], s["rifle_target"], rifle_dice, "killed", apply=False)
+            page.get_by_role("button", name="Done", exact=True).tap()
+        # The next stand of the line, tapped with the MG's card open: its card, and its order roll.
+        order_roll(page, s["rifle"], roll=False)
+        expect(page.locator("[data-stand-name]")).to_have_text(
+            page.evaluate(
+                f"() => window.firestepMap.nameOf(window.firestepMap.model.units.get({s['rifle']['id']})).plain"
+            )
+        )
+        ordered(page, game_id, as_referee, "attacker", [s["rifle"]["parent_id"]])
+        rifle_dice = rifle_dice or die_for(page, token, game_id, s["rifle"], s["rifle_target"], "killed")
+        shoot(page, s["rifle"], s["rifle_target"], rifle_dice, "killed", apply=False)
+        page.get_by_role("button", name="Close the details").tap()
+        if narrow:
+            # The card closed, zoomed in to the labels: none crosses a stand.
+            page.evaluate(
+                "([x, y]) => { const m = window.firestepMap; m.leaflet.setView(m.toLL([x, y]), m.fitZoom() + 2.5, { animate: false }); }",
+                [s["mg_target"]["x"], s["mg_target"]["y"]],
+            )
+            settled(page)
+            screenshot(page, "map-labels")
+            expect(page.locator(".stand-label:visible").first).to_be_visible()
+            assert labels_over_stands(page) == [], size
         # The referee undoes what the size added (the company's order), newest first: the next size plays on
         # the same table.
-        for event in reversed(attacker.request.get(f"{api_of(game_id)}/events?after={last}").json()):
-            undone = attacker.request.post(f"{api_of(game_id)}/events/{event['id']}/undo", headers=as_referee)
+        for event in reversed(page.request.get(f"{api}/events?after={last}").json()):
+            undone = page.request.post(f"{api}/events/{event['id']}/undo", headers=as_referee)
             assert undone.ok, undone.text()
-    attacker.set_viewport_size(TABLET_LANDSCAPE)
-    attacker.goto(f"/lookup?game={game_id}")
-    attacker.get_by_role("link", name="Shooting").first.click()
-    attacker.wait_for_load_state()
+    page.set_viewport_size(TABLET_LANDSCAPE)
+    page.goto(f"/lookup?game={game_id}")
+    page.get_by_role("link", name="Shooting").first.click()
+    page.wait_for_load_state()
     for name, size in SIZES.items():
-        attacker.set_viewport_size(size)
-        found += [f"lookup at {name}: {v}" for v in serious_violations(attacker)]
+        page.set_viewport_size(size)
+        found += [f"lookup at {name}: {v}" for v in serious_violations(page)]
     assert not found, "\n".join(found)
 
-
-def test_every_enemy_stand_is_in_sight_and_clear_while_a_target_is_picked(new_page: Any) -> None:
-    """On the landscape tablet of each side, at the view the map opens with, with the card picking a target:
-    every enemy stand's centre is on screen with nothing drawn over it (the map is drawn from the seat's own edge
-    and the card docks along it)."""
-    pages = {seat: new_page(TABLET_LANDSCAPE) for seat in ("attacker", "defender")}
-    # Seeded as the referee (the API only), then each page seated as its side.
-    game_id, answer = seed_game(pages["attacker"])
-    units = units_of(pages["attacker"], game_id)
-    for seat, page in pages.items():
-        own = placed(units, seat, "rifle-platoon")[0]
-        # In its own battalion orders, its company ordered: the platoon may shoot (issue 37).
-        ordered(page, game_id, bearer(answer["referee_token"]), seat, [own["parent_id"]])
-        join_by_api(page, answer["join_codes"][seat])
-        open_map(page, game_id)
-        taps = Taps(page)
-        taps.stand(own["x"], own["y"])
-        taps.button("Shoot")
-        expect(page.locator("[data-play-prompt]")).to_be_visible()
-        enemy = [u["id"] for u in units.values() if u["side"] != seat and u["base"] and u["x"] is not None]
-        assert len(enemy) > 50
-        hidden = page.evaluate(
-            """(ids) => { const m = window.firestepMap; const r = m.leaflet.getContainer().getBoundingClientRect();
-                 return ids.filter((id) => { const u = m.model.units.get(id);
-                   const p = m.leaflet.latLngToContainerPoint(m.toLL([u.x, u.y]));
-                   const x = r.left + p.x, y = r.top + p.y;
-                   if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return true;
-                   const el = document.elementFromPoint(x, y);
-                   return !(el && el.closest('[data-map-canvas]')); }); }""",
-            enemy,
-        )
-        assert hidden == [], seat
-        assert page.locator("[data-map-page]").get_attribute("data-seen-from") == seat
+    # The defender's landscape tablet: out of its turn its stand's card offers nothing and says why.
+    page.set_viewport_size(TABLET_LANDSCAPE)
+    join_by_api(page, answer["join_codes"]["defender"])
+    open_map(page, game_id)
+    Taps(page).stand(s["mg_target"]["x"], s["mg_target"]["y"])
+    waiting = page.locator("[data-play-waiting]")
+    expect(waiting).to_have_text("It is the German battalion-orders step: wait for your turn.")
+    expect(waiting).to_have_attribute("title", re.compile("TURN SEQUENCE: “one side moving and firing"))
+    expect(page.locator("[data-act]")).to_have_count(0)
+    page.get_by_role("button", name="Close the details").tap()
+    # In its own battalion orders, its company ordered (issue 37), at the view the map opens with: a target
+    # picked, the enemy in sight.
+    own = placed(units, "defender", "rifle-platoon")[0]
+    ordered(page, game_id, as_referee, "defender", [own["parent_id"]])
+    newest = page.request.get(f"{api}/events").json()[-1]["id"]
+    expect(page.locator("[data-map-page]")).to_have_attribute("data-last-event", str(newest))
+    map_at(page, TABLET_LANDSCAPE)
+    taps = Taps(page)
+    taps.stand(own["x"], own["y"])
+    taps.button("Shoot")
+    expect(page.locator("[data-play-prompt]")).to_be_visible()
+    enemy = [u["id"] for u in units.values() if u["side"] != "defender" and u["base"] and u["x"] is not None]
+    assert len(enemy) > 50
+    assert covered(page, enemy, by_stand=False) == [], "defender"
+    assert page.locator("[data-map-page]").get_attribute("data-seen-from") == "defender"
 
 
 def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> None:
@@ -362,36 +480,3 @@ def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> Non
             arg=[u["id"], moved[u["id"]]["x"], moved[u["id"]]["y"]],
             timeout=5000,
         )
-
-
-def test_the_stands_a_shot_may_not_take_are_greyed_and_a_tap_says_why(new_page: Any) -> None:
-    """While the MG's target is picked the stands it may not take are greyed with their reason, none drawn
-    over; a tap on one says why (the rule behind "Why?") and offers no dice; its nearest target is taken."""
-    attacker = new_page(TABLET_LANDSCAPE)
-    game_id, answer, s = set_up(attacker)  # as the referee (the API only), then seated as the attacker
-    units = units_of(attacker, game_id)
-    token = join_by_api(attacker, answer["join_codes"]["attacker"])
-    # (set_up has the MG ordered with a 6 in its battalion's orders: it has actions to shoot.)
-    open_map(attacker, game_id)
-    marks = attacker.request.get(
-        f"{api_of(game_id)}/units/{s['mg']['id']}/targets/shooting", headers=bearer(token)
-    ).json()
-    shown = next(m for m in marks if units[m["unit_id"]]["x"] is not None)
-    taps = Taps(attacker)
-    taps.stand(s["mg"]["x"], s["mg"]["y"])
-    taps.button("Shoot")
-    expect(attacker.locator("[data-no-target]")).to_have_count(len(marks))
-    expect(
-        attacker.locator(f"[data-stand='{shown['unit_id']}'][data-no-target='{shown['mark']}']")
-    ).to_have_count(1)
-    expect(attacker.locator(f"[data-stand='{s['mg_target']['id']}'][data-no-target]")).to_have_count(0)
-    other = units[shown["unit_id"]]
-    taps.stand(other["x"], other["y"])
-    expect(attacker.locator(".notice p").first).to_have_text(shown["refused"])
-    expect(attacker.locator("[data-die]")).to_have_count(0)
-    expect(attacker.locator("[data-play-prompt]")).to_be_visible()
-    # Its nearest troops taken from the card's list (the taps on the map's stands are test_standard_turn.py's).
-    attacker.locator("[data-target-list]").select_option(str(s["mg_target"]["id"]))
-    # A row of dice for the target (and one for each stand of its beaten zone).
-    expect(attacker.locator(".play-dice").first.locator("[data-die]")).to_have_count(6)
-    expect(attacker.locator("[data-no-target]")).to_have_count(0)

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
-from tests.frontend.games import seed_game
+from tests.frontend.games import map_at, seed_game
 from tests.frontend.test_lookup import tap_resolver
 
 pytestmark = pytest.mark.browser
@@ -54,18 +54,19 @@ def overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
 
 
 def test_a_refusal_says_one_sentence_and_why_without_covering_the_menu_card_or_tools(new_page: Any) -> None:
-    """At the four sizes, on one seeded game and one page, the map opened afresh at each size."""
+    """At the four sizes, on one seeded game and one page: the map opened once with its card open, resized to
+    each size as it opens there (map_at), and a refusal shown anew there."""
     page = new_page(TABLET_LANDSCAPE)
     game_id, _ = seed_game(page)
+    page.goto(f"/games/{game_id}/map")
+    expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
+    page.get_by_role("button", name="Templates", exact=True).click()  # the map's card is open
     for viewport in (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN):
-        page.set_viewport_size(viewport)
+        map_at(page, viewport)
         refusal_on_the_map(page, game_id, viewport)
 
 
 def refusal_on_the_map(page: Any, game_id: int, viewport: dict[str, int]) -> None:
-    page.goto(f"/games/{game_id}/map")
-    expect(page.locator("svg[data-table-map][data-loaded]")).to_have_count(1)
-    page.get_by_role("button", name="Templates", exact=True).click()  # the map's card is open
     expect(page.locator("[data-map-panel]")).to_be_visible()
     got = refusal_shown(page, game_id)
     assert got["status"] == 409 and len(got["body"]["detail"]) <= 120, got
@@ -136,12 +137,13 @@ def test_reconnecting_goes_the_moment_the_stream_is_back(new_page: Any) -> None:
 
 
 def test_a_notice_never_covers_the_dice_pad(new_page: Any) -> None:
-    """On the phone and the portrait tablet (one page, opened afresh at each size)."""
+    """On the phone and the portrait tablet: one page with the dice pad open, resized, a notice shown anew at
+    each size."""
     page = new_page(PHONE)
+    page.goto("/lookup?ruleset=flanders-fields&period=mid")
+    tap_resolver(page, "Order roll")
     for viewport in (PHONE, TABLET_PORTRAIT):
         page.set_viewport_size(viewport)
-        page.goto("/lookup?ruleset=flanders-fields&period=mid")
-        tap_resolver(page, "Order roll")
         dock = page.locator(".dock").first
         expect(dock).to_be_visible()
         long_why = "The rule in full, as the rules word it. " * 40
@@ -157,3 +159,5 @@ def test_a_notice_never_covers_the_dice_pad(new_page: Any) -> None:
                 viewport,
                 box,
             )
+        page.locator("#net-status").get_by_role("button", name="OK: dismiss this message").click()
+        expect(page.locator("#net-status")).to_be_hidden()
