@@ -51,7 +51,8 @@ class Battle:
         for _ in range(20):
             if turn["status"] == "playing" and turn["step"]["id"] == step:
                 return
-            turn = self.post("turn/advance", {"version": turn["version"]})["turn"]  # each answer is the turn now
+            # Each answer is the turn now: no second read.
+            turn = self.post("turn/advance", {"version": turn["version"]})["turn"]
         raise AssertionError(f"no step {step}")
 
     def edit(self, changes: dict[str, dict[str, Any]]) -> None:
@@ -126,7 +127,9 @@ def test_one_bound_of_the_demo_battle_by_touch_on_three_devices(new_page: Any) -
             settled(attacker)
     assert a_taps.count == 7
     held = ("Field Artillery Brigade", "I. Bataillon", "Sturmbataillon", "Feldartillerie-Abteilung")
-    b.edit({"2nd Reserve Battalion": {"high_command": "advance"}} | {n: {"high_command": "hold"} for n in held})
+    b.edit(
+        {"2nd Reserve Battalion": {"high_command": "advance"}} | {n: {"high_command": "hold"} for n in held}
+    )
     item = {"kind": "circle-bombardment", "battery": "18-pounder Battery", "grid": [38, 84]}
     b.post("fireplans/attacker/items", {"arrival_turn": 1, "item": item}, bearer(attacker_token))
     cordon = {"kind": "smoke-cordon", "batteries": ["77-mm-Batterie"], "grid": [20, 50]}
