@@ -84,3 +84,13 @@ def settled(page: Any) -> None:
     """Two frames on, as the eye reads the table: a card docks, and a notice's row or the card may move the map,
     in the frame after it is drawn (table-dock.js)."""
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def open_maps(game_id: int, *pages: Any) -> None:
+    """The game's table map on each page, loaded side by side as the devices at a table would be (each goto
+    returns once its answer starts), then each waited for until drawn and on the live stream."""
+    for page in pages:
+        page.goto(f"/games/{game_id}/map", wait_until="commit")
+    for page in pages:
+        page.locator("svg[data-table-map][data-loaded]").wait_for()
+        page.locator("[data-map-page][data-live-connected]").wait_for()

@@ -17,8 +17,8 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import bearer, join_by_api, seed_game, settled
-from tests.frontend.test_map_play import Taps, open_map
+from tests.frontend.games import bearer, join_by_api, open_maps, seed_game, settled
+from tests.frontend.test_map_play import Taps
 
 pytestmark = pytest.mark.browser
 
@@ -104,8 +104,7 @@ def test_one_bound_of_the_demo_battle_by_touch_on_three_devices(new_page: Any) -
     defender = new_page(TABLET_PORTRAIT)
     defender_token = join_by_api(defender, b.answer["join_codes"]["defender"])
     b.advance_to("high-commands")
-    for page in (referee, attacker, defender):
-        open_map(page, b.id)
+    open_maps(b.id, referee, attacker, defender)
     a_taps, d_taps = Taps(attacker), Taps(defender)
     found: list[str] = []
 

@@ -21,7 +21,7 @@ from tests.frontend.conftest import (
     assert_no_horizontal_scroll,
     small_targets,
 )
-from tests.frontend.games import bearer, join_by_api, seed_game, sign_in
+from tests.frontend.games import bearer, join_by_api, open_maps, seed_game, sign_in
 from tests.frontend.test_map_card_clear import labels_over_stands
 
 pytestmark = pytest.mark.browser
@@ -137,9 +137,8 @@ def test_an_arrived_bombardment_is_applied_in_three_taps_at_every_size_and_shows
     card = api(attacker, "GET", f"/api/v1/games/{game_id}/arrivals")["cards"][0]
     covered = [s for u in ("full", "partial") for s in card["stands"][u]]
     assert covered, card["stands"]
-    open_map(attacker, game_id)
-    open_map(defender, game_id)
-    referee.goto(f"/games/{game_id}/referee")
+    referee.goto(f"/games/{game_id}/referee", wait_until="commit")  # loaded beside the two maps
+    open_maps(game_id, attacker, defender)
     expect(referee.locator(f"#unit-{covered[0]['unit_id']}")).to_have_count(1)
     before = {s["unit_id"]: markers_on_map(defender, s["unit_id"]) for s in covered}
 
