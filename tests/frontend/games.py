@@ -97,3 +97,13 @@ def map_at(page: Any, size: dict[str, int]) -> None:
     )
     settled(page)  # the map's own resize observers (table-dock.js) have run: nothing moves it after the fit
     page.locator("[data-zoom='table']").evaluate("(b) => b.click()")
+
+
+def open_maps(game_id: int, *pages: Any) -> None:
+    """The game's table map on each page, loaded side by side as the devices at a table would be (each goto
+    returns once its answer starts), then each waited for until drawn and on the live stream."""
+    for page in pages:
+        page.goto(f"/games/{game_id}/map", wait_until="commit")
+    for page in pages:
+        page.locator("svg[data-table-map][data-loaded]").wait_for()
+        page.locator("[data-map-page][data-live-connected]").wait_for()

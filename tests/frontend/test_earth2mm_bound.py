@@ -17,8 +17,8 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import bearer, join_by_api, seed_game, settled
-from tests.frontend.test_map_play import Taps, open_map
+from tests.frontend.games import bearer, join_by_api, open_maps, seed_game, settled
+from tests.frontend.test_map_play import Taps
 
 pytestmark = pytest.mark.browser
 
@@ -47,19 +47,23 @@ class Battle:
         return int(self.units[name]["id"])
 
     def advance_to(self, step: str) -> None:
+        turn = self.get("turn")
         for _ in range(20):
-            turn = self.get("turn")
             if turn["status"] == "playing" and turn["step"]["id"] == step:
                 return
-            self.post("turn/advance", {"version": turn["version"]})
+            # Each answer is the turn now: no second read.
+            turn = self.post("turn/advance", {"version": turn["version"]})["turn"]
         raise AssertionError(f"no step {step}")
 
-    def edit(self, name: str, **values: Any) -> None:
-        version = self.get(f"units/{self.uid(name)}")["version"]
-        r = self.page.request.put(
-            f"{self.api}/units/{self.uid(name)}", headers=self.ref, data={"version": version, **values}
-        )
-        assert r.ok, r.text()
+    def edit(self, changes: dict[str, dict[str, Any]]) -> None:
+        """Each named unit's fields set by hand, each edit carrying the version read in one list of the units."""
+        versions = {u["id"]: u["version"] for u in self.get("units")}
+        for name, values in changes.items():
+            uid = self.uid(name)
+            r = self.page.request.put(
+                f"{self.api}/units/{uid}", headers=self.ref, data={"version": versions[uid], **values}
+            )
+            assert r.ok, r.text()
 
     def shoot_and_allocate(self, shooter: str, target: str, dice: list[int]) -> None:
         ids = {"unit_id": self.uid(shooter), "target_id": self.uid(target)}
@@ -100,8 +104,7 @@ def test_one_bound_of_the_demo_battle_by_touch_on_three_devices(new_page: Any) -
     defender = new_page(TABLET_PORTRAIT)
     defender_token = join_by_api(defender, b.answer["join_codes"]["defender"])
     b.advance_to("high-commands")
-    for page in (referee, attacker, defender):
-        open_map(page, b.id)
+    open_maps(b.id, referee, attacker, defender)
     a_taps, d_taps = Taps(attacker), Taps(defender)
     found: list[str] = []
 
@@ -122,10 +125,10 @@ def test_one_bound_of_the_demo_battle_by_touch_on_three_devices(new_page: Any) -
             expect(attacker.locator(".net-status .notice", has_text="Taken back.")).to_be_visible()
             settled(attacker)
     assert a_taps.count == 7
-    for name, command in (("2nd Reserve Battalion", "advance"), ("Field Artillery Brigade", "hold")):
-        b.edit(name, high_command=command)
-    for name in ("I. Bataillon", "Sturmbataillon", "Feldartillerie-Abteilung"):
-        b.edit(name, high_command="hold")
+    held = ("Field Artillery Brigade", "I. Bataillon", "Sturmbataillon", "Feldartillerie-Abteilung")
+    b.edit(
+        {"2nd Reserve Battalion": {"high_command": "advance"}} | {n: {"high_command": "hold"} for n in held}
+    )
     item = {"kind": "circle-bombardment", "battery": "18-pounder Battery", "grid": [38, 84]}
     b.post("fireplans/attacker/items", {"arrival_turn": 1, "item": item}, bearer(attacker_token))
     cordon = {"kind": "smoke-cordon", "batteries": ["77-mm-Batterie"], "grid": [20, 50]}
@@ -134,10 +137,9 @@ def test_one_bound_of_the_demo_battle_by_touch_on_three_devices(new_page: Any) -
     # The planning steps: the attacker's A Company plans its assault on 1. Kompanie (3 taps: the chart allows
     # it only that plan under ASSAULT, its target tapped); the defender's 2. Kompanie digs in (2 taps).
     b.advance_to("plan-artillery")
-    for battery in ("18-pounder Battery", "77-mm-Batterie"):
-        b.edit(battery, sub_plan="stay put")
+    b.edit({battery: {"sub_plan": "stay put"} for battery in ("18-pounder Battery", "77-mm-Batterie")})
     b.advance_to("plan-reserve")
-    b.edit("Tank Company", sub_plan="move", plan_target=b.uid("1. Kompanie"))
+    b.edit({"Tank Company": {"sub_plan": "move", "plan_target": b.uid("1. Kompanie")}})
     b.advance_to("plan-line")
     done(attacker)
     a_taps.stand(*b.stand("A Company, platoon 1"))
@@ -146,9 +148,9 @@ def test_one_bound_of_the_demo_battle_by_touch_on_three_devices(new_page: Any) -
     a_taps.stand(*b.stand("1. Kompanie, platoon 1"))
     expect(attacker.locator("[data-edit-done]")).to_be_visible()
     shows(defender, b.uid("A Company"), "plan_target", b.uid("1. Kompanie"))
-    b.edit("1. Kompanie", sub_plan="stay put", plan_target=b.uid("A Company"))
+    b.edit({"1. Kompanie": {"sub_plan": "stay put", "plan_target": b.uid("A Company")}})
     b.advance_to("plan-heavy-weapons")
-    b.edit("Machinegun Company", sub_plan="assault", plan_target=b.uid("1. Kompanie"))
+    b.edit({"Machinegun Company": {"sub_plan": "assault", "plan_target": b.uid("1. Kompanie")}})
     b.advance_to("plan-elite")
     d_taps.stand(*b.stand("2. Kompanie, platoon 1"))
     d_taps.button("Dig in")

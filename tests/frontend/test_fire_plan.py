@@ -1,6 +1,7 @@
-"""Fire plans in the browser: one side authors and locks its plan by taps, sees it on the table and rehearsed, and
-checks the commitment; after the game the other side checks it too (what each side's page is served, and the
-other side's refusal, are tests/frontend/test_pages_http.py's)."""
+"""Fire plans in the browser, on one game: each side authors and locks its plan by taps (an item the form cannot
+take is a message in words), the defender sees its plan on the table and rehearsed and checks the commitment;
+after the game the other side checks it too (what each side's page is served, and the other side's refusal,
+are tests/frontend/test_pages_http.py's)."""
 
 from __future__ import annotations
 
@@ -22,12 +23,29 @@ from tests.frontend.games import bearer, join_by_api, seed_game
 pytestmark = pytest.mark.browser
 
 
-def test_author_and_lock_a_plan_by_taps(new_page: Any) -> None:
-    attacker = new_page(TABLET_LANDSCAPE)
-    game_id, created = seed_game(attacker)  # as the referee (the API only), then seated as the attacker
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1920, "height": 1080}
+
+
+def test_each_side_authors_and_locks_its_plan_by_taps_and_checks_the_others_after_the_game(
+    new_page: Any,
+) -> None:
+    """The attacker: a plan by taps and typed grid references, a refusal in words, locked. The defender: the real
+    table, the rehearsal, the layout at four sizes, locked and checked. After the game the attacker checks the
+    defender's plan."""
+    defender = new_page(TABLET_LANDSCAPE)
+    game_id, created = seed_game(defender)  # as the referee (the API only), then seated as the defender
     codes = created["join_codes"]
+    join_by_api(defender, codes["defender"])
+    attacker = new_page(TABLET_LANDSCAPE)
     join_by_api(attacker, codes["attacker"])  # the join form's landing on the fire plan: test_accessibility
+
     attacker.goto(f"/games/{game_id}/fire-plan")
+    # An item the form cannot take (an aiming point with no grid reference) is a message, not the API's JSON.
+    attacker.get_by_role("button", name="Add to plan").click()
+    errors = attacker.locator(".errors")
+    expect(errors).to_have_count(1)
+    assert "{" not in errors.inner_text()
     # An aiming point by tapping the small table, then a gas attack by typed grid reference.
     attacker.get_by_label("Battery or mortar").select_option(index=0)
     svg = attacker.locator("svg[data-grid-pick]")
@@ -58,26 +76,6 @@ def test_author_and_lock_a_plan_by_taps(new_page: Any) -> None:
     # What the other side's page shows of it (the commitment, none of the plan) is server HTML:
     # tests/frontend/test_pages_http.py::test_a_fire_plan_page_shows_the_other_side_its_commitment_never_its_plan.
 
-
-def test_invalid_item_is_a_message_not_json(new_page: Any) -> None:
-    page = new_page(TABLET_LANDSCAPE)
-    game_id, _ = seed_game(page)
-    page.goto(f"/games/{game_id}/fire-plan")
-    page.get_by_role("button", name="Add to plan").click()  # an aiming point with no grid reference
-    errors = page.locator(".errors")
-    expect(errors).to_have_count(1)
-    assert "{" not in errors.inner_text()
-
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1920, "height": 1080}
-
-
-def test_the_real_table_the_rehearsal_and_the_verify_view(new_page: Any) -> None:
-    defender = new_page(TABLET_LANDSCAPE)
-    game_id, created = seed_game(defender)  # as the referee (the API only), then seated as the defender
-    codes = created["join_codes"]
-    join_by_api(defender, codes["defender"])
     defender.goto(f"/games/{game_id}/fire-plan")
     pick = defender.locator("svg[data-grid-pick]")
     # The table under the grid: the side's own stands, the enemy's (public), terrain and both deployment zones.
@@ -127,8 +125,6 @@ def test_the_real_table_the_rehearsal_and_the_verify_view(new_page: Any) -> None
 
     # The attacker's page shows none of it (server HTML): test_pages_http.py's
     # test_a_fire_plan_page_shows_the_other_side_its_commitment_never_its_plan.
-    attacker = new_page(TABLET_PORTRAIT)
-    join_by_api(attacker, codes["attacker"])
 
     # Locked: the page explains the commitment and checks it through the verify endpoint.
     defender.once("dialog", lambda d: d.accept())
@@ -149,6 +145,7 @@ def test_the_real_table_the_rehearsal_and_the_verify_view(new_page: Any) -> None
         f"/api/v1/games/{game_id}/finish", data={"version": version}, headers=bearer(created["referee_token"])
     )
     assert finished.status == 200, finished.text()
+    attacker.set_viewport_size(TABLET_PORTRAIT)
     attacker.goto(f"/games/{game_id}/fire-plan?side=defender")
     after = attacker.locator("[data-verify]")
     after.get_by_role("button", name="Check it now").click()

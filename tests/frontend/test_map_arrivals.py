@@ -3,7 +3,8 @@ for turn 1 over defender stands arrives as the turn starts; on the attacker's de
 390x844 and 1920x1080), by touch, it is opened and applied to its covered stands in at most 3 taps, and every
 covered stand's marker is then on the defender's map and on the referee board. One tap undoes it. The card
 passes axe-core, its controls are 44 px targets and the page never scrolls sideways. The whole flow runs at the
-reference size (1180x820); the attacker's card is checked at the other sizes on the same seeded game."""
+reference size (1180x820); the attacker's card is checked at the other sizes on the same game once the fire is
+undone, and then the server rolls it."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from tests.frontend.conftest import (
     assert_no_horizontal_scroll,
     small_targets,
 )
-from tests.frontend.games import bearer, join_by_api, seed_game, sign_in
+from tests.frontend.games import bearer, join_by_api, open_maps, seed_game, sign_in
 from tests.frontend.test_map_card_clear import labels_over_stands
 
 pytestmark = pytest.mark.browser
@@ -125,16 +126,19 @@ def apply_by_touch(
     return block
 
 
-def test_an_arrived_bombardment_is_applied_in_three_taps_and_shows_everywhere(new_page: Any) -> None:
+def test_an_arrived_bombardment_is_applied_in_three_taps_at_every_size_and_shows_everywhere(
+    new_page: Any,
+) -> None:
+    """The flow at the reference size on three devices; then, on the same game, the attacker's card at 820x1180,
+    390x844 and 1920x1080 and the server's own roll ("Roll and apply"), as the defender reads it."""
     game_id, referee_token, attacker, defender = mons_with_a_bombardment(new_page, TABLET_LANDSCAPE)
     referee = new_page(TABLET_LANDSCAPE)
     sign_in(referee, referee_token)
     card = api(attacker, "GET", f"/api/v1/games/{game_id}/arrivals")["cards"][0]
     covered = [s for u in ("full", "partial") for s in card["stands"][u]]
     assert covered, card["stands"]
-    open_map(attacker, game_id)
-    open_map(defender, game_id)
-    referee.goto(f"/games/{game_id}/referee")
+    referee.goto(f"/games/{game_id}/referee", wait_until="commit")  # loaded beside the two maps
+    open_maps(game_id, attacker, defender)
     expect(referee.locator(f"#unit-{covered[0]['unit_id']}")).to_have_count(1)
     before = {s["unit_id"]: markers_on_map(defender, s["unit_id"]) for s in covered}
 
@@ -169,29 +173,19 @@ def test_an_arrived_bombardment_is_applied_in_three_taps_and_shows_everywhere(ne
             f" && !window.firestepMap.model.units.get({s['unit_id']})?.killed"
         )
 
-
-def test_the_card_at_the_other_sizes_and_roll_and_apply(new_page: Any) -> None:
-    """The attacker's card at 820x1180, 390x844 and 1920x1080 on one seeded game: opened and its dice entered by
-    touch, Apply seen where it is tapped (at most 3 taps, 44 px targets, no sideways scroll; applying and undoing
-    are the flow's at the reference size); then the server rolls every die ("Roll and apply"): whatever it
-    rolled, the defender's card says the same."""
-    game_id, _, attacker, defender = mons_with_a_bombardment(new_page, TABLET_PORTRAIT)
-    card = api(attacker, "GET", f"/api/v1/games/{game_id}/arrivals")["cards"][0]
-    covered = [s for u in ("full", "partial") for s in card["stands"][u]]
+    # The card at the other sizes, the fire undone: opened and its dice entered by touch, Apply seen where it is
+    # tapped (at most 3 taps, 44 px targets, no sideways scroll; applying and undoing are the flow's above).
     for viewport in (TABLET_PORTRAIT, PHONE, REFEREE_SCREEN):
         attacker.set_viewport_size(viewport)
         open_map(attacker, game_id)
         apply_by_touch(attacker, card, covered, apply=False)
-    attacker.set_viewport_size(TABLET_PORTRAIT)
-    open_map(attacker, game_id)
-    open_map(defender, game_id)
-    attacker.locator("[data-arrivals-tool]").tap()
+    # The server rolls every die ("Roll and apply"): whatever it rolled, the defender's card (open since the
+    # flow's) says the same.
     attacker.get_by_role("button", name="Roll and apply").tap()
     effect = attacker.locator("[data-arrival-effect]")
     expect(attacker.locator("[data-arrival-dice-record]")).to_contain_text("Bombardment of the attacker")
     event = api(attacker, "GET", f"/api/v1/games/{game_id}/arrivals")["cards"][0]["applied"]
     assert effect.get_attribute("data-arrival-effect") == str(event["event_id"])
-    defender.locator("[data-arrivals-tool]").tap()
     said = " ".join(event["said"]) or "Nothing changes on the table."
     expect(defender.locator("[data-arrival-effect]")).to_have_text(said)
     # The defender reads it but has no button to apply or undo the attacker's fire.

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import ARTIFACTS, TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import csrf_header, fresh_defender_platoon, join_by_api, seed_game
+from tests.frontend.games import csrf_header, fresh_defender_platoon, join_by_api, open_maps, seed_game
 
 pytestmark = pytest.mark.browser
 
@@ -74,8 +74,7 @@ def test_template_move_marker_and_turn_reach_every_map_live(new_page: Any) -> No
     defender = new_page(PHONE)
     join_by_api(defender, made["join_codes"]["defender"])
     devices = {"referee": referee, "attacker": attacker, "defender": defender}
-    for page in devices.values():
-        open_live_map(page, game_id)
+    open_maps(game_id, *devices.values())
     api = f"/api/v1/games/{game_id}"
     units = referee.request.get(f"{api}/units").json()
     own = next(
@@ -122,16 +121,17 @@ def test_template_move_marker_and_turn_reach_every_map_live(new_page: Any) -> No
     measured("turn-1", "referee", "POST", f"{api}/turn/advance", {"version": version})
     # The defender's device puts a suppression marker on one of its own stands (markers land where fire lands).
     measured("marker", "defender", "POST", f"{api}/units/{target['id']}/markers", {"delta": 1})
-    # The referee steps through the attacker's turn; ending it hands the turn to the defender.
+    # The referee steps through the attacker's turn (each answer is the turn now); ending it hands the turn to
+    # the defender.
+    turn = referee.request.get(f"{api}/turn").json()
     for _ in range(30):
-        turn = referee.request.get(f"{api}/turn").json()
         assert turn["status"] == "playing" and turn["side_to_move"] == "attacker", turn
         if turn["next"]["action"] == "end-turn":
             measured(
                 "defender-to-move", "referee", "POST", f"{api}/turn/advance", {"version": turn["version"]}
             )
             break
-        write(referee, "POST", f"{api}/turn/advance", {"version": turn["version"]})
+        turn = write(referee, "POST", f"{api}/turn/advance", {"version": turn["version"]})[1]["turn"]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "map-live-latency.json").write_text(json.dumps(latencies, indent=1))
     assert set(latencies) == set(checks)

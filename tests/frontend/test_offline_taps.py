@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import join_by_api, seed_game
+from tests.frontend.games import bearer, join_by_api, seed_game
 
 pytestmark = pytest.mark.browser
 
@@ -26,10 +26,6 @@ def api(page: Any, server: str) -> httpx.Client:
     """The API as this page's device, from the test (not through the browser, which may be offline)."""
     token = next(c["value"] for c in page.context.cookies() if c["name"] == "firestep_token")
     return httpx.Client(base_url=server, headers={"Authorization": f"Bearer {token}"}, timeout=10)
-
-
-def server_of(page: Any) -> str:
-    return re.match(r"https?://[^/]+", page.url).group(0)  # type: ignore[union-attr]
 
 
 def start(http: httpx.Client, game_id: int) -> None:
@@ -108,18 +104,18 @@ def test_a_tap_whose_answer_was_lost_survives_a_reload_and_acts_once(new_page: A
 
 
 def test_a_refusal_stays_in_plain_words_until_dismissed(new_page: Any) -> None:
-    referee = new_page(TABLET_LANDSCAPE)
-    game_id, made = seed_game(referee)
-    codes = made["join_codes"]
-    referee.goto(f"/games/{game_id}/referee")
-    _button, unit_id = add_marker_button(referee)
-    with api(referee, server_of(referee)) as http:
-        marked = http.post(
-            f"/api/v1/games/{game_id}/units/{unit_id}/markers", json={"delta": 1, "override": True}
-        )
-        assert marked.status_code == 200, marked.text
     player = new_page(TABLET_PORTRAIT)
-    join_by_api(player, codes["attacker"])
+    game_id, made = seed_game(player)  # as the referee (the API only), then seated as the attacker
+    # The referee puts a marker on a defender stand (through the API), which the attacker then tries to recover.
+    units = player.request.get(f"/api/v1/games/{game_id}/units").json()
+    unit_id = next(u["id"] for u in units if u["side"] == "defender" and u["base"] and not u["killed"])
+    marked = player.request.post(
+        f"/api/v1/games/{game_id}/units/{unit_id}/markers",
+        data={"delta": 1, "override": True},
+        headers=bearer(made["referee_token"]),
+    )
+    assert marked.ok, marked.text()
+    join_by_api(player, made["join_codes"]["attacker"])
     player.goto(f"/games/{game_id}/referee")
     remove = player.locator(f"#rm-{unit_id}")
     remove.evaluate(
