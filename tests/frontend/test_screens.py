@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.frontend.conftest import (
     ARTIFACTS,
@@ -34,8 +35,8 @@ README_PAGES = ("map", "referee", "fire-plan")
 
 
 def test_every_page(new_page: Any) -> None:
-    """Each page opened once and resized through the sizes (the map opened afresh at each: it fits the table to
-    the screen as it opens)."""
+    """Each page opened once and resized through the sizes (the map re-fits the table when the screen turns;
+    under `make screenshots` it is opened afresh at each size, for the README's picture as it opens)."""
     page = new_page(SIZES[0])
     page.goto("/")
     fits_at_every_size(page, "start")
@@ -58,9 +59,13 @@ def fits_at_every_size(page: Any, name: str, url: str | None = None) -> None:
     for viewport in SIZES:
         page.set_viewport_size(viewport)
         if name == "map":
-            if viewport is not SIZES[0]:
+            if docs and viewport is not SIZES[0]:
                 page.goto(url)
             page.wait_for_selector("svg[data-table-map][data-loaded]")
+            landscape = viewport["width"] > viewport["height"]
+            expect(page.locator("[data-map-page]")).to_have_attribute(
+                "data-orientation", "landscape" if landscape else "portrait"
+            )
         if viewport is not REFEREE_SCREEN or name in README_PAGES:
             assert_no_horizontal_scroll(page)
         assert small_targets(page) == [], (name, viewport)
