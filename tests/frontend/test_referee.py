@@ -11,17 +11,13 @@ from playwright.sync_api import expect
 
 from tests.frontend.conftest import TABLET_LANDSCAPE
 from tests.frontend.games import seed_game
+from tests.frontend.test_map import start_game
 
 pytestmark = pytest.mark.browser
 
 
 def first_live_stand(page: Any, side: str) -> Any:
     return page.locator(f"section.side[aria-label='{side}'] li.stand:not(.killed)").first
-
-
-def start_from_the_board(page: Any) -> None:
-    page.get_by_role("button", name="Start the game").click()
-    expect(page.locator(".turn-step")).to_contain_text("Support orders")
 
 
 def test_third_suppression_kills_and_long_press_removes(new_page: Any) -> None:
@@ -39,7 +35,9 @@ def test_third_suppression_kills_and_long_press_removes(new_page: Any) -> None:
     expect(page.locator("#net-status")).to_contain_text("Wait for the game to start")
     expect(unit.locator(".marker")).to_have_count(0)
     page.get_by_role("button", name="Override rules").click()
-    start_from_the_board(page)
+    expect(page.locator("[data-live-stream][data-live-connected]")).to_have_count(1)
+    start_game(page, game_id)  # through the API: the board shows it live
+    expect(page.locator(".turn-step")).to_contain_text("Support orders")
     unit.get_by_role("button", name="Add a suppression marker").click()
     expect(unit.locator(".marker")).to_have_count(1)
     # Long-press on the chip removes it: the referee may recover a marker without spending an action, and

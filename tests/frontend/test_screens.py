@@ -1,5 +1,8 @@
 """Every page at the four sizes the table uses (tablet landscape and portrait, phone, referee screen): no sideways
-scroll, touch targets of at least 44 px, every control labelled; a screenshot of each under tests/artifacts/.
+scroll, touch targets of at least 44 px, every control labelled; a screenshot of each under tests/artifacts/. On
+the way, as the referee's device makes the game by the start page's form, each page runs with no breach of its
+Content-Security-Policy and no script error, and the board's taps reach the API through its scripts
+(test_csp.py: the same for a player's pages).
 
 The map, the referee board and the fire plan of a Mons game are the README's pictures: `make screenshots`
 (FIRESTEP_DOCS_SCREENSHOTS=1) lets each settle and copies them to docs/screenshots/."""
@@ -12,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.frontend.conftest import (
     ARTIFACTS,
@@ -24,6 +28,7 @@ from tests.frontend.conftest import (
     unlabelled_controls,
 )
 from tests.frontend.games import create_mons_game
+from tests.frontend.test_csp import violations, watched
 
 pytestmark = pytest.mark.browser
 
@@ -34,9 +39,9 @@ README_PAGES = ("map", "referee", "fire-plan")
 
 
 def test_every_page(new_page: Any) -> None:
-    """Each page opened once and resized through the sizes (the map opened afresh at each: it fits the table to
-    the screen as it opens)."""
-    page = new_page(SIZES[0])
+    """Each page opened once and resized through the sizes (the map re-fits the table when the screen turns;
+    under `make screenshots` it is opened afresh at each size, for the README's picture as it opens)."""
+    page, errors, writes = watched(new_page(SIZES[0]))
     page.goto("/")
     fits_at_every_size(page, "start")
     game_id, _ = create_mons_game(page)
@@ -51,6 +56,16 @@ def test_every_page(new_page: Any) -> None:
         page.goto(url)
         page.wait_for_load_state("load")
         fits_at_every_size(page, name, url)
+    # The referee's board, last: Start, then a marker by tap through api-action.js (fetch with the token header).
+    expect(page.locator("[data-live-stream][data-live-connected]")).to_have_count(1)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".turn-step")).to_contain_text("Support orders")
+    with page.expect_response(lambda r: r.url.endswith("/markers")) as marker:
+        page.locator("button[aria-label^='Add a suppression marker']").first.click()
+    assert marker.value.status == 200
+    assert violations(page) == []
+    assert errors == [], errors
+    assert all(status < 400 for _, status in writes), writes
 
 
 def fits_at_every_size(page: Any, name: str, url: str | None = None) -> None:
@@ -58,9 +73,13 @@ def fits_at_every_size(page: Any, name: str, url: str | None = None) -> None:
     for viewport in SIZES:
         page.set_viewport_size(viewport)
         if name == "map":
-            if viewport is not SIZES[0]:
+            if docs and viewport is not SIZES[0]:
                 page.goto(url)
             page.wait_for_selector("svg[data-table-map][data-loaded]")
+            landscape = viewport["width"] > viewport["height"]
+            expect(page.locator("[data-map-page]")).to_have_attribute(
+                "data-orientation", "landscape" if landscape else "portrait"
+            )
         if viewport is not REFEREE_SCREEN or name in README_PAGES:
             assert_no_horizontal_scroll(page)
         assert small_targets(page) == [], (name, viewport)
@@ -76,6 +95,7 @@ def fits_at_every_size(page: Any, name: str, url: str | None = None) -> None:
             continue  # test_lookup leaves the answered lookup screenshots at tablet sizes
         screenshot(page, name)
     page.set_viewport_size(SIZES[0])
+    assert violations(page) == [], name
 
 
 def readme_picture(page: Any, name: str, docs: bool) -> None:
