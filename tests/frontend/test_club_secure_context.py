@@ -1,20 +1,31 @@
-"""What a secure context gives a game page, over the club's real HTTPS (issue 28, "Done when" 2): the real
-`firestep serve --club`, Chromium trusting the club authority (no ignore_https_errors, no pinned key), a
-referee's tablet: its pages are a secure context controlled by the service worker, which keeps the seat's
-board and map; the map holds a screen wake lock and says so (its toggle turns it off, for the next page too);
-with the server stopped both show their last state, not live, with its time, and a page never opened says the
-server cannot be reached; a marker tapped then is applied exactly once when the server is back on the same
-ports and data folder (where it issues itself a new key, signed by the same authority: the tablet keeps
+"""The club's real HTTPS in Chromium (issue 28, "Done when" 2 and 3): the real `firestep serve --club`, one per
+module, and a Chromium trusting the club authority as a tablet does once it has followed /trust (no
+ignore_https_errors, no pinned key).
+
+Joining by QR: a referee makes the join cards, each card's QR code is read off the screen by a decoder
+(zxing-cpp) and its link signs a fresh browser into that seat with one tap; the laptop's plain address shows a
+browser that does not trust the club the trust steps, and moves one that does on to HTTPS; the trust steps,
+the join page, the card sheet and the club's start page at the four sizes (one page each, resized), checked
+with axe-core (WCAG 2.2 AA). Games are made through the API (over the club's HTTPS, trusting only its
+authority).
+
+The secure context: a referee's pages are a secure context controlled by the service worker, which keeps the
+seat's board and map; the map holds a screen wake lock and says so (its toggle turns it off, for the next page
+too); with the server stopped both show their last state, not live, with its time, and a page never opened
+says the server cannot be reached; a marker tapped then is applied exactly once when the server is back on the
+same ports and data folder (where it issues itself a new key, signed by the same authority: the tablet keeps
 trusting it). This is the browser tier's one offline test (issue 33).
 
 Chromium on Linux takes the authorities a user added from the NSS database in $HOME/.pki/nssdb (what its
 "Manage certificates > Authorities > Import" writes). There are no NSS tools here, so the test writes that
 database with the NSS library Chromium itself uses (libnss3, through ctypes), with the authority as a tablet
-gets it from /trust; the tablet's Chromium runs with that HOME."""
+gets it from /trust; the tablets' Chromium runs with that HOME. A Chromium without it refuses the page, which
+the first test checks."""
 
 from __future__ import annotations
 
 import ctypes
+import io
 import os
 import shutil
 import subprocess
@@ -26,13 +37,24 @@ from typing import Any
 
 import httpx
 import pytest
+import zxingcpp
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
+from PIL import Image
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from app.guard import auth
 from tests.app.club.served import ROOT, Club, free_port
-from tests.frontend.conftest import CHROMIUM, CHROMIUM_ARGS, TABLET_LANDSCAPE
+from tests.frontend.conftest import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    TABLET_LANDSCAPE,
+    assert_no_horizontal_scroll,
+    screenshot,
+)
 from tests.frontend.games import sign_in
+from tests.frontend.test_accessibility import violations_at_every_size
 from tests.frontend.test_club_offline import controlled, expect_not_live, wait_kept
 from tests.frontend.test_offline_taps import add_marker_button, marker_events, start, suppression
 
@@ -85,14 +107,6 @@ class ClubServer:
             self.proc = None
 
 
-@pytest.fixture
-def club_server(sqlite_template: Path, tmp_path: Path) -> Iterator[ClubServer]:
-    server = ClubServer(sqlite_template, tmp_path)
-    server.start()
-    yield server
-    server.stop()
-
-
 def trust_authority(home: Path, pem: bytes) -> None:
     """Add the authority to the NSS database of this HOME, trusted to identify web sites ("C,,"), as
     `certutil -A -t C,,` would."""
@@ -129,24 +143,56 @@ def trust_authority(home: Path, pem: bytes) -> None:
     assert {"cert9.db", "key4.db"} <= {f.name for f in db.iterdir()}
 
 
+@pytest.fixture(scope="module")
+def _club_server(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClubServer]:
+    server = ClubServer(sqlite_template, tmp_path_factory.mktemp("club"))
+    server.start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture
-def tablets(browser: Any, club_server: ClubServer, tmp_path: Path) -> Iterator[Callable[[], Any]]:
-    """Tablets (browser contexts: each its own cookies) of a Chromium that trusts the club's authority (from
-    /trust; nothing else was added); every request they make must go to the club server."""
-    club = club_server.club
-    home = tmp_path / "home"
-    trust_authority(home, club.authority_pem())
+def club_server(_club_server: ClubServer) -> ClubServer:
+    """The module's club server, running (the offline test stops it and starts it again: should it fail in
+    between, the next test still finds it serving)."""
+    if _club_server.proc is None:
+        _club_server.start()
+    return _club_server
+
+
+@pytest.fixture(scope="module")
+def _trusting_chromium(
+    browser: Any, _club_server: ClubServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Any]:
+    """A Chromium of the session's Playwright that trusts the club's authority (from /trust; nothing else was
+    added): the authority stays the same across the server's restarts."""
+    home = tmp_path_factory.mktemp("tablet-home")
+    trust_authority(home, _club_server.club.authority_pem())
     chromium = browser.browser_type.launch(
         executable_path=CHROMIUM, args=CHROMIUM_ARGS, env={**os.environ, "HOME": str(home)}
     )
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture
+def tablet(_trusting_chromium: Any, club_server: ClubServer) -> Iterator[Callable[..., Any]]:
+    """Tablets (browser contexts: each its own cookies) of the trusting Chromium on the club's HTTPS address;
+    every request they make must go to the club server (its plain port too: the trust page's address)."""
+    club = club_server.club
     base = f"https://127.0.0.1:{club.https_port}"
+    plain = f"http://127.0.0.1:{club.http_port}"
+    contexts: list[Any] = []
     foreign: list[str] = []
 
-    def make() -> Any:
-        ctx = chromium.new_context(viewport=TABLET_LANDSCAPE, has_touch=True, base_url=base)
+    def make(viewport: dict[str, int] = TABLET_LANDSCAPE) -> Any:
+        ctx = _trusting_chromium.new_context(viewport=viewport, has_touch=True, base_url=base)
+        contexts.append(ctx)
         ctx.on(
             "request",
-            lambda req: None if req.url.startswith((base, "data:", "blob:")) else foreign.append(req.url),
+            lambda req: (
+                None if req.url.startswith((base, plain, "data:", "blob:")) else foreign.append(req.url)
+            ),
         )
         page = ctx.new_page()
         page.set_default_timeout(20_000)
@@ -154,7 +200,8 @@ def tablets(browser: Any, club_server: ClubServer, tmp_path: Path) -> Iterator[C
         return page
 
     yield make
-    chromium.close()
+    for ctx in contexts:
+        ctx.close()
     assert not foreign, f"requests to other hosts: {foreign}"
 
 
@@ -169,25 +216,123 @@ def api(page: Any, club: Club) -> httpx.Client:
     )
 
 
-def test_over_the_club_https_the_board_and_map_work_offline_and_a_tap_made_then_lands_once(
-    club_server: ClubServer, tablets: Callable[[], Any]
-) -> None:
-    """The one offline test of the browser tier: the service worker keeps a seat's board and map, and a tap
-    made while the server is down lands exactly once when it is back."""
-    club = club_server.club
-    # The game made through the API; the referee's tablet signs in with the referee token (joining by a
-    # scanned card is tests/frontend/test_club_join.py's).
+def seed_club_game(club: Club, referee: Any) -> int:
+    """A Mons 1914 game made through the API over the club's HTTPS, this page's device its referee."""
     with httpx.Client(
         base_url=f"https://127.0.0.1:{club.https_port}", verify=club.trusting_only_authority(), timeout=30
     ) as anyone:
         made = anyone.post("/api/v1/games", json={"scenario": "mons-1914"})
         assert made.status_code == 201, made.text
-    game_id = int(made.json()["game"]["id"])
-    page = tablets()
+    sign_in(referee, made.json()["referee_token"])
+    return int(made.json()["game"]["id"])
+
+
+def scan(page: Any, seat: str) -> str:
+    """Read a card's QR code off the screen, as a tablet's camera would: a screenshot of it, decoded."""
+    png = page.locator(f'[data-join-card="{seat}"] svg').screenshot()
+    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
+    assert len(found) == 1, found
+    return str(found[0].text)
+
+
+def fits(name: str) -> Callable[[Any], None]:
+    """The layout check at each size: no sideways scroll (and a picture under FIRESTEP_SCREENSHOTS=1)."""
+
+    def check(page: Any) -> None:
+        assert_no_horizontal_scroll(page)
+        screenshot(page, name)
+
+    return check
+
+
+def test_a_browser_that_does_not_trust_the_club_is_shown_the_trust_steps(
+    club_server: ClubServer, browser: Any
+) -> None:
+    """Such a browser refuses the HTTPS address; typing the laptop's plain address shows it the trust steps
+    (once its background try of the HTTPS address fails), which pass axe at every size. (/trust over HTTPS is
+    the same page, trust.html, in the same state: its steps shown, the probe hidden.)"""
+    club = club_server.club
+    ctx = browser.new_context(viewport=TABLET_LANDSCAPE)
+    try:
+        with pytest.raises(PlaywrightError, match="ERR_CERT"):
+            ctx.new_page().goto(f"https://127.0.0.1:{club.https_port}/")
+        page = ctx.new_page()
+        plain = f"http://127.0.0.1:{club.http_port}/"
+        page.goto(plain)
+        expect(page.get_by_role("heading", name="iPad and iPhone")).to_be_visible()
+        expect(page.locator("[data-trust-probe]")).to_be_hidden()
+        assert page.url == plain
+        found = violations_at_every_size(page, "trust-plain", fits("trust-plain"))
+        assert not found, "\n".join(found)
+    finally:
+        ctx.close()
+
+
+def test_a_scanned_join_card_signs_a_fresh_browser_in_with_one_tap(
+    club_server: ClubServer, tablet: Callable[..., Any]
+) -> None:
+    """Each seat's card; on the way, the card sheet, the join page (before its tap) and the club's start page
+    at every size: no sideways scroll, axe-core."""
+    club = club_server.club
+    referee = tablet()
+    base = f"https://127.0.0.1:{club.https_port}"
+    # A device that trusts the club and types the laptop's plain address goes straight on to HTTPS.
+    referee.goto(f"http://127.0.0.1:{club.http_port}/")
+    referee.wait_for_url(f"{base}/")
+    game_id = seed_club_game(club, referee)
+    referee.goto(f"/games/{game_id}/join-cards")
+    referee.get_by_role("button", name="Make new join cards").click()
+    expect(referee.locator("[data-join-card]")).to_have_count(3)
+    links = {seat: scan(referee, seat) for seat in (auth.REFEREE, *auth.SIDES)}
+    found = violations_at_every_size(referee, "join-cards", fits("join-cards"))
+    homes = {
+        auth.REFEREE: f"{base}/games/{game_id}/referee",
+        "attacker": f"{base}/games/{game_id}/fire-plan",
+        "defender": f"{base}/games/{game_id}/fire-plan",
+    }
+    for seat, link in links.items():
+        assert link.startswith(f"{base}/games/{game_id}/join/{seat}#code="), link
+        player = tablet()
+        player.goto(link)
+        assert player.evaluate("isSecureContext")
+        assert "#" not in player.url  # the code left the address bar and the history
+        expect(player.get_by_label("Join code (on the card)")).to_be_hidden()
+        button = player.get_by_role("button", name="Join as the")
+        expect(button).to_contain_text(seat)
+        if seat == "defender":
+            found += violations_at_every_size(player, "join-link", fits("join-link"))
+        button.click()  # the one tap
+        player.wait_for_url(homes[seat])
+        assert player.evaluate("isSecureContext")
+        expect(player.locator("main")).not_to_contain_text("has not joined this game")
+    # New cards revoking the old ones (refused in the page's alert, seating nobody; the new card seating) is
+    # the HTTP tier's: tests/app/club/test_join_cards.py::test_new_cards_revoke_the_old_codes_...
+
+    def trust_qr_reads_as_plain_trust(page: Any) -> None:
+        """The start page of a club server shows the /trust QR code, which reads as the plain-HTTP /trust."""
+        fits("start-club")(page)
+        png = page.locator("[data-trust-qr] svg").screenshot()
+        (decoded,) = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
+        assert decoded.text == f"http://127.0.0.1:{club.http_port}/trust", page.viewport_size
+
+    referee.goto("/")
+    found += violations_at_every_size(referee, "start-club", trust_qr_reads_as_plain_trust)
+    assert not found, "\n".join(found)
+
+
+def test_over_the_club_https_the_board_and_map_work_offline_and_a_tap_made_then_lands_once(
+    club_server: ClubServer, tablet: Callable[..., Any]
+) -> None:
+    """The one offline test of the browser tier: the service worker keeps a seat's board and map, and a tap
+    made while the server is down lands exactly once when it is back."""
+    club = club_server.club
+    page = tablet()
     # The page's timers on a clock the test can move on (it runs as the wall clock does until then): the
     # outbox's next try is made to come at once below, however long the restart took.
     page.clock.install()
-    sign_in(page, made.json()["referee_token"])
+    # The game made through the API; the referee's tablet signs in with the referee token (joining by a
+    # scanned card is the test above).
+    game_id = seed_club_game(club, page)
     http = api(page, club)
     start(http, game_id)
     before = time.time() * 1000

@@ -51,39 +51,25 @@ def pick_company(page: Any, battalion: str, company: str) -> str:
 
 def test_order_roll_for_a_game_unit_in_three_taps(new_page: Any) -> None:
     """The flow on the landscape tablet: the picker fits, the order roll is three taps, recorded in the game and
-    applied. On the portrait tablet (the same page resized, another company): the picker fits, and the answer's
-    Record is brought into sight by the docked answer's link; recording is the flow's."""
+    applied. On the portrait tablet (the same page resized, on the way): the picker fits, and the answer's
+    Record is brought into sight by the docked answer's link."""
     attacker = new_page(TABLET_LANDSCAPE)
     game_id, created = seed_game(attacker)  # as the referee (the API only), then seated as the attacker
     start_game(attacker, game_id, created["referee_token"], steps=2)  # the battalion orders: companies roll
     join_by_api(attacker, created["join_codes"]["attacker"])
-    for viewport, company_name in ((TABLET_LANDSCAPE, "1/1/1 Coy"), (TABLET_PORTRAIT, "1/1/2 Coy")):
-        attacker.set_viewport_size(viewport)
-        order_roll_in_three_taps(
-            attacker, game_id, viewport, company_name, record=viewport is TABLET_LANDSCAPE
-        )
-
-
-def order_roll_in_three_taps(
-    attacker: Any, game_id: int, viewport: dict[str, int], company_name: str, record: bool
-) -> None:
-    """Without `record`, the company is taken from the picker's link rather than tapped, and the answer is read
-    up to its Record in sight, not recorded."""
     attacker.goto(f"/lookup?game={game_id}")
     # A player picks among their own side's units only.
     expect(attacker.locator(".picker-side")).to_have_count(1)
     expect(attacker.locator(".picker-side")).to_have_attribute("aria-label", "Attacker units")
-    assert_no_horizontal_scroll(attacker)
-    assert small_targets(attacker) == []
-    screenshot(attacker, "lookup-game-picker")
-    if record:
-        company = pick_company(attacker, "1/1 Bn", company_name)
-        # The game's period and readings are fixed and shown, not offered.
-        expect(attacker.locator("[data-game-period]")).to_have_text("1914 to mid 1915")
-        expect(attacker.get_by_role("navigation", name="Period")).to_have_count(0)
-    else:
-        link = attacker.locator("a.unit-link.group-link", has_text=re.compile(f"^{company_name}$")).first
-        company = str(link.get_attribute("data-unit"))
+    for viewport in (TABLET_PORTRAIT, TABLET_LANDSCAPE):
+        attacker.set_viewport_size(viewport)
+        assert_no_horizontal_scroll(attacker)
+        assert small_targets(attacker) == [], viewport
+        screenshot(attacker, "lookup-game-picker")
+    company = pick_company(attacker, "1/1 Bn", "1/1/1 Coy")
+    # The game's period and readings are fixed and shown, not offered.
+    expect(attacker.locator("[data-game-period]")).to_have_text("1914 to mid 1915")
+    expect(attacker.get_by_role("navigation", name="Period")).to_have_count(0)
 
     # From the unit card (it links here): the unit, then what to resolve, then the die.
     attacker.goto(f"/lookup?game={game_id}&unit={company}")
@@ -109,22 +95,22 @@ def order_roll_in_three_taps(
     # Recording is its own clear action, away from the dice (no "roll and record" beside "Clear").
     expect(attacker.locator(".dock").get_by_role("button", name=re.compile("record", re.I))).to_have_count(0)
     button = attacker.get_by_role("button", name="Record in the game")
-    if viewport is TABLET_PORTRAIT:  # under the form: the docked answer's link brings it into sight
-        attacker.locator(".dock-line a", has_text="why, and record").click()  # (the line is aria-hidden)
-        expect(button).to_be_in_viewport()
-    # In sight above the fold (and the dock) where the die was tapped, or where the link brought it.
-    box, top_of_dock = button.bounding_box(), attacker.evaluate("window.innerHeight")
-    if viewport is TABLET_PORTRAIT:
-        top_of_dock = attacker.locator(".dock").bounding_box()["y"]
+    # In sight above the fold where the die was tapped.
+    box, fold = button.bounding_box(), attacker.evaluate("window.innerHeight")
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= fold, (box, fold)
+    # On the portrait tablet it is under the form: the docked answer's link brings it into sight, above the dock.
+    attacker.set_viewport_size(TABLET_PORTRAIT)
+    attacker.locator(".dock-line a", has_text="why, and record").click()  # (the line is aria-hidden)
+    expect(button).to_be_in_viewport()
+    box, top_of_dock = button.bounding_box(), attacker.locator(".dock").bounding_box()["y"]
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= top_of_dock, (box, top_of_dock)
-    if not record:
-        assert_no_horizontal_scroll(attacker)
-        assert small_targets(attacker) == []
-        assert unlabelled_controls(attacker) == []
-        return
+    assert_no_horizontal_scroll(attacker)
+    assert small_targets(attacker) == []
+    assert unlabelled_controls(attacker) == []
+
+    attacker.set_viewport_size(TABLET_LANDSCAPE)
     button.click()
     expect(attacker.locator(".htmx-request")).to_have_count(0)
-
     recorded = answer.locator("[data-recorded-event]")
     expect(recorded).to_contain_text("Recorded in the game log")
     event_id = int(str(recorded.get_attribute("data-recorded-event")))
