@@ -268,7 +268,7 @@ def compare(
     clients: int, workers: int, database: str, events: int, interval: float, view: str, rounds: int
 ) -> dict[str, list[float]]:
     """The bare event's latencies and the view's, measured in turns on one server: `rounds` of each, every
-    round with its own streams (opened after the last marker) and events // (2 * rounds) markers."""
+    round on a new game with its own streams and events // (2 * rounds) markers."""
     with scratch_database(database) as url:
         port = free_port()
         env = {
@@ -281,16 +281,16 @@ def compare(
         server = Process([*args, "--port", str(port)], port, env)
         got: dict[str, list[float]] = {"": [], view: [], "cpu": [0.0], f"{view}-cpu": [0.0]}
         try:
-            game = set_up_game(port)
             per_round = max(1, events // (2 * rounds))
             for _ in range(rounds):
                 for asked in ("", view):
+                    # A game of its own for each turn: its platoons take the markers two at most each (a third
+                    # would destroy one, and the next marker on it is refused).
+                    game = set_up_game(port)
                     probe = functools.partial(group_cpu, server.proc.pid)
                     one = asyncio.run(measure(port, game, clients, per_round, interval, asked, probe))
                     got[f"{asked}-cpu" if asked else "cpu"][0] += one["cpu"]
                     got[asked] += one["latencies"]
-                    game["last"] = one["last"]  # the next streams start after these markers
-                    game["targets"] = game["targets"][per_round:] + game["targets"][:per_round]
         finally:
             server.stop()
         return got
