@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -25,9 +24,6 @@ DESCRIPTION = (
 
 # Tracked objects made (net) before the collector's youngest generation is collected (see the lifespan).
 YOUNG_OBJECTS = 10_000
-# Seconds a thread may hold the interpreter while another waits for it (CPython's default is 5 ms; see the
-# lifespan).
-SWITCH_INTERVAL = 0.001
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -50,13 +46,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # over the streams' objects (100-400 ms on a busy machine) fell in about one event in 25 (issue 35).
         threshold = gc.get_threshold()
         gc.set_threshold(YOUNG_OBJECTS, *threshold[1:])
-        # A live event is written to the devices by the event loop while the feed's renderer and the request
-        # threads want the interpreter too: at CPython's 5 ms slices a frame ready to go waited behind a
-        # whole slice of another thread's work now and then (the tail of a live frame's latency, issue 35).
-        switch = sys.getswitchinterval()
-        sys.setswitchinterval(SWITCH_INTERVAL)
         yield
-        sys.setswitchinterval(switch)
         gc.set_threshold(*threshold)
         gc.unfreeze()  # collectable again once this app is done (a process may build and drop several)
         await app.state.broker.stop()
