@@ -168,6 +168,8 @@ def company_move(touch: Touch, stand: int, dx: float, dy: float, again: bool = F
     `again`, its handle is still there: one more drag."""
     if not again:
         touch.stand(stand)
+        # As a player waits for the card to stop changing: its acts, read after the tap, push the buttons down.
+        expect(touch.page.locator(f"[data-stand-acts='{stand}']")).to_have_count(1)
         touch.button("Move its company")
     with touch.page.expect_response(lambda r: r.url.endswith("/move-formation")) as moved:
         touch.drag("[data-formation-move]", dx, dy)

@@ -285,7 +285,7 @@
       stop();
       const u = model.units.get(id);
       // The same stand shown again (a live frame changed it): its buttons stay while they are read anew.
-      if (actsFor !== id) { acts = []; waiting = null; }
+      if (actsFor !== id) { acts = []; waiting = null; delete root.dataset.standActs; }
       actsFor = id;
       renderActs(u);
       const r = await call(`${api}/units/${id}/acts`);
@@ -295,6 +295,7 @@
         waiting = r.data.refused;
         if (!same) renderActs(u);
         window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits: r.data.edits } }));
+        root.dataset.standActs = String(id); // the card has read what this stand may do: its rows stop moving
       }
     });
     document.addEventListener("click", (e) => {
