@@ -40,6 +40,7 @@ CHROMIUM_ARGS = [
 TABLET_LANDSCAPE = {"width": 1180, "height": 820}
 TABLET_PORTRAIT = {"width": 820, "height": 1180}
 REFEREE_SCREEN = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
 ALL_VIEWPORTS = (TABLET_LANDSCAPE, TABLET_PORTRAIT, REFEREE_SCREEN)
 
 

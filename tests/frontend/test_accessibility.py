@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import (
+    PHONE,
     REFEREE_SCREEN,
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
@@ -27,7 +28,6 @@ from tests.frontend.test_referee_live import open_board
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 SIZES = (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN)
 
 

@@ -9,12 +9,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
+from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
 from tests.frontend.games import join_by_api, seed_game
 
 pytestmark = pytest.mark.browser
-
-PHONE = {"width": 390, "height": 844}
 
 
 def first_stand_top(page: Any, side: str) -> float:

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from tests.app.campaigns.test_table_battles import TO_RESOLVE
 from tests.frontend.conftest import (
     ALL_VIEWPORTS,
+    PHONE,
     TABLET_LANDSCAPE,
     assert_no_horizontal_scroll,
     screenshot,
@@ -23,7 +24,6 @@ from tests.frontend.conftest import (
 from tests.frontend.games import bearer
 
 pytestmark = pytest.mark.browser
-PHONE = {"width": 390, "height": 844}
 
 
 def check_fit(page: Any, name: str) -> None:

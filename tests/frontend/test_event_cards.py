@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from rules.core.cards import PACK
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import (
+    PHONE,
     REFEREE_SCREEN,
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
@@ -27,7 +28,6 @@ from tests.frontend.test_game_lookup import start_game
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 SIZES = (TABLET_LANDSCAPE, PHONE)  # each flow runs once; its layout is checked at both by resizing the page
 CARD_CODE = re.compile(r"\b(?:10|[2-9JQKA])[HDCS]\b")
 

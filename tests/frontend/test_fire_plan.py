@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import (
+    PHONE,
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
     assert_no_horizontal_scroll,
@@ -23,7 +24,6 @@ from tests.frontend.games import bearer, join_by_api, seed_game
 pytestmark = pytest.mark.browser
 
 
-PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1920, "height": 1080}
 
 

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import (
+    PHONE,
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
     assert_no_horizontal_scroll,
@@ -121,7 +122,6 @@ def test_enter_in_a_field_updates_and_never_rolls_and_roll_for_me_does(new_page:
 
 
 # -- issue 15: the lookup at the table --------------------------------------------------------------------
-PHONE = {"width": 390, "height": 844}
 MID = "mid 1915 to mid 1917"
 
 

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.conftest import (
+    PHONE,
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
     assert_no_horizontal_scroll,
@@ -20,8 +21,6 @@ from tests.frontend.conftest import (
 from tests.frontend.games import bearer, csrf_header, map_at, seed_game, settled
 
 pytestmark = pytest.mark.browser
-
-PHONE = {"width": 390, "height": 844}
 
 
 def add_stand(

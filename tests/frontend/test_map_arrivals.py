@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import (
+    PHONE,
     REFEREE_SCREEN,
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
@@ -26,7 +27,6 @@ from tests.frontend.test_map_card_clear import labels_over_stands
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 # Planned fire "pre-registered" (erratum planned-fire-deviation): it lands on the stands it was aimed at.
 GAME = {"scenario": "mons-1914", "variants": {"planned-fire-deviation": "pre-registered"}}
 

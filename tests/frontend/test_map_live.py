@@ -15,12 +15,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import ARTIFACTS, TABLET_LANDSCAPE, TABLET_PORTRAIT
+from tests.frontend.conftest import ARTIFACTS, PHONE, TABLET_LANDSCAPE, TABLET_PORTRAIT
 from tests.frontend.games import csrf_header, fresh_defender_platoon, join_by_api, open_maps, seed_game
 
 pytestmark = pytest.mark.browser
-
-PHONE = {"width": 390, "height": 844}
 
 
 def open_live_map(page: Any, game_id: int) -> None:

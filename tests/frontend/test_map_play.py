@@ -17,13 +17,19 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
-from tests.frontend.conftest import ARTIFACTS, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
+from tests.frontend.conftest import (
+    ARTIFACTS,
+    PHONE,
+    REFEREE_SCREEN,
+    TABLET_LANDSCAPE,
+    TABLET_PORTRAIT,
+    screenshot,
+)
 from tests.frontend.games import bearer, join_by_api, map_at, seed_game, settled
 from tests.frontend.test_map_card_clear import labels_over_stands
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 # The whole turn runs at the tablets' sizes (test_standard_turn.py); the attacker's taps are checked at the others.
 SIZES = {"landscape": TABLET_LANDSCAPE, "portrait": TABLET_PORTRAIT, "phone": PHONE, "screen": REFEREE_SCREEN}
 OTHER_SIZES = {name: size for name, size in SIZES.items() if name != "landscape"}

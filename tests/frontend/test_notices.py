@@ -12,13 +12,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
-from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
+from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
 from tests.frontend.games import map_at, seed_game
 from tests.frontend.test_lookup import tap_resolver
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 CLEARS_WITHIN_MS = 1000
 STREAM = re.compile(r"/api/v1/games/\d+/stream\?")
 

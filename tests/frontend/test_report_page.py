@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from app.services.ledger import odds_words
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import (
+    PHONE,
     REFEREE_SCREEN,
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
@@ -24,7 +25,6 @@ from tests.frontend.test_map import start_game
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 DE_BN1 = "mons-1914/de/infantry-regiment-1/infantry-battalion-1"
 BN1 = "mons-1914/gb/infantry-brigade-1/infantry-battalion-1"
 

@@ -22,6 +22,7 @@ from rules.flanders_fields.book.organisation import build_template
 from rules.flanders_fields.book.terrain_drawing import BUILT_UP_LINE, BUILT_UP_NAME, TRENCH_WIDTHS_CM
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import (
+    PHONE,
     REFEREE_SCREEN,
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
@@ -35,7 +36,6 @@ from tests.frontend.test_csp import RECORD_VIOLATIONS, violations
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 # The six pieces each test draws (table cm; x along the attacker's edge, y towards the defender), the trench
 # and the wire in front of the British zone, the wood at the British front where one platoon stands in it.
 WOOD = ((40, 140), (60, 158))

@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.conftest import (
     ARTIFACTS,
+    PHONE,
     REFEREE_SCREEN,
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
@@ -32,7 +33,6 @@ from tests.frontend.test_csp import violations, watched
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 SIZES = (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN)
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 README_PAGES = ("map", "referee", "fire-plan")

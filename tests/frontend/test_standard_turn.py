@@ -12,9 +12,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
-from tests.frontend.conftest import REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
+from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
 from tests.frontend.games import bearer, join_by_api, seed_game, settled, sign_in
-from tests.frontend.test_map_play import PHONE, api_of, die_for, docs_picture, open_map, units_of
+from tests.frontend.test_map_play import api_of, die_for, docs_picture, open_map, units_of
 
 pytestmark = pytest.mark.browser
 
