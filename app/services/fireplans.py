@@ -20,6 +20,7 @@ from app.services.events import record
 from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, board_changed, rules_of, snapshot_of
 from app.services.seats import get_side, sides
+from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core import commitment
 from rules.core.commitment import HOW_TO_CHECK, PLAN_CAPACITY, leaf_of
@@ -411,9 +412,9 @@ def arrive(session: Session, game: Game, item: FirePlanItem, step: str = "start-
     game_rules = rules_of(game)
     item_planned = planned(item)
     now = snapshot_of(session, game, units)
-    landed = game_rules.fire_plan.arrival(
-        now, item_planned, roll(game_rules.fire_plan.arrival_dice(now, item_planned), _random)
-    )
+    # The plan names a battery as the fire plan shows it ("2 How Bty"): one on the table does not deviate.
+    dice = game_rules.fire_plan.arrival_dice(now, item_planned, display_names(units))
+    landed = game_rules.fire_plan.arrival(now, item_planned, roll(dice, _random))
     board = read_board(game)
     for key, value in landed.board.items():
         setattr(board, key, value)

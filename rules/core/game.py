@@ -416,9 +416,9 @@ class FirePlan:
         """The turn step at whose start an item lands; None (by default) as its turn starts."""
         return None
 
-    def arrival_dice(self, snapshot: Snapshot, item: PlanItem) -> tuple[int, ...]:
+    def arrival_dice(self, snapshot: Snapshot, item: PlanItem, names: Mapping[int, str]) -> tuple[int, ...]:
         """The sides of the dice a fire-plan item rolls as it reaches the table (a deviation), given to
-        `arrival`; none by default."""
+        `arrival` (`names`: the names the plan may call the stands by, as the cards'); none by default."""
         return ()
 
     def arrival(self, snapshot: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:

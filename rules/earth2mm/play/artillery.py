@@ -687,7 +687,7 @@ class EarthFirePlan(FirePlan):
     def arrival_step(self, item: PlanItem) -> str | None:
         return ARRIVAL_STEPS[item.kind]
 
-    def arrival_dice(self, snapshot: Snapshot, item: PlanItem) -> tuple[int, ...]:
+    def arrival_dice(self, snapshot: Snapshot, item: PlanItem, names: Mapping[int, str]) -> tuple[int, ...]:
         """A cordon rolls the wind's die as it lands, when it is due (erratum wind)."""
         return (6,) if item.kind == CORDON and _wind_due(snapshot) else ()
 

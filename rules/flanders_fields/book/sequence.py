@@ -114,9 +114,12 @@ _GUN_ACTIONS = (
 _RIFLE_ACTIONS = "“Action” are; REMOVE A SUPPRESSION LEVEL, FIRE or MOVE"
 _MORTAR_ACTIONS = "“Actions” are; REMOVE A SUPPRESSION LEVEL, REDIRECT A BATTERY AIMING POINT, FIRE or MOVE"
 _BN_COMMANDERS = "Remove suppression from Battalion commanders"
-_COMMAND_MOVE = (
+# Each playsheet's MOVE COMMAND STANDS (1914 to mid 1915 step 3, later sheets step 7) prints the same line.
+COMMAND_MOVE = (
     "All command stands including any artillery liaison officers may move twice, at speed of their type"
 )
+COMMAND_MOVES = 2  # "may move twice"
+COMMAND_STEP = "move-command-stands"
 _GAS_ATTACK = "As the gas sweeps over the table it will attack all the troops it passes over"
 _BARRAGE_EFFECTS = {
     "mid": "ROLLING BARRAGES – ADVANCE AND ROLL EFFECTS 1-2 No Effect ~ 3-5 Suppressed ~ 6 = Killed",
@@ -224,14 +227,14 @@ def _sequence(period: PeriodId) -> OrderSequence:
     )
     command_src = src(n + 3, "MOVE COMMAND STANDS")
     command = Step(
-        "move-command-stands",
+        COMMAND_STEP,
         n + 3,
         f"{n + 3} MOVE COMMAND STANDS.",
         "Move command stands",
         command_src,
         "All command stands, artillery liaison officers included, may move twice at the speed of their type.",
-        (Permit("move-stands", _COMMAND_MOVE, command_src, ("command-stand",)),),
-        note=f"{_COMMAND_MOVE} i.e. {'infantry' if early else 'Infantry'} or Cavalry",
+        (Permit("move-stands", COMMAND_MOVE, command_src, ("command-stand",)),),
+        note=f"{COMMAND_MOVE} i.e. {'infantry' if early else 'Infantry'} or Cavalry",
         resolvers=("movement",),
     )
     tail = (support, battalion, command)

@@ -22,6 +22,7 @@ from rules.flanders_fields.errata.artillery import (
     SRC_DEEP_SHELTERS,
 )
 from rules.flanders_fields.errata.assault import (
+    ASSAULT_ACTION,
     CAVALRY_VS_OTHER_FOOT,
     DEFENDER_REAR_SUPPORT,
 )
@@ -120,6 +121,7 @@ __all__ = [
     "ARTILLERY_LINE_OF_SIGHT_LATE",
     "ARTILLERY_ROLL_PER",
     "ARTILLERY_TWO_ACTIONS",
+    "ASSAULT_ACTION",
     "ASSAULT_DRAW_COVER",
     "BARRAGE_DANGER_ROW",
     "BARRAGE_DURATION",

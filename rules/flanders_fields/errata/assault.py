@@ -1,4 +1,5 @@
-"""Errata of close combat: support from the rear and cavalry against foot troops."""
+"""Errata of close combat: support from the rear, cavalry against foot troops, and what an assault spends of
+its unit's order."""
 
 from __future__ import annotations
 
@@ -7,6 +8,15 @@ from rules.flanders_fields.ruleset import FlandersFields, cite
 
 DEFENDER_REAR_SUPPORT = "defender-rear-support"
 CAVALRY_VS_OTHER_FOOT = "cavalry-vs-other-foot"
+ASSAULT_ACTION = "assault-action"
+
+SRC_CLOSE_COMBAT = cite(
+    "CLOSE COMBAT (ASSAULTING), Infantry & Cavalry Vs Infantry, Cavalry, Artillery and Support Units"
+)
+# "Troops require an order to move into contact with an enemy, movement is carried out platoon by platoon"
+# (CLOSE COMBAT (ASSAULTING)); an order's actions "are; REMOVE A SUPPRESSION LEVEL, FIRE or MOVE" (the
+# playsheets' BATTALION ORDERS): the move into contact is a MOVE action of the unit ordered.
+MOVE_INTO_CONTACT = "Troops require an order to move into contact with an enemy"
 
 FlandersFields.add_errata(
     Erratum(
@@ -49,6 +59,35 @@ FlandersFields.add_errata(
             ),
         ),
         default="as-infantry",
+        section="assault",
+    ),
+    Erratum(
+        ASSAULT_ACTION,
+        "Does an assault spend an action of the assaulting unit's order?",
+        (
+            Reading(
+                "move-action",
+                f"'{MOVE_INTO_CONTACT}, movement is carried out platoon by platoon' and the actions 'REMOVE A "
+                "SUPPRESSION LEVEL, FIRE or MOVE': an assault is its stands' move into contact, one MOVE "
+                "action of the unit ordered (a company's platoons closing together for one, with the move "
+                "under way that brought them into contact: the wire example's move 'may include an assault "
+                "move'); refused when the unit has no action left.",
+                f"{SRC_CLOSE_COMBAT}; {cite('MOVEMENT, MOVING THROUGH BARBED WIRE')}",
+                True,
+            ),
+            Reading(
+                "order-only",
+                "'Troops may enter combat after they have received a successful order': the assault's dice "
+                "spend nothing of it; only the stand's move on the table that brought it into contact spends "
+                "an action, and a stand already in contact assaults for nothing.",
+                f"{cite('COMBAT')} (silent on an assault's cost; alternative reading)",
+                False,
+            ),
+        ),
+        default="move-action",
+        note="The book's wording: the assault is the move into contact, a MOVE action. A winner's follow-up "
+        "'against a new opponent as a new assault' joins the move under way, or starts one, as any assault. "
+        "The side not moving fights back unordered.",
         section="assault",
     ),
 )

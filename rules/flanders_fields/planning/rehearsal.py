@@ -19,7 +19,8 @@ How the plan acts, turn by turn (turn t is the plan side's half of game turn t):
 - a Firewaltz item attacks once, in its arrival turn, every stand under an artillery template at its grid
   reference: super heavy artillery on a strong point, heavy on a trench line;
 - unobserved off-table fire (batteries, SOS, Firewaltz) and gas deviate when they arrive (erratum
-  planned-fire-deviation), by the appendix method, 12 o'clock ahead of the plan side's rear edge.
+  planned-fire-deviation), by the appendix method, 12 o'clock ahead of the plan side's rear edge; a battery
+  the plan names that stands on the table (`on_table`) is not off-table artillery and does not deviate.
 A suppression by artillery or mortar fire suppresses the stand's whole company; three markers kill.
 
 Exact: the stands of one company share their markers, so each company's markers are enumerated exactly
@@ -189,6 +190,7 @@ class FireItem:
     battery: str = ""
     brigade: str = ""
     target: str = ""  # a Firewaltz's strong-point or trench-line
+    on_table: bool = False  # fired by a battery standing on the table: not "off table artillery"
 
 
 @dataclass(frozen=True)
@@ -248,12 +250,15 @@ def plan_from_items(
     firers: Mapping[str, str] | None = None,
     sos: Sequence[Mapping[str, Any]] = (),
     brigades: Mapping[str, str] | None = None,
+    on_table: Iterable[str] = (),
 ) -> Plan:
     """A plan from fire-plan items ({"id", "kind", "arrival_turn", "data"} as the game stores them, grid
     references from the side's own rear edge) and SOS calls ({"grid", "turn"}). `firers` names the firer
     of an item by its id; otherwise batteries fire as field guns and mortars as medium mortars. `brigades`
-    names the brigade of a battery item, for the reading where a brigade's batteries share one action roll."""
+    names the brigade of a battery item, for the reading where a brigade's batteries share one action roll;
+    `on_table` the battery items fired by a battery standing on the table (they do not deviate)."""
     firers = dict(firers or {})
+    from_table = set(on_table)
     brigades = dict(brigades or {})
     fire: list[FireItem] = []
     gas: list[GasItem] = []
@@ -291,6 +296,7 @@ def plan_from_items(
                     template,
                     battery,
                     brigades.get(item_id, ""),
+                    on_table=kind in BATTERY_KINDS and item_id in from_table,
                 )
             )
         elif kind == "firewaltz" and point is not None:
@@ -391,8 +397,14 @@ class Rules:
         return bool(self.ctx.value(PLANNED_FIRE_DEVIATION))
 
     def deviation_applies(self, item: FireItem) -> bool:
-        """Unobserved off-table artillery deviates when it arrives (mortars are on the table)."""
-        return self.deviation and item.kind in DEVIATING_KINDS and item.firer in ARTILLERY_KIND
+        """Unobserved off-table artillery deviates when it arrives (mortars and batteries standing on the
+        table do not)."""
+        return (
+            self.deviation
+            and item.kind in DEVIATING_KINDS
+            and item.firer in ARTILLERY_KIND
+            and not item.on_table
+        )
 
     def shot(self, firer: str, target: TargetStand, partial: bool, range_cm: float) -> dict[Effect, Fraction]:
         """The effects of one roll on the firing table (shared: callers do not change it)."""
@@ -1251,6 +1263,8 @@ def assumptions(plan: Plan, rules: Rules, method: str) -> list[str]:
     """Every modelling choice of this rehearsal, in plain words, with the readings in force."""
     ctx = rules.ctx
     th = action_thresholds(ctx)
+    on_table = [f.id for f in plan.fire if f.on_table]
+    named_on_table = f" (items {', '.join(on_table)})" if on_table else ""
     twice = (
         "2 Actions fire it twice, both turns of fire landing (and deviating) apart"
         if rules.most_fire == 2
@@ -1277,8 +1291,9 @@ def assumptions(plan: Plan, rules: Rules, method: str) -> list[str]:
             "Unobserved off-table fire deviates when it arrives: every turn of fire of a planned battery "
             "(field guns, howitzers, heavy and super heavy artillery), SOS call and Firewaltz deviates afresh "
             "('one turn of fire arrives'), by the appendix method (no deviation on a 5 or 6, the clock read "
-            "from the rehearsing side's rear edge, 2D6 cm), all its outcomes enumerated exactly; mortars are "
-            "on the table and do not deviate; planned gas is taken as artillery delivered and deviates once, "
+            "from the rehearsing side's rear edge, 2D6 cm), all its outcomes enumerated exactly; mortars, and "
+            f"the batteries the plan names that stand on the table{named_on_table}, are not off-table "
+            "artillery and do not deviate; planned gas is taken as artillery delivered and deviates once, "
             "where it arrives"
             if rules.deviation
             else "Planned fire and gas fall where they were planned"

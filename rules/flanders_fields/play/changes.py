@@ -26,6 +26,8 @@ STATE_FIELDS: tuple[StateField, ...] = (
     # and the action it is carrying out (game_orders: a company's stands move or fire together for one).
     StateField("ordered_turn", "Ordered in turn", 0, shown=False),
     StateField("action_under_way", "Action under way", None, shown=False),
+    # A command stand's moves in a turn ("may move twice", MOVE COMMAND STANDS): {"turn": n, "moves": k}.
+    StateField("command_moves", "Command stand's moves", None, shown=False),
     StateField(
         "stuck_on_wire",
         "Stuck on wire",
@@ -140,6 +142,15 @@ class ActionUnderWay(SetState):
 
     def __init__(self, reason: str, source: str, unit_id: int, under: Mapping[str, Any] | None):
         _init(self, reason=reason, source=source, unit_id=unit_id, field="action_under_way", value=under)
+
+
+@dataclass(frozen=True, init=False)
+class CommandMoved(SetState):
+    """A command stand has made its `moves`th move of game turn `turn`."""
+
+    def __init__(self, reason: str, source: str, unit_id: int, turn: int, moves: int):
+        made = {"turn": turn, "moves": moves}
+        _init(self, reason=reason, source=source, unit_id=unit_id, field="command_moves", value=made)
 
 
 @dataclass(frozen=True, init=False)

@@ -12,7 +12,7 @@ from rules.core.records import Snapshot
 from rules.flanders_fields.play.game_acts import FlandersFieldsRolls
 from rules.flanders_fields.play.game_arrivals import FlandersFieldsFirePlan
 from rules.flanders_fields.play.game_consequences import FlandersFieldsFields, FlandersFieldsTable
-from rules.flanders_fields.play.game_orders import act_spent
+from rules.flanders_fields.play.game_orders import act_spent, command_moved
 from rules.flanders_fields.play.game_report import FlandersFieldsReport
 from rules.flanders_fields.play.game_sequence import FlandersFieldsTurn
 from rules.flanders_fields.play.game_setup import FlandersFieldsSetup
@@ -24,11 +24,13 @@ from rules.registry import register_game
 @dataclass(frozen=True)
 class FlandersFieldsGame(GameRules):
     """The core's game with what a move (or a limbering, an unpacking) spends: an action of the unit the stands
-    are ordered with."""
+    are ordered with, and one of a command stand's two moves."""
 
     def play(self, snapshot: Snapshot, act: Act) -> Answer:
         answer = super().play(snapshot, act)
-        if isinstance(act, (MoveStand, MoveFormation, EditUnit)) and (spent := act_spent(snapshot, act)):
+        if not isinstance(act, (MoveStand, MoveFormation, EditUnit)):
+            return answer
+        if spent := (*act_spent(snapshot, act), *command_moved(snapshot, act)):
             return replace(answer, changes=(*answer.changes, *spent))
         return answer
 

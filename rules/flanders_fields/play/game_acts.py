@@ -9,6 +9,7 @@ from typing import Any
 from rules.core.game import Outcome, Rolls, ancestor_at
 from rules.core.records import Change, Filled, FillRequest, Played, Snapshot, StandAct, TargetMark, UnitState
 from rules.flanders_fields.play import game_cards, game_consequences, game_fill, game_fire, game_turn
+from rules.flanders_fields.play.game_orders import assault_spends
 from rules.flanders_fields.play.units import FIRER, assault_kind, ordered_unit
 from rules.flanders_fields.resolvers.assault import ATTACKERS
 from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
@@ -31,7 +32,9 @@ def stand_acts(snap: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
     if unit.kind in FIRER:
         acts.append(StandAct("Shoot", "shooting", unit_id, actions_left(unit, ordered), target=True))
     if assault_kind(unit) in ATTACKERS:
-        acts.append(StandAct("Assault", ASSAULT, unit_id, target=True, dice=2))
+        # An assault is a move into contact, an action of the unit ordered (erratum assault-action).
+        left = actions_left(unit, ordered) if assault_spends(snap.variants) else ""
+        acts.append(StandAct("Assault", ASSAULT, unit_id, left, target=True, dice=2))
     bn = ancestor_at(unit, "battalion", by_id)
     if bn is not None and bn.morale_due:
         acts.append(StandAct("Morale test", MORALE, bn.id or 0, f"{bn.name} has a morale test due"))

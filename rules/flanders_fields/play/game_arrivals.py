@@ -8,7 +8,8 @@ battery's planned fire comes from its artillery action roll ("This point will be
 require an order to acquire it, only an order to fire", ARTILLERY FIRE PLANS), each action one turn of fire
 (erratum artillery-two-actions), except a bombardment where the playsheet deploys it and rolls its effects
 in its own step (erratum planned-bombardment-order: one turn of fire); a mortar's planned fire is delivered; off-table batteries deviate as they
-arrive (erratum planned-fire-deviation); every stand fully under the template is attacked at full effect,
+arrive (erratum planned-fire-deviation), a battery the plan names standing on the table does not (nor in the
+rehearsal); every stand fully under the template is attacked at full effect,
 partly under at -2 ("Any infantry platoon or support weapon which falls fully with the area of effect are
 attacked at full effect, if the platoon or weapon falls only partially within the area of effect it is
 attacked at -2", ARTILLERY BATTERIES AREA OF EFFECT); artillery and mortar suppression spreads to the
@@ -22,7 +23,7 @@ from typing import Any
 from rules.core.errors import RulesError
 from rules.core.fire_cards import MEASURED, CardRoll, DiceGiven, FireCard, Fired
 from rules.core.game import FirePlan, Node, Outcome
-from rules.core.records import Arrival, Filled, FillRequest, PlanItem, Snapshot, UnitState
+from rules.core.records import Arrival, Filled, FillRequest, PlanItem, Snapshot
 from rules.core.ruleset import Context
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
@@ -71,16 +72,15 @@ def _context(snap: Snapshot) -> Context:
     return FlandersFields().context(snap.period, snap.variants)
 
 
-def arrival_dice(snap: Snapshot, item: PlanItem) -> tuple[int, ...]:
+def arrival_dice(snap: Snapshot, item: PlanItem, names: Mapping[int, str]) -> tuple[int, ...]:
     """The dice a battery's planned fire rolls as it arrives: its deviation ("When unobserved off table
     artillery ... arrives roll a deviation dice and 2D6", by the appendix D6 method), unless the reading in
-    force says planned fire falls where it was planned or the plan names a battery on the table (only off
-    table artillery deviates)."""
+    force says planned fire falls where it was planned or the plan names a battery standing on the table, by
+    its name or the name the fire plan shows it by (`names`): only off table artillery deviates."""
     ctx = _context(snap)
     if item.kind not in BATTERY_KINDS or not ctx.value(PLANNED_FIRE_DEVIATION) or "grid" not in item.data:
         return ()
-    named = _named(snap, item.side, str(item.data.get("battery") or ""), T.ARTILLERY_FIRERS, {})
-    if named is not None and stand_of(named, BASES) is not None:
+    if game_rehearsal.fires_from_table(snap, item.side, item.data, names):
         return ()
     return Deviation().dice(DeviationRequest(period=snap.period), ctx)
 
@@ -132,30 +132,13 @@ def arrival(snap: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival
 
 
 # -- the cards -------------------------------------------------------------------------------------------------
-def _named(
-    snap: Snapshot, side: str, named: str, fits: frozenset[str], names: Mapping[int, str]
-) -> UnitState | None:
-    """The side's battery or mortar a plan names: by its own name in the force ("Field Howitzer Battery") or
-    the name the board shows it by ("2 How Bty")."""
-    if not named:
-        return None
-    return next(
-        (
-            u
-            for u in snap.units
-            if u.side == side and FIRER.get(u.kind, "") in fits and named in (u.name, names.get(u.id or 0))
-        ),
-        None,
-    )
-
-
 def _firer(snap: Snapshot, f: Mapping[str, Any], names: Mapping[int, str]) -> tuple[str, str]:
     """What the item fires as: the kind of the battery or mortar the plan names; else field guns for a
     battery and medium mortars for a mortar, as the rehearsal takes them."""
     mortar = f["kind"] == "mortar"
     fits = T.MORTAR_FIRERS if mortar else T.ARTILLERY_FIRERS
     named = str(f.get("battery") or "")
-    u = _named(snap, str(f["side"]), named, fits, names)
+    u = game_rehearsal.named_gun(snap, str(f["side"]), named, fits, names)
     if u is not None:
         return FIRER[u.kind], f"the plan names {named}, a {u.kind}"
     default = DEFAULT_MORTAR if mortar else DEFAULT_FIRER[f["kind"]]
@@ -426,8 +409,8 @@ class FlandersFieldsFirePlan(FirePlan):
     def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
         require_plan_item(kind, period, side, nation)
 
-    def arrival_dice(self, snapshot: Snapshot, item: PlanItem) -> tuple[int, ...]:
-        return arrival_dice(snapshot, item)
+    def arrival_dice(self, snapshot: Snapshot, item: PlanItem, names: Mapping[int, str]) -> tuple[int, ...]:
+        return arrival_dice(snapshot, item, names)
 
     def arrival(self, snapshot: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
         return arrival(snapshot, item, dice)

@@ -108,9 +108,10 @@ def _morale_source(snap: Snapshot) -> str:
 
 
 def consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
-    # A shot spends an action of the firer's ordered unit ("Actions are; ... MOVE or FIRE").
-    shot = Roll(resolver=SHOOTING, unit_id=outcome.unit_id)
-    spent = act_spent(snap, shot) if resolver == SHOOTING else ()
+    # A shot spends an action of the firer's ordered unit ("Actions are; ... MOVE or FIRE"), an assault its
+    # move into contact ("Troops require an order to move into contact with an enemy", game_orders).
+    acted = Roll(resolver=resolver, unit_id=outcome.unit_id)
+    spent = act_spent(snap, acted) if resolver in (SHOOTING, ASSAULT) else ()
     changes = (*spent, *_consequences(resolver, snap.after(spent), outcome))
     if outcome.unit_id is not None:
         changes += aiming_point_shown(snap.after(changes), resolver, outcome.unit_id)

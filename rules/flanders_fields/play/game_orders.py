@@ -1,6 +1,6 @@
 """What the orders and actions forbid of an act in a Flanders Fields game, and what an act spends: each unit
-ordered once a turn on its own table, and a shot, a move or a recovery spending an action of the unit the
-stand is ordered with (a refusal when it has none left).
+ordered once a turn on its own table, and a shot, a move, an assault or a recovery spending an action of the
+unit the stand is ordered with (a refusal when it has none left).
 
 "Actions are; REMOVE A SUPPRESSION LEVEL, MOVE or FIRE" (the playsheets): an action is the ordered unit's,
 and a company moves or fires as one ("he decides to try and push a company through the German wire. The
@@ -8,7 +8,13 @@ troops move 10cm to the wire which counts as one action"; the Mad Minute lets "e
 twice at a target instead of once for any single battalion order"). So the first of its stands to move (or
 fire) spends the action and starts it; its other stands moving (or firing) join it for nothing, and a stand
 that has already moved (or fired) in it, or an act of another kind, starts the next one. A unit ordered by
-itself (an MG, a battery, a tank) spends one for each act."""
+itself (an MG, a battery, a tank) spends one for each act.
+
+"Troops require an order to move into contact with an enemy, movement is carried out platoon by platoon"
+(CLOSE COMBAT (ASSAULTING)): an assault is its stand's move into contact, a MOVE action (erratum
+assault-action). It joins its unit's move under way, whichever stands made it (the move that brought the
+stand into contact is the same action: the wire example's move "may include an assault move"), and starts
+one otherwise."""
 
 from __future__ import annotations
 
@@ -19,10 +25,13 @@ from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, RecoverMark
 from rules.core.errors import Refusal
 from rules.core.game import leaves_under
 from rules.core.records import Change, Snapshot, UnitState
-from rules.flanders_fields.play.changes import ActionSpent, ActionUnderWay
+from rules.flanders_fields.book import sequence as S
+from rules.flanders_fields.book.common import PERIODS
+from rules.flanders_fields.errata.assault import ASSAULT_ACTION, MOVE_INTO_CONTACT
+from rules.flanders_fields.play.changes import ActionSpent, ActionUnderWay, CommandMoved
 from rules.flanders_fields.play.units import ordered_unit
 from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
-from rules.flanders_fields.ruleset import cite
+from rules.flanders_fields.ruleset import FlandersFields, cite
 
 SRC_ACTIONS = cite("ORDERS AND ACTIONS, ISSUING ORDERS")
 SRC_ONCE_A_TURN = cite("ORDERS AND ACTIONS")
@@ -34,12 +43,19 @@ ONCE_WHY = (
     "once a player has finished issuing orders to a particular unit he may not return to order the same unit "
     "later on in the turn; Failure to issue an order ... ends the turn for that unit"
 )
-# The acts that spend an action, by the kind of action ("fire" and "move" join one under way).
-FIRE, MOVE, RECOVER, LIMBER = "fire", "move", "recover", "limber"
+# The acts that spend an action, by the kind of action ("fire" and "move" join one under way; an assault is a
+# move into contact, joining the move under way).
+FIRE, MOVE, RECOVER, LIMBER, INTO_CONTACT = "fire", "move", "recover", "limber", "assault"
+INTO_CONTACT_WHY = (
+    f"{MOVE_INTO_CONTACT}: an assault is its stand's move into contact, a MOVE action of the unit ordered "
+    "(its company's platoons closing together for one)"
+)
+_ASSAULT_ACTION = FlandersFields().errata[ASSAULT_ACTION]
 # "Machineguns, Light Mortars and Artillery require 1 order to limber or unlimber, pack or unpack" (MOVEMENT
 # DISTANCES): one action of the unit's order, as a move or a shot is.
 PACKING = ("limbered", "packed")
 SHOOTING = "shooting"
+ASSAULT = "assault"  # the assault resolver
 UNDER_WAY = "action_under_way"  # the ordered unit's action being carried out: {"act", "stands"}
 
 
@@ -59,27 +75,50 @@ def orders_forbidden(snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
             )
         return ()
     kind, stands = acting(snapshot, act)
-    return tuple(
-        _no_action_left(snapshot, unit)
-        for unit, _, new in spending(snapshot, kind, stands)
-        if new and unit.actions_left < 1
+    return (
+        *(
+            _no_action_left(snapshot, unit, kind)
+            for unit, _, new in spending(snapshot, kind, stands)
+            if new and unit.actions_left < 1
+        ),
+        *(
+            _moved_twice(snapshot, u)
+            for u in command_moving(snapshot, act)
+            if moves_made(snapshot, u) >= MOVES
+        ),
     )
 
 
-def _no_action_left(snapshot: Snapshot, unit: UnitState) -> Refusal:
+def _no_action_left(snapshot: Snapshot, unit: UnitState, kind: str) -> Refusal:
+    why, source = ACTIONS_WHY, SRC_ACTIONS
+    if kind == INTO_CONTACT:
+        ctx = FlandersFields().context(snapshot.period, snapshot.variants)
+        why, source = INTO_CONTACT_WHY, ctx.citation(ASSAULT_ACTION)
     if unit.state.get("ordered_turn") == snapshot.turn:
-        return Refusal(
-            f"{unit.name} has no action left this turn: its order is used up", ACTIONS_WHY, SRC_ACTIONS
-        )
-    return Refusal(f"{unit.name} has no action left: roll its order first", ACTIONS_WHY, SRC_ACTIONS)
+        return Refusal(f"{unit.name} has no action left this turn: its order is used up", why, source)
+    return Refusal(f"{unit.name} has no action left: roll its order first", why, source)
+
+
+def assault_spends(variants: Mapping[str, str]) -> bool:
+    """Whether an assault spends an action of its unit's order by the game's reading (erratum
+    assault-action)."""
+    return bool(_ASSAULT_ACTION.reading(variants.get(ASSAULT_ACTION, _ASSAULT_ACTION.default)).value)
 
 
 def acting(snapshot: Snapshot, act: Act) -> tuple[str, tuple[int, ...]]:
     """The kind of action `act` is and the stands that carry it out (none: it spends no action)."""
-    if isinstance(act, Roll) and act.resolver == SHOOTING and act.apply and act.unit_id is not None:
+    if (
+        isinstance(act, Roll)
+        and act.resolver in (SHOOTING, ASSAULT)
+        and act.apply
+        and act.unit_id is not None
+    ):
         # The side not moving shoots back unordered: "the defenders may shoot as the attackers close".
         reaction = snapshot.unit(act.unit_id).side != snapshot.side_to_move
-        return FIRE, () if reaction else (act.unit_id,)
+        if act.resolver == SHOOTING:
+            return FIRE, () if reaction else (act.unit_id,)
+        spends = assault_spends(snapshot.variants) and not reaction
+        return INTO_CONTACT, (act.unit_id,) if spends else ()
     if isinstance(act, RecoverMarker) and act.spend_action:
         return RECOVER, (act.unit_id,)
     if isinstance(act, EditUnit):
@@ -117,11 +156,14 @@ def spending(
     out = []
     for payer, ids in payers.values():
         under: Mapping[str, Any] = payer.state.get(UNDER_WAY) or {}
-        joins = (
-            kind not in (RECOVER, LIMBER)
-            and under.get("act") == kind
-            and not set(ids) & set(under.get("stands", ()))
-        )
+        if kind == INTO_CONTACT:  # the move that brought the stand into contact, or its company's
+            joins = under.get("act") == MOVE
+        else:
+            joins = (
+                kind not in (RECOVER, LIMBER)
+                and under.get("act") == kind
+                and not set(ids) & set(under.get("stands", ()))
+            )
         out.append((payer, ids, not joins))
     return out
 
@@ -139,8 +181,13 @@ def actions_spent(
             continue
         if new:
             changes.append(ActionSpent(f"an action of {payer.name}", source, payer.id))
-        stands = ids if new else [*under.get("stands", ()), *ids]
-        now = None if kind in (RECOVER, LIMBER) else {"act": kind, "stands": stands}
+        before = [] if new else list(under.get("stands", ()))
+        stands = [*before, *(i for i in ids if i not in before)]
+        now = (
+            None
+            if kind in (RECOVER, LIMBER)
+            else {"act": MOVE if kind == INTO_CONTACT else kind, "stands": stands}
+        )
         if now != (under or None):
             changes.append(ActionUnderWay(f"{payer.name} is carrying out an action", source, payer.id, now))
     return tuple(changes)
@@ -149,3 +196,55 @@ def actions_spent(
 def act_spent(snapshot: Snapshot, act: Act) -> tuple[Change, ...]:
     """What `act` spends of its stands' actions."""
     return actions_spent(snapshot, *acting(snapshot, act))
+
+
+# -- command stands ----------------------------------------------------------------------------------------------
+# "All command stands including any artillery liaison officers may move twice, at speed of their type" (each
+# playsheet's MOVE COMMAND STANDS): a command stand is ordered by no roll, and moves at most twice a turn.
+MOVES = S.COMMAND_MOVES
+COMMAND_MOVED = "command_moves"  # the state field: {"turn": n, "moves": k}
+
+
+def command_source(period: str | None) -> str:
+    """The period playsheet's MOVE COMMAND STANDS step, where the line is printed."""
+    steps = S.SEQUENCES[next((p for p in PERIODS if p == period), "early")].steps
+    return next(s.source for s in steps if s.id == S.COMMAND_STEP)
+
+
+def command_moving(snapshot: Snapshot, act: Act) -> list[UnitState]:
+    """The command stands on the table `act` moves or turns (a stand placed from off the table is deployed,
+    not moved; nothing is counted in set-up)."""
+    if snapshot.turn < 1:
+        return []
+    if isinstance(act, MoveStand):
+        u = snapshot.unit(act.unit_id)
+        moved = (u.x, u.y, u.facing_deg) != (act.x, act.y, act.facing_deg)
+        return [u] if u.is_command and moved and _on_table(u) else []
+    if isinstance(act, MoveFormation) and (act.dx or act.dy or act.turn_deg):
+        formation = snapshot.unit(act.unit_id)
+        return [u for u in leaves_under(formation, snapshot.units) if u.is_command and _on_table(u)]
+    return []
+
+
+def moves_made(snapshot: Snapshot, u: UnitState) -> int:
+    """How many times the command stand has moved this turn."""
+    made: Mapping[str, Any] = u.state.get(COMMAND_MOVED) or {}
+    return int(made.get("moves", 0)) if made.get("turn") == snapshot.turn else 0
+
+
+def _moved_twice(snapshot: Snapshot, u: UnitState) -> Refusal:
+    return Refusal(
+        f"{u.name} has moved twice this turn: a command stand may move twice",
+        S.COMMAND_MOVE,
+        command_source(snapshot.period),
+    )
+
+
+def command_moved(snapshot: Snapshot, act: Act) -> tuple[Change, ...]:
+    """Each command stand `act` moves has made one more of its moves this turn."""
+    source = command_source(snapshot.period)
+    out: list[Change] = []
+    for u in command_moving(snapshot, act):
+        n = moves_made(snapshot, u) + 1
+        out.append(CommandMoved(f"{u.name} moves ({n} of {MOVES})", source, u.id, snapshot.turn, n))
+    return tuple(out)

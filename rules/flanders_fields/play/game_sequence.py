@@ -22,7 +22,7 @@ from rules.flanders_fields.play.game_fire import fire_forbidden
 from rules.flanders_fields.play.game_orders import orders_forbidden
 from rules.flanders_fields.play.game_table import barrage_step
 from rules.flanders_fields.play.game_turn import wind_due
-from rules.flanders_fields.play.units import order_unit, ordered_unit
+from rules.flanders_fields.play.units import ARTILLERY_KINDS, NO_READINGS, order_unit, ordered_unit
 from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION
 from rules.flanders_fields.resolvers.orders import BATTALION_UNITS
 from rules.flanders_fields.ruleset import cite
@@ -71,18 +71,24 @@ def allowed_now(status: str, period: str | None, step: int, side_to_move: str) -
     return S.allowed_now(status, period_of(period), step, side_to_move)
 
 
-def _classes_of(unit: Member, units: Sequence[Member]) -> tuple[S.UnitClass, ...]:
+def _classes_of(
+    unit: Member, units: Sequence[Member], variants: Mapping[str, str] = NO_READINGS
+) -> tuple[S.UnitClass, ...]:
     """Whose orders reach a stand: those of the nearest unit above it (or itself) that is ordered, as the
-    order-roll resolver knows it (a platoon is ordered with its company, a battery as artillery)."""
+    order-roll resolver knows it by the game's readings (a platoon is ordered with its company, a battery as
+    artillery, and under erratum artillery-roll-per: brigade its artillery group for it). A unit no table
+    orders is under a battalion's orders when it stands under a battalion, unless it is artillery: an
+    artillery group stands at a battalion's level but is the Regiment/Brigade commander's ("Only the
+    Brigade commander may issue orders to the artillery batteries"), whoever rolls for it."""
     by_id: dict[int | None, Member] = {u.id: u for u in units}
     parent = by_id.get(unit.parent_id)
-    by_order = ordered_unit(unit, by_id)
-    ordered = order_unit(by_order, by_id) if by_order is not None else None
+    by_order = ordered_unit(unit, by_id, variants)
+    ordered = order_unit(by_order, by_id, variants) if by_order is not None else None
     return S.unit_classes(
         is_command=unit.is_command,
         under_battalion=ordered in BATTALION_UNITS
         if ordered is not None
-        else ancestor_at(unit, "battalion", by_id) is not None,
+        else unit.kind not in ARTILLERY_KINDS and ancestor_at(unit, "battalion", by_id) is not None,
         commands_battalion=parent is not None and parent.level == "battalion",
     )
 
@@ -109,7 +115,7 @@ def roll_refusal(status: str, snap: Snapshot, now: Position, roll: Roll, side: s
     asked = S.RollAsked(
         roll.resolver,
         unit.side if unit is not None else side,
-        _classes_of(unit, snap.units) if unit is not None else None,
+        _classes_of(unit, snap.units, snap.variants) if unit is not None else None,
     )
     mover = snap.nations.get(now.side, "").capitalize()
     return S.roll_refusal(status, period_of(snap.period), now.step, now.side, asked, mover)

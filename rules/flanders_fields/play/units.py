@@ -66,8 +66,8 @@ MG_KINDS = ("mmg",)
 MORTAR_KINDS = ("light-mortar", "medium-mortar", "heavy-mortar")
 SRC_ORDERED_UNITS = cite("ORDERS AND ACTIONS")
 ARTILLERY = ORDER_UNIT["field-battery"]
-# The errata's readings where the game has none (the order step of every reading is the same: the step classes
-# read it without a game's readings).
+# The errata's readings where the game has none. A reading changes who rolls, never the step the roll is made in
+# (game_sequence: an artillery group rolling for its batteries is still ordered in the support orders).
 _UNNAMED = FlandersFields().errata[UNNAMED_ORDER_UNITS]
 _ROLL_PER = FlandersFields().errata[ARTILLERY_ROLL_PER]
 NO_READINGS: Mapping[str, str] = {}

@@ -275,7 +275,7 @@ def _laid(
 ) -> Snapshot:
     snap = _snap(units, variants={"grid-reference": "point", **(variants or {})})
     item = _item("smoke-cordon", batteries=batteries, grid=[60, 90], cloud="short-term-gas")
-    assert PLAN.arrival_dice(snap, item) == (6,)
+    assert PLAN.arrival_dice(snap, item, {}) == (6,)
     landed = PLAN.arrival(snap, item, (die,))
     assert landed.event == "cordon-laid" and landed.step == "execute-2"
     return snap.after([SetBoard("", "", k, v) for k, v in landed.board.items()])
@@ -301,9 +301,9 @@ def test_the_wind_is_rolled_once_unless_a_reading_rolls_it_each_bound() -> None:
     wind = snap.board["wind"]
     assert wind["die"] == 6 and wind["deg"] == 90.0
     item = _item("smoke-cordon", batteries=["B Battery"], grid=[10, 10])
-    assert PLAN.arrival_dice(replace(snap, turn=2), item) == ()
+    assert PLAN.arrival_dice(replace(snap, turn=2), item, {}) == ()
     each = replace(snap, turn=2, variants={"wind": "d6-each-bound"})
-    assert PLAN.arrival_dice(each, item) == (6,) and PLAN.arrival_dice(replace(each, turn=1), item) == ()
+    assert PLAN.arrival_dice(each, item, {}) == (6,) and PLAN.arrival_dice(replace(each, turn=1), item, {}) == ()
 
 
 def test_no_cordon_is_laid_when_no_battery_named_can_fire() -> None:

@@ -478,7 +478,7 @@ def _land_due(t: Table, act: Mapping[str, Any], out: Answer) -> None:
             continue
         t.arrived.add(item.id)
         given = tuple(dice.get(str(item.id), ()))
-        asked = t.rules.fire_plan.arrival_dice(t.snap, item)
+        asked = t.rules.fire_plan.arrival_dice(t.snap, item, {})
         if len(given) != len(asked):
             raise ValueError(
                 f"item {item.id} arrives with {len(asked)} dice ({asked}): give them in arrival_dice"

@@ -134,7 +134,7 @@ def test_a_die_or_a_stand_the_card_does_not_have_is_refused_by_name() -> None:
 def test_a_battery_deviates_as_it_arrives_by_the_appendix_method() -> None:
     snap = Snapshot("flanders-fields", "early", UNITS, 120.0, 180.0, turn=1, side_to_move="attacker")
     item = PlanItem(5, "attacker", "bombardment", 1, {"grid": [60, 120], "battery": "", "turns": 1})
-    assert GAME.fire_plan.arrival_dice(snap, item) == (6, 6, 6, 6, 6)
+    assert GAME.fire_plan.arrival_dice(snap, item, {}) == (6, 6, 6, 6, 6)
     # First die 2: it deviates; 4 then 3: "4-6 add six" -> 9 o'clock; 2D6 = 2 + 5 = 7 cm. 12 o'clock is ahead
     # of the attacker's edge (+y), so 9 o'clock is to its left (-x).
     landed = GAME.fire_plan.arrival(snap, item, (2, 4, 3, 2, 5))
@@ -145,7 +145,7 @@ def test_a_battery_deviates_as_it_arrives_by_the_appendix_method() -> None:
     (still,) = GAME.fire_plan.arrival(snap, item, (5, 1, 1, 1, 1)).board["fire"]
     assert still["lands"] == [60.0, 120.0]
     # A mortar is on the table: no deviation dice.
-    assert GAME.fire_plan.arrival_dice(snap, PlanItem(6, "attacker", "mortar", 1, {"grid": [60, 120]})) == ()
+    assert GAME.fire_plan.arrival_dice(snap, PlanItem(6, "attacker", "mortar", 1, {"grid": [60, 120]}), {}) == ()
     pre = Snapshot(
         "flanders-fields",
         "early",
@@ -154,7 +154,7 @@ def test_a_battery_deviates_as_it_arrives_by_the_appendix_method() -> None:
         180.0,
         variants={"planned-fire-deviation": "pre-registered"},
     )
-    assert GAME.fire_plan.arrival_dice(pre, item) == ()
+    assert GAME.fire_plan.arrival_dice(pre, item, {}) == ()
 
 
 def test_where_the_playsheet_rolls_bombardments_in_their_step_no_action_roll_is_asked() -> None:
@@ -242,11 +242,11 @@ def test_planned_fire_from_a_battery_on_the_table_does_not_deviate() -> None:
     on_table = Snapshot(
         "flanders-fields", "early", (*UNITS, _battery("field-battery", "Field Battery", 60.0)), 120.0, 180.0
     )
-    assert GAME.fire_plan.arrival_dice(on_table, item) == ()
+    assert GAME.fire_plan.arrival_dice(on_table, item, {}) == ()
     off_table = Snapshot(
         "flanders-fields", "early", (*UNITS, _battery("field-battery", "Field Battery", None)), 120.0, 180.0
     )
-    assert GAME.fire_plan.arrival_dice(off_table, item) == (6, 6, 6, 6, 6)
+    assert GAME.fire_plan.arrival_dice(off_table, item, {}) == (6, 6, 6, 6, 6)
 
 
 def test_a_plan_naming_a_battery_by_its_force_name_fires_as_that_battery() -> None:
