@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.core.acts import Roll
+from rules.core.game import Position
 from rules.core.records import Snapshot, UnitState
 from rules.core.rolls import work_out
 from rules.registry import get_game_rules, get_ruleset
@@ -50,3 +51,29 @@ def test_the_groups_order_roll_is_rolled_as_regimental_artillery() -> None:
     w = work_out(GAME, get_ruleset("flanders-fields"), snap, roll, consequences=True)
     assert w.request.unit == "regimental-artillery"
     assert [(c.unit_id, c.field) for c in w.changes] == [(2, "actions_left"), (2, "ordered_turn")]
+
+
+def test_the_reading_changes_who_rolls_not_when() -> None:
+    """ "III. Individual Regimental/Brigade Artillery" is rolled in the support orders (1914 sheet step 1, later
+    sheets step 5) under either reading of erratum artillery-roll-per (issue 53, finding 9): the group rolling
+    for its batteries is refused in the battalion orders, as a battery rolling for itself is."""
+    for period, support, battalion in (("early", 0, 1), ("mid", 4, 5), ("late", 4, 5)):
+        for reading, roller in (("battery", 3), ("brigade", 2)):
+            snap = Snapshot(
+                "flanders-fields",
+                period,
+                UNITS,
+                120.0,
+                180.0,
+                turn=1,
+                variants={"artillery-roll-per": reading},
+            )
+            roll = Roll(resolver="order-roll", dice=[6], unit_id=roller)
+
+            def refused(step: int, snap: Snapshot = snap, roll: Roll = roll) -> object:
+                return GAME.turn.roll_refusal(
+                    "playing", snap, Position(1, "attacker", step), roll, "attacker"
+                )
+
+            assert refused(support) is None, (period, reading)
+            assert refused(battalion) is not None, (period, reading)

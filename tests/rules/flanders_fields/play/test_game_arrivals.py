@@ -145,7 +145,9 @@ def test_a_battery_deviates_as_it_arrives_by_the_appendix_method() -> None:
     (still,) = GAME.fire_plan.arrival(snap, item, (5, 1, 1, 1, 1)).board["fire"]
     assert still["lands"] == [60.0, 120.0]
     # A mortar is on the table: no deviation dice.
-    assert GAME.fire_plan.arrival_dice(snap, PlanItem(6, "attacker", "mortar", 1, {"grid": [60, 120]}), {}) == ()
+    assert (
+        GAME.fire_plan.arrival_dice(snap, PlanItem(6, "attacker", "mortar", 1, {"grid": [60, 120]}), {}) == ()
+    )
     pre = Snapshot(
         "flanders-fields",
         "early",
