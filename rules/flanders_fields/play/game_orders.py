@@ -194,8 +194,12 @@ def actions_spent(
 
 
 def act_spent(snapshot: Snapshot, act: Act) -> tuple[Change, ...]:
-    """What `act` spends of its stands' actions."""
-    return actions_spent(snapshot, *acting(snapshot, act))
+    """What `act` spends of its stands' actions (an assault by the close combat's line)."""
+    kind, stands = acting(snapshot, act)
+    if kind == INTO_CONTACT:
+        ctx = FlandersFields().context(snapshot.period, snapshot.variants)
+        return actions_spent(snapshot, kind, stands, ctx.citation(ASSAULT_ACTION))
+    return actions_spent(snapshot, kind, stands)
 
 
 # -- command stands ----------------------------------------------------------------------------------------------
@@ -246,5 +250,6 @@ def command_moved(snapshot: Snapshot, act: Act) -> tuple[Change, ...]:
     out: list[Change] = []
     for u in command_moving(snapshot, act):
         n = moves_made(snapshot, u) + 1
-        out.append(CommandMoved(f"{u.name} moves ({n} of {MOVES})", source, u.id, snapshot.turn, n))
+        times = {1: "once", 2: "twice"}.get(n, f"{n} times")
+        out.append(CommandMoved(f"{u.name} has moved {times} this turn", source, u.id, snapshot.turn, n))
     return tuple(out)

@@ -303,7 +303,9 @@ def test_the_wind_is_rolled_once_unless_a_reading_rolls_it_each_bound() -> None:
     item = _item("smoke-cordon", batteries=["B Battery"], grid=[10, 10])
     assert PLAN.arrival_dice(replace(snap, turn=2), item, {}) == ()
     each = replace(snap, turn=2, variants={"wind": "d6-each-bound"})
-    assert PLAN.arrival_dice(each, item, {}) == (6,) and PLAN.arrival_dice(replace(each, turn=1), item, {}) == ()
+    assert (
+        PLAN.arrival_dice(each, item, {}) == (6,) and PLAN.arrival_dice(replace(each, turn=1), item, {}) == ()
+    )
 
 
 def test_no_cordon_is_laid_when_no_battery_named_can_fire() -> None:

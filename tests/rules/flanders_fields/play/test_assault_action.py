@@ -43,6 +43,7 @@ def test_a_company_with_two_actions_assaults_and_has_one_left() -> None:
     snap = snapshot(battalion(u3={"actions_left": 2, "ordered_turn": 1}), turn=1)
     after, changes = _assaulted(snap, 4)
     assert _spent(changes) == [3] and after.unit(3).actions_left == 1
+    assert changes[0].source.startswith(SRC_CLOSE_COMBAT)  # spent by the close combat's line
     assert after.unit(20).killed  # the assault itself is rolled as before
     assert after.unit(3).action_under_way == {"act": "move", "stands": [4]}
     # Its other platoons closing join the move into contact: "movement is carried out platoon by platoon".

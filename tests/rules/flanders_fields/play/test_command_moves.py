@@ -30,7 +30,7 @@ def test_a_command_stand_moves_twice_a_turn_and_no_more(period: str, step: int) 
     snap = replace(snapshot(battalion(), turn=1), period=period)
     source = cite(f"ORDER SEQUENCE NOTES, {step} MOVE COMMAND STANDS", period)
     first = GAME.play(snap, MoveStand(unit_id=HQ, x=10, y=25, facing_deg=90)).changes
-    assert CommandMoved("unit 2 moves (1 of 2)", source, HQ, 1, 1) in first
+    assert CommandMoved("unit 2 has moved once this turn", source, HQ, 1, 1) in first
     twice = _moved(_moved(snap, 25), 40)
     assert twice.unit(HQ).state["command_moves"] == {"turn": 1, "moves": 2}
     (refusal,) = GAME.turn.forbidden(twice, MoveStand(unit_id=HQ, x=10, y=55, facing_deg=90))
