@@ -208,7 +208,7 @@ def seed(page: Any) -> tuple[int, dict[str, Any], dict[str, Any]]:
     """The position: the German MG 40 cm in front of a British company, a German platoon 12 cm in front of a
     British one of another battalion and another in contact with a third; on the right a British MG 40 cm in
     front of a German company and two platoons of a British company 12 cm in front of German ones; the MGs
-    unpacked; the attacker's bombardment planned for turn 1 on a British platoon alone on the right; the game
+    unpacked; the German company in contact veteran; the attacker's bombardment planned for turn 1 on a British platoon alone on the right; the game
     started (the bombardment arrives); the first two British companies' battalions one platoon short of half
     lost. Returns the id, the API's answer and the stands by role."""
     game_id, answer = seed_game(page, GAME)
@@ -250,7 +250,14 @@ def seed(page: Any) -> tuple[int, dict[str, Any], dict[str, Any]]:
             f"{api}/units/{unit_id}/move", headers=referee, data={"x": x, "y": y, "facing_deg": facing}
         )
         assert moved.status == 200, moved.text()
-    for unit_id, values in {mg1["id"]: {"packed": False}, mg3["id"]: {"packed": False}}.items():
+    # The company in contact veteran: its 6 to order is a 7, "7 = 3 Actions": its assault ("Troops require an
+    # order to move into contact with an enemy", a MOVE action) and its two company moves.
+    edits = {
+        mg1["id"]: {"packed": False},
+        mg3["id"]: {"packed": False},
+        r2["parent_id"]: {"quality": "veteran"},
+    }
+    for unit_id, values in edits.items():
         version = page.request.get(f"{api}/units/{unit_id}", headers=referee).json()["version"]
         put = page.request.put(f"{api}/units/{unit_id}", headers=referee, data={"version": version, **values})
         assert put.status == 200, put.text()

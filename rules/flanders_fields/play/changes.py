@@ -25,9 +25,9 @@ STATE_FIELDS: tuple[StateField, ...] = (
     # The game turn of a unit's order roll ("he may not return to order the same unit later on in the turn"),
     # and the action it is carrying out (game_orders: a company's stands move or fire together for one).
     StateField("ordered_turn", "Ordered in turn", 0, shown=False),
+    # A command stand, ordered by no roll, carries its moves this turn there ("may move twice", MOVE COMMAND
+    # STANDS): {"act": "command-move", "turn": n, "moves": k}.
     StateField("action_under_way", "Action under way", None, shown=False),
-    # A command stand's moves in a turn ("may move twice", MOVE COMMAND STANDS): {"turn": n, "moves": k}.
-    StateField("command_moves", "Command stand's moves", None, shown=False),
     StateField(
         "stuck_on_wire",
         "Stuck on wire",
@@ -146,11 +146,12 @@ class ActionUnderWay(SetState):
 
 @dataclass(frozen=True, init=False)
 class CommandMoved(SetState):
-    """A command stand has made its `moves`th move of game turn `turn`."""
+    """A command stand has made its `moves`th move of game turn `turn` (kept as what it is carrying out: the
+    end of its side's turn clears it with the actions under way)."""
 
     def __init__(self, reason: str, source: str, unit_id: int, turn: int, moves: int):
-        made = {"turn": turn, "moves": moves}
-        _init(self, reason=reason, source=source, unit_id=unit_id, field="command_moves", value=made)
+        made = {"act": "command-move", "turn": turn, "moves": moves}
+        _init(self, reason=reason, source=source, unit_id=unit_id, field="action_under_way", value=made)
 
 
 @dataclass(frozen=True, init=False)

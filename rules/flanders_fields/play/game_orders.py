@@ -206,7 +206,7 @@ def act_spent(snapshot: Snapshot, act: Act) -> tuple[Change, ...]:
 # "All command stands including any artillery liaison officers may move twice, at speed of their type" (each
 # playsheet's MOVE COMMAND STANDS): a command stand is ordered by no roll, and moves at most twice a turn.
 MOVES = S.COMMAND_MOVES
-COMMAND_MOVED = "command_moves"  # the state field: {"turn": n, "moves": k}
+COMMAND_MOVE = "command-move"  # what a command stand is carrying out: {"act", "turn", "moves"} (UNDER_WAY)
 
 
 def command_source(period: str | None) -> str:
@@ -232,8 +232,12 @@ def command_moving(snapshot: Snapshot, act: Act) -> list[UnitState]:
 
 def moves_made(snapshot: Snapshot, u: UnitState) -> int:
     """How many times the command stand has moved this turn."""
-    made: Mapping[str, Any] = u.state.get(COMMAND_MOVED) or {}
-    return int(made.get("moves", 0)) if made.get("turn") == snapshot.turn else 0
+    made: Mapping[str, Any] = u.state.get(UNDER_WAY) or {}
+    return (
+        int(made.get("moves", 0))
+        if (made.get("act"), made.get("turn")) == (COMMAND_MOVE, snapshot.turn)
+        else 0
+    )
 
 
 def _moved_twice(snapshot: Snapshot, u: UnitState) -> Refusal:

@@ -41,15 +41,24 @@ def test_each_stand_is_offered_the_rolls_of_its_kind(client: TestClient) -> None
     us = units(client, g)
     platoon = first(us, "attacker", "rifle-platoon")
     mg = first(us, "attacker", "mmg")
-    # Before its company's order roll a platoon has no action to shoot with ("Actions are; ... FIRE").
+    # Before its company's order roll a platoon has no action to shoot or assault with ("Actions are; ...
+    # FIRE or MOVE"; "Troops require an order to move into contact with an enemy").
     offered = client.get(f"/api/v1/games/{g.id}/units/{platoon['id']}/acts", headers=g.attacker).json()[
         "acts"
     ]
-    assert [a["label"] for a in offered] == ["Order roll", "Assault"]
+    assert [a["label"] for a in offered] == ["Order roll"]
     order = offered[0]
     # A platoon takes its company's order roll ("ORDERS AND ACTIONS"): the company rolls.
     assert order["unit_id"] == platoon["parent_id"] and us[order["unit_id"]]["kind"] == "rifle-company"
-    assert offered[1]["dice"] == 2 and offered[1]["target"]
+    company = {"unit_id": order["unit_id"], "dice": [5]}  # "5-6 = 2 Actions"
+    assert client.post(
+        f"/api/v1/games/{g.id}/resolve/order-roll", headers=g.attacker, json=company
+    ).is_success
+    offered = client.get(f"/api/v1/games/{g.id}/units/{platoon['id']}/acts", headers=g.attacker).json()[
+        "acts"
+    ]
+    assault = next(a for a in offered if a["label"] == "Assault")
+    assert assault["dice"] == 2 and assault["target"] and assault["why"].startswith("2 actions left")
     mg_acts = client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/acts", headers=g.attacker).json()
     assert [(a["label"], a["unit_id"]) for a in mg_acts["acts"]] == [("Order roll", mg["id"])]
     # The other side's seat is offered nothing on this stand; the referee everything.
@@ -127,6 +136,11 @@ def test_an_assault_destroys_its_loser(client: TestClient) -> None:
     defender = first(us, "defender", "rifle-platoon")
     face_off(client, g, attacker, defender, 3)
     advance_to(client, g, "battalion-orders")
+    # "Troops require an order to move into contact with an enemy": its company is ordered first.
+    company = {"unit_id": attacker["parent_id"], "dice": [5]}
+    assert client.post(
+        f"/api/v1/games/{g.id}/resolve/order-roll", headers=g.attacker, json=company
+    ).is_success
     body = {"unit_id": attacker["id"], "target_id": defender["id"]}
     asked = client.post(f"/api/v1/games/{g.id}/ask/assault", headers=g.attacker, json=body).json()
     filled = {f["field"]: f["value"] for f in asked["filled"]}

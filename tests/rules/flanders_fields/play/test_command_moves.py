@@ -32,7 +32,7 @@ def test_a_command_stand_moves_twice_a_turn_and_no_more(period: str, step: int) 
     first = GAME.play(snap, MoveStand(unit_id=HQ, x=10, y=25, facing_deg=90)).changes
     assert CommandMoved("unit 2 has moved once this turn", source, HQ, 1, 1) in first
     twice = _moved(_moved(snap, 25), 40)
-    assert twice.unit(HQ).state["command_moves"] == {"turn": 1, "moves": 2}
+    assert twice.unit(HQ).action_under_way == {"act": "command-move", "turn": 1, "moves": 2}
     (refusal,) = GAME.turn.forbidden(twice, MoveStand(unit_id=HQ, x=10, y=55, facing_deg=90))
     assert refusal == "unit 2 has moved twice this turn: a command stand may move twice"
     assert refusal.why == COMMAND_MOVE and refusal.source == source
