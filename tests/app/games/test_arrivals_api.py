@@ -69,6 +69,28 @@ def test_a_deviated_bombardment_lands_where_its_roll_puts_it(client: TestClient,
     assert len(rolls) == 2 and "no fire" in r.json()["event"]["payload"]["effect"]
 
 
+def test_a_battery_on_the_table_named_as_the_fire_plan_shows_it_does_not_deviate(
+    client: TestClient, mons: Game
+) -> None:
+    """Only "unobserved off table artillery" deviates (issue 53): the plan names the German howitzers on the
+    table by the name the fire plan offers them under ("2 Rgt How Bty"), and their fire lands where aimed."""
+    c, g = client, mons
+    units = c.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+    guns = next(u for u in units if u["side"] == "attacker" and u["kind"] == "howitzer-battery")
+    assert guns["x"] is not None and guns["short_name"] != guns["name"]
+    item = {"kind": "aiming-point", "grid": [60, 120], "battery": guns["short_name"]}
+    planned = c.post(
+        f"/api/v1/games/{g.id}/fireplans/attacker/items",
+        headers=g.attacker,
+        json={"arrival_turn": 1, "item": item},
+    )
+    assert planned.status_code == 201, planned.text
+    start_game(c, g)
+    (card,) = c.get(f"/api/v1/games/{g.id}/arrivals", headers=g.attacker).json()["cards"]
+    assert card["deviation"] == {} and card["lands"] == card["aimed"] == [60.0, 120.0]
+    assert "field howitzer" in card["what"]
+
+
 def test_a_bombardment_arrives_as_a_card_and_applies_once(client: TestClient) -> None:
     c, g = client, new_game(client, ON_TARGET)
     item_id, extra = plan_bombardment(c, g)
