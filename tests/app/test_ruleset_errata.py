@@ -172,6 +172,8 @@ FLANDERS_READINGS = {
     "dead-commander-orders": ("no-modifier", "field-promotion", "no command stand modifier"),
     "road-march-cover": ("field-craft", "open", "experienced and veteran troops"),
     "assault-draw-cover": ("terrain", "soft", "fall back 3cm"),
+    # Issue 53: what an assault spends of its unit's order.
+    "assault-action": ("move-action", "order-only", "Troops require an order to move into contact"),
 }
 
 

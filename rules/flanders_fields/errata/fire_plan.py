@@ -106,7 +106,10 @@ FlandersFields.add_errata(
         ),
         default="deviates",
         note="The deviation rule names no exception for planned points: pre-registration spares the order "
-        "to acquire the point, not the 'uncertainty and the potential for deviation' of predicted fire.",
+        "to acquire the point, not the 'uncertainty and the potential for deviation' of predicted fire. Under "
+        "either reading a battery standing on the table is not 'off table artillery': the planned fire of a "
+        "battery the plan names that stands on the table never deviates (its arrival card and the rehearsal "
+        "alike); an item naming no battery of the table is taken as off-table fire.",
         section="artillery",
     ),
     Erratum(
