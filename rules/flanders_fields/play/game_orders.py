@@ -56,7 +56,8 @@ _ASSAULT_ACTION = FlandersFields().errata[ASSAULT_ACTION]
 PACKING = ("limbered", "packed")
 SHOOTING = "shooting"
 ASSAULT = "assault"  # the assault resolver
-UNDER_WAY = "action_under_way"  # the ordered unit's action being carried out: {"act", "stands"}
+# The ordered unit's action being carried out: {"act", "stands"}; a command stand's moves this turn (below).
+UNDER_WAY = "action_under_way"
 
 
 def orders_forbidden(snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
@@ -90,13 +91,17 @@ def orders_forbidden(snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
 
 
 def _no_action_left(snapshot: Snapshot, unit: UnitState, kind: str) -> Refusal:
-    why, source = ACTIONS_WHY, SRC_ACTIONS
-    if kind == INTO_CONTACT:
-        ctx = FlandersFields().context(snapshot.period, snapshot.variants)
-        why, source = INTO_CONTACT_WHY, ctx.citation(ASSAULT_ACTION)
+    why, source = (
+        (INTO_CONTACT_WHY, _contact_source(snapshot)) if kind == INTO_CONTACT else (ACTIONS_WHY, SRC_ACTIONS)
+    )
     if unit.state.get("ordered_turn") == snapshot.turn:
         return Refusal(f"{unit.name} has no action left this turn: its order is used up", why, source)
     return Refusal(f"{unit.name} has no action left: roll its order first", why, source)
+
+
+def _contact_source(snapshot: Snapshot) -> str:
+    """The reading in force of what an assault spends, with its printed line (erratum assault-action)."""
+    return FlandersFields().context(snapshot.period, snapshot.variants).citation(ASSAULT_ACTION)
 
 
 def assault_spends(variants: Mapping[str, str]) -> bool:
@@ -196,10 +201,9 @@ def actions_spent(
 def act_spent(snapshot: Snapshot, act: Act) -> tuple[Change, ...]:
     """What `act` spends of its stands' actions (an assault by the close combat's line)."""
     kind, stands = acting(snapshot, act)
-    if kind == INTO_CONTACT:
-        ctx = FlandersFields().context(snapshot.period, snapshot.variants)
-        return actions_spent(snapshot, kind, stands, ctx.citation(ASSAULT_ACTION))
-    return actions_spent(snapshot, kind, stands)
+    return actions_spent(
+        snapshot, kind, stands, _contact_source(snapshot) if kind == INTO_CONTACT else SRC_ACTIONS
+    )
 
 
 # -- command stands ----------------------------------------------------------------------------------------------
