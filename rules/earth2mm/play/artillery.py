@@ -600,7 +600,7 @@ def _laid(snap: Snapshot, card: FireCard, dice: Mapping[str, Sequence[int]], tot
                 raise RulesError(
                     "dice",
                     f"lay at most {total // 2} of the {total} shots on {snap.unit(company or 0).name}'s platoons",
-                    list(range(total // 2 + 1)),
+                    None,
                     ctx.citation("bombardment-target"),
                     HALF_RULE,
                 )
