@@ -490,13 +490,14 @@ def _cover_found(
     refusal (HIGH COMMANDS: "in or nearer to a better cover location"): cover as the cover table ranks it."""
     here = cover_at(start, b.ground.index, b.ctx)
     there = cover_at(end, b.ground.index, b.ctx)
-    rank = COVER[here][1]  # the stationary column: open -2R, rough -1R, defensible +1R, fortification +2R
-    if COVER[there][1] > rank:
+    # The stationary column: open -2R, rough -1R, defensible +1R, fortification +2R.
+    ranks: dict[str, int] = {t: r[1] for t, r in COVER.items()}
+    if ranks[there] > ranks[here]:
         return None
     better = [
         f.geometry
         for f in b.ground.index.features
-        if COVER.get(cover_class(f, b.ctx), COVER["open"])[1] > rank
+        if ranks.get(cover_class(f, b.ctx), ranks["open"]) > ranks[here]
     ]
     if b.ctx.value("find-cover") == "nearest" and better:  # erratum find-cover
         better = [min(better, key=lambda g: g.distance(Point(start)))]
