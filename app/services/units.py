@@ -132,7 +132,8 @@ def update_unit(
     """Set fields on a unit, bumping its version; returns the changes as {unit, field, before, after}.
     With `expected_version` the write only lands on that version: else 409 with the current unit."""
     assert unit.id is not None
-    secret = {f.name for f in rules_of_unit(unit).fields.state_fields if f.secret}
+    rules = rules_of_unit(unit).fields
+    secret = {f.name for f in rules.state_fields if rules.is_secret(unit, f)}
     changes: list[dict] = []
 
     def written() -> dict[str, Any]:
@@ -216,7 +217,7 @@ class Reader:
         rules = self.rules if self.rules is not None else rules_of_unit(unit)
         for f in rules.fields.state_fields:
             value = unit.state.get(f.name, f.default)
-            hidden = f.secret and unit.side not in self.sides
+            hidden = unit.side not in self.sides and rules.fields.is_secret(unit, f)
             if hidden and not rules.fields.state_shown(self.board, unit.id or 0, f.name, value):
                 value = f.default
             out[f.name] = value

@@ -305,6 +305,13 @@ class Fields:
         """The act of the rules of play a unit edit of `field` is."""
         return self.edit_acts.get(field, EDIT_ACT)
 
+    def is_secret(self, unit: Held, field: StateField) -> bool:
+        """Whether a unit's state `field` is now its side's alone: each change of it kept in that side's part
+        of the log, and the other side reading only what `state_shown` shows. By default the field's own
+        `secret` flag; a rule set may keep a field of some units secret for a while (2mm Earth 1418: a
+        battery's plan, made "Anon", until it fires or moves)."""
+        return field.secret
+
     def state_shown(self, board: Mapping[str, Any], unit_id: int, name: str, value: Any) -> bool:
         """Whether the other side may read `value` of a unit's secret state field now (the rules have put it
         on the table: `board` is the game's); by default never, until the game is over."""

@@ -5,7 +5,14 @@ stages"): where the bound, the plans and their execution leave a question a game
 from __future__ import annotations
 
 from rules.core.ruleset import Erratum, Reading
-from rules.earth2mm.data import SRC_ARTILLERY, SRC_COVER, SRC_ORDER, SRC_UNITS, SRC_VEHICLES
+from rules.earth2mm.data import (
+    SRC_ARTILLERY,
+    SRC_COMMANDS,
+    SRC_COVER,
+    SRC_ORDER,
+    SRC_UNITS,
+    SRC_VEHICLES,
+)
 from rules.earth2mm.play.steps import FIRE_PLAN_STEPS
 from rules.earth2mm.play.table import CLASS_OF_KIND
 from rules.earth2mm.play.units import ORDINARY_QUALITY, QUALITY_OF_KIND
@@ -183,6 +190,34 @@ Earth2mm.add_errata(
             ),
         ),
         default="base-footprints",
+    ),
+)
+
+Earth2mm.add_errata(
+    Erratum(
+        "find-cover",
+        "Which 'better cover location' a sub-unit finding cover must end its move in or nearer to",
+        (
+            Reading(
+                "any-better",
+                "'Sub-units choosing to find cover may move in any direction the player chooses, as long as "
+                "they will end up in or nearer to a better cover location': each base ends in better cover "
+                "(the cover table's stationary column) than the ground it left, or nearer to some feature of "
+                "better cover than it was; a move away from every better cover is refused.",
+                SRC_COMMANDS,
+                "any",
+            ),
+            Reading(
+                "nearest-better",
+                "'move to the nearest cover location' (the 81st Reserve Battalion example): each base ends in "
+                "better cover than it left, or nearer to the feature of better cover nearest where it started.",
+                SRC_COMMANDS,
+                "nearest",
+            ),
+        ),
+        default="any-better",
+        note="The rule says 'a better cover location', its example 'the nearest cover location'; the default "
+        "plays the rule's words.",
     ),
 )
 

@@ -1,7 +1,7 @@
 """Issue 23's silent readings of 2mm Earth 1418 and Vimy Ridge over HTTP: `GET /api/v1/rulesets/{id}` lists each
 as an erratum (both readings, the lines they quote, the default and why), and a request picks the other
 reading with `variants`: both readings are asked for and their answers differ as the text says. Issue 38's
-silent readings of Flanders Fields are listed the same way."""
+silent readings of Flanders Fields are listed the same way, and issue 53's of 2mm Earth 1418's play."""
 
 from __future__ import annotations
 
@@ -33,6 +33,9 @@ ERRATA = {
     "transport-order": (EARTH, "rate-first", {"additive", "cap-on-total"}, "(line 218)"),
     "overwatch-who": (EARTH, "stationary-only", {"always-when-blocked"}, "(line 210)"),
     "recovery-resilience": (EARTH, "built-in", {"current"}, "(line 212)"),
+    # Issue 53: where a company finding cover may end, and the 'single target' of half a bombardment's shots.
+    "find-cover": (EARTH, "any-better", {"nearest-better"}, "HIGH COMMANDS"),
+    "bombardment-target": (EARTH, "sub-unit", {"platoon"}, "ARTILLERY"),
     "trench-zoc": (VIMY, "occupied-hex", {"any-hex"}, "(line 111)"),
     "trench-nationality": (VIMY, "any-trench", {"enemy-trench-only"}, "14.2 Trench Lines (line 1"),
 }

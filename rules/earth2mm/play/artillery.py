@@ -188,6 +188,32 @@ Earth2mm.add_errata(
         default="battery",
     ),
     Erratum(
+        "bombardment-target",
+        "The 'single target' that may take at most half a bombardment's shots",
+        (
+            Reading(
+                "sub-unit",
+                "'They can choose to lay up to half the shots on a single target': the target is a sub-unit, "
+                "as a shot's is ('The sub-unit targeted', 'A Hit is usually scored on a sub-unit (or isolated "
+                "base)'), so the shots laid on all its platoons together are at most half; a battery of 4 "
+                "shots lays at most 2 on one company.",
+                f"{SRC_ARTILLERY}; {SRC_ARMING}",
+                "sub-unit",
+            ),
+            Reading(
+                "platoon",
+                "The target is each platoon the shots are laid on ('distribute as far as one shot on every "
+                "base', 'a shot(s) is chosen on a platoon'): at most half the shots on one platoon, so all 4 "
+                "shots of a battery may land on one company of two or more platoons.",
+                SRC_ARTILLERY,
+                "platoon",
+            ),
+        ),
+        default="sub-unit",
+        note="The text supports both: shots are chosen platoon by platoon, but a 'target' is a sub-unit "
+        "everywhere else in the rules. The default plays the word 'target' as the shooting rules use it.",
+    ),
+    Erratum(
         "bombardment-hits",
         "Where a bombardment's hits land on a sub-unit",
         (
@@ -449,15 +475,20 @@ def _circle_card(snap: Snapshot, c: Mapping[str, Any]) -> FireCard:
     center = (float(c["center"][0]), float(c["center"][1]))
     firer, n, why = _firing(snap, c)
     what = f"Bombardment of the {side}, {name}"
-    rules = [SRC_ARTILLERY, ctx.citation("bombardment-firer"), ctx.citation("bombardment-step")]
+    rules = [
+        SRC_ARTILLERY,
+        ctx.citation("bombardment-firer"),
+        ctx.citation("bombardment-step"),
+        ctx.citation("bombardment-target"),
+    ]
     notes = [f"No shots: {why}."]
     stands: list[CardRoll] = []
     total = UNITS[firer.kind].ranged.dice * n if firer is not None else 0
     if firer is not None:
         what += f" ({n} {firer.kind.replace('-', ' ')} bases: {total} shots)"
         notes = [
-            f"Lay up to {total // 2} shots on one platoon, {total} in all: give each platoon shot at one die a "
-            "shot, then, more than half outside the circle, one re-roll a shot.",
+            f"Lay up to {total // 2} shots on one {_target_word(ctx)}, {total} in all: give each platoon shot at "
+            "one die a shot, then, more than half outside the circle, one re-roll a shot.",
             "The hits wait on each sub-unit for the firing side to allocate them (allocate-hits).",
         ]
         fired_as = (
@@ -523,9 +554,15 @@ def cards(snap: Snapshot) -> tuple[FireCard, ...]:
     return tuple(_circle_card(snap, c) for c in snap.board.get("circles", ()) if c.get("bound") == snap.turn)
 
 
-def _laid(card: FireCard, dice: Mapping[str, Sequence[int]], total: int) -> dict[str, int]:
+def _target_word(ctx: Context) -> str:
+    """What a bombardment's 'single target' is (erratum bombardment-target)."""
+    return "company" if ctx.value("bombardment-target") == "sub-unit" else "platoon"
+
+
+def _laid(snap: Snapshot, card: FireCard, dice: Mapping[str, Sequence[int]], total: int) -> dict[str, int]:
     """The shots the firing player lays on each platoon, read from its dice (one a shot, and one a re-roll
-    more than half outside); a RulesError for more than half on one or more than the battery has."""
+    more than half outside); a RulesError for more than half on one target (a sub-unit or a platoon: erratum
+    bombardment-target) or more than the battery has."""
     rolls = {s.key: s for s in card.stands}
     laid: dict[str, int] = {}
     for key, faces in dice.items():
@@ -553,6 +590,20 @@ def _laid(card: FireCard, dice: Mapping[str, Sequence[int]], total: int) -> dict
         raise RulesError(
             "dice", f"lay at most the battery's {total} shots", [total], SRC_ARTILLERY, SHOTS_RULE
         )
+    ctx = context(snap)
+    if ctx.value("bombardment-target") == "sub-unit":
+        on: dict[int | None, int] = {}
+        for key, shots in laid.items():
+            company = snap.unit(int(key)).parent_id
+            on[company] = on.get(company, 0) + shots
+            if on[company] > total // 2:
+                raise RulesError(
+                    "dice",
+                    f"lay at most {total // 2} of the {total} shots on {snap.unit(company or 0).name}'s platoons",
+                    None,
+                    ctx.citation("bombardment-target"),
+                    HALF_RULE,
+                )
     return laid
 
 
@@ -566,7 +617,7 @@ def fired(
         raise RulesError(f"measured.{key}", "measure nothing: the circle's platoons are rolled as listed", [])
     circle = next(c for c in snap.board.get("circles", ()) if int(c["item_id"]) == card.item_id)
     firer, _, _ = _firing(snap, circle)
-    laid = _laid(card, dice, card.shots)
+    laid = _laid(snap, card, dice, card.shots)
     if firer is None or not card.stands:
         return Fired((), (), f"{card.what}: no shots, no platoon under the circle or no battery firing.")
     if not laid:

@@ -52,6 +52,9 @@ def stand_edits(snap: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
     # Planned in its own planning step, under a command: the plans the chart allows it there.
     if command and allowed({"sub_plan": ""}):
         plans = allowed_plans(b.ctx, command, dug_in(company), bool(company.state.get("under_fire")))  # type: ignore[arg-type]
+        # An assault waits for its target's tap; another plan is offered where the rules of play take it (a
+        # sub-unit carrying its assault on plans nothing else).
+        plans = [p for p in plans if p == "assault" or allowed({"sub_plan": p})]
         choices = tuple(EditChoice(p, _words(p), TARGET_FIELD, p == "assault") for p in plans)
         why = f"{company.name} plans under {command.upper()}"
         out.append(StandEdit(f"Plan {company.name}", "sub_plan", company.id, why, choices))

@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.core.records import Change, SetState, Snapshot, UnitState
-from rules.earth2mm.data import SRC_ASSAULT, SRC_COMMANDS, SRC_COVER, SRC_ORDER
+from rules.earth2mm.data import SRC_ARTILLERY, SRC_ASSAULT, SRC_COMMANDS, SRC_COVER, SRC_ORDER
 from rules.earth2mm.play import units as U
 from rules.earth2mm.play.judge import (
     MOVING_PLANS,
     Board,
     dug_in,
     moving_step,
+    packing,
     shooting_steps,
 )
 from rules.earth2mm.play.rolls import new_shooter
@@ -68,6 +69,7 @@ def needs(b: Board, step_id: str) -> list[str]:
             and c.state.get("sub_plan") in MOVING_PLANS
             and not c.state.get("digging_in")
             and not c.state.get("moved_this_bound")
+            and not packing(c)
         ]
     out += [
         f"a recovery die for {u.name} (unit {u.id}), under a new shooter's fire"
@@ -119,6 +121,12 @@ def _sub_unit_ended(b: Board, c: UnitState) -> list[Change]:
         c, "under_fire", shot_at, f"{c.name} {'was' if shot_at else 'was not'} under fire", SRC_COMMANDS
     )
     out += _set(c, "moved_last_bound", moved or digging, "moved or dug in this bound", SRC_ORDER)
+    # ARTILLERY: "all artillery has to spend one bound packing or unpacking to move/fire": a bound planning a
+    # move packs it, one planning none unpacks it.
+    if U.is_artillery(c.kind):
+        packed = s.get("sub_plan") in MOVING_PLANS
+        said = f"{c.name} {'packed its guns to move' if packed else 'unpacked its guns'}"
+        out += _set(c, "packed", packed, said, SRC_ARTILLERY)
     # An assault that fell short carries on ("they must continue assaulting the next turn").
     target = s.get("plan_target") if s.get("sub_plan") == "assault" else s.get("assault_target")
     enemy = b.by_id.get(target) if target is not None else None

@@ -5,14 +5,26 @@ read it from here."""
 
 from __future__ import annotations
 
-from rules.core.game import Fields
+from rules.core.game import Fields, Held
 from rules.core.records import StateField
+from rules.earth2mm.play.units import SUB_UNIT, is_artillery
 
 # The acts of the rules of play a unit edit of these fields is (rules.core.game.Fields.edit_acts).
 COMMAND_ACT = "command-formation"
 PLAN_ACT = "plan-sub-unit"
 DIG_ACT = "dig-in"
 LEAVE_ACT = "mark-leaving"
+# The fields of a sub-unit's plan: an artillery sub-unit plans them anonymously (PLANNING (1)-(2): "Anon").
+ANON_FIELDS = frozenset({"sub_plan", "plan_target"})
+
+
+def plan_anonymous(unit: Held) -> bool:
+    """Whether a sub-unit's plan is its side's alone now: an artillery sub-unit's, until it fires or moves
+    ("(1) Naval and railway artillery plan shooting (Anon) (2) All normal Artillery plans shooting (Anon)",
+    PLANNING; the other sub-units' plans are "(Mark)"ed on the table)."""
+    if unit.level != SUB_UNIT or not is_artillery(unit.kind):
+        return False
+    return not (unit.state.get("fired_this_bound") or unit.state.get("moved_this_bound"))
 
 
 class EarthFields(Fields):
@@ -51,6 +63,17 @@ class EarthFields(Fields):
         StateField("fired_this_bound", "Shot this bound", on_turn=True),
         StateField("moved_this_bound", "Moved this bound", on_turn=True),
         StateField("moved_last_bound", "Moved or dug in last bound", shown=False, on_turn=True),
+        # ARTILLERY: "all artillery has to spend one bound packing or unpacking to move/fire": a battery that
+        # planned a move spends its first bound packing (packed as it ends), moves while packed, and spends the
+        # first bound it plans no move unpacking (no longer packed as it ends).
+        StateField(
+            "packed",
+            "Packed to move",
+            badge="PACKED",
+            filter="Packed",
+            on_turn=True,
+            words=("is packed to move", "is unpacked"),
+        ),
         # EXECUTING (3): "Dug in infantry planning to leave their position are now marked".
         StateField(
             "leaving_dugout",
@@ -90,6 +113,11 @@ class EarthFields(Fields):
         # How far a base has moved this bound (cm), against its sub-unit's distance.
         StateField("moved_cm", "Moved this bound (cm)", 0.0, shown=False),
     )
+
+    def is_secret(self, unit: Held, field: StateField) -> bool:
+        """A battery's plan and planned target are its side's until it fires or moves (plan_anonymous)."""
+        return field.secret or (field.name in ANON_FIELDS and plan_anonymous(unit))
+
     edit_acts = {
         "high_command": COMMAND_ACT,
         "sub_plan": PLAN_ACT,

@@ -99,6 +99,10 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
         values["plan_target"] = target.id
     if values.get("sub_plan") == "" and unit.state.get("plan_target") is not None:
         values.setdefault("plan_target", None)
+    if values.get("sub_plan") not in (None, "", "assault") and unit.state.get("assault_target") is not None:
+        # "unless their orders or situation changes so that they are not allowed to assault" (ASSAULTING &
+        # MELEE COMBAT): a sub-unit let plan otherwise no longer carries its assault on.
+        values["assault_target"] = None
     return tuple(SetState("", "", unit.id, k, v) for k, v in values.items())
 
 

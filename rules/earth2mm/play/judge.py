@@ -24,8 +24,10 @@ from rules.core.ruleset import Context
 from rules.core.turn import Step
 from rules.earth2mm.data import (
     ASSAULT_REACH_M,
+    COVER,
     DIG_IN,
     SCALE_M_PER_CM,
+    SRC_ARTILLERY,
     SRC_ASSAULT,
     SRC_COMMANDS,
     SRC_COVER,
@@ -35,7 +37,16 @@ from rules.earth2mm.data import (
     MoveTerrain,
 )
 from rules.earth2mm.play import units as U
-from rules.earth2mm.play.shots import MOVING_PLANS, gap_cm, ground_index, in_contact, melee_now, stands
+from rules.earth2mm.play.shots import (
+    MOVING_PLANS,
+    cover_at,
+    cover_class,
+    gap_cm,
+    ground_index,
+    in_contact,
+    melee_now,
+    stands,
+)
 from rules.earth2mm.play.steps import SHOOT, STEP_INDEX, STEPS
 from rules.earth2mm.play.table import terrain_class
 from rules.earth2mm.resolvers import MoveRequest, allowed_plans
@@ -56,6 +67,16 @@ _DUG_IN_MOVE = "execute-8"
 
 _DIG_QUOTE = (
     "Troops ordered to change or hold positions can dig in, but those ordered to make dramatic moves cannot"
+)
+_PACK_QUOTE = "Note that all artillery has to spend one bound packing or unpacking to move/fire"
+_FIND_COVER = "find cover"
+_FIND_COVER_QUOTE = (
+    "Sub-units choosing to find cover may move in any direction the player chooses, as long as they will end "
+    "up in or nearer to a better cover location."
+)
+_CARRY_ON_QUOTE = (
+    "If the troops fall short of their target, they must continue assaulting the next turn (unless their orders "
+    "or situation changes so that they are not allowed to assault"
 )
 
 
@@ -131,6 +152,16 @@ def assaulting(company: UnitState) -> bool:
     return company.state.get("sub_plan") == "assault" or company.state.get("assault_target") is not None
 
 
+def packing(company: UnitState) -> bool:
+    """An artillery sub-unit planning to move that is not packed yet: it spends this bound packing, neither
+    moving nor firing ("all artillery has to spend one bound packing or unpacking to move/fire", ARTILLERY)."""
+    return (
+        U.is_artillery(company.kind)
+        and company.state.get("sub_plan") in MOVING_PLANS
+        and not company.state.get("packed")
+    )
+
+
 def shooting_steps(company: UnitState, b: Board) -> tuple[str, ...]:
     """The executing steps that name a sub-unit's shooting: dug in guns and heavy weapons (1), those that did
     not move or dig in last bound (2) (none for guns packing to move this bound), dug in infantry not assaulting (4), other infantry not assaulting (5),
@@ -138,8 +169,12 @@ def shooting_steps(company: UnitState, b: Board) -> tuple[str, ...]:
     planning = U.planning_of(company, b.by_id, b.ctx)
     if planning == "naval-railway":
         return (_NAVAL,)
-    if planning == "artillery" and company.state.get("sub_plan") in MOVING_PLANS:
-        return ()  # "all artillery has to spend one bound packing or unpacking to move/fire" (ARTILLERY)
+    if planning == "artillery" and (
+        company.state.get("sub_plan") in MOVING_PLANS or company.state.get("packed")
+    ):
+        # "all artillery has to spend one bound packing or unpacking to move/fire" (ARTILLERY): packing, moving
+        # packed, or unpacking.
+        return ()
     if planning in ("artillery", "heavy-weapons"):
         steps = (_DUG_IN_GUNS,) if dug_in(company) else ()
         return steps + (() if company.state.get("moved_last_bound") else (_GUNS_STILL,))
@@ -232,6 +267,7 @@ def _edited(b: Board, act: EditUnit) -> tuple[Refusal, ...]:
                 )
             )
     target = values.get("plan_target", unit.state.get("plan_target"))
+    out += _carried_on(b, unit, command, plan, target, values)
     if plan == "assault" and target is None:
         out.append(
             Refusal(
@@ -267,6 +303,38 @@ def _edited(b: Board, act: EditUnit) -> tuple[Refusal, ...]:
             )
         )
     return tuple(out)
+
+
+def carries_assault(b: Board, unit: UnitState, command: str) -> UnitState | None:
+    """The enemy a sub-unit that fell short in its assault must carry on assaulting this bound, while its
+    command and situation still allow the assault and the enemy is in reach (None: it is free)."""
+    enemy = b.sub_unit(unit.state.get("assault_target"))
+    if enemy is None or enemy.killed or not command:
+        return None
+    allowed = allowed_plans(b.ctx, command, dug_in(unit), bool(unit.state.get("under_fire")))  # type: ignore[arg-type]
+    cm = b.distance_cm(unit, enemy)
+    if "assault" not in allowed or (cm is not None and cm * SCALE_M_PER_CM > ASSAULT_REACH_M):
+        return None
+    return enemy
+
+
+def _carried_on(
+    b: Board, unit: UnitState, command: str, plan: str, target: Any, values: Mapping[str, Any]
+) -> list[Refusal]:
+    """A sub-unit carrying an assault plans it again, at the same enemy (ASSAULTING & MELEE COMBAT)."""
+    if not (values.get("sub_plan") or "plan_target" in values) or not plan:
+        return []
+    enemy = carries_assault(b, unit, command)
+    aimed = b.sub_unit(target) if target is not None else enemy
+    if enemy is None or (plan == "assault" and aimed is not None and aimed.id == enemy.id):
+        return []
+    return [
+        Refusal(
+            f"{unit.name} fell short of {enemy.name}: it must plan to assault {enemy.name} again",
+            f"“{_CARRY_ON_QUOTE}” (ASSAULTING & MELEE COMBAT): {command.upper()} still allows it to assault",
+            SRC_ASSAULT,
+        )
+    ]
 
 
 def _dig_refused(b: Board, unit: UnitState, command: str) -> list[Refusal]:
@@ -374,6 +442,15 @@ def _moved(
                     )
                 )
                 continue
+            if packing(company):
+                out.append(
+                    Refusal(
+                        f"{company.name} spends this bound packing its guns: it moves next bound",
+                        f"“{_PACK_QUOTE}” (ARTILLERY): {company.name} is not packed yet, so this bound it packs",
+                        SRC_ARTILLERY,
+                    )
+                )
+                continue
             step = moving_step(company)
             if b.step_id != step:
                 s = next(x for x in STEPS if x.id == step)
@@ -386,6 +463,9 @@ def _moved(
                 )
                 continue
         x, y = to[base.id]
+        if plan == _FIND_COVER and (nearer := _cover_found(b, company, (base.x, base.y), (x, y))) is not None:
+            out.append(nearer)
+            continue
         allowed, terrains = move_allowance(b, company, (base.x, base.y), (x, y))
         done = float(base.state.get("moved_cm", 0.0))
         step_cm = math.hypot(x - base.x, y - base.y)
@@ -401,6 +481,34 @@ def _moved(
                 )
             )
     return tuple(out)
+
+
+def _cover_found(
+    b: Board, company: UnitState, start: tuple[float, float], end: tuple[float, float]
+) -> Refusal | None:
+    """A base finding cover ends its move in better cover than it left, or nearer to some (None), else the
+    refusal (HIGH COMMANDS: "in or nearer to a better cover location"): cover as the cover table ranks it."""
+    here = cover_at(start, b.ground.index, b.ctx)
+    there = cover_at(end, b.ground.index, b.ctx)
+    # The stationary column: open -2R, rough -1R, defensible +1R, fortification +2R.
+    ranks: dict[str, int] = {t: r[1] for t, r in COVER.items()}
+    if ranks[there] > ranks[here]:
+        return None
+    better = [
+        f.geometry
+        for f in b.ground.index.features
+        if ranks.get(cover_class(f, b.ctx), ranks["open"]) > ranks[here]
+    ]
+    if b.ctx.value("find-cover") == "nearest" and better:  # erratum find-cover
+        better = [min(better, key=lambda g: g.distance(Point(start)))]
+    if any(g.distance(Point(end)) < g.distance(Point(start)) - 1e-6 for g in better):
+        return None
+    return Refusal(
+        f"{company.name} finds cover: end the move in or nearer to cover better than {here} ground",
+        f"“{_FIND_COVER_QUOTE}” (HIGH COMMANDS): it would end in {there} ground, "
+        + ("no nearer to better cover" if better else "and there is no better cover on the table"),
+        b.ctx.citation("find-cover"),
+    )
 
 
 def _rolled(b: Board, act: Roll) -> tuple[Refusal, ...]:

@@ -11,7 +11,7 @@ from rules.core.game import Held, Member, Report, leaves_under
 from rules.core.records import UnitState
 from rules.earth2mm.data import SRC_ARMING
 from rules.earth2mm.play import units as U
-from rules.earth2mm.play.fields import EarthFields
+from rules.earth2mm.play.fields import EarthFields, plan_anonymous
 from rules.earth2mm.play.shots import posture
 from rules.earth2mm.ruleset import Earth2mm, cite
 
@@ -50,7 +50,9 @@ class EarthReport(Report):
         dug = int(unit.state.get("dug_in_bounds", 0))
         notes.append(("", f"dug in ({dug} bound{'s' if dug > 1 else ''})" if kind == "dug-in" else kind))
         if unit.state.get("sub_plan"):
-            notes.append(("plan", str(unit.state["sub_plan"])))
+            # A battery's plan is made "Anon" (PLANNING (1)-(2)): the board, read by both sides, says only that
+            # it has one until it fires or moves.
+            notes.append(("plan", "anon" if plan_anonymous(unit) else str(unit.state["sub_plan"])))
         if unit.state.get("hits_to_allocate"):
             notes.append(("hits to allocate", str(unit.state["hits_to_allocate"])))
         if parent is not None and parent.state.get("high_command"):

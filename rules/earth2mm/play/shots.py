@@ -29,6 +29,7 @@ from rules.earth2mm.data import (
     Posture,
     Terrain,
 )
+from rules.earth2mm.play.fields import plan_anonymous
 from rules.earth2mm.play.steps import STEPS
 from rules.earth2mm.play.table import terrain_class, with_rough_ground
 from rules.earth2mm.play.units import bases_of, formation_of, quality_of, sub_unit_of
@@ -37,7 +38,7 @@ from rules.earth2mm.sight import SRC_THROUGH_TERRAIN, Cloud, cloud_blocks
 from rules.table.bases import BaseSpec, Stand
 from rules.table.los import line_of_sight
 from rules.table.placed import stand_of
-from rules.table.terrain import TerrainIndex, terrain_from_geojson
+from rules.table.terrain import Feature, TerrainIndex, terrain_from_geojson
 
 SRC_PLANNING = cite("PLANNING & EXECUTING")
 MELEE_STEP = "melee"
@@ -77,7 +78,8 @@ Earth2mm.add_errata(
                 "planned-or-moved",
                 "A sub-unit whose plan this bound moves it (move, find cover, assault, retreat), or that has "
                 "moved this bound, is moving (unless still dug in and not yet moved): the plans are marked "
-                "before anyone executes, and the shooting steps (1)-(5) come before the moving steps (6)-(8).",
+                "before anyone executes, and the shooting steps (1)-(5) come before the moving steps (6)-(8). "
+                "Artillery plans 'Anon', unmarked: a battery is moving once it has moved.",
                 f"{SRC_COVER}; {SRC_ORDER}",
                 "planned",
             ),
@@ -242,12 +244,23 @@ def ground_index(terrain: Mapping[str, Any], board: Mapping[str, Any]) -> Terrai
 
 
 def cover_terrain(stand: Stand, index: TerrainIndex, ctx: Context) -> Terrain:
-    """The cover table's terrain a base stands in: the best cover of the features under its centre, a road and
-    impractical ground as erratum cover-of-road-and-impractical reads them; open where there is none."""
-    as_cover: Mapping[str, str] = ctx.value("cover-of-road-and-impractical")
-    found = {as_cover.get(c, c) for c in (terrain_class(f) for f in index.intersecting(Point(stand.center)))}
+    """The cover table's terrain a base stands in: the cover at its centre."""
+    return cover_at(stand.center, index, ctx)
+
+
+def cover_at(xy: tuple[float, float], index: TerrainIndex, ctx: Context) -> Terrain:
+    """The cover table's terrain at a point: the best cover of the features under it, a road and impractical
+    ground as erratum cover-of-road-and-impractical reads them; open where there is none."""
+    found = {cover_class(f, ctx) for f in index.intersecting(Point(xy))}
     best: Terrain = max((t for t in TERRAINS if t in found), key=lambda t: COVER[t][1], default="open")
     return best
+
+
+def cover_class(feature: Feature, ctx: Context) -> str:
+    """The cover table's terrain a feature gives (erratum cover-of-road-and-impractical)."""
+    as_cover: Mapping[str, str] = ctx.value("cover-of-road-and-impractical")
+    c = terrain_class(feature)
+    return as_cover.get(c, c)
 
 
 def ground(
@@ -275,7 +288,11 @@ def posture(company: UnitState, ctx: Context) -> tuple[Posture, str]:
         return "dug-in", f"dug in for {company.dug_in_bounds} bound(s)"
     if company.moved_this_bound:
         return "moving", "it has moved this bound"
-    if ctx.value("moving-target") == "planned" and company.sub_plan in MOVING_PLANS:
+    if (
+        ctx.value("moving-target") == "planned"
+        and company.sub_plan in MOVING_PLANS
+        and not plan_anonymous(company)
+    ):
         return "moving", f"its plan this bound is to {company.sub_plan}"
     return "stationary", "stationary this bound"
 

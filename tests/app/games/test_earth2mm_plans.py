@@ -137,11 +137,14 @@ def test_a_bombardment_of_the_demo_battle_lands_on_its_circle_and_is_fired_then_
     api = f"/api/v1/games/{g.id}/arrivals/{card['item_id']}/apply"
     refused = c.post(api, headers=g.defender, json={})
     assert refused.status_code == 403, refused.text  # the firing side's (or the referee's) to lay
-    fired = c.post(api, headers=g.attacker, json={"dice": {key: [6, 6] for key in under.values()}})
+    # Half the battery's 4 shots on a single target, the company (erratum bombardment-target): one a platoon.
+    half = c.post(api, headers=g.attacker, json={"dice": {key: [6, 6] for key in under.values()}})
+    assert half.status_code == 422 and half.json()["field"] == "dice", half.text
+    fired = c.post(api, headers=g.attacker, json={"dice": {key: [6] for key in under.values()}})
     assert fired.status_code == 200, fired.text
     hit = c.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
     waiting = [u["hits_to_allocate"] for u in hit if u["name"] == "MG-Kompanie"]
-    assert waiting == [4]
+    assert waiting == [2]
     undone = c.post(f"/api/v1/games/{g.id}/events/{fired.json()['event']['id']}/undo", headers=g.attacker)
     assert undone.status_code == 200, undone.text
     after = c.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()

@@ -110,6 +110,7 @@ def test_the_demo_battle_told_in_its_words(sqlite_client: TestClient) -> None:
         "flag-digging-in": "Digging in",
         "flag-dug-in-bounds": "Dug in",
         "flag-under-fire": "Under fire",
+        "flag-packed": "Packed",
         "flag-hits-to-allocate": "Hits to allocate",
         "flag-base-injury": "Injured",
     }

@@ -1,6 +1,6 @@
 """2mm Earth 1418's bound artillery plan (issue 39), against the printed lines: the plan kinds a side may write
 and the rule that refuses the rest, the circle and cordon in cm from the book's inches, the bombardment's
-shots (Arming x bases, half on one platoon, re-rolls more than half outside) and the cordon drifting 3" a
+shots (Arming x bases, half on one target, re-rolls more than half outside) and the cordon drifting 3" a
 bound."""
 
 from __future__ import annotations
@@ -169,8 +169,13 @@ def _land(snap: Snapshot, item: PlanItem) -> Snapshot:
     return snap.after([SetBoard("", "", k, v) for k, v in PLAN.arrival(snap, item).board.items()])
 
 
-def _landed(kind: str = "circle-bombardment", battery: str = "A Battery", **kw: Any) -> Snapshot:
-    snap = _snap(variants={"grid-reference": "point"}, **kw)
+def _landed(
+    kind: str = "circle-bombardment",
+    battery: str = "A Battery",
+    variants: dict[str, str] | None = None,
+    **kw: Any,
+) -> Snapshot:
+    snap = _snap(variants={"grid-reference": "point", **(variants or {})}, **kw)
     return _land(snap, _item(kind, battery=battery, grid=[50, 51]))
 
 
@@ -205,17 +210,17 @@ def test_a_circle_on_empty_ground_damages_nobody() -> None:
 def test_the_shots_are_rolled_as_laid_and_their_hits_wait_for_the_firing_side() -> None:
     snap = _landed()
     (card,) = PLAN.arrival_cards(snap, {})
-    # Two shots on the first tank: 4 hits R4, a 1 (+1 bonus) misses. One on the second, more than half outside:
-    # a 4 hits, its re-roll 2 (+1) = 3 misses. One on a rifle platoon: 2 hits R2.
-    out = PLAN.arrival_fired(snap, card, {"16": [4, 1], "17": [4, 2], "12": [2]}, {}, {})
-    assert [r["resolution"]["outcome"]["hits_per_target"] for r in out.rolls] == [[1], [0], [1]]
+    # One shot on the first tank: 4 hits R4. One on the second, more than half outside: a 4 hits, its re-roll
+    # 2 (+1 bonus) = 3 misses. One on each of two rifle platoons: 2 hits R2, and a 1 (+1) too.
+    out = PLAN.arrival_fired(snap, card, {"16": [4], "17": [4, 2], "12": [2], "13": [1]}, {}, {})
+    assert [r["resolution"]["outcome"]["hits_per_target"] for r in out.rolls] == [[1], [0], [1], [1]]
     states = {(c.unit_id, c.field): c.value for c in out.changes if isinstance(c, SetState)}
     assert states == {
         (15, "shot_at_by"): (2,),
         (15, "hits_to_allocate"): 1,
         (15, "hits_from"): 2,
         (11, "shot_at_by"): (2,),
-        (11, "hits_to_allocate"): 1,
+        (11, "hits_to_allocate"): 2,
         (11, "hits_from"): 2,
     }
 
@@ -229,6 +234,9 @@ def test_the_shots_are_rolled_as_laid_and_their_hits_wait_for_the_firing_side() 
         ({"17": [4]}, "dice.17", "any successful shots must be re-rolled"),
         # 5 shots: the battery has 4
         ({"16": [4, 4], "12": [4, 4], "13": [4]}, "dice", "the maximum number of 'Shots'"),
+        # 3 shots on the tank company's two platoons: half of 4 on a single target, the sub-unit (issue 53)
+        ({"16": [4, 1], "17": [4, 2]}, "dice", "lay up to half the shots on a single target"),
+        ({"12": [4], "13": [4], "14": [4]}, "dice", "lay up to half the shots on a single target"),
         # 2 Coy is not under the circle
         (
             {"20": [4]},
@@ -248,6 +256,27 @@ def test_shots_the_book_does_not_allow_are_refused_with_its_line(
         PLAN.arrival_fired(snap, card, dice, {}, {})
     assert e.value.field == field and e.value.source and "ARTILLERY" in e.value.source
     assert e.value.why and rule in e.value.why and len(e.value.reason) <= 120
+
+
+def test_half_the_shots_on_a_single_target_is_read_per_sub_unit_by_default_and_per_platoon_as_listed() -> (
+    None
+):
+    # "They can choose to lay up to half the shots on a single target" (ARTILLERY): the target is a sub-unit
+    # (erratum bombardment-target): of 4 shots, at most 2 on all of 1 Coy's platoons together, whereas the
+    # platoon reading lets all 4 land on the company, 2 on each of two platoons.
+    laid = {"12": [4, 4], "13": [4, 4]}
+    snap = _landed()
+    (card,) = PLAN.arrival_cards(snap, {})
+    assert "Lay up to 2 shots on one company" in card.notes[0]
+    with pytest.raises(RulesError) as e:
+        PLAN.arrival_fired(snap, card, laid, {}, {})
+    assert "1 Coy" in e.value.reason and e.value.source and "ARMING" in e.value.source
+    platoon = _landed(variants={"bombardment-target": "platoon"})
+    (card,) = PLAN.arrival_cards(platoon, {})
+    assert "Lay up to 2 shots on one platoon" in card.notes[0]
+    out = PLAN.arrival_fired(platoon, card, laid, {}, {})
+    assert len(out.rolls) == 2
+    assert {(c.unit_id, c.field): c.value for c in out.changes}[(11, "hits_to_allocate")] == 4
 
 
 def test_a_battery_that_moved_last_bound_or_is_misnamed_fires_nothing() -> None:

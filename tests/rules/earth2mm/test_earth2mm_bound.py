@@ -17,11 +17,13 @@ from rules.core.game import Position
 from rules.core.records import SetBoard, SetState, Snapshot, UnitState
 from rules.earth2mm.data import EXECUTING_ORDER, PLANNING_ORDER
 from rules.earth2mm.play import judge
+from rules.earth2mm.play.card import stand_edits
 from rules.earth2mm.play.ends import bound_ended, needs
 from rules.earth2mm.play.fields import EarthFields
 from rules.earth2mm.play.game import edited, moves
 from rules.earth2mm.play.rolls import cover_of
 from rules.earth2mm.play.setup import EarthSetup
+from rules.earth2mm.play.shots import posture
 from rules.earth2mm.play.steps import STEP_INDEX, STEPS
 from rules.earth2mm.play.table import ROUGH_GROUND_KEY, TERRAIN_CLASSES, EarthTable, terrain_class
 from rules.earth2mm.play.turn import EarthBound
@@ -49,6 +51,7 @@ def snapshot(
     board: Mapping[str, Any] | None = None,
     variants: Mapping[str, str] | None = None,
     turn: int = 1,
+    terrain: Mapping[str, Any] | None = None,
 ) -> Snapshot:
     """The table above, each unit's state given by id over the defaults."""
     state = state or {}
@@ -81,6 +84,7 @@ def snapshot(
         turn=turn,
         step=STEP_INDEX[step],
         board=dict(board or {}),
+        terrain=terrain or {"type": "FeatureCollection", "features": []},
     )
 
 
@@ -477,3 +481,147 @@ def test_the_demo_battle_has_what_a_bound_needs() -> None:
     assert {"line-inf", "reserve-inf", "elite-inf", "machineguns", "mother-tank", "field-guns"} <= kinds
     classes = {terrain_class(f) for f in EarthTable().terrain(doc["terrain"])}
     assert classes == set(TERRAIN_CLASSES)
+
+
+# -- issue 53: the book's words played --------------------------------------------------------------------
+def _ground(*pieces: tuple[str, tuple[float, float, float, float]]) -> dict[str, Any]:
+    """Terrain of (kind, (x0, y0, x1, y1)) rectangles."""
+    return {
+        "type": "FeatureCollection",
+        "features": [
+            {
+                "type": "Feature",
+                "geometry": {
+                    "type": "Polygon",
+                    "coordinates": [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]],
+                },
+                "properties": {"kind": kind},
+            }
+            for kind, (x0, y0, x1, y1) in pieces
+        ],
+    }
+
+
+def test_a_sub_unit_finding_cover_ends_in_or_nearer_to_a_better_cover_location() -> None:
+    # "Sub-units choosing to find cover may move in any direction the player chooses, as long as they will end
+    # up in or nearer to a better cover location" (HIGH COMMANDS). The line company stands in a wood (rough),
+    # a village (defensible) 15 cm to its east.
+    wood, village = ("woods", (5.0, 5.0, 20.0, 15.0)), ("village", (30.0, 5.0, 40.0, 15.0))
+    finding = {10: {"sub_plan": "find cover", "under_fire": True}}
+    snap = snapshot(finding, "execute-7", terrain=_ground(wood, village))
+    # 6 cm out of the wood into the open, away from the village: refused.
+    assert refused(snap, MoveStand(unit_id=11, x=4.0, y=10.0, facing_deg=90)) == [
+        "unit 10 finds cover: end the move in or nearer to cover better than rough ground"
+    ]
+    # Nearer to the village (4 cm of the wood's 4.5), or into it: the book's words allow both.
+    assert refused(snap, MoveStand(unit_id=13, x=19.0, y=10.0, facing_deg=90)) == []
+    into = snapshot(finding, "execute-7", terrain=_ground(("village", (16.5, 5.0, 25.0, 15.0))))
+    assert refused(into, MoveStand(unit_id=13, x=17.0, y=10.0, facing_deg=90)) == []
+    # Without better cover on the table a company finding cover stays where it is.
+    alone = refused(
+        snapshot(finding, "execute-7", terrain=_ground(wood)),
+        MoveStand(unit_id=11, x=10, y=12, facing_deg=90),
+    )
+    assert alone == ["unit 10 finds cover: end the move in or nearer to cover better than rough ground"]
+    [why] = judge.forbidden(
+        judge.Board(snapshot(finding, "execute-7", terrain=_ground(wood)), BASES),
+        MoveStand(unit_id=11, x=10, y=12, facing_deg=90),
+    )
+    assert "in or nearer to a better cover location" in why.why and "find-cover" not in why
+    # Erratum find-cover: "nearer to a better cover location" is any (the rule's words), or the nearest (its
+    # example's "move to the nearest cover location"). In the open, the village 15 cm east and the wood far
+    # to the north west: a step west is nearer the wood alone.
+    open_ground = _ground(("village", (25.0, 5.0, 30.0, 15.0)), ("woods", (0.0, 30.0, 3.0, 40.0)))
+    west = MoveStand(unit_id=11, x=8.0, y=10.0, facing_deg=90)
+    assert refused(snapshot(finding, "execute-7", terrain=open_ground), west) == []
+    nearest = snapshot(finding, "execute-7", terrain=open_ground, variants={"find-cover": "nearest-better"})
+    assert refused(nearest, west) == [
+        "unit 10 finds cover: end the move in or nearer to cover better than open ground"
+    ]
+
+
+def test_a_sub_unit_that_fell_short_carries_its_assault_on_while_its_command_allows_it() -> None:
+    # "If the troops fall short of their target, they must continue assaulting the next turn (unless their
+    # orders or situation changes so that they are not allowed to assault" (ASSAULTING & MELEE COMBAT). Under
+    # fire and not dug in, ASSAULT allows "Assault or Find cover": the company that fell short must assault.
+    short = {1: {"high_command": "assault"}, 10: {"assault_target": 20, "under_fire": True}}
+    carry = "unit 10 fell short of unit 20: it must plan to assault unit 20 again"
+    assert refused(snapshot(short, "plan-line"), edit(10, sub_plan="find cover")) == [carry]
+    assert refused(snapshot(short, "plan-line"), edit(10, sub_plan="assault", plan_target=20)) == []
+    assert (
+        refused(snapshot(short, "plan-line"), edit(10, sub_plan="assault", plan_target=21)) == []
+    )  # its base
+    assert carry in refused(snapshot(short, "plan-line"), edit(10, sub_plan="assault", plan_target=30))
+    [why] = judge.forbidden(judge.Board(snapshot(short, "plan-line"), BASES), edit(10, sub_plan="find cover"))
+    assert "they must continue assaulting the next turn" in why.why
+    # The stand's card offers it the assault alone.
+    offered = {e.field: [c.value for c in e.choices] for e in stand_edits(snapshot(short, "plan-line"), 11)}
+    assert offered["sub_plan"] == ["assault"]
+    # A company with no assault to carry on finds cover as the chart allows.
+    free = {1: {"high_command": "assault"}, 10: {"under_fire": True}}
+    assert refused(snapshot(free, "plan-line"), edit(10, sub_plan="find cover")) == []
+    # Under HOLD it may no longer assault: it finds cover, and its assault is over.
+    held = {**short, 1: {"high_command": "hold"}}
+    assert refused(snapshot(held, "plan-line"), edit(10, sub_plan="find cover")) == []
+    ended = edited(snapshot(held, "plan-line"), edit(10, sub_plan="find cover"))
+    assert {(c.field, c.value) for c in ended if isinstance(c, SetState)} == {
+        ("sub_plan", "find cover"),
+        ("assault_target", None),
+    }
+
+
+def test_artillery_spends_a_bound_packing_before_it_moves_and_one_unpacking_before_it_fires() -> None:
+    # "Note that all artillery has to spend one bound packing or unpacking to move/fire" (ARTILLERY).
+    move = MoveStand(unit_id=51, x=40.0, y=4.0, facing_deg=90)
+    packing = {50: {"sub_plan": "move"}}
+    assert refused(snapshot(packing, "execute-7"), move) == [
+        "unit 50 spends this bound packing its guns: it moves next bound"
+    ]
+    [why] = judge.forbidden(judge.Board(snapshot(packing, "execute-7"), BASES), move)
+    assert "one bound packing or unpacking to move/fire" in why.why and "ARTILLERY" in why.source
+    assert not [
+        n for n in needs(judge.Board(snapshot(packing, "execute-7"), BASES), "execute-7") if "50" in n
+    ]
+    # The bound it packs ends with it packed; packed, it moves the next, and fires in none of them.
+    ended = bound_ended(judge.Board(snapshot(packing, "end-of-bound"), BASES), None)
+    assert ("packed", True) in {
+        (c.field, c.value) for c in ended if isinstance(c, SetState) and c.unit_id == 50
+    }
+    moving = {50: {"sub_plan": "move", "packed": True}}
+    assert refused(snapshot(moving, "execute-7"), move) == []
+    board = judge.Board(snapshot(moving, "execute-7"), BASES)
+    assert "unit 50 (unit 50) moves" in needs(board, "execute-7")
+    assert judge.shooting_steps(board.by_id[50], board) == ()
+    # Packed and planning no move, it spends the bound unpacking: no shot, unpacked as the bound ends.
+    unpacking = {50: {"sub_plan": "stay put", "packed": True, "plan_target": 20}}
+    board = judge.Board(snapshot(unpacking, "execute-2"), BASES)
+    assert judge.shooting_steps(board.by_id[50], board) == ()
+    ended = bound_ended(judge.Board(snapshot(unpacking, "end-of-bound"), BASES), None)
+    assert ("packed", False) in {
+        (c.field, c.value) for c in ended if isinstance(c, SetState) and c.unit_id == 50
+    }
+
+
+def test_a_batterys_plan_is_anonymous_until_it_fires_or_moves() -> None:
+    # "(2) All normal Artillery plans shooting (Anon)"; "(4) Line SF sub-units plan moving and shooting (Mark)".
+    fields = EarthFields()
+    plan, target = (
+        next(f for f in EarthFields.state_fields if f.name == n) for n in ("sub_plan", "plan_target")
+    )
+    planned = {
+        50: {"sub_plan": "stay put", "plan_target": 20},
+        10: {"sub_plan": "stay put", "plan_target": 20},
+    }
+    snap = snapshot(planned, "execute-1")
+    battery, company = snap.by_id[50], snap.by_id[10]
+    assert fields.is_secret(battery, plan) and fields.is_secret(battery, target)
+    assert not fields.is_secret(company, plan) and not fields.is_secret(company, target)
+    assert not fields.is_secret(battery, next(f for f in EarthFields.state_fields if f.name == "packed"))
+    for landed in ({"fired_this_bound": True}, {"moved_this_bound": True}):
+        shown = snapshot({50: {**planned[50], **landed}}).by_id[50]
+        assert not fields.is_secret(shown, plan) and not fields.is_secret(shown, target)
+    # The board, read by both sides, says only that it has a plan; shot at, a battery is moving once it moves.
+    notes = get_game_rules("2mm-earth-1418").report.board_notes(battery, snap.by_id[3], (), {})
+    assert ("plan", "anon") in notes and ("plan", "stay put") not in notes
+    moving = snapshot({50: {"sub_plan": "move", "packed": True}}).by_id[50]
+    assert posture(moving, judge.Board(snap, BASES).ctx)[0] == "stationary"
