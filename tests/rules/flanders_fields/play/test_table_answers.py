@@ -234,10 +234,12 @@ def test_become_suppressed_adds_a_marker_under_the_other_reading() -> None:
     )
     pl = replace(target(11, "rifle-platoon", 60, 60, suppression=2), parent_id=10)
     fresh = replace(target(12, "rifle-platoon", 70, 60), parent_id=10)
+    # Half its rifle platoons lost, as the table counts them.
+    lost = [replace(target(i, "rifle-platoon", 70 + i, 60, killed=True), parent_id=10) for i in (13, 14)]
 
     def retreat(variants: dict[str, str]) -> list[Any]:
-        snap = table(bn, pl, fresh, variants=variants)
-        return list(roll(snap, "morale", [2], 10, lost_platoons=1, starting_platoons=2).changes)
+        snap = table(bn, pl, fresh, *lost, variants=variants)
+        return list(roll(snap, "morale", [2], 10).changes)
 
     stays = retreat({})
     assert [c.unit_id for c in stays if isinstance(c, BecameSuppressed)] == [12]
