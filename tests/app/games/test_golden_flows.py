@@ -78,7 +78,8 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
     (AIR_ATTACK_KILLS). Issue 37: three rolls made out of their step are the referee's override
     (`OUT_OF_STEP`); a unit acts only with an action of its order (ISSUE_37); the Mons MG's shot (event 18) is the
     referee's override, as its target is not the nearest troops (and, issue 38, as Mons starts its MGs on their
-    packs); Mons batteries start limbered ("All artillery is limbered")."""
+    packs); Mons batteries start limbered ("All artillery is limbered"). Issue 52: a roll claiming a count
+    the table keeps is the referee's override, its field filled as set beside the table's (`ISSUE_52`)."""
     out = _named_changes(golden)
     for flow, flows in out.items():
         for event_id, unit_ref in AIR_ATTACK_KILLS.get(flow, ()):
