@@ -412,7 +412,9 @@ def test_the_referees_override_sets_a_kept_field_and_says_so() -> None:
     assert (hits.value, hits.given, hits.table) == (2, True, 1)
     assert hits.why == "set by the referee: 2; the table keeps 1"
     assert done.overridden == ("The table keeps hits: 1 here, not 2 (1 hit(s) of A Coy wait on MG Coy).",)
-    assert changes_of(done)[(21, "base_injury")] == "fresh" and changes_of(done)[(22, "base_injury")] == "fresh"
+    assert (
+        changes_of(done)[(21, "base_injury")] == "fresh" and changes_of(done)[(22, "base_injury")] == "fresh"
+    )
 
 
 # -- the recovery die ---------------------------------------------------------------------------------------------

@@ -210,7 +210,13 @@ def test_a_range_by_the_tape_is_taken_and_marked_beside_the_maps() -> None:
     said = filled(taped)["range_cm"]
     assert taped.request.range_cm == 5 and (said.value, said.given, said.table) == (5, True, measured)
     assert said.why == f"by the tape: 5 cm; the map measures {measured:g} cm" and said.source
-    assert said.as_dict() == {"field": "range_cm", "value": 5, "why": said.why, "given": True, "table": measured}
+    assert said.as_dict() == {
+        "field": "range_cm",
+        "value": 5,
+        "why": said.why,
+        "given": True,
+        "table": measured,
+    }
 
 
 def test_a_count_or_state_the_table_keeps_is_refused_naming_it() -> None:
@@ -219,7 +225,10 @@ def test_a_count_or_state_the_table_keeps_is_refused_naming_it() -> None:
     with pytest.raises(RulesError) as e:
         roll(snap, "order-roll", [4], 1, quality="veteran")
     assert e.value.field == "fields.quality" and e.value.source
-    assert e.value.reason == 'the table keeps quality: experienced here, not veteran; leave it out or ask the referee'
+    assert (
+        e.value.reason
+        == "the table keeps quality: experienced here, not veteran; leave it out or ask the referee"
+    )
 
 
 # -- the silent readings, each other reading -----------------------------------------------------------------
