@@ -329,7 +329,7 @@
       const u = model.units.get(p.unit_id);
       const t = model.units.get(p.target_id);
       const who = `${u ? nameOf(u).short : humanise(ev.actor || "")}'s ${humanise(String(p.resolver || "roll")).toLowerCase()}${t ? ` at ${nameOf(t).short}` : ""}`;
-      (window.firestepNotice || notice)(`${who}: ${claims.map((f) => `${labelOf(f.field)} ${f.why}`).join("; ")}.`, false, { key: `claim-${ev.id}` });
+      (window.firestepNotice || notice)(`${who}: ${claims.map((f) => `${labelOf(f.field.replace(/_cm$/, ""))} ${f.why}`).join("; ")}.`, false, { key: `claim-${ev.id}` });
       root.dataset.claimShown = String(ev.id);
     };
     document.addEventListener("firestep:event", claimShown);
