@@ -68,7 +68,9 @@ def claimed(
     out: list[Filled] = []
     overridden: list[str] = []
     for f in filled:
-        if f.field not in given or (f.field in claims.kept and _same(model, f.field, given[f.field], f.value)):
+        if f.field not in given or (
+            f.field in claims.kept and _same(model, f.field, given[f.field], f.value)
+        ):
             out.append(f)
             continue
         value = given[f.field]

@@ -108,7 +108,10 @@ def _claims_kept(golden: Any, claims: Mapping[int, tuple[str, Any, Any, str]]) -
     if out.get("kind") == "roll" and out.get("id") in claims and isinstance(p, dict):
         name, table, given, why = claims[out["id"]]
         out["actor"] = "referee"
-        p["override"] = {"by": "referee", "refused": f"The table keeps {name}: {table} here, not {given} ({why})."}
+        p["override"] = {
+            "by": "referee",
+            "refused": f"The table keeps {name}: {table} here, not {given} ({why}).",
+        }
         said = f"set by the referee: {given}; the table keeps {table}"
         at = next(i for i, f in enumerate(p["filled"]) if f["field"] == "starting_platoons") + 1
         p["filled"].insert(at, {"field": name, "value": given, "why": said, "given": True, "table": table})
