@@ -14,6 +14,7 @@ from app.services.events import ROLL_KINDS
 from app.services.undo import UNDOABLE
 from app.services.unit_names import NamedUnit
 from rules.core.game import GameRules
+from rules.core.records import claims_of
 
 # What a suppression came from, in the words of the table ("mg" is how the shooting tables name MG fire).
 FIRE_WORDS = {"mg": "MG fire", "hmg": "MG fire", "lmg": "LMG fire", "rifle": "rifle fire"}
@@ -179,6 +180,8 @@ class Record:
             roll = f"{resolver}: rolled {', '.join(str(d) for d in dice)}" if dice else resolver
             if outcome:
                 roll += f" → {humanise(str(outcome)).lower()}"
+            # A value given over the table's (a range by the tape) is read as the claim it is.
+            roll += "".join(f" ({c})" for c in claims_of(payload.get("filled")))
             return changes, roll
         if kind == "undo":
             return f"undid #{payload.get('undoes')} ({humanise(str(payload.get('kind', '')))})", ""

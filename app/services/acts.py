@@ -102,6 +102,7 @@ def play(
     override = _forbidden(game, viewer, act, snapshot, override)
     answer = todo.answer(snapshot) if todo.answer is not None else rules_of(game).play(snapshot, act)
     payload, changes, out = todo.write(answer)
+    override = _merged(override, payload.pop("override", None))  # what the rule set's answer overrode
     if override:
         payload = {**payload, "override": override}
     step = turns.logged_step(game) if todo.in_step else ""
@@ -333,6 +334,8 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _T
             apply_changes(session, game, units, w.spent)
         changes = apply_changes(session, game, units, answer.changes) if act.apply else []
         payload = resolve.logged(act, w, changes)
+        if w.overridden:  # a value the table keeps, set by the referee: kept for the log with the others
+            payload["override"] = {"by": viewer.role, "refused": " ".join(w.overridden)}
         if act.resolver not in rules_of(game).rolls.secret_draws:
             return payload, changes, {**payload, **resolve.in_words(game, units, w)}
         # One event: what the opponent learns of the draw is public; the drawer reads its own draw, the

@@ -15,6 +15,7 @@ from app.guard.auth import SIDES
 from app.services import ledger
 from app.services.unit_names import NamedUnit
 from rules.core.game import GameRules
+from rules.core.records import claims_of
 
 DECISIVE = 3  # the decisive moments the story opens with
 
@@ -130,7 +131,8 @@ def acts(
             turn=int(ev["turn"]),
             side=rolled_by.get(int(ev["id"])) or sides.get(unit_id or -1) or str(ev.get("actor", "")),
             actor=names.get(unit_id, "") if unit_id is not None else "",
-            roll=told or plain,
+            # A value given over the table's (a range by the tape) is told as the claim it is.
+            roll=(told or plain) + "".join(f" ({c})" for c in claims_of(payload.get("filled"))),
             told=bool(told),
             killed=killed,
             marked=marked,

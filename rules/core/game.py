@@ -22,6 +22,7 @@ from rules.core.kit import TableKit
 from rules.core.records import (
     Arrival,
     Change,
+    Claims,
     Filled,
     FillRequest,
     PlanItem,
@@ -344,9 +345,13 @@ class Rolls:
     # Resolvers the side to move draws from a pack only the game sees (resolver -> what is drawn, as "draw
     # ..." reads): the pack and the hands are the game's (`drawn`), each side reads its own view (`draw_seen`).
     secret_draws: Mapping[str, str] = {}
+    # Which request fields the table keeps (a player's differing value refused) and which a player may measure
+    # with the tape (taken, marked as given): the rule set's one declaration; none by default.
+    claims: Claims = Claims()
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
-        """The fields of a resolver's request the game's state knows (never one in `request.given`)."""
+        """The fields of a resolver's request the game's state knows (never one in `request.given`: the
+        fields `claims` declares are never given here, so the table's own value is read beside a claim)."""
         return ()
 
     def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:

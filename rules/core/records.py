@@ -147,16 +147,47 @@ class FillRequest:
 
 @dataclass(frozen=True)
 class Filled:
-    """One request field the game's state knows: its value, why, and the rule that lets the game say so."""
+    """One request field the game's state knows: its value, why, and the rule that lets the game say so. A
+    value given in the request over the table's own (`given`: a player's measurement by the tape, or the
+    referee's override of a value the table keeps) keeps the table's beside it (`table`), so everyone reads
+    the claim as a claim."""
 
     field: str
     value: Any
     why: str
     source: str = ""
+    given: bool = False
+    table: Any = None
 
     def as_dict(self) -> dict[str, Any]:
         """The form the game's log keeps (the citation is the rule set's, not the log's)."""
-        return {"field": self.field, "value": self.value, "why": self.why}
+        out = {"field": self.field, "value": self.value, "why": self.why}
+        return {**out, "given": True, "table": self.table} if self.given else out
+
+
+def claims_of(filled: Any) -> list[str]:
+    """The claims among a logged roll's filled fields (`Filled.as_dict`, as the log keeps them), in words:
+    each value given over the table's ("by the tape: 5 cm; the map measures 199 cm")."""
+    if not isinstance(filled, list):
+        return []
+    return [str(f.get("why")) for f in filled if isinstance(f, Mapping) and f.get("given") is True]
+
+
+@dataclass(frozen=True)
+class Claims:
+    """Which fields of a rule set's resolver requests the table keeps and which a player may measure, one
+    declaration per rule set (`Rolls.claims`). A kept field (a count or state the app holds: hits waiting,
+    bases, injuries, resilience) given with a value other than the one the table fills is refused naming
+    it, unless the referee overrides (recorded in the log); a measured one (a range, a distance the book
+    measures on the table with the tape) given over the map's is taken, and marked as given (`Filled.given`)
+    in the answer, the log and the opponent's view. A field in neither is the player's to give, as before."""
+
+    kept: frozenset[str] = frozenset()
+    measured: Mapping[str, str] = field(default_factory=dict)  # field -> the unit it is measured in ("cm")
+
+    @property
+    def declared(self) -> frozenset[str]:
+        return self.kept | frozenset(self.measured)
 
 
 # -- what follows from a result: the change records ---------------------------------------------------------

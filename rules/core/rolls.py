@@ -5,17 +5,19 @@ and logs the roll (app.services.acts)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from rules.core.acts import Roll
 from rules.core.cards import card_name
 from rules.core.errors import RulesError
 from rules.core.game import GameRules, Outcome
-from rules.core.records import Change, Filled, FillRequest, Snapshot
+from rules.core.records import Change, Claims, Filled, FillRequest, Snapshot
 from rules.core.ruleset import ResolveRequest, RuleSet
 
 
@@ -31,6 +33,7 @@ class Rolled:
     request: ResolveRequest
     resolution: Mapping[str, Any]
     changes: tuple[Change, ...]
+    overridden: tuple[str, ...] = ()  # the refusals of kept fields the referee's override set aside
 
 
 def resolver_of(ruleset: RuleSet, resolver_id: str) -> None:
@@ -54,6 +57,67 @@ def places(pack: Sequence[str], cards: Sequence[str]) -> tuple[int, ...]:
     return tuple(dice)
 
 
+def claimed(
+    claims: Claims, model: Any, filled: Sequence[Filled], roll: Roll
+) -> tuple[list[Filled], tuple[str, ...]]:
+    """The table's fields with the roll's claims weighed against them (`Claims`): a kept field given with a
+    value other than the table's is refused naming it (a 422), unless the referee overrides, whose value is
+    taken and marked, its refusal returned for the log; a measured field given is taken and marked as given
+    beside the map's measure. A kept field given as the table has it is the table's."""
+    given = roll.fields
+    out: list[Filled] = []
+    overridden: list[str] = []
+    for f in filled:
+        if f.field not in given or (
+            f.field in claims.kept and _same(model, f.field, given[f.field], f.value)
+        ):
+            out.append(f)
+            continue
+        value = given[f.field]
+        if f.field in claims.measured:
+            unit = claims.measured[f.field]
+            said = f"by the tape: {_measure(value, unit)}; the map measures {_measure(f.value, unit)}"
+            out.append(Filled(f.field, value, said, f.source, True, f.value))
+            continue
+        mine, table = _short(value), _short(f.value)
+        kept = f"{f.field}: {table} here, not {mine}" if mine and table else f"{f.field} as it stands"
+        refusal = f"the table keeps {kept}; leave it out or ask the referee"
+        if not roll.override:
+            raise RulesError(f"fields.{f.field}", refusal, source=f.source, why=f.why)
+        overridden.append(f"The table keeps {kept} ({f.why}).")
+        said = f"set by the referee: {mine or 'given'}; the table keeps {table or 'its own'}"
+        out.append(Filled(f.field, value, said, f.source, True, f.value))
+    return out, tuple(overridden)
+
+
+@lru_cache(maxsize=256)
+def _adapter(annotation: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(annotation)
+
+
+def _same(model: Any, name: str, given: Any, table: Any) -> bool:
+    """Whether a value given is the table's, as the request reads both (1 and 1.0, a default left out)."""
+    if given == table:
+        return True
+    adapter = _adapter(model.model_fields[name].annotation)
+    try:
+        read = [adapter.dump_python(adapter.validate_python(v), mode="json") for v in (given, table)]
+    except (ValidationError, TypeError):
+        return False
+    return bool(read[0] == read[1])
+
+
+def _short(value: Any) -> str:
+    """A value in a refusal's few words, or "" when it would not fit one."""
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return text if len(text) <= 12 else ""
+
+
+def _measure(value: Any, unit: str) -> str:
+    number = f"{value:g}" if isinstance(value, int | float) and not isinstance(value, bool) else str(value)
+    return f"{number} {unit}".strip()
+
+
 def _request(model: Any, body: dict[str, Any]) -> Any:
     try:
         return model.model_validate(body)
@@ -71,7 +135,11 @@ def work_out(game: GameRules, ruleset: RuleSet, snapshot: Snapshot, roll: Roll, 
     asked = FillRequest(frozenset(request_model.model_fields), roll.unit_id, roll.target_id, fields)
     spent = game.rolls.before_resolve(roll.resolver, snapshot, asked, roll.apply)
     snapshot = snapshot.after(spent)
-    filled = game.rolls.fill(roll.resolver, snapshot, asked)
+    # The table reads what it keeps and measures itself, whatever the request gives; the claims are weighed
+    # against it.
+    claims = game.rolls.claims
+    own = replace(asked, given={k: v for k, v in fields.items() if k not in claims.declared})
+    filled, overridden = claimed(claims, request_model, game.rolls.fill(roll.resolver, snapshot, own), roll)
     if roll.resolver in game.rolls.secret_draws:
         filled += game.rolls.drawn(roll.resolver, snapshot, fields)
     body = {
@@ -96,4 +164,4 @@ def work_out(game: GameRules, ruleset: RuleSet, snapshot: Snapshot, roll: Roll, 
     resolution = ruleset.resolve(roll.resolver, req).as_dict()
     outcome = Outcome(req, resolution, roll.unit_id, roll.target_id)
     changes = game.rolls.consequences(roll.resolver, snapshot, outcome) if consequences else ()
-    return Rolled(snapshot, spent, tuple(filled), req, resolution, changes)
+    return Rolled(snapshot, spent, tuple(filled), req, resolution, changes, overridden)

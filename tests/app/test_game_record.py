@@ -73,3 +73,20 @@ def test_undo_is_offered_where_the_undo_rules_accept_it() -> None:
     assert not may(
         {"id": 11, "kind": "undo", "actor": "referee", "reverses_id": 10}, "referee", set(), 0, "playing"
     )
+
+
+def test_a_value_given_over_the_tables_reads_as_the_players_claim() -> None:
+    # Issue 52: a shot on a range by the tape reads as the claim it is on the record's line.
+    mg = SimpleNamespace(id=1, parent_id=None, side="attacker", name="MG", kind="mmg", level="stand")
+    why = "by the tape: 5 cm; the map measures 199 cm"
+    payload = {
+        "resolver": "shooting",
+        "unit_id": 1,
+        "target_id": 2,
+        "resolution": {"dice": [4], "outcome_key": "suppressed"},
+        "filled": [{"field": "range_cm", "value": 5, "why": why, "given": True, "table": 199.0}],
+        "changes": [],
+    }
+    event = {"id": 9, "turn": 2, "kind": "roll", "actor": "attacker", "payload": payload}
+    record = Record({1: "1/1 MG"}, {1: mg}, get_game_rules("flanders-fields"))
+    assert record.entry(event).line == f"Attacker · 1/1 MG · Shooting: rolled 4 → suppressed ({why}) · turn 2"

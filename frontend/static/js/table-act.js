@@ -319,6 +319,20 @@
       play.dice = [];
       ask(null).then((asked) => { if (asked && play) { play.asked = asked; renderAsked(); } });
     });
+    // A roll another device recorded with a value given over the table's (a range by the tape, a referee's
+    // override) is shown to everyone else as the claim it is, as the log keeps it.
+    const claimShown = (e) => {
+      const ev = e.detail || {};
+      const p = ev.payload || {};
+      const claims = ev.kind === "roll" && Array.isArray(p.filled) ? p.filled.filter((f) => f.given === true) : [];
+      if (!claims.length || ev.actor === root.dataset.role) return;
+      const u = model.units.get(p.unit_id);
+      const t = model.units.get(p.target_id);
+      const who = `${u ? nameOf(u).short : humanise(ev.actor || "")}'s ${humanise(String(p.resolver || "roll")).toLowerCase()}${t ? ` at ${nameOf(t).short}` : ""}`;
+      (window.firestepNotice || notice)(`${who}: ${claims.map((f) => `${labelOf(f.field.replace(/_cm$/, ""))} ${f.why}`).join("; ")}.`, false, { key: `claim-${ev.id}` });
+      root.dataset.claimShown = String(ev.id);
+    };
+    document.addEventListener("firestep:event", claimShown);
   };
   if (window.firestepMap) start();
   window.addEventListener("firestep:map-ready", start);

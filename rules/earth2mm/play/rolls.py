@@ -16,6 +16,7 @@ from rules.core.errors import Refusal, RulesError
 from rules.core.game import Outcome, Rolls
 from rules.core.records import (
     Change,
+    Claims,
     Filled,
     FillRequest,
     SetState,
@@ -53,6 +54,26 @@ from rules.earth2mm.ruleset import Earth2mm
 from rules.table.bases import BaseSpec
 
 SHOOT, RECOVERY, ALLOCATE = "shoot", "recovery", "allocate-hits"
+# What the table keeps of its rolls' requests: the hits waiting and the bases they land on, a sub-unit's
+# bases, kind, assault, injuries and resilience. The ranges a shot needs are the table's refusals, never
+# a request's field, so none is measured by the tape here; a base's cover and gas, and whether a shot in the
+# melee step is melee (rules.earth2mm.play.shots.melee_now), stay the players' to say.
+CLAIMS = Claims(
+    kept=frozenset(
+        {
+            "hits",
+            "sub_unit",
+            "shooter",
+            "bases",
+            "assaulting",
+            "target",
+            "target_formation_resilience",
+            "target_bases",
+            "target_injured",
+            "resilience",
+        }
+    )
+)
 RECOVERY_RULE = (
     "If it remains under fire but from a different shooter, it rolls a recovery die. A recovery die is when a "
     "platoon must roll equal to or under its own Resilience value (a roll of 6 fails). If it succeeds in "
@@ -370,6 +391,8 @@ def target_marks(
 
 class EarthRolls(Rolls):
     """2mm Earth 1418's rolls in a game, measured on the table with the kit's bases."""
+
+    claims = CLAIMS
 
     def __init__(self, bases: Mapping[str, BaseSpec]) -> None:
         self.bases = bases

@@ -55,6 +55,7 @@ class FlandersFieldsRolls(Rolls):
     card offers, the heroic action and the gas-wind roll asked for, and the random-event cards."""
 
     secret_draws = {game_cards.RESOLVER: "the random event cards"}
+    claims = game_fill.CLAIMS
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
         return game_fill.fill(resolver_id, snapshot, request)

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.core.game import ancestor_at, ancestors, leaves_under
-from rules.core.records import Filled, FillRequest, Snapshot, UnitState
+from rules.core.records import Claims, Filled, FillRequest, Snapshot, UnitState
 from rules.flanders_fields import errata as E
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES
@@ -47,6 +47,36 @@ from rules.table.placed import stand_of
 
 # "Any platoon more than 25cm from its Battalion Commander" (ORDER MODIFIERS): -1 on the order roll.
 COMMANDER_REACH_CM = 25.0
+
+# What the table keeps of a roll's request (the troops' quality, markers, flags and counts the game holds,
+# the wind as it blew) and what a player may measure with the tape: a range (as erratum range-measured reads
+# it) and a stand's distance behind a barrage are measured in cm between things on the table, so the tape's
+# reading is taken as much as the map's, marked as the player's. How a stand fires, its cover, the line of
+# sight and what an assault's stands bring stay the players' to say.
+CLAIMS = Claims(
+    kept=frozenset(
+        {
+            "quality",
+            "firer_raw",
+            "raw_under_fire",
+            "in_gas",
+            "firer_in_gas",
+            "command_suppression",
+            "field_promotion",
+            "starting_platoons",
+            "lost_platoons",
+            "turns_diced",
+            "through_wire",
+            "deep_suppression",
+            "target_is_command",
+            "target_in_deep_shelter",
+            "attacker_nation",
+            "wind",
+            "direction_deg",
+        }
+    ),
+    measured={"range_cm": "cm", "distance_cm": "cm"},
+)
 
 
 def fill(resolver: str, snap: Snapshot, request: FillRequest) -> tuple[Filled, ...]:

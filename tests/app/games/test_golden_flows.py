@@ -78,13 +78,44 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
     (AIR_ATTACK_KILLS). Issue 37: three rolls made out of their step are the referee's override
     (`OUT_OF_STEP`); a unit acts only with an action of its order (ISSUE_37); the Mons MG's shot (event 18) is the
     referee's override, as its target is not the nearest troops (and, issue 38, as Mons starts its MGs on their
-    packs); Mons batteries start limbered ("All artillery is limbered")."""
+    packs); Mons batteries start limbered ("All artillery is limbered"). Issue 52: a roll claiming a count
+    the table keeps is the referee's override, its field filled as set beside the table's (`ISSUE_52`)."""
     out = _named_changes(golden)
     for flow, flows in out.items():
         for event_id, unit_ref in AIR_ATTACK_KILLS.get(flow, ()):
             for view in flows.values():
                 _air_attack_killed(view, event_id, unit_ref)
-    return {flow: _orders_changes(flows, ISSUE_37.get(flow, {})) for flow, flows in out.items()}
+    out = {flow: _orders_changes(flows, ISSUE_37.get(flow, {})) for flow, flows in out.items()}
+    return {flow: _claims_kept(flows, ISSUE_52.get(flow, {})) for flow, flows in out.items()}
+
+
+# Issue 52 (what the table keeps is the table's), by flow: the rolls whose fields claimed a count the table keeps,
+# now the referee's overrides (event id -> the kept field's (name, the table's value, the value claimed, why)).
+ISSUE_52: dict[str, dict[int, tuple[str, Any, Any, str]]] = {
+    "mid_war": {142: ("lost_platoons", 2, 8, "rifle platoons of Infantry Battalion destroyed")},
+}
+
+
+def _claims_kept(golden: Any, claims: Mapping[int, tuple[str, Any, Any, str]]) -> Any:
+    """Issue 52: a roll giving a count the table keeps is the referee's override, recorded, and its field is
+    filled as the referee set it, beside the table's."""
+    if isinstance(golden, list):
+        return [_claims_kept(v, claims) for v in golden]
+    if not isinstance(golden, dict):
+        return golden
+    out = {k: _claims_kept(v, claims) for k, v in golden.items()}
+    p = out.get("payload")
+    if out.get("kind") == "roll" and out.get("id") in claims and isinstance(p, dict):
+        name, table, given, why = claims[out["id"]]
+        out["actor"] = "referee"
+        p["override"] = {
+            "by": "referee",
+            "refused": f"The table keeps {name}: {table} here, not {given} ({why}).",
+        }
+        said = f"set by the referee: {given}; the table keeps {table}"
+        at = next(i for i, f in enumerate(p["filled"]) if f["field"] == "starting_platoons") + 1
+        p["filled"].insert(at, {"field": name, "value": given, "why": said, "given": True, "table": table})
+    return out
 
 
 # Issue 37 (orders and actions), by flow: the acts the flows made without an action, now the referee's

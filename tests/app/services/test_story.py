@@ -154,3 +154,17 @@ def test_the_story_opens_with_the_most_decisive_moments_and_tells_each_turn() ->
             ],
         },
     ]
+
+
+def test_a_value_given_over_the_tables_is_told_as_the_players_claim() -> None:
+    # Issue 52: the story tells a roll made on a range by the tape as the claim it was.
+    taped = roll(1, 2, 11, "1/36", killed(11))
+    why = "by the tape: 5 cm; the map measures 199 cm"
+    taped["payload"]["filled"] = [
+        {"field": "firer", "value": "mg", "why": "unit 2 is an mmg"},
+        {"field": "range_cm", "value": 5, "why": why, "given": True, "table": 199.0},
+    ]
+    told = story.story([taped], UNITS, NAMES, set(), RULES)
+    assert told["decisive"][0]["words"] == (
+        f"The attacker's A Plt 2's shooting: hit ({why}). Lost: the defender's B Coy (1 stand)."
+    )

@@ -6,6 +6,7 @@ card offers. The odds are the resolvers' (tested with them); here the table's re
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -18,6 +19,7 @@ from rules.core.errors import RulesError
 from rules.core.game import GameRules
 from rules.core.records import FillRequest, SetState, Snapshot, UnitState
 from rules.core.rolls import Rolled, work_out
+from rules.earth2mm.data import SRC_ARMING
 from rules.earth2mm.play.fields import EarthFields
 from rules.earth2mm.play.rolls import EarthRolls
 from rules.earth2mm.play.steps import STEPS
@@ -363,6 +365,56 @@ def test_allocation_is_refused_for_hits_that_do_not_wait_and_kills_before_every_
     with pytest.raises(RulesError) as e:
         roll(snap, "allocate-hits", A, M, None, order=[31])
     assert e.value.field == "order.0"
+
+
+# -- what the table keeps is the table's (issue 52) ------------------------------------------------------------
+def test_hits_claimed_over_those_waiting_are_refused_naming_the_field() -> None:
+    # One hit of A waits on M: four claimed would remove both its bases ("Hits ... injure ... then kill").
+    snap = table(m={"hits_to_allocate": 1, "hits_from": A, "shot_at_by": [A]})
+    with pytest.raises(RulesError) as e:
+        roll(snap, "allocate-hits", A, M, None, hits=4, order=[21, 22, 21, 22])
+    assert e.value.field == "fields.hits" and e.value.source == SRC_ARMING
+    assert e.value.reason == "the table keeps hits: 1 here, not 4; leave it out or ask the referee"
+    assert e.value.why == "1 hit(s) of A Coy wait on MG Coy"
+    # The bases it lands on are the table's too; the order is the aggressor's.
+    with pytest.raises(RulesError) as e:
+        roll(snap, "allocate-hits", A, M, None, sub_unit=[{"base": 21, "injury": "fresh"}, {"base": 22}])
+    assert e.value.field == "fields.sub_unit"
+    done = roll(snap, "allocate-hits", A, M, None, hits=1, order=[22])
+    assert changes_of(done)[(22, "base_injury")] == "fresh" and not done.overridden
+
+
+@pytest.mark.parametrize(
+    ("field", "claim", "table_value"),
+    [
+        ("bases", 30, 3),
+        ("target_formation_resilience", 9, 3),
+        ("target_bases", 1, 2),
+        ("target_injured", 2, 0),
+        ("assaulting", True, False),
+    ],
+)
+def test_a_shot_may_not_claim_what_the_table_counts(field: str, claim: Any, table_value: Any) -> None:
+    with pytest.raises(RulesError) as e:
+        roll(table(), "shoot", A, M, [4, 5], **{field: claim})
+    assert e.value.field == f"fields.{field}"
+    assert f"the table keeps {field}: {json.dumps(table_value)} here" in e.value.reason
+    # The same value as the table's is the table's: nothing to claim.
+    same = roll(table(), "shoot", A, M, [4, 5], **{field: table_value})
+    assert next(f for f in same.filled if f.field == field).given is False
+
+
+def test_the_referees_override_sets_a_kept_field_and_says_so() -> None:
+    snap = table(m={"hits_to_allocate": 1, "hits_from": A, "shot_at_by": [A]})
+    act = Roll(resolver="allocate-hits", unit_id=A, target_id=M, fields={"hits": 2}, override=True)
+    done = work_out(GAME, RS, snap, act, True)
+    hits = next(f for f in done.filled if f.field == "hits")
+    assert (hits.value, hits.given, hits.table) == (2, True, 1)
+    assert hits.why == "set by the referee: 2; the table keeps 1"
+    assert done.overridden == ("The table keeps hits: 1 here, not 2 (1 hit(s) of A Coy wait on MG Coy).",)
+    assert (
+        changes_of(done)[(21, "base_injury")] == "fresh" and changes_of(done)[(22, "base_injury")] == "fresh"
+    )
 
 
 # -- the recovery die ---------------------------------------------------------------------------------------------

@@ -357,7 +357,10 @@ def mid_war(http: TestClient) -> Json:
     battalion = next(
         u for u in g.units.values() if u["side"] == "defender" and u["kind"] == "infantry-battalion"
     )
-    g.resolve("defender", "morale", unit_id=battalion["id"], dice=[1], fields={"lost_platoons": 8})
+    # Issue 52: the table counts the battalion's rifle platoons lost (2); the rout's 8 is the referee's override.
+    g.resolve(
+        "referee", "morale", unit_id=battalion["id"], dice=[1], fields={"lost_platoons": 8}, override=True
+    )
     return g.seen()
 
 

@@ -201,6 +201,36 @@ def test_an_order_roll_fills_quality_once_and_the_range_cites_the_weapon_ranges(
     assert "MEASURING" not in shot.source and "RANGED COMBAT, WEAPON RANGES" in shot.source
 
 
+def test_a_range_by_the_tape_is_taken_and_marked_beside_the_maps() -> None:
+    # Issue 52: a range is measured on the table, so the tape's reading is the player's to give; it is taken,
+    # and marked as given beside what the map measures.
+    snap = table(target(10, "rifle-platoon", 60, 60))
+    measured = filled(roll(snap, "shooting", [4], 1, 10))["range_cm"].value
+    taped = roll(snap, "shooting", [4], 1, 10, range_cm=5)
+    said = filled(taped)["range_cm"]
+    assert taped.request.range_cm == 5 and (said.value, said.given, said.table) == (5, True, measured)
+    assert said.why == f"by the tape: 5 cm; the map measures {measured:g} cm" and said.source
+    assert said.as_dict() == {
+        "field": "range_cm",
+        "value": 5,
+        "why": said.why,
+        "given": True,
+        "table": measured,
+    }
+
+
+def test_a_count_or_state_the_table_keeps_is_refused_naming_it() -> None:
+    # "Crewed Weapons ... are always classed as Experienced": the MG's quality is the table's.
+    snap = table(target(10, "rifle-platoon", 60, 60))
+    with pytest.raises(RulesError) as e:
+        roll(snap, "order-roll", [4], 1, quality="veteran")
+    assert e.value.field == "fields.quality" and e.value.source
+    assert (
+        e.value.reason
+        == "the table keeps quality: experienced here, not veteran; leave it out or ask the referee"
+    )
+
+
 # -- the silent readings, each other reading -----------------------------------------------------------------
 def test_range_read_centre_to_centre() -> None:
     pl = target(10, "rifle-platoon", 10, 70)
@@ -234,10 +264,12 @@ def test_become_suppressed_adds_a_marker_under_the_other_reading() -> None:
     )
     pl = replace(target(11, "rifle-platoon", 60, 60, suppression=2), parent_id=10)
     fresh = replace(target(12, "rifle-platoon", 70, 60), parent_id=10)
+    # Half its rifle platoons lost, as the table counts them.
+    lost = [replace(target(i, "rifle-platoon", 70 + i, 60, killed=True), parent_id=10) for i in (13, 14)]
 
     def retreat(variants: dict[str, str]) -> list[Any]:
-        snap = table(bn, pl, fresh, variants=variants)
-        return list(roll(snap, "morale", [2], 10, lost_platoons=1, starting_platoons=2).changes)
+        snap = table(bn, pl, fresh, *lost, variants=variants)
+        return list(roll(snap, "morale", [2], 10).changes)
 
     stays = retreat({})
     assert [c.unit_id for c in stays if isinstance(c, BecameSuppressed)] == [12]
