@@ -1,5 +1,6 @@
-// Moving a whole company or battalion on the map in one drag, keeping its formation: a move handle at the
-// formation's centre and a turn handle ahead of it (one finger each; two fingers stay the map's pinch). The
+// Moving a whole company or battalion on the map in one drag, keeping its formation: a move handle beside the
+// formation (behind it, so it covers none of its stands nor the enemy it faces) and a turn handle ahead of it
+// (one finger each; two fingers stay the map's pinch). The
 // stands follow as a ghost while dragged; on release one write moves them all
 // (POST .../units/{id}/move-formation: one event, one Undo).
 (() => {
@@ -40,8 +41,10 @@
       handles.clearLayers();
       const [cx, cy] = moving.centre;
       const centre = [cx + moving.dx, cy + moving.dy];
-      const move = L.marker(toLL(centre), { draggable: true, keyboard: false, icon: icon("✥", "Drag to move the formation") }).addTo(handles);
-      const a = ((90 + moving.turn) * Math.PI) / 180; // ahead: towards the enemy's edge, as the formation faces
+      const a = ((moving.facing + moving.turn) * Math.PI) / 180; // ahead: as the formation faces
+      // The move handle a finger's width behind the formation's rearmost stand: dragging it drags the centre.
+      const back = [-(reach() + 2) * Math.cos(a), -(reach() + 2) * Math.sin(a)];
+      const move = L.marker(toLL([centre[0] + back[0], centre[1] + back[1]]), { draggable: true, keyboard: false, icon: icon("✥", "Drag to move the formation") }).addTo(handles);
       const turner = L.marker(toLL([centre[0] + reach() * Math.cos(a), centre[1] + reach() * Math.sin(a)]), {
         draggable: true, keyboard: false, icon: icon("↻", "Drag to turn the formation"),
       }).addTo(handles);
@@ -49,12 +52,12 @@
       turner.getElement()?.setAttribute("data-formation-turn", "");
       move.on("drag", () => {
         const [x, y] = fromLL(move.getLatLng());
-        moving.dx = x - cx; moving.dy = y - cy;
+        moving.dx = x - back[0] - cx; moving.dy = y - back[1] - cy;
         drawGhosts();
       });
       turner.on("drag", () => {
         const [x, y] = fromLL(turner.getLatLng());
-        moving.turn = (Math.atan2(y - centre[1], x - centre[0]) * 180) / Math.PI - 90;
+        moving.turn = (Math.atan2(y - centre[1], x - centre[0]) * 180) / Math.PI - moving.facing;
         drawGhosts();
       });
       move.on("dragend", commit);
@@ -76,7 +79,7 @@
       // The stands are where the ghosts were: start again from there for the next drag.
       moving.stands = standsUnder(formation);
       moving.centre = centreOf(moving.stands);
-      moving.dx = 0; moving.dy = 0; moving.turn = 0;
+      moving.dx = 0; moving.dy = 0; moving.turn = 0; moving.facing = moving.stands[0]?.facing_deg ?? 90;
       ghosts.clearLayers();
       showHandles();
       window.dispatchEvent(new CustomEvent("firestep:map-changed"));
@@ -84,9 +87,9 @@
     const centreOf = (stands) => [stands.reduce((s, u) => s + u.x, 0) / stands.length, stands.reduce((s, u) => s + u.y, 0) / stands.length];
     const begin = (f) => {
       const stands = standsUnder(f);
-      moving = { formation: f, stands, centre: centreOf(stands), dx: 0, dy: 0, turn: 0 };
+      moving = { formation: f, stands, centre: centreOf(stands), dx: 0, dy: 0, turn: 0, facing: stands[0].facing_deg ?? 90 };
       showHandles();
-      notice(`Drag ✥ to move ${nameOf(f).short} (${stands.length} stands) or ↻ to turn it.`);
+      m.tell(`Drag ✥ to move ${nameOf(f).short} (${stands.length} stands) or ↻ to turn it.`);
     };
 
     window.addEventListener("firestep:stand-shown", (e) => {
