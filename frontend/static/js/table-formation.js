@@ -1,5 +1,5 @@
 // Moving a whole company or battalion on the map in one drag, keeping its formation: a move handle beside the
-// formation (behind it, so it covers none of its stands nor the enemy it faces) and a turn handle ahead of it
+// formation (on a flank, clear of its stands and of the enemy in contact ahead) and a turn handle ahead of it
 // (one finger each; two fingers stay the map's pinch). The
 // stands follow as a ghost while dragged; on release one write moves them all
 // (POST .../units/{id}/move-formation: one event, one Undo).
@@ -37,13 +37,31 @@
     };
     const icon = (text, label) => L.divIcon({ className: "formation-handle", html: `<span role="img" aria-label="${label}">${text}</span>`, iconSize: [48, 48], iconAnchor: [24, 24] });
     const reach = () => Math.max(8, ...moving.stands.map((u) => Math.hypot(u.x - moving.centre[0], u.y - moving.centre[1]))) + 6;
+    // The move handle beside the formation, clear of its stands: on a flank, else behind it, where it is on the
+    // map and not under the card (dragging it drags the centre by as much).
+    const panel = document.querySelector("[data-map-panel]");
+    const aside = (centre, a) => {
+      // Half a handle (24 px) and a little more beyond the reach of the formation's stands, at this zoom.
+      const perPx = 1 / map.latLngToContainerPoint(toLL([1, 0])).distanceTo(map.latLngToContainerPoint(toLL([0, 0])));
+      const far = reach() + 30 * perPx;
+      const offsets = [a - Math.PI / 2, a + Math.PI / 2, a + Math.PI].map((d) => [far * Math.cos(d), far * Math.sin(d)]);
+      const size = map.getSize();
+      const box = map.getContainer().getBoundingClientRect();
+      const card = panel && !panel.hidden ? panel.getBoundingClientRect() : null;
+      const clear = ([ox, oy]) => {
+        const p = map.latLngToContainerPoint(toLL([centre[0] + ox, centre[1] + oy]));
+        const onMap = p.x >= 24 && p.y >= 24 && p.x <= size.x - 24 && p.y <= size.y - 24;
+        const x = p.x + box.left, y = p.y + box.top;
+        return onMap && !(card && x >= card.left - 24 && x <= card.right + 24 && y >= card.top - 24 && y <= card.bottom + 24);
+      };
+      return offsets.find(clear) || offsets[0];
+    };
     const showHandles = () => {
       handles.clearLayers();
       const [cx, cy] = moving.centre;
       const centre = [cx + moving.dx, cy + moving.dy];
       const a = ((moving.facing + moving.turn) * Math.PI) / 180; // ahead: as the formation faces
-      // The move handle a finger's width behind the formation's rearmost stand: dragging it drags the centre.
-      const back = [-(reach() + 2) * Math.cos(a), -(reach() + 2) * Math.sin(a)];
+      const back = aside(centre, a);
       const move = L.marker(toLL([centre[0] + back[0], centre[1] + back[1]]), { draggable: true, keyboard: false, icon: icon("✥", "Drag to move the formation") }).addTo(handles);
       const turner = L.marker(toLL([centre[0] + reach() * Math.cos(a), centre[1] + reach() * Math.sin(a)]), {
         draggable: true, keyboard: false, icon: icon("↻", "Drag to turn the formation"),
