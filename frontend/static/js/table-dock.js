@@ -3,8 +3,8 @@
 // the stands it is about, and the map is panned (zoomed out only if need be) so that all of them lie clear of
 // it. The stands it is about: the stand's line (its side's stands), then the target's company; while a target
 // is picked, the stand and the other side's stands. While the whole table is in view (as it opens, and on a
-// phone nearly always), the whole table is fitted into what the card leaves free: the card covers none of it
-// (issue 51), and the table is fitted to the whole screen again once the card closes.
+// phone nearly always), a stand's card or the arrivals' has the whole table fitted into what it leaves free:
+// it covers none of it (issue 51), and the table is fitted to the whole screen again once the card closes.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -59,7 +59,10 @@
     };
     const place = () => {
       if (panel.hidden) { delete panel.dataset.dock; if (shrunk) { shrunk = false; m.fitTable(); } return; }
-      if (map.getZoom() <= m.fitZoom() + 0.01) { wholeTable(); return; }
+      // A stand's card or the arrivals' (what they act on is on the table); a tool's card (the ruler, the key)
+      // leaves the table where the finger expects it.
+      const acting = root.dataset.shows === "stand" || root.dataset.shows === "arrival";
+      if (acting && map.getZoom() <= m.fitZoom() + 0.01) { wholeTable(); return; }
       shrunk = false; // zoomed in by the player: the card keeps its stands clear by panning, as below
       const stands = about();
       if (!stands.length) { delete panel.dataset.dock; return; }
