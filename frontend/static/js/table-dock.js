@@ -52,8 +52,10 @@
       panel.dataset.dock = narrow.matches ? "end" : "start"; // the seat's own edge, in reach of the thumb
       const r = free();
       const size = map.getSize();
+      // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it, as fitTable.
+      const top = window.matchMedia("(max-width: 899px)").matches && panel.dataset.dock === "end" ? 40 : 8;
       map.fitBounds(m.tableBounds(), {
-        paddingTopLeft: [r.left + 8, r.top + 8], paddingBottomRight: [size.x - r.right + 8, size.y - r.bottom + 8], animate: false,
+        paddingTopLeft: [r.left + 8, r.top + top], paddingBottomRight: [size.x - r.right + 8, size.y - r.bottom + 8], animate: false,
       });
       shrunk = true;
     };

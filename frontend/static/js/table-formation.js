@@ -11,7 +11,8 @@
     const { h, section, api, model, nameOf, notice, refusal, failed, send, leaflet: map, toLL, fromLL, rect, sizes, drawIn } = m;
     const ghosts = L.layerGroup().addTo(map);
     const handles = L.layerGroup().addTo(map);
-    let moving = null; // { formation, stands, centre, dx, dy, turn }
+    let moving = null; // { formation, stands, centre, dx, dy, turn, facing }
+    let dragging = false;
 
     const ancestor = (u, level) => {
       for (let a = model.units.get(u.parent_id); a; a = model.units.get(a.parent_id)) if (a.level === level) return a;
@@ -37,24 +38,34 @@
     };
     const icon = (text, label) => L.divIcon({ className: "formation-handle", html: `<span role="img" aria-label="${label}">${text}</span>`, iconSize: [48, 48], iconAnchor: [24, 24] });
     const reach = () => Math.max(8, ...moving.stands.map((u) => Math.hypot(u.x - moving.centre[0], u.y - moving.centre[1]))) + 6;
-    // The move handle beside the formation, clear of its stands: on a flank, else behind it, where it is on the
-    // map and not under the card (dragging it drags the centre by as much).
+    // The move handle beside the formation: a finger's width off the flank (else the rear, else the front) of
+    // the stand whose card is open (else the one nearest the formation's centre), where it is on the map, off
+    // the card and over none of the formation's stands. Returned as its offset from the formation's centre:
+    // dragging it drags the centre by as much.
     const panel = document.querySelector("[data-map-panel]");
     const aside = (centre, a) => {
-      // Half a handle (24 px) and a little more beyond the reach of the formation's stands, at this zoom.
-      const perPx = 1 / map.latLngToContainerPoint(toLL([1, 0])).distanceTo(map.latLngToContainerPoint(toLL([0, 0])));
-      const far = reach() + 30 * perPx;
-      const offsets = [a - Math.PI / 2, a + Math.PI / 2, a + Math.PI].map((d) => [far * Math.cos(d), far * Math.sin(d)]);
+      const { dx, dy } = moving;
+      const shown = moving.stands.find((u) => u.id === m.selectedStand());
+      const anchor = shown || moving.stands.reduce((best, u) => (Math.hypot(u.x - moving.centre[0], u.y - moving.centre[1]) < Math.hypot(best.x - moving.centre[0], best.y - moving.centre[1]) ? u : best));
+      const b = sizes.bases[anchor.base] || { w: 0, d: 0 };
+      const px = (p) => map.latLngToContainerPoint(toLL(p));
+      const perPx = 1 / px([1, 0]).distanceTo(px([0, 0]));
+      const far = Math.max(b.w, b.d) / 2 + 34 * perPx;
+      const at = [anchor.x + dx, anchor.y + dy];
+      const spots = [a - Math.PI / 2, a + Math.PI / 2, a + Math.PI, a].map((d) => [at[0] + far * Math.cos(d), at[1] + far * Math.sin(d)]);
       const size = map.getSize();
       const box = map.getContainer().getBoundingClientRect();
       const card = panel && !panel.hidden ? panel.getBoundingClientRect() : null;
-      const clear = ([ox, oy]) => {
-        const p = map.latLngToContainerPoint(toLL([centre[0] + ox, centre[1] + oy]));
+      const stands = moving.stands.map((u) => px([u.x + dx, u.y + dy]));
+      const clear = (spot) => {
+        const p = px(spot);
         const onMap = p.x >= 24 && p.y >= 24 && p.x <= size.x - 24 && p.y <= size.y - 24;
         const x = p.x + box.left, y = p.y + box.top;
-        return onMap && !(card && x >= card.left - 24 && x <= card.right + 24 && y >= card.top - 24 && y <= card.bottom + 24);
+        const offCard = !(card && x >= card.left - 24 && x <= card.right + 24 && y >= card.top - 24 && y <= card.bottom + 24);
+        return onMap && offCard && stands.every((q) => q.distanceTo(p) >= 26);
       };
-      return offsets.find(clear) || offsets[0];
+      const spot = spots.find(clear) || spots[0];
+      return [spot[0] - centre[0], spot[1] - centre[1]];
     };
     const showHandles = () => {
       handles.clearLayers();
@@ -78,10 +89,15 @@
         moving.turn = (Math.atan2(y - centre[1], x - centre[0]) * 180) / Math.PI - moving.facing;
         drawGhosts();
       });
-      move.on("dragend", commit);
-      turner.on("dragend", commit);
+      for (const handle of [move, turner]) {
+        handle.on("dragstart", () => { dragging = true; });
+        handle.on("dragend", () => { dragging = false; commit(); });
+      }
     };
-    const stop = () => { moving = null; ghosts.clearLayers(); handles.clearLayers(); };
+    const stop = () => { moving = null; dragging = false; ghosts.clearLayers(); handles.clearLayers(); };
+    // The map moved (a card docked, a notice's row, a pinch): the move handle is placed beside the formation
+    // again where it is in sight.
+    map.on("moveend zoomend", () => { if (moving && !dragging) showHandles(); });
     const commit = async () => {
       if (!moving) return;
       const { formation, dx, dy, turn } = moving;
@@ -112,7 +128,8 @@
 
     window.addEventListener("firestep:stand-shown", (e) => {
       const u = model.units.get(e.detail.id);
-      if (moving && (!u || !moving.stands.some((s) => s.id === u.id))) stop();
+      // Its handles go with another company's card, or with the step the move was begun in.
+      if (moving && (!u || e.detail.moved || !moving.stands.some((s) => s.id === u.id))) stop();
       const row = section("stand").querySelector(".card-actions");
       if (!u || !row || u.killed || !m.mayActFor(u.side)) return;
       for (const level of ["company", "battalion"]) {
