@@ -101,7 +101,13 @@ class Player(Taps):
         expect(self.page.locator("[data-edit-done]")).to_be_visible()
 
     def roll(
-        self, name: str, act: str, target: str | None, dice: list[int], then: str = "Apply", touching: str = ""
+        self,
+        name: str,
+        act: str,
+        target: str | None,
+        dice: list[int],
+        then: str = "Apply",
+        touching: str = "",
     ) -> None:
         """A roll from a stand's card: the act, its target tapped on the map (in base contact, where it touches
         the shooter's own stand `touching`, nearer the own stand), a die each, Apply: recorded."""
@@ -130,7 +136,9 @@ class Player(Taps):
             box = locator.bounding_box()
         return dict(box)
 
-    def plan_fire(self, kind: str | None, grid: tuple[float, float], batteries: list[str] | None = None) -> None:
+    def plan_fire(
+        self, kind: str | None, grid: tuple[float, float], batteries: list[str] | None = None
+    ) -> None:
         """The fire plan page from the menu bar, an item added (its kind, its grid reference tapped on the small
         table, the batteries firing picked), and back to the map."""
         self.link("Fire plan")
@@ -242,7 +250,9 @@ def test_a_whole_bound_of_the_demo_battle_by_taps(new_page: Any) -> None:
     b.advance_to("execute-6")
     a.card("A Company, platoon 1", "Move its company")
     handle = attacker.locator("[data-formation-move]")
-    from_, to = (attacker.evaluate("([x, y]) => window.firestepMap.toScreen(x, y)", [30, y]) for y in (58, 63))
+    from_, to = (
+        attacker.evaluate("([x, y]) => window.firestepMap.toScreen(x, y)", [30, y]) for y in (58, 63)
+    )
     with attacker.expect_response(lambda r: r.url.endswith("/move-formation")) as moved:
         drag(attacker, handle, to["x"] - from_["x"], to["y"] - from_["y"])
     assert moved.value.status == 200, moved.value.text()
@@ -253,13 +263,28 @@ def test_a_whole_bound_of_the_demo_battle_by_taps(new_page: Any) -> None:
     # The assault's shot and the melee in base contact: each target tapped where the stands touch, the tap
     # taking the enemy stand the act needs; hits allocated by the shooter's choice, then by the book's order.
     b.advance_to("execute-9")
-    a.roll("A Company, platoon 1", "Assault shooting", "1. Kompanie, platoon 1", [6], touching="A Company, platoon 1")
-    a.roll("A Company, platoon 1", "Allocate hits", "1. Kompanie, platoon 3", [], touching="A Company, platoon 3")
+    a.roll(
+        "A Company, platoon 1",
+        "Assault shooting",
+        "1. Kompanie, platoon 1",
+        [6],
+        touching="A Company, platoon 1",
+    )
+    a.roll(
+        "A Company, platoon 1", "Allocate hits", "1. Kompanie, platoon 3", [], touching="A Company, platoon 3"
+    )
     shows(defender, b.uid("1. Kompanie, platoon 3"), "base_injury", "fresh")
     b.advance_to("melee")
-    a.roll("A Company, platoon 1", "Melee", "1. Kompanie, platoon 1", [6, 5, 1], touching="A Company, platoon 1")
     a.roll(
-        "A Company, platoon 1", "Allocate hits", "1. Kompanie, platoon 1", [], "Book's order", "A Company, platoon 1"
+        "A Company, platoon 1", "Melee", "1. Kompanie, platoon 1", [6, 5, 1], touching="A Company, platoon 1"
+    )
+    a.roll(
+        "A Company, platoon 1",
+        "Allocate hits",
+        "1. Kompanie, platoon 1",
+        [],
+        "Book's order",
+        "A Company, platoon 1",
     )
     for n in (1, 2):
         expect(defender.locator(f"[data-stand='{b.uid(f'1. Kompanie, platoon {n}')}']")).to_have_count(0)

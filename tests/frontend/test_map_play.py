@@ -372,8 +372,10 @@ def test_the_attackers_taps_at_each_size_and_what_the_card_leaves_clear(new_page
         if narrow:
             # Every tool whole on the screen (issue 51: the phone's one scrolled row cut "Key"), the bar in two
             # rows at most.
-            boxes = [b for b in (t.bounding_box() for t in page.locator(".map-toolbar .tool:visible").all()) if b]
-            assert all(0 <= b["x"] and b["x"] + b["width"] <= size["width"] for b in boxes), size
+            boxes = [
+                b for b in (t.bounding_box() for t in page.locator(".map-toolbar .tool:visible").all()) if b
+            ]
+            assert all(b["x"] >= 0 and b["x"] + b["width"] <= size["width"] for b in boxes), size
             assert len({round(b["y"]) for b in boxes}) <= 2, size
         clear = (line, company) if narrow else None
         found += [
