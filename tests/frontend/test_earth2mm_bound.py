@@ -122,10 +122,14 @@ class Player(Taps):
         expect(self.page.locator("[data-play-done]")).to_be_visible()
 
     def link(self, name: str) -> None:
+        """A link of the menu bar, whole on the screen and uncovered (the phone's bar cut "Fire plan")."""
         target = self.page.get_by_role("link", name=name, exact=True)
         expect(target).to_be_visible()
         box = target.bounding_box()
-        self._tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        assert box["x"] >= 0 and box["x"] + box["width"] <= self.page.viewport_size["width"], (name, box)
+        assert target.evaluate("(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y]), name
+        self._tap(x, y)
 
     def seen(self, locator: Any) -> dict[str, float]:
         """The thing's box, scrolled into view first if the page has it below the fold (counted)."""
@@ -249,6 +253,7 @@ def test_a_whole_bound_of_the_demo_battle_by_taps(new_page: Any) -> None:
     # Executing step (6): A Company moves into base contact in one drag of its handle, beside the company.
     b.advance_to("execute-6")
     a.card("A Company, platoon 1", "Move its company")
+    expect(attacker.locator(".net-status .notice.info", has_text="Drag")).to_have_count(1)  # an instruction
     handle = attacker.locator("[data-formation-move]")
     from_, to = (
         attacker.evaluate("([x, y]) => window.firestepMap.toScreen(x, y)", [30, y]) for y in (58, 63)
@@ -297,13 +302,37 @@ def test_a_whole_bound_of_the_demo_battle_by_taps(new_page: Any) -> None:
     for page, who in ((attacker, "attacker"), (defender, "defender")):
         found += [f"{who}: {v}" for v in serious_violations(page)]
         screenshot(page, f"earth2mm-bound-{who}")
-    for size in (TABLET_PORTRAIT, REFEREE_SCREEN):
-        map_at(defender, size)
+    for size in (PHONE, TABLET_PORTRAIT, REFEREE_SCREEN):
+        if size != PHONE:
+            map_at(defender, size)
         d.at("1. Kompanie, platoon 3")
+        d.acts_read("1. Kompanie, platoon 3")
         settled(defender)
-        screenshot(defender, "earth2mm-bound-defender")
-        found += [f"defender at {size}: {v}" for v in serious_violations(defender)]
+        # The card open, every stand on the table is in sight beside it and the fire's labels inside the table.
+        assert defender.evaluate(OFF_TABLE_OR_UNDER_THE_CARD) == [], size
+        if size != PHONE:
+            screenshot(defender, "earth2mm-bound-defender")
+            found += [f"defender at {size}: {v}" for v in serious_violations(defender)]
     assert not found, "\n".join(found)
+
+
+# The stands under the open card, and the board's labels that run off the table, as the screen shows them.
+OFF_TABLE_OR_UNDER_THE_CARD = """() => {
+  const m = window.firestepMap, card = document.querySelector("[data-map-panel]").getBoundingClientRect();
+  const map = m.leaflet.getContainer().getBoundingClientRect(), t = m.tableBox(), out = [];
+  for (const u of m.model.units.values()) {
+    if (u.killed || u.x === null || !u.base) continue;
+    const p = m.leaflet.latLngToContainerPoint(m.toLL([u.x, u.y]));
+    const x = p.x + map.left, y = p.y + map.top;
+    if (x >= card.left && x <= card.right && y >= card.top && y <= card.bottom) out.push(`stand ${u.id} under the card`);
+  }
+  for (const el of document.querySelectorAll(".board-label")) {
+    const r = el.getBoundingClientRect();
+    const [l, top] = [r.left - map.left, r.top - map.top];
+    if (l < t.left - 1 || top < t.top - 1 || l + r.width > t.right + 1 || top + r.height > t.bottom + 1) out.push(el.textContent);
+  }
+  return out;
+}"""
 
 
 def drag(page: Any, handle: Any, dx: float, dy: float) -> None:
