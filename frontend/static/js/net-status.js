@@ -2,7 +2,8 @@
 // wherever the page is scrolled, placed where it covers no menu, dice or card (top centre, taps pass through
 // around it). A refusal or failure stays until the player dismisses it or acts again (taps another control);
 // good news fades by itself.
-//   window.firestepNotice(text, good, { key, why, source })  shows one; a later notice with the same key
+//   window.firestepNotice(text, good, { key, why, source, tone })  shows one (tone "info": an instruction, in
+//     a plain style, never a refusal's red); a later notice with the same key
 //     replaces it (callers that give no key share one slot). Key "connection" speaks of the device's state
 //     (and of the taps outbox.js keeps for it) rather than of one tap, so acting again leaves it; its own news
 //     replaces it. With `why` (the rule in full) or `source` (where it is printed) it has a "Why?" to open.
@@ -76,6 +77,7 @@
     why.querySelector("p").textContent = reason.why && reason.why !== text ? sentence(reason.why) : "";
     why.querySelector("cite").textContent = reason.source || "";
     item.classList.toggle("ok", Boolean(good));
+    item.classList.toggle("info", options.tone === "info"); // an instruction ("Tap where … goes."), not an error
     clearTimeout(item.fade);
     if (good) item.fade = setTimeout(() => remove(key), GOOD_FOR_MS);
     el.hidden = false;

@@ -114,7 +114,8 @@
         h("div", { class: "play-row" }, list, h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Cancel" })),
       );
       picking(true);
-      m.pickStand((id) => chooseTarget(id));
+      // The act's target is the other side's: a tap in base contact takes the enemy stand, not one's own.
+      m.pickStand((id) => chooseTarget(id), { accept: (t) => t.side !== u.side && !t.killed });
       if (!play.marks) loadMarks(u);
     };
     // The dice a roll takes: the act's, or one more for each other stand its shot attacks (the table says).
@@ -213,7 +214,7 @@
       const u = model.units.get(m.selectedStand());
       const act = acts[i];
       if (!u || !act) return;
-      play = { stand: u.id, act, target: null, dice: [], asked: null, given: {} };
+      play = { stand: u.id, act, target: null, dice: [], asked: null, given: {}, step: model.turn.step };
       panel.classList.add("playing");
       if (act.target) { renderPick(u); return; }
       play.asked = await ask(null);
@@ -276,7 +277,10 @@
 
     window.addEventListener("firestep:stand-shown", async (e) => {
       const id = e.detail.id;
-      if (play && play.stand === id) {
+      // The card gives way: a roll done (Undo and Done) ends when its stand is tapped again, and anything
+      // begun ends when the game moves to another step (its acts are read anew).
+      const over = play && ((e.detail.tapped && play.done) || play.step !== model.turn.step);
+      if (play && play.stand === id && !over) {
         if (play.done) renderDone(play.done);
         else if (play.target === null && play.act.target) renderPick(model.units.get(id));
         else if (play.asked) renderAsked();
@@ -284,8 +288,9 @@
       }
       stop();
       const u = model.units.get(id);
-      // The same stand shown again (a live frame changed it): its buttons stay while they are read anew.
-      if (actsFor !== id) { acts = []; waiting = null; delete root.dataset.standActs; }
+      // The same stand shown again in the same step (a live frame changed it): its buttons stay while they are
+      // read anew.
+      if (actsFor !== id || e.detail.moved) { acts = []; waiting = null; delete root.dataset.standActs; }
       actsFor = id;
       renderActs(u);
       const r = await call(`${api}/units/${id}/acts`);

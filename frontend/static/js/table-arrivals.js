@@ -29,15 +29,14 @@
       render();
     };
     const layingCard = () => cards.find((c) => c.shots && !c.applied && m.mayActFor(c.side));
-    // While the arrivals are shown, a stand tapped on the map takes the next shot of the card laying them.
+    // While the arrivals are shown, a stand under the circle tapped on the map takes the next shot of the card
+    // laying them; the picking ends when its fire is applied, or when the player taps another stand (its card
+    // opens) or another tool.
+    const rollOn = (id) => { const c = layingCard(); return c ? rollsOf(c).find((r) => r.unit_id === id) : null; };
     const pickShots = () => {
       if (!layingCard()) return;
-      m.pickStand((id) => {
-        const c = layingCard();
-        const roll = c && rollsOf(c).find((r) => r.unit_id === id);
-        if (roll) layShot(c, roll);
-        else m.notice("That stand is not under the circle.");
-      });
+      m.pickStand((id) => { const roll = rollOn(id); if (roll) layShot(layingCard(), roll); },
+        { accept: (u) => Boolean(rollOn(u.id)), panel: "arrival" });
     };
 
     const odds = (p) => {
@@ -158,6 +157,9 @@
       else {
         laid.delete(Number(button.dataset.arrivalApply || button.dataset.arrivalDice));
         if (result.data && result.data.cards) { cards = result.data.cards; render(); }
+        // Its fire is applied: the map's taps open cards again (or lay the next card's shots).
+        m.stopPicking();
+        if (!list.closest("[data-panel]").hidden) pickShots();
       }
       button.disabled = false;
       schedule();

@@ -28,7 +28,8 @@
     // Whatever the rule set draws of its board (GameState.board_drawn): polygons in table cm, or points with a
     // radius, each with its style and label; a thing's zone (a barrage's danger zone) is drawn with it.
     // Each label where it covers no stand and no other label (issue 41): on its thing when that is clear, else
-    // moved off to the nearest clear place round it.
+    // moved off to the nearest clear place round it; always inside the table (issue 51), its words wrapped
+    // on a narrow screen (map.css).
     let tips = [];
     const placeLabels = () => {
       const stands = m.standBoxes();
@@ -44,8 +45,18 @@
         const c = { x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2 };
         const clear = !stands.some((o) => m.meets(r, o.r)) && !placed.some((p) => m.meets(r, p));
         const spot = clear ? null : m.clearSpot(stands, placed, c, { x: 0, y: 0 }, b.width, b.height, [24, 48, 96, 160]);
-        placed.push(spot ? spot.r : r);
-        if (spot) { tip.options.offset = L.point(spot.x - c.x, spot.y - c.y); tip.update(); }
+        const at = spot ? spot.r : r;
+        // Inside the table at every size (and on the screen): moved in by what runs over an edge.
+        const t = m.tableBox();
+        const size = m.leaflet.getSize();
+        const edge = { left: Math.max(0, t.left), right: Math.min(size.x, t.right), top: Math.max(0, t.top), bottom: Math.min(size.y, t.bottom) };
+        const inX = at.left < edge.left ? edge.left - at.left : at.right > edge.right ? Math.max(edge.left - at.left, edge.right - at.right) : 0;
+        const inY = at.top < edge.top ? edge.top - at.top : at.bottom > edge.bottom ? Math.max(edge.top - at.top, edge.bottom - at.bottom) : 0;
+        placed.push({ left: at.left + inX, right: at.right + inX, top: at.top + inY, bottom: at.bottom + inY });
+        if (spot || inX || inY) {
+          tip.options.offset = L.point((spot ? spot.x - c.x : 0) + inX, (spot ? spot.y - c.y : 0) + inY);
+          tip.update();
+        }
       }
     };
     const drawBoard = () => {

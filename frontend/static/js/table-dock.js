@@ -2,7 +2,9 @@
 // screen (top or bottom on a portrait screen or a phone, left or right on a landscape one) that covers fewer of
 // the stands it is about, and the map is panned (zoomed out only if need be) so that all of them lie clear of
 // it. The stands it is about: the stand's line (its side's stands), then the target's company; while a target
-// is picked, the stand and the other side's stands.
+// is picked, the stand and the other side's stands. While the whole table is in view (as it opens, and on a
+// phone nearly always), a stand's card or the arrivals' has the whole table fitted into what it leaves free:
+// it covers none of it (issue 51), and the table is fitted to the whole screen again once the card closes.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -45,7 +47,25 @@
       return r;
     };
     const clearOf = (r, p) => p.x >= r.left + REACH && p.x <= r.right - REACH && p.y >= r.top + REACH && p.y <= r.bottom - REACH;
+    let shrunk = false; // the whole table fitted beside the card: fitted to the screen again when it closes
+    const wholeTable = () => {
+      panel.dataset.dock = narrow.matches ? "end" : "start"; // the seat's own edge, in reach of the thumb
+      const r = free();
+      const size = map.getSize();
+      // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it, as fitTable.
+      const top = window.matchMedia("(max-width: 899px)").matches && panel.dataset.dock === "end" ? 40 : 8;
+      map.fitBounds(m.tableBounds(), {
+        paddingTopLeft: [r.left + 8, r.top + top], paddingBottomRight: [size.x - r.right + 8, size.y - r.bottom + 8], animate: false,
+      });
+      shrunk = true;
+    };
     const place = () => {
+      if (panel.hidden) { delete panel.dataset.dock; if (shrunk) { shrunk = false; m.fitTable(); } return; }
+      // A stand's card or the arrivals' (what they act on is on the table); a tool's card (the ruler, the key)
+      // leaves the table where the finger expects it.
+      const acting = root.dataset.shows === "stand" || root.dataset.shows === "arrival";
+      if (acting && map.getZoom() <= m.fitZoom() + 0.01) { wholeTable(); return; }
+      shrunk = false; // zoomed in by the player: the card keeps its stands clear by panning, as below
       const stands = about();
       if (!stands.length) { delete panel.dataset.dock; return; }
       const points = stands.map((u) => map.latLngToContainerPoint(toLL([u.x, u.y])));

@@ -79,19 +79,16 @@
       // The unit the rules stored as the target (a base tapped names its sub-unit).
       const stored = target !== null ? (r.data.changes || []).find((c) => c.field === choice.target) : null;
       const at = target !== null ? ` at ${unitName(stored ? stored.after : target)}` : "";
-      doing = { done: { event_id: r.data.event_id, text: `${edit.label}: ${choice.label}${at}.` } };
+      doing = { done: { event_id: r.data.event_id, text: `${edit.label}: ${choice.label}${at}.` }, step: doing.step };
       render();
     };
     const choose = (i) => {
       doing.choice = doing.edit.choices[i];
       if (!doing.choice.target) { save(null); return; }
       render();
-      m.pickStand((id) => {
-        const t = model.units.get(id);
-        const own = model.units.get(shownFor);
-        if (!t || !own || t.side === own.side) { notice("Tap one of the other side's stands."); return; }
-        save(id);
-      });
+      const own = model.units.get(shownFor);
+      // The target is the other side's: a tap in base contact takes the enemy stand, not one's own.
+      m.pickStand((id) => save(id), { accept: (t) => Boolean(own) && t.side !== own.side && !t.killed });
     };
     const undo = async (eventId) => {
       if (!(await m.undoEvent(eventId))) return;
@@ -100,8 +97,11 @@
     };
 
     window.addEventListener("firestep:stand-shown", (e) => {
-      if (doing && shownFor === e.detail.id) { render(); return; }
-      if (shownFor !== e.detail.id) edits = [];
+      // The card gives way: an edit saved (Undo and Done) ends when its stand is tapped again, and anything
+      // begun ends when the game moves to another step.
+      const over = doing && ((e.detail.tapped && doing.done) || doing.step !== model.turn.step);
+      if (doing && shownFor === e.detail.id && !over) { render(); return; }
+      if (shownFor !== e.detail.id || e.detail.moved) edits = [];
       stop();
       shownFor = e.detail.id;
       render();
@@ -119,7 +119,7 @@
       if (el.matches("[data-edit]")) {
         const edit = edits[Number(el.dataset.edit)];
         if (!edit) return;
-        doing = { edit, choice: null };
+        doing = { edit, choice: null, step: model.turn.step };
         busy(true);
         if (edit.choices.length === 1) choose(0);
         else render();

@@ -1,5 +1,6 @@
-// Moving a whole company or battalion on the map in one drag, keeping its formation: a move handle at the
-// formation's centre and a turn handle ahead of it (one finger each; two fingers stay the map's pinch). The
+// Moving a whole company or battalion on the map in one drag, keeping its formation: a move handle beside the
+// formation (on a flank, clear of its stands and of the enemy in contact ahead) and a turn handle ahead of it
+// (one finger each; two fingers stay the map's pinch). The
 // stands follow as a ghost while dragged; on release one write moves them all
 // (POST .../units/{id}/move-formation: one event, one Undo).
 (() => {
@@ -10,7 +11,8 @@
     const { h, section, api, model, nameOf, notice, refusal, failed, send, leaflet: map, toLL, fromLL, rect, sizes, drawIn } = m;
     const ghosts = L.layerGroup().addTo(map);
     const handles = L.layerGroup().addTo(map);
-    let moving = null; // { formation, stands, centre, dx, dy, turn }
+    let moving = null; // { formation, stands, centre, dx, dy, turn, facing }
+    let dragging = false;
 
     const ancestor = (u, level) => {
       for (let a = model.units.get(u.parent_id); a; a = model.units.get(a.parent_id)) if (a.level === level) return a;
@@ -36,12 +38,42 @@
     };
     const icon = (text, label) => L.divIcon({ className: "formation-handle", html: `<span role="img" aria-label="${label}">${text}</span>`, iconSize: [48, 48], iconAnchor: [24, 24] });
     const reach = () => Math.max(8, ...moving.stands.map((u) => Math.hypot(u.x - moving.centre[0], u.y - moving.centre[1]))) + 6;
+    // The move handle beside the formation: a finger's width off the flank (else the rear, else the front) of
+    // the stand whose card is open (else the one nearest the formation's centre), where it is on the map, off
+    // the card and over none of the formation's stands. Returned as its offset from the formation's centre:
+    // dragging it drags the centre by as much.
+    const panel = document.querySelector("[data-map-panel]");
+    const aside = (centre, a) => {
+      const { dx, dy } = moving;
+      const shown = moving.stands.find((u) => u.id === m.selectedStand());
+      const anchor = shown || moving.stands.reduce((best, u) => (Math.hypot(u.x - moving.centre[0], u.y - moving.centre[1]) < Math.hypot(best.x - moving.centre[0], best.y - moving.centre[1]) ? u : best));
+      const b = sizes.bases[anchor.base] || { w: 0, d: 0 };
+      const px = (p) => map.latLngToContainerPoint(toLL(p));
+      const perPx = 1 / px([1, 0]).distanceTo(px([0, 0]));
+      const far = Math.max(b.w, b.d) / 2 + 34 * perPx;
+      const at = [anchor.x + dx, anchor.y + dy];
+      const spots = [a - Math.PI / 2, a + Math.PI / 2, a + Math.PI, a].map((d) => [at[0] + far * Math.cos(d), at[1] + far * Math.sin(d)]);
+      const size = map.getSize();
+      const box = map.getContainer().getBoundingClientRect();
+      const card = panel && !panel.hidden ? panel.getBoundingClientRect() : null;
+      const stands = moving.stands.map((u) => px([u.x + dx, u.y + dy]));
+      const clear = (spot) => {
+        const p = px(spot);
+        const onMap = p.x >= 24 && p.y >= 24 && p.x <= size.x - 24 && p.y <= size.y - 24;
+        const x = p.x + box.left, y = p.y + box.top;
+        const offCard = !(card && x >= card.left - 24 && x <= card.right + 24 && y >= card.top - 24 && y <= card.bottom + 24);
+        return onMap && offCard && stands.every((q) => q.distanceTo(p) >= 26);
+      };
+      const spot = spots.find(clear) || spots[0];
+      return [spot[0] - centre[0], spot[1] - centre[1]];
+    };
     const showHandles = () => {
       handles.clearLayers();
       const [cx, cy] = moving.centre;
       const centre = [cx + moving.dx, cy + moving.dy];
-      const move = L.marker(toLL(centre), { draggable: true, keyboard: false, icon: icon("✥", "Drag to move the formation") }).addTo(handles);
-      const a = ((90 + moving.turn) * Math.PI) / 180; // ahead: towards the enemy's edge, as the formation faces
+      const a = ((moving.facing + moving.turn) * Math.PI) / 180; // ahead: as the formation faces
+      const back = aside(centre, a);
+      const move = L.marker(toLL([centre[0] + back[0], centre[1] + back[1]]), { draggable: true, keyboard: false, icon: icon("✥", "Drag to move the formation") }).addTo(handles);
       const turner = L.marker(toLL([centre[0] + reach() * Math.cos(a), centre[1] + reach() * Math.sin(a)]), {
         draggable: true, keyboard: false, icon: icon("↻", "Drag to turn the formation"),
       }).addTo(handles);
@@ -49,18 +81,23 @@
       turner.getElement()?.setAttribute("data-formation-turn", "");
       move.on("drag", () => {
         const [x, y] = fromLL(move.getLatLng());
-        moving.dx = x - cx; moving.dy = y - cy;
+        moving.dx = x - back[0] - cx; moving.dy = y - back[1] - cy;
         drawGhosts();
       });
       turner.on("drag", () => {
         const [x, y] = fromLL(turner.getLatLng());
-        moving.turn = (Math.atan2(y - centre[1], x - centre[0]) * 180) / Math.PI - 90;
+        moving.turn = (Math.atan2(y - centre[1], x - centre[0]) * 180) / Math.PI - moving.facing;
         drawGhosts();
       });
-      move.on("dragend", commit);
-      turner.on("dragend", commit);
+      for (const handle of [move, turner]) {
+        handle.on("dragstart", () => { dragging = true; });
+        handle.on("dragend", () => { dragging = false; commit(); });
+      }
     };
-    const stop = () => { moving = null; ghosts.clearLayers(); handles.clearLayers(); };
+    const stop = () => { moving = null; dragging = false; ghosts.clearLayers(); handles.clearLayers(); };
+    // The map moved (a card docked, a notice's row, a pinch): the move handle is placed beside the formation
+    // again where it is in sight.
+    map.on("moveend zoomend", () => { if (moving && !dragging) showHandles(); });
     const commit = async () => {
       if (!moving) return;
       const { formation, dx, dy, turn } = moving;
@@ -76,7 +113,7 @@
       // The stands are where the ghosts were: start again from there for the next drag.
       moving.stands = standsUnder(formation);
       moving.centre = centreOf(moving.stands);
-      moving.dx = 0; moving.dy = 0; moving.turn = 0;
+      moving.dx = 0; moving.dy = 0; moving.turn = 0; moving.facing = moving.stands[0]?.facing_deg ?? 90;
       ghosts.clearLayers();
       showHandles();
       window.dispatchEvent(new CustomEvent("firestep:map-changed"));
@@ -84,14 +121,15 @@
     const centreOf = (stands) => [stands.reduce((s, u) => s + u.x, 0) / stands.length, stands.reduce((s, u) => s + u.y, 0) / stands.length];
     const begin = (f) => {
       const stands = standsUnder(f);
-      moving = { formation: f, stands, centre: centreOf(stands), dx: 0, dy: 0, turn: 0 };
+      moving = { formation: f, stands, centre: centreOf(stands), dx: 0, dy: 0, turn: 0, facing: stands[0].facing_deg ?? 90 };
       showHandles();
-      notice(`Drag ✥ to move ${nameOf(f).short} (${stands.length} stands) or ↻ to turn it.`);
+      m.tell(`Drag ✥ to move ${nameOf(f).short} (${stands.length} stands) or ↻ to turn it.`);
     };
 
     window.addEventListener("firestep:stand-shown", (e) => {
       const u = model.units.get(e.detail.id);
-      if (moving && (!u || !moving.stands.some((s) => s.id === u.id))) stop();
+      // Its handles go with another company's card, or with the step the move was begun in.
+      if (moving && (!u || e.detail.moved || !moving.stands.some((s) => s.id === u.id))) stop();
       const row = section("stand").querySelector(".card-actions");
       if (!u || !row || u.killed || !m.mayActFor(u.side)) return;
       for (const level of ["company", "battalion"]) {

@@ -24,6 +24,8 @@
   const HIT_PX = 22; // half of a 44 px finger target: a tap this close to a stand's centre picks it
   const LABEL_ZOOM_STEPS = 1.5; // labels appear this many zoom levels in from the whole table
   const notice = (text) => (window.firestepNotice ? window.firestepNotice(text) : null);
+  // What to do next ("Tap where … goes."): an instruction, in the notices' plain style, never a refusal's.
+  const tell = (text) => (window.firestepNotice ? window.firestepNotice(text, false, { key: "instruction", tone: "info" }) : null);
   const api = `/api/v1/games/${game}`;
   const humanise = (s) => (s === "sos" ? "SOS" : String(s || "").replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase()));
   const sideName = (s) => (s === "attacker" ? "Attacker" : s === "defender" ? "Defender" : humanise(s));
@@ -156,7 +158,8 @@
     panel.querySelectorAll("[data-panel]").forEach((s) => { s.hidden = s.dataset.panel !== name; });
     document.querySelectorAll("[data-tool]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tool === name)));
     root.dataset.shows = name || "";
-    if (name !== "ruler" && mode.kind !== "move" && !(name === "stand" && mode.kind === "pick")) setMode({ kind: "idle" });
+    // A pick belongs to the card that started it (a stand's target, an arrival's shots): another card ends it.
+    if (name !== "ruler" && mode.kind !== "move" && !(mode.kind === "pick" && mode.panel === name)) setMode({ kind: "idle" });
   };
   const section = (name) => panel.querySelector(`[data-panel="${name}"]`);
   const h = (tag, attrs = {}, ...kids) => {
@@ -367,7 +370,10 @@
 
   // -- the stand card ------------------------------------------------------------------------------------------
   let selectedStand = null;
-  const showStand = (id) => {
+  let shownStep = null; // the step of the game when the stand's card was last drawn
+  // `tapped`: the player tapped the stand (a card left finished, Undo and Done, starts afresh), rather than a
+  // live frame or a new step drawing it again.
+  const showStand = (id, tapped = false) => {
     const u = model.units.get(id);
     const prev = selectedStand;
     selectedStand = u ? id : null;
@@ -392,14 +398,17 @@
       ),
     ].filter(Boolean)); // a rule set without markers has no marker line (no "null" text)
     if (panelShows !== "stand") showPanel("stand");
-    window.dispatchEvent(new CustomEvent("firestep:stand-shown", { detail: { id } }));
+    const step = model.turn.step;
+    const moved = shownStep !== step;
+    shownStep = step;
+    window.dispatchEvent(new CustomEvent("firestep:stand-shown", { detail: { id, tapped, moved } }));
   };
   const standAction = async (action) => {
     const u = model.units.get(selectedStand);
     if (!u) return;
     if (action === "move") {
       setMode({ kind: "move", unit: u.id });
-      notice(`Tap where ${nameOf(u).short} goes.`);
+      tell(`Tap where ${nameOf(u).short} goes.`);
       return;
     }
     if (action === "measure") {
@@ -539,11 +548,13 @@
     }
   };
   // The stand nearest the tap within a finger's reach (or under it, for a large base at high zoom).
-  const standAt = (containerPoint) => {
+  // With `accept`, only the stands it accepts: in base contact the enemy under one's own stand is found.
+  const standAt = (containerPoint, accept = null) => {
     let best = null;
     let bestD = Infinity;
     for (const [id] of standLayers) {
       const u = model.units.get(id);
+      if (accept && !accept(u)) continue;
       const c = map.latLngToContainerPoint(toLL([u.x, u.y]));
       const spec = sizes.bases[u.base];
       const reachCm = Math.max(spec.w, spec.d) / 2;
@@ -556,8 +567,16 @@
   map.on("click", (e) => {
     const point = fromLL(e.latlng);
     if (mode.kind === "pick") {
-      const id = standAt(e.containerPoint);
-      if (id !== null) mode.pick(id);
+      // The stand the pick needs (the act knows its side), else the card gives way: the stand tapped opens
+      // its card in the same tap and the pick ends; a tap on no stand keeps picking.
+      const id = standAt(e.containerPoint, mode.accept);
+      if (id !== null) { mode.pick(id); return; }
+      const other = standAt(e.containerPoint);
+      if (other === null) return;
+      const ended = mode.ended;
+      setMode({ kind: "idle" });
+      if (ended) ended();
+      showStand(other, true);
       return;
     }
     if (mode.kind === "move") {
@@ -572,7 +591,7 @@
       return;
     }
     const id = standAt(e.containerPoint);
-    if (id !== null) showStand(id);
+    if (id !== null) showStand(id, true);
     else if (panelShows === "stand") { showStand(null); }
   });
   map.on("zoomend", showLabels);
@@ -617,7 +636,13 @@
 
   // -- the model to the map ------------------------------------------------------------------------------------
   model.listen((what) => {
-    if (what.all) { renderAll(); window.dispatchEvent(new CustomEvent("firestep:map-changed")); return; }
+    if (what.all) {
+      renderAll();
+      window.dispatchEvent(new CustomEvent("firestep:map-changed"));
+      // A new step: the open card shows the acts of the step the game is in now (its acts read anew).
+      if (selectedStand && panelShows === "stand" && shownStep !== model.turn.step) showStand(selectedStand);
+      return;
+    }
     if (what.changed) {
       for (const id of what.changed) { const u = model.units.get(id); if (u) drawStand(u); }
       if (map.hasLayer(layers.labels)) declutter();
@@ -739,7 +764,7 @@
   // For table-coverage.js: the model, the names, and how to mark stands and send writes.
   window.firestepMap = {
     undoEvent,
-    model, sizes, W, LEN, api, role, send, refusal, failed, nameOf, mayActFor, notice,
+    model, sizes, W, LEN, api, role, send, refusal, failed, nameOf, mayActFor, notice, tell,
     setCover: (classes) => {
       coverClass.clear();
       for (const [id, cls] of classes) coverClass.set(id, cls);
@@ -764,9 +789,19 @@
     showPanel,
     showStand,
     selectedStand: () => selectedStand,
-    // Picking a stand on the map (a target): each tap near a stand calls `pick(id)` until `stopPicking`.
-    pickStand: (pick) => setMode({ kind: "pick", pick }),
+    // Picking a stand on the map (a target): each tap near a stand it `accept`s (any stand without) calls
+    // `pick(id)` until `stopPicking`; a tap on another stand ends it (`ended()`) and opens that stand's card.
+    // The pick lasts while its `panel` (the stand card unless said) is shown.
+    pickStand: (pick, { accept = null, ended = null, panel = "stand" } = {}) => setMode({ kind: "pick", pick, accept, ended, panel }),
     stopPicking: () => { if (mode.kind === "pick") setMode({ kind: "idle" }); },
+    // The table's corners on the screen (the map's own pixels): labels are kept inside it.
+    tableBox: () => {
+      const a = map.latLngToContainerPoint(toLL([0, 0]));
+      const b = map.latLngToContainerPoint(toLL([W, LEN]));
+      return { left: Math.min(a.x, b.x), right: Math.max(a.x, b.x), top: Math.min(a.y, b.y), bottom: Math.max(a.y, b.y) };
+    },
+    fitTable,
+    tableBounds,
     // For tests and the card: the point (table cm) in viewport CSS pixels, panned into view first if needed.
     toScreen: (x, y) => {
       const ll = toLL([x, y]);
