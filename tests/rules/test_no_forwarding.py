@@ -34,7 +34,11 @@ def _rules_functions(root: Path, path: Path, tree: ast.Module) -> tuple[set[str]
     package = path.relative_to(root).parent.parts
     for node in tree.body:
         if isinstance(node, ast.ImportFrom):
-            source = ".".join([*package[: len(package) - node.level + 1], node.module or ""] if node.level else [node.module or ""]).strip(".")
+            source = ".".join(
+                [*package[: len(package) - node.level + 1], node.module or ""]
+                if node.level
+                else [node.module or ""]
+            ).strip(".")
             if not source.startswith("rules"):
                 continue
             for alias in node.names:
@@ -79,7 +83,10 @@ def _passes_only_its_own(fn: ast.FunctionDef, call: ast.Call) -> bool:
             continue
         else:
             return False
-    if any(k.arg is not None and not (isinstance(k.value, ast.Name) and k.value.id == k.arg) for k in call.keywords):
+    if any(
+        k.arg is not None and not (isinstance(k.value, ast.Name) and k.value.id == k.arg)
+        for k in call.keywords
+    ):
         return False
     itself = any(p in ("self", "cls") for p in passed)
     passed = [p for p in passed if p not in ("self", "cls")]
@@ -106,9 +113,13 @@ def forwarding(root: Path = ROOT) -> Iterator[str]:
                 where = f"{path.relative_to(root)}:{node.lineno} {cls.name}."
                 if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
                     value = node.value
-                    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and len(value.args) == 1:
-                        if value.func.id in ("staticmethod", "classmethod"):
-                            value = value.args[0]
+                    if (
+                        isinstance(value, ast.Call)
+                        and isinstance(value.func, ast.Name)
+                        and value.func.id in ("staticmethod", "classmethod")
+                        and len(value.args) == 1
+                    ):
+                        value = value.args[0]
                     if (name := _callee(value, functions, modules)) is not None:
                         target = node.targets[0] if isinstance(node, ast.Assign) else node.target
                         yield f"{where}{ast.unparse(target)} = {name}"
@@ -116,13 +127,21 @@ def forwarding(root: Path = ROOT) -> Iterator[str]:
                 if not isinstance(node, ast.FunctionDef):
                     continue
                 body = _body(node)
-                if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
+                if (
+                    len(body) != 1
+                    or not isinstance(body[0], ast.Return)
+                    or not isinstance(body[0].value, ast.Call)
+                ):
                     continue
                 call = body[0].value
                 # `return tuple(f(...))` converts what it forwards, and forwards it all the same.
-                if isinstance(call.func, ast.Name) and call.func.id in ("tuple", "list") and len(call.args) == 1:
-                    if isinstance(call.args[0], ast.Call):
-                        call = call.args[0]
+                if (
+                    isinstance(call.func, ast.Name)
+                    and call.func.id in ("tuple", "list")
+                    and len(call.args) == 1
+                    and isinstance(call.args[0], ast.Call)
+                ):
+                    call = call.args[0]
                 name = _callee(call.func, functions, modules)
                 if name is not None and _passes_only_its_own(node, call):
                     yield f"{where}{node.name} -> {name}"

@@ -7,12 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.errors import RulesError
-from rules.core.records import Change, FillRequest, SetSideState, Snapshot
-from rules.flanders_fields.play import game_reinforcements
+from rules.core.records import Change, SetSideState, Snapshot
 from rules.flanders_fields.play.units import SRC_ORDERED_UNITS, order_unit, ordered_unit
 from rules.flanders_fields.resolvers.heroic import SRC_HEROIC
-from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
-from rules.flanders_fields.resolvers.reinforcements import RESOLVER as REINFORCEMENTS
 
 HEROIC_KEY = "heroic-action"  # the side state that counts a side's heroic actions left
 
@@ -24,23 +21,6 @@ def wind_due(board: Mapping[str, Any], turn: int, side_to_move: str) -> bool:
     if not board.get("clouds") or board.get("wind_turn") == turn:
         return False
     return board.get("wind") is None or side_to_move == "attacker"
-
-
-def before_resolve(resolver: str, snap: Snapshot, request: FillRequest, apply: bool) -> tuple[Change, ...]:
-    if resolver == ORDER_ROLL and request.unit_id is not None:
-        own_table(snap, request.unit_id, request.given.get("unit"))
-    if resolver == HEROIC_KEY:
-        return heroic_action_spent(snap, request.unit_id)
-    if resolver == REINFORCEMENTS:
-        game_reinforcements.refused(snap, request.unit_id, apply)
-    if resolver == "gas-wind" and apply and not wind_due(snap.board, snap.turn, snap.side_to_move):
-        raise RulesError(
-            "resolver",
-            "no gas-wind roll is due now: ask without applying it to leave the clouds where they are",
-            why="no gas-wind roll is due: it is rolled once a turn by the attacker once a cloud is on the table "
-            "(send apply: false to ask the table without moving the clouds)",
-        )
-    return ()
 
 
 def heroic_action_spent(snap: Snapshot, unit_id: int | None) -> tuple[Change, ...]:
