@@ -17,7 +17,7 @@ from rules.core.game import Position
 from rules.core.records import SetBoard, SetState, Snapshot, UnitState
 from rules.earth2mm.data import EXECUTING_ORDER, PLANNING_ORDER
 from rules.earth2mm.play import judge
-from rules.earth2mm.play.card import stand_edits
+from rules.earth2mm.play.card import EarthCardFields
 from rules.earth2mm.play.ends import bound_ended, needs
 from rules.earth2mm.play.fields import EarthFields
 from rules.earth2mm.play.game import edited, moves
@@ -555,7 +555,10 @@ def test_a_sub_unit_that_fell_short_carries_its_assault_on_while_its_command_all
     [why] = judge.forbidden(judge.Board(snapshot(short, "plan-line"), BASES), edit(10, sub_plan="find cover"))
     assert "they must continue assaulting the next turn" in why.why
     # The stand's card offers it the assault alone.
-    offered = {e.field: [c.value for c in e.choices] for e in stand_edits(snapshot(short, "plan-line"), 11)}
+    offered = {
+        e.field: [c.value for c in e.choices]
+        for e in EarthCardFields().stand_edits(snapshot(short, "plan-line"), 11)
+    }
     assert offered["sub_plan"] == ["assault"]
     # A company with no assault to carry on finds cover as the chart allows.
     free = {1: {"high_command": "assault"}, 10: {"under_fire": True}}
