@@ -12,7 +12,7 @@ from rules.core.game import Rolls
 from rules.core.records import Change, Filled, Played, SetBoard, Snapshot
 from rules.flanders_fields.errata import EVENTS_PACK, SRC_EVENTS
 from rules.flanders_fields.play.changes import HAND_KEY, hand_set
-from rules.flanders_fields.resolvers.events import PACK, card_dict
+from rules.flanders_fields.resolvers.events import PACK, RandomEvent
 
 RESOLVER = "random-event"
 
@@ -92,7 +92,7 @@ class FlandersFieldsCards(Rolls):
             hand_set(f"the {side} played {card}", SRC_EVENTS, side, tuple(c for c in hand if c != card)),
             SetBoard(f"{card} is out of play", SRC_EVENTS, "events", out_of_play),
         )
-        return Played({"card": card_dict(card)}, changes, SRC_EVENTS)
+        return Played({"card": RandomEvent.card(card)}, changes, SRC_EVENTS)
 
     def drawn(self, resolver_id: str, snapshot: Snapshot, given: Mapping[str, Any]) -> tuple[Filled, ...]:
         """The pack and the hands of a draw by the side to move: the game's, never the request's. Drawn at the
