@@ -1,21 +1,28 @@
 """No forwarding in rules/ (issue 54): a method whose body only returns a call of a module function of rules/
-with the method's own parameters (in any order, with or without the object's own attributes beside them)
-writes one signature twice; the function becomes the method, or the method the function. A class attribute
+(or only makes one, of a function answering nothing) with the method's own parameters (in any order, with or
+without the object's own attributes beside them) writes one signature twice; the function becomes the method, or the method the function. A class attribute
 that only binds a module function (`stand_acts = staticmethod(stand_acts)`) is the same thing renamed."""
 
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _defined(path: Path) -> set[str]:
-    """The functions a module of rules/ defines at its top level."""
+@functools.cache
+def _defined(path: Path) -> dict[str, bool]:
+    """The functions a module of rules/ defines at its top level, each with whether it answers nothing
+    (`-> None`: a check that only refuses)."""
     tree = ast.parse(path.read_text(), str(path))
-    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+    return {
+        n.name: isinstance(n.returns, ast.Constant) and n.returns.value is None
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
 
 
 def _source_file(root: Path, dotted: str) -> Path | None:
@@ -26,43 +33,43 @@ def _source_file(root: Path, dotted: str) -> Path | None:
     return None
 
 
-def _rules_functions(root: Path, path: Path, tree: ast.Module) -> tuple[set[str], dict[str, set[str]]]:
-    """(the names this module binds to a function of rules/, each name it binds to a module of rules/ with
-    the functions that module defines)."""
-    functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
-    modules: dict[str, set[str]] = {}
+def _rules_functions(root: Path, path: Path, tree: ast.Module) -> tuple[dict[str, Path], dict[str, Path]]:
+    """(each name this module binds to a function of rules/, each name it binds to a module of rules/), with
+    the file that defines it."""
+    functions = {n: path for n in _defined(path)}
+    modules: dict[str, Path] = {}
     package = path.relative_to(root).parent.parts
     for node in tree.body:
         if isinstance(node, ast.ImportFrom):
-            source = ".".join(
+            parts = (
                 [*package[: len(package) - node.level + 1], node.module or ""]
                 if node.level
                 else [node.module or ""]
-            ).strip(".")
+            )
+            source = ".".join(parts).strip(".")
             if not source.startswith("rules"):
                 continue
             for alias in node.names:
                 name = alias.asname or alias.name
                 if (module := _source_file(root, f"{source}.{alias.name}")) is not None:
-                    modules[name] = _defined(module)
+                    modules[name] = module
                 elif (module := _source_file(root, source)) is not None and alias.name in _defined(module):
-                    functions.add(name)
+                    functions[name] = module
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.startswith("rules") and (module := _source_file(root, alias.name)) is not None:
-                    modules[alias.asname or alias.name] = _defined(module)
+                    modules[alias.asname or alias.name] = module
     return functions, modules
 
 
-def _callee(node: ast.expr, functions: set[str], modules: dict[str, set[str]]) -> str | None:
+def _callee(node: ast.expr, functions: dict[str, Path], modules: dict[str, Path]) -> tuple[str, bool] | None:
+    """The module function of rules/ `node` names, with whether it answers nothing; None for anything else."""
     if isinstance(node, ast.Name) and node.id in functions:
-        return node.id
-    if (
-        isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.attr in modules.get(node.value.id, ())
-    ):
-        return f"{node.value.id}.{node.attr}"
+        return node.id, _defined(functions[node.id])[node.id]
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules:
+        defined = _defined(modules[node.value.id])
+        if node.attr in defined:
+            return f"{node.value.id}.{node.attr}", defined[node.attr]
     return None
 
 
@@ -120,20 +127,19 @@ def forwarding(root: Path = ROOT) -> Iterator[str]:
                         and len(value.args) == 1
                     ):
                         value = value.args[0]
-                    if (name := _callee(value, functions, modules)) is not None:
+                    if (bound := _callee(value, functions, modules)) is not None:
                         target = node.targets[0] if isinstance(node, ast.Assign) else node.target
-                        yield f"{where}{ast.unparse(target)} = {name}"
+                        yield f"{where}{ast.unparse(target)} = {bound[0]}"
                     continue
                 if not isinstance(node, ast.FunctionDef):
                     continue
                 body = _body(node)
-                if (
-                    len(body) != 1
-                    or not isinstance(body[0], ast.Return)
-                    or not isinstance(body[0].value, ast.Call)
-                ):
+                # `return f(...)`, or `f(...)` alone in a method that answers nothing.
+                if len(body) != 1 or not isinstance(body[0], ast.Return | ast.Expr):
                     continue
                 call = body[0].value
+                if not isinstance(call, ast.Call):
+                    continue
                 # `return tuple(f(...))` converts what it forwards, and forwards it all the same.
                 if (
                     isinstance(call.func, ast.Name)
@@ -142,9 +148,13 @@ def forwarding(root: Path = ROOT) -> Iterator[str]:
                     and isinstance(call.args[0], ast.Call)
                 ):
                     call = call.args[0]
-                name = _callee(call.func, functions, modules)
-                if name is not None and _passes_only_its_own(node, call):
-                    yield f"{where}{node.name} -> {name}"
+                callee = _callee(call.func, functions, modules)
+                # A call made alone forwards to a check (a function answering nothing); one whose answer is
+                # dropped uses the function for its refusals.
+                if callee is None or (isinstance(body[0], ast.Expr) and not callee[1]):
+                    continue
+                if _passes_only_its_own(node, call):
+                    yield f"{where}{node.name} -> {callee[0]}"
 
 
 def test_no_method_of_rules_only_forwards_to_a_module_function() -> None:
@@ -159,6 +169,7 @@ def test_the_finder_sees_each_shape_of_forwarding(tmp_path: Path) -> None:
         "from rules import helpers\n"
         "from rules.helpers import g\n\n"
         "def f(a, b):\n    return a + b\n\n"
+        "def check(a, b) -> None:\n    f(a, b)\n\n"
         "class Toy:\n"
         "    bound = staticmethod(f)\n"
         "    def plain(self, a, b):\n        '''Doc.'''\n        return f(a, b)\n"
@@ -170,6 +181,8 @@ def test_the_finder_sees_each_shape_of_forwarding(tmp_path: Path) -> None:
         "    def guarded(self, a, b):\n        if a:\n            return ()\n        return f(a, b)\n"
         "    def builtin(self, a):\n        return int(a)\n"
         "    def itself(self):\n        return f(self, self.b)\n"
+        "    def checks(self, a, b):\n        check(a, b)\n"
+        "    def refuses(self, a, b):\n        f(a, b)\n"
         "    def accessor(self):\n        return f(self.a, self.b)\n"
         "    def dropped(self, a, b):\n        return f(a, a)\n"
     )
@@ -182,4 +195,5 @@ def test_the_finder_sees_each_shape_of_forwarding(tmp_path: Path) -> None:
         "Toy.imported -> g",
         "Toy.attribute -> f",
         "Toy.itself -> f",
+        "Toy.checks -> check",
     ]

@@ -47,7 +47,7 @@ from rules.flanders_fields.play.game_rehearsal import FlandersFieldsRehearsal
 from rules.flanders_fields.play.game_table import barrage_step, cloud_arrives
 from rules.flanders_fields.play.units import FIRER, AimingPointFirers
 from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION, ArtilleryAction
-from rules.flanders_fields.resolvers.barrage import require_plan_item
+from rules.flanders_fields.resolvers.barrage import PLAN_ITEM_SIDES, PLAN_ITEM_STEPS
 from rules.flanders_fields.resolvers.deviation import Deviation, DeviationRequest
 from rules.flanders_fields.resolvers.gas import SRC_GAS
 from rules.flanders_fields.resolvers.shooting import Shooting, ShootingRequest
@@ -276,7 +276,20 @@ class FlandersFieldsFirePlan(AimingPointFirers, FlandersFieldsRehearsal):
     nation allow, each arriving (a battery's deviation rolled) and fired as a card; a plan rehearsed."""
 
     def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
-        require_plan_item(kind, period, side, nation)
+        """Refuse (422 on `item.kind`) a fire-plan item whose step the period's order sequence does not have, or
+        that the planning side (or its nation, when the game names it) does not plan."""
+        step = PLAN_ITEM_STEPS.get(kind)
+        if step is not None and not step.has(period):
+            raise RulesError(
+                "item.kind", f"{step.message(period)}; only the {' and '.join(step.periods)} periods have it"
+            )
+        only = PLAN_ITEM_SIDES.get(kind)
+        if only is not None and (side != only[0] or nation not in ("", only[1])):
+            raise RulesError(
+                "item.kind",
+                f"only the {only[0]}'s fire plan holds a {kind}, when the {only[1]}s attack",
+                [only[0]],
+            )
 
     def arrival_dice(self, snapshot: Snapshot, item: PlanItem, names: Mapping[int, str]) -> tuple[int, ...]:
         """The dice a battery's planned fire rolls as it arrives: its deviation ("When unobserved off table

@@ -13,6 +13,7 @@ from rules.core.errors import RulesError
 from rules.core.game import Fields, Outcome, Rolls, TableRules, ancestor_at, leaves_under
 from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
 from rules.flanders_fields.book import tables as T
+from rules.flanders_fields.book.cover import COVER_RULES
 from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.errata import (
     AIRCRAFT_SUPPRESSION_SPREAD,
@@ -50,7 +51,7 @@ from rules.flanders_fields.play.game_orders import (
     actions_spent,
 )
 from rules.flanders_fields.play.game_report import FlandersFieldsReport
-from rules.flanders_fields.play.game_table import clouds_on_wind, context, fortified_refused, in_gas
+from rules.flanders_fields.play.game_table import clouds_on_wind, context, in_gas
 from rules.flanders_fields.play.game_turn import HEROIC_KEY
 from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.flanders_fields.play.units import (
@@ -79,10 +80,13 @@ from rules.flanders_fields.resolvers.suppression import (
 )
 from rules.flanders_fields.ruleset import cite
 from rules.table.placed import stand_of
-from rules.table.terrain import Feature
+from rules.table.terrain import FEATURE_KINDS, Feature
 
 SRC_RAW_UNDER_FIRE = cite("TROOP QUALITY, RAW")
 SRC_AIMING_POINT = cite("ARTILLERY AIMING POINT")
+# "Firing Table  Open  Soft Cover  Medium Cover  Hard Cover" (1914 to mid 1915 playsheet): no Fortified column,
+# so no fortified positions (FlandersFieldsTable.terrain_refused).
+SRC_EARLY_FIRING_TABLE = cite("Firing Table", "early")
 
 # The suppression rules' fire types of the template resolvers (shooting uses the firer's).
 TEMPLATE_FIRE_TYPE = {
@@ -407,7 +411,35 @@ class FlandersFieldsTable(TableRules):
     danger_zone_cm = DANGER_ZONE_CM
 
     def terrain_refused(self, features: Sequence[Feature], period: str | None, where: str) -> None:
-        fortified_refused(features, period, where)
+        """Before mid 1915 no terrain may be a fortified position: the 1914 playsheet's firing table has no
+        Fortified column, so a block house, or a trench or strong point dug into a village (TERRAIN AND ITS
+        IMPACT ON COVER), is refused, naming the feature (a combination names the later of its two)."""
+        if period != "early":
+            return
+        for i, f in enumerate(features):
+            for needs, cover, _src, line in COVER_RULES:
+                if cover != "fortified" or f.kind not in needs:
+                    continue
+                others = needs - {f.kind}
+                partner = next(
+                    (
+                        g
+                        for g in features[:i]
+                        if g.kind in others and g.geometry.intersection(f.geometry).area > 0
+                    ),
+                    None,
+                )
+                if others and partner is None:
+                    continue
+                what = f"a {f.kind}" + (f" over a {partner.kind}" if partner else "")
+                raise RulesError(
+                    f"{where}.{i}",
+                    f"{what} is a fortified position, which the 1914 to mid 1915 rules do not have",
+                    [k for k in FEATURE_KINDS if k != "blockhouse"],
+                    SRC_EARLY_FIRING_TABLE,
+                    f"'{line}', and the 1914 to mid 1915 firing table has only the columns Open, Soft Cover, "
+                    "Medium Cover and Hard Cover: no fortified positions before mid 1915",
+                )
 
     def board_changed(self, snapshot: Snapshot) -> tuple[Change, ...]:
         return gas_marked(snapshot, snapshot.board.get("clouds", ()))
