@@ -103,6 +103,11 @@ class Forbidden(Refused):
     pass
 
 
+class Absent(Refused):
+    """What the address asks for does not exist here, and the sentence says why (HTTP 404): a game of a rule
+    set without aiming points has no aiming-point cards."""
+
+
 class Unauthorized(Refused):
     def __init__(
         self,
@@ -289,6 +294,12 @@ def install(app: FastAPI) -> None:
     async def _forbidden(_req: Request, exc: Forbidden) -> JSONResponse:
         return JSONResponse(
             status_code=403, content=refusal(_said(403, exc.message), why=exc.why, source=exc.source)
+        )
+
+    @app.exception_handler(Absent)
+    async def _absent(_req: Request, exc: Absent) -> JSONResponse:
+        return JSONResponse(
+            status_code=404, content=refusal(_said(404, exc.message), why=exc.why, source=exc.source)
         )
 
     @app.exception_handler(Unauthorized)
