@@ -12,6 +12,7 @@ from starlette_compress import CompressMiddleware
 from app import errors, pages
 from app.core import live
 from app.core.config import Settings, get_settings
+from app.core.datafolder import private_folder
 from app.core.db import check_schema, make_engine
 from app.guard import idempotency, limits, security
 from app.routes import api_routers
@@ -28,6 +29,9 @@ YOUNG_OBJECTS = 10_000
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    # The data folder keeps the secret key, the club's keys, kept sheets and (SQLite) the database: this
+    # user's alone, an older install's made so too (app.core.datafolder).
+    private_folder(settings.var_dir)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
