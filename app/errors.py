@@ -160,6 +160,7 @@ def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         422: "Invalid input: `field` names the field, `allowed` the allowed values, `errors` every bad field",
         429: "Too many failed attempts from this address, or too much work at once: Retry-After gives the "
         "seconds to wait",
+        507: "The server's disk is full: nothing was written (app/core/disk.py)",
     }
     return {c: {"model": ErrorOut, "description": text[c]} for c in codes}
 
