@@ -395,10 +395,14 @@ def nested_at_most(levels: int) -> AfterValidator:
             if isinstance(node, dict | list):
                 if depth >= levels:
                     raise ValueError(f"nested deeper than {levels} levels (allowed 0..{levels})")
-                stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
+                stack.extend(
+                    (child, depth + 1) for child in (node.values() if isinstance(node, dict) else node)
+                )
         return value
 
     return AfterValidator(check)
+
+
 Key = Annotated[str, Field(min_length=1, max_length=64)]
 Variants = Annotated[
     dict[Key, Annotated[str, Field(max_length=64)]],

@@ -25,7 +25,12 @@ class Health(BaseModel):
     "/healthz",
     response_model=Health,
     summary="Database reachability, migration revision and schema drift",
-    responses={503: {"model": Health, "description": "Degraded: unreachable, not writable (disk full), not at head, or schema drift"}},
+    responses={
+        503: {
+            "model": Health,
+            "description": "Degraded: unreachable, not writable (disk full), not at head, or schema drift",
+        }
+    },
 )
 def healthz(engine: EngineDep, request: Request, response: Response) -> Health:
     try:

@@ -95,10 +95,19 @@ def _answer(
     return Response(sheet.body, media_type=media_type, headers=headers)
 
 
+# The sheets printed here are of fixed inputs (a period or rule set, a paper, a side, a table of organisation
+# checked before any render): the same bytes for everyone, unless they name readings of the asker's own
+# (variants: these kinds' last argument).
+WITH_READINGS = {"playsheet", "ruleset", "form"}
+
+
 def _pdf_sheet(request: Request, kind: str, *args: Any, name: str, private: bool = False) -> Response:
     """A PDF rendered in the worker process and kept (app.services.sheets); a new one asked for without a
-    token (every sheet but a game's own) is charged to the address."""
-    body = sheets.pdf((kind, *args), not private, *_pdf_job(kind, *args))
+    token (every sheet but a game's own) is charged to the address, unless it is the same for everyone: then
+    it is rendered once, kept in the data folder and charged to no one."""
+    same_for_all = not (kind in WITH_READINGS and args[-1])
+    kept_in = request.app.state.settings.var_dir / "sheets" if same_for_all else None
+    body = sheets.pdf((kind, *args), not private, *_pdf_job(kind, *args), kept_in=kept_in)
     return _answer(request, _printed(body), "application/pdf", name=name, private=private)
 
 

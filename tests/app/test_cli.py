@@ -111,11 +111,16 @@ def test_serve_without_setup_on_a_fresh_folder_says_what_to_do_in_one_sentence(t
     """Issue 52: the schema check failed in the server's start-up, a traceback before its sentence."""
     out = _serve(tmp_path, f"sqlite:///{tmp_path / 'var' / 'firestep.db'}", "--no-setup")
     assert out.returncode == 1 and out.stdout == ""
-    assert out.stderr == "The database has no firestep schema yet: run `firestep migrate` (firestep serve does).\n"
+    assert (
+        out.stderr
+        == "The database has no firestep schema yet: run `firestep migrate` (firestep serve does).\n"
+    )
     unreachable = _serve(tmp_path, "postgresql+psycopg://firestep@127.0.0.1:1/firestep", "--no-setup")
     assert unreachable.returncode == 1 and "Traceback" not in unreachable.stderr
     assert len(unreachable.stderr.splitlines()) == 1
-    assert unreachable.stderr.startswith("The database postgresql+psycopg://firestep@127.0.0.1:1/firestep cannot")
+    assert unreachable.stderr.startswith(
+        "The database postgresql+psycopg://firestep@127.0.0.1:1/firestep cannot"
+    )
 
 
 def test_a_second_server_on_the_same_sqlite_database_stops_at_once(tmp_path: Path) -> None:

@@ -57,7 +57,9 @@ def mode(path: Path) -> int:
 
 
 @pytest.mark.storage
-@pytest.mark.skipif(sys.platform == "win32", reason="Windows has no modes: tests/app/club/test_authority_windows.py")
+@pytest.mark.skipif(
+    sys.platform == "win32", reason="Windows has no modes: tests/app/club/test_authority_windows.py"
+)
 def test_the_data_folder_and_the_database_files_are_the_owners_alone(
     umask_022: None, backend: str, migrated_url: str, tmp_path: Path
 ) -> None:
