@@ -4,6 +4,7 @@ installed package's serving from the user's folder is tests/app/test_install.py'
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import sys
@@ -14,6 +15,7 @@ import pytest
 
 from app.core.config import Settings, sqlite_url
 from app.core.db import migrate
+from tests.app.club.test_authority_windows import stand_in_icacls
 from tests.conftest import make_client
 
 
@@ -83,3 +85,21 @@ def test_the_data_folder_and_the_database_files_are_the_owners_alone(
     with make_client(url, var) as c:
         assert c.get("/healthz").status_code == 200
         assert mode(var) == 0o700 and {mode(p) for p in var.iterdir()} == {0o600}
+
+
+def test_on_windows_the_data_folder_is_this_users_alone_before_the_secret_key_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows has no modes: the data folder's access list is made this user's alone (icacls, as the club
+    folder's is) before the secret key is written in it. A stand-in icacls records what it is asked
+    (tests/app/club/test_authority_windows.py)."""
+    calls = stand_in_icacls(tmp_path / "bin")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
+    monkeypatch.setenv("USERNAME", "organiser")
+    monkeypatch.setenv("USERDOMAIN", "CLUB-LAPTOP")
+    monkeypatch.setattr(sys, "platform", "win32")
+    var = tmp_path / "data"
+    Settings(var_dir=var, database_url="sqlite://")
+    recorded = [json.loads(line) for line in calls.read_text().splitlines()]
+    args = [str(var), "/inheritance:r", "/grant:r", "CLUB-LAPTOP\\organiser:(OI)(CI)F"]
+    assert recorded == [{"args": args, "held": []}] and (var / "secret_key").exists()
