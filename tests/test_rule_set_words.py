@@ -147,7 +147,10 @@ def earth_words() -> set[str]:
 
 # Generic words 2mm shares with the app, each where the app uses it in a meaning of its own: (module, word).
 APP_OWN_MEANINGS = {
-    ("app/club/authority.py", "open"): "os.open, creating the authority's key file",
+    (
+        "app/core/datafolder.py",
+        "open",
+    ): "os.open, creating a private file (the club keys, the secret key, the database)",
     ("app/core/live.py", "move"): "the log's event kind of a stand moved",
     ("app/data/models.py", "open"): "a campaign battle's status, not yet settled",
     ("app/guard/security.py", "hold"): "the middleware's send wrapper holding a docs page to hash its script",
