@@ -18,9 +18,10 @@ from typing import Any
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, RecoverMarker, Roll
 from rules.core.errors import Refusal
 from rules.core.game import leaves_under
-from rules.core.records import Change, Snapshot, UnitState
+from rules.core.records import Change, EditChoice, Snapshot, StandEdit, UnitState
 from rules.flanders_fields.play.changes import ActionSpent, ActionUnderWay
-from rules.flanders_fields.play.units import ordered_unit
+from rules.flanders_fields.play.game_fire import LIMBERING
+from rules.flanders_fields.play.units import ARTILLERY, MG_KINDS, ORDER_UNIT, ordered_unit
 from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
 from rules.flanders_fields.ruleset import cite
 
@@ -39,6 +40,11 @@ FIRE, MOVE, RECOVER, LIMBER = "fire", "move", "recover", "limber"
 # "Machineguns, Light Mortars and Artillery require 1 order to limber or unlimber, pack or unpack" (MOVEMENT
 # DISTANCES): one action of the unit's order, as a move or a shot is.
 PACKING = ("limbered", "packed")
+# Who packs and who limbers ("Machineguns, Light Mortars and Artillery"), and the card's words for each way.
+PACKERS = {
+    "packed": (frozenset({*MG_KINDS, "light-mortar"}), ("Unpack", "Pack")),
+    "limbered": (frozenset(k for k, v in ORDER_UNIT.items() if v == ARTILLERY), ("Unlimber", "Limber")),
+}
 SHOOTING = "shooting"
 UNDER_WAY = "action_under_way"  # the ordered unit's action being carried out: {"act", "stands"}
 
@@ -71,7 +77,9 @@ def _no_action_left(snapshot: Snapshot, unit: UnitState) -> Refusal:
         return Refusal(
             f"{unit.name} has no action left this turn: its order is used up", ACTIONS_WHY, SRC_ACTIONS
         )
-    return Refusal(f"{unit.name} has no action left: roll its order first", ACTIONS_WHY, SRC_ACTIONS)
+    return Refusal(
+        f"{unit.name} has no action left: roll its order first", ACTIONS_WHY, SRC_ACTIONS, ORDER_ROLL
+    )
 
 
 def acting(snapshot: Snapshot, act: Act) -> tuple[str, tuple[int, ...]]:
@@ -149,3 +157,18 @@ def actions_spent(
 def act_spent(snapshot: Snapshot, act: Act) -> tuple[Change, ...]:
     """What `act` spends of its stands' actions."""
     return actions_spent(snapshot, *acting(snapshot, act))
+
+
+def packing_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
+    """The stand card's pack or unpack, limber or unlimber of a machine gun, a light mortar or a battery on
+    the table (or of any stand carrying the flag): a unit edit of the flag, an action of its order."""
+    u = snapshot.unit(unit_id)
+    if not _on_table(u):
+        return ()
+    out = []
+    for name, (kinds, (off, on)) in PACKERS.items():
+        now = bool(u.state.get(name))
+        if u.kind in kinds or now:
+            label = off if now else on
+            out.append(StandEdit(label, name, u.id, LIMBERING, (EditChoice(not now, label),)))
+    return tuple(out)
