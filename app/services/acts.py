@@ -104,18 +104,28 @@ def play(
 
 
 def _judged(
-    session: Session, game: Game, viewer: Viewer, act: Act, formation: formations.Plan | None
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    act: Act,
+    formation: formations.Plan | None,
+    read: tuple[list[Unit], Snapshot] | None = None,
 ) -> tuple[_Todo, Snapshot, dict[str, Any] | None]:
     """Steps 1 to 3 of the pipeline short of the rule set's answer: the act checked against the request, the
     rules of play, the snapshot and what the turn forbids (each refusal raised, unless the referee overrides
-    it: then its record)."""
+    it: then its record). `read`: the game's units and their snapshot, read by a caller that writes nothing
+    (a stand's card judging its acts)."""
     if act.override:
         viewer.require_referee("override the rules of play")
     todo = _PREPARE[type(act)](session, game, viewer, act, formation)
+    if todo.units is None and read is not None:
+        todo.units = read[0]
     override = _rules_of_play(session, game, viewer, act, todo)
     units = todo.units if todo.units is not None else units_service.list_units(session, game.id or 0)
     todo.units = units
-    snapshot = snapshot_of(session, game, units)  # the one the rules of play ask and the rule set plays on
+    # The one the rules of play ask and the rule set plays on.
+    whole = read is not None and not isinstance(act, MoveFormation)  # a formation reads its own stands
+    snapshot = read[1] if read is not None and whole else snapshot_of(session, game, units)
     if isinstance(act, Roll):  # its step and its side, read from the table (its unit's, its target's)
         override = _merged(override, turns.roll_of_play(game, viewer, act, snapshot))
     return todo, snapshot, _forbidden(game, viewer, act, snapshot, override)
@@ -127,13 +137,19 @@ def _answered(game: Game, act: Act, todo: _Todo, snapshot: Snapshot) -> Answer:
 
 
 def refusal(
-    session: Session, game: Game, viewer: Viewer, act: Act, answered: bool = True
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    act: Act,
+    answered: bool = True,
+    read: tuple[list[Unit], Snapshot] | None = None,
 ) -> Refused | RulesError | None:
     """What `play` would refuse of `act` now, nothing written: the same steps, to the rule set's answer
-    (`answered`: False for an act still to be completed, a roll whose target is not picked yet). A stand's
-    card offers an act exactly when this says None."""
+    (`answered`: False for an act still to be completed, a roll whose target is not picked yet; `read`: the
+    game's units and snapshot, when the caller judges many acts). A stand's card offers an act exactly when
+    this says None."""
     try:
-        todo, snapshot, _ = _judged(session, game, viewer, act, None)
+        todo, snapshot, _ = _judged(session, game, viewer, act, None, read)
         if answered:
             _answered(game, act, todo, snapshot)
     except (Refused, RulesError) as refused:

@@ -97,9 +97,10 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
         raise RulesError("unit_id", "pick a stand of this game", why=f"game {game.id} has no unit {unit_id}")
     if game.status != "playing" or not viewer.may_act_for(unit.side):
         return nothing
+    snapshot = snapshot_of(session, game, units)  # read once: judging the acts writes nothing
     judged = []
-    for o in offers(snapshot_of(session, game, units), game, units, unit_id):
-        refused = pipeline.refusal(session, game, viewer, o.act, answered=o.complete)
+    for o in offers(snapshot, game, units, unit_id):
+        refused = pipeline.refusal(session, game, viewer, o.act, o.complete, (units, snapshot))
         judged.append((o, _said(refused) if refused is not None else None))
     remedies = {r["remedy"] for _, r in judged if r is not None and r["remedy"]}
     first = [o for o, r in judged if r is None and o.key in remedies]
