@@ -49,18 +49,18 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
     rules = rules_of(game)
     out: list[Offer] = []
     for a in rules.rolls.stand_acts(snapshot, unit_id):
-        act = Roll(resolver=a.resolver, unit_id=a.unit_id)
-        out.append(Offer("roll", a.resolver, a.label, act, not a.target, roll=a))
+        rolled = Roll(resolver=a.resolver, unit_id=a.unit_id)
+        out.append(Offer("roll", a.resolver, a.label, rolled, not a.target, roll=a))
     version = {u.id: u.version for u in units}
     for e in rules.fields.stand_edits(snapshot, unit_id):
         for i, c in enumerate(e.choices):
-            act = EditUnit(unit_id=e.unit_id, version=version.get(e.unit_id, 0), values={e.field: c.value})
-            out.append(Offer("edit", e.field, c.label, act, not c.needs_target, edit=e, choice=i))
+            edit = EditUnit(unit_id=e.unit_id, version=version.get(e.unit_id, 0), values={e.field: c.value})
+            out.append(Offer("edit", e.field, c.label, edit, not c.needs_target, edit=e, choice=i))
     stand = snapshot.unit(unit_id)
     if stand.x is not None and stand.y is not None and not stand.killed and not stand.off_table:
         x, y = _nudged(snapshot, stand)
-        act = MoveStand(unit_id=unit_id, x=x, y=y, facing_deg=stand.facing_deg or 0.0)
-        out.append(Offer("move", MoveStand.action, "Move", act))
+        move = MoveStand(unit_id=unit_id, x=x, y=y, facing_deg=stand.facing_deg or 0.0)
+        out.append(Offer("move", MoveStand.action, "Move", move))
         if rules.fields.marker_field:
             out.append(
                 Offer("recover", RecoverMarker.action, "Recover a marker", RecoverMarker(unit_id=unit_id))
