@@ -54,7 +54,7 @@ def test_a_limbered_mg_is_offered_no_shot_and_refused_unless_the_referee_overrid
     # Limbered, its card greys the shot with the pipeline's sentence and offers the remedy first: Unlimber.
     after = client.get(card, headers=g.attacker).json()
     assert [a["label"] for a in after["acts"]] == [] and after["first"] == "edits"
-    assert [(e["label"], e["field"]) for e in after["edits"]][0] == ("Unlimber", "limbered")
+    assert after["edits"][0]["label"] == "Unlimber" and after["edits"][0]["field"] == "limbered"
     greyed = next(o for o in after["offers"] if o["key"] == "shooting")["refused"]
     assert greyed["detail"] == "Maxim MMG 1 is limbered: unlimber it first (1 order)."
     assert greyed["remedy"] == "limbered" and after["offers"][0]["key"] == "limbered"
