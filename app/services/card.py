@@ -100,7 +100,10 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
     snapshot = snapshot_of(session, game, units)  # read once: judging the acts writes nothing
     judged = []
     for o in offers(snapshot, game, units, unit_id):
-        refused = pipeline.refusal(session, game, viewer, o.act, o.complete, (units, snapshot))
+        if o.edit is not None and not o.complete:
+            refused = _targeted(session, game, viewer, o, (units, snapshot), unit.side)
+        else:
+            refused = pipeline.refusal(session, game, viewer, o.act, o.complete, (units, snapshot))
         judged.append((o, _said(refused) if refused is not None else None))
     remedies = {r["remedy"] for _, r in judged if r is not None and r["remedy"]}
     first = [o for o, r in judged if r is None and o.key in remedies]
@@ -117,6 +120,35 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
         ],
         "first": "edits" if any(o.edit is not None for o in first) else "acts" if first else "",
     }
+
+
+def _targeted(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    o: Offer,
+    read: tuple[list[Unit], Snapshot],
+    side: str,
+) -> Refused | RulesError | None:
+    """An edit's value that needs an enemy stand tapped as its target (a plan's): None when the pipeline would
+    accept it at one of the other side's formations (a stand of each tried, as a tap names its formation),
+    else the refusal at the first."""
+    snapshot = read[1]
+    tried: dict[int | None, int] = {}
+    for u in snapshot.units:
+        if u.side != side and not u.killed and u.x is not None and not u.off_table:
+            tried.setdefault(u.parent_id, u.id)
+    if o.edit is None or not isinstance(o.act, EditUnit) or not tried:
+        return pipeline.refusal(session, game, viewer, o.act, False, read)
+    field = o.edit.choices[o.choice].target
+    first: Refused | RulesError | None = None
+    for target in tried.values():
+        act = EditUnit(unit_id=o.act.unit_id, version=o.act.version, values={**o.act.values, field: target})
+        refused = pipeline.refusal(session, game, viewer, act, True, read)
+        if refused is None:
+            return None
+        first = first or refused
+    return first
 
 
 def _ordered(judged: list[tuple[Offer, Any]], first: list[Offer]) -> list[tuple[Offer, Any]]:

@@ -83,7 +83,7 @@
         .filter((d) => !waiting || d !== waiting.detail);
       const grey = greyed.map((g) => h("button", {
         type: "button", class: "button greyed", "aria-disabled": "true", "data-act-greyed": g.key,
-        title: g.refused.detail, text: g.label,
+        title: g.refused.detail, "aria-label": `${g.label}, not now: ${g.refused.detail}`, text: g.label,
       }));
       el.replaceChildren(acts.length || grey.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Play this stand" },
         acts.map((a, i) => h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label })), grey) : "",
