@@ -3,8 +3,9 @@
 for stands covering every act kind the card has there, for each seat and the referee, the card's offer
 (app.services.card.stand_card) is held to what `acts.play` does with the act, played for real on the game and
 rolled back (a roll with a target: at a target the card does not grey). Dice aside: the server rolls them, and
-what is offered never depends on them. As the game goes on, the order rolls and the unit edits the card offers
-are played, so the cards meet units ordered, unpacked, commanded and planned."""
+what is offered never depends on them. As the game goes on, some of the order rolls, unit edits, shots and
+assaults the cards offer are played, so the cards meet units ordered, unpacked, commanded, planned, shot at.
+"""
 
 from __future__ import annotations
 
@@ -34,7 +35,6 @@ VIEWERS = ("attacker", "defender", "referee")
 # The shipped scenarios as games: (scenario, period), each played through a whole turn (Flanders Fields: both
 # sides' turns) or bound.
 GAMES = [("mons-1914", None), ("mons-1914", "late"), ("earth2mm-demo-ferme", None)]
-STANDS_PER_KIND = 2  # stands sampled at each step for each act kind the card has there (one per side)
 
 
 @pytest.fixture
@@ -78,13 +78,13 @@ def _keep(engine: Engine, game_id: int, act: Act) -> None:
 
 def _sampled(s: Session, game: Game, rng: random.Random) -> list[int]:
     """Few stands covering every act kind the cards have now (a roll by its resolver, an edit by its field, a
-    move, a recovery), each side's separately: the stand covering most of those left, in turn."""
+    move, a recovery): the stand covering most of those left, in turn, of either side (drawn among equals)."""
     units = list_units(s, game.id or 0)
     snap = snapshot_of(s, game, units)
-    kinds: dict[int, set[tuple[str, str, str]]] = {}
+    kinds: dict[int, set[tuple[str, str]]] = {}
     for u in units:
         if not u.killed:
-            kinds[u.id or 0] = {(o.kind, o.key, u.side) for o in card.offers(snap, game, units, u.id or 0)}
+            kinds[u.id or 0] = {(o.kind, o.key) for o in card.offers(snap, game, units, u.id or 0)}
     left = set().union(*kinds.values())
     out = []
     while left:
@@ -140,10 +140,10 @@ def _check_stand(engine: Engine, game_id: int, stand: int, where: str) -> list[A
                         game = s.get(Game, game_id)
                         assert game is not None
                         tries[o.key] = _target_tries(s, game, stand, o.key)
-                answers = [
-                    _played(engine, game_id, role, _at(o.act, t, o.roll.order if o.roll else ""))
-                    for t in tries[o.key]
-                ]
+                aimed = [_at(o.act, t, o.roll.order if o.roll else "") for t in tries[o.key]]
+                answers = [_played(engine, game_id, role, a) for a in aimed]
+                if role == "referee":  # a shot, an assault, hits allocated: the game goes on with them
+                    keep += [a for a, answer in zip(aimed, answers, strict=True) if answer is None]
                 if offered:
                     # Some target it may take, or only targets the rules refuse as targets (a 422 naming one).
                     assert (
@@ -208,7 +208,7 @@ def test_the_card_offers_an_act_exactly_when_the_pipeline_plays_it(
         kept: list[Act] = []
         for stand in stands:
             kept += _check_stand(engine, game_id, stand, where)
-        for act in kept[:4]:  # the game moves on: a few of what the cards offered, played and kept
+        for act in kept[:6]:  # the game moves on: a few of what the cards offered, played and kept
             with contextlib.suppress(Refused, RulesError):  # a unit ordered or edited by an act kept before
                 _keep(engine, game_id, act)
         _advance(engine, game_id)
