@@ -159,8 +159,24 @@ def _check_stand(engine: Engine, game_id: int, stand: int, where: str) -> list[A
                     assert answers[0] is not None, what
                     assert answers[0]["detail"] == judged[(o.kind, o.key, o.label)]["detail"], what
                 continue
-            if not o.complete:
-                continue  # an edit whose value needs a target picked on the map: judged short of the answer
+            if not o.complete and isinstance(o.act, EditUnit) and o.edit is not None:
+                # A value that needs an enemy formation tapped (a plan's target): played at each formation's
+                # first stand on the table, offered exactly when one of them is accepted.
+                field = o.edit.choices[o.choice].target
+                with Session(engine) as s:
+                    game = s.get(Game, game_id)
+                    assert game is not None
+                    formations: dict[int | None, int] = {}
+                    for u in list_units(s, game_id):
+                        if u.side != side and not u.killed and u.x is not None and not u.off_table:
+                            formations.setdefault(u.parent_id, u.id or 0)
+                aimed = [
+                    EditUnit(unit_id=o.act.unit_id, version=o.act.version, values={**o.act.values, field: t})
+                    for t in formations.values()
+                ]
+                answers = [_played(engine, game_id, role, a) for a in aimed]
+                assert offered == any(a is None for a in answers), (what, answers)
+                continue
             answer = _played(engine, game_id, role, o.act)
             if (o.kind, o.key, o.label) not in judged:
                 assert answer is not None, f"{what}: not on the card, yet played"
