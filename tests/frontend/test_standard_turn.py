@@ -332,8 +332,8 @@ def test_the_standard_turn_by_touch(new_page: Any) -> None:
     a, d = Touch(attacker), Touch(defender)
     found: list[str] = []
 
-    # The attacker: the arrival, then in its battalion orders three order rolls, two MG shots, a rifle shot,
-    # an assault and three company moves.
+    # The attacker: the arrival, then in its battalion orders four order rolls, two MGs unpacked, two MG shots,
+    # a rifle shot, an assault and three company moves.
     expect(attacker.locator("[data-arrivals-tool]")).to_have_text("1 arrival")
     a.button("1 arrival")
     a.button("Roll and apply")
@@ -383,7 +383,8 @@ def test_the_standard_turn_by_touch(new_page: Any) -> None:
     company_move(a, s["c2"], 30, 0)
     company_move(a, s["c2"], 30, 0, again=True)
 
-    # The defender: three order rolls, two MG shots, two rifle shots, two morale tests, three company moves.
+    # The defender: four order rolls, two MGs unpacked, two MG shots, two rifle shots, two morale tests, three
+    # company moves.
     advance_to(attacker, game_id, token, "defender", "battalion-orders")
     expect(defender.locator("[data-map-turn]")).to_contain_text("Defender to move")
     for stand in (s["r3"], s["c4"], s["mg3"]):
