@@ -253,6 +253,15 @@ def _said(status: int, message: str) -> str:
     return one_sentence(message, HTTP_SENTENCES.get(status, "The request was refused: see why."))
 
 
+def refusal_body(exc: RulesError | Refused) -> dict[str, Any]:
+    """The refusal's body as the API answers it (its sentence, the rule in full and its source), for a page
+    that shows a refusal before the act is tried (a stand's card greys the act with it)."""
+    if isinstance(exc, RulesError):
+        return rules_refusal(exc)
+    status = 403 if isinstance(exc, Forbidden) else 409
+    return refusal(_said(status, exc.message), why=exc.why, source=exc.source)
+
+
 def _documented(app: FastAPI) -> None:
     """FastAPI documents every 422 as its own HTTPValidationError; the answer is a refusal (ErrorOut)."""
     generate = app.openapi
