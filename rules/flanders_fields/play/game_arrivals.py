@@ -275,6 +275,8 @@ class FlandersFieldsFirePlan(AimingPointFirers, FlandersFieldsRehearsal):
     """Flanders Fields' fire plan: batteries with an aiming point fire it, each item kind as the period and
     nation allow, each arriving (a battery's deviation rolled) and fired as a card; a plan rehearsed."""
 
+    aiming_field = "aiming_point"  # changes.py's STATE_FIELDS
+
     def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
         """Refuse (422 on `item.kind`) a fire-plan item whose step the period's order sequence does not have, or
         that the planning side (or its nation, when the game names it) does not plan."""

@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.core.acts import Roll
 from rules.core.errors import RulesError
-from rules.core.game import Fields, Outcome, Rolls, TableRules, ancestor_at, leaves_under
+from rules.core.game import Outcome, Rolls, TableRules, ancestor_at, leaves_under
 from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.cover import COVER_RULES
@@ -47,6 +47,7 @@ from rules.flanders_fields.play.game_orders import (
     RECOVER,
     SHOOTING,
     SRC_ONCE_A_TURN,
+    FlandersFieldsPacking,
     act_spent,
     actions_spent,
 )
@@ -348,7 +349,7 @@ def rolled_under_barrage(snap: Snapshot, resolver: str, unit_id: int) -> tuple[C
     return (BarragesRolled(f"unit {unit_id} has rolled under the barrage", source, unit_id, tuple(barrages)),)
 
 
-class FlandersFieldsFields(Fields):
+class FlandersFieldsFields(FlandersFieldsPacking):
     """The state Flanders Fields' units and sides carry: the stand card's fields, suppression markers placed
     and recovered by hand, the hand of random-event cards and the one heroic action of a game."""
 
