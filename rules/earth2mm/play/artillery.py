@@ -262,7 +262,7 @@ def _not_firing(snap: Snapshot, kind: str, battery: UnitState | None, name: str)
         # "(2) All Artillery ... who did not move or dig in last turn, now shoot"; "all artillery has to spend
         # one bound packing or unpacking to move/fire" (ARTILLERY)
         return f"{name} moved last bound or moves this one: it spends this bound packing or unpacking"
-    if not bases_of(battery, snap.units):
+    if not bases_of(battery, snap):
         return f"{name} has no bases left"
     return ""
 
@@ -379,7 +379,7 @@ def under_the_circle(
         if math.hypot(s.center[0] - center[0], s.center[1] - center[1]) <= reach
     }
     companies = [u for u in snap.units if u.id in near and u.level == SUB_UNIT and not u.killed]
-    placed = [_stands(bases_of(c, snap.units)) for c in companies]
+    placed = [_stands(bases_of(c, snap)) for c in companies]
     body = [
         [
             {
@@ -439,7 +439,7 @@ def _firing(snap: Snapshot, circle: Mapping[str, Any]) -> tuple[UnitState | None
     why = _not_firing(snap, str(circle["kind"]), firer, name)
     if why or firer is None:
         return None, 0, why
-    return firer, len(bases_of(firer, snap.units)), ""
+    return firer, len(bases_of(firer, snap)), ""
 
 
 def _circle_card(snap: Snapshot, c: Mapping[str, Any]) -> FireCard:

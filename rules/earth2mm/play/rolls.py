@@ -82,7 +82,7 @@ Earth2mm.add_errata(
 
 def injured(company: UnitState, snap: Snapshot) -> list[UnitState]:
     """A sub-unit's injured bases (fresh or old)."""
-    return [b for b in bases_of(company, snap.units) if b.base_injury]
+    return [b for b in bases_of(company, snap) if b.base_injury]
 
 
 def new_shooter(base: UnitState, snap: Snapshot) -> int | None:
@@ -148,7 +148,7 @@ def fill(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapping[str
     if resolver == ALLOCATE and target is not None:
         waiting = target.hits_to_allocate if target.hits_from == unit.id else 0
         put("hits", waiting, f"{waiting} hit(s) of {unit.name} wait on {target.name}", SRC_ARMING)
-        rank = [{"base": b.id, "injury": b.base_injury} for b in bases_of(target, snap.units)]
+        rank = [{"base": b.id, "injury": b.base_injury} for b in bases_of(target, snap)]
         put("sub_unit", rank, f"{target.name}'s bases along its rank, as they stand", SRC_ARMING)
         melee = melee_now(snap, {})
         put("melee", melee, "scored in the melee step" if melee else "scored shooting", SRC_ASSAULT)
@@ -168,7 +168,7 @@ def fill(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapping[str
             SRC_ASSAULT,
         )
     else:
-        n = len(bases_of(unit, snap.units))
+        n = len(bases_of(unit, snap))
         put("melee", False, "an executing step: it shoots with the r side of Arming m/r", SRC_ORDER)
         put("bases", n, f"{unit.name} has {n} base(s)", SRC_ARMING)
         on = assaulting(unit)
@@ -189,7 +189,7 @@ def fill(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapping[str
         put("target_formation_resilience", r, why, source)
     cover, why = cover_of(target, snap, bases, ctx)
     put("target_cover", cover, why, SRC_COVER)
-    live = bases_of(target, snap.units)
+    live = bases_of(target, snap)
     hurt = injured(target, snap)
     put("target_bases", len(live), f"{target.name} has {len(live)} base(s)", SRC_ARMING)
     put("target_injured", len(hurt), f"{len(hurt)} of them injured", SRC_ARMING)
@@ -325,7 +325,7 @@ def stand_acts(snap: Snapshot, unit_id: int, bases: Mapping[str, BaseSpec]) -> t
         aim = snap.by_id.get(planned) if planned is not None else None
         at = f" at {aim.name}, its planned target" if aim is not None else ""
         assaults = assaulting(company)
-        n = dice_before_target(company, len(bases_of(company, snap.units)), False, assaults)
+        n = dice_before_target(company, len(bases_of(company, snap)), False, assaults)
         if assaults:
             why = f"{name} shoots as it assaults{at} (-1A)"
             acts.append(StandAct("Assault shooting", SHOOT, cid, why, True, n, True))
@@ -364,7 +364,7 @@ def target_marks(
             refusals = ()
         if refusals:
             mark, r = refusals[0]
-            marks += [TargetMark(b.id, mark, str(r), r.why, r.source) for b in bases_of(e, snap.units)]
+            marks += [TargetMark(b.id, mark, str(r), r.why, r.source) for b in bases_of(e, snap)]
     return tuple(marks)
 
 

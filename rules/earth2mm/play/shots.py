@@ -194,7 +194,7 @@ def stands(
 ) -> list[tuple[UnitState, Stand]]:
     """A sub-unit's living bases placed on the table, each with its stand."""
     out = []
-    for b in bases_of(company, snap.units):
+    for b in bases_of(company, snap):
         s = stand_of(b, bases)
         if s is not None:
             out.append((b, s))
