@@ -83,7 +83,7 @@ def _rows(n: int, x0: float, y: float, dy: float, across: int, gap: float) -> li
 
 def earth_document(units: int = MAX_UNITS, width: float = MAX_TABLE_CM) -> dict[str, Any]:
     """The largest 2mm Earth 1418 table: `units` in all (each strategic formation of companies of 10 platoon
-    bases), the attacker's first formation the largest (its 65 companies), a field-gun formation a side."""
+    bases), the attacker's first formation the largest (its 65 companies), a battery formation a side (the attacker's light howitzers, of Infinite range, see every enemy sub-unit)."""
 
     def formation(
         ref: str, kind: str, companies: int, bases: int, spots: list[tuple[float, float]], facing: float
@@ -125,7 +125,7 @@ def earth_document(units: int = MAX_UNITS, width: float = MAX_TABLE_CM) -> dict[
     defenders = (left - 1) // 11  # the defender's companies of 10 in one formation
     across = 100
     a_inf = formation("a/inf", "line-inf", big, 10, _rows(big * 10, 50, 300, 3, across, 9), 90)
-    a_guns = formation("a/guns", "field-guns", guns, 4, _rows(guns * 4, 100, 250, 3, 40, 20), 90)
+    a_guns = formation("a/guns", "light-howitzers", guns, 4, _rows(guns * 4, 100, 250, 3, 40, 20), 90)
     d_inf = formation("d/inf", "line-inf", defenders, 10, _rows(defenders * 10, 50, 500, 3, across, 9), 270)
     d_guns = formation("d/guns", "field-guns", guns, 4, _rows(guns * 4, 100, 600, 3, 40, 20), 270)
     return {

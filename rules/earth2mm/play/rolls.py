@@ -36,6 +36,7 @@ from rules.earth2mm.data import (
 )
 from rules.earth2mm.play.judge import assaulting
 from rules.earth2mm.play.shots import (
+    Measured,
     built_in_resilience,
     company_of,
     gassed,
@@ -352,11 +353,12 @@ def target_marks(
     company = company_of(snap, unit_id, "unit_id")
     ctx = context(snap)
     marks: list[TargetMark] = []
+    table, melee = Measured(snap, bases), melee_now(snap, {})
     for e in snap.units:
         if e.level != "company" or e.side == company.side or e.killed:
             continue
-        if resolver == SHOOT:
-            refusals = shot(snap, company, e, bases, ctx, melee_now(snap, {})).refusals
+        if resolver == SHOOT:  # only the first refusal marks the target
+            refusals = shot(snap, company, e, bases, ctx, melee, table, first=True).refusals
         elif e.hits_from != company.id or not e.hits_to_allocate:
             sentence = f"No hits of {company.name} wait on {e.name}"
             refusals = (("no hits of it", Refusal(sentence, ALLOCATION_RULE, SRC_ARMING)),)
