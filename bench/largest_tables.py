@@ -124,7 +124,8 @@ def earth_document(units: int = MAX_UNITS, width: float = MAX_TABLE_CM) -> dict[
     left = units - size(big, 10) - 2 * size(guns, 4)
     defenders = (left - 1) // 11  # the defender's companies of 10 in one formation
     across = 100
-    a_inf = formation("a/inf", "line-inf", big, 10, _rows(big * 10, 50, 300, 3, across, 9), 90)
+    # The attacker's infantry packed close (a bombardment circle over it covers many bases).
+    a_inf = formation("a/inf", "line-inf", big, 10, _rows(big * 10, 50, 300, 1.5, across, 3), 90)
     a_guns = formation("a/guns", "light-howitzers", guns, 4, _rows(guns * 4, 100, 250, 3, 40, 20), 90)
     d_inf = formation("d/inf", "line-inf", defenders, 10, _rows(defenders * 10, 50, 500, 3, across, 9), 270)
     d_guns = formation("d/guns", "field-guns", guns, 4, _rows(guns * 4, 100, 600, 3, 40, 20), 270)
@@ -275,10 +276,54 @@ def play(bench: Bench, document: dict[str, Any], samples: int) -> None:
     for u in spread(by_side["attacker"], 4):
         b.call("POST /units/{uid}/move", "POST", f"{base}/units/{u['id']}/move", ref,
                {"x": u["x"], "y": u["y"] + 0.5, "facing_deg": u["facing_deg"], "override": True})
+    if document["ruleset"] == EARTH:
+        bombard(b, made, units)
     roots = [u for u in units if u["parent_id"] is None]
     for root in roots:
         b.call("POST /units/{uid}/move-formation", "POST", f"{base}/units/{root['id']}/move-formation", ref,
                {"dx": 0.5, "dy": 0, "override": True})
+
+
+def bombard(b: Bench, made: dict[str, Any], units: list[dict[str, Any]]) -> None:
+    """2mm: each of the defender's batteries bombards the attacker's packed infantry (their plans written in
+    the bound's planning, landing in executing step 2): the cards read, then each applied."""
+    gid, ref = made["game"]["id"], made["referee_token"]
+    base = f"/api/v1/games/{gid}"
+    token = b.call("POST /join", "POST", "/api/v1/join", body={"code": made["join_codes"]["defender"]})["token"]
+    batteries = [u for u in units if u["side"] == "defender" and u["level"] == "company" and u["kind"] == "field-guns"]
+    width, length = made["game"]["table_width_cm"], made["game"]["table_length_cm"]
+    for i, battery in enumerate(batteries):
+        x, y = 80 + 15 * i, 305  # the attacker's packed rows, in the defender's grid (from its own corner)
+        item = {"kind": "circle-bombardment", "battery": battery["name"], "grid": [width - x, length - y]}
+        b.call("POST /fireplans/{side}/items", "POST", f"{base}/fireplans/defender/items", token,
+               {"arrival_turn": 1, "item": item})
+    for _ in range(40):
+        turn = b.call("GET /games/{id}/turn", "GET", f"{base}/turn", ref)
+        moved = b.call("POST /games/{id}/turn/advance", "POST", f"{base}/turn/advance", ref,
+                       {"version": turn["version"]})
+        if moved["turn"]["step"]["id"] == "execute-2":
+            break
+    cards = b.call("GET /games/{id}/arrivals", "GET", f"{base}/arrivals", token)["cards"]
+    print(f"  {len(cards)} bombardment cards, {sum(len(c['stands']['full']) for c in cards)} bases fully under them")
+    for card in cards:
+        if not card.get("shots"):
+            continue
+        keys = [s["key"] for s in card["stands"]["full"]]
+        shots: dict[str, int] = {}
+        left = card["shots"]
+        for s in card["stands"]["full"]:
+            if left <= 0:
+                break
+            shots[s["key"]] = min(s["times"], left)
+            left -= shots[s["key"]]
+        if not keys:
+            continue
+        try:  # a card over a sub-unit another card's hits wait on is refused (422): only accepted ones count
+            b.call("POST /arrivals/{item}/apply", "POST", f"{base}/arrivals/{card['item_id']}/apply", token,
+                   {"shots": shots})
+        except RuntimeError as refused:
+            if " 422 " not in str(refused):
+                raise
 
 
 def main() -> None:

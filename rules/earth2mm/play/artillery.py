@@ -373,11 +373,15 @@ def under_the_circle(
     more than half outside (the lookup bombardment-circle): "every sub-unit with more than one base, or its
     only base, under the circle"."""
     reach = CIRCLE_RADIUS_CM + max_extent_cm(BASES.values())
-    near = {
-        u.parent_id
-        for u, s in _stands(snap.units)
-        if math.hypot(s.center[0] - center[0], s.center[1] - center[1]) <= reach
-    }
+    # A stand's centre is its unit's place: the units far from the circle are passed before a stand is made.
+    close = [
+        u
+        for u in snap.units
+        if u.x is not None
+        and u.y is not None
+        and math.hypot(u.x - center[0], u.y - center[1]) <= reach
+    ]
+    near = {u.parent_id for u, _ in _stands(close)}
     companies = [u for u in snap.units if u.id in near and u.level == SUB_UNIT and not u.killed]
     placed = [_stands(bases_of(c, snap)) for c in companies]
     body = [

@@ -30,7 +30,7 @@ from rules.earth2mm.data import (
     Terrain,
 )
 from rules.earth2mm.play.steps import STEPS
-from rules.earth2mm.play.table import terrain_class, with_rough_ground
+from rules.earth2mm.play.table import ROUGH_GROUND_KEY, terrain_class, with_rough_ground
 from rules.earth2mm.play.units import bases_of, formation_of, quality_of, sub_unit_of
 from rules.earth2mm.ruleset import Earth2mm, cite
 from rules.earth2mm.sight import SRC_THROUGH_TERRAIN, Cloud, cloud_blocks
@@ -228,7 +228,25 @@ def reach_m(kind: str, ctx: Context) -> int | None:
 # -- the ground ---------------------------------------------------------------------------------------------
 def terrain_index(terrain: Mapping[str, Any]) -> TerrainIndex:
     """A game's terrain (GeoJSON), kept per terrain (read-only once built)."""
-    return _terrain_index(json.dumps(terrain, sort_keys=True, separators=(",", ":")))
+    return _terrain_index(_text(terrain))
+
+
+# The JSON text of the last terrains read, by the object read: a snapshot's terrain is never changed in place
+# (a new terrain is a new object), and writing out the largest one costs 25 ms, once per request, not once
+# per sub-unit measured (issue 52: a bombardment's card measured the ground of each stand under it).
+_TEXTS: dict[int, tuple[Mapping[str, Any], str]] = {}
+_TEXTS_KEPT = 16
+
+
+def _text(terrain: Mapping[str, Any]) -> str:
+    seen = _TEXTS.get(id(terrain))
+    if seen is not None and seen[0] is terrain:
+        return seen[1]
+    text = json.dumps(terrain, sort_keys=True, separators=(",", ":"))
+    _TEXTS[id(terrain)] = (terrain, text)  # holding the object keeps its id from being reused
+    while len(_TEXTS) > _TEXTS_KEPT:
+        del _TEXTS[next(iter(_TEXTS))]
+    return text
 
 
 @lru_cache(maxsize=16)
@@ -238,7 +256,16 @@ def _terrain_index(geojson: str) -> TerrainIndex:
 
 def ground_index(terrain: Mapping[str, Any], board: Mapping[str, Any]) -> TerrainIndex:
     """The ground under the stands: the game's terrain and the rough ground dugouts left in the open."""
-    return terrain_index(with_rough_ground(terrain, board))
+    left = board.get(ROUGH_GROUND_KEY) or ()
+    if not left:
+        return terrain_index(terrain)
+    return _ground_index(_text(terrain), json.dumps(left, sort_keys=True, separators=(",", ":")))
+
+
+@lru_cache(maxsize=16)
+def _ground_index(geojson: str, left: str) -> TerrainIndex:
+    ground = with_rough_ground(json.loads(geojson), {ROUGH_GROUND_KEY: json.loads(left)})
+    return TerrainIndex.build(terrain_from_geojson(ground, wire_belt_cm=None))
 
 
 def cover_terrain(stand: Stand, index: TerrainIndex, ctx: Context) -> Terrain:
