@@ -19,7 +19,6 @@ import math
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +64,9 @@ def terrain(width: float, y0: float, y1: float) -> dict[str, Any]:
         x = 10 + (i * 41.9) % (width - 60)
         y = y0 + ((i * 17.1) % (y1 - y0))
         line = [[round(x + 40 * k / per_wire, 3), round(y + (k % 2) * 0.8, 3)] for k in range(per_wire)]
-        features.append(_feature(f"wire-{i}", "wire", {"type": "LineString", "coordinates": line}, depth_cm=1))
+        features.append(
+            _feature(f"wire-{i}", "wire", {"type": "LineString", "coordinates": line}, depth_cm=1)
+        )
     return {"type": "FeatureCollection", "features": features}
 
 
@@ -120,7 +121,10 @@ def earth_document(units: int = MAX_UNITS, width: float = MAX_TABLE_CM) -> dict[
     def size(companies: int, bases: int) -> int:
         return 1 + companies * (1 + bases)
 
-    big, guns = 65, 10  # the attacker's infantry formation of 65 companies of 10 (650 bases); 10 batteries of 4
+    big, guns = (
+        65,
+        10,
+    )  # the attacker's infantry formation of 65 companies of 10 (650 bases); 10 batteries of 4
     left = units - size(big, 10) - 2 * size(guns, 4)
     defenders = (left - 1) // 11  # the defender's companies of 10 in one formation
     across = 100
@@ -159,7 +163,9 @@ def flanders_document(units: int, width: float = MAX_TABLE_CM) -> dict[str, Any]
         spots = _rows(n, 20, y, 3, 120, 8)
         children = []
         for i, (x, yy) in enumerate(spots):
-            kind, base = ("mmg-section", "support-weapon") if i % 10 == 9 else ("rifle-platoon", "infantry-platoon")
+            kind, base = (
+                ("mmg-section", "support-weapon") if i % 10 == 9 else ("rifle-platoon", "infantry-platoon")
+            )
             children.append(
                 {
                     "id": f"{ref}/s{i}",
@@ -170,8 +176,13 @@ def flanders_document(units: int, width: float = MAX_TABLE_CM) -> dict[str, Any]
                     "placement": {"center": [x, yy], "facing_deg": facing},
                 }
             )
-        return {"id": ref, "name": f"Battalion {ref}", "level": "battalion", "kind": "infantry-battalion",
-                "children": children}
+        return {
+            "id": ref,
+            "name": f"Battalion {ref}",
+            "level": "battalion",
+            "kind": "infantry-battalion",
+            "children": children,
+        }
 
     attackers = units // 2 + 9
     defenders = units - 2 - attackers
@@ -269,19 +280,34 @@ def play(bench: Bench, document: dict[str, Any], samples: int) -> None:
         b.call("GET /units/{uid}/acts", "GET", f"{base}/units/{u['id']}/acts", ref)
         for resolver in ("shoot", "shooting"):
             try:
-                b.call(f"GET /units/{{uid}}/targets/{resolver}", "GET", f"{base}/units/{u['id']}/targets/{resolver}", ref)
+                b.call(
+                    f"GET /units/{{uid}}/targets/{resolver}",
+                    "GET",
+                    f"{base}/units/{u['id']}/targets/{resolver}",
+                    ref,
+                )
             except RuntimeError as e:
                 if "422" not in str(e):
                     raise
     for u in spread(by_side["attacker"], 4):
-        b.call("POST /units/{uid}/move", "POST", f"{base}/units/{u['id']}/move", ref,
-               {"x": u["x"], "y": u["y"] + 0.5, "facing_deg": u["facing_deg"], "override": True})
+        b.call(
+            "POST /units/{uid}/move",
+            "POST",
+            f"{base}/units/{u['id']}/move",
+            ref,
+            {"x": u["x"], "y": u["y"] + 0.5, "facing_deg": u["facing_deg"], "override": True},
+        )
     if document["ruleset"] == EARTH:
         bombard(b, made, units)
     roots = [u for u in units if u["parent_id"] is None]
     for root in roots:
-        b.call("POST /units/{uid}/move-formation", "POST", f"{base}/units/{root['id']}/move-formation", ref,
-               {"dx": 0.5, "dy": 0, "override": True})
+        b.call(
+            "POST /units/{uid}/move-formation",
+            "POST",
+            f"{base}/units/{root['id']}/move-formation",
+            ref,
+            {"dx": 0.5, "dy": 0, "override": True},
+        )
 
 
 def bombard(b: Bench, made: dict[str, Any], units: list[dict[str, Any]]) -> None:
@@ -289,22 +315,34 @@ def bombard(b: Bench, made: dict[str, Any], units: list[dict[str, Any]]) -> None
     the bound's planning, landing in executing step 2): the cards read, then each applied."""
     gid, ref = made["game"]["id"], made["referee_token"]
     base = f"/api/v1/games/{gid}"
-    token = b.call("POST /join", "POST", "/api/v1/join", body={"code": made["join_codes"]["defender"]})["token"]
-    batteries = [u for u in units if u["side"] == "defender" and u["level"] == "company" and u["kind"] == "field-guns"]
+    token = b.call("POST /join", "POST", "/api/v1/join", body={"code": made["join_codes"]["defender"]})[
+        "token"
+    ]
+    batteries = [
+        u for u in units if u["side"] == "defender" and u["level"] == "company" and u["kind"] == "field-guns"
+    ]
     width, length = made["game"]["table_width_cm"], made["game"]["table_length_cm"]
     for i, battery in enumerate(batteries):
         x, y = 80 + 15 * i, 305  # the attacker's packed rows, in the defender's grid (from its own corner)
         item = {"kind": "circle-bombardment", "battery": battery["name"], "grid": [width - x, length - y]}
-        b.call("POST /fireplans/{side}/items", "POST", f"{base}/fireplans/defender/items", token,
-               {"arrival_turn": 1, "item": item})
+        b.call(
+            "POST /fireplans/{side}/items",
+            "POST",
+            f"{base}/fireplans/defender/items",
+            token,
+            {"arrival_turn": 1, "item": item},
+        )
     for _ in range(40):
         turn = b.call("GET /games/{id}/turn", "GET", f"{base}/turn", ref)
-        moved = b.call("POST /games/{id}/turn/advance", "POST", f"{base}/turn/advance", ref,
-                       {"version": turn["version"]})
+        moved = b.call(
+            "POST /games/{id}/turn/advance", "POST", f"{base}/turn/advance", ref, {"version": turn["version"]}
+        )
         if moved["turn"]["step"]["id"] == "execute-2":
             break
     cards = b.call("GET /games/{id}/arrivals", "GET", f"{base}/arrivals", token)["cards"]
-    print(f"  {len(cards)} bombardment cards, {sum(len(c['stands']['full']) for c in cards)} bases fully under them")
+    print(
+        f"  {len(cards)} bombardment cards, {sum(len(c['stands']['full']) for c in cards)} bases fully under them"
+    )
     for card in cards:
         if not card.get("shots"):
             continue
@@ -319,8 +357,13 @@ def bombard(b: Bench, made: dict[str, Any], units: list[dict[str, Any]]) -> None
         if not keys:
             continue
         try:  # a card over a sub-unit another card's hits wait on is refused (422): only accepted ones count
-            b.call("POST /arrivals/{item}/apply", "POST", f"{base}/arrivals/{card['item_id']}/apply", token,
-                   {"shots": shots})
+            b.call(
+                "POST /arrivals/{item}/apply",
+                "POST",
+                f"{base}/arrivals/{card['item_id']}/apply",
+                token,
+                {"shots": shots},
+            )
         except RuntimeError as refused:
             if " 422 " not in str(refused):
                 raise

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 from numpy.typing import NDArray
-
 from shapely import LineString, Point
 
 from rules.table.bases import Stand
@@ -82,8 +81,12 @@ def _near(sight: TerrainIndex, ends: NDArray[np.float64]) -> tuple[NDArray[np.in
     n = pieces[line][:, None]
     a, b = ends[line, 0], ends[line, 1]
     starts, stops = a + (b - a) * (k[:, None] / n), a + (b - a) * ((k[:, None] + 1) / n)
-    boxes = shapely.box(np.minimum(starts, stops)[:, 0], np.minimum(starts, stops)[:, 1],
-                        np.maximum(starts, stops)[:, 0], np.maximum(starts, stops)[:, 1])
+    boxes = shapely.box(
+        np.minimum(starts, stops)[:, 0],
+        np.minimum(starts, stops)[:, 1],
+        np.maximum(starts, stops)[:, 0],
+        np.maximum(starts, stops)[:, 1],
+    )
     piece, near = sight.tree.query(boxes)
     pairs = np.unique(line[piece] * len(sight.features) + near)
     return pairs // len(sight.features), pairs % len(sight.features)

@@ -8,9 +8,9 @@ streams and rivers may stay lines (they are crossed, not occupied).
 from __future__ import annotations
 
 import math
-from functools import cached_property
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal, get_args
 
 import numpy as np

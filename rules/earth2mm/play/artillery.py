@@ -377,9 +377,7 @@ def under_the_circle(
     close = [
         u
         for u in snap.units
-        if u.x is not None
-        and u.y is not None
-        and math.hypot(u.x - center[0], u.y - center[1]) <= reach
+        if u.x is not None and u.y is not None and math.hypot(u.x - center[0], u.y - center[1]) <= reach
     ]
     near = {u.parent_id for u, _ in _stands(close)}
     companies = [u for u in snap.units if u.id in near and u.level == SUB_UNIT and not u.killed]

@@ -4,7 +4,7 @@ its SF's quality and its state."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Literal
 
 from rules.core.game import ancestor_at

@@ -175,7 +175,14 @@ def earth_formation(companies: int, bases: int) -> dict[str, Any]:
         }
         for c in range(companies)
     ]
-    sf = {"id": "sf", "name": "Big", "level": "battalion", "kind": "formation", "quality": "line", "children": subs}
+    sf = {
+        "id": "sf",
+        "name": "Big",
+        "level": "battalion",
+        "kind": "formation",
+        "quality": "line",
+        "children": subs,
+    }
     return {
         "format": "firestep-scenario/1",
         "title": f"A strategic formation of {companies * bases} bases",
@@ -221,6 +228,8 @@ def test_a_2mm_formation_move_costs_the_same_statements_for_2_bases_as_for_650(
         assert r.status_code == 200, r.text
         moved = {ch["unit"] for ch in r.json()["changes"] if ch["field"] == "moved_cm"}
         assert len(moved) == companies * bases
-        assert len({ch["unit"] for ch in r.json()["changes"] if ch["field"] == "moved_this_bound"}) == companies
+        assert (
+            len({ch["unit"] for ch in r.json()["changes"] if ch["field"] == "moved_this_bound"}) == companies
+        )
         spent.append(len(statements))
     assert spent[0] == spent[1] < 30, spent

@@ -460,7 +460,10 @@ def test_target_marks_read_the_terrain_once_and_draw_no_line_to_a_target_already
     monkeypatch.setattr(shots, "lines_of_sight", lambda *a: drawn.append(a[0]) or lines(*a))
     woods = [area("woods", 0, 40, 40, 44)]
     snap = table(a={"plan_target": M}, m_at=((10, 46), (12, 46)), terrain=woods)
-    assert {m.mark for m in ROLLS.target_marks(snap, 11, "shoot")} == {"out of range", "not its planned target"}
+    assert {m.mark for m in ROLLS.target_marks(snap, 11, "shoot")} == {
+        "out of range",
+        "not its planned target",
+    }
     assert len(read) <= 1 and drawn == []
     read.clear()
     snap = table(m_at=((10, 30), (12, 30)), terrain=[area("woods", 0, 20, 40, 22)])

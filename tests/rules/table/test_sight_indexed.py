@@ -24,7 +24,9 @@ def one_at_a_time(viewer: Stand, target: Stand, terrain: TerrainIndex) -> Sight:
 
     def height(xy: tuple[float, float]) -> float:
         hits = terrain.tree.query(Point(xy), predicate="intersects")
-        return max((terrain.features[i].height_cm for i in hits if terrain.features[i].kind == "hill"), default=0.0)
+        return max(
+            (terrain.features[i].height_cm for i in hits if terrain.features[i].kind == "hill"), default=0.0
+        )
 
     vz, tz = height(viewer.center), height(target.center)
     vp, tp = Point(viewer.center), Point(target.center)
@@ -47,7 +49,12 @@ def one_at_a_time(viewer: Stand, target: Stand, terrain: TerrainIndex) -> Sight:
 def feature(i: int, kind: str, x: float, y: float, w: float, h: float, height: float) -> dict[str, Any]:
     ring = [[x, y], [x + w, y], [x + w, y + h], [x, y + h], [x, y]]
     props: dict[str, Any] = {"kind": kind} | ({"height_cm": height} if kind == "hill" else {})
-    return {"type": "Feature", "id": f"f{i}", "geometry": {"type": "Polygon", "coordinates": [ring]}, "properties": props}
+    return {
+        "type": "Feature",
+        "id": f"f{i}",
+        "geometry": {"type": "Polygon", "coordinates": [ring]},
+        "properties": props,
+    }
 
 
 def wire(i: int, x: float, y: float) -> dict[str, Any]:
@@ -62,13 +69,25 @@ def wire(i: int, x: float, y: float) -> dict[str, Any]:
 
 coord = st.floats(0, 300, allow_nan=False)
 areas = st.lists(
-    st.tuples(st.sampled_from(KINDS), coord, coord, st.floats(1, 40), st.floats(1, 40), st.sampled_from((1.0, 2.0, 4.0))),
+    st.tuples(
+        st.sampled_from(KINDS),
+        coord,
+        coord,
+        st.floats(1, 40),
+        st.floats(1, 40),
+        st.sampled_from((1.0, 2.0, 4.0)),
+    ),
     max_size=40,
 )
 
 
 @settings(max_examples=40)
-@given(areas, st.lists(st.tuples(coord, coord), max_size=8), st.tuples(coord, coord), st.lists(st.tuples(coord, coord), min_size=1, max_size=12))
+@given(
+    areas,
+    st.lists(st.tuples(coord, coord), max_size=8),
+    st.tuples(coord, coord),
+    st.lists(st.tuples(coord, coord), min_size=1, max_size=12),
+)
 def test_lines_put_to_the_index_at_once_answer_as_one_at_a_time(
     shapes: list[tuple[str, float, float, float, float, float]],
     belts: list[tuple[float, float]],
@@ -77,7 +96,8 @@ def test_lines_put_to_the_index_at_once_answer_as_one_at_a_time(
 ) -> None:
     collection = {
         "type": "FeatureCollection",
-        "features": [feature(i, *s) for i, s in enumerate(shapes)] + [wire(i, *b) for i, b in enumerate(belts)],
+        "features": [feature(i, *s) for i, s in enumerate(shapes)]
+        + [wire(i, *b) for i, b in enumerate(belts)],
     }
     terrain = TerrainIndex.build(terrain_from_geojson(collection, wire_belt_cm=None))
     viewer = Stand("v", "attacker", SPEC, eye, 90.0)
@@ -90,4 +110,7 @@ def test_lines_put_to_the_index_at_once_answer_as_one_at_a_time(
         assert terrain.intersecting(p) == [
             terrain.features[i] for i in sorted(terrain.tree.query(p, predicate="intersects"))
         ]
-        assert elevation(terrain, xy) == one_at_a_time(viewer, Stand("p", "defender", SPEC, xy), terrain).target_height_cm
+        assert (
+            elevation(terrain, xy)
+            == one_at_a_time(viewer, Stand("p", "defender", SPEC, xy), terrain).target_height_cm
+        )
