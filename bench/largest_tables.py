@@ -276,19 +276,22 @@ def play(bench: Bench, document: dict[str, Any], samples: int) -> None:
     by_side = {s: [u for u in placed if u["side"] == s] for s in ("attacker", "defender")}
     # The shooters: infantry and guns of both sides, spread over the table.
     shooters = spread(by_side["attacker"], samples) + spread(by_side["defender"], samples)
+    resolver = "shoot" if document["ruleset"] == EARTH else "shooting"
     for u in shooters:
         b.call("GET /units/{uid}/acts", "GET", f"{base}/units/{u['id']}/acts", ref)
-        for resolver in ("shoot", "shooting"):
-            try:
-                b.call(
-                    f"GET /units/{{uid}}/targets/{resolver}",
-                    "GET",
-                    f"{base}/units/{u['id']}/targets/{resolver}",
-                    ref,
-                )
-            except RuntimeError as e:
-                if "422" not in str(e):
-                    raise
+        targets = f"{base}/units/{u['id']}/targets/{resolver}"
+        refused = {
+            m["unit_id"] for m in b.call(f"GET /units/{{uid}}/targets/{resolver}", "GET", targets, ref)
+        }
+        open_to = [t for t in placed if t["side"] != u["side"] and t["id"] not in refused]
+        for t in open_to[:1]:  # a shot at a target the map leaves open, worked out and then rolled
+            shot = {"unit_id": u["id"], "target_id": t["id"], "override": True}
+            for route, path in ((f"POST /ask/{resolver}", "ask"), (f"POST /resolve/{resolver}", "resolve")):
+                try:
+                    b.call(route, "POST", f"{base}/{path}/{resolver}", ref, shot)
+                except RuntimeError as e:  # refused by the rules of play: not an accepted request
+                    if not any(f" {code} " in str(e) for code in (409, 422)):
+                        raise
     for u in spread(by_side["attacker"], 4):
         b.call(
             "POST /units/{uid}/move",
@@ -318,6 +321,7 @@ def bombard(b: Bench, made: dict[str, Any], units: list[dict[str, Any]]) -> None
     token = b.call("POST /join", "POST", "/api/v1/join", body={"code": made["join_codes"]["defender"]})[
         "token"
     ]
+    b.client.cookies.clear()  # joining sets the cookie; the bench names its token
     batteries = [
         u for u in units if u["side"] == "defender" and u["level"] == "company" and u["kind"] == "field-guns"
     ]
