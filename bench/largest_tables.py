@@ -286,9 +286,13 @@ def play(bench: Bench, document: dict[str, Any], samples: int) -> None:
         open_to = [t for t in placed if t["side"] != u["side"] and t["id"] not in refused]
         for t in open_to[:1]:  # a shot at a target the map leaves open, worked out and then rolled
             shot = {"unit_id": u["id"], "target_id": t["id"], "override": True}
-            for route, path in ((f"POST /ask/{resolver}", "ask"), (f"POST /resolve/{resolver}", "resolve")):
+            asked = {k: v for k, v in shot.items() if k != "override"}  # /ask writes nothing: no override
+            for route, path, body in (
+                (f"POST /ask/{resolver}", "ask", asked),
+                (f"POST /resolve/{resolver}", "resolve", shot),
+            ):
                 try:
-                    b.call(route, "POST", f"{base}/{path}/{resolver}", ref, shot)
+                    b.call(route, "POST", f"{base}/{path}/{resolver}", ref, body)
                 except RuntimeError as e:  # refused by the rules of play: not an accepted request
                     if not any(f" {code} " in str(e) for code in (409, 422)):
                         raise
