@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
@@ -196,13 +197,12 @@ def earth_formation(companies: int, bases: int) -> dict[str, Any]:
     }
 
 
-def test_a_2mm_formation_move_costs_the_same_statements_for_2_bases_as_for_650(
-    sqlite_client: TestClient,
-) -> None:
+@pytest.mark.storage  # the rows written in one statement over their versions, on each backend
+def test_a_2mm_formation_move_costs_the_same_statements_for_2_bases_as_for_650(client: TestClient) -> None:
     """Issue 52: a 650-base 2mm formation's move wrote each base's distance this bound and each sub-unit moved
     one row at a time (two statements a row, each scanning the session: 2.2 s under the write lock). Now the
     move's bookkeeping is written in one statement per kind of row, whatever the formation's size."""
-    c = sqlite_client
+    c = client
     engine = c.app.state.engine  # type: ignore[attr-defined]
     statements: list[str] = []
 
