@@ -272,10 +272,17 @@ def play(bench: Bench, document: dict[str, Any], samples: int) -> None:
         ("GET /games/{id}/report", f"{base}/report"),
     ):
         b.call(route, "GET", path, ref)
+    # The attacker's pages, with the seat's cookie that joining sets.
+    b.call("POST /join", "POST", "/api/v1/join", body={"code": made["join_codes"]["attacker"]})
+    for page in ("map", "fire-plan", "report"):
+        b.call(f"page /games/{{id}}/{page}", "GET", f"/games/{gid}/{page}")
+    b.client.cookies.clear()
     placed = [u for u in units if u["x"] is not None]
     by_side = {s: [u for u in placed if u["side"] == s] for s in ("attacker", "defender")}
     # The shooters: infantry and guns of both sides, spread over the table.
     shooters = spread(by_side["attacker"], samples) + spread(by_side["defender"], samples)
+    kinds = {(u["side"], u["kind"]): u for u in reversed(placed)}  # and the first of each kind, each side
+    shooters += [u for u in kinds.values() if u not in shooters]
     resolver = "shoot" if document["ruleset"] == EARTH else "shooting"
     for u in shooters:
         b.call("GET /units/{uid}/acts", "GET", f"{base}/units/{u['id']}/acts", ref)
