@@ -471,3 +471,21 @@ def test_target_marks_read_the_terrain_once_and_draw_no_line_to_a_target_already
     assert marks == dict.fromkeys((21, 22, 31, 32), "no line of sight")
     # Read once; each of our 3 bases' lines to a sub-unit's bases drawn in one call: 3 calls a sub-unit.
     assert len(read) == 1 and len(drawn) == 3 * 2
+
+
+def test_the_ground_under_many_stands_writes_the_terrain_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 52: a bombardment's card measured each stand's ground by writing the whole terrain out as its
+    cache key (70 ms a stand on the largest table). Now a terrain object is written out once, its rough ground
+    apart; a new terrain object (a changed table) is written out anew."""
+    from rules.earth2mm.play import shots
+
+    written = []
+    dumps = shots.json.dumps
+    monkeypatch.setattr(shots.json, "dumps", lambda *a, **k: written.append(a[0]) or dumps(*a, **k))
+    snap = table(terrain=[area("woods", 0, 20, 40, 22)])
+    for _ in range(5):
+        assert shots.ground_index(snap.terrain, snap.board) is shots.terrain_index(snap.terrain)
+    assert written == [snap.terrain]
+    changed = table(terrain=[area("woods", 0, 20, 40, 23)])
+    shots.terrain_index(changed.terrain)
+    assert written == [snap.terrain, changed.terrain]
