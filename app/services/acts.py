@@ -273,7 +273,7 @@ def _costs(session: Session, game: Game, changes: Sequence[Change]) -> list[dict
     """What a move costs beyond the stands' places (an action of the units moved), written by the one
     applier on those units' rows alone (a formation's stands are not read again)."""
     paying = {c.unit_id for c in changes if isinstance(c, UnitChange)}
-    rows = [units_service.get_unit(session, game.id or 0, uid) for uid in sorted(paying)]
+    rows = units_service.get_units(session, game.id or 0, paying)
     return apply_changes(session, game, rows, changes) if changes else []
 
 
