@@ -470,7 +470,9 @@ def hits_landed(req: AllocateRequest) -> tuple[list[int], list[int], list[int]]:
         if injury.get(b) is None:
             alive = [k for k, v in injury.items() if v is not None]
             said = "is already removed" if b in injury else "is not a base of the sub-unit hit"
-            raise RulesError(f"order.{i}", f"base {b} {said}: pick one of its bases", alive)
+            raise RulesError(
+                f"order.{i}", f"a base picked {said}: pick one of its bases left", alive, source=source, ids=True
+            )
         if not injury[b]:
             injury[b] = "fresh"
             injured.append(b)
@@ -478,7 +480,7 @@ def hits_landed(req: AllocateRequest) -> tuple[list[int], list[int], list[int]]:
         if any(v == "" for v in injury.values()):
             fresh = [k for k, v in injury.items() if v == ""]
             raise RulesError(
-                f"order.{i}", "injure every base before removing one", fresh, source=source, why=rule
+                f"order.{i}", "injure every base before removing one", fresh, source=source, why=rule, ids=True
             )
         injury[b] = None
         removed.append(b)

@@ -379,8 +379,8 @@ def refusal(status: str, period: str, step_index: int, side_to_move: str, act: A
         )
     step = step_at(period, step_index)
     if step is None:
-        said = f"The game is not being played (status {status}): players may not {doing}."
-        return Refusal(said, said)
+        said = f"The game is not being played: players may not {doing}."
+        return Refusal(said, f"{said[:-1]} (the game is {status}).")
     if act.action == "build-forces":
         return Refusal(
             f"Build forces in set-up: during play players may not {doing}.",
