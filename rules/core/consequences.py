@@ -77,18 +77,21 @@ def said(changes: Sequence[Change], fields: Sequence[StateField], names: Mapping
 
 def outcome_words(outcome: Any) -> str:
     """A resolution's outcome in words: its key humanised ("attacker wins"), or its counts with their plurals
-    ("1 action", "2 hits, 1 injury, no kills"); what is not a count, a flag or a word is left to the
-    changes."""
+    ("1 action", "2 hits, 1 injury, no kills", "1 hit waiting"; a list counted: "2 injured", "none removed");
+    what is not a count, a flag or a word is left to the changes."""
     if not isinstance(outcome, Mapping):
         return str(outcome).replace("-", " ").replace("_", " ")
     parts = []
     for key, value in outcome.items():
         plural = str(key).replace("_", " ")
-        one = plural[:-3] + "y" if plural.endswith("ies") else plural.removesuffix("s")
+        head, _, rest = plural.partition(" ")  # the noun comes first: "hits waiting"
+        one = " ".join([head[:-3] + "y" if head.endswith("ies") else head.removesuffix("s"), rest]).strip()
         if isinstance(value, bool):
             parts.append(plural if value else f"not {plural}")
         elif isinstance(value, int):
             parts.append(counted(value, (one, plural), plural))
+        elif isinstance(value, list):
+            parts.append(f"{len(value) or 'none'} {plural}")
         elif isinstance(value, str) and value:
             parts.append(f"{plural} {value.replace('-', ' ')}")
     return ", ".join(parts)

@@ -192,7 +192,7 @@
     const renderDone = (result) => {
       const res = result.resolution;
       area().replaceChildren(
-        h("p", { class: "play-answer", "data-play-done": String(result.event_id), text: `${play.act.label}: rolled ${res.dice.join(" and ")}, ${result.outcome_words}.` }),
+        h("p", { class: "play-answer", "data-play-done": String(result.event_id), text: res.dice.length ? `${play.act.label}: rolled ${res.dice.join(" and ")}, ${result.outcome_words}.` : `${play.act.label}: ${result.outcome_words}.` }),
         h("ul", { class: "play-effects", "data-play-also": "" }, alsoLines(res).map((l) => h("li", { text: l }))),
         saidList(result),
         h("div", { class: "play-row" },

@@ -100,3 +100,7 @@ def test_an_outcome_in_words_counts_right() -> None:
     assert outcome_words({"actions": 1}) == "1 action"
     assert outcome_words({"hits": 2, "injuries": 1, "kills": 0}) == "2 hits, 1 injury, no kills"
     assert outcome_words("attacker-wins") == "attacker wins"
+    # 2mm's hits allocated: the bases each list names counted, the hits left waiting (issue 51: the card said
+    # "Allocate hits: rolled , no hits waiting.").
+    allocated = {"injured": [262, 263], "removed": [], "hits_waiting": 1}
+    assert outcome_words(allocated) == "2 injured, none removed, 1 hit waiting"
