@@ -7,6 +7,7 @@ show) and the board's and a side's keys are not said: they are not what happened
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from rules.core.records import AddToState, Change, SetState, StateField
@@ -73,6 +74,18 @@ def said(changes: Sequence[Change], fields: Sequence[StateField], names: Mapping
         if what is not None:
             out.append(f"{listed([names.get(u, f'unit {u}') for u in whom])} {what}.")
     return out
+
+
+def odds_words(p: Fraction | str) -> str:
+    """An exact chance as the stand card, the story and the luck ledger say it: "1 in 216", "5 in 12"; a
+    possible outcome is never rounded to nothing ("(0%)"), a sure one is "certain", one that cannot happen
+    "never"."""
+    p = Fraction(p)
+    if p >= 1:
+        return "certain"
+    if p <= 0:
+        return "never"
+    return f"{p.numerator} in {p.denominator}"
 
 
 def outcome_words(outcome: Any) -> str:

@@ -30,7 +30,6 @@
       }
     };
     const dist = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
-    const fraction = (s) => { const [n, d] = String(s).split("/"); return d ? `${n} in ${d}` : "certain"; };
     // Each other stand a shot attacks (its area, its beaten zone): its die, its modifiers, what it did.
     const alsoLines = (res) => (res.also || []).map((a) => `${a.name}: ${a.die}${a.modifiers.map((x) => ` ${x.value > 0 ? "+" : ""}${x.value} ${x.label.toLowerCase()}`).join(",")}, ${humanise(a.outcome)}`);
     // What a roll did, as the server says it from the rule set's words (the same before Apply and after it):
@@ -143,7 +142,7 @@
       const u = model.units.get(play.stand);
       const t = play.target ? model.units.get(play.target) : null;
       const res = asked.resolution;
-      const odds = Object.entries(res.probabilities_exact || {}).map(([k, v]) => `${humanise(k)} ${fraction(v)}`).join(" · ");
+      const odds = Object.entries(asked.odds_words || {}).map(([k, v]) => `${humanise(k)} ${v}`).join(" · ");
       const range = asked.filled.find((f) => f.field === "range_cm");
       const a = play.dice.length === diceCount() ? asked.dice_answer : null;
       const kids = [h("p", { class: "play-answer", text: `${act.label}: ${nameOf(u).short}${t ? ` at ${nameOf(t).short}` : ""}` })];
