@@ -507,6 +507,12 @@ class Report:
         tells only by what it did to the units (the default)."""
         return ""
 
+    def roll_words(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
+        """Any roll in the rules' words, after its unit's name, for a decisive moment of the story ("shot at
+        1/1 Coy Plt 2: suppressed", "fought 1. Kompanie in melee: 2 hits"): by default what `roll_told` says;
+        "" leaves the story to name the roll by its resolver and outcome."""
+        return self.roll_told(resolver, resolution, target)
+
     def board_notes(
         self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]
     ) -> tuple[tuple[str, str], ...]:

@@ -329,6 +329,7 @@ class Shoot(Resolver[ShootRequest]):
             details={
                 "dice_in_pool": n,
                 "bonus": bonus,
+                "melee": req.melee,
                 "bonus_on": ("the first die" if designated else "the die it helps most") if bonus else None,
                 "target_resilience": r,
                 "hits_before_reroll": first if reroll else None,
