@@ -403,6 +403,8 @@ class FirePlan:
     # `plan-fire`, sealed by the side or as the turn leaves the last step allowing it, each turn's commitment
     # kept, revealed item by item as each lands; a new plan each turn.
     sealed_each_turn: bool = False
+    # Whether a side's plan is rehearsed (`rehearse`): the fire plan page shows what it will likely do only then.
+    rehearsed: bool = False
 
     def fires_plan(self, unit: Node) -> bool:
         """Whether a unit fires the fire plan's items (carries an aiming point, has an aiming card); by default
@@ -411,6 +413,11 @@ class FirePlan:
 
     def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
         """Refuse (RulesError on `item.kind`) a fire-plan item the side may not plan; by default any is."""
+
+    def item_words(self, kind: str, data: Mapping[str, Any]) -> str:
+        """A planned item as its side chose it, in the rules' words ("Chlorine cordon"); "" (by default):
+        its kind says it."""
+        return ""
 
     def arrival_step(self, item: PlanItem) -> str | None:
         """The turn step at whose start an item lands; None (by default) as its turn starts."""

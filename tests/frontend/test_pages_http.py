@@ -327,3 +327,9 @@ def test_the_fire_plan_form_writes_a_plan_sealed_each_bound(sqlite_client: TestC
         ("smoke-cordon", None, ["18-pounder Battery"]),
     ]
     assert items[1]["data"]["cloud"] == cloud[-1] and items[1]["data"]["transparent"] is False
+    # Issue 51: the batteries by their own name, each cordon as chosen, and no rehearsal the rule set lacks.
+    page = c.get(f"/games/{g.id}/fire-plan").text
+    assert "<option>18-pounder Battery</option>" in page and " Coy</option>" not in page
+    listed = re.findall(r'data-plan-item="[^"]*"><strong>([^<]*)</strong>', page)
+    assert listed == ["Circle bombardment", f"{cloud[-1].replace('-', ' ').capitalize()} cordon"], listed
+    assert "What the plan will likely do" not in page and "rehearsal" not in page.lower().split("</h1>")[1]

@@ -420,6 +420,8 @@ class FlandersFieldsFirePlan(FirePlan):
     """Flanders Fields' fire plan: batteries with an aiming point fire it, each item kind as the period and
     nation allow, each arriving (a battery's deviation rolled) and fired as a card; a plan rehearsed."""
 
+    rehearsed = True
+
     def fires_plan(self, unit: Node) -> bool:
         return carries_aiming_point(unit)
 
