@@ -43,8 +43,8 @@ from app.pages.seats import (
 )
 from app.pages.templates import humanise, templates
 from app.services import game_setup, scenarios
-from app.services.units import list_units
 from app.services import games as games_service
+from app.services.units import list_units
 from rules.core.errors import RulesError
 from rules.core.game import GameRules
 from rules.registry import all_game_rules, get_ruleset

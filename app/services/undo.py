@@ -95,13 +95,16 @@ def _reverse(session: Session, game: Game, change: dict[str, Any]) -> dict[str, 
     if "side" in change and "unit" not in change:  # a side's row (a unit's secret names its side too)
         row = get_side(session, game.id or 0, change["side"])
         if row.special_uses.get(field) != change["after"]:
-            raise Conflict(f"the {row.side}'s {field.replace('_', ' ')} has changed since: undo the later change first")
+            raise Conflict(
+                f"the {row.side}'s {field.replace('_', ' ')} has changed since: undo the later change first"
+            )
         return set_side_allowance(session, row, field, change["before"])
     if "game" in change:
         before = game_field(game, field)
         if before != change["after"]:
             raise Conflict(
-                f"the game's {field.replace('_', ' ')} has changed since: undo the later change first", current=game_state(game)
+                f"the game's {field.replace('_', ' ')} has changed since: undo the later change first",
+                current=game_state(game),
             )
         bump_game(session, game, None, **{field: change["before"]})
         return {"game": game.id, "field": field, "before": before, "after": change["before"]}
@@ -109,7 +112,10 @@ def _reverse(session: Session, game: Game, change: dict[str, Any]) -> dict[str, 
     if "delta" in change:
         got = increment(session, unit, field, -change["delta"])
         if got is None:
-            raise Conflict(f"{unit.name}'s {field.replace('_', ' ')} is too low to undo: undo the later change first", current=unit_dict(unit))
+            raise Conflict(
+                f"{unit.name}'s {field.replace('_', ' ')} is too low to undo: undo the later change first",
+                current=unit_dict(unit),
+            )
         return got
     if value(unit, field) != change["after"]:
         raise Conflict(

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-
 SENTENCE_MAX = 120  # issue 26: a refusal is one sentence of at most this many characters, read at a glance
 
 

@@ -472,7 +472,11 @@ def hits_landed(req: AllocateRequest) -> tuple[list[int], list[int], list[int]]:
             alive = [k for k, v in injury.items() if v is not None]
             said = "is already removed" if b in injury else "is not a base of the sub-unit hit"
             raise RulesError(
-                f"order.{i}", f"a base picked {said}: pick one of its bases left", alive, source=source, ids=True
+                f"order.{i}",
+                f"a base picked {said}: pick one of its bases left",
+                alive,
+                source=source,
+                ids=True,
             )
         if not injury[b]:
             injury[b] = "fresh"
@@ -481,7 +485,12 @@ def hits_landed(req: AllocateRequest) -> tuple[list[int], list[int], list[int]]:
         if any(v == "" for v in injury.values()):
             fresh = [k for k, v in injury.items() if v == ""]
             raise RulesError(
-                f"order.{i}", "injure every base before removing one", fresh, source=source, why=rule, ids=True
+                f"order.{i}",
+                "injure every base before removing one",
+                fresh,
+                source=source,
+                why=rule,
+                ids=True,
             )
         injury[b] = None
         removed.append(b)

@@ -61,8 +61,10 @@ DYNAMIC = {
         "rules/earth2mm/play/shots.py",
         "str(r)",
     ): "a shot's Refusal built in the same module, walked where built",
-    ("app/services/markers.py", "c.gone or f\"{unit.name} has no {c.field.replace('_', ' ')} left\""): "a change's words "
-    "(rules/flanders_fields/play/changes.py), else the f-string",
+    (
+        "app/services/markers.py",
+        "c.gone or f\"{unit.name} has no {c.field.replace('_', ' ')} left\"",
+    ): "a change's words (rules/flanders_fields/play/changes.py), else the f-string",
     ("app/guard/idempotency.py", "e.message"): "a TooManyRequests passed on, walked where it is raised",
     ("rules/core/rolls.py", "err['msg']"): "pydantic's message for a resolver field",
     ("rules/firestorm/campaign.py", "err['msg']"): "pydantic's message for a campaign action",
@@ -413,7 +415,9 @@ def _placeholders(path: str, node: ast.expr, depth: int = 0) -> list[str]:
     func = _enclosing(path, node)
     if isinstance(node, ast.Name) and func is not None and depth < 2:
         for a in ast.walk(func):
-            if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets):
+            if isinstance(a, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == node.id for t in a.targets
+            ):
                 found += _placeholders(path, a.value, depth + 1)
     return found
 
@@ -457,7 +461,10 @@ def test_earth2mm_step_refusals() -> None:
             assert is_one_sentence(text) and STEP_ID.search(text) is None, text
             assert refused.why and refused.source, refused
     assert len(said) > 100
-    assert "Not in executing step (6): shooting waits for executing steps (1)-(2), (4)-(5), (9) or melee." in said
+    assert (
+        "Not in executing step (6): shooting waits for executing steps (1)-(2), (4)-(5), (9) or melee."
+        in said
+    )
 
 
 def test_a_name_with_an_ordinal_is_one_sentence() -> None:

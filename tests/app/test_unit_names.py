@@ -158,7 +158,9 @@ def test_picker_board_map_and_fire_plan_show_the_same_name(client: TestClient) -
     )
     # Each battery stand by its short name; a formation of them (the brigade) by its own name (issue 51).
     stands = [html.escape(short[b.id]) for b in batteries]
-    assert [g for g in guns if g in stands] == stands and set(guns) - set(stands) <= {"Field Artillery Brigade"}
+    assert [g for g in guns if g in stands] == stands and set(guns) - set(stands) <= {
+        "Field Artillery Brigade"
+    }
     for b in batteries:
         name = html.escape(short[b.id])
         assert re.search(rf'data-unit="{b.id}"[^>]*>{re.escape(name)}<', picker), name

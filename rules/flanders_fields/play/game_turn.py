@@ -67,9 +67,7 @@ def own_table(snap: Snapshot, unit_id: int, given: object) -> None:
     if own is None:
         rolls = ordered_unit(unit, by_id, snap.variants)
         if rolls is not None:
-            told = (
-                f"{unit.name} takes the order roll of {rolls.name}: roll it for that unit"
-            )
+            told = f"{unit.name} takes the order roll of {rolls.name}: roll it for that unit"
         elif any(u.parent_id == unit.id for u in snap.units):
             told = f"{unit.name} is not ordered as a whole: roll for each unit under it"
         else:

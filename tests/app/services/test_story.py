@@ -167,7 +167,9 @@ def test_no_sentence_is_told_twice() -> None:
         tested = {**base, "id": 40 + i, "payload": {"resolver": "morale", "unit_id": 10, "changes": []}}
         tested["payload"]["resolution"] = {**morale, "probabilities_exact": {"retreat": "1/6"}}
         log += [base, {**base, "id": 50 + i, "payload": {**base["payload"], "changes": []}}, tested]
-        log.append({**base, "id": 60 + i, "kind": "marker", "payload": {"changes": recovered(11, 12, 13, 14)}})
+        log.append(
+            {**base, "id": 60 + i, "kind": "marker", "payload": {"changes": recovered(11, 12, 13, 14)}}
+        )
     told = story.story(log, UNITS, NAMES, set(), RULES)
     sentences = [s for m in told["decisive"] for s in m["words"].split(". ")]
     assert len(sentences) == len(set(sentences)) and told["decisive"], told["decisive"]

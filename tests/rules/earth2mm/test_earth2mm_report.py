@@ -77,6 +77,9 @@ def test_each_roll_is_told_in_its_own_words() -> None:
     assert REPORT.roll_words("allocate-hits", allocated, "A Company") == (
         "allocated its hits on A Company: 1 injured, 1 removed"
     )
-    assert REPORT.roll_words("recovery", {"outcome_key": "recovered"}, "") == "rolled its recovery die: recovered"
+    assert (
+        REPORT.roll_words("recovery", {"outcome_key": "recovered"}, "")
+        == "rolled its recovery die: recovered"
+    )
     # The bound's sentences tell none of them: its bases injured and removed say what they did.
     assert REPORT.roll_told("shoot", melee, "1. Kompanie") == ""
