@@ -287,7 +287,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Conflict)
     async def _conflict(_req: Request, exc: Conflict) -> JSONResponse:
-        body = refusal(_said(409, exc.message), why=exc.why, source=exc.source, current=exc.current)
+        # A refusal of the rules of play (it cites its rule) is never answered as a stale write.
+        said = one_sentence(exc.message, RULES_FALLBACK) if exc.source else _said(409, exc.message)
+        body = refusal(said, why=exc.why, source=exc.source, current=exc.current)
         return JSONResponse(status_code=409, content=body)
 
     @app.exception_handler(Forbidden)

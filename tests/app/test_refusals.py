@@ -477,3 +477,27 @@ def test_a_name_with_an_ordinal_is_one_sentence() -> None:
         ("Move 2 cm. Then stop.", False),
     ):
         assert bool(re.fullmatch(ONE_SENTENCE, text)) is ok is is_one_sentence(text), text
+
+
+def test_a_rule_refused_is_never_a_stale_write() -> None:
+    """A refusal of the rules of play (a 409 citing its rule) that is not one sentence falls back to the rules'
+    sentence, never to "This changed meanwhile: reload and try again." (issue 51)."""
+    from fastapi import FastAPI
+
+    from app import errors
+
+    app = FastAPI()
+    errors.install(app)
+    long = "A Company planned to do nothing: " + "it stays put " * 12
+
+    @app.get("/rule")
+    def rule() -> None:
+        raise errors.Conflict(long, why="the rule in full", source="the printed line")
+
+    @app.get("/stale")
+    def stale() -> None:
+        raise errors.Conflict(long)
+
+    client = TestClient(app)
+    assert client.get("/rule").json()["detail"] == errors.RULES_FALLBACK
+    assert client.get("/stale").json()["detail"] == errors.HTTP_SENTENCES[409]
