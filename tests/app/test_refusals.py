@@ -501,3 +501,24 @@ def test_a_rule_refused_is_never_a_stale_write() -> None:
     client = TestClient(app)
     assert client.get("/rule").json()["detail"] == errors.RULES_FALLBACK
     assert client.get("/stale").json()["detail"] == errors.HTTP_SENTENCES[409]
+
+
+def test_flanders_fields_roll_refusals_name_no_step_id() -> None:
+    """Every refusal of a roll in Flanders Fields' turn (each period, step, resolver, side and unit class): one
+    sentence, its steps and its roll in the playsheet's words, never their ids ("battalion-orders")."""
+    ids = {s.id for seq in S.SEQUENCES.values() for s in seq.steps if "-" in s.id}
+    resolvers = {r for seq in S.SEQUENCES.values() for s in seq.steps for r in s.resolvers} | set(
+        S.ROLL_PERMITS
+    )
+    seen = 0
+    for period, resolver, side, classes in itertools.product(
+        PERIODS, sorted(resolvers), ("attacker", "defender"), (None, *((c,) for c in S.WHO))
+    ):
+        for step in range(len(S.SEQUENCES[period].steps)):
+            asked = S.RollAsked(resolver, side, classes)
+            refused = S.roll_refusal("playing", period, step, "attacker", asked, "German")
+            if refused is not None:
+                seen += 1
+                assert is_one_sentence(sentence(refused)) and refused.source, refused
+                assert not [i for i in ids | {r for r in resolvers if "-" in r} if i in refused], refused
+    assert seen > 100
