@@ -404,6 +404,7 @@ class FlandersFieldsFirePlan(FirePlan):
     nation allow, each arriving (a battery's deviation rolled) and fired as a card; a plan rehearsed."""
 
     aiming_field = "aiming_point"  # changes.py's STATE_FIELDS
+    rehearsed = True
 
     def fires_plan(self, unit: Node) -> bool:
         return carries_aiming_point(unit)

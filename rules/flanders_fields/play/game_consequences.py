@@ -238,7 +238,7 @@ def suppression_added(snap: Snapshot, unit_id: int, fire: str | None, count: int
     """Suppress a stand: MG, mortar and artillery fire suppresses its whole company; a third marker kills."""
     target = snap.unit(unit_id)
     if target.killed:
-        raise RulesError("unit_id", f"unit {target.id} is already destroyed")
+        raise RulesError("unit_id", f"{target.name} is already destroyed: pick another")
     by_id = snap.by_id
     hit = [target]
     company = ancestor_at(target, "company", by_id) if fire and _spreads(snap, fire) else None
@@ -269,9 +269,9 @@ def suppression_recovered(snap: Snapshot, unit_id: int, spend_action: bool) -> t
     unit the stand is ordered with (its company's for a platoon); game_orders refuses it when none is left."""
     unit = snap.unit(unit_id)
     if unit.killed:
-        raise RulesError("unit_id", f"unit {unit.id} is destroyed")
+        raise RulesError("unit_id", f"{unit.name} is destroyed: pick another")
     if unit.suppression < 1:
-        raise RulesError("delta", f"unit {unit.id} has no suppression marker to remove")
+        raise RulesError("delta", f"{unit.name} has no suppression marker to remove")
     spent = actions_spent(snap, RECOVER, (unit.id,), SRC_RECOVERY) if spend_action else ()
     return (*spent, SuppressionRecovered(f"a marker removed from {unit.name}", SRC_RECOVERY, unit.id))
 
