@@ -15,13 +15,16 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from rules.core.errors import NotFoundError, RulesError
+from rules.core.errors import SENTENCE_MAX, NotFoundError, RulesError
 
-MAX_DETAIL = 120  # issue 26: a refusal is one sentence a player reads at a glance
-# A sentence ends inside the text where . ? or ! is followed by a space: "1.5 cm" and "(13.1)" do not end one.
-SENTENCE_BREAK = re.compile(r"[.?!]+\s")
-# The same test as a JSON Schema pattern for ErrorOut.detail (no look-ahead, for every regex engine).
-ONE_SENTENCE = r"^(?:[^.?!]|[.?!]+[^.?!\s])*[.?!]+$"
+MAX_DETAIL = SENTENCE_MAX  # issue 26: a refusal is one sentence a player reads at a glance
+# A sentence ends inside the text where . ? or ! is followed by a space: "1.5 cm" and "(13.1)" do not end one,
+# nor does an ordinal's full stop after a number or a Roman numeral standing alone ("1. Kompanie", "I. Bataillon":
+# the names a refusal carries as the scenario writes them). A JSON Schema pattern for ErrorOut.detail too (no
+# look-around, for every regex engine), and the one test of a sentence (`is_one_sentence`).
+_ORDINAL = r"(?:[0-9]+|[IVXLC]+)\.\s"
+ONE_SENTENCE = rf"^(?:{_ORDINAL})?(?:[^.?!\s]|[\s(]{_ORDINAL}|\s|[.?!]+[^.?!\s])*[.?!]+$"
+_ONE_SENTENCE = re.compile(ONE_SENTENCE)
 
 
 def sentence(text: str) -> str:
@@ -35,9 +38,7 @@ def sentence(text: str) -> str:
 
 def is_one_sentence(text: str) -> bool:
     """At most MAX_DETAIL characters, ending with "." or "?", with no sentence ending inside."""
-    return (
-        0 < len(text) <= MAX_DETAIL and text[-1] in ".?" and SENTENCE_BREAK.search(text.rstrip(".?")) is None
-    )
+    return 0 < len(text) <= MAX_DETAIL and text[-1] in ".?" and _ONE_SENTENCE.fullmatch(text) is not None
 
 
 def one_sentence(text: str, fallback: str) -> str:
@@ -182,14 +183,18 @@ def field_of(loc: list[str | int] | tuple[str | int, ...]) -> str:
     return ".".join(str(p) for p in parts)
 
 
+# A rule's refusal that is not one sentence (an echoed long value): the field and the rule are beside it.
+RULES_FALLBACK = "The rules refuse this: see why."
+
+
 def rules_refusal(exc: RulesError) -> dict[str, Any]:
-    """A RulesError's body: its reason as the sentence, naming the allowed values when they fit."""
+    """A RulesError's body: its reason as the sentence, naming the allowed values when they fit (never ids)."""
     reason = sentence(exc.reason)
     detail = reason
-    if exc.allowed:
+    if exc.allowed and not exc.ids:
         detail = sentence(f"{exc.reason.rstrip('. ')}: pick {choices(exc.allowed)}")
     if not is_one_sentence(detail):
-        detail = one_sentence(reason, f"Change {short(exc.field, 40)}: see why it is refused.")
+        detail = one_sentence(reason, RULES_FALLBACK)
     loc: list[str | int] = ["body", *(int(p) if p.isdigit() else p for p in exc.field.split("."))]
     return refusal(
         detail,
@@ -297,7 +302,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Conflict)
     async def _conflict(_req: Request, exc: Conflict) -> JSONResponse:
-        body = refusal(_said(409, exc.message), why=exc.why, source=exc.source, current=exc.current)
+        # A refusal of the rules of play (it cites its rule) is never answered as a stale write.
+        said = one_sentence(exc.message, RULES_FALLBACK) if exc.source else _said(409, exc.message)
+        body = refusal(said, why=exc.why, source=exc.source, current=exc.current)
         return JSONResponse(status_code=409, content=body)
 
     @app.exception_handler(Forbidden)

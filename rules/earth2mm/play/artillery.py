@@ -48,7 +48,7 @@ from rules.earth2mm.data import (
     UNITS,
 )
 from rules.earth2mm.play.judge import Board, shooting_steps
-from rules.earth2mm.play.kit import BASES, KIT, Cloud
+from rules.earth2mm.play.kit import BASES, KIT, Cloud, cordon_words
 from rules.earth2mm.play.rolls import cover_of
 from rules.earth2mm.play.shots import built_in_resilience
 from rules.earth2mm.play.units import SUB_UNIT, bases_of, context, is_artillery
@@ -689,6 +689,10 @@ class EarthFirePlan(FirePlan):
                 _cite(SRC_ARTILLERY, SRC_SMOKE),
                 ORDER_RULE,
             )
+
+    def item_words(self, kind: str, data: Mapping[str, Any]) -> str:
+        """A cordon by the cloud chosen for it ("Chlorine cordon", as the board labels it once laid)."""
+        return cordon_words(str(data["cloud"])) if kind == CORDON and data.get("cloud") else ""
 
     def arrival_step(self, item: PlanItem) -> str | None:
         return ARRIVAL_STEPS[item.kind]

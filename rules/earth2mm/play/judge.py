@@ -21,7 +21,6 @@ from rules.core.errors import Refusal
 from rules.core.game import leaves_under
 from rules.core.records import Snapshot, UnitState
 from rules.core.ruleset import Context
-from rules.core.turn import Step
 from rules.earth2mm.data import (
     ASSAULT_REACH_M,
     COVER,
@@ -47,7 +46,7 @@ from rules.earth2mm.play.shots import (
     melee_now,
     stands,
 )
-from rules.earth2mm.play.steps import SHOOT, STEP_INDEX, STEPS
+from rules.earth2mm.play.steps import SHOOT, STEP_INDEX, STEPS, printed_number
 from rules.earth2mm.play.table import terrain_class
 from rules.earth2mm.resolvers import MoveRequest, allowed_plans
 from rules.earth2mm.ruleset import Earth2mm
@@ -139,11 +138,6 @@ class Board:
     def command(self, company: UnitState) -> str:
         sf = U.formation_of(company, self.by_id)
         return str(sf.state.get("high_command", "")) if sf is not None else ""
-
-
-def printed_number(step: Step) -> str:
-    """A planning or executing step's number as the book prints it: "(7)"."""
-    return step.printed.split(" ", 1)[0]
 
 
 # -- the sub-unit's situation --------------------------------------------------------------------------------

@@ -276,6 +276,7 @@ class FlandersFieldsFirePlan(AimingPointFirers, FlandersFieldsRehearsal):
     nation allow, each arriving (a battery's deviation rolled) and fired as a card; a plan rehearsed."""
 
     aiming_field = "aiming_point"  # changes.py's STATE_FIELDS
+    rehearsed = True
 
     def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
         """Refuse (422 on `item.kind`) a fire-plan item whose step the period's order sequence does not have, or

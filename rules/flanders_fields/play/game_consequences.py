@@ -369,7 +369,7 @@ class FlandersFieldsFields(FlandersFieldsPacking):
         third marker kills."""
         target = snapshot.unit(unit_id)
         if target.killed:
-            raise RulesError("unit_id", f"unit {target.id} is already destroyed")
+            raise RulesError("unit_id", f"{target.name} is already destroyed: pick another")
         by_id = snapshot.by_id
         hit = [target]
         company = ancestor_at(target, "company", by_id) if cause and _spreads(snapshot, cause) else None
@@ -392,9 +392,9 @@ class FlandersFieldsFields(FlandersFieldsPacking):
         unit the stand is ordered with (its company's for a platoon); game_orders refuses it when none is left."""
         unit = snapshot.unit(unit_id)
         if unit.killed:
-            raise RulesError("unit_id", f"unit {unit.id} is destroyed")
+            raise RulesError("unit_id", f"{unit.name} is destroyed: pick another")
         if unit.suppression < 1:
-            raise RulesError("delta", f"unit {unit.id} has no suppression marker to remove")
+            raise RulesError("delta", f"{unit.name} has no suppression marker to remove")
         spent = actions_spent(snapshot, RECOVER, (unit.id,), SRC_RECOVERY) if spend_action else ()
         return (*spent, SuppressionRecovered(f"a marker removed from {unit.name}", SRC_RECOVERY, unit.id))
 

@@ -12,6 +12,8 @@ from rules.flanders_fields.errata import CASUALTY_ROUNDING, SRC_CASUALTIES
 from rules.flanders_fields.play.units import is_rifle_platoon
 from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
 from rules.flanders_fields.resolvers.casualties import casualty_split
+from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
+from rules.flanders_fields.resolvers.shooting import RESOLVER as SHOOTING
 from rules.flanders_fields.ruleset import FlandersFields
 from rules.registry import get_ruleset
 
@@ -40,6 +42,16 @@ class FlandersFieldsReport(Report):
         if resolver == "heroic-action":
             return f"attempted a heroic action: {key}"
         return ""
+
+    def roll_words(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
+        """A shot and an order roll in the book's words too ("shot at 1/1 Coy Plt 2: suppressed"), for a
+        decisive moment; the rolls `roll_told` tells as they are told in a turn."""
+        key = str(resolution.get("outcome_key", "")).replace("-", " ")
+        if resolver == SHOOTING:
+            return f"shot at {target}: {key}" if target else f"shot: {key}"
+        if resolver == ORDER_ROLL:
+            return f"rolled for its orders: {key}"
+        return self.roll_told(resolver, resolution, target)
 
     @staticmethod
     def losses(formation: Member, units: Sequence[Member]) -> tuple[int, int]:

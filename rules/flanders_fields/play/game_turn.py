@@ -26,11 +26,15 @@ def wind_due(board: Mapping[str, Any], turn: int, side_to_move: str) -> bool:
 def heroic_action_spent(snap: Snapshot, unit_id: int | None) -> tuple[Change, ...]:
     """ "Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)."""
     if unit_id is None:
-        raise RulesError("unit_id", "a heroic action is carried out by a single platoon stand: name it")
+        raise RulesError(
+            "unit_id", "a heroic action is carried out by a single platoon stand: name it", source=SRC_HEROIC
+        )
     side = snap.unit(unit_id).side
     left = int(snap.sides.get(side, {}).get(HEROIC_KEY, 0))
     if left < 1:
-        raise RulesError("resolver", f"the {side} player has had the one heroic action of the game")
+        raise RulesError(
+            "resolver", f"the {side} player has had the one heroic action of the game", source=SRC_HEROIC
+        )
     return (SetSideState(f"the {side}'s heroic action of the game", SRC_HEROIC, side, HEROIC_KEY, left - 1),)
 
 
@@ -43,9 +47,7 @@ def own_table(snap: Snapshot, unit_id: int, given: object) -> None:
     if own is None:
         rolls = ordered_unit(unit, by_id, snap.variants)
         if rolls is not None:
-            told = (
-                f"{unit.name} takes the order roll of {rolls.name} (unit {rolls.id}): roll it for that unit"
-            )
+            told = f"{unit.name} takes the order roll of {rolls.name}: roll it for that unit"
         elif any(u.parent_id == unit.id for u in snap.units):
             told = f"{unit.name} is not ordered as a whole: roll for each unit under it"
         else:

@@ -130,7 +130,9 @@ def test_a_command_is_given_only_in_its_step_and_only_to_a_strategic_formation()
         TURN.refusal("playing", None, now("high-commands"), "command-formation", "attacker", None, ()) is None
     )
     late = TURN.refusal("playing", None, now("plan-line"), "command-formation", "attacker", None, ())
-    assert late is not None and late.startswith("Not in plan-line: a high command waits for high-commands")
+    assert late is not None and late.startswith(
+        "Not in planning step (4): a high command waits for high commands"
+    )
     assert "High commands given to Strategic Formations" in late.why
     # In set-up nothing is a step's.
     assert TURN.refusal("setup", None, now("plan-line"), "command-formation", "attacker", None, ()) is None
@@ -253,7 +255,9 @@ def test_a_sub_unit_moves_only_in_the_executing_step_that_names_it() -> None:
     assert refused(snapshot(leaving, "execute-8"), act) == []  # "(8) Dug-in infantry now move"
     # The step itself: moves wait for (6)-(8).
     step = TURN.refusal("playing", None, now("execute-5"), "move-stands", "attacker", None, ())
-    assert step is not None and step.startswith("Not in execute-5: moving waits for execute-6 to execute-8")
+    assert step is not None and step.startswith(
+        "Not in executing step (5): moving waits for executing steps (6)-(8)"
+    )
 
 
 def test_a_sub_unit_that_stays_put_or_digs_in_does_not_move() -> None:
