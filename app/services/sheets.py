@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from app.core import worker
+from app.core.pdf_engine import require_pdf_engine
 from app.errors import TooManyRequests
 from app.guard import security
 
@@ -80,7 +81,8 @@ def _admitted(address: str) -> Iterator[None]:
 def pdf(key: Hashable, anonymous: bool, fn: Callable[..., bytes], *args: Any) -> bytes:
     """The sheet `fn(*args)` makes (picklable: it runs in the worker process), kept under `key`, which names
     every input. A request for a sheet being rendered waits for that render. `anonymous`: the asker has no
-    token, and a new render is charged to its address."""
+    token, and a new render is charged to its address. Without the PDF engine: 503 naming its remedy."""
+    require_pdf_engine()
     while True:
         made = _take(key)
         if made is not None:
