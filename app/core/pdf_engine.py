@@ -25,7 +25,9 @@ REMEDIES = {
     "darwin": "run brew install pango",
 }
 LINUX_REMEDY = "install your system's pango package (apt install libpangoft2-1.0-0)"
-PRINT_VIEW = "Meanwhile print each sheet from the browser: its print view (the same address without .pdf), Print."
+PRINT_VIEW = (
+    "Meanwhile print each sheet from the browser: its print view (the same address without .pdf), Print."
+)
 
 
 def remedy(platform: str = sys.platform) -> str:

@@ -18,8 +18,8 @@ from tests.frontend.conftest import (
     small_targets,
     unlabelled_controls,
 )
-from tests.frontend.test_accessibility import violations_at_every_size
 from tests.frontend.games import create_mons_game
+from tests.frontend.test_accessibility import violations_at_every_size
 from tests.playsheets.golden import SHEETS, VIEWS, load, printed
 from tests.playsheets.pdf import ARTIFACTS
 
@@ -86,7 +86,9 @@ def test_the_join_cards_page_prints_one_card_to_a_page(new_page: Callable[..., A
     page.get_by_role("button", name="Make new join cards").click()
     cards = page.locator("[data-join-card]")
     cards.first.wait_for()
-    codes = [w for c in page.locator("[data-join-card] .code").all_inner_texts() for w in re.findall(r"\w+", c)]
+    codes = [
+        w for c in page.locator("[data-join-card] .code").all_inner_texts() for w in re.findall(r"\w+", c)
+    ]
     page.emulate_media(media="print")
     pdf: bytes = page.pdf(format="A4", print_background=True)
     (ARTIFACTS / "print-view-join-cards.pdf").write_bytes(pdf)

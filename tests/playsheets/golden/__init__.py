@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from playsheets import render
@@ -23,8 +23,6 @@ from playsheets.render import PAPERS
 GOLDEN = Path(__file__).with_name("sheets.json")
 PERIODS = ("early", "mid", "late")
 SHEETS = [(period, paper) for period in PERIODS for paper in sorted(PAPERS)]
-
-
 
 
 def _mons() -> dict[str, Any]:
@@ -36,7 +34,10 @@ def _mons() -> dict[str, Any]:
 # Each sheet's print view (its address on the server) and its PDF as the server renders it.
 VIEWS: dict[str, tuple[str, Callable[[], bytes]]] = {
     "template-kit-a4": ("/playsheets/template-kit?paper=a4", lambda: render.template_kit_pdf("a4")),
-    "template-kit-letter": ("/playsheets/template-kit?paper=letter", lambda: render.template_kit_pdf("letter")),
+    "template-kit-letter": (
+        "/playsheets/template-kit?paper=letter",
+        lambda: render.template_kit_pdf("letter"),
+    ),
     "fire-plan-attacker-a4": (
         "/playsheets/fire-plan/attacker?paper=a4",
         lambda: render.html_to_pdf(render.fire_plan_form_html("attacker", "a4")),
