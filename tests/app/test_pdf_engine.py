@@ -124,6 +124,8 @@ def _print_views_and_refusals(c: TestClient, sentence: str) -> None:
     assert cards.status_code == 503 and cards.json()["detail"] == sentence
     assert cards.json()["print_view"] == f"/games/{g.id}/join-cards"
     assert c.get(f"/games/{g.id}/join-cards").text == before
+    # The scenario editor's "Print the sheet" opens the print view.
+    assert 'data-print-sheet="view"' in c.get("/scenarios/new?ruleset=flanders-fields").text
 
 
 @pytest.mark.parametrize("command", [["playsheet", "--period", "mid"], ["template-kit"]])
