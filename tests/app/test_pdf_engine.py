@@ -13,6 +13,7 @@ import logging
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from fastapi.testclient import TestClient
@@ -23,13 +24,13 @@ from app.core import pdf_engine
 from app.errors import is_one_sentence
 from tests import csrf
 from tests.app.games.conftest import new_game, start_game
-from tests.conftest import make_client
+from tests.conftest import _sqlite_clone, make_client
 from tests.frontend.test_print_menu_http import print_links
 
 WEASYPRINT = "weasyprint"
 
 
-def _weasyprint_modules() -> dict[str, object]:
+def _weasyprint_modules() -> dict[str, ModuleType]:
     return {k: m for k, m in sys.modules.items() if k == WEASYPRINT or k.startswith(WEASYPRINT + ".")}
 
 
@@ -52,7 +53,7 @@ def no_pdf_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     finally:
         for name in _weasyprint_modules():
             del sys.modules[name]
-        sys.modules.update(loaded)  # type: ignore[arg-type]
+        sys.modules.update(loaded)
         pdf_engine.forget()
 
 
@@ -70,8 +71,6 @@ def test_the_engine_loads_here_and_each_systems_remedy_is_one_sentence() -> None
 def test_without_the_engine_the_server_warns_offers_print_views_and_refuses_pdfs(
     no_pdf_engine: str, sqlite_template: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from tests.conftest import _sqlite_clone
-
     assert pdf_engine.pdf_engine_problem() == no_pdf_engine
     assert "cannot load library" in (pdf_engine.pdf_engine_error() or "")
     caplog.set_level(logging.WARNING, logger="firestep")
