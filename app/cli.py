@@ -332,6 +332,15 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
     )
 
 
+def _require_pdf_engine() -> None:
+    """Stop with the one sentence naming the remedy (exit status 1, no traceback) when PDFs cannot be made."""
+    from app.core.pdf_engine import pdf_engine_problem
+
+    if (problem := pdf_engine_problem()) is not None:
+        typer.echo(problem, err=True)
+        raise typer.Exit(1)
+
+
 @app.command()
 def playsheet(
     period: str = typer.Option(..., help="War period: early, mid or late."),
@@ -345,6 +354,7 @@ def playsheet(
     from app.routes.playsheets import parse_variants
     from playsheets.render import render_pdf
 
+    _require_pdf_engine()
     Path(output).write_bytes(render_pdf(period, paper, parse_variants(variant)))
     typer.echo(f"playsheet {period} ({paper}) written to {output}")
 
@@ -359,6 +369,7 @@ def template_kit(
 
     from playsheets.render import template_kit_pdf
 
+    _require_pdf_engine()
     Path(output).write_bytes(template_kit_pdf(paper))
     typer.echo(f"template kit ({paper}) written to {output}")
 
