@@ -1,0 +1,32 @@
+"""Whether this laptop can make PDFs: WeasyPrint loads Pango, a system library pip does not install, when it is
+imported. Where it does not load, one sentence names the runtime to install for this system; the browser's own
+print of each sheet's print view works everywhere meanwhile."""
+
+from __future__ import annotations
+
+import sys
+
+# The runtime WeasyPrint's own installation notes name for each system (the README's install steps and
+# .github/workflows/install.yml install the same).
+REMEDIES = {
+    "win32": "install Pango with MSYS2 (pacman -S mingw-w64-x86_64-pango) and set "
+    "WEASYPRINT_DLL_DIRECTORIES=C:\\msys64\\mingw64\\bin",
+    "darwin": "install Pango with Homebrew (brew install pango)",
+}
+LINUX_REMEDY = "install Pango (sudo apt install libpango-1.0-0 libpangoft2-1.0-0, or your distribution's)"
+
+
+def remedy(platform: str = sys.platform) -> str:
+    return REMEDIES.get(platform, LINUX_REMEDY)
+
+
+def pdf_engine_problem() -> str | None:
+    """None when WeasyPrint loads; else one sentence: what fails and the platform's remedy."""
+    try:
+        import weasyprint  # noqa: F401  (loads Pango through cffi: OSError where it is missing)
+    except (ImportError, OSError):
+        return (
+            f"PDFs cannot be made here, WeasyPrint does not load: {remedy()}, then start firestep again "
+            "(meanwhile each sheet's print view prints to PDF from the browser)."
+        )
+    return None
