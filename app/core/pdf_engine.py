@@ -4,14 +4,16 @@ print of each sheet's print view works everywhere meanwhile."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 
 # The runtime WeasyPrint's own installation notes name for each system (the README's install steps and
-# .github/workflows/install.yml install the same).
+# .github/workflows/install.yml install the same). WeasyPrint looks in MSYS2's C:\msys64\ucrt64\bin on Windows
+# by itself; a Mac's Homebrew libraries (/opt/homebrew/lib on Apple silicon) are outside the loader's own path.
 REMEDIES = {
-    "win32": "install Pango with MSYS2 (pacman -S mingw-w64-x86_64-pango) and set "
-    "WEASYPRINT_DLL_DIRECTORIES=C:\\msys64\\mingw64\\bin",
-    "darwin": "install Pango with Homebrew (brew install pango)",
+    "win32": "install MSYS2 (msys2.org) and, in its terminal, pacman -S mingw-w64-ucrt-x86_64-pango",
+    "darwin": "brew install pango, and on Apple silicon export DYLD_FALLBACK_LIBRARY_PATH=/opt/homebrew/lib",
 }
 LINUX_REMEDY = "install Pango (sudo apt install libpango-1.0-0 libpangoft2-1.0-0, or your distribution's)"
 
@@ -22,8 +24,9 @@ def remedy(platform: str = sys.platform) -> str:
 
 def pdf_engine_problem() -> str | None:
     """None when WeasyPrint loads; else one sentence: what fails and the platform's remedy."""
-    try:
-        import weasyprint  # noqa: F401  (loads Pango through cffi: OSError where it is missing)
+    try:  # WeasyPrint prints a banner of its own before it raises: the sentence below says it
+        with contextlib.redirect_stdout(io.StringIO()):
+            import weasyprint  # noqa: F401  (loads Pango through cffi: OSError where it is missing)
     except (ImportError, OSError):
         return (
             f"PDFs cannot be made here, WeasyPrint does not load: {remedy()}, then start firestep again "
