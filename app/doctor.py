@@ -195,13 +195,22 @@ def server_certificate_line(var: Path, lan: list[addresses.IPAddress]) -> Line:
     return _ok(topic, f"valid until {cert.not_valid_after_utc:%Y-%m-%d} for {', '.join(wanted)}")
 
 
-def _answers_as_firestep(port: int) -> bool:
-    """Whether a plain-HTTP server on the port answers /healthz as firestep does."""
-    with contextlib.suppress(OSError, ValueError):
+def _get(port: int, path: str) -> bytes | None:
+    with contextlib.suppress(OSError):
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-        conn.request("GET", "/healthz")
-        return "revision" in json.loads(conn.getresponse().read())
-    return False
+        conn.request("GET", path)
+        answer = conn.getresponse()
+        return answer.read() if answer.status == 200 else None
+    return None
+
+
+def _answers_as_firestep(port: int) -> bool:
+    """Whether a plain-HTTP server on the port answers as firestep does: its health (serve), or the club
+    authority it hands tablets (serve --club's plain port, which redirects the rest)."""
+    with contextlib.suppress(ValueError):
+        if "revision" in json.loads(_get(port, "/healthz") or b"{}"):
+            return True
+    return (_get(port, "/trust/firestep-club.pem") or b"").startswith(b"-----BEGIN CERTIFICATE-----")
 
 
 def _taken(port: int) -> bool:

@@ -50,10 +50,8 @@ def free_port() -> int:
 
 
 def environment() -> dict[str, str]:
-    """A user's environment: no FIRESTEP_ setting (unless FIRESTEP_VAR_DIR is given, as the test here does),
-    nothing on PYTHONPATH."""
-    keep = {"FIRESTEP_VAR_DIR"}
-    return {k: v for k, v in os.environ.items() if (not k.startswith("FIRESTEP_") or k in keep) and k != "PYTHONPATH"}
+    """A user's environment: no FIRESTEP_ setting (the data folder is the user's own), nothing on PYTHONPATH."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("FIRESTEP_") and k != "PYTHONPATH"}
 
 
 # -- installing ----------------------------------------------------------------------------------------------
@@ -173,12 +171,19 @@ def https_get(port: int, path: str, context: ssl.SSLContext, token: str = "") ->
     return answer.status, body
 
 
-def doctor(firestep: Path, folder: Path, https: int, plain: int, pdf: bool) -> None:
+def doctor(firestep: Path, folder: Path, https: int, plain: int, pdf: bool, serving: bool = False) -> None:
+    """Before the server: exit 0 (or, without the PDF engine, 1 with that its one FAIL line); while it serves,
+    its two ports are FAIL lines, the plain one naming the firestep server that holds it."""
     args = [str(firestep), "doctor", "--port", str(https), "--http-port", str(plain)]
     run = subprocess.run(args, cwd=folder, env=environment(), capture_output=True, text=True)
     say(f"firestep doctor (exit {run.returncode}):\n{run.stdout}{run.stderr}")
     failed = [line for line in run.stdout.splitlines() if line.startswith("FAIL")]
-    if pdf:
+    if serving:
+        failed = [line for line in failed if not line.startswith("FAIL  PDF engine: ")]
+        check(run.returncode == 1 and len(failed) == 2, f"doctor while serving: {failed}")
+        expected = f"FAIL  port {plain}: a firestep server already serves on it: "
+        check(failed[1].startswith(expected), f"doctor while serving: {failed[1]}")
+    elif pdf:
         check(run.returncode == 0 and not failed, "doctor found something a club night needs missing")
     else:
         check(run.returncode == 1, "doctor did not exit non-zero without the PDF engine")
@@ -217,11 +222,14 @@ def smoke(firestep: Path, work: Path, pdf: bool = True) -> None:
         looks = body.startswith(b"%PDF") if pdf else b"<html" in body.lower()
         check(status == 200 and looks, f"{sheet} answered {status}: {body[:200]!r}")
         say(f"served /trust, /, /games/{game}/map and {sheet}")
+        doctor(firestep, laptop, https, plain, pdf, serving=True)
         # Every process of the server, once its rehearsal worker runs (started by multiprocessing's spawn).
         deadline = time.monotonic() + 60
-        while not any("spawn_main" in command for command in (seen := tree(server.proc.pid)).values()):
+        seen = tree(server.proc.pid)
+        while not any("spawn_main" in command for command in seen.values()):
             check(time.monotonic() < deadline, f"no rehearsal worker: {seen}")
             time.sleep(0.2)
+            seen = tree(server.proc.pid)
         say(f"{len(seen)} processes; interrupting")
         sent = time.monotonic()
         server.interrupt()
