@@ -296,9 +296,15 @@ def test_the_workflows_install_smoke_test(installed: Installed, tmp_path: Path, 
     if not pdf:
         env["SMOKE_HIDE_PDF_ENGINE"] = "1"
         args.append("--no-pdf")
+        # A data folder that has its games already (the workflow's second run, uv's, finds the first's): serve
+        # prints no referee token, the script asks `firestep credentials` for one.
+        for command in ("migrate", "demo"):
+            done = installed.firestep(command, cwd=tmp_path, XDG_DATA_HOME=env["XDG_DATA_HOME"])
+            assert done.returncode == 0, done.stderr
     run = subprocess.run(args, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert run.stdout.splitlines()[-1] == "[smoke] passed"
+    assert ("firestep credentials" in run.stdout) is not pdf
     assert (tmp_path / "user-data" / "firestep" / "firestep.db").is_file()
     assert list((tmp_path / "laptop").iterdir()) == []
 

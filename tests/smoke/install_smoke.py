@@ -2,7 +2,7 @@
 installed firestep, not inside it). .github/workflows/install.yml runs it on each system's runner, and
 `make test` runs it on Linux (tests/app/test_install.py, once with the PDF engine hidden).
 
-    python tests/smoke/install_smoke.py --wheel-dir dist              # pipx-installs the wheel into an empty folder
+    python tests/smoke/install_smoke.py --wheel-dir dist [--installer uv]  # pipx (or uv) installs it first
     python tests/smoke/install_smoke.py --firestep PATH [--no-pdf]    # an installed firestep
 
 From an empty folder, with no FIRESTEP_ setting (the user's own data folder, unless the caller's environment
@@ -55,14 +55,21 @@ def environment() -> dict[str, str]:
 
 
 # -- installing ----------------------------------------------------------------------------------------------
-def pipx_install(wheel_dir: Path, into: Path) -> Path:
-    """The wheel installed with pipx, its home and its commands in an empty folder; the firestep command."""
+def install(installer: str, wheel_dir: Path, into: Path) -> Path:
+    """The wheel installed as the README says, with pipx or `uv tool install`, its environment and its
+    commands in an empty folder; the firestep command."""
     (wheel,) = sorted(wheel_dir.glob("firestep-*.whl"))
-    env = {**environment(), "PIPX_HOME": str(into / "pipx"), "PIPX_BIN_DIR": str(into / "bin")}
-    say(f"pipx install {wheel.name} into {into}")
-    subprocess.run([sys.executable, "-m", "pipx", "install", str(wheel.resolve())], env=env, check=True)
-    command = into / "bin" / ("firestep.exe" if WINDOWS else "firestep")
-    check(command.is_file(), f"pipx made no {command}")
+    bin_dir = into / "bin"
+    if installer == "pipx":
+        where = {"PIPX_HOME": str(into / "pipx"), "PIPX_BIN_DIR": str(bin_dir)}
+        args = [sys.executable, "-m", "pipx", "install", str(wheel.resolve())]
+    else:
+        where = {"UV_TOOL_DIR": str(into / "uv"), "UV_TOOL_BIN_DIR": str(bin_dir)}
+        args = [sys.executable, "-m", "uv", "tool", "install", "--python", sys.executable, str(wheel.resolve())]
+    say(f"{installer} install {wheel.name} into {into}")
+    subprocess.run(args, env={**environment(), **where}, check=True)
+    command = bin_dir / ("firestep.exe" if WINDOWS else "firestep")
+    check(command.is_file(), f"{installer} made no {command}")
     return command
 
 
@@ -209,12 +216,19 @@ def smoke(firestep: Path, work: Path, pdf: bool = True) -> None:
         context.verify_flags |= ssl.VERIFY_X509_STRICT
         status, page = https_get(https, "/", context)
         check(status == 200 and b"<html" in page.lower(), f"the start page answered {status}")
-        referee = re.search(r"referee token: (\S+)", server.printed())
-        check(referee, f"serve printed no referee token: {server.printed()[-3000:]}")
-        assert referee is not None
-        status, games = https_get(https, "/api/v1/games", context, referee[1])
+        status, games = https_get(https, "/api/v1/games", context)  # the lobby: no token needed
         check(status == 200, f"/api/v1/games answered {status}")
         game = json.loads(games)[0]["id"]
+        # The referee's token as serve printed it with the demo game, or (a data folder that has its games
+        # already) as `firestep credentials` issues one anew.
+        printed = server.printed()
+        if "referee token:" not in printed:
+            say(f"firestep credentials {game}")
+            args = [str(firestep), "credentials", str(game)]
+            printed = subprocess.run(args, cwd=laptop, env=environment(), capture_output=True, text=True).stdout
+        referee = re.search(r"referee token: (\S+)", printed)
+        check(referee, f"no referee token: {printed[-3000:]}")
+        assert referee is not None
         status, page = https_get(https, f"/games/{game}/map", context, referee[1])
         check(status == 200 and b"<html" in page.lower(), f"the game's map answered {status}")
         sheet = "/playsheets/early.pdf?paper=a4" if pdf else "/playsheets/early?paper=a4"
@@ -251,13 +265,14 @@ def smoke(firestep: Path, work: Path, pdf: bool = True) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     given = parser.add_mutually_exclusive_group(required=True)
-    given.add_argument("--wheel-dir", type=Path, help="pipx-install the firestep wheel found here first")
+    given.add_argument("--wheel-dir", type=Path, help="install the firestep wheel found here first")
     given.add_argument("--firestep", type=Path, help="an installed firestep command")
+    parser.add_argument("--installer", choices=("pipx", "uv"), default="pipx", help="with --wheel-dir")
     parser.add_argument("--no-pdf", action="store_true", help="the PDF engine is hidden: expect the print view")
     parser.add_argument("--work", type=Path, help="an empty folder to work in (default: a new temporary one)")
     args = parser.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="firestep-smoke-"))
-    firestep = args.firestep or pipx_install(args.wheel_dir, work / "installed")
+    firestep = args.firestep or install(args.installer, args.wheel_dir, work / "installed")
     smoke(firestep, work, pdf=not args.no_pdf)
     say("passed")
 
