@@ -112,7 +112,11 @@ def database_line(url: str) -> Line:
         problem = schema_problem(engine)
     except SQLAlchemyError as e:
         said = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
-        fix = "make its folder readable and writable by you" if sqlite else "start it or fix FIRESTEP_DATABASE_URL"
+        fix = (
+            "make its folder readable and writable by you"
+            if sqlite
+            else "start it or fix FIRESTEP_DATABASE_URL"
+        )
         return _fail(topic, f"{shown} does not open ({said}): {fix}.")
     finally:
         engine.dispose()
@@ -141,7 +145,9 @@ def authority_line(var: Path) -> Line:
     topic = "club authority"
     files = authority.ClubFiles.of(var)
     if not (files.authority_key.exists() or files.authority_cert.exists()):
-        return _note(topic, "none yet: firestep serve --club makes one, which each tablet trusts once at /trust.")
+        return _note(
+            topic, "none yet: firestep serve --club makes one, which each tablet trusts once at /trust."
+        )
     try:
         authority.check_authority(files)
     except authority.ClubFileError as e:
@@ -176,7 +182,9 @@ def server_certificate_line(var: Path, lan: list[addresses.IPAddress]) -> Line:
     address tablets reach the laptop by (serve --club issues one at each start, for the addresses then)."""
     topic = "club certificate"
     files = authority.ClubFiles.of(var)
-    again = "start firestep serve --club again, on the club's network: it issues one for the laptop's addresses"
+    again = (
+        "start firestep serve --club again, on the club's network: it issues one for the laptop's addresses"
+    )
     if not files.authority_cert.exists():
         return _note(topic, "none yet: firestep serve --club issues one at every start.")
     if not (files.server_cert.exists() and files.server_key.exists()):
@@ -236,7 +244,9 @@ def port_line(port: int, what: str, option: str) -> Line:
     if not _taken(port):
         return _ok(topic, f"free for {what}")
     if _answers_as_firestep(port):
-        return _fail(topic, f"a firestep server already serves on it: stop it (Ctrl-C in its window) or {option}.")
+        return _fail(
+            topic, f"a firestep server already serves on it: stop it (Ctrl-C in its window) or {option}."
+        )
     return _fail(topic, f"another program holds it ({what} needs it): close that program or {option}.")
 
 
@@ -265,9 +275,13 @@ def check(settings: Settings, port: int = CLUB_PORT, http_port: int = CLUB_HTTP_
         pdf_engine_line(),
         authority_line(var),
         server_certificate_line(var, lan),
-        port_line(port, "the club's HTTPS (serve --club)", "serve on another: firestep serve --club --port N"),
         port_line(
-            http_port, "/trust and the redirect (serve --club)", "serve on another: firestep serve --club --http-port N"
+            port, "the club's HTTPS (serve --club)", "serve on another: firestep serve --club --port N"
+        ),
+        port_line(
+            http_port,
+            "/trust and the redirect (serve --club)",
+            "serve on another: firestep serve --club --http-port N",
         ),
         network_line(lan, port, http_port),
     ]

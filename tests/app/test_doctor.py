@@ -91,7 +91,11 @@ def test_a_fresh_laptop_is_notes_of_what_serve_makes_and_exits_zero(tmp_path: Pa
     var = tmp_path / "var"
     found = lines(Settings(var_dir=var, database_url=sqlite_url(var), secret_key="-"))
     assert statuses(found) == {
-        **HEALTHY, "data folder": "note", "database": "note", "club authority": "note", "club certificate": "note"
+        **HEALTHY,
+        "data folder": "note",
+        "database": "note",
+        "club authority": "note",
+        "club certificate": "note",
     }
     assert found["data folder"].said == f"{var} does not exist yet: firestep serve makes it."
     assert not var.exists()  # checking made nothing
@@ -136,7 +140,12 @@ def test_a_database_at_an_old_revision_fails_naming_firestep_migrate(tmp_path: P
     migrate(sqlite_url(var), first)
     (var / "firestep.db").chmod(0o600)
     found = lines(Settings(var_dir=var, database_url=sqlite_url(var), secret_key="-"))
-    assert statuses(found) == {**HEALTHY, "database": "FAIL", "club authority": "note", "club certificate": "note"}
+    assert statuses(found) == {
+        **HEALTHY,
+        "database": "FAIL",
+        "club authority": "note",
+        "club certificate": "note",
+    }
     assert found["database"].said.startswith(f"The database is at revision {first} and this firestep needs ")
     assert found["database"].said.endswith("run `firestep migrate`.")
 
@@ -147,7 +156,9 @@ def _signing_key(path: Path) -> ec.EllipticCurvePrivateKey:
     return key
 
 
-def _resign(cert_path: Path, key: ec.EllipticCurvePrivateKey, before: datetime.datetime, after: datetime.datetime) -> None:
+def _resign(
+    cert_path: Path, key: ec.EllipticCurvePrivateKey, before: datetime.datetime, after: datetime.datetime
+) -> None:
     """The certificate made anew with other dates, every other field kept, signed by `key`."""
     cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
     builder = (
@@ -172,7 +183,9 @@ def test_an_expired_server_certificate_fails_naming_serve_club(tmp_path: Path) -
     found = lines(settings)
     assert statuses(found) == {**HEALTHY, "club certificate": "FAIL"}
     certificate = found["club certificate"]
-    assert "is valid only from" in certificate.said and "start firestep serve --club again" in certificate.said
+    assert (
+        "is valid only from" in certificate.said and "start firestep serve --club again" in certificate.said
+    )
 
 
 def test_an_expired_authority_fails_naming_a_new_one(tmp_path: Path) -> None:
@@ -195,7 +208,9 @@ def test_a_foreign_server_certificate_or_authority_key_fails_naming_the_file(tmp
         shutil.copyfile(other.folder / name, files.folder / name)
     found = lines(settings)
     assert statuses(found) == {**HEALTHY, "club certificate": "FAIL"}
-    assert found["club certificate"].said.startswith(f"{files.server_cert} is not signed by {files.authority_cert}")
+    assert found["club certificate"].said.startswith(
+        f"{files.server_cert} is not signed by {files.authority_cert}"
+    )
     # Another club's key beside this authority's certificate.
     shutil.copyfile(other.authority_key, files.authority_key)
     found = lines(settings)

@@ -292,7 +292,14 @@ def test_the_workflows_install_smoke_test(installed: Installed, tmp_path: Path, 
     """The script the workflow runs on Windows, macOS and Linux after its pipx install, here on this copy: from
     an empty folder and the user's own data folder, doctor, serve --club, its pages, Ctrl-C, nothing left."""
     env = {**installed.env(), "XDG_DATA_HOME": str(tmp_path / "user-data")}
-    args = [sys.executable, str(SMOKE), "--firestep", str(installed.bin / "firestep"), "--work", str(tmp_path)]
+    args = [
+        sys.executable,
+        str(SMOKE),
+        "--firestep",
+        str(installed.bin / "firestep"),
+        "--work",
+        str(tmp_path),
+    ]
     if not pdf:
         env["SMOKE_HIDE_PDF_ENGINE"] = "1"
         args.append("--no-pdf")

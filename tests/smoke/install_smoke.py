@@ -65,7 +65,16 @@ def install(installer: str, wheel_dir: Path, into: Path) -> Path:
         args = [sys.executable, "-m", "pipx", "install", str(wheel.resolve())]
     else:
         where = {"UV_TOOL_DIR": str(into / "uv"), "UV_TOOL_BIN_DIR": str(bin_dir)}
-        args = [sys.executable, "-m", "uv", "tool", "install", "--python", sys.executable, str(wheel.resolve())]
+        args = [
+            sys.executable,
+            "-m",
+            "uv",
+            "tool",
+            "install",
+            "--python",
+            sys.executable,
+            str(wheel.resolve()),
+        ]
     say(f"{installer} install {wheel.name} into {into}")
     subprocess.run(args, env={**environment(), **where}, check=True)
     command = bin_dir / ("firestep.exe" if WINDOWS else "firestep")
@@ -85,7 +94,9 @@ def processes() -> dict[int, tuple[int, str]]:
             ["powershell", "-NoProfile", "-Command", script], capture_output=True, text=True, check=True
         ).stdout
     else:
-        out = subprocess.run(["ps", "-A", "-o", "pid=,ppid=,args="], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            ["ps", "-A", "-o", "pid=,ppid=,args="], capture_output=True, text=True, check=True
+        ).stdout
     found = {}
     for line in out.splitlines():
         parts = line.split(None, 2)
@@ -118,7 +129,17 @@ def still_running(seen: dict[int, str]) -> list[str]:
 class Server:
     def __init__(self, firestep: Path, folder: Path, https: int, plain: int) -> None:
         self.https, self.plain, self.log = https, plain, folder.parent / "server.log"
-        args = [str(firestep), "serve", "--club", "--host", "127.0.0.1", "--port", str(https), "--http-port", str(plain)]
+        args = [
+            str(firestep),
+            "serve",
+            "--club",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(https),
+            "--http-port",
+            str(plain),
+        ]
         # A console program's own process group, as a terminal gives the command it runs: the interrupt
         # reaches the server and all it started, and nothing else.
         group = (
@@ -127,8 +148,11 @@ class Server:
             else {"start_new_session": True}
         )
         with self.log.open("wb") as out:
+            # Its output goes to a file as a terminal would show it: a console takes every character (the QR
+            # code's blocks), where a file on Windows would be written in the locale's code page.
+            env = {**environment(), "PYTHONIOENCODING": "utf-8"}
             self.proc = subprocess.Popen(
-                args, cwd=folder, env=environment(), stdout=out, stderr=subprocess.STDOUT, **group
+                args, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT, **group
             )
 
     def printed(self) -> str:
@@ -194,14 +218,18 @@ def doctor(firestep: Path, folder: Path, https: int, plain: int, pdf: bool, serv
         check(run.returncode == 0 and not failed, "doctor found something a club night needs missing")
     else:
         check(run.returncode == 1, "doctor did not exit non-zero without the PDF engine")
-        check(len(failed) == 1 and failed[0].startswith("FAIL  PDF engine: "), f"doctor's FAIL lines: {failed}")
+        check(
+            len(failed) == 1 and failed[0].startswith("FAIL  PDF engine: "), f"doctor's FAIL lines: {failed}"
+        )
     check("Traceback" not in run.stderr, "doctor printed a traceback")
 
 
 def smoke(firestep: Path, work: Path, pdf: bool = True) -> None:
     laptop = work / "laptop"  # an empty folder: no ./var, nothing of the checkout
     laptop.mkdir(parents=True)
-    version = subprocess.run([str(firestep), "--version"], cwd=laptop, env=environment(), capture_output=True, text=True)
+    version = subprocess.run(
+        [str(firestep), "--version"], cwd=laptop, env=environment(), capture_output=True, text=True
+    )
     check(re.fullmatch(r"firestep \S+\n", version.stdout), f"firestep --version said {version.stdout!r}")
     https, plain = free_port(), free_port()
     doctor(firestep, laptop, https, plain, pdf)
@@ -225,7 +253,9 @@ def smoke(firestep: Path, work: Path, pdf: bool = True) -> None:
         if "referee token:" not in printed:
             say(f"firestep credentials {game}")
             args = [str(firestep), "credentials", str(game)]
-            printed = subprocess.run(args, cwd=laptop, env=environment(), capture_output=True, text=True).stdout
+            printed = subprocess.run(
+                args, cwd=laptop, env=environment(), capture_output=True, text=True
+            ).stdout
         referee = re.search(r"referee token: (\S+)", printed)
         check(referee, f"no referee token: {printed[-3000:]}")
         assert referee is not None
@@ -250,11 +280,16 @@ def smoke(firestep: Path, work: Path, pdf: bool = True) -> None:
         try:
             server.proc.wait(STOPPED_WITHIN)
         except subprocess.TimeoutExpired:
-            check(False, f"the server still runs {STOPPED_WITHIN} s after the interrupt: {server.printed()[-3000:]}")
+            check(
+                False,
+                f"the server still runs {STOPPED_WITHIN} s after the interrupt: {server.printed()[-3000:]}",
+            )
         while (left := still_running(seen)) and time.monotonic() - sent < STOPPED_WITHIN:
             time.sleep(0.2)
         check(left == [], f"left running after the interrupt: {left}")
-        say(f"stopped in {time.monotonic() - sent:.1f} s, exit status {server.proc.returncode}, no process left")
+        say(
+            f"stopped in {time.monotonic() - sent:.1f} s, exit status {server.proc.returncode}, no process left"
+        )
     finally:
         server.kill()
     printed = server.printed()
@@ -268,7 +303,9 @@ def main(argv: list[str] | None = None) -> None:
     given.add_argument("--wheel-dir", type=Path, help="install the firestep wheel found here first")
     given.add_argument("--firestep", type=Path, help="an installed firestep command")
     parser.add_argument("--installer", choices=("pipx", "uv"), default="pipx", help="with --wheel-dir")
-    parser.add_argument("--no-pdf", action="store_true", help="the PDF engine is hidden: expect the print view")
+    parser.add_argument(
+        "--no-pdf", action="store_true", help="the PDF engine is hidden: expect the print view"
+    )
     parser.add_argument("--work", type=Path, help="an empty folder to work in (default: a new temporary one)")
     args = parser.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="firestep-smoke-"))
