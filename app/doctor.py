@@ -107,7 +107,9 @@ def database_line(url: str) -> Line:
     sqlite = parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:")
     if sqlite and not Path(str(parsed.database)).exists():
         return _note(topic, f"none yet at {parsed.database}: firestep serve (or firestep migrate) makes it.")
-    engine = create_engine(url)  # no pragma, no pool: reading the revision writes nothing
+    # No pragma, no pool: reading the revision writes nothing. A server that does not answer is said within 5 s.
+    waiting = {"connect_timeout": 5} if parsed.get_backend_name() == "postgresql" else {}
+    engine = create_engine(url, connect_args=waiting)
     try:
         problem = schema_problem(engine)
     except SQLAlchemyError as e:

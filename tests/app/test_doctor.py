@@ -19,13 +19,14 @@ from alembic.script import ScriptDirectory
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from sqlalchemy.engine import make_url
 from typer.testing import CliRunner
 
 from app import doctor
 from app.cli import app as cli
 from app.club import addresses, authority
 from app.core.config import Settings, sqlite_url
-from app.core.db import alembic_config, migrate
+from app.core.db import alembic_config, head_revision, migrate
 from app.core.pdf_engine import remedy
 from tests.app.club.served import free_port
 
@@ -254,3 +255,16 @@ def test_without_the_pdf_engine_doctor_exits_non_zero_naming_the_remedy(
     (failed,) = [line for line in run.output.splitlines() if line.startswith("FAIL")]
     assert failed.startswith("FAIL  PDF engine: PDFs cannot be made here") and remedy() in failed
     assert run.output.splitlines()[-1] == "1 to fix before a club night (the FAIL lines)."
+
+
+@pytest.mark.storage
+def test_the_database_line_reads_either_backend_and_names_one_that_does_not_answer(migrated_url: str) -> None:
+    url = make_url(migrated_url)
+    if url.get_backend_name() == "sqlite":
+        Path(str(url.database)).chmod(0o600)  # as the data folder keeps it
+    line = doctor.database_line(migrated_url)
+    assert line.status == "ok" and line.said.endswith(f"at revision {head_revision()}"), line
+    if url.get_backend_name() == "postgresql":  # a server that does not answer
+        gone = url.set(port=free_port()).render_as_string(hide_password=False)
+        line = doctor.database_line(gone)
+        assert line.status == "FAIL" and line.said.endswith("start it or fix FIRESTEP_DATABASE_URL."), line
