@@ -34,13 +34,16 @@ STOPPED_WITHIN = 15.0  # seconds, for the server and every process it started
 COOKIE_NAME = "firestep_token"  # app/guard/auth.py
 
 
+STARTED = time.monotonic()
+
+
 def say(text: str) -> None:
-    print(f"[smoke] {text}", flush=True)
+    print(f"[smoke {time.monotonic() - STARTED:5.1f} s] {text}", flush=True)
 
 
 def check(condition: object, what: str) -> None:
     if not condition:
-        raise SystemExit(f"[smoke] FAILED: {what}")
+        raise SystemExit(f"[smoke {time.monotonic() - STARTED:5.1f} s] FAILED: {what}")
 
 
 def free_port() -> int:
@@ -95,7 +98,7 @@ def processes() -> dict[int, tuple[int, str]]:
         ).stdout
     else:
         out = subprocess.run(
-            ["ps", "-A", "-o", "pid=,ppid=,args="], capture_output=True, text=True, check=True
+            ["ps", "-ww", "-A", "-o", "pid=,ppid=,args="], capture_output=True, text=True, check=True
         ).stdout
     found = {}
     for line in out.splitlines():
