@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Literal
 
 from cryptography import x509
+from filelock import FileLock, Timeout
 from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
@@ -126,7 +127,28 @@ def database_line(url: str) -> Line:
         return _fail(topic, problem)
     if sqlite and _open_to_others(Path(str(parsed.database))):
         return _note(topic, f"{parsed.database} is readable by other users of this laptop: chmod 600 it.")
+    if sqlite and _served(Path(str(parsed.database))):
+        return _note(
+            topic,
+            f"a firestep server is already running on {parsed.database}: use that one, or stop it (Ctrl-C in "
+            "its window) before serving again.",
+        )
     return _ok(topic, f"{shown}, at revision {head_revision()}")
+
+
+def _served(database: Path) -> bool:
+    """Whether a `firestep serve` holds the database's lock now (app.core.datafolder.hold_database). Only a
+    lock file one left is tried, so checking makes none."""
+    path = database.with_name(database.name + ".lock")
+    if not path.exists():
+        return False
+    try:
+        with FileLock(path, timeout=0):
+            return False
+    except Timeout:
+        return True
+    except OSError:  # a lock file that cannot be opened (a read-only folder): the data folder line says so
+        return False
 
 
 def pdf_engine_line() -> Line:
