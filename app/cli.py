@@ -342,6 +342,23 @@ def _require_pdf_engine() -> None:
 
 
 @app.command()
+def doctor(
+    port: int = typer.Option(8443, help="The HTTPS port serve --club will use."),
+    http_port: int = typer.Option(8000, help="The plain port serve --club will use (/trust, the redirect)."),
+) -> None:
+    """Check what a club night needs on this laptop, one line each, and exit non-zero if any FAILs."""
+    from app.core.config import Settings
+    from app.doctor import check, summary
+
+    lines = check(Settings(secret_key="-"), port, http_port)  # a stand-in key: checking writes no key file
+    for line in lines:
+        typer.echo(str(line))
+    typer.echo(summary(lines))
+    if any(line.status == "FAIL" for line in lines):
+        raise typer.Exit(1)
+
+
+@app.command()
 def playsheet(
     period: str = typer.Option(..., help="War period: early, mid or late."),
     paper: str = typer.Option("a4", help="Paper: a4 or letter."),
