@@ -127,6 +127,11 @@ class TooManyRequests(Refused):
         super().__init__(message)
 
 
+class Unavailable(Refused):
+    """What this server cannot do until something is installed on it (HTTP 503): its PDFs without the PDF
+    engine (app/core/pdf_engine.py). `print_view` is where the same sheet prints from the browser."""
+
+
 class FieldError(BaseModel):
     loc: list[str | int]
     msg: str
@@ -161,6 +166,8 @@ def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         422: "Invalid input: `field` names the field, `allowed` the allowed values, `errors` every bad field",
         429: "Too many failed attempts from this address, or too much work at once: Retry-After gives the "
         "seconds to wait",
+        503: "This server cannot do it until something is installed on it (its PDF engine): `detail` names "
+        "what, `print_view` the sheet's print view for the browser's own Print",
         507: "The server's disk is full: nothing was written (app/core/disk.py)",
     }
     return {c: {"model": ErrorOut, "description": text[c]} for c in codes}
@@ -251,6 +258,7 @@ HTTP_SENTENCES = {
     413: "Send a smaller request.",
     422: "Check what you sent: see why it is refused.",
     429: "Too many tries at once: wait a little and try again.",
+    503: "This server cannot do that yet: see why.",
 }
 
 
@@ -334,6 +342,13 @@ def install(app: FastAPI) -> None:
             content=refusal(_said(429, exc.message), why=exc.why),
             headers={"Retry-After": str(exc.retry_after)},
         )
+
+    @app.exception_handler(Unavailable)
+    async def _unavailable(req: Request, exc: Unavailable) -> JSONResponse:
+        # The same sheet's print view: the address without ".pdf" (a POST's form, the join cards, opens its page).
+        view = req.url.path.removesuffix(".pdf") + (f"?{req.url.query}" if req.url.query else "")
+        body = refusal(_said(503, exc.message), why=exc.why, print_view=view)
+        return JSONResponse(status_code=503, content=body)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_req: Request, exc: RequestValidationError) -> JSONResponse:

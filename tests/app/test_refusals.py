@@ -45,6 +45,7 @@ MESSAGE_ARG = {
     "Absent": 0,
     "Unauthorized": 0,
     "TooManyRequests": 0,
+    "Unavailable": 0,
     "refusal": 0,
     "_refusal": 1,
     "Refusal": 0,
@@ -52,6 +53,8 @@ MESSAGE_ARG = {
 # Messages the walk cannot read, each bounded another way: app/errors.py answers a message that is not one
 # sentence of at most 120 characters with a fixed sentence for its status (the `why` keeps the message).
 DYNAMIC = {
+    ("app/core/pdf_engine.py", "problem"): "problem_sentence() for each system, held to one sentence by "
+    "tests/app/test_pdf_engine.py",
     ("app/services/rehearsal.py", "reason"): "re-raises a rehearsal's RulesError, walked where it is raised",
     (
         "app/core/worker.py",
