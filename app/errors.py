@@ -188,8 +188,14 @@ def field_of(loc: list[str | int] | tuple[str | int, ...]) -> str:
 LABEL_SUFFIXES = {"_ids": "s", "_id": "", "_cm": "", "_deg": "", "_at": ""}
 
 
+# A field named by a bare "id" is the thing's own name as the client gave it (a scenario's "mons-1914").
+LABEL_WORDS = {"id": "the short name"}
+
+
 def humanized(name: str) -> str:
     """A request field's name in words: "target_id" -> "the target", "range_cm" -> "the range"."""
+    if name in LABEL_WORDS:
+        return LABEL_WORDS[name]
     words = name
     for suffix, plural in LABEL_SUFFIXES.items():
         if words.endswith(suffix) and len(words) > len(suffix):
@@ -218,7 +224,7 @@ def label_of(loc: Sequence[str | int], model: Any = None) -> str:
         model = next(
             (a for a in (info.annotation, *get_args(info.annotation)) if hasattr(a, "model_fields")), None
         )
-    return title.lower() if title else humanized(names[-1])
+    return title[:1].lower() + title[1:] if title else humanized(names[-1])
 
 
 def body_model(route: Any) -> Any:
@@ -258,6 +264,10 @@ def validation_refusal(errors: list[dict[str, Any]], model: Any = None) -> dict[
     field = field_of(first["loc"])
     label = label_of(first["loc"], model)
     msg = str(first["msg"]).removeprefix("Value error, ")
+    # A validator's message that starts with the field's path ("target_in_deep_shelter.0: must be true or
+    # false"): the sentence names the field in words instead, the path stays in `why` and `field`.
+    head, _, rest = msg.partition(": ")
+    told = rest if rest and head.split(".")[0] in [p for p in first["loc"] if isinstance(p, str)] else msg
     if first["type"] == "missing":
         said = f"Give {label}: it is required."
     elif first["type"] == "extra_forbidden":
@@ -265,7 +275,7 @@ def validation_refusal(errors: list[dict[str, Any]], model: Any = None) -> dict[
     elif first["type"] == "json_invalid":
         said = "Send the body as valid JSON."
     else:
-        said = f"Fix {label}: {msg[:1].lower()}{msg[1:]}"
+        said = f"Fix {label}: {told[:1].lower()}{told[1:]}"
     detail = one_sentence(said, f"Fix {short(label, 40)}: see why it is refused.")
     return refusal(detail, why=msg, field=field, allowed=first.get("allowed"), errors=errors)
 

@@ -8,7 +8,7 @@ Found mechanically, not from a hand list:
   (followed to every assignment and every call of that function), an entry of a module's dict of literals, or
   the return of a function of the module. What none of these reaches is listed in DYNAMIC with why it is
   bounded; a new such site fails the test until it is listed. Every `ValueError` (a request model's validator
-  answers it as "Fix <field>: <message>.") is walked the same way.
+  answers it as "Fix <the field in words>: <message>.") is walked the same way.
 - The rules of play's refusals, every status, period, step, act and side (they are built, not raised), of
   Flanders Fields and of 2mm Earth 1418.
 - Issue 51: every refusal sentence says no id (a placeholder reading an id), no field name (snake_case) and no
@@ -362,7 +362,7 @@ def test_every_test_client_checks_the_refusals_it_gets() -> None:
 
 
 def test_value_errors_fit_as_field_refusals() -> None:
-    """A ValueError raised in a request model's validator reaches the API as "Fix <field>: <message>."
+    """A ValueError raised in a request model's validator reaches the API as "Fix <the field>: <message>."
     (app/errors.py's validation_refusal): every ValueError message of app/ and rules/ fits so, the field at
     PLACEHOLDER characters."""
     checked, bad = 0, []
@@ -541,16 +541,16 @@ def test_every_request_models_refusal_is_one_sentence_in_words(sqlite_client: Te
     in words, its path in `field`: for every JSON body model of the API (each route's, as /openapi.json lists
     them), each required field missing and each field of the wrong type, one sentence of at most 120
     characters, no field name (snake_case), no id."""
-    from fastapi.routing import APIRoute
+    from fastapi.routing import iter_route_contexts
     from pydantic import TypeAdapter, ValidationError
 
     from app.errors import body_model, field_of, model_refusal
 
     documented = sqlite_client.get("/openapi.json").json()["paths"]
     models: dict[str, Any] = {}
-    for route in sqlite_client.app.routes:  # type: ignore[attr-defined]
+    for route in iter_route_contexts(sqlite_client.app.router.routes):  # type: ignore[attr-defined]
         model = body_model(route)
-        if isinstance(route, APIRoute) and route.path in documented and hasattr(model, "model_fields"):
+        if getattr(route, "path", None) in documented and hasattr(model, "model_fields"):
             models.setdefault(model.__name__, model)
     assert len(models) > 30, sorted(models)
     bad, said = [], set()
