@@ -210,7 +210,9 @@ def label_of(loc: Sequence[str | int], model: Any = None) -> str:
     target"); the whole body "the request's body"."""
     parts = list(loc)
     where = parts[0] if parts and parts[0] in ("body", "query", "path", "header", "cookie") else ""
-    names = [p for p in parts[1:] if isinstance(p, str)] if where else [p for p in parts if isinstance(p, str)]
+    names = (
+        [p for p in parts[1:] if isinstance(p, str)] if where else [p for p in parts if isinstance(p, str)]
+    )
     if not names:
         return "the request's body" if where == "body" else "the request"
     title = None

@@ -54,8 +54,12 @@ def _due(table: Table) -> Snapshot:
     )
 
 
-@pytest.mark.parametrize(("ruleset", "scenario", "period"), GAMES, ids=[f"{s}:{p or 'own'}" for _, s, p in GAMES])
-def test_no_line_of_the_turn_panel_names_a_unit_by_its_id(ruleset: str, scenario: str, period: str | None) -> None:
+@pytest.mark.parametrize(
+    ("ruleset", "scenario", "period"), GAMES, ids=[f"{s}:{p or 'own'}" for _, s, p in GAMES]
+)
+def test_no_line_of_the_turn_panel_names_a_unit_by_its_id(
+    ruleset: str, scenario: str, period: str | None
+) -> None:
     table = start({"ruleset": ruleset, "start": {"scenario": scenario, "period": period}})
     snap = _due(table)
     names = {u.name for u in snap.units}

@@ -30,9 +30,7 @@ def needs(b: Board, step_id: str) -> list[str]:
     if step_id == "high-commands":
         sfs = {c.parent_id for c in companies}
         return [
-            f"a high command for {u.name}"
-            for u in units
-            if u.id in sfs and not u.state.get("high_command")
+            f"a high command for {u.name}" for u in units if u.id in sfs and not u.state.get("high_command")
         ]
     planning = dict(PLANNING_STEPS).get(step_id)
     if planning is not None:

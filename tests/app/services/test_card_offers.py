@@ -136,7 +136,13 @@ def _check_stand(engine: Engine, game_id: int, stand: int, where: str) -> list[A
             marked = {o["key"]: o["refused"] for o in shown["offers"]}
             for o in (o for o in every if o.kind == "mark"):
                 answer = _played(engine, game_id, role, o.act)
-                assert (marked[o.key] is None) == (answer is None), (where, stand, role, marked[o.key], answer)
+                assert (marked[o.key] is None) == (answer is None), (
+                    where,
+                    stand,
+                    role,
+                    marked[o.key],
+                    answer,
+                )
             continue
         judged = {(o["kind"], o["key"], o["label"]): o["refused"] for o in shown["offers"]}
         for o in every:
