@@ -206,7 +206,7 @@ def test_a_whole_bound_of_the_demo_battle_by_taps(new_page: Any) -> None:
     said = move.get_attribute("title") or ""
     assert said.startswith("Not in high commands: moving waits for executing steps"), said
     expect(attacker.locator(".card-actions [data-move-formation][data-act-greyed]")).to_have_count(2)
-    move.tap()
+    move.tap(force=True)  # aria-disabled: Playwright would wait for it to be enabled
     expect(attacker.locator(".net-status .notice", has_text=said)).to_have_count(1)
     expect(attacker.locator("[data-map-page][data-mode='move']")).to_have_count(0)
     a.edit("B Company, platoon 1", "Command 2nd Reserve Battalion", "Advance")

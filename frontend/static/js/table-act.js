@@ -115,8 +115,10 @@
     let cardOffers = [];
     const greyCard = () => {
       const box = section("stand");
+      // A stand action's offer is of its kind ("add-marker": a marker placed); Measure is no act.
+      const kindOf = (action) => (action === "add-marker" ? "mark" : action);
       const judged = [
-        ...[["move", "move"], ["recover", "recover"], ["add-marker", "mark"]].map(([action, kind]) => [box.querySelector(`[data-stand-action="${action}"]`), (o) => o.kind === kind]),
+        ...[...box.querySelectorAll("[data-stand-action]")].map((b) => [b, (o) => o.kind === kindOf(b.dataset.standAction)]),
         ...[...box.querySelectorAll("[data-move-formation]")].map((b) => [b, (o) => o.kind === "formation" && o.unit_id === Number(b.dataset.moveFormation)]),
       ];
       for (const [b, of] of judged) {
