@@ -273,8 +273,7 @@ def mons_reinforcements_due(golden: Any) -> Any:
     for seen in golden["mons"].values():
         needs = seen["turn"]["needs"]
         needs[1:1] = [
-            f"roll reinforcements for {n}. Regiment, Battalion 3 (unit {uid}): they arrive on a 5 or more"
-            for n, uid in ((1, 45), (2, 114))
+            f"roll reinforcements for {n}. Regiment, Battalion 3: they arrive on a 5 or more" for n in (1, 2)
         ]
     return golden
 
