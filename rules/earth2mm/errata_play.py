@@ -23,6 +23,23 @@ SRC_FORMATIONS = cite("STRATEGIC FORMATIONS")
 
 Earth2mm.add_errata(
     Erratum(
+        "judged-by-eye",
+        "Who judges a sub-unit's cover and whether it is under gas",
+        (
+            Reading(
+                "the-players",
+                "The players judge them on the table: a cover or gas a player gives is taken, marked as the "
+                "player's beside what the map reads, for the other side to see.",
+                f"{SRC_COVER}; {SRC_UNITS} (silent; the game's reading)",
+                "the-players",
+            ),
+        ),
+        default="the-players",
+        note="'Troops can gain a cover bonus even if they are not dug in' and 'Short-term Gas ... Target "
+        "suffers -1A -1R' say what counts, not who judges it; the other reading, the map's terrain classes and "
+        "cordons kept as the table's, would leave the players no say over ground the map draws as outlines.",
+    ),
+    Erratum(
         "naval-railway",
         "Which sub-units are the 'Naval and railway artillery' of PLANNING (1) and EXECUTING (10)",
         (

@@ -109,6 +109,7 @@ from rules.flanders_fields.errata.table_play import (
     DEEP_SUPPRESSION_ON_TABLE,
     RANGE_MEASURED,
     ROAD_MARCH_COVER,
+    JUDGED_BY_EYE,
 )
 
 __all__ = [
@@ -172,6 +173,7 @@ __all__ = [
     "RAW_ORDER_MODIFIER",
     "REINFORCEMENT_ROLL_PER",
     "ROAD_MARCH_COVER",
+    "JUDGED_BY_EYE",
     "ROLLING_BARRAGE_NATURAL_ONE",
     "SRC_AIR",
     "SRC_ARTILLERY_ACTION",
