@@ -199,10 +199,17 @@ class Claims:
     measured: Mapping[str, str] = field(default_factory=dict)  # field -> the unit it is measured in ("cm")
     seen: frozenset[str] = frozenset()
     otherwise: Mapping[str, Any] = field(default_factory=dict)  # kept field -> the table's value unfilled
+    # The rule set's erratum of who judges what is seen: its reading's value True, the players; False, the
+    # map, whose readings the table then keeps (`judged_by`).
+    judged: str = ""
 
     @property
     def declared(self) -> frozenset[str]:
         return self.kept | frozenset(self.measured) | self.seen
+
+    def judged_by(self, players: bool) -> Claims:
+        """These claims where the players judge what is seen, or where the map's readings are kept."""
+        return self if players else replace(self, kept=self.kept | self.seen, seen=frozenset())
 
 
 # -- what follows from a result: the change records ---------------------------------------------------------

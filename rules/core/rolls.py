@@ -164,6 +164,10 @@ def work_out(game: GameRules, ruleset: RuleSet, snapshot: Snapshot, roll: Roll, 
     # The table reads what it keeps and measures itself, whatever the request gives; the claims are weighed
     # against it.
     claims = game.rolls.claims
+    if claims.judged:
+        claims = claims.judged_by(
+            bool(ruleset.context(snapshot.period, snapshot.variants).value(claims.judged))
+        )
     own = replace(asked, given={k: v for k, v in fields.items() if k not in claims.declared})
     filled, overridden = claimed(claims, request_model, game.rolls.fill(roll.resolver, snapshot, own), roll)
     if roll.resolver in game.rolls.secret_draws:

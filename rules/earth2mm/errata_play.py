@@ -20,10 +20,11 @@ from rules.earth2mm.ruleset import Earth2mm, cite
 
 SRC_BOUNDS = cite("BOUNDS")
 SRC_FORMATIONS = cite("STRATEGIC FORMATIONS")
+JUDGED_BY_EYE = "judged-by-eye"
 
 Earth2mm.add_errata(
     Erratum(
-        "judged-by-eye",
+        JUDGED_BY_EYE,
         "Who judges a sub-unit's cover and whether it is under gas",
         (
             Reading(
@@ -31,13 +32,20 @@ Earth2mm.add_errata(
                 "The players judge them on the table: a cover or gas a player gives is taken, marked as the "
                 "player's beside what the map reads, for the other side to see.",
                 f"{SRC_COVER}; {SRC_UNITS} (silent; the game's reading)",
-                "the-players",
+                True,
+            ),
+            Reading(
+                "the-map",
+                "The map judges them as the table draws them: a value given other than the map's is refused, "
+                "naming it, unless the referee overrides.",
+                f"{SRC_COVER}; {SRC_UNITS} (silent; the other reading)",
+                False,
             ),
         ),
         default="the-players",
         note="'Troops can gain a cover bonus even if they are not dug in' and 'Short-term Gas ... Target "
-        "suffers -1A -1R' say what counts, not who judges it; the other reading, the map's terrain classes and "
-        "cordons kept as the table's, would leave the players no say over ground the map draws as outlines.",
+        "suffers -1A -1R' say what counts, not who judges it. The game's reading leaves it to the players, as "
+        "over a table's models; the map draws only outlines.",
     ),
     Erratum(
         "naval-railway",

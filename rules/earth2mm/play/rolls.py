@@ -35,6 +35,7 @@ from rules.earth2mm.data import (
     SRC_UNITS,
     UNITS,
 )
+from rules.earth2mm.errata_play import JUDGED_BY_EYE
 from rules.earth2mm.play.judge import assaulting
 from rules.earth2mm.play.shots import (
     Measured,
@@ -82,6 +83,7 @@ CLAIMS = Claims(
         }
     ),
     seen=frozenset({"target_cover", "cover", "shooter_gassed"}),
+    judged=JUDGED_BY_EYE,
 )
 RECOVERY_RULE = (
     "If it remains under fire but from a different shooter, it rolls a recovery die. A recovery die is when a "

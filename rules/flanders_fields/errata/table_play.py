@@ -38,15 +38,22 @@ FlandersFields.add_errata(
                 "The players judge them on the table: a cover, a line of sight or a stand's description they "
                 "give is taken, marked as theirs beside what the map reads, for the other side to see.",
                 f"{cite('TYPES OF COVER')}; {cite('RANGED COMBAT')}; {SRC_DRAW} ({_SILENT})",
-                "the-players",
+                True,
+            ),
+            Reading(
+                "the-map",
+                "The map judges them as the table draws them: a value given other than the map's is refused, "
+                "naming it, unless the referee overrides.",
+                f"{cite('TYPES OF COVER')}; {cite('RANGED COMBAT')}; {SRC_DRAW} ({_OTHER})",
+                False,
             ),
         ),
         default="the-players",
         note=(
             "'The rules recognise four different types of cover', 'Direct = Shooting unit must have a direct "
             "line of sight to the target' and 'supported by one stand to the rear' say what counts, not who "
-            "judges it; the other reading, the map's reading kept as the table's, would leave the players no "
-            "say over a model the map draws only as bases and outlines."
+            "judges it. The game's reading leaves it to the players, as over a table's models; the map draws only "
+            "bases and outlines."
         ),
         section="firing",
     ),

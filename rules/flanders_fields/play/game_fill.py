@@ -89,6 +89,7 @@ CLAIMS = Claims(
         "deep_suppression": 0,
         "raw_under_fire": False,
     },
+    judged=E.JUDGED_BY_EYE,
 )
 
 

@@ -106,7 +106,9 @@ def test_a_range_by_the_tape_is_taken_and_every_side_reads_it_as_the_shooters_cl
         )
 
 
-def test_a_cover_seen_by_the_shooter_is_taken_and_marked_in_the_answer_and_the_log(client: TestClient) -> None:
+def test_a_cover_seen_by_the_shooter_is_taken_and_marked_in_the_answer_and_the_log(
+    client: TestClient,
+) -> None:
     g = new_game(client)
     us = units(client, g)
     mg = first(us, "attacker", "mmg")

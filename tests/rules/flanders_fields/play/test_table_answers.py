@@ -254,6 +254,17 @@ def test_a_cover_and_a_line_of_sight_seen_by_the_player_are_taken_and_marked_bes
     # The map's own reading given back is the table's: nothing to mark.
     same = filled(roll(snap, "shooting", [4], 1, 10, cover="open"))["cover"]
     assert same.given is False and same.why == table_says["cover"].why
+    # Under the erratum's other reading the map judges: a cover given other than its reading is refused.
+    with pytest.raises(RulesError) as e:
+        roll(
+            table(target(10, "rifle-platoon", 60, 60), variants={E.JUDGED_BY_EYE: "the-map"}),
+            "shooting",
+            [4],
+            1,
+            10,
+            cover="soft",
+        )
+    assert e.value.field == "fields.cover" and "the table keeps cover: open here, not soft" in e.value.reason
 
 
 def test_an_assaults_stand_brought_with_its_support_from_the_rear_is_marked_as_the_players() -> None:
