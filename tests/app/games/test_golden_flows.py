@@ -101,7 +101,7 @@ ISSUE_52: dict[str, dict[int, tuple[str, Any, Any, str]]] = {
 # Issue 52 (what the players judge by eye is marked as theirs), by flow: the rolls giving a value the table reads
 # otherwise, now filled as given beside the map's reading (event id -> (field, the map's reading, the value given)).
 ISSUE_52_SEEN: dict[str, dict[int, tuple[str, Any, Any]]] = {
-    "late_war": {155: ("cover", "soft", "hard")},  # the firewaltz's target, "cover": "hard" (golden/record.py)
+    "late_war": {155: ("cover", "soft", "hard")},  # the firewaltz's "cover": "hard" (golden/record.py)
 }
 
 
