@@ -12,7 +12,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from app import errors
 from app.core.routing import Router
 from app.core.writing import game_write, unit_of_work
-from app.data.schemas import AskIn, DeviceId, DeviceOut, GameCreate, JoinIn, ResolveIn
+from app.data.schemas import AskIn, DeviceId, DeviceOut, FilledOut, GameCreate, JoinIn, ResolveIn
 from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import COOKIE_NAME, ViewerDep
@@ -136,10 +136,24 @@ class ResolvedOut(BaseModel):
 
     event_id: int
     resolver: str
-    filled: list[dict[str, Any]]
+    filled: list[FilledOut]
     resolution: dict[str, Any]
     applied: bool
     changes: list[dict[str, Any]]
+
+
+class AskedOut(BaseModel):
+    """A roll worked out against the table, nothing written (app.services.resolve.ask)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    resolver: str
+    unit_id: int | None
+    target_id: int | None
+    filled: list[FilledOut]
+    resolution: dict[str, Any]
+    effects: list[dict[str, Any]]
+    refused: dict[str, Any] | None
 
 
 def game_out(game: Any, model: type[GameOut] = GameOut) -> Any:
@@ -274,6 +288,7 @@ def play_card(
 @router.post(
     "/{game_id}/cards/drawn",
     response_model=ResolvedOut,
+    response_model_exclude_unset=True,
     summary="Enter the cards the side to move drew at the table from the club's own pack (a game option): "
     "kept as secret as cards firestep deals",
     responses=errors.responses(401, 403, 404, 409, 422),
@@ -451,6 +466,7 @@ def finish(game_id: GameId, body: AdvanceIn, viewer: ViewerDep, session: Session
 @router.post(
     "/{game_id}/resolve/{resolver}",
     response_model=ResolvedOut,
+    response_model_exclude_unset=True,
     summary="Resolve a rule inside the game: modifiers from the game state, the result recorded and applied",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
@@ -495,6 +511,8 @@ def resolve(
 
 @router.post(
     "/{game_id}/ask/{resolver}",
+    response_model=AskedOut,
+    response_model_exclude_unset=True,
     summary="Work a roll out against the table without recording it: what the table fills, the odds, the "
     "answer for the dice given and what it would do to whom",
     responses=errors.responses(401, 403, 404, 409, 422),
