@@ -55,7 +55,7 @@ def _note(topic: str, said: str) -> Line:
     return Line(topic, "note", said)
 
 
-def _fail(topic: str, said: str) -> Line:
+def _broken(topic: str, said: str) -> Line:
     return Line(topic, "FAIL", said)
 
 
@@ -63,7 +63,7 @@ def python_line() -> Line:
     running = ".".join(map(str, sys.version_info[:3]))
     if sys.version_info[:2] < MIN_PYTHON:
         needed = ".".join(map(str, MIN_PYTHON))
-        return _fail("Python", f"{running} is older than {needed}: install Python {needed} or newer.")
+        return _broken("Python", f"{running} is older than {needed}: install Python {needed} or newer.")
     return _ok("Python", f"{running} ({sys.executable})")
 
 
@@ -71,7 +71,7 @@ def firestep_line() -> Line:
     try:
         return _ok("firestep", version("firestep"))
     except PackageNotFoundError:
-        return _fail("firestep", "not installed as a package: install its wheel with pipx (see the README).")
+        return _broken("firestep", "not installed as a package: install its wheel with pipx (see the README).")
 
 
 def _open_to_others(path: Path) -> bool:
@@ -86,15 +86,15 @@ def data_folder_line(var: Path) -> Line:
     if not var.exists():
         parent = next(p for p in var.parents if p.exists())
         if not os.access(parent, os.W_OK):
-            return _fail(topic, f"{var} does not exist and {parent} is not writable: {own}.")
+            return _broken(topic, f"{var} does not exist and {parent} is not writable: {own}.")
         return _note(topic, f"{var} does not exist yet: firestep serve makes it.")
     if not var.is_dir():
-        return _fail(topic, f"{var} is not a folder: move that file away or {own}.")
+        return _broken(topic, f"{var} is not a folder: move that file away or {own}.")
     try:  # a real write: file modes do not stop root, a read-only disk or an immutable folder stop everyone
         with tempfile.NamedTemporaryFile(dir=var, prefix=".doctor-"):
             pass
     except OSError as e:
-        return _fail(topic, f"{var} is not writable ({e.strerror}): make it writable by you, or {own}.")
+        return _broken(topic, f"{var} is not writable ({e.strerror}): make it writable by you, or {own}.")
     if _open_to_others(var):
         mode = oct(var.stat().st_mode & 0o777)[2:]
         return _note(topic, f"{var} is open to other users of this laptop (mode {mode}): chmod 700 {var}.")
@@ -120,11 +120,11 @@ def database_line(url: str) -> Line:
             if sqlite
             else "start it or fix FIRESTEP_DATABASE_URL"
         )
-        return _fail(topic, f"{shown} does not open ({said}): {fix}.")
+        return _broken(topic, f"{shown} does not open ({said}): {fix}.")
     finally:
         engine.dispose()
     if problem:
-        return _fail(topic, problem)
+        return _broken(topic, problem)
     if sqlite and _open_to_others(Path(str(parsed.database))):
         return _note(topic, f"{parsed.database} is readable by other users of this laptop: chmod 600 it.")
     if sqlite and _served(Path(str(parsed.database))):
@@ -154,7 +154,7 @@ def _served(database: Path) -> bool:
 def pdf_engine_line() -> Line:
     problem = pdf_engine_problem()
     if problem:
-        return _fail("PDF engine", problem)
+        return _broken("PDF engine", problem)
     return _ok("PDF engine", f"WeasyPrint {version('weasyprint')}")
 
 
@@ -175,7 +175,7 @@ def authority_line(var: Path) -> Line:
     try:
         authority.check_authority(files)
     except authority.ClubFileError as e:
-        return _fail(topic, str(e))
+        return _broken(topic, str(e))
     ca = x509.load_pem_x509_certificate(files.authority_cert.read_bytes())
     now = datetime.datetime.now(datetime.UTC)
     remake = (
@@ -183,7 +183,7 @@ def authority_line(var: Path) -> Line:
         "--club again to make a new one (every tablet trusts it anew at /trust)"
     )
     if _expiry(ca, now) is not None:
-        return _fail(topic, f"{files.authority_cert} is valid only {_dates(ca)}: {remake}.")
+        return _broken(topic, f"{files.authority_cert} is valid only {_dates(ca)}: {remake}.")
     if ca.not_valid_after_utc - now < EXPIRES_SOON:
         return _note(topic, f"{files.authority_cert} ends on {ca.not_valid_after_utc:%Y-%m-%d}: {remake}.")
     return _ok(topic, f"SHA-256 {authority.fingerprint(ca)}, valid until {ca.not_valid_after_utc:%Y-%m-%d}")
@@ -216,14 +216,14 @@ def server_certificate_line(var: Path, lan: list[addresses.IPAddress]) -> Line:
     try:
         authority.check_server(files)
     except authority.ClubFileError as e:
-        return _fail(topic, str(e))
+        return _broken(topic, str(e))
     cert = x509.load_pem_x509_certificate(files.server_cert.read_bytes())
     if _expiry(cert, datetime.datetime.now(datetime.UTC)) is not None:
-        return _fail(topic, f"{files.server_cert} is valid only {_dates(cert)}: {again}.")
+        return _broken(topic, f"{files.server_cert} is valid only {_dates(cert)}: {again}.")
     wanted = ["127.0.0.1", *(str(a) for a in lan)]
     missing = [a for a in wanted if a not in _named_addresses(cert)]
     if missing:
-        return _fail(topic, f"{files.server_cert} does not name {', '.join(missing)}: {again}.")
+        return _broken(topic, f"{files.server_cert} does not name {', '.join(missing)}: {again}.")
     return _ok(topic, f"valid until {cert.not_valid_after_utc:%Y-%m-%d} for {', '.join(wanted)}")
 
 
@@ -268,10 +268,10 @@ def port_line(port: int, what: str, option: str) -> Line:
     if not _taken(port):
         return _ok(topic, f"free for {what}")
     if _answers_as_firestep(port):
-        return _fail(
+        return _broken(
             topic, f"a firestep server already serves on it: stop it (Ctrl-C in its window) or {option}."
         )
-    return _fail(topic, f"another program holds it ({what} needs it): close that program or {option}.")
+    return _broken(topic, f"another program holds it ({what} needs it): close that program or {option}.")
 
 
 def network_line(lan: list[addresses.IPAddress], port: int, http_port: int) -> Line:

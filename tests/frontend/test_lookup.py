@@ -49,7 +49,7 @@ def test_a_first_load_is_light_and_local_and_gas_wind_speed_is_found_by_taps(new
 
     tap_resolver(page, "Gas wind")
     # The text's check refuses a request with neither a direction nor a wind: shown as a message, not JSON.
-    assert "give direction_deg" in page.locator(".errors").inner_text()
+    assert "give the wind's direction" in page.locator(".errors").inner_text()
     page.fill("#f-direction-deg", "90")
     page.press("#f-direction-deg", "Enter")
     page.wait_for_selector(".die-pad")

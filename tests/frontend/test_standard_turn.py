@@ -8,6 +8,7 @@ drag counts as one), no key and no scroll."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -141,7 +142,11 @@ def roll(touch: Touch, game_id: int, firer: int, act: str, outcome: tuple[str, s
     touch.stand(target)
     key, token = outcome
     if key:
-        dice = die_for(touch.page, token, game_id, {"id": firer}, {"id": target}, key)
+        dice = (
+            die_for(touch.page, token, game_id, {"id": firer}, {"id": target}, key)
+            if act == "Shoot"
+            else assault_dice(touch.page, token, game_id, firer, target, key)
+        )
         for row, die in enumerate(dice):
             touch.button(str(die), within=touch.page.locator(".play-dice").nth(row))
         expect(touch.page.locator(f"[data-play-outcome='{key}']")).to_be_visible()
@@ -150,6 +155,21 @@ def roll(touch: Touch, game_id: int, firer: int, act: str, outcome: tuple[str, s
         touch.button("Let firestep roll")
     expect(touch.page.locator("[data-play-done]")).to_be_visible()
     return target
+
+
+def assault_dice(
+    page: Any, token: str, game_id: int, attacker: int, defender: int, outcome: str
+) -> list[int]:
+    """The dice that give the assault `outcome`, asked of the table as `token` (the rules' own thresholds)."""
+    url = f"{api_of(game_id)}/ask/assault"
+    asked = {"unit_id": attacker, "target_id": defender}
+    count = len(page.request.post(url, headers=bearer(token), data=asked).json()["resolution"]["dice"])
+    for dice in itertools.product(range(1, 7), repeat=count):
+        answer = page.request.post(url, headers=bearer(token), data={**asked, "dice": list(dice)})
+        assert answer.status == 200, answer.text()
+        if answer.json()["resolution"]["outcome_key"] == outcome:
+            return list(dice)
+    raise AssertionError(f"no dice give {outcome}")
 
 
 def unpack(touch: Touch, stand: int) -> None:
@@ -263,8 +283,9 @@ def seed(page: Any) -> tuple[int, dict[str, Any], dict[str, Any]]:
             f"{api}/units/{unit_id}/move", headers=referee, data={"x": x, "y": y, "facing_deg": facing}
         )
         assert moved.status == 200, moved.text()
-    # The company in contact veteran: its 6 to order is a 7, "7 = 3 Actions": its assault ("Troops require an
-    # order to move into contact with an enemy", a MOVE action) and its two company moves.
+    # The company in contact veteran: its 6 to order, +1 veteran and -1 for its platoon over 25 cm from its
+    # commander, gives it 2 actions: its assault ("Troops require an order to move into contact with an
+    # enemy", a MOVE action) and its second company move.
     version = page.request.get(f"{api}/units/{r2['parent_id']}", headers=referee).json()["version"]
     put = page.request.put(
         f"{api}/units/{r2['parent_id']}", headers=referee, data={"version": version, "quality": "veteran"}
@@ -370,7 +391,10 @@ def test_the_standard_turn_by_touch(new_page: Any) -> None:
     expect(defender.locator(f"[data-stand='{killed}']")).to_have_count(0)
     roll(a, game_id, s["mg1"], "Shoot", ("killed", seat))  # and this one's
     found += [f"attacker's map: {v}" for v in serious_violations(attacker)]
-    roll(a, game_id, s["r2"], "Assault")
+    # The assault lost (its stand destroyed), by dice asked of the table: the company's other stands then carry
+    # on the move into contact under way (no new action) and its second company move spends its last action. A
+    # drawn assault would leave its stand in the company's move, a new action, and none for the second.
+    roll(a, game_id, s["r2"], "Assault", ("defender-wins", seat))
     # An MG's "Suppressed": a marker on every stand of its target's company, on the defender's map and the
     # referee's board's log live; the event names the target.
     before = units_of(referee, game_id)

@@ -107,7 +107,10 @@
       }
       cardOffers = r.data.offers || [];
       greyCard();
-      window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits: r.data.edits, first: r.data.first } }));
+      // The edits come first where a refusal's remedy is one, and where the stand may make no roll now (its
+      // greyed rolls or choices below them): on a phone what it may do stays in view.
+      const first = r.data.first || (!r.data.acts.length && (r.data.edits || []).length ? "edits" : "");
+      window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits: r.data.edits, first } }));
       root.dataset.standActs = String(id); // the card has read what this stand may do: its rows stop moving
     };
     // The map's own buttons of the card (Move, Move its company, Recover a marker, +1 marker) read the same
