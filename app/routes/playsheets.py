@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, Response
 from app import errors
 from app.core.routing import Router
 from app.data.models import Unit
+from app.data.schemas_answers import PDF_CONTENT
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
 from app.services import fireplans, games, seats, sheets
@@ -45,9 +46,7 @@ VariantQ = Annotated[
     ),
 ]
 
-PDF: dict[int | str, dict[str, Any]] = {
-    200: {"content": {"application/pdf": {}}, "description": "The sheet as a PDF"}
-}
+PDF: dict[int | str, dict[str, Any]] = {200: {"content": PDF_CONTENT, "description": "The sheet as a PDF"}}
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
