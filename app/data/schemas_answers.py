@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 # A PDF answer as /openapi.json documents it: the bytes of the file.
 PDF_CONTENT: dict[str, Any] = {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}
@@ -267,3 +267,61 @@ class ForceChartOut(BaseModel):
     most_sub_units: int
     most_bases: int
     source: str
+
+
+# -- a rule set's data tables -----------------------------------------------------------------------------------
+_JSON_TYPES: tuple[tuple[type, str], ...] = (
+    (bool, "boolean"),
+    (int, "number"),
+    (float, "number"),
+    (str, "string"),
+    (type(None), "null"),
+    (dict, "object"),
+    (list, "array"),
+    (tuple, "array"),
+)
+
+
+def _shape(value: Any, depth: int) -> dict[str, Any]:
+    """The JSON schema `value` has, its keys and items described `depth` levels down (below, their types)."""
+    kind = next(name for t, name in _JSON_TYPES if isinstance(value, t))
+    out: dict[str, Any] = {"type": kind}
+    if depth and kind == "object" and value:
+        out["properties"] = {str(k): _shape(v, depth - 1) for k, v in value.items()}
+    if depth and kind == "array" and value:
+        items: dict[str, Any] = _shape(value[0], depth - 1)
+        for v in value[1:]:
+            items = _merged(items, _shape(v, depth - 1))
+        out["items"] = items
+    return out
+
+
+def _merged(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """A schema both `a` and `b` meet: an object's keys and an array's items merged, other kinds any of."""
+    if a == b:
+        return a
+    if a.get("type") == b.get("type") == "object":
+        props = dict(a.get("properties", {}))
+        for k, v in b.get("properties", {}).items():
+            props[k] = _merged(props[k], v) if k in props else v
+        return {"type": "object", **({"properties": props} if props else {})}
+    if a.get("type") == b.get("type") == "array" and "items" in a and "items" in b:
+        return {"type": "array", "items": _merged(a["items"], b["items"])}
+    if a.get("type") == b.get("type") == "array":
+        return {"type": "array"}
+    branches = [*a.get("anyOf", [a]), *b.get("anyOf", [b])]
+    distinct = [s for i, s in enumerate(branches) if s not in branches[:i]]
+    return {"anyOf": distinct}
+
+
+def dataset_model(title: str, samples: list[Any]) -> type[RootModel[Any]]:
+    """A rule set's data table as an answer: served as it is built, documented by the shape of every
+    reading of it (`samples`: one per period where it differs by period), two levels down."""
+    schema = _shape(samples[0], 2)
+    for s in samples[1:]:
+        schema = _merged(schema, _shape(s, 2))
+    config = ConfigDict(json_schema_extra=schema)
+    model: type[RootModel[Any]] = type(
+        title, (RootModel[Any],), {"model_config": config, "__module__": __name__}
+    )
+    return model

@@ -9,12 +9,12 @@ import inspect
 from typing import Annotated, Any
 
 from fastapi import Body, Query
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, RootModel
 
 from app import errors
 from app.core.routing import Router
 from app.data.schemas import FormationIn
-from app.data.schemas_answers import ForceChartOut, FormationUnitOut
+from app.data.schemas_answers import ForceChartOut, FormationUnitOut, dataset_model
 from rules.core.forces import ForceChart, document_units
 from rules.core.ruleset import ResolveRequest, RuleSet
 from rules.registry import all_rulesets, game_rules_or_none, get_ruleset
@@ -99,20 +99,26 @@ def _add_resolver_route(router: Router, rs: RuleSet, resolver_id: str) -> None:
 
 def _add_dataset_route(router: Router, rs: RuleSet, name: str) -> None:
     ds = rs.datasets[name]
+    readings = [rs.data(name, p) for p in rs.period_ids] if ds.per_period else [rs.data(name)]
+    title = f"{rs.id} {name}".replace("-", " ").title().replace(" ", "")
+    answer = dataset_model(title, readings)
     if ds.per_period:
 
-        def get_data(period: str = Query(..., description=f"one of {', '.join(rs.period_ids)}")) -> Any:
-            return rs.data(name, period)
+        def get_data(
+            period: str = Query(..., description=f"one of {', '.join(rs.period_ids)}"),
+        ) -> RootModel[Any]:
+            return answer(rs.data(name, period))
 
     else:
 
-        def get_data() -> Any:  # type: ignore[misc]
-            return rs.data(name)
+        def get_data() -> RootModel[Any]:  # type: ignore[misc]
+            return answer(rs.data(name))
 
     router.add_api_route(
         f"/api/v1/rulesets/{rs.id}/{name}",
         get_data,
         methods=["GET"],
+        response_model=answer,
         summary=f"{rs.name}: {ds.summary}",
         operation_id=f"data_{rs.id}_{name}".replace("-", "_"),
         tags=[rs.id],

@@ -76,9 +76,7 @@ def _bodiless(spec: dict[str, Any]) -> set[str]:
 @cache
 def _functions(filename: str) -> dict[int, ast.FunctionDef | ast.AsyncFunctionDef]:
     tree = ast.parse(Path(filename).read_text(encoding="utf-8"))
-    return {
-        n.lineno: n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-    }
+    return {n.lineno: n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
 
 def test_no_handler_in_app_routes_answers_an_untyped_dict() -> None:
@@ -99,4 +97,3 @@ def test_no_handler_in_app_routes_answers_an_untyped_dict() -> None:
         if node.returns is not None and ast.unparse(node.returns) in UNTYPED_ANNOTATIONS:
             found.append(f"{Path(code.co_filename).name}:{node.lineno} {node.name}")
     assert not found, f"handlers answering an untyped dict: {found}"
-
