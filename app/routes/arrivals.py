@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, Strict
@@ -56,7 +56,7 @@ class ArrivalApplyIn(BaseModel):
     responses=errors.responses(401, 403, 404),
 )
 def list_cards(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> ArrivalsOut:
-    return ArrivalsOut.model_validate(arrivals.cards(session, games.get_game(session, game_id)))
+    return arrivals.cards(session, games.get_game(session, game_id))
 
 
 @router.post(
@@ -73,5 +73,5 @@ def apply(
         act = ApplyArrival(item_id=item_id, dice=body.dice, measured=body.measured, shots=body.shots)
         out = event_dict(acts.play(session, game, viewer, act).event, roles_of(viewer))
     return ArrivalAppliedOut.model_validate(
-        {"event": out, **arrivals.cards(session, games.get_game(session, game_id))}
+        {"event": out, **dict(arrivals.cards(session, games.get_game(session, game_id)))}
     )

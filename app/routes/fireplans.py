@@ -3,7 +3,7 @@ each arrives on the table, and verifiable against the commitment."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import Body, Path
 from fastapi.responses import JSONResponse
@@ -112,7 +112,7 @@ def delete_item(
 def list_edits(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep) -> list[PlanEditOut]:
     viewer.require_side(side, "read the fire-plan edits")
     games.get_game(session, game_id)
-    return [PlanEditOut.model_validate(e) for e in fireplans.plan_edits(session, game_id, side)]
+    return fireplans.plan_edits(session, game_id, side)
 
 
 @router.post(
@@ -215,7 +215,7 @@ class RehearsalIn(BaseModel):
 
 @router.post(
     "/{side}/rehearsal",
-    responses={200: {"model": RehearsalOut}} | errors.responses(401, 403, 404, 422, 429),
+    responses={200: {"model": RehearsalOut}, **errors.responses(401, 403, 404, 422, 429)},
     summary="Rehearse a side's own fire plan against the enemy's stands as they stand now: per enemy stand "
     "and turn, the chances of 0, 1, 2 suppression markers and of being destroyed (its own player and the "
     "referee only). Rehearsals run one at a time off the request path; past the limits per device and "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Body, Depends, Path, Query, Response
 from pydantic import BaseModel
