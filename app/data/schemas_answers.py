@@ -6,6 +6,7 @@ answer leaves out in some states is optional and the route answers with `respons
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
@@ -314,13 +315,19 @@ def _merged(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": distinct}
 
 
-def dataset_model(title: str, samples: list[Any]) -> type[RootModel[Any]]:
-    """A rule set's data table as an answer: served as it is built, documented by the shape of every
-    reading of it (`samples`: one per period where it differs by period), two levels down."""
-    schema = _shape(samples[0], 2)
-    for s in samples[1:]:
-        schema = _merged(schema, _shape(s, 2))
-    config = ConfigDict(json_schema_extra=schema)
+def dataset_model(title: str, readings: Callable[[], list[Any]]) -> type[RootModel[Any]]:
+    """A rule set's data table as an answer: served as it is built, documented by the shape of every reading
+    of it (one per period where it differs by period), two levels down; read when the schema is first asked
+    for, not as the app starts."""
+
+    def documented(schema: dict[str, Any]) -> None:
+        first, *others = readings()
+        shape = _shape(first, 2)
+        for other in others:
+            shape = _merged(shape, _shape(other, 2))
+        schema.update(shape)
+
+    config = ConfigDict(json_schema_extra=documented)
     model: type[RootModel[Any]] = type(
         title, (RootModel[Any],), {"model_config": config, "__module__": __name__}
     )

@@ -99,9 +99,10 @@ def _add_resolver_route(router: Router, rs: RuleSet, resolver_id: str) -> None:
 
 def _add_dataset_route(router: Router, rs: RuleSet, name: str) -> None:
     ds = rs.datasets[name]
-    readings = [rs.data(name, p) for p in rs.period_ids] if ds.per_period else [rs.data(name)]
     title = f"{rs.id} {name}".replace("-", " ").title().replace(" ", "")
-    answer = dataset_model(title, readings)
+    answer = dataset_model(
+        title, lambda: [rs.data(name, p) for p in rs.period_ids] if ds.per_period else [rs.data(name)]
+    )
     if ds.per_period:
 
         def get_data(
