@@ -104,6 +104,26 @@ def _stopping_cleanly() -> Iterator[None]:
         signal.raise_signal(signal.SIGTERM)
 
 
+def _hold(url: str) -> Any:
+    """This server's lock on its SQLite database, for the server's life (app.core.datafolder): a second server
+    on it stops here, before it migrates or serves anything."""
+    from app.core.datafolder import hold_database
+
+    return hold_database(url)
+
+
+def _ready(url: str) -> None:
+    """Refuse, before serving, a database this firestep cannot serve (not migrated, not at head, drifted): the
+    app would refuse it as it starts, with a traceback from the server's start-up."""
+    from app.core.db import check_schema, make_engine
+
+    engine = make_engine(url)
+    try:
+        check_schema(engine)
+    finally:
+        engine.dispose()
+
+
 @app.command()
 def migrate(revision: str = typer.Option("head", help="Alembic revision to upgrade to.")) -> None:
     """Apply database migrations (FIRESTEP_DATABASE_URL; SQLite in the data folder by default: see --help)."""
@@ -211,11 +231,14 @@ def serve(
     reload: bool = typer.Option(False, help="Reload on code changes (development)."),
 ) -> None:
     """Serve the web app and API (migrates the database and loads the demo game first)."""
+    from app.core.config import get_settings
+
+    # First of all, before the app is imported (seconds): a second server on this database stops at once.
+    held = _hold(get_settings().database_url)  # noqa: F841  (held, not used: it lasts as long as the server)
     import uvicorn
     from sqlalchemy.engine import make_url
 
     from app.club.addresses import url_host
-    from app.core.config import get_settings
     from app.server import uvicorn_options
 
     if club:
@@ -239,6 +262,7 @@ def serve(
         if setup:
             _migrate("head")
             _demo(f"http://{url_host(served_host)}:{served_port}/")  # the served address, not the configured
+        _ready(settings.database_url)
         if count == 1 and not reload:  # this process serves: its rehearsal worker can start while it starts
             _start_worker()
         # Migrated and seeded once, above; each worker then imports app.main:app on its own.
@@ -280,12 +304,13 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
         authority.check_authority(files)
         authority.issue_server_cert(files, ips, names)
         authority.check_server(files)
-    except (authority.ClubFileError, authority.PrivateFolderError) as e:
+    except authority.ClubFileError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(1) from None
     if setup:
         _migrate("head")
         _demo()
+    _ready(settings.database_url)
     _start_worker()
     # The address served: the one given to --host, or on every interface (0.0.0.0, ::) the laptop's LAN one.
     lan = addresses.lan_addresses()
@@ -338,8 +363,41 @@ def template_kit(
     typer.echo(f"template kit ({paper}) written to {output}")
 
 
+def said(error: BaseException) -> str | None:
+    """A first-run or misconfiguration error in one sentence saying what to do (no traceback); None for an
+    error of firestep itself, which keeps its traceback."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, OperationalError
+
+    from app.core.datafolder import PrivateFolderError, ServedElsewhere
+    from app.core.db import SchemaError
+
+    if isinstance(error, SchemaError | ServedElsewhere):
+        return str(error)
+    if isinstance(error, PrivateFolderError):
+        return f"{str(error)[:1].upper()}{str(error)[1:]}."
+    if isinstance(error, ArgumentError):
+        return "FIRESTEP_DATABASE_URL is not a database URL: correct it (e.g. postgresql+psycopg://user@host/db)."
+    if isinstance(error, OperationalError):
+        from app.core.config import Settings
+
+        url = make_url(Settings(secret_key="-").database_url).render_as_string(hide_password=True)
+        reason = str(getattr(error, "orig", error)).strip().splitlines()[0][:200]
+        return f"The database {url} cannot be opened ({reason}): start it, or correct FIRESTEP_DATABASE_URL."
+    if isinstance(error, PermissionError | IsADirectoryError | NotADirectoryError):
+        return f"{error.strerror}: {error.filename}: set FIRESTEP_VAR_DIR to a folder of your own and start again."
+    return None
+
+
 def main() -> None:
-    app()
+    try:
+        app()
+    except Exception as error:
+        sentence = said(error)
+        if sentence is None:
+            raise
+        typer.echo(sentence, err=True)
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

@@ -103,6 +103,11 @@ class Forbidden(Refused):
     pass
 
 
+class Absent(Refused):
+    """What the address asks for does not exist here, and the sentence says why (HTTP 404): a game of a rule
+    set without aiming points has no aiming-point cards."""
+
+
 class Unauthorized(Refused):
     def __init__(
         self,
@@ -155,6 +160,7 @@ def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         422: "Invalid input: `field` names the field, `allowed` the allowed values, `errors` every bad field",
         429: "Too many failed attempts from this address, or too much work at once: Retry-After gives the "
         "seconds to wait",
+        507: "The server's disk is full: nothing was written (app/core/disk.py)",
     }
     return {c: {"model": ErrorOut, "description": text[c]} for c in codes}
 
@@ -247,6 +253,15 @@ def _said(status: int, message: str) -> str:
     return one_sentence(message, HTTP_SENTENCES.get(status, "The request was refused: see why."))
 
 
+def refusal_body(exc: RulesError | Refused) -> dict[str, Any]:
+    """The refusal's body as the API answers it (its sentence, the rule in full and its source), for a page
+    that shows a refusal before the act is tried (a stand's card greys the act with it)."""
+    if isinstance(exc, RulesError):
+        return rules_refusal(exc)
+    status = 403 if isinstance(exc, Forbidden) else 409
+    return refusal(_said(status, exc.message), why=exc.why, source=exc.source)
+
+
 def _documented(app: FastAPI) -> None:
     """FastAPI documents every 422 as its own HTTPValidationError; the answer is a refusal (ErrorOut)."""
     generate = app.openapi
@@ -289,6 +304,12 @@ def install(app: FastAPI) -> None:
     async def _forbidden(_req: Request, exc: Forbidden) -> JSONResponse:
         return JSONResponse(
             status_code=403, content=refusal(_said(403, exc.message), why=exc.why, source=exc.source)
+        )
+
+    @app.exception_handler(Absent)
+    async def _absent(_req: Request, exc: Absent) -> JSONResponse:
+        return JSONResponse(
+            status_code=404, content=refusal(_said(404, exc.message), why=exc.why, source=exc.source)
         )
 
     @app.exception_handler(Unauthorized)

@@ -10,8 +10,9 @@ from fastapi import FastAPI
 from starlette_compress import CompressMiddleware
 
 from app import errors, pages
-from app.core import live
+from app.core import disk, live
 from app.core.config import Settings, get_settings
+from app.core.datafolder import private_folder
 from app.core.db import check_schema, make_engine
 from app.guard import idempotency, limits, security
 from app.routes import api_routers
@@ -28,6 +29,9 @@ YOUNG_OBJECTS = 10_000
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    # The data folder keeps the secret key, the club's keys, kept sheets and (SQLite) the database: this
+    # user's alone, an older install's made so too (app.core.datafolder).
+    private_folder(settings.var_dir)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -58,12 +62,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description=DESCRIPTION,
         lifespan=lifespan,
         # Any URL may name a thing that does not exist; any body may be unparseable; any token or join
-        # code may be one failure too many from this address (app/guard/security.py).
-        responses=errors.responses(400, 404, 413, 429),
+        # code may be one failure too many from this address (app/guard/security.py); any write may find the
+        # disk full (app/core/disk.py).
+        responses=errors.responses(400, 404, 413, 429, 507),
     )
     app.state.settings = settings
     app.state.engine = make_engine(settings.database_url)
     app.state.broker = live.make_broker(app.state.engine)  # LISTEN/NOTIFY on PostgreSQL, else in-process
+    app.state.writable = disk.watch(app.state.engine)  # whether the database took its last write (/healthz)
     errors.install(app)
     for router in api_routers():
         app.include_router(router)
@@ -76,6 +82,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(CompressMiddleware)
     # Outermost but for the headers: the size limit bounds every body before anything (CSRF included) reads it.
     limits.install(app, settings.max_body_bytes)
+    # A write failing on a full disk anywhere inside (the idempotency claim included): 507 in words.
+    app.add_middleware(disk.RefuseWhenFull, writable=app.state.writable)
     security.install_headers(app)  # outermost of all: the size limit's refusals carry the headers too
     return app
 

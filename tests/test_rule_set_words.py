@@ -147,7 +147,10 @@ def earth_words() -> set[str]:
 
 # Generic words 2mm shares with the app, each where the app uses it in a meaning of its own: (module, word).
 APP_OWN_MEANINGS = {
-    ("app/club/authority.py", "open"): "os.open, creating the authority's key file",
+    (
+        "app/core/datafolder.py",
+        "open",
+    ): "os.open, creating a private file (the club keys, the secret key, the database)",
     ("app/core/live.py", "move"): "the log's event kind of a stand moved",
     ("app/data/models.py", "open"): "a campaign battle's status, not yet settled",
     ("app/guard/security.py", "hold"): "the middleware's send wrapper holding a docs page to hash its script",
@@ -185,6 +188,7 @@ APP_OWN_MEANINGS = {
     ("frontend/static/js/table-formation.js", "moving"): "the formation being moved",
     ("frontend/static/js/table-map.js", "move"): "the map's move mode and the log's event kind",
     ("frontend/static/js/table-model.js", "move"): "the log's event kind of a stand moved",
+    ("app/services/card.py", "move"): "a stand card's act kind: a stand moved",
     ("frontend/static/sw.js", "open"): "caches.open, the offline cache",
     ("frontend/templates/_campaign_action.html", "advance"): "a campaign's action type",
     ("frontend/templates/_campaign_action.html", "retreat"): "a campaign's action type",

@@ -12,11 +12,8 @@ addresses the laptop has then, for server authentication only, and lives SERVER_
 from __future__ import annotations
 
 import datetime
-import getpass
 import ipaddress
-import os
 import plistlib
-import subprocess
 import sys
 import uuid
 from dataclasses import dataclass
@@ -29,6 +26,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from app.club.addresses import PRIVATE_NETWORKS, IPAddress, current_addresses, current_names
+from app.core.datafolder import PrivateFolderError as PrivateFolderError  # raised by private_folder
+from app.core.datafolder import private_folder, write_private
 
 AUTHORITY_DAYS = 3650  # trusted once per tablet: a club keeps it for years
 SERVER_DAYS = 90  # reissued at every start, so short costs nothing (Apple's ceiling is 825 days)
@@ -61,41 +60,6 @@ class ClubFiles:
     @property
     def server_cert(self) -> Path:
         return self.folder / "server.crt"
-
-
-class PrivateFolderError(RuntimeError):
-    """The club folder could not be made this user's alone: no key is written in it."""
-
-
-def _private_folder(folder: Path) -> None:
-    """The folder, made if need be, that only this user may open. Windows has no file modes (chmod sets only
-    the read-only flag): the folder's access list is replaced by one entry, full control for this user,
-    inherited by every file made in it, so a key written there is this user's alone from its first byte."""
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    if sys.platform != "win32":
-        folder.chmod(0o700)
-        return
-    user = os.environ.get("USERNAME") or getpass.getuser()
-    domain = os.environ.get("USERDOMAIN")
-    who = f"{domain}\\{user}" if domain else user
-    command = ["icacls", str(folder), "/inheritance:r", "/grant:r", f"{who}:(OI)(CI)F"]
-    try:
-        subprocess.run(command, check=True, capture_output=True, text=True)
-    except (OSError, subprocess.CalledProcessError) as e:
-        said = (getattr(e, "stderr", None) or getattr(e, "stdout", None) or str(e)).strip()
-        raise PrivateFolderError(
-            f"could not make {folder} readable by {who} only ({said}): set FIRESTEP_VAR_DIR to a folder in "
-            "your own user profile and start again"
-        ) from None
-
-
-def _write_private(path: Path, data: bytes) -> None:
-    """A key file readable by its owner only, from its first byte (never briefly world-readable; on Windows
-    the folder's access list sees to that, see _private_folder)."""
-    path.unlink(missing_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
 
 
 def _key_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
@@ -154,14 +118,14 @@ def _new_authority(files: ClubFiles) -> None:
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
         .sign(key, hashes.SHA256())
     )
-    _write_private(files.authority_key, _key_pem(key))
+    write_private(files.authority_key, _key_pem(key))
     files.authority_cert.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
 
 
 def ensure_authority(var_dir: Path) -> ClubFiles:
     """The data folder's club authority, made on first use (the folder too, owner-only)."""
     files = ClubFiles.of(var_dir)
-    _private_folder(files.folder)
+    private_folder(files.folder)
     if not (files.authority_key.exists() and files.authority_cert.exists()):
         _new_authority(files)
     if sys.platform != "win32":  # a mode; on Windows the folder's access list covers the key
@@ -219,7 +183,7 @@ def issue_server_cert(
         )
         .sign(ca_key, hashes.SHA256())
     )
-    _write_private(files.server_key, _key_pem(key))
+    write_private(files.server_key, _key_pem(key))
     files.server_cert.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
     return cert
 

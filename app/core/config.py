@@ -4,6 +4,7 @@ installed package alike."""
 from __future__ import annotations
 
 import secrets
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import platformdirs
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.core.datafolder import private_folder, write_private
 from app.guard.limits import MAX_BODY_BYTES_DEFAULT
 
 
@@ -29,13 +31,15 @@ def sqlite_url(var_dir: Path) -> str:
 
 
 def _stored_secret(path: Path) -> str:
-    """Read the secret key kept in the data folder, generating it on first use so none lives in the repo."""
+    """Read the secret key kept in the data folder, generating it on first use so none lives in the repo (the
+    folder made this user's alone first, the key owner-only from its first byte)."""
     if path.exists():
+        if sys.platform != "win32":  # an older install's key, made owner-only (on Windows: the folder's list)
+            path.chmod(0o600)
         return path.read_text().strip()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_folder(path.parent)
     key = secrets.token_urlsafe(48)
-    path.write_text(key)
-    path.chmod(0o600)
+    write_private(path, key.encode())
     return key
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from alembic import command
@@ -15,6 +14,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlmodel import Session, SQLModel, create_engine
 
 from app.core import shipped
+from app.core.datafolder import private_database
 
 # The connection pool, named because the server keeps descriptors free for it (app/server.py): at most
 # POOL_SIZE + POOL_OVERFLOW connections, each up to 3 descriptors (SQLite in WAL mode: the database, its -wal
@@ -45,8 +45,7 @@ def make_engine(url: str) -> Engine:
     if not in_memory:  # an in-memory SQLite has one connection, no pool to size
         kwargs.update(pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)
     if sqlite:
-        if parsed.database and not in_memory:
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        private_database(url)  # owner-only from its first byte (app.core.datafolder)
         # Several devices hit one game: let threads share the file and wait on locks instead of failing.
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     engine = create_engine(url, **kwargs)
@@ -78,6 +77,7 @@ class SchemaError(RuntimeError):
 
 def migrate(url: str, revision: str = "head") -> None:
     """Upgrade to `revision`; at head, refuse (SchemaError) if the schema still lacks what the models need."""
+    private_database(url)
     command.upgrade(alembic_config(url), revision)
     if revision != "head":
         return

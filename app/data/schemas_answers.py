@@ -108,10 +108,28 @@ class AskedOut(BaseModel):
     refused: RefusedOut | None
 
 
+class CardRefusedOut(RefusedOut):
+    """A refusal as a stand's card greys an act with it, with the act that lifts it (`remedy`, or "")."""
+
+    remedy: str
+
+
+class OfferOut(BaseModel):
+    """One act of a stand's card, with the pipeline's refusal (null: it would be accepted now)."""
+
+    kind: str
+    key: str
+    label: str
+    unit_id: int | None
+    refused: CardRefusedOut | None
+
+
 class StandActsOut(BaseModel):
     acts: list[dict[str, Any]] = Field(description="The rolls the card offers this device now.")
-    edits: list[dict[str, Any]] = Field(description="The unit edits it offers now.")
-    refused: RefusedOut | None
+    edits: list[dict[str, Any]] = Field(description="The unit edits it offers now, each with its values.")
+    refused: CardRefusedOut | None = Field(description="When nothing is offered: why, in one sentence.")
+    offers: list[OfferOut] = Field(description="Every act of the stand, the remedies of its refusals first.")
+    first: str = Field(description='"edits" or "acts" when a remedy is offered first, else "".')
 
 
 class TargetMarkOut(BaseModel):

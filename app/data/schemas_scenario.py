@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.guard.limits import Float, Int, JsonObject, Terrain, TerrainPolygon, Variants
+from app.guard.limits import Float, Int, JsonObject, Terrain, TerrainPolygon, Variants, nested_at_most
 from rules.core import scenario as S
 
 SideName = Literal["attacker", "defender"]
@@ -29,7 +29,10 @@ class ScenarioTable(_Strict):
 class ScenarioSide(_Strict):
     nationality: Annotated[str, Field(max_length=32)]
     deployment_zone: TerrainPolygon | None = None
-    forces: Annotated[list[dict[str, Any]], Field(max_length=S.MAX_UNITS)] = Field(
+    # Units nest S.MAX_DEPTH levels (each a unit and its list of children) with a unit's own values below.
+    forces: Annotated[
+        list[dict[str, Any]], Field(max_length=S.MAX_UNITS), nested_at_most(2 * S.MAX_DEPTH + 4)
+    ] = Field(
         description="Units (id, name, level, kind, base, quality, models, gun, source, placement, off_table, "
         "children) or organisation-table entries (table_id, template, quality, name, id, off_table)."
     )

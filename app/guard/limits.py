@@ -381,6 +381,28 @@ def check_json(value: Any, what: str = "value") -> Any:
 
 
 JsonObject = Annotated[dict[str, Any], AfterValidator(check_json)]
+
+
+def nested_at_most(levels: int) -> AfterValidator:
+    """A validator refusing a JSON value with objects and lists nested deeper than `levels` (iterative: a value
+    nested thousands deep cannot exhaust the stack, and nothing past it reaches the serialiser, whose own
+    limit is a 500)."""
+
+    def check(value: Any) -> Any:
+        stack: list[tuple[Any, int]] = [(value, 0)]
+        while stack:
+            node, depth = stack.pop()
+            if isinstance(node, dict | list):
+                if depth >= levels:
+                    raise ValueError(f"nested deeper than {levels} levels (allowed 0..{levels})")
+                stack.extend(
+                    (child, depth + 1) for child in (node.values() if isinstance(node, dict) else node)
+                )
+        return value
+
+    return AfterValidator(check)
+
+
 Key = Annotated[str, Field(min_length=1, max_length=64)]
 Variants = Annotated[
     dict[Key, Annotated[str, Field(max_length=64)]],

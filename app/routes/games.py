@@ -26,7 +26,7 @@ from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import COOKIE_NAME, ViewerDep
 from app.guard.limits import Terrain, Variants, Version, readable_json
-from app.services import acts, campaign_battles, cards, game_setup, games, seating, seats, turns
+from app.services import acts, campaign_battles, card, cards, game_setup, games, seating, seats, turns
 from app.services import events as events_service
 from app.services import report as report_service
 from app.services import resolve as resolve_service
@@ -537,15 +537,15 @@ def ask(
     "/{game_id}/units/{unit_id}/acts",
     response_model=StandActsOut,
     summary="The rolls a stand's card offers this device now (order roll, shoot, assault, morale test), the "
-    "unit edits it offers (a command, a plan, digging in: `edits`), and when the rules of play refuse every "
-    "roll and no edit is offered (out of turn) why, in one sentence",
+    "unit edits it offers (unpack, limber, a command, a plan, digging in: `edits`), every act of the stand with "
+    "the pipeline's refusal (`offers`), and when nothing is offered (out of turn) why, in one sentence",
     responses=errors.responses(401, 403, 404, 422),
 )
 def stand_acts(
     game_id: GameId, unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)], viewer: ViewerDep, session: SessionDep
 ) -> StandActsOut:
     return StandActsOut.model_validate(
-        resolve_service.acts(session, games.get_game(session, game_id), viewer, unit_id)
+        card.stand_card(session, games.get_game(session, game_id), viewer, unit_id)
     )
 
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from fastapi import Response
+from fastapi import Request, Response
 from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -14,6 +14,8 @@ router = Router(tags=["health"])
 class Health(BaseModel):
     status: str
     database: bool
+    # False once a write failed on a full disk, until a later write commits (app.core.disk): free space.
+    writable: bool
     revision: str | None
     head: str | None
     drift: list[str]  # what the models need that the database lacks (app.core.db.schema_drift)
@@ -23,9 +25,14 @@ class Health(BaseModel):
     "/healthz",
     response_model=Health,
     summary="Database reachability, migration revision and schema drift",
-    responses={503: {"model": Health, "description": "Degraded: unreachable, not at head, or schema drift"}},
+    responses={
+        503: {
+            "model": Health,
+            "description": "Degraded: unreachable, not writable (disk full), not at head, or schema drift",
+        }
+    },
 )
-def healthz(engine: EngineDep, response: Response) -> Health:
+def healthz(engine: EngineDep, request: Request, response: Response) -> Health:
     try:
         revision = current_revision(engine)
         with engine.connect() as conn:
@@ -34,9 +41,15 @@ def healthz(engine: EngineDep, response: Response) -> Health:
     except SQLAlchemyError:  # any driver error means "not reachable"; health reports it rather than raising
         reachable, revision, drift = False, None, []
     head = head_revision()
-    ok = reachable and revision == head and not drift
+    writable = not request.app.state.writable.full
+    ok = reachable and writable and revision == head and not drift
     if not ok:
         response.status_code = 503
     return Health(
-        status="ok" if ok else "degraded", database=reachable, revision=revision, head=head, drift=drift
+        status="ok" if ok else "degraded",
+        database=reachable,
+        writable=writable,
+        revision=revision,
+        head=head,
+        drift=drift,
     )

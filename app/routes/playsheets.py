@@ -94,10 +94,19 @@ def _answer(
     return Response(sheet.body, media_type=media_type, headers=headers)
 
 
+# The sheets printed here are of fixed inputs (a period or rule set, a paper, a side, a table of organisation
+# checked before any render): the same bytes for everyone, unless they name readings of the asker's own
+# (variants: these kinds' last argument).
+WITH_READINGS = {"playsheet", "ruleset", "form"}
+
+
 def _pdf_sheet(request: Request, kind: str, *args: Any, name: str, private: bool = False) -> Response:
     """A PDF rendered in the worker process and kept (app.services.sheets); a new one asked for without a
-    token (every sheet but a game's own) is charged to the address."""
-    body = sheets.pdf((kind, *args), not private, *_pdf_job(kind, *args))
+    token (every sheet but a game's own) is charged to the address, unless it is the same for everyone: then
+    it is rendered once, kept in the data folder and charged to no one."""
+    same_for_all = not (kind in WITH_READINGS and args[-1])
+    kept_in = request.app.state.settings.var_dir / "sheets" if same_for_all else None
+    body = sheets.pdf((kind, *args), not private, *_pdf_job(kind, *args), kept_in=kept_in)
     return _answer(request, _printed(body), "application/pdf", name=name, private=private)
 
 
@@ -387,6 +396,8 @@ def game_cards(
     """One card per battery and mortar of a game still in it: guns numbered and mortars lettered, per side,
     as the appendix's cards are, named as the board and the fire plan name them; each aiming point as this
     viewer may read it."""
+    field = rules.fire_plan.aiming_field
+    assert field is not None  # _cards_html answers 404 for a rule set without aiming points
     cards: list[dict[str, Any]] = []
     counters: dict[tuple[str, bool], int] = {}
     names = display_names(units)
@@ -402,7 +413,7 @@ def game_cards(
                 "ref": ref,
                 "gun": names.get(u.id or 0, u.name or u.kind),
                 "side": u.side,
-                "aiming_point": read(u)["aiming_point"],
+                "aiming_point": read(u)[field],
             }
         )
     return cards
@@ -416,9 +427,17 @@ def _cards_html(game_id: int, session: SessionDep, viewer: Any, side: str | None
     elif not viewer.is_referee:
         side = viewer.role
     game = games.get_game(session, game_id)
+    rules = rules_of(game)
+    if rules.fire_plan.aiming_field is None:
+        name = get_ruleset(game.ruleset).name
+        raise errors.Absent(
+            f"{name} has no aiming points, so game {game_id} has no {forms.CARDS_TITLE.lower()} to print",
+            f"Aiming-point cards print where each battery is aimed; the batteries of {name} carry no aiming "
+            "point.",
+        )
     read = units_service.reader(game, viewer)
     units = units_service.list_units(session, game_id)
-    return render.aiming_cards_html(game_cards(units, side, read, rules_of(game)), paper)
+    return render.aiming_cards_html(game_cards(units, side, read, rules), paper)
 
 
 @router.get(

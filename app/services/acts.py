@@ -25,6 +25,7 @@ from typing import Any
 from sqlmodel import Session
 
 from app.data.models import Event, Game, Unit
+from app.errors import Refused
 from app.guard.auth import Viewer, other_side
 from app.services import arrivals, formations, game_setup, resolve, templates, turns
 from app.services import units as units_service
@@ -53,7 +54,7 @@ from rules.core.fire_cards import Fired
 from rules.core.game import EDIT_ACT, Answer
 from rules.core.records import Change, SetState, Snapshot, UnitChange
 
-__all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play"]
+__all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play", "refusal"]
 
 
 @dataclass
@@ -90,17 +91,8 @@ def play(
     if isinstance(act, AdvanceTurn):  # the turn's own steps log what happens as it moves on
         evs = turns.advance(session, game, viewer, act.version)
         return Played(evs[-1], [], None, evs)  # a step moved on is always logged
-    if act.override:
-        viewer.require_referee("override the rules of play")
-    todo = _PREPARE[type(act)](session, game, viewer, act, formation)
-    override = _rules_of_play(session, game, viewer, act, todo)
-    units = todo.units if todo.units is not None else units_service.list_units(session, game.id or 0)
-    todo.units = units
-    snapshot = snapshot_of(session, game, units)  # the one the rules of play ask and the rule set plays on
-    if isinstance(act, Roll):  # its step and its side, read from the table (its unit's, its target's)
-        override = _merged(override, turns.roll_of_play(game, viewer, act, snapshot))
-    override = _forbidden(game, viewer, act, snapshot, override)
-    answer = todo.answer(snapshot) if todo.answer is not None else rules_of(game).play(snapshot, act)
+    todo, snapshot, override = _judged(session, game, viewer, act, formation)
+    answer = _answered(game, act, todo, snapshot)
     payload, changes, out = todo.write(answer)
     override = _merged(override, payload.pop("override", None))  # what the rule set's answer overrode
     if override:
@@ -110,6 +102,60 @@ def play(
     if todo.logged is not None:
         out = todo.logged(ev, out)
     return Played(ev, changes, out)
+
+
+def _judged(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    act: Act,
+    formation: formations.Plan | None,
+    read: tuple[list[Unit], Snapshot] | None = None,
+) -> tuple[_Todo, Snapshot, dict[str, Any] | None]:
+    """Steps 1 to 3 of the pipeline short of the rule set's answer: the act checked against the request, the
+    rules of play, the snapshot and what the turn forbids (each refusal raised, unless the referee overrides
+    it: then its record). `read`: the game's units and their snapshot, read by a caller that writes nothing
+    (a stand's card judging its acts)."""
+    if act.override:
+        viewer.require_referee("override the rules of play")
+    todo = _PREPARE[type(act)](session, game, viewer, act, formation)
+    if todo.units is None and read is not None:
+        todo.units = read[0]
+    override = _rules_of_play(session, game, viewer, act, todo)
+    units = todo.units if todo.units is not None else units_service.list_units(session, game.id or 0)
+    todo.units = units
+    # The one the rules of play ask and the rule set plays on.
+    whole = read is not None and not isinstance(act, MoveFormation)  # a formation reads its own stands
+    snapshot = read[1] if read is not None and whole else snapshot_of(session, game, units)
+    if isinstance(act, Roll):  # its step and its side, read from the table (its unit's, its target's)
+        override = _merged(override, turns.roll_of_play(game, viewer, act, snapshot))
+    return todo, snapshot, _forbidden(game, viewer, act, snapshot, override)
+
+
+def _answered(game: Game, act: Act, todo: _Todo, snapshot: Snapshot) -> Answer:
+    """The rule set's answer to the act on the snapshot (its refusal a RulesError)."""
+    return todo.answer(snapshot) if todo.answer is not None else rules_of(game).play(snapshot, act)
+
+
+def refusal(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    act: Act,
+    answered: bool = True,
+    read: tuple[list[Unit], Snapshot] | None = None,
+) -> Refused | RulesError | None:
+    """What `play` would refuse of `act` now, nothing written: the same steps, to the rule set's answer
+    (`answered`: False for an act still to be completed, a roll whose target is not picked yet; `read`: the
+    game's units and snapshot, when the caller judges many acts). A stand's card offers an act exactly when
+    this says None."""
+    try:
+        todo, snapshot, _ = _judged(session, game, viewer, act, None, read)
+        if answered:
+            _answered(game, act, todo, snapshot)
+    except (Refused, RulesError) as refused:
+        return refused
+    return None
 
 
 def _rules_of_play(
@@ -227,7 +273,7 @@ def _costs(session: Session, game: Game, changes: Sequence[Change]) -> list[dict
     """What a move costs beyond the stands' places (an action of the units moved), written by the one
     applier on those units' rows alone (a formation's stands are not read again)."""
     paying = {c.unit_id for c in changes if isinstance(c, UnitChange)}
-    rows = [units_service.get_unit(session, game.id or 0, uid) for uid in sorted(paying)]
+    rows = units_service.get_units(session, game.id or 0, paying)
     return apply_changes(session, game, rows, changes) if changes else []
 
 

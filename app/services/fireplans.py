@@ -13,7 +13,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from app.data.board_state import board_json, read_board
-from app.data.models import Event, FirePlanEdit, FirePlanItem, FirePlanSeal, Game
+from app.data.models import Event, FirePlanEdit, FirePlanItem, FirePlanSeal, Game, Unit
 from app.data.schemas_answers import PlanEditOut
 from app.errors import Conflict
 from app.guard.auth import Viewer, new_salt
@@ -401,15 +401,22 @@ def _index(ids: list[str], step: str | None) -> int:
     return ids.index(step) if step in ids else 0
 
 
-def arrive(session: Session, game: Game, item: FirePlanItem, step: str = "start-of-turn") -> list[Event]:
+def arrive(
+    session: Session,
+    game: Game,
+    item: FirePlanItem,
+    step: str = "start-of-turn",
+    units: list[Unit] | None = None,
+) -> list[Event]:
     """An item reaches the table (as the turn starts, or as it enters `step`): revealed to all, put on the
     board as the game's rule set says, then what follows (the units under what arrived, a roll the server
-    makes for it)."""
+    makes for it). `units`: the game's units as read for the items arriving together (their writes keep the
+    rows up to date), else read here."""
     item.arrived = True
     session.add(item)
     row = seal_of(session, game, item.side, item.arrival_turn)
     events = [record(session, game, "fire-plan-arrival", "system", reveal(item, row), step=step)]
-    units = list_units(session, game.id or 0)
+    units = units if units is not None else list_units(session, game.id or 0)
     game_rules = rules_of(game)
     item_planned = planned(item)
     now = snapshot_of(session, game, units)

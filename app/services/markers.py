@@ -14,7 +14,7 @@ from app.data.models import Game, Unit
 from app.errors import Conflict
 from app.services.games import game_values, set_game
 from app.services.seats import get_side, set_side_allowance, sides
-from app.services.units import increment, unit_dict, unit_state, update_unit
+from app.services.units import increment, unit_dict, unit_state, update_units
 from rules.core.game import GameRules
 from rules.core.records import AddToState, Change, SetBoard, SetSideState, SetState, Snapshot
 from rules.registry import get_game_rules
@@ -59,7 +59,17 @@ def apply_changes(
     out: list[dict[str, Any]] = []
     board: Board | None = None  # the board being set, written when the run of board keys ends
     values = rules_of(game).kit.values_by_name  # board keys the game keeps as values of its own
+    sets: list[tuple[Unit, str, Any]] = []  # a run of states set, written together when the run ends
     for c in changes:
+        if isinstance(c, SetState):
+            if board is not None:
+                out += set_game(session, game, board=board_json(game, board))
+                board = None
+            sets.append((rows[c.unit_id], c.field, c.value))
+            continue
+        if sets:
+            out += update_units(session, sets)
+            sets = []
         if isinstance(c, SetBoard) and c.key not in values:
             board = board or read_board(game)
             setattr(board, c.key, c.value)
@@ -69,8 +79,6 @@ def apply_changes(
             board = None
         if isinstance(c, AddToState):
             out.append(_add(session, rows[c.unit_id], c))
-        elif isinstance(c, SetState):
-            out += update_unit(session, rows[c.unit_id], **{c.field: c.value})
         elif isinstance(c, SetBoard):
             out += set_game(session, game, **{c.key: c.value})
         elif isinstance(c, SetSideState):
@@ -79,6 +87,8 @@ def apply_changes(
                 out.append(set_side_allowance(session, row, c.key, c.value))
         else:
             raise TypeError(f"no applier for {type(c).__name__}")
+    if sets:
+        out += update_units(session, sets)
     if board is not None:
         out += set_game(session, game, board=board_json(game, board))
     return out

@@ -37,7 +37,6 @@ from rules.registry import get_ruleset
 __all__ = [
     "Filled",
     "Rolled",
-    "acts",
     "ask",
     "checked",
     "fill",
@@ -181,39 +180,6 @@ def _effect(c: Change) -> dict[str, Any]:
     elif isinstance(c, SetState):
         out.update(field=c.field, value=c.value)
     return out
-
-
-def acts(session: Session, game: Game, viewer: Viewer, unit_id: int) -> dict[str, Any]:
-    """The rolls and unit edits a stand's card offers this viewer now, while the game is played, for a side the
-    viewer may act for: the rule set's for the stand that the rules of play would not refuse now (a roll asked
-    with no target yet: its step and side, what the turn forbids; an edit, its act's step). When they refuse
-    every roll and no edit is offered, `refused` says why in one sentence (out of turn: "It is the German
-    battalion-orders step: wait for your turn.")."""
-    units = list_units(session, game.id or 0)
-    unit = _named(game, units, unit_id, "unit_id")
-    if game.status != "playing" or unit is None or not viewer.may_act_for(unit.side):
-        return {"acts": [], "edits": [], "refused": None}
-    snapshot = snapshot_of(session, game, units)
-    rules = rules_of(game)
-    offered, refused = [], []
-    for a in rules.rolls.stand_acts(snapshot, unit_id):
-        said = _refusals(game, viewer, Roll(resolver=a.resolver, unit_id=a.unit_id), snapshot)
-        if said:
-            refused.append(said[0])
-        else:
-            offered.append(a.as_dict())
-    by_id = {u.id: u for u in units}
-    edits = [
-        e.as_dict()
-        for e in rules.fields.stand_edits(snapshot, unit_id)
-        if rules.turn.refusal(
-            game.status, game.period, turns.position(game), rules.fields.edit_act(e.field), unit.side,
-            by_id[e.unit_id], units,
-        )
-        is None
-    ]  # fmt: skip
-    shown = refused and not offered and not edits
-    return {"acts": offered, "edits": edits, "refused": _refused_dict(refused[0]) if shown else None}
 
 
 def target_marks(

@@ -2,17 +2,28 @@
 rendered once per inputs (the document or sheet, the paper, the readings) and kept, in the worker process
 (app.core.worker) rather than the threads that answer other requests, and, for anyone without a token,
 charged to the asking address's CPU budget (app.guard.security.sheet_render_allowed: 429 with Retry-After
-once it is spent). Twenty renders of new readings in a row cost 11.6 s of the server's CPU (issue 35)."""
+once it is spent). Twenty renders of new readings in a row cost 11.6 s of the server's CPU (issue 35). A sheet
+the same for everyone (issue 52: a period's playsheet as printed, of a few fixed inputs) is never charged: it
+is rendered once and kept on disk in the data folder (`pdf(..., kept_in=)`)."""
 
 from __future__ import annotations
 
+import hashlib
+import os
+import shutil
+import tempfile
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
+from functools import cache
+from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
+import playsheets
+import rules
 from app.core import worker
 from app.errors import TooManyRequests
 from app.guard import security
@@ -77,12 +88,60 @@ def _admitted(address: str) -> Iterator[None]:
                 del _by_address[address]
 
 
-def pdf(key: Hashable, anonymous: bool, fn: Callable[..., bytes], *args: Any) -> bytes:
+# -- sheets the same for everyone ----------------------------------------------------------------------------------
+@cache
+def release() -> str:
+    """What a kept sheet was printed by: a digest of the rules and the playsheets as installed and of the
+    renderer's version, so an upgrade prints its sheets anew (a folder of its own, the old ones removed)."""
+    digest = hashlib.sha256(version("weasyprint").encode())
+    for package in (playsheets, rules):
+        root = Path(package.__file__ or "").parent
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _stock_file(folder: Path, key: Hashable) -> Path:
+    return folder / release() / f"{hashlib.sha256(repr(key).encode()).hexdigest()[:32]}.pdf"
+
+
+def _read_stock(folder: Path, key: Hashable) -> bytes | None:
+    try:
+        return _stock_file(folder, key).read_bytes()
+    except OSError:
+        return None
+
+
+def _write_stock(folder: Path, key: Hashable, made: bytes) -> None:
+    """Kept on disk, written whole or not at all (another process may read it meanwhile); a disk that cannot
+    take it (full, read-only) only means the next process renders it again."""
+    path = _stock_file(folder, key)
+    try:
+        if not path.parent.exists():
+            for old in folder.glob("*"):  # an earlier release's sheets
+                if old.is_dir():
+                    shutil.rmtree(old, ignore_errors=True)
+            path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".part", delete=False) as part:
+            part.write(made)
+        os.replace(part.name, path)
+    except OSError:
+        return
+
+
+def pdf(
+    key: Hashable, anonymous: bool, fn: Callable[..., bytes], *args: Any, kept_in: Path | None = None
+) -> bytes:
     """The sheet `fn(*args)` makes (picklable: it runs in the worker process), kept under `key`, which names
     every input. A request for a sheet being rendered waits for that render. `anonymous`: the asker has no
-    token, and a new render is charged to its address."""
+    token, and a new render is charged to its address. `kept_in`: the sheet is the same for everyone (no input
+    of the asker's own: a period's playsheet as printed, a blank form): rendered once, kept on disk in that
+    folder for every process and start, and never charged to anyone."""
     while True:
         made = _take(key)
+        if made is None and kept_in is not None and (made := _read_stock(kept_in, key)) is not None:
+            _keep(key, made)
         if made is not None:
             return made
         with _lock:
@@ -98,17 +157,27 @@ def pdf(key: Hashable, anonymous: bool, fn: Callable[..., bytes], *args: Any) ->
             except Exception:  # the render was refused to its asker (its address's budget): ask anew
                 continue
         try:
-            made = _render(anonymous, fn, *args)
+            made = _render(anonymous, fn, *args) if kept_in is None else _render_stock(fn, *args)
         except BaseException as e:
             running.set_exception(e)
             raise
         else:
             _keep(key, made)
+            if kept_in is not None:
+                _write_stock(kept_in, key, made)
             running.set_result(made)
             return made
         finally:
             with _lock:
                 _rendering.pop(key, None)
+
+
+def _render_stock(fn: Callable[..., bytes], *args: Any) -> bytes:
+    """A sheet the same for everyone: no address's budget nor its one-at-a-time (a device opening the print
+    menu's sheets at once), rendered once whoever asks (the inputs are a few fixed ones)."""
+    made, _cpu = worker.timed(fn, *args)
+    assert isinstance(made, bytes)
+    return made
 
 
 def _render(anonymous: bool, fn: Callable[..., bytes], *args: Any) -> bytes:

@@ -246,8 +246,10 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
             )
         ]
         entered += seal_due(session, game, "system")
-        for item in due_items(session, game):
-            entered += arrive(session, game, item, step=now.id)
+        due = due_items(session, game)
+        units = list_units(session, game.id or 0) if due else []  # read once for the items arriving together
+        for item in due:
+            entered += arrive(session, game, item, step=now.id, units=units)
         return entered
     events = seal_due(session, game, "system", leaving=True) + end_of_turn(session, game, viewer.role)
     bump_game(session, game, None, turn=after.turn, side_to_move=after.side, step=after.step)
@@ -287,5 +289,5 @@ def start_of_turn(session: Session, game: Game) -> list[Event]:
     apply_changes(session, game, units, changes)  # what the notices say: not logged again
     events += seal_due(session, game, "system")
     for item in due_items(session, game):
-        events += arrive(session, game, item)
+        events += arrive(session, game, item, units=units)  # the rows as written by the notices
     return events

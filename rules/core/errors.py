@@ -51,13 +51,18 @@ class NotFoundError(LookupError):
 
 class Refusal(str):
     """A refusal of the rules of play: the string is its one sentence (at most 120 characters, saying what
-    to do); `why` is the rule in full and `source` the printed line it comes from."""
+    to do); `why` is the rule in full and `source` the printed line it comes from. `remedy`, where the sentence
+    names an act that would lift it ("unpack it first"), names that act as a stand's card knows it: a state
+    field's edit by the field ("packed"), a roll by its resolver ("order-roll"), else the act's action
+    ("recover-markers"); the card offers it first."""
 
     why: str
     source: str | None
+    remedy: str
 
-    def __new__(cls, sentence: str, why: str, source: str | None = None) -> Refusal:
+    def __new__(cls, sentence: str, why: str, source: str | None = None, remedy: str = "") -> Refusal:
         made = super().__new__(cls, sentence)
         made.why = why
         made.source = source
+        made.remedy = remedy
         return made

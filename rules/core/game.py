@@ -415,6 +415,9 @@ class FirePlan:
     # `plan-fire`, sealed by the side or as the turn leaves the last step allowing it, each turn's commitment
     # kept, revealed item by item as each lands; a new plan each turn.
     sealed_each_turn: bool = False
+    # The state field where a unit firing the plan carries its aiming point (printed on its aiming-point card);
+    # None (by default): the rule set has no aiming points, and so no aiming-point cards.
+    aiming_field: str | None = None
 
     def fires_plan(self, unit: Node) -> bool:
         """Whether a unit fires the fire plan's items (carries an aiming point, has an aiming card); by default

@@ -78,7 +78,12 @@ class Stand:
         return self.spec.kind
 
     def polygon(self) -> Polygon:
-        return base_polygon(self.spec, self.center, self.facing_deg)
+        """The base's outline, worked out once per stand (a stand is measured against many others)."""
+        made = self.__dict__.get("_polygon")
+        if made is None:
+            made = base_polygon(self.spec, self.center, self.facing_deg)
+            object.__setattr__(self, "_polygon", made)
+        return made
 
     def front_corners(self) -> tuple[tuple[float, float], tuple[float, float]]:
         """(left, right) ends of the front edge; a round base uses its diameter as its front."""

@@ -10,8 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal, get_args
 
+import numpy as np
 import shapely
 from shapely import STRtree
 from shapely.errors import GEOSException
@@ -122,19 +124,34 @@ def terrain_to_geojson(features: Sequence[Feature]) -> dict[str, Any]:
 
 @dataclass
 class TerrainIndex:
-    """Features with one STRtree over them."""
+    """Features with one STRtree over them, their geometries prepared (a predicate against a prepared
+    many-sided wood or wire belt reads its own index of edges, not every edge: issue 52)."""
 
     features: list[Feature]
     tree: STRtree
 
     @classmethod
     def build(cls, features: Sequence[Feature]) -> TerrainIndex:
-        return cls(list(features), STRtree([f.geometry for f in features]))
+        geometries = [f.geometry for f in features]
+        shapely.prepare(geometries)
+        return cls(list(features), STRtree(geometries))
 
     def intersecting(self, geom: BaseGeometry) -> list[Feature]:
+        """The features `geom` intersects, in their order: the tree's candidates by their boxes, each tested
+        against its prepared geometry (the same answer as the tree's own `intersects` query, which tests
+        each candidate against `geom` edge by edge)."""
         if not self.features or geom.is_empty:
             return []
-        return [self.features[i] for i in sorted(self.tree.query(geom, predicate="intersects"))]
+        near = np.sort(self.tree.query(geom))
+        hit = shapely.intersects(self.tree.geometries.take(near), geom)
+        return [self.features[i] for i in near[hit]]
+
+    @cached_property
+    def sight(self) -> TerrainIndex:
+        """The features a line of sight reads (rules.table.los): hills and what blocks sight; the rest (wire,
+        roads, marsh ...) never stops a line nor raises a viewer. Built once per index."""
+        kept = [f for f in self.features if f.kind == "hill" or f.kind in SIGHT_BLOCKING]
+        return TerrainIndex(kept, STRtree([f.geometry for f in kept]))
 
     def kinds_at(self, geom: BaseGeometry) -> set[str]:
         """Kinds of the features a base stands in (its interior overlaps the feature)."""

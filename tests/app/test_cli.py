@@ -92,3 +92,72 @@ def test_serve_migrates_loads_demo_and_answers_healthz(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def _serve(tmp_path: Path, url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`firestep serve` on `url` with the data folder tmp_path/var, which must stop by itself."""
+    env = {**os.environ, "FIRESTEP_DATABASE_URL": url, "FIRESTEP_VAR_DIR": str(tmp_path / "var")}
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", "serve", "--port", "1", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_serve_without_setup_on_a_fresh_folder_says_what_to_do_in_one_sentence(tmp_path: Path) -> None:
+    """Issue 52: the schema check failed in the server's start-up, a traceback before its sentence."""
+    out = _serve(tmp_path, f"sqlite:///{tmp_path / 'var' / 'firestep.db'}", "--no-setup")
+    assert out.returncode == 1 and out.stdout == ""
+    assert (
+        out.stderr
+        == "The database has no firestep schema yet: run `firestep migrate` (firestep serve does).\n"
+    )
+    unreachable = _serve(tmp_path, "postgresql+psycopg://firestep@127.0.0.1:1/firestep", "--no-setup")
+    assert unreachable.returncode == 1 and "Traceback" not in unreachable.stderr
+    assert len(unreachable.stderr.splitlines()) == 1
+    assert unreachable.stderr.startswith(
+        "The database postgresql+psycopg://firestep@127.0.0.1:1/firestep cannot"
+    )
+
+
+def test_a_second_server_on_the_same_sqlite_database_stops_at_once(tmp_path: Path) -> None:
+    """Issue 52: a second `serve` with other ports started without a word and split the live updates. The lock
+    is the one `serve` holds for its life, taken here as a first server would."""
+    from app.core.datafolder import hold_database
+
+    url = f"sqlite:///{tmp_path / 'var' / 'firestep.db'}"
+    first = hold_database(url)
+    assert first is not None
+    try:
+        out = _serve(tmp_path, url)
+    finally:
+        first.release()
+    assert out.returncode == 1 and out.stdout == "" and "Traceback" not in out.stderr
+    held = tmp_path / "var" / "firestep.db"
+    assert out.stderr == (
+        f"Another firestep server is already serving {held}: use that one, or stop it and start again.\n"
+    )
+    # Released (as when the first server ends, however it ends): the next one may take it.
+    again = hold_database(url)
+    assert again is not None
+    again.release()
+
+
+@pytest.mark.storage
+def test_only_sqlite_takes_the_servers_lock(migrated_url: str) -> None:
+    """PostgreSQL shares live updates between servers (LISTEN/NOTIFY): several may serve one database."""
+    from app.core.datafolder import ServedElsewhere, hold_database
+
+    first = hold_database(migrated_url)
+    if migrated_url.startswith("postgresql"):
+        assert first is None and hold_database(migrated_url) is None
+        return
+    assert first is not None
+    try:
+        with pytest.raises(ServedElsewhere):
+            hold_database(migrated_url)
+    finally:
+        first.release()

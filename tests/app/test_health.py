@@ -17,6 +17,7 @@ def test_healthz_reports_database_and_head_revision(client: TestClient) -> None:
     assert body == {
         "status": "ok",
         "database": True,
+        "writable": True,
         "revision": head_revision(),
         "head": head_revision(),
         "drift": [],

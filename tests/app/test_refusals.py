@@ -38,6 +38,7 @@ MESSAGE_ARG = {
     "_fail": 1,  # rules/core/scenario.py's RulesError
     "Conflict": 0,
     "Forbidden": 0,
+    "Absent": 0,
     "Unauthorized": 0,
     "TooManyRequests": 0,
     "refusal": 0,

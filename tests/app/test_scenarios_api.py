@@ -102,7 +102,15 @@ def test_bad_files_are_refused_naming_the_field_and_nothing_changes(client: Test
     fortified["terrain"]["features"].append(
         {"type": "Feature", "properties": {"kind": "blockhouse"}, "geometry": square(50, 100, 56, 106)}
     )
+    # Issue 52: units nested ~128 deep passed the request model and overflowed its serialiser (a 500).
+    deep = hand_written()
+    unit: dict[str, Any] = {"id": "top", "level": "stand", "kind": "rifle-platoon"}
+    deep["sides"]["defender"]["forces"] = [unit]
+    for i in range(130):
+        child = {"id": f"u{i}", "level": "stand", "kind": "rifle-platoon"}
+        unit["children"], unit = [child], child
     cases = [
+        (deep, "sides.defender.forces", None),
         ({**hand_written(), "format": "firestep-scenario/9"}, "format", None),
         (fortified, "terrain.features.3", None),
         ({**hand_written(), "turns": False}, "turns", None),

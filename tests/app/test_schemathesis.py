@@ -1,11 +1,16 @@
-"""Generated requests to every endpoint of the app's own OpenAPI schema: never a 5xx, always the schema."""
+"""Generated requests to every endpoint of the app's own OpenAPI schema: never a 5xx, always the schema. On
+SQLite, one test per operation; on PostgreSQL (issue 52: both backends) every operation again with a smaller
+budget, as subtests of one test (its app needs the PostgreSQL fixtures), which keeps the suite's time bounded."""
 
 from __future__ import annotations
 
 import re
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import (
@@ -19,10 +24,12 @@ from schemathesis.checks import (
     status_code_conformance,
     unsupported_method,
 )
+from schemathesis.python import asgi
 
 from app.core.config import Settings
 from app.core.db import migrate
 from app.main import create_app
+from tests.conftest import _postgresql_base, _postgresql_database
 
 _tmp = Path(tempfile.mkdtemp(prefix="firestep-schemathesis-"))
 _url = f"sqlite:///{_tmp / 'firestep.db'}"
@@ -76,6 +83,56 @@ def test_lookups_never_5xx_and_match_schema(case: schemathesis.Case) -> None:
     case.call_and_validate(checks=CHECKS)
 
 
+# PostgreSQL: what a backend stores and refuses differs (integer ranges, text encodings, locking), so every
+# operation runs there too, with a third of the budget (the lookups touch no database: one example each). The
+# schema is the same app's; its requests go to the app on a PostgreSQL database the fixture makes.
+POSTGRESQL_EXAMPLES = 10
+
+
+class OnPostgreSQL:
+    """The app on this module's PostgreSQL database (set by the `on_postgresql` fixture)."""
+
+    app: Any = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        assert self.app is not None, "the test takes the on_postgresql fixture"
+        await self.app(scope, receive, send)
+
+
+postgresql_schema = schemathesis.openapi.from_dict(app.openapi())
+postgresql_schema.app = OnPostgreSQL()
+
+
+@pytest.fixture(scope="session")
+def on_postgresql(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Once per process (schemathesis starts an app's lifespan once and keeps it: this one, through the
+    proxy), ended before its database is dropped."""
+    template = request.getfixturevalue("postgresql_template")
+    with _postgresql_database(_postgresql_base(), template=template) as url:
+        postgresql_schema.app.app = create_app(
+            Settings(database_url=url, var_dir=tmp_path_factory.mktemp("var"))
+        )
+        yield
+        asgi.shutdown_lifespans()
+        postgresql_schema.app.app.state.engine.dispose()
+
+
+@pytest.mark.storage
+@postgresql_schema.exclude(path_regex=LOOKUPS).parametrize()
+@settings(max_examples=POSTGRESQL_EXAMPLES, suppress_health_check=list(HealthCheck))
+def test_api_on_postgresql_never_5xx_and_matches_schema(case: schemathesis.Case, on_postgresql: None) -> None:
+    case.call_and_validate(checks=CHECKS)
+
+
+@pytest.mark.storage
+@postgresql_schema.include(path_regex=LOOKUPS).parametrize()
+@settings(max_examples=1, suppress_health_check=list(HealthCheck))
+def test_lookups_on_postgresql_never_5xx_and_match_schema(
+    case: schemathesis.Case, on_postgresql: None
+) -> None:
+    case.call_and_validate(checks=CHECKS)
+
+
 def test_the_two_groups_cover_every_operation() -> None:
     """No operation falls between the groups, and the lookups are the generated resolvers only."""
     paths = app.openapi()["paths"]
@@ -91,3 +148,9 @@ def test_every_schema_name_is_one_model() -> None:
     names = list(app.openapi()["components"]["schemas"])
     assert len(names) > 100
     assert [n for n in names if "__" in n] == []
+
+
+@pytest.mark.storage
+def test_the_second_run_is_on_postgresql(on_postgresql: None) -> None:
+    assert postgresql_schema.app.app.state.engine.dialect.name == "postgresql"
+    assert schema.app.state.engine.dialect.name == "sqlite"

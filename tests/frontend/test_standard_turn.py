@@ -1,6 +1,8 @@
-"""The standard turn (issue 41): on the Mons game, from a position seeded through the API, the attacker on the
-landscape tablet and the defender on the portrait tablet play by touch 6 order rolls, 4 MG shots, 3 rifle
-shots, an assault, 2 morale tests, an arrival and 6 company moves, the referee moving the turn on through the
+"""The standard turn (issue 41): on the Mons game, from a position seeded through the API (its MGs on their
+packs, as the scenario starts them), the attacker on the landscape tablet and the defender on the portrait
+tablet play by touch 8 order rolls (each MG out in front of its battalion rolls at -1: a 6 gives it 2 actions,
+so four MGs shoot once each), 4 MGs unpacked (issue 51: the card's Unpack, an action, after the MG's order
+roll), 4 MG shots, 3 rifle shots, an assault, 2 morale tests, an arrival and 6 company moves, the referee moving the turn on through the
 API. Every tap is on a control or a stand on screen with nothing over it; the turn takes at most 90 taps (a
 drag counts as one), no key and no scroll."""
 
@@ -150,6 +152,13 @@ def roll(touch: Touch, game_id: int, firer: int, act: str, outcome: tuple[str, s
     return target
 
 
+def unpack(touch: Touch, stand: int) -> None:
+    """The MG's card after its order roll: Unpack (an action of its order), greyed before it."""
+    expect(touch.page.locator("[data-act-greyed='packed']")).to_have_count(0)
+    touch.button("Unpack")
+    expect(touch.page.locator("[data-edit-done]")).to_be_visible()
+
+
 def last_event(page: Any, game_id: int) -> dict[str, Any]:
     event: dict[str, Any] = page.request.get(f"{api_of(game_id)}/events").json()[-1]
     return event
@@ -208,7 +217,7 @@ def seed(page: Any) -> tuple[int, dict[str, Any], dict[str, Any]]:
     """The position: the German MG 40 cm in front of a British company, a German platoon 12 cm in front of a
     British one of another battalion and another in contact with a third; on the right a British MG 40 cm in
     front of a German company and two platoons of a British company 12 cm in front of German ones; the MGs
-    unpacked; the German company in contact veteran; the attacker's bombardment planned for turn 1 on a British platoon alone on the right; the game
+    on their packs as the scenario starts them; the German company in contact veteran; the attacker's bombardment planned for turn 1 on a British platoon alone on the right; the game
     started (the bombardment arrives); the first two British companies' battalions one platoon short of half
     lost. Returns the id, the API's answer and the stands by role."""
     game_id, answer = seed_game(page, GAME)
@@ -225,12 +234,14 @@ def seed(page: Any) -> tuple[int, dict[str, Any], dict[str, Any]]:
     bz = next(c for c in british[1:] if c is not by)
     b3, b4 = [c for c in british if all(c is not o for o in (bx, by, bz))][-2:]
     c1, c2, gx, g3, g4 = german[0], german[1], german[-3], german[-2], german[-1]
-    mg1 = next(
+    # Two MGs a side, each ordered, unpacked and shooting once: out in front of its battalion (a platoon over
+    # 25 cm from its commander) a 6 gives an MG 2 actions.
+    mg1, mg2 = [
         u for u in units.values() if u["side"] == "attacker" and u["kind"] == "mmg" and u["x"] is not None
-    )
-    mg3 = next(
+    ][:2]
+    mg3, mg4 = [
         u for u in units.values() if u["side"] == "defender" and u["kind"] == "mmg" and u["x"] is not None
-    )
+    ][:2]
     lone = next(c for c in british if all(c is not o for o in (bx, by, bz, b3, b4)))[0]
     t1, t3, t4 = bx[0], by[0], bz[0]
     g1, g_3, g_4 = gx[0], g3[0], g4[0]
@@ -238,10 +249,12 @@ def seed(page: Any) -> tuple[int, dict[str, Any], dict[str, Any]]:
     r1, r2, r3, r4 = c1[0], c2[0], b3[0], b3[1]
     places = {
         mg1["id"]: (t1["x"], t1["y"] - 40, 90),
+        mg2["id"]: (t1["x"] + 8, t1["y"] - 40, 90),
         lone["id"]: (114.0, 140.0, 270),  # alone on the right: the bombardment's one stand
         r1["id"]: (t3["x"], t3["y"] - 12, 90),
         r2["id"]: (t4["x"], t4["y"] - 2.5, 90),
         mg3["id"]: (g1["x"], g1["y"] + 40, 270),
+        mg4["id"]: (g1["x"] + 8, g1["y"] + 40, 270),
         r3["id"]: (g_3["x"], g_3["y"] + 12, 270),
         r4["id"]: (g_4["x"], g_4["y"] + 12, 270),
     }
@@ -252,15 +265,11 @@ def seed(page: Any) -> tuple[int, dict[str, Any], dict[str, Any]]:
         assert moved.status == 200, moved.text()
     # The company in contact veteran: its 6 to order is a 7, "7 = 3 Actions": its assault ("Troops require an
     # order to move into contact with an enemy", a MOVE action) and its two company moves.
-    edits = {
-        mg1["id"]: {"packed": False},
-        mg3["id"]: {"packed": False},
-        r2["parent_id"]: {"quality": "veteran"},
-    }
-    for unit_id, values in edits.items():
-        version = page.request.get(f"{api}/units/{unit_id}", headers=referee).json()["version"]
-        put = page.request.put(f"{api}/units/{unit_id}", headers=referee, data={"version": version, **values})
-        assert put.status == 200, put.text()
+    version = page.request.get(f"{api}/units/{r2['parent_id']}", headers=referee).json()["version"]
+    put = page.request.put(
+        f"{api}/units/{r2['parent_id']}", headers=referee, data={"version": version, "quality": "veteran"}
+    )
+    assert put.status == 200, put.text()
     planned = page.request.post(
         f"{api}/fireplans/attacker/items",
         headers=referee,
@@ -308,7 +317,7 @@ def seed(page: Any) -> tuple[int, dict[str, Any], dict[str, Any]]:
     )
     assert moved.status == 200, moved.text()
     return game_id, answer, {
-        "mg1": mg1["id"], "mg3": mg3["id"], "r1": r1["id"], "r2": r2["id"], "r3": r3["id"], "r4": r4["id"],
+        "mg1": mg1["id"], "mg2": mg2["id"], "mg3": mg3["id"], "mg4": mg4["id"], "r1": r1["id"], "r2": r2["id"], "r3": r3["id"], "r4": r4["id"],
         "c1": c1[-1]["id"], "c2": c2[-1]["id"], "c3": b3[-1]["id"], "c4": b4[-1]["id"],
         "morale": [bx[-1]["id"], by[-1]["id"]],
     }  # fmt: skip
@@ -330,8 +339,8 @@ def test_the_standard_turn_by_touch(new_page: Any) -> None:
     a, d = Touch(attacker), Touch(defender)
     found: list[str] = []
 
-    # The attacker: the arrival, then in its battalion orders three order rolls, two MG shots, a rifle shot,
-    # an assault and three company moves.
+    # The attacker: the arrival, then in its battalion orders four order rolls, two MGs unpacked, two MG shots,
+    # a rifle shot, an assault and three company moves.
     expect(attacker.locator("[data-arrivals-tool]")).to_have_text("1 arrival")
     a.button("1 arrival")
     a.button("Roll and apply")
@@ -345,6 +354,11 @@ def test_the_standard_turn_by_touch(new_page: Any) -> None:
     granted = logged["payload"]["resolution"]["outcome"]["actions"]
     assert logged["payload"]["resolver"] == "order-roll" and logged["payload"]["unit_id"] == s["mg1"]
     assert units_of(referee, game_id)[s["mg1"]]["actions_left"] == granted
+    unpack(a, s["mg1"])
+    assert units_of(referee, game_id)[s["mg1"]]["packed"] is False
+    assert units_of(referee, game_id)[s["mg1"]]["actions_left"] == granted - 1
+    order(a, s["mg2"])
+    unpack(a, s["mg2"])
     # A rifle's "Killed" destroys its target, gone from the defender's map; its battalion must test its morale.
     killed = roll(a, game_id, s["r1"], "Shoot", ("killed", seat))
     after = units_of(referee, game_id)
@@ -360,7 +374,7 @@ def test_the_standard_turn_by_touch(new_page: Any) -> None:
     # An MG's "Suppressed": a marker on every stand of its target's company, on the defender's map and the
     # referee's board's log live; the event names the target.
     before = units_of(referee, game_id)
-    target = roll(a, game_id, s["mg1"], "Shoot", ("suppressed", seat))
+    target = roll(a, game_id, s["mg2"], "Shoot", ("suppressed", seat))
     docs_picture(attacker)  # the README's shot at the landscape tablet (under make screenshots only)
     company = [i for i, u in before.items() if u["parent_id"] == before[target]["parent_id"] and u["base"]
                and not u["killed"]]  # fmt: skip
@@ -376,16 +390,20 @@ def test_the_standard_turn_by_touch(new_page: Any) -> None:
     company_move(a, s["c2"], 30, 0)
     company_move(a, s["c2"], 30, 0, again=True)
 
-    # The defender: three order rolls, two MG shots, two rifle shots, two morale tests, three company moves.
+    # The defender: four order rolls, two MGs unpacked, two MG shots, two rifle shots, two morale tests, three
+    # company moves.
     advance_to(attacker, game_id, token, "defender", "battalion-orders")
     expect(defender.locator("[data-map-turn]")).to_contain_text("Defender to move")
     for stand in (s["r3"], s["c4"], s["mg3"]):
         order(d, stand)
+    unpack(d, s["mg3"])
+    order(d, s["mg4"])
+    unpack(d, s["mg4"])
     roll(d, game_id, s["r3"], "Shoot")
     roll(d, game_id, s["mg3"], "Shoot")
     found += [f"defender: {v}" for v in serious_violations(defender)]
     roll(d, game_id, s["r4"], "Shoot")
-    roll(d, game_id, s["mg3"], "Shoot")
+    roll(d, game_id, s["mg4"], "Shoot")
     for stand in s["morale"]:
         morale(d, stand)
     company_move(d, s["c3"], 0, -30)

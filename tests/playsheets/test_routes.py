@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from tests.app.games.conftest import new_game
 from tests.playsheets import pdf
 
 
@@ -118,3 +119,21 @@ def test_game_aiming_point_cards(sqlite_client: TestClient) -> None:
     assert r.status_code == 200 and "Aiming-point cards" in r.text
     # Per-role access: tests/app/hostile/test_access.py.
     assert sqlite_client.get("/playsheets/games/999999/aiming-points").status_code == 401
+
+
+def test_a_game_of_a_rule_set_without_aiming_points_answers_404_saying_why(sqlite_client: TestClient) -> None:
+    """Issue 52: a 2mm Earth 1418 game with batteries was a 500 (KeyError 'aiming_point'); its batteries
+    carry no aiming point, so there are no cards to print, and its print menu offers none."""
+    c = sqlite_client
+    g = new_game(c, {"scenario": "earth2mm-demo-ferme"})
+    for who in (g.referee, g.attacker):
+        for suffix in ("", ".pdf"):
+            r = c.get(f"/playsheets/games/{g.id}/aiming-points{suffix}", headers=who)
+            assert r.status_code == 404, r.text
+            assert r.json()["detail"] == (
+                f"Battle for 2mm Earth 1418 has no aiming points, so game {g.id} has no aiming-point cards to print."
+            )
+    c.cookies.set("firestep_token", g.referee["Authorization"].removeprefix("Bearer "))
+    menu = c.get(f"/games/{g.id}/referee").text
+    assert f"/playsheets/games/{g.id}/fire-plan/attacker.pdf" in menu
+    assert f"/playsheets/games/{g.id}/aiming-points" not in menu

@@ -17,6 +17,7 @@ from app.services import sheets
 from tests.conftest import _sqlite_clone
 
 SHEET = "/api/v1/scenarios/mons-1914/sheet.pdf"
+VARIANT = "barrage-duration:fire-plan-template"
 
 
 @pytest.fixture
@@ -40,7 +41,8 @@ def test_a_new_sheet_past_the_budget_is_refused_and_a_kept_one_served(
     other = c.get(SHEET, params={"paper": "letter"})
     assert other.status_code == 429, other.text
     assert int(other.headers["retry-after"]) > 0 and "new sheets" in other.json()["why"]
-    playsheet = c.get("/playsheets/late.pdf", params={"paper": "letter"})  # every anonymous PDF: one budget
+    # Every anonymous PDF of the asker's own inputs (here its readings): one budget.
+    playsheet = c.get("/playsheets/late.pdf", params={"paper": "letter", "variant": VARIANT})
     assert playsheet.status_code == 429
     assert c.get(SHEET, params={"paper": "a4"}).status_code == 200
 
@@ -50,3 +52,35 @@ def test_an_unknown_reading_is_refused_before_any_render(budget_of_one_render: T
     bad = c.get(SHEET, params={"variant": "no-such-erratum:x"})
     assert bad.status_code == 422 and bad.json()["field"] == "variants"
     assert c.get(SHEET, params={"paper": "letter"}).status_code == 200  # the budget was not spent on it
+
+
+@pytest.mark.long
+def test_the_period_playsheets_are_printed_once_for_everyone_and_charged_to_no_one(
+    budget_of_one_render: TestClient, tmp_path: Path
+) -> None:
+    """Issue 52: an anonymous device printing the six period playsheets (three periods, A4 and Letter) was
+    refused the fifth with 429, though they are the same bytes for everyone. They are rendered once, kept in
+    the data folder (for every process and start) and never charged: the device's budget of one render is
+    still whole for a sheet of its own after them."""
+    c = budget_of_one_render
+    urls = [
+        (f"/playsheets/{period}.pdf", paper)
+        for period in ("early", "mid", "late")
+        for paper in ("a4", "letter")
+    ]
+    printed = {}
+    for url, paper in urls:
+        r = c.get(url, params={"paper": paper})
+        assert r.status_code == 200 and r.content.startswith(b"%PDF"), (url, paper, r.text[:200])
+        printed[url, paper] = r.content
+    kept = sorted((tmp_path / "sheets" / sheets.release()).glob("*.pdf"))
+    assert len(kept) == 6 and {p.read_bytes() for p in kept} == set(printed.values())
+    made = {p: p.stat().st_ino for p in kept}
+    # Another start of the server (nothing in memory): served from the folder, not rendered again.
+    sheets.forget()
+    for (url, paper), body in printed.items():
+        assert c.get(url, params={"paper": paper}).content == body
+    assert {p: p.stat().st_ino for p in kept} == made
+    # The budget is untouched: a sheet of the device's own readings is still rendered, and charged.
+    assert c.get("/playsheets/late.pdf", params={"paper": "a4", "variant": VARIANT}).status_code == 200
+    assert c.get("/playsheets/mid.pdf", params={"paper": "a4", "variant": VARIANT}).status_code == 429

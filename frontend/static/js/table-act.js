@@ -42,6 +42,7 @@
     let play = null;
     let acts = [];
     let waiting = null; // why the rules of play offer this stand nothing now ({detail, why, source}), or null
+    let greyed = []; // the stand's rolls and edits the pipeline would refuse now, each with its sentence
     let actsFor = null; // the stand whose acts `acts` are
     const area = () => {
       const box = section("stand");
@@ -69,18 +70,44 @@
       m.markTargets([...play.marks].map(([id, x]) => [id, x.mark]));
       renderPick(u);
     };
-    const stop = () => { play = null; picking(false); panel.classList.remove("playing"); delete root.dataset.playTarget; };
+    const stop = () => { play = null; picking(false); panel.classList.remove("playing", "played"); delete root.dataset.playTarget; };
 
     // -- the card's states -------------------------------------------------------------------------------
     const renderActs = (u) => {
       const el = area();
       // Why the acts are offered, once each ("Plt 1 takes the order roll of Coy 1", "2 actions left (Coy 1)").
       const whys = [...new Set(acts.map((a) => a.why).filter(Boolean))];
-      el.replaceChildren(acts.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Play this stand" },
-        acts.map((a, i) => h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label })))
-        : waiting ? h("p", { class: "play-waiting", "data-play-waiting": "", title: waiting.why || "", text: waiting.detail }) : "",
+      // What the rules refuse now, greyed, each with the pipeline's sentence (a tap on it says it); the sentences
+      // that name a remedy on the card ("unpack it first") are said under the buttons, the waiting line once.
+      const said = [...new Set(greyed.filter((g) => g.refused.remedy).map((g) => g.refused.detail))]
+        .filter((d) => !waiting || d !== waiting.detail);
+      const grey = greyed.map((g) => h("button", {
+        type: "button", class: "button greyed", "aria-disabled": "true", "data-act-greyed": g.key,
+        title: g.refused.detail, "aria-label": `${g.label}, not now: ${g.refused.detail}`, text: g.label,
+      }));
+      el.replaceChildren(acts.length || grey.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Play this stand" },
+        acts.map((a, i) => h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label })), grey) : "",
+      !acts.length && waiting ? h("p", { class: "play-waiting", "data-play-waiting": "", title: waiting.why || "", text: waiting.detail }) : "",
+      said.length ? h("ul", { class: "play-greyed", "data-acts-greyed": "" }, said.map((d) => h("li", { text: d }))) : "",
       acts.length && whys.length ? h("p", { class: "muted", "data-acts-why": "", text: whys.join(" · ") }) : "");
       if (u.killed) el.replaceChildren();
+    };
+    // What the stand may do now, read anew (GET .../units/{id}/acts): its rolls and greyed acts drawn here, its
+    // edits handed to table-edit.js (`first`: "edits" when a refusal's remedy is one, drawn above the rolls).
+    const readActs = async (id, redraw) => {
+      const r = await call(`${api}/units/${id}/acts`);
+      if (!(r.ok && r.data && Array.isArray(r.data.acts) && m.selectedStand() === id)) return;
+      const shown = (r.data.offers || []).filter((o) => o.refused && (o.kind === "roll" || o.kind === "edit"))
+        .map((o) => ({ key: o.key, label: o.label, refused: o.refused }));
+      const same = JSON.stringify([r.data.acts, r.data.refused, shown]) === JSON.stringify([acts, waiting, greyed]);
+      if (redraw) {
+        acts = r.data.acts;
+        waiting = r.data.refused;
+        greyed = shown;
+        if (!same) renderActs(model.units.get(id));
+      }
+      window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits: r.data.edits, first: r.data.first } }));
+      root.dataset.standActs = String(id); // the card has read what this stand may do: its rows stop moving
     };
     const targets = (u) => {
       // The other side's living stands, grouped by company, nearest first where both are on the table.
@@ -268,6 +295,9 @@
       root.dataset.lastApplied = String(r.data.event_id);
       play.done = r.data;
       renderDone(r.data);
+      // Its edits as they now stand, shown under the roll's answer (an MG ordered may now be unpacked).
+      panel.classList.add("played");
+      readActs(play.stand, false);
     };
     const undo = async (eventId) => {
       if (!(await m.undoEvent(eventId))) return;
@@ -290,20 +320,14 @@
       const u = model.units.get(id);
       // The same stand shown again in the same step (a live frame changed it): its buttons stay while they are
       // read anew.
-      if (actsFor !== id || e.detail.moved) { acts = []; waiting = null; delete root.dataset.standActs; }
+      if (actsFor !== id || e.detail.moved) { acts = []; waiting = null; greyed = []; delete root.dataset.standActs; }
       actsFor = id;
       renderActs(u);
-      const r = await call(`${api}/units/${id}/acts`);
-      if (r.ok && r.data && Array.isArray(r.data.acts) && m.selectedStand() === id && !play) {
-        const same = JSON.stringify([r.data.acts, r.data.refused]) === JSON.stringify([acts, waiting]);
-        acts = r.data.acts;
-        waiting = r.data.refused;
-        if (!same) renderActs(u);
-        window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits: r.data.edits } }));
-        root.dataset.standActs = String(id); // the card has read what this stand may do: its rows stop moving
-      }
+      if (!play) await readActs(id, true);
     });
     document.addEventListener("click", (e) => {
+      const off = e.target.closest("[data-act-greyed]");
+      if (off) { (window.firestepNotice || notice)(off.title, false); return; }
       const el = e.target.closest("[data-act], [data-die], [data-play-apply], [data-play-roll], [data-play-book], [data-play-cancel], [data-play-undo], [data-panel-close]");
       if (!el) return;
       if (el.matches("[data-panel-close]")) { stop(); return; }

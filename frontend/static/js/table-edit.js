@@ -108,6 +108,11 @@
     });
     window.addEventListener("firestep:stand-acts", (e) => {
       if (e.detail.id !== shownFor || doing) return;
+      // A refusal's remedy that is an edit (Unpack, Unlimber) comes first: the edits above the rolls.
+      const el = area();
+      const rolls = section("stand").querySelector("[data-play]");
+      if (rolls && e.detail.first === "edits" && el.nextElementSibling !== rolls) rolls.before(el);
+      else if (rolls && e.detail.first !== "edits" && rolls.nextElementSibling !== el) rolls.after(el);
       const same = JSON.stringify(e.detail.edits || []) === JSON.stringify(edits);
       edits = e.detail.edits || [];
       if (!same) render(); // the buttons on screen stay while they are read anew

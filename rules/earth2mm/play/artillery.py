@@ -288,7 +288,7 @@ def _not_firing(snap: Snapshot, kind: str, battery: UnitState | None, name: str)
         # "(2) All Artillery ... who did not move or dig in last turn, now shoot"; "all artillery has to spend
         # one bound packing or unpacking to move/fire" (ARTILLERY)
         return f"{name} moved last bound or moves this one: it spends this bound packing or unpacking"
-    if not bases_of(battery, snap.units):
+    if not bases_of(battery, snap):
         return f"{name} has no bases left"
     return ""
 
@@ -399,13 +399,15 @@ def under_the_circle(
     more than half outside (the lookup bombardment-circle): "every sub-unit with more than one base, or its
     only base, under the circle"."""
     reach = CIRCLE_RADIUS_CM + max_extent_cm(BASES.values())
-    near = {
-        u.parent_id
-        for u, s in _stands(snap.units)
-        if math.hypot(s.center[0] - center[0], s.center[1] - center[1]) <= reach
-    }
+    # A stand's centre is its unit's place: the units far from the circle are passed before a stand is made.
+    close = [
+        u
+        for u in snap.units
+        if u.x is not None and u.y is not None and math.hypot(u.x - center[0], u.y - center[1]) <= reach
+    ]
+    near = {u.parent_id for u, _ in _stands(close)}
     companies = [u for u in snap.units if u.id in near and u.level == SUB_UNIT and not u.killed]
-    placed = [_stands(bases_of(c, snap.units)) for c in companies]
+    placed = [_stands(bases_of(c, snap)) for c in companies]
     body = [
         [
             {
@@ -465,7 +467,7 @@ def _firing(snap: Snapshot, circle: Mapping[str, Any]) -> tuple[UnitState | None
     why = _not_firing(snap, str(circle["kind"]), firer, name)
     if why or firer is None:
         return None, 0, why
-    return firer, len(bases_of(firer, snap.units)), ""
+    return firer, len(bases_of(firer, snap)), ""
 
 
 def _circle_card(snap: Snapshot, c: Mapping[str, Any]) -> FireCard:

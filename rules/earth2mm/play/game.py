@@ -113,6 +113,7 @@ def moves(b: Board, to: Mapping[int, tuple[float, float]]) -> tuple[Change, ...]
     originally dug-in in the open")."""
     out: list[Change] = []
     left: list[dict[str, object]] = []
+    marked: set[int | None] = set()  # the sub-units already written as moved
     for uid, (x, y) in to.items():
         base = b.snap.unit(uid)
         company = U.sub_unit_of(base, b.by_id)
@@ -122,10 +123,9 @@ def moves(b: Board, to: Mapping[int, tuple[float, float]]) -> tuple[Change, ...]
         out.append(
             SetState(f"{base.name} has moved {cm:g} cm this bound", SRC_COVER, base.id, "moved_cm", cm)
         )
-        if company.state.get("moved_this_bound") or any(
-            isinstance(c, SetState) and c.unit_id == company.id for c in out
-        ):
+        if company.state.get("moved_this_bound") or company.id in marked:
             continue
+        marked.add(company.id)
         out.append(SetState(f"{company.name} moved", SRC_ORDER, company.id, "moved_this_bound", True))
         if dug_in(company):
             left += [

@@ -109,6 +109,12 @@ class Board:
     def ground(self) -> Ground:
         return Ground(self.snap.terrain, self.snap.board)
 
+    @cached_property
+    def allowances(self) -> dict[tuple[Any, ...], float]:
+        """The move resolver's distances asked so far (kind, terrains, assaulting, injured): a formation's
+        bases ask it once per kind and ground, not once each."""
+        return {}
+
     @property
     def by_id(self) -> Mapping[int | None, UnitState]:
         return self.snap.by_id
@@ -122,7 +128,7 @@ class Board:
         return None if unit is None else U.sub_unit_of(unit, self.by_id)
 
     def bases_of(self, company: UnitState) -> list[UnitState]:
-        return U.bases_of(company, self.snap.units)
+        return U.bases_of(company, self.snap)
 
     def distance_cm(self, a: UnitState, b: UnitState) -> float | None:
         """The gap between two sub-units' nearest bases (None when either has none on the table)."""
@@ -402,17 +408,20 @@ def move_allowance(
     """How far a base of `company` may move this bound from `start` to `end` (cm; the `move` resolver's
     answer: speed class, the terrain moved from and in added together, assault, halved by injury)."""
     terrains = list(dict.fromkeys([b.ground.moving_at(start), b.ground.moving_at(end)]))
-    req = MoveRequest.model_validate(
-        {
-            "unit": company.kind,
-            "terrain": terrains,
-            "assaulting": assaulting(company),
-            "injured": injured_half(company, b),
-            "variants": dict(b.snap.variants),
-        }
-    )
-    res = get_ruleset(Earth2mm.id).resolve("move", req)
-    return float(res.evaluation.outcome["distance_cm"]), terrains
+    given = (company.kind, tuple(terrains), assaulting(company), injured_half(company, b))
+    if given not in b.allowances:  # the same answer for each base of a kind on the same ground
+        req = MoveRequest.model_validate(
+            {
+                "unit": given[0],
+                "terrain": terrains,
+                "assaulting": given[2],
+                "injured": given[3],
+                "variants": dict(b.snap.variants),
+            }
+        )
+        res = get_ruleset(Earth2mm.id).resolve("move", req)
+        b.allowances[given] = float(res.evaluation.outcome["distance_cm"])
+    return b.allowances[given], terrains
 
 
 def _moved(

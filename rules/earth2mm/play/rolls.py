@@ -37,6 +37,7 @@ from rules.earth2mm.data import (
 )
 from rules.earth2mm.play.judge import assaulting
 from rules.earth2mm.play.shots import (
+    Measured,
     built_in_resilience,
     company_of,
     gassed,
@@ -103,7 +104,7 @@ Earth2mm.add_errata(
 
 def injured(company: UnitState, snap: Snapshot) -> list[UnitState]:
     """A sub-unit's injured bases (fresh or old)."""
-    return [b for b in bases_of(company, snap.units) if b.base_injury]
+    return [b for b in bases_of(company, snap) if b.base_injury]
 
 
 def new_shooter(base: UnitState, snap: Snapshot) -> int | None:
@@ -169,7 +170,7 @@ def fill(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapping[str
     if resolver == ALLOCATE and target is not None:
         waiting = target.hits_to_allocate if target.hits_from == unit.id else 0
         put("hits", waiting, f"{waiting} hit(s) of {unit.name} wait on {target.name}", SRC_ARMING)
-        rank = [{"base": b.id, "injury": b.base_injury} for b in bases_of(target, snap.units)]
+        rank = [{"base": b.id, "injury": b.base_injury} for b in bases_of(target, snap)]
         put("sub_unit", rank, f"{target.name}'s bases along its rank, as they stand", SRC_ARMING)
         melee = melee_now(snap, {})
         put("melee", melee, "scored in the melee step" if melee else "scored shooting", SRC_ASSAULT)
@@ -189,7 +190,7 @@ def fill(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapping[str
             SRC_ASSAULT,
         )
     else:
-        n = len(bases_of(unit, snap.units))
+        n = len(bases_of(unit, snap))
         put("melee", False, "an executing step: it shoots with the r side of Arming m/r", SRC_ORDER)
         put("bases", n, f"{unit.name} has {n} base(s)", SRC_ARMING)
         on = assaulting(unit)
@@ -210,7 +211,7 @@ def fill(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapping[str
         put("target_formation_resilience", r, why, source)
     cover, why = cover_of(target, snap, bases, ctx)
     put("target_cover", cover, why, SRC_COVER)
-    live = bases_of(target, snap.units)
+    live = bases_of(target, snap)
     hurt = injured(target, snap)
     put("target_bases", len(live), f"{target.name} has {len(live)} base(s)", SRC_ARMING)
     put("target_injured", len(hurt), f"{len(hurt)} of them injured", SRC_ARMING)
@@ -346,7 +347,7 @@ def stand_acts(snap: Snapshot, unit_id: int, bases: Mapping[str, BaseSpec]) -> t
         aim = snap.by_id.get(planned) if planned is not None else None
         at = f" at {aim.name}, its planned target" if aim is not None else ""
         assaults = assaulting(company)
-        n = dice_before_target(company, len(bases_of(company, snap.units)), False, assaults)
+        n = dice_before_target(company, len(bases_of(company, snap)), False, assaults)
         if assaults:
             why = f"{name} shoots as it assaults{at} (-1A)"
             acts.append(StandAct("Assault shooting", SHOOT, cid, why, True, n, True))
@@ -373,11 +374,12 @@ def target_marks(
     company = company_of(snap, unit_id, "unit_id")
     ctx = context(snap)
     marks: list[TargetMark] = []
+    table, melee = Measured(snap, bases), melee_now(snap, {})
     for e in snap.units:
         if e.level != "company" or e.side == company.side or e.killed:
             continue
-        if resolver == SHOOT:
-            refusals = shot(snap, company, e, bases, ctx, melee_now(snap, {})).refusals
+        if resolver == SHOOT:  # only the first refusal marks the target
+            refusals = shot(snap, company, e, bases, ctx, melee, table, first=True).refusals
         elif e.hits_from != company.id or not e.hits_to_allocate:
             sentence = f"No hits of {company.name} wait on {e.name}"
             refusals = (("no hits of it", Refusal(sentence, ALLOCATION_RULE, SRC_ARMING)),)
@@ -385,7 +387,7 @@ def target_marks(
             refusals = ()
         if refusals:
             mark, r = refusals[0]
-            marks += [TargetMark(b.id, mark, str(r), r.why, r.source) for b in bases_of(e, snap.units)]
+            marks += [TargetMark(b.id, mark, str(r), r.why, r.source) for b in bases_of(e, snap)]
     return tuple(marks)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from shapely import LineString, Point, Polygon
@@ -31,12 +31,12 @@ from rules.earth2mm.data import (
 )
 from rules.earth2mm.play.fields import plan_anonymous
 from rules.earth2mm.play.steps import STEPS
-from rules.earth2mm.play.table import terrain_class, with_rough_ground
+from rules.earth2mm.play.table import ROUGH_GROUND_KEY, terrain_class, with_rough_ground
 from rules.earth2mm.play.units import bases_of, formation_of, quality_of, sub_unit_of
 from rules.earth2mm.ruleset import Earth2mm, cite
 from rules.earth2mm.sight import SRC_THROUGH_TERRAIN, Cloud, cloud_blocks
 from rules.table.bases import BaseSpec, Stand
-from rules.table.los import line_of_sight
+from rules.table.los import lines_of_sight
 from rules.table.placed import stand_of
 from rules.table.terrain import Feature, TerrainIndex, terrain_from_geojson
 
@@ -196,7 +196,7 @@ def stands(
 ) -> list[tuple[UnitState, Stand]]:
     """A sub-unit's living bases placed on the table, each with its stand."""
     out = []
-    for b in bases_of(company, snap.units):
+    for b in bases_of(company, snap):
         s = stand_of(b, bases)
         if s is not None:
             out.append((b, s))
@@ -230,7 +230,25 @@ def reach_m(kind: str, ctx: Context) -> int | None:
 # -- the ground ---------------------------------------------------------------------------------------------
 def terrain_index(terrain: Mapping[str, Any]) -> TerrainIndex:
     """A game's terrain (GeoJSON), kept per terrain (read-only once built)."""
-    return _terrain_index(json.dumps(terrain, sort_keys=True, separators=(",", ":")))
+    return _terrain_index(_text(terrain))
+
+
+# The JSON text of the last terrains read, by the object read: a snapshot's terrain is never changed in place
+# (a new terrain is a new object), and writing out the largest one costs 25 ms, once per request, not once
+# per sub-unit measured (issue 52: a bombardment's card measured the ground of each stand under it).
+_TEXTS: dict[int, tuple[Mapping[str, Any], str]] = {}
+_TEXTS_KEPT = 16
+
+
+def _text(terrain: Mapping[str, Any]) -> str:
+    seen = _TEXTS.get(id(terrain))
+    if seen is not None and seen[0] is terrain:
+        return seen[1]
+    text = json.dumps(terrain, sort_keys=True, separators=(",", ":"))
+    _TEXTS[id(terrain)] = (terrain, text)  # holding the object keeps its id from being reused
+    while len(_TEXTS) > _TEXTS_KEPT:
+        del _TEXTS[next(iter(_TEXTS))]
+    return text
 
 
 @lru_cache(maxsize=16)
@@ -240,7 +258,16 @@ def _terrain_index(geojson: str) -> TerrainIndex:
 
 def ground_index(terrain: Mapping[str, Any], board: Mapping[str, Any]) -> TerrainIndex:
     """The ground under the stands: the game's terrain and the rough ground dugouts left in the open."""
-    return terrain_index(with_rough_ground(terrain, board))
+    left = board.get(ROUGH_GROUND_KEY) or ()
+    if not left:
+        return terrain_index(terrain)
+    return _ground_index(_text(terrain), json.dumps(left, sort_keys=True, separators=(",", ":")))
+
+
+@lru_cache(maxsize=16)
+def _ground_index(geojson: str, left: str) -> TerrainIndex:
+    ground = with_rough_ground(json.loads(geojson), {ROUGH_GROUND_KEY: json.loads(left)})
+    return TerrainIndex.build(terrain_from_geojson(ground, wire_belt_cm=None))
 
 
 def cover_terrain(stand: Stand, index: TerrainIndex, ctx: Context) -> Terrain:
@@ -343,16 +370,20 @@ def lines(
     theirs: Sequence[tuple[UnitState, Stand]],
     terrain: Mapping[str, Any],
     board: Mapping[str, Any],
+    table: Measured | None = None,
+    enough: int | None = None,
 ) -> tuple[int, str]:
     """How many of our bases draw a direct line to a base of theirs past slope, terrain, smoke and gas ('Troops
-    partially in smoke can shoot out freely'; 'some gas is transparent'), with what stopped the others."""
-    index = terrain_index(terrain)
-    cordons = clouds(board)
+    partially in smoke can shoot out freely'; 'some gas is transparent'), with what stopped the others;
+    counted up to `enough` bases (None: all of them). `table`: the request's measures, else made here."""
+    index = table.index if table is not None else terrain_index(terrain)
+    cordons = table.cordons if table is not None else clouds(board)
     seeing, stopped = 0, ""
     for _, s in ours:
+        if enough is not None and seeing >= enough:
+            break
         mine = s.polygon()
-        for _, t in theirs:
-            sight = line_of_sight(s, t, index)
+        for (_, t), sight in zip(theirs, lines_of_sight(s, [t for _, t in theirs], index), strict=True):
             if not sight.clear:
                 stopped = f"{sight.blocked_by.kind if sight.blocked_by else 'a slope'} in the way"
                 continue
@@ -381,6 +412,30 @@ def melee_now(snap: Snapshot, given: Mapping[str, Any]) -> bool:
     return snap.step < len(STEPS) and STEPS[snap.step].id == MELEE_STEP
 
 
+# -- one request's measures -----------------------------------------------------------------------------------
+class Measured:
+    """A snapshot's table as its shots measure it, each part worked out once for a request that measures many
+    shots (the map marks every enemy sub-unit at once: issue 52): the terrain's index, the cordons, each
+    sub-unit's placed bases (each stand keeps its outline)."""
+
+    def __init__(self, snap: Snapshot, bases: Mapping[str, BaseSpec]) -> None:
+        self.snap, self.bases = snap, bases
+        self._stands: dict[int | None, list[tuple[UnitState, Stand]]] = {}
+
+    @cached_property
+    def index(self) -> TerrainIndex:
+        return terrain_index(self.snap.terrain)
+
+    @cached_property
+    def cordons(self) -> list[Cordon]:
+        return clouds(self.snap.board)
+
+    def stands(self, company: UnitState) -> list[tuple[UnitState, Stand]]:
+        if company.id not in self._stands:
+            self._stands[company.id] = stands(company, self.snap, self.bases)
+        return self._stands[company.id]
+
+
 # -- the refusals ----------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Shot:
@@ -401,9 +456,15 @@ def shot(
     bases: Mapping[str, BaseSpec],
     ctx: Context,
     melee: bool,
+    table: Measured | None = None,
+    first: bool = False,
 ) -> Shot:
-    """The shot `shooter` makes at `target`, in melee or not (melee_now)."""
-    ours, theirs = stands(shooter, snap, bases), stands(target, snap, bases)
+    """The shot `shooter` makes at `target`, in melee or not (melee_now). `table`: the request's measures (one
+    made here by default); `first`: only the first refusal is wanted (the map's mark), so the lines of sight
+    are drawn only while nothing else refuses the shot, and only until one base sees (`seeing` then counts
+    at most 1)."""
+    table = table if table is not None else Measured(snap, bases)
+    ours, theirs = table.stands(shooter), table.stands(target)
     contact = tuple(in_contact(ours, theirs, ctx)) if ours and theirs else ()
     name, tname = shooter.name, target.name
     out: list[tuple[str, Refusal]] = []
@@ -468,7 +529,9 @@ def shot(
                     ),
                 )
             )
-        seeing, stopped = lines(ours, theirs, snap.terrain, snap.board)
+        if first and out:
+            return Shot(melee, contact, span, seeing, tuple(out))
+        seeing, stopped = lines(ours, theirs, snap.terrain, snap.board, table, 1 if first else None)
         if not seeing:
             out.append(
                 (

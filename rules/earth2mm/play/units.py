@@ -4,7 +4,7 @@ its SF's quality and its state."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Literal
 
 from rules.core.game import ancestor_at
@@ -71,9 +71,9 @@ def sub_unit_of(unit: UnitState, by_id: Mapping[int | None, UnitState]) -> UnitS
     return ancestor_at(unit, SUB_UNIT, by_id)
 
 
-def bases_of(company: UnitState, units: Sequence[UnitState]) -> list[UnitState]:
+def bases_of(company: UnitState, snap: Snapshot) -> list[UnitState]:
     """A sub-unit's bases still on the table, in id order."""
-    return sorted((u for u in units if u.parent_id == company.id and not u.killed), key=lambda u: u.id)
+    return sorted((u for u in snap.children.get(company.id, ()) if not u.killed), key=lambda u: u.id)
 
 
 def quality_of(company: UnitState, by_id: Mapping[int | None, UnitState]) -> str:

@@ -403,6 +403,8 @@ class FlandersFieldsFirePlan(FirePlan):
     """Flanders Fields' fire plan: batteries with an aiming point fire it, each item kind as the period and
     nation allow, each arriving (a battery's deviation rolled) and fired as a card; a plan rehearsed."""
 
+    aiming_field = "aiming_point"  # changes.py's STATE_FIELDS
+
     def fires_plan(self, unit: Node) -> bool:
         return carries_aiming_point(unit)
 

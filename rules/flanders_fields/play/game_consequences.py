@@ -11,7 +11,7 @@ from typing import Any
 from rules.core.acts import Roll
 from rules.core.errors import RulesError
 from rules.core.game import Fields, Outcome, TableRules, ancestor_at, leaves_under
-from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
+from rules.core.records import Change, SetBoard, SetState, Snapshot, StandEdit, UnitState
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.errata import (
@@ -52,6 +52,7 @@ from rules.flanders_fields.play.game_orders import (
     SRC_ONCE_A_TURN,
     act_spent,
     actions_spent,
+    packing_edits,
 )
 from rules.flanders_fields.play.game_table import clouds_on_wind, context, fortified_refused, in_gas
 from rules.flanders_fields.play.game_turn import HEROIC_KEY
@@ -432,6 +433,9 @@ class FlandersFieldsFields(Fields):
 
     def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
         return suppression_recovered(snapshot, unit_id, spend_action)
+
+    def stand_edits(self, snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
+        return packing_edits(snapshot, unit_id)
 
     def state_shown(self, board: Mapping[str, Any], unit_id: int, name: str, value: Any) -> bool:
         # "When a battery fires ... an aiming point is placed on the table at the designated spot": the other

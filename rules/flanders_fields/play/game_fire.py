@@ -55,14 +55,16 @@ def firer_refusals(snap: Snapshot, firer: UnitState) -> tuple[Refusal, ...]:
     out = []
     if firer.state.get("suppression", 0) > 0:
         sentence = f"{name} is suppressed and may not fire: remove a suppression level first"
-        out.append(Refusal(sentence, SUPPRESSED, SRC_SUPPRESSED))
+        out.append(Refusal(sentence, SUPPRESSED, SRC_SUPPRESSED, "recover-markers"))
     if firer.state.get("crew_abandoned"):
         sentence = f"{name}'s crew abandoned it: it may not fire until the crew is back at the gun"
         out.append(Refusal(sentence, ABANDONED, cite(T.MORALE_SECTION, snap.period)))
     if firer.state.get("limbered"):
-        out.append(Refusal(f"{name} is limbered: unlimber it first (1 order)", LIMBERING, SRC_LIMBERING))
+        sentence = f"{name} is limbered: unlimber it first (1 order)"
+        out.append(Refusal(sentence, LIMBERING, SRC_LIMBERING, "limbered"))
     if firer.state.get("packed"):
-        out.append(Refusal(f"{name} is on its packs: unpack it first (1 order)", LIMBERING, SRC_LIMBERING))
+        sentence = f"{name} is on its packs: unpack it first (1 order)"
+        out.append(Refusal(sentence, LIMBERING, SRC_LIMBERING, "packed"))
     return tuple(out)
 
 
@@ -266,7 +268,7 @@ def fire_forbidden(snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
     if held:
         more = f" (and {len(held) - 1} more)" if len(held) > 1 else ""
         sentence = f"{held[0].name}{more} is suppressed and may not move: remove a suppression level first"
-        return (Refusal(sentence, SUPPRESSED, SRC_SUPPRESSED),)
+        return (Refusal(sentence, SUPPRESSED, SRC_SUPPRESSED, "recover-markers"),)
     if not isinstance(act, Roll) or act.resolver != RESOLVER or act.unit_id is None:
         return ()
     firer = snapshot.unit(act.unit_id)

@@ -24,12 +24,13 @@ from typing import Any
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, RecoverMarker, Roll
 from rules.core.errors import Refusal
 from rules.core.game import leaves_under
-from rules.core.records import Change, Snapshot, UnitState
+from rules.core.records import Change, EditChoice, Snapshot, StandEdit, UnitState
 from rules.flanders_fields.book import sequence as S
 from rules.flanders_fields.book.common import PERIODS
 from rules.flanders_fields.errata.assault import ASSAULT_ACTION, MOVE_INTO_CONTACT
 from rules.flanders_fields.play.changes import ActionSpent, ActionUnderWay, CommandMoved
-from rules.flanders_fields.play.units import ordered_unit
+from rules.flanders_fields.play.game_fire import LIMBERING
+from rules.flanders_fields.play.units import ARTILLERY, MG_KINDS, ORDER_UNIT, ordered_unit
 from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
 from rules.flanders_fields.ruleset import FlandersFields, cite
 
@@ -54,6 +55,11 @@ _ASSAULT_ACTION = FlandersFields().errata[ASSAULT_ACTION]
 # "Machineguns, Light Mortars and Artillery require 1 order to limber or unlimber, pack or unpack" (MOVEMENT
 # DISTANCES): one action of the unit's order, as a move or a shot is.
 PACKING = ("limbered", "packed")
+# Who packs and who limbers ("Machineguns, Light Mortars and Artillery"), and the card's words for each way.
+PACKERS = {
+    "packed": (frozenset({*MG_KINDS, "light-mortar"}), ("Unpack", "Pack")),
+    "limbered": (frozenset(k for k, v in ORDER_UNIT.items() if v == ARTILLERY), ("Unlimber", "Limber")),
+}
 SHOOTING = "shooting"
 ASSAULT = "assault"  # the assault resolver
 # The ordered unit's action being carried out: {"act", "stands"}; a command stand's moves this turn (below).
@@ -96,7 +102,7 @@ def _no_action_left(snapshot: Snapshot, unit: UnitState, kind: str) -> Refusal:
     )
     if unit.state.get("ordered_turn") == snapshot.turn:
         return Refusal(f"{unit.name} has no action left this turn: its order is used up", why, source)
-    return Refusal(f"{unit.name} has no action left: roll its order first", why, source)
+    return Refusal(f"{unit.name} has no action left: roll its order first", why, source, ORDER_ROLL)
 
 
 def _contact_source(snapshot: Snapshot) -> str:
@@ -260,4 +266,19 @@ def command_moved(snapshot: Snapshot, act: Act) -> tuple[Change, ...]:
         n = moves_made(snapshot, u) + 1
         times = {1: "once", 2: "twice"}.get(n, f"{n} times")
         out.append(CommandMoved(f"{u.name} has moved {times} this turn", source, u.id, snapshot.turn, n))
+    return tuple(out)
+
+
+def packing_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
+    """The stand card's pack or unpack, limber or unlimber of a machine gun, a light mortar or a battery on
+    the table (or of any stand carrying the flag): a unit edit of the flag, an action of its order."""
+    u = snapshot.unit(unit_id)
+    if not _on_table(u):
+        return ()
+    out = []
+    for name, (kinds, (off, on)) in PACKERS.items():
+        now = bool(u.state.get(name))
+        if u.kind in kinds or now:
+            label = off if now else on
+            out.append(StandEdit(label, name, u.id, LIMBERING, (EditChoice(not now, label),)))
     return tuple(out)

@@ -4,12 +4,19 @@ installed package's serving from the user's folder is tests/app/test_install.py'
 
 from __future__ import annotations
 
+import json
+import os
+import stat
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from app.core.config import Settings
+from app.core.config import Settings, sqlite_url
+from app.core.db import migrate
+from tests.app.club.test_authority_windows import stand_in_icacls
+from tests.conftest import make_client
 
 
 @pytest.fixture
@@ -35,3 +42,64 @@ def test_a_var_folder_where_firestep_starts_holds_its_data(nothing_set: Path) ->
     settings = Settings(secret_key="-")
     assert settings.var_dir == nothing_set / "var"
     assert settings.database_url == f"sqlite:///{nothing_set / 'var' / 'firestep.db'}"
+
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    """A login's usual umask, under which a folder is made 0755 and a file 0644 unless the code says."""
+    before = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(before)
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.mark.storage
+@pytest.mark.skipif(
+    sys.platform == "win32", reason="Windows has no modes: tests/app/club/test_authority_windows.py"
+)
+def test_the_data_folder_and_the_database_files_are_the_owners_alone(
+    umask_022: None, backend: str, migrated_url: str, tmp_path: Path
+) -> None:
+    """Issue 52: under umask 022 the data folder was 0755 and firestep.db 0644, readable by any other login."""
+    var = tmp_path / "var"
+    url = sqlite_url(var) if backend == "sqlite" else migrated_url
+    if backend == "sqlite":
+        migrate(url)
+    with make_client(url, var) as c:
+        assert c.post("/api/v1/games", json={"scenario": "mons-1914"}).status_code == 201
+        made = sorted(p.name for p in var.iterdir())
+        assert mode(var) == 0o700
+        assert {p.name: mode(p) for p in var.iterdir()} == dict.fromkeys(made, 0o600)
+    if backend == "sqlite":
+        assert {"firestep.db", "firestep.db-wal", "firestep.db-shm", "secret_key"} <= set(made)
+
+    # An older install's folder and files are made so as the app starts.
+    var.chmod(0o755)
+    for p in var.iterdir():
+        p.chmod(0o644)
+    with make_client(url, var) as c:
+        assert c.get("/healthz").status_code == 200
+        assert mode(var) == 0o700 and {mode(p) for p in var.iterdir()} == {0o600}
+
+
+def test_on_windows_the_data_folder_is_this_users_alone_before_the_secret_key_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows has no modes: the data folder's access list is made this user's alone (icacls, as the club
+    folder's is) before the secret key is written in it. A stand-in icacls records what it is asked
+    (tests/app/club/test_authority_windows.py)."""
+    calls = stand_in_icacls(tmp_path / "bin")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
+    monkeypatch.setenv("USERNAME", "organiser")
+    monkeypatch.setenv("USERDOMAIN", "CLUB-LAPTOP")
+    monkeypatch.setattr(sys, "platform", "win32")
+    var = tmp_path / "data"
+    Settings(var_dir=var, database_url="sqlite://")
+    recorded = [json.loads(line) for line in calls.read_text().splitlines()]
+    args = [str(var), "/inheritance:r", "/grant:r", "CLUB-LAPTOP\\organiser:(OI)(CI)F"]
+    assert recorded == [{"args": args, "held": []}] and (var / "secret_key").exists()

@@ -36,7 +36,13 @@ def test_the_card_offers_each_planning_edit_in_its_step_with_the_values_allowed(
     first = card(c, g, g.attacker, platoon["id"])
     assert edits(first) == {"high_command": ["advance", "hold", "assault", "retreat"]}
     assert first["edits"][0]["unit_id"] == sf["id"] and first["refused"] is None
-    assert card(c, g, g.defender, platoon["id"]) == {"acts": [], "edits": [], "refused": None}
+    assert card(c, g, g.defender, platoon["id"]) == {
+        "acts": [],
+        "edits": [],
+        "refused": None,
+        "offers": [],
+        "first": "",
+    }
     version = c.get(f"/api/v1/games/{g.id}/units/{sf['id']}", headers=g.attacker).json()["version"]
     put = c.put(
         f"/api/v1/games/{g.id}/units/{sf['id']}",

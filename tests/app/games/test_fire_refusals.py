@@ -51,7 +51,13 @@ def test_a_limbered_mg_is_offered_no_shot_and_refused_unless_the_referee_overrid
     version = units(client, g)[mg["id"]]["version"]
     limber = {"version": version, "limbered": True}
     assert client.put(f"{url}/units/{mg['id']}", headers=g.attacker, json=limber).is_success
-    assert '"Shoot"' not in client.get(card, headers=g.attacker).text
+    # Limbered, its card greys the shot with the pipeline's sentence and offers the remedy first: Unlimber.
+    after = client.get(card, headers=g.attacker).json()
+    assert [a["label"] for a in after["acts"]] == [] and after["first"] == "edits"
+    assert after["edits"][0]["label"] == "Unlimber" and after["edits"][0]["field"] == "limbered"
+    greyed = next(o for o in after["offers"] if o["key"] == "shooting")["refused"]
+    assert greyed["detail"] == "Maxim MMG 1 is limbered: unlimber it first (1 order)."
+    assert greyed["remedy"] == "limbered" and after["offers"][0]["key"] == "limbered"
     shot = {"unit_id": mg["id"], "target_id": target["id"], "dice": [6]}
     refused = client.post(f"{url}/resolve/shooting", headers=g.attacker, json=shot)
     assert refused.status_code == 409, refused.text

@@ -34,7 +34,7 @@ def face_off(c: TestClient, g: Game, attacker: dict[str, Any], defender: dict[st
 
 def test_each_stand_is_offered_the_rolls_of_its_kind(client: TestClient) -> None:
     g = new_game(client)
-    nothing = {"acts": [], "edits": [], "refused": None}
+    nothing = {"acts": [], "edits": [], "refused": None, "offers": [], "first": ""}
     assert client.get(f"/api/v1/games/{g.id}/units/1/acts", headers=g.attacker).json() == nothing  # in set-up
     unpacked(client, g, first(units(client, g), "attacker", "mmg")["id"])
     advance_to(client, g, "battalion-orders")  # where the battalion's companies and MGs are ordered

@@ -496,3 +496,48 @@ def test_a_game_filled_shot_answers_what_the_lookup_answers(
         assert {k: v for k, v in done.resolution.items() if k != "rolled_by_server"} == {
             k: v for k, v in lookup.items() if k != "rolled_by_server"
         }
+
+
+def test_target_marks_read_the_terrain_once_and_draw_no_line_to_a_target_already_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 52: the map's marks re-read the terrain for each enemy sub-unit and traced every line of sight,
+    even to a target out of range (4 s of CPU on the largest table). Now the terrain is read once a request
+    and a line drawn only while nothing else refuses the target (the mark is the first refusal)."""
+    from rules.earth2mm.play import shots
+
+    read, drawn = [], []
+    index, lines = shots.terrain_index, shots.lines_of_sight
+    monkeypatch.setattr(shots, "terrain_index", lambda t: read.append(1) or index(t))
+    monkeypatch.setattr(shots, "lines_of_sight", lambda *a: drawn.append(a[0]) or lines(*a))
+    woods = [area("woods", 0, 40, 40, 44)]
+    snap = table(a={"plan_target": M}, m_at=((10, 46), (12, 46)), terrain=woods)
+    assert {m.mark for m in ROLLS.target_marks(snap, 11, "shoot")} == {
+        "out of range",
+        "not its planned target",
+    }
+    assert len(read) <= 1 and drawn == []
+    read.clear()
+    snap = table(m_at=((10, 30), (12, 30)), terrain=[area("woods", 0, 20, 40, 22)])
+    marks = {m.unit_id: m.mark for m in ROLLS.target_marks(snap, 11, "shoot")}
+    assert marks == dict.fromkeys((21, 22, 31, 32), "no line of sight")
+    # Read once; each of our 3 bases' lines to a sub-unit's bases drawn in one call: 3 calls a sub-unit.
+    assert len(read) == 1 and len(drawn) == 3 * 2
+
+
+def test_the_ground_under_many_stands_writes_the_terrain_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 52: a bombardment's card measured each stand's ground by writing the whole terrain out as its
+    cache key (70 ms a stand on the largest table). Now a terrain object is written out once, its rough ground
+    apart; a new terrain object (a changed table) is written out anew."""
+    from rules.earth2mm.play import shots
+
+    written = []
+    dumps = shots.json.dumps
+    monkeypatch.setattr(shots.json, "dumps", lambda *a, **k: written.append(a[0]) or dumps(*a, **k))
+    snap = table(terrain=[area("woods", 0, 20, 40, 22)])
+    for _ in range(5):
+        assert shots.ground_index(snap.terrain, snap.board) is shots.terrain_index(snap.terrain)
+    assert written == [snap.terrain]
+    changed = table(terrain=[area("woods", 0, 20, 40, 23)])
+    shots.terrain_index(changed.terrain)
+    assert written == [snap.terrain, changed.terrain]

@@ -84,22 +84,28 @@ def shoot(unit: int, target: int | None = None, **fields: Any) -> Roll:
 
 
 @pytest.mark.parametrize(
-    ("state", "says", "why", "source"),
+    ("state", "says", "why", "source", "remedy"),
     [
-        ({"suppression": 1}, "unit 1 is suppressed and may not fire", SUPPRESSED, SRC_SUPPRESSED),
-        ({"crew_abandoned": True}, "unit 1's crew abandoned it", ABANDONED, None),
-        ({"limbered": True}, "unit 1 is limbered: unlimber it first", LIMBERING, SRC_LIMBERING),
-        ({"packed": True}, "unit 1 is on its packs: unpack it first", LIMBERING, SRC_LIMBERING),
+        (
+            {"suppression": 1},
+            "unit 1 is suppressed and may not fire",
+            SUPPRESSED,
+            SRC_SUPPRESSED,
+            "recover-markers",
+        ),
+        ({"crew_abandoned": True}, "unit 1's crew abandoned it", ABANDONED, None, ""),
+        ({"limbered": True}, "unit 1 is limbered: unlimber it first", LIMBERING, SRC_LIMBERING, "limbered"),
+        ({"packed": True}, "unit 1 is on its packs: unpack it first", LIMBERING, SRC_LIMBERING, "packed"),
     ],
 )
 def test_the_firers_state_refuses_any_shot(
-    state: dict[str, Any], says: str, why: str, source: str | None
+    state: dict[str, Any], says: str, why: str, source: str | None, remedy: str
 ) -> None:
     snap = changed(table(), 1, **state)
     for act in (shoot(1), shoot(1, 11)):
         (refused,) = fire_forbidden(snap, act)
         assert refused.startswith(says) and len(refused) <= 120
-        assert refused.why == why
+        assert refused.why == why and refused.remedy == remedy  # the card's act that lifts it, offered first
         if source:
             assert refused.source == source
     moved = fire_forbidden(snap, MoveStand(unit_id=1, x=60, y=45, facing_deg=90))

@@ -4,6 +4,7 @@ stands moving or firing together for one); a stand whose unit has none left refu
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -136,3 +137,22 @@ def test_packing_and_unpacking_an_mg_spends_its_action() -> None:
     # Recording any other state, or the state it already has, costs nothing.
     assert _spent(GAME.play(snap, EditUnit(unit_id=10, version=1, values={"packed": True})).changes) == []
     assert _spent(GAME.play(snapshot(packed), unpack).changes) == []  # set-up: nobody is ordered yet
+
+
+def test_the_card_offers_to_pack_an_mg_and_limber_a_battery_by_their_flags() -> None:
+    """An MG (or a light mortar) packs and unpacks, a battery limbers and unlimbers: the card's edit of the flag
+    (the way it is not now), its action the pipeline's; a rifle platoon has neither, a stand off the table none."""
+    by_id = {u.id: u for u in battalion(u10={"packed": True})}
+    battery = replace(by_id[10], id=11, kind="field-battery", base="field-gun", state={"limbered": False})
+    snap = snapshot((*by_id.values(), battery), turn=1)
+    (unpack,) = GAME.fields.stand_edits(snap, 10)
+    assert (unpack.label, unpack.field, unpack.unit_id) == ("Unpack", "packed", 10)
+    assert [(c.value, c.label) for c in unpack.choices] == [(False, "Unpack")]
+    assert unpack.why.startswith("Machineguns, Light Mortars and Artillery require 1 order")
+    assert [(e.label, e.choices[0].value) for e in GAME.fields.stand_edits(snap, 11)] == [("Limber", True)]
+    assert GAME.fields.stand_edits(snap, 4) == ()
+    off = snapshot((*by_id.values(), replace(battery, off_table=True)), turn=1)
+    assert GAME.fields.stand_edits(off, 11) == ()
+    # Before its order roll, the unpacking is refused for want of an action, naming the order roll as remedy.
+    (refused,) = GAME.turn.forbidden(snap, EditUnit(unit_id=10, version=1, values={"packed": False}))
+    assert refused == "unit 10 has no action left: roll its order first" and refused.remedy == "order-roll"

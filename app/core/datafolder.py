@@ -1,0 +1,103 @@
+"""The data folder (FIRESTEP_VAR_DIR, app.core.config) keeps its secrets and has one server at a time.
+
+It holds the SQLite database (both sides' plan items and salts before they land, aiming points, hands), the
+secret key, the club's keys and the kept sheets: it is made this user's alone (mode 0700, or on Windows an access
+list naming this user only, inherited by every file made in it), and the database files are 0600 from their
+first byte. A `firestep serve` holds a lock on its SQLite database for the server's life (filelock: flock on
+Linux and macOS, msvcrt on Windows, released by the system however the process ends), so a second server on the
+same database, which would split the live updates between the two, stops at once with one sentence. PostgreSQL
+shares live updates between servers (LISTEN/NOTIFY), so it takes no lock.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+from sqlalchemy.engine import make_url
+
+
+class PrivateFolderError(RuntimeError):
+    """A folder could not be made this user's alone: nothing secret is written in it."""
+
+
+class ServedElsewhere(RuntimeError):
+    """Another firestep server holds this database: the message is the one sentence saying what to do."""
+
+
+def private_folder(folder: Path) -> None:
+    """The folder, made if need be, that only this user may open. Windows has no file modes (chmod sets only
+    the read-only flag): the folder's access list is replaced by one entry, full control for this user,
+    inherited by every file made in it, so a file written there is this user's alone from its first byte."""
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if sys.platform != "win32":
+        folder.chmod(0o700)
+        return
+    user = os.environ.get("USERNAME") or getpass.getuser()
+    domain = os.environ.get("USERDOMAIN")
+    who = f"{domain}\\{user}" if domain else user
+    command = ["icacls", str(folder), "/inheritance:r", "/grant:r", f"{who}:(OI)(CI)F"]
+    try:
+        subprocess.run(command, check=True, capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        said = (getattr(e, "stderr", None) or getattr(e, "stdout", None) or str(e)).strip()
+        raise PrivateFolderError(
+            f"could not make {folder} readable by {who} only ({said}): set FIRESTEP_VAR_DIR to a folder in "
+            "your own user profile and start again"
+        ) from None
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """A file readable by its owner only, from its first byte (never briefly world-readable; on Windows the
+    folder's access list sees to that, see private_folder)."""
+    path.unlink(missing_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite database URL; None for another database or an in-memory one."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
+def private_database(url: str) -> None:
+    """A SQLite database's file made owner-only before SQLite opens it (SQLite gives its -wal and -shm files
+    the database file's mode), and an older install's files made so. A folder firestep makes for it is private;
+    one that exists is the user's own choice, left as it is. Nothing for PostgreSQL (the server's files)."""
+    path = sqlite_file(url)
+    if path is None:
+        return
+    if not path.parent.exists():
+        private_folder(path.parent)
+    if sys.platform == "win32":  # no modes: the data folder's access list covers the files made in it
+        path.touch(exist_ok=True)
+        return
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    for made in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if made.exists():
+            made.chmod(0o600)
+
+
+def hold_database(url: str) -> FileLock | None:
+    """This server's lock on its SQLite database, held until the process ends (keep the answer referenced):
+    ServedElsewhere when another server holds it. None for PostgreSQL, which servers share."""
+    path = sqlite_file(url)
+    if path is None:
+        return None
+    private_database(url)
+    lock = FileLock(path.with_name(path.name + ".lock"), timeout=0, mode=0o600)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise ServedElsewhere(
+            f"Another firestep server is already serving {path}: use that one, or stop it and start again."
+        ) from None
+    return lock

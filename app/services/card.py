@@ -1,0 +1,171 @@
+"""A stand's card in play: every act the rule set defines for the stand (the rolls its `stand_acts` offers, the
+unit edits its `stand_edits` offers, a move, a marker recovered), each judged by the act pipeline's own
+question (`acts.refusal`: the steps `acts.play` takes, nothing written), so the card offers an act exactly
+when the pipeline would accept it now and greys the rest with the one sentence the pipeline would answer. A
+refusal that names its remedy ("unpack it first") puts that act first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session
+
+from app.data.models import Game, Unit
+from app.errors import Refused, refusal_body
+from app.guard.auth import Viewer
+from app.services import acts as pipeline
+from app.services.markers import rules_of, snapshot_of
+from app.services.units import list_units
+from rules.core.acts import Act, EditUnit, MoveStand, RecoverMarker, Roll
+from rules.core.errors import RulesError
+from rules.core.records import Snapshot, StandAct, StandEdit, UnitState
+
+__all__ = ["Offer", "offers", "stand_card"]
+
+# A move judged for the card: a step this long towards the table's middle (its distance is the player's).
+NUDGE_CM = 1.0
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One act of a stand's card: its kind ("roll", "edit", "move", "recover"), its key (a roll's resolver, an
+    edit's field, a move's or a recovery's action), the act as the pipeline plays it (a roll without its
+    target, `complete` False, is judged short of the rule set's answer), and the rule set's offer."""
+
+    kind: str
+    key: str
+    label: str
+    act: Act
+    complete: bool = True
+    roll: StandAct | None = None
+    edit: StandEdit | None = None
+    choice: int = 0
+
+
+def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> list[Offer]:
+    """Every act the rule set defines for the stand now, as the pipeline's acts: a roll of its card, each value
+    of a unit edit, a move (a stand on the table) and, where the rules have markers, one recovered."""
+    rules = rules_of(game)
+    out: list[Offer] = []
+    for a in rules.rolls.stand_acts(snapshot, unit_id):
+        rolled = Roll(resolver=a.resolver, unit_id=a.unit_id)
+        out.append(Offer("roll", a.resolver, a.label, rolled, not a.target, roll=a))
+    version = {u.id: u.version for u in units}
+    for e in rules.fields.stand_edits(snapshot, unit_id):
+        for i, c in enumerate(e.choices):
+            edit = EditUnit(unit_id=e.unit_id, version=version.get(e.unit_id, 0), values={e.field: c.value})
+            out.append(Offer("edit", e.field, c.label, edit, not c.needs_target, edit=e, choice=i))
+    stand = snapshot.unit(unit_id)
+    if stand.x is not None and stand.y is not None and not stand.killed and not stand.off_table:
+        x, y = _nudged(snapshot, stand)
+        move = MoveStand(unit_id=unit_id, x=x, y=y, facing_deg=stand.facing_deg or 0.0)
+        out.append(Offer("move", MoveStand.action, "Move", move))
+        if rules.fields.marker_field:
+            out.append(
+                Offer("recover", RecoverMarker.action, "Recover a marker", RecoverMarker(unit_id=unit_id))
+            )
+    return out
+
+
+def _nudged(snapshot: Snapshot, stand: UnitState) -> tuple[float, float]:
+    x, y = float(stand.x or 0.0), float(stand.y or 0.0)
+    dx = NUDGE_CM if x < snapshot.table_width_cm / 2 else -NUDGE_CM
+    dy = NUDGE_CM if y < snapshot.table_length_cm / 2 else -NUDGE_CM
+    return x + dx, y + dy
+
+
+def _said(refused: RulesError | Refused) -> dict[str, Any]:
+    """A refusal as the card greys an act with it: the pipeline's one sentence as the API answers it, the rule
+    in full, its printed line and the act that lifts it."""
+    body = refusal_body(refused)
+    sentence = refused.reason if isinstance(refused, RulesError) else refused.message
+    remedy = getattr(sentence, "remedy", "")
+    return {"detail": body["detail"], "why": body["why"], "source": body.get("source"), "remedy": remedy}
+
+
+def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> dict[str, Any]:
+    """What a stand's card offers this viewer now, while the game is played, for a side the viewer may act for:
+    `offers`, every act of the stand with its refusal (None: the pipeline would accept it); `acts` the rolls
+    offered and `edits` the unit edits offered (with the values offered), the remedy of a refusal first
+    (`first`: "edits" when it is an edit); `refused`, when nothing is offered, why in one sentence (out of turn:
+    "It is the German battalion-orders step: wait for your turn.")."""
+    nothing: dict[str, Any] = {"acts": [], "edits": [], "refused": None, "offers": [], "first": ""}
+    units = list_units(session, game.id or 0)
+    unit = next((u for u in units if u.id == unit_id), None)
+    if unit is None:
+        raise RulesError("unit_id", "pick a stand of this game", why=f"game {game.id} has no unit {unit_id}")
+    if game.status != "playing" or not viewer.may_act_for(unit.side):
+        return nothing
+    snapshot = snapshot_of(session, game, units)  # read once: judging the acts writes nothing
+    judged = []
+    for o in offers(snapshot, game, units, unit_id):
+        if o.edit is not None and not o.complete:
+            refused = _targeted(session, game, viewer, o, (units, snapshot), unit.side)
+        else:
+            refused = pipeline.refusal(session, game, viewer, o.act, o.complete, (units, snapshot))
+        judged.append((o, _said(refused) if refused is not None else None))
+    remedies = {r["remedy"] for _, r in judged if r is not None and r["remedy"]}
+    first = [o for o, r in judged if r is None and o.key in remedies]
+    rolls = [o.roll.as_dict() for o, r in _ordered(judged, first) if r is None and o.roll is not None]
+    edits = _edits([o for o, r in _ordered(judged, first) if r is None and o.edit is not None])
+    refusals = [r for _, r in judged if r is not None]
+    return {
+        "acts": rolls,
+        "edits": edits,
+        "refused": refusals[0] if refusals and not rolls and not edits else None,
+        "offers": [
+            {"kind": o.kind, "key": o.key, "label": o.label, "unit_id": _unit_of(o.act), "refused": r}
+            for o, r in _ordered(judged, first)
+        ],
+        "first": "edits" if any(o.edit is not None for o in first) else "acts" if first else "",
+    }
+
+
+def _targeted(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    o: Offer,
+    read: tuple[list[Unit], Snapshot],
+    side: str,
+) -> Refused | RulesError | None:
+    """An edit's value that needs an enemy stand tapped as its target (a plan's): None when the pipeline would
+    accept it at one of the other side's formations (a stand of each tried, as a tap names its formation),
+    else the refusal at the first."""
+    snapshot = read[1]
+    tried: dict[int | None, int] = {}
+    for u in snapshot.units:
+        if u.side != side and not u.killed and u.x is not None and not u.off_table:
+            tried.setdefault(u.parent_id, u.id)
+    if o.edit is None or not isinstance(o.act, EditUnit) or not tried:
+        return pipeline.refusal(session, game, viewer, o.act, False, read)
+    field = o.edit.choices[o.choice].target
+    first: Refused | RulesError | None = None
+    for target in tried.values():
+        act = EditUnit(unit_id=o.act.unit_id, version=o.act.version, values={**o.act.values, field: target})
+        refused = pipeline.refusal(session, game, viewer, act, True, read)
+        if refused is None:
+            return None
+        first = first or refused
+    return first
+
+
+def _ordered(judged: list[tuple[Offer, Any]], first: list[Offer]) -> list[tuple[Offer, Any]]:
+    """The card's acts with the remedies of its refusals first."""
+    return sorted(judged, key=lambda j: j[0] not in first)
+
+
+def _edits(offered: list[Offer]) -> list[dict[str, Any]]:
+    """The unit edits offered, each with the values the pipeline would accept now (in the rule set's order)."""
+    out: dict[tuple[int, str], dict[str, Any]] = {}
+    for o in offered:
+        if o.edit is None:
+            continue
+        e = out.setdefault((o.edit.unit_id, o.edit.field), {**o.edit.as_dict(), "choices": []})
+        e["choices"].append(o.edit.choices[o.choice].as_dict())
+    return list(out.values())
+
+
+def _unit_of(act: Act) -> int | None:
+    return getattr(act, "unit_id", None)
