@@ -332,6 +332,32 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
     )
 
 
+def _require_pdf_engine() -> None:
+    """Stop with the one sentence naming the remedy (exit status 1, no traceback) when PDFs cannot be made."""
+    from app.core.pdf_engine import pdf_engine_problem
+
+    if (problem := pdf_engine_problem()) is not None:
+        typer.echo(problem, err=True)
+        raise typer.Exit(1)
+
+
+@app.command()
+def doctor(
+    port: int = typer.Option(8443, help="The HTTPS port serve --club will use."),
+    http_port: int = typer.Option(8000, help="The plain port serve --club will use (/trust, the redirect)."),
+) -> None:
+    """Check what a club night needs on this laptop, one line each, and exit non-zero if any FAILs."""
+    from app.core.config import Settings
+    from app.doctor import check, summary
+
+    lines = check(Settings(secret_key="-"), port, http_port)  # a stand-in key: checking writes no key file
+    for line in lines:
+        typer.echo(str(line))
+    typer.echo(summary(lines))
+    if any(line.status == "FAIL" for line in lines):
+        raise typer.Exit(1)
+
+
 @app.command()
 def playsheet(
     period: str = typer.Option(..., help="War period: early, mid or late."),
@@ -345,6 +371,7 @@ def playsheet(
     from app.routes.playsheets import parse_variants
     from playsheets.render import render_pdf
 
+    _require_pdf_engine()
     Path(output).write_bytes(render_pdf(period, paper, parse_variants(variant)))
     typer.echo(f"playsheet {period} ({paper}) written to {output}")
 
@@ -359,6 +386,7 @@ def template_kit(
 
     from playsheets.render import template_kit_pdf
 
+    _require_pdf_engine()
     Path(output).write_bytes(template_kit_pdf(paper))
     typer.echo(f"template kit ({paper}) written to {output}")
 

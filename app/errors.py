@@ -15,13 +15,16 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from rules.core.errors import NotFoundError, RulesError
+from rules.core.errors import SENTENCE_MAX, NotFoundError, RulesError
 
-MAX_DETAIL = 120  # issue 26: a refusal is one sentence a player reads at a glance
-# A sentence ends inside the text where . ? or ! is followed by a space: "1.5 cm" and "(13.1)" do not end one.
-SENTENCE_BREAK = re.compile(r"[.?!]+\s")
-# The same test as a JSON Schema pattern for ErrorOut.detail (no look-ahead, for every regex engine).
-ONE_SENTENCE = r"^(?:[^.?!]|[.?!]+[^.?!\s])*[.?!]+$"
+MAX_DETAIL = SENTENCE_MAX  # issue 26: a refusal is one sentence a player reads at a glance
+# A sentence ends inside the text where . ? or ! is followed by a space: "1.5 cm" and "(13.1)" do not end one,
+# nor does an ordinal's full stop after a number or a Roman numeral standing alone ("1. Kompanie", "I. Bataillon":
+# the names a refusal carries as the scenario writes them). A JSON Schema pattern for ErrorOut.detail too (no
+# look-around, for every regex engine), and the one test of a sentence (`is_one_sentence`).
+_ORDINAL = r"(?:[0-9]+|[IVXLC]+)\.\s"
+ONE_SENTENCE = rf"^(?:{_ORDINAL})?(?:[^.?!\s]|[\s(]{_ORDINAL}|\s|[.?!]+[^.?!\s])*[.?!]+$"
+_ONE_SENTENCE = re.compile(ONE_SENTENCE)
 
 
 def sentence(text: str) -> str:
@@ -35,9 +38,7 @@ def sentence(text: str) -> str:
 
 def is_one_sentence(text: str) -> bool:
     """At most MAX_DETAIL characters, ending with "." or "?", with no sentence ending inside."""
-    return (
-        0 < len(text) <= MAX_DETAIL and text[-1] in ".?" and SENTENCE_BREAK.search(text.rstrip(".?")) is None
-    )
+    return 0 < len(text) <= MAX_DETAIL and text[-1] in ".?" and _ONE_SENTENCE.fullmatch(text) is not None
 
 
 def one_sentence(text: str, fallback: str) -> str:
@@ -126,6 +127,11 @@ class TooManyRequests(Refused):
         super().__init__(message)
 
 
+class Unavailable(Refused):
+    """What this server cannot do until something is installed on it (HTTP 503): its PDFs without the PDF
+    engine (app/core/pdf_engine.py). `print_view` is where the same sheet prints from the browser."""
+
+
 class FieldError(BaseModel):
     loc: list[str | int]
     msg: str
@@ -160,6 +166,8 @@ def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         422: "Invalid input: `field` names the field, `allowed` the allowed values, `errors` every bad field",
         429: "Too many failed attempts from this address, or too much work at once: Retry-After gives the "
         "seconds to wait",
+        503: "This server cannot do it until something is installed on it (its PDF engine): `detail` names "
+        "what, `print_view` the sheet's print view for the browser's own Print",
         507: "The server's disk is full: nothing was written (app/core/disk.py)",
     }
     return {c: {"model": ErrorOut, "description": text[c]} for c in codes}
@@ -182,14 +190,18 @@ def field_of(loc: list[str | int] | tuple[str | int, ...]) -> str:
     return ".".join(str(p) for p in parts)
 
 
+# A rule's refusal that is not one sentence (an echoed long value): the field and the rule are beside it.
+RULES_FALLBACK = "The rules refuse this: see why."
+
+
 def rules_refusal(exc: RulesError) -> dict[str, Any]:
-    """A RulesError's body: its reason as the sentence, naming the allowed values when they fit."""
+    """A RulesError's body: its reason as the sentence, naming the allowed values when they fit (never ids)."""
     reason = sentence(exc.reason)
     detail = reason
-    if exc.allowed:
+    if exc.allowed and not exc.ids:
         detail = sentence(f"{exc.reason.rstrip('. ')}: pick {choices(exc.allowed)}")
     if not is_one_sentence(detail):
-        detail = one_sentence(reason, f"Change {short(exc.field, 40)}: see why it is refused.")
+        detail = one_sentence(reason, RULES_FALLBACK)
     loc: list[str | int] = ["body", *(int(p) if p.isdigit() else p for p in exc.field.split("."))]
     return refusal(
         detail,
@@ -246,6 +258,7 @@ HTTP_SENTENCES = {
     413: "Send a smaller request.",
     422: "Check what you sent: see why it is refused.",
     429: "Too many tries at once: wait a little and try again.",
+    503: "This server cannot do that yet: see why.",
 }
 
 
@@ -297,7 +310,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Conflict)
     async def _conflict(_req: Request, exc: Conflict) -> JSONResponse:
-        body = refusal(_said(409, exc.message), why=exc.why, source=exc.source, current=exc.current)
+        # A refusal of the rules of play (it cites its rule) is never answered as a stale write.
+        said = one_sentence(exc.message, RULES_FALLBACK) if exc.source else _said(409, exc.message)
+        body = refusal(said, why=exc.why, source=exc.source, current=exc.current)
         return JSONResponse(status_code=409, content=body)
 
     @app.exception_handler(Forbidden)
@@ -327,6 +342,13 @@ def install(app: FastAPI) -> None:
             content=refusal(_said(429, exc.message), why=exc.why),
             headers={"Retry-After": str(exc.retry_after)},
         )
+
+    @app.exception_handler(Unavailable)
+    async def _unavailable(req: Request, exc: Unavailable) -> JSONResponse:
+        # The same sheet's print view: the address without ".pdf" (a POST's form, the join cards, opens its page).
+        view = req.url.path.removesuffix(".pdf") + (f"?{req.url.query}" if req.url.query else "")
+        body = refusal(_said(503, exc.message), why=exc.why, print_view=view)
+        return JSONResponse(status_code=503, content=body)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_req: Request, exc: RequestValidationError) -> JSONResponse:

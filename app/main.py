@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -14,6 +15,7 @@ from app.core import disk, live
 from app.core.config import Settings, get_settings
 from app.core.datafolder import private_folder
 from app.core.db import check_schema, make_engine
+from app.core.pdf_engine import pdf_engine_problem
 from app.guard import idempotency, limits, security
 from app.routes import api_routers
 
@@ -22,6 +24,8 @@ DESCRIPTION = (
     "book reference of every number. All distances are in cm."
 )
 
+
+log = logging.getLogger("firestep")
 
 # Tracked objects made (net) before the collector's youngest generation is collected (see the lifespan).
 YOUNG_OBJECTS = 10_000
@@ -38,6 +42,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # A database this code cannot serve (not migrated, or stamped at head but lacking columns) refuses
         # the start with one sentence saying what to do, rather than answering requests with 500s.
         check_schema(app.state.engine)
+        # Without the PDF engine the server still serves (every sheet's print view prints from the browser):
+        # the club is told at the start, in one sentence with the remedy, not by a PDF failing on the night.
+        if (problem := pdf_engine_problem()) is not None:
+            log.warning(problem)
         await app.state.broker.start()
         # What is loaded by now (the rule books, the tables, the app) lives as long as the process: kept out
         # of the collector's full passes, each of which otherwise walked all of it (~130 ms, seen as one tap

@@ -191,6 +191,22 @@ def scenario_sheet_html(
     )
 
 
+def _one_page(document: Mapping[str, Any], variants: Mapping[str, str]) -> bool:
+    """Whether the sheet is tried on one page: no side's order of battle is longer than one page holds."""
+    sides = scenario_sheet.scenario_sheet(document, variants).sides
+    return max(len(side.lines) for side in sides) <= scenario_sheet.ONE_PAGE_MOST_LINES
+
+
+def scenario_sheet_view_html(
+    document: Mapping[str, Any], paper: str = "a4", variants: Mapping[str, str] | None = None
+) -> str:
+    """The sheet's print view, for the browser's own print where no PDF is made: the layout the PDF is
+    tried in first (one page where the orders of battle are short enough, else two), chosen without
+    laying it out."""
+    chosen = dict(variants or {})
+    return scenario_sheet_html(document, paper, chosen, one_page=_one_page(document, chosen))
+
+
 def scenario_sheet_pdf(
     document: Mapping[str, Any], paper: str = "a4", variants: Mapping[str, str] | None = None
 ) -> bytes:
@@ -207,8 +223,7 @@ def _scenario_sheet_pdf(document: str, paper: str, variants: tuple[tuple[str, st
     import weasyprint
 
     doc, chosen = json.loads(document), dict(variants)
-    sides = scenario_sheet.scenario_sheet(doc, chosen).sides
-    if max(len(side.lines) for side in sides) <= scenario_sheet.ONE_PAGE_MOST_LINES:
+    if _one_page(doc, chosen):
         html = scenario_sheet_html(doc, paper, chosen, one_page=True)
         laid_out = weasyprint.HTML(string=html, base_url=str(TEMPLATES_DIR)).render()
         if len(laid_out.pages) == 1:

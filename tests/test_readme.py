@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from app.cli import app as cli
+from app.core.pdf_engine import remedy
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -57,17 +59,41 @@ def test_files_and_images_named_in_readme_exist() -> None:
         assert (ROOT / rel).exists(), rel
 
 
-def test_the_first_screen_installs_and_serves_on_windows_macos_and_linux() -> None:
-    """A club laptop's two commands per system in the README's first 40 lines, naming the wheel the build
-    makes (tests/app/test_install.py builds and serves it)."""
+def test_the_first_screen_installs_checks_and_serves_on_windows_macos_and_linux() -> None:
+    """A club laptop's three commands per system in the README's first 45 lines, naming the wheel the build
+    makes (tests/app/test_install.py builds it and runs the workflow's smoke script on it)."""
     import tomllib
 
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    first = "\n".join(README.splitlines()[:40])
+    first = "\n".join(README.splitlines()[:45])
     for system in ("Windows", "macOS", "Linux"):
         start = first.index(f"\n{system} (")
         block = first[first.index("```", start) : first.index("```", first.index("```", start) + 3)]
         commands = [line for line in block.splitlines()[1:] if line.strip()]
-        assert len(commands) == 2, (system, commands)
+        assert len(commands) == 3, (system, commands)
         assert "pipx install" in commands[0] and f"firestep-{version}-py3-none-any.whl" in commands[0], system
-        assert commands[1].startswith("firestep serve"), system
+        assert commands[1] == "firestep doctor", system
+        assert commands[2].startswith("firestep serve"), system
+    assert f"`uv tool install ./firestep-{version}-py3-none-any.whl`" in first
+
+
+@pytest.mark.parametrize(
+    ("system", "platform", "runtime"),
+    [
+        ("Windows", "win32", "pacman -S mingw-w64-ucrt-x86_64-pango"),
+        ("macOS", "darwin", "brew install pango"),
+        ("Linux", "linux", "libpangoft2-1.0-0"),
+    ],
+)
+def test_the_pdf_runtime_the_readme_installs_is_the_workflows_and_doctors(
+    system: str, platform: str, runtime: str
+) -> None:
+    """Each system's Pango as the README's first screen installs it, the install workflow installs it before
+    its smoke test, and `firestep doctor` names it where the PDF engine does not load."""
+    workflow = (ROOT / ".github" / "workflows" / "install.yml").read_text()
+    (line,) = [line for line in README.splitlines() if line.startswith(f"{system} (")]
+    assert runtime in line and runtime in workflow and runtime in remedy(platform)
+    if system == "macOS":  # Homebrew's libraries on Apple silicon, outside the loader's own path
+        assert "DYLD_FALLBACK_LIBRARY_PATH" in line and "DYLD_FALLBACK_LIBRARY_PATH" in workflow
+    for installer in ("pipx", "uv"):  # the smoke script after each install the README gives
+        assert f"python tests/smoke/install_smoke.py --wheel-dir dist --installer {installer}" in workflow

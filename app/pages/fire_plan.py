@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, get_args, get_origin
 
@@ -24,7 +25,7 @@ from app.pages.seats import Seat, game_page
 from app.services import fireplans, games, rehearsal, scenarios, seats, turns
 from app.services.markers import rules_of
 from app.services.table import table_of
-from app.services.unit_names import display_names
+from app.services.unit_names import display_names, full_names
 from app.services.units import list_units
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.kit import PlanKind
@@ -55,6 +56,7 @@ def _plan_context(
     if not fireplans.may_read_plan(viewer, chosen, game):
         raise Forbidden(f"the {chosen}'s fire plan is secret until its items arrive")
     items = [plan_item_out(i) for i in fireplans.plan_items(session, game.id or 0, chosen)]
+    words = rules_of(game).fire_plan.item_words
     plans = {
         s.side: PlanOut(**fireplans.plan_summary(session, game, s.side))
         for s in seats.sides(session, game.id or 0)
@@ -70,6 +72,7 @@ def _plan_context(
         "verify_url": f"/api/v1/games/{game.id}/fireplans/{chosen}/verify" if plan and plan.locked else None,
         "side": chosen,
         "items": items,
+        "item_words": {i.id: words(i.kind, i.data) for i in items},  # as chosen ("Chlorine cordon")
         "timeline": sorted(by_turn.items()),
         "plans": plans,
         "plan": plans.get(chosen),
@@ -130,15 +133,17 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
     names = display_names(units)
     rules = rules_of(game)
     # The batteries and mortars a plan item names (the units the rule set says fire it): a stand by the name
-    # the board, the map and the lookup show; a formation of stands (2mm's battery of guns) by its own name.
+    # the board, the map and the lookup show; a formation of stands (2mm's battery of guns) by its own name
+    # ("18-pounder Battery"), by its full name where two of the side's are named alike.
     parents = {u.parent_id for u in units}
+    firing = [u for u in units if u.side == side and not u.killed and rules.fire_plan.fires_plan(u)]
+    alike = Counter(u.name for u in firing if u.id in parents)
+    full = full_names(units, [u.id or 0 for u in firing if alike[u.name] > 1])
     guns = [
-        {
-            "value": u.name if u.id in parents else names.get(u.id or 0, u.name),
-            "shown": names.get(u.id or 0, u.name),
-        }
-        for u in units
-        if u.side == side and not u.killed and rules.fire_plan.fires_plan(u)
+        {"value": u.name, "shown": full.get(u.id or 0, u.name)}
+        if u.id in parents
+        else {"value": names.get(u.id or 0, u.name), "shown": names.get(u.id or 0, u.name)}
+        for u in firing
     ]
     stands = []
     for u in units:
@@ -218,8 +223,9 @@ PAGE_SAMPLES = 100
 def rehearsal_view(
     session: Session, game: Game, viewer: Viewer, side: str, has_items: bool
 ) -> dict[str, Any]:
-    """The side's own plan rehearsed against the enemy's stands as they stand now, as heat per turn."""
-    if not has_items or not viewer.may_act_for(side):
+    """The side's own plan rehearsed against the enemy's stands as they stand now, as heat per turn; nothing
+    where the rule set rehearses no plan (2mm Earth 1418)."""
+    if not has_items or not viewer.may_act_for(side) or not rules_of(game).fire_plan.rehearsed:
         return {"rehearsal": None, "rehearsal_error": None}
     try:
         body = rehearsal.rehearse_plan(session, game, viewer, side, None, 1, PAGE_SAMPLES, {}, [])

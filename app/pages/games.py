@@ -44,6 +44,7 @@ from app.pages.seats import (
 from app.pages.templates import humanise, templates
 from app.services import game_setup, scenarios
 from app.services import games as games_service
+from app.services.units import list_units
 from rules.core.errors import RulesError
 from rules.core.game import GameRules
 from rules.registry import all_game_rules, get_ruleset
@@ -117,6 +118,8 @@ def created_page(game_id: GameId, request: Request, session: SessionDep, setting
         return {
             "codes": shown.join_codes if shown else None,
             "referee_token": shown.referee_token if shown else None,
+            # A game made by hand starts with nothing on the table: the referee is led to its editor first.
+            "empty_table": not any(u.x is not None for u in list_units(session, game_id)),
         }
 
     response = game_page(request, session, settings, game_id, "created.html", "created.html", build)

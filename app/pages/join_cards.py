@@ -20,6 +20,7 @@ from sqlmodel import Session
 
 from app.club.qr import svg
 from app.core.config import Settings
+from app.core.pdf_engine import require_pdf_engine
 from app.core.routing import Router
 from app.core.writing import game_write
 from app.data.models import Game
@@ -253,9 +254,11 @@ def _pdf(
     codes: dict[str, str] | None,
 ) -> Response | None:
     """The cards as a PDF, one to a page (the referee's alone, each side's cut from no other); None when
-    this device has no sheet that still works and no codes were given."""
+    this device has no sheet that still works and no codes were given. Without the PDF engine: 503 naming
+    its remedy, before any code is made."""
     from playsheets.render import html_to_pdf
 
+    require_pdf_engine()
     game = games_service.get_game(session, game_id)
     context = _cards(request, session, settings, game, seat, codes)
     if context["cards"] is None:

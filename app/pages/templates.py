@@ -10,6 +10,7 @@ from typing import Any
 from fastapi.templating import Jinja2Templates
 
 from app.core import shipped
+from app.core.pdf_engine import pdf_engine_problem
 from playsheets import forms, ruleset_sheet, sheet
 from rules.core.records import StateField
 from rules.registry import game_rules_or_none, get_ruleset
@@ -165,6 +166,8 @@ templates.env.globals["short_list"] = short_list
 templates.env.globals["period_labels"] = period_labels
 # The printed sheets' rule set, the rule sets printing their own playsheet, and the cards' name and title,
 # for the print menu's links (playsheets/).
+# Without the PDF engine the menu offers each sheet's print view instead (app/core/pdf_engine.py).
+templates.env.globals["pdf_engine_problem"] = pdf_engine_problem
 templates.env.globals["sheets"] = {
     "ruleset": sheet.RULESET,
     "own": tuple(ruleset_sheet.SHEETS),

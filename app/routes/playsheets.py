@@ -46,7 +46,14 @@ VariantQ = Annotated[
     ),
 ]
 
-PDF: dict[int | str, dict[str, Any]] = {200: {"content": PDF_CONTENT, "description": "The sheet as a PDF"}}
+PDF: dict[int | str, dict[str, Any]] = {
+    200: {"content": PDF_CONTENT, "description": "The sheet as a PDF"},
+    # Without the PDF engine (app/core/pdf_engine.py): the remedy, and the print view of the same sheet.
+    503: {
+        "description": errors.responses(503)[503]["description"],
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+    },
+}
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:

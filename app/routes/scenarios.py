@@ -8,6 +8,7 @@ import json
 from typing import Annotated
 
 from fastapi import Body, Depends, Path, Query, Response
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel
 
 from app import errors
@@ -124,6 +125,30 @@ def delete_scenario(scenario_id: ScenarioId, session: SessionDep) -> Response:
     return Response(status_code=204)
 
 
+PaperQ = Annotated[render.PaperId, Query(description="Paper size: a4 or letter.")]
+SheetVariantQ = Annotated[
+    list[str],
+    Query(description="A reading to print by, as erratum:reading (repeat for several), e.g. a game's."),
+]
+
+
+def _sheet_inputs(
+    session: SessionDep, scenario_id: str, variant: list[str]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The scenario's document and the readings asked for, unknown ones refused before any render."""
+    variants: dict[str, str] = {}
+    for i, item in enumerate(variant):
+        eid, sep, rid = item.partition(":")
+        if not sep:
+            raise RulesError(f"variant.{i}", f"expected erratum:reading, got {item[:80]!r}")
+        variants[eid] = rid
+    document = scenarios.get_document(session, scenario_id)
+    # Unknown readings are refused here, before any render is charged (the sheet reads them as the game would).
+    chosen = {**dict(document.get("variants") or {}), **variants}
+    get_ruleset(str(document["ruleset"])).context(document.get("period"), chosen)
+    return document, variants
+
+
 @router.get(
     "/{scenario_id}/sheet.pdf",
     response_class=Response,
@@ -138,29 +163,17 @@ def delete_scenario(scenario_id: ScenarioId, session: SessionDep) -> Response:
                 "description": spec["description"],
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
             }
-            for code, spec in errors.responses(400, 404, 422, 429).items()
+            for code, spec in errors.responses(400, 404, 422, 429, 503).items()
         },
     },
 )
 def scenario_sheet(
     scenario_id: ScenarioId,
     session: SessionDep,
-    paper: Annotated[render.PaperId, Query(description="Paper size: a4 or letter.")] = "a4",
-    variant: Annotated[
-        list[str],
-        Query(description="A reading to print by, as erratum:reading (repeat for several), e.g. a game's."),
-    ] = [],  # noqa: B006
+    paper: PaperQ = "a4",
+    variant: SheetVariantQ = [],  # noqa: B006
 ) -> Response:
-    variants: dict[str, str] = {}
-    for i, item in enumerate(variant):
-        eid, sep, rid = item.partition(":")
-        if not sep:
-            raise RulesError(f"variant.{i}", f"expected erratum:reading, got {item[:80]!r}")
-        variants[eid] = rid
-    document = scenarios.get_document(session, scenario_id)
-    # Unknown readings are refused here, before any render is charged (the sheet reads them as the game would).
-    chosen = {**dict(document.get("variants") or {}), **variants}
-    get_ruleset(str(document["ruleset"])).context(document.get("period"), chosen)
+    document, variants = _sheet_inputs(session, scenario_id, variant)
     digest = hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest()
     key = ("scenario-sheet", digest, paper, tuple(sorted(variants.items())))
     return Response(
@@ -168,3 +181,28 @@ def scenario_sheet(
         media_type="application/pdf",
         headers={"Content-Disposition": f'inline; filename="{scenario_id}.pdf"'},
     )
+
+
+@router.get(
+    "/{scenario_id}/sheet",
+    response_class=HTMLResponse,
+    summary="A scenario's printable sheet as print-ready HTML: the browser's print view of the PDF's pages",
+    responses={
+        200: {"content": {"text/html": {}}, "description": "The sheet's print view"},
+        **{
+            code: {
+                "description": spec["description"],
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
+            }
+            for code, spec in errors.responses(400, 404, 422).items()
+        },
+    },
+)
+def scenario_sheet_view(
+    scenario_id: ScenarioId,
+    session: SessionDep,
+    paper: PaperQ = "a4",
+    variant: SheetVariantQ = [],  # noqa: B006
+) -> HTMLResponse:
+    document, variants = _sheet_inputs(session, scenario_id, variant)
+    return HTMLResponse(render.scenario_sheet_view_html(document, paper, variants))

@@ -202,7 +202,9 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
         if parent_id is not None:
             parent = units_service.get_unit(session, game.id or 0, parent_id, "parent_id")
             if parent.side != act.side:
-                raise RulesError("parent_id", f"unit {parent.id} belongs to the {parent.side}")
+                raise RulesError(
+                    "parent_id", f"{parent.name} belongs to the {parent.side}: pick a unit of the {act.side}"
+                )
         game_setup.require_room_for_units(session, game.id, 1, "units")
         rules = rules_of(game)
         units_service.check_vocabulary(rules, act.fields.get("level"), act.fields.get("quality"))

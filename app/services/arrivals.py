@@ -179,7 +179,7 @@ def aimed(
     done = applied(session, game).get(item_id)
     if done is not None:
         raise Conflict(
-            f"Fire-plan item {item_id} was applied this turn (event {done['event_id']}): undo that to apply it again.",
+            "That fire was applied this turn: undo that to apply it again.",
             current=game_state(game),
         )
     rolled, given = _all_dice(card, dice, shots)

@@ -54,7 +54,7 @@ def plan(
     units = list_units(session, game.id or 0)
     formation = next((u for u in units if u.id == unit_id), None)
     if formation is None:
-        raise RulesError("unit_id", f"game {game.id} has no unit {unit_id}")
+        raise RulesError("unit_id", "the game has no such unit: pick one of its units")
     viewer.require_side(formation.side, "move units")
     stands = stands_under(units, formation)
     if not stands:

@@ -13,18 +13,10 @@ from typing import Any
 
 from app.guard.auth import SIDES
 from app.services.events import ROLL_KINDS
+from rules.core.consequences import odds_words
 
 NOT_RECORDED = "odds not recorded"  # a roll logged before its odds were kept
 NOT_SHOWN = "odds not shown"  # a roll this viewer reads without its odds (the other side's draw)
-
-
-def odds_words(p: Fraction) -> str:
-    """An exact probability as a table says it: "1 in 36" when it is one chance in n, else the fraction and
-    the nearest whole percent ("5/12 (42%)")."""
-    percent = int(p * 100 + Fraction(1, 2))
-    if p.numerator == 1:
-        return f"1 in {p.denominator} ({percent}%)"
-    return f"{p.numerator}/{p.denominator} ({percent}%)"
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,9 @@ def _add(session: Session, unit: Unit, c: AddToState) -> dict[str, Any]:
     first."""
     moved = increment(session, unit, c.field, c.delta)
     if moved is None:
-        raise Conflict(c.gone or f"unit {unit.id} has no {c.field} left", current=unit_dict(unit))
+        raise Conflict(
+            c.gone or f"{unit.name} has no {c.field.replace('_', ' ')} left", current=unit_dict(unit)
+        )
     return moved
 
 

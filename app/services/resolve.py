@@ -19,7 +19,7 @@ from app.services.markers import rules_of, snapshot_of
 from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.acts import Roll
-from rules.core.consequences import outcome_words, said
+from rules.core.consequences import odds_words, outcome_words, said
 from rules.core.errors import RulesError
 from rules.core.records import (
     AddToState,
@@ -118,6 +118,8 @@ def in_words(game: Game, units: Sequence[Unit], w: Rolled) -> dict[str, Any]:
     fields = rules_of(game).fields.state_fields
     return {
         "outcome_words": outcome_words(w.resolution.get("outcome")),
+        # Each outcome's chance as the card, the story and the ledger say it (odds_words, the one formatter).
+        "odds_words": {k: odds_words(p) for k, p in (w.resolution.get("probabilities_exact") or {}).items()},
         "said": said(w.changes, fields, display_names(units)),
     }
 

@@ -25,6 +25,7 @@ from typing import Any
 import playsheets
 import rules
 from app.core import worker
+from app.core.pdf_engine import require_pdf_engine
 from app.errors import TooManyRequests
 from app.guard import security
 
@@ -137,7 +138,9 @@ def pdf(
     every input. A request for a sheet being rendered waits for that render. `anonymous`: the asker has no
     token, and a new render is charged to its address. `kept_in`: the sheet is the same for everyone (no input
     of the asker's own: a period's playsheet as printed, a blank form): rendered once, kept on disk in that
-    folder for every process and start, and never charged to anyone."""
+    folder for every process and start, and never charged to anyone. Without the PDF engine: 503 naming its
+    remedy."""
+    require_pdf_engine()
     while True:
         made = _take(key)
         if made is None and kept_in is not None and (made := _read_stock(kept_in, key)) is not None:

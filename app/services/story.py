@@ -28,8 +28,9 @@ class Act:
     turn: int
     side: str  # the side that acted: its unit's, else the actor's
     actor: str  # the acting unit's name, or ""
-    roll: str  # the roll in words: the rule set's ("tested its morale: ..."), else its resolver and outcome
-    told: bool  # the rule set tells this roll in its words (`Report.roll_told`)
+    roll: str  # the roll in the rule set's words (`Report.roll_words`), else its resolver and outcome
+    told: bool  # the rule set tells this roll in a turn's sentences (`Report.roll_told`)
+    worded: bool  # the roll is in the rule set's words (said after its unit's name)
     killed: frozenset[int]
     marked: Mapping[str, frozenset[int]]  # a told field: the units that came to carry it (not those killed)
     arrived: tuple[int, ...]  # the units that came on the table (not those under one that did too)
@@ -115,13 +116,13 @@ def acts(
         item = payload.get("item") if ev["kind"] == "fire-plan-arrival" else None
         resolver = str(payload.get("resolver") or res.get("resolver") or "")
         target = payload.get("target_id")
-        told = (
-            rules.report.roll_told(resolver, res, names.get(target, "") if isinstance(target, int) else "")
-            if resolver
-            else ""
-        )
-        if ev["kind"] == "arrival-fire":  # an arrived item's fire: its effect in the rules' words
-            plain = str(payload.get("effect") or "arrived fire")
+        aimed = names.get(target, "") if isinstance(target, int) else ""
+        told = rules.report.roll_told(resolver, res, aimed) if resolver else ""
+        # The roll in the rules' words; an arrived item's fire by its effect in them; else (a rule set with
+        # none) by its resolver and outcome.
+        words = rules.report.roll_words(resolver, res, aimed) if resolver else ""
+        if ev["kind"] == "arrival-fire":
+            words, plain = "", str(payload.get("effect") or "arrived fire")
         else:
             plain = f"{resolver}: {res.get('outcome_key', '')}".replace("-", " ") if resolver else ""
         rolled = odds.get(int(ev["id"]), [])
@@ -132,8 +133,9 @@ def acts(
             side=rolled_by.get(int(ev["id"])) or sides.get(unit_id or -1) or str(ev.get("actor", "")),
             actor=names.get(unit_id, "") if unit_id is not None else "",
             # A value given over the table's (a range by the tape) is told as the claim it is.
-            roll=(told or plain) + "".join(f" ({c})" for c in claims_of(payload.get("filled"))),
+            roll=(told or words or plain) + "".join(f" ({c})" for c in claims_of(payload.get("filled"))),
             told=bool(told),
+            worded=bool(told or words),
             killed=killed,
             marked=marked,
             arrived=arrived,
@@ -215,21 +217,26 @@ class Teller:
         return [f"Arrived: {', '.join(came)}."] if came else []
 
     def roll(self, act: Act) -> str:
-        """'The defender's 1 Bn tested its morale: retreat 20cm.' (a roll the rule set tells), else "The
-        attacker's 1/1 Bn MMG 1's shooting: killed."."""
+        """'The defender's 1 Bn tested its morale: retreat 20cm.', "The attacker's 1/1 Bn MMG 1 shot at 1/1 Coy
+        Plt 2: killed." (a roll in the rule set's words), else "The attacker's Plt 1's shooting: killed."."""
         who = _whose(act.side, [act.actor]) if act.actor else f"the {act.side}"
-        said = f"{who} {act.roll}" if act.told else f"{who}'s {act.roll}"
+        said = f"{who} {act.roll}" if act.worded else f"{who}'s {act.roll}"
         return f"{_capital(said)}."
 
-    def moment(self, act: Act) -> dict[str, Any]:
-        """A decisive moment: the act in words, then what it did."""
+    def moment(self, act: Act, told: set[str]) -> dict[str, Any] | None:
+        """A decisive moment: the act in words, then what it did, leaving out what an earlier moment said
+        (`told`, added to); None when it would only repeat them."""
         lost = self.by_side("Lost", act.killed)
         said = [self.roll(act), *([lost] if lost else []), *self.marked([act], set(act.killed))]
+        said = [s for s in dict.fromkeys([*said, *self.arrived([act])]) if s not in told]
+        if not said:
+            return None
+        told.update(said)
         assert act.p is not None  # a decisive moment has its odds
         return {
             "event_id": act.event_id,
             "turn": act.turn,
-            "words": " ".join([*said, *self.arrived([act])]),
+            "words": " ".join(said),
             "odds": ledger.odds_words(act.p),
             "effect": act.effect,
             "probability": _exact(act.p),
@@ -248,7 +255,15 @@ class Teller:
                 lost.append(f"the {side} lost {_plural(len(mine), self.stand_word)} ({by})")
         first = _capital(f"{'; '.join(lost)}." if lost else f"no {self.stand_word} was lost.")
         told = [self.roll(a) for a in here if a.told]
-        return [first, *self.marked(here, killed), *told, *self.arrived(here)]
+        return [first, *self.marked(here, killed), *_once(told), *self.arrived(here)]
+
+
+def _once(sentences: Sequence[str]) -> list[str]:
+    """Each sentence once, in order: one said again is said once with how many times ("... (3 times).")."""
+    counts: dict[str, int] = {}
+    for s in sentences:
+        counts[s] = counts.get(s, 0) + 1
+    return [s if n == 1 else f"{s[:-1]} ({'twice' if n == 2 else f'{n} times'})." for s, n in counts.items()]
 
 
 def story(
@@ -264,7 +279,14 @@ def story(
     teller = Teller(units, names, rules)
     ranked = sorted((a for a in told if decisiveness(a) > 0), key=lambda a: (-decisiveness(a), a.event_id))
     turns = sorted({int(ev["turn"]) for ev in events} - {0})
+    said: set[str] = set()
+    moments: list[dict[str, Any]] = []
+    for act in ranked:
+        if len(moments) == DECISIVE:
+            break
+        if (moment := teller.moment(act, said)) is not None:
+            moments.append(moment)
     return {
-        "decisive": [teller.moment(a) for a in ranked[:DECISIVE]],
+        "decisive": moments,
         "turns": [{"turn": t, "sentences": teller.turn([a for a in told if a.turn == t])} for t in turns],
     }

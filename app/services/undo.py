@@ -38,7 +38,7 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
     if ev.kind not in UNDOABLE:
         raise RulesError("event_id", f"a {ev.kind} event cannot be undone", UNDOABLE)
     if event_id in reversed_ids(session, game.id or 0):
-        raise Conflict(f"event {event_id} is already undone", current=game_state(game))
+        raise Conflict("That is already undone: reload to see the game as it is", current=game_state(game))
     drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).rolls.secret_draws
     if drawn and not viewer.is_referee:
         # Taken back, a card read would return to the pack: draw, read, take back, and the cards that never
@@ -95,13 +95,16 @@ def _reverse(session: Session, game: Game, change: dict[str, Any]) -> dict[str, 
     if "side" in change and "unit" not in change:  # a side's row (a unit's secret names its side too)
         row = get_side(session, game.id or 0, change["side"])
         if row.special_uses.get(field) != change["after"]:
-            raise Conflict(f"the {row.side}'s {field} has changed since; undo the later change first")
+            raise Conflict(
+                f"the {row.side}'s {field.replace('_', ' ')} has changed since: undo the later change first"
+            )
         return set_side_allowance(session, row, field, change["before"])
     if "game" in change:
         before = game_field(game, field)
         if before != change["after"]:
             raise Conflict(
-                f"game {field} has changed since; undo the later change first", current=game_state(game)
+                f"the game's {field.replace('_', ' ')} has changed since: undo the later change first",
+                current=game_state(game),
             )
         bump_game(session, game, None, **{field: change["before"]})
         return {"game": game.id, "field": field, "before": before, "after": change["before"]}
@@ -109,11 +112,14 @@ def _reverse(session: Session, game: Game, change: dict[str, Any]) -> dict[str, 
     if "delta" in change:
         got = increment(session, unit, field, -change["delta"])
         if got is None:
-            raise Conflict(f"unit {unit.id} {field} is too low to undo", current=unit_dict(unit))
+            raise Conflict(
+                f"{unit.name}'s {field.replace('_', ' ')} is too low to undo: undo the later change first",
+                current=unit_dict(unit),
+            )
         return got
     if value(unit, field) != change["after"]:
         raise Conflict(
-            f"unit {unit.id} {field} has changed since; undo the later change first",
+            f"{unit.name}'s {field.replace('_', ' ')} has changed since: undo the later change first",
             current=unit_dict(unit),
         )
     return update_unit(session, unit, **{field: change["before"]})[0]

@@ -7,6 +7,7 @@ show) and the board's and a side's keys are not said: they are not what happened
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from rules.core.records import AddToState, Change, SetState, StateField
@@ -75,20 +76,35 @@ def said(changes: Sequence[Change], fields: Sequence[StateField], names: Mapping
     return out
 
 
+def odds_words(p: Fraction | str) -> str:
+    """An exact chance as the stand card, the story and the luck ledger say it: "1 in 216", "5 in 12"; a
+    possible outcome is never rounded to nothing ("(0%)"), a sure one is "certain", one that cannot happen
+    "never"."""
+    p = Fraction(p)
+    if p >= 1:
+        return "certain"
+    if p <= 0:
+        return "never"
+    return f"{p.numerator} in {p.denominator}"
+
+
 def outcome_words(outcome: Any) -> str:
     """A resolution's outcome in words: its key humanised ("attacker wins"), or its counts with their plurals
-    ("1 action", "2 hits, 1 injury, no kills"); what is not a count, a flag or a word is left to the
-    changes."""
+    ("1 action", "2 hits, 1 injury, no kills", "1 hit waiting"; a list counted: "2 injured", "none removed");
+    what is not a count, a flag or a word is left to the changes."""
     if not isinstance(outcome, Mapping):
         return str(outcome).replace("-", " ").replace("_", " ")
     parts = []
     for key, value in outcome.items():
         plural = str(key).replace("_", " ")
-        one = plural[:-3] + "y" if plural.endswith("ies") else plural.removesuffix("s")
+        head, _, rest = plural.partition(" ")  # the noun comes first: "hits waiting"
+        one = " ".join([head[:-3] + "y" if head.endswith("ies") else head.removesuffix("s"), rest]).strip()
         if isinstance(value, bool):
             parts.append(plural if value else f"not {plural}")
         elif isinstance(value, int):
             parts.append(counted(value, (one, plural), plural))
+        elif isinstance(value, list):
+            parts.append(f"{len(value) or 'none'} {plural}")
         elif isinstance(value, str) and value:
             parts.append(f"{plural} {value.replace('-', ' ')}")
     return ", ".join(parts)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+SENTENCE_MAX = 120  # issue 26: a refusal is one sentence of at most this many characters, read at a glance
+
 
 class RulesError(ValueError):
     """Input the rules cannot accept (HTTP 422).
@@ -13,6 +15,7 @@ class RulesError(ValueError):
     that would have been accepted, so the message can name them. `reason` is the message as raised, without
     that list: one short clause the API answers as its one-sentence refusal (app/errors.py), so it is
     written to say what to do; `why`, where given, is the rule in full, and `source` the printed rule.
+    `ids`: the allowed values are ids (of units, bases), kept beside the sentence and never named in it.
     """
 
     def __init__(
@@ -22,14 +25,16 @@ class RulesError(ValueError):
         allowed: Iterable[Any] | None = None,
         source: str | None = None,
         why: str | None = None,
+        ids: bool = False,
     ) -> None:
         self.field = field
         self.reason = message
+        self.ids = ids
         self.source = source
         self.why = why
         self.allowed = list(allowed) if allowed is not None else None
         message = why or message
-        if self.allowed is not None:
+        if self.allowed:
             message = f"{message} (allowed: {', '.join(str(a) for a in self.allowed)})"
         self.message = message
         super().__init__(f"{field}: {message}")

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from rules.core.consequences import odds_words
+
 if TYPE_CHECKING:
     from rules.core.records import Change, Filled
 
@@ -46,6 +48,7 @@ class CardRoll:
             "dice": list(self.dice),
             "times": self.times,
             "probabilities_exact": {k: f"{p.numerator}/{p.denominator}" for k, p in self.odds.items()},
+            "odds_words": {k: odds_words(p) for k, p in self.odds.items()},
         }
         if self.unit_id is not None:
             out.update(

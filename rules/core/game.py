@@ -418,6 +418,8 @@ class FirePlan:
     # The state field where a unit firing the plan carries its aiming point (printed on its aiming-point card);
     # None (by default): the rule set has no aiming points, and so no aiming-point cards.
     aiming_field: str | None = None
+    # Whether a side's plan is rehearsed (`rehearse`): the fire plan page shows what it will likely do only then.
+    rehearsed: bool = False
 
     def fires_plan(self, unit: Node) -> bool:
         """Whether a unit fires the fire plan's items (carries an aiming point, has an aiming card); by default
@@ -426,6 +428,11 @@ class FirePlan:
 
     def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
         """Refuse (RulesError on `item.kind`) a fire-plan item the side may not plan; by default any is."""
+
+    def item_words(self, kind: str, data: Mapping[str, Any]) -> str:
+        """A planned item as its side chose it, in the rules' words ("Chlorine cordon"); "" (by default):
+        its kind says it."""
+        return ""
 
     def arrival_step(self, item: PlanItem) -> str | None:
         """The turn step at whose start an item lands; None (by default) as its turn starts."""
@@ -521,6 +528,12 @@ class Report:
         morale: retreat 20cm"; `target`: the name of the unit it targeted, or ""); "" for a roll the story
         tells only by what it did to the units (the default)."""
         return ""
+
+    def roll_words(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
+        """Any roll in the rules' words, after its unit's name, for a decisive moment of the story ("shot at
+        1/1 Coy Plt 2: suppressed", "fought 1. Kompanie in melee: 2 hits"): by default what `roll_told` says;
+        "" leaves the story to name the roll by its resolver and outcome."""
+        return self.roll_told(resolver, resolution, target)
 
     def board_notes(
         self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]

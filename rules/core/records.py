@@ -125,7 +125,7 @@ class Snapshot:
         try:
             return self.by_id[unit_id]
         except KeyError:
-            raise RulesError(field_name, f"the game has no unit {unit_id}") from None
+            raise RulesError(field_name, "the game has no such unit: pick one of its units") from None
 
     def after(self, changes: Sequence[Change]) -> Snapshot:
         """The snapshot once `changes` are made: later rules of the same request read it."""

@@ -329,6 +329,7 @@ class Shoot(Resolver[ShootRequest]):
             details={
                 "dice_in_pool": n,
                 "bonus": bonus,
+                "melee": req.melee,
                 "bonus_on": ("the first die" if designated else "the die it helps most") if bonus else None,
                 "target_resilience": r,
                 "hits_before_reroll": first if reroll else None,
@@ -470,7 +471,13 @@ def hits_landed(req: AllocateRequest) -> tuple[list[int], list[int], list[int]]:
         if injury.get(b) is None:
             alive = [k for k, v in injury.items() if v is not None]
             said = "is already removed" if b in injury else "is not a base of the sub-unit hit"
-            raise RulesError(f"order.{i}", f"base {b} {said}: pick one of its bases", alive)
+            raise RulesError(
+                f"order.{i}",
+                f"a base picked {said}: pick one of its bases left",
+                alive,
+                source=source,
+                ids=True,
+            )
         if not injury[b]:
             injury[b] = "fresh"
             injured.append(b)
@@ -478,7 +485,12 @@ def hits_landed(req: AllocateRequest) -> tuple[list[int], list[int], list[int]]:
         if any(v == "" for v in injury.values()):
             fresh = [k for k, v in injury.items() if v == ""]
             raise RulesError(
-                f"order.{i}", "injure every base before removing one", fresh, source=source, why=rule
+                f"order.{i}",
+                "injure every base before removing one",
+                fresh,
+                source=source,
+                why=rule,
+                ids=True,
             )
         injury[b] = None
         removed.append(b)

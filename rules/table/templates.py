@@ -28,21 +28,6 @@ class TemplateSpec:
     shape: BaseShape = "rect"
 
 
-def template_polygon(
-    spec: TemplateSpec, center: tuple[float, float], facing_deg: float, table: Table = DEFAULT_TABLE
-) -> Polygon:
-    """The template's area. A rolling barrage is a band `depth_cm` deep through `center`, clipped to the
-    table: "extends across the whole table top"."""
-    if spec.shape == "round":
-        return Point(center).buffer(spec.width_cm / 2, quad_segs=ROUND_SEGMENTS)
-    if not spec.across_table:
-        return oriented_rect(center, facing_deg, spec.width_cm, spec.depth_cm)
-    span = 2 * math.hypot(table.width_cm, table.length_cm) + 2 * math.hypot(*center)
-    band = oriented_rect(center, facing_deg, span, spec.depth_cm)
-    clipped = band.intersection(table.polygon())
-    return clipped if isinstance(clipped, Polygon) else Polygon()
-
-
 @dataclass(frozen=True)
 class Template:
     spec: TemplateSpec
@@ -54,4 +39,13 @@ class Template:
         return self.spec.kind
 
     def polygon(self, table: Table = DEFAULT_TABLE) -> Polygon:
-        return template_polygon(self.spec, self.center, self.facing_deg, table)
+        """The template's area. A rolling barrage is a band `depth_cm` deep through `center`, clipped to the
+        table: "extends across the whole table top"."""
+        if self.spec.shape == "round":
+            return Point(self.center).buffer(self.spec.width_cm / 2, quad_segs=ROUND_SEGMENTS)
+        if not self.spec.across_table:
+            return oriented_rect(self.center, self.facing_deg, self.spec.width_cm, self.spec.depth_cm)
+        span = 2 * math.hypot(table.width_cm, table.length_cm) + 2 * math.hypot(*self.center)
+        band = oriented_rect(self.center, self.facing_deg, span, self.spec.depth_cm)
+        clipped = band.intersection(table.polygon())
+        return clipped if isinstance(clipped, Polygon) else Polygon()

@@ -104,6 +104,10 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installe
         text=True,
     ).stdout.strip()
     Path(own, "test-environment.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    # SMOKE_HIDE_PDF_ENGINE hides the PDF engine from this copy's every process: `import weasyprint` fails, as
+    # where Pango is missing (a Windows laptop without MSYS2's, a Mac without Homebrew's).
+    hide = 'import os, sys; os.environ.get("SMOKE_HIDE_PDF_ENGINE") and sys.modules.setdefault("weasyprint", None)'
+    Path(own, "hide-pdf-engine.pth").write_text(hide + "\n")
     pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q"]
     subprocess.run([*pip, wheel], check=True, capture_output=True)
     found = subprocess.run(
@@ -276,6 +280,41 @@ def test_kill_9_of_the_installed_server_leaves_no_process_of_it(installed: Insta
         installed, tmp_path / "laptop", args, port, FIRESTEP_VAR_DIR=str(tmp_path / "data")
     ) as server:
         server.stop(signal.SIGKILL)  # the rehearsal worker ends through its watchdog
+
+
+# -- the install smoke test of .github/workflows/install.yml ----------------------------------------------------
+SMOKE = ROOT / "tests" / "smoke" / "install_smoke.py"
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("pdf", [True, False], ids=["pdf-engine", "pdf-engine-hidden"])
+def test_the_workflows_install_smoke_test(installed: Installed, tmp_path: Path, pdf: bool) -> None:
+    """The script the workflow runs on Windows, macOS and Linux after its pipx install, here on this copy: from
+    an empty folder and the user's own data folder, doctor, serve --club, its pages, Ctrl-C, nothing left."""
+    env = {**installed.env(), "XDG_DATA_HOME": str(tmp_path / "user-data")}
+    args = [
+        sys.executable,
+        str(SMOKE),
+        "--firestep",
+        str(installed.bin / "firestep"),
+        "--work",
+        str(tmp_path),
+    ]
+    if not pdf:
+        env["SMOKE_HIDE_PDF_ENGINE"] = "1"
+        args.append("--no-pdf")
+        # A data folder that has its games already (the workflow's second run, uv's, finds the first's): serve
+        # prints no referee token, the script asks `firestep credentials` for one.
+        for command in ("migrate", "demo"):
+            done = installed.firestep(command, cwd=tmp_path, XDG_DATA_HOME=env["XDG_DATA_HOME"])
+            assert done.returncode == 0, done.stderr
+    run = subprocess.run(args, env=env, capture_output=True, text=True, timeout=600)
+    print(run.stdout)  # each step with its time (pytest -rA shows it)
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
+    assert run.stdout.splitlines()[-1].endswith("] passed")
+    assert ("firestep credentials" in run.stdout) is not pdf
+    assert (tmp_path / "user-data" / "firestep" / "firestep.db").is_file()
+    assert list((tmp_path / "laptop").iterdir()) == []
 
 
 # -- migrating ----------------------------------------------------------------------------------------------

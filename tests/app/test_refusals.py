@@ -9,7 +9,10 @@ Found mechanically, not from a hand list:
   the return of a function of the module. What none of these reaches is listed in DYNAMIC with why it is
   bounded; a new such site fails the test until it is listed. Every `ValueError` (a request model's validator
   answers it as "Fix <field>: <message>.") is walked the same way.
-- The rules of play's refusals, every status, period, step, act and side (they are built, not raised).
+- The rules of play's refusals, every status, period, step, act and side (they are built, not raised), of
+  Flanders Fields and of 2mm Earth 1418.
+- Issue 51: every refusal sentence says no id (a placeholder reading an id), no field name (snake_case) and no
+  step id (steps by their printed names), and every refusal of the rules of play carries its rule's citation.
 - The API itself: every JSON 4xx of every test client of tests/conftest.py (`make_client`) is checked there,
   and ErrorOut's `detail` carries the length and the one-sentence pattern, which the schemathesis suite
   checks on every documented 4xx it provokes.
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -41,6 +45,7 @@ MESSAGE_ARG = {
     "Absent": 0,
     "Unauthorized": 0,
     "TooManyRequests": 0,
+    "Unavailable": 0,
     "refusal": 0,
     "_refusal": 1,
     "Refusal": 0,
@@ -48,6 +53,8 @@ MESSAGE_ARG = {
 # Messages the walk cannot read, each bounded another way: app/errors.py answers a message that is not one
 # sentence of at most 120 characters with a fixed sentence for its status (the `why` keeps the message).
 DYNAMIC = {
+    ("app/core/pdf_engine.py", "problem"): "problem_sentence() for each system, held to one sentence by "
+    "tests/app/test_pdf_engine.py",
     ("app/services/rehearsal.py", "reason"): "re-raises a rehearsal's RulesError, walked where it is raised",
     (
         "app/core/worker.py",
@@ -58,8 +65,10 @@ DYNAMIC = {
         "rules/earth2mm/play/shots.py",
         "str(r)",
     ): "a shot's Refusal built in the same module, walked where built",
-    ("app/services/markers.py", "c.gone or f'unit {unit.id} has no {c.field} left'"): "a change's words "
-    "(rules/flanders_fields/play/changes.py), else the f-string",
+    (
+        "app/services/markers.py",
+        "c.gone or f\"{unit.name} has no {c.field.replace('_', ' ')} left\"",
+    ): "a change's words (rules/flanders_fields/play/changes.py), else the f-string",
     ("app/guard/idempotency.py", "e.message"): "a TooManyRequests passed on, walked where it is raised",
     ("rules/core/rolls.py", "err['msg']"): "pydantic's message for a resolver field",
     ("rules/firestorm/campaign.py", "err['msg']"): "pydantic's message for a campaign action",
@@ -382,3 +391,138 @@ def test_a_bad_field_names_its_allowed_values(sqlite_client: TestClient) -> None
         and "a4" in body["allowed"]
         and body["errors"][0]["allowed"] == body["allowed"]
     )
+
+
+# Issue 51: a refusal's sentence names no id, no field and no step id; the rule is beside it.
+SNAKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")  # a field name: target_id, hits_to_allocate
+STEP_ID = re.compile(r"\b(?:execute-[0-9]+|plan-[a-z-]+|high-commands|end-of-bound)\b")
+AN_ID = re.compile(r"(?:^|[._])ids?$")  # a placeholder reading an id: unit.id, unit_id, done['event_id']
+# Where the id a sentence names is the name the client sent (a rule set's, a resolver's, a scenario's) or the
+# API's own request shape, not a unit or event of a game.
+NAMES_SENT = {
+    ("app/data/schemas_table.py", "s.id"): "a geometry request's own stand ids, echoed to its client",
+    ("app/routes/playsheets.py", "game_id"): "the address's game, asked for a playsheet",
+    ("app/services/scenarios.py", "scenario_id"): "a scenario's id is its name (mons-1914)",
+    ("rules/core/rolls.py", "resolver_id"): "a resolver's id is its name (shoot)",
+    ("rules/flanders_fields/book/special_rules.py", "rule_id"): "a special rule's id is its name",
+    ("rules/flanders_fields/book/special_rules.py", "resolver_id"): "a resolver's id is its name",
+    ("rules/flanders_fields/planning/scenarios.py", "scenario_id"): "a scenario's id is its name",
+    ("rules/registry.py", "ruleset_id"): "a rule set's id is its name (flanders-fields)",
+}
+# The Refusals that are not a rule's: the game is over or not being played.
+NO_RULE = {("rules/flanders_fields/book/sequence.py", "said")}
+
+
+def _placeholders(path: str, node: ast.expr, depth: int = 0) -> list[str]:
+    """The expressions an f-string message reads, followed through the local names it is assigned from."""
+    found = [ast.unparse(v.value) for v in ast.walk(node) if isinstance(v, ast.FormattedValue)]
+    func = _enclosing(path, node)
+    if isinstance(node, ast.Name) and func is not None and depth < 2:
+        for a in ast.walk(func):
+            if isinstance(a, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == node.id for t in a.targets
+            ):
+                found += _placeholders(path, a.value, depth + 1)
+    return found
+
+
+def test_no_refusal_names_an_id_a_field_or_a_step_id() -> None:
+    bad = []
+    for path, line, name, arg in raise_sites():
+        for text in templates(path, arg) or []:
+            for pattern in (SNAKE, STEP_ID):
+                if (m := pattern.search(text)) is not None:
+                    bad.append(f"{path}:{line} {name} names {m.group()!r}: {text}")
+        for expr in _placeholders(path, arg):
+            if AN_ID.search(expr.strip("[]'\"")) and (path, expr) not in NAMES_SENT:
+                bad.append(f"{path}:{line} {name} reads an id, {expr}")
+    assert bad == [], "\n".join(bad)
+
+
+def test_every_refusal_of_the_rules_of_play_cites_its_rule() -> None:
+    bare = []
+    for path, tree in MODULES.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _name(node) == "Refusal":
+                cited = len(node.args) >= 3 or any(k.arg == "source" for k in node.keywords)
+                if not cited and (path, ast.unparse(node.args[0])) not in NO_RULE:
+                    bare.append(f"{path}:{node.lineno} {ast.unparse(node)[:90]}")
+    assert bare == [], "\n".join(bare)
+
+
+def test_earth2mm_step_refusals() -> None:
+    """Every refusal of 2mm Earth 1418's bound, in every step for every act: one sentence naming the steps by
+    their printed names, the rule in full and its printed line beside it."""
+    from rules.core.game import Position
+    from rules.earth2mm.play.steps import PERMITTED, STEPS, step_refusal
+
+    said = set()
+    for i, action in itertools.product(range(len(STEPS)), PERMITTED):
+        refused = step_refusal(Position(1, "attacker", i), action)
+        if refused is not None:
+            text = sentence(refused)
+            said.add(text)
+            assert is_one_sentence(text) and STEP_ID.search(text) is None, text
+            assert refused.why and refused.source, refused
+    assert len(said) > 100
+    assert (
+        "Not in executing step (6): shooting waits for executing steps (1)-(2), (4)-(5), (9) or melee."
+        in said
+    )
+
+
+def test_a_name_with_an_ordinal_is_one_sentence() -> None:
+    """ "1. Kompanie" and "I. Bataillon" are names (the demo battle's): their full stop ends no sentence."""
+    for text, ok in (
+        ("1. Kompanie planned to stay put: it stays put this bound.", True),
+        ("A Company and 1. Kompanie fight in melee only if one assaulted the other.", True),
+        ("I. Bataillon is out of reach (12. Regiment).", True),
+        ("Roll a die. Then apply it.", False),
+        ("Move 2 cm. Then stop.", False),
+    ):
+        assert bool(re.fullmatch(ONE_SENTENCE, text)) is ok is is_one_sentence(text), text
+
+
+def test_a_rule_refused_is_never_a_stale_write() -> None:
+    """A refusal of the rules of play (a 409 citing its rule) that is not one sentence falls back to the rules'
+    sentence, never to "This changed meanwhile: reload and try again." (issue 51)."""
+    from fastapi import FastAPI
+
+    from app import errors
+
+    app = FastAPI()
+    errors.install(app)
+    long = "A Company planned to do nothing: " + "it stays put " * 12
+
+    @app.get("/rule")
+    def rule() -> None:
+        raise errors.Conflict(long, why="the rule in full", source="the printed line")
+
+    @app.get("/stale")
+    def stale() -> None:
+        raise errors.Conflict(long)
+
+    client = TestClient(app)
+    assert client.get("/rule").json()["detail"] == errors.RULES_FALLBACK
+    assert client.get("/stale").json()["detail"] == errors.HTTP_SENTENCES[409]
+
+
+def test_flanders_fields_roll_refusals_name_no_step_id() -> None:
+    """Every refusal of a roll in Flanders Fields' turn (each period, step, resolver, side and unit class): one
+    sentence, its steps and its roll in the playsheet's words, never their ids ("battalion-orders")."""
+    ids = {s.id for seq in S.SEQUENCES.values() for s in seq.steps if "-" in s.id}
+    resolvers = {r for seq in S.SEQUENCES.values() for s in seq.steps for r in s.resolvers} | set(
+        S.ROLL_PERMITS
+    )
+    seen = 0
+    for period, resolver, side, classes in itertools.product(
+        PERIODS, sorted(resolvers), ("attacker", "defender"), (None, *((c,) for c in S.WHO))
+    ):
+        for step in range(len(S.SEQUENCES[period].steps)):
+            asked = S.RollAsked(resolver, side, classes)
+            refused = S.roll_refusal("playing", period, step, "attacker", asked, "German")
+            if refused is not None:
+                seen += 1
+                assert is_one_sentence(sentence(refused)) and refused.source, refused
+                assert not [i for i in ids | {r for r in resolvers if "-" in r} if i in refused], refused
+    assert seen > 100

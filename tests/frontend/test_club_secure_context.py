@@ -52,6 +52,7 @@ from tests.frontend.conftest import (
     TABLET_LANDSCAPE,
     assert_no_horizontal_scroll,
     screenshot,
+    small_targets,
 )
 from tests.frontend.games import sign_in
 from tests.frontend.test_accessibility import violations_at_every_size
@@ -249,7 +250,8 @@ def test_a_browser_that_does_not_trust_the_club_is_shown_the_trust_steps(
     club_server: ClubServer, browser: Any
 ) -> None:
     """Such a browser refuses the HTTPS address; typing the laptop's plain address shows it the trust steps
-    (once its background try of the HTTPS address fails), which pass axe at every size. (/trust over HTTPS is
+    (once its background try of the HTTPS address fails), which pass axe at every size, every download a 44 px
+    target. (/trust over HTTPS is
     the same page, trust.html, in the same state: its steps shown, the probe hidden.)"""
     club = club_server.club
     ctx = browser.new_context(viewport=TABLET_LANDSCAPE)
@@ -262,7 +264,13 @@ def test_a_browser_that_does_not_trust_the_club_is_shown_the_trust_steps(
         expect(page.get_by_role("heading", name="iPad and iPhone")).to_be_visible()
         expect(page.locator("[data-trust-probe]")).to_be_hidden()
         assert page.url == plain
-        found = violations_at_every_size(page, "trust-plain", fits("trust-plain"))
+
+        def fits_and_taps(page: Any) -> None:
+            fits("trust-plain")(page)
+            assert small_targets(page) == [], page.viewport_size  # the downloads too: 44 px each
+
+        assert page.locator("a[download]").count() == 7
+        found = violations_at_every_size(page, "trust-plain", fits_and_taps)
         assert not found, "\n".join(found)
     finally:
         ctx.close()

@@ -428,7 +428,7 @@ def test_the_attackers_taps_at_each_size_and_what_the_card_leaves_clear(new_page
     open_map(page, game_id)
     Taps(page).stand(s["mg_target"]["x"], s["mg_target"]["y"])
     waiting = page.locator("[data-play-waiting]")
-    expect(waiting).to_have_text("It is the German battalion-orders step: wait for your turn.")
+    expect(waiting).to_have_text("It is the German battalion orders step: wait for your turn.")
     expect(waiting).to_have_attribute("title", re.compile("TURN SEQUENCE: “one side moving and firing"))
     expect(page.locator("[data-act]")).to_have_count(0)
     page.get_by_role("button", name="Close the details").tap()

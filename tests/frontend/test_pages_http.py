@@ -327,3 +327,31 @@ def test_the_fire_plan_form_writes_a_plan_sealed_each_bound(sqlite_client: TestC
         ("smoke-cordon", None, ["18-pounder Battery"]),
     ]
     assert items[1]["data"]["cloud"] == cloud[-1] and items[1]["data"]["transparent"] is False
+    # Issue 51: the batteries by their own name, each cordon as chosen, and no rehearsal the rule set lacks.
+    page = c.get(f"/games/{g.id}/fire-plan").text
+    assert "<option>18-pounder Battery</option>" in page and " Coy</option>" not in page
+    listed = re.findall(r'data-plan-item="[^"]*"><strong>([^<]*)</strong>', page)
+    assert listed == ["Circle bombardment", f"{cloud[-1].replace('-', ' ').capitalize()} cordon"], listed
+    assert "What the plan will likely do" not in page and "rehearsal" not in page.lower().split("</h1>")[1]
+
+
+def test_a_game_made_by_hand_leads_the_referee_to_edit_its_table(sqlite_client: TestClient) -> None:
+    """Issue 51: a 2mm game made by the lobby's by-hand form has nothing on its table; the created page leads
+    the referee first to "Edit the table", and so do the referee screen and the map while it is in set-up."""
+    c = sqlite_client
+    created = c.post("/games/new", data=csrf.form(c, {"ruleset": "2mm-earth-1418", "name": "By hand"}))
+    assert created.status_code == 200, created.text
+    gid = int(re.search(r"/games/(\d+)/created", str(created.url)).group(1))  # type: ignore[union-attr]
+    edit = f'href="/games/{gid}/table/edit" data-edit-table'
+    first = re.search(r'<a class="button primary" ([^>]*)>', created.text)
+    assert first is not None and edit in first.group(1) and "The table is empty" in created.text
+    for page in ("referee", "map"):
+        assert edit in c.get(f"/games/{gid}/{page}").text, page
+    assert c.get(f"/games/{gid}/table/edit").status_code == 200
+    # Once the game is started the table is the game's: the referee screen no longer offers its editor.
+    token = re.search(r"data-referee-token>([^<]+)<", created.text).group(1)  # type: ignore[union-attr]
+    referee = {"Authorization": f"Bearer {token}"}
+    turn = c.get(f"/api/v1/games/{gid}/turn", headers=referee).json()
+    started = c.post(f"/api/v1/games/{gid}/turn/advance", headers=referee, json={"version": turn["version"]})
+    assert started.status_code == 200, started.text
+    assert "data-edit-table" not in c.get(f"/games/{gid}/referee").text

@@ -5,6 +5,7 @@ is a finger-sized control, the sheet fits the screen and axe-core finds no serio
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,8 +18,9 @@ from tests.frontend.conftest import (
     small_targets,
     unlabelled_controls,
 )
+from tests.frontend.games import create_mons_game
 from tests.frontend.test_accessibility import violations_at_every_size
-from tests.playsheets.golden import SHEETS, load, printed
+from tests.playsheets.golden import SHEETS, VIEWS, load, printed
 from tests.playsheets.pdf import ARTIFACTS
 
 pytestmark = pytest.mark.browser  # it prints with Chromium
@@ -54,3 +56,43 @@ def test_each_period_prints_as_the_pdf_and_fits_every_screen(new_page: Callable[
         if paper == SCREEN_PAPER:
             found += violations_at_every_size(page, f"{period} print view", print_view_fits)
     assert not found, "\n".join(found)
+
+
+def test_every_other_sheet_prints_from_its_print_view_as_its_pdf(new_page: Callable[..., Any]) -> None:
+    """Issue 58: without the PDF engine the Print menu offers each sheet's print view; printed by Chromium
+    (the browser's "Save as PDF") each gives the PDF's pages and words, as the golden file keeps them."""
+    page = new_page(TABLET_LANDSCAPE)
+    golden = load()
+    ARTIFACTS.mkdir(exist_ok=True)
+    found = []
+    for name, (url, _) in VIEWS.items():
+        page.goto(url)
+        pdf: bytes = page.pdf(prefer_css_page_size=True, print_background=True)
+        (ARTIFACTS / f"print-view-{name}.pdf").write_bytes(pdf)
+        chromium, weasy = printed(pdf), golden[name]
+        if chromium["pages"] != weasy["pages"]:
+            found.append(f"{name}: {chromium['pages']} pages from the browser, {weasy['pages']} in the PDF")
+        missing = sorted(set(weasy["words"]) - set(chromium["words"]))
+        found += [f"{name} printed from the browser without: {missing[:20]}"] if missing else []
+    assert not found, "\n".join(found)
+
+
+def test_the_join_cards_page_prints_one_card_to_a_page(new_page: Callable[..., Any]) -> None:
+    """The join cards printed from their page (the menu's offer without the PDF engine): one card to a page,
+    as the PDF prints them, and nothing of the page around them."""
+    page = new_page(TABLET_LANDSCAPE)
+    game_id, _ = create_mons_game(page)
+    page.goto(f"/games/{game_id}/join-cards")
+    page.get_by_role("button", name="Make new join cards").click()
+    cards = page.locator("[data-join-card]")
+    cards.first.wait_for()
+    codes = [
+        w for c in page.locator("[data-join-card] .code").all_inner_texts() for w in re.findall(r"\w+", c)
+    ]
+    page.emulate_media(media="print")
+    pdf: bytes = page.pdf(format="A4", print_background=True)
+    (ARTIFACTS / "print-view-join-cards.pdf").write_bytes(pdf)
+    chromium = printed(pdf)
+    assert chromium["pages"] == cards.count() == 3, chromium["pages"]
+    assert all(code in chromium["words"] for code in codes), (codes, chromium["words"])
+    assert "Make" not in chromium["words"] and "Lookup" not in chromium["words"]

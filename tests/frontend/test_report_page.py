@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from app.services.ledger import odds_words
+from rules.core.consequences import odds_words
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import (
     PHONE,

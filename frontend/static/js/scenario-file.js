@@ -129,11 +129,13 @@
     // The sheet of what is saved: unsaved changes are saved first, as Start does.
     const printSheet = async () => {
       if ((!id || root.dataset.dirty) && !(await save())) return;
-      const a = Object.assign(document.createElement("a"), { href: `${API}/${encodeURIComponent(id)}/sheet.pdf`, target: "_blank" });
+      // Its PDF, or without the server's PDF engine its print view (data-print-sheet="view").
+      const pdf = root.querySelector("[data-print-sheet]")?.dataset.printSheet !== "view";
+      const a = Object.assign(document.createElement("a"), { href: `${API}/${encodeURIComponent(id)}/sheet${pdf ? ".pdf" : ""}`, target: "_blank" });
       document.body.append(a);
       a.click(); // a new tab, as a link's
       a.remove();
-      tell("The sheet opens in a new tab: print it from there.", true);
+      tell(pdf ? "The sheet opens in a new tab: print it from there." : "The sheet opens in a new tab: print it from there (Save as PDF).", true);
     };
 
     root.addEventListener("click", async (e) => {

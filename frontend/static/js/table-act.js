@@ -30,7 +30,6 @@
       }
     };
     const dist = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
-    const fraction = (s) => { const [n, d] = String(s).split("/"); return d ? `${n} in ${d}` : "certain"; };
     // Each other stand a shot attacks (its area, its beaten zone): its die, its modifiers, what it did.
     const alsoLines = (res) => (res.also || []).map((a) => `${a.name}: ${a.die}${a.modifiers.map((x) => ` ${x.value > 0 ? "+" : ""}${x.value} ${x.label.toLowerCase()}`).join(",")}, ${humanise(a.outcome)}`);
     // What a roll did, as the server says it from the rule set's words (the same before Apply and after it):
@@ -171,7 +170,7 @@
       const u = model.units.get(play.stand);
       const t = play.target ? model.units.get(play.target) : null;
       const res = asked.resolution;
-      const odds = Object.entries(res.probabilities_exact || {}).map(([k, v]) => `${humanise(k)} ${fraction(v)}`).join(" · ");
+      const odds = Object.entries(asked.odds_words || {}).map(([k, v]) => `${humanise(k)} ${v}`).join(" · ");
       const range = asked.filled.find((f) => f.field === "range_cm");
       const a = play.dice.length === diceCount() ? asked.dice_answer : null;
       const kids = [h("p", { class: "play-answer", text: `${act.label}: ${nameOf(u).short}${t ? ` at ${nameOf(t).short}` : ""}` })];
@@ -220,7 +219,7 @@
     const renderDone = (result) => {
       const res = result.resolution;
       area().replaceChildren(
-        h("p", { class: "play-answer", "data-play-done": String(result.event_id), text: `${play.act.label}: rolled ${res.dice.join(" and ")}, ${result.outcome_words}.` }),
+        h("p", { class: "play-answer", "data-play-done": String(result.event_id), text: res.dice.length ? `${play.act.label}: rolled ${res.dice.join(" and ")}, ${result.outcome_words}.` : `${play.act.label}: ${result.outcome_words}.` }),
         h("ul", { class: "play-effects", "data-play-also": "" }, alsoLines(res).map((l) => h("li", { text: l }))),
         saidList(result),
         h("div", { class: "play-row" },

@@ -39,12 +39,9 @@
         { accept: (u) => Boolean(rollOn(u.id)), panel: "arrival" });
     };
 
-    const odds = (p) => {
-      const [n, d] = String(p).split("/").map(Number);
-      return `${n}/${d} (${Math.round((100 * n) / d)}%)`;
-    };
     const words = (key) => String(key).replace(/-/g, " ");
-    const oddsLine = (probs) => Object.entries(probs).map(([k, p]) => `${words(k)} ${odds(p)}`).join(", ");
+    // Each outcome's chance as the server words it (odds_words: the card, the story and the ledger alike).
+    const oddsLine = (said) => Object.entries(said).map(([k, p]) => `${words(k)} ${p}`).join(", ");
     const nameOf = (s) => {
       const u = m.model.units.get(s.unit_id);
       return u ? m.nameOf(u).short : s.name;
@@ -102,12 +99,12 @@
         standLine("close", "Too close to call, measure on the table", c.stands.close),
       ];
       const roll = [];
-      if (c.first) roll.push(`First the battery's artillery action D6: ${oddsLine(c.first.probabilities_exact)}.`);
+      if (c.first) roll.push(`First the battery's artillery action D6: ${oddsLine(c.first.odds_words)}.`);
       const one = [...c.stands.full, ...c.stands.partial, ...c.stands.close][0];
       if (one) roll.push(`Then a D6 for each stand under it per turn of fire${one.request.firer ? `, on the ${words(one.request.firer)} row` : ""}.`);
       const why = h("details", { class: "play-why" }, h("summary", { text: "Each stand's roll and odds" }));
       for (const s of [...c.stands.full, ...c.stands.partial, ...c.stands.close]) {
-        why.append(h("p", { text: `${nameOf(s)}: ${oddsLine(s.probabilities_exact)} (${s.filled.map((f) => f.why).join("; ")})` }));
+        why.append(h("p", { text: `${nameOf(s)}: ${oddsLine(s.odds_words)} (${s.filled.map((f) => f.why).join("; ")})` }));
       }
       const rest = [...under, ...roll.map((t) => h("p", { text: t })), why, ...c.notes.map((t) => h("p", { class: "muted", text: t }))];
       if (c.applied) {

@@ -366,6 +366,8 @@
     box.dataset.turn = String(t.turn);
     box.dataset.sideToMove = t.side_to_move || "";
     box.textContent = t.status === "setup" && !t.turn ? "Setting up" : t.status === "finished" ? "Game over" : `${turnWord} ${t.turn} · ${sideName(t.side_to_move)} to move`;
+    // The referee's way on to the table's editor lasts while the game is in set-up.
+    document.querySelectorAll("[data-edit-table]").forEach((a) => { a.hidden = t.status !== "setup"; });
   };
 
   // -- the stand card ------------------------------------------------------------------------------------------

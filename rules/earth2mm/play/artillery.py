@@ -48,7 +48,7 @@ from rules.earth2mm.data import (
     UNITS,
 )
 from rules.earth2mm.play.judge import Board, shooting_steps
-from rules.earth2mm.play.kit import BASES, KIT, Cloud
+from rules.earth2mm.play.kit import BASES, KIT, Cloud, cordon_words
 from rules.earth2mm.play.rolls import cover_of
 from rules.earth2mm.play.shots import built_in_resilience
 from rules.earth2mm.play.units import SUB_UNIT, bases_of, context, is_artillery
@@ -337,53 +337,6 @@ def _cordon_now(snap: Snapshot, cordon: Mapping[str, Any], drifts: int) -> tuple
         GasRequest.model_validate({**body, "gas": GAS_OF[cordon["cloud"]], "bounds_since_laid": drifts}),
     ).as_dict()
     return laid["outcome"]["polygon_cm"], bool(gas["outcome"]["present"])
-
-
-def arrival(snap: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
-    """An item landing: a bombardment's circle put on the board where its grid reference names (its card then
-    fires it), or a cordon laid square to the wind (rolled with `dice` when due) by the batteries named that
-    can fire it, none laid when none can."""
-    at = _round(landing_point(snap, item))
-    step = ARRIVAL_STEPS[item.kind]
-    if item.kind != CORDON:
-        name = str(item.data["battery"])
-        battery = _battery(snap, item.side, name)
-        circle = {
-            "item_id": item.id,
-            "side": item.side,
-            "kind": item.kind,
-            "battery": name,
-            "firer_id": battery.id if battery is not None else None,
-            "center": at,
-            "bound": snap.turn,
-        }
-        return Arrival({"circles": (*snap.board.get("circles", ()), circle)})
-    names = [str(n) for n in item.data["batteries"]]
-    why_not = {n: _not_firing(snap, CORDON, _battery(snap, item.side, n), n) for n in names}
-    firing = [n for n in names if not why_not[n]]
-    if not firing:
-        why = "no battery named fires it: " + "; ".join(why_not.values())
-        return Arrival(
-            event="cordon-not-laid", shown={"item": item.id, "why": why}, source=SRC_SMOKE, step=step
-        )
-    wind_deg, new_wind = _wind(snap, dice)
-    cordon: dict[str, Any] = {
-        "item_id": item.id,
-        "side": item.side,
-        "cloud": item.data.get("cloud", "smoke"),
-        "transparent": bool(item.data.get("transparent", False)),
-        "batteries": firing,
-        "laid_at": at,
-        "wind_deg": round(wind_deg, 3),
-        "bound": snap.turn,
-        "drifts": 0,
-    }
-    cordon["polygon"], _ = _cordon_now(snap, cordon, 0)
-    board: dict[str, Any] = {"cordons": (*snap.board.get("cordons", ()), cordon)}
-    if new_wind is not None:
-        board["wind"] = new_wind
-    shown = {"cordon": cordon, "wind": new_wind or snap.board.get("wind")}
-    return Arrival(board, "cordon-laid", shown, _cite(SRC_SMOKE, context(snap).citation("wind")), step=step)
 
 
 # -- the bombardment as a card --------------------------------------------------------------------------------
@@ -737,6 +690,10 @@ class EarthFirePlan(FirePlan):
                 ORDER_RULE,
             )
 
+    def item_words(self, kind: str, data: Mapping[str, Any]) -> str:
+        """A cordon by the cloud chosen for it ("Chlorine cordon", as the board labels it once laid)."""
+        return cordon_words(str(data["cloud"])) if kind == CORDON and data.get("cloud") else ""
+
     def arrival_step(self, item: PlanItem) -> str | None:
         return ARRIVAL_STEPS[item.kind]
 
@@ -745,7 +702,52 @@ class EarthFirePlan(FirePlan):
         return (6,) if item.kind == CORDON and _wind_due(snapshot) else ()
 
     def arrival(self, snapshot: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
-        return arrival(snapshot, item, dice)
+        """An item landing: a bombardment's circle put on the board where its grid reference names (its card then
+        fires it), or a cordon laid square to the wind (rolled with `dice` when due) by the batteries named that
+        can fire it, none laid when none can."""
+        at = _round(landing_point(snapshot, item))
+        step = ARRIVAL_STEPS[item.kind]
+        if item.kind != CORDON:
+            name = str(item.data["battery"])
+            battery = _battery(snapshot, item.side, name)
+            circle = {
+                "item_id": item.id,
+                "side": item.side,
+                "kind": item.kind,
+                "battery": name,
+                "firer_id": battery.id if battery is not None else None,
+                "center": at,
+                "bound": snapshot.turn,
+            }
+            return Arrival({"circles": (*snapshot.board.get("circles", ()), circle)})
+        names = [str(n) for n in item.data["batteries"]]
+        why_not = {n: _not_firing(snapshot, CORDON, _battery(snapshot, item.side, n), n) for n in names}
+        firing = [n for n in names if not why_not[n]]
+        if not firing:
+            why = "no battery named fires it: " + "; ".join(why_not.values())
+            return Arrival(
+                event="cordon-not-laid", shown={"item": item.id, "why": why}, source=SRC_SMOKE, step=step
+            )
+        wind_deg, new_wind = _wind(snapshot, dice)
+        cordon: dict[str, Any] = {
+            "item_id": item.id,
+            "side": item.side,
+            "cloud": item.data.get("cloud", "smoke"),
+            "transparent": bool(item.data.get("transparent", False)),
+            "batteries": firing,
+            "laid_at": at,
+            "wind_deg": round(wind_deg, 3),
+            "bound": snapshot.turn,
+            "drifts": 0,
+        }
+        cordon["polygon"], _ = _cordon_now(snapshot, cordon, 0)
+        board: dict[str, Any] = {"cordons": (*snapshot.board.get("cordons", ()), cordon)}
+        if new_wind is not None:
+            board["wind"] = new_wind
+        shown = {"cordon": cordon, "wind": new_wind or snapshot.board.get("wind")}
+        return Arrival(
+            board, "cordon-laid", shown, _cite(SRC_SMOKE, context(snapshot).citation("wind")), step=step
+        )
 
     def arrival_cards(self, snapshot: Snapshot, names: Mapping[int, str]) -> tuple[FireCard, ...]:
         return cards(snapshot)

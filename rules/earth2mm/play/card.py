@@ -22,50 +22,46 @@ def _words(value: str) -> str:
     return value.capitalize()
 
 
-def stand_edits(snap: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
-    stand = snap.unit(unit_id)
-    if snap.turn < 1 or stand.killed:
-        return ()
-    b = Board(snap, KIT.bases)
-    company = U.sub_unit_of(stand, snap.by_id)
-    sf = U.formation_of(stand, snap.by_id) if company is not None else None
-    out: list[StandEdit] = []
-    if sf is not None:
-        now = sf.state.get("high_command", "")
-        why = f"{sf.name}'s high command{f': now {now.upper()}' if now else ''}"
-        out.append(
-            StandEdit(
-                f"Command {sf.name}",
-                "high_command",
-                sf.id,
-                why,
-                tuple(EditChoice(c, _words(c)) for c in COMMANDS),
-            )
-        )
-    if company is None:
-        return tuple(out)
-    command = b.command(company)
-
-    def allowed(values: dict[str, object]) -> bool:
-        return not forbidden(b, EditUnit(unit_id=company.id, version=0, values=values))
-
-    # Planned in its own planning step, under a command: the plans the chart allows it there.
-    if command and allowed({"sub_plan": ""}):
-        plans = allowed_plans(b.ctx, command, dug_in(company), bool(company.state.get("under_fire")))  # type: ignore[arg-type]
-        # An assault waits for its target's tap; another plan is offered where the rules of play take it (a
-        # sub-unit carrying its assault on plans nothing else).
-        plans = [p for p in plans if p == "assault" or allowed({"sub_plan": p})]
-        choices = tuple(EditChoice(p, _words(p), TARGET_FIELD, p == "assault") for p in plans)
-        why = f"{company.name} plans under {command.upper()}"
-        out.append(StandEdit(f"Plan {company.name}", "sub_plan", company.id, why, choices))
-    if command and not company.state.get("digging_in") and allowed({"digging_in": True}):
-        why = f"{company.name} may dig in under {command.upper()}"
-        out.append(StandEdit("Dig in", "digging_in", company.id, why, (EditChoice(True, "Dig in"),)))
-    return tuple(out)
-
-
 class EarthCardFields(EarthFields):
     """The unit's state fields, with the edits its stand card offers."""
 
     def stand_edits(self, snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
-        return stand_edits(snapshot, unit_id)
+        stand = snapshot.unit(unit_id)
+        if snapshot.turn < 1 or stand.killed:
+            return ()
+        b = Board(snapshot, KIT.bases)
+        company = U.sub_unit_of(stand, snapshot.by_id)
+        sf = U.formation_of(stand, snapshot.by_id) if company is not None else None
+        out: list[StandEdit] = []
+        if sf is not None:
+            now = sf.state.get("high_command", "")
+            why = f"{sf.name}'s high command{f': now {now.upper()}' if now else ''}"
+            out.append(
+                StandEdit(
+                    f"Command {sf.name}",
+                    "high_command",
+                    sf.id,
+                    why,
+                    tuple(EditChoice(c, _words(c)) for c in COMMANDS),
+                )
+            )
+        if company is None:
+            return tuple(out)
+        command = b.command(company)
+
+        def allowed(values: dict[str, object]) -> bool:
+            return not forbidden(b, EditUnit(unit_id=company.id, version=0, values=values))
+
+        # Planned in its own planning step, under a command: the plans the chart allows it there.
+        if command and allowed({"sub_plan": ""}):
+            plans = allowed_plans(b.ctx, command, dug_in(company), bool(company.state.get("under_fire")))  # type: ignore[arg-type]
+            # An assault waits for its target's tap; another plan is offered where the rules of play take it (a
+            # sub-unit carrying its assault on plans nothing else).
+            plans = [p for p in plans if p == "assault" or allowed({"sub_plan": p})]
+            choices = tuple(EditChoice(p, _words(p), TARGET_FIELD, p == "assault") for p in plans)
+            why = f"{company.name} plans under {command.upper()}"
+            out.append(StandEdit(f"Plan {company.name}", "sub_plan", company.id, why, choices))
+        if command and not company.state.get("digging_in") and allowed({"digging_in": True}):
+            why = f"{company.name} may dig in under {command.upper()}"
+            out.append(StandEdit("Dig in", "digging_in", company.id, why, (EditChoice(True, "Dig in"),)))
+        return tuple(out)

@@ -21,7 +21,6 @@ from rules.core.errors import Refusal
 from rules.core.game import leaves_under
 from rules.core.records import Snapshot, UnitState
 from rules.core.ruleset import Context
-from rules.core.turn import Step
 from rules.earth2mm.data import (
     ASSAULT_REACH_M,
     COVER,
@@ -47,7 +46,7 @@ from rules.earth2mm.play.shots import (
     melee_now,
     stands,
 )
-from rules.earth2mm.play.steps import SHOOT, STEP_INDEX, STEPS
+from rules.earth2mm.play.steps import SHOOT, STEP_INDEX, STEPS, printed_number
 from rules.earth2mm.play.table import terrain_class
 from rules.earth2mm.resolvers import MoveRequest, allowed_plans
 from rules.earth2mm.ruleset import Earth2mm
@@ -127,9 +126,6 @@ class Board:
         unit = self.by_id.get(unit_id)
         return None if unit is None else U.sub_unit_of(unit, self.by_id)
 
-    def bases_of(self, company: UnitState) -> list[UnitState]:
-        return U.bases_of(company, self.snap)
-
     def distance_cm(self, a: UnitState, b: UnitState) -> float | None:
         """The gap between two sub-units' nearest bases (None when either has none on the table)."""
         ours, theirs = stands(a, self.snap, self.bases), stands(b, self.snap, self.bases)
@@ -142,11 +138,6 @@ class Board:
     def command(self, company: UnitState) -> str:
         sf = U.formation_of(company, self.by_id)
         return str(sf.state.get("high_command", "")) if sf is not None else ""
-
-
-def printed_number(step: Step) -> str:
-    """A planning or executing step's number as the book prints it: "(7)"."""
-    return step.printed.split(" ", 1)[0]
 
 
 # -- the sub-unit's situation --------------------------------------------------------------------------------
@@ -202,7 +193,7 @@ def moving_step(company: UnitState) -> str:
 def injured_half(company: UnitState, b: Board) -> bool:
     """ "When the majority (50%+) of the sub-unit ... is injured, the unit suffers a halved movement speed":
     fresh injuries only (old ones "can move normally again")."""
-    bases = b.bases_of(company)
+    bases = U.bases_of(company, b.snap)
     fresh = sum(1 for u in bases if u.state.get("base_injury") == "fresh")
     return bool(bases) and 2 * fresh >= len(bases)
 

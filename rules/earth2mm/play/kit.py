@@ -79,6 +79,11 @@ def _words(s: str) -> str:
     return s.replace("-", " ").capitalize()
 
 
+def cordon_words(cloud: str) -> str:
+    """A cordon by the cloud chosen for it: "Chlorine cordon" (planned, laid and drawn alike)."""
+    return f"{_words(cloud)} cordon"
+
+
 def _at(p: Sequence[Any]) -> tuple[float, float]:
     return float(p[0]), float(p[1])
 
@@ -101,7 +106,7 @@ def draw_cordons(cordons: Sequence[Mapping[str, Any]], table: Table) -> list[Dra
     return [
         Drawn(
             style="board-gas",
-            label=f"{_words(c['cloud'])} cordon of the {c['side']}",
+            label=f"{cordon_words(c['cloud'])} of the {c['side']}",
             polygon=tuple(_at(p) for p in c["polygon"][:-1]),
         )
         for c in cordons

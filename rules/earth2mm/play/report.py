@@ -13,6 +13,7 @@ from rules.earth2mm.data import SRC_ARMING
 from rules.earth2mm.play import units as U
 from rules.earth2mm.play.fields import EarthFields, plan_anonymous
 from rules.earth2mm.play.shots import posture
+from rules.earth2mm.play.steps import ALLOCATE, BOMBARD, RECOVERY, SHOOT
 from rules.earth2mm.ruleset import Earth2mm, cite
 
 SRC_FORMATIONS = cite("STRATEGIC FORMATIONS")
@@ -58,6 +59,22 @@ class EarthReport(Report):
         if parent is not None and parent.state.get("high_command"):
             notes.append(("SF", str(parent.state["high_command"])))
         return tuple(notes)
+
+    def roll_words(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
+        """A shot, a melee, hits allocated, a recovery die and a bombardment, each in the book's words ("fought
+        1. Kompanie in melee: 2 hits"); the story tells none of them in a bound's sentences (its bases injured
+        and removed say what they did)."""
+        key = str(resolution.get("outcome_key", ""))
+        at = f" {target}" if target else ""
+        if resolver == SHOOT:  # a shot's details say whether it was fought with the m side of Arming
+            return f"fought{at} in melee: {key}" if resolution.get("melee") else f"shot at{at}: {key}"
+        if resolver == ALLOCATE:
+            return f"allocated its hits on{at}: {key}"
+        if resolver == RECOVERY:
+            return f"rolled its recovery die: {key.replace('-', ' ')}"
+        if resolver == BOMBARD:
+            return f"bombarded{at}: {key}"
+        return ""
 
     def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
         """A formation's bases: (at the start, removed)."""

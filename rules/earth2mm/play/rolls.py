@@ -319,78 +319,6 @@ def dice_before_target(company: UnitState, bases: int, melee: bool, assaulting: 
     return pool(req)[0]
 
 
-def stand_acts(snap: Snapshot, unit_id: int, bases: Mapping[str, BaseSpec]) -> tuple[StandAct, ...]:
-    stand = snap.unit(unit_id)
-    if stand.killed:
-        return ()
-    try:
-        company = company_of(snap, unit_id, "unit_id")
-    except RulesError:
-        return ()
-    ctx = context(snap)
-    name, cid = company.name, company.id
-    chart = UNITS[company.kind]
-    acts: list[StandAct] = []
-    enemies = [u for u in snap.units if u.level == "company" and u.side != company.side and not u.killed]
-    if melee_now(snap, {}):
-        contact = {e.id: shot(snap, company, e, bases, ctx, True).contact for e in enemies}
-        touching = [e for e in enemies if contact[e.id]]
-        if touching and chart.melee.dice:
-            foes = ", ".join(e.name for e in touching)
-            n = max(len(contact[e.id]) for e in touching)
-            why = f"{name} is in base contact with {foes}"
-            acts.append(
-                StandAct("Melee", SHOOT, cid, why, True, dice_before_target(company, n, True, False), True)
-            )
-    elif chart.ranged.dice and not company.fired_this_bound:
-        planned = company.assault_target if company.assault_target is not None else company.plan_target
-        aim = snap.by_id.get(planned) if planned is not None else None
-        at = f" at {aim.name}, its planned target" if aim is not None else ""
-        assaults = assaulting(company)
-        n = dice_before_target(company, len(bases_of(company, snap)), False, assaults)
-        if assaults:
-            why = f"{name} shoots as it assaults{at} (-1A)"
-            acts.append(StandAct("Assault shooting", SHOOT, cid, why, True, n, True))
-        else:
-            acts.append(StandAct("Shoot", SHOOT, cid, f"{name} shoots{at}", True, n, True))
-    shooter = new_shooter(stand, snap)
-    if shooter is not None:
-        by = snap.by_id.get(shooter)
-        why = f"{stand.name}, freshly injured, is under fire from {by.name if by else 'a new shooter'}"
-        acts.append(StandAct("Recovery die", RECOVERY, stand.id, why))
-    for e in enemies:
-        if e.hits_from == cid and e.hits_to_allocate:
-            why = f"{e.hits_to_allocate} hit(s) of {name} wait on {e.name}"
-            acts.append(StandAct("Allocate hits", ALLOCATE, cid, why, True, 0, order="order"))
-    return tuple(acts)
-
-
-def target_marks(
-    snap: Snapshot, unit_id: int, resolver: str, bases: Mapping[str, BaseSpec]
-) -> tuple[TargetMark, ...]:
-    """The enemy bases the card's roll may not take as its target now, each with its reason."""
-    if resolver not in (SHOOT, ALLOCATE):
-        return ()
-    company = company_of(snap, unit_id, "unit_id")
-    ctx = context(snap)
-    marks: list[TargetMark] = []
-    table, melee = Measured(snap, bases), melee_now(snap, {})
-    for e in snap.units:
-        if e.level != "company" or e.side == company.side or e.killed:
-            continue
-        if resolver == SHOOT:  # only the first refusal marks the target
-            refusals = shot(snap, company, e, bases, ctx, melee, table, first=True).refusals
-        elif e.hits_from != company.id or not e.hits_to_allocate:
-            sentence = f"No hits of {company.name} wait on {e.name}"
-            refusals = (("no hits of it", Refusal(sentence, ALLOCATION_RULE, SRC_ARMING)),)
-        else:
-            refusals = ()
-        if refusals:
-            mark, r = refusals[0]
-            marks += [TargetMark(b.id, mark, str(r), r.why, r.source) for b in bases_of(e, snap)]
-    return tuple(marks)
-
-
 class EarthRolls(Rolls):
     """2mm Earth 1418's rolls in a game, measured on the table with the kit's bases."""
 
@@ -417,7 +345,75 @@ class EarthRolls(Rolls):
         return consequences(resolver_id, snapshot, outcome)
 
     def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
-        return stand_acts(snapshot, unit_id, self.bases)
+        bases = self.bases
+        stand = snapshot.unit(unit_id)
+        if stand.killed:
+            return ()
+        try:
+            company = company_of(snapshot, unit_id, "unit_id")
+        except RulesError:
+            return ()
+        ctx = context(snapshot)
+        name, cid = company.name, company.id
+        chart = UNITS[company.kind]
+        acts: list[StandAct] = []
+        enemies = [
+            u for u in snapshot.units if u.level == "company" and u.side != company.side and not u.killed
+        ]
+        if melee_now(snapshot, {}):
+            contact = {e.id: shot(snapshot, company, e, bases, ctx, True).contact for e in enemies}
+            touching = [e for e in enemies if contact[e.id]]
+            if touching and chart.melee.dice:
+                foes = ", ".join(e.name for e in touching)
+                n = max(len(contact[e.id]) for e in touching)
+                why = f"{name} is in base contact with {foes}"
+                acts.append(
+                    StandAct(
+                        "Melee", SHOOT, cid, why, True, dice_before_target(company, n, True, False), True
+                    )
+                )
+        elif chart.ranged.dice and not company.fired_this_bound:
+            planned = company.assault_target if company.assault_target is not None else company.plan_target
+            aim = snapshot.by_id.get(planned) if planned is not None else None
+            at = f" at {aim.name}, its planned target" if aim is not None else ""
+            assaults = assaulting(company)
+            n = dice_before_target(company, len(bases_of(company, snapshot)), False, assaults)
+            if assaults:
+                why = f"{name} shoots as it assaults{at} (-1A)"
+                acts.append(StandAct("Assault shooting", SHOOT, cid, why, True, n, True))
+            else:
+                acts.append(StandAct("Shoot", SHOOT, cid, f"{name} shoots{at}", True, n, True))
+        shooter = new_shooter(stand, snapshot)
+        if shooter is not None:
+            by = snapshot.by_id.get(shooter)
+            why = f"{stand.name}, freshly injured, is under fire from {by.name if by else 'a new shooter'}"
+            acts.append(StandAct("Recovery die", RECOVERY, stand.id, why))
+        for e in enemies:
+            if e.hits_from == cid and e.hits_to_allocate:
+                why = f"{e.hits_to_allocate} hit(s) of {name} wait on {e.name}"
+                acts.append(StandAct("Allocate hits", ALLOCATE, cid, why, True, 0, order="order"))
+        return tuple(acts)
 
     def target_marks(self, snapshot: Snapshot, unit_id: int, resolver_id: str) -> tuple[TargetMark, ...]:
-        return target_marks(snapshot, unit_id, resolver_id, self.bases)
+        """The enemy bases the card's roll may not take as its target now, each with its reason."""
+        bases = self.bases
+        if resolver_id not in (SHOOT, ALLOCATE):
+            return ()
+        company = company_of(snapshot, unit_id, "unit_id")
+        ctx = context(snapshot)
+        marks: list[TargetMark] = []
+        table, melee = Measured(snapshot, bases), melee_now(snapshot, {})
+        for e in snapshot.units:
+            if e.level != "company" or e.side == company.side or e.killed:
+                continue
+            if resolver_id == SHOOT:  # only the first refusal marks the target
+                refusals = shot(snapshot, company, e, bases, ctx, melee, table, first=True).refusals
+            elif e.hits_from != company.id or not e.hits_to_allocate:
+                sentence = f"No hits of {company.name} wait on {e.name}"
+                refusals = (("no hits of it", Refusal(sentence, ALLOCATION_RULE, SRC_ARMING)),)
+            else:
+                refusals = ()
+            if refusals:
+                mark, r = refusals[0]
+                marks += [TargetMark(b.id, mark, str(r), r.why, r.source) for b in bases_of(e, snapshot)]
+        return tuple(marks)

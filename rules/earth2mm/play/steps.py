@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.core.errors import Refusal
+from rules.core.errors import SENTENCE_MAX, Refusal
 from rules.core.game import Position
 from rules.core.turn import Permit, Step
 from rules.earth2mm.data import BOUND, EXECUTING_ORDER, PLANNING_ORDER, SRC_ARTILLERY, SRC_ASSAULT, SRC_ORDER
@@ -191,15 +191,43 @@ ACT_WORDS = {
 }
 
 
+def printed_number(step: Step) -> str:
+    """A planning or executing step's number as the book prints it: "(7)"."""
+    return step.printed.split(" ", 1)[0]
+
+
+def step_name(step: Step) -> str:
+    """A step by its printed name, in a sentence: "high commands", "planning step (4)", "executing step (7)",
+    "melee", "the end of the bound"."""
+    if step.id.startswith("plan-"):
+        return f"planning step {printed_number(step)}"
+    if step.id.startswith("execute-"):
+        return f"executing step {printed_number(step)}"
+    return step.title.lower() if step.id != "end-of-bound" else f"the {step.title.lower()}"
+
+
 def _runs(ids: Sequence[str]) -> str:
-    """Step ids as runs of consecutive steps: "plan-naval-railway to plan-elite, melee"."""
-    runs: list[list[int]] = []
+    """Steps by their printed names, consecutive ones of a kind as runs: "executing steps (1)-(2), (4)-(5),
+    (9) or melee"."""
+    runs: list[list[Step]] = []
     for i in sorted(STEP_INDEX[s] for s in ids):
-        if runs and runs[-1][-1] + 1 == i:
-            runs[-1].append(i)
+        step = STEPS[i]
+        if runs and STEP_INDEX[runs[-1][-1].id] + 1 == i and step.id[:4] == runs[-1][-1].id[:4]:
+            runs[-1].append(step)
         else:
-            runs.append([i])
-    return ", ".join(STEPS[r[0]].id + (f" to {STEPS[r[-1]].id}" if len(r) > 1 else "") for r in runs)
+            runs.append([step])
+    said: list[str] = []  # the planning steps' runs, then the executing steps', then each other step
+    for kind, word in (("plan", "planning"), ("exec", "executing")):
+        numbers = [
+            "-".join(dict.fromkeys(printed_number(s) for s in (r[0], r[-1])))
+            for r in runs
+            if r[0].id.startswith(kind)
+        ]
+        if numbers:
+            steps = "steps" if len(numbers) > 1 or "-" in numbers[0] else "step"
+            said += [f"{word} {steps} {numbers[0]}", *numbers[1:]]
+    said += [step_name(r[0]) for r in runs if not r[0].id.startswith(("plan", "exec"))]
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} or {said[-1]}"
 
 
 def step_refusal(now: Position, action: str) -> Refusal | None:
@@ -213,8 +241,11 @@ def step_refusal(now: Position, action: str) -> Refusal | None:
     permits = [(s, p) for s in where for p in s.permits if p.action == action]
     quotes = "; ".join(f"step {s.number}: “{p.quote}”" for s, p in permits)
     source = permits[0][1].source
+    said = f"Not in {step_name(step)}: {what} waits for {_runs(allowed)}"
+    if len(said) >= SENTENCE_MAX:  # its full stop to come: the step is in the rule beside it
+        said = f"{what[0].upper()}{what[1:]} waits for {_runs(allowed)}"
     return Refusal(
-        f"Not in {step.id}: {what} waits for {_runs(allowed)}",
+        said,
         f"It is step {step.number} of the bound, “{step.printed}”; {what} is done only in {quotes} ({source})",
         source,
     )

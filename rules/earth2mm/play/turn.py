@@ -15,7 +15,7 @@ from rules.earth2mm.play import units as U
 from rules.earth2mm.play.artillery import drifted
 from rules.earth2mm.play.ends import bound_ended, needs
 from rules.earth2mm.play.fields import DIG_ACT, LEAVE_ACT, PLAN_ACT
-from rules.earth2mm.play.judge import Board, forbidden, printed_number, shooting_steps
+from rules.earth2mm.play.judge import Board, forbidden, shooting_steps
 from rules.earth2mm.play.shots import melee_now
 from rules.earth2mm.play.steps import (
     SHOOT,
@@ -24,6 +24,7 @@ from rules.earth2mm.play.steps import (
     STEP_INDEX,
     STEP_ROLLS,
     STEPS,
+    printed_number,
     step_refusal,
 )
 from rules.earth2mm.ruleset import Earth2mm

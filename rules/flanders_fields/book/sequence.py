@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from rules.core.errors import Refusal
+from rules.core.errors import SENTENCE_MAX, Refusal
 from rules.flanders_fields.book.common import PERIODS, PeriodId
 from rules.flanders_fields.ruleset import cite
 
@@ -340,7 +340,7 @@ def allowed_now(status: str, period: str, step_index: int, side_to_move: str) ->
     return out
 
 
-MAX_SENTENCE = 120  # a refusal's one sentence (issue 26)
+MAX_SENTENCE = SENTENCE_MAX  # a refusal's one sentence (issue 26)
 
 
 def _quoted(text: str) -> str:
@@ -382,8 +382,8 @@ def refusal(status: str, period: str, step_index: int, side_to_move: str, act: A
         )
     step = step_at(period, step_index)
     if step is None:
-        said = f"The game is not being played (status {status}): players may not {doing}."
-        return Refusal(said, said)
+        said = f"The game is not being played: players may not {doing}."
+        return Refusal(said, f"{said[:-1]} (the game is {status}).")
     if act.action == "build-forces":
         return Refusal(
             f"Build forces in set-up: during play players may not {doing}.",
@@ -499,6 +499,11 @@ class RollAsked:
     classes: tuple[UnitClass, ...] | None = None
 
 
+def _step_words(step_id: str) -> str:
+    """A step by the words of its printed heading ("battalion orders"), not its id."""
+    return step_id.replace("-", " ")
+
+
 def roll_refusal(
     status: str, period: str, step_index: int, side_to_move: str, roll: RollAsked, mover: str = ""
 ) -> Refusal | None:
@@ -509,7 +514,8 @@ def roll_refusal(
     if status != "playing" or step is None or roll.resolver in QUESTIONS:
         return None  # a roll outside play is refused by the game itself; a question changes nothing
     who = mover or f"{side_to_move}'s"
-    now = f"the {who} {step.id} step"
+    words = roll.resolver.replace("-", " ")  # a roll and a step in words, as the playsheet heads them
+    now = f"the {who} {_step_words(step.id)} step"
     listed = [s.id for s in SEQUENCES[_period(period)].steps if roll.resolver in s.resolvers]
     permit = ROLL_PERMITS.get(roll.resolver)
     if roll.side != side_to_move:
@@ -529,7 +535,7 @@ def roll_refusal(
         )
         return Refusal(said, why, TURN_SOURCE)
     if step.attacker_only and side_to_move != "attacker" and roll.resolver in step.resolvers:
-        said = f"It is {now}: only the attacker rolls {roll.resolver}."
+        said = f"It is {now}: only the attacker rolls {words}."
         why = f"Step {step.number}. {step.title} ({step.source}) is the attacker's: “{step.printed}”."
         return Refusal(said, why, step.source)
     if permit is not None and (
@@ -542,11 +548,12 @@ def roll_refusal(
         where = (
             "the first step of the turn"
             if permit is not None and permit.first_step
-            else " or ".join(f"the {s} step" for s in dict.fromkeys(steps)) or "no step of this period"
+            else " or ".join(f"the {_step_words(s)} step" for s in dict.fromkeys(steps))
+            or "no step of this period"
         )
-        said = f"It is {now}: roll {roll.resolver} in {where}."
+        said = f"It is {now}: roll {words} in {where}."
         if len(said) > MAX_SENTENCE:
-            said = f"It is {now}: {roll.resolver} is rolled in another step."
+            said = f"It is {now}: {words} is rolled in another step."
         printed = f" (“{permit.quote}”, {permit.source})" if permit is not None else ""
         why = (
             f"In step {step.number}. {step.title} of the {side_to_move}'s turn ({step.source}) {roll.resolver} is "

@@ -17,7 +17,7 @@ from rules.core.errors import RulesError
 from rules.core.scenario import SIDES
 from rules.flanders_fields.book.organisation import Unit
 from rules.flanders_fields.play.game_setup import DEPLOY_DEPTH as DEPLOY_DEPTH
-from rules.flanders_fields.play.game_setup import new_forces
+from rules.flanders_fields.play.game_setup import FlandersFieldsSetup
 from rules.flanders_fields.ruleset import FlandersFields
 from rules.flanders_fields.shipped import DOCUMENTS
 from rules.table.terrain import FEATURE_KINDS
@@ -85,11 +85,11 @@ def _zone_bounds(zone: Mapping[str, Any] | None) -> tuple[float, float, float, f
 def scenario_from_document(doc: Mapping[str, Any], variants: Mapping[str, str] | None = None) -> Scenario:
     """A (checked) document built with the chosen readings (the document's own, then the defaults)."""
     ctx = FlandersFields().context(doc["period"], {**doc.get("variants", {}), **(variants or {})})
-    made = new_forces(ctx, doc)
+    made = FlandersFieldsSetup.new_forces(ctx, doc)
     off = set(made.off_table)
     sides = doc["sides"]
     zones = {s: _zone_bounds(sides[s].get("deployment_zone")) for s in SIDES}
-    # Flanders Fields builds its forces as organisation-table units (play/game_setup.new_forces).
+    # Flanders Fields builds its forces as organisation-table units (play/game_setup.FlandersFieldsSetup.new_forces).
     forces = {s: tuple(u for u in made.forces[s] if isinstance(u, Unit)) for s in SIDES}
     return Scenario(
         id=doc["id"],

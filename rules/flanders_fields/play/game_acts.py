@@ -3,42 +3,22 @@ shooting, an assault and its battalion's morale test when one is due."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from rules.core.game import Outcome, Rolls, ancestor_at
-from rules.core.records import Change, Filled, FillRequest, Played, Snapshot, StandAct, TargetMark, UnitState
-from rules.flanders_fields.play import game_cards, game_consequences, game_fill, game_fire, game_turn
+from rules.core.errors import RulesError
+from rules.core.game import ancestor_at
+from rules.core.records import Change, FillRequest, Snapshot, StandAct, UnitState
+from rules.flanders_fields.play import game_reinforcements
+from rules.flanders_fields.play.game_cards import FlandersFieldsCards
+from rules.flanders_fields.play.game_consequences import FlandersFieldsConsequences
+from rules.flanders_fields.play.game_fill import FlandersFieldsFill
+from rules.flanders_fields.play.game_fire import FlandersFieldsTargets
 from rules.flanders_fields.play.game_orders import assault_spends
+from rules.flanders_fields.play.game_turn import HEROIC_KEY, heroic_action_spent, own_table, wind_due
 from rules.flanders_fields.play.units import FIRER, assault_kind, ordered_unit
 from rules.flanders_fields.resolvers.assault import ATTACKERS
 from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
 from rules.flanders_fields.resolvers.morale import RESOLVER as MORALE
 from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
-
-
-def stand_acts(snap: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
-    unit = snap.unit(unit_id)
-    if unit.killed:
-        return ()
-    by_id = snap.by_id
-    acts: list[StandAct] = []
-    # "ORDERS AND ACTIONS": a company rolls for its platoons, a battery or an MG for itself (under erratum
-    # artillery-roll-per: brigade, its group for a battery).
-    ordered = ordered_unit(unit, by_id, snap.variants)
-    if ordered is not None:
-        why = "" if ordered is unit else f"{unit.name} takes the order roll of {ordered.name}"
-        acts.append(StandAct("Order roll", ORDER_ROLL, ordered.id or 0, why))
-    if unit.kind in FIRER:
-        acts.append(StandAct("Shoot", "shooting", unit_id, actions_left(unit, ordered), target=True))
-    if assault_kind(unit) in ATTACKERS:
-        # An assault is a move into contact, an action of the unit ordered (erratum assault-action).
-        left = actions_left(unit, ordered) if assault_spends(snap.variants) else ""
-        acts.append(StandAct("Assault", ASSAULT, unit_id, left, target=True, dice=2))
-    bn = ancestor_at(unit, "battalion", by_id)
-    if bn is not None and bn.morale_due:
-        acts.append(StandAct("Morale test", MORALE, bn.id or 0, f"{bn.name} has a morale test due"))
-    return tuple(acts)
+from rules.flanders_fields.resolvers.reinforcements import RESOLVER as REINFORCEMENTS
 
 
 def actions_left(unit: UnitState, ordered: UnitState | None) -> str:
@@ -50,45 +30,55 @@ def actions_left(unit: UnitState, ordered: UnitState | None) -> str:
     return left if ordered is unit else f"{left} ({ordered.name})"
 
 
-class FlandersFieldsRolls(Rolls):
-    """Flanders Fields' rolls in a game: requests filled from the table, what results do, the rolls a stand's
-    card offers, the heroic action and the gas-wind roll asked for, and the random-event cards."""
-
-    secret_draws = {game_cards.RESOLVER: "the random event cards"}
-    claims = game_fill.CLAIMS
-
-    def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
-        return game_fill.fill(resolver_id, snapshot, request)
-
-    def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
-        return game_consequences.consequences(resolver_id, snapshot, outcome)
+class FlandersFieldsRolls(
+    FlandersFieldsFill, FlandersFieldsConsequences, FlandersFieldsTargets, FlandersFieldsCards
+):
+    """Flanders Fields' rolls in a game: requests filled from the table (`game_fill`), what results do
+    (`game_consequences`), the stands a shot may not target (`game_fire`) and the random-event cards
+    (`game_cards`); its own, the rolls a stand's card offers and the heroic action and the gas-wind roll asked
+    for."""
 
     def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
-        return stand_acts(snapshot, unit_id)
-
-    def target_marks(self, snapshot: Snapshot, unit_id: int, resolver_id: str) -> tuple[TargetMark, ...]:
-        return game_fire.target_marks(snapshot, unit_id, resolver_id)
+        unit = snapshot.unit(unit_id)
+        if unit.killed:
+            return ()
+        by_id = snapshot.by_id
+        acts: list[StandAct] = []
+        # "ORDERS AND ACTIONS": a company rolls for its platoons, a battery or an MG for itself (under erratum
+        # artillery-roll-per: brigade, its group for a battery).
+        ordered = ordered_unit(unit, by_id, snapshot.variants)
+        if ordered is not None:
+            why = "" if ordered is unit else f"{unit.name} takes the order roll of {ordered.name}"
+            acts.append(StandAct("Order roll", ORDER_ROLL, ordered.id or 0, why))
+        if unit.kind in FIRER:
+            acts.append(StandAct("Shoot", "shooting", unit_id, actions_left(unit, ordered), target=True))
+        if assault_kind(unit) in ATTACKERS:
+            # An assault is a move into contact, an action of the unit ordered (erratum assault-action).
+            left = actions_left(unit, ordered) if assault_spends(snapshot.variants) else ""
+            acts.append(StandAct("Assault", ASSAULT, unit_id, left, target=True, dice=2))
+        bn = ancestor_at(unit, "battalion", by_id)
+        if bn is not None and bn.morale_due:
+            acts.append(StandAct("Morale test", MORALE, bn.id or 0, f"{bn.name} has a morale test due"))
+        return tuple(acts)
 
     def before_resolve(
         self, resolver_id: str, snapshot: Snapshot, request: FillRequest, apply: bool
     ) -> tuple[Change, ...]:
-        return game_turn.before_resolve(resolver_id, snapshot, request, apply)
-
-    def drawn(self, resolver_id: str, snapshot: Snapshot, given: Mapping[str, Any]) -> tuple[Filled, ...]:
-        return game_cards.drawn(snapshot, given) if resolver_id == game_cards.RESOLVER else ()
-
-    def drawn_at_table(self, snapshot: Snapshot) -> bool:
-        return game_cards.drawn_at_table(snapshot)
-
-    def draw_seen(
-        self, resolver_id: str, payload: Mapping[str, Any], drawer: str, applied: bool
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
-        return game_cards.draw_seen(payload, drawer, applied)
-
-    def draw_taken_back(
-        self, resolver_id: str, snapshot: Snapshot, payload: Mapping[str, Any]
-    ) -> tuple[Change, ...]:
-        return game_cards.draw_taken_back(snapshot, payload)
-
-    def hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
-        return game_cards.hand_played(snapshot, side, card)
+        if resolver_id == ORDER_ROLL and request.unit_id is not None:
+            own_table(snapshot, request.unit_id, request.given.get("unit"))
+        if resolver_id == HEROIC_KEY:
+            return heroic_action_spent(snapshot, request.unit_id)
+        if resolver_id == REINFORCEMENTS:
+            game_reinforcements.refused(snapshot, request.unit_id, apply)
+        if (
+            resolver_id == "gas-wind"
+            and apply
+            and not wind_due(snapshot.board, snapshot.turn, snapshot.side_to_move)
+        ):
+            raise RulesError(
+                "resolver",
+                "no gas-wind roll is due now: ask without applying it to leave the clouds where they are",
+                why="no gas-wind roll is due: it is rolled once a turn by the attacker once a cloud is on the table "
+                "(send apply: false to ask the table without moving the clouds)",
+            )
+        return ()

@@ -22,7 +22,7 @@ from typing import Any
 
 from rules.core.errors import RulesError
 from rules.core.fire_cards import MEASURED, CardRoll, DiceGiven, FireCard, Fired
-from rules.core.game import FirePlan, Node, Outcome
+from rules.core.game import Outcome
 from rules.core.records import Arrival, Filled, FillRequest, PlanItem, Snapshot
 from rules.core.ruleset import Context
 from rules.flanders_fields.book import tables as T
@@ -43,10 +43,11 @@ from rules.flanders_fields.planning.rehearsal import (
     range_from_rear,
 )
 from rules.flanders_fields.play import game_consequences, game_fill, game_rehearsal
+from rules.flanders_fields.play.game_rehearsal import FlandersFieldsRehearsal
 from rules.flanders_fields.play.game_table import barrage_step, cloud_arrives
-from rules.flanders_fields.play.units import FIRER, carries_aiming_point
+from rules.flanders_fields.play.units import FIRER, AimingPointFirers
 from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION, ArtilleryAction
-from rules.flanders_fields.resolvers.barrage import require_plan_item
+from rules.flanders_fields.resolvers.barrage import PLAN_ITEM_SIDES, PLAN_ITEM_STEPS
 from rules.flanders_fields.resolvers.deviation import Deviation, DeviationRequest
 from rules.flanders_fields.resolvers.gas import SRC_GAS
 from rules.flanders_fields.resolvers.shooting import Shooting, ShootingRequest
@@ -55,8 +56,6 @@ from rules.table.coverage import classify
 from rules.table.frame import AHEAD_DEG, Side, Table, deviate, grid_to_table
 from rules.table.placed import index_of, stand_of
 from rules.table.templates import Template
-
-__all__ = ["arrival", "arrival_dice", "cards", "fired", "require_plan_item"]
 
 SRC_AREA = TEMPLATES["artillery"].source
 SRC_MORTAR_AREA = TEMPLATES["medium-mortar"].source
@@ -70,65 +69,6 @@ def _side(side: str) -> Side:
 
 def _context(snap: Snapshot) -> Context:
     return FlandersFields().context(snap.period, snap.variants)
-
-
-def arrival_dice(snap: Snapshot, item: PlanItem, names: Mapping[int, str]) -> tuple[int, ...]:
-    """The dice a battery's planned fire rolls as it arrives: its deviation ("When unobserved off table
-    artillery ... arrives roll a deviation dice and 2D6", by the appendix D6 method), unless the reading in
-    force says planned fire falls where it was planned or the plan names a battery standing on the table, by
-    its name or the name the fire plan shows it by (`names`): only off table artillery deviates."""
-    ctx = _context(snap)
-    if item.kind not in BATTERY_KINDS or not ctx.value(PLANNED_FIRE_DEVIATION) or "grid" not in item.data:
-        return ()
-    if game_rehearsal.fires_from_table(snap, item.side, item.data, names):
-        return ()
-    return Deviation().dice(DeviationRequest(period=snap.period), ctx)
-
-
-def arrival(snap: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
-    data = dict(item.data)
-    table = Table(snap.table_width_cm, snap.table_length_cm)
-    side = _side(item.side)
-    if "grid" in data:
-        data["point"] = list(grid_to_table(side, data["grid"][0], data["grid"][1], table))
-    board = snap.board
-    if item.kind == "gas":
-        cloud = cloud_arrives(
-            {"item_id": item.id, "side": item.side, **data, "center": data["point"]}, snap.units
-        )
-        return Arrival(
-            {"clouds": (*board.get("clouds", ()), cloud)},
-            "gas-arrived",
-            {"cloud": cloud},
-            SRC_GAS,
-            step="gas",
-        )
-    if item.kind == "rolling-barrage":
-        b = {
-            "item_id": item.id,
-            "side": item.side,
-            "front_y": grid_to_table(side, 0.0, float(data["start_up_cm"]), table)[1],
-            "duration_turns": int(data["duration_turns"]),
-            "halts": list(data.get("halts", [])),
-            "turns_fired": 1,
-        }
-        return Arrival({"barrages": (*board.get("barrages", ()), barrage_step(b, 0.0, snap.units, table))})
-    if item.kind == "deep-suppression":
-        # "ATTACKERS ROLL D6 FOR DEEP SUPPRESSION": the server rolls it as the turn starts.
-        return Arrival(roll="deep-suppression", step="deep-suppression")
-    fire = {"item_id": item.id, "side": item.side, "kind": item.kind, "turn": item.arrival_turn, **data}
-    if dice:
-        # The aiming point deviates: the board keeps where it was aimed (`point`), where it lands and the dice,
-        # which the luck ledger reads (with their odds) among the card's rolls when the card is applied.
-        req = DeviationRequest(period=snap.period, variants=dict(snap.variants), dice=list(dice))
-        res = FlandersFields().resolve("deviation", req)
-        out = res.evaluation.outcome
-        aimed = (float(data["point"][0]), float(data["point"][1]))
-        lands = (
-            deviate(side, aimed, int(out["clock"]), float(out["distance_cm"])) if out["deviates"] else aimed
-        )
-        fire.update(lands=[round(lands[0], 2), round(lands[1], 2)], deviation={"dice": list(dice), **out})
-    return Arrival({"fire": (*board.get("fire", ()), fire)})
 
 
 # -- the cards -------------------------------------------------------------------------------------------------
@@ -158,11 +98,6 @@ def _firing_now(snap: Snapshot, f: Mapping[str, Any]) -> bool:
         and f.get("side") == snap.side_to_move
         and first <= snap.turn < first + int(f.get("turns", 1))
     )
-
-
-def cards(snap: Snapshot, names: Mapping[int, str]) -> tuple[FireCard, ...]:
-    """The side to move's arrived batteries and mortars that fire this turn, one card each."""
-    return tuple(_card(snap, f, names) for f in snap.board.get("fire", ()) if _firing_now(snap, f))
 
 
 def _card(snap: Snapshot, f: Mapping[str, Any], names: Mapping[int, str]) -> FireCard:
@@ -271,7 +206,7 @@ def _stand_roll(
     partial = (measured or under) != "full"
     filled = [
         fired_as,
-        *game_fill.fill("shooting", snap, FillRequest(fields, target_id=unit_id)),
+        *game_fill.FlandersFieldsFill.fill("shooting", snap, FillRequest(fields, target_id=unit_id)),
         Filled("indirect", True, "planned fire is indirect", SRC_FIRE_PLANS),
         Filled(
             "range_cm",
@@ -325,69 +260,6 @@ def _dice(dice: DiceGiven, roll: CardRoll, n: int) -> list[int]:
     return got
 
 
-def fired(
-    snap: Snapshot, card: FireCard, dice: DiceGiven, measured: Mapping[str, str], names: Mapping[int, str]
-) -> Fired:
-    """The card applied with its dice: the battery's action roll says how many turns of fire arrive; each
-    turn every stand under the template still standing is rolled on the firing table and its result carried
-    out (game_consequences: markers spread to the company, three kill). `measured` takes a stand too close
-    to call as the players measured it."""
-    for key, how in measured.items():
-        roll = next((s for s in card.stands if s.key == key and s.under == "close"), None)
-        if roll is None:
-            close = [s.key for s in card.stands if s.under == "close"]
-            raise RulesError(f"measured.{key}", "only a stand too close to call is measured", close)
-        if how not in MEASURED:
-            raise RulesError(f"measured.{key}", f"{how!r} is not how a stand measures", MEASURED)
-    rs = FlandersFields()
-    rolls: list[dict[str, Any]] = []
-    if card.deviation:  # rolled as it arrived: one of the card's rolls, worked out again from its dice
-        dev = DeviationRequest(period=snap.period, variants=dict(snap.variants), dice=card.deviation["dice"])
-        res = rs.resolve("deviation", dev).as_dict()
-        rolls.append(
-            {"key": "deviation", "index": 0, "unit_id": None, "resolver": "deviation", "resolution": res}
-        )
-    turns = 1
-    if card.first is not None:
-        action = ArtilleryAction.Request.model_validate(
-            {
-                **card.first.request,
-                "period": snap.period,
-                "variants": dict(snap.variants),
-                "dice": _dice(dice, card.first, 0),
-            }
-        )
-        res = rs.resolve(card.first.resolver, action).as_dict()
-        rolls.append(
-            {"key": "action", "index": 0, "unit_id": None, "resolver": card.first.resolver, "resolution": res}
-        )
-        turns = min(int(res["outcome"]["actions"]), int(_context(snap).value(ARTILLERY_TWO_ACTIONS)))
-    changes: list[Any] = []
-    now = snap
-    results: dict[int, list[str]] = {}
-    for n in range(turns):
-        for s in card.stands:
-            how = measured.get(s.key, s.measured) if s.under == "close" else s.under
-            if how == "outside" or s.unit_id is None or now.unit(s.unit_id).killed:
-                continue
-            req = _shot_request(snap, {**s.request, "partial_template": how == "partial"}, _dice(dice, s, n))
-            res = rs.resolve(s.resolver, req).as_dict()
-            rolls.append(
-                {
-                    "key": s.key,
-                    "index": n * len(s.dice),
-                    "unit_id": s.unit_id,
-                    "resolver": s.resolver,
-                    "resolution": res,
-                }
-            )
-            results.setdefault(s.unit_id, []).append(str(res["outcome_key"]))
-            more = game_consequences.consequences(s.resolver, now, Outcome(req, res, None, s.unit_id))
-            changes += more
-            now = now.after(more)
-    return Fired(tuple(rolls), tuple(changes), _effect(card, turns, results, names))
-
-
 def _effect(card: FireCard, turns: int, results: Mapping[int, list[str]], names: Mapping[int, str]) -> str:
     if not turns:
         return f"{card.what}: no action, no fire this turn."
@@ -399,46 +271,171 @@ def _effect(card: FireCard, turns: int, results: Mapping[int, list[str]], names:
     return f"{card.what}: {fire}; {rolled or 'no stand under it'}."
 
 
-class FlandersFieldsFirePlan(FirePlan):
+class FlandersFieldsFirePlan(AimingPointFirers, FlandersFieldsRehearsal):
     """Flanders Fields' fire plan: batteries with an aiming point fire it, each item kind as the period and
     nation allow, each arriving (a battery's deviation rolled) and fired as a card; a plan rehearsed."""
 
     aiming_field = "aiming_point"  # changes.py's STATE_FIELDS
-
-    def fires_plan(self, unit: Node) -> bool:
-        return carries_aiming_point(unit)
+    rehearsed = True
 
     def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
-        require_plan_item(kind, period, side, nation)
+        """Refuse (422 on `item.kind`) a fire-plan item whose step the period's order sequence does not have, or
+        that the planning side (or its nation, when the game names it) does not plan."""
+        step = PLAN_ITEM_STEPS.get(kind)
+        if step is not None and not step.has(period):
+            raise RulesError(
+                "item.kind", f"{step.message(period)}; only the {' and '.join(step.periods)} periods have it"
+            )
+        only = PLAN_ITEM_SIDES.get(kind)
+        if only is not None and (side != only[0] or nation not in ("", only[1])):
+            raise RulesError(
+                "item.kind",
+                f"only the {only[0]}'s fire plan holds a {kind}, when the {only[1]}s attack",
+                [only[0]],
+            )
 
     def arrival_dice(self, snapshot: Snapshot, item: PlanItem, names: Mapping[int, str]) -> tuple[int, ...]:
-        return arrival_dice(snapshot, item, names)
+        """The dice a battery's planned fire rolls as it arrives: its deviation ("When unobserved off table
+        artillery ... arrives roll a deviation dice and 2D6", by the appendix D6 method), unless the reading in
+        force says planned fire falls where it was planned or the plan names a battery standing on the table, by
+        its name or the name the fire plan shows it by (`names`): only off table artillery deviates."""
+        ctx = _context(snapshot)
+        if item.kind not in BATTERY_KINDS or not ctx.value(PLANNED_FIRE_DEVIATION) or "grid" not in item.data:
+            return ()
+        if game_rehearsal.fires_from_table(snapshot, item.side, item.data, names):
+            return ()
+        return Deviation().dice(DeviationRequest(period=snapshot.period), ctx)
 
     def arrival(self, snapshot: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
-        return arrival(snapshot, item, dice)
+        data = dict(item.data)
+        table = Table(snapshot.table_width_cm, snapshot.table_length_cm)
+        side = _side(item.side)
+        if "grid" in data:
+            data["point"] = list(grid_to_table(side, data["grid"][0], data["grid"][1], table))
+        board = snapshot.board
+        if item.kind == "gas":
+            cloud = cloud_arrives(
+                {"item_id": item.id, "side": item.side, **data, "center": data["point"]}, snapshot.units
+            )
+            return Arrival(
+                {"clouds": (*board.get("clouds", ()), cloud)},
+                "gas-arrived",
+                {"cloud": cloud},
+                SRC_GAS,
+                step="gas",
+            )
+        if item.kind == "rolling-barrage":
+            b = {
+                "item_id": item.id,
+                "side": item.side,
+                "front_y": grid_to_table(side, 0.0, float(data["start_up_cm"]), table)[1],
+                "duration_turns": int(data["duration_turns"]),
+                "halts": list(data.get("halts", [])),
+                "turns_fired": 1,
+            }
+            return Arrival(
+                {"barrages": (*board.get("barrages", ()), barrage_step(b, 0.0, snapshot.units, table))}
+            )
+        if item.kind == "deep-suppression":
+            # "ATTACKERS ROLL D6 FOR DEEP SUPPRESSION": the server rolls it as the turn starts.
+            return Arrival(roll="deep-suppression", step="deep-suppression")
+        fire = {"item_id": item.id, "side": item.side, "kind": item.kind, "turn": item.arrival_turn, **data}
+        if dice:
+            # The aiming point deviates: the board keeps where it was aimed (`point`), where it lands and the dice,
+            # which the luck ledger reads (with their odds) among the card's rolls when the card is applied.
+            req = DeviationRequest(period=snapshot.period, variants=dict(snapshot.variants), dice=list(dice))
+            res = FlandersFields().resolve("deviation", req)
+            out = res.evaluation.outcome
+            aimed = (float(data["point"][0]), float(data["point"][1]))
+            lands = (
+                deviate(side, aimed, int(out["clock"]), float(out["distance_cm"]))
+                if out["deviates"]
+                else aimed
+            )
+            fire.update(lands=[round(lands[0], 2), round(lands[1], 2)], deviation={"dice": list(dice), **out})
+        return Arrival({"fire": (*board.get("fire", ()), fire)})
 
     def arrival_cards(self, snapshot: Snapshot, names: Mapping[int, str]) -> tuple[FireCard, ...]:
-        return cards(snapshot, names)
+        """The side to move's arrived batteries and mortars that fire this turn, one card each."""
+        return tuple(
+            _card(snapshot, f, names) for f in snapshot.board.get("fire", ()) if _firing_now(snapshot, f)
+        )
 
     def arrival_fired(
         self,
         snapshot: Snapshot,
         card: FireCard,
-        dice: Mapping[str, Sequence[int]],
+        dice: DiceGiven,
         measured: Mapping[str, str],
         names: Mapping[int, str],
     ) -> Fired:
-        return fired(snapshot, card, dice, measured, names)
-
-    def rehearse(
-        self,
-        snapshot: Snapshot,
-        side: str,
-        items: Sequence[Mapping[str, Any]],
-        names: Mapping[int, str],
-        options: Mapping[str, Any],
-        turns: int | None,
-        seed: int,
-        samples: int,
-    ) -> dict[str, Any]:
-        return game_rehearsal.rehearse(snapshot, side, items, names, options, turns, seed, samples)
+        """The card applied with its dice: the battery's action roll says how many turns of fire arrive; each
+        turn every stand under the template still standing is rolled on the firing table and its result carried
+        out (game_consequences: markers spread to the company, three kill). `measured` takes a stand too close
+        to call as the players measured it."""
+        for key, how in measured.items():
+            roll = next((s for s in card.stands if s.key == key and s.under == "close"), None)
+            if roll is None:
+                close = [s.key for s in card.stands if s.under == "close"]
+                raise RulesError(f"measured.{key}", "only a stand too close to call is measured", close)
+            if how not in MEASURED:
+                raise RulesError(f"measured.{key}", f"{how!r} is not how a stand measures", MEASURED)
+        rs = FlandersFields()
+        rolls: list[dict[str, Any]] = []
+        if card.deviation:  # rolled as it arrived: one of the card's rolls, worked out again from its dice
+            dev = DeviationRequest(
+                period=snapshot.period, variants=dict(snapshot.variants), dice=card.deviation["dice"]
+            )
+            res = rs.resolve("deviation", dev).as_dict()
+            rolls.append(
+                {"key": "deviation", "index": 0, "unit_id": None, "resolver": "deviation", "resolution": res}
+            )
+        turns = 1
+        if card.first is not None:
+            action = ArtilleryAction.Request.model_validate(
+                {
+                    **card.first.request,
+                    "period": snapshot.period,
+                    "variants": dict(snapshot.variants),
+                    "dice": _dice(dice, card.first, 0),
+                }
+            )
+            res = rs.resolve(card.first.resolver, action).as_dict()
+            rolls.append(
+                {
+                    "key": "action",
+                    "index": 0,
+                    "unit_id": None,
+                    "resolver": card.first.resolver,
+                    "resolution": res,
+                }
+            )
+            turns = min(int(res["outcome"]["actions"]), int(_context(snapshot).value(ARTILLERY_TWO_ACTIONS)))
+        changes: list[Any] = []
+        now = snapshot
+        results: dict[int, list[str]] = {}
+        for n in range(turns):
+            for s in card.stands:
+                how = measured.get(s.key, s.measured) if s.under == "close" else s.under
+                if how == "outside" or s.unit_id is None or now.unit(s.unit_id).killed:
+                    continue
+                req = _shot_request(
+                    snapshot, {**s.request, "partial_template": how == "partial"}, _dice(dice, s, n)
+                )
+                res = rs.resolve(s.resolver, req).as_dict()
+                rolls.append(
+                    {
+                        "key": s.key,
+                        "index": n * len(s.dice),
+                        "unit_id": s.unit_id,
+                        "resolver": s.resolver,
+                        "resolution": res,
+                    }
+                )
+                results.setdefault(s.unit_id, []).append(str(res["outcome_key"]))
+                more = game_consequences.FlandersFieldsConsequences.consequences(
+                    s.resolver, now, Outcome(req, res, None, s.unit_id)
+                )
+                changes += more
+                now = now.after(more)
+        return Fired(tuple(rolls), tuple(changes), _effect(card, turns, results, names))

@@ -8,10 +8,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.errors import RulesError
+from rules.core.game import Rolls
 from rules.core.records import Change, Filled, Played, SetBoard, Snapshot
 from rules.flanders_fields.errata import EVENTS_PACK, SRC_EVENTS
 from rules.flanders_fields.play.changes import HAND_KEY, hand_set
-from rules.flanders_fields.resolvers.events import PACK, card_dict
+from rules.flanders_fields.resolvers.events import PACK, RandomEvent
 
 RESOLVER = "random-event"
 
@@ -31,35 +32,6 @@ def deck_of(snap: Snapshot, hands: Mapping[str, list[str]]) -> list[str]:
     out = set(_out_of_play(snap))
     held = {c for h in hands.values() for c in h}
     return [c for c in PACK if c not in out and c not in held]
-
-
-def drawn_at_table(snap: Snapshot) -> bool:
-    """Whether the game draws from the club's own pack at the table (a game option): each side enters its card."""
-    return snap.variants.get(EVENTS_PACK) == "club"
-
-
-def drawn(snap: Snapshot, given: Mapping[str, Any]) -> tuple[Filled, ...]:
-    """The pack and the hands of a draw by the side to move: the game's, never the request's. Drawn at the
-    table, the pack is every card the drawer may have drawn (none of its own hand, none out of play), the
-    other side's hand among them: which cards it holds is its own, and a card entered is never refused for
-    being one of them (the other side's hand stays as it was: cards_drawn)."""
-    drawer = snap.side_to_move
-    rival = "defender" if drawer == "attacker" else "attacker"
-    hands = hands_of(snap)
-    deck = deck_of(snap, hands)
-    if drawn_at_table(snap):
-        deck = deck_of(snap, {drawer: hands[drawer]})
-        hands = {drawer: hands[drawer], rival: []}
-    out = []
-    for name, value, why in (
-        ("deck", deck, "the cards left in the game's pack"),
-        ("hand", hands[drawer], f"the {drawer}'s hand"),
-        ("opponent_hand", hands[rival], f"the {rival}'s hand"),
-    ):
-        if name in given:
-            raise RulesError(f"fields.{name}", "inside a game the pack and hands are the game's", [])
-        out.append(Filled(name, value, why, SRC_EVENTS))
-    return tuple(out)
 
 
 # What the drawer does not read of its own draw: the opponent's hand, and the undealt pack in any form (its
@@ -98,43 +70,80 @@ def public_draw(res: Mapping[str, Any], applied: bool) -> dict[str, Any]:
     }
 
 
-def draw_seen(
-    payload: Mapping[str, Any], drawer: str, applied: bool
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    return public_draw(payload["resolution"], applied), redact_opponent(payload, drawer)
+class FlandersFieldsCards(Rolls):
+    """The random-event pack as the game's secret draw and a card played from a hand (the game's rolls,
+    `FlandersFieldsRolls`, are made of it)."""
 
+    secret_draws = {RESOLVER: "the random event cards"}
 
-def draw_taken_back(snap: Snapshot, payload: Mapping[str, Any]) -> tuple[Change, ...]:
-    """A draw taken back (the referee's call): each card it drew that a hand still holds leaves the hand and
-    goes out of play, as its dummies did. It never returns to the pack: the drawer has read it, so a card back
-    in the pack would tell it a card the opponent does not hold."""
-    drawn = [c["card"] for c in payload["resolution"]["outcome"]["drawn"]]
-    hands = hands_of(snap)
-    changes: list[Change] = [
-        hand_set(f"the {side}'s draw taken back", SRC_EVENTS, side, tuple(c for c in hand if c not in drawn))
-        for side, hand in sorted(hands.items())
-        if any(c in drawn for c in hand)
-    ]
-    out = _out_of_play(snap)
-    out += [c for c in drawn if c not in out]
-    pack = snap.board.get("events") or {}
-    left = pack.get("cards_left", len(deck_of(snap, hands)))
-    taken = SetBoard(
-        "the cards drawn stay out of play", SRC_EVENTS, "events", {"out": out, "cards_left": left}
-    )
-    return (*changes, taken)
+    def drawn_at_table(self, snapshot: Snapshot) -> bool:
+        """Whether the game draws from the club's own pack at the table (a game option): each side enters its card."""
+        return snapshot.variants.get(EVENTS_PACK) == "club"
 
+    def hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
+        """A card from a player's hand is played (red cards "MAY be played whenever a player wishes"); it is
+        shown to everyone and goes out of play."""
+        hand = list(snapshot.sides.get(side, {}).get(HAND_KEY, []))
+        if card not in hand:
+            raise RulesError("card", f"the {side} does not hold {card}", hand)
+        pack = snapshot.board.get("events") or {}
+        out_of_play = {"out": [*_out_of_play(snapshot), card], "cards_left": pack.get("cards_left")}
+        changes = (
+            hand_set(f"the {side} played {card}", SRC_EVENTS, side, tuple(c for c in hand if c != card)),
+            SetBoard(f"{card} is out of play", SRC_EVENTS, "events", out_of_play),
+        )
+        return Played({"card": RandomEvent.card(card)}, changes, SRC_EVENTS)
 
-def hand_played(snap: Snapshot, side: str, card: str) -> Played:
-    """A card from a player's hand is played (red cards "MAY be played whenever a player wishes"); it is
-    shown to everyone and goes out of play."""
-    hand = list(snap.sides.get(side, {}).get(HAND_KEY, []))
-    if card not in hand:
-        raise RulesError("card", f"the {side} does not hold {card}", hand)
-    pack = snap.board.get("events") or {}
-    out_of_play = {"out": [*_out_of_play(snap), card], "cards_left": pack.get("cards_left")}
-    changes = (
-        hand_set(f"the {side} played {card}", SRC_EVENTS, side, tuple(c for c in hand if c != card)),
-        SetBoard(f"{card} is out of play", SRC_EVENTS, "events", out_of_play),
-    )
-    return Played({"card": card_dict(card)}, changes, SRC_EVENTS)
+    def drawn(self, resolver_id: str, snapshot: Snapshot, given: Mapping[str, Any]) -> tuple[Filled, ...]:
+        """The pack and the hands of a draw by the side to move: the game's, never the request's. Drawn at the
+        table, the pack is every card the drawer may have drawn (none of its own hand, none out of play), the
+        other side's hand among them: which cards it holds is its own, and a card entered is never refused for
+        being one of them (the other side's hand stays as it was: cards_drawn)."""
+        if resolver_id != RESOLVER:
+            return ()
+        drawer = snapshot.side_to_move
+        rival = "defender" if drawer == "attacker" else "attacker"
+        hands = hands_of(snapshot)
+        deck = deck_of(snapshot, hands)
+        if self.drawn_at_table(snapshot):
+            deck = deck_of(snapshot, {drawer: hands[drawer]})
+            hands = {drawer: hands[drawer], rival: []}
+        out = []
+        for name, value, why in (
+            ("deck", deck, "the cards left in the game's pack"),
+            ("hand", hands[drawer], f"the {drawer}'s hand"),
+            ("opponent_hand", hands[rival], f"the {rival}'s hand"),
+        ):
+            if name in given:
+                raise RulesError(f"fields.{name}", "inside a game the pack and hands are the game's", [])
+            out.append(Filled(name, value, why, SRC_EVENTS))
+        return tuple(out)
+
+    def draw_seen(
+        self, resolver_id: str, payload: Mapping[str, Any], drawer: str, applied: bool
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        return public_draw(payload["resolution"], applied), redact_opponent(payload, drawer)
+
+    def draw_taken_back(
+        self, resolver_id: str, snapshot: Snapshot, payload: Mapping[str, Any]
+    ) -> tuple[Change, ...]:
+        """A draw taken back (the referee's call): each card it drew that a hand still holds leaves the hand and
+        goes out of play, as its dummies did. It never returns to the pack: the drawer has read it, so a card back
+        in the pack would tell it a card the opponent does not hold."""
+        drawn = [c["card"] for c in payload["resolution"]["outcome"]["drawn"]]
+        hands = hands_of(snapshot)
+        changes: list[Change] = [
+            hand_set(
+                f"the {side}'s draw taken back", SRC_EVENTS, side, tuple(c for c in hand if c not in drawn)
+            )
+            for side, hand in sorted(hands.items())
+            if any(c in drawn for c in hand)
+        ]
+        out = _out_of_play(snapshot)
+        out += [c for c in drawn if c not in out]
+        pack = snapshot.board.get("events") or {}
+        left = pack.get("cards_left", len(deck_of(snapshot, hands)))
+        taken = SetBoard(
+            "the cards drawn stay out of play", SRC_EVENTS, "events", {"out": out, "cards_left": left}
+        )
+        return (*changes, taken)

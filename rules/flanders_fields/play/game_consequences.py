@@ -1,7 +1,7 @@
 """What follows on the table from a result, as change records: actions from an order roll, markers and kills
 from fire (suppression spreading to the company, three markers killing), the morale tests losses make due,
 a morale result carried out, raw troops coming under fire, the wind blowing the gas clouds, a stand's roll
-under the barrages; and the markers placed and recovered by hand, and the end of a side's turn."""
+under the barrages; and the markers placed and recovered by hand."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from typing import Any
 
 from rules.core.acts import Roll
 from rules.core.errors import RulesError
-from rules.core.game import Fields, Outcome, TableRules, ancestor_at, leaves_under
-from rules.core.records import Change, SetBoard, SetState, Snapshot, StandEdit, UnitState
+from rules.core.game import Outcome, Rolls, TableRules, ancestor_at, leaves_under
+from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
 from rules.flanders_fields.book import tables as T
+from rules.flanders_fields.book.cover import COVER_RULES
 from rules.flanders_fields.book.table_sizes import BASES
 from rules.flanders_fields.errata import (
     AIRCRAFT_SUPPRESSION_SPREAD,
@@ -27,8 +28,6 @@ from rules.flanders_fields.play.changes import (
     HAND_KEY,
     STATE_FIELDS,
     ActionsGranted,
-    ActionsLapsed,
-    ActionUnderWay,
     BarragesRolled,
     BecameSuppressed,
     CameUnderFire,
@@ -40,7 +39,6 @@ from rules.flanders_fields.play.changes import (
     MoraleTested,
     Ordered,
     SuppressionAdded,
-    SuppressionCleared,
     SuppressionRecovered,
     UnitKilled,
     hand_set,
@@ -48,22 +46,20 @@ from rules.flanders_fields.play.changes import (
 from rules.flanders_fields.play.game_orders import (
     RECOVER,
     SHOOTING,
-    SRC_ACTIONS,
     SRC_ONCE_A_TURN,
+    FlandersFieldsPacking,
     act_spent,
     actions_spent,
-    packing_edits,
 )
-from rules.flanders_fields.play.game_table import clouds_on_wind, context, fortified_refused, in_gas
+from rules.flanders_fields.play.game_report import FlandersFieldsReport
+from rules.flanders_fields.play.game_table import clouds_on_wind, context, in_gas
 from rules.flanders_fields.play.game_turn import HEROIC_KEY
 from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.flanders_fields.play.units import (
     CREWED_KINDS,
     SRC_ORDERED_UNITS,
-    carries_aiming_point,
+    AimingPointFirers,
     quality_of,
-    rifle_losses,
-    suppression_level,
 )
 from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION
 from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
@@ -81,15 +77,17 @@ from rules.flanders_fields.resolvers.suppression import (
     SRC_DEATH,
     SRC_RECOVERY,
     is_killed,
-    recovers_automatically,
     spreads_to_company,
 )
 from rules.flanders_fields.ruleset import cite
 from rules.table.placed import stand_of
-from rules.table.terrain import Feature
+from rules.table.terrain import FEATURE_KINDS, Feature
 
 SRC_RAW_UNDER_FIRE = cite("TROOP QUALITY, RAW")
 SRC_AIMING_POINT = cite("ARTILLERY AIMING POINT")
+# "Firing Table  Open  Soft Cover  Medium Cover  Hard Cover" (1914 to mid 1915 playsheet): no Fortified column,
+# so no fortified positions (FlandersFieldsTable.terrain_refused).
+SRC_EARLY_FIRING_TABLE = cite("Firing Table", "early")
 
 # The suppression rules' fire types of the template resolvers (shooting uses the firer's).
 TEMPLATE_FIRE_TYPE = {
@@ -108,17 +106,6 @@ def _morale_source(snap: Snapshot) -> str:
     return cite(T.MORALE_SECTION, snap.period)
 
 
-def consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
-    # A shot spends an action of the firer's ordered unit ("Actions are; ... MOVE or FIRE"), an assault its
-    # move into contact ("Troops require an order to move into contact with an enemy", game_orders).
-    acted = Roll(resolver=resolver, unit_id=outcome.unit_id)
-    spent = act_spent(snap, acted) if resolver in (SHOOTING, ASSAULT) else ()
-    changes = (*spent, *_consequences(resolver, snap.after(spent), outcome))
-    if outcome.unit_id is not None:
-        changes += aiming_point_shown(snap.after(changes), resolver, outcome.unit_id)
-    return changes
-
-
 # The rolls in which a battery fires: it shoots (direct or indirect fire), or its aiming point is rolled for
 # deviation as it fires ("ARTILLERY AIMING POINT - DEVIATION").
 FIRING_RESOLVERS = frozenset({"shooting", "deviation"})
@@ -129,7 +116,7 @@ def aiming_point_shown(snap: Snapshot, resolver: str, unit_id: int) -> tuple[Cha
     point is placed on the table at the designated spot": both sides read it from then on."""
     unit = snap.unit(unit_id)
     aimed = unit.state.get("aiming_point")
-    if resolver not in FIRING_RESOLVERS or aimed is None or not carries_aiming_point(unit):
+    if resolver not in FIRING_RESOLVERS or aimed is None or not AimingPointFirers.fires_plan(unit):
         return ()
     shown = dict(snap.board.get("aiming_points", {}))
     if shown.get(str(unit.id)) == aimed:
@@ -188,7 +175,7 @@ def _consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Chan
         if key in KILLED:
             changes += kill(now, target.id, f"{target.name} is destroyed", KILLED[key])
         else:
-            changes += suppression_added(now, target.id, fire, count)
+            changes += FlandersFieldsFields.marker_added(now, target.id, fire, count)
     if resolver in ("shooting", *TEMPLATE_FIRE_TYPE):
         changes += fired_on(snap.after(changes), target.id)
     for also in res.get("also", ()):
@@ -206,7 +193,7 @@ def also_attacked(snap: Snapshot, also: Mapping[str, Any], firer: str) -> tuple[
     if also["outcome"] == "killed":
         changes += kill(snap, unit.id, f"{unit.name} is destroyed", SRC_DEATH)
     elif also["outcome"] == "suppressed":
-        changes += suppression_added(snap, unit.id, SHOOTING_FIRE_TYPE[firer])
+        changes += FlandersFieldsFields.marker_added(snap, unit.id, SHOOTING_FIRE_TYPE[firer])
     return (*changes, *fired_on(snap.after(changes), unit.id))
 
 
@@ -216,7 +203,7 @@ def cards_drawn(snap: Snapshot, drawn: Mapping[str, Any]) -> tuple[Change, ...]:
     drawer = snap.side_to_move
     rival = "defender" if drawer == "attacker" else "attacker"
     # The other side keeps what it held and takes what was handed to it (a draw at the table asks the rules
-    # without its hand: game_cards.drawn).
+    # without its hand: FlandersFieldsCards.drawn).
     held = list(snap.sides.get(rival, {}).get(HAND_KEY, []))
     hands = {
         drawer: tuple(drawn["hand"]),
@@ -234,46 +221,12 @@ def cards_drawn(snap: Snapshot, drawn: Mapping[str, Any]) -> tuple[Change, ...]:
 
 
 # -- markers -------------------------------------------------------------------------------------------------
-def suppression_added(snap: Snapshot, unit_id: int, fire: str | None, count: int = 1) -> tuple[Change, ...]:
-    """Suppress a stand: MG, mortar and artillery fire suppresses its whole company; a third marker kills."""
-    target = snap.unit(unit_id)
-    if target.killed:
-        raise RulesError("unit_id", f"unit {target.id} is already destroyed")
-    by_id = snap.by_id
-    hit = [target]
-    company = ancestor_at(target, "company", by_id) if fire and _spreads(snap, fire) else None
-    if company is not None and company is not target:
-        hit = [u for u in leaves_under(company, snap.units) if not u.killed]
-    changes: list[Change] = []
-    for u in hit:
-        why = f"{count} suppression marker{'s' if count != 1 else ''} on {u.name}"
-        if u is not target:
-            why += f" ({fire} fire on {target.name} suppresses its company)"
-        changes.append(SuppressionAdded(why, SRC_BATTLE_SUPPRESSION, u.id, count, fire))
-        if is_killed(u.suppression + count):
-            changes.append(UnitKilled(f"three suppressions kill {u.name}", SRC_DEATH, u.id))
-    killed = [c.unit_id for c in changes if isinstance(c, SetState) and c.field == "killed"]
-    return (*changes, *morale_flags(snap.after(changes), killed))
-
-
 def _spreads(snap: Snapshot, fire: str) -> bool:
     """Whether this fire suppresses the whole company: MG, mortar and artillery fire does; an aircraft's as
     erratum aircraft-suppression-spread reads it."""
     if fire == "aircraft":
         return bool(context(snap).value(AIRCRAFT_SUPPRESSION_SPREAD))
     return spreads_to_company(fire)
-
-
-def suppression_recovered(snap: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
-    """ "The only method of recovering from Battle Suppression is by the use of an Action": an action of the
-    unit the stand is ordered with (its company's for a platoon); game_orders refuses it when none is left."""
-    unit = snap.unit(unit_id)
-    if unit.killed:
-        raise RulesError("unit_id", f"unit {unit.id} is destroyed")
-    if unit.suppression < 1:
-        raise RulesError("delta", f"unit {unit.id} has no suppression marker to remove")
-    spent = actions_spent(snap, RECOVER, (unit.id,), SRC_RECOVERY) if spend_action else ()
-    return (*spent, SuppressionRecovered(f"a marker removed from {unit.name}", SRC_RECOVERY, unit.id))
 
 
 def kill(snap: Snapshot, unit_id: int, reason: str, source: str) -> tuple[Change, ...]:
@@ -297,7 +250,7 @@ def morale_flags(snap: Snapshot, newly_lost: Iterable[int]) -> tuple[Change, ...
         if bn is None or bn.id in seen or bn.morale_due:
             continue
         seen.add(bn.id)
-        start, gone = rifle_losses(bn, snap.units)
+        start, gone = FlandersFieldsReport.losses(bn, snap.units)
         if not start:
             continue
         half, three_quarters = morale_test_due(start, gone)
@@ -325,7 +278,7 @@ def morale_result(snap: Snapshot, bn: UnitState, res: Mapping[str, Any]) -> tupl
     if res.get("suppressed"):
         if context(snap).value(BECOME_SUPPRESSED):  # a marker on every stand: a third kills
             for u in living:
-                changes += suppression_added(snap.after(changes), u.id, None)
+                changes += FlandersFieldsFields.marker_added(snap.after(changes), u.id, None)
         else:  # "become Suppressed": a stand already suppressed stays so; no marker is added that could kill
             changes += [
                 BecameSuppressed(f"{bn.name} retreats suppressed", source, u.id)
@@ -352,23 +305,6 @@ def fired_on(snap: Snapshot, target_id: int) -> tuple[Change, ...]:
     if marked.raw_under_fire:
         return ()
     return (CameUnderFire(f"{marked.name} has been fired on", SRC_RAW_UNDER_FIRE, marked.id),)
-
-
-def end_of_turn(snap: Snapshot, side: str) -> tuple[Change, ...]:
-    """Battalion and higher command stands recover at the end of their own turn; unspent actions lapse."""
-    changes: list[Change] = []
-    for u in snap.units:
-        if u.side != side or u.killed:
-            continue
-        if u.suppression and u.is_command and recovers_automatically(suppression_level(u)):
-            changes.append(
-                SuppressionCleared(f"{u.name} recovers at the end of its turn", SRC_RECOVERY, u.id)
-            )
-        if u.actions_left:
-            changes.append(ActionsLapsed(f"{u.name}'s unspent actions lapse", SRC_ORDERED_UNITS, u.id))
-        if u.state.get("action_under_way"):
-            changes.append(ActionUnderWay(f"{u.name}'s turn is over", SRC_ACTIONS, u.id, None))
-    return tuple(changes)
 
 
 # -- gas and barrages ------------------------------------------------------------------------------------------
@@ -413,7 +349,7 @@ def rolled_under_barrage(snap: Snapshot, resolver: str, unit_id: int) -> tuple[C
     return (BarragesRolled(f"unit {unit_id} has rolled under the barrage", source, unit_id, tuple(barrages)),)
 
 
-class FlandersFieldsFields(Fields):
+class FlandersFieldsFields(FlandersFieldsPacking):
     """The state Flanders Fields' units and sides carry: the stand card's fields, suppression markers placed
     and recovered by hand, the hand of random-event cards and the one heroic action of a game."""
 
@@ -425,17 +361,42 @@ class FlandersFieldsFields(Fields):
     # Troops' names and quality are force building; an aiming point is redirected as an action.
     edit_acts = {"name": "build-forces", "quality": "build-forces", "aiming_point": "redirect-aiming-points"}
 
+    @staticmethod
     def marker_added(
-        self, snapshot: Snapshot, unit_id: int, cause: str | None, count: int
+        snapshot: Snapshot, unit_id: int, cause: str | None, count: int = 1
     ) -> tuple[Change, ...]:
-        # The marker is a suppression marker; what placed it is the fire type (MG, artillery ...).
-        return suppression_added(snapshot, unit_id, cause, count)
+        """Suppress a stand (`cause`: the fire type): MG, mortar and artillery fire suppresses its whole company; a
+        third marker kills."""
+        target = snapshot.unit(unit_id)
+        if target.killed:
+            raise RulesError("unit_id", f"{target.name} is already destroyed: pick another")
+        by_id = snapshot.by_id
+        hit = [target]
+        company = ancestor_at(target, "company", by_id) if cause and _spreads(snapshot, cause) else None
+        if company is not None and company is not target:
+            hit = [u for u in leaves_under(company, snapshot.units) if not u.killed]
+        changes: list[Change] = []
+        for u in hit:
+            why = f"{count} suppression marker{'s' if count != 1 else ''} on {u.name}"
+            if u is not target:
+                why += f" ({cause} fire on {target.name} suppresses its company)"
+            changes.append(SuppressionAdded(why, SRC_BATTLE_SUPPRESSION, u.id, count, cause))
+            if is_killed(u.suppression + count):
+                changes.append(UnitKilled(f"three suppressions kill {u.name}", SRC_DEATH, u.id))
+        killed = [c.unit_id for c in changes if isinstance(c, SetState) and c.field == "killed"]
+        return (*changes, *morale_flags(snapshot.after(changes), killed))
 
-    def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
-        return suppression_recovered(snapshot, unit_id, spend_action)
-
-    def stand_edits(self, snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
-        return packing_edits(snapshot, unit_id)
+    @staticmethod
+    def marker_removed(snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
+        """ "The only method of recovering from Battle Suppression is by the use of an Action": an action of the
+        unit the stand is ordered with (its company's for a platoon); game_orders refuses it when none is left."""
+        unit = snapshot.unit(unit_id)
+        if unit.killed:
+            raise RulesError("unit_id", f"{unit.name} is destroyed: pick another")
+        if unit.suppression < 1:
+            raise RulesError("delta", f"{unit.name} has no suppression marker to remove")
+        spent = actions_spent(snapshot, RECOVER, (unit.id,), SRC_RECOVERY) if spend_action else ()
+        return (*spent, SuppressionRecovered(f"a marker removed from {unit.name}", SRC_RECOVERY, unit.id))
 
     def state_shown(self, board: Mapping[str, Any], unit_id: int, name: str, value: Any) -> bool:
         # "When a battery fires ... an aiming point is placed on the table at the designated spot": the other
@@ -451,7 +412,51 @@ class FlandersFieldsTable(TableRules):
     danger_zone_cm = DANGER_ZONE_CM
 
     def terrain_refused(self, features: Sequence[Feature], period: str | None, where: str) -> None:
-        fortified_refused(features, period, where)
+        """Before mid 1915 no terrain may be a fortified position: the 1914 playsheet's firing table has no
+        Fortified column, so a block house, or a trench or strong point dug into a village (TERRAIN AND ITS
+        IMPACT ON COVER), is refused, naming the feature (a combination names the later of its two)."""
+        if period != "early":
+            return
+        for i, f in enumerate(features):
+            for needs, cover, _src, line in COVER_RULES:
+                if cover != "fortified" or f.kind not in needs:
+                    continue
+                others = needs - {f.kind}
+                partner = next(
+                    (
+                        g
+                        for g in features[:i]
+                        if g.kind in others and g.geometry.intersection(f.geometry).area > 0
+                    ),
+                    None,
+                )
+                if others and partner is None:
+                    continue
+                what = f"a {f.kind}" + (f" over a {partner.kind}" if partner else "")
+                raise RulesError(
+                    f"{where}.{i}",
+                    f"{what} is a fortified position, which the 1914 to mid 1915 rules do not have",
+                    [k for k in FEATURE_KINDS if k != "blockhouse"],
+                    SRC_EARLY_FIRING_TABLE,
+                    f"'{line}', and the 1914 to mid 1915 firing table has only the columns Open, Soft Cover, "
+                    "Medium Cover and Hard Cover: no fortified positions before mid 1915",
+                )
 
     def board_changed(self, snapshot: Snapshot) -> tuple[Change, ...]:
         return gas_marked(snapshot, snapshot.board.get("clouds", ()))
+
+
+class FlandersFieldsConsequences(Rolls):
+    """What a Flanders Fields result does to the table (the game's rolls, `FlandersFieldsRolls`, are made of
+    it)."""
+
+    @staticmethod
+    def consequences(resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+        # A shot spends an action of the firer's ordered unit ("Actions are; ... MOVE or FIRE"), an assault its
+        # move into contact ("Troops require an order to move into contact with an enemy", game_orders).
+        acted = Roll(resolver=resolver_id, unit_id=outcome.unit_id)
+        spent = act_spent(snapshot, acted) if resolver_id in (SHOOTING, ASSAULT) else ()
+        changes = (*spent, *_consequences(resolver_id, snapshot.after(spent), outcome))
+        if outcome.unit_id is not None:
+            changes += aiming_point_shown(snapshot.after(changes), resolver_id, outcome.unit_id)
+        return changes

@@ -14,7 +14,7 @@ from shapely import Polygon
 
 from rules.core.acts import Act, MoveFormation, MoveStand, Roll
 from rules.core.errors import Refusal
-from rules.core.game import leaves_under
+from rules.core.game import Rolls, leaves_under
 from rules.core.records import Snapshot, TargetMark, UnitState
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.reference import ARCS, ARCS_OF_FIRE
@@ -235,19 +235,6 @@ def _marked(
     return out
 
 
-def target_marks(snap: Snapshot, unit_id: int, resolver: str) -> tuple[TargetMark, ...]:
-    """The other side's stands on the table a shot by `unit_id` may not take as its target, each with why."""
-    if resolver != RESOLVER:
-        return ()
-    firer = snap.unit(unit_id)
-    marked = _marked(snap, firer, {}, _enemies(snap, firer.side))
-    return tuple(
-        TargetMark(tid, m.mark, str(m.refusal), m.refusal.why, m.refusal.source)
-        for tid, m in marked.items()
-        if m is not None
-    )
-
-
 def moving(snap: Snapshot, act: Act) -> list[UnitState]:
     """The stands on the table a move moves or turns (a stand placed from off the table is deployed, not
     moved)."""
@@ -279,3 +266,20 @@ def fire_forbidden(snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
         if m is not None:
             out = (*out, m.refusal)
     return out
+
+
+class FlandersFieldsTargets(Rolls):
+    """The stands a Flanders Fields shot may not take as its target, marked while its target is picked (the
+    game's rolls, `FlandersFieldsRolls`, are made of it)."""
+
+    def target_marks(self, snapshot: Snapshot, unit_id: int, resolver_id: str) -> tuple[TargetMark, ...]:
+        """The other side's stands on the table a shot by `unit_id` may not take as its target, each with why."""
+        if resolver_id != RESOLVER:
+            return ()
+        firer = snapshot.unit(unit_id)
+        marked = _marked(snapshot, firer, {}, _enemies(snapshot, firer.side))
+        return tuple(
+            TargetMark(tid, m.mark, str(m.refusal), m.refusal.why, m.refusal.source)
+            for tid, m in marked.items()
+            if m is not None
+        )

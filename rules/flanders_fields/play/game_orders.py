@@ -23,7 +23,7 @@ from typing import Any
 
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, RecoverMarker, Roll
 from rules.core.errors import Refusal
-from rules.core.game import leaves_under
+from rules.core.game import Fields, leaves_under
 from rules.core.records import Change, EditChoice, Snapshot, StandEdit, UnitState
 from rules.flanders_fields.book import sequence as S
 from rules.flanders_fields.book.common import PERIODS
@@ -269,16 +269,19 @@ def command_moved(snapshot: Snapshot, act: Act) -> tuple[Change, ...]:
     return tuple(out)
 
 
-def packing_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
-    """The stand card's pack or unpack, limber or unlimber of a machine gun, a light mortar or a battery on
-    the table (or of any stand carrying the flag): a unit edit of the flag, an action of its order."""
-    u = snapshot.unit(unit_id)
-    if not _on_table(u):
-        return ()
-    out = []
-    for name, (kinds, (off, on)) in PACKERS.items():
-        now = bool(u.state.get(name))
-        if u.kind in kinds or now:
-            label = off if now else on
-            out.append(StandEdit(label, name, u.id, LIMBERING, (EditChoice(not now, label),)))
-    return tuple(out)
+class FlandersFieldsPacking(Fields):
+    """The stand card's packing edits (the game's fields, `FlandersFieldsFields`, are made of it)."""
+
+    def stand_edits(self, snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
+        """The stand card's pack or unpack, limber or unlimber of a machine gun, a light mortar or a battery on
+        the table (or of any stand carrying the flag): a unit edit of the flag, an action of its order."""
+        u = snapshot.unit(unit_id)
+        if not _on_table(u):
+            return ()
+        out = []
+        for name, (kinds, (off, on)) in PACKERS.items():
+            now = bool(u.state.get(name))
+            if u.kind in kinds or now:
+                label = off if now else on
+                out.append(StandEdit(label, name, u.id, LIMBERING, (EditChoice(not now, label),)))
+        return tuple(out)

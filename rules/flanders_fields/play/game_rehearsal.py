@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core.game import ancestor_at
+from rules.core.game import FirePlan, ancestor_at
 from rules.core.records import Snapshot, UnitState
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES
@@ -73,46 +73,53 @@ def enemy_targets(snap: Snapshot, side: str, names: Mapping[int, str]) -> list[R
     return out
 
 
-def rehearse(
-    snap: Snapshot,
-    side: str,
-    items: Sequence[Mapping[str, Any]],
-    names: Mapping[int, str],
-    options: Mapping[str, Any],
-    turns: int | None,
-    seed: int,
-    samples: int,
-) -> dict[str, Any]:
-    """The plan against the enemy's stands as they stand now, by the snapshot's readings, as the answer's
-    body (`options`: the request's firers, SOS fire and brigades)."""
-    plan_side: Side = "attacker" if side == "attacker" else "defender"
-    table = Table(snap.table_width_cm, snap.table_length_cm)
-    on_table = [
-        str(it["id"])
-        for it in items
-        if it["kind"] in R.BATTERY_KINDS and fires_from_table(snap, side, it.get("data") or {}, names)
-    ]
-    plan = R.plan_from_items(
-        plan_side,
-        list(items),
-        table,
-        dict(options["firers"]),
-        list(options["sos"]),
-        dict(options["brigades"]),
-        on_table,
-    )
-    targets = enemy_targets(snap, plan_side, names)
-    period = snap.period or "late"
-    result = R.rehearse(plan, targets, table, period, snap.variants, turns=turns, seed=seed, samples=samples)
-    body = result.as_dict()
-    body["stands"] = [
-        {
-            "stand": t.id,
-            "name": t.name,
-            "center": list(t.stand.center) if t.stand else None,
-            "cover": t.cover,
-            "markers_now": t.markers,
-        }
-        for t in targets
-    ]
-    return body
+class FlandersFieldsRehearsal(FirePlan):
+    """A side's fire plan rehearsed against the table as it stands (the game's fire plan,
+    `FlandersFieldsFirePlan`, is made of it)."""
+
+    def rehearse(
+        self,
+        snapshot: Snapshot,
+        side: str,
+        items: Sequence[Mapping[str, Any]],
+        names: Mapping[int, str],
+        options: Mapping[str, Any],
+        turns: int | None,
+        seed: int,
+        samples: int,
+    ) -> dict[str, Any]:
+        """The plan against the enemy's stands as they stand now, by the snapshot's readings, as the answer's
+        body (`options`: the request's firers, SOS fire and brigades)."""
+        plan_side: Side = "attacker" if side == "attacker" else "defender"
+        table = Table(snapshot.table_width_cm, snapshot.table_length_cm)
+        on_table = [
+            str(it["id"])
+            for it in items
+            if it["kind"] in R.BATTERY_KINDS and fires_from_table(snapshot, side, it.get("data") or {}, names)
+        ]
+        plan = R.plan_from_items(
+            plan_side,
+            list(items),
+            table,
+            dict(options["firers"]),
+            list(options["sos"]),
+            dict(options["brigades"]),
+            on_table,
+        )
+        targets = enemy_targets(snapshot, plan_side, names)
+        period = snapshot.period or "late"
+        result = R.rehearse(
+            plan, targets, table, period, snapshot.variants, turns=turns, seed=seed, samples=samples
+        )
+        body = result.as_dict()
+        body["stands"] = [
+            {
+                "stand": t.id,
+                "name": t.name,
+                "center": list(t.stand.center) if t.stand else None,
+                "cover": t.cover,
+                "markers_now": t.markers,
+            }
+            for t in targets
+        ]
+        return body

@@ -7,29 +7,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core.game import Member, Report
+from rules.core.game import Member, Report, leaves_under
 from rules.flanders_fields.errata import CASUALTY_ROUNDING, SRC_CASUALTIES
-from rules.flanders_fields.play.units import rifle_losses
+from rules.flanders_fields.play.units import is_rifle_platoon
 from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
 from rules.flanders_fields.resolvers.casualties import casualty_split
+from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
+from rules.flanders_fields.resolvers.shooting import RESOLVER as SHOOTING
 from rules.flanders_fields.ruleset import FlandersFields
 from rules.registry import get_ruleset
-
-
-def losses(battalion: Member, units: Sequence[Member]) -> tuple[int, int]:
-    """A battalion's rifle platoons, as its morale tests count them: (at the start, destroyed)."""
-    return rifle_losses(battalion, units)
-
-
-def casualties(period: str | None, variants: Mapping[str, str], bases: int) -> dict[str, Any]:
-    """The rule book's rule of thumb (bases x 15 men, split into thirds and sixths), rounded as the game's
-    reading of the casualty-rounding erratum says."""
-    ctx = get_ruleset(FlandersFields.id).context(period, variants)
-    return {
-        "bases": bases,
-        **casualty_split(bases, str(ctx.value(CASUALTY_ROUNDING))),
-        "sources": [SRC_CASUALTIES, ctx.citation(CASUALTY_ROUNDING)],
-    }
 
 
 def _clause(text: str) -> str:
@@ -57,8 +43,28 @@ class FlandersFieldsReport(Report):
             return f"attempted a heroic action: {key}"
         return ""
 
-    def losses(self, formation: Member, units: Sequence[Member]) -> tuple[int, int]:
-        return losses(formation, units)
+    def roll_words(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
+        """A shot and an order roll in the book's words too ("shot at 1/1 Coy Plt 2: suppressed"), for a
+        decisive moment; the rolls `roll_told` tells as they are told in a turn."""
+        key = str(resolution.get("outcome_key", "")).replace("-", " ")
+        if resolver == SHOOTING:
+            return f"shot at {target}: {key}" if target else f"shot: {key}"
+        if resolver == ORDER_ROLL:
+            return f"rolled for its orders: {key}"
+        return self.roll_told(resolver, resolution, target)
+
+    @staticmethod
+    def losses(formation: Member, units: Sequence[Member]) -> tuple[int, int]:
+        """A battalion's rifle platoons, as its morale tests count them: (at the start, destroyed)."""
+        rifles = [u for u in leaves_under(formation, units) if is_rifle_platoon(u)]
+        return len(rifles), sum(1 for u in rifles if u.killed)
 
     def casualties(self, period: str | None, variants: Mapping[str, str], bases: int) -> dict[str, Any]:
-        return casualties(period, variants, bases)
+        """The rule book's rule of thumb (bases x 15 men, split into thirds and sixths), rounded as the game's
+        reading of the casualty-rounding erratum says."""
+        ctx = get_ruleset(FlandersFields.id).context(period, variants)
+        return {
+            "bases": bases,
+            **casualty_split(bases, str(ctx.value(CASUALTY_ROUNDING))),
+            "sources": [SRC_CASUALTIES, ctx.citation(CASUALTY_ROUNDING)],
+        }

@@ -16,15 +16,27 @@ from rules.core.turn import Notice, Permit, Step
 from rules.flanders_fields.book import sequence as S
 from rules.flanders_fields.book.common import PERIODS, PeriodId
 from rules.flanders_fields.play import game_reinforcements
-from rules.flanders_fields.play.changes import DeepSuppressionSet
-from rules.flanders_fields.play.game_consequences import end_of_turn
+from rules.flanders_fields.play.changes import (
+    ActionsLapsed,
+    ActionUnderWay,
+    DeepSuppressionSet,
+    SuppressionCleared,
+)
 from rules.flanders_fields.play.game_fire import fire_forbidden
-from rules.flanders_fields.play.game_orders import orders_forbidden
+from rules.flanders_fields.play.game_orders import SRC_ACTIONS, orders_forbidden
 from rules.flanders_fields.play.game_table import barrage_step
 from rules.flanders_fields.play.game_turn import wind_due
-from rules.flanders_fields.play.units import ARTILLERY_KINDS, NO_READINGS, order_unit, ordered_unit
+from rules.flanders_fields.play.units import (
+    ARTILLERY_KINDS,
+    NO_READINGS,
+    SRC_ORDERED_UNITS,
+    order_unit,
+    ordered_unit,
+    suppression_level,
+)
 from rules.flanders_fields.resolvers.artillery import SRC_DEEP_SUPPRESSION
 from rules.flanders_fields.resolvers.orders import BATTALION_UNITS
+from rules.flanders_fields.resolvers.suppression import SRC_RECOVERY, recovers_automatically
 from rules.flanders_fields.ruleset import cite
 from rules.table.frame import Table
 
@@ -63,14 +75,6 @@ def _steps(period: PeriodId) -> tuple[Step, ...]:
     )
 
 
-def turn_sequence(period: str | None) -> tuple[Step, ...]:
-    return _steps(period_of(period))
-
-
-def allowed_now(status: str, period: str | None, step: int, side_to_move: str) -> list[str]:
-    return S.allowed_now(status, period_of(period), step, side_to_move)
-
-
 def _classes_of(
     unit: Member, units: Sequence[Member], variants: Mapping[str, str] = NO_READINGS
 ) -> tuple[S.UnitClass, ...]:
@@ -93,88 +97,6 @@ def _classes_of(
     )
 
 
-def refusal(
-    status: str,
-    period: str | None,
-    step: int,
-    side_to_move: str,
-    action: str,
-    side: str | None,
-    unit: Member | None,
-    units: Sequence[Member],
-) -> str | None:
-    classes = _classes_of(unit, units) if unit is not None and action in ORDERED_ACTS else S.ANY_UNIT
-    act = S.Act(cast(S.Action, action), side, classes)
-    return S.refusal(status, period_of(period), step, side_to_move, act)
-
-
-def roll_refusal(status: str, snap: Snapshot, now: Position, roll: Roll, side: str) -> Refusal | None:
-    """The step and the side a roll belongs to (book.sequence.roll_refusal), read from the table: its unit's
-    side and whose orders reach it, and the side to move by its nation ("German")."""
-    unit = snap.unit(roll.unit_id) if roll.unit_id is not None else None
-    asked = S.RollAsked(
-        roll.resolver,
-        unit.side if unit is not None else side,
-        _classes_of(unit, snap.units, snap.variants) if unit is not None else None,
-    )
-    mover = snap.nations.get(now.side, "").capitalize()
-    return S.roll_refusal(status, period_of(snap.period), now.step, now.side, asked, mover)
-
-
-def step_needs(snap: Snapshot, step_id: str) -> list[str]:
-    """What the step still needs beyond its own words: morale tests due, stands to roll under barrages, the
-    gas-wind roll."""
-    needs: list[str] = game_reinforcements.needs(snap)
-    due = [u for u in snap.units if u.state.get("morale_due")]
-    if due:
-        needs.append("morale tests due: " + ", ".join(f"{u.name} (unit {u.id})" for u in due))
-    if step_id == "rolling-barrages":
-        for b in snap.board.get("barrages", ()):
-            if b["side"] != snap.side_to_move:
-                continue
-            lo, hi = b.get("covers_y", [b["front_y"], b["front_y"]])
-            if b.get("pending"):
-                needs.append(
-                    f"barrage {b['item_id']} ({lo:g}-{hi:g} cm up the table): roll rolling-barrage for units "
-                    + ", ".join(str(i) for i in b["pending"])
-                )
-            if b.get("danger"):
-                needs.append(
-                    f"barrage {b['item_id']}: roll barrage-danger for units "
-                    + ", ".join(str(d["unit"]) for d in b["danger"])
-                    + " in the 6 cm behind it"
-                )
-    if step_id == "gas" and wind_due(snap.board, snap.turn, snap.side_to_move):
-        needs.append("roll gas-wind: the wind moves every gas cloud on the table")
-    return needs
-
-
-def start_of_turn(snap: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
-    """A new turn needs a new deep-suppression roll; the side's barrages fire another turn: lifted once
-    their duration is over, else advanced (or halted, "A Rolling Barrage may be ordered to halt for one
-    turn")."""
-    changes: list[Change] = []
-    if snap.side_to_move == "attacker" and snap.board.get("deep_suppression"):
-        changes.append(DeepSuppressionSet("a new turn needs a new roll", SRC_DEEP_SUPPRESSION, 0))
-    notices: list[Notice] = []
-    barrages: list[Mapping[str, Any]] = []
-    table = Table(snap.table_width_cm, snap.table_length_cm)
-    for b in snap.board.get("barrages", ()):
-        if b["side"] == snap.side_to_move:
-            b = {**b, "turns_fired": b["turns_fired"] + 1}
-            if b["turns_fired"] > b["duration_turns"]:
-                notices.append(Notice("barrage-lifted", {"barrage": b}, BARRAGE_SOURCE))
-                continue
-            halted = snap.turn in b.get("halts", [])
-            b = barrage_step(b, 0.0 if halted else BARRAGE_ADVANCE_CM, snap.units, table)
-            notices.append(
-                Notice("barrage-halted" if halted else "barrage-advanced", {"barrage": b}, BARRAGE_SOURCE)
-            )
-        barrages.append(b)
-    changes.append(SetBoard("the barrages fire another turn", BARRAGE_SOURCE, "barrages", tuple(barrages)))
-    return tuple(notices), tuple(changes)
-
-
 class FlandersFieldsTurn(TurnModel):
     """Flanders Fields' alternating turn: the attacker's, then the defender's, each through the period's order
     sequence, whose steps say which stands may act (whose orders reach them)."""
@@ -186,10 +108,10 @@ class FlandersFieldsTurn(TurnModel):
     ordered_acts = ORDERED_ACTS
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
-        return turn_sequence(period)
+        return _steps(period_of(period))
 
     def allowed_now(self, status: str, period: str | None, now: Position) -> list[str]:
-        return allowed_now(status, period, now.step, now.side)
+        return S.allowed_now(status, period_of(period), now.step, now.side)
 
     def refusal(
         self,
@@ -201,21 +123,95 @@ class FlandersFieldsTurn(TurnModel):
         unit: Member | None,
         units: Sequence[Member],
     ) -> str | None:
-        return refusal(status, period, now.step, now.side, action, side, unit, units)
+        classes = _classes_of(unit, units) if unit is not None and action in ORDERED_ACTS else S.ANY_UNIT
+        act = S.Act(cast(S.Action, action), side, classes)
+        return S.refusal(status, period_of(period), now.step, now.side, act)
 
     def roll_refusal(
         self, status: str, snapshot: Snapshot, now: Position, roll: Roll, side: str
     ) -> str | None:
-        return roll_refusal(status, snapshot, now, roll, side)
+        """The step and the side a roll belongs to (book.sequence.roll_refusal), read from the table: its unit's
+        side and whose orders reach it, and the side to move by its nation ("German")."""
+        unit = snapshot.unit(roll.unit_id) if roll.unit_id is not None else None
+        asked = S.RollAsked(
+            roll.resolver,
+            unit.side if unit is not None else side,
+            _classes_of(unit, snapshot.units, snapshot.variants) if unit is not None else None,
+        )
+        mover = snapshot.nations.get(now.side, "").capitalize()
+        return S.roll_refusal(status, period_of(snapshot.period), now.step, now.side, asked, mover)
 
     def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
         return (*orders_forbidden(snapshot, act), *fire_forbidden(snapshot, act))
 
     def needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
-        return step_needs(snapshot, step_id)
+        """What the step still needs beyond its own words: morale tests due, stands to roll under barrages, the
+        gas-wind roll."""
+        snap = snapshot
+        needs: list[str] = game_reinforcements.needs(snap)
+        due = [u for u in snap.units if u.state.get("morale_due")]
+        if due:
+            needs.append("morale tests due: " + ", ".join(f"{u.name} (unit {u.id})" for u in due))
+        if step_id == "rolling-barrages":
+            for b in snap.board.get("barrages", ()):
+                if b["side"] != snap.side_to_move:
+                    continue
+                lo, hi = b.get("covers_y", [b["front_y"], b["front_y"]])
+                if b.get("pending"):
+                    needs.append(
+                        f"barrage {b['item_id']} ({lo:g}-{hi:g} cm up the table): roll rolling-barrage for units "
+                        + ", ".join(str(i) for i in b["pending"])
+                    )
+                if b.get("danger"):
+                    needs.append(
+                        f"barrage {b['item_id']}: roll barrage-danger for units "
+                        + ", ".join(str(d["unit"]) for d in b["danger"])
+                        + " in the 6 cm behind it"
+                    )
+        if step_id == "gas" and wind_due(snap.board, snap.turn, snap.side_to_move):
+            needs.append("roll gas-wind: the wind moves every gas cloud on the table")
+        return needs
 
     def started(self, snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
-        return start_of_turn(snapshot)
+        """A new turn needs a new deep-suppression roll; the side's barrages fire another turn: lifted once
+        their duration is over, else advanced (or halted, "A Rolling Barrage may be ordered to halt for one
+        turn")."""
+        snap = snapshot
+        changes: list[Change] = []
+        if snap.side_to_move == "attacker" and snap.board.get("deep_suppression"):
+            changes.append(DeepSuppressionSet("a new turn needs a new roll", SRC_DEEP_SUPPRESSION, 0))
+        notices: list[Notice] = []
+        barrages: list[Mapping[str, Any]] = []
+        table = Table(snap.table_width_cm, snap.table_length_cm)
+        for b in snap.board.get("barrages", ()):
+            if b["side"] == snap.side_to_move:
+                b = {**b, "turns_fired": b["turns_fired"] + 1}
+                if b["turns_fired"] > b["duration_turns"]:
+                    notices.append(Notice("barrage-lifted", {"barrage": b}, BARRAGE_SOURCE))
+                    continue
+                halted = snap.turn in b.get("halts", [])
+                b = barrage_step(b, 0.0 if halted else BARRAGE_ADVANCE_CM, snap.units, table)
+                notices.append(
+                    Notice("barrage-halted" if halted else "barrage-advanced", {"barrage": b}, BARRAGE_SOURCE)
+                )
+            barrages.append(b)
+        changes.append(
+            SetBoard("the barrages fire another turn", BARRAGE_SOURCE, "barrages", tuple(barrages))
+        )
+        return tuple(notices), tuple(changes)
 
     def ended(self, snapshot: Snapshot, side: str) -> tuple[Change, ...]:
-        return end_of_turn(snapshot, side)
+        """Battalion and higher command stands recover at the end of their own turn; unspent actions lapse."""
+        changes: list[Change] = []
+        for u in snapshot.units:
+            if u.side != side or u.killed:
+                continue
+            if u.suppression and u.is_command and recovers_automatically(suppression_level(u)):
+                changes.append(
+                    SuppressionCleared(f"{u.name} recovers at the end of its turn", SRC_RECOVERY, u.id)
+                )
+            if u.actions_left:
+                changes.append(ActionsLapsed(f"{u.name}'s unspent actions lapse", SRC_ORDERED_UNITS, u.id))
+            if u.state.get("action_under_way"):
+                changes.append(ActionUnderWay(f"{u.name}'s turn is over", SRC_ACTIONS, u.id, None))
+        return tuple(changes)

@@ -46,71 +46,6 @@ def tables_for(nation: str, period: str | None) -> list[str]:
     ]
 
 
-def forces_setup(entries: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, str]]:
-    """For entries ({side, table_id}) given without a period or nations: the earliest period every named
-    table covers (else early), and each side's nation from its first known table."""
-    known = [f for f in entries if f["table_id"] in ORGANISATION_TABLES]
-    periods = [ORGANISATION_TABLES[f["table_id"]]["periods"] for f in known]
-    period = next((p for p in PERIODS if all(p in ps for ps in periods)), "early")
-    nations: dict[str, str] = {}
-    for f in known:
-        nations.setdefault(f["side"], str(ORGANISATION_TABLES[f["table_id"]]["nation"]))
-    return period, nations
-
-
-def force_from_table(
-    period: str | None,
-    variants: Mapping[str, str],
-    nation: str,
-    entry: Mapping[str, Any],
-    field: str,
-    id_prefix: str,
-) -> Unit:
-    """Build an entry ({table_id, quality?, template?, name?, counts?}) with build_force, or only the table's
-    named part `template` (e.g. one battalion) with build_template; `counts` keeps fewer of a kind of box
-    than the chart draws. The table must exist, be of the side's nation and be drawn for the period: else a
-    RulesError on `<field>.table_id` naming the tables that would do (`<field>.quality` for a quality the
-    table does not allow, `<field>.template` naming the table's parts). Unit ids are `<id_prefix>/<table>/...`."""
-    at = f"{field}." if field else ""
-    table = entry["table_id"]
-    nation = nation.strip().lower()
-    fitting = tables_for(nation, period)
-    meta = ORGANISATION_TABLES.get(table)
-    if meta is None:
-        raise RulesError(f"{at}table_id", f"unknown organisation table {table!r}", fitting)
-    if nation and meta["nation"] != nation:
-        raise RulesError(f"{at}table_id", f"{meta['title']} is not a {nation} table", fitting)
-    if period not in meta["periods"]:
-        raise RulesError(f"{at}table_id", f"{meta['title']} is not drawn for the {period} period", fitting)
-    template = entry.get("template")
-    try:
-        if template is None:
-            return build_force(
-                table,
-                quality=entry.get("quality"),
-                name=entry.get("name"),
-                variants=variants,
-                id_prefix=f"{id_prefix}/{table}",
-                counts=entry.get("counts"),
-            )
-        templates = [t["id"] for t in meta["templates"]]
-        if template not in templates:
-            printed = "" if templates else ": it names no part to build alone (omit template)"
-            raise RulesError("template", f"{meta['title']} has no part {template!r}{printed}", templates)
-        return build_template(
-            table,
-            template,
-            quality=entry.get("quality"),
-            name=entry.get("name"),
-            variants=variants,
-            id_prefix=f"{id_prefix}/{table}/{template}",
-            counts=entry.get("counts"),
-        )
-    except RulesError as e:  # the builders name `quality`: point at this entry
-        e.field = f"{at}{e.field}"
-        raise
-
-
 # -- a game's forces from a scenario document ------------------------------------------------------------------
 def _as_unit(node: ForceNode) -> Unit:
     """The document's units as the organisation tables' units (what the rest of the rule set reads)."""
@@ -134,7 +69,9 @@ def _as_unit(node: ForceNode) -> Unit:
 @lru_cache(maxsize=256)
 def _entry_size(period: str, variants: tuple[tuple[str, str], ...], nation: str, entry: str) -> int:
     """How many units an entry (as canonical JSON) builds: built once per kind of entry, not per entry."""
-    return units_in(force_from_table(period, dict(variants), nation, json.loads(entry), "", "n"))
+    return units_in(
+        FlandersFieldsSetup.force_from_table(period, dict(variants), nation, json.loads(entry), "", "n")
+    )
 
 
 def _entries(forces: Sequence[Mapping[str, Any]], where: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
@@ -167,33 +104,6 @@ def _within_cap(ctx: Context, sides: Mapping[str, Any]) -> None:
                     f"the forces reach {total} units here; {CAP_RULE.format(cap=cap)}",
                     [f"0..{cap} units"],
                 )
-
-
-def new_forces(ctx: Context, document: Mapping[str, Any]) -> NewForces:
-    """A (checked) document's forces by the game's readings: its units as written, its organisation-table
-    entries built for its period and each side's nationality and deployed by default (`deploy`); counted
-    first, and refused past the game's cap on units before any is built."""
-    sides = document["sides"]
-    _within_cap(ctx, sides)
-
-    def entry(side: str, e: Mapping[str, Any], field: str, id_prefix: str) -> Unit:
-        return force_from_table(
-            ctx.period, ctx.variants, str(sides[side]["nationality"]), e, field, id_prefix
-        )
-
-    made, built = forces_from_document(document, ctx, entry)
-    table = document["table"]
-    placements, off_table = deploy(
-        float(table["width_cm"]),
-        float(table["length_cm"]),
-        {s: [_as_unit(u) for u in built[s]] for s in SIDES},
-    )
-    return NewForces(
-        forces={side: tuple(_as_unit(u) for u in roots) for side, roots in made.forces.items()},
-        placements={**made.placements, **placements},
-        off_table=(*made.off_table, *off_table),
-        state=made.state,
-    )
 
 
 def deploy(
@@ -266,19 +176,95 @@ class FlandersFieldsSetup(Setup):
         cap = max_units_per_game()
         return cap, CAP_RULE.format(cap=cap)
 
-    def new_forces(self, ctx: Context, document: Mapping[str, Any]) -> NewForces:
-        return new_forces(ctx, document)
+    @staticmethod
+    def new_forces(ctx: Context, document: Mapping[str, Any]) -> NewForces:
+        """A (checked) document's forces by the game's readings: its units as written, its organisation-table
+        entries built for its period and each side's nationality and deployed by default (`deploy`); counted
+        first, and refused past the game's cap on units before any is built."""
+        sides = document["sides"]
+        _within_cap(ctx, sides)
 
-    def forces_setup(self, entries: Sequence[Mapping[str, Any]]) -> tuple[str | None, dict[str, str]]:
-        return forces_setup(entries)
+        def entry(side: str, e: Mapping[str, Any], field: str, id_prefix: str) -> Unit:
+            return FlandersFieldsSetup.force_from_table(
+                ctx.period, ctx.variants, str(sides[side]["nationality"]), e, field, id_prefix
+            )
 
+        made, built = forces_from_document(document, ctx, entry)
+        table = document["table"]
+        placements, off_table = deploy(
+            float(table["width_cm"]),
+            float(table["length_cm"]),
+            {s: [_as_unit(u) for u in built[s]] for s in SIDES},
+        )
+        return NewForces(
+            forces={side: tuple(_as_unit(u) for u in roots) for side, roots in made.forces.items()},
+            placements={**made.placements, **placements},
+            off_table=(*made.off_table, *off_table),
+            state=made.state,
+        )
+
+    def forces_setup(self, entries: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, str]]:
+        """For entries ({side, table_id}) given without a period or nations: the earliest period every named
+        table covers (else early), and each side's nation from its first known table."""
+        known = [f for f in entries if f["table_id"] in ORGANISATION_TABLES]
+        periods = [ORGANISATION_TABLES[f["table_id"]]["periods"] for f in known]
+        period = next((p for p in PERIODS if all(p in ps for ps in periods)), "early")
+        nations: dict[str, str] = {}
+        for f in known:
+            nations.setdefault(f["side"], str(ORGANISATION_TABLES[f["table_id"]]["nation"]))
+        return period, nations
+
+    @staticmethod
     def force_from_table(
-        self,
         period: str | None,
         variants: Mapping[str, str],
         nation: str,
         entry: Mapping[str, Any],
         field: str,
         id_prefix: str,
-    ) -> ForceNode:
-        return force_from_table(period, variants, nation, entry, field, id_prefix)
+    ) -> Unit:
+        """Build an entry ({table_id, quality?, template?, name?, counts?}) with build_force, or only the table's
+        named part `template` (e.g. one battalion) with build_template; `counts` keeps fewer of a kind of box
+        than the chart draws. The table must exist, be of the side's nation and be drawn for the period: else a
+        RulesError on `<field>.table_id` naming the tables that would do (`<field>.quality` for a quality the
+        table does not allow, `<field>.template` naming the table's parts). Unit ids are `<id_prefix>/<table>/...`."""
+        at = f"{field}." if field else ""
+        table = entry["table_id"]
+        nation = nation.strip().lower()
+        fitting = tables_for(nation, period)
+        meta = ORGANISATION_TABLES.get(table)
+        if meta is None:
+            raise RulesError(f"{at}table_id", f"unknown organisation table {table!r}", fitting)
+        if nation and meta["nation"] != nation:
+            raise RulesError(f"{at}table_id", f"{meta['title']} is not a {nation} table", fitting)
+        if period not in meta["periods"]:
+            raise RulesError(
+                f"{at}table_id", f"{meta['title']} is not drawn for the {period} period", fitting
+            )
+        template = entry.get("template")
+        try:
+            if template is None:
+                return build_force(
+                    table,
+                    quality=entry.get("quality"),
+                    name=entry.get("name"),
+                    variants=variants,
+                    id_prefix=f"{id_prefix}/{table}",
+                    counts=entry.get("counts"),
+                )
+            templates = [t["id"] for t in meta["templates"]]
+            if template not in templates:
+                printed = "" if templates else ": it names no part to build alone (omit template)"
+                raise RulesError("template", f"{meta['title']} has no part {template!r}{printed}", templates)
+            return build_template(
+                table,
+                template,
+                quality=entry.get("quality"),
+                name=entry.get("name"),
+                variants=variants,
+                id_prefix=f"{id_prefix}/{table}/{template}",
+                counts=entry.get("counts"),
+            )
+        except RulesError as e:  # the builders name `quality`: point at this entry
+            e.field = f"{at}{e.field}"
+            raise

@@ -12,17 +12,15 @@ from typing import Any
 
 from shapely import LineString, Polygon
 
-from rules.core.errors import RulesError
 from rules.core.records import Filled, Snapshot, UnitState
 from rules.core.ruleset import Context
-from rules.flanders_fields.book.cover import COVER_RULES, cover_reading
+from rules.flanders_fields.book.cover import cover_reading
 from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
 from rules.flanders_fields.errata.table_play import RANGE_MEASURED
 from rules.flanders_fields.play import table_rules
 from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.flanders_fields.resolvers.gas import DENYING_MOVE_TURNS, OFFENSIVE_MAX_TURNS, SRC_GAS
 from rules.flanders_fields.resolvers.visibility import SRC_VISIBILITY
-from rules.flanders_fields.ruleset import cite
 from rules.table import barrage as table_barrage
 from rules.table import gas as table_gas
 from rules.table.coverage import Coverage, classify
@@ -30,7 +28,7 @@ from rules.table.frame import AHEAD_DEG, Table
 from rules.table.los import line_of_sight
 from rules.table.placed import Placed, index_of, stand_of
 from rules.table.templates import Template
-from rules.table.terrain import FEATURE_KINDS, Feature, TerrainIndex, terrain_from_geojson
+from rules.table.terrain import TerrainIndex, terrain_from_geojson
 
 SRC_BARRAGE_AREA = TEMPLATES["rolling-barrage"].source
 BARRAGE_DEPTH_CM = TEMPLATES["rolling-barrage"].depth_cm
@@ -48,43 +46,6 @@ def terrain_index(terrain: Mapping[str, Any]) -> TerrainIndex:
 @lru_cache(maxsize=16)
 def _terrain_index(geojson: str) -> TerrainIndex:
     return TerrainIndex.build(terrain_from_geojson(json.loads(geojson), wire_belt_cm=WIRE_BELT_CM))
-
-
-# -- fortified positions ---------------------------------------------------------------------------------------
-# "Firing Table  Open  Soft Cover  Medium Cover  Hard Cover" (1914 to mid 1915 playsheet): no Fortified column.
-SRC_EARLY_FIRING_TABLE = cite("Firing Table", "early")
-
-
-def fortified_refused(features: Sequence[Feature], period: str | None, where: str) -> None:
-    """Before mid 1915 no terrain may be a fortified position: the 1914 playsheet's firing table has no
-    Fortified column, so a block house, or a trench or strong point dug into a village (TERRAIN AND ITS
-    IMPACT ON COVER), is refused, naming the feature (a combination names the later of its two)."""
-    if period != "early":
-        return
-    for i, f in enumerate(features):
-        for needs, cover, _src, line in COVER_RULES:
-            if cover != "fortified" or f.kind not in needs:
-                continue
-            others = needs - {f.kind}
-            partner = next(
-                (
-                    g
-                    for g in features[:i]
-                    if g.kind in others and g.geometry.intersection(f.geometry).area > 0
-                ),
-                None,
-            )
-            if others and partner is None:
-                continue
-            what = f"a {f.kind}" + (f" over a {partner.kind}" if partner else "")
-            raise RulesError(
-                f"{where}.{i}",
-                f"{what} is a fortified position, which the 1914 to mid 1915 rules do not have",
-                [k for k in FEATURE_KINDS if k != "blockhouse"],
-                SRC_EARLY_FIRING_TABLE,
-                f"'{line}', and the 1914 to mid 1915 firing table has only the columns Open, Soft Cover, "
-                "Medium Cover and Hard Cover: no fortified positions before mid 1915",
-            )
 
 
 # -- a shot -------------------------------------------------------------------------------------------------

@@ -7,12 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.errors import RulesError
-from rules.core.records import Change, FillRequest, SetSideState, Snapshot
-from rules.flanders_fields.play import game_reinforcements
+from rules.core.records import Change, SetSideState, Snapshot
 from rules.flanders_fields.play.units import SRC_ORDERED_UNITS, order_unit, ordered_unit
 from rules.flanders_fields.resolvers.heroic import SRC_HEROIC
-from rules.flanders_fields.resolvers.orders import RESOLVER as ORDER_ROLL
-from rules.flanders_fields.resolvers.reinforcements import RESOLVER as REINFORCEMENTS
 
 HEROIC_KEY = "heroic-action"  # the side state that counts a side's heroic actions left
 
@@ -26,31 +23,18 @@ def wind_due(board: Mapping[str, Any], turn: int, side_to_move: str) -> bool:
     return board.get("wind") is None or side_to_move == "attacker"
 
 
-def before_resolve(resolver: str, snap: Snapshot, request: FillRequest, apply: bool) -> tuple[Change, ...]:
-    if resolver == ORDER_ROLL and request.unit_id is not None:
-        own_table(snap, request.unit_id, request.given.get("unit"))
-    if resolver == HEROIC_KEY:
-        return heroic_action_spent(snap, request.unit_id)
-    if resolver == REINFORCEMENTS:
-        game_reinforcements.refused(snap, request.unit_id, apply)
-    if resolver == "gas-wind" and apply and not wind_due(snap.board, snap.turn, snap.side_to_move):
-        raise RulesError(
-            "resolver",
-            "no gas-wind roll is due now: ask without applying it to leave the clouds where they are",
-            why="no gas-wind roll is due: it is rolled once a turn by the attacker once a cloud is on the table "
-            "(send apply: false to ask the table without moving the clouds)",
-        )
-    return ()
-
-
 def heroic_action_spent(snap: Snapshot, unit_id: int | None) -> tuple[Change, ...]:
     """ "Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)."""
     if unit_id is None:
-        raise RulesError("unit_id", "a heroic action is carried out by a single platoon stand: name it")
+        raise RulesError(
+            "unit_id", "a heroic action is carried out by a single platoon stand: name it", source=SRC_HEROIC
+        )
     side = snap.unit(unit_id).side
     left = int(snap.sides.get(side, {}).get(HEROIC_KEY, 0))
     if left < 1:
-        raise RulesError("resolver", f"the {side} player has had the one heroic action of the game")
+        raise RulesError(
+            "resolver", f"the {side} player has had the one heroic action of the game", source=SRC_HEROIC
+        )
     return (SetSideState(f"the {side}'s heroic action of the game", SRC_HEROIC, side, HEROIC_KEY, left - 1),)
 
 
@@ -63,9 +47,7 @@ def own_table(snap: Snapshot, unit_id: int, given: object) -> None:
     if own is None:
         rolls = ordered_unit(unit, by_id, snap.variants)
         if rolls is not None:
-            told = (
-                f"{unit.name} takes the order roll of {rolls.name} (unit {rolls.id}): roll it for that unit"
-            )
+            told = f"{unit.name} takes the order roll of {rolls.name}: roll it for that unit"
         elif any(u.parent_id == unit.id for u in snap.units):
             told = f"{unit.name} is not ordered as a whole: roll for each unit under it"
         else:

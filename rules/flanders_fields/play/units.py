@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TypeVar, cast
 
-from rules.core.game import Member, Node, ancestor_at, ancestors, leaves_under
+from rules.core.game import FirePlan, Member, Node, ancestor_at, ancestors
 from rules.flanders_fields.book.organisation import LEVELS
 from rules.flanders_fields.errata import ARTILLERY_ROLL_PER, UNNAMED_ORDER_UNITS
 from rules.flanders_fields.resolvers.suppression import UNIT_LEVELS
@@ -24,12 +24,6 @@ RIFLE_KINDS = ("rifle-platoon", "infantry")
 
 def is_rifle_platoon(u: Member) -> bool:
     return u.level == "platoon" and u.kind in RIFLE_KINDS
-
-
-def rifle_losses(bn: Member, units: Sequence[Member]) -> tuple[int, int]:
-    """A battalion's rifle platoons: (at the start, destroyed)."""
-    rifles = [u for u in leaves_under(bn, units) if is_rifle_platoon(u)]
-    return len(rifles), sum(1 for u in rifles if u.killed)
 
 
 # -- crewed weapons ------------------------------------------------------------------------------------------
@@ -236,7 +230,12 @@ def suppression_level(u: Member) -> str:
     return u.kind if u.kind in UNIT_LEVELS else "company" if u.level == "company" else "platoon"
 
 
-def carries_aiming_point(unit: Node) -> bool:
-    """Batteries and mortars: the units that carry an aiming point."""
-    words = f"{unit.level} {getattr(unit, 'kind', '')}".lower()
-    return "battery" in words or "artillery" in words or "mortar" in words
+class AimingPointFirers(FirePlan):
+    """The units that fire a Flanders Fields fire plan (the game's fire plan, `FlandersFieldsFirePlan`, is made
+    of it)."""
+
+    @staticmethod
+    def fires_plan(unit: Node) -> bool:
+        """Batteries and mortars: the units that carry an aiming point."""
+        words = f"{unit.level} {getattr(unit, 'kind', '')}".lower()
+        return "battery" in words or "artillery" in words or "mortar" in words

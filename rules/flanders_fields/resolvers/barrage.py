@@ -6,7 +6,6 @@ from typing import Any
 
 from pydantic import Field
 
-from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation, Modifier
 from rules.core.ruleset import Context, Resolver
 from rules.flanders_fields.book.common import Cover, FFRequest
@@ -284,20 +283,3 @@ PLAN_ITEM_STEPS: dict[str, PeriodStep] = {
 # Items only one side, of one nation, plans: "In a late war game when the Germans are attacking" (HURRICANE
 # BOMBARDMENT (FIREWALTZ)).
 PLAN_ITEM_SIDES: dict[str, tuple[str, str]] = {"firewaltz": (FIREWALTZ_SIDE, FIREWALTZ_NATION)}
-
-
-def require_plan_item(kind: str, period: str | None, side: str | None = None, nation: str = "") -> None:
-    """Refuse (422 on `item.kind`) a fire-plan item whose step the period's order sequence does not have, or
-    that the planning side (or its nation, when the game names it) does not plan."""
-    step = PLAN_ITEM_STEPS.get(kind)
-    if step is not None and not step.has(period):
-        raise RulesError(
-            "item.kind", f"{step.message(period)}; only the {' and '.join(step.periods)} periods have it"
-        )
-    only = PLAN_ITEM_SIDES.get(kind)
-    if only is not None and side is not None and (side != only[0] or nation not in ("", only[1])):
-        raise RulesError(
-            "item.kind",
-            f"only the {only[0]}'s fire plan holds a {kind}, when the {only[1]}s attack",
-            [only[0]],
-        )

@@ -157,12 +157,6 @@ def card_kind(card: str) -> str:
     return EVENT_CARDS[card].kind if card in EVENT_CARDS else "dummy"
 
 
-def card_dict(card: str) -> dict[str, Any]:
-    if card in EVENT_CARDS:
-        return EVENT_CARDS[card].as_dict()
-    return {"card": card, "kind": "dummy", "title": None, "text": "Dummy: no event.", "to_opponent": False}
-
-
 class RandomEventRequest(FFRequest):
     deck: list[Card] | None = Field(
         default=None,
@@ -230,14 +224,23 @@ class RandomEvent(Resolver[RandomEventRequest]):
     def pack(self, req: RandomEventRequest, ctx: Context) -> tuple[str, ...]:
         return pack_for(req, ctx).cards
 
-    def card(self, code: str) -> dict[str, Any]:
-        return card_dict(code)
+    @staticmethod
+    def card(code: str) -> dict[str, Any]:
+        if code in EVENT_CARDS:
+            return EVENT_CARDS[code].as_dict()
+        return {
+            "card": code,
+            "kind": "dummy",
+            "title": None,
+            "text": "Dummy: no event.",
+            "to_opponent": False,
+        }
 
     def cards_shown(self, outcome: Any) -> list[tuple[str, list[dict[str, Any]], bool]]:
         # The drawn cards and the drawer's own hand: never the pack left nor the opponent's hand.
         return [
             ("Drawn", list(outcome["drawn"]), False),
-            ("Your hand", [card_dict(c) for c in outcome["hand"]], True),
+            ("Your hand", [self.card(c) for c in outcome["hand"]], True),
         ]
 
     def drawn(
@@ -269,7 +272,7 @@ class RandomEvent(Resolver[RandomEventRequest]):
             elif kind == "detrimental":
                 notes.append(f"{c}: detrimental, played at once.")
         outcome = {
-            "drawn": [card_dict(c) for c in drawn],
+            "drawn": [self.card(c) for c in drawn],
             "play_now": play_now,
             "hand": hand,
             "must_play_from_hand": max(0, len(hand) - HAND_LIMIT),

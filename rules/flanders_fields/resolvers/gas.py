@@ -242,7 +242,7 @@ class GasWind(Resolver[GasWindRequest]):
         if (req.direction_deg is None) == (req.wind is None):
             raise RulesError(
                 "wind",
-                "give direction_deg for the first turn or wind for a later turn, not both and not neither",
+                "give the wind's direction for the first turn or the wind for a later turn, not both and not neither",
                 ["direction_deg", "wind"],
             )
 

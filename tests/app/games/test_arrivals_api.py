@@ -125,6 +125,7 @@ def test_a_bombardment_arrives_as_a_card_and_applies_once(client: TestClient) ->
     assert card["first"]["resolver"] == "artillery-action"
     odds = {k: Fraction(v) for k, v in card["first"]["probabilities_exact"].items()}
     assert odds == {"no-action": Fraction(1, 3), "1-action": Fraction(1, 2), "2-actions": Fraction(1, 6)}
+    assert card["first"]["odds_words"] == {"no-action": "1 in 3", "1-action": "1 in 2", "2-actions": "1 in 6"}
 
     # The defender may not apply the attacker's fire; a die out of range names its roll.
     assert c.post(f"{api}/{item_id}/apply", headers=g.defender, json={}).status_code == 403

@@ -21,7 +21,7 @@ from rules.flanders_fields.book.common import PeriodId
 from rules.flanders_fields.errata.table_play import RANGE_MEASURED
 from rules.flanders_fields.play.game_fire import LIMBERING, NEAREST_RULE
 from rules.flanders_fields.play.game_orders import ACTIONS_WHY
-from rules.flanders_fields.play.game_report import casualties
+from rules.flanders_fields.play.game_report import FlandersFieldsReport
 from tests.app.games.golden.record import GOLDEN, play_all
 
 RANGE_SOURCE = FlandersFields().context("early").citation(RANGE_MEASURED)
@@ -238,7 +238,7 @@ def _air_attack_killed(view: dict[str, Any], event_id: int, ref: str) -> None:
 
 
 def _one_more_base(lost: dict[str, Any], report: dict[str, Any]) -> dict[str, Any]:
-    return {**lost, **casualties("late", {}, lost["bases"] + 1)}
+    return {**lost, **FlandersFieldsReport().casualties("late", {}, lost["bases"] + 1)}
 
 
 def _battalion_of(view: dict[str, Any], unit: dict[str, Any]) -> int:

@@ -115,11 +115,6 @@ def test_a_roll_logged_without_its_odds_says_so() -> None:
     assert ledger.ledger([old], {7: "attacker"}, {}, {3})["sides"]["attacker"]["rolls"] == []
 
 
-def test_odds_in_words() -> None:
-    assert ledger.odds_words(Fraction(1, 36)) == "1 in 36 (3%)"
-    assert ledger.odds_words(Fraction(5, 12)) == "5/12 (42%)"
-
-
 def test_a_planned_bombardments_roll_is_the_planners() -> None:
     # The arrival is logged by the system in the other side's turn: the roll is the side whose plan arrived.
     arrival = {

@@ -98,6 +98,9 @@ def test_asking_the_table_records_nothing_and_says_what_the_dice_would_do(client
     assert filled["firer"]["value"] == "mg" and 25 <= filled["range_cm"]["value"] < 30  # base edge to edge
     assert filled["range_cm"]["source"].startswith("Flanders Fields rule book: RANGED COMBAT, WEAPON RANGES")
     assert odds.json()["effects"] == []  # no dice, no answer
+    # Each outcome's chance as the card shows it, in the one formatter's words (the story's, the ledger's).
+    assert set(odds.json()["odds_words"]) == set(odds.json()["resolution"]["probabilities_exact"])
+    assert all(" in " in w or w in ("certain", "never") for w in odds.json()["odds_words"].values())
     thresholds = odds.json()["resolution"]["thresholds"]
     # The stands in its beaten zone roll beside the target (a die each): a 1 does nothing to them.
     dice = [thresholds["suppress"], *[1] * len(odds.json()["resolution"].get("also", []))]

@@ -12,7 +12,7 @@ from rules.flanders_fields.book.sequence import TURN_SOURCE
 from tests.app.games.conftest import Game, advance_to, new_game, units_by_ref
 
 GB_BN = "mons-1914/gb/infantry-brigade-1/infantry-battalion-1"
-WAIT = "It is the German battalion-orders step: wait for your turn."
+WAIT = "It is the German battalion orders step: wait for your turn."
 
 
 def events(c: TestClient, g: Game) -> list[dict[str, Any]]:
@@ -71,7 +71,7 @@ def test_a_roll_belongs_to_the_steps_that_list_it(client: TestClient) -> None:
     r = client.post(f"/api/v1/games/{g.id}/resolve/rolling-barrage", headers=g.attacker, json={"dice": [3]})
     assert r.status_code == 409, r.text
     assert r.json()["detail"] == (
-        "It is the German support-orders step: roll rolling-barrage in the rolling-barrages step."
+        "It is the German support orders step: roll rolling barrage in the rolling barrages step."
     )
     assert "ORDER SEQUENCE NOTES, 5" in r.json()["source"]
 

@@ -135,7 +135,7 @@ def test_the_story_opens_with_the_most_decisive_moments_and_tells_each_turn() ->
     ]
     assert (
         told["decisive"][0]["words"]
-        == "The defender's B Plt 11's shooting: hit. Suppressed: the attacker's A Coy (4 stands)."
+        == "The defender's B Plt 11 shot at A Plt 2: hit. Suppressed: the attacker's A Coy (4 stands)."
     )
     # The turn: what each side lost (a stand suppressed and then lost is told as lost), what stayed suppressed.
     assert told["turns"] == [
@@ -166,5 +166,31 @@ def test_a_value_given_over_the_tables_is_told_as_the_players_claim() -> None:
     ]
     told = story.story([taped], UNITS, NAMES, set(), RULES)
     assert told["decisive"][0]["words"] == (
-        f"The attacker's A Plt 2's shooting: hit ({why}). Lost: the defender's B Coy (1 stand)."
+        f"The attacker's A Plt 2 shot at B Plt 11: hit ({why}). Lost: the defender's B Coy (1 stand)."
     )
+
+
+def test_no_sentence_is_told_twice() -> None:
+    """Issue 51: three tests of one battalion's morale with one result (the rule set tells them) and three
+    shots of one stand at one target, each suppressing the same company again: each decisive moment says
+    only what no moment before it said, and a turn says a sentence told again once, with how many times."""
+    morale = {"dice": [2], "outcome_key": "retreat", "meaning": "Retreat 20cm.", "probabilities_exact": {}}
+    log = []
+    for i in range(3):
+        base = roll(30 + i, 2, 11, "1/6", suppressed(11, 12, 13, 14))
+        tested = {**base, "id": 40 + i, "payload": {"resolver": "morale", "unit_id": 10, "changes": []}}
+        tested["payload"]["resolution"] = {**morale, "probabilities_exact": {"retreat": "1/6"}}
+        log += [base, {**base, "id": 50 + i, "payload": {**base["payload"], "changes": []}}, tested]
+        log.append(
+            {**base, "id": 60 + i, "kind": "marker", "payload": {"changes": recovered(11, 12, 13, 14)}}
+        )
+    told = story.story(log, UNITS, NAMES, set(), RULES)
+    sentences = [s for m in told["decisive"] for s in m["words"].split(". ")]
+    assert len(sentences) == len(set(sentences)) and told["decisive"], told["decisive"]
+    [turn] = told["turns"]
+    assert "The defender's B Coy tested its morale: retreat 20cm (3 times)." in turn["sentences"], turn
+    assert len(turn["sentences"]) == len(set(turn["sentences"]))
+
+
+def recovered(*ids: int) -> list[dict[str, Any]]:
+    return [{"unit": i, "field": "suppression", "delta": -1, "after": 0} for i in ids]

@@ -8,11 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from contextlib import ExitStack
+from fractions import Fraction
 
 import pytest
 
 from rules import registry
-from rules.core.consequences import outcome_words, said
+from rules.core.consequences import odds_words, outcome_words, said
 from rules.core.records import AddToState, Change, SetState, StateField
 from tests.rules.golden_play import TEST_RULESETS, load, play_act, scripts, start
 
@@ -100,3 +101,15 @@ def test_an_outcome_in_words_counts_right() -> None:
     assert outcome_words({"actions": 1}) == "1 action"
     assert outcome_words({"hits": 2, "injuries": 1, "kills": 0}) == "2 hits, 1 injury, no kills"
     assert outcome_words("attacker-wins") == "attacker wins"
+    # 2mm's hits allocated: the bases each list names counted, the hits left waiting (issue 51: the card said
+    # "Allocate hits: rolled , no hits waiting.").
+    allocated = {"injured": [262, 263], "removed": [], "hits_waiting": 1}
+    assert outcome_words(allocated) == "2 injured, none removed, 1 hit waiting"
+
+
+def test_odds_in_words_as_the_card_says_them() -> None:
+    """The one formatter of odds (the card, the story, the ledger): a possible outcome is never "(0%)"."""
+    assert odds_words(Fraction(1, 216)) == "1 in 216"
+    assert odds_words(Fraction(5, 12)) == "5 in 12"
+    assert odds_words("1/36") == "1 in 36"
+    assert (odds_words(Fraction(1)), odds_words(Fraction(0))) == ("certain", "never")

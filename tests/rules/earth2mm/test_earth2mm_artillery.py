@@ -19,7 +19,7 @@ from rules.earth2mm.play.artillery import drifted
 from rules.earth2mm.play.fields import EarthFields
 from rules.registry import get_game_rules
 from rules.table.frame import Table
-from rules.table.templates import template_polygon
+from rules.table.templates import Template
 
 GAME = get_game_rules("2mm-earth-1418")
 PLAN = GAME.fire_plan
@@ -140,7 +140,7 @@ def test_the_circle_and_cordon_templates_are_the_books_inches_in_cm() -> None:
         3 * INCH, abs=1e-12
     )
     assert (cordon.width_cm, cordon.depth_cm) == pytest.approx((3 * INCH, 3 * INCH), abs=1e-12)
-    disc = template_polygon(circle, (50.0, 50.0), 0.0)
+    disc = Template(circle, (50.0, 50.0), 0.0).polygon()
     assert disc.bounds == pytest.approx((50 - 1.5 * INCH, 50 - 1.5 * INCH, 50 + 1.5 * INCH, 50 + 1.5 * INCH))
 
 

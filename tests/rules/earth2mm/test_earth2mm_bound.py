@@ -17,7 +17,7 @@ from rules.core.game import Position
 from rules.core.records import SetBoard, SetState, Snapshot, UnitState
 from rules.earth2mm.data import EXECUTING_ORDER, PLANNING_ORDER
 from rules.earth2mm.play import judge
-from rules.earth2mm.play.card import stand_edits
+from rules.earth2mm.play.card import EarthCardFields
 from rules.earth2mm.play.ends import bound_ended, needs
 from rules.earth2mm.play.fields import EarthFields
 from rules.earth2mm.play.game import edited, moves
@@ -130,7 +130,9 @@ def test_a_command_is_given_only_in_its_step_and_only_to_a_strategic_formation()
         TURN.refusal("playing", None, now("high-commands"), "command-formation", "attacker", None, ()) is None
     )
     late = TURN.refusal("playing", None, now("plan-line"), "command-formation", "attacker", None, ())
-    assert late is not None and late.startswith("Not in plan-line: a high command waits for high-commands")
+    assert late is not None and late.startswith(
+        "Not in planning step (4): a high command waits for high commands"
+    )
     assert "High commands given to Strategic Formations" in late.why
     # In set-up nothing is a step's.
     assert TURN.refusal("setup", None, now("plan-line"), "command-formation", "attacker", None, ()) is None
@@ -253,7 +255,9 @@ def test_a_sub_unit_moves_only_in_the_executing_step_that_names_it() -> None:
     assert refused(snapshot(leaving, "execute-8"), act) == []  # "(8) Dug-in infantry now move"
     # The step itself: moves wait for (6)-(8).
     step = TURN.refusal("playing", None, now("execute-5"), "move-stands", "attacker", None, ())
-    assert step is not None and step.startswith("Not in execute-5: moving waits for execute-6 to execute-8")
+    assert step is not None and step.startswith(
+        "Not in executing step (5): moving waits for executing steps (6)-(8)"
+    )
 
 
 def test_a_sub_unit_that_stays_put_or_digs_in_does_not_move() -> None:
@@ -555,7 +559,10 @@ def test_a_sub_unit_that_fell_short_carries_its_assault_on_while_its_command_all
     [why] = judge.forbidden(judge.Board(snapshot(short, "plan-line"), BASES), edit(10, sub_plan="find cover"))
     assert "they must continue assaulting the next turn" in why.why
     # The stand's card offers it the assault alone.
-    offered = {e.field: [c.value for c in e.choices] for e in stand_edits(snapshot(short, "plan-line"), 11)}
+    offered = {
+        e.field: [c.value for c in e.choices]
+        for e in EarthCardFields().stand_edits(snapshot(short, "plan-line"), 11)
+    }
     assert offered["sub_plan"] == ["assault"]
     # A company with no assault to carry on finds cover as the chart allows.
     free = {1: {"high_command": "assault"}, 10: {"under_fire": True}}

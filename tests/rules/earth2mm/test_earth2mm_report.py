@@ -58,3 +58,28 @@ def test_a_formation_counts_its_bases_lost_untested_and_they_stand_for_platoons(
     lost = REPORT.casualties(None, {}, 3)
     assert (lost["bases"], lost["platoons"]) == (3, 3)
     assert "two hits remove a base" in lost["words"] and lost["sources"]
+
+
+def test_each_roll_is_told_in_its_own_words() -> None:
+    """Issue 51: a melee reads as a melee (the shot resolved with its m side says so), not "'s shoot: 2 hits"."""
+    from rules.earth2mm.resolvers import ShootRequest
+    from rules.earth2mm.ruleset import Earth2mm
+    from rules.registry import get_ruleset
+
+    rules = get_ruleset(Earth2mm.id)
+    request = {"shooter": "line-inf", "bases": 2, "target": "line-inf", "target_bases": 3}
+    melee = rules.resolve("shoot", ShootRequest(**request, melee=True)).as_dict()
+    shot = rules.resolve("shoot", ShootRequest(**request)).as_dict()
+    said = REPORT.roll_words("shoot", melee, "1. Kompanie")
+    assert said == f"fought 1. Kompanie in melee: {melee['outcome_key']}" and said.endswith(("hit", "hits"))
+    assert REPORT.roll_words("shoot", shot, "1. Kompanie") == f"shot at 1. Kompanie: {shot['outcome_key']}"
+    allocated = {"outcome_key": "1 injured, 1 removed"}
+    assert REPORT.roll_words("allocate-hits", allocated, "A Company") == (
+        "allocated its hits on A Company: 1 injured, 1 removed"
+    )
+    assert (
+        REPORT.roll_words("recovery", {"outcome_key": "recovered"}, "")
+        == "rolled its recovery die: recovered"
+    )
+    # The bound's sentences tell none of them: its bases injured and removed say what they did.
+    assert REPORT.roll_told("shoot", melee, "1. Kompanie") == ""

@@ -28,17 +28,17 @@ def test_two_thousand_entries_are_refused_at_the_one_that_crosses_the_cap_having
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     built: list[str] = []
-    real = game_setup.force_from_table
+    real = game_setup.FlandersFieldsSetup.force_from_table
 
     def counted(*args: Any) -> Any:
         built.append(args[3]["table_id"])
         return real(*args)
 
-    monkeypatch.setattr(game_setup, "force_from_table", counted)
+    monkeypatch.setattr(game_setup.FlandersFieldsSetup, "force_from_table", staticmethod(counted))
     game_setup._entry_size.cache_clear()
     ctx = get_ruleset("flanders-fields").context("mid", {})
     with pytest.raises(RulesError) as refused:
-        game_setup.new_forces(ctx, flood(1000))
+        game_setup.FlandersFieldsSetup.new_forces(ctx, flood(1000))
     division = sum(1 for _ in build_force("gb-1915", variants=ctx.variants).walk())
     crossing = max_units_per_game() // division  # entries 0.. that fit; the next one crosses the cap
     assert refused.value.field == f"sides.attacker.forces.{crossing}"
@@ -48,6 +48,6 @@ def test_two_thousand_entries_are_refused_at_the_one_that_crosses_the_cap_having
 
 def test_forces_within_the_cap_are_built_as_before() -> None:
     ctx = get_ruleset("flanders-fields").context("mid", {})
-    made = game_setup.new_forces(ctx, flood(1))
+    made = game_setup.FlandersFieldsSetup.new_forces(ctx, flood(1))
     assert [n.id for n in made.forces["attacker"]] == ["attacker-0/gb-1915"]
     assert [n.id for n in made.forces["defender"]] == ["defender-0/de-1916"]

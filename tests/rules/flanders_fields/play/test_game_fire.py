@@ -19,8 +19,8 @@ from rules.flanders_fields.play.game_fire import (
     SRC_LIMBERING,
     SRC_SUPPRESSED,
     SUPPRESSED,
+    FlandersFieldsTargets,
     fire_forbidden,
-    target_marks,
 )
 from rules.flanders_fields.resolvers.shooting import SRC_BEATEN_ZONE
 from rules.flanders_fields.resolvers.visibility import SRC_VISIBILITY
@@ -164,15 +164,17 @@ def test_an_mg_must_aim_first_at_the_nearest_troops() -> None:
 
 
 def test_target_marks_give_each_stand_the_firer_may_not_take_its_reason() -> None:
-    marks = {m.unit_id: m for m in target_marks(table(), 1, "shooting")}
+    marks = {m.unit_id: m for m in FlandersFieldsTargets().target_marks(table(), 1, "shooting")}
     assert {i: m.mark for i, m in marks.items()} == {
         12: "not the nearest",
         13: "not the nearest",
         14: "out of arc",
     }
     assert marks[14].refused == str(fire_forbidden(table(), shoot(1, 14))[0])
-    hidden = {m.unit_id: m.mark for m in target_marks(table(wood=True), 1, "shooting")}
+    hidden = {
+        m.unit_id: m.mark for m in FlandersFieldsTargets().target_marks(table(wood=True), 1, "shooting")
+    }
     assert hidden == {11: "out of sight", 13: "out of sight", 14: "out of arc"}  # 12: now the nearest
-    rifle = {m.unit_id: m.mark for m in target_marks(table(wood=True), 2, "shooting")}
+    rifle = {m.unit_id: m.mark for m in FlandersFieldsTargets().target_marks(table(wood=True), 2, "shooting")}
     assert rifle == {11: "out of sight", 13: "out of range", 14: "out of arc"}
-    assert target_marks(table(), 1, "assault") == ()
+    assert FlandersFieldsTargets().target_marks(table(), 1, "assault") == ()

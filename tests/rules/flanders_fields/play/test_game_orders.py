@@ -44,7 +44,7 @@ def test_an_order_roll_is_the_units_own() -> None:
     """A platoon takes its company's roll; a company rolls on the rifle companies' table, not the MGs'."""
     with pytest.raises(RulesError) as e:
         GAME.rolls.before_resolve("order-roll", snapshot(), FillRequest(frozenset(), 4, None, {}), True)
-    assert e.value.field == "unit_id" and "A Coy (unit 3)" in e.value.reason
+    assert e.value.field == "unit_id" and "the order roll of A Coy:" in e.value.reason
     with pytest.raises(RulesError) as e:
         given = {"unit": "battalion-mg"}
         GAME.rolls.before_resolve("order-roll", snapshot(), FillRequest(frozenset(), 3, None, given), True)

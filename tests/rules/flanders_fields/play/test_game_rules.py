@@ -36,6 +36,7 @@ from rules.flanders_fields.play.changes import (
     SuppressionRecovered,
     UnitKilled,
 )
+from rules.flanders_fields.play.game_report import FlandersFieldsReport
 from rules.flanders_fields.play.units import (
     CREWED_KINDS,
     FIRER,
@@ -44,7 +45,6 @@ from rules.flanders_fields.play.units import (
     is_rifle_platoon,
     order_unit,
     quality_of,
-    rifle_losses,
     suppression_level,
 )
 from rules.flanders_fields.resolvers.gas import SRC_GAS
@@ -113,7 +113,7 @@ def test_unit_classes_read_the_force_tree() -> None:
     assert order_unit(by_id[4], by_id) is None  # a platoon is ordered with its company
     assert quality_of(by_id[4], by_id) == "raw"  # the battalion's
     assert is_rifle_platoon(by_id[4]) and not is_rifle_platoon(by_id[10])
-    assert rifle_losses(by_id[1], snap.units) == (5, 0)
+    assert FlandersFieldsReport.losses(by_id[1], snap.units) == (5, 0)
     assert "mmg" in CREWED_KINDS and "rifle-platoon" not in CREWED_KINDS
     assert FIRER["mmg"] == "mg" and FIRER["rifle-platoon"] == "infantry"
     assert suppression_level(by_id[2]) == "battalion-command"

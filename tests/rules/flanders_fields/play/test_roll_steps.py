@@ -32,7 +32,7 @@ def test_each_step_lets_the_side_to_move_roll_what_it_lists() -> None:
     # ... and nothing it does not: a rolling barrage in the late war's support orders names its own step.
     barrage = refused("late", "support-orders", S.RollAsked("rolling-barrage", "attacker"))
     assert (
-        barrage == "It is the German support-orders step: roll rolling-barrage in the rolling-barrages step."
+        barrage == "It is the German support orders step: roll rolling barrage in the rolling barrages step."
     )
     assert (
         barrage is not None
@@ -44,11 +44,11 @@ def test_each_step_lets_the_side_to_move_roll_what_it_lists() -> None:
 
 def test_out_of_its_turn_a_side_waits() -> None:
     order = refused("early", "battalion-orders", S.RollAsked("order-roll", "defender", classes=BN))
-    assert order == "It is the German battalion-orders step: wait for your turn."
+    assert order == "It is the German battalion orders step: wait for your turn."
     assert order is not None and order.source == S.TURN_SOURCE and S.ONE_SIDE_AT_A_TIME in order.why
     # Without a nation the side names itself.
     assert S.roll_refusal("playing", "early", 0, "defender", S.RollAsked("order-roll", "attacker")) == (
-        "It is the defender's support-orders step: wait for your turn."
+        "It is the defender's support orders step: wait for your turn."
     )
 
 

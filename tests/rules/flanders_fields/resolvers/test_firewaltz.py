@@ -18,7 +18,8 @@ import pytest
 
 from rules.core.errors import RulesError
 from rules.flanders_fields import errata as E
-from rules.flanders_fields.resolvers.barrage import PLAN_ITEM_STEPS, require_plan_item
+from rules.flanders_fields.play.game_arrivals import FlandersFieldsFirePlan
+from rules.flanders_fields.resolvers.barrage import PLAN_ITEM_STEPS
 from rules.flanders_fields.resolvers.firewaltz import FIREWALTZ_STEP
 from tests.rules.flanders_fields.resolving import ff, odds, resolve
 
@@ -88,7 +89,7 @@ def test_only_a_german_attack_has_a_firewaltz(nation: str) -> None:
     assert err.value.field == "attacker_nation" and list(err.value.allowed) == ["german"]
     assert len(str(err.value.message)) <= 120
     with pytest.raises(RulesError):
-        require_plan_item("firewaltz", "late", "attacker", nation)
+        FlandersFieldsFirePlan().plan_item_allowed("firewaltz", "late", "attacker", nation)
     german = resolve("firewaltz", period="late", target="trench-line", attacker_nation="german", dice=[4])
     assert german["outcome"] == "suppressed"
 
@@ -124,15 +125,15 @@ def test_a_strong_point_is_not_in_medium_cover() -> None:
 def test_it_is_a_late_fire_plan_item_of_the_german_attacker() -> None:
     assert PLAN_ITEM_STEPS["firewaltz"] is FIREWALTZ_STEP
     assert FIREWALTZ_STEP.periods == ("late",) and FIREWALTZ_STEP.step_id == "barrages-and-bombardments"
-    require_plan_item("firewaltz", "late", "attacker", "german")
-    require_plan_item("firewaltz", "late", "attacker", "")
+    FlandersFieldsFirePlan().plan_item_allowed("firewaltz", "late", "attacker", "german")
+    FlandersFieldsFirePlan().plan_item_allowed("firewaltz", "late", "attacker", "")
     for period, side, nation in (
         ("mid", "attacker", "german"),
         ("late", "defender", "german"),
         ("late", "attacker", "british"),
     ):
         with pytest.raises(RulesError) as err:
-            require_plan_item("firewaltz", period, side, nation)
+            FlandersFieldsFirePlan().plan_item_allowed("firewaltz", period, side, nation)
         assert err.value.field == "item.kind"
 
 

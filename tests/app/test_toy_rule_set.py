@@ -1,0 +1,166 @@
+"""Adding a rule set, as docs/architecture.md's "Adding a rule set" says, proved by a toy one defined here and
+nowhere else: two steps (move, then shoot), a move, a d6 shot that scores a hit on 4+, its state field, its
+turn and its table kit. Registered for the test's time, it is played through the API as a club would: made
+from the lobby, an act, a refusal out of turn, an undo, the referee board and the map's state; no file of the
+app names it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rules.core.game import Fields as GameFields
+from rules.core.game import GameRules, Outcome, Rolls, TurnModel
+from rules.core.kit import BoardKey, TableKit
+from rules.core.records import AddToState, Change, SetState, Snapshot, StandAct, StateField
+from rules.core.resolution import Evaluation
+from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
+from rules.core.turn import Step
+from rules.registry import registered
+from rules.table.bases import BaseSpec
+from tests import csrf
+from tests.app.games.conftest import new_game, start_game
+
+# 1. The rule set's own words and rules, each with the printed line it comes from.
+SOURCE = "Toy rules: FIRE"
+TURN_SOURCE = "Toy rules: THE TURN"
+SHOT = "shot"
+
+
+# 2. Its turn: the sides alternate (the hook's default); each side's turn is two steps.
+class ToyTurn(TurnModel):
+    source = TURN_SOURCE
+    ordered_acts = frozenset({"move-stands"})  # only the side whose step it is moves its stands
+    STEPS = (
+        Step("move", 1, "1", "Move", TURN_SOURCE, "the side moves its stands"),
+        Step("shoot", 2, "2", "Shoot", TURN_SOURCE, "the side shoots", resolvers=(SHOT,)),
+    )
+
+    def steps(self, period: str | None) -> tuple[Step, ...]:
+        return self.STEPS
+
+
+# 3. The state its stands carry: hits, a counter the board filters by.
+class ToyFields(GameFields):
+    state_fields = (StateField("hits", "Hits", 0, counter=True, maximum=2, filter="Hit"),)
+
+
+# 4. Its rolls: every stand may shoot; a hit adds one to the target's hits, the second destroys it.
+class ToyRolls(Rolls):
+    def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
+        unit = snapshot.unit(unit_id)
+        return (
+            () if unit.killed else (StandAct("Shoot", SHOT, unit_id, f"{unit.name} may shoot", target=True),)
+        )
+
+    def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+        if resolver_id != SHOT or outcome.target_id is None or outcome.resolution["outcome_key"] != "hit":
+            return ()
+        target = snapshot.unit(outcome.target_id, "target_id")
+        hit: tuple[Change, ...] = (AddToState(f"a hit on {target.name}", SOURCE, target.id, "hits", 1),)
+        if target.state.get("hits", 0) + 1 >= 2:
+            hit += (SetState(f"{target.name} is destroyed", SOURCE, target.id, "killed", True),)
+        return hit
+
+
+# 5. Its table kit: the one base its stands stand on, and a game-wide value the turn panel shows.
+KIT = TableKit(
+    bases={"toy-stand": BaseSpec("toy-stand", "rect", 4.0, 2.0, SOURCE)},
+    board_keys=(BoardKey("visibility_cm", "Visibility", 60, int, value=True, badge="Visibility {} cm"),),
+)
+
+
+# 6. The rule set: its lookups (a resolver) and its game rules.
+class Toy(RuleSet):
+    id = "toy-test"
+    name = "Toy (test)"
+    source = SOURCE
+    game = GameRules("toy-test", fields=ToyFields(), turn=ToyTurn(), rolls=ToyRolls(), kit=KIT)
+
+
+@Toy.resolver
+class Shot(Resolver[ResolveRequest]):
+    id = SHOT
+    summary = "A shot hits on 4+ (one d6)"
+    Request = ResolveRequest
+
+    def evaluate(self, req: ResolveRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
+        key = "hit" if dice[0] >= 4 else "miss"
+        return Evaluation(key, key, total=dice[0], sources=(SOURCE,))
+
+
+@pytest.fixture
+def toy() -> Iterator[None]:
+    # 7. Registered: here for the test's time; a rule set of firestep's own in rules/registry.py.
+    with registered(Toy):
+        yield
+
+
+def test_a_toy_rule_set_defined_in_the_test_plays_through_the_api(
+    toy: None, sqlite_client: TestClient
+) -> None:
+    http = sqlite_client
+    # Made from the lobby: it offers the rule set, and its by-hand form makes a game of it.
+    assert f'name="ruleset" value="{Toy.id}"' in http.get("/").text
+    g = new_game(http, {"name": "Toy", "ruleset": Toy.id})
+    api = f"/api/v1/games/{g.id}"
+    assert http.get(api).json()["ruleset"] == Toy.id
+
+    def add(side: str, name: str, y: float) -> int:
+        unit = {"side": side, "name": name, "level": "stand", "base": "toy-stand", "x": 50, "y": y}
+        added = http.post(f"{api}/units", headers=g.referee, json=unit)
+        assert added.status_code == 201, added.text
+        assert added.json()["unit"]["hits"] == 0  # the rule set's state, at its default
+        return int(added.json()["unit"]["id"])
+
+    rifles, jaeger = add("attacker", "Rifles", 20), add("defender", "Jaeger", 100)
+    turn = start_game(http, g)
+    assert (turn["turn"], turn["side_to_move"], turn["step"]["id"]) == (1, "attacker", "move")
+
+    # An act: the attacker moves its stand in its move step.
+    moved = http.post(
+        f"{api}/units/{rifles}/move", headers=g.attacker, json={"x": 50, "y": 40, "facing_deg": 90}
+    )
+    assert moved.status_code == 200, moved.text
+
+    # A refusal out of turn: the defender's stand waits for the defender's step, the rule beside it.
+    waits = http.post(
+        f"{api}/units/{jaeger}/move", headers=g.defender, json={"x": 50, "y": 90, "facing_deg": 270}
+    )
+    assert waits.status_code == 409, waits.text
+    assert "only the attacker may move stands" in waits.json()["detail"]  # the hook's default sentence
+    assert TURN_SOURCE in waits.json()["why"]
+
+    # The shoot step: the stand's card offers the rule set's shot, and a 5 hits.
+    version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
+    shoot = http.post(f"{api}/turn/advance", headers=g.attacker, json={"version": version}).json()["turn"]
+    assert shoot["step"]["id"] == "shoot" and shoot["resolvers"] == [SHOT]
+    offered = http.get(f"{api}/units/{rifles}/acts", headers=g.attacker).json()["acts"]
+    assert [(a["label"], a["resolver"], a["unit_id"]) for a in offered] == [("Shoot", SHOT, rifles)]
+    shot = {"fields": {}, "dice": [5], "unit_id": rifles, "target_id": jaeger}
+    rolled = http.post(f"{api}/resolve/{SHOT}", headers=g.attacker, json=shot)
+    assert rolled.status_code == 200, rolled.text
+    assert {"unit": jaeger, "field": "hits", "delta": 1, "after": 1} in rolled.json()["changes"]
+
+    # The board: the referee's screen filters by the rule set's field and shows its hits.
+    signed_in = http.post(
+        "/join", data=csrf.form(http, {"code": g.body["referee_token"]}), follow_redirects=False
+    )
+    assert signed_in.status_code == 303, signed_in.text
+    board = http.get(f"/games/{g.id}/referee")
+    assert board.status_code == 200, board.text
+    assert ">Hit<" in board.text and "Jaeger" in board.text
+    http.cookies.clear()
+
+    # An undo: the referee takes the shot back.
+    undone = http.post(f"{api}/events/{rolled.json()['event_id']}/undo", headers=g.referee)
+    assert undone.status_code == 200, undone.text
+    units = {u["id"]: u for u in http.get(f"{api}/units", headers=g.defender).json()}
+    assert units[jaeger]["hits"] == 0 and units[rifles]["y"] == 40
+
+    # The map's state: the step, and the kit's game-wide value at its default; the board draws nothing.
+    state = http.get(f"{api}/state", headers=g.attacker).json()
+    assert (state["turn"], state["side_to_move"], state["step"]) == (1, "attacker", 1)
+    assert state["visibility_cm"] == 60 and state["board_drawn"] == []
