@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Body, Depends, Path, Query, Response
 from fastapi.responses import HTMLResponse
