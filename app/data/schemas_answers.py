@@ -104,6 +104,7 @@ class AskedOut(BaseModel):
     resolution: dict[str, Any]
     effects: list[dict[str, Any]] = Field(description="What it would do to whom, a change each.")
     outcome_words: str | None
+    odds_words: dict[str, str] = Field(description='Each outcome\'s exact chance in words: "1 in 216".')
     said: list[str]
     refused: RefusedOut | None
 
