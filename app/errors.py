@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, get_args
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -190,6 +191,58 @@ def field_of(loc: list[str | int] | tuple[str | int, ...]) -> str:
     return ".".join(str(p) for p in parts)
 
 
+# Suffixes a field's name carries for the machine, not the player: "target_id" is "the target".
+LABEL_SUFFIXES = {"_ids": "s", "_id": "", "_cm": "", "_deg": "", "_at": ""}
+
+
+# A field named by a bare "id" is the thing's own name as the client gave it (a scenario's "mons-1914").
+LABEL_WORDS = {"id": "the short name"}
+
+
+def humanized(name: str) -> str:
+    """A request field's name in words: "target_id" -> "the target", "range_cm" -> "the range"."""
+    if name in LABEL_WORDS:
+        return LABEL_WORDS[name]
+    words = name
+    for suffix, plural in LABEL_SUFFIXES.items():
+        if words.endswith(suffix) and len(words) > len(suffix):
+            words = words[: -len(suffix)] + plural
+            break
+    return "the " + " ".join(words.replace("_", " ").replace("-", " ").split())
+
+
+def label_of(loc: Sequence[str | int], model: Any = None) -> str:
+    """A request field in words, as a refusal's sentence names it: the title of the model's field where it
+    has one (`model`: the route's body model), else its last named part humanized ("body.target_id" -> "the
+    target"); the whole body "the request's body"."""
+    parts = list(loc)
+    where = parts[0] if parts and parts[0] in ("body", "query", "path", "header", "cookie") else ""
+    names = (
+        [p for p in parts[1:] if isinstance(p, str)] if where else [p for p in parts if isinstance(p, str)]
+    )
+    if not names:
+        return "the request's body" if where == "body" else "the request"
+    title = None
+    for name in names:
+        fields = getattr(model, "model_fields", None)
+        if not isinstance(fields, dict) or name not in fields:
+            title = None
+            continue
+        info = fields[name]
+        title = info.title
+        model = next(
+            (a for a in (info.annotation, *get_args(info.annotation)) if hasattr(a, "model_fields")), None
+        )
+    return title[:1].lower() + title[1:] if title else humanized(names[-1])
+
+
+def body_model(route: Any) -> Any:
+    """The model of a route's JSON body (None: it has none)."""
+    body = getattr(route, "body_field", None)
+    info = getattr(body, "field_info", None)
+    return getattr(info, "annotation", None)
+
+
 # A rule's refusal that is not one sentence (an echoed long value): the field and the rule are beside it.
 RULES_FALLBACK = "The rules refuse this: see why."
 
@@ -213,21 +266,37 @@ def rules_refusal(exc: RulesError) -> dict[str, Any]:
     )
 
 
-def validation_refusal(errors: list[dict[str, Any]]) -> dict[str, Any]:
-    """A 422 from the request models: the first bad field as the sentence, every one under `errors`."""
+def validation_refusal(errors: list[dict[str, Any]], model: Any = None) -> dict[str, Any]:
+    """A 422 from the request models: the first bad field as the sentence, named in words (`label_of`, from
+    the body's `model`), its path in `field`, every one under `errors`."""
     first = errors[0]
     field = field_of(first["loc"])
+    label = label_of(first["loc"], model)
     msg = str(first["msg"]).removeprefix("Value error, ")
+    # A validator's message that starts with the field's path ("target_in_deep_shelter.0: must be true or
+    # false"): the sentence names the field in words instead, the path stays in `why` and `field`.
+    head, _, rest = msg.partition(": ")
+    told = rest if rest and head.split(".")[0] in [p for p in first["loc"] if isinstance(p, str)] else msg
     if first["type"] == "missing":
-        said = f"Give {field}: it is required."
+        said = f"Give {label}: it is required."
     elif first["type"] == "extra_forbidden":
-        said = f"Leave out {field}: it is not a field here."
+        said = f"Leave out {label}: it is not a field here."
     elif first["type"] == "json_invalid":
         said = "Send the body as valid JSON."
     else:
-        said = f"Fix {field}: {msg[:1].lower()}{msg[1:]}"
-    detail = one_sentence(said, f"Fix {short(field, 40)}: see why it is refused.")
+        said = f"Fix {label}: {told[:1].lower()}{told[1:]}"
+    detail = one_sentence(said, f"Fix {short(label, 40)}: see why it is refused.")
     return refusal(detail, why=msg, field=field, allowed=first.get("allowed"), errors=errors)
+
+
+def model_refusal(errors: Sequence[Any], model: Any = None) -> dict[str, Any]:
+    """A request model's errors (pydantic's, each with its `loc` from the request's part) as the 422's body:
+    pydantic's list minus the echoed input (which may be large or not JSON-serialisable)."""
+    kept = [
+        field_error(list(e.get("loc", ())), e.get("msg", ""), e.get("type", "value_error"), _allowed(e))
+        for e in errors
+    ]
+    return validation_refusal(kept, model)
 
 
 BOUNDS = ("ge", "gt", "le", "lt", "min_length", "max_length")
@@ -351,13 +420,9 @@ def install(app: FastAPI) -> None:
         return JSONResponse(status_code=503, content=body)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(_req: Request, exc: RequestValidationError) -> JSONResponse:
-        # FastAPI's list, minus the echoed input (which may be large or not JSON-serialisable).
-        errors = [
-            field_error(list(e.get("loc", ())), e.get("msg", ""), e.get("type", "value_error"), _allowed(e))
-            for e in exc.errors()
-        ]
-        return JSONResponse(status_code=422, content=validation_refusal(errors))
+    async def _validation(req: Request, exc: RequestValidationError) -> JSONResponse:
+        model = body_model(req.scope.get("route"))
+        return JSONResponse(status_code=422, content=model_refusal(exc.errors(), model))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(req: Request, exc: StarletteHTTPException) -> JSONResponse:

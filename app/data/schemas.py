@@ -142,6 +142,21 @@ class AskIn(BaseModel):
     target_id: Id | None = Field(default=None, description="The stand shot at.")
 
 
+class FilledOut(BaseModel):
+    """One request field the table filled (rules.core.records.Filled): its value, why, and, when a player gave
+    it over the table's (measured by the tape, judged by eye, or set by the referee), `given` with the
+    table's own value beside it (`table`); the ask answer also names the rule (`source`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: str
+    value: Any
+    why: str = Field(description='Why the table says so, or the claim in words ("by the tape: 5 cm; ...").')
+    source: str | None = Field(default=None, description="The rule that lets the table say so (/ask only).")
+    given: bool | None = Field(default=None, description="Given by a player over the table's value.")
+    table: Any = Field(default=None, description="The table's own value, beside a value given.")
+
+
 class ResolveIn(AskIn):
     """A resolver call inside a game, recorded in its log (and applied, unless `apply` is false)."""
 

@@ -11,6 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
+from app.data.schemas import FilledOut
+
 # A PDF answer as /openapi.json documents it: the bytes of the file.
 PDF_CONTENT: dict[str, Any] = {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}
 
@@ -95,12 +97,14 @@ class RefusedOut(BaseModel):
 
 
 class AskedOut(BaseModel):
-    """A roll worked out and nothing written."""
+    """A roll worked out against the table, nothing written (app.services.resolve.ask)."""
+
+    model_config = ConfigDict(extra="allow")
 
     resolver: str
     unit_id: int | None
     target_id: int | None
-    filled: list[dict[str, Any]] = Field(description="What the table fills, each with its rule.")
+    filled: list[FilledOut] = Field(description="What the table fills, each with its rule.")
     resolution: dict[str, Any]
     effects: list[dict[str, Any]] = Field(description="What it would do to whom, a change each.")
     outcome_words: str | None

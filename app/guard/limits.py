@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.errors import field_error, field_of, refusal, short
+from app.errors import field_error, field_of, label_of, refusal, short
 
 # -- request body size ----------------------------------------------------------------------------------------
 # The largest legitimate request is a game with a full table of terrain (MAX_VERTICES_TOTAL vertices at
@@ -145,7 +145,7 @@ def nul_refused(loc: list[str | int]) -> dict[str, Any]:
     why = "the text contains a NUL character (0x00), which is not allowed"
     field = field_of(loc)
     return refusal(
-        f"Remove the NUL character (0x00) from {short(field, 40)}.",
+        f"Remove the NUL character (0x00) from {short(label_of(loc), 40)}.",
         why=why,
         field=field,
         errors=[field_error(loc, why, "nul")],
@@ -156,7 +156,7 @@ def unencodable_refused(loc: list[str | int]) -> dict[str, Any]:
     why = "the text holds a lone surrogate (a code point U+D800..U+DFFF alone), which no encoding can store"
     field = field_of(loc)
     return refusal(
-        f"Send {short(field, 40)} as valid Unicode text: it holds a lone surrogate.",
+        f"Send {short(label_of(loc), 40)} as valid Unicode text: it holds a lone surrogate.",
         why=why,
         field=field,
         errors=[field_error(loc, why, "unicode")],

@@ -12,7 +12,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from app import errors
 from app.core.routing import Router
 from app.core.writing import game_write, unit_of_work
-from app.data.schemas import AskIn, DeviceId, DeviceOut, GameCreate, JoinIn, ResolveIn
+from app.data.schemas import AskIn, DeviceId, DeviceOut, FilledOut, GameCreate, JoinIn, ResolveIn
 from app.data.schemas_answers import (
     AdvancedOut,
     AskedOut,
@@ -145,7 +145,7 @@ class ResolvedOut(BaseModel):
 
     event_id: int
     resolver: str
-    filled: list[dict[str, Any]]
+    filled: list[FilledOut]
     resolution: dict[str, Any]
     applied: bool
     changes: list[dict[str, Any]]
@@ -284,6 +284,7 @@ def play_card(
 @router.post(
     "/{game_id}/cards/drawn",
     response_model=ResolvedOut,
+    response_model_exclude_unset=True,
     summary="Enter the cards the side to move drew at the table from the club's own pack (a game option): "
     "kept as secret as cards firestep deals",
     responses=errors.responses(401, 403, 404, 409, 422),
@@ -469,6 +470,7 @@ def finish(game_id: GameId, body: AdvanceIn, viewer: ViewerDep, session: Session
 @router.post(
     "/{game_id}/resolve/{resolver}",
     response_model=ResolvedOut,
+    response_model_exclude_unset=True,
     summary="Resolve a rule inside the game: modifiers from the game state, the result recorded and applied",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
@@ -514,6 +516,7 @@ def resolve(
 @router.post(
     "/{game_id}/ask/{resolver}",
     response_model=AskedOut,
+    response_model_exclude_unset=True,
     summary="Work a roll out against the table without recording it: what the table fills, the odds, the "
     "answer for the dice given and what it would do to whom",
     responses=errors.responses(401, 403, 404, 409, 422),

@@ -17,7 +17,7 @@ from app.guard.auth import Viewer
 from app.services import acts as pipeline
 from app.services.markers import rules_of, snapshot_of
 from app.services.units import list_units
-from rules.core.acts import Act, EditUnit, MoveStand, RecoverMarker, Roll
+from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, PlaceMarker, RecoverMarker, Roll
 from rules.core.errors import RulesError
 from rules.core.records import Snapshot, StandAct, StandEdit, UnitState
 
@@ -25,11 +25,13 @@ __all__ = ["Offer", "offers", "stand_card"]
 
 # A move judged for the card: a step this long towards the table's middle (its distance is the player's).
 NUDGE_CM = 1.0
+# The formations a stand's card moves as one (the map's "Move its company", "Move its battalion").
+FORMATION_LEVELS = ("company", "battalion")
 
 
 @dataclass(frozen=True)
 class Offer:
-    """One act of a stand's card: its kind ("roll", "edit", "move", "recover"), its key (a roll's resolver, an
+    """One act of a stand's card: its kind ("roll", "edit", "move", "formation", "recover", "mark"), its key (a roll's resolver, an
     edit's field, a move's or a recovery's action), the act as the pipeline plays it (a roll without its
     target, `complete` False, is judged short of the rule set's answer), and the rule set's offer."""
 
@@ -45,7 +47,8 @@ class Offer:
 
 def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> list[Offer]:
     """Every act the rule set defines for the stand now, as the pipeline's acts: a roll of its card, each value
-    of a unit edit, a move (a stand on the table) and, where the rules have markers, one recovered."""
+    of a unit edit, a move (a stand on the table), its company's and battalion's moves as one (more than one
+    stand of theirs on the table) and, where the rules have markers, one recovered and one placed."""
     rules = rules_of(game)
     out: list[Offer] = []
     for a in rules.rolls.stand_acts(snapshot, unit_id):
@@ -61,10 +64,40 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
         x, y = _nudged(snapshot, stand)
         move = MoveStand(unit_id=unit_id, x=x, y=y, facing_deg=stand.facing_deg or 0.0)
         out.append(Offer("move", MoveStand.action, "Move", move))
+        for formation in _formations(snapshot, stand):
+            dx, dy = x - float(stand.x), y - float(stand.y)
+            shifted = MoveFormation(unit_id=formation.id, dx=dx, dy=dy)
+            out.append(Offer("formation", MoveFormation.action, f"Move its {formation.level}", shifted))
         if rules.fields.marker_field:
             out.append(
                 Offer("recover", RecoverMarker.action, "Recover a marker", RecoverMarker(unit_id=unit_id))
             )
+            out.append(Offer("mark", PlaceMarker.action, "+1 marker", PlaceMarker(unit_id=unit_id)))
+    return out
+
+
+def _formations(snapshot: Snapshot, stand: UnitState) -> list[UnitState]:
+    """The stand's company and battalion with more than one stand on the table (as the map offers them)."""
+    by_id = {u.id: u for u in snapshot.units}
+
+    def placed_under(f: UnitState) -> int:
+        count = 0
+        for u in snapshot.units:
+            if not u.base or u.x is None or u.y is None or u.killed or u.off_table:
+                continue
+            a: UnitState | None = u
+            while a is not None and a.id != f.id:
+                a = by_id.get(a.parent_id) if a.parent_id is not None else None
+            count += a is not None
+        return count
+
+    out = []
+    for level in FORMATION_LEVELS:
+        a = by_id.get(stand.parent_id) if stand.parent_id is not None else None
+        while a is not None and a.level != level:
+            a = by_id.get(a.parent_id) if a.parent_id is not None else None
+        if a is not None and placed_under(a) > 1:
+            out.append(a)
     return out
 
 
@@ -89,17 +122,21 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
     `offers`, every act of the stand with its refusal (None: the pipeline would accept it); `acts` the rolls
     offered and `edits` the unit edits offered (with the values offered), the remedy of a refusal first
     (`first`: "edits" when it is an edit); `refused`, when nothing is offered, why in one sentence (out of turn:
-    "It is the German battalion-orders step: wait for your turn.")."""
+    "It is the German battalion-orders step: wait for your turn."). For the other side's stand, only the
+    marker its shots place on it."""
     nothing: dict[str, Any] = {"acts": [], "edits": [], "refused": None, "offers": [], "first": ""}
     units = list_units(session, game.id or 0)
     unit = next((u for u in units if u.id == unit_id), None)
     if unit is None:
         raise RulesError("unit_id", "pick a stand of this game", why=f"game {game.id} has no unit {unit_id}")
-    if game.status != "playing" or not viewer.may_act_for(unit.side):
+    if game.status != "playing":
         return nothing
+    own = viewer.may_act_for(unit.side)
     snapshot = snapshot_of(session, game, units)  # read once: judging the acts writes nothing
     judged = []
     for o in offers(snapshot, game, units, unit_id):
+        if not own and o.kind != "mark":  # the other side's stand: only a marker placed on it (by a shot)
+            continue
         if o.edit is not None and not o.complete:
             refused = _targeted(session, game, viewer, o, (units, snapshot), unit.side)
         else:
@@ -113,7 +150,7 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
     return {
         "acts": rolls,
         "edits": edits,
-        "refused": refusals[0] if refusals and not rolls and not edits else None,
+        "refused": refusals[0] if own and refusals and not rolls and not edits else None,
         "offers": [
             {"kind": o.kind, "key": o.key, "label": o.label, "unit_id": _unit_of(o.act), "refused": r}
             for o, r in _ordered(judged, first)

@@ -4,6 +4,7 @@ and what happens at the start and the end of a turn."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from sqlmodel import Session
@@ -16,6 +17,7 @@ from app.services.fireplans import arrive, due_items, each_turn, lock_plan, seal
 from app.services.games import bump_game, game_state, game_values
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import sides
+from app.services.unit_names import told_apart_names
 from app.services.units import list_units
 from rules.core.acts import Roll
 from rules.core.game import Position
@@ -87,7 +89,7 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         info["next"] = None
         return info
     units = list_units(session, game.id or 0)
-    needs = [current.does, *turn.needs(snapshot_of(session, game, units), current.id)]
+    needs = [current.does, *turn.needs(told_apart(snapshot_of(session, game, units), units), current.id)]
     then = turn.next(game.period, position(game))
     nxt = seq[then.step] if then.turn == game.turn and then.side == game.side_to_move else None
     info["step"] = {
@@ -291,3 +293,9 @@ def start_of_turn(session: Session, game: Game) -> list[Event]:
     for item in due_items(session, game):
         events += arrive(session, game, item, units=units)  # the rows as written by the notices
     return events
+
+
+def told_apart(snapshot: Snapshot, units: Sequence[Unit]) -> Snapshot:
+    """The snapshot with its units named as the turn panel says them: no two by the same name, no id."""
+    named = told_apart_names(units)
+    return replace(snapshot, units=tuple(replace(u, name=named.get(u.id, u.name)) for u in snapshot.units))

@@ -275,3 +275,11 @@ def names(units: Sequence[NamedUnit]) -> dict[int, tuple[str, str]]:
     is worked out)."""
     full, short = full_names(units), display_names(units)
     return {u.id: (full.get(u.id, u.name), short.get(u.id, u.name)) for u in units if u.id is not None}
+
+
+def told_apart_names(units: Sequence[NamedUnit]) -> dict[int, str]:
+    """A name per unit id for sentences: its own name where no other unit of the game has it, else its short
+    name ("1/1/2 Coy Plt 3", `display_names`)."""
+    count = Counter(u.name for u in units)
+    short = display_names(units)
+    return {u.id: u.name if count[u.name] == 1 else short[u.id] for u in units if u.id is not None}

@@ -184,19 +184,32 @@ def claims_of(filled: Any) -> list[str]:
 
 @dataclass(frozen=True)
 class Claims:
-    """Which fields of a rule set's resolver requests the table keeps and which a player may measure, one
-    declaration per rule set (`Rolls.claims`). A kept field (a count or state the app holds: hits waiting,
-    bases, injuries, resilience) given with a value other than the one the table fills is refused naming
-    it, unless the referee overrides (recorded in the log); a measured one (a range, a distance the book
-    measures on the table with the tape) given over the map's is taken, and marked as given (`Filled.given`)
-    in the answer, the log and the opponent's view. A field in neither is the player's to give, as before."""
+    """Which fields of a rule set's resolver requests the table keeps, which a player may measure and which
+    the players judge by eye, one declaration per rule set (`Rolls.claims`). A kept field (a count or state
+    the app holds: hits waiting, bases, injuries, resilience) given with a value other than the one the table
+    fills is refused naming it, unless the referee overrides (recorded in the log); a measured one (a range,
+    a distance the book measures on the table with the tape) given over the map's is taken, and marked as
+    given (`Filled.given`) in the answer, the log and the opponent's view; a seen one (cover, a line of sight:
+    what the players judge on the table by eye) given other than the map reads it is taken and marked the
+    same way. A kept field the table fills only where it applies (a flag for the units it concerns) reads
+    `otherwise` where it does not, so a claim of it is weighed all the same. A field in none is the player's
+    to give, as before."""
 
     kept: frozenset[str] = frozenset()
     measured: Mapping[str, str] = field(default_factory=dict)  # field -> the unit it is measured in ("cm")
+    seen: frozenset[str] = frozenset()
+    otherwise: Mapping[str, Any] = field(default_factory=dict)  # kept field -> the table's value unfilled
+    # The rule set's erratum of who judges what is seen: its reading's value True, the players; False, the
+    # map, whose readings the table then keeps (`judged_by`).
+    judged: str = ""
 
     @property
     def declared(self) -> frozenset[str]:
-        return self.kept | frozenset(self.measured)
+        return self.kept | frozenset(self.measured) | self.seen
+
+    def judged_by(self, players: bool) -> Claims:
+        """These claims where the players judge what is seen, or where the map's readings are kept."""
+        return self if players else replace(self, kept=self.kept | self.seen, seen=frozenset())
 
 
 # -- what follows from a result: the change records ---------------------------------------------------------

@@ -63,20 +63,36 @@ def claimed(
     """The table's fields with the roll's claims weighed against them (`Claims`): a kept field given with a
     value other than the table's is refused naming it (a 422), unless the referee overrides, whose value is
     taken and marked, its refusal returned for the log; a measured field given is taken and marked as given
-    beside the map's measure. A kept field given as the table has it is the table's."""
+    beside the map's measure, a seen one given other than the map reads it beside the map's reading. A kept
+    or seen field given as the table has it is the table's. A kept field the table fills only where it
+    applies is weighed against its `otherwise` where the roll names units and the table filled none."""
     given = roll.fields
     out: list[Filled] = []
     overridden: list[str] = []
-    for f in filled:
+    unfilled = [
+        Filled(name, value, f"{name} does not apply to the units this roll names")
+        for name, value in claims.otherwise.items()
+        if name in given
+        and name in claims.kept
+        and name in model.model_fields
+        and (roll.unit_id is not None or roll.target_id is not None)
+        and all(f.field != name for f in filled)
+    ]
+    for i, f in enumerate([*filled, *unfilled]):
         if f.field not in given or (
-            f.field in claims.kept and _same(model, f.field, given[f.field], f.value)
+            f.field in claims.kept | claims.seen and _same(model, f.field, given[f.field], f.value)
         ):
-            out.append(f)
+            if i < len(filled):
+                out.append(f)
             continue
         value = given[f.field]
         if f.field in claims.measured:
             unit = claims.measured[f.field]
             said = f"by the tape: {_measure(value, unit)}; the map measures {_measure(f.value, unit)}"
+            out.append(Filled(f.field, value, said, f.source, True, f.value))
+            continue
+        if f.field in claims.seen:
+            said = f"seen by the player: {_seen(value)}; the map reads {_seen(f.value)}"
             out.append(Filled(f.field, value, said, f.source, True, f.value))
             continue
         mine, table = _short(value), _short(f.value)
@@ -113,6 +129,16 @@ def _short(value: Any) -> str:
     return text if len(text) <= 12 else ""
 
 
+def _seen(value: Any) -> str:
+    """A value judged by eye in words: a flag as yes or no, a description as its parts ("terrain rough,
+    posture moving")."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k.replace('_', ' ')} {_seen(v)}" for k, v in value.items())
+    return str(value)
+
+
 def _measure(value: Any, unit: str) -> str:
     number = f"{value:g}" if isinstance(value, int | float) and not isinstance(value, bool) else str(value)
     return f"{number} {unit}".strip()
@@ -138,6 +164,10 @@ def work_out(game: GameRules, ruleset: RuleSet, snapshot: Snapshot, roll: Roll, 
     # The table reads what it keeps and measures itself, whatever the request gives; the claims are weighed
     # against it.
     claims = game.rolls.claims
+    if claims.judged:
+        claims = claims.judged_by(
+            bool(ruleset.context(snapshot.period, snapshot.variants).value(claims.judged))
+        )
     own = replace(asked, given={k: v for k, v in fields.items() if k not in claims.declared})
     filled, overridden = claimed(claims, request_model, game.rolls.fill(roll.resolver, snapshot, own), roll)
     if roll.resolver in game.rolls.secret_draws:

@@ -20,8 +20,33 @@ from rules.earth2mm.ruleset import Earth2mm, cite
 
 SRC_BOUNDS = cite("BOUNDS")
 SRC_FORMATIONS = cite("STRATEGIC FORMATIONS")
+JUDGED_BY_EYE = "judged-by-eye"
 
 Earth2mm.add_errata(
+    Erratum(
+        JUDGED_BY_EYE,
+        "Who judges a sub-unit's cover and whether it is under gas",
+        (
+            Reading(
+                "the-players",
+                "The players judge them on the table: a cover or gas a player gives is taken, marked as the "
+                "player's beside what the map reads, for the other side to see.",
+                f"{SRC_COVER}; {SRC_UNITS} (silent; the game's reading)",
+                True,
+            ),
+            Reading(
+                "the-map",
+                "The map judges them as the table draws them: a value given other than the map's is refused, "
+                "naming it, unless the referee overrides.",
+                f"{SRC_COVER}; {SRC_UNITS} (silent; the other reading)",
+                False,
+            ),
+        ),
+        default="the-players",
+        note="'Troops can gain a cover bonus even if they are not dug in' and 'Short-term Gas ... Target "
+        "suffers -1A -1R' say what counts, not who judges it. The game's reading leaves it to the players, as "
+        "over a table's models; the map draws only outlines.",
+    ),
     Erratum(
         "naval-railway",
         "Which sub-units are the 'Naval and railway artillery' of PLANNING (1) and EXECUTING (10)",

@@ -8,7 +8,7 @@ Found mechanically, not from a hand list:
   (followed to every assignment and every call of that function), an entry of a module's dict of literals, or
   the return of a function of the module. What none of these reaches is listed in DYNAMIC with why it is
   bounded; a new such site fails the test until it is listed. Every `ValueError` (a request model's validator
-  answers it as "Fix <field>: <message>.") is walked the same way.
+  answers it as "Fix <the field in words>: <message>.") is walked the same way.
 - The rules of play's refusals, every status, period, step, act and side (they are built, not raised), of
   Flanders Fields and of 2mm Earth 1418.
 - Issue 51: every refusal sentence says no id (a placeholder reading an id), no field name (snake_case) and no
@@ -365,7 +365,7 @@ def test_every_test_client_checks_the_refusals_it_gets() -> None:
 
 
 def test_value_errors_fit_as_field_refusals() -> None:
-    """A ValueError raised in a request model's validator reaches the API as "Fix <field>: <message>."
+    """A ValueError raised in a request model's validator reaches the API as "Fix <the field>: <message>."
     (app/errors.py's validation_refusal): every ValueError message of app/ and rules/ fits so, the field at
     PLACEHOLDER characters."""
     checked, bad = 0, []
@@ -526,3 +526,56 @@ def test_flanders_fields_roll_refusals_name_no_step_id() -> None:
                 assert is_one_sentence(sentence(refused)) and refused.source, refused
                 assert not [i for i in ids | {r for r in resolvers if "-" in r} if i in refused], refused
     assert seen > 100
+
+
+# A sentence that names an id: "the target id", "ids".
+ID_WORD = re.compile(r"\bids?\b", re.IGNORECASE)
+
+
+def _wrong(annotation: Any) -> Any:
+    """A value of the wrong type for a field: a list of lists (no request field takes one), or, for a field
+    that takes lists, an object."""
+    text = repr(annotation).lower()
+    return {"x": 1} if "list" in text or "tuple" in text or "sequence" in text else [[1]]
+
+
+def test_every_request_models_refusal_is_one_sentence_in_words(sqlite_client: TestClient) -> None:
+    """Issue 51: a request model's 422 (app/errors.py `model_refusal`, as the API answers it) names the field
+    in words, its path in `field`: for every JSON body model of the API (each route's, as /openapi.json lists
+    them), each required field missing and each field of the wrong type, one sentence of at most 120
+    characters, no field name (snake_case), no id."""
+    from fastapi.routing import iter_route_contexts
+    from pydantic import TypeAdapter, ValidationError
+
+    from app.errors import body_model, field_of, model_refusal
+
+    documented = sqlite_client.get("/openapi.json").json()["paths"]
+    models: dict[str, Any] = {}
+    for route in iter_route_contexts(sqlite_client.app.router.routes):  # type: ignore[attr-defined]
+        model = body_model(route)
+        if getattr(route, "path", None) in documented and hasattr(model, "model_fields"):
+            models.setdefault(model.__name__, model)
+    assert len(models) > 30, sorted(models)
+    bad, said = [], set()
+    for name, model in sorted(models.items()):
+        asked = [{}] + [{f: _wrong(info.annotation)} for f, info in model.model_fields.items()]
+        for body in asked:
+            try:
+                TypeAdapter(model).validate_python(body)
+            except ValidationError as e:
+                errors = [{**err, "loc": ("body", *err["loc"])} for err in e.errors()]
+            else:
+                continue
+            for err in errors:
+                if body and err["loc"][1] not in body:
+                    continue  # a wrong type's answer, not the fields still missing
+                out = model_refusal([err], model)
+                detail = out["detail"]
+                said.add(detail)
+                if not is_one_sentence(detail) or SNAKE.search(detail) or ID_WORD.search(detail):
+                    bad.append(f"{name} {err['loc']}: {detail}")
+                if out["field"] != field_of(err["loc"]):
+                    bad.append(f"{name} {err['loc']}: field {out['field']}")
+    assert bad == [], "\n".join(bad)
+    assert len(said) > 50
+    assert "Give the target: it is required." in said or any(d.startswith("Fix the target:") for d in said)

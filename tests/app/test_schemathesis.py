@@ -150,6 +150,17 @@ def test_every_schema_name_is_one_model() -> None:
     assert [n for n in names if "__" in n] == []
 
 
+def test_a_rolls_filled_fields_are_one_described_model() -> None:
+    """/ask and /resolve answer the fields the table filled as `FilledOut` (issue 52: a claim marked)."""
+    doc = app.openapi()
+    filled = doc["components"]["schemas"]["FilledOut"]
+    assert set(filled["properties"]) == {"field", "value", "why", "source", "given", "table"}
+    assert set(filled["required"]) == {"field", "value", "why"}
+    for out in ("ResolvedOut", "AskedOut"):
+        items = doc["components"]["schemas"][out]["properties"]["filled"]["items"]
+        assert items == {"$ref": "#/components/schemas/FilledOut"}, out
+
+
 @pytest.mark.storage
 def test_the_second_run_is_on_postgresql(on_postgresql: None) -> None:
     assert postgresql_schema.app.app.state.engine.dialect.name == "postgresql"

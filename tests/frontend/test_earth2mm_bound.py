@@ -199,6 +199,16 @@ def test_a_whole_bound_of_the_demo_battle_by_taps(new_page: Any) -> None:
     # High commands: each strategic formation's from one of its stands' cards (3 taps each), one after the other
     # with no tap between them; the sealed bombardment and the smoke cordon from the fire plan page.
     a.edit("A Company, platoon 1", "Command 1st Battalion", "Assault")
+    # The map's own Move and Move its company/battalion read the card's answer: greyed with the pipeline's
+    # sentence while it would refuse them; a tap on one says why (a check, not one of the bound's taps).
+    move = attacker.locator(".card-actions [data-stand-action='move']")
+    expect(move).to_have_attribute("aria-disabled", "true")
+    said = move.get_attribute("title") or ""
+    assert said.startswith("Not in high commands: moving waits for executing steps"), said
+    expect(attacker.locator(".card-actions [data-move-formation][data-act-greyed]")).to_have_count(2)
+    move.tap(force=True)  # aria-disabled: Playwright would wait for it to be enabled
+    expect(attacker.locator(".net-status .notice", has_text=said)).to_have_count(1)
+    expect(attacker.locator("[data-map-page][data-mode='move']")).to_have_count(0)
     a.edit("B Company, platoon 1", "Command 2nd Reserve Battalion", "Advance")
     a.edit("18-pounder Battery, platoon 1", "Command Field Artillery Brigade", "Hold")
     d.edit("1. Kompanie, platoon 1", "Command I. Bataillon", "Hold")

@@ -105,8 +105,31 @@
         greyed = shown;
         if (!same) renderActs(model.units.get(id));
       }
+      cardOffers = r.data.offers || [];
+      greyCard();
       window.dispatchEvent(new CustomEvent("firestep:stand-acts", { detail: { id, edits: r.data.edits, first: r.data.first } }));
       root.dataset.standActs = String(id); // the card has read what this stand may do: its rows stop moving
+    };
+    // The map's own buttons of the card (Move, Move its company, Recover a marker, +1 marker) read the same
+    // answer: each greyed with the pipeline's sentence while it would refuse it (a tap on one says why).
+    let cardOffers = [];
+    const greyCard = () => {
+      const box = section("stand");
+      // A stand action's offer is of its kind ("add-marker": a marker placed); Measure is no act.
+      const kindOf = (action) => (action === "add-marker" ? "mark" : action);
+      const judged = [
+        ...[...box.querySelectorAll("[data-stand-action]")].map((b) => [b, (o) => o.kind === kindOf(b.dataset.standAction)]),
+        ...[...box.querySelectorAll("[data-move-formation]")].map((b) => [b, (o) => o.kind === "formation" && o.unit_id === Number(b.dataset.moveFormation)]),
+      ];
+      for (const [b, of] of judged) {
+        const o = b && cardOffers.find(of);
+        if (!o) continue;
+        const no = o.refused;
+        b.classList.toggle("greyed", Boolean(no));
+        b.toggleAttribute("data-act-greyed", Boolean(no));
+        if (no) { b.setAttribute("aria-disabled", "true"); b.title = no.detail; b.setAttribute("aria-label", `${o.label}, not now: ${no.detail}`); }
+        else { b.removeAttribute("aria-disabled"); b.removeAttribute("title"); b.removeAttribute("aria-label"); }
+      }
     };
     const targets = (u) => {
       // The other side's living stands, grouped by company, nearest first where both are on the table.
@@ -319,9 +342,10 @@
       const u = model.units.get(id);
       // The same stand shown again in the same step (a live frame changed it): its buttons stay while they are
       // read anew.
-      if (actsFor !== id || e.detail.moved) { acts = []; waiting = null; greyed = []; delete root.dataset.standActs; }
+      if (actsFor !== id || e.detail.moved) { acts = []; waiting = null; greyed = []; cardOffers = []; delete root.dataset.standActs; }
       actsFor = id;
       renderActs(u);
+      queueMicrotask(greyCard); // the card drawn again: its buttons greyed as last read, after every listener drew
       if (!play) await readActs(id, true);
     });
     document.addEventListener("click", (e) => {

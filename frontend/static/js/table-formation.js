@@ -141,6 +141,7 @@
     });
     document.addEventListener("click", (e) => {
       const b = e.target.closest("[data-move-formation]");
+      if (b && b.matches("[data-act-greyed]")) return; // greyed: table-act.js says why
       if (b) {
         const f = model.units.get(Number(b.dataset.moveFormation));
         if (moving && moving.formation.id === f.id) { stop(); b.setAttribute("aria-pressed", "false"); return; }

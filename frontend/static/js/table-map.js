@@ -394,7 +394,7 @@
       // A destroyed stand offers nothing but its record.
       u.killed ? null : h("div", { class: "card-actions" },
         marker ? h("button", { type: "button", class: "button", "data-stand-action": "add-marker", text: "+1 marker" }) : null,
-        marker && mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "recover", text: "Recover a marker", disabled: !markersOf(u) }) : null,
+        marker && mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "recover", text: "Recover a marker" }) : null,
         mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "move", text: "Move", "aria-pressed": String(mode.kind === "move") }) : null,
         h("button", { type: "button", class: "button", "data-stand-action": "measure", text: "Measure from here" }),
       ),
@@ -631,7 +631,7 @@
       return;
     }
     const sa = event.target.closest("[data-stand-action]");
-    if (sa) { standAction(sa.dataset.standAction); return; }
+    if (sa) { if (!sa.matches("[data-act-greyed]")) standAction(sa.dataset.standAction); return; }
     const ta = event.target.closest("[data-template-action]");
     if (ta) templateAction(ta.dataset.templateAction);
   });

@@ -23,20 +23,19 @@ from rules.earth2mm.play.steps import PLANNING_STEPS, SRC_CASUALTIES
 
 
 def needs(b: Board, step_id: str) -> list[str]:
-    """What the current step still needs done, sub-unit by sub-unit."""
+    """What the current step still needs done, sub-unit by sub-unit, each by its name (the app names the
+    snapshot's units so that no two share one)."""
     units = [u for u in b.snap.units if not u.killed]
     companies = [u for u in units if u.level == U.SUB_UNIT and u.kind in U.UNITS]
     if step_id == "high-commands":
         sfs = {c.parent_id for c in companies}
         return [
-            f"a high command for {u.name} (unit {u.id})"
-            for u in units
-            if u.id in sfs and not u.state.get("high_command")
+            f"a high command for {u.name}" for u in units if u.id in sfs and not u.state.get("high_command")
         ]
     planning = dict(PLANNING_STEPS).get(step_id)
     if planning is not None:
         return [
-            f"a plan for {c.name} (unit {c.id})"
+            f"a plan for {c.name}"
             for c in companies
             if U.planning_of(c, b.by_id, b.ctx) == planning
             and not c.state.get("sub_plan")
@@ -44,26 +43,26 @@ def needs(b: Board, step_id: str) -> list[str]:
         ]
     if step_id == "execute-3":
         return [
-            f"mark {c.name} (unit {c.id}) as leaving its dugout"
+            f"mark {c.name} as leaving its dugout"
             for c in companies
             if dug_in(c) and U.is_infantry(c.kind) and c.state.get("sub_plan") in MOVING_PLANS
             if not c.state.get("leaving_dugout")
         ]
     out = [
-        f"allocate the {c.state['hits_to_allocate']} hit(s) on {c.name} (unit {c.id})"
+        f"allocate the {c.state['hits_to_allocate']} hit(s) on {c.name}"
         for c in companies
         if c.state.get("hits_to_allocate")
     ]
     if step_id.startswith("execute-"):
         out += [
-            f"{c.name} (unit {c.id}) shoots its planned target"
+            f"{c.name} shoots its planned target"
             for c in companies
             if step_id in shooting_steps(c, b)
             and c.state.get("plan_target") is not None
             and not c.state.get("fired_this_bound")
         ]
         out += [
-            f"{c.name} (unit {c.id}) moves"
+            f"{c.name} moves"
             for c in companies
             if moving_step(c) == step_id
             and c.state.get("sub_plan") in MOVING_PLANS
@@ -72,7 +71,7 @@ def needs(b: Board, step_id: str) -> list[str]:
             and not packing(c)
         ]
     out += [
-        f"a recovery die for {u.name} (unit {u.id}), under a new shooter's fire"
+        f"a recovery die for {u.name}, under a new shooter's fire"
         for u in units
         if new_shooter(u, b.snap) is not None
     ]

@@ -35,6 +35,7 @@ from rules.earth2mm.data import (
     SRC_UNITS,
     UNITS,
 )
+from rules.earth2mm.errata_play import JUDGED_BY_EYE
 from rules.earth2mm.play.judge import assaulting
 from rules.earth2mm.play.shots import (
     Measured,
@@ -56,9 +57,15 @@ from rules.table.bases import BaseSpec
 
 SHOOT, RECOVERY, ALLOCATE = "shoot", "recovery", "allocate-hits"
 # What the table keeps of its rolls' requests: the hits waiting and the bases they land on, a sub-unit's
-# bases, kind, assault, injuries and resilience. The ranges a shot needs are the table's refusals, never
-# a request's field, so none is measured by the tape here; a base's cover and gas, and whether a shot in the
-# melee step is melee (rules.earth2mm.play.shots.melee_now), stay the players' to say.
+# bases, kind, assault, injuries and resilience ("The sub-unit targeted will be made up of bases identical to
+# each other, so Resilience should be easily established"), and whether a shot is melee: the bound's melee step
+# says so ("Resolve melee using the m side of Arming m/r", BOUNDS; rules.earth2mm.play.shots.melee_now). The
+# ranges a shot needs are the table's refusals, never a request's field, so none is measured by the tape here.
+# A sub-unit's cover ("Troops can gain a cover bonus even if they are not dug in: Moving Stationary Dug in",
+# DIGGING IN & COVER; "A unit moving from one type of terrain into another counts as being in whatever the
+# weaker type was") and a shooter under gas ("Short-term Gas ... Target suffers -1A -1R") are what the players
+# see on the table, the book silent on who judges (erratum judged-by-eye): given, they are taken and marked as
+# the player's beside the map's reading.
 CLAIMS = Claims(
     kept=frozenset(
         {
@@ -72,8 +79,11 @@ CLAIMS = Claims(
             "target_bases",
             "target_injured",
             "resilience",
+            "melee",
         }
-    )
+    ),
+    seen=frozenset({"target_cover", "cover", "shooter_gassed"}),
+    judged=JUDGED_BY_EYE,
 )
 RECOVERY_RULE = (
     "If it remains under fire but from a different shooter, it rolls a recovery die. A recovery die is when a "
@@ -144,7 +154,8 @@ def refused_now(snap: Snapshot, request: FillRequest, resolver: str, bases: Mapp
             why=ALLOCATION_RULE,
         )
     if resolver == SHOOT:
-        refused(shot(snap, unit, target, bases, context(snap), melee_now(snap, request.given)))
+        # Whether it is melee is the table's (CLAIMS): a claim of it is weighed with the others.
+        refused(shot(snap, unit, target, bases, context(snap), melee_now(snap, {})))
 
 
 # -- fill -----------------------------------------------------------------------------------------------------

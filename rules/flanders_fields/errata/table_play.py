@@ -19,6 +19,7 @@ AIRCRAFT_SUPPRESSION_SPREAD = "aircraft-suppression-spread"
 DEAD_COMMANDER_ORDERS = "dead-commander-orders"
 ROAD_MARCH_COVER = "road-march-cover"
 ASSAULT_DRAW_COVER = "assault-draw-cover"
+JUDGED_BY_EYE = "judged-by-eye"
 
 SRC_WEAPON_RANGES = cite("RANGED COMBAT, WEAPON RANGES")
 SRC_OPEN_GROUND = cite("TYPES OF COVER, Open Ground (No Cover)")
@@ -28,6 +29,34 @@ _SILENT = "silent; the game's reading"
 _OTHER = "silent; the other reading"
 
 FlandersFields.add_errata(
+    Erratum(
+        JUDGED_BY_EYE,
+        "Who judges a stand's cover, a line of sight and an assault's stands",
+        (
+            Reading(
+                "the-players",
+                "The players judge them on the table: a cover, a line of sight or a stand's description they "
+                "give is taken, marked as theirs beside what the map reads, for the other side to see.",
+                f"{cite('TYPES OF COVER')}; {cite('RANGED COMBAT')}; {SRC_DRAW} ({_SILENT})",
+                True,
+            ),
+            Reading(
+                "the-map",
+                "The map judges them as the table draws them: a value given other than the map's is refused, "
+                "naming it, unless the referee overrides.",
+                f"{cite('TYPES OF COVER')}; {cite('RANGED COMBAT')}; {SRC_DRAW} ({_OTHER})",
+                False,
+            ),
+        ),
+        default="the-players",
+        note=(
+            "'The rules recognise four different types of cover', 'Direct = Shooting unit must have a direct "
+            "line of sight to the target' and 'supported by one stand to the rear' say what counts, not who "
+            "judges it. The game's reading leaves it to the players, as over a table's models; the map draws only "
+            "bases and outlines."
+        ),
+        section="firing",
+    ),
     Erratum(
         COMMANDER_REACH,
         "Order rolls: whose platoons the 25 cm from the battalion commander counts",

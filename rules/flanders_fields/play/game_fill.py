@@ -51,8 +51,14 @@ COMMANDER_REACH_CM = 25.0
 # What the table keeps of a roll's request (the troops' quality, markers, flags and counts the game holds,
 # the wind as it blew) and what a player may measure with the tape: a range (as erratum range-measured reads
 # it) and a stand's distance behind a barrage are measured in cm between things on the table, so the tape's
-# reading is taken as much as the map's, marked as the player's. How a stand fires, its cover, the line of
-# sight and what an assault's stands bring stay the players' to say.
+# reading is taken as much as the map's, marked as the player's. What the players judge by eye (erratum
+# judged-by-eye, the book silent on who judges): a stand's cover ("The rules recognise four different types of
+# cover, Soft, Medium, Hard and Fortifications", TYPES OF COVER; the assault's "Enemy is in Medium Cover"),
+# the line of sight ("Direct = Shooting unit must have a direct line of sight to the target") and the stands
+# an assault brings ("Only one stand may fight at a time but may be supported by one stand to the rear", its
+# description with the player's support from the rear): taken, marked as the player's beside the map's
+# reading. How a stand fires stays the player's to say. The flags the table fills only where they apply read
+# false (0) elsewhere, so a claim of one where it does not apply is weighed too.
 CLAIMS = Claims(
     kept=frozenset(
         {
@@ -76,6 +82,14 @@ CLAIMS = Claims(
         }
     ),
     measured={"range_cm": "cm", "distance_cm": "cm"},
+    seen=frozenset({"cover", "defender_cover", "direct_line_of_sight", "attacker", "defender"}),
+    otherwise={
+        "through_wire": False,
+        "target_in_deep_shelter": False,
+        "deep_suppression": 0,
+        "raw_under_fire": False,
+    },
+    judged=E.JUDGED_BY_EYE,
 )
 
 

@@ -37,7 +37,7 @@ def due(snap: Snapshot) -> list[UnitState]:
 
 def needs(snap: Snapshot) -> list[str]:
     return [
-        f"roll reinforcements for {u.name} (unit {u.id}): they arrive on a {needed(turns_diced(snap, u))}"
+        f"roll reinforcements for {u.name}: they arrive on a {needed(turns_diced(snap, u))}"
         + ("" if needed(turns_diced(snap, u)) == 1 else " or more")
         for u in due(snap)
     ]

@@ -151,7 +151,7 @@ class FlandersFieldsTurn(TurnModel):
         needs: list[str] = game_reinforcements.needs(snap)
         due = [u for u in snap.units if u.state.get("morale_due")]
         if due:
-            needs.append("morale tests due: " + ", ".join(f"{u.name} (unit {u.id})" for u in due))
+            needs.append("morale tests due: " + ", ".join(u.name for u in due))
         if step_id == "rolling-barrages":
             for b in snap.board.get("barrages", ()):
                 if b["side"] != snap.side_to_move:
@@ -159,17 +159,17 @@ class FlandersFieldsTurn(TurnModel):
                 lo, hi = b.get("covers_y", [b["front_y"], b["front_y"]])
                 if b.get("pending"):
                     needs.append(
-                        f"barrage {b['item_id']} ({lo:g}-{hi:g} cm up the table): roll rolling-barrage for units "
-                        + ", ".join(str(i) for i in b["pending"])
+                        f"the barrage {lo:g}-{hi:g} cm up the table: roll for the rolling barrage on "
+                        + ", ".join(snap.unit(i).name for i in b["pending"])
                     )
                 if b.get("danger"):
                     needs.append(
-                        f"barrage {b['item_id']}: roll barrage-danger for units "
-                        + ", ".join(str(d["unit"]) for d in b["danger"])
+                        f"the barrage {lo:g}-{hi:g} cm up the table: roll for the danger to "
+                        + ", ".join(snap.unit(d["unit"]).name for d in b["danger"])
                         + " in the 6 cm behind it"
                     )
         if step_id == "gas" and wind_due(snap.board, snap.turn, snap.side_to_move):
-            needs.append("roll gas-wind: the wind moves every gas cloud on the table")
+            needs.append("roll for the gas wind: the wind moves every gas cloud on the table")
         return needs
 
     def started(self, snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:

@@ -104,3 +104,43 @@ def test_a_range_by_the_tape_is_taken_and_every_side_reads_it_as_the_shooters_cl
             and {"given": True, "why": taped["why"]}.items()
             <= next(f for f in logged["payload"]["filled"] if f["field"] == "range_cm").items()
         )
+
+
+def test_a_cover_seen_by_the_shooter_is_taken_and_marked_in_the_answer_and_the_log(
+    client: TestClient,
+) -> None:
+    g = new_game(client)
+    us = units(client, g)
+    mg = first(us, "attacker", "mmg")
+    target = first(us, "defender", "rifle-platoon")
+    face_off(client, g, mg, target, 60)
+    unpacked(client, g, mg["id"])
+    advance_to(client, g, "battalion-orders")
+    order = {"unit_id": mg["id"], "dice": [6]}
+    assert (
+        client.post(f"/api/v1/games/{g.id}/resolve/order-roll", headers=g.attacker, json=order).status_code
+        == 200
+    )
+    body: dict[str, Any] = {"unit_id": mg["id"], "target_id": target["id"], "fields": {"cover": "hard"}}
+    asked = client.post(f"/api/v1/games/{g.id}/ask/shooting", headers=g.attacker, json=body).json()
+    dice = [4, *[1] * len(asked["resolution"].get("also", []))]
+    shot = client.post(
+        f"/api/v1/games/{g.id}/resolve/shooting", headers=g.attacker, json={**body, "dice": dice}
+    )
+    assert shot.status_code == 200, shot.text
+    assert shot.json()["request"]["cover"] == "hard"
+    cover = next(f for f in shot.json()["filled"] if f["field"] == "cover")
+    assert cover == {
+        "field": "cover",
+        "value": "hard",
+        "why": f"seen by the player: hard; the map reads {cover['table']}",
+        "given": True,
+        "table": cover["table"],
+    }
+    assert cover["table"] != "hard"
+    logged = client.get(f"/api/v1/games/{g.id}/events", headers=g.defender).json()[-1]
+    assert next(f for f in logged["payload"]["filled"] if f["field"] == "cover") == cover
+    # An entry the table filled alone keeps its shape: no claim marks on it.
+    assert all(
+        set(f) == {"field", "value", "why"} for f in shot.json()["filled"] if f["field"] not in ("cover",)
+    )

@@ -79,14 +79,16 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
     (`OUT_OF_STEP`); a unit acts only with an action of its order (ISSUE_37); the Mons MG's shot (event 18) is the
     referee's override, as its target is not the nearest troops (and, issue 38, as Mons starts its MGs on their
     packs); Mons batteries start limbered ("All artillery is limbered"). Issue 52: a roll claiming a count
-    the table keeps is the referee's override, its field filled as set beside the table's (`ISSUE_52`)."""
+    the table keeps is the referee's override, its field filled as set beside the table's (`ISSUE_52`); a
+    value the players judge by eye given other than the map reads it is filled as given (`ISSUE_52_SEEN`)."""
     out = _named_changes(golden)
     for flow, flows in out.items():
         for event_id, unit_ref in AIR_ATTACK_KILLS.get(flow, ()):
             for view in flows.values():
                 _air_attack_killed(view, event_id, unit_ref)
     out = {flow: _orders_changes(flows, ISSUE_37.get(flow, {})) for flow, flows in out.items()}
-    return {flow: _claims_kept(flows, ISSUE_52.get(flow, {})) for flow, flows in out.items()}
+    out = {flow: _claims_kept(flows, ISSUE_52.get(flow, {})) for flow, flows in out.items()}
+    return {flow: _claims_seen(flows, ISSUE_52_SEEN.get(flow, {})) for flow, flows in out.items()}
 
 
 # Issue 52 (what the table keeps is the table's), by flow: the rolls whose fields claimed a count the table keeps,
@@ -94,6 +96,28 @@ def with_changes_made_on_purpose(golden: Any) -> Any:
 ISSUE_52: dict[str, dict[int, tuple[str, Any, Any, str]]] = {
     "mid_war": {142: ("lost_platoons", 2, 8, "rifle platoons of Infantry Battalion destroyed")},
 }
+
+
+# Issue 52 (what the players judge by eye is marked as theirs), by flow: the rolls giving a value the table reads
+# otherwise, now filled as given beside the map's reading (event id -> (field, the map's reading, the value given)).
+ISSUE_52_SEEN: dict[str, dict[int, tuple[str, Any, Any]]] = {
+    "late_war": {155: ("cover", "soft", "hard")},  # the firewaltz's "cover": "hard" (golden/record.py)
+}
+
+
+def _claims_seen(golden: Any, claims: Mapping[int, tuple[str, Any, Any]]) -> Any:
+    """Issue 52: a roll giving a value the players judge by eye (cover) fills it first, marked as given."""
+    if isinstance(golden, list):
+        return [_claims_seen(v, claims) for v in golden]
+    if not isinstance(golden, dict):
+        return golden
+    out = {k: _claims_seen(v, claims) for k, v in golden.items()}
+    p = out.get("payload")
+    if out.get("kind") == "roll" and out.get("id") in claims and isinstance(p, dict):
+        name, table, given = claims[out["id"]]
+        said = f"seen by the player: {given}; the map reads {table}"
+        p["filled"].insert(0, {"field": name, "value": given, "why": said, "given": True, "table": table})
+    return out
 
 
 def _claims_kept(golden: Any, claims: Mapping[int, tuple[str, Any, Any, str]]) -> Any:
@@ -273,8 +297,7 @@ def mons_reinforcements_due(golden: Any) -> Any:
     for seen in golden["mons"].values():
         needs = seen["turn"]["needs"]
         needs[1:1] = [
-            f"roll reinforcements for {n}. Regiment, Battalion 3 (unit {uid}): they arrive on a 5 or more"
-            for n, uid in ((1, 45), (2, 114))
+            f"roll reinforcements for {n}. Regiment, Battalion 3: they arrive on a 5 or more" for n in (1, 2)
         ]
     return golden
 

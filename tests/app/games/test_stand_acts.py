@@ -61,8 +61,10 @@ def test_each_stand_is_offered_the_rolls_of_its_kind(client: TestClient) -> None
     assert assault["dice"] == 2 and assault["target"] and assault["why"].startswith("2 actions left")
     mg_acts = client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/acts", headers=g.attacker).json()
     assert [(a["label"], a["unit_id"]) for a in mg_acts["acts"]] == [("Order roll", mg["id"])]
-    # The other side's seat is offered nothing on this stand; the referee everything.
-    assert client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/acts", headers=g.defender).json() == nothing
+    # The other side's seat is offered nothing on this stand but a marker placed (its shots place them), the
+    # referee everything.
+    theirs = client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/acts", headers=g.defender).json()
+    assert {**theirs, "offers": []} == nothing and [o["label"] for o in theirs["offers"]] == ["+1 marker"]
     assert client.get(f"/api/v1/games/{g.id}/units/{mg['id']}/acts", headers=g.referee).json() == mg_acts
     # Ordered ("3-5 = 2 Actions"), the MG is not offered its order roll again, and its card says what is left.
     roll = {"unit_id": mg["id"], "dice": [3]}

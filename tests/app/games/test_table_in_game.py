@@ -125,7 +125,7 @@ def test_barrage_and_gas_reach_the_stands_under_them(client: TestClient) -> None
 
     t = advance(c, g)["turn"]
     assert t["step"]["id"] == "rolling-barrages"
-    assert any(f"roll rolling-barrage for units {u['d1']['id']}" in n for n in t["needs"])
+    assert any("roll for the rolling barrage on " in n and str(u["d1"]["id"]) not in n for n in t["needs"])
     # Raw troops in the open: "if in Open increase by 2"; a 2 becomes 4: "3-5 Platoon is suppressed".
     rb = resolve(c, g, g.attacker, "rolling-barrage", target_id=u["d1"]["id"], dice=[2])
     assert {f["field"]: f["value"] for f in rb["filled"]}["cover"] == "open"
@@ -154,7 +154,7 @@ def test_barrage_and_gas_reach_the_stands_under_them(client: TestClient) -> None
     t = advance(c, g)["turn"]
     assert (
         t["step"]["id"] == "gas"
-        and "roll gas-wind: the wind moves every gas cloud on the table" in t["needs"]
+        and "roll for the gas wind: the wind moves every gas cloud on the table" in t["needs"]
     )
     # "speed is determined by rolling 2D6 and adding 10": 3 + 4 + 10 = 17 cm in the stated direction (90,
     # towards the British), so the cloud's centre goes from 100 to 117 cm up the table.

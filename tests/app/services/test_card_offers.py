@@ -1,7 +1,8 @@
 """A stand's card offers an act exactly when the act pipeline accepts it (issue 51): over the shipped scenarios
 (Mons 1914, the Mons table in the late war, 2mm Earth 1418's demo battle), at every step of a turn or a bound,
 for stands covering every act kind the card has there, for each seat and the referee, the card's offer
-(app.services.card.stand_card) is held to what `acts.play` does with the act, played for real on the game and
+(app.services.card.stand_card: rolls, edits, a stand's move, its company's and battalion's, a marker
+recovered or placed) is held to what `acts.play` does with the act, played for real on the game and
 rolled back (a roll with a target: at a target the card does not grey). Dice aside: the server rolls them, and
 what is offered never depends on them. As the game goes on, some of the order rolls, unit edits, shots and
 assaults the cards offer are played, so the cards meet units ordered, unpacked, commanded, planned, shot at.
@@ -125,10 +126,23 @@ def _check_stand(engine: Engine, game_id: int, stand: int, where: str) -> list[A
             shown = card.stand_card(s, game, Viewer(game_id, role), stand)
             side = next(u.side for u in units if u.id == stand)
         if role not in ("referee", side):
-            # The other side's seat: its card offers nothing, and the pipeline refuses the stand's act
-            # before any rule of play (the seat acts for its own side), whichever act it is.
-            assert shown["offers"] == [] and shown["acts"] == [] and shown["edits"] == [], where
-            assert not every or _played(engine, game_id, role, every[0].act) is not None, where
+            # The other side's seat: its card offers only a marker placed (its shots place them), exactly when
+            # the pipeline plays it; the pipeline refuses any other act of the stand before any rule of play
+            # (the seat acts for its own side).
+            assert shown["acts"] == [] and shown["edits"] == [], where
+            assert {o["kind"] for o in shown["offers"]} <= {"mark"}, where
+            rest = [o for o in every if o.kind != "mark"]
+            assert not rest or _played(engine, game_id, role, rest[0].act) is not None, where
+            marked = {o["key"]: o["refused"] for o in shown["offers"]}
+            for o in (o for o in every if o.kind == "mark"):
+                answer = _played(engine, game_id, role, o.act)
+                assert (marked[o.key] is None) == (answer is None), (
+                    where,
+                    stand,
+                    role,
+                    marked[o.key],
+                    answer,
+                )
             continue
         judged = {(o["kind"], o["key"], o["label"]): o["refused"] for o in shown["offers"]}
         for o in every:
@@ -241,4 +255,6 @@ def test_the_card_offers_an_act_exactly_when_the_pipeline_plays_it(
             "limbered",
             "move-stands",
             "recover-markers",
+            "place-markers",
         } <= keys
+        assert {"formation", "mark"} <= kinds, seen_kinds

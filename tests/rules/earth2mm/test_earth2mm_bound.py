@@ -421,10 +421,10 @@ def test_an_assault_that_falls_short_carries_on_into_the_next_bound() -> None:
 def test_each_step_says_what_it_still_needs() -> None:
     snap = snapshot({}, "high-commands")
     b = judge.Board(snap, BASES)
-    assert needs(b, "high-commands") == [f"a high command for unit {u} (unit {u})" for u in (1, 2, 3)]
+    assert needs(b, "high-commands") == [f"a high command for unit {u}" for u in (1, 2, 3)]
     planned = snapshot({10: {"sub_plan": "move"}})
-    assert needs(judge.Board(planned, BASES), "plan-line") == ["a plan for unit 40 (unit 40)"]
-    assert needs(judge.Board(snap, BASES), "plan-reserve") == ["a plan for unit 20 (unit 20)"]
+    assert needs(judge.Board(planned, BASES), "plan-line") == ["a plan for unit 40"]
+    assert needs(judge.Board(snap, BASES), "plan-reserve") == ["a plan for unit 20"]
 
 
 # -- the table ---------------------------------------------------------------------------------------------
@@ -597,7 +597,7 @@ def test_artillery_spends_a_bound_packing_before_it_moves_and_one_unpacking_befo
     moving = {50: {"sub_plan": "move", "packed": True}}
     assert refused(snapshot(moving, "execute-7"), move) == []
     board = judge.Board(snapshot(moving, "execute-7"), BASES)
-    assert "unit 50 (unit 50) moves" in needs(board, "execute-7")
+    assert "unit 50 moves" in needs(board, "execute-7")
     assert judge.shooting_steps(board.by_id[50], board) == ()
     # Packed and planning no move, it spends the bound unpacking: no shot, unpacked as the bound ends.
     unpacking = {50: {"sub_plan": "stay put", "packed": True, "plan_target": 20}}

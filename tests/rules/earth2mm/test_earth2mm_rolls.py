@@ -417,6 +417,39 @@ def test_the_referees_override_sets_a_kept_field_and_says_so() -> None:
     )
 
 
+def test_each_field_the_table_fills_has_its_class() -> None:
+    # Counts and states the app holds, and the bound's melee step, are kept; what the players see on the table
+    # (cover, gas) is seen (erratum judged-by-eye); nothing is measured by the tape.
+    claims = ROLLS.claims
+    assert {"hits", "bases", "target_injured", "melee"} <= claims.kept and not claims.measured
+    assert claims.seen == {"target_cover", "cover", "shooter_gassed"} and not claims.seen & claims.kept
+    assert "judged-by-eye" in RS.errata
+
+
+def test_melee_on_a_shot_is_the_steps() -> None:
+    # "Resolve melee using the m side of Arming m/r" (BOUNDS): the melee step says whether a shot is melee.
+    with pytest.raises(RulesError) as e:
+        roll(table(), "shoot", A, M, [4, 5], melee=True)
+    assert e.value.field == "fields.melee"
+    assert e.value.reason == "the table keeps melee: false here, not true; leave it out or ask the referee"
+
+
+def test_a_cover_and_gas_seen_by_the_player_are_taken_and_marked_beside_the_maps() -> None:
+    open_ground = filled(table(), "shoot", A, M)["target_cover"]
+    mine = {**open_ground, "terrain": "defensible"}
+    done = roll(table(), "shoot", A, M, [4], target_cover=mine, shooter_gassed=True)  # gassed: -1A
+    seen = {f.field: f for f in done.filled}
+    assert done.request.target_cover.terrain == "defensible" and done.request.shooter_gassed
+    cover = seen["target_cover"]
+    assert (cover.value, cover.given, cover.table) == (mine, True, open_ground)
+    assert cover.why.startswith("seen by the player: terrain defensible, posture stationary")
+    assert "; the map reads terrain open, posture stationary" in cover.why
+    assert seen["shooter_gassed"].why == "seen by the player: yes; the map reads no"
+    # The map's own reading given back is the table's.
+    same = roll(table(), "shoot", A, M, [4, 5], target_cover=open_ground)
+    assert next(f for f in same.filled if f.field == "target_cover").given is False
+
+
 # -- the recovery die ---------------------------------------------------------------------------------------------
 def test_a_fresh_injury_under_a_new_shooters_fire_rolls_recovery_against_its_resilience_in_cover() -> None:
     # Base 21 was injured by A; the tanks' company T's... here a second attacker sub-unit, 77, shot at M.

@@ -42,7 +42,7 @@ def test_the_reinforcements_are_diced_for_from_turn_two_on_a_six_then_a_five() -
     assert british.off_table and british.state["reinforcement_turn"] == 2
     assert not any("reinforcements" in n for n in MONS.rules.turn.needs(_at(1, "defender"), "support-orders"))
     turn2 = _at(2, "defender")
-    assert f"roll reinforcements for {british.name} (unit {british.id}): they arrive on a 6 or more" in (
+    assert f"roll reinforcements for {british.name}: they arrive on a 6 or more" in (
         MONS.rules.turn.needs(turn2, "support-orders")
     )
     missed = _dice_for(turn2, british.id or 0, 5)

@@ -231,6 +231,80 @@ def test_a_count_or_state_the_table_keeps_is_refused_naming_it() -> None:
     )
 
 
+def test_each_field_the_table_fills_has_its_class() -> None:
+    # The playsheet's counts and flags are kept, the tape's distances measured, what the players judge on the
+    # table seen (erratum judged-by-eye: the book does not say who judges cover, sight or an assault's stands).
+    claims = GAME.rolls.claims
+    assert {"through_wire", "target_in_deep_shelter", "deep_suppression", "raw_under_fire"} <= claims.kept
+    assert dict(claims.measured) == {"range_cm": "cm", "distance_cm": "cm"}
+    assert claims.seen == {"cover", "defender_cover", "direct_line_of_sight", "attacker", "defender"}
+    assert not claims.seen & claims.kept and E.JUDGED_BY_EYE in RULESET.errata
+
+
+def test_a_cover_and_a_line_of_sight_seen_by_the_player_are_taken_and_marked_beside_the_maps() -> None:
+    snap = table(target(10, "rifle-platoon", 60, 60))
+    table_says = filled(roll(snap, "shooting", [4], 1, 10))
+    assert (table_says["cover"].value, table_says["direct_line_of_sight"].value) == ("open", True)
+    seen = roll(snap, "shooting", [4], 1, 10, cover="soft", direct_line_of_sight=False)
+    cover, sight = filled(seen)["cover"], filled(seen)["direct_line_of_sight"]
+    assert seen.request.cover == "soft" and seen.request.direct_line_of_sight is False
+    assert (cover.value, cover.given, cover.table) == ("soft", True, "open")
+    assert cover.why == "seen by the player: soft; the map reads open"
+    assert sight.why == "seen by the player: no; the map reads yes" and sight.given
+    # The map's own reading given back is the table's: nothing to mark.
+    same = filled(roll(snap, "shooting", [4], 1, 10, cover="open"))["cover"]
+    assert same.given is False and same.why == table_says["cover"].why
+    # Under the erratum's other reading the map judges: a cover given other than its reading is refused.
+    with pytest.raises(RulesError) as e:
+        roll(
+            table(target(10, "rifle-platoon", 60, 60), variants={E.JUDGED_BY_EYE: "the-map"}),
+            "shooting",
+            [4],
+            1,
+            10,
+            cover="soft",
+        )
+    assert e.value.field == "fields.cover" and "the table keeps cover: open here, not soft" in e.value.reason
+
+
+def test_an_assaults_stand_brought_with_its_support_from_the_rear_is_marked_as_the_players() -> None:
+    snap = table(target(10, "rifle-platoon", 12, 60, quality="experienced"))
+    mine = {
+        "kind": "infantry",
+        "quality": "experienced",
+        "suppressed": False,
+        "in_deep_shelter": False,
+        "supported_from_rear": True,
+    }
+    w = roll(snap, "assault", [4, 3], 1, 10, attacker=mine)
+    attacker = filled(w)["attacker"]
+    assert w.request.attacker.supported_from_rear and attacker.given and attacker.value == mine
+    assert attacker.why.startswith("seen by the player: kind infantry") and "supported from rear yes" in (
+        attacker.why
+    )
+
+
+@pytest.mark.parametrize(
+    ("resolver", "field", "claim", "table_value"),
+    [
+        ("shooting", "target_in_deep_shelter", True, "false"),
+        ("order-roll", "deep_suppression", 2, "0"),  # the attacker's MG: deep suppression is the defender's
+        ("order-roll", "through_wire", True, "false"),  # no stand of it in wire
+    ],
+)
+def test_a_kept_flag_claimed_where_the_table_says_it_does_not_apply_is_refused(
+    resolver: str, field: str, claim: Any, table_value: str
+) -> None:
+    snap = table(target(10, "rifle-platoon", 60, 60))
+    unit_id, target_id = (1, 10) if resolver == "shooting" else (1, None)
+    with pytest.raises(RulesError) as e:
+        roll(snap, resolver, [4], unit_id, target_id, **{field: claim})
+    assert e.value.field == f"fields.{field}"
+    assert e.value.reason == (
+        f"the table keeps {field}: {table_value} here, not {str(claim).lower()}; leave it out or ask the referee"
+    )
+
+
 # -- the silent readings, each other reading -----------------------------------------------------------------
 def test_range_read_centre_to_centre() -> None:
     pl = target(10, "rifle-platoon", 10, 70)
