@@ -65,7 +65,7 @@ class StepNowOut(BaseModel):
     source: str
 
 
-class TurnOut(_Open):
+class GameTurnOut(_Open):
     """Where the game stands and what the current step needs; the rule set's values flat beside. `needs` and
     `resolvers` while a step is played; `next`: what advancing does (null once the game is over)."""
 
@@ -83,7 +83,7 @@ class TurnOut(_Open):
 
 
 class AdvancedOut(BaseModel):
-    turn: TurnOut
+    turn: GameTurnOut
     events: list[EventOut] = Field(description="What advancing did, as this viewer reads it.")
 
 
@@ -119,7 +119,7 @@ class CardRefusedOut(RefusedOut):
     remedy: str
 
 
-class OfferOut(BaseModel):
+class CardOfferOut(BaseModel):
     """One act of a stand's card, with the pipeline's refusal (null: it would be accepted now)."""
 
     kind: str
@@ -133,7 +133,9 @@ class StandActsOut(BaseModel):
     acts: list[dict[str, Any]] = Field(description="The rolls the card offers this device now.")
     edits: list[dict[str, Any]] = Field(description="The unit edits it offers now, each with its values.")
     refused: CardRefusedOut | None = Field(description="When nothing is offered: why, in one sentence.")
-    offers: list[OfferOut] = Field(description="Every act of the stand, the remedies of its refusals first.")
+    offers: list[CardOfferOut] = Field(
+        description="Every act of the stand, the remedies of its refusals first."
+    )
     first: str = Field(description='"edits" or "acts" when a remedy is offered first, else "".')
 
 

@@ -17,10 +17,10 @@ from app.data.schemas_answers import (
     AdvancedOut,
     AskedOut,
     EventOut,
+    GameTurnOut,
     ReportOut,
     StandActsOut,
     TargetMarkOut,
-    TurnOut,
 )
 from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth, security
@@ -419,13 +419,13 @@ def delete_game(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Resp
 
 @router.get(
     "/{game_id}/turn",
-    response_model=TurnOut,
+    response_model=GameTurnOut,
     response_model_exclude_unset=True,
     summary="The turn sequence: whose turn, which step, what it needs, what comes next",
     responses=errors.responses(401, 403, 404),
 )
-def get_turn(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> TurnOut:
-    return TurnOut.model_validate(turns.turn_info(session, games.get_game(session, game_id)))
+def get_turn(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameTurnOut:
+    return GameTurnOut.model_validate(turns.turn_info(session, games.get_game(session, game_id)))
 
 
 @router.post(
@@ -454,17 +454,17 @@ def advance(
 
 @router.post(
     "/{game_id}/finish",
-    response_model=TurnOut,
+    response_model=GameTurnOut,
     response_model_exclude_unset=True,
     summary="End the game (referee): fire plans become verifiable by everyone",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
-def finish(game_id: GameId, body: AdvanceIn, viewer: ViewerDep, session: SessionDep) -> TurnOut:
+def finish(game_id: GameId, body: AdvanceIn, viewer: ViewerDep, session: SessionDep) -> GameTurnOut:
     viewer.require_referee("end the game")
     with game_write(session, game_id) as game:
         acts.finish_game(session, game, viewer, body.version)
     session.refresh(game)
-    return TurnOut.model_validate(turns.turn_info(session, game))
+    return GameTurnOut.model_validate(turns.turn_info(session, game))
 
 
 @router.post(
