@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, Strict
@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, Strict
 from app import errors
 from app.core.routing import Router
 from app.core.writing import game_write
+from app.data.schemas_answers import ArrivalAppliedOut, ArrivalsOut
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
 from app.services import acts, arrivals, games
@@ -49,24 +50,28 @@ class ArrivalApplyIn(BaseModel):
 
 @router.get(
     "",
+    response_model=ArrivalsOut,
     summary="The turn's arrived fire-plan fire as cards: where each lands, the stands under it fully, partly "
     "or too close to call, and what is rolled with its exact odds (arrived items only: they are public)",
     responses=errors.responses(401, 403, 404),
 )
-def list_cards(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:
+def list_cards(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> ArrivalsOut:
     return arrivals.cards(session, games.get_game(session, game_id))
 
 
 @router.post(
     "/{item_id}/apply",
+    response_model=ArrivalAppliedOut,
     summary="Apply an arrived item's card: its action roll and every covered stand's roll, one event naming "
     "the item and its effect (its side or the referee; once a turn: 409 after)",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
 def apply(
     game_id: GameId, item_id: ItemId, body: ArrivalApplyIn, viewer: ViewerDep, session: SessionDep
-) -> dict[str, Any]:
+) -> ArrivalAppliedOut:
     with game_write(session, game_id) as game:
         act = ApplyArrival(item_id=item_id, dice=body.dice, measured=body.measured, shots=body.shots)
         out = event_dict(acts.play(session, game, viewer, act).event, roles_of(viewer))
-    return {"event": out, **arrivals.cards(session, games.get_game(session, game_id))}
+    return ArrivalAppliedOut.model_validate(
+        {"event": out, **dict(arrivals.cards(session, games.get_game(session, game_id)))}
+    )

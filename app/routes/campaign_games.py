@@ -16,6 +16,7 @@ from app.core.routing import Router
 from app.core.writing import unit_of_work
 from app.data.models import Campaign
 from app.data.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
+from app.data.schemas_answers import CampaignResultOut
 from app.deps import SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.limits import Adjacency, Die, JsonObject, Variants, Version
@@ -73,7 +74,7 @@ class Snapshot(BaseModel):
     version: int = Field(description="Send it back with the next write.")
     state: dict[str, Any] = Field(description="rules.firestorm.campaign.CampaignState as JSON.")
     legal_actions: list[dict[str, Any]] = Field(description="What may be done next; `dice` says how many.")
-    result: dict[str, Any]
+    result: CampaignResultOut
 
 
 class ActionIn(BaseModel):
@@ -200,8 +201,8 @@ def get_campaign(campaign_id: CampaignId, session: SessionDep) -> CampaignOut:
     summary="The state, its version, what may be done next and the score so far",
     responses=errors.responses(401, 403, 404, 422),
 )
-def legal_actions(campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep) -> dict[str, Any]:
-    return campaign_store.snapshot(campaign_store.get(session, campaign_id))
+def legal_actions(campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep) -> Snapshot:
+    return Snapshot.model_validate(campaign_store.snapshot(campaign_store.get(session, campaign_id)))
 
 
 @router.post(
@@ -270,11 +271,14 @@ def log(
 
 @router.get(
     "/{campaign_id:int}/result",
+    response_model=CampaignResultOut,
     summary="Campaign victory points and outcome (final once the campaign is finished)",
     responses=errors.responses(401, 403, 404, 422),
 )
-def result(campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep) -> dict[str, Any]:
-    return campaign_store.snapshot(campaign_store.get(session, campaign_id))["result"]
+def result(campaign_id: CampaignId, viewer: CampaignViewer, session: SessionDep) -> CampaignResultOut:
+    return CampaignResultOut.model_validate(
+        campaign_store.snapshot(campaign_store.get(session, campaign_id))["result"]
+    )
 
 
 @router.put(

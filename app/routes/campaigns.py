@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
 from app.core.routing import Router
+from app.data.schemas_answers import CampaignResultOut
 from app.guard.limits import Adjacency, Die, JsonObject, Variants
 from rules.firestorm import campaign
 from rules.firestorm.campaign import CampaignState
@@ -48,7 +49,7 @@ class ApplyIn(StateIn):
 class CampaignStateOut(BaseModel):
     state: CampaignState
     legal_actions: list[dict[str, Any]]
-    result: dict[str, Any]
+    result: CampaignResultOut
 
 
 class ApplyOut(CampaignStateOut):
@@ -57,14 +58,16 @@ class ApplyOut(CampaignStateOut):
     rolled_by_server: bool
 
 
-def _out(state: CampaignState) -> dict[str, Any]:
-    return {"state": state, "legal_actions": campaign.legal_actions(state), "result": campaign.result(state)}
+def _out(state: CampaignState) -> CampaignStateOut:
+    return CampaignStateOut.model_validate(
+        {"state": state, "legal_actions": campaign.legal_actions(state), "result": campaign.result(state)}
+    )
 
 
 @router.post(
     "/new", response_model=CampaignStateOut, responses=errors.responses(422), summary="Set up a new campaign"
 )
-def new(body: NewCampaign) -> dict[str, Any]:
+def new(body: NewCampaign) -> CampaignStateOut:
     return _out(campaign.new_campaign(body.adjacency, body.variants))
 
 
@@ -74,12 +77,12 @@ def new(body: NewCampaign) -> dict[str, Any]:
     responses=errors.responses(422),
     summary="What may be done next",
 )
-def legal_actions(body: StateIn) -> dict[str, Any]:
+def legal_actions(body: StateIn) -> CampaignStateOut:
     return _out(body.state)
 
 
 @router.post("/apply", response_model=ApplyOut, responses=errors.responses(422), summary="Apply one action")
-def apply(body: ApplyIn) -> dict[str, Any]:
+def apply(body: ApplyIn) -> ApplyOut:
     dice = body.dice
     by_server = dice is None
     if dice is None:
@@ -87,4 +90,4 @@ def apply(body: ApplyIn) -> dict[str, Any]:
         rng = random.SystemRandom()
         dice = [rng.randint(1, 6) for _ in range(campaign.dice_needed(body.state, body.action))]
     state, events = campaign.apply(body.state, body.action, dice)
-    return {**_out(state), "events": events, "dice": dice, "rolled_by_server": by_server}
+    return ApplyOut(**dict(_out(state)), events=events, dice=dice, rolled_by_server=by_server)

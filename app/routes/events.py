@@ -19,6 +19,7 @@ from app.core import live
 from app.core.routing import Router
 from app.core.writing import game_write
 from app.data.models import Event, Game, Token
+from app.data.schemas_answers import EventOut
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.guard import auth
 from app.guard.auth import SIDES, StreamViewerDep, Viewer, ViewerDep
@@ -31,19 +32,6 @@ from app.services.board import shared_units
 router = Router(prefix="/api/v1/games/{game_id}", tags=["events"])
 
 EventId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Event id")]
-
-
-class EventOut(BaseModel):
-    id: int
-    turn: int
-    side: str
-    step: str
-    kind: str
-    actor: str
-    visibility: str
-    payload: dict[str, Any]
-    reverses_id: int | None
-    created_at: str
 
 
 def _roles(viewer: Any) -> list[str]:

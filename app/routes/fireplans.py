@@ -3,7 +3,7 @@ each arrives on the table, and verifiable against the commitment."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import Body, Path
 from fastapi.responses import JSONResponse
@@ -13,6 +13,7 @@ from app import errors
 from app.core.routing import Router
 from app.core.writing import game_write
 from app.data.schemas import PlanItemIn, PlanItemOut, PlanOut, plan_item_out
+from app.data.schemas_answers import PlanEditOut, PlanItemRevealedOut, PlanVerifiedOut, RehearsalOut
 from app.deps import GameId, SessionDep
 from app.errors import Forbidden
 from app.guard.auth import ViewerDep, new_salt
@@ -104,12 +105,11 @@ def delete_item(
 
 @router.get(
     "/{side}/edits",
+    response_model=list[PlanEditOut],
     summary="A side's own record of its plan edits, oldest first: its own player and the referee only",
     responses=errors.responses(401, 403, 404, 422),
 )
-def list_edits(
-    game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep
-) -> list[dict[str, Any]]:
+def list_edits(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep) -> list[PlanEditOut]:
     viewer.require_side(side, "read the fire-plan edits")
     games.get_game(session, game_id)
     return fireplans.plan_edits(session, game_id, side)
@@ -132,32 +132,35 @@ def lock(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep)
 
 @router.get(
     "/{side}/items/{item_id}",
+    response_model=PlanItemRevealedOut,
     summary="One item with its salt and the plan's leaves, to check against the commitment: the opponent gets "
     "404 until it has arrived",
     responses=errors.responses(401, 403, 404, 422),
 )
 def get_item(
     game_id: GameId, side: SideLit, item_id: ItemId, viewer: ViewerDep, session: SessionDep
-) -> dict[str, Any]:
+) -> PlanItemRevealedOut:
     game = games.get_game(session, game_id)
     item = fireplans.plan_item(session, game_id, side, item_id)
     if not item.arrived and not fireplans.may_read_plan(viewer, side, game):
         raise NotFoundError("fire plan item", str(item_id))
     seal = fireplans.seal_of(session, game, side, item.arrival_turn)
-    return {**fireplans.reveal(item, seal), "arrived": item.arrived}
+    return PlanItemRevealedOut.model_validate({**fireplans.reveal(item, seal), "arrived": item.arrived})
 
 
 @router.get(
     "/{side}/verify",
+    response_model=PlanVerifiedOut,
+    response_model_exclude_unset=True,
     summary="Check the whole plan against its commitment (its own side and the referee; everyone once the "
     "game is over)",
     responses=errors.responses(401, 403, 404, 422),
 )
-def verify(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:
+def verify(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDep) -> PlanVerifiedOut:
     game = games.get_game(session, game_id)
     if not fireplans.may_read_plan(viewer, side, game):
         raise Forbidden(f"the {side}'s fire plan can be verified by the opponent after the game")
-    return fireplans.verify_plan(session, game, side)
+    return PlanVerifiedOut.model_validate(fireplans.verify_plan(session, game, side))
 
 
 PlanFirer = Literal[PLAN_FIRERS]  # type: ignore[valid-type]
@@ -212,11 +215,11 @@ class RehearsalIn(BaseModel):
 
 @router.post(
     "/{side}/rehearsal",
+    responses={200: {"model": RehearsalOut}, **errors.responses(401, 403, 404, 422, 429)},
     summary="Rehearse a side's own fire plan against the enemy's stands as they stand now: per enemy stand "
     "and turn, the chances of 0, 1, 2 suppression markers and of being destroyed (its own player and the "
     "referee only). Rehearsals run one at a time off the request path; past the limits per device and "
     "overall, 429 with Retry-After",
-    responses=errors.responses(401, 403, 404, 422, 429),
 )
 def rehearse(
     game_id: GameId,

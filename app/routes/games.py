@@ -13,6 +13,15 @@ from app import errors
 from app.core.routing import Router
 from app.core.writing import game_write, unit_of_work
 from app.data.schemas import AskIn, DeviceId, DeviceOut, FilledOut, GameCreate, JoinIn, ResolveIn
+from app.data.schemas_answers import (
+    AdvancedOut,
+    AskedOut,
+    EventOut,
+    GameTurnOut,
+    ReportOut,
+    StandActsOut,
+    TargetMarkOut,
+)
 from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import COOKIE_NAME, ViewerDep
@@ -142,20 +151,6 @@ class ResolvedOut(BaseModel):
     changes: list[dict[str, Any]]
 
 
-class AskedOut(BaseModel):
-    """A roll worked out against the table, nothing written (app.services.resolve.ask)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    resolver: str
-    unit_id: int | None
-    target_id: int | None
-    filled: list[FilledOut]
-    resolution: dict[str, Any]
-    effects: list[dict[str, Any]]
-    refused: dict[str, Any] | None
-
-
 def game_out(game: Any, model: type[GameOut] = GameOut) -> Any:
     """The game as `model` answers it, with its rule set's values flat beside its own fields."""
     return model.model_validate(
@@ -269,6 +264,7 @@ def me(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Me:
 
 @router.post(
     "/{game_id}/cards/play",
+    response_model=EventOut,
     summary="Play a random-event card from a side's hand: shown to everyone, then out of play",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
@@ -279,10 +275,10 @@ def play_card(
     ],
     viewer: ViewerDep,
     session: SessionDep,
-) -> dict[str, Any]:
+) -> EventOut:
     with game_write(session, game_id) as game:
         played = acts.play(session, game, viewer, PlayCard(side=body.side, card=body.card))
-    return events_service.event_dict(played.event)
+    return EventOut(**events_service.event_dict(played.event))
 
 
 @router.post(
@@ -423,15 +419,19 @@ def delete_game(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Resp
 
 @router.get(
     "/{game_id}/turn",
+    response_model=GameTurnOut,
+    response_model_exclude_unset=True,
     summary="The turn sequence: whose turn, which step, what it needs, what comes next",
     responses=errors.responses(401, 403, 404),
 )
-def get_turn(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:
-    return turns.turn_info(session, games.get_game(session, game_id))
+def get_turn(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameTurnOut:
+    return GameTurnOut.model_validate(turns.turn_info(session, games.get_game(session, game_id)))
 
 
 @router.post(
     "/{game_id}/turn/advance",
+    response_model=AdvancedOut,
+    response_model_exclude_unset=True,
     summary="Next step (the side to move or the referee); from set-up the referee starts the game",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
@@ -440,27 +440,31 @@ def advance(
     body: Annotated[AdvanceIn, Body(openapi_examples={"advance": {"value": {"version": 3}}})],
     viewer: ViewerDep,
     session: SessionDep,
-) -> dict[str, Any]:
+) -> AdvancedOut:
     with game_write(session, game_id) as game:
         events = acts.play(session, game, viewer, AdvanceTurn(version=body.version)).events
     session.refresh(game)
-    return {
-        "turn": turns.turn_info(session, game),
-        "events": [events_service.event_dict(e) for e in events if viewer.sees(e.visibility)],
-    }
+    return AdvancedOut.model_validate(
+        {
+            "turn": turns.turn_info(session, game),
+            "events": [events_service.event_dict(e) for e in events if viewer.sees(e.visibility)],
+        }
+    )
 
 
 @router.post(
     "/{game_id}/finish",
+    response_model=GameTurnOut,
+    response_model_exclude_unset=True,
     summary="End the game (referee): fire plans become verifiable by everyone",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
-def finish(game_id: GameId, body: AdvanceIn, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:
+def finish(game_id: GameId, body: AdvanceIn, viewer: ViewerDep, session: SessionDep) -> GameTurnOut:
     viewer.require_referee("end the game")
     with game_write(session, game_id) as game:
         acts.finish_game(session, game, viewer, body.version)
     session.refresh(game)
-    return turns.turn_info(session, game)
+    return GameTurnOut.model_validate(turns.turn_info(session, game))
 
 
 @router.post(
@@ -523,15 +527,18 @@ def ask(
     body: AskIn,
     viewer: ViewerDep,
     session: SessionDep,
-) -> dict[str, Any]:
+) -> AskedOut:
     game = games.get_game(session, game_id)
-    return resolve_service.ask(
-        session, game, viewer, resolver, body.fields, body.dice, body.unit_id, body.target_id
+    return AskedOut.model_validate(
+        resolve_service.ask(
+            session, game, viewer, resolver, body.fields, body.dice, body.unit_id, body.target_id
+        )
     )
 
 
 @router.get(
     "/{game_id}/units/{unit_id}/acts",
+    response_model=StandActsOut,
     summary="The rolls a stand's card offers this device now (order roll, shoot, assault, morale test), the "
     "unit edits it offers (unpack, limber, a command, a plan, digging in: `edits`), every act of the stand with "
     "the pipeline's refusal (`offers`), and when nothing is offered (out of turn) why, in one sentence",
@@ -539,12 +546,15 @@ def ask(
 )
 def stand_acts(
     game_id: GameId, unit_id: Annotated[int, Path(ge=1, le=2**31 - 1)], viewer: ViewerDep, session: SessionDep
-) -> dict[str, Any]:
-    return card.stand_card(session, games.get_game(session, game_id), viewer, unit_id)
+) -> StandActsOut:
+    return StandActsOut.model_validate(
+        card.stand_card(session, games.get_game(session, game_id), viewer, unit_id)
+    )
 
 
 @router.get(
     "/{game_id}/units/{unit_id}/targets/{resolver}",
+    response_model=list[TargetMarkOut],
     summary="The stands a stand's roll (shooting) may not take as its target now, each with its reason (out of "
     "range, out of sight, out of arc ...), as /resolve would refuse them: the map marks them while a target is "
     "picked",
@@ -556,15 +566,17 @@ def target_marks(
     resolver: Annotated[str, Path(max_length=64, examples=["shooting"])],
     viewer: ViewerDep,
     session: SessionDep,
-) -> list[dict[str, Any]]:
-    return resolve_service.target_marks(session, games.get_game(session, game_id), viewer, unit_id, resolver)
+) -> list[TargetMarkOut]:
+    marks = resolve_service.target_marks(session, games.get_game(session, game_id), viewer, unit_id, resolver)
+    return [TargetMarkOut.model_validate(m, from_attributes=True) for m in marks]
 
 
 @router.get(
     "/{game_id}/report",
+    response_model=ReportOut,
     summary="After-action report: the story of the game, the log by turn, losses by battalion, the rule book's "
     "casualty estimate and the luck ledger",
     responses=errors.responses(401, 403, 404),
 )
-def report(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> dict[str, Any]:
-    return report_service.report(session, games.get_game(session, game_id), viewer)
+def report(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> ReportOut:
+    return ReportOut.model_validate(report_service.report(session, games.get_game(session, game_id), viewer))

@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, Response
 from app import errors
 from app.core.routing import Router
 from app.data.models import Unit
+from app.data.schemas_answers import PDF_CONTENT
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
 from app.services import fireplans, games, seats, sheets
@@ -46,7 +47,7 @@ VariantQ = Annotated[
 ]
 
 PDF: dict[int | str, dict[str, Any]] = {
-    200: {"content": {"application/pdf": {}}, "description": "The sheet as a PDF"},
+    200: {"content": PDF_CONTENT, "description": "The sheet as a PDF"},
     # Without the PDF engine (app/core/pdf_engine.py): the remedy, and the print view of the same sheet.
     503: {
         "description": errors.responses(503)[503]["description"],

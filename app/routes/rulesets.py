@@ -9,11 +9,12 @@ import inspect
 from typing import Annotated, Any
 
 from fastapi import Body, Query
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, RootModel
 
 from app import errors
 from app.core.routing import Router
 from app.data.schemas import FormationIn
+from app.data.schemas_answers import ForceChartOut, FormationUnitOut, dataset_model
 from rules.core.forces import ForceChart, document_units
 from rules.core.ruleset import ResolveRequest, RuleSet
 from rules.registry import all_rulesets, game_rules_or_none, get_ruleset
@@ -77,8 +78,8 @@ def _add_resolver_route(router: Router, rs: RuleSet, resolver_id: str) -> None:
 
     # Pure CPU work of well under a millisecond (the slowest, a Flanders Fields deviation, ~15 ms): run in the
     # event loop, not sent to the threadpool and back, which cost more than the resolver itself.
-    async def resolve(req: Any) -> dict[str, Any]:
-        return rs.resolve(resolver_id, req).as_dict()
+    async def resolve(req: Any) -> ResolutionOut:
+        return ResolutionOut.model_validate(rs.resolve(resolver_id, req).as_dict())
 
     # FastAPI reads the body type from the signature; each resolver gets its own request model.
     body = Annotated[request_model, Body(openapi_examples=examples or None)]  # type: ignore[valid-type]
@@ -98,20 +99,27 @@ def _add_resolver_route(router: Router, rs: RuleSet, resolver_id: str) -> None:
 
 def _add_dataset_route(router: Router, rs: RuleSet, name: str) -> None:
     ds = rs.datasets[name]
+    title = f"{rs.id} {name}".replace("-", " ").title().replace(" ", "")
+    answer = dataset_model(
+        title, lambda: [rs.data(name, p) for p in rs.period_ids] if ds.per_period else [rs.data(name)]
+    )
     if ds.per_period:
 
-        def get_data(period: str = Query(..., description=f"one of {', '.join(rs.period_ids)}")) -> Any:
-            return rs.data(name, period)
+        def get_data(
+            period: str = Query(..., description=f"one of {', '.join(rs.period_ids)}"),
+        ) -> RootModel[Any]:
+            return answer(rs.data(name, period))
 
     else:
 
-        def get_data() -> Any:  # type: ignore[misc]
-            return rs.data(name)
+        def get_data() -> RootModel[Any]:  # type: ignore[misc]
+            return answer(rs.data(name))
 
     router.add_api_route(
         f"/api/v1/rulesets/{rs.id}/{name}",
         get_data,
         methods=["GET"],
+        response_model=answer,
         summary=f"{rs.name}: {ds.summary}",
         operation_id=f"data_{rs.id}_{name}".replace("-", "_"),
         tags=[rs.id],
@@ -122,16 +130,19 @@ def _add_force_chart_routes(router: Router, rs: RuleSet, chart: ForceChart) -> N
     """A rule set whose forces are built from its chart: the chart, and a formation built from it (nothing
     stored: the scenario editor writes it into its document; a game builds one with POST .../formations)."""
 
-    def get_chart() -> dict[str, Any]:
-        return chart.as_dict()
+    def get_chart() -> ForceChartOut:
+        return ForceChartOut.model_validate(chart.as_dict())
 
-    def build(body: FormationIn) -> dict[str, Any]:
-        return document_units(chart.build(body.model_dump(), "", "formation"))
+    def build(body: FormationIn) -> FormationUnitOut:
+        return FormationUnitOut.model_validate(
+            document_units(chart.build(body.model_dump(), "", "formation"))
+        )
 
     router.add_api_route(
         f"/api/v1/rulesets/{rs.id}/force-chart",
         get_chart,
         methods=["GET"],
+        response_model=ForceChartOut,
         summary=f"{rs.name}: what a force is built from (its {chart.title})",
         operation_id=f"force_chart_{rs.id}".replace("-", "_"),
         tags=[rs.id],
@@ -140,6 +151,7 @@ def _add_force_chart_routes(router: Router, rs: RuleSet, chart: ForceChart) -> N
         f"/api/v1/rulesets/{rs.id}/formations",
         build,
         methods=["POST"],
+        response_model=FormationUnitOut,
         summary=f"{rs.name}: a {chart.formation} built from its {chart.title}, as a scenario's units",
         operation_id=f"build_formation_{rs.id}".replace("-", "_"),
         tags=[rs.id],

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from app import errors
 from app.core.routing import Router
 from app.core.writing import unit_of_work
+from app.data.schemas_answers import PDF_CONTENT, ScenarioDocumentOut
 from app.data.schemas_scenario import ScenarioIn
 from app.deps import SessionDep
 from app.guard import auth, security
@@ -64,46 +65,51 @@ class ScenarioOut(BaseModel):
 
 
 @router.get("", response_model=list[ScenarioOut], summary="The scenarios a game may start from")
-def list_scenarios(session: SessionDep) -> list[dict[str, Any]]:
-    return scenarios.list_scenarios(session)
+def list_scenarios(session: SessionDep) -> list[ScenarioOut]:
+    return [ScenarioOut.model_validate(s) for s in scenarios.list_scenarios(session)]
 
 
 @router.post(
     "",
     status_code=201,
-    response_model=dict[str, Any],
+    response_model=ScenarioDocumentOut,
+    response_model_exclude_unset=True,
     summary="Import a scenario file; answers the stored document with its id (X-Organiser-Key when the server "
     "requires one)",
     responses=errors.responses(401, 403, 409, 413, 422, 429),
     dependencies=[Depends(auth.require_organiser)],
 )
-def import_scenario(body: Document, session: SessionDep) -> dict[str, Any]:
+def import_scenario(body: Document, session: SessionDep) -> ScenarioDocumentOut:
     security.scenario_imported()
     with unit_of_work(session):
-        return scenarios.import_scenario(session, body.document())
+        return ScenarioDocumentOut.model_validate(scenarios.import_scenario(session, body.document()))
 
 
 @router.get(
     "/{scenario_id}",
-    response_model=dict[str, Any],
+    response_model=ScenarioDocumentOut,
+    response_model_exclude_unset=True,
     summary="Export a scenario: its document as it was imported (or shipped)",
     responses=errors.responses(404),
 )
-def export_scenario(scenario_id: ScenarioId, session: SessionDep) -> dict[str, Any]:
-    return scenarios.get_document(session, scenario_id)
+def export_scenario(scenario_id: ScenarioId, session: SessionDep) -> ScenarioDocumentOut:
+    return ScenarioDocumentOut.model_validate(scenarios.get_document(session, scenario_id))
 
 
 @router.put(
     "/{scenario_id}",
-    response_model=dict[str, Any],
+    response_model=ScenarioDocumentOut,
+    response_model_exclude_unset=True,
     summary="Replace an imported scenario (not a shipped one) with a new document",
     responses=errors.responses(401, 403, 404, 413, 422, 429),
     dependencies=[Depends(auth.require_organiser)],
 )
-def replace_scenario(scenario_id: ScenarioId, body: Document, session: SessionDep) -> dict[str, Any]:
+def replace_scenario(scenario_id: ScenarioId, body: Document, session: SessionDep) -> ScenarioDocumentOut:
     security.scenario_imported()
     with unit_of_work(session):
-        return scenarios.replace_scenario(session, scenario_id, body.document())
+        return ScenarioDocumentOut.model_validate(
+            scenarios.replace_scenario(session, scenario_id, body.document())
+        )
 
 
 @router.delete(
@@ -150,7 +156,7 @@ def _sheet_inputs(
     "scale with a labelled 10 cm grid, terrain legend, deployment zones, each side's order of battle, special "
     "rules and victory",
     responses={
-        200: {"content": {"application/pdf": {}}, "description": "The sheet as a PDF"},
+        200: {"content": PDF_CONTENT, "description": "The sheet as a PDF"},
         # Refusals are JSON, not the route's PDF.
         **{
             code: {

@@ -14,6 +14,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from app.data.models import Event, Game
+from app.data.schemas_answers import ArrivalsOut
 from app.errors import Conflict
 from app.guard.auth import Viewer
 from app.services.events import reversed_ids
@@ -59,15 +60,15 @@ def _cards(session: Session, game: Game) -> tuple[tuple[FireCard, ...], dict[int
     return rules_of(game).fire_plan.arrival_cards(snapshot_of(session, game, units), names), names, units
 
 
-def cards(session: Session, game: Game) -> dict[str, Any]:
+def cards(session: Session, game: Game) -> ArrivalsOut:
     """The turn's arrival cards, each with what applied it this turn (if it was)."""
     found, names, _ = _cards(session, game)
     done = applied(session, game)
-    return {
-        "turn": game.turn,
-        "side_to_move": game.side_to_move,
-        "cards": [{**c.as_dict(names), "applied": done.get(c.item_id)} for c in found],
-    }
+    return ArrivalsOut(
+        turn=game.turn,
+        side_to_move=game.side_to_move,
+        cards=[{**c.as_dict(names), "applied": done.get(c.item_id)} for c in found],
+    )
 
 
 def _times(card: FireCard, given: Mapping[str, Sequence[int]], shots: Mapping[str, int]) -> dict[str, int]:

@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 
 from app.data.board_state import board_json, read_board
 from app.data.models import Event, FirePlanEdit, FirePlanItem, FirePlanSeal, Game, Unit
+from app.data.schemas_answers import PlanEditOut
 from app.errors import Conflict
 from app.guard.auth import Viewer, new_salt
 from app.services.events import record
@@ -160,14 +161,14 @@ def remove_plan_item(session: Session, game: Game, side: str, public_id: int) ->
     session.delete(item)
 
 
-def plan_edits(session: Session, game_id: int, side: str) -> list[dict[str, Any]]:
+def plan_edits(session: Session, game_id: int, side: str) -> list[PlanEditOut]:
     """A side's own edit history, oldest first (by time; row ids are shared with the other side's)."""
     rows = session.exec(
         select(FirePlanEdit)
         .where(FirePlanEdit.game_id == game_id, FirePlanEdit.side == side)
         .order_by(col(FirePlanEdit.id))
     )
-    return [{"action": r.action, "item": r.item, "at": r.created_at.isoformat()} for r in rows]
+    return [PlanEditOut(action=r.action, item=r.item, at=r.created_at.isoformat()) for r in rows]
 
 
 def require_open(session: Session, game: Game, side: str, turn: int) -> None:

@@ -21,7 +21,16 @@ from app.services.units import list_units
 from rules.core.acts import Roll
 from rules.core.consequences import odds_words, outcome_words, said
 from rules.core.errors import RulesError
-from rules.core.records import AddToState, Change, Filled, FillRequest, SetState, Snapshot, UnitChange
+from rules.core.records import (
+    AddToState,
+    Change,
+    Filled,
+    FillRequest,
+    SetState,
+    Snapshot,
+    TargetMark,
+    UnitChange,
+)
 from rules.core.rolls import Rolled, resolver_of, work_out
 from rules.registry import get_ruleset
 
@@ -177,7 +186,7 @@ def _effect(c: Change) -> dict[str, Any]:
 
 def target_marks(
     session: Session, game: Game, viewer: Viewer, unit_id: int, resolver_id: str
-) -> list[dict[str, Any]]:
+) -> list[TargetMark]:
     """The stands a card's roll by `unit_id` may not take as its target now, each with its reason (the rule
     set's, as /resolve would refuse them): none while the game is not played or for a side the viewer may
     not act for, as the card offers nothing then."""
@@ -186,8 +195,7 @@ def target_marks(
     unit = _named(game, units, unit_id, "unit_id")
     if game.status != "playing" or unit is None or not viewer.may_act_for(unit.side):
         return []
-    marks = rules_of(game).rolls.target_marks(snapshot_of(session, game, units), unit_id, resolver_id)
-    return [m.as_dict() for m in marks]
+    return list(rules_of(game).rolls.target_marks(snapshot_of(session, game, units), unit_id, resolver_id))
 
 
 def _check_draw(viewer: Viewer, dice: Sequence[int] | None, apply: bool) -> None:

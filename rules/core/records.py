@@ -392,12 +392,3 @@ class TargetMark:
     refused: str
     why: str
     source: str | None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "unit_id": self.unit_id,
-            "mark": self.mark,
-            "refused": self.refused,
-            "why": self.why,
-            "source": self.source,
-        }

@@ -1,0 +1,359 @@
+"""The JSON answers of the game's routes that several routes share or that a service builds (the turn, an
+event, a roll asked, a stand's acts, the report, arrived fire, a plan checked, a campaign's result, a scenario
+document): one model per resource, so `/openapi.json` describes every answer. What a rule set adds of its own
+(its table kit's values flat beside the game's, a resolver's result) stays open (`extra="allow"`); a key an
+answer leaves out in some states is optional and the route answers with `response_model_exclude_unset`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel
+
+from app.data.schemas import FilledOut
+
+# A PDF answer as /openapi.json documents it: the bytes of the file.
+PDF_CONTENT: dict[str, Any] = {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+# -- events -------------------------------------------------------------------------------------------------
+class EventOut(BaseModel):
+    """An event of the game's log as this viewer reads it (its private parts merged in where it may)."""
+
+    id: int
+    turn: int
+    side: str
+    step: str
+    kind: str
+    actor: str
+    visibility: str
+    payload: dict[str, Any]
+    reverses_id: int | None
+    created_at: str
+
+
+# -- the turn -----------------------------------------------------------------------------------------------
+class PermitOut(BaseModel):
+    action: str
+    units: list[str]
+    quote: str
+    source: str
+
+
+class SequenceStepOut(BaseModel):
+    index: int
+    number: int
+    id: str
+    title: str
+    printed: str
+    source: str
+    attacker_only: bool
+    permits: list[PermitOut]
+
+
+class StepNowOut(BaseModel):
+    index: int
+    number: int
+    id: str
+    title: str
+    printed: str
+    source: str
+
+
+class GameTurnOut(_Open):
+    """Where the game stands and what the current step needs; the rule set's values flat beside. `needs` and
+    `resolvers` while a step is played; `next`: what advancing does (null once the game is over)."""
+
+    status: str
+    turn: int
+    side_to_move: str
+    version: int
+    sequence: list[SequenceStepOut]
+    source: str
+    allowed_now: list[str] = Field(description="What the players may do to the table now.")
+    step: StepNowOut | None
+    next: dict[str, Any] | None
+    needs: list[str] | None = None
+    resolvers: list[str] | None = None
+
+
+class AdvancedOut(BaseModel):
+    turn: GameTurnOut
+    events: list[EventOut] = Field(description="What advancing did, as this viewer reads it.")
+
+
+# -- a stand's card -----------------------------------------------------------------------------------------
+class RefusedOut(BaseModel):
+    """What the rules of play refuse now, in one sentence, with the rule in full and its printed line."""
+
+    detail: str
+    why: str | None
+    source: str | None
+
+
+class AskedOut(BaseModel):
+    """A roll worked out against the table, nothing written (app.services.resolve.ask)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    resolver: str
+    unit_id: int | None
+    target_id: int | None
+    filled: list[FilledOut] = Field(description="What the table fills, each with its rule.")
+    resolution: dict[str, Any]
+    effects: list[dict[str, Any]] = Field(description="What it would do to whom, a change each.")
+    outcome_words: str | None
+    odds_words: dict[str, str] = Field(description='Each outcome\'s exact chance in words: "1 in 216".')
+    said: list[str]
+    refused: RefusedOut | None
+
+
+class CardRefusedOut(RefusedOut):
+    """A refusal as a stand's card greys an act with it, with the act that lifts it (`remedy`, or "")."""
+
+    remedy: str
+
+
+class CardOfferOut(BaseModel):
+    """One act of a stand's card, with the pipeline's refusal (null: it would be accepted now)."""
+
+    kind: str
+    key: str
+    label: str
+    unit_id: int | None
+    refused: CardRefusedOut | None
+
+
+class StandActsOut(BaseModel):
+    acts: list[dict[str, Any]] = Field(description="The rolls the card offers this device now.")
+    edits: list[dict[str, Any]] = Field(description="The unit edits it offers now, each with its values.")
+    refused: CardRefusedOut | None = Field(description="When nothing is offered: why, in one sentence.")
+    offers: list[CardOfferOut] = Field(
+        description="Every act of the stand, the remedies of its refusals first."
+    )
+    first: str = Field(description='"edits" or "acts" when a remedy is offered first, else "".')
+
+
+class TargetMarkOut(BaseModel):
+    unit_id: int
+    mark: str = Field(description='The reason in a few words: "out of range".')
+    refused: str
+    why: str
+    source: str | None
+
+
+# -- the after-action report ----------------------------------------------------------------------------------
+class ReportTurnOut(BaseModel):
+    turn: int
+    events: list[EventOut]
+
+
+class BattalionLossOut(BaseModel):
+    unit_id: int
+    name: str
+    side: str
+    rifle_platoons: int
+    rifle_platoons_lost: int
+    bases_lost: int
+    casualties: dict[str, Any]
+
+
+class ReportOut(BaseModel):
+    game: dict[str, Any]
+    turns: list[ReportTurnOut]
+    losses_by_battalion: list[BattalionLossOut]
+    casualties_by_side: dict[str, dict[str, Any]]
+    story: dict[str, Any]
+    ledger: dict[str, Any]
+
+
+# -- fire plans -----------------------------------------------------------------------------------------------
+class ArrivalsOut(BaseModel):
+    turn: int
+    side_to_move: str
+    cards: list[dict[str, Any]] = Field(description="The turn's arrived items, a card each.")
+
+
+class ArrivalAppliedOut(ArrivalsOut):
+    event: EventOut
+
+
+class PlanEditOut(BaseModel):
+    action: str
+    item: dict[str, Any]
+    at: str
+
+
+class PlanItemRevealedOut(BaseModel):
+    """An item with its salt and the hashes on its way to the plan's root."""
+
+    item: dict[str, Any]
+    salt: str
+    leaf: str
+    slot: int | None
+    path: list[str]
+    commitment: str | None
+    verified: bool
+    how_to_check: str
+    arrived: bool
+
+
+class PlanCheckedOut(BaseModel):
+    """One plan under its lock, its commitment recomputed (a plan sealed each turn: one per sealed turn)."""
+
+    turn: int | None = None
+    side: str | None = None
+    locked: bool
+    commitment: str | None
+    recomputed: str | None
+    verified: bool
+    capacity: int
+    padding_salt: str | None
+    items: list[PlanItemRevealedOut]
+    how_to_check: str
+
+
+class PlanVerifiedOut(BaseModel):
+    """The whole plan checked: one lock, or (a plan sealed each turn) `turns`, each sealed turn's."""
+
+    side: str
+    verified: bool
+    capacity: int
+    how_to_check: str
+    turns: list[PlanCheckedOut] | None = None
+    locked: bool | None = None
+    commitment: str | None = None
+    recomputed: str | None = None
+    padding_salt: str | None = None
+    items: list[PlanItemRevealedOut] | None = None
+
+
+class RehearsalOut(_Open):
+    """A rehearsal as the game's rule set answers it (Flanders Fields: per enemy stand and turn, the chances of
+    0, 1, 2 suppression markers and of being destroyed)."""
+
+    game: int
+
+
+# -- campaigns --------------------------------------------------------------------------------------------------
+class CampaignResultOut(BaseModel):
+    final: bool
+    turn: int
+    points: dict[str, int]
+    captured_troops: dict[str, int]
+    outcome_key: str
+    outcome: str
+    margin: int
+
+
+# -- scenarios --------------------------------------------------------------------------------------------------
+class ScenarioDocumentOut(_Open):
+    """A scenario document as it was imported or shipped (docs/scenario-format.md): its keys as stored."""
+
+    format: str
+    id: str
+    title: str
+    ruleset: str | None = None
+    period: str | None = None
+
+
+# -- rule sets ------------------------------------------------------------------------------------------------
+class FormationUnitOut(BaseModel):
+    """A built formation as a scenario document writes its units."""
+
+    id: str
+    name: str
+    level: str
+    kind: str
+    base: str | None
+    quality: str | None
+    source: str
+    children: list[FormationUnitOut]
+
+
+class ChartKindOut(BaseModel):
+    id: str
+    name: str
+    what: str
+
+
+class ForceChartOut(BaseModel):
+    """What a force is built from: the rule set's chart, its words for the three levels and its bounds."""
+
+    title: str
+    words: dict[str, str]
+    kinds: list[ChartKindOut]
+    qualities: list[str]
+    default_quality: str | None
+    most_sub_units: int
+    most_bases: int
+    source: str
+
+
+# -- a rule set's data tables -----------------------------------------------------------------------------------
+_JSON_TYPES: tuple[tuple[type, str], ...] = (
+    (bool, "boolean"),
+    (int, "number"),
+    (float, "number"),
+    (str, "string"),
+    (type(None), "null"),
+    (dict, "object"),
+    (list, "array"),
+    (tuple, "array"),
+)
+
+
+def _shape(value: Any, depth: int) -> dict[str, Any]:
+    """The JSON schema `value` has, its keys and items described `depth` levels down (below, their types)."""
+    kind = next(name for t, name in _JSON_TYPES if isinstance(value, t))
+    out: dict[str, Any] = {"type": kind}
+    if depth and kind == "object" and value:
+        out["properties"] = {str(k): _shape(v, depth - 1) for k, v in value.items()}
+    if depth and kind == "array" and value:
+        items: dict[str, Any] = _shape(value[0], depth - 1)
+        for v in value[1:]:
+            items = _merged(items, _shape(v, depth - 1))
+        out["items"] = items
+    return out
+
+
+def _merged(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """A schema both `a` and `b` meet: an object's keys and an array's items merged, other kinds any of."""
+    if a == b:
+        return a
+    if a.get("type") == b.get("type") == "object":
+        props = dict(a.get("properties", {}))
+        for k, v in b.get("properties", {}).items():
+            props[k] = _merged(props[k], v) if k in props else v
+        return {"type": "object", **({"properties": props} if props else {})}
+    if a.get("type") == b.get("type") == "array" and "items" in a and "items" in b:
+        return {"type": "array", "items": _merged(a["items"], b["items"])}
+    if a.get("type") == b.get("type") == "array":
+        return {"type": "array"}
+    branches = [*a.get("anyOf", [a]), *b.get("anyOf", [b])]
+    distinct = [s for i, s in enumerate(branches) if s not in branches[:i]]
+    return {"anyOf": distinct}
+
+
+def dataset_model(title: str, readings: Callable[[], list[Any]]) -> type[RootModel[Any]]:
+    """A rule set's data table as an answer: served as it is built, documented by the shape of every reading
+    of it (one per period where it differs by period), two levels down; read when the schema is first asked
+    for, not as the app starts."""
+
+    def documented(schema: dict[str, Any]) -> None:
+        first, *others = readings()
+        shape = _shape(first, 2)
+        for other in others:
+            shape = _merged(shape, _shape(other, 2))
+        schema.update(shape)
+
+    config = ConfigDict(json_schema_extra=documented)
+    model: type[RootModel[Any]] = type(
+        title, (RootModel[Any],), {"model_config": config, "__module__": __name__}
+    )
+    return model
