@@ -71,7 +71,9 @@ def firestep_line() -> Line:
     try:
         return _ok("firestep", version("firestep"))
     except PackageNotFoundError:
-        return _broken("firestep", "not installed as a package: install its wheel with pipx (see the README).")
+        return _broken(
+            "firestep", "not installed as a package: install its wheel with pipx (see the README)."
+        )
 
 
 def _open_to_others(path: Path) -> bool:
