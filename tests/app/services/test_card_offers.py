@@ -101,7 +101,7 @@ def _target_tries(s: Session, game: Game, stand: int, resolver: str) -> list[int
     units = list_units(s, game.id or 0)
     me = next(u for u in units if u.id == stand)
     marked = {
-        m["unit_id"] for m in resolve.target_marks(s, game, Viewer(game.id or 0, "referee"), stand, resolver)
+        m.unit_id for m in resolve.target_marks(s, game, Viewer(game.id or 0, "referee"), stand, resolver)
     }
     enemies = [
         u
