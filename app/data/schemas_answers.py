@@ -45,17 +45,6 @@ class PermitOut(BaseModel):
     source: str
 
 
-class SequenceStepOut(BaseModel):
-    index: int
-    number: int
-    id: str
-    title: str
-    printed: str
-    source: str
-    attacker_only: bool
-    permits: list[PermitOut]
-
-
 class StepNowOut(BaseModel):
     index: int
     number: int
@@ -63,6 +52,13 @@ class StepNowOut(BaseModel):
     title: str
     printed: str
     source: str
+
+
+class SequenceStepOut(StepNowOut):
+    """A step of the sequence: the step as the turn names it, with who it is for and what it permits."""
+
+    attacker_only: bool
+    permits: list[PermitOut]
 
 
 class GameTurnOut(_Open):
