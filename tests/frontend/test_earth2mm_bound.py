@@ -265,11 +265,8 @@ def test_a_whole_bound_of_the_demo_battle_by_taps(new_page: Any) -> None:
     a.card("A Company, platoon 1", "Move its company")
     expect(attacker.locator(".net-status .notice.info", has_text="Drag")).to_have_count(1)  # an instruction
     handle = attacker.locator("[data-formation-move]")
-    from_, to = (
-        attacker.evaluate("([x, y]) => window.firestepMap.toScreen(x, y)", [30, y]) for y in (58, 63)
-    )
     with attacker.expect_response(lambda r: r.url.endswith("/move-formation")) as moved:
-        drag(attacker, handle, to["x"] - from_["x"], to["y"] - from_["y"])
+        drag(attacker, handle, (30, 58), (30, 63))
     assert moved.value.status == 200, moved.value.text()
     a.count += 1
     b.units = {u["name"]: u for u in b.get("units")}
@@ -345,15 +342,33 @@ OFF_TABLE_OR_UNDER_THE_CARD = """() => {
 }"""
 
 
-def drag(page: Any, handle: Any, dx: float, dy: float) -> None:
-    """One finger's drag of the handle by (dx, dy) screen pixels."""
+def drag(page: Any, handle: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """One finger's drag of the handle by as much as from `start` to `end` on the table (cm), its pixels read once
+    the map and the handle are still (a card docking or a notice's row may move or zoom the map for a few frames
+    after the tap that showed the handle), one touch move a frame, as a finger moves."""
     expect(handle).to_be_visible()
-    settled(page)
-    box = handle.bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    still = None
+    for _ in range(60):
+        settled(page)
+        now = page.evaluate(
+            """([a, b]) => { const m = window.firestepMap, el = document.querySelector('[data-formation-move]');
+                 const r = el.getBoundingClientRect();
+                 const busy = m.leaflet._animatingZoom || Boolean(m.leaflet._panAnim?._inProgress);
+                 return [m.toScreen(...a), m.toScreen(...b), r.x, r.y, r.width, r.height, busy]; }""",
+            [list(start), list(end)],
+        )
+        if now == still and not now[-1]:
+            break
+        still = now
+    else:
+        raise AssertionError(f"the map never came to rest: {still}")
+    (a, b, bx, by, bw, bh, _) = still
+    dx, dy = b["x"] - a["x"], b["y"] - a["y"]
+    x, y = bx + bw / 2, by + bh / 2
     assert handle.evaluate("(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y])
     cdp = page.context.new_cdp_session(page)
     for kind, f in [("touchStart", 0.0)] + [("touchMove", i / 8) for i in range(1, 9)] + [("touchEnd", 1.0)]:
         points = [] if kind == "touchEnd" else [{"x": x + dx * f, "y": y + dy * f, "id": 1}]
         cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+        settled(page)
     cdp.detach()
