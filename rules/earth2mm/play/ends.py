@@ -10,6 +10,7 @@ from collections.abc import Callable
 from rules.core.records import Change, SetState, Snapshot, UnitState
 from rules.earth2mm.data import SRC_ARTILLERY, SRC_ASSAULT, SRC_COMMANDS, SRC_COVER, SRC_ORDER
 from rules.earth2mm.play import units as U
+from rules.earth2mm.play.fields import plan_anonymous
 from rules.earth2mm.play.judge import (
     MOVING_PLANS,
     Board,
@@ -54,16 +55,18 @@ def needs(b: Board, step_id: str) -> list[str]:
         if c.state.get("hits_to_allocate")
     ]
     if step_id.startswith("execute-"):
+        # Every device reads these: a plan still its side's alone (an artillery sub-unit's, "Anon") is not told.
+        told = [c for c in companies if not plan_anonymous(c)]
         out += [
             f"{c.name} shoots its planned target"
-            for c in companies
+            for c in told
             if step_id in shooting_steps(c, b)
             and c.state.get("plan_target") is not None
             and not c.state.get("fired_this_bound")
         ]
         out += [
             f"{c.name} moves"
-            for c in companies
+            for c in told
             if moving_step(c) == step_id
             and c.state.get("sub_plan") in MOVING_PLANS
             and not c.state.get("digging_in")
