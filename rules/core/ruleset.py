@@ -238,8 +238,10 @@ class Resolver(ABC, Generic[Req]):
         return None
 
     def card(self, code: str) -> dict[str, Any]:
-        """What a card of the pack is: `card`, `name`, `kind`, `title` and `text` (for a resolver with a pack)."""
-        raise NotImplementedError
+        """What a card of the pack is: `card`, `name`, `kind`, `title` and `text` (for a resolver with a pack). By
+        default the card as the pack writes it, with no title or text of its own (a pack whose cards say nothing
+        but their face)."""
+        return {"card": code, "name": code, "kind": "card", "title": None, "text": ""}
 
     def cards_shown(self, outcome: Any) -> list[tuple[str, list[dict[str, Any]], bool]]:
         """The cards an answer shows its player, as (heading, cards as `card()` describes them, whether they

@@ -123,3 +123,7 @@ def test_a_whole_float_past_the_integer_limit_is_refused_where_an_integer_is_ask
         with pytest.raises(ValidationError, match=f"{path}: out of range"):
             Asked.model_validate(given)
     assert Asked.model_validate({"cm": 2147483648.0}).cm == REQUEST_INT_LIMIT + 1
+
+
+def test_a_card_of_a_pack_is_its_face_unless_the_resolver_says_more() -> None:
+    assert TwoDice().card("QC") == {"card": "QC", "name": "QC", "kind": "card", "title": None, "text": ""}
