@@ -275,6 +275,17 @@ class SetSideState(Change):
 
 
 @dataclass(frozen=True)
+class Answer:
+    """The rule set's answer to an act (rules.core.acts, `GameRules.play`): what it changes, in order, and what
+    everyone is shown of it besides the changes, by the rule `source`. A refusal is a RulesError naming the
+    field and the rule. An act with more to say answers a subclass (a roll: rules.core.rolls.Rolled)."""
+
+    changes: tuple[Change, ...] = ()
+    shown: Mapping[str, Any] = field(default_factory=dict)
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class Played:
     """A card played from a side's hand: what everyone is shown of it, what it changes, and the rule."""
 
