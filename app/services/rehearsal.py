@@ -1,6 +1,6 @@
 """Rehearsing a side's fire plan on the game's current table: the enemy's stands as they stand now (their
 positions are public), the side's own plan (never the other side's), and the game's rule set for every number
-(`GameRules.rehearse`).
+(`GameRules.play` asked a `RehearsePlan`).
 
 A rehearsal can take seconds of CPU. It runs in one worker process at a lower priority, off the server's
 own process (threads would hold the GIL and stall every other request), and only so many wait for it: per

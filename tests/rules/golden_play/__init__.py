@@ -436,7 +436,7 @@ def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 def _land_due(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """The plan's items due now arriving, each with the dice it rolls given by the act (`arrival_dice`, and
-    `arrival_rolls` for a roll made for it): those of this turn whose step (FirePlan.arrival_step; None: as
+    `arrival_rolls` for a roll made for it): those of this turn whose step (FirePlan.terms.arrival_steps; none: as
     the turn starts) the turn has reached; one plan for the game lands the side to move's, a plan sealed each
     turn both sides'."""
     fire_plan = t.rules.fire_plan
