@@ -152,7 +152,7 @@ class Roll(Act):
     unit_id: int | None = None
     target_id: int | None = None
     apply: bool = True
-    # A secret draw made at the table from the players' own pack (Rolls.drawn_at_table): the cards drawn,
+    # A secret draw made at the table from the players' own pack (RollTerms.drawn_at_table): the cards drawn,
     # which the game draws from its pack in their stead (their places in it are the dice).
     cards: Sequence[str] = ()
     event: ClassVar[str] = "roll"
