@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import GameRules
-from rules.core.ruleset import RuleSet
+from rules.core.ruleset import REGISTERED, RuleSet
 
 # Packages that define rule sets, imported on first use so the registry is complete.
 RULESET_MODULES: tuple[str, ...] = (
@@ -21,7 +21,7 @@ RULESET_MODULES: tuple[str, ...] = (
     "rules.vimy_ridge",
 )
 
-_REGISTRY: dict[str, RuleSet] = {}
+_REGISTRY = REGISTERED
 _loaded = False
 
 

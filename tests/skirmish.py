@@ -7,9 +7,10 @@ from pydantic import Field
 
 from rules.core.acts import Act, MoveStand
 from rules.core.errors import Refusal
-from rules.core.game import BoundTurn, Fields, GameRules, Outcome, Rolls
+from rules.core.game import BoundTurn, Fields, GameRules
 from rules.core.records import AddToState, Change, SetState, Snapshot, StandAct, StateField
 from rules.core.resolution import Evaluation
+from rules.core.rolls import Outcome, Rolls
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
 from rules.core.turn import Step
 
@@ -73,7 +74,7 @@ class SkirmishRolls(Rolls):
         unit = snapshot.unit(unit_id)
         return (StandAct("Rally", "rally", unit_id, f"{unit.name} is pinned"),) if unit.pins else ()
 
-    def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+    def _consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
         if (
             resolver_id != "rally"
             or outcome.unit_id is None

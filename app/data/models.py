@@ -146,7 +146,7 @@ class FirePlanItem(SQLModel, table=True):
 
 
 class FirePlanSeal(SQLModel, table=True):
-    """A side's plan for one turn, sealed (a rule set whose plan is sealed each turn, FirePlan.sealed_each_turn):
+    """A side's plan for one turn, sealed (a rule set whose plan is sealed each turn, FirePlan.terms.sealed_each_turn):
     the commitment published at sealing, its tree's leaves, and its padding salt (secret until the game is
     over). Flanders Fields' one plan keeps its seal on its side (GameSide)."""
 

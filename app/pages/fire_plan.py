@@ -23,12 +23,14 @@ from app.guard.auth import Viewer, new_salt
 from app.pages.common import error_message
 from app.pages.seats import Seat, game_page
 from app.services import fireplans, games, rehearsal, scenarios, seats, turns
-from app.services.markers import rules_of
+from app.services.markers import rules_of, snapshot_of
 from app.services.table import table_of
 from app.services.unit_names import display_names, full_names
 from app.services.units import list_units
+from rules.core.acts import PlanFire
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.kit import PlanKind
+from rules.core.records import Snapshot
 from rules.flanders_fields.planning import rehearsal as R
 from rules.table.frame import AHEAD_DEG, Side, table_to_grid
 from rules.table.placed import stand_of
@@ -56,7 +58,7 @@ def _plan_context(
     if not fireplans.may_read_plan(viewer, chosen, game):
         raise Forbidden(f"the {chosen}'s fire plan is secret until its items arrive")
     items = [plan_item_out(i) for i in fireplans.plan_items(session, game.id or 0, chosen)]
-    words = rules_of(game).fire_plan.item_words
+    words = rules_of(game).fire_plan.terms.words
     plans = {
         s.side: PlanOut(**fireplans.plan_summary(session, game, s.side))
         for s in seats.sides(session, game.id or 0)
@@ -65,6 +67,8 @@ def _plan_context(
     for item in items:
         by_turn.setdefault(item.arrival_turn, []).append(item)
     plan = plans.get(chosen)
+    nation = fireplans.get_side(session, game.id or 0, chosen).nation
+    now = snapshot_of(session, game, [])  # what a plan item is asked against: the game, not its stands
     return {
         **table_drawing(session, game, chosen),
         **rehearsal_view(session, game, viewer, chosen, bool(items)),
@@ -82,7 +86,7 @@ def _plan_context(
             [
                 k
                 for k in plan_models(game)
-                if _plannable(k, game, chosen, fireplans.get_side(session, game.id or 0, chosen).nation)
+                if _plannable(now, game, PlanFire(side=chosen, kind=k, nation=nation))
             ],
         ),
     }
@@ -225,7 +229,7 @@ def rehearsal_view(
 ) -> dict[str, Any]:
     """The side's own plan rehearsed against the enemy's stands as they stand now, as heat per turn; nothing
     where the rule set rehearses no plan (2mm Earth 1418)."""
-    if not has_items or not viewer.may_act_for(side) or not rules_of(game).fire_plan.rehearsed:
+    if not has_items or not viewer.may_act_for(side) or not rules_of(game).fire_plan.terms.rehearsed:
         return {"rehearsal": None, "rehearsal_error": None}
     try:
         body = rehearsal.rehearse_plan(session, game, viewer, side, None, 1, PAGE_SAMPLES, {}, [])
@@ -240,11 +244,11 @@ def rehearsal_view(
     return {"rehearsal": body, "rehearsal_error": None}
 
 
-def _plannable(kind: str, game: Game, side: str, nation: str) -> bool:
+def _plannable(now: Snapshot, game: Game, asked: PlanFire) -> bool:
     """Only what the period and this side may plan: an early plan offers no rolling barrage or Deep
-    Suppression, a defender's no Firewaltz (the rule's own check, asked without raising)."""
+    Suppression, a defender's no Firewaltz (the rule's own check, the act asked without raising)."""
     try:
-        rules_of(game).fire_plan.plan_item_allowed(kind, game.period, side, nation)
+        rules_of(game).play(now, asked)
     except RulesError:
         return False
     return True

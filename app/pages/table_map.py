@@ -45,10 +45,10 @@ def map_page(game_id: GameId, request: Request, session: SessionDep, settings: S
         rules = rules_of(game)
         # A side's cards at the table (the referee enters a draw in the lookup): its draw dealt by firestep, or
         # drawn from the club's own pack and entered by suit and rank (a game option).
-        draws = list(rules.rolls.secret_draws.items())
+        draws = list(rules.rolls.terms.secret_draws.items())
         draw = None
         if draws and not seat.viewer.is_referee:
-            at_table = rules.rolls.drawn_at_table(snapshot_of(session, game, units))
+            at_table = rules.rolls.terms.at_table(snapshot_of(session, game, units))
             draw = {"resolver": draws[0][0], "what": draws[0][1], "at_table": at_table}
         return {
             "draw": draw,

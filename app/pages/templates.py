@@ -174,5 +174,5 @@ templates.env.globals["sheets"] = {
     "cards": forms.CARDS,
     "cards_title": forms.CARDS_TITLE,
     # A game of a rule set without aiming points prints no aiming-point cards (the route answers 404).
-    "aimed": lambda ruleset_id: game_rules_or_none(ruleset_id).fire_plan.aiming_field is not None,
+    "aimed": lambda ruleset_id: game_rules_or_none(ruleset_id).fire_plan.terms.aiming_field is not None,
 }

@@ -7,8 +7,9 @@
 3. One snapshot of the table: what the rule set's turn forbids of the act beyond the step and the side
    (`TurnModel.forbidden`: what it costs and cannot pay, the actor's state, its target), a 409 like the
    step's unless overridden; then one call of the rule set on the same snapshot: `GameRules.play(snapshot,
-   act)` answers the changes and what everyone is shown, or refuses with its rule (a roll:
-   rules.core.rolls.work_out; arrived fire: the card's `arrival_fired`).
+   act)` answers the changes and what everyone is shown, or refuses with its rule: every act, a roll
+   (rules.core.rolls.Rolled), arrived fire (a card's dice, CardApplied), a template's place and a formation's
+   move (rules.table.frame) among them.
 4. The one applier writes the changes (app.services.markers.apply_changes), and one event logs the act,
    in the current step, with the override.
 
@@ -19,7 +20,7 @@ them). Call within `lock_game` (app.core.writing.game_write); a formation move i
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlmodel import Session
@@ -50,9 +51,10 @@ from rules.core.acts import (
     Roll,
 )
 from rules.core.errors import RulesError
-from rules.core.fire_cards import Fired
+from rules.core.fire_cards import CardApplied
 from rules.core.game import EDIT_ACT, Answer
 from rules.core.records import Change, SetState, Snapshot, UnitChange
+from rules.core.rolls import Rolled
 
 __all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play", "refusal"]
 
@@ -80,7 +82,8 @@ class _Todo:
     in_step: bool = True
     private: dict[str, Any] | None = None
     logged: Callable[[Event, Any], Any] | None = None
-    answer: Callable[[Snapshot], Answer] | None = None  # the rule set's call, when it is not GameRules.play
+    # The act as the rule set plays it, completed with what only the app knows (how the game names its stands).
+    act: Act | None = None
 
 
 def play(
@@ -133,8 +136,9 @@ def _judged(
 
 
 def _answered(game: Game, act: Act, todo: _Todo, snapshot: Snapshot) -> Answer:
-    """The rule set's answer to the act on the snapshot (its refusal a RulesError)."""
-    return todo.answer(snapshot) if todo.answer is not None else rules_of(game).play(snapshot, act)
+    """The rule set's answer to the act on the snapshot, one call of `GameRules.play` (its refusal a
+    RulesError)."""
+    return rules_of(game).play(snapshot, todo.act or act)
 
 
 def refusal(
@@ -285,22 +289,27 @@ def _values_of(answer: Answer, unit: Unit) -> dict[str, Any]:
 
 
 def plan_formation(session: Session, game_id: int, viewer: Viewer, act: MoveFormation) -> formations.Plan:
-    """A formation move worked out before the game's write lock (app.services.formations), for `play`."""
-    return formations.planned(session, game_id, viewer, act.unit_id, act.dx, act.dy, act.turn_deg)
+    """A formation's stands read before the game's write lock (app.services.formations), for `play`."""
+    return formations.planned(session, game_id, viewer, act.unit_id)
 
 
 def _move_formation(
     session: Session, game: Game, viewer: Viewer, act: MoveFormation, planned: formations.Plan | None
 ) -> _Todo:
-    p = planned or formations.plan(session, game, viewer, act.unit_id, act.dx, act.dy, act.turn_deg)
+    p = planned or formations.plan(session, game, viewer, act.unit_id)
 
-    def asked_again(again: formations.Plan) -> None:
-        # Planned anew under the lock (a stand changed meanwhile): the rules of play asked of its stands again.
-        _rules_of_play(session, game, viewer, act, _Todo(formations.asks(again), again.units, write))
+    def again() -> tuple[formations.Plan, dict[int, dict[str, Any]]]:
+        # Read anew under the lock (a stand changed meanwhile): the rules of play asked of its stands again,
+        # and the rule set asked again where they go.
+        anew = formations.plan(session, game, viewer, act.unit_id)
+        _rules_of_play(session, game, viewer, act, _Todo(formations.asks(anew), anew.units, write))
+        moved = rules_of(game).play(snapshot_of(session, game, anew.units), act)
+        return anew, formations.places(anew, moved.changes)[0]
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-        changes = formations.write(session, game, viewer, p, act.dx, act.dy, act.turn_deg, asked_again)
-        changes += _costs(session, game, answer.changes)  # an action of each unit moved
+        placed, costs = formations.places(p, answer.changes)  # where the rules put each stand, what it costs
+        changes = formations.write(session, game, p, placed, again)
+        changes += _costs(session, game, costs)  # an action of each unit moved
         return {"unit_id": act.unit_id, "changes": changes}, changes, None
 
     return _Todo(formations.asks(p), p.units, write)
@@ -331,7 +340,7 @@ def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate
     laid = templates.laying(game, viewer, act.kind, act.side)
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-        template = laid.placed(act.x, act.y, act.rotation)
+        template = laid.placed(answer.shown)  # where the rules lay it
         return {"template": template}, [], template
 
     def logged(ev: Event, template: Any) -> Any:
@@ -344,7 +353,7 @@ def _move_template(session: Session, game: Game, viewer: Viewer, act: MoveTempla
     moving = templates.moving(game, viewer, act.template_id)
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-        payload, after = moving.moved(act.x, act.y, act.rotation, act.version)
+        payload, after = moving.moved(answer.shown, act.version)  # where the rules lay it
         return payload, [], after
 
     def logged(ev: Event, after: Any) -> Any:
@@ -369,48 +378,48 @@ def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTe
 # -- rolls, fire, cards --------------------------------------------------------------------------------------
 def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _Todo:
     units = resolve.checked(session, game, viewer, act)
-    rolled: list[resolve.Rolled] = []
     private: dict[str, Any] = {}
 
-    def answer(snapshot: Snapshot) -> Answer:
-        rolled.append(resolve.worked_out(game, snapshot, act, consequences=act.apply))
-        return Answer(rolled[0].changes)
-
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-        w = rolled[0]
+    def write(w: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        if not isinstance(w, Rolled):
+            raise TypeError(f"a roll is answered by a Rolled, not {type(w).__name__}")
         if w.spent:  # written, not logged: the roll's event says what was asked
             apply_changes(session, game, units, w.spent)
-        changes = apply_changes(session, game, units, answer.changes) if act.apply else []
-        payload = resolve.logged(act, w, changes)
+        changes = apply_changes(session, game, units, w.changes) if act.apply else []
+        payload = w.logged(act, changes)
+        override = None
         if w.overridden:  # a value the table keeps, set by the referee: kept for the log with the others
-            payload["override"] = {"by": viewer.role, "refused": " ".join(w.overridden)}
-        if act.resolver not in rules_of(game).rolls.secret_draws:
-            return payload, changes, {**payload, **resolve.in_words(game, units, w)}
-        # One event: what the opponent learns of the draw is public; the drawer reads its own draw, the
-        # opponent only what changed in its own hand (a card handed over), the referee the whole draw.
+            override = {"by": viewer.role, "refused": " ".join(w.overridden)}
+            payload["override"] = override
+        if w.seen is None:
+            told = w if act.apply else replace(w, changes=())  # an unapplied roll says nothing done
+            return payload, changes, {**payload, **resolve.in_words(game, units, told)}
+        # One event: what the opponent learns of the draw is public; the drawer reads its own draw and what
+        # changed of its own, the opponent only what changed in its own hand (a card handed over), the referee
+        # the whole draw.
         drawer = game.side_to_move
-        public, mine = rules_of(game).rolls.draw_seen(act.resolver, payload, drawer, act.apply)
+        public, seen = dict(w.seen[0]), dict(w.seen[1])
+        mine = {**seen, "changes": [c for c in changes if c.get("side", drawer) == drawer]}
+        if override:
+            mine["override"] = override
         rival = other_side(drawer)
         theirs = [c for c in changes if c.get("side") == rival]
         private.update({drawer: mine, "referee": payload, **({rival: {"changes": theirs}} if theirs else {})})
         return public, changes, (payload if viewer.is_referee else mine)
 
-    return _Todo([], units, write, private=private, answer=answer)
+    return _Todo([], units, write, private=private)
 
 
 def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArrival, _: Any) -> _Todo:
-    aiming = arrivals.aimed(session, game, viewer, act.item_id, act.dice, act.measured, act.shots)
-    fired: list[Fired] = []
-
-    def answer(snapshot: Snapshot) -> Answer:
-        fired.append(aiming.fired(snapshot))
-        return Answer(fired[0].changes)
+    aiming = arrivals.aimed(session, game, viewer, act.item_id)
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        if not isinstance(answer, CardApplied):
+            raise TypeError(f"arrived fire is answered by a CardApplied, not {type(answer).__name__}")
         changes = apply_changes(session, game, aiming.units, answer.changes)
-        return aiming.payload(fired[0], changes), changes, None
+        return aiming.payload(answer, changes), changes, None
 
-    return _Todo([], aiming.units, write, answer=answer)
+    return _Todo([], aiming.units, write, act=replace(act, names=aiming.names))
 
 
 def _play_card(session: Session, game: Game, viewer: Viewer, act: PlayCard, _: Any) -> _Todo:

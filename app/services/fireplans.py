@@ -1,7 +1,7 @@
 """Fire plans: the items a side writes in secret, the hash-tree commitment that locks them, revealing and
 verifying an item, and a planned barrage arriving on the table. A rule set's plan is either one plan for the
 game, locked before it starts (Flanders Fields), or a plan for each turn sealed during it
-(FirePlan.sealed_each_turn: its commitment per (game, side, turn), FirePlanSeal)."""
+(FirePlan.terms.sealed_each_turn: its commitment per (game, side, turn), FirePlanSeal)."""
 
 from __future__ import annotations
 
@@ -24,12 +24,11 @@ from app.services.seats import get_side, sides
 from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core import commitment
+from rules.core.acts import ArriveItem, PlanFire
 from rules.core.commitment import HOW_TO_CHECK, PLAN_CAPACITY, leaf_of
-from rules.core.dice import roll
 from rules.core.errors import NotFoundError, RulesError
-from rules.core.game import Outcome, Position
+from rules.core.game import Landed, Position
 from rules.core.records import PlanItem
-from rules.registry import get_ruleset
 
 
 # -- fire plans --------------------------------------------------------------------------------------------
@@ -71,7 +70,7 @@ class Seal:
 
 def each_turn(game: Game) -> bool:
     """Whether the game's plan is sealed turn by turn (else one plan, locked before the game starts)."""
-    return rules_of(game).fire_plan.sealed_each_turn
+    return rules_of(game).fire_plan.terms.sealed_each_turn
 
 
 def turn_seals(session: Session, game_id: int, side: str) -> list[FirePlanSeal]:
@@ -135,7 +134,7 @@ def add_plan_item(
     rules = rules_of(game)
     if kind not in rules.kit.plan_kind_names:  # another rule set's kind: the schema takes every game's
         raise RulesError("item.kind", f"this game's fire plan holds no {kind}", rules.kit.plan_kind_names)
-    rules.fire_plan.plan_item_allowed(kind, game.period, side, row.nation)
+    rules.play(snapshot_of(session, game, []), PlanFire(side=side, kind=kind, nation=row.nation))
     items = plan_items(session, game.id or 0, side, arrival_turn if each_turn(game) else None)
     if len(items) >= PLAN_CAPACITY:
         raise RulesError("item", f"a fire plan holds at most {PLAN_CAPACITY} items; remove one first")
@@ -381,7 +380,7 @@ def planned(item: FirePlanItem) -> PlanItem:
 
 def due_items(session: Session, game: Game) -> list[FirePlanItem]:
     """The items that land now, in slot order (drawn at random at locking, so the order of arrival says
-    nothing of the order they were written in): those of this turn whose step (FirePlan.arrival_step; None,
+    nothing of the order they were written in): those of this turn whose step (FirePlan.terms.arrival_steps; none,
     as the turn starts) the turn has reached. One plan for the game: the side to move's, as its turn starts;
     sealed each turn: both sides' once sealed."""
     rules = rules_of(game)
@@ -392,7 +391,7 @@ def due_items(session: Session, game: Game) -> list[FirePlanItem]:
         for side in landing
         if not each_turn(game) or seal_of(session, game, side, game.turn).locked
         for i in plan_items(session, game.id or 0, side, game.turn)
-        if not i.arrived and _index(ids, rules.fire_plan.arrival_step(planned(i))) <= game.step
+        if not i.arrived and _index(ids, rules.fire_plan.terms.arrival_steps.get(i.kind)) <= game.step
     ]
     return sorted(due, key=lambda i: (i.slot is None, i.slot or 0, i.public_id))
 
@@ -417,12 +416,12 @@ def arrive(
     row = seal_of(session, game, item.side, item.arrival_turn)
     events = [record(session, game, "fire-plan-arrival", "system", reveal(item, row), step=step)]
     units = units if units is not None else list_units(session, game.id or 0)
-    game_rules = rules_of(game)
-    item_planned = planned(item)
     now = snapshot_of(session, game, units)
     # The plan names a battery as the fire plan shows it ("2 How Bty"): one on the table does not deviate.
-    dice = game_rules.fire_plan.arrival_dice(now, item_planned, display_names(units))
-    landed = game_rules.fire_plan.arrival(now, item_planned, roll(dice, _random))
+    answer = rules_of(game).play(now, ArriveItem(item=planned(item), names=display_names(units)))
+    if not isinstance(answer, Landed):
+        raise TypeError(f"an item landing is answered by a Landed, not {type(answer).__name__}")
+    landed = answer.arrival
     board = read_board(game)
     for key, value in landed.board.items():
         setattr(board, key, value)
@@ -431,15 +430,7 @@ def arrive(
         changes = board_changed(session, game, units)
         payload = {**landed.shown, "changes": changes, "source": landed.source}
         events.append(record(session, game, landed.event, "system", payload, step=landed.step))
-    if landed.roll:
-        rs = get_ruleset(game.ruleset)
-        req = rs.resolvers[landed.roll].Request.model_validate(
-            {"period": game.period, "variants": game.variants}
-        )
-        res = rs.resolve(landed.roll, req).as_dict()
-        rolled = game_rules.rolls.consequences(
-            landed.roll, snapshot_of(session, game, units), Outcome(req, res)
-        )
+    if answer.resolution is not None:  # the roll the server made for it, and what it does
         events.append(
             record(
                 session,
@@ -448,8 +439,8 @@ def arrive(
                 "system",
                 {
                     "resolver": landed.roll,
-                    "resolution": res,
-                    "changes": apply_changes(session, game, units, rolled),
+                    "resolution": answer.resolution,
+                    "changes": apply_changes(session, game, units, answer.changes),
                 },
                 step=landed.step,
             )

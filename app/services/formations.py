@@ -1,15 +1,15 @@
 """A formation moved as one: every placed, living stand under a company or battalion (or any unit) shifted and
-turned about the formation's centre, keeping its shape, in one write and one event (one Undo).
+turned about the formation's centre, keeping its shape, in one write and one event (one Undo). Where each stand
+goes is the rules' (`GameRules.play` for the act, rules.table.frame); this reads the stands and writes them.
 
 In time linear in the stands (issue 35: 690 stands cost 16.7 s of CPU when each stand read every unit again):
-the move is worked out from one read before the game's write lock is taken (`plan`), so another game's write
-never waits on the arithmetic, and written under the lock in one statement over the versions it was read at
-(`write`, through app.services.acts); if a stand changed in between, the move is worked out again under the lock."""
+the stands are read once before the game's write lock is taken (`plan`), and their places written under the lock
+in one statement over the versions they were read at (`write`, through app.services.acts); if a stand changed in
+between, the move is read and played again under the lock."""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,18 +22,19 @@ from app.guard.auth import Viewer
 from app.services.units import list_units
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import leaves_under
+from rules.core.records import Change, SetState
 
 FIELDS = ("x", "y", "facing_deg")
 
 
 @dataclass(frozen=True)
 class Plan:
-    """A move worked out from one read of the game's units: each stand's new place, over its version."""
+    """A move's stands read once: the game's units, the formation's stands on the table, each over its
+    version."""
 
     unit_id: int
     units: list[Unit]  # the game's units as read (the rules of play read the force tree from them)
     stands: list[Unit]
-    placed: list[tuple[Unit, float, float, float]]  # stand, x, y, facing
     versions: dict[int, int]
     table: tuple[float, float]
 
@@ -47,10 +48,8 @@ def stands_under(units: list[Unit], formation: Unit) -> list[Unit]:
     ]
 
 
-def plan(
-    session: Session, game: Game, viewer: Viewer, unit_id: int, dx: float, dy: float, turn_deg: float
-) -> Plan:
-    """Every stand's new place, from one read (no lock needed: the write checks the versions read)."""
+def plan(session: Session, game: Game, viewer: Viewer, unit_id: int) -> Plan:
+    """The formation's stands from one read (no lock needed: the write checks the versions read)."""
     units = list_units(session, game.id or 0)
     formation = next((u for u in units if u.id == unit_id), None)
     if formation is None:
@@ -59,25 +58,8 @@ def plan(
     stands = stands_under(units, formation)
     if not stands:
         raise RulesError("unit_id", f"{formation.name} has no stand on the table to move")
-    cx = sum(float(u.x or 0) for u in stands) / len(stands)
-    cy = sum(float(u.y or 0) for u in stands) / len(stands)
-    a = math.radians(turn_deg)
-    cos, sin = math.cos(a), math.sin(a)
-    placed: list[tuple[Unit, float, float, float]] = []
-    for u in stands:
-        rx, ry = float(u.x or 0) - cx, float(u.y or 0) - cy
-        x = cx + dx + rx * cos - ry * sin
-        y = cy + dy + rx * sin + ry * cos
-        if not (0 <= x <= game.table_width_cm and 0 <= y <= game.table_length_cm):
-            raise RulesError(
-                "dx", f"that would put {u.name} off the table: move the formation less far", ["on the table"]
-            )
-        # A stand placed without a facing faces up the table (90, the default of a new stand); a facing of
-        # 0 is a facing like any other (`or 90` turned it to 90 on a move without a turn).
-        facing = 90.0 if u.facing_deg is None else float(u.facing_deg)
-        placed.append((u, round(x, 2), round(y, 2), round((facing + turn_deg) % 360, 2)))
     versions = {u.id or 0: u.version for u in stands}
-    return Plan(unit_id, units, stands, placed, versions, (game.table_width_cm, game.table_length_cm))
+    return Plan(unit_id, units, stands, versions, (game.table_width_cm, game.table_length_cm))
 
 
 def asks(p: Plan) -> list[tuple[str, Unit | None, str | None]]:
@@ -90,13 +72,32 @@ def asks(p: Plan) -> list[tuple[str, Unit | None, str | None]]:
     return list(out.values())
 
 
-def _write(session: Session, p: Plan) -> list[dict[str, Any]] | None:
+def places(p: Plan, changes: Sequence[Change]) -> tuple[dict[int, dict[str, Any]], list[Change]]:
+    """The rules' answer split: each stand's new place (the fields it changes), and the rest (what the move
+    costs the units moved)."""
+    ids = set(p.versions)
+    placed: dict[int, dict[str, Any]] = {}
+    rest: list[Change] = []
+    for c in changes:
+        if isinstance(c, SetState) and c.unit_id in ids and c.field in FIELDS:
+            placed.setdefault(c.unit_id, {})[c.field] = c.value
+        else:
+            rest.append(c)
+    return placed, rest
+
+
+def _write(session: Session, p: Plan, placed: dict[int, dict[str, Any]]) -> list[dict[str, Any]] | None:
     """Every stand's new place in one statement, each over the version it was read at; None (nothing kept)
     when a stand changed since."""
     table = Unit.__table__  # type: ignore[attr-defined]
     c = table.c
+    now = [
+        (u, {name: placed.get(u.id or 0, {}).get(name, getattr(u, name)) for name in FIELDS})
+        for u in p.stands
+    ]
     rows = [
-        {"uid": u.id, "seen": p.versions[u.id or 0], "nx": x, "ny": y, "nf": f} for u, x, y, f in p.placed
+        {"uid": u.id, "seen": p.versions[u.id or 0], "nx": to["x"], "ny": to["y"], "nf": to["facing_deg"]}
+        for u, to in now
     ]
     result = session.execute(
         update(table)
@@ -107,10 +108,10 @@ def _write(session: Session, p: Plan) -> list[dict[str, Any]] | None:
     if result.rowcount != len(rows):  # type: ignore[attr-defined]
         return None
     changes: list[dict[str, Any]] = []
-    for u, x, y, facing in p.placed:
-        for name, after in zip(FIELDS, (x, y, facing), strict=True):
-            if getattr(u, name) != after:
-                changes.append({"unit": u.id, "field": name, "before": getattr(u, name), "after": after})
+    for u, to in now:
+        for name in FIELDS:
+            if getattr(u, name) != to[name]:
+                changes.append({"unit": u.id, "field": name, "before": getattr(u, name), "after": to[name]})
         session.expire(u)  # the rows were written past the ORM: read anew when next asked
     return changes
 
@@ -118,32 +119,26 @@ def _write(session: Session, p: Plan) -> list[dict[str, Any]] | None:
 def write(
     session: Session,
     game: Game,
-    viewer: Viewer,
     p: Plan,
-    dx: float,
-    dy: float,
-    turn_deg: float,
-    asked_again: Callable[[Plan], None],
+    placed: dict[int, dict[str, Any]],
+    again: Callable[[], tuple[Plan, dict[int, dict[str, Any]]]],
 ) -> list[dict[str, Any]]:
-    """The planned move written under the game's lock (`game`, locked); when a stand (or the table) changed
-    since the plan was read, planned again under the lock, its rules of play asked again (`asked_again`)."""
+    """The move written under the game's lock (`game`, locked); when a stand (or the table) changed since its
+    stands were read, read and played again under the lock (`again`: the plan and the places anew)."""
     changes = None
     if p.table == (game.table_width_cm, game.table_length_cm):
-        changes = _write(session, p)
+        changes = _write(session, p, placed)
     if changes is None:
-        p = plan(session, game, viewer, p.unit_id, dx, dy, turn_deg)
-        asked_again(p)
-        changes = _write(session, p)
+        p, placed = again()
+        changes = _write(session, p, placed)
         if changes is None:
             raise Conflict("A stand of the formation changed meanwhile: look again and try again")
     return changes
 
 
-def planned(
-    session: Session, game_id: int, viewer: Viewer, unit_id: int, dx: float, dy: float, turn_deg: float
-) -> Plan:
+def planned(session: Session, game_id: int, viewer: Viewer, unit_id: int) -> Plan:
     """`plan` before the game's write lock: the game read without locking it (404 for an unknown game)."""
     game = session.get(Game, game_id)
     if game is None:
         raise NotFoundError("game", str(game_id))
-    return plan(session, game, viewer, unit_id, dx, dy, turn_deg)
+    return plan(session, game, viewer, unit_id)

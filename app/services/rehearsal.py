@@ -1,6 +1,6 @@
 """Rehearsing a side's fire plan on the game's current table: the enemy's stands as they stand now (their
 positions are public), the side's own plan (never the other side's), and the game's rule set for every number
-(`GameRules.rehearse`).
+(`GameRules.play` asked a `RehearsePlan`).
 
 A rehearsal can take seconds of CPU. It runs in one worker process at a lower priority, off the server's
 own process (threads would hold the GIL and stall every other request), and only so many wait for it: per
@@ -28,6 +28,7 @@ from app.services.fireplans import plan_items
 from app.services.markers import rules_of, snapshot_of
 from app.services.unit_names import display_names
 from app.services.units import list_units
+from rules.core.acts import RehearsePlan
 from rules.core.errors import RulesError
 from rules.core.records import Snapshot
 from rules.registry import get_game_rules
@@ -133,8 +134,9 @@ def _rehearse(
     """In the worker process: the plan rehearsed by the game's rule set, as the answer's body, or a
     refusal's parts."""
     try:
-        return get_game_rules(ruleset).fire_plan.rehearse(
-            snapshot, side, items, names, options, turns, seed, samples
+        asked = RehearsePlan(
+            side=side, items=items, names=names, options=options, turns=turns, seed=seed, samples=samples
         )
+        return dict(get_game_rules(ruleset).play(snapshot, asked).shown)
     except RulesError as e:
         return ("refused", e.field, e.reason, e.allowed, e.source, e.why)

@@ -1,6 +1,6 @@
 """Resolving an action inside a game: the game's rule set fills the resolver's inputs from a snapshot of the
-table and says what the result does, in one call (rules.core.rolls); this checks the roll against the game
-and words it for the log, which app.services.acts writes. What asking costs (a once-a-game use) and a secret draw (a pack only the game sees, each
+table and says what the result does, in one call (`GameRules.play` for the `Roll`, rules.core.rolls); this
+checks the roll against the game and words it, and asks it without writing (`ask`); app.services.acts plays it. What asking costs (a once-a-game use) and a secret draw (a pack only the game sees, each
 side reading its own view) are the rule set's too."""
 
 from __future__ import annotations
@@ -31,20 +31,10 @@ from rules.core.records import (
     TargetMark,
     UnitChange,
 )
-from rules.core.rolls import Rolled, resolver_of, work_out
+from rules.core.rolls import Rolled, resolver_of
 from rules.registry import get_ruleset
 
-__all__ = [
-    "Filled",
-    "Rolled",
-    "ask",
-    "checked",
-    "fill",
-    "in_words",
-    "logged",
-    "target_marks",
-    "worked_out",
-]
+__all__ = ["Filled", "ask", "checked", "fill", "in_words", "target_marks"]
 
 
 # -- resolving inside a game --------------------------------------------------------------------------------
@@ -85,31 +75,12 @@ def checked(session: Session, game: Game, viewer: Viewer, roll: Roll) -> list[Un
     _named(game, units, roll.target_id, "target_id")  # an unknown target is refused before anything is rolled
     if unit is not None:
         viewer.require_side(unit.side, "resolve for a unit")
-    if roll.resolver in game_rules.rolls.secret_draws:
+    draws = game_rules.rolls.terms.secret_draws
+    if roll.resolver in draws:
         # A player draws at the start of its turn: the side to move draws.
-        viewer.require_side(game.side_to_move, f"draw {game_rules.rolls.secret_draws[roll.resolver]}")
+        viewer.require_side(game.side_to_move, f"draw {draws[roll.resolver]}")
         _check_draw(viewer, roll.dice, roll.apply)
     return units
-
-
-def worked_out(game: Game, snapshot: Snapshot, roll: Roll, consequences: bool) -> Rolled:
-    """The roll worked out by the game's rules in one call (rules.core.rolls) on `snapshot`, nothing
-    written."""
-    return work_out(rules_of(game), get_ruleset(game.ruleset), snapshot, roll, consequences)
-
-
-def logged(roll: Roll, w: Rolled, changes: list[dict[str, Any]]) -> dict[str, Any]:
-    """The roll as the log keeps it (and its roller reads it)."""
-    return {
-        "resolver": roll.resolver,
-        "unit_id": roll.unit_id,
-        "target_id": roll.target_id,
-        "request": w.request.model_dump(mode="json"),
-        "filled": [f.as_dict() for f in w.filled],
-        "resolution": w.resolution,
-        "applied": roll.apply,
-        "changes": changes,
-    }
 
 
 def in_words(game: Game, units: Sequence[Unit], w: Rolled) -> dict[str, Any]:
@@ -136,14 +107,16 @@ def ask(
 ) -> dict[str, Any]:
     """A roll worked out and nothing written: what the table fills, the odds, the answer for the dice given
     and what it would do to whom (a stand card shows this before its Apply). A secret draw is never asked."""
-    if resolver_id in rules_of(game).rolls.secret_draws:
+    if resolver_id in rules_of(game).rolls.terms.secret_draws:
         raise RulesError("resolver", "a card is drawn for good, never looked at first: draw it")
     roll = Roll(
         resolver=resolver_id, fields=fields, dice=dice, unit_id=unit_id, target_id=target_id, apply=False
     )
     units = checked(session, game, viewer, roll)
     snapshot = snapshot_of(session, game, units)
-    w = worked_out(game, snapshot, roll, consequences=bool(dice))
+    w = rules_of(game).play(snapshot, roll)  # what the pipeline would answer, nothing written
+    if not isinstance(w, Rolled):
+        raise TypeError(f"a roll is answered by a Rolled, not {type(w).__name__}")
     refused = _refusals(game, viewer, roll, snapshot)
     return {
         "resolver": resolver_id,

@@ -6,6 +6,7 @@ app.services.turns); the referee any, and may override the rules of play. Call w
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,21 +44,6 @@ def _owner(viewer: Viewer, side: str | None) -> str:
     return side
 
 
-def _where(game: Game, kind: str, x: float, y: float, rotation: float) -> tuple[float, float, float]:
-    if x > game.table_width_cm:
-        raise RulesError(
-            "x", f"keep it on the table, {game.table_width_cm:g} cm wide", [f"0..{game.table_width_cm:g}"]
-        )
-    if y > game.table_length_cm:
-        raise RulesError(
-            "y", f"keep it on the table, {game.table_length_cm:g} cm long", [f"0..{game.table_length_cm:g}"]
-        )
-    # A rolling barrage "extends across the whole table top": it has no position across the table.
-    if rules_of(game).kit.templates[kind].across_table:
-        x = game.table_width_cm / 2
-    return round(x, 2), round(y, 2), round(rotation % 360, 2)
-
-
 def _save(session: Session, game: Game, templates: list[dict[str, Any]], placed: int | None = None) -> None:
     # Not a bump of the game's version: a template moved on the map must not make the referee's next
     # "advance" stale. The board is replaced whole, so the JSON column sees the change.
@@ -85,10 +71,15 @@ class Laying:
     kind: str
     side: str
 
-    def placed(self, x: float, y: float, rotation: float) -> dict[str, Any]:
-        x, y, rotation = _where(self.game, self.kind, x, y, rotation)
+    def placed(self, where: Mapping[str, Any]) -> dict[str, Any]:
+        """The template where the rules lay it (`GameRules.play`'s answer to the act: x, y, rotation)."""
         template_id = read_board(self.game).templates_placed + 1  # ids are never reused
-        return {"id": template_id, "kind": self.kind, "side": self.side, "x": x, "y": y, "rotation": rotation}
+        return {
+            "id": template_id,
+            "kind": self.kind,
+            "side": self.side,
+            **{k: where[k] for k in ("x", "y", "rotation")},
+        }
 
     def saved(self, session: Session, template: dict[str, Any], ev: Event) -> dict[str, Any]:
         """Kept on the board, its version the event that laid it."""
@@ -114,9 +105,10 @@ class Moving:
     before: dict[str, Any]
 
     def moved(
-        self, x: float | None, y: float | None, rotation: float | None, expected_version: int | None
+        self, where: Mapping[str, Any], expected_version: int | None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The event's payload and the template as it will read (its version set once logged)."""
+        """The event's payload and the template as it will read where the rules lay it (`GameRules.play`'s
+        answer to the act: x, y, rotation), its version set once logged."""
         before = self.before
         if expected_version is not None and expected_version != before["version"]:
             raise Conflict(
@@ -124,14 +116,7 @@ class Moving:
                 current=before,
                 why=f"template version is {before['version']}, not {expected_version}",
             )
-        nx, ny, nr = _where(
-            self.game,
-            before["kind"],
-            before["x"] if x is None else x,
-            before["y"] if y is None else y,
-            before["rotation"] if rotation is None else rotation,
-        )
-        after = {**before, "x": nx, "y": ny, "rotation": nr}
+        after = {**before, **{k: where[k] for k in ("x", "y", "rotation")}}
         moved = {k: v for k, v in after.items() if k != "version"}
         return {"template": moved, "before": {k: before[k] for k in ("x", "y", "rotation")}}, after
 

@@ -22,6 +22,7 @@ from app.services.games import bump_game, game_field, game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import get_side, set_side_allowance
 from app.services.units import get_unit, increment, list_units, unit_dict, update_unit, value
+from rules.core.acts import TakeBackDraw
 from rules.core.errors import NotFoundError, RulesError
 
 # -- undo ------------------------------------------------------------------------------------------------------
@@ -39,7 +40,7 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
         raise RulesError("event_id", f"a {ev.kind} event cannot be undone", UNDOABLE)
     if event_id in reversed_ids(session, game.id or 0):
         raise Conflict("That is already undone: reload to see the game as it is", current=game_state(game))
-    drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).rolls.secret_draws
+    drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).rolls.terms.secret_draws
     if drawn and not viewer.is_referee:
         # Taken back, a card read would return to the pack: draw, read, take back, and the cards that never
         # come up are the opponent's hand.
@@ -78,8 +79,8 @@ def _take_back_draw(session: Session, game: Game, viewer: Viewer, ev: Event, who
     out of play); the hands it changes are their sides' own, as the draw's were."""
     units = list_units(session, game.id or 0)
     snapshot = snapshot_of(session, game, units)
-    taken = rules_of(game).rolls.draw_taken_back(str(ev.payload["resolver"]), snapshot, whole)
-    changes = apply_changes(session, game, units, taken)
+    taken = rules_of(game).play(snapshot, TakeBackDraw(resolver=str(ev.payload["resolver"]), payload=whole))
+    changes = apply_changes(session, game, units, taken.changes)
     return record(
         session,
         game,

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rules.core.records import PlanItem
+
 
 @dataclass(frozen=True, kw_only=True)
 class Act:
@@ -150,7 +152,7 @@ class Roll(Act):
     unit_id: int | None = None
     target_id: int | None = None
     apply: bool = True
-    # A secret draw made at the table from the players' own pack (Rolls.drawn_at_table): the cards drawn,
+    # A secret draw made at the table from the players' own pack (RollTerms.drawn_at_table): the cards drawn,
     # which the game draws from its pack in their stead (their places in it are the dice).
     cards: Sequence[str] = ()
     event: ClassVar[str] = "roll"
@@ -166,7 +168,56 @@ class ApplyArrival(Act):
     dice: Mapping[str, Sequence[int]] = field(default_factory=dict)
     measured: Mapping[str, str] = field(default_factory=dict)
     shots: Mapping[str, int] = field(default_factory=dict)
+    # How the cards name the stands (the game's names for them): given by the app, which alone knows them.
+    names: Mapping[int, str] = field(default_factory=dict)
     event: ClassVar[str] = "arrival-fire"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArriveItem(Act):
+    """A fire-plan item reaching the table as its turn or step starts (the turn moving on plays it): its dice
+    (None: rolled as the rules ask, a deviation, the wind), the dice of a roll made for it (`roll_dice`; None:
+    the rule set's roller) and how the plan may name the stands (`names`)."""
+
+    item: PlanItem
+    dice: Sequence[int] | None = None
+    roll_dice: Sequence[int] | None = None
+    names: Mapping[int, str] = field(default_factory=dict)
+    event: ClassVar[str] = "fire-plan-arrival"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlanFire(Act):
+    """An item of `kind` written into `side`'s fire plan (its nation: `nation`, "" when the game names none),
+    refused when the rules do not let the side plan it."""
+
+    side: str
+    kind: str
+    nation: str = ""
+    action: ClassVar[str] = "plan-fire"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RehearsePlan(Act):
+    """`side`'s own fire plan (`items`) rehearsed against the other side's stands as they stand now, nothing
+    written (`names`: how the answer names the stands; `options`: the request's own choices; `turns`, `seed` and
+    `samples` as the rehearsal takes them). The answer shows the rehearsal's body."""
+
+    side: str
+    items: Sequence[Mapping[str, Any]]
+    names: Mapping[int, str] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    turns: int | None = None
+    seed: int = 0
+    samples: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class TakeBackDraw(Act):
+    """A secret draw taken back (its event undone by the referee): `payload` the draw as the referee reads it."""
+
+    resolver: str
+    payload: Mapping[str, Any]
 
 
 @dataclass(frozen=True, kw_only=True)

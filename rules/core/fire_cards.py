@@ -1,18 +1,20 @@
 """Arrived fire-plan fire as a card (issue 26): what arrived and where it landed, the stands under it in three
 lists (each stand in one), what is rolled for it with the exact odds, and what applying it did. Neutral: a rule
-set fills these through `GameRules.arrival_cards` and `GameRules.arrival_fired`; the app writes the changes."""
+set fills these through `FirePlan.arrival_cards`, and `GameRules.play` applies one (`ApplyArrival`: the card's dice
+(`card_dice`), its `FirePlan._arrival_fired`); the app writes the changes."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.core.consequences import odds_words
-
-if TYPE_CHECKING:
-    from rules.core.records import Change, Filled
+from rules.core.dice import DiceSource, roll
+from rules.core.errors import RulesError
+from rules.core.records import Answer, Change, Filled
 
 # Where a stand is under the fire: fully, partly, or too close to call (a 1 cm nudge changes its class).
 UNDER = ("full", "partial", "close")
@@ -112,3 +114,64 @@ class Fired:
 
 
 DiceGiven = Mapping[str, Sequence[int]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardApplied(Answer):
+    """The answer to an arrived item's card applied (`GameRules.play`, an `ApplyArrival`): the card, what
+    applying it did (its changes are the answer's), and how many of each roll's dice the players gave."""
+
+    card: FireCard
+    fired: Fired
+    given: Mapping[str, int]
+
+
+def _times(card: FireCard, given: DiceGiven, shots: Mapping[str, int]) -> dict[str, int]:
+    """How often each of the card's rolls is made: its `times`; on a card that leaves its shots to its side
+    (`FireCard.shots`), the shots laid on it (named, or as many as its dice given make), none elsewhere."""
+    rolls = {r.key: r for r in ([card.first] if card.first else []) + list(card.stands)}
+    if not card.shots:
+        if shots:
+            raise RulesError("shots", "this card's rolls are all made: lay no shots", [])
+        return {k: r.times for k, r in rolls.items()}
+    for key, n in shots.items():
+        r = rolls.get(key)
+        if r is None:
+            raise RulesError(f"shots.{key}", "no such roll on this card", sorted(rolls))
+        if n > r.times:
+            raise RulesError(
+                f"shots.{key}", f"lay at most {r.times} shots on this roll", range(1, r.times + 1)
+            )
+    laid = {k: shots.get(k, -(-len(given.get(k, ())) // len(r.dice))) for k, r in rolls.items()}
+    if sum(laid.values()) > card.shots:
+        raise RulesError("shots", f"lay at most the card's {card.shots} shots", [card.shots])
+    return laid
+
+
+def card_dice(
+    card: FireCard, given: DiceGiven, shots: Mapping[str, int], source: DiceSource | None = None
+) -> tuple[dict[str, list[int]], dict[str, int]]:
+    """Every die the card may need: the ones given (checked against their dice), the rest rolled (by `source`,
+    else the system's); and how many of each roll's dice were given."""
+    rolls = {r.key: r for r in ([card.first] if card.first else []) + list(card.stands)}
+    times = _times(card, given, shots)
+    out: dict[str, list[int]] = {}
+    for key, faces in given.items():
+        r = rolls.get(key)
+        if r is None:
+            raise RulesError(f"dice.{key}", "no such roll on this card", sorted(rolls))
+        most = len(r.dice) * times[key]
+        if len(faces) > most:
+            raise RulesError(f"dice.{key}", f"this roll takes at most {most} dice", [most])
+        for n, face in enumerate(faces):
+            sides = r.dice[n % len(r.dice)]
+            if not 1 <= face <= sides:
+                raise RulesError(f"dice.{key}.{n}", f"a D{sides} shows 1 to {sides}", [f"1..{sides}"])
+    dice = source or random.SystemRandom()
+    for key, r in rolls.items():
+        if not times[key]:
+            continue
+        mine = list(given.get(key, ()))
+        wanted = list(r.dice) * times[key]
+        out[key] = mine + list(roll(wanted[len(mine) :], dice))
+    return out, {k: len(v) for k, v in given.items()}

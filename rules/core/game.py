@@ -10,33 +10,48 @@ the leaf module rules.core.records).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
-from rules.core.acts import Act, EditUnit, MoveStand, PlaceMarker, PlayCard, RecoverMarker, Roll
-from rules.core.errors import Refusal, RulesError
-from rules.core.fire_cards import FireCard, Fired
+from rules.core.acts import (
+    Act,
+    ApplyArrival,
+    ArriveItem,
+    EditUnit,
+    LayTemplate,
+    MoveFormation,
+    MoveStand,
+    MoveTemplate,
+    PlaceMarker,
+    PlanFire,
+    PlayCard,
+    RecoverMarker,
+    RehearsePlan,
+    Roll,
+    TakeBackDraw,
+)
+from rules.core.dice import roll
+from rules.core.errors import NotFoundError, Refusal, RulesError
+from rules.core.fire_cards import CardApplied, FireCard, Fired, card_dice
 from rules.core.forces import ForceChart
 from rules.core.kit import TableKit
 from rules.core.records import (
+    Answer,
     Arrival,
     Change,
-    Claims,
-    Filled,
-    FillRequest,
     PlanItem,
-    Played,
     SetState,
     Snapshot,
-    StandAct,
     StandEdit,
     StateField,
-    TargetMark,
 )
-from rules.core.ruleset import Context, ResolveRequest
+from rules.core.rolls import Outcome, Rolls, work_out
+from rules.core.ruleset import REGISTERED, Context, RuleSet
 from rules.core.scenario import ForceNode, NewForces, forces_from_document
 from rules.core.turn import Notice, Step
+from rules.table.frame import laid, shifted_about_centre
 from rules.table.terrain import Feature, terrain_from_geojson
 
 
@@ -111,26 +126,6 @@ def leaves_under(root: N, units: Sequence[N]) -> list[N]:
         else:
             out.append(u)
     return sorted(out, key=lambda u: u.id or 0)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """A resolution to carry out: the validated request, the answer as JSON, and the units it was for."""
-
-    request: ResolveRequest
-    resolution: Mapping[str, Any]
-    unit_id: int | None = None
-    target_id: int | None = None
-
-
-@dataclass(frozen=True)
-class Answer:
-    """The rule set's answer to an act (rules.core.acts): what it changes, in order, and what everyone is shown
-    of it besides the changes, by the rule `source`. A refusal is a RulesError naming the field and the rule."""
-
-    changes: tuple[Change, ...] = ()
-    shown: Mapping[str, Any] = field(default_factory=dict)
-    source: str = ""
 
 
 def on_table(snapshot: Snapshot, x: float, y: float) -> None:
@@ -337,123 +332,63 @@ class Fields:
         return next((f for f in self.state_fields if f.name == name), None)
 
 
-class Rolls:
-    """A rule set's rolls in a game: what a resolver's request is filled with from the table, what asking
-    costs, what a result does, the rolls a stand's card offers, and the cards drawn from a pack only the game
-    sees and played from a hand."""
+@dataclass(frozen=True)
+class FirePlanTerms:
+    """What a rule set's fire plan declares as data, in one record: how a side's plan is kept
+    (`sealed_each_turn`: False, Flanders Fields, one plan for the game, written in set-up and locked once; True a
+    plan per turn (a bound) holding that turn's items only, written while the turn allows `plan-fire`, sealed by
+    the side or as the turn leaves the last step allowing it, each turn's commitment kept, revealed item by item
+    as each lands); the state field where a unit firing the plan carries its aiming point, printed on its
+    aiming-point card (None: no aiming points, no aiming-point cards); whether a side's plan is rehearsed (the
+    fire plan page shows what it will likely do only then); and the turn step at whose start an item of each
+    kind lands (a kind not named: as its turn starts); and the words of a planned item as its side chose it, by
+    kind: the field of the item that says it and its words for each value (2mm's cordon by its cloud: "Short
+    term gas cordon"; a kind not named: its kind says it)."""
 
-    # Resolvers the side to move draws from a pack only the game sees (resolver -> what is drawn, as "draw
-    # ..." reads): the pack and the hands are the game's (`drawn`), each side reads its own view (`draw_seen`).
-    secret_draws: Mapping[str, str] = {}
-    # Which request fields the table keeps (a player's differing value refused) and which a player may measure
-    # with the tape (taken, marked as given): the rule set's one declaration; none by default.
-    claims: Claims = Claims()
+    sealed_each_turn: bool = False
+    aiming_field: str | None = None
+    rehearsed: bool = False
+    arrival_steps: Mapping[str, str] = field(default_factory=dict)
+    item_words: Mapping[str, tuple[str, Mapping[str, str]]] = field(default_factory=dict)
 
-    def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
-        """The fields of a resolver's request the game's state knows (never one in `request.given`: the
-        fields `claims` declares are never given here, so the table's own value is read beside a claim)."""
-        return ()
-
-    def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
-        """The rolls a stand's card offers, by the stand's kind and state (the app keeps those the current
-        step allows, for a side that may act); none by default."""
-        return ()
-
-    def target_marks(self, snapshot: Snapshot, unit_id: int, resolver_id: str) -> tuple[TargetMark, ...]:
-        """The stands the card's act (`resolver_id`, rolled by `unit_id`) may not take as its target now, each
-        with its reason, as `/resolve` would refuse them (the map marks them while the target is picked); none
-        by default."""
-        return ()
-
-    def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
-        """What a resolution does to the table, in the order it happens."""
-        return ()
-
-    def before_resolve(
-        self, resolver_id: str, snapshot: Snapshot, request: FillRequest, apply: bool
-    ) -> tuple[Change, ...]:
-        """What asking a resolver in the game costs before anything is rolled (a once-a-game use spent: the
-        changes are written, not logged), or a RulesError for one the table does not allow now."""
-        return ()
-
-    def drawn(self, resolver_id: str, snapshot: Snapshot, given: Mapping[str, Any]) -> tuple[Filled, ...]:
-        """The hidden fields of a secret draw (the pack, the hands) from the game's state; a RulesError names
-        any of them the request gives."""
-        return ()
-
-    def drawn_at_table(self, snapshot: Snapshot) -> bool:
-        """Whether the game's secret draws are made at the table from the players' own pack (a game option),
-        each side entering the cards it drew (`Roll.cards`), rather than dealt by the game."""
-        return False
-
-    def draw_seen(
-        self, resolver_id: str, payload: Mapping[str, Any], drawer: str, applied: bool
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """A secret draw's logged answer as (everyone reads it, `drawer` reads it); the referee reads it
-        whole. By default everyone learns only that a draw was made."""
-        return {"resolver": resolver_id, "applied": applied}, dict(payload)
-
-    def draw_taken_back(
-        self, resolver_id: str, snapshot: Snapshot, payload: Mapping[str, Any]
-    ) -> tuple[Change, ...]:
-        """The changes that take back a secret draw (`payload` whole, as the referee reads it) without
-        giving back what the draw showed: a card once seen never returns to the pack, or a side could draw,
-        read and take back until it knew the pack and so the opponent's hand. By default a draw stands."""
-        raise RulesError("event_id", "a card drawn stays drawn: play on", [])
-
-    def hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
-        """A card played from `side`'s hand; a RulesError when it holds no such card."""
-        raise RulesError("card", f"the {side} holds no cards", [])
+    def words(self, kind: str, data: Mapping[str, Any]) -> str:
+        """A planned item as its side chose it, in the rules' words; "" where its kind says it."""
+        by = self.item_words.get(kind)
+        return by[1].get(str(data.get(by[0])), "") if by is not None else ""
 
 
 class FirePlan:
-    """A rule set's fire plan: which units fire it, which items a side may plan, what an item does as it
-    reaches the table (its dice, its arrival, the cards of arrived fire), and a plan's rehearsal."""
+    """A rule set's fire plan: which units fire it and the cards of arrived fire: what the app reads; and the parts of the acts only the hook's own play calls (`GameRules.play`), overridden where the
+    book changes them: which items a side may plan, what an item does as it reaches the table (its dice, its
+    arrival), a card of arrived fire applied, and a plan's rehearsal."""
 
-    # How a side's plan is kept: False (Flanders Fields) one plan for the game, written in set-up and locked
-    # once; True a plan per turn (a bound) holding that turn's items only, written while the turn allows
-    # `plan-fire`, sealed by the side or as the turn leaves the last step allowing it, each turn's commitment
-    # kept, revealed item by item as each lands; a new plan each turn.
-    sealed_each_turn: bool = False
-    # The state field where a unit firing the plan carries its aiming point (printed on its aiming-point card);
-    # None (by default): the rule set has no aiming points, and so no aiming-point cards.
-    aiming_field: str | None = None
-    # Whether a side's plan is rehearsed (`rehearse`): the fire plan page shows what it will likely do only then.
-    rehearsed: bool = False
+    terms: FirePlanTerms = FirePlanTerms()
 
     def fires_plan(self, unit: Node) -> bool:
         """Whether a unit fires the fire plan's items (carries an aiming point, has an aiming card); by default
         none does."""
         return False
 
-    def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
-        """Refuse (RulesError on `item.kind`) a fire-plan item the side may not plan; by default any is."""
-
-    def item_words(self, kind: str, data: Mapping[str, Any]) -> str:
-        """A planned item as its side chose it, in the rules' words ("Chlorine cordon"); "" (by default):
-        its kind says it."""
-        return ""
-
-    def arrival_step(self, item: PlanItem) -> str | None:
-        """The turn step at whose start an item lands; None (by default) as its turn starts."""
-        return None
-
-    def arrival_dice(self, snapshot: Snapshot, item: PlanItem, names: Mapping[int, str]) -> tuple[int, ...]:
-        """The sides of the dice a fire-plan item rolls as it reaches the table (a deviation), given to
-        `arrival` (`names`: the names the plan may call the stands by, as the cards'); none by default."""
-        return ()
-
-    def arrival(self, snapshot: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
-        """What a fire-plan item does as it reaches the table, with the dice `arrival_dice` asked for (by
-        default nothing but its reveal)."""
-        return Arrival()
-
     def arrival_cards(self, snapshot: Snapshot, names: Mapping[int, str]) -> tuple[FireCard, ...]:
         """The arrived items that fire now, one card each (`names`: how the cards name the stands); none by
         default."""
         return ()
 
-    def arrival_fired(
+    # -- the acts' parts, called by the hook's own play ------------------------------------------------------
+    def _plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
+        """Refuse (RulesError on `item.kind`) a fire-plan item the side may not plan; by default any is."""
+
+    def _arrival_dice(self, snapshot: Snapshot, item: PlanItem, names: Mapping[int, str]) -> tuple[int, ...]:
+        """The sides of the dice a fire-plan item rolls as it reaches the table (a deviation), given to
+        `_arrival` (`names`: the names the plan may call the stands by, as the cards'); none by default."""
+        return ()
+
+    def _arrival(self, snapshot: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
+        """What a fire-plan item does as it reaches the table, with the dice `_arrival_dice` asked for (by
+        default nothing but its reveal)."""
+        return Arrival()
+
+    def _arrival_fired(
         self,
         snapshot: Snapshot,
         card: FireCard,
@@ -465,7 +400,7 @@ class FirePlan:
         `measured`; a RulesError naming the field for a die or a stand it does not have."""
         raise RulesError("item", "arrived fire is not applied in these games", [])
 
-    def rehearse(
+    def _rehearse(
         self,
         snapshot: Snapshot,
         side: str,
@@ -630,8 +565,10 @@ class GameRules:
 
     def play(self, snapshot: Snapshot, act: Act) -> Answer:
         """What `act` does to the table (rules.core.acts), or a RulesError refusing it with its rule: a stand
-        stays on the table and a unit edit sets what it says; markers and cards are the rule set's own. Acts
-        the app writes as the player says (a unit added, a template laid) change nothing more."""
+        stays on the table, a formation moves as one and a template lies on it; a unit edit sets what it says; a
+        roll is worked out (rules.core.rolls), arrived fire fired, an item landed; markers, cards and the fire
+        plan's items are the rule set's own. Acts the app writes as the player says (a unit added, a template
+        taken off) change nothing more."""
         if isinstance(act, MoveStand):
             on_table(snapshot, act.x, act.y)
             unit = snapshot.unit(act.unit_id)
@@ -639,13 +576,129 @@ class GameRules:
             return Answer(
                 tuple(SetState("", "", unit.id, k, v) for k, v in place.items() if unit.value(k) != v)
             )
+        if isinstance(act, MoveFormation):
+            return Answer(formation_moved(snapshot, act))
+        if isinstance(act, LayTemplate | MoveTemplate):
+            return Answer(shown=template_laid(self.kit, snapshot, act))
         if isinstance(act, EditUnit):
             return Answer(tuple(SetState("", "", act.unit_id, k, v) for k, v in act.values.items()))
         if isinstance(act, PlaceMarker):
             return Answer(self.fields.marker_added(snapshot, act.unit_id, act.cause, act.count))
         if isinstance(act, RecoverMarker):
             return Answer(self.fields.marker_removed(snapshot, act.unit_id, act.spend_action))
+        if isinstance(act, Roll):
+            return work_out(self.rolls, _ruleset(self.ruleset_id), snapshot, act)
         if isinstance(act, PlayCard):
-            played = self.rolls.hand_played(snapshot, act.side, act.card)
+            played = self.rolls._hand_played(snapshot, act.side, act.card)
             return Answer(played.changes, played.shown, played.source)
+        if isinstance(act, TakeBackDraw):
+            return Answer(self.rolls._draw_taken_back(act.resolver, snapshot, act.payload))
+        if isinstance(act, ApplyArrival):
+            return card_applied(self.fire_plan, snapshot, act)
+        if isinstance(act, ArriveItem):
+            return landed(self, snapshot, act)
+        if isinstance(act, PlanFire):
+            self.fire_plan._plan_item_allowed(act.kind, snapshot.period, act.side, act.nation)
+            return Answer()
+        if isinstance(act, RehearsePlan):
+            body = self.fire_plan._rehearse(
+                snapshot, act.side, act.items, act.names, act.options, act.turns, act.seed, act.samples
+            )
+            return Answer(shown=body)
         return Answer()
+
+
+def _ruleset(ruleset_id: str) -> RuleSet:
+    """The registered rule set whose resolvers a game's rolls are worked out with."""
+    found = REGISTERED.get(ruleset_id)
+    if found is None:
+        raise RulesError("ruleset", "register the game's rule set to roll its dice", [])
+    return found
+
+
+def formation_moved(snapshot: Snapshot, act: MoveFormation) -> tuple[Change, ...]:
+    """A formation moved as one: every placed, living stand on the table under the unit shifted and turned about
+    their centre (rules.table.frame), each kept on the table; a stand placed without a facing faces up the table
+    (90, a new stand's), and turns with the rest. The places that change, each to the hundredth."""
+    top = snapshot.unit(act.unit_id, "unit_id")
+    stands = [
+        u
+        for u in leaves_under(top, snapshot.units)
+        if u.x is not None and u.y is not None and not u.killed and not u.off_table
+    ]
+    if not stands:
+        raise RulesError("unit_id", f"{top.name} has no stand on the table to move")
+    to = shifted_about_centre(
+        [(float(u.x or 0), float(u.y or 0)) for u in stands], act.dx, act.dy, act.turn_deg
+    )
+    out: list[Change] = []
+    for u, (x, y) in zip(stands, to, strict=True):
+        if not (0 <= x <= snapshot.table_width_cm and 0 <= y <= snapshot.table_length_cm):
+            raise RulesError(
+                "dx", f"that would put {u.name} off the table: move the formation less far", ["on the table"]
+            )
+        facing = 90.0 if u.facing_deg is None else float(u.facing_deg)
+        place = {"x": round(x, 2), "y": round(y, 2), "facing_deg": round((facing + act.turn_deg) % 360, 2)}
+        out += [SetState("", "", u.id, k, v) for k, v in place.items() if u.value(k) != v]
+    return tuple(out)
+
+
+def template_laid(kit: TableKit, snapshot: Snapshot, act: LayTemplate | MoveTemplate) -> dict[str, Any]:
+    """Where a template laid or moved lies (its kind, x, y and rotation; a move keeps what it does not name),
+    kept on the table: one spanning the table lies across its middle (rules.table.frame.laid)."""
+    if isinstance(act, LayTemplate):
+        kind, x, y, rotation = act.kind, act.x, act.y, act.rotation
+    else:
+        before = next((t for t in snapshot.board.get("templates", ()) if t["id"] == act.template_id), None)
+        if before is None:
+            raise NotFoundError("template", str(act.template_id))
+        kind = str(before["kind"])
+        x = float(before["x"]) if act.x is None else act.x
+        y = float(before["y"]) if act.y is None else act.y
+        rotation = float(before["rotation"]) if act.rotation is None else act.rotation
+    on_table(snapshot, x, y)
+    spec = kit.templates.get(kind)
+    x, y, rotation = laid(x, y, rotation, snapshot.table_width_cm, spec is not None and spec.across_table)
+    return {"kind": kind, "x": x, "y": y, "rotation": rotation}
+
+
+def card_applied(fire_plan: FirePlan, snapshot: Snapshot, act: ApplyArrival) -> CardApplied:
+    """An arrived item's card applied: the card of the item firing now (none: a 404 for all), its dice given or
+    rolled (its shots laid where its side lays them), then fired by the rule set."""
+    card = next((c for c in fire_plan.arrival_cards(snapshot, act.names) if c.item_id == act.item_id), None)
+    if card is None:  # unarrived, not firing now or not the game's: one answer for all
+        raise NotFoundError("arrived fire this turn", str(act.item_id))
+    rolled, given = card_dice(card, act.dice, act.shots)
+    fired = fire_plan._arrival_fired(snapshot, card, rolled, act.measured, act.names)
+    return CardApplied(fired.changes, card=card, fired=fired, given=given)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Landed(Answer):
+    """The answer to a fire-plan item reaching the table (`ArriveItem`): what it does (`arrival`: the board
+    keys it sets, an event, a roll), its dice, and the roll the server made for it (`resolution`; the answer's
+    changes are what that roll does)."""
+
+    arrival: Arrival
+    dice: tuple[int, ...] = ()
+    resolution: Mapping[str, Any] | None = None
+
+
+def landed(game: GameRules, snapshot: Snapshot, act: ArriveItem) -> Landed:
+    """An item reaching the table: its dice given or rolled (a deviation, the wind), its arrival by the rule
+    set, and a roll it makes (`Arrival.roll`) resolved and carried out on the board it leaves."""
+    fire_plan = game.fire_plan
+    sides = fire_plan._arrival_dice(snapshot, act.item, act.names)
+    dice = tuple(act.dice) if act.dice is not None else roll(sides, random.SystemRandom())
+    arrival = fire_plan._arrival(snapshot, act.item, dice)
+    if not arrival.roll:
+        return Landed(arrival=arrival, dice=dice)
+    rs = _ruleset(game.ruleset_id)
+    body: dict[str, Any] = {"period": snapshot.period, "variants": dict(snapshot.variants)}
+    if act.roll_dice is not None:
+        body["dice"] = list(act.roll_dice)
+    req = rs.resolvers[arrival.roll].Request.model_validate(body)
+    res = rs.resolve(arrival.roll, req).as_dict()
+    after = replace(snapshot, board={**snapshot.board, **arrival.board})
+    changes = game.rolls._consequences(arrival.roll, after, Outcome(req, res))
+    return Landed(changes, arrival=arrival, dice=dice, resolution=res)

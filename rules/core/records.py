@@ -185,7 +185,7 @@ def claims_of(filled: Any) -> list[str]:
 @dataclass(frozen=True)
 class Claims:
     """Which fields of a rule set's resolver requests the table keeps, which a player may measure and which
-    the players judge by eye, one declaration per rule set (`Rolls.claims`). A kept field (a count or state
+    the players judge by eye, one declaration per rule set (`Rolls.terms.claims`). A kept field (a count or state
     the app holds: hits waiting, bases, injuries, resilience) given with a value other than the one the table
     fills is refused naming it, unless the referee overrides (recorded in the log); a measured one (a range,
     a distance the book measures on the table with the tape) given over the map's is taken, and marked as
@@ -272,6 +272,17 @@ class SetSideState(Change):
     side: str
     key: str
     value: Any
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The rule set's answer to an act (rules.core.acts, `GameRules.play`): what it changes, in order, and what
+    everyone is shown of it besides the changes, by the rule `source`. A refusal is a RulesError naming the
+    field and the rule. An act with more to say answers a subclass (a roll: rules.core.rolls.Rolled)."""
+
+    changes: tuple[Change, ...] = ()
+    shown: Mapping[str, Any] = field(default_factory=dict)
+    source: str = ""
 
 
 @dataclass(frozen=True)

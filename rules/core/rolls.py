@@ -1,13 +1,14 @@
-"""A roll in a game worked out in one call: what asking costs (a once-a-game use), the request fields the table
-knows, a secret draw's hidden fields, the resolver's answer and what it does to the table, each by the game's
-rules (rules.core.game.GameRules) from one snapshot. Nothing is written here: the service writes the changes
-and logs the roll (app.services.acts)."""
+"""A game's rolls: what a rule set's rolls are (`Rolls`, a part of the hook rules.core.game.GameRules) and a roll
+worked out in one call (`work_out`, called by `GameRules.play` for a `Roll`): what asking costs (a once-a-game
+use), the request fields the table knows, a secret draw's hidden fields, the resolver's answer and what it does to
+the table, each by the game's rules from one snapshot. Nothing is written here: the service writes the answer's
+changes and logs the roll (app.services.acts)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -16,24 +17,139 @@ from pydantic import TypeAdapter, ValidationError
 from rules.core.acts import Roll
 from rules.core.cards import card_name
 from rules.core.errors import RulesError
-from rules.core.game import GameRules, Outcome
-from rules.core.records import Change, Claims, Filled, FillRequest, Snapshot
+from rules.core.records import (
+    Answer,
+    Change,
+    Claims,
+    Filled,
+    FillRequest,
+    Played,
+    Snapshot,
+    StandAct,
+    TargetMark,
+)
 from rules.core.ruleset import ResolveRequest, RuleSet
 
 
 @dataclass(frozen=True)
-class Rolled:
-    """A roll worked out against the table: the snapshot once asking was paid for (`spent`, written but not
-    logged), the fields filled, the validated request, the answer as JSON and what it does (`changes`: when
-    the roll is applied, or asked with its dice)."""
+class Outcome:
+    """A resolution to carry out: the validated request, the answer as JSON, and the units it was for."""
+
+    request: ResolveRequest
+    resolution: Mapping[str, Any]
+    unit_id: int | None = None
+    target_id: int | None = None
+
+
+@dataclass(frozen=True)
+class RollTerms:
+    """What a rule set's rolls declare as data, in one record: the resolvers the side to move draws from a pack
+    only the game sees (resolver -> what is drawn, as "draw ..." reads: the pack and the hands are the game's,
+    each side reads its own view); which request fields the table keeps, a player measures with the tape or the
+    players judge by eye (`Claims`, none by default); and the game option (variant, reading) under which each
+    side draws from the club's own pack at the table and enters the card it drew (`Roll.cards`), which the game
+    draws from its own pack in its stead (None: the game deals)."""
+
+    secret_draws: Mapping[str, str] = field(default_factory=dict)
+    claims: Claims = field(default_factory=Claims)
+    drawn_at_table: tuple[str, str] | None = None
+
+    def at_table(self, snapshot: Snapshot) -> bool:
+        """Whether the game's secret draws are made at the table from the players' own pack."""
+        option = self.drawn_at_table
+        return option is not None and snapshot.variants.get(option[0]) == option[1]
+
+
+class Rolls:
+    """A rule set's rolls in a game: what the table knows of a resolver's request (`fill`) and a secret draw's
+    hidden fields (`drawn`), the rolls a stand's card offers and the stands its act may not target: what the app
+    reads; and a roll's steps, each an act's part that only the hook's own play calls (`GameRules.play`: a
+    `Roll` worked out by `work_out`, a card played, a draw taken back), overridden where the rule set's book
+    changes them, as python-chess's variants override `_push_capture`: what asking costs, what a result does,
+    a draw as each side reads it or as it is taken back, and a card played from a hand."""
+
+    terms: RollTerms = RollTerms()
+
+    def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
+        """The fields of a resolver's request the game's state knows (never one in `request.given`: the
+        fields the claims declare are never given here, so the table's own value is read beside a claim)."""
+        return ()
+
+    def drawn(self, resolver_id: str, snapshot: Snapshot, given: Mapping[str, Any]) -> tuple[Filled, ...]:
+        """The hidden fields of a secret draw (the pack, the hands) from the game's state; a RulesError names
+        any of them the request gives (the referee reads them beside the lookup; a roll draws with them)."""
+        return ()
+
+    def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
+        """The rolls a stand's card offers, by the stand's kind and state (the app keeps those the current
+        step allows, for a side that may act); none by default."""
+        return ()
+
+    def target_marks(self, snapshot: Snapshot, unit_id: int, resolver_id: str) -> tuple[TargetMark, ...]:
+        """The stands the card's act (`resolver_id`, rolled by `unit_id`) may not take as its target now, each
+        with its reason, as `/resolve` would refuse them (the map marks them while the target is picked); none
+        by default."""
+        return ()
+
+    # -- a roll's steps, called by the hook's own play -------------------------------------------------------
+    def _before_resolve(
+        self, resolver_id: str, snapshot: Snapshot, request: FillRequest, apply: bool
+    ) -> tuple[Change, ...]:
+        """What asking a resolver in the game costs before anything is rolled (a once-a-game use spent: the
+        changes are written, not logged), or a RulesError for one the table does not allow now."""
+        return ()
+
+    def _consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+        """What a resolution does to the table, in the order it happens."""
+        return ()
+
+    def _draw_seen(
+        self, resolver_id: str, payload: Mapping[str, Any], drawer: str, applied: bool
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A secret draw's logged answer as (everyone reads it, `drawer` reads it); the referee reads it
+        whole. By default everyone learns only that a draw was made."""
+        return {"resolver": resolver_id, "applied": applied}, dict(payload)
+
+    def _draw_taken_back(
+        self, resolver_id: str, snapshot: Snapshot, payload: Mapping[str, Any]
+    ) -> tuple[Change, ...]:
+        """The changes that take back a secret draw (`payload` whole, as the referee reads it) without
+        giving back what the draw showed: a card once seen never returns to the pack, or a side could draw,
+        read and take back until it knew the pack and so the opponent's hand. By default a draw stands."""
+        raise RulesError("event_id", "a card drawn stays drawn: play on", [])
+
+    def _hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
+        """A card played from `side`'s hand; a RulesError when it holds no such card."""
+        raise RulesError("card", f"the {side} holds no cards", [])
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rolled(Answer):
+    """A roll worked out against the table (`GameRules.play`'s answer to a `Roll`): what it does (`changes`:
+    when the roll is applied, or asked with its dice), the snapshot once asking was paid for (`spent`, written
+    but not logged), the fields filled, the validated request, the answer as JSON, the refusals of kept fields
+    the referee's override set aside, and a secret draw as (everyone, the drawer) read it, its changes aside."""
 
     snapshot: Snapshot
     spent: tuple[Change, ...]
     filled: tuple[Filled, ...]
     request: ResolveRequest
     resolution: Mapping[str, Any]
-    changes: tuple[Change, ...]
-    overridden: tuple[str, ...] = ()  # the refusals of kept fields the referee's override set aside
+    overridden: tuple[str, ...] = ()
+    seen: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None
+
+    def logged(self, roll: Roll, changes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """The roll as the log keeps it (and its roller reads it), with the `changes` as written."""
+        return {
+            "resolver": roll.resolver,
+            "unit_id": roll.unit_id,
+            "target_id": roll.target_id,
+            "request": self.request.model_dump(mode="json"),
+            "filled": [f.as_dict() for f in self.filled],
+            "resolution": self.resolution,
+            "applied": roll.apply,
+            "changes": list(changes),
+        }
 
 
 def resolver_of(ruleset: RuleSet, resolver_id: str) -> None:
@@ -153,25 +269,27 @@ def _request(model: Any, body: dict[str, Any]) -> Any:
         raise RulesError(f"fields.{loc}" if loc not in ("dice",) else loc, err["msg"]) from None
 
 
-def work_out(game: GameRules, ruleset: RuleSet, snapshot: Snapshot, roll: Roll, consequences: bool) -> Rolled:
-    """The roll against `snapshot` by `game`'s rules and `ruleset`'s resolver; a RulesError refuses it."""
+def work_out(rolls: Rolls, ruleset: RuleSet, snapshot: Snapshot, roll: Roll) -> Rolled:
+    """The roll against `snapshot` by a game's `rolls` and `ruleset`'s resolver (what it does worked out when it
+    is applied or asked with its dice); a RulesError refuses it."""
     resolver_of(ruleset, roll.resolver)
     request_model = ruleset.resolvers[roll.resolver].Request
     fields = dict(roll.fields)
     asked = FillRequest(frozenset(request_model.model_fields), roll.unit_id, roll.target_id, fields)
-    spent = game.rolls.before_resolve(roll.resolver, snapshot, asked, roll.apply)
+    spent = rolls._before_resolve(roll.resolver, snapshot, asked, roll.apply)
     snapshot = snapshot.after(spent)
     # The table reads what it keeps and measures itself, whatever the request gives; the claims are weighed
     # against it.
-    claims = game.rolls.claims
+    claims = rolls.terms.claims
     if claims.judged:
         claims = claims.judged_by(
             bool(ruleset.context(snapshot.period, snapshot.variants).value(claims.judged))
         )
     own = replace(asked, given={k: v for k, v in fields.items() if k not in claims.declared})
-    filled, overridden = claimed(claims, request_model, game.rolls.fill(roll.resolver, snapshot, own), roll)
-    if roll.resolver in game.rolls.secret_draws:
-        filled += game.rolls.drawn(roll.resolver, snapshot, fields)
+    filled, overridden = claimed(claims, request_model, rolls.fill(roll.resolver, snapshot, own), roll)
+    secret = roll.resolver in rolls.terms.secret_draws
+    if secret:
+        filled += rolls.drawn(roll.resolver, snapshot, fields)
     body = {
         **{f.field: f.value for f in filled},
         **fields,
@@ -180,7 +298,7 @@ def work_out(game: GameRules, ruleset: RuleSet, snapshot: Snapshot, roll: Roll, 
         "dice": None if roll.dice is None else list(roll.dice),
     }
     req = _request(request_model, body)
-    if roll.resolver in game.rolls.secret_draws and game.rolls.drawn_at_table(snapshot):
+    if secret and rolls.terms.at_table(snapshot):
         # The cards drawn at the table are drawn from the game's pack in their stead (the rule set keeps that
         # pack so that the answer tells the drawer nothing it did not know); a side never gives dice.
         if roll.cards:
@@ -193,5 +311,18 @@ def work_out(game: GameRules, ruleset: RuleSet, snapshot: Snapshot, roll: Roll, 
         raise RulesError("cards", "this game deals its cards from its own pack: draw, and firestep deals")
     resolution = ruleset.resolve(roll.resolver, req).as_dict()
     outcome = Outcome(req, resolution, roll.unit_id, roll.target_id)
-    changes = game.rolls.consequences(roll.resolver, snapshot, outcome) if consequences else ()
-    return Rolled(snapshot, spent, tuple(filled), req, resolution, changes, overridden)
+    asked_with_dice = roll.apply or roll.dice is not None
+    changes = rolls._consequences(roll.resolver, snapshot, outcome) if asked_with_dice else ()
+    rolled = Rolled(
+        changes=changes,
+        snapshot=snapshot,
+        spent=spent,
+        filled=tuple(filled),
+        request=req,
+        resolution=resolution,
+        overridden=overridden,
+    )
+    if not secret:
+        return rolled
+    seen = rolls._draw_seen(roll.resolver, rolled.logged(roll, []), snapshot.side_to_move, roll.apply)
+    return replace(rolled, seen=seen)

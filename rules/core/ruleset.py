@@ -426,3 +426,8 @@ def iter_errata(rulesets: Iterable[RuleSet]) -> Iterable[tuple[str, Erratum]]:
     for rs in rulesets:
         for e in rs.errata.values():
             yield rs.id, e
+
+
+# Every registered rule set by its id: the registry's one store (rules.registry fills it and reads it), read
+# by a game's play (rules.core.game) for the resolvers its rolls are worked out with.
+REGISTERED: dict[str, RuleSet] = {}

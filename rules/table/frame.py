@@ -9,6 +9,7 @@ table towards the enemy" (ARTILLERY FIRE PLANS).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from shapely import Polygon, box
@@ -97,3 +98,32 @@ def angle_diff(a_deg: float, b_deg: float) -> float:
     """Signed smallest difference a - b in (-180, 180]."""
     d = (a_deg - b_deg) % 360.0
     return d - 360.0 if d > 180.0 else d
+
+
+def shifted_about_centre(
+    points: Sequence[tuple[float, float]], dx: float, dy: float, turn_deg: float
+) -> list[tuple[float, float]]:
+    """Points moved as one (a formation's stands): shifted by (dx, dy) cm and turned `turn_deg` counter-clockwise
+    about their centre, keeping their shape."""
+    if not points:
+        return []
+    cx = sum(x for x, _ in points) / len(points)
+    cy = sum(y for _, y in points) / len(points)
+    a = math.radians(turn_deg)
+    cos, sin = math.cos(a), math.sin(a)
+    out = []
+    for x, y in points:
+        rx, ry = x - cx, y - cy
+        out.append((cx + dx + rx * cos - ry * sin, cy + dy + rx * sin + ry * cos))
+    return out
+
+
+def laid(
+    x: float, y: float, rotation: float, width_cm: float, across_table: bool
+) -> tuple[float, float, float]:
+    """Where a template lies as laid at (x, y) turned `rotation` (to the hundredth of a cm and of a degree): one
+    that spans the whole table (`across_table`: a rolling barrage "extends across the whole table top") has no
+    place across it, and lies across its middle."""
+    if across_table:
+        x = width_cm / 2
+    return round(x, 2), round(y, 2), round(rotation % 360, 2)

@@ -46,3 +46,36 @@ def test_the_walk_finds_a_call_by_either_name(tmp_path: Path) -> None:
         "asked(1)\nevents.record(2)\n"
     )
     assert _calls(module) == ["3: asked", "4: record"]
+
+
+def _parts_reached(path: Path) -> list[str]:
+    """Where a module reaches past `GameRules.play` into an act's parts: a protected member of a hook's part
+    (`.rolls._consequences`, `.fire_plan._arrival`) or the roll worked out by hand (rules.core.rolls.work_out)."""
+    tree = ast.parse(path.read_text(), str(path))
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr in {"rolls", "fire_plan"}
+        ):
+            found.append(f"{node.lineno}: {node.value.attr}.{node.attr}")
+        elif isinstance(node, ast.ImportFrom) and any(a.name == "work_out" for a in node.names):
+            found.append(f"{node.lineno}: work_out")
+    return found
+
+
+def test_the_app_plays_rolls_and_fire_through_the_rule_sets_play() -> None:
+    # Issue 54: a roll, arrived fire, an item landing, a plan item, a rehearsal and a draw taken back are acts
+    # answered by GameRules.play; the app never works them out through the parts' own steps.
+    modules = sorted(APP.rglob("*.py"))
+    reaching = {p.relative_to(APP).as_posix(): c for p in modules if (c := _parts_reached(p))}
+    assert reaching == {}
+
+
+def test_the_parts_walk_finds_a_step_and_work_out(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("from rules.core.rolls import work_out\ngame.fire_plan._arrival(s, i)\n")
+    assert _parts_reached(module) == ["1: work_out", "2: fire_plan._arrival"]

@@ -12,10 +12,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from rules.core.game import Fields as GameFields
-from rules.core.game import GameRules, Outcome, Rolls, TurnModel
+from rules.core.game import GameRules, TurnModel
 from rules.core.kit import BoardKey, TableKit
 from rules.core.records import AddToState, Change, SetState, Snapshot, StandAct, StateField
 from rules.core.resolution import Evaluation
+from rules.core.rolls import Outcome, Rolls
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
 from rules.core.turn import Step
 from rules.registry import registered
@@ -55,7 +56,7 @@ class ToyRolls(Rolls):
             () if unit.killed else (StandAct("Shoot", SHOT, unit_id, f"{unit.name} may shoot", target=True),)
         )
 
-    def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+    def _consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
         if resolver_id != SHOT or outcome.target_id is None or outcome.resolution["outcome_key"] != "hit":
             return ()
         target = snapshot.unit(outcome.target_id, "target_id")

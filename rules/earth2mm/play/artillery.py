@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, get_args
 
 from shapely import Polygon
 
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardRoll, FireCard, Fired
-from rules.core.game import FirePlan, Node
+from rules.core.game import FirePlan, FirePlanTerms, Node
 from rules.core.records import (
     Arrival,
     Change,
@@ -674,13 +674,18 @@ def drifted(snap: Snapshot) -> tuple[Change, ...]:
 class EarthFirePlan(FirePlan):
     """2mm Earth 1418's artillery plan: written each bound, sealed, each item landing in its executing step."""
 
-    sealed_each_turn = True
+    # A cordon is said by the cloud chosen for it ("Chlorine cordon", as the board labels it once laid).
+    terms = FirePlanTerms(
+        sealed_each_turn=True,
+        arrival_steps=ARRIVAL_STEPS,
+        item_words={CORDON: ("cloud", {c: cordon_words(c) for c in get_args(Cloud)})},
+    )
 
     def fires_plan(self, unit: Node) -> bool:
         """Artillery sub-units (batteries) fire the plan's bombardments and cordons."""
         return unit.level == SUB_UNIT and is_artillery(str(getattr(unit, "kind", "")))
 
-    def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
+    def _plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
         if kind not in KIT.plan_kind_names:
             raise RulesError(
                 "item.kind",
@@ -690,18 +695,11 @@ class EarthFirePlan(FirePlan):
                 ORDER_RULE,
             )
 
-    def item_words(self, kind: str, data: Mapping[str, Any]) -> str:
-        """A cordon by the cloud chosen for it ("Chlorine cordon", as the board labels it once laid)."""
-        return cordon_words(str(data["cloud"])) if kind == CORDON and data.get("cloud") else ""
-
-    def arrival_step(self, item: PlanItem) -> str | None:
-        return ARRIVAL_STEPS[item.kind]
-
-    def arrival_dice(self, snapshot: Snapshot, item: PlanItem, names: Mapping[int, str]) -> tuple[int, ...]:
+    def _arrival_dice(self, snapshot: Snapshot, item: PlanItem, names: Mapping[int, str]) -> tuple[int, ...]:
         """A cordon rolls the wind's die as it lands, when it is due (erratum wind)."""
         return (6,) if item.kind == CORDON and _wind_due(snapshot) else ()
 
-    def arrival(self, snapshot: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
+    def _arrival(self, snapshot: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
         """An item landing: a bombardment's circle put on the board where its grid reference names (its card then
         fires it), or a cordon laid square to the wind (rolled with `dice` when due) by the batteries named that
         can fire it, none laid when none can."""
@@ -752,7 +750,7 @@ class EarthFirePlan(FirePlan):
     def arrival_cards(self, snapshot: Snapshot, names: Mapping[int, str]) -> tuple[FireCard, ...]:
         return cards(snapshot)
 
-    def arrival_fired(
+    def _arrival_fired(
         self,
         snapshot: Snapshot,
         card: FireCard,

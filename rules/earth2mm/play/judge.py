@@ -52,6 +52,7 @@ from rules.earth2mm.resolvers import MoveRequest, allowed_plans
 from rules.earth2mm.ruleset import Earth2mm
 from rules.registry import get_ruleset
 from rules.table.bases import BaseSpec
+from rules.table.frame import shifted_about_centre
 
 # The executing steps each sub-unit shoots and moves in (PLANNING & EXECUTING), by what it is and does.
 _DUG_IN_GUNS = "execute-1"
@@ -378,19 +379,8 @@ def destinations(b: Board, act: MoveFormation) -> dict[int, tuple[float, float]]
     stands = [
         u for u in leaves_under(top, b.snap.units) if u.x is not None and u.y is not None and not u.killed
     ]
-    if not stands:
-        return {}
-    cx = sum(u.x or 0 for u in stands) / len(stands)
-    cy = sum(u.y or 0 for u in stands) / len(stands)
-    a = math.radians(act.turn_deg)
-    to = {}
-    for u in stands:
-        rx, ry = (u.x or 0) - cx, (u.y or 0) - cy
-        to[u.id] = (
-            cx + act.dx + rx * math.cos(a) - ry * math.sin(a),
-            cy + act.dy + rx * math.sin(a) + ry * math.cos(a),
-        )
-    return to
+    to = shifted_about_centre([(u.x or 0, u.y or 0) for u in stands], act.dx, act.dy, act.turn_deg)
+    return {u.id: p for u, p in zip(stands, to, strict=True)}
 
 
 def move_allowance(

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.errors import Refusal, RulesError
-from rules.core.game import Outcome, Rolls
 from rules.core.records import (
     Change,
     Claims,
@@ -25,6 +24,7 @@ from rules.core.records import (
     TargetMark,
     UnitState,
 )
+from rules.core.rolls import Outcome, Rolls, RollTerms
 from rules.core.ruleset import Context, Erratum, Reading
 from rules.earth2mm.data import (
     SCALE_M_PER_CM,
@@ -333,7 +333,7 @@ def dice_before_target(company: UnitState, bases: int, melee: bool, assaulting: 
 class EarthRolls(Rolls):
     """2mm Earth 1418's rolls in a game, measured on the table with the kit's bases."""
 
-    claims = CLAIMS
+    terms = RollTerms(claims=CLAIMS)
 
     def __init__(self, bases: Mapping[str, BaseSpec]) -> None:
         self.bases = bases
@@ -343,14 +343,14 @@ class EarthRolls(Rolls):
             return ()
         return tuple(fill(snapshot, request, resolver_id, self.bases))
 
-    def before_resolve(
+    def _before_resolve(
         self, resolver_id: str, snapshot: Snapshot, request: FillRequest, apply: bool
     ) -> tuple[Change, ...]:
         if resolver_id in (SHOOT, RECOVERY, ALLOCATE):
             refused_now(snapshot, request, resolver_id, self.bases)
         return ()
 
-    def consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+    def _consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
         if resolver_id not in (SHOOT, RECOVERY, ALLOCATE):
             return ()
         return consequences(resolver_id, snapshot, outcome)

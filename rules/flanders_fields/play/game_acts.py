@@ -6,10 +6,11 @@ from __future__ import annotations
 from rules.core.errors import RulesError
 from rules.core.game import ancestor_at
 from rules.core.records import Change, FillRequest, Snapshot, StandAct, UnitState
+from rules.core.rolls import RollTerms
 from rules.flanders_fields.play import game_reinforcements
-from rules.flanders_fields.play.game_cards import FlandersFieldsCards
+from rules.flanders_fields.play.game_cards import AT_TABLE, SECRET_DRAWS, FlandersFieldsCards
 from rules.flanders_fields.play.game_consequences import FlandersFieldsConsequences
-from rules.flanders_fields.play.game_fill import FlandersFieldsFill
+from rules.flanders_fields.play.game_fill import CLAIMS, FlandersFieldsFill
 from rules.flanders_fields.play.game_fire import FlandersFieldsTargets
 from rules.flanders_fields.play.game_orders import assault_spends
 from rules.flanders_fields.play.game_turn import HEROIC_KEY, heroic_action_spent, own_table, wind_due
@@ -38,6 +39,8 @@ class FlandersFieldsRolls(
     (`game_cards`); its own, the rolls a stand's card offers and the heroic action and the gas-wind roll asked
     for."""
 
+    terms = RollTerms(SECRET_DRAWS, CLAIMS, AT_TABLE)
+
     def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
         unit = snapshot.unit(unit_id)
         if unit.killed:
@@ -61,7 +64,7 @@ class FlandersFieldsRolls(
             acts.append(StandAct("Morale test", MORALE, bn.id or 0, f"{bn.name} has a morale test due"))
         return tuple(acts)
 
-    def before_resolve(
+    def _before_resolve(
         self, resolver_id: str, snapshot: Snapshot, request: FillRequest, apply: bool
     ) -> tuple[Change, ...]:
         if resolver_id == ORDER_ROLL and request.unit_id is not None:

@@ -22,8 +22,9 @@ from typing import Any
 
 from rules.core.errors import RulesError
 from rules.core.fire_cards import MEASURED, CardRoll, DiceGiven, FireCard, Fired
-from rules.core.game import Outcome
+from rules.core.game import FirePlanTerms
 from rules.core.records import Arrival, Filled, FillRequest, PlanItem, Snapshot
+from rules.core.rolls import Outcome
 from rules.core.ruleset import Context
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES, TEMPLATES
@@ -275,10 +276,9 @@ class FlandersFieldsFirePlan(AimingPointFirers, FlandersFieldsRehearsal):
     """Flanders Fields' fire plan: batteries with an aiming point fire it, each item kind as the period and
     nation allow, each arriving (a battery's deviation rolled) and fired as a card; a plan rehearsed."""
 
-    aiming_field = "aiming_point"  # changes.py's STATE_FIELDS
-    rehearsed = True
+    terms = FirePlanTerms(aiming_field="aiming_point", rehearsed=True)  # changes.py's STATE_FIELDS
 
-    def plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
+    def _plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
         """Refuse (422 on `item.kind`) a fire-plan item whose step the period's order sequence does not have, or
         that the planning side (or its nation, when the game names it) does not plan."""
         step = PLAN_ITEM_STEPS.get(kind)
@@ -294,7 +294,7 @@ class FlandersFieldsFirePlan(AimingPointFirers, FlandersFieldsRehearsal):
                 [only[0]],
             )
 
-    def arrival_dice(self, snapshot: Snapshot, item: PlanItem, names: Mapping[int, str]) -> tuple[int, ...]:
+    def _arrival_dice(self, snapshot: Snapshot, item: PlanItem, names: Mapping[int, str]) -> tuple[int, ...]:
         """The dice a battery's planned fire rolls as it arrives: its deviation ("When unobserved off table
         artillery ... arrives roll a deviation dice and 2D6", by the appendix D6 method), unless the reading in
         force says planned fire falls where it was planned or the plan names a battery standing on the table, by
@@ -306,7 +306,7 @@ class FlandersFieldsFirePlan(AimingPointFirers, FlandersFieldsRehearsal):
             return ()
         return Deviation().dice(DeviationRequest(period=snapshot.period), ctx)
 
-    def arrival(self, snapshot: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
+    def _arrival(self, snapshot: Snapshot, item: PlanItem, dice: Sequence[int] = ()) -> Arrival:
         data = dict(item.data)
         table = Table(snapshot.table_width_cm, snapshot.table_length_cm)
         side = _side(item.side)
@@ -361,7 +361,7 @@ class FlandersFieldsFirePlan(AimingPointFirers, FlandersFieldsRehearsal):
             _card(snapshot, f, names) for f in snapshot.board.get("fire", ()) if _firing_now(snapshot, f)
         )
 
-    def arrival_fired(
+    def _arrival_fired(
         self,
         snapshot: Snapshot,
         card: FireCard,
@@ -433,7 +433,7 @@ class FlandersFieldsFirePlan(AimingPointFirers, FlandersFieldsRehearsal):
                     }
                 )
                 results.setdefault(s.unit_id, []).append(str(res["outcome_key"]))
-                more = game_consequences.FlandersFieldsConsequences.consequences(
+                more = game_consequences.FlandersFieldsConsequences._consequences(
                     s.resolver, now, Outcome(req, res, None, s.unit_id)
                 )
                 changes += more

@@ -8,13 +8,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.errors import RulesError
-from rules.core.game import Rolls
 from rules.core.records import Change, Filled, Played, SetBoard, Snapshot
+from rules.core.rolls import Rolls
 from rules.flanders_fields.errata import EVENTS_PACK, SRC_EVENTS
 from rules.flanders_fields.play.changes import HAND_KEY, hand_set
 from rules.flanders_fields.resolvers.events import PACK, RandomEvent
 
 RESOLVER = "random-event"
+# The game's secret draw (Rolls.terms): the random-event pack, drawn at the table from the club's own pack under
+# the game option.
+SECRET_DRAWS = {RESOLVER: "the random event cards"}
+AT_TABLE = (EVENTS_PACK, "club")
 
 
 def hands_of(snap: Snapshot) -> dict[str, list[str]]:
@@ -74,13 +78,7 @@ class FlandersFieldsCards(Rolls):
     """The random-event pack as the game's secret draw and a card played from a hand (the game's rolls,
     `FlandersFieldsRolls`, are made of it)."""
 
-    secret_draws = {RESOLVER: "the random event cards"}
-
-    def drawn_at_table(self, snapshot: Snapshot) -> bool:
-        """Whether the game draws from the club's own pack at the table (a game option): each side enters its card."""
-        return snapshot.variants.get(EVENTS_PACK) == "club"
-
-    def hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
+    def _hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
         """A card from a player's hand is played (red cards "MAY be played whenever a player wishes"); it is
         shown to everyone and goes out of play."""
         hand = list(snapshot.sides.get(side, {}).get(HAND_KEY, []))
@@ -105,7 +103,7 @@ class FlandersFieldsCards(Rolls):
         rival = "defender" if drawer == "attacker" else "attacker"
         hands = hands_of(snapshot)
         deck = deck_of(snapshot, hands)
-        if self.drawn_at_table(snapshot):
+        if self.terms.at_table(snapshot):
             deck = deck_of(snapshot, {drawer: hands[drawer]})
             hands = {drawer: hands[drawer], rival: []}
         out = []
@@ -119,12 +117,12 @@ class FlandersFieldsCards(Rolls):
             out.append(Filled(name, value, why, SRC_EVENTS))
         return tuple(out)
 
-    def draw_seen(
+    def _draw_seen(
         self, resolver_id: str, payload: Mapping[str, Any], drawer: str, applied: bool
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         return public_draw(payload["resolution"], applied), redact_opponent(payload, drawer)
 
-    def draw_taken_back(
+    def _draw_taken_back(
         self, resolver_id: str, snapshot: Snapshot, payload: Mapping[str, Any]
     ) -> tuple[Change, ...]:
         """A draw taken back (the referee's call): each card it drew that a hand still holds leaves the hand and

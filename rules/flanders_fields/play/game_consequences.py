@@ -10,8 +10,9 @@ from typing import Any
 
 from rules.core.acts import Roll
 from rules.core.errors import RulesError
-from rules.core.game import Outcome, Rolls, TableRules, ancestor_at, leaves_under
+from rules.core.game import TableRules, ancestor_at, leaves_under
 from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
+from rules.core.rolls import Outcome, Rolls
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.cover import COVER_RULES
 from rules.flanders_fields.book.table_sizes import BASES
@@ -451,7 +452,7 @@ class FlandersFieldsConsequences(Rolls):
     it)."""
 
     @staticmethod
-    def consequences(resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+    def _consequences(resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
         # A shot spends an action of the firer's ordered unit ("Actions are; ... MOVE or FIRE"), an assault its
         # move into contact ("Troops require an order to move into contact with an enemy", game_orders).
         acted = Roll(resolver=resolver_id, unit_id=outcome.unit_id)

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core.game import Rolls, ancestor_at, ancestors, leaves_under
+from rules.core.game import ancestor_at, ancestors, leaves_under
 from rules.core.records import Claims, Filled, FillRequest, Snapshot, UnitState
+from rules.core.rolls import Rolls
 from rules.flanders_fields import errata as E
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES
@@ -151,8 +152,6 @@ def _beyond(
 class FlandersFieldsFill(Rolls):
     """Flanders Fields' requests filled from the table (the game's rolls, `FlandersFieldsRolls`, are made of
     it), with the fields the table keeps."""
-
-    claims = CLAIMS
 
     @staticmethod
     def fill(resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:

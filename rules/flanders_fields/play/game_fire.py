@@ -14,8 +14,9 @@ from shapely import Polygon
 
 from rules.core.acts import Act, MoveFormation, MoveStand, Roll
 from rules.core.errors import Refusal
-from rules.core.game import Rolls, leaves_under
+from rules.core.game import leaves_under
 from rules.core.records import Snapshot, TargetMark, UnitState
+from rules.core.rolls import Rolls
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.reference import ARCS, ARCS_OF_FIRE
 from rules.flanders_fields.book.table_sizes import BASES

@@ -77,7 +77,7 @@ class FlandersFieldsRehearsal(FirePlan):
     """A side's fire plan rehearsed against the table as it stands (the game's fire plan,
     `FlandersFieldsFirePlan`, is made of it)."""
 
-    def rehearse(
+    def _rehearse(
         self,
         snapshot: Snapshot,
         side: str,

@@ -33,9 +33,11 @@ def test_each_rule_set_declares_claims_of_fields_its_resolvers_ask_for() -> None
     # Issue 52: what the table keeps and what a player measures are named once per rule set; a name no
     # resolver of it asks for would keep or mark nothing.
     for game in all_game_rules():
-        claims = game.rolls.claims
+        claims = game.rolls.terms.claims
         asked = {f for r in get_ruleset(game.ruleset_id).resolvers.values() for f in r.Request.model_fields}
         assert claims.declared <= asked, (game.ruleset_id, sorted(claims.declared - asked))
         assert not claims.kept & set(claims.measured)
-    assert all(get_game_rules(rs_id).rolls.claims.kept for rs_id in ("flanders-fields", "2mm-earth-1418"))
-    assert not GameRules().rolls.claims.declared  # none by default: every field is the player's to give
+    assert all(
+        get_game_rules(rs_id).rolls.terms.claims.kept for rs_id in ("flanders-fields", "2mm-earth-1418")
+    )
+    assert not GameRules().rolls.terms.claims.declared  # none by default: every field is the player's to give

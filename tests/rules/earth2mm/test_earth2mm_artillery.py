@@ -80,7 +80,7 @@ def _moved(uid: int, **state: Any) -> tuple[UnitState, ...]:
 
 # -- the plan's kinds ------------------------------------------------------------------------------------------
 def test_a_plan_is_sealed_each_bound_and_fired_by_the_artillery_sub_units() -> None:
-    assert PLAN.sealed_each_turn is True
+    assert PLAN.terms.sealed_each_turn is True
     by = {u.id: u for u in UNITS}
     assert PLAN.fires_plan(by[2]) and PLAN.fires_plan(by[7])
     assert not PLAN.fires_plan(by[3]) and not PLAN.fires_plan(by[11]) and not PLAN.fires_plan(by[1])
@@ -89,16 +89,16 @@ def test_a_plan_is_sealed_each_bound_and_fired_by_the_artillery_sub_units() -> N
 def test_each_kind_lands_in_its_executing_step() -> None:
     # "(2) All Artillery ... who did not move or dig in last turn, now shoot"; "(10) Naval and railway
     # artillery shots are worked out".
-    assert PLAN.arrival_step(_item("circle-bombardment")) == "execute-2"
-    assert PLAN.arrival_step(_item("smoke-cordon")) == "execute-2"
-    assert PLAN.arrival_step(_item("naval-railway-bombardment")) == "execute-10"
+    assert PLAN.terms.arrival_steps["circle-bombardment"] == "execute-2"
+    assert PLAN.terms.arrival_steps["smoke-cordon"] == "execute-2"
+    assert PLAN.terms.arrival_steps["naval-railway-bombardment"] == "execute-10"
 
 
 def test_the_plan_holds_bombardments_and_cordons_and_refuses_other_kinds_with_the_rule() -> None:
     for kind in ("circle-bombardment", "naval-railway-bombardment", "smoke-cordon"):
-        PLAN.plan_item_allowed(kind, None, "attacker", "")
+        PLAN._plan_item_allowed(kind, None, "attacker", "")
     with pytest.raises(RulesError) as e:
-        PLAN.plan_item_allowed("aiming-point", None, "attacker", "")
+        PLAN._plan_item_allowed("aiming-point", None, "attacker", "")
     assert e.value.field == "item.kind" and e.value.source and "ARTILLERY" in e.value.source
     assert e.value.why and "order bombardments on a grid reference" in e.value.why
 
@@ -129,7 +129,7 @@ def test_an_item_the_book_forbids_is_refused_naming_its_field(item: dict[str, An
 def test_the_plan_examples_are_items_of_the_plan_kinds() -> None:
     for example in GAME.kit.plan_examples.values():
         assert isinstance(ITEM.validate_python(example["item"]), PlanKind)
-        PLAN.plan_item_allowed(example["item"]["kind"], None, "attacker", "")
+        PLAN._plan_item_allowed(example["item"]["kind"], None, "attacker", "")
 
 
 # -- the kit ------------------------------------------------------------------------------------------------------
@@ -155,18 +155,18 @@ def test_every_chart_kind_has_a_base() -> None:
 def test_a_grid_reference_lands_on_its_squares_centre_or_on_the_point() -> None:
     item = _item("circle-bombardment", battery="A Battery", grid=[20, 100])
     # 6" squares are 15.24 cm: 20 cm along is the second square (centre 22.86), 100 cm up the seventh (99.06).
-    (circle,) = PLAN.arrival(_snap(), item).board["circles"]
+    (circle,) = PLAN._arrival(_snap(), item).board["circles"]
     assert circle["center"] == [22.86, 99.06] and circle["firer_id"] == 2 and circle["bound"] == 1
     # The defender's grid runs from its own left-hand rear corner, the table's far right.
-    theirs = PLAN.arrival(_snap(), replace(item, side="defender")).board["circles"][0]
+    theirs = PLAN._arrival(_snap(), replace(item, side="defender")).board["circles"][0]
     assert theirs["center"] == [120 - 22.86, 180 - 99.06]
-    point = PLAN.arrival(_snap(variants={"grid-reference": "point"}), item).board["circles"][0]
+    point = PLAN._arrival(_snap(variants={"grid-reference": "point"}), item).board["circles"][0]
     assert point["center"] == [20.0, 100.0]
 
 
 def _land(snap: Snapshot, item: PlanItem) -> Snapshot:
     """The table after `item` lands: the board keys its arrival writes."""
-    return snap.after([SetBoard("", "", k, v) for k, v in PLAN.arrival(snap, item).board.items()])
+    return snap.after([SetBoard("", "", k, v) for k, v in PLAN._arrival(snap, item).board.items()])
 
 
 def _landed(
@@ -212,7 +212,7 @@ def test_the_shots_are_rolled_as_laid_and_their_hits_wait_for_the_firing_side() 
     (card,) = PLAN.arrival_cards(snap, {})
     # One shot on the first tank: 4 hits R4. One on the second, more than half outside: a 4 hits, its re-roll
     # 2 (+1 bonus) = 3 misses. One on each of two rifle platoons: 2 hits R2, and a 1 (+1) too.
-    out = PLAN.arrival_fired(snap, card, {"16": [4], "17": [4, 2], "12": [2], "13": [1]}, {}, {})
+    out = PLAN._arrival_fired(snap, card, {"16": [4], "17": [4, 2], "12": [2], "13": [1]}, {}, {})
     assert [r["resolution"]["outcome"]["hits_per_target"] for r in out.rolls] == [[1], [0], [1], [1]]
     states = {(c.unit_id, c.field): c.value for c in out.changes if isinstance(c, SetState)}
     assert states == {
@@ -253,7 +253,7 @@ def test_shots_the_book_does_not_allow_are_refused_with_its_line(
     snap = _landed()
     (card,) = PLAN.arrival_cards(snap, {})
     with pytest.raises(RulesError) as e:
-        PLAN.arrival_fired(snap, card, dice, {}, {})
+        PLAN._arrival_fired(snap, card, dice, {}, {})
     assert e.value.field == field and e.value.source and "ARTILLERY" in e.value.source
     assert e.value.why and rule in e.value.why and len(e.value.reason) <= 120
 
@@ -269,12 +269,12 @@ def test_half_the_shots_on_a_single_target_is_read_per_sub_unit_by_default_and_p
     (card,) = PLAN.arrival_cards(snap, {})
     assert "Lay up to 2 shots on one company" in card.notes[0]
     with pytest.raises(RulesError) as e:
-        PLAN.arrival_fired(snap, card, laid, {}, {})
+        PLAN._arrival_fired(snap, card, laid, {}, {})
     assert "1 Coy" in e.value.reason and e.value.source and "ARMING" in e.value.source
     platoon = _landed(variants={"bombardment-target": "platoon"})
     (card,) = PLAN.arrival_cards(platoon, {})
     assert "Lay up to 2 shots on one platoon" in card.notes[0]
-    out = PLAN.arrival_fired(platoon, card, laid, {}, {})
+    out = PLAN._arrival_fired(platoon, card, laid, {}, {})
     assert len(out.rolls) == 2
     assert {(c.unit_id, c.field): c.value for c in out.changes}[(11, "hits_to_allocate")] == 4
 
@@ -284,7 +284,7 @@ def test_a_battery_that_moved_last_bound_or_is_misnamed_fires_nothing() -> None:
     moved = _landed(units=_moved(2))
     (card,) = PLAN.arrival_cards(moved, {})
     assert not card.stands and "packing or unpacking" in card.notes[0]
-    assert PLAN.arrival_fired(moved, card, {}, {}, {}).changes == ()
+    assert PLAN._arrival_fired(moved, card, {}, {}, {}).changes == ()
     # "all artillery has to spend one bound packing or unpacking to move/fire": a battery planning to move.
     (packing,) = PLAN.arrival_cards(_landed(units=_moved(2, sub_plan="move")), {})
     assert not packing.stands and "packing or unpacking" in packing.notes[0]
@@ -304,8 +304,8 @@ def _laid(
 ) -> Snapshot:
     snap = _snap(units, variants={"grid-reference": "point", **(variants or {})})
     item = _item("smoke-cordon", batteries=batteries, grid=[60, 90], cloud="short-term-gas")
-    assert PLAN.arrival_dice(snap, item, {}) == (6,)
-    landed = PLAN.arrival(snap, item, (die,))
+    assert PLAN._arrival_dice(snap, item, {}) == (6,)
+    landed = PLAN._arrival(snap, item, (die,))
     assert landed.event == "cordon-laid" and landed.step == "execute-2"
     return snap.after([SetBoard("", "", k, v) for k, v in landed.board.items()])
 
@@ -330,15 +330,16 @@ def test_the_wind_is_rolled_once_unless_a_reading_rolls_it_each_bound() -> None:
     wind = snap.board["wind"]
     assert wind["die"] == 6 and wind["deg"] == 90.0
     item = _item("smoke-cordon", batteries=["B Battery"], grid=[10, 10])
-    assert PLAN.arrival_dice(replace(snap, turn=2), item, {}) == ()
+    assert PLAN._arrival_dice(replace(snap, turn=2), item, {}) == ()
     each = replace(snap, turn=2, variants={"wind": "d6-each-bound"})
     assert (
-        PLAN.arrival_dice(each, item, {}) == (6,) and PLAN.arrival_dice(replace(each, turn=1), item, {}) == ()
+        PLAN._arrival_dice(each, item, {}) == (6,)
+        and PLAN._arrival_dice(replace(each, turn=1), item, {}) == ()
     )
 
 
 def test_no_cordon_is_laid_when_no_battery_named_can_fire() -> None:
-    landed = PLAN.arrival(_snap(), _item("smoke-cordon", batteries=["Nobody"], grid=[1, 1]), (6,))
+    landed = PLAN._arrival(_snap(), _item("smoke-cordon", batteries=["Nobody"], grid=[1, 1]), (6,))
     assert landed.event == "cordon-not-laid" and not landed.board
 
 

@@ -137,13 +137,13 @@ def roll(
     **given: Any,
 ) -> Rolled:
     act = Roll(resolver=resolver, unit_id=unit_id, target_id=target_id, dice=dice, fields=given)
-    return work_out(GAME, RS, snap, act, True)
+    return work_out(GAME.rolls, RS, snap, act)
 
 
 def refusal(snap: Snapshot, resolver: str, unit_id: int, target_id: int | None) -> RulesError:
     fields = frozenset(RS.resolvers[resolver].Request.model_fields)
     with pytest.raises(RulesError) as e:
-        ROLLS.before_resolve(resolver, snap, FillRequest(fields, unit_id, target_id, {}), True)
+        ROLLS._before_resolve(resolver, snap, FillRequest(fields, unit_id, target_id, {}), True)
     return e.value
 
 
@@ -407,7 +407,7 @@ def test_a_shot_may_not_claim_what_the_table_counts(field: str, claim: Any, tabl
 def test_the_referees_override_sets_a_kept_field_and_says_so() -> None:
     snap = table(m={"hits_to_allocate": 1, "hits_from": A, "shot_at_by": [A]})
     act = Roll(resolver="allocate-hits", unit_id=A, target_id=M, fields={"hits": 2}, override=True)
-    done = work_out(GAME, RS, snap, act, True)
+    done = work_out(GAME.rolls, RS, snap, act)
     hits = next(f for f in done.filled if f.field == "hits")
     assert (hits.value, hits.given, hits.table) == (2, True, 1)
     assert hits.why == "set by the referee: 2; the table keeps 1"
@@ -420,7 +420,7 @@ def test_the_referees_override_sets_a_kept_field_and_says_so() -> None:
 def test_each_field_the_table_fills_has_its_class() -> None:
     # Counts and states the app holds, and the bound's melee step, are kept; what the players see on the table
     # (cover, gas) is seen (erratum judged-by-eye); nothing is measured by the tape.
-    claims = ROLLS.claims
+    claims = ROLLS.terms.claims
     assert {"hits", "bases", "target_injured", "melee"} <= claims.kept and not claims.measured
     assert claims.seen == {"target_cover", "cover", "shooter_gassed"} and not claims.seen & claims.kept
     assert "judged-by-eye" in RS.errata

@@ -11,7 +11,6 @@ Re-record (only when a change of the rules' answers is intended): `python -m tes
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
@@ -22,18 +21,21 @@ from rules import registry
 from rules.core.acts import (
     Act,
     ApplyArrival,
+    ArriveItem,
     EditUnit,
     LayTemplate,
     MoveFormation,
     MoveStand,
     PlaceMarker,
+    PlanFire,
     PlayCard,
     RecoverMarker,
     Roll,
 )
 from rules.core.errors import RulesError
+from rules.core.fire_cards import CardApplied
 from rules.core.game import Answer as RulesAnswer
-from rules.core.game import GameRules, Outcome, Position, leaves_under
+from rules.core.game import GameRules, Landed, Position, leaves_under
 from rules.core.records import (
     AddToState,
     Change,
@@ -44,10 +46,9 @@ from rules.core.records import (
     Snapshot,
     UnitState,
 )
-from rules.core.rolls import work_out
+from rules.core.rolls import Rolled
 from rules.core.ruleset import RuleSet
 from rules.core.scenario import ForceNode
-from rules.flanders_fields.book.table_sizes import TEMPLATES
 from tests.skirmish import Skirmish
 
 HERE = Path(__file__).parent
@@ -254,17 +255,12 @@ def roll(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     side = act.get("side", t.snap.side_to_move)
     _ruled(act, out, t.rules.turn.roll_refusal(t.status, t.snap, now, asked, side))
     forbidden(t, act, asked, out)
-    w = work_out(t.rules, t.ruleset, t.snap, asked, consequences=apply)
-    out.changes += [*w.spent, *w.changes]
+    w = t.rules.play(t.snap, asked)
+    assert isinstance(w, Rolled)
+    out.changes += [*w.spent, *(w.changes if apply else ())]
     out.shown["outcome"] = w.resolution["outcome_key"]
-    if asked.resolver in t.rules.rolls.secret_draws:
-        payload = {
-            "request": w.request.model_dump(mode="json"),
-            "filled": [f.as_dict() for f in w.filled],
-            "resolution": w.resolution,
-            "changes": [],
-        }
-        out.shown["public"] = t.rules.rolls.draw_seen(asked.resolver, payload, t.snap.side_to_move, apply)[0]
+    if w.seen is not None:
+        out.shown["public"] = dict(w.seen[0])
 
 
 def _played(t: Table, act: Mapping[str, Any], asked: Act, out: Answer) -> RulesAnswer:
@@ -323,43 +319,24 @@ def formation_move(t: Table, act: Mapping[str, Any], out: Answer) -> None:
         if key not in asked:
             asked.add(key)
             rules_of_play(t, act, out, "move-stands", t.refs[u.id])
-    forbidden(
-        t,
-        act,
-        MoveFormation(unit_id=top.id, dx=act["dx"], dy=act["dy"], turn_deg=act.get("turn_deg", 0.0)),
-        out,
-    )
-    cx = sum(u.x or 0 for u in stands) / len(stands)
-    cy = sum(u.y or 0 for u in stands) / len(stands)
-    turn = act.get("turn_deg", 0.0)
-    a = math.radians(turn)
-    for u in stands:
-        rx, ry = (u.x or 0) - cx, (u.y or 0) - cy
-        x = cx + act["dx"] + rx * math.cos(a) - ry * math.sin(a)
-        y = cy + act["dy"] + rx * math.sin(a) + ry * math.cos(a)
-        if not (0 <= x <= s.table_width_cm and 0 <= y <= s.table_length_cm):
-            raise Refused({"refused": {"field": "dx", "rule": f"that would put {u.name} off the table"}})
-        facing = 90.0 if u.facing_deg is None else u.facing_deg
-        out.changes += _placed(t, u, x, y, facing + turn)
+    moved = MoveFormation(unit_id=top.id, dx=act["dx"], dy=act["dy"], turn_deg=act.get("turn_deg", 0.0))
+    _played(t, act, moved, out)
 
 
 def template_laid(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """A template laid on the table by a side: the rules of play, then the board's templates."""
     rules_of_play(t, act, out, "lay-templates", side=act["side"])
     s = t.snap
-    x = s.table_width_cm / 2 if TEMPLATES[act["template"]].across_table else act["x"]
-    rotation = act.get("rotation", 0.0)
-    forbidden(
-        t, act, LayTemplate(kind=act["template"], side=act["side"], x=x, y=act["y"], rotation=rotation), out
+    asked = LayTemplate(
+        kind=act["template"], side=act["side"], x=act["x"], y=act["y"], rotation=act.get("rotation", 0.0)
     )
+    lies = _played(t, act, asked, out).shown
     placed = int(s.board.get("templates_placed", 0)) + 1
     laid = {
         "id": placed,
         "kind": act["template"],
         "side": act["side"],
-        "x": round(x, 2),
-        "y": round(act["y"], 2),
-        "rotation": round(rotation % 360, 2),
+        **{k: lies[k] for k in ("x", "y", "rotation")},
     }
     out.changes += [
         SetBoard("", "", "templates", (*s.board.get("templates", ()), laid)),
@@ -369,8 +346,7 @@ def template_laid(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """An arrived fire-plan item's card applied with every die it rolls given."""
-    card = next((c for c in t.rules.fire_plan.arrival_cards(t.snap, {}) if c.item_id == act["item"]), None)
-    if card is None:
+    if all(c.item_id != act["item"] for c in t.rules.fire_plan.arrival_cards(t.snap, {})):
         raise Refused({"refused": {"field": "item", "rule": f"no arrived fire {act['item']} this turn"}})
 
     # The card keys a stand's roll by its id: the script by its name.
@@ -378,10 +354,9 @@ def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
         return {str(t.ids.get(k, k)): v for k, v in by.items()}
 
     dice, measured = keyed(act["dice"]), keyed(act.get("measured", {}))
-    forbidden(t, act, ApplyArrival(item_id=act["item"], dice=dice, measured=measured), out)
-
-    fired = t.rules.fire_plan.arrival_fired(t.snap, card, dice, measured, {})
-    out.changes += fired.changes
+    applied = _played(t, act, ApplyArrival(item_id=act["item"], dice=dice, measured=measured), out)
+    assert isinstance(applied, CardApplied)
+    fired = applied.fired
     out.shown.update(
         effect=fired.effect,
         rolls=[
@@ -405,7 +380,7 @@ def plan_written(t: Table, act: Mapping[str, Any], out: Answer) -> None:
         m for m in t.rules.kit.plan_kinds if item["kind"] in get_args(m.model_fields["kind"].annotation)
     )
     model.model_validate(item)
-    t.rules.fire_plan.plan_item_allowed(item["kind"], t.snap.period, side, t.snap.nations.get(side, ""))
+    t.rules.play(t.snap, PlanFire(side=side, kind=item["kind"], nation=t.snap.nations.get(side, "")))
     data = {k: v for k, v in item.items() if k != "kind"}
     t.plan.append(PlanItem(len(t.plan) + 1, side, item["kind"], t.snap.turn, data))
     out.shown["item"] = len(t.plan)
@@ -461,29 +436,32 @@ def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 def _land_due(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """The plan's items due now arriving, each with the dice it rolls given by the act (`arrival_dice`, and
-    `arrival_rolls` for a roll made for it): those of this turn whose step (FirePlan.arrival_step; None: as
+    `arrival_rolls` for a roll made for it): those of this turn whose step (FirePlan.terms.arrival_steps; none: as
     the turn starts) the turn has reached; one plan for the game lands the side to move's, a plan sealed each
     turn both sides'."""
     fire_plan = t.rules.fire_plan
     ids = [s.id for s in t.rules.turn.steps(t.snap.period)]
     dice = act.get("arrival_dice", {})
     for item in t.plan:
-        step = fire_plan.arrival_step(item)
+        step = fire_plan.terms.arrival_steps.get(item.kind)
         if (
             item.id in t.arrived
-            or (item.side != t.snap.side_to_move and not fire_plan.sealed_each_turn)
+            or (item.side != t.snap.side_to_move and not fire_plan.terms.sealed_each_turn)
             or item.arrival_turn != t.snap.turn
             or (ids.index(step) if step in ids else 0) > t.step
         ):
             continue
         t.arrived.add(item.id)
         given = tuple(dice.get(str(item.id), ()))
-        asked = t.rules.fire_plan.arrival_dice(t.snap, item, {})
+        asked = t.rules.fire_plan._arrival_dice(t.snap, item, {})
         if len(given) != len(asked):
             raise ValueError(
                 f"item {item.id} arrives with {len(asked)} dice ({asked}): give them in arrival_dice"
             )
-        landed = t.rules.fire_plan.arrival(t.snap, item, given)
+        rolls = act.get("arrival_rolls", {}).get(str(item.id))
+        answer = t.rules.play(t.snap, ArriveItem(item=item, dice=given, roll_dice=rolls))
+        assert isinstance(answer, Landed)
+        landed = answer.arrival
         board = [SetBoard("", landed.source, k, v) for k, v in landed.board.items()]
         _apply(t, out, board)
         out.shown.setdefault("arrivals", []).append(
@@ -491,13 +469,9 @@ def _land_due(t: Table, act: Mapping[str, Any], out: Answer) -> None:
         )
         if landed.event:
             _apply(t, out, t.rules.tabletop.board_changed(t.snap))
-        if landed.roll:  # a roll the server makes for the item: the script gives its dice (arrival_rolls)
-            model = t.ruleset.resolvers[landed.roll].Request
-            body = {"period": t.snap.period, "variants": t.snap.variants}
-            req = model.model_validate({**body, "dice": act["arrival_rolls"][str(item.id)]})
-            res = t.ruleset.resolve(landed.roll, req).as_dict()
-            out.shown["arrivals"][-1]["outcome"] = res["outcome_key"]
-            _apply(t, out, t.rules.rolls.consequences(landed.roll, t.snap, Outcome(req, res)))
+        if answer.resolution is not None:  # a roll the server makes for the item: the script gives its dice
+            out.shown["arrivals"][-1]["outcome"] = answer.resolution["outcome_key"]
+            _apply(t, out, answer.changes)
 
 
 def _apply(t: Table, out: Answer, changes: Iterable[Change]) -> None:

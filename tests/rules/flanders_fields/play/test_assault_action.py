@@ -30,7 +30,7 @@ def _assaulted(snap: Snapshot, stand: int) -> tuple[Snapshot, tuple[Any, ...]]:
     """The assault as /resolve plays it: refused by the turn, else worked out and its changes made."""
     roll = _assault(snap, stand)
     assert GAME.turn.forbidden(snap, roll) == ()
-    w = work_out(GAME, get_ruleset("flanders-fields"), snap, roll, consequences=True)
+    w = work_out(GAME.rolls, get_ruleset("flanders-fields"), snap, roll)
     changes = (*w.spent, *w.changes)
     return snap.after(changes), changes
 

@@ -48,7 +48,7 @@ def test_the_groups_order_roll_is_rolled_as_regimental_artillery() -> None:
         "flanders-fields", "early", UNITS, 120.0, 180.0, turn=1, variants={"artillery-roll-per": "brigade"}
     )
     roll = Roll(resolver="order-roll", dice=[6], unit_id=2)
-    w = work_out(GAME, get_ruleset("flanders-fields"), snap, roll, consequences=True)
+    w = work_out(GAME.rolls, get_ruleset("flanders-fields"), snap, roll)
     assert w.request.unit == "regimental-artillery"
     assert [(c.unit_id, c.field) for c in w.changes] == [(2, "actions_left"), (2, "ordered_turn")]
 

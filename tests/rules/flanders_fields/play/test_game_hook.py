@@ -29,9 +29,9 @@ def test_a_rule_set_without_these_methods_plays_a_turn_of_nothing() -> None:
     now = Position(1, "attacker")
     assert bare.turn.refusal("playing", "late", now, "move-stands", "attacker", None, []) is None
     assert bare.turn.started(snap) == ((), ())
-    assert bare.rolls.before_resolve("anything", snap, FillRequest(frozenset()), True) == ()
+    assert bare.rolls._before_resolve("anything", snap, FillRequest(frozenset()), True) == ()
     with pytest.raises(RulesError) as e:
-        bare.rolls.hand_played(snap, "attacker", "QD")
+        bare.rolls._hand_played(snap, "attacker", "QD")
     assert e.value.field == "card"
 
 
@@ -63,19 +63,19 @@ def test_the_wind_is_rolled_once_a_turn_and_a_heroic_action_once_a_game() -> Non
     asked = FillRequest(frozenset(), unit_id=1)
     no_cloud = _snap(turn=2)
     with pytest.raises(RulesError):
-        GAME.rolls.before_resolve("gas-wind", no_cloud, asked, True)
-    assert GAME.rolls.before_resolve("gas-wind", no_cloud, asked, False) == ()
+        GAME.rolls._before_resolve("gas-wind", no_cloud, asked, True)
+    assert GAME.rolls._before_resolve("gas-wind", no_cloud, asked, False) == ()
     cloud = _snap(turn=2, board={"clouds": [{"item_id": 1}], "wind": {"speed_cm": 5}, "wind_turn": 1})
-    assert GAME.rolls.before_resolve("gas-wind", cloud, asked, True) == ()
+    assert GAME.rolls._before_resolve("gas-wind", cloud, asked, True) == ()
     rolled = _snap(turn=2, board={"clouds": [{"item_id": 1}], "wind": {"speed_cm": 5}, "wind_turn": 2})
     with pytest.raises(RulesError):
-        GAME.rolls.before_resolve("gas-wind", rolled, asked, True)
-    (spent,) = GAME.rolls.before_resolve(
+        GAME.rolls._before_resolve("gas-wind", rolled, asked, True)
+    (spent,) = GAME.rolls._before_resolve(
         "heroic-action", _snap(sides={"attacker": {"heroic-action": 1}}), asked, True
     )
     assert isinstance(spent, SetSideState) and (spent.side, spent.value) == ("attacker", 0)
     with pytest.raises(RulesError):
-        GAME.rolls.before_resolve(
+        GAME.rolls._before_resolve(
             "heroic-action", _snap(sides={"attacker": {"heroic-action": 0}}), asked, True
         )
 
@@ -99,5 +99,6 @@ def test_each_side_starts_with_one_heroic_action_and_a_bare_rule_set_with_nothin
     # "Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)
     start = _snap(sides={"attacker": dict(GAME.fields.side_state)})
     assert (
-        len(GAME.rolls.before_resolve("heroic-action", start, FillRequest(frozenset(), unit_id=1), True)) == 1
+        len(GAME.rolls._before_resolve("heroic-action", start, FillRequest(frozenset(), unit_id=1), True))
+        == 1
     )

@@ -23,7 +23,7 @@ SHOT = {"outcome_key": "no-effect", "outcome": "no effect"}
 
 def _shot(snap: Snapshot, firer: int) -> tuple[Any, ...]:
     request = get_ruleset("flanders-fields").resolvers["shooting"].Request.model_construct(firer="infantry")
-    return GAME.rolls.consequences("shooting", snap, Outcome(request, SHOT, firer, 20))
+    return GAME.rolls._consequences("shooting", snap, Outcome(request, SHOT, firer, 20))
 
 
 def _spent(changes: tuple[Any, ...]) -> list[int]:
@@ -43,11 +43,11 @@ def test_a_unit_is_ordered_once_a_turn() -> None:
 def test_an_order_roll_is_the_units_own() -> None:
     """A platoon takes its company's roll; a company rolls on the rifle companies' table, not the MGs'."""
     with pytest.raises(RulesError) as e:
-        GAME.rolls.before_resolve("order-roll", snapshot(), FillRequest(frozenset(), 4, None, {}), True)
+        GAME.rolls._before_resolve("order-roll", snapshot(), FillRequest(frozenset(), 4, None, {}), True)
     assert e.value.field == "unit_id" and "the order roll of A Coy:" in e.value.reason
     with pytest.raises(RulesError) as e:
         given = {"unit": "battalion-mg"}
-        GAME.rolls.before_resolve("order-roll", snapshot(), FillRequest(frozenset(), 3, None, given), True)
+        GAME.rolls._before_resolve("order-roll", snapshot(), FillRequest(frozenset(), 3, None, given), True)
     assert e.value.field == "fields.unit" and e.value.allowed == ["rifle-company"]
 
 

@@ -263,20 +263,20 @@ def _outcome(
 
 def test_an_order_roll_grants_its_actions() -> None:
     out = _outcome("order-roll", {"outcome_key": "pass", "outcome": {"actions": 2}}, 3)
-    changes = GAME.rolls.consequences("order-roll", snapshot(turn=2), out)
+    changes = GAME.rolls._consequences("order-roll", snapshot(turn=2), out)
     assert [(type(c), c.unit_id, c.value) for c in changes] == [(ActionsGranted, 3, 2), (Ordered, 3, 2)]
 
 
 def test_shooting_at_raw_troops_marks_their_battalion_fired_on() -> None:
     snap = snapshot()
     out = _outcome("shooting", {"outcome_key": "suppressed", "outcome": "suppressed"}, 20, 4, firer="mg")
-    changes = GAME.rolls.consequences("shooting", snap, out)
+    changes = GAME.rolls._consequences("shooting", snap, out)
     assert [type(c) for c in changes] == [SuppressionAdded] * 3 + [CameUnderFire]
     assert changes[-1].unit_id == 1
     missed = _outcome(
         "shooting", {"outcome_key": "no-effect", "outcome": "no-effect"}, 4, 20, firer="infantry"
     )
-    assert GAME.rolls.consequences("shooting", snap, missed) == ()  # experienced troops: nothing to mark
+    assert GAME.rolls._consequences("shooting", snap, missed) == ()  # experienced troops: nothing to mark
 
 
 def test_a_rout_removes_the_battalion_and_a_retreat_suppresses_and_abandons() -> None:
@@ -288,14 +288,14 @@ def test_a_rout_removes_the_battalion_and_a_retreat_suppresses_and_abandons() ->
         "at_75_percent": False,
         "removed": True,
     }
-    changes = GAME.rolls.consequences("morale", snap, _outcome("morale", rout, 1))
+    changes = GAME.rolls._consequences("morale", snap, _outcome("morale", rout, 1))
     assert changes[:2] == (
         MoraleStage("1st Bn has tested its morale", MORALE, 1, 1),
         MoraleTested("1st Bn has tested its morale", MORALE, 1),
     )
     assert {c.unit_id for c in changes[2:] if isinstance(c, UnitKilled)} == {2, 4, 5, 6, 9, 10}
     retreat = {**rout, "removed": False, "suppressed": True, "abandon_crewed_weapons": True}
-    changes = GAME.rolls.consequences("morale", snap, _outcome("morale", retreat, 1))
+    changes = GAME.rolls._consequences("morale", snap, _outcome("morale", retreat, 1))
     suppressed = {c.unit_id for c in changes if isinstance(c, BecameSuppressed)}
     assert suppressed == {2, 5, 6, 9, 10}  # not 4: already suppressed
     assert [(c.unit_id, c.source) for c in changes if isinstance(c, CrewAbandoned)] == [(10, SRC_CREWED)]
@@ -305,10 +305,10 @@ def test_a_stand_rolled_under_a_barrage_is_no_longer_pending() -> None:
     barrage = {"item_id": "RB1", "side": "attacker", "front_y": 50.0, "pending": [4, 5], "danger": []}
     snap = snapshot(barrages=(barrage,))
     out = _outcome("rolling-barrage", {"outcome_key": "no-effect", "outcome": "no-effect"}, None, 4)
-    changes = GAME.rolls.consequences("rolling-barrage", snap, out)
+    changes = GAME.rolls._consequences("rolling-barrage", snap, out)
     rolled = [c for c in changes if isinstance(c, BarragesRolled)]
     assert rolled[0].barrages[0]["pending"] == [5] and rolled[0].source == SRC_ROLLING_BARRAGE
-    again = GAME.rolls.consequences("rolling-barrage", snapshot(barrages=(rolled[0].barrages[0],)), out)
+    again = GAME.rolls._consequences("rolling-barrage", snapshot(barrages=(rolled[0].barrages[0],)), out)
     assert not any(isinstance(c, BarragesRolled) for c in again)
 
 
@@ -326,7 +326,7 @@ def test_a_dispersing_wind_clears_the_offensive_clouds() -> None:
     snap = snapshot(battalion(u20={"in_gas": True}), clouds=(cloud,), turn=3)
     wind = {"direction_deg": 90.0, "speed_cm": 10.0, "dispersed": True}
     out = _outcome("gas-wind", {"outcome_key": "dispersed", "outcome": wind}, None)
-    changes = GAME.rolls.consequences("gas-wind", snap, out)
+    changes = GAME.rolls._consequences("gas-wind", snap, out)
     blown = {c.key: c.value for c in changes[:4] if isinstance(c, SetBoard)}
     assert blown["clouds"] == [] and blown["wind_turn"] == 3 and blown["wind"] == wind
     assert blown["clouds_gone"][0]["why"] == "the Gas Movement table dispersed the gas"

@@ -34,7 +34,7 @@ def _at(turn: int, side: str) -> Snapshot:
 
 def _dice_for(snap: Snapshot, unit_id: int, die: int, apply: bool = True) -> Rolled:
     roll = Roll(resolver="reinforcements", dice=[die], unit_id=unit_id, apply=apply)
-    return work_out(MONS.rules, MONS.ruleset, snap, roll, consequences=apply)
+    return work_out(MONS.rules.rolls, MONS.ruleset, snap, roll)
 
 
 def test_the_reinforcements_are_diced_for_from_turn_two_on_a_six_then_a_five() -> None:

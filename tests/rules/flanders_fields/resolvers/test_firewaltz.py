@@ -89,7 +89,7 @@ def test_only_a_german_attack_has_a_firewaltz(nation: str) -> None:
     assert err.value.field == "attacker_nation" and list(err.value.allowed) == ["german"]
     assert len(str(err.value.message)) <= 120
     with pytest.raises(RulesError):
-        FlandersFieldsFirePlan().plan_item_allowed("firewaltz", "late", "attacker", nation)
+        FlandersFieldsFirePlan()._plan_item_allowed("firewaltz", "late", "attacker", nation)
     german = resolve("firewaltz", period="late", target="trench-line", attacker_nation="german", dice=[4])
     assert german["outcome"] == "suppressed"
 
@@ -125,15 +125,15 @@ def test_a_strong_point_is_not_in_medium_cover() -> None:
 def test_it_is_a_late_fire_plan_item_of_the_german_attacker() -> None:
     assert PLAN_ITEM_STEPS["firewaltz"] is FIREWALTZ_STEP
     assert FIREWALTZ_STEP.periods == ("late",) and FIREWALTZ_STEP.step_id == "barrages-and-bombardments"
-    FlandersFieldsFirePlan().plan_item_allowed("firewaltz", "late", "attacker", "german")
-    FlandersFieldsFirePlan().plan_item_allowed("firewaltz", "late", "attacker", "")
+    FlandersFieldsFirePlan()._plan_item_allowed("firewaltz", "late", "attacker", "german")
+    FlandersFieldsFirePlan()._plan_item_allowed("firewaltz", "late", "attacker", "")
     for period, side, nation in (
         ("mid", "attacker", "german"),
         ("late", "defender", "german"),
         ("late", "attacker", "british"),
     ):
         with pytest.raises(RulesError) as err:
-            FlandersFieldsFirePlan().plan_item_allowed("firewaltz", period, side, nation)
+            FlandersFieldsFirePlan()._plan_item_allowed("firewaltz", period, side, nation)
         assert err.value.field == "item.kind"
 
 

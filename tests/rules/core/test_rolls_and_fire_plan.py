@@ -1,0 +1,67 @@
+"""A rule set's rolls and fire plan are small parts of the hook (issue 54): what the app reads of them (their
+data in one record each, a request's fill, a secret draw's hidden fields, a card's acts and marks, which units
+fire the plan, the cards of arrived fire), at most eight public members together; every act they answer is
+answered by `GameRules.play`, the table's geometry (a formation moved as one, a template laid) included."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.acts import LayTemplate, MoveFormation, MoveTemplate
+from rules.core.errors import RulesError
+from rules.core.game import FirePlan, GameRules
+from rules.core.kit import TableKit
+from rules.core.records import Snapshot, UnitState
+from rules.core.rolls import Rolls
+from rules.table.templates import TemplateSpec
+
+MOST_MEMBERS = 8
+
+
+def test_rolls_and_the_fire_plan_have_at_most_eight_public_members_together() -> None:
+    public = {
+        f"{part.__name__}.{n}" for part in (Rolls, FirePlan) for n in dir(part) if not n.startswith("_")
+    }
+    assert len(public) <= MOST_MEMBERS, sorted(public)
+
+
+def _table() -> Snapshot:
+    coy = UnitState(1, None, "attacker", "company", name="1 Coy")
+    stands = (
+        UnitState(2, 1, "attacker", "platoon", x=10.0, y=10.0, facing_deg=None, name="1 Plt"),
+        UnitState(3, 1, "attacker", "platoon", x=20.0, y=10.0, facing_deg=90.0, name="2 Plt"),
+        UnitState(4, 1, "attacker", "platoon", x=30.0, y=10.0, facing_deg=90.0, name="3 Plt", killed=True),
+    )
+    board = {
+        "templates": ({"id": 7, "kind": "barrage", "side": "attacker", "x": 60.0, "y": 40.0, "rotation": 0},)
+    }
+    return Snapshot("bare", None, (coy, *stands), 120.0, 180.0, board=board)
+
+
+def test_a_formation_turns_about_its_centre_and_stays_on_the_table() -> None:
+    moved = GameRules().play(_table(), MoveFormation(unit_id=1, dx=0.0, dy=5.0, turn_deg=90.0))
+    placed = {(c.unit_id, c.field): c.value for c in moved.changes}
+    # About (15, 10): the two living stands end one above the other, a facing of none facing up the table;
+    # only what changes is answered.
+    assert placed == {
+        (2, "x"): 15.0,
+        (2, "facing_deg"): 180.0,
+        (3, "x"): 15.0,
+        (3, "y"): 20.0,
+        (3, "facing_deg"): 180.0,
+    }
+    with pytest.raises(RulesError) as off:
+        GameRules().play(_table(), MoveFormation(unit_id=1, dx=-20.0, dy=0.0))
+    assert off.value.field == "dx" and "1 Plt" in off.value.reason
+
+
+def test_a_template_lies_where_the_rules_lay_it() -> None:
+    kit = TableKit(templates={"barrage": TemplateSpec("barrage", 120.0, 10.0, "", across_table=True)})
+    game = GameRules(kit=kit)
+    laid = game.play(_table(), LayTemplate(kind="barrage", side="attacker", x=3.0, y=50.004, rotation=370.0))
+    assert dict(laid.shown) == {"kind": "barrage", "x": 60.0, "y": 50.0, "rotation": 10.0}
+    kept = game.play(_table(), MoveTemplate(template_id=7, y=41.0))  # what it does not name stays
+    assert dict(kept.shown) == {"kind": "barrage", "x": 60.0, "y": 41.0, "rotation": 0.0}
+    with pytest.raises(RulesError) as off:
+        game.play(_table(), MoveTemplate(template_id=7, y=500.0))
+    assert off.value.field == "y"
