@@ -51,7 +51,7 @@ def plan(
     session: Session, game: Game, viewer: Viewer, unit_id: int, dx: float, dy: float, turn_deg: float
 ) -> Plan:
     """Every stand's new place, from one read (no lock needed: the write checks the versions read)."""
-    units = list_units(session, game.id or 0)
+    units = list_units(session, game.pk)
     formation = next((u for u in units if u.id == unit_id), None)
     if formation is None:
         raise RulesError("unit_id", "the game has no such unit: pick one of its units")
@@ -76,7 +76,7 @@ def plan(
         # 0 is a facing like any other (`or 90` turned it to 90 on a move without a turn).
         facing = 90.0 if u.facing_deg is None else float(u.facing_deg)
         placed.append((u, round(x, 2), round(y, 2), round((facing + turn_deg) % 360, 2)))
-    versions = {u.id or 0: u.version for u in stands}
+    versions = {u.pk: u.version for u in stands}
     return Plan(unit_id, units, stands, placed, versions, (game.table_width_cm, game.table_length_cm))
 
 
@@ -96,7 +96,7 @@ def _write(session: Session, p: Plan) -> list[dict[str, Any]] | None:
     table = Unit.__table__  # type: ignore[attr-defined]
     c = table.c
     rows = [
-        {"uid": u.id, "seen": p.versions[u.id or 0], "nx": x, "ny": y, "nf": f} for u, x, y, f in p.placed
+        {"uid": u.id, "seen": p.versions[u.pk], "nx": x, "ny": y, "nf": f} for u, x, y, f in p.placed
     ]
     result = session.execute(
         update(table)
