@@ -1,5 +1,8 @@
 """A game's units: queries and writes, a unit as a viewer may read it, a row as the rules read it, and walking
-the force tree."""
+the force tree. Every answer, log entry and page reads a unit through one `Reader`: the fields the rule set
+keeps secret (the other side's aiming points) hidden until it shows them (its battery fires, the game is
+over). A unit's rule-set state is one mapping on its row (`unit.state`), read, written, counted and hidden by
+the names the hook's fields declare."""
 
 from __future__ import annotations
 
