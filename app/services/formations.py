@@ -95,9 +95,7 @@ def _write(session: Session, p: Plan) -> list[dict[str, Any]] | None:
     when a stand changed since."""
     table = Unit.__table__  # type: ignore[attr-defined]
     c = table.c
-    rows = [
-        {"uid": u.id, "seen": p.versions[u.pk], "nx": x, "ny": y, "nf": f} for u, x, y, f in p.placed
-    ]
+    rows = [{"uid": u.id, "seen": p.versions[u.pk], "nx": x, "ny": y, "nf": f} for u, x, y, f in p.placed]
     result = session.execute(
         update(table)
         .where(and_(c.id == bindparam("uid"), c.version == bindparam("seen")))

@@ -168,9 +168,7 @@ def _unique(names: dict[int, str], units: Sequence[NamedUnit]) -> dict[int, str]
     count = Counter(out.values())
     for u in units:
         if count[out[u.pk]] > 1:
-            out[u.pk] = (
-                f"{out[u.pk]} #{u.pk}"  # identical trees on one side: the id tells them apart
-            )
+            out[u.pk] = f"{out[u.pk]} #{u.pk}"  # identical trees on one side: the id tells them apart
     return out
 
 
@@ -189,9 +187,7 @@ def full_names(units: Iterable[NamedUnit], only: Iterable[int] | None = None) ->
         for u in units
     }
     wanted = set(by_id) if only is None else set(only) & set(by_id)
-    full = {
-        uid: " › ".join([*(own[a.pk] for a in _chain(by_id[uid], by_id)), own[uid]]) for uid in wanted
-    }
+    full = {uid: " › ".join([*(own[a.pk] for a in _chain(by_id[uid], by_id)), own[uid]]) for uid in wanted}
     # Two units with the same name under the same parent are numbered above, so a full name repeats only
     # where the force tree itself does (the same tree on both sides): the side tells them apart.
     return _unique(full, [by_id[uid] for uid in wanted])
