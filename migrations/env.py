@@ -1,3 +1,13 @@
+"""Alembic's environment: the only source of the schema is migrations/versions, one revision per change.
+
+A landed revision never changes: migrations/manifest.json pins each revision id to its file's sha256, and tests
+fail when a file or an entry differs from what landed (git history included). Ids 0004 and 0005 were once
+reused (empty placeholders, then the access and secrets schema), so a database upgraded in between was stamped
+past them without their columns: 0008 adds whatever of them is missing. 0010 was changed after it landed (the
+scenario's period column); 0011 adds the column where the first 0010 left it out. app.core.db.schema_drift
+lists what the models need and the live schema lacks; the app refuses to start on a drifted database. A
+downgrade through 0005 or 0004 drops data for good (LOSSY_DOWNGRADES): refused unless `-x lose_data=yes`."""
+
 from __future__ import annotations
 
 from alembic import context

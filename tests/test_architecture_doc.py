@@ -1,5 +1,6 @@
-"""docs/architecture.md stays true: every file or folder it names exists, and every service module it lists is
-a module of app/services (and the other way round), so a move or a new concern shows up here."""
+"""docs/architecture.md stays a true map: at most 200 lines; every file, folder and module it names exists; the
+import contracts it lists are the ones `pyproject.toml` holds the build to; every service module is on it; the
+functions it names on an act's path exist. A move, a rename or a new concern shows up here."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import dataclasses
 import importlib
 import inspect
 import re
+import tomllib
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "architecture.md").read_text()
@@ -20,8 +23,85 @@ def test_every_path_the_doc_names_exists() -> None:
     assert missing == []
 
 
+def _section(title: str) -> str:
+    start = DOC.index(f"\n## {title}\n")
+    end = DOC.find("\n## ", start + 1)
+    return DOC[start : end if end != -1 else len(DOC)]
+
+
+def _lookup(dotted: str) -> Any:
+    """What `dotted` names: a module, or an attribute (a class's method too) of its longest module prefix;
+    None when there is none."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for name in parts[cut:]:
+            obj = getattr(obj, name, None)
+        return obj
+    return None
+
+
+def test_the_doc_is_a_map_of_at_most_200_lines() -> None:
+    assert len(DOC.splitlines()) <= 200
+
+
+def test_every_module_the_doc_names_exists() -> None:
+    dotted = {n for n in re.findall(r"`((?:app|rules|playsheets|tests)\.[\w.]+)`", DOC)}
+    assert len(dotted) > 30
+    assert sorted(n for n in dotted if _lookup(n) is None) == []
+
+
+def test_the_layers_it_lists_are_the_import_contracts() -> None:
+    """Each contract of `[tool.importlinter]` is one bullet of "The layers": a forbidden one names its sources
+    and forbidden modules, an independence one its modules, a layers one its layers top to bottom (`a > b`);
+    and there is one bullet per contract."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contracts = config["tool"]["importlinter"]["contracts"]
+    section = _section("The layers")
+    listed = section[section.index("The import contracts") :]
+    bullets = [" ".join(b.split()) for b in re.split(r"\n- ", listed)[1:]]
+    plain = [b.replace("`", "") for b in bullets]
+    forbidden = {}
+    for b in bullets:
+        if "never import" in b:
+            before, after = b.split("never import")
+            forbidden[b] = (
+                set(re.findall(r"`([\w.]+)`", before)),
+                set(re.findall(r"`([\w.]+)`", after.split("(")[0])),
+            )
+    found = 0
+    for c in contracts:
+        if c["type"] == "forbidden":
+            pair = (set(c["source_modules"]), set(c["forbidden_modules"]))
+            by = [b for b, named in forbidden.items() if named == pair]
+        elif c["type"] == "independence":
+            by = [b for b in bullets if all(f"`{m}`" in b for m in c["modules"]) and "independent" in b]
+        else:
+            chain = " > ".join(" | ".join(x.strip() for x in layer.split("|")) for layer in c["layers"])
+            by = [b for b, p in zip(bullets, plain, strict=True) if chain in p]
+            by = [b for b in by if all(f"`{m}`" in b for m in c.get("containers", []))]
+        assert len(by) == 1, c["name"]
+        found += 1
+    assert len(bullets) == found == len(contracts)
+
+
+def test_the_acts_path_names_functions_that_exist() -> None:
+    path = _section("One act, from the tap to the database and back")
+    named = set(re.findall(r"`((?:app|rules)\.[\w.]+)`", path))
+    assert {
+        "app.services.acts.play",
+        "app.services.markers.apply_changes",
+        "app.services.events.record",
+        "rules.core.game.GameRules.play",
+    } <= named
+    assert sorted(n for n in named if not inspect.ismodule(_lookup(n)) and not callable(_lookup(n))) == []
+
+
 def test_the_doc_lists_every_service_module() -> None:
-    section = DOC[DOC.index("## app/services/") : DOC.index("## app/routes/")]
+    section = _section("Where each kind of code goes")
     named = set(re.findall(r"`(\w+)`", section))
     modules = {p.stem for p in (ROOT / "app" / "services").glob("*.py") if p.stem != "__init__"}
     assert modules - named == set()

@@ -19,10 +19,22 @@ def empty_terrain() -> dict[str, Any]:
     return {"type": "FeatureCollection", "features": []}
 
 
-class Game(SQLModel, table=True):
-    __tablename__ = "game"
+class Stored(SQLModel):
+    """A table whose rows are numbered by the database: `id` is None only until the row is flushed, so a row
+    read from the database, or added and flushed, gives its number as `pk`, an int."""
 
     id: int | None = Field(default=None, primary_key=True)
+
+    @property
+    def pk(self) -> int:
+        if self.id is None:
+            raise RuntimeError(f"a {type(self).__name__} has no id until it is flushed")
+        return self.id
+
+
+class Game(Stored, table=True):
+    __tablename__ = "game"
+
     name: str = Field(max_length=200)
     ruleset: str = Field(max_length=64, index=True)
     period: str | None = Field(default=None, max_length=32)
@@ -51,13 +63,12 @@ class Game(SQLModel, table=True):
     archived_at: datetime | None = None
 
 
-class GameSide(SQLModel, table=True):
+class GameSide(Stored, table=True):
     """One side of a game: its nation, its join code (hashed) and its fire plan's lock and commitment."""
 
     __tablename__ = "game_side"
     __table_args__ = (UniqueConstraint("game_id", "side"),)
 
-    id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False))
     side: str = Field(max_length=16)
     nation: str = Field(default="", max_length=32)
@@ -71,12 +82,11 @@ class GameSide(SQLModel, table=True):
     version: int = 1
 
 
-class Token(SQLModel, table=True):
+class Token(Stored, table=True):
     """A bearer token, stored as HMAC-SHA256(secret key, token): a leaked database grants nothing."""
 
     __tablename__ = "token"
 
-    id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False))
     role: str = Field(max_length=16)  # referee, attacker or defender
     token_hash: str = Field(max_length=64, unique=True)
@@ -86,13 +96,12 @@ class Token(SQLModel, table=True):
     revoked_at: datetime | None = None
 
 
-class Unit(SQLModel, table=True):
+class Unit(Stored, table=True):
     """A node of a force tree (division .. platoon) or a stand; its state lives on the same row, so a marker
     change is one UPDATE of the row at its version (app.services.units.increment)."""
 
     __tablename__ = "unit"
 
-    id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(
         sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
     )
@@ -121,13 +130,12 @@ class Unit(SQLModel, table=True):
     version: int = 1
 
 
-class FirePlanItem(SQLModel, table=True):
+class FirePlanItem(Stored, table=True):
     """One entry of a side's fire plan: hidden from the opponent until it arrives on the table."""
 
     __tablename__ = "fire_plan_item"
     __table_args__ = (UniqueConstraint("game_id", "side", "public_id", name="uq_fire_plan_item_public_id"),)
 
-    id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(
         sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
     )
@@ -145,7 +153,7 @@ class FirePlanItem(SQLModel, table=True):
     slot: int | None = None
 
 
-class FirePlanSeal(SQLModel, table=True):
+class FirePlanSeal(Stored, table=True):
     """A side's plan for one turn, sealed (a rule set whose plan is sealed each turn, FirePlan.terms.sealed_each_turn):
     the commitment published at sealing, its tree's leaves, and its padding salt (secret until the game is
     over). Flanders Fields' one plan keeps its seal on its side (GameSide)."""
@@ -153,7 +161,6 @@ class FirePlanSeal(SQLModel, table=True):
     __tablename__ = "fire_plan_seal"
     __table_args__ = (UniqueConstraint("game_id", "side", "turn", name="uq_fire_plan_seal_turn"),)
 
-    id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(
         sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
     )
@@ -165,13 +172,12 @@ class FirePlanSeal(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-class FirePlanEdit(SQLModel, table=True):
+class FirePlanEdit(Stored, table=True):
     """A side's own record of its fire-plan edits (nothing a player entered is lost), kept out of the shared
     event log so that the other side cannot count them."""
 
     __tablename__ = "fire_plan_edit"
 
-    id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(
         sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
     )
@@ -181,13 +187,12 @@ class FirePlanEdit(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-class Event(SQLModel, table=True):
+class Event(Stored, table=True):
     """The append-only log. Its id is also the Server-Sent Events id. Undo appends an event that names the
     one it reverses in `reverses_id`."""
 
     __tablename__ = "event"
 
-    id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(
         sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False, index=True)
     )
@@ -209,13 +214,12 @@ class Event(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-class Campaign(SQLModel, table=True):
+class Campaign(Stored, table=True):
     """A Firestorm campaign played like a game: the pure state (rules.firestorm.campaign.CampaignState) as
     JSON, its version for optimistic concurrency, and the organiser's corrected map."""
 
     __tablename__ = "campaign"
 
-    id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=200)
     ruleset: str = Field(default="firestorm-villers-bretonneux", max_length=64)
     variants: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
@@ -226,13 +230,12 @@ class Campaign(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow)
 
 
-class CampaignSide(SQLModel, table=True):
+class CampaignSide(Stored, table=True):
     """One side of a campaign (german or bef) and its join code, stored hashed like a game's."""
 
     __tablename__ = "campaign_side"
     __table_args__ = (UniqueConstraint("campaign_id", "side"),)
 
-    id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(
         sa_column=Column(Integer, ForeignKey("campaign.id", ondelete="CASCADE"), nullable=False)
     )
@@ -240,12 +243,11 @@ class CampaignSide(SQLModel, table=True):
     join_code_hash: str = Field(max_length=64, unique=True)
 
 
-class CampaignToken(SQLModel, table=True):
+class CampaignToken(Stored, table=True):
     """A bearer token of a campaign (role referee = the organiser, german or bef), stored hashed."""
 
     __tablename__ = "campaign_token"
 
-    id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(
         sa_column=Column(Integer, ForeignKey("campaign.id", ondelete="CASCADE"), nullable=False)
     )
@@ -256,13 +258,12 @@ class CampaignToken(SQLModel, table=True):
     revoked_at: datetime | None = None
 
 
-class CampaignEvent(SQLModel, table=True):
+class CampaignEvent(Stored, table=True):
     """The campaign's append-only log: every action with its dice, who took it, the events it caused and the
     state before it (so undo, itself a new event naming the one it reverses, can restore it)."""
 
     __tablename__ = "campaign_event"
 
-    id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(
         sa_column=Column(Integer, ForeignKey("campaign.id", ondelete="CASCADE"), nullable=False, index=True)
     )
@@ -286,7 +287,7 @@ class CampaignEvent(SQLModel, table=True):
 CAMPAIGN_BATTLE_OPEN = text("status IN ('open', 'offered')")
 
 
-class CampaignBattle(SQLModel, table=True):
+class CampaignBattle(Stored, table=True):
     """A campaign battle fought on the table (app/services/campaign_battles.py): the campaign's turn and battle
     it belongs to, the Flanders Fields game opened for it, the result the finished game offers (who holds the
     field as the referee recorded it, the Great War score and its reasons) and the score the organiser
@@ -305,7 +306,6 @@ class CampaignBattle(SQLModel, table=True):
         ),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(
         sa_column=Column(Integer, ForeignKey("campaign.id", ondelete="CASCADE"), nullable=False, index=True)
     )
@@ -331,7 +331,7 @@ class CampaignBattle(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow)
 
 
-class IdempotentResponse(SQLModel, table=True):
+class IdempotentResponse(Stored, table=True):
     """The answer to the first write a device sent with an `Idempotency-Key` header (app/guard/idempotency.py): a
     repeat with the same key gets this answer again instead of acting twice. `status_code` is None while the
     first request is still being answered."""
@@ -339,7 +339,6 @@ class IdempotentResponse(SQLModel, table=True):
     __tablename__ = "idempotent_response"
     __table_args__ = (UniqueConstraint("device_hash", "key", name="uq_idempotent_response_device_key"),)
 
-    id: int | None = Field(default=None, primary_key=True)
     device_hash: str = Field(max_length=64)  # HMAC of the presented token, like Token.token_hash
     key: str = Field(max_length=64)
     request_hash: str = Field(max_length=64)  # method, path and body: a key names one request only

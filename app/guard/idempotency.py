@@ -134,7 +134,7 @@ def _claim(engine: Engine, device: str, key: str, request_hash: str) -> Claim:
         session.add(claim)
         try:
             commit_bookkeeping(session)
-            return Claimed(claim.id or 0)
+            return Claimed(claim.pk)
         except IntegrityError:
             session.rollback()
         row = session.exec(

@@ -75,7 +75,7 @@ def open_table_battle(
     except USER_ERRORS as e:
         return _refused(request, session, settings, campaign_id, e)
     creds = opened.credentials
-    game_id = opened.game.id or 0
+    game_id = opened.game.pk
     if creds is None:  # already open (a second tap, another device): the board shows it
         return RedirectResponse(f"/campaigns/{campaign_id}", status_code=303)
     response = RedirectResponse(f"/games/{game_id}/created", status_code=303)

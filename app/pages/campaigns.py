@@ -175,9 +175,9 @@ def _happened(ev: dict[str, Any]) -> str:
 def board_context(session: Session, row: Campaign, who: Viewer, error: str | None = None) -> dict[str, Any]:
     snap = campaign_store.snapshot(row)
     state = campaign_store.state_of(row)
-    undone = campaign_store.reversed_ids(session, row.id or 0)
-    log = [campaign_store.event_dict(e, undone) for e in campaign_store.events(session, row.id or 0)]
-    games_now = campaign_battles.log_games(session, row.id or 0)
+    undone = campaign_store.reversed_ids(session, row.pk)
+    log = [campaign_store.event_dict(e, undone) for e in campaign_store.events(session, row.pk)]
+    games_now = campaign_battles.log_games(session, row.pk)
     for e in log:
         e["text"], e["happened"] = _entry_text(e, games_now), _happened(e)
         if e["kind"] == campaign_battles.LOG_KIND:  # its link: the game as it is now, none once deleted
@@ -204,7 +204,7 @@ def board_context(session: Session, row: Campaign, who: Viewer, error: str | Non
         "error": error,
         "side_names": SIDE_NAMES,
         "troop_label": troop_label,
-        **campaign_battles.board_view(session, row.id or 0, state, who),
+        **campaign_battles.board_view(session, row.pk, state, who),
     }
 
 
@@ -310,7 +310,7 @@ async def new_campaign_page(request: Request, session: SessionDep, settings: Set
     with unit_of_work(session):
         row, creds = campaign_store.create(session, settings.secret_key, name)
     response = _start(request, session, created={"campaign": row, "codes": creds.join_codes})
-    remember_campaign(request, response, row.id or 0, creds.referee_token)
+    remember_campaign(request, response, row.pk, creds.referee_token)
     return response
 
 

@@ -57,17 +57,17 @@ def _plan_context(
     # The same rule as the API: the opponent is refused (403) until the game is over.
     if not fireplans.may_read_plan(viewer, chosen, game):
         raise Forbidden(f"the {chosen}'s fire plan is secret until its items arrive")
-    items = [plan_item_out(i) for i in fireplans.plan_items(session, game.id or 0, chosen)]
+    items = [plan_item_out(i) for i in fireplans.plan_items(session, game.pk, chosen)]
     words = rules_of(game).fire_plan.terms.words
     plans = {
         s.side: PlanOut(**fireplans.plan_summary(session, game, s.side))
-        for s in seats.sides(session, game.id or 0)
+        for s in seats.sides(session, game.pk)
     }
     by_turn: dict[int, list[Any]] = {}
     for item in items:
         by_turn.setdefault(item.arrival_turn, []).append(item)
     plan = plans.get(chosen)
-    nation = fireplans.get_side(session, game.id or 0, chosen).nation
+    nation = fireplans.get_side(session, game.pk, chosen).nation
     now = snapshot_of(session, game, [])  # what a plan item is asked against: the game, not its stands
     return {
         **table_drawing(session, game, chosen),
@@ -133,7 +133,7 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
         {"side": s, "x": x0, "y": y0, "w": x1 - x0, "h": y1 - y0}
         for s, (x0, y0, x1, y1) in scenarios.deployment_zones(session, game.scenario).items()
     ]
-    units = list_units(session, game.id or 0)
+    units = list_units(session, game.pk)
     names = display_names(units)
     rules = rules_of(game)
     # The batteries and mortars a plan item names (the units the rule set says fire it): a stand by the name
@@ -142,11 +142,11 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
     parents = {u.parent_id for u in units}
     firing = [u for u in units if u.side == side and not u.killed and rules.fire_plan.fires_plan(u)]
     alike = Counter(u.name for u in firing if u.id in parents)
-    full = full_names(units, [u.id or 0 for u in firing if alike[u.name] > 1])
+    full = full_names(units, [u.pk for u in firing if alike[u.name] > 1])
     guns = [
-        {"value": u.name, "shown": full.get(u.id or 0, u.name)}
+        {"value": u.name, "shown": full.get(u.pk, u.name)}
         if u.id in parents
-        else {"value": names.get(u.id or 0, u.name), "shown": names.get(u.id or 0, u.name)}
+        else {"value": names.get(u.pk, u.name), "shown": names.get(u.pk, u.name)}
         for u in firing
     ]
     stands = []
@@ -158,13 +158,13 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
                     "id": u.id,
                     "side": u.side,
                     "own": u.side == side,
-                    "name": names.get(u.id or 0, u.name),
+                    "name": names.get(u.pk, u.name),
                     "d": _poly_path(st.polygon()),
                 }
             )
     items = [
         {"id": str(i.public_id), "kind": i.kind, "arrival_turn": i.arrival_turn, "data": i.data}
-        for i in fireplans.plan_items(session, game.id or 0, side)
+        for i in fireplans.plan_items(session, game.pk, side)
     ]
     plan = R.plan_from_items(plan_side, items, table)
     ahead = AHEAD_DEG[plan_side]

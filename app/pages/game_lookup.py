@@ -41,7 +41,7 @@ class GameLookup:
 def picked_unit(session: Session, game: Game, seat: Seat, unit_id: int | None) -> Unit | None:
     if unit_id is None:
         return None
-    unit = units_service.get_unit(session, game.id or 0, unit_id)
+    unit = units_service.get_unit(session, game.pk, unit_id)
     if not seat.viewer.may_act_for(unit.side):
         raise Forbidden(f"{unit.name} is one of the {unit.side}'s units: pick one of your own")
     return unit
@@ -55,7 +55,7 @@ def game_lookup(session: Session, game: Game, seat: Seat, resolver: str, unit_id
     lk = new_lookup(game.ruleset, resolver, game.period)
     lk.variants = dict(game.variants)
     fields = set(lk.resolver_cls.Request.model_fields)
-    units = units_service.list_units(session, game.id or 0)
+    units = units_service.list_units(session, game.pk)
     filled = resolve.fill(session, game, resolver, fields, unit, None, units, {})
     lk.hidden_values = referee_pack(session, game, seat.viewer, resolver)
     specs = {s.name: s for s in walk_specs(lk.specs)}
@@ -96,7 +96,7 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
         if dice is not None and len(dice) < len(lk.dice_sides):
             raise RulesError("dice", "tap the face of every die first, or ask firestep to roll")
         body_in = ResolveIn(fields=fields, dice=dice, unit_id=gl.unit.id if gl.unit else None)
-        with game_write(session, game.id or 0) as locked:
+        with game_write(session, game.pk) as locked:
             act = Roll(
                 resolver=lk.resolver_id,
                 fields=body_in.fields,
@@ -121,7 +121,7 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
     show_cards(lk)
     labels = lk.labels
     gl.recorded = {
-        "event_id": event.id or 0,
+        "event_id": event.pk,
         "applied": out["applied"],
         # What it did in the rule set's words (a stand card says the same); a draw shows its cards instead.
         "said": out.get("said", []),
@@ -137,7 +137,7 @@ def game_lookup_context(
     """The game's side of the lookup page: the unit picker and the game's period and readings. `units`: the
     game's units when already read in this request."""
     if units is None:
-        units = units_service.list_units(session, game.id or 0)
+        units = units_service.list_units(session, game.pk)
     tree = unit_tree(units, markers.rules_of(game))
     # The picker names each unit as the board, the map and the fire plan do ("1 Rgt Bty 2", never one of
     # three "77mm Battery").
@@ -145,13 +145,13 @@ def game_lookup_context(
 
     def named(nodes: list[dict[str, Any]]) -> None:
         for n in nodes:
-            n["name"] = names.get(n["unit"].id or 0, n["unit"].name)
+            n["name"] = names.get(n["unit"].pk, n["unit"].name)
             named(n["children"])
 
     for nodes in tree.values():
         named(nodes)
     return {
-        "unit_name": names.get(unit.id or 0, unit.name) if unit is not None else "",
+        "unit_name": names.get(unit.pk, unit.name) if unit is not None else "",
         "rulesets": [],
         "period": game.period,
         "errata": [],

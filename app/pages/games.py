@@ -102,7 +102,7 @@ async def create_game_page(request: Request, session: SessionDep, settings: Sett
         return _start(request, session, error=_create_error(e, fields), status_code=422)
     # POST/redirect/GET: reloading the page that shows the codes must not create another game. The codes reach
     # that page in a signed cookie of this device, never in the URL, and are shown once.
-    game_id = game.id or 0
+    game_id = game.pk
     response = RedirectResponse(f"/games/{game_id}/created", status_code=303)
     remember_game(request, response, game_id, creds.referee_token)
     keep_created(response, settings.secret_key, game_id, creds.referee_token, creds.join_codes)

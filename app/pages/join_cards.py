@@ -173,7 +173,7 @@ def _cards(
     """The cards of `codes` (the side codes just made), else of the ones this device last printed."""
     if not seat.viewer.is_referee:
         raise Forbidden("Only the referee prints the join cards.")
-    game_id = game.id or 0
+    game_id = game.pk
     codes = codes or _printed_codes(request, session, settings.secret_key, game_id)
     if codes is None:
         return {"cards": None}

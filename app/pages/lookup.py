@@ -261,7 +261,7 @@ async def lookup_resolve(
             gl = game_lookup(session, g, seat, resolver, int(unit_field) if unit_field.isdigit() else None)
             gl.lk.values, form_errors = values_from_form(gl.lk.specs, form)
             if action.startswith("play."):  # one tap on a card in the hand plays it
-                refused = play_from_hand(session, g.id or 0, seat.viewer, action.removeprefix("play."))
+                refused = play_from_hand(session, g.pk, seat.viewer, action.removeprefix("play."))
                 if refused:
                     gl.lk.errors = [{"field": "card", "label": "Not played", "message": refused}]
                 run_lookup(gl.lk, [], roll=False, answer=False)

@@ -84,7 +84,7 @@ def referee_pack(session: Session, game: Game, viewer: Viewer, resolver: str) ->
     rules = markers.rules_of(game)
     if resolver not in rules.rolls.terms.secret_draws or not viewer.is_referee:
         return {}
-    snapshot = markers.snapshot_of(session, game, units_service.list_units(session, game.id or 0))
+    snapshot = markers.snapshot_of(session, game, units_service.list_units(session, game.pk))
     return {f.field: f.value for f in rules.rolls.drawn(resolver, snapshot, {})}
 
 
@@ -97,7 +97,7 @@ def hand_context(
         return {}
     if viewer.is_referee:
         return {"draw_only": False}
-    held = cards_service.hand_of(session, game.id or 0, viewer.role)
+    held = cards_service.hand_of(session, game.pk, viewer.role)
     return {"draw_only": True, "hand": [resolver().card(c) for c in held]}
 
 

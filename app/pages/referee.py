@@ -125,15 +125,15 @@ def build_board(
         if rows:
             block = Block(u, rows, _losses(u, units, rules) if wanted is None or u.id in wanted else None)
             blocks.setdefault(u.side, []).append(block)
-            block_of[u.id or 0] = u.id or 0
+            block_of[u.pk] = u.pk
             for row in rows:
                 if row.unit is not None:
-                    block_of[row.unit.id or 0] = u.id or 0
-                    row_of[row.unit.id or 0] = row.unit.id or 0
+                    block_of[row.unit.pk] = u.pk
+                    row_of[row.unit.pk] = row.unit.pk
                 for s in row.stands:
-                    block_of[s.id or 0] = u.id or 0
+                    block_of[s.pk] = u.pk
                     if row.unit is not None:
-                        row_of[s.id or 0] = row.unit.id or 0
+                        row_of[s.pk] = row.unit.pk
         for c in kids:
             if c.id in is_group and not stands_only(c):
                 visit(c)
@@ -143,18 +143,18 @@ def build_board(
             visit(root)
         else:  # a lone stand at the top of a force
             blocks.setdefault(root.side, []).append(Block(root, [Row(None, None, [root])]))
-            block_of[root.id or 0] = root.id or 0
+            block_of[root.pk] = root.pk
     names = display_names(units)
     labels: dict[int, str] = {}
     for bs in blocks.values():
         for b in bs:
-            block_name = names[b.unit.id or 0]
+            block_name = names[b.unit.pk]
             for row in b.rows:
-                row_name = names[row.unit.id or 0] if row.unit is not None else block_name
+                row_name = names[row.unit.pk] if row.unit is not None else block_name
                 if row.unit is not None:
-                    row.label = labels[row.unit.id or 0] = _inside(row_name, block_name)
+                    row.label = labels[row.unit.pk] = _inside(row_name, block_name)
                 for s in row.stands:
-                    labels[s.id or 0] = _inside(names[s.id or 0], row_name, block_name)
+                    labels[s.pk] = _inside(names[s.pk], row_name, block_name)
     return Board(
         units, names, full_names(units, wanted), blocks, block_of, labels, row_of, rules, variants or {}
     )
@@ -204,8 +204,8 @@ def _game_now(
     """What the board shows of the game itself, the same for every viewer; `log`: its last die roll and the
     entries undone as a kept board knows them (else read)."""
     last_roll, undone = log or (
-        events_service.last_roll_id(session, game.id or 0),
-        events_service.reversed_ids(session, game.id or 0),
+        events_service.last_roll_id(session, game.pk),
+        events_service.reversed_ids(session, game.pk),
     )
     return {
         "turn": turns.turn_info(session, game) if with_turn else None,
@@ -218,7 +218,7 @@ def _game_now(
 
 
 def _record(board: Board, game: Game) -> game_record.Record:
-    return game_record.Record(board.names, {u.id or 0: u for u in board.units}, markers.rules_of(game))
+    return game_record.Record(board.names, {u.pk: u for u in board.units}, markers.rules_of(game))
 
 
 @router.get("/games/{game_id}/referee", response_class=HTMLResponse)
@@ -296,7 +296,7 @@ class _Kept:
 
     def units(self, session: Session, game: Game, shared: live.Shared | None = None) -> _Board:
         with self.lock:
-            self._sync(session, game.id or 0, shared or live.Shared())
+            self._sync(session, game.pk, shared or live.Shared())
             if self.skeleton is None:
                 self.skeleton = _Skeleton(self.rows, markers.rules_of(game))
             return _Board(list(self.rows), self.skeleton, self.last_roll, frozenset(self.undone))
@@ -325,8 +325,8 @@ class _Kept:
             self._read_all(session, game_id)
             return
         for unit in shared_units(session, game_id, touched, shared):
-            self.rows[self.index[unit.id or 0]] = unit_row(unit)
-        rolls = [e.id or 0 for e in new if e.kind in events_service.ROLL_KINDS]
+            self.rows[self.index[unit.pk]] = unit_row(unit)
+        rolls = [e.pk for e in new if e.kind in events_service.ROLL_KINDS]
         self.last_roll = max([self.last_roll, *rolls])
         self.undone |= {e.reverses_id for e in new if e.reverses_id is not None}
         self.upto = seen[-1]["id"]
@@ -429,7 +429,7 @@ def changes_context(now: _Now, roles: list[str], events: list[dict[str, Any]], a
     again = []  # entries shown before that the new events undid
     for undone_id in sorted({e["payload"].get("undoes") for e in events if e["kind"] == "undo"} - {None}):
         if isinstance(undone_id, int) and undone_id <= after:
-            ev = events_service.get_event(now.session, now.game.id or 0, undone_id)
+            ev = events_service.get_event(now.session, now.game.pk, undone_id)
             if ev.visibility in ("all", *roles):
                 again.append(events_service.event_dict(ev, roles))
     return {

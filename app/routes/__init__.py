@@ -1,4 +1,11 @@
-"""One JSON router per resource. main.py includes every router listed here (the pages are app.pages)."""
+"""One JSON router per resource. main.py includes every router listed here (the pages are app.pages).
+
+A route answers JSON only, with a typed model (app.data.schemas_answers), and imports no other route (an
+import contract): shared models are in app.data. Each module makes its router with app.core.routing's
+`Router`, which refuses a path outside its prefix with one string test. A route owns its transaction: every
+write is one unit of work of app.core.writing (`game_write`: lock the game, act through the services,
+commit). Resolve endpoints are `async` (pure CPU work, run in the event loop rather than handed to the
+threadpool and back); `bench/resolve_throughput.py --profile` shows where a request's time goes."""
 
 from app.core.routing import Router
 from app.routes import (

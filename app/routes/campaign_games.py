@@ -129,7 +129,7 @@ def campaign_out(row: Campaign | campaign_store.CampaignListing) -> CampaignOut:
 
 def _acted(session: Any, row: Campaign, ev: Any) -> Acted:
     session.refresh(ev)  # the entry as committed (model_dump reads no expired field)
-    undone = campaign_store.reversed_ids(session, row.id or 0)
+    undone = campaign_store.reversed_ids(session, row.pk)
     return Acted(**campaign_store.snapshot(row), entry=LogEntry(**campaign_store.event_dict(ev, undone)))
 
 

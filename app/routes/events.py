@@ -143,7 +143,7 @@ async def stream(
                 return None
             events = events_service.list_events(check, game_id, roles, after_id, limit)
             frames = render(check, events, live.Shared())
-            return [(e.id or 0, e.kind, data) for e, data in zip(events, frames, strict=True)]
+            return [(e.pk, e.kind, data) for e, data in zip(events, frames, strict=True)]
 
     def warm(kept: live.Shared) -> None:
         if view in live.WARMS:
@@ -230,7 +230,7 @@ def _map_parts(
     read = units_service.reader(game, viewer)
     wanted = set().union(*(live.touched_units(e) for e in events))
     # Read once for every viewer of the wake-up (the board's frames too): each reads them through its own Reader.
-    rows = {u.id: u for u in (shared_units(session, game.id or 0, wanted, shared) if wanted else [])}
+    rows = {u.id: u for u in (shared_units(session, game.pk, wanted, shared) if wanted else [])}
     state = games.map_state(game)
     out: list[dict[str, Any]] = []
     for e in events:
@@ -252,4 +252,4 @@ def _feed_read(
         active = session.exec(
             select(Token.id).where(Token.game_id == game_id, col(Token.revoked_at).is_(None))
         ).all()
-        return [live.FeedItem(e.id or 0, e.visibility, e) for e in events], frozenset(i for i in active if i)
+        return [live.FeedItem(e.pk, e.visibility, e) for e in events], frozenset(i for i in active if i)

@@ -228,9 +228,7 @@ def list_units(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[
     # Names depend on the whole force tree (a unit added later can change another's): sent with every list.
     named = unit_names.names(units)
     return [
-        unit_out(u, read).model_copy(
-            update={"full_name": named[u.id or 0][0], "short_name": named[u.id or 0][1]}
-        )
+        unit_out(u, read).model_copy(update={"full_name": named[u.pk][0], "short_name": named[u.pk][1]})
         for u in units
     ]
 
@@ -282,7 +280,7 @@ def add_unit(
         read = units_service.reader(game, viewer)
     unit = played.answer
     session.refresh(unit)
-    return ChangesOut(event_id=played.event.id or 0, changes=[], unit=unit_out(unit, read))
+    return ChangesOut(event_id=played.event.pk, changes=[], unit=unit_out(unit, read))
 
 
 @router.put(
@@ -308,9 +306,7 @@ def edit_unit(
         act = EditUnit(unit_id=unit_id, version=body.version, values=values, override=body.override)
         played = acts.play(session, game, viewer, act)
         read = units_service.reader(game, viewer)
-    return ChangesOut(
-        event_id=played.event.id or 0, changes=played.changes, unit=unit_out(played.answer, read)
-    )
+    return ChangesOut(event_id=played.event.pk, changes=played.changes, unit=unit_out(played.answer, read))
 
 
 @router.post(
@@ -339,9 +335,7 @@ def move_unit(
     with game_write(session, game_id) as game:
         played = acts.play(session, game, viewer, act)
         read = units_service.reader(game, viewer)
-    return ChangesOut(
-        event_id=played.event.id or 0, changes=played.changes, unit=unit_out(played.answer, read)
-    )
+    return ChangesOut(event_id=played.event.pk, changes=played.changes, unit=unit_out(played.answer, read))
 
 
 class FormationMoveIn(BaseModel):
@@ -377,7 +371,7 @@ def move_formation(
     planned = acts.plan_formation(session, game_id, viewer, act)
     with game_write(session, game_id) as game:
         played = acts.play(session, game, viewer, act, planned)
-    return FormationMovedOut(event_id=played.event.id or 0, changes=played.changes)
+    return FormationMovedOut(event_id=played.event.pk, changes=played.changes)
 
 
 @router.post(
@@ -410,9 +404,7 @@ def marker(
     with game_write(session, game_id) as game:
         played = acts.play(session, game, viewer, act)
         read = units_service.reader(game, viewer)
-    return ChangesOut(
-        event_id=played.event.id or 0, changes=played.changes, unit=unit_out(played.answer, read)
-    )
+    return ChangesOut(event_id=played.event.pk, changes=played.changes, unit=unit_out(played.answer, read))
 
 
 @router.post(

@@ -297,7 +297,7 @@ def cards_drawn(
 ) -> ResolvedOut:
     with game_write(session, game_id) as game:
         played = acts.play(session, game, viewer, cards.drawn_at_table(game, body.cards))
-    return ResolvedOut(event_id=played.event.id or 0, **played.answer)
+    return ResolvedOut(event_id=played.event.pk, **played.answer)
 
 
 @router.patch(
@@ -510,7 +510,7 @@ def resolve(
             override=body.override,
         )
         played = acts.play(session, game, viewer, act)
-    return ResolvedOut(event_id=played.event.id or 0, **played.answer)
+    return ResolvedOut(event_id=played.event.pk, **played.answer)
 
 
 @router.post(

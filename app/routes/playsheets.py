@@ -418,7 +418,7 @@ def game_cards(
         cards.append(
             {
                 "ref": ref,
-                "gun": names.get(u.id or 0, u.name or u.kind),
+                "gun": names.get(u.pk, u.name or u.kind),
                 "side": u.side,
                 "aiming_point": read(u)[field],
             }

@@ -121,7 +121,7 @@ def place_template(
             kind=body.kind, side=body.side, x=body.x, y=body.y, rotation=body.rotation, override=body.override
         )
         played = acts.play(session, game, viewer, act)
-    return TemplateChangedOut(event_id=played.event.id or 0, template=TemplateOut(**played.answer))
+    return TemplateChangedOut(event_id=played.event.pk, template=TemplateOut(**played.answer))
 
 
 @router.patch(
@@ -147,7 +147,7 @@ def move_template(
             override=body.override,
         )
         played = acts.play(session, game, viewer, act)
-    return TemplateChangedOut(event_id=played.event.id or 0, template=TemplateOut(**played.answer))
+    return TemplateChangedOut(event_id=played.event.pk, template=TemplateOut(**played.answer))
 
 
 @router.delete(
@@ -167,5 +167,5 @@ def remove_template(
 ) -> TemplateChangedOut:
     with game_write(session, game_id) as game:
         played = acts.play(session, game, viewer, RemoveTemplate(template_id=template_id, override=override))
-    out: dict[str, Any] = {**played.answer, "version": played.event.id or 0}
-    return TemplateChangedOut(event_id=played.event.id or 0, template=TemplateOut(**out))
+    out: dict[str, Any] = {**played.answer, "version": played.event.pk}
+    return TemplateChangedOut(event_id=played.event.pk, template=TemplateOut(**out))

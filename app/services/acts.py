@@ -125,7 +125,7 @@ def _judged(
     if todo.units is None and read is not None:
         todo.units = read[0]
     override = _rules_of_play(session, game, viewer, act, todo)
-    units = todo.units if todo.units is not None else units_service.list_units(session, game.id or 0)
+    units = todo.units if todo.units is not None else units_service.list_units(session, game.pk)
     todo.units = units
     # The one the rules of play ask and the rule set plays on.
     whole = read is not None and not isinstance(act, MoveFormation)  # a formation reads its own stands
@@ -204,7 +204,7 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
         if parent_id is not None:
-            parent = units_service.get_unit(session, game.id or 0, parent_id, "parent_id")
+            parent = units_service.get_unit(session, game.pk, parent_id, "parent_id")
             if parent.side != act.side:
                 raise RulesError(
                     "parent_id", f"{parent.name} belongs to the {parent.side}: pick a unit of the {act.side}"
@@ -212,12 +212,12 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
         game_setup.require_room_for_units(session, game.id, 1, "units")
         rules = rules_of(game)
         units_service.check_vocabulary(rules, act.fields.get("level"), act.fields.get("quality"))
-        defaults = units_service.state_defaults(session, game.id or 0)
+        defaults = units_service.state_defaults(session, game.pk)
         fields = dict(act.fields)
         chart = rules.setup.force_chart
         if fields.get("base") is None and chart is not None:  # a base of its kind, as a built force's
             fields["base"] = chart.base_of(fields["level"], fields.get("kind", ""))
-        unit = Unit(game_id=game.id or 0, state=defaults, side=act.side, **fields)
+        unit = Unit(game_id=game.pk, state=defaults, side=act.side, **fields)
         session.add(unit)
         session.flush()
         return {"unit": units_service.unit_dict(unit), "changes": []}, [], unit
@@ -229,19 +229,19 @@ def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, 
     viewer.require_side(act.side, "add forces")
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-        units = units_service.list_units(session, game.id or 0)
+        units = units_service.list_units(session, game.pk)
         roots = sum(u.parent_id is None for u in units)
         entry = {**act.entry, "side": act.side}
         tree = game_setup.table_force(game, entry, "", f"forces-{roots}")
         game_setup.require_room_for_units(session, game.id, game_setup.units_in(tree))
-        root = units_service.add_unit_tree(session, game.id or 0, act.side, tree, {})
+        root = units_service.add_unit_tree(session, game.pk, act.side, tree, {})
         return {"side": act.side, "table_id": act.entry.get("table_id"), "root": root.id}, [], root
 
     return _Todo([("build-forces", None, act.side)], None, write)
 
 
 def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: Any) -> _Todo:
-    unit = units_service.get_unit(session, game.id or 0, act.unit_id)
+    unit = units_service.get_unit(session, game.pk, act.unit_id)
     viewer.require_side(unit.side, "change units")
     rules = rules_of(game)
     wanted = {rules.fields.edit_act(k) for k in act.values} or {EDIT_ACT}
@@ -258,7 +258,7 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: A
 
 # -- the table -----------------------------------------------------------------------------------------------
 def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _: Any) -> _Todo:
-    unit = units_service.get_unit(session, game.id or 0, act.unit_id)
+    unit = units_service.get_unit(session, game.pk, act.unit_id)
     viewer.require_side(unit.side, "move units")
     if unit.killed:
         raise RulesError(
@@ -279,7 +279,7 @@ def _costs(session: Session, game: Game, changes: Sequence[Change]) -> list[dict
     """What a move costs beyond the stands' places (an action of the units moved), written by the one
     applier on those units' rows alone (a formation's stands are not read again)."""
     paying = {c.unit_id for c in changes if isinstance(c, UnitChange)}
-    rows = units_service.get_units(session, game.id or 0, paying)
+    rows = units_service.get_units(session, game.pk, paying)
     return apply_changes(session, game, rows, changes) if changes else []
 
 
@@ -316,7 +316,7 @@ def _move_formation(
 
 
 def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | RecoverMarker, _: Any) -> _Todo:
-    unit = units_service.get_unit(session, game.id or 0, act.unit_id)
+    unit = units_service.get_unit(session, game.pk, act.unit_id)
     if isinstance(act, RecoverMarker):
         # Markers land on the enemy's stands: either player (or the referee) may place them; a side
         # recovers its own.
@@ -325,7 +325,7 @@ def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | Rec
             raise RulesError(
                 "spend_action", "only the referee may recover a marker without an action", [True]
             )
-    units = units_service.list_units(session, game.id or 0)
+    units = units_service.list_units(session, game.pk)
     cause = act.cause if isinstance(act, PlaceMarker) else None
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
@@ -424,7 +424,7 @@ def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArriv
 
 def _play_card(session: Session, game: Game, viewer: Viewer, act: PlayCard, _: Any) -> _Todo:
     viewer.require_side(act.side, "play the cards")
-    units = units_service.list_units(session, game.id or 0)
+    units = units_service.list_units(session, game.pk)
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
         changes = apply_changes(session, game, units, answer.changes)

@@ -30,7 +30,7 @@ KIND = "arrival-fire"
 
 def applied(session: Session, game: Game) -> dict[int, dict[str, Any]]:
     """The cards applied this turn and not undone: plan item id -> the event that applied it."""
-    undone = reversed_ids(session, game.id or 0)
+    undone = reversed_ids(session, game.pk)
     rows = session.exec(
         select(Event)
         .where(Event.game_id == game.id, Event.kind == KIND, Event.turn == game.turn)
@@ -49,7 +49,7 @@ def applied(session: Session, game: Game) -> dict[int, dict[str, Any]]:
 
 
 def _cards(session: Session, game: Game) -> tuple[tuple[FireCard, ...], dict[int, str], list[Any]]:
-    units = list_units(session, game.id or 0)
+    units = list_units(session, game.pk)
     names = display_names(units)
     if game.status != "playing":
         return (), names, units

@@ -29,6 +29,10 @@ class UnitRow:
     killed: bool
     state: dict[str, Any]  # the rule set's state fields by name; each also reads as an attribute
 
+    @property
+    def pk(self) -> int:  # as a stored row gives it (app.data.models.Stored.pk): a row read has its id
+        return self.id
+
     def __getattr__(self, name: str) -> Any:
         try:
             return self.state[name]

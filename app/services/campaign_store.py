@@ -55,7 +55,7 @@ class CampaignListing:
 def listing_of(row: Campaign) -> CampaignListing:
     state = state_of(row)
     return CampaignListing(
-        row.id or 0, row.name, row.ruleset, row.version, state.turn, state.phase, row.variants,
+        row.pk, row.name, row.ruleset, row.version, state.turn, state.phase, row.variants,
         row.created_at, row.updated_at,
     )  # fmt: skip
 

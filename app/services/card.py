@@ -125,7 +125,7 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
     "It is the German battalion-orders step: wait for your turn."). For the other side's stand, only the
     marker its shots place on it."""
     nothing: dict[str, Any] = {"acts": [], "edits": [], "refused": None, "offers": [], "first": ""}
-    units = list_units(session, game.id or 0)
+    units = list_units(session, game.pk)
     unit = next((u for u in units if u.id == unit_id), None)
     if unit is None:
         raise RulesError("unit_id", "pick a stand of this game", why=f"game {game.id} has no unit {unit_id}")

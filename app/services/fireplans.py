@@ -81,9 +81,9 @@ def turn_seals(session: Session, game_id: int, side: str) -> list[FirePlanSeal]:
 def seal_of(session: Session, game: Game, side: str, turn: int) -> Seal:
     """The lock of `side`'s plan: its one plan's, or, sealed each turn, its plan for `turn`'s."""
     if not each_turn(game):
-        row = get_side(session, game.id or 0, side)
+        row = get_side(session, game.pk, side)
         return Seal(row.plan_locked, row.plan_commitment, tuple(row.plan_leaves), row.plan_salt)
-    sealed = next((s for s in turn_seals(session, game.id or 0, side) if s.turn == turn), None)
+    sealed = next((s for s in turn_seals(session, game.pk, side) if s.turn == turn), None)
     return Seal(True, sealed.commitment, tuple(sealed.leaves), sealed.salt) if sealed else Seal(False)
 
 
@@ -124,7 +124,7 @@ def add_plan_item(
 ) -> FirePlanItem:
     """A new item of an unlocked plan, recorded in the side's own edit history (not the shared log). A plan
     sealed each turn holds the current turn's items only."""
-    row = get_side(session, game.id or 0, side)
+    row = get_side(session, game.pk, side)
     if each_turn(game) and arrival_turn != game.turn:
         raise RulesError(
             "arrival_turn",
@@ -135,11 +135,11 @@ def add_plan_item(
     if kind not in rules.kit.plan_kind_names:  # another rule set's kind: the schema takes every game's
         raise RulesError("item.kind", f"this game's fire plan holds no {kind}", rules.kit.plan_kind_names)
     rules.play(snapshot_of(session, game, []), PlanFire(side=side, kind=kind, nation=row.nation))
-    items = plan_items(session, game.id or 0, side, arrival_turn if each_turn(game) else None)
+    items = plan_items(session, game.pk, side, arrival_turn if each_turn(game) else None)
     if len(items) >= PLAN_CAPACITY:
         raise RulesError("item", f"a fire plan holds at most {PLAN_CAPACITY} items; remove one first")
     item = FirePlanItem(
-        game_id=game.id or 0,
+        game_id=game.pk,
         side=side,
         kind=kind,
         arrival_turn=arrival_turn,
@@ -148,15 +148,15 @@ def add_plan_item(
         public_id=new_public_id(i.public_id for i in items),
     )
     session.add(item)
-    session.add(FirePlanEdit(game_id=game.id or 0, side=side, action="added", item=item_body(item)))
+    session.add(FirePlanEdit(game_id=game.pk, side=side, action="added", item=item_body(item)))
     session.flush()
     return item
 
 
 def remove_plan_item(session: Session, game: Game, side: str, public_id: int) -> None:
-    item = plan_item(session, game.id or 0, side, public_id)
+    item = plan_item(session, game.pk, side, public_id)
     require_open(session, game, side, item.arrival_turn)
-    session.add(FirePlanEdit(game_id=game.id or 0, side=side, action="removed", item=item_body(item)))
+    session.add(FirePlanEdit(game_id=game.pk, side=side, action="removed", item=item_body(item)))
     session.delete(item)
 
 
@@ -196,13 +196,13 @@ def lock_plan(session: Session, game: Game, side: str, actor: str) -> Event:
         return seal_turn(session, game, side, actor)
     if game.status != "setup":
         raise Conflict("fire plans are locked before the game starts", current=game_state(game))
-    row = get_side(session, game.id or 0, side)
+    row = get_side(session, game.pk, side)
     if row.plan_locked:
         raise Conflict(f"the {side}'s fire plan is already locked", current=plan_summary(session, game, side))
-    leaves = _commit(session, game, side, plan_items(session, game.id or 0, side), row.plan_salt)
+    leaves = _commit(session, game, side, plan_items(session, game.pk, side), row.plan_salt)
     row.plan_locked = True
     row.plan_leaves = leaves
-    row.plan_commitment = commitment.plan_commitment(game.id or 0, side, leaves)
+    row.plan_commitment = commitment.plan_commitment(game.pk, side, leaves)
     row.version += 1
     session.add(row)
     return record(
@@ -226,11 +226,11 @@ def seal_turn(session: Session, game: Game, side: str, actor: str) -> Event:
             current=plan_summary(session, game, side),
         )
     padding = new_salt()
-    leaves = _commit(session, game, side, plan_items(session, game.id or 0, side, game.turn), padding)
-    committed = commitment.plan_commitment(game.id or 0, side, leaves)
+    leaves = _commit(session, game, side, plan_items(session, game.pk, side, game.turn), padding)
+    committed = commitment.plan_commitment(game.pk, side, leaves)
     session.add(
         FirePlanSeal(
-            game_id=game.id or 0, side=side, turn=game.turn, commitment=committed, leaves=leaves, salt=padding
+            game_id=game.pk, side=side, turn=game.turn, commitment=committed, leaves=leaves, salt=padding
         )
     )
     session.flush()
@@ -260,7 +260,7 @@ def seal_due(session: Session, game: Game, actor: str, leaving: bool = False) ->
 
     return [
         seal_turn(session, game, s.side, actor)
-        for s in sides(session, game.id or 0)
+        for s in sides(session, game.pk)
         if not seal_of(session, game, s.side, game.turn).locked
         and (leaving or not any(writable(s.side, i) for i in rest))
     ]
@@ -329,7 +329,7 @@ def verify_plan(session: Session, game: Game, side: str) -> dict[str, Any]:
     if not each_turn(game):
         return {
             "side": side,
-            **_verified(game, side, seal_of(session, game, side, 0), plan_items(session, game.id or 0, side)),
+            **_verified(game, side, seal_of(session, game, side, 0), plan_items(session, game.pk, side)),
         }
     turns = [
         {
@@ -338,10 +338,10 @@ def verify_plan(session: Session, game: Game, side: str) -> dict[str, Any]:
                 game,
                 side,
                 Seal(True, s.commitment, tuple(s.leaves), s.salt),
-                plan_items(session, game.id or 0, side, s.turn),
+                plan_items(session, game.pk, side, s.turn),
             ),
         }
-        for s in turn_seals(session, game.id or 0, side)
+        for s in turn_seals(session, game.pk, side)
     ]
     return {
         "side": side,
@@ -355,13 +355,13 @@ def verify_plan(session: Session, game: Game, side: str) -> dict[str, Any]:
 def _verified(game: Game, side: str, row: Seal, items: list[FirePlanItem]) -> dict[str, Any]:
     """One plan under its lock: its commitment recomputed from the items and the padding salt."""
     recomputed = (
-        commitment.plan_commitment(game.id or 0, side, plan_leaves(items, row.salt)) if row.locked else None
+        commitment.plan_commitment(game.pk, side, plan_leaves(items, row.salt)) if row.locked else None
     )
     legacy = row.locked and len(row.leaves) != PLAN_CAPACITY
     if legacy:  # a plan locked before the commitment tree: its padding leaf and every item's leaf
         leaves = [leaf_of({**item_body(i), "id": i.id}, i.salt) for i in items]
         leaves.append(leaf_of({"padding": side}, row.salt))
-        recomputed = commitment.legacy_commitment(game.id or 0, side, leaves)
+        recomputed = commitment.legacy_commitment(game.pk, side, leaves)
     return {
         "locked": row.locked,
         "commitment": row.commitment,
@@ -385,12 +385,12 @@ def due_items(session: Session, game: Game) -> list[FirePlanItem]:
     sealed each turn: both sides' once sealed."""
     rules = rules_of(game)
     ids = [s.id for s in rules.turn.steps(game.period)]
-    landing = [s.side for s in sides(session, game.id or 0)] if each_turn(game) else [game.side_to_move]
+    landing = [s.side for s in sides(session, game.pk)] if each_turn(game) else [game.side_to_move]
     due = [
         i
         for side in landing
         if not each_turn(game) or seal_of(session, game, side, game.turn).locked
-        for i in plan_items(session, game.id or 0, side, game.turn)
+        for i in plan_items(session, game.pk, side, game.turn)
         if not i.arrived and _index(ids, rules.fire_plan.terms.arrival_steps.get(i.kind)) <= game.step
     ]
     return sorted(due, key=lambda i: (i.slot is None, i.slot or 0, i.public_id))
@@ -415,7 +415,7 @@ def arrive(
     session.add(item)
     row = seal_of(session, game, item.side, item.arrival_turn)
     events = [record(session, game, "fire-plan-arrival", "system", reveal(item, row), step=step)]
-    units = units if units is not None else list_units(session, game.id or 0)
+    units = units if units is not None else list_units(session, game.pk)
     now = snapshot_of(session, game, units)
     # The plan names a battery as the fire plan shows it ("2 How Bty"): one on the table does not deviate.
     answer = rules_of(game).play(now, ArriveItem(item=planned(item), names=display_names(units)))

@@ -50,7 +50,7 @@ def stands_under(units: list[Unit], formation: Unit) -> list[Unit]:
 
 def plan(session: Session, game: Game, viewer: Viewer, unit_id: int) -> Plan:
     """The formation's stands from one read (no lock needed: the write checks the versions read)."""
-    units = list_units(session, game.id or 0)
+    units = list_units(session, game.pk)
     formation = next((u for u in units if u.id == unit_id), None)
     if formation is None:
         raise RulesError("unit_id", "the game has no such unit: pick one of its units")
@@ -58,7 +58,7 @@ def plan(session: Session, game: Game, viewer: Viewer, unit_id: int) -> Plan:
     stands = stands_under(units, formation)
     if not stands:
         raise RulesError("unit_id", f"{formation.name} has no stand on the table to move")
-    versions = {u.id or 0: u.version for u in stands}
+    versions = {u.pk: u.version for u in stands}
     return Plan(unit_id, units, stands, versions, (game.table_width_cm, game.table_length_cm))
 
 
@@ -91,12 +91,9 @@ def _write(session: Session, p: Plan, placed: dict[int, dict[str, Any]]) -> list
     when a stand changed since."""
     table = Unit.__table__  # type: ignore[attr-defined]
     c = table.c
-    now = [
-        (u, {name: placed.get(u.id or 0, {}).get(name, getattr(u, name)) for name in FIELDS})
-        for u in p.stands
-    ]
+    now = [(u, {name: placed.get(u.pk, {}).get(name, getattr(u, name)) for name in FIELDS}) for u in p.stands]
     rows = [
-        {"uid": u.id, "seen": p.versions[u.id or 0], "nx": to["x"], "ny": to["y"], "nf": to["facing_deg"]}
+        {"uid": u.id, "seen": p.versions[u.pk], "nx": to["x"], "ny": to["y"], "nf": to["facing_deg"]}
         for u, to in now
     ]
     result = session.execute(

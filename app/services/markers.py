@@ -43,7 +43,7 @@ def snapshot_of(session: Session, game: Game, units: Iterable[Unit]) -> Snapshot
         table_length_cm=game.table_length_cm,
         terrain=game.terrain,
         board={**game.board, **game_values(game)},
-        sides={s.side: dict(s.special_uses) for s in sides(session, game.id or 0)},
+        sides={s.side: dict(s.special_uses) for s in sides(session, game.pk)},
     )
 
 
@@ -82,7 +82,7 @@ def apply_changes(
         elif isinstance(c, SetBoard):
             out += set_game(session, game, **{c.key: c.value})
         elif isinstance(c, SetSideState):
-            row = get_side(session, game.id or 0, c.side)
+            row = get_side(session, game.pk, c.side)
             if row.special_uses.get(c.key) != c.value:
                 out.append(set_side_allowance(session, row, c.key, c.value))
         else:

@@ -55,9 +55,9 @@ def rehearse_plan(
     with GATE.admit(viewer.token_id):
         items = [
             {"id": str(i.public_id), "kind": i.kind, "arrival_turn": i.arrival_turn, "data": i.data}
-            for i in plan_items(session, game.id or 0, side)
+            for i in plan_items(session, game.pk, side)
         ]
-        units = list_units(session, game.id or 0)
+        units = list_units(session, game.pk)
         snapshot = replace(snapshot_of(session, game, units), variants={**game.variants, **(variants or {})})
         names = display_names(units)  # "1/1/2 Coy Plt 3": every company has a "Platoon 3"
         options = {"firers": dict(firers), "sos": list(sos), "brigades": dict(brigades or {})}

@@ -25,10 +25,10 @@ def casualty_estimate(game: Game, bases: int) -> dict[str, Any]:
 
 def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
     rules = rules_of(game)
-    units = list_units(session, game.id or 0)
-    events = list_events(session, game.id or 0, roles_of(viewer), limit=100_000)
+    units = list_units(session, game.pk)
+    events = list_events(session, game.pk, roles_of(viewer), limit=100_000)
     read = [event_dict(ev, roles_of(viewer)) for ev in events]
-    names, undone = display_names(units), reversed_ids(session, game.id or 0)
+    names, undone = display_names(units), reversed_ids(session, game.pk)
     by_turn: dict[int, list[dict[str, Any]]] = {}
     for ev in read:
         by_turn.setdefault(ev["turn"], []).append(ev)
@@ -60,6 +60,6 @@ def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
         "losses_by_battalion": battalions,
         "casualties_by_side": sides_out,
         # The story of the game and the luck ledger, from the same events this viewer reads.
-        "story": story.story(read, {u.id or 0: u for u in units}, names, undone, rules),
-        "ledger": ledger.ledger(read, {u.id or 0: u.side for u in units}, names, undone),
+        "story": story.story(read, {u.pk: u for u in units}, names, undone, rules),
+        "ledger": ledger.ledger(read, {u.pk: u.side for u in units}, names, undone),
     }

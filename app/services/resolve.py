@@ -70,7 +70,7 @@ def checked(session: Session, game: Game, viewer: Viewer, roll: Roll) -> list[Un
             current=game_state(game),
             why=f"the game is in {game.status}, not playing",
         )
-    units = list_units(session, game.id or 0)
+    units = list_units(session, game.pk)
     unit = _named(game, units, roll.unit_id, "unit_id")
     _named(game, units, roll.target_id, "target_id")  # an unknown target is refused before anything is rolled
     if unit is not None:
@@ -164,7 +164,7 @@ def target_marks(
     set's, as /resolve would refuse them): none while the game is not played or for a side the viewer may
     not act for, as the card offers nothing then."""
     resolver_of(get_ruleset(game.ruleset), resolver_id)
-    units = list_units(session, game.id or 0)
+    units = list_units(session, game.pk)
     unit = _named(game, units, unit_id, "unit_id")
     if game.status != "playing" or unit is None or not viewer.may_act_for(unit.side):
         return []

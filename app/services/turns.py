@@ -75,7 +75,7 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
     }
     if game.status == "setup":
         # A plan sealed each turn is written in its turn: set-up locks none.
-        locked = {s.side: s.plan_locked or each_turn(game) for s in sides(session, game.id or 0)}
+        locked = {s.side: s.plan_locked or each_turn(game) for s in sides(session, game.pk)}
         info["step"] = None
         info["next"] = {
             "action": "start",
@@ -88,7 +88,7 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         info["step"] = None
         info["next"] = None
         return info
-    units = list_units(session, game.id or 0)
+    units = list_units(session, game.pk)
     needs = [current.does, *turn.needs(told_apart(snapshot_of(session, game, units), units), current.id)]
     then = turn.next(game.period, position(game))
     nxt = seq[then.step] if then.turn == game.turn and then.side == game.side_to_move else None
@@ -212,7 +212,7 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
         bump_game(session, game, expected_version)
         events = [
             lock_plan(session, game, s.side, "system")
-            for s in sides(session, game.id or 0)
+            for s in sides(session, game.pk)
             if not s.plan_locked and not each_turn(game)
         ]
         first = rules_of(game).turn.first()
@@ -249,7 +249,7 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
         ]
         entered += seal_due(session, game, "system")
         due = due_items(session, game)
-        units = list_units(session, game.id or 0) if due else []  # read once for the items arriving together
+        units = list_units(session, game.pk) if due else []  # read once for the items arriving together
         for item in due:
             entered += arrive(session, game, item, step=now.id, units=units)
         return entered
@@ -261,7 +261,7 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
 def end_of_turn(session: Session, game: Game, actor: str) -> list[Event]:
     """What the game's rules do as the side's turn ends (Flanders Fields: battalion and higher command stands
     recover, unspent actions lapse)."""
-    units = list_units(session, game.id or 0)
+    units = list_units(session, game.pk)
     ended = rules_of(game).turn.ended(snapshot_of(session, game, units), game.side_to_move)
     changes = apply_changes(session, game, units, ended)
     return [
@@ -285,7 +285,7 @@ def start_of_turn(session: Session, game: Game) -> list[Event]:
     events = [
         record(session, game, "turn-started", "system", {"source": source}, step=seq[0].id if seq else "")
     ]
-    units = list_units(session, game.id or 0)
+    units = list_units(session, game.pk)
     notices, changes = turn.started(snapshot_of(session, game, units))
     events += [record(session, game, n.kind, "system", {**n.shown, "source": n.source}) for n in notices]
     apply_changes(session, game, units, changes)  # what the notices say: not logged again

@@ -33,12 +33,12 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
     """Reverse an event by appending its opposite. Players undo their own moves and markers back to the
     last die roll, and their own roll while it is the game's latest event; any other roll is the referee's
     call."""
-    ev = get_event(session, game.id or 0, event_id)
+    ev = get_event(session, game.pk, event_id)
     if not viewer.sees(ev.visibility):
         raise NotFoundError("event", str(event_id))
     if ev.kind not in UNDOABLE:
         raise RulesError("event_id", f"a {ev.kind} event cannot be undone", UNDOABLE)
-    if event_id in reversed_ids(session, game.id or 0):
+    if event_id in reversed_ids(session, game.pk):
         raise Conflict("That is already undone: reload to see the game as it is", current=game_state(game))
     drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).rolls.terms.secret_draws
     if drawn and not viewer.is_referee:
@@ -50,12 +50,12 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
             raise Conflict("The game is over: only the referee may undo now.", current=game_state(game))
         # A player takes back the roll it has just applied (a mistaken Apply) while nothing has happened
         # since; an older roll is the referee's call.
-        mine_just_now = ev.actor == viewer.role and event_id == newest_event_id(session, game.id or 0)
+        mine_just_now = ev.actor == viewer.role and event_id == newest_event_id(session, game.pk)
         if ev.kind in ROLL_KINDS and not mine_just_now:
             raise Forbidden("undoing a die roll is the referee's call")
         if ev.actor != viewer.role:
             raise Forbidden("a player may undo only their own moves and markers")
-        if event_id < last_roll_id(session, game.id or 0):
+        if event_id < last_roll_id(session, game.pk):
             raise Forbidden("a player may undo only back to the last die roll; ask the referee")
     whole = view(ev.payload, ev.private, [*SIDES, "referee"])
     if drawn:
@@ -77,7 +77,7 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
 def _take_back_draw(session: Session, game: Game, viewer: Viewer, ev: Event, whole: dict[str, Any]) -> Event:
     """The referee takes a draw back as the rule set says, giving back no knowledge (the cards drawn stay
     out of play); the hands it changes are their sides' own, as the draw's were."""
-    units = list_units(session, game.id or 0)
+    units = list_units(session, game.pk)
     snapshot = snapshot_of(session, game, units)
     taken = rules_of(game).play(snapshot, TakeBackDraw(resolver=str(ev.payload["resolver"]), payload=whole))
     changes = apply_changes(session, game, units, taken.changes)
@@ -94,7 +94,7 @@ def _take_back_draw(session: Session, game: Game, viewer: Viewer, ev: Event, who
 def _reverse(session: Session, game: Game, change: dict[str, Any]) -> dict[str, Any]:
     field = change["field"]
     if "side" in change and "unit" not in change:  # a side's row (a unit's secret names its side too)
-        row = get_side(session, game.id or 0, change["side"])
+        row = get_side(session, game.pk, change["side"])
         if row.special_uses.get(field) != change["after"]:
             raise Conflict(
                 f"the {row.side}'s {field.replace('_', ' ')} has changed since: undo the later change first"
@@ -109,7 +109,7 @@ def _reverse(session: Session, game: Game, change: dict[str, Any]) -> dict[str, 
             )
         bump_game(session, game, None, **{field: change["before"]})
         return {"game": game.id, "field": field, "before": before, "after": change["before"]}
-    unit = get_unit(session, game.id or 0, change["unit"])
+    unit = get_unit(session, game.pk, change["unit"])
     if "delta" in change:
         got = increment(session, unit, field, -change["delta"])
         if got is None:

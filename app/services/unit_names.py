@@ -16,7 +16,7 @@ class NamedUnit(Protocol):
     """What naming reads of a unit (app.data.models.Unit has it)."""
 
     @property
-    def id(self) -> int | None: ...
+    def pk(self) -> int: ...  # a stored row's id (app.data.models.Stored.pk)
     @property
     def parent_id(self) -> int | None: ...
     @property
@@ -82,29 +82,29 @@ def _numbers(units: Sequence[NamedUnit]) -> dict[int, str | None]:
     out: dict[int, str | None] = {}
     for group in siblings.values():
         if len(group) == 1:
-            out[group[0].id or 0] = None
+            out[group[0].pk] = None
             continue
         found = [TRAILING_NUMBER.search(u.name) for u in group]
         named = [m.group(1) if m else "" for m in found]
         if all(named) and len(set(named)) == len(named):  # the table's own numbering
-            out.update({u.id or 0: n for u, n in zip(group, named, strict=True)})
+            out.update({u.pk: n for u, n in zip(group, named, strict=True)})
         else:  # unnumbered or repeated names ("77mm Battery" three times): their order
-            out.update({u.id or 0: str(place) for place, u in enumerate(sorted(group, key=_key), 1)})
+            out.update({u.pk: str(place) for place, u in enumerate(sorted(group, key=_key), 1)})
     return out
 
 
 def _key(unit: NamedUnit) -> int:
-    return unit.id or 0
+    return unit.pk
 
 
 def _chain(unit: NamedUnit, by_id: dict[int, NamedUnit]) -> list[NamedUnit]:
     """The unit's ancestors, top first (a broken or circular parent link ends the chain)."""
     chain: list[NamedUnit] = []
-    seen = {unit.id}
+    seen = {unit.pk}
     parent = by_id.get(unit.parent_id or -1)
-    while parent is not None and parent.id not in seen:
+    while parent is not None and parent.pk not in seen:
         chain.append(parent)
-        seen.add(parent.id)
+        seen.add(parent.pk)
         parent = by_id.get(parent.parent_id or -1)
     return chain[::-1]
 
@@ -114,12 +114,12 @@ def _chains(units: Sequence[NamedUnit], by_id: dict[int, NamedUnit]) -> dict[int
     out: dict[int, list[NamedUnit]] = {}
 
     def chain(u: NamedUnit, below: frozenset[int]) -> list[NamedUnit]:
-        uid = u.id or 0
+        uid = u.pk
         if uid not in out:
             parent = by_id.get(u.parent_id or -1)
             if parent is None:
                 out[uid] = []
-            elif (parent.id or 0) in below | {uid}:  # a circular parent link: walk it once, carefully
+            elif parent.pk in below | {uid}:  # a circular parent link: walk it once, carefully
                 out[uid] = _chain(u, by_id)
             else:
                 out[uid] = [*chain(parent, below | {uid}), parent]
@@ -136,26 +136,26 @@ def display_names(units: Iterable[NamedUnit]) -> dict[int, str]:
     ("1/1/2 Coy Plt 3", "1/1 Bn HQ", "2/3 Coy Plt 4"). Formations that are the only one of their kind under
     their parent add nothing and are left out; a name that still repeats gets its side in front."""
     units = list(units)
-    by_id = {u.id or 0: u for u in units}
+    by_id = {u.pk: u for u in units}
     numbers = _numbers(units)
     chains = _chains(units, by_id)
     groups = {u.parent_id for u in units}
     names: dict[int, str] = {}
     for u in units:
-        n = numbers[u.id or 0]
-        path = [a for a in chains[u.id or 0] if numbers[a.id or 0] is not None]
-        head = "/".join(str(numbers[a.id or 0]) for a in path)
-        if u.id in groups and n is not None:  # a numbered formation: "1/1/2 Coy"
-            names[u.id or 0] = f"{head}/{n} {word(u)}" if head else f"{n} {word(u)}"
+        n = numbers[u.pk]
+        path = [a for a in chains[u.pk] if numbers[a.pk] is not None]
+        head = "/".join(str(numbers[a.pk]) for a in path)
+        if u.pk in groups and n is not None:  # a numbered formation: "1/1/2 Coy"
+            names[u.pk] = f"{head}/{n} {word(u)}" if head else f"{n} {word(u)}"
             continue
         own = word(u) if n is None else f"{word(u)} {n}"
         parent = by_id.get(u.parent_id or -1)
         if path:
-            names[u.id or 0] = f"{head} {word(path[-1])} {own}"
+            names[u.pk] = f"{head} {word(path[-1])} {own}"
         elif n is None and parent is not None and word(u) == "HQ":  # a formation's HQ: "Bde HQ"
-            names[u.id or 0] = f"{word(parent)} {own}"
+            names[u.pk] = f"{word(parent)} {own}"
         else:
-            names[u.id or 0] = own
+            names[u.pk] = own
     return _unique(names, units)
 
 
@@ -163,14 +163,12 @@ def _unique(names: dict[int, str], units: Sequence[NamedUnit]) -> dict[int, str]
     count = Counter(names.values())
     out = dict(names)
     for u in units:
-        if count[names[u.id or 0]] > 1:
-            out[u.id or 0] = f"{u.side.capitalize()} {names[u.id or 0]}"
+        if count[names[u.pk]] > 1:
+            out[u.pk] = f"{u.side.capitalize()} {names[u.pk]}"
     count = Counter(out.values())
     for u in units:
-        if count[out[u.id or 0]] > 1:
-            out[u.id or 0] = (
-                f"{out[u.id or 0]} #{u.id}"  # identical trees on one side: the id tells them apart
-            )
+        if count[out[u.pk]] > 1:
+            out[u.pk] = f"{out[u.pk]} #{u.pk}"  # identical trees on one side: the id tells them apart
     return out
 
 
@@ -179,19 +177,17 @@ def full_names(units: Iterable[NamedUnit], only: Iterable[int] | None = None) ->
     Battalion 1 › Infantry Company 2 › Infantry Platoon 3". Siblings named alike ("77mm Battery" three times)
     get their number: "77mm Battery 2". `only`: the ids wanted (all by default)."""
     units = list(units)
-    by_id = {u.id or 0: u for u in units}
+    by_id = {u.pk: u for u in units}
     alike = Counter((u.side, u.parent_id, u.name) for u in units)
     numbers = _numbers(units) if any(n > 1 for n in alike.values()) else {}
     own = {
-        u.id or 0: f"{u.name} {numbers[u.id or 0]}"
-        if alike[(u.side, u.parent_id, u.name)] > 1 and numbers.get(u.id or 0)
+        u.pk: f"{u.name} {numbers[u.pk]}"
+        if alike[(u.side, u.parent_id, u.name)] > 1 and numbers.get(u.pk)
         else u.name
         for u in units
     }
     wanted = set(by_id) if only is None else set(only) & set(by_id)
-    full = {
-        uid: " › ".join([*(own[a.id or 0] for a in _chain(by_id[uid], by_id)), own[uid]]) for uid in wanted
-    }
+    full = {uid: " › ".join([*(own[a.pk] for a in _chain(by_id[uid], by_id)), own[uid]]) for uid in wanted}
     # Two units with the same name under the same parent are numbered above, so a full name repeats only
     # where the force tree itself does (the same tree on both sides): the side tells them apart.
     return _unique(full, [by_id[uid] for uid in wanted])
@@ -247,12 +243,12 @@ def plain_names(units: Iterable[NamedUnit]) -> dict[int, str]:
     """A name a stranger can read, the unit first and then each numbered formation above it: "1st platoon,
     2nd company, 1st battalion" (the short name's parts, spelled out; unique where the short name is)."""
     units = list(units)
-    by_id = {u.id or 0: u for u in units}
+    by_id = {u.pk: u for u in units}
     numbers = _numbers(units)
     chains = _chains(units, by_id)
 
     def part(u: NamedUnit) -> str:
-        n, w = numbers[u.id or 0], word(u)
+        n, w = numbers[u.pk], word(u)
         plain = PLAIN_WORDS.get(w, w)
         if n is None:
             return plain
@@ -260,13 +256,13 @@ def plain_names(units: Iterable[NamedUnit]) -> dict[int, str]:
 
     out: dict[int, str] = {}
     for u in units:
-        path = [a for a in chains[u.id or 0] if numbers[a.id or 0] is not None]
+        path = [a for a in chains[u.pk] if numbers[a.pk] is not None]
         parts = [part(u), *(part(a) for a in reversed(path))]
-        if numbers[u.id or 0] is None and not path and u.parent_id in by_id:  # "battalion HQ"
+        if numbers[u.pk] is None and not path and u.parent_id in by_id:  # "battalion HQ"
             parts = [
                 f"{PLAIN_WORDS.get(word(by_id[u.parent_id or 0]), word(by_id[u.parent_id or 0]))} {part(u)}"
             ]
-        out[u.id or 0] = ", ".join(parts)
+        out[u.pk] = ", ".join(parts)
     return _unique(out, units)
 
 
@@ -274,7 +270,7 @@ def names(units: Sequence[NamedUnit]) -> dict[int, tuple[str, str]]:
     """Each unit's (full, short) name, as the map and the units list show them (its own name where neither
     is worked out)."""
     full, short = full_names(units), display_names(units)
-    return {u.id: (full.get(u.id, u.name), short.get(u.id, u.name)) for u in units if u.id is not None}
+    return {u.pk: (full.get(u.pk, u.name), short.get(u.pk, u.name)) for u in units}
 
 
 def told_apart_names(units: Sequence[NamedUnit]) -> dict[int, str]:
@@ -282,4 +278,4 @@ def told_apart_names(units: Sequence[NamedUnit]) -> dict[int, str]:
     name ("1/1/2 Coy Plt 3", `display_names`)."""
     count = Counter(u.name for u in units)
     short = display_names(units)
-    return {u.id: u.name if count[u.name] == 1 else short[u.id] for u in units if u.id is not None}
+    return {u.pk: u.name if count[u.name] == 1 else short[u.pk] for u in units}

@@ -1,5 +1,8 @@
 """A game's units: queries and writes, a unit as a viewer may read it, a row as the rules read it, and walking
-the force tree."""
+the force tree. Every answer, log entry and page reads a unit through one `Reader`: the fields the rule set
+keeps secret (the other side's aiming points) hidden until it shows them (its battery fires, the game is
+over). A unit's rule-set state is one mapping on its row (`unit.state`), read, written, counted and hidden by
+the names the hook's fields declare."""
 
 from __future__ import annotations
 
@@ -181,7 +184,7 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
     rows: dict[int, Unit] = {}
     changes: list[dict] = []
     for unit, name, after in sets:
-        uid = unit.id or 0
+        uid = unit.pk
         rows[uid] = unit
         mine = now.setdefault(uid, {})
         before = mine[name] if name in mine else value(unit, name)
@@ -287,7 +290,7 @@ class Reader:
         for f in rules.fields.state_fields:
             value = unit.state.get(f.name, f.default)
             hidden = unit.side not in self.sides and rules.fields.is_secret(unit, f)
-            if hidden and not rules.fields.state_shown(self.board, unit.id or 0, f.name, value):
+            if hidden and not rules.fields.state_shown(self.board, unit.pk, f.name, value):
                 value = f.default
             out[f.name] = value
         return out
@@ -312,7 +315,7 @@ def unit_dict(unit: Unit, read: Reader = PUBLIC) -> dict[str, Any]:
 def subtree(root: Unit, units: Sequence[Unit]) -> list[Unit]:
     """The root and everything under it, in id order."""
     inside = {root.id}
-    for u in sorted(units, key=lambda u: u.id or 0):  # parents are inserted before their children
+    for u in sorted(units, key=lambda u: u.pk):  # parents are inserted before their children
         if u.parent_id in inside:
             inside.add(u.id)
     return [u for u in units if u.id in inside]

@@ -18,7 +18,7 @@ def test_marker_move_roll_and_turn_read_like_a_game_record(client: TestClient) -
     game = new_game(client)
     start_game(client, game)
     units = [
-        SimpleNamespace(**u)
+        SimpleNamespace(**u, pk=u["id"])
         for u in client.get(f"/api/v1/games/{game.id}/units", headers=game.referee).json()
     ]
     names = display_names(units)
@@ -77,7 +77,7 @@ def test_undo_is_offered_where_the_undo_rules_accept_it() -> None:
 
 def test_a_value_given_over_the_tables_reads_as_the_players_claim() -> None:
     # Issue 52: a shot on a range by the tape reads as the claim it is on the record's line.
-    mg = SimpleNamespace(id=1, parent_id=None, side="attacker", name="MG", kind="mmg", level="stand")
+    mg = SimpleNamespace(pk=1, parent_id=None, side="attacker", name="MG", kind="mmg", level="stand")
     why = "by the tape: 5 cm; the map measures 199 cm"
     payload = {
         "resolver": "shooting",

@@ -22,7 +22,7 @@ def mons_units(client: TestClient) -> tuple[Game, list[Any]]:
     game = new_game(client)
     r = client.get(f"/api/v1/games/{game.id}/units", headers=game.referee)
     assert r.status_code == 200, r.text
-    return game, [SimpleNamespace(**u) for u in r.json()]
+    return game, [SimpleNamespace(**u, pk=u["id"]) for u in r.json()]
 
 
 def by_ref(units: list[Any], ref_end: str, side: str) -> Any:
@@ -64,7 +64,7 @@ def test_short_names_carry_the_force_tree_path(client: TestClient) -> None:
 
 def test_identical_trees_on_both_sides_stay_apart() -> None:
     def unit(id: int, parent: int | None, side: str, level: str, kind: str, name: str) -> SimpleNamespace:
-        return SimpleNamespace(id=id, parent_id=parent, side=side, level=level, kind=kind, name=name)
+        return SimpleNamespace(pk=id, parent_id=parent, side=side, level=level, kind=kind, name=name)
 
     units = [
         unit(1, None, "attacker", "company", "rifle-company", "Company"),
@@ -87,11 +87,11 @@ def _tree_units(table_id: str) -> list[SimpleNamespace]:
 
     def add(node: Any, parent: int | None, side: str) -> None:
         row = SimpleNamespace(
-            id=len(units) + 1, parent_id=parent, side=side, level=node.level, kind=node.kind, name=node.name
+            pk=len(units) + 1, parent_id=parent, side=side, level=node.level, kind=node.kind, name=node.name
         )
         units.append(row)
         for child in node.children:
-            add(child, row.id, side)
+            add(child, row.pk, side)
 
     for side in ("attacker", "defender"):
         add(build_force(table_id), None, side)
@@ -103,21 +103,21 @@ def test_no_two_units_of_a_side_share_a_name_in_any_organisation_table(table_id:
     units = _tree_units(table_id)
     short = display_names(units)
     for side in ("attacker", "defender"):
-        shown = [short[u.id] for u in units if u.side == side]
+        shown = [short[u.pk] for u in units if u.side == side]
         assert len(set(shown)) == len(shown), [n for n in shown if shown.count(n) > 1][:5]
         # Told apart by the force tree, never by the last resort of a unit's row id.
         assert not [n for n in shown if "#" in n]
     # The names a stranger reads are as distinct, and spell the short name's words out.
     plain = plain_names(units)
     for side in ("attacker", "defender"):
-        read = [plain[u.id] for u in units if u.side == side]
+        read = [plain[u.pk] for u in units if u.side == side]
         assert len(set(read)) == len(read), [n for n in read if read.count(n) > 1][:5]
         assert not [n for n in read if "#" in n or "Plt" in n or "Coy" in n]
 
 
 def test_plain_names_spell_out_the_place_in_the_force() -> None:
     def unit(id: int, parent: int | None, level: str, kind: str, name: str) -> SimpleNamespace:
-        return SimpleNamespace(id=id, parent_id=parent, side="attacker", level=level, kind=kind, name=name)
+        return SimpleNamespace(pk=id, parent_id=parent, side="attacker", level=level, kind=kind, name=name)
 
     units = [
         unit(1, None, "battalion", "infantry-battalion", "1st Bn"),

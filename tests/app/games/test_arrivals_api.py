@@ -163,7 +163,10 @@ def test_a_bombardment_arrives_as_a_card_and_applies_once(client: TestClient) ->
     assert c.get(api, headers=g.defender).json()["cards"][0]["applied"]["event_id"] == ev["id"]
 
     # The game record names the item and its effect.
-    units_now = [SimpleNamespace(**u) for u in c.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()]
+    units_now = [
+        SimpleNamespace(**u, pk=u["id"])
+        for u in c.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+    ]
     record = Record(display_names(units_now), {u.id: u for u in units_now}, get_game_rules("flanders-fields"))
     line = record.entry(ev).line
     assert card["what"] in line and "1 turn of fire" in line and "rolled 4, 6" in line, line

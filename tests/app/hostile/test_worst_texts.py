@@ -91,9 +91,13 @@ def worst_scenario(text: str) -> tuple[dict[str, Any], list[list[str | int]]]:
 @pytest.mark.storage
 def test_the_worst_texts_are_stored_and_read_back_by_every_page_export_sheet_and_frame(
     client: TestClient,
+    backend: str,
     live_url: str,  # noqa: F811
 ) -> None:
     c = client
+    # A PDF renders its print view's HTML (read below on both backends) in the worker: rendered on SQLite, it
+    # would render the same on PostgreSQL, where each render cost seconds of the suite and proved no storage.
+    pdfs = backend == "sqlite"
     doc, _ = worst_scenario(WORST_TEXT)
     stored = ok(post_json(c, "/api/v1/scenarios", doc), 201)
     sid = stored["id"]
@@ -101,9 +105,9 @@ def test_the_worst_texts_are_stored_and_read_back_by_every_page_export_sheet_and
     assert ok(c.get(f"/api/v1/scenarios/{sid}")) == doc  # exactly as given
     assert ok(post_json(c, f"/api/v1/scenarios/{sid}", doc, method="PUT")) == doc
     assert sid in {s["id"] for s in ok(c.get("/api/v1/scenarios"))}
-    sheet = c.get(f"/api/v1/scenarios/{sid}/sheet.pdf")
+    sheet = c.get(f"/api/v1/scenarios/{sid}/sheet.pdf" if pdfs else f"/api/v1/scenarios/{sid}/sheet")
     assert sheet.status_code == 200, sheet.text[:300]
-    assert "DROP TABLE game" in pdf_text(sheet)
+    assert "DROP TABLE game" in (pdf_text(sheet) if pdfs else sheet.text)
     editor = ok(c.get(f"/scenarios/{sid}/edit"))
     assert "<script>alert(" not in editor
 
@@ -138,6 +142,7 @@ def test_the_worst_texts_are_stored_and_read_back_by_every_page_export_sheet_and
             f"{api}/fireplans",
             f"{api}/fireplans/attacker/items",
             f"/playsheets/games/{g.id}",
+            f"/playsheets/games/{g.id}/fire-plan/attacker",
             f"/playsheets/games/{g.id}/aiming-points",
         ):
             r = c.get(path, headers=who)
@@ -146,7 +151,8 @@ def test_the_worst_texts_are_stored_and_read_back_by_every_page_export_sheet_and
             f"/playsheets/games/{g.id}/fire-plan/attacker.pdf",
             f"/playsheets/games/{g.id}/aiming-points.pdf",
         ):
-            pdf_text(c.get(pdf, headers=who))
+            if pdfs:
+                pdf_text(c.get(pdf, headers=who))
         frames = sse_frames(live_url, g.id, who, last)
         assert frames and frames[-1]["id"] == last
         for frame in frames:
@@ -166,7 +172,7 @@ def test_the_worst_texts_are_stored_and_read_back_by_every_page_export_sheet_and
             f"/games/{g.id}/fire-plan",
             f"/games/{g.id}/referee/changes?after=0",
             f"/games/{g.id}/join-cards",
-            f"/games/{g.id}/join-cards.pdf",
+            *([f"/games/{g.id}/join-cards.pdf"] if pdfs else []),
             f"/games/{g.id}/join/attacker",
             f"/games/{g.id}/table/edit",
             f"/lookup?game={g.id}",
