@@ -44,10 +44,12 @@ def create_game(
     table_length_cm: float | None = None,
     terrain: dict[str, Any] | None = None,
     forces: Sequence[Mapping[str, Any]] = (),
+    table_objectives: Mapping[str, Any] | None = None,
 ) -> tuple[Game, Credentials]:
     """A new game, by hand, from a scenario (shipped or imported), or with `forces` ({side, table_id,
     quality?, template?, name?}) built from the organisation tables and deployed; the request's values win
-    over the scenario's. Returns the credentials once."""
+    over the scenario's (`table_objectives`: a campaign table's objectives, as a scenario writes them). Returns
+    the credentials once."""
     doc: dict[str, Any] = {}
     if scenario is not None:
         doc = scenarios.get_document(session, scenario)
@@ -83,7 +85,7 @@ def create_game(
         scenario=scenario,
         terrain=terrain or doc.get("terrain") or {"type": "FeatureCollection", "features": []},
         notes="\n".join(doc.get("notes", ())),
-        board=scenario_board(doc),
+        board=scenario_board({**doc, **({"table_objectives": table_objectives} if table_objectives else {})}),
     )
     made = _forces(rules, ctx, game, doc, forces)
     require_room_for_units(

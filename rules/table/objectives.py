@@ -94,7 +94,7 @@ def objectives_from_geojson(
         at = f"{where}.features.{i}"
         made = _objective(obj, at, i)
         if made.id in {o.id for o in out}:
-            raise _fail(f"{at}.id", f"the id {made.id!r} is taken by another objective", ["a unique id"])
+            raise _fail(f"{at}.id", "another objective has this id: give each its own", ["a unique id"])
         points += len(shapely.get_coordinates(made.geometry))
         if points > MAX_POINTS:
             raise _fail(at, f"the objectives have more than {MAX_POINTS} points", [f"0..{MAX_POINTS}"])
