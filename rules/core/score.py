@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.table.bases import BaseSpec, Stand
-from rules.table.objectives import Holding, Objective, holding
+from rules.table.bases import BaseSpec, Stand, max_extent_cm
+from rules.table.objectives import TOLERANCE_CM, Holding, Objective, holding
 
 SIDES = ("attacker", "defender")
 PLACE_FIELDS = ("x", "y", "facing_deg", "killed", "off_table")
@@ -215,7 +215,9 @@ def score_of(
     """The score of a game whose units stand as `now` after `log` (its events in order, the undone ones
     with their undoing: both are in the log): see the module's steps."""
     pieces, added_at = pieces_before(now, log)
-    tally = _Tally(objectives, _holdings(objectives, pieces, bases))
+    reach = max_extent_cm(bases.values()) / 2 + TOLERANCE_CM  # how far from an objective a stand may count
+    areas = {o.id: _grown(o, reach) for o in objectives}
+    tally = _Tally(objectives, {o.id: _holding(o, areas[o.id], pieces, bases) for o in objectives})
     turn = 0
     ended = False
     for i, ev in enumerate(log):
@@ -224,15 +226,22 @@ def score_of(
         if ev.turn > turn:
             tally.turn_ended(turn)
             turn = ev.turn
-        changed = bool(ev.added)
+        touched = [*added_at[i].values()]  # the units the event put, moved or took off, before and after
         pieces.update(added_at[i])
         for m in ev.moved:
             p = pieces.get(m.unit_id)
             if p is not None and m.field in PLACE_FIELDS:
                 pieces[m.unit_id] = replace(p, **{m.field: m.after})
-                changed = True
-        if changed and objectives:
-            tally.held(_holdings(objectives, pieces, bases))
+                touched += [p, pieces[m.unit_id]]
+        if touched and objectives:
+            # Only an objective a touched unit was or is near can change hands.
+            near = {o.id for o in objectives if any(_near(areas[o.id], p) for p in touched)}
+            if near:
+                holdings = dict(tally.holdings)
+                for o in objectives:
+                    if o.id in near:
+                        holdings[o.id] = _holding(o, areas[o.id], pieces, bases)
+                tally.held(holdings)
         if ev.call is not None and any(o.id == ev.call[0] for o in objectives):
             tally.calls[ev.call[0]] = (ev.call[1], tally.holdings[ev.call[0]])
         if turn >= 1:
@@ -260,11 +269,22 @@ def score_of(
     )
 
 
-def _holdings(
-    objectives: Sequence[Objective], pieces: Mapping[int, Piece], bases: Mapping[str, BaseSpec]
-) -> dict[str, Holding]:
-    stands = _stands(pieces, bases)
-    return {o.id: holding(o, stands) for o in objectives}
+Box = tuple[float, float, float, float]
+
+
+def _grown(o: Objective, reach: float) -> Box:
+    """The objective's bounds grown by `reach`: a stand whose centre is outside cannot touch it."""
+    x0, y0, x1, y1 = o.geometry.bounds
+    return (x0 - reach, y0 - reach, x1 + reach, y1 + reach)
+
+
+def _near(box: Box, p: Piece) -> bool:
+    return p.x is not None and p.y is not None and box[0] <= p.x <= box[2] and box[1] <= p.y <= box[3]
+
+
+def _holding(o: Objective, box: Box, pieces: Mapping[int, Piece], bases: Mapping[str, BaseSpec]) -> Holding:
+    """The objective's holding among the stands whose centres are near it (the rest cannot touch it)."""
+    return holding(o, _stands({k: p for k, p in pieces.items() if _near(box, p)}, bases))
 
 
 def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
