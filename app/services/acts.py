@@ -52,7 +52,7 @@ from rules.core.acts import (
 )
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
-from rules.core.game import EDIT_ACT, Answer
+from rules.core.game import EDIT_ACT, Answer, edit_act
 from rules.core.records import Change, SetState, Snapshot, UnitChange
 from rules.core.rolls import Rolled
 
@@ -181,7 +181,7 @@ def _forbidden(
 ) -> dict[str, Any] | None:
     """What the rule set's turn forbids of the act beyond the step and the side (TurnModel.forbidden): a 409
     with the first refusal's sentence, or with the referee's override every refusal in the record."""
-    refusals = rules_of(game).turn.forbidden(snapshot, act)
+    refusals = rules_of(game).forbidden(snapshot, act)
     if not refusals:
         return override
     if not act.override:
@@ -214,7 +214,7 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
         units_service.check_vocabulary(rules, act.fields.get("level"), act.fields.get("quality"))
         defaults = units_service.state_defaults(session, game.pk)
         fields = dict(act.fields)
-        chart = rules.setup.force_chart
+        chart = rules.book.force_chart
         if fields.get("base") is None and chart is not None:  # a base of its kind, as a built force's
             fields["base"] = chart.base_of(fields["level"], fields.get("kind", ""))
         unit = Unit(game_id=game.pk, state=defaults, side=act.side, **fields)
@@ -244,7 +244,7 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: A
     unit = units_service.get_unit(session, game.pk, act.unit_id)
     viewer.require_side(unit.side, "change units")
     rules = rules_of(game)
-    wanted = {rules.fields.edit_act(k) for k in act.values} or {EDIT_ACT}
+    wanted = {edit_act(rules.book, k) for k in act.values} or {EDIT_ACT}
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
         changes = units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))

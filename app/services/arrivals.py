@@ -53,7 +53,7 @@ def _cards(session: Session, game: Game) -> tuple[tuple[FireCard, ...], dict[int
     names = display_names(units)
     if game.status != "playing":
         return (), names, units
-    return rules_of(game).fire_plan.arrival_cards(snapshot_of(session, game, units), names), names, units
+    return rules_of(game).arrival_cards(snapshot_of(session, game, units), names), names, units
 
 
 def cards(session: Session, game: Game) -> ArrivalsOut:
@@ -91,7 +91,7 @@ class Aimed:
             "rolls": rolls,
             "effect": applied.fired.effect,
             # What it did to the stands, in the rule set's words (a stand card's result says the same).
-            "said": said(applied.changes, rules_of(self.game).fields.state_fields, self.names),
+            "said": said(applied.changes, rules_of(self.game).book.state_fields, self.names),
             "changes": changes,
             "source": card.source,
         }

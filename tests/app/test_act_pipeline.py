@@ -50,7 +50,7 @@ def test_the_walk_finds_a_call_by_either_name(tmp_path: Path) -> None:
 
 def _parts_reached(path: Path) -> list[str]:
     """Where a module reaches past `GameRules.play` into an act's parts: a protected member of a hook's part
-    (`.rolls._consequences`, `.fire_plan._arrival`) or the roll worked out by hand (rules.core.rolls.work_out)."""
+    (`._consequences`, `._arrival`) or the roll worked out by hand (rules.core.rolls.work_out)."""
     tree = ast.parse(path.read_text(), str(path))
     found = []
     for node in ast.walk(tree):
@@ -77,5 +77,5 @@ def test_the_app_plays_rolls_and_fire_through_the_rule_sets_play() -> None:
 
 def test_the_parts_walk_finds_a_step_and_work_out(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
-    module.write_text("from rules.core.rolls import work_out\ngame.fire_plan._arrival(s, i)\n")
+    module.write_text("from rules.core.rolls import work_out\ngame._arrival(s, i)\n")
     assert _parts_reached(module) == ["1: work_out", "2: fire_plan._arrival"]
