@@ -90,7 +90,7 @@ class Board:
         return children
 
     def notes(self, u: UnitRow) -> tuple[tuple[str, str], ...]:
-        """What the game's rule set says of a unit in words beside its badges (Report.board_notes)."""
+        """What the game's rule set says of a unit in words beside its badges (GameRules.board_notes)."""
         if self.rules is None:
             return ()
         parent = self._by_id.get(u.parent_id)

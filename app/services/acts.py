@@ -5,7 +5,7 @@
 2. The rules of play: the turn's current step allows the act (app.services.turns.rules_of_play), else a 409
    naming the rule; the referee's override is recorded with the act.
 3. One snapshot of the table: what the rule set's turn forbids of the act beyond the step and the side
-   (`TurnModel.forbidden`: what it costs and cannot pay, the actor's state, its target), a 409 like the
+   (`GameRules.forbidden`: what it costs and cannot pay, the actor's state, its target), a 409 like the
    step's unless overridden; then one call of the rule set on the same snapshot: `GameRules.play(snapshot,
    act)` answers the changes and what everyone is shown, or refuses with its rule: every act, a roll
    (rules.core.rolls.Rolled), arrived fire (a card's dice, CardApplied), a template's place and a formation's
@@ -179,7 +179,7 @@ def _rules_of_play(
 def _forbidden(
     game: Game, viewer: Viewer, act: Act, snapshot: Snapshot, override: dict[str, Any] | None
 ) -> dict[str, Any] | None:
-    """What the rule set's turn forbids of the act beyond the step and the side (TurnModel.forbidden): a 409
+    """What the rule set's turn forbids of the act beyond the step and the side (GameRules.forbidden): a 409
     with the first refusal's sentence, or with the referee's override every refusal in the record."""
     refusals = rules_of(game).forbidden(snapshot, act)
     if not refusals:

@@ -1,6 +1,6 @@
 """Arrived fire-plan fire as cards (issue 26): the side to move's arrived batteries and mortars that fire this
 turn, each with where it lands, the stands under it and what is rolled (the game's rule set works them out:
-`FirePlan.arrival_cards`), and one card applied through the act pipeline (`ApplyArrival`, answered by
+`GameRules.arrival_cards`), and one card applied through the act pipeline (`ApplyArrival`, answered by
 `GameRules.play`: every die rolled by the server or given, the card fired), every covered stand's result written
 through the one applier, and one event naming the item and its effect (undone in one,
 in the luck ledger with its odds). Only arrived items are read: they are public from their arrival."""

@@ -1,5 +1,5 @@
-"""A stand's card in play: every act the rule set defines for the stand (the rolls its `stand_acts` offers, the
-unit edits its `stand_edits` offers, a move, a marker recovered), each judged by the act pipeline's own
+"""A stand's card in play: every act the rule set defines for the stand (the rolls and the
+unit edits its `GameRules.stand_card` offers, a move, a marker recovered), each judged by the act pipeline's own
 question (`acts.refusal`: the steps `acts.play` takes, nothing written), so the card offers an act exactly
 when the pipeline would accept it now and greys the rest with the one sentence the pipeline would answer. A
 refusal that names its remedy ("unpack it first") puts that act first."""

@@ -1,7 +1,7 @@
 """Fire plans: the items a side writes in secret, the hash-tree commitment that locks them, revealing and
 verifying an item, and a planned barrage arriving on the table. A rule set's plan is either one plan for the
 game, locked before it starts (Flanders Fields), or a plan for each turn sealed during it
-(FirePlan.terms.sealed_each_turn: its commitment per (game, side, turn), FirePlanSeal)."""
+(Book.plan_terms.sealed_each_turn: its commitment per (game, side, turn), FirePlanSeal)."""
 
 from __future__ import annotations
 
@@ -382,7 +382,7 @@ def planned(item: FirePlanItem) -> PlanItem:
 
 def due_items(session: Session, game: Game) -> list[FirePlanItem]:
     """The items that land now, in slot order (drawn at random at locking, so the order of arrival says
-    nothing of the order they were written in): those of this turn whose step (FirePlan.terms.arrival_steps; none,
+    nothing of the order they were written in): those of this turn whose step (Book.plan_terms.arrival_steps; none,
     as the turn starts) the turn has reached. One plan for the game: the side to move's, as its turn starts;
     sealed each turn: both sides' once sealed."""
     rules = rules_of(game)

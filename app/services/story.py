@@ -1,7 +1,7 @@
 """The story of the game (issue 42), read from the log as a viewer reads it: per turn a few sentences (what each
 side lost, the formations whose units came to carry a state the rule set tells, the rolls it tells in its own
 words, what arrived) and the decisive moments first. The words are the rule set's (its turn and stand words,
-its told fields' filter words or labels, `Report.roll_told`); this module only orders and lays them out."""
+its told fields' filter words or labels, `GameRules.roll_words`); this module only orders and lays them out."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ class Act:
     turn: int
     side: str  # the side that acted: its unit's, else the actor's
     actor: str  # the acting unit's name, or ""
-    roll: str  # the roll in the rule set's words (`Report.roll_words`), else its resolver and outcome
-    told: bool  # the rule set tells this roll in a turn's sentences (`Report.roll_told`)
+    roll: str  # the roll in the rule set's words (`GameRules.roll_words`, decisive), else its resolver and outcome
+    told: bool  # the rule set tells this roll in a turn's sentences (`GameRules.roll_words`)
     worded: bool  # the roll is in the rule set's words (said after its unit's name)
     killed: frozenset[int]
     marked: Mapping[str, frozenset[int]]  # a told field: the units that came to carry it (not those killed)

@@ -152,7 +152,7 @@ def plan_of_play(session: Session, game: Game, viewer: Viewer, side: str) -> Non
 
 
 def roll_refused(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> str | None:
-    """What the current step and the side to move say of a roll (TurnModel.roll_refusal): None when allowed,
+    """What the current step and the side to move say of a roll (GameRules.roll_refusal): None when allowed,
     else its refusal. A roll is for its unit's side, else for the roller's (the referee's: the side to move's)."""
     side = viewer.role if viewer.role in SIDES else game.side_to_move
     return rules_of(game).roll_refusal(game.status, snapshot, position(game), roll, side)

@@ -273,7 +273,7 @@ def increment(session: Session, unit: Unit, field: str, delta: int, floor: int =
 
 # -- what a viewer reads of a unit -------------------------------------------------------------------------
 # A side's secret state (Flanders Fields: where its batteries are aimed) is its own until the rules put it on
-# the table (`GameRules.state_shown`), or the game is over. Every answer, log entry and page that carries a
+# the table (`GameRules.secret`), or the game is over. Every answer, log entry and page that carries a
 # unit reads it through a Reader.
 @dataclass(frozen=True)
 class Reader:

@@ -25,7 +25,7 @@ class StateField:
     label: str
     default: Any = False  # its type says the kind: a bool is a flag, an int a count, anything else a value
     counter: bool = False  # taken and added atomically (two devices adding at once make two), never below 0
-    secret: bool = False  # the owning side's alone until the rules show it (state_shown)
+    secret: bool = False  # the owning side's alone until the rules show it (GameRules.secret)
     shown: bool = True  # on the unit's card on the map (a flag while set, a count while above 0)
     maximum: int | None = None  # the most a player may set by hand
     badge: str = ""  # a flag's words on the unit's tile on the board while it is set ("WIRE")
@@ -103,7 +103,7 @@ class Snapshot:
     nations: Mapping[str, str] = field(default_factory=dict)  # side -> nation, where the game names one
     turn: int = 0
     side_to_move: str = "attacker"
-    step: int = 0  # the index of the current step of the turn (TurnModel.steps)
+    step: int = 0  # the index of the current step of the turn (GameRules.steps)
     terrain: Mapping[str, Any] = field(default_factory=dict)
     board: Mapping[str, Any] = field(default_factory=dict)
     sides: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)

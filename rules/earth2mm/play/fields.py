@@ -12,7 +12,7 @@ from rules.core.game import GameRules, Held
 from rules.core.records import StateField
 from rules.earth2mm.play.units import SUB_UNIT, is_artillery
 
-# The acts of the rules of play a unit edit of these fields is (rules.core.game.Fields.edit_acts).
+# The acts of the rules of play a unit edit of these fields is (rules.core.game.Book.edit_acts).
 COMMAND_ACT = "command-formation"
 PLAN_ACT = "plan-sub-unit"
 DIG_ACT = "dig-in"

@@ -1,4 +1,4 @@
-"""2mm Earth 1418's bound as the game hook's turn (rules.core.game.BoundTurn): its steps (steps.py), who may do
+"""2mm Earth 1418's bound as the game hook's turn (rules.core.game.Book.bound): its steps (steps.py), who may do
 what in which step, what the rules of play forbid of an act (judge.py), what a step still needs and what the
 end of the bound does to the table (ends.py)."""
 

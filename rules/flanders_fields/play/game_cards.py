@@ -16,7 +16,7 @@ from rules.flanders_fields.play.changes import HAND_KEY, hand_set
 from rules.flanders_fields.resolvers.events import PACK, RandomEvent
 
 RESOLVER = "random-event"
-# The game's secret draw (Rolls.terms): the random-event pack, drawn at the table from the club's own pack under
+# The game's secret draw (Book.roll_terms): the random-event pack, drawn at the table from the club's own pack under
 # the game option.
 SECRET_DRAWS = {RESOLVER: "the random event cards"}
 AT_TABLE = (EVENTS_PACK, "club")

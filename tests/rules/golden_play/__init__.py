@@ -382,7 +382,7 @@ def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 
 def plan_written(t: Table, act: Mapping[str, Any], out: Answer) -> None:
-    """An item written into a side's plan for the current turn (a plan sealed each turn: FirePlan.
+    """An item written into a side's plan for the current turn (a plan sealed each turn: Book.plan_terms.
     sealed_each_turn): the rules of play ("plan-fire" only in the steps that allow it), the item's kind as the
     kit models it and as the rule set allows it; it lands in its arrival step."""
     side, item = act["side"], act["item"]

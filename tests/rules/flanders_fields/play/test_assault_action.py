@@ -2,7 +2,7 @@
 contact with an enemy, movement is carried out platoon by platoon" (CLOSE COMBAT (ASSAULTING)) and an order's
 actions are "REMOVE A SUPPRESSION LEVEL, FIRE or MOVE": the assault is its stand's move into contact, a MOVE
 action (erratum assault-action, the book's wording by default), through the path the card, /ask and /resolve
-take (TurnModel.forbidden, then the roll worked out with its consequences)."""
+take (GameRules.forbidden, then the roll worked out with its consequences)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A command stand moves at most twice a turn (issue 53, finding 7): "All command stands including any
 artillery liaison officers may move twice, at speed of their type" (each playsheet's MOVE COMMAND STANDS,
-step 3 of the 1914 sheet, step 7 of the later two), through the path a move takes (TurnModel.forbidden, then
+step 3 of the 1914 sheet, step 7 of the later two), through the path a move takes (GameRules.forbidden, then
 GameRules.play)."""
 
 from __future__ import annotations

@@ -12,15 +12,17 @@ import pytest
 from rules.core.acts import EditUnit, MoveFormation, MoveStand, RecoverMarker, Roll
 from rules.core.errors import RulesError
 from rules.core.game import Outcome
-from rules.core.records import FillRequest, Snapshot, StandEdit
+from rules.core.records import FillRequest, Snapshot
 from rules.flanders_fields.play.changes import ActionSpent, ActionUnderWay
 from rules.flanders_fields.play.game_consequences import marker_removed
-from rules.flanders_fields.play.game_orders import SRC_ACTIONS, SRC_ONCE_A_TURN
+from rules.flanders_fields.play.game_orders import SRC_ACTIONS, SRC_ONCE_A_TURN, FlandersFieldsPacking
 from rules.flanders_fields.play.game_sequence import turn_ended
 from rules.registry import get_ruleset
 from tests.rules.flanders_fields.play.test_game_rules import GAME, battalion, snapshot
 
 SHOT = {"outcome_key": "no-effect", "outcome": "no effect"}
+
+PACKING = FlandersFieldsPacking()  # the stand card's unit edits, without its rolls
 
 
 def _shot(snap: Snapshot, firer: int) -> tuple[Any, ...]:
@@ -147,16 +149,14 @@ def test_the_card_offers_to_pack_an_mg_and_limber_a_battery_by_their_flags() -> 
     by_id = {u.id: u for u in battalion(u10={"packed": True})}
     battery = replace(by_id[10], id=11, kind="field-battery", base="field-gun", state={"limbered": False})
     snap = snapshot((*by_id.values(), battery), turn=1)
-    (unpack,) = [e for e in GAME.stand_card(snap, 10) if isinstance(e, StandEdit)]
+    (unpack,) = PACKING.stand_edits(snap, 10)
     assert (unpack.label, unpack.field, unpack.unit_id) == ("Unpack", "packed", 10)
     assert [(c.value, c.label) for c in unpack.choices] == [(False, "Unpack")]
     assert unpack.why.startswith("Machineguns, Light Mortars and Artillery require 1 order")
-    assert [(e.label, e.choices[0].value) for e in GAME.stand_card(snap, 11) if isinstance(e, StandEdit)] == [
-        ("Limber", True)
-    ]
-    assert not [e for e in GAME.stand_card(snap, 4) if isinstance(e, StandEdit)]
+    assert [(e.label, e.choices[0].value) for e in PACKING.stand_edits(snap, 11)] == [("Limber", True)]
+    assert PACKING.stand_edits(snap, 4) == ()
     off = snapshot((*by_id.values(), replace(battery, off_table=True)), turn=1)
-    assert GAME.stand_card(off, 11) == ()
+    assert PACKING.stand_edits(off, 11) == ()
     # Before its order roll, the unpacking is refused for want of an action, naming the order roll as remedy.
     (refused,) = GAME.forbidden(snap, EditUnit(unit_id=10, version=1, values={"packed": False}))
     assert refused == "unit 10 has no action left: roll its order first" and refused.remedy == "order-roll"
