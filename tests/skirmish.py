@@ -53,13 +53,8 @@ class SkirmishGame(GameRules):
         if isinstance(act, PlaceMarker):
             return Answer(pinned(snapshot, act.unit_id, act.count))
         if isinstance(act, RecoverMarker):
-            return Answer(
-                (
-                    AddToState(
-                        "a pin removed", SOURCE, act.unit_id, "pins", -1, "the pin was removed meanwhile"
-                    ),
-                )
-            )
+            gone = "the pin was removed meanwhile"
+            return Answer((AddToState("a pin removed", SOURCE, act.unit_id, "pins", -1, gone),))
         return super().play(snapshot, act)
 
     def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:

@@ -1,4 +1,5 @@
-"""Playing a rule set as a game: what a rule set implements (`GameRules`) so the service can play it.
+"""Playing a rule set as a game: the hook a rule set subclasses (`GameRules`, its methods' defaults playing, its
+data one frozen `Book`) so the service can play it.
 
 The service freezes the game's table into a `Snapshot` once per request (the units with their markers and
 state, the board's barrages, clouds and wind), asks the rule set what a resolver's request may be filled with
@@ -13,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from rules.core.acts import (
     Act,
@@ -154,9 +155,10 @@ class Position:
 
 # The moments something happens by itself between the players' acts (`GameRules.between_turns`): the side to
 # move's turn ends, its next turn starts, the board reads otherwise (a cloud arrived on the table).
-TURN_ENDED = "ended"
-TURN_STARTED = "started"
-BOARD_CHANGED = "board"
+Moment = Literal["ended", "started", "board"]
+TURN_ENDED: Moment = "ended"
+TURN_STARTED: Moment = "started"
+BOARD_CHANGED: Moment = "board"
 
 
 @dataclass(frozen=True)
