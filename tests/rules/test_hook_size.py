@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 from pathlib import Path
 
 from rules.core.game import Book, FirePlanTerms, GameRules
@@ -30,7 +31,8 @@ def _own(name: str) -> bool:
     return not name.startswith("__")
 
 
-def _overridden_underscores() -> set[str]:
+@functools.cache
+def _overridden_underscores() -> frozenset[str]:
     """The underscore members of GameRules some rule set overrides: in a registered game's classes, the
     skirmish's, or any class of rules/ and tests/ that defines one (by its source: a rule set registered only
     for a test's time counts as well)."""
@@ -45,10 +47,13 @@ def _overridden_underscores() -> set[str]:
     }
     for folder in ("rules", "tests"):
         for path in (ROOT / folder).rglob("*.py"):
-            tree = ast.parse(path.read_text(), str(path))
+            text = path.read_text()
+            if not any(f"def {n}(" in text for n in hidden):
+                continue
+            tree = ast.parse(text, str(path))
             for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name != "GameRules"):
                 found |= {f.name for f in cls.body if isinstance(f, ast.FunctionDef) and f.name in hidden}
-    return found
+    return frozenset(found)
 
 
 def hook_members() -> list[str]:
