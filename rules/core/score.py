@@ -1,6 +1,6 @@
 """Victory points from the log: each objective's holder after each act, scored as its scenario says
-(rules.table.objectives), the referee's contested calls, and the rule set's printed victory conditions where a
-book prints them (the hook's `victory`, a `Victory`).
+(rules.table.objectives), the referee's contested calls; and the winner by points (`by_points`, the hook's
+default `GameRules.outcome`; a book that prints its victory conditions overrides it).
 
 The score is derived, never kept: `score_of` replays the game's log over its stands. The log records every
 stand's place as a change (x, y, facing, killed, off the table, with what it was before), so the stands as they
@@ -96,7 +96,7 @@ class Score:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Verdict:
     """How a game came out: the winner (None: a draw), why, in words, and the printed line it comes from."""
 
     winner: str | None
@@ -104,31 +104,14 @@ class Outcome:
     source: str = ""
 
 
-class Victory:
-    """A rule set's victory conditions (the hook's `victory`): by default the scenario's own objectives decide,
-    the side with more victory points winning and level points a draw; `erratum` names the reading that lists
-    the choice where the book prints none. A book that prints its own overrides `outcome` with its lines
-    (`printed`)."""
-
-    # The erratum listing the scenario's own victory conditions as firestep's reading ("": the book prints them).
-    erratum: str = ""
-    # The book's printed victory conditions, each its line as printed (none: the scenario's own).
-    printed: tuple[str, ...] = ()
-    source: str = ""
-
-    def __init__(self, erratum: str = "", source: str = "") -> None:
-        if erratum:
-            self.erratum = erratum
-        if source:
-            self.source = source
-
-    def outcome(self, points: Mapping[str, int]) -> Outcome:
-        """The winner of a game by its points: more points win, level points are a draw."""
-        a, d = points.get("attacker", 0), points.get("defender", 0)
-        if a == d:
-            return Outcome(None, f"level at {a} victory points each: a draw", self.source)
-        winner = "attacker" if a > d else "defender"
-        return Outcome(winner, f"the {winner} wins by {max(a, d)} victory points to {min(a, d)}", self.source)
+def by_points(points: Mapping[str, int], source: str = "") -> Verdict:
+    """The winner by victory points, where the scenario's objectives decide (the hook's default `outcome`):
+    more points win, level points are a draw."""
+    a, d = points.get("attacker", 0), points.get("defender", 0)
+    if a == d:
+        return Verdict(None, f"level at {a} victory points each: a draw", source)
+    winner = "attacker" if a > d else "defender"
+    return Verdict(winner, f"the {winner} wins by {max(a, d)} victory points to {min(a, d)}", source)
 
 
 def pieces_before(
