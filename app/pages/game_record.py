@@ -198,6 +198,9 @@ class Record:
             what = template.get("kind") if isinstance(template, Mapping) else None
             verb = kind.removeprefix("template-")
             return f"{humanise(str(what or 'template'))} template {verb}", ""
+        if kind == "objective-called":  # the referee's call on a contested objective (issue 55)
+            side = payload.get("side")
+            return f"{payload.get('name', 'objective')} called for {'nobody' if side is None else side}", ""
         if kind in ("campaign-battle", "campaign-result"):  # the game's campaign battle (issue 17)
             return _campaign_words(kind, payload), ""
         words = GAME_WORDS.get(kind, humanise(kind))

@@ -286,7 +286,17 @@ def story(
             break
         if (moment := teller.moment(act, said)) is not None:
             moments.append(moment)
+    calls: dict[int, list[str]] = {}  # the referee's calls on contested objectives (issue 55), by turn
+    for ev in events:
+        p = ev.get("payload") or {}
+        if ev["kind"] == "objective-called":
+            side = p.get("side")
+            holder = "nobody" if side is None else f"the {side}"
+            calls.setdefault(int(ev["turn"]), []).append(f"The referee called {p.get('name')} for {holder}.")
     return {
         "decisive": moments,
-        "turns": [{"turn": t, "sentences": teller.turn([a for a in told if a.turn == t])} for t in turns],
+        "turns": [
+            {"turn": t, "sentences": [*teller.turn([a for a in told if a.turn == t]), *calls.get(t, [])]}
+            for t in turns
+        ],
     }

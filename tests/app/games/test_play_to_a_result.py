@@ -101,6 +101,7 @@ def test_mons_is_played_to_a_result_the_bridges_scored_live(live_url: str) -> No
         report = http.get(f"/api/v1/games/{g.id}/report", headers=g.defender).json()
         assert report["result"]["winner"] == "attacker"
         assert report["story"]["ending"] == result["words"] and "the attacker wins" in result["words"]
+        assert "The referee called Bridge 1 for the attacker." in report["story"]["turns"][0]["sentences"]
         british.close()
 
 
