@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal, get_args
 
 import shapely
@@ -168,6 +169,17 @@ def _firmly_in(o: Objective, footprint: BaseGeometry) -> bool:
     return not core.is_empty and core.intersects(footprint)
 
 
+@lru_cache(maxsize=8192)
+def _relation(o: Objective, s: Stand) -> tuple[bool, bool, bool]:
+    """Whether the stand meets the objective, meets it however it moves by the tolerance, and (not meeting
+    it) is within the tolerance of its edge. Kept per objective and stand place: a game's log replayed moves
+    few stands at a time (rules.core.score)."""
+    fp = s.polygon()
+    if fp.intersects(o.geometry):
+        return True, _firmly_in(o, fp), True
+    return False, False, fp.distance(_edge(o)) <= TOLERANCE_CM
+
+
 def _holder(o: Objective, sides_in: set[str]) -> str | None:
     if len(sides_in) == 1:
         return next(iter(sides_in))
@@ -180,9 +192,8 @@ def holding(o: Objective, stands: Sequence[Stand]) -> Holding:
     """Who holds `o` among `stands` (the living stands on the table: rules.table.placed.stand_of), the
     stands that hold it, and whether it is contested (a stand within 1 cm of its edge, in or out, whose
     presence alone would change the holder)."""
-    geom = o.geometry
     reach = TOLERANCE_CM
-    x0, y0, x1, y1 = geom.bounds
+    x0, y0, x1, y1 = o.geometry.bounds
     inside: list[Stand] = []
     near: list[tuple[Stand, bool]] = []  # (stand, in now) within the tolerance of the edge
     for s in stands:
@@ -190,13 +201,12 @@ def holding(o: Objective, stands: Sequence[Stand]) -> Holding:
         r = _radius(s) + reach  # the base's outline lies within this of its centre: most stands are far off
         if cx + r < x0 or cx - r > x1 or cy + r < y0 or cy - r > y1:
             continue
-        fp = s.polygon()
-        meets = fp.intersects(geom)
+        meets, firm, close = _relation(o, s)
         if meets:
             inside.append(s)
-            if not _firmly_in(o, fp):
+            if not firm:
                 near.append((s, True))
-        elif fp.distance(_edge(o)) <= reach:
+        elif close:
             near.append((s, False))
     holder = _holder(o, {s.side for s in inside})
     contested = False
