@@ -238,13 +238,17 @@ def refusal(now: Clock, act: Act) -> Refusal | None:
         if now.paused:
             return Refusal("The clock is already paused: resume it to run it again", "paused once", SOURCE)
     if isinstance(act, ResumeClock) and not now.paused:
-        return Refusal("The clock is running: pause it before resuming it", "only a paused clock resumes", SOURCE)
+        return Refusal(
+            "The clock is running: pause it before resuming it", "only a paused clock resumes", SOURCE
+        )
     if isinstance(act, GiveTime):
         sides = [s.side for s in now.sides]
         if act.side not in sides:
             raise RulesError("side", "give time to a side of the game", sides)
         if not 1 <= act.seconds <= MAX_GIVEN_SECONDS:
-            raise RulesError("seconds", f"give 1 to {MAX_GIVEN_SECONDS} seconds at a time", [f"1..{MAX_GIVEN_SECONDS}"])
+            raise RulesError(
+                "seconds", f"give 1 to {MAX_GIVEN_SECONDS} seconds at a time", [f"1..{MAX_GIVEN_SECONDS}"]
+            )
     if isinstance(act, SetClockLimits):
         Limits(act.game_minutes, act.turn_minutes).checked()
     return None

@@ -101,7 +101,11 @@ def test_the_end_of_the_game_stops_the_clock() -> None:
 
 
 def test_time_given_back_counts_against_the_game_and_the_turn() -> None:
-    log: list[Entry] = [LimitsSet(at(0), Limits(10, 2)), Moved(at(0), 1, "attacker"), Given(at(30), "attacker", 45)]
+    log: list[Entry] = [
+        LimitsSet(at(0), Limits(10, 2)),
+        Moved(at(0), 1, "attacker"),
+        Given(at(30), "attacker", 45),
+    ]
     a = clock(log, Alternating(), None, at(150)).side("attacker")
     assert (a.used, a.given) == (150, 45)
     assert a.remaining == 600 + 45 - 150 and a.turn_remaining == 120 + 45 - 150
@@ -160,7 +164,11 @@ def test_the_referees_acts_are_refused_where_they_make_no_sense() -> None:
     assert refusal(running, ResumeClock()) is not None
     paused = clock([Moved(at(0), 1, "attacker"), Paused(at(1))], Alternating(), None, at(2))
     assert refusal(paused, PauseClock()) is not None and refusal(paused, ResumeClock()) is None
-    for refused in (refusal(before, PauseClock()), refusal(running, ResumeClock()), refusal(paused, PauseClock())):
+    for refused in (
+        refusal(before, PauseClock()),
+        refusal(running, ResumeClock()),
+        refusal(paused, PauseClock()),
+    ):
         assert refused is not None and len(refused) <= 120
     assert refusal(running, GiveTime(side="defender", seconds=60)) is None
     with pytest.raises(RulesError) as bad_side:
