@@ -4,7 +4,7 @@ limits. The bounds are the rules' (rules.core.clock)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -76,7 +76,7 @@ class GameClock(BaseModel):
     @classmethod
     def of(cls, c: Clock) -> GameClock:
         return cls(
-            as_of=c.as_of,
+            as_of=datetime.fromtimestamp(c.as_of, UTC),
             running=list(c.running),
             paused=c.paused,
             started=c.started,

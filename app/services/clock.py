@@ -40,7 +40,7 @@ def _utc(at: datetime) -> datetime:
 
 def entry(ev: Event) -> Entry | None:
     """A logged event as the clock reads it (None: nothing the clock reads)."""
-    at = _utc(ev.created_at)
+    at = _utc(ev.created_at).timestamp()
     if ev.kind in MOVED:
         return Moved(at, ev.turn, ev.side, ev.step)
     if ev.kind in ENDED:
@@ -69,6 +69,6 @@ def entries(session: Session, game_id: int) -> list[Entry]:
 def game_clock(session: Session, game: Game, now: datetime | None = None) -> Clock:
     """The game's clock as of `now` (None: as of its latest entry, for what does not depend on the time)."""
     log = entries(session, game.pk)
-    at = now or (max(e.at for e in log) if log else _utc(game.created_at))
+    at = now.timestamp() if now else max((e.at for e in log), default=_utc(game.created_at).timestamp())
     turn = rules_of(game).turn
     return clock(log, turn, game.period, at)

@@ -12,14 +12,13 @@ shown) and nothing else happens by itself: as at a club or tournament table, the
 (more time given, the game ended). No rule book firestep plays prints a clock: these are firestep's own rules,
 cited as `SOURCE`.
 
-Pure: the log's entries come in with their times (`Entry.at`) and the present moment as `now`; nothing here
-reads a clock."""
+Pure: the log's entries come in with their times (`Entry.at`, seconds on the app's clock: POSIX time) and the
+present moment as `now`, the same way; nothing here reads a clock."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from rules.core.acts import Act, GiveTime, PauseClock, ResumeClock, SetClockLimits
 from rules.core.errors import Refusal, RulesError
@@ -52,9 +51,9 @@ class Limits:
 # -- the log as the clock reads it ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Entry:
-    """One event of the game's log, as the clock reads it: when it was logged."""
+    """One event of the game's log, as the clock reads it: when it was logged (POSIX seconds)."""
 
-    at: datetime
+    at: float
 
 
 @dataclass(frozen=True)
@@ -122,7 +121,7 @@ class Clock:
     after it ends), whether the referee paused it, the turn the turn limit counts, the limits and each side's
     clock."""
 
-    as_of: datetime
+    as_of: float
     running: tuple[str, ...] = ()
     paused: bool = False
     started: bool = False
@@ -141,7 +140,7 @@ class _Counting:
 
     turn: TurnModel
     period: str | None
-    at: datetime | None = None
+    at: float | None = None
     position: Position | None = None
     paused: bool = False
     ended: bool = False
@@ -156,11 +155,11 @@ class _Counting:
             return ()
         return tuple(s for s in self.turn.acting(self.period, self.position) if s in self.turn.sides)
 
-    def until(self, at: datetime) -> None:
+    def until(self, at: float) -> None:
         """Charge the running sides the time from the last entry to `at` (none if the log's clock stepped
         back)."""
         if self.at is not None and at > self.at and self.position is not None:
-            seconds = (at - self.at).total_seconds()
+            seconds = at - self.at
             for side in self.running():
                 self.used[side] = self.used.get(side, 0.0) + seconds
                 key = (side, self.position.turn)
@@ -207,7 +206,7 @@ class _Counting:
         )
 
 
-def clock(entries: Sequence[Entry], turn: TurnModel, period: str | None, now: datetime) -> Clock:
+def clock(entries: Sequence[Entry], turn: TurnModel, period: str | None, now: float) -> Clock:
     """The clock as of `now`, from the game's log in order (`entries`) and its rule set's turn model."""
     counting = _Counting(turn, period)
     for entry in entries:
