@@ -72,3 +72,29 @@ def game_clock(session: Session, game: Game, now: datetime | None = None) -> Clo
     at = now.timestamp() if now else max((e.at for e in log), default=_utc(game.created_at).timestamp())
     turn = rules_of(game).turn
     return clock(log, turn, game.period, at)
+
+
+def _minutes(seconds: int) -> str:
+    whole, rest = divmod(seconds, 60)
+    said = [f"{whole} min" if whole else "", f"{rest} s" if rest else ""]
+    return " ".join(s for s in said if s)
+
+
+def told(kind: str, payload: Mapping[str, Any]) -> str:
+    """A clock event in the story's words (app.services.story), "" for any other event."""
+    if kind == PauseClock.event:
+        return "The referee paused the clock."
+    if kind == ResumeClock.event:
+        return "The referee restarted the clock."
+    if kind == GiveTime.event:
+        return (
+            f"The referee gave the {payload.get('side')} {_minutes(int(payload.get('seconds') or 0))} back."
+        )
+    if kind == SetClockLimits.event:
+        limits = limits_of(payload)
+        said = [
+            f"{limits.game_minutes} min a side for the game" if limits.game_minutes else "",
+            f"{limits.turn_minutes} min a side each turn" if limits.turn_minutes else "",
+        ]
+        return f"The referee set the clock: {' and '.join(s for s in said if s) or 'no limit'}."
+    return ""

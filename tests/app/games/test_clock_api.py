@@ -94,6 +94,15 @@ def test_the_clock_charges_the_side_to_move_stops_while_paused_and_survives_a_re
     assert by_side(c)["attacker"]["used_seconds"] == pytest.approx(charged + 30, abs=0.01)
     assert by_side(c)["attacker"]["remaining_seconds"] == pytest.approx(7200 + 60 - charged - 30, abs=0.01)
 
+    # The story of the turn tells the referee's acts on the clock.
+    story = client.get(f"/api/v1/games/{g.id}/report", headers=g.defender).json()["story"]
+    said = next(t["sentences"] for t in story["turns"] if t["turn"] == 1)
+    assert said[-3:] == [
+        "The referee paused the clock.",
+        "The referee gave the attacker 1 min back.",
+        "The referee restarted the clock.",
+    ]
+
     # A new app on the same database reads the same clock from the log.
     with make_client(migrated_url, tmp_path) as restarted:
         assert clock_at(restarted, g, asked, g.referee) == c
