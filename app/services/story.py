@@ -288,7 +288,9 @@ def story(
             moments.append(moment)
     # The referee's acts on the game clock, told after what happened on the table (app.services.clock).
     timed = [
-        (int(ev["turn"]), said) for ev in events if (said := clock.told(ev["kind"], ev.get("payload") or {}))
+        (int(ev["turn"]), words)
+        for ev in events
+        if (words := clock.told(ev["kind"], ev.get("payload") or {}))
     ]
     return {
         "decisive": moments,
