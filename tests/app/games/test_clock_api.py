@@ -14,10 +14,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests import csrf
 from tests.app.games.conftest import Game, new_game, start_game
 from tests.conftest import make_client
-
-pytestmark = pytest.mark.storage  # the clock read back from what each backend stored
 
 
 def logged_at(http: TestClient, g: Game, kind: str) -> datetime:
@@ -38,6 +37,7 @@ def by_side(clock: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {s["side"]: s for s in clock["sides"]}
 
 
+@pytest.mark.storage  # the clock read back from what each backend stored
 def test_the_clock_charges_the_side_to_move_stops_while_paused_and_survives_a_restart(
     client: TestClient, migrated_url: str, tmp_path: Path
 ) -> None:
@@ -108,7 +108,8 @@ def test_the_clock_charges_the_side_to_move_stops_while_paused_and_survives_a_re
         assert clock_at(restarted, g, asked, g.referee) == c
 
 
-def test_the_limits_are_the_referees_and_bounded(client: TestClient) -> None:
+def test_the_limits_are_the_referees_and_bounded(sqlite_client: TestClient) -> None:
+    client = sqlite_client
     g = new_game(client)
     url = f"/api/v1/games/{g.id}/clock/limits"
     assert client.put(url, headers=g.attacker, json={"game_minutes": 90}).status_code == 403
@@ -123,3 +124,16 @@ def test_the_limits_are_the_referees_and_bounded(client: TestClient) -> None:
     assert r.status_code == 422 and "side" in r.text
     r = client.post("/api/v1/games", json={"scenario": "mons-1914", "clock": {"turn_minutes": 0}})
     assert r.status_code == 422 and "turn_minutes" in r.text
+
+
+def test_the_lobby_sets_the_clocks_limits_as_it_creates_the_game(sqlite_client: TestClient) -> None:
+    form = {"scenario": "mons-1914", "clock_game_minutes": "150", "clock_turn_minutes": ""}
+    made = sqlite_client.post("/games/new", data=csrf.form(sqlite_client, form), follow_redirects=False)
+    assert made.status_code == 303, made.text
+    game_id = int(made.headers["location"].split("/")[2])
+    clock = sqlite_client.get(f"/api/v1/games/{game_id}/clock").json()  # the creator's referee cookie
+    assert clock["limits"] == {"game_minutes": 150, "turn_minutes": None}
+    refused = sqlite_client.post(
+        "/games/new", data=csrf.form(sqlite_client, {**form, "clock_turn_minutes": "0"})
+    )
+    assert refused.status_code == 422 and "turn" in refused.text.lower()
