@@ -25,6 +25,7 @@ from app.routes import (
     playsheets,
     rulesets,
     scenarios,
+    score,
     templates,
 )
 
@@ -50,4 +51,5 @@ def api_routers() -> list[Router]:
         templates.router,  # templates on the shared table (issue 14)
         scenarios.router,  # scenario files (issue 27)
         clock.router,  # the game clock (issue 55)
+        score.router,  # how a game is won (issue 55)
     ]

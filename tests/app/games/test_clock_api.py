@@ -137,3 +137,17 @@ def test_the_lobby_sets_the_clocks_limits_as_it_creates_the_game(sqlite_client: 
         "/games/new", data=csrf.form(sqlite_client, {**form, "clock_turn_minutes": "0"})
     )
     assert refused.status_code == 422 and "turn" in refused.text.lower()
+
+
+def test_the_score_carries_each_sides_clock(sqlite_client: TestClient) -> None:
+    """GET /score's `clocks` are GET /clock's sides at the same moment (wt55score's GameScore)."""
+    client = sqlite_client
+    g = new_game(client)
+    start_game(client, g)
+    now = logged_at(client, g, "game-started") + timedelta(seconds=42)
+    clock = clock_at(client, g, now, g.attacker)
+    score = client.get(f"/api/v1/games/{g.id}/score", headers=g.attacker).json()
+    assert score["clocks"] == clock["sides"]
+    assert by_side(score | {"sides": score["clocks"]})["attacker"]["used_seconds"] == pytest.approx(
+        42, abs=0.01
+    )
