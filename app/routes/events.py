@@ -29,6 +29,7 @@ from app.guard.auth import SIDES, StreamViewerDep, Viewer, ViewerDep
 from app.services import clock as clock_service
 from app.services import events as events_service
 from app.services import games
+from app.services import score as score_service
 from app.services import undo as undo_service
 from app.services import units as units_service
 from app.services.board import shared_units
@@ -193,26 +194,35 @@ def _with_view(
 ) -> list[str]:
     """Each event with its view's parts, or with `refetch` where they would make the frame too big (or the
     game is gone); an event the game clock reads (app.services.clock.KINDS) carries the clock as of the
-    wake-up, the same for every viewer."""
+    wake-up, the same for every viewer, and a score its clocks."""
     # The game for every render key of a wake-up, kept by the feed between them (the row is only read, never
     # written or refreshed there).
     kept: _KeptGame = shared.kept.get("game", _KeptGame)
     game = shared.get("game", lambda: kept.get(session, game_id, shared))
     parts = live.VIEWS[view](session, game, viewer, events, shared) if game else [{} for _ in events]
-    if game is not None and any(e["kind"] in clock_service.KINDS for e in events):
+    timed = [e["kind"] in clock_service.KINDS or "score" in p for e, p in zip(events, parts, strict=True)]
+    if game is not None and any(timed):
         clock = shared.get(
             "clock",
             lambda: GameClock.of(clock_service.game_clock(session, game, now())).model_dump(mode="json"),
         )
-        parts = [
-            {**p, "clock": clock} if e["kind"] in clock_service.KINDS else p
-            for e, p in zip(events, parts, strict=True)
-        ]
+        parts = [_timed(e, p, clock) if t else p for e, p, t in zip(events, parts, timed, strict=True)]
     out = []
     for event, part in zip(events, parts, strict=True):
         data = _json({**event, **part})
         out.append(data if part and len(data) <= live.FRAME_BYTES else _json({**event, "refetch": True}))
     return out
+
+
+def _timed(event: dict[str, Any], part: dict[str, Any], clock: dict[str, Any]) -> dict[str, Any]:
+    """A frame's parts with the clock: the whole GameClock for an event the clock reads, each side's in the
+    score the frame carries (GameScore.clocks, as GET /score answers them)."""
+    timed = dict(part)
+    if event["kind"] in clock_service.KINDS:
+        timed["clock"] = clock
+    if isinstance(part.get("score"), dict):
+        timed["score"] = {**part["score"], "clocks": clock["sides"]}
+    return timed
 
 
 class _KeptGame:
@@ -253,8 +263,15 @@ def _map_parts(
         part: dict[str, Any] = {"units": [read(rows[i]) for i in sorted(live.touched_units(e)) if i in rows]}
         if live.touches_game(e):
             part["state"] = state
+        if score_service.touches_score(e):  # the same for every viewer (app.services.score): worked out once
+            part["score"] = shared.get("score", lambda: _score_now(session, game))
         out.append(part)
     return out
+
+
+def _score_now(session: Session, game: Game) -> dict[str, Any]:
+    """The game's score as a frame carries it (GET /score's answer)."""
+    return score_service.score_answer(game, score_service.game_score(session, game)).model_dump(mode="json")
 
 
 def _feed_read(
