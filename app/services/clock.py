@@ -74,7 +74,7 @@ def game_clock(session: Session, game: Game, now: datetime | None = None) -> Clo
 def clock_of(game: Game, log: Sequence[Entry], now: datetime | None = None) -> Clock:
     """The game's clock from its log as the clock reads it (`entries`), as of `now` (None: its latest entry)."""
     at = now.timestamp() if now else max((e.at for e in log), default=_utc(game.created_at).timestamp())
-    return clock(log, rules_of(game).turn, game.period, at)
+    return clock(log, rules_of(game), game.period, at)
 
 
 def _minutes(seconds: int) -> str:
