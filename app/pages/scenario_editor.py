@@ -28,6 +28,7 @@ from app.services import game_setup
 from app.services import scenarios as scenarios_service
 from app.services import units as units_service
 from rules.core.errors import NotFoundError
+from rules.core.forces import chart_dict
 from rules.core.kit import TERRAIN_CLASS
 from rules.core.ruleset import RuleSet
 from rules.registry import all_game_rules, get_game_rules, get_ruleset
@@ -171,7 +172,7 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
             for c in rules.book.kit.terrain_classes
         ],
         "class_property": TERRAIN_CLASS,
-        "chart": rules.book.force_chart.as_dict() if rules.book.force_chart else None,
+        "chart": chart_dict(rules.book.force_chart) if rules.book.force_chart else None,
         "errata": described["errata"],
         "limits": {
             "features": limits.MAX_FEATURES,

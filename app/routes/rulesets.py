@@ -15,7 +15,7 @@ from app import errors
 from app.core.routing import Router
 from app.data.schemas import FormationIn
 from app.data.schemas_answers import ForceChartOut, FormationUnitOut, dataset_model
-from rules.core.forces import ForceChart, document_units
+from rules.core.forces import ForceChart, build_force, chart_dict, document_units
 from rules.core.ruleset import ResolveRequest, RuleSet
 from rules.registry import all_rulesets, game_rules_or_none, get_ruleset
 
@@ -131,11 +131,11 @@ def _add_force_chart_routes(router: Router, rs: RuleSet, chart: ForceChart) -> N
     stored: the scenario editor writes it into its document; a game builds one with POST .../formations)."""
 
     def get_chart() -> ForceChartOut:
-        return ForceChartOut.model_validate(chart.as_dict())
+        return ForceChartOut.model_validate(chart_dict(chart))
 
     def build(body: FormationIn) -> FormationUnitOut:
         return FormationUnitOut.model_validate(
-            document_units(chart.build(body.model_dump(), "", "formation"))
+            document_units(build_force(chart, body.model_dump(), "", "formation"))
         )
 
     router.add_api_route(

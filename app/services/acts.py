@@ -60,6 +60,7 @@ from rules.core.acts import (
 from rules.core.clock import refusal as clock_refusal
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
+from rules.core.forces import base_of
 from rules.core.game import EDIT_ACT, Answer, edit_act
 from rules.core.records import Change, SetState, Snapshot, UnitChange
 from rules.core.rolls import Rolled
@@ -224,7 +225,7 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
         fields = dict(act.fields)
         chart = rules.book.force_chart
         if fields.get("base") is None and chart is not None:  # a base of its kind, as a built force's
-            fields["base"] = chart.base_of(fields["level"], fields.get("kind", ""))
+            fields["base"] = base_of(chart, fields["level"], fields.get("kind", ""))
         unit = Unit(game_id=game.pk, state=defaults, side=act.side, **fields)
         session.add(unit)
         session.flush()

@@ -18,6 +18,7 @@ from app.services.seats import Credentials, create_sides
 from app.services.units import add_unit_tree
 from rules.core.clock import Limits
 from rules.core.errors import RulesError
+from rules.core.forces import build_force
 from rules.core.game import GameRules
 from rules.core.game import terrain as terrain_of
 from rules.core.scenario import ForceNode, NewForces
@@ -187,6 +188,6 @@ def table_force(game: Game, force: Mapping[str, Any], field: str, id_prefix: str
         if setup.book.force_chart is None:
             at = f"{field}." if field else ""
             raise RulesError(f"{at}sub_units", "these games build no forces from a chart of troops", [])
-        return setup.book.force_chart.build(force, field, id_prefix)
+        return build_force(setup.book.force_chart, force, field, id_prefix)
     nation = game.attacker_nation if force["side"] == "attacker" else game.defender_nation
     return setup.force_from_table(game.period, game.variants, nation, force, field, id_prefix)

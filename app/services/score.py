@@ -77,8 +77,10 @@ def game_score(session: Session, game: Game) -> Score:
     now = [
         Piece(u.pk, u.side, u.base, u.x, u.y, u.facing_deg, u.killed, u.off_table) for u in units if u.base
     ]
-    events = session.exec(select(Event).where(Event.game_id == game.pk).order_by(col(Event.id))).all()
-    log = logged(events, reversed_ids(session, game.pk))
+    log: list[Logged] = []
+    if objectives:  # without any, the stands now give the losses: the log is not read
+        events = session.exec(select(Event).where(Event.game_id == game.pk).order_by(col(Event.id))).all()
+        log = logged(events, reversed_ids(session, game.pk))
     return score_of(objectives, rules_of(game).book.kit.bases, now, log)
 
 

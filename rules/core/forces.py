@@ -1,7 +1,7 @@
 """A force built from a rule set's chart of troops rather than from organisation tables: a formation of
 sub-units, each of a number of bases of one kind of the chart, the formation graded with one of the rule set's
 qualities. The rule set gives its chart (`ForceChart`, its `Book.force_chart`); building an entry from it is
-the same for every rule set (`ForceChart.build`), and its unit tree is a scenario document's units."""
+the same for every rule set (`build_force`), and its unit tree is a scenario document's units."""
 
 from __future__ import annotations
 
@@ -42,94 +42,98 @@ class ForceChart:
     most_bases: int
     source: str  # the printed line the force tree comes from
 
-    def base_of(self, level: str, kind: str) -> str | None:
-        """The base a unit of this level and kind stands on: a base-level unit of a chart kind is a base of its
-        kind (the table kit's base of that name); anything else stands on none."""
-        return kind if level == self.base_level and any(k.id == kind for k in self.kinds) else None
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "title": self.title,
-            "words": {"formation": self.formation, "sub_unit": self.sub_unit, "base": self.base},
-            "kinds": [{"id": k.id, "name": k.name, "what": k.what} for k in self.kinds],
-            "qualities": list(self.qualities),
-            "default_quality": self.default_quality,
-            "most_sub_units": self.most_sub_units,
-            "most_bases": self.most_bases,
-            "source": self.source,
-        }
+def base_of(chart: ForceChart, level: str, kind: str) -> str | None:
+    """The base a unit of this level and kind stands on: a base-level unit of a chart kind is a base of its
+    kind (the table kit's base of that name); anything else stands on none."""
+    return kind if level == chart.base_level and any(k.id == kind for k in chart.kinds) else None
 
-    def build(self, entry: Mapping[str, Any], field: str, id_prefix: str) -> ForceUnit:
-        """A formation from an entry ({name?, quality?, sub_units: [{kind, bases, name?}]}): a RulesError names
-        `<field>.sub_units.<i>.kind` and the like. Unit ids are `<id_prefix>/<sub-unit>/<base>`."""
-        at = f"{field}." if field else ""
-        quality = entry.get("quality")
-        if quality is not None and quality not in self.qualities:
-            raise RulesError(
-                f"{at}quality", f"{quality!r} is not a quality of the {self.title}", self.qualities
-            )
-        subs: Sequence[Mapping[str, Any]] = entry.get("sub_units") or ()
-        if not 1 <= len(subs) <= self.most_sub_units:
-            raise RulesError(
-                f"{at}sub_units",
-                f"a {self.formation} has 1 to {self.most_sub_units} {self.sub_unit}s",
-                [f"1..{self.most_sub_units}"],
-            )
-        kinds = {k.id: k for k in self.kinds}
-        children = []
-        for i, sub in enumerate(subs, 1):
-            where = f"{at}sub_units.{i - 1}"
-            kind = kinds.get(sub.get("kind", ""))
-            if kind is None:
-                raise RulesError(f"{where}.kind", f"name a row of the {self.title}", sorted(kinds))
-            bases = sub.get("bases")
-            if isinstance(bases, bool) or not isinstance(bases, int) or not 1 <= bases <= self.most_bases:
-                raise RulesError(
-                    f"{where}.bases",
-                    f"a {self.sub_unit} has 1 to {self.most_bases} {self.base}s",
-                    [f"1..{self.most_bases}"],
-                )
-            name = sub.get("name") or f"{kind.name} ({self.sub_unit} {i})"
-            sub_id = f"{id_prefix}/{i}"
-            source = f"{self.source}; {self.title}: {kind.name}"
-            children.append(
-                ForceUnit(
-                    sub_id,
-                    name,
-                    self.sub_unit_level,
-                    kind.id,
-                    None,
-                    None,
-                    0,
-                    tuple(
-                        ForceUnit(
-                            f"{sub_id}/{n}",
-                            f"{name}, {self.base_level} {n}",
-                            self.base_level,
-                            kind.id,
-                            kind.id,
-                            None,
-                            0,
-                            (),
-                            source,
-                        )
-                        for n in range(1, bases + 1)
-                    ),
-                    source,
-                )
-            )
-        name = entry.get("name") or self.formation.capitalize()
-        return ForceUnit(
-            id_prefix,
-            name,
-            self.formation_level,
-            self.formation_kind,
-            None,
-            quality,
-            0,
-            tuple(children),
-            self.source,
+
+def chart_dict(chart: ForceChart) -> dict[str, Any]:
+    """The chart as the API and the scenario editor show it."""
+    return {
+        "title": chart.title,
+        "words": {"formation": chart.formation, "sub_unit": chart.sub_unit, "base": chart.base},
+        "kinds": [{"id": k.id, "name": k.name, "what": k.what} for k in chart.kinds],
+        "qualities": list(chart.qualities),
+        "default_quality": chart.default_quality,
+        "most_sub_units": chart.most_sub_units,
+        "most_bases": chart.most_bases,
+        "source": chart.source,
+    }
+
+
+def build_force(chart: ForceChart, entry: Mapping[str, Any], field: str, id_prefix: str) -> ForceUnit:
+    """A formation from an entry ({name?, quality?, sub_units: [{kind, bases, name?}]}): a RulesError names
+    `<field>.sub_units.<i>.kind` and the like. Unit ids are `<id_prefix>/<sub-unit>/<base>`."""
+    at = f"{field}." if field else ""
+    quality = entry.get("quality")
+    if quality is not None and quality not in chart.qualities:
+        raise RulesError(
+            f"{at}quality", f"{quality!r} is not a quality of the {chart.title}", chart.qualities
         )
+    subs: Sequence[Mapping[str, Any]] = entry.get("sub_units") or ()
+    if not 1 <= len(subs) <= chart.most_sub_units:
+        raise RulesError(
+            f"{at}sub_units",
+            f"a {chart.formation} has 1 to {chart.most_sub_units} {chart.sub_unit}s",
+            [f"1..{chart.most_sub_units}"],
+        )
+    kinds = {k.id: k for k in chart.kinds}
+    children = []
+    for i, sub in enumerate(subs, 1):
+        where = f"{at}sub_units.{i - 1}"
+        kind = kinds.get(sub.get("kind", ""))
+        if kind is None:
+            raise RulesError(f"{where}.kind", f"name a row of the {chart.title}", sorted(kinds))
+        bases = sub.get("bases")
+        if isinstance(bases, bool) or not isinstance(bases, int) or not 1 <= bases <= chart.most_bases:
+            raise RulesError(
+                f"{where}.bases",
+                f"a {chart.sub_unit} has 1 to {chart.most_bases} {chart.base}s",
+                [f"1..{chart.most_bases}"],
+            )
+        name = sub.get("name") or f"{kind.name} ({chart.sub_unit} {i})"
+        sub_id = f"{id_prefix}/{i}"
+        source = f"{chart.source}; {chart.title}: {kind.name}"
+        children.append(
+            ForceUnit(
+                sub_id,
+                name,
+                chart.sub_unit_level,
+                kind.id,
+                None,
+                None,
+                0,
+                tuple(
+                    ForceUnit(
+                        f"{sub_id}/{n}",
+                        f"{name}, {chart.base_level} {n}",
+                        chart.base_level,
+                        kind.id,
+                        kind.id,
+                        None,
+                        0,
+                        (),
+                        source,
+                    )
+                    for n in range(1, bases + 1)
+                ),
+                source,
+            )
+        )
+    name = entry.get("name") or chart.formation.capitalize()
+    return ForceUnit(
+        id_prefix,
+        name,
+        chart.formation_level,
+        chart.formation_kind,
+        None,
+        quality,
+        0,
+        tuple(children),
+        chart.source,
+    )
 
 
 def document_units(node: ForceUnit) -> dict[str, Any]:

@@ -3,8 +3,9 @@ have defaults that play, in the manner of python-chess's variants; a rule set ov
 changes and declares its data in one frozen record, its `Book`.
 
 Counted honestly, through every part the hook holds: every public member of `GameRules` (its `book` among
-them); every member, beyond its data fields, of the records the book holds (`Book`, `TableKit`, `RollTerms`,
-`FirePlanTerms`, `Claims`: a method or a property there is a member of the hook); and every underscore member
+them); every member, beyond its data fields, of `Book` and of each record a field of it holds, and so on down
+(`TableKit`, `RollTerms`, `Claims`, `FirePlanTerms`, `ForceChart`: a method or a property there is a member of
+the hook; the records listed in a book's tuples, a `StateField`, a `Step`, are its values); and every underscore member
 of `GameRules` that a rule set overrides (a registered one, the test's skirmish, or any class of rules/ or tests/
 defining it: an underscore method a rule set overrides is a hook member in disguise). At most 40."""
 
@@ -13,18 +14,29 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
+import types
+import typing
 from pathlib import Path
 
-from rules.core.game import Book, FirePlanTerms, GameRules
-from rules.core.kit import TableKit
-from rules.core.records import Claims
-from rules.core.rolls import RollTerms
+from rules.core.game import Book, GameRules
 from rules.registry import all_game_rules
 from tests.skirmish import SKIRMISH_GAME
 
 ROOT = Path(__file__).resolve().parents[2]
 MOST_MEMBERS = 40
-RECORDS = (Book, TableKit, RollTerms, FirePlanTerms, Claims)
+
+
+def records(cls: type = Book) -> list[type]:
+    """`cls` and every record one of its fields holds (a single value, optional or not), and so on down."""
+    out = [cls]
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        hint, origin = hints[f.name], typing.get_origin(hints[f.name])
+        single = typing.get_args(hint) if origin in (typing.Union, types.UnionType) else (hint,)
+        for held in single if origin in (None, typing.Union, types.UnionType) else ():
+            if isinstance(held, type) and dataclasses.is_dataclass(held) and held not in out:
+                out += [r for r in records(held) if r not in out]
+    return out
 
 
 def _own(name: str) -> bool:
@@ -59,7 +71,7 @@ def _overridden_underscores() -> frozenset[str]:
 def hook_members() -> list[str]:
     """Every member of the hook, as `Part.name`."""
     members = {f"GameRules.{n}" for n in dir(GameRules) if not n.startswith("_")}
-    for record in RECORDS:
+    for record in records():
         data = {f.name for f in dataclasses.fields(record)}
         members |= {f"{record.__name__}.{n}" for n in dir(record) if not n.startswith("_") and n not in data}
     members |= {f"GameRules.{n}" for n in _overridden_underscores()}
@@ -80,6 +92,12 @@ def test_the_book_is_plain_data_and_every_member_has_a_default_that_plays() -> N
     assert bare.book == Book()
     for game in (*all_game_rules(), SKIRMISH_GAME):
         assert isinstance(game.book, Book) and game.book.ruleset_id, type(game).__name__
+
+
+def test_the_walk_reaches_the_records_the_book_holds() -> None:
+    assert {"Book", "RollTerms", "Claims", "FirePlanTerms", "TableKit", "ForceChart"} <= {
+        r.__name__ for r in records()
+    }
 
 
 def test_the_finder_counts_an_underscore_method_a_rule_set_overrides() -> None:

@@ -58,6 +58,7 @@ def finish(http: Any, g: Game) -> None:
     assert r.status_code == 200, r.text
 
 
+@pytest.mark.storage  # the score read from the log and carried live (PostgreSQL: woken by NOTIFY)
 def test_mons_is_played_to_a_result_the_bridges_scored_live(live_url: str) -> None:
     with httpx.Client(base_url=live_url, timeout=30) as http:
         g = new_game(http)

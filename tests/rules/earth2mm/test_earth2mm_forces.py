@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rules.core.errors import RulesError
-from rules.core.forces import document_units
+from rules.core.forces import base_of, build_force, document_units
 from rules.earth2mm.data import COVER, UNIT_IDS
 from rules.earth2mm.play.kit import KIT
 from rules.earth2mm.play.table import CLASS_OF_KIND, TERRAIN_CLASSES
@@ -22,7 +22,7 @@ def test_an_sf_is_built_of_sub_units_each_of_bases_of_its_kind() -> None:
         "quality": "elite",
         "sub_units": [{"kind": "line-inf", "bases": 3, "name": "A Coy"}, {"kind": "machineguns", "bases": 2}],
     }
-    sf = document_units(CHART.build(entry, "", "gb-1"))
+    sf = document_units(build_force(CHART, entry, "", "gb-1"))
     assert (sf["name"], sf["level"], sf["kind"], sf["quality"], sf["base"]) == (
         "1st Bn",
         "battalion",
@@ -58,15 +58,15 @@ def test_an_sf_is_built_of_sub_units_each_of_bases_of_its_kind() -> None:
 def test_an_entry_the_chart_does_not_build_is_refused_naming_its_field(entry: dict, field: str) -> None:
     assert CHART is not None
     with pytest.raises(RulesError) as refused:
-        CHART.build(entry, "f", "x")
+        build_force(CHART, entry, "f", "x")
     assert refused.value.field == field
 
 
 def test_a_base_added_by_hand_stands_on_its_kinds_base_and_nothing_else_does() -> None:
     assert CHART is not None
-    assert CHART.base_of("platoon", "mother-tank") == "mother-tank"
-    assert CHART.base_of("company", "mother-tank") is None
-    assert CHART.base_of("platoon", "formation") is None
+    assert base_of(CHART, "platoon", "mother-tank") == "mother-tank"
+    assert base_of(CHART, "company", "mother-tank") is None
+    assert base_of(CHART, "platoon", "formation") is None
 
 
 def test_the_kit_offers_each_terrain_class_with_its_cover_and_the_kinds_of_it() -> None:
