@@ -12,7 +12,7 @@ from math import prod
 from typing import Any
 
 from app.guard.auth import SIDES
-from app.services import ledger
+from app.services import clock, ledger
 from app.services.unit_names import NamedUnit
 from rules.core.game import GameRules
 from rules.core.records import claims_of
@@ -293,10 +293,23 @@ def story(
             side = p.get("side")
             holder = "nobody" if side is None else f"the {side}"
             calls.setdefault(int(ev["turn"]), []).append(f"The referee called {p.get('name')} for {holder}.")
+    # The referee's acts on the game clock, told after what happened on the table (app.services.clock).
+    timed = [
+        (int(ev["turn"]), words)
+        for ev in events
+        if (words := clock.told(ev["kind"], ev.get("payload") or {}))
+    ]
     return {
         "decisive": moments,
         "turns": [
-            {"turn": t, "sentences": [*teller.turn([a for a in told if a.turn == t]), *calls.get(t, [])]}
+            {
+                "turn": t,
+                "sentences": [
+                    *teller.turn([a for a in told if a.turn == t]),
+                    *calls.get(t, []),
+                    *(s for at, s in timed if at == t),
+                ],
+            }
             for t in turns
         ],
     }
