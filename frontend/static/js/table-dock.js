@@ -53,7 +53,7 @@
       const r = free();
       const size = map.getSize();
       // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it, as fitTable.
-      const top = window.matchMedia("(max-width: 899px)").matches && panel.dataset.dock === "end" ? 40 : 8;
+      const top = window.matchMedia("(max-width: 899px)").matches && panel.dataset.dock === "end" ? 52 : 8;
       map.fitBounds(m.tableBounds(), {
         paddingTopLeft: [r.left + 8, r.top + top], paddingBottomRight: [size.x - r.right + 8, size.y - r.bottom + 8], animate: false,
       });
