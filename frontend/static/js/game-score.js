@@ -12,7 +12,7 @@
   if (!root || !window.fetch) return;
   const url = root.dataset.scoreUrl;
   const role = root.dataset.role || "";
-  const turnWord = root.dataset.turnWord || "turn";
+  let turnWord = root.dataset.turnWord || "turn";
   const cap = (s) => String(s || "").replace(/^./, (c) => c.toUpperCase());
   const humanise = (s) => cap(String(s || "").replace(/[-_]/g, " "));
   const sideName = (s) => (s === "attacker" ? "Attacker" : s === "defender" ? "Defender" : humanise(s));
@@ -29,8 +29,8 @@
     return node;
   };
   // When an objective scores, in words (the scenario's `scored`).
-  const WHEN = { each_turn: `each ${turnWord}`, game_end: "at the end of the game", first_taken: "the first time it is taken" };
-  const when = (o) => WHEN[o.scored] || humanise(o.scored);
+  const WHEN = { each_turn: () => `each ${turnWord}`, game_end: () => "at the end of the game", first_taken: () => "the first time it is taken" };
+  const when = (o) => (WHEN[o.scored] ? WHEN[o.scored]() : humanise(o.scored));
 
   // -- the clock: a side's time as m:ss (or h:mm:ss), read from the score's clocks ------------------------------
   const mmss = (seconds) => {
@@ -40,14 +40,15 @@
     const ss = String(s % 60).padStart(2, "0");
     return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
   };
-  // A side's clock from whatever the answer holds: { side, used_s | elapsed_s, left_s | remaining_s, running }.
+  // A side's clock as the score carries it (GameScore.clocks, each a GameClock side: used_seconds,
+  // remaining_seconds when the game has a limit, running), or as a frame's `clock` (a GameClock) sets it.
   const clockOf = (score, side) => {
     const clocks = score && score.clocks;
     const list = Array.isArray(clocks) ? clocks : Array.isArray(clocks?.sides) ? clocks.sides : [];
     const c = list.find((x) => x && x.side === side);
     if (!c) return null;
-    const left = c.left_s ?? c.remaining_s ?? null;
-    const used = c.used_s ?? c.elapsed_s ?? c.spent_s ?? null;
+    const left = c.remaining_seconds ?? null;
+    const used = c.used_seconds ?? null;
     return { left, used, running: Boolean(c.running), paused: Boolean(clocks?.paused || c.paused) };
   };
   // Read at `at` (ms), counting on from the answer while the side's clock runs: the time shown, or "".
@@ -109,11 +110,12 @@
   const drawDashboard = () => {
     document.querySelectorAll("[data-score-dashboard]").forEach((box) => {
       if (!score) { box.replaceChildren(h("p", { class: "muted", text: "The score is not known yet." })); return; }
-      const step = score.step ? `: ${humanise(score.step_title || score.step)}` : "";
-      const turnN = score.turn ?? score.bound;
-      const over = score.finished || score.status === "finished";
+      const step = score.step ? `: ${humanise(score.step)}` : "";
+      const turnN = score.turn;
+      const over = score.status === "finished";
+      const of = score.last_turn ? ` of ${score.last_turn}` : "";
       box.replaceChildren(
-        h("p", { class: "score-turn", "data-score-turn": String(turnN ?? "") }, over ? "The game is over." : `${cap(turnWord)} ${turnN ?? "–"}${step}.`),
+        h("p", { class: "score-turn", "data-score-turn": String(turnN ?? "") }, over ? "The game is over." : score.status === "setup" ? "Setting up." : `${cap(turnWord)} ${turnN}${of}${step}; ${sideName(score.side_to_move)} to move.`),
         h("table", { class: "score-table" },
           h("caption", { class: "sr-only", text: "Each side's points, losses and clock" }),
           h("thead", {}, h("tr", {}, ...["Side", "Points", "Losses", "Clock"].map((t) => h("th", { scope: "col", text: t })))),
@@ -130,6 +132,7 @@
     });
   };
   const draw = () => {
+    if (score && score.turn_word) turnWord = score.turn_word;
     drawChip();
     drawDashboard();
     document.dispatchEvent(new CustomEvent("firestep:score", { detail: score }));
@@ -171,7 +174,9 @@
   let timer = null;
   document.addEventListener("firestep:event", (e) => {
     const ev = e.detail || {};
-    if (ev.score && Array.isArray(ev.score.sides)) { score = ev.score; readAt = Date.now(); draw(); return; }
+    // A frame of the clock (a GameClock): the sides' clocks anew, the rest as it was.
+    if (ev.clock && Array.isArray(ev.clock.sides) && score) { score = { ...score, clocks: ev.clock.sides }; readAt = Date.now(); }
+    if (ev.score && Array.isArray(ev.score.sides)) { score = ev.clock ? { ...ev.score, clocks: ev.clock.sides } : ev.score; readAt = Date.now(); draw(); return; }
     clearTimeout(timer);
     timer = setTimeout(read, 60);
   });
@@ -182,7 +187,7 @@
   const call = async (button) => {
     const objective = button.dataset.scoreCall;
     const holder = button.dataset.holder || null;
-    const body = { objective, holder };
+    const body = { objective_id: objective, side: holder };
     button.disabled = true;
     let result;
     try {
@@ -201,7 +206,7 @@
     }
     const o = (score?.objectives || []).find((x) => String(x.id) === String(objective));
     notice(`${o ? o.name : "The objective"}: ${holder ? `the ${holder}'s` : "nobody's"}, as called.`, true);
-    if (result.data && Array.isArray(result.data.sides)) { score = result.data; readAt = Date.now(); draw(); } else read();
+    if (result.data && result.data.score) { score = result.data.score; readAt = Date.now(); draw(); } else read();
   };
   document.addEventListener("click", (event) => {
     const button = event.target.closest("[data-score-call]");
