@@ -13,7 +13,13 @@
     const { map, toLL, fromLL, round, h } = S;
     const MOST = 50; // objectives a scenario may have (rules.table.objectives MAX_OBJECTIVES)
     const POINT_CM = 2.5; // a point is drawn as a ring this wide, to be seen and tapped
-    map.createPane("objectives").style.zIndex = "450";
+    const pane = map.createPane("objectives");
+    pane.style.zIndex = "450";
+    // Tapped only while the Objectives section is open: elsewhere a tap on one is a tap on the table (a stand
+    // placed, terrain picked).
+    const tappable = () => pane.classList.toggle("scn-objectives-off", S.root.dataset.tab !== "objectives");
+    new MutationObserver(tappable).observe(S.root, { attributes: true, attributeFilter: ["data-tab"] });
+    tappable();
     const group = L.featureGroup().addTo(map);
     const list = panel.querySelector("[data-objective-list]");
     const piece = panel.querySelector("[data-objective-piece]");
