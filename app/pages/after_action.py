@@ -1,5 +1,5 @@
 """The after-action report page of a game: a finished game's result in words (its winner or a draw, the points,
-how the objectives stood: app.services.result), the story of the game (a few sentences a turn, the decisive
+how the objectives stood: the report's `result`), the story of the game (a few sentences a turn, the decisive
 moments), then the luck ledger (every roll at the odds it was rolled at), the losses by battalion and the rule
 book's casualty estimate, as this seat may read them (the data is
 app.services.report's, the same the JSON route answers). Printable: the page's print styles drop the
@@ -17,7 +17,6 @@ from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.seats import Seat, game_page
 from app.services import report as report_service
-from app.services import result as result_service
 from app.services.markers import rules_of
 
 router = Router()
@@ -29,7 +28,6 @@ def report_page(game_id: GameId, request: Request, session: SessionDep, settings
         rules = rules_of(game)
         return {
             "report": report_service.report(session, game, seat.viewer),
-            "result": result_service.game_result(session, game.pk),
             # The rules' words: what a formation's losses count, what a turn is ("bound"), a stand ("base").
             "losses_counted": rules.report.losses_counted,
             "turn_word": rules.turn.turn_word,

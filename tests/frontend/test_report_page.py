@@ -88,7 +88,7 @@ def test_the_report_opens_with_the_story_and_shows_the_ledger_at_the_odds_rolled
     expect(referee.get_by_role("heading").first).to_have_text("The story of the game")
     # The end of the game in words (issue 55): its result above the story, its points after it.
     expect(referee.locator("[data-result-words]")).to_contain_text("Game over in turn 2")
-    expect(referee.locator("[data-result]")).to_contain_text("A draw.")
+    expect(referee.locator("[data-result-winner=draw]")).to_contain_text("A draw.")
     expect(referee.get_by_role("heading", name="The result")).to_be_visible()
     turns = referee.locator("[data-story] [data-turn]")
     expect(turns).to_have_count(2)
