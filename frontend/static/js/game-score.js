@@ -34,11 +34,12 @@
 
   // -- the clock: a side's time as m:ss (or h:mm:ss), read from the score's clocks ------------------------------
   const mmss = (seconds) => {
-    const s = Math.max(0, Math.round(Number(seconds) || 0));
+    const over = Number(seconds) < 0;
+    const s = Math.round(Math.abs(Number(seconds) || 0));
     const hh = Math.floor(s / 3600);
     const mm = Math.floor((s % 3600) / 60);
     const ss = String(s % 60).padStart(2, "0");
-    return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+    return `${over ? "−" : ""}${hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`}`;
   };
   // A side's clock as the score carries it (GameScore.clocks, each a GameClock side: used_seconds,
   // remaining_seconds when the game has a limit, running), or as a frame's `clock` (a GameClock) sets it.
@@ -47,9 +48,11 @@
     const list = Array.isArray(clocks) ? clocks : Array.isArray(clocks?.sides) ? clocks.sides : [];
     const c = list.find((x) => x && x.side === side);
     if (!c) return null;
-    const left = c.remaining_seconds ?? null;
-    const used = c.used_seconds ?? null;
-    return { left, used, running: Boolean(c.running), paused: Boolean(clocks?.paused || c.paused) };
+    // As game-clock.js shows it: the tighter of the time left in the game and in the turn, else the time used.
+    const lefts = [c.remaining_seconds, c.turn_remaining_seconds].filter((v) => v !== null && v !== undefined);
+    const left = lefts.length ? Math.min(...lefts) : null;
+    const used = c.used_seconds === undefined ? null : c.used_seconds - (c.given_seconds || 0);
+    return { left, used, running: Boolean(c.running), paused: Boolean(c.paused) };
   };
   // Read at `at` (ms), counting on from the answer while the side's clock runs: the time shown, or "".
   let readAt = 0;
@@ -95,16 +98,15 @@
       if (!box) return;
       const sides = sidesOf(score);
       box.replaceChildren(...sides.map((s, i) => h("span", { class: `score-side side-${s.side}`, "data-side-points": s.side },
-        i ? h("span", { class: "sep", "aria-hidden": "true", text: " · " }) : null,
+        i ? h("span", { class: "sep", "aria-hidden": "true", text: "\u00a0·\u00a0" }) : null,
         h("span", { class: "side-full", text: `${sideName(s.side)} ` }),
-        h("span", { class: "side-short", "aria-hidden": "true", text: `${sideName(s.side).slice(0, 3)} ` }),
+        h("span", { class: "side-short", text: `${sideName(s.side).slice(0, 3)} ` }),
         h("b", { text: String(s.points) }),
         clockText(score, s.side) ? h("span", { class: "score-clock", "data-side-clock": s.side, text: ` ${clockText(score, s.side)}` }) : null)));
       const contested = (score?.objectives || []).filter((o) => o.contested && !o.called_by_referee).length;
       chip.dataset.contested = String(contested);
       const flag = chip.querySelector("[data-score-flag]");
       if (flag) { flag.hidden = !contested; flag.textContent = contested ? `${contested} contested` : ""; }
-      chip.setAttribute("aria-label", `Score: ${sides.map((s) => `${sideName(s.side)} ${s.points} points${clockText(score, s.side) ? `, clock ${clockText(score, s.side)}` : ""}`).join("; ")}${contested ? `; ${contested} objective${contested > 1 ? "s" : ""} contested` : ""}. Open the score.`);
     });
   };
   const drawDashboard = () => {
@@ -117,13 +119,12 @@
       box.replaceChildren(
         h("p", { class: "score-turn", "data-score-turn": String(turnN ?? "") }, over ? "The game is over." : score.status === "setup" ? "Setting up." : `${cap(turnWord)} ${turnN}${of}${step}; ${sideName(score.side_to_move)} to move.`),
         h("table", { class: "score-table" },
-          h("caption", { class: "sr-only", text: "Each side's points, losses and clock" }),
-          h("thead", {}, h("tr", {}, ...["Side", "Points", "Losses", "Clock"].map((t) => h("th", { scope: "col", text: t })))),
+          h("caption", { class: "sr-only", text: "Each side's points and losses" }),
+          h("thead", {}, h("tr", {}, ...["Side", "Points", "Losses"].map((t) => h("th", { scope: "col", text: t })))),
           h("tbody", {}, ...sidesOf(score).map((s) => h("tr", { "data-score-side": s.side },
             h("th", { scope: "row", class: `side-${s.side}`, text: sideName(s.side) }),
             h("td", { "data-points": "", text: String(s.points) }),
-            h("td", { text: String(s.losses ?? 0) }),
-            h("td", { "data-side-clock": s.side, text: clockText(score, s.side) || "–" }))))),
+            h("td", { text: String(s.losses ?? 0) }))))),
         h("h3", { text: "Objectives" }),
         (score.objectives || []).length
           ? h("ul", { class: "score-objectives" }, ...score.objectives.map(objectiveItem))

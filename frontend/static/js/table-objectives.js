@@ -53,12 +53,12 @@
         }).addTo(labels);
         const el = label.getElement();
         if (el) {
-          el.replaceChildren(h("span", { class: "obj-name", text: o.name }), h("span", { class: "obj-holder", text: `${holderShort(o)} · ${o.vp} VP` }));
+          el.replaceChildren(h("span", { class: "obj-name", text: o.name }), " ", h("span", { class: "obj-holder", text: `${holderShort(o)} · ${o.vp} VP` }),
+            h("span", { class: "sr-only", text: `: ${window.firestepScore ? window.firestepScore.holderWords(o) : holderShort(o)}; open its card` }));
           // Centred on its place (Leaflet sets no margin for an icon of no given size).
           el.style.marginLeft = `${-el.offsetWidth / 2}px`;
           el.style.marginTop = `${-el.offsetHeight / 2}px`;
           el.setAttribute("role", "button");
-          el.setAttribute("aria-label", `${o.name}: ${window.firestepScore ? window.firestepScore.holderWords(o) : holderShort(o)}; ${o.vp} victory points. Open its card.`);
           el.dataset.objective = String(o.id);
           el.dataset.holder = o.holder || "";
           el.dataset.contested = o.contested ? "true" : "false";
