@@ -4,6 +4,7 @@ so a test or a second app can run on its own database without touching globals."
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import Depends, Path, Request
@@ -28,9 +29,17 @@ def get_session(engine: Annotated[Engine, Depends(get_engine)]) -> Iterator[Sess
         yield session
 
 
+def get_now(request: Request) -> datetime:
+    """The present moment, from the app's clock (`app.state.clock`, the system's by default): the one place a
+    route reads the time it answers as of (the game clock's `as_of`)."""
+    now: datetime = request.app.state.clock()
+    return now
+
+
 EngineDep = Annotated[Engine, Depends(get_engine)]
 SessionDep = Annotated[Session, Depends(get_session)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+NowDep = Annotated[datetime, Depends(get_now)]
 
 # Ids are 32-bit on every backend; larger numbers cannot name a row and are refused as 422, not a 500.
 GameId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Game id")]

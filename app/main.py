@@ -16,6 +16,7 @@ from app.core.config import Settings, get_settings
 from app.core.datafolder import private_folder
 from app.core.db import check_schema, make_engine
 from app.core.pdf_engine import pdf_engine_problem
+from app.data.models import utcnow
 from app.guard import idempotency, limits, security
 from app.routes import api_routers
 
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         responses=errors.responses(400, 404, 413, 429, 507),
     )
     app.state.settings = settings
+    app.state.clock = utcnow  # the present moment, read at the edge (app.deps.NowDep); a test may set its own
     app.state.engine = make_engine(settings.database_url)
     app.state.broker = live.make_broker(app.state.engine)  # LISTEN/NOTIFY on PostgreSQL, else in-process
     app.state.writable = disk.watch(app.state.engine)  # whether the database took its last write (/healthz)

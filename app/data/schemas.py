@@ -10,6 +10,7 @@ from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.data.models import FirePlanItem
+from app.data.schemas_clock import ClockLimits
 from app.guard.limits import Bool, Die, Float, Id, Int, JsonObject, Key, Terrain, Variants
 from rules.core.kit import PlanKind
 from rules.core.vocabulary import Side
@@ -124,6 +125,9 @@ class GameCreate(BaseModel):
         max_length=6,
         description="Forces built from the organisation tables and deployed at each side's base edge "
         "(not with a scenario, which brings its own).",
+    )
+    clock: ClockLimits | None = Field(
+        default=None, description="The game clock's limits per side (minutes): for the game, for each turn."
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from app.data.schemas import FilledOut
+from app.data.schemas_clock import SideClockOut
 
 # A PDF answer as /openapi.json documents it: the bytes of the file.
 PDF_CONTENT: dict[str, Any] = {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}
@@ -398,7 +399,9 @@ class GameScore(BaseModel):
     step: str | None
     sides: list[SideScoreOut]
     objectives: list[ObjectiveScoreOut]
-    clocks: list[dict[str, Any]] = Field(default_factory=list)
+    clocks: list[SideClockOut] = Field(
+        default_factory=list, description="Each side's clock (GET /clock answers the whole GameClock)."
+    )
 
 
 class GameResultOut(BaseModel):

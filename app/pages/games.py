@@ -91,6 +91,14 @@ async def create_game_page(request: Request, session: SessionDep, settings: Sett
         ):
             if form.get(name):
                 fields[key] = str(form.get(name)).strip()
+    # The game clock's limits (blank: none), kept in the game's first event (app.services.clock).
+    clock = {
+        k: str(form.get(f"clock_{k}")).strip()
+        for k in ("game_minutes", "turn_minutes")
+        if form.get(f"clock_{k}")
+    }
+    if clock:
+        fields["clock"] = clock
     try:
         body = GameCreate.model_validate(fields)
         with unit_of_work(session):

@@ -13,6 +13,7 @@ from app.routes import (
     campaign_battles,
     campaign_games,
     campaigns,
+    clock,
     events,
     fireplans,
     forces,
@@ -49,5 +50,6 @@ def api_routers() -> list[Router]:
         playsheets.router,
         templates.router,  # templates on the shared table (issue 14)
         scenarios.router,  # scenario files (issue 27)
+        clock.router,  # the game clock (issue 55)
         score.router,  # how a game is won (issue 55)
     ]

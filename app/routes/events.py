@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import json
 import threading
+from collections.abc import Callable
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Header, Path, Query, Request, Response
@@ -20,9 +22,11 @@ from app.core.routing import Router
 from app.core.writing import game_write
 from app.data.models import Event, Game, Token
 from app.data.schemas_answers import EventOut
+from app.data.schemas_clock import GameClock
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.guard import auth
 from app.guard.auth import SIDES, StreamViewerDep, Viewer, ViewerDep
+from app.services import clock as clock_service
 from app.services import events as events_service
 from app.services import games
 from app.services import score as score_service
@@ -127,6 +131,7 @@ async def stream(
     roles = _roles(viewer)
     shown = frozenset(["all", *roles])  # the visibilities list_events lets these roles read
     start = last_event_id if last_event_id is not None else (after or 0)
+    now: Callable[[], datetime] = request.app.state.clock  # the app's clock, as the clock's frames are read
 
     def render(session: Session | None, events: list[Event], shared: live.Shared) -> list[str]:
         dicts = [events_service.event_dict(e, roles) for e in events]
@@ -134,8 +139,8 @@ async def stream(
             return [_json(d) for d in dicts]
         if session is None:
             with Session(engine) as own:
-                return _with_view(own, game_id, viewer, view, dicts, shared)
-        return _with_view(session, game_id, viewer, view, dicts, shared)
+                return _with_view(own, game_id, viewer, view, dicts, shared, now)
+        return _with_view(session, game_id, viewer, view, dicts, shared, now)
 
     def backlog(after_id: int, limit: int) -> list[live.Frame] | None:
         # A revoked device (or one deleted with its game) gets nothing more, and its stream ends.
@@ -185,19 +190,39 @@ def _with_view(
     view: str,
     events: list[dict[str, Any]],
     shared: live.Shared,
+    now: Callable[[], datetime],
 ) -> list[str]:
     """Each event with its view's parts, or with `refetch` where they would make the frame too big (or the
-    game is gone)."""
+    game is gone); an event the game clock reads (app.services.clock.KINDS) carries the clock as of the
+    wake-up, the same for every viewer, and a score its clocks."""
     # The game for every render key of a wake-up, kept by the feed between them (the row is only read, never
     # written or refreshed there).
     kept: _KeptGame = shared.kept.get("game", _KeptGame)
     game = shared.get("game", lambda: kept.get(session, game_id, shared))
     parts = live.VIEWS[view](session, game, viewer, events, shared) if game else [{} for _ in events]
+    timed = [e["kind"] in clock_service.KINDS or "score" in p for e, p in zip(events, parts, strict=True)]
+    if game is not None and any(timed):
+        clock = shared.get(
+            "clock",
+            lambda: GameClock.of(clock_service.game_clock(session, game, now())).model_dump(mode="json"),
+        )
+        parts = [_timed(e, p, clock) if t else p for e, p, t in zip(events, parts, timed, strict=True)]
     out = []
     for event, part in zip(events, parts, strict=True):
         data = _json({**event, **part})
         out.append(data if part and len(data) <= live.FRAME_BYTES else _json({**event, "refetch": True}))
     return out
+
+
+def _timed(event: dict[str, Any], part: dict[str, Any], clock: dict[str, Any]) -> dict[str, Any]:
+    """A frame's parts with the clock: the whole GameClock for an event the clock reads, each side's in the
+    score the frame carries (GameScore.clocks, as GET /score answers them)."""
+    timed = dict(part)
+    if event["kind"] in clock_service.KINDS:
+        timed["clock"] = clock
+    if isinstance(part.get("score"), dict):
+        timed["score"] = {**part["score"], "clocks": clock["sides"]}
+    return timed
 
 
 class _KeptGame:

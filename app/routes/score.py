@@ -12,9 +12,10 @@ from app import errors
 from app.core.routing import Router
 from app.core.writing import game_write
 from app.data.schemas_answers import EventOut, GameResultOut, GameScore, ObjectiveCalledOut
-from app.deps import GameId, SessionDep
+from app.deps import GameId, NowDep, SessionDep
 from app.guard.auth import ViewerDep
 from app.services import acts, games
+from app.services import clock as clock_service
 from app.services import result as result_service
 from app.services import score as score_service
 from app.services.events import event_dict, roles_of
@@ -41,9 +42,10 @@ class ObjectiveCallIn(BaseModel):
     "the stands holding it and whether it is contested",
     responses=errors.responses(401, 403, 404),
 )
-def get_score(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameScore:
+def get_score(game_id: GameId, viewer: ViewerDep, session: SessionDep, now: NowDep) -> GameScore:
     game = games.get_game(session, game_id)
-    return score_service.score_answer(game, score_service.game_score(session, game))
+    clock = clock_service.game_clock(session, game, now)
+    return score_service.score_answer(game, score_service.game_score(session, game), clock)
 
 
 @router.post(
@@ -60,6 +62,7 @@ def call_objective(
     ],
     viewer: ViewerDep,
     session: SessionDep,
+    now: NowDep,
 ) -> ObjectiveCalledOut:
     viewer.require_referee("call an objective")
     with game_write(session, game_id) as game:
@@ -68,7 +71,8 @@ def call_objective(
         )
         event = EventOut.model_validate(event_dict(played.event, roles_of(viewer)))
     session.refresh(game)
-    score = score_service.score_answer(game, score_service.game_score(session, game))
+    clock = clock_service.game_clock(session, game, now)
+    score = score_service.score_answer(game, score_service.game_score(session, game), clock)
     return ObjectiveCalledOut(event=event, score=score)
 
 

@@ -26,12 +26,13 @@ from typing import Any
 from sqlmodel import Session
 
 from app.data.models import Event, Game, Unit
-from app.errors import Refused
+from app.errors import Conflict, Refused
 from app.guard.auth import Viewer, other_side
 from app.services import arrivals, formations, game_setup, resolve, templates, turns
+from app.services import clock as clock_service
 from app.services import units as units_service
 from app.services.events import record
-from app.services.games import bump_game
+from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from rules.core.acts import (
     Act,
@@ -42,16 +43,21 @@ from rules.core.acts import (
     CallObjective,
     EditUnit,
     EndGame,
+    GiveTime,
     LayTemplate,
     MoveFormation,
     MoveStand,
     MoveTemplate,
+    PauseClock,
     PlaceMarker,
     PlayCard,
     RecoverMarker,
     RemoveTemplate,
+    ResumeClock,
     Roll,
+    SetClockLimits,
 )
+from rules.core.clock import refusal as clock_refusal
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
 from rules.core.game import EDIT_ACT, Answer
@@ -436,6 +442,36 @@ def _play_card(session: Session, game: Game, viewer: Viewer, act: PlayCard, _: A
     return _Todo([], units, write, False)
 
 
+# -- the game clock (rules.core.clock): the referee's ---------------------------------------------------------
+_CLOCK_WORDS = {PauseClock: "pause the clock", ResumeClock: "resume the clock", GiveTime: "give time",
+                SetClockLimits: "set the clock's limits"}  # fmt: skip
+
+
+def _clock(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    act: PauseClock | ResumeClock | GiveTime | SetClockLimits,
+    _: Any,
+) -> _Todo:
+    """The referee stops or runs the clock, gives a side time back, or sets its limits: one event each, which
+    the clock reads (app.services.clock); refused on the clock as it stands (rules.core.clock.refusal)."""
+    viewer.require_referee(_CLOCK_WORDS[type(act)])
+    refused = clock_refusal(clock_service.game_clock(session, game), act)
+    if refused is not None:
+        raise Conflict(refused, current=game_state(game), why=refused.why, source=refused.source)
+    payload: dict[str, Any] = {}
+    if isinstance(act, GiveTime):
+        payload = {"side": act.side, "seconds": act.seconds}
+    elif isinstance(act, SetClockLimits):
+        payload = {"game_minutes": act.game_minutes, "turn_minutes": act.turn_minutes}
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        return {**payload, "source": clock_service.SOURCE}, [], None
+
+    return _Todo([], [], write)
+
+
 # -- how a game is won ----------------------------------------------------------------------------------------
 def _call_objective(session: Session, game: Game, viewer: Viewer, act: CallObjective, _: Any) -> _Todo:
     viewer.require_referee("call an objective")
@@ -477,6 +513,10 @@ _PREPARE: dict[type[Act], Callable[..., _Todo]] = {
     Roll: _roll,
     ApplyArrival: _apply_arrival,
     PlayCard: _play_card,
+    PauseClock: _clock,
+    ResumeClock: _clock,
+    GiveTime: _clock,
+    SetClockLimits: _clock,
     CallObjective: _call_objective,
     EndGame: _end_game,
 }

@@ -5,6 +5,7 @@ the first event of its log. Rule-set neutral: what a rule set knows comes throug
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict
 from typing import Any
 
 from sqlmodel import Session, func, select
@@ -15,6 +16,7 @@ from app.services import scenarios
 from app.services.events import record
 from app.services.seats import Credentials, create_sides
 from app.services.units import add_unit_tree
+from rules.core.clock import Limits
 from rules.core.errors import RulesError
 from rules.core.game import GameRules
 from rules.core.scenario import ForceNode, NewForces
@@ -44,10 +46,12 @@ def create_game(
     table_length_cm: float | None = None,
     terrain: dict[str, Any] | None = None,
     forces: Sequence[Mapping[str, Any]] = (),
+    clock: Mapping[str, int | None] | None = None,
 ) -> tuple[Game, Credentials]:
     """A new game, by hand, from a scenario (shipped or imported), or with `forces` ({side, table_id,
     quality?, template?, name?}) built from the organisation tables and deployed; the request's values win
-    over the scenario's. Returns the credentials once."""
+    over the scenario's; `clock`: the game clock's limits ({game_minutes, turn_minutes}), kept in the first
+    event, where the clock reads them (app.services.clock). Returns the credentials once."""
     doc: dict[str, Any] = {}
     if scenario is not None:
         doc = scenarios.get_document(session, scenario)
@@ -108,6 +112,7 @@ def create_game(
             "period": ctx.period,
             "source": doc.get("source", ""),
             "forces": [dict(f) for f in forces],
+            **({"clock": asdict(Limits(**clock).checked())} if clock else {}),
         },
         step="setup",
     )

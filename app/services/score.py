@@ -16,9 +16,11 @@ from sqlmodel import Session, col, select
 
 from app.data.models import Event, Game
 from app.data.schemas_answers import GameScore, ObjectiveScoreOut, SideScoreOut
+from app.data.schemas_clock import GameClock
 from app.services.events import reversed_ids
 from app.services.markers import rules_of
 from app.services.units import list_units
+from rules.core.clock import Clock
 from rules.core.score import Logged, Moved, ObjectiveScore, Piece, Score, score_of
 from rules.table.objectives import Objective, objectives_from_geojson
 
@@ -80,8 +82,8 @@ def game_score(session: Session, game: Game) -> Score:
     return score_of(objectives, rules_of(game).kit.bases, now, log)
 
 
-def score_answer(game: Game, score: Score) -> GameScore:
-    """The score as `GET /games/{id}/score` answers it (`clocks`: none yet)."""
+def score_answer(game: Game, score: Score, clock: Clock | None = None) -> GameScore:
+    """The score as `GET /games/{id}/score` answers it, with each side's clock (app.services.clock)."""
     rules = rules_of(game)
     shapes = {o.id: mapping(o.geometry) for o in objectives_of(game)}
     steps = rules.turn.steps(game.period)
@@ -96,7 +98,7 @@ def score_answer(game: Game, score: Score) -> GameScore:
         step=step,
         sides=[SideScoreOut(side=s, points=score.points[s], losses=score.losses[s]) for s in score.points],
         objectives=[objective_answer(o, shapes) for o in score.objectives],
-        clocks=[],
+        clocks=GameClock.of(clock).sides if clock is not None else [],
     )
 
 

@@ -12,7 +12,7 @@ from math import prod
 from typing import Any
 
 from app.guard.auth import SIDES
-from app.services import ledger
+from app.services import clock, ledger
 from app.services.unit_names import NamedUnit
 from rules.core.game import GameRules
 from rules.core.records import claims_of
@@ -286,7 +286,22 @@ def story(
             break
         if (moment := teller.moment(act, said)) is not None:
             moments.append(moment)
+    # The referee's acts on the game clock, told after what happened on the table (app.services.clock).
+    timed = [
+        (int(ev["turn"]), words)
+        for ev in events
+        if (words := clock.told(ev["kind"], ev.get("payload") or {}))
+    ]
     return {
         "decisive": moments,
-        "turns": [{"turn": t, "sentences": teller.turn([a for a in told if a.turn == t])} for t in turns],
+        "turns": [
+            {
+                "turn": t,
+                "sentences": [
+                    *teller.turn([a for a in told if a.turn == t]),
+                    *(s for at, s in timed if at == t),
+                ],
+            }
+            for t in turns
+        ],
     }

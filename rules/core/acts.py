@@ -237,6 +237,39 @@ class AdvanceTurn(Act):
     event: ClassVar[str] = "step"
 
 
+# -- the game clock (rules.core.clock): the referee's alone ----------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class PauseClock(Act):
+    """The game clock stopped for every side until the referee resumes it."""
+
+    event: ClassVar[str] = "clock-paused"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResumeClock(Act):
+    """The game clock running again for the sides whose step it is."""
+
+    event: ClassVar[str] = "clock-resumed"
+
+
+@dataclass(frozen=True, kw_only=True)
+class GiveTime(Act):
+    """`seconds` given back to `side`'s clock (in the game and in the turn it is given)."""
+
+    side: str
+    seconds: int
+    event: ClassVar[str] = "clock-time-given"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetClockLimits(Act):
+    """The clock's limits from now on: minutes per side for the game and for each turn (None: no limit)."""
+
+    game_minutes: int | None = None
+    turn_minutes: int | None = None
+    event: ClassVar[str] = "clock-limits-set"
+
+
 # -- how a game is won ---------------------------------------------------------------------------------------
 @dataclass(frozen=True, kw_only=True)
 class CallObjective(Act):

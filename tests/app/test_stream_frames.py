@@ -158,3 +158,36 @@ def test_one_frame_stays_under_10_kb_for_the_biggest_acts_of_mons(live_url: str)
         assert 0 < max(sizes.values()) < EVENT_BYTES, sizes
         kinds = {e["kind"] for e in http.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json()}
         assert "fire-plan-arrival" in kinds  # the bombardment's arrival was among the frames measured
+
+
+def test_a_clock_change_reaches_every_devices_stream_with_the_clock(live_url: str) -> None:  # noqa: F811
+    """The referee's pause and the turn moving on (issue 55): each device's frame carries the clock as the
+    event left it (the same for every viewer), so a device runs it on without a request."""
+    with httpx.Client(base_url=live_url, timeout=30) as http:
+        g = new_game(http)
+        start_game(http, g)
+        listeners = [
+            Listener(stream(live_url, g, "map"), g.defender),
+            Listener(stream(live_url, g, "board"), g.attacker),
+        ]
+        caught_up(http, g, (listeners[0], g.defender), (listeners[1], g.attacker))
+        r = http.post(f"/api/v1/games/{g.id}/clock/pause", headers=g.referee)
+        assert r.status_code == 200, r.text
+        for listener in listeners:
+            ((_, frame),) = listener.take(1)
+            assert (
+                frame["kind"] == "clock-paused"
+                and frame["clock"]["paused"]
+                and frame["clock"]["running"] == []
+            )
+        assert http.post(f"/api/v1/games/{g.id}/clock/resume", headers=g.referee).is_success
+        version = http.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
+        assert http.post(
+            f"/api/v1/games/{g.id}/turn/advance", headers=g.referee, json={"version": version}
+        ).is_success
+        for listener in listeners:
+            ((_, resumed),) = listener.take(1)
+            assert resumed["kind"] == "clock-resumed" and resumed["clock"]["running"] == ["attacker"]
+            ((_, step),) = listener.take(1)
+            assert step["kind"] == "step" and "clock" in step
+            listener.close()

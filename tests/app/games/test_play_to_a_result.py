@@ -65,7 +65,8 @@ def test_mons_is_played_to_a_result_the_bridges_scored_live(live_url: str) -> No
         before = score(http, g)
         assert [o["id"] for o in before["objectives"]] == ["bridge-1", "bridge-2"]
         assert objective(before, "bridge-1")["geometry"]["type"] == "Polygon"
-        assert points(before) == {"attacker": 0, "defender": 0} and before["clocks"] == []
+        assert points(before) == {"attacker": 0, "defender": 0}
+        assert [c["side"] for c in before["clocks"] if c["running"]] == ["attacker"]  # the side to move's
         # Another device (the British player's map) follows the stream.
         british = Listener(stream(live_url, g, "map"), g.defender)
         caught_up(http, g, (british, g.defender))
@@ -92,6 +93,20 @@ def test_mons_is_played_to_a_result_the_bridges_scored_live(live_url: str) -> No
         assert r.json()["event"]["payload"]["side"] == "attacker"
         called = objective(scored_frame(british, "bridge-1", "attacker")["score"], "bridge-1")
         assert called["called_by_referee"] and not called["contested"]
+
+        # The clock has charged the side to move alone; paused by the referee, it stops for everyone, live.
+        r = http.post(f"/api/v1/games/{g.id}/clock/pause", headers=g.referee)
+        assert r.status_code == 200, r.text
+        clocks = {c["side"]: c for c in r.json()["sides"]}
+        assert clocks["attacker"]["used_seconds"] > 0 and clocks["defender"]["used_seconds"] == 0
+        paused = british.take(1)[0][1]
+        assert (
+            paused["kind"] == "clock-paused"
+            and paused["clock"]["paused"]
+            and paused["clock"]["running"] == []
+        )
+        later = http.get(f"/api/v1/games/{g.id}/clock", headers=g.defender).json()
+        assert later["sides"] == r.json()["sides"]  # not a moment charged to anyone while paused
 
         finish(http, g)
         result = http.get(f"/api/v1/games/{g.id}/result", headers=g.defender).json()

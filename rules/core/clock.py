@@ -1,0 +1,253 @@
+"""The game clock, chess-clock style, worked out from the game's log (issue 55): no timer runs anywhere, so the
+same log read at the same moment gives the same clock, on any device and after any restart.
+
+Time runs for the sides whose step it is, as the rule set's turn model says (`TurnModel.acting`: the side
+whose turn it is; both sides in a bound's shared steps), from the moment the game starts until it ends. Only
+the referee stops it (`PauseClock`, `ResumeClock`) or gives time back (`GiveTime`); each is an event of the
+log. A limit per side for the whole game and another for each turn (minutes; `SetClockLimits`, or chosen as
+the game is created) are optional: the limits as last set hold for the whole game.
+
+A side whose time has run out is flagged out of time, to everyone; the clock keeps counting (how far over is
+shown) and nothing else happens by itself: as at a club or tournament table, the referee decides what follows
+(more time given, the game ended). No rule book firestep plays prints a clock: these are firestep's own rules,
+cited as `SOURCE`.
+
+Pure: the log's entries come in with their times (`Entry.at`, seconds on the app's clock: POSIX time) and the
+present moment as `now`, the same way; nothing here reads a clock."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rules.core.acts import Act, GiveTime, PauseClock, ResumeClock, SetClockLimits
+from rules.core.errors import Refusal, RulesError
+from rules.core.game import Position, TurnModel
+
+SOURCE = "firestep: the game clock"
+# The bounds of what the referee may set or give (the app's, no book's): a day's game, a four-hour turn, an hour
+# given back at a time.
+MAX_GAME_MINUTES = 24 * 60
+MAX_TURN_MINUTES = 4 * 60
+MAX_GIVEN_SECONDS = 60 * 60
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Each side's time, in minutes: for the whole game and for each turn (None: no limit)."""
+
+    game_minutes: int | None = None
+    turn_minutes: int | None = None
+
+    def checked(self) -> Limits:
+        """These limits, or a RulesError naming the field out of its bounds."""
+        for name, top in (("game_minutes", MAX_GAME_MINUTES), ("turn_minutes", MAX_TURN_MINUTES)):
+            value = getattr(self, name)
+            if value is not None and not 1 <= value <= top:
+                raise RulesError(name, f"a limit is 1 to {top} minutes, or none", [f"1..{top}"])
+        return self
+
+
+# -- the log as the clock reads it ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    """One event of the game's log, as the clock reads it: when it was logged (POSIX seconds)."""
+
+    at: float
+
+
+@dataclass(frozen=True)
+class Moved(Entry):
+    """The game's turn stands here from now on: the game started, a step or a turn began (`step`: the step's
+    id as logged; one the turn does not know keeps the step the game was in, else its first)."""
+
+    turn: int
+    side: str
+    step: str = ""
+
+
+@dataclass(frozen=True)
+class Ended(Entry):
+    """The game is over: the clock stops for good."""
+
+
+@dataclass(frozen=True)
+class Paused(Entry):
+    """The referee paused the clock."""
+
+
+@dataclass(frozen=True)
+class Resumed(Entry):
+    """The referee resumed the clock."""
+
+
+@dataclass(frozen=True)
+class Given(Entry):
+    """The referee gave `seconds` back to `side`."""
+
+    side: str
+    seconds: int
+
+
+@dataclass(frozen=True)
+class LimitsSet(Entry):
+    """The clock's limits from now on (at the game's creation, or by the referee)."""
+
+    limits: Limits
+
+
+# -- the clock -------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SideClock:
+    """One side's clock: the seconds charged to it and given back, in the game and in the current turn; what
+    remains of each limit (negative: over by that much; None: no limit); whether its time has run out."""
+
+    side: str
+    used: float = 0.0
+    given: float = 0.0
+    turn_used: float = 0.0
+    turn_given: float = 0.0
+    remaining: float | None = None
+    turn_remaining: float | None = None
+
+    @property
+    def out_of_time(self) -> bool:
+        return any(r is not None and r <= 0 for r in (self.remaining, self.turn_remaining))
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The game clock as of `as_of`: the sides it runs for now (none while paused, before the game starts and
+    after it ends), whether the referee paused it, the turn the turn limit counts, the limits and each side's
+    clock."""
+
+    as_of: float
+    running: tuple[str, ...] = ()
+    paused: bool = False
+    started: bool = False
+    ended: bool = False
+    turn: int = 0
+    limits: Limits = field(default_factory=Limits)
+    sides: tuple[SideClock, ...] = ()
+
+    def side(self, side: str) -> SideClock:
+        return next(s for s in self.sides if s.side == side)
+
+
+@dataclass
+class _Counting:
+    """The clock as the log is read: where the turn stands, and what each side has used and been given."""
+
+    turn: TurnModel
+    period: str | None
+    at: float | None = None
+    position: Position | None = None
+    paused: bool = False
+    ended: bool = False
+    limits: Limits = field(default_factory=Limits)
+    used: dict[str, float] = field(default_factory=dict)
+    given: dict[str, float] = field(default_factory=dict)
+    turn_used: dict[tuple[str, int], float] = field(default_factory=dict)
+    turn_given: dict[tuple[str, int], float] = field(default_factory=dict)
+
+    def running(self) -> tuple[str, ...]:
+        if self.position is None or self.paused or self.ended:
+            return ()
+        return tuple(s for s in self.turn.acting(self.period, self.position) if s in self.turn.sides)
+
+    def until(self, at: float) -> None:
+        """Charge the running sides the time from the last entry to `at` (none if the log's clock stepped
+        back)."""
+        if self.at is not None and at > self.at and self.position is not None:
+            seconds = at - self.at
+            for side in self.running():
+                self.used[side] = self.used.get(side, 0.0) + seconds
+                key = (side, self.position.turn)
+                self.turn_used[key] = self.turn_used.get(key, 0.0) + seconds
+        if self.at is None or at > self.at:
+            self.at = at
+
+    def read(self, entry: Entry) -> None:
+        self.until(entry.at)
+        if isinstance(entry, Moved):
+            self.position = self._position(entry)
+        elif isinstance(entry, Ended):
+            self.ended = True
+        elif isinstance(entry, Paused | Resumed):
+            self.paused = isinstance(entry, Paused)
+        elif isinstance(entry, Given):
+            self.given[entry.side] = self.given.get(entry.side, 0.0) + entry.seconds
+            key = (entry.side, self.position.turn if self.position else 0)
+            self.turn_given[key] = self.turn_given.get(key, 0.0) + entry.seconds
+        elif isinstance(entry, LimitsSet):
+            self.limits = entry.limits
+
+    def _position(self, moved: Moved) -> Position:
+        ids = [s.id for s in self.turn.steps(self.period)]
+        if moved.step in ids:
+            return Position(moved.turn, moved.side, ids.index(moved.step))
+        was = self.position
+        same = was is not None and (was.turn, was.side) == (moved.turn, moved.side)
+        return Position(moved.turn, moved.side, was.step if was is not None and same else 0)
+
+    def side(self, side: str) -> SideClock:
+        now = self.position.turn if self.position else 0
+        used, given = self.used.get(side, 0.0), self.given.get(side, 0.0)
+        turn_used, turn_given = self.turn_used.get((side, now), 0.0), self.turn_given.get((side, now), 0.0)
+        game, turn = self.limits.game_minutes, self.limits.turn_minutes
+        return SideClock(
+            side,
+            used,
+            given,
+            turn_used,
+            turn_given,
+            None if game is None else game * 60 + given - used,
+            None if turn is None else turn * 60 + turn_given - turn_used,
+        )
+
+
+def clock(entries: Sequence[Entry], turn: TurnModel, period: str | None, now: float) -> Clock:
+    """The clock as of `now`, from the game's log in order (`entries`) and its rule set's turn model."""
+    counting = _Counting(turn, period)
+    for entry in entries:
+        counting.read(entry)
+    counting.until(now)
+    return Clock(
+        as_of=now,
+        running=counting.running(),
+        paused=counting.paused,
+        started=counting.position is not None,
+        ended=counting.ended,
+        turn=counting.position.turn if counting.position else 0,
+        limits=counting.limits,
+        sides=tuple(counting.side(s) for s in turn.sides),
+    )
+
+
+def refusal(now: Clock, act: Act) -> Refusal | None:
+    """Why the referee's clock act cannot be played on the clock as it stands (None: it can); a value out of
+    its bounds is a RulesError naming its field."""
+    if isinstance(act, PauseClock):
+        if not now.started or now.ended:
+            return Refusal(
+                "The clock runs only while the game is played: there is nothing to pause",
+                "the clock runs from the game's start to its end",
+                SOURCE,
+            )
+        if now.paused:
+            return Refusal("The clock is already paused: resume it to run it again", "paused once", SOURCE)
+    if isinstance(act, ResumeClock) and not now.paused:
+        return Refusal(
+            "The clock is running: pause it before resuming it", "only a paused clock resumes", SOURCE
+        )
+    if isinstance(act, GiveTime):
+        sides = [s.side for s in now.sides]
+        if act.side not in sides:
+            raise RulesError("side", "give time to a side of the game", sides)
+        if not 1 <= act.seconds <= MAX_GIVEN_SECONDS:
+            raise RulesError(
+                "seconds", f"give 1 to {MAX_GIVEN_SECONDS} seconds at a time", [f"1..{MAX_GIVEN_SECONDS}"]
+            )
+    if isinstance(act, SetClockLimits):
+        Limits(act.game_minutes, act.turn_minutes).checked()
+    return None

@@ -1,0 +1,181 @@
+"""The game clock (rules.core.clock) worked out from a log of timestamped entries: it charges the sides whose
+step it is (both in a bound's shared steps), stops while the referee pauses it and after the game ends, gives
+time back, counts limits per game and per turn, and reads the same log the same way every time."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.acts import GiveTime, PauseClock, ResumeClock, SetClockLimits
+from rules.core.clock import (
+    Ended,
+    Entry,
+    Given,
+    Limits,
+    LimitsSet,
+    Moved,
+    Paused,
+    Resumed,
+    clock,
+    refusal,
+)
+from rules.core.errors import RulesError
+from rules.core.game import BoundTurn, TurnModel
+from rules.core.turn import Step
+from rules.registry import get_game_rules
+
+T0 = 1_795_633_200.0  # 2026-11-25 19:00 UTC, as the app's clock gives it
+BOTH = ("attacker", "defender")
+
+
+def at(seconds: float) -> float:
+    return T0 + seconds
+
+
+def _step(id: str, sides: tuple[str, ...] = ()) -> Step:
+    return Step(id, 1, id, id, "test", id, sides=sides)
+
+
+class Alternating(TurnModel):
+    def steps(self, period: str | None) -> tuple[Step, ...]:
+        return (_step("move"), _step("fire"))
+
+
+class Bound(BoundTurn):
+    def steps(self, period: str | None) -> tuple[Step, ...]:
+        return (_step("plan", BOTH), _step("attacker-executes", ("attacker",)))
+
+
+def used(entries: list[Entry], now: float, turn: TurnModel | None = None) -> dict[str, float]:
+    c = clock(entries, turn or Alternating(), None, at(now))
+    return {s.side: s.used for s in c.sides}
+
+
+def test_nothing_runs_before_the_game_starts() -> None:
+    c = clock([LimitsSet(at(0), Limits(60))], Alternating(), None, at(500))
+    assert c.running == () and not c.started
+    assert [(s.used, s.remaining) for s in c.sides] == [(0, 3600), (0, 3600)]
+
+
+def test_the_side_whose_turn_it_is_is_charged_and_the_next_turn_charges_the_other() -> None:
+    log: list[Entry] = [Moved(at(10), 1, "attacker"), Moved(at(70), 1, "attacker", "fire")]
+    assert used(log, 100) == {"attacker": 90, "defender": 0}
+    log.append(Moved(at(100), 1, "defender", "move"))
+    c = clock(log, Alternating(), None, at(130))
+    assert c.running == ("defender",)
+    assert {s.side: s.used for s in c.sides} == {"attacker": 90, "defender": 30}
+
+
+def test_a_bounds_shared_step_charges_both_sides_its_own_step_one() -> None:
+    log: list[Entry] = [Moved(at(0), 1, "attacker", "plan")]
+    assert clock(log, Bound(), None, at(60)).running == BOTH
+    assert used(log, 60, Bound()) == {"attacker": 60, "defender": 60}
+    log.append(Moved(at(60), 1, "attacker", "attacker-executes"))
+    assert used(log, 100, Bound()) == {"attacker": 100, "defender": 60}
+
+
+def test_2mm_earth_1418s_planning_steps_charge_both_sides() -> None:
+    """The real turn model: the bound's planning steps are both sides' (its `Step.sides`)."""
+    turn = get_game_rules("2mm-earth-1418").turn
+    first = turn.steps(None)[0]
+    c = clock([Moved(at(0), 1, "attacker", first.id)], turn, None, at(45))
+    assert c.running == BOTH and [s.used for s in c.sides] == [45, 45]
+
+
+def test_a_pause_stops_every_side_until_the_referee_resumes() -> None:
+    log: list[Entry] = [Moved(at(0), 1, "attacker"), Paused(at(20))]
+    c = clock(log, Alternating(), None, at(500))
+    assert c.paused and c.running == () and c.side("attacker").used == 20
+    # A step moved on while paused leaves the clock paused.
+    log += [Moved(at(600), 1, "attacker", "fire"), Resumed(at(700))]
+    c = clock(log, Alternating(), None, at(730))
+    assert not c.paused and c.running == ("attacker",) and c.side("attacker").used == 50
+
+
+def test_the_end_of_the_game_stops_the_clock() -> None:
+    log: list[Entry] = [Moved(at(0), 1, "attacker"), Ended(at(40))]
+    c = clock(log, Alternating(), None, at(4000))
+    assert c.ended and c.running == () and c.side("attacker").used == 40
+
+
+def test_time_given_back_counts_against_the_game_and_the_turn() -> None:
+    log: list[Entry] = [
+        LimitsSet(at(0), Limits(10, 2)),
+        Moved(at(0), 1, "attacker"),
+        Given(at(30), "attacker", 45),
+    ]
+    a = clock(log, Alternating(), None, at(150)).side("attacker")
+    assert (a.used, a.given) == (150, 45)
+    assert a.remaining == 600 + 45 - 150 and a.turn_remaining == 120 + 45 - 150
+    # The next turn's limit starts afresh; what was given in the last one stays given in the game.
+    log.append(Moved(at(150), 2, "attacker", "move"))
+    a = clock(log, Alternating(), None, at(160)).side("attacker")
+    assert (a.turn_used, a.turn_given, a.turn_remaining) == (10, 0, 110)
+    assert a.remaining == 600 + 45 - 160
+
+
+def test_a_side_over_its_game_limit_is_out_of_time_and_the_clock_keeps_counting() -> None:
+    log: list[Entry] = [LimitsSet(at(0), Limits(game_minutes=1)), Moved(at(0), 1, "attacker")]
+    c = clock(log, Alternating(), None, at(59))
+    assert not c.side("attacker").out_of_time
+    c = clock(log, Alternating(), None, at(75))
+    a = c.side("attacker")
+    assert a.out_of_time and a.remaining == -15 and c.running == ("attacker",)
+    assert not c.side("defender").out_of_time
+    # Time given back lifts the flag.
+    a = clock([*log, Given(at(80), "attacker", 60)], Alternating(), None, at(80)).side("attacker")
+    assert not a.out_of_time and a.remaining == 40
+
+
+def test_a_side_over_its_turn_limit_is_out_of_time_for_that_turn() -> None:
+    log: list[Entry] = [LimitsSet(at(0), Limits(turn_minutes=1)), Moved(at(0), 1, "attacker")]
+    assert clock(log, Alternating(), None, at(61)).side("attacker").out_of_time
+    log += [Moved(at(61), 1, "defender"), Moved(at(90), 2, "attacker")]
+    a = clock(log, Alternating(), None, at(100)).side("attacker")
+    assert not a.out_of_time and a.turn_used == 10 and a.remaining is None
+
+
+def test_the_same_log_read_again_gives_the_same_clock() -> None:
+    """A restart reads the log again: nothing but the log and the moment asked decides the clock."""
+    log: list[Entry] = [
+        LimitsSet(at(0), Limits(30, 5)),
+        Moved(at(5), 1, "attacker"),
+        Paused(at(50)),
+        Given(at(60), "defender", 30),
+        Resumed(at(90)),
+        Moved(at(120), 1, "defender"),
+    ]
+    assert clock(log, Alternating(), None, at(200)) == clock(list(log), Alternating(), None, at(200))
+
+
+def test_a_log_whose_clock_steps_back_charges_nothing_for_that_interval() -> None:
+    log: list[Entry] = [Moved(at(100), 1, "attacker"), Moved(at(90), 1, "attacker", "fire")]
+    assert used(log, 110) == {"attacker": 10, "defender": 0}
+    assert used(log, 50) == {"attacker": 0, "defender": 0}
+
+
+def test_the_referees_acts_are_refused_where_they_make_no_sense() -> None:
+    before = clock([], Alternating(), None, at(0))
+    assert refusal(before, PauseClock()) is not None  # nothing runs yet
+    running = clock([Moved(at(0), 1, "attacker")], Alternating(), None, at(1))
+    assert refusal(running, PauseClock()) is None
+    assert refusal(running, ResumeClock()) is not None
+    paused = clock([Moved(at(0), 1, "attacker"), Paused(at(1))], Alternating(), None, at(2))
+    assert refusal(paused, PauseClock()) is not None and refusal(paused, ResumeClock()) is None
+    for refused in (
+        refusal(before, PauseClock()),
+        refusal(running, ResumeClock()),
+        refusal(paused, PauseClock()),
+    ):
+        assert refused is not None and len(refused) <= 120
+    assert refusal(running, GiveTime(side="defender", seconds=60)) is None
+    with pytest.raises(RulesError) as bad_side:
+        refusal(running, GiveTime(side="umpire", seconds=60))
+    assert bad_side.value.field == "side"
+    with pytest.raises(RulesError) as too_much:
+        refusal(running, GiveTime(side="attacker", seconds=3601))
+    assert too_much.value.field == "seconds"
+    with pytest.raises(RulesError) as too_long:
+        refusal(running, SetClockLimits(turn_minutes=0))
+    assert too_long.value.field == "turn_minutes"
+    assert refusal(running, SetClockLimits(game_minutes=180, turn_minutes=20)) is None
