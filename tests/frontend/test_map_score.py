@@ -85,7 +85,7 @@ def test_the_bridges_the_score_and_the_referees_call_by_touch(new_page: Any) -> 
     in_sight(referee, chip)
     expect(chip.locator("[data-side-points=attacker] b")).to_have_text("0")
     expect(chip.locator("[data-side-points=defender] b")).to_have_text("0")
-    # CLOCK expect(chip.locator("[data-side-clock]")).to_have_count(2)
+    expect(chip.locator("[data-side-clock]")).to_have_count(2)
     expect(chip.locator("[data-score-flag]")).to_have_text("1 contested")
 
     # The referee's call in two taps: the bridge, then whose it is.
@@ -118,6 +118,7 @@ def test_the_bridges_the_score_and_the_referees_call_by_touch(new_page: Any) -> 
         dashboard = referee.locator("[data-panel=score]")
         expect(dashboard.locator("[data-score-side=defender] [data-points]")).to_have_text("1")
         expect(dashboard.locator("[data-objective=bridge-1]")).to_contain_text("Held by the defender")
+        expect(dashboard.locator("[data-clock-side]")).to_have_count(2)  # game-clock.js: each side's time
         in_sight(referee, dashboard.get_by_role("heading", name="Score"))
         screenshot(referee, "map-score-dashboard")
         found += [f"map at {size['width']}: {v}" for v in serious_violations(referee)]
