@@ -1,8 +1,9 @@
 // The scenario's objectives on the table map (issue 55): each point or area drawn under the stands (its own
 // pane, below the board's fire and the stands), its holder told three ways: the edge's colour, its pattern
 // (solid held, dashed contested, dotted nobody's) and its label's words ("Bridge 1 · Attacker's"). The label
-// sits where it covers no stand and no other label (as the board's), in a pane under the templates' handles and
-// the stand labels, and never over the card (outside the map). A tap on the label opens the objective's card:
+// sits a finger's reach clear of every stand and off the other labels (else it is left out until there is room),
+// in a pane under the stands, the templates' handles and the stand labels, and never over the card (outside
+// the map). A tap on the label opens the objective's card:
 // its worth, when it scores, who holds it with which stands, and for the referee a contested one's call
 // (game-score.js sends it): two taps. Drawn from the score (game-score.js: `firestep:score`).
 (() => {
@@ -12,7 +13,7 @@
     const { leaflet: map, toLL, circle, h } = m;
     const POINT_CM = 2.5; // a point objective is drawn as a ring this wide round its point
     map.createPane("objectives").style.zIndex = "365";
-    map.createPane("objective-labels").style.zIndex = "392";
+    map.createPane("objective-labels").style.zIndex = "389";
     const renderer = L.svg({ pane: "objectives", padding: 0.5 });
     const shapes = L.layerGroup().addTo(map);
     const labels = L.layerGroup().addTo(map);
@@ -72,8 +73,9 @@
     };
     // Each label on its objective when that covers no stand, else at the nearest clear place round it; inside
     // the table.
+    const FINGER = 22; // a tap this near a stand picks it (table-map.js HIT_PX): no label within it
     const place = () => {
-      const stands = m.standBoxes();
+      const stands = m.standBoxes().map((s) => ({ ...s, r: { left: s.r.left - FINGER, right: s.r.right + FINGER, top: s.r.top - FINGER, bottom: s.r.bottom + FINGER } }));
       const placed = [];
       for (const { label, at } of drawn.values()) {
         label.setLatLng(toLL(at));
@@ -85,9 +87,11 @@
         const r = { left: c.x - w / 2, right: c.x + w / 2, top: c.y - hi / 2, bottom: c.y + hi / 2 };
         const clear = !stands.some((s) => m.meets(r, s.r)) && !placed.some((p) => m.meets(r, p));
         const spot = clear ? { r, x: c.x, y: c.y } : m.clearSpot(stands, placed, c, { x: 0, y: 0 }, w, hi, [8, 24, 48, 96]);
-        const chosen = spot || { r, x: c.x, y: c.y };
-        placed.push(chosen.r);
-        label.setLatLng(map.containerPointToLatLng([chosen.x, chosen.y]));
+        // Nowhere clear of the stands (zoomed out over a crowd): left out until there is, as a stand's label is.
+        el.style.visibility = spot ? "" : "hidden";
+        if (!spot) continue;
+        placed.push(spot.r);
+        label.setLatLng(map.containerPointToLatLng([spot.x, spot.y]));
       }
     };
 
