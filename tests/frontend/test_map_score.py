@@ -60,7 +60,9 @@ def test_the_bridges_the_score_and_the_referees_call_by_touch(new_page: Any) -> 
     to = {"x": 40.0, "y": BRIDGE_1_SOUTH_EDGE - 0.5 - depth / 2, "facing_deg": 90, "override": True}
     moved = referee.request.post(f"{api}/units/{platoon['id']}/move", data=to, headers=bearer(token))
     assert moved.ok, moved.text()
-    bridge = next(o for o in referee.request.get(f"{api}/score").json()["objectives"] if o["id"] == "bridge-1")
+    bridge = next(
+        o for o in referee.request.get(f"{api}/score").json()["objectives"] if o["id"] == "bridge-1"
+    )
     assert bridge["contested"] and bridge["holder"] is None
 
     attacker = new_page(TABLET_LANDSCAPE)
@@ -78,7 +80,8 @@ def test_the_bridges_the_score_and_the_referees_call_by_touch(new_page: Any) -> 
         "() => ['objectives', 'stands', 'objective-labels', 'markerPane'].map((p) => Number(getComputedStyle("
         "window.firestepMap.leaflet.getPane(p)).zIndex))"
     )
-    assert panes[0] < panes[2] < panes[1] < panes[3], panes  # areas and labels under the stands and the handles
+    # The areas and their labels under the stands, the handles and the stand labels (Leaflet's marker pane).
+    assert panes[0] < panes[2] < panes[1] < panes[3], panes
 
     # The score and the clock in view: each side's points, each side's time.
     chip = referee.locator("[data-score-chip]")
@@ -96,13 +99,19 @@ def test_the_bridges_the_score_and_the_referees_call_by_touch(new_page: Any) -> 
         tap_on_top(referee, card.get_by_role("button", name="Defender's", exact=True))
     assert called.value.status == 200, called.value.text()
     expect(label).to_contain_text("Defender's · 1 VP")
-    expect(card.locator("[data-objective-holder]")).to_contain_text("Held by the defender, as the referee called it")
+    expect(card.locator("[data-objective-holder]")).to_contain_text(
+        "Held by the defender, as the referee called it"
+    )
     screenshot(referee, "map-score-called")
-    bridge = next(o for o in referee.request.get(f"{api}/score").json()["objectives"] if o["id"] == "bridge-1")
+    bridge = next(
+        o for o in referee.request.get(f"{api}/score").json()["objectives"] if o["id"] == "bridge-1"
+    )
     assert (bridge["holder"], bridge["called_by_referee"]) == ("defender", True)
 
     # The attacker's map follows its stream: the call and the point it gives, with no reload.
-    expect(attacker.locator(".objective-tag[data-objective=bridge-1]")).to_have_attribute("data-holder", "defender")
+    expect(attacker.locator(".objective-tag[data-objective=bridge-1]")).to_have_attribute(
+        "data-holder", "defender"
+    )
     expect(attacker.locator("[data-score-chip] [data-side-points=defender] b")).to_have_text("1")
     expect(attacker.locator("[data-objective-shape=bridge-1]")).to_have_class("objective holder-defender")
 
