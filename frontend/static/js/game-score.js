@@ -1,10 +1,12 @@
 // The score of a game (issue 55), in view on every page of the game at every size: a chip ([data-score-chip]:
 // each side's points and its clock, one tap to the dashboard) and the dashboard ([data-score-dashboard]: the
 // turn or bound and its step, each side's points, losses and clock, each objective with its holder). Read from
-// GET /api/v1/games/{id}/score (GameScore) when the page opens, and again after each frame of the game's
-// stream (live.js: `firestep:event`, `firestep:resync`), so it follows the table with no reload.
+// GET /api/v1/games/{id}/score (GameScore) when the page opens and after a reconnect (live.js:
+// `firestep:resync`), then from the game's stream (`firestep:event`), so it follows the table with no reload.
 // The referee calls a contested objective in two taps: the objective (its label on the map, or its line on the
 // dashboard), then the side that holds it or nobody (POST .../score/calls); a refusal is said in one sentence.
+// The map's live frames carry the score (and the clocks) whenever an event may change it; on the other pages a
+// frame has it read again.
 // Bound to [data-score-root] (data-score-url, data-role); other scripts hear `firestep:score` (detail: the
 // GameScore) and may read window.firestepScore.
 (() => {
@@ -178,6 +180,10 @@
     // A frame of the clock (a GameClock): the sides' clocks anew, the rest as it was.
     if (ev.clock && Array.isArray(ev.clock.sides) && score) { score = { ...score, clocks: ev.clock.sides }; readAt = Date.now(); }
     if (ev.score && Array.isArray(ev.score.sides)) { score = ev.clock ? { ...ev.score, clocks: ev.clock.sides } : ev.score; readAt = Date.now(); draw(); return; }
+    if (ev.clock && score) { draw(); return; }
+    // The map's frames carry the score whenever an event may change it (app.services.score.touches_score):
+    // one without it changed nothing the score shows. Another page's frames do not carry it: read it anew.
+    if (root.dataset.liveView === "map") return;
     clearTimeout(timer);
     timer = setTimeout(read, 60);
   });
