@@ -76,7 +76,12 @@
     const FINGER = 22; // a tap this near a stand picks it (table-map.js HIT_PX): no label within it
     const place = () => {
       const stands = m.standBoxes().map((s) => ({ ...s, r: { left: s.r.left - FINGER, right: s.r.right + FINGER, top: s.r.top - FINGER, bottom: s.r.bottom + FINGER } }));
-      const placed = [];
+      // The board's own labels (table-board.js, placed first on the same events) are kept clear of too.
+      const box = map.getContainer().getBoundingClientRect();
+      const placed = [...map.getContainer().querySelectorAll(".leaflet-tooltip.board-label")].map((t) => {
+        const b = t.getBoundingClientRect();
+        return { left: b.left - box.left, right: b.right - box.left, top: b.top - box.top, bottom: b.bottom - box.top };
+      });
       for (const { label, at } of drawn.values()) {
         label.setLatLng(toLL(at));
         const el = label.getElement();
