@@ -1,11 +1,11 @@
 // The scenario's objectives on the table map (issue 55): each point or area drawn under the stands (its own
 // pane, below the board's fire and the stands), its holder told three ways: the edge's colour, its pattern
 // (solid held, dashed contested, dotted nobody's) and its label's words ("Bridge 1 · Attacker's"). The label
-// sits a finger's reach clear of every stand and off the other labels (else it is left out until there is room),
-// in a pane under the stands, the templates' handles and the stand labels, and never over the card (outside
-// the map). A tap on the label opens the objective's card:
-// its worth, when it scores, who holds it with which stands, and for the referee a contested one's call
-// (game-score.js sends it): two taps. Drawn from the score (game-score.js: `firestep:score`).
+// sits beside its objective, a finger's reach clear of every stand and off the other labels (else it is left
+// out until there is room), in a pane under the stands, the templates' handles and the stand labels, and
+// never over the card (outside the map). A tap on the label opens the objective's card: its worth, when it
+// scores, who holds it with which stands, and for the referee a contested one's call (game-score.js sends
+// it): two taps. Drawn from the score (game-score.js: `firestep:score`).
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -71,8 +71,7 @@
       m.root.dataset.objectives = String(drawn.size);
       place();
     };
-    // Each label on its objective when that covers no stand, else at the nearest clear place round it; inside
-    // the table.
+    // Each label beside its objective where it covers no stand and no other label; on the screen.
     const FINGER = 22; // a tap this near a stand picks it (table-map.js HIT_PX): no label within it
     const place = () => {
       const stands = m.standBoxes().map((s) => ({ ...s, r: { left: s.r.left - FINGER, right: s.r.right + FINGER, top: s.r.top - FINGER, bottom: s.r.bottom + FINGER } }));
@@ -82,16 +81,17 @@
         const b = t.getBoundingClientRect();
         return { left: b.left - box.left, right: b.right - box.left, top: b.top - box.top, bottom: b.bottom - box.top };
       });
-      for (const { label, at } of drawn.values()) {
+      for (const { label, at, shape } of drawn.values()) {
         label.setLatLng(toLL(at));
         const el = label.getElement();
         if (!el) continue;
         const w = el.offsetWidth;
         const hi = el.offsetHeight;
         const c = map.latLngToContainerPoint(toLL(at));
-        const r = { left: c.x - w / 2, right: c.x + w / 2, top: c.y - hi / 2, bottom: c.y + hi / 2 };
-        const clear = !stands.some((s) => m.meets(r, s.r)) && !placed.some((p) => m.meets(r, p));
-        const spot = clear ? { r, x: c.x, y: c.y } : m.clearSpot(stands, placed, c, { x: 0, y: 0 }, w, hi, [8, 24, 48, 96]);
+        // Beside its point or area (below it first), so that the holder's colour and pattern stay in sight.
+        const b = shape.getElement()?.getBoundingClientRect();
+        const half = b ? { x: b.width / 2, y: b.height / 2 } : { x: 0, y: 0 };
+        const spot = m.clearSpot(stands, placed, c, half, w, hi, [4, 24, 48, 96]);
         // Nowhere clear of the stands (zoomed out over a crowd): left out until there is, as a stand's label is.
         el.style.visibility = spot ? "" : "hidden";
         if (!spot) continue;
