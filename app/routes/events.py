@@ -6,8 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import threading
-from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Header, Path, Query, Request, Response
@@ -33,6 +32,7 @@ from app.services import score as score_service
 from app.services import undo as undo_service
 from app.services import units as units_service
 from app.services.board import shared_units
+from rules.core.clock import Entry
 
 router = Router(prefix="/api/v1/games/{game_id}", tags=["events"])
 
@@ -131,7 +131,6 @@ async def stream(
     roles = _roles(viewer)
     shown = frozenset(["all", *roles])  # the visibilities list_events lets these roles read
     start = last_event_id if last_event_id is not None else (after or 0)
-    now: Callable[[], datetime] = request.app.state.clock  # the app's clock, as the clock's frames are read
 
     def render(session: Session | None, events: list[Event], shared: live.Shared) -> list[str]:
         dicts = [events_service.event_dict(e, roles) for e in events]
@@ -139,8 +138,8 @@ async def stream(
             return [_json(d) for d in dicts]
         if session is None:
             with Session(engine) as own:
-                return _with_view(own, game_id, viewer, view, dicts, shared, now)
-        return _with_view(session, game_id, viewer, view, dicts, shared, now)
+                return _with_view(own, game_id, viewer, view, dicts, shared)
+        return _with_view(session, game_id, viewer, view, dicts, shared)
 
     def backlog(after_id: int, limit: int) -> list[live.Frame] | None:
         # A revoked device (or one deleted with its game) gets nothing more, and its stream ends.
@@ -190,28 +189,40 @@ def _with_view(
     view: str,
     events: list[dict[str, Any]],
     shared: live.Shared,
-    now: Callable[[], datetime],
 ) -> list[str]:
     """Each event with its view's parts, or with `refetch` where they would make the frame too big (or the
-    game is gone); an event the game clock reads (app.services.clock.KINDS) carries the clock as of the
-    wake-up, the same for every viewer, and a score its clocks."""
+    game is gone); an event the game clock reads (app.services.clock.KINDS) carries the clock, and a score its
+    clocks: as of the newest event read (the same for every viewer, and for a render of the same events
+    again), from which a device runs it on."""
     # The game for every render key of a wake-up, kept by the feed between them (the row is only read, never
     # written or refreshed there).
     kept: _KeptGame = shared.kept.get("game", _KeptGame)
     game = shared.get("game", lambda: kept.get(session, game_id, shared))
     parts = live.VIEWS[view](session, game, viewer, events, shared) if game else [{} for _ in events]
     timed = [e["kind"] in clock_service.KINDS or "score" in p for e, p in zip(events, parts, strict=True)]
-    if game is not None and any(timed):
-        clock = shared.get(
-            "clock",
-            lambda: GameClock.of(clock_service.game_clock(session, game, now())).model_dump(mode="json"),
-        )
-        parts = [_timed(e, p, clock) if t else p for e, p, t in zip(events, parts, timed, strict=True)]
+    if game is not None:
+        kept_log: _KeptClock = shared.kept.get("clock", _KeptClock)
+        log = shared.get("clock-log", lambda: kept_log.get(session, game_id, shared, any(timed)))
+        if any(timed):
+            log = log if log is not None else kept_log.get(session, game_id, shared, True)
+            clock = shared.get(
+                "clock",
+                lambda: GameClock.of(clock_service.clock_of(game, log or [], _newest(events))).model_dump(
+                    mode="json"
+                ),
+            )
+            parts = [_timed(e, p, clock) if t else p for e, p, t in zip(events, parts, timed, strict=True)]
     out = []
     for event, part in zip(events, parts, strict=True):
         data = _json({**event, **part})
         out.append(data if part and len(data) <= live.FRAME_BYTES else _json({**event, "refetch": True}))
     return out
+
+
+def _newest(events: list[dict[str, Any]]) -> datetime:
+    """When the newest of the events was logged."""
+    at = max(datetime.fromisoformat(e["created_at"]) for e in events)
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite's times are naive UTC
 
 
 def _timed(event: dict[str, Any], part: dict[str, Any], clock: dict[str, Any]) -> dict[str, Any]:
@@ -223,6 +234,28 @@ def _timed(event: dict[str, Any], part: dict[str, Any], clock: dict[str, Any]) -
     if isinstance(part.get("score"), dict):
         timed["score"] = {**part["score"], "clocks": clock["sides"]}
     return timed
+
+
+class _KeptClock:
+    """The game's log as the clock reads it (app.services.clock.entries), kept between a feed's wake-ups as of
+    event `upto`: brought up to date by every wake-up's events (a stand moved leaves it as it was), read again
+    only when needed after an event the clock reads, or when the feed's read does not reach back to `upto`."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.entries: list[Entry] | None = None
+        self.upto = -1
+
+    def get(self, session: Session, game_id: int, shared: live.Shared, needed: bool) -> list[Entry] | None:
+        with self.lock:
+            new = shared.since(self.upto) if self.entries is not None else None
+            if new is None or any(e.kind in clock_service.KINDS for e in new):
+                self.entries = None
+            elif new:
+                self.upto = new[-1].id
+            if needed and self.entries is None:
+                self.entries, self.upto = clock_service.entries(session, game_id), shared.newest
+            return self.entries
 
 
 class _KeptGame:

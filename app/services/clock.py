@@ -6,7 +6,7 @@ Nothing is kept in memory, so a restarted server, or a second one on the same da
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -68,10 +68,13 @@ def entries(session: Session, game_id: int) -> list[Entry]:
 
 def game_clock(session: Session, game: Game, now: datetime | None = None) -> Clock:
     """The game's clock as of `now` (None: as of its latest entry, for what does not depend on the time)."""
-    log = entries(session, game.pk)
+    return clock_of(game, entries(session, game.pk), now)
+
+
+def clock_of(game: Game, log: Sequence[Entry], now: datetime | None = None) -> Clock:
+    """The game's clock from its log as the clock reads it (`entries`), as of `now` (None: its latest entry)."""
     at = now.timestamp() if now else max((e.at for e in log), default=_utc(game.created_at).timestamp())
-    turn = rules_of(game).turn
-    return clock(log, turn, game.period, at)
+    return clock(log, rules_of(game), game.period, at)
 
 
 def _minutes(seconds: int) -> str:

@@ -1,7 +1,7 @@
 """The game clock, chess-clock style, worked out from the game's log (issue 55): no timer runs anywhere, so the
 same log read at the same moment gives the same clock, on any device and after any restart.
 
-Time runs for the sides whose step it is, as the rule set's turn model says (`TurnModel.acting`: the side
+Time runs for the sides whose step it is, as the rule set's turn says (rules.core.game.acting: the side
 whose turn it is; both sides in a bound's shared steps), from the moment the game starts until it ends. Only
 the referee stops it (`PauseClock`, `ResumeClock`) or gives time back (`GiveTime`); each is an event of the
 log. A limit per side for the whole game and another for each turn (minutes; `SetClockLimits`, or chosen as
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from rules.core.acts import Act, GiveTime, PauseClock, ResumeClock, SetClockLimits
 from rules.core.errors import Refusal, RulesError
-from rules.core.game import Position, TurnModel
+from rules.core.game import GameRules, Position, acting
 
 SOURCE = "firestep: the game clock"
 # The bounds of what the referee may set or give (the app's, no book's): a day's game, a four-hour turn, an hour
@@ -138,7 +138,7 @@ class Clock:
 class _Counting:
     """The clock as the log is read: where the turn stands, and what each side has used and been given."""
 
-    turn: TurnModel
+    rules: GameRules
     period: str | None
     at: float | None = None
     position: Position | None = None
@@ -153,7 +153,8 @@ class _Counting:
     def running(self) -> tuple[str, ...]:
         if self.position is None or self.paused or self.ended:
             return ()
-        return tuple(s for s in self.turn.acting(self.period, self.position) if s in self.turn.sides)
+        sides = self.rules.book.sides
+        return tuple(s for s in acting(self.rules, self.period, self.position) if s in sides)
 
     def until(self, at: float) -> None:
         """Charge the running sides the time from the last entry to `at` (none if the log's clock stepped
@@ -183,7 +184,7 @@ class _Counting:
             self.limits = entry.limits
 
     def _position(self, moved: Moved) -> Position:
-        ids = [s.id for s in self.turn.steps(self.period)]
+        ids = [s.id for s in self.rules.steps(self.period)]
         if moved.step in ids:
             return Position(moved.turn, moved.side, ids.index(moved.step))
         was = self.position
@@ -206,9 +207,9 @@ class _Counting:
         )
 
 
-def clock(entries: Sequence[Entry], turn: TurnModel, period: str | None, now: float) -> Clock:
-    """The clock as of `now`, from the game's log in order (`entries`) and its rule set's turn model."""
-    counting = _Counting(turn, period)
+def clock(entries: Sequence[Entry], rules: GameRules, period: str | None, now: float) -> Clock:
+    """The clock as of `now`, from the game's log in order (`entries`) and its rule set's turn (`rules`)."""
+    counting = _Counting(rules, period)
     for entry in entries:
         counting.read(entry)
     counting.until(now)
@@ -220,7 +221,7 @@ def clock(entries: Sequence[Entry], turn: TurnModel, period: str | None, now: fl
         ended=counting.ended,
         turn=counting.position.turn if counting.position else 0,
         limits=counting.limits,
-        sides=tuple(counting.side(s) for s in turn.sides),
+        sides=tuple(counting.side(s) for s in rules.book.sides),
     )
 
 

@@ -20,7 +20,7 @@ from rules.core.clock import (
     refusal,
 )
 from rules.core.errors import RulesError
-from rules.core.game import BoundTurn, TurnModel
+from rules.core.game import Book, GameRules
 from rules.core.turn import Step
 from rules.registry import get_game_rules
 
@@ -36,17 +36,19 @@ def _step(id: str, sides: tuple[str, ...] = ()) -> Step:
     return Step(id, 1, id, id, "test", id, sides=sides)
 
 
-class Alternating(TurnModel):
+class Alternating(GameRules):
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return (_step("move"), _step("fire"))
 
 
-class Bound(BoundTurn):
+class Bound(GameRules):
+    book = Book(bound=True)
+
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return (_step("plan", BOTH), _step("attacker-executes", ("attacker",)))
 
 
-def used(entries: list[Entry], now: float, turn: TurnModel | None = None) -> dict[str, float]:
+def used(entries: list[Entry], now: float, turn: GameRules | None = None) -> dict[str, float]:
     c = clock(entries, turn or Alternating(), None, at(now))
     return {s.side: s.used for s in c.sides}
 
@@ -75,10 +77,10 @@ def test_a_bounds_shared_step_charges_both_sides_its_own_step_one() -> None:
 
 
 def test_2mm_earth_1418s_planning_steps_charge_both_sides() -> None:
-    """The real turn model: the bound's planning steps are both sides' (its `Step.sides`)."""
-    turn = get_game_rules("2mm-earth-1418").turn
-    first = turn.steps(None)[0]
-    c = clock([Moved(at(0), 1, "attacker", first.id)], turn, None, at(45))
+    """The real turn: the bound's planning steps are both sides' (its `Step.sides`)."""
+    rules = get_game_rules("2mm-earth-1418")
+    first = rules.steps(None)[0]
+    c = clock([Moved(at(0), 1, "attacker", first.id)], rules, None, at(45))
     assert c.running == BOTH and [s.used for s in c.sides] == [45, 45]
 
 

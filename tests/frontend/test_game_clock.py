@@ -1,0 +1,67 @@
+"""The game clock in the browser (game-clock.js, issue 55): what only Chromium adds. The referee board shows each
+side's time and runs the running side's on locally between frames, with no request per second; a side over its
+limit is flagged out of time; the referee pauses it by touch. The clock's
+arithmetic is tests/rules/core/test_clock.py's; its API tests/app/games/test_clock_api.py's; the board at every
+size, and through axe-core, test_screens.py's.
+
+The page's own clock is Playwright's (page.clock): half a minute runs in no time, so nothing here waits for it (not
+longer: the live stream would find itself silent and read everything anew)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.conftest import TABLET_LANDSCAPE
+from tests.frontend.games import seed_game
+from tests.frontend.test_map import start_game
+
+pytestmark = pytest.mark.browser
+
+
+def seconds(face: str) -> int:
+    """A face of m:ss in seconds."""
+    m, s = face.split(":")
+    return int(m) * 60 + int(s)
+
+
+def test_the_clock_runs_on_locally_flags_the_side_out_of_time_and_the_referee_pauses_it(
+    new_page: Any,
+) -> None:
+    page = new_page(TABLET_LANDSCAPE)
+    game_id, made = seed_game(page, {"scenario": "mons-1914", "clock": {"turn_minutes": 1}})
+    start_game(page, game_id, made["referee_token"])
+    reads: list[str] = []
+    page.on("request", lambda r: reads.append(r.url) if r.url.endswith("/clock") else None)
+    page.clock.install()
+    page.goto(f"/games/{game_id}/referee")
+    expect(page.locator("[data-live-stream][data-live-connected]")).to_have_count(1)
+    attacker = page.locator("[data-clock-side='attacker']")
+    expect(attacker).to_have_attribute("data-running", "")
+    expect(page.locator("[data-clock-side='defender']")).not_to_have_attribute("data-running", "")
+    before = attacker.locator(".clock-time").inner_text()  # the time left in the turn, m:ss
+
+    # Half a minute on the page's own clock: the face counts down by it, with no request.
+    page.clock.run_for(30_000)
+    ran = seconds(before) - seconds(attacker.locator(".clock-time").inner_text())
+    assert 29 <= ran <= 33, (before, ran)  # to the last whole second shown, and the real ones meanwhile
+    assert len(reads) == 1, reads  # read once as the page opened
+    # A frame whose clock leaves the attacker 3 s of its turn: the face crosses zero by itself and says so.
+    nearly = page.request.get(f"/api/v1/games/{game_id}/clock").json()
+    nearly["sides"][0]["turn_remaining_seconds"] = 3
+    page.evaluate(
+        "(clock) => document.dispatchEvent(new CustomEvent('firestep:event', {detail: {kind: 'step', clock}}))",
+        nearly,
+    )
+    page.clock.run_for(5_000)
+    expect(attacker).to_have_attribute("data-out-of-time", "")
+    expect(attacker).to_contain_text("out of time")
+    expect(page.locator("#net-status")).to_contain_text("The attacker is out of time")
+
+    # The referee's pause, by touch (every device's stream carries it: tests/app/test_stream_frames.py).
+    page.get_by_role("button", name="Pause clock").tap()
+    expect(page.locator("[data-game-clock]")).to_have_attribute("data-clock-state", "paused")
+    expect(page.locator("[data-game-clock]")).to_contain_text("Paused")
+    expect(page.get_by_role("button", name="Resume clock")).to_be_visible()
