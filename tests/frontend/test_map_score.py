@@ -56,7 +56,7 @@ def test_the_bridges_the_score_and_the_referees_call_by_touch(new_page: Any) -> 
     # so the bridge is contested, for the referee's call.
     units = referee.request.get(f"{api}/units").json()
     platoon = next(u for u in units if u["side"] == "attacker" and u["kind"] == "rifle-platoon" and u["x"])
-    depth = get_game_rules("flanders-fields").kit.bases[platoon["base"]].depth_cm
+    depth = get_game_rules("flanders-fields").book.kit.bases[platoon["base"]].depth_cm
     to = {"x": 40.0, "y": BRIDGE_1_SOUTH_EDGE - 0.5 - depth / 2, "facing_deg": 90, "override": True}
     moved = referee.request.post(f"{api}/units/{platoon['id']}/move", data=to, headers=bearer(token))
     assert moved.ok, moved.text()

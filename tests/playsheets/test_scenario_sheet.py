@@ -290,7 +290,7 @@ def test_the_objectives_are_drawn_lettered_and_listed_with_worth_when_and_where(
         "<b>Bridge 2</b> (the defender's while no stand is on it)</td><td>3</td><td>at the end of the game</td>"
         in html
     )
-    earth = dict(get_game_rules("2mm-earth-1418").setup.shipped_scenarios()["earth2mm-demo-ferme"])
+    earth = dict(get_game_rules("2mm-earth-1418").book.scenarios["earth2mm-demo-ferme"])
     earth["table_objectives"] = {
         "type": "FeatureCollection",
         "features": [doc["table_objectives"]["features"][0]],
