@@ -1,7 +1,9 @@
 """The printable scenario sheet (issue 27): a scenario document (docs/scenario-format.md) on one page where it
 fits, else on two. Page one: the table drawn to a stated scale with a labelled 10 cm grid, its terrain and a
 legend, the deployment zones and the stands where they start. Then (on page two when one page does not hold
-it) each side's order of battle, its special rules, the objectives, victory conditions and notes.
+it) each side's order of battle, its special rules, the objectives, victory conditions and notes. The scenario's
+objectives on the table (`table_objectives`, issue 55) are drawn on the map, lettered, and listed with their
+worth, when they score and where they are.
 
 The document's forces are read through its rule set's game hook (`GameRules.new_forces`, the one reading a
 game is built by), so organisation-table entries are expanded and per-reading values chosen as a game with
@@ -70,6 +72,7 @@ BREADTH = {
 THIN_MM = 0.6  # a line drawn without a breadth: a visible stroke, not a measure
 SIDE_COLOUR = {"attacker": "#b3261e", "defender": "#1b4f9c"}
 TABLE_EDGE = "#202020"  # the table's outline: a colour nothing else on the sheet is drawn in
+OBJECTIVE = "#7b1fa2"  # the objectives' outlines and letters: a colour nothing else on the sheet is drawn in
 
 
 @dataclass
@@ -95,6 +98,21 @@ class LegendRow:
 
 
 @dataclass
+class ObjectiveMark:
+    """An objective (the document's `table_objectives`) as printed: its letter on the map, its outline (an area)
+    or ring (a point), and its line: name, worth, when it scores, where it is, who holds it when empty."""
+
+    letter: str
+    name: str
+    vp: int
+    when: str
+    where: str
+    d: str  # SVG path in sheet mm (a point: a ring round it)
+    at: tuple[float, float]  # where its letter is written
+    held_by: str = ""  # the side holding it while no stand is on it ("": nobody)
+
+
+@dataclass
 class MapDrawing:
     scale: int  # 1:scale
     width_mm: float
@@ -108,6 +126,8 @@ class MapDrawing:
     edges: list[tuple[float, float, str]]  # x, y, text
     font_mm: float = FONT_MM
     edge: str = TABLE_EDGE
+    objective_colour: str = OBJECTIVE
+    objectives: list[ObjectiveMark] = field(default_factory=list)
     bar_mm: float = 0.0  # the scale bar: its length on the sheet
     bar_cm: int = 0  # and on the table
 
@@ -190,6 +210,7 @@ def draw_map(
     forces: NewForces,
     wire_belt_cm: float | None,
     box: tuple[float, float] = MAP_BOX_MM,
+    turn_word: str = "turn",
 ) -> MapDrawing:
     width, length = float(document["table"]["width_cm"]), float(document["table"]["length_cm"])
     scale = scale_for(width, length, box)
@@ -235,6 +256,7 @@ def draw_map(
         ),
         (MARGIN_MM + w_mm / 2, FONT_MM * 0.9, f"Defender's edge ({nations['defender']})"),
     ]
+    objectives = _objectives(document.get("table_objectives") or {}, f, turn_word)
     bar_cm = 50 if 50 * f.k <= w_mm else int(GRID_CM)
     return MapDrawing(
         scale,
@@ -249,6 +271,7 @@ def draw_map(
         edges,
         bar_mm=bar_cm * f.k,
         bar_cm=bar_cm,
+        objectives=objectives,
     )
 
 
@@ -296,6 +319,63 @@ def _terrain(collection: Mapping[str, Any], f: _Frame, wire_belt_cm: float | Non
             )
         )
     return out
+
+
+POINT_RING_MM = 1.6  # a point objective's ring on the sheet
+# When an objective scores (the document's `scored`), in the sheet's words; {turn}: the rules' word for a turn.
+WHEN = {
+    "each_turn": "at the end of each {turn}",
+    "game_end": "at the end of the game",
+    "first_taken": "the first time it is taken",
+}
+
+
+def _objectives(collection: Mapping[str, Any], f: _Frame, turn_word: str) -> list[ObjectiveMark]:
+    """Each objective lettered A, B, ... in the document's order, with where it is in table cm."""
+    out = []
+    for i, feature in enumerate(collection.get("features") or []):
+        props = feature.get("properties") or {}
+        geom = shape(feature["geometry"])
+        letter = _letter(i)
+        if geom.geom_type == "Point":
+            x, y = f.pt(geom.x, geom.y)
+            r = POINT_RING_MM
+            d = f"M{x - r:.2f} {y:.2f} A{r} {r} 0 1 0 {x + r:.2f} {y:.2f} A{r} {r} 0 1 0 {x - r:.2f} {y:.2f} Z"
+            where = f"the point {fmt(round(geom.x, 1))}, {fmt(round(geom.y, 1))} cm"
+            at = (x, y - r - 0.6)
+        else:
+            x0, y0, x1, y1 = geom.bounds
+            c = geom.representative_point()
+            d = f.geometry(geom)
+            where = (
+                f"an area {fmt(round(x1 - x0, 1))} × {fmt(round(y1 - y0, 1))} cm "
+                f"round {fmt(round(c.x, 1))}, {fmt(round(c.y, 1))} cm"
+            )
+            at = f.pt(c.x, c.y)
+        held = str(props.get("held_by") or "")
+        out.append(
+            ObjectiveMark(
+                letter,
+                str(props.get("name") or feature.get("id") or letter),
+                int(props.get("vp") or 0),
+                WHEN.get(str(props.get("scored")), str(props.get("scored") or "")).format(turn=turn_word),
+                where,
+                d,
+                at,
+                held if held in SIDES else "",
+            )
+        )
+    return out
+
+
+def _letter(i: int) -> str:
+    """A, B, ..., Z, AA, AB, ...: an objective's mark, unlike the terrain's numbers."""
+    letters = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        letters = chr(65 + r) + letters
+    return letters
 
 
 def _legend(
@@ -437,7 +517,7 @@ def scenario_sheet(
     chosen = {**dict(document.get("variants") or {}), **dict(variants or {})}
     ctx = ruleset.context(document.get("period"), chosen)
     forces = rules.new_forces(ctx, document)
-    drawing = draw_map(document, forces, rules.book.wire_belt_cm, box)
+    drawing = draw_map(document, forces, rules.book.wire_belt_cm, box, rules.book.turn_word)
     stands_word = f"{rules.book.stand_word}s"  # the rule set's word for what stands on the table
     off = set(forces.off_table)
     sides = []

@@ -1,4 +1,5 @@
-"""The after-action report page of a game: the story of the game (a few sentences a turn, the decisive
+"""The after-action report page of a game: a finished game's result in words (its winner or a draw, the points,
+how the objectives stood: the report's `result`), the story of the game (a few sentences a turn, the decisive
 moments), then the luck ledger (every roll at the odds it was rolled at), the losses by battalion and the rule
 book's casualty estimate, as this seat may read them (the data is
 app.services.report's, the same the JSON route answers). Printable: the page's print styles drop the

@@ -1,6 +1,6 @@
 """The after-action report page (issues 26 and 42): opened from the game's menu once the game is over, it opens
 with the story of the game, each turn's first sentence above the fold at 1180x820, and shows each roll at the
-odds the resolve answer showed; no serious axe-core violation at the four sizes; printed, the report alone."""
+odds the resolve answer showed, and the result in words once the game is over (issue 55); no serious axe-core violation at the four sizes; printed, the report alone."""
 
 from __future__ import annotations
 
@@ -86,6 +86,10 @@ def test_the_report_opens_with_the_story_and_shows_the_ledger_at_the_odds_rolled
     referee.get_by_role("link", name="After-action report and luck ledger (printable)").click()
     # The report's first heading is the story's, and each turn's first sentence is above the fold.
     expect(referee.get_by_role("heading").first).to_have_text("The story of the game")
+    # The end of the game in words (issue 55): its result above the story, its points after it.
+    expect(referee.locator("[data-result-words]")).to_contain_text("Game over in turn 2")
+    expect(referee.locator("[data-result-winner=draw]")).to_contain_text("A draw.")
+    expect(referee.get_by_role("heading", name="The result")).to_be_visible()
     turns = referee.locator("[data-story] [data-turn]")
     expect(turns).to_have_count(2)
     for first in turns.locator("[data-first]").all():

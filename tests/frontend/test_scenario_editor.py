@@ -44,6 +44,7 @@ HILL = [(10, 60), (30, 60), (25, 80)]
 TRENCH = [(5, 162), (60, 160), (115, 162)]
 WIRE = [(5, 150), (115, 150)]
 ROAD = [(70, 0), (70, 180)]
+FARM = (90, 97)  # the objective at the village's middle (issue 55)
 
 
 class Editor:
@@ -158,6 +159,23 @@ def build_and_play(ed: Editor) -> None:
     ed.draw("wire", "Line", WIRE)
     ed.draw("road", "Line", ROAD, breadth=2)
 
+    # The objectives (issue 55): a point by a tap, an area by its two corners, each named, worth and scored.
+    ed.tab("objectives")
+    root = page.locator("[data-scenario-editor]")
+    ed.press(page.locator("[data-objective-draw=point]"))
+    ed.at(*FARM)
+    expect(root).to_have_attribute("data-objectives", "1")
+    page.get_by_label("Name of the objective").fill("The farm")
+    page.get_by_label("Victory points (0–100)").fill("3")
+    page.get_by_label("Scored", exact=True).select_option("game_end")
+    ed.press(page.locator("[data-objective-draw=Rectangle]"))
+    for x, y in WOOD:
+        ed.at(x, y)
+    expect(root).to_have_attribute("data-objectives", "2")
+    page.get_by_label("Name of the objective").fill("The wood")
+    ed.press(page.locator("[data-objective-item]", has_text="The farm"))
+    expect(page.get_by_label("Victory points (0–100)")).to_have_value("3")
+
     ed.tab("forces")
     ed.add("defender", "gb-1915", "Infantry Battalion (battalion", name="1st Royal Welch Fusiliers")
     ed.add("defender", "gb-1915", "Machine Gun Company")
@@ -183,7 +201,6 @@ def build_and_play(ed: Editor) -> None:
     for lay_out in page.locator("[data-lay-out]").all():
         ed.press(lay_out)
     everyone = [u for f in (*british["forces"], german["forces"][0]) for u in stands(f)]
-    root = page.locator("[data-scenario-editor]")
     expect(root).to_have_attribute("data-placed", str(len(everyone)))
     expect(root).to_have_attribute("data-outside", "0")
     # A formation may start off the table (and come back on when laid out again).
@@ -228,6 +245,13 @@ def build_and_play(ed: Editor) -> None:
     assert len(scenario["terrain"]["features"]) == 6
     (trench,) = [f for f in scenario["terrain"]["features"] if f["properties"]["kind"] == "trench"]
     assert trench["properties"]["width_cm"] == TRENCH_WIDTHS_CM[0]
+    farm, wood = scenario["table_objectives"]["features"]
+    assert farm["properties"] == {"name": "The farm", "vp": 3, "scored": "game_end"}
+    assert farm["geometry"]["type"] == "Point"
+    assert farm["geometry"]["coordinates"] == pytest.approx(list(FARM), abs=0.5)  # a tap: to a finger's pixel
+    assert wood["properties"] == {"name": "The wood", "vp": 1, "scored": "each_turn"}
+    corners = [c for p in sorted(wood["geometry"]["coordinates"][0][:4]) for c in p]
+    assert corners == pytest.approx([40, 140, 40, 158, 60, 140, 60, 158], abs=0.5)
 
     with page.expect_navigation(url=re.compile(r"/games/\d+/created")):
         ed.press(page.locator("[data-start]"))
@@ -283,7 +307,7 @@ def check_the_new_editor_at(ed: Editor, *viewports: dict[str, int]) -> None:
     page = ed.page
     for viewport in viewports:
         page.set_viewport_size(viewport)
-        for name in ("scenario", "terrain", "forces", "deploy", "file"):
+        for name in ("scenario", "terrain", "objectives", "forces", "deploy", "file"):
             ed.tab(name)
             if name == "terrain":  # a line kind: its typical widths are offered too
                 page.get_by_label("Kind of terrain").select_option("trench")

@@ -255,3 +255,44 @@ def test_a_small_scenario_prints_on_one_page_and_mons_on_two() -> None:
     assert f"{BUILT_UP_NAME}: 2 Ferme du Bois" in text  # the village as the book names built-up areas
     assert "Attacker: German" in text and "Defender: British" in text and doc["victory"] in text
     assert pdf.page_count(scenario_sheet_pdf(mons(), "a4")) == 2
+
+
+def test_the_objectives_are_drawn_lettered_and_listed_with_worth_when_and_where() -> None:
+    """Issue 55: each of the scenario's table_objectives on the map (a ring round a point, an area's outline),
+    lettered, and listed with its name, victory points, when it scores (in the rules' word for a turn) and
+    where it is on the table."""
+    doc = mons()
+    doc["table_objectives"] = {
+        "type": "FeatureCollection",
+        "features": [
+            {
+                "type": "Feature",
+                "id": "bridge-1",
+                "geometry": {"type": "Point", "coordinates": [40, 120]},
+                "properties": {"name": "Bridge 1", "vp": 2, "scored": "each_turn"},
+            },
+            {
+                "type": "Feature",
+                "id": "bridge-2",
+                "geometry": {"type": "Polygon", "coordinates": _box(76, 116, 84, 124)},
+                "properties": {"name": "Bridge 2", "vp": 3, "scored": "game_end", "held_by": "defender"},
+            },
+        ],
+    }
+    marks = scenario_sheet.scenario_sheet(doc).map.objectives
+    assert [(o.letter, o.name, o.vp, o.when, o.where, o.held_by) for o in marks] == [
+        ("A", "Bridge 1", 2, "at the end of each turn", "the point 40, 120 cm", ""),
+        ("B", "Bridge 2", 3, "at the end of the game", "an area 8 × 8 cm round 80, 120 cm", "defender"),
+    ]
+    html = squash(scenario_sheet_html(doc, "a4"))
+    assert html.count('data-objective="') == 2
+    assert (
+        "<b>Bridge 2</b> (the defender's while no stand is on it)</td><td>3</td><td>at the end of the game</td>"
+        in html
+    )
+    earth = dict(get_game_rules("2mm-earth-1418").book.scenarios["earth2mm-demo-ferme"])
+    earth["table_objectives"] = {
+        "type": "FeatureCollection",
+        "features": [doc["table_objectives"]["features"][0]],
+    }
+    assert scenario_sheet.scenario_sheet(earth).map.objectives[0].when == "at the end of each bound"

@@ -354,6 +354,7 @@
     setDrawing(shape);
   };
   map.on("pm:create", (e) => {
+    if (!drawing) return; // an objective's area (scenario-objectives.js), not terrain
     const kind = kindSelect.value;
     const layer = e.layer;
     const geometry = geometryOf(layer);

@@ -12,6 +12,7 @@
     m.docking = true;
     const { model, leaflet: map, toLL, root } = m;
     const panel = document.querySelector("[data-map-panel]");
+    const chip = document.querySelector("[data-score-chip]");
     const canvas = map.getContainer();
     const REACH = 24; // a finger's reach round each stand's centre stays clear of the card
     const narrow = window.matchMedia("(max-width: 899px), (orientation: portrait)");
@@ -42,6 +43,11 @@
       if (narrow.matches) {
         const depth = Math.max(card.height, size.y * Number(getComputedStyle(panel).getPropertyValue("--sheet")));
         if (panel.dataset.dock === "start") r.top = card.top - box.top + depth; else r.bottom = card.bottom - box.top - depth;
+        // The turn and score chip over the map's top corner (map.css, a narrow screen) is tapped too: the
+        // stands the card is about stay below it.
+        if (panel.dataset.dock !== "start" && chip && getComputedStyle(chip).position === "absolute") {
+          r.top = Math.max(r.top, chip.getBoundingClientRect().bottom - box.top);
+        }
       } else if (panel.dataset.dock === "end") r.right = card.left - box.left;
       else r.left = card.right - box.left;
       return r;
@@ -53,7 +59,7 @@
       const r = free();
       const size = map.getSize();
       // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it, as fitTable.
-      const top = window.matchMedia("(max-width: 899px)").matches && panel.dataset.dock === "end" ? 40 : 8;
+      const top = window.matchMedia("(max-width: 899px)").matches && panel.dataset.dock === "end" ? 52 : 8;
       map.fitBounds(m.tableBounds(), {
         paddingTopLeft: [r.left + 8, r.top + top], paddingBottomRight: [size.x - r.right + 8, size.y - r.bottom + 8], animate: false,
       });

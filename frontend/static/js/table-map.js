@@ -138,7 +138,7 @@
     // A wide screen keeps the details card's column (along the seat's own edge) free of the table.
     const card = canvas.clientWidth >= 1400 ? 416 : 8;
     // A narrow screen shows the turn in the map's top corner (map.css): the table starts below it.
-    const top = window.matchMedia("(max-width: 899px)").matches ? 40 : 8;
+    const top = window.matchMedia("(max-width: 899px)").matches ? 52 : 8;
     map.fitBounds(tableBounds(), { paddingTopLeft: [card, top], paddingBottomRight: [8, 8], animate: false });
     fitZoom = map.getZoom();
     map.setMinZoom(fitZoom - 1);

@@ -1,0 +1,137 @@
+// The scenario's objectives on the table map (issue 55): each point or area drawn under the stands (its own
+// pane, below the board's fire and the stands), its holder told three ways: the edge's colour, its pattern
+// (solid held, dashed contested, dotted nobody's) and its label's words ("Bridge 1 · Attacker's"). The label
+// sits beside its objective, a finger's reach clear of every stand and off the other labels (else it is left
+// out until there is room), in a pane under the stands, the templates' handles and the stand labels, and
+// never over the card (outside the map). A tap on the label opens the objective's card: its worth, when it
+// scores, who holds it with which stands, and for the referee a contested one's call (game-score.js sends
+// it): two taps. Drawn from the score (game-score.js: `firestep:score`).
+(() => {
+  const start = () => {
+    const m = window.firestepMap;
+    if (!m) return;
+    const { leaflet: map, toLL, circle, h } = m;
+    const POINT_CM = 2.5; // a point objective is drawn as a ring this wide round its point
+    map.createPane("objectives").style.zIndex = "365";
+    map.createPane("objective-labels").style.zIndex = "389";
+    const renderer = L.svg({ pane: "objectives", padding: 0.5 });
+    const shapes = L.layerGroup().addTo(map);
+    const labels = L.layerGroup().addTo(map);
+    const drawn = new Map(); // objective id -> { o, shape, label, at }
+    let objectives = [];
+    let shown = null; // the objective whose card is open
+
+    const holderClass = (o) => `holder-${o.contested && !o.called_by_referee ? "contested" : o.holder || "none"}`;
+    const holderShort = (o) => {
+      if (o.contested && !o.called_by_referee) return "Contested";
+      return o.holder ? `${m.humanise(o.holder)}'s` : "Nobody's";
+    };
+    const ringsOf = (g) => (g.type === "Polygon" ? [g.coordinates] : g.type === "MultiPolygon" ? g.coordinates : []);
+    const centreOf = (g) => {
+      if (g.type === "Point") return g.coordinates;
+      const ring = ringsOf(g)[0]?.[0] || [[0, 0]];
+      const pts = ring.slice(0, -1).length ? ring.slice(0, -1) : ring;
+      return [pts.reduce((s, p) => s + p[0], 0) / pts.length, pts.reduce((s, p) => s + p[1], 0) / pts.length];
+    };
+    const draw = () => {
+      shapes.clearLayers();
+      labels.clearLayers();
+      drawn.clear();
+      for (const o of objectives) {
+        const g = o.geometry;
+        if (!g) continue;
+        const cls = `objective ${holderClass(o)}${g.type === "Point" ? " point" : ""}`;
+        const latlngs = g.type === "Point" ? [circle(g.coordinates, POINT_CM)] : ringsOf(g).map((rings) => rings.map((ring) => ring.map(toLL)));
+        const shape = L.polygon(latlngs, { pane: "objectives", renderer, className: cls, interactive: false }).addTo(shapes);
+        shape.getElement()?.setAttribute("data-objective-shape", String(o.id));
+        const at = centreOf(g);
+        const label = L.marker(toLL(at), {
+          pane: "objective-labels", keyboard: true, title: "",
+          icon: L.divIcon({
+            className: `objective-label objective-tag ${holderClass(o)}`, iconSize: null,
+            html: "",
+          }),
+        }).addTo(labels);
+        const el = label.getElement();
+        if (el) {
+          el.replaceChildren(h("span", { class: "obj-name", text: o.name }), " ", h("span", { class: "obj-holder", text: `${holderShort(o)} · ${o.vp} VP` }),
+            h("span", { class: "sr-only", text: `: ${window.firestepScore ? window.firestepScore.holderWords(o) : holderShort(o)}; open its card` }));
+          // Centred on its place (Leaflet sets no margin for an icon of no given size).
+          el.style.marginLeft = `${-el.offsetWidth / 2}px`;
+          el.style.marginTop = `${-el.offsetHeight / 2}px`;
+          el.setAttribute("role", "button");
+          el.dataset.objective = String(o.id);
+          el.dataset.holder = o.holder || "";
+          el.dataset.contested = o.contested ? "true" : "false";
+        }
+        label.on("click", () => open(o.id));
+        label.on("keypress", (e) => { if (e.originalEvent.key === "Enter" || e.originalEvent.key === " ") open(o.id); });
+        drawn.set(o.id, { o, shape, label, at });
+      }
+      m.root.dataset.objectives = String(drawn.size);
+      place();
+    };
+    // Each label beside its objective where it covers no stand and no other label; on the screen.
+    const FINGER = 22; // a tap this near a stand picks it (table-map.js HIT_PX): no label within it
+    const place = () => {
+      const stands = m.standBoxes().map((s) => ({ ...s, r: { left: s.r.left - FINGER, right: s.r.right + FINGER, top: s.r.top - FINGER, bottom: s.r.bottom + FINGER } }));
+      // The board's own labels (table-board.js, placed first on the same events) are kept clear of too.
+      const box = map.getContainer().getBoundingClientRect();
+      const placed = [...map.getContainer().querySelectorAll(".leaflet-tooltip.board-label")].map((t) => {
+        const b = t.getBoundingClientRect();
+        return { left: b.left - box.left, right: b.right - box.left, top: b.top - box.top, bottom: b.bottom - box.top };
+      });
+      for (const { label, at, shape } of drawn.values()) {
+        label.setLatLng(toLL(at));
+        const el = label.getElement();
+        if (!el) continue;
+        const w = el.offsetWidth;
+        const hi = el.offsetHeight;
+        const c = map.latLngToContainerPoint(toLL(at));
+        // Beside its point or area (below it first), so that the holder's colour and pattern stay in sight.
+        const b = shape.getElement()?.getBoundingClientRect();
+        const half = b ? { x: b.width / 2, y: b.height / 2 } : { x: 0, y: 0 };
+        const spot = m.clearSpot(stands, placed, c, half, w, hi, [4, 24, 48, 96]);
+        // Nowhere clear of the stands (zoomed out over a crowd): left out until there is, as a stand's label is.
+        el.style.visibility = spot ? "" : "hidden";
+        if (!spot) continue;
+        placed.push(spot.r);
+        label.setLatLng(map.containerPointToLatLng([spot.x, spot.y]));
+      }
+    };
+
+    // -- the objective's card --------------------------------------------------------------------------------
+    const card = m.section("objective");
+    const fill = () => {
+      const entry = drawn.get(shown);
+      if (!entry || !card) return;
+      const { o } = entry;
+      const names = (o.stands || []).map((id) => m.model.units.get(id)).filter(Boolean).map((u) => m.nameOf(u).short);
+      const score = window.firestepScore;
+      card.replaceChildren(...[
+        h("h2", { "data-objective-name": "", text: o.name }),
+        h("p", { class: `objective-holder ${holderClass(o)}`, "data-objective-holder": o.holder || "", text: `${score ? score.holderWords(o) : holderShort(o)}. ${o.vp} VP ${score ? score.when(o) : ""}.` }),
+        names.length ? h("p", { class: "muted", text: `On it: ${names.join(", ")}.` }) : null,
+        score ? score.callButtons(o) : null,
+      ].filter(Boolean));
+    };
+    const open = (id) => {
+      shown = id;
+      fill();
+      m.showPanel("objective");
+    };
+
+    document.addEventListener("firestep:score", (e) => {
+      objectives = (e.detail && e.detail.objectives) || [];
+      draw();
+      if (shown !== null && m.root.dataset.shows === "objective") fill();
+    });
+    window.addEventListener("firestep:map-redraw", draw); // the map turned to fit the screen
+    m.model.listen(() => place());
+    map.on("zoomend moveend", place);
+    if (window.firestepScore && window.firestepScore.score) { objectives = window.firestepScore.score.objectives || []; draw(); }
+    m.openObjective = open;
+  };
+  if (window.firestepMap) start();
+  else window.addEventListener("firestep:map-ready", start, { once: true });
+})();

@@ -1,0 +1,140 @@
+"""How a game is won, as a person sees it (issue 55): on Mons at 1180x820 by touch, the bridges drawn on the map
+with their holder, each side's points and clock in view in the tool bar's chip, and the referee's call on a
+contested bridge in two taps (its label, then the side), which the attacker's map shows at once, with no reload.
+Then the layout alone at the other three sizes: the chip in sight and uncovered, its dashboard one tap away,
+and axe-core on the map with the dashboard open and on the referee screen's score card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from rules.registry import get_game_rules
+from tests.frontend.axe import serious_violations
+from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, screenshot
+from tests.frontend.games import bearer, join_by_api, seed_game, settled
+from tests.frontend.test_map import start_game
+from tests.frontend.test_map_play import open_map
+
+pytestmark = pytest.mark.browser
+
+# The shipped Mons' bridge 1: the square 37..43 x 117..123 cm (its table_objectives).
+BRIDGE_1_SOUTH_EDGE = 117.0
+
+
+def tap_on_top(page: Any, locator: Any) -> None:
+    """A finger on the middle of what the player sees, with nothing over it there."""
+    settled(page)
+    box = locator.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    assert 0 <= x < page.viewport_size["width"] and 0 <= y < page.viewport_size["height"], (x, y)
+    assert locator.evaluate("(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y]), box
+    page.touchscreen.tap(x, y)
+
+
+def in_sight(page: Any, locator: Any) -> None:
+    """On screen, and the topmost thing at its middle."""
+    box = locator.bounding_box()
+    assert box is not None
+    size = page.viewport_size
+    assert box["x"] >= 0 and box["y"] >= 0, box
+    assert box["x"] + box["width"] <= size["width"] and box["y"] + box["height"] <= size["height"], box
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    assert locator.evaluate("(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y]), box
+
+
+def test_the_bridges_the_score_and_the_referees_call_by_touch(new_page: Any) -> None:
+    referee = new_page(TABLET_LANDSCAPE)
+    game_id, created = seed_game(referee)
+    token = created["referee_token"]
+    api = f"/api/v1/games/{game_id}"
+    start_game(referee, game_id, token)
+    # A German platoon just short of bridge 1 (its front edge 0.5 cm off the bridge's): within the tape's 1 cm,
+    # so the bridge is contested, for the referee's call.
+    units = referee.request.get(f"{api}/units").json()
+    platoon = next(u for u in units if u["side"] == "attacker" and u["kind"] == "rifle-platoon" and u["x"])
+    depth = get_game_rules("flanders-fields").book.kit.bases[platoon["base"]].depth_cm
+    to = {"x": 40.0, "y": BRIDGE_1_SOUTH_EDGE - 0.5 - depth / 2, "facing_deg": 90, "override": True}
+    moved = referee.request.post(f"{api}/units/{platoon['id']}/move", data=to, headers=bearer(token))
+    assert moved.ok, moved.text()
+    bridge = next(
+        o for o in referee.request.get(f"{api}/score").json()["objectives"] if o["id"] == "bridge-1"
+    )
+    assert bridge["contested"] and bridge["holder"] is None
+
+    attacker = new_page(TABLET_LANDSCAPE)
+    join_by_api(attacker, created["join_codes"]["attacker"])
+    open_map(attacker, game_id)
+    open_map(referee, game_id)
+
+    # The bridges drawn, under the stands; their holders in words on their labels.
+    expect(referee.locator("path[data-objective-shape]")).to_have_count(2)
+    label = referee.locator(".objective-tag[data-objective=bridge-1]")
+    expect(label).to_have_attribute("data-contested", "true")
+    expect(label).to_contain_text("Contested")
+    expect(referee.locator(".objective-tag[data-objective=bridge-2]")).to_contain_text("Nobody's · 1 VP")
+    panes = referee.evaluate(
+        "() => ['objectives', 'stands', 'objective-labels', 'markerPane'].map((p) => Number(getComputedStyle("
+        "window.firestepMap.leaflet.getPane(p)).zIndex))"
+    )
+    # The areas and their labels under the stands, the handles and the stand labels (Leaflet's marker pane).
+    assert panes[0] < panes[2] < panes[1] < panes[3], panes
+
+    # The score and the clock in view: each side's points, each side's time.
+    chip = referee.locator("[data-score-chip]")
+    in_sight(referee, chip)
+    expect(chip.locator("[data-side-points=attacker] b")).to_have_text("0")
+    expect(chip.locator("[data-side-points=defender] b")).to_have_text("0")
+    expect(chip.locator("[data-side-clock]")).to_have_count(2)
+    expect(chip.locator("[data-score-flag]")).to_have_text("1 contested")
+
+    # The referee's call in two taps: the bridge, then whose it is.
+    tap_on_top(referee, label)
+    card = referee.locator("[data-panel=objective]")
+    expect(card.get_by_role("heading", name="Bridge 1")).to_be_visible()
+    with referee.expect_response(lambda r: r.url.endswith("/score/calls")) as called:
+        tap_on_top(referee, card.get_by_role("button", name="Defender's", exact=True))
+    assert called.value.status == 200, called.value.text()
+    expect(label).to_contain_text("Defender's · 1 VP")
+    expect(card.locator("[data-objective-holder]")).to_contain_text(
+        "Held by the defender, as the referee called it"
+    )
+    screenshot(referee, "map-score-called")
+    bridge = next(
+        o for o in referee.request.get(f"{api}/score").json()["objectives"] if o["id"] == "bridge-1"
+    )
+    assert (bridge["holder"], bridge["called_by_referee"]) == ("defender", True)
+
+    # The attacker's map follows its stream: the call and the point it gives, with no reload.
+    expect(attacker.locator(".objective-tag[data-objective=bridge-1]")).to_have_attribute(
+        "data-holder", "defender"
+    )
+    expect(attacker.locator("[data-score-chip] [data-side-points=defender] b")).to_have_text("1")
+    expect(attacker.locator("[data-objective-shape=bridge-1]")).to_have_class("objective holder-defender")
+
+    # The other sizes, layout only: the chip in sight, its dashboard in one tap, nothing serious for axe-core.
+    found: list[str] = []
+    for size in (TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN):
+        referee.set_viewport_size(size)
+        referee.wait_for_function("() => !document.querySelector('[data-map-panel]').hidden")
+        referee.locator("[data-panel-close]").click()
+        settled(referee)
+        in_sight(referee, chip)
+        tap_on_top(referee, chip)
+        dashboard = referee.locator("[data-panel=score]")
+        expect(dashboard.locator("[data-score-side=defender] [data-points]")).to_have_text("1")
+        expect(dashboard.locator("[data-objective=bridge-1]")).to_contain_text("Held by the defender")
+        expect(dashboard.locator("[data-clock-side]")).to_have_count(2)  # game-clock.js: each side's time
+        in_sight(referee, dashboard.get_by_role("heading", name="Score"))
+        screenshot(referee, "map-score-dashboard")
+        found += [f"map at {size['width']}: {v}" for v in serious_violations(referee)]
+    referee.goto(f"/games/{game_id}/referee")
+    card_chip = referee.locator(".score-bar [data-score-chip]")
+    tap_on_top(referee, card_chip)
+    expect(referee.locator("#score-card [data-objective=bridge-1]")).to_contain_text("Held by the defender")
+    screenshot(referee, "referee-score-card")
+    found += [f"referee: {v}" for v in serious_violations(referee)]
+    assert not found, "\n".join(found)
