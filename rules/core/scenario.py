@@ -23,6 +23,7 @@ from shapely.errors import GEOSException
 from shapely.geometry import box, shape
 
 from rules.core.errors import RulesError
+from rules.table.objectives import objectives_from_geojson
 from rules.table.terrain import Feature, feature_from_geojson
 
 if TYPE_CHECKING:
@@ -117,6 +118,7 @@ TOP_KEYS = (
     "variants",
     "errata",
     "terrain",
+    "table_objectives",
     "sides",
 )
 SIDE_KEYS = ("nationality", "deployment_zone", "forces")
@@ -282,6 +284,8 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
     for i, eid in enumerate(errata):
         _choice(eid, f"errata.{i}", sorted(ruleset.errata))
     points = _terrain(doc.get("terrain"), rules, width, length, doc["period"])
+    if doc.get("table_objectives") is not None:
+        objectives_from_geojson(doc["table_objectives"], width, length)
     sides = _object(doc["sides"], "sides", SIDES, SIDES)
     ids: set[str] = set()
     units = 0
