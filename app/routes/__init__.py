@@ -26,6 +26,7 @@ from app.routes import (
     scenarios,
     score,
     templates,
+    tournaments,
 )
 
 
@@ -49,5 +50,6 @@ def api_routers() -> list[Router]:
         playsheets.router,
         templates.router,  # templates on the shared table (issue 14)
         scenarios.router,  # scenario files (issue 27)
+        tournaments.router,  # a club event day and the league (issue 57)
         score.router,  # how a game is won (issue 55)
     ]

@@ -74,7 +74,10 @@ def standings(players: Sequence[int], games: Iterable[Played], scoring: EventSco
     counts = {p: [0, 0, 0, 0] for p in players}  # won, drawn, lost, byes
     opponents: dict[int, list[int]] = {p: [] for p in players}
     for g in games:
-        for me, them, mine, theirs in ((g.a, g.b, g.a_points, g.b_points), (g.b, g.a, g.b_points, g.a_points)):
+        for me, them, mine, theirs in (
+            (g.a, g.b, g.a_points, g.b_points),
+            (g.b, g.a, g.b_points, g.a_points),
+        ):
             if me is None:
                 continue
             points[me] += event_points(me, g, scoring)

@@ -24,7 +24,13 @@ class Record:
 
     def entrant(self, pid: int) -> Entrant:
         return Entrant(
-            pid, self.club, self.points, self.seed, frozenset(self.opponents), frozenset(self.tables), self.byes > 0
+            pid,
+            self.club,
+            self.points,
+            self.seed,
+            frozenset(self.opponents),
+            frozenset(self.tables),
+            self.byes > 0,
         )
 
 
@@ -35,16 +41,23 @@ def events(draw: st.DrawFn) -> tuple[list[str], int, list[list[int]]]:
     n = draw(st.integers(min_value=2, max_value=15))
     clubs = draw(st.lists(st.sampled_from(["", "Ypres", "Arras", "Mons", "Loos"]), min_size=n, max_size=n))
     rounds = draw(st.integers(min_value=1, max_value=max(1, n // 2)))
-    results = draw(st.lists(st.lists(st.integers(0, 2), min_size=n, max_size=n), min_size=rounds, max_size=rounds))
+    results = draw(
+        st.lists(st.lists(st.integers(0, 2), min_size=n, max_size=n), min_size=rounds, max_size=rounds)
+    )
     return clubs, rounds, results
 
 
-def play(clubs: list[str], rounds: int, results: list[list[int]]) -> list[tuple[dict[int, Record], list[Pair], int | None]]:
+def play(
+    clubs: list[str], rounds: int, results: list[list[int]]
+) -> list[tuple[dict[int, Record], list[Pair], int | None]]:
     """Each round: the records it was paired from, its pairs and its bye."""
     records = {i + 1: Record(club, i) for i, club in enumerate(clubs)}
     played = []
     for r in range(rounds):
-        before = {k: Record(v.club, v.seed, v.points, set(v.opponents), set(v.tables), v.byes) for k, v in records.items()}
+        before = {
+            k: Record(v.club, v.seed, v.points, set(v.opponents), set(v.tables), v.byes)
+            for k, v in records.items()
+        }
         pairing = pair_round([rec.entrant(pid) for pid, rec in records.items()], r + 1)
         played.append((before, list(pairing.pairs), pairing.bye))
         for i, p in enumerate(pairing.pairs):
@@ -104,6 +117,13 @@ def test_round_one_keeps_clubs_apart_where_it_can(event: tuple) -> None:
     assert same == fewest_same_club_pairs(clubs)
 
 
+def back(before: dict[int, Record], pairs: list[Pair], assignment: tuple[int, ...]) -> int:
+    """How many players sit at a table they played at before."""
+    return sum(
+        (t in before[p.a].tables) + (t in before[p.b].tables) for p, t in zip(pairs, assignment, strict=True)
+    )
+
+
 @settings(max_examples=60, deadline=None)
 @given(events())
 def test_no_player_back_at_a_table_where_it_can_be_avoided(event: tuple) -> None:
@@ -111,13 +131,8 @@ def test_no_player_back_at_a_table_where_it_can_be_avoided(event: tuple) -> None
         if len(pairs) > 6:
             continue  # the brute force below is for small rounds; the larger ones are held by the same code
 
-        def back(assignment: tuple[int, ...]) -> int:
-            return sum(
-                (t in before[p.a].tables) + (t in before[p.b].tables) for p, t in zip(pairs, assignment, strict=True)
-            )
-
-        fewest = min(back(perm) for perm in itertools.permutations(range(1, len(pairs) + 1)))
-        assert back(tuple(p.table for p in pairs)) == fewest
+        fewest = min(back(before, pairs, perm) for perm in itertools.permutations(range(1, len(pairs) + 1)))
+        assert back(before, pairs, tuple(p.table for p in pairs)) == fewest
 
 
 def test_swiss_pairs_by_points_and_the_bye_goes_to_the_last_placed() -> None:
