@@ -166,6 +166,8 @@ class ReportOut(BaseModel):
     casualties_by_side: dict[str, dict[str, Any]]
     story: dict[str, Any]
     ledger: dict[str, Any]
+    # How the game came out, once it is over (the story's `ending` says it in words).
+    result: GameResultOut | None = None
 
 
 # -- fire plans -----------------------------------------------------------------------------------------------
@@ -378,6 +380,9 @@ class ObjectiveScoreOut(BaseModel):
     contested: bool
     called_by_referee: bool
     first_taken_by: str | None = None
+    geometry: dict[str, Any] | None = Field(
+        default=None, description="Its point or area as the scenario writes it (GeoJSON, table cm)"
+    )
 
 
 class GameScore(BaseModel):
@@ -416,3 +421,6 @@ class ObjectiveCalledOut(BaseModel):
 
     event: EventOut
     score: GameScore
+
+
+ReportOut.model_rebuild()

@@ -79,8 +79,8 @@ def call_objective(
     responses=errors.responses(401, 403, 404),
 )
 def get_result(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameResultOut:
-    games.get_game(session, game_id)
+    game = games.get_game(session, game_id)
     result = result_service.game_result(session, game_id)
     if result is None:
         raise NotFoundError("result of game (it is not over)", str(game_id))
-    return result_service.result_answer(result)
+    return result_service.result_answer(game, result)

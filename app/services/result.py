@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from shapely.geometry import mapping
 from sqlmodel import Session, col, select
 
 from app.data.models import Event, Game
-from app.data.schemas_answers import GameResultOut, ObjectiveScoreOut
+from app.data.schemas_answers import GameResultOut
 from app.services.markers import rules_of
-from app.services.score import FINISHED, game_score
+from app.services.score import FINISHED, game_score, objective_answer, objectives_of
 from rules.core.score import ObjectiveScore
 
 __all__ = ["GameResult", "game_result", "result_answer"]
@@ -71,13 +72,14 @@ def _tally(by_side: Mapping[str, int]) -> str:
     return ", ".join(f"{side} {n}" for side, n in by_side.items())
 
 
-def result_answer(result: GameResult) -> GameResultOut:
+def result_answer(game: Game, result: GameResult) -> GameResultOut:
     """The result as the API answers it."""
+    shapes = {o.id: mapping(o.geometry) for o in objectives_of(game)}
     return GameResultOut(
         winner=result.winner,
         points=dict(result.points),
         losses=dict(result.losses),
-        objectives=[ObjectiveScoreOut.model_validate(o, from_attributes=True) for o in result.objectives],
+        objectives=[objective_answer(o, shapes) for o in result.objectives],
         ended_at_turn=result.ended_at_turn,
         ended_by=result.ended_by,
         reason=result.reason,

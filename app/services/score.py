@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from shapely.geometry import mapping
 from sqlmodel import Session, col, select
 
 from app.data.models import Event, Game
@@ -18,10 +19,18 @@ from app.data.schemas_answers import GameScore, ObjectiveScoreOut, SideScoreOut
 from app.services.events import reversed_ids
 from app.services.markers import rules_of
 from app.services.units import list_units
-from rules.core.score import Logged, Moved, Piece, Score, score_of
+from rules.core.score import Logged, Moved, ObjectiveScore, Piece, Score, score_of
 from rules.table.objectives import Objective, objectives_from_geojson
 
-__all__ = ["CALLED", "FINISHED", "game_score", "objectives_of", "score_answer", "touches_score"]
+__all__ = [
+    "CALLED",
+    "FINISHED",
+    "game_score",
+    "objective_answer",
+    "objectives_of",
+    "score_answer",
+    "touches_score",
+]
 
 CALLED = "objective-called"  # rules.core.acts.CallObjective.event
 FINISHED = "game-finished"  # rules.core.acts.EndGame.event
@@ -74,6 +83,7 @@ def game_score(session: Session, game: Game) -> Score:
 def score_answer(game: Game, score: Score) -> GameScore:
     """The score as `GET /games/{id}/score` answers it (`clocks`: none yet)."""
     rules = rules_of(game)
+    shapes = {o.id: mapping(o.geometry) for o in objectives_of(game)}
     steps = rules.turn.steps(game.period)
     step = steps[game.step].title if game.status == "playing" and game.step < len(steps) else None
     return GameScore(
@@ -85,8 +95,19 @@ def score_answer(game: Game, score: Score) -> GameScore:
         side_to_move=game.side_to_move,
         step=step,
         sides=[SideScoreOut(side=s, points=score.points[s], losses=score.losses[s]) for s in score.points],
-        objectives=[ObjectiveScoreOut.model_validate(o, from_attributes=True) for o in score.objectives],
+        objectives=[objective_answer(o, shapes) for o in score.objectives],
         clocks=[],
+    )
+
+
+def objective_answer(o: ObjectiveScore, shapes: Mapping[str, Any]) -> ObjectiveScoreOut:
+    """An objective of the score as the API answers it, with its point or area (`shapes`, by id)."""
+    return ObjectiveScoreOut.model_validate(
+        {
+            **{k: getattr(o, k) for k in o.__dataclass_fields__},
+            "stands": list(o.stands),
+            "geometry": shapes.get(o.id),
+        }
     )
 
 

@@ -12,7 +12,7 @@ stood after each act are the stands now with the later changes taken back. Then,
 - as the game ends, each `game_end` objective scores its vp to its holder; until then a side's points count
   the `game_end` objectives it holds now, as the game would end (so the score a table sees moves with it);
 - a referee's call on an objective (`Logged.call`: a side, or None for nobody) stands for its holder until the
-  stands' holding of it changes; a call on an objective the stands make no doubt of stands alike (the referee
+  stands' holding of it changes (its holder, its stands or whether it is contested); a call on an objective the stands make no doubt of stands alike (the referee
   is the judge of the table).
 Losses are each side's stands destroyed."""
 
@@ -116,6 +116,12 @@ class Victory:
     printed: tuple[str, ...] = ()
     source: str = ""
 
+    def __init__(self, erratum: str = "", source: str = "") -> None:
+        if erratum:
+            self.erratum = erratum
+        if source:
+            self.source = source
+
     def outcome(self, points: Mapping[str, int]) -> Outcome:
         """The winner of a game by its points: more points win, level points are a draw."""
         a, d = points.get("attacker", 0), points.get("defender", 0)
@@ -174,7 +180,7 @@ class _Tally:
         self.holdings = holdings
         for oid, (_, on) in list(self.calls.items()):
             h = holdings[oid]
-            if (h.holder, h.stands) != (on.holder, on.stands):
+            if h != on:
                 del self.calls[oid]
 
     def first_taken(self) -> None:
