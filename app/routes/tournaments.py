@@ -6,14 +6,16 @@ settled table's signed result bundle. The league: another club's bundles importe
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any
 
-from fastapi import Body, Depends
-from fastapi.responses import Response
+from fastapi import Body, Cookie, Depends, Request
+from fastapi.responses import Response, StreamingResponse
 from sqlmodel import Session
 
 from app import errors
 from app.club import signing
+from app.core import live
 from app.core.routing import Router
 from app.core.writing import unit_of_work
 from app.data.models import Game, Tournament, TournamentPlayer, TournamentRound, TournamentTable
@@ -45,9 +47,10 @@ from app.data.schemas_events import (
     TableSeats,
     TimerIn,
 )
-from app.deps import SessionDep, SettingsDep
+from app.deps import EngineDep, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import Viewer
+from app.services import events as events_service
 from app.services import seating, tournament_results, tournaments
 from app.services.result import game_result
 from rules.core.errors import NotFoundError
@@ -55,7 +58,18 @@ from rules.event.standings import EventScoring
 
 router = Router(prefix="/api/v1", tags=["events"])
 
-Token = Annotated[str | None, Depends(auth.presented_token)]
+ORGANISER_COOKIE = "firestep_organiser"  # the organiser's token on the pages' device (app/pages/events.py)
+
+
+def organiser_token(
+    token: Annotated[str | None, Depends(auth.presented_token)],
+    cookie: Annotated[str | None, Cookie(alias=ORGANISER_COOKIE, max_length=100)] = None,
+) -> str | None:
+    """The organiser's token: Authorization: Bearer, else the organiser's cookie the event page set."""
+    return cookie or token
+
+
+Token = Annotated[str | None, Depends(organiser_token)]
 
 
 # -- answers -------------------------------------------------------------------------------------------------
@@ -261,6 +275,41 @@ def board(session: Session, event_id: int) -> BoardOut:
 def get_board(event_id: EventId, token: Token, session: SessionDep, settings: SettingsDep) -> BoardOut:
     _organiser(session, settings, event_id, token)
     return board(session, event_id)
+
+
+@router.get(
+    "/events/{event_id:int}/stream",
+    summary="The organiser's view live: a `board` frame (as /board answers) at once and whenever a table moves",
+    responses={
+        200: {
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "description": "An SSE stream",
+        },
+        **errors.responses(401, 403, 404, 422),
+    },
+)
+async def stream(
+    event_id: EventId, request: Request, token: Token, engine: EngineDep, settings: SettingsDep
+) -> StreamingResponse:
+    with Session(engine) as session:
+        _organiser(session, settings, event_id, token)
+        games = [t.game_id for t in board(session, event_id).tables if t.game_id is not None]
+
+    def snapshot() -> str:
+        with Session(engine) as own:
+            return board(own, event_id).model_dump_json()
+
+    return StreamingResponse(
+        live.watch(
+            request.app.state.broker,
+            games,
+            functools.partial(events_service.feed_read, engine),
+            snapshot,
+            request.is_disconnected,
+        ),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
 
 
 # -- results ---------------------------------------------------------------------------------------------------

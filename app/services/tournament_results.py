@@ -31,6 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app.club import signing
+from app.core import live
 from app.data import schemas_events
 from app.data.models import Event, Game, LeagueResult, Tournament, TournamentPlayer, TournamentTable
 from app.errors import Conflict, Forbidden
@@ -105,6 +106,12 @@ def offer(session: Session, table: TournamentTable) -> TournamentTable:
     return table
 
 
+def _wake(session: Session, table: TournamentTable) -> None:
+    """The organiser's live view follows the table's game: a change of its result wakes it at commit."""
+    if table.game_id is not None:
+        live.mark(session, table.game_id)
+
+
 def _seat_side(table: TournamentTable, who: Viewer) -> Side:
     if who.game_id != table.game_id or who.role not in SIDES:
         raise Forbidden("only the two players' seats of this table confirm its result")
@@ -122,6 +129,7 @@ def confirm(session: Session, tournament_id: int, table_id: int, who: Viewer) ->
     if table.a_confirmed and table.b_confirmed:
         table.status, table.result = "confirmed", dict(table.offered)
     session.add(table)
+    _wake(session, table)
     tournaments.log(session, tournament_id, "confirmed", {"side": side}, actor=who.role, table_id=table.pk)
     return table
 
@@ -135,6 +143,7 @@ def dispute(session: Session, tournament_id: int, table_id: int, who: Viewer, wh
         raise Conflict(f"table {table.table}'s result is {table.status}: only the organiser changes it now")
     table.status = "disputed"
     session.add(table)
+    _wake(session, table)
     tournaments.log(session, tournament_id, "disputed", {"side": side, "why": why}, actor=who.role,
                     table_id=table.pk)  # fmt: skip
     return table
@@ -152,6 +161,7 @@ def alter(
     before = dict(table.result or table.offered)
     table.result, table.status = result.as_dict(), "altered"
     session.add(table)
+    _wake(session, table)
     tournaments.log(session, tournament_id, "altered", {"before": before, "after": table.result, "why": why},
                     table_id=table.pk)  # fmt: skip
     return table
