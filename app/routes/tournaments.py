@@ -58,7 +58,7 @@ from rules.event.standings import EventScoring
 
 router = Router(prefix="/api/v1", tags=["events"])
 
-ORGANISER_COOKIE = "firestep_organiser"  # the organiser's token on the pages' device (app/pages/events.py)
+ORGANISER_COOKIE = tournaments.ORGANISER_COOKIE
 
 
 def organiser_token(

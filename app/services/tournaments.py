@@ -38,6 +38,7 @@ from rules.event.standings import TIE_BREAKS, EventScoring, TieBreak
 from rules.registry import get_ruleset
 
 ORGANISER = "organiser"
+ORGANISER_COOKIE = "firestep_organiser"  # the organiser's token on the pages' device (app/pages/events.py)
 MAX_PLAYERS = schemas_events.MAX_PLAYERS
 MAX_ROUNDS = schemas_events.MAX_ROUNDS
 # The table statuses whose result the event counts; the others wait for the table or the organiser.
