@@ -253,6 +253,23 @@ async def set_result(
     return await _organiser_write(request, session, settings, event_id, act)
 
 
+@router.get("/events/{event_id:int}/tables/{table_id:int}/referee", response_class=HTMLResponse)
+def referee_table(
+    event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """The organiser referees a table's game: this device gets a referee seat of it (a new device, listed
+    in the game's devices) and goes to its referee board."""
+    _organiser_only(request, session, settings, event_id)
+    table = tournament_results.get_table(session, event_id, table_id)
+    if table.game_id is None:
+        raise NotFoundError("table", str(table_id))
+    with unit_of_work(session):
+        token = seating.issue(session, seating.GAME, settings.secret_key, table.game_id, seating.REFEREE)
+    response = RedirectResponse(f"/games/{table.game_id}/referee", status_code=303)
+    remember_game(request, response, table.game_id, token)
+    return response
+
+
 # -- printing: the round's join cards, a result slip, the standings ------------------------------------------
 @router.get("/events/{event_id:int}/rounds/{number:int}/sheet", response_class=HTMLResponse)
 def round_sheet(

@@ -62,14 +62,18 @@ ORGANISER_COOKIE = tournaments.ORGANISER_COOKIE
 
 
 def organiser_token(
+    request: Request,
     token: Annotated[str | None, Depends(auth.presented_token)],
     cookie: Annotated[str | None, Cookie(alias=ORGANISER_COOKIE, max_length=100)] = None,
 ) -> str | None:
     """The organiser's token: Authorization: Bearer, else the organiser's cookie the event page set."""
+    if request.headers.get("authorization"):
+        return token
     return cookie or token
 
 
 Token = Annotated[str | None, Depends(organiser_token)]
+SeatToken = Annotated[str | None, Depends(auth.presented_token)]  # a table game's seat
 
 
 # -- answers -------------------------------------------------------------------------------------------------
@@ -320,7 +324,7 @@ async def stream(
     responses=errors.responses(401, 403, 404, 409, 422),
 )
 def confirm(
-    event_id: EventId, table_id: TableId, token: Token, session: SessionDep, settings: SettingsDep
+    event_id: EventId, table_id: TableId, token: SeatToken, session: SessionDep, settings: SettingsDep
 ) -> TableOut:
     who = _seat(session, settings, event_id, table_id, token)
     with unit_of_work(session):
@@ -338,7 +342,7 @@ def dispute(
     event_id: EventId,
     table_id: TableId,
     body: DisputeIn,
-    token: Token,
+    token: SeatToken,
     session: SessionDep,
     settings: SettingsDep,
 ) -> TableOut:
