@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
 from rules.event.standings import TieBreak
 
@@ -173,7 +173,9 @@ class BoardOut(BaseModel):
 class TimerIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    ends_at: datetime | None = Field(description="When the round ends; null stops the timer.")
+    ends_at: AwareDatetime | None = Field(
+        description="When the round ends, with its time zone; null stops it."
+    )
 
 
 class DisputeIn(BaseModel):

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import Body, Cookie, Depends, Request
 from fastapi.responses import Response, StreamingResponse
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from app import errors
 from app.club import signing
@@ -249,10 +249,13 @@ def board(session: Session, event_id: int) -> BoardOut:
     committed = [r for r in tournaments.rounds_of(session, event_id) if r.status == "committed"]
     tables = tournaments.tables_of(session, committed[-1].pk) if committed else []
     people = tournament_results.table_players(session, tables)
+    ids = [t.game_id for t in tables if t.game_id is not None]
+    games = {g.pk: g for g in session.exec(select(Game).where(col(Game.id).in_(ids)))} if ids else {}
     live: list[TableLive] = []
     for t in tables:
-        game = session.get(Game, t.game_id) if t.game_id is not None else None
-        result = game_result(session, game.pk) if game is not None else None
+        game = games.get(t.game_id) if t.game_id is not None else None
+        # Only a finished game has a result to score (the read is one query for every table otherwise).
+        result = game_result(session, game.pk) if game is not None and game.status == "finished" else None
         live.append(
             TableLive(
                 **table_out(t, people).model_dump(),

@@ -184,7 +184,8 @@ def rekey(session: Session, secret_key: str, code: str) -> seating.Joined:
     """A lost tablet's seat back from the result slip: a new device for that side of the table's game, the
     side's old devices revoked."""
     parts = code.strip().split("-")
-    table = session.get(TournamentTable, int(parts[0])) if len(parts) == 3 and parts[0].isdigit() else None
+    number = int(parts[0]) if len(parts) == 3 and parts[0].isdigit() and len(parts[0]) <= 9 else 0
+    table = session.get(TournamentTable, number) if number else None
     side = {"a": "attacker", "d": "defender"}.get(parts[1] if len(parts) == 3 else "", "")
     if table is None or not side or not table.slip_hash or table.game_id is None:
         raise NotFoundError("slip code", code)
