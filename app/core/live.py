@@ -551,11 +551,13 @@ async def watch(
     read: FeedRead,
     snapshot: Callable[[], str],
     is_disconnected: Callable[[], Awaitable[bool]],
+    every: float = 0.0,
 ) -> AsyncGenerator[bytes, None]:
     """Yield an SSE `board` frame of `snapshot()` (read in a worker thread) at once, then whenever any of the
-    games is published (an event day's organiser: every table's game at once). A burst of wake-ups is one
-    frame: the snapshot is read after them. The games' feeds are the ones their own streams share (`read`
-    must be theirs)."""
+    games is published (an event day's organiser: every table's game at once), at most once in `every`
+    seconds: the wake-ups meanwhile are one frame, the snapshot read after them, so forty busy tables cost
+    the organiser's view a read per `every`, not one per event. The games' feeds are the ones their own
+    streams share (`read` must be theirs)."""
     with ExitStack() as stack:
         subs = [stack.enter_context(broker.subscribe(g, read)) for g in game_ids]
         yield b"retry: 1000\n\n"
@@ -564,6 +566,8 @@ async def watch(
             sent += 1
             data = await asyncio.to_thread(snapshot)
             yield sse_frame(sent, "board", data).encode()
+            if every:
+                await asyncio.sleep(every)  # what wakes it meanwhile is read once, after
             woken = await _any(subs, KEEPALIVE_SECONDS)
             while not woken:
                 if await is_disconnected():

@@ -73,6 +73,7 @@ def organiser_token(
 
 
 Token = Annotated[str | None, Depends(organiser_token)]
+BOARD_EVERY = 0.5  # seconds: the organiser's view redraws at most twice a second however busy the tables
 SeatToken = Annotated[str | None, Depends(auth.presented_token)]  # a table game's seat
 
 
@@ -313,6 +314,7 @@ async def stream(
             functools.partial(events_service.feed_read, engine),
             snapshot,
             request.is_disconnected,
+            every=BOARD_EVERY,
         ),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},

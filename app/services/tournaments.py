@@ -201,11 +201,6 @@ def tables_of(session: Session, round_id: int) -> list[TournamentTable]:
     return list(session.exec(q.order_by(col(TournamentTable.table))))
 
 
-def all_tables(session: Session, tournament_id: int) -> list[TournamentTable]:
-    q = select(TournamentTable).where(TournamentTable.tournament_id == tournament_id)
-    return list(session.exec(q.order_by(col(TournamentTable.id))))
-
-
 def get_round(session: Session, tournament_id: int, number: int) -> TournamentRound:
     row = session.exec(
         select(TournamentRound).where(
@@ -267,7 +262,9 @@ def draft(
     if number > row.rounds:
         raise Conflict(f"all {row.rounds} rounds of the event have been played")
     for old in done:
-        if old.status == "draft":
+        if old.status == "draft":  # drafted again: the draft and its tables go
+            for t in tables_of(session, old.pk):
+                session.delete(t)
             session.delete(old)
     session.flush()
     book = ledger(session, row)

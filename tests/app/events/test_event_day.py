@@ -66,6 +66,7 @@ def play_round(
 
 
 @pytest.mark.storage
+@pytest.mark.long  # 18 games made from the scenario: 8-13 s on SQLite, more on PostgreSQL on a loaded machine
 def test_a_twelve_player_three_round_event(client: TestClient, tmp_path: Path, sqlite_template: Path) -> None:
     event_id, organiser = new_event(client)
     clubs = register(client, event_id, organiser)

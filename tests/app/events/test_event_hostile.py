@@ -31,7 +31,10 @@ def test_bounded_writes_and_the_organiser_only(sqlite_client: TestClient) -> Non
     naive = c.put(f"{url}/timer", headers=organiser, json={"ends_at": "2026-11-25T20:00:00"})
     assert naive.status_code == 422 and naive.json()["field"].endswith("ends_at")
     draft = c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).json()
-    table = draft["tables"][0]["id"]
+    again = c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).json()
+    assert again["number"] == 1 and len(again["tables"]) == len(draft["tables"]) == 1  # the draft replaced
+    assert c.get(f"{url}/rounds/1").json()["tables"] == again["tables"]
+    table = again["tables"][0]["id"]
     early = c.post(f"{url}/tables/{table}/bundle", headers=organiser, json={})
     assert early.status_code == 409
     bad = {"winner": "c", "a_points": -1, "b_points": 10**9, "why": ""}
