@@ -30,7 +30,7 @@ import bisect
 import logging
 import threading
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -543,54 +543,6 @@ async def stream(
                     if sent:
                         yield sent
                     last_id = items[-1].id
-
-
-async def watch(
-    broker: Broker,
-    game_ids: list[int],
-    read: FeedRead,
-    snapshot: Callable[[], str],
-    is_disconnected: Callable[[], Awaitable[bool]],
-    every: float = 0.0,
-) -> AsyncGenerator[bytes, None]:
-    """Yield an SSE `board` frame of `snapshot()` (read in a worker thread) at once, then whenever any of the
-    games is published (an event day's organiser: every table's game at once), at most once in `every`
-    seconds: the wake-ups meanwhile are one frame, the snapshot read after them, so forty busy tables cost
-    the organiser's view a read per `every`, not one per event. The games' feeds are the ones their own
-    streams share (`read` must be theirs)."""
-    with ExitStack() as stack:
-        subs = [stack.enter_context(broker.subscribe(g, read)) for g in game_ids]
-        yield b"retry: 1000\n\n"
-        sent = 0
-        while True:
-            sent += 1
-            data = await asyncio.to_thread(snapshot)
-            yield sse_frame(sent, "board", data).encode()
-            if every:
-                await asyncio.sleep(every)  # what wakes it meanwhile is read once, after
-            woken = await _any(subs, KEEPALIVE_SECONDS)
-            while not woken:
-                if await is_disconnected():
-                    return
-                yield b": keep-alive\n\n"
-                woken = await _any(subs, KEEPALIVE_SECONDS)
-
-
-async def _any(subs: list[Subscription], timeout: float) -> bool:
-    """Whether any of the subscriptions was woken within `timeout` (every one woken is cleared)."""
-    if not subs:
-        await asyncio.sleep(timeout)
-        return False
-    waits = [asyncio.ensure_future(s.event.wait()) for s in subs if not s.event.is_set()]
-    if len(waits) == len(subs):
-        done, _ = await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-    else:
-        done = {None}  # type: ignore[arg-type]
-    for w in waits:
-        w.cancel()
-    for s in subs:
-        s.event.clear()
-    return bool(done)
 
 
 # -- what an event touched: the units its frame carries, and whether the game's own state moved ------------

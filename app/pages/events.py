@@ -220,11 +220,11 @@ async def draft_round(
 
 
 @router.post("/events/{event_id:int}/rounds/{number:int}/commit", response_class=HTMLResponse)
-async def commit_round(
+async def commit_drafted(
     event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     def act(form: Any) -> str:
-        tournaments.commit(session, settings.secret_key, event_id, number)
+        tournaments.commit_round(session, settings.secret_key, event_id, number)
         return "#tables"
 
     return await _organiser_write(request, session, settings, event_id, act)

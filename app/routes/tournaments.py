@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 
 from app import errors
 from app.club import signing
-from app.core import live
+from app.core import watch
 from app.core.routing import Router
 from app.core.writing import unit_of_work
 from app.data.models import Game, Tournament, TournamentPlayer, TournamentRound, TournamentTable
@@ -210,12 +210,12 @@ def get_round(event_id: EventId, number: RoundNo, session: SessionDep) -> RoundO
     summary="Commit the drafted round (organiser): a game per table from the round's scenario, the timer started",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
-def commit(
+def commit_drafted(
     event_id: EventId, number: RoundNo, token: Token, session: SessionDep, settings: SettingsDep
 ) -> Committed:
     _organiser(session, settings, event_id, token)
     with unit_of_work(session):
-        made = tournaments.commit(session, settings.secret_key, event_id, number)
+        made = tournaments.commit_round(session, settings.secret_key, event_id, number)
         seats = [
             TableSeats(
                 table_id=m.table.pk,
@@ -287,6 +287,7 @@ def get_board(event_id: EventId, token: Token, session: SessionDep, settings: Se
 
 @router.get(
     "/events/{event_id:int}/stream",
+    response_class=StreamingResponse,
     summary="The organiser's view live: a `board` frame (as /board answers) at once and whenever a table moves",
     responses={
         200: {
@@ -308,7 +309,7 @@ async def stream(
             return board(own, event_id).model_dump_json()
 
     return StreamingResponse(
-        live.watch(
+        watch.watch(
             request.app.state.broker,
             games,
             functools.partial(events_service.feed_read, engine),

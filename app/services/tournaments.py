@@ -305,7 +305,7 @@ def draft(
     return rnd, sorted(tables, key=lambda t: t.table)
 
 
-def commit(session: Session, secret_key: str, tournament_id: int, number: int) -> list[Made]:
+def commit_round(session: Session, secret_key: str, tournament_id: int, number: int) -> list[Made]:
     """The drafted round played: a game per table from the round's scenario (the a player the attacker),
     the round timer started. The games' join codes are printed on the round's join cards (new codes then)."""
     row = lock(session, tournament_id)

@@ -8,8 +8,8 @@
     disputed: "Disputed", altered: "Set by the organiser" };
   const note = root.querySelector("[data-live-note]");
   const source = new EventSource(root.dataset.eventBoard);
-  source.addEventListener("open", () => { if (note) note.textContent = "live"; });
-  source.addEventListener("error", () => { if (note) note.textContent = "reconnecting…"; });
+  source.onopen = () => { if (note) note.textContent = "live"; };
+  source.onerror = () => { if (note) note.textContent = "reconnecting…"; };
   source.addEventListener("board", (ev) => {
     const board = JSON.parse(ev.data);
     root.querySelector("[data-disputes]").textContent = String(board.disputes);
