@@ -111,6 +111,7 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
     table.reload()
     table.get_by_role("button", name=re.compile("^Confirm the result as")).click()
     expect(table.locator(".ev-badge")).to_have_text("Result offered")
+    expect(table.get_by_text("You have confirmed it: waiting for the other player.")).to_be_visible()
     defender = table.request.post("/api/v1/join", data={"code": defender_code})
     assert defender.ok, defender.text()
     confirmed = organiser.request.post(
