@@ -1,5 +1,5 @@
-"""A stand's card in play: every act the rule set defines for the stand (the rolls its `stand_acts` offers, the
-unit edits its `stand_edits` offers, a move, a marker recovered), each judged by the act pipeline's own
+"""A stand's card in play: every act the rule set defines for the stand (the rolls and the
+unit edits its `GameRules.stand_card` offers, a move, a marker recovered), each judged by the act pipeline's own
 question (`acts.refusal`: the steps `acts.play` takes, nothing written), so the card offers an act exactly
 when the pipeline would accept it now and greys the rest with the one sentence the pipeline would answer. A
 refusal that names its remedy ("unpack it first") puts that act first."""
@@ -51,11 +51,12 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
     stand of theirs on the table) and, where the rules have markers, one recovered and one placed."""
     rules = rules_of(game)
     out: list[Offer] = []
-    for a in rules.rolls.stand_acts(snapshot, unit_id):
+    card = rules.stand_card(snapshot, unit_id)
+    for a in (a for a in card if isinstance(a, StandAct)):
         rolled = Roll(resolver=a.resolver, unit_id=a.unit_id)
         out.append(Offer("roll", a.resolver, a.label, rolled, not a.target, roll=a))
     version = {u.id: u.version for u in units}
-    for e in rules.fields.stand_edits(snapshot, unit_id):
+    for e in (e for e in card if isinstance(e, StandEdit)):
         for i, c in enumerate(e.choices):
             edit = EditUnit(unit_id=e.unit_id, version=version.get(e.unit_id, 0), values={e.field: c.value})
             out.append(Offer("edit", e.field, c.label, edit, not c.needs_target, edit=e, choice=i))
@@ -68,7 +69,7 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
             dx, dy = x - float(stand.x), y - float(stand.y)
             shifted = MoveFormation(unit_id=formation.id, dx=dx, dy=dy)
             out.append(Offer("formation", MoveFormation.action, f"Move its {formation.level}", shifted))
-        if rules.fields.marker_field:
+        if rules.book.marker_field:
             out.append(
                 Offer("recover", RecoverMarker.action, "Recover a marker", RecoverMarker(unit_id=unit_id))
             )

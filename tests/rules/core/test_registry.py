@@ -14,7 +14,7 @@ from tests.skirmish import SKIRMISH_GAME, Skirmish
 def test_a_rule_set_owns_its_game_rules() -> None:
     ff = registry.get_ruleset("flanders-fields")
     assert registry.get_game_rules("flanders-fields") is ff.game
-    assert [g.ruleset_id for g in registry.all_game_rules()] == ["flanders-fields", "2mm-earth-1418"]
+    assert [g.book.ruleset_id for g in registry.all_game_rules()] == ["flanders-fields", "2mm-earth-1418"]
     with pytest.raises(RulesError) as e:  # a rule set of lookups only
         registry.get_game_rules("vimy-ridge")
     assert e.value.field == "ruleset" and e.value.allowed == ["2mm-earth-1418", "flanders-fields"]
