@@ -77,9 +77,9 @@ def _back(event_id: int, anchor: str = "") -> RedirectResponse:
 def _rulesets() -> list[dict[str, Any]]:
     out = []
     for rules in all_game_rules():
-        rs = get_ruleset(rules.ruleset_id)
+        rs = get_ruleset(rules.book.ruleset_id)
         out.append(
-            {"id": rules.ruleset_id, "name": rs.name, "periods": list(getattr(rs, "periods", ()) or ())}
+            {"id": rules.book.ruleset_id, "name": rs.name, "periods": list(getattr(rs, "periods", ()) or ())}
         )
     return out
 
