@@ -279,7 +279,7 @@ def serve(
 def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int | None, reload: bool) -> None:
     import os
 
-    from app.club import addresses, authority
+    from app.club import addresses, authority, signing
     from app.club.qr import terminal_qr
     from app.core.config import get_settings
     from app.server import serve_club
@@ -301,6 +301,7 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
     ips, names = addresses.current_addresses(), addresses.current_names()
     try:
         files = authority.ensure_authority(settings.var_dir)
+        signing.result_key(settings.var_dir)  # the key that signs the results this club exports
         authority.check_authority(files)
         authority.issue_server_cert(files, ips, names)
         authority.check_server(files)

@@ -362,3 +362,123 @@ class Scenario(SQLModel, table=True):
     document: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Tournament(Stored, table=True):
+    """A club event day (app/services/tournaments.py): N rounds of one rule set and period, its scoring and
+    tie-breakers (rules.event.standings.EventScoring, the organiser's choice) and the current round's timer."""
+
+    __tablename__ = "tournament"
+
+    name: str = Field(max_length=200)
+    ruleset: str = Field(max_length=64)
+    period: str = Field(max_length=32)
+    rounds: int = 3
+    scoring: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default="open", max_length=16)  # open (registering, playing) -> finished
+    round_ends_at: datetime | None = None  # the round timer every table shows
+    version: int = 1
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class TournamentToken(Stored, table=True):
+    """The organiser's bearer token of an event, stored as HMAC-SHA256(secret key, token) like a game's."""
+
+    __tablename__ = "tournament_token"
+
+    tournament_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("tournament.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    role: str = Field(default="organiser", max_length=16)
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = None
+
+
+class TournamentPlayer(Stored, table=True):
+    """A player registered at an event: name, club and force list (by name); seeded in registration order."""
+
+    __tablename__ = "tournament_player"
+
+    tournament_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("tournament.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    name: str = Field(max_length=80)
+    club: str = Field(default="", max_length=80)
+    force_list: str = Field(default="", max_length=200)
+    dropped: bool = False
+
+
+class TournamentRound(Stored, table=True):
+    """A round of an event: its scenario, draft (the pairing under review) -> committed (games made)."""
+
+    __tablename__ = "tournament_round"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+    tournament_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("tournament.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    number: int
+    scenario: str = Field(max_length=64)
+    status: str = Field(default="draft", max_length=16)
+    bye_player_id: int | None = None
+    minutes: int = 150  # the round's length, the organiser's; the timer runs from commit
+
+
+class TournamentTable(Stored, table=True):
+    """One table of a round: its two players (a the attacker), its game once committed, the result the game
+    offered, each seat's confirmation and the result the event counts. Status: drafted -> playing ->
+    offered -> confirmed, disputed, or altered (the organiser's, logged)."""
+
+    __tablename__ = "tournament_table"
+    __table_args__ = (UniqueConstraint("round_id", "table"),)
+
+    tournament_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("tournament.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    round_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("tournament_round.id", ondelete="CASCADE"), nullable=False)
+    )
+    table: int
+    a_player_id: int = Field(sa_column=Column(Integer, ForeignKey("tournament_player.id"), nullable=False))
+    b_player_id: int = Field(sa_column=Column(Integer, ForeignKey("tournament_player.id"), nullable=False))
+    game_id: int | None = Field(
+        default=None,
+        sa_column=Column(Integer, ForeignKey("game.id", ondelete="SET NULL"), nullable=True, index=True),
+    )
+    status: str = Field(default="drafted", max_length=16)
+    offered: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    a_confirmed: bool = False
+    b_confirmed: bool = False
+    result: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    slip_hash: str = Field(default="", max_length=64)  # HMAC of the result slip's re-key code
+
+
+class TournamentLog(Stored, table=True):
+    """The event's append-only log: drafts, commits, results offered, confirmed, disputed and altered (with
+    the result before and after), who did it."""
+
+    __tablename__ = "tournament_log"
+
+    tournament_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("tournament.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    kind: str = Field(max_length=16)
+    actor: str = Field(max_length=16)
+    table_id: int | None = None
+    detail: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class LeagueResult(Stored, table=True):
+    """A signed result bundle imported from another club's firestep (app/services/tournament_results.py),
+    kept as it came, once verified: its digest is unique, so importing it twice keeps one."""
+
+    __tablename__ = "league_result"
+
+    digest: str = Field(max_length=64, unique=True)
+    club_key: str = Field(max_length=64)  # the signing club's Ed25519 public key, hex
+    club: str = Field(max_length=80)
+    bundle: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    imported_at: datetime = Field(default_factory=utcnow)

@@ -12,6 +12,7 @@ from app.pages import (
     after_action,
     campaign_battles,
     campaigns,
+    events,
     fire_plan,
     games,
     join_cards,
@@ -39,6 +40,8 @@ for pages in (
     join_cards,
     scenario_editor,
     after_action,
+    events,
+    events,
 ):
     router.include_router(pages.router)
 

@@ -27,6 +27,7 @@ from app.routes import (
     scenarios,
     score,
     templates,
+    tournaments,
 )
 
 
@@ -51,5 +52,6 @@ def api_routers() -> list[Router]:
         templates.router,  # templates on the shared table (issue 14)
         scenarios.router,  # scenario files (issue 27)
         clock.router,  # the game clock (issue 55)
+        tournaments.router,  # a club event day and the league (issue 57)
         score.router,  # how a game is won (issue 55)
     ]

@@ -12,14 +12,13 @@ from typing import Annotated, Any, Literal
 from fastapi import Header, Path, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
-from sqlalchemy.engine import Engine
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from app import errors
 from app.core import live
 from app.core.routing import Router
 from app.core.writing import game_write
-from app.data.models import Event, Game, Token
+from app.data.models import Event, Game
 from app.data.schemas_answers import EventOut
 from app.data.schemas_clock import GameClock
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
@@ -163,7 +162,7 @@ async def stream(
             game_id,
             start,
             live.Viewing(
-                read=functools.partial(_feed_read, engine),
+                read=functools.partial(events_service.feed_read, engine),
                 backlog=backlog,
                 shows=lambda item: item.visibility in shown,
                 key=(tuple(roles), view),  # rendered once per kind of viewer, whichever stream asks first
@@ -305,17 +304,3 @@ def _map_parts(
 def _score_now(session: Session, game: Game) -> dict[str, Any]:
     """The game's score as a frame carries it (GET /score's answer)."""
     return score_service.score_answer(game, score_service.game_score(session, game)).model_dump(mode="json")
-
-
-def _feed_read(
-    engine: Engine, game_id: int, after_id: int, limit: int
-) -> tuple[list[live.FeedItem], frozenset[int]]:
-    """The shared read of a wake-up: the game's new events of every visibility (each stream filters for its
-    viewer) and the devices still active (each stream ends when its own is not)."""
-    with Session(engine) as session:
-        every = [*SIDES, "referee"]
-        events = events_service.list_events(session, game_id, every, after_id, limit)
-        active = session.exec(
-            select(Token.id).where(Token.game_id == game_id, col(Token.revoked_at).is_(None))
-        ).all()
-        return [live.FeedItem(e.pk, e.visibility, e) for e in events], frozenset(i for i in active if i)

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, func, select
 
 from app.core import live
-from app.data.models import Event, Game
+from app.data.models import Event, Game, Token
 from app.guard.auth import SIDES, Viewer
 from app.services import versioned
 from rules.core.errors import NotFoundError
@@ -162,3 +163,17 @@ def view(
         if role in mine and isinstance(part, Mapping):
             out.update(part)
     return out
+
+
+def feed_read(
+    engine: Engine, game_id: int, after_id: int, limit: int
+) -> tuple[list[live.FeedItem], frozenset[int]]:
+    """The shared read of a wake-up: the game's new events of every visibility (each stream filters for its
+    viewer) and the devices still active (each stream ends when its own is not)."""
+    with Session(engine) as session:
+        every = [*SIDES, "referee"]
+        events = list_events(session, game_id, every, after_id, limit)
+        active = session.exec(
+            select(Token.id).where(Token.game_id == game_id, col(Token.revoked_at).is_(None))
+        ).all()
+        return [live.FeedItem(e.pk, e.visibility, e) for e in events], frozenset(i for i in active if i)

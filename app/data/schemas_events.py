@@ -1,0 +1,262 @@
+"""The shapes of a club event day's requests and answers (app/routes/tournaments.py, issue 57): bounded
+writes (names, clubs, force lists, points), typed answers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import Path
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
+
+from rules.event.standings import TieBreak
+
+MAX_PLAYERS = 128  # an event's players, at most
+MAX_ROUNDS = 12
+MAX_POINTS = 10_000  # a side's game points or losses, at most
+
+EventId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Event id")]
+RoundNo = Annotated[int, Path(ge=1, le=MAX_ROUNDS, description="Round number, from 1")]
+TableId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Table id, from the round")]
+Text = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
+Name = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]+$")]
+Short = Annotated[str, Field(max_length=80, pattern=r"^[^\x00-\x1f\x7f]*$")]
+Points = Annotated[int, Field(ge=0, le=MAX_POINTS)]
+
+
+class ScoringIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    win: int = Field(default=3, ge=0, le=100)
+    draw: int = Field(default=1, ge=0, le=100)
+    loss: int = Field(default=0, ge=0, le=100)
+    bye: int = Field(default=3, ge=0, le=100)
+    order: list[TieBreak] = Field(default=["points", "vp", "sos"], min_length=3, max_length=3)
+
+    @model_validator(mode="after")
+    def each_once(self) -> ScoringIn:
+        if len(set(self.order)) != 3:
+            raise ValueError("order names points, vp and sos, each once")
+        return self
+
+
+class EventCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    ruleset: Annotated[str, Field(min_length=1, max_length=64)]
+    period: Annotated[str, Field(max_length=32)] | None = None
+    rounds: int = Field(default=3, ge=1, le=MAX_ROUNDS)
+    scoring: ScoringIn = Field(default_factory=ScoringIn)
+
+
+class EventOut(BaseModel):
+    id: int
+    name: str
+    ruleset: str
+    period: str
+    rounds: int
+    scoring: dict[str, Any]
+    status: str
+    round_ends_at: datetime | None
+    version: int
+    created_at: datetime
+
+
+class EventCreated(BaseModel):
+    event: EventOut
+    organiser_token: str = Field(description="Bearer token of the organiser; shown once.")
+
+
+class PlayerIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    club: Short = ""
+    force_list: Text = Field(default="", description="The force list by name.")
+
+
+class PlayersIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    players: list[PlayerIn] = Field(min_length=1, max_length=MAX_PLAYERS)
+
+
+class PlayerOut(BaseModel):
+    id: int
+    name: str
+    club: str
+    force_list: str
+    dropped: bool
+
+
+class DraftIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    scenario: Annotated[str, Field(min_length=1, max_length=64)]
+    minutes: int = Field(default=150, ge=10, le=600, description="The round's length for its timer.")
+
+
+class TableOut(BaseModel):
+    id: int
+    table: int
+    a_player_id: int = Field(description="The attacker's player.")
+    b_player_id: int = Field(description="The defender's player.")
+    a_name: str
+    b_name: str
+    game_id: int | None
+    status: Literal["drafted", "playing", "offered", "confirmed", "disputed", "altered"]
+    offered: dict[str, Any]
+    a_confirmed: bool
+    b_confirmed: bool
+    result: dict[str, Any]
+
+
+class RoundOut(BaseModel):
+    number: int
+    scenario: str
+    status: Literal["draft", "committed"]
+    minutes: int
+    bye_player_id: int | None
+    tables: list[TableOut]
+
+
+class TableSeats(BaseModel):
+    table_id: int
+    game_id: int
+    referee_token: str = Field(description="The table game's referee token (the organiser's); shown once.")
+    join_codes: dict[str, str] = Field(description="A code per seat (attacker, defender); shown once.")
+
+
+class Committed(RoundOut):
+    seats: list[TableSeats]
+
+
+class BundleOut(BaseModel):
+    """A signed result bundle: the body's fields and the club's Ed25519 signature over their canonical JSON
+    (rules.core.commitment.canonical)."""
+
+    format: str
+    club: str
+    public_key: str
+    event: str
+    table: int
+    ruleset: str
+    ruleset_hash: str
+    period: str
+    scenario: str
+    scenario_hash: str
+    forces_hash: str
+    players: dict[str, list[str]]
+    result: dict[str, Any]
+    log_hash: str
+    log_entries: int
+    signature: str
+
+
+class TableLive(TableOut):
+    """A table as the organiser's view shows it: its game's turn, step and status, its score so far."""
+
+    turn: int | None
+    game_status: str | None
+    score: dict[str, int] = Field(description="The game's points by side once it ended, else empty.")
+
+
+class BoardOut(BaseModel):
+    event: EventOut
+    round: int | None
+    round_ends_at: datetime | None
+    tables: list[TableLive]
+    disputes: int
+
+
+class TimerIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    ends_at: AwareDatetime | None = Field(
+        description="When the round ends, with its time zone; null stops it."
+    )
+
+
+class DisputeIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    why: Text = ""
+
+
+class ResultIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    winner: Literal["a", "b"] | None = Field(description="a (the attacker's player), b, or null for a draw.")
+    a_points: Points
+    b_points: Points
+    a_losses: Points = 0
+    b_losses: Points = 0
+    why: Text = Field(min_length=1, description="Why the organiser changed it (logged).")
+
+
+class StandingOut(BaseModel):
+    place: int
+    player_id: int
+    name: str
+    club: str
+    points: int
+    vp: int
+    sos: int
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    byes: int
+
+
+class ExportIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    club: Short = Field(default="", description="The club's name, as the league shows it.")
+
+
+class BundleIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bundle: dict[str, Any] = Field(description="A result bundle as another club's firestep exported it.")
+
+    @model_validator(mode="after")
+    def bounded(self) -> BundleIn:
+        if len(str(self.bundle)) > 20_000:
+            raise ValueError("a result bundle is at most 20000 characters")
+        return self
+
+
+class LeagueResultOut(BaseModel):
+    id: int
+    digest: str
+    club: str
+    club_key: str
+    event: str
+    players: dict[str, list[str]]
+    result: dict[str, Any]
+
+
+class LeagueLineOut(BaseModel):
+    place: int
+    player: str
+    club: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    points: int
+    vp: int
+
+
+class RekeyIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    code: Annotated[str, Field(min_length=3, max_length=40, pattern=r"^[0-9a-zA-Z-]+$")]
+
+
+class Rekeyed(BaseModel):
+    game_id: int
+    side: str
+    token: str

@@ -1,0 +1,417 @@
+"""Pages of a club event day (issue 57): the events (make one), the organiser's view (players, the draft
+pairing to review and commit, every table live, results, standings), the round's join cards (one page per
+table, a QR per seat), a table's page (its round timer, its result to confirm or dispute), the result slip
+(a QR per side that re-keys a lost tablet) and the printable standings. Every write goes through
+app.services.tournaments and tournament_results, the same functions as the API. The organiser's token is kept
+on their device in the `firestep_organiser` cookie (the API's routes read it too)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlmodel import Session
+
+from app.club.qr import svg
+from app.core.config import Settings
+from app.core.routing import Router
+from app.core.writing import unit_of_work
+from app.data.models import Game, TournamentTable
+from app.deps import SessionDep, SettingsDep
+from app.errors import Forbidden, TooManyRequests, Unauthorized
+from app.guard import security
+from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_many
+from app.pages.seats import COOKIE_AGE, game_seat, remember_game
+from app.pages.templates import templates
+from app.pages.trust import club_host
+from app.services import scenarios, seating, tournament_results, tournaments
+from app.services.games import lock_game
+from rules.core.errors import NotFoundError, RulesError
+from rules.event.standings import EventScoring
+from rules.registry import all_game_rules, get_ruleset
+
+router = Router(include_in_schema=False)
+
+ORGANISER_COOKIE = tournaments.ORGANISER_COOKIE
+STATUS_WORDS = {
+    "drafted": "Draft",
+    "playing": "Playing",
+    "offered": "Result offered",
+    "confirmed": "Confirmed",
+    "disputed": "Disputed",
+    "altered": "Set by the organiser",
+}
+
+
+def base_url(request: Request, settings: Settings) -> str:
+    """HTTPS to the laptop's address on a club server (as join cards print it), this server's otherwise."""
+    if settings.club_port:
+        return f"https://{club_host(request)}:{settings.club_port}"
+    return str(request.base_url).rstrip("/")
+
+
+def is_organiser(request: Request, session: Session, settings: Settings, event_id: int) -> bool:
+    try:
+        token = request.cookies.get(ORGANISER_COOKIE)
+        tournaments.require_organiser(session, settings.secret_key, event_id, token)
+    except (Unauthorized, Forbidden):
+        return False
+    return True
+
+
+def _organiser_only(request: Request, session: Session, settings: Settings, event_id: int) -> None:
+    if not is_organiser(request, session, settings, event_id):
+        raise Forbidden("only the event's organiser may do this: sign in with the organiser's token")
+
+
+def _keep_token(response: Response, token: str) -> None:
+    response.set_cookie(ORGANISER_COOKIE, token, httponly=True, samesite="lax", max_age=COOKIE_AGE)
+
+
+def _back(event_id: int, anchor: str = "") -> RedirectResponse:
+    return RedirectResponse(f"/events/{event_id}{anchor}", status_code=303)
+
+
+# -- the events ----------------------------------------------------------------------------------------------
+def _rulesets() -> list[dict[str, Any]]:
+    out = []
+    for rules in all_game_rules():
+        rs = get_ruleset(rules.book.ruleset_id)
+        out.append(
+            {"id": rules.book.ruleset_id, "name": rs.name, "periods": list(getattr(rs, "periods", ()) or ())}
+        )
+    return out
+
+
+@router.get("/events", response_class=HTMLResponse)
+def events_page(request: Request, session: SessionDep, error: str | None = None) -> Response:
+    return templates.TemplateResponse(
+        request,
+        "events.html",
+        {"events": tournaments.list_events(session), "rulesets": _rulesets(), "error": error},
+    )
+
+
+@router.post("/events", response_class=HTMLResponse)
+async def make_event(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    form = await request.form()
+    refused = organiser_refusal(settings, form, "make an event")
+    if refused is not None:
+        return events_page(request, session, refused[0])
+    try:
+        rounds = int(str(form.get("rounds", "3")))
+        if not 1 <= rounds <= tournaments.MAX_ROUNDS:
+            raise ValueError
+    except ValueError:
+        return events_page(request, session, f"Rounds: give a number from 1 to {tournaments.MAX_ROUNDS}.")
+    name = str(form.get("name", "")).strip()[:200] or "Club event"
+    try:
+        with unit_of_work(session):
+            row, token = tournaments.create(
+                session, settings.secret_key, name=name, ruleset=str(form.get("ruleset", ""))[:64],
+                period=str(form.get("period", "")).strip()[:32] or None, rounds=rounds, scoring=EventScoring(),
+            )  # fmt: skip
+    except USER_ERRORS as e:
+        session.rollback()
+        return events_page(request, session, error_message(e))
+    response = _back(row.pk)
+    _keep_token(response, token)
+    return response
+
+
+@router.post("/events/{event_id:int}/sign-in", response_class=HTMLResponse)
+async def sign_in(event_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    form = await request.form()
+    token = str(form.get("token", "")).strip()[:100]
+    try:
+        security.check_guesses()
+        tournaments.require_organiser(session, settings.secret_key, event_id, token)
+    except TooManyRequests as e:
+        return too_many(Response(), e)
+    except (Unauthorized, Forbidden) as e:
+        security.guess_failed()
+        return event_page(event_id, request, session, settings, error=str(e.message))
+    response = _back(event_id)
+    _keep_token(response, token)
+    return response
+
+
+# -- the organiser's view ------------------------------------------------------------------------------------
+def _round_view(session: Session, rnd: Any) -> dict[str, Any]:
+    tables = tournaments.tables_of(session, rnd.pk)
+    people = tournament_results.table_players(session, tables)
+    return {"round": rnd, "tables": tables, "people": people}
+
+
+@router.get("/events/{event_id:int}", response_class=HTMLResponse)
+def event_page(
+    event_id: int, request: Request, session: SessionDep, settings: SettingsDep, error: str | None = None
+) -> Response:
+    try:
+        row = tournaments.get(session, event_id)
+    except NotFoundError as e:
+        return templates.TemplateResponse(
+            request, "error.html", {"title": "Not found", "message": e.message}, 404
+        )
+    organiser = is_organiser(request, session, settings, event_id)
+    rounds = tournaments.rounds_of(session, event_id)
+    lines, people = tournament_results.event_standings(session, event_id)
+    registered = tournaments.players(session, event_id)
+    context = {
+        "event": row,
+        "organiser": organiser,
+        "players": registered,
+        "by_id": {p.pk: p for p in registered},
+        "rounds": [_round_view(session, r) for r in rounds],
+        "draft": next((_round_view(session, r) for r in rounds if r.status == "draft"), None),
+        "current": next((_round_view(session, r) for r in reversed(rounds) if r.status == "committed"), None),
+        "standings": lines,
+        "people": people,
+        "scenarios": [s for s in scenarios.list_scenarios(session) if s.get("ruleset") == row.ruleset],
+        "status_words": STATUS_WORDS,
+        "error": error,
+    }
+    return templates.TemplateResponse(request, "event.html", context)
+
+
+async def _organiser_write(
+    request: Request, session: Session, settings: Settings, event_id: int, act: Any
+) -> Response:
+    form = await request.form()
+    try:
+        _organiser_only(request, session, settings, event_id)
+        with unit_of_work(session):
+            anchor = act(form)
+    except USER_ERRORS as e:
+        session.rollback()
+        return event_page(event_id, request, session, settings, error=error_message(e))
+    return _back(event_id, anchor or "")
+
+
+@router.post("/events/{event_id:int}/players", response_class=HTMLResponse)
+async def add_players(
+    event_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    def act(form: Any) -> str:
+        entries = []
+        for line in str(form.get("players", "")).splitlines()[: tournaments.MAX_PLAYERS]:
+            parts = [p.strip() for p in line.split(",")]
+            if parts and parts[0]:
+                name, club, force = [*parts, "", ""][:3]
+                entries.append(tournaments.PlayerEntry(name[:80], club[:80], force[:200]))
+        tournaments.register(session, event_id, entries)
+        return "#players"
+
+    return await _organiser_write(request, session, settings, event_id, act)
+
+
+@router.post("/events/{event_id:int}/draft", response_class=HTMLResponse)
+async def draft_round(
+    event_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    def act(form: Any) -> str:
+        minutes = str(form.get("minutes", "150"))
+        tournaments.draft(session, event_id, str(form.get("scenario", ""))[:64],
+                          max(10, min(600, int(minutes) if minutes.isdigit() else 150)))  # fmt: skip
+        return "#draft"
+
+    return await _organiser_write(request, session, settings, event_id, act)
+
+
+@router.post("/events/{event_id:int}/rounds/{number:int}/commit", response_class=HTMLResponse)
+async def commit_drafted(
+    event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    def act(form: Any) -> str:
+        tournaments.commit_round(session, settings.secret_key, event_id, number)
+        return "#tables"
+
+    return await _organiser_write(request, session, settings, event_id, act)
+
+
+@router.post("/events/{event_id:int}/tables/{table_id:int}/result", response_class=HTMLResponse)
+async def set_result(
+    event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    def act(form: Any) -> str:
+        winner = {"a": "a", "b": "b"}.get(str(form.get("winner", "")))
+        points = [str(form.get(k, "0")) for k in ("a_points", "b_points")]
+        if not all(p.isdigit() and int(p) <= tournament_results.MAX_POINTS for p in points):
+            raise RulesError("points", f"give whole points from 0 to {tournament_results.MAX_POINTS}")
+        result = tournament_results.TableResult(
+            "a" if winner == "a" else "b" if winner == "b" else None,
+            int(points[0]),
+            int(points[1]),
+            reason="set by the organiser",
+        )
+        tournament_results.alter(
+            session, event_id, table_id, result, str(form.get("why", ""))[:200] or "organiser"
+        )
+        return "#tables"
+
+    return await _organiser_write(request, session, settings, event_id, act)
+
+
+@router.get("/events/{event_id:int}/tables/{table_id:int}/referee", response_class=HTMLResponse)
+def referee_table(
+    event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """The organiser referees a table's game: this device gets a referee seat of it (a new device, listed
+    in the game's devices) and goes to its referee board."""
+    _organiser_only(request, session, settings, event_id)
+    table = tournament_results.get_table(session, event_id, table_id)
+    if table.game_id is None:
+        raise NotFoundError("table", str(table_id))
+    with unit_of_work(session):
+        token = seating.issue(session, seating.GAME, settings.secret_key, table.game_id, seating.REFEREE)
+    response = RedirectResponse(f"/games/{table.game_id}/referee", status_code=303)
+    remember_game(request, response, table.game_id, token)
+    return response
+
+
+# -- printing: the round's join cards, a result slip, the standings ------------------------------------------
+@router.get("/events/{event_id:int}/rounds/{number:int}/sheet", response_class=HTMLResponse)
+def round_sheet(
+    event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """One page per table, a QR per seat: new join codes for every table's game (the old cards stop working,
+    seated devices keep their seats), shown on this printout only."""
+    _organiser_only(request, session, settings, event_id)
+    row = tournaments.get(session, event_id)
+    view = _round_view(session, tournaments.get_round(session, event_id, number))
+    base = base_url(request, settings)
+    pages = []
+    with unit_of_work(session):
+        for t in view["tables"]:
+            if t.game_id is None:
+                continue
+            lock_game(session, t.game_id)
+            codes = seating.new_side_codes(session, seating.GAME, settings.secret_key, t.game_id)
+            seats = []
+            for side, who in (("attacker", t.a_player_id), ("defender", t.b_player_id)):
+                link = f"{base}/games/{t.game_id}/join/{side}#code={codes[side]}"
+                name = view["people"][who].name
+                seats.append({"side": side, "name": name, "code": codes[side],
+                              "svg": svg(link, f"Join table {t.table} as the {side}, {name}", scale=4)})  # fmt: skip
+            pages.append({"table": t, "seats": seats})
+    context = {"event": row, "round": view["round"], "pages": pages,
+               "ends_at": row.round_ends_at}  # fmt: skip
+    return templates.TemplateResponse(request, "event_sheet_print.html", context)
+
+
+@router.get("/events/{event_id:int}/tables/{table_id:int}/slip", response_class=HTMLResponse)
+def result_slip(
+    event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """The table's result slip: the result, both players to sign, a QR per side that re-keys a lost tablet
+    (new codes each time it is printed)."""
+    _organiser_only(request, session, settings, event_id)
+    row = tournaments.get(session, event_id)
+    with unit_of_work(session):
+        table = tournament_results.new_slip(
+            session, tournament_results.get_table(session, event_id, table_id)
+        )
+    people = tournament_results.table_players(session, [table])
+    base = base_url(request, settings)
+    keys = []
+    for side, who in (("attacker", table.a_player_id), ("defender", table.b_player_id)):
+        code = tournament_results.slip_code(settings.secret_key, table, side)
+        keys.append({"side": side, "name": people[who].name, "code": code,
+                     "svg": svg(f"{base}/events/rekey#code={code}", f"Re-key the {side}'s tablet", scale=3)})  # fmt: skip
+    result = table.result or table.offered
+    context = {"event": row, "table": table, "people": people, "result": result, "keys": keys,
+               "status": STATUS_WORDS[table.status]}  # fmt: skip
+    return templates.TemplateResponse(request, "event_slip_print.html", context)
+
+
+@router.get("/events/{event_id:int}/standings", response_class=HTMLResponse)
+def standings_print(event_id: int, request: Request, session: SessionDep) -> Response:
+    row = tournaments.get(session, event_id)
+    lines, people = tournament_results.event_standings(session, event_id)
+    return templates.TemplateResponse(
+        request, "event_standings_print.html", {"event": row, "standings": lines, "people": people}
+    )
+
+
+# -- a table's page: its round timer and its result ----------------------------------------------------------
+def _table_page(
+    request: Request, session: Session, settings: Settings, table: TournamentTable, error: str = ""
+) -> Response:
+    row = tournaments.get(session, table.tournament_id)
+    seat = game_seat(request, session, settings, table.game_id) if table.game_id else None
+    game = session.get(Game, table.game_id) if table.game_id else None
+    context = {
+        "event": row,
+        "table": table,
+        "game_row": game,
+        "people": tournament_results.table_players(session, [table]),
+        "seat": seat.viewer.role if seat else None,
+        "status": STATUS_WORDS[table.status],
+        "result": table.result or table.offered,
+        "error": error,
+    }
+    return templates.TemplateResponse(request, "event_table.html", context)
+
+
+@router.get("/events/{event_id:int}/tables/{table_id:int}", response_class=HTMLResponse)
+def table_page(
+    event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    return _table_page(request, session, settings, tournament_results.get_table(session, event_id, table_id))
+
+
+@router.post("/events/{event_id:int}/tables/{table_id:int}/{act:str}", response_class=HTMLResponse)
+async def table_act(
+    event_id: int, table_id: int, act: str, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """A seat of the table's game confirms or disputes the result its game offers."""
+    form = await request.form()
+    table = tournament_results.get_table(session, event_id, table_id)
+    seat = game_seat(request, session, settings, table.game_id) if table.game_id else None
+    try:
+        if seat is None or act not in ("confirm", "dispute"):
+            raise Forbidden("only the two players' seats of this table confirm its result")
+        with unit_of_work(session):
+            if act == "confirm":
+                table = tournament_results.confirm(session, event_id, table_id, seat.viewer)
+            else:
+                table = tournament_results.dispute(
+                    session, event_id, table_id, seat.viewer, str(form.get("why", ""))[:200]
+                )
+    except USER_ERRORS as e:
+        session.rollback()
+        return _table_page(
+            request,
+            session,
+            settings,
+            tournament_results.get_table(session, event_id, table_id),
+            error_message(e),
+        )
+    return RedirectResponse(f"/events/{event_id}/tables/{table_id}", status_code=303)
+
+
+# -- a lost tablet re-keyed from the result slip ------------------------------------------------------------
+@router.get("/events/rekey", response_class=HTMLResponse)
+def rekey_page(request: Request, error: str | None = None) -> Response:
+    return templates.TemplateResponse(request, "event_rekey.html", {"error": error})
+
+
+@router.post("/events/rekey", response_class=HTMLResponse)
+async def rekey(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    form = await request.form()
+    code = str(form.get("code", "")).strip()[:40]
+    try:
+        security.check_guesses()
+        with unit_of_work(session):
+            game_id, _side, token = tournament_results.rekey(session, settings.secret_key, code)
+            table = tournaments.table_of_game(session, game_id)
+    except TooManyRequests as e:
+        return too_many(Response(), e)
+    except NotFoundError:
+        security.guess_failed()
+        return rekey_page(request, "That slip code is not one of this event's: check it against the slip.")
+    target = f"/events/{table.tournament_id}/tables/{table.pk}" if table else f"/games/{game_id}/map"
+    response = RedirectResponse(target, status_code=303)
+    remember_game(request, response, game_id, token)
+    return response

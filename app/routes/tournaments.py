@@ -1,0 +1,475 @@
+"""A club event day over HTTP (issue 57; app/services/tournaments.py and tournament_results.py): the
+organiser makes an event (its token shown once), registers players, drafts a round's pairing, reviews it and
+commits it (a game per table); each table's two seats confirm (or dispute) the result their finished game
+offers; the organiser alters a result, follows every table and exports the standings (CSV too) and each
+settled table's signed result bundle. The league: another club's bundles imported, verified, tabled."""
+
+from __future__ import annotations
+
+import functools
+from typing import Annotated, Any
+
+from fastapi import Body, Cookie, Depends, Request
+from fastapi.responses import Response, StreamingResponse
+from sqlmodel import Session, col, select
+
+from app import errors
+from app.club import signing
+from app.core import watch
+from app.core.routing import Router
+from app.core.writing import unit_of_work
+from app.data.models import Game, Tournament, TournamentPlayer, TournamentRound, TournamentTable
+from app.data.schemas_events import (
+    BoardOut,
+    BundleIn,
+    BundleOut,
+    Committed,
+    DisputeIn,
+    DraftIn,
+    EventCreate,
+    EventCreated,
+    EventId,
+    EventOut,
+    ExportIn,
+    LeagueLineOut,
+    LeagueResultOut,
+    PlayerOut,
+    PlayersIn,
+    Rekeyed,
+    RekeyIn,
+    ResultIn,
+    RoundNo,
+    RoundOut,
+    StandingOut,
+    TableId,
+    TableLive,
+    TableOut,
+    TableSeats,
+    TimerIn,
+)
+from app.deps import EngineDep, SessionDep, SettingsDep
+from app.guard import auth, security
+from app.guard.auth import Viewer
+from app.services import events as events_service
+from app.services import seating, tournament_results, tournaments
+from app.services.result import game_result
+from rules.core.errors import NotFoundError
+from rules.event.standings import EventScoring
+
+router = Router(prefix="/api/v1", tags=["events"])
+
+ORGANISER_COOKIE = tournaments.ORGANISER_COOKIE
+
+
+def organiser_token(
+    request: Request,
+    token: Annotated[str | None, Depends(auth.presented_token)],
+    cookie: Annotated[str | None, Cookie(alias=ORGANISER_COOKIE, max_length=100)] = None,
+) -> str | None:
+    """The organiser's token: Authorization: Bearer, else the organiser's cookie the event page set."""
+    if request.headers.get("authorization"):
+        return token
+    return cookie or token
+
+
+Token = Annotated[str | None, Depends(organiser_token)]
+BOARD_EVERY = 0.5  # seconds: the organiser's view redraws at most twice a second however busy the tables
+SeatToken = Annotated[str | None, Depends(auth.presented_token)]  # a table game's seat
+
+
+# -- answers -------------------------------------------------------------------------------------------------
+def event_out(row: Tournament) -> EventOut:
+    return EventOut.model_validate(row, from_attributes=True)
+
+
+def table_out(t: TournamentTable, people: dict[int, TournamentPlayer]) -> TableOut:
+    return TableOut.model_validate(
+        {**t.model_dump(), "a_name": people[t.a_player_id].name, "b_name": people[t.b_player_id].name}
+    )
+
+
+def round_out(
+    session: Session, rnd: TournamentRound, tables: list[TournamentTable] | None = None
+) -> RoundOut:
+    tables = tables if tables is not None else tournaments.tables_of(session, rnd.pk)
+    people = tournament_results.table_players(session, tables)
+    return RoundOut(
+        number=rnd.number,
+        scenario=rnd.scenario,
+        status=rnd.status,
+        minutes=rnd.minutes,
+        bye_player_id=rnd.bye_player_id,
+        tables=[table_out(t, people) for t in tables],
+    )
+
+
+def _organiser(session: Session, settings: Any, event_id: int, token: str | None) -> None:
+    try:
+        tournaments.require_organiser(session, settings.secret_key, event_id, token)
+    except errors.Unauthorized:
+        security.token_failed()
+        raise
+
+
+def _seat(session: Session, settings: Any, event_id: int, table_id: int, token: str | None) -> Viewer:
+    table = tournament_results.get_table(session, event_id, table_id)
+    if table.game_id is None:
+        raise NotFoundError("table", str(table_id))
+    return auth.seat_viewer(session, seating.GAME, settings.secret_key, table.game_id, token)
+
+
+# -- the event ----------------------------------------------------------------------------------------------
+@router.get("/events", response_model=list[EventOut], summary="Events in this database (the lobby: no token)")
+def list_events(session: SessionDep) -> list[EventOut]:
+    return [event_out(r) for r in tournaments.list_events(session)]
+
+
+@router.post(
+    "/events",
+    response_model=EventCreated,
+    status_code=201,
+    summary="Make an event of N rounds for one rule set and period: returns the organiser's token",
+    responses=errors.responses(401, 403, 404, 422),
+    dependencies=[Depends(auth.require_organiser)],
+)
+def create(
+    body: Annotated[
+        EventCreate,
+        Body(openapi_examples={"3 rounds": {"value": {"name": "Club night", "ruleset": "<a rule set id>"}}}),
+    ],
+    session: SessionDep,
+    settings: SettingsDep,
+) -> EventCreated:
+    s = body.scoring
+    scoring = EventScoring(s.win, s.draw, s.loss, s.bye, tuple(s.order))
+    with unit_of_work(session):
+        row, token = tournaments.create(
+            session, settings.secret_key, name=body.name, ruleset=body.ruleset, period=body.period,
+            rounds=body.rounds, scoring=scoring,
+        )  # fmt: skip
+    return EventCreated(event=event_out(row), organiser_token=token)
+
+
+@router.get("/events/{event_id:int}", response_model=EventOut, responses=errors.responses(404, 422),
+            summary="One event (no token)")  # fmt: skip
+def get_event(event_id: EventId, session: SessionDep) -> EventOut:
+    return event_out(tournaments.get(session, event_id))
+
+
+@router.get("/events/{event_id:int}/players", response_model=list[PlayerOut], responses=errors.responses(404, 422),
+            summary="The players registered")  # fmt: skip
+def list_players(event_id: EventId, session: SessionDep) -> list[PlayerOut]:
+    tournaments.get(session, event_id)
+    return [PlayerOut.model_validate(p, from_attributes=True) for p in tournaments.players(session, event_id)]
+
+
+@router.post(
+    "/events/{event_id:int}/players",
+    response_model=list[PlayerOut],
+    status_code=201,
+    summary="Register players (organiser): name, club, force list by name",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def register(
+    event_id: EventId, body: PlayersIn, token: Token, session: SessionDep, settings: SettingsDep
+) -> list[PlayerOut]:
+    _organiser(session, settings, event_id, token)
+    entries = [tournaments.PlayerEntry(p.name, p.club, p.force_list) for p in body.players]
+    with unit_of_work(session):
+        rows = tournaments.register(session, event_id, entries)
+    return [PlayerOut.model_validate(p, from_attributes=True) for p in rows]
+
+
+# -- rounds --------------------------------------------------------------------------------------------------
+@router.post(
+    "/events/{event_id:int}/rounds",
+    response_model=RoundOut,
+    status_code=201,
+    summary="Draft the next round's pairing for review (organiser); drafting again replaces the draft",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def draft(
+    event_id: EventId, body: DraftIn, token: Token, session: SessionDep, settings: SettingsDep
+) -> RoundOut:
+    _organiser(session, settings, event_id, token)
+    with unit_of_work(session):
+        rnd, tables = tournaments.draft(session, event_id, body.scenario, body.minutes)
+        out = round_out(session, rnd, tables)
+    return out
+
+
+@router.get("/events/{event_id:int}/rounds/{number:int}", response_model=RoundOut,
+            responses=errors.responses(404, 422), summary="A round's pairing and its tables")  # fmt: skip
+def get_round(event_id: EventId, number: RoundNo, session: SessionDep) -> RoundOut:
+    return round_out(session, tournaments.get_round(session, event_id, number))
+
+
+@router.post(
+    "/events/{event_id:int}/rounds/{number:int}/commit",
+    response_model=Committed,
+    summary="Commit the drafted round (organiser): a game per table from the round's scenario, the timer started",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def commit_drafted(
+    event_id: EventId, number: RoundNo, token: Token, session: SessionDep, settings: SettingsDep
+) -> Committed:
+    _organiser(session, settings, event_id, token)
+    with unit_of_work(session):
+        made = tournaments.commit_round(session, settings.secret_key, event_id, number)
+        seats = [
+            TableSeats(
+                table_id=m.table.pk,
+                game_id=m.game.pk,
+                referee_token=m.credentials.referee_token,
+                join_codes=m.credentials.join_codes,
+            )
+            for m in made
+        ]
+    out = round_out(session, tournaments.get_round(session, event_id, number))
+    return Committed(**out.model_dump(), seats=seats)
+
+
+@router.put(
+    "/events/{event_id:int}/timer",
+    response_model=EventOut,
+    summary="Move the round's end or stop its timer (organiser)",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def set_timer(
+    event_id: EventId, body: TimerIn, token: Token, session: SessionDep, settings: SettingsDep
+) -> EventOut:
+    _organiser(session, settings, event_id, token)
+    with unit_of_work(session):
+        row = tournaments.set_timer(session, event_id, body.ends_at)
+    return event_out(row)
+
+
+def board(session: Session, event_id: int) -> BoardOut:
+    """The organiser's view: the current round's tables with their games' turn, status and score."""
+    row = tournaments.get(session, event_id)
+    committed = [r for r in tournaments.rounds_of(session, event_id) if r.status == "committed"]
+    tables = tournaments.tables_of(session, committed[-1].pk) if committed else []
+    people = tournament_results.table_players(session, tables)
+    ids = [t.game_id for t in tables if t.game_id is not None]
+    games = {g.pk: g for g in session.exec(select(Game).where(col(Game.id).in_(ids)))} if ids else {}
+    live: list[TableLive] = []
+    for t in tables:
+        game = games.get(t.game_id) if t.game_id is not None else None
+        # Only a finished game has a result to score (the read is one query for every table otherwise).
+        result = game_result(session, game.pk) if game is not None and game.status == "finished" else None
+        live.append(
+            TableLive(
+                **table_out(t, people).model_dump(),
+                turn=game.turn if game else None,
+                game_status=game.status if game else None,
+                score=dict(result.points) if result else {},
+            )
+        )
+    return BoardOut(
+        event=event_out(row),
+        round=committed[-1].number if committed else None,
+        round_ends_at=row.round_ends_at,
+        tables=live,
+        disputes=sum(1 for t in tables if t.status == "disputed"),
+    )
+
+
+@router.get(
+    "/events/{event_id:int}/board",
+    response_model=BoardOut,
+    summary="Every table of the round: its game's turn, status and score, and the disputes (organiser)",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def get_board(event_id: EventId, token: Token, session: SessionDep, settings: SettingsDep) -> BoardOut:
+    _organiser(session, settings, event_id, token)
+    return board(session, event_id)
+
+
+@router.get(
+    "/events/{event_id:int}/stream",
+    response_class=StreamingResponse,
+    summary="The organiser's view live: a `board` frame (as /board answers) at once and whenever a table moves",
+    responses={
+        200: {
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "description": "An SSE stream",
+        },
+        **errors.responses(401, 403, 404, 422),
+    },
+)
+async def stream(
+    event_id: EventId, request: Request, token: Token, engine: EngineDep, settings: SettingsDep
+) -> StreamingResponse:
+    with Session(engine) as session:
+        _organiser(session, settings, event_id, token)
+        games = [t.game_id for t in board(session, event_id).tables if t.game_id is not None]
+
+    def snapshot() -> str:
+        with Session(engine) as own:
+            return board(own, event_id).model_dump_json()
+
+    return StreamingResponse(
+        watch.watch(
+            request.app.state.broker,
+            games,
+            functools.partial(events_service.feed_read, engine),
+            snapshot,
+            request.is_disconnected,
+            every=BOARD_EVERY,
+        ),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+# -- results ---------------------------------------------------------------------------------------------------
+@router.post(
+    "/events/{event_id:int}/tables/{table_id:int}/confirm",
+    response_model=TableOut,
+    summary="Confirm the result the table's finished game offers (a player's seat of that game)",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def confirm(
+    event_id: EventId, table_id: TableId, token: SeatToken, session: SessionDep, settings: SettingsDep
+) -> TableOut:
+    who = _seat(session, settings, event_id, table_id, token)
+    with unit_of_work(session):
+        t = tournament_results.confirm(session, event_id, table_id, who)
+    return table_out(t, tournament_results.table_players(session, [t]))
+
+
+@router.post(
+    "/events/{event_id:int}/tables/{table_id:int}/dispute",
+    response_model=TableOut,
+    summary="Dispute the result the table's game offers (a player's seat): the organiser settles it",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def dispute(
+    event_id: EventId,
+    table_id: TableId,
+    body: DisputeIn,
+    token: SeatToken,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> TableOut:
+    who = _seat(session, settings, event_id, table_id, token)
+    with unit_of_work(session):
+        t = tournament_results.dispute(session, event_id, table_id, who, body.why)
+    return table_out(t, tournament_results.table_players(session, [t]))
+
+
+@router.put(
+    "/events/{event_id:int}/tables/{table_id:int}/result",
+    response_model=TableOut,
+    summary="Set a table's result (organiser; logged with the result before)",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def alter(
+    event_id: EventId,
+    table_id: TableId,
+    body: ResultIn,
+    token: Token,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> TableOut:
+    _organiser(session, settings, event_id, token)
+    result = tournament_results.TableResult(
+        body.winner, body.a_points, body.b_points, body.a_losses, body.b_losses, "set by the organiser"
+    )
+    with unit_of_work(session):
+        t = tournament_results.alter(session, event_id, table_id, result, body.why)
+    return table_out(t, tournament_results.table_players(session, [t]))
+
+
+@router.post(
+    "/events/rekey",
+    response_model=Rekeyed,
+    summary="A lost tablet's seat back from its result slip's code: a new device, the side's old ones revoked",
+    responses=errors.responses(404, 422, 429),
+)
+def rekey(body: RekeyIn, session: SessionDep, settings: SettingsDep) -> Rekeyed:
+    security.check_guesses()
+    try:
+        with unit_of_work(session):
+            game_id, side, token = tournament_results.rekey(session, settings.secret_key, body.code)
+    except NotFoundError:
+        security.guess_failed()
+        raise
+    return Rekeyed(game_id=game_id, side=side, token=token)
+
+
+# -- standings ---------------------------------------------------------------------------------------------------
+@router.get("/events/{event_id:int}/standings", response_model=list[StandingOut],
+            responses=errors.responses(404, 422), summary="The standings by the event's tie-breakers")  # fmt: skip
+def get_standings(event_id: EventId, session: SessionDep) -> list[StandingOut]:
+    lines, people = tournament_results.event_standings(session, event_id)
+    return [
+        StandingOut(
+            **{k: v for k, v in s.__dict__.items() if k != "player"},
+            player_id=s.player,
+            name=people[s.player].name,
+            club=people[s.player].club,
+        )
+        for s in lines
+    ]
+
+
+@router.get(
+    "/events/{event_id:int}/standings.csv",
+    response_class=Response,
+    summary="The standings as CSV",
+    responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}, **errors.responses(404, 422)},
+)
+def standings_csv(event_id: EventId, session: SessionDep) -> Response:
+    text = tournament_results.standings_csv(session, event_id)
+    return Response(
+        text, media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="event-{event_id}-standings.csv"'},
+    )  # fmt: skip
+
+
+# -- the league ---------------------------------------------------------------------------------------------------
+@router.post(
+    "/events/{event_id:int}/tables/{table_id:int}/bundle",
+    response_model=BundleOut,
+    summary="The settled table's result as a bundle signed with this club's key (organiser)",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def export_bundle(
+    event_id: EventId,
+    table_id: TableId,
+    body: ExportIn,
+    token: Token,
+    session: SessionDep,
+    settings: SettingsDep,
+) -> BundleOut:
+    _organiser(session, settings, event_id, token)
+    key = signing.result_key(settings.var_dir)
+    return BundleOut.model_validate(
+        tournament_results.export_bundle(session, key, body.club, event_id, table_id)
+    )
+
+
+@router.post(
+    "/league/results",
+    response_model=LeagueResultOut,
+    status_code=201,
+    summary="Import another club's signed result bundle: its signature and hashes verified, a tampered one refused",
+    responses=errors.responses(401, 403, 422),
+    dependencies=[Depends(auth.require_organiser)],
+)
+def import_bundle(body: BundleIn, session: SessionDep) -> LeagueResultOut:
+    with unit_of_work(session):
+        row = tournament_results.import_bundle(session, body.bundle)
+        out = LeagueResultOut(
+            id=row.pk, digest=row.digest, club=row.club, club_key=row.club_key, event=str(row.bundle.get("event", "")),
+            players=row.bundle["players"], result=row.bundle["result"],
+        )  # fmt: skip
+    return out
+
+
+@router.get(
+    "/league", response_model=list[LeagueLineOut], summary="The league table from the imported bundles"
+)
+def league(session: SessionDep) -> list[LeagueLineOut]:
+    return [LeagueLineOut(**line.__dict__) for line in tournament_results.league(session)]

@@ -1,0 +1,421 @@
+"""An event's results (issue 57): a table's finished game offers its scored result (app.services.result) to
+the event, both players' seats confirm it (or one disputes it), and only the organiser alters a result once
+confirmed or disputed, logged with the result before and after. A lost tablet is re-keyed from the result slip:
+its code per side (an HMAC of the table, the side and the slip's nonce, never stored) gives a new device for
+that side of the table's game and revokes the side's old ones.
+
+The standings (rules.event.standings) count the settled results, CSV as exported. A finished table's result
+leaves the club as a signed bundle (the club kit's Ed25519 key, app.club.signing): the scenario's, the forces'
+and the rule set's version hashes, the result, the hash of the game's event log. Another club's firestep
+imports it: the signature and the hashes it can check are checked, a tampered bundle refused in one sentence,
+and the league table counts the bundles imported.
+
+Nothing here commits: the route or page wraps each write in `app.core.writing.unit_of_work`.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
+from pathlib import Path
+from typing import Any, Literal
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from app.club import signing
+from app.core import live
+from app.data import schemas_events
+from app.data.models import Event, Game, LeagueResult, Tournament, TournamentPlayer, TournamentTable
+from app.errors import Conflict, Forbidden
+from app.guard.auth import SIDES, Viewer
+from app.services import scenarios, seating, tournaments
+from app.services.result import game_result
+from rules.core.commitment import canonical, sha256
+from rules.core.errors import NotFoundError, RulesError
+from rules.event.standings import Played, Standing, standings
+from rules.registry import get_ruleset
+
+Side = Literal["a", "b"]
+BUNDLE_FORMAT = "firestep-result/1"
+SIDE_OF = {"attacker": "a", "defender": "b"}  # the a player is the table's attacker
+MAX_POINTS = schemas_events.MAX_POINTS
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A result as the event counts it: the winner ("a", "b", None for a draw), each player's game points
+    and stands lost, and how it ended."""
+
+    winner: Side | None
+    a_points: int
+    b_points: int
+    a_losses: int = 0
+    b_losses: int = 0
+    reason: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "a_points": self.a_points,
+            "b_points": self.b_points,
+            "a_losses": self.a_losses,
+            "b_losses": self.b_losses,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def of(cls, d: Mapping[str, Any]) -> TableResult:
+        return cls(d.get("winner"), d["a_points"], d["b_points"], d.get("a_losses", 0), d.get("b_losses", 0),
+                   d.get("reason", ""))  # fmt: skip
+
+
+# -- results from the table --------------------------------------------------------------------------------
+def get_table(session: Session, tournament_id: int, table_id: int) -> TournamentTable:
+    row = session.get(TournamentTable, table_id)
+    if row is None or row.tournament_id != tournament_id:
+        raise NotFoundError("table", str(table_id))
+    return row
+
+
+def offer(session: Session, table: TournamentTable) -> TournamentTable:
+    """The table's finished game offers its scored result (once; a table still playing is refused)."""
+    if table.status != "playing":
+        return table
+    result = game_result(session, table.game_id) if table.game_id is not None else None
+    if result is None:
+        raise Conflict(f"table {table.table}'s game is still being played: end it first (How a game is won)")
+    table.offered = TableResult(
+        SIDE_OF.get(result.winner or "") if result.winner else None,  # type: ignore[arg-type]
+        int(result.points.get("attacker", 0)),
+        int(result.points.get("defender", 0)),
+        int(result.losses.get("attacker", 0)),
+        int(result.losses.get("defender", 0)),
+        result.reason[:200],
+    ).as_dict()
+    table.status = "offered"
+    session.add(table)
+    tournaments.log(session, table.tournament_id, "offered", table.offered, actor="table", table_id=table.pk)
+    return table
+
+
+def _wake(session: Session, table: TournamentTable) -> None:
+    """The organiser's live view follows the table's game: a change of its result wakes it at commit."""
+    if table.game_id is not None:
+        live.mark(session, table.game_id)
+
+
+def _seat_side(table: TournamentTable, who: Viewer) -> Side:
+    if who.game_id != table.game_id or who.role not in SIDES:
+        raise Forbidden("only the two players' seats of this table confirm its result")
+    return "a" if who.role == "attacker" else "b"
+
+
+def confirm(session: Session, tournament_id: int, table_id: int, who: Viewer) -> TournamentTable:
+    """A player's seat confirms the result its game offered; both confirmed, the event counts it."""
+    tournaments.lock(session, tournament_id)
+    table = offer(session, get_table(session, tournament_id, table_id))
+    side = _seat_side(table, who)
+    if table.status != "offered":
+        raise Conflict(f"table {table.table}'s result is {table.status}: only the organiser changes it now")
+    setattr(table, f"{side}_confirmed", True)
+    if table.a_confirmed and table.b_confirmed:
+        table.status, table.result = "confirmed", dict(table.offered)
+    session.add(table)
+    _wake(session, table)
+    tournaments.log(session, tournament_id, "confirmed", {"side": side}, actor=who.role, table_id=table.pk)
+    return table
+
+
+def dispute(session: Session, tournament_id: int, table_id: int, who: Viewer, why: str) -> TournamentTable:
+    """A player's seat disputes the offered result: the organiser settles it (alter)."""
+    tournaments.lock(session, tournament_id)
+    table = offer(session, get_table(session, tournament_id, table_id))
+    side = _seat_side(table, who)
+    if table.status != "offered":
+        raise Conflict(f"table {table.table}'s result is {table.status}: only the organiser changes it now")
+    table.status = "disputed"
+    session.add(table)
+    _wake(session, table)
+    tournaments.log(session, tournament_id, "disputed", {"side": side, "why": why}, actor=who.role,
+                    table_id=table.pk)  # fmt: skip
+    return table
+
+
+def alter(
+    session: Session, tournament_id: int, table_id: int, result: TableResult, why: str
+) -> TournamentTable:
+    """The organiser sets a table's result (a disputed one, a confirmed one, one whose game cannot end),
+    logged with the result before and after."""
+    tournaments.lock(session, tournament_id)
+    table = get_table(session, tournament_id, table_id)
+    if table.status == "drafted":
+        raise Conflict(f"table {table.table} is only a draft: commit its round first")
+    before = dict(table.result or table.offered)
+    table.result, table.status = result.as_dict(), "altered"
+    session.add(table)
+    _wake(session, table)
+    tournaments.log(session, tournament_id, "altered", {"before": before, "after": table.result, "why": why},
+                    table_id=table.pk)  # fmt: skip
+    return table
+
+
+def slip_code(secret_key: str, table: TournamentTable, side: str) -> str:
+    """The code a result slip prints for one side: the table, the side and the slip's nonce, signed."""
+    mac = seating.digest(secret_key, f"slip:{table.pk}:{side}:{table.slip_hash}")[:16]
+    return f"{table.pk}-{side[0]}-{mac}"
+
+
+def new_slip(session: Session, table: TournamentTable) -> TournamentTable:
+    """A result slip's nonce: printing a slip again makes new codes (the old slip's stop working)."""
+    table.slip_hash = secrets.token_hex(16)
+    session.add(table)
+    return table
+
+
+def rekey(session: Session, secret_key: str, code: str) -> seating.Joined:
+    """A lost tablet's seat back from the result slip: a new device for that side of the table's game, the
+    side's old devices revoked."""
+    parts = code.strip().split("-")
+    number = int(parts[0]) if len(parts) == 3 and parts[0].isdigit() and len(parts[0]) <= 9 else 0
+    table = session.get(TournamentTable, number) if number else None
+    side = {"a": "attacker", "d": "defender"}.get(parts[1] if len(parts) == 3 else "", "")
+    if table is None or not side or not table.slip_hash or table.game_id is None:
+        raise NotFoundError("slip code", code)
+    if not secrets.compare_digest(slip_code(secret_key, table, side), code.strip()):
+        raise NotFoundError("slip code", code)
+    for device in seating.devices(session, seating.GAME, table.game_id):
+        if device.role == side:
+            seating.revoke_device(session, seating.GAME, table.game_id, device.pk)
+    tournaments.log(session, table.tournament_id, "rekeyed", {"side": side}, actor=side, table_id=table.pk)
+    return seating.seat(session, seating.GAME, secret_key, table.game_id, side)
+
+
+# -- standings ---------------------------------------------------------------------------------------------
+def played(session: Session, row: Tournament) -> list[Played]:
+    out: list[Played] = []
+    for r in tournaments.rounds_of(session, row.pk):
+        if r.status != "committed":
+            continue
+        if r.bye_player_id is not None:
+            out.append(Played(r.bye_player_id, None, None))
+        for t in tournaments.tables_of(session, r.pk):
+            if t.status in tournaments.SETTLED:
+                res = TableResult.of(t.result)
+                winner = {"a": t.a_player_id, "b": t.b_player_id}.get(res.winner or "")
+                out.append(Played(t.a_player_id, t.b_player_id, winner, res.a_points, res.b_points))
+    return out
+
+
+def event_standings(
+    session: Session, tournament_id: int
+) -> tuple[list[Standing], dict[int, TournamentPlayer]]:
+    row = tournaments.get(session, tournament_id)
+    people = tournaments.players(session, tournament_id)
+    lines = standings([p.pk for p in people], played(session, row), tournaments.scoring_of(row))
+    return lines, {p.pk: p for p in people}
+
+
+def standings_csv(session: Session, tournament_id: int) -> str:
+    lines, people = event_standings(session, tournament_id)
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(["place", "player", "club", "force list", "points", "vp difference", "strength of schedule",
+                "played", "won", "drawn", "lost", "byes"])  # fmt: skip
+    for s in lines:
+        p = people[s.player]
+        w.writerow([s.place, _cell(p.name), _cell(p.club), _cell(p.force_list), s.points, s.vp, s.sos,
+                    s.played, s.won, s.drawn, s.lost, s.byes])  # fmt: skip
+    return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A spreadsheet never reads a player's name as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+# -- signed result bundles and the league ----------------------------------------------------------------------
+@cache
+def ruleset_hash(ruleset_id: str) -> str:
+    """The rule set's version: the sha256 of its package's files as installed (two clubs on the same
+    release agree)."""
+    module = import_module(type(get_ruleset(ruleset_id)).__module__.rsplit(".", 1)[0])
+    root = Path(module.__file__ or "").parent
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".py", ".json", ".yaml")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def log_hash(session: Session, game_id: int) -> tuple[str, int]:
+    """The hash of the game's event log (every entry's public part, in order) and how many entries."""
+    rows = session.exec(select(Event).where(Event.game_id == game_id).order_by(col(Event.id)))
+    entries = [[e.kind, e.actor, e.turn, e.step, e.payload, e.reverses_id] for e in rows]
+    return sha256(entries), len(entries)
+
+
+def export_bundle(
+    session: Session, key: Ed25519PrivateKey, club: str, tournament_id: int, table_id: int
+) -> dict[str, Any]:
+    """A settled table's result, signed with this club's key."""
+    row = tournaments.get(session, tournament_id)
+    table = get_table(session, tournament_id, table_id)
+    if table.status not in tournaments.SETTLED or table.game_id is None:
+        raise Conflict(f"table {table.table}'s result is not settled yet: confirm it first")
+    game = session.get(Game, table.game_id)
+    if game is None:
+        raise NotFoundError("game", str(table.game_id))
+    doc = scenarios.get_document(session, game.scenario) if game.scenario else {}
+    people = {p.pk: p for p in tournaments.players(session, tournament_id)}
+    a, b = people[table.a_player_id], people[table.b_player_id]
+    forces = {
+        side: {
+            "player": p.name,
+            "club": p.club,
+            "force_list": p.force_list,
+            "scenario": doc.get("sides", {}).get(side),
+        }
+        for side, p in (("attacker", a), ("defender", b))
+    }
+    logged, entries = log_hash(session, game.pk)
+    res = TableResult.of(table.result)
+    body = {
+        "format": BUNDLE_FORMAT,
+        "club": club,
+        "public_key": signing.public_hex(key),
+        "event": row.name,
+        "table": table.table,
+        "ruleset": game.ruleset,
+        "ruleset_hash": ruleset_hash(game.ruleset),
+        "period": game.period or "",
+        "scenario": game.scenario or "",
+        "scenario_hash": sha256(doc),
+        "forces_hash": sha256(forces),
+        "players": {"attacker": [a.name, a.club], "defender": [b.name, b.club]},
+        "result": {
+            "winner": {"a": "attacker", "b": "defender"}.get(res.winner or ""),
+            "points": {"attacker": res.a_points, "defender": res.b_points},
+            "losses": {"attacker": res.a_losses, "defender": res.b_losses},
+            "reason": res.reason,
+        },
+        "log_hash": logged,
+        "log_entries": entries,
+    }
+    return {**body, "signature": signing.sign(key, canonical(body))}
+
+
+def verify_bundle(session: Session, bundle: Mapping[str, Any]) -> dict[str, Any]:
+    """The bundle's signed body, once its signature and every hash this server can check hold; else a
+    refusal of one sentence naming what does not."""
+    body = {k: v for k, v in bundle.items() if k != "signature"}
+    if body.get("format") != BUNDLE_FORMAT:
+        raise RulesError("bundle.format", f"not a firestep result bundle: its format is not {BUNDLE_FORMAT}")
+    if not signing.verifies(
+        str(body.get("public_key", "")), str(bundle.get("signature", "")), canonical(body)
+    ):
+        raise RulesError("bundle.signature", "the bundle was changed after its club signed it: refused")
+    ruleset = str(body.get("ruleset", ""))
+    try:
+        ours = ruleset_hash(ruleset)
+    except Exception:  # a rule set this server does not play
+        raise RulesError("bundle.ruleset", f"this server does not play {ruleset[:40]}: refused") from None
+    if body.get("ruleset_hash") != ours:
+        raise RulesError(
+            "bundle.ruleset_hash", "the game was played by another version of the rules: refused"
+        )
+    scenario = str(body.get("scenario", ""))
+    if scenario:
+        try:
+            doc = scenarios.get_document(session, scenario)
+        except NotFoundError:
+            doc = None  # another club's own scenario: its hash is as signed
+        if doc is not None and body.get("scenario_hash") != sha256(doc):
+            raise RulesError("bundle.scenario_hash", "the scenario differs from this server's copy: refused")
+    _check_result(body.get("result"))
+    return body
+
+
+def _check_result(result: Any) -> None:
+    ok = isinstance(result, dict) and result.get("winner") in (None, *SIDES)
+    for part in ("points", "losses"):
+        values = result.get(part) if isinstance(result, dict) else None
+        ok = ok and isinstance(values, dict) and set(values) == set(SIDES)
+        ok = ok and all(isinstance(v, int) and 0 <= v <= MAX_POINTS for v in (values or {}).values())
+    if not ok:
+        raise RulesError(
+            "bundle.result", "the bundle's result is not a winner with points and losses: refused"
+        )
+
+
+def import_bundle(session: Session, bundle: Mapping[str, Any]) -> LeagueResult:
+    """A verified bundle kept for the league (importing it again gives the one kept)."""
+    body = verify_bundle(session, bundle)
+    digest = sha256(dict(bundle))
+    kept = session.exec(select(LeagueResult).where(LeagueResult.digest == digest)).first()
+    if kept is not None:
+        return kept
+    row = LeagueResult(
+        digest=digest,
+        club_key=str(body["public_key"])[:64],
+        club=str(body.get("club", ""))[:80],
+        bundle=dict(bundle),
+    )
+    try:
+        with session.begin_nested():
+            session.add(row)
+    except IntegrityError:  # imported meanwhile by another request
+        found = session.exec(select(LeagueResult).where(LeagueResult.digest == digest)).first()
+        if found is None:
+            raise
+        return found
+    return row
+
+
+@dataclass(frozen=True)
+class LeagueLine:
+    place: int
+    player: str
+    club: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    points: int
+    vp: int
+
+
+def league(session: Session, scoring: tuple[int, int, int] = (3, 1, 0)) -> list[LeagueLine]:
+    """The league table from every imported bundle: a player is their name and club; points for a win,
+    a draw and a loss (the league's choice), then victory-point difference."""
+    tally: dict[tuple[str, str], list[int]] = {}
+    for row in session.exec(select(LeagueResult).order_by(col(LeagueResult.id))):
+        b = row.bundle
+        for side in SIDES:
+            other = SIDES[1 - SIDES.index(side)]
+            name, club = b["players"][side]
+            t = tally.setdefault((name, club), [0, 0, 0, 0, 0])
+            winner = b["result"]["winner"]
+            t[0 if winner == side else 1 if winner is None else 2] += 1
+            t[3] += scoring[0] if winner == side else scoring[1] if winner is None else scoring[2]
+            t[4] += b["result"]["points"][side] - b["result"]["points"][other]
+    order = sorted(tally.items(), key=lambda kv: (-kv[1][3], -kv[1][4], kv[0]))
+    lines: list[LeagueLine] = []
+    for i, ((name, club), (won, drawn, lost, pts, vp)) in enumerate(order):
+        same = lines and (lines[-1].points, lines[-1].vp) == (pts, vp)
+        lines.append(LeagueLine(lines[-1].place if same else i + 1, name, club, won + drawn + lost, won, drawn,
+                                lost, pts, vp))  # fmt: skip
+    return lines
+
+
+def table_players(session: Session, tables: Sequence[TournamentTable]) -> dict[int, TournamentPlayer]:
+    ids = {i for t in tables for i in (t.a_player_id, t.b_player_id)}
+    if not ids:
+        return {}
+    return {p.pk: p for p in session.exec(select(TournamentPlayer).where(col(TournamentPlayer.id).in_(ids)))}

@@ -1,0 +1,352 @@
+"""A club event day (issue 57): an event of N rounds for one rule set and period, its organiser's token, the
+players registered (name, club, force list by name), and each round's pairing, drafted for the organiser to
+review (rules.event.pairing: Swiss by points, no rematch, clubs apart in round 1, a bye for an odd count,
+no table twice), then committed: every table gets a game made from the round's scenario, its seats joined by
+the round's join cards. The results, standings and signed bundles are app.services.tournament_results.
+
+"Tournament" names the tables (an `Event` is already a game's log entry); the pages and the API say event.
+Nothing here commits: the route or page wraps each write in `app.core.writing.unit_of_work`.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from app.data import schemas_events
+from app.data.models import (
+    Game,
+    Tournament,
+    TournamentLog,
+    TournamentPlayer,
+    TournamentRound,
+    TournamentTable,
+    TournamentToken,
+    utcnow,
+)
+from app.errors import Conflict, Forbidden, Unauthorized
+from app.services import scenarios, seating
+from app.services.game_setup import create_game
+from rules.core.errors import NotFoundError, RulesError
+from rules.event.pairing import Entrant, pair_round
+from rules.event.standings import TIE_BREAKS, EventScoring, TieBreak
+from rules.registry import get_ruleset
+
+ORGANISER = "organiser"
+ORGANISER_COOKIE = "firestep_organiser"  # the organiser's token on the pages' device (app/pages/events.py)
+MAX_PLAYERS = schemas_events.MAX_PLAYERS
+MAX_ROUNDS = schemas_events.MAX_ROUNDS
+# The table statuses whose result the event counts; the others wait for the table or the organiser.
+SETTLED = ("confirmed", "altered")
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    name: str
+    club: str = ""
+    force_list: str = ""
+
+
+@dataclass(frozen=True)
+class Made:
+    """A committed table: its row, its game and the game's credentials (shown once, to the organiser)."""
+
+    table: TournamentTable
+    game: Game
+    credentials: seating.Credentials
+
+
+@dataclass
+class Ledger:
+    """What the rounds so far left each player with: event points, opponents, tables and byes."""
+
+    points: dict[int, int] = field(default_factory=dict)
+    opponents: dict[int, set[int]] = field(default_factory=dict)
+    tables: dict[int, set[int]] = field(default_factory=dict)
+    byes: dict[int, int] = field(default_factory=dict)
+
+
+# -- the event and its organiser ---------------------------------------------------------------------------
+def scoring_of(row: Tournament) -> EventScoring:
+    s = row.scoring
+    order: tuple[TieBreak, ...] = tuple(s.get("order", TIE_BREAKS))
+    return EventScoring(s.get("win", 3), s.get("draw", 1), s.get("loss", 0), s.get("bye", 3), order)
+
+
+def create(
+    session: Session,
+    secret_key: str,
+    *,
+    name: str,
+    ruleset: str,
+    period: str | None,
+    rounds: int,
+    scoring: EventScoring,
+) -> tuple[Tournament, str]:
+    """A new event and its organiser's token (shown once: only its HMAC is kept)."""
+    ctx = get_ruleset(ruleset).context(period, {})  # refuses an unknown rule set or period naming it
+    row = Tournament(
+        name=name,
+        ruleset=ruleset,
+        period=ctx.period or "",
+        rounds=rounds,
+        scoring={
+            "win": scoring.win,
+            "draw": scoring.draw,
+            "loss": scoring.loss,
+            "bye": scoring.bye,
+            "order": list(scoring.order),
+        },
+    )
+    session.add(row)
+    session.flush()
+    token = seating.new_token()
+    session.add(TournamentToken(tournament_id=row.pk, token_hash=seating.digest(secret_key, token)))
+    log(session, row.pk, "created", {"name": name, "rounds": rounds})
+    return row, token
+
+
+def get(session: Session, tournament_id: int) -> Tournament:
+    row = session.get(Tournament, tournament_id)
+    if row is None:
+        raise NotFoundError("event", str(tournament_id))
+    return row
+
+
+def list_events(session: Session) -> list[Tournament]:
+    return list(session.exec(select(Tournament).order_by(col(Tournament.id).desc()).limit(200)))
+
+
+def require_organiser(session: Session, secret_key: str, tournament_id: int, token: str | None) -> None:
+    """401 without a token or with one no event knows, 403 for another event's."""
+    if not token:
+        raise Unauthorized()
+    row = session.exec(
+        select(TournamentToken).where(col(TournamentToken.token_hash) == seating.digest(secret_key, token))
+    ).first()
+    if row is None or row.revoked_at is not None:
+        raise Unauthorized("this is not an organiser's token: use the token the event was made with")
+    if not hmac.compare_digest(str(row.tournament_id), str(tournament_id)):
+        raise Forbidden("this token is the organiser's of another event")
+
+
+def lock(session: Session, tournament_id: int) -> Tournament:
+    """The event's row, locked for a write, its version moved on (every device's view is then stale)."""
+    get(session, tournament_id)
+    session.execute(
+        update(Tournament)
+        .where(col(Tournament.id) == tournament_id)
+        .values(version=Tournament.version + 1, updated_at=utcnow())
+    )
+    row = get(session, tournament_id)
+    session.refresh(row)
+    return row
+
+
+def log(session: Session, tournament_id: int, kind: str, detail: dict[str, object], **kw: object) -> None:
+    actor = str(kw.get("actor", ORGANISER))
+    table_id = kw.get("table_id")
+    session.add(
+        TournamentLog(
+            tournament_id=tournament_id,
+            kind=kind,
+            actor=actor,
+            table_id=int(table_id) if isinstance(table_id, int) else None,
+            detail=dict(detail),
+        )
+    )
+
+
+# -- players -----------------------------------------------------------------------------------------------
+def players(session: Session, tournament_id: int) -> list[TournamentPlayer]:
+    q = select(TournamentPlayer).where(TournamentPlayer.tournament_id == tournament_id)
+    return list(session.exec(q.order_by(col(TournamentPlayer.id))))
+
+
+def register(session: Session, tournament_id: int, entries: Sequence[PlayerEntry]) -> list[TournamentPlayer]:
+    """Add players (seeded in the order registered); a late one joins at the next round drafted."""
+    lock(session, tournament_id)
+    have = players(session, tournament_id)
+    if len(have) + len(entries) > MAX_PLAYERS:
+        raise RulesError("players", f"an event takes at most {MAX_PLAYERS} players")
+    names = {p.name.casefold() for p in have}
+    added = []
+    for i, e in enumerate(entries):
+        if e.name.casefold() in names:
+            raise RulesError(
+                f"players.{i}.name", f"{e.name} is registered already: give each a distinct name"
+            )
+        names.add(e.name.casefold())
+        row = TournamentPlayer(tournament_id=tournament_id, name=e.name, club=e.club, force_list=e.force_list)
+        session.add(row)
+        added.append(row)
+    session.flush()
+    log(session, tournament_id, "registered", {"players": [p.name for p in added]})
+    return added
+
+
+# -- rounds ------------------------------------------------------------------------------------------------
+def rounds_of(session: Session, tournament_id: int) -> list[TournamentRound]:
+    q = select(TournamentRound).where(TournamentRound.tournament_id == tournament_id)
+    return list(session.exec(q.order_by(col(TournamentRound.number))))
+
+
+def tables_of(session: Session, round_id: int) -> list[TournamentTable]:
+    q = select(TournamentTable).where(TournamentTable.round_id == round_id)
+    return list(session.exec(q.order_by(col(TournamentTable.table))))
+
+
+def get_round(session: Session, tournament_id: int, number: int) -> TournamentRound:
+    row = session.exec(
+        select(TournamentRound).where(
+            TournamentRound.tournament_id == tournament_id, TournamentRound.number == number
+        )
+    ).first()
+    if row is None:
+        raise NotFoundError("round", str(number))
+    return row
+
+
+def ledger(session: Session, row: Tournament) -> Ledger:
+    """Event points, opponents, tables and byes from the committed rounds' settled results."""
+    scoring = scoring_of(row)
+    out = Ledger()
+    for p in players(session, row.pk):
+        out.points[p.pk] = 0
+        out.opponents[p.pk], out.tables[p.pk] = set(), set()
+        out.byes[p.pk] = 0
+    for r in rounds_of(session, row.pk):
+        if r.status != "committed":
+            continue
+        if r.bye_player_id is not None:
+            out.byes[r.bye_player_id] += 1
+            out.points[r.bye_player_id] += scoring.bye
+        for t in tables_of(session, r.pk):
+            out.opponents[t.a_player_id].add(t.b_player_id)
+            out.opponents[t.b_player_id].add(t.a_player_id)
+            out.tables[t.a_player_id].add(t.table)
+            out.tables[t.b_player_id].add(t.table)
+            if t.status in SETTLED:
+                winner = t.result.get("winner")
+                for pid, me in ((t.a_player_id, "a"), (t.b_player_id, "b")):
+                    won = scoring.draw if winner is None else scoring.win if winner == me else scoring.loss
+                    out.points[pid] += won
+    return out
+
+
+def draft(
+    session: Session, tournament_id: int, scenario: str, minutes: int
+) -> tuple[TournamentRound, list[TournamentTable]]:
+    """The next round's pairing for the organiser to review (a draft drafted again is replaced): refused
+    while a committed round has a table without a settled result, or when every round has been played."""
+    row = lock(session, tournament_id)
+    doc = scenarios.get_document(session, scenario)  # 404 naming an unknown scenario
+    if doc.get("ruleset") != row.ruleset:
+        raise RulesError("scenario", f"the scenario is a {doc.get('ruleset')} game, the event {row.ruleset}")
+    if doc.get("period", row.period) != row.period:
+        raise RulesError(
+            "scenario", f"the scenario is of the {doc.get('period')} period, the event {row.period}"
+        )
+    done = rounds_of(session, tournament_id)
+    committed = [r for r in done if r.status == "committed"]
+    for r in committed:
+        waiting = [t.table for t in tables_of(session, r.pk) if t.status not in SETTLED]
+        if waiting:
+            raise Conflict(f"round {r.number} still waits for the result of table {waiting[0]}")
+    number = len(committed) + 1
+    if number > row.rounds:
+        raise Conflict(f"all {row.rounds} rounds of the event have been played")
+    for old in done:
+        if old.status == "draft":  # drafted again: the draft and its tables go
+            for t in tables_of(session, old.pk):
+                session.delete(t)
+            session.delete(old)
+    session.flush()
+    book = ledger(session, row)
+    entrants = [
+        Entrant(
+            p.pk,
+            p.club.casefold(),
+            book.points[p.pk],
+            i,
+            frozenset(book.opponents[p.pk]),
+            frozenset(book.tables[p.pk]),
+            book.byes[p.pk] > 0,
+        )
+        for i, p in enumerate(players(session, tournament_id))
+        if not p.dropped
+    ]
+    if len(entrants) < 2:
+        raise RulesError("players", "register at least two players before pairing a round")
+    pairing = pair_round(entrants, number)
+    rnd = TournamentRound(
+        tournament_id=tournament_id,
+        number=number,
+        scenario=scenario,
+        bye_player_id=pairing.bye,
+        minutes=minutes,
+    )
+    session.add(rnd)
+    session.flush()
+    tables = [
+        TournamentTable(
+            tournament_id=tournament_id, round_id=rnd.pk, table=p.table, a_player_id=p.a, b_player_id=p.b
+        )
+        for p in pairing.pairs
+    ]
+    session.add_all(tables)
+    session.flush()
+    log(session, tournament_id, "drafted", {"round": number, "tables": len(tables), "bye": pairing.bye})
+    return rnd, sorted(tables, key=lambda t: t.table)
+
+
+def commit_round(session: Session, secret_key: str, tournament_id: int, number: int) -> list[Made]:
+    """The drafted round played: a game per table from the round's scenario (the a player the attacker),
+    the round timer started. The games' join codes are printed on the round's join cards (new codes then)."""
+    row = lock(session, tournament_id)
+    rnd = get_round(session, tournament_id, number)
+    if rnd.status != "draft":
+        raise Conflict(f"round {number} has been committed already")
+    names = {p.pk: p.name for p in players(session, tournament_id)}
+    made = []
+    for t in tables_of(session, rnd.pk):
+        title = (
+            f"{row.name}: round {number}, table {t.table} ({names[t.a_player_id]} v {names[t.b_player_id]})"
+        )
+        game, creds = create_game(
+            session,
+            secret_key,
+            scenario=rnd.scenario,
+            ruleset=row.ruleset,
+            period=row.period,
+            name=title[:200],
+        )
+        t.game_id = game.pk
+        t.status = "playing"
+        session.add(t)
+        made.append(Made(t, game, creds))
+    rnd.status = "committed"
+    session.add(rnd)
+    row.round_ends_at = utcnow() + timedelta(minutes=rnd.minutes)
+    session.add(row)
+    session.flush()
+    log(session, tournament_id, "committed", {"round": number, "games": [m.game.pk for m in made]})
+    return made
+
+
+def set_timer(session: Session, tournament_id: int, ends_at: datetime | None) -> Tournament:
+    """The organiser moves the round's end (or stops the timer): the table pages read it when they open."""
+    row = lock(session, tournament_id)
+    row.round_ends_at = ends_at
+    session.add(row)
+    log(session, tournament_id, "timer", {"ends_at": ends_at.isoformat() if ends_at else None})
+    return row
+
+
+def table_of_game(session: Session, game_id: int) -> TournamentTable | None:
+    return session.exec(select(TournamentTable).where(TournamentTable.game_id == game_id)).first()

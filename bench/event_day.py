@@ -1,0 +1,245 @@
+"""Benchmark: an event day live on one laptop (run by hand: `.venv/bin/python bench/event_day.py`). Not a
+test: it only reports.
+
+Serves firestep (`firestep serve`, one worker, SQLite unless `--database postgresql`), makes an event of 80
+players and commits its round: 40 tables, each a game of the round's scenario. Every table has its four
+devices streaming as a table does (the attacker's and the defender's maps, the referee's board and the
+referee's map: `?view=map|board`), and the organiser's view follows every table on its own stream
+(/api/v1/events/{id}/stream). Markers are then posted one at a time, round the tables in turn, and each is
+timed from its POST to its arrival on its table's four devices and to the organiser's next board frame.
+
+The same markers are first timed on a bare event: one table, its four devices asking for the bare event
+(no view), nothing else live. The report gives both p99s and their ratio (target: the event day within 1.5x
+of the bare event), and the event day's p99 against the live goal (100 ms), reusing bench/live_fanout.py's
+device (`follow`) and its figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from live_fanout import Client, follow
+from serving import (
+    ROOT,
+    Process,
+    call,
+    encode,
+    free_port,
+    load_line,
+    percentile,
+    read_response,
+    scratch_database,
+)
+
+VIEWS = (("attacker", "map"), ("defender", "map"), ("referee", "board"), ("referee", "map"))
+
+
+def make_event(port: int, tables: int) -> tuple[int, dict[str, str], list[dict[str, Any]]]:
+    """An event of 2 x `tables` players, its round committed: each table's game started, its tokens."""
+    made = call(
+        port,
+        "POST",
+        "/api/v1/events",
+        {"name": "Bench night", "ruleset": "flanders-fields", "period": "early", "rounds": 1},
+    )
+    event_id = made["event"]["id"]
+    organiser = {"Authorization": f"Bearer {made['organiser_token']}"}
+    players = [{"name": f"Player {i}", "club": f"Club {i % 5}"} for i in range(2 * tables)]
+    call(port, "POST", f"/api/v1/events/{event_id}/players", {"players": players}, organiser)
+    call(port, "POST", f"/api/v1/events/{event_id}/rounds", {"scenario": "mons-1914"}, organiser)
+    committed = call(port, "POST", f"/api/v1/events/{event_id}/rounds/1/commit", None, organiser)
+    games = [
+        game_of(port, seat["game_id"], seat["referee_token"], seat["join_codes"])
+        for seat in committed["seats"]
+    ]
+    return event_id, organiser, games
+
+
+def game_of(port: int, game_id: int, referee_token: str, codes: dict[str, str]) -> dict[str, Any]:
+    tokens = {"referee": referee_token}
+    for side in ("attacker", "defender"):
+        tokens[side] = call(port, "POST", "/api/v1/join", {"code": codes[side]})["token"]
+    referee = {"Authorization": f"Bearer {referee_token}"}
+    version = call(port, "GET", f"/api/v1/games/{game_id}/turn", headers=referee)["version"]
+    call(port, "POST", f"/api/v1/games/{game_id}/turn/advance", {"version": version}, referee)
+    units = call(port, "GET", f"/api/v1/games/{game_id}/units", headers=referee)
+    targets = [u["id"] for u in units if u["side"] == "defender" and u["kind"] == "rifle-platoon"]
+    last = call(port, "GET", f"/api/v1/games/{game_id}/events", headers=referee)[-1]["id"]
+    return {"id": game_id, "tokens": tokens, "targets": targets, "last": last, "used": 0}
+
+
+class Organiser:
+    """The organiser's stream: when each board frame arrived."""
+
+    def __init__(self) -> None:
+        self.frames: list[float] = []
+        self.ready = asyncio.Event()
+        self.error = ""
+
+    async def follow(self, port: int, path: str, headers: dict[str, str]) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 22)
+        try:
+            writer.write(encode("GET", path, headers={**headers, "Accept": "text/event-stream"}))
+            head = await reader.readuntil(b"\r\n\r\n")
+            if head[9:12] != b"200":
+                self.error = head[:200].decode(errors="replace")
+                return
+            while True:
+                chunk = await reader.read(1 << 20)
+                if not chunk:
+                    self.error = "stream closed"
+                    return
+                now = time.monotonic()
+                self.ready.set()
+                self.frames.extend([now] * chunk.count(b"event: board"))
+        except (OSError, asyncio.IncompleteReadError) as exc:
+            self.error = str(exc)
+        finally:
+            self.ready.set()
+            writer.close()
+
+
+async def post(port: int, game: dict[str, Any], writer: Any, reader: Any) -> tuple[int, float]:
+    """One attacker marker on the game's next defender platoon (two at most each: a third would destroy it)."""
+    unit = game["targets"][game["used"] // 2 % len(game["targets"])]
+    game["used"] += 1
+    attacker = {"Authorization": f"Bearer {game['tokens']['attacker']}"}
+    raw = encode(
+        "POST", f"/api/v1/games/{game['id']}/units/{unit}/markers", {"delta": 1, "fire": "rifle"}, attacker
+    )
+    t0 = time.monotonic()
+    writer.write(raw)
+    status, body = await read_response(reader)
+    if status != 200:
+        raise RuntimeError(f"marker: {status} {body[:200]!r}")
+    return int(json.loads(body)["event_id"]), t0
+
+
+async def measure(
+    port: int,
+    games: list[dict[str, Any]],
+    views: bool,
+    organiser: tuple[int, dict[str, str]] | None,
+    events: int,
+    interval: float,
+) -> dict[str, Any]:
+    devices: dict[int, list[Client]] = {}
+    tasks = []
+    for game in games:
+        devices[game["id"]] = []
+        for role, view in VIEWS:
+            client = Client()
+            path = f"/api/v1/games/{game['id']}/stream" + (f"?view={view}" if views else "")
+            headers = {"Authorization": f"Bearer {game['tokens'][role]}", "Last-Event-ID": str(game["last"])}
+            tasks.append(asyncio.ensure_future(follow(port, path, headers, client)))
+            devices[game["id"]].append(client)
+        await asyncio.sleep(0.02)
+    boss = Organiser()
+    if organiser is not None:
+        event_id, headers = organiser
+        tasks.append(asyncio.ensure_future(boss.follow(port, f"/api/v1/events/{event_id}/stream", headers)))
+        await asyncio.wait_for(boss.ready.wait(), 60)
+    everyone = [c for cs in devices.values() for c in cs]
+    await asyncio.wait_for(asyncio.gather(*(c.ready.wait() for c in everyone)), 120)
+    await asyncio.sleep(1.0)
+    sent: list[tuple[int, int, float]] = []
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        for i in range(events):
+            game = games[i % len(games)]
+            event_id, t0 = await post(port, game, writer, reader)
+            sent.append((game["id"], event_id, t0))
+            await asyncio.sleep(interval)
+    finally:
+        writer.close()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not all(e in c.arrivals for g, e, _ in sent for c in devices[g]):
+        await asyncio.sleep(0.05)
+    for task in tasks:
+        task.cancel()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
+    latencies = [(c.arrivals[e] - t0) * 1000 for g, e, t0 in sent for c in devices[g] if e in c.arrivals]
+    boss_latencies = []
+    for _, _, t0 in sent:
+        after = [f for f in boss.frames if f >= t0]
+        if after:
+            boss_latencies.append((after[0] - t0) * 1000)
+    return {
+        "devices": len(everyone) + (1 if organiser else 0),
+        "expected": sum(len(devices[g]) for g, _, _ in sent),
+        "delivered": len(latencies),
+        "p50": percentile(latencies, 50),
+        "p99": percentile(latencies, 99),
+        "organiser_p50": percentile(boss_latencies, 50),
+        "organiser_p99": percentile(boss_latencies, 99),
+        "failed": [c.error for c in everyone if c.error] + ([boss.error] if boss.error and organiser else []),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=40)
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--events", type=int, default=200, help="markers posted in each part")
+    parser.add_argument("--interval", type=float, default=0.1, help="seconds between markers")
+    args = parser.parse_args()
+    print(f"firestep event day from {ROOT}; {load_line()}")
+    with scratch_database(args.database) as url:
+        port = free_port()
+        env = {
+            "FIRESTEP_DATABASE_URL": url,
+            "FIRESTEP_SECRET_KEY": "bench-" + "k" * 40,
+            "FIRESTEP_HOST": "127.0.0.1",
+            "FIRESTEP_GRACEFUL_SHUTDOWN_SECONDS": "1",
+        }
+        args_ = [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "serve",
+            "--no-setup",
+            "--workers",
+            "1",
+            "--port",
+            str(port),
+        ]
+        server = Process(args_, port, env)
+        try:
+            t = time.monotonic()
+            event_id, organiser, games = make_event(port, args.tables + 1)  # one more for the bare event
+            print(f"{args.tables + 1} tables made and started in {time.monotonic() - t:.1f} s")
+            bare_game = games[-1]
+            bare = asyncio.run(measure(port, [bare_game], False, None, min(args.events, 40), args.interval))
+            day = asyncio.run(
+                measure(port, games[:-1], True, (event_id, organiser), args.events, args.interval)
+            )
+        finally:
+            server.stop()
+    ratio = day["p99"] / bare["p99"] if bare["p99"] else float("nan")
+    print(
+        f"bare event ({bare['devices']} devices, 1 table): p50 {bare['p50']:.1f} ms p99 {bare['p99']:.1f} ms, "
+        f"delivered {bare['delivered']}/{bare['expected']}"
+    )
+    print(
+        f"event day ({day['devices']} devices, {len(games) - 1} tables live + the organiser): p50 {day['p50']:.1f} ms "
+        f"p99 {day['p99']:.1f} ms, delivered {day['delivered']}/{day['expected']}; the organiser's board frame "
+        f"p50 {day['organiser_p50']:.1f} ms p99 {day['organiser_p99']:.1f} ms; streams refused: {len(day['failed'])}"
+    )
+    print(
+        f"p99 ratio event day / bare {ratio:.2f} (target 1.5): {'yes' if ratio <= 1.5 else 'NO'}; "
+        f"p99 < 100 ms: {'yes' if day['p99'] < 100 else 'NO'}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""Swiss pairing and table assignment for one round of a club event, as maximum-weight matchings
+(networkx's, Edmonds' blossom algorithm) over integer weights, so the best pairing is found, not a greedy one.
+
+A round's pairing, in order of what matters most:
+1. No rematch: a pair that has met before is kept only when no pairing without one exists.
+2. A bye for an odd count: one player sits out, never one who had a bye before where that can be avoided,
+   and the one with the fewest event points (then the lowest seed) otherwise.
+3. Round 1: no two players of one club where that can be avoided (an empty club is nobody's club).
+4. Swiss by points: pairs of players as close in event points as can be (the sum of the squared differences
+   is the least), then close in seed.
+Each pair then gets a table so that no player sits at a table they played at before where that can be avoided,
+the leading pairs at the low-numbered tables otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+BYE = -1  # the matching's node that stands for the bye
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player as the next round's pairing sees them: their seed (the order they were registered), club,
+    event points so far, whom they met, at which tables, and whether they had a bye."""
+
+    id: int
+    club: str = ""
+    points: int = 0
+    seed: int = 0
+    opponents: frozenset[int] = field(default_factory=frozenset)
+    tables: frozenset[int] = field(default_factory=frozenset)
+    had_bye: bool = False
+
+
+@dataclass(frozen=True)
+class Pair:
+    table: int  # numbered from 1
+    a: int  # the higher-placed player
+    b: int
+
+
+@dataclass(frozen=True)
+class Pairing:
+    pairs: tuple[Pair, ...]
+    bye: int | None  # the player who sits out, None for an even count
+
+
+@dataclass(frozen=True)
+class _Weights:
+    """The matching's weights as tiers, each unit more than everything below it put together can add up to:
+    rematch > a second bye > club (round 1) > who takes the bye > points apart > seeds apart."""
+
+    seed: int
+    points: int
+    bye_rank: int
+    club: int
+    second_bye: int
+    rematch: int
+    base: int
+
+    @classmethod
+    def of(cls, n: int, max_points: int) -> _Weights:
+        pairs = n // 2 + 1
+        seed = 1
+        points = n * n * pairs + 1
+        bye_rank = (max_points * max_points * pairs + 1) * points
+        club = (n + 1) * bye_rank
+        second_bye = (pairs + 1) * club
+        rematch = 2 * second_bye
+        return cls(seed, points, bye_rank, club, second_bye, rematch, (pairs + 1) * rematch)
+
+
+def pair_round(entrants: Sequence[Entrant], round_number: int) -> Pairing:
+    """The pairing of round `round_number` (from 1) for these entrants."""
+    if len({e.id for e in entrants}) != len(entrants) or any(e.id == BYE for e in entrants):
+        raise ValueError("each entrant needs a distinct id, not -1")
+    if not entrants:
+        return Pairing((), None)
+    n = len(entrants)
+    w = _Weights.of(n, max(e.points for e in entrants) - min(e.points for e in entrants))
+    ranked = sorted(entrants, key=lambda e: (-e.points, e.seed, e.id))
+    rank = {e.id: i for i, e in enumerate(ranked)}
+    graph = nx.Graph()
+    for i, a in enumerate(ranked):
+        for j, b in enumerate(ranked[i + 1 :], start=i + 1):
+            weight = w.base - (a.points - b.points) ** 2 * w.points - (j - i) ** 2 * w.seed
+            if b.id in a.opponents or a.id in b.opponents:
+                weight -= w.rematch
+            if round_number == 1 and a.club and a.club == b.club:
+                weight -= w.club
+            graph.add_edge(a.id, b.id, weight=weight)
+    if n % 2:
+        for i, e in enumerate(ranked):
+            # The fewest points, then the lowest seed: the last-ranked has the least to lose by sitting out.
+            weight = w.base - (n - 1 - i) * w.bye_rank - (w.second_bye if e.had_bye else 0)
+            graph.add_edge(e.id, BYE, weight=weight)
+    matched = nx.max_weight_matching(graph, maxcardinality=True)
+    bye: int | None = None
+    pairs: list[tuple[int, int]] = []
+    for u, v in matched:
+        if BYE in (u, v):
+            bye = v if u == BYE else u
+            continue
+        pairs.append((u, v) if rank[u] < rank[v] else (v, u))
+    pairs.sort(key=lambda p: (rank[p[0]], rank[p[1]]))
+    by_id = {e.id: e for e in entrants}
+    tables = assign_tables([(by_id[a], by_id[b]) for a, b in pairs])
+    return Pairing(tuple(Pair(t, a, b) for (a, b), t in zip(pairs, tables, strict=True)), bye)
+
+
+def assign_tables(pairs: Sequence[tuple[Entrant, Entrant]], tables: Iterable[int] | None = None) -> list[int]:
+    """The table of each pair (in the order given, leading pair first): the fewest players back at a table
+    they played at, then each pair as near its place in the order as can be."""
+    numbers = list(tables) if tables is not None else list(range(1, len(pairs) + 1))
+    if len(numbers) < len(pairs):
+        raise ValueError("fewer tables than pairs")
+    if not pairs:
+        return []
+    n = len(numbers)
+    repeat = n * n * n + 1
+    base = repeat * (2 * len(pairs) + 1)
+    graph = nx.Graph()
+    for i, (a, b) in enumerate(pairs):
+        for j, t in enumerate(numbers):
+            back = (t in a.tables) + (t in b.tables)
+            graph.add_edge(("pair", i), ("table", j), weight=base - back * repeat - (i - j) ** 2)
+    matched = nx.max_weight_matching(graph, maxcardinality=True)
+    out = [0] * len(pairs)
+    for u, v in matched:
+        pair_node, table_node = (u, v) if u[0] == "pair" else (v, u)
+        out[pair_node[1]] = numbers[table_node[1]]
+    return out

@@ -1,0 +1,49 @@
+"""A hostile client against the event day's API (issue 57): bounded writes answered 4xx naming the field,
+the organiser's acts refused to anyone else, never a 500."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from tests.app.events.test_event_day import SCENARIO, new_event, register
+
+
+def test_bounded_writes_and_the_organiser_only(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=1)
+    url = f"/api/v1/events/{event_id}"
+    long_name = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": "x" * 81}]})
+    assert long_name.status_code == 422 and long_name.json()["field"].endswith("name")
+    many = c.post(
+        f"{url}/players", headers=organiser, json={"players": [{"name": f"p{i}"} for i in range(129)]}
+    )
+    assert many.status_code == 422 and many.json()["field"].endswith("players")
+    register(c, event_id, organiser, n=2)
+    twice = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": "Player 0"}]})
+    assert twice.status_code == 422 and "registered already" in twice.json()["detail"]
+    other_id, other = new_event(c)
+    assert c.post(f"{url}/rounds", headers=other, json={"scenario": SCENARIO}).status_code == 403
+    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": "no-such"}).status_code == 404
+    assert (
+        c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO, "minutes": 9999}).status_code
+        == 422
+    )
+    naive = c.put(f"{url}/timer", headers=organiser, json={"ends_at": "2026-11-25T20:00:00"})
+    assert naive.status_code == 422 and naive.json()["field"].endswith("ends_at")
+    draft = c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).json()
+    again = c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).json()
+    assert again["number"] == 1 and len(again["tables"]) == len(draft["tables"]) == 1  # the draft replaced
+    assert c.get(f"{url}/rounds/1").json()["tables"] == again["tables"]
+    table = again["tables"][0]["id"]
+    early = c.post(f"{url}/tables/{table}/bundle", headers=organiser, json={})
+    assert early.status_code == 409
+    bad = {"winner": "c", "a_points": -1, "b_points": 10**9, "why": ""}
+    assert c.put(f"{url}/tables/{table}/result", headers=organiser, json=bad).status_code == 422
+    assert c.post("/api/v1/events/rekey", json={"code": "99999999999999999999-a-00"}).status_code == 404
+    junk = c.post(
+        "/api/v1/league/results", json={"bundle": {"format": "firestep-result/1", "signature": "zz"}}
+    )
+    assert junk.status_code == 422
+    huge = c.post("/api/v1/league/results", json={"bundle": {"x": "y" * 30_000}})
+    assert huge.status_code == 422
+    assert c.get(f"/api/v1/events/{other_id}/board", headers=organiser).status_code == 403
