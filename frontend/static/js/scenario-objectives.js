@@ -94,7 +94,7 @@
     const stopEditing = () => {
       for (const { shape } of shapes.values()) if (shape.pm && shape.pm.enabled()) shape.pm.disable();
       piece.querySelectorAll("[data-objective-action]").forEach((b) => b.setAttribute("aria-pressed", "false"));
-      if (moving()) { setTap(null); S.mode(""); }
+      if (relocating()) { setTap(null); S.mode(""); }
       movingId = null;
     };
     const select = (id) => {
@@ -180,7 +180,7 @@
 
     // -- moving and reshaping ----------------------------------------------------------------------------------------
     let movingId = null;
-    const moving = () => movingId !== null;
+    const relocating = () => movingId !== null;
     const moveTo = (id, to) => {
       const f = byId(id);
       const [cx, cy] = centreOf(f.geometry);
@@ -216,7 +216,7 @@
       stopEditing();
       if (wasOn) return;
       button.setAttribute("aria-pressed", "true");
-      if (what === "move") {
+      if (what === "relocate") {
         movingId = id;
         S.mode(`Tap where the middle of ${nameOf(byId(id))} goes.`);
         setTap((latlng) => {
@@ -245,7 +245,7 @@
     });
     // Another tab: whatever was being put down or moved stops.
     S.root.addEventListener("click", (e) => {
-      if (e.target.closest("[data-scn-tab]") && !e.target.closest('[data-scn-tab="objectives"]') && (drawing || moving())) {
+      if (e.target.closest("[data-scn-tab]") && !e.target.closest('[data-scn-tab="objectives"]') && (drawing || relocating())) {
         map.pm.disableDraw();
         setDrawing(null);
         stopEditing();

@@ -64,8 +64,8 @@
           el.dataset.holder = o.holder || "";
           el.dataset.contested = o.contested ? "true" : "false";
         }
-        label.on("click", () => open(o.id));
-        label.on("keypress", (e) => { if (e.originalEvent.key === "Enter" || e.originalEvent.key === " ") open(o.id); });
+        label.on("click", () => openCard(o.id));
+        label.on("keypress", (e) => { if (e.originalEvent.key === "Enter" || e.originalEvent.key === " ") openCard(o.id); });
         drawn.set(o.id, { o, shape, label, at });
       }
       m.root.dataset.objectives = String(drawn.size);
@@ -115,7 +115,7 @@
         score ? score.callButtons(o) : null,
       ].filter(Boolean));
     };
-    const open = (id) => {
+    const openCard = (id) => {
       shown = id;
       fill();
       m.showPanel("objective");
@@ -130,7 +130,7 @@
     m.model.listen(() => place());
     map.on("zoomend moveend", place);
     if (window.firestepScore && window.firestepScore.score) { objectives = window.firestepScore.score.objectives || []; draw(); }
-    m.openObjective = open;
+    m.openObjective = openCard;
   };
   if (window.firestepMap) start();
   else window.addEventListener("firestep:map-ready", start, { once: true });
