@@ -86,6 +86,24 @@ def settled(page: Any) -> None:
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
+def at_rest(page: Any, selector: str) -> dict[str, float]:
+    """The box of `selector` once it and the map are still: a card docking or a notice's row may pan or zoom the
+    map for a few frames after the tap that showed it, so a drag begun at once may miss it."""
+    seen = None
+    for _ in range(60):
+        settled(page)
+        now = page.evaluate(
+            """(sel) => { const m = window.firestepMap, r = document.querySelector(sel).getBoundingClientRect();
+                 const busy = m.leaflet._animatingZoom || Boolean(m.leaflet._panAnim?._inProgress);
+                 return [r.x, r.y, r.width, r.height, busy]; }""",
+            selector,
+        )
+        if now == seen and not now[-1]:
+            return {"x": now[0], "y": now[1], "width": now[2], "height": now[3]}
+        seen = now
+    raise AssertionError(f"{selector} never came to rest: {seen}")
+
+
 def map_at(page: Any, size: dict[str, int]) -> None:
     """The open table map at `size` as it opens there, without loading it again: resized, its redraw in the
     orientation that fits waited for (table-map.js, after a short timer), and the whole table fitted again as it

@@ -25,7 +25,7 @@ from tests.frontend.conftest import (
     TABLET_PORTRAIT,
     screenshot,
 )
-from tests.frontend.games import bearer, join_by_api, map_at, seed_game, settled
+from tests.frontend.games import at_rest, bearer, join_by_api, map_at, seed_game, settled
 from tests.frontend.test_map_card_clear import labels_over_stands
 
 pytestmark = pytest.mark.browser
@@ -462,9 +462,9 @@ def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> Non
     point = referee.evaluate("([x, y]) => window.firestepMap.toScreen(x, y)", [stand["x"], stand["y"]])
     referee.mouse.click(point["x"], point["y"])
     referee.get_by_role("button", name="Move its company").click()
-    handle = referee.locator("[data-formation-move]")
-    box = handle.bounding_box()
-    assert box is not None and box["width"] >= 44 and box["height"] >= 44
+    expect(referee.locator("[data-formation-move]")).to_be_visible()
+    box = at_rest(referee, "[data-formation-move]")
+    assert box["width"] >= 44 and box["height"] >= 44
     x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     referee.mouse.move(x0, y0)
     referee.mouse.down()
