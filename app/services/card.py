@@ -46,12 +46,18 @@ class Offer:
 
 
 def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> list[Offer]:
-    """Every act the rule set defines for the stand now, as the pipeline's acts: a roll of its card, each value
-    of a unit edit, a move (a stand on the table), its company's and battalion's moves as one (more than one
-    stand of theirs on the table) and, where the rules have markers, one recovered and one placed."""
+    """Every act the rule set defines for the stand now, as the pipeline's acts: a roll of its card (one at it,
+    `StandAct.on_enemy`, rolled by the other side), each value of a unit edit, a move (a stand on the table, or
+    a counter on a board of counters: its place named anew, `TableKit.counters`), its company's and
+    battalion's moves as one (more than one stand of theirs on the table) and, where the rules have markers,
+    one recovered and one placed."""
     rules = rules_of(game)
     out: list[Offer] = []
     for a in rules.rolls.stand_acts(snapshot, unit_id):
+        if a.on_enemy:  # rolled by the viewer's side at this unit: complete as it stands
+            at = Roll(resolver=a.resolver, target_id=a.unit_id)
+            out.append(Offer("roll", a.resolver, a.label, at, roll=a))
+            continue
         rolled = Roll(resolver=a.resolver, unit_id=a.unit_id)
         out.append(Offer("roll", a.resolver, a.label, rolled, not a.target, roll=a))
     version = {u.id: u.version for u in units}
@@ -68,11 +74,16 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
             dx, dy = x - float(stand.x), y - float(stand.y)
             shifted = MoveFormation(unit_id=formation.id, dx=dx, dy=dy)
             out.append(Offer("formation", MoveFormation.action, f"Move its {formation.level}", shifted))
-        if rules.fields.marker_field:
-            out.append(
-                Offer("recover", RecoverMarker.action, "Recover a marker", RecoverMarker(unit_id=unit_id))
-            )
-            out.append(Offer("mark", PlaceMarker.action, "+1 marker", PlaceMarker(unit_id=unit_id)))
+    counters = rules.kit.counters
+    placed = counters is not None and bool(stand.state.get(counters.place_field)) and not stand.killed
+    if counters is not None and placed:  # a counter on the players' board: moved by naming its new place
+        now = {counters.place_field: stand.state.get(counters.place_field)}
+        moved = EditUnit(unit_id=unit_id, version=version.get(unit_id, 0), values=now)
+        out.append(Offer("place", counters.place_field, f"Move to another {counters.place_word}", moved))
+    on_table = stand.x is not None and stand.y is not None and not stand.killed and not stand.off_table
+    if rules.fields.marker_field and (on_table or placed):
+        out.append(Offer("recover", RecoverMarker.action, "Recover a marker", RecoverMarker(unit_id=unit_id)))
+        out.append(Offer("mark", PlaceMarker.action, "+1 marker", PlaceMarker(unit_id=unit_id)))
     return out
 
 
@@ -123,7 +134,7 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
     offered and `edits` the unit edits offered (with the values offered), the remedy of a refusal first
     (`first`: "edits" when it is an edit); `refused`, when nothing is offered, why in one sentence (out of turn:
     "It is the German battalion-orders step: wait for your turn."). For the other side's stand, only the
-    marker its shots place on it."""
+    marker its shots place on it and the rolls made at it (`StandAct.on_enemy`)."""
     nothing: dict[str, Any] = {"acts": [], "edits": [], "refused": None, "offers": [], "first": ""}
     units = list_units(session, game.pk)
     unit = next((u for u in units if u.id == unit_id), None)
@@ -135,8 +146,11 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
     snapshot = snapshot_of(session, game, units)  # read once: judging the acts writes nothing
     judged = []
     for o in offers(snapshot, game, units, unit_id):
-        if not own and o.kind != "mark":  # the other side's stand: only a marker placed on it (by a shot)
-            continue
+        at_it = o.roll is not None and o.roll.on_enemy  # a roll the other side makes at the stand
+        if not own and o.kind != "mark" and not at_it:
+            continue  # the other side's stand: only a marker placed on it (by a shot) and a roll at it
+        if own and at_it and not viewer.is_referee:
+            continue  # one's own stand: never a roll at it
         if o.edit is not None and not o.complete:
             refused = _targeted(session, game, viewer, o, (units, snapshot), unit.side)
         else:

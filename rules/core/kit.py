@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
+from rules.core.records import Snapshot
 from rules.table.bases import BaseSpec
 from rules.table.frame import Table
 from rules.table.templates import TemplateSpec
@@ -91,6 +92,28 @@ class TerrainClass:
 
 
 @dataclass(frozen=True)
+class CounterBoard:
+    """A game played on the players' own board of counters, not on a table (a hex-and-counter game): each
+    counter's place is a word in one of its state fields (a hex number), counters are grouped under a
+    formation, and a counter shows its printed values. The app shows a page of counters by place and group in
+    place of the table map; units carry no x or y."""
+
+    # The state field holding a counter's place (a "word" edit, checked by the rules), and what a place is
+    # called on the page.
+    place_field: str
+    place_word: str = "place"
+    # The level of the formation a counter is grouped under ("" none) and the state fields printed on a
+    # counter, in order (shown "4-3").
+    group_level: str = ""
+    values: tuple[str, ...] = ()
+
+    def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
+        """What each named place is, in the rules' words with its rule (a supply hex, a peak), by place; none
+        by default."""
+        return {}
+
+
+@dataclass(frozen=True)
 class TableKit:
     # The stands' bases and the area templates a game of the rule set uses, by kind, each with its size and
     # drawing (rules.table gives them their shapes on the table).
@@ -104,6 +127,8 @@ class TableKit:
     plan_examples: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # The classes of ground its rules read the table's terrain as (none: they read each feature by its kind).
     terrain_classes: tuple[TerrainClass, ...] = ()
+    # A game on a board of counters instead of a table (None: a table, drawn on the map).
+    counters: CounterBoard | None = None
     values_by_name: Mapping[str, BoardKey] = field(init=False)
 
     def __post_init__(self) -> None:

@@ -339,6 +339,12 @@ class StandAct:
     # The request's field of unit ids the player fills by tapping the target's stands in turn (the order hits
     # fall in, the shooter's choice); "" when the roll takes none.
     order: str = ""
+    # The request's field of unit ids the player fills by tapping more of the roller's own side's units that
+    # join the roll (a combat's other attackers); "" when none may join.
+    joined: str = ""
+    # Offered on the card of the other side's unit, rolled by the viewer's side with that unit as its target
+    # (its `unit_id` then the target's): a bombardment of it.
+    on_enemy: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -350,6 +356,8 @@ class StandAct:
             "dice": self.dice,
             "pool": self.pool,
             "order": self.order,
+            "joined": self.joined,
+            "on_enemy": self.on_enemy,
         }
 
 
