@@ -18,6 +18,7 @@ from pydantic import Field
 from rules.core.acts import Act, EditUnit, Roll
 from rules.core.errors import Refusal, RulesError
 from rules.core.game import Answer, Fields, GameRules, Position, Setup, TurnModel
+from rules.core.kit import CounterBoard, TableKit
 from rules.core.records import (
     Change,
     Claims,
@@ -33,11 +34,11 @@ from rules.core.records import (
 from rules.core.resolution import Evaluation
 from rules.core.rolls import Outcome, Rolls, RollTerms
 from rules.core.ruleset import Context, Resolver
-from rules.core.turn import Notice, Step
+from rules.core.turn import Notice, Step, TrackTurn
 from rules.registry import register_game
-from rules.vimy_ridge.data import LAST_TURN, MAX_MARKERS_PER_UNIT, REPLACEMENTS_PER_NIGHT
+from rules.vimy_ridge.data import LAST_TURN, MAX_MARKERS_PER_UNIT, REPLACEMENTS_PER_NIGHT, TURNS
 from rules.vimy_ridge.play.club import CLUB, ClubData, checked
-from rules.vimy_ridge.play.victory import TALLY, tally
+from rules.vimy_ridge.play.victory import TALLY, place_notes, tally
 from rules.vimy_ridge.resolvers import Combat, CombatRequest, allotment, is_night
 from rules.vimy_ridge.ruleset import VimyRidge, cite
 
@@ -55,6 +56,7 @@ SRC_RED_BARON = cite("18.1 The Red Baron")
 SRC_TURN = cite("15.0 Turn Sequence; 20.1 First Player")
 SRC_RESULTS = "Fire & Movement standard rules (not in the exclusive rules): the players apply each result"
 
+MOVE_ACT = "move-counter"  # a counter's hex set: a move, a retreat, an advance or a replacement entering
 RESULT_ACT = "apply-results"  # depleted, eliminated, retreated, advanced: the players' choice
 CHOICES = ("", "moved", "retreated", "advanced", "depleted", "eliminated", "replacement", "set-up")
 
@@ -78,7 +80,7 @@ class VimyFields(Fields):
     )
     # A hex set is a move in the movement phase, a retreat or an advance in combat, or a replacement entering:
     # which one the edit's `applied` says, and the turn's `forbidden` judges (not the side's step alone).
-    edit_acts = {"hex": RESULT_ACT, "depleted": RESULT_ACT, "eliminated": RESULT_ACT, "applied": RESULT_ACT}
+    edit_acts = {"hex": MOVE_ACT, "depleted": RESULT_ACT, "eliminated": RESULT_ACT, "applied": RESULT_ACT}
 
 
 def strength(u: UnitState, kind: str) -> int:
@@ -168,6 +170,28 @@ class VimyTurn(TurnModel):
         if status != "playing" or now.step >= len(STEPS):
             return []
         return [STEPS[now.step].does]
+
+    def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
+        """The turn track as the club entered it (the labels its boxes print), each turn's night and allotment;
+        before it is entered, the turn-track erratum's reading."""
+        entered = board_value(snapshot, "turn_track")
+        out = []
+        for t in TURNS:
+            dark, source = night(snapshot, t.number)
+            # 11.1 "the April 9 (Morning) box of the Turn Track"; the rest as the club's copy prints them.
+            label = f"{t.date}, {entered[t.number - 1]}" if entered else f"Turn {t.number}"
+            allied, german = (
+                board_value(snapshot, "artillery_track")[t.number - 1]
+                if board_value(snapshot, "artillery_track")
+                else ("?", "?")
+            )
+            note = (
+                f"Night: no attack or movement; 2 replacements a side; bombardment {allied}/{german} (13.1)"
+                if dark
+                else f"Bombardment {allied}/{german} (17.1)"
+            )
+            out.append(TrackTurn(t.number, label, note, dark))
+        return tuple(out)
 
     def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
         if snapshot.turn < 1:
@@ -395,8 +419,10 @@ class VimyRolls(Rolls):
         if u.level != COUNTER or u.state.get("eliminated"):
             return ()
         return (
-            StandAct("Attack", "attack", u.id, f"{u.name} attacks an adjacent enemy counter", target=True),
-            StandAct("Bombard", "bombardment", u.id, "bombard an observed enemy counter (17.2)", target=True),
+            StandAct(
+                "Attack", "attack", u.id, f"{u.name} attacks an adjacent enemy counter", target=True, joined="attackers"
+            ),
+            StandAct("Bombard", "bombardment", u.id, "bombard this counter if observed (17.2, 17.3)", on_enemy=True),
         )
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
@@ -474,6 +500,14 @@ def eliminated(u: UnitState, why: str, source: str) -> list[Change]:
     ]
 
 
+class VimyCounters(CounterBoard):
+    def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
+        return place_notes(snapshot)
+
+
+KIT = TableKit(counters=VimyCounters("hex", "hex", "", ("attack", "defence")))
+
+
 # -- set-up ------------------------------------------------------------------------------------------------------
 class VimySetup(Setup):
     unit_levels = (COUNTER,)
@@ -549,7 +583,7 @@ def tallied(snapshot: Snapshot, changes: Sequence[Change]) -> tuple[Change, ...]
 
 
 VIMY_GAME: GameRules = register_game(
-    VimyGame(VimyRidge.id, fields=VimyFields(), turn=VimyTurn(), rolls=VimyRolls(), setup=VimySetup())
+    VimyGame(VimyRidge.id, fields=VimyFields(), turn=VimyTurn(), rolls=VimyRolls(), setup=VimySetup(), kit=KIT)
 )
 
 __all__ = ["VIMY_GAME", "ALLIED", "GERMAN", "checked"]

@@ -65,33 +65,37 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
         if u.state.get("hex") in east and int(u.state.get("moved_turn") or 0) > 0
     )
     most = max(by_division.values(), default=0)
+    # The score's shape (rules.core.score.ObjectiveScore): id, name, vp, when it scores, holder.
     objectives = [
         {
             "id": "peaks",
-            "label": "Every peak hex (13)",
+            "name": "Every peak hex (13 in all)",
+            "vp": 1,
+            "scored": "last to occupy",
             "holder": _holder(holders, peaks) if peaks else None,
-            "points": 1,
             "source": f"{SRC_VP}; {CLUB}" if peaks else SRC_VP,
             "entered": bool(peaks),
         },
         {
             "id": "supply-1534",
-            "label": f"German supply hex {SUPPLY_HEX} in Petit Vimy",
+            "name": f"German supply hex in Petit Vimy ({SUPPLY_HEX})",
+            "vp": 1,
+            "scored": "last to occupy",
             "holder": holders.get(SUPPLY_HEX),
-            "points": 1,
             "source": SRC_VP,
             "entered": True,
         },
         {
             "id": "easternmost",
-            "label": f"{EAST_EDGE_UNITS} Canadian units of one division on easternmost hexes",
+            "name": f"{EAST_EDGE_UNITS} Canadian units of one division on easternmost hexes",
+            "vp": 1,
+            "scored": "occupied now",
             "holder": ALLIED if most >= EAST_EDGE_UNITS else None,
-            "points": 1,
             "source": f"{SRC_VP}; {CLUB}" if east else SRC_VP,
             "entered": bool(east),
         },
     ]
-    points = sum(o["points"] for o in objectives if o["holder"] == ALLIED)
+    points = sum(o["vp"] for o in objectives if o["holder"] == ALLIED)
     germans = [u for u in snapshot.units if u.level == "counter" and u.side == GERMAN]
     instant = None
     if germans and all(u.state.get("eliminated") for u in germans):
@@ -99,19 +103,34 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
     elif board.get("vimy_entered"):
         instant = f"an Allied unit entered Vimy (hex {board['vimy_entered']})"
     if instant is not None:
-        result: dict[str, Any] = {"winner": ALLIED, "how": f"instant win: {instant}", "source": SRC_VP}
+        result: dict[str, Any] = {"winner": ALLIED, "reason": f"instant win: {instant}", "source": SRC_VP}
     elif points >= VP_TO_WIN:
-        result = {"winner": ALLIED, "how": f"{points} VP of {VP_TO_WIN}", "source": SRC_VP}
+        result = {"winner": ALLIED, "reason": f"{points} VP of {VP_TO_WIN}", "source": SRC_VP}
     elif snapshot.turn > LAST_TURN:
-        result = {"winner": GERMAN, "how": f"the Canadians hold {points} VP of {VP_TO_WIN}", "source": SRC_GERMAN}
+        result = {"winner": GERMAN, "reason": f"the Canadians hold {points} VP of {VP_TO_WIN}", "source": SRC_GERMAN}
     else:
-        result = {"winner": None, "how": f"play on: {points} VP of {VP_TO_WIN}", "source": SRC_VP}
+        result = {"winner": None, "reason": f"play on: {points} VP of {VP_TO_WIN}", "source": SRC_VP}
+    # The score's shape (rules.core.score.Score and Outcome): points by side, the objectives, the outcome.
     return {
-        "sides": [
-            {"side": ALLIED, "points": points, "needed": VP_TO_WIN},
-            {"side": GERMAN, "points": 0, "needed": None},
-        ],
+        "points": {ALLIED: points, GERMAN: 0},
+        "needed": {ALLIED: VP_TO_WIN},
         "objectives": objectives,
         "instant_win": instant,
-        "result": result,
+        "outcome": result,
     }
+
+
+def place_notes(snapshot: Snapshot) -> dict[str, str]:
+    """What each key hex the club entered is, with its rule (the page of counters shows it by the hex)."""
+    board = snapshot.board
+    notes: dict[str, str] = {SUPPLY_HEX: "German supply hex in Petit Vimy: 1 VP (12.1)"}
+    for key, words in (
+        ("peaks", "peak: all 13 together 1 VP (12.1)"),
+        ("vimy_town", "Vimy town: an Allied unit entering wins at once (12.1)"),
+        ("petit_vimy_town", "Petit Vimy town hex (12.1)"),
+        ("la_folie_woods", "La Folie Woods: no Allied bombardment (18.2)"),
+        ("easternmost", "easternmost hex: 3 units of one division 1 VP (12.1)"),
+    ):
+        for h in board.get(key) or ():
+            notes[str(h)] = f"{notes[str(h)]}; {words}" if str(h) in notes else words
+    return notes
