@@ -31,7 +31,8 @@ class StateField:
     badge: str = ""  # a flag's words on the unit's tile on the board while it is set ("WIRE")
     filter: str = ""  # the words of the referee board's filter for the units with it set ("On wire")
     # Set by hand in a unit edit (PUT /units/{id}): "flag" (true or false), "point" (x, y cm on the table,
-    # a little off it allowed), "word" (a text the rules check), "unit" (a unit id); "" only by the rules.
+    # a little off it allowed), "word" (a text the rules check), "unit" (a unit id), "number" (a whole number
+    # from 0 to its maximum: a counter's printed strength); "" only by the rules.
     edit: str = ""
     # Its words in the game record and a roll's result: as it is set and as it is cleared ("must test morale",
     # "has tested its morale"); a count's, its thing for one and for more ("action", "actions").

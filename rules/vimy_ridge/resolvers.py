@@ -41,6 +41,7 @@ from rules.vimy_ridge.data import (
 from rules.vimy_ridge.ruleset import VimyRequest, VimyRidge, cite
 
 Side = Literal["allied", "german"]
+CLUB_TRACK = "the club's own copy of the game (map, counters and tracks), as entered for this game"
 TurnNumber = Field(ge=1, le=LAST_TURN, description=f"Game turn, 1 (9 April Morning) to {LAST_TURN}.")
 
 
@@ -155,6 +156,16 @@ class BombardmentRequest(VimyRequest):
     aircraft: bool = Field(
         default=False, description="An Allied aircraft marker added to the hex (at most one)."
     )
+    night: bool | None = Field(
+        default=None, description="A night turn (the club's turn track); unset: the turn-track reading."
+    )
+    observed: bool | None = Field(
+        default=None, description="The players' call that the target is observed (17.3); false is refused."
+    )
+    table_result: Literal["hit", "no effect"] | None = Field(
+        default=None,
+        description="The result as read from the club's own printed Bombardment Table; no dice are then rolled.",
+    )
 
 
 @VimyRidge.resolver
@@ -168,6 +179,8 @@ class Bombardment(Resolver[BombardmentRequest]):
     )
 
     def dice(self, req: BombardmentRequest, ctx: Context) -> tuple[int, ...]:
+        if req.table_result is not None:
+            return ()
         return (6,) * req.markers  # 17.4 "one six-sided die is rolled per each assigned bombardment marker"
 
     def check(self, req: BombardmentRequest, ctx: Context) -> None:
@@ -191,6 +204,10 @@ class Bombardment(Resolver[BombardmentRequest]):
             raise RulesError(
                 "gas", "only the Allied player, during the first game turn, may use gas (17.6)", [False]
             )
+        if req.observed is False:
+            raise RulesError(
+                "observed", "only observed enemy units can ever be bombarded (17.2, 17.3)", [True]
+            )
         if req.aircraft and req.bombarding_side != "allied":
             raise RulesError("aircraft", "aircraft markers are Allied (11.1, 17.3)", [False])
 
@@ -207,13 +224,23 @@ class Bombardment(Resolver[BombardmentRequest]):
             mods.append(Modifier("Allied aircraft over the hex", AIRCRAFT_MODIFIER, MODIFIER_SOURCE))
         if req.bombarding_side == "german":
             mods.append(Modifier("an Allied unit is the target", ALLIED_TARGET_MODIFIER, MODIFIER_SOURCE))
-        if is_night(ctx, req.turn):
-            mods.append(Modifier("night turn", NIGHT_MODIFIER, ctx.citation("turn-track")))
+        if req.night if req.night is not None else is_night(ctx, req.turn):
+            night_source = CLUB_TRACK if req.night is not None else ctx.citation("turn-track")
+            mods.append(Modifier("night turn", NIGHT_MODIFIER, night_source))
         return tuple(mods)
 
     def evaluate(self, req: BombardmentRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         mods = self.modifiers(req, ctx)
         net = sum(m.value for m in mods)
+        if req.table_result is not None:
+            return Evaluation(
+                key=req.table_result,
+                outcome=f"{req.table_result}: as read from the club's printed Bombardment Table",
+                modifiers=mods,
+                total=net,
+                sources=(cite("17.5 Bombardment Resolution"), CLUB_TRACK),
+                details={"marker_results": [req.table_result], "read_at_table": True},
+            )
         results = []
         for d in dice:
             # "Any roll of '1', regardless of modifiers, is always an automatic 'Hit'"; below 1 reads as 1.

@@ -1,0 +1,107 @@
+"""Vimy Ridge through the API, as a club plays it without its map: the game made from the lobby's form, its
+counters and the club's key hexes entered, a bombardment and an attack played and undone, a night turn's
+refusals, the running tally and an instant win. The hex numbers and counters are a club example (a test
+fixture), not map facts; the rules' answers are proved in tests/rules (the golden play script)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.app.games.conftest import new_game, start_game
+
+HEXES = {
+    "peaks": [f"{1101 + i}" for i in range(13)],
+    "vimy_town": [f"{1801 + i}" for i in range(12)],
+    "petit_vimy_town": ["1534", "1535"],
+    "la_folie_woods": ["1207"],
+    "easternmost": [f"{2001 + i}" for i in range(10)],
+    "trench_hexsides": [["0910", "1010"]],
+    "turn_track": ["Morning", "Day", "Night", "Morning", "Day", "Night", "Morning", "Day", "Night", "Morning", "Day"],
+    "artillery_track": [[8, 5], [8, 5], [4, 2]] + [[8, 5]] * 8,
+    "aircraft": 3,
+}
+
+
+def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: TestClient) -> None:
+    http = sqlite_client
+    assert 'name="ruleset" value="vimy-ridge"' in http.get("/").text
+    g = new_game(http, {"name": "Vimy", "ruleset": "vimy-ridge"})
+    api = f"/api/v1/games/{g.id}"
+
+    def counter(side: str, name: str, division: str, hexno: str) -> int:
+        made = http.post(f"{api}/units", headers=g.referee, json={"side": side, "name": name, "level": "counter"})
+        assert made.status_code == 201, made.text
+        uid = int(made.json()["unit"]["id"])
+        values = {"hex": hexno, "division": division, "attack": 4, "defence": 4, "attack_depleted": 2}
+        edited = http.put(f"{api}/units/{uid}", headers=g.referee, json={"version": 1, **values, "defence_depleted": 2})
+        assert edited.status_code == 200, edited.text
+        return uid
+
+    first = counter("attacker", "1st Bn", "1st Canadian", "0910")
+    second = counter("attacker", "2nd Bn", "1st Canadian", "1009")
+    other = counter("attacker", "18th Bn", "2nd Canadian", "0911")
+    german = counter("defender", "RIR 261", "79th Reserve", "1010")
+
+    def roll(resolver: str, body: dict[str, Any], who: dict[str, str]) -> Any:
+        return http.post(f"{api}/resolve/{resolver}", headers=who, json=body)
+
+    turn = start_game(http, g)
+    assert (turn["turn"], turn["side_to_move"], turn["step"]["id"]) == (1, "attacker", "bombardment")
+
+    # The club's values, entered as play begins: one the book prints otherwise is refused naming the field.
+    wrong = {**HEXES, "artillery_track": [[8, 5], [7, 5]] + [[8, 5]] * 9}
+    refused = roll("club-data", {"fields": {"club": wrong}, "dice": []}, g.referee)
+    assert refused.status_code == 422 and "artillery_track" in refused.text, refused.text
+    entered = roll("club-data", {"fields": {"club": HEXES}, "dice": []}, g.referee)
+    assert entered.status_code == 200, entered.text
+
+
+    # A bombardment with gas at Zero Hour (two markers, a 1 hits), then undone.
+    shot = {"fields": {"markers": 2, "gas": True, "observed": True}, "dice": [1, 6], "target_id": german}
+    hit = roll("bombardment", shot, g.attacker)
+    assert hit.status_code == 200, hit.text
+    assert {"unit": german, "field": "depleted", "before": False, "after": True} in hit.json()["changes"]
+    undone = http.post(f"{api}/events/{hit.json()['event_id']}/undo", headers=g.referee)
+    assert undone.status_code == 200, undone.text
+    units = {u["id"]: u for u in http.get(f"{api}/units", headers=g.defender).json()}
+    assert units[german]["depleted"] is False
+
+    # The combat phase: one division's attack across the trench hexside (filled on the trench line), undone.
+    version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
+    http.post(f"{api}/turn/advance", headers=g.attacker, json={"version": version})
+    mixed = {"fields": {"attackers": [first, other]}, "dice": [1], "unit_id": first, "target_id": german}
+    assert "18.3" in roll("attack", mixed, g.attacker).json()["detail"]
+    attack = {"fields": {"attackers": [first, second]}, "dice": [1], "unit_id": first, "target_id": german}
+    fought = roll("attack", attack, g.attacker)
+    assert fought.status_code == 200, fought.text
+    resolution = fought.json()["resolution"]
+    assert resolution["outcome_key"] == "Ex" and resolution["line"] == "Trench hexside, Woods"
+    # The exact odds of every result on the +4, +5 column: "1 ... Ex" and "2 ... Ex" of the six die rows.
+    assert resolution["probabilities"]["Ex"] == pytest.approx(2 / 6)
+    assert sum(resolution["probabilities"].values()) == pytest.approx(1)
+    assert http.post(f"{api}/events/{fought.json()['event_id']}/undo", headers=g.referee).status_code == 200
+
+    # To the night turn (3): its refusals.
+    for _ in range(10):
+        version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
+        moved_on = http.post(f"{api}/turn/advance", headers=g.referee, json={"version": version})
+        assert moved_on.status_code == 200, moved_on.text
+    turn = http.get(f"{api}/turn", headers=g.referee).json()
+    assert (turn["turn"], turn["side_to_move"], turn["step"]["id"]) == (3, "attacker", "movement")
+    version = next(u for u in http.get(f"{api}/units", headers=g.attacker).json() if u["id"] == second)["version"]
+    night_move = http.put(f"{api}/units/{second}", headers=g.attacker, json={"version": version, "hex": "1011"})
+    assert night_move.status_code == 409 and "13.1" in night_move.json()["detail"], night_move.text
+    assert len(night_move.json()["detail"]) <= 120
+
+    # The tally, then an instant win: an Allied counter enters a Vimy town hex (by the referee's override at night).
+    state = http.get(f"{api}/state", headers=g.attacker).json()
+    assert state["board"]["tally"]["points"] == {"attacker": 0, "defender": 0}
+    win = http.put(
+        f"{api}/units/{second}", headers=g.referee, json={"version": version, "hex": "1801", "override": True}
+    )
+    assert win.status_code == 200, win.text
+    tally = http.get(f"{api}/state", headers=g.defender).json()["board"]["tally"]
+    assert tally["outcome"]["winner"] == "attacker" and "instant win" in tally["outcome"]["reason"]
