@@ -149,6 +149,7 @@ class CountersOut(BaseModel):
     place_field: str = Field(description="The unit field holding a counter's place.")
     place_word: str = Field(description='What a place is called: "hex".')
     group_level: str = Field(description="The level of the formation counters are grouped under.")
+    group_field: str = Field(description="The unit field naming a counter's group, where groups are words.")
     values: list[str] = Field(description="The unit fields printed on a counter, in order.")
     track: list[TrackTurnOut] = Field(description="The game's turn track, turn by turn.")
     places: dict[str, str] = Field(description="What each named place is, with its rule.")

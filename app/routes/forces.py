@@ -20,10 +20,10 @@ from app import errors
 from app.core.routing import Router
 from app.core.writing import game_write
 from app.data.schemas import ForceIn, GameFormationIn, Override
+from app.data.schemas_answers import CountersOut
 from app.deps import GameId, SessionDep
 from app.guard.auth import Viewer, ViewerDep
 from app.guard.limits import INT32_MAX, Bool, Float, Id, Int, Key, Version
-from app.data.schemas_answers import CountersOut
 from app.services import acts, counters, games, unit_names
 from app.services import units as units_service
 from app.services.markers import rules_of
@@ -142,7 +142,9 @@ _EDIT_TYPES: dict[str, Any] = {
     "word": Annotated[str, Field(max_length=64, description="one of the rule set's words; empty clears it.")],
     "unit": Id,
     # A counter's printed strength (a hex-and-counter game's counters carry their own numbers).
-    "number": Annotated[Int, Field(ge=0, le=999, description="a whole number printed on the unit's counter.")],
+    "number": Annotated[
+        Int, Field(ge=0, le=999, description="a whole number printed on the unit's counter.")
+    ],
 }
 
 

@@ -23,6 +23,7 @@ class CounterBoardView:
     place_field: str
     place_word: str
     group_level: str
+    group_field: str
     values: tuple[str, ...]
     track: tuple[TrackTurn, ...]
     places: dict[str, str]
@@ -45,6 +46,7 @@ def counter_board(session: Session, game: Game) -> CounterBoardView:
         place_field=board.place_field,
         place_word=board.place_word,
         group_level=board.group_level,
+        group_field=board.group_field,
         values=board.values,
         track=rules.turn.track(snapshot),
         places=dict(board.place_notes(snapshot)),

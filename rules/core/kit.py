@@ -106,6 +106,9 @@ class CounterBoard:
     # counter, in order (shown "4-3").
     group_level: str = ""
     values: tuple[str, ...] = ()
+    # The state field naming a counter's group when the groups are words on the counters, not units above
+    # them (a division printed on each counter); "" none.
+    group_field: str = ""
 
     def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
         """What each named place is, in the rules' words with its rule (a supply hex, a peak), by place; none

@@ -340,7 +340,8 @@ class StandAct:
     # fall in, the shooter's choice); "" when the roll takes none.
     order: str = ""
     # The request's field of unit ids the player fills by tapping more of the roller's own side's units that
-    # join the roll (a combat's other attackers); "" when none may join.
+    # join the roll (a combat's other attackers): it lists every unit making the roll, the roller first; ""
+    # when none may join.
     joined: str = ""
     # Offered on the card of the other side's unit, rolled by the viewer's side with that unit as its target
     # (its `unit_id` then the target's): a bombardment of it.

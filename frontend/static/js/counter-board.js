@@ -16,6 +16,7 @@
   const model = window.firestepTableModel.create();
   const list = root.querySelector("[data-counter-list]");
   const card = root.querySelector("[data-counter-card]");
+  const labelOf = (field) => (ruleState.card.find((f) => f.name === field) || {}).label || humanise(field);
   const turnWord = ruleState.turn_word.charAt(0).toUpperCase() + ruleState.turn_word.slice(1);
 
   const h = (tag, attrs = {}, ...kids) => {
@@ -76,11 +77,13 @@
   const firstSide = () => (role === "attacker" || role === "defender" ? role : model.turn.side_to_move || "attacker");
   const bySide = (a, b) => (a.side === firstSide() ? 0 : 1) - (b.side === firstSide() ? 0 : 1) || nameOf(a).short.localeCompare(nameOf(b).short, undefined, { numeric: true });
   const printed = (u) => board.values.map((f) => u[f]).filter((v) => v !== undefined && v !== null && v !== "").join("-");
-  const states = (u) => [
-    ruleState.marker && u[ruleState.marker.name] ? `${ruleState.marker.label} ${u[ruleState.marker.name]}` : "",
+  // Its state in words, each with its kind: the marker's count, then the rule set's fields shown on its card.
+  const stateOf = (u) => [
+    ...(ruleState.marker && u[ruleState.marker.name] ? [{ kind: "count", text: `${ruleState.marker.label} ${u[ruleState.marker.name]}` }] : []),
     ...ruleState.card.filter((f) => !board.values.includes(f.name) && f.name !== board.place_field && u[f.name])
-      .map((f) => (f.kind === "count" ? `${f.label} ${u[f.name]}` : f.kind === "flag" ? f.label : `${f.label}: ${u[f.name]}`)),
-  ].filter(Boolean);
+      .map((f) => ({ kind: f.kind, text: f.kind === "count" ? `${f.label} ${u[f.name]}` : f.kind === "flag" ? f.label : `${f.label}: ${u[f.name]}` })),
+  ];
+  const states = (u) => stateOf(u).map((x) => x.text);
 
   let groupBy = "place";
   let selected = null; // the counter whose card is open
@@ -91,16 +94,18 @@
     if (id === selected || play.joined.includes(id)) return "attacking";
     return "";
   };
+  // On the counter itself: its flags and counts (depleted, markers), not its words (the card says those).
+  const marks = (u) => stateOf(u).filter((x) => x.kind !== "value").map((x) => x.text);
   const counterButton = (u, withPlace) => {
-    const said = states(u);
+    const said = marks(u);
     const where = withPlace && placeOf(u) ? `${humanise(board.place_word)} ${placeOf(u)}` : "";
-    const label = [nameOf(u).short, sideName(u.side), printed(u), where, u.killed ? "eliminated" : "", ...said].filter(Boolean).join(", ");
     const tapped = roleIn(u.id);
     return h("button", {
       type: "button", class: `counter side-${u.side}${u.killed ? " killed" : ""}${tapped ? ` ${tapped}` : ""}`,
-      "data-counter": String(u.id), "aria-pressed": String(Boolean(tapped)), "aria-label": label,
+      "data-counter": String(u.id), "aria-pressed": String(Boolean(tapped)),
     },
     h("span", { class: "counter-name", text: nameOf(u).short }),
+    h("span", { class: "sr-only", text: `, ${sideName(u.side)}${u.killed ? ", eliminated" : ""}` }),
     printed(u) ? h("span", { class: "counter-values", text: printed(u) }) : null,
     where ? h("span", { class: "counter-place", text: where }) : null,
     said.length ? h("span", { class: "counter-states", text: said.join(" · ") }) : null);
@@ -122,15 +127,18 @@
       const off = all.filter((c) => !c.killed && !placeOf(c));
       if (off.length) out.push(group(`Not on a ${board.place_word}`, "", off, false, "off"));
     } else {
+      // By the formation above each counter, or by the group its counter names (a word on it).
       const groups = new Map();
       for (const u of all.filter((c) => !c.killed)) {
-        const g = groupOf(u);
-        const k = g ? g.id : 0;
-        if (!groups.has(k)) groups.set(k, { g, units: [] });
+        const g = board.group_field ? null : groupOf(u);
+        const word = board.group_field ? String(u[board.group_field] || "") : "";
+        const k = board.group_field ? `${u.side}:${word}` : g ? String(g.id) : "";
+        const title = board.group_field ? word || "Others" : g ? nameOf(g).short : "Others";
+        if (!groups.has(k)) groups.set(k, { title, side: u.side, units: [] });
         groups.get(k).units.push(u);
       }
-      const order = [...groups.values()].sort((a, b) => bySide(a.units[0], b.units[0]));
-      for (const { g, units } of order) out.push(group(g ? nameOf(g).short : "Others", g ? sideName(g.side) : "", units, true, `group-${g ? g.id : 0}`));
+      const order = [...groups.entries()].sort(([, a], [, b]) => bySide(a.units[0], b.units[0]) || a.title.localeCompare(b.title, undefined, { numeric: true }));
+      for (const [k, { title, side, units }] of order) out.push(group(title, sideName(side), units, true, `group-${k}`));
     }
     const gone = all.filter((c) => c.killed);
     if (gone.length) out.push(group("Eliminated", "", gone, true, "eliminated"));
@@ -160,6 +168,7 @@
     const u = selected !== null ? model.units.get(selected) : null;
     if (!u) { card.hidden = true; root.dataset.card = ""; return; }
     card.hidden = false;
+    card.classList.toggle("picking", Boolean(play && play.act.target && play.target === null));
     root.dataset.card = String(u.id);
     const head = [
       h("div", { class: "card-head" },
@@ -226,7 +235,8 @@
 
   // -- a roll from the card ----------------------------------------------------------------------------------
   const body = (dice) => {
-    const fields = play.act.joined ? { [play.act.joined]: play.joined } : {};
+    // The units making the roll, the roller first, where others may join it.
+    const fields = play.act.joined ? { [play.act.joined]: [play.act.unit_id, ...play.joined] } : {};
     const out = { unit_id: play.act.on_enemy ? null : play.act.unit_id, target_id: play.target, fields };
     if (dice) out.dice = dice;
     return out;
@@ -259,7 +269,10 @@
       return kids;
     }
     const odds = Object.entries(asked.odds_words || {}).map(([k, v]) => `${humanise(k)} ${v}`);
-    const detail = asked.resolution && asked.resolution.details ? Object.entries(asked.resolution.details).map(([k, v]) => `${humanise(k)} ${v}`).join(" · ") : "";
+    // What the board filled in (the strengths, the terrain), then each result's exact chance.
+    const valueOf = (v) => (Array.isArray(v) ? v.join(", ") : typeof v === "boolean" ? (v ? "yes" : "no") : String(v));
+    const detail = (asked.filled || []).filter((f) => typeof f.value !== "object" || Array.isArray(f.value))
+      .map((f) => `${labelOf(f.field)} ${valueOf(f.value)}`).join(" · ");
     kids.push(h("div", { class: "play-odds", "data-play-odds": "" },
       detail ? h("p", { class: "odds-line", text: detail }) : null,
       odds.length ? h("ul", { class: "odds" }, odds.map((o) => h("li", { text: o }))) : null));
@@ -276,7 +289,13 @@
   const ask = async () => {
     const r = await call(`${api}/ask/${play.act.resolver}`, body(null));
     if (!play) return;
-    if (!r.ok) { notice(refusal(r, "The odds could not be worked out; check the connection.")); return; }
+    if (!r.ok) {
+      // Refused as asked (a counter that may not join, a field out of range): said on the card, the play kept.
+      const said = refusal(r, "The odds could not be worked out; check the connection.");
+      play.asked = { refused: { detail: said, why: r.data && r.data.why, source: r.data && r.data.source } };
+      showCard();
+      return;
+    }
     play.asked = r.data;
     root.dataset.asked = String(Date.now());
     showCard();

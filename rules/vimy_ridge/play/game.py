@@ -505,7 +505,7 @@ class VimyCounters(CounterBoard):
         return place_notes(snapshot)
 
 
-KIT = TableKit(counters=VimyCounters("hex", "hex", "", ("attack", "defence")))
+KIT = TableKit(counters=VimyCounters("hex", "hex", "", ("attack", "defence"), group_field="division"))
 
 
 # -- set-up ------------------------------------------------------------------------------------------------------
