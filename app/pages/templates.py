@@ -165,6 +165,8 @@ templates.env.globals["rule_state"] = rule_state
 templates.env.globals["on_counters"] = lambda ruleset_id: (
     game_rules_or_none(ruleset_id).kit.counters is not None
 )
+# What a stand is in the rules' words ("counter"), for the pages that name one.
+templates.env.globals["stand_word"] = lambda ruleset_id: game_rules_or_none(ruleset_id).report.stand_word
 templates.env.globals["answer_details"] = answer_details
 templates.env.globals["short_list"] = short_list
 templates.env.globals["period_labels"] = period_labels

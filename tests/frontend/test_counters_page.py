@@ -35,9 +35,8 @@ CLUB = {
     "la_folie_woods": ["1207"],
     "easternmost": [f"{2001 + i}" for i in range(10)],
     "trench_hexsides": [["0910", "1010"]],
-    "turn_track": ["Morning", "Day", "Night", "Morning", "Day", "Night"]
-    + ["Morning", "Day", "Night", "Morning", "Day"],
-    "artillery_track": [[8, 5], [8, 5], [4, 2]] + [[8, 5]] * 8,
+    "turn_track": [*(["Morning", "Day", "Night"] * 3), "Morning", "Day"],
+    "artillery_track": [[8, 5], [8, 5], [4, 2], *([[8, 5]] * 8)],
     "aircraft": 3,
 }
 
@@ -67,7 +66,9 @@ def seeded(page: Any) -> tuple[int, dict[str, Any], dict[str, int]]:
         version = page.request.get(f"{api}/turn", headers=referee).json()["version"]
         advanced = page.request.post(f"{api}/turn/advance", data={"version": version}, headers=referee)
         assert advanced.status == 200, advanced.text()
-    club = page.request.post(f"{api}/resolve/club-data", data={"fields": {"club": CLUB}, "dice": []}, headers=referee)
+    club = page.request.post(
+        f"{api}/resolve/club-data", data={"fields": {"club": CLUB}, "dice": []}, headers=referee
+    )
     assert club.status == 200, club.text()
     return gid, made, ids
 

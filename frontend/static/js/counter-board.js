@@ -79,7 +79,7 @@
   const printed = (u) => board.values.map((f) => u[f]).filter((v) => v !== undefined && v !== null && v !== "").join("-");
   // Its state in words, each with its kind: the marker's count, then the rule set's fields shown on its card.
   const stateOf = (u) => [
-    ...(ruleState.marker && u[ruleState.marker.name] ? [{ kind: "count", text: `${ruleState.marker.label} ${u[ruleState.marker.name]}` }] : []),
+    ...(ruleState.marker && u[ruleState.marker.name] ? [{ kind: "count", marker: true, text: `${ruleState.marker.label} ${u[ruleState.marker.name]}` }] : []),
     ...ruleState.card.filter((f) => !board.values.includes(f.name) && f.name !== board.place_field && u[f.name])
       .map((f) => ({ kind: f.kind, text: f.kind === "count" ? `${f.label} ${u[f.name]}` : f.kind === "flag" ? f.label : `${f.label}: ${u[f.name]}` })),
   ];
@@ -94,8 +94,8 @@
     if (id === selected || play.joined.includes(id)) return "attacking";
     return "";
   };
-  // On the counter itself: its flags and counts (depleted, markers), not its words (the card says those).
-  const marks = (u) => stateOf(u).filter((x) => x.kind !== "value").map((x) => x.text);
+  // On the counter itself: its flags and its markers (depleted, bombarded), the rest on its card.
+  const marks = (u) => stateOf(u).filter((x) => x.kind === "flag" || x.marker).map((x) => x.text);
   const counterButton = (u, withPlace) => {
     const said = marks(u);
     const where = withPlace && placeOf(u) ? `${humanise(board.place_word)} ${placeOf(u)}` : "";
@@ -169,6 +169,7 @@
     if (!u) { card.hidden = true; root.dataset.card = ""; return; }
     card.hidden = false;
     card.classList.toggle("picking", Boolean(play && play.act.target && play.target === null));
+    card.classList.toggle("playing", Boolean(play));
     root.dataset.card = String(u.id);
     const head = [
       h("div", { class: "card-head" },
