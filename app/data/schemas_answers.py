@@ -153,6 +153,7 @@ class CountersOut(BaseModel):
     values: list[str] = Field(description="The unit fields printed on a counter, in order.")
     track: list[TrackTurnOut] = Field(description="The game's turn track, turn by turn.")
     places: dict[str, str] = Field(description="What each named place is, with its rule.")
+    marks: dict[int, str] = Field(description="What lies on each counter besides its state, by unit id.")
     badges: list[str] = Field(description="The rule set's game-wide values set, in words.")
 
 

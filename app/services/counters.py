@@ -27,6 +27,7 @@ class CounterBoardView:
     values: tuple[str, ...]
     track: tuple[TrackTurn, ...]
     places: dict[str, str]
+    marks: dict[int, str]  # what lies on each counter besides its state ("2 bombardment markers"), by unit id
     badges: tuple[str, ...]  # the rule set's game-wide values set, in words (an allotment left)
 
 
@@ -50,5 +51,6 @@ def counter_board(session: Session, game: Game) -> CounterBoardView:
         values=board.values,
         track=rules.turn.track(snapshot),
         places=dict(board.place_notes(snapshot)),
+        marks=dict(board.marks(snapshot)),
         badges=tuple(rules.kit.badges(game.state)),
     )

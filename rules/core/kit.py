@@ -115,6 +115,11 @@ class CounterBoard:
         by default."""
         return {}
 
+    def marks(self, snapshot: Snapshot) -> Mapping[int, str]:
+        """What lies on each counter now besides its own state, in the rules' words (markers the board keeps:
+        "2 bombardment markers"), by unit id; none by default."""
+        return {}
+
 
 @dataclass(frozen=True)
 class TableKit:

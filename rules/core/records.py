@@ -346,6 +346,9 @@ class StandAct:
     # Offered on the card of the other side's unit, rolled by the viewer's side with that unit as its target
     # (its `unit_id` then the target's): a bombardment of it.
     on_enemy: bool = False
+    # The request's fields the player chooses on the card before the die (how many markers, gas): each a
+    # yes or no or a whole number in a short range, as the resolver's request declares it.
+    options: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -359,6 +362,7 @@ class StandAct:
             "order": self.order,
             "joined": self.joined,
             "on_enemy": self.on_enemy,
+            "options": list(self.options),
         }
 
 

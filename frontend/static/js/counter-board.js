@@ -83,7 +83,7 @@
     ...ruleState.card.filter((f) => !board.values.includes(f.name) && f.name !== board.place_field && u[f.name])
       .map((f) => ({ kind: f.kind, text: f.kind === "count" ? `${f.label} ${u[f.name]}` : f.kind === "flag" ? f.label : `${f.label}: ${u[f.name]}` })),
   ];
-  const states = (u) => stateOf(u).map((x) => x.text);
+  const states = (u) => [...stateOf(u).map((x) => x.text), ...(board.marks && board.marks[u.id] ? [board.marks[u.id]] : [])];
 
   let groupBy = "place";
   let selected = null; // the counter whose card is open
@@ -95,7 +95,7 @@
     return "";
   };
   // On the counter itself: its flags and its markers (depleted, bombarded), the rest on its card.
-  const marks = (u) => stateOf(u).filter((x) => x.kind === "flag" || x.marker).map((x) => x.text);
+  const marks = (u) => [...stateOf(u).filter((x) => x.kind === "flag" || x.marker).map((x) => x.text), ...(board.marks && board.marks[u.id] ? [board.marks[u.id]] : [])];
   const counterButton = (u, withPlace) => {
     const said = marks(u);
     const where = withPlace && placeOf(u) ? `${humanise(board.place_word)} ${placeOf(u)}` : "";
@@ -237,7 +237,7 @@
   // -- a roll from the card ----------------------------------------------------------------------------------
   const body = (dice) => {
     // The units making the roll, the roller first, where others may join it.
-    const fields = play.act.joined ? { [play.act.joined]: [play.act.unit_id, ...play.joined] } : {};
+    const fields = { ...play.given, ...(play.act.joined ? { [play.act.joined]: [play.act.unit_id, ...play.joined] } : {}) };
     const out = { unit_id: play.act.on_enemy ? null : play.act.unit_id, target_id: play.target, fields };
     if (dice) out.dice = dice;
     return out;
@@ -253,7 +253,7 @@
     if (done) {
       const res = done.resolution;
       kids.push(h("p", { class: "play-answer play-result", "data-play-done": String(done.event_id), "data-play-outcome": res.outcome_key || "", text: `Rolled ${res.dice.join(" and ")}: ${done.outcome_words}.` }));
-      kids.push(h("ul", { class: "play-effects", "data-play-effects": "" }, (done.said && done.said.length ? done.said : ["Nothing changes on the board."]).map((l) => h("li", { text: l }))));
+      kids.push(h("ul", { class: "play-effects", "data-play-effects": "" }, (done.said && done.said.length ? done.said : ["Nothing changed by itself: apply the result to the counters it names (tap each one)."]).map((l) => h("li", { text: l }))));
       kids.push(h("div", { class: "play-row" }, h("button", { type: "button", class: "button", "data-play-undo": String(done.event_id), text: "Undo" }), cancel));
       return kids;
     }
@@ -271,21 +271,46 @@
     }
     const odds = Object.entries(asked.odds_words || {}).map(([k, v]) => `${humanise(k)} ${v}`);
     // What the board filled in (the strengths, the terrain), then each result's exact chance.
-    const valueOf = (v) => (Array.isArray(v) ? v.join(", ") : typeof v === "boolean" ? (v ? "yes" : "no") : String(v));
+    const valueOf = (v) => (Array.isArray(v) ? v.join(", ") : typeof v === "boolean" ? (v ? "yes" : "no") : v && typeof v === "object" ? JSON.stringify(v) : String(v));
     const detail = (asked.filled || []).filter((f) => typeof f.value !== "object" || Array.isArray(f.value))
       .map((f) => `${labelOf(f.field)} ${valueOf(f.value)}`).join(" · ");
     kids.push(h("div", { class: "play-odds", "data-play-odds": "" },
       detail ? h("p", { class: "odds-line", text: detail }) : null,
       odds.length ? h("ul", { class: "odds" }, odds.map((o) => h("li", { text: o }))) : null));
     if (act.joined) kids.push(h("p", { class: "muted", text: "Tap more of your counters to join, or one to leave." }));
+    kids.push(...optionsRow(act));
     for (let d = 0; d < diceCount(); d += 1) {
       kids.push(h("div", { class: "play-dice", role: "group", "aria-label": diceCount() === 1 ? "The die: tap what it shows" : `Die ${d + 1}` },
         [1, 2, 3, 4, 5, 6].map((n) => h("button", { type: "button", class: "die", "data-die": String(n), "data-die-row": String(d), "aria-pressed": String(play.dice[d] === n), text: String(n) }))));
     }
     kids.push(h("div", { class: "play-row" }, h("button", { type: "button", class: "button", "data-play-roll": "", text: "Let firestep roll" }), cancel));
+    const lookup = `/lookup/${root.dataset.ruleset}/${act.resolver}?game=${root.dataset.game}${act.on_enemy ? "" : `&unit=${act.unit_id}`}`;
     kids.push(h("details", { class: "play-why" }, h("summary", { text: "What the board filled in" }),
-      h("ul", {}, (asked.filled || []).map((f) => h("li", { text: `${humanise(f.field)}: ${typeof f.value === "object" ? JSON.stringify(f.value) : f.value} (${f.why})` })))));
+      h("ul", {}, (asked.filled || []).map((f) => h("li", { text: `${labelOf(f.field)}: ${valueOf(f.value)} (${f.why})` }))),
+      h("p", {}, h("a", { href: lookup, "data-play-lookup": "", text: "Change any of it in the lookup" }))));
     return kids;
+  };
+  // The roll's options (StandAct.options), as its request declares them: a yes or no, or a whole number.
+  const optionsRow = (act) => (act.options || []).map((name) => {
+    const spec = ((board.options || {})[act.resolver] || {})[name];
+    if (!spec) return null;
+    const now = play.given[name] ?? spec.default;
+    if (spec.kind === "flag") {
+      return h("div", { class: "play-acts", role: "group", "aria-label": spec.title },
+        h("button", { type: "button", class: "button option", "data-option": name, "data-option-value": String(!now), "aria-pressed": String(Boolean(now)), text: spec.title }));
+    }
+    return h("div", { class: "play-acts", role: "group", "aria-label": spec.title },
+      h("span", { class: "edit-label", text: spec.title }),
+      spec.values.map((v) => h("button", { type: "button", class: "button option", "data-option": name, "data-option-value": String(v), "aria-pressed": String(now === v), text: String(v) })));
+  }).filter(Boolean);
+  const choose = (name, raw) => {
+    const spec = ((board.options || {})[play.act.resolver] || {})[name];
+    if (!spec) return;
+    play.given = { ...play.given, [name]: spec.kind === "flag" ? raw === "true" : Number(raw) };
+    play.dice = [];
+    play.asked = null;
+    showCard();
+    ask();
   };
   const ask = async () => {
     const r = await call(`${api}/ask/${play.act.resolver}`, body(null));
@@ -304,7 +329,7 @@
   const begin = (i) => {
     const act = offered && offered.acts[i];
     if (!act) return;
-    play = { act, target: act.on_enemy ? act.unit_id : null, joined: [], asked: null, dice: [], done: null };
+    play = { act, target: act.on_enemy ? act.unit_id : null, joined: [], given: {}, asked: null, dice: [], done: null };
     showCard();
     drawList();
     if (!act.target || play.target !== null) ask();
@@ -373,7 +398,7 @@
       drawList();
       return;
     }
-    const el = e.target.closest("[data-act-greyed], [data-act], [data-edit], [data-marker], [data-die], [data-play-roll], [data-play-cancel], [data-play-undo], [data-card-close]");
+    const el = e.target.closest("[data-act-greyed], [data-act], [data-edit], [data-marker], [data-option], [data-die], [data-play-roll], [data-play-cancel], [data-play-undo], [data-card-close]");
     if (!el || !card.contains(el)) return;
     if (el.matches("[data-act-greyed]")) notice(el.title);
     else if (el.matches("[data-card-close]")) select(null);
@@ -389,6 +414,7 @@
         readActs();
       });
     } else if (!play) return;
+    else if (el.matches("[data-option]")) choose(el.dataset.option, el.dataset.optionValue);
     else if (el.matches("[data-die]")) tapDie(Number(el.dataset.dieRow), Number(el.dataset.die));
     else if (el.matches("[data-play-roll]")) record(null);
     else if (el.matches("[data-play-undo]")) undo(Number(el.dataset.playUndo));
@@ -407,7 +433,7 @@
     try {
       const state = await getJson(`${api}/state`);
       const units = await getJson(`${api}/units`);
-      board = await getJson(`${api}/counters`).catch(() => board);
+      board = { ...board, ...(await getJson(`${api}/counters`).catch(() => ({}))) };
       model.setState(state, units);
     } catch (status) {
       notice(status === 401 || status === 403 ? "Join this game to see its counters." : "The counters could not be loaded; check the connection.");
@@ -420,8 +446,18 @@
     else if (selected !== null) showCard();
   });
   let pending = null;
+  // The board's own reading (what lies on the counters, the values set) changes with any act: read anew.
+  let boardPending = null;
+  const readBoard = async () => {
+    board = { ...board, ...(await getJson(`${api}/counters`).catch(() => ({}))) };
+    drawList();
+    drawTurn();
+    if (selected !== null) showCard();
+  };
   document.addEventListener("firestep:event", (e) => {
     const need = model.apply(e.detail);
+    clearTimeout(boardPending);
+    boardPending = setTimeout(readBoard, 40);
     if (!need.length) return;
     clearTimeout(pending);
     pending = setTimeout(load, 40); // a burst of frames (a new turn) read back once
