@@ -141,7 +141,9 @@ _EDIT_TYPES: dict[str, Any] = {
     "word": Annotated[str, Field(max_length=64, description="one of the rule set's words; empty clears it.")],
     "unit": Id,
     # A counter's printed strength (a hex-and-counter game's counters carry their own numbers).
-    "number": Annotated[Int, Field(ge=0, le=999, description="a whole number printed on the unit's counter.")],
+    "number": Annotated[
+        Int, Field(ge=0, le=999, description="a whole number printed on the unit's counter.")
+    ],
 }
 
 

@@ -66,7 +66,7 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
     )
     most = max(by_division.values(), default=0)
     # The score's shape (rules.core.score.ObjectiveScore): id, name, vp, when it scores, holder.
-    objectives = [
+    objectives: list[dict[str, Any]] = [
         {
             "id": "peaks",
             "name": "Every peak hex (13 in all)",
@@ -95,7 +95,7 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
             "entered": bool(east),
         },
     ]
-    points = sum(o["vp"] for o in objectives if o["holder"] == ALLIED)
+    points = sum(int(o["vp"]) for o in objectives if o["holder"] == ALLIED)
     germans = [u for u in snapshot.units if u.level == "counter" and u.side == GERMAN]
     instant = None
     if germans and all(u.state.get("eliminated") for u in germans):
@@ -107,7 +107,11 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
     elif points >= VP_TO_WIN:
         result = {"winner": ALLIED, "reason": f"{points} VP of {VP_TO_WIN}", "source": SRC_VP}
     elif snapshot.turn > LAST_TURN:
-        result = {"winner": GERMAN, "reason": f"the Canadians hold {points} VP of {VP_TO_WIN}", "source": SRC_GERMAN}
+        result = {
+            "winner": GERMAN,
+            "reason": f"the Canadians hold {points} VP of {VP_TO_WIN}",
+            "source": SRC_GERMAN,
+        }
     else:
         result = {"winner": None, "reason": f"play on: {points} VP of {VP_TO_WIN}", "source": SRC_VP}
     # The score's shape (rules.core.score.Score and Outcome): points by side, the objectives, the outcome.

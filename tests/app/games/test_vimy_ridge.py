@@ -19,7 +19,19 @@ HEXES = {
     "la_folie_woods": ["1207"],
     "easternmost": [f"{2001 + i}" for i in range(10)],
     "trench_hexsides": [["0910", "1010"]],
-    "turn_track": ["Morning", "Day", "Night", "Morning", "Day", "Night", "Morning", "Day", "Night", "Morning", "Day"],
+    "turn_track": [
+        "Morning",
+        "Day",
+        "Night",
+        "Morning",
+        "Day",
+        "Night",
+        "Morning",
+        "Day",
+        "Night",
+        "Morning",
+        "Day",
+    ],
     "artillery_track": [[8, 5], [8, 5], [4, 2]] + [[8, 5]] * 8,
     "aircraft": 3,
 }
@@ -32,11 +44,15 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     api = f"/api/v1/games/{g.id}"
 
     def counter(side: str, name: str, division: str, hexno: str) -> int:
-        made = http.post(f"{api}/units", headers=g.referee, json={"side": side, "name": name, "level": "counter"})
+        made = http.post(
+            f"{api}/units", headers=g.referee, json={"side": side, "name": name, "level": "counter"}
+        )
         assert made.status_code == 201, made.text
         uid = int(made.json()["unit"]["id"])
         values = {"hex": hexno, "division": division, "attack": 4, "defence": 4, "attack_depleted": 2}
-        edited = http.put(f"{api}/units/{uid}", headers=g.referee, json={"version": 1, **values, "defence_depleted": 2})
+        edited = http.put(
+            f"{api}/units/{uid}", headers=g.referee, json={"version": 1, **values, "defence_depleted": 2}
+        )
         assert edited.status_code == 200, edited.text
         return uid
 
@@ -58,9 +74,12 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     entered = roll("club-data", {"fields": {"club": HEXES}, "dice": []}, g.referee)
     assert entered.status_code == 200, entered.text
 
-
     # A bombardment with gas at Zero Hour (two markers, a 1 hits), then undone.
-    shot = {"fields": {"markers": 2, "gas": True, "observed": True}, "dice": [1, 6], "target_id": german}
+    shot = {
+        "fields": {"markers": 2, "gas": True, "observed": "observed"},
+        "dice": [1, 6],
+        "target_id": german,
+    }
     hit = roll("bombardment", shot, g.attacker)
     assert hit.status_code == 200, hit.text
     assert {"unit": german, "field": "depleted", "before": False, "after": True} in hit.json()["changes"]
@@ -91,8 +110,12 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
         assert moved_on.status_code == 200, moved_on.text
     turn = http.get(f"{api}/turn", headers=g.referee).json()
     assert (turn["turn"], turn["side_to_move"], turn["step"]["id"]) == (3, "attacker", "movement")
-    version = next(u for u in http.get(f"{api}/units", headers=g.attacker).json() if u["id"] == second)["version"]
-    night_move = http.put(f"{api}/units/{second}", headers=g.attacker, json={"version": version, "hex": "1011"})
+    version = next(u for u in http.get(f"{api}/units", headers=g.attacker).json() if u["id"] == second)[
+        "version"
+    ]
+    night_move = http.put(
+        f"{api}/units/{second}", headers=g.attacker, json={"version": version, "hex": "1011"}
+    )
     assert night_move.status_code == 409 and "13.1" in night_move.json()["detail"], night_move.text
     assert len(night_move.json()["detail"]) <= 120
 
