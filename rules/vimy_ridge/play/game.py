@@ -584,7 +584,9 @@ def eliminated(u: UnitState, why: str, source: str) -> list[Change]:
 
 class VimyCounters(CounterBoard):
     def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
-        return place_notes(snapshot)
+        """The key hexes the club entered, each with what it is and its rule (victory.place_notes)."""
+        notes = place_notes(snapshot)
+        return {h: notes[h] for h in sorted(notes)}
 
 
 KIT = TableKit(counters=VimyCounters("hex", "hex", "", ("attack", "defence")))
