@@ -482,15 +482,21 @@ def _unit(
 
 def _state(value: Any, where: str, rules: ScenarioRules) -> None:
     """A unit's state as the game starts (limbered, on its pack animals ...): the rule set's flags a player
-    sets by hand, true or false, and its whole-number fields, 0 to their maximum (100 when none)."""
+    sets by hand, true or false, its words a player sets by hand (a counter's place on a board of counters:
+    a text of up to 64 characters, the rules check it in play), and its whole-number fields, 0 to their
+    maximum (100 when none)."""
     fields = {
-        f.name: f for f in rules.fields.state_fields if (f.kind == "flag" and f.edit) or f.kind == "count"
+        f.name: f
+        for f in rules.fields.state_fields
+        if (f.kind == "flag" and f.edit) or f.kind == "count" or f.edit == "word"
     }
     state = _object(value, where, sorted(fields))
     for name, v in state.items():
         f = fields[name]
         if f.kind == "flag":
             _flag(v, f"{where}.{name}")
+        elif f.edit == "word":
+            _text(v, f"{where}.{name}", 64, optional=False, least=1)
         else:
             _whole(v, f"{where}.{name}", 0, f.maximum if f.maximum is not None else 100)
 
