@@ -249,7 +249,7 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
     unit = snapshot.unit(act.unit_id)
     values = act.values
     is_night, night_source = night(snapshot)
-    restored = _steps_restored(unit, values)
+    restored = _steps_restored(snapshot, unit, values)
     if restored and not is_night:
         return (
             _refusal(
@@ -312,14 +312,18 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
     return ()
 
 
-def _steps_restored(unit: UnitState, values: Mapping[str, Any]) -> int:
-    """How many replacements an edit spends: each step a counter gets back (eliminated to depleted, depleted to
-    full) is one; "two depleted Allied units onto the map, or ... rebuild any two depleted units" (11.3)."""
+def _steps_restored(snapshot: Snapshot, unit: UnitState, values: Mapping[str, Any]) -> int:
+    """How many replacements an edit spends (the replacement-steps erratum): by default each step a counter
+    gets back (eliminated to depleted, depleted to full) is one; read otherwise, an eliminated unit brought
+    back is one whatever its strength."""
     before = 2 if unit.state.get("eliminated") else 1 if unit.state.get("depleted") else 0
     eliminated = values.get("eliminated", unit.state.get("eliminated"))
     depleted = values.get("depleted", unit.state.get("depleted"))
     after = 2 if eliminated else 1 if depleted else 0
-    return max(before - after, 0)
+    if after >= before:
+        return 0
+    by_unit = VimyRidge().context(None, snapshot.variants).value("replacement-steps") == "unit"
+    return 1 if by_unit and before == 2 else before - after
 
 
 def roll_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
@@ -423,7 +427,9 @@ def _attackers(snapshot: Snapshot, act: Roll) -> list[UnitState]:
 def _crosses_trench(snapshot: Snapshot, attackers: Sequence[UnitState], target: UnitState) -> bool:
     sides = {frozenset(p) for p in board_value(snapshot, "trench_hexsides") or ()}
     there = str(target.state.get("hex", ""))
-    return any(frozenset((str(u.state.get("hex", "")), there)) in sides for u in attackers)
+    across = [frozenset((str(u.state.get("hex", "")), there)) in sides for u in attackers]
+    every = VimyRidge().context(None, snapshot.variants).value("trench-crossing") == "all"
+    return bool(across) and (all(across) if every else any(across))
 
 
 # -- the attack: the CRT with the game's counters ----------------------------------------------------------------
@@ -629,7 +635,7 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
     why = f"{unit.name} {choice}" if choice else ""
     source = SRC_RESULTS if choice in ("retreated", "advanced", "depleted", "eliminated") else ""
     out: list[Change] = [SetState(why, source, unit.id, k, v) for k, v in values.items()]
-    restored = _steps_restored(unit, values)
+    restored = _steps_restored(snapshot, unit, values)
     if values.get("eliminated") is True and not unit.state.get("eliminated"):
         out += [
             c

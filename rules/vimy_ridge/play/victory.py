@@ -104,7 +104,7 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
         instant = f"an Allied unit entered Vimy (hex {board['vimy_entered']})"
     if instant is not None:
         result: dict[str, Any] = {"winner": ALLIED, "reason": f"instant win: {instant}", "source": SRC_VP}
-    elif points >= VP_TO_WIN:
+    elif points >= VP_TO_WIN and (snapshot.turn > LAST_TURN or by_vp_any_moment(snapshot)):
         result = {"winner": ALLIED, "reason": f"{points} VP of {VP_TO_WIN}", "source": SRC_VP}
     elif snapshot.turn > LAST_TURN:
         result = {
@@ -122,6 +122,11 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
         "instant_win": instant,
         "outcome": result,
     }
+
+
+def by_vp_any_moment(snapshot: Snapshot) -> bool:
+    """Whether 2 VP win as soon as they are held (the vp-moment erratum's default) or only at the end."""
+    return bool(VimyRidge().context(None, snapshot.variants).value("vp-moment") == "any")
 
 
 def place_notes(snapshot: Snapshot) -> dict[str, str]:
