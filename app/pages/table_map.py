@@ -16,10 +16,9 @@ from app.core.routing import Router
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.seats import Seat, game_page
-from app.services import counters
+from app.services import counters, unit_names
 from app.services import events as events_service
 from app.services import templates as table_templates
-from app.services import unit_names
 from app.services import units as units_service
 from app.services.markers import rules_of, snapshot_of
 from rules.core.game import GameRules

@@ -83,6 +83,7 @@ def create_game(
         scenario=scenario,
         terrain=terrain or doc.get("terrain") or {"type": "FeatureCollection", "features": []},
         notes="\n".join(doc.get("notes", ())),
+        board=dict(doc.get("board", {})),
     )
     made = _forces(rules, ctx, game, doc, forces)
     require_room_for_units(

@@ -46,6 +46,7 @@ class ScenarioWords(Protocol):
     def unit_kinds(self) -> tuple[str, ...]: ...
     @property
     def guns(self) -> tuple[str, ...]: ...
+    def board_refused(self, board: Mapping[str, Any], where: str) -> None: ...
 
 
 class ScenarioTable(Protocol):
@@ -117,6 +118,7 @@ TOP_KEYS = (
     "variants",
     "errata",
     "terrain",
+    "board",
     "sides",
 )
 SIDE_KEYS = ("nationality", "deployment_zone", "forces")
@@ -282,6 +284,10 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
     for i, eid in enumerate(errata):
         _choice(eid, f"errata.{i}", sorted(ruleset.errata))
     points = _terrain(doc.get("terrain"), rules, width, length, doc["period"])
+    board = doc.get("board", {})
+    if not isinstance(board, dict):
+        raise _fail("board", "must be an object of the rule set's board values")
+    rules.setup.board_refused(board, "board")
     sides = _object(doc["sides"], "sides", SIDES, SIDES)
     ids: set[str] = set()
     units = 0

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from rules.core.acts import Act, EditUnit, Roll
 from rules.core.errors import Refusal, RulesError
@@ -600,7 +600,20 @@ KIT = TableKit(counters=VimyCounters("hex", "hex", "", ("attack", "defence")))
 
 # -- set-up ------------------------------------------------------------------------------------------------------
 class VimySetup(Setup):
+    """A Vimy game's counters, and the club's values a scenario file brings on its `board` (club.ClubData),
+    checked as the club-data roll checks them."""
+
     unit_levels = (COUNTER,)
+    nations = ("allied", "german")  # 11.1 "The German player ... the Allied player"
+
+    def board_refused(self, board: Mapping[str, Any], where: str) -> None:
+        try:
+            entered = ClubData.model_validate(board)
+        except ValidationError as e:
+            first = e.errors()[0]
+            at = ".".join(str(p) for p in (where, *first["loc"]))
+            raise RulesError(at, f"the club's entry: {first['msg']}", list(ClubData.model_fields)) from None
+        checked(entered, where)
 
 
 # -- the game ----------------------------------------------------------------------------------------------------

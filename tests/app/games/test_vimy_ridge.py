@@ -128,3 +128,36 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     assert win.status_code == 200, win.text
     tally = http.get(f"{api}/state", headers=g.defender).json()["board"]["tally"]
     assert tally["outcome"]["winner"] == "attacker" and "instant win" in tally["outcome"]["reason"]
+
+
+def _counter(cid: str, division: str, hexno: str) -> dict[str, Any]:
+    state = {"hex": hexno, "division": division, "attack": 4, "defence": 3, "attack_depleted": 2}
+    return {"id": cid, "name": cid, "level": "counter", "kind": "infantry", "state": state}
+
+
+def test_a_club_shares_its_values_as_a_scenario_file(sqlite_client: TestClient) -> None:
+    """The club's counters and key hexes as a scenario file (docs/scenario-format.md, `board`): a value the
+    book prints otherwise is refused naming the field; a game made from it starts with them."""
+    http = sqlite_client
+    doc: dict[str, Any] = {
+        "format": "firestep-scenario/1",
+        "title": "Our Vimy (club example)",
+        "ruleset": "vimy-ridge",
+        "period": None,
+        "table": {"width_cm": 1, "length_cm": 1},
+        "board": {**HEXES, "peaks": HEXES["peaks"][:12]},
+        "sides": {
+            "attacker": {"nationality": "allied", "forces": [_counter("ca-1", "1st Canadian", "0910")]},
+            "defender": {"nationality": "german", "forces": [_counter("de-261", "79th Reserve", "1534")]},
+        },
+    }
+    refused = http.post("/api/v1/scenarios", json=doc)
+    assert refused.status_code == 422 and "board.peaks" in refused.text, refused.text
+    doc["board"] = HEXES
+    stored = http.post("/api/v1/scenarios", json=doc)
+    assert stored.status_code == 201, stored.text
+    g = new_game(http, {"scenario": stored.json()["id"]})
+    state = http.get(f"/api/v1/games/{g.id}/state", headers=g.referee).json()
+    assert state["board"]["peaks"] == HEXES["peaks"] and state["board"]["aircraft"] == 3
+    units = http.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+    assert {u["hex"] for u in units} == {"0910", "1534"}
