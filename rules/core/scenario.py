@@ -23,6 +23,7 @@ from shapely.errors import GEOSException
 from shapely.geometry import box, shape
 
 from rules.core.errors import RulesError
+from rules.table.objectives import objectives_from_geojson
 from rules.table.terrain import Feature, feature_from_geojson
 
 if TYPE_CHECKING:
@@ -119,6 +120,7 @@ TOP_KEYS = (
     "errata",
     "terrain",
     "board",
+    "table_objectives",
     "sides",
 )
 SIDE_KEYS = ("nationality", "deployment_zone", "forces")
@@ -288,6 +290,8 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
     if not isinstance(board, dict):
         raise _fail("board", "must be an object of the rule set's board values")
     rules.setup.board_refused(board, "board")
+    if doc.get("table_objectives") is not None:
+        objectives_from_geojson(doc["table_objectives"], width, length)
     sides = _object(doc["sides"], "sides", SIDES, SIDES)
     ids: set[str] = set()
     units = 0

@@ -38,7 +38,7 @@ from rules.core.turn import Notice, Step, TrackTurn
 from rules.registry import register_game
 from rules.vimy_ridge.data import LAST_TURN, MAX_MARKERS_PER_UNIT, REPLACEMENTS_PER_NIGHT, TURNS
 from rules.vimy_ridge.play.club import CLUB, ClubData, checked
-from rules.vimy_ridge.play.victory import TALLY, place_notes, tally
+from rules.vimy_ridge.play.victory import TALLY, VimyVictory, place_notes, tally
 from rules.vimy_ridge.resolvers import Combat, CombatRequest, allotment, is_night
 from rules.vimy_ridge.ruleset import VimyRidge, cite
 
@@ -714,7 +714,13 @@ def tallied(snapshot: Snapshot, changes: Sequence[Change]) -> tuple[Change, ...]
 
 VIMY_GAME: GameRules = register_game(
     VimyGame(
-        VimyRidge.id, fields=VimyFields(), turn=VimyTurn(), rolls=VimyRolls(), setup=VimySetup(), kit=KIT
+        VimyRidge.id,
+        fields=VimyFields(),
+        turn=VimyTurn(),
+        rolls=VimyRolls(),
+        setup=VimySetup(),
+        kit=KIT,
+        victory=VimyVictory(),
     )
 )
 

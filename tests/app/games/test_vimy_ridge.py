@@ -128,6 +128,15 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     assert win.status_code == 200, win.text
     tally = http.get(f"{api}/state", headers=g.defender).json()["board"]["tally"]
     assert tally["outcome"]["winner"] == "attacker" and "instant win" in tally["outcome"]["reason"]
+    # The same tally as the game's score (GET /score, the shape every rule set's score takes).
+    score = http.get(f"{api}/score", headers=g.defender)
+    assert score.status_code == 200, score.text
+    held = {o["id"]: o["holder"] for o in score.json()["objectives"]}
+    assert held == {"peaks": None, "supply-1534": None, "easternmost": None}
+    version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
+    assert http.post(f"{api}/finish", headers=g.referee, json={"version": version}).status_code == 200
+    result = http.get(f"{api}/result", headers=g.attacker).json()
+    assert result["winner"] == "attacker" and "12.1" in result["source"], result
 
 
 def _counter(cid: str, division: str, hexno: str) -> dict[str, Any]:
