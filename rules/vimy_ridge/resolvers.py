@@ -258,8 +258,17 @@ class Bombardment(Resolver[BombardmentRequest]):
             modifiers=mods,
             total=net,
             sources=(BOMBARD_SOURCE, cite("17.5 Bombardment Resolution")),
-            details={"marker_results": results},
+            details={"marker_results": results, **_observed(req)},
         )
+
+
+def _observed(req: BombardmentRequest) -> dict[str, str]:
+    """The players' call that the target is observed, recorded as theirs beside the rule (17.3)."""
+    if req.observed != "observed":
+        return {}
+    return {
+        "observed": "the players' call, from their own map (17.3 Observation: adjacent, or a line of sight)"
+    }
 
 
 class TurnRequest(VimyRequest):

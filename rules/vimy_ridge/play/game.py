@@ -22,12 +22,14 @@ from rules.core.kit import CounterBoard, TableKit
 from rules.core.records import (
     Change,
     Claims,
+    EditChoice,
     Filled,
     FillRequest,
     SetBoard,
     SetState,
     Snapshot,
     StandAct,
+    StandEdit,
     StateField,
     UnitState,
 )
@@ -86,6 +88,29 @@ class VimyFields(Fields):
         "eliminated": RESULT_ACT,
         "applied_result": RESULT_ACT,
     }
+
+    def stand_edits(self, snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
+        """What a counter's card offers to apply: a step lost or the counter eliminated (a combat result or a
+        bombardment hit, as the players read it), or, eliminated, its return as a replacement (a night turn's;
+        the act pipeline refuses it otherwise)."""
+        u = snapshot.unit(unit_id)
+        if u.level != COUNTER:
+            return ()
+        if u.state.get("eliminated"):
+            back = EditChoice(False, "Return depleted (a replacement)")
+            return (
+                StandEdit("Replacement", "eliminated", u.id, "11.3, 11.6: two replacements a night", (back,)),
+            )
+        out = []
+        if not u.state.get("depleted"):
+            out.append(StandEdit("Step loss", "depleted", u.id, SRC_RESULTS, (EditChoice(True, "Depleted"),)))
+        else:
+            rebuilt = EditChoice(False, "Rebuilt (a replacement)")
+            out.append(
+                StandEdit("Rebuild", "depleted", u.id, "11.3, 11.6: two replacements a night", (rebuilt,))
+            )
+        out.append(StandEdit("Eliminate", "eliminated", u.id, SRC_RESULTS, (EditChoice(True, "Eliminated"),)))
+        return tuple(out)
 
 
 def strength(u: UnitState, kind: str) -> int:
@@ -279,7 +304,10 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
             )
     if "hex" not in values or values["hex"] == unit.state.get("hex"):
         return ()
-    entering = bool(unit.state.get("eliminated")) and values.get("eliminated") is False
+    # A replacement entering the map: back from elimination in this edit, or off the map (its hex empty).
+    entering = (bool(unit.state.get("eliminated")) and values.get("eliminated") is False) or (
+        not unit.state.get("eliminated") and not unit.state.get("hex") and snapshot.turn >= 1
+    )
     if is_night and not entering:
         return (
             _refusal(
@@ -316,13 +344,15 @@ def _steps_restored(snapshot: Snapshot, unit: UnitState, values: Mapping[str, An
     """How many replacements an edit spends (the replacement-steps erratum): by default each step a counter
     gets back (eliminated to depleted, depleted to full) is one; read otherwise, an eliminated unit brought
     back is one whatever its strength."""
+    by_unit = VimyRidge().context(None, snapshot.variants).value("replacement-steps") == "unit"
     before = 2 if unit.state.get("eliminated") else 1 if unit.state.get("depleted") else 0
     eliminated = values.get("eliminated", unit.state.get("eliminated"))
     depleted = values.get("depleted", unit.state.get("depleted"))
+    if before == 2 and eliminated is False and "depleted" not in values and not by_unit:
+        depleted = True  # back one step (edited() writes it)
     after = 2 if eliminated else 1 if depleted else 0
     if after >= before:
         return 0
-    by_unit = VimyRidge().context(None, snapshot.variants).value("replacement-steps") == "unit"
     return 1 if by_unit and before == 2 else before - after
 
 
@@ -387,6 +417,16 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
 
 def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     side = snapshot.side_to_move
+    if act.fields.get("observed") != "observed":
+        # 17.3: observation is the players' call, made from their own map; the game records it as theirs.
+        return (
+            _refusal(
+                "Say the target is observed: only observed enemy units can be bombarded (17.3).",
+                "An enemy unit is only observed if it is adjacent to an observing unit of the other side, or if a "
+                "friendly unit has a line of sight (LOS) to it; at night no LOS beyond an adjacent hex",
+                cite("17.3 Observation"),
+            ),
+        )
     markers = int(act.fields.get("markers", 1)) if isinstance(act.fields.get("markers", 1), int) else 1
     have, source = allotted(snapshot, side)
     spent = int(this_turn(snapshot, "markers_spent").get(side, 0))
@@ -657,6 +697,12 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
         ]
     if values.get("eliminated") is False and unit.state.get("eliminated"):
         out.append(SetState(f"{unit.name} returns as a replacement", SRC_REPLACE, unit.id, "killed", False))
+        if (
+            "depleted" not in values
+            and VimyRidge().context(None, snapshot.variants).value("replacement-steps") == "step"
+        ):
+            # One replacement brings an eliminated unit back one step: depleted (erratum replacement-steps).
+            out.append(SetState(f"{unit.name} returns depleted", SRC_REPLACE, unit.id, "depleted", True))
     if restored and snapshot.turn >= 1:
         ledger = this_turn(snapshot, "replacements")
         ledger[unit.side] = int(ledger.get(unit.side, 0)) + restored
