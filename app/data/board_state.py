@@ -39,6 +39,9 @@ class _Stored(BaseModel):
 class AppBoard(_Stored):
     templates: tuple[JsonObject, ...] = ()  # the templates the players have laid on the map
     templates_placed: int = 0  # templates ever placed: the next template's id, never reused
+    # From the game's scenario: its objectives (rules.table.objectives) and its last turn (None: no limit).
+    table_objectives: JsonObject | None = None
+    last_turn: int | None = None
 
 
 def _board_keys() -> dict[str, BoardKey]:

@@ -188,6 +188,8 @@ class ReportOut(BaseModel):
     casualties_by_side: dict[str, dict[str, Any]]
     story: dict[str, Any]
     ledger: dict[str, Any]
+    # How the game came out, once it is over (the story's `ending` says it in words).
+    result: GameResultOut | None = None
 
 
 # -- fire plans -----------------------------------------------------------------------------------------------
@@ -375,3 +377,72 @@ def dataset_model(title: str, readings: Callable[[], list[Any]]) -> type[RootMod
         title, (RootModel[Any],), {"model_config": config, "__module__": __name__}
     )
     return model
+
+
+# -- the score (issue 55) -----------------------------------------------------------------------------------
+class SideScoreOut(BaseModel):
+    """A side's victory points (as the game would end now, until it has) and its stands destroyed."""
+
+    side: str
+    points: int
+    losses: int
+
+
+class ObjectiveScoreOut(BaseModel):
+    """An objective as the score stands: its holder (None: nobody; the referee's call where one stands), the
+    stands holding it, whether a stand within 1 cm of its edge could change that (for the referee's call),
+    whether the holder is the referee's call, and the side that took it first."""
+
+    id: str
+    name: str
+    vp: int
+    scored: str
+    holder: str | None
+    stands: list[int]
+    contested: bool
+    called_by_referee: bool
+    first_taken_by: str | None = None
+    geometry: dict[str, Any] | None = Field(
+        default=None, description="Its point or area as the scenario writes it (GeoJSON, table cm)"
+    )
+
+
+class GameScore(BaseModel):
+    """`GET /games/{id}/score`: where the game stands (its turn or bound, its last turn, the step), each
+    side's points and losses, each objective, and each side's clock (`clocks`)."""
+
+    game_id: int
+    status: str
+    turn: int
+    turn_word: str
+    last_turn: int | None = None
+    side_to_move: str
+    step: str | None
+    sides: list[SideScoreOut]
+    objectives: list[ObjectiveScoreOut]
+    clocks: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class GameResultOut(BaseModel):
+    """How a finished game came out (app.services.result.GameResult): the winner (None: a draw), each side's
+    points and losses, the objectives as they stood, the turn it ended in, why, in words, and its rule."""
+
+    winner: str | None
+    points: dict[str, int]
+    losses: dict[str, int]
+    objectives: list[ObjectiveScoreOut]
+    ended_at_turn: int
+    ended_by: str
+    reason: str
+    words: str
+    source: str
+
+
+class ObjectiveCalledOut(BaseModel):
+    """The referee's call recorded: its event and the score after it."""
+
+    event: EventOut
+    score: GameScore
+
+
+ReportOut.model_rebuild()

@@ -9,8 +9,18 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.guard.limits import Float, Int, JsonObject, Terrain, TerrainPolygon, Variants, nested_at_most
+from app.guard.limits import (
+    Float,
+    Int,
+    JsonObject,
+    Position,
+    Terrain,
+    TerrainPolygon,
+    Variants,
+    nested_at_most,
+)
 from rules.core import scenario as S
+from rules.table import objectives as O
 
 SideName = Literal["attacker", "defender"]
 Text = Annotated[str, Field(max_length=S.MAX_TEXT)]
@@ -38,6 +48,32 @@ class ScenarioSide(_Strict):
     )
 
 
+class ObjectivePoint(_Strict):
+    type: Literal["Point"]
+    coordinates: Position
+
+
+class ObjectiveProperties(_Strict):
+    name: Annotated[str, Field(min_length=1, max_length=O.MAX_NAME)]
+    vp: Annotated[Int, Field(ge=0, le=O.MAX_VP)]
+    scored: Literal["each_turn", "game_end", "first_taken"]
+    held_by: Literal["stands", "attacker", "defender"] | None = None
+
+
+class ObjectiveFeature(_Strict):
+    type: Literal["Feature"]
+    id: Annotated[str, Field(pattern=O.ID_PATTERN.pattern)] | None = None
+    geometry: Annotated[ObjectivePoint | TerrainPolygon, Field(discriminator="type")]
+    properties: ObjectiveProperties
+
+
+class TableObjectives(_Strict):
+    """The scenario's objectives on the table (rules.table.objectives): points or areas, in cm."""
+
+    type: Literal["FeatureCollection"]
+    features: Annotated[list[ObjectiveFeature], Field(max_length=O.MAX_OBJECTIVES)]
+
+
 class ScenarioIn(_Strict):
     format: Literal["firestep-scenario/1"]
     id: Annotated[str, Field(pattern=S.ID_PATTERN.pattern)] | None = None
@@ -59,6 +95,9 @@ class ScenarioIn(_Strict):
     variants: Variants = {}
     errata: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=50)] = []
     terrain: Terrain | None = None
+    # A game of counters on the players' own board: the values it starts with (its rule set checks them).
+    board: Annotated[dict[str, Any], Field(max_length=32), nested_at_most(4)] = {}
+    table_objectives: TableObjectives | None = None
     sides: dict[SideName, ScenarioSide]
 
     def document(self) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from app.routes import (
     playsheets,
     rulesets,
     scenarios,
+    score,
     templates,
 )
 
@@ -48,4 +49,5 @@ def api_routers() -> list[Router]:
         playsheets.router,
         templates.router,  # templates on the shared table (issue 14)
         scenarios.router,  # scenario files (issue 27)
+        score.router,  # how a game is won (issue 55)
     ]

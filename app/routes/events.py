@@ -25,6 +25,7 @@ from app.guard import auth
 from app.guard.auth import SIDES, StreamViewerDep, Viewer, ViewerDep
 from app.services import events as events_service
 from app.services import games
+from app.services import score as score_service
 from app.services import undo as undo_service
 from app.services import units as units_service
 from app.services.board import shared_units
@@ -237,8 +238,15 @@ def _map_parts(
         part: dict[str, Any] = {"units": [read(rows[i]) for i in sorted(live.touched_units(e)) if i in rows]}
         if live.touches_game(e):
             part["state"] = state
+        if score_service.touches_score(e):  # the same for every viewer (app.services.score): worked out once
+            part["score"] = shared.get("score", lambda: _score_now(session, game))
         out.append(part)
     return out
+
+
+def _score_now(session: Session, game: Game) -> dict[str, Any]:
+    """The game's score as a frame carries it (GET /score's answer)."""
+    return score_service.score_answer(game, score_service.game_score(session, game)).model_dump(mode="json")
 
 
 def _feed_read(

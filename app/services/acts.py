@@ -39,7 +39,9 @@ from rules.core.acts import (
     AdvanceTurn,
     ApplyArrival,
     BuildForce,
+    CallObjective,
     EditUnit,
+    EndGame,
     LayTemplate,
     MoveFormation,
     MoveStand,
@@ -434,6 +436,33 @@ def _play_card(session: Session, game: Game, viewer: Viewer, act: PlayCard, _: A
     return _Todo([], units, write, False)
 
 
+# -- how a game is won ----------------------------------------------------------------------------------------
+def _call_objective(session: Session, game: Game, viewer: Viewer, act: CallObjective, _: Any) -> _Todo:
+    viewer.require_referee("call an objective")
+    if game.status != "playing":
+        raise turns.conflict(
+            game, "Objectives are called while the game is played: start it first, or it is over."
+        )
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        return dict(answer.shown), [], None
+
+    return _Todo([], [], write)
+
+
+def _end_game(session: Session, game: Game, viewer: Viewer, act: EndGame, _: Any) -> _Todo:
+    viewer.require_referee("end the game")
+    if game.status == "finished":
+        raise turns.conflict(game, "The game is over already: its result stands.")
+
+    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+        turn = game.turn
+        bump_game(session, game, act.version, status="finished")
+        return {**answer.shown, "turn": turn}, [], None
+
+    return _Todo([], [], write)
+
+
 _PREPARE: dict[type[Act], Callable[..., _Todo]] = {
     AddUnit: _add_unit,
     BuildForce: _build_force,
@@ -448,6 +477,8 @@ _PREPARE: dict[type[Act], Callable[..., _Todo]] = {
     Roll: _roll,
     ApplyArrival: _apply_arrival,
     PlayCard: _play_card,
+    CallObjective: _call_objective,
+    EndGame: _end_game,
 }
 
 
@@ -459,7 +490,6 @@ def edit_game(session: Session, game: Game, viewer: Viewer, version: int, values
 
 
 def finish_game(session: Session, game: Game, viewer: Viewer, version: int) -> Event:
-    """The game ended by the referee (the caller checks the seat): its fire plans become verifiable by
-    everyone."""
-    bump_game(session, game, version, status="finished")
-    return record(session, game, "game-finished", viewer.role, {})
+    """The game ended by the referee (an `EndGame` act): its fire plans become verifiable by everyone, and its
+    result is the score as it stands (app.services.result)."""
+    return play(session, game, viewer, EndGame(version=version)).event

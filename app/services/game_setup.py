@@ -83,6 +83,7 @@ def create_game(
         scenario=scenario,
         terrain=terrain or doc.get("terrain") or {"type": "FeatureCollection", "features": []},
         notes="\n".join(doc.get("notes", ())),
+        board={**scenario_board(doc), **dict(doc.get("board", {}))},
     )
     made = _forces(rules, ctx, game, doc, forces)
     require_room_for_units(
@@ -112,6 +113,12 @@ def create_game(
     )
     session.flush()
     return game, creds
+
+
+def scenario_board(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """What a game keeps of its scenario on its board: its objectives and its last turn (docs/scenario-format.md)."""
+    kept = {"table_objectives": doc.get("table_objectives"), "last_turn": doc.get("turns")}
+    return {k: v for k, v in kept.items() if v is not None}
 
 
 def _forces(

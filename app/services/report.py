@@ -13,6 +13,7 @@ from app.services import ledger, story
 from app.services.events import event_dict, list_events, reversed_ids, roles_of
 from app.services.games import game_state
 from app.services.markers import rules_of
+from app.services.result import game_result, result_answer
 from app.services.unit_names import display_names
 from app.services.units import leaves_under, list_units
 
@@ -54,12 +55,17 @@ def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
             1 for u in units if u.side == side and u.killed and not any(c.parent_id == u.id for c in units)
         )
         sides_out[side] = casualty_estimate(game, lost)
+    told = story.story(read, {u.pk: u for u in units}, names, undone, rules)
+    ended = game_result(session, game.pk)
+    # The story's last line: the result in words, once the game is over.
+    told["ending"] = ended.words if ended is not None else None
     return {
         "game": game_state(game),
+        "result": result_answer(game, ended).model_dump(mode="json") if ended is not None else None,
         "turns": [{"turn": t, "events": evs} for t, evs in sorted(by_turn.items())],
         "losses_by_battalion": battalions,
         "casualties_by_side": sides_out,
         # The story of the game and the luck ledger, from the same events this viewer reads.
-        "story": story.story(read, {u.pk: u for u in units}, names, undone, rules),
+        "story": told,
         "ledger": ledger.ledger(read, {u.pk: u.side for u in units}, names, undone),
     }

@@ -19,7 +19,7 @@ from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import sides
 from app.services.unit_names import told_apart_names
 from app.services.units import list_units
-from rules.core.acts import Roll
+from rules.core.acts import EndGame, Roll
 from rules.core.game import Position
 from rules.core.records import Snapshot
 from rules.core.turn import Permit, Step
@@ -254,8 +254,20 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
             entered += arrive(session, game, item, step=now.id, units=units)
         return entered
     events = seal_due(session, game, "system", leaving=True) + end_of_turn(session, game, viewer.role)
+    last = game.board.get("last_turn")
+    if after.turn > game.turn and isinstance(last, int) and game.turn >= last:
+        return [*events, _last_turn_ended(session, game, viewer)]
     bump_game(session, game, None, turn=after.turn, side_to_move=after.side, step=after.step)
     return events + start_of_turn(session, game)
+
+
+def _last_turn_ended(session: Session, game: Game, viewer: Viewer) -> Event:
+    """The scenario's last turn over: the game ends by itself (an `EndGame` of the turn, its reason the last
+    turn), its result the score as it stands (app.services.result)."""
+    act = EndGame(version=game.version, reason="last-turn")
+    shown = rules_of(game).play(snapshot_of(session, game, []), act).shown
+    bump_game(session, game, None, status="finished")
+    return record(session, game, act.event, viewer.role, {**shown, "turn": game.turn}, step="finished")
 
 
 def end_of_turn(session: Session, game: Game, actor: str) -> list[Event]:

@@ -235,3 +235,24 @@ class AdvanceTurn(Act):
 
     version: int
     event: ClassVar[str] = "step"
+
+
+# -- how a game is won ---------------------------------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class CallObjective(Act):
+    """The referee's call on an objective (contested: a stand within 1 cm of its edge): `side` holds it, or
+    None, nobody, until the stands' holding of it changes (rules.core.score)."""
+
+    objective_id: str
+    side: str | None
+    event: ClassVar[str] = "objective-called"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndGame(Act):
+    """The game ended, over the game's `version`: by the referee, or as its scenario's last turn ends
+    (`reason`: "referee" or "last-turn"); its result is the score as it then stands (rules.core.score)."""
+
+    version: int
+    reason: str = "referee"
+    event: ClassVar[str] = "game-finished"

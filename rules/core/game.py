@@ -19,7 +19,9 @@ from rules.core.acts import (
     Act,
     ApplyArrival,
     ArriveItem,
+    CallObjective,
     EditUnit,
+    EndGame,
     LayTemplate,
     MoveFormation,
     MoveStand,
@@ -50,8 +52,10 @@ from rules.core.records import (
 from rules.core.rolls import Outcome, Rolls, work_out
 from rules.core.ruleset import REGISTERED, Context, RuleSet
 from rules.core.scenario import ForceNode, NewForces, forces_from_document
+from rules.core.score import Victory
 from rules.core.turn import Notice, Step, TrackTurn
 from rules.table.frame import laid, shifted_about_centre
+from rules.table.objectives import objectives_from_geojson
 from rules.table.terrain import Feature, terrain_from_geojson
 
 
@@ -519,6 +523,15 @@ class Setup:
         """The scenario documents the rule set ships (docs/scenario-format.md), by id."""
         return {}
 
+    def board_refused(self, board: Mapping[str, Any], where: str) -> None:
+        """Refuse a scenario's `board` (the game-wide values a game of counters starts with: the key places of
+        the players' own map, their tracks) that the rule set does not take (a RulesError naming the field);
+        by default a scenario brings none."""
+        if board:
+            raise RulesError(
+                f"{where}.{sorted(board)[0]}", "these games take no board values from a scenario", []
+            )
+
     def unit_cap(self) -> tuple[int, str] | None:
         """The most units (formations and stands) a game may hold, with the rule that sets it; None: only the
         scenario format's own cap."""
@@ -567,6 +580,8 @@ class GameRules:
     setup: Setup = field(default_factory=Setup)
     # What a game keeps on the table besides the stands, as the app stores, answers and draws it.
     kit: TableKit = field(default_factory=TableKit)
+    # How a game is won: the book's printed victory conditions, else the scenario's objectives (rules.core.score).
+    victory: Victory = field(default_factory=Victory)
 
     def play(self, snapshot: Snapshot, act: Act) -> Answer:
         """What `act` does to the table (rules.core.acts), or a RulesError refusing it with its rule: a stand
@@ -605,6 +620,10 @@ class GameRules:
         if isinstance(act, PlanFire):
             self.fire_plan._plan_item_allowed(act.kind, snapshot.period, act.side, act.nation)
             return Answer()
+        if isinstance(act, CallObjective):
+            return Answer(shown=objective_called(snapshot, act))
+        if isinstance(act, EndGame):
+            return Answer(shown={"reason": act.reason})
         if isinstance(act, RehearsePlan):
             body = self.fire_plan._rehearse(
                 snapshot, act.side, act.items, act.names, act.options, act.turns, act.seed, act.samples
@@ -646,6 +665,20 @@ def formation_moved(snapshot: Snapshot, act: MoveFormation) -> tuple[Change, ...
         place = {"x": round(x, 2), "y": round(y, 2), "facing_deg": round((facing + act.turn_deg) % 360, 2)}
         out += [SetState("", "", u.id, k, v) for k, v in place.items() if u.value(k) != v]
     return tuple(out)
+
+
+def objective_called(snapshot: Snapshot, act: CallObjective) -> dict[str, Any]:
+    """The referee's call on one of the game's objectives (its board's `table_objectives`): the objective and
+    the side called to hold it (None: nobody); a RulesError naming the field otherwise."""
+    kept = snapshot.board.get("table_objectives") or {"type": "FeatureCollection", "features": []}
+    found = objectives_from_geojson(kept, snapshot.table_width_cm, snapshot.table_length_cm)
+    ids = [o.id for o in found]
+    if act.objective_id not in ids:
+        raise RulesError("objective_id", "no such objective in this game: pick one of its objectives", ids)
+    if act.side not in (*TurnModel.sides, None):
+        raise RulesError("side", "call the objective for a side, or for nobody", [*TurnModel.sides, None])
+    name = next(o.name for o in found if o.id == act.objective_id)
+    return {"objective_id": act.objective_id, "name": name, "side": act.side}
 
 
 def template_laid(kit: TableKit, snapshot: Snapshot, act: LayTemplate | MoveTemplate) -> dict[str, Any]:

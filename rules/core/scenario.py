@@ -23,6 +23,7 @@ from shapely.errors import GEOSException
 from shapely.geometry import box, shape
 
 from rules.core.errors import RulesError
+from rules.table.objectives import objectives_from_geojson
 from rules.table.terrain import Feature, feature_from_geojson
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ class ScenarioWords(Protocol):
     def unit_kinds(self) -> tuple[str, ...]: ...
     @property
     def guns(self) -> tuple[str, ...]: ...
+    def board_refused(self, board: Mapping[str, Any], where: str) -> None: ...
 
 
 class ScenarioTable(Protocol):
@@ -117,6 +119,8 @@ TOP_KEYS = (
     "variants",
     "errata",
     "terrain",
+    "board",
+    "table_objectives",
     "sides",
 )
 SIDE_KEYS = ("nationality", "deployment_zone", "forces")
@@ -282,6 +286,12 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
     for i, eid in enumerate(errata):
         _choice(eid, f"errata.{i}", sorted(ruleset.errata))
     points = _terrain(doc.get("terrain"), rules, width, length, doc["period"])
+    board = doc.get("board", {})
+    if not isinstance(board, dict):
+        raise _fail("board", "must be an object of the rule set's board values")
+    rules.setup.board_refused(board, "board")
+    if doc.get("table_objectives") is not None:
+        objectives_from_geojson(doc["table_objectives"], width, length)
     sides = _object(doc["sides"], "sides", SIDES, SIDES)
     ids: set[str] = set()
     units = 0

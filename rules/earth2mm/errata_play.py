@@ -265,3 +265,41 @@ Earth2mm.add_errata(
         note="The characteristics chart gives what each base is, never how many make a company.",
     ),
 )
+
+# -- how a game is won (issue 55) -------------------------------------------------------------------------------
+SCENARIO_VICTORY = "scenario-victory"
+
+Earth2mm.add_errata(
+    Erratum(
+        SCENARIO_VICTORY,
+        "How a game is won",
+        (
+            Reading(
+                "scenario-objectives",
+                "The rules print no victory conditions ('Start new bound.' ends each bound, and no bound ends "
+                "the game): a game is won on its scenario's objectives (docs/scenario-format.md, "
+                "table_objectives), the side with more victory points winning and level points a draw; it "
+                "ends as its scenario's last bound ends, or by the referee.",
+                f"{SRC_BOUNDS} (silent; the game's reading)",
+                "scenario-objectives",
+            ),
+        ),
+        default="scenario-objectives",
+    ),
+    Erratum(
+        "demo-ferme-objectives",
+        "The objectives of the demonstration battle at the Ferme du Bois",
+        (
+            Reading(
+                "farm-and-redoubt",
+                "'The attacker takes the farm and the redoubt; the defender holds them' (the scenario's own "
+                "words): the Ferme du Bois and the Redoubt are objectives, each its terrain's outline, worth 1 "
+                "victory point to the side holding it as the 6th bound ends; the defender holds each until "
+                "an attacking stand alone is in it.",
+                f"{SRC_BOUNDS} (silent; firestep's demonstration battle)",
+                "farm-and-redoubt",
+            ),
+        ),
+        default="farm-and-redoubt",
+    ),
+)

@@ -156,11 +156,13 @@ class BombardmentRequest(VimyRequest):
     aircraft: bool = Field(
         default=False, description="An Allied aircraft marker added to the hex (at most one)."
     )
-    night: bool | None = Field(
-        default=None, description="A night turn (the club's turn track); unset: the turn-track reading."
+    night: Literal["by-turn-track", "night", "day"] = Field(
+        default="by-turn-track",
+        description="A night turn by the club's turn track; unset: the turn-track reading.",
     )
-    observed: bool | None = Field(
-        default=None, description="The players' call that the target is observed (17.3); false is refused."
+    observed: Literal["", "observed", "not observed"] = Field(
+        default="",
+        description="The players' call whether the target is observed (17.3); 'not observed' is refused.",
     )
     table_result: Literal["hit", "no effect"] | None = Field(
         default=None,
@@ -204,9 +206,9 @@ class Bombardment(Resolver[BombardmentRequest]):
             raise RulesError(
                 "gas", "only the Allied player, during the first game turn, may use gas (17.6)", [False]
             )
-        if req.observed is False:
+        if req.observed == "not observed":
             raise RulesError(
-                "observed", "only observed enemy units can ever be bombarded (17.2, 17.3)", [True]
+                "observed", "only observed enemy units can ever be bombarded (17.2, 17.3)", ["observed"]
             )
         if req.aircraft and req.bombarding_side != "allied":
             raise RulesError("aircraft", "aircraft markers are Allied (11.1, 17.3)", [False])
@@ -224,8 +226,9 @@ class Bombardment(Resolver[BombardmentRequest]):
             mods.append(Modifier("Allied aircraft over the hex", AIRCRAFT_MODIFIER, MODIFIER_SOURCE))
         if req.bombarding_side == "german":
             mods.append(Modifier("an Allied unit is the target", ALLIED_TARGET_MODIFIER, MODIFIER_SOURCE))
-        if req.night if req.night is not None else is_night(ctx, req.turn):
-            night_source = CLUB_TRACK if req.night is not None else ctx.citation("turn-track")
+        by_track = req.night == "by-turn-track"
+        if is_night(ctx, req.turn) if by_track else req.night == "night":
+            night_source = ctx.citation("turn-track") if by_track else CLUB_TRACK
             mods.append(Modifier("night turn", NIGHT_MODIFIER, night_source))
         return tuple(mods)
 
@@ -255,8 +258,17 @@ class Bombardment(Resolver[BombardmentRequest]):
             modifiers=mods,
             total=net,
             sources=(BOMBARD_SOURCE, cite("17.5 Bombardment Resolution")),
-            details={"marker_results": results},
+            details={"marker_results": results, **_observed(req)},
         )
+
+
+def _observed(req: BombardmentRequest) -> dict[str, str]:
+    """The players' call that the target is observed, recorded as theirs beside the rule (17.3)."""
+    if req.observed != "observed":
+        return {}
+    return {
+        "observed": "the players' call, from their own map (17.3 Observation: adjacent, or a line of sight)"
+    }
 
 
 class TurnRequest(VimyRequest):

@@ -12,7 +12,9 @@ from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand
 from rules.core.errors import RulesError
 from rules.core.game import Answer, GameRules
 from rules.core.records import Change, SetBoard, SetState, Snapshot
+from rules.core.score import Victory
 from rules.earth2mm.data import COMMANDS, SRC_COMMANDS, SRC_COVER, SRC_ORDER
+from rules.earth2mm.errata_play import SCENARIO_VICTORY
 from rules.earth2mm.play import units as U
 from rules.earth2mm.play.artillery import EarthFirePlan
 from rules.earth2mm.play.card import EarthCardFields
@@ -25,7 +27,7 @@ from rules.earth2mm.play.shots import cover_terrain, stands
 from rules.earth2mm.play.table import ROUGH_GROUND_KEY, EarthTable
 from rules.earth2mm.play.turn import EarthBound
 from rules.earth2mm.resolvers import PLANS
-from rules.earth2mm.ruleset import Earth2mm
+from rules.earth2mm.ruleset import Earth2mm, cite
 from rules.registry import register_game
 from rules.table.bases import Stand
 
@@ -156,5 +158,6 @@ EARTH_GAME: GameRules = register_game(
         report=EarthReport(),
         setup=EarthSetup(),
         kit=KIT,
+        victory=Victory(SCENARIO_VICTORY, cite("BOUNDS")),
     )
 )

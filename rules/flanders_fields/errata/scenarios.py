@@ -101,3 +101,47 @@ FlandersFields.add_errata(
         section="scenarios",
     ),
 )
+
+# -- how a game is won (issue 55) -------------------------------------------------------------------------------
+MONS_BRIDGES = "mons-bridges"
+SCENARIO_VICTORY = "scenario-victory"
+SRC_MONS = cite("SPECIMEN GAMES, GERMAN ATTACK ON THE BEF SOMEWHERE NEAR MONS")
+
+FlandersFields.add_errata(
+    Erratum(
+        SCENARIO_VICTORY,
+        "How a game is won",
+        (
+            Reading(
+                "scenario-objectives",
+                "The rules print no victory conditions: a game is won on its scenario's objectives "
+                "(docs/scenario-format.md, table_objectives), the side with more victory points winning and "
+                "level points a draw; a game without objectives ends level unless the referee says otherwise.",
+                cite("SPECIMEN GAMES") + " (silent; the game's reading)",
+                "scenario-objectives",
+            ),
+        ),
+        default="scenario-objectives",
+        note="The specimen game gives its situation ('The British and Germans are racing to secure the bridges "
+        "over a small river') and no way to score it.",
+        section="scenarios",
+    ),
+    Erratum(
+        MONS_BRIDGES,
+        "The objectives at Mons",
+        (
+            Reading(
+                "bridges",
+                "'The British and Germans are racing to secure the bridges over a small river': each of the two "
+                "bridges is an objective, a 6 cm square about the bridge (x = 40 and 80 on the river at y = 120, "
+                "erratum mons-table-layout), worth 1 victory point to the side holding it as the game ends; "
+                "the turns are not limited, so the referee ends the game.",
+                SRC_MONS,
+                "bridges",
+            ),
+        ),
+        default="bridges",
+        note="The text names the bridges as what both sides race for, and no points, area or end.",
+        section="scenarios",
+    ),
+)

@@ -9,6 +9,8 @@ from dataclasses import dataclass, replace
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand
 from rules.core.game import Answer, GameRules
 from rules.core.records import Snapshot
+from rules.core.score import Victory
+from rules.flanders_fields.errata.scenarios import SCENARIO_VICTORY
 from rules.flanders_fields.play.game_acts import FlandersFieldsRolls
 from rules.flanders_fields.play.game_arrivals import FlandersFieldsFirePlan
 from rules.flanders_fields.play.game_consequences import FlandersFieldsFields, FlandersFieldsTable
@@ -17,7 +19,7 @@ from rules.flanders_fields.play.game_report import FlandersFieldsReport
 from rules.flanders_fields.play.game_sequence import FlandersFieldsTurn
 from rules.flanders_fields.play.game_setup import FlandersFieldsSetup
 from rules.flanders_fields.play.kit import KIT
-from rules.flanders_fields.ruleset import FlandersFields
+from rules.flanders_fields.ruleset import FlandersFields, cite
 from rules.registry import register_game
 
 
@@ -46,5 +48,6 @@ GAME: GameRules = register_game(
         report=FlandersFieldsReport(),
         setup=FlandersFieldsSetup(),
         kit=KIT,
+        victory=Victory(SCENARIO_VICTORY, cite("SPECIMEN GAMES")),
     )
 )

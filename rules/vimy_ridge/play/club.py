@@ -12,14 +12,17 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from rules.core.errors import RulesError
 from rules.core.resolution import Evaluation
-from rules.core.ruleset import Context, Resolver
-from rules.vimy_ridge.data import HexFeature, LAST_TURN, PEAK_HEXES, TOTAL_MARKERS, VIMY_TOWN_HEXES
-from rules.vimy_ridge.ruleset import VimyRequest, VimyRidge
+from rules.core.ruleset import Context, Erratum, Reading, Resolver
+from rules.vimy_ridge.data import LAST_TURN, PEAK_HEXES, TOTAL_MARKERS, VIMY_TOWN_HEXES, HexFeature
+from rules.vimy_ridge.ruleset import VimyRequest, VimyRidge, cite
 
 # Every value below that the book does not print is the club's, read from its own copy: cited as such.
 CLUB = "the club's own copy of the game (map, counters and tracks), as entered for this game"
 SUPPLY_HEX = "1534"  # 12.1 "the German supply hex in Petit Vimy (1534)": printed, never entered
-TURN_TWO_ALLOTMENT = (8, 5)  # 17.1 'on the second game turn, the Artillery Track is printed with the listing "8/5"'
+TURN_TWO_ALLOTMENT = (
+    8,
+    5,
+)  # 17.1 'on the second game turn, the Artillery Track is printed with the listing "8/5"'
 PETIT_VIMY_TOWN_HEXES = 2  # 12.1 "provided that neither town hex of Petit Vimy": two town hexes
 SEVEN_HEXES = 7  # 18.2 "any woods hex within seven hexes of Petit Vimy"
 
@@ -45,16 +48,22 @@ class ClubData(BaseModel):
         default=None, description="The two town hexes of Petit Vimy (12.1)."
     )
     la_folie_woods: list[Hex] | None = Field(
-        default=None, max_length=200, description="The La Folie Woods hexes: woods within seven hexes of Petit Vimy (18.2)."
+        default=None,
+        max_length=200,
+        description="The La Folie Woods hexes: woods within seven hexes of Petit Vimy (18.2).",
     )
     easternmost: list[Hex] | None = Field(
         default=None, max_length=200, description="The easternmost map hexes (12.1, 11.6)."
     )
     trench_hexsides: list[Annotated[list[Hex], Field(min_length=2, max_length=2)]] | None = Field(
-        default=None, max_length=500, description="Trench hexsides, each the two hexes it lies between (14.2)."
+        default=None,
+        max_length=500,
+        description="Trench hexsides, each the two hexes it lies between (14.2).",
     )
     hex_terrain: dict[Hex, Annotated[list[HexFeature], Field(min_length=1, max_length=5)]] | None = Field(
-        default=None, max_length=2000, description="Bombardment terrain of hexes (the modifiers chart's kinds)."
+        default=None,
+        max_length=2000,
+        description="Bombardment terrain of hexes (the modifiers chart's kinds).",
     )
     turn_track: list[TrackPart] | None = Field(
         default=None,
@@ -87,7 +96,9 @@ def checked(club: ClubData, at: str = "club") -> None:
     if club.artillery_track is not None:
         if tuple(club.artillery_track[1]) != TURN_TWO_ALLOTMENT:
             raise RulesError(
-                f"{at}.artillery_track.1", "turn 2 is printed 8/5 (17.1): enter [8, 5]", [list(TURN_TWO_ALLOTMENT)]
+                f"{at}.artillery_track.1",
+                "turn 2 is printed 8/5 (17.1): enter [8, 5]",
+                [list(TURN_TWO_ALLOTMENT)],
             )
         for i, (allied, german) in enumerate(club.artillery_track):
             if allied + german > TOTAL_MARKERS:
@@ -127,10 +138,84 @@ class ClubDataEntry(Resolver[ClubDataRequest]):
             key="entered",
             outcome={"entered": sorted(entered), "the_club_s": sorted(entered)},
             sources=(CLUB,),
-            details={"notes": [f"{k} is the club's value, not printed in the exclusive rules" for k in sorted(entered)]},
+            details={
+                "notes": [
+                    f"{k} is the club's value, not printed in the exclusive rules" for k in sorted(entered)
+                ]
+            },
         )
 
 
 def club_value(board: Any, key: str) -> Any:
     """A club entry on the game's board, or None where the club has not entered it."""
     return board.get(key) if hasattr(board, "get") else None
+
+
+VimyRidge.add_errata(
+    Erratum(
+        "replacement-steps",
+        "What one replacement brings back (11.3, 11.6)",
+        (
+            Reading(
+                "one-step-each",
+                "Each replacement gives a counter back one step: an eliminated unit returns depleted for one, "
+                "full for two; a depleted one is rebuilt for one ('two depleted ... units onto the map, or to "
+                "rebuild any two depleted ... units').",
+                cite("11.3 Allied Replacements"),
+                "step",
+            ),
+            Reading(
+                "whole-unit",
+                "One replacement brings 'any eliminated unit onto the map' at the strength the players choose; "
+                "a rebuild of a depleted unit is one more.",
+                cite("11.3 Allied Replacements"),
+                "unit",
+            ),
+        ),
+        default="one-step-each",
+        note="11.3 lists 'any eliminated unit', 'two depleted units' and 'any two depleted units' as uses of "
+        "the two replacements without saying what one costs.",
+    ),
+    Erratum(
+        "trench-crossing",
+        "An attack by several units of which only some attack across a trench hexside (14.2)",
+        (
+            Reading(
+                "any-crossing",
+                "The trench line is used when the attack occurs from across a trench hexside for any attacker "
+                "('if the attack occurs from across the trench line hexside symbol').",
+                cite("14.2 Trench Lines"),
+                "any",
+            ),
+            Reading(
+                "all-crossing",
+                "The trench line is used only when every attacker attacks across a trench hexside; otherwise the "
+                "hex's other terrain ('If a unit is attacked from another direction').",
+                cite("14.2 Trench Lines"),
+                "all",
+            ),
+        ),
+        default="any-crossing",
+    ),
+    Erratum(
+        "vp-moment",
+        "When the Canadian side's 2 VP win (12.1 'accumulates no less than two (2) VP before the end of the "
+        "last game turn')",
+        (
+            Reading(
+                "any-moment",
+                "As soon as the tally reaches 2 VP, before the last turn ends.",
+                cite("12.1 Victory Points"),
+                "any",
+            ),
+            Reading(
+                "game-end",
+                "At the end of the last game turn only (12.2: the German player wins if the Canadian player "
+                "fails to accumulate 2 VP 'before the last game turn').",
+                cite("12.2 German Victory"),
+                "end",
+            ),
+        ),
+        default="any-moment",
+    ),
+)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from rules.core.acts import Act, EditUnit, Roll
 from rules.core.errors import Refusal, RulesError
@@ -22,12 +22,14 @@ from rules.core.kit import CounterBoard, TableKit
 from rules.core.records import (
     Change,
     Claims,
+    EditChoice,
     Filled,
     FillRequest,
     SetBoard,
     SetState,
     Snapshot,
     StandAct,
+    StandEdit,
     StateField,
     UnitState,
 )
@@ -38,7 +40,7 @@ from rules.core.turn import Notice, Step, TrackTurn
 from rules.registry import register_game
 from rules.vimy_ridge.data import LAST_TURN, MAX_MARKERS_PER_UNIT, REPLACEMENTS_PER_NIGHT, TURNS
 from rules.vimy_ridge.play.club import CLUB, ClubData, checked
-from rules.vimy_ridge.play.victory import TALLY, place_notes, tally
+from rules.vimy_ridge.play.victory import TALLY, VimyVictory, place_notes, tally
 from rules.vimy_ridge.resolvers import Combat, CombatRequest, allotment, is_night
 from rules.vimy_ridge.ruleset import VimyRidge, cite
 
@@ -75,12 +77,40 @@ class VimyFields(Fields):
         StateField("defence_depleted", "Defence (depleted)", 0, maximum=99, edit="number"),
         StateField("depleted", "Depleted", False, edit="flag", badge="DEPLETED", filter="Depleted"),
         StateField("eliminated", "Eliminated", False, edit="flag", badge="ELIMINATED", filter="Eliminated"),
-        StateField("applied", "Applied", "", edit="word", shown=False),
+        StateField("applied_result", "Applied", "", edit="word", shown=False),
         StateField("moved_turn", "Moved on turn", 0, shown=False),
     )
     # A hex set is a move in the movement phase, a retreat or an advance in combat, or a replacement entering:
     # which one the edit's `applied` says, and the turn's `forbidden` judges (not the side's step alone).
-    edit_acts = {"hex": MOVE_ACT, "depleted": RESULT_ACT, "eliminated": RESULT_ACT, "applied": RESULT_ACT}
+    edit_acts = {
+        "hex": MOVE_ACT,
+        "depleted": RESULT_ACT,
+        "eliminated": RESULT_ACT,
+        "applied_result": RESULT_ACT,
+    }
+
+    def stand_edits(self, snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
+        """What a counter's card offers to apply: a step lost or the counter eliminated (a combat result or a
+        bombardment hit, as the players read it), or, eliminated, its return as a replacement (a night turn's;
+        the act pipeline refuses it otherwise)."""
+        u = snapshot.unit(unit_id)
+        if u.level != COUNTER:
+            return ()
+        if u.state.get("eliminated"):
+            back = EditChoice(False, "Return depleted (a replacement)")
+            return (
+                StandEdit("Replacement", "eliminated", u.id, "11.3, 11.6: two replacements a night", (back,)),
+            )
+        out = []
+        if not u.state.get("depleted"):
+            out.append(StandEdit("Step loss", "depleted", u.id, SRC_RESULTS, (EditChoice(True, "Depleted"),)))
+        else:
+            rebuilt = EditChoice(False, "Rebuilt (a replacement)")
+            out.append(
+                StandEdit("Rebuild", "depleted", u.id, "11.3, 11.6: two replacements a night", (rebuilt,))
+            )
+        out.append(StandEdit("Eliminate", "eliminated", u.id, SRC_RESULTS, (EditChoice(True, "Eliminated"),)))
+        return tuple(out)
 
 
 def strength(u: UnitState, kind: str) -> int:
@@ -127,7 +157,14 @@ def this_turn(snapshot: Snapshot, key: str) -> dict[str, Any]:
 
 # -- the turn ----------------------------------------------------------------------------------------------------
 STEPS = (
-    Step("movement", 1, "Movement", "Movement phase", SRC_TURN, "move counters (at night only replacements enter)"),
+    Step(
+        "movement",
+        1,
+        "Movement",
+        "Movement phase",
+        SRC_TURN,
+        "move counters (at night only replacements enter)",
+    ),
     Step(
         "bombardment",
         2,
@@ -177,7 +214,7 @@ class VimyTurn(TurnModel):
         entered = board_value(snapshot, "turn_track")
         out = []
         for t in TURNS:
-            dark, source = night(snapshot, t.number)
+            dark, _source = night(snapshot, t.number)
             # 11.1 "the April 9 (Morning) box of the Turn Track"; the rest as the club's copy prints them.
             label = f"{t.date}, {entered[t.number - 1]}" if entered else f"Turn {t.number}"
             allied, german = (
@@ -197,7 +234,13 @@ class VimyTurn(TurnModel):
         if snapshot.turn < 1:
             return ()
         if snapshot.turn > LAST_TURN:
-            return (Refusal("The game is over: it has 11 turns (20.1).", "The game is divided into 11 turns (20.1)", SRC_TURN),)
+            return (
+                Refusal(
+                    "The game is over: it has 11 turns (20.1).",
+                    "The game is divided into 11 turns (20.1)",
+                    SRC_TURN,
+                ),
+            )
         if isinstance(act, EditUnit):
             return edit_refused(snapshot, act)
         if isinstance(act, Roll):
@@ -207,7 +250,7 @@ class VimyTurn(TurnModel):
     def started(self, snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
         # 18.1 "During each night game turn, the Allied player must eliminate (permanently) one of his aircraft
         # markers from the game": as the night turn begins (its first side's turn, the Allied one).
-        is_night, source = night(snapshot)
+        is_night, _source = night(snapshot)
         if not is_night or snapshot.side_to_move != ALLIED:
             return (), ()
         left = int(board_value(snapshot, "aircraft") or 0)
@@ -231,7 +274,7 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
     unit = snapshot.unit(act.unit_id)
     values = act.values
     is_night, night_source = night(snapshot)
-    restored = _steps_restored(unit, values)
+    restored = _steps_restored(snapshot, unit, values)
     if restored and not is_night:
         return (
             _refusal(
@@ -261,7 +304,10 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
             )
     if "hex" not in values or values["hex"] == unit.state.get("hex"):
         return ()
-    entering = bool(unit.state.get("eliminated")) and values.get("eliminated") is False
+    # A replacement entering the map: back from elimination in this edit, or off the map (its hex empty).
+    entering = (bool(unit.state.get("eliminated")) and values.get("eliminated") is False) or (
+        not unit.state.get("eliminated") and not unit.state.get("hex") and snapshot.turn >= 1
+    )
     if is_night and not entering:
         return (
             _refusal(
@@ -271,9 +317,15 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
             ),
         )
     step = STEPS[snapshot.step].id if snapshot.step < len(STEPS) else ""
-    if values.get("applied") in ("retreated", "advanced"):
+    if values.get("applied_result") in ("retreated", "advanced"):
         if step != "combat":
-            return (_refusal("Retreats and advances follow an attack in the combat phase.", "a combat result", SRC_RESULTS),)
+            return (
+                _refusal(
+                    "Retreats and advances follow an attack in the combat phase.",
+                    "a combat result",
+                    SRC_RESULTS,
+                ),
+            )
         return ()
     if entering:
         return ()
@@ -288,14 +340,20 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
     return ()
 
 
-def _steps_restored(unit: UnitState, values: Mapping[str, Any]) -> int:
-    """How many replacements an edit spends: each step a counter gets back (eliminated to depleted, depleted to
-    full) is one; "two depleted Allied units onto the map, or ... rebuild any two depleted units" (11.3)."""
+def _steps_restored(snapshot: Snapshot, unit: UnitState, values: Mapping[str, Any]) -> int:
+    """How many replacements an edit spends (the replacement-steps erratum): by default each step a counter
+    gets back (eliminated to depleted, depleted to full) is one; read otherwise, an eliminated unit brought
+    back is one whatever its strength."""
+    by_unit = VimyRidge().context(None, snapshot.variants).value("replacement-steps") == "unit"
     before = 2 if unit.state.get("eliminated") else 1 if unit.state.get("depleted") else 0
     eliminated = values.get("eliminated", unit.state.get("eliminated"))
     depleted = values.get("depleted", unit.state.get("depleted"))
+    if before == 2 and eliminated is False and "depleted" not in values and not by_unit:
+        depleted = True  # back one step (edited() writes it)
     after = 2 if eliminated else 1 if depleted else 0
-    return max(before - after, 0)
+    if after >= before:
+        return 0
+    return 1 if by_unit and before == 2 else before - after
 
 
 def roll_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
@@ -311,7 +369,13 @@ def roll_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
                 ),
             )
         if step != "combat":
-            return (_refusal("Attack in your combat phase (15.0).", "the combat phase follows the movement phase", SRC_TURN),)
+            return (
+                _refusal(
+                    "Attack in your combat phase (15.0).",
+                    "the combat phase follows the movement phase",
+                    SRC_TURN,
+                ),
+            )
         return attack_refused(snapshot, act)
     if act.resolver == "bombardment":
         if step != "bombardment":
@@ -353,11 +417,27 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
 
 def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     side = snapshot.side_to_move
+    if act.fields.get("observed") != "observed":
+        # 17.3: observation is the players' call, made from their own map; the game records it as theirs.
+        return (
+            _refusal(
+                "Say the target is observed: only observed enemy units can be bombarded (17.3).",
+                "An enemy unit is only observed if it is adjacent to an observing unit of the other side, or if a "
+                "friendly unit has a line of sight (LOS) to it; at night no LOS beyond an adjacent hex",
+                cite("17.3 Observation"),
+            ),
+        )
     markers = int(act.fields.get("markers", 1)) if isinstance(act.fields.get("markers", 1), int) else 1
     have, source = allotted(snapshot, side)
     spent = int(this_turn(snapshot, "markers_spent").get(side, 0))
     if spent + markers > have:
-        return (_refusal(f"Only {have - spent} of {have} bombardment markers left this turn (17.1).", "the exact number of bombardment markers each side receives each turn is printed ... on the Artillery Track", source),)
+        return (
+            _refusal(
+                f"Only {have - spent} of {have} bombardment markers left this turn (17.1).",
+                "the exact number of bombardment markers each side receives each turn is printed ... on the Artillery Track",
+                source,
+            ),
+        )
     if act.target_id is not None:
         on = int(this_turn(snapshot, "bombarded").get(str(act.target_id), 0))
         if on + markers > MAX_MARKERS_PER_UNIT:
@@ -369,7 +449,13 @@ def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
                 ),
             )
     if act.fields.get("aircraft") and int(board_value(snapshot, "aircraft") or 0) <= 0:
-        return (_refusal("No Allied aircraft marker is left (18.1).", "the Allied player must eliminate one of his aircraft markers each night", SRC_RED_BARON),)
+        return (
+            _refusal(
+                "No Allied aircraft marker is left (18.1).",
+                "the Allied player must eliminate one of his aircraft markers each night",
+                SRC_RED_BARON,
+            ),
+        )
     return ()
 
 
@@ -381,7 +467,9 @@ def _attackers(snapshot: Snapshot, act: Roll) -> list[UnitState]:
 def _crosses_trench(snapshot: Snapshot, attackers: Sequence[UnitState], target: UnitState) -> bool:
     sides = {frozenset(p) for p in board_value(snapshot, "trench_hexsides") or ()}
     there = str(target.state.get("hex", ""))
-    return any(frozenset((str(u.state.get("hex", "")), there)) in sides for u in attackers)
+    across = [frozenset((str(u.state.get("hex", "")), there)) in sides for u in attackers]
+    every = VimyRidge().context(None, snapshot.variants).value("trench-crossing") == "all"
+    return bool(across) and (all(across) if every else any(across))
 
 
 # -- the attack: the CRT with the game's counters ----------------------------------------------------------------
@@ -409,7 +497,9 @@ class Attack(Resolver[AttackRequest]):
 class VimyRolls(Rolls):
     terms = RollTerms(
         claims=Claims(
-            kept=frozenset({"attack_strength", "defense_strength", "bombarding_side", "turn", "night", "la_folie_woods"}),
+            kept=frozenset(
+                {"attack_strength", "defense_strength", "bombarding_side", "turn", "night", "la_folie_woods"}
+            ),
             seen=frozenset({"terrain"}),
         )
     )
@@ -420,9 +510,16 @@ class VimyRolls(Rolls):
             return ()
         return (
             StandAct(
-                "Attack", "attack", u.id, f"{u.name} attacks an adjacent enemy counter", target=True, joined="attackers"
+                "Attack",
+                "attack",
+                u.id,
+                f"{u.name} attacks an adjacent enemy counter",
+                target=True,
+                joined="attackers",
             ),
-            StandAct("Bombard", "bombardment", u.id, "bombard this counter if observed (17.2, 17.3)", on_enemy=True),
+            StandAct(
+                "Bombard", "bombardment", u.id, "bombard this counter if observed (17.2, 17.3)", on_enemy=True
+            ),
         )
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
@@ -436,24 +533,53 @@ class VimyRolls(Rolls):
                 out.append(Filled("attack_strength", total, "the attacking counters' attack strengths", CLUB))
             if target is not None:
                 out.append(
-                    Filled("defense_strength", strength(target, "defence"), f"{target.name}'s defence strength", CLUB)
+                    Filled(
+                        "defense_strength",
+                        strength(target, "defence"),
+                        f"{target.name}'s defence strength",
+                        CLUB,
+                    )
                 )
                 if attackers and _crosses_trench(snapshot, attackers, target):
-                    out.append(Filled("terrain", "trench", "the attack crosses a trench hexside", f"{SRC_TRENCH}; {CLUB}"))
+                    out.append(
+                        Filled(
+                            "terrain",
+                            "trench",
+                            "the attack crosses a trench hexside",
+                            f"{SRC_TRENCH}; {CLUB}",
+                        )
+                    )
         if resolver_id == "bombardment":
             side = snapshot.side_to_move
             is_night, source = night(snapshot)
-            out.append(Filled("bombarding_side", SIDE_WORD[side], f"the {SIDE_WORD[side]} player's turn", SRC_BOMBARD))
+            out.append(
+                Filled(
+                    "bombarding_side", SIDE_WORD[side], f"the {SIDE_WORD[side]} player's turn", SRC_BOMBARD
+                )
+            )
             out.append(Filled("turn", min(max(snapshot.turn, 1), LAST_TURN), "the game turn", SRC_TURN))
-            out.append(Filled("night", is_night, "night turn" if is_night else "day turn", source))
+            out.append(
+                Filled(
+                    "night", "night" if is_night else "day", "night turn" if is_night else "day turn", source
+                )
+            )
             if target is not None:
                 where = str(target.state.get("hex", ""))
                 woods = board_value(snapshot, "la_folie_woods")
                 if woods is not None:
-                    out.append(Filled("la_folie_woods", where in woods, f"hex {where} on the club's La Folie Woods list", CLUB))
+                    out.append(
+                        Filled(
+                            "la_folie_woods",
+                            where in woods,
+                            f"hex {where} on the club's La Folie Woods list",
+                            CLUB,
+                        )
+                    )
                 terrain = (board_value(snapshot, "hex_terrain") or {}).get(where)
                 if terrain:
-                    out.append(Filled("terrain", list(terrain), f"hex {where}'s terrain on the club's map", CLUB))
+                    out.append(
+                        Filled("terrain", list(terrain), f"hex {where}'s terrain on the club's map", CLUB)
+                    )
         return tuple(f for f in out if f.field not in request.given and f.field in request.fields)
 
     def _consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
@@ -475,7 +601,9 @@ def bombarded(snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
     markers = int(outcome.request.model_dump().get("markers", 1))
     spent = this_turn(snapshot, "markers_spent")
     spent[side] = int(spent.get(side, 0)) + markers
-    out: list[Change] = [SetBoard(f"{markers} bombardment marker(s) placed", SRC_BOMBARD, "markers_spent", spent)]
+    out: list[Change] = [
+        SetBoard(f"{markers} bombardment marker(s) placed", SRC_BOMBARD, "markers_spent", spent)
+    ]
     if outcome.target_id is None:
         return tuple(out)
     target = snapshot.unit(outcome.target_id, "target_id")
@@ -502,7 +630,9 @@ def eliminated(u: UnitState, why: str, source: str) -> list[Change]:
 
 class VimyCounters(CounterBoard):
     def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
-        return place_notes(snapshot)
+        """The key hexes the club entered, each with what it is and its rule (victory.place_notes)."""
+        notes = place_notes(snapshot)
+        return {h: notes[h] for h in sorted(notes)}
 
 
 KIT = TableKit(counters=VimyCounters("hex", "hex", "", ("attack", "defence"), group_field="division"))
@@ -510,7 +640,20 @@ KIT = TableKit(counters=VimyCounters("hex", "hex", "", ("attack", "defence"), gr
 
 # -- set-up ------------------------------------------------------------------------------------------------------
 class VimySetup(Setup):
+    """A Vimy game's counters, and the club's values a scenario file brings on its `board` (club.ClubData),
+    checked as the club-data roll checks them."""
+
     unit_levels = (COUNTER,)
+    nations = ("allied", "german")  # 11.1 "The German player ... the Allied player"
+
+    def board_refused(self, board: Mapping[str, Any], where: str) -> None:
+        try:
+            entered = ClubData.model_validate(board)
+        except ValidationError as e:
+            first = e.errors()[0]
+            at = ".".join(str(p) for p in (where, *first["loc"]))
+            raise RulesError(at, f"the club's entry: {first['msg']}", list(ClubData.model_fields)) from None
+        checked(entered, where)
 
 
 # -- the game ----------------------------------------------------------------------------------------------------
@@ -520,35 +663,57 @@ class VimyGame(GameRules):
     counters off the map, replacements counted, and the victory tally rewritten."""
 
     def play(self, snapshot: Snapshot, act: Act) -> Answer:
-        if isinstance(act, EditUnit):
-            answer = Answer(edited(snapshot, act))
-        else:
-            answer = super().play(snapshot, act)
+        answer = Answer(edited(snapshot, act)) if isinstance(act, EditUnit) else super().play(snapshot, act)
         return replace(answer, changes=(*answer.changes, *tallied(snapshot, answer.changes)))
 
 
 def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
     unit = snapshot.unit(act.unit_id)
     values = dict(act.values)
-    if "hex" in values and values["hex"] != "" and not (
-        isinstance(values["hex"], str) and len(values["hex"]) == 4 and values["hex"].isdigit()
+    if (
+        "hex" in values
+        and values["hex"] != ""
+        and not (isinstance(values["hex"], str) and len(values["hex"]) == 4 and values["hex"].isdigit())
     ):
-        raise RulesError("hex", "a hex is its four-digit number as printed on the map (1534)", ["0101..9999", ""])
-    if "applied" in values and values["applied"] not in CHOICES:
-        raise RulesError("applied", "name the choice made: retreated, advanced, depleted, eliminated ...", list(CHOICES))
-    choice = str(values.get("applied") or "")
+        raise RulesError(
+            "hex", "a hex is its four-digit number as printed on the map (1534)", ["0101..9999", ""]
+        )
+    if "applied_result" in values and values["applied_result"] not in CHOICES:
+        raise RulesError(
+            "applied_result",
+            "name the choice made: retreated, advanced, depleted, eliminated ...",
+            list(CHOICES),
+        )
+    choice = str(values.get("applied_result") or "")
     why = f"{unit.name} {choice}" if choice else ""
     source = SRC_RESULTS if choice in ("retreated", "advanced", "depleted", "eliminated") else ""
     out: list[Change] = [SetState(why, source, unit.id, k, v) for k, v in values.items()]
-    restored = _steps_restored(unit, values)
+    restored = _steps_restored(snapshot, unit, values)
     if values.get("eliminated") is True and not unit.state.get("eliminated"):
-        out += [c for c in eliminated(unit, why or f"{unit.name} eliminated", source) if not (isinstance(c, SetState) and c.field in values)]
+        out += [
+            c
+            for c in eliminated(unit, why or f"{unit.name} eliminated", source)
+            if not (isinstance(c, SetState) and c.field in values)
+        ]
     if values.get("eliminated") is False and unit.state.get("eliminated"):
         out.append(SetState(f"{unit.name} returns as a replacement", SRC_REPLACE, unit.id, "killed", False))
+        if (
+            "depleted" not in values
+            and VimyRidge().context(None, snapshot.variants).value("replacement-steps") == "step"
+        ):
+            # One replacement brings an eliminated unit back one step: depleted (erratum replacement-steps).
+            out.append(SetState(f"{unit.name} returns depleted", SRC_REPLACE, unit.id, "depleted", True))
     if restored and snapshot.turn >= 1:
         ledger = this_turn(snapshot, "replacements")
         ledger[unit.side] = int(ledger.get(unit.side, 0)) + restored
-        out.append(SetBoard(f"{restored} replacement(s) used by the {SIDE_WORD[unit.side]} side", SRC_REPLACE, "replacements", ledger))
+        out.append(
+            SetBoard(
+                f"{restored} replacement(s) used by the {SIDE_WORD[unit.side]} side",
+                SRC_REPLACE,
+                "replacements",
+                ledger,
+            )
+        )
     if "hex" in values and values["hex"] != unit.state.get("hex") and values["hex"]:
         if snapshot.turn >= 1:
             out.append(SetState("", "", unit.id, "moved_turn", snapshot.turn))
@@ -567,9 +732,20 @@ def held(snapshot: Snapshot, unit: UnitState, where: str) -> list[Change]:
         holders = dict(board_value(snapshot, "holders") or {})
         if holders.get(where) != unit.side:
             holders[where] = unit.side
-            out.append(SetBoard(f"hex {where} last occupied by the {SIDE_WORD[unit.side]} side", cite("12.1 Victory Points"), "holders", holders))
+            out.append(
+                SetBoard(
+                    f"hex {where} last occupied by the {SIDE_WORD[unit.side]} side",
+                    cite("12.1 Victory Points"),
+                    "holders",
+                    holders,
+                )
+            )
     if entered_vimy(snapshot, unit, where):
-        out.append(SetBoard(f"{unit.name} enters Vimy (hex {where})", cite("12.1 Victory Points"), "vimy_entered", where))
+        out.append(
+            SetBoard(
+                f"{unit.name} enters Vimy (hex {where})", cite("12.1 Victory Points"), "vimy_entered", where
+            )
+        )
     return out
 
 
@@ -583,7 +759,15 @@ def tallied(snapshot: Snapshot, changes: Sequence[Change]) -> tuple[Change, ...]
 
 
 VIMY_GAME: GameRules = register_game(
-    VimyGame(VimyRidge.id, fields=VimyFields(), turn=VimyTurn(), rolls=VimyRolls(), setup=VimySetup(), kit=KIT)
+    VimyGame(
+        VimyRidge.id,
+        fields=VimyFields(),
+        turn=VimyTurn(),
+        rolls=VimyRolls(),
+        setup=VimySetup(),
+        kit=KIT,
+        victory=VimyVictory(),
+    )
 )
 
-__all__ = ["VIMY_GAME", "ALLIED", "GERMAN", "checked"]
+__all__ = ["ALLIED", "GERMAN", "VIMY_GAME", "checked"]

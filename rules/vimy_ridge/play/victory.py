@@ -5,9 +5,11 @@ in the score's shape (the sides' points, the objectives with their holders). Pur
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from rules.core.records import Snapshot, UnitState
+from rules.core.score import ObjectiveScore, Outcome, Score, Victory
 from rules.vimy_ridge.data import EAST_EDGE_UNITS, LAST_TURN, VP_TO_WIN
 from rules.vimy_ridge.play.club import CLUB, SUPPLY_HEX
 from rules.vimy_ridge.ruleset import VimyRidge, cite
@@ -66,7 +68,7 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
     )
     most = max(by_division.values(), default=0)
     # The score's shape (rules.core.score.ObjectiveScore): id, name, vp, when it scores, holder.
-    objectives = [
+    objectives: list[dict[str, Any]] = [
         {
             "id": "peaks",
             "name": "Every peak hex (13 in all)",
@@ -95,7 +97,7 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
             "entered": bool(east),
         },
     ]
-    points = sum(o["vp"] for o in objectives if o["holder"] == ALLIED)
+    points = sum(int(o["vp"]) for o in objectives if o["holder"] == ALLIED)
     germans = [u for u in snapshot.units if u.level == "counter" and u.side == GERMAN]
     instant = None
     if germans and all(u.state.get("eliminated") for u in germans):
@@ -104,20 +106,31 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
         instant = f"an Allied unit entered Vimy (hex {board['vimy_entered']})"
     if instant is not None:
         result: dict[str, Any] = {"winner": ALLIED, "reason": f"instant win: {instant}", "source": SRC_VP}
-    elif points >= VP_TO_WIN:
+    elif points >= VP_TO_WIN and (snapshot.turn > LAST_TURN or by_vp_any_moment(snapshot)):
         result = {"winner": ALLIED, "reason": f"{points} VP of {VP_TO_WIN}", "source": SRC_VP}
     elif snapshot.turn > LAST_TURN:
-        result = {"winner": GERMAN, "reason": f"the Canadians hold {points} VP of {VP_TO_WIN}", "source": SRC_GERMAN}
+        result = {
+            "winner": GERMAN,
+            "reason": f"the Canadians hold {points} VP of {VP_TO_WIN}",
+            "source": SRC_GERMAN,
+        }
     else:
         result = {"winner": None, "reason": f"play on: {points} VP of {VP_TO_WIN}", "source": SRC_VP}
     # The score's shape (rules.core.score.Score and Outcome): points by side, the objectives, the outcome.
+    losses = Counter(u.side for u in snapshot.units if u.level == "counter" and u.state.get("eliminated"))
     return {
         "points": {ALLIED: points, GERMAN: 0},
+        "losses": {ALLIED: losses[ALLIED], GERMAN: losses[GERMAN]},
         "needed": {ALLIED: VP_TO_WIN},
         "objectives": objectives,
         "instant_win": instant,
         "outcome": result,
     }
+
+
+def by_vp_any_moment(snapshot: Snapshot) -> bool:
+    """Whether 2 VP win as soon as they are held (the vp-moment erratum's default) or only at the end."""
+    return bool(VimyRidge().context(None, snapshot.variants).value("vp-moment") == "any")
 
 
 def place_notes(snapshot: Snapshot) -> dict[str, str]:
@@ -134,3 +147,31 @@ def place_notes(snapshot: Snapshot) -> dict[str, str]:
         for h in board.get(key) or ():
             notes[str(h)] = f"{notes[str(h)]}; {words}" if str(h) in notes else words
     return notes
+
+
+class VimyVictory(Victory):
+    """12.0 as the hook's victory: the score and outcome the game keeps on its board (the tally), the Canadian
+    side's points against the 2 it needs; a game over without them is the German side's (12.2)."""
+
+    printed = (
+        "The Canadian player wins if he accumulates no less than two (2) VP before the end of the last game turn.",
+        "If the Canadian player fails to accumulate at least two (2) VP before the last game turn, the German "
+        "player wins the game.",
+    )
+    source = SRC_VP
+
+    def kept(self, board: Mapping[str, Any]) -> tuple[Score, Outcome] | None:
+        t = board.get(TALLY) or {}
+        points = {ALLIED: int((t.get("points") or {}).get(ALLIED, 0)), GERMAN: 0}
+        losses = {s: int((t.get("losses") or {}).get(s, 0)) for s in (ALLIED, GERMAN)}
+        objectives = tuple(
+            ObjectiveScore(o["id"], o["name"], int(o["vp"]), o["scored"], o["holder"], (), False, False)
+            for o in t.get("objectives") or ()
+        )
+        said = t.get("outcome") or {}
+        if said.get("winner"):
+            outcome = Outcome(said["winner"], str(said["reason"]), str(said.get("source", SRC_VP)))
+        else:
+            reason = f"the Canadians hold {points[ALLIED]} VP of {VP_TO_WIN}"
+            outcome = Outcome(GERMAN, reason, SRC_GERMAN)
+        return Score(points, losses, objectives), outcome

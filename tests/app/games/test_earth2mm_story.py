@@ -151,6 +151,7 @@ def test_the_demo_battle_told_in_its_words(sqlite_client: TestClient) -> None:
                 ],
             }
         ],
+        "ending": None,  # the game goes on: no result yet
     }
     assert {r["resolver"] for r in report["ledger"]["sides"]["attacker"]["rolls"]} == {"shoot"}
     [bn] = [b for b in report["losses_by_battalion"] if b["unit_id"] == ids["de/i-bn"]]

@@ -312,7 +312,9 @@ def without_later_additions(played: Any) -> Any:
     checks them); the referee's override of an act the orders and actions now refuse, as its mark. Issue 38: a
     shooting request's `target_in_deep_shelter`; a unit's reinforcement turns
     (tests/rules/flanders_fields/play/test_mons_start.py). Issue 42: the report's story of the game
-    (tests/app/services/test_story.py, tests/app/games/test_mons_two_turns.py)."""
+    (tests/app/services/test_story.py, tests/app/games/test_mons_two_turns.py). Issue 55: the scenario's
+    objectives and last turn kept on the board, and the report's result
+    (tests/app/games/test_play_to_a_result.py)."""
     if isinstance(played, list):
         return [without_later_additions(v) for v in played]
     if not isinstance(played, dict):
@@ -326,6 +328,9 @@ def without_later_additions(played: Any) -> Any:
         *ISSUE_37_STATE,
         *(("turn", "lands", "deviation") if fire_item else ()),
         *(later if unit else ()),
+        "table_objectives",  # issue 55
+        "last_turn",
+        *(("result",) if "ledger" in played else ()),
     }
     if isinstance(played.get("target_in_deep_shelter"), bool):  # issue 38: a shooting request's new field
         added.add("target_in_deep_shelter")

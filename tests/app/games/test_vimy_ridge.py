@@ -19,7 +19,19 @@ HEXES = {
     "la_folie_woods": ["1207"],
     "easternmost": [f"{2001 + i}" for i in range(10)],
     "trench_hexsides": [["0910", "1010"]],
-    "turn_track": ["Morning", "Day", "Night", "Morning", "Day", "Night", "Morning", "Day", "Night", "Morning", "Day"],
+    "turn_track": [
+        "Morning",
+        "Day",
+        "Night",
+        "Morning",
+        "Day",
+        "Night",
+        "Morning",
+        "Day",
+        "Night",
+        "Morning",
+        "Day",
+    ],
     "artillery_track": [[8, 5], [8, 5], [4, 2]] + [[8, 5]] * 8,
     "aircraft": 3,
 }
@@ -32,11 +44,15 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     api = f"/api/v1/games/{g.id}"
 
     def counter(side: str, name: str, division: str, hexno: str) -> int:
-        made = http.post(f"{api}/units", headers=g.referee, json={"side": side, "name": name, "level": "counter"})
+        made = http.post(
+            f"{api}/units", headers=g.referee, json={"side": side, "name": name, "level": "counter"}
+        )
         assert made.status_code == 201, made.text
         uid = int(made.json()["unit"]["id"])
         values = {"hex": hexno, "division": division, "attack": 4, "defence": 4, "attack_depleted": 2}
-        edited = http.put(f"{api}/units/{uid}", headers=g.referee, json={"version": 1, **values, "defence_depleted": 2})
+        edited = http.put(
+            f"{api}/units/{uid}", headers=g.referee, json={"version": 1, **values, "defence_depleted": 2}
+        )
         assert edited.status_code == 200, edited.text
         return uid
 
@@ -58,9 +74,12 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     entered = roll("club-data", {"fields": {"club": HEXES}, "dice": []}, g.referee)
     assert entered.status_code == 200, entered.text
 
-
     # A bombardment with gas at Zero Hour (two markers, a 1 hits), then undone.
-    shot = {"fields": {"markers": 2, "gas": True, "observed": True}, "dice": [1, 6], "target_id": german}
+    shot = {
+        "fields": {"markers": 2, "gas": True, "observed": "observed"},
+        "dice": [1, 6],
+        "target_id": german,
+    }
     hit = roll("bombardment", shot, g.attacker)
     assert hit.status_code == 200, hit.text
     assert {"unit": german, "field": "depleted", "before": False, "after": True} in hit.json()["changes"]
@@ -91,8 +110,12 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
         assert moved_on.status_code == 200, moved_on.text
     turn = http.get(f"{api}/turn", headers=g.referee).json()
     assert (turn["turn"], turn["side_to_move"], turn["step"]["id"]) == (3, "attacker", "movement")
-    version = next(u for u in http.get(f"{api}/units", headers=g.attacker).json() if u["id"] == second)["version"]
-    night_move = http.put(f"{api}/units/{second}", headers=g.attacker, json={"version": version, "hex": "1011"})
+    version = next(u for u in http.get(f"{api}/units", headers=g.attacker).json() if u["id"] == second)[
+        "version"
+    ]
+    night_move = http.put(
+        f"{api}/units/{second}", headers=g.attacker, json={"version": version, "hex": "1011"}
+    )
     assert night_move.status_code == 409 and "13.1" in night_move.json()["detail"], night_move.text
     assert len(night_move.json()["detail"]) <= 120
 
@@ -105,3 +128,45 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     assert win.status_code == 200, win.text
     tally = http.get(f"{api}/state", headers=g.defender).json()["board"]["tally"]
     assert tally["outcome"]["winner"] == "attacker" and "instant win" in tally["outcome"]["reason"]
+    # The same tally as the game's score (GET /score, the shape every rule set's score takes).
+    score = http.get(f"{api}/score", headers=g.defender)
+    assert score.status_code == 200, score.text
+    held = {o["id"]: o["holder"] for o in score.json()["objectives"]}
+    assert held == {"peaks": None, "supply-1534": None, "easternmost": None}
+    version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
+    assert http.post(f"{api}/finish", headers=g.referee, json={"version": version}).status_code == 200
+    result = http.get(f"{api}/result", headers=g.attacker).json()
+    assert result["winner"] == "attacker" and "12.1" in result["source"], result
+
+
+def _counter(cid: str, division: str, hexno: str) -> dict[str, Any]:
+    state = {"hex": hexno, "division": division, "attack": 4, "defence": 3, "attack_depleted": 2}
+    return {"id": cid, "name": cid, "level": "counter", "kind": "infantry", "state": state}
+
+
+def test_a_club_shares_its_values_as_a_scenario_file(sqlite_client: TestClient) -> None:
+    """The club's counters and key hexes as a scenario file (docs/scenario-format.md, `board`): a value the
+    book prints otherwise is refused naming the field; a game made from it starts with them."""
+    http = sqlite_client
+    doc: dict[str, Any] = {
+        "format": "firestep-scenario/1",
+        "title": "Our Vimy (club example)",
+        "ruleset": "vimy-ridge",
+        "period": None,
+        "table": {"width_cm": 1, "length_cm": 1},
+        "board": {**HEXES, "peaks": HEXES["peaks"][:12]},
+        "sides": {
+            "attacker": {"nationality": "allied", "forces": [_counter("ca-1", "1st Canadian", "0910")]},
+            "defender": {"nationality": "german", "forces": [_counter("de-261", "79th Reserve", "1534")]},
+        },
+    }
+    refused = http.post("/api/v1/scenarios", json=doc)
+    assert refused.status_code == 422 and "board.peaks" in refused.text, refused.text
+    doc["board"] = HEXES
+    stored = http.post("/api/v1/scenarios", json=doc)
+    assert stored.status_code == 201, stored.text
+    g = new_game(http, {"scenario": stored.json()["id"]})
+    state = http.get(f"/api/v1/games/{g.id}/state", headers=g.referee).json()
+    assert state["board"]["peaks"] == HEXES["peaks"] and state["board"]["aircraft"] == 3
+    units = http.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+    assert {u["hex"] for u in units} == {"0910", "1534"}

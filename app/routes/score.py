@@ -1,0 +1,86 @@
+"""How a game is won (issue 55): its score now (each side's points and losses, each objective's holder), the
+referee's call on a contested objective (an act of the one pipeline, logged), and a finished game's result."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Body
+from pydantic import BaseModel, ConfigDict, Field
+
+from app import errors
+from app.core.routing import Router
+from app.core.writing import game_write
+from app.data.schemas_answers import EventOut, GameResultOut, GameScore, ObjectiveCalledOut
+from app.deps import GameId, SessionDep
+from app.guard.auth import ViewerDep
+from app.services import acts, games
+from app.services import result as result_service
+from app.services import score as score_service
+from app.services.events import event_dict, roles_of
+from rules.core.acts import CallObjective
+from rules.core.errors import NotFoundError
+from rules.core.vocabulary import Side
+from rules.table.objectives import ID_PATTERN
+
+router = Router(prefix="/api/v1/games/{game_id}", tags=["score"])
+
+
+class ObjectiveCallIn(BaseModel):
+    """The referee's call: the objective, and the side that holds it (null: nobody)."""
+
+    model_config = ConfigDict(extra="forbid")
+    objective_id: Annotated[str, Field(min_length=1, max_length=40, pattern=ID_PATTERN.pattern)]
+    side: Side | None
+
+
+@router.get(
+    "/score",
+    response_model=GameScore,
+    summary="The score now: the turn or bound, each side's victory points and losses, each objective's holder, "
+    "the stands holding it and whether it is contested",
+    responses=errors.responses(401, 403, 404),
+)
+def get_score(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameScore:
+    game = games.get_game(session, game_id)
+    return score_service.score_answer(game, score_service.game_score(session, game))
+
+
+@router.post(
+    "/score/calls",
+    response_model=ObjectiveCalledOut,
+    summary="The referee's call on a contested objective: who holds it (null: nobody), until the stands change",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def call_objective(
+    game_id: GameId,
+    body: Annotated[
+        ObjectiveCallIn,
+        Body(openapi_examples={"the bridge": {"value": {"objective_id": "bridge-1", "side": "defender"}}}),
+    ],
+    viewer: ViewerDep,
+    session: SessionDep,
+) -> ObjectiveCalledOut:
+    viewer.require_referee("call an objective")
+    with game_write(session, game_id) as game:
+        played = acts.play(
+            session, game, viewer, CallObjective(objective_id=body.objective_id, side=body.side)
+        )
+        event = EventOut.model_validate(event_dict(played.event, roles_of(viewer)))
+    session.refresh(game)
+    score = score_service.score_answer(game, score_service.game_score(session, game))
+    return ObjectiveCalledOut(event=event, score=score)
+
+
+@router.get(
+    "/result",
+    response_model=GameResultOut,
+    summary="A finished game's result: the winner (null: a draw), points, losses, the objectives as they stood",
+    responses=errors.responses(401, 403, 404),
+)
+def get_result(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameResultOut:
+    game = games.get_game(session, game_id)
+    result = result_service.game_result(session, game_id)
+    if result is None:
+        raise NotFoundError("result of game (it is not over)", str(game_id))
+    return result_service.result_answer(game, result)

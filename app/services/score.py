@@ -1,0 +1,123 @@
+"""The score of a game, derived from its log (rules.core.score): each side's victory points and losses, and
+each of the game's objectives (its board's `table_objectives`, from its scenario) with its holder, the stands
+that hold it, whether it is contested and whether the referee called it. Nothing is kept: the score is worked
+out from the events and the stands as they stand, so it survives a restart and follows an undo.
+
+What a viewer reads: the stands' places are on the table for every device (app.services.units hides only a
+unit's secret state), and a stand off the table holds nothing, so the score is the same for every viewer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from shapely.geometry import mapping
+from sqlmodel import Session, col, select
+
+from app.data.models import Event, Game
+from app.data.schemas_answers import GameScore, ObjectiveScoreOut, SideScoreOut
+from app.services.events import reversed_ids
+from app.services.markers import rules_of
+from app.services.units import list_units
+from rules.core.score import Logged, Moved, ObjectiveScore, Piece, Score, score_of
+from rules.table.objectives import Objective, objectives_from_geojson
+
+__all__ = [
+    "CALLED",
+    "FINISHED",
+    "game_score",
+    "objective_answer",
+    "objectives_of",
+    "score_answer",
+    "touches_score",
+]
+
+CALLED = "objective-called"  # rules.core.acts.CallObjective.event
+FINISHED = "game-finished"  # rules.core.acts.EndGame.event
+_PLACE = frozenset({"x", "y", "facing_deg", "killed", "off_table"})
+
+
+def objectives_of(game: Game) -> list[Objective]:
+    """The game's objectives as its scenario wrote them (none for a game made without one)."""
+    kept = game.board.get("table_objectives")
+    if not kept:
+        return []
+    return objectives_from_geojson(kept, game.table_width_cm, game.table_length_cm)
+
+
+def logged(events: Iterable[Event], undone: set[int]) -> list[Logged]:
+    """The game's events as the score reads them: the stands' places changed, the units added, the referee's
+    calls (an undone call drops out) and the game's end."""
+    out: list[Logged] = []
+    for ev in events:
+        whole = {**ev.payload, **(ev.private or {}).get("referee", {})}
+        moved = tuple(
+            Moved(int(c["unit"]), str(c["field"]), c.get("before"), c.get("after"))
+            for c in whole.get("changes") or []
+            if isinstance(c, dict) and isinstance(c.get("unit"), int) and c.get("field") in _PLACE
+        )
+        added: tuple[int, ...] = ()
+        unit = whole.get("unit")
+        if ev.kind == "unit-added" and isinstance(unit, dict) and isinstance(unit.get("id"), int):
+            added = (unit["id"],)
+        call = None
+        if ev.kind == CALLED and ev.pk not in undone:
+            side = whole.get("side")
+            call = (str(whole.get("objective_id")), side if isinstance(side, str) else None)
+        out.append(Logged(ev.turn, moved, added, call, ev.kind == FINISHED))
+    return out
+
+
+def game_score(session: Session, game: Game) -> Score:
+    """The game's score now, from its log (or as its rules keep it: Victory.kept)."""
+    kept = rules_of(game).victory.kept(game.board)
+    if kept is not None:
+        return kept[0]
+    objectives = objectives_of(game)
+    units = list_units(session, game.pk)
+    now = [
+        Piece(u.pk, u.side, u.base, u.x, u.y, u.facing_deg, u.killed, u.off_table) for u in units if u.base
+    ]
+    events = session.exec(select(Event).where(Event.game_id == game.pk).order_by(col(Event.id))).all()
+    log = logged(events, reversed_ids(session, game.pk))
+    return score_of(objectives, rules_of(game).kit.bases, now, log)
+
+
+def score_answer(game: Game, score: Score) -> GameScore:
+    """The score as `GET /games/{id}/score` answers it (`clocks`: none yet)."""
+    rules = rules_of(game)
+    shapes = {o.id: mapping(o.geometry) for o in objectives_of(game)}
+    steps = rules.turn.steps(game.period)
+    step = steps[game.step].title if game.status == "playing" and game.step < len(steps) else None
+    return GameScore(
+        game_id=game.pk,
+        status=game.status,
+        turn=game.turn,
+        turn_word=rules.turn.turn_word,
+        last_turn=game.board.get("last_turn"),
+        side_to_move=game.side_to_move,
+        step=step,
+        sides=[SideScoreOut(side=s, points=score.points[s], losses=score.losses[s]) for s in score.points],
+        objectives=[objective_answer(o, shapes) for o in score.objectives],
+        clocks=[],
+    )
+
+
+def objective_answer(o: ObjectiveScore, shapes: Mapping[str, Any]) -> ObjectiveScoreOut:
+    """An objective of the score as the API answers it, with its point or area (`shapes`, by id)."""
+    return ObjectiveScoreOut.model_validate(
+        {
+            **{k: getattr(o, k) for k in o.__dataclass_fields__},
+            "stands": list(o.stands),
+            "geometry": shapes.get(o.id),
+        }
+    )
+
+
+def touches_score(event: Mapping[str, Any]) -> bool:
+    """Whether an event (as `events.event_dict` gives it) may change the score: a stand moved, destroyed or
+    taken off, a unit added, a call, the turn moving on or the game's end."""
+    if event["kind"] in (CALLED, FINISHED, "unit-added", "step", "turn-started", "undo"):
+        return True
+    changes: Sequence[Any] = event["payload"].get("changes") or []
+    return any(isinstance(c, dict) and "unit" in c and c.get("field") in _PLACE for c in changes)

@@ -1,0 +1,290 @@
+"""Victory points from the log: each objective's holder after each act, scored as its scenario says
+(rules.table.objectives), the referee's contested calls, and the rule set's printed victory conditions where a
+book prints them (the hook's `victory`, a `Victory`).
+
+The score is derived, never kept: `score_of` replays the game's log over its stands. The log records every
+stand's place as a change (x, y, facing, killed, off the table, with what it was before), so the stands as they
+stood after each act are the stands now with the later changes taken back. Then, in order:
+- after each act of the game (turn 1 on) every objective's holding is worked out (rules.table.objectives
+  `holding`); a `first_taken` objective scores its vp, once, to the first side to hold it;
+- as each turn (or bound) ends (the log's turn number moves on, or the game ends), each `each_turn` objective
+  scores its vp to its holder;
+- as the game ends, each `game_end` objective scores its vp to its holder; until then a side's points count
+  the `game_end` objectives it holds now, as the game would end (so the score a table sees moves with it);
+- a referee's call on an objective (`Logged.call`: a side, or None for nobody) stands for its holder until the
+  stands' holding of it changes (its holder, its stands or whether it is contested); a call on an objective the stands make no doubt of stands alike (the referee
+  is the judge of the table).
+Losses are each side's stands destroyed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rules.table.bases import BaseSpec, Stand
+from rules.table.objectives import Holding, Objective, holding
+
+SIDES = ("attacker", "defender")
+PLACE_FIELDS = ("x", "y", "facing_deg", "killed", "off_table")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A unit as the score reads it: its side and base, and where it stands (None: not on the table)."""
+
+    id: int
+    side: str
+    base: str | None
+    x: float | None = None
+    y: float | None = None
+    facing_deg: float | None = None
+    killed: bool = False
+    off_table: bool = False
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A change to a unit's place as the log keeps it: the field, its value before and after."""
+
+    unit_id: int
+    field: str
+    before: Any
+    after: Any
+
+
+@dataclass(frozen=True)
+class Logged:
+    """One event of the log as the score reads it: its game turn, the changes to the stands' places, the
+    units it added (absent before it), a referee's call (objective id, side or None) and whether it ended the
+    game."""
+
+    turn: int
+    moved: tuple[Moved, ...] = ()
+    added: tuple[int, ...] = ()
+    call: tuple[str, str | None] | None = None
+    ended: bool = False
+
+
+@dataclass(frozen=True)
+class ObjectiveScore:
+    """An objective as the score stands: its holder (the referee's call where one stands), the stands that
+    hold it, whether a stand within 1 cm of its edge could change that, whether the holder is the referee's
+    call, and the side that took it first (None: never taken)."""
+
+    id: str
+    name: str
+    vp: int
+    scored: str
+    holder: str | None
+    stands: tuple[int, ...]
+    contested: bool
+    called_by_referee: bool
+    first_taken_by: str | None = None
+
+
+@dataclass(frozen=True)
+class Score:
+    """Each side's victory points (as the game would end now, until it has), its stands lost, the objectives
+    as they stand, and the turns whose end has been scored."""
+
+    points: Mapping[str, int]
+    losses: Mapping[str, int]
+    objectives: tuple[ObjectiveScore, ...]
+    ended: bool = False
+    turns_scored: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game came out: the winner (None: a draw), why, in words, and the printed line it comes from."""
+
+    winner: str | None
+    reason: str
+    source: str = ""
+
+
+class Victory:
+    """A rule set's victory conditions (the hook's `victory`): by default the scenario's own objectives decide,
+    the side with more victory points winning and level points a draw; `erratum` names the reading that lists
+    the choice where the book prints none. A book that prints its own overrides `outcome` with its lines
+    (`printed`)."""
+
+    # The erratum listing the scenario's own victory conditions as firestep's reading ("": the book prints them).
+    erratum: str = ""
+    # The book's printed victory conditions, each its line as printed (none: the scenario's own).
+    printed: tuple[str, ...] = ()
+    source: str = ""
+
+    def __init__(self, erratum: str = "", source: str = "") -> None:
+        if erratum:
+            self.erratum = erratum
+        if source:
+            self.source = source
+
+    def kept(self, board: Mapping[str, Any]) -> tuple[Score, Outcome] | None:
+        """The score and outcome a game keeps itself, as its board holds them (a game of counters on the
+        players' own map: its rules keep a ledger of the places they hold), in place of the score worked out
+        from the log over the table's objectives; None by default (the table's)."""
+        return None
+
+    def outcome(self, points: Mapping[str, int]) -> Outcome:
+        """The winner of a game by its points: more points win, level points are a draw."""
+        a, d = points.get("attacker", 0), points.get("defender", 0)
+        if a == d:
+            return Outcome(None, f"level at {a} victory points each: a draw", self.source)
+        winner = "attacker" if a > d else "defender"
+        return Outcome(winner, f"the {winner} wins by {max(a, d)} victory points to {min(a, d)}", self.source)
+
+
+def pieces_before(
+    now: Sequence[Piece], log: Sequence[Logged]
+) -> tuple[dict[int, Piece], list[dict[int, Piece]]]:
+    """The units as they stood before the log's first event, and as each unit added by an event stood right
+    after it (by event index): the units now with every later change taken back."""
+    state = {p.id: p for p in now}
+    added_at: list[dict[int, Piece]] = [{} for _ in log]
+    for i in range(len(log) - 1, -1, -1):
+        ev = log[i]
+        for m in reversed(ev.moved):
+            p = state.get(m.unit_id)
+            if p is not None and m.field in PLACE_FIELDS:
+                state[m.unit_id] = replace(p, **{m.field: m.before})
+        for uid in ev.added:
+            p = state.pop(uid, None)
+            if p is not None:
+                added_at[i][uid] = p
+    return state, added_at
+
+
+def _stands(pieces: Mapping[int, Piece], bases: Mapping[str, BaseSpec]) -> list[Stand]:
+    out = []
+    for p in pieces.values():
+        spec = bases.get(p.base or "")
+        if spec is None or p.killed or p.off_table or p.x is None or p.y is None:
+            continue
+        facing = float(p.facing_deg) if p.facing_deg is not None else 90.0
+        out.append(Stand(str(p.id), p.side, spec, (float(p.x), float(p.y)), facing))
+    return out
+
+
+@dataclass
+class _Tally:
+    objectives: Sequence[Objective]
+    holdings: dict[str, Holding]
+    points: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
+    calls: dict[str, tuple[str | None, Holding]] = field(default_factory=dict)
+    taken: dict[str, str] = field(default_factory=dict)
+    turns_scored: list[int] = field(default_factory=list)
+
+    def holder(self, o: Objective) -> str | None:
+        call = self.calls.get(o.id)
+        return call[0] if call is not None else self.holdings[o.id].holder
+
+    def held(self, holdings: dict[str, Holding]) -> None:
+        """The holdings after an act: a call stands while the stands' holding it was made on stands."""
+        self.holdings = holdings
+        for oid, (_, on) in list(self.calls.items()):
+            h = holdings[oid]
+            if h != on:
+                del self.calls[oid]
+
+    def first_taken(self) -> None:
+        for o in self.objectives:
+            side = self.holder(o)
+            if o.scored == "first_taken" and o.id not in self.taken and side in SIDES:
+                self.taken[o.id] = side
+                self.points[side] += o.vp
+
+    def turn_ended(self, turn: int) -> None:
+        if turn < 1 or turn in self.turns_scored:
+            return
+        self.turns_scored.append(turn)
+        for o in self.objectives:
+            side = self.holder(o)
+            if o.scored == "each_turn" and side in SIDES:
+                self.points[side] += o.vp
+
+    def game_ended(self) -> None:
+        for o in self.objectives:
+            side = self.holder(o)
+            if o.scored == "game_end" and side in SIDES:
+                self.points[side] += o.vp
+
+
+def score_of(
+    objectives: Sequence[Objective],
+    bases: Mapping[str, BaseSpec],
+    now: Sequence[Piece],
+    log: Sequence[Logged],
+) -> Score:
+    """The score of a game whose units stand as `now` after `log` (its events in order, the undone ones
+    with their undoing: both are in the log): see the module's steps."""
+    pieces, added_at = pieces_before(now, log)
+    tally = _Tally(objectives, _holdings(objectives, pieces, bases))
+    turn = 0
+    ended = False
+    for i, ev in enumerate(log):
+        if ended:
+            break
+        if ev.turn > turn:
+            tally.turn_ended(turn)
+            turn = ev.turn
+        changed = bool(ev.added)
+        pieces.update(added_at[i])
+        for m in ev.moved:
+            p = pieces.get(m.unit_id)
+            if p is not None and m.field in PLACE_FIELDS:
+                pieces[m.unit_id] = replace(p, **{m.field: m.after})
+                changed = True
+        if changed and objectives:
+            tally.held(_holdings(objectives, pieces, bases))
+        if ev.call is not None and any(o.id == ev.call[0] for o in objectives):
+            tally.calls[ev.call[0]] = (ev.call[1], tally.holdings[ev.call[0]])
+        if turn >= 1:
+            tally.first_taken()
+        if ev.ended:
+            tally.turn_ended(turn)
+            tally.game_ended()
+            ended = True
+    points = dict(tally.points)
+    if not ended:  # as the game would end now
+        for o in objectives:
+            side = tally.holder(o)
+            if o.scored == "game_end" and side in SIDES:
+                points[side] += o.vp
+    losses = dict.fromkeys(SIDES, 0)
+    for p in pieces.values():
+        if p.killed and p.base and p.side in losses:
+            losses[p.side] += 1
+    return Score(
+        points,
+        losses,
+        tuple(_objective_score(o, tally) for o in objectives),
+        ended,
+        tuple(tally.turns_scored),
+    )
+
+
+def _holdings(
+    objectives: Sequence[Objective], pieces: Mapping[int, Piece], bases: Mapping[str, BaseSpec]
+) -> dict[str, Holding]:
+    stands = _stands(pieces, bases)
+    return {o.id: holding(o, stands) for o in objectives}
+
+
+def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
+    h = tally.holdings[o.id]
+    called = o.id in tally.calls
+    holder = tally.holder(o)
+    return ObjectiveScore(
+        o.id,
+        o.name,
+        o.vp,
+        o.scored,
+        holder,
+        tuple(int(s) for s in h.stands) if holder == h.holder else (),
+        h.contested and not called,
+        called,
+        tally.taken.get(o.id),
+    )

@@ -1,0 +1,218 @@
+"""Objectives on the table: named points or areas (cm, the table frame) a scenario scores, and who holds each
+from the stands' bases (Shapely, geometry only; what an objective is worth and when it scores is
+rules.core.score's).
+
+A scenario writes them as `table_objectives`, a GeoJSON FeatureCollection like its terrain
+(docs/scenario-format.md): each feature a Point or a Polygon, its properties `name`, `vp` (0..100), `scored`
+(`each_turn`, `game_end`, `first_taken`) and optionally `held_by`.
+
+Holding (`holding`): an objective is held by the side with a stand on the table, not destroyed, within or
+touching it (its base's outline meets the point or the area) while no stand of the other side is; with
+`held_by: <side>` that side also holds it while no stand of either side is there. Contested: the holder would
+change if a stand moved by 1 cm (`TOLERANCE_CM`, the tape's tolerance): a stand within 1 cm of the edge, in
+or out, whose presence decides it."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+import shapely
+from shapely.errors import GEOSException
+from shapely.geometry import mapping, shape
+from shapely.geometry.base import BaseGeometry
+
+from rules.core.errors import RulesError
+from rules.table.bases import Stand
+
+Scored = Literal["each_turn", "game_end", "first_taken"]
+SCORED: tuple[str, ...] = get_args(Scored)
+HELD_BY = ("stands", "attacker", "defender")  # "stands": only stands hold it (the default)
+SIDES = ("attacker", "defender")
+MAX_OBJECTIVES = 50
+MAX_NAME = 80
+MAX_VP = 100
+MAX_POINTS = 2000  # vertices of all the objectives together
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+PROPERTY_KEYS = ("name", "vp", "scored", "held_by")
+# The tape's tolerance: a stand within this of an objective's edge might be in or out (issue 55).
+TOLERANCE_CM = 1.0
+
+
+@dataclass(frozen=True)
+class Objective:
+    """An objective: its id (the feature's `id`, else `objective-<n>`), name, worth in victory points, when
+    it scores, who holds it when no stand does ("stands": nobody) and its point or area."""
+
+    id: str
+    name: str
+    vp: int
+    scored: str
+    held_by: str
+    geometry: BaseGeometry
+
+    def as_geojson(self) -> dict[str, Any]:
+        props: dict[str, Any] = {"name": self.name, "vp": self.vp, "scored": self.scored}
+        if self.held_by != "stands":
+            props["held_by"] = self.held_by
+        return {"type": "Feature", "id": self.id, "geometry": mapping(self.geometry), "properties": props}
+
+
+@dataclass(frozen=True)
+class Holding:
+    """Who holds an objective now (None: nobody), the stands that hold it (the holder's within or
+    touching), and whether a stand within 1 cm of its edge could change that (`contested`)."""
+
+    objective_id: str
+    holder: str | None
+    stands: tuple[str, ...]
+    contested: bool
+
+
+def _fail(where: str, msg: str, allowed: Sequence[Any] | None = None) -> RulesError:
+    return RulesError(where, msg, list(allowed) if allowed is not None else None)
+
+
+def objectives_from_geojson(
+    collection: Any, width_cm: float, length_cm: float, where: str = "table_objectives"
+) -> list[Objective]:
+    """The objectives of a FeatureCollection, each checked (a RulesError naming `<where>.features.<i>...` and
+    the allowed values): a Point or a valid Polygon on the table, a name, a worth and when it scores."""
+    if not isinstance(collection, dict) or set(collection) - {"type", "features"}:
+        raise _fail(where, "must be a GeoJSON FeatureCollection", ["type", "features"])
+    if collection.get("type") != "FeatureCollection":
+        raise _fail(f"{where}.type", "must be a FeatureCollection", ["FeatureCollection"])
+    features = collection.get("features")
+    if not isinstance(features, list) or len(features) > MAX_OBJECTIVES:
+        raise _fail(f"{where}.features", "must be a list of objectives", [f"0..{MAX_OBJECTIVES} features"])
+    out: list[Objective] = []
+    points = 0
+    for i, obj in enumerate(features):
+        at = f"{where}.features.{i}"
+        made = _objective(obj, at, i)
+        if made.id in {o.id for o in out}:
+            raise _fail(f"{at}.id", f"the id {made.id!r} is taken by another objective", ["a unique id"])
+        points += len(shapely.get_coordinates(made.geometry))
+        if points > MAX_POINTS:
+            raise _fail(at, f"the objectives have more than {MAX_POINTS} points", [f"0..{MAX_POINTS}"])
+        x0, y0, x1, y1 = made.geometry.bounds
+        if x0 < 0 or y0 < 0 or x1 > width_cm or y1 > length_cm:
+            raise _fail(
+                f"{at}.geometry",
+                f"reaches off the table (its extent is x {x0:g}..{x1:g}, y {y0:g}..{y1:g} cm)",
+                [f"x 0..{width_cm:g}, y 0..{length_cm:g} cm"],
+            )
+        out.append(made)
+    return out
+
+
+def _objective(obj: Any, at: str, i: int) -> Objective:
+    if not isinstance(obj, dict) or set(obj) - {"type", "id", "properties", "geometry"}:
+        raise _fail(at, "must be a GeoJSON Feature", ["type", "id", "properties", "geometry"])
+    if obj.get("type") != "Feature":
+        raise _fail(f"{at}.type", "must be a Feature", ["Feature"])
+    fid = obj.get("id", f"objective-{i + 1}")
+    if not isinstance(fid, str) or not ID_PATTERN.match(fid):
+        raise _fail(f"{at}.id", "an objective id is 1 to 40 of a-z, 0-9 and -", ["a-z 0-9 -, 1..40"])
+    props = obj.get("properties")
+    if not isinstance(props, dict):
+        raise _fail(f"{at}.properties", "must be an object", list(PROPERTY_KEYS))
+    for key in props:
+        if key not in PROPERTY_KEYS:
+            raise _fail(f"{at}.properties.{str(key)[:40]}", "unknown property", list(PROPERTY_KEYS))
+    name = props.get("name")
+    if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
+        raise _fail(
+            f"{at}.properties.name", f"must be text of 1 to {MAX_NAME} characters", [f"1..{MAX_NAME}"]
+        )
+    vp = props.get("vp")
+    if isinstance(vp, bool) or not isinstance(vp, int) or not 0 <= vp <= MAX_VP:
+        raise _fail(f"{at}.properties.vp", "must be a whole number of victory points", [f"0..{MAX_VP}"])
+    scored = props.get("scored")
+    if scored not in SCORED:
+        raise _fail(f"{at}.properties.scored", f"unknown value {str(scored)[:40]!r}", SCORED)
+    held_by = props.get("held_by") or "stands"
+    if held_by not in HELD_BY:
+        raise _fail(f"{at}.properties.held_by", f"unknown value {str(held_by)[:40]!r}", HELD_BY)
+    geometry = obj.get("geometry")
+    if not isinstance(geometry, dict) or geometry.get("type") not in ("Point", "Polygon"):
+        raise _fail(f"{at}.geometry.type", "an objective is a point or an area", ["Point", "Polygon"])
+    try:
+        geom = shape(geometry)
+    except (GEOSException, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise _fail(f"{at}.geometry", f"not a usable GeoJSON geometry: {str(exc)[:60]}") from exc
+    coords = shapely.get_coordinates(geom)
+    if geom.is_empty or not geom.is_valid or not all(math.isfinite(v) for v in coords.flat):
+        raise _fail(f"{at}.geometry", f"the shape is empty or not valid: {shapely.is_valid_reason(geom)}")
+    return Objective(fid, name, vp, str(scored), str(held_by), geom)
+
+
+def _edge(o: Objective) -> BaseGeometry:
+    """What a stand crosses to come in or go out: an area's outline, a point itself."""
+    return o.geometry if o.geometry.geom_type == "Point" else o.geometry.boundary
+
+
+def _firmly_in(o: Objective, footprint: BaseGeometry) -> bool:
+    """Whether the stand still meets the objective however it moves by the tolerance: some point of the
+    objective lies 1 cm inside the base, or some point of the base 1 cm inside the area (sufficient, so a
+    stand this does not prove firm counts as near the edge)."""
+    inner = footprint.buffer(-TOLERANCE_CM)
+    if not inner.is_empty and inner.intersects(o.geometry):
+        return True
+    if o.geometry.geom_type == "Point":
+        return False
+    core = o.geometry.buffer(-TOLERANCE_CM)
+    return not core.is_empty and core.intersects(footprint)
+
+
+def _holder(o: Objective, sides_in: set[str]) -> str | None:
+    if len(sides_in) == 1:
+        return next(iter(sides_in))
+    if not sides_in and o.held_by in SIDES:
+        return o.held_by
+    return None
+
+
+def holding(o: Objective, stands: Sequence[Stand]) -> Holding:
+    """Who holds `o` among `stands` (the living stands on the table: rules.table.placed.stand_of), the
+    stands that hold it, and whether it is contested (a stand within 1 cm of its edge, in or out, whose
+    presence alone would change the holder)."""
+    geom = o.geometry
+    reach = TOLERANCE_CM
+    x0, y0, x1, y1 = geom.bounds
+    inside: list[Stand] = []
+    near: list[tuple[Stand, bool]] = []  # (stand, in now) within the tolerance of the edge
+    for s in stands:
+        fp = s.polygon()
+        bx0, by0, bx1, by1 = fp.bounds
+        if bx1 < x0 - reach or bx0 > x1 + reach or by1 < y0 - reach or by0 > y1 + reach:
+            continue
+        meets = fp.intersects(geom)
+        if meets:
+            inside.append(s)
+            if not _firmly_in(o, fp):
+                near.append((s, True))
+        elif fp.distance(_edge(o)) <= reach:
+            near.append((s, False))
+    holder = _holder(o, {s.side for s in inside})
+    contested = False
+    for s, is_in in near:
+        others = [t for t in inside if t is not s]
+        moved = others if is_in else [*inside, s]
+        if _holder(o, {t.side for t in moved}) != holder:
+            contested = True
+            break
+    held = tuple(sorted((s.id for s in inside if s.side == holder), key=_id_key))
+    return Holding(o.id, holder, held, contested)
+
+
+def _id_key(stand_id: str) -> tuple[int, str]:
+    return (int(stand_id), "") if stand_id.isdigit() else (0, stand_id)
+
+
+def holdings(objectives: Sequence[Objective], stands: Sequence[Stand]) -> Mapping[str, Holding]:
+    """Each objective's holding among `stands`, by objective id."""
+    return {o.id: holding(o, stands) for o in objectives}

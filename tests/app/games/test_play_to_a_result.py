@@ -1,0 +1,153 @@
+"""How a game is won, over the API (issue 55): Mons 1914 played to a result (a German stand onto a bridge
+changes the score live on another device's stream, the referee's call on the contested bridge recorded, the
+game ended with its winner in the report), the same for the 2mm demonstration battle (ended by itself as its
+last bound ends), and the score's answers refused to a hostile client."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from app.guard.auth import COOKIE_NAME
+from tests.app.games.conftest import Game, new_game, start_game
+from tests.app.games.test_live_and_concurrency import Listener
+from tests.app.test_stream_frames import caught_up, stream
+
+
+def score(http: Any, g: Game, who: dict[str, str] | None = None) -> dict[str, Any]:
+    r = http.get(f"/api/v1/games/{g.id}/score", headers=who or g.defender)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def objective(s: dict[str, Any], oid: str) -> dict[str, Any]:
+    return next(o for o in s["objectives"] if o["id"] == oid)
+
+
+def points(s: dict[str, Any]) -> dict[str, int]:
+    return {side["side"]: side["points"] for side in s["sides"]}
+
+
+def a_stand(http: Any, g: Game, side: str, base: str) -> dict[str, Any]:
+    units = http.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+    return next(u for u in units if u["side"] == side and u["base"] == base and u["x"] is not None)
+
+
+def move(http: Any, g: Game, unit: dict[str, Any], x: float, y: float, facing: float) -> dict[str, Any]:
+    body = {"x": x, "y": y, "facing_deg": facing, "override": True}
+    r = http.post(f"/api/v1/games/{g.id}/units/{unit['id']}/move", headers=g.referee, json=body)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def scored_frame(listener: Listener, oid: str, holder: str | None) -> dict[str, Any]:
+    """The first frame whose score has objective `oid` held by `holder` (frames without a score skipped)."""
+    for _ in range(20):
+        _, frame = listener.take(1)[0]
+        if "score" in frame and objective(frame["score"], oid)["holder"] == holder:
+            return frame
+    raise AssertionError(f"no frame with {oid} held by {holder}")
+
+
+def finish(http: Any, g: Game) -> None:
+    version = http.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
+    r = http.post(f"/api/v1/games/{g.id}/finish", headers=g.referee, json={"version": version})
+    assert r.status_code == 200, r.text
+
+
+def test_mons_is_played_to_a_result_the_bridges_scored_live(live_url: str) -> None:
+    with httpx.Client(base_url=live_url, timeout=30) as http:
+        g = new_game(http)
+        start_game(http, g)
+        before = score(http, g)
+        assert [o["id"] for o in before["objectives"]] == ["bridge-1", "bridge-2"]
+        assert objective(before, "bridge-1")["geometry"]["type"] == "Polygon"
+        assert points(before) == {"attacker": 0, "defender": 0} and before["clocks"] == []
+        # Another device (the British player's map) follows the stream.
+        british = Listener(stream(live_url, g, "map"), g.defender)
+        caught_up(http, g, (british, g.defender))
+
+        german = a_stand(http, g, "attacker", "infantry-platoon")  # a 3 x 1.5 cm base
+        move(http, g, german, 40.0, 120.0, 90.0)  # onto bridge 1 (x 37..43, y 117..123)
+        frame = scored_frame(british, "bridge-1", "attacker")
+        assert frame["kind"] == "move" and points(frame["score"]) == {"attacker": 1, "defender": 0}
+        assert objective(frame["score"], "bridge-1")["stands"] == [german["id"]]
+
+        # A British platoon 0.25 cm onto the bridge's far edge: nobody holds it, and it is contested.
+        tommy = a_stand(http, g, "defender", "infantry-platoon")
+        move(http, g, tommy, 40.0, 123.5, 270.0)
+        bridge = objective(scored_frame(british, "bridge-1", None)["score"], "bridge-1")
+        assert bridge["contested"] and bridge["stands"] == []
+
+        # Only the referee calls it; the call is an event of the log, carried live.
+        call = {"objective_id": "bridge-1", "side": "attacker"}
+        refused = http.post(f"/api/v1/games/{g.id}/score/calls", headers=g.defender, json=call)
+        assert refused.status_code == 403
+        r = http.post(f"/api/v1/games/{g.id}/score/calls", headers=g.referee, json=call)
+        assert r.status_code == 200, r.text
+        assert r.json()["event"]["kind"] == "objective-called"
+        assert r.json()["event"]["payload"]["side"] == "attacker"
+        called = objective(scored_frame(british, "bridge-1", "attacker")["score"], "bridge-1")
+        assert called["called_by_referee"] and not called["contested"]
+
+        finish(http, g)
+        result = http.get(f"/api/v1/games/{g.id}/result", headers=g.defender).json()
+        assert result["winner"] == "attacker" and result["points"] == {"attacker": 1, "defender": 0}
+        assert result["ended_by"] == "referee" and result["ended_at_turn"] == 1
+        report = http.get(f"/api/v1/games/{g.id}/report", headers=g.defender).json()
+        assert report["result"]["winner"] == "attacker"
+        assert report["story"]["ending"] == result["words"] and "the attacker wins" in result["words"]
+        british.close()
+
+
+@pytest.mark.long  # six bounds of steps advanced
+def test_the_2mm_demo_battle_ends_by_itself_as_its_last_bound_ends(client: TestClient) -> None:
+    g = new_game(client, {"scenario": "earth2mm-demo-ferme"})
+    start_game(client, g)
+    s = score(client, g)
+    # "the defender holds them": both objectives the defender's until an attacking stand alone is in one.
+    assert s["last_turn"] == 6 and s["turn_word"] == "bound"
+    assert points(s) == {"attacker": 0, "defender": 2}
+    units = client.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+    for i, u in enumerate(u for u in units if u["side"] == "defender" and u["base"] == "elite-inf"):
+        move(client, g, u, 59.0 + 2 * i, 100.0, 270.0)  # the farm's garrison falls back
+    assert points(score(client, g)) == {"attacker": 0, "defender": 2}  # an empty farm is still the defender's
+    attacker = a_stand(client, g, "attacker", "line-inf")
+    move(client, g, attacker, 62.0, 76.0, 90.0)  # into the Ferme du Bois
+    assert points(score(client, g)) == {"attacker": 1, "defender": 1}
+    while client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["status"] == "playing":
+        version = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
+        r = client.post(f"/api/v1/games/{g.id}/turn/advance", headers=g.referee, json={"version": version})
+        assert r.status_code == 200, r.text
+    result = client.get(f"/api/v1/games/{g.id}/result", headers=g.attacker).json()
+    assert result["ended_by"] == "last-turn" and result["ended_at_turn"] == 6
+    assert result["winner"] is None and result["points"] == {"attacker": 1, "defender": 1}
+    story = client.get(f"/api/v1/games/{g.id}/report", headers=g.attacker).json()["story"]
+    assert story["ending"].startswith("Game over in bound 6") and "a draw" in story["ending"]
+    client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+    page = client.get(f"/games/{g.id}/report")  # the report page, and its print, end with the result
+    client.cookies.clear()
+    assert page.status_code == 200 and story["ending"] in page.text
+    again = client.post(f"/api/v1/games/{g.id}/finish", headers=g.referee, json={"version": 10_000})
+    assert again.status_code == 409
+
+
+def test_a_hostile_call_is_refused_naming_the_field(client: TestClient) -> None:
+    g = new_game(client)
+    url = f"/api/v1/games/{g.id}/score/calls"
+    not_yet = client.post(url, headers=g.referee, json={"objective_id": "bridge-1", "side": None})
+    assert not_yet.status_code == 409  # in set-up: nothing is called before the game starts
+    start_game(client, g)
+    for body, field in (
+        ({"objective_id": "bridge-9", "side": None}, "objective_id"),
+        ({"objective_id": "x" * 41, "side": None}, "objective_id"),
+        ({"objective_id": "bridge-1", "side": "referee"}, "side"),
+        ({"objective_id": "bridge-1"}, "side"),
+    ):
+        r = client.post(url, headers=g.referee, json=body)
+        assert r.status_code == 422, (body, r.text)
+        assert field in r.text
+    assert client.get(f"/api/v1/games/{g.id}/result", headers=g.referee).status_code == 404

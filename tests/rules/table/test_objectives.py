@@ -1,0 +1,138 @@
+"""Holding an objective (rules.table.objectives): a side's stand, not destroyed, within or touching it and no
+enemy stand; a point or an area; contested when a stand within 1 cm of the edge decides it; the scenario's
+objectives checked naming the field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rules.core.errors import RulesError
+from rules.table.bases import BaseSpec, Stand
+from rules.table.objectives import TOLERANCE_CM, Objective, holding, objectives_from_geojson
+
+# A 4 x 2 cm base (width across the front, depth), facing up the table: x spans 4 cm, y 2 cm.
+BASE = BaseSpec("test", "rect", 4.0, 2.0, "test")
+
+
+def stand(sid: int, side: str, x: float, y: float) -> Stand:
+    return Stand(str(sid), side, BASE, (x, y), 90.0)
+
+
+def area(**props: Any) -> Objective:
+    doc = {
+        "type": "FeatureCollection",
+        "features": [
+            {
+                "type": "Feature",
+                "id": "bridge",
+                "geometry": {
+                    "type": "Polygon",
+                    "coordinates": [[[40, 40], [50, 40], [50, 50], [40, 50], [40, 40]]],
+                },
+                "properties": {"name": "Bridge", "vp": 2, "scored": "game_end", **props},
+            }
+        ],
+    }
+    return objectives_from_geojson(doc, 120, 180)[0]
+
+
+def point() -> Objective:
+    doc = {
+        "type": "FeatureCollection",
+        "features": [
+            {
+                "type": "Feature",
+                "geometry": {"type": "Point", "coordinates": [60, 60]},
+                "properties": {"name": "Crossroads", "vp": 1, "scored": "each_turn"},
+            }
+        ],
+    }
+    return objectives_from_geojson(doc, 120, 180)[0]
+
+
+def test_a_stand_within_an_area_holds_it_and_no_stand_none() -> None:
+    o = area()
+    assert holding(o, []).holder is None
+    h = holding(o, [stand(1, "attacker", 45, 45), stand(2, "defender", 80, 80)])
+    assert (h.holder, h.stands, h.contested) == ("attacker", ("1",), False)
+
+
+def test_a_stand_touching_the_edge_holds_it_and_an_enemy_stand_there_too_leaves_nobody() -> None:
+    o = area()
+    touching = stand(1, "defender", 45, 39)  # its base spans y 38..40: it touches the edge at y = 40
+    assert holding(o, [touching]).holder == "defender"
+    both = holding(o, [stand(2, "attacker", 45, 45), stand(3, "defender", 46, 46)])
+    assert both.holder is None and both.stands == ()
+
+
+def test_a_point_is_held_by_the_stand_whose_base_covers_it() -> None:
+    o = point()
+    assert o.id == "objective-1"
+    assert holding(o, [stand(1, "attacker", 60, 60)]).holder == "attacker"
+    assert holding(o, [stand(1, "attacker", 70, 60)]).holder is None
+
+
+def test_a_destroyed_stand_is_no_stand_on_the_table() -> None:
+    # rules.table.placed.stand_of (and rules.core.score) give no Stand for a destroyed unit: holding sees only
+    # the living; the defender's held_by makes an empty area the defender's.
+    o = area(held_by="defender")
+    assert holding(o, []).holder == "defender"
+    assert holding(o, [stand(1, "attacker", 45, 45)]).holder == "attacker"
+
+
+@pytest.mark.parametrize(
+    ("y", "contested"),
+    [
+        (38.5, True),  # base y 37.5..39.5: 0.5 cm short of the edge, one 1 cm move would take the area
+        (37.5, False),  # base y 36.5..38.5: 1.5 cm short
+        (39.8, True),  # base y 38.8..40.8: 0.8 cm over the edge, a 1 cm move back takes it out
+        (40.5, False),  # base y 39.5..41.5: 1.5 cm over the edge, in whichever way it moves 1 cm
+        (45.0, False),  # well inside
+    ],
+)
+def test_contested_when_a_stand_within_1_cm_of_the_edge_decides_the_holder(y: float, contested: bool) -> None:
+    assert TOLERANCE_CM == 1.0
+    o = area()
+    h = holding(o, [stand(1, "attacker", 45, y)])
+    assert h.contested is contested
+
+
+def test_a_stand_near_the_edge_that_decides_nothing_leaves_it_uncontested() -> None:
+    o = area()
+    # The attacker holds it firmly with one stand; another of its own at the edge changes nothing.
+    h = holding(o, [stand(1, "attacker", 45, 45), stand(2, "attacker", 45, 38.5)])
+    assert (h.holder, h.contested) == ("attacker", False)
+    # An enemy stand at the edge would take it from the holder alone: contested.
+    h = holding(o, [stand(1, "attacker", 45, 45), stand(2, "defender", 45, 38.5)])
+    assert (h.holder, h.contested) == ("attacker", True)
+
+
+@pytest.mark.parametrize(
+    ("feature", "field"),
+    [
+        ({"properties": {"name": "", "vp": 1, "scored": "game_end"}}, "properties.name"),
+        ({"properties": {"name": "x" * 81, "vp": 1, "scored": "game_end"}}, "properties.name"),
+        ({"properties": {"name": "A", "vp": 101, "scored": "game_end"}}, "properties.vp"),
+        ({"properties": {"name": "A", "vp": True, "scored": "game_end"}}, "properties.vp"),
+        ({"properties": {"name": "A", "vp": 1, "scored": "sometimes"}}, "properties.scored"),
+        (
+            {"properties": {"name": "A", "vp": 1, "scored": "game_end", "held_by": "nobody"}},
+            "properties.held_by",
+        ),
+        ({"properties": {"name": "A", "vp": 1, "scored": "game_end", "colour": "red"}}, "properties.colour"),
+        ({"geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}}, "geometry.type"),
+        ({"geometry": {"type": "Point", "coordinates": [130, 10]}}, "geometry"),
+        ({"id": "Not An Id"}, "id"),
+    ],
+)
+def test_a_bad_objective_is_refused_naming_its_field(feature: dict[str, Any], field: str) -> None:
+    base = {
+        "type": "Feature",
+        "geometry": {"type": "Point", "coordinates": [10, 10]},
+        "properties": {"name": "A", "vp": 1, "scored": "game_end"},
+    }
+    with pytest.raises(RulesError) as err:
+        objectives_from_geojson({"type": "FeatureCollection", "features": [{**base, **feature}]}, 120, 180)
+    assert err.value.field == f"table_objectives.features.0.{field}"
