@@ -22,7 +22,6 @@ from app.services import templates as table_templates
 from app.services import units as units_service
 from app.services.markers import rules_of, snapshot_of
 from rules.core.game import GameRules
-from rules.registry import get_ruleset
 from rules.table.terrain import FEATURE_KINDS
 
 router = Router()
@@ -48,34 +47,6 @@ def names_of(units: list[Any]) -> dict[str, dict[str, str]]:
         str(uid): {"full": full, "short": short, "plain": plain[uid]}
         for uid, (full, short) in unit_names.names(units).items()
     }
-
-
-# The most values a whole-number option of a roll is offered as buttons on a counter's card.
-MOST_CHOICES = 6
-
-
-def roll_options(ruleset_id: str) -> dict[str, dict[str, dict[str, Any]]]:
-    """The fields a card's roll may offer the player as options (`StandAct.options`), by resolver and field,
-    as each resolver's request declares them: a yes or no, or a whole number in a short range."""
-    out: dict[str, dict[str, dict[str, Any]]] = {}
-    for rid, resolver in get_ruleset(ruleset_id).resolvers.items():
-        fields: dict[str, dict[str, Any]] = {}
-        for name, spec in resolver.Request.model_json_schema().get("properties", {}).items():
-            kinds = {k.get("type") for k in spec.get("anyOf", [spec])} - {"null"}
-            title = str(spec.get("title") or name)
-            if kinds == {"boolean"}:
-                fields[name] = {"kind": "flag", "title": title, "default": spec.get("default")}
-            elif kinds == {"integer"} and "minimum" in spec and "maximum" in spec:
-                low, high = int(spec["minimum"]), int(spec["maximum"])
-                if high - low < MOST_CHOICES:
-                    fields[name] = {
-                        "kind": "count",
-                        "title": title,
-                        "default": spec.get("default"),
-                        "values": list(range(low, high + 1)),
-                    }
-        out[rid] = fields
-    return out
 
 
 @router.get("/games/{game_id}/map", response_class=HTMLResponse)
@@ -122,7 +93,7 @@ def counters_page(game_id: GameId, request: Request, session: SessionDep, settin
         board = counters.counter_board(session, game)
         return {
             "board": board,
-            "board_json": {**asdict(board), "options": roll_options(game.ruleset)},
+            "board_json": {**asdict(board), "options": counters.roll_options(game.ruleset)},
             "after": table_templates.last_event_id(session, game_id, roles),
             "names": names_of(units),
         }

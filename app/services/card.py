@@ -6,7 +6,7 @@ refusal that names its remedy ("unpack it first") puts that act first."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlmodel import Session
@@ -15,6 +15,7 @@ from app.data.models import Game, Unit
 from app.errors import Refused, refusal_body
 from app.guard.auth import Viewer
 from app.services import acts as pipeline
+from app.services import counters
 from app.services.markers import rules_of, snapshot_of
 from app.services.units import list_units
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, PlaceMarker, RecoverMarker, Roll
@@ -155,6 +156,8 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
             refused = _targeted(session, game, viewer, o, (units, snapshot), unit.side)
         else:
             refused = pipeline.refusal(session, game, viewer, o.act, o.complete, (units, snapshot))
+        if refused is not None and o.roll is not None and o.roll.options:
+            refused = _chosen(session, game, viewer, o, (units, snapshot), refused)
         judged.append((o, _said(refused) if refused is not None else None))
     remedies = {r["remedy"] for _, r in judged if r is not None and r["remedy"]}
     first = [o for o, r in judged if r is None and o.key in remedies]
@@ -166,7 +169,13 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
         "edits": edits,
         "refused": refusals[0] if own and refusals and not rolls and not edits else None,
         "offers": [
-            {"kind": o.kind, "key": o.key, "label": o.label, "unit_id": _unit_of(o.act), "refused": r}
+            {
+                "kind": o.kind,
+                "key": o.key,
+                "label": o.label,
+                "unit_id": _unit_of(o.act),
+                "refused": r,
+            }
             for o, r in _ordered(judged, first)
         ],
         "first": "edits" if any(o.edit is not None for o in first) else "acts" if first else "",
@@ -200,6 +209,28 @@ def _targeted(
             return None
         first = first or refused
     return first
+
+
+def _chosen(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    o: Offer,
+    read: tuple[list[Unit], Snapshot],
+    refused: Refused | RulesError,
+) -> Refused | RulesError | None:
+    """A roll with options the player chooses on the card (`StandAct.options`: the players' call that its
+    target is observed, how many markers): None when the pipeline would accept it with one of them chosen
+    (each value of each option tried in turn), else its refusal as it stands."""
+    if o.roll is None or not isinstance(o.act, Roll):
+        return refused
+    specs = counters.roll_options(game.ruleset).get(o.roll.resolver, {})
+    for name in o.roll.options:
+        for value in counters.option_values(specs[name]) if name in specs else ():
+            chosen = replace(o.act, fields={**o.act.fields, name: value})
+            if pipeline.refusal(session, game, viewer, chosen, o.complete, read) is None:
+                return None
+    return refused
 
 
 def _ordered(judged: list[tuple[Offer, Any]], first: list[Offer]) -> list[tuple[Offer, Any]]:

@@ -6,6 +6,7 @@ counters are grouped under, the values printed on a counter, the game's turn tra
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlmodel import Session
 
@@ -14,6 +15,7 @@ from app.services.markers import rules_of, snapshot_of
 from app.services.units import list_units
 from rules.core.errors import NotFoundError
 from rules.core.turn import TrackTurn
+from rules.registry import get_ruleset
 
 
 @dataclass(frozen=True)
@@ -54,3 +56,45 @@ def counter_board(session: Session, game: Game) -> CounterBoardView:
         marks=dict(board.marks(snapshot)),
         badges=tuple(rules.kit.badges(game.state)),
     )
+
+
+# The most values an option of a roll is offered as, buttons on a counter's card.
+MOST_CHOICES = 6
+
+
+def roll_options(ruleset_id: str) -> dict[str, dict[str, dict[str, Any]]]:
+    """The fields a card's roll may offer the player as options (`StandAct.options`), by resolver and field,
+    as each resolver's request declares them: a yes or no, one of a few words, or a whole number in a short
+    range."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for rid, resolver in get_ruleset(ruleset_id).resolvers.items():
+        fields: dict[str, dict[str, Any]] = {}
+        for name, spec in resolver.Request.model_json_schema().get("properties", {}).items():
+            kinds = {k.get("type") for k in spec.get("anyOf", [spec])} - {"null"}
+            title = str(spec.get("title") or name)
+            words = [w for k in spec.get("anyOf", [spec]) for w in k.get("enum", ()) if w]
+            if kinds == {"boolean"}:
+                fields[name] = {"kind": "flag", "title": title, "default": spec.get("default")}
+            elif kinds == {"string"} and 0 < len(words) <= MOST_CHOICES:
+                fields[name] = {
+                    "kind": "word",
+                    "title": title,
+                    "default": spec.get("default"),
+                    "values": words,
+                }
+            elif kinds == {"integer"} and "minimum" in spec and "maximum" in spec:
+                low, high = int(spec["minimum"]), int(spec["maximum"])
+                if high - low < MOST_CHOICES:
+                    fields[name] = {
+                        "kind": "count",
+                        "title": title,
+                        "default": spec.get("default"),
+                        "values": list(range(low, high + 1)),
+                    }
+        out[rid] = fields
+    return out
+
+
+def option_values(spec: dict[str, Any]) -> list[Any]:
+    """The values an option may be chosen as: yes for a flag, else each of its values."""
+    return [True] if spec["kind"] == "flag" else list(spec["values"])

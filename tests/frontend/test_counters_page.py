@@ -41,8 +41,9 @@ CLUB = {
 }
 
 
-def seeded(page: Any) -> tuple[int, dict[str, Any], dict[str, int]]:
-    """A Vimy game in its first combat phase: four counters on hexes, the club's data entered."""
+def seeded(page: Any, advances: int = 2) -> tuple[int, dict[str, Any], dict[str, int]]:
+    """A Vimy game in its first combat phase (with `advances` 1, its bombardment): four counters on hexes, the
+    club's data entered."""
     gid, made = seed_game(page, {"name": "Vimy", "ruleset": "vimy-ridge"})
     api = f"/api/v1/games/{gid}"
     referee = bearer(made["referee_token"])
@@ -62,7 +63,7 @@ def seeded(page: Any) -> tuple[int, dict[str, Any], dict[str, int]]:
         edited = page.request.put(f"{api}/units/{uid}", data={"version": 1, **values}, headers=referee)
         assert edited.status == 200, edited.text()
         ids[name] = uid
-    for _ in range(2):  # set-up to the bombardment phase, then to the combat phase ("Zero Hour")
+    for _ in range(advances):  # set-up to the bombardment phase, then to the combat phase ("Zero Hour")
         version = page.request.get(f"{api}/turn", headers=referee).json()["version"]
         advanced = page.request.post(f"{api}/turn/advance", data={"version": version}, headers=referee)
         assert advanced.status == 200, advanced.text()
@@ -127,6 +128,27 @@ def test_an_attack_from_the_page_of_counters_in_four_taps(new_page: Any) -> None
     # Undo takes it back.
     tap(attacker, attacker.get_by_role("button", name="Undo", exact=True))
     expect(attacker.locator("[data-play-done]")).to_have_count(0)
+
+
+def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -> None:
+    """The enemy counter, its Bombard, the players' call that it is observed, the die: a hit depletes it, and
+    the counter shows its marker and its depletion on every device (here the referee's, by the stream)."""
+    referee = new_page(TABLET_LANDSCAPE)
+    gid, made, ids = seeded(referee, advances=1)
+    referee.goto(f"/games/{gid}/counters")
+    german = referee.locator(f"[data-counter='{ids['RIR 261']}']")
+    expect(german).to_be_visible()
+    attacker = new_page(TABLET_LANDSCAPE)
+    join_by_api(attacker, made["join_codes"]["attacker"])
+    attacker.goto(f"/games/{gid}/counters")
+    tap(attacker, attacker.locator(f"[data-counter='{ids['RIR 261']}']"))
+    tap(attacker, attacker.get_by_role("button", name="Bombard", exact=True))
+    expect(attacker.locator("[data-play-refused]")).to_contain_text("Say the target is observed")
+    tap(attacker, attacker.get_by_role("button", name="Observed", exact=True))
+    expect(attacker.locator("[data-play-odds]")).to_contain_text("Hit 1 in 3")
+    tap(attacker, attacker.locator(".play-dice").get_by_role("button", name="1", exact=True))
+    expect(attacker.locator("[data-play-done]")).to_have_attribute("data-play-outcome", "hit")
+    expect(german).to_contain_text("Depleted · 1 bombardment marker")
 
 
 @pytest.mark.parametrize("size", [TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN], ids=str)

@@ -264,7 +264,9 @@
     }
     if (!asked) { kids.push(h("p", { class: "muted", text: "Working out the odds…" }), h("div", { class: "play-row" }, cancel)); return kids; }
     if (asked.refused) {
+      // Refused as it stands: its options may lift the refusal ("say the target is observed").
       kids.push(h("p", { class: "play-answer", "data-play-refused": "", text: asked.refused.detail }),
+        ...optionsRow(act),
         h("details", { class: "play-why" }, h("summary", { text: "Why?" }), h("p", { text: asked.refused.why || "" }), h("cite", { text: asked.refused.source || "" })),
         h("div", { class: "play-row" }, cancel));
       return kids;
@@ -290,23 +292,27 @@
       h("p", {}, h("a", { href: lookup, "data-play-lookup": "", text: "Change any of it in the lookup" }))));
     return kids;
   };
-  // The roll's options (StandAct.options), as its request declares them: a yes or no, or a whole number.
-  const optionsRow = (act) => (act.options || []).map((name) => {
-    const spec = ((board.options || {})[act.resolver] || {})[name];
-    if (!spec) return null;
-    const now = play.given[name] ?? spec.default;
-    if (spec.kind === "flag") {
-      return h("div", { class: "play-acts", role: "group", "aria-label": spec.title },
-        h("button", { type: "button", class: "button option", "data-option": name, "data-option-value": String(!now), "aria-pressed": String(Boolean(now)), text: spec.title }));
-    }
-    return h("div", { class: "play-acts", role: "group", "aria-label": spec.title },
-      h("span", { class: "edit-label", text: spec.title }),
-      spec.values.map((v) => h("button", { type: "button", class: "button option", "data-option": name, "data-option-value": String(v), "aria-pressed": String(now === v), text: String(v) })));
-  }).filter(Boolean);
+  // The roll's options (StandAct.options), as its request declares them: one of a few words or numbers a row,
+  // the yes-or-no ones together in one row.
+  const optionsRow = (act) => {
+    const specs = (board.options || {})[act.resolver] || {};
+    const named = (act.options || []).filter((name) => specs[name]);
+    const now = (name) => play.given[name] ?? specs[name].default;
+    const button = (name, value, text, pressed) => h("button", {
+      type: "button", class: "button option", "data-option": name, "data-option-value": String(value), "aria-pressed": String(pressed), text,
+    });
+    const rows = named.filter((name) => specs[name].kind !== "flag").map((name) => h("div", { class: "play-acts", role: "group", "aria-label": specs[name].title },
+      h("span", { class: "edit-label", text: specs[name].title }),
+      specs[name].values.map((v) => button(name, v, specs[name].kind === "word" ? humanise(v) : String(v), now(name) === v))));
+    const flags = named.filter((name) => specs[name].kind === "flag");
+    if (flags.length) rows.push(h("div", { class: "play-acts", role: "group", "aria-label": "Choices" },
+      flags.map((name) => button(name, !now(name), specs[name].title, Boolean(now(name))))));
+    return rows;
+  };
   const choose = (name, raw) => {
     const spec = ((board.options || {})[play.act.resolver] || {})[name];
     if (!spec) return;
-    play.given = { ...play.given, [name]: spec.kind === "flag" ? raw === "true" : Number(raw) };
+    play.given = { ...play.given, [name]: spec.kind === "flag" ? raw === "true" : spec.kind === "word" ? raw : Number(raw) };
     play.dice = [];
     play.asked = null;
     showCard();

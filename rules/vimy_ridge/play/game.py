@@ -518,7 +518,12 @@ class VimyRolls(Rolls):
                 joined="attackers",
             ),
             StandAct(
-                "Bombard", "bombardment", u.id, "bombard this counter if observed (17.2, 17.3)", on_enemy=True
+                "Bombard",
+                "bombardment",
+                u.id,
+                "bombard this counter if observed (17.2, 17.3)",
+                on_enemy=True,
+                options=("observed", "markers", "gas", "aircraft"),
             ),
         )
 
@@ -633,6 +638,15 @@ class VimyCounters(CounterBoard):
         """The key hexes the club entered, each with what it is and its rule (victory.place_notes)."""
         notes = place_notes(snapshot)
         return {h: notes[h] for h in sorted(notes)}
+
+    def marks(self, snapshot: Snapshot) -> Mapping[int, str]:
+        """The bombardment markers placed on each counter this turn (17.2: at most two on one enemy unit)."""
+        on = this_turn(snapshot, "bombarded")
+        return {
+            int(k): f"{n} bombardment marker{'s' if n != 1 else ''}"
+            for k, n in on.items()
+            if k != "turn" and isinstance(n, int) and n > 0
+        }
 
 
 KIT = TableKit(counters=VimyCounters("hex", "hex", "", ("attack", "defence"), group_field="division"))
