@@ -1,7 +1,8 @@
 """A game without a table (issue 56), proved generic by a toy rule set defined here and nowhere else: its kit
 names a board of counters (`rules.core.kit.CounterBoard`: a counter's place in its "hex" field, grouped under
 its division, two printed values), its turn a track of two turns (`TurnModel.track`), its counters one roll
-of their own at an enemy counter (joined by more of their side's) and one at them (`StandAct.on_enemy`).
+of their own at an enemy counter (joined by more of their side's) and one at them (`StandAct.on_enemy`),
+offered though refused until the players make the call its option is (`StandAct.options`).
 Played through the API as a club would: the page of counters in place of the map (the lobby's link, the
 seat's home), what it reads (`GET .../counters`), a counter's card offering exactly what the pipeline would
 accept (a move by naming its new place, the rolls), a joined roll, and the referee board and report."""
@@ -13,6 +14,8 @@ from collections.abc import Iterator, Mapping
 import pytest
 from fastapi.testclient import TestClient
 
+from rules.core.acts import Act, Roll
+from rules.core.errors import Refusal
 from rules.core.game import Fields as GameFields
 from rules.core.game import GameRules, TurnModel
 from rules.core.kit import CounterBoard, TableKit
@@ -45,6 +48,14 @@ class ToyTurn(TurnModel):
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return (Step("fight", 1, "1", "Fight", TURN, "the side fights", resolvers=(ATTACK, SHELL)),)
 
+    def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
+        # Shelling is the players' call that it is aimed (an option the card offers).
+        if isinstance(act, Roll) and act.resolver == SHELL and act.fields.get("aimed") is not True:
+            return (
+                Refusal("Say the shelling is aimed (T.4).", "only aimed shelling falls", "Toy counters: T.4"),
+            )
+        return ()
+
     def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
         return (
             TrackTurn(1, "Dawn", "Shelling doubled (T.1)"),
@@ -68,7 +79,7 @@ class ToyRolls(Rolls):
             return ()
         return (
             StandAct("Attack", ATTACK, u.id, target=True, joined="attackers"),
-            StandAct("Shell", SHELL, u.id, on_enemy=True),
+            StandAct("Shell", SHELL, u.id, on_enemy=True, options=("aimed",)),
         )
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
@@ -109,13 +120,17 @@ class Attack(Resolver[AttackRequest]):
         return Evaluation(key, key, total=req.total, sources=(SOURCE,))
 
 
+class ShellRequest(ResolveRequest):
+    aimed: bool = False
+
+
 @ToyRuleSet.resolver
-class Shell(Resolver[ResolveRequest]):
+class Shell(Resolver[ShellRequest]):
     id = SHELL
     summary = "Shelling shakes on a 6"
-    Request = ResolveRequest
+    Request = ShellRequest
 
-    def evaluate(self, req: ResolveRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
+    def evaluate(self, req: ShellRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         return Evaluation(
             "win" if dice[0] == 6 else "lose", "shaken" if dice[0] == 6 else "missed", sources=(SOURCE,)
         )
@@ -188,8 +203,11 @@ def test_a_game_without_a_table_plays_from_its_page_of_counters(toy: None, sqlit
         "unit_id": a,
         "refused": None,
     } in own["offers"]
+    # The roll at it is offered though refused as it stands: its option (the players' call) lifts the refusal.
     at_enemy = http.get(f"{api}/units/{enemy}/acts", headers=g.attacker).json()
-    assert [(x["label"], x["on_enemy"]) for x in at_enemy["acts"]] == [("Shell", True)]
+    assert [(x["label"], x["on_enemy"], x["options"]) for x in at_enemy["acts"]] == [
+        ("Shell", True, ["aimed"])
+    ]
     # The defender may not shell its own counter, nor move it out of its turn.
     assert http.get(f"{api}/units/{enemy}/acts", headers=g.defender).json()["acts"] == []
 
@@ -205,7 +223,10 @@ def test_a_game_without_a_table_plays_from_its_page_of_counters(toy: None, sqlit
     assert rolled.status_code == 200, rolled.text
 
     # A roll at the enemy counter, rolled by the attacker's side.
-    shelled = http.post(f"{api}/resolve/{SHELL}", headers=g.attacker, json={"target_id": enemy, "dice": [6]})
+    unaimed = http.post(f"{api}/resolve/{SHELL}", headers=g.attacker, json={"target_id": enemy, "dice": [6]})
+    assert unaimed.status_code == 409 and "aimed" in unaimed.json()["detail"], unaimed.text
+    aimed = {"target_id": enemy, "dice": [6], "fields": {"aimed": True}}
+    shelled = http.post(f"{api}/resolve/{SHELL}", headers=g.attacker, json=aimed)
     assert shelled.status_code == 200, shelled.text
     assert {"unit": enemy, "field": "shaken", "before": False, "after": True} in shelled.json()["changes"]
 
