@@ -105,7 +105,7 @@
       "data-counter": String(u.id), "aria-pressed": String(Boolean(tapped)),
     },
     h("span", { class: "counter-name", text: nameOf(u).short }),
-    h("span", { class: "sr-only", text: `, ${sideName(u.side)}${u.killed ? ", eliminated" : ""}` }),
+    h("span", { class: "sr-only", text: `, ${sideName(u.side)}${u.killed ? ", out of play" : ""}` }),
     printed(u) ? h("span", { class: "counter-values", text: printed(u) }) : null,
     where ? h("span", { class: "counter-place", text: where }) : null,
     said.length ? h("span", { class: "counter-states", text: said.join(" · ") }) : null);
@@ -141,7 +141,7 @@
       for (const [k, { title, side, units }] of order) out.push(group(title, sideName(side), units, true, `group-${k}`));
     }
     const gone = all.filter((c) => c.killed);
-    if (gone.length) out.push(group("Eliminated", "", gone, true, "eliminated"));
+    if (gone.length) out.push(group("Out of play", "", gone, true, "out"));
     if (!all.length) out.push(h("p", { class: "muted", text: "No counters yet: the referee enters them." }));
     list.replaceChildren(...out);
     list.setAttribute("aria-busy", "false");
@@ -176,7 +176,7 @@
         h("h2", { "data-card-name": "", text: nameOf(u).short }),
         h("button", { type: "button", class: "button card-close", "data-card-close": "", "aria-label": "Close the card", text: "×" })),
       h("p", { class: `card-side side-${u.side}`, text: [sideName(u.side), nameOf(u).full !== nameOf(u).short ? nameOf(u).full : "", placeOf(u) ? `${humanise(board.place_word)} ${placeOf(u)}` : ""].filter(Boolean).join(" · ") }),
-      h("p", { class: "card-values", text: [printed(u), u.killed ? "Eliminated" : "", ...states(u)].filter(Boolean).join(" · ") || "Nothing to note" }),
+      h("p", { class: "card-values", text: [printed(u), u.killed ? "Out of play" : "", ...states(u)].filter(Boolean).join(" · ") || "Nothing to note" }),
     ];
     card.replaceChildren(...head, h("div", { class: "card-play", "data-card-play": "" }, play ? playArea(u) : actsArea(u)));
   };
