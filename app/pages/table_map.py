@@ -94,6 +94,7 @@ def counters_page(game_id: GameId, request: Request, session: SessionDep, settin
         return {
             "board": board,
             "board_json": {**asdict(board), "options": counters.roll_options(game.ruleset)},
+            "entry": counters.entry_of(game) if seat.viewer.is_referee else None,
             "after": table_templates.last_event_id(session, game_id, roles),
             "names": names_of(units),
         }

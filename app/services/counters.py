@@ -98,3 +98,23 @@ def roll_options(ruleset_id: str) -> dict[str, dict[str, dict[str, Any]]]:
 def option_values(spec: dict[str, Any]) -> list[Any]:
     """The values an option may be chosen as: yes for a flag, else each of its values."""
     return [True] if spec["kind"] == "flag" else list(spec["values"])
+
+
+@dataclass(frozen=True)
+class CounterEntry:
+    """What the referee enters of a counter from the club's own set (the page's form): its level, and the
+    state fields a player sets by hand as a word or a number (its place, its group, its printed values)."""
+
+    level: str
+    fields: tuple[tuple[str, str, str], ...]  # (name, label, "word" or "number"), the place first
+
+
+def entry_of(game: Game) -> CounterEntry:
+    """The form of a counter entered by hand: its level (the rule set's smallest, else "counter") and fields."""
+    rules = rules_of(game)
+    board = rules.kit.counters
+    place = board.place_field if board is not None else ""
+    levels = rules.setup.unit_levels
+    fields = [f for f in rules.fields.state_fields if f.edit in ("word", "number") and f.shown]
+    fields.sort(key=lambda f: f.name != place)
+    return CounterEntry(levels[-1] if levels else "counter", tuple((f.name, f.label, f.edit) for f in fields))

@@ -131,13 +131,26 @@ def test_an_attack_from_the_page_of_counters_in_four_taps(new_page: Any) -> None
 
 
 def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -> None:
-    """The enemy counter, its Bombard, the players' call that it is observed, the die: a hit depletes it, and
-    the counter shows its marker and its depletion on every device (here the referee's, by the stream)."""
+    """The referee enters a counter from the club's set; the enemy counter, its Bombard, the players' call that
+    it is observed, the die: a hit depletes it, and the counter shows its marker and its depletion on every
+    device (here the referee's, by the stream)."""
     referee = new_page(TABLET_LANDSCAPE)
     gid, made, ids = seeded(referee, advances=1)
     referee.goto(f"/games/{gid}/counters")
     german = referee.locator(f"[data-counter='{ids['RIR 261']}']")
     expect(german).to_be_visible()
+    # The referee enters one more counter from the club's set: it stands in its hex.
+    referee.get_by_text("Add a counter from the club's set").click()
+    form = referee.locator("[data-entry-form]")
+    form.get_by_label("Side").select_option("defender")
+    form.get_by_label("Name").fill("RIR 262")
+    for label, value in (("Hex", "1011"), ("Division", "79th Reserve"), ("Attack", "3"), ("Defence", "5")):
+        form.get_by_label(label, exact=True).fill(value)
+    form.get_by_role("button", name="Add it").click()
+    expect(referee.locator("[data-counter-group='place-1011']")).to_contain_text("RIR 262")
+    expect(referee.locator("[data-counter-group='place-1011']")).to_contain_text("3-5")
+    screenshot(referee, "counters-referee-entry")
+    assert serious_violations(referee) == [] and small_targets(referee) == []
     attacker = new_page(TABLET_LANDSCAPE)
     join_by_api(attacker, made["join_codes"]["attacker"])
     attacker.goto(f"/games/{gid}/counters")

@@ -426,7 +426,28 @@
     else if (el.matches("[data-play-undo]")) undo(Number(el.dataset.playUndo));
     else if (el.matches("[data-play-cancel]")) { play = null; drawList(); readActs(); showCard(); }
   });
+  // The referee enters a counter from the club's own set: added, then its place, group and values set.
+  const entered = async (form) => {
+    const data = new FormData(form);
+    const made = await send(`${api}/units`, { side: data.get("side"), name: String(data.get("name")).trim(), level: form.dataset.level });
+    if (failed(made)) { notice(refusal(made, "The counter was not added; check the connection.")); return; }
+    if (!made.ok || !made.data) { notice("Kept on this device: it is added when the connection is back."); return; }
+    const values = {};
+    for (const input of form.querySelectorAll("[data-entry-field]")) {
+      if (input.value.trim() === "") continue;
+      values[input.name] = input.dataset.entryField === "number" ? Number(input.value) : input.value.trim();
+    }
+    const unit = made.data.unit;
+    if (Object.keys(values).length) {
+      const set = await send(`${api}/units/${unit.id}`, { version: unit.version, ...values }, "PUT");
+      if (failed(set)) { notice(refusal(set, "Its values were not set; check the connection.")); return; }
+    }
+    notice(`${unit.name} added.`, true);
+    form.reset();
+    load();
+  };
   document.addEventListener("submit", (e) => {
+    if (e.target.matches("[data-entry-form]")) { e.preventDefault(); entered(e.target); return; }
     if (!e.target.matches("[data-place-form]")) return;
     e.preventDefault();
     const to = e.target.querySelector("[data-place-input]").value.trim();
