@@ -128,6 +128,14 @@ def test_an_attack_from_the_page_of_counters_in_four_taps(new_page: Any) -> None
     # Undo takes it back.
     tap(attacker, attacker.get_by_role("button", name="Undo", exact=True))
     expect(attacker.locator("[data-play-done]")).to_have_count(0)
+    # By division: this seat's side first, each counter with its hex.
+    attacker.get_by_role("button", name="By division").tap()
+    groups = attacker.locator("[data-counter-group]")
+    expect(groups.first).to_contain_text("1st Canadian")
+    expect(groups.first).to_contain_text("1st Bn")
+    expect(groups.first).to_contain_text("Hex 1009")
+    expect(groups.last).to_contain_text("79th Reserve")
+    screenshot(attacker, "counters-by-division")
 
 
 def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -> None:
