@@ -317,7 +317,7 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
             ),
         )
     step = STEPS[snapshot.step].id if snapshot.step < len(STEPS) else ""
-    if values.get("applied_result") in ("retreated", "advanced"):
+    if values.get("applied_result") in ("retreated", "advanced") or (step == "combat" and not entering):
         if step != "combat":
             return (
                 _refusal(
@@ -646,6 +646,10 @@ class VimySetup(Setup):
     unit_levels = (COUNTER,)
     nations = ("allied", "german")  # 11.1 "The German player ... the Allied player"
 
+    def forces_setup(self, entries: Sequence[Mapping[str, Any]]) -> tuple[str | None, dict[str, str]]:
+        # 15.1 "The Allied player is the first player": the attacker (moving first) is Allied, the defender German.
+        return None, {ALLIED: "allied", GERMAN: "german"}
+
     def board_refused(self, board: Mapping[str, Any], where: str) -> None:
         try:
             entered = ClubData.model_validate(board)
@@ -684,8 +688,13 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
             "name the choice made: retreated, advanced, depleted, eliminated ...",
             list(CHOICES),
         )
+    step = STEPS[snapshot.step].id if 1 <= snapshot.turn and snapshot.step < len(STEPS) else ""
+    if "hex" in values and values["hex"] and step == "combat" and "applied_result" not in values:
+        # A counter moved in the combat phase applies a result: the attacker's advance, the defender's retreat.
+        values["applied_result"] = "advanced" if unit.side == snapshot.side_to_move else "retreated"
     choice = str(values.get("applied_result") or "")
-    why = f"{unit.name} {choice}" if choice else ""
+    to = f" to hex {values['hex']}" if values.get("hex") else ""
+    why = f"{unit.name} {choice}{to}" if choice else ""
     source = SRC_RESULTS if choice in ("retreated", "advanced", "depleted", "eliminated") else ""
     out: list[Change] = [SetState(why, source, unit.id, k, v) for k, v in values.items()]
     restored = _steps_restored(snapshot, unit, values)
