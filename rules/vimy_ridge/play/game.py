@@ -688,7 +688,7 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
             "name the choice made: retreated, advanced, depleted, eliminated ...",
             list(CHOICES),
         )
-    step = STEPS[snapshot.step].id if 1 <= snapshot.turn and snapshot.step < len(STEPS) else ""
+    step = STEPS[snapshot.step].id if snapshot.turn >= 1 and snapshot.step < len(STEPS) else ""
     if "hex" in values and values["hex"] and step == "combat" and "applied_result" not in values:
         # A counter moved in the combat phase applies a result: the attacker's advance, the defender's retreat.
         values["applied_result"] = "advanced" if unit.side == snapshot.side_to_move else "retreated"
