@@ -17,7 +17,7 @@ from pydantic import Field, ValidationError
 
 from rules.core.acts import Act, EditUnit, Roll
 from rules.core.errors import Refusal, RulesError
-from rules.core.game import Answer, Fields, GameRules, Position, Setup, TurnModel
+from rules.core.game import Answer, Fields, GameRules, Held, Position, Report, Setup, TurnModel
 from rules.core.kit import CounterBoard, TableKit
 from rules.core.records import (
     Change,
@@ -75,8 +75,24 @@ class VimyFields(Fields):
         StateField("defence", "Defence", 0, maximum=99, edit="number"),
         StateField("attack_depleted", "Attack (depleted)", 0, maximum=99, edit="number"),
         StateField("defence_depleted", "Defence (depleted)", 0, maximum=99, edit="number"),
-        StateField("depleted", "Depleted", False, edit="flag", badge="DEPLETED", filter="Depleted"),
-        StateField("eliminated", "Eliminated", False, edit="flag", badge="ELIMINATED", filter="Eliminated"),
+        StateField(
+            "depleted",
+            "Depleted",
+            False,
+            edit="flag",
+            badge="DEPLETED",
+            filter="Depleted",
+            words=("is depleted", "is back at full strength"),
+        ),
+        StateField(
+            "eliminated",
+            "Eliminated",
+            False,
+            edit="flag",
+            badge="ELIMINATED",
+            filter="Eliminated",
+            words=("is eliminated", "returns to the map"),
+        ),
         StateField("applied_result", "Applied", "", edit="word", shown=False),
         StateField("moved_turn", "Moved on turn", 0, shown=False),
     )
@@ -638,6 +654,42 @@ class VimyCounters(CounterBoard):
 KIT = TableKit(counters=VimyCounters("hex", "hex", "", ("attack", "defence")))
 
 
+# -- the report: the game in the rules' words ---------------------------------------------------------------------
+class VimyReport(Report):
+    """The referee board, the record and the story in Vimy's words: counters, no morale tests, what a
+    bombardment and an attack did."""
+
+    tests_losses = False
+    losses_counted = "counters"
+    stand_word = "counter"
+    told_fields = ("depleted", "eliminated")
+
+    def roll_told(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
+        at = f" {target}" if target else ""
+        key = str(resolution.get("outcome_key", ""))
+        if resolver == "bombardment":
+            return f"bombarded{at}: {'a hit' if key == 'hit' else 'no effect'}"
+        if resolver == "attack":
+            column = resolution.get("column") or ""
+            return f"attacked{at} on the {resolution.get('line', '')} line, column {column}: {key}"
+        return ""
+
+    def board_notes(
+        self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]
+    ) -> tuple[tuple[str, str], ...]:
+        state = unit.state
+        if unit.level != COUNTER:
+            return ()
+        where = str(state.get("hex") or "off the map")
+        full = f"{state.get('attack', 0)}-{state.get('defence', 0)}"
+        depleted = f"{state.get('attack_depleted', 0)}-{state.get('defence_depleted', 0)}"
+        return (
+            ("Hex", where),
+            ("Division", str(state.get("division") or "")),
+            ("Strength", f"{depleted} (depleted; full {full})" if state.get("depleted") else full),
+        )
+
+
 # -- set-up ------------------------------------------------------------------------------------------------------
 class VimySetup(Setup):
     """A Vimy game's counters, and the club's values a scenario file brings on its `board` (club.ClubData),
@@ -776,6 +828,7 @@ VIMY_GAME: GameRules = register_game(
         setup=VimySetup(),
         kit=KIT,
         victory=VimyVictory(),
+        report=VimyReport(),
     )
 )
 

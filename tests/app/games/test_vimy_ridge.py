@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests import csrf
 from tests.app.games.conftest import new_game, start_game
 
 HEXES = {
@@ -60,6 +61,17 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     second = counter("attacker", "2nd Bn", "1st Canadian", "1009")
     other = counter("attacker", "18th Bn", "2nd Canadian", "0911")
     german = counter("defender", "RIR 261", "79th Reserve", "1010")
+
+    # The referee board reads the counters in Vimy's words (the rule set's report), with no table.
+    signed_in = http.post(
+        "/join", data=csrf.form(http, {"code": g.body["referee_token"]}), follow_redirects=False
+    )
+    assert signed_in.status_code == 303, signed_in.text
+    board = http.get(f"/games/{g.id}/referee")
+    assert board.status_code == 200 and "RIR 261" in board.text and "79th Reserve" in board.text, board.text[
+        -2000:
+    ]
+    http.cookies.clear()
 
     def roll(resolver: str, body: dict[str, Any], who: dict[str, str]) -> Any:
         return http.post(f"{api}/resolve/{resolver}", headers=who, json=body)
