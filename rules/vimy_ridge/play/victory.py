@@ -60,6 +60,8 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
     set_up = {str(u.state["hex"]): u.side for side in (ALLIED, GERMAN) for u in _on_map(snapshot, side)}
     holders = {**set_up, **dict(board.get("holders") or {})}
     peaks = list(board.get("peaks") or ())
+    vimy = list(board.get("vimy_town") or ())
+    petit = list(board.get("petit_vimy_town") or ())
     east = set(board.get("easternmost") or ())
     by_division = Counter(
         str(u.state.get("division", ""))
@@ -95,6 +97,24 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
             "holder": ALLIED if most >= EAST_EDGE_UNITS else None,
             "source": f"{SRC_VP}; {CLUB}" if east else SRC_VP,
             "entered": bool(east),
+        },
+        {
+            "id": "vimy-town",
+            "name": "Vimy town hexes (12): an Allied unit entering wins at once",
+            "vp": 0,
+            "scored": "instant win",
+            "holder": ALLIED if board.get("vimy_entered") else _holder(holders, vimy) if vimy else None,
+            "source": f"{SRC_VP}; {CLUB}" if vimy else SRC_VP,
+            "entered": bool(vimy),
+        },
+        {
+            "id": "petit-vimy-town",
+            "name": "Petit Vimy town hexes (2): no German unit there for the instant win",
+            "vp": 0,
+            "scored": "proviso",
+            "holder": _holder(holders, petit) if petit else None,
+            "source": f"{SRC_VP}; {CLUB}" if petit else SRC_VP,
+            "entered": bool(petit),
         },
     ]
     points = sum(int(o["vp"]) for o in objectives if o["holder"] == ALLIED)

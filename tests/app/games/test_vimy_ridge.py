@@ -130,6 +130,11 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     )
     assert night_move.status_code == 409 and "13.1" in night_move.json()["detail"], night_move.text
     assert len(night_move.json()["detail"]) <= 120
+    for _ in ("bombardment", "combat"):
+        now = http.get(f"{api}/turn", headers=g.referee).json()["version"]
+        http.post(f"{api}/turn/advance", headers=g.attacker, json={"version": now})
+    night_attack = roll("attack", attack, g.attacker)
+    assert night_attack.status_code == 409 and "13.1" in night_attack.json()["detail"], night_attack.text
 
     # The tally, then an instant win: an Allied counter enters a Vimy town hex (by the referee's override at night).
     state = http.get(f"{api}/state", headers=g.attacker).json()
@@ -144,7 +149,13 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     score = http.get(f"{api}/score", headers=g.defender)
     assert score.status_code == 200, score.text
     held = {o["id"]: o["holder"] for o in score.json()["objectives"]}
-    assert held == {"peaks": None, "supply-1534": None, "easternmost": None}
+    assert held == {
+        "peaks": None,
+        "supply-1534": None,
+        "easternmost": None,
+        "vimy-town": "attacker",
+        "petit-vimy-town": None,
+    }
     version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
     assert http.post(f"{api}/finish", headers=g.referee, json={"version": version}).status_code == 200
     result = http.get(f"{api}/result", headers=g.attacker).json()
