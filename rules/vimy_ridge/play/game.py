@@ -36,6 +36,7 @@ from rules.core.records import (
 from rules.core.resolution import Evaluation
 from rules.core.rolls import Outcome, Rolls, RollTerms
 from rules.core.ruleset import Context, Resolver
+from rules.core.scenario import NewForces
 from rules.core.turn import Notice, Step, TrackTurn
 from rules.registry import register_game
 from rules.vimy_ridge.data import LAST_TURN, MAX_MARKERS_PER_UNIT, REPLACEMENTS_PER_NIGHT, TURNS
@@ -702,14 +703,22 @@ class VimySetup(Setup):
         # 15.1 "The Allied player is the first player": the attacker (moving first) is Allied, the defender German.
         return None, {ALLIED: "allied", GERMAN: "german"}
 
-    def board_refused(self, board: Mapping[str, Any], where: str) -> None:
-        try:
-            entered = ClubData.model_validate(board)
-        except ValidationError as e:
-            first = e.errors()[0]
-            at = ".".join(str(p) for p in (where, *first["loc"]))
-            raise RulesError(at, f"the club's entry: {first['msg']}", list(ClubData.model_fields)) from None
-        checked(entered, where)
+    def new_forces(self, ctx: Context, document: Mapping[str, Any]) -> NewForces:
+        """The scenario's counters as written, once its `board` (the club's values) is checked."""
+        board_checked(document.get("board") or {}, "board")
+        return super().new_forces(ctx, document)
+
+
+def board_checked(board: Mapping[str, Any], where: str) -> None:
+    """The club's values a scenario file brings, checked as the club-data roll checks them (a RulesError
+    naming the field)."""
+    try:
+        entered = ClubData.model_validate(board)
+    except ValidationError as e:
+        first = e.errors()[0]
+        at = ".".join(str(p) for p in (where, *first["loc"]))
+        raise RulesError(at, f"the club's entry: {first['msg']}", list(ClubData.model_fields)) from None
+    checked(entered, where)
 
 
 # -- the game ----------------------------------------------------------------------------------------------------
