@@ -205,8 +205,8 @@ STEP_IDS = [s.id for s in STEPS]
 
 
 class VimyTurn(TurnModel):
-    """The Allied player first (15.1, 20.1); the game begins at Zero Hour (15.2) with the Allied bombardment,
-    which ends his movement phase, then his combat phase (erratum zero-hour); 11 turns."""
+    """The Allied player first (15.1, 20.1); the game begins at Zero Hour (15.2): the Allied movement phase of
+    turn 1 moves nothing, his bombardment ends it (erratum zero-hour), then his combat phase; 11 turns."""
 
     turn_word = "game turn"
     source = SRC_TURN
@@ -214,11 +214,6 @@ class VimyTurn(TurnModel):
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return STEPS
-
-    def first(self) -> Position:
-        # 15.2 "The game begins with the Allied combat phase of the 9 April (Morning) game turn", after the
-        # bombardment made at the end of his movement phase (erratum zero-hour; refused by its other reading).
-        return Position(1, ALLIED, STEP_IDS.index("bombardment"))
 
     def allowed_now(self, status: str, period: str | None, now: Position) -> list[str]:
         if status != "playing" or now.step >= len(STEPS):
@@ -346,6 +341,14 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
         return ()
     if entering:
         return ()
+    if snapshot.turn == 1 and unit.side == ALLIED and step == "movement":
+        return (
+            _refusal(
+                "Zero Hour: the game begins with the Allied combat phase; no Allied move on turn 1 (15.2).",
+                "The game begins with the Allied combat phase of the 9 April (Morning) game turn (15.2)",
+                cite("15.2 Zero Hour"),
+            ),
+        )
     if unit.side != snapshot.side_to_move or step != "movement":
         return (
             _refusal(

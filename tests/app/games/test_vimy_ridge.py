@@ -77,7 +77,10 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
         return http.post(f"{api}/resolve/{resolver}", headers=who, json=body)
 
     turn = start_game(http, g)
-    assert (turn["turn"], turn["side_to_move"], turn["step"]["id"]) == (1, "attacker", "bombardment")
+    assert (turn["turn"], turn["side_to_move"], turn["step"]["id"]) == (1, "attacker", "movement")
+    version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
+    turn = http.post(f"{api}/turn/advance", headers=g.attacker, json={"version": version}).json()["turn"]
+    assert turn["step"]["id"] == "bombardment"  # Zero Hour: the Allied movement phase moves nothing (15.2)
 
     # The club's values, entered as play begins: one the book prints otherwise is refused naming the field.
     wrong = {**HEXES, "artillery_track": [[8, 5], [7, 5]] + [[8, 5]] * 9}
