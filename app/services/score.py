@@ -19,7 +19,7 @@ from app.data.schemas_answers import GameScore, ObjectiveScoreOut, SideScoreOut
 from app.services.events import reversed_ids
 from app.services.markers import rules_of
 from app.services.units import list_units
-from rules.core.score import Logged, Moved, ObjectiveScore, Piece, Score, score_of
+from rules.core.score import Logged, Moved, ObjectiveScore, Piece, Score, kept_score, score_of
 from rules.table.objectives import Objective, objectives_from_geojson
 
 __all__ = [
@@ -70,9 +70,9 @@ def logged(events: Iterable[Event], undone: set[int]) -> list[Logged]:
 
 def game_score(session: Session, game: Game) -> Score:
     """The game's score now, from its log (or as its rules keep it: Victory.kept)."""
-    kept = rules_of(game).victory.kept(game.board)
-    if kept is not None:
-        return kept[0]
+    key = rules_of(game).victory.kept
+    if key:
+        return kept_score(game.board.get(key) or {})[0]
     objectives = objectives_of(game)
     units = list_units(session, game.pk)
     now = [

@@ -523,15 +523,6 @@ class Setup:
         """The scenario documents the rule set ships (docs/scenario-format.md), by id."""
         return {}
 
-    def board_refused(self, board: Mapping[str, Any], where: str) -> None:
-        """Refuse a scenario's `board` (the game-wide values a game of counters starts with: the key places of
-        the players' own map, their tracks) that the rule set does not take (a RulesError naming the field);
-        by default a scenario brings none."""
-        if board:
-            raise RulesError(
-                f"{where}.{sorted(board)[0]}", "these games take no board values from a scenario", []
-            )
-
     def unit_cap(self) -> tuple[int, str] | None:
         """The most units (formations and stands) a game may hold, with the rule that sets it; None: only the
         scenario format's own cap."""

@@ -47,7 +47,6 @@ class ScenarioWords(Protocol):
     def unit_kinds(self) -> tuple[str, ...]: ...
     @property
     def guns(self) -> tuple[str, ...]: ...
-    def board_refused(self, board: Mapping[str, Any], where: str) -> None: ...
 
 
 class ScenarioTable(Protocol):
@@ -289,7 +288,12 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
     board = doc.get("board", {})
     if not isinstance(board, dict):
         raise _fail("board", "must be an object of the rule set's board values")
-    rules.setup.board_refused(board, "board")
+    if board and rules.kit.counters is None:
+        # A game on a table keeps its things on the table; a game of counters names its places on its board
+        # (its rule set checks the values as it builds the game's forces: GameRules.setup.new_forces).
+        raise _fail(
+            f"board.{sorted(board)[0]}", "only a game of counters takes board values from a scenario", []
+        )
     if doc.get("table_objectives") is not None:
         objectives_from_geojson(doc["table_objectives"], width, length)
     sides = _object(doc["sides"], "sides", SIDES, SIDES)

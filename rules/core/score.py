@@ -115,18 +115,16 @@ class Victory:
     # The book's printed victory conditions, each its line as printed (none: the scenario's own).
     printed: tuple[str, ...] = ()
     source: str = ""
+    # The board key under which a game of counters on the players' own map keeps its score itself (its rules
+    # rewrite it after each act, in the shape `kept_score` reads), in place of the score worked out from the
+    # log over the table's objectives ("": the table's).
+    kept: str = ""
 
     def __init__(self, erratum: str = "", source: str = "") -> None:
         if erratum:
             self.erratum = erratum
         if source:
             self.source = source
-
-    def kept(self, board: Mapping[str, Any]) -> tuple[Score, Outcome] | None:
-        """The score and outcome a game keeps itself, as its board holds them (a game of counters on the
-        players' own map: its rules keep a ledger of the places they hold), in place of the score worked out
-        from the log over the table's objectives; None by default (the table's)."""
-        return None
 
     def outcome(self, points: Mapping[str, int]) -> Outcome:
         """The winner of a game by its points: more points win, level points are a draw."""
@@ -288,3 +286,22 @@ def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
         called,
         tally.taken.get(o.id),
     )
+
+
+def kept_score(tally: Mapping[str, Any]) -> tuple[Score, Outcome]:
+    """A score a game keeps on its board (`Victory.kept`), as the score and the outcome the game reads: its
+    `points` and `losses` by side, its `objectives` (id, name, vp, scored, holder) and its `outcome` (winner,
+    reason, source), or, while that names no winner, `at_end`: the outcome should the game end now."""
+    points = {s: int((tally.get("points") or {}).get(s, 0)) for s in SIDES}
+    losses = {s: int((tally.get("losses") or {}).get(s, 0)) for s in SIDES}
+    objectives = tuple(
+        ObjectiveScore(
+            str(o["id"]), str(o["name"]), int(o["vp"]), str(o["scored"]), o.get("holder"), (), False, False
+        )
+        for o in tally.get("objectives") or ()
+    )
+    said = tally.get("outcome") or {}
+    if not said.get("winner"):
+        said = tally.get("at_end") or said
+    outcome = Outcome(said.get("winner"), str(said.get("reason", "")), str(said.get("source", "")))
+    return Score(points, losses, objectives), outcome

@@ -17,7 +17,7 @@ from pydantic import Field, ValidationError
 
 from rules.core.acts import Act, EditUnit, Roll
 from rules.core.errors import Refusal, RulesError
-from rules.core.game import Answer, Fields, GameRules, Position, Setup, TurnModel
+from rules.core.game import Answer, Fields, GameRules, Held, Position, Report, Setup, TurnModel
 from rules.core.kit import CounterBoard, TableKit
 from rules.core.records import (
     Change,
@@ -36,6 +36,7 @@ from rules.core.records import (
 from rules.core.resolution import Evaluation
 from rules.core.rolls import Outcome, Rolls, RollTerms
 from rules.core.ruleset import Context, Resolver
+from rules.core.scenario import NewForces
 from rules.core.turn import Notice, Step, TrackTurn
 from rules.registry import register_game
 from rules.vimy_ridge.data import LAST_TURN, MAX_MARKERS_PER_UNIT, REPLACEMENTS_PER_NIGHT, TURNS
@@ -75,8 +76,24 @@ class VimyFields(Fields):
         StateField("defence", "Defence", 0, maximum=99, edit="number"),
         StateField("attack_depleted", "Attack (depleted)", 0, maximum=99, edit="number"),
         StateField("defence_depleted", "Defence (depleted)", 0, maximum=99, edit="number"),
-        StateField("depleted", "Depleted", False, edit="flag", badge="DEPLETED", filter="Depleted"),
-        StateField("eliminated", "Eliminated", False, edit="flag", badge="ELIMINATED", filter="Eliminated"),
+        StateField(
+            "depleted",
+            "Depleted",
+            False,
+            edit="flag",
+            badge="DEPLETED",
+            filter="Depleted",
+            words=("is depleted", "is back at full strength"),
+        ),
+        StateField(
+            "eliminated",
+            "Eliminated",
+            False,
+            edit="flag",
+            badge="ELIMINATED",
+            filter="Eliminated",
+            words=("is eliminated", "returns to the map"),
+        ),
         StateField("applied_result", "Applied", "", edit="word", shown=False),
         StateField("moved_turn", "Moved on turn", 0, shown=False),
     )
@@ -188,8 +205,8 @@ STEP_IDS = [s.id for s in STEPS]
 
 
 class VimyTurn(TurnModel):
-    """The Allied player first (15.1, 20.1); the game begins at Zero Hour (15.2) with the Allied bombardment,
-    which ends his movement phase, then his combat phase (erratum zero-hour); 11 turns."""
+    """The Allied player first (15.1, 20.1); the game begins at Zero Hour (15.2): the Allied movement phase of
+    turn 1 moves nothing, his bombardment ends it (erratum zero-hour), then his combat phase; 11 turns."""
 
     turn_word = "game turn"
     source = SRC_TURN
@@ -197,11 +214,6 @@ class VimyTurn(TurnModel):
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return STEPS
-
-    def first(self) -> Position:
-        # 15.2 "The game begins with the Allied combat phase of the 9 April (Morning) game turn", after the
-        # bombardment made at the end of his movement phase (erratum zero-hour; refused by its other reading).
-        return Position(1, ALLIED, STEP_IDS.index("bombardment"))
 
     def allowed_now(self, status: str, period: str | None, now: Position) -> list[str]:
         if status != "playing" or now.step >= len(STEPS):
@@ -317,7 +329,7 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
             ),
         )
     step = STEPS[snapshot.step].id if snapshot.step < len(STEPS) else ""
-    if values.get("applied_result") in ("retreated", "advanced"):
+    if values.get("applied_result") in ("retreated", "advanced") or (step == "combat" and not entering):
         if step != "combat":
             return (
                 _refusal(
@@ -329,6 +341,14 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
         return ()
     if entering:
         return ()
+    if snapshot.turn == 1 and unit.side == ALLIED and step == "movement":
+        return (
+            _refusal(
+                "Zero Hour: the game begins with the Allied combat phase; no Allied move on turn 1 (15.2).",
+                "The game begins with the Allied combat phase of the 9 April (Morning) game turn (15.2)",
+                cite("15.2 Zero Hour"),
+            ),
+        )
     if unit.side != snapshot.side_to_move or step != "movement":
         return (
             _refusal(
@@ -652,6 +672,42 @@ class VimyCounters(CounterBoard):
 KIT = TableKit(counters=VimyCounters("hex", "hex", "", ("attack", "defence"), group_field="division"))
 
 
+# -- the report: the game in the rules' words ---------------------------------------------------------------------
+class VimyReport(Report):
+    """The referee board, the record and the story in Vimy's words: counters, no morale tests, what a
+    bombardment and an attack did."""
+
+    tests_losses = False
+    losses_counted = "counters"
+    stand_word = "counter"
+    told_fields = ("depleted", "eliminated")
+
+    def roll_told(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
+        at = f" {target}" if target else ""
+        key = str(resolution.get("outcome_key", ""))
+        if resolver == "bombardment":
+            return f"bombarded{at}: {'a hit' if key == 'hit' else 'no effect'}"
+        if resolver == "attack":
+            column = resolution.get("column") or ""
+            return f"attacked{at} on the {resolution.get('line', '')} line, column {column}: {key}"
+        return ""
+
+    def board_notes(
+        self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]
+    ) -> tuple[tuple[str, str], ...]:
+        state = unit.state
+        if unit.level != COUNTER:
+            return ()
+        where = str(state.get("hex") or "off the map")
+        full = f"{state.get('attack', 0)}-{state.get('defence', 0)}"
+        depleted = f"{state.get('attack_depleted', 0)}-{state.get('defence_depleted', 0)}"
+        return (
+            ("Hex", where),
+            ("Division", str(state.get("division") or "")),
+            ("Strength", f"{depleted} (depleted; full {full})" if state.get("depleted") else full),
+        )
+
+
 # -- set-up ------------------------------------------------------------------------------------------------------
 class VimySetup(Setup):
     """A Vimy game's counters, and the club's values a scenario file brings on its `board` (club.ClubData),
@@ -660,14 +716,26 @@ class VimySetup(Setup):
     unit_levels = (COUNTER,)
     nations = ("allied", "german")  # 11.1 "The German player ... the Allied player"
 
-    def board_refused(self, board: Mapping[str, Any], where: str) -> None:
-        try:
-            entered = ClubData.model_validate(board)
-        except ValidationError as e:
-            first = e.errors()[0]
-            at = ".".join(str(p) for p in (where, *first["loc"]))
-            raise RulesError(at, f"the club's entry: {first['msg']}", list(ClubData.model_fields)) from None
-        checked(entered, where)
+    def forces_setup(self, entries: Sequence[Mapping[str, Any]]) -> tuple[str | None, dict[str, str]]:
+        # 15.1 "The Allied player is the first player": the attacker (moving first) is Allied, the defender German.
+        return None, {ALLIED: "allied", GERMAN: "german"}
+
+    def new_forces(self, ctx: Context, document: Mapping[str, Any]) -> NewForces:
+        """The scenario's counters as written, once its `board` (the club's values) is checked."""
+        board_checked(document.get("board") or {}, "board")
+        return super().new_forces(ctx, document)
+
+
+def board_checked(board: Mapping[str, Any], where: str) -> None:
+    """The club's values a scenario file brings, checked as the club-data roll checks them (a RulesError
+    naming the field)."""
+    try:
+        entered = ClubData.model_validate(board)
+    except ValidationError as e:
+        first = e.errors()[0]
+        at = ".".join(str(p) for p in (where, *first["loc"]))
+        raise RulesError(at, f"the club's entry: {first['msg']}", list(ClubData.model_fields)) from None
+    checked(entered, where)
 
 
 # -- the game ----------------------------------------------------------------------------------------------------
@@ -698,8 +766,13 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
             "name the choice made: retreated, advanced, depleted, eliminated ...",
             list(CHOICES),
         )
+    step = STEPS[snapshot.step].id if snapshot.turn >= 1 and snapshot.step < len(STEPS) else ""
+    if "hex" in values and values["hex"] and step == "combat" and "applied_result" not in values:
+        # A counter moved in the combat phase applies a result: the attacker's advance, the defender's retreat.
+        values["applied_result"] = "advanced" if unit.side == snapshot.side_to_move else "retreated"
     choice = str(values.get("applied_result") or "")
-    why = f"{unit.name} {choice}" if choice else ""
+    to = f" to hex {values['hex']}" if values.get("hex") else ""
+    why = f"{unit.name} {choice}{to}" if choice else ""
     source = SRC_RESULTS if choice in ("retreated", "advanced", "depleted", "eliminated") else ""
     out: list[Change] = [SetState(why, source, unit.id, k, v) for k, v in values.items()]
     restored = _steps_restored(snapshot, unit, values)
@@ -781,6 +854,7 @@ VIMY_GAME: GameRules = register_game(
         setup=VimySetup(),
         kit=KIT,
         victory=VimyVictory(),
+        report=VimyReport(),
     )
 )
 

@@ -5,11 +5,10 @@ in the score's shape (the sides' points, the objectives with their holders). Pur
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from typing import Any
 
 from rules.core.records import Snapshot, UnitState
-from rules.core.score import ObjectiveScore, Outcome, Score, Victory
+from rules.core.score import Victory
 from rules.vimy_ridge.data import EAST_EDGE_UNITS, LAST_TURN, VP_TO_WIN
 from rules.vimy_ridge.play.club import CLUB, SUPPLY_HEX
 from rules.vimy_ridge.ruleset import VimyRidge, cite
@@ -60,6 +59,8 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
     set_up = {str(u.state["hex"]): u.side for side in (ALLIED, GERMAN) for u in _on_map(snapshot, side)}
     holders = {**set_up, **dict(board.get("holders") or {})}
     peaks = list(board.get("peaks") or ())
+    vimy = list(board.get("vimy_town") or ())
+    petit = list(board.get("petit_vimy_town") or ())
     east = set(board.get("easternmost") or ())
     by_division = Counter(
         str(u.state.get("division", ""))
@@ -96,6 +97,24 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
             "source": f"{SRC_VP}; {CLUB}" if east else SRC_VP,
             "entered": bool(east),
         },
+        {
+            "id": "vimy-town",
+            "name": "Vimy town hexes (12): an Allied unit entering wins at once",
+            "vp": 0,
+            "scored": "instant win",
+            "holder": ALLIED if board.get("vimy_entered") else _holder(holders, vimy) if vimy else None,
+            "source": f"{SRC_VP}; {CLUB}" if vimy else SRC_VP,
+            "entered": bool(vimy),
+        },
+        {
+            "id": "petit-vimy-town",
+            "name": "Petit Vimy town hexes (2): no German unit there for the instant win",
+            "vp": 0,
+            "scored": "proviso",
+            "holder": _holder(holders, petit) if petit else None,
+            "source": f"{SRC_VP}; {CLUB}" if petit else SRC_VP,
+            "entered": bool(petit),
+        },
     ]
     points = sum(int(o["vp"]) for o in objectives if o["holder"] == ALLIED)
     germans = [u for u in snapshot.units if u.level == "counter" and u.side == GERMAN]
@@ -125,6 +144,14 @@ def tally(snapshot: Snapshot) -> dict[str, Any]:
         "objectives": objectives,
         "instant_win": instant,
         "outcome": result,
+        # Should the game end now (12.2): the German side's unless the Canadian side has won.
+        "at_end": result
+        if result["winner"]
+        else {
+            "winner": GERMAN,
+            "reason": f"the Canadians hold {points} VP of {VP_TO_WIN}",
+            "source": SRC_GERMAN,
+        },
     }
 
 
@@ -159,19 +186,4 @@ class VimyVictory(Victory):
         "player wins the game.",
     )
     source = SRC_VP
-
-    def kept(self, board: Mapping[str, Any]) -> tuple[Score, Outcome] | None:
-        t = board.get(TALLY) or {}
-        points = {ALLIED: int((t.get("points") or {}).get(ALLIED, 0)), GERMAN: 0}
-        losses = {s: int((t.get("losses") or {}).get(s, 0)) for s in (ALLIED, GERMAN)}
-        objectives = tuple(
-            ObjectiveScore(o["id"], o["name"], int(o["vp"]), o["scored"], o["holder"], (), False, False)
-            for o in t.get("objectives") or ()
-        )
-        said = t.get("outcome") or {}
-        if said.get("winner"):
-            outcome = Outcome(said["winner"], str(said["reason"]), str(said.get("source", SRC_VP)))
-        else:
-            reason = f"the Canadians hold {points[ALLIED]} VP of {VP_TO_WIN}"
-            outcome = Outcome(GERMAN, reason, SRC_GERMAN)
-        return Score(points, losses, objectives), outcome
+    kept = TALLY

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests import csrf
 from tests.app.games.conftest import new_game, start_game
 
 HEXES = {
@@ -61,11 +62,25 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     other = counter("attacker", "18th Bn", "2nd Canadian", "0911")
     german = counter("defender", "RIR 261", "79th Reserve", "1010")
 
+    # The referee board reads the counters in Vimy's words (the rule set's report), with no table.
+    signed_in = http.post(
+        "/join", data=csrf.form(http, {"code": g.body["referee_token"]}), follow_redirects=False
+    )
+    assert signed_in.status_code == 303, signed_in.text
+    board = http.get(f"/games/{g.id}/referee")
+    assert board.status_code == 200 and "RIR 261" in board.text and "79th Reserve" in board.text, board.text[
+        -2000:
+    ]
+    http.cookies.clear()
+
     def roll(resolver: str, body: dict[str, Any], who: dict[str, str]) -> Any:
         return http.post(f"{api}/resolve/{resolver}", headers=who, json=body)
 
     turn = start_game(http, g)
-    assert (turn["turn"], turn["side_to_move"], turn["step"]["id"]) == (1, "attacker", "bombardment")
+    assert (turn["turn"], turn["side_to_move"], turn["step"]["id"]) == (1, "attacker", "movement")
+    version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
+    turn = http.post(f"{api}/turn/advance", headers=g.attacker, json={"version": version}).json()["turn"]
+    assert turn["step"]["id"] == "bombardment"  # Zero Hour: the Allied movement phase moves nothing (15.2)
 
     # The club's values, entered as play begins: one the book prints otherwise is refused naming the field.
     wrong = {**HEXES, "artillery_track": [[8, 5], [7, 5]] + [[8, 5]] * 9}
@@ -118,6 +133,11 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     )
     assert night_move.status_code == 409 and "13.1" in night_move.json()["detail"], night_move.text
     assert len(night_move.json()["detail"]) <= 120
+    for _ in ("bombardment", "combat"):
+        now = http.get(f"{api}/turn", headers=g.referee).json()["version"]
+        http.post(f"{api}/turn/advance", headers=g.attacker, json={"version": now})
+    night_attack = roll("attack", attack, g.attacker)
+    assert night_attack.status_code == 409 and "13.1" in night_attack.json()["detail"], night_attack.text
 
     # The tally, then an instant win: an Allied counter enters a Vimy town hex (by the referee's override at night).
     state = http.get(f"{api}/state", headers=g.attacker).json()
@@ -132,7 +152,13 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     score = http.get(f"{api}/score", headers=g.defender)
     assert score.status_code == 200, score.text
     held = {o["id"]: o["holder"] for o in score.json()["objectives"]}
-    assert held == {"peaks": None, "supply-1534": None, "easternmost": None}
+    assert held == {
+        "peaks": None,
+        "supply-1534": None,
+        "easternmost": None,
+        "vimy-town": "attacker",
+        "petit-vimy-town": None,
+    }
     version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
     assert http.post(f"{api}/finish", headers=g.referee, json={"version": version}).status_code == 200
     result = http.get(f"{api}/result", headers=g.attacker).json()

@@ -31,3 +31,11 @@ def test_every_refusal_is_one_sentence_citing_its_rule() -> None:
     for r in refused:
         sentence = r["rule"].split(" (allowed")[0]
         assert len(sentence) <= 120 and "(1" in sentence, sentence
+
+
+def test_the_record_tells_a_bombardment_and_an_attack_in_vimys_words() -> None:
+    report = game.VimyReport()
+    assert report.roll_told("bombardment", {"outcome_key": "hit"}, "RIR 261") == "bombarded RIR 261: a hit"
+    attack = {"outcome_key": "D2", "line": "Trench hexside, Woods", "column": "+6, +7"}
+    told = report.roll_told("attack", attack, "RIR 261")
+    assert told == "attacked RIR 261 on the Trench hexside, Woods line, column +6, +7: D2"
