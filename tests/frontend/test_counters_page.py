@@ -41,9 +41,9 @@ CLUB = {
 }
 
 
-def seeded(page: Any, advances: int = 2) -> tuple[int, dict[str, Any], dict[str, int]]:
-    """A Vimy game in its first combat phase (with `advances` 1, its bombardment): four counters on hexes, the
-    club's data entered."""
+def seeded(page: Any, step: str = "combat") -> tuple[int, dict[str, Any], dict[str, int]]:
+    """A Vimy game at `step` of its first turn (its combat phase, or its bombardment): four counters on hexes,
+    the club's data entered."""
     gid, made = seed_game(page, {"name": "Vimy", "ruleset": "vimy-ridge"})
     api = f"/api/v1/games/{gid}"
     referee = bearer(made["referee_token"])
@@ -63,10 +63,14 @@ def seeded(page: Any, advances: int = 2) -> tuple[int, dict[str, Any], dict[str,
         edited = page.request.put(f"{api}/units/{uid}", data={"version": 1, **values}, headers=referee)
         assert edited.status == 200, edited.text()
         ids[name] = uid
-    for _ in range(advances):  # set-up to the bombardment phase, then to the combat phase ("Zero Hour")
+    for _ in range(4):  # from set-up, step by step ("Zero Hour": the Allied movement moves nothing)
         version = page.request.get(f"{api}/turn", headers=referee).json()["version"]
         advanced = page.request.post(f"{api}/turn/advance", data={"version": version}, headers=referee)
         assert advanced.status == 200, advanced.text()
+        if advanced.json()["turn"]["step"]["id"] == step:
+            break
+    else:
+        raise AssertionError(f"no {step} step in the first turn")
     club = page.request.post(
         f"{api}/resolve/club-data", data={"fields": {"club": CLUB}, "dice": []}, headers=referee
     )
@@ -143,7 +147,7 @@ def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -
     it is observed, the die: a hit depletes it, and the counter shows its marker and its depletion on every
     device (here the referee's, by the stream)."""
     referee = new_page(TABLET_LANDSCAPE)
-    gid, made, ids = seeded(referee, advances=1)
+    gid, made, ids = seeded(referee, step="bombardment")
     referee.goto(f"/games/{gid}/counters")
     german = referee.locator(f"[data-counter='{ids['RIR 261']}']")
     expect(german).to_be_visible()
