@@ -51,7 +51,7 @@ def counter_board(session: Session, game: Game) -> CounterBoardView:
         group_level=board.group_level,
         group_field=board.group_field,
         values=board.values,
-        track=rules.turn.track(snapshot),
+        track=board.track(snapshot),
         places=dict(board.place_notes(snapshot)),
         marks=dict(board.marks(snapshot)),
         badges=tuple(rules.kit.badges(game.state)),

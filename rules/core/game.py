@@ -53,7 +53,7 @@ from rules.core.rolls import Outcome, Rolls, work_out
 from rules.core.ruleset import REGISTERED, Context, RuleSet
 from rules.core.scenario import ForceNode, NewForces, forces_from_document
 from rules.core.score import Victory
-from rules.core.turn import Notice, Step, TrackTurn
+from rules.core.turn import Notice, Step
 from rules.table.frame import laid, shifted_about_centre
 from rules.table.objectives import objectives_from_geojson
 from rules.table.terrain import Feature, terrain_from_geojson
@@ -249,11 +249,6 @@ class TurnModel:
         """What the rules of play forbid of `act` now beyond the step and the side: what it costs and cannot
         pay, the actor's state, its target. Each a Refusal (one sentence <= 120 characters saying what to do,
         the rule in full as `why`, the printed line as `source`). Default: nothing."""
-        return ()
-
-    def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
-        """The game's turn track, turn by turn, as the game reads it (a sequence the players entered): shown
-        on a board of counters (rules.core.kit.CounterBoard) and the referee board; none by default."""
         return ()
 
     def needs(self, snapshot: Snapshot, step_id: str) -> list[str]:

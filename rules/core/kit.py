@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from rules.core.records import Snapshot
+from rules.core.turn import TrackTurn
 from rules.table.bases import BaseSpec
 from rules.table.frame import Table
 from rules.table.templates import TemplateSpec
@@ -114,6 +115,11 @@ class CounterBoard:
         """What each named place is, in the rules' words with its rule (a supply hex, a peak), by place; none
         by default."""
         return {}
+
+    def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
+        """The game's turn track, turn by turn, as the game reads it (a sequence the players entered, its
+        night turns dark); none by default."""
+        return ()
 
     def marks(self, snapshot: Snapshot) -> Mapping[int, str]:
         """What lies on each counter now besides its own state, in the rules' words (markers the board keeps:

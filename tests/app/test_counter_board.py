@@ -1,6 +1,6 @@
 """A game without a table (issue 56), proved generic by a toy rule set defined here and nowhere else: its kit
 names a board of counters (`rules.core.kit.CounterBoard`: a counter's place in its "hex" field, grouped under
-its division, two printed values), its turn a track of two turns (`TurnModel.track`), its counters one roll
+its division, two printed values), a track of two turns (`CounterBoard.track`), its counters one roll
 of their own at an enemy counter (joined by more of their side's) and one at them (`StandAct.on_enemy`),
 offered though refused until the players make the call its option is (`StandAct.options`).
 Played through the API as a club would: the page of counters in place of the map (the lobby's link, the
@@ -55,12 +55,6 @@ class ToyTurn(TurnModel):
                 Refusal("Say the shelling is aimed (T.4).", "only aimed shelling falls", "Toy counters: T.4"),
             )
         return ()
-
-    def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
-        return (
-            TrackTurn(1, "Dawn", "Shelling doubled (T.1)"),
-            TrackTurn(2, "Dusk", "No attack (T.2)", dark=True),
-        )
 
 
 class ToyFields(GameFields):
@@ -137,6 +131,12 @@ class Shell(Resolver[ShellRequest]):
 
 
 class ToyBoard(CounterBoard):
+    def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
+        return (
+            TrackTurn(1, "Dawn", "Shelling doubled (T.1)"),
+            TrackTurn(2, "Dusk", "No attack (T.2)", dark=True),
+        )
+
     def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
         return {"0101": "the crossroads (T.3)"}
 

@@ -220,28 +220,6 @@ class VimyTurn(TurnModel):
             return []
         return [STEPS[now.step].does]
 
-    def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
-        """The turn track as the club entered it (the labels its boxes print), each turn's night and allotment;
-        before it is entered, the turn-track erratum's reading."""
-        entered = board_value(snapshot, "turn_track")
-        out = []
-        for t in TURNS:
-            dark, _source = night(snapshot, t.number)
-            # 11.1 "the April 9 (Morning) box of the Turn Track"; the rest as the club's copy prints them.
-            label = f"{t.date}, {entered[t.number - 1]}" if entered else f"Turn {t.number}"
-            allied, german = (
-                board_value(snapshot, "artillery_track")[t.number - 1]
-                if board_value(snapshot, "artillery_track")
-                else ("?", "?")
-            )
-            note = (
-                f"Night: no attack or movement; 2 replacements a side; bombardment {allied}/{german} (13.1)"
-                if dark
-                else f"Bombardment {allied}/{german} (17.1)"
-            )
-            out.append(TrackTurn(t.number, label, note, dark))
-        return tuple(out)
-
     def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
         if snapshot.turn < 1:
             return ()
@@ -654,6 +632,28 @@ def eliminated(u: UnitState, why: str, source: str) -> list[Change]:
 
 
 class VimyCounters(CounterBoard):
+    def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
+        """The turn track as the club entered it (the labels its boxes print), each turn's night and allotment;
+        before it is entered, the turn-track erratum's reading."""
+        entered = board_value(snapshot, "turn_track")
+        out = []
+        for t in TURNS:
+            dark, _source = night(snapshot, t.number)
+            # 11.1 "the April 9 (Morning) box of the Turn Track"; the rest as the club's copy prints them.
+            label = f"{t.date}, {entered[t.number - 1]}" if entered else f"Turn {t.number}"
+            allied, german = (
+                board_value(snapshot, "artillery_track")[t.number - 1]
+                if board_value(snapshot, "artillery_track")
+                else ("?", "?")
+            )
+            note = (
+                f"Night: no attack or movement; 2 replacements a side; bombardment {allied}/{german} (13.1)"
+                if dark
+                else f"Bombardment {allied}/{german} (17.1)"
+            )
+            out.append(TrackTurn(t.number, label, note, dark))
+        return tuple(out)
+
     def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
         """The key hexes the club entered, each with what it is and its rule (victory.place_notes)."""
         notes = place_notes(snapshot)
