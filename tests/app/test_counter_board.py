@@ -18,7 +18,7 @@ from rules.core.acts import Act, Roll
 from rules.core.errors import Refusal
 from rules.core.game import Fields as GameFields
 from rules.core.game import GameRules, TurnModel
-from rules.core.kit import CounterBoard, TableKit
+from rules.core.kit import CounterBoard, TableKit, TrackTurn
 from rules.core.records import (
     Change,
     Filled,
@@ -31,7 +31,7 @@ from rules.core.records import (
 from rules.core.resolution import Evaluation
 from rules.core.rolls import Outcome, Rolls
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
-from rules.core.turn import Step, TrackTurn
+from rules.core.turn import Step
 from rules.registry import registered
 from tests import csrf
 from tests.app.games.conftest import new_game, start_game
