@@ -228,7 +228,9 @@ class VimyTurn(TurnModel):
         for t in TURNS:
             dark, _source = night(snapshot, t.number)
             # 11.1 "the April 9 (Morning) box of the Turn Track"; the rest as the club's copy prints them.
-            label = f"{t.date}, {entered[t.number - 1]}" if entered else f"Turn {t.number}"
+            label = f"Turn {t.number}" + (f", {entered[t.number - 1]}" if entered else "")
+            if t.number == 1:
+                label = "Turn 1, 9 April (Morning)"
             allied, german = (
                 board_value(snapshot, "artillery_track")[t.number - 1]
                 if board_value(snapshot, "artillery_track")
