@@ -412,8 +412,30 @@ def roll_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     return ()
 
 
+def _enemy_target(snapshot: Snapshot, act: Roll, doing: str) -> tuple[Refusal, ...]:
+    """An attack or a bombardment takes an enemy counter on the map as its target."""
+    target = snapshot.by_id.get(act.target_id) if act.target_id is not None else None
+    if (
+        target is None
+        or target.level != COUNTER
+        or target.side == snapshot.side_to_move
+        or target.state.get("eliminated")
+        or not target.state.get("hex")
+    ):
+        return (_refusal(f"{doing} an enemy counter on the map: tap it as the target.", doing, SRC_TURN),)
+    return ()
+
+
 def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
+    if refused := _enemy_target(snapshot, act, "Attack"):
+        return refused
     attackers = _attackers(snapshot, act)
+    if not attackers or any(
+        u.level != COUNTER or u.side != snapshot.side_to_move or u.state.get("eliminated") for u in attackers
+    ):
+        return (
+            _refusal("Attack with your own counters on the map.", "the phasing player attacks", SRC_TURN),
+        )
     divisions = {str(u.state.get("division", "")) for u in attackers}
     if len(divisions) > 1:
         return (
@@ -439,6 +461,8 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
 
 def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     side = snapshot.side_to_move
+    if refused := _enemy_target(snapshot, act, "Bombard"):
+        return refused
     if act.fields.get("observed") != "observed":
         # 17.3: observation is the players' call, made from their own map; the game records it as theirs.
         return (
