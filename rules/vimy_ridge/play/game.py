@@ -388,8 +388,30 @@ def roll_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     return ()
 
 
+def _enemy_target(snapshot: Snapshot, act: Roll, doing: str) -> tuple[Refusal, ...]:
+    """An attack or a bombardment takes an enemy counter on the map as its target."""
+    target = snapshot.by_id.get(act.target_id) if act.target_id is not None else None
+    if (
+        target is None
+        or target.level != COUNTER
+        or target.side == snapshot.side_to_move
+        or target.state.get("eliminated")
+        or not target.state.get("hex")
+    ):
+        return (_refusal(f"{doing} an enemy counter on the map: tap it as the target.", doing, SRC_TURN),)
+    return ()
+
+
 def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
+    if refused := _enemy_target(snapshot, act, "Attack"):
+        return refused
     attackers = _attackers(snapshot, act)
+    if not attackers or any(
+        u.level != COUNTER or u.side != snapshot.side_to_move or u.state.get("eliminated") for u in attackers
+    ):
+        return (
+            _refusal("Attack with your own counters on the map.", "the phasing player attacks", SRC_TURN),
+        )
     divisions = {str(u.state.get("division", "")) for u in attackers}
     if len(divisions) > 1:
         return (
@@ -415,6 +437,8 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
 
 def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     side = snapshot.side_to_move
+    if refused := _enemy_target(snapshot, act, "Bombard"):
+        return refused
     if act.fields.get("observed") != "observed":
         # 17.3: observation is the players' call, made from their own map; the game records it as theirs.
         return (
@@ -640,7 +664,9 @@ class VimyCounters(CounterBoard):
         for t in TURNS:
             dark, _source = night(snapshot, t.number)
             # 11.1 "the April 9 (Morning) box of the Turn Track"; the rest as the club's copy prints them.
-            label = f"{t.date}, {entered[t.number - 1]}" if entered else f"Turn {t.number}"
+            label = f"Turn {t.number}" + (f", {entered[t.number - 1]}" if entered else "")
+            if t.number == 1:
+                label = "Turn 1, 9 April (Morning)"
             allied, german = (
                 board_value(snapshot, "artillery_track")[t.number - 1]
                 if board_value(snapshot, "artillery_track")
