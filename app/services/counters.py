@@ -13,6 +13,7 @@ from app.data.models import Game
 from app.services.markers import rules_of, snapshot_of
 from app.services.units import list_units
 from rules.core.errors import NotFoundError
+from rules.core.kit import badges
 from rules.core.turn import TrackTurn
 
 
@@ -31,13 +32,13 @@ class CounterBoardView:
 
 def plays_on_counters(game: Game) -> bool:
     """Whether the game is played on a board of counters (its page of counters replaces the table map)."""
-    return rules_of(game).kit.counters is not None
+    return rules_of(game).book.kit.counters is not None
 
 
 def counter_board(session: Session, game: Game) -> CounterBoardView:
     """The game's board of counters as the page shows it; a 404 for a game played on a table."""
     rules = rules_of(game)
-    board = rules.kit.counters
+    board = rules.book.kit.counters
     if board is None:
         raise NotFoundError("board of counters", str(game.id))
     snapshot = snapshot_of(session, game, list_units(session, game.pk))
@@ -46,7 +47,7 @@ def counter_board(session: Session, game: Game) -> CounterBoardView:
         place_word=board.place_word,
         group_level=board.group_level,
         values=board.values,
-        track=rules.turn.track(snapshot),
+        track=board.track(snapshot),
         places=dict(board.place_notes(snapshot)),
-        badges=tuple(rules.kit.badges(game.state)),
+        badges=tuple(badges(rules.book.kit, game.state)),
     )
