@@ -13,8 +13,7 @@ from app.data.models import Game
 from app.services.markers import rules_of, snapshot_of
 from app.services.units import list_units
 from rules.core.errors import NotFoundError
-from rules.core.kit import badges
-from rules.core.turn import TrackTurn
+from rules.core.kit import TrackTurn, badges
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from rules.core.records import Snapshot
-from rules.core.turn import TrackTurn
 from rules.table.bases import BaseSpec
 from rules.table.frame import Table
 from rules.table.templates import TemplateSpec
@@ -90,6 +89,18 @@ class TerrainClass:
     text: str
     kinds: tuple[str, ...]
     source: str
+
+
+@dataclass(frozen=True)
+class TrackTurn:
+    """One game turn of a turn track (a game played on a board of counters shows it in place of a table):
+    its number, its label as the track prints it ("9 April, Morning"), what the turn forbids or brings in one
+    line with its rule, and whether it is drawn dark (a night turn)."""
+
+    number: int
+    label: str
+    note: str = ""
+    dark: bool = False
 
 
 @dataclass(frozen=True)

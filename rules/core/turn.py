@@ -38,18 +38,6 @@ class Step:
 
 
 @dataclass(frozen=True)
-class TrackTurn:
-    """One game turn of a turn track (a game played on a board of counters shows it in place of a table):
-    its number, its label as the track prints it ("9 April, Morning"), what the turn forbids or brings in one
-    line with its rule, and whether it is drawn dark (a night turn)."""
-
-    number: int
-    label: str
-    note: str = ""
-    dark: bool = False
-
-
-@dataclass(frozen=True)
 class Notice:
     """Something that happened on the table by itself: its event's kind, what it shows, and the rule."""
 

@@ -94,7 +94,7 @@
   const counterButton = (u, withPlace) => {
     const said = states(u);
     const where = withPlace && placeOf(u) ? `${humanise(board.place_word)} ${placeOf(u)}` : "";
-    const label = [nameOf(u).short, sideName(u.side), printed(u), where, u.killed ? "eliminated" : "", ...said].filter(Boolean).join(", ");
+    const label = [nameOf(u).short, sideName(u.side), printed(u), where, u.killed ? "out of play" : "", ...said].filter(Boolean).join(", ");
     const tapped = roleIn(u.id);
     return h("button", {
       type: "button", class: `counter side-${u.side}${u.killed ? " killed" : ""}${tapped ? ` ${tapped}` : ""}`,
@@ -133,7 +133,7 @@
       for (const { g, units } of order) out.push(group(g ? nameOf(g).short : "Others", g ? sideName(g.side) : "", units, true, `group-${g ? g.id : 0}`));
     }
     const gone = all.filter((c) => c.killed);
-    if (gone.length) out.push(group("Eliminated", "", gone, true, "eliminated"));
+    if (gone.length) out.push(group("Out of play", "", gone, true, "out-of-play"));
     if (!all.length) out.push(h("p", { class: "muted", text: "No counters yet: the referee enters them." }));
     list.replaceChildren(...out);
     list.setAttribute("aria-busy", "false");
@@ -166,7 +166,7 @@
         h("h2", { "data-card-name": "", text: nameOf(u).short }),
         h("button", { type: "button", class: "button card-close", "data-card-close": "", "aria-label": "Close the card", text: "×" })),
       h("p", { class: `card-side side-${u.side}`, text: [sideName(u.side), nameOf(u).full !== nameOf(u).short ? nameOf(u).full : "", placeOf(u) ? `${humanise(board.place_word)} ${placeOf(u)}` : ""].filter(Boolean).join(" · ") }),
-      h("p", { class: "card-values", text: [printed(u), u.killed ? "Eliminated" : "", ...states(u)].filter(Boolean).join(" · ") || "Nothing to note" }),
+      h("p", { class: "card-values", text: [printed(u), u.killed ? "Out of play" : "", ...states(u)].filter(Boolean).join(" · ") || "Nothing to note" }),
     ];
     card.replaceChildren(...head, h("div", { class: "card-play", "data-card-play": "" }, play ? playArea(u) : actsArea(u)));
   };

@@ -18,7 +18,7 @@ from pydantic import Field, ValidationError
 from rules.core.acts import Act, EditUnit, Roll
 from rules.core.errors import Refusal, RulesError
 from rules.core.game import TURN_STARTED, Answer, Book, GameRules, Held, Position
-from rules.core.kit import CounterBoard, TableKit
+from rules.core.kit import CounterBoard, TableKit, TrackTurn
 from rules.core.records import (
     Change,
     Claims,
@@ -37,7 +37,7 @@ from rules.core.resolution import Evaluation
 from rules.core.rolls import Outcome, RollTerms
 from rules.core.ruleset import Context, Resolver
 from rules.core.scenario import NewForces
-from rules.core.turn import Notice, Step, TrackTurn
+from rules.core.turn import Notice, Step
 from rules.registry import register_game
 from rules.vimy_ridge.data import LAST_TURN, MAX_MARKERS_PER_UNIT, REPLACEMENTS_PER_NIGHT, TURNS
 from rules.vimy_ridge.play.club import CLUB, ClubData, checked
