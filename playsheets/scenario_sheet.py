@@ -210,7 +210,7 @@ def draw_map(
         zone = (document["sides"][side] or {}).get("deployment_zone")
         if zone:
             zones.append((side, f.geometry(shape(zone)), SIDE_COLOUR[side]))
-    bases = get_game_rules(str(document["ruleset"])).kit.bases  # the rule set's bases, sized
+    bases = get_game_rules(str(document["ruleset"])).book.kit.bases  # the rule set's bases, sized
     stands = []
     by_side = {side: list(_walk(forces.forces.get(side, ()))) for side in SIDES}
     for side, nodes in by_side.items():
@@ -436,9 +436,9 @@ def scenario_sheet(
     rules = get_game_rules(ruleset_id)
     chosen = {**dict(document.get("variants") or {}), **dict(variants or {})}
     ctx = ruleset.context(document.get("period"), chosen)
-    forces = rules.setup.new_forces(ctx, document)
-    drawing = draw_map(document, forces, rules.tabletop.wire_belt_cm, box)
-    stands_word = f"{rules.report.stand_word}s"  # the rule set's word for what stands on the table
+    forces = rules.new_forces(ctx, document)
+    drawing = draw_map(document, forces, rules.book.wire_belt_cm, box)
+    stands_word = f"{rules.book.stand_word}s"  # the rule set's word for what stands on the table
     off = set(forces.off_table)
     sides = []
     for side in SIDES:
@@ -478,7 +478,7 @@ def scenario_sheet(
         [(k, v) for k, v in meta if v],
         str(document.get("source") or ""),
         drawing,
-        _legend(document, drawing.shapes, rules.kit.terrain_classes),
+        _legend(document, drawing.shapes, rules.book.kit.terrain_classes),
         sides,
         str(document.get("objectives") or ""),
         str(document.get("victory") or ""),

@@ -34,11 +34,11 @@ def register(cls: type[RuleSet]) -> type[RuleSet]:
 
 def register_game(rules: GameRules) -> GameRules:
     """A rule set's game rules, given to its registered rule set (which its package registers first)."""
-    rs = _REGISTRY.get(rules.ruleset_id)
+    rs = _REGISTRY.get(rules.book.ruleset_id)
     if rs is None:
-        raise ValueError(f"register the rule set {rules.ruleset_id!r} before its game rules")
+        raise ValueError(f"register the rule set {rules.book.ruleset_id!r} before its game rules")
     if rs.game is not None:
-        raise ValueError(f"game rules of {rules.ruleset_id} registered twice")
+        raise ValueError(f"game rules of {rules.book.ruleset_id} registered twice")
     type(rs).game = rules
     return rules
 
@@ -51,7 +51,7 @@ def registered(cls: type[RuleSet]) -> Iterator[RuleSet]:
     if cls.id in _REGISTRY:
         raise ValueError(f"rule set {cls.id} registered twice")
     rs = cls()
-    if rs.game is not None and (not isinstance(rs.game, GameRules) or rs.game.ruleset_id != cls.id):
+    if rs.game is not None and (not isinstance(rs.game, GameRules) or rs.game.book.ruleset_id != cls.id):
         raise ValueError(f"{cls.__name__}.game must be the GameRules of {cls.id}")
     _REGISTRY[cls.id] = rs
     try:
@@ -107,7 +107,7 @@ def get_game_rules(ruleset_id: str) -> GameRules:
         raise RulesError(
             "ruleset",
             f"rule set {ruleset_id!r} cannot be played as a game here: firestep only looks its rules up",
-            sorted(g.ruleset_id for g in all_game_rules()),
+            sorted(g.book.ruleset_id for g in all_game_rules()),
         )
     return game
 

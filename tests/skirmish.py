@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from rules.core.acts import Act, MoveStand
+from rules.core.acts import Act, MoveStand, PlaceMarker, RecoverMarker
 from rules.core.errors import Refusal
-from rules.core.game import BoundTurn, Fields, GameRules
-from rules.core.records import AddToState, Change, SetState, Snapshot, StandAct, StateField
+from rules.core.game import Answer, Book, GameRules
+from rules.core.records import AddToState, Change, SetState, Snapshot, StandAct, StandEdit, StateField
 from rules.core.resolution import Evaluation
-from rules.core.rolls import Outcome, Rolls
+from rules.core.rolls import Outcome
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
 from rules.core.turn import Step
 
@@ -21,21 +21,41 @@ SOURCE = "Skirmish test rules: PINS"
 BOTH = ("attacker", "defender")
 
 
-class SkirmishTurn(BoundTurn):
-    """A bound: both sides give orders (and rally), then the attacker moves, then the defender."""
+BOUND = "Skirmish test rules: THE BOUND"
+STEPS = (
+    Step("orders", 1, "1", "Orders", BOUND, "both sides give orders and rally", (), ("rally",), sides=BOTH),
+    Step("attacker-moves", 2, "2", "Attacker moves", BOUND, "the attacker moves", sides=("attacker",)),
+    Step("defender-moves", 3, "3", "Defender moves", BOUND, "the defender moves", sides=("defender",)),
+)
 
-    source = "Skirmish test rules: THE BOUND"
-    ordered_acts = frozenset({"move-stands"})
-    STEPS = (
-        Step(
-            "orders", 1, "1", "Orders", source, "both sides give orders and rally", (), ("rally",), sides=BOTH
+
+class SkirmishGame(GameRules):
+    """A bound: both sides give orders (and rally), then the attacker moves, then the defender. Pins placed by
+    hand, a second one shaking the unit; a shaken unit does not move until it rallies."""
+
+    book = Book(
+        ruleset_id=ID,
+        bound=True,
+        turn_word="bound",
+        turn_source=BOUND,
+        ordered_acts=frozenset({"move-stands"}),
+        state_fields=(
+            StateField("pins", "Pins", 0, counter=True, maximum=9, filter="Pinned"),
+            StateField("shaken", "Shaken", badge="SHAKEN", filter="Shaken"),
         ),
-        Step("attacker-moves", 2, "2", "Attacker moves", source, "the attacker moves", sides=("attacker",)),
-        Step("defender-moves", 3, "3", "Defender moves", source, "the defender moves", sides=("defender",)),
+        marker_field="pins",
     )
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
-        return self.STEPS
+        return STEPS
+
+    def play(self, snapshot: Snapshot, act: Act) -> Answer:
+        if isinstance(act, PlaceMarker):
+            return Answer(pinned(snapshot, act.unit_id, act.count))
+        if isinstance(act, RecoverMarker):
+            gone = "the pin was removed meanwhile"
+            return Answer((AddToState("a pin removed", SOURCE, act.unit_id, "pins", -1, gone),))
+        return super().play(snapshot, act)
 
     def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
         """A shaken unit does not move until it rallies."""
@@ -48,29 +68,7 @@ class SkirmishTurn(BoundTurn):
             )
         return ()
 
-
-class SkirmishFields(Fields):
-    state_fields = (
-        StateField("pins", "Pins", 0, counter=True, maximum=9, filter="Pinned"),
-        StateField("shaken", "Shaken", badge="SHAKEN", filter="Shaken"),
-    )
-    marker_field = "pins"
-
-    def marker_added(
-        self, snapshot: Snapshot, unit_id: int, cause: str | None, count: int
-    ) -> tuple[Change, ...]:
-        unit = snapshot.unit(unit_id)
-        added: list[Change] = [AddToState(f"{count} pin on {unit.name}", SOURCE, unit_id, "pins", count)]
-        if unit.pins + count >= 2 and not unit.shaken:
-            added.append(SetState(f"{unit.name} is shaken", SOURCE, unit_id, "shaken", True))
-        return tuple(added)
-
-    def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
-        return (AddToState("a pin removed", SOURCE, unit_id, "pins", -1, "the pin was removed meanwhile"),)
-
-
-class SkirmishRolls(Rolls):
-    def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
+    def stand_card(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct | StandEdit, ...]:
         unit = snapshot.unit(unit_id)
         return (StandAct("Rally", "rally", unit_id, f"{unit.name} is pinned"),) if unit.pins else ()
 
@@ -87,7 +85,16 @@ class SkirmishRolls(Rolls):
         )
 
 
-SKIRMISH_GAME = GameRules(ID, fields=SkirmishFields(), turn=SkirmishTurn(), rolls=SkirmishRolls())
+def pinned(snapshot: Snapshot, unit_id: int, count: int) -> tuple[Change, ...]:
+    """Pins placed on a unit by hand: a second shakes it."""
+    unit = snapshot.unit(unit_id)
+    added: list[Change] = [AddToState(f"{count} pin on {unit.name}", SOURCE, unit_id, "pins", count)]
+    if unit.pins + count >= 2 and not unit.shaken:
+        added.append(SetState(f"{unit.name} is shaken", SOURCE, unit_id, "shaken", True))
+    return tuple(added)
+
+
+SKIRMISH_GAME = SkirmishGame()
 
 
 class Skirmish(RuleSet):

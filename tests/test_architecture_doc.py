@@ -139,5 +139,5 @@ def test_the_steps_of_adding_a_rule_set_name_what_exists() -> None:
                     members.update(f.name for f in dataclasses.fields(value))
                 known.update(members, (f"{name}.{m}" for m in members))
     names = {n for n in re.findall(r"`([\w.]+)`", steps) if "/" not in n and not n.endswith(".py")}
-    assert {"RuleSet", "GameRules", "TurnModel", "register_game", "registered"} <= names
+    assert {"RuleSet", "GameRules", "Book", "register_game", "registered"} <= names
     assert sorted(names - known) == []

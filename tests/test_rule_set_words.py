@@ -72,7 +72,7 @@ def test_no_module_of_the_app_names_flanders_fields_things() -> None:
 
 
 def test_no_literal_of_the_app_spells_a_rule_sets_qualities_or_unit_levels() -> None:
-    vocabulary = {w for rules in all_game_rules() for w in (*rules.setup.qualities, *rules.setup.unit_levels)}
+    vocabulary = {w for rules in all_game_rules() for w in (*rules.book.qualities, *rules.book.unit_levels)}
     found = {}
     for p in _modules():
         if p.suffix != ".py":
@@ -100,7 +100,7 @@ def test_the_map_draws_a_board_naming_none_of_its_keys() -> None:
     """The map draws what the rule set draws of its board (rules.core.kit `BoardKey.draw`): its script names
     no board key of any rule set, as a word of its code."""
     code = code_of(ROOT / "frontend/static/js/table-board.js")
-    keys = {k.name for rules in all_game_rules() for k in rules.kit.board_keys}
+    keys = {k.name for rules in all_game_rules() for k in rules.book.kit.board_keys}
     assert {"fire", "clouds", "barrages"} <= keys  # the walk sees the keys the map once drew by name
     assert {k for k in keys if re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", code)} == set()
 
@@ -139,8 +139,8 @@ def earth_words() -> set[str]:
     commands, its sub-units' plans and its artillery plans' kinds, its terrain classes (cover and movement)
     and its postures."""
     game = get_game_rules(Earth2mm.id)
-    fields = {f.name for f in game.fields.state_fields}
-    artillery = {k for p in game.kit.plan_kinds for k in get_args(p.model_fields["kind"].annotation)}
+    fields = {f.name for f in game.book.state_fields}
+    artillery = {k for p in game.book.kit.plan_kinds for k in get_args(p.model_fields["kind"].annotation)}
     words = {*earth.COMMANDS, *get_args(earth.Plan), *earth.TERRAINS, *TERRAIN_CLASSES, *earth.POSTURES}
     return fields | artillery | words
 
@@ -247,7 +247,7 @@ def vimy_words() -> set[str]:
     from rules.vimy_ridge.play.club import CLUB_KEYS
 
     rules = get_game_rules(VimyRidge.id)
-    fields = {f.name for f in rules.fields.state_fields}
+    fields = {f.name for f in rules.book.state_fields}
     kept = {"markers_spent", "bombarded", "replacements", "holders", "vimy_entered", "tally"}
     acts = {game.MOVE_ACT, game.RESULT_ACT}
     return fields | set(CLUB_KEYS) | kept | acts | {"club-data", "bombardment", "attack"} | {VimyRidge.id}

@@ -48,7 +48,7 @@ def _board_keys() -> dict[str, BoardKey]:
     """Every playable rule set's board keys by name (the first rule set to name one types it)."""
     out: dict[str, BoardKey] = {}
     for rules in all_game_rules():
-        for k in rules.kit.on_board:
+        for k in rules.book.kit.on_board:
             out.setdefault(k.name, k)
     return out
 

@@ -154,7 +154,7 @@ class FirePlanItem(Stored, table=True):
 
 
 class FirePlanSeal(Stored, table=True):
-    """A side's plan for one turn, sealed (a rule set whose plan is sealed each turn, FirePlan.terms.sealed_each_turn):
+    """A side's plan for one turn, sealed (a rule set whose plan is sealed each turn, Book.plan_terms.sealed_each_turn):
     the commitment published at sealing, its tree's leaves, and its padding salt (secret until the game is
     over). Flanders Fields' one plan keeps its seal on its side (GameSide)."""
 

@@ -184,7 +184,7 @@ class DeviceOut(BaseModel):
 
 # The kinds of plan item every rule set played as a game knows (rules.core.kit.TableKit.plan_kinds), told
 # apart by `kind`; the game's rule set says which it allows (GameRules.play asked a PlanFire).
-PLAN_KINDS: tuple[type[PlanKind], ...] = tuple(m for r in all_game_rules() for m in r.kit.plan_kinds)
+PLAN_KINDS: tuple[type[PlanKind], ...] = tuple(m for r in all_game_rules() for m in r.book.kit.plan_kinds)
 
 
 class PlanItemIn(BaseModel):

@@ -28,8 +28,8 @@ Angle = Annotated[Float, Field(ge=-720, le=720, allow_inf_nan=False, description
 Point2 = tuple[Coord, Coord]
 # The bases and templates of every rule set played as a game (its table kit's, rules.core.kit.TableKit); a
 # route measures with one rule set's kit, which says whether it knows the kind.
-BASE_KINDS = tuple(dict.fromkeys(k for r in all_game_rules() for k in r.kit.bases))
-TEMPLATE_KINDS = tuple(dict.fromkeys(k for r in all_game_rules() for k in r.kit.templates))
+BASE_KINDS = tuple(dict.fromkeys(k for r in all_game_rules() for k in r.book.kit.bases))
+TEMPLATE_KINDS = tuple(dict.fromkeys(k for r in all_game_rules() for k in r.book.kit.templates))
 BaseKind = Literal[BASE_KINDS]  # type: ignore[valid-type]
 TemplateKind = Literal[TEMPLATE_KINDS]  # type: ignore[valid-type]
 FeatureKind = Literal[FEATURE_KINDS]  # type: ignore[valid-type]

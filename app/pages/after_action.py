@@ -28,9 +28,9 @@ def report_page(game_id: GameId, request: Request, session: SessionDep, settings
         return {
             "report": report_service.report(session, game, seat.viewer),
             # The rules' words: what a formation's losses count, what a turn is ("bound"), a stand ("base").
-            "losses_counted": rules.report.losses_counted,
-            "turn_word": rules.turn.turn_word,
-            "stand_word": rules.report.stand_word,
+            "losses_counted": rules.book.losses_counted,
+            "turn_word": rules.book.turn_word,
+            "stand_word": rules.book.stand_word,
         }
 
     return game_page(request, session, settings, game_id, "report.html", "report.html", build)

@@ -29,6 +29,7 @@ from app.services.unit_names import display_names, full_names
 from app.services.units import list_units
 from rules.core.acts import PlanFire
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.game import item_words
 from rules.core.kit import PlanKind
 from rules.core.records import Snapshot
 from rules.flanders_fields.planning import rehearsal as R
@@ -58,7 +59,7 @@ def _plan_context(
     if not fireplans.may_read_plan(viewer, chosen, game):
         raise Forbidden(f"the {chosen}'s fire plan is secret until its items arrive")
     items = [plan_item_out(i) for i in fireplans.plan_items(session, game.pk, chosen)]
-    words = rules_of(game).fire_plan.terms.words
+    terms = rules_of(game).book.plan_terms
     plans = {
         s.side: PlanOut(**fireplans.plan_summary(session, game, s.side))
         for s in seats.sides(session, game.pk)
@@ -76,7 +77,9 @@ def _plan_context(
         "verify_url": f"/api/v1/games/{game.id}/fireplans/{chosen}/verify" if plan and plan.locked else None,
         "side": chosen,
         "items": items,
-        "item_words": {i.id: words(i.kind, i.data) for i in items},  # as chosen ("Chlorine cordon")
+        "item_words": {
+            i.id: item_words(terms, i.kind, i.data) for i in items
+        },  # as chosen ("Chlorine cordon")
         "timeline": sorted(by_turn.items()),
         "plans": plans,
         "plan": plans.get(chosen),
@@ -140,7 +143,7 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
     # the board, the map and the lookup show; a formation of stands (2mm's battery of guns) by its own name
     # ("18-pounder Battery"), by its full name where two of the side's are named alike.
     parents = {u.parent_id for u in units}
-    firing = [u for u in units if u.side == side and not u.killed and rules.fire_plan.fires_plan(u)]
+    firing = [u for u in units if u.side == side and not u.killed and rules.fires_plan(u)]
     alike = Counter(u.name for u in firing if u.id in parents)
     full = full_names(units, [u.pk for u in firing if alike[u.name] > 1])
     guns = [
@@ -151,7 +154,7 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
     ]
     stands = []
     for u in units:
-        st = stand_of(u, rules.kit.bases)
+        st = stand_of(u, rules.book.kit.bases)
         if st is not None:
             stands.append(
                 {
@@ -178,7 +181,7 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
         {
             "label": f"T{f.first_turn}",
             "kind": f.kind,
-            "d": _poly_path(Template(rules.kit.templates[f.template], f.point, ahead).polygon(table)),
+            "d": _poly_path(Template(rules.book.kit.templates[f.template], f.point, ahead).polygon(table)),
             "at": on_screen(*f.point),
         }
         for f in plan.fire
@@ -188,7 +191,7 @@ def table_drawing(session: Session, game: Game, side: str) -> dict[str, Any]:
         {
             "label": f"T{g.turn}",
             "kind": "gas",
-            "d": _poly_path(Template(rules.kit.templates[gas_kind], g.point, ahead).polygon(table)),
+            "d": _poly_path(Template(rules.book.kit.templates[gas_kind], g.point, ahead).polygon(table)),
             "at": on_screen(*g.point),
         }
         for g in plan.gas
@@ -229,7 +232,7 @@ def rehearsal_view(
 ) -> dict[str, Any]:
     """The side's own plan rehearsed against the enemy's stands as they stand now, as heat per turn; nothing
     where the rule set rehearses no plan (2mm Earth 1418)."""
-    if not has_items or not viewer.may_act_for(side) or not rules_of(game).fire_plan.terms.rehearsed:
+    if not has_items or not viewer.may_act_for(side) or not rules_of(game).book.plan_terms.rehearsed:
         return {"rehearsal": None, "rehearsal_error": None}
     try:
         body = rehearsal.rehearse_plan(session, game, viewer, side, None, 1, PAGE_SAMPLES, {}, [])
@@ -256,13 +259,15 @@ def _plannable(now: Snapshot, game: Game, asked: PlanFire) -> bool:
 
 def plan_models(game: Game) -> dict[str, type[PlanKind]]:
     """The model of each kind of plan item the game's rule set knows (its kit's plan kinds), by kind."""
-    return {k: m for m in rules_of(game).kit.plan_kinds for k in get_args(m.model_fields["kind"].annotation)}
+    return {
+        k: m for m in rules_of(game).book.kit.plan_kinds for k in get_args(m.model_fields["kind"].annotation)
+    }
 
 
 def plan_form(game: Game, kinds: Sequence[str]) -> dict[str, Any]:
     """The form's kinds, each with the index of its model, and for each field of the form the models that
     have it: the page shows a field while a kind of one of its models is checked (app.css, by index)."""
-    models = list(rules_of(game).kit.plan_kinds)
+    models = list(rules_of(game).book.kit.plan_kinds)
     by_kind = plan_models(game)
     fields: dict[str, list[str]] = {}
     # A field of a few named values offers the rule set's own words; a number starts at its model's default.

@@ -74,16 +74,16 @@ class Record:
         self.names = names
         self.units = units
         self.flag_words = FLAG_WORDS | {
-            f.name: f.words for f in rules.fields.state_fields if f.words and f.kind != "count"
+            f.name: f.words for f in rules.book.state_fields if f.words and f.kind != "count"
         }
         # The rules' own bookkeeping (neither on the card nor set by hand) is not worded: the turn a unit was
         # ordered in, a morale test's stage.
-        self.unworded = {f.name for f in rules.fields.state_fields if not f.shown and not f.edit}
+        self.unworded = {f.name for f in rules.book.state_fields if not f.shown and not f.edit}
         # A value in the words of its field ("plan stay put"), a unit it names by its name ("planned target
         # 1/2 Coy").
-        self.labels = {f.name: f.label.lower() for f in rules.fields.state_fields}
-        self.unit_fields = {f.name for f in rules.fields.state_fields if f.edit == "unit"}
-        self.turn_word, self.stand_word = rules.turn.turn_word, rules.report.stand_word
+        self.labels = {f.name: f.label.lower() for f in rules.book.state_fields}
+        self.unit_fields = {f.name for f in rules.book.state_fields if f.edit == "unit"}
+        self.turn_word, self.stand_word = rules.book.turn_word, rules.book.stand_word
 
     def name(self, unit_id: Any) -> str:
         return self.names.get(unit_id, f"unit {unit_id}") if isinstance(unit_id, int) else ""

@@ -203,18 +203,18 @@ def _start(request: Request, session: Session, error: str | None = None, status_
     device = device_games(request)
     games = games_service.list_games(session)
     rules = game_setup.new_game_rules()
-    rs = get_ruleset(rules.ruleset_id)
+    rs = get_ruleset(rules.book.ruleset_id)
     context = {
         "rulesets": rulesets_summary(),
         "game_ruleset": rs.describe(),
         # Every rule set played as a game, the default first: a game by hand may be of any of them.
-        "playable": [get_ruleset(r.ruleset_id).describe() for r in all_game_rules()],
+        "playable": [get_ruleset(r.book.ruleset_id).describe() for r in all_game_rules()],
         "games": games,
         "mine": [g for g in games if g.id in device],
         "scenarios": _scenarios(session),
         "org_tables": rs.data("organisation-tables") if "organisation-tables" in rs.datasets else [],
-        "nations": rules.setup.nations,
-        "qualities": rules.setup.qualities,
+        "nations": rules.book.nations,
+        "qualities": rules.book.qualities,
         "error": error,
     }
     return templates.TemplateResponse(request, "start.html", context, status_code=status_code)
@@ -233,7 +233,7 @@ def unit_tree(units: list[Unit], rules: GameRules) -> dict[str, list[dict[str, A
         if u.level == "battalion" or (
             u.level != "company" and any(k["unit"].level == "company" for k in kids)
         ):
-            total, lost = rules.report.losses(u, units)
+            total, lost = rules.losses(u, units)
             if total:
                 out["losses"] = {
                     "lost": lost,

@@ -82,10 +82,10 @@ def referee_pack(session: Session, game: Game, viewer: Viewer, resolver: str) ->
     """The game's pack and hands for a secret draw, which only the referee sees: a card the referee enters is
     found in the pack the game draws from. A side gets nothing (it never picks its cards)."""
     rules = markers.rules_of(game)
-    if resolver not in rules.rolls.terms.secret_draws or not viewer.is_referee:
+    if resolver not in rules.book.roll_terms.secret_draws or not viewer.is_referee:
         return {}
     snapshot = markers.snapshot_of(session, game, units_service.list_units(session, game.pk))
-    return {f.field: f.value for f in rules.rolls.drawn(resolver, snapshot, {})}
+    return {f.field: f.value for f in rules.drawn(resolver, snapshot, {})}
 
 
 def hand_context(
@@ -93,7 +93,7 @@ def hand_context(
 ) -> dict[str, Any]:
     """For a secret draw: a side only lets firestep draw (`draw_only`) and sees its hand as cards, each
     played with one tap; the referee enters the cards drawn at the table."""
-    if resolver.id not in markers.rules_of(game).rolls.terms.secret_draws:
+    if resolver.id not in markers.rules_of(game).book.roll_terms.secret_draws:
         return {}
     if viewer.is_referee:
         return {"draw_only": False}

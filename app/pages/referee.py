@@ -31,6 +31,7 @@ from app.services import templates as table_templates
 from app.services.board import UnitRow, board_units, shared_units, unit_row
 from app.services.unit_names import display_names, full_names
 from rules.core.game import GameRules
+from rules.core.kit import badges
 
 router = Router(include_in_schema=False)
 
@@ -89,11 +90,11 @@ class Board:
         return children
 
     def notes(self, u: UnitRow) -> tuple[tuple[str, str], ...]:
-        """What the game's rule set says of a unit in words beside its badges (Report.board_notes)."""
+        """What the game's rule set says of a unit in words beside its badges (GameRules.board_notes)."""
         if self.rules is None:
             return ()
         parent = self._by_id.get(u.parent_id)
-        return self.rules.report.board_notes(u, parent, self._children.get(u.id, []), self.variants)
+        return self.rules.board_notes(u, parent, self._children.get(u.id, []), self.variants)
 
 
 def build_board(
@@ -162,10 +163,10 @@ def build_board(
 
 def _losses(u: UnitRow, units: list[UnitRow], rules: GameRules) -> dict[str, int] | None:
     """A block head's losses as its rule set counts them (None: it counts none)."""
-    total, lost = rules.report.losses(u, units)
+    total, lost = rules.losses(u, units)
     if not total:
         return None
-    if not rules.report.tests_losses:
+    if not rules.book.tests_losses:
         return {"lost": lost, "total": total}
     return {"lost": lost, "total": total, "half": -(-total // 2), "three_quarters": -(-3 * total // 4)}
 
@@ -185,7 +186,7 @@ def markers_allowed(game: Game) -> list[str]:
     return [
         side
         for side in auth.SIDES
-        if rules.turn.refusal(game.status, game.period, turns.position(game), "place-markers", side, None, [])
+        if rules.refusal(game.status, game.period, turns.position(game), "place-markers", side, None, [])
         is None
     ]
 
@@ -209,7 +210,9 @@ def _game_now(
     )
     return {
         "turn": turns.turn_info(session, game) if with_turn else None,
-        "turn_badges": markers.rules_of(game).kit.badges(game.state),  # the rule set's values set, in words
+        "turn_badges": badges(
+            markers.rules_of(game).book.kit, game.state
+        ),  # the rule set's values set, in words
         "markers_ok": markers_allowed(game),
         "last_roll": last_roll,
         "undone": set(undone),
@@ -239,7 +242,7 @@ def referee_page(game_id: GameId, request: Request, session: SessionDep, setting
 def _needs_turn_panel(events: Sequence[dict[str, Any]], rules: GameRules) -> bool:
     """The turn panel changes with the game (its turn, step, board) and with the state the turn's steps read
     (a morale test falling due)."""
-    read = {f.name for f in rules.fields.state_fields if f.on_turn}
+    read = {f.name for f in rules.book.state_fields if f.on_turn}
     for ev in events:
         if live.touches_game(ev):
             return True
@@ -418,7 +421,7 @@ def changes_context(now: _Now, roles: list[str], events: list[dict[str, Any]], a
         return {"reload": False, "nothing": True, "upto": after}
     touched = set().union(*(live.touched_units(e) for e in events))
     rules = markers.rules_of(now.game)
-    head_fields = HEAD_FIELDS | {f.name for f in rules.fields.state_fields if f.on_head}
+    head_fields = HEAD_FIELDS | {f.name for f in rules.book.state_fields if f.on_head}
     # Block heads count losses and show a morale test due: re-sent only when those can have changed.
     losses = {
         c["unit"]

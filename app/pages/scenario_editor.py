@@ -47,10 +47,10 @@ LAYOUT_GAP_CM = 1.0
 @router.get("/scenarios/new", response_class=HTMLResponse)
 def new_scenario_page(request: Request, ruleset: str | None = None) -> Response:
     """A new scenario of a rule set played as a game (`?ruleset=`; by default the first)."""
-    playable = [r.ruleset_id for r in all_game_rules()]
+    playable = [r.book.ruleset_id for r in all_game_rules()]
     if ruleset is not None and ruleset not in playable:
         return not_found(request, NotFoundError("rule set", ruleset[:64], playable))
-    return _editor(request, None, game_setup.new_game_rules(ruleset).ruleset_id)
+    return _editor(request, None, game_setup.new_game_rules(ruleset).book.ruleset_id)
 
 
 @router.get("/scenarios/{scenario_id}/edit", response_class=HTMLResponse)
@@ -140,13 +140,13 @@ def _context(ruleset_id: str) -> dict[str, Any]:
     """What the editor's page shows of a rule set, for a scenario or a game's table: its forces come from its
     organisation tables or its chart of troops (`editor.chart`), and its own scenarios are there as examples."""
     rs = get_ruleset(ruleset_id)
-    setup = get_game_rules(rs.id).setup
+    setup = get_game_rules(rs.id).book
     return {
         "ruleset_name": rs.name,
         "editor": editor_data(rs.id),
         "periods": rs.describe()["periods"],
         "org_tables": _org_tables(rs.id),
-        "examples": [{"id": i, "title": d["title"]} for i, d in setup.shipped_scenarios().items()],
+        "examples": [{"id": i, "title": d["title"]} for i, d in setup.scenarios.items()],
         "nations": sorted({t["nation"] for t in _org_tables(rs.id)}),
         "qualities": list(dict.fromkeys(q for t in _org_tables(rs.id) for q in t["qualities"])),
         "organiser_header": ORGANISER_HEADER,
@@ -168,10 +168,10 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
         # A rule set reading the terrain by classes (its kit's): each feature's, named in TERRAIN_CLASS.
         "classes": [
             {"id": c.id, "text": c.text, "kinds": list(c.kinds), "source": c.source}
-            for c in rules.kit.terrain_classes
+            for c in rules.book.kit.terrain_classes
         ],
         "class_property": TERRAIN_CLASS,
-        "chart": rules.setup.force_chart.as_dict() if rules.setup.force_chart else None,
+        "chart": rules.book.force_chart.as_dict() if rules.book.force_chart else None,
         "errata": described["errata"],
         "limits": {
             "features": limits.MAX_FEATURES,
@@ -179,7 +179,7 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
         },
         "deploy_gap_cm": LAYOUT_GAP_CM,
         "zone_depth": _zone_depth(rs),
-        "plan_kinds": get_game_rules(rs.id).kit.plan_kind_names,
+        "plan_kinds": get_game_rules(rs.id).book.kit.plan_kind_names,
         "crewed_kinds": sorted(_crewed_kinds(rs.id)),
     }
 
@@ -275,7 +275,7 @@ def _zone_depth(rs: RuleSet) -> dict[str, Any] | None:
             zone = scenario.get("deployment_zones", {}).get("attacker")
             if zone:
                 return {"cm": zone[3] - zone[1], "source": scenario.get("source", "")}
-    for doc in get_game_rules(rs.id).setup.shipped_scenarios().values():
+    for doc in get_game_rules(rs.id).book.scenarios.values():
         polygon = (doc["sides"]["attacker"].get("deployment_zone") or {}).get("coordinates")
         if polygon:
             ys = [p[1] for p in polygon[0]]

@@ -22,6 +22,7 @@ from app.services import templates as table_templates
 from app.services import units as units_service
 from app.services.markers import rules_of, snapshot_of
 from rules.core.game import GameRules
+from rules.core.rolls import at_table as drawn_at_table
 from rules.table.terrain import FEATURE_KINDS
 
 router = Router()
@@ -31,11 +32,11 @@ def map_sizes(rules: GameRules) -> dict[str, Any]:
     """Base and template sizes from the rule set's table kit, so the map draws true proportions."""
     return {
         "bases": {
-            k: {"shape": b.shape, "w": b.width_cm, "d": b.depth_cm} for k, b in rules.kit.bases.items()
+            k: {"shape": b.shape, "w": b.width_cm, "d": b.depth_cm} for k, b in rules.book.kit.bases.items()
         },
         "templates": {
             k: {"shape": t.shape, "w": t.width_cm, "d": t.depth_cm, "across": t.across_table}
-            for k, t in rules.kit.templates.items()
+            for k, t in rules.book.kit.templates.items()
         },
     }
 
@@ -61,15 +62,15 @@ def map_page(game_id: GameId, request: Request, session: SessionDep, settings: S
         rules = rules_of(game)
         # A side's cards at the table (the referee enters a draw in the lookup): its draw dealt by firestep, or
         # drawn from the club's own pack and entered by suit and rank (a game option).
-        draws = list(rules.rolls.terms.secret_draws.items())
+        draws = list(rules.book.roll_terms.secret_draws.items())
         draw = None
         if draws and not seat.viewer.is_referee:
-            at_table = rules.rolls.terms.at_table(snapshot_of(session, game, units))
+            at_table = drawn_at_table(rules.book.roll_terms, snapshot_of(session, game, units))
             draw = {"resolver": draws[0][0], "what": draws[0][1], "at_table": at_table}
         return {
             "draw": draw,
             "sizes": map_sizes(rules_of(game)),
-            "template_kinds": list(rules_of(game).kit.templates),
+            "template_kinds": list(rules_of(game).book.kit.templates),
             "feature_kinds": list(FEATURE_KINDS),
             # The stream starts after the newest event this device may read; the map's first state read is
             # at least as new, and later frames carry versions, so nothing is missed or rolled back.

@@ -12,6 +12,7 @@ from fastapi.templating import Jinja2Templates
 from app.core import shipped
 from app.core.pdf_engine import pdf_engine_problem
 from playsheets import forms, ruleset_sheet, sheet
+from rules.core.game import state_field
 from rules.core.records import StateField
 from rules.registry import game_rules_or_none, get_ruleset
 
@@ -147,8 +148,8 @@ class RuleState:
 
 def rule_state(ruleset: str) -> RuleState:
     rules = game_rules_or_none(ruleset)
-    marker = rules.fields.field(rules.fields.marker_field) if rules.fields.marker_field else None
-    fields = rules.fields.state_fields
+    marker = state_field(rules.book, rules.book.marker_field) if rules.book.marker_field else None
+    fields = rules.book.state_fields
     filters = tuple(f for f in fields if f.filter and f is not marker)
     return RuleState(
         marker,
@@ -156,17 +157,17 @@ def rule_state(ruleset: str) -> RuleState:
         tuple(f for f in fields if f.shown),
         filters,
         tuple(f for f in fields if f.badge or f in filters),
-        rules.turn.turn_word,
+        rules.book.turn_word,
     )
 
 
 templates.env.globals["rule_state"] = rule_state
 # A game played on the players' own board of counters has a page of counters where others have a table map.
 templates.env.globals["on_counters"] = lambda ruleset_id: (
-    game_rules_or_none(ruleset_id).kit.counters is not None
+    game_rules_or_none(ruleset_id).book.kit.counters is not None
 )
 # What a stand is in the rules' words ("counter"), for the pages that name one.
-templates.env.globals["stand_word"] = lambda ruleset_id: game_rules_or_none(ruleset_id).report.stand_word
+templates.env.globals["stand_word"] = lambda ruleset_id: game_rules_or_none(ruleset_id).book.stand_word
 templates.env.globals["answer_details"] = answer_details
 templates.env.globals["short_list"] = short_list
 templates.env.globals["period_labels"] = period_labels
@@ -180,5 +181,5 @@ templates.env.globals["sheets"] = {
     "cards": forms.CARDS,
     "cards_title": forms.CARDS_TITLE,
     # A game of a rule set without aiming points prints no aiming-point cards (the route answers 404).
-    "aimed": lambda ruleset_id: game_rules_or_none(ruleset_id).fire_plan.terms.aiming_field is not None,
+    "aimed": lambda ruleset_id: game_rules_or_none(ruleset_id).book.plan_terms.aiming_field is not None,
 }

@@ -70,7 +70,7 @@ def add_item(
         PlanItemIn,
         Body(
             openapi_examples={
-                name: {"value": v} for r in all_game_rules() for name, v in r.kit.plan_examples.items()
+                name: {"value": v} for r in all_game_rules() for name, v in r.book.kit.plan_examples.items()
             }
         ),
     ],

@@ -152,7 +152,7 @@ def _state_fields() -> dict[str, StateField]:
     """Every registered rule set's state fields by name (the first rule set to name one types it)."""
     out: dict[str, StateField] = {}
     for rules in all_game_rules():
-        for f in rules.fields.state_fields:
+        for f in rules.book.state_fields:
             out.setdefault(f.name, f)
     return out
 
@@ -318,7 +318,7 @@ def edit_unit(
         values = body.model_dump(exclude_none=True, exclude={"version", "override"})
         rules = rules_of(game)
         units_service.check_vocabulary(rules, quality=body.quality)
-        by_hand = {f.name for f in rules.fields.state_fields if f.edit}
+        by_hand = {f.name for f in rules.book.state_fields if f.edit}
         for k in sorted(set(values) - set(UnitEditFields.model_fields) - by_hand):
             raise RulesError(k, f"{k} is not set by hand under this game's rules", sorted(by_hand))
         act = EditUnit(unit_id=unit_id, version=body.version, values=values, override=body.override)

@@ -34,6 +34,7 @@ from app.services import templates as table_templates
 from app.services.markers import rules_of
 from rules.core.acts import AdvanceTurn, PlayCard, Roll
 from rules.core.errors import NotFoundError
+from rules.core.game import terrain
 from rules.core.kit import Drawn
 from rules.core.vocabulary import Side
 
@@ -320,7 +321,7 @@ def patch_game(
 
             get_ruleset(game.ruleset).context(game.period, values["variants"])
         if "terrain" in values:
-            rules_of(game).tabletop.terrain(values["terrain"], period=game.period)
+            terrain(rules_of(game), values["terrain"], period=game.period)
         acts.edit_game(session, game, viewer, body.version, values)
     session.refresh(game)
     return game_out(game, GameDetail)

@@ -403,13 +403,13 @@ def game_cards(
     """One card per battery and mortar of a game still in it: guns numbered and mortars lettered, per side,
     as the appendix's cards are, named as the board and the fire plan name them; each aiming point as this
     viewer may read it."""
-    field = rules.fire_plan.terms.aiming_field
+    field = rules.book.plan_terms.aiming_field
     assert field is not None  # _cards_html answers 404 for a rule set without aiming points
     cards: list[dict[str, Any]] = []
     counters: dict[tuple[str, bool], int] = {}
     names = display_names(units)
     for u in units:
-        if u.killed or not rules.fire_plan.fires_plan(u) or (side is not None and u.side != side):
+        if u.killed or not rules.fires_plan(u) or (side is not None and u.side != side):
             continue
         mortar = "mortar" in f"{u.level} {u.kind}".lower()
         n = counters.get((u.side, mortar), 0)
@@ -435,7 +435,7 @@ def _cards_html(game_id: int, session: SessionDep, viewer: Any, side: str | None
         side = viewer.role
     game = games.get_game(session, game_id)
     rules = rules_of(game)
-    if rules.fire_plan.terms.aiming_field is None:
+    if rules.book.plan_terms.aiming_field is None:
         name = get_ruleset(game.ruleset).name
         raise errors.Absent(
             f"{name} has no aiming points, so game {game_id} has no {forms.CARDS_TITLE.lower()} to print",

@@ -183,7 +183,7 @@ def build_routers() -> list[Router]:
             _add_resolver_route(ruleset_router, rs, resolver_id)
         for name in rs.datasets:
             _add_dataset_route(ruleset_router, rs, name)
-        chart = game_rules_or_none(rs.id).setup.force_chart
+        chart = game_rules_or_none(rs.id).book.force_chart
         if chart is not None:
             _add_force_chart_routes(ruleset_router, rs, chart)
         routers.append(ruleset_router)

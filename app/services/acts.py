@@ -5,7 +5,7 @@
 2. The rules of play: the turn's current step allows the act (app.services.turns.rules_of_play), else a 409
    naming the rule; the referee's override is recorded with the act.
 3. One snapshot of the table: what the rule set's turn forbids of the act beyond the step and the side
-   (`TurnModel.forbidden`: what it costs and cannot pay, the actor's state, its target), a 409 like the
+   (`GameRules.forbidden`: what it costs and cannot pay, the actor's state, its target), a 409 like the
    step's unless overridden; then one call of the rule set on the same snapshot: `GameRules.play(snapshot,
    act)` answers the changes and what everyone is shown, or refuses with its rule: every act, a roll
    (rules.core.rolls.Rolled), arrived fire (a card's dice, CardApplied), a template's place and a formation's
@@ -54,7 +54,7 @@ from rules.core.acts import (
 )
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
-from rules.core.game import EDIT_ACT, Answer
+from rules.core.game import EDIT_ACT, Answer, edit_act
 from rules.core.records import Change, SetState, Snapshot, UnitChange
 from rules.core.rolls import Rolled
 
@@ -181,9 +181,9 @@ def _rules_of_play(
 def _forbidden(
     game: Game, viewer: Viewer, act: Act, snapshot: Snapshot, override: dict[str, Any] | None
 ) -> dict[str, Any] | None:
-    """What the rule set's turn forbids of the act beyond the step and the side (TurnModel.forbidden): a 409
+    """What the rule set's turn forbids of the act beyond the step and the side (GameRules.forbidden): a 409
     with the first refusal's sentence, or with the referee's override every refusal in the record."""
-    refusals = rules_of(game).turn.forbidden(snapshot, act)
+    refusals = rules_of(game).forbidden(snapshot, act)
     if not refusals:
         return override
     if not act.override:
@@ -216,7 +216,7 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
         units_service.check_vocabulary(rules, act.fields.get("level"), act.fields.get("quality"))
         defaults = units_service.state_defaults(session, game.pk)
         fields = dict(act.fields)
-        chart = rules.setup.force_chart
+        chart = rules.book.force_chart
         if fields.get("base") is None and chart is not None:  # a base of its kind, as a built force's
             fields["base"] = chart.base_of(fields["level"], fields.get("kind", ""))
         unit = Unit(game_id=game.pk, state=defaults, side=act.side, **fields)
@@ -246,7 +246,7 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: A
     unit = units_service.get_unit(session, game.pk, act.unit_id)
     viewer.require_side(unit.side, "change units")
     rules = rules_of(game)
-    wanted = {rules.fields.edit_act(k) for k in act.values} or {EDIT_ACT}
+    wanted = {edit_act(rules.book, k) for k in act.values} or {EDIT_ACT}
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
         changes = units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))

@@ -1,6 +1,6 @@
 """Arrived fire-plan fire as cards (issue 26): the side to move's arrived batteries and mortars that fire this
 turn, each with where it lands, the stands under it and what is rolled (the game's rule set works them out:
-`FirePlan.arrival_cards`), and one card applied through the act pipeline (`ApplyArrival`, answered by
+`GameRules.arrival_cards`), and one card applied through the act pipeline (`ApplyArrival`, answered by
 `GameRules.play`: every die rolled by the server or given, the card fired), every covered stand's result written
 through the one applier, and one event naming the item and its effect (undone in one,
 in the luck ledger with its odds). Only arrived items are read: they are public from their arrival."""
@@ -53,7 +53,7 @@ def _cards(session: Session, game: Game) -> tuple[tuple[FireCard, ...], dict[int
     names = display_names(units)
     if game.status != "playing":
         return (), names, units
-    return rules_of(game).fire_plan.arrival_cards(snapshot_of(session, game, units), names), names, units
+    return rules_of(game).arrival_cards(snapshot_of(session, game, units), names), names, units
 
 
 def cards(session: Session, game: Game) -> ArrivalsOut:
@@ -91,7 +91,7 @@ class Aimed:
             "rolls": rolls,
             "effect": applied.fired.effect,
             # What it did to the stands, in the rule set's words (a stand card's result says the same).
-            "said": said(applied.changes, rules_of(self.game).fields.state_fields, self.names),
+            "said": said(applied.changes, rules_of(self.game).book.state_fields, self.names),
             "changes": changes,
             "source": card.source,
         }

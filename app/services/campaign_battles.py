@@ -1,7 +1,7 @@
 """A Firestorm campaign's battle fought on the table (issue 17). From a battle waiting for its result the
 organiser opens a Flanders Fields game whose forces, terrain and period come from
 rules.firestorm.table_battle; once the game is finished its referee (or the organiser) records who holds the
-field, the losses are counted from the game's stands and rules.firestorm.table_battle.offer_from_outcome turns
+field, the losses are counted from the game's stands and rules.firestorm.table_battle.offer_of_game turns
 them into a Great War score, which the organiser confirms (or overrides with their own) as the campaign's
 resolve action, through app.services.campaign_store like any other action. The link is a `CampaignBattle` row; the
 campaign log and the game log each name the other. Every step the campaign's devices see (opened, offered,
@@ -31,6 +31,7 @@ from app.services import campaign_store, games, seating, versioned
 from app.services.events import record
 from app.services.game_setup import create_game, require_room_for_units, units_in
 from app.services.games import get_game, lock_game
+from app.services.result import game_result
 from app.services.units import add_unit_tree
 from rules.core.errors import NotFoundError, RulesError
 from rules.firestorm.campaign import CampaignState
@@ -39,7 +40,7 @@ from rules.firestorm.table_battle import (
     ResultOffer,
     TableBattle,
     TableOutcome,
-    offer_from_outcome,
+    offer_of_game,
     table_battle,
 )
 
@@ -300,6 +301,7 @@ def open_table_battle(
         table_length_cm=tb.table_length_cm,
         terrain=dict(tb.terrain),
         forces=_forces(tb),
+        table_objectives=tb.objectives,
     )
     assert game.id is not None
     _add_nests(session, game.id, tb)
@@ -451,7 +453,7 @@ def _offer(
     session: Session, row: Campaign, link: CampaignBattle, held: FieldHeld, actor: str
 ) -> CampaignBattle:
     """Who holds the field (required), the losses from the game's stands, the Great War score from
-    offer_from_outcome; on a new campaign version. Offering again replaces the offer until it is applied."""
+    offer_of_game; on a new campaign version. Offering again replaces the offer until it is applied."""
     state = campaign_store.state_of(row)
     _must_be_unsettled(link, state)
     assert link.game_id is not None  # else abandoned
@@ -462,7 +464,10 @@ def _offer(
             "result can be offered"
         )
     outcome = outcome_of(session, game, held)
-    offer: ResultOffer = offer_from_outcome(outcome, table_battle(state, link.layout_seed))
+    scored = game_result(session, game.pk)
+    points = (scored.points["attacker"], scored.points["defender"]) if scored is not None else None
+    # The losses and the field, or the points the table game scored, as the campaign reads them.
+    offer: ResultOffer = offer_of_game(outcome, points, table_battle(state, link.layout_seed))
     link.field_held_by = held
     link.offer_attacker_vp, link.offer_defender_vp = offer.attacker_vp, offer.defender_vp
     link.offer = {

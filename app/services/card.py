@@ -1,5 +1,5 @@
-"""A stand's card in play: every act the rule set defines for the stand (the rolls its `stand_acts` offers, the
-unit edits its `stand_edits` offers, a move, a marker recovered), each judged by the act pipeline's own
+"""A stand's card in play: every act the rule set defines for the stand (the rolls and the
+unit edits its `GameRules.stand_card` offers, a move, a marker recovered), each judged by the act pipeline's own
 question (`acts.refusal`: the steps `acts.play` takes, nothing written), so the card offers an act exactly
 when the pipeline would accept it now and greys the rest with the one sentence the pipeline would answer. A
 refusal that names its remedy ("unpack it first") puts that act first."""
@@ -54,7 +54,8 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
     one recovered and one placed."""
     rules = rules_of(game)
     out: list[Offer] = []
-    for a in rules.rolls.stand_acts(snapshot, unit_id):
+    card = rules.stand_card(snapshot, unit_id)
+    for a in (a for a in card if isinstance(a, StandAct)):
         if a.on_enemy:  # rolled by the viewer's side at this unit: complete as it stands
             at = Roll(resolver=a.resolver, target_id=a.unit_id)
             out.append(Offer("roll", a.resolver, a.label, at, roll=a))
@@ -62,7 +63,7 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
         rolled = Roll(resolver=a.resolver, unit_id=a.unit_id)
         out.append(Offer("roll", a.resolver, a.label, rolled, not a.target, roll=a))
     version = {u.id: u.version for u in units}
-    for e in rules.fields.stand_edits(snapshot, unit_id):
+    for e in (e for e in card if isinstance(e, StandEdit)):
         for i, c in enumerate(e.choices):
             edit = EditUnit(unit_id=e.unit_id, version=version.get(e.unit_id, 0), values={e.field: c.value})
             out.append(Offer("edit", e.field, c.label, edit, not c.needs_target, edit=e, choice=i))
@@ -75,14 +76,14 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
             dx, dy = x - float(stand.x), y - float(stand.y)
             shifted = MoveFormation(unit_id=formation.id, dx=dx, dy=dy)
             out.append(Offer("formation", MoveFormation.action, f"Move its {formation.level}", shifted))
-    counters = rules.kit.counters
+    counters = rules.book.kit.counters
     placed = counters is not None and bool(stand.state.get(counters.place_field)) and not stand.killed
     if counters is not None and placed:  # a counter on the players' board: moved by naming its new place
         now = {counters.place_field: stand.state.get(counters.place_field)}
         moved = EditUnit(unit_id=unit_id, version=version.get(unit_id, 0), values=now)
         out.append(Offer("place", counters.place_field, f"Move to another {counters.place_word}", moved))
     on_table = stand.x is not None and stand.y is not None and not stand.killed and not stand.off_table
-    if rules.fields.marker_field and (on_table or placed):
+    if rules.book.marker_field and (on_table or placed):
         out.append(Offer("recover", RecoverMarker.action, "Recover a marker", RecoverMarker(unit_id=unit_id)))
         out.append(Offer("mark", PlaceMarker.action, "+1 marker", PlaceMarker(unit_id=unit_id)))
     return out

@@ -16,7 +16,7 @@ from rules.core.errors import RulesError
 
 def hand_of(session: Session, game_id: int, side: str) -> list[str]:
     """The cards a side holds (none when the game's rule set deals none)."""
-    key = rules_of(get_game(session, game_id)).fields.hand_key
+    key = rules_of(get_game(session, game_id)).book.hand_key
     return list(get_side(session, game_id, side).special_uses.get(key, [])) if key else []
 
 
@@ -24,7 +24,7 @@ def drawn_at_table(game: Game, cards: list[str]) -> Roll:
     """The cards a side drew at the table, as the roll of the game's secret draw that draws them: checked and
     kept secret as any draw (app.services.resolve, the draw's own views), refused by the rules where the
     game deals its own cards."""
-    draws = rules_of(game).rolls.terms.secret_draws
+    draws = rules_of(game).book.roll_terms.secret_draws
     if not draws:
         raise RulesError("cards", "this game's rules draw no cards", [])
     return Roll(resolver=next(iter(draws)), cards=tuple(cards), apply=True)

@@ -14,7 +14,7 @@ from app.data.models import Game
 from app.services.markers import rules_of, snapshot_of
 from app.services.units import list_units
 from rules.core.errors import NotFoundError
-from rules.core.kit import TrackTurn
+from rules.core.kit import TrackTurn, badges
 from rules.registry import get_ruleset
 
 
@@ -35,13 +35,13 @@ class CounterBoardView:
 
 def plays_on_counters(game: Game) -> bool:
     """Whether the game is played on a board of counters (its page of counters replaces the table map)."""
-    return rules_of(game).kit.counters is not None
+    return rules_of(game).book.kit.counters is not None
 
 
 def counter_board(session: Session, game: Game) -> CounterBoardView:
     """The game's board of counters as the page shows it; a 404 for a game played on a table."""
     rules = rules_of(game)
-    board = rules.kit.counters
+    board = rules.book.kit.counters
     if board is None:
         raise NotFoundError("board of counters", str(game.id))
     snapshot = snapshot_of(session, game, list_units(session, game.pk))
@@ -54,7 +54,7 @@ def counter_board(session: Session, game: Game) -> CounterBoardView:
         track=board.track(snapshot),
         places=dict(board.place_notes(snapshot)),
         marks=dict(board.marks(snapshot)),
-        badges=tuple(rules.kit.badges(game.state)),
+        badges=tuple(badges(rules.book.kit, game.state)),
     )
 
 
@@ -112,9 +112,9 @@ class CounterEntry:
 def entry_of(game: Game) -> CounterEntry:
     """The form of a counter entered by hand: its level (the rule set's smallest, else "counter") and fields."""
     rules = rules_of(game)
-    board = rules.kit.counters
+    board = rules.book.kit.counters
     place = board.place_field if board is not None else ""
-    levels = rules.setup.unit_levels
-    fields = [f for f in rules.fields.state_fields if f.edit in ("word", "number") and f.shown]
+    levels = rules.book.unit_levels
+    fields = [f for f in rules.book.state_fields if f.edit in ("word", "number") and f.shown]
     fields.sort(key=lambda f: f.name != place)
     return CounterEntry(levels[-1] if levels else "counter", tuple((f.name, f.label, f.edit) for f in fields))

@@ -1,7 +1,7 @@
 """Fire plans: the items a side writes in secret, the hash-tree commitment that locks them, revealing and
 verifying an item, and a planned barrage arriving on the table. A rule set's plan is either one plan for the
 game, locked before it starts (Flanders Fields), or a plan for each turn sealed during it
-(FirePlan.terms.sealed_each_turn: its commitment per (game, side, turn), FirePlanSeal)."""
+(Book.plan_terms.sealed_each_turn: its commitment per (game, side, turn), FirePlanSeal)."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ class Seal:
 
 def each_turn(game: Game) -> bool:
     """Whether the game's plan is sealed turn by turn (else one plan, locked before the game starts)."""
-    return rules_of(game).fire_plan.terms.sealed_each_turn
+    return rules_of(game).book.plan_terms.sealed_each_turn
 
 
 def turn_seals(session: Session, game_id: int, side: str) -> list[FirePlanSeal]:
@@ -132,8 +132,10 @@ def add_plan_item(
         )
     require_open(session, game, side, arrival_turn)
     rules = rules_of(game)
-    if kind not in rules.kit.plan_kind_names:  # another rule set's kind: the schema takes every game's
-        raise RulesError("item.kind", f"this game's fire plan holds no {kind}", rules.kit.plan_kind_names)
+    if kind not in rules.book.kit.plan_kind_names:  # another rule set's kind: the schema takes every game's
+        raise RulesError(
+            "item.kind", f"this game's fire plan holds no {kind}", rules.book.kit.plan_kind_names
+        )
     rules.play(snapshot_of(session, game, []), PlanFire(side=side, kind=kind, nation=row.nation))
     items = plan_items(session, game.pk, side, arrival_turn if each_turn(game) else None)
     if len(items) >= PLAN_CAPACITY:
@@ -234,7 +236,7 @@ def seal_turn(session: Session, game: Game, side: str, actor: str) -> Event:
         )
     )
     session.flush()
-    steps = rules_of(game).turn.steps(game.period)
+    steps = rules_of(game).steps(game.period)
     return record(
         session,
         game,
@@ -251,7 +253,7 @@ def seal_due(session: Session, game: Game, actor: str, leaving: bool = False) ->
     it lands, empty or not."""
     if game.status != "playing" or not each_turn(game):
         return []
-    turn = rules_of(game).turn
+    turn = rules_of(game)
     rest = range(game.step, len(turn.steps(game.period)))
 
     def writable(side: str, step: int) -> bool:
@@ -380,18 +382,18 @@ def planned(item: FirePlanItem) -> PlanItem:
 
 def due_items(session: Session, game: Game) -> list[FirePlanItem]:
     """The items that land now, in slot order (drawn at random at locking, so the order of arrival says
-    nothing of the order they were written in): those of this turn whose step (FirePlan.terms.arrival_steps; none,
+    nothing of the order they were written in): those of this turn whose step (Book.plan_terms.arrival_steps; none,
     as the turn starts) the turn has reached. One plan for the game: the side to move's, as its turn starts;
     sealed each turn: both sides' once sealed."""
     rules = rules_of(game)
-    ids = [s.id for s in rules.turn.steps(game.period)]
+    ids = [s.id for s in rules.steps(game.period)]
     landing = [s.side for s in sides(session, game.pk)] if each_turn(game) else [game.side_to_move]
     due = [
         i
         for side in landing
         if not each_turn(game) or seal_of(session, game, side, game.turn).locked
         for i in plan_items(session, game.pk, side, game.turn)
-        if not i.arrived and _index(ids, rules.fire_plan.terms.arrival_steps.get(i.kind)) <= game.step
+        if not i.arrived and _index(ids, rules.book.plan_terms.arrival_steps.get(i.kind)) <= game.step
     ]
     return sorted(due, key=lambda i: (i.slot is None, i.slot or 0, i.public_id))
 

@@ -17,6 +17,7 @@ from app.services.seats import Credentials, create_sides
 from app.services.units import add_unit_tree
 from rules.core.errors import RulesError
 from rules.core.game import GameRules
+from rules.core.game import terrain as terrain_of
 from rules.core.scenario import ForceNode, NewForces
 from rules.core.scenario import units_in as units_in
 from rules.registry import all_game_rules, game_rules_or_none, get_game_rules, get_ruleset
@@ -44,10 +45,12 @@ def create_game(
     table_length_cm: float | None = None,
     terrain: dict[str, Any] | None = None,
     forces: Sequence[Mapping[str, Any]] = (),
+    table_objectives: Mapping[str, Any] | None = None,
 ) -> tuple[Game, Credentials]:
     """A new game, by hand, from a scenario (shipped or imported), or with `forces` ({side, table_id,
     quality?, template?, name?}) built from the organisation tables and deployed; the request's values win
-    over the scenario's. Returns the credentials once."""
+    over the scenario's (`table_objectives`: a campaign table's objectives, as a scenario writes them). Returns
+    the credentials once."""
     doc: dict[str, Any] = {}
     if scenario is not None:
         doc = scenarios.get_document(session, scenario)
@@ -58,14 +61,14 @@ def create_game(
     if ruleset is not None and doc.get("ruleset", ruleset) != ruleset:
         raise RulesError("ruleset", f"the scenario is a {doc['ruleset']} game", [doc["ruleset"]])
     rules = new_game_rules(ruleset or doc.get("ruleset"))
-    ruleset_id = rules.ruleset_id
+    ruleset_id = rules.book.ruleset_id
     rs = get_ruleset(ruleset_id)
-    implied_period, implied_nations = rules.setup.forces_setup(forces)
+    implied_period, implied_nations = rules.forces_setup(forces)
     period = period or doc.get("period") or implied_period
     variants = {**doc.get("variants", {}), **(variants or {})}
     ctx = rs.context(period, variants)  # refuses unknown periods and errata with a 422 naming them
     if terrain is not None:
-        rules.tabletop.terrain(terrain, period=ctx.period)  # refuses bad features with a 422 naming them
+        terrain_of(rules, terrain, period=ctx.period)  # refuses bad features with a 422 naming them
     sides = doc.get("sides", {})
     nations = {
         side: given or sides.get(side, {}).get("nationality") or implied_nations.get(side, "")
@@ -83,7 +86,10 @@ def create_game(
         scenario=scenario,
         terrain=terrain or doc.get("terrain") or {"type": "FeatureCollection", "features": []},
         notes="\n".join(doc.get("notes", ())),
-        board={**scenario_board(doc), **dict(doc.get("board", {}))},
+        board={
+            **scenario_board({**doc, **({"table_objectives": table_objectives} if table_objectives else {})}),
+            **dict(doc.get("board", {})),
+        },
     )
     made = _forces(rules, ctx, game, doc, forces)
     require_room_for_units(
@@ -127,7 +133,7 @@ def _forces(
     """The scenario's forces at the game's table and readings; or the request's organisation-table entries
     written as a scenario's (each entry's units under `forces-<i>/`), refused naming `forces.<i>`."""
     if doc:
-        return rules.setup.new_forces(ctx, doc)
+        return rules.new_forces(ctx, doc)
     nations = {"attacker": game.attacker_nation, "defender": game.defender_nation}
     by_side: dict[str, list[dict[str, Any]]] = {side: [] for side in SIDES}
     fields: dict[str, str] = {}
@@ -140,7 +146,7 @@ def _forces(
         "sides": {side: {"nationality": nations[side], "forces": by_side[side]} for side in SIDES},
     }
     try:
-        return rules.setup.new_forces(ctx, written)
+        return rules.new_forces(ctx, written)
     except RulesError as e:
         for written_at, asked_at in fields.items():
             if e.field.startswith(written_at + ".") or e.field == written_at:
@@ -160,7 +166,7 @@ def require_room_for_units(
         held = session.exec(select(func.count()).select_from(Unit).where(Unit.game_id == game_id)).one()
         game = session.get(Game, game_id)
         rules = game_rules_or_none(game.ruleset) if game is not None else rules
-    cap = (rules or new_game_rules()).setup.unit_cap()
+    cap = (rules or new_game_rules()).unit_cap()
     if cap is not None and held + adding > cap[0]:
         raise RulesError(
             field,
@@ -173,12 +179,12 @@ def table_force(game: Game, force: Mapping[str, Any], field: str, id_prefix: str
     """A force ({side, table_id, quality?, template?, name?, counts?}) built for a game by its rule set
     (GameRules.force_from_table): of the side's nation, for the game's period and readings; a 422 names
     `<field>.table_id` and the tables that would do. Unit ids are `<id_prefix>/<table>/...`. A formation of
-    the rule set's chart ({side, sub_units, quality?, name?}) is built by its chart (Setup.force_chart)."""
-    setup = get_game_rules(game.ruleset).setup
+    the rule set's chart ({side, sub_units, quality?, name?}) is built by its chart (Book.force_chart)."""
+    setup = get_game_rules(game.ruleset)
     if "sub_units" in force:  # a formation of the rule set's chart of troops (rules.core.forces)
-        if setup.force_chart is None:
+        if setup.book.force_chart is None:
             at = f"{field}." if field else ""
             raise RulesError(f"{at}sub_units", "these games build no forces from a chart of troops", [])
-        return setup.force_chart.build(force, field, id_prefix)
+        return setup.book.force_chart.build(force, field, id_prefix)
     nation = game.attacker_nation if force["side"] == "attacker" else game.defender_nation
     return setup.force_from_table(game.period, game.variants, nation, force, field, id_prefix)

@@ -14,7 +14,7 @@ from app.core import live
 from app.data.models import Game, utcnow
 from app.services.versioned import check_version, lock_row
 from rules.core.errors import NotFoundError
-from rules.core.kit import Drawn
+from rules.core.kit import Drawn, board_values, drawn
 from rules.registry import game_rules_or_none
 from rules.table.frame import Table
 
@@ -78,13 +78,13 @@ def game_state(game: Game) -> dict[str, Any]:
 
 def game_values(game: Game) -> dict[str, Any]:
     """The game's rule-set values (its table kit's, rules.core.kit), each at its default until set."""
-    return game_rules_or_none(game.ruleset).kit.values(game.state)
+    return board_values(game_rules_or_none(game.ruleset).book.kit, game.state)
 
 
 def board_drawing(game: Game) -> list[Drawn]:
     """What the map draws of the game's board, as its rule set's table kit draws it."""
     table = Table(game.table_width_cm, game.table_length_cm)
-    return game_rules_or_none(game.ruleset).kit.draw(game.board, table)
+    return drawn(game_rules_or_none(game.ruleset).book.kit, game.board, table)
 
 
 def map_state(game: Game) -> dict[str, Any]:

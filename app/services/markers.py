@@ -15,7 +15,7 @@ from app.errors import Conflict
 from app.services.games import game_values, set_game
 from app.services.seats import get_side, set_side_allowance, sides
 from app.services.units import increment, unit_dict, unit_state, update_units
-from rules.core.game import GameRules
+from rules.core.game import BOARD_CHANGED, GameRules
 from rules.core.records import AddToState, Change, SetBoard, SetSideState, SetState, Snapshot
 from rules.registry import get_game_rules
 
@@ -31,7 +31,7 @@ def snapshot_of(session: Session, game: Game, units: Iterable[Unit]) -> Snapshot
     return Snapshot(
         ruleset=game.ruleset,
         period=game.period,
-        units=tuple(unit_state(u, rules.fields.state_fields) for u in units),
+        units=tuple(unit_state(u, rules.book.state_fields) for u in units),
         variants=dict(game.variants),
         nations={
             s: n for s, n in (("attacker", game.attacker_nation), ("defender", game.defender_nation)) if n
@@ -58,7 +58,7 @@ def apply_changes(
     rows = {u.id: u for u in units}
     out: list[dict[str, Any]] = []
     board: Board | None = None  # the board being set, written when the run of board keys ends
-    values = rules_of(game).kit.values_by_name  # board keys the game keeps as values of its own
+    values = rules_of(game).book.kit.values_by_name  # board keys the game keeps as values of its own
     sets: list[tuple[Unit, str, Any]] = []  # a run of states set, written together when the run ends
     for c in changes:
         if isinstance(c, SetState):
@@ -108,5 +108,5 @@ def _add(session: Session, unit: Unit, c: AddToState) -> dict[str, Any]:
 # -- the board changed ---------------------------------------------------------------------------------------
 def board_changed(session: Session, game: Game, units: Sequence[Unit]) -> list[dict[str, Any]]:
     """What follows for the units from the board as it now reads."""
-    changes = rules_of(game).tabletop.board_changed(snapshot_of(session, game, units))
+    _, changes = rules_of(game).between_turns(snapshot_of(session, game, units), BOARD_CHANGED)
     return apply_changes(session, game, units, changes)

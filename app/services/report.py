@@ -21,7 +21,7 @@ from app.services.units import leaves_under, list_units
 # -- after-action report ------------------------------------------------------------------------------------
 def casualty_estimate(game: Game, bases: int) -> dict[str, Any]:
     """The men `bases` lost stand for, by the game's rule set and readings."""
-    return rules_of(game).report.casualties(game.period, game.variants, bases)
+    return rules_of(game).casualties(game.period, game.variants, bases)
 
 
 def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
@@ -36,7 +36,7 @@ def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
     battalions = []
     for bn in (u for u in units if u.level == "battalion"):
         stands = leaves_under(bn, units)
-        start, gone = rules.report.losses(bn, units)
+        start, gone = rules.losses(bn, units)
         lost = sum(1 for u in stands if u.killed)
         battalions.append(
             {

@@ -55,7 +55,7 @@ def fill(
         target.id if target is not None else None,
         given,
     )
-    return list(rules_of(game).rolls.fill(resolver, snapshot_of(session, game, units), request))
+    return list(rules_of(game).fill(resolver, snapshot_of(session, game, units), request))
 
 
 def checked(session: Session, game: Game, viewer: Viewer, roll: Roll) -> list[Unit]:
@@ -75,7 +75,7 @@ def checked(session: Session, game: Game, viewer: Viewer, roll: Roll) -> list[Un
     _named(game, units, roll.target_id, "target_id")  # an unknown target is refused before anything is rolled
     if unit is not None:
         viewer.require_side(unit.side, "resolve for a unit")
-    draws = game_rules.rolls.terms.secret_draws
+    draws = game_rules.book.roll_terms.secret_draws
     if roll.resolver in draws:
         # A player draws at the start of its turn: the side to move draws.
         viewer.require_side(game.side_to_move, f"draw {draws[roll.resolver]}")
@@ -86,7 +86,7 @@ def checked(session: Session, game: Game, viewer: Viewer, roll: Roll) -> list[Un
 def in_words(game: Game, units: Sequence[Unit], w: Rolled) -> dict[str, Any]:
     """What the roll did, in words: its outcome ("1 action") and its changes as sentences from the rule set's
     words for its fields ("1/1 Coy Plt 1 destroyed."), the same before an Apply and after it."""
-    fields = rules_of(game).fields.state_fields
+    fields = rules_of(game).book.state_fields
     return {
         "outcome_words": outcome_words(w.resolution.get("outcome")),
         # Each outcome's chance as the card, the story and the ledger say it (odds_words, the one formatter).
@@ -107,7 +107,7 @@ def ask(
 ) -> dict[str, Any]:
     """A roll worked out and nothing written: what the table fills, the odds, the answer for the dice given
     and what it would do to whom (a stand card shows this before its Apply). A secret draw is never asked."""
-    if resolver_id in rules_of(game).rolls.terms.secret_draws:
+    if resolver_id in rules_of(game).book.roll_terms.secret_draws:
         raise RulesError("resolver", "a card is drawn for good, never looked at first: draw it")
     roll = Roll(
         resolver=resolver_id, fields=fields, dice=dice, unit_id=unit_id, target_id=target_id, apply=False
@@ -134,7 +134,7 @@ def ask(
 def _refusals(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> list[str]:
     """What the rules of play would refuse of the roll now: its step and side, then what the turn forbids."""
     step = turns.roll_refused(game, viewer, roll, snapshot)
-    return [*([step] if step else []), *rules_of(game).turn.forbidden(snapshot, roll)]
+    return [*([step] if step else []), *rules_of(game).forbidden(snapshot, roll)]
 
 
 def _refused_dict(refused: str) -> dict[str, Any]:
@@ -168,7 +168,7 @@ def target_marks(
     unit = _named(game, units, unit_id, "unit_id")
     if game.status != "playing" or unit is None or not viewer.may_act_for(unit.side):
         return []
-    return list(rules_of(game).rolls.target_marks(snapshot_of(session, game, units), unit_id, resolver_id))
+    return list(rules_of(game).target_marks(snapshot_of(session, game, units), unit_id, resolver_id))
 
 
 def _check_draw(viewer: Viewer, dice: Sequence[int] | None, apply: bool) -> None:

@@ -49,11 +49,11 @@ def game_result(session: Session, game_id: int) -> GameResult | None:
     by = str(ended.payload.get("reason", "referee")) if ended is not None else "referee"
     rules = rules_of(game)
     score = game_score(session, game)
-    key = rules.victory.kept
-    outcome = kept_score(game.board.get(key) or {})[1] if key else rules.victory.outcome(score.points)
-    how = "as its last " + rules.turn.turn_word + " ended" if by == "last-turn" else "by the referee"
+    key = rules.book.score_kept
+    outcome = kept_score(game.board.get(key) or {})[1] if key else rules.outcome(score.points)
+    how = "as its last " + rules.book.turn_word + " ended" if by == "last-turn" else "by the referee"
     words = (
-        f"Game over in {rules.turn.turn_word} {turn}, ended {how}: {outcome.reason}"
+        f"Game over in {rules.book.turn_word} {turn}, ended {how}: {outcome.reason}"
         f" ({_tally(score.points)}; stands lost: {_tally(score.losses)})."
     )
     return GameResult(

@@ -33,9 +33,7 @@ def playable() -> dict[str, tuple[RuleSet, GameRules]]:
 
 def shipped() -> dict[str, Mapping[str, Any]]:
     """The scenarios the rule sets ship, by id."""
-    return {
-        sid: doc for _, rules in playable().values() for sid, doc in rules.setup.shipped_scenarios().items()
-    }
+    return {sid: doc for _, rules in playable().values() for sid, doc in rules.book.scenarios.items()}
 
 
 def list_scenarios(session: Session) -> list[dict[str, Any]]:
@@ -74,9 +72,9 @@ def checked(document: Any) -> dict[str, Any]:
     rulesets = playable()
     doc = dict(validate(document, rulesets))
     ruleset, rules = rulesets[doc["ruleset"]]
-    made = rules.setup.new_forces(ruleset.context(doc["period"], doc.get("variants", {})), doc)
+    made = rules.new_forces(ruleset.context(doc["period"], doc.get("variants", {})), doc)
     units = units_in(*(root for roots in made.forces.values() for root in roots))
-    cap = rules.setup.unit_cap()
+    cap = rules.unit_cap()
     if cap is not None and units > cap[0]:
         raise RulesError("sides", f"the scenario builds {units} units; {cap[1]}", [f"0..{cap[0]} units"])
     return doc

@@ -69,8 +69,8 @@ def logged(events: Iterable[Event], undone: set[int]) -> list[Logged]:
 
 
 def game_score(session: Session, game: Game) -> Score:
-    """The game's score now, from its log (or as its rules keep it: Victory.kept)."""
-    key = rules_of(game).victory.kept
+    """The game's score now, from its log (or as its rules keep it on its board: Book.score_kept)."""
+    key = rules_of(game).book.score_kept
     if key:
         return kept_score(game.board.get(key) or {})[0]
     objectives = objectives_of(game)
@@ -80,20 +80,20 @@ def game_score(session: Session, game: Game) -> Score:
     ]
     events = session.exec(select(Event).where(Event.game_id == game.pk).order_by(col(Event.id))).all()
     log = logged(events, reversed_ids(session, game.pk))
-    return score_of(objectives, rules_of(game).kit.bases, now, log)
+    return score_of(objectives, rules_of(game).book.kit.bases, now, log)
 
 
 def score_answer(game: Game, score: Score) -> GameScore:
     """The score as `GET /games/{id}/score` answers it (`clocks`: none yet)."""
     rules = rules_of(game)
     shapes = {o.id: mapping(o.geometry) for o in objectives_of(game)}
-    steps = rules.turn.steps(game.period)
+    steps = rules.steps(game.period)
     step = steps[game.step].title if game.status == "playing" and game.step < len(steps) else None
     return GameScore(
         game_id=game.pk,
         status=game.status,
         turn=game.turn,
-        turn_word=rules.turn.turn_word,
+        turn_word=rules.book.turn_word,
         last_turn=game.board.get("last_turn"),
         side_to_move=game.side_to_move,
         step=step,

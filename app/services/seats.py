@@ -32,7 +32,7 @@ def create_sides(session: Session, secret_key: str, game: Game) -> Credentials:
             side=side,
             nation=nations[side],
             join_code_hash=join_code_hash,
-            special_uses=dict(rules.fields.side_state),
+            special_uses=dict(rules.book.side_state),
             plan_salt=new_salt(),
         )
 

@@ -1,7 +1,7 @@
 """The story of the game (issue 42), read from the log as a viewer reads it: per turn a few sentences (what each
 side lost, the formations whose units came to carry a state the rule set tells, the rolls it tells in its own
 words, what arrived) and the decisive moments first. The words are the rule set's (its turn and stand words,
-its told fields' filter words or labels, `Report.roll_told`); this module only orders and lays them out."""
+its told fields' filter words or labels, `GameRules.roll_words`); this module only orders and lays them out."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ class Act:
     turn: int
     side: str  # the side that acted: its unit's, else the actor's
     actor: str  # the acting unit's name, or ""
-    roll: str  # the roll in the rule set's words (`Report.roll_words`), else its resolver and outcome
-    told: bool  # the rule set tells this roll in a turn's sentences (`Report.roll_told`)
+    roll: str  # the roll in the rule set's words (`GameRules.roll_words`, decisive), else its resolver and outcome
+    told: bool  # the rule set tells this roll in a turn's sentences (`GameRules.roll_words`)
     worded: bool  # the roll is in the rule set's words (said after its unit's name)
     killed: frozenset[int]
     marked: Mapping[str, frozenset[int]]  # a told field: the units that came to carry it (not those killed)
@@ -79,7 +79,7 @@ def acts(
     for r in ledger.rolls(events, sides, names, undone):
         odds.setdefault(r.event_id, []).append(r.p)
         rolled_by[r.event_id] = r.side
-    told_fields = rules.report.told_fields
+    told_fields = rules.book.told_fields
     out: dict[int, Act] = {}
     last_roll: dict[tuple[Any, Any], int] = {}  # (unit, target) -> the event of its latest roll
     for ev in events:
@@ -117,10 +117,10 @@ def acts(
         resolver = str(payload.get("resolver") or res.get("resolver") or "")
         target = payload.get("target_id")
         aimed = names.get(target, "") if isinstance(target, int) else ""
-        told = rules.report.roll_told(resolver, res, aimed) if resolver else ""
+        told = rules.roll_words(resolver, res, aimed) if resolver else ""
         # The roll in the rules' words; an arrived item's fire by its effect in them; else (a rule set with
         # none) by its resolver and outcome.
-        words = rules.report.roll_words(resolver, res, aimed) if resolver else ""
+        words = rules.roll_words(resolver, res, aimed, decisive=True) if resolver else ""
         if ev["kind"] == "arrival-fire":
             words, plain = "", str(payload.get("effect") or "arrived fire")
         else:
@@ -174,9 +174,9 @@ class Teller:
 
     def __init__(self, units: Mapping[int, NamedUnit], names: Mapping[int, str], rules: GameRules) -> None:
         self.units, self.names = units, names
-        self.stand_word = rules.report.stand_word
-        labels = {f.name: (f.filter or f.label) for f in rules.fields.state_fields}
-        self.field_words = {f: labels.get(f, f) for f in rules.report.told_fields}
+        self.stand_word = rules.book.stand_word
+        labels = {f.name: (f.filter or f.label) for f in rules.book.state_fields}
+        self.field_words = {f: labels.get(f, f) for f in rules.book.told_fields}
 
     def side(self, unit_id: int) -> str:
         unit = self.units.get(unit_id)

@@ -89,7 +89,7 @@ class Laying:
 
 
 def laying(game: Game, viewer: Viewer, kind: str, side: str | None) -> Laying:
-    kit = rules_of(game).kit.templates  # the game's rule set's templates
+    kit = rules_of(game).book.kit.templates  # the game's rule set's templates
     if kind not in kit:
         raise RulesError("kind", f"no template {kind!r} in this game's rule set", sorted(kit))
     if len(templates_of(game)) >= MAX_TEMPLATES:

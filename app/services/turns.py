@@ -20,14 +20,15 @@ from app.services.seats import sides
 from app.services.unit_names import told_apart_names
 from app.services.units import list_units
 from rules.core.acts import EndGame, Roll
-from rules.core.game import Position
+from rules.core.game import TURN_ENDED, TURN_STARTED, Position, first_position, next_position
+from rules.core.game import acting as acting_sides
 from rules.core.records import Snapshot
 from rules.core.turn import Permit, Step
 
 
 # -- the turn sequence (the game's rule set's: rules.core.game.GameRules) -----------------------------------
 def sequence(game: Game) -> tuple[Step, ...]:
-    return rules_of(game).turn.steps(game.period)
+    return rules_of(game).steps(game.period)
 
 
 def position(game: Game) -> Position:
@@ -37,7 +38,7 @@ def position(game: Game) -> Position:
 
 def acting(game: Game) -> tuple[str, ...]:
     """The sides that may act now (the turn model's)."""
-    return rules_of(game).turn.acting(game.period, position(game))
+    return acting_sides(rules_of(game), game.period, position(game))
 
 
 def step_of(game: Game) -> Step | None:
@@ -47,7 +48,7 @@ def step_of(game: Game) -> Step | None:
 
 def turn_info(session: Session, game: Game) -> dict[str, Any]:
     """Where the game stands and what the current step needs."""
-    turn = rules_of(game).turn
+    turn = rules_of(game)
     seq = sequence(game)
     current = step_of(game)
     info: dict[str, Any] = {
@@ -69,7 +70,7 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
             }
             for i, s in enumerate(seq)
         ],
-        "source": turn.source,
+        "source": turn.book.turn_source,
         # What the players may do to the table now (markers, moves, edits, new units): the rest is refused.
         "allowed_now": turn.allowed_now(game.status, game.period, position(game)),
     }
@@ -80,8 +81,8 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         info["next"] = {
             "action": "start",
             "needs": [f"lock the {side}'s fire plan" for side, ok in locked.items() if not ok]
-            + list(turn.set_up_needs),
-            "source": turn.set_up_source,
+            + list(turn.book.set_up_needs),
+            "source": turn.book.set_up_source,
         }
         return info
     if current is None:
@@ -90,7 +91,7 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         return info
     units = list_units(session, game.pk)
     needs = [current.does, *turn.needs(told_apart(snapshot_of(session, game, units), units), current.id)]
-    then = turn.next(game.period, position(game))
+    then = next_position(turn, game.period, position(game))
     nxt = seq[then.step] if then.turn == game.turn and then.side == game.side_to_move else None
     info["step"] = {
         "index": game.step,
@@ -131,9 +132,9 @@ def rules_of_play(
     game's units when the caller has read them (asked for many stands, they are read once)."""
     if override:
         viewer.require_referee("override the rules of play")
-    turn = rules_of(game).turn
+    turn = rules_of(game)
     # Only the acts a step's orders give to some units need to know whose orders reach the stand.
-    ordered = unit is not None and action in turn.ordered_acts
+    ordered = unit is not None and action in turn.book.ordered_acts
     if unit is None or not ordered:
         units = []
     elif units is None:
@@ -151,10 +152,10 @@ def plan_of_play(session: Session, game: Game, viewer: Viewer, side: str) -> Non
 
 
 def roll_refused(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> str | None:
-    """What the current step and the side to move say of a roll (TurnModel.roll_refusal): None when allowed,
+    """What the current step and the side to move say of a roll (GameRules.roll_refusal): None when allowed,
     else its refusal. A roll is for its unit's side, else for the roller's (the referee's: the side to move's)."""
     side = viewer.role if viewer.role in SIDES else game.side_to_move
-    return rules_of(game).turn.roll_refusal(game.status, snapshot, position(game), roll, side)
+    return rules_of(game).roll_refusal(game.status, snapshot, position(game), roll, side)
 
 
 def roll_of_play(game: Game, viewer: Viewer, roll: Roll, snapshot: Snapshot) -> dict[str, Any] | None:
@@ -176,7 +177,7 @@ def _overridden(game: Game, viewer: Viewer, refused: str | None, override: bool)
 def conflict(game: Game, refused: str) -> Conflict:
     """The 409 of a refusal of the rules of play: its one sentence, the rule in full and its source (a rule
     set's Refusal gives them), where the game stands and what is allowed now."""
-    turn = rules_of(game).turn
+    turn = rules_of(game)
     step = step_of(game)
     return Conflict(
         refused,
@@ -215,11 +216,11 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
             for s in sides(session, game.pk)
             if not s.plan_locked and not each_turn(game)
         ]
-        first = rules_of(game).turn.first()
+        first = first_position(rules_of(game))
         bump_game(
             session, game, None, status="playing", turn=first.turn, side_to_move=first.side, step=first.step
         )
-        source = rules_of(game).turn.source
+        source = rules_of(game).book.turn_source
         events.append(record(session, game, "game-started", viewer.role, {"source": source}))
         return events + start_of_turn(session, game)
     now_acting = acting(game)
@@ -228,7 +229,7 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
     bump_game(session, game, expected_version)
     seq = sequence(game)
     before = step_of(game)
-    after = rules_of(game).turn.next(game.period, position(game))
+    after = next_position(rules_of(game), game.period, position(game))
     if after.turn == game.turn and after.side == game.side_to_move:  # a step of the same turn
         bump_game(session, game, None, step=after.step)
         now = seq[game.step]
@@ -274,7 +275,7 @@ def end_of_turn(session: Session, game: Game, actor: str) -> list[Event]:
     """What the game's rules do as the side's turn ends (Flanders Fields: battalion and higher command stands
     recover, unspent actions lapse)."""
     units = list_units(session, game.pk)
-    ended = rules_of(game).turn.ended(snapshot_of(session, game, units), game.side_to_move)
+    _, ended = rules_of(game).between_turns(snapshot_of(session, game, units), TURN_ENDED)
     changes = apply_changes(session, game, units, ended)
     return [
         record(
@@ -282,7 +283,7 @@ def end_of_turn(session: Session, game: Game, actor: str) -> list[Event]:
             game,
             "end-of-turn",
             actor,
-            {"changes": changes, "source": rules_of(game).turn.end_source},
+            {"changes": changes, "source": rules_of(game).book.end_source},
             step="end-of-turn",
         )
     ]
@@ -291,14 +292,14 @@ def end_of_turn(session: Session, game: Game, actor: str) -> list[Event]:
 def start_of_turn(session: Session, game: Game) -> list[Event]:
     """What the game's rules do by themselves as the side to move's turn starts (Flanders Fields: barrages
     already firing advance), then the side's scheduled fire-plan items arrive."""
-    turn = rules_of(game).turn
+    turn = rules_of(game)
     seq = sequence(game)
-    source = turn.source
+    source = turn.book.turn_source
     events = [
         record(session, game, "turn-started", "system", {"source": source}, step=seq[0].id if seq else "")
     ]
     units = list_units(session, game.pk)
-    notices, changes = turn.started(snapshot_of(session, game, units))
+    notices, changes = turn.between_turns(snapshot_of(session, game, units), TURN_STARTED)
     events += [record(session, game, n.kind, "system", {**n.shown, "source": n.source}) for n in notices]
     apply_changes(session, game, units, changes)  # what the notices say: not logged again
     events += seal_due(session, game, "system")

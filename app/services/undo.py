@@ -40,7 +40,7 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
         raise RulesError("event_id", f"a {ev.kind} event cannot be undone", UNDOABLE)
     if event_id in reversed_ids(session, game.pk):
         raise Conflict("That is already undone: reload to see the game as it is", current=game_state(game))
-    drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).rolls.terms.secret_draws
+    drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).book.roll_terms.secret_draws
     if drawn and not viewer.is_referee:
         # Taken back, a card read would return to the pack: draw, read, take back, and the cards that never
         # come up are the opponent's hand.

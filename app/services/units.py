@@ -126,15 +126,15 @@ def state_defaults(session: Session, game_id: int) -> dict[str, Any]:
     """A new unit's state in this game: each of its rule set's state fields at its default."""
     game = session.get(Game, game_id)
     rules = game_rules_or_none(game.ruleset) if game is not None else NO_RULES
-    return {f.name: f.default for f in rules.fields.state_fields}
+    return {f.name: f.default for f in rules.book.state_fields}
 
 
 def check_vocabulary(rules: GameRules, level: str | None = None, quality: str | None = None) -> None:
-    """A unit's level and quality are words of its game's rule set (GameRules.setup.unit_levels, .qualities; a rule
+    """A unit's level and quality are words of its game's rule set (GameRules.book.unit_levels, .qualities; a rule
     set that lists none takes any): another is refused with a 422 naming the field and the words."""
     for name, given, words in (
-        ("level", level, rules.setup.unit_levels),
-        ("quality", quality, rules.setup.qualities),
+        ("level", level, rules.book.unit_levels),
+        ("quality", quality, rules.book.qualities),
     ):
         if given is not None and words and given not in words:
             raise RulesError(name, f"{given!r} is not a unit {name} of this game's rule set", words)
@@ -151,8 +151,8 @@ def update_unit(
     """Set fields on a unit, bumping its version; returns the changes as {unit, field, before, after}.
     With `expected_version` the write only lands on that version: else 409 with the current unit."""
     assert unit.id is not None
-    rules = rules_of_unit(unit).fields
-    secret = {f.name for f in rules.state_fields if rules.is_secret(unit, f)}
+    rules = rules_of_unit(unit)
+    secret = {f.name for f in rules.book.state_fields if rules.secret(unit, f)}
     changes: list[dict] = []
 
     def written() -> dict[str, Any]:
@@ -178,7 +178,7 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
     statements of one stand's (issue 52). Over the versions read: 409 when a unit changed meanwhile."""
     if not sets:
         return []
-    secret = {f.name for f in rules_of_unit(sets[0][0]).fields.state_fields if f.secret}
+    secret = {f.name for f in rules_of_unit(sets[0][0]).book.state_fields if f.secret}
     now: dict[int, dict[str, Any]] = {}  # unit id -> the values set so far
     bumps: dict[int, int] = {}
     rows: dict[int, Unit] = {}
@@ -273,7 +273,7 @@ def increment(session: Session, unit: Unit, field: str, delta: int, floor: int =
 
 # -- what a viewer reads of a unit -------------------------------------------------------------------------
 # A side's secret state (Flanders Fields: where its batteries are aimed) is its own until the rules put it on
-# the table (`GameRules.state_shown`), or the game is over. Every answer, log entry and page that carries a
+# the table (`GameRules.secret`), or the game is over. Every answer, log entry and page that carries a
 # unit reads it through a Reader.
 @dataclass(frozen=True)
 class Reader:
@@ -287,10 +287,9 @@ class Reader:
     def __call__(self, unit: Unit) -> dict[str, Any]:
         out = {name: getattr(unit, name) for name in COLUMNS}  # loads a row expired by a commit
         rules = self.rules if self.rules is not None else rules_of_unit(unit)
-        for f in rules.fields.state_fields:
+        for f in rules.book.state_fields:
             value = unit.state.get(f.name, f.default)
-            hidden = unit.side not in self.sides and rules.fields.is_secret(unit, f)
-            if hidden and not rules.fields.state_shown(self.board, unit.pk, f.name, value):
+            if unit.side not in self.sides and rules.secret(unit, f, self.board):
                 value = f.default
             out[f.name] = value
         return out

@@ -1,7 +1,7 @@
 """Arrived fire-plan fire as a card (issue 26): what arrived and where it landed, the stands under it in three
 lists (each stand in one), what is rolled for it with the exact odds, and what applying it did. Neutral: a rule
-set fills these through `FirePlan.arrival_cards`, and `GameRules.play` applies one (`ApplyArrival`: the card's dice
-(`card_dice`), its `FirePlan._arrival_fired`); the app writes the changes."""
+set fills these through `GameRules.arrival_cards`, and `GameRules.play` applies one (`ApplyArrival`: the card's dice
+(`card_dice`), its `GameRules._arrival_fired`); the app writes the changes."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A force built from a rule set's chart of troops rather than from organisation tables: a formation of
 sub-units, each of a number of bases of one kind of the chart, the formation graded with one of the rule set's
-qualities. The rule set gives its chart (`ForceChart`, its `Setup.force_chart`); building an entry from it is
+qualities. The rule set gives its chart (`ForceChart`, its `Book.force_chart`); building an entry from it is
 the same for every rule set (`ForceChart.build`), and its unit tree is a scenario document's units."""
 
 from __future__ import annotations

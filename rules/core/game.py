@@ -1,4 +1,5 @@
-"""Playing a rule set as a game: what a rule set implements (`GameRules`) so the service can play it.
+"""Playing a rule set as a game: the hook a rule set subclasses (`GameRules`, its methods' defaults playing, its
+data one frozen `Book`) so the service can play it.
 
 The service freezes the game's table into a `Snapshot` once per request (the units with their markers and
 state, the board's barrages, clouds and wind), asks the rule set what a resolver's request may be filled with
@@ -13,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from rules.core.acts import (
     Act,
@@ -26,10 +27,8 @@ from rules.core.acts import (
     MoveFormation,
     MoveStand,
     MoveTemplate,
-    PlaceMarker,
     PlanFire,
     PlayCard,
-    RecoverMarker,
     RehearsePlan,
     Roll,
     TakeBackDraw,
@@ -43,16 +42,21 @@ from rules.core.records import (
     Answer,
     Arrival,
     Change,
+    Filled,
+    FillRequest,
     PlanItem,
+    Played,
     SetState,
     Snapshot,
+    StandAct,
     StandEdit,
     StateField,
+    TargetMark,
 )
-from rules.core.rolls import Outcome, Rolls, work_out
+from rules.core.rolls import Outcome, RollTerms, work_out
 from rules.core.ruleset import REGISTERED, Context, RuleSet
 from rules.core.scenario import ForceNode, NewForces, forces_from_document
-from rules.core.score import Victory
+from rules.core.score import Verdict, by_points
 from rules.core.turn import Notice, Step
 from rules.table.frame import laid, shifted_about_centre
 from rules.table.objectives import objectives_from_geojson
@@ -153,187 +157,12 @@ class Position:
     step: int = 0
 
 
-class TurnModel:
-    """A rule set's turn (the hook's `turn`): which step the game is in (`steps`), who may act now (`acting`)
-    and with what (`allowed_now`, `refusal`), what comes next (`first`, `next`), what a step still needs, and
-    what happens by itself as a side's turn starts and ends.
-
-    By default the sides alternate, each turn the same steps: the attacker's turn, then the defender's, then
-    the next game turn (Flanders Fields' turn with its period's order sequence is one such). A bound in which
-    both sides act (`BoundTurn`) and a turn track of phases fit the same model."""
-
-    sides: tuple[str, ...] = ("attacker", "defender")  # in the order they take their turns
-    turn_word: str = "turn"  # what the rules call a turn, as the game record and the luck ledger say it
-    # The rule that orders the turn, what set-up needs besides the locked fire plans (with its rule), the rule
-    # that ends a side's turn, and the acts whose refusal depends on whose orders reach the stand.
-    source: str = ""
-    set_up_needs: tuple[str, ...] = ()
-    set_up_source: str = ""
-    end_source: str = ""
-    ordered_acts: frozenset[str] = frozenset()
-
-    def steps(self, period: str | None) -> tuple[Step, ...]:
-        """The steps of a side's turn in `period`, in order (none: each advance ends the side's turn)."""
-        return ()
-
-    def first(self) -> Position:
-        """Where the game stands as it starts."""
-        return Position(1, self.sides[0])
-
-    def next(self, period: str | None, now: Position) -> Position:
-        """The step after `now`; past the last, the next side's turn, and after the last side's the next game
-        turn."""
-        if now.step + 1 < len(self.steps(period)):
-            return replace(now, step=now.step + 1)
-        i = self.sides.index(now.side) if now.side in self.sides else len(self.sides) - 1
-        if i + 1 < len(self.sides):
-            return Position(now.turn, self.sides[i + 1])
-        return Position(now.turn + 1, self.sides[0])
-
-    def acting(self, period: str | None, now: Position) -> tuple[str, ...]:
-        """The sides that may act now: the current step's own (`Step.sides`), else the side whose turn it is."""
-        steps = self.steps(period)
-        step = steps[now.step] if now.step < len(steps) else None
-        return step.sides if step is not None and step.sides else (now.side,)
-
-    def allowed_now(self, status: str, period: str | None, now: Position) -> list[str]:
-        """What the players may do to the table now, in words (one line each)."""
-        return []
-
-    def refusal(
-        self,
-        status: str,
-        period: str | None,
-        now: Position,
-        action: str,
-        side: str | None,
-        unit: Member | None,
-        units: Sequence[Member],
-    ) -> str | None:
-        """None when the game's status and the current step allow `action` on `side`'s stands (on `unit`, with
-        `units` given only for the `ordered_acts`), else a sentence naming the rule and what is allowed now.
-        By default an ordered act is the acting sides' alone while the game is played."""
-        if status != "playing" or action not in self.ordered_acts or side is None:
-            return None
-        acting = self.acting(period, now)
-        if side in acting:
-            return None
-        steps = self.steps(period)
-        step = f"in {steps[now.step].title} " if now.step < len(steps) else ""
-        doing = action.replace("-", " ")
-        return Refusal(
-            f"Wait for your step: only the {' and '.join(acting)} may {doing} now",
-            f"{step}only the {' and '.join(acting)} may {doing} ({self.source or 'the turn'})",
-            self.source or None,
-        )
-
-    def roll_refusal(
-        self, status: str, snapshot: Snapshot, now: Position, roll: Roll, side: str
-    ) -> str | None:
-        """None when the game's status and the current step let `side` (the side the roll is for: its unit's,
-        else the roller's) roll `roll` now, else a sentence naming the step and what to do (a Refusal: the rule in
-        full as `why`, its printed line as `source`). By default a roll is the acting sides' while the game is
-        played."""
-        acting = self.acting(snapshot.period, now)
-        if status != "playing" or side in acting:
-            return None
-        steps = self.steps(snapshot.period)
-        step = f"in {steps[now.step].title} " if now.step < len(steps) else ""
-        return Refusal(
-            f"Wait for your step: only the {' and '.join(acting)} may roll now.",
-            f"{step}only the {' and '.join(acting)} may roll ({self.source or 'the turn'})",
-            self.source or None,
-        )
-
-    def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
-        """What the rules of play forbid of `act` now beyond the step and the side: what it costs and cannot
-        pay, the actor's state, its target. Each a Refusal (one sentence <= 120 characters saying what to do,
-        the rule in full as `why`, the printed line as `source`). Default: nothing."""
-        return ()
-
-    def needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
-        """What the current step still needs done besides its own words (rolls due, tests due)."""
-        return []
-
-    def started(self, snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
-        """What happens by itself as the side to move's turn starts: each notice logged as its own event, then
-        the changes written (not logged)."""
-        return (), ()
-
-    def ended(self, snapshot: Snapshot, side: str) -> tuple[Change, ...]:
-        """What happens to a side's units as its turn ends."""
-        return ()
-
-
-class BoundTurn(TurnModel):
-    """A bound: one turn for both sides, its steps in a fixed order, each step's `sides` acting in it (2mm
-    Earth 1418: both sides plan, then execute in order); after the last step the next bound."""
-
-    turn_word = "bound"
-
-    def next(self, period: str | None, now: Position) -> Position:
-        if now.step + 1 < len(self.steps(period)):
-            return replace(now, step=now.step + 1)
-        return Position(now.turn + 1, now.side)
-
-
-# -- the hook -----------------------------------------------------------------------------------------------
-
-
-class Fields:
-    """The state a rule set's units and sides carry: its state fields (the storage, the API, the board, the map
-    and undo read them from here), the markers placed by hand, the side state, what a unit edit is, and what of
-    a secret the other side may read."""
-
-    # The state a unit carries under these rules, in the order a stand card shows it.
-    state_fields: tuple[StateField, ...] = ()
-
-    # The counter that markers placed and removed by hand move (`marker_added`, `marker_removed`), if any.
-    marker_field: str | None = None
-
-    # Each side's own state as a game starts (a once-a-game allowance).
-    side_state: Mapping[str, Any] = {}
-
-    # The side state that holds a side's hand of cards, the side's alone to read ("": the game deals none).
-    hand_key: str = ""
-
-    # Fields of a unit edit that are acts of their own under the rules of play (field -> act); any other
-    # field records what happened to the stand, the act EDIT_ACT.
-    edit_acts: Mapping[str, str] = {}
-
-    def edit_act(self, field: str) -> str:
-        """The act of the rules of play a unit edit of `field` is."""
-        return self.edit_acts.get(field, EDIT_ACT)
-
-    def is_secret(self, unit: Held, field: StateField) -> bool:
-        """Whether a unit's state `field` is now its side's alone: each change of it kept in that side's part
-        of the log, and the other side reading only what `state_shown` shows. By default the field's own
-        `secret` flag; a rule set may keep a field of some units secret for a while (2mm Earth 1418: a
-        battery's plan, made "Anon", until it fires or moves)."""
-        return field.secret
-
-    def state_shown(self, board: Mapping[str, Any], unit_id: int, name: str, value: Any) -> bool:
-        """Whether the other side may read `value` of a unit's secret state field now (the rules have put it
-        on the table: `board` is the game's); by default never, until the game is over."""
-        return False
-
-    def marker_added(
-        self, snapshot: Snapshot, unit_id: int, cause: str | None, count: int
-    ) -> tuple[Change, ...]:
-        """Markers placed on a unit by hand (`cause`: what placed them, where the rules care), and what
-        follows."""
-        return ()
-
-    def marker_removed(self, snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
-        """A marker taken off a unit by hand, with what it costs when `spend_action`."""
-        return ()
-
-    def stand_edits(self, snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
-        """The unit edits a stand's card offers now (a command, a plan): the app keeps those the step allows."""
-        return ()
-
-    def field(self, name: str) -> StateField | None:
-        return next((f for f in self.state_fields if f.name == name), None)
+# The moments something happens by itself between the players' acts (`GameRules.between_turns`): the side to
+# move's turn ends, its next turn starts, the board reads otherwise (a cloud arrived on the table).
+Moment = Literal["ended", "started", "board"]
+TURN_ENDED: Moment = "ended"
+TURN_STARTED: Moment = "started"
+BOARD_CHANGED: Moment = "board"
 
 
 @dataclass(frozen=True)
@@ -355,19 +184,269 @@ class FirePlanTerms:
     arrival_steps: Mapping[str, str] = field(default_factory=dict)
     item_words: Mapping[str, tuple[str, Mapping[str, str]]] = field(default_factory=dict)
 
-    def words(self, kind: str, data: Mapping[str, Any]) -> str:
-        """A planned item as its side chose it, in the rules' words; "" where its kind says it."""
-        by = self.item_words.get(kind)
-        return by[1].get(str(data.get(by[0])), "") if by is not None else ""
+
+def item_words(terms: FirePlanTerms, kind: str, data: Mapping[str, Any]) -> str:
+    """A planned item as its side chose it, in the rules' words; "" where its kind says it."""
+    by = terms.item_words.get(kind)
+    return by[1].get(str(data.get(by[0])), "") if by is not None else ""
 
 
-class FirePlan:
-    """A rule set's fire plan: which units fire it and the cards of arrived fire: what the app reads; and the parts of the acts only the hook's own play calls (`GameRules.play`), overridden where the
-    book changes them: which items a side may plan, what an item does as it reaches the table (its dice, its
-    arrival), a card of arrived fire applied, and a plan's rehearsal."""
+# -- the hook -----------------------------------------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class Book:
+    """What a rule set's book declares as data, in one frozen record the rule set fills in (`GameRules.book`):
+    plain values the hook's methods, the app and the map read, each at a default that plays."""
 
-    terms: FirePlanTerms = FirePlanTerms()
+    ruleset_id: str = ""
+    # The turn: the sides in the order they take their turns; a bound (one turn for both sides, its steps in
+    # a fixed order, each step's `sides` acting in it: 2mm Earth 1418) or alternating turns (the default);
+    # what the rules call a turn; the rule that orders it; what set-up needs besides the locked fire plans
+    # (with its rule); the rule that ends a side's turn; the acts whose refusal depends on whose orders reach
+    # the stand.
+    sides: tuple[str, ...] = ("attacker", "defender")
+    bound: bool = False
+    turn_word: str = "turn"
+    turn_source: str = ""
+    set_up_needs: tuple[str, ...] = ()
+    set_up_source: str = ""
+    end_source: str = ""
+    ordered_acts: frozenset[str] = frozenset()
+    # The state a unit carries, in the order a stand card shows it (the storage, the API, the board, the map
+    # and undo read it); the counter markers placed and removed by hand move; each side's own state as a game
+    # starts; the side state holding a side's hand of cards ("": none dealt); fields of a unit edit that are
+    # acts of their own (field -> act; any other records what happened to the stand, EDIT_ACT).
+    state_fields: tuple[StateField, ...] = ()
+    marker_field: str | None = None
+    side_state: Mapping[str, Any] = field(default_factory=dict)
+    hand_key: str = ""
+    edit_acts: Mapping[str, str] = field(default_factory=dict)
+    # Its rolls' terms, its fire plan's terms, and its table kit (what a game keeps besides the stands).
+    roll_terms: RollTerms = field(default_factory=RollTerms)
+    plan_terms: FirePlanTerms = field(default_factory=FirePlanTerms)
+    kit: TableKit = field(default_factory=TableKit)
+    # The table: a wire line drawn without `depth_cm` is a standard belt this deep (None: each line says), and
+    # the band behind a rolling barrage that endangers its own side's stands (None: the map draws none).
+    wire_belt_cm: float | None = None
+    danger_zone_cm: float | None = None
+    # The report: whether a formation tests its morale as its losses reach half and three quarters, what its
+    # losses count, what a stand is in the rules' words, and the state fields the story tells as a unit comes
+    # to carry them (by name).
+    tests_losses: bool = True
+    losses_counted: str = "bases"
+    stand_word: str = "stand"
+    told_fields: tuple[str, ...] = ()
+    # New games: the nations, troop qualities and special rules a scenario may name, a unit's level, kind and
+    # gun (empty: any text), the forces' chart of troops (rules.core.forces; None: organisation tables or
+    # units as written), and the scenario documents it ships (docs/scenario-format.md), by id.
+    nations: tuple[str, ...] = ()
+    qualities: tuple[str, ...] = ()
+    special_rules: tuple[str, ...] = ()
+    unit_levels: tuple[str, ...] = ()
+    unit_kinds: tuple[str, ...] = ()
+    guns: tuple[str, ...] = ()
+    force_chart: ForceChart | None = None
+    scenarios: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # How a game is won (rules.core.score, `GameRules.outcome`): where the book prints no victory conditions,
+    # the erratum listing the scenario's own objectives as firestep's reading, and the rule the winner comes from.
+    victory_erratum: str = ""
+    victory_source: str = ""
+    # A game of counters on the players' own map may keep its score itself: the board key its rules rewrite
+    # after each act, in the shape rules.core.score.kept_score reads ("": worked out from the log).
+    score_kept: str = ""
 
+
+def state_field(book: Book, name: str) -> StateField | None:
+    """A state field of the book by name."""
+    return next((f for f in book.state_fields if f.name == name), None)
+
+
+def edit_act(book: Book, name: str) -> str:
+    """The act of the rules of play a unit edit of field `name` is."""
+    return book.edit_acts.get(name, EDIT_ACT)
+
+
+class GameRules:
+    """What a rule set implements to be played as a game (registered with `rules.registry.register_game`), in
+    the manner of python-chess's variants: one object whose methods have defaults that play, so a rule set
+    subclasses it and overrides only what its book changes; what its book declares as data is its `book`
+    (`Book`). `play` answers any act; the underscore methods are the acts' parts only `play` calls.
+
+    The turn: by default the sides alternate, each turn the same steps (`steps`); a `Book.bound` turn is one
+    for both sides. The acting side (`acting`), the first and next position (`first_position`,
+    `next_position`) and the table's terrain (`terrain`) are the module's functions of the hook."""
+
+    book: Book = Book()
+
+    def play(self, snapshot: Snapshot, act: Act) -> Answer:
+        """What `act` does to the table (rules.core.acts), or a RulesError refusing it with its rule: a stand
+        stays on the table, a formation moves as one and a template lies on it; a unit edit sets what it says; a
+        roll is worked out (rules.core.rolls), arrived fire fired, an item landed; cards and the fire plan's
+        items are the rule set's own. Markers placed and removed by hand (`PlaceMarker`, `RecoverMarker`) and
+        acts the app writes as the player says (a unit added, a template taken off) change nothing more: a rule
+        set whose markers do something overrides `play` for them."""
+        if isinstance(act, MoveStand):
+            on_table(snapshot, act.x, act.y)
+            unit = snapshot.unit(act.unit_id)
+            place = {"x": act.x, "y": act.y, "facing_deg": act.facing_deg, "off_table": False}
+            return Answer(
+                tuple(SetState("", "", unit.id, k, v) for k, v in place.items() if unit.value(k) != v)
+            )
+        if isinstance(act, MoveFormation):
+            return Answer(formation_moved(snapshot, act))
+        if isinstance(act, LayTemplate | MoveTemplate):
+            return Answer(shown=template_laid(self.book.kit, snapshot, act))
+        if isinstance(act, EditUnit):
+            return Answer(tuple(SetState("", "", act.unit_id, k, v) for k, v in act.values.items()))
+        if isinstance(act, Roll):
+            return work_out(self, self.book.roll_terms, _ruleset(self.book.ruleset_id), snapshot, act)
+        if isinstance(act, PlayCard):
+            played = self._hand_played(snapshot, act.side, act.card)
+            return Answer(played.changes, played.shown, played.source)
+        if isinstance(act, TakeBackDraw):
+            return Answer(self._draw_taken_back(act.resolver, snapshot, act.payload))
+        if isinstance(act, ApplyArrival):
+            return card_applied(self, snapshot, act)
+        if isinstance(act, ArriveItem):
+            return landed(self, snapshot, act)
+        if isinstance(act, PlanFire):
+            self._plan_item_allowed(act.kind, snapshot.period, act.side, act.nation)
+            return Answer()
+        if isinstance(act, CallObjective):
+            return Answer(shown=objective_called(snapshot, act, self.book.sides))
+        if isinstance(act, EndGame):
+            return Answer(shown={"reason": act.reason})
+        if isinstance(act, RehearsePlan):
+            body = self._rehearse(
+                snapshot, act.side, act.items, act.names, act.options, act.turns, act.seed, act.samples
+            )
+            return Answer(shown=body)
+        return Answer()
+
+    # -- the turn ------------------------------------------------------------------------------------------
+    def steps(self, period: str | None) -> tuple[Step, ...]:
+        """The steps of a side's turn (a bound) in `period`, in order (none: each advance ends the side's
+        turn)."""
+        return ()
+
+    def allowed_now(self, status: str, period: str | None, now: Position) -> list[str]:
+        """What the players may do to the table now, in words (one line each)."""
+        return []
+
+    def refusal(
+        self,
+        status: str,
+        period: str | None,
+        now: Position,
+        action: str,
+        side: str | None,
+        unit: Member | None,
+        units: Sequence[Member],
+    ) -> str | None:
+        """None when the game's status and the current step allow `action` on `side`'s stands (on `unit`, with
+        `units` given only for the `Book.ordered_acts`), else a sentence naming the rule and what is allowed
+        now. By default an ordered act is the acting sides' alone while the game is played."""
+        if status != "playing" or action not in self.book.ordered_acts or side is None:
+            return None
+        sides = acting(self, period, now)
+        if side in sides:
+            return None
+        return _wait(self, period, now, action.replace("-", " "), sides)
+
+    def roll_refusal(
+        self, status: str, snapshot: Snapshot, now: Position, roll: Roll, side: str
+    ) -> str | None:
+        """None when the game's status and the current step let `side` (the side the roll is for: its unit's,
+        else the roller's) roll `roll` now, else a sentence naming the step and what to do (a Refusal: the rule in
+        full as `why`, its printed line as `source`). By default a roll is the acting sides' while the game is
+        played."""
+        sides = acting(self, snapshot.period, now)
+        if status != "playing" or side in sides:
+            return None
+        return _wait(self, snapshot.period, now, "roll", sides, ".")
+
+    def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
+        """What the rules of play forbid of `act` now beyond the step and the side: what it costs and cannot
+        pay, the actor's state, its target. Each a Refusal (one sentence <= 120 characters saying what to do,
+        the rule in full as `why`, the printed line as `source`). Default: nothing."""
+        return ()
+
+    def needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
+        """What the current step still needs done besides its own words (rolls due, tests due)."""
+        return []
+
+    def between_turns(self, snapshot: Snapshot, moment: str) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
+        """What happens by itself between the players' acts at `moment`: as the side to move's turn ends
+        (TURN_ENDED: its units recover, actions lapse), as its turn starts (TURN_STARTED: barrages advance),
+        or as the board now reads (BOARD_CHANGED: a cloud arrived marks the stands under it). Each notice is
+        logged as its own event, then the changes are written (not logged again). Default: nothing."""
+        return (), ()
+
+    # -- the units' state -------------------------------------------------------------------------------------
+    def secret(self, unit: Held, field: StateField, board: Mapping[str, Any] | None = None) -> bool:
+        """Whether a unit's state `field` is now its side's alone: each change of it kept in that side's part
+        of the log, and (with the game's `board`) its value hidden from the other side, the rules not having put
+        it on the table. By default the field's own `secret` flag, until the game is over; a rule set may keep a
+        field of some units secret for a while (2mm Earth 1418: a battery's plan, made "Anon", until it fires or
+        moves) or show it once it is on the table (Flanders Fields: an aiming point placed)."""
+        return field.secret
+
+    def stand_card(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct | StandEdit, ...]:
+        """What a stand's card offers now, by the stand's kind and state: its rolls (`StandAct`) and its unit
+        edits (`StandEdit`: a command, a plan); the app keeps those the current step allows, for a side that
+        may act. None by default."""
+        return ()
+
+    # -- the rolls -------------------------------------------------------------------------------------------
+    def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
+        """The fields of a resolver's request the game's state knows (never one in `request.given`: the
+        fields the claims declare are never given here, so the table's own value is read beside a claim)."""
+        return ()
+
+    def drawn(self, resolver_id: str, snapshot: Snapshot, given: Mapping[str, Any]) -> tuple[Filled, ...]:
+        """The hidden fields of a secret draw (the pack, the hands) from the game's state; a RulesError names
+        any of them the request gives (the referee reads them beside the lookup; a roll draws with them)."""
+        return ()
+
+    def target_marks(self, snapshot: Snapshot, unit_id: int, resolver_id: str) -> tuple[TargetMark, ...]:
+        """The stands the card's act (`resolver_id`, rolled by `unit_id`) may not take as its target now, each
+        with its reason, as `/resolve` would refuse them (the map marks them while the target is picked); none
+        by default."""
+        return ()
+
+    # A roll's steps, called by the hook's own play (a `Roll` worked out by rules.core.rolls.work_out, a card
+    # played, a draw taken back), overridden where the book changes them, as python-chess's variants override
+    # `_push_capture`.
+    def _before_resolve(
+        self, resolver_id: str, snapshot: Snapshot, request: FillRequest, apply: bool
+    ) -> tuple[Change, ...]:
+        """What asking a resolver in the game costs before anything is rolled (a once-a-game use spent: the
+        changes are written, not logged), or a RulesError for one the table does not allow now."""
+        return ()
+
+    def _consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+        """What a resolution does to the table, in the order it happens."""
+        return ()
+
+    def _draw_seen(
+        self, resolver_id: str, payload: Mapping[str, Any], drawer: str, applied: bool
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A secret draw's logged answer as (everyone reads it, `drawer` reads it); the referee reads it
+        whole. By default everyone learns only that a draw was made."""
+        return {"resolver": resolver_id, "applied": applied}, dict(payload)
+
+    def _draw_taken_back(
+        self, resolver_id: str, snapshot: Snapshot, payload: Mapping[str, Any]
+    ) -> tuple[Change, ...]:
+        """The changes that take back a secret draw (`payload` whole, as the referee reads it) without
+        giving back what the draw showed: a card once seen never returns to the pack, or a side could draw,
+        read and take back until it knew the pack and so the opponent's hand. By default a draw stands."""
+        raise RulesError("event_id", "a card drawn stays drawn: play on", [])
+
+    def _hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
+        """A card played from `side`'s hand; a RulesError when it holds no such card."""
+        raise RulesError("card", f"the {side} holds no cards", [])
+
+    # -- the fire plan ---------------------------------------------------------------------------------------
     def fires_plan(self, unit: Node) -> bool:
         """Whether a unit fires the fire plan's items (carries an aiming point, has an aiming card); by default
         none does."""
@@ -378,7 +457,6 @@ class FirePlan:
         default."""
         return ()
 
-    # -- the acts' parts, called by the hook's own play ------------------------------------------------------
     def _plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
         """Refuse (RulesError on `item.kind`) a fire-plan item the side may not plan; by default any is."""
 
@@ -420,59 +498,21 @@ class FirePlan:
         choices), as the answer's body; a RulesError for a plan it cannot rehearse. By default none."""
         raise RulesError("game", "fire-plan rehearsal is not part of these games", [])
 
-
-class TableRules:
-    """A rule set's table: its terrain, a wire belt's and a barrage's danger zone's depths, and what the board
-    does to the units."""
-
-    # The table: a wire line drawn without `depth_cm` is a standard belt this deep (None: each line says), and
-    # the band behind a rolling barrage that endangers its own side's stands (None: the map draws none).
-    wire_belt_cm: float | None = None
-
-    danger_zone_cm: float | None = None
-
-    def terrain(
-        self, collection: Mapping[str, Any], where: str = "terrain", period: str | None = None
-    ) -> list[Feature]:
-        """The table's terrain from a GeoJSON FeatureCollection, refused with a RulesError naming the bad
-        feature's field (with a `period`, also a feature the period's rules have no place for)."""
-        features = terrain_from_geojson(collection, where, wire_belt_cm=self.wire_belt_cm)
-        self.terrain_refused(features, period, f"{where}.features")
-        return features
-
+    # -- the table -------------------------------------------------------------------------------------------
     def terrain_refused(self, features: Sequence[Feature], period: str | None, where: str) -> None:
         """Refuse, with a RulesError naming `<where>.<index>` and the rule, terrain the period's rules have no
         place for; none by default."""
 
-    def board_changed(self, snapshot: Snapshot) -> tuple[Change, ...]:
-        """What follows for the units from the board as it now reads (a cloud arrived on the table)."""
-        return ()
-
-
-class Report:
-    """A rule set's account of a game: what the referee board says of each unit in words, a formation's losses
-    and the men lost bases stand for (the after-action report)."""
-
-    # Whether a formation tests its morale as its losses reach half and three quarters (the board says when),
-    # what its losses count (`losses`) and what a stand is, in the rules' words.
-    tests_losses: bool = True
-    losses_counted: str = "bases"
-    stand_word: str = "stand"
-    # The state fields the story of the game tells as a unit comes to carry them (by name; the story says each
-    # in its field's filter words, else its label): none by default, its losses and arrivals are told anyway.
-    told_fields: tuple[str, ...] = ()
-
-    def roll_told(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
+    # -- the report ------------------------------------------------------------------------------------------
+    def roll_words(
+        self, resolver: str, resolution: Mapping[str, Any], target: str, decisive: bool = False
+    ) -> str:
         """What a roll did in the rules' words, for the story of the game, after its unit's name ("tested its
         morale: retreat 20cm"; `target`: the name of the unit it targeted, or ""); "" for a roll the story
-        tells only by what it did to the units (the default)."""
+        tells only by what it did to the units (the default). `decisive`: any roll, for a decisive moment of
+        the story ("shot at 1/1 Coy Plt 2: suppressed"); "" leaves the story to name it by its resolver and
+        outcome."""
         return ""
-
-    def roll_words(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
-        """Any roll in the rules' words, after its unit's name, for a decisive moment of the story ("shot at
-        1/1 Coy Plt 2: suppressed", "fought 1. Kompanie in melee: 2 hits"): by default what `roll_told` says;
-        "" leaves the story to name the roll by its resolver and outcome."""
-        return self.roll_told(resolver, resolution, target)
 
     def board_notes(
         self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]
@@ -490,37 +530,10 @@ class Report:
         """The men `bases` lost stand for, with the rules that say so (`sources`); by default just the bases."""
         return {"bases": bases}
 
-
-class Setup:
-    """A rule set's new games, from a scenario document or organisation-table entries: the nations, troop
-    qualities and special rules a scenario may name, a unit's level, kind and gun (empty: any text), the
-    scenarios it ships, its cap on units and its forces' builders."""
-
-    # -- new games: from a scenario document or organisation-table entries -----------------------------------
-    # The nations, troop qualities and special rules a scenario may name, and a unit's level, kind and gun
-    # (empty: any text).
-    nations: tuple[str, ...] = ()
-
-    qualities: tuple[str, ...] = ()
-
-    special_rules: tuple[str, ...] = ()
-
-    unit_levels: tuple[str, ...] = ()
-
-    unit_kinds: tuple[str, ...] = ()
-
-    guns: tuple[str, ...] = ()
-
-    # A rule set whose forces are built from its chart of troops (rules.core.forces), not organisation tables.
-    force_chart: ForceChart | None = None
-
-    def shipped_scenarios(self) -> Mapping[str, Mapping[str, Any]]:
-        """The scenario documents the rule set ships (docs/scenario-format.md), by id."""
-        return {}
-
+    # -- new games -------------------------------------------------------------------------------------------
     def unit_cap(self) -> tuple[int, str] | None:
         """The most units (formations and stands) a game may hold, with the rule that sets it; None: only the
-        scenario format's own cap."""
+        scenario format's own cap. A method, as a rule set may work it out on first use."""
         return None
 
     def new_forces(self, ctx: Context, document: Mapping[str, Any]) -> NewForces:
@@ -549,73 +562,63 @@ class Setup:
         at = f"{field}." if field else ""
         raise RulesError(f"{at}table_id", "these games build no organisation tables", [])
 
+    # -- how a game is won ----------------------------------------------------------------------------------
+    def outcome(self, points: Mapping[str, int]) -> Verdict:
+        """The winner of a game by each side's victory points (rules.core.score): by default the scenario's
+        own objectives decide, more points winning and level points a draw (`Book.victory_erratum` lists the
+        reading); a book that prints its own victory conditions overrides this with their lines."""
+        return by_points(points, self.book.victory_source)
 
-@dataclass(frozen=True)
-class GameRules:
-    """What a rule set implements to be played as a game (registered with `rules.registry.register_game`): a
-    few objects the rule set owns, each with a do-nothing default, so a new rule set starts with its state
-    fields and its rolls and adds the rest as its rules need them; `play` answers any act."""
 
-    ruleset_id: str = ""
-    fields: Fields = field(default_factory=Fields)
-    turn: TurnModel = field(default_factory=TurnModel)
-    rolls: Rolls = field(default_factory=Rolls)
-    fire_plan: FirePlan = field(default_factory=FirePlan)
-    tabletop: TableRules = field(default_factory=TableRules)
-    report: Report = field(default_factory=Report)
-    setup: Setup = field(default_factory=Setup)
-    # What a game keeps on the table besides the stands, as the app stores, answers and draws it.
-    kit: TableKit = field(default_factory=TableKit)
-    # How a game is won: the book's printed victory conditions, else the scenario's objectives (rules.core.score).
-    victory: Victory = field(default_factory=Victory)
+# -- the turn, worked out from the hook ----------------------------------------------------------------------
+def first_position(rules: GameRules) -> Position:
+    """Where the game stands as it starts."""
+    return Position(1, rules.book.sides[0])
 
-    def play(self, snapshot: Snapshot, act: Act) -> Answer:
-        """What `act` does to the table (rules.core.acts), or a RulesError refusing it with its rule: a stand
-        stays on the table, a formation moves as one and a template lies on it; a unit edit sets what it says; a
-        roll is worked out (rules.core.rolls), arrived fire fired, an item landed; markers, cards and the fire
-        plan's items are the rule set's own. Acts the app writes as the player says (a unit added, a template
-        taken off) change nothing more."""
-        if isinstance(act, MoveStand):
-            on_table(snapshot, act.x, act.y)
-            unit = snapshot.unit(act.unit_id)
-            place = {"x": act.x, "y": act.y, "facing_deg": act.facing_deg, "off_table": False}
-            return Answer(
-                tuple(SetState("", "", unit.id, k, v) for k, v in place.items() if unit.value(k) != v)
-            )
-        if isinstance(act, MoveFormation):
-            return Answer(formation_moved(snapshot, act))
-        if isinstance(act, LayTemplate | MoveTemplate):
-            return Answer(shown=template_laid(self.kit, snapshot, act))
-        if isinstance(act, EditUnit):
-            return Answer(tuple(SetState("", "", act.unit_id, k, v) for k, v in act.values.items()))
-        if isinstance(act, PlaceMarker):
-            return Answer(self.fields.marker_added(snapshot, act.unit_id, act.cause, act.count))
-        if isinstance(act, RecoverMarker):
-            return Answer(self.fields.marker_removed(snapshot, act.unit_id, act.spend_action))
-        if isinstance(act, Roll):
-            return work_out(self.rolls, _ruleset(self.ruleset_id), snapshot, act)
-        if isinstance(act, PlayCard):
-            played = self.rolls._hand_played(snapshot, act.side, act.card)
-            return Answer(played.changes, played.shown, played.source)
-        if isinstance(act, TakeBackDraw):
-            return Answer(self.rolls._draw_taken_back(act.resolver, snapshot, act.payload))
-        if isinstance(act, ApplyArrival):
-            return card_applied(self.fire_plan, snapshot, act)
-        if isinstance(act, ArriveItem):
-            return landed(self, snapshot, act)
-        if isinstance(act, PlanFire):
-            self.fire_plan._plan_item_allowed(act.kind, snapshot.period, act.side, act.nation)
-            return Answer()
-        if isinstance(act, CallObjective):
-            return Answer(shown=objective_called(snapshot, act))
-        if isinstance(act, EndGame):
-            return Answer(shown={"reason": act.reason})
-        if isinstance(act, RehearsePlan):
-            body = self.fire_plan._rehearse(
-                snapshot, act.side, act.items, act.names, act.options, act.turns, act.seed, act.samples
-            )
-            return Answer(shown=body)
-        return Answer()
+
+def next_position(rules: GameRules, period: str | None, now: Position) -> Position:
+    """The step after `now`; past the last, the next side's turn, and after the last side's the next game turn
+    (in a bound, past the last step the next bound)."""
+    if now.step + 1 < len(rules.steps(period)):
+        return replace(now, step=now.step + 1)
+    if rules.book.bound:
+        return Position(now.turn + 1, now.side)
+    sides = rules.book.sides
+    i = sides.index(now.side) if now.side in sides else len(sides) - 1
+    if i + 1 < len(sides):
+        return Position(now.turn, sides[i + 1])
+    return Position(now.turn + 1, sides[0])
+
+
+def acting(rules: GameRules, period: str | None, now: Position) -> tuple[str, ...]:
+    """The sides that may act now: the current step's own (`Step.sides`), else the side whose turn it is."""
+    steps = rules.steps(period)
+    step = steps[now.step] if now.step < len(steps) else None
+    return step.sides if step is not None and step.sides else (now.side,)
+
+
+def _wait(
+    rules: GameRules, period: str | None, now: Position, doing: str, sides: tuple[str, ...], end: str = ""
+) -> Refusal:
+    """The turn's refusal of an act or a roll out of the acting sides' step."""
+    steps = rules.steps(period)
+    step = f"in {steps[now.step].title} " if now.step < len(steps) else ""
+    source = rules.book.turn_source
+    return Refusal(
+        f"Wait for your step: only the {' and '.join(sides)} may {doing} now{end}",
+        f"{step}only the {' and '.join(sides)} may {doing} ({source or 'the turn'})",
+        source or None,
+    )
+
+
+def terrain(
+    rules: GameRules, collection: Mapping[str, Any], where: str = "terrain", period: str | None = None
+) -> list[Feature]:
+    """The table's terrain from a GeoJSON FeatureCollection, refused with a RulesError naming the bad feature's
+    field (with a `period`, also a feature the period's rules have no place for: `terrain_refused`)."""
+    features = terrain_from_geojson(collection, where, wire_belt_cm=rules.book.wire_belt_cm)
+    rules.terrain_refused(features, period, f"{where}.features")
+    return features
 
 
 def _ruleset(ruleset_id: str) -> RuleSet:
@@ -653,7 +656,7 @@ def formation_moved(snapshot: Snapshot, act: MoveFormation) -> tuple[Change, ...
     return tuple(out)
 
 
-def objective_called(snapshot: Snapshot, act: CallObjective) -> dict[str, Any]:
+def objective_called(snapshot: Snapshot, act: CallObjective, sides: tuple[str, ...]) -> dict[str, Any]:
     """The referee's call on one of the game's objectives (its board's `table_objectives`): the objective and
     the side called to hold it (None: nobody); a RulesError naming the field otherwise."""
     kept = snapshot.board.get("table_objectives") or {"type": "FeatureCollection", "features": []}
@@ -661,8 +664,8 @@ def objective_called(snapshot: Snapshot, act: CallObjective) -> dict[str, Any]:
     ids = [o.id for o in found]
     if act.objective_id not in ids:
         raise RulesError("objective_id", "no such objective in this game: pick one of its objectives", ids)
-    if act.side not in (*TurnModel.sides, None):
-        raise RulesError("side", "call the objective for a side, or for nobody", [*TurnModel.sides, None])
+    if act.side not in (*sides, None):
+        raise RulesError("side", "call the objective for a side, or for nobody", [*sides, None])
     name = next(o.name for o in found if o.id == act.objective_id)
     return {"objective_id": act.objective_id, "name": name, "side": act.side}
 
@@ -686,14 +689,14 @@ def template_laid(kit: TableKit, snapshot: Snapshot, act: LayTemplate | MoveTemp
     return {"kind": kind, "x": x, "y": y, "rotation": rotation}
 
 
-def card_applied(fire_plan: FirePlan, snapshot: Snapshot, act: ApplyArrival) -> CardApplied:
+def card_applied(rules: GameRules, snapshot: Snapshot, act: ApplyArrival) -> CardApplied:
     """An arrived item's card applied: the card of the item firing now (none: a 404 for all), its dice given or
     rolled (its shots laid where its side lays them), then fired by the rule set."""
-    card = next((c for c in fire_plan.arrival_cards(snapshot, act.names) if c.item_id == act.item_id), None)
+    card = next((c for c in rules.arrival_cards(snapshot, act.names) if c.item_id == act.item_id), None)
     if card is None:  # unarrived, not firing now or not the game's: one answer for all
         raise NotFoundError("arrived fire this turn", str(act.item_id))
     rolled, given = card_dice(card, act.dice, act.shots)
-    fired = fire_plan._arrival_fired(snapshot, card, rolled, act.measured, act.names)
+    fired = rules._arrival_fired(snapshot, card, rolled, act.measured, act.names)
     return CardApplied(fired.changes, card=card, fired=fired, given=given)
 
 
@@ -711,18 +714,17 @@ class Landed(Answer):
 def landed(game: GameRules, snapshot: Snapshot, act: ArriveItem) -> Landed:
     """An item reaching the table: its dice given or rolled (a deviation, the wind), its arrival by the rule
     set, and a roll it makes (`Arrival.roll`) resolved and carried out on the board it leaves."""
-    fire_plan = game.fire_plan
-    sides = fire_plan._arrival_dice(snapshot, act.item, act.names)
+    sides = game._arrival_dice(snapshot, act.item, act.names)
     dice = tuple(act.dice) if act.dice is not None else roll(sides, random.SystemRandom())
-    arrival = fire_plan._arrival(snapshot, act.item, dice)
+    arrival = game._arrival(snapshot, act.item, dice)
     if not arrival.roll:
         return Landed(arrival=arrival, dice=dice)
-    rs = _ruleset(game.ruleset_id)
+    rs = _ruleset(game.book.ruleset_id)
     body: dict[str, Any] = {"period": snapshot.period, "variants": dict(snapshot.variants)}
     if act.roll_dice is not None:
         body["dice"] = list(act.roll_dice)
     req = rs.resolvers[arrival.roll].Request.model_validate(body)
     res = rs.resolve(arrival.roll, req).as_dict()
     after = replace(snapshot, board={**snapshot.board, **arrival.board})
-    changes = game.rolls._consequences(arrival.roll, after, Outcome(req, res))
+    changes = game._consequences(arrival.roll, after, Outcome(req, res))
     return Landed(changes, arrival=arrival, dice=dice, resolution=res)

@@ -1,5 +1,5 @@
 """A rule set's table kit: what a game of it keeps on the table besides the stands, as the app stores, answers
-and draws it. The app, the map and the board read the kit (`GameRules.kit`) and never name its things."""
+and draws it. The app, the map and the board read the kit (`GameRules.book.kit`) and never name its things."""
 
 from __future__ import annotations
 
@@ -140,6 +140,8 @@ class CounterBoard:
 
 @dataclass(frozen=True)
 class TableKit:
+    """A rule set's table kit, plain data in its book (`Book.kit`)."""
+
     # The stands' bases and the area templates a game of the rule set uses, by kind, each with its size and
     # drawing (rules.table gives them their shapes on the table).
     bases: Mapping[str, BaseSpec] = field(default_factory=dict)
@@ -154,32 +156,33 @@ class TableKit:
     terrain_classes: tuple[TerrainClass, ...] = ()
     # A game on a board of counters instead of a table (None: a table, drawn on the map).
     counters: CounterBoard | None = None
+    # Worked out from the above: the game-wide values by name, the board's own keys (the board JSON's, not
+    # the game-wide values) and the names of the plan's kinds.
     values_by_name: Mapping[str, BoardKey] = field(init=False)
+    on_board: tuple[BoardKey, ...] = field(init=False)
+    plan_kind_names: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "values_by_name", {k.name: k for k in self.board_keys if k.value})
+        object.__setattr__(self, "on_board", tuple(k for k in self.board_keys if not k.value))
+        names = tuple(k for m in self.plan_kinds for k in get_args(m.model_fields["kind"].annotation))
+        object.__setattr__(self, "plan_kind_names", names)
 
-    @property
-    def plan_kind_names(self) -> tuple[str, ...]:
-        return tuple(k for m in self.plan_kinds for k in get_args(m.model_fields["kind"].annotation))
 
-    @property
-    def on_board(self) -> tuple[BoardKey, ...]:
-        """The board's own keys: the board JSON's, not the game-wide values."""
-        return tuple(k for k in self.board_keys if not k.value)
+def drawn(kit: TableKit, board: Mapping[str, Any], table: Table) -> list[Drawn]:
+    """What the map draws of a game's board: each board key's drawing of its value, in the keys' order."""
+    return [d for k in kit.on_board if k.draw for d in k.draw(board.get(k.name, k.default), table)]
 
-    def draw(self, board: Mapping[str, Any], table: Table) -> list[Drawn]:
-        """What the map draws of a game's board: each board key's drawing of its value, in the keys' order."""
-        return [d for k in self.on_board if k.draw for d in k.draw(board.get(k.name, k.default), table)]
 
-    def values(self, stored: Mapping[str, Any]) -> dict[str, Any]:
-        """The game-wide values from what a game stores, each at its default until set."""
-        return {k.name: stored.get(k.name, k.default) for k in self.values_by_name.values()}
+def board_values(kit: TableKit, stored: Mapping[str, Any]) -> dict[str, Any]:
+    """The game-wide values from what a game stores, each at its default until set."""
+    return {k.name: stored.get(k.name, k.default) for k in kit.values_by_name.values()}
 
-    def badges(self, stored: Mapping[str, Any]) -> list[str]:
-        """The turn panel's badges of the values set."""
-        return [
-            k.badge.format(v)
-            for k in self.values_by_name.values()
-            if k.badge and (v := stored.get(k.name, k.default))
-        ]
+
+def badges(kit: TableKit, stored: Mapping[str, Any]) -> list[str]:
+    """The turn panel's badges of the values set."""
+    return [
+        k.badge.format(v)
+        for k in kit.values_by_name.values()
+        if k.badge and (v := stored.get(k.name, k.default))
+    ]

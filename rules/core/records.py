@@ -25,7 +25,7 @@ class StateField:
     label: str
     default: Any = False  # its type says the kind: a bool is a flag, an int a count, anything else a value
     counter: bool = False  # taken and added atomically (two devices adding at once make two), never below 0
-    secret: bool = False  # the owning side's alone until the rules show it (state_shown)
+    secret: bool = False  # the owning side's alone until the rules show it (GameRules.secret)
     shown: bool = True  # on the unit's card on the map (a flag while set, a count while above 0)
     maximum: int | None = None  # the most a player may set by hand
     badge: str = ""  # a flag's words on the unit's tile on the board while it is set ("WIRE")
@@ -104,7 +104,7 @@ class Snapshot:
     nations: Mapping[str, str] = field(default_factory=dict)  # side -> nation, where the game names one
     turn: int = 0
     side_to_move: str = "attacker"
-    step: int = 0  # the index of the current step of the turn (TurnModel.steps)
+    step: int = 0  # the index of the current step of the turn (GameRules.steps)
     terrain: Mapping[str, Any] = field(default_factory=dict)
     board: Mapping[str, Any] = field(default_factory=dict)
     sides: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
@@ -186,7 +186,7 @@ def claims_of(filled: Any) -> list[str]:
 @dataclass(frozen=True)
 class Claims:
     """Which fields of a rule set's resolver requests the table keeps, which a player may measure and which
-    the players judge by eye, one declaration per rule set (`Rolls.terms.claims`). A kept field (a count or state
+    the players judge by eye, one declaration per rule set (`Book.roll_terms.claims`). A kept field (a count or state
     the app holds: hits waiting, bases, injuries, resilience) given with a value other than the one the table
     fills is refused naming it, unless the referee overrides (recorded in the log); a measured one (a range,
     a distance the book measures on the table with the tape) given over the map's is taken, and marked as
@@ -203,14 +203,16 @@ class Claims:
     # The rule set's erratum of who judges what is seen: its reading's value True, the players; False, the
     # map, whose readings the table then keeps (`judged_by`).
     judged: str = ""
+    # Every field declared (worked out: the kept, the measured and the seen).
+    declared: frozenset[str] = field(init=False)
 
-    @property
-    def declared(self) -> frozenset[str]:
-        return self.kept | frozenset(self.measured) | self.seen
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "declared", self.kept | frozenset(self.measured) | self.seen)
 
-    def judged_by(self, players: bool) -> Claims:
-        """These claims where the players judge what is seen, or where the map's readings are kept."""
-        return self if players else replace(self, kept=self.kept | self.seen, seen=frozenset())
+
+def judged_by(claims: Claims, players: bool) -> Claims:
+    """The claims where the players judge what is seen, or where the map's readings are kept."""
+    return claims if players else replace(claims, kept=claims.kept | claims.seen, seen=frozenset())
 
 
 # -- what follows from a result: the change records ---------------------------------------------------------

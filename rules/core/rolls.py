@@ -1,4 +1,4 @@
-"""A game's rolls: what a rule set's rolls are (`Rolls`, a part of the hook rules.core.game.GameRules) and a roll
+"""A game's rolls: what a rule set's rolls declare (`RollTerms`, in its book: rules.core.game.Book) and a roll
 worked out in one call (`work_out`, called by `GameRules.play` for a `Roll`): what asking costs (a once-a-game
 use), the request fields the table knows, a secret draw's hidden fields, the resolver's answer and what it does to
 the table, each by the game's rules from one snapshot. Nothing is written here: the service writes the answer's
@@ -10,7 +10,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -23,10 +23,8 @@ from rules.core.records import (
     Claims,
     Filled,
     FillRequest,
-    Played,
     Snapshot,
-    StandAct,
-    TargetMark,
+    judged_by,
 )
 from rules.core.ruleset import ResolveRequest, RuleSet
 
@@ -54,73 +52,31 @@ class RollTerms:
     claims: Claims = field(default_factory=Claims)
     drawn_at_table: tuple[str, str] | None = None
 
-    def at_table(self, snapshot: Snapshot) -> bool:
-        """Whether the game's secret draws are made at the table from the players' own pack."""
-        option = self.drawn_at_table
-        return option is not None and snapshot.variants.get(option[0]) == option[1]
+
+def at_table(terms: RollTerms, snapshot: Snapshot) -> bool:
+    """Whether the game's secret draws are made at the table from the players' own pack."""
+    option = terms.drawn_at_table
+    return option is not None and snapshot.variants.get(option[0]) == option[1]
 
 
-class Rolls:
-    """A rule set's rolls in a game: what the table knows of a resolver's request (`fill`) and a secret draw's
-    hidden fields (`drawn`), the rolls a stand's card offers and the stands its act may not target: what the app
-    reads; and a roll's steps, each an act's part that only the hook's own play calls (`GameRules.play`: a
-    `Roll` worked out by `work_out`, a card played, a draw taken back), overridden where the rule set's book
-    changes them, as python-chess's variants override `_push_capture`: what asking costs, what a result does,
-    a draw as each side reads it or as it is taken back, and a card played from a hand."""
+class RollHook(Protocol):
+    """What `work_out` asks of a game's hook (rules.core.game.GameRules, which this module does not import):
+    what the table fills, a secret draw's hidden fields and how each side reads it,
+    what asking costs and what a result does."""
 
-    terms: RollTerms = RollTerms()
+    def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]: ...
 
-    def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
-        """The fields of a resolver's request the game's state knows (never one in `request.given`: the
-        fields the claims declare are never given here, so the table's own value is read beside a claim)."""
-        return ()
+    def drawn(self, resolver_id: str, snapshot: Snapshot, given: Mapping[str, Any]) -> tuple[Filled, ...]: ...
 
-    def drawn(self, resolver_id: str, snapshot: Snapshot, given: Mapping[str, Any]) -> tuple[Filled, ...]:
-        """The hidden fields of a secret draw (the pack, the hands) from the game's state; a RulesError names
-        any of them the request gives (the referee reads them beside the lookup; a roll draws with them)."""
-        return ()
-
-    def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
-        """The rolls a stand's card offers, by the stand's kind and state (the app keeps those the current
-        step allows, for a side that may act); none by default."""
-        return ()
-
-    def target_marks(self, snapshot: Snapshot, unit_id: int, resolver_id: str) -> tuple[TargetMark, ...]:
-        """The stands the card's act (`resolver_id`, rolled by `unit_id`) may not take as its target now, each
-        with its reason, as `/resolve` would refuse them (the map marks them while the target is picked); none
-        by default."""
-        return ()
-
-    # -- a roll's steps, called by the hook's own play -------------------------------------------------------
     def _before_resolve(
         self, resolver_id: str, snapshot: Snapshot, request: FillRequest, apply: bool
-    ) -> tuple[Change, ...]:
-        """What asking a resolver in the game costs before anything is rolled (a once-a-game use spent: the
-        changes are written, not logged), or a RulesError for one the table does not allow now."""
-        return ()
+    ) -> tuple[Change, ...]: ...
 
-    def _consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
-        """What a resolution does to the table, in the order it happens."""
-        return ()
+    def _consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]: ...
 
     def _draw_seen(
         self, resolver_id: str, payload: Mapping[str, Any], drawer: str, applied: bool
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """A secret draw's logged answer as (everyone reads it, `drawer` reads it); the referee reads it
-        whole. By default everyone learns only that a draw was made."""
-        return {"resolver": resolver_id, "applied": applied}, dict(payload)
-
-    def _draw_taken_back(
-        self, resolver_id: str, snapshot: Snapshot, payload: Mapping[str, Any]
-    ) -> tuple[Change, ...]:
-        """The changes that take back a secret draw (`payload` whole, as the referee reads it) without
-        giving back what the draw showed: a card once seen never returns to the pack, or a side could draw,
-        read and take back until it knew the pack and so the opponent's hand. By default a draw stands."""
-        raise RulesError("event_id", "a card drawn stays drawn: play on", [])
-
-    def _hand_played(self, snapshot: Snapshot, side: str, card: str) -> Played:
-        """A card played from `side`'s hand; a RulesError when it holds no such card."""
-        raise RulesError("card", f"the {side} holds no cards", [])
+    ) -> tuple[dict[str, Any], dict[str, Any]]: ...
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -269,7 +225,7 @@ def _request(model: Any, body: dict[str, Any]) -> Any:
         raise RulesError(f"fields.{loc}" if loc not in ("dice",) else loc, err["msg"]) from None
 
 
-def work_out(rolls: Rolls, ruleset: RuleSet, snapshot: Snapshot, roll: Roll) -> Rolled:
+def work_out(rolls: RollHook, terms: RollTerms, ruleset: RuleSet, snapshot: Snapshot, roll: Roll) -> Rolled:
     """The roll against `snapshot` by a game's `rolls` and `ruleset`'s resolver (what it does worked out when it
     is applied or asked with its dice); a RulesError refuses it."""
     resolver_of(ruleset, roll.resolver)
@@ -280,14 +236,14 @@ def work_out(rolls: Rolls, ruleset: RuleSet, snapshot: Snapshot, roll: Roll) -> 
     snapshot = snapshot.after(spent)
     # The table reads what it keeps and measures itself, whatever the request gives; the claims are weighed
     # against it.
-    claims = rolls.terms.claims
+    claims = terms.claims
     if claims.judged:
-        claims = claims.judged_by(
-            bool(ruleset.context(snapshot.period, snapshot.variants).value(claims.judged))
+        claims = judged_by(
+            claims, bool(ruleset.context(snapshot.period, snapshot.variants).value(claims.judged))
         )
     own = replace(asked, given={k: v for k, v in fields.items() if k not in claims.declared})
     filled, overridden = claimed(claims, request_model, rolls.fill(roll.resolver, snapshot, own), roll)
-    secret = roll.resolver in rolls.terms.secret_draws
+    secret = roll.resolver in terms.secret_draws
     if secret:
         filled += rolls.drawn(roll.resolver, snapshot, fields)
     body = {
@@ -298,7 +254,7 @@ def work_out(rolls: Rolls, ruleset: RuleSet, snapshot: Snapshot, roll: Roll) -> 
         "dice": None if roll.dice is None else list(roll.dice),
     }
     req = _request(request_model, body)
-    if secret and rolls.terms.at_table(snapshot):
+    if secret and at_table(terms, snapshot):
         # The cards drawn at the table are drawn from the game's pack in their stead (the rule set keeps that
         # pack so that the answer tells the drawer nothing it did not know); a side never gives dice.
         if roll.cards:

@@ -32,8 +32,9 @@ if TYPE_CHECKING:
     from rules.core.ruleset import Context, RuleSet
 
 
-class ScenarioWords(Protocol):
-    """The words a document may use (a rule set's `setup`: rules.core.game.Setup)."""
+class ScenarioBook(Protocol):
+    """What the format reads of a rule set's book (rules.core.game.Book): the words a document may use, the
+    state a unit may start a game with, how its wire is drawn, and its table kit."""
 
     @property
     def nations(self) -> tuple[str, ...]: ...
@@ -47,36 +48,21 @@ class ScenarioWords(Protocol):
     def unit_kinds(self) -> tuple[str, ...]: ...
     @property
     def guns(self) -> tuple[str, ...]: ...
-
-
-class ScenarioTable(Protocol):
-    """How a document's wire is drawn and which terrain its period has no place for (a rule set's
-    `tabletop`: rules.core.game.TableRules)."""
-
-    @property
-    def wire_belt_cm(self) -> float | None: ...
-    def terrain_refused(self, features: Sequence[Feature], period: str | None, where: str) -> None: ...
-
-
-class ScenarioFields(Protocol):
-    """The state a unit may start a game with (a rule set's `fields`: rules.core.game.Fields)."""
-
     @property
     def state_fields(self) -> tuple[StateField, ...]: ...
+    @property
+    def wire_belt_cm(self) -> float | None: ...
+    @property
+    def kit(self) -> TableKit: ...
 
 
 class ScenarioRules(Protocol):
-    """What the format reads of a rule set's game rules (rules.core.game.GameRules has it): the words a
-    document may use and how its wire is drawn. A protocol, so the format sits below the game hook."""
+    """What the format reads of a rule set's game rules (rules.core.game.GameRules has it): its book, and which
+    terrain its period has no place for. A protocol, so the format sits below the game hook."""
 
     @property
-    def setup(self) -> ScenarioWords: ...
-    @property
-    def fields(self) -> ScenarioFields: ...
-    @property
-    def tabletop(self) -> ScenarioTable: ...
-    @property
-    def kit(self) -> TableKit: ...
+    def book(self) -> ScenarioBook: ...
+    def terrain_refused(self, features: Sequence[Feature], period: str | None, where: str) -> None: ...
 
 
 FORMAT = "firestep-scenario/1"
@@ -273,7 +259,7 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
         if not isinstance(names, list) or len(names) > MAX_RULES:
             raise _fail(f"special_rules.{side}", "must be a list of rule names", [f"0..{MAX_RULES} names"])
         for i, name in enumerate(names):
-            _word(name, f"special_rules.{side}.{i}", 100, rules.setup.special_rules, optional=False)
+            _word(name, f"special_rules.{side}.{i}", 100, rules.book.special_rules, optional=False)
     _fire_plan(doc.get("fire_plan", {}))
     variants = doc.get("variants", {})
     if not isinstance(variants, dict) or not all(isinstance(r, str) for r in variants.values()):
@@ -288,7 +274,7 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
     board = doc.get("board", {})
     if not isinstance(board, dict):
         raise _fail("board", "must be an object of the rule set's board values")
-    if board and rules.kit.counters is None:
+    if board and rules.book.kit.counters is None:
         # A game on a table keeps its things on the table; a game of counters names its places on its board
         # (its rule set checks the values as it builds the game's forces: GameRules.setup.new_forces).
         raise _fail(
@@ -302,7 +288,7 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
     for side in SIDES:
         where = f"sides.{side}"
         spec = _object(sides[side], where, SIDE_KEYS, ("nationality", "forces"))
-        nations = rules.setup.nations or ()
+        nations = rules.book.nations or ()
         if nations:
             _choice(spec["nationality"], f"{where}.nationality", nations)
         _text(spec["nationality"], f"{where}.nationality", 32, optional=False)
@@ -400,10 +386,10 @@ def _terrain(terrain: Any, rules: ScenarioRules, width: float, length: float, pe
         points += _count_points(obj["geometry"])
         if points > MAX_POINTS:
             raise _fail(where, f"the terrain has more than {MAX_POINTS} points", [f"0..{MAX_POINTS}"])
-        feature = feature_from_geojson(obj, where, wire_belt_cm=rules.tabletop.wire_belt_cm)
+        feature = feature_from_geojson(obj, where, wire_belt_cm=rules.book.wire_belt_cm)
         _on_table(feature.geometry, f"{where}.geometry", width, length)
         checked.append(feature)
-    rules.tabletop.terrain_refused(checked, period, "terrain.features")
+    rules.terrain_refused(checked, period, "terrain.features")
     return points
 
 
@@ -468,12 +454,12 @@ def _unit(
     _unique(u["id"], f"{where}.id", ids)
     checks: dict[str, Callable[[Any, str], None]] = {
         "name": lambda v, at: _text(v, at, 200, optional=False),
-        "level": lambda v, at: _word(v, at, 32, rules.setup.unit_levels, optional=False),
-        "kind": lambda v, at: _word(v, at, 48, rules.setup.unit_kinds, optional=False),
+        "level": lambda v, at: _word(v, at, 32, rules.book.unit_levels, optional=False),
+        "kind": lambda v, at: _word(v, at, 48, rules.book.unit_kinds, optional=False),
         "base": lambda v, at: _base(v, at, rules),
         "quality": lambda v, at: _quality(v, at, rules),
         "models": lambda v, at: _whole(v, at, 0, 1000),
-        "gun": lambda v, at: _word(v, at, 64, rules.setup.guns),
+        "gun": lambda v, at: _word(v, at, 64, rules.book.guns),
         "source": lambda v, at: _text(v, at, 300),
         "off_table": _flag,
         "placement": lambda v, at: _placement(v, at, width, length),
@@ -501,7 +487,7 @@ def _state(value: Any, where: str, rules: ScenarioRules) -> None:
     maximum (100 when none)."""
     fields = {
         f.name: f
-        for f in rules.fields.state_fields
+        for f in rules.book.state_fields
         if (f.kind == "flag" and f.edit) or f.kind == "count" or f.edit == "word"
     }
     state = _object(value, where, sorted(fields))
@@ -524,12 +510,12 @@ def _word(value: Any, where: str, longest: int, allowed: Sequence[str], optional
 
 def _base(value: Any, where: str, rules: ScenarioRules) -> None:
     if value is not None:
-        _choice(value, where, sorted(rules.kit.bases))
+        _choice(value, where, sorted(rules.book.kit.bases))
 
 
 def _quality(value: Any, where: str, rules: ScenarioRules) -> None:
-    if value is not None and rules.setup.qualities:
-        _choice(value, where, rules.setup.qualities)
+    if value is not None and rules.book.qualities:
+        _choice(value, where, rules.book.qualities)
     elif value is not None:
         _text(value, where, 16)
 

@@ -1,6 +1,6 @@
 """Victory points from the log: each objective's holder after each act, scored as its scenario says
-(rules.table.objectives), the referee's contested calls, and the rule set's printed victory conditions where a
-book prints them (the hook's `victory`, a `Victory`).
+(rules.table.objectives), the referee's contested calls; and the winner by points (`by_points`, the hook's
+default `GameRules.outcome`; a book that prints its victory conditions overrides it).
 
 The score is derived, never kept: `score_of` replays the game's log over its stands. The log records every
 stand's place as a change (x, y, facing, killed, off the table, with what it was before), so the stands as they
@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.table.bases import BaseSpec, Stand
-from rules.table.objectives import Holding, Objective, holding
+from rules.table.bases import BaseSpec, Stand, max_extent_cm
+from rules.table.objectives import TOLERANCE_CM, Holding, Objective, holding
 
 SIDES = ("attacker", "defender")
 PLACE_FIELDS = ("x", "y", "facing_deg", "killed", "off_table")
@@ -96,7 +96,7 @@ class Score:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Verdict:
     """How a game came out: the winner (None: a draw), why, in words, and the printed line it comes from."""
 
     winner: str | None
@@ -104,35 +104,14 @@ class Outcome:
     source: str = ""
 
 
-class Victory:
-    """A rule set's victory conditions (the hook's `victory`): by default the scenario's own objectives decide,
-    the side with more victory points winning and level points a draw; `erratum` names the reading that lists
-    the choice where the book prints none. A book that prints its own overrides `outcome` with its lines
-    (`printed`)."""
-
-    # The erratum listing the scenario's own victory conditions as firestep's reading ("": the book prints them).
-    erratum: str = ""
-    # The book's printed victory conditions, each its line as printed (none: the scenario's own).
-    printed: tuple[str, ...] = ()
-    source: str = ""
-    # The board key under which a game of counters on the players' own map keeps its score itself (its rules
-    # rewrite it after each act, in the shape `kept_score` reads), in place of the score worked out from the
-    # log over the table's objectives ("": the table's).
-    kept: str = ""
-
-    def __init__(self, erratum: str = "", source: str = "") -> None:
-        if erratum:
-            self.erratum = erratum
-        if source:
-            self.source = source
-
-    def outcome(self, points: Mapping[str, int]) -> Outcome:
-        """The winner of a game by its points: more points win, level points are a draw."""
-        a, d = points.get("attacker", 0), points.get("defender", 0)
-        if a == d:
-            return Outcome(None, f"level at {a} victory points each: a draw", self.source)
-        winner = "attacker" if a > d else "defender"
-        return Outcome(winner, f"the {winner} wins by {max(a, d)} victory points to {min(a, d)}", self.source)
+def by_points(points: Mapping[str, int], source: str = "") -> Verdict:
+    """The winner by victory points, where the scenario's objectives decide (the hook's default `outcome`):
+    more points win, level points are a draw."""
+    a, d = points.get("attacker", 0), points.get("defender", 0)
+    if a == d:
+        return Verdict(None, f"level at {a} victory points each: a draw", source)
+    winner = "attacker" if a > d else "defender"
+    return Verdict(winner, f"the {winner} wins by {max(a, d)} victory points to {min(a, d)}", source)
 
 
 def pieces_before(
@@ -219,7 +198,9 @@ def score_of(
     """The score of a game whose units stand as `now` after `log` (its events in order, the undone ones
     with their undoing: both are in the log): see the module's steps."""
     pieces, added_at = pieces_before(now, log)
-    tally = _Tally(objectives, _holdings(objectives, pieces, bases))
+    reach = max_extent_cm(bases.values()) / 2 + TOLERANCE_CM  # how far from an objective a stand may count
+    areas = {o.id: _grown(o, reach) for o in objectives}
+    tally = _Tally(objectives, {o.id: _holding(o, areas[o.id], pieces, bases) for o in objectives})
     turn = 0
     ended = False
     for i, ev in enumerate(log):
@@ -228,15 +209,22 @@ def score_of(
         if ev.turn > turn:
             tally.turn_ended(turn)
             turn = ev.turn
-        changed = bool(ev.added)
+        touched = [*added_at[i].values()]  # the units the event put, moved or took off, before and after
         pieces.update(added_at[i])
         for m in ev.moved:
             p = pieces.get(m.unit_id)
             if p is not None and m.field in PLACE_FIELDS:
                 pieces[m.unit_id] = replace(p, **{m.field: m.after})
-                changed = True
-        if changed and objectives:
-            tally.held(_holdings(objectives, pieces, bases))
+                touched += [p, pieces[m.unit_id]]
+        if touched and objectives:
+            # Only an objective a touched unit was or is near can change hands.
+            near = {o.id for o in objectives if any(_near(areas[o.id], p) for p in touched)}
+            if near:
+                holdings = dict(tally.holdings)
+                for o in objectives:
+                    if o.id in near:
+                        holdings[o.id] = _holding(o, areas[o.id], pieces, bases)
+                tally.held(holdings)
         if ev.call is not None and any(o.id == ev.call[0] for o in objectives):
             tally.calls[ev.call[0]] = (ev.call[1], tally.holdings[ev.call[0]])
         if turn >= 1:
@@ -264,11 +252,22 @@ def score_of(
     )
 
 
-def _holdings(
-    objectives: Sequence[Objective], pieces: Mapping[int, Piece], bases: Mapping[str, BaseSpec]
-) -> dict[str, Holding]:
-    stands = _stands(pieces, bases)
-    return {o.id: holding(o, stands) for o in objectives}
+Box = tuple[float, float, float, float]
+
+
+def _grown(o: Objective, reach: float) -> Box:
+    """The objective's bounds grown by `reach`: a stand whose centre is outside cannot touch it."""
+    x0, y0, x1, y1 = o.geometry.bounds
+    return (x0 - reach, y0 - reach, x1 + reach, y1 + reach)
+
+
+def _near(box: Box, p: Piece) -> bool:
+    return p.x is not None and p.y is not None and box[0] <= p.x <= box[2] and box[1] <= p.y <= box[3]
+
+
+def _holding(o: Objective, box: Box, pieces: Mapping[int, Piece], bases: Mapping[str, BaseSpec]) -> Holding:
+    """The objective's holding among the stands whose centres are near it (the rest cannot touch it)."""
+    return holding(o, _stands({k: p for k, p in pieces.items() if _near(box, p)}, bases))
 
 
 def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
@@ -288,8 +287,8 @@ def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
     )
 
 
-def kept_score(tally: Mapping[str, Any]) -> tuple[Score, Outcome]:
-    """A score a game keeps on its board (`Victory.kept`), as the score and the outcome the game reads: its
+def kept_score(tally: Mapping[str, Any]) -> tuple[Score, Verdict]:
+    """A score a game keeps on its board (`Book.score_kept`), as the score and the outcome the game reads: its
     `points` and `losses` by side, its `objectives` (id, name, vp, scored, holder) and its `outcome` (winner,
     reason, source), or, while that names no winner, `at_end`: the outcome should the game end now."""
     points = {s: int((tally.get("points") or {}).get(s, 0)) for s in SIDES}
@@ -303,5 +302,5 @@ def kept_score(tally: Mapping[str, Any]) -> tuple[Score, Outcome]:
     said = tally.get("outcome") or {}
     if not said.get("winner"):
         said = tally.get("at_end") or said
-    outcome = Outcome(said.get("winner"), str(said.get("reason", "")), str(said.get("source", "")))
+    outcome = Verdict(said.get("winner"), str(said.get("reason", "")), str(said.get("source", "")))
     return Score(points, losses, objectives), outcome

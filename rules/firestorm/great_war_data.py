@@ -363,6 +363,7 @@ SRC_PLAY_MISSION = cite("7. Play Great War Mission")
 SRC_TERRAIN = cite("Step Two: Combat Step, Terrain")
 SRC_ROLL_TO_DESTROY = cite("8A. Roll to Destroy")
 SRC_DEFEATED = cite("9. Retreat Defeated Troops")
+SRC_AFTER_ACTION = cite("STEP THREE: AFTER ACTION STEP")
 FF_ORGANISATION = ff_cite("TABLES OF ORGANISATION")
 # "Attacker and Defender deploy their forces a battalion at a time with the Defender starting."
 FF_BATTALION_AT_A_TIME = ff_cite("GAME SEQUENCE")
@@ -515,8 +516,35 @@ Firestorm.add_errata(
                 SRC_ROLL_TO_DESTROY,
                 "losses-only",
             ),
+            Reading(
+                "table-score",
+                "'At the end of your battle you need to take note of your Victory Points': each side's Victory "
+                "Points are those its table game scored from the stands (its objectives: erratum "
+                "campaign-table-objectives), and they drive the Roll to Destroy and the retreat ('If your "
+                "opponent scored at least three Victory Points in the game and scored more Victory Points than "
+                "you did, then you have been defeated and must retreat'); who holds the field is what the "
+                "objectives say.",
+                SRC_AFTER_ACTION,
+                "table-score",
+            ),
         ),
         default="field-and-losses",
+    ),
+    Erratum(
+        "campaign-table-objectives",
+        "The objectives of a campaign battle's table",
+        (
+            Reading(
+                "defender-positions",
+                "The text scores Great War games only. firestep's table has three positions of the defender's "
+                "ground, 10 cm squares two thirds of the way to the defender's edge at a sixth, a half and five "
+                "sixths of the width, each worth the 'three Victory Points' the retreat rule names to the side "
+                "holding it as the game ends; the defender holds each until an attacking stand alone is in it.",
+                SRC_DEFEATED,
+                "defender-positions",
+            ),
+        ),
+        default="defender-positions",
     ),
 )
 

@@ -150,6 +150,8 @@ class TableBattle:
     notes: tuple[str, ...] = ()
     # The defender's trench HMG nests, "in addition to any Firestorm Troops".
     nests: tuple[TableNest, ...] = ()
+    # The table's objectives (erratum campaign-table-objectives), as a scenario's `table_objectives`.
+    objectives: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -728,7 +730,42 @@ def table_battle(state: CampaignState, layout_seed: int) -> TableBattle:
         },
         notes=tuple(notes),
         nests=tuple(nests),
+        objectives=table_objectives(TABLE_WIDTH_CM, TABLE_LENGTH_CM),
     )
+
+
+# -- the table's objectives (erratum campaign-table-objectives) ------------------------------------------------------
+# "If your opponent scored at least three Victory Points in the game and scored more Victory Points than you did,
+# then you have been defeated": each position is worth those three (the erratum's reading).
+POSITION_VP = 3
+POSITION_CM = 10.0
+POSITION_ACROSS = (1 / 6, 1 / 2, 5 / 6)  # of the table's width
+POSITION_ALONG = 2 / 3  # of its length, towards the defender's edge
+
+
+def table_objectives(width_cm: float, length_cm: float) -> dict[str, Any]:
+    """The campaign table's objectives: the defender's three positions (erratum campaign-table-objectives), held
+    by the defender until an attacking stand alone is in one, each scored as the game ends."""
+    half = POSITION_CM / 2
+    y = _r(length_cm * POSITION_ALONG)
+    features = []
+    for i, across in enumerate(POSITION_ACROSS, start=1):
+        x = _r(width_cm * across)
+        ring = [[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half]]
+        features.append(
+            {
+                "type": "Feature",
+                "id": f"position-{i}",
+                "geometry": {"type": "Polygon", "coordinates": [[*ring, ring[0]]]},
+                "properties": {
+                    "name": f"Position {i}",
+                    "vp": POSITION_VP,
+                    "scored": "game_end",
+                    "held_by": "defender",
+                },
+            }
+        )
+    return {"type": "FeatureCollection", "features": features}
 
 
 # -- trench HMG nests ---------------------------------------------------------------------------------------------
@@ -860,12 +897,7 @@ def offer_from_outcome(
     ctx = Firestorm().context(
         None, variants if variants is not None else (battle.variants if battle else None)
     )
-    names: dict[Role, str] = {"attacker": "the attacker", "defender": "the defender"}
-    sides: dict[Role, str] = {"attacker": "attacker", "defender": "defender"}
-    if battle is not None:
-        side_of: dict[Role, Side] = {"attacker": battle.attacker, "defender": other(battle.attacker)}
-        sides = {r: s for r, s in side_of.items()}
-        names = {r: f"{SIDE_NAMES[s]} ({r})" for r, s in side_of.items()}
+    names, sides = _names(battle)
     enemy: dict[Role, Role] = {"attacker": "defender", "defender": "attacker"}
     vp: dict[Role, int] = {}
     reasons: list[str] = []
@@ -894,7 +926,71 @@ def offer_from_outcome(
         reasons.append("Who holds the field was not recorded: the losses alone decide.")
     else:
         reasons.append("Who holds the field does not count (erratum table-result-to-campaign-vp).")
-    a, d = min(vp["attacker"], VP_LIMIT), min(vp["defender"], VP_LIMIT)
+    return _offered(ctx, vp["attacker"], vp["defender"], reasons, names, sides)
+
+
+def offer_from_score(
+    attacker_vp: int,
+    defender_vp: int,
+    battle: TableBattle | None = None,
+    variants: Mapping[str, str] | None = None,
+) -> ResultOffer:
+    """The Great War score a finished table game offers the campaign under the reading table-score of erratum
+    table-result-to-campaign-vp: the points each side's table game scored from the stands are its Victory
+    Points."""
+    for name, v in (("attacker_vp", attacker_vp), ("defender_vp", defender_vp)):
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= REQUEST_INT_LIMIT:
+            raise RulesError(
+                f"score.{name}", f"a whole number of victory points from 0 to {REQUEST_INT_LIMIT}"
+            )
+    ctx = Firestorm().context(
+        None, variants if variants is not None else (battle.variants if battle else None)
+    )
+    names, sides = _names(battle)
+    scored: tuple[tuple[Role, int], ...] = (("attacker", attacker_vp), ("defender", defender_vp))
+    reasons = [
+        f"{_cap(names[role])} scored {vp} victory points on the table (its objectives)."
+        for role, vp in scored
+    ]
+    return _offered(ctx, attacker_vp, defender_vp, reasons, names, sides)
+
+
+def offer_of_game(outcome: TableOutcome, points: tuple[int, int] | None, battle: TableBattle) -> ResultOffer:
+    """What a finished table game offers the campaign, as the campaign reads it (erratum
+    table-result-to-campaign-vp): the points the game scored (`points`, attacker and defender) under the reading
+    table-score, else the losses and the field (offer_from_outcome)."""
+    reading = Firestorm().context(None, battle.variants).value("table-result-to-campaign-vp")
+    if reading == "table-score" and points is not None:
+        return offer_from_score(*points, battle)
+    return offer_from_outcome(outcome, battle)
+
+
+def _names(battle: TableBattle | None) -> tuple[dict[Role, str], dict[Role, str]]:
+    """How the reasons name each side, and the Firestorm side each role is ("attacker", "defender" without a
+    battle)."""
+    names: dict[Role, str] = {"attacker": "the attacker", "defender": "the defender"}
+    sides: dict[Role, str] = {"attacker": "attacker", "defender": "defender"}
+    if battle is not None:
+        side_of: dict[Role, Side] = {"attacker": battle.attacker, "defender": other(battle.attacker)}
+        sides = {r: s for r, s in side_of.items()}
+        names = {r: f"{SIDE_NAMES[s]} ({r})" for r, s in side_of.items()}
+    return names, sides
+
+
+def _offered(
+    ctx: Context,
+    attacker_vp: int,
+    defender_vp: int,
+    reasons: list[str],
+    names: Mapping[Role, str],
+    sides: Mapping[Role, str],
+) -> ResultOffer:
+    """The offer of these scores: who wins the area ("If your opponent scored at least three Victory Points in
+    the game and scored more Victory Points than you did, then you have been defeated") and what each side's
+    score destroys on the Roll to Destroy table, with their rules."""
+    enemy: dict[Role, Role] = {"attacker": "defender", "defender": "attacker"}
+    least = int(ctx.value("great-war-victory"))
+    a, d = min(attacker_vp, VP_LIMIT), min(defender_vp, VP_LIMIT)
     won = great_war_attacker_won(ctx, a, d)
     if won:
         winner = sides["attacker"]

@@ -10,7 +10,7 @@ from typing import Any
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
 
-# The shipped documents by id, as their files write them (the game hook offers them: shipped_scenarios).
+# The shipped documents by id, as their files write them (the game hook offers them: Book.scenarios).
 DOCUMENTS: dict[str, dict[str, Any]] = {
     doc["id"]: doc
     for doc in (json.loads(p.read_text(encoding="utf-8")) for p in sorted(SCENARIO_DIR.glob("*.json")))

@@ -94,7 +94,7 @@ def objectives_from_geojson(
         at = f"{where}.features.{i}"
         made = _objective(obj, at, i)
         if made.id in {o.id for o in out}:
-            raise _fail(f"{at}.id", f"the id {made.id!r} is taken by another objective", ["a unique id"])
+            raise _fail(f"{at}.id", "another objective has this id: give each its own", ["a unique id"])
         points += len(shapely.get_coordinates(made.geometry))
         if points > MAX_POINTS:
             raise _fail(at, f"the objectives have more than {MAX_POINTS} points", [f"0..{MAX_POINTS}"])
@@ -186,10 +186,11 @@ def holding(o: Objective, stands: Sequence[Stand]) -> Holding:
     inside: list[Stand] = []
     near: list[tuple[Stand, bool]] = []  # (stand, in now) within the tolerance of the edge
     for s in stands:
-        fp = s.polygon()
-        bx0, by0, bx1, by1 = fp.bounds
-        if bx1 < x0 - reach or bx0 > x1 + reach or by1 < y0 - reach or by0 > y1 + reach:
+        cx, cy = s.center
+        r = _radius(s) + reach  # the base's outline lies within this of its centre: most stands are far off
+        if cx + r < x0 or cx - r > x1 or cy + r < y0 or cy - r > y1:
             continue
+        fp = s.polygon()
         meets = fp.intersects(geom)
         if meets:
             inside.append(s)
@@ -207,6 +208,12 @@ def holding(o: Objective, stands: Sequence[Stand]) -> Holding:
             break
     held = tuple(sorted((s.id for s in inside if s.side == holder), key=_id_key))
     return Holding(o.id, holder, held, contested)
+
+
+def _radius(s: Stand) -> float:
+    """How far a stand's base reaches from its centre: half its diagonal (its radius when round)."""
+    spec = s.spec
+    return spec.width_cm / 2 if spec.shape == "round" else math.hypot(spec.width_cm, spec.depth_cm) / 2
 
 
 def _id_key(stand_id: str) -> tuple[int, str]:

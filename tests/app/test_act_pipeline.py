@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from rules.core.game import GameRules
+
 APP = Path(__file__).resolve().parents[2] / "app"
 PIPELINE_ONLY = {"record", "rules_of_play", "with_override"}
 
@@ -49,19 +51,14 @@ def test_the_walk_finds_a_call_by_either_name(tmp_path: Path) -> None:
 
 
 def _parts_reached(path: Path) -> list[str]:
-    """Where a module reaches past `GameRules.play` into an act's parts: a protected member of a hook's part
-    (`.rolls._consequences`, `.fire_plan._arrival`) or the roll worked out by hand (rules.core.rolls.work_out)."""
+    """Where a module reaches past `GameRules.play` into an act's parts: a protected member of the hook
+    (`._consequences`, `._arrival`) or the roll worked out by hand (rules.core.rolls.work_out)."""
+    parts = {n for n in vars(GameRules) if n.startswith("_") and not n.startswith("__")}
     tree = ast.parse(path.read_text(), str(path))
     found = []
     for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Attribute)
-            and node.attr.startswith("_")
-            and not node.attr.startswith("__")
-            and isinstance(node.value, ast.Attribute)
-            and node.value.attr in {"rolls", "fire_plan"}
-        ):
-            found.append(f"{node.lineno}: {node.value.attr}.{node.attr}")
+        if isinstance(node, ast.Attribute) and node.attr in parts:
+            found.append(f"{node.lineno}: {node.attr}")
         elif isinstance(node, ast.ImportFrom) and any(a.name == "work_out" for a in node.names):
             found.append(f"{node.lineno}: work_out")
     return found
@@ -77,5 +74,5 @@ def test_the_app_plays_rolls_and_fire_through_the_rule_sets_play() -> None:
 
 def test_the_parts_walk_finds_a_step_and_work_out(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
-    module.write_text("from rules.core.rolls import work_out\ngame.fire_plan._arrival(s, i)\n")
-    assert _parts_reached(module) == ["1: work_out", "2: fire_plan._arrival"]
+    module.write_text("from rules.core.rolls import work_out\ngame._arrival(s, i)\n")
+    assert _parts_reached(module) == ["1: work_out", "2: _arrival"]

@@ -16,8 +16,7 @@ from fastapi.testclient import TestClient
 
 from rules.core.acts import Act, Roll
 from rules.core.errors import Refusal
-from rules.core.game import Fields as GameFields
-from rules.core.game import GameRules, TurnModel
+from rules.core.game import Book, GameRules
 from rules.core.kit import CounterBoard, TableKit, TrackTurn
 from rules.core.records import (
     Change,
@@ -26,10 +25,11 @@ from rules.core.records import (
     SetState,
     Snapshot,
     StandAct,
+    StandEdit,
     StateField,
 )
 from rules.core.resolution import Evaluation
-from rules.core.rolls import Outcome, Rolls
+from rules.core.rolls import Outcome
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
 from rules.core.turn import Step
 from rules.registry import registered
@@ -41,9 +41,33 @@ TURN = "Toy counters: THE TURN"
 ATTACK, SHELL = "toy-attack", "toy-shell"
 
 
-class ToyTurn(TurnModel):
-    source = TURN
-    turn_word = "game turn"
+class ToyBoard(CounterBoard):
+    def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
+        return (
+            TrackTurn(1, "Dawn", "Shelling doubled (T.1)"),
+            TrackTurn(2, "Dusk", "No attack (T.2)", dark=True),
+        )
+
+    def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
+        return {"0101": "the crossroads (T.3)"}
+
+
+class ToyGame(GameRules):
+    """One step, the fight; a counter's card: an attack others of its side may join, and shelling at it, offered
+    though refused until the players say it is aimed (its option)."""
+
+    book = Book(
+        ruleset_id="toy-counters",
+        # "hex" is the place (a word a player sets by hand); the printed value a count.
+        state_fields=(
+            StateField("hex", "Hex", "", edit="word"),
+            StateField("strength", "Strength", 0),
+            StateField("shaken", "Shaken", False, badge="SHAKEN"),
+        ),
+        turn_source=TURN,
+        turn_word="game turn",
+        kit=TableKit(counters=ToyBoard("hex", "hex", "division", ("strength",))),
+    )
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return (Step("fight", 1, "1", "Fight", TURN, "the side fights", resolvers=(ATTACK, SHELL)),)
@@ -56,18 +80,7 @@ class ToyTurn(TurnModel):
             )
         return ()
 
-
-class ToyFields(GameFields):
-    # "hex" is the place (a word a player sets by hand); the printed values are counts.
-    state_fields = (
-        StateField("hex", "Hex", "", edit="word"),
-        StateField("strength", "Strength", 0),
-        StateField("shaken", "Shaken", False, badge="SHAKEN"),
-    )
-
-
-class ToyRolls(Rolls):
-    def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
+    def stand_card(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct | StandEdit, ...]:
         u = snapshot.unit(unit_id)
         if u.level != "counter" or u.killed:
             return ()
@@ -101,6 +114,7 @@ class ToyRuleSet(RuleSet):
     id = "toy-counters"
     name = "Toy counters (test)"
     source = SOURCE
+    game = ToyGame()
 
 
 @ToyRuleSet.resolver
@@ -128,26 +142,6 @@ class Shell(Resolver[ShellRequest]):
         return Evaluation(
             "win" if dice[0] == 6 else "lose", "shaken" if dice[0] == 6 else "missed", sources=(SOURCE,)
         )
-
-
-class ToyBoard(CounterBoard):
-    def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
-        return (
-            TrackTurn(1, "Dawn", "Shelling doubled (T.1)"),
-            TrackTurn(2, "Dusk", "No attack (T.2)", dark=True),
-        )
-
-    def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
-        return {"0101": "the crossroads (T.3)"}
-
-
-ToyRuleSet.game = GameRules(
-    ToyRuleSet.id,
-    fields=ToyFields(),
-    turn=ToyTurn(),
-    rolls=ToyRolls(),
-    kit=TableKit(counters=ToyBoard("hex", "hex", "division", ("strength",))),
-)
 
 
 @pytest.fixture

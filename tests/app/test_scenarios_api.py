@@ -109,7 +109,26 @@ def test_bad_files_are_refused_naming_the_field_and_nothing_changes(client: Test
     for i in range(130):
         child = {"id": f"u{i}", "level": "stand", "kind": "rifle-platoon"}
         unit["children"], unit = [child], child
+    # Issue 55: the objectives on the table, typed at the door and checked whole.
+    objective = {
+        "type": "Feature",
+        "geometry": {"type": "Point", "coordinates": [60, 90]},
+        "properties": {"name": "Crossroads", "vp": 2, "scored": "each_turn"},
+    }
+    bad_vp = {**hand_written(), "table_objectives": {"type": "FeatureCollection", "features": [objective]}}
+    bad_vp["table_objectives"]["features"] = [
+        {**objective, "properties": {**objective["properties"], "vp": 101}}
+    ]
+    off_objective = {
+        **hand_written(),
+        "table_objectives": {"type": "FeatureCollection", "features": [objective]},
+    }
+    off_objective["table_objectives"]["features"] = [
+        {**objective, "geometry": {"type": "Point", "coordinates": [60, 190]}}
+    ]
     cases = [
+        (bad_vp, "table_objectives.features.0.properties.vp", None),
+        (off_objective, "table_objectives.features.0.geometry", ["x 0..120, y 0..180 cm"]),
         (deep, "sides.defender.forces", None),
         ({**hand_written(), "format": "firestep-scenario/9"}, "format", None),
         (fortified, "terrain.features.3", None),

@@ -11,12 +11,11 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from rules.core.game import Fields as GameFields
-from rules.core.game import GameRules, TurnModel
+from rules.core.game import Book, GameRules
 from rules.core.kit import BoardKey, TableKit
-from rules.core.records import AddToState, Change, SetState, Snapshot, StandAct, StateField
+from rules.core.records import AddToState, Change, SetState, Snapshot, StandAct, StandEdit, StateField
 from rules.core.resolution import Evaluation
-from rules.core.rolls import Outcome, Rolls
+from rules.core.rolls import Outcome
 from rules.core.ruleset import Context, Resolver, ResolveRequest, RuleSet
 from rules.core.turn import Step
 from rules.registry import registered
@@ -30,27 +29,34 @@ TURN_SOURCE = "Toy rules: THE TURN"
 SHOT = "shot"
 
 
-# 2. Its turn: the sides alternate (the hook's default); each side's turn is two steps.
-class ToyTurn(TurnModel):
-    source = TURN_SOURCE
-    ordered_acts = frozenset({"move-stands"})  # only the side whose step it is moves its stands
-    STEPS = (
-        Step("move", 1, "1", "Move", TURN_SOURCE, "the side moves its stands"),
-        Step("shoot", 2, "2", "Shoot", TURN_SOURCE, "the side shoots", resolvers=(SHOT,)),
-    )
+# 2. Its book: the state its stands carry (hits, a counter the board filters by), its turn's source and the
+# acts only the side whose step it is may do, and its table kit: the one base its stands stand on, and a
+# game-wide value the turn panel shows.
+BOOK = Book(
+    ruleset_id="toy-test",
+    state_fields=(StateField("hits", "Hits", 0, counter=True, maximum=2, filter="Hit"),),
+    turn_source=TURN_SOURCE,
+    ordered_acts=frozenset({"move-stands"}),
+    kit=TableKit(
+        bases={"toy-stand": BaseSpec("toy-stand", "rect", 4.0, 2.0, SOURCE)},
+        board_keys=(BoardKey("visibility_cm", "Visibility", 60, int, value=True, badge="Visibility {} cm"),),
+    ),
+)
+STEPS = (
+    Step("move", 1, "1", "Move", TURN_SOURCE, "the side moves its stands"),
+    Step("shoot", 2, "2", "Shoot", TURN_SOURCE, "the side shoots", resolvers=(SHOT,)),
+)
+
+
+# 3. Its game: the sides alternate (the hook's default), each side's turn two steps; every stand may shoot, a
+# hit adding one to the target's hits, the second destroying it.
+class ToyGame(GameRules):
+    book = BOOK
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
-        return self.STEPS
+        return STEPS
 
-
-# 3. The state its stands carry: hits, a counter the board filters by.
-class ToyFields(GameFields):
-    state_fields = (StateField("hits", "Hits", 0, counter=True, maximum=2, filter="Hit"),)
-
-
-# 4. Its rolls: every stand may shoot; a hit adds one to the target's hits, the second destroys it.
-class ToyRolls(Rolls):
-    def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
+    def stand_card(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct | StandEdit, ...]:
         unit = snapshot.unit(unit_id)
         return (
             () if unit.killed else (StandAct("Shoot", SHOT, unit_id, f"{unit.name} may shoot", target=True),)
@@ -66,19 +72,12 @@ class ToyRolls(Rolls):
         return hit
 
 
-# 5. Its table kit: the one base its stands stand on, and a game-wide value the turn panel shows.
-KIT = TableKit(
-    bases={"toy-stand": BaseSpec("toy-stand", "rect", 4.0, 2.0, SOURCE)},
-    board_keys=(BoardKey("visibility_cm", "Visibility", 60, int, value=True, badge="Visibility {} cm"),),
-)
-
-
-# 6. The rule set: its lookups (a resolver) and its game rules.
+# 4. The rule set: its lookups (a resolver) and its game rules.
 class Toy(RuleSet):
     id = "toy-test"
     name = "Toy (test)"
     source = SOURCE
-    game = GameRules("toy-test", fields=ToyFields(), turn=ToyTurn(), rolls=ToyRolls(), kit=KIT)
+    game = ToyGame()
 
 
 @Toy.resolver
@@ -94,7 +93,7 @@ class Shot(Resolver[ResolveRequest]):
 
 @pytest.fixture
 def toy() -> Iterator[None]:
-    # 7. Registered: here for the test's time; a rule set of firestep's own in rules/registry.py.
+    # 5. Registered: here for the test's time; a rule set of firestep's own in rules/registry.py.
     with registered(Toy):
         yield
 

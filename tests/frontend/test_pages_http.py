@@ -144,7 +144,7 @@ def test_fire_plan_form_offers_exactly_what_the_api_accepts() -> None:
     form = (Path(__file__).resolve().parents[2] / "frontend/templates/_fire_plan.html").read_text()
     css = (Path(__file__).resolve().parents[2] / "frontend/static/css/app.css").read_text()
     for rules in all_game_rules():
-        models = rules.kit.plan_kinds
+        models = rules.book.kit.plan_kinds
         assert set(models) <= set(schemas.PLAN_KINDS)
         if not models:  # a game without a fire plan (Vimy Ridge's, on a board of counters)
             continue

@@ -22,7 +22,7 @@ DPI = 100
 
 
 def mons() -> dict[str, Any]:
-    return dict(get_game_rules("flanders-fields").setup.shipped_scenarios()["mons-1914"])
+    return dict(get_game_rules("flanders-fields").book.scenarios["mons-1914"])
 
 
 @lru_cache(maxsize=1)
@@ -179,7 +179,7 @@ def test_a_large_table_with_a_division_a_side_fits_two_pages() -> None:
 
 
 def test_a_rule_set_reading_the_ground_by_classes_prints_each_pieces_class() -> None:
-    doc = get_game_rules("2mm-earth-1418").setup.shipped_scenarios()["earth2mm-demo-ferme"]
+    doc = get_game_rules("2mm-earth-1418").book.scenarios["earth2mm-demo-ferme"]
     legend = {row.kind: row.features for row in scenario_sheet.scenario_sheet(doc).legend}
     # The copse is rough as woods are; Hill 60 names its class (open) as its kind's would be.
     assert legend["woods"] == [(2, "The Copse (rough)")] and legend["hill"] == [(1, "Hill 60 (open)")]
@@ -187,7 +187,7 @@ def test_a_rule_set_reading_the_ground_by_classes_prints_each_pieces_class() -> 
 
 
 def test_the_sheet_counts_in_the_rule_sets_word_for_what_stands_on_the_table() -> None:
-    doc = get_game_rules("2mm-earth-1418").setup.shipped_scenarios()["earth2mm-demo-ferme"]
+    doc = get_game_rules("2mm-earth-1418").book.scenarios["earth2mm-demo-ferme"]
     html = scenario_sheet_html(doc, "a4")
     assert " bases" in html and "Bases are drawn where" in html and " stands" not in html
     assert "Stands are drawn where" in scenario_sheet_html(mons(), "a4")

@@ -64,8 +64,8 @@ def test_no_line_of_the_turn_panel_names_a_unit_by_its_id(
     snap = _due(table)
     names = {u.name for u in snap.units}
     said: list[str] = []
-    for step in table.rules.turn.steps(snap.period):
-        for line in table.rules.turn.needs(replace(snap, step=0), step.id):
+    for step in table.rules.steps(snap.period):
+        for line in table.rules.needs(replace(snap, step=0), step.id):
             assert not ID.search(line), (step.id, line)
             assert len(line) <= 120 or ", " in line, (step.id, line)  # a list of names may run longer
             said.append(line)

@@ -1,7 +1,10 @@
 """No forwarding in rules/ (issue 54): a method whose body only returns a call of a module function of rules/
 (or only makes one, of a function answering nothing) with the method's own parameters (in any order, with or
-without the object's own attributes beside them) writes one signature twice; the function becomes the method, or the method the function. A class attribute
-that only binds a module function (`stand_acts = staticmethod(stand_acts)`) is the same thing renamed."""
+without the object's own attributes beside them) writes one signature twice; the function becomes the method,
+or the method the function. A method that only returns another object's method called with its own parameters
+(`return self.turn.steps(period)`, `return TABLE.terrain(features)`) is the same, one object deep. A class
+attribute that only binds a module function (`stand_acts = staticmethod(stand_acts)`) is the same thing
+renamed."""
 
 from __future__ import annotations
 
@@ -30,6 +33,25 @@ def _source_file(root: Path, dotted: str) -> Path | None:
     for candidate in (path.with_suffix(".py"), path / "__init__.py"):
         if candidate.exists():
             return candidate
+    return None
+
+
+def _imported_modules(tree: ast.Module) -> set[str]:
+    """The names a module binds to modules by `import x` (`import x as y`): a call of one of their functions is
+    no object's method."""
+    return {a.asname or a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import) for a in n.names}
+
+
+def _object_method(node: ast.expr, modules: set[str]) -> str | None:
+    """`obj.method` or `self.part.method` that `node` names (another object's method), else None: not the
+    object's own (`self.m`, `cls.m`, `super().m`) nor a function of an imported module."""
+    if not isinstance(node, ast.Attribute):
+        return None
+    owner = node.value
+    if isinstance(owner, ast.Name) and owner.id not in ("self", "cls") and owner.id not in modules:
+        return f"{owner.id}.{node.attr}"
+    if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and owner.value.id == "self":
+        return f"self.{owner.attr}.{node.attr}"
     return None
 
 
@@ -115,6 +137,7 @@ def forwarding(root: Path = ROOT) -> Iterator[str]:
     for path in sorted((root / "rules").rglob("*.py")):
         tree = ast.parse(path.read_text(), str(path))
         functions, modules = _rules_functions(root, path, tree)
+        imported = _imported_modules(tree) | set(modules)
         for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
             for node in cls.body:
                 where = f"{path.relative_to(root)}:{node.lineno} {cls.name}."
@@ -149,6 +172,9 @@ def forwarding(root: Path = ROOT) -> Iterator[str]:
                 ):
                     call = call.args[0]
                 callee = _callee(call.func, functions, modules)
+                method = _object_method(call.func, imported) if callee is None else None
+                if method is not None and isinstance(body[0], ast.Return):
+                    callee = (method, False)
                 # A call made alone forwards to a check (a function answering nothing); one whose answer is
                 # dropped uses the function for its refusals.
                 if callee is None or (isinstance(body[0], ast.Expr) and not callee[1]):
@@ -166,6 +192,7 @@ def test_the_finder_sees_each_shape_of_forwarding(tmp_path: Path) -> None:
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "helpers.py").write_text("def g(a):\n    return a\n")
     (tmp_path / "rules" / "toy.py").write_text(
+        "import json\n"
         "from rules import helpers\n"
         "from rules.helpers import g\n\n"
         "def f(a, b):\n    return a + b\n\n"
@@ -185,6 +212,12 @@ def test_the_finder_sees_each_shape_of_forwarding(tmp_path: Path) -> None:
         "    def refuses(self, a, b):\n        f(a, b)\n"
         "    def accessor(self):\n        return f(self.a, self.b)\n"
         "    def dropped(self, a, b):\n        return f(a, a)\n"
+        "    def part(self, a):\n        return self.turn.steps(a)\n"
+        "    def other(self, a, b):\n        return TABLE.terrain(b, a)\n"
+        "    def own(self, a):\n        return self.steps(a)\n"
+        "    def parent(self, a):\n        return super().steps(a)\n"
+        "    def library(self, a):\n        return json.dumps(a)\n"
+        "    def more_of_its_own(self, a):\n        return TABLE.terrain(a, 1)\n"
     )
     found = [line.split(" ", 1)[1] for line in forwarding(tmp_path)]
     assert found == [
@@ -196,4 +229,6 @@ def test_the_finder_sees_each_shape_of_forwarding(tmp_path: Path) -> None:
         "Toy.attribute -> f",
         "Toy.itself -> f",
         "Toy.checks -> check",
+        "Toy.part -> self.turn.steps",
+        "Toy.other -> TABLE.terrain",
     ]

@@ -12,9 +12,9 @@ from rules import registry
 from rules.core.scenario import units_in, validate
 
 SHIPPED = [
-    (rules.ruleset_id, sid)
+    (rules.book.ruleset_id, sid)
     for rules in registry.all_game_rules()
-    for sid in sorted(rules.setup.shipped_scenarios())
+    for sid in sorted(rules.book.scenarios)
 ]
 
 
@@ -25,10 +25,10 @@ def test_the_rule_sets_ship_scenarios() -> None:
 @pytest.mark.parametrize(("ruleset_id", "scenario_id"), SHIPPED, ids=[f"{r}:{s}" for r, s in SHIPPED])
 def test_a_shipped_scenario_passes_the_importers_checks_and_builds(ruleset_id: str, scenario_id: str) -> None:
     ruleset, rules = registry.get_ruleset(ruleset_id), registry.get_game_rules(ruleset_id)
-    shipped = rules.setup.shipped_scenarios()[scenario_id]
+    shipped = rules.book.scenarios[scenario_id]
     doc = validate(copy.deepcopy(shipped), {ruleset_id: (ruleset, rules)})
     assert doc == shipped and doc["id"] == scenario_id and doc["ruleset"] == ruleset_id
-    made = rules.setup.new_forces(ruleset.context(doc["period"], doc.get("variants", {})), doc)
+    made = rules.new_forces(ruleset.context(doc["period"], doc.get("variants", {})), doc)
     units = units_in(*(root for roots in made.forces.values() for root in roots))
-    cap = rules.setup.unit_cap()
+    cap = rules.unit_cap()
     assert units > 0 and (cap is None or units <= cap[0])

@@ -26,7 +26,7 @@ from shapely import Polygon
 
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardRoll, FireCard, Fired
-from rules.core.game import FirePlan, FirePlanTerms, Node
+from rules.core.game import FirePlanTerms, GameRules, Node
 from rules.core.records import (
     Arrival,
     Change,
@@ -671,15 +671,17 @@ def drifted(snap: Snapshot) -> tuple[Change, ...]:
     return tuple(out)
 
 
-class EarthFirePlan(FirePlan):
-    """2mm Earth 1418's artillery plan: written each bound, sealed, each item landing in its executing step."""
+# The artillery plan's terms in the book: written each bound, sealed, each item landing in its executing step;
+# a cordon said by the cloud chosen for it ("Chlorine cordon", as the board labels it once laid).
+FIRE_PLAN_TERMS = FirePlanTerms(
+    sealed_each_turn=True,
+    arrival_steps=ARRIVAL_STEPS,
+    item_words={CORDON: ("cloud", {c: cordon_words(c) for c in get_args(Cloud)})},
+)
 
-    # A cordon is said by the cloud chosen for it ("Chlorine cordon", as the board labels it once laid).
-    terms = FirePlanTerms(
-        sealed_each_turn=True,
-        arrival_steps=ARRIVAL_STEPS,
-        item_words={CORDON: ("cloud", {c: cordon_words(c) for c in get_args(Cloud)})},
-    )
+
+class EarthFirePlan(GameRules):
+    """2mm Earth 1418's artillery plan: written each bound, sealed, each item landing in its executing step."""
 
     def fires_plan(self, unit: Node) -> bool:
         """Artillery sub-units (batteries) fire the plan's bombardments and cordons."""

@@ -6,28 +6,30 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand
 from rules.core.errors import RulesError
-from rules.core.game import Answer, GameRules
-from rules.core.records import Change, SetBoard, SetState, Snapshot
-from rules.core.score import Victory
+from rules.core.game import Answer, Book, GameRules
+from rules.core.records import Change, SetBoard, SetState, Snapshot, StandAct, StandEdit
 from rules.earth2mm.data import COMMANDS, SRC_COMMANDS, SRC_COVER, SRC_ORDER
 from rules.earth2mm.errata_play import SCENARIO_VICTORY
 from rules.earth2mm.play import units as U
-from rules.earth2mm.play.artillery import EarthFirePlan
+from rules.earth2mm.play.artillery import FIRE_PLAN_TERMS, EarthFirePlan
 from rules.earth2mm.play.card import EarthCardFields
+from rules.earth2mm.play.fields import EDIT_ACTS, STATE_FIELDS
 from rules.earth2mm.play.judge import Board, destinations, dug_in
 from rules.earth2mm.play.kit import KIT
 from rules.earth2mm.play.report import EarthReport
-from rules.earth2mm.play.rolls import EarthRolls
-from rules.earth2mm.play.setup import EarthSetup
+from rules.earth2mm.play.rolls import ROLL_TERMS, EarthRolls
+from rules.earth2mm.play.setup import CHART, DOCUMENTS, UNIT_KINDS
 from rules.earth2mm.play.shots import cover_terrain, stands
+from rules.earth2mm.play.steps import SRC_BOUNDS, SRC_CASUALTIES
 from rules.earth2mm.play.table import ROUGH_GROUND_KEY, EarthTable
 from rules.earth2mm.play.turn import EarthBound
+from rules.earth2mm.play.units import LEVELS, QUALITIES
 from rules.earth2mm.resolvers import PLANS
-from rules.earth2mm.ruleset import Earth2mm, cite
+from rules.earth2mm.ruleset import Earth2mm
 from rules.registry import register_game
 from rules.table.bases import Stand
 
@@ -36,20 +38,50 @@ SUB_UNIT_FIELDS = frozenset({"sub_plan", "plan_target", "digging_in", "leaving_d
 _PLANS = sorted({p for by_situation in PLANS.values() for plans in by_situation for p in plans})
 
 
-@dataclass(frozen=True)
-class EarthGame(GameRules):
+BOOK = Book(
+    ruleset_id=Earth2mm.id,
+    bound=True,
+    turn_word="bound",
+    turn_source=SRC_BOUNDS,
+    end_source=SRC_CASUALTIES,
+    state_fields=STATE_FIELDS,
+    edit_acts=EDIT_ACTS,
+    roll_terms=ROLL_TERMS,
+    plan_terms=FIRE_PLAN_TERMS,
+    kit=KIT,
+    tests_losses=False,
+    losses_counted="platoons",
+    stand_word="base",
+    told_fields=("base_injury",),  # the story tells a base injured ("Injured"), its removal as a loss
+    unit_levels=LEVELS,
+    unit_kinds=UNIT_KINDS,
+    qualities=QUALITIES,
+    force_chart=CHART,
+    scenarios=DOCUMENTS,
+    victory_erratum=SCENARIO_VICTORY,
+    victory_source=SRC_BOUNDS,
+)
+
+
+class EarthGame(EarthRolls, EarthFirePlan, EarthBound, EarthCardFields, EarthTable, EarthReport):
     """The core's game with the words a unit edit may set checked, and a move's bookkeeping: how far each base
     has moved this bound, that its sub-unit moved, and the ground a dug-in sub-unit leaves in the open."""
+
+    book = BOOK
+
+    def stand_card(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct | StandEdit, ...]:
+        """A stand's rolls (`EarthRolls.stand_acts`), then its sub-unit's and formation's edits (`stand_edits`)."""
+        return (*self.stand_acts(snapshot, unit_id), *self.stand_edits(snapshot, unit_id))
 
     def play(self, snapshot: Snapshot, act: Act) -> Answer:
         if isinstance(act, EditUnit):
             return Answer(edited(snapshot, act))
         answer = super().play(snapshot, act)
         if snapshot.turn >= 1 and isinstance(act, MoveStand):
-            moved = moves(Board(snapshot, self.kit.bases), {act.unit_id: (act.x, act.y)})
+            moved = moves(Board(snapshot, self.book.kit.bases), {act.unit_id: (act.x, act.y)})
             return replace(answer, changes=(*answer.changes, *moved))
         if snapshot.turn >= 1 and isinstance(act, MoveFormation):
-            b = Board(snapshot, self.kit.bases)
+            b = Board(snapshot, self.book.kit.bases)
             return replace(answer, changes=(*answer.changes, *moves(b, destinations(b, act))))
         return answer
 
@@ -147,17 +179,4 @@ def _ring(stand: Stand) -> list[list[float]]:
     return [[round(x, 2), round(y, 2)] for x, y in stand.polygon().exterior.coords]
 
 
-EARTH_GAME: GameRules = register_game(
-    EarthGame(
-        Earth2mm.id,
-        fields=EarthCardFields(),
-        turn=EarthBound(),
-        rolls=EarthRolls(KIT.bases),
-        fire_plan=EarthFirePlan(),
-        tabletop=EarthTable(),
-        report=EarthReport(),
-        setup=EarthSetup(),
-        kit=KIT,
-        victory=Victory(SCENARIO_VICTORY, cite("BOUNDS")),
-    )
-)
+EARTH_GAME: GameRules = register_game(EarthGame())

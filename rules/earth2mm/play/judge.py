@@ -1,4 +1,4 @@
-"""What 2mm Earth 1418's rules of play forbid of an act on the table as a snapshot reads it (TurnModel.forbidden
+"""What 2mm Earth 1418's rules of play forbid of an act on the table as a snapshot reads it (GameRules.forbidden
 and roll_refusal's step by sub-unit): a plan outside what the SF's high command and the sub-unit's situation
 allow, a dig-in the command or the troops do not allow, a sub-unit planning or moving in a step that does not
 name it, a move by a sub-unit that stays put or beyond its distance, an assault planned beyond 300 m, a second

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core.game import Held, Member, Report, leaves_under
+from rules.core.game import GameRules, Held, Member, leaves_under
 from rules.core.records import UnitState
 from rules.earth2mm.data import SRC_ARMING
 from rules.earth2mm.play import units as U
-from rules.earth2mm.play.fields import EarthFields, plan_anonymous
+from rules.earth2mm.play.fields import STATE_FIELDS, plan_anonymous
 from rules.earth2mm.play.shots import posture
 from rules.earth2mm.play.steps import ALLOCATE, BOMBARD, RECOVERY, SHOOT
 from rules.earth2mm.ruleset import Earth2mm, cite
@@ -20,14 +20,12 @@ SRC_FORMATIONS = cite("STRATEGIC FORMATIONS")
 # A base is a platoon ("Each sub-unit constitutes a number of bases (platoons)", STRATEGIC FORMATIONS), and
 # "One hit injures, two hits removes permanently" (ARMING and RESILIENCE): a base lost is a platoon gone.
 CASUALTY_WORDS = "one hit injures, two hits remove a base (a platoon) permanently"
-_DEFAULTS = {f.name: f.default for f in EarthFields.state_fields}
+_DEFAULTS = {f.name: f.default for f in STATE_FIELDS}
 
 
-class EarthReport(Report):
-    tests_losses = False
-    losses_counted = "platoons"
-    stand_word = "base"
-    told_fields = ("base_injury",)  # the story tells a base injured ("Injured"), its removal as a loss
+class EarthReport(GameRules):
+    """2mm Earth 1418's report: the referee board's words of a unit, a roll in the book's words, the bases
+    lost."""
 
     def board_notes(
         self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]
@@ -60,10 +58,14 @@ class EarthReport(Report):
             notes.append(("SF", str(parent.state["high_command"])))
         return tuple(notes)
 
-    def roll_words(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
+    def roll_words(
+        self, resolver: str, resolution: Mapping[str, Any], target: str, decisive: bool = False
+    ) -> str:
         """A shot, a melee, hits allocated, a recovery die and a bombardment, each in the book's words ("fought
-        1. Kompanie in melee: 2 hits"); the story tells none of them in a bound's sentences (its bases injured
-        and removed say what they did)."""
+        1. Kompanie in melee: 2 hits") for a decisive moment; the story tells none of them in a bound's
+        sentences (its bases injured and removed say what they did)."""
+        if not decisive:
+            return ""
         key = str(resolution.get("outcome_key", ""))
         at = f" {target}" if target else ""
         if resolver == SHOOT:  # a shot's details say whether it was fought with the m side of Arming

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.errors import Refusal, RulesError
+from rules.core.game import GameRules
 from rules.core.records import (
     Change,
     Claims,
@@ -24,7 +25,7 @@ from rules.core.records import (
     TargetMark,
     UnitState,
 )
-from rules.core.rolls import Outcome, Rolls, RollTerms
+from rules.core.rolls import Outcome, RollTerms
 from rules.core.ruleset import Context, Erratum, Reading
 from rules.earth2mm.data import (
     SCALE_M_PER_CM,
@@ -330,24 +331,23 @@ def dice_before_target(company: UnitState, bases: int, melee: bool, assaulting: 
     return pool(req)[0]
 
 
-class EarthRolls(Rolls):
+# The rolls' terms in the book: what the table keeps, a player measures and the players judge by eye.
+ROLL_TERMS = RollTerms(claims=CLAIMS)
+
+
+class EarthRolls(GameRules):
     """2mm Earth 1418's rolls in a game, measured on the table with the kit's bases."""
-
-    terms = RollTerms(claims=CLAIMS)
-
-    def __init__(self, bases: Mapping[str, BaseSpec]) -> None:
-        self.bases = bases
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
         if resolver_id not in (SHOOT, RECOVERY, ALLOCATE):
             return ()
-        return tuple(fill(snapshot, request, resolver_id, self.bases))
+        return tuple(fill(snapshot, request, resolver_id, self.book.kit.bases))
 
     def _before_resolve(
         self, resolver_id: str, snapshot: Snapshot, request: FillRequest, apply: bool
     ) -> tuple[Change, ...]:
         if resolver_id in (SHOOT, RECOVERY, ALLOCATE):
-            refused_now(snapshot, request, resolver_id, self.bases)
+            refused_now(snapshot, request, resolver_id, self.book.kit.bases)
         return ()
 
     def _consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
@@ -356,7 +356,7 @@ class EarthRolls(Rolls):
         return consequences(resolver_id, snapshot, outcome)
 
     def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
-        bases = self.bases
+        bases = self.book.kit.bases
         stand = snapshot.unit(unit_id)
         if stand.killed:
             return ()
@@ -407,7 +407,7 @@ class EarthRolls(Rolls):
 
     def target_marks(self, snapshot: Snapshot, unit_id: int, resolver_id: str) -> tuple[TargetMark, ...]:
         """The enemy bases the card's roll may not take as its target now, each with its reason."""
-        bases = self.bases
+        bases = self.book.kit.bases
         if resolver_id not in (SHOOT, ALLOCATE):
             return ()
         company = company_of(snapshot, unit_id, "unit_id")

@@ -7,15 +7,13 @@ characteristics chart (`CHART`), as many sub-units and bases as the player gives
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from rules.core.forces import ChartKind, ForceChart
-from rules.core.game import Setup
 from rules.earth2mm.data import UNIT_IDS, UNITS
 from rules.earth2mm.play.kit import SRC_FORMATIONS
-from rules.earth2mm.play.units import BASE, FORMATION_KIND, LEVELS, ORDINARY_QUALITY, QUALITIES, SUB_UNIT
+from rules.earth2mm.play.units import BASE, FORMATION_KIND, ORDINARY_QUALITY, QUALITIES, SUB_UNIT
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "data" / "scenarios"
 # The shipped documents by id, as their files write them: golden documents, checked by the importer's checks in
@@ -49,11 +47,5 @@ CHART = ForceChart(
 )
 
 
-class EarthSetup(Setup):
-    force_chart = CHART
-    unit_levels = LEVELS
-    unit_kinds = (FORMATION_KIND, *UNIT_IDS)
-    qualities = QUALITIES
-
-    def shipped_scenarios(self) -> Mapping[str, Mapping[str, Any]]:
-        return DOCUMENTS
+# A unit's kind: a strategic formation or one of the chart's units.
+UNIT_KINDS = (FORMATION_KIND, *UNIT_IDS)

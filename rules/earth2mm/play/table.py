@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, get_args
 
 from rules.core.errors import RulesError
-from rules.core.game import TableRules
+from rules.core.game import GameRules
 from rules.core.kit import TERRAIN_CLASS
 from rules.core.kit import TerrainClass as GroundClass
 from rules.earth2mm.data import COVER, MOVE_PERCENT, SRC_COVER
@@ -67,7 +67,7 @@ def terrain_class(feature: Feature) -> TerrainClass:
     return named if named in TERRAIN_CLASSES else CLASS_OF_KIND[feature.kind]
 
 
-class EarthTable(TableRules):
+class EarthTable(GameRules):
     """The table's terrain by the book's classes."""
 
     def terrain_refused(self, features: Sequence[Feature], period: str | None, where: str) -> None:

@@ -1,4 +1,4 @@
-"""2mm Earth 1418's bound as the game hook's turn (rules.core.game.BoundTurn): its steps (steps.py), who may do
+"""2mm Earth 1418's bound as the game hook's turn (rules.core.game.Book.bound): its steps (steps.py), who may do
 what in which step, what the rules of play forbid of an act (judge.py), what a step still needs and what the
 end of the bound does to the table (ends.py)."""
 
@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 from rules.core.acts import Act, Roll
 from rules.core.errors import Refusal
-from rules.core.game import BoundTurn, Member, Position
+from rules.core.game import TURN_ENDED, GameRules, Member, Position
 from rules.core.records import Change, Snapshot
-from rules.core.turn import Step
+from rules.core.turn import Notice, Step
 from rules.earth2mm.play import units as U
 from rules.earth2mm.play.artillery import drifted
 from rules.earth2mm.play.ends import bound_ended, needs
@@ -20,7 +20,6 @@ from rules.earth2mm.play.shots import melee_now
 from rules.earth2mm.play.steps import (
     SHOOT,
     SRC_BOUNDS,
-    SRC_CASUALTIES,
     STEP_INDEX,
     STEP_ROLLS,
     STEPS,
@@ -35,14 +34,11 @@ _SUB_UNIT_ACTS = (PLAN_ACT, DIG_ACT, LEAVE_ACT)
 
 def board(snapshot: Snapshot) -> Board:
     """The snapshot with the game's table kit (its bases' sizes)."""
-    return Board(snapshot, get_game_rules(Earth2mm.id).kit.bases)
+    return Board(snapshot, get_game_rules(Earth2mm.id).book.kit.bases)
 
 
-class EarthBound(BoundTurn):
+class EarthBound(GameRules):
     """The bound: every step both sides' (BOUNDS: "a series of actions performed by both players")."""
-
-    source = SRC_BOUNDS
-    end_source = SRC_CASUALTIES
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return STEPS
@@ -108,5 +104,6 @@ class EarthBound(BoundTurn):
     def needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
         return needs(board(snapshot), step_id)
 
-    def ended(self, snapshot: Snapshot, side: str) -> tuple[Change, ...]:
-        return bound_ended(board(snapshot), drifted)
+    def between_turns(self, snapshot: Snapshot, moment: str) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
+        """As the bound ends: its casualties, hits and clouds (ends.bound_ended)."""
+        return (), bound_ended(board(snapshot), drifted) if moment == TURN_ENDED else ()

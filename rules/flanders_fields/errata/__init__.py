@@ -95,10 +95,12 @@ from rules.flanders_fields.errata.organisation import (
     ORG_INFANTRY_FORMATIONS_PER_DIVISION,
 )
 from rules.flanders_fields.errata.scenarios import (
+    MONS_BRIDGES,
     MONS_GERMAN_QUALITY,
     MONS_HOWITZER_CALIBRE,
     MONS_TABLE_LAYOUT,
     REINFORCEMENT_ROLL_PER,
+    SCENARIO_VICTORY,
 )
 from rules.flanders_fields.errata.table_play import (
     AIRCRAFT_SUPPRESSION_SPREAD,
@@ -152,6 +154,7 @@ __all__ = [
     "MAIN_MOVEMENT",
     "MG_ARC",
     "MID_FIRING_TABLE",
+    "MONS_BRIDGES",
     "MONS_GERMAN_QUALITY",
     "MONS_HOWITZER_CALIBRE",
     "MONS_TABLE_LAYOUT",
@@ -175,6 +178,7 @@ __all__ = [
     "REINFORCEMENT_ROLL_PER",
     "ROAD_MARCH_COVER",
     "ROLLING_BARRAGE_NATURAL_ONE",
+    "SCENARIO_VICTORY",
     "SRC_AIR",
     "SRC_ARTILLERY_ACTION",
     "SRC_BARRAGE_DANGER",

@@ -1,8 +1,9 @@
 """Flanders Fields played as a game: filling a request from the table, consequences as change records, the table
 geometry's inputs.
 
-The game is assembled in `game.py` (`FlandersFieldsGame`: the core's `play` with what a move spends) from its
-modules' objects: `game_consequences.py` its fields and its table; `game_sequence.py` its turn, with
+The game is one hook, `game.py`'s `FlandersFieldsGame` (the core's `play` with what a move spends and what a
+marker placed by hand does, and the book's data in its `BOOK`), inheriting its modules' classes, each a
+`GameRules` overriding what its concern changes: `game_consequences.py` its markers and its table; `game_sequence.py` its turn, with
 `game_orders.py` (a unit ordered once a turn; a shot, a move, an assault, a recovery spending an action of the
 unit a stand is ordered with; a command stand's two moves a turn); `game_acts.py` its rolls over `game_fill.py`
 (with `game_area.py`: the stands a shot's area or beaten zone also attacks, rolled in the same roll);

@@ -31,6 +31,11 @@ def actions_left(unit: UnitState, ordered: UnitState | None) -> str:
     return left if ordered is unit else f"{left} ({ordered.name})"
 
 
+# The rolls' terms in the book (rules.core.game.Book.roll_terms): the random-event cards drawn in secret, the
+# table's claims and the option to draw at the table.
+ROLL_TERMS = RollTerms(SECRET_DRAWS, CLAIMS, AT_TABLE)
+
+
 class FlandersFieldsRolls(
     FlandersFieldsFill, FlandersFieldsConsequences, FlandersFieldsTargets, FlandersFieldsCards
 ):
@@ -38,8 +43,6 @@ class FlandersFieldsRolls(
     (`game_consequences`), the stands a shot may not target (`game_fire`) and the random-event cards
     (`game_cards`); its own, the rolls a stand's card offers and the heroic action and the gas-wind roll asked
     for."""
-
-    terms = RollTerms(SECRET_DRAWS, CLAIMS, AT_TABLE)
 
     def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
         unit = snapshot.unit(unit_id)

@@ -272,11 +272,14 @@ def _effect(card: FireCard, turns: int, results: Mapping[int, list[str]], names:
     return f"{card.what}: {fire}; {rolled or 'no stand under it'}."
 
 
+# The fire plan's terms in the book: a battery carries its aiming point (changes.py's STATE_FIELDS), and a
+# side's plan is rehearsed.
+FIRE_PLAN_TERMS = FirePlanTerms(aiming_field="aiming_point", rehearsed=True)
+
+
 class FlandersFieldsFirePlan(AimingPointFirers, FlandersFieldsRehearsal):
     """Flanders Fields' fire plan: batteries with an aiming point fire it, each item kind as the period and
     nation allow, each arriving (a battery's deviation rolled) and fired as a card; a plan rehearsed."""
-
-    terms = FirePlanTerms(aiming_field="aiming_point", rehearsed=True)  # changes.py's STATE_FIELDS
 
     def _plan_item_allowed(self, kind: str, period: str | None, side: str, nation: str) -> None:
         """Refuse (422 on `item.kind`) a fire-plan item whose step the period's order sequence does not have, or

@@ -8,14 +8,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.errors import RulesError
+from rules.core.game import GameRules
 from rules.core.records import Change, Filled, Played, SetBoard, Snapshot
-from rules.core.rolls import Rolls
+from rules.core.rolls import at_table
 from rules.flanders_fields.errata import EVENTS_PACK, SRC_EVENTS
 from rules.flanders_fields.play.changes import HAND_KEY, hand_set
 from rules.flanders_fields.resolvers.events import PACK, RandomEvent
 
 RESOLVER = "random-event"
-# The game's secret draw (Rolls.terms): the random-event pack, drawn at the table from the club's own pack under
+# The game's secret draw (Book.roll_terms): the random-event pack, drawn at the table from the club's own pack under
 # the game option.
 SECRET_DRAWS = {RESOLVER: "the random event cards"}
 AT_TABLE = (EVENTS_PACK, "club")
@@ -74,7 +75,7 @@ def public_draw(res: Mapping[str, Any], applied: bool) -> dict[str, Any]:
     }
 
 
-class FlandersFieldsCards(Rolls):
+class FlandersFieldsCards(GameRules):
     """The random-event pack as the game's secret draw and a card played from a hand (the game's rolls,
     `FlandersFieldsRolls`, are made of it)."""
 
@@ -103,7 +104,7 @@ class FlandersFieldsCards(Rolls):
         rival = "defender" if drawer == "attacker" else "attacker"
         hands = hands_of(snapshot)
         deck = deck_of(snapshot, hands)
-        if self.terms.at_table(snapshot):
+        if at_table(self.book.roll_terms, snapshot):
             deck = deck_of(snapshot, {drawer: hands[drawer]})
             hands = {drawer: hands[drawer], rival: []}
         out = []

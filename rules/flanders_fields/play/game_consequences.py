@@ -10,9 +10,9 @@ from typing import Any
 
 from rules.core.acts import Roll
 from rules.core.errors import RulesError
-from rules.core.game import TableRules, ancestor_at, leaves_under
+from rules.core.game import GameRules, ancestor_at, leaves_under
 from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
-from rules.core.rolls import Outcome, Rolls
+from rules.core.rolls import Outcome
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.cover import COVER_RULES
 from rules.flanders_fields.book.table_sizes import BASES
@@ -27,7 +27,6 @@ from rules.flanders_fields.errata.gas import SRC_GAS_MOVEMENT
 from rules.flanders_fields.play import game_reinforcements
 from rules.flanders_fields.play.changes import (
     HAND_KEY,
-    STATE_FIELDS,
     ActionsGranted,
     BarragesRolled,
     BecameSuppressed,
@@ -48,14 +47,12 @@ from rules.flanders_fields.play.game_orders import (
     RECOVER,
     SHOOTING,
     SRC_ONCE_A_TURN,
-    FlandersFieldsPacking,
     act_spent,
     actions_spent,
 )
 from rules.flanders_fields.play.game_report import FlandersFieldsReport
 from rules.flanders_fields.play.game_table import clouds_on_wind, context, in_gas
 from rules.flanders_fields.play.game_turn import HEROIC_KEY
-from rules.flanders_fields.play.table_rules import DANGER_ZONE_CM, WIRE_BELT_CM
 from rules.flanders_fields.play.units import (
     CREWED_KINDS,
     SRC_ORDERED_UNITS,
@@ -176,7 +173,7 @@ def _consequences(resolver: str, snap: Snapshot, outcome: Outcome) -> tuple[Chan
         if key in KILLED:
             changes += kill(now, target.id, f"{target.name} is destroyed", KILLED[key])
         else:
-            changes += FlandersFieldsFields.marker_added(now, target.id, fire, count)
+            changes += marker_added(now, target.id, fire, count)
     if resolver in ("shooting", *TEMPLATE_FIRE_TYPE):
         changes += fired_on(snap.after(changes), target.id)
     for also in res.get("also", ()):
@@ -194,7 +191,7 @@ def also_attacked(snap: Snapshot, also: Mapping[str, Any], firer: str) -> tuple[
     if also["outcome"] == "killed":
         changes += kill(snap, unit.id, f"{unit.name} is destroyed", SRC_DEATH)
     elif also["outcome"] == "suppressed":
-        changes += FlandersFieldsFields.marker_added(snap, unit.id, SHOOTING_FIRE_TYPE[firer])
+        changes += marker_added(snap, unit.id, SHOOTING_FIRE_TYPE[firer])
     return (*changes, *fired_on(snap.after(changes), unit.id))
 
 
@@ -279,7 +276,7 @@ def morale_result(snap: Snapshot, bn: UnitState, res: Mapping[str, Any]) -> tupl
     if res.get("suppressed"):
         if context(snap).value(BECOME_SUPPRESSED):  # a marker on every stand: a third kills
             for u in living:
-                changes += FlandersFieldsFields.marker_added(snap.after(changes), u.id, None)
+                changes += marker_added(snap.after(changes), u.id, None)
         else:  # "become Suppressed": a stand already suppressed stays so; no marker is added that could kill
             changes += [
                 BecameSuppressed(f"{bn.name} retreats suppressed", source, u.id)
@@ -350,67 +347,50 @@ def rolled_under_barrage(snap: Snapshot, resolver: str, unit_id: int) -> tuple[C
     return (BarragesRolled(f"unit {unit_id} has rolled under the barrage", source, unit_id, tuple(barrages)),)
 
 
-class FlandersFieldsFields(FlandersFieldsPacking):
-    """The state Flanders Fields' units and sides carry: the stand card's fields, suppression markers placed
-    and recovered by hand, the hand of random-event cards and the one heroic action of a game."""
-
-    state_fields = STATE_FIELDS
-    marker_field = "suppression"  # the markers placed by hand are suppression markers
-    hand_key = HAND_KEY
-    # "Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)
-    side_state = {HEROIC_KEY: 1}
-    # Troops' names and quality are force building; an aiming point is redirected as an action.
-    edit_acts = {"name": "build-forces", "quality": "build-forces", "aiming_point": "redirect-aiming-points"}
-
-    @staticmethod
-    def marker_added(
-        snapshot: Snapshot, unit_id: int, cause: str | None, count: int = 1
-    ) -> tuple[Change, ...]:
-        """Suppress a stand (`cause`: the fire type): MG, mortar and artillery fire suppresses its whole company; a
-        third marker kills."""
-        target = snapshot.unit(unit_id)
-        if target.killed:
-            raise RulesError("unit_id", f"{target.name} is already destroyed: pick another")
-        by_id = snapshot.by_id
-        hit = [target]
-        company = ancestor_at(target, "company", by_id) if cause and _spreads(snapshot, cause) else None
-        if company is not None and company is not target:
-            hit = [u for u in leaves_under(company, snapshot.units) if not u.killed]
-        changes: list[Change] = []
-        for u in hit:
-            why = f"{count} suppression marker{'s' if count != 1 else ''} on {u.name}"
-            if u is not target:
-                why += f" ({cause} fire on {target.name} suppresses its company)"
-            changes.append(SuppressionAdded(why, SRC_BATTLE_SUPPRESSION, u.id, count, cause))
-            if is_killed(u.suppression + count):
-                changes.append(UnitKilled(f"three suppressions kill {u.name}", SRC_DEATH, u.id))
-        killed = [c.unit_id for c in changes if isinstance(c, SetState) and c.field == "killed"]
-        return (*changes, *morale_flags(snapshot.after(changes), killed))
-
-    @staticmethod
-    def marker_removed(snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
-        """ "The only method of recovering from Battle Suppression is by the use of an Action": an action of the
-        unit the stand is ordered with (its company's for a platoon); game_orders refuses it when none is left."""
-        unit = snapshot.unit(unit_id)
-        if unit.killed:
-            raise RulesError("unit_id", f"{unit.name} is destroyed: pick another")
-        if unit.suppression < 1:
-            raise RulesError("delta", f"{unit.name} has no suppression marker to remove")
-        spent = actions_spent(snapshot, RECOVER, (unit.id,), SRC_RECOVERY) if spend_action else ()
-        return (*spent, SuppressionRecovered(f"a marker removed from {unit.name}", SRC_RECOVERY, unit.id))
-
-    def state_shown(self, board: Mapping[str, Any], unit_id: int, name: str, value: Any) -> bool:
-        # "When a battery fires ... an aiming point is placed on the table at the designated spot": the other
-        # side reads a battery's aiming point once it is the one on the table (the board's aiming_points).
-        return name == "aiming_point" and value == board.get("aiming_points", {}).get(str(unit_id))
+# "Once per game each player may elect to attempt a Heroic Action" (HEROIC ACTIONS)
+SIDE_STATE = {HEROIC_KEY: 1}
+# Troops' names and quality are force building; an aiming point is redirected as an action.
+EDIT_ACTS = {"name": "build-forces", "quality": "build-forces", "aiming_point": "redirect-aiming-points"}
 
 
-class FlandersFieldsTable(TableRules):
+def marker_added(snapshot: Snapshot, unit_id: int, cause: str | None, count: int = 1) -> tuple[Change, ...]:
+    """Suppress a stand (`cause`: the fire type): MG, mortar and artillery fire suppresses its whole company; a
+    third marker kills."""
+    target = snapshot.unit(unit_id)
+    if target.killed:
+        raise RulesError("unit_id", f"{target.name} is already destroyed: pick another")
+    by_id = snapshot.by_id
+    hit = [target]
+    company = ancestor_at(target, "company", by_id) if cause and _spreads(snapshot, cause) else None
+    if company is not None and company is not target:
+        hit = [u for u in leaves_under(company, snapshot.units) if not u.killed]
+    changes: list[Change] = []
+    for u in hit:
+        why = f"{count} suppression marker{'s' if count != 1 else ''} on {u.name}"
+        if u is not target:
+            why += f" ({cause} fire on {target.name} suppresses its company)"
+        changes.append(SuppressionAdded(why, SRC_BATTLE_SUPPRESSION, u.id, count, cause))
+        if is_killed(u.suppression + count):
+            changes.append(UnitKilled(f"three suppressions kill {u.name}", SRC_DEATH, u.id))
+    killed = [c.unit_id for c in changes if isinstance(c, SetState) and c.field == "killed"]
+    return (*changes, *morale_flags(snapshot.after(changes), killed))
+
+
+def marker_removed(snapshot: Snapshot, unit_id: int, spend_action: bool) -> tuple[Change, ...]:
+    """ "The only method of recovering from Battle Suppression is by the use of an Action": an action of the
+    unit the stand is ordered with (its company's for a platoon); game_orders refuses it when none is left."""
+    unit = snapshot.unit(unit_id)
+    if unit.killed:
+        raise RulesError("unit_id", f"{unit.name} is destroyed: pick another")
+    if unit.suppression < 1:
+        raise RulesError("delta", f"{unit.name} has no suppression marker to remove")
+    spent = actions_spent(snapshot, RECOVER, (unit.id,), SRC_RECOVERY) if spend_action else ()
+    return (*spent, SuppressionRecovered(f"a marker removed from {unit.name}", SRC_RECOVERY, unit.id))
+
+
+class FlandersFieldsTable(GameRules):
     """Flanders Fields' table: the standard wire belt, a rolling barrage's danger zone, and gas clouds marking
     the stands under them."""
-
-    wire_belt_cm = WIRE_BELT_CM
-    danger_zone_cm = DANGER_ZONE_CM
 
     def terrain_refused(self, features: Sequence[Feature], period: str | None, where: str) -> None:
         """Before mid 1915 no terrain may be a fortified position: the 1914 playsheet's firing table has no
@@ -443,11 +423,8 @@ class FlandersFieldsTable(TableRules):
                     "Medium Cover and Hard Cover: no fortified positions before mid 1915",
                 )
 
-    def board_changed(self, snapshot: Snapshot) -> tuple[Change, ...]:
-        return gas_marked(snapshot, snapshot.board.get("clouds", ()))
 
-
-class FlandersFieldsConsequences(Rolls):
+class FlandersFieldsConsequences(GameRules):
     """What a Flanders Fields result does to the table (the game's rolls, `FlandersFieldsRolls`, are made of
     it)."""
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core.game import ancestor_at, ancestors, leaves_under
+from rules.core.game import GameRules, ancestor_at, ancestors, leaves_under
 from rules.core.records import Claims, Filled, FillRequest, Snapshot, UnitState
-from rules.core.rolls import Rolls
 from rules.flanders_fields import errata as E
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES
@@ -149,7 +148,7 @@ def _beyond(
     return any(s.polygon().distance(cpoly) > limit_cm for s in placed)
 
 
-class FlandersFieldsFill(Rolls):
+class FlandersFieldsFill(GameRules):
     """Flanders Fields' requests filled from the table (the game's rolls, `FlandersFieldsRolls`, are made of
     it), with the fields the table keeps."""
 

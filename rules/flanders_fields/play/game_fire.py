@@ -14,9 +14,8 @@ from shapely import Polygon
 
 from rules.core.acts import Act, MoveFormation, MoveStand, Roll
 from rules.core.errors import Refusal
-from rules.core.game import leaves_under
+from rules.core.game import GameRules, leaves_under
 from rules.core.records import Snapshot, TargetMark, UnitState
-from rules.core.rolls import Rolls
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.reference import ARCS, ARCS_OF_FIRE
 from rules.flanders_fields.book.table_sizes import BASES
@@ -269,7 +268,7 @@ def fire_forbidden(snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
     return out
 
 
-class FlandersFieldsTargets(Rolls):
+class FlandersFieldsTargets(GameRules):
     """The stands a Flanders Fields shot may not take as its target, marked while its target is picked (the
     game's rolls, `FlandersFieldsRolls`, are made of it)."""
 

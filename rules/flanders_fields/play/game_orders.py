@@ -23,7 +23,7 @@ from typing import Any
 
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, RecoverMarker, Roll
 from rules.core.errors import Refusal
-from rules.core.game import Fields, leaves_under
+from rules.core.game import GameRules, leaves_under
 from rules.core.records import Change, EditChoice, Snapshot, StandEdit, UnitState
 from rules.flanders_fields.book import sequence as S
 from rules.flanders_fields.book.common import PERIODS
@@ -269,7 +269,7 @@ def command_moved(snapshot: Snapshot, act: Act) -> tuple[Change, ...]:
     return tuple(out)
 
 
-class FlandersFieldsPacking(Fields):
+class FlandersFieldsPacking(GameRules):
     """The stand card's packing edits (the game's fields, `FlandersFieldsFields`, are made of it)."""
 
     def stand_edits(self, snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:

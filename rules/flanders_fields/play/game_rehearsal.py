@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core.game import FirePlan, ancestor_at
+from rules.core.game import GameRules, ancestor_at
 from rules.core.records import Snapshot, UnitState
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.table_sizes import BASES
@@ -73,7 +73,7 @@ def enemy_targets(snap: Snapshot, side: str, names: Mapping[int, str]) -> list[R
     return out
 
 
-class FlandersFieldsRehearsal(FirePlan):
+class FlandersFieldsRehearsal(GameRules):
     """A side's fire plan rehearsed against the table as it stands (the game's fire plan,
     `FlandersFieldsFirePlan`, is made of it)."""
 

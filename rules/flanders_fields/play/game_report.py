@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core.game import Member, Report, leaves_under
+from rules.core.game import GameRules, Member, leaves_under
 from rules.flanders_fields.errata import CASUALTY_ROUNDING, SRC_CASUALTIES
 from rules.flanders_fields.play.units import is_rifle_platoon
 from rules.flanders_fields.resolvers.assault import RESOLVER as ASSAULT
@@ -25,33 +25,33 @@ def _clause(text: str) -> str:
     return first[:1].lower() + first[1:]
 
 
-class FlandersFieldsReport(Report):
+def roll_told(resolver: str, resolution: Mapping[str, Any], target: str) -> str:
+    """A morale test by its band's printed words ("tested its morale: retreat 20cm, become Suppressed,
+    abandon crewed weapons"), an assault by its consequence, a heroic action by its result."""
+    key = str(resolution.get("outcome_key", "")).replace("-", " ")
+    if resolver == "morale":
+        return f"tested its morale: {_clause(str(resolution.get('meaning') or key))}"
+    if resolver == ASSAULT:
+        return f"assaulted {target}: {_clause(str(resolution.get('consequence') or key))}"
+    if resolver == "heroic-action":
+        return f"attempted a heroic action: {key}"
+    return ""
+
+
+class FlandersFieldsReport(GameRules):
     """Flanders Fields' after-action report: a battalion's rifle platoons lost, the men lost, and its story."""
 
-    losses_counted = "rifle platoons"
-    told_fields = ("suppression", "stuck_on_wire")
-
-    def roll_told(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
-        """A morale test by its band's printed words ("tested its morale: retreat 20cm, become Suppressed,
-        abandon crewed weapons"), an assault by its consequence, a heroic action by its result."""
+    def roll_words(
+        self, resolver: str, resolution: Mapping[str, Any], target: str, decisive: bool = False
+    ) -> str:
+        """A shot and an order roll in the book's words too ("shot at 1/1 Coy Plt 2: suppressed") for a
+        decisive moment; else the rolls `roll_told` tells as they are told in a turn."""
         key = str(resolution.get("outcome_key", "")).replace("-", " ")
-        if resolver == "morale":
-            return f"tested its morale: {_clause(str(resolution.get('meaning') or key))}"
-        if resolver == ASSAULT:
-            return f"assaulted {target}: {_clause(str(resolution.get('consequence') or key))}"
-        if resolver == "heroic-action":
-            return f"attempted a heroic action: {key}"
-        return ""
-
-    def roll_words(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
-        """A shot and an order roll in the book's words too ("shot at 1/1 Coy Plt 2: suppressed"), for a
-        decisive moment; the rolls `roll_told` tells as they are told in a turn."""
-        key = str(resolution.get("outcome_key", "")).replace("-", " ")
-        if resolver == SHOOTING:
+        if decisive and resolver == SHOOTING:
             return f"shot at {target}: {key}" if target else f"shot: {key}"
-        if resolver == ORDER_ROLL:
+        if decisive and resolver == ORDER_ROLL:
             return f"rolled for its orders: {key}"
-        return self.roll_told(resolver, resolution, target)
+        return roll_told(resolver, resolution, target)
 
     @staticmethod
     def losses(formation: Member, units: Sequence[Member]) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 from rules.core.acts import Act, Roll
 from rules.core.errors import Refusal
-from rules.core.game import Member, Position, TurnModel, ancestor_at
+from rules.core.game import GameRules, Member, Position, ancestor_at
 from rules.core.records import Change, SetBoard, Snapshot
 from rules.core.turn import Notice, Permit, Step
 from rules.flanders_fields.book import sequence as S
@@ -97,15 +97,9 @@ def _classes_of(
     )
 
 
-class FlandersFieldsTurn(TurnModel):
+class FlandersFieldsTurn(GameRules):
     """Flanders Fields' alternating turn: the attacker's, then the defender's, each through the period's order
     sequence, whose steps say which stands may act (whose orders reach them)."""
-
-    source = TURN_SOURCE
-    set_up_needs = SET_UP_NEEDS
-    set_up_source = SET_UP_SOURCE
-    end_source = END_OF_TURN_SOURCE
-    ordered_acts = ORDERED_ACTS
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return _steps(period_of(period))
@@ -172,46 +166,46 @@ class FlandersFieldsTurn(TurnModel):
             needs.append("roll for the gas wind: the wind moves every gas cloud on the table")
         return needs
 
-    def started(self, snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
-        """A new turn needs a new deep-suppression roll; the side's barrages fire another turn: lifted once
-        their duration is over, else advanced (or halted, "A Rolling Barrage may be ordered to halt for one
-        turn")."""
-        snap = snapshot
-        changes: list[Change] = []
-        if snap.side_to_move == "attacker" and snap.board.get("deep_suppression"):
-            changes.append(DeepSuppressionSet("a new turn needs a new roll", SRC_DEEP_SUPPRESSION, 0))
-        notices: list[Notice] = []
-        barrages: list[Mapping[str, Any]] = []
-        table = Table(snap.table_width_cm, snap.table_length_cm)
-        for b in snap.board.get("barrages", ()):
-            if b["side"] == snap.side_to_move:
-                b = {**b, "turns_fired": b["turns_fired"] + 1}
-                if b["turns_fired"] > b["duration_turns"]:
-                    notices.append(Notice("barrage-lifted", {"barrage": b}, BARRAGE_SOURCE))
-                    continue
-                halted = snap.turn in b.get("halts", [])
-                b = barrage_step(b, 0.0 if halted else BARRAGE_ADVANCE_CM, snap.units, table)
-                notices.append(
-                    Notice("barrage-halted" if halted else "barrage-advanced", {"barrage": b}, BARRAGE_SOURCE)
-                )
-            barrages.append(b)
-        changes.append(
-            SetBoard("the barrages fire another turn", BARRAGE_SOURCE, "barrages", tuple(barrages))
-        )
-        return tuple(notices), tuple(changes)
 
-    def ended(self, snapshot: Snapshot, side: str) -> tuple[Change, ...]:
-        """Battalion and higher command stands recover at the end of their own turn; unspent actions lapse."""
-        changes: list[Change] = []
-        for u in snapshot.units:
-            if u.side != side or u.killed:
+def turn_started(snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
+    """A new turn needs a new deep-suppression roll; the side's barrages fire another turn: lifted once
+    their duration is over, else advanced (or halted, "A Rolling Barrage may be ordered to halt for one
+    turn")."""
+    snap = snapshot
+    changes: list[Change] = []
+    if snap.side_to_move == "attacker" and snap.board.get("deep_suppression"):
+        changes.append(DeepSuppressionSet("a new turn needs a new roll", SRC_DEEP_SUPPRESSION, 0))
+    notices: list[Notice] = []
+    barrages: list[Mapping[str, Any]] = []
+    table = Table(snap.table_width_cm, snap.table_length_cm)
+    for b in snap.board.get("barrages", ()):
+        if b["side"] == snap.side_to_move:
+            b = {**b, "turns_fired": b["turns_fired"] + 1}
+            if b["turns_fired"] > b["duration_turns"]:
+                notices.append(Notice("barrage-lifted", {"barrage": b}, BARRAGE_SOURCE))
                 continue
-            if u.suppression and u.is_command and recovers_automatically(suppression_level(u)):
-                changes.append(
-                    SuppressionCleared(f"{u.name} recovers at the end of its turn", SRC_RECOVERY, u.id)
-                )
-            if u.actions_left:
-                changes.append(ActionsLapsed(f"{u.name}'s unspent actions lapse", SRC_ORDERED_UNITS, u.id))
-            if u.state.get("action_under_way"):
-                changes.append(ActionUnderWay(f"{u.name}'s turn is over", SRC_ACTIONS, u.id, None))
-        return tuple(changes)
+            halted = snap.turn in b.get("halts", [])
+            b = barrage_step(b, 0.0 if halted else BARRAGE_ADVANCE_CM, snap.units, table)
+            notices.append(
+                Notice("barrage-halted" if halted else "barrage-advanced", {"barrage": b}, BARRAGE_SOURCE)
+            )
+        barrages.append(b)
+    changes.append(SetBoard("the barrages fire another turn", BARRAGE_SOURCE, "barrages", tuple(barrages)))
+    return tuple(notices), tuple(changes)
+
+
+def turn_ended(snapshot: Snapshot, side: str) -> tuple[Change, ...]:
+    """Battalion and higher command stands recover at the end of their own turn; unspent actions lapse."""
+    changes: list[Change] = []
+    for u in snapshot.units:
+        if u.side != side or u.killed:
+            continue
+        if u.suppression and u.is_command and recovers_automatically(suppression_level(u)):
+            changes.append(
+                SuppressionCleared(f"{u.name} recovers at the end of its turn", SRC_RECOVERY, u.id)
+            )
+        if u.actions_left:
+            changes.append(ActionsLapsed(f"{u.name}'s unspent actions lapse", SRC_ORDERED_UNITS, u.id))
+        if u.state.get("action_under_way"):
+            changes.append(ActionUnderWay(f"{u.name}'s turn is over", SRC_ACTIONS, u.id, None))
+    return tuple(changes)

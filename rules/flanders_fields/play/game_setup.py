@@ -9,13 +9,11 @@ from functools import lru_cache
 from typing import Any
 
 from rules.core.errors import RulesError
-from rules.core.game import Setup
+from rules.core.game import GameRules
 from rules.core.ruleset import Context
 from rules.core.scenario import SIDES, ForceNode, ForceUnit, NewForces, chosen, forces_from_document, units_in
-from rules.flanders_fields.book.artillery_tables import GUNS
-from rules.flanders_fields.book.common import PERIODS, QUALITIES
+from rules.flanders_fields.book.common import PERIODS
 from rules.flanders_fields.book.organisation import (
-    KINDS,
     LEVELS,
     ORGANISATION_TABLES,
     Unit,
@@ -23,9 +21,7 @@ from rules.flanders_fields.book.organisation import (
     build_template,
     max_units_per_game,
 )
-from rules.flanders_fields.book.special_rules import SPECIAL_RULES
 from rules.flanders_fields.book.table_sizes import BASES
-from rules.flanders_fields.shipped import DOCUMENTS
 
 # "Both sides deploy 15cm onto the table" (SPECIMEN GAMES, Mons): firestep's default deployment zone.
 DEPLOY_DEPTH = 15.0
@@ -157,20 +153,13 @@ def _deploy_groups(unit: Unit) -> list[Unit]:
 NATIONS: tuple[str, ...] = tuple(sorted({str(m["nation"]) for m in ORGANISATION_TABLES.values()}))
 
 
-class FlandersFieldsSetup(Setup):
+# The organisation tables' levels, and a command stand or an off-table asset placed by hand.
+UNIT_LEVELS = (*LEVELS, "command", "asset")
+
+
+class FlandersFieldsSetup(GameRules):
     """Flanders Fields' new games: its nations, qualities, special rules, unit levels, kinds and guns, its
     shipped scenarios, the rule book's cap on units, and its organisation tables' builders."""
-
-    nations = NATIONS
-    qualities = QUALITIES
-    special_rules = tuple(SPECIAL_RULES)
-    # The organisation tables' levels, and a command stand or an off-table asset placed by hand.
-    unit_levels = (*LEVELS, "command", "asset")
-    unit_kinds = KINDS
-    guns = tuple(GUNS)
-
-    def shipped_scenarios(self) -> Mapping[str, Mapping[str, Any]]:
-        return DOCUMENTS
 
     def unit_cap(self) -> tuple[int, str] | None:
         cap = max_units_per_game()

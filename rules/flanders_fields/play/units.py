@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TypeVar, cast
 
-from rules.core.game import FirePlan, Member, Node, ancestor_at, ancestors
+from rules.core.game import GameRules, Member, Node, ancestor_at, ancestors
 from rules.flanders_fields.book.organisation import LEVELS
 from rules.flanders_fields.errata import ARTILLERY_ROLL_PER, UNNAMED_ORDER_UNITS
 from rules.flanders_fields.resolvers.suppression import UNIT_LEVELS
@@ -230,7 +230,7 @@ def suppression_level(u: Member) -> str:
     return u.kind if u.kind in UNIT_LEVELS else "company" if u.level == "company" else "platoon"
 
 
-class AimingPointFirers(FirePlan):
+class AimingPointFirers(GameRules):
     """The units that fire a Flanders Fields fire plan (the game's fire plan, `FlandersFieldsFirePlan`, is made
     of it)."""
 

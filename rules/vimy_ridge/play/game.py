@@ -10,14 +10,14 @@ is rewritten on the board after every act that changes it."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from pydantic import Field, ValidationError
 
 from rules.core.acts import Act, EditUnit, Roll
 from rules.core.errors import Refusal, RulesError
-from rules.core.game import Answer, Fields, GameRules, Held, Position, Report, Setup, TurnModel
+from rules.core.game import TURN_STARTED, Answer, Book, GameRules, Held, Position
 from rules.core.kit import CounterBoard, TableKit, TrackTurn
 from rules.core.records import (
     Change,
@@ -34,14 +34,14 @@ from rules.core.records import (
     UnitState,
 )
 from rules.core.resolution import Evaluation
-from rules.core.rolls import Outcome, Rolls, RollTerms
+from rules.core.rolls import Outcome, RollTerms
 from rules.core.ruleset import Context, Resolver
 from rules.core.scenario import NewForces
 from rules.core.turn import Notice, Step
 from rules.registry import register_game
 from rules.vimy_ridge.data import LAST_TURN, MAX_MARKERS_PER_UNIT, REPLACEMENTS_PER_NIGHT, TURNS
 from rules.vimy_ridge.play.club import CLUB, ClubData, checked
-from rules.vimy_ridge.play.victory import TALLY, VimyVictory, place_notes, tally
+from rules.vimy_ridge.play.victory import TALLY, place_notes, tally
 from rules.vimy_ridge.resolvers import Combat, CombatRequest, allotment, is_night
 from rules.vimy_ridge.ruleset import VimyRidge, cite
 
@@ -65,69 +65,66 @@ CHOICES = ("", "moved", "retreated", "advanced", "depleted", "eliminated", "repl
 
 
 # -- the counters' state ---------------------------------------------------------------------------------------
-class VimyFields(Fields):
-    """A counter: the hex it stands in (four digits, "" off the map), its division (18.3's colour), its printed
-    strengths (full and depleted sides), whether it is depleted or eliminated, and the turn it last moved."""
+# A counter: the hex it stands in (four digits, "" off the map), its division (18.3's colour), its printed
+# strengths (full and depleted sides), whether it is depleted or eliminated, and the turn it last moved.
+STATE_FIELDS = (
+    StateField("hex", "Hex", "", edit="word", on_turn=True),
+    StateField("division", "Division", "", edit="word"),
+    StateField("attack", "Attack", 0, maximum=99, edit="number"),
+    StateField("defence", "Defence", 0, maximum=99, edit="number"),
+    StateField("attack_depleted", "Attack (depleted)", 0, maximum=99, edit="number"),
+    StateField("defence_depleted", "Defence (depleted)", 0, maximum=99, edit="number"),
+    StateField(
+        "depleted",
+        "Depleted",
+        False,
+        edit="flag",
+        badge="DEPLETED",
+        filter="Depleted",
+        words=("is depleted", "is back at full strength"),
+    ),
+    StateField(
+        "eliminated",
+        "Eliminated",
+        False,
+        edit="flag",
+        badge="ELIMINATED",
+        filter="Eliminated",
+        words=("is eliminated", "returns to the map"),
+    ),
+    StateField("applied_result", "Applied", "", edit="word", shown=False),
+    StateField("moved_turn", "Moved on turn", 0, shown=False),
+)
+# A hex set is a move in the movement phase, a retreat or an advance in combat, or a replacement entering:
+# which one the edit's `applied_result` says, and `forbidden` judges (not the side's step alone).
+EDIT_ACTS = {
+    "hex": MOVE_ACT,
+    "depleted": RESULT_ACT,
+    "eliminated": RESULT_ACT,
+    "applied_result": RESULT_ACT,
+}
 
-    state_fields = (
-        StateField("hex", "Hex", "", edit="word", on_turn=True),
-        StateField("division", "Division", "", edit="word"),
-        StateField("attack", "Attack", 0, maximum=99, edit="number"),
-        StateField("defence", "Defence", 0, maximum=99, edit="number"),
-        StateField("attack_depleted", "Attack (depleted)", 0, maximum=99, edit="number"),
-        StateField("defence_depleted", "Defence (depleted)", 0, maximum=99, edit="number"),
-        StateField(
-            "depleted",
-            "Depleted",
-            False,
-            edit="flag",
-            badge="DEPLETED",
-            filter="Depleted",
-            words=("is depleted", "is back at full strength"),
-        ),
-        StateField(
-            "eliminated",
-            "Eliminated",
-            False,
-            edit="flag",
-            badge="ELIMINATED",
-            filter="Eliminated",
-            words=("is eliminated", "returns to the map"),
-        ),
-        StateField("applied_result", "Applied", "", edit="word", shown=False),
-        StateField("moved_turn", "Moved on turn", 0, shown=False),
-    )
-    # A hex set is a move in the movement phase, a retreat or an advance in combat, or a replacement entering:
-    # which one the edit's `applied` says, and the turn's `forbidden` judges (not the side's step alone).
-    edit_acts = {
-        "hex": MOVE_ACT,
-        "depleted": RESULT_ACT,
-        "eliminated": RESULT_ACT,
-        "applied_result": RESULT_ACT,
-    }
 
-    def stand_edits(self, snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
-        """What a counter's card offers to apply: a step lost or the counter eliminated (a combat result or a
-        bombardment hit, as the players read it), or, eliminated, its return as a replacement (a night turn's;
-        the act pipeline refuses it otherwise)."""
-        u = snapshot.unit(unit_id)
-        if u.level != COUNTER:
-            return ()
-        if u.state.get("eliminated"):
-            back = EditChoice(False, "Return depleted (a replacement)")
-            return (
-                StandEdit("Replacement", "eliminated", u.id, "11.3, 11.6: two replacements a night", (back,)),
-            )
-        out = []
-        if not u.state.get("depleted"):
-            out.append(StandEdit("Step loss", "depleted", u.id, SRC_RESULTS, (EditChoice(True, "Depleted"),)))
-        else:
-            rebuilt = EditChoice(False, "Rebuilt (a replacement)")
-            out.append(
-                StandEdit("Rebuild", "depleted", u.id, "11.3, 11.6: two replacements a night", (rebuilt,))
-            )
-        out.append(StandEdit("Eliminate", "eliminated", u.id, SRC_RESULTS, (EditChoice(True, "Eliminated"),)))
-        return tuple(out)
+def card_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
+    """What a counter's card offers to apply: a step lost or the counter eliminated (a combat result or a
+    bombardment hit, as the players read it), or, eliminated, its return as a replacement (a night turn's;
+    the act pipeline refuses it otherwise)."""
+    u = snapshot.unit(unit_id)
+    if u.level != COUNTER:
+        return ()
+    if u.state.get("eliminated"):
+        back = EditChoice(False, "Return depleted (a replacement)")
+        return (
+            StandEdit("Replacement", "eliminated", u.id, "11.3, 11.6: two replacements a night", (back,)),
+        )
+    out = []
+    if not u.state.get("depleted"):
+        out.append(StandEdit("Step loss", "depleted", u.id, SRC_RESULTS, (EditChoice(True, "Depleted"),)))
+    else:
+        rebuilt = EditChoice(False, "Rebuilt (a replacement)")
+        out.append(StandEdit("Rebuild", "depleted", u.id, "11.3, 11.6: two replacements a night", (rebuilt,)))
+    out.append(StandEdit("Eliminate", "eliminated", u.id, SRC_RESULTS, (EditChoice(True, "Eliminated"),)))
+    return tuple(out)
 
 
 def strength(u: UnitState, kind: str) -> int:
@@ -204,13 +201,9 @@ STEPS = (
 STEP_IDS = [s.id for s in STEPS]
 
 
-class VimyTurn(TurnModel):
+class VimyTurn(GameRules):
     """The Allied player first (15.1, 20.1); the game begins at Zero Hour (15.2): the Allied movement phase of
     turn 1 moves nothing, his bombardment ends it (erratum zero-hour), then his combat phase; 11 turns."""
-
-    turn_word = "game turn"
-    source = SRC_TURN
-    end_source = SRC_TURN
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return STEPS
@@ -237,7 +230,9 @@ class VimyTurn(TurnModel):
             return roll_refused(snapshot, act)
         return ()
 
-    def started(self, snapshot: Snapshot) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
+    def between_turns(self, snapshot: Snapshot, moment: str) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
+        if moment != TURN_STARTED:
+            return (), ()
         # 18.1 "During each night game turn, the Allied player must eliminate (permanently) one of his aircraft
         # markers from the game": as the night turn begins (its first side's turn, the Allied one).
         is_night, _source = night(snapshot)
@@ -398,7 +393,10 @@ def _enemy_target(snapshot: Snapshot, act: Roll, doing: str) -> tuple[Refusal, .
         or target.state.get("eliminated")
         or not target.state.get("hex")
     ):
-        return (_refusal(f"{doing} an enemy counter on the map: tap it as the target.", doing, SRC_TURN),)
+        rule = "17.2" if doing == "Bombard" else "18.3"
+        sentence = f"{doing} an enemy counter on the map: tap it as the target ({rule})."
+        why = "markers on any enemy units (17.2); an attack upon the same enemy unit (18.3)"
+        return (_refusal(sentence, why, SRC_BOMBARD if doing == "Bombard" else SRC_INTEGRITY),)
     return ()
 
 
@@ -409,9 +407,8 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     if not attackers or any(
         u.level != COUNTER or u.side != snapshot.side_to_move or u.state.get("eliminated") for u in attackers
     ):
-        return (
-            _refusal("Attack with your own counters on the map.", "the phasing player attacks", SRC_TURN),
-        )
+        why = "Only units of the same division ... may ever participate in the same attack upon the same enemy unit"
+        return (_refusal("Attack with your own counters on the map (18.3).", why, SRC_INTEGRITY),)
     divisions = {str(u.state.get("division", "")) for u in attackers}
     if len(divisions) > 1:
         return (
@@ -516,38 +513,42 @@ class Attack(Resolver[AttackRequest]):
 
 
 # -- the rolls -------------------------------------------------------------------------------------------------
-class VimyRolls(Rolls):
-    terms = RollTerms(
-        claims=Claims(
-            kept=frozenset(
-                {"attack_strength", "defense_strength", "bombarding_side", "turn", "night", "la_folie_woods"}
-            ),
-            seen=frozenset({"terrain"}),
-        )
+ROLL_TERMS = RollTerms(
+    claims=Claims(
+        kept=frozenset(
+            {"attack_strength", "defense_strength", "bombarding_side", "turn", "night", "la_folie_woods"}
+        ),
+        seen=frozenset({"terrain"}),
+    )
+)
+
+
+def card_acts(snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
+    u = snapshot.unit(unit_id)
+    if u.level != COUNTER or u.state.get("eliminated"):
+        return ()
+    return (
+        StandAct(
+            "Attack",
+            "attack",
+            u.id,
+            f"{u.name} attacks an adjacent enemy counter",
+            target=True,
+            joined="attackers",
+        ),
+        StandAct(
+            "Bombard",
+            "bombardment",
+            u.id,
+            "bombard this counter if observed (17.2, 17.3)",
+            on_enemy=True,
+            options=("observed", "markers", "gas", "aircraft"),
+        ),
     )
 
-    def stand_acts(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
-        u = snapshot.unit(unit_id)
-        if u.level != COUNTER or u.state.get("eliminated"):
-            return ()
-        return (
-            StandAct(
-                "Attack",
-                "attack",
-                u.id,
-                f"{u.name} attacks an adjacent enemy counter",
-                target=True,
-                joined="attackers",
-            ),
-            StandAct(
-                "Bombard",
-                "bombardment",
-                u.id,
-                "bombard this counter if observed (17.2, 17.3)",
-                on_enemy=True,
-                options=("observed", "markers", "gas", "aircraft"),
-            ),
-        )
+
+class VimyRolls(GameRules):
+    """What the table fills in a bombardment's and an attack's request, and what a roll does."""
 
     def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
         target = snapshot.by_id.get(request.target_id) if request.target_id is not None else None
@@ -656,6 +657,20 @@ def eliminated(u: UnitState, why: str, source: str) -> list[Change]:
 
 
 class VimyCounters(CounterBoard):
+    def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
+        """The key hexes the club entered, each with what it is and its rule (victory.place_notes)."""
+        notes = place_notes(snapshot)
+        return {h: notes[h] for h in sorted(notes)}
+
+    def marks(self, snapshot: Snapshot) -> Mapping[int, str]:
+        """The bombardment markers placed on each counter this turn (17.2: at most two on one enemy unit)."""
+        on = this_turn(snapshot, "bombarded")
+        return {
+            int(k): f"{n} bombardment marker{'s' if n != 1 else ''}"
+            for k, n in on.items()
+            if k != "turn" and isinstance(n, int) and n > 0
+        }
+
     def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
         """The turn track as the club entered it (the labels its boxes print), each turn's night and allotment;
         before it is entered, the turn-track erratum's reading."""
@@ -680,35 +695,18 @@ class VimyCounters(CounterBoard):
             out.append(TrackTurn(t.number, label, note, dark))
         return tuple(out)
 
-    def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
-        """The key hexes the club entered, each with what it is and its rule (victory.place_notes)."""
-        notes = place_notes(snapshot)
-        return {h: notes[h] for h in sorted(notes)}
-
-    def marks(self, snapshot: Snapshot) -> Mapping[int, str]:
-        """The bombardment markers placed on each counter this turn (17.2: at most two on one enemy unit)."""
-        on = this_turn(snapshot, "bombarded")
-        return {
-            int(k): f"{n} bombardment marker{'s' if n != 1 else ''}"
-            for k, n in on.items()
-            if k != "turn" and isinstance(n, int) and n > 0
-        }
-
 
 KIT = TableKit(counters=VimyCounters("hex", "hex", "", ("attack", "defence"), group_field="division"))
 
 
 # -- the report: the game in the rules' words ---------------------------------------------------------------------
-class VimyReport(Report):
+class VimyReport(GameRules):
     """The referee board, the record and the story in Vimy's words: counters, no morale tests, what a
     bombardment and an attack did."""
 
-    tests_losses = False
-    losses_counted = "counters"
-    stand_word = "counter"
-    told_fields = ("depleted", "eliminated")
-
-    def roll_told(self, resolver: str, resolution: Mapping[str, Any], target: str) -> str:
+    def roll_words(
+        self, resolver: str, resolution: Mapping[str, Any], target: str, decisive: bool = False
+    ) -> str:
         at = f" {target}" if target else ""
         key = str(resolution.get("outcome_key", ""))
         if resolver == "bombardment":
@@ -735,12 +733,9 @@ class VimyReport(Report):
 
 
 # -- set-up ------------------------------------------------------------------------------------------------------
-class VimySetup(Setup):
+class VimySetup(GameRules):
     """A Vimy game's counters, and the club's values a scenario file brings on its `board` (club.ClubData),
     checked as the club-data roll checks them."""
-
-    unit_levels = (COUNTER,)
-    nations = ("allied", "german")  # 11.1 "The German player ... the Allied player"
 
     def forces_setup(self, entries: Sequence[Mapping[str, Any]]) -> tuple[str | None, dict[str, str]]:
         # 15.1 "The Allied player is the first player": the attacker (moving first) is Allied, the defender German.
@@ -765,10 +760,35 @@ def board_checked(board: Mapping[str, Any], where: str) -> None:
 
 
 # -- the game ----------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class VimyGame(GameRules):
-    """The core's game with a counter's edit worked out: a hex checked and the hex ledger kept, eliminated
-    counters off the map, replacements counted, and the victory tally rewritten."""
+BOOK = Book(
+    ruleset_id=VimyRidge.id,
+    turn_word="game turn",
+    turn_source=SRC_TURN,
+    end_source=SRC_TURN,
+    state_fields=STATE_FIELDS,
+    edit_acts=EDIT_ACTS,
+    roll_terms=ROLL_TERMS,
+    kit=KIT,
+    tests_losses=False,
+    losses_counted="counters",
+    stand_word="counter",
+    told_fields=("depleted", "eliminated"),
+    nations=("allied", "german"),  # 11.1 "The German player ... the Allied player"
+    unit_levels=(COUNTER,),
+    victory_source=cite("12.1 Victory Points; 12.2 German Victory"),
+    score_kept=TALLY,
+)
+
+
+class VimyGame(VimyTurn, VimyRolls, VimyReport, VimySetup):
+    """Vimy Ridge's game: its turn, its rolls, its report and its new games, with a counter's edit worked out
+    (a hex checked and the hex ledger kept, eliminated counters off the map, replacements counted) and the
+    victory tally rewritten after every act."""
+
+    book = BOOK
+
+    def stand_card(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct | StandEdit, ...]:
+        return (*card_acts(snapshot, unit_id), *card_edits(snapshot, unit_id))
 
     def play(self, snapshot: Snapshot, act: Act) -> Answer:
         answer = Answer(edited(snapshot, act)) if isinstance(act, EditUnit) else super().play(snapshot, act)
@@ -871,17 +891,6 @@ def tallied(snapshot: Snapshot, changes: Sequence[Change]) -> tuple[Change, ...]
     return (SetBoard("the victory tally", cite("12.1 Victory Points"), TALLY, now),)
 
 
-VIMY_GAME: GameRules = register_game(
-    VimyGame(
-        VimyRidge.id,
-        fields=VimyFields(),
-        turn=VimyTurn(),
-        rolls=VimyRolls(),
-        setup=VimySetup(),
-        kit=KIT,
-        victory=VimyVictory(),
-        report=VimyReport(),
-    )
-)
+VIMY_GAME: GameRules = register_game(VimyGame())
 
 __all__ = ["ALLIED", "GERMAN", "VIMY_GAME", "checked"]

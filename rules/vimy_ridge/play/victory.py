@@ -8,7 +8,6 @@ from collections import Counter
 from typing import Any
 
 from rules.core.records import Snapshot, UnitState
-from rules.core.score import Victory
 from rules.vimy_ridge.data import EAST_EDGE_UNITS, LAST_TURN, VP_TO_WIN
 from rules.vimy_ridge.play.club import CLUB, SUPPLY_HEX
 from rules.vimy_ridge.ruleset import VimyRidge, cite
@@ -174,16 +173,3 @@ def place_notes(snapshot: Snapshot) -> dict[str, str]:
         for h in board.get(key) or ():
             notes[str(h)] = f"{notes[str(h)]}; {words}" if str(h) in notes else words
     return notes
-
-
-class VimyVictory(Victory):
-    """12.0 as the hook's victory: the score and outcome the game keeps on its board (the tally), the Canadian
-    side's points against the 2 it needs; a game over without them is the German side's (12.2)."""
-
-    printed = (
-        "The Canadian player wins if he accumulates no less than two (2) VP before the end of the last game turn.",
-        "If the Canadian player fails to accumulate at least two (2) VP before the last game turn, the German "
-        "player wins the game.",
-    )
-    source = SRC_VP
-    kept = TALLY

@@ -12,7 +12,7 @@ from tests.app.games.conftest import Game, new_game, start_game, units_by_ref
 
 EARTH = "2mm-earth-1418"
 # The bound's steps as the rule set gives them (tests/rules/earth2mm/test_earth2mm_bound.py holds them to the book).
-BOUND = [s.id for s in get_game_rules(EARTH).turn.steps(None)]
+BOUND = [s.id for s in get_game_rules(EARTH).steps(None)]
 
 
 def added(c: TestClient, g: Game, **unit: Any) -> dict[str, Any]:

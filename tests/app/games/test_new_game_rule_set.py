@@ -12,7 +12,7 @@ from tests.skirmish import Skirmish
 
 
 def test_a_game_is_made_of_any_playable_rule_set(skirmish: None, sqlite_client: TestClient) -> None:  # noqa: F811
-    playable = [r.ruleset_id for r in all_game_rules()]
+    playable = [r.book.ruleset_id for r in all_game_rules()]
     assert Skirmish.id in playable
     for ruleset in playable:
         made = sqlite_client.post("/api/v1/games", json={"ruleset": ruleset, "name": f"A {ruleset} game"})
@@ -59,9 +59,9 @@ def test_a_units_level_and_quality_are_words_of_its_games_rule_set(
 ) -> None:
     ff = all_game_rules()[0]
     for ruleset, level, quality, status in (
-        (ff.ruleset_id, "legion", None, 422),
-        (ff.ruleset_id, ff.setup.unit_levels[0], "elite", 422),
-        (ff.ruleset_id, ff.setup.unit_levels[0], ff.setup.qualities[0], 201),
+        (ff.book.ruleset_id, "legion", None, 422),
+        (ff.book.ruleset_id, ff.book.unit_levels[0], "elite", 422),
+        (ff.book.ruleset_id, ff.book.unit_levels[0], ff.book.qualities[0], 201),
         (Skirmish.id, "legion", "elite", 201),  # a rule set that lists no words takes any
     ):
         made = sqlite_client.post("/api/v1/games", json={"ruleset": ruleset}).json()
@@ -76,7 +76,7 @@ def test_a_units_level_and_quality_are_words_of_its_games_rule_set(
     added = sqlite_client.post(
         f"/api/v1/games/{ff_game['game']['id']}/units",
         headers=referee,
-        json={"side": "attacker", "name": "B", "level": ff.setup.unit_levels[0]},
+        json={"side": "attacker", "name": "B", "level": ff.book.unit_levels[0]},
     ).json()["unit"]
     edit = sqlite_client.put(
         f"/api/v1/games/{ff_game['game']['id']}/units/{added['id']}",

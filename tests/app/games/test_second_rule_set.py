@@ -110,7 +110,7 @@ def test_a_second_rule_set_plays_through_the_api_and_the_board(skirmish: None, l
     assert moved["step"]["id"] == "attacker-moves" and moved["side_to_move"] == "attacker"
     assert advance(g.defender).status_code == 403
     there = {"x": 55, "y": 45, "facing_deg": 90}
-    # What the rule set's turn forbids beyond the step (TurnModel.forbidden: a shaken unit does not move) is a
+    # What the rule set's turn forbids beyond the step (GameRules.forbidden: a shaken unit does not move) is a
     # 409 like the step's; the referee's override moves it, and the event records what was overridden.
     shaken = http.post(f"{api}/units/{uid}/move", headers=g.attacker, json=there)
     assert shaken.status_code == 409 and shaken.json()["detail"] == "Rifles is shaken: rally it first."

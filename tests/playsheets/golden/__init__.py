@@ -28,7 +28,7 @@ SHEETS = [(period, paper) for period in PERIODS for paper in sorted(PAPERS)]
 def _mons() -> dict[str, Any]:
     from rules.registry import get_game_rules
 
-    return dict(get_game_rules("flanders-fields").setup.shipped_scenarios()["mons-1914"])
+    return dict(get_game_rules("flanders-fields").book.scenarios["mons-1914"])
 
 
 # Each sheet's print view (its address on the server) and its PDF as the server renders it.

@@ -41,7 +41,7 @@ def test_every_change_of_the_golden_plays_reads_as_a_sentence(ruleset: str) -> N
             for step in script["acts"]:
                 seen: list[Change] = []
                 play_act(t, step["act"], seen)
-                words = said(seen, t.rules.fields.state_fields, names)
+                words = said(seen, t.rules.book.state_fields, names)
                 _plain(words)
                 killed = [names[c.unit_id] for c in seen if isinstance(c, SetState) and c.field == "killed"]
                 for name in killed:
@@ -63,7 +63,7 @@ def _every_change(f: StateField) -> list[Change]:
 
 @pytest.mark.parametrize("ruleset", PLAYED)
 def test_every_change_of_every_field_reads_as_a_sentence(ruleset: str) -> None:
-    fields = registry.get_game_rules(ruleset).fields.state_fields
+    fields = registry.get_game_rules(ruleset).book.state_fields
     names = {1: "1/1 Coy Plt 1", 2: "1/1 Coy Plt 2"}
     for f in fields:
         for c in _every_change(f):
@@ -78,7 +78,7 @@ def test_every_change_of_every_field_reads_as_a_sentence(ruleset: str) -> None:
 
 
 def test_counts_kills_and_flags_in_the_rule_sets_words() -> None:
-    ff = registry.get_game_rules("flanders-fields").fields.state_fields
+    ff = registry.get_game_rules("flanders-fields").book.state_fields
     names = {1: "1/1 Coy Plt 1", 2: "1/1 Coy Plt 2", 3: "1/1 Coy Plt 3", 9: "1 Bn", 7: "1/1 Coy"}
     changes: list[Change] = [
         SetState("", "", 1, "killed", True),

@@ -1,25 +1,12 @@
-"""The game hook is narrow: a rule set owns a few objects (its unit state, its turn, its rolls, its fire plan,
-its table, its report, its new games) and answers any act in one call; each member has a default, so a rule
-set plays with none of them given."""
+"""The game hook plays with nothing given: a bare `GameRules` moves a stand, and each rule set's claims name
+fields its resolvers ask for (its size: tests/rules/test_hook_size.py)."""
 
 from __future__ import annotations
-
-import dataclasses
 
 from rules.core.acts import MoveStand
 from rules.core.game import GameRules
 from rules.core.records import Snapshot, UnitState
 from rules.registry import all_game_rules, get_game_rules, get_ruleset
-
-MOST_MEMBERS = 12
-
-
-def test_the_hook_has_at_most_twelve_public_members_each_with_a_default() -> None:
-    public = [n for n in dir(GameRules) if not n.startswith("_")]
-    fields = {f.name for f in dataclasses.fields(GameRules)}
-    assert len(set(public) | fields) <= MOST_MEMBERS, sorted(set(public) | fields)
-    bare = GameRules()  # every member defaulted
-    assert all(getattr(bare, name) is not None for name in fields)
 
 
 def test_a_bare_rule_set_plays_a_move_and_keeps_the_stand_on_the_table() -> None:
@@ -33,11 +20,15 @@ def test_each_rule_set_declares_claims_of_fields_its_resolvers_ask_for() -> None
     # Issue 52: what the table keeps and what a player measures are named once per rule set; a name no
     # resolver of it asks for would keep or mark nothing.
     for game in all_game_rules():
-        claims = game.rolls.terms.claims
-        asked = {f for r in get_ruleset(game.ruleset_id).resolvers.values() for f in r.Request.model_fields}
-        assert claims.declared <= asked, (game.ruleset_id, sorted(claims.declared - asked))
+        claims = game.book.roll_terms.claims
+        asked = {
+            f for r in get_ruleset(game.book.ruleset_id).resolvers.values() for f in r.Request.model_fields
+        }
+        assert claims.declared <= asked, (game.book.ruleset_id, sorted(claims.declared - asked))
         assert not claims.kept & set(claims.measured)
     assert all(
-        get_game_rules(rs_id).rolls.terms.claims.kept for rs_id in ("flanders-fields", "2mm-earth-1418")
+        get_game_rules(rs_id).book.roll_terms.claims.kept for rs_id in ("flanders-fields", "2mm-earth-1418")
     )
-    assert not GameRules().rolls.terms.claims.declared  # none by default: every field is the player's to give
+    assert (
+        not GameRules().book.roll_terms.claims.declared
+    )  # none by default: every field is the player's to give

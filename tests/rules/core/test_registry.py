@@ -15,7 +15,7 @@ def test_a_rule_set_owns_its_game_rules() -> None:
     ff = registry.get_ruleset("flanders-fields")
     assert registry.get_game_rules("flanders-fields") is ff.game
     played = ["flanders-fields", "2mm-earth-1418", "vimy-ridge"]
-    assert [g.ruleset_id for g in registry.all_game_rules()] == played
+    assert [g.book.ruleset_id for g in registry.all_game_rules()] == played
     with pytest.raises(RulesError) as e:  # a rule set of lookups only
         registry.get_game_rules("firestorm-villers-bretonneux")
     assert e.value.field == "ruleset" and e.value.allowed == sorted(played)

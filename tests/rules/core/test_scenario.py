@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rules.core.errors import RulesError
-from rules.core.game import GameRules
+from rules.core.game import GameRules, terrain
 from rules.core.ruleset import RuleSet
 from rules.core.scenario import FORMAT, MAX_UNITS, units_in, validate
 from rules.registry import get_game_rules, get_ruleset
@@ -246,7 +246,7 @@ def test_a_game_builds_the_entries_and_chooses_values_by_its_readings() -> None:
     doc = validate(hand_written(), playable())
     rules, ruleset = get_game_rules(FF), get_ruleset(FF)
     for reading in ("experienced", "veteran"):
-        made = rules.setup.new_forces(ruleset.context("mid", {"mons-german-quality": reading}), doc)
+        made = rules.new_forces(ruleset.context("mid", {"mons-german-quality": reading}), doc)
         (company,) = made.forces["defender"]
         assert company.quality == reading
         assert made.placements["de/company/platoon-1"] == {"center": [50, 170], "facing_deg": 270}
@@ -265,7 +265,7 @@ def test_an_unknown_table_is_refused_when_the_forces_are_built() -> None:
     doc = edited("sides.attacker.forces.0.table_id", "gb-2050")
     validate(doc, playable())
     with pytest.raises(RulesError) as e:
-        get_game_rules(FF).setup.new_forces(get_ruleset(FF).context("mid"), doc)
+        get_game_rules(FF).new_forces(get_ruleset(FF).context("mid"), doc)
     assert e.value.field == "sides.attacker.forces.0.table_id" and "gb-1915" in (e.value.allowed or [])
 
 
@@ -299,12 +299,14 @@ def test_a_fortified_position_in_a_1914_scenario_is_refused_with_the_rule() -> N
     }
     assert validate(mid, playable())["period"] == "mid"
     # A game's terrain edited by the referee is read the same way.
-    table = get_game_rules(FF).tabletop
     with pytest.raises(RulesError) as refusal:
-        table.terrain({"type": "FeatureCollection", "features": [blockhouse]}, period="early")
+        terrain(get_game_rules(FF), {"type": "FeatureCollection", "features": [blockhouse]}, period="early")
     assert refusal.value.field == "terrain.features.0"
     assert [
-        f.kind for f in table.terrain({"type": "FeatureCollection", "features": [blockhouse]}, period="mid")
+        f.kind
+        for f in terrain(
+            get_game_rules(FF), {"type": "FeatureCollection", "features": [blockhouse]}, period="mid"
+        )
     ] == ["blockhouse"]
 
 

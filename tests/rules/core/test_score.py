@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.score import Logged, Moved, Piece, Victory, score_of
+from rules.core.score import Logged, Moved, Piece, by_points, score_of
 from rules.registry import get_game_rules, get_ruleset
 from rules.table.bases import BaseSpec
 from rules.table.objectives import objectives_from_geojson
@@ -120,10 +120,9 @@ def test_held_by_a_side_an_empty_objective_is_that_sides() -> None:
 
 
 def test_more_points_win_and_level_points_are_a_draw() -> None:
-    v = Victory()
-    assert v.outcome({"attacker": 2, "defender": 1}).winner == "attacker"
-    assert v.outcome({"attacker": 0, "defender": 3}).winner == "defender"
-    assert v.outcome({"attacker": 1, "defender": 1}).winner is None
+    assert by_points({"attacker": 2, "defender": 1}).winner == "attacker"
+    assert by_points({"attacker": 0, "defender": 3}).winner == "defender"
+    assert by_points({"attacker": 1, "defender": 1}).winner is None
 
 
 def test_flanders_fields_and_2mm_print_no_victory_conditions_so_the_scenarios_are_listed_as_an_erratum() -> (
@@ -133,9 +132,10 @@ def test_flanders_fields_and_2mm_print_no_victory_conditions_so_the_scenarios_ar
         ("flanders-fields", "racing to secure the bridges"),
         ("2mm-earth-1418", "Start new bound."),
     ):
-        victory = get_game_rules(ruleset_id).victory
-        erratum = get_ruleset(ruleset_id).errata[victory.erratum]
-        assert victory.printed == () and erratum.default == "scenario-objectives"
+        rules = get_game_rules(ruleset_id)
+        erratum = get_ruleset(ruleset_id).errata[rules.book.victory_erratum]
+        assert erratum.default == "scenario-objectives"
+        assert rules.outcome({"attacker": 2, "defender": 0}).source == rules.book.victory_source
         assert quoted in erratum.note + " ".join(r.text for r in erratum.readings)
     mons = get_ruleset("flanders-fields").errata["mons-bridges"]
     assert (

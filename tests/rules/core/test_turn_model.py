@@ -1,10 +1,11 @@
-"""The turn model (rules.core.game.TurnModel): the rule set says which step the game is in, who may act now
-and what comes next; an alternating turn and a bound in which both sides act are two of its shapes."""
+"""The turn (rules.core.game: `GameRules.steps` and the book's `bound`, `first_position`, `next_position`,
+`acting`): the rule set says which step the game is in, who may act now and what comes next; an alternating
+turn and a bound in which both sides act are two of its shapes."""
 
 from __future__ import annotations
 
 from rules.core.acts import Roll
-from rules.core.game import BoundTurn, Position, TurnModel
+from rules.core.game import Book, GameRules, Position, acting, first_position, next_position
 from rules.core.records import Snapshot, UnitState
 from rules.core.turn import Step
 
@@ -15,13 +16,13 @@ def _step(id: str, sides: tuple[str, ...] = ()) -> Step:
     return Step(id, 1, id, id, "test", id, sides=sides)
 
 
-class Alternating(TurnModel):
+class Alternating(GameRules):
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return (_step("move"), _step("fire"))
 
 
-class Bound(BoundTurn):
-    ordered_acts = frozenset({"move-stands"})
+class Bound(GameRules):
+    book = Book(bound=True, ordered_acts=frozenset({"move-stands"}))
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return (
@@ -31,11 +32,11 @@ class Bound(BoundTurn):
         )
 
 
-def _walk(model: TurnModel, n: int) -> list[tuple[int, str, int]]:
-    now, seen = model.first(), []
+def _walk(model: GameRules, n: int) -> list[tuple[int, str, int]]:
+    now, seen = first_position(model), []
     for _ in range(n):
         seen.append((now.turn, now.side, now.step))
-        now = model.next(None, now)
+        now = next_position(model, None, now)
     return seen
 
 
@@ -47,15 +48,15 @@ def test_sides_alternate_through_the_same_steps_then_the_next_game_turn() -> Non
         (1, "defender", 1),
         (2, "attacker", 0),
     ]
-    assert Alternating().acting(None, Position(1, "defender", 1)) == ("defender",)
+    assert acting(Alternating(), None, Position(1, "defender", 1)) == ("defender",)
     # A rule set with no steps: each advance ends the side's turn.
-    assert _walk(TurnModel(), 3) == [(1, "attacker", 0), (1, "defender", 0), (2, "attacker", 0)]
+    assert _walk(GameRules(), 3) == [(1, "attacker", 0), (1, "defender", 0), (2, "attacker", 0)]
 
 
 def test_in_a_bound_both_sides_plan_then_each_executes_in_order() -> None:
     bound = Bound()
     assert _walk(bound, 4) == [(1, "attacker", 0), (1, "attacker", 1), (1, "attacker", 2), (2, "attacker", 0)]
-    assert [bound.acting(None, Position(1, "attacker", i)) for i in range(3)] == [
+    assert [acting(bound, None, Position(1, "attacker", i)) for i in range(3)] == [
         BOTH,
         ("attacker",),
         ("defender",),

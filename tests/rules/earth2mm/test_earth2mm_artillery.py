@@ -13,19 +13,20 @@ from pydantic import TypeAdapter, ValidationError
 from shapely import Polygon
 
 from rules.core.errors import RulesError
-from rules.core.kit import PlanKind
+from rules.core.game import TURN_ENDED
+from rules.core.kit import PlanKind, drawn
 from rules.core.records import PlanItem, SetBoard, SetState, Snapshot, UnitState
 from rules.earth2mm.play.artillery import drifted
-from rules.earth2mm.play.fields import EarthFields
+from rules.earth2mm.play.fields import STATE_FIELDS
 from rules.registry import get_game_rules
 from rules.table.frame import Table
 from rules.table.templates import Template
 
 GAME = get_game_rules("2mm-earth-1418")
-PLAN = GAME.fire_plan
+PLAN = GAME
 INCH = 2.54
-DEFAULTS = {f.name: f.default for f in EarthFields.state_fields}
-ITEM: TypeAdapter[Any] = TypeAdapter(GAME.kit.plan_kinds[0] | GAME.kit.plan_kinds[1])
+DEFAULTS = {f.name: f.default for f in STATE_FIELDS}
+ITEM: TypeAdapter[Any] = TypeAdapter(GAME.book.kit.plan_kinds[0] | GAME.book.kit.plan_kinds[1])
 
 
 def _unit(uid: int, parent: int | None, side: str, level: str, kind: str, name: str, **kw: Any) -> UnitState:
@@ -80,7 +81,7 @@ def _moved(uid: int, **state: Any) -> tuple[UnitState, ...]:
 
 # -- the plan's kinds ------------------------------------------------------------------------------------------
 def test_a_plan_is_sealed_each_bound_and_fired_by_the_artillery_sub_units() -> None:
-    assert PLAN.terms.sealed_each_turn is True
+    assert PLAN.book.plan_terms.sealed_each_turn is True
     by = {u.id: u for u in UNITS}
     assert PLAN.fires_plan(by[2]) and PLAN.fires_plan(by[7])
     assert not PLAN.fires_plan(by[3]) and not PLAN.fires_plan(by[11]) and not PLAN.fires_plan(by[1])
@@ -89,9 +90,9 @@ def test_a_plan_is_sealed_each_bound_and_fired_by_the_artillery_sub_units() -> N
 def test_each_kind_lands_in_its_executing_step() -> None:
     # "(2) All Artillery ... who did not move or dig in last turn, now shoot"; "(10) Naval and railway
     # artillery shots are worked out".
-    assert PLAN.terms.arrival_steps["circle-bombardment"] == "execute-2"
-    assert PLAN.terms.arrival_steps["smoke-cordon"] == "execute-2"
-    assert PLAN.terms.arrival_steps["naval-railway-bombardment"] == "execute-10"
+    assert PLAN.book.plan_terms.arrival_steps["circle-bombardment"] == "execute-2"
+    assert PLAN.book.plan_terms.arrival_steps["smoke-cordon"] == "execute-2"
+    assert PLAN.book.plan_terms.arrival_steps["naval-railway-bombardment"] == "execute-10"
 
 
 def test_the_plan_holds_bombardments_and_cordons_and_refuses_other_kinds_with_the_rule() -> None:
@@ -127,14 +128,14 @@ def test_an_item_the_book_forbids_is_refused_naming_its_field(item: dict[str, An
 
 
 def test_the_plan_examples_are_items_of_the_plan_kinds() -> None:
-    for example in GAME.kit.plan_examples.values():
+    for example in GAME.book.kit.plan_examples.values():
         assert isinstance(ITEM.validate_python(example["item"]), PlanKind)
         PLAN._plan_item_allowed(example["item"]["kind"], None, "attacker", "")
 
 
 # -- the kit ------------------------------------------------------------------------------------------------------
 def test_the_circle_and_cordon_templates_are_the_books_inches_in_cm() -> None:
-    circle, cordon = GAME.kit.templates["bombardment-circle"], GAME.kit.templates["smoke-cordon"]
+    circle, cordon = GAME.book.kit.templates["bombardment-circle"], GAME.book.kit.templates["smoke-cordon"]
     # "Place a bombardment circle (diameter 3")"; "3" long for every battery firing"
     assert circle.shape == "round" and circle.width_cm == circle.depth_cm == pytest.approx(
         3 * INCH, abs=1e-12
@@ -147,8 +148,8 @@ def test_the_circle_and_cordon_templates_are_the_books_inches_in_cm() -> None:
 def test_every_chart_kind_has_a_base() -> None:
     from rules.earth2mm.data import UNIT_IDS
 
-    assert set(GAME.kit.bases) == set(UNIT_IDS)
-    assert {(b.width_cm, b.depth_cm) for b in GAME.kit.bases.values()} == {(2.0, 1.0)}
+    assert set(GAME.book.kit.bases) == set(UNIT_IDS)
+    assert {(b.width_cm, b.depth_cm) for b in GAME.book.kit.bases.values()} == {(2.0, 1.0)}
 
 
 # -- a bombardment lands ----------------------------------------------------------------------------------------
@@ -374,7 +375,7 @@ def test_the_map_draws_the_landed_circles_and_the_cordons_where_they_lie() -> No
     snap = _land(
         _laid(["A Battery"]), _item("circle-bombardment", item_id=2, battery="A Battery", grid=[50, 51])
     )
-    circle, cordon = GAME.kit.draw(snap.board, Table(120.0, 180.0))
+    circle, cordon = drawn(GAME.book.kit, snap.board, Table(120.0, 180.0))
     assert (circle.label, circle.point, circle.radius_cm) == (
         "Bombardment of the attacker (A Battery)",
         (50.0, 51.0),
@@ -388,5 +389,5 @@ def test_the_map_draws_the_landed_circles_and_the_cordons_where_they_lie() -> No
 
 def test_the_bound_ends_with_the_cordons_drifting_after_everything_else() -> None:
     snap = _laid(["A Battery"])
-    ended = GAME.turn.ended(snap, "attacker")
+    _, ended = GAME.between_turns(snap, TURN_ENDED)
     assert ended[-1:] == drifted(snap)

@@ -13,27 +13,26 @@ import pytest
 
 from rules.core.acts import EditUnit, MoveStand, Roll
 from rules.core.errors import RulesError
-from rules.core.game import Position
+from rules.core.game import Position, edit_act, next_position, terrain
 from rules.core.records import SetBoard, SetState, Snapshot, UnitState
 from rules.earth2mm.data import EXECUTING_ORDER, PLANNING_ORDER
 from rules.earth2mm.play import judge
 from rules.earth2mm.play.card import EarthCardFields
 from rules.earth2mm.play.ends import bound_ended, needs
-from rules.earth2mm.play.fields import EarthFields
+from rules.earth2mm.play.fields import STATE_FIELDS, EarthFields
 from rules.earth2mm.play.game import edited, moves
 from rules.earth2mm.play.rolls import cover_of
-from rules.earth2mm.play.setup import EarthSetup
 from rules.earth2mm.play.shots import posture
 from rules.earth2mm.play.steps import STEP_INDEX, STEPS
-from rules.earth2mm.play.table import ROUGH_GROUND_KEY, TERRAIN_CLASSES, EarthTable, terrain_class
+from rules.earth2mm.play.table import ROUGH_GROUND_KEY, TERRAIN_CLASSES, terrain_class
 from rules.earth2mm.play.turn import EarthBound
 from rules.registry import get_game_rules
 from rules.table.bases import BaseSpec
 
 KINDS = ("line-inf", "reserve-inf", "machineguns", "mother-tank", "field-guns", "very-heavy-guns")
 BASES = {k: BaseSpec(k, "rect", 2.0, 1.0, "test base") for k in KINDS}
-DEFAULTS = {f.name: f.default for f in EarthFields.state_fields}
-TURN = EarthBound()
+DEFAULTS = {f.name: f.default for f in STATE_FIELDS}
+TURN = get_game_rules("2mm-earth-1418")
 # The attacker's 1st Battalion (SF 1, line): a line company (10: bases 11-13 at y 10), a tank company (40: 41-42)
 # and a machine-gun company (70: 71-72); its guns (SF 3): field guns (50: 51) and very heavy guns (60: 61). The
 # defender's battalion (SF 2, reserve): a reserve company (20: 21-23) 15 cm (150 m) in front, and its MGs (30:
@@ -122,7 +121,7 @@ def test_the_bound_runs_in_the_books_order_for_both_sides() -> None:
     assert all(s.sides == ("attacker", "defender") for s in STEPS)
     assert [s.number for s in STEPS] == list(range(1, 20))
     # After the last step, the next bound.
-    assert TURN.next(None, Position(1, "attacker", len(STEPS) - 1)) == Position(2, "attacker", 0)
+    assert next_position(TURN, None, Position(1, "attacker", len(STEPS) - 1)) == Position(2, "attacker", 0)
 
 
 def test_a_command_is_given_only_in_its_step_and_only_to_a_strategic_formation() -> None:
@@ -430,7 +429,6 @@ def test_each_step_says_what_it_still_needs() -> None:
 # -- the table ---------------------------------------------------------------------------------------------
 def test_a_feature_names_its_terrain_class_or_takes_its_kinds() -> None:
     square = {"type": "Polygon", "coordinates": [[[0, 0], [5, 0], [5, 5], [0, 5], [0, 0]]]}
-    table = EarthTable()
     named = {
         "type": "FeatureCollection",
         "features": [
@@ -438,7 +436,7 @@ def test_a_feature_names_its_terrain_class_or_takes_its_kinds() -> None:
         ],
     }
     with pytest.raises(RulesError) as e:
-        table.terrain(named)
+        terrain(get_game_rules("2mm-earth-1418"), named)
     assert e.value.field == "terrain.features.0.properties.terrain_class"
     assert e.value.allowed == ["open", "rough", "defensible", "fortification", "impractical", "road"]
     ok = {
@@ -450,10 +448,10 @@ def test_a_feature_names_its_terrain_class_or_takes_its_kinds() -> None:
 
 def test_the_game_is_registered_with_its_bound() -> None:
     game = get_game_rules("2mm-earth-1418")
-    assert isinstance(game.turn, EarthBound)
-    assert game.fields.edit_act("high_command") == "command-formation"
-    assert game.fields.edit_act("sub_plan") == game.fields.edit_act("plan_target") == "plan-sub-unit"
-    assert game.fields.edit_act("digging_in") == "dig-in"
+    assert isinstance(game, EarthBound) and game.book.bound and game.book.turn_word == "bound"
+    assert edit_act(game.book, "high_command") == "command-formation"
+    assert edit_act(game.book, "sub_plan") == edit_act(game.book, "plan_target") == "plan-sub-unit"
+    assert edit_act(game.book, "digging_in") == "dig-in"
 
 
 def test_only_dug_in_infantry_planning_to_leave_are_marked_leaving() -> None:
@@ -476,14 +474,14 @@ def test_rough_ground_left_by_a_dugout_is_the_shots_cover_too() -> None:
 
 
 def test_the_demo_battle_has_what_a_bound_needs() -> None:
-    doc = EarthSetup().shipped_scenarios()["earth2mm-demo-ferme"]
+    doc = get_game_rules("2mm-earth-1418").book.scenarios["earth2mm-demo-ferme"]
     assert doc["source"] == "demo: not from the book" and doc["period"] is None
     for side in ("attacker", "defender"):
         sfs = [u for u in doc["sides"][side]["forces"] if len(u["children"]) >= 2]
         assert len(sfs) >= 2 and all(u["kind"] == "formation" and u["level"] == "battalion" for u in sfs)
     kinds = {c["kind"] for side in doc["sides"].values() for sf in side["forces"] for c in sf["children"]}
     assert {"line-inf", "reserve-inf", "elite-inf", "machineguns", "mother-tank", "field-guns"} <= kinds
-    classes = {terrain_class(f) for f in EarthTable().terrain(doc["terrain"])}
+    classes = {terrain_class(f) for f in terrain(get_game_rules("2mm-earth-1418"), doc["terrain"])}
     assert classes == set(TERRAIN_CLASSES)
 
 
@@ -614,23 +612,21 @@ def test_artillery_spends_a_bound_packing_before_it_moves_and_one_unpacking_befo
 def test_a_batterys_plan_is_anonymous_until_it_fires_or_moves() -> None:
     # "(2) All normal Artillery plans shooting (Anon)"; "(4) Line SF sub-units plan moving and shooting (Mark)".
     fields = EarthFields()
-    plan, target = (
-        next(f for f in EarthFields.state_fields if f.name == n) for n in ("sub_plan", "plan_target")
-    )
+    plan, target = (next(f for f in STATE_FIELDS if f.name == n) for n in ("sub_plan", "plan_target"))
     planned = {
         50: {"sub_plan": "stay put", "plan_target": 20},
         10: {"sub_plan": "stay put", "plan_target": 20},
     }
     snap = snapshot(planned, "execute-1")
     battery, company = snap.by_id[50], snap.by_id[10]
-    assert fields.is_secret(battery, plan) and fields.is_secret(battery, target)
-    assert not fields.is_secret(company, plan) and not fields.is_secret(company, target)
-    assert not fields.is_secret(battery, next(f for f in EarthFields.state_fields if f.name == "packed"))
+    assert fields.secret(battery, plan) and fields.secret(battery, target)
+    assert not fields.secret(company, plan) and not fields.secret(company, target)
+    assert not fields.secret(battery, next(f for f in STATE_FIELDS if f.name == "packed"))
     for landed in ({"fired_this_bound": True}, {"moved_this_bound": True}):
         shown = snapshot({50: {**planned[50], **landed}}).by_id[50]
-        assert not fields.is_secret(shown, plan) and not fields.is_secret(shown, target)
+        assert not fields.secret(shown, plan) and not fields.secret(shown, target)
     # The board, read by both sides, says only that it has a plan; shot at, a battery is moving once it moves.
-    notes = get_game_rules("2mm-earth-1418").report.board_notes(battery, snap.by_id[3], (), {})
+    notes = get_game_rules("2mm-earth-1418").board_notes(battery, snap.by_id[3], (), {})
     assert ("plan", "anon") in notes and ("plan", "stay put") not in notes
     moving = snapshot({50: {"sub_plan": "move", "packed": True}}).by_id[50]
     assert posture(moving, judge.Board(snap, BASES).ctx)[0] == "stationary"

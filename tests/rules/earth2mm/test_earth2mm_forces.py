@@ -12,7 +12,7 @@ from rules.earth2mm.play.kit import KIT
 from rules.earth2mm.play.table import CLASS_OF_KIND, TERRAIN_CLASSES
 from rules.registry import get_game_rules
 
-CHART = get_game_rules("2mm-earth-1418").setup.force_chart
+CHART = get_game_rules("2mm-earth-1418").book.force_chart
 
 
 def test_an_sf_is_built_of_sub_units_each_of_bases_of_its_kind() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from rules.core.records import UnitState
 from rules.earth2mm.play.game import EARTH_GAME
 
-REPORT = EARTH_GAME.report
+REPORT = EARTH_GAME
 
 
 def unit(uid: int, parent: int | None, level: str, killed: bool = False, **state: Any) -> UnitState:
@@ -54,7 +54,7 @@ def test_an_sf_says_its_command_and_a_base_its_injury() -> None:
 
 def test_a_formation_counts_its_bases_lost_untested_and_they_stand_for_platoons() -> None:
     units = [SF, unit(2, 1, "company"), unit(3, 2, "platoon", killed=True), unit(4, 2, "platoon")]
-    assert REPORT.losses(SF, units) == (2, 1) and REPORT.tests_losses is False
+    assert REPORT.losses(SF, units) == (2, 1) and REPORT.book.tests_losses is False
     lost = REPORT.casualties(None, {}, 3)
     assert (lost["bases"], lost["platoons"]) == (3, 3)
     assert "two hits remove a base" in lost["words"] and lost["sources"]
@@ -70,16 +70,19 @@ def test_each_roll_is_told_in_its_own_words() -> None:
     request = {"shooter": "line-inf", "bases": 2, "target": "line-inf", "target_bases": 3}
     melee = rules.resolve("shoot", ShootRequest(**request, melee=True)).as_dict()
     shot = rules.resolve("shoot", ShootRequest(**request)).as_dict()
-    said = REPORT.roll_words("shoot", melee, "1. Kompanie")
+    said = REPORT.roll_words("shoot", melee, "1. Kompanie", decisive=True)
     assert said == f"fought 1. Kompanie in melee: {melee['outcome_key']}" and said.endswith(("hit", "hits"))
-    assert REPORT.roll_words("shoot", shot, "1. Kompanie") == f"shot at 1. Kompanie: {shot['outcome_key']}"
+    assert (
+        REPORT.roll_words("shoot", shot, "1. Kompanie", decisive=True)
+        == f"shot at 1. Kompanie: {shot['outcome_key']}"
+    )
     allocated = {"outcome_key": "1 injured, 1 removed"}
-    assert REPORT.roll_words("allocate-hits", allocated, "A Company") == (
+    assert REPORT.roll_words("allocate-hits", allocated, "A Company", decisive=True) == (
         "allocated its hits on A Company: 1 injured, 1 removed"
     )
     assert (
-        REPORT.roll_words("recovery", {"outcome_key": "recovered"}, "")
+        REPORT.roll_words("recovery", {"outcome_key": "recovered"}, "", decisive=True)
         == "rolled its recovery die: recovered"
     )
     # The bound's sentences tell none of them: its bases injured and removed say what they did.
-    assert REPORT.roll_told("shoot", melee, "1. Kompanie") == ""
+    assert REPORT.roll_words("shoot", melee, "1. Kompanie") == ""

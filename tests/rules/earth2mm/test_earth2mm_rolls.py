@@ -16,22 +16,28 @@ from hypothesis import strategies as st
 
 from rules.core.acts import Roll
 from rules.core.errors import RulesError
-from rules.core.game import GameRules
 from rules.core.records import FillRequest, SetState, Snapshot, UnitState
 from rules.core.rolls import Rolled, work_out
 from rules.earth2mm.data import SRC_ARMING
-from rules.earth2mm.play.fields import EarthFields
-from rules.earth2mm.play.rolls import EarthRolls
+from rules.earth2mm.play.fields import STATE_FIELDS
+from rules.earth2mm.play.game import BOOK, EarthGame
 from rules.earth2mm.play.steps import STEPS
 from rules.earth2mm.resolvers import ShootRequest
-from rules.registry import get_game_rules, get_ruleset
+from rules.registry import get_ruleset
 from rules.table.bases import BaseSpec
 
 RS = get_ruleset("2mm-earth-1418")
 BASES = {k: BaseSpec(k, "rect", 2.0, 1.0, "test base") for k in ("line-inf", "machineguns", "mother-tank")}
-ROLLS = EarthRolls(BASES)
-GAME: GameRules = dataclasses.replace(get_game_rules("2mm-earth-1418"), rolls=ROLLS)
-DEFAULTS = {f.name: f.default for f in EarthFields.state_fields}
+
+
+class TestBases(EarthGame):
+    """The game with the test's bases."""
+
+    book = dataclasses.replace(BOOK, kit=dataclasses.replace(BOOK.kit, bases=BASES))
+
+
+GAME = TestBases()
+DEFAULTS = {f.name: f.default for f in STATE_FIELDS}
 
 # The attacker's line company A (bases 11-13) faces the defender's machine-gun company M (21-22) across 19 cm
 # of open ground; the defender's tank company T (31-32) stands beside M.
@@ -124,7 +130,7 @@ def filled(
 ) -> dict[str, Any]:
     fields = frozenset(RS.resolvers[resolver].Request.model_fields)
     return {
-        f.field: f.value for f in ROLLS.fill(resolver, snap, FillRequest(fields, unit_id, target_id, given))
+        f.field: f.value for f in GAME.fill(resolver, snap, FillRequest(fields, unit_id, target_id, given))
     }
 
 
@@ -137,13 +143,13 @@ def roll(
     **given: Any,
 ) -> Rolled:
     act = Roll(resolver=resolver, unit_id=unit_id, target_id=target_id, dice=dice, fields=given)
-    return work_out(GAME.rolls, RS, snap, act)
+    return work_out(GAME, GAME.book.roll_terms, RS, snap, act)
 
 
 def refusal(snap: Snapshot, resolver: str, unit_id: int, target_id: int | None) -> RulesError:
     fields = frozenset(RS.resolvers[resolver].Request.model_fields)
     with pytest.raises(RulesError) as e:
-        ROLLS._before_resolve(resolver, snap, FillRequest(fields, unit_id, target_id, {}), True)
+        GAME._before_resolve(resolver, snap, FillRequest(fields, unit_id, target_id, {}), True)
     return e.value
 
 
@@ -174,7 +180,7 @@ def test_a_shot_counts_the_living_bases_and_the_target_as_it_stands() -> None:
 
 def test_the_why_of_each_field_says_the_range_in_cm_and_scale_metres() -> None:
     fields = frozenset(ShootRequest.model_fields)
-    out = {f.field: f for f in ROLLS.fill("shoot", table(), FillRequest(fields, A, M, {}))}
+    out = {f.field: f for f in GAME.fill("shoot", table(), FillRequest(fields, A, M, {}))}
     assert "19.0 cm (190 scale metres) away" in out["target"].why
     assert (
         "'As S.F.'" in out["target_formation_resilience"].why
@@ -310,7 +316,7 @@ def test_an_own_sub_unit_another_than_the_planned_target_and_one_with_hits_waiti
 
 def test_target_marks_give_each_refused_base_its_reason() -> None:
     snap = table(a={"plan_target": M}, m_at=((10, 46), (12, 46)))
-    marks = {m.unit_id: m.mark for m in ROLLS.target_marks(snap, 11, "shoot")}
+    marks = {m.unit_id: m.mark for m in GAME.target_marks(snap, 11, "shoot")}
     assert marks == {
         21: "out of range",
         22: "out of range",
@@ -407,7 +413,7 @@ def test_a_shot_may_not_claim_what_the_table_counts(field: str, claim: Any, tabl
 def test_the_referees_override_sets_a_kept_field_and_says_so() -> None:
     snap = table(m={"hits_to_allocate": 1, "hits_from": A, "shot_at_by": [A]})
     act = Roll(resolver="allocate-hits", unit_id=A, target_id=M, fields={"hits": 2}, override=True)
-    done = work_out(GAME.rolls, RS, snap, act)
+    done = work_out(GAME, GAME.book.roll_terms, RS, snap, act)
     hits = next(f for f in done.filled if f.field == "hits")
     assert (hits.value, hits.given, hits.table) == (2, True, 1)
     assert hits.why == "set by the referee: 2; the table keeps 1"
@@ -420,7 +426,7 @@ def test_the_referees_override_sets_a_kept_field_and_says_so() -> None:
 def test_each_field_the_table_fills_has_its_class() -> None:
     # Counts and states the app holds, and the bound's melee step, are kept; what the players see on the table
     # (cover, gas) is seen (erratum judged-by-eye); nothing is measured by the tape.
-    claims = ROLLS.terms.claims
+    claims = GAME.book.roll_terms.claims
     assert {"hits", "bases", "target_injured", "melee"} <= claims.kept and not claims.measured
     assert claims.seen == {"target_cover", "cover", "shooter_gassed"} and not claims.seen & claims.kept
     assert "judged-by-eye" in RS.errata
@@ -476,11 +482,11 @@ def test_a_fresh_injury_under_a_new_shooters_fire_rolls_recovery_against_its_res
 
 # -- the stand card -------------------------------------------------------------------------------------------------
 def labels(snap: Snapshot, unit_id: int) -> list[tuple[str, str, int]]:
-    return [(a.label, a.resolver, a.unit_id) for a in ROLLS.stand_acts(snap, unit_id)]
+    return [(a.label, a.resolver, a.unit_id) for a in GAME.stand_acts(snap, unit_id)]
 
 
 def dice(snap: Snapshot, unit_id: int) -> list[int]:
-    return [a.dice for a in ROLLS.stand_acts(snap, unit_id)]
+    return [a.dice for a in GAME.stand_acts(snap, unit_id)]
 
 
 def test_the_card_offers_the_rolls_the_sub_units_state_allows() -> None:
@@ -545,14 +551,14 @@ def test_target_marks_read_the_terrain_once_and_draw_no_line_to_a_target_already
     monkeypatch.setattr(shots, "lines_of_sight", lambda *a: drawn.append(a[0]) or lines(*a))
     woods = [area("woods", 0, 40, 40, 44)]
     snap = table(a={"plan_target": M}, m_at=((10, 46), (12, 46)), terrain=woods)
-    assert {m.mark for m in ROLLS.target_marks(snap, 11, "shoot")} == {
+    assert {m.mark for m in GAME.target_marks(snap, 11, "shoot")} == {
         "out of range",
         "not its planned target",
     }
     assert len(read) <= 1 and drawn == []
     read.clear()
     snap = table(m_at=((10, 30), (12, 30)), terrain=[area("woods", 0, 20, 40, 22)])
-    marks = {m.unit_id: m.mark for m in ROLLS.target_marks(snap, 11, "shoot")}
+    marks = {m.unit_id: m.mark for m in GAME.target_marks(snap, 11, "shoot")}
     assert marks == dict.fromkeys((21, 22, 31, 32), "no line of sight")
     # Read once; each of our 3 bases' lines to a sub-unit's bases drawn in one call: 3 calls a sub-unit.
     assert len(read) == 1 and len(drawn) == 3 * 2

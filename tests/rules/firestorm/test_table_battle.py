@@ -24,20 +24,25 @@ from rules.firestorm.data import (
     TROOPS,
     Side,
 )
+from rules.firestorm.ruleset import Firestorm
 from rules.firestorm.table_battle import (
     FORCE_TABLES,
+    POSITION_VP,
     TableBattle,
     TableForce,
     TableOutcome,
     offer_from_outcome,
+    offer_from_score,
     period_of,
     table_battle,
+    table_objectives,
 )
 from rules.flanders_fields.book.organisation import ORGANISATION_TABLES, TABLES, build_force, build_template
 from rules.flanders_fields.planning.scenarios import DEPLOY_DEPTH
 from rules.flanders_fields.play.table_rules import WIRE_BELT_CM
 from rules.registry import get_ruleset
 from rules.table.frame import TABLE_LENGTH_CM, TABLE_WIDTH_CM
+from rules.table.objectives import objectives_from_geojson
 from rules.table.terrain import terrain_from_geojson
 
 RS = get_ruleset("firestorm-villers-bretonneux")
@@ -525,3 +530,37 @@ def test_the_errata_quote_the_seed_lines() -> None:
         "8+ 4+ / 7 5+ / 3 or 6 6" in RS.errata["table-result-to-campaign-vp"].reading("field-and-losses").text
     )
     assert "A7V 1 x 57mm gun" in RS.errata["a7v-table"].reading("storm-battalion").text
+
+
+# -- issue 55: the points a table battle scored, as the campaign reads them -----------------------------------------
+def test_the_campaign_tables_objectives_are_the_defenders_three_positions_worth_three_each() -> None:
+    erratum = Firestorm().errata["campaign-table-objectives"]
+    assert "'three Victory Points'" in erratum.readings[0].text and POSITION_VP == 3
+    found = objectives_from_geojson(table_objectives(120.0, 180.0), 120.0, 180.0)
+    assert [(o.id, o.vp, o.scored, o.held_by) for o in found] == [
+        (f"position-{i}", 3, "game_end", "defender") for i in (1, 2, 3)
+    ]
+    assert [o.geometry.centroid.coords[0] for o in found] == [(20.0, 120.0), (60.0, 120.0), (100.0, 120.0)]
+
+
+def test_the_points_scored_on_the_table_decide_the_battle_as_firestorm_prints() -> None:
+    reading = Firestorm().errata["table-result-to-campaign-vp"].reading("table-score")
+    assert (
+        "'If your opponent scored at least three Victory Points in the game and scored more Victory Points than "
+        "you did, then you have been defeated and must retreat'" in reading.text
+    )
+    # "Example: the Battle ends as 3-1 for the attacker. He captures the area since the attacker has at least
+    # three points and more points than the defender. The attacker does not capture the area if he has only 2
+    # points or loses the battle. In case of a 3-3 tie, the defender wins."
+    assert offer_from_score(3, 1).attacker_won and offer_from_score(3, 1).winner == "attacker"
+    assert not offer_from_score(2, 1).attacker_won and offer_from_score(2, 1).winner == "defender"
+    assert offer_from_score(3, 3).winner == "draw" and not offer_from_score(3, 3).attacker_won
+    # The Roll to Destroy table: "8+ 4+ / 7 5+ / 3 or 6 6 / 2 or less No roll", read by each side's own points.
+    said = offer_from_score(9, 2).reasons
+    assert "Firestorm Troops of the defender are destroyed on 4+." in said
+    assert "Firestorm Troops of the attacker are not rolled for." in said
+    assert "Firestorm Troops of the defender are destroyed on 5+." in offer_from_score(7, 0).reasons
+    assert "Firestorm Troops of the attacker are destroyed on a 6." in offer_from_score(0, 3).reasons
+    with pytest.raises(RulesError) as bad:
+        offer_from_score(-1, 0)
+    assert bad.value.field == "score.attacker_vp"

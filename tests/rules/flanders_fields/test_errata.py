@@ -13,8 +13,9 @@ PLAYSHEET_DEFAULTS = {
     E.MID_FIRING_TABLE,
     E.EARLY_WIRE_CROSSING,
 }
-# Every erratum but the two referee's rulings where the text offers no second reading.
-RULINGS = {E.ORG_DEFAULT_QUALITY, E.MONS_TABLE_LAYOUT}
+# Every erratum but the referee's rulings where the text offers no second reading (issue 55: how a game is won,
+# and the bridges at Mons as its objectives).
+RULINGS = {E.ORG_DEFAULT_QUALITY, E.MONS_TABLE_LAYOUT, E.SCENARIO_VICTORY, E.MONS_BRIDGES}
 ERRATA = [e for e in FF.errata.values() if e.id not in RULINGS]
 
 

@@ -34,8 +34,19 @@ from rules.core.acts import (
 )
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
+from rules.core.game import (
+    BOARD_CHANGED,
+    TURN_ENDED,
+    TURN_STARTED,
+    GameRules,
+    Landed,
+    Position,
+    edit_act,
+    first_position,
+    leaves_under,
+    next_position,
+)
 from rules.core.game import Answer as RulesAnswer
-from rules.core.game import GameRules, Landed, Position, leaves_under
 from rules.core.records import (
     AddToState,
     Change,
@@ -96,10 +107,10 @@ def start(script: Mapping[str, Any]) -> Table:
     stores them, a tree at a time, attacker first), each side's state as a game starts."""
     rs, rules = registry.get_ruleset(script["ruleset"]), registry.get_game_rules(script["ruleset"])
     begin = script["start"]
-    doc = begin.get("document") or rules.setup.shipped_scenarios()[begin["scenario"]]
+    doc = begin.get("document") or rules.book.scenarios[begin["scenario"]]
     ctx = rs.context(begin.get("period") or doc.get("period"), doc.get("variants", {}))
-    made = rules.setup.new_forces(ctx, doc)
-    defaults = {f.name: f.default for f in rules.fields.state_fields}
+    made = rules.new_forces(ctx, doc)
+    defaults = {f.name: f.default for f in rules.book.state_fields}
     units: list[UnitState] = []
 
     def add(side: str, node: ForceNode, parent: int | None, off: bool) -> None:
@@ -144,7 +155,7 @@ def start(script: Mapping[str, Any]) -> Table:
         terrain=doc.get("terrain") or {"type": "FeatureCollection", "features": []},
         board=dict(begin.get("board", {})),
         sides={
-            s: {**rules.fields.side_state, **begin.get("sides", {}).get(s, {})}
+            s: {**rules.book.side_state, **begin.get("sides", {}).get(s, {})}
             for s in ("attacker", "defender")
         },
     )
@@ -211,11 +222,11 @@ def rules_of_play(
     """The rules of play for an act on a unit or a side: refused, or overridden by the referee (the act's
     `override`) and recorded."""
     unit = t.unit(ref)
-    ordered = unit is not None and action in t.rules.turn.ordered_acts
+    ordered = unit is not None and action in t.rules.book.ordered_acts
     whose = side or (unit.side if unit is not None else None)
     s = t.snap
     now = Position(s.turn, s.side_to_move, t.step)
-    refused = t.rules.turn.refusal(t.status, s.period, now, action, whose, unit, s.units if ordered else ())
+    refused = t.rules.refusal(t.status, s.period, now, action, whose, unit, s.units if ordered else ())
     _ruled(act, out, refused)
 
 
@@ -229,9 +240,9 @@ def _ruled(act: Mapping[str, Any], out: Answer, refused: str | None) -> None:
 
 
 def forbidden(t: Table, act: Mapping[str, Any], asked: Act, out: Answer) -> None:
-    """What the rule set's turn forbids of the act beyond the step and the side (TurnModel.forbidden), on the
+    """What the rule set's turn forbids of the act beyond the step and the side (GameRules.forbidden), on the
     same snapshot the rule set then plays on: refused, or overridden by the referee and recorded."""
-    refusals = t.rules.turn.forbidden(t.snap, asked)
+    refusals = t.rules.forbidden(t.snap, asked)
     if refusals and not act.get("override"):
         raise Refused({"refused": _refusal(refusals[0])})
     out.overridden += [_refusal(r) for r in refusals]
@@ -253,7 +264,7 @@ def roll(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     # The step and the side it belongs to (a roll for no unit is the act's `side`'s, else the side to move's).
     now = Position(t.snap.turn, t.snap.side_to_move, t.step)
     side = act.get("side", t.snap.side_to_move)
-    _ruled(act, out, t.rules.turn.roll_refusal(t.status, t.snap, now, asked, side))
+    _ruled(act, out, t.rules.roll_refusal(t.status, t.snap, now, asked, side))
     forbidden(t, act, asked, out)
     w = t.rules.play(t.snap, asked)
     assert isinstance(w, Rolled)
@@ -346,7 +357,7 @@ def template_laid(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """An arrived fire-plan item's card applied with every die it rolls given."""
-    if all(c.item_id != act["item"] for c in t.rules.fire_plan.arrival_cards(t.snap, {})):
+    if all(c.item_id != act["item"] for c in t.rules.arrival_cards(t.snap, {})):
         raise Refused({"refused": {"field": "item", "rule": f"no arrived fire {act['item']} this turn"}})
 
     # The card keys a stand's roll by its id: the script by its name.
@@ -371,13 +382,13 @@ def arrival_applied(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 
 def plan_written(t: Table, act: Mapping[str, Any], out: Answer) -> None:
-    """An item written into a side's plan for the current turn (a plan sealed each turn: FirePlan.
+    """An item written into a side's plan for the current turn (a plan sealed each turn: Book.plan_terms.
     sealed_each_turn): the rules of play ("plan-fire" only in the steps that allow it), the item's kind as the
     kit models it and as the rule set allows it; it lands in its arrival step."""
     side, item = act["side"], act["item"]
     rules_of_play(t, act, out, "plan-fire", side=side)
     model = next(
-        m for m in t.rules.kit.plan_kinds if item["kind"] in get_args(m.model_fields["kind"].annotation)
+        m for m in t.rules.book.kit.plan_kinds if item["kind"] in get_args(m.model_fields["kind"].annotation)
     )
     model.model_validate(item)
     t.rules.play(t.snap, PlanFire(side=side, kind=item["kind"], nation=t.snap.nations.get(side, "")))
@@ -394,7 +405,7 @@ def card_played(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 def unit_edited(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """A unit's fields set by hand: each field's act under the rules of play, then the values."""
     values = act["values"]
-    for action in sorted({t.rules.fields.edit_act(k) for k in values}):
+    for action in sorted({edit_act(t.rules.book, k) for k in values}):
         rules_of_play(t, act, out, action, act["unit"])
     _played(t, act, EditUnit(unit_id=t.ids[act["unit"]], version=0, values=values), out)
 
@@ -403,18 +414,18 @@ def advance(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """The turn advanced by the rule set's turn model: from set-up the game starts; then a step at a time,
     past the last the side's turn ends and the next one starts (what happens by itself, then its fire-plan
     items arriving)."""
-    turn, s = t.rules.turn, t.snap
-    seq = turn.steps(s.period)
+    rules, s = t.rules, t.snap
+    seq = rules.steps(s.period)
     if t.status == "setup":
-        first = turn.first()
+        first = first_position(rules)
         t.status, t.step = "playing", first.step
         t.snap = replace(s, turn=first.turn, side_to_move=first.side, step=first.step)
         started = True
     else:
-        then = turn.next(s.period, Position(s.turn, s.side_to_move, t.step))
+        then = next_position(rules, s.period, Position(s.turn, s.side_to_move, t.step))
         started = (then.turn, then.side) != (s.turn, s.side_to_move)
         if started:
-            _apply(t, out, turn.ended(s, s.side_to_move))
+            _apply(t, out, rules.between_turns(s, TURN_ENDED)[1])
             t.snap = replace(t.snap, turn=then.turn, side_to_move=then.side)
         t.step = then.step
         t.snap = replace(t.snap, step=t.step)
@@ -428,7 +439,7 @@ def advance(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """What happens by itself as the side's turn starts, then its items due this turn arriving, each with the
     dice it rolls given by the act (`arrival_dice`, and `arrival_rolls` for a roll made for it)."""
-    notices, changes = t.rules.turn.started(t.snap)
+    notices, changes = t.rules.between_turns(t.snap, TURN_STARTED)
     out.shown["notices"] = [{"kind": n.kind, **plain(dict(n.shown)), "citation": n.source} for n in notices]
     _apply(t, out, changes)
     _land_due(t, act, out)
@@ -436,24 +447,24 @@ def _start_of_turn(t: Table, act: Mapping[str, Any], out: Answer) -> None:
 
 def _land_due(t: Table, act: Mapping[str, Any], out: Answer) -> None:
     """The plan's items due now arriving, each with the dice it rolls given by the act (`arrival_dice`, and
-    `arrival_rolls` for a roll made for it): those of this turn whose step (FirePlan.terms.arrival_steps; none: as
+    `arrival_rolls` for a roll made for it): those of this turn whose step (Book.plan_terms.arrival_steps; none: as
     the turn starts) the turn has reached; one plan for the game lands the side to move's, a plan sealed each
     turn both sides'."""
-    fire_plan = t.rules.fire_plan
-    ids = [s.id for s in t.rules.turn.steps(t.snap.period)]
+    terms = t.rules.book.plan_terms
+    ids = [s.id for s in t.rules.steps(t.snap.period)]
     dice = act.get("arrival_dice", {})
     for item in t.plan:
-        step = fire_plan.terms.arrival_steps.get(item.kind)
+        step = terms.arrival_steps.get(item.kind)
         if (
             item.id in t.arrived
-            or (item.side != t.snap.side_to_move and not fire_plan.terms.sealed_each_turn)
+            or (item.side != t.snap.side_to_move and not terms.sealed_each_turn)
             or item.arrival_turn != t.snap.turn
             or (ids.index(step) if step in ids else 0) > t.step
         ):
             continue
         t.arrived.add(item.id)
         given = tuple(dice.get(str(item.id), ()))
-        asked = t.rules.fire_plan._arrival_dice(t.snap, item, {})
+        asked = t.rules._arrival_dice(t.snap, item, {})
         if len(given) != len(asked):
             raise ValueError(
                 f"item {item.id} arrives with {len(asked)} dice ({asked}): give them in arrival_dice"
@@ -468,7 +479,7 @@ def _land_due(t: Table, act: Mapping[str, Any], out: Answer) -> None:
             {"item": item.id, "event": landed.event, **plain(dict(landed.shown)), "roll": landed.roll}
         )
         if landed.event:
-            _apply(t, out, t.rules.tabletop.board_changed(t.snap))
+            _apply(t, out, t.rules.between_turns(t.snap, BOARD_CHANGED)[1])
         if answer.resolution is not None:  # a roll the server makes for the item: the script gives its dice
             out.shown["arrivals"][-1]["outcome"] = answer.resolution["outcome_key"]
             _apply(t, out, answer.changes)

@@ -15,7 +15,7 @@ OTHER_WORDS = {("move.py", "field-artillery"), ("move.py", "tank"), ("arcs.py", 
 
 
 def test_rules_table_names_no_base_or_template_of_any_rule_set() -> None:
-    kinds = {k for r in all_game_rules() for k in (*r.kit.bases, *r.kit.templates)}
+    kinds = {k for r in all_game_rules() for k in (*r.book.kit.bases, *r.book.kit.templates)}
     assert "infantry-platoon" in kinds and "rolling-barrage" in kinds  # the kits are read
     named = {
         (path.name, node.value)

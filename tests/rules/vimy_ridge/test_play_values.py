@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from rules.core.game import first_position
 from rules.vimy_ridge.play import club, game
 
 SCRIPT = Path(__file__).parents[1] / "golden_play" / "vimy-ridge-night-and-victory.json"
@@ -20,7 +21,7 @@ def test_the_values_are_the_printed_ones() -> None:
     # 12.1 "provided that neither town hex of Petit Vimy is not presently occupied by any German unit"
     assert club.PETIT_VIMY_TOWN_HEXES == 2
     # 15.1 "The Allied player is the first player."; 15.2 "The game begins with the Allied combat phase"
-    assert game.VimyTurn().first().side == game.ALLIED == "attacker"
+    assert first_position(game.VIMY_GAME).side == game.ALLIED == "attacker"
 
 
 def test_every_refusal_is_one_sentence_citing_its_rule() -> None:
@@ -34,8 +35,8 @@ def test_every_refusal_is_one_sentence_citing_its_rule() -> None:
 
 
 def test_the_record_tells_a_bombardment_and_an_attack_in_vimys_words() -> None:
-    report = game.VimyReport()
-    assert report.roll_told("bombardment", {"outcome_key": "hit"}, "RIR 261") == "bombarded RIR 261: a hit"
+    report = game.VIMY_GAME
+    assert report.roll_words("bombardment", {"outcome_key": "hit"}, "RIR 261") == "bombarded RIR 261: a hit"
     attack = {"outcome_key": "D2", "line": "Trench hexside, Woods", "column": "+6, +7"}
-    told = report.roll_told("attack", attack, "RIR 261")
+    told = report.roll_words("attack", attack, "RIR 261")
     assert told == "attacked RIR 261 on the Trench hexside, Woods line, column +6, +7: D2"

@@ -2,7 +2,7 @@
 contact with an enemy, movement is carried out platoon by platoon" (CLOSE COMBAT (ASSAULTING)) and an order's
 actions are "REMOVE A SUPPRESSION LEVEL, FIRE or MOVE": the assault is its stand's move into contact, a MOVE
 action (erratum assault-action, the book's wording by default), through the path the card, /ask and /resolve
-take (TurnModel.forbidden, then the roll worked out with its consequences)."""
+take (GameRules.forbidden, then the roll worked out with its consequences)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.core.acts import MoveStand, Roll
-from rules.core.records import Snapshot
+from rules.core.records import Snapshot, StandAct
 from rules.core.rolls import work_out
 from rules.flanders_fields.errata import ASSAULT_ACTION
 from rules.flanders_fields.errata.assault import SRC_CLOSE_COMBAT
@@ -29,8 +29,8 @@ def _assault(snap: Snapshot, stand: int, apply: bool = True) -> Roll:
 def _assaulted(snap: Snapshot, stand: int) -> tuple[Snapshot, tuple[Any, ...]]:
     """The assault as /resolve plays it: refused by the turn, else worked out and its changes made."""
     roll = _assault(snap, stand)
-    assert GAME.turn.forbidden(snap, roll) == ()
-    w = work_out(GAME.rolls, get_ruleset("flanders-fields"), snap, roll)
+    assert GAME.forbidden(snap, roll) == ()
+    w = work_out(GAME, GAME.book.roll_terms, get_ruleset("flanders-fields"), snap, roll)
     changes = (*w.spent, *w.changes)
     return snap.after(changes), changes
 
@@ -63,20 +63,20 @@ def test_an_assault_joins_the_move_that_brought_its_stand_into_contact() -> None
 
 def test_an_assault_without_an_action_is_refused_with_the_printed_line() -> None:
     used = snapshot(battalion(u3={"actions_left": 0, "ordered_turn": 1}), turn=1)
-    (refusal,) = GAME.turn.forbidden(used, _assault(used, 4))
+    (refusal,) = GAME.forbidden(used, _assault(used, 4))
     assert refusal == "A Coy has no action left this turn: its order is used up"
     assert refusal.why.startswith("Troops require an order to move into contact with an enemy")
     assert refusal.source.startswith(SRC_CLOSE_COMBAT)
     unordered = snapshot(battalion(), turn=1)
-    (refusal,) = GAME.turn.forbidden(unordered, _assault(unordered, 4))
+    (refusal,) = GAME.forbidden(unordered, _assault(unordered, 4))
     assert refusal == "A Coy has no action left: roll its order first"
     # Asked (the card's /ask) without applying: nothing is spent, nothing refused.
-    assert GAME.turn.forbidden(used, _assault(used, 4, apply=False)) == ()
+    assert GAME.forbidden(used, _assault(used, 4, apply=False)) == ()
 
 
 def test_the_stand_card_says_what_is_left_of_the_order() -> None:
     snap = snapshot(battalion(u3={"actions_left": 2, "ordered_turn": 1}), turn=1)
-    (assault,) = [a for a in GAME.rolls.stand_acts(snap, 4) if a.resolver == "assault"]
+    (assault,) = [a for a in GAME.stand_card(snap, 4) if isinstance(a, StandAct) and a.resolver == "assault"]
     assert assault.why == "2 actions left (A Coy)"
 
 
@@ -88,8 +88,8 @@ def test_under_the_other_reading_the_assault_spends_nothing() -> None:
     after, changes = _assaulted(other, 4)
     assert _spent(changes) == [] and after.unit(3).actions_left == 2
     used = replace(other, units=battalion(u3={"actions_left": 0, "ordered_turn": 1}))
-    assert GAME.turn.forbidden(used, _assault(used, 4)) == ()
-    (assault,) = [a for a in GAME.rolls.stand_acts(other, 4) if a.resolver == "assault"]
+    assert GAME.forbidden(used, _assault(used, 4)) == ()
+    (assault,) = [a for a in GAME.stand_card(other, 4) if isinstance(a, StandAct) and a.resolver == "assault"]
     assert assault.why == ""
 
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from rules.core.acts import Roll
 from rules.core.game import Position
-from rules.core.records import Snapshot, UnitState
+from rules.core.records import Snapshot, StandAct, UnitState
 from rules.core.rolls import work_out
 from rules.registry import get_game_rules, get_ruleset
 from tests.rules.flanders_fields.play.test_game_rules import DEFAULTS
@@ -31,7 +31,9 @@ UNITS = (
 
 
 def _order_roll(snap: Snapshot, unit_id: int) -> tuple[int, str]:
-    (act,) = [a for a in GAME.rolls.stand_acts(snap, unit_id) if a.label == "Order roll"]
+    (act,) = [
+        a for a in GAME.stand_card(snap, unit_id) if isinstance(a, StandAct) and a.label == "Order roll"
+    ]
     return act.unit_id, act.why
 
 
@@ -48,7 +50,7 @@ def test_the_groups_order_roll_is_rolled_as_regimental_artillery() -> None:
         "flanders-fields", "early", UNITS, 120.0, 180.0, turn=1, variants={"artillery-roll-per": "brigade"}
     )
     roll = Roll(resolver="order-roll", dice=[6], unit_id=2)
-    w = work_out(GAME.rolls, get_ruleset("flanders-fields"), snap, roll)
+    w = work_out(GAME, GAME.book.roll_terms, get_ruleset("flanders-fields"), snap, roll)
     assert w.request.unit == "regimental-artillery"
     assert [(c.unit_id, c.field) for c in w.changes] == [(2, "actions_left"), (2, "ordered_turn")]
 
@@ -71,9 +73,7 @@ def test_the_reading_changes_who_rolls_not_when() -> None:
             roll = Roll(resolver="order-roll", dice=[6], unit_id=roller)
 
             def refused(step: int, snap: Snapshot = snap, roll: Roll = roll) -> object:
-                return GAME.turn.roll_refusal(
-                    "playing", snap, Position(1, "attacker", step), roll, "attacker"
-                )
+                return GAME.roll_refusal("playing", snap, Position(1, "attacker", step), roll, "attacker")
 
             assert refused(support) is None, (period, reading)
             assert refused(battalion) is not None, (period, reading)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from shapely import Polygon
 
-from rules.core.kit import Drawn
+from rules.core.kit import Drawn, drawn
 from rules.flanders_fields.play.kit import KIT
 from rules.table.frame import Table
 
@@ -17,7 +17,8 @@ def _bounds(d: Drawn) -> tuple[float, float, float, float]:
 
 def test_a_rolling_barrage_is_a_band_across_the_table_with_its_danger_zone_behind_it() -> None:
     # "There is a danger area 6cm behind the RB": on the side of the side that fired it.
-    attacker, defender = KIT.draw(
+    attacker, defender = drawn(
+        KIT,
         {
             "barrages": [
                 {"side": "attacker", "covers_y": [50, 70]},
@@ -33,16 +34,17 @@ def test_a_rolling_barrage_is_a_band_across_the_table_with_its_danger_zone_behin
 
 
 def test_a_barrage_and_its_zone_are_clipped_to_the_table() -> None:
-    (near,) = KIT.draw({"barrages": [{"side": "attacker", "covers_y": [2, 22]}]}, TABLE)
+    (near,) = drawn(KIT, {"barrages": [{"side": "attacker", "covers_y": [2, 22]}]}, TABLE)
     assert [_bounds(z) for z in near.zone] == [(0, 0, 120, 2)]
     # Rolled off the enemy's edge: only its danger zone is left on the table, a thing of its own.
-    (left,) = KIT.draw({"barrages": [{"side": "attacker", "covers_y": [182, 202]}]}, TABLE)
+    (left,) = drawn(KIT, {"barrages": [{"side": "attacker", "covers_y": [182, 202]}]}, TABLE)
     assert (left.style, _bounds(left)) == ("board-danger", (0, 176, 120, 180))
 
 
 def test_a_gas_cloud_is_drawn_with_its_sides_template() -> None:
     # "an area 20cm wide by 10cm deep if launched by the attacker but only 10x5 if used by a defender" (GAS).
-    attacker, defender = KIT.draw(
+    attacker, defender = drawn(
+        KIT,
         {
             "clouds": [
                 {"side": "attacker", "center": [60, 100], "gas": "offensive"},
@@ -57,7 +59,8 @@ def test_a_gas_cloud_is_drawn_with_its_sides_template() -> None:
 
 
 def test_fire_is_drawn_where_its_deviation_put_it_with_its_kinds_template() -> None:
-    battery, mortar = KIT.draw(
+    battery, mortar = drawn(
+        KIT,
         {
             "fire": [
                 # "a rectangle 10x10cm" (ARTILLERY BATTERIES AREA OF EFFECT), where it landed.
@@ -86,5 +89,5 @@ def test_fire_is_drawn_where_its_deviation_put_it_with_its_kinds_template() -> N
 
 
 def test_an_empty_board_and_the_keys_without_a_drawing_draw_nothing() -> None:
-    assert KIT.draw({}, TABLE) == []
-    assert KIT.draw({"wind": {"direction": 3}, "aiming_points": {"7": [1, 2]}}, TABLE) == []
+    assert drawn(KIT, {}, TABLE) == []
+    assert drawn(KIT, {"wind": {"direction": 3}, "aiming_points": {"7": [1, 2]}}, TABLE) == []

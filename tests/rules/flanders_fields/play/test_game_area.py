@@ -48,7 +48,7 @@ def _table(*firers: UnitState, **board: Any) -> Snapshot:
 
 def _shot(snap: Snapshot, firer: int, target: int, dice: list[int] | None, **fields: Any) -> Rolled:
     roll = Roll(resolver="shooting", fields=fields, dice=dice, unit_id=firer, target_id=target)
-    return work_out(GAME.rolls, RULESET, snap, roll)
+    return work_out(GAME, GAME.book.roll_terms, RULESET, snap, roll)
 
 
 MG = stand(10, None, "mmg", 60, 10, base="heavy-mg", facing_deg=90.0)

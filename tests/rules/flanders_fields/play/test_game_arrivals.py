@@ -60,7 +60,7 @@ def _snap(**board: object) -> Snapshot:
 
 
 def test_the_card_lists_each_stand_once_with_the_odds_the_tables_print() -> None:
-    (card,) = GAME.fire_plan.arrival_cards(_snap(), {11: "1 Plt"})
+    (card,) = GAME.arrival_cards(_snap(), {11: "1 Plt"})
     # "all batteries firing have the same area of effect which is a rectangle 10x10cm"
     xs = {round(x, 6) for x, _ in card.polygon}
     assert xs == {55.0, 65.0} and card.lands == card.aimed == (60.0, 120.0)
@@ -92,26 +92,24 @@ def test_the_card_lists_each_stand_once_with_the_odds_the_tables_print() -> None
 
 
 def test_only_the_side_to_moves_fire_of_this_turn_is_a_card() -> None:
-    assert GAME.fire_plan.arrival_cards(_snap(side="defender"), {}) == ()
-    assert GAME.fire_plan.arrival_cards(_snap(turn=2), {}) == ()
-    assert len(GAME.fire_plan.arrival_cards(_snap(turn=1, turns=3), {})) == 1
+    assert GAME.arrival_cards(_snap(side="defender"), {}) == ()
+    assert GAME.arrival_cards(_snap(turn=2), {}) == ()
+    assert len(GAME.arrival_cards(_snap(turn=1, turns=3), {})) == 1
     old = {k: v for k, v in FIRE.items() if k != "turn"}  # arrived before the board kept its turn
     board = {"fire": [{**old, "point": [60.0, 120.0]}]}
     assert (
-        GAME.fire_plan.arrival_cards(
-            Snapshot("flanders-fields", "early", UNITS, 120.0, 180.0, turn=1, board=board), {}
-        )
+        GAME.arrival_cards(Snapshot("flanders-fields", "early", UNITS, 120.0, 180.0, turn=1, board=board), {})
         == ()
     )
 
 
 def test_applied_a_suppression_reaches_the_company_and_two_actions_fire_twice() -> None:
     snap = _snap()
-    (card,) = GAME.fire_plan.arrival_cards(snap, {})
+    (card,) = GAME.arrival_cards(snap, {})
     # 6: "6+ = 2 Actions"; the full stand is suppressed twice (3, 3), the partial one missed (1, 2), the close
     # one measured outside is not rolled.
     dice = {"action": [6], "11": [3, 3], "12": [1, 2]}
-    fired = GAME.fire_plan._arrival_fired(snap, card, dice, {"13": "outside"}, {})
+    fired = GAME._arrival_fired(snap, card, dice, {"13": "outside"}, {})
     assert [r["unit_id"] for r in fired.rolls] == [None, 11, 12, 11, 12]
     markers = [c for c in fired.changes if isinstance(c, AddToState) and c.field == "suppression"]
     # "MG, mortar and artillery fire suppresses its whole company": each hit marks all four platoons.
@@ -122,33 +120,30 @@ def test_applied_a_suppression_reaches_the_company_and_two_actions_fire_twice() 
 
 def test_a_die_or_a_stand_the_card_does_not_have_is_refused_by_name() -> None:
     snap = _snap()
-    (card,) = GAME.fire_plan.arrival_cards(snap, {})
+    (card,) = GAME.arrival_cards(snap, {})
     with pytest.raises(RulesError) as e:
-        GAME.fire_plan._arrival_fired(snap, card, {"action": [4]}, {}, {})
+        GAME._arrival_fired(snap, card, {"action": [4]}, {}, {})
     assert e.value.field == "dice.11"
     with pytest.raises(RulesError) as e:
-        GAME.fire_plan._arrival_fired(snap, card, {"action": [1]}, {"11": "outside"}, {})
+        GAME._arrival_fired(snap, card, {"action": [1]}, {"11": "outside"}, {})
     assert e.value.field == "measured.11"
 
 
 def test_a_battery_deviates_as_it_arrives_by_the_appendix_method() -> None:
     snap = Snapshot("flanders-fields", "early", UNITS, 120.0, 180.0, turn=1, side_to_move="attacker")
     item = PlanItem(5, "attacker", "bombardment", 1, {"grid": [60, 120], "battery": "", "turns": 1})
-    assert GAME.fire_plan._arrival_dice(snap, item, {}) == (6, 6, 6, 6, 6)
+    assert GAME._arrival_dice(snap, item, {}) == (6, 6, 6, 6, 6)
     # First die 2: it deviates; 4 then 3: "4-6 add six" -> 9 o'clock; 2D6 = 2 + 5 = 7 cm. 12 o'clock is ahead
     # of the attacker's edge (+y), so 9 o'clock is to its left (-x).
-    landed = GAME.fire_plan._arrival(snap, item, (2, 4, 3, 2, 5))
+    landed = GAME._arrival(snap, item, (2, 4, 3, 2, 5))
     (fire,) = landed.board["fire"]
     assert fire["point"] == [60.0, 120.0] and fire["lands"] == pytest.approx([53.0, 120.0])
     assert fire["deviation"]["clock"] == 9 and fire["deviation"]["distance_cm"] == 7
     # "if the result is a 5 or 6 then there is no deviation"
-    (still,) = GAME.fire_plan._arrival(snap, item, (5, 1, 1, 1, 1)).board["fire"]
+    (still,) = GAME._arrival(snap, item, (5, 1, 1, 1, 1)).board["fire"]
     assert still["lands"] == [60.0, 120.0]
     # A mortar is on the table: no deviation dice.
-    assert (
-        GAME.fire_plan._arrival_dice(snap, PlanItem(6, "attacker", "mortar", 1, {"grid": [60, 120]}), {})
-        == ()
-    )
+    assert GAME._arrival_dice(snap, PlanItem(6, "attacker", "mortar", 1, {"grid": [60, 120]}), {}) == ()
     pre = Snapshot(
         "flanders-fields",
         "early",
@@ -157,7 +152,7 @@ def test_a_battery_deviates_as_it_arrives_by_the_appendix_method() -> None:
         180.0,
         variants={"planned-fire-deviation": "pre-registered"},
     )
-    assert GAME.fire_plan._arrival_dice(pre, item, {}) == ()
+    assert GAME._arrival_dice(pre, item, {}) == ()
 
 
 def test_where_the_playsheet_rolls_bombardments_in_their_step_no_action_roll_is_asked() -> None:
@@ -169,10 +164,10 @@ def test_where_the_playsheet_rolls_bombardments_in_their_step_no_action_roll_is_
 
     fire = {**FIRE, "point": [60.0, 120.0]}
     mid = Snapshot("flanders-fields", "mid", UNITS, 120.0, 180.0, turn=1, board={"fire": [fire]})
-    (card,) = GAME.fire_plan.arrival_cards(mid, {})
+    (card,) = GAME.arrival_cards(mid, {})
     assert card.first is None and {s.times for s in card.stands} == {1}
     assert "4 BARRAGES AND BOMBARDMENTS" in card.source
-    fired = GAME.fire_plan._arrival_fired(mid, card, {"11": [6], "12": [1], "13": [1]}, {}, {})
+    fired = GAME._arrival_fired(mid, card, {"11": [6], "12": [1], "13": [1]}, {}, {})
     assert [r["unit_id"] for r in fired.rolls] == [11, 12, 13] and "1 turn of fire" in fired.effect
     ordered = Snapshot(
         "flanders-fields",
@@ -184,7 +179,7 @@ def test_where_the_playsheet_rolls_bombardments_in_their_step_no_action_roll_is_
         turn=1,
         board={"fire": [fire]},
     )
-    (card,) = GAME.fire_plan.arrival_cards(ordered, {})
+    (card,) = GAME.arrival_cards(ordered, {})
     assert card.first is not None and card.first.resolver == "artillery-action"
     item = FireItem("5", "bombardment", (60.0, 120.0), 1, 1, "field-gun", "artillery")
     assert Rules("mid", {}).actions(item) == {1: Fraction(1)}
@@ -216,7 +211,7 @@ def test_a_stand_the_firing_table_cannot_shoot_is_named_not_rolled() -> None:
         turn=1,
         board={"fire": [{**FIRE, "point": [60.0, 120.0]}]},
     )
-    (card,) = GAME.fire_plan.arrival_cards(snap, {20: "A7V"})
+    (card,) = GAME.arrival_cards(snap, {20: "A7V"})
     assert [s.unit_id for s in card.stands] == [11]
     assert any(n.startswith("A7V is not rolled") for n in card.notes)
 
@@ -245,11 +240,11 @@ def test_planned_fire_from_a_battery_on_the_table_does_not_deviate() -> None:
     on_table = Snapshot(
         "flanders-fields", "early", (*UNITS, _battery("field-battery", "Field Battery", 60.0)), 120.0, 180.0
     )
-    assert GAME.fire_plan._arrival_dice(on_table, item, {}) == ()
+    assert GAME._arrival_dice(on_table, item, {}) == ()
     off_table = Snapshot(
         "flanders-fields", "early", (*UNITS, _battery("field-battery", "Field Battery", None)), 120.0, 180.0
     )
-    assert GAME.fire_plan._arrival_dice(off_table, item, {}) == (6, 6, 6, 6, 6)
+    assert GAME._arrival_dice(off_table, item, {}) == (6, 6, 6, 6, 6)
 
 
 def test_a_plan_naming_a_battery_by_its_force_name_fires_as_that_battery() -> None:
@@ -258,10 +253,10 @@ def test_a_plan_naming_a_battery_by_its_force_name_fires_as_that_battery() -> No
     snap = Snapshot(
         "flanders-fields", "early", (*UNITS, howitzers), 120.0, 180.0, turn=1, board={"fire": [fire]}
     )
-    (card,) = GAME.fire_plan.arrival_cards(snap, {30: "2 How Bty"})
+    (card,) = GAME.arrival_cards(snap, {30: "2 How Bty"})
     assert card.stands[0].request["firer"] == "field-howitzer"
     by_shown_name = {**fire, "battery": "2 How Bty"}
-    (card,) = GAME.fire_plan.arrival_cards(replace(snap, board={"fire": [by_shown_name]}), {30: "2 How Bty"})
+    (card,) = GAME.arrival_cards(replace(snap, board={"fire": [by_shown_name]}), {30: "2 How Bty"})
     assert card.stands[0].request["firer"] == "field-howitzer"
 
 
@@ -278,12 +273,12 @@ def test_a_stand_too_close_to_call_is_rolled_as_the_card_lists_it() -> None:
         turn=1,
         board={"fire": [{**FIRE, "point": [60.0, 120.0]}]},
     )
-    (card,) = GAME.fire_plan.arrival_cards(snap, {})
+    (card,) = GAME.arrival_cards(snap, {})
     roll = next(s for s in card.stands if s.unit_id == 15)
     assert (roll.under, roll.measured, roll.request["partial_template"]) == ("close", "partial", True)
     dice = {"action": [4], "11": [1], "12": [1], "13": [1], "15": [6]}
-    fired = GAME.fire_plan._arrival_fired(snap, card, dice, {}, {})
+    fired = GAME._arrival_fired(snap, card, dice, {}, {})
     assert [r["unit_id"] for r in fired.rolls] == [None, 11, 12, 13, 15]
     assert fired.rolls[-1]["resolution"]["modifiers"][0]["value"] == -2
-    measured_out = GAME.fire_plan._arrival_fired(snap, card, dice, {"15": "outside"}, {})
+    measured_out = GAME._arrival_fired(snap, card, dice, {"15": "outside"}, {})
     assert [r["unit_id"] for r in measured_out.rolls] == [None, 11, 12, 13]

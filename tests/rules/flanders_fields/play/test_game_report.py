@@ -10,7 +10,7 @@ def test_an_assault_is_told_by_its_consequence_and_a_shot_by_what_it_did() -> No
     consequence = "The attacker destroys or captures the defender; it may follow up against a new opponent."
     resolution = {"outcome_key": "attacker-wins", "consequence": consequence}
     report = FlandersFieldsReport()
-    assert report.roll_told("assault", resolution, "B Plt 11") == (
+    assert report.roll_words("assault", resolution, "B Plt 11") == (
         "assaulted B Plt 11: the attacker destroys or captures the defender"
     )
-    assert report.roll_told("shooting", {"outcome_key": "killed"}, "B Plt 11") == ""
+    assert report.roll_words("shooting", {"outcome_key": "killed"}, "B Plt 11") == ""

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from rules.core.errors import RulesError
-from rules.core.game import Outcome
+from rules.core.game import BOARD_CHANGED, Outcome
 from rules.core.records import Filled, FillRequest, SetBoard, Snapshot, UnitState
 from rules.flanders_fields import FlandersFields
 from rules.flanders_fields.book import tables as T
@@ -36,7 +36,9 @@ from rules.flanders_fields.play.changes import (
     SuppressionRecovered,
     UnitKilled,
 )
+from rules.flanders_fields.play.game_consequences import marker_added, marker_removed
 from rules.flanders_fields.play.game_report import FlandersFieldsReport
+from rules.flanders_fields.play.game_sequence import turn_ended
 from rules.flanders_fields.play.units import (
     CREWED_KINDS,
     FIRER,
@@ -124,7 +126,7 @@ def test_unit_classes_read_the_force_tree() -> None:
 def _fill(resolver: str, snap: Snapshot, unit: int | None, target: int | None = None, **given: Any) -> dict:
     fields = frozenset(get_ruleset("flanders-fields").resolvers[resolver].Request.model_fields)
     out: dict[str, Filled] = {}
-    for f in GAME.rolls.fill(resolver, snap, FillRequest(fields, unit, target, given)):
+    for f in GAME.fill(resolver, snap, FillRequest(fields, unit, target, given)):
         out.setdefault(f.field, f)  # the first reading of a field: the one the request takes
     return out
 
@@ -179,21 +181,21 @@ def test_fill_names_an_unknown_unit() -> None:
 # -- markers ------------------------------------------------------------------------------------------------
 def test_mg_fire_suppresses_the_whole_company_rifle_fire_one_platoon() -> None:
     snap = snapshot()
-    mg = GAME.fields.marker_added(snap, 4, "mg", 1)
+    mg = marker_added(snap, 4, "mg", 1)
     assert [(type(c), c.unit_id) for c in mg] == [
         (SuppressionAdded, 4),
         (SuppressionAdded, 5),
         (SuppressionAdded, 6),
     ]
     assert all(c.source == SRC_BATTLE_SUPPRESSION and c.fire == "mg" for c in mg)
-    rifle = GAME.fields.marker_added(snap, 4, "rifle", 1)
+    rifle = marker_added(snap, 4, "rifle", 1)
     assert [(type(c), c.unit_id, c.count) for c in rifle] == [(SuppressionAdded, 4, 1)]
 
 
 def test_a_third_marker_kills_and_losses_make_a_morale_test_due() -> None:
     # 5 rifle platoons; B Coy has lost one, A Coy's first two platoons carry two markers each.
     snap = snapshot(battalion(u4={"suppression": 2}, u5={"suppression": 2}, u8={"killed": True}))
-    changes = GAME.fields.marker_added(snap, 4, "artillery", 1)
+    changes = marker_added(snap, 4, "artillery", 1)
     kinds = [(type(c).__name__, getattr(c, "unit_id", None)) for c in changes]
     assert kinds == [
         ("SuppressionAdded", 4),
@@ -216,41 +218,41 @@ def test_the_second_morale_test_is_due_at_75_percent_and_there_is_no_third() -> 
         "u9": {"killed": True},
     }
     after_first = snapshot(battalion(u1={"morale_stage": 1}, **lost))
-    changes = GAME.fields.marker_added(after_first, 4, "mg", 1)
+    changes = marker_added(after_first, 4, "mg", 1)
     assert [(c.unit_id, c.source) for c in changes if isinstance(c, MoraleDue)] == [(1, MORALE)]  # 4 of 5
     after_second = snapshot(battalion(u1={"morale_stage": 2}, **lost))
-    assert not any(isinstance(c, MoraleDue) for c in GAME.fields.marker_added(after_second, 4, "mg", 1))
+    assert not any(isinstance(c, MoraleDue) for c in marker_added(after_second, 4, "mg", 1))
 
 
 def test_no_second_morale_flag_while_one_is_due_nor_a_kill_of_the_dead() -> None:
     snap = snapshot(
         battalion(u1={"morale_due": True}, u4={"suppression": 2}, u5={"suppression": 2}, u8={"killed": True})
     )
-    assert not any(isinstance(c, MoraleDue) for c in GAME.fields.marker_added(snap, 4, "mg", 1))
+    assert not any(isinstance(c, MoraleDue) for c in marker_added(snap, 4, "mg", 1))
     dead = snapshot(battalion(u4={"killed": True}))
     with pytest.raises(RulesError) as e:
-        GAME.fields.marker_added(dead, 4, "mg", 1)
+        marker_added(dead, 4, "mg", 1)
     assert e.value.field == "unit_id"
 
 
 def test_recovering_spends_the_companys_action() -> None:
     snap = snapshot(battalion(u3={"actions_left": 1}, u4={"suppression": 1}), turn=1)
-    changes = GAME.fields.marker_removed(snap, 4, True)
+    changes = marker_removed(snap, 4, True)
     assert changes == (
         ActionSpent("an action of A Coy", SRC_RECOVERY, 3),
         SuppressionRecovered("a marker removed from unit 4", SRC_RECOVERY, 4),
     )
     with pytest.raises(RulesError) as e:
-        GAME.fields.marker_removed(snap, 5, False)
+        marker_removed(snap, 5, False)
     assert e.value.field == "delta"
 
 
 def test_end_of_turn_command_stands_recover_and_actions_lapse() -> None:
     snap = snapshot(battalion(u2={"suppression": 2}, u4={"suppression": 1}, u3={"actions_left": 2}))
-    changes = GAME.turn.ended(snap, "attacker")
+    changes = turn_ended(snap, "attacker")
     assert [type(c) for c in changes] == [SuppressionCleared, ActionsLapsed]
     assert changes[0].unit_id == 2 and changes[0].source == SRC_RECOVERY and changes[1].unit_id == 3
-    assert GAME.turn.ended(snap, "defender") == ()
+    assert turn_ended(snap, "defender") == ()
 
 
 # -- results ------------------------------------------------------------------------------------------------------
@@ -263,20 +265,20 @@ def _outcome(
 
 def test_an_order_roll_grants_its_actions() -> None:
     out = _outcome("order-roll", {"outcome_key": "pass", "outcome": {"actions": 2}}, 3)
-    changes = GAME.rolls._consequences("order-roll", snapshot(turn=2), out)
+    changes = GAME._consequences("order-roll", snapshot(turn=2), out)
     assert [(type(c), c.unit_id, c.value) for c in changes] == [(ActionsGranted, 3, 2), (Ordered, 3, 2)]
 
 
 def test_shooting_at_raw_troops_marks_their_battalion_fired_on() -> None:
     snap = snapshot()
     out = _outcome("shooting", {"outcome_key": "suppressed", "outcome": "suppressed"}, 20, 4, firer="mg")
-    changes = GAME.rolls._consequences("shooting", snap, out)
+    changes = GAME._consequences("shooting", snap, out)
     assert [type(c) for c in changes] == [SuppressionAdded] * 3 + [CameUnderFire]
     assert changes[-1].unit_id == 1
     missed = _outcome(
         "shooting", {"outcome_key": "no-effect", "outcome": "no-effect"}, 4, 20, firer="infantry"
     )
-    assert GAME.rolls._consequences("shooting", snap, missed) == ()  # experienced troops: nothing to mark
+    assert GAME._consequences("shooting", snap, missed) == ()  # experienced troops: nothing to mark
 
 
 def test_a_rout_removes_the_battalion_and_a_retreat_suppresses_and_abandons() -> None:
@@ -288,14 +290,14 @@ def test_a_rout_removes_the_battalion_and_a_retreat_suppresses_and_abandons() ->
         "at_75_percent": False,
         "removed": True,
     }
-    changes = GAME.rolls._consequences("morale", snap, _outcome("morale", rout, 1))
+    changes = GAME._consequences("morale", snap, _outcome("morale", rout, 1))
     assert changes[:2] == (
         MoraleStage("1st Bn has tested its morale", MORALE, 1, 1),
         MoraleTested("1st Bn has tested its morale", MORALE, 1),
     )
     assert {c.unit_id for c in changes[2:] if isinstance(c, UnitKilled)} == {2, 4, 5, 6, 9, 10}
     retreat = {**rout, "removed": False, "suppressed": True, "abandon_crewed_weapons": True}
-    changes = GAME.rolls._consequences("morale", snap, _outcome("morale", retreat, 1))
+    changes = GAME._consequences("morale", snap, _outcome("morale", retreat, 1))
     suppressed = {c.unit_id for c in changes if isinstance(c, BecameSuppressed)}
     assert suppressed == {2, 5, 6, 9, 10}  # not 4: already suppressed
     assert [(c.unit_id, c.source) for c in changes if isinstance(c, CrewAbandoned)] == [(10, SRC_CREWED)]
@@ -305,10 +307,10 @@ def test_a_stand_rolled_under_a_barrage_is_no_longer_pending() -> None:
     barrage = {"item_id": "RB1", "side": "attacker", "front_y": 50.0, "pending": [4, 5], "danger": []}
     snap = snapshot(barrages=(barrage,))
     out = _outcome("rolling-barrage", {"outcome_key": "no-effect", "outcome": "no-effect"}, None, 4)
-    changes = GAME.rolls._consequences("rolling-barrage", snap, out)
+    changes = GAME._consequences("rolling-barrage", snap, out)
     rolled = [c for c in changes if isinstance(c, BarragesRolled)]
     assert rolled[0].barrages[0]["pending"] == [5] and rolled[0].source == SRC_ROLLING_BARRAGE
-    again = GAME.rolls._consequences("rolling-barrage", snapshot(barrages=(rolled[0].barrages[0],)), out)
+    again = GAME._consequences("rolling-barrage", snapshot(barrages=(rolled[0].barrages[0],)), out)
     assert not any(isinstance(c, BarragesRolled) for c in again)
 
 
@@ -316,7 +318,7 @@ def test_gas_markers_follow_the_clouds() -> None:
     # An attacker cloud (20 x 10 cm) over the defending platoon; unit 9 was marked in gas and no longer is.
     snap = snapshot(battalion(u9={"in_gas": True}))
     cloud = {"item_id": "G1", "side": "attacker", "center": [10.0, 100.0]}
-    changes = GAME.tabletop.board_changed(replace(snap, board={"clouds": [cloud]}))
+    changes = GAME.between_turns(replace(snap, board={"clouds": [cloud]}), BOARD_CHANGED)[1]
     assert {(c.unit_id, c.in_gas) for c in changes} == {(20, True), (9, False)}
     assert all(isinstance(c, GasMarked) and c.source == SRC_GAS for c in changes)
 
@@ -326,7 +328,7 @@ def test_a_dispersing_wind_clears_the_offensive_clouds() -> None:
     snap = snapshot(battalion(u20={"in_gas": True}), clouds=(cloud,), turn=3)
     wind = {"direction_deg": 90.0, "speed_cm": 10.0, "dispersed": True}
     out = _outcome("gas-wind", {"outcome_key": "dispersed", "outcome": wind}, None)
-    changes = GAME.rolls._consequences("gas-wind", snap, out)
+    changes = GAME._consequences("gas-wind", snap, out)
     blown = {c.key: c.value for c in changes[:4] if isinstance(c, SetBoard)}
     assert blown["clouds"] == [] and blown["wind_turn"] == 3 and blown["wind"] == wind
     assert blown["clouds_gone"][0]["why"] == "the Gas Movement table dispersed the gas"
@@ -335,7 +337,7 @@ def test_a_dispersing_wind_clears_the_offensive_clouds() -> None:
 
 # -- the hook -----------------------------------------------------------------------------------------------------
 def test_only_a_rule_set_with_game_rules_can_be_played() -> None:
-    assert GAME.ruleset_id == FlandersFields.id
+    assert GAME.book.ruleset_id == FlandersFields.id
     with pytest.raises(RulesError) as e:
         get_game_rules("firestorm-villers-bretonneux")
     assert e.value.field == "ruleset" and "firestorm-villers-bretonneux" in e.value.message

@@ -34,21 +34,21 @@ def _at(turn: int, side: str) -> Snapshot:
 
 def _dice_for(snap: Snapshot, unit_id: int, die: int, apply: bool = True) -> Rolled:
     roll = Roll(resolver="reinforcements", dice=[die], unit_id=unit_id, apply=apply)
-    return work_out(MONS.rules.rolls, MONS.ruleset, snap, roll)
+    return work_out(MONS.rules, MONS.rules.book.roll_terms, MONS.ruleset, snap, roll)
 
 
 def test_the_reinforcements_are_diced_for_from_turn_two_on_a_six_then_a_five() -> None:
     british = next(u for u in MONS.snap.units if u.side == "defender" and u.state["reinforcement_turn"])
     assert british.off_table and british.state["reinforcement_turn"] == 2
-    assert not any("reinforcements" in n for n in MONS.rules.turn.needs(_at(1, "defender"), "support-orders"))
+    assert not any("reinforcements" in n for n in MONS.rules.needs(_at(1, "defender"), "support-orders"))
     turn2 = _at(2, "defender")
     assert f"roll reinforcements for {british.name}: they arrive on a 6 or more" in (
-        MONS.rules.turn.needs(turn2, "support-orders")
+        MONS.rules.needs(turn2, "support-orders")
     )
     missed = _dice_for(turn2, british.id or 0, 5)
     assert (missed.request.turns_diced, missed.resolution["outcome_key"]) == (1, "not-yet")
     after = turn2.after(missed.changes)
-    assert after.unit(british.id or 0).off_table and not MONS.rules.turn.needs(after, "support-orders")
+    assert after.unit(british.id or 0).off_table and not MONS.rules.needs(after, "support-orders")
     with pytest.raises(RulesError) as e:
         _dice_for(after, british.id or 0, 6)  # once a turn
     assert "this turn" in e.value.reason
@@ -69,4 +69,4 @@ def test_under_the_one_die_reading_a_sides_reinforcements_arrive_together() -> N
     came = turn2.after(_dice_for(turn2, first.id or 0, 6).changes)
     assert not came.unit(first.id or 0).off_table and not came.unit(second.id or 0).off_table
     missed = turn2.after(_dice_for(turn2, first.id or 0, 2).changes)
-    assert missed.unit(second.id or 0).off_table and not MONS.rules.turn.needs(missed, "support-orders")
+    assert missed.unit(second.id or 0).off_table and not MONS.rules.needs(missed, "support-orders")

@@ -29,12 +29,12 @@ def _snap(x: float | None) -> Snapshot:
 
 def test_a_battery_on_the_table_named_as_the_plan_shows_it_rolls_no_deviation() -> None:
     on_table, off_table = _snap(60.0), _snap(None)
-    assert GAME.fire_plan._arrival_dice(on_table, ITEM, NAMES) == ()
-    assert GAME.fire_plan._arrival_dice(off_table, ITEM, NAMES) == (6, 6, 6, 6, 6)
+    assert GAME._arrival_dice(on_table, ITEM, NAMES) == ()
+    assert GAME._arrival_dice(off_table, ITEM, NAMES) == (6, 6, 6, 6, 6)
     # Its card: fired where it was aimed, as the battery on the table.
-    landed = GAME.fire_plan._arrival(on_table, ITEM, ())
+    landed = GAME._arrival(on_table, ITEM, ())
     snap = replace(on_table, board=dict(landed.board))
-    (card,) = GAME.fire_plan.arrival_cards(snap, NAMES)
+    (card,) = GAME.arrival_cards(snap, NAMES)
     assert card.lands == card.aimed == (60.0, 120.0) and card.deviation == {}
     assert card.stands[0].request["firer"] == "field-gun"
 
@@ -42,7 +42,7 @@ def test_a_battery_on_the_table_named_as_the_plan_shows_it_rolls_no_deviation() 
 def _rehearsed(snap: Snapshot) -> dict[str, Any]:
     items = [{"id": ITEM.id, "kind": ITEM.kind, "arrival_turn": 1, "data": DATA}]
     options = {"firers": {}, "sos": [], "brigades": {}}
-    return GAME.fire_plan._rehearse(snap, "attacker", items, NAMES, options, 1, 1, 1)
+    return GAME._rehearse(snap, "attacker", items, NAMES, options, 1, 1, 1)
 
 
 def test_the_rehearsal_agrees_with_the_arrival() -> None:

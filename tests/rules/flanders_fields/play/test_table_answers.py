@@ -87,7 +87,7 @@ def roll(
     asked = Roll(
         resolver=resolver, fields=fields, dice=dice, unit_id=unit_id, target_id=target_id, apply=True
     )
-    return work_out(GAME.rolls, RULESET, snap, asked)
+    return work_out(GAME, GAME.book.roll_terms, RULESET, snap, asked)
 
 
 def filled(w: Rolled) -> dict[str, Any]:
@@ -153,11 +153,11 @@ def test_an_arrival_card_does_not_roll_a_sheltered_stand_like_anyone_else() -> N
         side_to_move="attacker",
         board={"fire": [{**fire, "point": [60, 120]}]},
     )
-    (card,) = GAME.fire_plan.arrival_cards(snap, {})
+    (card,) = GAME.arrival_cards(snap, {})
     (roll_of,) = [s for s in card.stands if s.unit_id == 11]
     assert roll_of.request["target_in_deep_shelter"] is True
     assert roll_of.odds == {"not-possible": 1}
-    fired = GAME.fire_plan._arrival_fired(snap, card, {"action": [6], "11": [6, 6]}, {}, {})
+    fired = GAME._arrival_fired(snap, card, {"action": [6], "11": [6, 6]}, {}, {})
     assert not [c for c in fired.changes if getattr(c, "unit_id", None) == 11]
 
 
@@ -234,7 +234,7 @@ def test_a_count_or_state_the_table_keeps_is_refused_naming_it() -> None:
 def test_each_field_the_table_fills_has_its_class() -> None:
     # The playsheet's counts and flags are kept, the tape's distances measured, what the players judge on the
     # table seen (erratum judged-by-eye: the book does not say who judges cover, sight or an assault's stands).
-    claims = GAME.rolls.terms.claims
+    claims = GAME.book.roll_terms.claims
     assert {"through_wire", "target_in_deep_shelter", "deep_suppression", "raw_under_fire"} <= claims.kept
     assert dict(claims.measured) == {"range_cm": "cm", "distance_cm": "cm"}
     assert claims.seen == {"cover", "defender_cover", "direct_line_of_sight", "attacker", "defender"}
