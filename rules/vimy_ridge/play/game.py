@@ -384,8 +384,11 @@ def roll_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
 
 
 def _enemy_target(snapshot: Snapshot, act: Roll, doing: str) -> tuple[Refusal, ...]:
-    """An attack or a bombardment takes an enemy counter on the map as its target."""
-    target = snapshot.by_id.get(act.target_id) if act.target_id is not None else None
+    """An attack or a bombardment takes an enemy counter on the map as its target (one not yet tapped is
+    judged when it is: the counter's card offers the act before its target is picked)."""
+    if act.target_id is None:
+        return ()
+    target = snapshot.by_id.get(act.target_id)
     if (
         target is None
         or target.level != COUNTER
