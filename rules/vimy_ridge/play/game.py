@@ -682,9 +682,7 @@ class VimyCounters(CounterBoard):
         for t in TURNS:
             dark, _source = night(snapshot, t.number)
             # 11.1 "the April 9 (Morning) box of the Turn Track"; the rest as the club's copy prints them.
-            label = f"Turn {t.number}" + (f", {entered[t.number - 1]}" if entered else "")
-            if t.number == 1:
-                label = "Turn 1, 9 April (Morning)"
+            label = "9 April (Morning)" if t.number == 1 else str(entered[t.number - 1]) if entered else ""
             allied, german = (
                 board_value(snapshot, "artillery_track")[t.number - 1]
                 if board_value(snapshot, "artillery_track")

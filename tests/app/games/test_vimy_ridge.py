@@ -88,6 +88,13 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     assert refused.status_code == 422 and "artillery_track" in refused.text, refused.text
     entered = roll("club-data", {"fields": {"club": HEXES}, "dice": []}, g.referee)
     assert entered.status_code == 200, entered.text
+    # The page of counters reads the club's track: its first box as printed (11.1), night where the club's moon is.
+    track = http.get(f"{api}/counters", headers=g.attacker).json()["track"]
+    assert [(t["label"], t["dark"]) for t in track[:3]] == [
+        ("9 April (Morning)", False),
+        ("Day", False),
+        ("Night", True),
+    ]
 
     # A bombardment with gas at Zero Hour (two markers, a 1 hits), then undone.
     shot = {
