@@ -248,7 +248,7 @@ class VimyTurn(GameRules):
         )
 
 
-def _refusal(sentence: str, why: str, source: str) -> Refusal:
+def _refused_now(sentence: str, why: str, source: str) -> Refusal:
     assert len(sentence) <= 120, sentence
     return Refusal(sentence, why, source)
 
@@ -262,7 +262,7 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
     restored = _steps_restored(snapshot, unit, values)
     if restored and not is_night:
         return (
-            _refusal(
+            _refused_now(
                 "Replacements arrive only in night game turns (11.3, 11.6).",
                 "During each night game turn (moon symbol) each player receives two replacements (11.3, 11.6)",
                 SRC_REPLACE,
@@ -273,15 +273,15 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
         used = int(ledger.get(unit.side, 0))
         if used + restored > REPLACEMENTS_PER_NIGHT:
             return (
-                _refusal(
+                _refused_now(
                     f"Two replacements a side each night turn, not saved: {used} used (11.3, 11.6).",
-                    "the player automatically receives two replacements ... it may not be accumulated (11.3)",
+                    "Each night turn a player receives two replacements, which may not be accumulated (11.3)",
                     SRC_REPLACE,
                 ),
             )
         if unit.state.get("moved_turn") == snapshot.turn and not unit.state.get("eliminated"):
             return (
-                _refusal(
+                _refused_now(
                     "A counter that moved this night turn may not be rebuilt (11.3).",
                     "no unit that moved during that same night game turn may ever be rebuilt as a replacement",
                     SRC_REPLACE,
@@ -295,7 +295,7 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
     )
     if is_night and not entering:
         return (
-            _refusal(
+            _refused_now(
                 "No movement at night: only a replacement entering the map moves (13.1, 11.3).",
                 "no attack or movement, by either side, may occur during any night turn (13.1)",
                 night_source,
@@ -305,7 +305,7 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
     if values.get("applied_result") in ("retreated", "advanced") or (step == "combat" and not entering):
         if step != "combat":
             return (
-                _refusal(
+                _refused_now(
                     "Retreats and advances follow an attack in the combat phase.",
                     "a combat result",
                     SRC_RESULTS,
@@ -316,7 +316,7 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
         return ()
     if snapshot.turn == 1 and unit.side == ALLIED and step == "movement":
         return (
-            _refusal(
+            _refused_now(
                 "Zero Hour: the game begins with the Allied combat phase; no Allied move on turn 1 (15.2).",
                 "The game begins with the Allied combat phase of the 9 April (Morning) game turn (15.2)",
                 cite("15.2 Zero Hour"),
@@ -324,7 +324,7 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
         )
     if unit.side != snapshot.side_to_move or step != "movement":
         return (
-            _refusal(
+            _refused_now(
                 "Move your own counters in your movement phase (15.0).",
                 "each player moves his units in his own movement phase (15.0, Fire & Movement standard rules)",
                 SRC_TURN,
@@ -355,7 +355,7 @@ def roll_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     if act.resolver == "attack":
         if is_night:
             return (
-                _refusal(
+                _refused_now(
                     "No attack at night: night turns are for replacements and bombardment (13.1).",
                     "no attack or movement, by either side, may occur during any night turn (13.1)",
                     night_source,
@@ -363,7 +363,7 @@ def roll_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
             )
         if step != "combat":
             return (
-                _refusal(
+                _refused_now(
                     "Attack in your combat phase (15.0).",
                     "the combat phase follows the movement phase",
                     SRC_TURN,
@@ -373,7 +373,7 @@ def roll_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     if act.resolver == "bombardment":
         if step != "bombardment":
             return (
-                _refusal(
+                _refused_now(
                     "Bombard at the end of your movement phase, before your combat phase (17.2).",
                     "Bombardment can only ever occur at the end of a player's movement phase, before his combat phase",
                     SRC_BOMBARD,
@@ -397,9 +397,11 @@ def _enemy_target(snapshot: Snapshot, act: Roll, doing: str) -> tuple[Refusal, .
         or not target.state.get("hex")
     ):
         rule = "17.2" if doing == "Bombard" else "18.3"
-        sentence = f"{doing} an enemy counter on the map: tap it as the target ({rule})."
         why = "markers on any enemy units (17.2); an attack upon the same enemy unit (18.3)"
-        return (_refusal(sentence, why, SRC_BOMBARD if doing == "Bombard" else SRC_INTEGRITY),)
+        source = SRC_BOMBARD if doing == "Bombard" else SRC_INTEGRITY
+        return (
+            _refused_now(f"{doing} an enemy counter on the map: tap it as the target ({rule}).", why, source),
+        )
     return ()
 
 
@@ -410,14 +412,16 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     if not attackers or any(
         u.level != COUNTER or u.side != snapshot.side_to_move or u.state.get("eliminated") for u in attackers
     ):
-        why = "Only units of the same division ... may ever participate in the same attack upon the same enemy unit"
-        return (_refusal("Attack with your own counters on the map (18.3).", why, SRC_INTEGRITY),)
+        why = (
+            "Only units of the same division may ever participate in the same attack upon the same enemy unit"
+        )
+        return (_refused_now("Attack with your own counters on the map (18.3).", why, SRC_INTEGRITY),)
     divisions = {str(u.state.get("division", "")) for u in attackers}
     if len(divisions) > 1:
         return (
-            _refusal(
+            _refused_now(
                 "Attack with one division's units: the others make a separate attack (18.3).",
-                "Only units of the same division ... may ever participate in the same attack upon the same enemy unit",
+                "Only units of the same division may ever participate in the same attack upon the same enemy unit",
                 SRC_INTEGRITY,
             ),
         )
@@ -425,7 +429,7 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     crossing = target is not None and _crosses_trench(snapshot, attackers, target)
     if crossing and act.fields.get("terrain") not in (None, "trench"):
         return (
-            _refusal(
+            _refused_now(
                 "The attack crosses a trench hexside: resolve it on the trench line (14.2).",
                 "When any attack is directed across an enemy trench hexside, the attack must be resolved via the "
                 "trench terrain line",
@@ -442,10 +446,9 @@ def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     if act.fields.get("observed") != "observed":
         # 17.3: observation is the players' call, made from their own map; the game records it as theirs.
         return (
-            _refusal(
+            _refused_now(
                 "Say the target is observed: only observed enemy units can be bombarded (17.3).",
-                "An enemy unit is only observed if it is adjacent to an observing unit of the other side, or if a "
-                "friendly unit has a line of sight (LOS) to it; at night no LOS beyond an adjacent hex",
+                "An enemy unit is observed only if adjacent to an observing enemy unit or in a friendly unit's LOS",
                 cite("17.3 Observation"),
             ),
         )
@@ -454,9 +457,9 @@ def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     spent = int(this_turn(snapshot, "markers_spent").get(side, 0))
     if spent + markers > have:
         return (
-            _refusal(
+            _refused_now(
                 f"Only {have - spent} of {have} bombardment markers left this turn (17.1).",
-                "the exact number of bombardment markers each side receives each turn is printed ... on the Artillery Track",
+                "Each side receives the bombardment markers printed for the turn on the Artillery Track",
                 source,
             ),
         )
@@ -464,7 +467,7 @@ def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
         on = int(this_turn(snapshot, "bombarded").get(str(act.target_id), 0))
         if on + markers > MAX_MARKERS_PER_UNIT:
             return (
-                _refusal(
+                _refused_now(
                     "No more than two bombardment markers per enemy unit (17.2).",
                     "no more than two bombardment markers per enemy unit",
                     SRC_BOMBARD,
@@ -472,7 +475,7 @@ def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
             )
     if act.fields.get("aircraft") and int(board_value(snapshot, "aircraft") or 0) <= 0:
         return (
-            _refusal(
+            _refused_now(
                 "No Allied aircraft marker is left (18.1).",
                 "the Allied player must eliminate one of his aircraft markers each night",
                 SRC_RED_BARON,
