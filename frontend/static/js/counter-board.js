@@ -143,7 +143,8 @@
     const gone = all.filter((c) => c.killed);
     if (gone.length) out.push(group("Out of play", "", gone, true, "out"));
     if (!all.length) out.push(h("p", { class: "muted", text: "No counters yet: the referee enters them." }));
-    list.replaceChildren(...out);
+    const next = h("div", {}, ...out);
+    if (next.innerHTML !== list.innerHTML) list.replaceChildren(...next.childNodes); // as the card: only when it reads differently
     list.setAttribute("aria-busy", "false");
     root.dataset.loaded = String(all.length);
   };
@@ -178,7 +179,10 @@
       h("p", { class: `card-side side-${u.side}`, text: [sideName(u.side), nameOf(u).full !== nameOf(u).short ? nameOf(u).full : "", placeOf(u) ? `${humanise(board.place_word)} ${placeOf(u)}` : ""].filter(Boolean).join(" · ") }),
       h("p", { class: "card-values", text: [printed(u), u.killed ? "Out of play" : "", ...states(u)].filter(Boolean).join(" · ") || "Nothing to note" }),
     ];
-    card.replaceChildren(...head, h("div", { class: "card-play", "data-card-play": "" }, play ? playArea(u) : actsArea(u)));
+    // Drawn anew only when it reads differently: a live frame that changes nothing on the card leaves its
+    // buttons (and what is typed in it) where they are.
+    const next = h("div", {}, ...head, h("div", { class: "card-play", "data-card-play": "" }, play ? playArea(u) : actsArea(u)));
+    if (next.innerHTML !== card.innerHTML) card.replaceChildren(...next.childNodes);
   };
   const actsArea = (u) => {
     if (!offered) return h("p", { class: "muted", text: "Reading what it may do…" });
