@@ -175,6 +175,13 @@ def test_a_game_without_a_table_plays_from_its_page_of_counters(toy: None, sqlit
     assert board["track"][1] == {"number": 2, "label": "Dusk", "note": "No attack (T.2)", "dark": True}
     assert board["places"] == {"0101": "the crossroads (T.3)"}
 
+    # A game on a table has no board of counters (its map is its page).
+    mons = new_game(http)
+    assert http.get(f"/api/v1/games/{mons.id}/counters", headers=mons.attacker).status_code == 404
+    assert http.get(f"/games/{mons.id}/counters", follow_redirects=False).headers["location"] == (
+        f"/games/{mons.id}/map"
+    )
+
     # The game's links: its map is its page of counters, a side's seat opens on it.
     assert (
         http.get(f"/games/{g.id}/map", follow_redirects=False).headers["location"]
