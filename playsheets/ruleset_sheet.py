@@ -10,18 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from playsheets import earth2mm_sheet
+from playsheets import earth2mm_sheet, vimy_sheet
 from playsheets.sheet import Section, VariantNote, variant_notes
 from playsheets.tables import Bullets
 from rules.core.errors import NotFoundError
 from rules.core.ruleset import RuleSet
 from rules.earth2mm.ruleset import Earth2mm
 from rules.registry import get_ruleset
+from rules.vimy_ridge.ruleset import VimyRidge
 
 Pages = Callable[[], list[list[Section]]]
 
 # The rule sets that print their own sheet, each with the builder of its pages (two at most).
-SHEETS: dict[str, Pages] = {Earth2mm.id: earth2mm_sheet.pages}
+SHEETS: dict[str, Pages] = {Earth2mm.id: earth2mm_sheet.pages, VimyRidge.id: vimy_sheet.pages}
 
 
 @dataclass

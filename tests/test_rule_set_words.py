@@ -227,3 +227,40 @@ def test_the_identifier_walk_sees_names_and_literals_not_prose(tmp_path: Path) -
     assert identifiers(py) & earth_words() == {"stay put"}
     assert identifiers(js) & earth_words() == {"base_injury"}
     assert identifiers(html) & earth_words() == {"under_fire", "road"}
+
+
+# -- Vimy Ridge's words (issue 56) ----------------------------------------------------------------------------
+# Words Vimy Ridge shares with the app, each where the app uses it in a meaning of its own: (module, word).
+VIMY_APP_OWN_MEANINGS = {
+    ("app/club/authority.py", "hex"): "a certificate fingerprint written as hex digits",
+    ("app/pages/campaigns.py", "attack"): "a campaign's action type (Firestorm: an army attacks)",
+    ("frontend/templates/_campaign_action.html", "attack"): "a campaign's action type",
+    ("app/services/unit_names.py", "division"): "a force tree's level, as the organisation tables name it",
+}
+
+
+def vimy_words() -> set[str]:
+    """Vimy Ridge's identifiers, read from its own objects: its counters' state fields, the club's entries and
+    the board keys its game keeps, its resolvers, its acts and its id."""
+    from rules.vimy_ridge import VimyRidge
+    from rules.vimy_ridge.play import game
+    from rules.vimy_ridge.play.club import CLUB_KEYS
+
+    rules = get_game_rules(VimyRidge.id)
+    fields = {f.name for f in rules.book.state_fields}
+    kept = {"markers_spent", "bombarded", "replacements", "holders", "vimy_entered", "tally"}
+    acts = {game.MOVE_ACT, game.RESULT_ACT}
+    return fields | set(CLUB_KEYS) | kept | acts | {"club-data", "bombardment", "attack"} | {VimyRidge.id}
+
+
+def test_no_module_of_the_app_or_frontend_names_vimy_ridge_things() -> None:
+    words = vimy_words()
+    assert {"hex", "peaks", "artillery_track", "club-data", "vimy-ridge"} <= words
+    found = {
+        (str(p.relative_to(ROOT)), w)
+        for p in _modules()
+        for w in words & identifiers(p)
+        if (str(p.relative_to(ROOT)), w) not in VIMY_APP_OWN_MEANINGS
+    }
+    assert found == set()
+    assert [str(p.relative_to(ROOT)) for p in _modules() if re.search(r"vimy|1534", code_of(p), re.I)] == []

@@ -95,6 +95,8 @@ class ScenarioIn(_Strict):
     variants: Variants = {}
     errata: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=50)] = []
     terrain: Terrain | None = None
+    # A game of counters on the players' own board: the values it starts with (its rule set checks them).
+    board: Annotated[dict[str, Any], Field(max_length=32), nested_at_most(4)] = {}
     table_objectives: TableObjectives | None = None
     sides: dict[SideName, ScenarioSide]
 

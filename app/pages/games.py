@@ -42,7 +42,7 @@ from app.pages.seats import (
     sign_in,
 )
 from app.pages.templates import humanise, templates
-from app.services import game_setup, scenarios
+from app.services import counters, game_setup, scenarios
 from app.services import games as games_service
 from app.services.units import list_units
 from rules.core.errors import RulesError
@@ -202,6 +202,8 @@ def _seat_home(game: Game, role: str) -> str:
     device joining mid-game opens on the table as it stands)."""
     if role == auth.REFEREE:
         return f"/games/{game.id}/referee"
+    if counters.plays_on_counters(game):  # no table and no fire plan: its page of counters
+        return f"/games/{game.id}/counters"
     return f"/games/{game.id}/fire-plan" if game.status == "setup" else f"/games/{game.id}/map"
 
 

@@ -1,20 +1,24 @@
 """The table map of one game: the shared table every device of the game sees live (stands, markers, templates,
-gas clouds, barrages), drawn by frontend/static/js/table-map.js from the game's API and stream."""
+gas clouds, barrages), drawn by frontend/static/js/table-map.js from the game's API and stream; and, for a
+game played on the players' own board of counters (`rules.core.kit.CounterBoard`), the page of counters that
+replaces it (frontend/static/js/counter-board.js: the counters by place and group, the turn track, a
+counter's card with the acts the pipeline would accept now)."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.core.routing import Router
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages.seats import Seat, game_page
+from app.services import counters, unit_names
 from app.services import events as events_service
 from app.services import templates as table_templates
-from app.services import unit_names
 from app.services import units as units_service
 from app.services.markers import rules_of, snapshot_of
 from rules.core.game import GameRules
@@ -37,12 +41,24 @@ def map_sizes(rules: GameRules) -> dict[str, Any]:
     }
 
 
+def names_of(units: list[Any]) -> dict[str, dict[str, str]]:
+    """Names that tell two "Platoon 3"s apart: the company and battalion path of every unit."""
+    plain = unit_names.plain_names(units)
+    return {
+        str(uid): {"full": full, "short": short, "plain": plain[uid]}
+        for uid, (full, short) in unit_names.names(units).items()
+    }
+
+
 @router.get("/games/{game_id}/map", response_class=HTMLResponse)
 def map_page(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    found = session.get(Game, game_id)
+    if found is not None and counters.plays_on_counters(found):  # no table: its page of counters
+        return RedirectResponse(f"/games/{game_id}/counters", status_code=303)
+
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         roles = events_service.roles_of(seat.viewer)
         units = units_service.list_units(session, game_id)
-        plain = unit_names.plain_names(units)
         rules = rules_of(game)
         # A side's cards at the table (the referee enters a draw in the lookup): its draw dealt by firestep, or
         # drawn from the club's own pack and entered by suit and rank (a game option).
@@ -59,11 +75,29 @@ def map_page(game_id: GameId, request: Request, session: SessionDep, settings: S
             # The stream starts after the newest event this device may read; the map's first state read is
             # at least as new, and later frames carry versions, so nothing is missed or rolled back.
             "after": table_templates.last_event_id(session, game_id, roles),
-            # Names that tell two "Platoon 3"s apart: the company and battalion path of every unit.
-            "names": {
-                str(uid): {"full": full, "short": short, "plain": plain[uid]}
-                for uid, (full, short) in unit_names.names(units).items()
-            },
+            "names": names_of(units),
         }
 
     return game_page(request, session, settings, game_id, "map.html", "map.html", build)
+
+
+@router.get("/games/{game_id}/counters", response_class=HTMLResponse)
+def counters_page(game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    """The page of counters of a game played on the players' own board (a game on a table: its map)."""
+    found = session.get(Game, game_id)
+    if found is not None and not counters.plays_on_counters(found):
+        return RedirectResponse(f"/games/{game_id}/map", status_code=303)
+
+    def build(game: Game, seat: Seat) -> dict[str, Any]:
+        roles = events_service.roles_of(seat.viewer)
+        units = units_service.list_units(session, game_id)
+        board = counters.counter_board(session, game)
+        return {
+            "board": board,
+            "board_json": {**asdict(board), "options": counters.roll_options(game.ruleset)},
+            "entry": counters.entry_of(game) if seat.viewer.is_referee else None,
+            "after": table_templates.last_event_id(session, game_id, roles),
+            "names": names_of(units),
+        }
+
+    return game_page(request, session, settings, game_id, "counters.html", "counters.html", build)

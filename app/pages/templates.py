@@ -162,6 +162,12 @@ def rule_state(ruleset: str) -> RuleState:
 
 
 templates.env.globals["rule_state"] = rule_state
+# A game played on the players' own board of counters has a page of counters where others have a table map.
+templates.env.globals["on_counters"] = lambda ruleset_id: (
+    game_rules_or_none(ruleset_id).book.kit.counters is not None
+)
+# What a stand is in the rules' words ("counter"), for the pages that name one.
+templates.env.globals["stand_word"] = lambda ruleset_id: game_rules_or_none(ruleset_id).book.stand_word
 templates.env.globals["answer_details"] = answer_details
 templates.env.globals["short_list"] = short_list
 templates.env.globals["period_labels"] = period_labels

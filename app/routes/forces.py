@@ -20,10 +20,11 @@ from app import errors
 from app.core.routing import Router
 from app.core.writing import game_write
 from app.data.schemas import ForceIn, GameFormationIn, Override
+from app.data.schemas_answers import CountersOut
 from app.deps import GameId, SessionDep
 from app.guard.auth import Viewer, ViewerDep
 from app.guard.limits import INT32_MAX, Bool, Float, Id, Int, Key, Version
-from app.services import acts, games, unit_names
+from app.services import acts, counters, games, unit_names
 from app.services import units as units_service
 from app.services.markers import rules_of
 from rules.core.acts import (
@@ -140,6 +141,10 @@ _EDIT_TYPES: dict[str, Any] = {
     ],
     "word": Annotated[str, Field(max_length=64, description="one of the rule set's words; empty clears it.")],
     "unit": Id,
+    # A counter's printed strength (a hex-and-counter game's counters carry their own numbers).
+    "number": Annotated[
+        Int, Field(ge=0, le=999, description="a whole number printed on the unit's counter.")
+    ],
 }
 
 
@@ -231,6 +236,19 @@ def list_units(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> list[
         unit_out(u, read).model_copy(update={"full_name": named[u.pk][0], "short_name": named[u.pk][1]})
         for u in units
     ]
+
+
+@router.get(
+    "/counters",
+    response_model=CountersOut,
+    summary="A game played on a board of counters, not a table: the field holding a counter's place, what a "
+    "place is called, the level counters are grouped under, the values printed on them, the turn track and "
+    "the named places (404 for a game on a table)",
+    responses=errors.responses(401, 403, 404),
+)
+def get_counters(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> CountersOut:
+    view = counters.counter_board(session, games.get_game(session, game_id))
+    return CountersOut.model_validate(view, from_attributes=True)
 
 
 @router.get(

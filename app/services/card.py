@@ -6,7 +6,7 @@ refusal that names its remedy ("unpack it first") puts that act first."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlmodel import Session
@@ -15,6 +15,7 @@ from app.data.models import Game, Unit
 from app.errors import Refused, refusal_body
 from app.guard.auth import Viewer
 from app.services import acts as pipeline
+from app.services import counters
 from app.services.markers import rules_of, snapshot_of
 from app.services.units import list_units
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, PlaceMarker, RecoverMarker, Roll
@@ -46,13 +47,19 @@ class Offer:
 
 
 def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> list[Offer]:
-    """Every act the rule set defines for the stand now, as the pipeline's acts: a roll of its card, each value
-    of a unit edit, a move (a stand on the table), its company's and battalion's moves as one (more than one
-    stand of theirs on the table) and, where the rules have markers, one recovered and one placed."""
+    """Every act the rule set defines for the stand now, as the pipeline's acts: a roll of its card (one at it,
+    `StandAct.on_enemy`, rolled by the other side), each value of a unit edit, a move (a stand on the table, or
+    a counter on a board of counters: its place named anew, `TableKit.counters`), its company's and
+    battalion's moves as one (more than one stand of theirs on the table) and, where the rules have markers,
+    one recovered and one placed."""
     rules = rules_of(game)
     out: list[Offer] = []
     card = rules.stand_card(snapshot, unit_id)
     for a in (a for a in card if isinstance(a, StandAct)):
+        if a.on_enemy:  # rolled by the viewer's side at this unit: complete as it stands
+            at = Roll(resolver=a.resolver, target_id=a.unit_id)
+            out.append(Offer("roll", a.resolver, a.label, at, roll=a))
+            continue
         rolled = Roll(resolver=a.resolver, unit_id=a.unit_id)
         out.append(Offer("roll", a.resolver, a.label, rolled, not a.target, roll=a))
     version = {u.id: u.version for u in units}
@@ -69,11 +76,16 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
             dx, dy = x - float(stand.x), y - float(stand.y)
             shifted = MoveFormation(unit_id=formation.id, dx=dx, dy=dy)
             out.append(Offer("formation", MoveFormation.action, f"Move its {formation.level}", shifted))
-        if rules.book.marker_field:
-            out.append(
-                Offer("recover", RecoverMarker.action, "Recover a marker", RecoverMarker(unit_id=unit_id))
-            )
-            out.append(Offer("mark", PlaceMarker.action, "+1 marker", PlaceMarker(unit_id=unit_id)))
+    counters = rules.book.kit.counters
+    placed = counters is not None and bool(stand.state.get(counters.place_field)) and not stand.killed
+    if counters is not None and placed:  # a counter on the players' board: moved by naming its new place
+        now = {counters.place_field: stand.state.get(counters.place_field)}
+        moved = EditUnit(unit_id=unit_id, version=version.get(unit_id, 0), values=now)
+        out.append(Offer("place", counters.place_field, f"Move to another {counters.place_word}", moved))
+    on_table = stand.x is not None and stand.y is not None and not stand.killed and not stand.off_table
+    if rules.book.marker_field and (on_table or placed):
+        out.append(Offer("recover", RecoverMarker.action, "Recover a marker", RecoverMarker(unit_id=unit_id)))
+        out.append(Offer("mark", PlaceMarker.action, "+1 marker", PlaceMarker(unit_id=unit_id)))
     return out
 
 
@@ -124,7 +136,7 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
     offered and `edits` the unit edits offered (with the values offered), the remedy of a refusal first
     (`first`: "edits" when it is an edit); `refused`, when nothing is offered, why in one sentence (out of turn:
     "It is the German battalion-orders step: wait for your turn."). For the other side's stand, only the
-    marker its shots place on it."""
+    marker its shots place on it and the rolls made at it (`StandAct.on_enemy`)."""
     nothing: dict[str, Any] = {"acts": [], "edits": [], "refused": None, "offers": [], "first": ""}
     units = list_units(session, game.pk)
     unit = next((u for u in units if u.id == unit_id), None)
@@ -136,12 +148,17 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
     snapshot = snapshot_of(session, game, units)  # read once: judging the acts writes nothing
     judged = []
     for o in offers(snapshot, game, units, unit_id):
-        if not own and o.kind != "mark":  # the other side's stand: only a marker placed on it (by a shot)
-            continue
+        at_it = o.roll is not None and o.roll.on_enemy  # a roll the other side makes at the stand
+        if not own and o.kind != "mark" and not at_it:
+            continue  # the other side's stand: only a marker placed on it (by a shot) and a roll at it
+        if own and at_it and not viewer.is_referee:
+            continue  # one's own stand: never a roll at it
         if o.edit is not None and not o.complete:
             refused = _targeted(session, game, viewer, o, (units, snapshot), unit.side)
         else:
             refused = pipeline.refusal(session, game, viewer, o.act, o.complete, (units, snapshot))
+        if refused is not None and o.roll is not None and o.roll.options:
+            refused = _chosen(session, game, viewer, o, (units, snapshot), refused)
         judged.append((o, _said(refused) if refused is not None else None))
     remedies = {r["remedy"] for _, r in judged if r is not None and r["remedy"]}
     first = [o for o, r in judged if r is None and o.key in remedies]
@@ -153,7 +170,13 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
         "edits": edits,
         "refused": refusals[0] if own and refusals and not rolls and not edits else None,
         "offers": [
-            {"kind": o.kind, "key": o.key, "label": o.label, "unit_id": _unit_of(o.act), "refused": r}
+            {
+                "kind": o.kind,
+                "key": o.key,
+                "label": o.label,
+                "unit_id": _unit_of(o.act),
+                "refused": r,
+            }
             for o, r in _ordered(judged, first)
         ],
         "first": "edits" if any(o.edit is not None for o in first) else "acts" if first else "",
@@ -187,6 +210,28 @@ def _targeted(
             return None
         first = first or refused
     return first
+
+
+def _chosen(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    o: Offer,
+    read: tuple[list[Unit], Snapshot],
+    refused: Refused | RulesError,
+) -> Refused | RulesError | None:
+    """A roll with options the player chooses on the card (`StandAct.options`: the players' call that its
+    target is observed, how many markers): None when the pipeline would accept it with one of them chosen
+    (each value of each option tried in turn), else its refusal as it stands."""
+    if o.roll is None or not isinstance(o.act, Roll):
+        return refused
+    specs = counters.roll_options(game.ruleset).get(o.roll.resolver, {})
+    for name in o.roll.options:
+        for value in counters.option_values(specs[name]) if name in specs else ():
+            chosen = replace(o.act, fields={**o.act.fields, name: value})
+            if pipeline.refusal(session, game, viewer, chosen, o.complete, read) is None:
+                return None
+    return refused
 
 
 def _ordered(judged: list[tuple[Offer, Any]], first: list[Offer]) -> list[tuple[Offer, Any]]:

@@ -91,7 +91,10 @@ def create_game(
         scenario=scenario,
         terrain=terrain or doc.get("terrain") or {"type": "FeatureCollection", "features": []},
         notes="\n".join(doc.get("notes", ())),
-        board=scenario_board({**doc, **({"table_objectives": table_objectives} if table_objectives else {})}),
+        board={
+            **scenario_board({**doc, **({"table_objectives": table_objectives} if table_objectives else {})}),
+            **dict(doc.get("board", {})),
+        },
     )
     made = _forces(rules, ctx, game, doc, forces)
     require_room_for_units(

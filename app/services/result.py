@@ -15,7 +15,7 @@ from app.data.models import Event, Game
 from app.data.schemas_answers import GameResultOut
 from app.services.markers import rules_of
 from app.services.score import FINISHED, game_score, objective_answer, objectives_of
-from rules.core.score import ObjectiveScore
+from rules.core.score import ObjectiveScore, kept_score
 
 __all__ = ["GameResult", "game_result", "result_answer"]
 
@@ -49,7 +49,8 @@ def game_result(session: Session, game_id: int) -> GameResult | None:
     by = str(ended.payload.get("reason", "referee")) if ended is not None else "referee"
     rules = rules_of(game)
     score = game_score(session, game)
-    outcome = rules.outcome(score.points)
+    key = rules.book.score_kept
+    outcome = kept_score(game.board.get(key) or {})[1] if key else rules.outcome(score.points)
     how = "as its last " + rules.book.turn_word + " ended" if by == "last-turn" else "by the referee"
     words = (
         f"Game over in {rules.book.turn_word} {turn}, ended {how}: {outcome.reason}"

@@ -21,7 +21,7 @@ from app.services.events import reversed_ids
 from app.services.markers import rules_of
 from app.services.units import list_units
 from rules.core.clock import Clock
-from rules.core.score import Logged, Moved, ObjectiveScore, Piece, Score, score_of
+from rules.core.score import Logged, Moved, ObjectiveScore, Piece, Score, kept_score, score_of
 from rules.table.objectives import Objective, objectives_from_geojson
 
 __all__ = [
@@ -71,7 +71,10 @@ def logged(events: Iterable[Event], undone: set[int]) -> list[Logged]:
 
 
 def game_score(session: Session, game: Game) -> Score:
-    """The game's score now, from its log."""
+    """The game's score now, from its log (or as its rules keep it on its board: Book.score_kept)."""
+    key = rules_of(game).book.score_kept
+    if key:
+        return kept_score(game.board.get(key) or {})[0]
     objectives = objectives_of(game)
     units = list_units(session, game.pk)
     now = [

@@ -250,6 +250,9 @@ class Book:
     # the erratum listing the scenario's own objectives as firestep's reading, and the rule the winner comes from.
     victory_erratum: str = ""
     victory_source: str = ""
+    # A game of counters on the players' own map may keep its score itself: the board key its rules rewrite
+    # after each act, in the shape rules.core.score.kept_score reads ("": worked out from the log).
+    score_kept: str = ""
 
 
 def state_field(book: Book, name: str) -> StateField | None:

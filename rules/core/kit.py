@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
+from rules.core.records import Snapshot
 from rules.table.bases import BaseSpec
 from rules.table.frame import Table
 from rules.table.templates import TemplateSpec
@@ -91,6 +92,53 @@ class TerrainClass:
 
 
 @dataclass(frozen=True)
+class TrackTurn:
+    """One game turn of a turn track (a game played on a board of counters shows it in place of a table):
+    its number, its label as the track prints it ("9 April, Morning"), what the turn forbids or brings in one
+    line with its rule, and whether it is drawn dark (a night turn)."""
+
+    number: int
+    label: str
+    note: str = ""
+    dark: bool = False
+
+
+@dataclass(frozen=True)
+class CounterBoard:
+    """A game played on the players' own board of counters, not on a table (a hex-and-counter game): each
+    counter's place is a word in one of its state fields (a hex number), counters are grouped under a
+    formation, and a counter shows its printed values. The app shows a page of counters by place and group in
+    place of the table map; units carry no x or y."""
+
+    # The state field holding a counter's place (a "word" edit, checked by the rules), and what a place is
+    # called on the page.
+    place_field: str
+    place_word: str = "place"
+    # The level of the formation a counter is grouped under ("" none) and the state fields printed on a
+    # counter, in order (shown "4-3").
+    group_level: str = ""
+    values: tuple[str, ...] = ()
+    # The state field naming a counter's group when the groups are words on the counters, not units above
+    # them (a division printed on each counter); "" none.
+    group_field: str = ""
+
+    def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
+        """What each named place is, in the rules' words with its rule (a supply hex, a peak), by place; none
+        by default."""
+        return {}
+
+    def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
+        """The game's turn track, turn by turn, as the game reads it (a sequence the players entered, its
+        night turns dark); none by default."""
+        return ()
+
+    def marks(self, snapshot: Snapshot) -> Mapping[int, str]:
+        """What lies on each counter now besides its own state, in the rules' words (markers the board keeps:
+        "2 bombardment markers"), by unit id; none by default."""
+        return {}
+
+
+@dataclass(frozen=True)
 class TableKit:
     """A rule set's table kit, plain data in its book (`Book.kit`)."""
 
@@ -106,6 +154,8 @@ class TableKit:
     plan_examples: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # The classes of ground its rules read the table's terrain as (none: they read each feature by its kind).
     terrain_classes: tuple[TerrainClass, ...] = ()
+    # A game on a board of counters instead of a table (None: a table, drawn on the map).
+    counters: CounterBoard | None = None
     # Worked out from the above: the game-wide values by name, the board's own keys (the board JSON's, not
     # the game-wide values) and the names of the plan's kinds.
     values_by_name: Mapping[str, BoardKey] = field(init=False)

@@ -31,7 +31,8 @@ class StateField:
     badge: str = ""  # a flag's words on the unit's tile on the board while it is set ("WIRE")
     filter: str = ""  # the words of the referee board's filter for the units with it set ("On wire")
     # Set by hand in a unit edit (PUT /units/{id}): "flag" (true or false), "point" (x, y cm on the table,
-    # a little off it allowed), "word" (a text the rules check), "unit" (a unit id); "" only by the rules.
+    # a little off it allowed), "word" (a text the rules check), "unit" (a unit id), "number" (a whole number
+    # from 0 to its maximum: a counter's printed strength); "" only by the rules.
     edit: str = ""
     # Its words in the game record and a roll's result: as it is set and as it is cleared ("must test morale",
     # "has tested its morale"); a count's, its thing for one and for more ("action", "actions").
@@ -340,6 +341,16 @@ class StandAct:
     # The request's field of unit ids the player fills by tapping the target's stands in turn (the order hits
     # fall in, the shooter's choice); "" when the roll takes none.
     order: str = ""
+    # The request's field of unit ids the player fills by tapping more of the roller's own side's units that
+    # join the roll (a combat's other attackers): it lists every unit making the roll, the roller first; ""
+    # when none may join.
+    joined: str = ""
+    # Offered on the card of the other side's unit, rolled by the viewer's side with that unit as its target
+    # (its `unit_id` then the target's): a bombardment of it.
+    on_enemy: bool = False
+    # The request's fields the player chooses on the card before the die (how many markers, gas): each a
+    # yes or no or a whole number in a short range, as the resolver's request declares it.
+    options: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -351,6 +362,9 @@ class StandAct:
             "dice": self.dice,
             "pool": self.pool,
             "order": self.order,
+            "joined": self.joined,
+            "on_enemy": self.on_enemy,
+            "options": list(self.options),
         }
 
 

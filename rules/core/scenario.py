@@ -104,6 +104,7 @@ TOP_KEYS = (
     "variants",
     "errata",
     "terrain",
+    "board",
     "table_objectives",
     "sides",
 )
@@ -270,6 +271,15 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
     for i, eid in enumerate(errata):
         _choice(eid, f"errata.{i}", sorted(ruleset.errata))
     points = _terrain(doc.get("terrain"), rules, width, length, doc["period"])
+    board = doc.get("board", {})
+    if not isinstance(board, dict):
+        raise _fail("board", "must be an object of the rule set's board values")
+    if board and rules.book.kit.counters is None:
+        # A game on a table keeps its things on the table; a game of counters names its places on its board
+        # (its rule set checks the values as it builds the game's forces: GameRules.setup.new_forces).
+        raise _fail(
+            f"board.{sorted(board)[0]}", "only a game of counters takes board values from a scenario", []
+        )
     if doc.get("table_objectives") is not None:
         objectives_from_geojson(doc["table_objectives"], width, length)
     sides = _object(doc["sides"], "sides", SIDES, SIDES)
@@ -472,15 +482,21 @@ def _unit(
 
 def _state(value: Any, where: str, rules: ScenarioRules) -> None:
     """A unit's state as the game starts (limbered, on its pack animals ...): the rule set's flags a player
-    sets by hand, true or false, and its whole-number fields, 0 to their maximum (100 when none)."""
+    sets by hand, true or false, its words a player sets by hand (a counter's place on a board of counters:
+    a text of up to 64 characters, the rules check it in play), and its whole-number fields, 0 to their
+    maximum (100 when none)."""
     fields = {
-        f.name: f for f in rules.book.state_fields if (f.kind == "flag" and f.edit) or f.kind == "count"
+        f.name: f
+        for f in rules.book.state_fields
+        if (f.kind == "flag" and f.edit) or f.kind == "count" or f.edit == "word"
     }
     state = _object(value, where, sorted(fields))
     for name, v in state.items():
         f = fields[name]
         if f.kind == "flag":
             _flag(v, f"{where}.{name}")
+        elif f.edit == "word":
+            _text(v, f"{where}.{name}", 64, optional=False, least=1)
         else:
             _whole(v, f"{where}.{name}", 0, f.maximum if f.maximum is not None else 100)
 

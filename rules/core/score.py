@@ -285,3 +285,22 @@ def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
         called,
         tally.taken.get(o.id),
     )
+
+
+def kept_score(tally: Mapping[str, Any]) -> tuple[Score, Verdict]:
+    """A score a game keeps on its board (`Book.score_kept`), as the score and the outcome the game reads: its
+    `points` and `losses` by side, its `objectives` (id, name, vp, scored, holder) and its `outcome` (winner,
+    reason, source), or, while that names no winner, `at_end`: the outcome should the game end now."""
+    points = {s: int((tally.get("points") or {}).get(s, 0)) for s in SIDES}
+    losses = {s: int((tally.get("losses") or {}).get(s, 0)) for s in SIDES}
+    objectives = tuple(
+        ObjectiveScore(
+            str(o["id"]), str(o["name"]), int(o["vp"]), str(o["scored"]), o.get("holder"), (), False, False
+        )
+        for o in tally.get("objectives") or ()
+    )
+    said = tally.get("outcome") or {}
+    if not said.get("winner"):
+        said = tally.get("at_end") or said
+    outcome = Verdict(said.get("winner"), str(said.get("reason", "")), str(said.get("source", "")))
+    return Score(points, losses, objectives), outcome

@@ -41,6 +41,7 @@ from rules.vimy_ridge.data import (
 from rules.vimy_ridge.ruleset import VimyRequest, VimyRidge, cite
 
 Side = Literal["allied", "german"]
+CLUB_TRACK = "the club's own copy of the game (map, counters and tracks), as entered for this game"
 TurnNumber = Field(ge=1, le=LAST_TURN, description=f"Game turn, 1 (9 April Morning) to {LAST_TURN}.")
 
 
@@ -155,6 +156,18 @@ class BombardmentRequest(VimyRequest):
     aircraft: bool = Field(
         default=False, description="An Allied aircraft marker added to the hex (at most one)."
     )
+    night: Literal["by-turn-track", "night", "day"] = Field(
+        default="by-turn-track",
+        description="A night turn by the club's turn track; unset: the turn-track reading.",
+    )
+    observed: Literal["", "observed", "not observed"] = Field(
+        default="",
+        description="The players' call whether the target is observed (17.3); 'not observed' is refused.",
+    )
+    table_result: Literal["hit", "no effect"] | None = Field(
+        default=None,
+        description="The result as read from the club's own printed Bombardment Table; no dice are then rolled.",
+    )
 
 
 @VimyRidge.resolver
@@ -168,6 +181,8 @@ class Bombardment(Resolver[BombardmentRequest]):
     )
 
     def dice(self, req: BombardmentRequest, ctx: Context) -> tuple[int, ...]:
+        if req.table_result is not None:
+            return ()
         return (6,) * req.markers  # 17.4 "one six-sided die is rolled per each assigned bombardment marker"
 
     def check(self, req: BombardmentRequest, ctx: Context) -> None:
@@ -191,6 +206,10 @@ class Bombardment(Resolver[BombardmentRequest]):
             raise RulesError(
                 "gas", "only the Allied player, during the first game turn, may use gas (17.6)", [False]
             )
+        if req.observed == "not observed":
+            raise RulesError(
+                "observed", "only observed enemy units can ever be bombarded (17.2, 17.3)", ["observed"]
+            )
         if req.aircraft and req.bombarding_side != "allied":
             raise RulesError("aircraft", "aircraft markers are Allied (11.1, 17.3)", [False])
 
@@ -207,13 +226,24 @@ class Bombardment(Resolver[BombardmentRequest]):
             mods.append(Modifier("Allied aircraft over the hex", AIRCRAFT_MODIFIER, MODIFIER_SOURCE))
         if req.bombarding_side == "german":
             mods.append(Modifier("an Allied unit is the target", ALLIED_TARGET_MODIFIER, MODIFIER_SOURCE))
-        if is_night(ctx, req.turn):
-            mods.append(Modifier("night turn", NIGHT_MODIFIER, ctx.citation("turn-track")))
+        by_track = req.night == "by-turn-track"
+        if is_night(ctx, req.turn) if by_track else req.night == "night":
+            night_source = ctx.citation("turn-track") if by_track else CLUB_TRACK
+            mods.append(Modifier("night turn", NIGHT_MODIFIER, night_source))
         return tuple(mods)
 
     def evaluate(self, req: BombardmentRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
         mods = self.modifiers(req, ctx)
         net = sum(m.value for m in mods)
+        if req.table_result is not None:
+            return Evaluation(
+                key=req.table_result,
+                outcome=f"{req.table_result}: as read from the club's printed Bombardment Table",
+                modifiers=mods,
+                total=net,
+                sources=(cite("17.5 Bombardment Resolution"), CLUB_TRACK),
+                details={"marker_results": [req.table_result], "read_at_table": True},
+            )
         results = []
         for d in dice:
             # "Any roll of '1', regardless of modifiers, is always an automatic 'Hit'"; below 1 reads as 1.
@@ -228,8 +258,17 @@ class Bombardment(Resolver[BombardmentRequest]):
             modifiers=mods,
             total=net,
             sources=(BOMBARD_SOURCE, cite("17.5 Bombardment Resolution")),
-            details={"marker_results": results},
+            details={"marker_results": results, **_observed(req)},
         )
+
+
+def _observed(req: BombardmentRequest) -> dict[str, str]:
+    """The players' call that the target is observed, recorded as theirs beside the rule (17.3)."""
+    if req.observed != "observed":
+        return {}
+    return {
+        "observed": "the players' call, from their own map (17.3 Observation: adjacent, or a line of sight)"
+    }
 
 
 class TurnRequest(VimyRequest):

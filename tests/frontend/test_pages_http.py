@@ -146,6 +146,8 @@ def test_fire_plan_form_offers_exactly_what_the_api_accepts() -> None:
     for rules in all_game_rules():
         models = rules.book.kit.plan_kinds
         assert set(models) <= set(schemas.PLAN_KINDS)
+        if not models:  # a game without a fire plan (Vimy Ridge's, on a board of counters)
+            continue
         assert f'input[data-plan-model="{len(models) - 1}"]' in css
         for name in {f for m in models for f in m.model_fields} - {"kind"}:
             assert f'data-plan-fields="{{{{ plan_fields.{name} }}}}"' in form, name

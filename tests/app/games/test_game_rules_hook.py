@@ -16,7 +16,9 @@ def test_a_game_of_a_rule_set_without_game_rules_is_refused(client: TestClient, 
     stand = next(u for u in units_by_ref(client, g).values() if u["side"] == "attacker" and u["base"])
     engine = create_engine(migrated_url)
     with engine.begin() as conn:
-        conn.execute(text("UPDATE game SET ruleset = 'vimy-ridge' WHERE id = :id"), {"id": g.id})
+        conn.execute(
+            text("UPDATE game SET ruleset = 'firestorm-villers-bretonneux' WHERE id = :id"), {"id": g.id}
+        )
     engine.dispose()
 
     rolled = client.post(
@@ -31,7 +33,11 @@ def test_a_game_of_a_rule_set_without_game_rules_is_refused(client: TestClient, 
         assert r.status_code == 422, r.text
         [err] = r.json()["errors"]
         assert err["loc"] == ["body", "ruleset"]
-        assert "'vimy-ridge'" in err["msg"] and err["allowed"] == ["2mm-earth-1418", "flanders-fields"]
+        assert "'firestorm-villers-bretonneux'" in err["msg"] and err["allowed"] == [
+            "2mm-earth-1418",
+            "flanders-fields",
+            "vimy-ridge",
+        ]
     # Nothing was marked: the stand is as it was (a game of no game rules answers no rule set's state).
     after = units_by_ref(client, g)[stand["ref"]]
     assert after["version"] == stand["version"] and "suppression" not in after

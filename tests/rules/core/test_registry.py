@@ -14,11 +14,12 @@ from tests.skirmish import SKIRMISH_GAME, Skirmish
 def test_a_rule_set_owns_its_game_rules() -> None:
     ff = registry.get_ruleset("flanders-fields")
     assert registry.get_game_rules("flanders-fields") is ff.game
-    assert [g.book.ruleset_id for g in registry.all_game_rules()] == ["flanders-fields", "2mm-earth-1418"]
+    played = ["flanders-fields", "2mm-earth-1418", "vimy-ridge"]
+    assert [g.book.ruleset_id for g in registry.all_game_rules()] == played
     with pytest.raises(RulesError) as e:  # a rule set of lookups only
-        registry.get_game_rules("vimy-ridge")
-    assert e.value.field == "ruleset" and e.value.allowed == ["2mm-earth-1418", "flanders-fields"]
-    assert registry.game_rules_or_none("vimy-ridge") is registry.NO_RULES
+        registry.get_game_rules("firestorm-villers-bretonneux")
+    assert e.value.field == "ruleset" and e.value.allowed == sorted(played)
+    assert registry.game_rules_or_none("firestorm-villers-bretonneux") is registry.NO_RULES
 
 
 def test_a_rule_set_is_registered_for_the_blocks_time_only() -> None:

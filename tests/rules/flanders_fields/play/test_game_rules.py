@@ -339,6 +339,6 @@ def test_a_dispersing_wind_clears_the_offensive_clouds() -> None:
 def test_only_a_rule_set_with_game_rules_can_be_played() -> None:
     assert GAME.book.ruleset_id == FlandersFields.id
     with pytest.raises(RulesError) as e:
-        get_game_rules("vimy-ridge")
-    assert e.value.field == "ruleset" and "vimy-ridge" in e.value.message
-    assert e.value.allowed == ["2mm-earth-1418", "flanders-fields"]
+        get_game_rules("firestorm-villers-bretonneux")
+    assert e.value.field == "ruleset" and "firestorm-villers-bretonneux" in e.value.message
+    assert e.value.allowed == ["2mm-earth-1418", "flanders-fields", "vimy-ridge"]

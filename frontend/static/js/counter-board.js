@@ -1,0 +1,499 @@
+// The page of counters of a game played on the players' own board (no table): the counters by place or by
+// group (this seat's side first), the turn track, and a counter's card offering exactly what the act pipeline
+// would accept now (GET .../units/{id}/acts, the stand card's answer). A roll: its counter, its act, its
+// target tapped in the list (more of one's own counters tapped join it, where the act takes them), the odds
+// (POST .../ask/{resolver}, nothing written), then a die tapped records it (POST .../resolve/{resolver}) and
+// Undo takes it back. Live: the game's stream (live.js) feeds the same model as the map (table-model.js).
+(() => {
+  const root = document.querySelector("[data-counters-page]");
+  if (!root || !window.firestepTableModel) return;
+  const api = `/api/v1/games/${root.dataset.game}`;
+  const role = root.dataset.role;
+  const read = (id) => JSON.parse(document.getElementById(id).textContent);
+  let board = read("counter-board");
+  const names = read("map-names");
+  const ruleState = read("map-state");
+  const model = window.firestepTableModel.create();
+  const list = root.querySelector("[data-counter-list]");
+  const card = root.querySelector("[data-counter-card]");
+  const labelOf = (field) => (ruleState.card.find((f) => f.name === field) || {}).label || humanise(field);
+  const turnWord = ruleState.turn_word.charAt(0).toUpperCase() + ruleState.turn_word.slice(1);
+
+  const h = (tag, attrs = {}, ...kids) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "text") node.textContent = v;
+      else if (k.startsWith("data-") || k.startsWith("aria-") || k === "type" || k === "class") node.setAttribute(k, v);
+      else node[k] = v;
+    }
+    kids.flat().forEach((kid) => kid && node.append(kid));
+    return node;
+  };
+  const humanise = (s) => String(s || "").replace(/[-_]/g, " ").replace(/^./, (c) => c.toUpperCase());
+  const notice = (text, ok = false) => (window.firestepNotice ? window.firestepNotice(text, ok) : null);
+  const sideName = (s) => root.dataset[s] || humanise(s);
+  const mayActFor = (side) => role === "referee" || role === side;
+  const nameOf = (u) => {
+    const n = names[u.id] || {};
+    return { short: n.plain || u.short_name || n.short || u.name, full: u.full_name || n.full || u.name };
+  };
+  const placeOf = (u) => String(u[board.place_field] || "");
+  const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
+  const call = async (url, body) => {
+    try {
+      const r = await fetch(url, {
+        method: body === undefined ? "GET" : "POST",
+        credentials: "same-origin",
+        cache: "no-store",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { ok: r.ok, status: r.status, data: await r.json().catch(() => null), queued: false };
+    } catch (err) {
+      return { ok: false, status: 0, data: null, queued: false };
+    }
+  };
+  // Writes go through the outbox (CSRF, an idempotency key, kept and resent offline).
+  const send = (url, body, method = "POST") => (window.firestepOutbox
+    ? window.firestepOutbox.send(url, { method, body: JSON.stringify(body) }) : call(url, body));
+  const failed = (r) => !r || (!r.ok && !r.queued);
+  const refusal = (r, fallback) => {
+    if (r && r.status && window.firestepExplain) return window.firestepExplain(r.status, r.data, r.retryAfter);
+    return (r && r.data && typeof r.data.detail === "string" && r.data.detail) || fallback;
+  };
+
+  // -- the counters ------------------------------------------------------------------------------------------
+  // A counter is a unit with no unit under it; the group is its formation at the board's group level.
+  const counters = () => {
+    const parents = new Set([...model.units.values()].map((u) => u.parent_id));
+    return [...model.units.values()].filter((u) => !parents.has(u.id));
+  };
+  const groupOf = (u) => {
+    let a = model.units.get(u.parent_id);
+    while (a && a.level !== board.group_level) a = model.units.get(a.parent_id);
+    return a || null;
+  };
+  // This seat's side first (the referee: the side to move's), then by name.
+  const firstSide = () => (role === "attacker" || role === "defender" ? role : model.turn.side_to_move || "attacker");
+  const bySide = (a, b) => (a.side === firstSide() ? 0 : 1) - (b.side === firstSide() ? 0 : 1) || nameOf(a).short.localeCompare(nameOf(b).short, undefined, { numeric: true });
+  const printed = (u) => board.values.map((f) => u[f]).filter((v) => v !== undefined && v !== null && v !== "").join("-");
+  // Its state in words, each with its kind: the marker's count, then the rule set's fields shown on its card.
+  const stateOf = (u) => [
+    ...(ruleState.marker && u[ruleState.marker.name] ? [{ kind: "count", marker: true, text: `${ruleState.marker.label} ${u[ruleState.marker.name]}` }] : []),
+    ...ruleState.card.filter((f) => !board.values.includes(f.name) && f.name !== board.place_field && u[f.name])
+      .map((f) => ({ kind: f.kind, text: f.kind === "count" ? `${f.label} ${u[f.name]}` : f.kind === "flag" ? f.label : `${f.label}: ${u[f.name]}` })),
+  ];
+  const states = (u) => [...stateOf(u).map((x) => x.text), ...(board.marks && board.marks[u.id] ? [board.marks[u.id]] : [])];
+
+  let groupBy = "place";
+  let selected = null; // the counter whose card is open
+  let play = null; // { act, target, joined, asked, dice, done } while the card plays a roll
+  const roleIn = (id) => {
+    if (!play) return id === selected ? "selected" : "";
+    if (id === play.target) return "target";
+    if (id === selected || play.joined.includes(id)) return "attacking";
+    return "";
+  };
+  // On the counter itself: its flags and its markers (depleted, bombarded), the rest on its card.
+  const marks = (u) => [...stateOf(u).filter((x) => x.kind === "flag" || x.marker).map((x) => x.text), ...(board.marks && board.marks[u.id] ? [board.marks[u.id]] : [])];
+  const counterButton = (u, withPlace) => {
+    const said = marks(u);
+    const where = withPlace && placeOf(u) ? `${humanise(board.place_word)} ${placeOf(u)}` : "";
+    const tapped = roleIn(u.id);
+    return h("button", {
+      type: "button", class: `counter side-${u.side}${u.killed ? " killed" : ""}${tapped ? ` ${tapped}` : ""}`,
+      "data-counter": String(u.id), "aria-pressed": String(Boolean(tapped)),
+    },
+    h("span", { class: "counter-name", text: nameOf(u).short }),
+    h("span", { class: "sr-only", text: `, ${sideName(u.side)}${u.killed ? ", out of play" : ""}` }),
+    printed(u) ? h("span", { class: "counter-values", text: printed(u) }) : null,
+    where ? h("span", { class: "counter-place", text: where }) : null,
+    said.length ? h("span", { class: "counter-states", text: said.join(" · ") }) : null);
+  };
+  const group = (title, note, units, withPlace, key) => h("section", { class: "counter-group", "data-counter-group": key },
+    h("h3", {}, h("span", { text: title }), note ? h("span", { class: "muted group-note", text: ` ${note}` }) : null),
+    h("div", { class: "counters" }, units.sort(bySide).map((u) => counterButton(u, withPlace))));
+  const drawList = () => {
+    const all = counters();
+    const out = [];
+    if (groupBy === "place") {
+      const places = new Map();
+      for (const u of all.filter((c) => !c.killed && placeOf(c))) {
+        if (!places.has(placeOf(u))) places.set(placeOf(u), []);
+        places.get(placeOf(u)).push(u);
+      }
+      const keys = [...places.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+      for (const k of keys) out.push(group(`${humanise(board.place_word)} ${k}`, board.places[k] || "", places.get(k), false, `place-${k}`));
+      const off = all.filter((c) => !c.killed && !placeOf(c));
+      if (off.length) out.push(group(`Not on a ${board.place_word}`, "", off, false, "off"));
+    } else {
+      // By the formation above each counter, or by the group its counter names (a word on it).
+      const groups = new Map();
+      for (const u of all.filter((c) => !c.killed)) {
+        const g = board.group_field ? null : groupOf(u);
+        const word = board.group_field ? String(u[board.group_field] || "") : "";
+        const k = board.group_field ? `${u.side}:${word}` : g ? String(g.id) : "";
+        const title = board.group_field ? word || "Others" : g ? nameOf(g).short : "Others";
+        if (!groups.has(k)) groups.set(k, { title, side: u.side, units: [] });
+        groups.get(k).units.push(u);
+      }
+      const order = [...groups.entries()].sort(([, a], [, b]) => bySide(a.units[0], b.units[0]) || a.title.localeCompare(b.title, undefined, { numeric: true }));
+      for (const [k, { title, side, units }] of order) out.push(group(title, sideName(side), units, true, `group-${k}`));
+    }
+    const gone = all.filter((c) => c.killed);
+    if (gone.length) out.push(group("Out of play", "", gone, true, "out"));
+    if (!all.length) out.push(h("p", { class: "muted", text: "No counters yet: the referee enters them." }));
+    const next = h("div", {}, ...out);
+    if (next.innerHTML !== list.innerHTML) list.replaceChildren(...next.childNodes); // as the card: only when it reads differently
+    list.setAttribute("aria-busy", "false");
+    root.dataset.loaded = String(all.length);
+  };
+  const drawTurn = () => {
+    const t = model.turn;
+    const now = root.querySelector("[data-turn-now]");
+    const turn = board.track.find((x) => x.number === t.turn);
+    now.textContent = t.status === "setup" ? "Setting up" : t.status === "finished" ? "Game over"
+      : `${turnWord} ${t.turn}${turn ? `: ${turn.label}` : ""} · ${sideName(t.side_to_move)} to move${board.badges.length ? ` · ${board.badges.join(" · ")}` : ""}`;
+    root.dataset.turn = String(t.turn);
+    root.querySelectorAll("[data-track-turn]").forEach((li) => {
+      const on = Number(li.dataset.trackTurn) === t.turn && t.status === "playing";
+      li.classList.toggle("now", on);
+      if (on) { li.setAttribute("aria-current", "step"); li.scrollIntoView({ block: "nearest", inline: "center" }); } else li.removeAttribute("aria-current");
+    });
+    root.querySelector("[data-track-note]").textContent = turn && turn.note ? turn.note : "";
+  };
+
+  // -- a counter's card --------------------------------------------------------------------------------------
+  let offered = null; // the /acts answer for the selected counter
+  const showCard = () => {
+    const u = selected !== null ? model.units.get(selected) : null;
+    if (!u) { card.hidden = true; root.dataset.card = ""; return; }
+    card.hidden = false;
+    card.classList.toggle("picking", Boolean(play && play.act.target && play.target === null));
+    card.classList.toggle("playing", Boolean(play));
+    root.dataset.card = String(u.id);
+    const head = [
+      h("div", { class: "card-head" },
+        h("h2", { "data-card-name": "", text: nameOf(u).short }),
+        h("button", { type: "button", class: "button card-close", "data-card-close": "", "aria-label": "Close the card", text: "×" })),
+      h("p", { class: `card-side side-${u.side}`, text: [sideName(u.side), nameOf(u).full !== nameOf(u).short ? nameOf(u).full : "", placeOf(u) ? `${humanise(board.place_word)} ${placeOf(u)}` : ""].filter(Boolean).join(" · ") }),
+      h("p", { class: "card-values", text: [printed(u), u.killed ? "Out of play" : "", ...states(u)].filter(Boolean).join(" · ") || "Nothing to note" }),
+    ];
+    // Drawn anew only when it reads differently: a live frame that changes nothing on the card leaves its
+    // buttons (and what is typed in it) where they are.
+    const next = h("div", {}, ...head, h("div", { class: "card-play", "data-card-play": "" }, play ? playArea(u) : actsArea(u)));
+    if (next.innerHTML !== card.innerHTML) card.replaceChildren(...next.childNodes);
+  };
+  const actsArea = (u) => {
+    if (!offered) return h("p", { class: "muted", text: "Reading what it may do…" });
+    const kids = [];
+    const acts = offered.acts || [];
+    if (acts.length) kids.push(h("div", { class: "play-acts", role: "group", "aria-label": "Its acts" },
+      acts.map((a, i) => h("button", { type: "button", class: "button primary", "data-act": String(i), title: a.why || "", text: a.label }))));
+    for (const [i, e] of (offered.edits || []).entries()) {
+      const choices = e.choices.filter((c) => !c.needs_target);
+      if (!choices.length) continue;
+      kids.push(h("div", { class: "play-acts", role: "group", "aria-label": e.label },
+        h("span", { class: "edit-label", text: e.label }),
+        choices.map((c) => h("button", { type: "button", class: "button", "data-edit": String(i), "data-choice": String(e.choices.indexOf(c)), text: c.label }))));
+    }
+    const offer = (kind) => (offered.offers || []).find((o) => o.kind === kind);
+    const place = offer("place");
+    if (place && !place.refused) {
+      const numeric = counters().every((c) => !placeOf(c) || /^\d+$/.test(placeOf(c)));
+      kids.push(h("form", { class: "play-row", "data-place-form": "" },
+        h("label", { htmlFor: "counter-place", text: place.label }),
+        h("input", { id: "counter-place", name: "place", type: "text", inputMode: numeric ? "numeric" : "text", maxLength: 64, required: true, autocomplete: "off", value: "", "data-place-input": "" }),
+        h("button", { type: "submit", class: "button", text: "Move" })));
+    }
+    const marks = ["mark", "recover"].map(offer).filter((o) => o && !o.refused);
+    if (marks.length) kids.push(h("div", { class: "play-acts", role: "group", "aria-label": "Markers" },
+      marks.map((o) => h("button", { type: "button", class: "button", "data-marker": o.kind, text: o.label }))));
+    const greyed = (offered.offers || []).filter((o) => o.refused && (o.kind === "roll" || o.kind === "edit"));
+    if (greyed.length) kids.push(h("div", { class: "play-acts", role: "group", "aria-label": "Not now" },
+      greyed.map((o) => h("button", { type: "button", class: "button greyed", "aria-disabled": "true", "data-act-greyed": "", title: o.refused.detail, "aria-label": `${o.label}, not now: ${o.refused.detail}`, text: o.label }))));
+    if (offered.refused && !acts.length) kids.push(h("p", { class: "play-waiting", "data-play-waiting": "", title: offered.refused.why || "", text: offered.refused.detail }));
+    if (!kids.length) kids.push(h("p", { class: "muted", text: mayActFor(u.side) ? "Nothing to do with it now." : "The other side's counter: nothing to do with it now." }));
+    return kids;
+  };
+  const readActs = async () => {
+    const id = selected;
+    if (id === null) return;
+    const r = await call(`${api}/units/${id}/acts`);
+    if (selected !== id) return;
+    offered = r.ok && r.data ? r.data : { acts: [], edits: [], offers: [], refused: null };
+    root.dataset.acts = String(id);
+    if (!play) showCard();
+  };
+  const select = (id) => {
+    play = null;
+    selected = id;
+    offered = null;
+    delete root.dataset.acts;
+    showCard();
+    drawList();
+    if (id !== null) {
+      readActs();
+      if (window.matchMedia("(max-width: 899px)").matches) card.scrollIntoView({ block: "nearest" });
+    }
+  };
+
+  // -- a roll from the card ----------------------------------------------------------------------------------
+  const body = (dice) => {
+    // The units making the roll, the roller first, where others may join it.
+    const fields = { ...play.given, ...(play.act.joined ? { [play.act.joined]: [play.act.unit_id, ...play.joined] } : {}) };
+    const out = { unit_id: play.act.on_enemy ? null : play.act.unit_id, target_id: play.target, fields };
+    if (dice) out.dice = dice;
+    return out;
+  };
+  const diceCount = () => (play.asked && play.asked.resolution && play.asked.resolution.dice ? play.asked.resolution.dice.length : play.act.dice || 1);
+  const playArea = (u) => {
+    const { act, asked, done } = play;
+    const t = play.target !== null ? model.units.get(play.target) : null;
+    const joined = play.joined.map((id) => model.units.get(id)).filter(Boolean).map((x) => nameOf(x).short);
+    const who = act.on_enemy ? `${act.label}: ${t ? nameOf(t).short : ""}` : `${act.label}: ${[nameOf(u).short, ...joined].join(" + ")}${t ? ` at ${nameOf(t).short}` : ""}`;
+    const kids = [h("p", { class: "play-answer", "data-play-title": "", text: who })];
+    const cancel = h("button", { type: "button", class: "button", "data-play-cancel": "", text: done ? "Done" : "Cancel" });
+    if (done) {
+      const res = done.resolution;
+      kids.push(h("p", { class: "play-answer play-result", "data-play-done": String(done.event_id), "data-play-outcome": res.outcome_key || "", text: `Rolled ${res.dice.join(" and ")}: ${done.outcome_words}.` }));
+      kids.push(h("ul", { class: "play-effects", "data-play-effects": "" }, (done.said && done.said.length ? done.said : ["Nothing changed by itself: apply the result to the counters it names (tap each one)."]).map((l) => h("li", { text: l }))));
+      kids.push(h("div", { class: "play-row" }, h("button", { type: "button", class: "button", "data-play-undo": String(done.event_id), text: "Undo" }), cancel));
+      return kids;
+    }
+    if (act.target && play.target === null) {
+      kids.push(h("p", { class: "play-prompt", "data-play-prompt": "", text: `Tap the ${sideName(u.side === "attacker" ? "defender" : "attacker")} counter it ${act.label.toLowerCase()}s${act.joined ? "; tap more of your counters to join" : ""}.` }));
+      kids.push(h("div", { class: "play-row" }, cancel));
+      return kids;
+    }
+    if (!asked) { kids.push(h("p", { class: "muted", text: "Working out the odds…" }), h("div", { class: "play-row" }, cancel)); return kids; }
+    if (asked.refused) {
+      // Refused as it stands: its options may lift the refusal ("say the target is observed").
+      kids.push(h("p", { class: "play-answer", "data-play-refused": "", text: asked.refused.detail }),
+        ...optionsRow(act),
+        h("details", { class: "play-why" }, h("summary", { text: "Why?" }), h("p", { text: asked.refused.why || "" }), h("cite", { text: asked.refused.source || "" })),
+        h("div", { class: "play-row" }, cancel));
+      return kids;
+    }
+    const odds = Object.entries(asked.odds_words || {}).map(([k, v]) => `${humanise(k)} ${v}`);
+    // What the board filled in (the strengths, the terrain), then each result's exact chance.
+    const valueOf = (v) => (Array.isArray(v) ? v.join(", ") : typeof v === "boolean" ? (v ? "yes" : "no") : v && typeof v === "object" ? JSON.stringify(v) : String(v));
+    const detail = (asked.filled || []).filter((f) => typeof f.value !== "object" || Array.isArray(f.value))
+      .map((f) => `${labelOf(f.field)} ${valueOf(f.value)}`).join(" · ");
+    kids.push(h("div", { class: "play-odds", "data-play-odds": "" },
+      detail ? h("p", { class: "odds-line", text: detail }) : null,
+      odds.length ? h("ul", { class: "odds" }, odds.map((o) => h("li", { text: o }))) : null));
+    if (act.joined) kids.push(h("p", { class: "muted", text: "Tap more of your counters to join, or one to leave." }));
+    kids.push(...optionsRow(act));
+    for (let d = 0; d < diceCount(); d += 1) {
+      kids.push(h("div", { class: "play-dice", role: "group", "aria-label": diceCount() === 1 ? "The die: tap what it shows" : `Die ${d + 1}` },
+        [1, 2, 3, 4, 5, 6].map((n) => h("button", { type: "button", class: "die", "data-die": String(n), "data-die-row": String(d), "aria-pressed": String(play.dice[d] === n), text: String(n) }))));
+    }
+    kids.push(h("div", { class: "play-row" }, h("button", { type: "button", class: "button", "data-play-roll": "", text: "Let firestep roll" }), cancel));
+    const lookup = `/lookup/${root.dataset.ruleset}/${act.resolver}?game=${root.dataset.game}${act.on_enemy ? "" : `&unit=${act.unit_id}`}`;
+    kids.push(h("details", { class: "play-why" }, h("summary", { text: "What the board filled in" }),
+      h("ul", {}, (asked.filled || []).map((f) => h("li", { text: `${labelOf(f.field)}: ${valueOf(f.value)} (${f.why})` }))),
+      h("p", {}, h("a", { href: lookup, "data-play-lookup": "", text: "Change any of it in the lookup" }))));
+    return kids;
+  };
+  // The roll's options (StandAct.options), as its request declares them: one of a few words or numbers a row,
+  // the yes-or-no ones together in one row.
+  const optionsRow = (act) => {
+    const specs = (board.options || {})[act.resolver] || {};
+    const named = (act.options || []).filter((name) => specs[name]);
+    const now = (name) => play.given[name] ?? specs[name].default;
+    const button = (name, value, text, pressed) => h("button", {
+      type: "button", class: "button option", "data-option": name, "data-option-value": String(value), "aria-pressed": String(pressed), text,
+    });
+    const rows = named.filter((name) => specs[name].kind !== "flag").map((name) => h("div", { class: "play-acts", role: "group", "aria-label": specs[name].title },
+      h("span", { class: "edit-label", text: specs[name].title }),
+      specs[name].values.map((v) => button(name, v, specs[name].kind === "word" ? humanise(v) : String(v), now(name) === v))));
+    const flags = named.filter((name) => specs[name].kind === "flag");
+    if (flags.length) rows.push(h("div", { class: "play-acts", role: "group", "aria-label": "Choices" },
+      flags.map((name) => button(name, !now(name), specs[name].title, Boolean(now(name))))));
+    return rows;
+  };
+  const choose = (name, raw) => {
+    const spec = ((board.options || {})[play.act.resolver] || {})[name];
+    if (!spec) return;
+    play.given = { ...play.given, [name]: spec.kind === "flag" ? raw === "true" : spec.kind === "word" ? raw : Number(raw) };
+    play.dice = [];
+    play.asked = null;
+    showCard();
+    ask();
+  };
+  const ask = async () => {
+    const r = await call(`${api}/ask/${play.act.resolver}`, body(null));
+    if (!play) return;
+    if (!r.ok) {
+      // Refused as asked (a counter that may not join, a field out of range): said on the card, the play kept.
+      const said = refusal(r, "The odds could not be worked out; check the connection.");
+      play.asked = { refused: { detail: said, why: r.data && r.data.why, source: r.data && r.data.source } };
+      showCard();
+      return;
+    }
+    play.asked = r.data;
+    root.dataset.asked = String(Date.now());
+    showCard();
+  };
+  const begin = (i) => {
+    const act = offered && offered.acts[i];
+    if (!act) return;
+    play = { act, target: act.on_enemy ? act.unit_id : null, joined: [], given: {}, asked: null, dice: [], done: null };
+    showCard();
+    drawList();
+    if (!act.target || play.target !== null) ask();
+  };
+  const tapInPlay = (u) => {
+    const roller = model.units.get(selected);
+    if (play.done || play.act.on_enemy) return false;
+    if (u.side !== roller.side && !u.killed && play.act.target) {
+      play.target = u.id;
+      play.dice = [];
+      play.asked = null;
+    } else if (u.side === roller.side && u.id !== roller.id && play.act.joined && !u.killed) {
+      play.joined = play.joined.includes(u.id) ? play.joined.filter((x) => x !== u.id) : [...play.joined, u.id];
+      play.asked = null;
+    } else {
+      return false;
+    }
+    showCard();
+    drawList();
+    if (play.target !== null) ask();
+    return true;
+  };
+  const record = async (dice) => {
+    const r = await send(`${api}/resolve/${play.act.resolver}`, { ...body(dice), apply: true });
+    if (failed(r)) { notice(refusal(r, "The roll was not recorded; check the connection.")); return; }
+    if (r.queued || !r.data) { notice("Kept on this device: it is recorded when the connection is back."); play = null; showCard(); return; }
+    model.apply({ id: r.data.event_id, kind: "roll", payload: { changes: r.data.changes } });
+    if (play) { play.done = r.data; root.dataset.lastApplied = String(r.data.event_id); showCard(); }
+  };
+  const tapDie = (row, n) => {
+    play.dice[row] = n;
+    if (play.dice.filter(Boolean).length < diceCount()) { showCard(); return; }
+    record(play.dice);
+  };
+  const undo = async (eventId) => {
+    const r = await send(`${api}/events/${eventId}/undo`, {});
+    if (failed(r)) { notice(refusal(r, "The undo was not saved; check the connection.")); return; }
+    if (r.ok && r.data) model.apply(r.data);
+    notice("Taken back.", true);
+    play = null;
+    readActs();
+    showCard();
+  };
+  const edited = async (values) => {
+    const u = model.units.get(selected);
+    const r = await send(`${api}/units/${u.id}`, { version: u.version, ...values }, "PUT");
+    if (failed(r)) { notice(refusal(r, "Not recorded; check the connection.")); return; }
+    if (r.ok && r.data && r.data.unit) model.setUnit({ ...model.units.get(u.id), ...r.data.unit }, r.data.event_id);
+    readActs();
+  };
+
+  // -- taps --------------------------------------------------------------------------------------------------
+  document.addEventListener("click", (e) => {
+    const c = e.target.closest("[data-counter]");
+    if (c) {
+      const u = model.units.get(Number(c.dataset.counter));
+      if (!u) return;
+      if (play && tapInPlay(u)) return;
+      select(selected === u.id && !play ? null : u.id);
+      return;
+    }
+    const g = e.target.closest("[data-group-by]");
+    if (g) {
+      groupBy = g.dataset.groupBy;
+      root.querySelectorAll("[data-group-by]").forEach((b) => b.setAttribute("aria-pressed", String(b === g)));
+      drawList();
+      return;
+    }
+    const el = e.target.closest("[data-act-greyed], [data-act], [data-edit], [data-marker], [data-option], [data-die], [data-play-roll], [data-play-cancel], [data-play-undo], [data-card-close]");
+    if (!el || !card.contains(el)) return;
+    if (el.matches("[data-act-greyed]")) notice(el.title);
+    else if (el.matches("[data-card-close]")) select(null);
+    else if (el.matches("[data-act]")) begin(Number(el.dataset.act));
+    else if (el.matches("[data-edit]")) {
+      const e2 = offered.edits[Number(el.dataset.edit)];
+      edited({ [e2.field]: e2.choices[Number(el.dataset.choice)].value });
+    } else if (el.matches("[data-marker]")) {
+      const u = model.units.get(selected);
+      send(`${api}/units/${u.id}/markers`, { delta: el.dataset.marker === "mark" ? 1 : -1 }).then((r) => {
+        if (failed(r)) notice(refusal(r, "Not recorded; check the connection."));
+        else if (r.ok && r.data && r.data.unit) model.setUnit({ ...model.units.get(u.id), ...r.data.unit }, r.data.event_id);
+        readActs();
+      });
+    } else if (!play) return;
+    else if (el.matches("[data-option]")) choose(el.dataset.option, el.dataset.optionValue);
+    else if (el.matches("[data-die]")) tapDie(Number(el.dataset.dieRow), Number(el.dataset.die));
+    else if (el.matches("[data-play-roll]")) record(null);
+    else if (el.matches("[data-play-undo]")) undo(Number(el.dataset.playUndo));
+    else if (el.matches("[data-play-cancel]")) { play = null; drawList(); readActs(); showCard(); }
+  });
+  // The referee enters a counter from the club's own set: added, then its place, group and values set.
+  const entered = async (form) => {
+    const data = new FormData(form);
+    const made = await send(`${api}/units`, { side: data.get("side"), name: String(data.get("name")).trim(), level: form.dataset.level });
+    if (failed(made)) { notice(refusal(made, "The counter was not added; check the connection.")); return; }
+    if (!made.ok || !made.data) { notice("Kept on this device: it is added when the connection is back."); return; }
+    const values = {};
+    for (const input of form.querySelectorAll("[data-entry-field]")) {
+      if (input.value.trim() === "") continue;
+      values[input.name] = input.dataset.entryField === "number" ? Number(input.value) : input.value.trim();
+    }
+    const unit = made.data.unit;
+    if (Object.keys(values).length) {
+      const set = await send(`${api}/units/${unit.id}`, { version: unit.version, ...values }, "PUT");
+      if (failed(set)) { notice(refusal(set, "Its values were not set; check the connection.")); return; }
+    }
+    notice(`${unit.name} added.`, true);
+    form.reset();
+    load();
+  };
+  document.addEventListener("submit", (e) => {
+    if (e.target.matches("[data-entry-form]")) { e.preventDefault(); entered(e.target); return; }
+    if (!e.target.matches("[data-place-form]")) return;
+    e.preventDefault();
+    const to = e.target.querySelector("[data-place-input]").value.trim();
+    if (to) edited({ [board.place_field]: to });
+  });
+
+  // -- loading and following the stream ----------------------------------------------------------------------
+  const getJson = (url) => fetch(url, { credentials: "same-origin", cache: "no-store" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));
+  const load = async () => {
+    try {
+      const state = await getJson(`${api}/state`);
+      const units = await getJson(`${api}/units`);
+      board = { ...board, ...(await getJson(`${api}/counters`).catch(() => ({}))) };
+      model.setState(state, units);
+    } catch (status) {
+      notice(status === 401 || status === 403 ? "Join this game to see its counters." : "The counters could not be loaded; check the connection.");
+    }
+  };
+  model.listen((what) => {
+    if (what.units || what.all) drawList();
+    if (what.turn || what.all) drawTurn();
+    if (selected !== null && !play) readActs();
+    else if (selected !== null) showCard();
+  });
+  let pending = null;
+  // The board's own reading (what lies on the counters, the values set) changes with any act: read anew.
+  let boardPending = null;
+  const readBoard = async () => {
+    board = { ...board, ...(await getJson(`${api}/counters`).catch(() => ({}))) };
+    drawList();
+    drawTurn();
+    if (selected !== null) showCard();
+  };
+  document.addEventListener("firestep:event", (e) => {
+    const need = model.apply(e.detail);
+    clearTimeout(boardPending);
+    boardPending = setTimeout(readBoard, 40);
+    if (!need.length) return;
+    clearTimeout(pending);
+    pending = setTimeout(load, 40); // a burst of frames (a new turn) read back once
+  });
+  document.addEventListener("firestep:resync", load);
+  document.addEventListener("firestep:refresh", () => { if (!window.firestepLive?.connected) load(); });
+  load();
+})();

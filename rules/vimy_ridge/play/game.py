@@ -1,0 +1,900 @@
+"""Vimy Ridge played as a game of counters on hexes (no table): the hook (rules.core.game.GameRules) with its
+counters' state (a hex, a division, printed strengths, depleted, eliminated), its turn (the Allied player
+first, beginning at Zero Hour; movement, bombardment, combat; night turns from the club's turn track), its
+rolls (a bombardment, an attack on the integrated CRT) and what the rules of play forbid, each refusal one
+sentence citing its rule. A combat's result is recorded; the players apply it to the counters as the standard
+rules say (depleted, eliminated, retreated, advanced), each choice a unit edit in the log. The club's values
+(rules.vimy_ridge.play.club) are read from the game's board; the victory tally (rules.vimy_ridge.play.victory)
+is rewritten on the board after every act that changes it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from pydantic import Field, ValidationError
+
+from rules.core.acts import Act, EditUnit, Roll
+from rules.core.errors import Refusal, RulesError
+from rules.core.game import TURN_STARTED, Answer, Book, GameRules, Held, Position
+from rules.core.kit import CounterBoard, TableKit, TrackTurn
+from rules.core.records import (
+    Change,
+    Claims,
+    EditChoice,
+    Filled,
+    FillRequest,
+    SetBoard,
+    SetState,
+    Snapshot,
+    StandAct,
+    StandEdit,
+    StateField,
+    UnitState,
+)
+from rules.core.resolution import Evaluation
+from rules.core.rolls import Outcome, RollTerms
+from rules.core.ruleset import Context, Resolver
+from rules.core.scenario import NewForces
+from rules.core.turn import Notice, Step
+from rules.registry import register_game
+from rules.vimy_ridge.data import LAST_TURN, MAX_MARKERS_PER_UNIT, REPLACEMENTS_PER_NIGHT, TURNS
+from rules.vimy_ridge.play.club import CLUB, ClubData, checked
+from rules.vimy_ridge.play.victory import TALLY, place_notes, tally
+from rules.vimy_ridge.resolvers import Combat, CombatRequest, allotment, is_night
+from rules.vimy_ridge.ruleset import VimyRidge, cite
+
+ALLIED, GERMAN = "attacker", "defender"  # 15.1 "The Allied player is the first player"
+SIDE_WORD = {ALLIED: "allied", GERMAN: "german"}
+COUNTER = "counter"
+
+SRC_NIGHT = cite("13.1 Night")
+SRC_REPLACE = cite("11.3 Allied Replacements; 11.6 German Replacements")
+SRC_BOMBARD = cite("17.2 Utilizing Bombardment Markers")
+SRC_ALLOT = cite("17.1 Artillery Bombardment Limitations")
+SRC_INTEGRITY = cite("18.3 Divisional Integrity")
+SRC_TRENCH = cite("14.2 Trench Lines")
+SRC_RED_BARON = cite("18.1 The Red Baron")
+SRC_TURN = cite("15.0 Turn Sequence; 20.1 First Player")
+SRC_RESULTS = "Fire & Movement standard rules (not in the exclusive rules): the players apply each result"
+
+MOVE_ACT = "move-counter"  # a counter's hex set: a move, a retreat, an advance or a replacement entering
+RESULT_ACT = "apply-results"  # depleted, eliminated, retreated, advanced: the players' choice
+CHOICES = ("", "moved", "retreated", "advanced", "depleted", "eliminated", "replacement", "set-up")
+
+
+# -- the counters' state ---------------------------------------------------------------------------------------
+# A counter: the hex it stands in (four digits, "" off the map), its division (18.3's colour), its printed
+# strengths (full and depleted sides), whether it is depleted or eliminated, and the turn it last moved.
+STATE_FIELDS = (
+    StateField("hex", "Hex", "", edit="word", on_turn=True),
+    StateField("division", "Division", "", edit="word"),
+    StateField("attack", "Attack", 0, maximum=99, edit="number"),
+    StateField("defence", "Defence", 0, maximum=99, edit="number"),
+    StateField("attack_depleted", "Attack (depleted)", 0, maximum=99, edit="number"),
+    StateField("defence_depleted", "Defence (depleted)", 0, maximum=99, edit="number"),
+    StateField(
+        "depleted",
+        "Depleted",
+        False,
+        edit="flag",
+        badge="DEPLETED",
+        filter="Depleted",
+        words=("is depleted", "is back at full strength"),
+    ),
+    StateField(
+        "eliminated",
+        "Eliminated",
+        False,
+        edit="flag",
+        badge="ELIMINATED",
+        filter="Eliminated",
+        words=("is eliminated", "returns to the map"),
+    ),
+    StateField("applied_result", "Applied", "", edit="word", shown=False),
+    StateField("moved_turn", "Moved on turn", 0, shown=False),
+)
+# A hex set is a move in the movement phase, a retreat or an advance in combat, or a replacement entering:
+# which one the edit's `applied_result` says, and `forbidden` judges (not the side's step alone).
+EDIT_ACTS = {
+    "hex": MOVE_ACT,
+    "depleted": RESULT_ACT,
+    "eliminated": RESULT_ACT,
+    "applied_result": RESULT_ACT,
+}
+
+
+def card_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
+    """What a counter's card offers to apply: a step lost or the counter eliminated (a combat result or a
+    bombardment hit, as the players read it), or, eliminated, its return as a replacement (a night turn's;
+    the act pipeline refuses it otherwise)."""
+    u = snapshot.unit(unit_id)
+    if u.level != COUNTER:
+        return ()
+    if u.state.get("eliminated"):
+        back = EditChoice(False, "Return depleted (a replacement)")
+        return (
+            StandEdit("Replacement", "eliminated", u.id, "11.3, 11.6: two replacements a night", (back,)),
+        )
+    out = []
+    if not u.state.get("depleted"):
+        out.append(StandEdit("Step loss", "depleted", u.id, SRC_RESULTS, (EditChoice(True, "Depleted"),)))
+    else:
+        rebuilt = EditChoice(False, "Rebuilt (a replacement)")
+        out.append(StandEdit("Rebuild", "depleted", u.id, "11.3, 11.6: two replacements a night", (rebuilt,)))
+    out.append(StandEdit("Eliminate", "eliminated", u.id, SRC_RESULTS, (EditChoice(True, "Eliminated"),)))
+    return tuple(out)
+
+
+def strength(u: UnitState, kind: str) -> int:
+    """A counter's attack or defence as it stands: its depleted side's when depleted."""
+    return int(u.state.get(f"{kind}_depleted" if u.state.get("depleted") else kind, 0))
+
+
+def counters(snapshot: Snapshot, side: str | None = None) -> list[UnitState]:
+    return [u for u in snapshot.units if u.level == COUNTER and (side is None or u.side == side)]
+
+
+def board_value(snapshot: Snapshot, key: str) -> Any:
+    return snapshot.board.get(key)
+
+
+def night(snapshot: Snapshot, turn: int | None = None) -> tuple[bool, str]:
+    """Whether a turn is a night turn, and whose reading says so: the club's turn track where entered, else the
+    turn-track erratum's reading."""
+    t = snapshot.turn if turn is None else turn
+    track = board_value(snapshot, "turn_track")
+    if track and 1 <= t <= len(track):
+        return track[t - 1] == "Night", f"{SRC_NIGHT}; {CLUB}"
+    ctx = VimyRidge().context(None, snapshot.variants)
+    return (1 <= t <= LAST_TURN and is_night(ctx, t)), ctx.citation("turn-track")
+
+
+def allotted(snapshot: Snapshot, side: str) -> tuple[int, str]:
+    """The side's bombardment markers this turn: the club's Artillery Track where entered, else the
+    artillery-track erratum's reading."""
+    track = board_value(snapshot, "artillery_track")
+    t = snapshot.turn
+    if track and 1 <= t <= len(track):
+        return int(track[t - 1][0 if side == ALLIED else 1]), f"{SRC_ALLOT}; {CLUB}"
+    ctx = VimyRidge().context(None, snapshot.variants)
+    by = allotment(ctx, min(max(t, 1), LAST_TURN))
+    return by[SIDE_WORD[side]], ctx.citation("artillery-track")
+
+
+def this_turn(snapshot: Snapshot, key: str) -> dict[str, Any]:
+    """A per-turn ledger on the board (markers spent, units bombarded, replacements): empty on a new turn."""
+    kept = board_value(snapshot, key) or {}
+    return dict(kept) if kept.get("turn") == snapshot.turn else {"turn": snapshot.turn}
+
+
+# -- the turn ----------------------------------------------------------------------------------------------------
+STEPS = (
+    Step(
+        "movement",
+        1,
+        "Movement",
+        "Movement phase",
+        SRC_TURN,
+        "move counters (at night only replacements enter)",
+    ),
+    Step(
+        "bombardment",
+        2,
+        "Bombardment",
+        "Bombardment (end of the movement phase)",
+        SRC_BOMBARD,
+        "place bombardment markers on observed enemy units, at most two each, and roll one die per marker",
+        resolvers=("bombardment",),
+    ),
+    Step(
+        "combat",
+        3,
+        "Combat",
+        "Combat phase",
+        cite("Integrated Combat Results Table"),
+        "attack with one division's units at a time; apply each result",
+        resolvers=("attack",),
+    ),
+)
+STEP_IDS = [s.id for s in STEPS]
+
+
+class VimyTurn(GameRules):
+    """The Allied player first (15.1, 20.1); the game begins at Zero Hour (15.2): the Allied movement phase of
+    turn 1 moves nothing, his bombardment ends it (erratum zero-hour), then his combat phase; 11 turns."""
+
+    def steps(self, period: str | None) -> tuple[Step, ...]:
+        return STEPS
+
+    def allowed_now(self, status: str, period: str | None, now: Position) -> list[str]:
+        if status != "playing" or now.step >= len(STEPS):
+            return []
+        return [STEPS[now.step].does]
+
+    def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
+        if snapshot.turn < 1:
+            return ()
+        if snapshot.turn > LAST_TURN:
+            return (
+                Refusal(
+                    "The game is over: it has 11 turns (20.1).",
+                    "The game is divided into 11 turns (20.1)",
+                    SRC_TURN,
+                ),
+            )
+        if isinstance(act, EditUnit):
+            return edit_refused(snapshot, act)
+        if isinstance(act, Roll):
+            return roll_refused(snapshot, act)
+        return ()
+
+    def between_turns(self, snapshot: Snapshot, moment: str) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:
+        if moment != TURN_STARTED:
+            return (), ()
+        # 18.1 "During each night game turn, the Allied player must eliminate (permanently) one of his aircraft
+        # markers from the game": as the night turn begins (its first side's turn, the Allied one).
+        is_night, _source = night(snapshot)
+        if not is_night or snapshot.side_to_move != ALLIED:
+            return (), ()
+        left = int(board_value(snapshot, "aircraft") or 0)
+        if left <= 0:
+            return (Notice("red-baron", {"aircraft": 0, "lost": 0}, SRC_RED_BARON),), ()
+        why = f"the Red Baron: the Allied player loses an aircraft marker this night turn ({left - 1} left)"
+        return (
+            (Notice("red-baron", {"aircraft": left - 1, "lost": 1}, SRC_RED_BARON),),
+            (SetBoard(why, SRC_RED_BARON, "aircraft", left - 1),),
+        )
+
+
+def _refused_now(sentence: str, why: str, source: str) -> Refusal:
+    assert len(sentence) <= 120, sentence
+    return Refusal(sentence, why, source)
+
+
+def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
+    """What the rules of play forbid of a counter's edit: a move at night (13.1) but a replacement entering; a
+    replacement by day, beyond two a side a night, or rebuilding a counter that moved that night (11.3, 11.6)."""
+    unit = snapshot.unit(act.unit_id)
+    values = act.values
+    is_night, night_source = night(snapshot)
+    restored = _steps_restored(snapshot, unit, values)
+    if restored and not is_night:
+        return (
+            _refused_now(
+                "Replacements arrive only in night game turns (11.3, 11.6).",
+                "During each night game turn (moon symbol) each player receives two replacements (11.3, 11.6)",
+                SRC_REPLACE,
+            ),
+        )
+    if restored:
+        ledger = this_turn(snapshot, "replacements")
+        used = int(ledger.get(unit.side, 0))
+        if used + restored > REPLACEMENTS_PER_NIGHT:
+            return (
+                _refused_now(
+                    f"Two replacements a side each night turn, not saved: {used} used (11.3, 11.6).",
+                    "Each night turn a player receives two replacements, which may not be accumulated (11.3)",
+                    SRC_REPLACE,
+                ),
+            )
+        if unit.state.get("moved_turn") == snapshot.turn and not unit.state.get("eliminated"):
+            return (
+                _refused_now(
+                    "A counter that moved this night turn may not be rebuilt (11.3).",
+                    "no unit that moved during that same night game turn may ever be rebuilt as a replacement",
+                    SRC_REPLACE,
+                ),
+            )
+    if "hex" not in values or values["hex"] == unit.state.get("hex"):
+        return ()
+    # A replacement entering the map: back from elimination in this edit, or off the map (its hex empty).
+    entering = (bool(unit.state.get("eliminated")) and values.get("eliminated") is False) or (
+        not unit.state.get("eliminated") and not unit.state.get("hex") and snapshot.turn >= 1
+    )
+    if is_night and not entering:
+        return (
+            _refused_now(
+                "No movement at night: only a replacement entering the map moves (13.1, 11.3).",
+                "no attack or movement, by either side, may occur during any night turn (13.1)",
+                night_source,
+            ),
+        )
+    step = STEPS[snapshot.step].id if snapshot.step < len(STEPS) else ""
+    if values.get("applied_result") in ("retreated", "advanced") or (step == "combat" and not entering):
+        if step != "combat":
+            return (
+                _refused_now(
+                    "Retreats and advances follow an attack in the combat phase.",
+                    "a combat result",
+                    SRC_RESULTS,
+                ),
+            )
+        return ()
+    if entering:
+        return ()
+    if snapshot.turn == 1 and unit.side == ALLIED and step == "movement":
+        return (
+            _refused_now(
+                "Zero Hour: the game begins with the Allied combat phase; no Allied move on turn 1 (15.2).",
+                "The game begins with the Allied combat phase of the 9 April (Morning) game turn (15.2)",
+                cite("15.2 Zero Hour"),
+            ),
+        )
+    if unit.side != snapshot.side_to_move or step != "movement":
+        return (
+            _refused_now(
+                "Move your own counters in your movement phase (15.0).",
+                "each player moves his units in his own movement phase (15.0, Fire & Movement standard rules)",
+                SRC_TURN,
+            ),
+        )
+    return ()
+
+
+def _steps_restored(snapshot: Snapshot, unit: UnitState, values: Mapping[str, Any]) -> int:
+    """How many replacements an edit spends (the replacement-steps erratum): by default each step a counter
+    gets back (eliminated to depleted, depleted to full) is one; read otherwise, an eliminated unit brought
+    back is one whatever its strength."""
+    by_unit = VimyRidge().context(None, snapshot.variants).value("replacement-steps") == "unit"
+    before = 2 if unit.state.get("eliminated") else 1 if unit.state.get("depleted") else 0
+    eliminated = values.get("eliminated", unit.state.get("eliminated"))
+    depleted = values.get("depleted", unit.state.get("depleted"))
+    if before == 2 and eliminated is False and "depleted" not in values and not by_unit:
+        depleted = True  # back one step (edited() writes it)
+    after = 2 if eliminated else 1 if depleted else 0
+    if after >= before:
+        return 0
+    return 1 if by_unit and before == 2 else before - after
+
+
+def roll_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
+    step = STEPS[snapshot.step].id if snapshot.step < len(STEPS) else ""
+    is_night, night_source = night(snapshot)
+    if act.resolver == "attack":
+        if is_night:
+            return (
+                _refused_now(
+                    "No attack at night: night turns are for replacements and bombardment (13.1).",
+                    "no attack or movement, by either side, may occur during any night turn (13.1)",
+                    night_source,
+                ),
+            )
+        if step != "combat":
+            return (
+                _refused_now(
+                    "Attack in your combat phase (15.0).",
+                    "the combat phase follows the movement phase",
+                    SRC_TURN,
+                ),
+            )
+        return attack_refused(snapshot, act)
+    if act.resolver == "bombardment":
+        if step != "bombardment":
+            return (
+                _refused_now(
+                    "Bombard at the end of your movement phase, before your combat phase (17.2).",
+                    "Bombardment can only ever occur at the end of a player's movement phase, before his combat phase",
+                    SRC_BOMBARD,
+                ),
+            )
+        return bombard_refused(snapshot, act)
+    return ()
+
+
+def _enemy_target(snapshot: Snapshot, act: Roll, doing: str) -> tuple[Refusal, ...]:
+    """An attack or a bombardment takes an enemy counter on the map as its target (one not yet tapped is
+    judged when it is: the counter's card offers the act before its target is picked)."""
+    if act.target_id is None:
+        return ()
+    target = snapshot.by_id.get(act.target_id)
+    if (
+        target is None
+        or target.level != COUNTER
+        or target.side == snapshot.side_to_move
+        or target.state.get("eliminated")
+        or not target.state.get("hex")
+    ):
+        rule = "17.2" if doing == "Bombard" else "18.3"
+        why = "markers on any enemy units (17.2); an attack upon the same enemy unit (18.3)"
+        source = SRC_BOMBARD if doing == "Bombard" else SRC_INTEGRITY
+        return (
+            _refused_now(f"{doing} an enemy counter on the map: tap it as the target ({rule}).", why, source),
+        )
+    return ()
+
+
+def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
+    if refused := _enemy_target(snapshot, act, "Attack"):
+        return refused
+    attackers = _attackers(snapshot, act)
+    if not attackers or any(
+        u.level != COUNTER or u.side != snapshot.side_to_move or u.state.get("eliminated") for u in attackers
+    ):
+        why = (
+            "Only units of the same division may ever participate in the same attack upon the same enemy unit"
+        )
+        return (_refused_now("Attack with your own counters on the map (18.3).", why, SRC_INTEGRITY),)
+    divisions = {str(u.state.get("division", "")) for u in attackers}
+    if len(divisions) > 1:
+        return (
+            _refused_now(
+                "Attack with one division's units: the others make a separate attack (18.3).",
+                "Only units of the same division may ever participate in the same attack upon the same enemy unit",
+                SRC_INTEGRITY,
+            ),
+        )
+    target = snapshot.unit(act.target_id, "target_id") if act.target_id is not None else None
+    crossing = target is not None and _crosses_trench(snapshot, attackers, target)
+    if crossing and act.fields.get("terrain") not in (None, "trench"):
+        return (
+            _refused_now(
+                "The attack crosses a trench hexside: resolve it on the trench line (14.2).",
+                "When any attack is directed across an enemy trench hexside, the attack must be resolved via the "
+                "trench terrain line",
+                f"{SRC_TRENCH}; {CLUB}",
+            ),
+        )
+    return ()
+
+
+def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
+    side = snapshot.side_to_move
+    if refused := _enemy_target(snapshot, act, "Bombard"):
+        return refused
+    if act.fields.get("observed") != "observed":
+        # 17.3: observation is the players' call, made from their own map; the game records it as theirs.
+        return (
+            _refused_now(
+                "Say the target is observed: only observed enemy units can be bombarded (17.3).",
+                "An enemy unit is observed only if adjacent to an observing enemy unit or in a friendly unit's LOS",
+                cite("17.3 Observation"),
+            ),
+        )
+    markers = int(act.fields.get("markers", 1)) if isinstance(act.fields.get("markers", 1), int) else 1
+    have, source = allotted(snapshot, side)
+    spent = int(this_turn(snapshot, "markers_spent").get(side, 0))
+    if spent + markers > have:
+        return (
+            _refused_now(
+                f"Only {have - spent} of {have} bombardment markers left this turn (17.1).",
+                "Each side receives the bombardment markers printed for the turn on the Artillery Track",
+                source,
+            ),
+        )
+    if act.target_id is not None:
+        on = int(this_turn(snapshot, "bombarded").get(str(act.target_id), 0))
+        if on + markers > MAX_MARKERS_PER_UNIT:
+            return (
+                _refused_now(
+                    "No more than two bombardment markers per enemy unit (17.2).",
+                    "no more than two bombardment markers per enemy unit",
+                    SRC_BOMBARD,
+                ),
+            )
+    if act.fields.get("aircraft") and int(board_value(snapshot, "aircraft") or 0) <= 0:
+        return (
+            _refused_now(
+                "No Allied aircraft marker is left (18.1).",
+                "the Allied player must eliminate one of his aircraft markers each night",
+                SRC_RED_BARON,
+            ),
+        )
+    return ()
+
+
+def _attackers(snapshot: Snapshot, act: Roll) -> list[UnitState]:
+    ids = act.fields.get("attackers") or ([act.unit_id] if act.unit_id is not None else [])
+    return [snapshot.unit(i, "fields.attackers") for i in ids if isinstance(i, int)]
+
+
+def _crosses_trench(snapshot: Snapshot, attackers: Sequence[UnitState], target: UnitState) -> bool:
+    sides = {frozenset(p) for p in board_value(snapshot, "trench_hexsides") or ()}
+    there = str(target.state.get("hex", ""))
+    across = [frozenset((str(u.state.get("hex", "")), there)) in sides for u in attackers]
+    every = VimyRidge().context(None, snapshot.variants).value("trench-crossing") == "all"
+    return bool(across) and (all(across) if every else any(across))
+
+
+# -- the attack: the CRT with the game's counters ----------------------------------------------------------------
+class AttackRequest(CombatRequest):
+    attackers: list[int] = Field(
+        default_factory=list, max_length=12, description="The attacking counters' ids (one division's, 18.3)."
+    )
+
+
+@VimyRidge.resolver
+class Attack(Resolver[AttackRequest]):
+    id = "attack"
+    summary = "A ground attack by counters in a game: the integrated CRT with their strengths"
+    Request = AttackRequest
+    examples = ({"terrain": "clear", "attack_strength": 9, "defense_strength": 4, "attackers": [1]},)
+
+    def check(self, req: AttackRequest, ctx: Context) -> None:
+        Combat().check(req, ctx)
+
+    def evaluate(self, req: AttackRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
+        return Combat().evaluate(req, ctx, dice)
+
+
+# -- the rolls -------------------------------------------------------------------------------------------------
+ROLL_TERMS = RollTerms(
+    claims=Claims(
+        kept=frozenset(
+            {"attack_strength", "defense_strength", "bombarding_side", "turn", "night", "la_folie_woods"}
+        ),
+        seen=frozenset({"terrain"}),
+    )
+)
+
+
+def card_acts(snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
+    u = snapshot.unit(unit_id)
+    if u.level != COUNTER or u.state.get("eliminated"):
+        return ()
+    return (
+        StandAct(
+            "Attack",
+            "attack",
+            u.id,
+            f"{u.name} attacks an adjacent enemy counter",
+            target=True,
+            joined="attackers",
+        ),
+        StandAct(
+            "Bombard",
+            "bombardment",
+            u.id,
+            "bombard this counter if observed (17.2, 17.3)",
+            on_enemy=True,
+            options=("observed", "markers", "gas", "aircraft"),
+        ),
+    )
+
+
+class VimyRolls(GameRules):
+    """What the table fills in a bombardment's and an attack's request, and what a roll does."""
+
+    def fill(self, resolver_id: str, snapshot: Snapshot, request: FillRequest) -> tuple[Filled, ...]:
+        target = snapshot.by_id.get(request.target_id) if request.target_id is not None else None
+        out: list[Filled] = []
+        if resolver_id == "attack":
+            ids = request.given.get("attackers") or ([request.unit_id] if request.unit_id is not None else [])
+            attackers = [snapshot.by_id[i] for i in ids if isinstance(i, int) and i in snapshot.by_id]
+            if attackers:
+                total = sum(strength(u, "attack") for u in attackers)
+                out.append(Filled("attack_strength", total, "the attacking counters' attack strengths", CLUB))
+            if target is not None:
+                out.append(
+                    Filled(
+                        "defense_strength",
+                        strength(target, "defence"),
+                        f"{target.name}'s defence strength",
+                        CLUB,
+                    )
+                )
+                if attackers and _crosses_trench(snapshot, attackers, target):
+                    out.append(
+                        Filled(
+                            "terrain",
+                            "trench",
+                            "the attack crosses a trench hexside",
+                            f"{SRC_TRENCH}; {CLUB}",
+                        )
+                    )
+        if resolver_id == "bombardment":
+            side = snapshot.side_to_move
+            is_night, source = night(snapshot)
+            out.append(
+                Filled(
+                    "bombarding_side", SIDE_WORD[side], f"the {SIDE_WORD[side]} player's turn", SRC_BOMBARD
+                )
+            )
+            out.append(Filled("turn", min(max(snapshot.turn, 1), LAST_TURN), "the game turn", SRC_TURN))
+            out.append(
+                Filled(
+                    "night", "night" if is_night else "day", "night turn" if is_night else "day turn", source
+                )
+            )
+            if target is not None:
+                where = str(target.state.get("hex", ""))
+                woods = board_value(snapshot, "la_folie_woods")
+                if woods is not None:
+                    out.append(
+                        Filled(
+                            "la_folie_woods",
+                            where in woods,
+                            f"hex {where} on the club's La Folie Woods list",
+                            CLUB,
+                        )
+                    )
+                terrain = (board_value(snapshot, "hex_terrain") or {}).get(where)
+                if terrain:
+                    out.append(
+                        Filled("terrain", list(terrain), f"hex {where}'s terrain on the club's map", CLUB)
+                    )
+        return tuple(f for f in out if f.field not in request.given and f.field in request.fields)
+
+    def _consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+        if resolver_id == "bombardment":
+            return bombarded(snapshot, outcome)
+        if resolver_id == "club-data":
+            club = ClubData.model_validate(outcome.request.model_dump()["club"])
+            return tuple(
+                SetBoard(f"the club's {k.replace('_', ' ')} entered", CLUB, k, v)
+                for k, v in club.model_dump(exclude_none=True).items()
+            )
+        return ()
+
+
+def bombarded(snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
+    """A bombardment's markers spent and the target marked; a hit depletes it, or eliminates it if already
+    depleted (17.5: "immediately depleted (or eliminated if it was already depleted)"), never retreats."""
+    side = snapshot.side_to_move
+    markers = int(outcome.request.model_dump().get("markers", 1))
+    spent = this_turn(snapshot, "markers_spent")
+    spent[side] = int(spent.get(side, 0)) + markers
+    out: list[Change] = [
+        SetBoard(f"{markers} bombardment marker(s) placed", SRC_BOMBARD, "markers_spent", spent)
+    ]
+    if outcome.target_id is None:
+        return tuple(out)
+    target = snapshot.unit(outcome.target_id, "target_id")
+    on = this_turn(snapshot, "bombarded")
+    on[str(target.id)] = int(on.get(str(target.id), 0)) + markers
+    out.append(SetBoard(f"{markers} marker(s) on {target.name}", SRC_BOMBARD, "bombarded", on))
+    if outcome.resolution["outcome_key"] != "hit":
+        return tuple(out)
+    hit = cite("17.5 Bombardment Resolution")
+    if target.state.get("depleted"):
+        out += eliminated(target, f"{target.name} is hit and, already depleted, eliminated", hit)
+    else:
+        out.append(SetState(f"{target.name} is hit and depleted", hit, target.id, "depleted", True))
+    return tuple(out)
+
+
+def eliminated(u: UnitState, why: str, source: str) -> list[Change]:
+    return [
+        SetState(why, source, u.id, "eliminated", True),
+        SetState(why, source, u.id, "killed", True),
+        SetState(f"{u.name} leaves the map", source, u.id, "hex", ""),
+    ]
+
+
+class VimyCounters(CounterBoard):
+    def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
+        """The key hexes the club entered, each with what it is and its rule (victory.place_notes)."""
+        notes = place_notes(snapshot)
+        return {h: notes[h] for h in sorted(notes)}
+
+    def marks(self, snapshot: Snapshot) -> Mapping[int, str]:
+        """The bombardment markers placed on each counter this turn (17.2: at most two on one enemy unit)."""
+        on = this_turn(snapshot, "bombarded")
+        return {
+            int(k): f"{n} bombardment marker{'s' if n != 1 else ''}"
+            for k, n in on.items()
+            if k != "turn" and isinstance(n, int) and n > 0
+        }
+
+    def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
+        """The turn track as the club entered it (the labels its boxes print), each turn's night and allotment;
+        before it is entered, the turn-track erratum's reading."""
+        entered = board_value(snapshot, "turn_track")
+        out = []
+        for t in TURNS:
+            dark, _source = night(snapshot, t.number)
+            # 11.1 "the April 9 (Morning) box of the Turn Track"; the rest as the club's copy prints them.
+            label = "9 April (Morning)" if t.number == 1 else str(entered[t.number - 1]) if entered else ""
+            allied, german = (
+                board_value(snapshot, "artillery_track")[t.number - 1]
+                if board_value(snapshot, "artillery_track")
+                else ("?", "?")
+            )
+            note = (
+                f"Night: no attack or movement; 2 replacements a side; bombardment {allied}/{german} (13.1)"
+                if dark
+                else f"Bombardment {allied}/{german} (17.1)"
+            )
+            out.append(TrackTurn(t.number, label, note, dark))
+        return tuple(out)
+
+
+KIT = TableKit(counters=VimyCounters("hex", "hex", "", ("attack", "defence"), group_field="division"))
+
+
+# -- the report: the game in the rules' words ---------------------------------------------------------------------
+class VimyReport(GameRules):
+    """The referee board, the record and the story in Vimy's words: counters, no morale tests, what a
+    bombardment and an attack did."""
+
+    def roll_words(
+        self, resolver: str, resolution: Mapping[str, Any], target: str, decisive: bool = False
+    ) -> str:
+        at = f" {target}" if target else ""
+        key = str(resolution.get("outcome_key", ""))
+        if resolver == "bombardment":
+            return f"bombarded{at}: {'a hit' if key == 'hit' else 'no effect'}"
+        if resolver == "attack":
+            column = resolution.get("column") or ""
+            return f"attacked{at} on the {resolution.get('line', '')} line, column {column}: {key}"
+        return ""
+
+    def board_notes(
+        self, unit: Held, parent: Held | None, children: Sequence[Held], variants: Mapping[str, str]
+    ) -> tuple[tuple[str, str], ...]:
+        state = unit.state
+        if unit.level != COUNTER:
+            return ()
+        where = str(state.get("hex") or "off the map")
+        full = f"{state.get('attack', 0)}-{state.get('defence', 0)}"
+        depleted = f"{state.get('attack_depleted', 0)}-{state.get('defence_depleted', 0)}"
+        return (
+            ("Hex", where),
+            ("Division", str(state.get("division") or "")),
+            ("Strength", f"{depleted} (depleted; full {full})" if state.get("depleted") else full),
+        )
+
+
+# -- set-up ------------------------------------------------------------------------------------------------------
+class VimySetup(GameRules):
+    """A Vimy game's counters, and the club's values a scenario file brings on its `board` (club.ClubData),
+    checked as the club-data roll checks them."""
+
+    def forces_setup(self, entries: Sequence[Mapping[str, Any]]) -> tuple[str | None, dict[str, str]]:
+        # 15.1 "The Allied player is the first player": the attacker (moving first) is Allied, the defender German.
+        return None, {ALLIED: "allied", GERMAN: "german"}
+
+    def new_forces(self, ctx: Context, document: Mapping[str, Any]) -> NewForces:
+        """The scenario's counters as written, once its `board` (the club's values) is checked."""
+        board_checked(document.get("board") or {}, "board")
+        return super().new_forces(ctx, document)
+
+
+def board_checked(board: Mapping[str, Any], where: str) -> None:
+    """The club's values a scenario file brings, checked as the club-data roll checks them (a RulesError
+    naming the field)."""
+    try:
+        entered = ClubData.model_validate(board)
+    except ValidationError as e:
+        first = e.errors()[0]
+        at = ".".join(str(p) for p in (where, *first["loc"]))
+        raise RulesError(at, f"the club's entry: {first['msg']}", list(ClubData.model_fields)) from None
+    checked(entered, where)
+
+
+# -- the game ----------------------------------------------------------------------------------------------------
+BOOK = Book(
+    ruleset_id=VimyRidge.id,
+    turn_word="game turn",
+    turn_source=SRC_TURN,
+    end_source=SRC_TURN,
+    state_fields=STATE_FIELDS,
+    edit_acts=EDIT_ACTS,
+    roll_terms=ROLL_TERMS,
+    kit=KIT,
+    tests_losses=False,
+    losses_counted="counters",
+    stand_word="counter",
+    told_fields=("depleted", "eliminated"),
+    nations=("allied", "german"),  # 11.1 "The German player ... the Allied player"
+    unit_levels=(COUNTER,),
+    victory_source=cite("12.1 Victory Points; 12.2 German Victory"),
+    score_kept=TALLY,
+)
+
+
+class VimyGame(VimyTurn, VimyRolls, VimyReport, VimySetup):
+    """Vimy Ridge's game: its turn, its rolls, its report and its new games, with a counter's edit worked out
+    (a hex checked and the hex ledger kept, eliminated counters off the map, replacements counted) and the
+    victory tally rewritten after every act."""
+
+    book = BOOK
+
+    def stand_card(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct | StandEdit, ...]:
+        return (*card_acts(snapshot, unit_id), *card_edits(snapshot, unit_id))
+
+    def play(self, snapshot: Snapshot, act: Act) -> Answer:
+        answer = Answer(edited(snapshot, act)) if isinstance(act, EditUnit) else super().play(snapshot, act)
+        return replace(answer, changes=(*answer.changes, *tallied(snapshot, answer.changes)))
+
+
+def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
+    unit = snapshot.unit(act.unit_id)
+    values = dict(act.values)
+    if (
+        "hex" in values
+        and values["hex"] != ""
+        and not (isinstance(values["hex"], str) and len(values["hex"]) == 4 and values["hex"].isdigit())
+    ):
+        raise RulesError(
+            "hex", "a hex is its four-digit number as printed on the map (1534)", ["0101..9999", ""]
+        )
+    if "applied_result" in values and values["applied_result"] not in CHOICES:
+        raise RulesError(
+            "applied_result",
+            "name the choice made: retreated, advanced, depleted, eliminated ...",
+            list(CHOICES),
+        )
+    step = STEPS[snapshot.step].id if snapshot.turn >= 1 and snapshot.step < len(STEPS) else ""
+    if "hex" in values and values["hex"] and step == "combat" and "applied_result" not in values:
+        # A counter moved in the combat phase applies a result: the attacker's advance, the defender's retreat.
+        values["applied_result"] = "advanced" if unit.side == snapshot.side_to_move else "retreated"
+    choice = str(values.get("applied_result") or "")
+    to = f" to hex {values['hex']}" if values.get("hex") else ""
+    why = f"{unit.name} {choice}{to}" if choice else ""
+    source = SRC_RESULTS if choice in ("retreated", "advanced", "depleted", "eliminated") else ""
+    out: list[Change] = [SetState(why, source, unit.id, k, v) for k, v in values.items()]
+    restored = _steps_restored(snapshot, unit, values)
+    if values.get("eliminated") is True and not unit.state.get("eliminated"):
+        out += [
+            c
+            for c in eliminated(unit, why or f"{unit.name} eliminated", source)
+            if not (isinstance(c, SetState) and c.field in values)
+        ]
+    if values.get("eliminated") is False and unit.state.get("eliminated"):
+        out.append(SetState(f"{unit.name} returns as a replacement", SRC_REPLACE, unit.id, "killed", False))
+        if (
+            "depleted" not in values
+            and VimyRidge().context(None, snapshot.variants).value("replacement-steps") == "step"
+        ):
+            # One replacement brings an eliminated unit back one step: depleted (erratum replacement-steps).
+            out.append(SetState(f"{unit.name} returns depleted", SRC_REPLACE, unit.id, "depleted", True))
+    if restored and snapshot.turn >= 1:
+        ledger = this_turn(snapshot, "replacements")
+        ledger[unit.side] = int(ledger.get(unit.side, 0)) + restored
+        out.append(
+            SetBoard(
+                f"{restored} replacement(s) used by the {SIDE_WORD[unit.side]} side",
+                SRC_REPLACE,
+                "replacements",
+                ledger,
+            )
+        )
+    if "hex" in values and values["hex"] != unit.state.get("hex") and values["hex"]:
+        if snapshot.turn >= 1:
+            out.append(SetState("", "", unit.id, "moved_turn", snapshot.turn))
+        out += held(snapshot, unit, str(values["hex"]))
+    return tuple(out)
+
+
+def held(snapshot: Snapshot, unit: UnitState, where: str) -> list[Change]:
+    """The hex ledger: the last side to occupy each key hex (12.1 "the last to have occupied"), and the moment
+    an Allied unit enters a Vimy town hex (12.1's instant win, its proviso read by the erratum)."""
+    from rules.vimy_ridge.play.victory import KEY_HEXES, entered_vimy
+
+    keys = {h for k in KEY_HEXES for h in (board_value(snapshot, k) or ())} | {"1534"}
+    out: list[Change] = []
+    if where in keys:
+        holders = dict(board_value(snapshot, "holders") or {})
+        if holders.get(where) != unit.side:
+            holders[where] = unit.side
+            out.append(
+                SetBoard(
+                    f"hex {where} last occupied by the {SIDE_WORD[unit.side]} side",
+                    cite("12.1 Victory Points"),
+                    "holders",
+                    holders,
+                )
+            )
+    if entered_vimy(snapshot, unit, where):
+        out.append(
+            SetBoard(
+                f"{unit.name} enters Vimy (hex {where})", cite("12.1 Victory Points"), "vimy_entered", where
+            )
+        )
+    return out
+
+
+def tallied(snapshot: Snapshot, changes: Sequence[Change]) -> tuple[Change, ...]:
+    """The victory tally rewritten on the board when the act changed it."""
+    after = snapshot.after(changes)
+    now = tally(after)
+    if now == board_value(snapshot, TALLY):
+        return ()
+    return (SetBoard("the victory tally", cite("12.1 Victory Points"), TALLY, now),)
+
+
+VIMY_GAME: GameRules = register_game(VimyGame())
+
+__all__ = ["ALLIED", "GERMAN", "VIMY_GAME", "checked"]

@@ -1,0 +1,205 @@
+"""The page of counters (issue 56): a game played without a table, on the club's own board of counters, plays
+from a page that replaces the map (app/pages/table_map.py, frontend/static/js/counter-board.js). On a Vimy
+Ridge game seeded through the API (its counters on hexes, the club's key hexes entered), by touch on the
+attacker's tablet at 1180x820: an attack's odds and its result in at most 4 taps (the attacking counter, its
+Attack, the defender, the die), each tap on screen and uncovered, then Undo. The other sizes: the same card
+with its odds, laid out, every target at least 44 px, nothing scrolled sideways, and axe-core's serious
+findings none. What the attack does on every device is the API's (tests/app/games/test_vimy_ridge.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.axe import serious_violations
+from tests.frontend.conftest import (
+    PHONE,
+    REFEREE_SCREEN,
+    TABLET_LANDSCAPE,
+    TABLET_PORTRAIT,
+    assert_no_horizontal_scroll,
+    screenshot,
+    small_targets,
+)
+from tests.frontend.games import bearer, join_by_api, seed_game
+
+pytestmark = pytest.mark.browser
+
+# The club's own key hexes and tracks (a test fixture, not map facts: the book prints no map).
+CLUB = {
+    "peaks": [f"{1101 + i}" for i in range(13)],
+    "vimy_town": [f"{1801 + i}" for i in range(12)],
+    "petit_vimy_town": ["1534", "1535"],
+    "la_folie_woods": ["1207"],
+    "easternmost": [f"{2001 + i}" for i in range(10)],
+    "trench_hexsides": [["0910", "1010"]],
+    "turn_track": [*(["Morning", "Day", "Night"] * 3), "Morning", "Day"],
+    "artillery_track": [[8, 5], [8, 5], [4, 2], *([[8, 5]] * 8)],
+    "aircraft": 3,
+}
+
+
+def seeded(page: Any, step: str = "combat") -> tuple[int, dict[str, Any], dict[str, int]]:
+    """A Vimy game at `step` of its first turn (its combat phase, or its bombardment): four counters on hexes,
+    the club's data entered."""
+    gid, made = seed_game(page, {"name": "Vimy", "ruleset": "vimy-ridge"})
+    api = f"/api/v1/games/{gid}"
+    referee = bearer(made["referee_token"])
+    ids = {}
+    for side, name, division, where in (
+        ("attacker", "1st Bn", "1st Canadian", "0910"),
+        ("attacker", "2nd Bn", "1st Canadian", "1009"),
+        ("attacker", "18th Bn", "2nd Canadian", "0911"),
+        ("defender", "RIR 261", "79th Reserve", "1010"),
+    ):
+        unit = {"side": side, "name": name, "level": "counter"}
+        added = page.request.post(f"{api}/units", data=unit, headers=referee)
+        assert added.status == 201, added.text()
+        uid = int(added.json()["unit"]["id"])
+        values = {"hex": where, "division": division, "attack": 4, "defence": 4}
+        values |= {"attack_depleted": 2, "defence_depleted": 2}
+        edited = page.request.put(f"{api}/units/{uid}", data={"version": 1, **values}, headers=referee)
+        assert edited.status == 200, edited.text()
+        ids[name] = uid
+    for _ in range(4):  # from set-up, step by step ("Zero Hour": the Allied movement moves nothing)
+        version = page.request.get(f"{api}/turn", headers=referee).json()["version"]
+        advanced = page.request.post(f"{api}/turn/advance", data={"version": version}, headers=referee)
+        assert advanced.status == 200, advanced.text()
+        if advanced.json()["turn"]["step"]["id"] == step:
+            break
+    else:
+        raise AssertionError(f"no {step} step in the first turn")
+    club = page.request.post(
+        f"{api}/resolve/club-data", data={"fields": {"club": CLUB}, "dice": []}, headers=referee
+    )
+    assert club.status == 200, club.text()
+    return gid, made, ids
+
+
+def tap(page: Any, target: Any, scroll: bool = False) -> None:
+    """A tap by touch at the target's centre: on screen, in view (with `scroll`, scrolled there first, as on a
+    phone), and the topmost thing there."""
+    expect(target).to_be_visible()
+    if scroll:
+        target.evaluate("(el) => el.scrollIntoView({block: 'center'})")
+    at = target.evaluate(
+        """(el) => { const r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+             return {x, y, onTop: el.contains(document.elementFromPoint(x, y))}; }"""
+    )
+    vw, vh = page.viewport_size["width"], page.viewport_size["height"]
+    assert 0 <= at["x"] < vw and 0 <= at["y"] < vh and at["onTop"], at
+    page.touchscreen.tap(at["x"], at["y"])
+
+
+def attack_to_odds(page: Any, ids: dict[str, int], scroll: bool = False) -> int:
+    """The attacking counter, its Attack, the defender: the odds on the card; the taps made."""
+    tap(page, page.locator(f"[data-counter='{ids['1st Bn']}']"), scroll)
+    expect(page.locator("[data-acts]")).to_have_count(1)
+    tap(page, page.get_by_role("button", name="Attack", exact=True), scroll)
+    expect(page.locator("[data-play-prompt]")).to_be_visible()
+    tap(page, page.locator(f"[data-counter='{ids['RIR 261']}']"), scroll)
+    expect(page.locator("[data-play-odds]")).to_be_visible()
+    return 3
+
+
+def test_an_attack_from_the_page_of_counters_in_four_taps(new_page: Any) -> None:
+    referee = new_page(TABLET_LANDSCAPE)
+    gid, made, ids = seeded(referee)
+    attacker = new_page(TABLET_LANDSCAPE)
+    join_by_api(attacker, made["join_codes"]["attacker"])
+    # The game's link from the lobby and the seats is the map's: for a game without a table it opens the page
+    # of counters.
+    attacker.goto(f"/games/{gid}/map")
+    expect(attacker).to_have_url(f"/games/{gid}/counters")
+    expect(attacker.locator("[data-counters-page][data-loaded='4']")).to_be_visible()
+    # The counters by hex, the turn track at turn 1.
+    expect(attacker.locator("[data-counter-group='place-1010']")).to_contain_text("RIR 261")
+    expect(attacker.locator("[data-track-turn='1']")).to_have_attribute("aria-current", "step")
+    taps = attack_to_odds(attacker, ids)
+    odds = attacker.locator("[data-play-odds]")
+    # One counter's 4 against 4 across the trench hexside: the 0 column of the trench line.
+    expect(odds).to_contain_text("Attack strength 4 · Defense strength 4 · Terrain trench")
+    expect(odds).to_contain_text("(A) 2 in 3")
+    tap(attacker, attacker.locator(".play-dice").get_by_role("button", name="1", exact=True))
+    taps += 1
+    assert taps <= 4
+    done = attacker.locator("[data-play-done]")
+    expect(done).to_be_visible()
+    expect(done).to_have_attribute("data-play-outcome", "A2")  # a 1 on the 0 column
+    screenshot(attacker, "counters-attack-done")
+    # Undo takes it back.
+    tap(attacker, attacker.get_by_role("button", name="Undo", exact=True))
+    expect(attacker.locator("[data-play-done]")).to_have_count(0)
+    # By division: this seat's side first, each counter with its hex.
+    attacker.get_by_role("button", name="By division").tap()
+    groups = attacker.locator("[data-counter-group]")
+    expect(groups.first).to_contain_text("1st Canadian")
+    expect(groups.first).to_contain_text("1st Bn")
+    expect(groups.first).to_contain_text("Hex 1009")
+    expect(groups.last).to_contain_text("79th Reserve")
+    screenshot(attacker, "counters-by-division")
+
+
+def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -> None:
+    """The referee enters a counter from the club's set; the enemy counter, its Bombard, the players' call that
+    it is observed, the die: a hit depletes it, and the counter shows its marker and its depletion on every
+    device (here the referee's, by the stream)."""
+    referee = new_page(TABLET_LANDSCAPE)
+    gid, made, ids = seeded(referee, step="bombardment")
+    referee.goto(f"/games/{gid}/counters")
+    german = referee.locator(f"[data-counter='{ids['RIR 261']}']")
+    expect(german).to_be_visible()
+    # The referee enters one more counter from the club's set: it stands in its hex.
+    referee.get_by_text("Add a counter from the club's set").click()
+    form = referee.locator("[data-entry-form]")
+    form.get_by_label("Side").select_option("defender")
+    form.get_by_label("Name").fill("RIR 262")
+    for label, value in (("Hex", "1011"), ("Division", "79th Reserve"), ("Attack", "3"), ("Defence", "5")):
+        form.get_by_label(label, exact=True).fill(value)
+    form.get_by_role("button", name="Add it").click()
+    expect(referee.locator("[data-counter-group='place-1011']")).to_contain_text("RIR 262")
+    expect(referee.locator("[data-counter-group='place-1011']")).to_contain_text("3-5")
+    screenshot(referee, "counters-referee-entry")
+    assert serious_violations(referee) == [] and small_targets(referee) == []
+    attacker = new_page(TABLET_LANDSCAPE)
+    join_by_api(attacker, made["join_codes"]["attacker"])
+    attacker.goto(f"/games/{gid}/counters")
+    tap(attacker, attacker.locator(f"[data-counter='{ids['RIR 261']}']"))
+    tap(attacker, attacker.get_by_role("button", name="Bombard", exact=True))
+    expect(attacker.locator("[data-play-refused]")).to_contain_text("Say the target is observed")
+    tap(attacker, attacker.get_by_role("button", name="Observed", exact=True))
+    expect(attacker.locator("[data-play-odds]")).to_contain_text("Hit 1 in 3")
+    tap(attacker, attacker.locator(".play-dice").get_by_role("button", name="1", exact=True))
+    expect(attacker.locator("[data-play-done]")).to_have_attribute("data-play-outcome", "hit")
+    expect(german).to_contain_text("Depleted · 1 bombardment marker")
+
+
+@pytest.mark.parametrize("size", [TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN], ids=str)
+def test_the_page_of_counters_at_each_size(new_page: Any, size: dict[str, int]) -> None:
+    referee = new_page(size)
+    gid, made, ids = seeded(referee)
+    attacker = new_page(size)
+    join_by_api(attacker, made["join_codes"]["attacker"])
+    attacker.goto(f"/games/{gid}/counters")
+    expect(attacker.locator("[data-counters-page][data-loaded='4']")).to_be_visible()
+    screenshot(attacker, "counters")
+    attack_to_odds(attacker, ids, scroll=True)
+    # Another counter of the division joins the attack: 8 against 4.
+    tap(attacker, attacker.locator(f"[data-counter='{ids['2nd Bn']}']"), scroll=True)
+    expect(attacker.locator("[data-play-odds]")).to_contain_text("Attack strength 8")
+    expect(attacker.locator("[data-play-title]")).to_contain_text("1st Bn + 2nd Bn at RIR 261")
+    # Every die of the card on screen and uncovered.
+    attacker.locator(".play-dice").evaluate("(el) => el.scrollIntoView({block: 'nearest'})")
+    for n in range(1, 7):
+        die = attacker.locator(".play-dice").get_by_role("button", name=str(n), exact=True)
+        at = die.evaluate(
+            """(el) => { const r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+                 return x >= 0 && y >= 0 && x < innerWidth && y < innerHeight && el.contains(document.elementFromPoint(x, y)); }"""
+        )
+        assert at, (n, size)
+    screenshot(attacker, "counters-odds")
+    assert small_targets(attacker) == []
+    assert_no_horizontal_scroll(attacker)
+    assert serious_violations(attacker) == []
