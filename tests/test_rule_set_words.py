@@ -233,6 +233,7 @@ def test_the_identifier_walk_sees_names_and_literals_not_prose(tmp_path: Path) -
 # Words Vimy Ridge shares with the app, each where the app uses it in a meaning of its own: (module, word).
 VIMY_APP_OWN_MEANINGS = {
     ("app/club/authority.py", "hex"): "a certificate fingerprint written as hex digits",
+    ("app/club/signing.py", "hex"): "a signing key and a signature written as hex digits",
     ("app/pages/campaigns.py", "attack"): "a campaign's action type (Firestorm: an army attacks)",
     ("frontend/templates/_campaign_action.html", "attack"): "a campaign's action type",
     ("app/services/unit_names.py", "division"): "a force tree's level, as the organisation tables name it",

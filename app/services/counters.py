@@ -44,16 +44,16 @@ def counter_board(session: Session, game: Game) -> CounterBoardView:
     board = rules.book.kit.counters
     if board is None:
         raise NotFoundError("board of counters", str(game.id))
-    snapshot = snapshot_of(session, game, list_units(session, game.pk))
+    notes = rules.counter_notes(snapshot_of(session, game, list_units(session, game.pk)))
     return CounterBoardView(
         place_field=board.place_field,
         place_word=board.place_word,
         group_level=board.group_level,
         group_field=board.group_field,
         values=board.values,
-        track=board.track(snapshot),
-        places=dict(board.place_notes(snapshot)),
-        marks=dict(board.marks(snapshot)),
+        track=notes.track,
+        places=dict(notes.places),
+        marks=dict(notes.marks),
         badges=tuple(badges(rules.book.kit, game.state)),
     )
 

@@ -394,18 +394,18 @@ class LeagueLine:
 def league(session: Session, scoring: tuple[int, int, int] = (3, 1, 0)) -> list[LeagueLine]:
     """The league table from every imported bundle: a player is their name and club; points for a win,
     a draw and a loss (the league's choice), then victory-point difference."""
-    tally: dict[tuple[str, str], list[int]] = {}
+    record: dict[tuple[str, str], list[int]] = {}
     for row in session.exec(select(LeagueResult).order_by(col(LeagueResult.id))):
         b = row.bundle
         for side in SIDES:
             other = SIDES[1 - SIDES.index(side)]
             name, club = b["players"][side]
-            t = tally.setdefault((name, club), [0, 0, 0, 0, 0])
+            t = record.setdefault((name, club), [0, 0, 0, 0, 0])
             winner = b["result"]["winner"]
             t[0 if winner == side else 1 if winner is None else 2] += 1
             t[3] += scoring[0] if winner == side else scoring[1] if winner is None else scoring[2]
             t[4] += b["result"]["points"][side] - b["result"]["points"][other]
-    order = sorted(tally.items(), key=lambda kv: (-kv[1][3], -kv[1][4], kv[0]))
+    order = sorted(record.items(), key=lambda kv: (-kv[1][3], -kv[1][4], kv[0]))
     lines: list[LeagueLine] = []
     for i, ((name, club), (won, drawn, lost, pts, vp)) in enumerate(order):
         same = lines and (lines[-1].points, lines[-1].vp) == (pts, vp)

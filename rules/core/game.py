@@ -37,7 +37,7 @@ from rules.core.dice import roll
 from rules.core.errors import NotFoundError, Refusal, RulesError
 from rules.core.fire_cards import CardApplied, FireCard, Fired, card_dice
 from rules.core.forces import ForceChart
-from rules.core.kit import TableKit
+from rules.core.kit import CounterNotes, TableKit
 from rules.core.records import (
     Answer,
     Arrival,
@@ -568,6 +568,11 @@ class GameRules:
         own objectives decide, more points winning and level points a draw (`Book.victory_erratum` lists the
         reading); a book that prints its own victory conditions overrides this with their lines."""
         return by_points(points, self.book.victory_source)
+
+    def counter_notes(self, snapshot: Snapshot) -> CounterNotes:
+        """What a game on a board of counters (`TableKit.counters`) shows besides the counters: its turn track,
+        its named places and what lies on each counter; nothing by default."""
+        return CounterNotes()
 
 
 # -- the turn, worked out from the hook ----------------------------------------------------------------------

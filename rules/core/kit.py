@@ -9,7 +9,6 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
-from rules.core.records import Snapshot
 from rules.table.bases import BaseSpec
 from rules.table.frame import Table
 from rules.table.templates import TemplateSpec
@@ -122,20 +121,17 @@ class CounterBoard:
     # them (a division printed on each counter); "" none.
     group_field: str = ""
 
-    def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
-        """What each named place is, in the rules' words with its rule (a supply hex, a peak), by place; none
-        by default."""
-        return {}
 
-    def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
-        """The game's turn track, turn by turn, as the game reads it (a sequence the players entered, its
-        night turns dark); none by default."""
-        return ()
+@dataclass(frozen=True)
+class CounterNotes:
+    """What a board of counters shows now besides the counters' own state, in the rules' words: the turn
+    track (a sequence the players entered, its night turns dark), what each named place is with its rule (a
+    supply hex, a peak), by place, and what lies on each counter (markers the board keeps: "2 bombardment
+    markers"), by unit id."""
 
-    def marks(self, snapshot: Snapshot) -> Mapping[int, str]:
-        """What lies on each counter now besides its own state, in the rules' words (markers the board keeps:
-        "2 bombardment markers"), by unit id; none by default."""
-        return {}
+    track: tuple[TrackTurn, ...] = ()
+    places: Mapping[str, str] = field(default_factory=dict)
+    marks: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

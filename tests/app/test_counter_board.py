@@ -1,6 +1,6 @@
 """A game without a table (issue 56), proved generic by a toy rule set defined here and nowhere else: its kit
 names a board of counters (`rules.core.kit.CounterBoard`: a counter's place in its "hex" field, grouped under
-its division, two printed values), a track of two turns (`CounterBoard.track`), its counters one roll
+its division, two printed values), a track of two turns (`GameRules.counter_notes`), its counters one roll
 of their own at an enemy counter (joined by more of their side's) and one at them (`StandAct.on_enemy`),
 offered though refused until the players make the call its option is (`StandAct.options`).
 Played through the API as a club would: the page of counters in place of the map (the lobby's link, the
@@ -9,7 +9,7 @@ accept (a move by naming its new place, the rolls), a joined roll, and the refer
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from rules.core.acts import Act, Roll
 from rules.core.errors import Refusal
 from rules.core.game import Book, GameRules
-from rules.core.kit import CounterBoard, TableKit, TrackTurn
+from rules.core.kit import CounterBoard, CounterNotes, TableKit, TrackTurn
 from rules.core.records import (
     Change,
     Filled,
@@ -41,17 +41,6 @@ TURN = "Toy counters: THE TURN"
 ATTACK, SHELL = "toy-attack", "toy-shell"
 
 
-class ToyBoard(CounterBoard):
-    def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
-        return (
-            TrackTurn(1, "Dawn", "Shelling doubled (T.1)"),
-            TrackTurn(2, "Dusk", "No attack (T.2)", dark=True),
-        )
-
-    def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
-        return {"0101": "the crossroads (T.3)"}
-
-
 class ToyGame(GameRules):
     """One step, the fight; a counter's card: an attack others of its side may join, and shelling at it, offered
     though refused until the players say it is aimed (its option)."""
@@ -66,8 +55,17 @@ class ToyGame(GameRules):
         ),
         turn_source=TURN,
         turn_word="game turn",
-        kit=TableKit(counters=ToyBoard("hex", "hex", "division", ("strength",))),
+        kit=TableKit(counters=CounterBoard("hex", "hex", "division", ("strength",))),
     )
+
+    def counter_notes(self, snapshot: Snapshot) -> CounterNotes:
+        return CounterNotes(
+            track=(
+                TrackTurn(1, "Dawn", "Shelling doubled (T.1)"),
+                TrackTurn(2, "Dusk", "No attack (T.2)", dark=True),
+            ),
+            places={"0101": "the crossroads (T.3)"},
+        )
 
     def steps(self, period: str | None) -> tuple[Step, ...]:
         return (Step("fight", 1, "1", "Fight", TURN, "the side fights", resolvers=(ATTACK, SHELL)),)

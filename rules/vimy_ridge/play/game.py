@@ -18,7 +18,7 @@ from pydantic import Field, ValidationError
 from rules.core.acts import Act, EditUnit, Roll
 from rules.core.errors import Refusal, RulesError
 from rules.core.game import TURN_STARTED, Answer, Book, GameRules, Held, Position
-from rules.core.kit import CounterBoard, TableKit, TrackTurn
+from rules.core.kit import CounterBoard, CounterNotes, TableKit, TrackTurn
 from rules.core.records import (
     Change,
     Claims,
@@ -448,7 +448,7 @@ def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
         return (
             _refused_now(
                 "Say the target is observed: only observed enemy units can be bombarded (17.3).",
-                "An enemy unit is observed only if adjacent to an observing enemy unit or in a friendly unit's LOS",
+                "An enemy unit is observed only if adjacent to a friendly unit or in its LOS; at night only if adjacent",
                 cite("17.3 Observation"),
             ),
         )
@@ -662,45 +662,30 @@ def eliminated(u: UnitState, why: str, source: str) -> list[Change]:
     ]
 
 
-class VimyCounters(CounterBoard):
-    def place_notes(self, snapshot: Snapshot) -> Mapping[str, str]:
-        """The key hexes the club entered, each with what it is and its rule (victory.place_notes)."""
-        notes = place_notes(snapshot)
-        return {h: notes[h] for h in sorted(notes)}
-
-    def marks(self, snapshot: Snapshot) -> Mapping[int, str]:
-        """The bombardment markers placed on each counter this turn (17.2: at most two on one enemy unit)."""
-        on = this_turn(snapshot, "bombarded")
-        return {
-            int(k): f"{n} bombardment marker{'s' if n != 1 else ''}"
-            for k, n in on.items()
-            if k != "turn" and isinstance(n, int) and n > 0
-        }
-
-    def track(self, snapshot: Snapshot) -> tuple[TrackTurn, ...]:
-        """The turn track as the club entered it (the labels its boxes print), each turn's night and allotment;
-        before it is entered, the turn-track erratum's reading."""
-        entered = board_value(snapshot, "turn_track")
-        out = []
-        for t in TURNS:
-            dark, _source = night(snapshot, t.number)
-            # 11.1 "the April 9 (Morning) box of the Turn Track"; the rest as the club's copy prints them.
-            label = "9 April (Morning)" if t.number == 1 else str(entered[t.number - 1]) if entered else ""
-            allied, german = (
-                board_value(snapshot, "artillery_track")[t.number - 1]
-                if board_value(snapshot, "artillery_track")
-                else ("?", "?")
-            )
-            note = (
-                f"Night: no attack or movement; 2 replacements a side; bombardment {allied}/{german} (13.1)"
-                if dark
-                else f"Bombardment {allied}/{german} (17.1)"
-            )
-            out.append(TrackTurn(t.number, label, note, dark))
-        return tuple(out)
+def vimy_track(snapshot: Snapshot) -> tuple[TrackTurn, ...]:
+    """The turn track as the club entered it (the labels its boxes print), each turn's night and allotment;
+    before it is entered, the turn-track erratum's reading."""
+    entered = board_value(snapshot, "turn_track")
+    out = []
+    for t in TURNS:
+        dark, _source = night(snapshot, t.number)
+        # 11.1 "the April 9 (Morning) box of the Turn Track"; the rest as the club's copy prints them.
+        label = "9 April (Morning)" if t.number == 1 else str(entered[t.number - 1]) if entered else ""
+        allied, german = (
+            board_value(snapshot, "artillery_track")[t.number - 1]
+            if board_value(snapshot, "artillery_track")
+            else ("?", "?")
+        )
+        note = (
+            f"Night: no attack or movement; 2 replacements a side; bombardment {allied}/{german} (13.1)"
+            if dark
+            else f"Bombardment {allied}/{german} (17.1)"
+        )
+        out.append(TrackTurn(t.number, label, note, dark))
+    return tuple(out)
 
 
-KIT = TableKit(counters=VimyCounters("hex", "hex", "", ("attack", "defence"), group_field="division"))
+KIT = TableKit(counters=CounterBoard("hex", "hex", "", ("attack", "defence"), group_field="division"))
 
 
 # -- the report: the game in the rules' words ---------------------------------------------------------------------
@@ -790,6 +775,23 @@ class VimyGame(VimyTurn, VimyRolls, VimyReport, VimySetup):
     victory tally rewritten after every act."""
 
     book = BOOK
+
+    def counter_notes(self, snapshot: Snapshot) -> CounterNotes:
+        """The turn track as the club entered it (the labels its boxes print), each turn's night and allotment,
+        before it is entered the turn-track erratum's reading; the key hexes the club entered, each with what it
+        is and its rule (victory.place_notes); the bombardment markers placed on each counter this turn (17.2:
+        at most two on one enemy unit)."""
+        notes = place_notes(snapshot)
+        on = this_turn(snapshot, "bombarded")
+        return CounterNotes(
+            track=vimy_track(snapshot),
+            places={h: notes[h] for h in sorted(notes)},
+            marks={
+                int(k): f"{n} bombardment marker{'s' if n != 1 else ''}"
+                for k, n in on.items()
+                if k != "turn" and isinstance(n, int) and n > 0
+            },
+        )
 
     def stand_card(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct | StandEdit, ...]:
         return (*card_acts(snapshot, unit_id), *card_edits(snapshot, unit_id))
