@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
+from app.data.schemas_clock import GameClock
 from rules.event.standings import TieBreak
 
 MAX_PLAYERS = 128  # an event's players, at most
@@ -159,7 +160,10 @@ class TableLive(TableOut):
 
     turn: int | None
     game_status: str | None
-    score: dict[str, int] = Field(description="The game's points by side once it ended, else empty.")
+    score: dict[str, int] = Field(description="The game's points by side, live while it is played.")
+    clock: GameClock | None = Field(
+        default=None, description="Its game's clock as of the frame (a device runs it on locally)."
+    )
 
 
 class BoardOut(BaseModel):

@@ -21,7 +21,7 @@ from app.guard import auth, security
 from app.guard.auth import Viewer
 from app.pages.common import error_message, not_found, page_or_fragment, too_many
 from app.pages.templates import templates
-from app.services import campaign_battles, campaign_store, games, seating
+from app.services import campaign_battles, campaign_store, games, seating, tournaments
 from rules.core.errors import NotFoundError, RulesError
 
 # The device keeps the token of each game it has joined (cookie `firestep_games`) and of each campaign
@@ -135,6 +135,7 @@ def game_page(
             "role": seat.viewer.role,
             "seat_view": seat_view(game_id, seat),
             "campaign_battle": campaign_battles.game_link(session, game_id),  # the link back (issue 17)
+            "round_timer": tournaments.round_timer(session, game_id),  # an event table's round (issue 57)
             **build(game, seat),
         }
         status = 200

@@ -7,6 +7,7 @@ settled table's signed result bundle. The league: another club's bundles importe
 from __future__ import annotations
 
 import functools
+from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import Body, Cookie, Depends, Request
@@ -19,6 +20,7 @@ from app.core import watch
 from app.core.routing import Router
 from app.core.writing import unit_of_work
 from app.data.models import Game, Tournament, TournamentPlayer, TournamentRound, TournamentTable
+from app.data.schemas_clock import GameClock
 from app.data.schemas_events import (
     BoardOut,
     BundleIn,
@@ -47,12 +49,11 @@ from app.data.schemas_events import (
     TableSeats,
     TimerIn,
 )
-from app.deps import EngineDep, SessionDep, SettingsDep
+from app.deps import EngineDep, NowDep, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import Viewer
 from app.services import events as events_service
 from app.services import seating, tournament_results, tournaments
-from app.services.result import game_result
 from rules.core.errors import NotFoundError
 from rules.event.standings import EventScoring
 
@@ -244,25 +245,31 @@ def set_timer(
     return event_out(row)
 
 
-def board(session: Session, event_id: int) -> BoardOut:
-    """The organiser's view: the current round's tables with their games' turn, status and score."""
+def board(
+    session: Session, event_id: int, now: datetime, following: tournament_results.Following | None = None
+) -> BoardOut:
+    """The organiser's view: the current round's tables with their games' turn, status, score and clock (as of
+    `now`); `following` keeps each game's score and clock log from the last frame until it has a new event."""
     row = tournaments.get(session, event_id)
     committed = [r for r in tournaments.rounds_of(session, event_id) if r.status == "committed"]
     tables = tournaments.tables_of(session, committed[-1].pk) if committed else []
     people = tournament_results.table_players(session, tables)
     ids = [t.game_id for t in tables if t.game_id is not None]
     games = {g.pk: g for g in session.exec(select(Game).where(col(Game.id).in_(ids)))} if ids else {}
+    states = (following or tournament_results.Following()).read(session, list(games.values()))
     live: list[TableLive] = []
     for t in tables:
         game = games.get(t.game_id) if t.game_id is not None else None
-        # Only a finished game has a result to score (the read is one query for every table otherwise).
-        result = game_result(session, game.pk) if game is not None and game.status == "finished" else None
+        state = states.get(game.pk) if game is not None else None
         live.append(
             TableLive(
                 **table_out(t, people).model_dump(),
                 turn=game.turn if game else None,
                 game_status=game.status if game else None,
-                score=dict(result.points) if result else {},
+                score=dict(state.points) if state else {},
+                clock=GameClock.of(tournament_results.Following.clock_of(game, state, now))
+                if game is not None and state is not None
+                else None,
             )
         )
     return BoardOut(
@@ -280,9 +287,11 @@ def board(session: Session, event_id: int) -> BoardOut:
     summary="Every table of the round: its game's turn, status and score, and the disputes (organiser)",
     responses=errors.responses(401, 403, 404, 422),
 )
-def get_board(event_id: EventId, token: Token, session: SessionDep, settings: SettingsDep) -> BoardOut:
+def get_board(
+    event_id: EventId, token: Token, session: SessionDep, settings: SettingsDep, now: NowDep
+) -> BoardOut:
     _organiser(session, settings, event_id, token)
-    return board(session, event_id)
+    return board(session, event_id, now)
 
 
 @router.get(
@@ -302,11 +311,15 @@ async def stream(
 ) -> StreamingResponse:
     with Session(engine) as session:
         _organiser(session, settings, event_id, token)
-        games = [t.game_id for t in board(session, event_id).tables if t.game_id is not None]
+        committed = [r for r in tournaments.rounds_of(session, event_id) if r.status == "committed"]
+        tables = tournaments.tables_of(session, committed[-1].pk) if committed else []
+        games = [t.game_id for t in tables if t.game_id is not None]
+    following = tournament_results.Following()  # this stream's own: a table is read again once it moved
+    clock = request.app.state.clock
 
     def snapshot() -> str:
         with Session(engine) as own:
-            return board(own, event_id).model_dump_json()
+            return board(own, event_id, clock(), following).model_dump_json()
 
     return StreamingResponse(
         watch.watch(

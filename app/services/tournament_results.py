@@ -20,7 +20,8 @@ import hashlib
 import io
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache
 from importlib import import_module
 from pathlib import Path
@@ -28,7 +29,7 @@ from typing import Any, Literal
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from app.club import signing
 from app.core import live
@@ -36,8 +37,10 @@ from app.data import schemas_events
 from app.data.models import Event, Game, LeagueResult, Tournament, TournamentPlayer, TournamentTable
 from app.errors import Conflict, Forbidden
 from app.guard.auth import SIDES, Viewer
-from app.services import scenarios, seating, tournaments
+from app.services import clock, scenarios, seating, tournaments
 from app.services.result import game_result
+from app.services.score import game_score
+from rules.core.clock import Clock, Entry
 from rules.core.commitment import canonical, sha256
 from rules.core.errors import NotFoundError, RulesError
 from rules.event.standings import Played, Standing, standings
@@ -419,3 +422,45 @@ def table_players(session: Session, tables: Sequence[TournamentTable]) -> dict[i
     if not ids:
         return {}
     return {p.pk: p for p in session.exec(select(TournamentPlayer).where(col(TournamentPlayer.id).in_(ids)))}
+
+
+# -- the organiser's live view: each table's score and clock -------------------------------------------------
+@dataclass(frozen=True)
+class TableState:
+    """A table's game as the organiser's view last read it: its latest event, each side's points then and its
+    log as the clock reads it (the clock itself is worked out from it as of each frame, with no read)."""
+
+    last_event: int
+    points: dict[str, int]
+    log: tuple[Entry, ...]
+
+
+@dataclass
+class Following:
+    """What the organiser's live view knows of each table's game between frames: a game's score and clock log
+    are read again only once it has a new event (one query for every table says which), so forty tables where
+    one moved cost one game's read, not forty."""
+
+    kept: dict[int, TableState] = field(default_factory=dict)
+
+    def read(self, session: Session, games: Sequence[Game]) -> dict[int, TableState]:
+        ids = [g.pk for g in games]
+        latest: dict[int, int] = {}
+        if ids:
+            q = (
+                select(Event.game_id, func.max(Event.id))
+                .where(col(Event.game_id).in_(ids))
+                .group_by(col(Event.game_id))
+            )
+            latest = {int(g): int(m or 0) for g, m in session.exec(q)}
+        for game in games:
+            last = latest.get(game.pk, 0)
+            had = self.kept.get(game.pk)
+            if had is None or had.last_event != last:
+                points = {side: int(v) for side, v in game_score(session, game).points.items()}
+                self.kept[game.pk] = TableState(last, points, tuple(clock.entries(session, game.pk)))
+        return self.kept
+
+    @staticmethod
+    def clock_of(game: Game, state: TableState, now: datetime) -> Clock:
+        return clock.clock_of(game, state.log, now)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
@@ -350,3 +350,29 @@ def set_timer(session: Session, tournament_id: int, ends_at: datetime | None) ->
 
 def table_of_game(session: Session, game_id: int) -> TournamentTable | None:
     return session.exec(select(TournamentTable).where(TournamentTable.game_id == game_id)).first()
+
+
+@dataclass(frozen=True)
+class RoundTimer:
+    """The round a table's game is played in and when it ends (its map and referee pages show the time left)."""
+
+    number: int
+    ends_at: datetime
+
+
+def round_timer(session: Session, game_id: int) -> RoundTimer | None:
+    """The running round's timer of the event table this game is played at; None for a game of no event, of
+    an earlier round, or while the organiser has the timer stopped."""
+    table = table_of_game(session, game_id)
+    if table is None:
+        return None
+    row = session.get(Tournament, table.tournament_id)
+    if row is None or row.round_ends_at is None:
+        return None
+    rounds = [r for r in rounds_of(session, row.pk) if r.status == "committed"]
+    if not rounds or rounds[-1].pk != table.round_id:
+        return None
+    ends = row.round_ends_at
+    return RoundTimer(
+        rounds[-1].number, ends if ends.tzinfo else ends.replace(tzinfo=UTC)
+    )  # SQLite: naive UTC

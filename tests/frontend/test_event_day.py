@@ -1,6 +1,7 @@
 """A club event day in the browser (issue 57), by taps: the organiser (1920x1080) makes an event, registers
 players, drafts, reviews and commits round 1, referees a table's game to its end; a table's tablet (1180x820)
-joins from the round's join card, shows the round timer and confirms the result; the organiser's view turns
+joins from the round's join card, shows the round timer (on the event's table page and in the game map's score
+dashboard) and confirms the result; the organiser's view turns
 the table to "Confirmed" live, with no reload. The pages at the four sizes are checked for fit and by
 axe-core; the round's join cards and the result slip are printed to PDF (tests/artifacts/ under
 FIRESTEP_SCREENSHOTS=1, to look at)."""
@@ -93,6 +94,16 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
     table = new_page(TABLET_LANDSCAPE)
     table.goto(f"/games/{game_id}/join/attacker#code={code}")
     table.get_by_role("button", name=re.compile("^Join as")).click()
+    # The table's map shows the round's time left in its score dashboard (the tool bar as it was).
+    table.goto(f"/games/{game_id}/map")
+    table.locator("[data-score-chip]").click()
+    expect(table.locator("[data-round-line]")).to_contain_text("Round 1 ends in")
+    expect(table.locator("[data-round-line] [data-round-ends]")).to_have_text(
+        re.compile(r"^2:[0-5]\d:[0-5]\d$")
+    )
+    assert_no_horizontal_scroll(table)
+    assert serious_violations(table) == []
+    screenshot(table, "event-map")
     table_id = tables.locator("tbody tr").first.get_attribute("data-table-id")
     table.goto(f"{event_url}/tables/{table_id}")
     expect(table.locator("[data-round-ends]")).to_have_text(re.compile(r"^2:[0-5]\d:[0-5]\d$"))  # 150 minutes
@@ -100,12 +111,19 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
 
     # The organiser referees that table's game to its end.
     tables.locator("tbody tr").first.get_by_role("link", name="Referee").click()
+    expect(organiser.locator("[data-round-line] [data-round-ends]")).to_have_count(
+        1
+    )  # the referee's page too
     organiser.get_by_role("button", name="Start the game").click()
     organiser.locator("[data-end-game] summary").click()
     with organiser.expect_navigation():  # the page reloads for what follows a finished game
         organiser.get_by_role("button", name="Yes, end the game").click()
     expect(organiser.locator("[data-end-game]")).to_have_count(0)
     organiser.goto(event_url)
+    # Each table's clock and score on the organiser's view: the ended game's, the other still in set-up.
+    row = organiser.locator(f'[data-table-id="{table_id}"]')
+    expect(row.locator("[data-clock]")).to_have_text(re.compile(r"^Att \d+:\d\d · Def \d+:\d\d$"))
+    expect(row.locator("[data-score]")).to_have_text("0–0")
 
     # Both seats confirm: the tablet by a tap, the defender's device through the API.
     table.reload()

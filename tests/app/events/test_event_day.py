@@ -13,7 +13,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlmodel import Session
 
+from app.data.models import Game
+from app.services.tournament_results import Following
 from tests.conftest import _sqlite_clone, make_client
 
 CLUBS = ("Ypres", "Arras", "Mons")
@@ -154,3 +157,38 @@ def test_an_odd_count_gets_a_bye(sqlite_client: TestClient) -> None:
         f"/api/v1/events/{event_id}/rounds", headers=organiser, json={"scenario": SCENARIO}
     )
     assert draft.json()["bye_player_id"] is not None and len(draft.json()["tables"]) == 1
+
+
+def test_the_organisers_board_has_each_tables_live_score_and_clock(sqlite_client: TestClient) -> None:
+    """While a table's game is played the board carries its points by side and its clock; the live view's
+    memory reads a game again only once it has a new event."""
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=1)
+    register(c, event_id, organiser, n=2)
+    assert c.post(
+        f"/api/v1/events/{event_id}/rounds", headers=organiser, json={"scenario": SCENARIO}
+    ).is_success
+    seat = c.post(f"/api/v1/events/{event_id}/rounds/1/commit", headers=organiser).json()["seats"][0]
+    game, referee = f"/api/v1/games/{seat['game_id']}", bearer(seat["referee_token"])
+    version = c.get(f"{game}/turn", headers=referee).json()["version"]
+    assert c.post(f"{game}/turn/advance", headers=referee, json={"version": version}).status_code == 200
+
+    table = c.get(f"/api/v1/events/{event_id}/board", headers=organiser).json()["tables"][0]
+    assert table["game_status"] == "playing" and table["score"] == {"attacker": 0, "defender": 0}
+    assert table["clock"]["started"] and table["clock"]["running"]
+    read = c.get(f"{game}/clock", headers=referee).json()
+    assert [s["side"] for s in table["clock"]["sides"]] == [s["side"] for s in read["sides"]]
+    assert table["clock"]["running"] == read["running"]
+
+    following = Following()
+    with Session(c.app.state.engine) as session:  # type: ignore[attr-defined]
+        row = session.get(Game, seat["game_id"])
+        assert row is not None
+        first = following.read(session, [row])[row.pk]
+        assert following.read(session, [row])[row.pk] is first  # no new event: nothing read again
+    version = c.get(f"{game}/turn", headers=referee).json()["version"]
+    assert c.post(f"{game}/turn/advance", headers=referee, json={"version": version}).status_code == 200
+    with Session(c.app.state.engine) as session:  # type: ignore[attr-defined]
+        row = session.get(Game, seat["game_id"])
+        assert row is not None
+        assert following.read(session, [row])[row.pk].last_event > first.last_event
