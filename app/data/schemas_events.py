@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, Strict, model_validator
 
 from app.data.schemas_clock import GameClock
 from rules.event.standings import TieBreak
@@ -22,7 +22,7 @@ TableId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Table id, fro
 Text = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Name = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Short = Annotated[str, Field(max_length=80, pattern=r"^[^\x00-\x1f\x7f]*$")]
-Points = Annotated[int, Field(ge=0, le=MAX_POINTS)]
+Points = Annotated[int, Strict(), Field(ge=0, le=MAX_POINTS)]  # strict: `false` is no number of points
 
 
 class ScoringIn(BaseModel):
@@ -51,7 +51,7 @@ class EventCreate(BaseModel):
     scoring: ScoringIn = Field(default_factory=ScoringIn)
 
 
-class EventOut(BaseModel):
+class ClubEventOut(BaseModel):
     id: int
     name: str
     ruleset: str
@@ -65,7 +65,7 @@ class EventOut(BaseModel):
 
 
 class EventCreated(BaseModel):
-    event: EventOut
+    event: ClubEventOut
     organiser_token: str = Field(description="Bearer token of the organiser; shown once.")
 
 
@@ -167,7 +167,7 @@ class TableLive(TableOut):
 
 
 class BoardOut(BaseModel):
-    event: EventOut
+    event: ClubEventOut
     round: int | None
     round_ends_at: datetime | None
     tables: list[TableLive]
@@ -177,7 +177,7 @@ class BoardOut(BaseModel):
 class TimerIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    ends_at: AwareDatetime | None = Field(
+    ends_at: Annotated[AwareDatetime, Strict()] | None = Field(  # strict: a bare number is no time
         description="When the round ends, with its time zone; null stops it."
     )
 

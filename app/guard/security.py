@@ -53,9 +53,9 @@ CSRF_HEADER = "x-csrftoken"
 CSRF_FIELD = "csrftoken"
 CSRF_SCOPE_KEY = "csrftoken"  # where asgi-csrf puts the function that gives this device's token
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
-# The cookies that seat a device in games and campaigns (auth.COOKIE_NAME, app.pages.seats.GAMES_COOKIE,
-# app.pages.seats.CAMPAIGNS_COOKIE): a request without any of them acts for nobody.
-SEAT_COOKIES = frozenset({"firestep_token", "firestep_games", "firestep_campaigns"})
+# The cookies that seat a device in games, campaigns and events (auth.COOKIE_NAME, app.pages.seats.GAMES_COOKIE,
+# app.pages.seats.CAMPAIGNS_COOKIE, app.services.tournaments.ORGANISER_COOKIE): a request without any of them acts for nobody.
+SEAT_COOKIES = frozenset({"firestep_token", "firestep_games", "firestep_campaigns", "firestep_organiser"})
 # API writes that a join code (or nothing) authorises and that never read a cookie: a script that joins
 # both sides in turn keeps the first join's cookie in its jar, and needs no token for the second. (A form
 # cannot forge them either: FastAPI reads a JSON body only from application/json, which a cross-origin page
@@ -66,6 +66,7 @@ COOKIE_FREE_WRITES = frozenset(
         ("POST", "/api/v1/campaigns/join"),
         ("POST", "/api/v1/games"),
         ("POST", "/api/v1/campaigns"),
+        ("POST", "/api/v1/events"),
     }
 )
 # The pages that seat the browser that posts them, joining or creating (login CSRF: a foreign page that
@@ -73,10 +74,18 @@ COOKIE_FREE_WRITES = frozenset(
 # cookie-authorised form whether or not the browser holds a seat cookie yet. The join APIs take no cookie and
 # answer JSON to scripts, but set the seat cookie too: a browser's cross-origin request to them is refused.
 SIGN_IN_FORMS = frozenset(
-    {("POST", "/join"), ("POST", "/campaigns/join"), ("POST", "/games/new"), ("POST", "/campaigns/new")}
+    {
+        ("POST", "/join"),
+        ("POST", "/campaigns/join"),
+        ("POST", "/games/new"),
+        ("POST", "/campaigns/new"),
+        ("POST", "/events"),
+        ("POST", "/events/rekey"),
+    }
 )
-# A referee's join card opens a game's own join page for one seat (app.pages.join_cards): its post seats too.
-SIGN_IN_PATHS = re.compile(r"/games/[^/]+/join/[^/]+")
+# A referee's join card opens a game's own join page for one seat (app.pages.join_cards): its post seats too;
+# an event's organiser signs in on the event's page with their token (app.pages.events).
+SIGN_IN_PATHS = re.compile(r"/games/[^/]+/join/[^/]+|/events/[^/]+/sign-in")
 SIGN_IN_API = frozenset({("POST", "/api/v1/join"), ("POST", "/api/v1/campaigns/join")})
 NOTICE_HEADER = "X-Firestep-Notice"  # a plain sentence that net-status.js shows for a refused htmx request
 

@@ -25,13 +25,13 @@ from app.data.schemas_events import (
     BoardOut,
     BundleIn,
     BundleOut,
+    ClubEventOut,
     Committed,
     DisputeIn,
     DraftIn,
     EventCreate,
     EventCreated,
     EventId,
-    EventOut,
     ExportIn,
     LeagueLineOut,
     LeagueResultOut,
@@ -79,8 +79,8 @@ SeatToken = Annotated[str | None, Depends(auth.presented_token)]  # a table game
 
 
 # -- answers -------------------------------------------------------------------------------------------------
-def event_out(row: Tournament) -> EventOut:
-    return EventOut.model_validate(row, from_attributes=True)
+def event_out(row: Tournament) -> ClubEventOut:
+    return ClubEventOut.model_validate(row, from_attributes=True)
 
 
 def table_out(t: TournamentTable, people: dict[int, TournamentPlayer]) -> TableOut:
@@ -120,8 +120,10 @@ def _seat(session: Session, settings: Any, event_id: int, table_id: int, token: 
 
 
 # -- the event ----------------------------------------------------------------------------------------------
-@router.get("/events", response_model=list[EventOut], summary="Events in this database (the lobby: no token)")
-def list_events(session: SessionDep) -> list[EventOut]:
+@router.get(
+    "/events", response_model=list[ClubEventOut], summary="Events in this database (the lobby: no token)"
+)
+def list_events(session: SessionDep) -> list[ClubEventOut]:
     return [event_out(r) for r in tournaments.list_events(session)]
 
 
@@ -151,9 +153,9 @@ def create(
     return EventCreated(event=event_out(row), organiser_token=token)
 
 
-@router.get("/events/{event_id:int}", response_model=EventOut, responses=errors.responses(404, 422),
+@router.get("/events/{event_id:int}", response_model=ClubEventOut, responses=errors.responses(404, 422),
             summary="One event (no token)")  # fmt: skip
-def get_event(event_id: EventId, session: SessionDep) -> EventOut:
+def get_event(event_id: EventId, session: SessionDep) -> ClubEventOut:
     return event_out(tournaments.get(session, event_id))
 
 
@@ -232,13 +234,13 @@ def commit_drafted(
 
 @router.put(
     "/events/{event_id:int}/timer",
-    response_model=EventOut,
+    response_model=ClubEventOut,
     summary="Move the round's end or stop its timer (organiser)",
     responses=errors.responses(401, 403, 404, 422),
 )
 def set_timer(
     event_id: EventId, body: TimerIn, token: Token, session: SessionDep, settings: SettingsDep
-) -> EventOut:
+) -> ClubEventOut:
     _organiser(session, settings, event_id, token)
     with unit_of_work(session):
         row = tournaments.set_timer(session, event_id, body.ends_at)

@@ -55,7 +55,7 @@ const GAME_STATE = /^\/api\/v1\/games\/(\d+)\/(state|units)$/;
 // Every request that may seat this device elsewhere: joining by code or by a join card, creating a game or a
 // campaign, a campaign battle's "Fight this battle" and "Play" buttons, and their APIs
 // (tests/frontend/test_sw_seats.py holds it to every route that sets a seat cookie).
-const SEATING = /^\/(join|games\/new|games\/\d+\/join\/[^/]+|campaigns\/(new|join|\d+\/table-battle|\d+\/table-battles\/[^/]+\/play)|api\/v1\/(join|campaigns\/join|campaigns\/\d+\/table-battles\/[^/]+\/seat))\/?$/;
+const SEATING = /^\/(join|games\/new|games\/\d+\/join\/[^/]+|events\/rekey|campaigns\/(new|join|\d+\/table-battle|\d+\/table-battles\/[^/]+\/play)|api\/v1\/(join|campaigns\/join|campaigns\/\d+\/table-battles\/[^/]+\/seat))\/?$/;
 const SEAT_META = /<meta name="firestep-seat" content="([A-Za-z0-9_-]{1,100})">/;
 
 self.addEventListener("install", (event) => {

@@ -106,7 +106,7 @@ def test_an_old_or_foreign_board_loads_and_keeps_what_it_does_not_know(
     client: TestClient, engine: Engine
 ) -> None:
     g = new_game(client)
-    assert json.loads(stored_text(engine, g.id)) == {}
+    assert set(json.loads(stored_text(engine, g.id))) <= {"table_objectives", "last_turn"}  # the scenario's
     # A board as an older game or a newer version may hold it: no templates yet, a key this version does
     # not know, and a key it does not know inside the event pack.
     old = {

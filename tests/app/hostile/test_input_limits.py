@@ -25,7 +25,7 @@ from app.main import app as default_app
 from tests.conftest import BACKENDS, _postgresql_base, _postgresql_database, _sqlite_clone, make_client
 
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
-STORAGE_PREFIXES = ("/api/v1/games", "/api/v1/join", "/api/v1/campaigns")
+STORAGE_PREFIXES = ("/api/v1/games", "/api/v1/join", "/api/v1/campaigns", "/api/v1/events", "/api/v1/league")
 DEEP = 300
 
 
@@ -65,7 +65,7 @@ class World:
     def __init__(self, client: TestClient, storage: bool = True) -> None:
         self.client = client
         self.game_id = self.campaign_id = 0
-        self.referee = self.organiser = ""
+        self.referee = self.organiser = self.event_organiser = ""
         if storage:
             self._create(client)
 
@@ -78,6 +78,12 @@ class World:
         assert camp.status_code == 201, camp.text
         self.campaign_id = camp.json()["campaign"]["id"]
         self.organiser = camp.json()["organiser_token"]
+        event = client.post(
+            "/api/v1/events",
+            json={"name": "Club night", "ruleset": "flanders-fields", "period": "early", "rounds": 3},
+        )
+        assert event.status_code == 201, event.text
+        self.event_organiser = event.json()["organiser_token"]
 
     def url(self, path: str) -> str:
         values = {
@@ -86,6 +92,8 @@ class World:
             "unit_id": 1,
             "item_id": 1,
             "event_id": 1,
+            "number": 1,  # an event's round
+            "table_id": 1,  # an event round's table
             "side": "attacker",
             "resolver": "order-roll",
             "device_id": 1,
@@ -96,7 +104,13 @@ class World:
         return re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]), path)
 
     def headers(self, path: str) -> dict[str, str]:
-        token = self.organiser if path.startswith("/api/v1/campaigns") else self.referee
+        token = (
+            self.organiser
+            if path.startswith("/api/v1/campaigns")
+            else self.event_organiser
+            if path.startswith("/api/v1/events")
+            else self.referee
+        )
         auth = {"Authorization": f"Bearer {token}"} if token else {}
         return {**auth, "Content-Type": "application/json"}
 

@@ -124,6 +124,8 @@ class Walk:
             "campaign_id": [1],
             "table_battle_id": [1],
             "scenario_id": ["mons-1914"],
+            "event_id": [1],  # a club event (none in this game's world: its pages answer 404)
+            "number": [1],  # an event's round
         }
         query: dict[str, list[Any]] = {"game": [g.id], "after": [0, max(0, last - 3)], "period": ["early"]}
         for route in get_routes():
