@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
-from tests.frontend.games import bearer, join_by_api, seed_game, settled, sign_in
+from tests.frontend.games import at_rest, bearer, join_by_api, seed_game, settled, sign_in
 from tests.frontend.test_map_play import api_of, die_for, docs_picture, open_map, units_of
 
 pytestmark = pytest.mark.browser
@@ -84,9 +84,7 @@ class Touch:
     def drag(self, selector: str, dx: float, dy: float) -> None:
         handle = self.page.locator(selector)
         expect(handle).to_be_visible()
-        self.settled()
-        box = handle.bounding_box()
-        assert box is not None
+        box = at_rest(self.page, selector)  # a card docking may still pan the map for a few frames
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         assert handle.evaluate("(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y])
         cdp = self.page.context.new_cdp_session(self.page)
@@ -95,6 +93,7 @@ class Touch:
         ):
             points = [] if kind == "touchEnd" else [{"x": x + dx * f, "y": y + dy * f, "id": 1}]
             cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+            self.settled()  # one touch move a frame, as a finger moves
         cdp.detach()
         Touch.taps += 1
 
