@@ -38,21 +38,7 @@
     return { short: n.plain || u.short_name || n.short || u.name, full: u.full_name || n.full || u.name };
   };
   const placeOf = (u) => String(u[board.place_field] || "");
-  const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
-  const call = async (url, body) => {
-    try {
-      const r = await fetch(url, {
-        method: body === undefined ? "GET" : "POST",
-        credentials: "same-origin",
-        cache: "no-store",
-        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { ok: r.ok, status: r.status, data: await r.json().catch(() => null), queued: false };
-    } catch (err) {
-      return { ok: false, status: 0, data: null, queued: false };
-    }
-  };
+  const call = (url, body) => window.firestepOutbox.now(url, body); // answered now, never kept
   // Writes go through the outbox (CSRF, an idempotency key, kept and resent offline).
   const send = (url, body, method = "POST") => (window.firestepOutbox
     ? window.firestepOutbox.send(url, { method, body: JSON.stringify(body) }) : call(url, body));

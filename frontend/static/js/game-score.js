@@ -19,7 +19,6 @@
   const humanise = (s) => cap(String(s || "").replace(/[-_]/g, " "));
   const sideName = (s) => (s === "attacker" ? "Attacker" : s === "defender" ? "Defender" : humanise(s));
   const notice = (text, ok = false) => (window.firestepNotice ? window.firestepNotice(text, ok, { key: "score" }) : null);
-  const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
   const h = (tag, attrs = {}, ...kids) => {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) {
@@ -198,11 +197,7 @@
     button.disabled = true;
     let result;
     try {
-      if (window.firestepOutbox && window.firestepOutbox.send) result = await window.firestepOutbox.send(`${url}/calls`, { method: "POST", body: JSON.stringify(body) });
-      else {
-        const r = await fetch(`${url}/calls`, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() }, body: JSON.stringify(body) });
-        result = { ok: r.ok, status: r.status, data: await r.json().catch(() => null) };
-      }
+      result = await window.firestepOutbox.send(`${url}/calls`, { method: "POST", body: JSON.stringify(body) }); // base.html's
     } finally {
       button.disabled = false;
     }

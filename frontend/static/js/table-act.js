@@ -14,21 +14,7 @@
     const panel = document.querySelector("[data-map-panel]");
     const ruleState = JSON.parse(document.getElementById("map-state").textContent);
     const labelOf = (field) => (ruleState.card.find((f) => f.name === field) || {}).label || humanise(field.replace(/_/g, "-"));
-    const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
-    const call = async (url, body) => {
-      try {
-        const r = await fetch(url, {
-          method: body === undefined ? "GET" : "POST",
-          credentials: "same-origin",
-          cache: "no-store",
-          headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        return { ok: r.ok, status: r.status, data: await r.json().catch(() => null), queued: false };
-      } catch (err) {
-        return { ok: false, status: 0, data: null, queued: false };
-      }
-    };
+    const call = (url, body) => window.firestepOutbox.now(url, body); // answered now, never kept
     const dist = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
     // Each other stand a shot attacks (its area, its beaten zone): its die, its modifiers, what it did.
     const alsoLines = (res) => (res.also || []).map((a) => `${a.name}: ${a.die}${a.modifiers.map((x) => ` ${x.value > 0 ? "+" : ""}${x.value} ${x.label.toLowerCase()}`).join(",")}, ${humanise(a.outcome)}`);
