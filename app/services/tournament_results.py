@@ -37,9 +37,9 @@ from app.data import schemas_events
 from app.data.models import Event, Game, LeagueResult, Tournament, TournamentPlayer, TournamentTable
 from app.errors import Conflict, Forbidden
 from app.guard.auth import SIDES, Viewer
-from app.services import clock, scenarios, seating, tournaments
+from app.services import clock, events, scenarios, seating, tournaments
+from app.services import score as score_service
 from app.services.result import game_result
-from app.services.score import game_score
 from rules.core.clock import Clock, Entry
 from rules.core.commitment import canonical, sha256
 from rules.core.errors import NotFoundError, RulesError
@@ -435,11 +435,16 @@ class TableState:
     log: tuple[Entry, ...]
 
 
+def _points(session: Session, game: Game) -> dict[str, int]:
+    return {side: int(v) for side, v in score_service.game_score(session, game).points.items()}
+
+
 @dataclass
 class Following:
-    """What the organiser's live view knows of each table's game between frames: a game's score and clock log
-    are read again only once it has a new event (one query for every table says which), so forty tables where
-    one moved cost one game's read, not forty."""
+    """What the organiser's live view knows of each table's game between frames: a game is read again only once
+    it has a new event (one query for every table says which), and then only its new events (one query for all
+    the games that moved): each side's points worked out again only when one of them may change the score (a
+    marker does not), the clock's log extended by those it reads. Forty tables where one moved cost a few rows."""
 
     kept: dict[int, TableState] = field(default_factory=dict)
 
@@ -453,12 +458,39 @@ class Following:
                 .group_by(col(Event.game_id))
             )
             latest = {int(g): int(m or 0) for g, m in session.exec(q)}
+        moved = {
+            g.pk: had
+            for g in games
+            if (had := self.kept.get(g.pk)) is not None and had.last_event != latest.get(g.pk, 0)
+        }
+        since: dict[int, list[Event]] = {pk: [] for pk in moved}
+        if moved:
+            q2 = (
+                select(Event)
+                .where(
+                    col(Event.game_id).in_(list(moved)),
+                    col(Event.id) > min(h.last_event for h in moved.values()),
+                )
+                .order_by(col(Event.id))
+            )
+            for ev in session.exec(q2):
+                if ev.pk > moved[ev.game_id].last_event:
+                    since[ev.game_id].append(ev)
         for game in games:
             last = latest.get(game.pk, 0)
             had = self.kept.get(game.pk)
-            if had is None or had.last_event != last:
-                points = {side: int(v) for side, v in game_score(session, game).points.items()}
-                self.kept[game.pk] = TableState(last, points, tuple(clock.entries(session, game.pk)))
+            if had is None:
+                self.kept[game.pk] = TableState(
+                    last, _points(session, game), tuple(clock.entries(session, game.pk))
+                )
+            elif game.pk in moved:
+                new = since[game.pk]
+                # The whole record (every part): the organiser's read is the server's own, never sent as it is.
+                rescore = any(
+                    score_service.touches_score(events.event_dict(ev, events.PART_ORDER)) for ev in new
+                )
+                log = had.log + tuple(e for ev in new if (e := clock.entry(ev)) is not None)
+                self.kept[game.pk] = TableState(last, _points(session, game) if rescore else had.points, log)
         return self.kept
 
     @staticmethod

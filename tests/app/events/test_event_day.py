@@ -161,7 +161,7 @@ def test_an_odd_count_gets_a_bye(sqlite_client: TestClient) -> None:
 
 def test_the_organisers_board_has_each_tables_live_score_and_clock(sqlite_client: TestClient) -> None:
     """While a table's game is played the board carries its points by side and its clock; the live view's
-    memory reads a game again only once it has a new event."""
+    memory reads a game again only once it has a new event, and then its new events alone."""
     c = sqlite_client
     event_id, organiser = new_event(c, rounds=1)
     register(c, event_id, organiser, n=2)
@@ -191,4 +191,6 @@ def test_the_organisers_board_has_each_tables_live_score_and_clock(sqlite_client
     with Session(c.app.state.engine) as session:  # type: ignore[attr-defined]
         row = session.get(Game, seat["game_id"])
         assert row is not None
-        assert following.read(session, [row])[row.pk].last_event > first.last_event
+        moved = following.read(session, [row])[row.pk]
+        assert moved.last_event > first.last_event
+        assert moved == Following().read(session, [row])[row.pk]  # its new events alone: as a whole read says
