@@ -55,11 +55,14 @@ class Row:
 
 @dataclass
 class Block:
-    """A battalion (or a regiment, a brigade, an artillery group: any formation with stands of its own)."""
+    """A battalion (or a regiment, a brigade, an artillery group: any formation with stands of its own), or
+    a lone stand at the top of a force (a counter without a group unit): `lone`, its head then the stand's
+    name alone and its one stand what the board says of it (its words, badges and buttons), each shown once."""
 
     unit: UnitRow
     rows: list[Row] = field(default_factory=list)
     losses: dict[str, int] | None = None
+    lone: bool = False
 
 
 @dataclass
@@ -143,7 +146,7 @@ def build_board(
         if root.id in is_group:
             visit(root)
         else:  # a lone stand at the top of a force
-            blocks.setdefault(root.side, []).append(Block(root, [Row(None, None, [root])]))
+            blocks.setdefault(root.side, []).append(Block(root, [Row(None, None, [root])], lone=True))
             block_of[root.pk] = root.pk
     names = display_names(units)
     labels: dict[int, str] = {}
@@ -155,7 +158,8 @@ def build_board(
                 if row.unit is not None:
                     row.label = labels[row.unit.pk] = _inside(row_name, block_name)
                 for s in row.stands:
-                    labels[s.pk] = _inside(names[s.pk], row_name, block_name)
+                    # A lone stand is named by its block's head: inside, nothing more to tell it apart.
+                    labels[s.pk] = "" if b.lone else _inside(names[s.pk], row_name, block_name)
     return Board(
         units, names, full_names(units, wanted), blocks, block_of, labels, row_of, rules, variants or {}
     )
@@ -392,7 +396,7 @@ class _Now:
             row_ids |= {r for r in set(shown.row_of.values()) if shown.block_of.get(r) in touched}
             rows = [by_id[i] for i in sorted(row_ids) if i in by_id]
             by_block = {
-                bid: Block(by_id[bid], [], _losses(by_id[bid], units, rules))
+                bid: Block(by_id[bid], [], _losses(by_id[bid], units, rules), lone=bid in shape.shown)
                 for uid in sorted(losses)
                 if (bid := shape.board.block_of.get(uid)) is not None and bid in by_id
             }

@@ -4,7 +4,8 @@ knows (terrain kinds with their cover and movement, organisation tables, periods
 document is read, saved, imported and exported by frontend/static/js/scenario-*.js through the JSON API, and
 a game is started from a saved scenario through the start page's own form (POST /games/new). The same page
 edits a game's table while it is in set-up (a campaign battle's generated one, or any): its terrain and where
-its stands stand, saved back through the game's own API (frontend/static/js/scenario-game-table.js)."""
+its stands stand and its objectives, saved back through the game's own API
+(frontend/static/js/scenario-game-table.js)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.core.routing import Router
+from app.data.board_state import read_board
 from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict
@@ -70,7 +72,8 @@ def edit_game_table_page(
     game_id: GameId, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     """The editor on a game's table before it starts: the referee's only (403), refused once it has started
-    (409); its forces are the game's (not rebuilt here), so only the terrain and the stands' places change."""
+    (409); its forces are the game's (not rebuilt here), so only the terrain, the objectives and the stands'
+    places change."""
 
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         seat.viewer.require_referee("edit the table")
@@ -86,9 +89,10 @@ def edit_game_table_page(
 
 
 def game_document(game: Game, units: list[Unit]) -> dict[str, Any]:
-    """A game's table as the editor reads a scenario document: its terrain, and each side's units as a unit
-    tree with the stands' placements. A unit's id is its id in the game, and its `version` goes with it, so a
-    moved stand is saved through the move endpoint over the version it was read at."""
+    """A game's table as the editor reads a scenario document: its terrain and objectives (its board's), and
+    each side's units as a unit tree with the stands' placements. A unit's id is its id in the game, and its
+    `version` goes with it, so a moved stand is saved through the move endpoint over the version it was read
+    at."""
     children: dict[int | None, list[Unit]] = {}
     for u in units:
         if not u.killed:
@@ -115,12 +119,14 @@ def game_document(game: Game, units: list[Unit]) -> dict[str, Any]:
         return out
 
     nations = {"attacker": game.attacker_nation, "defender": game.defender_nation}
+    objectives = read_board(game).table_objectives
     return {
         "title": game.name,
         "ruleset": game.ruleset,
         "period": game.period,
         "table": {"width_cm": game.table_width_cm, "length_cm": game.table_length_cm},
         "terrain": game.terrain,
+        **({"table_objectives": objectives} if objectives else {}),
         "sides": {
             side: {
                 "nationality": nation,

@@ -22,6 +22,7 @@ from app.data.schemas_answers import (
     StandActsOut,
     TargetMarkOut,
 )
+from app.data.schemas_scenario import TableObjectives
 from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import COOKIE_NAME, ViewerDep
@@ -132,6 +133,8 @@ class GamePatch(BaseModel):
     name: str | None = Field(default=None, min_length=1, max_length=200)
     variants: Variants | None = None
     terrain: Terrain | None = None
+    # Its objectives on the table, as a scenario writes them (before the game starts only).
+    table_objectives: TableObjectives | None = None
     notes: str | None = Field(default=None, max_length=4000)
 
 

@@ -14,9 +14,11 @@ from typing import Any
 from shapely.geometry import mapping
 from sqlmodel import Session, col, select
 
+from app.data.board_state import board_json, read_board
 from app.data.models import Event, Game
 from app.data.schemas_answers import GameScore, ObjectiveScoreOut, SideScoreOut
 from app.data.schemas_clock import GameClock
+from app.errors import Conflict
 from app.services.events import reversed_ids
 from app.services.markers import rules_of
 from app.services.units import list_units
@@ -29,6 +31,7 @@ __all__ = [
     "FINISHED",
     "game_score",
     "objective_answer",
+    "objectives_edited",
     "objectives_of",
     "score_answer",
     "touches_score",
@@ -45,6 +48,22 @@ def objectives_of(game: Game) -> list[Objective]:
     if not kept:
         return []
     return objectives_from_geojson(kept, game.table_width_cm, game.table_length_cm)
+
+
+# The refusal of an edit to the table once the game has started (the table editor's page says the same).
+STARTED = "the game has started: its table can be edited only before it starts"
+
+
+def objectives_edited(game: Game, collection: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's board with its objectives replaced by `collection` (as a scenario writes them, each checked
+    on the game's table: a RulesError naming the field), which the score then reads; refused (409) once the
+    game has started, as an edit to its table is."""
+    if game.status != "setup":
+        raise Conflict(STARTED)
+    objectives_from_geojson(collection, game.table_width_cm, game.table_length_cm)
+    board = read_board(game)
+    board.table_objectives = dict(collection) if collection.get("features") else None
+    return board_json(game, board)
 
 
 def logged(events: Iterable[Event], undone: set[int]) -> list[Logged]:
@@ -120,9 +139,14 @@ def objective_answer(o: ObjectiveScore, shapes: Mapping[str, Any]) -> ObjectiveS
 
 def touches_score(event: Mapping[str, Any]) -> bool:
     """Whether an event (as `events.event_dict` gives it) may change the score: a stand moved, destroyed or
-    taken off (an undo of one too), a unit added, a call, the turn moving on or the game's end. Any other (a
+    taken off (an undo of one too), a unit added, a call, the objectives edited, the turn moving on or the
+    game's end. Any other (a
     marker, its undo) leaves the score as it was, and its frame reads nothing for it."""
     if event["kind"] in (CALLED, FINISHED, "unit-added", "step", "turn-started"):
-        return True  # an undo says by its changes, as any event (a marker's undo changes no stand's place)
+        return True
+    if event["kind"] == "game-updated":  # the referee's edit to the table's objectives (objectives_edited)
+        return "table_objectives" in (
+            event["payload"].get("fields") or ()
+        )  # an undo says by its changes, as any event (a marker's undo changes no stand's place)
     changes: Sequence[Any] = event["payload"].get("changes") or []
     return any(isinstance(c, dict) and "unit" in c and c.get("field") in _PLACE for c in changes)

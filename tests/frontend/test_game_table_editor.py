@@ -1,6 +1,7 @@
 """A campaign battle's generated table edited in the scenario editor before the game starts (issue 27), in
 Chromium with the mouse at 1920x1080: the organiser opens the battle's game, follows "Edit the table", draws a
-wood and drags a stand, saves, and the game's API and map show both; the page passes axe-core at 1180x820.
+wood, drags a stand and puts down an objective by taps, saves, and the game's API, score and map show them; the
+page passes axe-core at 1180x820.
 The campaign, its battle and the battle's game are made through the API (the taps that make them are
 test_campaign_page.py's and test_campaign_table_battle.py's)."""
 
@@ -87,9 +88,19 @@ def test_the_organiser_edits_a_campaign_battles_table_before_it_starts(
     moved = next(s for s in stands_in(ed.doc()) if s["id"] == stand["id"])
     assert moved["placement"]["center"] == pytest.approx(target, abs=0.3)
 
+    # An objective put down by taps in the scenario editor's own section: a point on the table, named.
+    objectives = len((before["board"].get("table_objectives") or {}).get("features", []))
+    taps = Editor(page, touch=True)
+    taps.tab("objectives")
+    expect(root).to_have_attribute("data-objectives", str(objectives))  # the battle's own, drawn
+    taps.press(page.locator("[data-objective-draw=point]"))
+    taps.at(width / 2, length / 2 + 20)
+    expect(root).to_have_attribute("data-objectives", str(objectives + 1))
+    page.get_by_label("Name of the objective").fill("The crossroads")
+
     # The editor on the game's table at 1180x820: axe-core, targets and labels on each of its sections.
     page.set_viewport_size(TABLET_LANDSCAPE)
-    for name in ("terrain", "deploy", "file"):
+    for name in ("terrain", "objectives", "deploy", "file"):
         ed.tab(name)
         assert serious_violations(page) == [], name
         assert small_targets(page) == [], name
@@ -97,7 +108,7 @@ def test_the_organiser_edits_a_campaign_battles_table_before_it_starts(
         screenshot(page, f"game-table-editor-{name}")
     ed.press(page.get_by_role("button", name="Save the table"))
     expect(page.locator("[data-file-message]")).to_have_text("The table is saved to the game.")
-    assert ed.errors == []
+    assert ed.errors == [] and taps.errors == []
 
     # The game holds both: its terrain has the wood, the stand stands where it was dragged.
     after = page.request.get(f"{api}/state").json()
@@ -107,7 +118,9 @@ def test_the_organiser_edits_a_campaign_battles_table_before_it_starts(
     assert [unit["x"], unit["y"]] == moved["placement"]["center"]
     assert unit["version"] == units[stand["id"]]["version"] + 1
     kinds_logged = [e["kind"] for e in page.request.get(f"{api}/events").json()]
-    assert kinds_logged[-2:] == ["game-updated", "move"]
+    assert kinds_logged[-2:] == ["game-updated", "move"]  # the terrain and the objectives: one edit
+    scored = [o["name"] for o in page.request.get(f"{api}/score").json()["objectives"]]
+    assert len(scored) == objectives + 1 and scored[-1] == "The crossroads"
     # Once the game has started, a page still open refuses to save in one sentence, and the page is a 409.
     turn = page.request.get(f"{api}/turn").json()
     started = page.request.post(
@@ -123,6 +136,7 @@ def test_the_organiser_edits_a_campaign_battles_table_before_it_starts(
     page.goto(f"/games/{game_id}/map")
     expect(page.locator("path.terrain")).to_have_count(features + 1)
     expect(page.locator("path.terrain-woods").last).to_be_attached()
+    expect(page.locator("path[data-objective-shape]")).to_have_count(objectives + 1)
     screenshot(page, "game-table-edited-map")
 
 

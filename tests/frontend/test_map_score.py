@@ -2,7 +2,8 @@
 with their holder, each side's points and clock in view in the tool bar's chip, and the referee's call on a
 contested bridge in two taps (its label, then the side), which the attacker's map shows at once, with no reload.
 Then the layout alone at the other three sizes: the chip in sight and uncovered, its dashboard one tap away,
-and axe-core on the map with the dashboard open and on the referee screen's score card."""
+each objective with its holder in the dashboard's first view, and axe-core on the map with the dashboard open
+and on the referee screen's score card."""
 
 from __future__ import annotations
 
@@ -129,6 +130,9 @@ def test_the_bridges_the_score_and_the_referees_call_by_touch(new_page: Any) -> 
         expect(dashboard.locator("[data-objective=bridge-1]")).to_contain_text("Held by the defender")
         expect(dashboard.locator("[data-clock-side]")).to_have_count(2)  # game-clock.js: each side's time
         in_sight(referee, dashboard.get_by_role("heading", name="Score"))
+        # Each bridge with its holder in the dashboard's first view, with no scrolling (the phone's sheet too).
+        for objective in dashboard.locator("[data-objective]").all():
+            in_sight(referee, objective)
         screenshot(referee, "map-score-dashboard")
         found += [f"map at {size['width']}: {v}" for v in serious_violations(referee)]
     referee.goto(f"/games/{game_id}/referee")

@@ -126,10 +126,10 @@
             h("th", { scope: "row", class: `side-${s.side}`, text: sideName(s.side) }),
             h("td", { "data-points": "", text: String(s.points) }),
             h("td", { text: String(s.losses ?? 0) }))))),
-        h("h3", { text: "Objectives" }),
+        h("h3", { class: "score-objectives-part", text: "Objectives" }),
         (score.objectives || []).length
-          ? h("ul", { class: "score-objectives" }, ...score.objectives.map(objectiveItem))
-          : h("p", { class: "muted", text: "This scenario has no objectives on the table." }),
+          ? h("ul", { class: "score-objectives score-objectives-part" }, ...score.objectives.map(objectiveItem))
+          : h("p", { class: "muted score-objectives-part", text: "This scenario has no objectives on the table." }),
       );
     });
   };

@@ -1,7 +1,8 @@
 // The scenario editor on a game's table in set-up (/games/{id}/table/edit): the game's terrain and stands are
 // read into the editor (the page carries them as a document, app.pages.scenario_editor.game_document), and
-// Save the table writes back through the game's own API: the terrain with PATCH /api/v1/games/{id} over the
-// game's version, each stand moved here with POST .../units/{id}/move over the stand's version. The server's
+// Save the table writes back through the game's own API: the terrain and the objectives (scenario-objectives.js)
+// with one PATCH /api/v1/games/{id} over the game's version, each stand moved here with POST
+// .../units/{id}/move over the stand's version. The server's
 // refusals are shown in one sentence; what was saved before a refusal stays saved and is not sent again.
 (() => {
   const start = () => {
@@ -19,7 +20,10 @@
     const standsIn = (d) => ["attacker", "defender"].flatMap((side) => d.sides[side].forces.flatMap(function walk(u) {
       return [...(u.base ? [u] : []), ...(u.children || []).flatMap(walk)];
     }));
+    // The objectives as the game's PATCH takes them (none: an empty collection, which clears them).
+    const objectivesOf = (d) => d.table_objectives || { type: "FeatureCollection", features: [] };
     let savedTerrain = JSON.stringify(S.doc().terrain);
+    let savedObjectives = JSON.stringify(objectivesOf(S.doc()));
     const saved = new Map(standsIn(S.doc()).map((s) => [s.id, { place: JSON.stringify(s.placement || null), version: s.version }]));
 
     const call = async (url, method, body) => {
@@ -55,12 +59,18 @@
       const current = S.current();
       let done = 0;
       const terrain = JSON.stringify(current.terrain);
-      if (terrain !== savedTerrain) {
-        const result = await call(API, "PATCH", { version, terrain: current.terrain });
-        if (result.status === 409) { tell("The terrain not saved: the game was changed elsewhere since this page was opened; reload the page to edit the table as it is now."); return; }
-        if (!result.ok) { tell(refusal(result, "The terrain")); return; }
+      const objectives = JSON.stringify(objectivesOf(current));
+      if (terrain !== savedTerrain || objectives !== savedObjectives) {
+        const body = { version };
+        if (terrain !== savedTerrain) body.terrain = current.terrain;
+        if (objectives !== savedObjectives) body.table_objectives = objectivesOf(current);
+        const what = body.terrain && body.table_objectives ? "The terrain and objectives" : body.terrain ? "The terrain" : "The objectives";
+        const result = await call(API, "PATCH", body);
+        if (result.status === 409) { tell(`${what} not saved: the game was changed elsewhere since this page was opened; reload the page to edit the table as it is now.`); return; }
+        if (!result.ok) { tell(refusal(result, what)); return; }
         version = result.data.version;
         savedTerrain = terrain;
+        savedObjectives = objectives;
         done += 1;
       }
       for (const stand of standsIn(current)) {

@@ -1,7 +1,8 @@
 """A campaign battle's generated table edited in the scenario editor before it starts (issue 27), on SQLite and
 PostgreSQL: the page is the referee's only and carries the game's own terrain and stands; saving goes through
-the game's API (the terrain over the game's version, a stand through the move endpoint), one event each; once
-the game has started the page refuses with a 409 in one sentence."""
+the game's API (the terrain or the objectives over the game's version, a stand through the move endpoint), one
+event each, the score reading the objectives saved; once the game has started the page and the objectives are
+refused with a 409 in one sentence."""
 
 from __future__ import annotations
 
@@ -112,10 +113,36 @@ def test_the_referee_edits_the_generated_table_before_it_starts(client: TestClie
     events = client.get(f"{api}/events", headers=referee).json()[before:]
     assert [e["kind"] for e in events] == ["game-updated", "move"]
 
+    # The objectives, saved as the page saves them (the game's PATCH, one event): checked on the game's table
+    # (a 422 naming the field), then the score reads them at once.
+    farm = {
+        "type": "Feature",
+        "id": "the-farm",
+        "properties": {"name": "The farm", "vp": 2, "scored": "game_end"},
+        "geometry": {"type": "Point", "coordinates": [30, 40]},
+    }
+    off = {**farm, "geometry": {"type": "Point", "coordinates": [-5, 40]}}
+    version = client.get(f"{api}/state", headers=referee).json()["version"]
+    objectives = {"type": "FeatureCollection", "features": [off]}
+    r = client.patch(api, headers=referee, json={"version": version, "table_objectives": objectives})
+    assert r.status_code == 422 and "table_objectives.features.0.geometry" in r.text, r.text
+    objectives = {"type": "FeatureCollection", "features": [farm]}
+    r = client.patch(api, headers=referee, json={"version": version, "table_objectives": objectives})
+    assert r.status_code == 200, r.text
+    score = client.get(f"{api}/score", headers=attacker).json()
+    assert [(o["id"], o["name"], o["vp"]) for o in score["objectives"]] == [("the-farm", "The farm", 2)]
+    logged = client.get(f"{api}/events", headers=referee).json()[-1]
+    assert (logged["kind"], logged["payload"]["fields"]) == ("game-updated", ["table_objectives"])
+
     # The page reads the saved table back; once the game has started it refuses in one sentence.
-    again = stands_of(game_doc(page_as(client, game_id, referee).text))[stand_id]
-    assert again["placement"]["center"] == [to["x"], to["y"]]
+    read_back = game_doc(page_as(client, game_id, referee).text)
+    assert stands_of(read_back)[stand_id]["placement"]["center"] == [to["x"], to["y"]]
+    assert read_back["table_objectives"] == objectives
     start_game(client, Game(game_id, referee, attacker, attacker, {}, {}))
+    # Once it has started, its objectives are refused as its table is.
+    version = client.get(f"{api}/state", headers=referee).json()["version"]
+    r = client.patch(api, headers=referee, json={"version": version, "table_objectives": objectives})
+    assert r.status_code == 409 and "can be edited only before it starts" in r.json()["detail"], r.text
     assert link not in page_as(client, game_id, referee, "map").text
     late = page_as(client, game_id, referee)
     assert late.status_code == 409 and "text/html" in late.headers["content-type"]
