@@ -1,17 +1,18 @@
 """Benchmark: an event day live on one laptop (run by hand: `.venv/bin/python bench/event_day.py`). Not a
 test: it only reports.
 
-Serves firestep (`firestep serve`, one worker, SQLite unless `--database postgresql`), makes an event of 80
-players and commits its round: 40 tables, each a game of the round's scenario. Every table has its four
-devices streaming as a table does (the attacker's and the defender's maps, the referee's board and the
-referee's map: `?view=map|board`), and the organiser's view follows every table on its own stream
-(/api/v1/events/{id}/stream). Markers are then posted one at a time, round the tables in turn, and each is
-timed from its POST to its arrival on its table's four devices and to the organiser's next board frame.
+Serves firestep (`firestep serve`, one worker, SQLite unless `--database postgresql`), makes an event of 82
+players and commits its round: 41 tables, each a game of the round's scenario. One table is the bare event: its
+four devices (the attacker's, the defender's, the referee's two) ask for the event alone (no view). The other 40
+are the event day: each table's four devices stream as a table does (the attacker's and the defender's maps,
+the referee's board and the referee's map: `?view=map|board`), and the organiser's view follows every table on
+its own stream (/api/v1/events/{id}/stream). Every stream is opened once; then, in `--rounds` turns, markers are
+posted one at a time on the bare table, then round the event's 40 tables, each timed from its POST to its
+arrival on its table's four devices (and to the organiser's next board frame), with the server's CPU per
+marker. Both halves meet the same machine at the same moments, so a noisy machine is noisy in both.
 
-The same markers are first timed on a bare event: one table, its four devices asking for the bare event
-(no view), nothing else live. The report gives both p99s and their ratio (target: the event day within 1.5x
-of the bare event), and the event day's p99 against the live goal (100 ms), reusing bench/live_fanout.py's
-device (`follow`) and its figures.
+The report gives both p99s and their ratio (target: the event day within 1.5x of the bare event), and the event
+day's p99 against the live goal (100 ms), reusing bench/live_fanout.py's device (`follow`).
 """
 
 from __future__ import annotations
@@ -19,15 +20,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from live_fanout import Client, follow
+from live_fanout import Client, follow, group_cpu
 from serving import (
     ROOT,
     Process,
@@ -126,15 +129,21 @@ async def post(port: int, game: dict[str, Any], writer: Any, reader: Any) -> tup
 
 async def measure(
     port: int,
+    bare: dict[str, Any],
     games: list[dict[str, Any]],
-    views: bool,
-    organiser: tuple[int, dict[str, str]] | None,
+    organiser: tuple[int, dict[str, str]],
+    rounds: int,
     events: int,
     interval: float,
+    cpu: Callable[[], float],
 ) -> dict[str, Any]:
+    """Every stream opened once (the bare table's four devices asking no view, the event's tables' four
+    devices each with its page's view, the organiser's board), then `rounds` turns: `events` markers on the bare
+    table, then `events` round the event's tables, each timed to its table's devices (and the organiser's next
+    board frame). Both halves meet the same machine at the same moments, so its noise is in both."""
     devices: dict[int, list[Client]] = {}
     tasks = []
-    for game in games:
+    for game, views in [(bare, False)] + [(g, True) for g in games]:
         devices[game["id"]] = []
         for role, view in VIEWS:
             client = Client()
@@ -144,53 +153,68 @@ async def measure(
             devices[game["id"]].append(client)
         await asyncio.sleep(0.02)
     boss = Organiser()
-    if organiser is not None:
-        event_id, headers = organiser
-        tasks.append(asyncio.ensure_future(boss.follow(port, f"/api/v1/events/{event_id}/stream", headers)))
-        await asyncio.wait_for(boss.ready.wait(), 60)
+    event_id, headers = organiser
+    tasks.append(asyncio.ensure_future(boss.follow(port, f"/api/v1/events/{event_id}/stream", headers)))
+    await asyncio.wait_for(boss.ready.wait(), 60)
     everyone = [c for cs in devices.values() for c in cs]
     await asyncio.wait_for(asyncio.gather(*(c.ready.wait() for c in everyone)), 120)
     await asyncio.sleep(1.0)
-    sent: list[tuple[int, int, float]] = []
+    sent: dict[str, list[tuple[int, int, float]]] = {"bare": [], "day": []}
+    spent = {"bare": 0.0, "day": 0.0}
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     try:
-        for i in range(events):
-            game = games[i % len(games)]
-            event_id, t0 = await post(port, game, writer, reader)
-            sent.append((game["id"], event_id, t0))
-            await asyncio.sleep(interval)
+        for _ in range(rounds):
+            for part, tables in (("bare", [bare]), ("day", games)):
+                before = cpu()
+                for i in range(events):
+                    game = tables[(len(sent[part]) + i) % len(tables)]
+                    marker, t0 = await post(port, game, writer, reader)
+                    sent[part].append((game["id"], marker, t0))
+                    await asyncio.sleep(interval)
+                await asyncio.sleep(0.5)  # the last frames of the half delivered before the next begins
+                spent[part] += cpu() - before
     finally:
         writer.close()
+    every = sent["bare"] + sent["day"]
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not all(e in c.arrivals for g, e, _ in sent for c in devices[g]):
+    while time.monotonic() < deadline and not all(e in c.arrivals for g, e, _ in every for c in devices[g]):
         await asyncio.sleep(0.05)
     for task in tasks:
         task.cancel()
     with contextlib.suppress(Exception):
         await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
-    latencies = [(c.arrivals[e] - t0) * 1000 for g, e, t0 in sent for c in devices[g] if e in c.arrivals]
+    out: dict[str, Any] = {"devices": len(everyone) + 1, "failed": [c.error for c in everyone if c.error]}
+    for part, posted in sent.items():
+        latencies = [
+            (c.arrivals[e] - t0) * 1000 for g, e, t0 in posted for c in devices[g] if e in c.arrivals
+        ]
+        out[part] = {
+            "expected": sum(len(devices[g]) for g, _, _ in posted),
+            "delivered": len(latencies),
+            "p50": percentile(latencies, 50),
+            "p99": percentile(latencies, 99),
+            "cpu_ms": spent[part] / max(1, len(posted)) * 1000,
+        }
     boss_latencies = []
-    for _, _, t0 in sent:
+    for _, _, t0 in sent["day"]:
         after = [f for f in boss.frames if f >= t0]
         if after:
             boss_latencies.append((after[0] - t0) * 1000)
-    return {
-        "devices": len(everyone) + (1 if organiser else 0),
-        "expected": sum(len(devices[g]) for g, _, _ in sent),
-        "delivered": len(latencies),
-        "p50": percentile(latencies, 50),
-        "p99": percentile(latencies, 99),
-        "organiser_p50": percentile(boss_latencies, 50),
-        "organiser_p99": percentile(boss_latencies, 99),
-        "failed": [c.error for c in everyone if c.error] + ([boss.error] if boss.error and organiser else []),
-    }
+    out["organiser_p50"] = percentile(boss_latencies, 50)
+    out["organiser_p99"] = percentile(boss_latencies, 99)
+    if boss.error:
+        out["failed"].append(boss.error)
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=40)
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
-    parser.add_argument("--events", type=int, default=200, help="markers posted in each part")
+    parser.add_argument(
+        "--rounds", type=int, default=6, help="turns of the bare table and the event's tables"
+    )
+    parser.add_argument("--events", type=int, default=40, help="markers posted in each half of a round")
     parser.add_argument("--interval", type=float, default=0.1, help="seconds between markers")
     args = parser.parse_args()
     print(f"firestep event day from {ROOT}; {load_line()}")
@@ -216,24 +240,35 @@ def main() -> None:
         server = Process(args_, port, env)
         try:
             t = time.monotonic()
-            event_id, organiser, games = make_event(port, args.tables + 1)  # one more for the bare event
+            event_id, organiser, games = make_event(port, args.tables + 1)  # one more for the bare table
             print(f"{args.tables + 1} tables made and started in {time.monotonic() - t:.1f} s")
-            bare_game = games[-1]
-            bare = asyncio.run(measure(port, [bare_game], False, None, min(args.events, 40), args.interval))
-            day = asyncio.run(
-                measure(port, games[:-1], True, (event_id, organiser), args.events, args.interval)
+            cpu = functools.partial(group_cpu, server.proc.pid)
+            got = asyncio.run(
+                measure(
+                    port,
+                    games[-1],
+                    games[:-1],
+                    (event_id, organiser),
+                    args.rounds,
+                    args.events,
+                    args.interval,
+                    cpu,
+                )
             )
         finally:
             server.stop()
+    bare, day = got["bare"], got["day"]
     ratio = day["p99"] / bare["p99"] if bare["p99"] else float("nan")
     print(
-        f"bare event ({bare['devices']} devices, 1 table): p50 {bare['p50']:.1f} ms p99 {bare['p99']:.1f} ms, "
-        f"delivered {bare['delivered']}/{bare['expected']}"
+        f"bare event (1 table, 4 devices asking no view): p50 {bare['p50']:.1f} ms p99 {bare['p99']:.1f} ms, "
+        f"delivered {bare['delivered']}/{bare['expected']}; the server's CPU per marker {bare['cpu_ms']:.1f} ms"
     )
     print(
-        f"event day ({day['devices']} devices, {len(games) - 1} tables live + the organiser): p50 {day['p50']:.1f} ms "
-        f"p99 {day['p99']:.1f} ms, delivered {day['delivered']}/{day['expected']}; the organiser's board frame "
-        f"p50 {day['organiser_p50']:.1f} ms p99 {day['organiser_p99']:.1f} ms; streams refused: {len(day['failed'])}"
+        f"event day ({args.tables} tables, 4 devices each with its page's view, and the organiser; "
+        f"{got['devices']} devices live in all): p50 {day['p50']:.1f} ms p99 {day['p99']:.1f} ms, delivered "
+        f"{day['delivered']}/{day['expected']}; the server's CPU per marker {day['cpu_ms']:.1f} ms; the "
+        f"organiser's board frame p50 {got['organiser_p50']:.1f} ms p99 {got['organiser_p99']:.1f} ms (drawn at "
+        f"most twice a second); streams refused: {len(got['failed'])}"
     )
     print(
         f"p99 ratio event day / bare {ratio:.2f} (target 1.5): {'yes' if ratio <= 1.5 else 'NO'}; "

@@ -140,13 +140,11 @@ def objective_answer(o: ObjectiveScore, shapes: Mapping[str, Any]) -> ObjectiveS
 def touches_score(event: Mapping[str, Any]) -> bool:
     """Whether an event (as `events.event_dict` gives it) may change the score: a stand moved, destroyed or
     taken off (an undo of one too), a unit added, a call, the objectives edited, the turn moving on or the
-    game's end. Any other (a
-    marker, its undo) leaves the score as it was, and its frame reads nothing for it."""
+    game's end. Any other (a marker, its undo) leaves the score as it was, and its frame reads nothing for it."""
     if event["kind"] in (CALLED, FINISHED, "unit-added", "step", "turn-started"):
         return True
-    if event["kind"] == "game-updated":  # the referee's edit to the table's objectives (objectives_edited)
-        return "table_objectives" in (
-            event["payload"].get("fields") or ()
-        )  # an undo says by its changes, as any event (a marker's undo changes no stand's place)
+    if event["kind"] == "game-updated":  # the referee's edit of the table's objectives (objectives_edited)
+        return "table_objectives" in (event["payload"].get("fields") or ())
+    # An undo says by its changes, as any event (a marker's undo changes no stand's place).
     changes: Sequence[Any] = event["payload"].get("changes") or []
     return any(isinstance(c, dict) and "unit" in c and c.get("field") in _PLACE for c in changes)

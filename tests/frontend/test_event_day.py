@@ -113,7 +113,9 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
     tables.locator("tbody tr").first.get_by_role("link", name="Referee").click()
     # A link's click waits for the next page's first bytes only; its buttons act once its scripts have run.
     organiser.wait_for_load_state()
-    expect(organiser.locator("[data-round-line] [data-round-ends]")).to_have_count(1)  # the referee's page too
+    expect(organiser.locator("[data-round-line] [data-round-ends]")).to_have_count(
+        1
+    )  # the referee's page too
     organiser.get_by_role("button", name="Start the game").click()
     expect(organiser.locator("#turn .badge").first).to_have_text("Playing")
     organiser.locator("[data-end-game] summary").click()
