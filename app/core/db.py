@@ -39,8 +39,9 @@ def commit_bookkeeping(session: Session) -> None:
 
 def make_engine(url: str) -> Engine:
     parsed = make_url(url)
-    kwargs: dict[str, Any] = {"pool_pre_ping": True}
     sqlite = parsed.get_backend_name() == "sqlite"
+    # A server's connection may have dropped (a restart, an idle timeout): asked before use. A file's never does.
+    kwargs: dict[str, Any] = {"pool_pre_ping": not sqlite}
     in_memory = sqlite and parsed.database in (None, "", ":memory:")
     if not in_memory:  # an in-memory SQLite has one connection, no pool to size
         kwargs.update(pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW)

@@ -19,6 +19,9 @@ from rules.registry import game_rules_or_none, get_ruleset
 FRONTEND = shipped.frontend()
 STATIC_DIR = FRONTEND / "static"
 templates = Jinja2Templates(directory=FRONTEND / "templates")
+# The installed package's templates change only with the package (a restart, as its code): not a file's time
+# asked of the disk at every page and live board frame.
+templates.env.auto_reload = False
 
 
 # Words the rule texts write in capitals; a label keeps them so ("SOS", "MG", "LMG unit").
