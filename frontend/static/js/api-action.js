@@ -4,7 +4,9 @@
 // success asks the live view to refresh (the event stream also will).
 // A button marked data-override (the referee's) offers to override a refusal by the rules of play;
 // one marked data-reload reloads the page once its write is done.
+// Until this script has bound them the buttons are inert (board.css: a tap before it would do nothing at all).
 (() => {
+  document.documentElement.classList.add("api-ready");
   const say = (result) =>
     window.firestepNotice(window.firestepExplain(result.status, result.data, result.retryAfter), false, { key: "action" });
   document.addEventListener("click", async (event) => {
