@@ -113,6 +113,12 @@ class TableOut(BaseModel):
     result: dict[str, Any]
 
 
+class HandEditOut(BaseModel):
+    swap: Literal["players", "tables"]
+    first: int
+    second: int
+
+
 class RoundOut(BaseModel):
     number: int
     scenario: str
@@ -120,6 +126,25 @@ class RoundOut(BaseModel):
     minutes: int
     bye_player_id: int | None
     tables: list[TableOut]
+    version: int = Field(
+        description="The event's version this was read at: a hand edit of the draft names it."
+    )
+    warnings: list[str] = Field(description="What the draft's pairing breaks (a rematch, one club's players in "
+                                "round 1, a table met before, a second bye): warned, not refused.")  # fmt: skip
+    hand_edits: list[HandEditOut] = Field(
+        description="The draft's swaps by hand, in order (kept once committed)."
+    )
+
+
+class SwapIn(BaseModel):
+    """Two players of the draft exchange places (the bye's player too), or two pairs their tables."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = Field(ge=1, le=2_147_483_647, description="The event's version the draft was read at.")
+    swap: Literal["players", "tables"]
+    first: int = Field(ge=1, le=2_147_483_647, description="A player's id, or a table's number.")
+    second: int = Field(ge=1, le=2_147_483_647, description="A player's id, or a table's number.")
 
 
 class TableSeats(BaseModel):
