@@ -484,6 +484,10 @@ class Viewing:
     token_id: the device, checked against the feed's active devices after every wake-up.
     warm(kept): as the first stream of its audience opens, readies what its view keeps in the feed
       (`Feed.kept`), so that the first event is not the one to read it.
+    aside(feed): a frame that is no event of the game (an event table's round timer), as JSON or None: asked
+      as the stream opens and after every wake-up (a write that moved it marks the game's feed with no event
+      of its own), sent as an `aside` frame with no id (the events' ids and Last-Event-ID stay theirs) when it
+      differs from the last one sent. It keeps its reads in the feed, one a wake-up for all its streams.
     """
 
     read: FeedRead
@@ -493,6 +497,10 @@ class Viewing:
     render: Render
     token_id: int | None
     warm: Callable[[Shared], None] | None = None
+    aside: Callable[[Feed], str | None] | None = None
+
+
+ASIDE = "aside"  # the SSE event name of a frame that is no event of the game (`Viewing.aside`)
 
 
 async def stream(
@@ -511,6 +519,15 @@ async def stream(
         if viewing.warm is not None and not audience.warmed:  # once, not once per device
             audience.warmed = True
             await asyncio.to_thread(viewing.warm, sub.feed.kept)
+        aside: list[str | None] = [None]  # the last aside frame sent
+
+        async def aside_frame() -> bytes:
+            data = await asyncio.to_thread(viewing.aside, sub.feed) if viewing.aside is not None else None
+            if data is None or data == aside[0]:
+                return b""
+            aside[0] = data
+            return f"event: {ASIDE}\ndata: {data}\n\n".encode()
+
         while True:
             # Every row the feed has already read was committed before this backlog read starts (a game's
             # writes are serialised by its row lock), so the backlog covers them: skip past them after it.
@@ -525,6 +542,8 @@ async def stream(
                 if len(frames) < PAGE:
                     break
             last_id = max(last_id, covered)  # events after the last one shown were not this viewer's
+            if sent_aside := await aside_frame():
+                yield sent_aside
             while True:  # live: the shared feed
                 if not await sub.wait(KEEPALIVE_SECONDS):
                     # A gone client is noticed here at the latest (or as soon as a frame cannot be sent).
@@ -535,6 +554,8 @@ async def stream(
                 await sub.feed.refresh(last_id)
                 if viewing.token_id not in sub.feed.active:
                     return  # revoked, or deleted with its game
+                if sent_aside := await aside_frame():
+                    yield sent_aside
                 items = sub.feed.after(last_id)
                 if items is None:
                     break  # fell behind the feed's tail: read the backlog

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, Strict, model_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
 
 from app.data.schemas_clock import GameClock
 from rules.event.standings import TieBreak
@@ -199,12 +199,27 @@ class BoardOut(BaseModel):
     disputes: int
 
 
+class RoundLine(BaseModel):
+    """An event table's round timer as its game's stream sends it beside the events (an `aside` frame)."""
+
+    round: int | None = Field(default=None, description="The round the table plays; null: no round running.")
+    ends_at: datetime | None = Field(default=None, description="When it ends; null: the timer is stopped.")
+
+
 class TimerIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    ends_at: Annotated[AwareDatetime, Strict()] | None = Field(  # strict: a bare number is no time
+    ends_at: AwareDatetime | None = Field(
         description="When the round ends, with its time zone; null stops it."
     )
+
+    @field_validator("ends_at", mode="before")
+    @classmethod
+    def a_time_written(cls, value: object) -> object:
+        """An ISO 8601 string: a bare number is no time (strict mode refuses the string a JSON body carries)."""
+        if value is not None and not isinstance(value, str):
+            raise ValueError("the round's end is an ISO 8601 time with its time zone, or null")
+        return value
 
 
 class DisputeIn(BaseModel):

@@ -11,13 +11,13 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sqlmodel import Session
+from sqlmodel import Session, func, select
 
 from app.club.qr import svg
 from app.core.config import Settings
 from app.core.routing import Router
 from app.core.writing import unit_of_work
-from app.data.models import Game, TournamentTable
+from app.data.models import Event, Game, TournamentTable
 from app.deps import SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests, Unauthorized
 from app.guard import security
@@ -138,10 +138,16 @@ async def sign_in(event_id: int, request: Request, session: SessionDep, settings
 
 
 # -- the organiser's view ------------------------------------------------------------------------------------
-def _round_view(session: Session, rnd: Any) -> dict[str, Any]:
+def _round_view(session: Session, rnd: Any, review: bool = False) -> dict[str, Any]:
     tables = tournaments.tables_of(session, rnd.pk)
     people = tournament_results.table_players(session, tables)
-    return {"round": rnd, "tables": tables, "people": people}
+    view: dict[str, Any] = {"round": rnd, "tables": tables, "people": people}
+    if review:  # the draft under review: what a hand edit broke, and how many hand edits
+        view["warnings"] = tournaments.draft_warnings(
+            session, tournaments.get(session, rnd.tournament_id), rnd, tables
+        )
+        view["hand_edits"] = tournaments.hand_edits(session, rnd.tournament_id, rnd.number)
+    return view
 
 
 @router.get("/events/{event_id:int}", response_class=HTMLResponse)
@@ -164,7 +170,7 @@ def event_page(
         "players": registered,
         "by_id": {p.pk: p for p in registered},
         "rounds": [_round_view(session, r) for r in rounds],
-        "draft": next((_round_view(session, r) for r in rounds if r.status == "draft"), None),
+        "draft": next((_round_view(session, r, True) for r in rounds if r.status == "draft"), None),
         "current": next((_round_view(session, r) for r in reversed(rounds) if r.status == "committed"), None),
         "standings": lines,
         "people": people,
@@ -214,6 +220,22 @@ async def draft_round(
         minutes = str(form.get("minutes", "150"))
         tournaments.draft(session, event_id, str(form.get("scenario", ""))[:64],
                           max(10, min(600, int(minutes) if minutes.isdigit() else 150)))  # fmt: skip
+        return "#draft"
+
+    return await _organiser_write(request, session, settings, event_id, act)
+
+
+@router.post("/events/{event_id:int}/rounds/{number:int}/swap", response_class=HTMLResponse)
+async def swap_drafted(
+    event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """Two taps on the draft (draft-swap.js): two players (the bye's too) or two tables swapped."""
+
+    def act(form: Any) -> str:
+        values = [str(form.get(k, ""))[:10] for k in ("version", "first", "second")]
+        version, first, second = (int(v) if v.isdigit() else 0 for v in values)
+        swap: tournaments.SwapKind = "tables" if form.get("swap") == "tables" else "players"
+        tournaments.edit_draft(session, event_id, number, version, swap, first, second)
         return "#draft"
 
     return await _organiser_write(request, session, settings, event_id, act)
@@ -350,6 +372,10 @@ def _table_page(
         "status": STATUS_WORDS[table.status],
         "result": table.result or table.offered,
         "error": error,
+        # A seat follows its game's stream from here on, for the round timer it carries (round-timer.js).
+        "upto": session.exec(select(func.max(Event.id)).where(Event.game_id == game.pk)).one() or 0
+        if game
+        else 0,
     }
     return templates.TemplateResponse(request, "event_table.html", context)
 

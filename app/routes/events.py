@@ -21,12 +21,13 @@ from app.core.writing import game_write
 from app.data.models import Event, Game
 from app.data.schemas_answers import EventOut
 from app.data.schemas_clock import GameClock
+from app.data.schemas_events import RoundLine
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.guard import auth
 from app.guard.auth import SIDES, StreamViewerDep, Viewer, ViewerDep
 from app.services import clock as clock_service
 from app.services import events as events_service
-from app.services import games
+from app.services import games, tournaments
 from app.services import score as score_service
 from app.services import undo as undo_service
 from app.services import units as units_service
@@ -169,6 +170,7 @@ async def stream(
                 render=functools.partial(render, None),
                 token_id=viewer.token_id,
                 warm=warm if view is not None else None,
+                aside=functools.partial(_round_aside, engine),
             ),
             request.is_disconnected,
         ),
@@ -233,6 +235,39 @@ def _timed(event: dict[str, Any], part: dict[str, Any], clock: dict[str, Any]) -
     if isinstance(part.get("score"), dict):
         timed["score"] = {**part["score"], "clocks": clock["sides"]}
     return timed
+
+
+def _round_aside(engine: Any, feed: live.Feed) -> str | None:
+    """An event table's round timer (issue 57) as the game's streams send it beside the events (`aside`):
+    the round and when it ends (null: stopped, or the table's round is over), so a moved end reaches the map,
+    the referee's board and the table's page live. None for a game at no event's table."""
+    kept: _KeptRound = feed.kept.get("round", _KeptRound)
+    return kept.get(engine, feed.game_id, feed.wakes)
+
+
+class _KeptRound:
+    """The round timer of a game's feed, read once per wake-up of the feed for all its streams (a write that
+    moves the timer wakes the feed of each table's game: app.services.tournaments.set_timer); a game at no
+    event's table never becomes one (its table is made with the game), so it is read once."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.wakes = -1
+        self.at_a_table = True
+        self.data: str | None = None
+
+    def get(self, engine: Any, game_id: int, wakes: int) -> str | None:
+        with self.lock:
+            if self.at_a_table and wakes != self.wakes:
+                self.wakes = wakes
+                with Session(engine) as session:
+                    if tournaments.table_of_game(session, game_id) is None:
+                        self.at_a_table, self.data = False, None
+                    else:
+                        timer = tournaments.round_timer(session, game_id)
+                        line = RoundLine(round=timer.number, ends_at=timer.ends_at) if timer else RoundLine()
+                        self.data = _json({"round": line.model_dump(mode="json")})
+            return self.data
 
 
 class _KeptClock:

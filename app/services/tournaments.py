@@ -19,6 +19,7 @@ from typing import Any, Literal
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from app.core import live
 from app.data import schemas_events
 from app.data.models import (
     Game,
@@ -429,10 +430,16 @@ def commit_round(session: Session, secret_key: str, tournament_id: int, number: 
 
 
 def set_timer(session: Session, tournament_id: int, ends_at: datetime | None) -> Tournament:
-    """The organiser moves the round's end (or stops the timer): the table pages read it when they open."""
+    """The organiser moves the round's end (or stops the timer): every table's game of the running round is
+    woken, so its pages hear it on the game's stream (app.routes.events: the round `aside`), and so is the
+    organiser's view, which follows those games."""
     row = lock(session, tournament_id)
     row.round_ends_at = ends_at
     session.add(row)
+    committed = [r for r in rounds_of(session, tournament_id) if r.status == "committed"]
+    for t in tables_of(session, committed[-1].pk) if committed else []:
+        if t.game_id is not None:
+            live.mark(session, t.game_id)
     log(session, tournament_id, "timer", {"ends_at": ends_at.isoformat() if ends_at else None})
     return row
 

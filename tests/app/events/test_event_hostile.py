@@ -30,6 +30,8 @@ def test_bounded_writes_and_the_organiser_only(sqlite_client: TestClient) -> Non
     )
     naive = c.put(f"{url}/timer", headers=organiser, json={"ends_at": "2026-11-25T20:00:00"})
     assert naive.status_code == 422 and naive.json()["field"].endswith("ends_at")
+    number = c.put(f"{url}/timer", headers=organiser, json={"ends_at": 1_800_000_000})
+    assert number.status_code == 422 and number.json()["field"].endswith("ends_at")
     draft = c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).json()
     again = c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).json()
     assert again["number"] == 1 and len(again["tables"]) == len(draft["tables"]) == 1  # the draft replaced
