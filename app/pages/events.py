@@ -7,6 +7,7 @@ on their device in the `firestep_organiser` cookie (the API's routes read it too
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from fastapi import Request
@@ -18,7 +19,7 @@ from app.core.config import Settings
 from app.core.routing import Router
 from app.core.writing import unit_of_work
 from app.data.models import Event, Game, TournamentTable
-from app.deps import SessionDep, SettingsDep
+from app.deps import NowDep, SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests, Unauthorized
 from app.guard import security
 from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_many
@@ -247,6 +248,24 @@ async def commit_drafted(
 ) -> Response:
     def act(form: Any) -> str:
         tournaments.commit_round(session, settings.secret_key, event_id, number)
+        return "#tables"
+
+    return await _organiser_write(request, session, settings, event_id, act)
+
+
+@router.post("/events/{event_id:int}/timer", response_class=HTMLResponse)
+async def move_timer(
+    event_id: int, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
+) -> Response:
+    """The round's end moved to so many minutes from now (0 stops the timer): every table hears it live."""
+
+    def act(form: Any) -> str:
+        minutes = str(form.get("minutes", ""))[:4]
+        if not minutes.isdigit() or int(minutes) > 600:
+            raise RulesError("minutes", "the minutes left in the round are a whole number from 0 to 600")
+        tournaments.set_timer(
+            session, event_id, now + timedelta(minutes=int(minutes)) if int(minutes) else None
+        )
         return "#tables"
 
     return await _organiser_write(request, session, settings, event_id, act)
