@@ -10,11 +10,15 @@ from fastapi import Path
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
 
 from app.data.schemas_clock import GameClock
+from rules.core.commitment import canonical
 from rules.event.standings import TieBreak
 
 MAX_PLAYERS = 128  # an event's players, at most
 MAX_ROUNDS = 12
 MAX_POINTS = 10_000  # a side's game points or losses, at most
+# A result bundle with its game's record, at most (its canonical JSON): under the 2 MiB of any request body
+# (app.guard.limits.MAX_BODY_BYTES_DEFAULT), with room for the request around it.
+MAX_BUNDLE_CHARS = 1_500_000
 
 EventId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Event id")]
 RoundNo = Annotated[int, Path(ge=1, le=MAX_ROUNDS, description="Round number, from 1")]
@@ -175,9 +179,16 @@ class BundleOut(BaseModel):
     forces_hash: str
     players: dict[str, list[str]]
     result: dict[str, Any]
-    log_hash: str
+    settled: Literal["confirmed", "altered"] = Field(
+        description="confirmed: the result the game offered, both seats confirmed; altered: set by the organiser."
+    )
+    log_hash: str = Field(description="The sha256 of `record`'s canonical JSON.")
     log_entries: int
-    signature: str
+    signature: str = Field(description="Over the canonical JSON of every field but `signature` and `record`.")
+    record: dict[str, Any] = Field(
+        description="The finished game as every side may read it once over: its public log and the result it "
+        "scored at its end (app.services.tournament_results.game_record)."
+    )
 
 
 class TableLive(TableOut):
@@ -267,8 +278,8 @@ class BundleIn(BaseModel):
 
     @model_validator(mode="after")
     def bounded(self) -> BundleIn:
-        if len(str(self.bundle)) > 20_000:
-            raise ValueError("a result bundle is at most 20000 characters")
+        if len(canonical(self.bundle)) > MAX_BUNDLE_CHARS:
+            raise ValueError(f"a result bundle is at most {MAX_BUNDLE_CHARS} characters")
         return self
 
 
