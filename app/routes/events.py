@@ -17,6 +17,7 @@ from sqlmodel import Session
 from app import errors
 from app.core import live
 from app.core.routing import Router
+from app.core.touched import touched_units, touches_game
 from app.core.writing import game_write
 from app.data.models import Event, Game
 from app.data.schemas_answers import EventOut
@@ -294,7 +295,7 @@ class _KeptClock:
 
 class _KeptGame:
     """The game row a feed's frames read, kept between wake-ups as of event `upto`: read again only after an
-    event that may have changed the game itself (`live.touches_game`: a stand's marker leaves it as it was),
+    event that may have changed the game itself (`touches_game`: a stand's marker leaves it as it was),
     or when the feed's read does not reach back to `upto`."""
 
     def __init__(self) -> None:
@@ -306,7 +307,7 @@ class _KeptGame:
         with self.lock:
             new = shared.since(self.upto) if self.game is not None else None
             every = [*SIDES, "referee"]
-            if new is None or any(live.touches_game(events_service.event_dict(e, every)) for e in new):
+            if new is None or any(touches_game(events_service.event_dict(e, every)) for e in new):
                 self.game, self.upto = session.get(Game, game_id), shared.newest
             elif new:
                 self.upto = new[-1].id
@@ -321,14 +322,14 @@ def _map_parts(
     names, which change only when a unit is added: a reload), and the game's state when the game changed, with
     what the map draws of its board."""
     read = units_service.reader(game, viewer)
-    wanted = set().union(*(live.touched_units(e) for e in events))
+    wanted = set().union(*(touched_units(e) for e in events))
     # Read once for every viewer of the wake-up (the board's frames too): each reads them through its own Reader.
     rows = {u.id: u for u in (shared_units(session, game.pk, wanted, shared) if wanted else [])}
     state = games.map_state(game)
     out: list[dict[str, Any]] = []
     for e in events:
-        part: dict[str, Any] = {"units": [read(rows[i]) for i in sorted(live.touched_units(e)) if i in rows]}
-        if live.touches_game(e):
+        part: dict[str, Any] = {"units": [read(rows[i]) for i in sorted(touched_units(e)) if i in rows]}
+        if touches_game(e):
             part["state"] = state
         if score_service.touches_score(e):  # the same for every viewer (app.services.score): worked out once
             part["score"] = shared.get("score", lambda: _score_now(session, game))

@@ -35,7 +35,16 @@ from app.errors import Conflict, Forbidden, Unauthorized
 from app.services import scenarios, seating
 from app.services.game_setup import create_game
 from rules.core.errors import NotFoundError, RulesError
-from rules.event.pairing import Entrant, Pair, Pairing, breaches, pair_round, swap_players, swap_tables
+from rules.event.pairing import (
+    Entrant,
+    NotInPairing,
+    Pair,
+    Pairing,
+    breaches,
+    pair_round,
+    swap_players,
+    swap_tables,
+)
 from rules.event.standings import TIE_BREAKS, EventScoring, TieBreak
 from rules.registry import get_ruleset
 
@@ -341,10 +350,10 @@ def edit_draft(
     try:
         edit = swap_players if swap == "players" else swap_tables
         pairing = edit(pairing_of(rnd, tables), first, second)
-    except ValueError as e:
+    except NotInPairing as e:
         what = "player" if swap == "players" else "table"
-        value = first if str(e) == "first" else second
-        raise RulesError(str(e), f"{what} {value} is not in round {number}'s draft") from None
+        value = first if e.which == "first" else second
+        raise RulesError(e.which, f"{what} {value} is not in round {number}'s draft") from None
     by_table = {p.table: p for p in pairing.pairs}
     for t in tables:  # the rows keep their table numbers; the pairs move between them
         t.a_player_id, t.b_player_id = by_table[t.table].a, by_table[t.table].b

@@ -98,15 +98,23 @@ def breaches(entrants: Sequence[Entrant], pairing: Pairing, round_number: int) -
     return out
 
 
+class NotInPairing(LookupError):
+    """A swap named a player or table the pairing has not: `which` is "first" or "second"."""
+
+    def __init__(self, which: str) -> None:
+        super().__init__(which)
+        self.which = which
+
+
 def swap_players(pairing: Pairing, first: int, second: int) -> Pairing:
-    """The pairing with two players' places exchanged (a pair's seat or the bye); ValueError naming the one
+    """The pairing with two players' places exchanged (a pair's seat or the bye); NotInPairing naming the one
     not in it."""
     seats = {pid for p in pairing.pairs for pid in (p.a, p.b)} | (
         {pairing.bye} if pairing.bye is not None else set()
     )
     for name, pid in (("first", first), ("second", second)):
         if pid not in seats:
-            raise ValueError(name)
+            raise NotInPairing(name)
     swap = {first: second, second: first}
     pairs = tuple(replace(p, a=swap.get(p.a, p.a), b=swap.get(p.b, p.b)) for p in pairing.pairs)
     bye = swap.get(pairing.bye, pairing.bye) if pairing.bye is not None else None
@@ -114,11 +122,11 @@ def swap_players(pairing: Pairing, first: int, second: int) -> Pairing:
 
 
 def swap_tables(pairing: Pairing, first: int, second: int) -> Pairing:
-    """The pairing with two pairs' tables exchanged; ValueError naming the table not in it."""
+    """The pairing with two pairs' tables exchanged; NotInPairing naming the table not in it."""
     tables = {p.table for p in pairing.pairs}
     for name, t in (("first", first), ("second", second)):
         if t not in tables:
-            raise ValueError(name)
+            raise NotInPairing(name)
     swap = {first: second, second: first}
     return Pairing(tuple(replace(p, table=swap.get(p.table, p.table)) for p in pairing.pairs), pairing.bye)
 

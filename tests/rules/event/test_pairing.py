@@ -160,7 +160,7 @@ def test_tables_keep_the_leading_pair_at_table_one_unless_a_player_was_there() -
 
 
 def test_a_hand_swap_is_said_in_what_it_breaks_not_refused() -> None:
-    from rules.event.pairing import Breach, Pairing, breaches, swap_players, swap_tables
+    from rules.event.pairing import Breach, NotInPairing, Pairing, breaches, swap_players, swap_tables
 
     ann = Entrant(1, "ypres", 3, 0, frozenset({2}), frozenset({1}))
     bob = Entrant(2, "ypres", 3, 1, frozenset({1}), frozenset({2}), had_bye=True)
@@ -191,7 +191,7 @@ def test_a_hand_swap_is_said_in_what_it_breaks_not_refused() -> None:
     ):
         try:
             swap()
-        except ValueError as e:
-            assert str(e) == bad
+        except NotInPairing as e:
+            assert e.which == bad
         else:
             raise AssertionError("a swap of what the draft has not")
