@@ -291,6 +291,7 @@ class LeagueResultOut(BaseModel):
     event: str
     players: dict[str, list[str]]
     result: dict[str, Any]
+    checked: str = Field(description="What was checked, in words (a result set by the organiser is said so).")
 
 
 class LeagueLineOut(BaseModel):

@@ -143,7 +143,7 @@ def _round_view(session: Session, rnd: Any, review: bool = False) -> dict[str, A
     tables = tournaments.tables_of(session, rnd.pk)
     people = tournament_results.table_players(session, tables)
     view: dict[str, Any] = {"round": rnd, "tables": tables, "people": people}
-    if review:  # the draft under review: what a hand edit broke, and how many hand edits
+    if review:  # the draft under review, the round played: what a hand edit broke, the hand edits kept
         view["warnings"] = tournaments.draft_warnings(
             session, tournaments.get(session, rnd.tournament_id), rnd, tables
         )
@@ -172,7 +172,9 @@ def event_page(
         "by_id": {p.pk: p for p in registered},
         "rounds": [_round_view(session, r) for r in rounds],
         "draft": next((_round_view(session, r, True) for r in rounds if r.status == "draft"), None),
-        "current": next((_round_view(session, r) for r in reversed(rounds) if r.status == "committed"), None),
+        "current": next(
+            (_round_view(session, r, True) for r in reversed(rounds) if r.status == "committed"), None
+        ),
         "standings": lines,
         "people": people,
         "scenarios": [s for s in scenarios.list_scenarios(session) if s.get("ruleset") == row.ruleset],

@@ -506,6 +506,7 @@ def import_bundle(body: BundleIn, session: SessionDep) -> LeagueResultOut:
         out = LeagueResultOut(
             id=row.pk, digest=row.digest, club=row.club, club_key=row.club_key, event=str(row.bundle.get("event", "")),
             players=row.bundle["players"], result=row.bundle["result"],
+            checked=tournament_results.checked_words(row.bundle),
         )  # fmt: skip
     return out
 

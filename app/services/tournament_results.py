@@ -16,8 +16,9 @@ reader holding no side reads it (app.services.events.event_dict with no roles: t
 side's or the referee's private part: a hand of cards, the undealt pack), with the result the game itself
 scored at its end (app.services.result: winner, points and stands lost). The bundle carries the record beside
 its signed body, whose `log_hash` is the sha256 of the record's canonical JSON; the importer recomputes it
-and checks that the record ends the game and, for a result the table confirmed as its game offered it, that
-the bundle's result is the game's own (a result set by the organiser is told apart, not checked against it).
+and, for a result the table confirmed as its game offered it, checks that the record ends the game with the
+bundle's result (a result set by the organiser, perhaps of a game that could not end, is told apart by the
+bundle's `settled` and not checked against the record).
 A bundle is at most MAX_BUNDLE_CHARS characters (1.5 million), under the 2 MiB of any request's body
 (app.guard.limits): a game whose record is larger cannot leave as a bundle (refused at export in one sentence).
 The league keeps a bundle without its record (checked at import; the signed hash is kept). An older
@@ -385,8 +386,8 @@ def verify_bundle(session: Session, bundle: Mapping[str, Any]) -> dict[str, Any]
 
 
 def _check_record(body: Mapping[str, Any], record: Any) -> None:
-    """The game's record is the one the club signed the hash of, it ends the game, and a result the table
-    confirmed is the game's own."""
+    """The game's record is the one the club signed the hash of; a result the table confirmed is the one the
+    game's record ends with."""
     if not isinstance(record, dict) or body.get("log_hash") != sha256(record):
         raise RulesError(
             "bundle.record", "the game's record is not the one whose log hash the club signed: refused"
@@ -396,14 +397,14 @@ def _check_record(body: Mapping[str, Any], record: Any) -> None:
         raise RulesError(
             "bundle.record", "the game's record has not as many entries as the bundle says: refused"
         )
+    if body.get("settled") != "confirmed":
+        return  # set by the organiser (a game that could not end, a dispute): not the game's own, unchecked
     if not any(isinstance(e, list) and len(e) > 4 and e[4] == FINISHED for e in log):
         raise RulesError("bundle.record", "the game's record has no end of the game: refused")
     ended, result = record.get("ended"), body.get("result") or {}
-    if body.get("settled") == "confirmed" and (
-        not isinstance(ended, dict)
-        or [ended.get(k) for k in ("winner", "points", "losses")]
-        != [result.get(k) for k in ("winner", "points", "losses")]
-    ):
+    if not isinstance(ended, dict) or [ended.get(k) for k in ("winner", "points", "losses")] != [
+        result.get(k) for k in ("winner", "points", "losses")
+    ]:
         raise RulesError("bundle.result", "the result is not the one the game's record ends with: refused")
 
 
@@ -417,6 +418,13 @@ def _check_result(result: Any) -> None:
         raise RulesError(
             "bundle.result", "the bundle's result is not a winner with points and losses: refused"
         )
+
+
+def checked_words(bundle: Mapping[str, Any]) -> str:
+    """What an imported bundle's checks were, in words."""
+    if bundle.get("settled") == "confirmed":
+        return "Signature, hashes and the game's record checked: the result is the one the game ended with."
+    return "Signature, hashes and the game's record checked; the result was set by its organiser, not by the game."
 
 
 def import_bundle(session: Session, bundle: Mapping[str, Any]) -> LeagueResult:

@@ -89,6 +89,7 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
     tables = organiser.locator("#tables")
     expect(tables.locator("[data-live-note]")).to_have_text("live")
     expect(tables.locator("tbody tr")).to_have_count(2)
+    expect(tables).to_contain_text("Paired with 1 swap by hand.")  # the committed round keeps its hand edits
     check(organiser, "event-organiser")
 
     # The round's join cards: a page per table, a QR per seat; the first table's attacker joins by its card.

@@ -76,11 +76,8 @@ def test_the_importer_checks_the_games_record_against_the_signed_hash_and_the_re
         "A firestep-result/1 bundle has no game record"
     )
     # A result the organiser set is told apart: the record is checked, the result not against it.
-    assert (
-        c.post(
-            "/api/v1/league/results", json={"bundle": resigned(bundle, key, result=other, settled="altered")}
-        ).status_code
-        == 201
-    )
+    by_hand = resigned(bundle, key, result=other, settled="altered")
+    altered = c.post("/api/v1/league/results", json={"bundle": by_hand})
+    assert altered.status_code == 201 and "set by its organiser, not by the game" in altered.json()["checked"]
     kept = c.post("/api/v1/league/results", json={"bundle": bundle})
-    assert kept.status_code == 201, kept.text
+    assert kept.status_code == 201 and "the one the game ended with" in kept.json()["checked"], kept.text
