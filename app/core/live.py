@@ -487,7 +487,7 @@ class Viewing:
     aside(feed): a frame that is no event of the game (an event table's round timer), as JSON or None: asked
       as the stream opens and after every wake-up (a write that moved it marks the game's feed with no event
       of its own), sent as an `aside` frame with no id (the events' ids and Last-Event-ID stay theirs) when it
-      differs from the last one sent. It keeps its reads in the feed, one a wake-up for all its streams.
+      differs from the last one sent; None: the game has none, never asked again. Its reads kept in the feed.
     """
 
     read: FeedRead
@@ -519,13 +519,15 @@ async def stream(
         if viewing.warm is not None and not audience.warmed:  # once, not once per device
             audience.warmed = True
             await asyncio.to_thread(viewing.warm, sub.feed.kept)
-        aside: list[str | None] = [None]  # the last aside frame sent
+        aside: list[Any] = [viewing.aside, None]  # how to ask (None: no more), the last aside frame sent
 
         async def aside_frame() -> bytes:
-            data = await asyncio.to_thread(viewing.aside, sub.feed) if viewing.aside is not None else None
-            if data is None or data == aside[0]:
+            data = await asyncio.to_thread(aside[0], sub.feed) if aside[0] is not None else None
+            if data is None:
+                aside[0] = None
+            if data is None or data == aside[1]:
                 return b""
-            aside[0] = data
+            aside[1] = data
             return f"event: {ASIDE}\ndata: {data}\n\n".encode()
 
         while True:
