@@ -29,7 +29,7 @@ import asyncio
 import bisect
 import logging
 import threading
-from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -484,6 +484,10 @@ class Viewing:
     token_id: the device, checked against the feed's active devices after every wake-up.
     warm(kept): as the first stream of its audience opens, readies what its view keeps in the feed
       (`Feed.kept`), so that the first event is not the one to read it.
+    aside(feed): a frame that is no event of the game (an event table's round timer), as JSON or None: asked
+      as the stream opens and after every wake-up (a write that moved it marks the game's feed with no event
+      of its own), sent as an `aside` frame with no id (the events' ids and Last-Event-ID stay theirs) when it
+      differs from the last one sent; None: the game has none, never asked again. Its reads kept in the feed.
     """
 
     read: FeedRead
@@ -493,6 +497,10 @@ class Viewing:
     render: Render
     token_id: int | None
     warm: Callable[[Shared], None] | None = None
+    aside: Callable[[Feed], str | None] | None = None
+
+
+ASIDE = "aside"  # the SSE event name of a frame that is no event of the game (`Viewing.aside`)
 
 
 async def stream(
@@ -511,6 +519,17 @@ async def stream(
         if viewing.warm is not None and not audience.warmed:  # once, not once per device
             audience.warmed = True
             await asyncio.to_thread(viewing.warm, sub.feed.kept)
+        aside: list[Any] = [viewing.aside, None]  # how to ask (None: no more), the last aside frame sent
+
+        async def aside_frame() -> bytes:
+            data = await asyncio.to_thread(aside[0], sub.feed) if aside[0] is not None else None
+            if data is None:
+                aside[0] = None
+            if data is None or data == aside[1]:
+                return b""
+            aside[1] = data
+            return f"event: {ASIDE}\ndata: {data}\n\n".encode()
+
         while True:
             # Every row the feed has already read was committed before this backlog read starts (a game's
             # writes are serialised by its row lock), so the backlog covers them: skip past them after it.
@@ -525,6 +544,8 @@ async def stream(
                 if len(frames) < PAGE:
                     break
             last_id = max(last_id, covered)  # events after the last one shown were not this viewer's
+            if sent_aside := await aside_frame():
+                yield sent_aside
             while True:  # live: the shared feed
                 if not await sub.wait(KEEPALIVE_SECONDS):
                     # A gone client is noticed here at the latest (or as soon as a frame cannot be sent).
@@ -535,6 +556,8 @@ async def stream(
                 await sub.feed.refresh(last_id)
                 if viewing.token_id not in sub.feed.active:
                     return  # revoked, or deleted with its game
+                if sent_aside := await aside_frame():
+                    yield sent_aside
                 items = sub.feed.after(last_id)
                 if items is None:
                     break  # fell behind the feed's tail: read the backlog
@@ -543,31 +566,6 @@ async def stream(
                     if sent:
                         yield sent
                     last_id = items[-1].id
-
-
-# -- what an event touched: the units its frame carries, and whether the game's own state moved ------------
-# Kinds that change stands only: the game's turn and board stay as they were unless a change names the game.
-STAND_KINDS = frozenset({"marker", "move", "unit-update", "roll", "arrival-roll"})
-
-
-def touched_units(event: Mapping[str, Any]) -> set[int]:
-    """The units an event (as `events.event_dict` gives it) names or changes (a marker may suppress a whole
-    company)."""
-    payload = event["payload"]
-    out = {payload[key] for key in ("unit_id", "target_id") if isinstance(payload.get(key), int)}
-    for change in payload.get("changes") or []:
-        if isinstance(change, dict) and isinstance(change.get("unit"), int):
-            out.add(change["unit"])
-    return out
-
-
-def touches_game(event: Mapping[str, Any]) -> bool:
-    """Whether an event may have changed the game itself (its turn, step or board), not only stands."""
-    kind = event["payload"].get("kind") if event["kind"] == "undo" else event["kind"]
-    if kind not in STAND_KINDS:
-        return True
-    changes = event["payload"].get("changes") or []
-    return any(isinstance(c, dict) and "game" in c for c in changes)
 
 
 # -- views: what a kind of page needs in each frame to apply the event without a request -------------------

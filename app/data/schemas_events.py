@@ -7,14 +7,18 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, Strict, model_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
 
 from app.data.schemas_clock import GameClock
+from rules.core.commitment import canonical
 from rules.event.standings import TieBreak
 
 MAX_PLAYERS = 128  # an event's players, at most
 MAX_ROUNDS = 12
 MAX_POINTS = 10_000  # a side's game points or losses, at most
+# A result bundle with its game's record, at most (its canonical JSON): under the 2 MiB of any request body
+# (app.guard.limits.MAX_BODY_BYTES_DEFAULT), with room for the request around it.
+MAX_BUNDLE_CHARS = 1_500_000
 
 EventId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Event id")]
 RoundNo = Annotated[int, Path(ge=1, le=MAX_ROUNDS, description="Round number, from 1")]
@@ -113,6 +117,12 @@ class TableOut(BaseModel):
     result: dict[str, Any]
 
 
+class HandEditOut(BaseModel):
+    swap: Literal["players", "tables"]
+    first: int
+    second: int
+
+
 class RoundOut(BaseModel):
     number: int
     scenario: str
@@ -120,6 +130,25 @@ class RoundOut(BaseModel):
     minutes: int
     bye_player_id: int | None
     tables: list[TableOut]
+    version: int = Field(
+        description="The event's version this was read at: a hand edit of the draft names it."
+    )
+    warnings: list[str] = Field(description="What the draft's pairing breaks (a rematch, one club's players in "
+                                "round 1, a table met before, a second bye): warned, not refused.")  # fmt: skip
+    hand_edits: list[HandEditOut] = Field(
+        description="The draft's swaps by hand, in order (kept once committed)."
+    )
+
+
+class SwapIn(BaseModel):
+    """Two players of the draft exchange places (the bye's player too), or two pairs their tables."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = Field(ge=1, le=2_147_483_647, description="The event's version the draft was read at.")
+    swap: Literal["players", "tables"]
+    first: int = Field(ge=1, le=2_147_483_647, description="A player's id, or a table's number.")
+    second: int = Field(ge=1, le=2_147_483_647, description="A player's id, or a table's number.")
 
 
 class TableSeats(BaseModel):
@@ -150,9 +179,16 @@ class BundleOut(BaseModel):
     forces_hash: str
     players: dict[str, list[str]]
     result: dict[str, Any]
-    log_hash: str
+    settled: Literal["confirmed", "altered"] = Field(
+        description="confirmed: the result the game offered, both seats confirmed; altered: set by the organiser."
+    )
+    log_hash: str = Field(description="The sha256 of `record`'s canonical JSON.")
     log_entries: int
-    signature: str
+    signature: str = Field(description="Over the canonical JSON of every field but `signature` and `record`.")
+    record: dict[str, Any] = Field(
+        description="The finished game as every side may read it once over: its public log and the result it "
+        "scored at its end (app.services.tournament_results.game_record)."
+    )
 
 
 class TableLive(TableOut):
@@ -174,12 +210,27 @@ class BoardOut(BaseModel):
     disputes: int
 
 
+class RoundLine(BaseModel):
+    """An event table's round timer as its game's stream sends it beside the events (an `aside` frame)."""
+
+    round: int | None = Field(default=None, description="The round the table plays; null: no round running.")
+    ends_at: datetime | None = Field(default=None, description="When it ends; null: the timer is stopped.")
+
+
 class TimerIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    ends_at: Annotated[AwareDatetime, Strict()] | None = Field(  # strict: a bare number is no time
+    ends_at: AwareDatetime | None = Field(
         description="When the round ends, with its time zone; null stops it."
     )
+
+    @field_validator("ends_at", mode="before")
+    @classmethod
+    def a_time_written(cls, value: object) -> object:
+        """An ISO 8601 string: a bare number is no time (strict mode refuses the string a JSON body carries)."""
+        if value is not None and not isinstance(value, str):
+            raise ValueError("the round's end is an ISO 8601 time with its time zone, or null")
+        return value
 
 
 class DisputeIn(BaseModel):
@@ -227,8 +278,8 @@ class BundleIn(BaseModel):
 
     @model_validator(mode="after")
     def bounded(self) -> BundleIn:
-        if len(str(self.bundle)) > 20_000:
-            raise ValueError("a result bundle is at most 20000 characters")
+        if len(canonical(self.bundle)) > MAX_BUNDLE_CHARS:
+            raise ValueError(f"a result bundle is at most {MAX_BUNDLE_CHARS} characters")
         return self
 
 
@@ -240,6 +291,7 @@ class LeagueResultOut(BaseModel):
     event: str
     players: dict[str, list[str]]
     result: dict[str, Any]
+    checked: str = Field(description="What was checked, in words (a result set by the organiser is said so).")
 
 
 class LeagueLineOut(BaseModel):

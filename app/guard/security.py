@@ -28,6 +28,7 @@ import time
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -353,8 +354,27 @@ class CsrfUnlessApiToken:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["path"].startswith("/api/") and _not_cookie_authorised(scope):
             await self.app(scope, receive, send)
+        elif scope["type"] == "http" and not _readable_cookies(scope):
+            # asgi-csrf reads the Cookie header with http.cookies, which raises on one it cannot parse ("$;").
+            why = "the Cookie header is not name=value pairs a server can read (RFC 6265)"
+            body = refusal(
+                "Send a Cookie header of name=value pairs: this one cannot be read.", why=why, field="cookie"
+            )
+            await JSONResponse(body, status_code=422)(scope, receive, send)
         else:
             await self.checked(scope, receive, send)
+
+
+def _readable_cookies(scope: Scope) -> bool:
+    """Whether the request's Cookie header (if any) parses as asgi-csrf parses it."""
+    raw = dict(scope.get("headers") or {}).get(b"cookie")
+    if not raw:
+        return True
+    try:
+        SimpleCookie().load(raw.decode("utf8"))
+    except (CookieError, UnicodeDecodeError):
+        return False
+    return True
 
 
 class ClientLimits:

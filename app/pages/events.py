@@ -7,18 +7,19 @@ on their device in the `firestep_organiser` cookie (the API's routes read it too
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sqlmodel import Session
+from sqlmodel import Session, func, select
 
 from app.club.qr import svg
 from app.core.config import Settings
 from app.core.routing import Router
 from app.core.writing import unit_of_work
-from app.data.models import Game, TournamentTable
-from app.deps import SessionDep, SettingsDep
+from app.data.models import Event, Game, TournamentTable
+from app.deps import NowDep, SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests, Unauthorized
 from app.guard import security
 from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_many
@@ -138,10 +139,16 @@ async def sign_in(event_id: int, request: Request, session: SessionDep, settings
 
 
 # -- the organiser's view ------------------------------------------------------------------------------------
-def _round_view(session: Session, rnd: Any) -> dict[str, Any]:
+def _round_view(session: Session, rnd: Any, review: bool = False) -> dict[str, Any]:
     tables = tournaments.tables_of(session, rnd.pk)
     people = tournament_results.table_players(session, tables)
-    return {"round": rnd, "tables": tables, "people": people}
+    view: dict[str, Any] = {"round": rnd, "tables": tables, "people": people}
+    if review:  # the draft under review, the round played: what a hand edit broke, the hand edits kept
+        view["warnings"] = tournaments.draft_warnings(
+            session, tournaments.get(session, rnd.tournament_id), rnd, tables
+        )
+        view["hand_edits"] = tournaments.hand_edits(session, rnd.tournament_id, rnd.number)
+    return view
 
 
 @router.get("/events/{event_id:int}", response_class=HTMLResponse)
@@ -164,8 +171,10 @@ def event_page(
         "players": registered,
         "by_id": {p.pk: p for p in registered},
         "rounds": [_round_view(session, r) for r in rounds],
-        "draft": next((_round_view(session, r) for r in rounds if r.status == "draft"), None),
-        "current": next((_round_view(session, r) for r in reversed(rounds) if r.status == "committed"), None),
+        "draft": next((_round_view(session, r, True) for r in rounds if r.status == "draft"), None),
+        "current": next(
+            (_round_view(session, r, True) for r in reversed(rounds) if r.status == "committed"), None
+        ),
         "standings": lines,
         "people": people,
         "scenarios": [s for s in scenarios.list_scenarios(session) if s.get("ruleset") == row.ruleset],
@@ -219,12 +228,46 @@ async def draft_round(
     return await _organiser_write(request, session, settings, event_id, act)
 
 
+@router.post("/events/{event_id:int}/rounds/{number:int}/swap", response_class=HTMLResponse)
+async def swap_drafted(
+    event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """Two taps on the draft (draft-swap.js): two players (the bye's too) or two tables swapped."""
+
+    def act(form: Any) -> str:
+        values = [str(form.get(k, ""))[:10] for k in ("version", "first", "second")]
+        version, first, second = (int(v) if v.isdigit() else 0 for v in values)
+        swap: tournaments.SwapKind = "tables" if form.get("swap") == "tables" else "players"
+        tournaments.edit_draft(session, event_id, number, version, swap, first, second)
+        return "#draft"
+
+    return await _organiser_write(request, session, settings, event_id, act)
+
+
 @router.post("/events/{event_id:int}/rounds/{number:int}/commit", response_class=HTMLResponse)
 async def commit_drafted(
     event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     def act(form: Any) -> str:
         tournaments.commit_round(session, settings.secret_key, event_id, number)
+        return "#tables"
+
+    return await _organiser_write(request, session, settings, event_id, act)
+
+
+@router.post("/events/{event_id:int}/timer", response_class=HTMLResponse)
+async def move_timer(
+    event_id: int, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
+) -> Response:
+    """The round's end moved to so many minutes from now (0 stops the timer): every table hears it live."""
+
+    def act(form: Any) -> str:
+        minutes = str(form.get("minutes", ""))[:4]
+        if not minutes.isdigit() or int(minutes) > 600:
+            raise RulesError("minutes", "the minutes left in the round are a whole number from 0 to 600")
+        tournaments.set_timer(
+            session, event_id, now + timedelta(minutes=int(minutes)) if int(minutes) else None
+        )
         return "#tables"
 
     return await _organiser_write(request, session, settings, event_id, act)
@@ -350,6 +393,10 @@ def _table_page(
         "status": STATUS_WORDS[table.status],
         "result": table.result or table.offered,
         "error": error,
+        # A seat follows its game's stream from here on, for the round timer it carries (round-timer.js).
+        "upto": session.exec(select(func.max(Event.id)).where(Event.game_id == game.pk)).one() or 0
+        if game
+        else 0,
     }
     return templates.TemplateResponse(request, "event_table.html", context)
 

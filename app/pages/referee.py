@@ -18,6 +18,7 @@ from sqlmodel import Session
 
 from app.core import live
 from app.core.routing import Router
+from app.core.touched import touched_units, touches_game
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth
@@ -248,7 +249,7 @@ def _needs_turn_panel(events: Sequence[dict[str, Any]], rules: GameRules) -> boo
     (a morale test falling due)."""
     read = {f.name for f in rules.book.state_fields if f.on_turn}
     for ev in events:
-        if live.touches_game(ev):
+        if touches_game(ev):
             return True
         changes = ev["payload"].get("changes") or []
         if any(isinstance(c, dict) and c.get("field") in read for c in changes):
@@ -265,7 +266,7 @@ def _reshapes(event: dict[str, Any]) -> bool:
     """Whether an event (as the referee reads it) may change more of the board than the units it names: new
     units, the game itself (a turn may change stands it does not name), a name or a place in the tree."""
     kind = event["payload"].get("kind") if event["kind"] == "undo" else event["kind"]
-    if kind in STRUCTURE_KINDS or event["kind"] in STRUCTURE_KINDS or live.touches_game(event):
+    if kind in STRUCTURE_KINDS or event["kind"] in STRUCTURE_KINDS or touches_game(event):
         return True
     changes = event["payload"].get("changes") or []
     return any(isinstance(c, dict) and c.get("field") in TREE_FIELDS for c in changes)
@@ -327,7 +328,7 @@ class _Kept:
         if not new:
             return
         seen = [events_service.event_dict(e, EVERY_ROLE) for e in new]
-        touched = set().union(*(live.touched_units(e) for e in seen))
+        touched = set().union(*(touched_units(e) for e in seen))
         if len(new) > CHANGES_LIMIT or any(_reshapes(e) for e in seen) or not touched <= self.index.keys():
             self._read_all(session, game_id)
             return
@@ -423,7 +424,7 @@ def changes_context(now: _Now, roles: list[str], events: list[dict[str, Any]], a
         return {"reload": True, "upto": after}
     if not events:  # up to date already (a resync, or an event fetched by an earlier call)
         return {"reload": False, "nothing": True, "upto": after}
-    touched = set().union(*(live.touched_units(e) for e in events))
+    touched = set().union(*(touched_units(e) for e in events))
     rules = markers.rules_of(now.game)
     head_fields = HEAD_FIELDS | {f.name for f in rules.book.state_fields if f.on_head}
     # Block heads count losses and show a morale test due: re-sent only when those can have changed.

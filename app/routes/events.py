@@ -17,16 +17,18 @@ from sqlmodel import Session
 from app import errors
 from app.core import live
 from app.core.routing import Router
+from app.core.touched import touched_units, touches_game
 from app.core.writing import game_write
 from app.data.models import Event, Game
 from app.data.schemas_answers import EventOut
 from app.data.schemas_clock import GameClock
+from app.data.schemas_events import RoundLine
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.guard import auth
 from app.guard.auth import SIDES, StreamViewerDep, Viewer, ViewerDep
 from app.services import clock as clock_service
 from app.services import events as events_service
-from app.services import games
+from app.services import games, tournaments
 from app.services import score as score_service
 from app.services import undo as undo_service
 from app.services import units as units_service
@@ -169,6 +171,7 @@ async def stream(
                 render=functools.partial(render, None),
                 token_id=viewer.token_id,
                 warm=warm if view is not None else None,
+                aside=functools.partial(_round_aside, engine),
             ),
             request.is_disconnected,
         ),
@@ -235,6 +238,39 @@ def _timed(event: dict[str, Any], part: dict[str, Any], clock: dict[str, Any]) -
     return timed
 
 
+def _round_aside(engine: Any, feed: live.Feed) -> str | None:
+    """An event table's round timer (issue 57) as the game's streams send it beside the events (`aside`):
+    the round and when it ends (null: stopped, or the table's round is over), so a moved end reaches the map,
+    the referee's board and the table's page live. None for a game at no event's table."""
+    kept: _KeptRound = feed.kept.get("round", _KeptRound)
+    return kept.get(engine, feed.game_id, feed.wakes)
+
+
+class _KeptRound:
+    """The round timer of a game's feed, read once per wake-up of the feed for all its streams (a write that
+    moves the timer wakes the feed of each table's game: app.services.tournaments.set_timer); a game at no
+    event's table never becomes one (its table is made with the game), so it is read once."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.wakes = -1
+        self.at_a_table = True
+        self.data: str | None = None
+
+    def get(self, engine: Any, game_id: int, wakes: int) -> str | None:
+        with self.lock:
+            if self.at_a_table and wakes != self.wakes:
+                self.wakes = wakes
+                with Session(engine) as session:
+                    if tournaments.table_of_game(session, game_id) is None:
+                        self.at_a_table, self.data = False, None
+                    else:
+                        timer = tournaments.round_timer(session, game_id)
+                        line = RoundLine(round=timer.number, ends_at=timer.ends_at) if timer else RoundLine()
+                        self.data = _json({"round": line.model_dump(mode="json")})
+            return self.data
+
+
 class _KeptClock:
     """The game's log as the clock reads it (app.services.clock.entries), kept between a feed's wake-ups as of
     event `upto`: brought up to date by every wake-up's events (a stand moved leaves it as it was), read again
@@ -259,7 +295,7 @@ class _KeptClock:
 
 class _KeptGame:
     """The game row a feed's frames read, kept between wake-ups as of event `upto`: read again only after an
-    event that may have changed the game itself (`live.touches_game`: a stand's marker leaves it as it was),
+    event that may have changed the game itself (`touches_game`: a stand's marker leaves it as it was),
     or when the feed's read does not reach back to `upto`."""
 
     def __init__(self) -> None:
@@ -271,7 +307,7 @@ class _KeptGame:
         with self.lock:
             new = shared.since(self.upto) if self.game is not None else None
             every = [*SIDES, "referee"]
-            if new is None or any(live.touches_game(events_service.event_dict(e, every)) for e in new):
+            if new is None or any(touches_game(events_service.event_dict(e, every)) for e in new):
                 self.game, self.upto = session.get(Game, game_id), shared.newest
             elif new:
                 self.upto = new[-1].id
@@ -286,14 +322,14 @@ def _map_parts(
     names, which change only when a unit is added: a reload), and the game's state when the game changed, with
     what the map draws of its board."""
     read = units_service.reader(game, viewer)
-    wanted = set().union(*(live.touched_units(e) for e in events))
+    wanted = set().union(*(touched_units(e) for e in events))
     # Read once for every viewer of the wake-up (the board's frames too): each reads them through its own Reader.
     rows = {u.id: u for u in (shared_units(session, game.pk, wanted, shared) if wanted else [])}
     state = games.map_state(game)
     out: list[dict[str, Any]] = []
     for e in events:
-        part: dict[str, Any] = {"units": [read(rows[i]) for i in sorted(live.touched_units(e)) if i in rows]}
-        if live.touches_game(e):
+        part: dict[str, Any] = {"units": [read(rows[i]) for i in sorted(touched_units(e)) if i in rows]}
+        if touches_game(e):
             part["state"] = state
         if score_service.touches_score(e):  # the same for every viewer (app.services.score): worked out once
             part["score"] = shared.get("score", lambda: _score_now(session, game))

@@ -33,6 +33,7 @@ from app.data.schemas_events import (
     EventCreated,
     EventId,
     ExportIn,
+    HandEditOut,
     LeagueLineOut,
     LeagueResultOut,
     PlayerOut,
@@ -43,6 +44,7 @@ from app.data.schemas_events import (
     RoundNo,
     RoundOut,
     StandingOut,
+    SwapIn,
     TableId,
     TableLive,
     TableOut,
@@ -94,13 +96,19 @@ def round_out(
 ) -> RoundOut:
     tables = tables if tables is not None else tournaments.tables_of(session, rnd.pk)
     people = tournament_results.table_players(session, tables)
+    row = tournaments.get(session, rnd.tournament_id)
     return RoundOut(
         number=rnd.number,
         scenario=rnd.scenario,
         status=rnd.status,
         minutes=rnd.minutes,
         bye_player_id=rnd.bye_player_id,
-        tables=[table_out(t, people) for t in tables],
+        tables=[table_out(t, people) for t in sorted(tables, key=lambda t: t.table)],
+        version=row.version,
+        warnings=tournaments.draft_warnings(session, row, rnd, tables),
+        hand_edits=[
+            HandEditOut.model_validate(e) for e in tournaments.hand_edits(session, row.pk, rnd.number)
+        ],
     )
 
 
@@ -205,6 +213,25 @@ def draft(
             responses=errors.responses(404, 422), summary="A round's pairing and its tables")  # fmt: skip
 def get_round(event_id: EventId, number: RoundNo, session: SessionDep) -> RoundOut:
     return round_out(session, tournaments.get_round(session, event_id, number))
+
+
+@router.post(
+    "/events/{event_id:int}/rounds/{number:int}/swap",
+    response_model=RoundOut,
+    summary="Edit the draft by hand (organiser): swap two players (the bye's too) or two pairs' tables; the "
+    "answer warns of what the hand pairing breaks",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def swap_drafted(
+    event_id: EventId, number: RoundNo, body: SwapIn, token: Token, session: SessionDep, settings: SettingsDep
+) -> RoundOut:
+    _organiser(session, settings, event_id, token)
+    with unit_of_work(session):
+        rnd, tables = tournaments.edit_draft(
+            session, event_id, number, body.version, body.swap, body.first, body.second
+        )
+        out = round_out(session, rnd, tables)
+    return out
 
 
 @router.post(
@@ -479,6 +506,7 @@ def import_bundle(body: BundleIn, session: SessionDep) -> LeagueResultOut:
         out = LeagueResultOut(
             id=row.pk, digest=row.digest, club=row.club, club_key=row.club_key, event=str(row.bundle.get("event", "")),
             players=row.bundle["players"], result=row.bundle["result"],
+            checked=tournament_results.checked_words(row.bundle),
         )  # fmt: skip
     return out
 

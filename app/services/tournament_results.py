@@ -6,9 +6,23 @@ that side of the table's game and revokes the side's old ones.
 
 The standings (rules.event.standings) count the settled results, CSV as exported. A finished table's result
 leaves the club as a signed bundle (the club kit's Ed25519 key, app.club.signing): the scenario's, the forces'
-and the rule set's version hashes, the result, the hash of the game's event log. Another club's firestep
+and the rule set's version hashes, the result, and the hash of the game's record. Another club's firestep
 imports it: the signature and the hashes it can check are checked, a tampered bundle refused in one sentence,
 and the league table counts the bundles imported.
+
+The game's record (`game_record`, format firestep-result/2) is the finished game as every side may read it
+once it is over, so nothing in it is still hidden: each event every side may see (visibility "all"), as a
+reader holding no side reads it (app.services.events.event_dict with no roles: the public payload, never a
+side's or the referee's private part: a hand of cards, the undealt pack), with the result the game itself
+scored at its end (app.services.result: winner, points and stands lost). The bundle carries the record beside
+its signed body, whose `log_hash` is the sha256 of the record's canonical JSON; the importer recomputes it
+and, for a result the table confirmed as its game offered it, checks that the record ends the game with the
+bundle's result (a result set by the organiser, perhaps of a game that could not end, is told apart by the
+bundle's `settled` and not checked against the record).
+A bundle is at most MAX_BUNDLE_CHARS characters (1.5 million), under the 2 MiB of any request's body
+(app.guard.limits): a game whose record is larger cannot leave as a bundle (refused at export in one sentence).
+The league keeps a bundle without its record (checked at import; the signed hash is kept). An older
+firestep-result/1 bundle, with no record, is refused in one sentence: its log hash cannot be checked.
 
 Nothing here commits: the route or page wraps each write in `app.core.writing.unit_of_work`.
 """
@@ -37,9 +51,11 @@ from app.data import schemas_events
 from app.data.models import Event, Game, LeagueResult, Tournament, TournamentPlayer, TournamentTable
 from app.errors import Conflict, Forbidden
 from app.guard.auth import SIDES, Viewer
-from app.services import clock, events, scenarios, seating, tournaments
+from app.services import clock, scenarios, seating, tournaments
+from app.services import events as events_service
 from app.services import score as score_service
 from app.services.result import game_result
+from app.services.score import FINISHED
 from rules.core.clock import Clock, Entry
 from rules.core.commitment import canonical, sha256
 from rules.core.errors import NotFoundError, RulesError
@@ -47,7 +63,8 @@ from rules.event.standings import Played, Standing, standings
 from rules.registry import get_ruleset
 
 Side = Literal["a", "b"]
-BUNDLE_FORMAT = "firestep-result/1"
+BUNDLE_FORMAT = "firestep-result/2"  # /1 carried no game record: refused (its log hash cannot be checked)
+MAX_BUNDLE_CHARS = schemas_events.MAX_BUNDLE_CHARS
 SIDE_OF = {"attacker": "a", "defender": "b"}  # the a player is the table's attacker
 MAX_POINTS = schemas_events.MAX_POINTS
 
@@ -257,11 +274,23 @@ def ruleset_hash(ruleset_id: str) -> str:
     return digest.hexdigest()
 
 
-def log_hash(session: Session, game_id: int) -> tuple[str, int]:
-    """The hash of the game's event log (every entry's public part, in order) and how many entries."""
-    rows = session.exec(select(Event).where(Event.game_id == game_id).order_by(col(Event.id)))
-    entries = [[e.kind, e.actor, e.turn, e.step, e.payload, e.reverses_id] for e in rows]
-    return sha256(entries), len(entries)
+def game_record(session: Session, game_id: int) -> dict[str, Any]:
+    """The finished game as every side may read it once it is over (see the module's docstring): its public
+    log and the result the game scored at its end."""
+    log = [
+        [e["id"], e["turn"], e["side"], e["step"], e["kind"], e["actor"], e["payload"], e["reverses_id"]]
+        for e in (
+            events_service.event_dict(ev, ())
+            for ev in events_service.list_events(session, game_id, (), limit=100_000)
+        )
+    ]
+    ended = game_result(session, game_id)
+    return {
+        "log": log,
+        "ended": {"winner": ended.winner, "points": dict(ended.points), "losses": dict(ended.losses)}
+        if ended is not None
+        else None,
+    }
 
 
 def export_bundle(
@@ -287,7 +316,7 @@ def export_bundle(
         }
         for side, p in (("attacker", a), ("defender", b))
     }
-    logged, entries = log_hash(session, game.pk)
+    record = game_record(session, game.pk)
     res = TableResult.of(table.result)
     body = {
         "format": BUNDLE_FORMAT,
@@ -308,16 +337,27 @@ def export_bundle(
             "losses": {"attacker": res.a_losses, "defender": res.b_losses},
             "reason": res.reason,
         },
-        "log_hash": logged,
-        "log_entries": entries,
+        "settled": "altered" if table.status == "altered" else "confirmed",
+        "log_hash": sha256(record),
+        "log_entries": len(record["log"]),
     }
-    return {**body, "signature": signing.sign(key, canonical(body))}
+    bundle = {**body, "signature": signing.sign(key, canonical(body)), "record": record}
+    if len(canonical(bundle)) > MAX_BUNDLE_CHARS:
+        raise Conflict(
+            f"table {table.table}'s game record is over the {MAX_BUNDLE_CHARS} characters a bundle carries"
+        )
+    return bundle
 
 
 def verify_bundle(session: Session, bundle: Mapping[str, Any]) -> dict[str, Any]:
     """The bundle's signed body, once its signature and every hash this server can check hold; else a
     refusal of one sentence naming what does not."""
-    body = {k: v for k, v in bundle.items() if k != "signature"}
+    body = {k: v for k, v in bundle.items() if k not in ("signature", "record")}
+    if body.get("format") == "firestep-result/1":
+        raise RulesError(
+            "bundle.format",
+            "a firestep-result/1 bundle has no game record to check its log hash: export it again",
+        )
     if body.get("format") != BUNDLE_FORMAT:
         raise RulesError("bundle.format", f"not a firestep result bundle: its format is not {BUNDLE_FORMAT}")
     if not signing.verifies(
@@ -342,7 +382,31 @@ def verify_bundle(session: Session, bundle: Mapping[str, Any]) -> dict[str, Any]
         if doc is not None and body.get("scenario_hash") != sha256(doc):
             raise RulesError("bundle.scenario_hash", "the scenario differs from this server's copy: refused")
     _check_result(body.get("result"))
+    _check_record(body, bundle.get("record"))
     return body
+
+
+def _check_record(body: Mapping[str, Any], record: Any) -> None:
+    """The game's record is the one the club signed the hash of; a result the table confirmed is the one the
+    game's record ends with."""
+    if not isinstance(record, dict) or body.get("log_hash") != sha256(record):
+        raise RulesError(
+            "bundle.record", "the game's record is not the one whose log hash the club signed: refused"
+        )
+    log = record.get("log")
+    if not isinstance(log, list) or body.get("log_entries") != len(log):
+        raise RulesError(
+            "bundle.record", "the game's record has not as many entries as the bundle says: refused"
+        )
+    if body.get("settled") != "confirmed":
+        return  # set by the organiser (a game that could not end, a dispute): not the game's own, unchecked
+    if not any(isinstance(e, list) and len(e) > 4 and e[4] == FINISHED for e in log):
+        raise RulesError("bundle.record", "the game's record has no end of the game: refused")
+    ended, result = record.get("ended"), body.get("result") or {}
+    if not isinstance(ended, dict) or [ended.get(k) for k in ("winner", "points", "losses")] != [
+        result.get(k) for k in ("winner", "points", "losses")
+    ]:
+        raise RulesError("bundle.result", "the result is not the one the game's record ends with: refused")
 
 
 def _check_result(result: Any) -> None:
@@ -357,6 +421,13 @@ def _check_result(result: Any) -> None:
         )
 
 
+def checked_words(bundle: Mapping[str, Any]) -> str:
+    """What an imported bundle's checks were, in words."""
+    if bundle.get("settled") == "confirmed":
+        return "Signature, hashes and the game's record checked: the result is the one the game ended with."
+    return "Signature, hashes and the game's record checked; the result was set by its organiser, not by the game."
+
+
 def import_bundle(session: Session, bundle: Mapping[str, Any]) -> LeagueResult:
     """A verified bundle kept for the league (importing it again gives the one kept)."""
     body = verify_bundle(session, bundle)
@@ -368,7 +439,7 @@ def import_bundle(session: Session, bundle: Mapping[str, Any]) -> LeagueResult:
         digest=digest,
         club_key=str(body["public_key"])[:64],
         club=str(body.get("club", ""))[:80],
-        bundle=dict(bundle),
+        bundle={k: v for k, v in bundle.items() if k != "record"},  # checked; its signed hash is kept
     )
     try:
         with session.begin_nested():
@@ -487,7 +558,7 @@ class Following:
                 new = since[game.pk]
                 # The whole record (every part): the organiser's read is the server's own, never sent as it is.
                 rescore = any(
-                    score_service.touches_score(events.event_dict(ev, events.PART_ORDER)) for ev in new
+                    score_service.touches_score(events_service.event_dict(ev, events_service.PART_ORDER)) for ev in new
                 )
                 log = had.log + tuple(e for ev in new if (e := clock.entry(ev)) is not None)
                 self.kept[game.pk] = TableState(last, _points(session, game) if rescore else had.points, log)

@@ -14,10 +14,12 @@ import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from app.core import live
 from app.data import schemas_events
 from app.data.models import (
     Game,
@@ -33,7 +35,16 @@ from app.errors import Conflict, Forbidden, Unauthorized
 from app.services import scenarios, seating
 from app.services.game_setup import create_game
 from rules.core.errors import NotFoundError, RulesError
-from rules.event.pairing import Entrant, pair_round
+from rules.event.pairing import (
+    Entrant,
+    NotInPairing,
+    Pair,
+    Pairing,
+    breaches,
+    pair_round,
+    swap_players,
+    swap_tables,
+)
 from rules.event.standings import TIE_BREAKS, EventScoring, TieBreak
 from rules.registry import get_ruleset
 
@@ -239,6 +250,24 @@ def ledger(session: Session, row: Tournament) -> Ledger:
     return out
 
 
+def entrants_of(session: Session, row: Tournament) -> dict[int, Entrant]:
+    """The players still in the event as the next round's pairing sees them, by id (in seed order)."""
+    book = ledger(session, row)
+    return {
+        p.pk: Entrant(
+            p.pk,
+            p.club.casefold(),
+            book.points[p.pk],
+            i,
+            frozenset(book.opponents[p.pk]),
+            frozenset(book.tables[p.pk]),
+            book.byes[p.pk] > 0,
+        )
+        for i, p in enumerate(players(session, row.pk))
+        if not p.dropped
+    }
+
+
 def draft(
     session: Session, tournament_id: int, scenario: str, minutes: int
 ) -> tuple[TournamentRound, list[TournamentTable]]:
@@ -267,20 +296,7 @@ def draft(
                 session.delete(t)
             session.delete(old)
     session.flush()
-    book = ledger(session, row)
-    entrants = [
-        Entrant(
-            p.pk,
-            p.club.casefold(),
-            book.points[p.pk],
-            i,
-            frozenset(book.opponents[p.pk]),
-            frozenset(book.tables[p.pk]),
-            book.byes[p.pk] > 0,
-        )
-        for i, p in enumerate(players(session, tournament_id))
-        if not p.dropped
-    ]
+    entrants = list(entrants_of(session, row).values())
     if len(entrants) < 2:
         raise RulesError("players", "register at least two players before pairing a round")
     pairing = pair_round(entrants, number)
@@ -303,6 +319,87 @@ def draft(
     session.flush()
     log(session, tournament_id, "drafted", {"round": number, "tables": len(tables), "bye": pairing.bye})
     return rnd, sorted(tables, key=lambda t: t.table)
+
+
+# -- the draft edited by hand ----------------------------------------------------------------------------------
+SwapKind = Literal["players", "tables"]
+HAND_EDIT = "hand-edit"  # the event log's kind of a hand edit of a draft
+
+
+def pairing_of(rnd: TournamentRound, tables: Sequence[TournamentTable]) -> Pairing:
+    return Pairing(tuple(Pair(t.table, t.a_player_id, t.b_player_id) for t in tables), rnd.bye_player_id)
+
+
+def edit_draft(
+    session: Session, tournament_id: int, number: int, version: int, swap: SwapKind, first: int, second: int
+) -> tuple[TournamentRound, list[TournamentTable]]:
+    """The organiser's hand edit of a draft: two players exchange places (one may be the bye's), or two pairs
+    their tables; refused once committed, or when the event moved on since `version` was read (no lost update).
+    Logged in the round (`hand_edits`); what the hand pairing breaks is `draft_warnings`, never a refusal."""
+    row = lock(session, tournament_id)
+    rnd = get_round(session, tournament_id, number)
+    if rnd.status != "draft":
+        raise Conflict(f"round {number} has been committed: its pairing is being played")
+    if row.version != version + 1:  # the lock moved it on by one from what the organiser read
+        raise Conflict(
+            f"the draft changed since you read it (the event is at version {row.version - 1}): read it again"
+        )
+    if first == second:
+        raise RulesError("second", f"swap {swap} needs two different ones, not {first} twice")
+    tables = tables_of(session, rnd.pk)
+    try:
+        edit = swap_players if swap == "players" else swap_tables
+        pairing = edit(pairing_of(rnd, tables), first, second)
+    except NotInPairing as e:
+        what = "player" if swap == "players" else "table"
+        value = first if e.which == "first" else second
+        raise RulesError(e.which, f"{what} {value} is not in round {number}'s draft") from None
+    by_table = {p.table: p for p in pairing.pairs}
+    for t in tables:  # the rows keep their table numbers; the pairs move between them
+        t.a_player_id, t.b_player_id = by_table[t.table].a, by_table[t.table].b
+        session.add(t)
+    rnd.bye_player_id = pairing.bye
+    session.add(rnd)
+    session.flush()
+    log(session, tournament_id, HAND_EDIT, {"round": number, "swap": swap, "first": first, "second": second})
+    return rnd, tables
+
+
+def hand_edits(session: Session, tournament_id: int, number: int) -> list[dict[str, Any]]:
+    """The hand edits of round `number`'s pairing since it was last drafted, in order (from the event log)."""
+    q = select(TournamentLog).where(
+        TournamentLog.tournament_id == tournament_id, col(TournamentLog.kind).in_(["drafted", HAND_EDIT])
+    )
+    out: list[dict[str, Any]] = []
+    for entry in session.exec(q.order_by(col(TournamentLog.id))):
+        if entry.detail.get("round") != number:
+            continue
+        if entry.kind == "drafted":
+            out = []
+        else:
+            out.append(dict(entry.detail))
+    return out
+
+
+def draft_warnings(
+    session: Session, row: Tournament, rnd: TournamentRound, tables: Sequence[TournamentTable]
+) -> list[str]:
+    """What the draft breaks that the drafting avoids where it can, in words (rules.event.pairing.breaches)."""
+    if rnd.status != "draft":
+        return []
+    people = {p.pk: p for p in players(session, row.pk)}
+    out = []
+    for b in breaches(list(entrants_of(session, row).values()), pairing_of(rnd, tables), rnd.number):
+        who = " and ".join(people[p].name for p in b.players)
+        out.append(
+            {
+                "rematch": f"{who} have played each other before: a rematch",
+                "club": f"{who} are both of {people[b.players[0]].club} in round 1",
+                "table": f"{who} played at table {b.table} before",
+                "bye": f"{who} had a bye before: a second bye",
+            }[b.kind]
+        )
+    return out
 
 
 def commit_round(session: Session, secret_key: str, tournament_id: int, number: int) -> list[Made]:
@@ -335,15 +432,23 @@ def commit_round(session: Session, secret_key: str, tournament_id: int, number: 
     row.round_ends_at = utcnow() + timedelta(minutes=rnd.minutes)
     session.add(row)
     session.flush()
-    log(session, tournament_id, "committed", {"round": number, "games": [m.game.pk for m in made]})
+    edits = hand_edits(session, tournament_id, number)
+    log(session, tournament_id, "committed",
+        {"round": number, "games": [m.game.pk for m in made], "edited_by_hand": bool(edits), "hand_edits": edits})  # fmt: skip
     return made
 
 
 def set_timer(session: Session, tournament_id: int, ends_at: datetime | None) -> Tournament:
-    """The organiser moves the round's end (or stops the timer): the table pages read it when they open."""
+    """The organiser moves the round's end (or stops the timer): every table's game of the running round is
+    woken, so its pages hear it on the game's stream (app.routes.events: the round `aside`), and so is the
+    organiser's view, which follows those games."""
     row = lock(session, tournament_id)
     row.round_ends_at = ends_at
     session.add(row)
+    committed = [r for r in rounds_of(session, tournament_id) if r.status == "committed"]
+    for t in tables_of(session, committed[-1].pk) if committed else []:
+        if t.game_id is not None:
+            live.mark(session, t.game_id)
     log(session, tournament_id, "timer", {"ends_at": ends_at.isoformat() if ends_at else None})
     return row
 

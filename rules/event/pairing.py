@@ -10,12 +10,17 @@ A round's pairing, in order of what matters most:
    is the least), then close in seed.
 Each pair then gets a table so that no player sits at a table they played at before where that can be avoided,
 the leading pairs at the low-numbered tables otherwise.
+
+The organiser may then swap two players of the draft (one of them the bye's) or two pairs' tables by hand
+(`swap_players`, `swap_tables`); what a hand pairing breaks is said by `breaches`, with the very tests the
+matching weighs (`met`, `same_club`, `back_at`): one piece of code per idea, the hand pairing warned, not refused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Literal
 
 import networkx as nx
 
@@ -47,6 +52,83 @@ class Pair:
 class Pairing:
     pairs: tuple[Pair, ...]
     bye: int | None  # the player who sits out, None for an even count
+
+
+def met(a: Entrant, b: Entrant) -> bool:
+    """A rematch: the two have played each other before."""
+    return b.id in a.opponents or a.id in b.opponents
+
+
+def same_club(a: Entrant, b: Entrant, round_number: int) -> bool:
+    """Two players of one club in round 1 (an empty club is nobody's club)."""
+    return round_number == 1 and bool(a.club) and a.club == b.club
+
+
+def back_at(e: Entrant, table: int) -> bool:
+    """The player played at this table before."""
+    return table in e.tables
+
+
+BreachKind = Literal["rematch", "club", "table", "bye"]
+
+
+@dataclass(frozen=True)
+class Breach:
+    """What a (hand-edited) pairing breaks: a rematch or two of one club in round 1 (both players), a player
+    back at a table (the player and the table), a second bye (the player)."""
+
+    kind: BreachKind
+    players: tuple[int, ...]
+    table: int | None = None
+
+
+def breaches(entrants: Sequence[Entrant], pairing: Pairing, round_number: int) -> list[Breach]:
+    """Everything the pairing breaks that the drafting avoids where it can, table by table, then the bye."""
+    by_id = {e.id: e for e in entrants}
+    out: list[Breach] = []
+    for p in sorted(pairing.pairs, key=lambda p: p.table):
+        a, b = by_id[p.a], by_id[p.b]
+        if met(a, b):
+            out.append(Breach("rematch", (a.id, b.id)))
+        if same_club(a, b, round_number):
+            out.append(Breach("club", (a.id, b.id)))
+        out.extend(Breach("table", (e.id,), p.table) for e in (a, b) if back_at(e, p.table))
+    if pairing.bye is not None and by_id[pairing.bye].had_bye:
+        out.append(Breach("bye", (pairing.bye,)))
+    return out
+
+
+class NotInPairing(LookupError):
+    """A swap named a player or table the pairing has not: `which` is "first" or "second"."""
+
+    def __init__(self, which: str) -> None:
+        super().__init__(which)
+        self.which = which
+
+
+def swap_players(pairing: Pairing, first: int, second: int) -> Pairing:
+    """The pairing with two players' places exchanged (a pair's seat or the bye); NotInPairing naming the one
+    not in it."""
+    seats = {pid for p in pairing.pairs for pid in (p.a, p.b)} | (
+        {pairing.bye} if pairing.bye is not None else set()
+    )
+    for name, pid in (("first", first), ("second", second)):
+        if pid not in seats:
+            raise NotInPairing(name)
+    swap = {first: second, second: first}
+    pairs = tuple(replace(p, a=swap.get(p.a, p.a), b=swap.get(p.b, p.b)) for p in pairing.pairs)
+    bye = swap.get(pairing.bye, pairing.bye) if pairing.bye is not None else None
+    return Pairing(pairs, bye)
+
+
+def swap_tables(pairing: Pairing, first: int, second: int) -> Pairing:
+    """The pairing with two pairs' tables exchanged; NotInPairing naming the table not in it."""
+    tables = {p.table for p in pairing.pairs}
+    for name, t in (("first", first), ("second", second)):
+        if t not in tables:
+            raise NotInPairing(name)
+    swap = {first: second, second: first}
+    return Pairing(tuple(replace(p, table=swap.get(p.table, p.table)) for p in pairing.pairs), pairing.bye)
 
 
 @dataclass(frozen=True)
@@ -88,9 +170,9 @@ def pair_round(entrants: Sequence[Entrant], round_number: int) -> Pairing:
     for i, a in enumerate(ranked):
         for j, b in enumerate(ranked[i + 1 :], start=i + 1):
             weight = w.base - (a.points - b.points) ** 2 * w.points - (j - i) ** 2 * w.seed
-            if b.id in a.opponents or a.id in b.opponents:
+            if met(a, b):
                 weight -= w.rematch
-            if round_number == 1 and a.club and a.club == b.club:
+            if same_club(a, b, round_number):
                 weight -= w.club
             graph.add_edge(a.id, b.id, weight=weight)
     if n % 2:
@@ -126,7 +208,7 @@ def assign_tables(pairs: Sequence[tuple[Entrant, Entrant]], tables: Iterable[int
     graph = nx.Graph()
     for i, (a, b) in enumerate(pairs):
         for j, t in enumerate(numbers):
-            back = (t in a.tables) + (t in b.tables)
+            back = back_at(a, t) + back_at(b, t)
             graph.add_edge(("pair", i), ("table", j), weight=base - back * repeat - (i - j) ** 2)
     matched = nx.max_weight_matching(graph, maxcardinality=True)
     out = [0] * len(pairs)

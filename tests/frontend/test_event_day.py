@@ -1,7 +1,8 @@
 """A club event day in the browser (issue 57), by taps: the organiser (1920x1080) makes an event, registers
 players, drafts, reviews and commits round 1, referees a table's game to its end; a table's tablet (1180x820)
 joins from the round's join card, shows the round timer (on the event's table page and in the game map's score
-dashboard) and confirms the result; the organiser's view turns
+dashboard; moved by the organiser, live) and confirms the result; the organiser swaps two players of the
+draft by two taps and reads what that breaks; the organiser's view turns
 the table to "Confirmed" live, with no reload. The pages at the four sizes are checked for fit and by
 axe-core; the round's join cards and the result slip are printed to PDF (tests/artifacts/ under
 FIRESTEP_SCREENSHOTS=1, to look at)."""
@@ -74,11 +75,21 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
     expect(draft).to_contain_text("Table 2")
     # Round 1 keeps the clubs apart: every pair is a Ypres player against an Arras one.
     assert all(line.count("Ypres") == 1 for line in draft.locator("li").all_inner_texts())
+    # Edited by hand, two taps: Ann's opponent, then Bob; the draft says what that breaks, not refusing it.
+    organiser.wait_for_load_state()
+    picks = organiser.locator("#draft [data-swap=players]")
+    picks.filter(has_not_text="Ann").and_(draft.locator("li", has_text="Ann").locator("[data-swap]")).click()
+    picks.filter(has_text="Bob").click()
+    expect(organiser.locator(".ev-warnings")).to_contain_text(
+        re.compile("(Ann and Bob|Bob and Ann) are both of Ypres in round 1")
+    )
+    expect(organiser.locator("#draft")).to_contain_text("Edited by hand (1 swap)")
     check(organiser, "event-draft")
     organiser.get_by_role("button", name="Commit round 1: make the games").click()
     tables = organiser.locator("#tables")
     expect(tables.locator("[data-live-note]")).to_have_text("live")
     expect(tables.locator("tbody tr")).to_have_count(2)
+    expect(tables).to_contain_text("Paired with 1 swap by hand.")  # the committed round keeps its hand edits
     check(organiser, "event-organiser")
 
     # The round's join cards: a page per table, a QR per seat; the first table's attacker joins by its card.
@@ -108,6 +119,10 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
     table.goto(f"{event_url}/tables/{table_id}")
     expect(table.locator("[data-round-ends]")).to_have_text(re.compile(r"^2:[0-5]\d:[0-5]\d$"))  # 150 minutes
     check(table, "event-table")
+    # The organiser moves the round's end: the table's page hears it on its game's stream, with no reload.
+    organiser.get_by_label("Minutes left in the round (0 stops the timer)").fill("10")
+    organiser.get_by_role("button", name="Move the round's end").click()
+    expect(table.locator("[data-round-ends]")).to_have_text(re.compile(r"^(10:00|9:[0-5]\d)$"))
 
     # The organiser referees that table's game to its end.
     tables.locator("tbody tr").first.get_by_role("link", name="Referee").click()

@@ -50,9 +50,7 @@
       if (t.clock) clocks.set(t.id, [t.clock, Date.now()]); else clocks.delete(t.id);
     }
     drawClocks();
-    document.querySelectorAll("[data-round-ends]").forEach((el) => {
-      if (board.round_ends_at) el.dataset.roundEnds = board.round_ends_at;
-    });
+    document.querySelectorAll("[data-round-ends]").forEach((el) => { el.dataset.roundEnds = board.round_ends_at || ""; });
     root.dispatchEvent(new CustomEvent("firestep:board", { bubbles: true }));
   });
 })();

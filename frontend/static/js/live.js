@@ -4,11 +4,13 @@
 //
 // Bound to the page's [data-live-stream] element: data-live-stream = stream URL, data-live-ticket = ticket URL,
 // data-live-after = the last event id the page shows, data-live-view = what each frame should carry for this
-// page besides the event (the stream's `view`: "map", "board"). It tells the page two things, and nothing else:
+// page besides the event (the stream's `view`: "map", "board"). It tells the page three things, and nothing else:
 //   document "firestep:event"  detail = the event (EventOut: id, turn, side, step, kind, actor, visibility,
 //                              payload, reverses_id, created_at) with its view's parts (map: units, state;
 //                              board: board, HTML; or refetch: true when they did not fit), once per frame,
 //                              in id order;
+//   document "firestep:aside"  detail = a frame that is no event ({round: {round, ends_at}}: an event table's
+//                              round timer, round-timer.js), when it changes;
 //   document "firestep:resync" no detail: after a reconnect, on `online` and when the page is shown again,
 //                              so each view refetches what it shows (whatever may have been missed).
 // window.firestepLive.lastId is the newest event id seen.
@@ -36,17 +38,24 @@
   let refused = false; // the device has no seat in this game: retrying will not help
 
   const frameOf = (text) => {
-    let id = null;
+    let id = null, kind = "";
     const data = [];
     for (const line of text.split("\n")) {
       if (line.startsWith("id:")) id = line.slice(3).trim();
+      else if (line.startsWith("event:")) kind = line.slice(6).trim();
       else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
     }
-    return { id, data: data.join("\n") };
+    return { id, kind, data: data.join("\n") };
   };
 
   const deliver = (text) => {
-    const { id, data } = frameOf(text);
+    const { id, kind, data } = frameOf(text);
+    if (kind === "aside" && data) { // no event of the game: an event table's round timer (round-timer.js)
+      try {
+        document.dispatchEvent(new CustomEvent("firestep:aside", { detail: JSON.parse(data) }));
+      } catch (err) { /* a frame cut short: the next one says it again */ }
+      return;
+    }
     if (id === null || !data) return; // retry: and keep-alive comments
     let event;
     try {

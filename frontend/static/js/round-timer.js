@@ -1,9 +1,16 @@
 // The round timer of an event (issue 57): every [data-round-ends="<ISO time>"] counts down to the round's end
-// as mm:ss (h:mm:ss over an hour), marked .over once it has passed. The time comes with the page; the
-// organiser's live view (event-board.js) moves it when the organiser does.
+// as mm:ss (h:mm:ss over an hour), marked .over once it has passed, "stopped" while the organiser has it
+// stopped (an empty value). The time comes with the page and moves live when the organiser moves it: a table
+// game's pages hear it on the game's stream (live.js's firestep:aside: the round's end, null once stopped or
+// over), the organiser's view on its own stream (event-board.js).
 (() => {
   const pad = (n) => String(n).padStart(2, "0");
   const show = (el) => {
+    if (!el.dataset.roundEnds) {
+      el.textContent = "stopped";
+      el.classList.remove("over");
+      return;
+    }
     const left = Math.round((Date.parse(el.dataset.roundEnds) - Date.now()) / 1000);
     const s = Math.abs(left);
     const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
@@ -11,6 +18,12 @@
     el.classList.toggle("over", left < 0);
   };
   const tick = () => document.querySelectorAll("[data-round-ends]").forEach(show);
+  document.addEventListener("firestep:aside", (ev) => {
+    const round = ev.detail && ev.detail.round;
+    if (!round) return;
+    document.querySelectorAll("[data-round-ends]").forEach((el) => { el.dataset.roundEnds = round.ends_at || ""; });
+    tick();
+  });
   tick();
   setInterval(tick, 1000);
 })();

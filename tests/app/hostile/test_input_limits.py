@@ -604,3 +604,9 @@ def test_the_doors_own_refusals_carry_the_security_headers(sqlite_client: TestCl
     for r, status in ((declared, 413), (streamed, 413), (nul, 422)):
         assert r.status_code == status, r.text
         assert_security_headers(r)
+
+
+def test_an_unreadable_cookie_header_is_a_refusal_naming_it(sqlite_client: Any) -> None:
+    """asgi-csrf parses the Cookie header with http.cookies, which raises on "$;": a 422, never a 500."""
+    r = sqlite_client.get("/api/v1/events/1/board", headers={"Cookie": "0=;$; firestep_organiser=00"})
+    assert r.status_code == 422 and r.json()["field"] == "cookie"

@@ -157,3 +157,41 @@ def test_tables_keep_the_leading_pair_at_table_one_unless_a_player_was_there() -
     second = (Entrant(3), Entrant(4))
     assert assign_tables([first, second]) == [1, 2]
     assert assign_tables([(Entrant(1, tables=frozenset({1})), Entrant(2)), second]) == [2, 1]
+
+
+def test_a_hand_swap_is_said_in_what_it_breaks_not_refused() -> None:
+    from rules.event.pairing import Breach, NotInPairing, Pairing, breaches, swap_players, swap_tables
+
+    ann = Entrant(1, "ypres", 3, 0, frozenset({2}), frozenset({1}))
+    bob = Entrant(2, "ypres", 3, 1, frozenset({1}), frozenset({2}), had_bye=True)
+    cat = Entrant(3, "arras", 0, 2, frozenset(), frozenset({2}))
+    dan = Entrant(4, "arras", 0, 3, frozenset(), frozenset({1}))
+    eve = Entrant(5, "", 0, 4, frozenset(), frozenset())
+    drafted = Pairing((Pair(1, 1, 3), Pair(2, 2, 4)), 5)
+    assert breaches([ann, bob, cat, dan, eve], drafted, 2) == [
+        Breach("table", (1,), 1),
+        Breach("table", (2,), 2),
+    ]
+    # Cat and Bob change places: Ann meets Bob again; Bob's table-2 pair moves to table 1, where Dan sat.
+    edited = swap_tables(swap_players(drafted, 3, 2), 1, 2)
+    assert edited == Pairing((Pair(2, 1, 2), Pair(1, 3, 4)), 5)
+    assert breaches([ann, bob, cat, dan, eve], edited, 2) == [
+        Breach("table", (4,), 1),
+        Breach("rematch", (1, 2)),
+        Breach("table", (2,), 2),
+    ]
+    # Bob takes the bye from Eve (his second); in round 1 Ann and Bob would be one club's.
+    to_bye = swap_players(drafted, 2, 5)
+    assert to_bye.bye == 2 and Pair(2, 5, 4) in to_bye.pairs
+    assert Breach("bye", (2,)) in breaches([ann, bob, cat, dan, eve], to_bye, 2)
+    assert Breach("club", (1, 2)) in breaches([ann, bob, cat, dan, eve], edited, 1)
+    for swap, bad in (
+        (lambda: swap_players(drafted, 1, 9), "second"),
+        (lambda: swap_tables(drafted, 7, 1), "first"),
+    ):
+        try:
+            swap()
+        except NotInPairing as e:
+            assert e.which == bad
+        else:
+            raise AssertionError("a swap of what the draft has not")

@@ -1,0 +1,30 @@
+"""What a logged event touched (as `app.services.events.event_dict` gives it): the units a live frame carries,
+and whether the game's own state moved (app.core.live's views and the referee board read it)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+# Kinds that change stands only: the game's turn and board stay as they were unless a change names the game.
+STAND_KINDS = frozenset({"marker", "move", "unit-update", "roll", "arrival-roll"})
+
+
+def touched_units(event: Mapping[str, Any]) -> set[int]:
+    """The units an event (as `events.event_dict` gives it) names or changes (a marker may suppress a whole
+    company)."""
+    payload = event["payload"]
+    out = {payload[key] for key in ("unit_id", "target_id") if isinstance(payload.get(key), int)}
+    for change in payload.get("changes") or []:
+        if isinstance(change, dict) and isinstance(change.get("unit"), int):
+            out.add(change["unit"])
+    return out
+
+
+def touches_game(event: Mapping[str, Any]) -> bool:
+    """Whether an event may have changed the game itself (its turn, step or board), not only stands."""
+    kind = event["payload"].get("kind") if event["kind"] == "undo" else event["kind"]
+    if kind not in STAND_KINDS:
+        return True
+    changes = event["payload"].get("changes") or []
+    return any(isinstance(c, dict) and "game" in c for c in changes)

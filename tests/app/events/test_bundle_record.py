@@ -1,0 +1,83 @@
+"""A signed result bundle carries its finished game's record as every side may read it once over (issue 57):
+the importer recomputes the log hash over it, checks it ends the game and that a confirmed result is the
+game's own, and refuses a bundle that fails any of it in one sentence naming what failed; a first-format
+bundle (no record) is refused; a result set by the organiser is told apart, not checked against the game's."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from fastapi.testclient import TestClient
+
+from app.club import signing
+from rules.core.commitment import canonical
+from tests.app.events.test_event_day import SCENARIO, bearer, new_event, register
+
+
+def resigned(bundle: dict[str, Any], key: Ed25519PrivateKey, **changes: Any) -> dict[str, Any]:
+    """The bundle changed and signed again (a club's own key: the signature holds, the record must not)."""
+    body = {k: v for k, v in {**bundle, **changes}.items() if k not in ("signature", "record")}
+    body["public_key"] = signing.public_hex(key)
+    return {**body, "signature": signing.sign(key, canonical(body)), "record": bundle["record"]}
+
+
+def test_the_importer_checks_the_games_record_against_the_signed_hash_and_the_result(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=1)
+    register(c, event_id, organiser, n=2)
+    url = f"/api/v1/events/{event_id}"
+    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success
+    seat = c.post(f"{url}/rounds/1/commit", headers=organiser).json()["seats"][0]
+    game, referee = f"/api/v1/games/{seat['game_id']}", bearer(seat["referee_token"])
+    for call in ("turn/advance", "finish"):
+        version = c.get(f"{game}/turn", headers=referee).json()["version"]
+        assert c.post(f"{game}/{call}", headers=referee, json={"version": version}).status_code == 200
+    for side in ("attacker", "defender"):
+        token = c.post("/api/v1/join", json={"code": seat["join_codes"][side]}).json()["token"]
+        assert c.post(f"{url}/tables/{seat['table_id']}/confirm", headers=bearer(token)).is_success
+    c.cookies.clear()  # another club's server: no seat's cookie
+    bundle = c.post(
+        f"{url}/tables/{seat['table_id']}/bundle", headers=organiser, json={"club": "Ypres"}
+    ).json()
+    record = bundle["record"]
+    assert bundle["format"] == "firestep-result/2" and bundle["settled"] == "confirmed"
+    assert bundle["log_entries"] == len(record["log"]) and record["log"][-1][4] == "game-finished"
+    assert record["ended"]["points"] == bundle["result"]["points"]
+    # As every side reads it: the public view of the events all may see, none of a side's private part.
+    seen = c.get(f"{game}/events", headers=bearer(seat["referee_token"])).json()
+    assert [e[0] for e in record["log"]] == [e["id"] for e in seen if e["visibility"] == "all"]
+
+    def refused(b: dict[str, Any]) -> tuple[str, str]:
+        r = c.post("/api/v1/league/results", json={"bundle": b})
+        assert r.status_code == 422, r.text
+        return r.json()["field"], r.json()["detail"]
+
+    forged = copy.deepcopy(bundle)
+    forged["record"]["log"][0][6] = {"forged": True}
+    assert refused(forged) == (
+        "bundle.record",
+        "The game's record is not the one whose log hash the club signed: refused.",
+    )
+    assert refused({k: v for k, v in bundle.items() if k != "record"})[0] == "bundle.record"
+    key = Ed25519PrivateKey.generate()
+    other = {
+        **bundle["result"],
+        "winner": "attacker" if bundle["result"]["winner"] != "attacker" else "defender",
+    }
+    assert refused(resigned(bundle, key, result=other)) == (
+        "bundle.result",
+        "The result is not the one the game's record ends with: refused.",
+    )
+    assert refused(resigned(bundle, key, format="firestep-result/1"))[1].startswith(
+        "A firestep-result/1 bundle has no game record"
+    )
+    # A result the organiser set is told apart: the record is checked, the result not against it.
+    by_hand = resigned(bundle, key, result=other, settled="altered")
+    altered = c.post("/api/v1/league/results", json={"bundle": by_hand})
+    assert altered.status_code == 201 and "set by its organiser, not by the game" in altered.json()["checked"]
+    kept = c.post("/api/v1/league/results", json={"bundle": bundle})
+    assert kept.status_code == 201 and "the one the game ended with" in kept.json()["checked"], kept.text
