@@ -558,7 +558,8 @@ class Following:
                 new = since[game.pk]
                 # The whole record (every part): the organiser's read is the server's own, never sent as it is.
                 rescore = any(
-                    score_service.touches_score(events_service.event_dict(ev, events_service.PART_ORDER)) for ev in new
+                    score_service.touches_score(events_service.event_dict(ev, events_service.PART_ORDER))
+                    for ev in new
                 )
                 log = had.log + tuple(e for ev in new if (e := clock.entry(ev)) is not None)
                 self.kept[game.pk] = TableState(last, _points(session, game) if rescore else had.points, log)
