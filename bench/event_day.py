@@ -112,19 +112,28 @@ class Organiser:
 
 
 async def post(port: int, game: dict[str, Any], writer: Any, reader: Any) -> tuple[int, float]:
-    """One attacker marker on the game's next defender platoon (two at most each: a third would destroy it)."""
+    """One marker on the game's next defender platoon: the attacker's shot places it, and the next post the
+    referee takes it back, so a table takes any number of posts and no platoon is suppressed out of the game."""
     unit = game["targets"][game["used"] // 2 % len(game["targets"])]
+    placed = game["used"] % 2 == 0
     game["used"] += 1
-    attacker = {"Authorization": f"Bearer {game['tokens']['attacker']}"}
+    role, body = (
+        ("attacker", {"delta": 1, "fire": "rifle"})
+        if placed
+        else ("referee", {"delta": -1, "override": True})
+    )
     raw = encode(
-        "POST", f"/api/v1/games/{game['id']}/units/{unit}/markers", {"delta": 1, "fire": "rifle"}, attacker
+        "POST",
+        f"/api/v1/games/{game['id']}/units/{unit}/markers",
+        body,
+        {"Authorization": f"Bearer {game['tokens'][role]}"},
     )
     t0 = time.monotonic()
     writer.write(raw)
-    status, body = await read_response(reader)
+    status, answer = await read_response(reader)
     if status != 200:
-        raise RuntimeError(f"marker: {status} {body[:200]!r}")
-    return int(json.loads(body)["event_id"]), t0
+        raise RuntimeError(f"marker: {status} {answer[:200]!r}")
+    return int(json.loads(answer)["event_id"]), t0
 
 
 async def measure(
