@@ -139,10 +139,11 @@ def objective_answer(o: ObjectiveScore, shapes: Mapping[str, Any]) -> ObjectiveS
 
 def touches_score(event: Mapping[str, Any]) -> bool:
     """Whether an event (as `events.event_dict` gives it) may change the score: a stand moved, destroyed or
-    taken off (an undo of one too), a unit added, a call, the objectives edited, the turn moving on or the
+    taken off, a unit added, a call (an undo of any of them too), the objectives edited, the turn moving on or the
     game's end. Any other (a marker, its undo) leaves the score as it was, and its frame reads nothing for it."""
-    if event["kind"] in (CALLED, FINISHED, "unit-added", "step", "turn-started"):
-        return True
+    kind = event["payload"].get("kind") if event["kind"] == "undo" else event["kind"]
+    if kind in (CALLED, FINISHED, "unit-added", "step", "turn-started"):
+        return True  # an undone call or unit as well
     if event["kind"] == "game-updated":  # the referee's edit of the table's objectives (objectives_edited)
         return "table_objectives" in (event["payload"].get("fields") or ())
     # An undo says by its changes, as any event (a marker's undo changes no stand's place).

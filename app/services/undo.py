@@ -26,7 +26,16 @@ from rules.core.acts import TakeBackDraw
 from rules.core.errors import NotFoundError, RulesError
 
 # -- undo ------------------------------------------------------------------------------------------------------
-UNDOABLE = ("move", "marker", "unit-update", "roll", "arrival-roll", "arrival-fire", "unit-added")
+UNDOABLE = (
+    "move",
+    "marker",
+    "unit-update",
+    "roll",
+    "arrival-roll",
+    "arrival-fire",
+    "unit-added",
+    "objective-called",  # the referee's call on a contested objective: undone, the table's holder counts again
+)
 
 
 def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:

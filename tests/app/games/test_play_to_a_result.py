@@ -94,6 +94,19 @@ def test_mons_is_played_to_a_result_the_bridges_scored_live(live_url: str) -> No
         assert r.json()["event"]["payload"]["side"] == "attacker"
         called = objective(scored_frame(british, "bridge-1", "attacker")["score"], "bridge-1")
         assert called["called_by_referee"] and not called["contested"]
+        # The referee's call is undone in one, as any act: the table's contest is back on every device.
+        event_id = r.json()["event"]["id"]
+        assert (
+            http.post(f"/api/v1/games/{g.id}/events/{event_id}/undo", headers=g.defender).status_code == 403
+        )
+        assert http.post(f"/api/v1/games/{g.id}/events/{event_id}/undo", headers=g.referee).is_success
+        uncalled = objective(scored_frame(british, "bridge-1", None)["score"], "bridge-1")
+        assert uncalled["contested"] and not uncalled["called_by_referee"]
+        r = http.post(f"/api/v1/games/{g.id}/score/calls", headers=g.referee, json=call)
+        assert r.status_code == 200, r.text
+        assert objective(scored_frame(british, "bridge-1", "attacker")["score"], "bridge-1")[
+            "called_by_referee"
+        ]
 
         # The clock has charged the side to move alone; paused by the referee, it stops for everyone, live.
         r = http.post(f"/api/v1/games/{g.id}/clock/pause", headers=g.referee)

@@ -10,8 +10,8 @@ import pytest
 from app.services.score import CALLED, FINISHED, touches_score
 
 
-def event(kind: str, **payload: Any) -> dict[str, Any]:
-    return {"kind": kind, "payload": payload}
+def event(logged_kind: str, **payload: Any) -> dict[str, Any]:
+    return {"kind": logged_kind, "payload": payload}
 
 
 @pytest.mark.parametrize(
@@ -25,6 +25,7 @@ def event(kind: str, **payload: Any) -> dict[str, Any]:
         (event("game-updated", fields=["table_objectives", "terrain"]), True),
         (event("game-updated", fields=["name"]), False),
         (event(CALLED), True),
+        (event("undo", kind=CALLED, changes=[]), True),  # the referee's call taken back
         (event(FINISHED), True),
         (event("step"), True),
         (event("unit-added"), True),
