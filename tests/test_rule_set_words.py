@@ -151,7 +151,7 @@ APP_OWN_MEANINGS = {
         "app/core/datafolder.py",
         "open",
     ): "os.open, creating a private file (the club keys, the secret key, the database)",
-    ("app/core/live.py", "move"): "the log's event kind of a stand moved",
+    ("app/core/touched.py", "move"): "the log's event kind of a stand moved",
     ("app/data/models.py", "open"): "a campaign battle's status, not yet settled",
     ("app/guard/security.py", "hold"): "the middleware's send wrapper holding a docs page to hash its script",
     ("app/pages/campaigns.py", "advance"): "a campaign's action type (Firestorm: an army advances)",
