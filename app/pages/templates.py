@@ -174,6 +174,7 @@ templates.env.globals["stand_word"] = lambda ruleset_id: game_rules_or_none(rule
 templates.env.globals["answer_details"] = answer_details
 templates.env.globals["short_list"] = short_list
 templates.env.globals["period_labels"] = period_labels
+templates.env.globals["ruleset_title"] = lambda ruleset_id: get_ruleset(ruleset_id).name  # "Flanders Fields"
 # The printed sheets' rule set, the rule sets printing their own playsheet, and the cards' name and title,
 # for the print menu's links (playsheets/).
 # Without the PDF engine the menu offers each sheet's print view instead (app/core/pdf_engine.py).
