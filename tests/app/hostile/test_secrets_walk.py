@@ -112,7 +112,9 @@ class Walk:
         last = events[-1]["id"] if events else 0
         values: dict[str, list[Any]] = {
             "game_id": [g.id],
-            "unit_id": [u for us in self.batteries.values() for u in us],
+            # The batteries that hold a secret point (each side's), or every one before any is aimed: a route
+            # of a unit reads its own point and, in what it lists, the others'.
+            "unit_id": sorted(self.aimed) or [u for us in self.batteries.values() for u in us],
             "side": list(SIDES),
             "seat": ["referee", *SIDES],  # a join card's link (app/pages/join_cards.py)
             "item_id": [1],
