@@ -21,9 +21,14 @@ def touched_units(event: Mapping[str, Any]) -> set[int]:
     return out
 
 
+def logged_kind(event: Mapping[str, Any]) -> str:
+    """The kind of act an event records: an undo's, the kind of the event it undoes."""
+    return str(event["payload"].get("kind") if event["kind"] == "undo" else event["kind"])
+
+
 def touches_game(event: Mapping[str, Any]) -> bool:
     """Whether an event may have changed the game itself (its turn, step or board), not only stands."""
-    kind = event["payload"].get("kind") if event["kind"] == "undo" else event["kind"]
+    kind = logged_kind(event)
     if kind not in STAND_KINDS:
         return True
     changes = event["payload"].get("changes") or []

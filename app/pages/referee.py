@@ -18,7 +18,7 @@ from sqlmodel import Session
 
 from app.core import live
 from app.core.routing import Router
-from app.core.touched import touched_units, touches_game
+from app.core.touched import logged_kind, touched_units, touches_game
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth
@@ -265,7 +265,7 @@ EVERY_ROLE = ["referee", *auth.SIDES]
 def _reshapes(event: dict[str, Any]) -> bool:
     """Whether an event (as the referee reads it) may change more of the board than the units it names: new
     units, the game itself (a turn may change stands it does not name), a name or a place in the tree."""
-    kind = event["payload"].get("kind") if event["kind"] == "undo" else event["kind"]
+    kind = logged_kind(event)
     if kind in STRUCTURE_KINDS or event["kind"] in STRUCTURE_KINDS or touches_game(event):
         return True
     changes = event["payload"].get("changes") or []

@@ -14,6 +14,7 @@ from typing import Any
 from shapely.geometry import mapping
 from sqlmodel import Session, col, select
 
+from app.core.touched import logged_kind
 from app.data.board_state import board_json, read_board
 from app.data.models import Event, Game
 from app.data.schemas_answers import GameScore, ObjectiveScoreOut, SideScoreOut
@@ -141,8 +142,7 @@ def touches_score(event: Mapping[str, Any]) -> bool:
     """Whether an event (as `events.event_dict` gives it) may change the score: a stand moved, destroyed or
     taken off, a unit added, a call (an undo of any of them too), the objectives edited, the turn moving on or the
     game's end. Any other (a marker, its undo) leaves the score as it was, and its frame reads nothing for it."""
-    kind = event["payload"].get("kind") if event["kind"] == "undo" else event["kind"]
-    if kind in (CALLED, FINISHED, "unit-added", "step", "turn-started"):
+    if logged_kind(event) in (CALLED, FINISHED, "unit-added", "step", "turn-started"):
         return True  # an undone call or unit as well
     if event["kind"] == "game-updated":  # the referee's edit of the table's objectives (objectives_edited)
         return "table_objectives" in (event["payload"].get("fields") or ())
