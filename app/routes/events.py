@@ -30,6 +30,7 @@ from app.services import clock as clock_service
 from app.services import events as events_service
 from app.services import games, tournaments
 from app.services import score as score_service
+from app.services import templates as table_templates
 from app.services import undo as undo_service
 from app.services import units as units_service
 from app.services.board import shared_units
@@ -123,8 +124,10 @@ async def stream(
         Query(
             description="What each frame carries besides the event, to apply it without a request: `map` the "
             "units it touched (as /units answers them) and, when the game itself changed, its state (as "
-            "/state, without the terrain); `board` the referee board's pieces it changed (HTML). A frame too "
-            "big for that carries `refetch: true` instead."
+            "/state, without the terrain); `board` the referee board's pieces it changed (HTML); either with "
+            "`as_of_event`, the newest event its parts may hold (read when the frame is rendered, which may be "
+            "after newer events: apply them as of that event). A frame too big for that carries `refetch: true` "
+            "instead."
         ),
     ] = None,
 ) -> StreamingResponse:
@@ -192,7 +195,8 @@ def _with_view(
     events: list[dict[str, Any]],
     shared: live.Shared,
 ) -> list[str]:
-    """Each event with its view's parts, or with `refetch` where they would make the frame too big (or the
+    """Each event with its view's parts and `as_of_event`, the newest event (of those this viewer reads) the
+    parts may hold, at least its own, or with `refetch` where they would make the frame too big (or the
     game is gone); an event the game clock reads (app.services.clock.KINDS) carries the clock, and a score its
     clocks: as of the newest event read (the same for every viewer, and for a render of the same events
     again), from which a device runs it on."""
@@ -214,9 +218,12 @@ def _with_view(
                 ),
             )
             parts = [_timed(e, p, clock) if t else p for e, p, t in zip(events, parts, timed, strict=True)]
+    # Read after the parts, which may have been read after newer events were written (a stream behind on a busy
+    # machine, a backlog): the newest event they may hold, so no frame shows more than it says it holds.
+    as_of = table_templates.last_event_id(session, game_id, _roles(viewer))
     out = []
     for event, part in zip(events, parts, strict=True):
-        data = _json({**event, **part})
+        data = _json({**event, **part, "as_of_event": as_of})
         out.append(data if part and len(data) <= live.FRAME_BYTES else _json({**event, "refetch": True}))
     return out
 

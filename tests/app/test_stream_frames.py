@@ -5,6 +5,8 @@ rendered once per kind of viewer, however many devices follow, and one event sta
 
 from __future__ import annotations
 
+import json
+import threading
 from typing import Any
 
 import httpx
@@ -12,7 +14,7 @@ from sqlalchemy.engine import make_url
 
 from app.core import live
 from app.guard.auth import COOKIE_NAME
-from tests.app.games.conftest import Game, live_url, new_game, start_game  # noqa: F401 (a fixture)
+from tests.app.games.conftest import Game, advance_to, live_url, new_game, start_game  # noqa: F401 (a fixture)
 from tests.app.games.test_live_and_concurrency import Listener
 from tests.app.hostile.test_secrets import token_of
 
@@ -191,3 +193,77 @@ def test_a_clock_change_reaches_every_devices_stream_with_the_clock(live_url: st
             ((_, step),) = listener.take(1)
             assert step["kind"] == "step" and "clock" in step
             listener.close()
+
+
+NAVAL = [100.3125, 152.4375]  # a grid reference no other number of the game looks like
+
+
+def sealed_naval_shoot(http: httpx.Client) -> tuple[Game, int]:
+    """A 2mm Earth 1418 game two steps before the attacker's sealed naval shoot lands (execute-10), and the
+    shoot's item id (the board's circle names it when it lands)."""
+    g = new_game(http, {"ruleset": "2mm-earth-1418", "name": "Sealed bounds"})
+    for side, y in (("attacker", 40.0), ("defender", 120.0)):
+        unit = {"side": side, "name": f"{side} coy", "level": "company", "kind": "line-inf", "x": 60, "y": y}
+        assert http.post(f"/api/v1/games/{g.id}/units", headers=g.referee, json=unit).status_code == 201
+    start_game(http, g)
+    item = {"kind": "naval-railway-bombardment", "battery": "attacker guns", "grid": NAVAL}
+    r = http.post(
+        f"/api/v1/games/{g.id}/fireplans/attacker/items",
+        headers=g.attacker,
+        json={"arrival_turn": 1, "item": item},
+    )
+    assert r.status_code == 201, r.text
+    assert http.post(f"/api/v1/games/{g.id}/fireplans/attacker/lock", headers=g.attacker).is_success
+    advance_to(http, g, "execute-8")
+    return g, int(r.json()["id"])
+
+
+def advance(http: httpx.Client, g: Game) -> dict[str, Any]:
+    """The referee moves the game on one step: the answer."""
+    version = http.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
+    r = http.post(f"/api/v1/games/{g.id}/turn/advance", headers=g.referee, json={"version": version})
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def test_a_frame_says_the_newest_event_its_parts_hold(live_url: str, migrated_url: str) -> None:  # noqa: F811
+    """Issue 65: a frame's parts are read when it is rendered, which may be after newer events were written
+    (a stream behind on a busy machine, a resume). The frame says the newest event its parts may hold
+    (`as_of`, at least its own id), and shows nothing that had not happened by then: here the step before a
+    sealed naval shoot lands, rendered once the shoot has landed, on the live feed (its read held until the
+    next step is written: no timing) and in a backlog read afterwards."""
+    with httpx.Client(base_url=live_url, timeout=30) as http:
+        g, item = sealed_naval_shoot(http)
+        listener = Listener(stream(live_url, g, "map"), g.defender)
+        caught_up(http, g, (listener, g.defender))
+        feed = live.local_broker(make_url(migrated_url)).feed(g.id)
+        assert feed is not None
+        read, held, release = feed.read, threading.Event(), threading.Event()
+
+        def read_then_wait(game_id: int, after_id: int, limit: int) -> Any:
+            got = read(game_id, after_id, limit)
+            held.set()
+            assert release.wait(30)  # rendered only once the next step is written
+            return got
+
+        feed.read = read_then_wait
+        try:
+            advance(http, g)
+            assert held.wait(30) and advance(http, g)["turn"]["step"]["id"] == "execute-10"
+        finally:
+            feed.read = read
+            release.set()
+        log = http.get(f"/api/v1/games/{g.id}/events", headers=g.referee).json()
+        (landed,) = [e["id"] for e in log if e["kind"] == "fire-plan-arrival"]
+        step = max(e["id"] for e in log if e["kind"] == "step" and e["step"] == "execute-9")
+        ((_, live_frame),) = listener.take(1)
+        listener.close()
+        behind = Listener(stream(live_url, g, "map") + f"&after={step - 1}", g.defender)
+        ((_, resumed),) = behind.take(1)
+        behind.close()
+        for frame in (live_frame, resumed):
+            assert frame["id"] == step and "state" in frame
+            as_of = frame.get("as_of_event", frame["id"])
+            assert as_of >= frame["id"]
+            shows = f'"item_id":{item},' in json.dumps(frame, separators=(",", ":"))
+            assert shows == (as_of >= landed), (frame["id"], as_of, landed)

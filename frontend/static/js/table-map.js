@@ -718,7 +718,7 @@
     let need = model.apply(ev);
     // The frame carries the game's state when the game itself changed: nothing to read back for it.
     if (need.includes("state") && ev.state) {
-      setCarried(ev.state, ev.id);
+      setCarried(ev.state, Math.max(ev.id, Number(ev.as_of_event) || 0)); // as of the newest event it holds
       need = need.filter((n) => n !== "state");
     }
     root.dataset.lastEvent = String(Math.max(Number(root.dataset.lastEvent || 0), ev.id || 0));

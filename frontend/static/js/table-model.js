@@ -64,13 +64,15 @@
       return unknown;
     };
 
+    // A frame's units are as of `as_of_event` (read when it was rendered, which may be after newer events).
     const applyUnits = (ev, changed) => {
       let unknown = false;
+      const v = Math.max(ev.id, Number(ev.as_of_event) || 0);
       for (const u of ev.units) {
         const cur = units.get(u.id);
         if (!cur) { unknown = true; continue; }
-        if (cur.v > ev.id) continue;
-        units.set(u.id, { ...cur, ...u, v: ev.id }); // the names read with /units stay
+        if (cur.v > v) continue;
+        units.set(u.id, { ...cur, ...u, v }); // the names read with /units stay
         changed.add(u.id);
       }
       return unknown;
