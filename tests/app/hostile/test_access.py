@@ -299,7 +299,7 @@ def test_a_ticket_opens_the_stream_and_a_revoked_token_closes_it(live_url: str) 
         status, line = first_frame(f"{live_url}/api/v1/games/{g.id}/stream?ticket={r.json()['ticket']}")
         assert status == 200 and line.startswith("retry:")
         # An open stream ends as soon as its device is revoked.
-        ended = threading.Event()
+        opened, ended = threading.Event(), threading.Event()
 
         def follow() -> None:
             with (
@@ -307,18 +307,18 @@ def test_a_ticket_opens_the_stream_and_a_revoked_token_closes_it(live_url: str) 
                 h.stream("GET", f"{live_url}/api/v1/games/{g.id}/stream", headers=g.attacker) as s,
             ):
                 for _ in s.iter_lines():
-                    pass
+                    opened.set()  # the server has said the stream is open (its first line)
             ended.set()
 
         reader = threading.Thread(target=follow, daemon=True)
         reader.start()
-        time.sleep(0.5)
+        assert opened.wait(30), "the stream did not open"
         assert not ended.is_set()
         devices = http.get(f"/api/v1/games/{g.id}/devices", headers=g.referee).json()
         attacker = next(d for d in devices if d["role"] == "attacker")
         revoked = http.post(f"/api/v1/games/{g.id}/devices/{attacker['id']}/revoke", headers=g.referee)
         assert revoked.status_code == 200
-        assert ended.wait(3), "the revoked device's stream stayed open"
+        assert ended.wait(30), "the revoked device's stream stayed open"
         reader.join(1)
 
 
