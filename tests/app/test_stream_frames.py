@@ -10,6 +10,7 @@ import threading
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy.engine import make_url
 
 from app.core import live
@@ -226,6 +227,7 @@ def advance(http: httpx.Client, g: Game) -> dict[str, Any]:
     return dict(r.json())
 
 
+@pytest.mark.storage  # what a render reads after newer commits: each backend's own isolation
 def test_a_frame_says_the_newest_event_its_parts_hold(live_url: str, migrated_url: str) -> None:  # noqa: F811
     """Issue 65: a frame's parts are read when it is rendered, which may be after newer events were written
     (a stream behind on a busy machine, a resume). The frame says the newest event its parts may hold
