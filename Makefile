@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: run club test lint types pytest migrate demo bench clean fmt screenshots
+.PHONY: run club test test-loaded lint types pytest migrate demo bench clean fmt screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,10 @@ pytest: $(TEST_STAMP)
 	$(BIN)/pytest -m timed $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 test: lint types pytest
+
+# The same on a deliberately busy machine: two busy processes beside the two workers, stopped when it ends.
+test-loaded: $(TEST_STAMP)
+	.ci/loaded $(MAKE) test
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/table_queries.py
