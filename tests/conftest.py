@@ -6,6 +6,8 @@ tier that can prove it, and `make test` fails when the browser tier takes over B
 test time.
 A new test keeps `make test` (2 workers on 2 cores, under 10 minutes) quick by taking the cheapest fixture that
 serves it:
+- `reading_client`: for a test that writes nothing (a lookup, a dataset, geometry, a refusal), the app and
+  database its module's other such tests share (checked unchanged after each test);
 - `sqlite_client`: the app on a copy of the worker's migrated SQLite template (a file copy, no migration);
   `client` / `migrated_url` / `database_url` (empty, unmigrated, for migration tests) take the `backend`
   fixture: SQLite, and a PostgreSQL clone of the worker's template as well where the test is marked
@@ -321,3 +323,30 @@ def sqlite_client(sqlite_template: Path, tmp_path: Path) -> Iterator[TestClient]
     """The app on a migrated SQLite database only, for tests that are not about persistence."""
     with make_client(_sqlite_clone(sqlite_template, tmp_path), tmp_path) as c:
         yield c
+
+
+def _content(path: Path) -> list[str]:
+    """Everything a SQLite database holds, as SQL (its write-ahead log included)."""
+    with closing(sqlite3.connect(path)) as conn:
+        return list(conn.iterdump())
+
+
+@pytest.fixture(scope="module")
+def _module_app(
+    sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[TestClient, Path]]:
+    directory = tmp_path_factory.mktemp("module-app")
+    with make_client(_sqlite_clone(sqlite_template, directory), directory) as c:
+        yield c, directory / "firestep.db"
+
+
+@pytest.fixture
+def reading_client(_module_app: tuple[TestClient, Path]) -> Iterator[TestClient]:
+    """The app on a migrated SQLite database, one per module, shared by its tests that write nothing (lookups,
+    datasets, geometry, refusals): building an app per test is most of such a test's time. Each test starts
+    with no cookie, and the database is checked unchanged after it (a test that writes takes `sqlite_client`)."""
+    client, path = _module_app
+    client.cookies.clear()
+    before = _content(path)
+    yield client
+    assert _content(path) == before, "a test on reading_client wrote to the database: give it sqlite_client"

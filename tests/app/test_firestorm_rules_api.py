@@ -41,9 +41,9 @@ ANSWERS: list[tuple[str, dict[str, Any], str]] = [
 
 @pytest.mark.parametrize(("resolver", "body", "key"), ANSWERS)
 def test_each_resolver_answers_with_exact_odds(
-    sqlite_client: TestClient, resolver: str, body: dict[str, Any], key: str
+    reading_client: TestClient, resolver: str, body: dict[str, Any], key: str
 ) -> None:
-    r = sqlite_client.post(f"{API}/{resolver}", json=body)
+    r = reading_client.post(f"{API}/{resolver}", json=body)
     assert r.status_code == 200, r.text
     out = r.json()
     assert out["outcome_key"] == key
@@ -51,9 +51,9 @@ def test_each_resolver_answers_with_exact_odds(
     assert out["sources"] and all(s.startswith("Firestorm: Villers-Bretonneux: ") for s in out["sources"])
 
 
-def test_dusk_odds_over_http(sqlite_client: TestClient) -> None:
+def test_dusk_odds_over_http(reading_client: TestClient) -> None:
     # "at the start of the Attacker's turn four, they roll two dice with night falling on any roll of 5+"
-    r = sqlite_client.post(
+    r = reading_client.post(
         f"{API}/dusk", json={"turn": 4, "player": "attacker", "game_turn": 4, "dice": [4, 4]}
     )
     assert r.status_code == 200, r.text
@@ -84,15 +84,15 @@ def test_dusk_odds_over_http(sqlite_client: TestClient) -> None:
     ],
 )
 def test_what_the_rules_do_not_allow_is_422_naming_the_field(
-    sqlite_client: TestClient, resolver: str, body: dict[str, Any], field: str
+    reading_client: TestClient, resolver: str, body: dict[str, Any], field: str
 ) -> None:
-    r = sqlite_client.post(f"{API}/{resolver}", json=body)
+    r = reading_client.post(f"{API}/{resolver}", json=body)
     assert r.status_code == 422, r.text
     assert r.json()["errors"][0]["loc"] == ["body", field]
 
 
-def test_errata_list_the_new_readings_with_sources(sqlite_client: TestClient) -> None:
-    errata = {e["id"]: e for e in sqlite_client.get(API).json()["errata"]}
+def test_errata_list_the_new_readings_with_sources(reading_client: TestClient) -> None:
+    errata = {e["id"]: e for e in reading_client.get(API).json()["errata"]}
     oos = errata["out-of-supply-table"]
     assert oos["default"] == "penalty-likely"
     assert {r["id"] for r in oos["readings"]} == {"penalty-likely", "no-effect-likely"}
@@ -101,16 +101,16 @@ def test_errata_list_the_new_readings_with_sources(sqlite_client: TestClient) ->
         assert errata[eid]["readings"] and all(r["source"] for r in errata[eid]["readings"])
 
 
-def test_the_dataset(sqlite_client: TestClient) -> None:
-    data = sqlite_client.get(f"{API}/great-war").json()
+def test_the_dataset(reading_client: TestClient) -> None:
+    data = reading_client.get(f"{API}/great-war").json()
     assert data["light_with_dusk_and_dawn"]["3"] == ["night", "night", "dawn", "daylight", "dusk"]
     assert data["historical_tanks"]["x-coy-price"]["max_extra"] == 5
 
 
 @pytest.mark.parametrize("resolver", [a[0] for a in ANSWERS])
-def test_each_resolver_has_a_lookup_form(sqlite_client: TestClient, resolver: str) -> None:
-    page = sqlite_client.get(f"/lookup/{RULESET}/{resolver}")
+def test_each_resolver_has_a_lookup_form(reading_client: TestClient, resolver: str) -> None:
+    page = reading_client.get(f"/lookup/{RULESET}/{resolver}")
     assert page.status_code == 200
     assert 'id="lookup-form"' in page.text
-    index = sqlite_client.get(f"/lookup?ruleset={RULESET}").text
+    index = reading_client.get(f"/lookup?ruleset={RULESET}").text
     assert f"/lookup/{RULESET}/{resolver}" in index

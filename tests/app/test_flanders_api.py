@@ -24,23 +24,23 @@ RESPONSE_KEYS = {
 }
 
 
-def test_rulesets_list_flanders_fields_with_its_periods(sqlite_client: TestClient) -> None:
-    body = sqlite_client.get("/api/v1/rulesets").json()
+def test_rulesets_list_flanders_fields_with_its_periods(reading_client: TestClient) -> None:
+    body = reading_client.get("/api/v1/rulesets").json()
     ff = next(rs for rs in body if rs["id"] == "flanders-fields")
     assert [p["id"] for p in ff["periods"]] == ["early", "mid", "late"]
     assert set(RESOLVERS) <= {r["id"] for r in ff["resolvers"]}
-    described = sqlite_client.get(BASE).json()
+    described = reading_client.get(BASE).json()
     assert {"raw-order-modifier", "staff-support-bonus", "beaten-zone-penalty"} <= {
         e["id"] for e in described["errata"]
     }
 
 
 @pytest.mark.parametrize("resolver", RESOLVERS)
-def test_every_example_answers_the_contract(sqlite_client: TestClient, resolver: str) -> None:
+def test_every_example_answers_the_contract(reading_client: TestClient, resolver: str) -> None:
     examples = get_ruleset("flanders-fields").resolvers[resolver].examples
     assert examples
     for example in examples:
-        r = sqlite_client.post(f"{BASE}/{resolver}", json=example)
+        r = reading_client.post(f"{BASE}/{resolver}", json=example)
         assert r.status_code == 200, r.text
         body = r.json()
         assert set(body) >= RESPONSE_KEYS
@@ -50,8 +50,8 @@ def test_every_example_answers_the_contract(sqlite_client: TestClient, resolver:
         assert body["sources"] and all(isinstance(m["value"], int) for m in body["modifiers"])
 
 
-def test_shooting_answer_has_thresholds_and_notes(sqlite_client: TestClient) -> None:
-    body = sqlite_client.post(
+def test_shooting_answer_has_thresholds_and_notes(reading_client: TestClient) -> None:
+    body = reading_client.post(
         f"{BASE}/shooting",
         json={"period": "late", "firer": "infantry", "cover": "hard", "range_cm": 20, "dice": [6]},
     ).json()
@@ -61,8 +61,8 @@ def test_shooting_answer_has_thresholds_and_notes(sqlite_client: TestClient) -> 
     assert body["probabilities"] == {"no-effect": 1.0}
 
 
-def test_order_roll_outcome_is_actions_and_modifiers_cite(sqlite_client: TestClient) -> None:
-    body = sqlite_client.post(
+def test_order_roll_outcome_is_actions_and_modifiers_cite(reading_client: TestClient) -> None:
+    body = reading_client.post(
         f"{BASE}/order-roll",
         json={"period": "mid", "unit": "rifle-company", "quality": "veteran", "dice": [4]},
     ).json()
@@ -83,8 +83,8 @@ def test_order_roll_outcome_is_actions_and_modifiers_cite(sqlite_client: TestCli
     }
 
 
-def test_variant_is_echoed_and_marked(sqlite_client: TestClient) -> None:
-    body = sqlite_client.post(
+def test_variant_is_echoed_and_marked(reading_client: TestClient) -> None:
+    body = reading_client.post(
         f"{BASE}/order-roll",
         json={
             "period": "early",
@@ -110,13 +110,13 @@ def test_variant_is_echoed_and_marked(sqlite_client: TestClient) -> None:
         ("special-rules", ""),
     ],
 )
-def test_datasets_are_served_with_a_source(sqlite_client: TestClient, name: str, query: str) -> None:
-    r = sqlite_client.get(f"{BASE}/{name}{query}")
+def test_datasets_are_served_with_a_source(reading_client: TestClient, name: str, query: str) -> None:
+    r = reading_client.get(f"{BASE}/{name}{query}")
     assert r.status_code == 200 and r.json()["source"].startswith("Flanders Fields")
 
 
-def test_per_period_dataset_needs_a_known_period(sqlite_client: TestClient) -> None:
-    r = sqlite_client.get(f"{BASE}/firing-table?period=1918")
+def test_per_period_dataset_needs_a_known_period(reading_client: TestClient) -> None:
+    r = reading_client.get(f"{BASE}/firing-table?period=1918")
     assert r.status_code == 422 and r.json()["errors"][0]["allowed"] == ["early", "mid", "late"]
 
 
@@ -246,9 +246,9 @@ INVALID: list[tuple[str, dict[str, Any], list[Any], list[Any]]] = [
 
 @pytest.mark.parametrize(("resolver", "body", "loc", "allowed"), INVALID)
 def test_invalid_requests_answer_422_naming_the_field(
-    sqlite_client: TestClient, resolver: str, body: dict[str, Any], loc: list[Any], allowed: list[Any]
+    reading_client: TestClient, resolver: str, body: dict[str, Any], loc: list[Any], allowed: list[Any]
 ) -> None:
-    r = sqlite_client.post(f"{BASE}/{resolver}", json=body)
+    r = reading_client.post(f"{BASE}/{resolver}", json=body)
     assert r.status_code == 422, r.text
     errors = r.json()["errors"]
     hit = [e for e in errors if e["loc"] == loc]

@@ -63,9 +63,9 @@ def named(detail: list[dict[str, Any]], field: str) -> bool:
 
 
 @pytest.mark.parametrize("resolver_id", sorted(GOOD))
-def test_resolver_answers(sqlite_client: TestClient, resolver_id: str) -> None:
+def test_resolver_answers(reading_client: TestClient, resolver_id: str) -> None:
     body, expected = GOOD[resolver_id]
-    r = sqlite_client.post(f"{BASE}/{resolver_id}", json=body)
+    r = reading_client.post(f"{BASE}/{resolver_id}", json=body)
     assert r.status_code == 200, r.text
     answer = r.json()
     assert answer["outcome"] == expected
@@ -74,12 +74,12 @@ def test_resolver_answers(sqlite_client: TestClient, resolver_id: str) -> None:
     assert answer["outcome_key"] in answer["probabilities_exact"]
 
 
-def test_random_event_round_trip(sqlite_client: TestClient) -> None:
-    r = sqlite_client.post(f"{BASE}/random-event", json={"period": "mid", "draw": 2})
+def test_random_event_round_trip(reading_client: TestClient) -> None:
+    r = reading_client.post(f"{BASE}/random-event", json={"period": "mid", "draw": 2})
     assert r.status_code == 200, r.text
     out = r.json()["outcome"]
     assert len(out["deck"]) == 50 and len(out["drawn"]) == 2
-    again = sqlite_client.post(
+    again = reading_client.post(
         f"{BASE}/random-event",
         json={
             "period": "mid",
@@ -93,15 +93,15 @@ def test_random_event_round_trip(sqlite_client: TestClient) -> None:
 
 
 @pytest.mark.parametrize("resolver_id", sorted(BAD))
-def test_bad_input_is_422_naming_the_field(sqlite_client: TestClient, resolver_id: str) -> None:
+def test_bad_input_is_422_naming_the_field(reading_client: TestClient, resolver_id: str) -> None:
     body, field = BAD[resolver_id]
-    r = sqlite_client.post(f"{BASE}/{resolver_id}", json=body)
+    r = reading_client.post(f"{BASE}/{resolver_id}", json=body)
     assert r.status_code == 422, r.text
     assert named(r.json()["errors"], field), r.json()
 
 
-def test_air_attack_outside_late_names_allowed_period(sqlite_client: TestClient) -> None:
-    r = sqlite_client.post(f"{BASE}/air-attack", json={"period": "early", "dice": [1, 1]})
+def test_air_attack_outside_late_names_allowed_period(reading_client: TestClient) -> None:
+    r = reading_client.post(f"{BASE}/air-attack", json={"period": "early", "dice": [1, 1]})
     assert r.status_code == 422
     detail = r.json()["errors"][0]
     assert detail["loc"][-1] == "period" and detail["allowed"] == ["late"]
@@ -118,12 +118,12 @@ def test_air_attack_outside_late_names_allowed_period(sqlite_client: TestClient)
         ("deviation", ""),
     ],
 )
-def test_datasets_served(sqlite_client: TestClient, dataset: str, query: str) -> None:
-    r = sqlite_client.get(f"{BASE}/{dataset}{query}")
+def test_datasets_served(reading_client: TestClient, dataset: str, query: str) -> None:
+    r = reading_client.get(f"{BASE}/{dataset}{query}")
     assert r.status_code == 200, r.text
     assert r.json()["source"].startswith("Flanders Fields")
 
 
-def test_errata_listed(sqlite_client: TestClient) -> None:
-    ids = {e["id"] for e in sqlite_client.get(BASE).json()["errata"]}
+def test_errata_listed(reading_client: TestClient) -> None:
+    ids = {e["id"] for e in reading_client.get(BASE).json()["errata"]}
     assert {"artillery-action-mid", "barrage-duration", "air-mission-order", "gas-speed-below-zero"} <= ids

@@ -23,32 +23,32 @@ DATASETS = [
 
 
 @pytest.mark.parametrize("name", DATASETS)
-def test_datasets_are_served(sqlite_client: TestClient, name: str) -> None:
-    r = sqlite_client.get(f"{BASE}/{name}")
+def test_datasets_are_served(reading_client: TestClient, name: str) -> None:
+    r = reading_client.get(f"{BASE}/{name}")
     assert r.status_code == 200, r.text
     assert r.json()
 
 
-def test_movement_table_per_period(sqlite_client: TestClient) -> None:
-    r = sqlite_client.get(f"{BASE}/movement-table", params={"period": "early"})
+def test_movement_table_per_period(reading_client: TestClient) -> None:
+    r = reading_client.get(f"{BASE}/movement-table", params={"period": "early"})
     assert r.status_code == 200
     # "Road (Troops must be in marching columns) 25cm 35cm 35cm 20cm 40"
     assert r.json()["terrain"]["road"]["cavalry"]["allowance_cm"] == 35
-    bad = sqlite_client.get(f"{BASE}/movement-table", params={"period": "1914"})
+    bad = reading_client.get(f"{BASE}/movement-table", params={"period": "1914"})
     assert bad.status_code == 422
     assert bad.json()["errors"][0]["allowed"] == ["early", "mid", "late"]
 
 
-def test_organisation_force_counts_over_http(sqlite_client: TestClient) -> None:
-    listing = sqlite_client.get(f"{BASE}/organisation-tables").json()
+def test_organisation_force_counts_over_http(reading_client: TestClient) -> None:
+    listing = reading_client.get(f"{BASE}/organisation-tables").json()
     gb = next(t for t in listing if t["id"] == "gb-1917")
     # four battalions in each of three brigades, companies "reduced to three platoons" when Experienced
     assert gb["counts"]["battalion"]["infantry-battalion"] == 12
     assert gb["counts"]["platoon"]["rifle-platoon"] == 156
 
 
-def test_movement_resolver(sqlite_client: TestClient) -> None:
-    r = sqlite_client.post(
+def test_movement_resolver(reading_client: TestClient) -> None:
+    r = reading_client.post(
         f"{BASE}/movement",
         json={"period": "early", "mover": "infantry", "terrain": "cross-country", "veteran": True},
     )
@@ -82,8 +82,8 @@ def test_movement_resolver(sqlite_client: TestClient) -> None:
     ],
 )
 def test_movement_refusals_are_422_naming_the_field(
-    sqlite_client: TestClient, body: dict[str, object], loc: list[str]
+    reading_client: TestClient, body: dict[str, object], loc: list[str]
 ) -> None:
-    r = sqlite_client.post(f"{BASE}/movement", json=body)
+    r = reading_client.post(f"{BASE}/movement", json=body)
     assert r.status_code == 422
     assert r.json()["errors"][0]["loc"] == loc

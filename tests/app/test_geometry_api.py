@@ -27,13 +27,13 @@ def _fc(*features: dict[str, Any]) -> dict[str, Any]:
     return {"type": "FeatureCollection", "features": list(features)}
 
 
-def test_coverage_half_under_a_ten_by_ten_is_partial(sqlite_client: TestClient) -> None:
+def test_coverage_half_under_a_ten_by_ten_is_partial(reading_client: TestClient) -> None:
     # "a rectangle 10x10cm"; partially covered bases are "attacked at -2"
     body = {
         "template": {"kind": "artillery", "center": [50, 50]},
         "stands": [_inf("half", 55, 50), _inf("in", 50, 50), _inf("touch", 56.5, 50), _inf("away", 80, 50)],
     }
-    r = sqlite_client.post(f"{API}/coverage", json=body)
+    r = reading_client.post(f"{API}/coverage", json=body)
     assert r.status_code == 200, r.text
     out = r.json()
     assert (out["full"], out["partial"], out["outside"]) == (["in"], ["half"], ["touch", "away"])
@@ -41,8 +41,8 @@ def test_coverage_half_under_a_ten_by_ten_is_partial(sqlite_client: TestClient) 
     assert out["template"]["type"] == "Polygon"
 
 
-def test_coverage_refuses_duplicate_ids_and_unknown_kinds(sqlite_client: TestClient) -> None:
-    r = sqlite_client.post(
+def test_coverage_refuses_duplicate_ids_and_unknown_kinds(reading_client: TestClient) -> None:
+    r = reading_client.post(
         f"{API}/coverage",
         json={
             "template": {"kind": "artillery", "center": [50, 50]},
@@ -51,12 +51,12 @@ def test_coverage_refuses_duplicate_ids_and_unknown_kinds(sqlite_client: TestCli
     )
     assert r.status_code == 422
     assert r.json()["errors"][0]["loc"] == ["body", "stands", 1, "id"]
-    r = sqlite_client.post(f"{API}/coverage", json={"template": {"kind": "howitzer", "center": [0, 0]}})
+    r = reading_client.post(f"{API}/coverage", json={"template": {"kind": "howitzer", "center": [0, 0]}})
     assert r.status_code == 422
     assert r.json()["errors"][0]["loc"][:3] == ["body", "template", "kind"]
 
 
-def test_mg_fire_beaten_zone_penalties(sqlite_client: TestClient) -> None:
+def test_mg_fire_beaten_zone_penalties(reading_client: TestClient) -> None:
     # "Up to three targets in the beaten zone are also attacked but at -1 on the die roll for the first
     # target, -2 for the second etc."
     body = {
@@ -70,7 +70,7 @@ def test_mg_fire_beaten_zone_penalties(sqlite_client: TestClient) -> None:
             _inf("t5", 60, 57),
         ],
     }
-    r = sqlite_client.post(f"{API}/mg-fire", json=body)
+    r = reading_client.post(f"{API}/mg-fire", json=body)
     assert r.status_code == 200, r.text
     out = r.json()
     assert out["first_target"] == "t1" and out["range_cm"] == 70 and out["beaten_zone_cm"] == 15
@@ -78,14 +78,14 @@ def test_mg_fire_beaten_zone_penalties(sqlite_client: TestClient) -> None:
     assert out["short_range"] is False and out["zone"]["type"] == "Polygon"
 
 
-def test_mg_fire_outside_the_arc_is_a_422_naming_aim_deg(sqlite_client: TestClient) -> None:
+def test_mg_fire_outside_the_arc_is_a_422_naming_aim_deg(reading_client: TestClient) -> None:
     body = {"gun": {"center": [60, 10], "facing_deg": 90}, "aim_deg": 170, "stands": []}
-    r = sqlite_client.post(f"{API}/mg-fire", json=body)
+    r = reading_client.post(f"{API}/mg-fire", json=body)
     assert r.status_code == 422
     assert r.json()["errors"][0]["loc"] == ["body", "aim_deg"]
 
 
-def test_block_house_range_follows_the_erratum(sqlite_client: TestClient) -> None:
+def test_block_house_range_follows_the_erratum(reading_client: TestClient) -> None:
     # "Block Houses fire as machineguns but with a reduced range of 45cm" (default) vs WEAPON RANGES
     # "Block Houses 50cm" (variant). A target whose near edge is 47 cm from the face.
     body: dict[str, Any] = {
@@ -93,53 +93,53 @@ def test_block_house_range_follows_the_erratum(sqlite_client: TestClient) -> Non
         "aim_deg": 90,
         "stands": [_inf("t", 60, 60.75, side="attacker")],
     }
-    r = sqlite_client.post(f"{API}/mg-fire", json=body)
+    r = reading_client.post(f"{API}/mg-fire", json=body)
     assert r.status_code == 200 and r.json()["first_target"] is None and r.json()["range_cm"] == 45
     body["variants"] = {"blockhouse-range": "weapon-ranges"}
-    r = sqlite_client.post(f"{API}/mg-fire", json=body)
+    r = reading_client.post(f"{API}/mg-fire", json=body)
     assert r.json()["first_target"] == "t" and r.json()["beaten_zone_cm"] == 10
 
 
-def test_distance_between_bases(sqlite_client: TestClient) -> None:
+def test_distance_between_bases(reading_client: TestClient) -> None:
     body = {
         "a": {"base": "infantry-platoon", "center": [0, 0]},
         "b": {"base": "battalion-command", "center": [10, 0]},
     }
-    r = sqlite_client.post(f"{API}/distance", json=body)
+    r = reading_client.post(f"{API}/distance", json=body)
     assert r.status_code == 200
     assert abs(r.json()["distance_cm"] - (10 - 1.5 - 1)) < 1e-6
 
 
-def test_line_of_sight_dead_ground_behind_a_building(sqlite_client: TestClient) -> None:
+def test_line_of_sight_dead_ground_behind_a_building(reading_client: TestClient) -> None:
     # "troops within 2.5cm of a building are safe from being spotted by observers on a hill"
     terrain = _fc(_box("hill", 50, 0, 70, 20, height_cm=3), _box("village", 55, 40, 65, 50))
     body = {"viewer": _inf("v", 60, 10, "attacker", 90), "target": _inf("t", 60, 52.75), "terrain": terrain}
-    r = sqlite_client.post(f"{API}/line-of-sight", json=body)
+    r = reading_client.post(f"{API}/line-of-sight", json=body)
     assert r.status_code == 200, r.text
     out = r.json()
     assert out["visible"] is False and out["dead_ground"] is True
     assert out["blocked_by"] == {"id": "village", "kind": "village"}
     body["target"] = _inf("t", 60, 56)
-    out = sqlite_client.post(f"{API}/line-of-sight", json=body).json()
+    out = reading_client.post(f"{API}/line-of-sight", json=body).json()
     assert out["visible"] is True and out["visibility_cm"] == 100 and out["target_cover"] == "open"
 
 
-def test_line_of_sight_bad_geometry_names_the_feature(sqlite_client: TestClient) -> None:
+def test_line_of_sight_bad_geometry_names_the_feature(reading_client: TestClient) -> None:
     bad = _box("woods", 0, 0, 10, 10)
     bad["geometry"]["coordinates"] = [[[0, 0], [10, 10], [10, 0], [0, 10], [0, 0]]]
     body = {"viewer": _inf("v", 60, 10), "target": _inf("t", 60, 50), "terrain": _fc(bad)}
-    r = sqlite_client.post(f"{API}/line-of-sight", json=body)
+    r = reading_client.post(f"{API}/line-of-sight", json=body)
     assert r.status_code == 422
     assert r.json()["errors"][0]["loc"] == ["body", "terrain", "features", 0, "geometry"]
 
 
-def test_arc_and_priority(sqlite_client: TestClient) -> None:
+def test_arc_and_priority(reading_client: TestClient) -> None:
     body = {
         "firer": _inf("f", 60, 10, "attacker", 90),
         "firer_kind": "infantry",
         "stands": [_inf("closest", 65, 20), _inf("near", 50, 24), _inf("ahead", 60, 35), _inf("out", 90, 20)],
     }
-    r = sqlite_client.post(f"{API}/arc", json=body)
+    r = reading_client.post(f"{API}/arc", json=body)
     assert r.status_code == 200, r.text
     assert [(p["id"], p["priority"]) for p in r.json()["priority"]] == [
         ("closest", 1),
@@ -148,7 +148,7 @@ def test_arc_and_priority(sqlite_client: TestClient) -> None:
     ]
 
 
-def test_move_through_wood_wire_and_a_fired_zone(sqlite_client: TestClient) -> None:
+def test_move_through_wood_wire_and_a_fired_zone(reading_client: TestClient) -> None:
     terrain = _fc(
         _box("woods", 0, 20, 120, 25),
         {
@@ -166,7 +166,7 @@ def test_move_through_wood_wire_and_a_fired_zone(sqlite_client: TestClient) -> N
         "terrain": terrain,
         "fire_zones": [{"id": "z", "template": {"kind": "artillery", "center": [60, 30]}, "fired": True}],
     }
-    r = sqlite_client.post(f"{API}/move", json=body)
+    r = reading_client.post(f"{API}/move", json=body)
     assert r.status_code == 200, r.text
     out = r.json()
     assert out["length_cm"] == 20 and out["by_terrain"] == {"close": 5, "cross-country": 15}
@@ -176,14 +176,14 @@ def test_move_through_wood_wire_and_a_fired_zone(sqlite_client: TestClient) -> N
     assert out["fire_zones_entered"] == [{"id": "z", "penalty": -1}]
 
 
-def test_move_unknown_mover_is_422(sqlite_client: TestClient) -> None:
+def test_move_unknown_mover_is_422(reading_client: TestClient) -> None:
     body = {"period": "mid", "mover": "zeppelin", "stand": _inf("p", 60, 10), "path": [[60, 30]]}
-    r = sqlite_client.post(f"{API}/move", json=body)
+    r = reading_client.post(f"{API}/move", json=body)
     assert r.status_code == 422 and r.json()["errors"][0]["loc"][:2] == ["body", "mover"]
 
 
-def test_gas_drift_and_forecast(sqlite_client: TestClient) -> None:
-    r = sqlite_client.post(
+def test_gas_drift_and_forecast(reading_client: TestClient) -> None:
+    r = reading_client.post(
         f"{API}/gas-drift",
         json={"cloud": {"center": [60, 30]}, "wind_deg": 90, "speed_cm": 17, "stands": [_inf("s", 60, 46)]},
     )
@@ -191,7 +191,7 @@ def test_gas_drift_and_forecast(sqlite_client: TestClient) -> None:
     out = r.json()
     assert out["cloud"]["center"] == [60, 47]
     assert out["covered"]["full"] == ["s"]
-    r = sqlite_client.post(
+    r = reading_client.post(
         f"{API}/gas-forecast",
         json={
             "cloud": {"center": [60, 30]},
@@ -204,20 +204,20 @@ def test_gas_drift_and_forecast(sqlite_client: TestClient) -> None:
     assert r.status_code == 200, r.text
     out = r.json()
     assert out["method"] == "exact" and [t["dispersed_exact"] for t in out["turns"]] == ["1/6", "11/36"]
-    r = sqlite_client.post(
+    r = reading_client.post(
         f"{API}/gas-forecast",
         json={"cloud": {"center": [60, 30]}, "wind_deg": 90, "speed_cm": 15, "turns": 7},
     )
     assert r.status_code == 422 and r.json()["errors"][0]["loc"] == ["body", "turns"]
 
 
-def test_barrage_advance(sqlite_client: TestClient) -> None:
+def test_barrage_advance(reading_client: TestClient) -> None:
     body = {
         "barrage": {"center": [60, 40], "facing_deg": 90},
         "distance_cm": 20,
         "stands": [_inf("d", 60, 60), _inf("keen", 60, 45.75, "attacker", 90)],
     }
-    r = sqlite_client.post(f"{API}/barrage-advance", json=body)
+    r = reading_client.post(f"{API}/barrage-advance", json=body)
     assert r.status_code == 200, r.text
     out = r.json()
     assert out["barrage"]["center"] == [60, 60]
@@ -225,29 +225,29 @@ def test_barrage_advance(sqlite_client: TestClient) -> None:
     assert [(h["id"], h["at_risk_exact"]) for h in out["danger"]] == [("keen", "1/2")]
 
 
-def test_deviate_and_grid_references(sqlite_client: TestClient) -> None:
-    r = sqlite_client.post(
+def test_deviate_and_grid_references(reading_client: TestClient) -> None:
+    r = reading_client.post(
         f"{API}/deviate", json={"side": "defender", "aim": [60, 90], "direction_clock": 12, "distance_cm": 5}
     )
     assert r.status_code == 200 and r.json()["point"] == [60, 85]
-    r = sqlite_client.post(f"{API}/grid-to-table", json={"side": "defender", "along_cm": 64, "up_cm": 120})
+    r = reading_client.post(f"{API}/grid-to-table", json={"side": "defender", "along_cm": 64, "up_cm": 120})
     assert r.json()["point"] == [56, 60]
-    r = sqlite_client.post(f"{API}/table-to-grid", json={"side": "defender", "point": [56, 60]})
+    r = reading_client.post(f"{API}/table-to-grid", json={"side": "defender", "point": [56, 60]})
     assert (r.json()["along_cm"], r.json()["up_cm"]) == (64, 120)
-    r = sqlite_client.post(
+    r = reading_client.post(
         f"{API}/deviate", json={"side": "defender", "aim": [60, 90], "direction_clock": 13, "distance_cm": 5}
     )
     assert r.status_code == 422
 
 
-def test_cover_endpoint_and_dataset(sqlite_client: TestClient) -> None:
+def test_cover_endpoint_and_dataset(reading_client: TestClient) -> None:
     terrain = _fc(_box("woods", 0, 0, 50, 50), _box("trench", 10, 10, 40, 14))
     body = {
         "terrain": terrain,
         "stands": [{**_inf("t", 20, 12), "quality": "raw"}, {**_inf("o", 80, 80), "quality": "veteran"}],
     }
-    r = sqlite_client.post(f"{API}/cover", json=body)
+    r = reading_client.post(f"{API}/cover", json=body)
     assert r.status_code == 200, r.text
     assert [(s["id"], s["cover"]) for s in r.json()["stands"]] == [("t", "hard"), ("o", "soft")]
-    r = sqlite_client.get("/api/v1/rulesets/flanders-fields/cover-classes")
+    r = reading_client.get("/api/v1/rulesets/flanders-fields/cover-classes")
     assert r.status_code == 200 and r.json()["rules"][0]["cover"] == "fortified"

@@ -15,10 +15,10 @@ from tests.rules.firestorm.test_firestorm import pick
 CAMPAIGN = "/api/v1/rulesets/firestorm-villers-bretonneux/campaign"
 
 
-def test_the_three_rule_sets_are_listed(sqlite_client: TestClient) -> None:
-    ids = {r["id"] for r in sqlite_client.get("/api/v1/rulesets").json()}
+def test_the_three_rule_sets_are_listed(reading_client: TestClient) -> None:
+    ids = {r["id"] for r in reading_client.get("/api/v1/rulesets").json()}
     assert {"2mm-earth-1418", "firestorm-villers-bretonneux", "vimy-ridge"} <= ids
-    vimy = sqlite_client.get("/api/v1/rulesets/vimy-ridge").json()
+    vimy = reading_client.get("/api/v1/rulesets/vimy-ridge").json()
     assert "artillery-track" in {e["id"] for e in vimy["errata"]}
 
 
@@ -46,9 +46,9 @@ def test_the_three_rule_sets_are_listed(sqlite_client: TestClient) -> None:
     ],
 )
 def test_resolvers_answer_with_exact_odds(
-    sqlite_client: TestClient, path: str, body: dict[str, Any], key: str
+    reading_client: TestClient, path: str, body: dict[str, Any], key: str
 ) -> None:
-    r = sqlite_client.post(path, json=body)
+    r = reading_client.post(path, json=body)
     assert r.status_code == 200, r.text
     assert r.json()["outcome_key"] == key and r.json()["period"] is None
     assert sum(r.json()["probabilities"].values()) == pytest.approx(1)
@@ -92,31 +92,31 @@ def test_resolvers_answer_with_exact_odds(
     ],
 )
 def test_bad_input_is_422_naming_the_field(
-    sqlite_client: TestClient, path: str, body: dict[str, Any], loc: list[Any]
+    reading_client: TestClient, path: str, body: dict[str, Any], loc: list[Any]
 ) -> None:
-    r = sqlite_client.post(path, json=body)
+    r = reading_client.post(path, json=body)
     assert r.status_code == 422, r.text
     assert r.json()["errors"][0]["loc"][: len(loc)] == loc
 
 
-def test_datasets(sqlite_client: TestClient) -> None:
-    assert len(sqlite_client.get("/api/v1/rulesets/firestorm-villers-bretonneux/map").json()["areas"]) == 20
-    assert sqlite_client.get("/api/v1/rulesets/2mm-earth-1418/cover").json()["open"]["moving"] == -3
-    assert sqlite_client.get("/api/v1/rulesets/vimy-ridge/turn-track").json()["turns"][1][
+def test_datasets(reading_client: TestClient) -> None:
+    assert len(reading_client.get("/api/v1/rulesets/firestorm-villers-bretonneux/map").json()["areas"]) == 20
+    assert reading_client.get("/api/v1/rulesets/2mm-earth-1418/cover").json()["open"]["moving"] == -3
+    assert reading_client.get("/api/v1/rulesets/vimy-ridge/turn-track").json()["turns"][1][
         "bombardment_markers"
     ] == {"allied": 8, "german": 5}
 
 
-def test_campaign_played_to_a_result_over_http(sqlite_client: TestClient) -> None:
+def test_campaign_played_to_a_result_over_http(reading_client: TestClient) -> None:
     rng = random.Random(1918)
-    r = sqlite_client.post(f"{CAMPAIGN}/new", json={})
+    r = reading_client.post(f"{CAMPAIGN}/new", json={})
     assert r.status_code == 200
     body = r.json()
     steps = 0
     while body["state"]["phase"] != "finished":
         state = CampaignState.model_validate(body["state"])
         act, dice = pick(state, rng)
-        r = sqlite_client.post(
+        r = reading_client.post(
             f"{CAMPAIGN}/apply", json={"state": body["state"], "action": act, "dice": dice}
         )
         assert r.status_code == 200, r.text
@@ -126,16 +126,16 @@ def test_campaign_played_to_a_result_over_http(sqlite_client: TestClient) -> Non
     result = body["result"]
     assert result["final"] and result["outcome"]
     assert body["legal_actions"] == []
-    again = sqlite_client.post(f"{CAMPAIGN}/legal-actions", json={"state": body["state"]}).json()
+    again = reading_client.post(f"{CAMPAIGN}/legal-actions", json={"state": body["state"]}).json()
     assert again["result"] == result
 
 
-def test_campaign_server_rolls_and_refuses_bad_moves(sqlite_client: TestClient) -> None:
-    state = sqlite_client.post(f"{CAMPAIGN}/new", json={}).json()["state"]
-    r = sqlite_client.post(f"{CAMPAIGN}/apply", json={"state": state, "action": {"type": "initiative"}})
+def test_campaign_server_rolls_and_refuses_bad_moves(reading_client: TestClient) -> None:
+    state = reading_client.post(f"{CAMPAIGN}/new", json={}).json()["state"]
+    r = reading_client.post(f"{CAMPAIGN}/apply", json={"state": state, "action": {"type": "initiative"}})
     assert r.status_code == 200 and r.json()["rolled_by_server"] and r.json()["dice"] == []
     state = r.json()["state"]
-    bad = sqlite_client.post(
+    bad = reading_client.post(
         f"{CAMPAIGN}/apply",
         json={
             "state": state,
@@ -143,9 +143,9 @@ def test_campaign_server_rolls_and_refuses_bad_moves(sqlite_client: TestClient) 
         },
     )
     assert bad.status_code == 422 and bad.json()["errors"][0]["loc"] == ["body", "action", "troops"]
-    worse = sqlite_client.post(
+    worse = reading_client.post(
         f"{CAMPAIGN}/apply", json={"state": {**state, "turn": 9}, "action": {"type": "pass"}}
     )
     assert worse.status_code == 422 and "turn" in worse.json()["errors"][0]["loc"]
-    unknown = sqlite_client.post(f"{CAMPAIGN}/new", json={"variants": {"gas": "nope"}})
+    unknown = reading_client.post(f"{CAMPAIGN}/new", json={"variants": {"gas": "nope"}})
     assert unknown.status_code == 422 and unknown.json()["errors"][0]["loc"] == ["body", "variants", "gas"]

@@ -34,12 +34,12 @@ def refused(client: TestClient, path: str, body: dict[str, Any]) -> dict[str, An
     ],
 )
 def test_deep_suppression_penalty_before_mid_1915(
-    sqlite_client: TestClient, resolver_id: str, body: dict[str, Any]
+    reading_client: TestClient, resolver_id: str, body: dict[str, Any]
 ) -> None:
-    error = refused(sqlite_client, f"{FF}/{resolver_id}", {"period": "early", **body})
+    error = refused(reading_client, f"{FF}/{resolver_id}", {"period": "early", **body})
     assert error["loc"] == ["body", "deep_suppression"] and error["allowed"] == [0]
     assert "Deep Suppression" in error["msg"] and "early" in error["msg"]
-    assert sqlite_client.post(f"{FF}/{resolver_id}", json={"period": "mid", **body}).status_code == 200
+    assert reading_client.post(f"{FF}/{resolver_id}", json={"period": "mid", **body}).status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -52,26 +52,26 @@ def test_deep_suppression_penalty_before_mid_1915(
     ],
 )
 def test_steps_the_early_playsheet_does_not_have(
-    sqlite_client: TestClient, resolver_id: str, body: dict[str, Any], rule: str
+    reading_client: TestClient, resolver_id: str, body: dict[str, Any], rule: str
 ) -> None:
-    error = refused(sqlite_client, f"{FF}/{resolver_id}", {"period": "early", **body})
+    error = refused(reading_client, f"{FF}/{resolver_id}", {"period": "early", **body})
     assert error["loc"] == ["body", "period"] and error["allowed"] == ["mid", "late"]
     assert error["msg"].startswith(f"{rule}: not in the early period")
     for period in ("mid", "late"):
-        assert sqlite_client.post(f"{FF}/{resolver_id}", json={"period": period, **body}).status_code == 200
+        assert reading_client.post(f"{FF}/{resolver_id}", json={"period": period, **body}).status_code == 200
 
 
-def test_early_artillery_action_dataset_is_what_the_resolver_applies(sqlite_client: TestClient) -> None:
+def test_early_artillery_action_dataset_is_what_the_resolver_applies(reading_client: TestClient) -> None:
     # Early playsheet: "ARTILLERY WITH LINE OF SIGHT 1-2 = No Action 3-5 = 1 Action 6+ = 2 Actions", the same
     # as "ARTILLERY FIRING FROM OFF TABLE": no +1.
     for period in ("early", "mid", "late"):
-        table = sqlite_client.get(f"{FF}/artillery-action-table", params={"period": period}).json()
-        answer = sqlite_client.post(
+        table = reading_client.get(f"{FF}/artillery-action-table", params={"period": period}).json()
+        answer = reading_client.post(
             f"{FF}/artillery-action", json={"period": period, "line_of_sight": True, "dice": [3]}
         ).json()
         assert table["open_sights_bonus"] == answer["total"] - 3, period
         assert ("deep_suppression" in table) is (period != "early")
-    early = sqlite_client.get(f"{FF}/artillery-action-table", params={"period": "early"}).json()
+    early = reading_client.get(f"{FF}/artillery-action-table", params={"period": "early"}).json()
     assert early["open_sights_bonus"] == 0
 
 
@@ -79,10 +79,10 @@ def battle(**body: Any) -> dict[str, Any]:
     return {"from_area": "D-2", "to_area": "C-3", "dice": [3, 3], **body}
 
 
-def test_firestorm_battle_keeps_the_turn_rules(sqlite_client: TestClient) -> None:
+def test_firestorm_battle_keeps_the_turn_rules(reading_client: TestClient) -> None:
     path = f"{FIRESTORM}/battle"
     error = refused(
-        sqlite_client,
+        reading_client,
         path,
         battle(turn=1, attacker="bef", from_area="C-3", to_area="D-2", attacker_troops=["hmg"]),
     )
@@ -90,7 +90,7 @@ def test_firestorm_battle_keeps_the_turn_rules(sqlite_client: TestClient) -> Non
     assert "automatically the attacker" in error["msg"]
     for turn in (3, 4):
         error = refused(
-            sqlite_client,
+            reading_client,
             path,
             battle(
                 turn=turn, attacker="german", attacker_troops=["stoss"], defender_troops=["hmg", "whippet"]
@@ -98,39 +98,39 @@ def test_firestorm_battle_keeps_the_turn_rules(sqlite_client: TestClient) -> Non
         )
         assert error["loc"] == ["body", "defender_troops", 1] and "whippet" not in error["allowed"]
         assert "removed at the end of turn 2" in error["msg"]
-    ok = sqlite_client.post(
+    ok = reading_client.post(
         path,
         json=battle(turn=2, attacker="german", attacker_troops=["heavy-tank"], defender_troops=["whippet"]),
     )
     assert ok.status_code == 200, ok.text
     error = refused(
-        sqlite_client, path, battle(turn=1, battle=2, attacker="german", attacker_troops=["stoss"])
+        reading_client, path, battle(turn=1, battle=2, attacker="german", attacker_troops=["stoss"])
     )
     assert error["loc"] == ["body", "to_area"] and error["allowed"] == ["D-3->C-4"]
 
 
-def test_the_offered_pass_applies_as_offered(sqlite_client: TestClient) -> None:
+def test_the_offered_pass_applies_as_offered(reading_client: TestClient) -> None:
     campaign = f"{FIRESTORM}/campaign"
-    state = sqlite_client.post(f"{campaign}/new", json={}).json()["state"]
+    state = reading_client.post(f"{campaign}/new", json={}).json()["state"]
     # Every German Firestorm Troop destroyed: the German initiative of turn 1 has no attack to make.
     for t in state["troops"]:
         if t["side"] == "german":
             t.update(status="destroyed", area=None)
-    r = sqlite_client.post(
+    r = reading_client.post(
         f"{campaign}/apply", json={"state": state, "action": {"type": "initiative"}, "dice": []}
     )
     assert r.status_code == 200, r.text
-    body = sqlite_client.post(f"{campaign}/legal-actions", json={"state": r.json()["state"]}).json()
+    body = reading_client.post(f"{campaign}/legal-actions", json={"state": r.json()["state"]}).json()
     [offered] = body["legal_actions"]
     assert offered["type"] == "pass" and offered["side"] == "german"
     action = {"type": offered["type"], "side": offered["side"]}
-    applied = sqlite_client.post(
+    applied = reading_client.post(
         f"{campaign}/apply", json={"state": body["state"], "action": action, "dice": []}
     )
     assert applied.status_code == 200, applied.text
     assert applied.json()["events"][0]["event"] == "battle forfeited"
     error = refused(
-        sqlite_client,
+        reading_client,
         f"{campaign}/apply",
         {"state": body["state"], "action": {"type": "pass", "side": "bef"}, "dice": []},
     )

@@ -20,20 +20,20 @@ RESOLVERS = [
 ]
 
 
-def test_lookup_is_a_page_or_a_fragment(sqlite_client: TestClient) -> None:
-    page = sqlite_client.get("/lookup")
+def test_lookup_is_a_page_or_a_fragment(reading_client: TestClient) -> None:
+    page = reading_client.get("/lookup")
     assert page.status_code == 200 and page.text.lstrip().startswith("<!doctype html>")
-    fragment = sqlite_client.get("/lookup", headers={"HX-Request": "true"})
+    fragment = reading_client.get("/lookup", headers={"HX-Request": "true"})
     assert fragment.status_code == 200
     assert "<html" not in fragment.text and 'id="panel"' in fragment.text
 
 
 @pytest.mark.parametrize(("ruleset", "resolver", "period"), RESOLVERS)
 def test_every_resolver_form_renders_and_rolls(
-    sqlite_client: TestClient, ruleset: str, resolver: str, period: str | None
+    reading_client: TestClient, ruleset: str, resolver: str, period: str | None
 ) -> None:
     q = f"?period={period}" if period else ""
-    form = sqlite_client.get(f"/lookup/{ruleset}/{resolver}{q}", headers={"HX-Request": "true"})
+    form = reading_client.get(f"/lookup/{ruleset}/{resolver}{q}", headers={"HX-Request": "true"})
     assert form.status_code == 200, form.text
     # Required numbers (a range, a count of platoons) are never filled in by the page: the player enters them.
     specs = form_specs(get_ruleset(ruleset).resolvers[resolver].Request)
@@ -41,7 +41,7 @@ def test_every_resolver_form_renders_and_rolls(
     if any(s.required for s in specs):
         assert "No answer yet: enter" in form.text
     entered = {s.name: str(int(s.minimum or 0) + 1) for s in required}
-    rolled = sqlite_client.post(
+    rolled = reading_client.post(
         f"/lookup/{ruleset}/{resolver}",
         data={"period": period or "", "action": "roll", **entered},
         headers={"HX-Request": "true"},
@@ -52,8 +52,8 @@ def test_every_resolver_form_renders_and_rolls(
     assert '{"detail"' not in rolled.text
 
 
-def test_unknown_resolver_is_an_html_404(sqlite_client: TestClient) -> None:
-    r = sqlite_client.get("/lookup/flanders-fields/no-such-thing")
+def test_unknown_resolver_is_an_html_404(reading_client: TestClient) -> None:
+    r = reading_client.get("/lookup/flanders-fields/no-such-thing")
     assert r.status_code == 404
     assert "text/html" in r.headers["content-type"] and "unknown resolver" in r.text
 
@@ -67,24 +67,24 @@ def test_game_pages_ask_to_join_without_a_seat(sqlite_client: TestClient) -> Non
     assert sqlite_client.get("/games/999999/referee").status_code == 404
 
 
-def test_bad_join_code_is_a_message(sqlite_client: TestClient) -> None:
-    r = sqlite_client.post("/join", data=csrf.form(sqlite_client, {"code": "ZZZZZ-ZZZZZ"}))
+def test_bad_join_code_is_a_message(reading_client: TestClient) -> None:
+    r = reading_client.post("/join", data=csrf.form(reading_client, {"code": "ZZZZZ-ZZZZZ"}))
     assert r.status_code == 422 and "not known here" in r.text
 
 
-def test_installable_app_files(sqlite_client: TestClient) -> None:
-    manifest = json.loads(sqlite_client.get("/manifest.webmanifest").text)
+def test_installable_app_files(reading_client: TestClient) -> None:
+    manifest = json.loads(reading_client.get("/manifest.webmanifest").text)
     assert manifest["display"] == "standalone" and manifest["start_url"] == "/lookup"
     sizes = {i["sizes"] for i in manifest["icons"]}
     assert {"192x192", "512x512"} <= sizes
     for icon in manifest["icons"]:
-        assert sqlite_client.get(icon["src"]).status_code == 200
-    sw = sqlite_client.get("/sw.js")
+        assert reading_client.get(icon["src"]).status_code == 200
+    sw = reading_client.get("/sw.js")
     assert sw.status_code == 200 and "javascript" in sw.headers["content-type"]
     for line in sw.text.splitlines():  # every file the worker caches exists
         line = line.strip().rstrip(",")
         if line.startswith('"/'):
-            assert sqlite_client.get(line.strip('"')).status_code == 200, line
+            assert reading_client.get(line.strip('"')).status_code == 200, line
 
 
 def test_form_specs_from_a_schema() -> None:
@@ -118,7 +118,7 @@ def test_ranges_and_acronyms_in_labels() -> None:
     assert humanise("battalion-mg") == "Battalion MG"
 
 
-def test_resolvers_most_used_first(sqlite_client: TestClient) -> None:
+def test_resolvers_most_used_first(reading_client: TestClient) -> None:
     from app.pages.templates import most_used_first
     from rules.registry import get_ruleset
 
@@ -127,7 +127,7 @@ def test_resolvers_most_used_first(sqlite_client: TestClient) -> None:
     ordered = [r["id"] for r in most_used_first(described, "flanders-fields")]
     assert ordered[: len(MOST_USED)] == list(MOST_USED)
     assert sorted(ordered) == sorted(r["id"] for r in described)
-    page = sqlite_client.get("/lookup?ruleset=flanders-fields").text
+    page = reading_client.get("/lookup?ruleset=flanders-fields").text
     nav = page[page.index('aria-label="What to resolve"') :]
     positions = [nav.index(f"/lookup/flanders-fields/{rid}?") for rid in MOST_USED]
     assert positions == sorted(positions)
