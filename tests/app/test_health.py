@@ -24,14 +24,14 @@ def test_healthz_reports_database_and_head_revision(client: TestClient) -> None:
     }
 
 
-def test_docs_and_openapi_served(sqlite_client: TestClient) -> None:
-    assert sqlite_client.get("/docs").status_code == 200
-    schema = sqlite_client.get("/openapi.json").json()
+def test_docs_and_openapi_served(reading_client: TestClient) -> None:
+    assert reading_client.get("/docs").status_code == 200
+    schema = reading_client.get("/openapi.json").json()
     assert "/healthz" in schema["paths"]
 
 
-def test_unknown_path_is_json_404(sqlite_client: TestClient) -> None:
-    r = sqlite_client.get("/api/v1/no-such-thing")
+def test_unknown_path_is_json_404(reading_client: TestClient) -> None:
+    r = reading_client.get("/api/v1/no-such-thing")
     assert r.status_code == 404
     assert r.json() == {"detail": "Nothing is at this address: check the link.", "why": "Not Found"}
 

@@ -330,7 +330,7 @@ def _body(r: Any) -> dict[str, Any]:
     ],
 )
 def test_api_refusals_have_the_shape(
-    sqlite_client: TestClient,
+    reading_client: TestClient,
     method: str,
     path: str,
     kwargs: dict[str, Any],
@@ -338,7 +338,7 @@ def test_api_refusals_have_the_shape(
     field: str | None,
     allowed: int,
 ) -> None:
-    r = getattr(sqlite_client, method)(path, **kwargs)
+    r = getattr(reading_client, method)(path, **kwargs)
     assert r.status_code == status, r.text
     body = _body(r)
     if field is not None:
@@ -383,9 +383,9 @@ def test_value_errors_fit_as_field_refusals() -> None:
     assert checked > 30
 
 
-def test_a_bad_field_names_its_allowed_values(sqlite_client: TestClient) -> None:
+def test_a_bad_field_names_its_allowed_values(reading_client: TestClient) -> None:
     """A request model's refusal carries what the field allows: a literal's values, a number's bounds."""
-    r = sqlite_client.get("/playsheets/aiming-points", params={"paper": "x"})
+    r = reading_client.get("/playsheets/aiming-points", params={"paper": "x"})
     assert r.status_code == 422, r.text
     body = _body(r)
     assert (
@@ -541,7 +541,7 @@ def _wrong(annotation: Any) -> Any:
     return {"x": 1} if "list" in text or "tuple" in text or "sequence" in text else [[1]]
 
 
-def test_every_request_models_refusal_is_one_sentence_in_words(sqlite_client: TestClient) -> None:
+def test_every_request_models_refusal_is_one_sentence_in_words(reading_client: TestClient) -> None:
     """Issue 51: a request model's 422 (app/errors.py `model_refusal`, as the API answers it) names the field
     in words, its path in `field`: for every JSON body model of the API (each route's, as /openapi.json lists
     them), each required field missing and each field of the wrong type, one sentence of at most 120
@@ -551,9 +551,9 @@ def test_every_request_models_refusal_is_one_sentence_in_words(sqlite_client: Te
 
     from app.errors import body_model, field_of, model_refusal
 
-    documented = sqlite_client.get("/openapi.json").json()["paths"]
+    documented = reading_client.get("/openapi.json").json()["paths"]
     models: dict[str, Any] = {}
-    for route in iter_route_contexts(sqlite_client.app.router.routes):  # type: ignore[attr-defined]
+    for route in iter_route_contexts(reading_client.app.router.routes):  # type: ignore[attr-defined]
         model = body_model(route)
         if getattr(route, "path", None) in documented and hasattr(model, "model_fields"):
             models.setdefault(model.__name__, model)

@@ -36,17 +36,19 @@ def test_a_stored_scenario_prints_its_sheet(client: TestClient) -> None:
                 assert unit["name"] in text, unit["name"]
 
 
-def test_mons_prints_by_the_reading_asked_for_and_bad_requests_are_refused(sqlite_client: TestClient) -> None:
-    text = _sheet_text(sqlite_client, f"{API}/mons-1914/sheet.pdf?variant=mons-german-quality:veteran")
+def test_mons_prints_by_the_reading_asked_for_and_bad_requests_are_refused(
+    reading_client: TestClient,
+) -> None:
+    text = _sheet_text(reading_client, f"{API}/mons-1914/sheet.pdf?variant=mons-german-quality:veteran")
     assert "mons-german-quality: veteran" in text and "Scale 1:10" in text
-    bad = sqlite_client.get(f"{API}/mons-1914/sheet.pdf?variant=mons-german-quality:heroic")
+    bad = reading_client.get(f"{API}/mons-1914/sheet.pdf?variant=mons-german-quality:heroic")
     assert bad.status_code == 422, bad.text
     (err,) = bad.json()["errors"]
     assert err["loc"][-2:] == ["variants", "mons-german-quality"] and "veteran" in err["allowed"]
-    assert sqlite_client.get(f"{API}/mons-1914/sheet.pdf?variant=no-such-erratum:x").status_code == 422
-    assert sqlite_client.get(f"{API}/mons-1914/sheet.pdf?variant=nocolon").status_code == 422
-    assert sqlite_client.get(f"{API}/mons-1914/sheet.pdf?paper=a3").status_code == 422
-    assert sqlite_client.get(f"{API}/no-such-scenario/sheet.pdf").status_code == 404
+    assert reading_client.get(f"{API}/mons-1914/sheet.pdf?variant=no-such-erratum:x").status_code == 422
+    assert reading_client.get(f"{API}/mons-1914/sheet.pdf?variant=nocolon").status_code == 422
+    assert reading_client.get(f"{API}/mons-1914/sheet.pdf?paper=a3").status_code == 422
+    assert reading_client.get(f"{API}/no-such-scenario/sheet.pdf").status_code == 404
 
 
 def test_a_game_from_a_scenario_offers_its_sheet_by_the_games_readings(sqlite_client: TestClient) -> None:

@@ -60,10 +60,10 @@ def test_every_game_page_and_the_lookup_link_the_printables_of_the_seat(
 
 
 def test_the_lookup_outside_a_game_links_the_period_playsheets_and_the_blank_sheets(
-    sqlite_client: TestClient,
+    reading_client: TestClient,
 ) -> None:
-    page = sqlite_client.get("/lookup/flanders-fields/order-roll?period=mid")
+    page = reading_client.get("/lookup/flanders-fields/order-roll?period=mid")
     links = print_links(page.text)
     assert {"/playsheets/mid.pdf", "/playsheets/template-kit.pdf", "/playsheets/aiming-points.pdf"} <= links
     for href in sorted(links):
-        assert sqlite_client.get(href).status_code == 200, href
+        assert reading_client.get(href).status_code == 200, href

@@ -15,16 +15,16 @@ def link(html: str, text: str) -> str:
     return found[0]
 
 
-def test_the_start_page_leads_to_the_editor_and_the_campaigns(sqlite_client: TestClient) -> None:
-    start = sqlite_client.get("/")
+def test_the_start_page_leads_to_the_editor_and_the_campaigns(reading_client: TestClient) -> None:
+    start = reading_client.get("/")
     assert start.status_code == 200
-    editor = sqlite_client.get(link(start.text, "Build a Flanders Fields scenario"))
+    editor = reading_client.get(link(start.text, "Build a Flanders Fields scenario"))
     assert (
         editor.status_code == 200
         and "data-scenario-editor" in editor.text
         and "data-scn-canvas" in editor.text
     )
-    campaigns = sqlite_client.get(link(start.text, "Open the campaigns"))
+    campaigns = reading_client.get(link(start.text, "Open the campaigns"))
     assert campaigns.status_code == 200 and str(campaigns.url).endswith("/campaigns")
     nav = re.search(r'<nav aria-label="Main"[^>]*>(.*?)</nav>', campaigns.text, re.S)
     assert nav, "no main navigation"

@@ -32,11 +32,11 @@ def test_a_game_is_made_of_any_playable_rule_set(skirmish: None, sqlite_client: 
 
 def test_a_rule_set_not_played_as_a_game_or_another_scenarios_is_refused(
     skirmish: None,  # noqa: F811
-    sqlite_client: TestClient,
+    reading_client: TestClient,
 ) -> None:
-    looked_up = sqlite_client.post("/api/v1/games", json={"ruleset": "firestorm-villers-bretonneux"})
+    looked_up = reading_client.post("/api/v1/games", json={"ruleset": "firestorm-villers-bretonneux"})
     assert looked_up.status_code == 422 and looked_up.json()["field"] == "ruleset", looked_up.text
-    other = sqlite_client.post("/api/v1/games", json={"ruleset": Skirmish.id, "scenario": "mons-1914"})
+    other = reading_client.post("/api/v1/games", json={"ruleset": Skirmish.id, "scenario": "mons-1914"})
     assert other.status_code == 422 and other.json()["field"] == "ruleset", other.text
 
 

@@ -451,9 +451,9 @@ def test_resolve_fields_refuse_deep_and_non_finite_values(client: TestClient, wh
 
 @pytest.mark.parametrize("value", ["NaN", "Infinity", "1e400", "true"])
 def test_resolver_requests_refuse_non_finite_and_boolean_numbers(
-    sqlite_client: TestClient, value: str
+    reading_client: TestClient, value: str
 ) -> None:
-    resp = sqlite_client.post(
+    resp = reading_client.post(
         "/api/v1/geometry/distance",
         content='{"a": {"base": "infantry", "center": [10, 10]}, "b": {"base": "infantry", "center": [20, '
         + value
@@ -462,7 +462,7 @@ def test_resolver_requests_refuse_non_finite_and_boolean_numbers(
     )
     assert resp.status_code == 422, resp.text
     # A rule set's own request model: the base config refuses them for every resolver.
-    resp = sqlite_client.post(
+    resp = reading_client.post(
         "/api/v1/rulesets/flanders-fields/order-roll",
         content='{"period": "early", "unit": "rifle-company", "dice": [' + value + "]}",
         headers={"Content-Type": "application/json"},
@@ -592,21 +592,21 @@ def test_json_in_another_encoding_than_utf8_is_refused(
         assert r.status_code == 422 and _detail(r)[0]["loc"] == ["body", "name"], r.text
 
 
-def test_the_doors_own_refusals_carry_the_security_headers(sqlite_client: TestClient) -> None:
+def test_the_doors_own_refusals_carry_the_security_headers(reading_client: TestClient) -> None:
     """A body over the size limit and a NUL are answered before any route runs: with the headers all the same."""
     from tests.app.hostile.test_csrf_headers_limits import assert_security_headers
 
-    declared = sqlite_client.post(
+    declared = reading_client.post(
         "/api/v1/games", content=b"{}", headers={"content-length": str(MAX_BODY_BYTES_DEFAULT + 1)}
     )
-    streamed = sqlite_client.post("/api/v1/games", content=iter([b"x" * MAX_BODY_BYTES_DEFAULT, b"x"]))
-    nul = sqlite_client.post("/api/v1/games", json={"name": "a\u0000"})
+    streamed = reading_client.post("/api/v1/games", content=iter([b"x" * MAX_BODY_BYTES_DEFAULT, b"x"]))
+    nul = reading_client.post("/api/v1/games", json={"name": "a\u0000"})
     for r, status in ((declared, 413), (streamed, 413), (nul, 422)):
         assert r.status_code == status, r.text
         assert_security_headers(r)
 
 
-def test_an_unreadable_cookie_header_is_a_refusal_naming_it(sqlite_client: Any) -> None:
+def test_an_unreadable_cookie_header_is_a_refusal_naming_it(reading_client: Any) -> None:
     """asgi-csrf parses the Cookie header with http.cookies, which raises on "$;": a 422, never a 500."""
-    r = sqlite_client.get("/api/v1/events/1/board", headers={"Cookie": "0=;$; firestep_organiser=00"})
+    r = reading_client.get("/api/v1/events/1/board", headers={"Cookie": "0=;$; firestep_organiser=00"})
     assert r.status_code == 422 and r.json()["field"] == "cookie"

@@ -250,19 +250,19 @@ def _nested(levels: int) -> dict[str, Any]:
     ],
 )
 def test_values_outside_the_formats_vocabulary_and_depth_are_refused_by_name(
-    sqlite_client: TestClient, key: str, value: Any, where: str
+    reading_client: TestClient, key: str, value: Any, where: str
 ) -> None:
     doc, _ = worst_scenario("plain")
     doc["sides"]["attacker"]["forces"][0][key] = value
-    r = sqlite_client.post("/api/v1/scenarios", json=doc)
+    r = reading_client.post("/api/v1/scenarios", json=doc)
     assert r.status_code == 422, r.text[:300]
     assert r.json()["field"].startswith(where), r.text[:300]
     assert len(r.json()["detail"]) <= 120
 
 
-def test_a_special_rule_the_rule_set_does_not_have_is_refused_by_name(sqlite_client: TestClient) -> None:
+def test_a_special_rule_the_rule_set_does_not_have_is_refused_by_name(reading_client: TestClient) -> None:
     doc, _ = worst_scenario("plain")
     doc["special_rules"] = {"attacker": ["prussian-discipline", "death-ray"]}
-    r = sqlite_client.post("/api/v1/scenarios", json=doc)
+    r = reading_client.post("/api/v1/scenarios", json=doc)
     assert r.status_code == 422, r.text[:300]
     assert r.json()["field"] == "special_rules.attacker.1" and "prussian-discipline" in r.json()["allowed"]
