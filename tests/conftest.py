@@ -232,18 +232,28 @@ def database_url(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
         yield url
 
 
-# Migrating takes far longer than copying, so each backend is migrated once per test session into a template
-# that every test then clones. Session fixtures are per process, so each xdist worker has its own template and
-# no two workers clone (or lock) the same one.
+# Migrating takes far longer than copying, so each backend is migrated once per test run into a template that
+# every test then clones. SQLite's is one file, made by the first xdist worker to need it (a file lock) in the
+# run's own temporary folder and only read after, by every worker; PostgreSQL's is per worker (a database used
+# as a TEMPLATE may have no other connection, and each worker drops its own at its end).
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from filelock import FileLock
+
     from app.core.db import migrate
 
-    path = tmp_path_factory.mktemp("template") / "firestep.db"
-    migrate(f"sqlite:///{path}")
-    # Fold the write-ahead log into the file, so that copying the one file copies the whole database.
-    with closing(sqlite3.connect(path)) as conn:
-        conn.execute("PRAGMA journal_mode=DELETE")
+    # Under xdist each worker's base folder is in the run's own folder (never an earlier run's).
+    shared = "PYTEST_XDIST_WORKER" in os.environ
+    folder = tmp_path_factory.getbasetemp().parent if shared else tmp_path_factory.mktemp("template")
+    path = folder / "firestep-template.db"
+    with FileLock(f"{path}.lock"):
+        if not path.exists():
+            making = folder / f"firestep-template-{uuid.uuid4().hex}.db"
+            migrate(f"sqlite:///{making}")
+            # Fold the write-ahead log into the file, so that copying the one file copies the whole database.
+            with closing(sqlite3.connect(making)) as conn:
+                conn.execute("PRAGMA journal_mode=DELETE")
+            making.rename(path)
     return path
 
 
