@@ -109,9 +109,13 @@ def by_points(points: Mapping[str, int], source: str = "") -> Verdict:
     more points win, level points are a draw."""
     a, d = points.get("attacker", 0), points.get("defender", 0)
     if a == d:
-        return Verdict(None, f"level at {a} victory points each: a draw", source)
+        return Verdict(None, f"level at {_vp(a)} each: a draw", source)
     winner = "attacker" if a > d else "defender"
-    return Verdict(winner, f"the {winner} wins by {max(a, d)} victory points to {min(a, d)}", source)
+    return Verdict(winner, f"the {winner} wins by {_vp(max(a, d))} to {min(a, d)}", source)
+
+
+def _vp(n: int) -> str:
+    return f"{n} victory point{'' if n == 1 else 's'}"
 
 
 def pieces_before(

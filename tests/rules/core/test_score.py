@@ -125,6 +125,13 @@ def test_more_points_win_and_level_points_are_a_draw() -> None:
     assert by_points({"attacker": 1, "defender": 1}).winner is None
 
 
+def test_the_verdict_says_one_victory_point_and_many_victory_points() -> None:
+    assert by_points({"attacker": 1, "defender": 1}).reason == "level at 1 victory point each: a draw"
+    assert by_points({"attacker": 0, "defender": 0}).reason == "level at 0 victory points each: a draw"
+    assert by_points({"attacker": 1, "defender": 0}).reason == "the attacker wins by 1 victory point to 0"
+    assert by_points({"attacker": 1, "defender": 3}).reason == "the defender wins by 3 victory points to 1"
+
+
 def test_flanders_fields_and_2mm_print_no_victory_conditions_so_the_scenarios_are_listed_as_an_erratum() -> (
     None
 ):
