@@ -34,6 +34,7 @@ from app.services import units as units_service
 from app.services.events import record
 from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
+from app.services.result import end_refusal
 from rules.core.acts import (
     Act,
     AddUnit,
@@ -491,6 +492,9 @@ def _end_game(session: Session, game: Game, viewer: Viewer, act: EndGame, _: Any
     viewer.require_referee("end the game")
     if game.status == "finished":
         raise turns.conflict(game, "The game is over already: its result stands.")
+    refused = end_refusal(score.game_score(session, game))
+    if refused is not None:  # the board's "End the game" offers each call first (one tap each)
+        raise Conflict(refused, current=game_state(game))
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
         turn = game.turn

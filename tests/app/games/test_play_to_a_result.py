@@ -181,3 +181,59 @@ def test_a_hostile_call_is_refused_naming_the_field(client: TestClient) -> None:
         assert r.status_code == 422, (body, r.text)
         assert field in r.text
     assert client.get(f"/api/v1/games/{g.id}/result", headers=g.referee).status_code == 404
+
+
+def test_the_game_does_not_end_over_a_contested_objective_whose_call_lapsed(client: TestClient) -> None:
+    # Issue 64: the referee called the contested bridge; the stands then changed (the German left, the British
+    # stand at its edge alone): the call lapsed and the bridge is contested again. "End the game" is refused
+    # naming it until it is called; the report then says how each objective was settled and the story who took
+    # which and when; after the end no call is taken.
+    g = new_game(client)
+    start_game(client, g)
+    german, tommy = (
+        a_stand(client, g, "attacker", "infantry-platoon"),
+        a_stand(client, g, "defender", "infantry-platoon"),
+    )
+    move(client, g, german, 40.0, 120.0, 90.0)  # onto bridge 1 (x 37..43, y 117..123)
+    move(client, g, tommy, 40.0, 123.5, 270.0)  # 0.25 cm onto its far edge: nobody's, contested
+    call = f"/api/v1/games/{g.id}/score/calls"
+    assert client.post(
+        call, headers=g.referee, json={"objective_id": "bridge-1", "side": "attacker"}
+    ).is_success
+    move(client, g, german, 40.0, 100.0, 90.0)
+    bridge = objective(score(client, g), "bridge-1")
+    assert (bridge["holder"], bridge["settled"], bridge["lapsed_call"]) == (
+        "defender",
+        "contested",
+        "attacker",
+    )
+    version = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
+    refused = client.post(f"/api/v1/games/{g.id}/finish", headers=g.referee, json={"version": version})
+    assert refused.status_code == 409
+    assert refused.json()["detail"] == "Bridge 1 is contested: call it before the game ends."
+
+    assert client.post(
+        call, headers=g.referee, json={"objective_id": "bridge-1", "side": "defender"}
+    ).is_success
+    finish(client, g)
+    result = client.get(f"/api/v1/games/{g.id}/result", headers=g.attacker).json()
+    settled = {o["id"]: (o["settled"], o["settled_words"], o["first_taken_by"]) for o in result["objectives"]}
+    assert settled == {
+        "bridge-1": ("called", "called by the referee for the defender", "attacker"),
+        "bridge-2": ("held", "held by nobody", None),
+    }
+    sentences = client.get(f"/api/v1/games/{g.id}/report", headers=g.attacker).json()["story"]["turns"][0]
+    told = [s for s in sentences["sentences"] if "Bridge 1" in s]
+    assert told == [
+        "The attacker took Bridge 1.",
+        "Bridge 1 was held by nobody.",
+        "The referee called Bridge 1 for the attacker.",
+        "The referee's call on Bridge 1 lapsed as the stands moved: they gave it to the defender.",
+        "The referee called Bridge 1 for the defender.",
+    ]
+    late = client.post(call, headers=g.referee, json={"objective_id": "bridge-1", "side": "attacker"})
+    assert late.status_code == 409
+    over = objective(score(client, g), "bridge-1")
+    assert (
+        over["settled"] == "called" and not over["contested"]
+    )  # nothing left for the board to offer a call on
