@@ -39,6 +39,7 @@ def test_a_contested_bridge_is_read_and_called_before_the_game_ends(new_page: An
     line = referee.locator("#score-card [data-objective=bridge-1]")
     expect(line).to_have_attribute("data-contested", "true")
     expect(line.get_by_role("button")).to_have_count(3)
+    expect(referee.locator("#score-card [data-objective=bridge-2] button")).to_have_count(0)  # not contested
     end = referee.locator("[data-end-game]")
     end.locator("summary").click()
     listed = end.locator("[data-end-settle] [data-objective=bridge-1]")

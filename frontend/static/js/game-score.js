@@ -151,7 +151,7 @@
             h("td", { text: String(s.losses ?? 0) }))))),
         h("h3", { class: "score-objectives-part", text: "Objectives" }),
         (score.objectives || []).length
-          ? h("ul", { class: "score-objectives score-objectives-part" }, ...score.objectives.map(objectiveItem))
+          ? h("ul", { class: "score-objectives score-objectives-part" }, ...score.objectives.map((o) => objectiveItem(o)))
           : h("p", { class: "muted score-objectives-part", text: "This scenario has no objectives on the table." }),
       );
     });
