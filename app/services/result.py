@@ -55,7 +55,7 @@ def game_result(session: Session, game_id: int, score: Score | None = None) -> G
     how = "as its last " + rules.book.turn_word + " ended" if by == "last-turn" else "by the referee"
     words = (
         f"Game over in {rules.book.turn_word} {turn}, ended {how}: {outcome.reason}"
-        f" ({_tally(score.points)}; stands lost: {_tally(score.losses)})."
+        f" ({_tally(score.points)}; {rules.book.stand_word}s lost: {_tally(score.losses)})."
     )
     return GameResult(
         outcome.winner,
