@@ -307,12 +307,12 @@ def story(
         if ev["kind"] == "objective-called" and ev["id"] not in undone:
             side = p.get("side")
             holder = "nobody" if side is None else f"the {side}"
-            said = f"The referee called {p.get('name')} for {holder}."
-            held.setdefault(int(ev["turn"]), []).append((int(ev["id"]), said))
+            call = f"The referee called {p.get('name')} for {holder}."
+            held.setdefault(int(ev["turn"]), []).append((int(ev["id"]), call))
     for t in taken:
-        if said := taken_words(t):
-            held.setdefault(t.turn, []).append((t.event_id, said))
-    calls = {turn: [w for _, w in sorted(said, key=lambda x: x[0])] for turn, said in held.items()}
+        if hands := taken_words(t):
+            held.setdefault(t.turn, []).append((t.event_id, hands))
+    calls = {turn: [w for _, w in sorted(told_here, key=lambda x: x[0])] for turn, told_here in held.items()}
     # The referee's acts on the game clock, told after what happened on the table (app.services.clock).
     timed = [
         (int(ev["turn"]), words)
