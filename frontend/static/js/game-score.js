@@ -105,11 +105,11 @@
       const list = box.querySelector("[data-end-settle]");
       const yes = box.querySelector("[data-end-confirm]");
       if (!list || !score) return;
-      const open = (score.objectives || []).filter((o) => o.settled === "contested" || o.lapsed_call);
-      const contested = open.filter((o) => o.settled === "contested");
-      list.replaceChildren(...(open.length ? [
+      const unsettled = (score.objectives || []).filter((o) => o.settled === "contested" || o.lapsed_call);
+      const contested = unsettled.filter((o) => o.settled === "contested");
+      list.replaceChildren(...(unsettled.length ? [
         h("p", {}, h("strong", { text: contested.length ? "Call each contested objective first:" : "A call lapsed: call it again, or leave it as the stands hold it:" })),
-        h("ul", { class: "score-objectives" }, ...open.map((o) => objectiveItem(o, true))),
+        h("ul", { class: "score-objectives" }, ...unsettled.map((o) => objectiveItem(o, true))),
       ] : []));
       if (yes) yes.hidden = contested.length > 0;
       box.dataset.contested = String(contested.length);
