@@ -102,6 +102,10 @@ def play(
     """Play `act` on `game` (locked) for `viewer`: see the module's steps (`formation`: a formation move
     planned before the lock, `plan_formation`)."""
     if isinstance(act, AdvanceTurn):  # the turn's own steps log what happens as it moves on
+        if turns.ends_game(game):  # the last turn's end waits for the referee's calls, as the referee's End
+            refused = end_refusal(score.game_score(session, game), by_referee=False)
+            if refused is not None:
+                raise turns.conflict(game, refused)
         evs = turns.advance(session, game, viewer, act.version)
         return Played(evs[-1], [], None, evs)  # a step moved on is always logged
     todo, snapshot, override = _judged(session, game, viewer, act, formation)

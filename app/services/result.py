@@ -7,17 +7,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from shapely.geometry import mapping
 from sqlmodel import Session, col, select
 
 from app.data.models import Event, Game
 from app.data.schemas_answers import GameResultOut
+from app.services import turns
 from app.services.markers import rules_of
 from app.services.score import FINISHED, game_score, objective_answer, objectives_of
 from rules.core.score import ObjectiveScore, Score, kept_score
 
-__all__ = ["GameResult", "end_refusal", "game_result", "how_settled", "result_answer"]
+__all__ = ["GameResult", "end_refusal", "game_result", "how_settled", "result_answer", "turn_now"]
 
 
 @dataclass(frozen=True)
@@ -93,17 +95,35 @@ def result_answer(game: Game, result: GameResult) -> GameResultOut:
     )
 
 
-def end_refusal(score: Score) -> str | None:
-    """Why the referee may not end the game now, in one sentence, or None: an objective contested with no
-    call standing (a call that lapsed included) is called first, so that the result never settles it by the
-    stands' chance (issue 64). The board's "End the game" offers each call in one tap and its "Yes" only once
-    this says None (frontend/static/js/game-score.js reads the same `settled`)."""
+def end_refusal(score: Score, by_referee: bool = True) -> str | None:
+    """Why the game may not end now, in one sentence, or None: an objective contested with no call standing
+    (a call that lapsed included) is called first, so that the result never settles it by the stands' chance
+    (issue 64), whether the referee ends it or its last turn does (`by_referee` False: the last turn's end
+    waits for the calls, acts.play). The board's "End the game" offers each call in one tap and its "Yes" only
+    once this says None (frontend/static/js/game-score.js reads the same `settled`)."""
     open_ = [o.name for o in score.objectives if o.settled == "contested"]
     if not open_:
         return None
-    names = open_[0] if len(open_) == 1 else f"{open_[0]} and {len(open_) - 1} more"
-    verb = "is" if len(open_) == 1 else "are"
-    return f"{names[:60]} {verb} contested: call {'it' if len(open_) == 1 else 'each'} before the game ends."
+    one = len(open_) == 1
+    names = open_[0] if one else f"{open_[0]} and {len(open_) - 1} more"
+    verb = "is" if one else "are"
+    call = f"call {'it' if one else 'each'}" if by_referee else f"the referee calls {'it' if one else 'each'}"
+    return f"{names[:60]} {verb} contested: {call} before the game ends."
+
+
+def turn_now(session: Session, game: Game) -> dict[str, Any]:
+    """Where the game stands and what its step needs (app.services.turns.turn_info), and, where advancing
+    ends the game (its last turn over), what the end waits for: each objective contested with no call, which
+    the referee calls first (`next.needs`; acts.play refuses the advance until then)."""
+    info = turns.turn_info(session, game)
+    if info.get("next") and turns.ends_game(game):
+        waits = [
+            f"the referee's call on {o.name} (contested)"
+            for o in game_score(session, game).objectives
+            if o.settled == "contested"
+        ]
+        info["next"] = {**info["next"], "title": "the game ends", **({"needs": waits} if waits else {})}
+    return info
 
 
 def how_settled(o: ObjectiveScore, over: bool) -> str:

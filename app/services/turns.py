@@ -255,11 +255,20 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
             entered += arrive(session, game, item, step=now.id, units=units)
         return entered
     events = seal_due(session, game, "system", leaving=True) + end_of_turn(session, game, viewer.role)
-    last = game.board.get("last_turn")
-    if after.turn > game.turn and isinstance(last, int) and game.turn >= last:
+    if ends_game(game, after):
         return [*events, _last_turn_ended(session, game, viewer)]
     bump_game(session, game, None, turn=after.turn, side_to_move=after.side, step=after.step)
     return events + start_of_turn(session, game)
+
+
+def ends_game(game: Game, after: Position | None = None) -> bool:
+    """Whether advancing now ends the game: the scenario's last turn over (`after`: the next position, where
+    the caller has worked it out)."""
+    if game.status != "playing":
+        return False
+    last = game.board.get("last_turn")
+    after = after or next_position(rules_of(game), game.period, position(game))
+    return after.turn > game.turn and isinstance(last, int) and game.turn >= last
 
 
 def _last_turn_ended(session: Session, game: Game, viewer: Viewer) -> Event:

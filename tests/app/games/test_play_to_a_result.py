@@ -5,6 +5,8 @@ last bound ends), and the score's answers refused to a hostile client."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,6 +17,8 @@ from app.guard.auth import COOKIE_NAME
 from tests.app.games.conftest import Game, new_game, start_game
 from tests.app.games.test_live_and_concurrency import Listener
 from tests.app.test_stream_frames import caught_up, stream
+
+FERME = Path(__file__).parents[3] / "rules/earth2mm/data/scenarios/earth2mm-demo-ferme.json"
 
 
 def score(http: Any, g: Game, who: dict[str, str] | None = None) -> dict[str, Any]:
@@ -237,3 +241,49 @@ def test_the_game_does_not_end_over_a_contested_objective_whose_call_lapsed(clie
     assert (
         over["settled"] == "called" and not over["contested"]
     )  # nothing left for the board to offer a call on
+
+
+def test_the_2mm_last_bound_waits_for_the_call_on_the_contested_farm(client: TestClient) -> None:
+    # Issue 64: the game's end by itself (its last bound over) waits, as the referee's End does, for the call
+    # on an objective contested with no call: the turn says so, the advance and the End are refused naming
+    # the farm, and once the referee has called it the next advance ends the game, the farm settled by the call.
+    doc = json.loads(FERME.read_text())
+    imported = client.post("/api/v1/scenarios", json={**doc, "id": "ferme-one-bound", "turns": 1})
+    assert imported.status_code == 201, imported.text
+    g = new_game(client, {"scenario": "ferme-one-bound"})
+    start_game(client, g)
+    units = client.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+    for i, u in enumerate(u for u in units if u["side"] == "defender" and u["base"] == "elite-inf"):
+        move(client, g, u, 59.0 + 2 * i, 100.0, 270.0)  # the farm's garrison falls back
+    move(client, g, a_stand(client, g, "attacker", "line-inf"), 62.0, 80.5, 90.0)  # onto the farm's edge
+    farm = objective(score(client, g), "ferme-du-bois")
+    assert (farm["holder"], farm["settled"]) == ("attacker", "contested")
+    turn = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()
+    while turn["next"]["action"] == "advance":
+        turn = client.post(
+            f"/api/v1/games/{g.id}/turn/advance", headers=g.referee, json={"version": turn["version"]}
+        ).json()["turn"]
+    assert turn["next"]["title"] == "the game ends"
+    assert turn["next"]["needs"] == ["the referee's call on Ferme du Bois (contested)"]
+    for url, said in (
+        ("turn/advance", "Ferme du Bois is contested: the referee calls it before the game ends."),
+        ("finish", "Ferme du Bois is contested: call it before the game ends."),
+    ):
+        r = client.post(f"/api/v1/games/{g.id}/{url}", headers=g.referee, json={"version": turn["version"]})
+        assert (r.status_code, r.json()["detail"]) == (409, said)
+    call = {"objective_id": "ferme-du-bois", "side": "defender"}
+    assert client.post(f"/api/v1/games/{g.id}/score/calls", headers=g.referee, json=call).is_success
+    turn = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()
+    assert "needs" not in turn["next"]
+    r = client.post(
+        f"/api/v1/games/{g.id}/turn/advance", headers=g.attacker, json={"version": turn["version"]}
+    )
+    assert r.status_code == 200, r.text
+    result = client.get(f"/api/v1/games/{g.id}/result", headers=g.attacker).json()
+    assert (result["ended_by"], result["winner"], result["points"]) == (
+        "last-turn",
+        "defender",
+        {"attacker": 0, "defender": 2},
+    )
+    farm = objective(result, "ferme-du-bois")
+    assert (farm["settled"], farm["settled_words"]) == ("called", "called by the referee for the defender")
