@@ -51,6 +51,13 @@ def test_a_contested_bridge_is_read_and_called_before_the_game_ends(new_page: An
         settled(referee)
         screenshot(referee, f"referee-contested-{size['width']}")
         found += [f"contested at {size['width']}: {v}" for v in serious_violations(referee)]
+        # Nothing floats over what the referee acts on as the board scrolls: the filter bar, sticky, was drawn
+        # over the clock's buttons (2mm at 1920x1080, axe target-size).
+        floating = referee.evaluate(
+            "() => [...document.querySelectorAll('.board-tools, .clock-bar, .score-bar')]"
+            ".map((e) => getComputedStyle(e).position).filter((p) => p === 'sticky' || p === 'fixed')"
+        )
+        found += [f"a bar {p} over the board at {size['width']}" for p in floating]
     assert not found, "\n".join(found)
 
     # One tap calls it from the end's list; then the game ends in one more, and nothing offers a call after.
