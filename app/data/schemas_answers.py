@@ -76,6 +76,9 @@ class GameTurnOut(_Open):
     step: StepNowOut | None
     next: dict[str, Any] | None
     needs: list[str] | None = None
+    needs_cards: list[int | None] | None = Field(
+        default=None, description="The stand whose card offers the act settling each of `needs` (null: none)."
+    )
     resolvers: list[str] | None = None
 
 

@@ -20,7 +20,7 @@ from app.services.seats import sides
 from app.services.unit_names import told_apart_names
 from app.services.units import list_units
 from rules.core.acts import EndGame, Roll
-from rules.core.game import TURN_ENDED, TURN_STARTED, Position, first_position, next_position
+from rules.core.game import TURN_ENDED, TURN_STARTED, Need, Position, first_position, next_position
 from rules.core.game import acting as acting_sides
 from rules.core.records import Snapshot
 from rules.core.turn import Permit, Step
@@ -102,6 +102,8 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         "source": current.source,
     }
     info["needs"] = needs
+    # The stand whose card offers the act settling each need (the board's "End the game" opens it in one tap).
+    info["needs_cards"] = [n.unit_id if isinstance(n, Need) else None for n in needs]
     info["resolvers"] = list(current.resolvers)
     info["next"] = (
         {"action": "advance", "step": nxt.id, "title": nxt.title}

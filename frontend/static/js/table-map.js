@@ -748,7 +748,10 @@
   drawCloth();
   fitTable();
   drawRuler();
-  load();
+  // A link to a stand's card (the board's "End the game" list: the sub-unit whose hits wait): #stand-<id> opens
+  // it once the table is read, as a tap on the stand would.
+  const linked = /^#stand-(\d+)$/.exec(location.hash);
+  load().then(() => { if (linked && model.units.has(Number(linked[1]))) showStand(Number(linked[1]), true); });
   const restyle = () => {
     for (const id of standLayers.keys()) {
       const el = standLayers.get(id).shape.getElement();
