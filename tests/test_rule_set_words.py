@@ -177,6 +177,8 @@ APP_OWN_MEANINGS = {
     ("app/services/undo.py", "move"): "the log's event kind of a stand moved",
     ("frontend/static/css/app.css", "road"): "the table's terrain feature kind (rules.table), drawn by class",
     ("frontend/static/js/board-filters.js", "open"): "a details element opened",
+    ("frontend/static/js/board-live.js", "open"): "a details element kept open through a live swap",
+    ("frontend/static/js/game-score.js", "open"): "a details element opened (the board's End the game)",
     ("frontend/static/js/net-status.js", "open"): "a details element opened",
     ("frontend/static/js/org-tables.js", "open"): "a details element opened",
     ("frontend/static/js/scenario-deploy.js", "open"): "a details element opened",

@@ -6,8 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.core.acts import GiveTime, PauseClock, ResumeClock, SetClockLimits
+
 # Kinds that change stands only: the game's turn and board stay as they were unless a change names the game.
 STAND_KINDS = frozenset({"marker", "move", "unit-update", "roll", "arrival-roll"})
+# The referee's acts on the clock (app.services.acts._clock): logged, they change neither a stand nor the game's
+# row (its turn, step, board or version); the frames carry the clock itself (app.routes.events). Counted as
+# touching the game, a pause had every map redraw its whole table and every board read its units anew.
+CLOCK_KINDS = frozenset({PauseClock.event, ResumeClock.event, GiveTime.event, SetClockLimits.event})
 
 
 def touched_units(event: Mapping[str, Any]) -> set[int]:
@@ -29,6 +35,8 @@ def logged_kind(event: Mapping[str, Any]) -> str:
 def touches_game(event: Mapping[str, Any]) -> bool:
     """Whether an event may have changed the game itself (its turn, step or board), not only stands."""
     kind = logged_kind(event)
+    if kind in CLOCK_KINDS:
+        return False
     if kind not in STAND_KINDS:
         return True
     changes = event["payload"].get("changes") or []

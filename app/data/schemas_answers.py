@@ -7,7 +7,7 @@ answer leaves out in some states is optional and the route answers with `respons
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
@@ -76,6 +76,9 @@ class GameTurnOut(_Open):
     step: StepNowOut | None
     next: dict[str, Any] | None
     needs: list[str] | None = None
+    needs_cards: list[int | None] | None = Field(
+        default=None, description="The stand whose card offers the act settling each of `needs` (null: none)."
+    )
     resolvers: list[str] | None = None
 
 
@@ -402,9 +405,24 @@ class ObjectiveScoreOut(BaseModel):
     stands: list[int]
     contested: bool
     called_by_referee: bool
-    first_taken_by: str | None = None
+    first_taken_by: str | None = Field(default=None, description="The first side to hold it in play")
+    settled: Literal["held", "called", "contested"] = Field(
+        default="held",
+        description="How it is settled: held by the stands beyond doubt, called by the referee, or contested "
+        "with no call standing (the referee calls it before ending the game; as the game ended: contested at "
+        "the end)",
+    )
+    lapsed_call: str | None = Field(
+        default=None,
+        description="The side a call of the referee named that has lapsed since (the stands' holding changed), "
+        "'nobody' for a call for nobody; null while a call stands or none lapsed",
+    )
     geometry: dict[str, Any] | None = Field(
         default=None, description="Its point or area as the scenario writes it (GeoJSON, table cm)"
+    )
+    settled_words: str | None = Field(
+        default=None,
+        description="In a result: how it was settled, in words (app.services.result.how_settled)",
     )
 
 

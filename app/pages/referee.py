@@ -27,7 +27,7 @@ from app.pages import game_record
 from app.pages.seats import Seat, game_page
 from app.pages.templates import templates
 from app.services import events as events_service
-from app.services import markers, turns
+from app.services import markers, result, turns
 from app.services import templates as table_templates
 from app.services.board import UnitRow, board_units, shared_units, unit_row
 from app.services.unit_names import display_names, full_names
@@ -214,7 +214,7 @@ def _game_now(
         events_service.reversed_ids(session, game.pk),
     )
     return {
-        "turn": turns.turn_info(session, game) if with_turn else None,
+        "turn": result.turn_now(session, game) if with_turn else None,
         "turn_badges": badges(
             markers.rules_of(game).book.kit, game.state
         ),  # the rule set's values set, in words

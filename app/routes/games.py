@@ -27,7 +27,7 @@ from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import COOKIE_NAME, ViewerDep
 from app.guard.limits import Terrain, Variants, Version, readable_json
-from app.services import acts, campaign_battles, card, cards, game_setup, games, seating, seats, turns
+from app.services import acts, campaign_battles, card, cards, game_setup, games, result, seating, seats
 from app.services import events as events_service
 from app.services import report as report_service
 from app.services import resolve as resolve_service
@@ -429,7 +429,7 @@ def delete_game(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Resp
     responses=errors.responses(401, 403, 404),
 )
 def get_turn(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameTurnOut:
-    return GameTurnOut.model_validate(turns.turn_info(session, games.get_game(session, game_id)))
+    return GameTurnOut.model_validate(result.turn_now(session, games.get_game(session, game_id)))
 
 
 @router.post(
@@ -450,7 +450,7 @@ def advance(
     session.refresh(game)
     return AdvancedOut.model_validate(
         {
-            "turn": turns.turn_info(session, game),
+            "turn": result.turn_now(session, game),
             "events": [events_service.event_dict(e) for e in events if viewer.sees(e.visibility)],
         }
     )
@@ -468,7 +468,7 @@ def finish(game_id: GameId, body: AdvanceIn, viewer: ViewerDep, session: Session
     with game_write(session, game_id) as game:
         acts.finish_game(session, game, viewer, body.version)
     session.refresh(game)
-    return GameTurnOut.model_validate(turns.turn_info(session, game))
+    return GameTurnOut.model_validate(result.turn_now(session, game))
 
 
 @router.post(

@@ -34,6 +34,7 @@ from app.services import units as units_service
 from app.services.events import record
 from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
+from app.services.result import end_refusal
 from rules.core.acts import (
     Act,
     AddUnit,
@@ -101,6 +102,10 @@ def play(
     """Play `act` on `game` (locked) for `viewer`: see the module's steps (`formation`: a formation move
     planned before the lock, `plan_formation`)."""
     if isinstance(act, AdvanceTurn):  # the turn's own steps log what happens as it moves on
+        if turns.ends_game(game):  # the last turn's end waits for the referee's calls, as the referee's End
+            refused = end_refusal(score.game_score(session, game), by_referee=False)
+            if refused is not None:
+                raise turns.conflict(game, refused)
         evs = turns.advance(session, game, viewer, act.version)
         return Played(evs[-1], [], None, evs)  # a step moved on is always logged
     todo, snapshot, override = _judged(session, game, viewer, act, formation)
@@ -491,6 +496,9 @@ def _end_game(session: Session, game: Game, viewer: Viewer, act: EndGame, _: Any
     viewer.require_referee("end the game")
     if game.status == "finished":
         raise turns.conflict(game, "The game is over already: its result stands.")
+    refused = end_refusal(score.game_score(session, game))
+    if refused is not None:  # the board's "End the game" offers each call first (one tap each)
+        raise Conflict(refused, current=game_state(game))
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
         turn = game.turn

@@ -14,6 +14,7 @@ from app.services.events import event_dict, list_events, reversed_ids, roles_of
 from app.services.games import game_state
 from app.services.markers import rules_of
 from app.services.result import game_result, result_answer
+from app.services.score import game_score
 from app.services.unit_names import display_names
 from app.services.units import leaves_under, list_units
 
@@ -55,8 +56,9 @@ def report(session: Session, game: Game, viewer: Viewer) -> dict[str, Any]:
             1 for u in units if u.side == side and u.killed and not any(c.parent_id == u.id for c in units)
         )
         sides_out[side] = casualty_estimate(game, lost)
-    told = story.story(read, {u.pk: u for u in units}, names, undone, rules)
-    ended = game_result(session, game.pk)
+    score = game_score(session, game)  # the objectives' changes of hands the story tells, and the result's
+    told = story.story(read, {u.pk: u for u in units}, names, undone, rules, score.taken)
+    ended = game_result(session, game.pk, score)
     # The story's last line: the result in words, once the game is over.
     told["ending"] = ended.words if ended is not None else None
     return {

@@ -7,17 +7,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from shapely.geometry import mapping
 from sqlmodel import Session, col, select
 
 from app.data.models import Event, Game
 from app.data.schemas_answers import GameResultOut
+from app.services import turns
 from app.services.markers import rules_of
 from app.services.score import FINISHED, game_score, objective_answer, objectives_of
-from rules.core.score import ObjectiveScore, kept_score
+from rules.core.score import ObjectiveScore, Score, kept_score
 
-__all__ = ["GameResult", "game_result", "result_answer"]
+__all__ = ["GameResult", "end_refusal", "game_result", "how_settled", "result_answer", "turn_now"]
 
 
 @dataclass(frozen=True)
@@ -37,8 +39,9 @@ class GameResult:
     source: str
 
 
-def game_result(session: Session, game_id: int) -> GameResult | None:
-    """The game's result once it is over (None while it is played, or for no such game)."""
+def game_result(session: Session, game_id: int, score: Score | None = None) -> GameResult | None:
+    """The game's result once it is over (None while it is played, or for no such game), from its `score`
+    where the caller has read it (app.services.score.game_score)."""
     game = session.get(Game, game_id)
     if game is None or game.status != "finished":
         return None
@@ -48,13 +51,13 @@ def game_result(session: Session, game_id: int) -> GameResult | None:
     turn = int(ended.payload.get("turn", ended.turn)) if ended is not None else game.turn
     by = str(ended.payload.get("reason", "referee")) if ended is not None else "referee"
     rules = rules_of(game)
-    score = game_score(session, game)
+    score = score if score is not None else game_score(session, game)
     key = rules.book.score_kept
     outcome = kept_score(game.board.get(key) or {})[1] if key else rules.outcome(score.points)
     how = "as its last " + rules.book.turn_word + " ended" if by == "last-turn" else "by the referee"
     words = (
         f"Game over in {rules.book.turn_word} {turn}, ended {how}: {outcome.reason}"
-        f" ({_tally(score.points)}; stands lost: {_tally(score.losses)})."
+        f" ({_tally(score.points)}; {rules.book.stand_word}s lost: {_tally(score.losses)})."
     )
     return GameResult(
         outcome.winner,
@@ -80,10 +83,60 @@ def result_answer(game: Game, result: GameResult) -> GameResultOut:
         winner=result.winner,
         points=dict(result.points),
         losses=dict(result.losses),
-        objectives=[objective_answer(o, shapes) for o in result.objectives],
+        objectives=[
+            objective_answer(o, shapes).model_copy(update={"settled_words": how_settled(o, True)})
+            for o in result.objectives
+        ],
         ended_at_turn=result.ended_at_turn,
         ended_by=result.ended_by,
         reason=result.reason,
         words=result.words,
         source=result.source,
     )
+
+
+def end_refusal(score: Score, by_referee: bool = True) -> str | None:
+    """Why the game may not end now, in one sentence, or None: an objective contested with no call standing
+    (a call that lapsed included) is called first, so that the result never settles it by the stands' chance
+    (issue 64), whether the referee ends it or its last turn does (`by_referee` False: the last turn's end
+    waits for the calls, acts.play). The board's "End the game" offers each call in one tap and its "Yes" only
+    once this says None (frontend/static/js/game-score.js reads the same `settled`)."""
+    open_ = [o.name for o in score.objectives if o.settled == "contested"]
+    if not open_:
+        return None
+    one = len(open_) == 1
+    names = open_[0] if one else f"{open_[0]} and {len(open_) - 1} more"
+    verb = "is" if one else "are"
+    call = f"call {'it' if one else 'each'}" if by_referee else f"the referee calls {'it' if one else 'each'}"
+    return f"{names[:60]} {verb} contested: {call} before the game ends."
+
+
+def turn_now(session: Session, game: Game) -> dict[str, Any]:
+    """Where the game stands and what its step needs (app.services.turns.turn_info), and, where advancing
+    ends the game (its last turn over), what the end waits for: each objective contested with no call, which
+    the referee calls first (`next.needs`; acts.play refuses the advance until then)."""
+    info = turns.turn_info(session, game)
+    if info.get("next") and turns.ends_game(game):
+        waits = [
+            f"the referee's call on {o.name} (contested)"
+            for o in game_score(session, game).objectives
+            if o.settled == "contested"
+        ]
+        info["next"] = {**info["next"], "title": "the game ends", **({"needs": waits} if waits else {})}
+    return info
+
+
+def how_settled(o: ObjectiveScore, over: bool) -> str:
+    """How an objective was settled, in words (the report's): held by the stands, called by the referee, or
+    contested (at the end, once the game is `over`); a call that lapsed is said too."""
+    holder = f"the {o.holder}" if o.holder else "nobody"
+    if o.settled == "called":
+        said = f"called by the referee for {holder}"
+    elif o.settled == "contested":
+        said = f"contested{' at the end' if over else ''}, not called: the stands gave it to {holder}"
+    else:
+        said = f"held by {holder}" if o.holder else "held by nobody"
+    if o.lapsed_call:
+        who = "nobody" if o.lapsed_call == "nobody" else f"the {o.lapsed_call}"
+        said += f" (the referee's call for {who} lapsed as the stands moved)"
+    return said

@@ -86,7 +86,7 @@ def logged(events: Iterable[Event], undone: set[int]) -> list[Logged]:
         if ev.kind == CALLED and ev.pk not in undone:
             side = whole.get("side")
             call = (str(whole.get("objective_id")), side if isinstance(side, str) else None)
-        out.append(Logged(ev.turn, moved, added, call, ev.kind == FINISHED))
+        out.append(Logged(ev.turn, moved, added, call, ev.kind == FINISHED, ev.pk))
     return out
 
 

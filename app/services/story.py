@@ -16,6 +16,7 @@ from app.services import clock, ledger
 from app.services.unit_names import NamedUnit
 from rules.core.game import GameRules
 from rules.core.records import claims_of
+from rules.core.score import Taken
 
 DECISIVE = 3  # the decisive moments the story opens with
 
@@ -266,15 +267,28 @@ def _once(sentences: Sequence[str]) -> list[str]:
     return [s if n == 1 else f"{s[:-1]} ({'twice' if n == 2 else f'{n} times'})." for s, n in counts.items()]
 
 
+def taken_words(t: Taken) -> str:
+    """An objective changing hands, as the story tells it: "The attacker took Nimy bridge.", "Nimy bridge was
+    left to nobody.", "The referee's call on Nimy bridge lapsed: the stands left it to nobody."."""
+    if t.how == "called":
+        return ""  # the call itself is told ("The referee called ... for ...")
+    whose = f"the {t.side}" if t.side else "nobody"
+    said = f"The {t.side} took {t.name}." if t.side else f"{t.name} was held by nobody."
+    if t.how == "lapsed":
+        said = f"The referee's call on {t.name} lapsed as the stands moved: they gave it to {whose}."
+    return said
+
+
 def story(
     events: Sequence[Mapping[str, Any]],
     units: Mapping[int, NamedUnit],
     names: Mapping[int, str],
     undone: set[int],
     rules: GameRules,
+    taken: Sequence[Taken] = (),
 ) -> dict[str, Any]:
     """The decisive moments (the most decisive acts, `decisiveness`, earliest first among equals) and each
-    turn's sentences."""
+    turn's sentences, with who took which objective (`taken`: the score's changes of hands, in order)."""
     told = acts(events, units, names, undone, rules)
     teller = Teller(units, names, rules)
     ranked = sorted((a for a in told if decisiveness(a) > 0), key=lambda a: (-decisiveness(a), a.event_id))
@@ -286,13 +300,19 @@ def story(
             break
         if (moment := teller.moment(act, said)) is not None:
             moments.append(moment)
-    calls: dict[int, list[str]] = {}  # the referee's calls on contested objectives (issue 55), by turn
+    # The objectives by turn, in the log's order: the referee's calls (issue 55) and each change of hands.
+    held: dict[int, list[tuple[int, str]]] = {}
     for ev in events:
         p = ev.get("payload") or {}
-        if ev["kind"] == "objective-called":
+        if ev["kind"] == "objective-called" and ev["id"] not in undone:
             side = p.get("side")
             holder = "nobody" if side is None else f"the {side}"
-            calls.setdefault(int(ev["turn"]), []).append(f"The referee called {p.get('name')} for {holder}.")
+            call = f"The referee called {p.get('name')} for {holder}."
+            held.setdefault(int(ev["turn"]), []).append((int(ev["id"]), call))
+    for t in taken:
+        if hands := taken_words(t):
+            held.setdefault(t.turn, []).append((t.event_id, hands))
+    calls = {turn: [w for _, w in sorted(told_here, key=lambda x: x[0])] for turn, told_here in held.items()}
     # The referee's acts on the game clock, told after what happened on the table (app.services.clock).
     timed = [
         (int(ev["turn"]), words)
@@ -306,7 +326,7 @@ def story(
                 "turn": t,
                 "sentences": [
                     *teller.turn([a for a in told if a.turn == t]),
-                    *calls.get(t, []),
+                    *_once(calls.get(t, [])),
                     *(s for at, s in timed if at == t),
                 ],
             }

@@ -20,7 +20,7 @@ from app.services.seats import sides
 from app.services.unit_names import told_apart_names
 from app.services.units import list_units
 from rules.core.acts import EndGame, Roll
-from rules.core.game import TURN_ENDED, TURN_STARTED, Position, first_position, next_position
+from rules.core.game import TURN_ENDED, TURN_STARTED, Need, Position, first_position, next_position
 from rules.core.game import acting as acting_sides
 from rules.core.records import Snapshot
 from rules.core.turn import Permit, Step
@@ -102,6 +102,8 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         "source": current.source,
     }
     info["needs"] = needs
+    # The stand whose card offers the act settling each need (the board's "End the game" opens it in one tap).
+    info["needs_cards"] = [n.unit_id if isinstance(n, Need) else None for n in needs]
     info["resolvers"] = list(current.resolvers)
     info["next"] = (
         {"action": "advance", "step": nxt.id, "title": nxt.title}
@@ -255,11 +257,20 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
             entered += arrive(session, game, item, step=now.id, units=units)
         return entered
     events = seal_due(session, game, "system", leaving=True) + end_of_turn(session, game, viewer.role)
-    last = game.board.get("last_turn")
-    if after.turn > game.turn and isinstance(last, int) and game.turn >= last:
+    if ends_game(game, after):
         return [*events, _last_turn_ended(session, game, viewer)]
     bump_game(session, game, None, turn=after.turn, side_to_move=after.side, step=after.step)
     return events + start_of_turn(session, game)
+
+
+def ends_game(game: Game, after: Position | None = None) -> bool:
+    """Whether advancing now ends the game: the scenario's last turn over (`after`: the next position, where
+    the caller has worked it out)."""
+    if game.status != "playing":
+        return False
+    last = game.board.get("last_turn")
+    after = after or next_position(rules_of(game), game.period, position(game))
+    return after.turn > game.turn and isinstance(last, int) and game.turn >= last
 
 
 def _last_turn_ended(session: Session, game: Game, viewer: Viewer) -> Event:

@@ -157,6 +157,19 @@ class Position:
     step: int = 0
 
 
+class Need(str):
+    """What a step still needs (`GameRules.needs`), in words, with the stand whose card offers the act that
+    settles it (`unit_id`: 2mm's hits waiting, the firing sub-unit's), so that the board offers that card in one
+    tap; a plain string where no one stand's card does."""
+
+    unit_id: int | None
+
+    def __new__(cls, words: str, unit_id: int | None = None) -> Need:
+        need = super().__new__(cls, words)
+        need.unit_id = unit_id
+        return need
+
+
 # The moments something happens by itself between the players' acts (`GameRules.between_turns`): the side to
 # move's turn ends, its next turn starts, the board reads otherwise (a cloud arrived on the table).
 Moment = Literal["ended", "started", "board"]
@@ -371,7 +384,8 @@ class GameRules:
         return ()
 
     def needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
-        """What the current step still needs done besides its own words (rolls due, tests due)."""
+        """What the current step still needs done besides its own words (rolls due, tests due); a `Need` names
+        the stand whose card offers the act that settles it."""
         return []
 
     def between_turns(self, snapshot: Snapshot, moment: str) -> tuple[tuple[Notice, ...], tuple[Change, ...]]:

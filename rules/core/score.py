@@ -12,8 +12,12 @@ stood after each act are the stands now with the later changes taken back. Then,
 - as the game ends, each `game_end` objective scores its vp to its holder; until then a side's points count
   the `game_end` objectives it holds now, as the game would end (so the score a table sees moves with it);
 - a referee's call on an objective (`Logged.call`: a side, or None for nobody) stands for its holder until the
-  stands' holding of it changes (its holder, its stands or whether it is contested); a call on an objective the stands make no doubt of stands alike (the referee
+  stands' holding of it changes (its holder, its stands or whether it is contested): the call then lapses
+  (`ObjectiveScore.lapsed_call`); a call on an objective the stands make no doubt of stands alike (the referee
   is the judge of the table).
+Each objective says how it is settled (`settled`): `held` by the stands beyond doubt, `called` by the referee,
+or `contested` (no call stands: as the game ends, contested at the end); and each change of its holder in play
+(turn 1 on) is kept in order (`Score.taken`: by the stands, by a call, or as a call lapsed), the story's.
 Losses are each side's stands destroyed."""
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ class Logged:
     added: tuple[int, ...] = ()
     call: tuple[str, str | None] | None = None
     ended: bool = False
+    id: int = 0  # the event's id in the game's log (what the story tells a change of hands by)
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,24 @@ class ObjectiveScore:
     contested: bool
     called_by_referee: bool
     first_taken_by: str | None = None
+    settled: str = "held"  # SETTLED: held by the stands, called by the referee, contested with no call
+    lapsed_call: str | None = None  # the side a call that lapsed since named ("nobody"), while no call stands
+
+
+SETTLED = ("held", "called", "contested")
+
+
+@dataclass(frozen=True)
+class Taken:
+    """An objective changing hands in play: in which turn, to whom (None: nobody), and how: `stands` (the
+    stands' holding), `called` (the referee's call) or `lapsed` (the stands' again, as a call lapsed)."""
+
+    turn: int
+    objective_id: str
+    name: str
+    side: str | None
+    how: str
+    event_id: int = 0
 
 
 @dataclass(frozen=True)
@@ -93,6 +116,7 @@ class Score:
     objectives: tuple[ObjectiveScore, ...]
     ended: bool = False
     turns_scored: tuple[int, ...] = ()
+    taken: tuple[Taken, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,9 +133,13 @@ def by_points(points: Mapping[str, int], source: str = "") -> Verdict:
     more points win, level points are a draw."""
     a, d = points.get("attacker", 0), points.get("defender", 0)
     if a == d:
-        return Verdict(None, f"level at {a} victory points each: a draw", source)
+        return Verdict(None, f"level at {_vp(a)} each: a draw", source)
     winner = "attacker" if a > d else "defender"
-    return Verdict(winner, f"the {winner} wins by {max(a, d)} victory points to {min(a, d)}", source)
+    return Verdict(winner, f"the {winner} wins by {_vp(max(a, d))} to {min(a, d)}", source)
+
+
+def _vp(n: int) -> str:
+    return f"{n} victory point{'' if n == 1 else 's'}"
 
 
 def pieces_before(
@@ -151,7 +179,11 @@ class _Tally:
     holdings: dict[str, Holding]
     points: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
     calls: dict[str, tuple[str | None, Holding]] = field(default_factory=dict)
-    taken: dict[str, str] = field(default_factory=dict)
+    lapsed: dict[str, str | None] = field(default_factory=dict)  # a call that lapsed, while no other stands
+    taken: dict[str, str] = field(default_factory=dict)  # first_taken objectives scored, to whom
+    first: dict[str, str] = field(default_factory=dict)  # every objective: the first side to hold it in play
+    was: dict[str, str | None] = field(default_factory=dict)  # each objective's holder after the last event
+    changes: list[Taken] = field(default_factory=list)
     turns_scored: list[int] = field(default_factory=list)
 
     def holder(self, o: Objective) -> str | None:
@@ -161,14 +193,30 @@ class _Tally:
     def held(self, holdings: dict[str, Holding]) -> None:
         """The holdings after an act: a call stands while the stands' holding it was made on stands."""
         self.holdings = holdings
-        for oid, (_, on) in list(self.calls.items()):
+        for oid, (side, on) in list(self.calls.items()):
             h = holdings[oid]
             if h != on:
                 del self.calls[oid]
+                self.lapsed[oid] = side
+
+    def call(self, oid: str, side: str | None) -> None:
+        self.calls[oid] = (side, self.holdings[oid])
+        self.lapsed.pop(oid, None)
+
+    def changed_hands(self, turn: int, call: str | None, event_id: int) -> None:
+        """Each objective whose holder the event changed (told from turn 1 on), and how."""
+        for o in self.objectives:
+            side = self.holder(o)
+            if o.id in self.was and side != self.was[o.id] and turn >= 1:
+                how = "called" if o.id == call else "lapsed" if o.id in self.lapsed else "stands"
+                self.changes.append(Taken(turn, o.id, o.name, side, how, event_id))
+            self.was[o.id] = side
 
     def first_taken(self) -> None:
         for o in self.objectives:
             side = self.holder(o)
+            if side in SIDES and side is not None:
+                self.first.setdefault(o.id, side)
             if o.scored == "first_taken" and o.id not in self.taken and side in SIDES:
                 self.taken[o.id] = side
                 self.points[side] += o.vp
@@ -225,8 +273,11 @@ def score_of(
                     if o.id in near:
                         holdings[o.id] = _holding(o, areas[o.id], pieces, bases)
                 tally.held(holdings)
+        called = None
         if ev.call is not None and any(o.id == ev.call[0] for o in objectives):
-            tally.calls[ev.call[0]] = (ev.call[1], tally.holdings[ev.call[0]])
+            called = ev.call[0]
+            tally.call(called, ev.call[1])
+        tally.changed_hands(turn, called, ev.id)
         if turn >= 1:
             tally.first_taken()
         if ev.ended:
@@ -249,6 +300,7 @@ def score_of(
         tuple(_objective_score(o, tally) for o in objectives),
         ended,
         tuple(tally.turns_scored),
+        tuple(tally.changes),
     )
 
 
@@ -274,6 +326,8 @@ def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
     h = tally.holdings[o.id]
     called = o.id in tally.calls
     holder = tally.holder(o)
+    contested = h.contested and not called
+    lapsed = tally.lapsed[o.id] or "nobody" if o.id in tally.lapsed and not called else None
     return ObjectiveScore(
         o.id,
         o.name,
@@ -281,9 +335,11 @@ def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
         o.scored,
         holder,
         tuple(int(s) for s in h.stands) if holder == h.holder else (),
-        h.contested and not called,
+        contested,
         called,
-        tally.taken.get(o.id),
+        tally.first.get(o.id),
+        "called" if called else "contested" if contested else "held",
+        lapsed,
     )
 
 

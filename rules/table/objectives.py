@@ -8,7 +8,9 @@ A scenario writes them as `table_objectives`, a GeoJSON FeatureCollection like i
 
 Holding (`holding`): an objective is held by the side with a stand on the table, not destroyed, within or
 touching it (its base's outline meets the point or the area) while no stand of the other side is; with
-`held_by: <side>` that side also holds it while no stand of either side is there. Contested: the holder would
+`held_by: <side>` the scenario's own reading wins over that two-sides rule: that side holds it until a stand of
+the other side is there alone (no stand there, or stands of both sides: still its; the Ferme du Bois' and a
+Firestorm table's positions, errata demo-ferme-objectives and campaign-table-objectives). Contested: the holder would
 change if a stand moved by 1 cm (`TOLERANCE_CM`, the tape's tolerance): a stand within 1 cm of the edge, in
 or out, whose presence decides it."""
 
@@ -181,11 +183,9 @@ def _relation(o: Objective, s: Stand) -> tuple[bool, bool, bool]:
 
 
 def _holder(o: Objective, sides_in: set[str]) -> str | None:
-    if len(sides_in) == 1:
-        return next(iter(sides_in))
-    if not sides_in and o.held_by in SIDES:
-        return o.held_by
-    return None
+    if o.held_by in SIDES:  # the scenario's side, until the other side's stands alone are there
+        return next(iter(sides_in)) if len(sides_in) == 1 else o.held_by
+    return next(iter(sides_in)) if len(sides_in) == 1 else None
 
 
 def holding(o: Objective, stands: Sequence[Stand]) -> Holding:

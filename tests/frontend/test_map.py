@@ -364,6 +364,14 @@ def test_the_table_fits_each_screen_and_answers_touch(new_page: Any) -> None:
     fits(page, TABLET_PORTRAIT)
     map_at(page, PHONE)
     fits(page, PHONE)
+    # A link to a stand's card (the board's "End the game" list: the sub-unit whose hits wait) opens the map on
+    # that card.
+    units = page.request.get(f"/api/v1/games/{game_id}/units").json()
+    stand = next(u for u in units if u["side"] == "attacker" and u["x"] is not None)
+    page.goto("about:blank")
+    page.goto(f"/games/{game_id}/map#stand-{stand['id']}")
+    expect(page.locator("[data-stand-name]")).to_be_visible()
+    assert page.evaluate("window.firestepMap.selectedStand()") == stand["id"]
 
 
 def fits(page: Any, viewport: dict[str, int]) -> None:

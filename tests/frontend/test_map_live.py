@@ -245,3 +245,23 @@ def test_a_late_or_repeated_frame_rolls_nothing_back(new_page: Any) -> None:
     referee.wait_for_function(f"() => window.firestepMap.model.asOf >= {second['event_id']}")
     assert before <= int(referee.evaluate("window.firestepMap.model.asOf"))
     assert referee.evaluate(f"window.firestepMap.model.units.get({stand['id']}).x") == 20
+
+
+def test_the_referees_pause_and_the_end_redraw_no_stand_on_the_map(new_page: Any) -> None:
+    # Issue 64: a pause (a clock act: no stand, no game state changed) had every map redraw its whole table, and
+    # the end (the game's status alone) too: 1.5-2.2 s to reach the other devices where a move took 0.2-0.4 s.
+    page = new_page(TABLET_LANDSCAPE)
+    game_id, made = seed_game(page)
+    api, referee = f"/api/v1/games/{game_id}", {"Authorization": f"Bearer {made['referee_token']}"}
+    version = page.request.get(api).json()["version"]
+    assert page.request.post(f"{api}/turn/advance", data={"version": version}, headers=referee).ok
+    open_live_map(page, game_id)
+    page.evaluate(
+        "() => { window.redraws = 0; addEventListener('firestep:map-redraw', () => { window.redraws += 1; }); }"
+    )
+    assert page.request.post(f"{api}/clock/pause", headers=referee).ok
+    expect(page.locator("[data-game-clock]")).to_have_attribute("data-clock-state", "paused")
+    version = page.request.get(api).json()["version"]
+    assert page.request.post(f"{api}/finish", data={"version": version}, headers=referee).ok
+    expect(page.locator("[data-map-turn]")).to_have_text("Game over")
+    assert page.evaluate("window.redraws") == 0

@@ -36,7 +36,13 @@
 
   const swap = (el) => {
     const old = document.getElementById(el.id);
-    if (old) old.replaceWith(el);
+    if (!old) return;
+    // What the reader opened stays open through the swap ("End the game…" while the referee calls what is
+    // still to settle in it).
+    for (const d of old.querySelectorAll("details[open][data-keep-open]")) {
+      el.querySelector(`details[data-keep-open="${d.dataset.keepOpen}"]`)?.setAttribute("open", "");
+    }
+    old.replaceWith(el);
   };
 
   const applyChanges = (root) => {

@@ -69,14 +69,18 @@
   // -- drawing ---------------------------------------------------------------------------------------------------
   let score = null;
   const sidesOf = (s) => (s && Array.isArray(s.sides) ? s.sides : []);
+  const lapsedWords = (o) => (o.lapsed_call ? `; the referee's call for ${o.lapsed_call === "nobody" ? "nobody" : `the ${o.lapsed_call}`} lapsed as the stands moved` : "");
   const holderWords = (o) => {
-    if (o.contested) return o.called_by_referee ? `Contested; the referee called it: ${o.holder ? `the ${o.holder}'s` : "nobody's"}` : "Contested: the referee's call";
-    if (!o.holder) return "Held by nobody";
+    if (o.contested) return o.called_by_referee ? `Contested; the referee called it: ${o.holder ? `the ${o.holder}'s` : "nobody's"}` : `Contested: the referee's call${lapsedWords(o)}`;
+    if (!o.holder) return `Held by nobody${lapsedWords(o)}`;
     const n = Array.isArray(o.stands) ? o.stands.length : 0;
-    return `Held by the ${o.holder}${n ? ` (${n} stand${n > 1 ? "s" : ""})` : ""}${o.called_by_referee ? ", as the referee called it" : ""}`;
+    return `Held by the ${o.holder}${n ? ` (${n} stand${n > 1 ? "s" : ""})` : ""}${o.called_by_referee ? ", as the referee called it" : ""}${lapsedWords(o)}`;
   };
-  // A contested objective's call: one button per side and one for nobody (the referee's alone).
-  const callButtons = (o) => (role === "referee" && o.contested
+  // The calls are the referee's while the game is played (app.services.acts refuses one before or after).
+  const playing = () => Boolean(score) && score.status === "playing";
+  // A contested objective's call (or, `always`, any objective's: one whose call lapsed, as the game ends): one
+  // button per side and one for nobody (the referee's alone).
+  const callButtons = (o, always = false) => (role === "referee" && playing() && (o.contested || always)
     ? h("div", { class: "score-call", role: "group", "aria-label": `Whose is ${o.name}? Your call is recorded in the log.` },
       ...["attacker", "defender", ""].map((side) => h("button", {
         type: "button", class: "button", "data-score-call": String(o.id), "data-holder": side,
@@ -84,14 +88,33 @@
         text: side ? `${sideName(side)}'s` : "Nobody's",
       })))
     : null);
-  const objectiveItem = (o) => h("li", {
+  const objectiveItem = (o, always = false) => h("li", {
     class: `score-objective holder-${o.contested ? "contested" : o.holder || "none"}`, "data-objective": String(o.id),
     "data-holder": o.holder || "", "data-contested": o.contested ? "true" : "false",
   },
   h("span", { class: "objective-mark", "aria-hidden": "true" }),
   h("strong", { text: o.name }), ` · ${o.vp} VP ${when(o)}. `,
   h("span", { class: "objective-holder", text: `${holderWords(o)}.` }),
-  callButtons(o));
+  callButtons(o, always));
+
+  // "End the game" on the referee's board (_referee_parts.html): what is still to settle, each objective
+  // contested with no call or whose call lapsed, with its call in one tap; "Yes" only once none is contested
+  // (the server refuses it so: app.services.result.end_refusal reads the same `settled`).
+  const drawEnd = () => {
+    document.querySelectorAll("[data-end-game]").forEach((box) => {
+      const list = box.querySelector("[data-end-settle]");
+      const yes = box.querySelector("[data-end-confirm]");
+      if (!list || !score) return;
+      const unsettled = (score.objectives || []).filter((o) => o.settled === "contested" || o.lapsed_call);
+      const contested = unsettled.filter((o) => o.settled === "contested");
+      list.replaceChildren(...(unsettled.length ? [
+        h("p", {}, h("strong", { text: contested.length ? "Call each contested objective first:" : "A call lapsed: call it again, or leave it as the stands hold it:" })),
+        h("ul", { class: "score-objectives" }, ...unsettled.map((o) => objectiveItem(o, true))),
+      ] : []));
+      if (yes) yes.hidden = contested.length > 0;
+      box.dataset.contested = String(contested.length);
+    });
+  };
 
   const drawChip = () => {
     document.querySelectorAll("[data-score-chip]").forEach((chip) => {
@@ -128,7 +151,7 @@
             h("td", { text: String(s.losses ?? 0) }))))),
         h("h3", { class: "score-objectives-part", text: "Objectives" }),
         (score.objectives || []).length
-          ? h("ul", { class: "score-objectives score-objectives-part" }, ...score.objectives.map(objectiveItem))
+          ? h("ul", { class: "score-objectives score-objectives-part" }, ...score.objectives.map((o) => objectiveItem(o)))
           : h("p", { class: "muted score-objectives-part", text: "This scenario has no objectives on the table." }),
       );
     });
@@ -137,6 +160,7 @@
     if (score && score.turn_word) turnWord = score.turn_word;
     drawChip();
     drawDashboard();
+    drawEnd();
     document.dispatchEvent(new CustomEvent("firestep:score", { detail: score }));
   };
   // The clocks count on between answers (once a second, only while one runs).
@@ -188,6 +212,8 @@
   });
   document.addEventListener("firestep:resync", read);
   document.addEventListener("firestep:refresh", read);
+  // The board's turn panel is swapped by its live frames (board-live.js): its end's list is drawn as it opens.
+  document.addEventListener("toggle", (e) => { if (e.target.matches?.("[data-end-game]") && e.target.open) drawEnd(); }, true);
 
   // -- the referee's call --------------------------------------------------------------------------------------
   const call = async (button) => {

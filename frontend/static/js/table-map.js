@@ -392,7 +392,7 @@
       marker ? h("p", { "data-stand-markers": String(markersOf(u)), text: markersOf(u) ? `${markersOf(u)} ${marker.label.toLowerCase()} marker${markersOf(u) > 1 ? "s" : ""}` : `No ${marker.label.toLowerCase()} markers` }) : null,
       h("p", { class: "muted", text: [u.killed ? "Destroyed" : "", ...states].filter(Boolean).join(" · ") || "Nothing else to note" }),
       // A destroyed stand offers nothing but its record.
-      u.killed ? null : h("div", { class: "card-actions" },
+      u.killed || model.turn.status === "finished" ? null : h("div", { class: "card-actions" },
         marker ? h("button", { type: "button", class: "button", "data-stand-action": "add-marker", text: "+1 marker" }) : null,
         marker && mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "recover", text: "Recover a marker" }) : null,
         mayActFor(u.side) ? h("button", { type: "button", class: "button", "data-stand-action": "move", text: "Move", "aria-pressed": String(mode.kind === "move") }) : null,
@@ -651,7 +651,11 @@
     }
     if (what.changed && selectedStand && what.changed.has(selectedStand)) showStand(selectedStand);
     if (what.template !== undefined) drawTemplate(what.template);
-    if (what.turn) drawTurn();
+    if (what.turn) {
+      drawTurn();
+      // A new step, or the game's end: the open card shows what may be done now (its acts read anew).
+      if (selectedStand && panelShows === "stand" && shownStep !== model.turn.step) showStand(selectedStand);
+    }
     if (what.units || what.templates) window.dispatchEvent(new CustomEvent("firestep:map-changed"));
   });
 
@@ -744,7 +748,10 @@
   drawCloth();
   fitTable();
   drawRuler();
-  load();
+  // A link to a stand's card (the board's "End the game" list: the sub-unit whose hits wait): #stand-<id> opens
+  // it once the table is read, as a tap on the stand would.
+  const linked = /^#stand-(\d+)$/.exec(location.hash);
+  load().then(() => { if (linked && model.units.has(Number(linked[1]))) showStand(Number(linked[1]), true); });
   const restyle = () => {
     for (const id of standLayers.keys()) {
       const el = standLayers.get(id).shape.getElement();

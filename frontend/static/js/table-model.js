@@ -16,6 +16,9 @@
     // Kinds whose payload says exactly what changed; any other kind changes the board or the turn, which the
     // model reads back from the game (they are rare: a turn, an arrival, a barrage step).
     const UNIT_KINDS = new Set(["move", "marker", "unit-update", "undo", "roll", "arrival-roll", "arrival-fire", "end-of-turn", "fire-plan-arrival"]);
+    // The referee's acts on the clock (app.core.touched.CLOCK_KINDS): neither a stand nor the game changes (the
+    // clock is in the frame, game-clock.js), so nothing is read back and the table is not redrawn.
+    const CLOCK_KINDS = new Set(["clock-paused", "clock-resumed", "clock-time-given", "clock-limits-set"]);
 
     const setState = (state, unitList) => {
       asOf = Math.max(asOf, Number(state.last_event_id) || 0);
@@ -31,6 +34,9 @@
         for (const id of [...units.keys()]) if (!seen.has(id) && units.get(id).v <= v) units.delete(id);
       }
       const b = state.board || {};
+      // What the table draws, before: a state that changes only the turn (a step, the game's end) redraws the
+      // turn alone, not every stand (a whole redraw of a big table costs a phone a second or more).
+      const drawnBefore = JSON.stringify([board.drawn, terrain, [...templates.values()]]);
       if (board.v <= v) {
         board = { drawn: state.board_drawn || [], v };
         if (state.terrain) terrain = state.terrain;
@@ -45,6 +51,10 @@
       for (const [id, t] of [...templates]) if (!fresh.has(id) && t.version <= v) templates.delete(id);
       if (turn.v <= v) {
         turn = { status: state.status, turn: state.turn, side_to_move: state.side_to_move, step: state.step, v };
+      }
+      if (!unitList && drawnBefore === JSON.stringify([board.drawn, terrain, [...templates.values()]])) {
+        emit({ turn: true });
+        return;
       }
       emit({ units: true, templates: true, board: true, turn: true, all: true });
     };
@@ -110,7 +120,7 @@
         // answers them; an older frame, or one too big to carry them, carries only the changes.
         const unknown = Array.isArray(ev.units) ? applyUnits(ev, changed) : applyChanges(ev, changed);
         if (unknown || ev.kind === "unit-added" || ev.kind === "forces-built") need.push("units");
-        if (!UNIT_KINDS.has(ev.kind) || ev.kind === "fire-plan-arrival") need.push("state");
+        if ((!UNIT_KINDS.has(ev.kind) && !CLOCK_KINDS.has(ev.kind)) || ev.kind === "fire-plan-arrival") need.push("state");
         if (changed.size) emit({ units: true, changed });
       }
       asOf = Math.max(asOf, ev.id);

@@ -1,6 +1,7 @@
 // The scenario's objectives on the table map (issue 55): each point or area drawn under the stands (its own
-// pane, below the board's fire and the stands), its holder told three ways: the edge's colour, its pattern
-// (solid held, dashed contested, dotted nobody's) and its label's words ("Bridge 1 · Attacker's"). The label
+// pane, below the board's fire and the stands), its holder told four ways: the edge's colour, its pattern
+// (solid the attacker's, dash-dot the defender's, dashed contested, dotted nobody's), its label's shape (▲ ■ ◆ ○,
+// map.css) and words ("Bridge 1 · Attacker's"). The label
 // sits beside its objective, a finger's reach clear of every stand and off the other labels (else it is left
 // out until there is room), in a pane under the stands, the templates' handles and the stand labels, and
 // never over the card (outside the map). A tap on the label opens the objective's card: its worth, when it

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rules.core.game import Need
 from rules.core.records import Change, SetState, Snapshot, UnitState
 from rules.earth2mm.data import SRC_ARTILLERY, SRC_ASSAULT, SRC_COMMANDS, SRC_COVER, SRC_ORDER
 from rules.earth2mm.play import units as U
@@ -21,6 +22,10 @@ from rules.earth2mm.play.judge import (
 )
 from rules.earth2mm.play.rolls import new_shooter
 from rules.earth2mm.play.steps import PLANNING_STEPS, SRC_CASUALTIES
+
+
+def _unit_id(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def needs(b: Board, step_id: str) -> list[str]:
@@ -49,8 +54,11 @@ def needs(b: Board, step_id: str) -> list[str]:
             if dug_in(c) and U.is_infantry(c.kind) and c.state.get("sub_plan") in MOVING_PLANS
             if not c.state.get("leaving_dugout")
         ]
-    out = [
-        f"allocate the {c.state['hits_to_allocate']} hit(s) on {c.name}"
+    out: list[str] = [  # each allocated from the card of the sub-unit whose shot scored them (hits_from)
+        Need(
+            f"allocate the {c.state['hits_to_allocate']} hit(s) on {c.name}",
+            _unit_id(c.state.get("hits_from")),
+        )
         for c in companies
         if c.state.get("hits_to_allocate")
     ]

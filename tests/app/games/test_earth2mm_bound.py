@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.guard.auth import COOKIE_NAME
 from tests.app.games.conftest import advance_to, new_game, start_game
 
 EARTH = "2mm-earth-1418"
@@ -156,6 +157,15 @@ def test_a_shot_its_hits_allocated_and_a_recovery_each_played_and_undone(table: 
     t.undo(shot, g.attacker)
     assert (t.unit("defender coy")["hits_to_allocate"], t.unit("defender coy")["shot_at_by"]) == (0, [])
     assert t.roll("shoot", g.attacker, "attacker coy", "defender coy", dice=[6]).status_code == 200
+    # The step names the shooter's card as where the hit is allocated, and the board's "End the game" list
+    # opens that card on the map in one tap (issue 64).
+    turn = t.c.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()
+    waiting = turn["needs"].index("allocate the 1 hit(s) on defender coy")
+    assert turn["needs_cards"][waiting] == t.ids["attacker coy"]
+    board = t.c.get(
+        f"/games/{g.id}/referee", headers={"Cookie": f"{COOKIE_NAME}={g.body['referee_token']}"}
+    ).text
+    assert f'href="/games/{g.id}/map#stand-{t.ids["attacker coy"]}"' in board
     # The aggressor allocates it on the base it chooses; undone, and allocated again.
     hit = t.roll(
         "allocate-hits", g.attacker, "attacker coy", "defender coy", fields={"order": [t.ids["defender 2"]]}

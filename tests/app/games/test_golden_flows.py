@@ -314,7 +314,8 @@ def without_later_additions(played: Any) -> Any:
     (tests/rules/flanders_fields/play/test_mons_start.py). Issue 42: the report's story of the game
     (tests/app/services/test_story.py, tests/app/games/test_mons_two_turns.py). Issue 55: the scenario's
     objectives and last turn kept on the board, and the report's result
-    (tests/app/games/test_play_to_a_result.py)."""
+    (tests/app/games/test_play_to_a_result.py). Issue 64: the turn's `needs_cards`, the stand whose card settles
+    each need (tests/app/games/test_earth2mm_bound.py)."""
     if isinstance(played, list):
         return [without_later_additions(v) for v in played]
     if not isinstance(played, dict):
@@ -330,6 +331,7 @@ def without_later_additions(played: Any) -> Any:
         *(later if unit else ()),
         "table_objectives",  # issue 55
         "last_turn",
+        "needs_cards",  # issue 64
         *(("result",) if "ledger" in played else ()),
     }
     if isinstance(played.get("target_in_deep_shelter"), bool):  # issue 38: a shooting request's new field

@@ -5,6 +5,8 @@ last bound ends), and the score's answers refused to a hostile client."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,6 +17,8 @@ from app.guard.auth import COOKIE_NAME
 from tests.app.games.conftest import Game, new_game, start_game
 from tests.app.games.test_live_and_concurrency import Listener
 from tests.app.test_stream_frames import caught_up, stream
+
+FERME = Path(__file__).parents[3] / "rules/earth2mm/data/scenarios/earth2mm-demo-ferme.json"
 
 
 def score(http: Any, g: Game, who: dict[str, str] | None = None) -> dict[str, Any]:
@@ -181,3 +185,105 @@ def test_a_hostile_call_is_refused_naming_the_field(client: TestClient) -> None:
         assert r.status_code == 422, (body, r.text)
         assert field in r.text
     assert client.get(f"/api/v1/games/{g.id}/result", headers=g.referee).status_code == 404
+
+
+def test_the_game_does_not_end_over_a_contested_objective_whose_call_lapsed(client: TestClient) -> None:
+    # Issue 64: the referee called the contested bridge; the stands then changed (the German left, the British
+    # stand at its edge alone): the call lapsed and the bridge is contested again. "End the game" is refused
+    # naming it until it is called; the report then says how each objective was settled and the story who took
+    # which and when; after the end no call is taken.
+    g = new_game(client)
+    start_game(client, g)
+    german, tommy = (
+        a_stand(client, g, "attacker", "infantry-platoon"),
+        a_stand(client, g, "defender", "infantry-platoon"),
+    )
+    move(client, g, german, 40.0, 120.0, 90.0)  # onto bridge 1 (x 37..43, y 117..123)
+    move(client, g, tommy, 40.0, 123.5, 270.0)  # 0.25 cm onto its far edge: nobody's, contested
+    call = f"/api/v1/games/{g.id}/score/calls"
+    assert client.post(
+        call, headers=g.referee, json={"objective_id": "bridge-1", "side": "attacker"}
+    ).is_success
+    move(client, g, german, 40.0, 100.0, 90.0)
+    bridge = objective(score(client, g), "bridge-1")
+    assert (bridge["holder"], bridge["settled"], bridge["lapsed_call"]) == (
+        "defender",
+        "contested",
+        "attacker",
+    )
+    version = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
+    refused = client.post(f"/api/v1/games/{g.id}/finish", headers=g.referee, json={"version": version})
+    assert refused.status_code == 409
+    assert refused.json()["detail"] == "Bridge 1 is contested: call it before the game ends."
+
+    assert client.post(
+        call, headers=g.referee, json={"objective_id": "bridge-1", "side": "defender"}
+    ).is_success
+    finish(client, g)
+    result = client.get(f"/api/v1/games/{g.id}/result", headers=g.attacker).json()
+    settled = {o["id"]: (o["settled"], o["settled_words"], o["first_taken_by"]) for o in result["objectives"]}
+    assert settled == {
+        "bridge-1": ("called", "called by the referee for the defender", "attacker"),
+        "bridge-2": ("held", "held by nobody", None),
+    }
+    sentences = client.get(f"/api/v1/games/{g.id}/report", headers=g.attacker).json()["story"]["turns"][0]
+    told = [s for s in sentences["sentences"] if "Bridge 1" in s]
+    assert told == [
+        "The attacker took Bridge 1.",
+        "Bridge 1 was held by nobody.",
+        "The referee called Bridge 1 for the attacker.",
+        "The referee's call on Bridge 1 lapsed as the stands moved: they gave it to the defender.",
+        "The referee called Bridge 1 for the defender.",
+    ]
+    late = client.post(call, headers=g.referee, json={"objective_id": "bridge-1", "side": "attacker"})
+    assert late.status_code == 409
+    over = objective(score(client, g), "bridge-1")
+    assert (
+        over["settled"] == "called" and not over["contested"]
+    )  # nothing left for the board to offer a call on
+
+
+def test_the_2mm_last_bound_waits_for_the_call_on_the_contested_farm(client: TestClient) -> None:
+    # Issue 64: the game's end by itself (its last bound over) waits, as the referee's End does, for the call
+    # on an objective contested with no call: the turn says so, the advance and the End are refused naming
+    # the farm, and once the referee has called it the next advance ends the game, the farm settled by the call.
+    doc = json.loads(FERME.read_text())
+    imported = client.post("/api/v1/scenarios", json={**doc, "id": "ferme-one-bound", "turns": 1})
+    assert imported.status_code == 201, imported.text
+    g = new_game(client, {"scenario": "ferme-one-bound"})
+    start_game(client, g)
+    units = client.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
+    for i, u in enumerate(u for u in units if u["side"] == "defender" and u["base"] == "elite-inf"):
+        move(client, g, u, 59.0 + 2 * i, 100.0, 270.0)  # the farm's garrison falls back
+    move(client, g, a_stand(client, g, "attacker", "line-inf"), 62.0, 80.5, 90.0)  # onto the farm's edge
+    farm = objective(score(client, g), "ferme-du-bois")
+    assert (farm["holder"], farm["settled"]) == ("attacker", "contested")
+    turn = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()
+    while turn["next"]["action"] == "advance":
+        turn = client.post(
+            f"/api/v1/games/{g.id}/turn/advance", headers=g.referee, json={"version": turn["version"]}
+        ).json()["turn"]
+    assert turn["next"]["title"] == "the game ends"
+    assert turn["next"]["needs"] == ["the referee's call on Ferme du Bois (contested)"]
+    for url, said in (
+        ("turn/advance", "Ferme du Bois is contested: the referee calls it before the game ends."),
+        ("finish", "Ferme du Bois is contested: call it before the game ends."),
+    ):
+        r = client.post(f"/api/v1/games/{g.id}/{url}", headers=g.referee, json={"version": turn["version"]})
+        assert (r.status_code, r.json()["detail"]) == (409, said)
+    call = {"objective_id": "ferme-du-bois", "side": "defender"}
+    assert client.post(f"/api/v1/games/{g.id}/score/calls", headers=g.referee, json=call).is_success
+    turn = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()
+    assert "needs" not in turn["next"]
+    r = client.post(
+        f"/api/v1/games/{g.id}/turn/advance", headers=g.attacker, json={"version": turn["version"]}
+    )
+    assert r.status_code == 200, r.text
+    result = client.get(f"/api/v1/games/{g.id}/result", headers=g.attacker).json()
+    assert (result["ended_by"], result["winner"], result["points"]) == (
+        "last-turn",
+        "defender",
+        {"attacker": 0, "defender": 2},
+    )
+    farm = objective(result, "ferme-du-bois")
+    assert (farm["settled"], farm["settled_words"]) == ("called", "called by the referee for the defender")

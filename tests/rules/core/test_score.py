@@ -125,6 +125,13 @@ def test_more_points_win_and_level_points_are_a_draw() -> None:
     assert by_points({"attacker": 1, "defender": 1}).winner is None
 
 
+def test_the_verdict_says_one_victory_point_and_many_victory_points() -> None:
+    assert by_points({"attacker": 1, "defender": 1}).reason == "level at 1 victory point each: a draw"
+    assert by_points({"attacker": 0, "defender": 0}).reason == "level at 0 victory points each: a draw"
+    assert by_points({"attacker": 1, "defender": 0}).reason == "the attacker wins by 1 victory point to 0"
+    assert by_points({"attacker": 1, "defender": 3}).reason == "the defender wins by 3 victory points to 1"
+
+
 def test_flanders_fields_and_2mm_print_no_victory_conditions_so_the_scenarios_are_listed_as_an_erratum() -> (
     None
 ):
@@ -142,3 +149,35 @@ def test_flanders_fields_and_2mm_print_no_victory_conditions_so_the_scenarios_ar
         "'The British and Germans are racing to secure the bridges over a small river'"
         in mons.readings[0].text
     )
+
+
+def test_a_call_that_lapses_leaves_the_objective_contested_and_the_log_tells_who_took_it_and_how() -> None:
+    # Issue 64: the referee called the bridge for the attacker; a defender stand then came to its edge: the call
+    # lapses, the bridge is contested with no call standing (the game may not end on it so), and each change of
+    # hands is kept in order with how it came (the stands, the call, the call lapsing).
+    objs = objectives("game_end")
+    edge = (25.0, 39.8)  # base y 38.8..40.8: 0.8 cm into the area, contested
+    beside = (29.0, 39.8)
+    now = [Piece(1, "attacker", "b", *edge), Piece(2, "defender", "b", *beside)]
+    log = [
+        Logged(0, move(1, HOME, (5.0, 30.0))),  # set-up: not told
+        Logged(1, move(1, (5.0, 30.0), edge)),
+        Logged(1, call=("o1", "attacker")),
+        Logged(2, move(2, HOME, beside)),
+    ]
+    called = score_of(objs, BASES, now, log[:3]).objectives[0]
+    assert (called.settled, called.holder, called.lapsed_call) == ("called", "attacker", None)
+    o = score_of(objs, BASES, now, log).objectives[0]
+    assert (o.settled, o.contested, o.called_by_referee, o.lapsed_call) == (
+        "contested",
+        True,
+        False,
+        "attacker",
+    )
+    assert o.first_taken_by == "attacker"
+    taken = score_of(objs, BASES, now, log).taken
+    assert [(t.turn, t.side, t.how) for t in taken] == [(1, "attacker", "stands"), (2, None, "lapsed")]
+    # Called again, for nobody: settled by the call, no lapsed call left to tell.
+    again = score_of(objs, BASES, now, [*log, Logged(2, call=("o1", None))])
+    assert (again.objectives[0].settled, again.objectives[0].lapsed_call) == ("called", None)
+    assert again.taken == taken  # nobody's already: no change of hands to tell

@@ -424,6 +424,9 @@ def test_each_step_says_what_it_still_needs() -> None:
     planned = snapshot({10: {"sub_plan": "move"}})
     assert needs(judge.Board(planned, BASES), "plan-line") == ["a plan for unit 40"]
     assert needs(judge.Board(snap, BASES), "plan-reserve") == ["a plan for unit 20"]
+    # Hits waiting name the sub-unit whose card allocates them (the one that scored them), for the board's link.
+    hit = needs(judge.Board(snapshot({20: {"hits_to_allocate": 2, "hits_from": 40}}), BASES), "execute-5")
+    assert hit[0] == "allocate the 2 hit(s) on unit 20" and getattr(hit[0], "unit_id", None) == 40
 
 
 # -- the table ---------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from rules import registry
 from rules.core.errors import RulesError
 from rules.table.bases import BaseSpec, Stand
 from rules.table.objectives import TOLERANCE_CM, Objective, holding, objectives_from_geojson
@@ -136,3 +137,24 @@ def test_a_bad_objective_is_refused_naming_its_field(feature: dict[str, Any], fi
     with pytest.raises(RulesError) as err:
         objectives_from_geojson({"type": "FeatureCollection", "features": [{**base, **feature}]}, 120, 180)
     assert err.value.field == f"table_objectives.features.0.{field}"
+
+
+def test_the_farm_stays_the_defenders_with_an_attacking_stand_beside_its_three() -> None:
+    # Erratum demo-ferme-objectives: "the defender holds each until an attacking stand alone is in it": the
+    # scenario's held_by wins over the two sides' rule (both sides in: nobody's), on the shipped farm.
+    rules = registry.get_game_rules("2mm-earth-1418")
+    doc = rules.book.scenarios["earth2mm-demo-ferme"]
+    table = doc["table"]
+    farm = next(
+        o
+        for o in objectives_from_geojson(doc["table_objectives"], table["width_cm"], table["length_cm"])
+        if o.id == "ferme-du-bois"
+    )
+    base = rules.book.kit.bases["line-inf"]
+    three = [Stand(str(i), "defender", base, (58.0 + 4 * i, 76.0), 270.0) for i in range(3)]
+    beside = Stand("9", "attacker", base, (62.0, 74.0), 90.0)
+    h = holding(farm, [*three, beside])
+    assert (h.holder, h.stands, h.contested) == ("defender", ("0", "1", "2"), False)
+    # The attacker's stand alone in it takes it; then the defender's coming back leaves it the defender's.
+    assert holding(farm, [beside]).holder == "attacker"
+    assert holding(farm, []).holder == "defender"
