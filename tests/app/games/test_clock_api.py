@@ -137,16 +137,15 @@ def test_the_limits_are_the_referees_and_bounded(sqlite_client: TestClient) -> N
 
 
 def test_the_lobby_sets_the_clocks_limits_as_it_creates_the_game(sqlite_client: TestClient) -> None:
-    form = {"scenario": "mons-1914", "clock_game_minutes": "150", "clock_turn_minutes": ""}
+    form = {"scenario": "mons-1914", "clock_game": "150", "clock_game_unit": "60", "clock_turn": "45"}
+    form["clock_turn_unit"] = "1"  # seconds: less than the whole minute the lobby once allowed at least
     made = sqlite_client.post("/games/new", data=csrf.form(sqlite_client, form), follow_redirects=False)
     assert made.status_code == 303, made.text
     game_id = int(made.headers["location"].split("/")[2])
     clock = sqlite_client.get(f"/api/v1/games/{game_id}/clock").json()  # the creator's referee cookie
     assert clock["limits"]["game_seconds"] == {"attacker": 9000, "defender": 9000}
-    assert clock["limits"]["turn_seconds"] == {"attacker": None, "defender": None}
-    refused = sqlite_client.post(
-        "/games/new", data=csrf.form(sqlite_client, {**form, "clock_turn_minutes": "0"})
-    )
+    assert clock["limits"]["turn_seconds"] == {"attacker": 45, "defender": 45}
+    refused = sqlite_client.post("/games/new", data=csrf.form(sqlite_client, {**form, "clock_turn": "0"}))
     assert refused.status_code == 422 and "turn" in refused.text.lower()
 
 
