@@ -177,6 +177,7 @@ APP_OWN_MEANINGS = {
     ("app/services/undo.py", "move"): "the log's event kind of a stand moved",
     ("frontend/static/css/app.css", "road"): "the table's terrain feature kind (rules.table), drawn by class",
     ("frontend/static/js/board-filters.js", "open"): "a details element opened",
+    ("frontend/static/js/clock-set.js", "open"): "a details element closed once the clock is set",
     ("frontend/static/js/net-status.js", "open"): "a details element opened",
     ("frontend/static/js/org-tables.js", "open"): "a details element opened",
     ("frontend/static/js/scenario-deploy.js", "open"): "a details element opened",
