@@ -77,6 +77,16 @@
     return fallback;
   };
   const failed = (result) => !result || (!result.ok && !result.queued);
+  // The referee's override, as on the board (api-action.js's data-override): a stand's marker or move that the
+  // rules of play refuse is done anyway once the referee confirms it, and the log shows the override. Only the
+  // referee's card offers it (the API refuses a player's override).
+  const sendOrOverride = async (url, body) => {
+    const result = await send(url, { body });
+    const ruled = result.status === 409 && Array.isArray(result.data?.current?.allowed_now);
+    if (role !== "referee" || !ruled) return result;
+    if (!window.confirm(`${result.data.detail}\n\nDo it anyway as the referee? The log will show the override.`)) return result;
+    return send(url, { body: { ...body, override: true } });
+  };
 
   // -- orientation: table (x, y) cm <-> map LatLng ---------------------------------------------------------
   let landscape = canvas.clientWidth > canvas.clientHeight;
@@ -421,7 +431,7 @@
       return;
     }
     const body = action === "add-marker" ? { delta: 1 } : { delta: -1 };
-    const result = await send(`${api}/units/${u.id}/markers`, { body });
+    const result = await sendOrOverride(`${api}/units/${u.id}/markers`, body);
     if (failed(result)) {
       notice(refusal(result, "The marker was not saved; check the connection."));
       return;
@@ -438,7 +448,7 @@
     const to = { x: Number(Math.max(0, Math.min(W, x)).toFixed(2)), y: Number(Math.max(0, Math.min(LEN, y)).toFixed(2)) };
     Object.assign(u, to);
     drawStand(u);
-    const result = await send(`${api}/units/${id}/move`, { body: { ...to, facing_deg: u.facing_deg ?? 90 } });
+    const result = await sendOrOverride(`${api}/units/${id}/move`, { ...to, facing_deg: u.facing_deg ?? 90 });
     if (failed(result)) {
       notice(refusal(result, "The move was not saved; the stand is back where it was."));
       Object.assign(u, { x: before.x, y: before.y });
