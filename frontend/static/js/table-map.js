@@ -559,11 +559,11 @@
       delete reading.dataset.cm;
     }
   };
-  // The stand nearest the tap within a finger's reach (or under it, for a large base at high zoom).
-  // With `accept`, only the stands it accepts: in base contact the enemy under one's own stand is found.
-  const standAt = (containerPoint, accept = null) => {
-    let best = null;
-    let bestD = Infinity;
+  // The stands within a finger's reach of a tap (or under it, for a large base at high zoom), nearest first,
+  // each with its distance and its base's own reach in pixels. With `accept`, only the stands it accepts: in
+  // base contact the enemy under one's own stand is found.
+  const standsNear = (containerPoint, accept = null) => {
+    const near = [];
     for (const [id] of standLayers) {
       const u = model.units.get(id);
       if (accept && !accept(u)) continue;
@@ -572,9 +572,25 @@
       const reachCm = Math.max(spec.w, spec.d) / 2;
       const reachPx = map.latLngToContainerPoint(toLL([u.x + reachCm, u.y])).distanceTo(c);
       const d = c.distanceTo(containerPoint);
-      if (d <= Math.max(HIT_PX, reachPx) && d < bestD) { best = id; bestD = d; }
+      if (d <= Math.max(HIT_PX, reachPx)) near.push({ id, d, reachPx });
     }
-    return best;
+    return near.sort((a, b) => a.d - b.d);
+  };
+  const standAt = (containerPoint, accept = null) => standsNear(containerPoint, accept)[0]?.id ?? null;
+  // A tap between stands, on no stand's own base, with more than one within a finger's reach: the card offers
+  // each (issue 64: on a phone a platoon is a few pixels wide, and the stand nearest the finger is not always
+  // the one it meant), the nearest first; one tap opens the one meant.
+  const CHOICES = 4;
+  const chooseStand = (ids) => {
+    const box = section("choose");
+    box.replaceChildren(
+      h("h2", { text: "Which stand?" }),
+      h("div", { class: "card-actions stand-choices" }, ...ids.map((id) => {
+        const u = model.units.get(id);
+        return h("button", { type: "button", class: `button stand-choice ${u.side}`, "data-stand-choice": String(id), text: `${nameOf(u).short} · ${sideName(u.side)}` });
+      })),
+    );
+    showPanel("choose");
   };
   map.on("click", (e) => {
     const point = fromLL(e.latlng);
@@ -602,9 +618,11 @@
       drawRuler();
       return;
     }
-    const id = standAt(e.containerPoint);
-    if (id !== null) showStand(id, true);
-    else if (panelShows === "stand") { showStand(null); }
+    const near = standsNear(e.containerPoint);
+    if (near.length > 1 && near[0].d > near[0].reachPx) { chooseStand(near.slice(0, CHOICES).map((n) => n.id)); return; }
+    if (near.length) showStand(near[0].id, true);
+    else if (panelShows === "choose") showPanel(null);
+    else if (panelShows === "stand") showStand(null);
   });
   map.on("zoomend", showLabels);
   map.on("moveend", () => { if (map.hasLayer(layers.labels)) declutter(); });
@@ -640,6 +658,8 @@
       document.querySelectorAll("[data-template-side]").forEach((b) => b.setAttribute("aria-pressed", String(b === side)));
       return;
     }
+    const choice = event.target.closest("[data-stand-choice]");
+    if (choice) { showStand(Number(choice.dataset.standChoice), true); return; }
     const sa = event.target.closest("[data-stand-action]");
     if (sa) { if (!sa.matches("[data-act-greyed]")) standAction(sa.dataset.standAction); return; }
     const ta = event.target.closest("[data-template-action]");
