@@ -21,8 +21,8 @@ def test_a_tap_between_two_stands_on_the_phone_offers_both(new_page: Any) -> Non
     game_id, _ = seed_game(page)
     page.goto(f"/games/{game_id}/map")
     expect(page.locator("[data-stand]").first).to_be_attached()
-    # Two stands as the phone draws them: their centres under 40 px apart, the tap half-way, on neither's base
-    # and within a finger's reach (22 px, half the 44 px target) of at most the four stands the card offers.
+    # Two stands as the phone draws them: their centres under 40 px apart (both within a finger's reach, 22 px,
+    # of the point half-way), the tap half-way, on neither's base and nearer to no other stand.
     pair = page.evaluate(
         """() => { const m = window.firestepMap, r = m.leaflet.getContainer().getBoundingClientRect();
              const drawn = [...m.model.units.values()].filter((u) => u.x !== null && !u.killed && !u.off_table && u.base
@@ -34,8 +34,8 @@ def test_a_tap_between_two_stands_on_the_phone_offers_both(new_page: Any) -> Non
              for (const a of drawn) for (const b of drawn) {
                const d = Math.hypot(a.x - b.x, a.y - b.y);
                const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
-               const within = drawn.filter((s) => Math.hypot(s.x - mx, s.y - my) <= 22).length;
-               if (a.id < b.id && d > a.half + b.half + 2 && d < 40 && within <= 4) return { a, b, d }; }
+               const nearer = drawn.filter((s) => s !== a && s !== b && Math.hypot(s.x - mx, s.y - my) <= d / 2).length;
+               if (a.id < b.id && d > a.half + b.half + 2 && d < 40 && !nearer) return { a, b, d }; }
              return null; }"""
     )
     assert pair is not None, "no two stands drawn side by side on the phone"

@@ -577,9 +577,9 @@
     return near.sort((a, b) => a.d - b.d);
   };
   const standAt = (containerPoint, accept = null) => standsNear(containerPoint, accept)[0]?.id ?? null;
-  // A tap between stands, on no stand's own base, with more than one within a finger's reach: the card offers
-  // each (issue 64: on a phone a platoon is a few pixels wide, and the stand nearest the finger is not always
-  // the one it meant), the nearest first; one tap opens the one meant.
+  // A tap between stands, on no stand's own base, with more than one within a finger's reach and less than twice
+  // as far as the nearest: the card offers each (issue 64: on a phone a platoon is a few pixels wide, and the
+  // stand nearest the finger is not always the one it meant), the nearest first; one tap opens the one meant.
   const CHOICES = 4;
   const chooseStand = (ids) => {
     const box = section("choose");
@@ -619,7 +619,12 @@
       return;
     }
     const near = standsNear(e.containerPoint);
-    if (near.length > 1 && near[0].d > near[0].reachPx) { chooseStand(near.slice(0, CHOICES).map((n) => n.id)); return; }
+    // On no stand's base, and another stand less than twice as far: the finger may have meant either.
+    const meant = near.filter((n) => n.d < 2 * near[0]?.d);
+    if (near.length > 1 && near[0].d > near[0].reachPx && meant.length > 1) {
+      chooseStand(meant.slice(0, CHOICES).map((n) => n.id));
+      return;
+    }
     if (near.length) showStand(near[0].id, true);
     else if (panelShows === "choose") showPanel(null);
     else if (panelShows === "stand") showStand(null);
