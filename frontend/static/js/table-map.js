@@ -91,7 +91,14 @@
   // -- orientation: table (x, y) cm <-> map LatLng ---------------------------------------------------------
   let landscape = canvas.clientWidth > canvas.clientHeight;
   // The defender's seat sees the table turned half round: (x, y) -> (W - x, LEN - y).
-  const turned = role === "defender";
+  // A seat's view turned half round for the player across the table (issue 64: a tablet lying between two
+  // players), remembered on this device: the table is drawn from the other edge, and map.css turns the page's
+  // words (the card, the tools, the score and its clock, the stands' names) to face that player.
+  const turnKey = `firestep:view-turned:${root.dataset.game}:${role}`;
+  const stored = (() => { try { return localStorage.getItem(turnKey) === "1"; } catch (err) { return false; } })();
+  document.body.classList.toggle("view-turned", stored);
+  document.querySelector("[data-turn-view]")?.setAttribute("aria-pressed", String(stored));
+  const turned = (role === "defender") !== stored;
   const seen = ([x, y]) => (turned ? [W - x, LEN - y] : [x, y]);
   const toLL = (p) => { const [x, y] = seen(p); return landscape ? L.latLng(W - x, y) : L.latLng(y, x); };
   const fromLL = (ll) => seen(landscape ? [W - ll.lat, ll.lng] : [ll.lng, ll.lat]);
@@ -641,6 +648,12 @@
       showPanel(panelShows === name ? null : name);
       if (name === "ruler" && panelShows === "ruler") { ruler = []; setMode({ kind: "ruler" }); drawRuler(); }
       if (name === "ruler" && panelShows !== "ruler") { ruler = []; setMode({ kind: "idle" }); drawRuler(); }
+      return;
+    }
+    if (event.target.closest("[data-turn-view]")) {
+      // One tap turns the view, one turns it back: the page is drawn anew from the other edge.
+      try { localStorage.setItem(turnKey, stored ? "0" : "1"); } catch (err) { return; }
+      window.location.reload();
       return;
     }
     const zoom = event.target.closest("[data-zoom]");
