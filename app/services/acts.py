@@ -133,7 +133,7 @@ def _judged(
         viewer.require_referee("override the rules of play")
     todo = _PREPARE[type(act)](session, game, viewer, act, formation)
     if not isinstance(act, _CLOCK_ACTS):
-        _out_of_time(session, game, viewer)
+        _out_of_time(session, game, viewer, read is not None)
     if todo.units is None and read is not None:
         todo.units = read[0]
     override = _rules_of_play(session, game, viewer, act, todo)
@@ -487,18 +487,25 @@ def _clock_ends(session: Session, game: Game) -> bool:
     return ends_the_game(clock_service.game_clock(session, game, utcnow()))
 
 
-def _out_of_time(session: Session, game: Game, viewer: Viewer) -> None:
+def _out_of_time(session: Session, game: Game, viewer: Viewer, judging: bool = False) -> None:
     """A side out of time, where the clock's settings say it finishes the act under way and then stops, is
     refused any act once it has logged one since its time ran out (rules.core.clock.out_of_time_refusal): a
-    409 citing the clock, on the card as on the act."""
+    409 citing the clock, on the card as on the act (`judging`: one of many acts a card judges in one request,
+    nothing written: the clock is read once for all of them)."""
     if game.status != "playing" or viewer.role not in rules_of(game).book.sides:
         return
-    now = clock_service.game_clock(session, game, utcnow())  # judged as the act would be logged: now
-    if not now.limits.finish_act:
-        return
-    ran_out = now.side(viewer.role).out_at
-    since = 0 if ran_out is None else clock_service.acts_since(session, game, viewer.role, ran_out)
-    refused = out_of_time_refusal(now, viewer.role, since)
+    key = f"out-of-time:{game.pk}:{viewer.role}"
+    if judging and key in session.info:
+        refused = session.info[key]
+    else:
+        now = clock_service.game_clock(session, game, utcnow())  # judged as the act would be logged: now
+        ran_out = now.side(viewer.role).out_at
+        since = 0
+        if now.limits.finish_act and ran_out is not None:
+            since = clock_service.acts_since(session, game, viewer.role, ran_out)
+        refused = out_of_time_refusal(now, viewer.role, since)
+        if judging:
+            session.info[key] = refused
     if refused is not None:
         raise turns.conflict(game, refused)
 
