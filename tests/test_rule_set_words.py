@@ -178,6 +178,7 @@ APP_OWN_MEANINGS = {
     ("frontend/static/css/app.css", "road"): "the table's terrain feature kind (rules.table), drawn by class",
     ("frontend/static/js/board-filters.js", "open"): "a details element opened",
     ("frontend/static/js/board-live.js", "open"): "a details element kept open through a live swap",
+    ("frontend/static/js/clock-set.js", "open"): "a details element closed once the clock is set",
     ("frontend/static/js/game-score.js", "open"): "a details element opened (the board's End the game)",
     ("frontend/static/js/net-status.js", "open"): "a details element opened",
     ("frontend/static/js/org-tables.js", "open"): "a details element opened",

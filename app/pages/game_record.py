@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.pages.templates import humanise
+from app.services import clock as clock_service
 from app.services.events import ROLL_KINDS
 from app.services.undo import UNDOABLE
 from app.services.unit_names import NamedUnit
@@ -201,6 +202,8 @@ class Record:
         if kind == "objective-called":  # the referee's call on a contested objective (issue 55)
             side = payload.get("side")
             return f"{payload.get('name', 'objective')} called for {'nobody' if side is None else side}", ""
+        if said := clock_service.told(kind, payload):  # the clock as set, paused, given (issue 64)
+            return said.removesuffix("."), ""
         if kind in ("campaign-battle", "campaign-result"):  # the game's campaign battle (issue 17)
             return _campaign_words(kind, payload), ""
         words = GAME_WORDS.get(kind, humanise(kind))

@@ -91,11 +91,14 @@ async def create_game_page(request: Request, session: SessionDep, settings: Sett
         ):
             if form.get(name):
                 fields[key] = str(form.get(name)).strip()
-    # The game clock's limits (blank: none), kept in the game's first event (app.services.clock).
+    # The game clock's limits (blank: none), each a number and its unit (seconds or minutes), the same for every
+    # side, kept in the game's first event (app.services.clock); the referee sets each side's from the board.
     clock = {
-        k: str(form.get(f"clock_{k}")).strip()
-        for k in ("game_minutes", "turn_minutes")
-        if form.get(f"clock_{k}")
+        f"{k}_seconds": {
+            side: _seconds(form.get(f"clock_{k}"), form.get(f"clock_{k}_unit")) for side in auth.SIDES
+        }
+        for k in ("game", "turn")
+        if str(form.get(f"clock_{k}") or "").strip()
     }
     if clock:
         fields["clock"] = clock
@@ -134,6 +137,15 @@ def created_page(game_id: GameId, request: Request, session: SessionDep, setting
     if shown:
         forget_created(response, game_id)
     return response
+
+
+def _seconds(value: Any, unit: Any) -> int | str:
+    """A clock limit as the lobby's form gives it (a number, its unit "60" minutes or "1" second) in seconds; a
+    value that is no whole number goes on as it is, for the request's model to refuse naming its field."""
+    text = str(value).strip()
+    if not text.isdigit():
+        return text
+    return int(text) * (1 if str(unit) == "1" else 60)
 
 
 def _forces_from(form: FormData) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from app.guard.auth import Viewer
 from app.pages import game_record
 from app.pages.seats import Seat, game_page
 from app.pages.templates import templates
+from app.services import clock as clock_service
 from app.services import events as events_service
 from app.services import markers, result, turns
 from app.services import templates as table_templates
@@ -239,6 +240,9 @@ def referee_page(game_id: GameId, request: Request, session: SessionDep, setting
             **_common(session, game, board),
             "events": [events_service.event_dict(e, roles) for e in reversed(events[-LOG_LENGTH:])],
             "upto": events[-1].id if events else 0,
+            # The clock as set, for the referee's form that sets it (issue 64; clock-set.js keeps it live).
+            "clock_set": clock_service.game_clock(session, game).limits if seat.viewer.is_referee else None,
+            "clock_sides": markers.rules_of(game).book.sides,
         }
 
     return game_page(request, session, settings, game_id, "referee.html", "_referee_board.html", build)

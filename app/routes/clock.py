@@ -1,5 +1,5 @@
 """The game clock (issue 55): read it as of now, and the referee's acts on it (pause, resume, give a side time
-back, set the limits), each played through the one act pipeline (app.services.acts.play) and logged; every
+back, set the limits and settings; a player's stop for a dispute where they allow it), each played through the one act pipeline (app.services.acts.play) and logged; every
 device's stream carries each change (app.routes.events). The clock is worked out from the log
 (app.services.clock), as of the app's clock (app.deps.NowDep)."""
 
@@ -18,6 +18,7 @@ from app.deps import GameId, NowDep, SessionDep
 from app.guard.auth import Viewer, ViewerDep
 from app.services import acts, games
 from app.services import clock as clock_service
+from app.services.markers import rules_of
 from rules.core.acts import Act, GiveTime, PauseClock, ResumeClock, SetClockLimits
 
 router = Router(prefix="/api/v1/games/{game_id}/clock", tags=["clock"])
@@ -55,6 +56,16 @@ def pause(game_id: GameId, viewer: ViewerDep, session: SessionDep, now: NowDep) 
 
 
 @router.post(
+    "/dispute",
+    response_model=GameClock,
+    summary="Stop the clock for a dispute (the referee; a player where the clock's settings allow it)",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def dispute(game_id: GameId, viewer: ViewerDep, session: SessionDep, now: NowDep) -> GameClock:
+    return _played(session, game_id, viewer, PauseClock(dispute=True), now)
+
+
+@router.post(
     "/resume",
     response_model=GameClock,
     summary="Run the clock again for the sides whose step it is (referee)",
@@ -85,7 +96,7 @@ def give(
 @router.put(
     "/limits",
     response_model=GameClock,
-    summary="Set the clock's limits per side, for the game and for each turn (referee); null: no limit",
+    summary="Set the clock (referee): each side's limits for the game and each turn, and the tournament rules",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
 def set_limits(
@@ -94,7 +105,16 @@ def set_limits(
         ClockLimits,
         Body(
             openapi_examples={
-                "3 hours, 20 minutes a turn": {"value": {"game_minutes": 180, "turn_minutes": 20}}
+                "3 hours, 20 minutes a turn": {"value": {"game_minutes": 180, "turn_minutes": 20}},
+                "by side, in seconds, tournament rules": {
+                    "value": {
+                        "game_seconds": {"attacker": 5400, "defender": 4500},
+                        "turn_seconds": {"attacker": 600, "defender": 90},
+                        "dispute_pause": True,
+                        "finish_act": True,
+                        "end_under_seconds": 300,
+                    }
+                },
             }
         ),
     ],
@@ -102,5 +122,6 @@ def set_limits(
     session: SessionDep,
     now: NowDep,
 ) -> GameClock:
-    act = SetClockLimits(game_minutes=body.game_minutes, turn_minutes=body.turn_minutes)
-    return _played(session, game_id, viewer, act, now)
+    sides = rules_of(games.get_game(session, game_id)).book.sides
+    limits = clock_service.limits_of(body.model_dump(), sides)
+    return _played(session, game_id, viewer, SetClockLimits(**clock_service.payload(limits)), now)

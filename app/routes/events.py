@@ -197,7 +197,7 @@ def _with_view(
 ) -> list[str]:
     """Each event with its view's parts and `as_of_event`, the newest event (of those this viewer reads) the
     parts may hold, at least its own, or with `refetch` where they would make the frame too big (or the
-    game is gone); an event the game clock reads (app.services.clock.KINDS) carries the clock, and a score its
+    game is gone); an event the game clock reads (app.services.clock.reads) carries the clock, and a score its
     clocks: as of the newest event read (the same for every viewer, and for a render of the same events
     again), from which a device runs it on."""
     # The game for every render key of a wake-up, kept by the feed between them (the row is only read, never
@@ -205,7 +205,7 @@ def _with_view(
     kept: _KeptGame = shared.kept.get("game", _KeptGame)
     game = shared.get("game", lambda: kept.get(session, game_id, shared))
     parts = live.VIEWS[view](session, game, viewer, events, shared) if game else [{} for _ in events]
-    timed = [e["kind"] in clock_service.KINDS or "score" in p for e, p in zip(events, parts, strict=True)]
+    timed = [clock_service.reads(e) or "score" in p for e, p in zip(events, parts, strict=True)]
     if game is not None:
         kept_log: _KeptClock = shared.kept.get("clock", _KeptClock)
         log = shared.get("clock-log", lambda: kept_log.get(session, game_id, shared, any(timed)))
@@ -238,7 +238,7 @@ def _timed(event: dict[str, Any], part: dict[str, Any], clock: dict[str, Any]) -
     """A frame's parts with the clock: the whole GameClock for an event the clock reads, each side's in the
     score the frame carries (GameScore.clocks, as GET /score answers them)."""
     timed = dict(part)
-    if event["kind"] in clock_service.KINDS:
+    if clock_service.reads(event):
         timed["clock"] = clock
     if isinstance(part.get("score"), dict):
         timed["score"] = {**part["score"], "clocks": clock["sides"]}
@@ -291,7 +291,7 @@ class _KeptClock:
     def get(self, session: Session, game_id: int, shared: live.Shared, needed: bool) -> list[Entry] | None:
         with self.lock:
             new = shared.since(self.upto) if self.entries is not None else None
-            if new is None or any(e.kind in clock_service.KINDS for e in new):
+            if new is None or any(clock_service.reads({"kind": e.kind, "payload": e.payload}) for e in new):
                 self.entries = None
             elif new:
                 self.upto = new[-1].id

@@ -25,7 +25,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.data.models import Event, Game, Unit
+from app.data.models import Event, Game, Unit, utcnow
 from app.errors import Conflict, Refused
 from app.guard.auth import Viewer, other_side
 from app.services import arrivals, formations, game_setup, resolve, score, templates, turns
@@ -58,6 +58,7 @@ from rules.core.acts import (
     Roll,
     SetClockLimits,
 )
+from rules.core.clock import Limits, ends_the_game, may_pause, out_of_time_refusal
 from rules.core.clock import refusal as clock_refusal
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
@@ -106,7 +107,7 @@ def play(
             refused = end_refusal(score.game_score(session, game), by_referee=False)
             if refused is not None:
                 raise turns.conflict(game, refused)
-        evs = turns.advance(session, game, viewer, act.version)
+        evs = turns.advance(session, game, viewer, act.version, lambda: _clock_ends(session, game))
         return Played(evs[-1], [], None, evs)  # a step moved on is always logged
     todo, snapshot, override = _judged(session, game, viewer, act, formation)
     answer = _answered(game, act, todo, snapshot)
@@ -136,6 +137,8 @@ def _judged(
     if act.override:
         viewer.require_referee("override the rules of play")
     todo = _PREPARE[type(act)](session, game, viewer, act, formation)
+    if not isinstance(act, _CLOCK_ACTS):
+        _out_of_time(session, game, viewer, read is not None)
     if todo.units is None and read is not None:
         todo.units = read[0]
     override = _rules_of_play(session, game, viewer, act, todo)
@@ -451,6 +454,7 @@ def _play_card(session: Session, game: Game, viewer: Viewer, act: PlayCard, _: A
 # -- the game clock (rules.core.clock): the referee's ---------------------------------------------------------
 _CLOCK_WORDS = {PauseClock: "pause the clock", ResumeClock: "resume the clock", GiveTime: "give time",
                 SetClockLimits: "set the clock's limits"}  # fmt: skip
+_CLOCK_ACTS = (PauseClock, ResumeClock, GiveTime, SetClockLimits)
 
 
 def _clock(
@@ -460,22 +464,55 @@ def _clock(
     act: PauseClock | ResumeClock | GiveTime | SetClockLimits,
     _: Any,
 ) -> _Todo:
-    """The referee stops or runs the clock, gives a side time back, or sets its limits: one event each, which
-    the clock reads (app.services.clock); refused on the clock as it stands (rules.core.clock.refusal)."""
-    viewer.require_referee(_CLOCK_WORDS[type(act)])
-    refused = clock_refusal(clock_service.game_clock(session, game), act)
+    """The referee stops or runs the clock, gives a side time back, or sets its limits and settings (a player
+    stops it for a dispute where they allow it): one event each, which the clock reads (app.services.clock);
+    refused on the clock as it stands (rules.core.clock.refusal)."""
+    now = clock_service.game_clock(session, game)
+    if not (viewer.role in rules_of(game).book.sides and may_pause(now, act, viewer.role)):
+        viewer.require_referee(_CLOCK_WORDS[type(act)])
+    refused = clock_refusal(now, act)
     if refused is not None:
         raise Conflict(refused, current=game_state(game), why=refused.why, source=refused.source)
     payload: dict[str, Any] = {}
-    if isinstance(act, GiveTime):
+    if isinstance(act, PauseClock) and act.dispute:
+        payload = {"dispute": True, "by": viewer.role}
+    elif isinstance(act, GiveTime):
         payload = {"side": act.side, "seconds": act.seconds}
     elif isinstance(act, SetClockLimits):
-        payload = {"game_minutes": act.game_minutes, "turn_minutes": act.turn_minutes}
+        payload = clock_service.payload(Limits.of(act))
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
         return {**payload, "source": clock_service.SOURCE}, [], None
 
     return _Todo([], [], write)
+
+
+def _clock_ends(session: Session, game: Game) -> bool:
+    """Whether the clock's settings end the game as this turn starts (rules.core.clock.ends_the_game)."""
+    return ends_the_game(clock_service.game_clock(session, game, utcnow()))
+
+
+def _out_of_time(session: Session, game: Game, viewer: Viewer, judging: bool = False) -> None:
+    """A side out of time, where the clock's settings say it finishes the act under way and then stops, is
+    refused any act once it has logged one since its time ran out (rules.core.clock.out_of_time_refusal): a
+    409 citing the clock, on the card as on the act (`judging`: one of many acts a card judges in one request,
+    nothing written: the clock is read once for all of them)."""
+    if game.status != "playing" or viewer.role not in rules_of(game).book.sides:
+        return
+    key = f"out-of-time:{game.pk}:{viewer.role}"
+    if judging and key in session.info:
+        refused = session.info[key]
+    else:
+        now = clock_service.game_clock(session, game, utcnow())  # judged as the act would be logged: now
+        ran_out = now.side(viewer.role).out_at
+        since = 0
+        if now.limits.finish_act and ran_out is not None:
+            since = clock_service.acts_since(session, game, viewer.role, ran_out)
+        refused = out_of_time_refusal(now, viewer.role, since)
+        if judging:
+            session.info[key] = refused
+    if refused is not None:
+        raise turns.conflict(game, refused)
 
 
 # -- how a game is won ----------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The game clock (issue 55), read from the game's event log with the times they were logged at: the game
 started, each step and turn begun, the game ended, and the referee's clock acts (paused, resumed, time given,
-limits set); the limits chosen as the game was created are in its first event. The rules work it out
+limits set: the one clock act a referee may undo, read as if never set); the limits chosen as the game was
+created are in its first event. The rules work it out
 (rules.core.clock.clock); the present moment is the caller's (the app's clock, at the edge: app.deps.NowDep).
 Nothing is kept in memory, so a restarted server, or a second one on the same database, answers the same."""
 
@@ -12,11 +13,13 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from app.core.touched import logged_kind
 from app.data.models import Event, Game
 from app.services.markers import rules_of
 from rules.core.acts import GiveTime, PauseClock, ResumeClock, SetClockLimits
 from rules.core.clock import SOURCE as SOURCE
 from rules.core.clock import Clock, Ended, Entry, Given, Limits, LimitsSet, Moved, Paused, Resumed, clock
+from rules.core.game import GameRules
 
 CREATED = "game-created"
 # The events where the game's turn moves on (app.services.turns logs them after the move).
@@ -28,17 +31,51 @@ KINDS = frozenset(
 )
 
 
-def limits_of(values: Mapping[str, Any] | None) -> Limits:
-    """Limits as an event's payload (or a request) gives them."""
+UNDO = "undo"
+# The clock acts the referee undoes in one (app.services.undo.UNDOABLE): the limits and settings as set.
+UNDOABLE = (SetClockLimits.event,)
+
+
+def reads(event: Mapping[str, Any]) -> bool:
+    """Whether the clock reads this event (as the log gives it): a live frame of it carries the clock."""
+    return logged_kind(event) in KINDS
+
+
+def limits_of(values: Mapping[str, Any] | None, sides: Sequence[str]) -> Limits:
+    """The clock's limits and settings as an event's payload gives them (`payload`); the first shape, whole
+    minutes for every side ({game_minutes, turn_minutes}), as logged before issue 64 and as the lobby sends."""
     values = values or {}
-    return Limits(values.get("game_minutes"), values.get("turn_minutes"))
+    under = values.get("end_under_seconds")
+    if values.get("game_minutes") is not None or values.get("turn_minutes") is not None:
+        whole = Limits.minutes(sides, values.get("game_minutes"), values.get("turn_minutes"))
+        game, turn = whole.game_seconds, whole.turn_seconds
+    else:
+        game, turn = values.get("game_seconds") or {}, values.get("turn_seconds") or {}
+    return Limits(
+        {str(k): None if v is None else int(v) for k, v in game.items()},
+        {str(k): None if v is None else int(v) for k, v in turn.items()},
+        bool(values.get("dispute_pause")),
+        bool(values.get("finish_act")),
+        None if under is None else int(under),
+    )
+
+
+def payload(limits: Limits) -> dict[str, Any]:
+    """The limits and settings as an event logs them (read back by `limits_of`)."""
+    return {
+        "game_seconds": dict(limits.game_seconds),
+        "turn_seconds": dict(limits.turn_seconds),
+        "dispute_pause": limits.dispute_pause,
+        "finish_act": limits.finish_act,
+        "end_under_seconds": limits.end_under_seconds,
+    }
 
 
 def _utc(at: datetime) -> datetime:
     return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite hands back naive UTC times
 
 
-def entry(ev: Event) -> Entry | None:
+def entry(ev: Event, rules: GameRules) -> Entry | None:
     """A logged event as the clock reads it (None: nothing the clock reads)."""
     at = _utc(ev.created_at).timestamp()
     if ev.kind in MOVED:
@@ -46,24 +83,50 @@ def entry(ev: Event) -> Entry | None:
     if ev.kind in ENDED:
         return Ended(at)
     if ev.kind == PauseClock.event:
-        return Paused(at)
+        return Paused(at, bool(ev.payload.get("dispute")))
     if ev.kind == ResumeClock.event:
         return Resumed(at)
     if ev.kind == GiveTime.event:
         return Given(at, str(ev.payload["side"]), int(ev.payload["seconds"]))
     if ev.kind == SetClockLimits.event or (ev.kind == CREATED and ev.payload.get("clock")):
-        return LimitsSet(at, limits_of(ev.payload.get("clock", ev.payload)))
+        return LimitsSet(at, limits_of(ev.payload.get("clock", ev.payload), rules.book.sides))
     return None
 
 
 def entries(session: Session, game_id: int) -> list[Entry]:
-    """The game's log as the clock reads it, in order."""
+    """The game's log as the clock reads it, in order, without what the referee undid."""
+    game = session.get(Game, game_id)
+    if game is None:
+        return []
     q = (
         select(Event)
-        .where(Event.game_id == game_id, col(Event.kind).in_(sorted(KINDS)))
+        .where(Event.game_id == game_id, col(Event.kind).in_([*sorted(KINDS), UNDO]))
         .order_by(col(Event.id))
     )
-    return [e for ev in session.exec(q) if (e := entry(ev)) is not None]
+    rows = list(session.exec(q))
+    undone = {ev.reverses_id for ev in rows if ev.kind == UNDO}
+    rules = rules_of(game)
+    return [e for ev in rows if ev.pk not in undone and (e := entry(ev, rules)) is not None]
+
+
+def read_on(session: Session, game: Game, log: tuple[Entry, ...], new: Sequence[Event]) -> tuple[Entry, ...]:
+    """The clock's log `log` brought on by the `new` events (read again whole when one undoes a clock act)."""
+    if any(ev.kind == UNDO and reads({"kind": ev.kind, "payload": ev.payload}) for ev in new):
+        return tuple(entries(session, game.pk))
+    rules = rules_of(game)
+    return log + tuple(e for ev in new if (e := entry(ev, rules)) is not None)
+
+
+def acts_since(session: Session, game: Game, side: str, at: float) -> int:
+    """How many acts `side`'s players logged from POSIX time `at` on (the clock's own acts apart)."""
+    since = datetime.fromtimestamp(at, UTC)
+    q = select(Event.id).where(
+        Event.game_id == game.pk,
+        Event.actor == side,
+        col(Event.created_at) >= since,
+        col(Event.kind).not_in(sorted(KINDS)),
+    )
+    return len(list(session.exec(q)))
 
 
 def game_clock(session: Session, game: Game, now: datetime | None = None) -> Clock:
@@ -86,7 +149,8 @@ def _minutes(seconds: int) -> str:
 def told(kind: str, payload: Mapping[str, Any]) -> str:
     """A clock event in the story's words (app.services.story), "" for any other event."""
     if kind == PauseClock.event:
-        return "The referee paused the clock."
+        who = "The referee" if payload.get("by", "referee") == "referee" else f"The {payload.get('by')}"
+        return f"{who} paused the clock{' for a dispute' if payload.get('dispute') else ''}."
     if kind == ResumeClock.event:
         return "The referee restarted the clock."
     if kind == GiveTime.event:
@@ -94,10 +158,27 @@ def told(kind: str, payload: Mapping[str, Any]) -> str:
             f"The referee gave the {payload.get('side')} {_minutes(int(payload.get('seconds') or 0))} back."
         )
     if kind == SetClockLimits.event:
-        limits = limits_of(payload)
-        said = [
-            f"{limits.game_minutes} min a side for the game" if limits.game_minutes else "",
-            f"{limits.turn_minutes} min a side each turn" if limits.turn_minutes else "",
-        ]
-        return f"The referee set the clock: {' and '.join(s for s in said if s) or 'no limit'}."
+        return f"The referee set the clock: {settings_told(limits_of(payload, ['side']))}."
     return ""
+
+
+def settings_told(limits: Limits) -> str:
+    """The limits and settings in the story's and the board's words."""
+    said = [*_each(limits.game_seconds, "for the game"), *_each(limits.turn_seconds, "each turn")]
+    if limits.dispute_pause:
+        said.append("a player may stop it for a dispute")
+    if limits.finish_act:
+        said.append("a side out of time finishes its act, then stops")
+    if limits.end_under_seconds:
+        said.append(
+            f"the game ends as a turn starts with both sides under {_minutes(limits.end_under_seconds)}"
+        )
+    return "; ".join(said) or "no limit"
+
+
+def _each(by_side: Mapping[str, int | None], what: str) -> list[str]:
+    """One limit in words: "5 min a side ..." where every side has the same, else side by side."""
+    if len(set(by_side.values())) == 1:
+        value = next(iter(by_side.values()))
+        return [f"{_minutes(value)} a side {what}"] if value else []
+    return [f"the {side} {_minutes(v)} {what}" for side, v in by_side.items() if v]

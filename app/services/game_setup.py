@@ -5,13 +5,13 @@ the first event of its log. Rule-set neutral: what a rule set knows comes throug
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
 from typing import Any
 
 from sqlmodel import Session, func, select
 
 from app.data.models import Game, Unit
 from app.guard.auth import SIDES
+from app.services import clock as clock_service
 from app.services import scenarios
 from app.services.events import record
 from app.services.seats import Credentials, create_sides
@@ -49,12 +49,12 @@ def create_game(
     terrain: dict[str, Any] | None = None,
     forces: Sequence[Mapping[str, Any]] = (),
     table_objectives: Mapping[str, Any] | None = None,
-    clock: Mapping[str, int | None] | None = None,
+    clock: Mapping[str, Any] | None = None,
 ) -> tuple[Game, Credentials]:
     """A new game, by hand, from a scenario (shipped or imported), or with `forces` ({side, table_id,
     quality?, template?, name?}) built from the organisation tables and deployed; the request's values win
     over the scenario's (`table_objectives`: a campaign table's objectives, as a scenario writes them);
-    `clock`: the game clock's limits ({game_minutes, turn_minutes}), kept in the first event, where the clock
+    `clock`: the game clock's limits and settings, kept in the first event, where the clock
     reads them (app.services.clock). Returns the credentials once."""
     doc: dict[str, Any] = {}
     if scenario is not None:
@@ -119,12 +119,17 @@ def create_game(
             "period": ctx.period,
             "source": doc.get("source", ""),
             "forces": [dict(f) for f in forces],
-            **({"clock": asdict(Limits(**clock).checked())} if clock else {}),
+            **({"clock": clock_service.payload(_clock_limits(clock, rules.book.sides))} if clock else {}),
         },
         step="setup",
     )
     session.flush()
     return game, creds
+
+
+def _clock_limits(clock: Mapping[str, Any], sides: Sequence[str]) -> Limits:
+    """The clock's limits and settings chosen as the game is created (app.data.schemas_clock.ClockLimits)."""
+    return clock_service.limits_of(clock, sides).checked(sides)
 
 
 def scenario_board(doc: Mapping[str, Any]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ __all__ = ["GameResult", "end_refusal", "game_result", "how_settled", "result_an
 @dataclass(frozen=True)
 class GameResult:
     """A finished game's result: `winner` a side, or None for a draw; `points` and `losses` by side;
-    `objectives` as they stood; the turn (or bound) it ended in and how (`ended_by`: "referee", "last-turn");
+    `objectives` as they stood; the turn (or bound) it ended in and how (`ended_by`: "referee", "last-turn", "clock");
     `reason` (why the winner won, in words), `words` (the whole result in one sentence) and `source` (the rule)."""
 
     winner: str | None
@@ -54,7 +54,10 @@ def game_result(session: Session, game_id: int, score: Score | None = None) -> G
     score = score if score is not None else game_score(session, game)
     key = rules.book.score_kept
     outcome = kept_score(game.board.get(key) or {})[1] if key else rules.outcome(score.points)
-    how = "as its last " + rules.book.turn_word + " ended" if by == "last-turn" else "by the referee"
+    how = {
+        "last-turn": f"as its last {rules.book.turn_word} ended",
+        "clock": "by the clock, every side short of time as a new turn began",
+    }.get(by, "by the referee")
     words = (
         f"Game over in {rules.book.turn_word} {turn}, ended {how}: {outcome.reason}"
         f" ({_tally(score.points)}; {rules.book.stand_word}s lost: {_tally(score.losses)})."

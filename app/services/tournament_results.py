@@ -561,7 +561,7 @@ class Following:
                     score_service.touches_score(events_service.event_dict(ev, events_service.PART_ORDER))
                     for ev in new
                 )
-                log = had.log + tuple(e for ev in new if (e := clock.entry(ev)) is not None)
+                log = clock.read_on(session, game, had.log, new)
                 self.kept[game.pk] = TableState(last, _points(session, game) if rescore else had.points, log)
         return self.kept
 

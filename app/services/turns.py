@@ -3,7 +3,7 @@ and what happens at the start and the end of a turn."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -204,9 +204,17 @@ def logged_step(game: Game) -> str:
     return step.id if step else game.status
 
 
-def advance(session: Session, game: Game, viewer: Viewer, expected_version: int) -> list[Event]:
-    """Move to the next step; past the last step the side's turn ends and the other side's begins.
-    From set-up this starts the game (locking any plan not yet locked). A plan sealed each turn is sealed as
+def advance(
+    session: Session,
+    game: Game,
+    viewer: Viewer,
+    expected_version: int,
+    clock_ends: Callable[[], bool] = lambda: False,
+) -> list[Event]:
+    """Move to the next step; past the last step the side's turn ends and the other side's begins, unless the
+    scenario's last turn is over or, as a new turn would start, the clock's settings end the game
+    (`clock_ends`, asked of the game clock by the caller). From set-up this starts the game (locking any plan
+    not yet locked). A plan sealed each turn is sealed as
     the turn leaves its last step allowing `plan-fire`, and its items land as the turn enters their step."""
     if game.status == "finished":
         raise Conflict("The game is over: its turns no longer change", current=game_state(game))
@@ -258,7 +266,9 @@ def advance(session: Session, game: Game, viewer: Viewer, expected_version: int)
         return entered
     events = seal_due(session, game, "system", leaving=True) + end_of_turn(session, game, viewer.role)
     if ends_game(game, after):
-        return [*events, _last_turn_ended(session, game, viewer)]
+        return [*events, _ended(session, game, viewer, "last-turn")]
+    if after.turn > game.turn and clock_ends():
+        return [*events, _ended(session, game, viewer, "clock")]
     bump_game(session, game, None, turn=after.turn, side_to_move=after.side, step=after.step)
     return events + start_of_turn(session, game)
 
@@ -273,10 +283,11 @@ def ends_game(game: Game, after: Position | None = None) -> bool:
     return after.turn > game.turn and isinstance(last, int) and game.turn >= last
 
 
-def _last_turn_ended(session: Session, game: Game, viewer: Viewer) -> Event:
-    """The scenario's last turn over: the game ends by itself (an `EndGame` of the turn, its reason the last
-    turn), its result the score as it stands (app.services.result)."""
-    act = EndGame(version=game.version, reason="last-turn")
+def _ended(session: Session, game: Game, viewer: Viewer, reason: str) -> Event:
+    """The game ends by itself as a turn would start (an `EndGame` of the turn, its `reason` the scenario's last
+    turn over, "last-turn", or the clock's settings, "clock"), its result the score as it stands
+    (app.services.result)."""
+    act = EndGame(version=game.version, reason=reason)
     shown = rules_of(game).play(snapshot_of(session, game, []), act).shown
     bump_game(session, game, None, status="finished")
     return record(session, game, act.event, viewer.role, {**shown, "turn": game.turn}, step="finished")

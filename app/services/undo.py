@@ -35,6 +35,7 @@ UNDOABLE = (
     "arrival-fire",
     "unit-added",
     "objective-called",  # the referee's call on a contested objective: undone, the table's holder counts again
+    "clock-limits-set",  # the clock's limits and settings as the referee set them: undone, the last set hold
 )
 
 

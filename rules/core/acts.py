@@ -240,8 +240,10 @@ class AdvanceTurn(Act):
 # -- the game clock (rules.core.clock): the referee's alone ----------------------------------------------------
 @dataclass(frozen=True, kw_only=True)
 class PauseClock(Act):
-    """The game clock stopped for every side until the referee resumes it."""
+    """The game clock stopped for every side until the referee resumes it (`dispute`: stopped for a dispute,
+    by the referee or, where the clock's settings allow it, by a player calling the referee)."""
 
+    dispute: bool = False
     event: ClassVar[str] = "clock-paused"
 
 
@@ -263,10 +265,14 @@ class GiveTime(Act):
 
 @dataclass(frozen=True, kw_only=True)
 class SetClockLimits(Act):
-    """The clock's limits from now on: minutes per side for the game and for each turn (None: no limit)."""
+    """The clock as the referee sets it from now on (rules.core.clock.Limits): each side's seconds for the game
+    and for each turn (a side not named, or None: no limit), and the rules tournaments add."""
 
-    game_minutes: int | None = None
-    turn_minutes: int | None = None
+    game_seconds: Mapping[str, int | None] = field(default_factory=dict)
+    turn_seconds: Mapping[str, int | None] = field(default_factory=dict)
+    dispute_pause: bool = False
+    finish_act: bool = False
+    end_under_seconds: int | None = None
     event: ClassVar[str] = "clock-limits-set"
 
 

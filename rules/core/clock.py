@@ -4,20 +4,23 @@ same log read at the same moment gives the same clock, on any device and after a
 Time runs for the sides whose step it is, as the rule set's turn says (rules.core.game.acting: the side
 whose turn it is; both sides in a bound's shared steps), from the moment the game starts until it ends. Only
 the referee stops it (`PauseClock`, `ResumeClock`) or gives time back (`GiveTime`); each is an event of the
-log. A limit per side for the whole game and another for each turn (minutes; `SetClockLimits`, or chosen as
+log. Each side's limit for the whole game and for each turn (seconds, per side; `SetClockLimits`, or chosen as
 the game is created) are optional: the limits as last set hold for the whole game.
 
 A side whose time has run out is flagged out of time, to everyone; the clock keeps counting (how far over is
-shown) and nothing else happens by itself: as at a club or tournament table, the referee decides what follows
-(more time given, the game ended). No rule book firestep plays prints a clock: these are firestep's own rules,
-cited as `SOURCE`.
+shown) and, by default, nothing else happens by itself: as at a club table, the referee decides what follows
+(more time given, the game ended). The rules a tournament adds are settings of the same act (`Limits`): a
+player may stop the clock for a dispute, which only the referee restarts (`dispute_pause`); a side out of time
+finishes the act under way and then acts no more (`finish_act`: `out_of_time_refusal`); the game ends as a turn
+starts with both sides under so much time left (`end_under_seconds`: `ends_the_game`). No rule book firestep
+plays prints a clock: these are firestep's own rules, cited as `SOURCE`.
 
 Pure: the log's entries come in with their times (`Entry.at`, seconds on the app's clock: POSIX time) and the
 present moment as `now`, the same way; nothing here reads a clock."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rules.core.acts import Act, GiveTime, PauseClock, ResumeClock, SetClockLimits
@@ -33,18 +36,62 @@ MAX_GIVEN_SECONDS = 60 * 60
 
 
 @dataclass(frozen=True)
+class SideLimits:
+    """One side's time, in seconds: for the whole game and for each turn (None: no limit)."""
+
+    game_seconds: int | None = None
+    turn_seconds: int | None = None
+
+
+@dataclass(frozen=True)
 class Limits:
-    """Each side's time, in minutes: for the whole game and for each turn (None: no limit)."""
+    """The clock as set: each side's seconds for the game and for each turn, by side (a side not named, or
+    None: no limit); `dispute_pause`: a player may stop the clock for a dispute (only the referee restarts it);
+    `finish_act`: a side out of time finishes the act under way, then acts no more until given time;
+    `end_under_seconds`: the game ends as a turn starts with every side under this much game time left."""
 
-    game_minutes: int | None = None
-    turn_minutes: int | None = None
+    game_seconds: Mapping[str, int | None] = field(default_factory=dict)
+    turn_seconds: Mapping[str, int | None] = field(default_factory=dict)
+    dispute_pause: bool = False
+    finish_act: bool = False
+    end_under_seconds: int | None = None
 
-    def checked(self) -> Limits:
-        """These limits, or a RulesError naming the field out of its bounds."""
-        for name, top in (("game_minutes", MAX_GAME_MINUTES), ("turn_minutes", MAX_TURN_MINUTES)):
-            value = getattr(self, name)
-            if value is not None and not 1 <= value <= top:
-                raise RulesError(name, f"a limit is 1 to {top} minutes, or none", [f"1..{top}"])
+    @classmethod
+    def minutes(cls, sides: Sequence[str], game: int | None = None, turn: int | None = None) -> Limits:
+        """The same whole minutes for every side (the lobby's and the first API's shape)."""
+        return cls(
+            {s: None if game is None else game * 60 for s in sides},
+            {s: None if turn is None else turn * 60 for s in sides},
+        )
+
+    @classmethod
+    def of(cls, act: SetClockLimits) -> Limits:
+        return cls(
+            dict(act.game_seconds),
+            dict(act.turn_seconds),
+            act.dispute_pause,
+            act.finish_act,
+            act.end_under_seconds,
+        )
+
+    def side(self, side: str) -> SideLimits:
+        return SideLimits(self.game_seconds.get(side), self.turn_seconds.get(side))
+
+    def checked(self, sides: Sequence[str]) -> Limits:
+        """These limits, or a RulesError naming the field out of its bounds (or a side not of the game)."""
+        bounds = (
+            ("game_seconds", MAX_GAME_MINUTES * 60, self.game_seconds),
+            ("turn_seconds", MAX_TURN_MINUTES * 60, self.turn_seconds),
+        )
+        for name, top, by_side in bounds:
+            for side, value in by_side.items():
+                if side not in sides:
+                    raise RulesError(name, "a limit is set for a side of the game", list(sides))
+                if value is not None and not 1 <= value <= top:
+                    raise RulesError(name, f"a limit is 1 to {top} seconds, or none", [f"1..{top}"])
+        top = MAX_GAME_MINUTES * 60
+        if self.end_under_seconds is not None and not 1 <= self.end_under_seconds <= top:
+            raise RulesError("end_under_seconds", f"1 to {top} seconds, or none", [f"1..{top}"])
         return self
 
 
@@ -73,7 +120,9 @@ class Ended(Entry):
 
 @dataclass(frozen=True)
 class Paused(Entry):
-    """The referee paused the clock."""
+    """The clock was paused (`dispute`: for a dispute)."""
+
+    dispute: bool = False
 
 
 @dataclass(frozen=True)
@@ -109,6 +158,7 @@ class SideClock:
     turn_given: float = 0.0
     remaining: float | None = None
     turn_remaining: float | None = None
+    out_at: float | None = None  # when its time last ran out (None: it has time left)
 
     @property
     def out_of_time(self) -> bool:
@@ -118,12 +168,13 @@ class SideClock:
 @dataclass(frozen=True)
 class Clock:
     """The game clock as of `as_of`: the sides it runs for now (none while paused, before the game starts and
-    after it ends), whether the referee paused it, the turn the turn limit counts, the limits and each side's
+    after it ends), whether it is paused (and for a dispute), the turn the turn limit counts, the limits and each side's
     clock."""
 
     as_of: float
     running: tuple[str, ...] = ()
     paused: bool = False
+    dispute: bool = False
     started: bool = False
     ended: bool = False
     turn: int = 0
@@ -143,8 +194,10 @@ class _Counting:
     at: float | None = None
     position: Position | None = None
     paused: bool = False
+    dispute: bool = False
     ended: bool = False
     limits: Limits = field(default_factory=Limits)
+    out_at: dict[str, float] = field(default_factory=dict)
     used: dict[str, float] = field(default_factory=dict)
     given: dict[str, float] = field(default_factory=dict)
     turn_used: dict[tuple[str, int], float] = field(default_factory=dict)
@@ -159,6 +212,7 @@ class _Counting:
     def until(self, at: float) -> None:
         """Charge the running sides the time from the last entry to `at` (none if the log's clock stepped
         back)."""
+        since = self.at if self.at is not None else at
         if self.at is not None and at > self.at and self.position is not None:
             seconds = at - self.at
             for side in self.running():
@@ -167,6 +221,17 @@ class _Counting:
                 self.turn_used[key] = self.turn_used.get(key, 0.0) + seconds
         if self.at is None or at > self.at:
             self.at = at
+        self._ran_out(since)
+
+    def _ran_out(self, since: float) -> None:
+        """Note when each side's time ran out: as it ran, `remaining` seconds before now, but not before
+        `since` (the last entry read: a limit lowered runs a side out as it is set)."""
+        for side in self.rules.book.sides:
+            left = [r for r in self._left(side) if r is not None]
+            if left and min(left) <= 0:
+                self.out_at.setdefault(side, max(since, (self.at or since) + min(left)))
+            else:
+                self.out_at.pop(side, None)
 
     def read(self, entry: Entry) -> None:
         self.until(entry.at)
@@ -176,12 +241,14 @@ class _Counting:
             self.ended = True
         elif isinstance(entry, Paused | Resumed):
             self.paused = isinstance(entry, Paused)
+            self.dispute = isinstance(entry, Paused) and entry.dispute
         elif isinstance(entry, Given):
             self.given[entry.side] = self.given.get(entry.side, 0.0) + entry.seconds
             key = (entry.side, self.position.turn if self.position else 0)
             self.turn_given[key] = self.turn_given.get(key, 0.0) + entry.seconds
         elif isinstance(entry, LimitsSet):
             self.limits = entry.limits
+        self._ran_out(self.at if self.at is not None else entry.at)
 
     def _position(self, moved: Moved) -> Position:
         ids = [s.id for s in self.rules.steps(self.period)]
@@ -191,19 +258,30 @@ class _Counting:
         same = was is not None and (was.turn, was.side) == (moved.turn, moved.side)
         return Position(moved.turn, moved.side, was.step if was is not None and same else 0)
 
-    def side(self, side: str) -> SideClock:
+    def _left(self, side: str) -> tuple[float | None, float | None]:
+        """What remains of the side's game and turn limits (None: no limit)."""
         now = self.position.turn if self.position else 0
+        limits = self.limits.side(side)
+        game, turn = limits.game_seconds, limits.turn_seconds
         used, given = self.used.get(side, 0.0), self.given.get(side, 0.0)
         turn_used, turn_given = self.turn_used.get((side, now), 0.0), self.turn_given.get((side, now), 0.0)
-        game, turn = self.limits.game_minutes, self.limits.turn_minutes
+        return (
+            None if game is None else game + given - used,
+            None if turn is None else turn + turn_given - turn_used,
+        )
+
+    def side(self, side: str) -> SideClock:
+        now = self.position.turn if self.position else 0
+        remaining, turn_remaining = self._left(side)
         return SideClock(
             side,
-            used,
-            given,
-            turn_used,
-            turn_given,
-            None if game is None else game * 60 + given - used,
-            None if turn is None else turn * 60 + turn_given - turn_used,
+            self.used.get(side, 0.0),
+            self.given.get(side, 0.0),
+            self.turn_used.get((side, now), 0.0),
+            self.turn_given.get((side, now), 0.0),
+            remaining,
+            turn_remaining,
+            self.out_at.get(side),
         )
 
 
@@ -217,6 +295,7 @@ def clock(entries: Sequence[Entry], rules: GameRules, period: str | None, now: f
         as_of=now,
         running=counting.running(),
         paused=counting.paused,
+        dispute=counting.paused and counting.dispute,
         started=counting.position is not None,
         ended=counting.ended,
         turn=counting.position.turn if counting.position else 0,
@@ -226,8 +305,10 @@ def clock(entries: Sequence[Entry], rules: GameRules, period: str | None, now: f
 
 
 def refusal(now: Clock, act: Act) -> Refusal | None:
-    """Why the referee's clock act cannot be played on the clock as it stands (None: it can); a value out of
-    its bounds is a RulesError naming its field."""
+    """Why a clock act cannot be played on the clock as it stands (None:
+    it can); a value out of its bounds is a RulesError naming its field. Only the referee acts on the clock,
+    but for a player stopping it for a dispute where the clock's settings allow it (the app's door checks the
+    seat: `may_pause`)."""
     if isinstance(act, PauseClock):
         if not now.started or now.ended:
             return Refusal(
@@ -250,5 +331,36 @@ def refusal(now: Clock, act: Act) -> Refusal | None:
                 "seconds", f"give 1 to {MAX_GIVEN_SECONDS} seconds at a time", [f"1..{MAX_GIVEN_SECONDS}"]
             )
     if isinstance(act, SetClockLimits):
-        Limits(act.game_minutes, act.turn_minutes).checked()
+        Limits.of(act).checked([s.side for s in now.sides])
     return None
+
+
+def may_pause(now: Clock, act: Act, by: str) -> bool:
+    """Whether `by` may play this clock act at all: the referee any; a player only stops the clock for a
+    dispute, where the clock's settings allow it."""
+    return by == "referee" or (isinstance(act, PauseClock) and act.dispute and now.limits.dispute_pause)
+
+
+def out_of_time_refusal(now: Clock, side: str, acts_since: int) -> Refusal | None:
+    """Why `side` may not act now, where the clock's settings say a side out of time finishes the act under way
+    and then acts no more (`acts_since`: the acts it logged since its time ran out; the first finishes the act
+    under way). None: it may act."""
+    if not now.limits.finish_act or now.ended:
+        return None
+    mine = now.side(side)
+    if not mine.out_of_time or acts_since < 1:
+        return None
+    return Refusal(
+        f"The {side} is out of time and has finished its act: the referee gives time or ends the game",
+        "a side out of time finishes the act under way, then acts no more until it is given time",
+        SOURCE,
+    )
+
+
+def ends_the_game(now: Clock) -> bool:
+    """Whether the game ends as this turn starts: the clock's settings name a time, and every side has less
+    than it left in the game."""
+    under = now.limits.end_under_seconds
+    if under is None or not now.sides:
+        return False
+    return all(s.remaining is not None and s.remaining < under for s in now.sides)

@@ -9,6 +9,7 @@ longer: the live stream would find itself silent and read everything anew)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -65,3 +66,30 @@ def test_the_clock_runs_on_locally_flags_the_side_out_of_time_and_the_referee_pa
     expect(page.locator("[data-game-clock]")).to_have_attribute("data-clock-state", "paused")
     expect(page.locator("[data-game-clock]")).to_contain_text("Paused")
     expect(page.get_by_role("button", name="Resume clock")).to_be_visible()
+
+
+def test_the_referee_sets_each_sides_limits_from_the_board_and_undoes_them_in_one(new_page: Any) -> None:
+    """Issue 64: the board's form sends each side's limits in seconds or minutes and a tournament rule as one
+    act; the faces take them from its live frame, and the log's Undo takes them back, the form with them."""
+    page = new_page(TABLET_LANDSCAPE)
+    game_id, made = seed_game(page)
+    start_game(page, game_id, made["referee_token"])
+    page.goto(f"/games/{game_id}/referee")
+    expect(page.locator("[data-live-stream][data-live-connected]")).to_have_count(1)
+    defender = page.locator("[data-clock-side='defender']")
+    expect(defender).to_have_attribute("aria-label", re.compile("used"))
+
+    page.get_by_text("Clock limits and rules").tap()
+    side = page.get_by_role("group", name="Defender")
+    side.get_by_label("Each turn", exact=True).fill("45")
+    side.get_by_label("Each turn: unit").select_option("s")
+    page.get_by_label("A side out of time finishes the act under way").check()
+    page.get_by_role("button", name="Set the clock").tap()
+    expect(defender.locator(".clock-time")).to_have_text("0:45")  # all of its turn's 45 s left: not its turn
+    expect(defender).to_have_attribute("aria-label", re.compile("left"))
+
+    page.locator("[data-kind='clock-limits-set']").get_by_role("button", name=re.compile("^Undo")).tap()
+    expect(defender).to_have_attribute("aria-label", re.compile("used"))
+    page.get_by_text("Clock limits and rules").tap()
+    expect(side.get_by_label("Each turn", exact=True)).to_have_value("")
+    expect(page.get_by_label("A side out of time finishes the act under way")).not_to_be_checked()

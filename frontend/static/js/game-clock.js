@@ -5,6 +5,8 @@
 // read again) and runs the running sides' time on locally once a second between frames: no request per second.
 //   data-clock-referee  the referee's device: a Pause / Resume button (written through api-action.js).
 //   data-clock-give     with data-clock-referee: a "+1 min" button per side (time given back, logged).
+// A player's device offers "Stop the clock: dispute" where the clock's settings let a player stop it for a
+// dispute (issue 64: only the referee restarts it).
 // A side whose time has run out is flagged to everyone ("out of time"), once as a notice; the clock keeps
 // counting and the referee decides what follows (rules/core/clock.py).
 (() => {
@@ -96,9 +98,13 @@
           });
         } else if (!out) flagged.delete(side.side);
       }
-      if (clock.paused) parts.push(Object.assign(document.createElement("span"), { className: "clock-paused", textContent: "Paused" }));
-      if ("clockReferee" in root.dataset && clock.started && !clock.ended) {
-        const base = url.replace(/\/?$/, "");
+      if (clock.paused) parts.push(Object.assign(document.createElement("span"), { className: "clock-paused", textContent: clock.dispute ? "Paused for a dispute" : "Paused" }));
+      const base = url.replace(/\/?$/, "");
+      const playing = clock.started && !clock.ended;
+      if (!("clockReferee" in root.dataset) && playing && !clock.paused && clock.limits.dispute_pause) {
+        parts.push(button("Stop the clock: dispute", `${base}/dispute`));
+      }
+      if ("clockReferee" in root.dataset && playing) {
         parts.push(clock.paused ? button("Resume clock", `${base}/resume`) : button("Pause clock", `${base}/pause`));
         if ("clockGive" in root.dataset) {
           for (const side of clock.sides) parts.push(button(`+1 min ${side.side}`, `${base}/give`, { side: side.side, seconds: 60 }));

@@ -77,11 +77,28 @@
     return fallback;
   };
   const failed = (result) => !result || (!result.ok && !result.queued);
+  // The referee's override, as on the board (api-action.js's data-override): a stand's marker or move that the
+  // rules of play refuse is done anyway once the referee confirms it, and the log shows the override. Only the
+  // referee's card offers it (the API refuses a player's override).
+  const sendOrOverride = async (url, body) => {
+    const result = await send(url, { body });
+    const ruled = result.status === 409 && Array.isArray(result.data?.current?.allowed_now);
+    if (role !== "referee" || !ruled) return result;
+    if (!window.confirm(`${result.data.detail}\n\nDo it anyway as the referee? The log will show the override.`)) return result;
+    return send(url, { body: { ...body, override: true } });
+  };
 
   // -- orientation: table (x, y) cm <-> map LatLng ---------------------------------------------------------
   let landscape = canvas.clientWidth > canvas.clientHeight;
   // The defender's seat sees the table turned half round: (x, y) -> (W - x, LEN - y).
-  const turned = role === "defender";
+  // A seat's view turned half round for the player across the table (issue 64: a tablet lying between two
+  // players), remembered on this device: the table is drawn from the other edge, and map.css turns the page's
+  // words (the card, the tools, the score and its clock, the stands' names) to face that player.
+  const turnKey = `firestep:view-turned:${root.dataset.game}:${role}`;
+  const stored = (() => { try { return localStorage.getItem(turnKey) === "1"; } catch (err) { return false; } })();
+  document.body.classList.toggle("view-turned", stored);
+  document.querySelector("[data-turn-view]")?.setAttribute("aria-pressed", String(stored));
+  const turned = (role === "defender") !== stored;
   const seen = ([x, y]) => (turned ? [W - x, LEN - y] : [x, y]);
   const toLL = (p) => { const [x, y] = seen(p); return landscape ? L.latLng(W - x, y) : L.latLng(y, x); };
   const fromLL = (ll) => seen(landscape ? [W - ll.lat, ll.lng] : [ll.lng, ll.lat]);
@@ -421,7 +438,7 @@
       return;
     }
     const body = action === "add-marker" ? { delta: 1 } : { delta: -1 };
-    const result = await send(`${api}/units/${u.id}/markers`, { body });
+    const result = await sendOrOverride(`${api}/units/${u.id}/markers`, body);
     if (failed(result)) {
       notice(refusal(result, "The marker was not saved; check the connection."));
       return;
@@ -438,7 +455,7 @@
     const to = { x: Number(Math.max(0, Math.min(W, x)).toFixed(2)), y: Number(Math.max(0, Math.min(LEN, y)).toFixed(2)) };
     Object.assign(u, to);
     drawStand(u);
-    const result = await send(`${api}/units/${id}/move`, { body: { ...to, facing_deg: u.facing_deg ?? 90 } });
+    const result = await sendOrOverride(`${api}/units/${id}/move`, { ...to, facing_deg: u.facing_deg ?? 90 });
     if (failed(result)) {
       notice(refusal(result, "The move was not saved; the stand is back where it was."));
       Object.assign(u, { x: before.x, y: before.y });
@@ -549,11 +566,11 @@
       delete reading.dataset.cm;
     }
   };
-  // The stand nearest the tap within a finger's reach (or under it, for a large base at high zoom).
-  // With `accept`, only the stands it accepts: in base contact the enemy under one's own stand is found.
-  const standAt = (containerPoint, accept = null) => {
-    let best = null;
-    let bestD = Infinity;
+  // The stands within a finger's reach of a tap (or under it, for a large base at high zoom), nearest first,
+  // each with its distance and its base's own reach in pixels. With `accept`, only the stands it accepts: in
+  // base contact the enemy under one's own stand is found.
+  const standsNear = (containerPoint, accept = null) => {
+    const near = [];
     for (const [id] of standLayers) {
       const u = model.units.get(id);
       if (accept && !accept(u)) continue;
@@ -562,9 +579,25 @@
       const reachCm = Math.max(spec.w, spec.d) / 2;
       const reachPx = map.latLngToContainerPoint(toLL([u.x + reachCm, u.y])).distanceTo(c);
       const d = c.distanceTo(containerPoint);
-      if (d <= Math.max(HIT_PX, reachPx) && d < bestD) { best = id; bestD = d; }
+      if (d <= Math.max(HIT_PX, reachPx)) near.push({ id, d, reachPx });
     }
-    return best;
+    return near.sort((a, b) => a.d - b.d);
+  };
+  const standAt = (containerPoint, accept = null) => standsNear(containerPoint, accept)[0]?.id ?? null;
+  // A tap between stands, on no stand's own base, with more than one within a finger's reach and less than twice
+  // as far as the nearest: the card offers each (issue 64: on a phone a platoon is a few pixels wide, and the
+  // stand nearest the finger is not always the one it meant), the nearest first; one tap opens the one meant.
+  const CHOICES = 4;
+  const chooseStand = (ids) => {
+    const box = section("choose");
+    box.replaceChildren(
+      h("h2", { text: "Which stand?" }),
+      h("div", { class: "card-actions stand-choices" }, ...ids.map((id) => {
+        const u = model.units.get(id);
+        return h("button", { type: "button", class: `button stand-choice ${u.side}`, "data-stand-choice": String(id), text: `${nameOf(u).short} · ${sideName(u.side)}` });
+      })),
+    );
+    showPanel("choose");
   };
   map.on("click", (e) => {
     const point = fromLL(e.latlng);
@@ -592,9 +625,16 @@
       drawRuler();
       return;
     }
-    const id = standAt(e.containerPoint);
-    if (id !== null) showStand(id, true);
-    else if (panelShows === "stand") { showStand(null); }
+    const near = standsNear(e.containerPoint);
+    // On no stand's base, and another stand less than twice as far: the finger may have meant either.
+    const meant = near.filter((n) => n.d < 2 * near[0]?.d);
+    if (near.length > 1 && near[0].d > near[0].reachPx && meant.length > 1) {
+      chooseStand(meant.slice(0, CHOICES).map((n) => n.id));
+      return;
+    }
+    if (near.length) showStand(near[0].id, true);
+    else if (panelShows === "choose") showPanel(null);
+    else if (panelShows === "stand") showStand(null);
   });
   map.on("zoomend", showLabels);
   map.on("moveend", () => { if (map.hasLayer(layers.labels)) declutter(); });
@@ -608,6 +648,12 @@
       showPanel(panelShows === name ? null : name);
       if (name === "ruler" && panelShows === "ruler") { ruler = []; setMode({ kind: "ruler" }); drawRuler(); }
       if (name === "ruler" && panelShows !== "ruler") { ruler = []; setMode({ kind: "idle" }); drawRuler(); }
+      return;
+    }
+    if (event.target.closest("[data-turn-view]")) {
+      // One tap turns the view, one turns it back: the page is drawn anew from the other edge.
+      try { localStorage.setItem(turnKey, stored ? "0" : "1"); } catch (err) { return; }
+      window.location.reload();
       return;
     }
     const zoom = event.target.closest("[data-zoom]");
@@ -630,6 +676,8 @@
       document.querySelectorAll("[data-template-side]").forEach((b) => b.setAttribute("aria-pressed", String(b === side)));
       return;
     }
+    const choice = event.target.closest("[data-stand-choice]");
+    if (choice) { showStand(Number(choice.dataset.standChoice), true); return; }
     const sa = event.target.closest("[data-stand-action]");
     if (sa) { if (!sa.matches("[data-act-greyed]")) standAction(sa.dataset.standAction); return; }
     const ta = event.target.closest("[data-template-action]");

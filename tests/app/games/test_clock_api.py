@@ -44,7 +44,8 @@ def test_the_clock_charges_the_side_to_move_stops_while_paused_and_survives_a_re
     g = new_game(client, {"scenario": "mons-1914", "clock": {"game_minutes": 120, "turn_minutes": 15}})
     before = clock_at(client, g, datetime.now(UTC) + timedelta(hours=1), g.attacker)
     assert before["running"] == [] and not before["started"]  # set-up takes no one's time
-    assert before["limits"] == {"game_minutes": 120, "turn_minutes": 15}
+    assert before["limits"]["game_seconds"] == {"attacker": 7200, "defender": 7200}
+    assert before["limits"]["turn_seconds"] == {"attacker": 900, "defender": 900}
 
     start_game(client, g)
     started = logged_at(client, g, "game-started")
@@ -114,8 +115,17 @@ def test_the_limits_are_the_referees_and_bounded(sqlite_client: TestClient) -> N
     url = f"/api/v1/games/{g.id}/clock/limits"
     assert client.put(url, headers=g.attacker, json={"game_minutes": 90}).status_code == 403
     r = client.put(url, headers=g.referee, json={"game_minutes": 90, "turn_minutes": 10})
-    assert r.status_code == 200 and r.json()["limits"] == {"game_minutes": 90, "turn_minutes": 10}, r.text
-    for bad in ({"turn_minutes": 0}, {"game_minutes": 100_000}, {"turn_minutes": 241}):
+    assert r.status_code == 200, r.text
+    assert r.json()["limits"]["game_seconds"] == {"attacker": 5400, "defender": 5400}
+    bad_ones: list[dict[str, Any]] = [
+        {"turn_minutes": 0},
+        {"game_minutes": 100_000},
+        {"turn_minutes": 241},
+        {"turn_seconds": {"attacker": 0}},
+        {"game_seconds": {"umpire": 60}},
+        {"end_under_seconds": 0},
+    ]
+    for bad in bad_ones:
         refused = client.put(url, headers=g.referee, json=bad)
         assert refused.status_code == 422 and next(iter(bad)) in refused.text, refused.text
     r = client.post(
@@ -127,15 +137,15 @@ def test_the_limits_are_the_referees_and_bounded(sqlite_client: TestClient) -> N
 
 
 def test_the_lobby_sets_the_clocks_limits_as_it_creates_the_game(sqlite_client: TestClient) -> None:
-    form = {"scenario": "mons-1914", "clock_game_minutes": "150", "clock_turn_minutes": ""}
+    form = {"scenario": "mons-1914", "clock_game": "150", "clock_game_unit": "60", "clock_turn": "45"}
+    form["clock_turn_unit"] = "1"  # seconds: less than the whole minute the lobby once allowed at least
     made = sqlite_client.post("/games/new", data=csrf.form(sqlite_client, form), follow_redirects=False)
     assert made.status_code == 303, made.text
     game_id = int(made.headers["location"].split("/")[2])
     clock = sqlite_client.get(f"/api/v1/games/{game_id}/clock").json()  # the creator's referee cookie
-    assert clock["limits"] == {"game_minutes": 150, "turn_minutes": None}
-    refused = sqlite_client.post(
-        "/games/new", data=csrf.form(sqlite_client, {**form, "clock_turn_minutes": "0"})
-    )
+    assert clock["limits"]["game_seconds"] == {"attacker": 9000, "defender": 9000}
+    assert clock["limits"]["turn_seconds"] == {"attacker": 45, "defender": 45}
+    refused = sqlite_client.post("/games/new", data=csrf.form(sqlite_client, {**form, "clock_turn": "0"}))
     assert refused.status_code == 422 and "turn" in refused.text.lower()
 
 

@@ -16,7 +16,11 @@ from rules.core.clock import (
     Moved,
     Paused,
     Resumed,
+    SideLimits,
     clock,
+    ends_the_game,
+    may_pause,
+    out_of_time_refusal,
     refusal,
 )
 from rules.core.errors import RulesError
@@ -54,7 +58,7 @@ def used(entries: list[Entry], now: float, turn: GameRules | None = None) -> dic
 
 
 def test_nothing_runs_before_the_game_starts() -> None:
-    c = clock([LimitsSet(at(0), Limits(60))], Alternating(), None, at(500))
+    c = clock([LimitsSet(at(0), Limits.minutes(BOTH, 60))], Alternating(), None, at(500))
     assert c.running == () and not c.started
     assert [(s.used, s.remaining) for s in c.sides] == [(0, 3600), (0, 3600)]
 
@@ -102,7 +106,7 @@ def test_the_end_of_the_game_stops_the_clock() -> None:
 
 def test_time_given_back_counts_against_the_game_and_the_turn() -> None:
     log: list[Entry] = [
-        LimitsSet(at(0), Limits(10, 2)),
+        LimitsSet(at(0), Limits.minutes(BOTH, 10, 2)),
         Moved(at(0), 1, "attacker"),
         Given(at(30), "attacker", 45),
     ]
@@ -117,7 +121,7 @@ def test_time_given_back_counts_against_the_game_and_the_turn() -> None:
 
 
 def test_a_side_over_its_game_limit_is_out_of_time_and_the_clock_keeps_counting() -> None:
-    log: list[Entry] = [LimitsSet(at(0), Limits(game_minutes=1)), Moved(at(0), 1, "attacker")]
+    log: list[Entry] = [LimitsSet(at(0), Limits.minutes(BOTH, 1)), Moved(at(0), 1, "attacker")]
     c = clock(log, Alternating(), None, at(59))
     assert not c.side("attacker").out_of_time
     c = clock(log, Alternating(), None, at(75))
@@ -130,7 +134,7 @@ def test_a_side_over_its_game_limit_is_out_of_time_and_the_clock_keeps_counting(
 
 
 def test_a_side_over_its_turn_limit_is_out_of_time_for_that_turn() -> None:
-    log: list[Entry] = [LimitsSet(at(0), Limits(turn_minutes=1)), Moved(at(0), 1, "attacker")]
+    log: list[Entry] = [LimitsSet(at(0), Limits.minutes(BOTH, turn=1)), Moved(at(0), 1, "attacker")]
     assert clock(log, Alternating(), None, at(61)).side("attacker").out_of_time
     log += [Moved(at(61), 1, "defender"), Moved(at(90), 2, "attacker")]
     a = clock(log, Alternating(), None, at(100)).side("attacker")
@@ -140,7 +144,7 @@ def test_a_side_over_its_turn_limit_is_out_of_time_for_that_turn() -> None:
 def test_the_same_log_read_again_gives_the_same_clock() -> None:
     """A restart reads the log again: nothing but the log and the moment asked decides the clock."""
     log: list[Entry] = [
-        LimitsSet(at(0), Limits(30, 5)),
+        LimitsSet(at(0), Limits.minutes(BOTH, 30, 5)),
         Moved(at(5), 1, "attacker"),
         Paused(at(50)),
         Given(at(60), "defender", 30),
@@ -178,6 +182,86 @@ def test_the_referees_acts_are_refused_where_they_make_no_sense() -> None:
         refusal(running, GiveTime(side="attacker", seconds=3601))
     assert too_much.value.field == "seconds"
     with pytest.raises(RulesError) as too_long:
-        refusal(running, SetClockLimits(turn_minutes=0))
-    assert too_long.value.field == "turn_minutes"
-    assert refusal(running, SetClockLimits(game_minutes=180, turn_minutes=20)) is None
+        refusal(running, SetClockLimits(turn_seconds={"attacker": 0}))
+    assert too_long.value.field == "turn_seconds"
+    with pytest.raises(RulesError) as no_side:
+        refusal(running, SetClockLimits(game_seconds={"umpire": 60}))
+    assert no_side.value.field == "game_seconds"
+    with pytest.raises(RulesError) as never:
+        refusal(running, SetClockLimits(end_under_seconds=0))
+    assert never.value.field == "end_under_seconds"
+    assert (
+        refusal(running, SetClockLimits(game_seconds={"attacker": 10_800}, turn_seconds={"defender": 30}))
+        is None
+    )
+
+
+# -- the clock the referee sets (issue 64): seconds, per side, and the rules tournaments add ------------------
+def test_each_side_has_its_own_limits_in_seconds() -> None:
+    limits = Limits({"attacker": 90, "defender": None}, {"defender": 45})
+    log: list[Entry] = [LimitsSet(at(0), limits), Moved(at(0), 1, "attacker"), Moved(at(30), 1, "defender")]
+    c = clock(log, Alternating(), None, at(50))
+    a, d = c.side("attacker"), c.side("defender")
+    assert (a.remaining, a.turn_remaining) == (60, None)
+    assert (d.remaining, d.turn_remaining) == (None, 25)
+    assert limits.side("attacker") == SideLimits(90, None)
+    assert Limits.minutes(BOTH, 2, 1) == Limits(
+        {"attacker": 120, "defender": 120}, {"attacker": 60, "defender": 60}
+    )
+
+
+def test_a_side_out_of_time_finishes_the_act_under_way_then_acts_no_more() -> None:
+    log: list[Entry] = [
+        LimitsSet(at(0), Limits({"attacker": 60}, finish_act=True)),
+        Moved(at(10), 1, "attacker"),
+    ]
+    c = clock(log, Alternating(), None, at(100))
+    assert c.side("attacker").out_at == at(70)  # ran out 60 s after its time began to run
+    assert out_of_time_refusal(c, "attacker", 0) is None  # the act under way is finished
+    refused = out_of_time_refusal(c, "attacker", 1)
+    assert refused is not None and len(refused) <= 120 and refused.source == "firestep: the game clock"
+    assert out_of_time_refusal(c, "defender", 5) is None  # the other side has time
+    # Given time, it acts again; without the setting, the flag alone (the referee decides).
+    given = clock([*log, Given(at(100), "attacker", 60)], Alternating(), None, at(101))
+    assert given.side("attacker").out_at is None and out_of_time_refusal(given, "attacker", 3) is None
+    flagged = clock(
+        [LimitsSet(at(0), Limits({"attacker": 60})), Moved(at(10), 1, "attacker")],
+        Alternating(),
+        None,
+        at(100),
+    )
+    assert flagged.side("attacker").out_of_time and out_of_time_refusal(flagged, "attacker", 3) is None
+
+
+def test_a_limit_lowered_runs_a_side_out_as_it_is_set() -> None:
+    log: list[Entry] = [Moved(at(0), 1, "attacker"), LimitsSet(at(100), Limits({"attacker": 30}))]
+    assert clock(log, Alternating(), None, at(120)).side("attacker").out_at == at(100)
+
+
+def test_the_game_ends_as_a_turn_starts_only_when_every_side_is_under_the_set_time() -> None:
+    limits = Limits({"attacker": 600, "defender": 600}, end_under_seconds=300)
+    log: list[Entry] = [LimitsSet(at(0), limits), Moved(at(0), 1, "attacker"), Moved(at(350), 1, "defender")]
+    assert not ends_the_game(clock(log, Alternating(), None, at(600)))  # the defender: 350 s left
+    assert ends_the_game(clock(log, Alternating(), None, at(651)))  # 250 s and 299 s
+    unset = Limits({"attacker": 600, "defender": 600})
+    assert not ends_the_game(clock([LimitsSet(at(0), unset), *log[1:]], Alternating(), None, at(900)))
+    no_limit = Limits({"attacker": 600}, end_under_seconds=300)  # the defender has no limit: never under
+    assert not ends_the_game(clock([LimitsSet(at(0), no_limit), *log[1:]], Alternating(), None, at(900)))
+
+
+def test_a_player_stops_the_clock_only_for_a_dispute_where_the_settings_allow_it() -> None:
+    allowed = clock(
+        [LimitsSet(at(0), Limits(dispute_pause=True)), Moved(at(0), 1, "attacker")],
+        Alternating(),
+        None,
+        at(5),
+    )
+    plain = clock([Moved(at(0), 1, "attacker")], Alternating(), None, at(5))
+    assert may_pause(allowed, PauseClock(dispute=True), "defender")
+    assert not may_pause(plain, PauseClock(dispute=True), "defender")
+    assert not may_pause(allowed, PauseClock(), "defender") and not may_pause(
+        allowed, ResumeClock(), "defender"
+    )
+    assert may_pause(plain, ResumeClock(), "referee")
+    paused = clock([Moved(at(0), 1, "attacker"), Paused(at(5), dispute=True)], Alternating(), None, at(60))
+    assert paused.paused and paused.dispute and paused.side("attacker").used == 5

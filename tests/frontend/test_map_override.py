@@ -1,0 +1,41 @@
+"""The referee's override on the map's stand card, as on the board (issue 64): a marker the rules of play refuse
+now (the game in set-up) is placed anyway once the referee confirms it, and the log shows the override. What
+the browser adds only: the API's refusal of a player's override is tests/app/hostile/test_rules_of_play.py's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.conftest import TABLET_LANDSCAPE
+from tests.frontend.games import seed_game
+from tests.frontend.test_map import screen_point
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_referee_places_a_marker_the_step_refuses_from_the_maps_card(new_page: Any) -> None:
+    page = new_page(TABLET_LANDSCAPE)
+    game_id, _ = seed_game(page)
+    units = page.request.get(f"/api/v1/games/{game_id}/units").json()
+    stand = next(u for u in units if u["side"] == "defender" and u["base"] == "infantry-platoon" and u["x"])
+    page.goto(f"/games/{game_id}/map")
+    expect(page.locator(f"[data-stand='{stand['id']}']")).to_have_count(1)
+    page.touchscreen.tap(*screen_point(page, stand["x"], stand["y"]))
+    card = page.locator("[data-panel='stand']")
+    expect(card.locator("[data-stand-name]")).to_be_visible()
+    asked: list[str] = []
+
+    def confirm(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", confirm)
+    card.get_by_role("button", name="+1 marker").tap()
+    expect(card.locator("[data-stand-markers]")).to_have_attribute("data-stand-markers", "1")
+    assert len(asked) == 1 and "Do it anyway as the referee?" in asked[0], asked
+    events = page.request.get(f"/api/v1/games/{game_id}/events").json()
+    placed = next(e for e in reversed(events) if e["kind"] == "marker")
+    assert placed["payload"]["override"]["by"] == "referee", placed

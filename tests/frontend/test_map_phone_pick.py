@@ -1,0 +1,55 @@
+"""A phone picks the stand the finger meant (issue 64): on the 390x844 phone the Mons table opens with a platoon
+a few pixels wide, so a tap between two stands, on neither's base, offers both, and one more tap opens the one
+meant (before, the nearer one's card opened, the neighbour's when the finger was a few pixels off).
+What only Chromium adds: the map's drawing and its touch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.conftest import PHONE
+from tests.frontend.games import seed_game
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_tap_between_two_stands_on_the_phone_offers_both(new_page: Any) -> None:
+    page = new_page(PHONE)
+    game_id, _ = seed_game(page)
+    page.goto(f"/games/{game_id}/map")
+    expect(page.locator("[data-stand]").first).to_be_attached()
+    # Two stands as the phone draws them: their centres under 40 px apart (both within a finger's reach, 22 px,
+    # of the point half-way), the tap half-way, on neither's base and nearer to no other stand.
+    pair = page.evaluate(
+        """() => { const m = window.firestepMap, r = m.leaflet.getContainer().getBoundingClientRect();
+             const drawn = [...m.model.units.values()].filter((u) => u.x !== null && !u.killed && !u.off_table && u.base
+               && document.querySelector(`[data-stand='${u.id}']`))
+               .map((u) => { const p = m.leaflet.latLngToContainerPoint(m.toLL([u.x, u.y]));
+                             const e = document.querySelector(`[data-stand='${u.id}']`).getBoundingClientRect();
+                             return { id: u.id, x: r.left + p.x, y: r.top + p.y, half: Math.max(e.width, e.height) / 2 }; })
+               .filter((s) => s.x > 0 && s.x < innerWidth && s.y > r.top && s.y < r.bottom);
+             for (const a of drawn) for (const b of drawn) {
+               const d = Math.hypot(a.x - b.x, a.y - b.y);
+               const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
+               const nearer = drawn.filter((s) => s !== a && s !== b && Math.hypot(s.x - mx, s.y - my) <= d / 2).length;
+               if (a.id < b.id && d > a.half + b.half + 2 && d < 40 && !nearer) return { a, b, d }; }
+             return null; }"""
+    )
+    assert pair is not None, "no two stands drawn side by side on the phone"
+    a, b = pair["a"], pair["b"]
+    assert max(a["half"], b["half"]) * 2 < 24  # a platoon drawn smaller than a fingertip
+    page.touchscreen.tap((a["x"] + b["x"]) / 2, (a["y"] + b["y"]) / 2)
+    chooser = page.locator("[data-panel='choose']")
+    expect(chooser).to_be_visible()
+    expect(chooser.locator(f"[data-stand-choice='{a['id']}']")).to_be_visible()
+    expect(chooser.locator(f"[data-stand-choice='{b['id']}']")).to_be_visible()
+    chooser.locator(f"[data-stand-choice='{b['id']}']").tap()
+    card = page.locator("[data-panel='stand']")
+    expect(card).to_be_visible()
+    name = page.evaluate(
+        f"() => window.firestepMap.nameOf(window.firestepMap.model.units.get({b['id']})).plain"
+    )
+    expect(card.locator("[data-stand-name]")).to_have_text(name)
