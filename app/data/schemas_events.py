@@ -3,7 +3,7 @@ writes (names, clubs, force lists, points), typed answers."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
@@ -232,6 +232,19 @@ class TimerIn(BaseModel):
             raise ValueError("the round's end is an ISO 8601 time with its time zone, or null")
         return value
 
+    @field_validator("ends_at")
+    @classmethod
+    def in_utc(cls, value: datetime | None) -> datetime | None:
+        """Kept in UTC: a time whose UTC reading falls outside the years 1 to 9999 is refused, not a 500."""
+        if value is None:
+            return None
+        try:
+            return value.astimezone(UTC)
+        except OverflowError:
+            raise ValueError(
+                "the round's end in UTC falls outside the years 1 to 9999: give a nearer time"
+            ) from None
+
 
 class DisputeIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -310,6 +323,20 @@ class RekeyIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     code: Annotated[str, Field(min_length=3, max_length=40, pattern=r"^[0-9a-zA-Z-]+$")]
+
+
+class RekeyOfferIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    side: Literal["attacker", "defender"] = Field(description="The seat whose lost tablet is replaced.")
+
+
+class RekeyOffer(BaseModel):
+    side: str
+    code: str = Field(
+        description="Good once, for `minutes`: the player's new device posts it to /events/rekey."
+    )
+    minutes: int
 
 
 class Rekeyed(BaseModel):

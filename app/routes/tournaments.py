@@ -40,6 +40,8 @@ from app.data.schemas_events import (
     PlayersIn,
     Rekeyed,
     RekeyIn,
+    RekeyOffer,
+    RekeyOfferIn,
     ResultIn,
     RoundNo,
     RoundOut,
@@ -55,7 +57,7 @@ from app.deps import EngineDep, NowDep, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import Viewer
 from app.services import events as events_service
-from app.services import seating, tournament_results, tournaments
+from app.services import event_seats, seating, tournament_results, tournaments
 from rules.core.errors import NotFoundError
 from rules.event.standings import EventScoring
 
@@ -424,16 +426,41 @@ def alter(
 
 
 @router.post(
+    "/events/{event_id:int}/tables/{table_id:int}/rekey",
+    response_model=RekeyOffer,
+    summary="A lost tablet's seat to a new device (organiser): a code for that side, good once, shown to the "
+    "organiser only",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def offer_rekey(
+    event_id: EventId,
+    table_id: TableId,
+    body: RekeyOfferIn,
+    token: Token,
+    session: SessionDep,
+    settings: SettingsDep,
+    now: NowDep,
+) -> RekeyOffer:
+    _organiser(session, settings, event_id, token)
+    with unit_of_work(session):
+        code = event_seats.offer_rekey(
+            session, settings.secret_key, event_id, table_id, body.side, now
+        )
+    return RekeyOffer(side=body.side, code=code, minutes=event_seats.REKEY_MINUTES)
+
+
+@router.post(
     "/events/rekey",
     response_model=Rekeyed,
-    summary="A lost tablet's seat back from its result slip's code: a new device, the side's old ones revoked",
+    summary="A lost tablet's seat back with the code the organiser gave: a new device, the side's old ones "
+    "revoked, the code spent",
     responses=errors.responses(404, 422, 429),
 )
-def rekey(body: RekeyIn, session: SessionDep, settings: SettingsDep) -> Rekeyed:
+def rekey(body: RekeyIn, session: SessionDep, settings: SettingsDep, now: NowDep) -> Rekeyed:
     security.check_guesses()
     try:
         with unit_of_work(session):
-            game_id, side, token = tournament_results.rekey(session, settings.secret_key, body.code)
+            game_id, side, token = event_seats.rekey(session, settings.secret_key, body.code, now)
     except NotFoundError:
         security.guess_failed()
         raise

@@ -1,8 +1,6 @@
 """An event's results (issue 57): a table's finished game offers its scored result (app.services.result) to
 the event, both players' seats confirm it (or one disputes it), and only the organiser alters a result once
-confirmed or disputed, logged with the result before and after. A lost tablet is re-keyed from the result slip:
-its code per side (an HMAC of the table, the side and the slip's nonce, never stored) gives a new device for
-that side of the table's game and revokes the side's old ones.
+confirmed or disputed, logged with the result before and after. A lost tablet's seat: app.services.event_seats.
 
 The standings (rules.event.standings) count the settled results, CSV as exported. A finished table's result
 leaves the club as a signed bundle (the club kit's Ed25519 key, app.club.signing): the scenario's, the forces'
@@ -32,7 +30,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -51,7 +48,7 @@ from app.data import schemas_events
 from app.data.models import Event, Game, LeagueResult, Tournament, TournamentPlayer, TournamentTable
 from app.errors import Conflict, Forbidden
 from app.guard.auth import SIDES, Viewer
-from app.services import clock, scenarios, seating, tournaments
+from app.services import clock, scenarios, tournaments
 from app.services import events as events_service
 from app.services import score as score_service
 from app.services.result import game_result
@@ -185,37 +182,6 @@ def alter(
     tournaments.log(session, tournament_id, "altered", {"before": before, "after": table.result, "why": why},
                     table_id=table.pk)  # fmt: skip
     return table
-
-
-def slip_code(secret_key: str, table: TournamentTable, side: str) -> str:
-    """The code a result slip prints for one side: the table, the side and the slip's nonce, signed."""
-    mac = seating.digest(secret_key, f"slip:{table.pk}:{side}:{table.slip_hash}")[:16]
-    return f"{table.pk}-{side[0]}-{mac}"
-
-
-def new_slip(session: Session, table: TournamentTable) -> TournamentTable:
-    """A result slip's nonce: printing a slip again makes new codes (the old slip's stop working)."""
-    table.slip_hash = secrets.token_hex(16)
-    session.add(table)
-    return table
-
-
-def rekey(session: Session, secret_key: str, code: str) -> seating.Joined:
-    """A lost tablet's seat back from the result slip: a new device for that side of the table's game, the
-    side's old devices revoked."""
-    parts = code.strip().split("-")
-    number = int(parts[0]) if len(parts) == 3 and parts[0].isdigit() and len(parts[0]) <= 9 else 0
-    table = session.get(TournamentTable, number) if number else None
-    side = {"a": "attacker", "d": "defender"}.get(parts[1] if len(parts) == 3 else "", "")
-    if table is None or not side or not table.slip_hash or table.game_id is None:
-        raise NotFoundError("slip code", code)
-    if not secrets.compare_digest(slip_code(secret_key, table, side), code.strip()):
-        raise NotFoundError("slip code", code)
-    for device in seating.devices(session, seating.GAME, table.game_id):
-        if device.role == side:
-            seating.revoke_device(session, seating.GAME, table.game_id, device.pk)
-    tournaments.log(session, table.tournament_id, "rekeyed", {"side": side}, actor=side, table_id=table.pk)
-    return seating.seat(session, seating.GAME, secret_key, table.game_id, side)
 
 
 # -- standings ---------------------------------------------------------------------------------------------
