@@ -452,7 +452,9 @@ class TournamentTable(Stored, table=True):
     a_confirmed: bool = False
     b_confirmed: bool = False
     result: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    slip_hash: str = Field(default="", max_length=64)  # the re-key offered: side, end and nonce (tournament_results)
+    slip_hash: str = Field(
+        default="", max_length=64
+    )  # the re-key offered: side, end and nonce (tournament_results)
 
 
 class TournamentLog(Stored, table=True):

@@ -56,8 +56,8 @@ from app.data.schemas_events import (
 from app.deps import EngineDep, NowDep, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import Viewer
-from app.services import events as events_service
 from app.services import event_seats, seating, tournament_results, tournaments
+from app.services import events as events_service
 from rules.core.errors import NotFoundError
 from rules.event.standings import EventScoring
 
@@ -443,9 +443,7 @@ def offer_rekey(
 ) -> RekeyOffer:
     _organiser(session, settings, event_id, token)
     with unit_of_work(session):
-        code = event_seats.offer_rekey(
-            session, settings.secret_key, event_id, table_id, body.side, now
-        )
+        code = event_seats.offer_rekey(session, settings.secret_key, event_id, table_id, body.side, now)
     return RekeyOffer(side=body.side, code=code, minutes=event_seats.REKEY_MINUTES)
 
 

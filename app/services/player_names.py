@@ -41,7 +41,9 @@ def normalised(name: str, field: str) -> str:
     formatting character (a direction override, a zero-width joiner) or is left empty."""
     text = " ".join(unicodedata.normalize("NFKC", name).split())
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn") for ch in text):
-        raise RulesError(field, "a name holds no control or direction-formatting characters (such as a right-to-left mark)")
+        raise RulesError(
+            field, "a name holds no control or direction-formatting characters (such as a right-to-left mark)"
+        )
     if not text:
         raise RulesError(field, "give the player a name")
     return text
