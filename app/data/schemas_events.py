@@ -260,7 +260,11 @@ class ResultIn(BaseModel):
     b_points: Points
     a_losses: Points = 0
     b_losses: Points = 0
-    why: Text = Field(min_length=1, description="Why the organiser changed it (logged).")
+    why: Text = Field(
+        default="",
+        description="Why the organiser changed it (logged); asked only to override a result both "
+        "players confirmed.",
+    )
 
 
 class StandingOut(BaseModel):

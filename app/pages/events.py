@@ -86,26 +86,30 @@ def _rulesets() -> list[dict[str, Any]]:
 
 
 @router.get("/events", response_class=HTMLResponse)
-def events_page(request: Request, session: SessionDep, error: str | None = None) -> Response:
-    return templates.TemplateResponse(
-        request,
-        "events.html",
-        {"events": tournaments.list_events(session), "rulesets": _rulesets(), "error": error},
-    )
+def events_page(
+    request: Request, session: SessionDep, error: str | None = None, typed: dict[str, str] | None = None
+) -> Response:
+    """The events and the form that makes one (refused, it keeps what was typed: `typed`)."""
+    context = {"events": tournaments.list_events(session), "rulesets": _rulesets(), "error": error,
+               "typed": typed or {}}  # fmt: skip
+    return templates.TemplateResponse(request, "events.html", context)
 
 
 @router.post("/events", response_class=HTMLResponse)
 async def make_event(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
+    typed = {k: str(form.get(k, ""))[:200] for k in ("name", "ruleset", "period", "rounds")}
     refused = organiser_refusal(settings, form, "make an event")
     if refused is not None:
-        return events_page(request, session, refused[0])
+        return events_page(request, session, refused[0], typed)
     try:
         rounds = int(str(form.get("rounds", "3")))
         if not 1 <= rounds <= tournaments.MAX_ROUNDS:
             raise ValueError
     except ValueError:
-        return events_page(request, session, f"Rounds: give a number from 1 to {tournaments.MAX_ROUNDS}.")
+        return events_page(
+            request, session, f"Rounds: give a number from 1 to {tournaments.MAX_ROUNDS}.", typed
+        )
     name = str(form.get("name", "")).strip()[:200] or "Club event"
     try:
         with unit_of_work(session):
@@ -115,7 +119,7 @@ async def make_event(request: Request, session: SessionDep, settings: SettingsDe
             )  # fmt: skip
     except USER_ERRORS as e:
         session.rollback()
-        return events_page(request, session, error_message(e))
+        return events_page(request, session, error_message(e), typed)
     response = _back(row.pk)
     _keep_token(response, token)
     return response
@@ -288,9 +292,7 @@ async def set_result(
             int(points[1]),
             reason="set by the organiser",
         )
-        tournament_results.alter(
-            session, event_id, table_id, result, str(form.get("why", ""))[:200] or "organiser"
-        )
+        tournament_results.alter(session, event_id, table_id, result, str(form.get("why", "")).strip()[:200])
         return "#tables"
 
     return await _organiser_write(request, session, settings, event_id, act)
@@ -428,6 +430,8 @@ def _table_page(
         "game_row": game,
         "people": tournament_results.table_players(session, [table]),
         "seat": seat.viewer.role if seat else None,
+        # The confirmation offered exactly when the act would take it (the refusal says why not, else).
+        "refused": tournament_results.refusal(session, table, seat.viewer if seat else None),
         "status": STATUS_WORDS[table.status],
         "result": table.result or table.offered,
         "error": error,

@@ -102,13 +102,12 @@ def get_table(session: Session, tournament_id: int, table_id: int) -> Tournament
     return row
 
 
-def offer(session: Session, table: TournamentTable) -> TournamentTable:
-    """The table's finished game offers its scored result (once; a table still playing is refused)."""
-    if table.status != "playing":
-        return table
-    result = game_result(session, table.game_id) if table.game_id is not None else None
+def _offer(session: Session, table: TournamentTable) -> TournamentTable:
+    """The table's finished game offers its scored result, once (the caller asked `refusal` first: a game
+    still being played is refused there)."""
+    result = game_result(session, table.game_id) if table.status == "playing" and table.game_id else None
     if result is None:
-        raise Conflict(f"table {table.table}'s game is still being played: end it first (How a game is won)")
+        return table
     table.offered = TableResult(
         SIDE_OF.get(result.winner or "") if result.winner else None,  # type: ignore[arg-type]
         int(result.points.get("attacker", 0)),
@@ -129,19 +128,29 @@ def _wake(session: Session, table: TournamentTable) -> None:
         live.mark(session, table.game_id)
 
 
-def _seat_side(table: TournamentTable, who: Viewer) -> Side:
-    if who.game_id != table.game_id or who.role not in SIDES:
-        raise Forbidden("only the two players' seats of this table confirm its result")
+def refusal(session: Session, table: TournamentTable, who: Viewer | None) -> Forbidden | Conflict | None:
+    """Why a seat's confirmation (or dispute) of the table's result would be refused now, None when it would
+    be taken: the one answer the act and the table's page (which offers the act only then) both read."""
+    if who is None or who.game_id != table.game_id or who.role not in SIDES:
+        return Forbidden("only the two players' seats of this table confirm its result")
+    if table.status == "playing" and (table.game_id is None or game_result(session, table.game_id) is None):
+        return Conflict(f"table {table.table}'s game is still being played: end it first (How a game is won)")
+    if table.status not in ("playing", "offered"):
+        return Conflict(f"table {table.table}'s result is {table.status}: only the organiser changes it now")
+    return None
+
+
+def _seat_side(session: Session, table: TournamentTable, who: Viewer) -> Side:
+    if (refused := refusal(session, table, who)) is not None:
+        raise refused
     return "a" if who.role == "attacker" else "b"
 
 
 def confirm(session: Session, tournament_id: int, table_id: int, who: Viewer) -> TournamentTable:
     """A player's seat confirms the result its game offered; both confirmed, the event counts it."""
     tournaments.lock(session, tournament_id)
-    table = offer(session, get_table(session, tournament_id, table_id))
-    side = _seat_side(table, who)
-    if table.status != "offered":
-        raise Conflict(f"table {table.table}'s result is {table.status}: only the organiser changes it now")
+    side = _seat_side(session, get_table(session, tournament_id, table_id), who)
+    table = _offer(session, get_table(session, tournament_id, table_id))
     setattr(table, f"{side}_confirmed", True)
     if table.a_confirmed and table.b_confirmed:
         table.status, table.result = "confirmed", dict(table.offered)
@@ -154,10 +163,8 @@ def confirm(session: Session, tournament_id: int, table_id: int, who: Viewer) ->
 def dispute(session: Session, tournament_id: int, table_id: int, who: Viewer, why: str) -> TournamentTable:
     """A player's seat disputes the offered result: the organiser settles it (alter)."""
     tournaments.lock(session, tournament_id)
-    table = offer(session, get_table(session, tournament_id, table_id))
-    side = _seat_side(table, who)
-    if table.status != "offered":
-        raise Conflict(f"table {table.table}'s result is {table.status}: only the organiser changes it now")
+    side = _seat_side(session, get_table(session, tournament_id, table_id), who)
+    table = _offer(session, get_table(session, tournament_id, table_id))
     table.status = "disputed"
     session.add(table)
     _wake(session, table)
@@ -169,12 +176,15 @@ def dispute(session: Session, tournament_id: int, table_id: int, who: Viewer, wh
 def alter(
     session: Session, tournament_id: int, table_id: int, result: TableResult, why: str
 ) -> TournamentTable:
-    """The organiser sets a table's result (a disputed one, a confirmed one, one whose game cannot end),
-    logged with the result before and after."""
+    """The organiser sets a table's result (a disputed one, a confirmed one, one whose game cannot end, one
+    typed from a paper slip), logged with the result before and after; a reason is asked only to override what
+    both players confirmed."""
     tournaments.lock(session, tournament_id)
     table = get_table(session, tournament_id, table_id)
     if table.status == "drafted":
         raise Conflict(f"table {table.table} is only a draft: commit its round first")
+    if table.status == "confirmed" and not why.strip():
+        raise RulesError("why", "both players confirmed this result: say why you change it")
     before = dict(table.result or table.offered)
     table.result, table.status = result.as_dict(), "altered"
     session.add(table)

@@ -104,7 +104,10 @@ def create(
     scoring: EventScoring,
 ) -> tuple[Tournament, str]:
     """A new event and its organiser's token (shown once: only its HMAC is kept)."""
-    ctx = get_ruleset(ruleset).context(period, {})  # refuses an unknown rule set or period naming it
+    rs = get_ruleset(ruleset)  # refuses an unknown rule set naming it
+    if rs.period_ids and not period:
+        raise RulesError("period", f"choose the event's period: {', '.join(rs.period_ids)}")
+    ctx = rs.context(period, {})  # refuses an unknown period naming it
     row = Tournament(
         name=name,
         ruleset=ruleset,
@@ -523,6 +526,21 @@ def set_timer(session: Session, tournament_id: int, ends_at: datetime | None) ->
 
 def table_of_game(session: Session, game_id: int) -> TournamentTable | None:
     return session.exec(select(TournamentTable).where(TournamentTable.game_id == game_id)).first()
+
+
+@dataclass(frozen=True)
+class TableLink:
+    """An event table's page as its game's pages link it (one tap from the game to its result and timer)."""
+
+    path: str
+    table: int
+
+
+def table_link(session: Session, game_id: int) -> TableLink | None:
+    table = table_of_game(session, game_id)
+    if table is None:
+        return None
+    return TableLink(f"/events/{table.tournament_id}/tables/{table.pk}", table.table)
 
 
 @dataclass(frozen=True)

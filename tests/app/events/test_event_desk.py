@@ -1,0 +1,74 @@
+"""The organiser's desk and the table's page without a browser (issue 63): an event form refused keeps what
+was typed and says what to do in one sentence; a seat is offered the confirmation only once the act would take
+it; the game's map links its table's page; a result typed from a paper slip asks no reason, one overriding
+what both players confirmed does."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from tests import csrf
+from tests.app.events.test_event_day import SCENARIO, bearer, new_event, register
+
+
+def test_an_event_form_left_without_a_period_is_refused_keeping_what_was_typed(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    form = {"name": "Saturday at Ypres", "ruleset": "flanders-fields", "period": "", "rounds": "4"}
+    page = c.post("/events", data=csrf.form(c, form), follow_redirects=False)
+    assert page.status_code == 200 and "firestep_organiser" not in c.cookies
+    assert "Period: choose the event&#39;s period: early, mid, late" in page.text
+    assert 'value="Saturday at Ypres"' in page.text and 'value="4"' in page.text
+    api = c.post("/api/v1/events", json={"name": "Club night", "ruleset": "flanders-fields"})
+    assert api.status_code == 422 and api.json()["field"] == "period"
+
+
+def test_the_table_offers_what_the_pipeline_takes_and_the_organiser_types_a_slip(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=1)
+    register(c, event_id, organiser, n=4)
+    assert c.post(
+        f"/api/v1/events/{event_id}/rounds", headers=organiser, json={"scenario": SCENARIO}
+    ).is_success
+    seats = c.post(f"/api/v1/events/{event_id}/rounds/1/commit", headers=organiser).json()["seats"]
+    first, second = seats
+    table_page = f"/events/{event_id}/tables/{first['table_id']}"
+
+    # The attacker's tablet, seated by its card: the map links the table's page; no confirmation while playing.
+    joined = c.post(
+        f"/games/{first['game_id']}/join/attacker",
+        data=csrf.form(c, {"code": first["join_codes"]["attacker"]}),
+        follow_redirects=False,
+    )
+    assert joined.status_code == 303
+    assert f'href="{table_page}" data-event-table' in c.get(f"/games/{first['game_id']}/map").text
+    assert "Confirm the result as" not in c.get(table_page).text
+    referee = bearer(first["referee_token"])
+    game = f"/api/v1/games/{first['game_id']}"
+    version = c.get(f"{game}/turn", headers=referee).json()["version"]
+    assert c.post(f"{game}/finish", headers=referee, json={"version": version}).is_success
+    assert "Confirm the result as" in c.get(table_page).text  # ended: now the act takes it
+    assert c.post(f"{table_page}/confirm", data=csrf.form(c), follow_redirects=False).status_code == 303
+    defender = bearer(c.post("/api/v1/join", json={"code": first["join_codes"]["defender"]}).json()["token"])
+    url = f"/api/v1/events/{event_id}/tables"
+    confirmed = c.post(f"{url}/{first['table_id']}/confirm", headers=defender).json()
+    assert (
+        confirmed["status"] == "confirmed"
+    )  # both tables' words: the event counts it, nothing asked of the desk
+
+    # The other table played on paper: its result typed with no reason; overriding a confirmed one asks one.
+    typed = {"winner": "b", "a_points": 2, "b_points": 5}
+    assert c.put(f"{url}/{second['table_id']}/result", headers=organiser, json=typed).status_code == 200
+    override = c.put(f"{url}/{first['table_id']}/result", headers=organiser, json=typed)
+    assert override.status_code == 422 and override.json()["field"] == "why"
+    reasoned = {**typed, "why": "the slip both signed says so"}
+    assert (
+        c.put(f"{url}/{first['table_id']}/result", headers=organiser, json=reasoned).json()["status"]
+        == "altered"
+    )
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+    desk = c.get(f"/events/{event_id}").text
+    assert desk.count('name="why"') == 0  # neither table is confirmed now: no reason asked on the desk
