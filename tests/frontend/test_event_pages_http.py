@@ -63,7 +63,9 @@ def test_an_event_by_its_pages(sqlite_client: TestClient) -> None:
                 "/events/rekey", data=csrf.form(spare, {"code": rekey.group(1)}), follow_redirects=False
             )
             assert back.status_code == 303 and back.headers["location"] == table_page
-            assert "The result is yours to confirm here once the game has ended." in spare.get(table_page).text
+            assert (
+                "The result is yours to confirm here once the game has ended." in spare.get(table_page).text
+            )
         assert "Join the table's game" in tablet.get(table_page).text
     wrong = c.post("/events/rekey", data=csrf.form(c, {"code": "1-a-0000"}))
     assert "That code is not the organiser" in wrong.text
