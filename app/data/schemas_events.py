@@ -53,6 +53,9 @@ class EventCreate(BaseModel):
     period: Annotated[str, Field(max_length=32)] | None = None
     rounds: int = Field(default=3, ge=1, le=MAX_ROUNDS)
     scoring: ScoringIn = Field(default_factory=ScoringIn)
+    time_zone: Annotated[str, Field(min_length=1, max_length=64)] = Field(
+        default="UTC", description="The IANA time zone the event's times are printed in (Europe/London)."
+    )
 
 
 class ClubEventOut(BaseModel):
@@ -64,6 +67,7 @@ class ClubEventOut(BaseModel):
     scoring: dict[str, Any]
     status: str
     round_ends_at: datetime | None
+    time_zone: str
     version: int
     created_at: datetime
 

@@ -98,7 +98,7 @@ def events_page(
 @router.post("/events", response_class=HTMLResponse)
 async def make_event(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
-    typed = {k: str(form.get(k, ""))[:200] for k in ("name", "ruleset", "period", "rounds")}
+    typed = {k: str(form.get(k, ""))[:200] for k in ("name", "ruleset", "period", "rounds", "time_zone")}
     refused = organiser_refusal(settings, form, "make an event")
     if refused is not None:
         return events_page(request, session, refused[0], typed)
@@ -116,6 +116,7 @@ async def make_event(request: Request, session: SessionDep, settings: SettingsDe
             row, token = tournaments.create(
                 session, settings.secret_key, name=name, ruleset=str(form.get("ruleset", ""))[:64],
                 period=str(form.get("period", "")).strip()[:32] or None, rounds=rounds, scoring=EventScoring(),
+                time_zone=str(form.get("time_zone", "")).strip()[:64] or "UTC",
             )  # fmt: skip
     except USER_ERRORS as e:
         session.rollback()
@@ -339,10 +340,11 @@ def round_sheet(
             seats.append({"side": side, "name": name, "code": code,
                           "svg": svg(link, f"Join table {t.table} as the {side}, {name}", scale=4) if code else ""})  # fmt: skip
         pages.append({"table": t, "seats": seats})
+    ends = tournaments.local_time(row, row.round_ends_at) if row.round_ends_at else None
     response = templates.TemplateResponse(
         request,
         "event_sheet_print.html",
-        {"event": row, "round": view["round"], "pages": pages, "ends_at": row.round_ends_at},
+        {"event": row, "round": view["round"], "pages": pages, "ends_at": ends},
     )
     response.headers["Cache-Control"] = "no-store"
     return response

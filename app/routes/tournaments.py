@@ -158,7 +158,7 @@ def create(
     with unit_of_work(session):
         row, token = tournaments.create(
             session, settings.secret_key, name=body.name, ruleset=body.ruleset, period=body.period,
-            rounds=body.rounds, scoring=scoring,
+            rounds=body.rounds, scoring=scoring, time_zone=body.time_zone,
         )  # fmt: skip
     return EventCreated(event=event_out(row), organiser_token=token)
 

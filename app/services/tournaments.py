@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
@@ -102,8 +103,16 @@ def create(
     period: str | None,
     rounds: int,
     scoring: EventScoring,
+    time_zone: str = "UTC",
 ) -> tuple[Tournament, str]:
-    """A new event and its organiser's token (shown once: only its HMAC is kept)."""
+    """A new event and its organiser's token (shown once: only its HMAC is kept); its times are printed in
+    `time_zone` (an IANA name, refused naming the field when this server knows no such zone)."""
+    try:
+        ZoneInfo(time_zone)
+    except (ValueError, ZoneInfoNotFoundError):
+        raise RulesError(
+            "time_zone", f"no time zone is called {time_zone[:40]}: give one such as Europe/London"
+        ) from None
     rs = get_ruleset(ruleset)  # refuses an unknown rule set naming it
     if rs.period_ids and not period:
         raise RulesError("period", f"choose the event's period: {', '.join(rs.period_ids)}")
@@ -113,6 +122,7 @@ def create(
         ruleset=ruleset,
         period=ctx.period or "",
         rounds=rounds,
+        time_zone=time_zone,
         scoring={
             "win": scoring.win,
             "draw": scoring.draw,
@@ -127,6 +137,11 @@ def create(
     session.add(TournamentToken(tournament_id=row.pk, token_hash=seating.digest(secret_key, token)))
     log(session, row.pk, "created", {"name": name, "rounds": rounds})
     return row, token
+
+
+def local_time(row: Tournament, when: datetime) -> datetime:
+    """A time as the event's own clock reads it (SQLite keeps UTC naive)."""
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone(ZoneInfo(row.time_zone))
 
 
 def get(session: Session, tournament_id: int) -> Tournament:

@@ -168,3 +168,25 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
         check(table, f"event-table-{name}")
     table.set_viewport_size(REFEREE_SCREEN)
     check(table, "event-table-wide")
+
+
+def test_the_printed_standings_fit_a_portrait_tablet(new_page: Any) -> None:
+    """The standings printout on a portrait tablet and a phone: a name of 80 characters with no space in it
+    (and its club) wraps, the numbers keep their columns, nothing scrolls sideways (issue 63)."""
+    long_name = "Bartholomew" * 7 + "Smythe"[:3]
+    organiser = new_page(TABLET_PORTRAIT)
+    organiser.goto("/events")
+    organiser.get_by_label("Name").fill("Club day")
+    organiser.get_by_label("Period").fill("early")
+    organiser.get_by_role("button", name="Make the event").click()
+    expect(organiser.get_by_role("heading", name="Club day")).to_be_visible()
+    organiser.get_by_label("One a line: name, club, force list").fill(
+        f"{long_name}, Royal Warwickshire Regiment Wargames Society, Guards\nBob, Ypres, Rifles"
+    )
+    organiser.get_by_role("button", name="Register them").click()
+    expect(organiser.locator("#players")).to_contain_text("Players (2)")
+    organiser.goto(f"{organiser.url.split('#')[0]}/standings")
+    expect(organiser.get_by_text(long_name)).to_be_visible()
+    assert_no_horizontal_scroll(organiser)
+    organiser.set_viewport_size(PHONE)
+    assert_no_horizontal_scroll(organiser)

@@ -72,3 +72,22 @@ def test_the_table_offers_what_the_pipeline_takes_and_the_organiser_types_a_slip
     c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
     desk = c.get(f"/events/{event_id}").text
     assert desk.count('name="why"') == 0  # neither table is confirmed now: no reason asked on the desk
+
+
+def test_the_round_end_prints_in_the_events_own_time_zone(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    made = {"name": "Club night", "ruleset": "flanders-fields", "period": "early", "rounds": 1}
+    wrong = c.post("/api/v1/events", json={**made, "time_zone": "Mars/Olympus"})
+    assert wrong.status_code == 422 and wrong.json()["field"] == "time_zone"
+    created = c.post("/api/v1/events", json={**made, "time_zone": "Australia/Sydney"}).json()
+    event_id, organiser = created["event"]["id"], bearer(created["organiser_token"])
+    register(c, event_id, organiser, n=2)
+    assert c.post(
+        f"/api/v1/events/{event_id}/rounds", headers=organiser, json={"scenario": SCENARIO}
+    ).is_success
+    assert c.post(f"/api/v1/events/{event_id}/rounds/1/commit", headers=organiser).is_success
+    timer = {"ends_at": "2026-11-25T09:30:00Z"}  # 20:30 in Sydney (daylight saving time, UTC+11)
+    assert c.put(f"/api/v1/events/{event_id}/timer", headers=organiser, json=timer).is_success
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+    sheet = c.get(f"/events/{event_id}/rounds/1/sheet").text
+    assert "ends 20:30 (Australia/Sydney)" in sheet and "UTC" not in sheet
