@@ -23,6 +23,7 @@ MAX_BUNDLE_CHARS = 1_500_000
 EventId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Event id")]
 RoundNo = Annotated[int, Path(ge=1, le=MAX_ROUNDS, description="Round number, from 1")]
 TableId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Table id, from the round")]
+PlayerId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Player id, from the players registered")]
 Text = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Name = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Short = Annotated[str, Field(max_length=80, pattern=r"^[^\x00-\x1f\x7f]*$")]
@@ -97,6 +98,20 @@ class PlayerOut(BaseModel):
     club: str
     force_list: str
     dropped: bool
+
+
+class PlayerStatusIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    status: Literal["playing", "dropped", "no-show"] = Field(
+        description="playing (back in), dropped (gone for the day) or no-show (not here for the next round)."
+    )
+
+
+class PlayerMarked(BaseModel):
+    player: PlayerOut
+    status: str
+    discarded_draft: int | None = Field(description="The draft's round, discarded: draft it again.")
 
 
 class DraftIn(BaseModel):

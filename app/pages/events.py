@@ -27,7 +27,7 @@ from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_
 from app.pages.seats import COOKIE_AGE, game_seat, remember_game
 from app.pages.templates import templates
 from app.pages.trust import club_host
-from app.services import event_seats, scenarios, seating, tournament_results, tournaments
+from app.services import event_roster, event_seats, scenarios, seating, tournament_results, tournaments
 from rules.core.errors import NotFoundError, RulesError
 from rules.event.standings import EventScoring
 from rules.registry import all_game_rules, get_ruleset
@@ -182,6 +182,7 @@ def event_page(
         ),
         "standings": lines,
         "people": people,
+        "out": event_roster.statuses(session, event_id),
         "scenarios": [s for s in scenarios.list_scenarios(session) if s.get("ruleset") == row.ruleset],
         "status_words": STATUS_WORDS,
         "error": error,
@@ -215,6 +216,24 @@ async def add_players(
                 name, club, force = [*parts, "", ""][:3]
                 entries.append(tournaments.PlayerEntry(name[:80], club[:80], force[:200]))
         tournaments.register(session, event_id, entries)
+        return "#players"
+
+    return await _organiser_write(request, session, settings, event_id, act)
+
+
+@router.post("/events/{event_id:int}/players/{player_id:int}/status", response_class=HTMLResponse)
+async def mark_player(
+    event_id: int, player_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """One tap: a player dropped, a no-show, or back in for the next round drafted."""
+
+    def act(form: Any) -> str:
+        status = {"playing": "playing", "dropped": "dropped", "no-show": "no-show"}.get(
+            str(form.get("status"))
+        )
+        if status is None:
+            raise RulesError("status", "a player is marked playing, dropped or no-show")
+        event_roster.set_status(session, event_id, player_id, status)  # type: ignore[arg-type]
         return "#players"
 
     return await _organiser_write(request, session, settings, event_id, act)

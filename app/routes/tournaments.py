@@ -36,8 +36,11 @@ from app.data.schemas_events import (
     HandEditOut,
     LeagueLineOut,
     LeagueResultOut,
+    PlayerId,
+    PlayerMarked,
     PlayerOut,
     PlayersIn,
+    PlayerStatusIn,
     Rekeyed,
     RekeyIn,
     RekeyOffer,
@@ -56,7 +59,7 @@ from app.data.schemas_events import (
 from app.deps import EngineDep, NowDep, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import Viewer
-from app.services import event_seats, seating, tournament_results, tournaments
+from app.services import event_roster, event_seats, seating, tournament_results, tournaments
 from app.services import events as events_service
 from rules.core.errors import NotFoundError
 from rules.event.standings import EventScoring
@@ -191,6 +194,24 @@ def register(
     with unit_of_work(session):
         rows = tournaments.register(session, event_id, entries)
     return [PlayerOut.model_validate(p, from_attributes=True) for p in rows]
+
+
+@router.put(
+    "/events/{event_id:int}/players/{player_id:int}",
+    response_model=PlayerMarked,
+    summary="Drop a player, mark a no-show or put one back in (organiser): paired from the next round drafted "
+    "on; a draft under review is discarded",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def mark_player(
+    event_id: EventId, player_id: PlayerId, body: PlayerStatusIn, token: Token, session: SessionDep,
+    settings: SettingsDep,
+) -> PlayerMarked:  # fmt: skip
+    _organiser(session, settings, event_id, token)
+    with unit_of_work(session):
+        done = event_roster.set_status(session, event_id, player_id, body.status)
+        player = PlayerOut.model_validate(done.player, from_attributes=True)
+    return PlayerMarked(player=player, status=body.status, discarded_draft=done.discarded_draft)
 
 
 # -- rounds --------------------------------------------------------------------------------------------------

@@ -313,12 +313,7 @@ def draft(
     number = len(committed) + 1
     if number > row.rounds:
         raise Conflict(f"all {row.rounds} rounds of the event have been played")
-    for old in done:
-        if old.status == "draft":  # drafted again: the draft and its tables go
-            for t in tables_of(session, old.pk):
-                session.delete(t)
-            session.delete(old)
-    session.flush()
+    discard_draft(session, tournament_id)  # drafted again: the draft and its tables go
     entrants = list(entrants_of(session, row).values())
     if len(entrants) < 2:
         raise RulesError("players", "register at least two players before pairing a round")
@@ -342,6 +337,20 @@ def draft(
     session.flush()
     log(session, tournament_id, "drafted", {"round": number, "tables": len(tables), "bye": pairing.bye})
     return rnd, sorted(tables, key=lambda t: t.table)
+
+
+def discard_draft(session: Session, tournament_id: int) -> int | None:
+    """The draft under review and its tables gone (drafted again, or its players changed); its number."""
+    gone = None
+    for old in rounds_of(session, tournament_id):
+        if old.status == "draft":
+            for t in tables_of(session, old.pk):
+                session.delete(t)
+            session.flush()  # the tables before their round, which the database would cascade to them
+            session.delete(old)
+            gone = old.number
+    session.flush()
+    return gone
 
 
 # -- the draft edited by hand ----------------------------------------------------------------------------------

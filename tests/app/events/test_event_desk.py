@@ -91,3 +91,61 @@ def test_the_round_end_prints_in_the_events_own_time_zone(sqlite_client: TestCli
     c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
     sheet = c.get(f"/events/{event_id}/rounds/1/sheet").text
     assert "ends 20:30 (Australia/Sydney)" in sheet and "UTC" not in sheet
+
+
+def test_between_rounds_the_organiser_drops_marks_a_no_show_and_adds_a_late_player(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=2)
+    ids = list(register(c, event_id, organiser, n=4))
+    url = f"/api/v1/events/{event_id}"
+    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success
+    for seat in c.post(f"{url}/rounds/1/commit", headers=organiser).json()["seats"]:
+        typed = {"winner": None, "a_points": 1, "b_points": 1}
+        assert c.put(f"{url}/tables/{seat['table_id']}/result", headers=organiser, json=typed).is_success
+    assert c.post(
+        f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}
+    ).is_success  # round 2 drafted
+
+    gone, absent = ids[0], ids[1]
+    mark = f"{url}/players/{gone}"
+    assert c.put(mark, json={"status": "dropped"}).status_code == 401
+    _, stranger = new_event(c, rounds=1)
+    assert c.put(mark, headers=stranger, json={"status": "dropped"}).status_code == 403
+    assert c.put(f"{url}/players/99999", headers=organiser, json={"status": "dropped"}).status_code == 404
+    assert c.put(mark, headers=organiser, json={"status": "gone"}).status_code == 422
+    dropped = c.put(mark, headers=organiser, json={"status": "dropped"})
+    assert (
+        dropped.status_code == 200
+        and dropped.json()["discarded_draft"] == 2
+        and dropped.json()["player"]["dropped"]
+    )
+    assert c.get(f"{url}/rounds/2").status_code == 404  # the draft that paired them is gone
+    assert (
+        c.put(f"{url}/players/{absent}", headers=organiser, json={"status": "no-show"}).json()[
+            "discarded_draft"
+        ]
+        is None
+    )
+    late = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": "Late Comer"}]}).json()[0][
+        "id"
+    ]
+
+    draft = c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).json()
+    paired = {p for t in draft["tables"] for p in (t["a_player_id"], t["b_player_id"])} | {
+        draft["bye_player_id"]
+    }
+    assert paired == {ids[2], ids[3], late}  # the dropped and the no-show unpaired; the late one in
+    standings = {s["player_id"]: s for s in c.get(f"{url}/standings").json()}
+    assert standings[gone]["played"] == 1  # their round stays counted
+    # Back in: the organiser's page shows who is out and why, and one tap puts them back.
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+    page = c.get(f"/events/{event_id}").text
+    assert "Dropped</strong>" in page and "No-show</strong>" in page
+    back = c.post(f"/events/{event_id}/players/{absent}/status", data=csrf.form(c, {"status": "playing"}),
+                  follow_redirects=False)  # fmt: skip
+    assert back.status_code == 303
+    assert c.get(f"/events/{event_id}").text.count("No-show</strong>") == 0
+    bogus = c.post(f"/events/{event_id}/players/{absent}/status", data=csrf.form(c, {"status": "x"}))
+    assert "a player is marked playing, dropped or no-show" in bogus.text
