@@ -49,28 +49,31 @@ def offer_rekey(
     return f"{table.pk}-{side[0]}-{_rekey_mac(secret_key, table)}"
 
 
-def rekey(session: Session, secret_key: str, code: str, now: datetime) -> seating.Joined:
-    """A lost tablet's seat back with the code the organiser gave: a new device for that side of the table's
-    game, the side's old devices revoked; the code is spent (404 for any code not the organiser's last, a
-    spent one or one past its time, alike)."""
-    parts = code.strip().split("-")
-    number = int(parts[0]) if len(parts) == 3 and parts[0].isdigit() and len(parts[0]) <= 9 else 0
-    table = session.get(TournamentTable, number) if number else None
-    if table is None:
-        raise NotFoundError("re-key code", code)
-    tournaments.lock(session, table.tournament_id)  # one use: two at once wait for each other
-    session.refresh(table)
+def _holds(secret_key: str, table: TournamentTable, side_letter: str, mac: str, now: datetime) -> str | None:
+    """The side the table's re-key offer is for, when `side_letter` and `mac` are its code's and it is in time."""
     nonce = table.slip_hash
     side = {"a": "attacker", "d": "defender"}.get(nonce[:1], "")
     ends = nonce[1:].split(":", 1)[0]
-    if (
-        not side
-        or table.game_id is None
-        or parts[1] != side[0]
-        or not ends.isdigit()
-        or int(ends) < now.timestamp()
-        or not secrets.compare_digest(_rekey_mac(secret_key, table).encode(), parts[2].encode())
-    ):
+    if not side or table.game_id is None or side_letter != side[0] or not ends.isdigit():
+        return None
+    if int(ends) < now.timestamp():
+        return None
+    return side if secrets.compare_digest(_rekey_mac(secret_key, table).encode(), mac.encode()) else None
+
+
+def rekey(session: Session, secret_key: str, code: str, now: datetime) -> seating.Joined:
+    """A lost tablet's seat back with the code the organiser gave: a new device for that side of the table's
+    game, the side's old devices revoked; the code is spent (404 for any code not the organiser's last, a
+    spent one or one past its time, alike). A wrong code writes nothing and takes no lock."""
+    parts = code.strip().split("-")
+    number = int(parts[0]) if len(parts) == 3 and parts[0].isdigit() and len(parts[0]) <= 9 else 0
+    table = session.get(TournamentTable, number) if number else None
+    if table is None or _holds(secret_key, table, parts[1], parts[2], now) is None:
+        raise NotFoundError("re-key code", code)
+    tournaments.lock(session, table.tournament_id)  # one use: two at once wait for each other
+    session.refresh(table)
+    side = _holds(secret_key, table, parts[1], parts[2], now)  # spent meanwhile?
+    if side is None or table.game_id is None:
         raise NotFoundError("re-key code", code)
     table.slip_hash = ""
     session.add(table)

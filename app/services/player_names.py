@@ -36,10 +36,13 @@ def skeleton(name: str) -> str:
     return unicodedata.normalize("NFD", mapped).casefold()
 
 
-def normalised(name: str, field: str) -> str:
+def normalised(name: str, field: str, longest: int = 80) -> str:
     """The name as kept: NFKC, its runs of spaces one space; refused naming `field` if it holds a control or
-    formatting character (a direction override, a zero-width joiner) or is left empty."""
+    formatting character (a direction override, a zero-width joiner), is left empty or grows past `longest`
+    characters (NFKC spells some single characters out: "ﷺ" is 18 letters)."""
     text = " ".join(unicodedata.normalize("NFKC", name).split())
+    if len(text) > longest:
+        raise RulesError(field, f"a name is at most {longest} characters as it is spelt out")
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn") for ch in text):
         raise RulesError(
             field, "a name holds no control or direction-formatting characters (such as a right-to-left mark)"

@@ -5,6 +5,7 @@ what both players confirmed does."""
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests import csrf
@@ -74,11 +75,13 @@ def test_the_table_offers_what_the_pipeline_takes_and_the_organiser_types_a_slip
     assert desk.count('name="why"') == 0  # neither table is confirmed now: no reason asked on the desk
 
 
-def test_the_round_end_prints_in_the_events_own_time_zone(sqlite_client: TestClient) -> None:
-    c = sqlite_client
+@pytest.mark.storage
+def test_the_round_end_prints_in_the_events_own_time_zone(client: TestClient) -> None:
+    c = client
     made = {"name": "Club night", "ruleset": "flanders-fields", "period": "early", "rounds": 1}
-    wrong = c.post("/api/v1/events", json={**made, "time_zone": "Mars/Olympus"})
-    assert wrong.status_code == 422 and wrong.json()["field"] == "time_zone"
+    for zone in ("Mars/Olympus", "../../etc/passwd", "Europe"):  # a name, never a path read
+        wrong = c.post("/api/v1/events", json={**made, "time_zone": zone})
+        assert wrong.status_code == 422 and wrong.json()["field"] == "time_zone"
     created = c.post("/api/v1/events", json={**made, "time_zone": "Australia/Sydney"}).json()
     event_id, organiser = created["event"]["id"], bearer(created["organiser_token"])
     register(c, event_id, organiser, n=2)
@@ -93,10 +96,11 @@ def test_the_round_end_prints_in_the_events_own_time_zone(sqlite_client: TestCli
     assert "ends 20:30 (Australia/Sydney)" in sheet and "UTC" not in sheet
 
 
+@pytest.mark.storage
 def test_between_rounds_the_organiser_drops_marks_a_no_show_and_adds_a_late_player(
-    sqlite_client: TestClient,
+    client: TestClient,
 ) -> None:
-    c = sqlite_client
+    c = client
     event_id, organiser = new_event(c, rounds=2)
     ids = list(register(c, event_id, organiser, n=4))
     url = f"/api/v1/events/{event_id}"

@@ -43,6 +43,10 @@ def test_bounded_writes_and_the_organiser_only(sqlite_client: TestClient) -> Non
     for twin in ("Lаte", "LATE", "La\u202ete"):
         refused = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": twin}]})
         assert refused.status_code == 422 and refused.json()["field"] == "players.0.name", refused.text
+    spelt_out = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": "ﷺ" * 5}]})
+    assert (
+        spelt_out.status_code == 422 and spelt_out.json()["field"] == "players.0.name"
+    )  # 90 letters in NFKC
     pair = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": "Dan"}, {"name": "Dаn"}]})
     assert pair.status_code == 422 and "looks like Dan" in pair.json()["detail"]
     draft = c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).json()
