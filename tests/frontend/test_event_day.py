@@ -158,6 +158,15 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
     # The organiser's view hears it on its stream: no reload.
     expect(organiser.locator(f'[data-table-id="{table_id}"] [data-status]')).to_have_text("Confirmed")
 
+    # The other table played on paper: its result typed in three taps, no reason asked (issue 63).
+    other = organiser.locator("#tables tbody tr").nth(1)
+    other.get_by_text("Set the result").click()
+    other.locator("label.chip", has_text="Draw").click()
+    other.get_by_role("button", name="Set it").click()
+    expect(organiser.locator("#tables tbody tr").nth(1).locator("[data-status]")).to_have_text(
+        "Set by the organiser"
+    )
+
     slip = printed(sheet, f"{event_url}/tables/{table_id}/slip", "event-result-slip")
     assert slip.startswith(b"%PDF")
 
