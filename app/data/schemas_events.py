@@ -177,6 +177,14 @@ class TableSeats(BaseModel):
     join_codes: dict[str, str] = Field(description="A code per seat (attacker, defender); shown once.")
 
 
+class TableCards(BaseModel):
+    table_id: int
+    game_id: int
+    join_codes: dict[str, str] = Field(
+        description="The new code per seat (attacker, defender) its card prints."
+    )
+
+
 class Committed(RoundOut):
     seats: list[TableSeats]
 

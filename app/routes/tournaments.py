@@ -50,6 +50,7 @@ from app.data.schemas_events import (
     RoundOut,
     StandingOut,
     SwapIn,
+    TableCards,
     TableId,
     TableLive,
     TableOut,
@@ -280,6 +281,28 @@ def commit_drafted(
         ]
     out = round_out(session, tournaments.get_round(session, event_id, number))
     return Committed(**out.model_dump(), seats=seats)
+
+
+@router.post(
+    "/events/{event_id:int}/rounds/{number:int}/join-codes",
+    response_model=list[TableCards],
+    summary="New join codes for every table of the round (organiser): the cards printed before stop working; "
+    "seated devices keep their seats",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def new_join_codes(
+    event_id: EventId, number: RoundNo, token: Token, session: SessionDep, settings: SettingsDep
+) -> list[TableCards]:
+    _organiser(session, settings, event_id, token)
+    with unit_of_work(session):
+        codes = tournaments.new_cards(session, settings.secret_key, event_id, number)
+        tables = tournaments.tables_of(session, tournaments.get_round(session, event_id, number).pk)
+        out = [
+            TableCards(table_id=t.pk, game_id=t.game_id, join_codes=codes[t.game_id])
+            for t in tables
+            if t.game_id is not None
+        ]
+    return out
 
 
 @router.put(

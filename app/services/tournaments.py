@@ -500,7 +500,9 @@ def _card_codes(
     return out
 
 
-def new_cards(session: Session, secret_key: str, tournament_id: int, number: int) -> None:
+def new_cards(
+    session: Session, secret_key: str, tournament_id: int, number: int
+) -> dict[int, dict[str, str]]:
     """New join codes on every table of a committed round (the organiser's ask: the cards printed before stop
     working; seated devices keep their seats)."""
     lock(session, tournament_id)
@@ -510,7 +512,7 @@ def new_cards(session: Session, secret_key: str, tournament_id: int, number: int
     games = [t.game_id for t in tables_of(session, rnd.pk) if t.game_id is not None]
     for game_id in games:
         lock_game(session, game_id)
-    _card_codes(session, secret_key, tournament_id, number, games)
+    return _card_codes(session, secret_key, tournament_id, number, games)
 
 
 def printed_codes(

@@ -119,3 +119,11 @@ def test_printing_the_round_cards_writes_nothing_and_new_codes_are_a_post(client
     assert set(fresh) == {"attacker", "defender"} and not set(fresh.values()) & set(committed.values())
     assert c.post("/api/v1/join", json={"code": committed["defender"]}).status_code == 404
     assert c.post("/api/v1/join", json={"code": fresh["defender"]}).status_code == 200
+    # The API's ask: the organiser's token only; the new codes answered, the sheet prints them.
+    api = f"/api/v1/events/{event_id}/rounds/1/join-codes"
+    c.cookies.clear()
+    assert c.post(api).status_code == 401
+    assert c.post(api, headers=bearer(seats["referee_token"])).status_code == 401
+    again = c.post(api, headers=organiser)
+    assert again.status_code == 200 and again.json()[0]["game_id"] == seats["game_id"]
+    assert printed_by(organiser) == again.json()[0]["join_codes"]
