@@ -170,6 +170,22 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
     slip = printed(sheet, f"{event_url}/tables/{table_id}/slip", "event-result-slip")
     assert slip.startswith(b"%PDF")
 
+    # A lost tablet: two taps on the organiser's page show its seat's code (a QR) to the organiser alone.
+    row = organiser.locator(f'[data-table-id="{table_id}"]')
+    row.get_by_text("A lost tablet").click()
+    row.get_by_role("button", name=re.compile("^New tablet for")).first.click()
+    expect(organiser.locator("[data-rekey-code]")).to_have_text(re.compile(r"^\d+-a-[0-9a-f]{16}$"))
+    for viewport, name in (
+        (REFEREE_SCREEN, "wide"),
+        (TABLET_LANDSCAPE, "landscape"),
+        (TABLET_PORTRAIT, "portrait"),
+        (PHONE, "phone"),
+    ):
+        organiser.set_viewport_size(viewport)
+        check(organiser, f"event-rekey-offer-{name}")
+    organiser.set_viewport_size(REFEREE_SCREEN)
+    organiser.goto(event_url)
+
     for viewport, name in ((TABLET_PORTRAIT, "portrait"), (PHONE, "phone"), (TABLET_LANDSCAPE, "landscape")):
         organiser.set_viewport_size(viewport)
         check(organiser, f"event-organiser-{name}")
