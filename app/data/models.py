@@ -377,6 +377,7 @@ class Tournament(Stored, table=True):
     scoring: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     status: str = Field(default="open", max_length=16)  # open (registering, playing) -> finished
     round_ends_at: datetime | None = None  # the round timer every table shows
+    time_zone: str = Field(default="UTC", max_length=64)  # an IANA name: the round's end printed in it
     version: int = 1
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
@@ -452,7 +453,9 @@ class TournamentTable(Stored, table=True):
     a_confirmed: bool = False
     b_confirmed: bool = False
     result: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    slip_hash: str = Field(default="", max_length=64)  # HMAC of the result slip's re-key code
+    slip_hash: str = Field(
+        default="", max_length=64
+    )  # the re-key offered: side, end and nonce (tournament_results)
 
 
 class TournamentLog(Stored, table=True):

@@ -3,7 +3,7 @@ writes (names, clubs, force lists, points), typed answers."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
@@ -23,6 +23,7 @@ MAX_BUNDLE_CHARS = 1_500_000
 EventId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Event id")]
 RoundNo = Annotated[int, Path(ge=1, le=MAX_ROUNDS, description="Round number, from 1")]
 TableId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Table id, from the round")]
+PlayerId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Player id, from the players registered")]
 Text = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Name = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Short = Annotated[str, Field(max_length=80, pattern=r"^[^\x00-\x1f\x7f]*$")]
@@ -53,6 +54,9 @@ class EventCreate(BaseModel):
     period: Annotated[str, Field(max_length=32)] | None = None
     rounds: int = Field(default=3, ge=1, le=MAX_ROUNDS)
     scoring: ScoringIn = Field(default_factory=ScoringIn)
+    time_zone: Annotated[str, Field(min_length=1, max_length=64)] = Field(
+        default="UTC", description="The IANA time zone the event's times are printed in (Europe/London)."
+    )
 
 
 class ClubEventOut(BaseModel):
@@ -64,6 +68,7 @@ class ClubEventOut(BaseModel):
     scoring: dict[str, Any]
     status: str
     round_ends_at: datetime | None
+    time_zone: str
     version: int
     created_at: datetime
 
@@ -93,6 +98,20 @@ class PlayerOut(BaseModel):
     club: str
     force_list: str
     dropped: bool
+
+
+class PlayerStatusIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    status: Literal["playing", "dropped", "no-show"] = Field(
+        description="playing (back in), dropped (gone for the day) or no-show (not here for the next round)."
+    )
+
+
+class PlayerMarked(BaseModel):
+    player: PlayerOut
+    status: str
+    discarded_draft: int | None = Field(description="The draft's round, discarded: draft it again.")
 
 
 class DraftIn(BaseModel):
@@ -156,6 +175,14 @@ class TableSeats(BaseModel):
     game_id: int
     referee_token: str = Field(description="The table game's referee token (the organiser's); shown once.")
     join_codes: dict[str, str] = Field(description="A code per seat (attacker, defender); shown once.")
+
+
+class TableCards(BaseModel):
+    table_id: int
+    game_id: int
+    join_codes: dict[str, str] = Field(
+        description="The new code per seat (attacker, defender) its card prints."
+    )
 
 
 class Committed(RoundOut):
@@ -232,6 +259,19 @@ class TimerIn(BaseModel):
             raise ValueError("the round's end is an ISO 8601 time with its time zone, or null")
         return value
 
+    @field_validator("ends_at")
+    @classmethod
+    def in_utc(cls, value: datetime | None) -> datetime | None:
+        """Kept in UTC: a time whose UTC reading falls outside the years 1 to 9999 is refused, not a 500."""
+        if value is None:
+            return None
+        try:
+            return value.astimezone(UTC)
+        except OverflowError:
+            raise ValueError(
+                "the round's end in UTC falls outside the years 1 to 9999: give a nearer time"
+            ) from None
+
 
 class DisputeIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -247,7 +287,11 @@ class ResultIn(BaseModel):
     b_points: Points
     a_losses: Points = 0
     b_losses: Points = 0
-    why: Text = Field(min_length=1, description="Why the organiser changed it (logged).")
+    why: Text = Field(
+        default="",
+        description="Why the organiser changed it (logged); asked only to override a result both "
+        "players confirmed.",
+    )
 
 
 class StandingOut(BaseModel):
@@ -310,6 +354,20 @@ class RekeyIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     code: Annotated[str, Field(min_length=3, max_length=40, pattern=r"^[0-9a-zA-Z-]+$")]
+
+
+class RekeyOfferIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    side: Literal["attacker", "defender"] = Field(description="The seat whose lost tablet is replaced.")
+
+
+class RekeyOffer(BaseModel):
+    side: str
+    code: str = Field(
+        description="Good once, for `minutes`: the player's new device posts it to /events/rekey."
+    )
+    minutes: int
 
 
 class Rekeyed(BaseModel):

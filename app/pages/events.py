@@ -1,7 +1,8 @@
 """Pages of a club event day (issue 57): the events (make one), the organiser's view (players, the draft
 pairing to review and commit, every table live, results, standings), the round's join cards (one page per
 table, a QR per seat), a table's page (its round timer, its result to confirm or dispute), the result slip
-(a QR per side that re-keys a lost tablet) and the printable standings. Every write goes through
+(the result for both players to sign, no seat's code), a lost tablet's seat re-keyed on the organiser's tap
+and the printable standings. Every write goes through
 app.services.tournaments and tournament_results, the same functions as the API. The organiser's token is kept
 on their device in the `firestep_organiser` cookie (the API's routes read it too)."""
 
@@ -26,8 +27,7 @@ from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_
 from app.pages.seats import COOKIE_AGE, game_seat, remember_game
 from app.pages.templates import templates
 from app.pages.trust import club_host
-from app.services import scenarios, seating, tournament_results, tournaments
-from app.services.games import lock_game
+from app.services import event_roster, event_seats, scenarios, seating, tournament_results, tournaments
 from rules.core.errors import NotFoundError, RulesError
 from rules.event.standings import EventScoring
 from rules.registry import all_game_rules, get_ruleset
@@ -86,36 +86,41 @@ def _rulesets() -> list[dict[str, Any]]:
 
 
 @router.get("/events", response_class=HTMLResponse)
-def events_page(request: Request, session: SessionDep, error: str | None = None) -> Response:
-    return templates.TemplateResponse(
-        request,
-        "events.html",
-        {"events": tournaments.list_events(session), "rulesets": _rulesets(), "error": error},
-    )
+def events_page(
+    request: Request, session: SessionDep, error: str | None = None, typed: dict[str, str] | None = None
+) -> Response:
+    """The events and the form that makes one (refused, it keeps what was typed: `typed`)."""
+    context = {"events": tournaments.list_events(session), "rulesets": _rulesets(), "error": error,
+               "typed": typed or {}}  # fmt: skip
+    return templates.TemplateResponse(request, "events.html", context)
 
 
 @router.post("/events", response_class=HTMLResponse)
 async def make_event(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
+    typed = {k: str(form.get(k, ""))[:200] for k in ("name", "ruleset", "period", "rounds", "time_zone")}
     refused = organiser_refusal(settings, form, "make an event")
     if refused is not None:
-        return events_page(request, session, refused[0])
+        return events_page(request, session, refused[0], typed)
     try:
         rounds = int(str(form.get("rounds", "3")))
         if not 1 <= rounds <= tournaments.MAX_ROUNDS:
             raise ValueError
     except ValueError:
-        return events_page(request, session, f"Rounds: give a number from 1 to {tournaments.MAX_ROUNDS}.")
+        return events_page(
+            request, session, f"Rounds: give a number from 1 to {tournaments.MAX_ROUNDS}.", typed
+        )
     name = str(form.get("name", "")).strip()[:200] or "Club event"
     try:
         with unit_of_work(session):
             row, token = tournaments.create(
                 session, settings.secret_key, name=name, ruleset=str(form.get("ruleset", ""))[:64],
                 period=str(form.get("period", "")).strip()[:32] or None, rounds=rounds, scoring=EventScoring(),
+                time_zone=str(form.get("time_zone", "")).strip()[:64] or "UTC",
             )  # fmt: skip
     except USER_ERRORS as e:
         session.rollback()
-        return events_page(request, session, error_message(e))
+        return events_page(request, session, error_message(e), typed)
     response = _back(row.pk)
     _keep_token(response, token)
     return response
@@ -177,6 +182,7 @@ def event_page(
         ),
         "standings": lines,
         "people": people,
+        "out": event_roster.statuses(session, event_id),
         "scenarios": [s for s in scenarios.list_scenarios(session) if s.get("ruleset") == row.ruleset],
         "status_words": STATUS_WORDS,
         "error": error,
@@ -210,6 +216,24 @@ async def add_players(
                 name, club, force = [*parts, "", ""][:3]
                 entries.append(tournaments.PlayerEntry(name[:80], club[:80], force[:200]))
         tournaments.register(session, event_id, entries)
+        return "#players"
+
+    return await _organiser_write(request, session, settings, event_id, act)
+
+
+@router.post("/events/{event_id:int}/players/{player_id:int}/status", response_class=HTMLResponse)
+async def mark_player(
+    event_id: int, player_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """One tap: a player dropped, a no-show, or back in for the next round drafted."""
+
+    def act(form: Any) -> str:
+        status = {"playing": "playing", "dropped": "dropped", "no-show": "no-show"}.get(
+            str(form.get("status"))
+        )
+        if status is None:
+            raise RulesError("status", "a player is marked playing, dropped or no-show")
+        event_roster.set_status(session, event_id, player_id, status)  # type: ignore[arg-type]
         return "#players"
 
     return await _organiser_write(request, session, settings, event_id, act)
@@ -288,9 +312,7 @@ async def set_result(
             int(points[1]),
             reason="set by the organiser",
         )
-        tournament_results.alter(
-            session, event_id, table_id, result, str(form.get("why", ""))[:200] or "organiser"
-        )
+        tournament_results.alter(session, event_id, table_id, result, str(form.get("why", "")).strip()[:200])
         return "#tables"
 
     return await _organiser_write(request, session, settings, event_id, act)
@@ -318,52 +340,63 @@ def referee_table(
 def round_sheet(
     event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
-    """One page per table, a QR per seat: new join codes for every table's game (the old cards stop working,
-    seated devices keep their seats), shown on this printout only."""
+    """One page per table, a QR per seat: the codes the round's cards carry, worked out again (printing
+    writes nothing, so printing twice prints the same cards); new codes are the organiser's POST below."""
     _organiser_only(request, session, settings, event_id)
     row = tournaments.get(session, event_id)
     view = _round_view(session, tournaments.get_round(session, event_id, number))
+    codes = tournaments.printed_codes(session, settings.secret_key, event_id, number)
     base = base_url(request, settings)
     pages = []
-    with unit_of_work(session):
-        for t in view["tables"]:
-            if t.game_id is None:
-                continue
-            lock_game(session, t.game_id)
-            codes = seating.new_side_codes(session, seating.GAME, settings.secret_key, t.game_id)
-            seats = []
-            for side, who in (("attacker", t.a_player_id), ("defender", t.b_player_id)):
-                link = f"{base}/games/{t.game_id}/join/{side}#code={codes[side]}"
-                name = view["people"][who].name
-                seats.append({"side": side, "name": name, "code": codes[side],
-                              "svg": svg(link, f"Join table {t.table} as the {side}, {name}", scale=4)})  # fmt: skip
-            pages.append({"table": t, "seats": seats})
-    context = {"event": row, "round": view["round"], "pages": pages,
-               "ends_at": row.round_ends_at}  # fmt: skip
-    return templates.TemplateResponse(request, "event_sheet_print.html", context)
+    for t in view["tables"]:
+        if t.game_id not in codes:
+            continue
+        seats = []
+        for side, who in (("attacker", t.a_player_id), ("defender", t.b_player_id)):
+            name = view["people"][who].name
+            code = (codes[t.game_id] or {}).get(side)
+            link = f"{base}/games/{t.game_id}/join/{side}#code={code}"
+            seats.append({"side": side, "name": name, "code": code,
+                          "svg": svg(link, f"Join table {t.table} as the {side}, {name}", scale=4) if code else ""})  # fmt: skip
+        pages.append({"table": t, "seats": seats})
+    ends = tournaments.local_time(row, row.round_ends_at) if row.round_ends_at else None
+    response = templates.TemplateResponse(
+        request,
+        "event_sheet_print.html",
+        {"event": row, "round": view["round"], "pages": pages, "ends_at": ends},
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@router.post("/events/{event_id:int}/rounds/{number:int}/sheet", response_class=HTMLResponse)
+async def new_round_cards(
+    event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """New join codes on every table of the round (the organiser's ask): the cards printed before stop working."""
+
+    def act(form: Any) -> str:
+        tournaments.new_cards(session, settings.secret_key, event_id, number)
+        return ""
+
+    response = await _organiser_write(request, session, settings, event_id, act)
+    if response.status_code == 303:
+        response.headers["location"] = f"/events/{event_id}/rounds/{number}/sheet"
+    return response
 
 
 @router.get("/events/{event_id:int}/tables/{table_id:int}/slip", response_class=HTMLResponse)
 def result_slip(
     event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
-    """The table's result slip: the result, both players to sign, a QR per side that re-keys a lost tablet
-    (new codes each time it is printed)."""
+    """The table's result slip: the result and both players to sign. Both sides hold it, so it carries no
+    seat's code (a lost tablet is re-keyed on the organiser's page); reading it writes nothing."""
     _organiser_only(request, session, settings, event_id)
     row = tournaments.get(session, event_id)
-    with unit_of_work(session):
-        table = tournament_results.new_slip(
-            session, tournament_results.get_table(session, event_id, table_id)
-        )
+    table = tournament_results.get_table(session, event_id, table_id)
     people = tournament_results.table_players(session, [table])
-    base = base_url(request, settings)
-    keys = []
-    for side, who in (("attacker", table.a_player_id), ("defender", table.b_player_id)):
-        code = tournament_results.slip_code(settings.secret_key, table, side)
-        keys.append({"side": side, "name": people[who].name, "code": code,
-                     "svg": svg(f"{base}/events/rekey#code={code}", f"Re-key the {side}'s tablet", scale=3)})  # fmt: skip
     result = table.result or table.offered
-    context = {"event": row, "table": table, "people": people, "result": result, "keys": keys,
+    context = {"event": row, "table": table, "people": people, "result": result,
                "status": STATUS_WORDS[table.status]}  # fmt: skip
     return templates.TemplateResponse(request, "event_slip_print.html", context)
 
@@ -375,6 +408,34 @@ def standings_print(event_id: int, request: Request, session: SessionDep) -> Res
     return templates.TemplateResponse(
         request, "event_standings_print.html", {"event": row, "standings": lines, "people": people}
     )
+
+
+# -- a lost tablet re-keyed on the organiser's word ------------------------------------------------------------
+@router.post("/events/{event_id:int}/tables/{table_id:int}/rekey", response_class=HTMLResponse)
+async def offer_rekey(
+    event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep, now: NowDep
+) -> Response:
+    """The organiser's tap for a lost tablet: this screen alone shows the side's code (a QR for the player's
+    new device to scan), good once for a few minutes."""
+    form = await request.form()
+    side = str(form.get("side", ""))[:20]
+    try:
+        _organiser_only(request, session, settings, event_id)
+        with unit_of_work(session):
+            code = event_seats.offer_rekey(session, settings.secret_key, event_id, table_id, side, now)
+            table = tournament_results.get_table(session, event_id, table_id)
+    except USER_ERRORS as e:
+        session.rollback()
+        return event_page(event_id, request, session, settings, error=error_message(e))
+    people = tournament_results.table_players(session, [table])
+    name = people[table.a_player_id if side == "attacker" else table.b_player_id].name
+    link = f"{base_url(request, settings)}/events/rekey#code={code}"
+    context = {"event": tournaments.get(session, event_id), "table": table, "side": side, "name": name,
+               "code": code, "minutes": event_seats.REKEY_MINUTES,
+               "svg": svg(link, f"Take the {side}'s seat at table {table.table}, {name}", scale=5)}  # fmt: skip
+    response = templates.TemplateResponse(request, "event_rekey_offer.html", context)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 # -- a table's page: its round timer and its result ----------------------------------------------------------
@@ -390,6 +451,8 @@ def _table_page(
         "game_row": game,
         "people": tournament_results.table_players(session, [table]),
         "seat": seat.viewer.role if seat else None,
+        # The confirmation offered exactly when the act would take it (the refusal says why not, else).
+        "refused": tournament_results.refusal(session, table, seat.viewer if seat else None),
         "status": STATUS_WORDS[table.status],
         "result": table.result or table.offered,
         "error": error,
@@ -438,26 +501,27 @@ async def table_act(
     return RedirectResponse(f"/events/{event_id}/tables/{table_id}", status_code=303)
 
 
-# -- a lost tablet re-keyed from the result slip ------------------------------------------------------------
 @router.get("/events/rekey", response_class=HTMLResponse)
 def rekey_page(request: Request, error: str | None = None) -> Response:
     return templates.TemplateResponse(request, "event_rekey.html", {"error": error})
 
 
 @router.post("/events/rekey", response_class=HTMLResponse)
-async def rekey(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+async def rekey(request: Request, session: SessionDep, settings: SettingsDep, now: NowDep) -> Response:
     form = await request.form()
     code = str(form.get("code", "")).strip()[:40]
     try:
         security.check_guesses()
         with unit_of_work(session):
-            game_id, _side, token = tournament_results.rekey(session, settings.secret_key, code)
+            game_id, _side, token = event_seats.rekey(session, settings.secret_key, code, now)
             table = tournaments.table_of_game(session, game_id)
     except TooManyRequests as e:
         return too_many(Response(), e)
     except NotFoundError:
         security.guess_failed()
-        return rekey_page(request, "That slip code is not one of this event's: check it against the slip.")
+        return rekey_page(
+            request, "That code is not the organiser's last for a seat, or it was used or ran out."
+        )
     target = f"/events/{table.tournament_id}/tables/{table.pk}" if table else f"/games/{game_id}/map"
     response = RedirectResponse(target, status_code=303)
     remember_game(request, response, game_id, token)

@@ -136,6 +136,7 @@ def game_page(
             "seat_view": seat_view(game_id, seat),
             "campaign_battle": campaign_battles.game_link(session, game_id),  # the link back (issue 17)
             "round_timer": tournaments.round_timer(session, game_id),  # an event table's round (issue 57)
+            "event_table": tournaments.table_link(session, game_id),  # its result, one tap away (issue 63)
             **build(game, seat),
         }
         status = 200

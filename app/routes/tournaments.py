@@ -36,15 +36,21 @@ from app.data.schemas_events import (
     HandEditOut,
     LeagueLineOut,
     LeagueResultOut,
+    PlayerId,
+    PlayerMarked,
     PlayerOut,
     PlayersIn,
+    PlayerStatusIn,
     Rekeyed,
     RekeyIn,
+    RekeyOffer,
+    RekeyOfferIn,
     ResultIn,
     RoundNo,
     RoundOut,
     StandingOut,
     SwapIn,
+    TableCards,
     TableId,
     TableLive,
     TableOut,
@@ -54,8 +60,8 @@ from app.data.schemas_events import (
 from app.deps import EngineDep, NowDep, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import Viewer
+from app.services import event_roster, event_seats, seating, tournament_results, tournaments
 from app.services import events as events_service
-from app.services import seating, tournament_results, tournaments
 from rules.core.errors import NotFoundError
 from rules.event.standings import EventScoring
 
@@ -156,7 +162,7 @@ def create(
     with unit_of_work(session):
         row, token = tournaments.create(
             session, settings.secret_key, name=body.name, ruleset=body.ruleset, period=body.period,
-            rounds=body.rounds, scoring=scoring,
+            rounds=body.rounds, scoring=scoring, time_zone=body.time_zone,
         )  # fmt: skip
     return EventCreated(event=event_out(row), organiser_token=token)
 
@@ -189,6 +195,24 @@ def register(
     with unit_of_work(session):
         rows = tournaments.register(session, event_id, entries)
     return [PlayerOut.model_validate(p, from_attributes=True) for p in rows]
+
+
+@router.put(
+    "/events/{event_id:int}/players/{player_id:int}",
+    response_model=PlayerMarked,
+    summary="Drop a player, mark a no-show or put one back in (organiser): paired from the next round drafted "
+    "on; a draft under review is discarded",
+    responses=errors.responses(401, 403, 404, 422),
+)
+def mark_player(
+    event_id: EventId, player_id: PlayerId, body: PlayerStatusIn, token: Token, session: SessionDep,
+    settings: SettingsDep,
+) -> PlayerMarked:  # fmt: skip
+    _organiser(session, settings, event_id, token)
+    with unit_of_work(session):
+        done = event_roster.set_status(session, event_id, player_id, body.status)
+        player = PlayerOut.model_validate(done.player, from_attributes=True)
+    return PlayerMarked(player=player, status=body.status, discarded_draft=done.discarded_draft)
 
 
 # -- rounds --------------------------------------------------------------------------------------------------
@@ -257,6 +281,28 @@ def commit_drafted(
         ]
     out = round_out(session, tournaments.get_round(session, event_id, number))
     return Committed(**out.model_dump(), seats=seats)
+
+
+@router.post(
+    "/events/{event_id:int}/rounds/{number:int}/join-codes",
+    response_model=list[TableCards],
+    summary="New join codes for every table of the round (organiser): the cards printed before stop working; "
+    "seated devices keep their seats",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def new_join_codes(
+    event_id: EventId, number: RoundNo, token: Token, session: SessionDep, settings: SettingsDep
+) -> list[TableCards]:
+    _organiser(session, settings, event_id, token)
+    with unit_of_work(session):
+        codes = tournaments.new_cards(session, settings.secret_key, event_id, number)
+        tables = tournaments.tables_of(session, tournaments.get_round(session, event_id, number).pk)
+        out = [
+            TableCards(table_id=t.pk, game_id=t.game_id, join_codes=codes[t.game_id])
+            for t in tables
+            if t.game_id is not None
+        ]
+    return out
 
 
 @router.put(
@@ -424,16 +470,39 @@ def alter(
 
 
 @router.post(
+    "/events/{event_id:int}/tables/{table_id:int}/rekey",
+    response_model=RekeyOffer,
+    summary="A lost tablet's seat to a new device (organiser): a code for that side, good once, shown to the "
+    "organiser only",
+    responses=errors.responses(401, 403, 404, 409, 422),
+)
+def offer_rekey(
+    event_id: EventId,
+    table_id: TableId,
+    body: RekeyOfferIn,
+    token: Token,
+    session: SessionDep,
+    settings: SettingsDep,
+    now: NowDep,
+) -> RekeyOffer:
+    _organiser(session, settings, event_id, token)
+    with unit_of_work(session):
+        code = event_seats.offer_rekey(session, settings.secret_key, event_id, table_id, body.side, now)
+    return RekeyOffer(side=body.side, code=code, minutes=event_seats.REKEY_MINUTES)
+
+
+@router.post(
     "/events/rekey",
     response_model=Rekeyed,
-    summary="A lost tablet's seat back from its result slip's code: a new device, the side's old ones revoked",
+    summary="A lost tablet's seat back with the code the organiser gave: a new device, the side's old ones "
+    "revoked, the code spent",
     responses=errors.responses(404, 422, 429),
 )
-def rekey(body: RekeyIn, session: SessionDep, settings: SettingsDep) -> Rekeyed:
+def rekey(body: RekeyIn, session: SessionDep, settings: SettingsDep, now: NowDep) -> Rekeyed:
     security.check_guesses()
     try:
         with unit_of_work(session):
-            game_id, side, token = tournament_results.rekey(session, settings.secret_key, body.code)
+            game_id, side, token = event_seats.rekey(session, settings.secret_key, body.code, now)
     except NotFoundError:
         security.guess_failed()
         raise

@@ -196,13 +196,36 @@ def referee_code(session: Session, seating: Seating[Any, Any], secret_key: str, 
     QR code nor typed). Nothing is stored: it is an HMAC of the sides' current join code hashes, so it is
     revoked with them, whenever the sides get new codes (new join cards, `firestep credentials`)."""
     hashes = ":".join(row.join_code_hash for row in _side_rows(session, seating, owner_id))
-    mac = digest(secret_key, f"referee-join:{seating.what}:{owner_id}:{hashes}")
-    number = int(mac, 16)
+    return derived_code(secret_key, f"referee-join:{seating.what}:{owner_id}:{hashes}")
+
+
+def derived_code(secret_key: str, value: str) -> str:
+    """A join code that is an HMAC of `value` (so it can be printed again from what made it, and no one
+    without the secret key can work it out), in the join codes' alphabet and shape."""
+    number = int(digest(secret_key, value), 16)
     chars = []
     for _ in range(10):
         number, index = divmod(number, len(CODE_ALPHABET))
         chars.append(CODE_ALPHABET[index])
     return f"{''.join(chars[:5])}-{''.join(chars[5:])}"
+
+
+def set_side_codes(
+    session: Session, seating: Seating[Any, Any], secret_key: str, owner_id: int, codes: dict[str, str]
+) -> None:
+    """These join codes for the sides named (the old ones stop working; seated devices keep their seats)."""
+    for row in _side_rows(session, seating, owner_id):
+        if row.side in codes:
+            row.join_code_hash = code_hash(secret_key, codes[row.side])
+            session.add(row)
+
+
+def codes_hold(
+    session: Session, seating: Seating[Any, Any], secret_key: str, owner_id: int, codes: dict[str, str]
+) -> bool:
+    """Whether these are still every named side's join codes."""
+    rows = {row.side: row.join_code_hash for row in _side_rows(session, seating, owner_id)}
+    return all(hmac.compare_digest(rows.get(side, ""), code_hash(secret_key, c)) for side, c in codes.items())
 
 
 def is_referee_code(

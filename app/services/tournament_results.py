@@ -1,8 +1,6 @@
 """An event's results (issue 57): a table's finished game offers its scored result (app.services.result) to
 the event, both players' seats confirm it (or one disputes it), and only the organiser alters a result once
-confirmed or disputed, logged with the result before and after. A lost tablet is re-keyed from the result slip:
-its code per side (an HMAC of the table, the side and the slip's nonce, never stored) gives a new device for
-that side of the table's game and revokes the side's old ones.
+confirmed or disputed, logged with the result before and after. A lost tablet's seat: app.services.event_seats.
 
 The standings (rules.event.standings) count the settled results, CSV as exported. A finished table's result
 leaves the club as a signed bundle (the club kit's Ed25519 key, app.club.signing): the scenario's, the forces'
@@ -32,7 +30,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -51,7 +48,7 @@ from app.data import schemas_events
 from app.data.models import Event, Game, LeagueResult, Tournament, TournamentPlayer, TournamentTable
 from app.errors import Conflict, Forbidden
 from app.guard.auth import SIDES, Viewer
-from app.services import clock, scenarios, seating, tournaments
+from app.services import clock, scenarios, tournaments
 from app.services import events as events_service
 from app.services import score as score_service
 from app.services.result import game_result
@@ -105,13 +102,12 @@ def get_table(session: Session, tournament_id: int, table_id: int) -> Tournament
     return row
 
 
-def offer(session: Session, table: TournamentTable) -> TournamentTable:
-    """The table's finished game offers its scored result (once; a table still playing is refused)."""
-    if table.status != "playing":
-        return table
-    result = game_result(session, table.game_id) if table.game_id is not None else None
+def _offer(session: Session, table: TournamentTable) -> TournamentTable:
+    """The table's finished game offers its scored result, once (the caller asked `refusal` first: a game
+    still being played is refused there)."""
+    result = game_result(session, table.game_id) if table.status == "playing" and table.game_id else None
     if result is None:
-        raise Conflict(f"table {table.table}'s game is still being played: end it first (How a game is won)")
+        return table
     table.offered = TableResult(
         SIDE_OF.get(result.winner or "") if result.winner else None,  # type: ignore[arg-type]
         int(result.points.get("attacker", 0)),
@@ -132,19 +128,29 @@ def _wake(session: Session, table: TournamentTable) -> None:
         live.mark(session, table.game_id)
 
 
-def _seat_side(table: TournamentTable, who: Viewer) -> Side:
-    if who.game_id != table.game_id or who.role not in SIDES:
-        raise Forbidden("only the two players' seats of this table confirm its result")
+def refusal(session: Session, table: TournamentTable, who: Viewer | None) -> Forbidden | Conflict | None:
+    """Why a seat's confirmation (or dispute) of the table's result would be refused now, None when it would
+    be taken: the one answer the act and the table's page (which offers the act only then) both read."""
+    if who is None or who.game_id != table.game_id or who.role not in SIDES:
+        return Forbidden("only the two players' seats of this table confirm its result")
+    if table.status == "playing" and (table.game_id is None or game_result(session, table.game_id) is None):
+        return Conflict(f"table {table.table}'s game is still being played: end it first (How a game is won)")
+    if table.status not in ("playing", "offered"):
+        return Conflict(f"table {table.table}'s result is {table.status}: only the organiser changes it now")
+    return None
+
+
+def _seat_side(session: Session, table: TournamentTable, who: Viewer) -> Side:
+    if (refused := refusal(session, table, who)) is not None:
+        raise refused
     return "a" if who.role == "attacker" else "b"
 
 
 def confirm(session: Session, tournament_id: int, table_id: int, who: Viewer) -> TournamentTable:
     """A player's seat confirms the result its game offered; both confirmed, the event counts it."""
     tournaments.lock(session, tournament_id)
-    table = offer(session, get_table(session, tournament_id, table_id))
-    side = _seat_side(table, who)
-    if table.status != "offered":
-        raise Conflict(f"table {table.table}'s result is {table.status}: only the organiser changes it now")
+    side = _seat_side(session, get_table(session, tournament_id, table_id), who)
+    table = _offer(session, get_table(session, tournament_id, table_id))
     setattr(table, f"{side}_confirmed", True)
     if table.a_confirmed and table.b_confirmed:
         table.status, table.result = "confirmed", dict(table.offered)
@@ -157,10 +163,8 @@ def confirm(session: Session, tournament_id: int, table_id: int, who: Viewer) ->
 def dispute(session: Session, tournament_id: int, table_id: int, who: Viewer, why: str) -> TournamentTable:
     """A player's seat disputes the offered result: the organiser settles it (alter)."""
     tournaments.lock(session, tournament_id)
-    table = offer(session, get_table(session, tournament_id, table_id))
-    side = _seat_side(table, who)
-    if table.status != "offered":
-        raise Conflict(f"table {table.table}'s result is {table.status}: only the organiser changes it now")
+    side = _seat_side(session, get_table(session, tournament_id, table_id), who)
+    table = _offer(session, get_table(session, tournament_id, table_id))
     table.status = "disputed"
     session.add(table)
     _wake(session, table)
@@ -172,12 +176,15 @@ def dispute(session: Session, tournament_id: int, table_id: int, who: Viewer, wh
 def alter(
     session: Session, tournament_id: int, table_id: int, result: TableResult, why: str
 ) -> TournamentTable:
-    """The organiser sets a table's result (a disputed one, a confirmed one, one whose game cannot end),
-    logged with the result before and after."""
+    """The organiser sets a table's result (a disputed one, a confirmed one, one whose game cannot end, one
+    typed from a paper slip), logged with the result before and after; a reason is asked only to override what
+    both players confirmed."""
     tournaments.lock(session, tournament_id)
     table = get_table(session, tournament_id, table_id)
     if table.status == "drafted":
         raise Conflict(f"table {table.table} is only a draft: commit its round first")
+    if table.status == "confirmed" and not why.strip():
+        raise RulesError("why", "both players confirmed this result: say why you change it")
     before = dict(table.result or table.offered)
     table.result, table.status = result.as_dict(), "altered"
     session.add(table)
@@ -185,37 +192,6 @@ def alter(
     tournaments.log(session, tournament_id, "altered", {"before": before, "after": table.result, "why": why},
                     table_id=table.pk)  # fmt: skip
     return table
-
-
-def slip_code(secret_key: str, table: TournamentTable, side: str) -> str:
-    """The code a result slip prints for one side: the table, the side and the slip's nonce, signed."""
-    mac = seating.digest(secret_key, f"slip:{table.pk}:{side}:{table.slip_hash}")[:16]
-    return f"{table.pk}-{side[0]}-{mac}"
-
-
-def new_slip(session: Session, table: TournamentTable) -> TournamentTable:
-    """A result slip's nonce: printing a slip again makes new codes (the old slip's stop working)."""
-    table.slip_hash = secrets.token_hex(16)
-    session.add(table)
-    return table
-
-
-def rekey(session: Session, secret_key: str, code: str) -> seating.Joined:
-    """A lost tablet's seat back from the result slip: a new device for that side of the table's game, the
-    side's old devices revoked."""
-    parts = code.strip().split("-")
-    number = int(parts[0]) if len(parts) == 3 and parts[0].isdigit() and len(parts[0]) <= 9 else 0
-    table = session.get(TournamentTable, number) if number else None
-    side = {"a": "attacker", "d": "defender"}.get(parts[1] if len(parts) == 3 else "", "")
-    if table is None or not side or not table.slip_hash or table.game_id is None:
-        raise NotFoundError("slip code", code)
-    if not secrets.compare_digest(slip_code(secret_key, table, side), code.strip()):
-        raise NotFoundError("slip code", code)
-    for device in seating.devices(session, seating.GAME, table.game_id):
-        if device.role == side:
-            seating.revoke_device(session, seating.GAME, table.game_id, device.pk)
-    tournaments.log(session, table.tournament_id, "rekeyed", {"side": side}, actor=side, table_id=table.pk)
-    return seating.seat(session, seating.GAME, secret_key, table.game_id, side)
 
 
 # -- standings ---------------------------------------------------------------------------------------------

@@ -10,11 +10,14 @@ Nothing here commits: the route or page wraps each write in `app.core.writing.un
 
 from __future__ import annotations
 
+import functools
 import hmac
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
+from zoneinfo import ZoneInfo, available_timezones
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
@@ -32,9 +35,11 @@ from app.data.models import (
     utcnow,
 )
 from app.errors import Conflict, Forbidden, Unauthorized
-from app.services import scenarios, seating
+from app.services import player_names, scenarios, seating
 from app.services.game_setup import create_game
+from app.services.games import lock_game
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.vocabulary import SIDES
 from rules.event.pairing import (
     Entrant,
     NotInPairing,
@@ -98,14 +103,24 @@ def create(
     period: str | None,
     rounds: int,
     scoring: EventScoring,
+    time_zone: str = "UTC",
 ) -> tuple[Tournament, str]:
-    """A new event and its organiser's token (shown once: only its HMAC is kept)."""
-    ctx = get_ruleset(ruleset).context(period, {})  # refuses an unknown rule set or period naming it
+    """A new event and its organiser's token (shown once: only its HMAC is kept); its times are printed in
+    `time_zone` (an IANA name, refused naming the field when this server knows no such zone)."""
+    if time_zone not in _time_zones():  # a name, never a path that ZoneInfo would read
+        raise RulesError(
+            "time_zone", f"no time zone is called {time_zone[:40]}: give one such as Europe/London"
+        )
+    rs = get_ruleset(ruleset)  # refuses an unknown rule set naming it
+    if rs.period_ids and not period:
+        raise RulesError("period", f"choose the event's period: {', '.join(rs.period_ids)}")
+    ctx = rs.context(period, {})  # refuses an unknown period naming it
     row = Tournament(
         name=name,
         ruleset=ruleset,
         period=ctx.period or "",
         rounds=rounds,
+        time_zone=time_zone,
         scoring={
             "win": scoring.win,
             "draw": scoring.draw,
@@ -120,6 +135,16 @@ def create(
     session.add(TournamentToken(tournament_id=row.pk, token_hash=seating.digest(secret_key, token)))
     log(session, row.pk, "created", {"name": name, "rounds": rounds})
     return row, token
+
+
+@functools.cache
+def _time_zones() -> frozenset[str]:
+    return frozenset(available_timezones())
+
+
+def local_time(row: Tournament, when: datetime) -> datetime:
+    """A time as the event's own clock reads it (SQLite keeps UTC naive)."""
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone(ZoneInfo(row.time_zone))
 
 
 def get(session: Session, tournament_id: int) -> Tournament:
@@ -180,20 +205,21 @@ def players(session: Session, tournament_id: int) -> list[TournamentPlayer]:
 
 
 def register(session: Session, tournament_id: int, entries: Sequence[PlayerEntry]) -> list[TournamentPlayer]:
-    """Add players (seeded in the order registered); a late one joins at the next round drafted."""
+    """Add players (seeded in the order registered); a late one joins at the next round drafted. Names are
+    kept normalised, and one that looks like another's is refused (app.services.player_names)."""
     lock(session, tournament_id)
     have = players(session, tournament_id)
     if len(have) + len(entries) > MAX_PLAYERS:
         raise RulesError("players", f"an event takes at most {MAX_PLAYERS} players")
-    names = {p.name.casefold() for p in have}
+    named = [
+        (f"players.{i}.name", player_names.normalised(e.name, f"players.{i}.name"))
+        for i, e in enumerate(entries)
+    ]
+    player_names.refuse_look_alikes(named, (p.name for p in have))
     added = []
-    for i, e in enumerate(entries):
-        if e.name.casefold() in names:
-            raise RulesError(
-                f"players.{i}.name", f"{e.name} is registered already: give each a distinct name"
-            )
-        names.add(e.name.casefold())
-        row = TournamentPlayer(tournament_id=tournament_id, name=e.name, club=e.club, force_list=e.force_list)
+    for i, ((_, name), e) in enumerate(zip(named, entries, strict=True)):
+        club = player_names.normalised(e.club, f"players.{i}.club") if e.club.strip() else ""
+        row = TournamentPlayer(tournament_id=tournament_id, name=name, club=club, force_list=e.force_list)
         session.add(row)
         added.append(row)
     session.flush()
@@ -290,12 +316,7 @@ def draft(
     number = len(committed) + 1
     if number > row.rounds:
         raise Conflict(f"all {row.rounds} rounds of the event have been played")
-    for old in done:
-        if old.status == "draft":  # drafted again: the draft and its tables go
-            for t in tables_of(session, old.pk):
-                session.delete(t)
-            session.delete(old)
-    session.flush()
+    discard_draft(session, tournament_id)  # drafted again: the draft and its tables go
     entrants = list(entrants_of(session, row).values())
     if len(entrants) < 2:
         raise RulesError("players", "register at least two players before pairing a round")
@@ -319,6 +340,20 @@ def draft(
     session.flush()
     log(session, tournament_id, "drafted", {"round": number, "tables": len(tables), "bye": pairing.bye})
     return rnd, sorted(tables, key=lambda t: t.table)
+
+
+def discard_draft(session: Session, tournament_id: int) -> int | None:
+    """The draft under review and its tables gone (drafted again, or its players changed); its number."""
+    gone = None
+    for old in rounds_of(session, tournament_id):
+        if old.status == "draft":
+            for t in tables_of(session, old.pk):
+                session.delete(t)
+            session.flush()  # the tables before their round, which the database would cascade to them
+            session.delete(old)
+            gone = old.number
+    session.flush()
+    return gone
 
 
 # -- the draft edited by hand ----------------------------------------------------------------------------------
@@ -404,7 +439,7 @@ def draft_warnings(
 
 def commit_round(session: Session, secret_key: str, tournament_id: int, number: int) -> list[Made]:
     """The drafted round played: a game per table from the round's scenario (the a player the attacker),
-    the round timer started. The games' join codes are printed on the round's join cards (new codes then)."""
+    the round timer started. The games' join codes are the round's cards' (printed_codes prints them again)."""
     row = lock(session, tournament_id)
     rnd = get_round(session, tournament_id, number)
     if rnd.status != "draft":
@@ -432,10 +467,75 @@ def commit_round(session: Session, secret_key: str, tournament_id: int, number: 
     row.round_ends_at = utcnow() + timedelta(minutes=rnd.minutes)
     session.add(row)
     session.flush()
+    codes = _card_codes(session, secret_key, tournament_id, number, [m.game.pk for m in made])
+    made = [
+        Made(m.table, m.game, seating.Credentials(m.credentials.referee_token, codes[m.game.pk]))
+        for m in made
+    ]
     edits = hand_edits(session, tournament_id, number)
     log(session, tournament_id, "committed",
         {"round": number, "games": [m.game.pk for m in made], "edited_by_hand": bool(edits), "hand_edits": edits})  # fmt: skip
     return made
+
+
+# -- the round's join cards --------------------------------------------------------------------------------------
+CARDS = "join-cards"  # the event log's kind of a round's cards made: its nonce, whence every table's codes
+
+
+def _card_code(secret_key: str, nonce: str, game_id: int, side: str) -> str:
+    return seating.derived_code(secret_key, f"event-card:{nonce}:{game_id}:{side}")
+
+
+def _card_codes(
+    session: Session, secret_key: str, tournament_id: int, number: int, games: Sequence[int]
+) -> dict[int, dict[str, str]]:
+    """New join codes for these games of round `number`, each an HMAC of a new nonce (logged), so the round's
+    cards print the same codes however often they are printed, until the organiser asks for new ones."""
+    nonce = secrets.token_hex(16)
+    log(session, tournament_id, CARDS, {"round": number, "nonce": nonce})
+    out: dict[int, dict[str, str]] = {}
+    for game_id in games:
+        out[game_id] = {side: _card_code(secret_key, nonce, game_id, side) for side in SIDES}
+        seating.set_side_codes(session, seating.GAME, secret_key, game_id, out[game_id])
+    return out
+
+
+def new_cards(
+    session: Session, secret_key: str, tournament_id: int, number: int
+) -> dict[int, dict[str, str]]:
+    """New join codes on every table of a committed round (the organiser's ask: the cards printed before stop
+    working; seated devices keep their seats)."""
+    lock(session, tournament_id)
+    rnd = get_round(session, tournament_id, number)
+    if rnd.status != "committed":
+        raise Conflict(f"round {number} is a draft: commit it to make its games and their cards")
+    games = [t.game_id for t in tables_of(session, rnd.pk) if t.game_id is not None]
+    for game_id in games:
+        lock_game(session, game_id)
+    return _card_codes(session, secret_key, tournament_id, number, games)
+
+
+def printed_codes(
+    session: Session, secret_key: str, tournament_id: int, number: int
+) -> dict[int, dict[str, str] | None]:
+    """The side codes round `number`'s cards print, by game, worked out again (nothing written: printing
+    twice prints the same cards); None for a game whose codes changed since (its referee made its own
+    cards). Empty for a round whose cards were never made here."""
+    q = select(TournamentLog).where(TournamentLog.tournament_id == tournament_id, TournamentLog.kind == CARDS)
+    nonce = next(
+        (str(e.detail["nonce"]) for e in session.exec(q.order_by(col(TournamentLog.id).desc()))
+         if e.detail.get("round") == number),
+        None,
+    )  # fmt: skip
+    if nonce is None:
+        return {}
+    out: dict[int, dict[str, str] | None] = {}
+    for t in tables_of(session, get_round(session, tournament_id, number).pk):
+        if t.game_id is not None:
+            codes: dict[str, str] = {side: _card_code(secret_key, nonce, t.game_id, side) for side in SIDES}
+            held = seating.codes_hold(session, seating.GAME, secret_key, t.game_id, codes)
+            out[t.game_id] = codes if held else None
+    return out
 
 
 def set_timer(session: Session, tournament_id: int, ends_at: datetime | None) -> Tournament:
@@ -455,6 +555,21 @@ def set_timer(session: Session, tournament_id: int, ends_at: datetime | None) ->
 
 def table_of_game(session: Session, game_id: int) -> TournamentTable | None:
     return session.exec(select(TournamentTable).where(TournamentTable.game_id == game_id)).first()
+
+
+@dataclass(frozen=True)
+class TableLink:
+    """An event table's page as its game's pages link it (one tap from the game to its result and timer)."""
+
+    path: str
+    table: int
+
+
+def table_link(session: Session, game_id: int) -> TableLink | None:
+    table = table_of_game(session, game_id)
+    if table is None:
+        return None
+    return TableLink(f"/events/{table.tournament_id}/tables/{table.pk}", table.table)
 
 
 @dataclass(frozen=True)

@@ -158,8 +158,33 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
     # The organiser's view hears it on its stream: no reload.
     expect(organiser.locator(f'[data-table-id="{table_id}"] [data-status]')).to_have_text("Confirmed")
 
+    # The other table played on paper: its result typed in three taps, no reason asked (issue 63).
+    other = organiser.locator("#tables tbody tr").nth(1)
+    other.get_by_text("Set the result").click()
+    other.locator("label.chip", has_text="Draw").click()
+    other.get_by_role("button", name="Set it").click()
+    expect(organiser.locator("#tables tbody tr").nth(1).locator("[data-status]")).to_have_text(
+        "Set by the organiser"
+    )
+
     slip = printed(sheet, f"{event_url}/tables/{table_id}/slip", "event-result-slip")
     assert slip.startswith(b"%PDF")
+
+    # A lost tablet: two taps on the organiser's page show its seat's code (a QR) to the organiser alone.
+    row = organiser.locator(f'[data-table-id="{table_id}"]')
+    row.get_by_text("A lost tablet").click()
+    row.get_by_role("button", name=re.compile("^New tablet for")).first.click()
+    expect(organiser.locator("[data-rekey-code]")).to_have_text(re.compile(r"^\d+-a-[0-9a-f]{16}$"))
+    for viewport, name in (
+        (REFEREE_SCREEN, "wide"),
+        (TABLET_LANDSCAPE, "landscape"),
+        (TABLET_PORTRAIT, "portrait"),
+        (PHONE, "phone"),
+    ):
+        organiser.set_viewport_size(viewport)
+        check(organiser, f"event-rekey-offer-{name}")
+    organiser.set_viewport_size(REFEREE_SCREEN)
+    organiser.goto(event_url)
 
     for viewport, name in ((TABLET_PORTRAIT, "portrait"), (PHONE, "phone"), (TABLET_LANDSCAPE, "landscape")):
         organiser.set_viewport_size(viewport)
@@ -168,3 +193,33 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
         check(table, f"event-table-{name}")
     table.set_viewport_size(REFEREE_SCREEN)
     check(table, "event-table-wide")
+
+
+def test_the_printed_standings_fit_a_portrait_tablet(new_page: Any) -> None:
+    """The standings printout on a portrait tablet and a phone: a name of 80 characters with no space in it
+    (and its club) wraps, the numbers keep their columns, nothing scrolls sideways (issue 63)."""
+    long_name = "Bartholomew" * 7 + "Smythe"[:3]
+    organiser = new_page(TABLET_PORTRAIT)
+    organiser.goto("/events")
+    for viewport, name in (
+        (REFEREE_SCREEN, "wide"),
+        (TABLET_LANDSCAPE, "landscape"),
+        (PHONE, "phone"),
+        (TABLET_PORTRAIT, "portrait"),
+    ):
+        organiser.set_viewport_size(viewport)
+        check(organiser, f"events-{name}")  # the form that makes an event, its time zone and periods named
+    organiser.get_by_label("Name").fill("Club day")
+    organiser.get_by_label("Period").fill("early")
+    organiser.get_by_role("button", name="Make the event").click()
+    expect(organiser.get_by_role("heading", name="Club day")).to_be_visible()
+    organiser.get_by_label("One a line: name, club, force list").fill(
+        f"{long_name}, Royal Warwickshire Regiment Wargames Society, Guards\nBob, Ypres, Rifles"
+    )
+    organiser.get_by_role("button", name="Register them").click()
+    expect(organiser.locator("#players")).to_contain_text("Players (2)")
+    organiser.goto(f"{organiser.url.split('#')[0]}/standings")
+    expect(organiser.get_by_text(long_name)).to_be_visible()
+    assert_no_horizontal_scroll(organiser)
+    organiser.set_viewport_size(PHONE)
+    assert_no_horizontal_scroll(organiser)

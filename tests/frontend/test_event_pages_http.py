@@ -1,7 +1,7 @@
 """The event day's pages without a browser (issue 57): an event made from its form keeps the organiser's
 token on the device; players registered, a round drafted and committed by forms; the round sheet prints a
-QR per seat (new codes that seat a device), the table's page confirms the result from a seat's device, and the
-result slip's code re-keys a lost tablet (the old device's seat stops working)."""
+QR per seat (the codes that seat a device), the table's page confirms the result from a seat's device, and the
+organiser's tap re-keys a lost tablet (the old device's seat stops working)."""
 
 from __future__ import annotations
 
@@ -53,16 +53,19 @@ def test_an_event_by_its_pages(sqlite_client: TestClient) -> None:
         refused = tablet.post(f"{table_page}/confirm", data=csrf.form(tablet))
         assert "still being played" in refused.text
 
-        # Lost: the result slip's code gives a new device the attacker's seat, and the old one loses it.
-        slip = c.get(f"{event}/tables/{table.group(1)}/slip").text
-        rekey = re.search(r'class="code">([0-9a-z-]+)<', slip)
-        assert rekey is not None and slip.count("<svg") == 2
+        # Lost: the organiser's tap shows a code that gives a new device the attacker's seat, once; the old
+        # device loses it.
+        offered = c.post(f"{event}/tables/{table.group(1)}/rekey", data=csrf.form(c, {"side": "attacker"}))
+        rekey = re.search(r"data-rekey-code>([0-9a-z-]+)<", offered.text)
+        assert rekey is not None and offered.text.count("<svg") == 1
         with TestClient(c.app) as spare:
             back = spare.post(
                 "/events/rekey", data=csrf.form(spare, {"code": rekey.group(1)}), follow_redirects=False
             )
             assert back.status_code == 303 and back.headers["location"] == table_page
-            assert re.search("Confirm the result as (Ann|Bob)", spare.get(table_page).text)
+            assert (
+                "The result is yours to confirm here once the game has ended." in spare.get(table_page).text
+            )
         assert "Join the table's game" in tablet.get(table_page).text
     wrong = c.post("/events/rekey", data=csrf.form(c, {"code": "1-a-0000"}))
-    assert "That slip code is not one of this event" in wrong.text
+    assert "That code is not the organiser" in wrong.text

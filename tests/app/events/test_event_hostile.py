@@ -32,6 +32,23 @@ def test_bounded_writes_and_the_organiser_only(sqlite_client: TestClient) -> Non
     assert naive.status_code == 422 and naive.json()["field"].endswith("ends_at")
     number = c.put(f"{url}/timer", headers=organiser, json={"ends_at": 1_800_000_000})
     assert number.status_code == 422 and number.json()["field"].endswith("ends_at")
+    for edge in ("0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"):  # no UTC reading: was a 500
+        out = c.put(f"{url}/timer", headers=organiser, json={"ends_at": edge})
+        assert out.status_code == 422 and out.json()["field"].endswith("ends_at"), out.text
+    far = c.put(f"{url}/timer", headers=organiser, json={"ends_at": "0001-01-01T00:00:00-14:00"})
+    assert far.status_code == 200 and far.json()["round_ends_at"].startswith("0001-01-01T14:00:00")
+    # Names: kept NFKC; a look-alike of a registered one (a Cyrillic а, a right-to-left override) refused.
+    kept = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": "Ｌａｔｅ"}]})
+    assert kept.status_code == 201 and kept.json()[0]["name"] == "Late"
+    for twin in ("Lаte", "LATE", "La\u202ete"):
+        refused = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": twin}]})
+        assert refused.status_code == 422 and refused.json()["field"] == "players.0.name", refused.text
+    spelt_out = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": "ﷺ" * 5}]})
+    assert (
+        spelt_out.status_code == 422 and spelt_out.json()["field"] == "players.0.name"
+    )  # 90 letters in NFKC
+    pair = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": "Dan"}, {"name": "Dаn"}]})
+    assert pair.status_code == 422 and "looks like Dan" in pair.json()["detail"]
     draft = c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).json()
     again = c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).json()
     assert again["number"] == 1 and len(again["tables"]) == len(draft["tables"]) == 1  # the draft replaced

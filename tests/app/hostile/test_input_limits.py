@@ -94,6 +94,7 @@ class World:
             "event_id": 1,
             "number": 1,  # an event's round
             "table_id": 1,  # an event round's table
+            "player_id": 1,  # a player registered at an event
             "side": "attacker",
             "resolver": "order-roll",
             "device_id": 1,

