@@ -13,8 +13,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi.testclient import TestClient
 
 from app.club import signing
+from app.services.league import fingerprint
 from rules.core.commitment import canonical
 from tests.app.events.test_event_day import SCENARIO, bearer, new_event, register
+from tests.csrf import form
 
 
 def resigned(bundle: dict[str, Any], key: Ed25519PrivateKey, **changes: Any) -> dict[str, Any]:
@@ -53,6 +55,16 @@ def test_the_importer_checks_the_games_record_against_the_signed_hash_and_the_re
         f"{url}/tables/{seat['table_id']}/bundle", headers=organiser, json={"club": "Ypres"}
     ).json()
     record = bundle["record"]
+    # The organiser's page gives the same signed file, and this club's key with its fingerprint.
+    c.cookies.set("firestep_organiser", organiser["Authorization"].split()[1])
+    page = c.get(f"{url.removeprefix('/api/v1')}/bundles").text
+    assert bundle["public_key"] in page and fingerprint(bundle["public_key"]) in page
+    downloaded = c.post(
+        f"{url.removeprefix('/api/v1')}/bundles/{seat['table_id']}", data=form(c, {"club": "Ypres"})
+    )
+    assert downloaded.headers["content-disposition"].endswith('-round-1-table-1.json"')
+    assert downloaded.json() == bundle
+    c.cookies.clear()
     assert bundle["format"] == "firestep-result/3" and bundle["settled"] == "confirmed"
     assert bundle["log_entries"] == len(record["log"]) and record["log"][-1][4] == "game-finished"
     assert record["ended"]["points"] == bundle["result"]["points"]
