@@ -114,8 +114,7 @@ def create(body: LeagueCreate, session: SessionDep, settings: SettingsDep) -> Le
 )
 def get_table(league_id: LeagueId, session: SessionDep) -> LeagueTableOut:
     row = league.get(session, league_id)
-    trusted = league.trusted(session, league_id)
-    waiting = sum(1 for g in league.games(session, league_id) if g.club_key not in trusted)
+    waiting = league.pending(session, league_id)
     lines = [LeagueLineOut(**line.__dict__) for line in league.table(session, league_id)]
     return LeagueTableOut(league=league_out(row), lines=lines, pending=waiting)
 
@@ -149,28 +148,28 @@ def list_games(league_id: LeagueId, session: SessionDep) -> list[LeagueGameOut]:
 
 
 @router.post(
-    "/leagues/{league_id:int}/results/{game_id:int}/accept",
+    "/leagues/{league_id:int}/results/{result_id:int}/accept",
     response_model=KeyOut,
     summary="Yes to a pending game (organiser): its club's key trusted, its games counted",
     responses=WRITES,
     dependencies=Organiser,
 )
-def accept(league_id: LeagueId, game_id: RowId, session: SessionDep) -> KeyOut:
+def accept(league_id: LeagueId, result_id: RowId, session: SessionDep) -> KeyOut:
     with unit_of_work(session):
-        out = key_out(league.accept(session, league_id, game_id))
+        out = key_out(league.accept(session, league_id, result_id))
     return out
 
 
 @router.delete(
-    "/leagues/{league_id:int}/results/{game_id:int}",
+    "/leagues/{league_id:int}/results/{result_id:int}",
     status_code=204,
     summary="No to a pending game (organiser): removed",
     responses=WRITES,
     dependencies=Organiser,
 )
-def refuse(league_id: LeagueId, game_id: RowId, session: SessionDep) -> None:
+def refuse(league_id: LeagueId, result_id: RowId, session: SessionDep) -> None:
     with unit_of_work(session):
-        league.refuse(session, league_id, game_id)
+        league.refuse(session, league_id, result_id)
 
 
 @router.get(

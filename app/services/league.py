@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
@@ -373,6 +374,18 @@ def _kept(session: Session, league_id: int, ident: str) -> LeagueGame | None:
     ).first()
 
 
+def pending(session: Session, league_id: int) -> int:
+    """How many of the league's games wait: their key is not one it trusts."""
+    q = (
+        select(func.count())
+        .select_from(LeagueGame)
+        .where(
+            LeagueGame.league_id == league_id, col(LeagueGame.club_key).not_in(trusted(session, league_id))
+        )
+    )
+    return int(session.exec(q).one())
+
+
 def games(session: Session, league_id: int) -> list[LeagueGame]:
     return list(
         session.exec(select(LeagueGame).where(LeagueGame.league_id == league_id).order_by(col(LeagueGame.id)))
@@ -398,15 +411,35 @@ def table(session: Session, league_id: int, scoring: tuple[int, int, int] = SCOR
     for a win, a draw and a loss, then victory-point difference."""
     counted = trusted(session, league_id)
     record: dict[tuple[str, str], list[int]] = {}
-    for g in games(session, league_id):
-        if g.club_key not in counted:
+    g = LeagueGame
+    rows = session.execute(  # the columns the table reads, not the bundles kept beside them
+        sa_select(
+            *(
+                col(c)
+                for c in (
+                    g.club_key,
+                    g.winner,
+                    g.a_name,
+                    g.a_club,
+                    g.a_points,
+                    g.b_name,
+                    g.b_club,
+                    g.b_points,
+                )
+            )
+        )
+        .where(col(g.league_id) == league_id)
+        .order_by(col(g.id))
+    )
+    for key, winner, a_name, a_club, a_points, b_name, b_club, b_points in rows:
+        if key not in counted:
             continue
         for side, name, club, mine, theirs in (
-            ("attacker", g.a_name, g.a_club, g.a_points, g.b_points),
-            ("defender", g.b_name, g.b_club, g.b_points, g.a_points),
+            ("attacker", a_name, a_club, a_points, b_points),
+            ("defender", b_name, b_club, b_points, a_points),
         ):
             t = record.setdefault((name, club), [0, 0, 0, 0, 0])
-            outcome = 0 if g.winner == side else 1 if g.winner is None else 2
+            outcome = 0 if winner == side else 1 if winner is None else 2
             t[outcome] += 1
             t[3] += scoring[outcome]
             t[4] += mine - theirs
