@@ -15,11 +15,13 @@ from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
 
 from app.data.schemas_events import MAX_BUNDLE_CHARS, MAX_POINTS, MAX_ROUNDS, Name, Short
+from app.guard.limits import nested_at_most
 from rules.core.commitment import canonical
 
 BUNDLE_FORMAT = "firestep-result/3"  # /2 carried no round (one game could not be told from another): refused
 MAX_LOG_ENTRIES = 100_000  # a game's record, at most (app.services.league.game_record reads no more)
 MAX_TRUSTED_KEYS = 200  # the clubs one league trusts, at most
+RECORD_MAX_DEPTH = 32  # a game's record: its log, an event, its payload (a few levels), with room to spare
 MAX_LEAGUE_GAMES = 5_000  # the games one league keeps, at most (its table is read in one query)
 
 LeagueId = Annotated[int, Path(ge=1, le=2_147_483_647, description="League id")]
@@ -98,7 +100,7 @@ class ResultBundle(_Exact):
         max_length=200,
         description="Hex, over the canonical JSON of every field but `signature` and `record`.",
     )
-    record: dict[str, Any] = Field(
+    record: Annotated[dict[str, Any], nested_at_most(RECORD_MAX_DEPTH)] = Field(
         description="The finished game as every side may read it once over: its public log and the result it "
         "scored at its end (app.services.league.game_record)."
     )

@@ -23,7 +23,7 @@ from app.core.routing import Router
 from app.core.writing import unit_of_work
 from app.data.schemas_league import ResultBundle
 from app.deps import SessionDep, SettingsDep
-from app.errors import Forbidden, TooManyRequests, Unauthorized, model_refusal
+from app.errors import Forbidden, TooManyRequests, Unauthorized, model_refusal, sentence
 from app.guard import security
 from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_many
 from app.pages.seats import COOKIE_AGE
@@ -61,18 +61,25 @@ def _back(league_id: int, anchor: str = "") -> RedirectResponse:
 
 # -- the leagues ---------------------------------------------------------------------------------------------
 @router.get("/leagues", response_class=HTMLResponse)
-def leagues_page(request: Request, session: SessionDep, error: str | None = None) -> Response:
+def leagues_page(request: Request, session: SessionDep) -> Response:
+    return _leagues(request, session)
+
+
+def _leagues(request: Request, session: Session, error: str | None = None, status: int = 200) -> Response:
     return templates.TemplateResponse(
-        request, "leagues.html", {"leagues": league.list_leagues(session), "error": error}
+        request, "leagues.html", {"leagues": league.list_leagues(session), "error": error}, status
     )
 
 
 @router.post("/leagues", response_class=HTMLResponse)
 async def make_league(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
-    refused = organiser_refusal(settings, form, "a league")
+    try:
+        refused = organiser_refusal(settings, form, "a league")
+    except TooManyRequests as e:
+        return too_many(Response(), e)
     if refused is not None:
-        return leagues_page(request, session, refused[0])
+        return _leagues(request, session, *refused)
     name = " ".join(str(form.get("name", "")).split())[:80] or "Club league"
     with unit_of_work(session):
         row, token = league.create(session, settings.secret_key, name)
@@ -83,11 +90,15 @@ async def make_league(request: Request, session: SessionDep, settings: SettingsD
 
 # -- a league ------------------------------------------------------------------------------------------------
 @router.get("/leagues/{league_id:int}", response_class=HTMLResponse)
-def league_page(
+def league_page(league_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    return _league(league_id, request, session, settings)
+
+
+def _league(
     league_id: int,
     request: Request,
-    session: SessionDep,
-    settings: SettingsDep,
+    session: Session,
+    settings: Settings,
     error: str | None = None,
     said: str | None = None,
 ) -> Response:
@@ -122,7 +133,7 @@ async def sign_in(league_id: int, request: Request, session: SessionDep, setting
         return too_many(Response(), e)
     except (Unauthorized, Forbidden) as e:
         security.guess_failed()
-        return league_page(league_id, request, session, settings, error=str(e.message))
+        return _league(league_id, request, session, settings, error=str(e.message))
     except NotFoundError as e:
         return _not_found(request, e)
     response = _back(league_id)
@@ -142,19 +153,19 @@ async def _organiser_write(
     except ValidationError as e:  # a bundle's field: named in words and by its path
         session.rollback()
         refused = model_refusal(e.errors())
-        said = f"{refused['detail']} (bundle.{refused['field']})"
-        return league_page(league_id, request, session, settings, error=said)
+        said = f"{refused['detail'].rstrip('.')} (bundle.{refused['field']})."
+        return _league(league_id, request, session, settings, error=said)
     except USER_ERRORS as e:
         session.rollback()
-        return league_page(league_id, request, session, settings, error=error_message(e))
-    return league_page(league_id, request, session, settings, said=said) if said else _back(league_id)
+        return _league(league_id, request, session, settings, error=sentence(error_message(e)))
+    return _league(league_id, request, session, settings, said=said) if said else _back(league_id)
 
 
 def _bundle_of(text: str) -> ResultBundle:
     """The uploaded file as a bundle: one JSON object, typed field by field (a refusal names the field)."""
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past what the parser follows
         raise Forbidden("that file is not a result bundle: choose the .json file the club exported") from None
     if not isinstance(data, dict):
         raise Forbidden("that file is not a result bundle: choose the .json file the club exported")
@@ -233,8 +244,12 @@ def _club_key(settings: Settings) -> tuple[str, str] | str:
 
 
 @router.get("/events/{event_id:int}/bundles", response_class=HTMLResponse)
-def bundles_page(
-    event_id: int, request: Request, session: SessionDep, settings: SettingsDep, error: str | None = None
+def bundles_page(event_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    return _bundles(event_id, request, session, settings)
+
+
+def _bundles(
+    event_id: int, request: Request, session: Session, settings: Settings, error: str | None = None
 ) -> Response:
     try:
         row = tournaments.get(session, event_id)
@@ -280,9 +295,9 @@ async def download_bundle(
     except (Unauthorized, Forbidden):
         return RedirectResponse(f"/events/{event_id}", status_code=303)
     except signing.DamagedKey as e:
-        return bundles_page(event_id, request, session, settings, error=str(e))
+        return _bundles(event_id, request, session, settings, error=str(e))
     except USER_ERRORS as e:
-        return bundles_page(event_id, request, session, settings, error=error_message(e))
+        return _bundles(event_id, request, session, settings, error=error_message(e))
     name = f"event-{event_id}-round-{bundle['round']}-table-{bundle['table']}.json"
     return Response(
         json.dumps(bundle, ensure_ascii=False),

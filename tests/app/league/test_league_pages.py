@@ -6,13 +6,17 @@ refused naming the field and the table still reads; anyone else's import is refu
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi.testclient import TestClient
 
 from app.club import signing
+from app.core.config import Settings
+from app.main import create_app
 from app.services.league import LEAGUE_COOKIE, fingerprint
 from tests.app.league.test_league import signed
+from tests.conftest import _sqlite_clone
 from tests.csrf import form
 
 
@@ -43,5 +47,22 @@ def test_a_newcomer_runs_a_league_from_its_pages(sqlite_client: TestClient) -> N
     assert "64 hex digits" in bad_key.text
     c.cookies.delete(LEAGUE_COOKIE)  # another device: not the league's organiser
     assert "Sign in as the organiser" in c.get(f"/leagues/{league_id}").text
-    assert "only the league&#39;s organiser" in upload(c, league_id, signed(key, table=2))
+    assert "Only the league&#39;s organiser" in upload(c, league_id, signed(key, table=2))
     assert c.get(f"/api/v1/leagues/{league_id}").json()["lines"][0]["played"] == 1
+
+
+def test_a_server_with_an_organiser_key_asks_for_it_to_start_a_league(
+    sqlite_template: Path, tmp_path: Path
+) -> None:
+    settings = Settings(
+        database_url=_sqlite_clone(sqlite_template, tmp_path), var_dir=tmp_path, organiser_key="k" * 16
+    )
+    with TestClient(create_app(settings)) as c:
+        assert 'name="organiser_key"' in c.get("/leagues").text
+        refused = c.post("/leagues", data=form(c, {"name": "L"}), follow_redirects=False)
+        assert refused.status_code == 401 and "enter the organiser key" in refused.text
+        made = c.post(
+            "/leagues", data=form(c, {"name": "L", "organiser_key": "k" * 16}), follow_redirects=False
+        )
+        assert made.status_code == 303
+        assert c.post("/api/v1/leagues", json={"name": "L"}).status_code == 401
