@@ -67,7 +67,7 @@ def write_private(path: Path, data: bytes, *, replace: bool = True) -> None:
         if replace:
             os.replace(tmp, path)
         else:
-            os.link(tmp, path)  # refuses a file already there, where a rename would replace it
+            _link_new(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
     if sys.platform != "win32":  # the rename itself on the disk too (Windows cannot open a folder to sync)
@@ -76,6 +76,19 @@ def write_private(path: Path, data: bytes, *, replace: bool = True) -> None:
             os.fsync(folder)
         finally:
             os.close(folder)
+
+
+def _link_new(tmp: Path, path: Path) -> None:
+    """`tmp` as `path`, refusing a file already there (FileExistsError), where a rename would replace it: a
+    hard link, or on a file system without them (FAT, some network shares) a rename if nothing is there yet."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError:
+        if path.exists():
+            raise FileExistsError(path) from None
+        os.replace(tmp, path)
 
 
 def sqlite_file(url: str) -> Path | None:
