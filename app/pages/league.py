@@ -298,9 +298,9 @@ async def download_bundle(
         return _bundles(event_id, request, session, settings, error=str(e))
     except USER_ERRORS as e:
         return _bundles(event_id, request, session, settings, error=error_message(e))
-    name = f"event-{event_id}-round-{bundle['round']}-table-{bundle['table']}.json"
+    name = f"event-{event_id}-round-{bundle.round}-table-{bundle.table}.json"
     return Response(
-        json.dumps(bundle, ensure_ascii=False),
+        bundle.model_dump_json(),
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )

@@ -487,4 +487,4 @@ def export_bundle(
         key = signing.result_key(settings.var_dir)
     except signing.DamagedKey as e:
         raise errors.Unavailable(str(e)) from None
-    return ResultBundle.model_validate(league.export_bundle(session, key, body.club, event_id, table_id))
+    return league.export_bundle(session, key, body.club, event_id, table_id)

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from pydantic import ValidationError
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
@@ -92,8 +93,8 @@ def game_record(session: Session, game_id: int) -> dict[str, Any]:
 
 def export_bundle(
     session: Session, key: Ed25519PrivateKey, club: str, tournament_id: int, table_id: int
-) -> dict[str, Any]:
-    """A settled table's result, signed with this club's key."""
+) -> ResultBundle:
+    """A settled table's result, signed with this club's key, as a league checks it at import."""
     row = tournaments.get(session, tournament_id)
     table = tournament_results.get_table(session, tournament_id, table_id)
     if table.status not in tournaments.SETTLED or table.game_id is None:
@@ -146,7 +147,11 @@ def export_bundle(
         raise Conflict(
             f"table {table.table}'s game record is over the {MAX_BUNDLE_CHARS} characters a bundle carries"
         )
-    return bundle
+    try:  # what a league would refuse at import is refused here, naming it (a name with a tab, say)
+        return ResultBundle.model_validate(bundle)
+    except ValidationError as e:
+        where = ".".join(str(p) for p in e.errors()[0]["loc"])[:40]
+        raise Conflict(f"table {table.table}'s {where} is not one a league takes: correct it first") from None
 
 
 # -- the league and its organiser -------------------------------------------------------------------------------
