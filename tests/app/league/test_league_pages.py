@@ -43,6 +43,11 @@ def test_a_newcomer_runs_a_league_from_its_pages(sqlite_client: TestClient) -> N
     game_id = c.get(f"/api/v1/leagues/{league_id}/results").json()[0]["id"]
     yes = c.post(f"/leagues/{league_id}/games/{game_id}/yes", data=form(c), follow_redirects=True)
     assert "Stop trusting Ypres" in yes.text and "Ann" in yes.text.split('id="table-h"')[1]
+    # The league's cookie authorises: a form with a file and no token (or the file before it) is refused (CSRF).
+    files = {"bundle": ("result.json", json.dumps(signed(key, table=3)).encode(), "application/json")}
+    assert c.post(f"/leagues/{league_id}/import", files=files).status_code == 403
+    token_last = {"bundle": files["bundle"], "csrftoken": (None, form(c)["csrftoken"])}
+    assert c.post(f"/leagues/{league_id}/import", files=token_last).status_code == 403
     bad_key = c.post(f"/leagues/{league_id}/keys", data=form(c, {"club": "X", "public_key": "zz"}))
     assert "64 hex digits" in bad_key.text
     c.cookies.delete(LEAGUE_COOKIE)  # another device: not the league's organiser
@@ -65,4 +70,5 @@ def test_a_server_with_an_organiser_key_asks_for_it_to_start_a_league(
             "/leagues", data=form(c, {"name": "L", "organiser_key": "k" * 16}), follow_redirects=False
         )
         assert made.status_code == 303
+        c.cookies.clear()  # a script with no cookie: the API asks for the key too
         assert c.post("/api/v1/leagues", json={"name": "L"}).status_code == 401
