@@ -5,9 +5,10 @@ bundle with the public key it carries; the league table names each club by that 
 
 from __future__ import annotations
 
+from contextlib import suppress
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
@@ -16,8 +17,14 @@ from app.core.datafolder import private_folder, write_private
 KEY_FILE = "results.key"
 
 
+class DamagedKey(Exception):
+    """The result-signing key's file cannot be read as a key: the one sentence saying what to do."""
+
+
 def result_key(var_dir: Path) -> Ed25519PrivateKey:
-    """This data folder's result-signing key, made on first use (the club folder too, owner-only)."""
+    """This data folder's result-signing key, made on first use (the club folder too, owner-only), written
+    whole or not at all (app.core.datafolder.write_private). A file there that is no Ed25519 key (empty,
+    cut short, another kind) is never replaced silently, since the bundles signed with it name it: DamagedKey."""
     folder = Path(var_dir) / "club"
     private_folder(folder)
     path = folder / KEY_FILE
@@ -26,10 +33,16 @@ def result_key(var_dir: Path) -> Ed25519PrivateKey:
         pem = key.private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
         )
-        write_private(path, pem)
-    loaded = serialization.load_pem_private_key(path.read_bytes(), password=None)
+        with suppress(FileExistsError):  # made meanwhile by another export: that one is the club's key
+            write_private(path, pem, replace=False)
+    try:
+        loaded = serialization.load_pem_private_key(path.read_bytes(), password=None)
+    except (ValueError, TypeError, UnsupportedAlgorithm):
+        loaded = None
     if not isinstance(loaded, Ed25519PrivateKey):
-        raise ValueError(f"{path} is not an Ed25519 key: move it away and start the club again")
+        raise DamagedKey(
+            f"the result-signing key club/{KEY_FILE} is empty or damaged: move it away and export again for a new key"
+        )
     return loaded
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -51,13 +52,43 @@ def private_folder(folder: Path) -> None:
         ) from None
 
 
-def write_private(path: Path, data: bytes) -> None:
+def write_private(path: Path, data: bytes, *, replace: bool = True) -> None:
     """A file readable by its owner only, from its first byte (never briefly world-readable; on Windows the
-    folder's access list sees to that, see private_folder)."""
-    path.unlink(missing_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
+    folder's access list sees to that, see private_folder), written whole or not at all: a temporary file
+    beside it, flushed to the disk, then renamed to it, so a full disk leaves no empty or half-written file.
+    With `replace` False a file already there is kept (FileExistsError): two first writers agree on one."""
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if replace:
+            os.replace(tmp, path)
+        else:
+            _link_new(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    if sys.platform != "win32":  # the rename itself on the disk too (Windows cannot open a folder to sync)
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+
+
+def _link_new(tmp: Path, path: Path) -> None:
+    """`tmp` as `path`, refusing a file already there (FileExistsError), where a rename would replace it: a
+    hard link, or on a file system without them (FAT, some network shares) a rename if nothing is there yet."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError:
+        if path.exists():
+            raise FileExistsError(path) from None
+        os.replace(tmp, path)
 
 
 def sqlite_file(url: str) -> Path | None:

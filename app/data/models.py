@@ -474,14 +474,58 @@ class TournamentLog(Stored, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-class LeagueResult(Stored, table=True):
-    """A signed result bundle imported from another club's firestep (app/services/tournament_results.py),
-    kept as it came, once verified: its digest is unique, so importing it twice keeps one."""
+class League(Stored, table=True):
+    """A league (issue 63; app/services/league.py): the clubs' result bundles its organiser imported, counted
+    once its organiser trusts the signing club's key. Its organiser's token is kept as an HMAC like an event's;
+    none for the league the bundles imported before leagues were moved into (read only)."""
 
-    __tablename__ = "league_result"
+    __tablename__ = "league"
 
-    digest: str = Field(max_length=64, unique=True)
-    club_key: str = Field(max_length=64)  # the signing club's Ed25519 public key, hex
+    name: str = Field(max_length=200)
+    token_hash: str | None = Field(default=None, max_length=64, unique=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class LeagueKey(Stored, table=True):
+    """A club's result-signing key (Ed25519, raw public key as lower-case hex) its league's organiser trusts."""
+
+    __tablename__ = "league_key"
+    __table_args__ = (UniqueConstraint("league_id", "public_key"),)
+
+    league_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("league.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    public_key: str = Field(max_length=64)
     club: str = Field(max_length=80)
+    added_at: datetime = Field(default_factory=utcnow)
+
+
+class LeagueGame(Stored, table=True):
+    """One game a league imported from a verified bundle: one row per `identity` (the signing key, the event,
+    the round and the table), whatever the bundle's spelling or club name; what the league table reads is in
+    its own typed columns, the bundle's signed body kept beside them (without the game's record). It counts
+    once its key is one the league trusts (LeagueKey); until then it waits for the organiser."""
+
+    __tablename__ = "league_game"
+    __table_args__ = (UniqueConstraint("league_id", "identity"),)
+
+    league_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("league.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    identity: str = Field(max_length=64)
+    body_hash: str = Field(max_length=64)  # the signed body's sha256: the same bundle again is the same row
+    club_key: str = Field(max_length=64, index=True)
+    club: str = Field(max_length=80)
+    event: str = Field(max_length=200)
+    round: int
+    table: int
+    a_name: str = Field(max_length=80)
+    a_club: str = Field(max_length=80)
+    b_name: str = Field(max_length=80)
+    b_club: str = Field(max_length=80)
+    winner: str | None = Field(default=None, max_length=16)  # attacker, defender, None for a draw
+    a_points: int
+    b_points: int
+    settled: str = Field(max_length=16)  # confirmed (by the table's game) or altered (by its organiser)
     bundle: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     imported_at: datetime = Field(default_factory=utcnow)

@@ -10,7 +10,6 @@ from fastapi import Path
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
 
 from app.data.schemas_clock import GameClock
-from rules.core.commitment import canonical
 from rules.event.standings import TieBreak
 
 MAX_PLAYERS = 128  # an event's players, at most
@@ -189,35 +188,6 @@ class Committed(RoundOut):
     seats: list[TableSeats]
 
 
-class BundleOut(BaseModel):
-    """A signed result bundle: the body's fields and the club's Ed25519 signature over their canonical JSON
-    (rules.core.commitment.canonical)."""
-
-    format: str
-    club: str
-    public_key: str
-    event: str
-    table: int
-    ruleset: str
-    ruleset_hash: str
-    period: str
-    scenario: str
-    scenario_hash: str
-    forces_hash: str
-    players: dict[str, list[str]]
-    result: dict[str, Any]
-    settled: Literal["confirmed", "altered"] = Field(
-        description="confirmed: the result the game offered, both seats confirmed; altered: set by the organiser."
-    )
-    log_hash: str = Field(description="The sha256 of `record`'s canonical JSON.")
-    log_entries: int
-    signature: str = Field(description="Over the canonical JSON of every field but `signature` and `record`.")
-    record: dict[str, Any] = Field(
-        description="The finished game as every side may read it once over: its public log and the result it "
-        "scored at its end (app.services.tournament_results.game_record)."
-    )
-
-
 class TableLive(TableOut):
     """A table as the organiser's view shows it: its game's turn, step and status, its score so far."""
 
@@ -313,41 +283,6 @@ class ExportIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     club: Short = Field(default="", description="The club's name, as the league shows it.")
-
-
-class BundleIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    bundle: dict[str, Any] = Field(description="A result bundle as another club's firestep exported it.")
-
-    @model_validator(mode="after")
-    def bounded(self) -> BundleIn:
-        if len(canonical(self.bundle)) > MAX_BUNDLE_CHARS:
-            raise ValueError(f"a result bundle is at most {MAX_BUNDLE_CHARS} characters")
-        return self
-
-
-class LeagueResultOut(BaseModel):
-    id: int
-    digest: str
-    club: str
-    club_key: str
-    event: str
-    players: dict[str, list[str]]
-    result: dict[str, Any]
-    checked: str = Field(description="What was checked, in words (a result set by the organiser is said so).")
-
-
-class LeagueLineOut(BaseModel):
-    place: int
-    player: str
-    club: str
-    played: int
-    won: int
-    drawn: int
-    lost: int
-    points: int
-    vp: int
 
 
 class RekeyIn(BaseModel):

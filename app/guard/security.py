@@ -39,6 +39,8 @@ from fastapi.templating import Jinja2Templates
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from python_multipart import FormParser
+from python_multipart.multipart import parse_options_header
 from secure import ContentSecurityPolicy, ReferrerPolicy, Secure, XContentTypeOptions, XFrameOptions
 from starlette.datastructures import MutableHeaders
 from starlette.requests import Request, cookie_parser
@@ -54,9 +56,12 @@ CSRF_HEADER = "x-csrftoken"
 CSRF_FIELD = "csrftoken"
 CSRF_SCOPE_KEY = "csrftoken"  # where asgi-csrf puts the function that gives this device's token
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
-# The cookies that seat a device in games, campaigns and events (auth.COOKIE_NAME, app.pages.seats.GAMES_COOKIE,
-# app.pages.seats.CAMPAIGNS_COOKIE, app.services.tournaments.ORGANISER_COOKIE): a request without any of them acts for nobody.
-SEAT_COOKIES = frozenset({"firestep_token", "firestep_games", "firestep_campaigns", "firestep_organiser"})
+# The cookies that seat a device in games, campaigns, events and leagues (auth.COOKIE_NAME,
+# app.pages.seats.GAMES_COOKIE, app.pages.seats.CAMPAIGNS_COOKIE, app.services.tournaments.ORGANISER_COOKIE,
+# app.services.league.LEAGUE_COOKIE): a request without any of them acts for nobody.
+SEAT_COOKIES = frozenset(
+    {"firestep_token", "firestep_games", "firestep_campaigns", "firestep_organiser", "firestep_league"}
+)
 # API writes that a join code (or nothing) authorises and that never read a cookie: a script that joins
 # both sides in turn keeps the first join's cookie in its jar, and needs no token for the second. (A form
 # cannot forge them either: FastAPI reads a JSON body only from application/json, which a cross-origin page
@@ -361,8 +366,81 @@ class CsrfUnlessApiToken:
                 "Send a Cookie header of name=value pairs: this one cannot be read.", why=why, field="cookie"
             )
             await JSONResponse(body, status_code=422)(scope, receive, send)
+        elif _multipart_checked(scope):
+            await self._multipart(scope, receive, send)
         else:
             await self.checked(scope, receive, send)
+
+    async def _multipart(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A form with a file (the league's import): asgi-csrf 0.11 reads a multipart body with an argument
+        python-multipart no longer takes (a 500), so its token field is read here and handed to asgi-csrf as the
+        header it checks against the cookie; a form with no token before its first file is refused by asgi-csrf."""
+        messages: list[Message] = []
+        more = True
+        while more:  # the door (app.guard.limits) has bounded and buffered the body already
+            message = await receive()
+            messages.append(message)
+            more = message.get("type") == "http.request" and bool(message.get("more_body"))
+        body = b"".join(m.get("body", b"") for m in messages)
+        token = _multipart_token(body, _headers(scope).get(b"content-type", b"").decode("latin-1"))
+
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        drop = (CSRF_HEADER.encode(), b"content-type")
+        headers = [(k, v) for k, v in scope.get("headers") or [] if k.lower() not in drop]
+        if (
+            token is None
+        ):  # asgi-csrf refuses a body it does not read, rendering its refusal with this device's token
+            headers.append((b"content-type", b"application/x-no-csrf-token"))
+        else:
+            content_type = _headers(scope)[b"content-type"]
+            headers += [(b"content-type", content_type), (CSRF_HEADER.encode(), token.encode())]
+        await self.checked({**scope, "headers": headers}, replay, send)
+
+
+class _TokenFound(Exception):
+    pass
+
+
+def _multipart_checked(scope: Scope) -> bool:
+    """A multipart write that asgi-csrf would check by reading its body (no token in the header)."""
+    headers = _headers(scope)
+    return (
+        scope["type"] == "http"
+        and scope["method"] not in SAFE_METHODS
+        and headers.get(b"content-type", b"").split(b";", 1)[0].strip().lower() == b"multipart/form-data"
+        and CSRF_HEADER.encode() not in headers
+        and not _not_cookie_authorised(scope)
+    )
+
+
+def _multipart_token(body: bytes, content_type: str) -> str | None:
+    """The CSRF field of a multipart body when it comes before any file (None otherwise, or unreadable)."""
+
+    def on_field(field: Any) -> None:
+        if field.field_name == CSRF_FIELD.encode():
+            raise _TokenFound((field.value or b"").decode("utf-8", "replace"))
+
+    def on_file(_file: Any) -> None:
+        raise _TokenFound("")  # a file before the token
+
+    boundary = parse_options_header(content_type)[1].get(b"boundary")
+    parser = FormParser(
+        "multipart/form-data",
+        on_field,
+        on_file,
+        boundary=boundary,
+        config={"MAX_MEMORY_FILE_SIZE": len(body) + 1},
+    )
+    try:
+        parser.write(body)
+        parser.finalize()
+    except _TokenFound as found:
+        return found.args[0] or None
+    except Exception:  # not a multipart body python-multipart can read: no token
+        return None
+    return None
 
 
 def _readable_cookies(scope: Scope) -> bool:

@@ -16,6 +16,7 @@ from app.pages import (
     fire_plan,
     games,
     join_cards,
+    league,
     lookup,
     referee,
     scenario_editor,
@@ -42,6 +43,7 @@ for pages in (
     after_action,
     events,
     events,
+    league,
 ):
     router.include_router(pages.router)
 

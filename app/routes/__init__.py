@@ -22,6 +22,7 @@ from app.routes import (
     geometry_artillery,
     geometry_fire,
     health,
+    league,
     playsheets,
     rulesets,
     scenarios,
@@ -52,6 +53,7 @@ def api_routers() -> list[Router]:
         templates.router,  # templates on the shared table (issue 14)
         scenarios.router,  # scenario files (issue 27)
         clock.router,  # the game clock (issue 55)
-        tournaments.router,  # a club event day and the league (issue 57)
+        tournaments.router,  # a club event day (issue 57)
+        league.router,  # the league of clubs' signed results (issue 63)
         score.router,  # how a game is won (issue 55)
     ]

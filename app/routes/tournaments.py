@@ -2,7 +2,7 @@
 organiser makes an event (its token shown once), registers players, drafts a round's pairing, reviews it and
 commits it (a game per table); each table's two seats confirm (or dispute) the result their finished game
 offers; the organiser alters a result, follows every table and exports the standings (CSV too) and each
-settled table's signed result bundle. The league: another club's bundles imported, verified, tabled."""
+settled table's signed result bundle (the league that imports it: app/routes/league.py)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,6 @@ from app.data.models import Game, Tournament, TournamentPlayer, TournamentRound,
 from app.data.schemas_clock import GameClock
 from app.data.schemas_events import (
     BoardOut,
-    BundleIn,
-    BundleOut,
     ClubEventOut,
     Committed,
     DisputeIn,
@@ -34,8 +32,6 @@ from app.data.schemas_events import (
     EventId,
     ExportIn,
     HandEditOut,
-    LeagueLineOut,
-    LeagueResultOut,
     PlayerId,
     PlayerMarked,
     PlayerOut,
@@ -57,10 +53,11 @@ from app.data.schemas_events import (
     TableSeats,
     TimerIn,
 )
+from app.data.schemas_league import ResultBundle
 from app.deps import EngineDep, NowDep, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import Viewer
-from app.services import event_roster, event_seats, seating, tournament_results, tournaments
+from app.services import event_roster, event_seats, league, seating, tournament_results, tournaments
 from app.services import events as events_service
 from rules.core.errors import NotFoundError
 from rules.event.standings import EventScoring
@@ -539,12 +536,12 @@ def standings_csv(event_id: EventId, session: SessionDep) -> Response:
     )  # fmt: skip
 
 
-# -- the league ---------------------------------------------------------------------------------------------------
+# -- the result bundle ---------------------------------------------------------------------------------------------
 @router.post(
     "/events/{event_id:int}/tables/{table_id:int}/bundle",
-    response_model=BundleOut,
+    response_model=ResultBundle,
     summary="The settled table's result as a bundle signed with this club's key (organiser)",
-    responses=errors.responses(401, 403, 404, 409, 422),
+    responses=errors.responses(401, 403, 404, 409, 422, 503),
 )
 def export_bundle(
     event_id: EventId,
@@ -553,35 +550,10 @@ def export_bundle(
     token: Token,
     session: SessionDep,
     settings: SettingsDep,
-) -> BundleOut:
+) -> ResultBundle:
     _organiser(session, settings, event_id, token)
-    key = signing.result_key(settings.var_dir)
-    return BundleOut.model_validate(
-        tournament_results.export_bundle(session, key, body.club, event_id, table_id)
-    )
-
-
-@router.post(
-    "/league/results",
-    response_model=LeagueResultOut,
-    status_code=201,
-    summary="Import another club's signed result bundle: its signature and hashes verified, a tampered one refused",
-    responses=errors.responses(401, 403, 422),
-    dependencies=[Depends(auth.require_organiser)],
-)
-def import_bundle(body: BundleIn, session: SessionDep) -> LeagueResultOut:
-    with unit_of_work(session):
-        row = tournament_results.import_bundle(session, body.bundle)
-        out = LeagueResultOut(
-            id=row.pk, digest=row.digest, club=row.club, club_key=row.club_key, event=str(row.bundle.get("event", "")),
-            players=row.bundle["players"], result=row.bundle["result"],
-            checked=tournament_results.checked_words(row.bundle),
-        )  # fmt: skip
-    return out
-
-
-@router.get(
-    "/league", response_model=list[LeagueLineOut], summary="The league table from the imported bundles"
-)
-def league(session: SessionDep) -> list[LeagueLineOut]:
-    return [LeagueLineOut(**line.__dict__) for line in tournament_results.league(session)]
+    try:
+        key = signing.result_key(settings.var_dir)
+    except signing.DamagedKey as e:
+        raise errors.Unavailable(str(e)) from None
+    return league.export_bundle(session, key, body.club, event_id, table_id)

@@ -71,6 +71,11 @@ DYNAMIC = {
         "app/services/markers.py",
         "c.gone or f\"{unit.name} has no {c.field.replace('_', ' ')} left\"",
     ): "a change's words (rules/flanders_fields/play/changes.py), else the f-string",
+    (
+        "app/routes/tournaments.py",
+        "str(e)",
+    ): "app.club.signing.DamagedKey's sentence (a damaged result-signing key), "
+    "held to one sentence by tests/app/events/test_bundle_record.py",
     ("app/guard/idempotency.py", "e.message"): "a TooManyRequests passed on, walked where it is raised",
     ("rules/core/rolls.py", "err['msg']"): "pydantic's message for a resolver field",
     ("rules/firestorm/campaign.py", "err['msg']"): "pydantic's message for a campaign action",

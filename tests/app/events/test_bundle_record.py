@@ -6,14 +6,17 @@ bundle (no record) is refused; a result set by the organiser is told apart, not 
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi.testclient import TestClient
 
 from app.club import signing
+from app.services.league import fingerprint
 from rules.core.commitment import canonical
 from tests.app.events.test_event_day import SCENARIO, bearer, new_event, register
+from tests.csrf import form
 
 
 def resigned(bundle: dict[str, Any], key: Ed25519PrivateKey, **changes: Any) -> dict[str, Any]:
@@ -24,7 +27,7 @@ def resigned(bundle: dict[str, Any], key: Ed25519PrivateKey, **changes: Any) -> 
 
 
 def test_the_importer_checks_the_games_record_against_the_signed_hash_and_the_result(
-    sqlite_client: TestClient,
+    sqlite_client: TestClient, tmp_path: Path
 ) -> None:
     c = sqlite_client
     event_id, organiser = new_event(c, rounds=1)
@@ -40,19 +43,40 @@ def test_the_importer_checks_the_games_record_against_the_signed_hash_and_the_re
         token = c.post("/api/v1/join", json={"code": seat["join_codes"][side]}).json()["token"]
         assert c.post(f"{url}/tables/{seat['table_id']}/confirm", headers=bearer(token)).is_success
     c.cookies.clear()  # another club's server: no seat's cookie
+    # A key file a full disk left empty (before issue 63: every export a bare 500) is said in one sentence.
+    (tmp_path / "club").mkdir(mode=0o700)
+    (tmp_path / "club" / "results.key").write_bytes(b"")
+    damaged = c.post(f"{url}/tables/{seat['table_id']}/bundle", headers=organiser, json={})
+    assert damaged.status_code == 503 and damaged.json()["detail"].startswith(
+        "The result-signing key club/results.key is empty or damaged: move it away"
+    ), damaged.text
+    (tmp_path / "club" / "results.key").unlink()
     bundle = c.post(
         f"{url}/tables/{seat['table_id']}/bundle", headers=organiser, json={"club": "Ypres"}
     ).json()
     record = bundle["record"]
-    assert bundle["format"] == "firestep-result/2" and bundle["settled"] == "confirmed"
+    # The organiser's page gives the same signed file, and this club's key with its fingerprint.
+    c.cookies.set("firestep_organiser", organiser["Authorization"].split()[1])
+    page = c.get(f"{url.removeprefix('/api/v1')}/bundles").text
+    assert bundle["public_key"] in page and fingerprint(bundle["public_key"]) in page
+    downloaded = c.post(
+        f"{url.removeprefix('/api/v1')}/bundles/{seat['table_id']}", data=form(c, {"club": "Ypres"})
+    )
+    assert downloaded.headers["content-disposition"].endswith('-round-1-table-1.json"')
+    assert downloaded.json() == bundle
+    c.cookies.clear()
+    assert bundle["format"] == "firestep-result/3" and bundle["settled"] == "confirmed"
     assert bundle["log_entries"] == len(record["log"]) and record["log"][-1][4] == "game-finished"
     assert record["ended"]["points"] == bundle["result"]["points"]
     # As every side reads it: the public view of the events all may see, none of a side's private part.
     seen = c.get(f"{game}/events", headers=bearer(seat["referee_token"])).json()
     assert [e[0] for e in record["log"]] == [e["id"] for e in seen if e["visibility"] == "all"]
 
+    made = c.post("/api/v1/leagues", json={"name": "League"}).json()
+    results, league = f"/api/v1/leagues/{made['league']['id']}/results", bearer(made["organiser_token"])
+
     def refused(b: dict[str, Any]) -> tuple[str, str]:
-        r = c.post("/api/v1/league/results", json={"bundle": b})
+        r = c.post(results, headers=league, json={"bundle": b})
         assert r.status_code == 422, r.text
         return r.json()["field"], r.json()["detail"]
 
@@ -72,12 +96,9 @@ def test_the_importer_checks_the_games_record_against_the_signed_hash_and_the_re
         "bundle.result",
         "The result is not the one the game's record ends with: refused.",
     )
-    assert refused(resigned(bundle, key, format="firestep-result/1"))[1].startswith(
-        "A firestep-result/1 bundle has no game record"
-    )
     # A result the organiser set is told apart: the record is checked, the result not against it.
     by_hand = resigned(bundle, key, result=other, settled="altered")
-    altered = c.post("/api/v1/league/results", json={"bundle": by_hand})
+    altered = c.post(results, headers=league, json={"bundle": by_hand})
     assert altered.status_code == 201 and "set by its organiser, not by the game" in altered.json()["checked"]
-    kept = c.post("/api/v1/league/results", json={"bundle": bundle})
+    kept = c.post(results, headers=league, json={"bundle": bundle})
     assert kept.status_code == 201 and "the one the game ended with" in kept.json()["checked"], kept.text

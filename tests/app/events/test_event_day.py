@@ -136,17 +136,18 @@ def test_a_twelve_player_three_round_event(client: TestClient, tmp_path: Path, s
     other = tmp_path / "other-club"
     other.mkdir()
     with make_client(_sqlite_clone(sqlite_template, other), other) as elsewhere:
-        kept = elsewhere.post("/api/v1/league/results", json={"bundle": bundle})
-        assert kept.status_code == 201, kept.text
-        assert (
-            elsewhere.post("/api/v1/league/results", json={"bundle": bundle}).json()["id"]
-            == kept.json()["id"]
-        )
+        made = elsewhere.post("/api/v1/leagues", json={"name": "Flanders league"}).json()
+        url, league = f"/api/v1/leagues/{made['league']['id']}", bearer(made["organiser_token"])
+        kept = elsewhere.post(f"{url}/results", headers=league, json={"bundle": bundle})
+        assert kept.status_code == 201 and kept.json()["status"] == "pending", kept.text
+        again = elsewhere.post(f"{url}/results", headers=league, json={"bundle": bundle})
+        assert again.json()["id"] == kept.json()["id"]
         tampered = {**bundle, "result": {**bundle["result"], "winner": "attacker"}}
-        refused = elsewhere.post("/api/v1/league/results", json={"bundle": tampered})
+        refused = elsewhere.post(f"{url}/results", headers=league, json={"bundle": tampered})
         assert refused.status_code == 422
         assert refused.json()["detail"] == "The bundle was changed after its club signed it: refused."
-        table = elsewhere.get("/api/v1/league").json()
+        assert elsewhere.post(f"{url}/results/{kept.json()['id']}/accept", headers=league).is_success
+        table = elsewhere.get(url).json()["lines"]
         assert {line["player"] for line in table} == {first["a_name"], first["b_name"]}
 
 

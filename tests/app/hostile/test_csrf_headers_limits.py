@@ -22,6 +22,7 @@ from app.guard import auth
 from app.guard.security import CSRF_COOKIE, SEAT_COOKIES
 from app.main import create_app
 from app.pages import seats
+from app.services.league import LEAGUE_COOKIE
 from app.services.tournaments import ORGANISER_COOKIE
 from tests import csrf
 from tests.app.campaigns.conftest import new_campaign
@@ -147,7 +148,13 @@ def test_bearer_api_calls_are_not_affected(client: TestClient) -> None:
 def test_a_device_without_a_seat_cookie_posts_without_a_token(client: TestClient) -> None:
     """A request no seat cookie authorises acts for nobody, so it needs no token (the API lobby); a page that
     seats the browser (joining, creating) needs it all the same (login CSRF), and the page sends it."""
-    assert {auth.COOKIE_NAME, seats.GAMES_COOKIE, seats.CAMPAIGNS_COOKIE, ORGANISER_COOKIE} == SEAT_COOKIES
+    assert {
+        auth.COOKIE_NAME,
+        seats.GAMES_COOKIE,
+        seats.CAMPAIGNS_COOKIE,
+        ORGANISER_COOKIE,
+        LEAGUE_COOKIE,
+    } == SEAT_COOKIES
     fresh = TestClient(client.app)
     assert fresh.get("/").status_code == 200 and CSRF_COOKIE in fresh.cookies
     assert fresh.post("/api/v1/games", json={"scenario": "mons-1914"}).status_code == 201

@@ -65,7 +65,7 @@ class World:
     def __init__(self, client: TestClient, storage: bool = True) -> None:
         self.client = client
         self.game_id = self.campaign_id = 0
-        self.referee = self.organiser = self.event_organiser = ""
+        self.referee = self.organiser = self.event_organiser = self.league_organiser = ""
         if storage:
             self._create(client)
 
@@ -84,6 +84,9 @@ class World:
         )
         assert event.status_code == 201, event.text
         self.event_organiser = event.json()["organiser_token"]
+        league = client.post("/api/v1/leagues", json={"name": "League"})
+        assert league.status_code == 201, league.text
+        self.league_organiser = league.json()["organiser_token"]
 
     def url(self, path: str) -> str:
         values = {
@@ -92,6 +95,9 @@ class World:
             "unit_id": 1,
             "item_id": 1,
             "event_id": 1,
+            "league_id": 1,
+            "result_id": 1,  # a league's game
+            "key_id": 1,  # a key a league trusts
             "number": 1,  # an event's round
             "table_id": 1,  # an event round's table
             "player_id": 1,  # a player registered at an event
@@ -110,6 +116,8 @@ class World:
             if path.startswith("/api/v1/campaigns")
             else self.event_organiser
             if path.startswith("/api/v1/events")
+            else self.league_organiser
+            if path.startswith("/api/v1/leagues")
             else self.referee
         )
         auth = {"Authorization": f"Bearer {token}"} if token else {}

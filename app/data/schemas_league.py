@@ -1,0 +1,208 @@
+"""The shapes of the league's requests and answers (app/routes/league.py, issue 63) and of a signed result
+bundle (firestep-result/3), exported by an event's organiser and imported by a league's.
+
+A bundle is checked field by field at import, before anything else reads it: every field the league reads is
+typed, bounded and required, none other is allowed (a refusal names the field, 422). The model coerces and
+normalises nothing (strict), so the body it validated is, field for field, the one its club signed: the
+signature is verified over the body as sent."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import Path
+from pydantic import BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
+
+from app.data.schemas_events import MAX_BUNDLE_CHARS, MAX_POINTS, MAX_ROUNDS, Name, Short
+from app.guard.limits import nested_at_most
+from rules.core.commitment import canonical
+
+BUNDLE_FORMAT = "firestep-result/3"  # /2 carried no round (one game could not be told from another): refused
+MAX_LOG_ENTRIES = 100_000  # a game's record, at most (app.services.league.game_record reads no more)
+MAX_TRUSTED_KEYS = 200  # the clubs one league trusts, at most
+RECORD_MAX_DEPTH = 32  # a game's record: its log, an event, its payload (a few levels), with room to spare
+MAX_LEAGUE_GAMES = 5_000  # the games one league keeps, at most (its table is read in one query)
+
+LeagueId = Annotated[int, Path(ge=1, le=2_147_483_647, description="League id")]
+RowId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Row id, from the league's lists")]
+Hex64 = Annotated[str, Field(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")]
+PublicKey = Annotated[
+    str,
+    Field(
+        min_length=64,
+        max_length=64,
+        pattern=r"^[0-9a-fA-F]{64}$",
+        description="A club's Ed25519 result-signing public key, raw, as 64 hex digits.",
+    ),
+]
+Count = Annotated[int, Strict(), Field(ge=0, le=MAX_POINTS)]
+Text200 = Annotated[str, Strict(), Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
+Id = Annotated[str, Strict(), Field(max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$")]
+Side = Literal["attacker", "defender"]
+
+
+class _Exact(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Sides(_Exact):
+    attacker: Count
+    defender: Count
+
+
+class Players(_Exact):
+    """Each side's player as [name, club]."""
+
+    # Lax for the pair alone (a JSON array is a list, which strict mode refuses as a tuple); its strings stay strings.
+    attacker: tuple[Name, Short] = Field(strict=False)
+    defender: tuple[Name, Short] = Field(strict=False)
+
+
+class BundleResult(_Exact):
+    winner: Side | None = Field(description="None for a draw.")
+    points: Sides
+    losses: Sides
+    reason: Text200
+
+
+class ResultBundle(_Exact):
+    """A signed result bundle: the body's fields and the club's Ed25519 signature over their canonical JSON
+    (rules.core.commitment.canonical), and the game's record beside them (its sha256 is the signed
+    `log_hash`)."""
+
+    format: Literal["firestep-result/3"]
+    club: Short = Field(
+        description="The club's name as its organiser exported it (not part of the game's identity)."
+    )
+    public_key: PublicKey
+    event: Text200
+    event_id: Annotated[
+        int, Field(ge=1, le=2_147_483_647, description="The event's number on its club's server.")
+    ]
+    round: Annotated[int, Field(ge=1, le=MAX_ROUNDS)]
+    table: Annotated[int, Field(ge=1, le=10_000)]
+    ruleset: Id
+    ruleset_hash: Hex64
+    period: Id
+    scenario: Id
+    scenario_hash: Hex64
+    forces_hash: Hex64
+    players: Players
+    result: BundleResult
+    settled: Literal["confirmed", "altered"] = Field(
+        description="confirmed: the result the game offered, both seats confirmed; altered: set by the organiser."
+    )
+    log_hash: Hex64 = Field(description="The sha256 of `record`'s canonical JSON.")
+    log_entries: Annotated[int, Field(ge=0, le=MAX_LOG_ENTRIES)]
+    signature: str = Field(
+        min_length=128,
+        max_length=200,
+        description="Hex, over the canonical JSON of every field but `signature` and `record`.",
+    )
+    record: Annotated[dict[str, Any], nested_at_most(RECORD_MAX_DEPTH)] = Field(
+        description="The finished game as every side may read it once over: its public log and the result it "
+        "scored at its end (app.services.league.game_record)."
+    )
+
+    @field_validator("format", mode="before")
+    @classmethod
+    def older_format(cls, v: object) -> object:
+        if isinstance(v, str) and v.startswith("firestep-result/") and v != BUNDLE_FORMAT:
+            raise ValueError(f"a {v[:24]} bundle has no round to tell its game apart: export it again")
+        return v
+
+    @field_validator("signature")
+    @classmethod
+    def hex_signature(cls, v: str) -> str:
+        """A signature is 64 bytes, however its hex is spelt (case, spaces): read as its bytes' hex."""
+        digits = "".join(v.split()).lower()
+        if len(digits) != 128 or any(c not in "0123456789abcdef" for c in digits):
+            raise ValueError("the signature is 128 hex digits")
+        return digits
+
+    def signed_body(self) -> dict[str, Any]:
+        """The body as its club signed it (every field but the signature and the record)."""
+        return self.model_dump(mode="json", exclude={"signature", "record"})
+
+
+class BundleIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bundle: ResultBundle = Field(description="A result bundle as a club's firestep exported it.")
+
+    @model_validator(mode="after")
+    def bounded(self) -> BundleIn:
+        if len(canonical(self.bundle.record)) > MAX_BUNDLE_CHARS:
+            raise ValueError(f"a result bundle is at most {MAX_BUNDLE_CHARS} characters")
+        return self
+
+
+class LeagueCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name = Field(description="The league's name, as its table is headed.")
+
+
+class LeagueOut(BaseModel):
+    id: int
+    name: str
+    created_at: datetime
+
+
+class LeagueCreated(BaseModel):
+    league: LeagueOut
+    organiser_token: str = Field(
+        description="Shown once: imports and trust need it (Bearer, or the page's cookie)."
+    )
+
+
+class KeyIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    public_key: PublicKey
+    club: Name = Field(description="The club's name, as the league shows it.")
+
+
+class KeyOut(BaseModel):
+    id: int
+    public_key: str
+    club: str
+    fingerprint: str = Field(
+        description="The key's SHA-256 in groups of four, to compare with the club's own."
+    )
+
+
+class LeagueGameOut(BaseModel):
+    id: int
+    status: Literal["counted", "pending"] = Field(
+        description="counted: its club's key is trusted; pending: waiting for the organiser's yes."
+    )
+    club: str
+    club_key: str
+    fingerprint: str
+    event: str
+    round: int
+    table: int
+    players: dict[Side, tuple[str, str]]
+    winner: Side | None
+    points: dict[Side, int]
+    checked: str = Field(description="What was checked, in words (a result set by the organiser is said so).")
+
+
+class LeagueLineOut(BaseModel):
+    place: int
+    player: str
+    club: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    points: int
+    vp: int
+
+
+class LeagueTableOut(BaseModel):
+    league: LeagueOut
+    lines: list[LeagueLineOut]
+    pending: int = Field(description="Games imported from keys not yet trusted: not counted.")

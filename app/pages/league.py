@@ -1,0 +1,306 @@
+"""The league's pages (issue 63) and an event's bundle export: the leagues (make one: its organiser's token kept
+on this device in the `firestep_league` cookie, as an event's organiser's is), a league's table, and for its
+organiser the import of a bundle file, the clubs' keys it trusts (each with its fingerprint) and a yes or no for
+each game waiting from a key not trusted; an event organiser's page of the settled tables' signed bundles, with
+this club's key and fingerprint to give the league. Every write goes through app.services.league, the same
+functions as the API (app/routes/league.py)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import ValidationError
+from sqlmodel import Session
+from starlette.datastructures import UploadFile
+
+from app.club import signing
+from app.core.config import Settings
+from app.core.routing import Router
+from app.core.writing import unit_of_work
+from app.data.schemas_league import ResultBundle
+from app.deps import SessionDep, SettingsDep
+from app.errors import Forbidden, TooManyRequests, Unauthorized, model_refusal, sentence
+from app.guard import security
+from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_many
+from app.pages.seats import COOKIE_AGE
+from app.pages.templates import templates
+from app.services import league, tournament_results, tournaments
+from rules.core.errors import NotFoundError
+
+router = Router(include_in_schema=False)
+
+COOKIE = league.LEAGUE_COOKIE
+MAX_UPLOAD = 2 * 1024 * 1024  # a bundle file, at most (the door's body limit)
+
+
+def _not_found(request: Request, e: NotFoundError) -> Response:
+    return templates.TemplateResponse(
+        request, "error.html", {"title": "Not found", "message": e.message}, 404
+    )
+
+
+def is_organiser(request: Request, session: Session, settings: Settings, league_id: int) -> bool:
+    try:
+        league.require_organiser(session, settings.secret_key, league_id, request.cookies.get(COOKIE))
+    except (Unauthorized, Forbidden):
+        return False
+    return True
+
+
+def _keep_token(response: Response, token: str) -> None:
+    response.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=COOKIE_AGE)
+
+
+def _back(league_id: int, anchor: str = "") -> RedirectResponse:
+    return RedirectResponse(f"/leagues/{league_id}{anchor}", status_code=303)
+
+
+# -- the leagues ---------------------------------------------------------------------------------------------
+@router.get("/leagues", response_class=HTMLResponse)
+def leagues_page(request: Request, session: SessionDep) -> Response:
+    return _leagues(request, session)
+
+
+def _leagues(request: Request, session: Session, error: str | None = None, status: int = 200) -> Response:
+    return templates.TemplateResponse(
+        request, "leagues.html", {"leagues": league.list_leagues(session), "error": error}, status
+    )
+
+
+@router.post("/leagues", response_class=HTMLResponse)
+async def make_league(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    form = await request.form()
+    try:
+        refused = organiser_refusal(settings, form, "a league")
+    except TooManyRequests as e:
+        return too_many(Response(), e)
+    if refused is not None:
+        return _leagues(request, session, *refused)
+    name = " ".join(str(form.get("name", "")).split())[:80] or "Club league"
+    with unit_of_work(session):
+        row, token = league.create(session, settings.secret_key, name)
+    response = _back(row.pk)
+    _keep_token(response, token)
+    return response
+
+
+# -- a league ------------------------------------------------------------------------------------------------
+@router.get("/leagues/{league_id:int}", response_class=HTMLResponse)
+def league_page(league_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    return _league(league_id, request, session, settings)
+
+
+def _league(
+    league_id: int,
+    request: Request,
+    session: Session,
+    settings: Settings,
+    error: str | None = None,
+    said: str | None = None,
+) -> Response:
+    try:
+        row = league.get(session, league_id)
+    except NotFoundError as e:
+        return _not_found(request, e)
+    organiser = is_organiser(request, session, settings, league_id)
+    trusted = league.trusted(session, league_id)
+    games = league.games(session, league_id) if organiser else []
+    context = {
+        "league": row,
+        "organiser": organiser,
+        "lines": league.table(session, league_id),
+        "keys": [(k, league.fingerprint(k.public_key)) for k in league.keys(session, league_id)],
+        "pending": [(g, league.fingerprint(g.club_key)) for g in games if g.club_key not in trusted],
+        "counted": [g for g in games if g.club_key in trusted],
+        "error": error,
+        "said": said,
+    }
+    return templates.TemplateResponse(request, "league.html", context, 422 if error else 200)
+
+
+@router.post("/leagues/{league_id:int}/sign-in", response_class=HTMLResponse)
+async def sign_in(league_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    form = await request.form()
+    token = str(form.get("token", "")).strip()[:100]
+    try:
+        security.check_guesses()
+        league.require_organiser(session, settings.secret_key, league_id, token)
+    except TooManyRequests as e:
+        return too_many(Response(), e)
+    except (Unauthorized, Forbidden) as e:
+        security.guess_failed()
+        return _league(league_id, request, session, settings, error=str(e.message))
+    except NotFoundError as e:
+        return _not_found(request, e)
+    response = _back(league_id)
+    _keep_token(response, token)
+    return response
+
+
+async def _organiser_write(
+    request: Request, session: Session, settings: Settings, league_id: int, act: Any
+) -> Response:
+    form = await request.form()
+    try:
+        if not is_organiser(request, session, settings, league_id):
+            raise Forbidden("only the league's organiser may do this: sign in with the league's token")
+        with unit_of_work(session):
+            said = await act(form)
+    except ValidationError as e:  # a bundle's field: named in words and by its path
+        session.rollback()
+        refused = model_refusal(e.errors())
+        said = f"{refused['detail'].rstrip('.')} (bundle.{refused['field']})."
+        return _league(league_id, request, session, settings, error=said)
+    except USER_ERRORS as e:
+        session.rollback()
+        return _league(league_id, request, session, settings, error=sentence(error_message(e)))
+    return _league(league_id, request, session, settings, said=said) if said else _back(league_id)
+
+
+def _bundle_of(text: str) -> ResultBundle:
+    """The uploaded file as a bundle: one JSON object, typed field by field (a refusal names the field)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):  # not JSON, or nested past what the parser follows
+        raise Forbidden("that file is not a result bundle: choose the .json file the club exported") from None
+    if not isinstance(data, dict):
+        raise Forbidden("that file is not a result bundle: choose the .json file the club exported")
+    return ResultBundle.model_validate(data)
+
+
+@router.post("/leagues/{league_id:int}/import", response_class=HTMLResponse)
+async def import_bundle(
+    league_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    async def act(form: Any) -> str:
+        upload = form.get("bundle")
+        if not isinstance(upload, UploadFile):
+            raise Forbidden("choose a bundle file to import")
+        raw = await upload.read(MAX_UPLOAD + 1)
+        if len(raw) > MAX_UPLOAD:
+            raise Forbidden("that file is over 2 MB: a result bundle is smaller")
+        row = league.import_bundle(session, league_id, _bundle_of(raw.decode("utf-8", "replace")))
+        counted = row.club_key in league.trusted(session, league_id)
+        where = "counted" if counted else "waiting for your yes below: its club's key is not trusted yet"
+        return f"Imported {row.a_name} v {row.b_name} ({row.event}, round {row.round}, table {row.table}): {where}."
+
+    return await _organiser_write(request, session, settings, league_id, act)
+
+
+@router.post("/leagues/{league_id:int}/keys", response_class=HTMLResponse)
+async def add_key(league_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    async def act(form: Any) -> str:
+        public = "".join(str(form.get("public_key", "")).split())[:200]
+        club = " ".join(str(form.get("club", "")).split())[:80]
+        if len(public) != 64 or any(c not in "0123456789abcdefABCDEF" for c in public):
+            raise Forbidden("a club's key is 64 hex digits: copy it from the club's bundle page")
+        if not club:
+            raise Forbidden("give the club's name")
+        league.trust(session, league_id, public, club)
+        return ""
+
+    return await _organiser_write(request, session, settings, league_id, act)
+
+
+@router.post("/leagues/{league_id:int}/keys/{key_id:int}/remove", response_class=HTMLResponse)
+async def remove_key(
+    league_id: int, key_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    async def act(form: Any) -> str:
+        league.distrust(session, league_id, key_id)
+        return ""
+
+    return await _organiser_write(request, session, settings, league_id, act)
+
+
+@router.post("/leagues/{league_id:int}/games/{game_id:int}/{answer:str}", response_class=HTMLResponse)
+async def answer_pending(
+    league_id: int, game_id: int, answer: str, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    async def act(form: Any) -> str:
+        if answer == "yes":
+            league.accept(session, league_id, game_id)
+        elif answer == "no":
+            league.refuse(session, league_id, game_id)
+        else:
+            raise NotFoundError("answer", answer[:8])
+        return ""
+
+    return await _organiser_write(request, session, settings, league_id, act)
+
+
+# -- an event's bundles ----------------------------------------------------------------------------------------
+def _club_key(settings: Settings) -> tuple[str, str] | str:
+    """This club's public key and its fingerprint, or the sentence saying why the key cannot be read."""
+    try:
+        public = signing.public_hex(signing.result_key(settings.var_dir))
+    except signing.DamagedKey as e:
+        return str(e)
+    return public, league.fingerprint(public)
+
+
+@router.get("/events/{event_id:int}/bundles", response_class=HTMLResponse)
+def bundles_page(event_id: int, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    return _bundles(event_id, request, session, settings)
+
+
+def _bundles(
+    event_id: int, request: Request, session: Session, settings: Settings, error: str | None = None
+) -> Response:
+    try:
+        row = tournaments.get(session, event_id)
+        tournaments.require_organiser(
+            session, settings.secret_key, event_id, request.cookies.get(tournaments.ORGANISER_COOKIE)
+        )
+    except NotFoundError as e:
+        return _not_found(request, e)
+    except (Unauthorized, Forbidden):
+        return RedirectResponse(f"/events/{event_id}", status_code=303)
+    settled = []
+    for r in tournaments.rounds_of(session, event_id):
+        tables = [t for t in tournaments.tables_of(session, r.pk) if t.status in tournaments.SETTLED]
+        people = tournament_results.table_players(session, tables)
+        settled += [
+            (r.number, t, people[t.a_player_id], people[t.b_player_id])
+            for t in sorted(tables, key=lambda t: t.table)
+        ]
+    key = _club_key(settings)
+    clubs = Counter(p.club for p in tournaments.players(session, event_id) if p.club)
+    context = {
+        "event": row,
+        "club": clubs.most_common(1)[0][0] if clubs else "",
+        "settled": settled,
+        "key": key if isinstance(key, tuple) else None,
+        "error": error or (key if isinstance(key, str) else None),
+    }
+    return templates.TemplateResponse(request, "event_bundles.html", context, 422 if error else 200)
+
+
+@router.post("/events/{event_id:int}/bundles/{table_id:int}", response_class=HTMLResponse)
+async def download_bundle(
+    event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    form = await request.form()
+    club = " ".join(str(form.get("club", "")).split())[:80]
+    try:
+        tournaments.require_organiser(
+            session, settings.secret_key, event_id, request.cookies.get(tournaments.ORGANISER_COOKIE)
+        )
+        key = signing.result_key(settings.var_dir)
+        bundle = league.export_bundle(session, key, club, event_id, table_id)
+    except (Unauthorized, Forbidden):
+        return RedirectResponse(f"/events/{event_id}", status_code=303)
+    except signing.DamagedKey as e:
+        return _bundles(event_id, request, session, settings, error=str(e))
+    except USER_ERRORS as e:
+        return _bundles(event_id, request, session, settings, error=error_message(e))
+    name = f"event-{event_id}-round-{bundle.round}-table-{bundle.table}.json"
+    return Response(
+        bundle.model_dump_json(),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )

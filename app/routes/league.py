@@ -1,0 +1,209 @@
+"""The league over HTTP (issue 63; app/services/league.py): an organiser makes a league (its token shown once,
+like an event's), imports clubs' signed result bundles, trusts clubs' keys (each shown with its fingerprint)
+and says yes or no to a game waiting from a key not trusted; anyone reads the table of the games it counts.
+Every write needs the league organiser's token: Authorization: Bearer, else the league page's cookie."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Cookie, Depends, Request
+
+from app import errors
+from app.core.routing import Router
+from app.core.writing import unit_of_work
+from app.data.models import League, LeagueGame, LeagueKey
+from app.data.schemas_league import (
+    BundleIn,
+    KeyIn,
+    KeyOut,
+    LeagueCreate,
+    LeagueCreated,
+    LeagueGameOut,
+    LeagueId,
+    LeagueLineOut,
+    LeagueOut,
+    LeagueTableOut,
+    RowId,
+)
+from app.deps import SessionDep, SettingsDep
+from app.guard import auth, security
+from app.services import league
+
+router = Router(prefix="/api/v1", tags=["league"])
+
+
+def league_token(
+    request: Request,
+    token: Annotated[str | None, Depends(auth.presented_token)],
+    cookie: Annotated[str | None, Cookie(alias=league.LEAGUE_COOKIE, max_length=100)] = None,
+) -> str | None:
+    """The league organiser's token: Authorization: Bearer, else the organiser's cookie the league page set."""
+    if request.headers.get("authorization"):
+        return token
+    return cookie or token
+
+
+Token = Annotated[str | None, Depends(league_token)]
+WRITES = errors.responses(401, 403, 404, 409, 422)
+
+
+def organiser(league_id: LeagueId, token: Token, session: SessionDep, settings: SettingsDep) -> None:
+    """The league's organiser only, checked before the body is read (a stranger's bundle is never parsed)."""
+    try:
+        league.require_organiser(session, settings.secret_key, league_id, token)
+    except errors.Unauthorized:
+        security.token_failed()
+        raise
+
+
+Organiser = [Depends(organiser)]
+
+
+def league_out(row: League) -> LeagueOut:
+    return LeagueOut(id=row.pk, name=row.name, created_at=row.created_at)
+
+
+def key_out(row: LeagueKey) -> KeyOut:
+    return KeyOut(
+        id=row.pk, public_key=row.public_key, club=row.club, fingerprint=league.fingerprint(row.public_key)
+    )
+
+
+def game_out(row: LeagueGame, trusted: set[str]) -> LeagueGameOut:
+    return LeagueGameOut(
+        id=row.pk,
+        status="counted" if row.club_key in trusted else "pending",
+        club=row.club,
+        club_key=row.club_key,
+        fingerprint=league.fingerprint(row.club_key),
+        event=row.event,
+        round=row.round,
+        table=row.table,
+        players={"attacker": (row.a_name, row.a_club), "defender": (row.b_name, row.b_club)},
+        winner="attacker" if row.winner == "attacker" else "defender" if row.winner == "defender" else None,
+        points={"attacker": row.a_points, "defender": row.b_points},
+        checked=league.checked_words(row.settled),
+    )
+
+
+@router.get("/leagues", response_model=list[LeagueOut], summary="The leagues on this server (no token)")
+def list_leagues(session: SessionDep) -> list[LeagueOut]:
+    return [league_out(r) for r in league.list_leagues(session)]
+
+
+@router.post(
+    "/leagues",
+    response_model=LeagueCreated,
+    status_code=201,
+    summary="Make a league: returns its organiser's token (shown once)",
+    responses=errors.responses(401, 403, 422),
+    dependencies=[Depends(auth.require_organiser)],
+)
+def create(body: LeagueCreate, session: SessionDep, settings: SettingsDep) -> LeagueCreated:
+    with unit_of_work(session):
+        row, token = league.create(session, settings.secret_key, body.name)
+    return LeagueCreated(league=league_out(row), organiser_token=token)
+
+
+@router.get(
+    "/leagues/{league_id:int}",
+    response_model=LeagueTableOut,
+    summary="The league table from the games it counts (no token)",
+    responses=errors.responses(404, 422),
+)
+def get_table(league_id: LeagueId, session: SessionDep) -> LeagueTableOut:
+    row = league.get(session, league_id)
+    waiting = league.pending(session, league_id)
+    lines = [LeagueLineOut(**line.__dict__) for line in league.table(session, league_id)]
+    return LeagueTableOut(league=league_out(row), lines=lines, pending=waiting)
+
+
+@router.post(
+    "/leagues/{league_id:int}/results",
+    response_model=LeagueGameOut,
+    status_code=201,
+    summary="Import a club's signed result bundle (organiser): checked field by field, its signature and "
+    "hashes verified; counted once its club's key is trusted, else pending",
+    responses=WRITES,
+    dependencies=Organiser,
+)
+def import_bundle(league_id: LeagueId, body: BundleIn, session: SessionDep) -> LeagueGameOut:
+    with unit_of_work(session):
+        row = league.import_bundle(session, league_id, body.bundle)
+        out = game_out(row, league.trusted(session, league_id))
+    return out
+
+
+@router.get(
+    "/leagues/{league_id:int}/results",
+    response_model=list[LeagueGameOut],
+    summary="The games imported, counted or pending (organiser)",
+    responses=errors.responses(401, 403, 404, 422),
+    dependencies=Organiser,
+)
+def list_games(league_id: LeagueId, session: SessionDep) -> list[LeagueGameOut]:
+    trusted = league.trusted(session, league_id)
+    return [game_out(g, trusted) for g in league.games(session, league_id)]
+
+
+@router.post(
+    "/leagues/{league_id:int}/results/{result_id:int}/accept",
+    response_model=KeyOut,
+    summary="Yes to a pending game (organiser): its club's key trusted, its games counted",
+    responses=WRITES,
+    dependencies=Organiser,
+)
+def accept(league_id: LeagueId, result_id: RowId, session: SessionDep) -> KeyOut:
+    with unit_of_work(session):
+        out = key_out(league.accept(session, league_id, result_id))
+    return out
+
+
+@router.delete(
+    "/leagues/{league_id:int}/results/{result_id:int}",
+    status_code=204,
+    summary="No to a pending game (organiser): removed",
+    responses=WRITES,
+    dependencies=Organiser,
+)
+def refuse(league_id: LeagueId, result_id: RowId, session: SessionDep) -> None:
+    with unit_of_work(session):
+        league.refuse(session, league_id, result_id)
+
+
+@router.get(
+    "/leagues/{league_id:int}/keys",
+    response_model=list[KeyOut],
+    summary="The clubs' keys the league trusts, with their fingerprints (no token)",
+    responses=errors.responses(404, 422),
+)
+def list_keys(league_id: LeagueId, session: SessionDep) -> list[KeyOut]:
+    league.get(session, league_id)
+    return [key_out(k) for k in league.keys(session, league_id)]
+
+
+@router.post(
+    "/leagues/{league_id:int}/keys",
+    response_model=KeyOut,
+    status_code=201,
+    summary="Trust a club's result-signing key (organiser): its games count",
+    responses=WRITES,
+    dependencies=Organiser,
+)
+def add_key(league_id: LeagueId, body: KeyIn, session: SessionDep) -> KeyOut:
+    with unit_of_work(session):
+        out = key_out(league.trust(session, league_id, body.public_key, body.club))
+    return out
+
+
+@router.delete(
+    "/leagues/{league_id:int}/keys/{key_id:int}",
+    status_code=204,
+    summary="Stop trusting a key (organiser): its games wait again, not counted",
+    responses=WRITES,
+    dependencies=Organiser,
+)
+def remove_key(league_id: LeagueId, key_id: RowId, session: SessionDep) -> None:
+    with unit_of_work(session):
+        league.distrust(session, league_id, key_id)

@@ -1,0 +1,74 @@
+"""The league's pages (issue 63): a newcomer starts a league from /leagues and is its organiser on that device
+(the cookie, as an event's organiser), imports a bundle file, sees a game from an unknown key waiting with its
+key's fingerprint, says yes, and the table counts it; a bundle file whose players are not [name, club] pairs is
+refused naming the field and the table still reads; anyone else's import is refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from fastapi.testclient import TestClient
+
+from app.club import signing
+from app.core.config import Settings
+from app.main import create_app
+from app.services.league import LEAGUE_COOKIE, fingerprint
+from tests.app.league.test_league import signed
+from tests.conftest import _sqlite_clone
+from tests.csrf import form
+
+
+def upload(c: TestClient, league_id: int, bundle: object) -> str:
+    files = {"bundle": ("result.json", json.dumps(bundle).encode(), "application/json")}
+    return c.post(f"/leagues/{league_id}/import", data=form(c), files=files).text
+
+
+def test_a_newcomer_runs_a_league_from_its_pages(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    assert 'href="/leagues"' in c.get("/events").text
+    made = c.post("/leagues", data=form(c, {"name": "Flanders league"}), follow_redirects=False)
+    assert made.status_code == 303 and LEAGUE_COOKIE in made.cookies
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    page = c.get(f"/leagues/{league_id}").text
+    assert "Import a result" in page and "No game counted yet" in page
+    key = Ed25519PrivateKey.generate()
+    broken = upload(c, league_id, signed(key, players={"attacker": 1, "defender": 2}))
+    assert "bundle.players.attacker" in broken
+    assert c.get(f"/leagues/{league_id}").status_code == 200
+    said = upload(c, league_id, signed(key))
+    assert "waiting for your yes below" in said and fingerprint(signing.public_hex(key)) in said
+    assert "No game counted yet" in said
+    game_id = c.get(f"/api/v1/leagues/{league_id}/results").json()[0]["id"]
+    yes = c.post(f"/leagues/{league_id}/games/{game_id}/yes", data=form(c), follow_redirects=True)
+    assert "Stop trusting Ypres" in yes.text and "Ann" in yes.text.split('id="table-h"')[1]
+    # The league's cookie authorises: a form with a file and no token (or the file before it) is refused (CSRF).
+    files = {"bundle": ("result.json", json.dumps(signed(key, table=3)).encode(), "application/json")}
+    assert c.post(f"/leagues/{league_id}/import", files=files).status_code == 403
+    token_last = {"bundle": files["bundle"], "csrftoken": (None, form(c)["csrftoken"])}
+    assert c.post(f"/leagues/{league_id}/import", files=token_last).status_code == 403
+    bad_key = c.post(f"/leagues/{league_id}/keys", data=form(c, {"club": "X", "public_key": "zz"}))
+    assert "64 hex digits" in bad_key.text
+    c.cookies.delete(LEAGUE_COOKIE)  # another device: not the league's organiser
+    assert "Sign in as the organiser" in c.get(f"/leagues/{league_id}").text
+    assert "Only the league&#39;s organiser" in upload(c, league_id, signed(key, table=2))
+    assert c.get(f"/api/v1/leagues/{league_id}").json()["lines"][0]["played"] == 1
+
+
+def test_a_server_with_an_organiser_key_asks_for_it_to_start_a_league(
+    sqlite_template: Path, tmp_path: Path
+) -> None:
+    settings = Settings(
+        database_url=_sqlite_clone(sqlite_template, tmp_path), var_dir=tmp_path, organiser_key="k" * 16
+    )
+    with TestClient(create_app(settings)) as c:
+        assert 'name="organiser_key"' in c.get("/leagues").text
+        refused = c.post("/leagues", data=form(c, {"name": "L"}), follow_redirects=False)
+        assert refused.status_code == 401 and "enter the organiser key" in refused.text
+        made = c.post(
+            "/leagues", data=form(c, {"name": "L", "organiser_key": "k" * 16}), follow_redirects=False
+        )
+        assert made.status_code == 303
+        c.cookies.clear()  # a script with no cookie: the API asks for the key too
+        assert c.post("/api/v1/leagues", json={"name": "L"}).status_code == 401

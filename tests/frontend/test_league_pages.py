@@ -1,0 +1,73 @@
+"""The league's pages in the browser (issue 63), by taps: an event's organiser sets a table's result, opens the
+event's results for a league and downloads that table's signed bundle; a newcomer opens the leagues from the
+start page, starts one, chooses the downloaded file, sees it wait with its key's fingerprint (the one the event's
+page shows), says yes, and reads the table. Each page at the four sizes: no sideways scroll, finger-sized
+controls, every control labelled, axe-core clean (tests/artifacts/ under FIRESTEP_SCREENSHOTS=1, to look at)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.test_accessibility import SIZES
+from tests.frontend.test_event_day import check
+
+pytestmark = pytest.mark.browser
+
+# A club's name as long as the field takes: the pages must wrap it, and the key's fingerprint, on a phone.
+CLUB = "The Royal Borough of Kensington and Chelsea Wargames Society"
+
+
+def at_every_size(page: Any, name: str) -> None:
+    for size in SIZES:
+        page.set_viewport_size(size)
+        check(page, name)
+
+
+def test_a_league_by_taps(new_page: Any, tmp_path: Path) -> None:
+    page = new_page()
+    page.goto("/events")
+    page.get_by_label("Name").fill("Club night")
+    page.get_by_label("Period").fill("early")
+    page.get_by_role("button", name="Make the event").click()
+    page.get_by_label("One a line: name, club, force list").fill(
+        f"Annabel Fotheringham-Smythe, {CLUB}\nBob, Arras"
+    )
+    page.get_by_role("button", name="Register them").click()
+    page.get_by_role("button", name="Draft the pairing").click()
+    page.get_by_role("button", name="Commit round 1: make the games").click()
+    page.locator("#tables summary", has_text="Set the result").click()
+    page.get_by_label("Attacker's points").fill("6")
+    page.get_by_label("Defender's points").fill("2")
+    page.get_by_label("Why").fill("paper slip")
+    page.get_by_role("button", name="Set it").click()
+    expect(page.locator("#tables [data-status]")).to_have_text("Set by the organiser")
+    page.get_by_role("link", name="Results for a league").click()
+    expect(page.get_by_role("heading", name="Club night: results for a league")).to_be_visible()
+    fingerprint = page.locator(".lg-fp code").inner_text()
+    at_every_size(page, "event-bundles")
+    page.get_by_label("Your club, as the league shows it").fill(CLUB)
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download round 1, table 1").click()
+    path = tmp_path / download.value.suggested_filename
+    download.value.save_as(path)
+
+    page.goto("/")
+    page.get_by_role("link", name="The leagues").click()
+    at_every_size(page, "leagues")
+    page.get_by_label("Name").fill("Somme league")
+    page.get_by_role("button", name="Start the league").click()
+    expect(page.get_by_role("heading", name="Somme league")).to_be_visible()
+    page.get_by_label("The bundle file a club exported (.json)").set_input_files(str(path))
+    page.get_by_role("button", name="Import it").click()
+    expect(page.get_by_role("status")).to_contain_text("waiting for your yes below")
+    expect(page.locator("#pending")).to_contain_text(fingerprint)
+    at_every_size(page, "league-pending")
+    page.get_by_role("button", name=re.compile(f"^Yes, trust {CLUB}")).click()
+    expect(page.locator("#table")).to_contain_text("Annabel Fotheringham-Smythe")
+    expect(page.locator("#keys")).to_contain_text(fingerprint)
+    at_every_size(page, "league-table")
