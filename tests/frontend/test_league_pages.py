@@ -41,9 +41,9 @@ def test_a_league_by_taps(new_page: Any, tmp_path: Path) -> None:
     page.get_by_role("button", name="Draft the pairing").click()
     page.get_by_role("button", name="Commit round 1: make the games").click()
     page.locator("#tables summary", has_text="Set the result").click()
+    page.locator("#tables label.chip").first.click()  # the attacker's player wins
     page.get_by_label("Attacker's points").fill("6")
     page.get_by_label("Defender's points").fill("2")
-    page.get_by_label("Why").fill("paper slip")
     page.get_by_role("button", name="Set it").click()
     expect(page.locator("#tables [data-status]")).to_have_text("Set by the organiser")
     page.get_by_role("link", name="Results for a league").click()
