@@ -34,7 +34,7 @@ from app.services import units as units_service
 from app.services.events import record
 from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
-from app.services.result import end_refusal
+from app.services.result import advance_ends, end_refusal
 from rules.core.acts import (
     Act,
     AddUnit,
@@ -103,7 +103,7 @@ def play(
     """Play `act` on `game` (locked) for `viewer`: see the module's steps (`formation`: a formation move
     planned before the lock, `plan_formation`)."""
     if isinstance(act, AdvanceTurn):  # the turn's own steps log what happens as it moves on
-        if turns.ends_game(game):  # the last turn's end waits for the referee's calls, as the referee's End
+        if advance_ends(session, game):  # the game's end by itself waits for the calls, as the referee's End
             refused = end_refusal(score.game_score(session, game), by_referee=False)
             if refused is not None:
                 raise turns.conflict(game, refused)
