@@ -103,6 +103,7 @@ def play(
     """Play `act` on `game` (locked) for `viewer`: see the module's steps (`formation`: a formation move
     planned before the lock, `plan_formation`)."""
     if isinstance(act, AdvanceTurn):  # the turn's own steps log what happens as it moves on
+        _out_of_time(session, game, viewer, moving_on=True)
         if advance_ends(session, game):  # the game's end by itself waits for the calls, as the referee's End
             refused = end_refusal(score.game_score(session, game), by_referee=False)
             if refused is not None:
@@ -492,11 +493,14 @@ def _clock_ends(session: Session, game: Game) -> bool:
     return ends_the_game(clock_service.game_clock(session, game, utcnow()))
 
 
-def _out_of_time(session: Session, game: Game, viewer: Viewer, judging: bool = False) -> None:
+def _out_of_time(
+    session: Session, game: Game, viewer: Viewer, judging: bool = False, moving_on: bool = False
+) -> None:
     """A side out of time, where the clock's settings say it finishes the act under way and then stops, is
     refused any act once it has logged one since its time ran out (rules.core.clock.out_of_time_refusal): a
     409 citing the clock, on the card as on the act (`judging`: one of many acts a card judges in one request,
-    nothing written: the clock is read once for all of them)."""
+    nothing written: the clock is read once for all of them); its step moved on is no act under way
+    (`moving_on`: an advance, refused at once, else the side would move the game on with no time)."""
     if game.status != "playing" or viewer.role not in rules_of(game).book.sides:
         return
     key = f"out-of-time:{game.pk}:{viewer.role}"
@@ -507,7 +511,7 @@ def _out_of_time(session: Session, game: Game, viewer: Viewer, judging: bool = F
         ran_out = now.side(viewer.role).out_at
         since = 0
         if now.limits.finish_act and ran_out is not None:
-            since = clock_service.acts_since(session, game, viewer.role, ran_out)
+            since = 1 if moving_on else clock_service.acts_since(session, game, viewer.role, ran_out)
         refused = out_of_time_refusal(now, viewer.role, since)
         if judging:
             session.info[key] = refused

@@ -104,6 +104,11 @@ def test_a_side_out_of_time_finishes_the_act_under_way_then_acts_no_more(client:
     second = client.post(order, headers=g.attacker, json={"unit_id": companies[1]["id"], "dice": [6]})
     assert second.status_code == 409, second.text
     assert second.json()["source"] == "firestep: the game clock" and "out of time" in second.json()["detail"]
+    version = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
+    moved_on = client.post(
+        f"/api/v1/games/{g.id}/turn/advance", headers=g.attacker, json={"version": version}
+    )
+    assert moved_on.status_code == 409, moved_on.text  # nor moves the game on (hostile pass: it did, 200)
 
     given = client.post(
         f"/api/v1/games/{g.id}/clock/give", headers=g.referee, json={"side": "attacker", "seconds": 600}
