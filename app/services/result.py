@@ -5,6 +5,7 @@ report, its print and the story's last line say it in words (`GameResult.words`)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,7 @@ from app.services.score import FINISHED, game_score, objective_answer, objective
 from rules.core.clock import ends_the_game
 from rules.core.score import ObjectiveScore, Score, kept_score
 
+_SENTENCE_END = re.compile(r"[.?!]+(?=\s|$)")
 __all__ = [
     "GameResult",
     "advance_ends",
@@ -114,14 +116,15 @@ def end_refusal(score: Score, by_referee: bool = True) -> str | None:
     (issue 64), whether the referee ends it or its last turn does (`by_referee` False: the last turn's end
     waits for the calls, acts.play). The board's "End the game" offers each call in one tap and its "Yes" only
     once this says None (frontend/static/js/game-score.js reads the same `settled`)."""
-    open_ = [o.name for o in score.objectives if o.settled == "contested"]
+    # A name cut and its own sentence ends ("St. Julien", "Hill 60!") left out: one sentence of at most 120.
+    open_ = [_SENTENCE_END.sub("", o.name[:48]) for o in score.objectives if o.settled == "contested"]
     if not open_:
         return None
     one = len(open_) == 1
     names = open_[0] if one else f"{open_[0]} and {len(open_) - 1} more"
     verb = "is" if one else "are"
     call = f"call {'it' if one else 'each'}" if by_referee else f"the referee calls {'it' if one else 'each'}"
-    return f"{names[:60]} {verb} contested: {call} before the game ends."
+    return f"{names} {verb} contested: {call} before the game ends."
 
 
 def advance_ends(session: Session, game: Game) -> bool:
