@@ -58,7 +58,7 @@ from rules.core.acts import (
     Roll,
     SetClockLimits,
 )
-from rules.core.clock import Limits, ends_the_game, may_pause, out_of_time_refusal
+from rules.core.clock import Limits, may_pause, out_of_time_refusal
 from rules.core.clock import refusal as clock_refusal
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
@@ -104,11 +104,12 @@ def play(
     planned before the lock, `plan_formation`)."""
     if isinstance(act, AdvanceTurn):  # the turn's own steps log what happens as it moves on
         _out_of_time(session, game, viewer, moving_on=True)
-        if advance_ends(session, game):  # the game's end by itself waits for the calls, as the referee's End
+        ends = advance_ends(session, game)  # read once: the end asked and the end played are the same
+        if ends:  # the game's end by itself waits for the calls, as the referee's End
             refused = end_refusal(score.game_score(session, game), by_referee=False)
             if refused is not None:
                 raise turns.conflict(game, refused)
-        evs = turns.advance(session, game, viewer, act.version, lambda: _clock_ends(session, game))
+        evs = turns.advance(session, game, viewer, act.version, lambda: ends)
         return Played(evs[-1], [], None, evs)  # a step moved on is always logged
     todo, snapshot, override = _judged(session, game, viewer, act, formation)
     answer = _answered(game, act, todo, snapshot)
@@ -486,11 +487,6 @@ def _clock(
         return {**payload, "source": clock_service.SOURCE}, [], None
 
     return _Todo([], [], write)
-
-
-def _clock_ends(session: Session, game: Game) -> bool:
-    """Whether the clock's settings end the game as this turn starts (rules.core.clock.ends_the_game)."""
-    return ends_the_game(clock_service.game_clock(session, game, utcnow()))
 
 
 def _out_of_time(
