@@ -34,7 +34,7 @@ from app.services import units as units_service
 from app.services.events import record
 from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
-from app.services.result import end_refusal
+from app.services.result import advance_ends, end_refusal
 from rules.core.acts import (
     Act,
     AddUnit,
@@ -58,7 +58,7 @@ from rules.core.acts import (
     Roll,
     SetClockLimits,
 )
-from rules.core.clock import Limits, ends_the_game, may_pause, out_of_time_refusal
+from rules.core.clock import Limits, may_pause, out_of_time_refusal
 from rules.core.clock import refusal as clock_refusal
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
@@ -103,11 +103,13 @@ def play(
     """Play `act` on `game` (locked) for `viewer`: see the module's steps (`formation`: a formation move
     planned before the lock, `plan_formation`)."""
     if isinstance(act, AdvanceTurn):  # the turn's own steps log what happens as it moves on
-        if turns.ends_game(game):  # the last turn's end waits for the referee's calls, as the referee's End
+        _out_of_time(session, game, viewer, moving_on=True)
+        ends = advance_ends(session, game)  # read once: the end asked and the end played are the same
+        if ends:  # the game's end by itself waits for the calls, as the referee's End
             refused = end_refusal(score.game_score(session, game), by_referee=False)
             if refused is not None:
                 raise turns.conflict(game, refused)
-        evs = turns.advance(session, game, viewer, act.version, lambda: _clock_ends(session, game))
+        evs = turns.advance(session, game, viewer, act.version, lambda: ends)
         return Played(evs[-1], [], None, evs)  # a step moved on is always logged
     todo, snapshot, override = _judged(session, game, viewer, act, formation)
     answer = _answered(game, act, todo, snapshot)
@@ -487,16 +489,14 @@ def _clock(
     return _Todo([], [], write)
 
 
-def _clock_ends(session: Session, game: Game) -> bool:
-    """Whether the clock's settings end the game as this turn starts (rules.core.clock.ends_the_game)."""
-    return ends_the_game(clock_service.game_clock(session, game, utcnow()))
-
-
-def _out_of_time(session: Session, game: Game, viewer: Viewer, judging: bool = False) -> None:
+def _out_of_time(
+    session: Session, game: Game, viewer: Viewer, judging: bool = False, moving_on: bool = False
+) -> None:
     """A side out of time, where the clock's settings say it finishes the act under way and then stops, is
     refused any act once it has logged one since its time ran out (rules.core.clock.out_of_time_refusal): a
     409 citing the clock, on the card as on the act (`judging`: one of many acts a card judges in one request,
-    nothing written: the clock is read once for all of them)."""
+    nothing written: the clock is read once for all of them); its step moved on is no act under way
+    (`moving_on`: an advance, refused at once, else the side would move the game on with no time)."""
     if game.status != "playing" or viewer.role not in rules_of(game).book.sides:
         return
     key = f"out-of-time:{game.pk}:{viewer.role}"
@@ -507,7 +507,7 @@ def _out_of_time(session: Session, game: Game, viewer: Viewer, judging: bool = F
         ran_out = now.side(viewer.role).out_at
         since = 0
         if now.limits.finish_act and ran_out is not None:
-            since = clock_service.acts_since(session, game, viewer.role, ran_out)
+            since = 1 if moving_on else clock_service.acts_since(session, game, viewer.role, ran_out)
         refused = out_of_time_refusal(now, viewer.role, since)
         if judging:
             session.info[key] = refused

@@ -5,6 +5,7 @@ report, its print and the story's last line say it in words (`GameResult.words`)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -12,14 +13,25 @@ from typing import Any
 from shapely.geometry import mapping
 from sqlmodel import Session, col, select
 
-from app.data.models import Event, Game
+from app.data.models import Event, Game, utcnow
 from app.data.schemas_answers import GameResultOut
+from app.services import clock as clock_service
 from app.services import turns
 from app.services.markers import rules_of
 from app.services.score import FINISHED, game_score, objective_answer, objectives_of
+from rules.core.clock import ends_the_game
 from rules.core.score import ObjectiveScore, Score, kept_score
 
-__all__ = ["GameResult", "end_refusal", "game_result", "how_settled", "result_answer", "turn_now"]
+_SENTENCE_END = re.compile(r"[.?!]+(?=\s|$)")
+__all__ = [
+    "GameResult",
+    "advance_ends",
+    "end_refusal",
+    "game_result",
+    "how_settled",
+    "result_answer",
+    "turn_now",
+]
 
 
 @dataclass(frozen=True)
@@ -104,22 +116,31 @@ def end_refusal(score: Score, by_referee: bool = True) -> str | None:
     (issue 64), whether the referee ends it or its last turn does (`by_referee` False: the last turn's end
     waits for the calls, acts.play). The board's "End the game" offers each call in one tap and its "Yes" only
     once this says None (frontend/static/js/game-score.js reads the same `settled`)."""
-    open_ = [o.name for o in score.objectives if o.settled == "contested"]
+    # A name cut and its own sentence ends ("St. Julien", "Hill 60!") left out: one sentence of at most 120.
+    open_ = [_SENTENCE_END.sub("", o.name[:48]) for o in score.objectives if o.settled == "contested"]
     if not open_:
         return None
     one = len(open_) == 1
     names = open_[0] if one else f"{open_[0]} and {len(open_) - 1} more"
     verb = "is" if one else "are"
     call = f"call {'it' if one else 'each'}" if by_referee else f"the referee calls {'it' if one else 'each'}"
-    return f"{names[:60]} {verb} contested: {call} before the game ends."
+    return f"{names} {verb} contested: {call} before the game ends."
+
+
+def advance_ends(session: Session, game: Game) -> bool:
+    """Whether advancing now ends the game by itself: its last turn over, or, as a new turn would start, the
+    clock's settings (rules.core.clock.ends_the_game, as of now); either end waits for the referee's calls."""
+    if turns.ends_game(game):
+        return True
+    return turns.starts_turn(game) and ends_the_game(clock_service.game_clock(session, game, utcnow()))
 
 
 def turn_now(session: Session, game: Game) -> dict[str, Any]:
     """Where the game stands and what its step needs (app.services.turns.turn_info), and, where advancing
-    ends the game (its last turn over), what the end waits for: each objective contested with no call, which
+    ends the game (its last turn over, or the clock's settings: `advance_ends`), what the end waits for: each objective contested with no call, which
     the referee calls first (`next.needs`; acts.play refuses the advance until then)."""
     info = turns.turn_info(session, game)
-    if info.get("next") and turns.ends_game(game):
+    if info.get("next") and advance_ends(session, game):
         waits = [
             f"the referee's call on {o.name} (contested)"
             for o in game_score(session, game).objectives

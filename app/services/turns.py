@@ -273,14 +273,20 @@ def advance(
     return events + start_of_turn(session, game)
 
 
+def starts_turn(game: Game, after: Position | None = None) -> bool:
+    """Whether advancing now starts a new turn of a game played (`after`: the next position, where the caller
+    has worked it out)."""
+    if game.status != "playing":
+        return False
+    after = after or next_position(rules_of(game), game.period, position(game))
+    return after.turn > game.turn
+
+
 def ends_game(game: Game, after: Position | None = None) -> bool:
     """Whether advancing now ends the game: the scenario's last turn over (`after`: the next position, where
     the caller has worked it out)."""
-    if game.status != "playing":
-        return False
     last = game.board.get("last_turn")
-    after = after or next_position(rules_of(game), game.period, position(game))
-    return after.turn > game.turn and isinstance(last, int) and game.turn >= last
+    return starts_turn(game, after) and isinstance(last, int) and game.turn >= last
 
 
 def _ended(session: Session, game: Game, viewer: Viewer, reason: str) -> Event:

@@ -331,6 +331,12 @@ def refusal(now: Clock, act: Act) -> Refusal | None:
                 "seconds", f"give 1 to {MAX_GIVEN_SECONDS} seconds at a time", [f"1..{MAX_GIVEN_SECONDS}"]
             )
     if isinstance(act, SetClockLimits):
+        if now.ended:  # set after the end, limits would flag a side out of time in a result that stands
+            return Refusal(
+                "The game is over: its clock stands as it ended",
+                "the clock runs from the game's start to its end",
+                SOURCE,
+            )
         Limits.of(act).checked([s.side for s in now.sides])
     return None
 

@@ -104,6 +104,11 @@ def test_a_side_out_of_time_finishes_the_act_under_way_then_acts_no_more(client:
     second = client.post(order, headers=g.attacker, json={"unit_id": companies[1]["id"], "dice": [6]})
     assert second.status_code == 409, second.text
     assert second.json()["source"] == "firestep: the game clock" and "out of time" in second.json()["detail"]
+    version = client.get(f"/api/v1/games/{g.id}/turn", headers=g.referee).json()["version"]
+    moved_on = client.post(
+        f"/api/v1/games/{g.id}/turn/advance", headers=g.attacker, json={"version": version}
+    )
+    assert moved_on.status_code == 409, moved_on.text  # nor moves the game on (hostile pass: it did, 200)
 
     given = client.post(
         f"/api/v1/games/{g.id}/clock/give", headers=g.referee, json={"side": "attacker", "seconds": 600}
@@ -131,3 +136,41 @@ def test_the_game_ends_as_a_turn_starts_with_both_sides_under_the_set_time(sqlit
     assert events[-1]["kind"] == "game-finished" and events[-1]["payload"]["reason"] == "clock"
     result = client.get(f"/api/v1/games/{g.id}/result", headers=g.referee).json()
     assert result["ended_by"] == "clock" and "ended by the clock" in result["words"]
+
+
+def test_the_clocks_end_waits_for_the_call_on_a_contested_objective(sqlite_client: TestClient) -> None:
+    # Hostile pass (issue 64: no uncalled objective): the game the clock's settings end as a turn starts waits,
+    # as its last turn's end does, for the referee's call on an objective contested with no call; it ended
+    # "by the clock" with Bridge 1 settled by the stands' chance ("contested at the end") before.
+    from tests.app.games.test_play_to_a_result import a_stand, move, objective, score
+
+    client = sqlite_client
+    ten = {"attacker": 600, "defender": 600}
+    g = new_game(client, {"scenario": "mons-1914", "clock": {"game_seconds": ten, "end_under_seconds": 300}})
+    start_game(client, g)
+    move(client, g, a_stand(client, g, "attacker", "infantry-platoon"), 40.0, 120.0, 90.0)  # onto bridge 1
+    move(client, g, a_stand(client, g, "defender", "infantry-platoon"), 40.0, 123.5, 270.0)  # at its edge
+    assert objective(score(client, g), "bridge-1")["settled"] == "contested"
+    played_ago(client, g, 400)  # the attacker has 200 s left
+    turn = advance(client, g, g.referee)["turn"]
+    while turn["side_to_move"] == "attacker":
+        turn = advance(client, g, g.referee)["turn"]
+    played_ago(client, g, 400)  # and the defender: the next turn's start ends the game
+    while turn["next"]["action"] == "advance":
+        turn = advance(client, g, g.referee)["turn"]
+    assert turn["next"]["action"] == "end-turn" and turn["turn"] == 1  # the defender's turn's last step
+    assert turn["next"]["needs"] == ["the referee's call on Bridge 1 (contested)"]
+    r = client.post(
+        f"/api/v1/games/{g.id}/turn/advance", headers=g.referee, json={"version": turn["version"]}
+    )
+    assert (r.status_code, r.json().get("detail")) == (
+        409,
+        "Bridge 1 is contested: the referee calls it before the game ends.",
+    )
+    call = {"objective_id": "bridge-1", "side": "defender"}
+    assert client.post(f"/api/v1/games/{g.id}/score/calls", headers=g.referee, json=call).is_success
+    turn = advance(client, g, g.attacker if turn["side_to_move"] == "attacker" else g.defender)["turn"]
+    assert turn["status"] == "finished"
+    result = client.get(f"/api/v1/games/{g.id}/result", headers=g.referee).json()
+    assert result["ended_by"] == "clock"
+    assert objective(result, "bridge-1")["settled"] == "called"

@@ -4,14 +4,17 @@ call that lapsed said as well; and the referee's End refused while one is contes
 
 from __future__ import annotations
 
+from app.errors import is_one_sentence
 from app.services.result import end_refusal, how_settled
 from rules.core.score import ObjectiveScore, Score
 
 
-def objective(settled: str, holder: str | None, lapsed: str | None = None) -> ObjectiveScore:
+def objective(
+    settled: str, holder: str | None, lapsed: str | None = None, name: str = "Bridge 1"
+) -> ObjectiveScore:
     called, contested = settled == "called", settled == "contested"
     return ObjectiveScore(
-        "bridge-1", "Bridge 1", 1, "game_end", holder, (), contested, called, None, settled, lapsed
+        "bridge-1", name, 1, "game_end", holder, (), contested, called, None, settled, lapsed
     )
 
 
@@ -31,3 +34,16 @@ def test_the_end_names_the_first_contested_objective_and_how_many_more() -> None
     two = Score(score.points, score.losses, (objective("contested", None), objective("contested", None)))
     assert end_refusal(two) == "Bridge 1 and 1 more are contested: call each before the game ends."
     assert end_refusal(Score(score.points, score.losses, (objective("called", "attacker"),))) is None
+
+
+def test_the_end_names_an_objective_whose_name_ends_a_sentence_in_one_sentence() -> None:
+    # Hostile pass: "St. Julien" (a scenario's own name) made the refusal two sentences, so the referee read
+    # the API's fallback "This changed meanwhile: reload and try again." (reloading settles nothing).
+    names = ("St. Julien", "Hill 60!", "Is it? " + "x" * 70)
+    for name in names:
+        one = Score({}, {}, (objective("contested", None, name=name),))
+        said = end_refusal(one) or ""
+        assert is_one_sentence(said) and said.startswith(name[:2]), said
+        assert is_one_sentence(end_refusal(one, by_referee=False) or "")
+        many = Score({}, {}, tuple(objective("contested", None, name=name) for _ in range(12)))
+        assert is_one_sentence(end_refusal(many, by_referee=False) or "")  # 131 characters before

@@ -194,6 +194,10 @@ def test_the_referees_acts_are_refused_where_they_make_no_sense() -> None:
         refusal(running, SetClockLimits(game_seconds={"attacker": 10_800}, turn_seconds={"defender": 30}))
         is None
     )
+    ended = clock([Moved(at(0), 1, "attacker"), Ended(at(1))], Alternating(), None, at(2))
+    assert (
+        refusal(ended, SetClockLimits(game_seconds={"attacker": 60})) is not None
+    )  # accepted before (hostile pass)
 
 
 # -- the clock the referee sets (issue 64): seconds, per side, and the rules tournaments add ------------------
