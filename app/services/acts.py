@@ -19,7 +19,7 @@ them). Call within `lock_game` (app.core.writing.game_write); a formation move i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -65,7 +65,7 @@ from rules.core.game import EDIT_ACT, Answer, edit_act
 from rules.core.records import Change, SetState, Snapshot, UnitChange
 from rules.core.rolls import Rolled
 
-__all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play", "refusal"]
+__all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play", "refusal", "shared_edit"]
 
 
 @dataclass
@@ -198,6 +198,11 @@ def _forbidden(
     return _merged(override, {"by": viewer.role, "refused": " ".join(dict.fromkeys(r.why for r in refusals))})
 
 
+def shared_edit(shared: Mapping[str, tuple[Any, ...]], values: Mapping[str, Any]) -> bool:
+    """Whether a unit edit applies a result either side's seat may apply (`Book.shared_edits`)."""
+    return any(values.get(name) in allowed for name, allowed in shared.items() if name in values)
+
+
 def _merged(*records: dict[str, Any] | None) -> dict[str, Any] | None:
     """The override records of one act as one: by whom, every rule it overrode."""
     kept = [r for r in records if r]
@@ -251,8 +256,9 @@ def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, 
 
 def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: Any) -> _Todo:
     unit = units_service.get_unit(session, game.pk, act.unit_id)
-    viewer.require_side(unit.side, "change units")
     rules = rules_of(game)
+    if not shared_edit(rules.book.shared_edits, act.values):
+        viewer.require_side(unit.side, "change units")
     wanted = {edit_act(rules.book, k) for k in act.values} or {EDIT_ACT}
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:

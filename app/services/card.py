@@ -147,10 +147,12 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
     own = viewer.may_act_for(unit.side)
     snapshot = snapshot_of(session, game, units)  # read once: judging the acts writes nothing
     judged = []
+    shared = rules_of(game).book.shared_edits
     for o in offers(snapshot, game, units, unit_id):
         at_it = o.roll is not None and o.roll.on_enemy  # a roll the other side makes at the stand
-        if not own and o.kind != "mark" and not at_it:
-            continue  # the other side's stand: only a marker placed on it (by a shot) and a roll at it
+        result = isinstance(o.act, EditUnit) and pipeline.shared_edit(shared, o.act.values)
+        if not own and o.kind != "mark" and not at_it and not result:
+            continue  # the other side's stand: a marker placed on it, a roll at it, a result both apply
         if own and at_it and not viewer.is_referee:
             continue  # one's own stand: never a roll at it
         if o.edit is not None and not o.complete:

@@ -64,8 +64,8 @@ MOST_CHOICES = 6
 
 def roll_options(ruleset_id: str) -> dict[str, dict[str, dict[str, Any]]]:
     """The fields a card's roll may offer the player as options (`StandAct.options`), by resolver and field,
-    as each resolver's request declares them: a yes or no, one of a few words, or a whole number in a short
-    range."""
+    as each resolver's request declares them: a yes or no, one of a few words (or the few a request offers of
+    a longer list, `x-choices`, each with its label), or a whole number in a short range."""
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for rid, resolver in get_ruleset(ruleset_id).resolvers.items():
         fields: dict[str, dict[str, Any]] = {}
@@ -73,8 +73,17 @@ def roll_options(ruleset_id: str) -> dict[str, dict[str, dict[str, Any]]]:
             kinds = {k.get("type") for k in spec.get("anyOf", [spec])} - {"null"}
             title = str(spec.get("title") or name)
             words = [w for k in spec.get("anyOf", [spec]) for w in k.get("enum", ()) if w]
+            offered = spec.get("x-choices")  # [value, label] pairs a card offers of a longer list, in order
             if kinds == {"boolean"}:
                 fields[name] = {"kind": "flag", "title": title, "default": spec.get("default")}
+            elif kinds == {"string"} and isinstance(offered, list) and 0 < len(offered) <= MOST_CHOICES:
+                fields[name] = {
+                    "kind": "word",
+                    "title": title,
+                    "default": spec.get("default"),
+                    "values": [str(value) for value, _label in offered],
+                    "labels": {str(value): str(label) for value, label in offered},
+                }
             elif kinds == {"string"} and 0 < len(words) <= MOST_CHOICES:
                 fields[name] = {
                     "kind": "word",

@@ -11,7 +11,7 @@ from typing import Any
 from sqlmodel import Session
 
 from app.data.models import Game, Unit
-from app.errors import Conflict
+from app.errors import Conflict, Forbidden
 from app.guard.auth import Viewer
 from app.services import turns
 from app.services.games import game_state
@@ -70,6 +70,9 @@ def checked(session: Session, game: Game, viewer: Viewer, roll: Roll) -> list[Un
             current=game_state(game),
             why=f"the game is in {game.status}, not playing",
         )
+    kept = game_rules.book.roll_terms.referee_rolls.get(roll.resolver)
+    if kept is not None and not viewer.is_referee:
+        raise Forbidden(kept[0], source=kept[1])
     units = list_units(session, game.pk)
     unit = _named(game, units, roll.unit_id, "unit_id")
     _named(game, units, roll.target_id, "target_id")  # an unknown target is refused before anything is rolled

@@ -220,6 +220,10 @@ class Book:
     side_state: Mapping[str, Any] = field(default_factory=dict)
     hand_key: str = ""
     edit_acts: Mapping[str, str] = field(default_factory=dict)
+    # A result the players apply together at the table (a combat's, as their standard rules say): an edit
+    # giving one of these fields one of its values may be made by either side's seat on any unit (the log says
+    # who); the rule set's `forbidden` says when. field -> the values.
+    shared_edits: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     # Its rolls' terms, its fire plan's terms, and its table kit (what a game keeps besides the stands).
     roll_terms: RollTerms = field(default_factory=RollTerms)
     plan_terms: FirePlanTerms = field(default_factory=FirePlanTerms)

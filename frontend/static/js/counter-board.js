@@ -282,18 +282,21 @@
       h("p", {}, h("a", { href: lookup, "data-play-lookup": "", text: "Change any of it in the lookup" }))));
     return kids;
   };
-  // The roll's options (StandAct.options), as its request declares them: one of a few words or numbers a row,
-  // the yes-or-no ones together in one row.
+  // The roll's options (StandAct.options), as its request declares them: one of a few words or numbers a row
+  // (a word by its label where the request names one), the yes-or-no ones together in one row; one the board
+  // filled from the game's own data is not offered unless the player already chose it (it reads in the odds).
   const optionsRow = (act) => {
     const specs = (board.options || {})[act.resolver] || {};
-    const named = (act.options || []).filter((name) => specs[name]);
+    const filled = new Set(((play.asked && play.asked.filled) || []).filter((f) => !f.given).map((f) => f.field));
+    const named = (act.options || []).filter((name) => specs[name] && (!filled.has(name) || name in play.given));
     const now = (name) => play.given[name] ?? specs[name].default;
+    const wordOf = (name, v) => (specs[name].labels && specs[name].labels[v]) || humanise(v);
     const button = (name, value, text, pressed) => h("button", {
       type: "button", class: "button option", "data-option": name, "data-option-value": String(value), "aria-pressed": String(pressed), text,
     });
     const rows = named.filter((name) => specs[name].kind !== "flag").map((name) => h("div", { class: "play-acts", role: "group", "aria-label": specs[name].title },
       h("span", { class: "edit-label", text: specs[name].title }),
-      specs[name].values.map((v) => button(name, v, specs[name].kind === "word" ? humanise(v) : String(v), now(name) === v))));
+      specs[name].values.map((v) => button(name, v, specs[name].kind === "word" ? wordOf(name, v) : String(v), now(name) === v))));
     const flags = named.filter((name) => specs[name].kind === "flag");
     if (flags.length) rows.push(h("div", { class: "play-acts", role: "group", "aria-label": "Choices" },
       flags.map((name) => button(name, !now(name), specs[name].title, Boolean(now(name))))));

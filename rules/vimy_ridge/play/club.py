@@ -203,19 +203,23 @@ VimyRidge.add_errata(
         "last game turn')",
         (
             Reading(
+                "game-end",
+                "At the end of the last game turn: each VP is the side's that 'was the last to have occupied' "
+                "its hexes, or units that 'currently occupy' the easternmost hexes, which settles only when no "
+                "turn is left; only the Vimy and elimination wins are 'instantly' (12.1, 12.2).",
+                f"{cite('12.1 Victory Points')}; {cite('12.2 German Victory')}",
+                "end",
+            ),
+            Reading(
                 "any-moment",
-                "As soon as the tally reaches 2 VP, before the last turn ends.",
+                "As soon as the tally reaches 2 VP, before the last turn ends ('accumulates ... before the end "
+                "of the last game turn').",
                 cite("12.1 Victory Points"),
                 "any",
             ),
-            Reading(
-                "game-end",
-                "At the end of the last game turn only (12.2: the German player wins if the Canadian player "
-                "fails to accumulate 2 VP 'before the last game turn').",
-                cite("12.2 German Victory"),
-                "end",
-            ),
         ),
-        default="any-moment",
+        default="game-end",
+        note="The text does not forbid the any-moment reading, but its 'instantly' for the Vimy win alone, "
+        "'the last to have occupied' and 'currently occupy' are the book's own words for a count at the end.",
     ),
 )

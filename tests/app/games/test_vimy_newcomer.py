@@ -1,0 +1,103 @@
+"""Vimy Ridge as a newcomer's game plays it: no club data entered (no key hexes, no trench hexsides), the
+counters set up at the door, the combat card's terrain line offered and its odds shown before the die, the
+result applied by either seat; the club's data refused to a player seat once the game has started. The hex
+numbers and counters are a club example (a test fixture), not map facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.services.counters import roll_options
+from tests.app.games.conftest import Game, advance_to, new_game, start_game
+
+LINES = ["Peak", "Trench hexside, Woods", "Town, Hill, La Folie Farm", "River", "Clear"]
+
+
+def _counter(http: TestClient, g: Game, side: str, name: str, division: str, where: str) -> Any:
+    made = http.post(
+        f"/api/v1/games/{g.id}/units",
+        headers=g.referee,
+        json={"side": side, "name": name, "level": "counter"},
+    )
+    assert made.status_code == 201, made.text
+    uid = int(made.json()["unit"]["id"])
+    values = {"hex": where, "division": division, "attack": 6, "defence": 4}
+    values |= {"attack_depleted": 3, "defence_depleted": 2}
+    set_up = http.put(f"/api/v1/games/{g.id}/units/{uid}", headers=g.referee, json={"version": 1, **values})
+    assert set_up.status_code == 200, set_up.text
+    return uid
+
+
+def _game(http: TestClient) -> tuple[Game, int, int]:
+    g = new_game(http, {"name": "Vimy", "ruleset": "vimy-ridge"})
+    allied = _counter(http, g, "attacker", "2nd Bde", "1st Canadian", "0910")
+    german = _counter(http, g, "defender", "RIR 262", "79th Reserve", "1010")
+    start_game(http, g)
+    return g, allied, german
+
+
+def test_a_combat_is_rolled_from_the_card_with_no_club_data(sqlite_client: TestClient) -> None:
+    http = sqlite_client
+    g, allied, german = _game(http)
+    api = f"/api/v1/games/{g.id}"
+    advance_to(http, g, "combat")  # Zero Hour: turn 1 begins with the Allied combat phase (15.2)
+    card = http.get(f"{api}/units/{allied}/acts", headers=g.attacker).json()
+    attack = next(a for a in card["acts"] if a["resolver"] == "attack")
+    assert "terrain" in attack["options"]
+    # The card offers the book's five terrain lines by name, a default the players see and change.
+    terrain = roll_options("vimy-ridge")["attack"]["terrain"]
+    assert [terrain["labels"][v] for v in terrain["values"]] == LINES
+    assert terrain["default"] in terrain["values"]
+    # The odds before the die with the card's own fields: the default line, and each line offered.
+    body: dict[str, Any] = {"unit_id": allied, "target_id": german, "fields": {"attackers": [allied]}}
+    asked = http.post(f"{api}/ask/attack", headers=g.attacker, json=body)
+    assert asked.status_code == 200, asked.text
+    assert asked.json()["refused"] is None and asked.json()["odds_words"], asked.json()
+    for value, line in zip(terrain["values"], LINES, strict=True):
+        chosen = {**body, "fields": {**body["fields"], "terrain": value}}
+        odds = http.post(f"{api}/ask/attack", headers=g.attacker, json=chosen).json()
+        assert odds["resolution"]["line"] == line
+        assert sum(odds["resolution"]["probabilities"].values()) == pytest.approx(1)
+    # Clear, +2 (6 - 4): a die of 1 reads "D2" on its column.
+    rolled = http.post(
+        f"{api}/resolve/attack", headers=g.attacker, json={**body, "dice": [1], "fields": {**body["fields"]}}
+    )
+    assert rolled.status_code == 200, rolled.text
+    assert rolled.json()["resolution"]["outcome_key"] == "D2"
+    # The result applied by either seat: the winner's seat retreats the defender; the log says who.
+    version = next(u for u in http.get(f"{api}/units", headers=g.attacker).json() if u["id"] == german)[
+        "version"
+    ]
+    retreat = {"version": version, "hex": "1111", "applied_result": "retreated"}
+    applied = http.put(f"{api}/units/{german}", headers=g.attacker, json=retreat)
+    assert applied.status_code == 200, applied.text
+    logged = http.get(f"{api}/events", headers=g.referee).json()
+    last = logged["events"][-1] if isinstance(logged, dict) else logged[-1]
+    assert last["actor"] == "attacker", last
+    # The loser's seat applies a step lost to the attacker's own counter too (an exchange's, say).
+    version = next(u for u in http.get(f"{api}/units", headers=g.defender).json() if u["id"] == allied)[
+        "version"
+    ]
+    lost = http.put(
+        f"{api}/units/{allied}",
+        headers=g.defender,
+        json={"version": version, "depleted": True, "applied_result": "depleted"},
+    )
+    assert lost.status_code == 200, lost.text
+
+
+def test_the_club_data_is_refused_to_a_player_seat_once_the_game_has_started(
+    sqlite_client: TestClient,
+) -> None:
+    http = sqlite_client
+    g, _allied, _german = _game(http)
+    club = {"fields": {"club": {"vimy_town": [f"{1801 + i}" for i in range(11)] + ["0910"]}}, "dice": []}
+    refused = http.post(f"/api/v1/games/{g.id}/resolve/club-data", headers=g.attacker, json=club)
+    assert refused.status_code in (403, 409), refused.text
+    sentence = refused.json()["detail"]
+    assert len(sentence) <= 120 and "club" in sentence.lower(), sentence
+    state = http.get(f"/api/v1/games/{g.id}/state", headers=g.referee).json()
+    assert not state["board"].get("vimy_town") and not (state["board"].get("tally") or {}).get("instant_win")
