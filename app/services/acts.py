@@ -226,8 +226,9 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
         game_setup.require_room_for_units(session, game.id, 1, "units")
         rules = rules_of(game)
         units_service.check_vocabulary(rules, act.fields.get("level"), act.fields.get("quality"))
-        defaults = units_service.state_defaults(session, game.pk)
         fields = dict(act.fields)
+        # The state set with the unit (a counter's hex and values), judged by the rule set before it is written.
+        defaults = {**units_service.state_defaults(session, game.pk), **(fields.pop("state", None) or {})}
         chart = rules.book.force_chart
         if fields.get("base") is None and chart is not None:  # a base of its kind, as a built force's
             fields["base"] = base_of(chart, fields["level"], fields.get("kind", ""))

@@ -73,6 +73,12 @@ DYNAMIC = {
     ): "a change's words (rules/flanders_fields/play/changes.py), else the f-string",
     ("app/guard/idempotency.py", "e.message"): "a TooManyRequests passed on, walked where it is raised",
     ("rules/core/rolls.py", "err['msg']"): "pydantic's message for a resolver field",
+    (
+        "app/routes/forces.py",
+        "e.errors()[0]['msg']",
+    ): "pydantic's message for a state field given with a unit",
+    ("app/services/resolve.py", "kept[0]"): "a rule set's RollTerms.referee_rolls sentence, held to 120 "
+    "characters by tests/rules/vimy_ridge/test_vimy_play_rules.py",
     ("rules/firestorm/campaign.py", "err['msg']"): "pydantic's message for a campaign action",
     ("rules/firestorm/campaign.py", "str(e)"): "the adjacency loader's message",
     ("rules/flanders_fields/resolvers/shooting.py", "e.reason"): "the shot's own refusal of another stand it "

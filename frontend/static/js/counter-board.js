@@ -419,24 +419,21 @@
     else if (el.matches("[data-play-undo]")) undo(Number(el.dataset.playUndo));
     else if (el.matches("[data-play-cancel]")) { play = null; drawList(); readActs(); showCard(); }
   });
-  // The referee enters a counter from the club's own set: added, then its place, group and values set.
+  // The referee enters a counter from the club's own set: added with its place, group and values in one act
+  // (checked at the door: a counter refused leaves nothing behind, and what was typed stays in the form).
   const entered = async (form) => {
     const data = new FormData(form);
-    const made = await send(`${api}/units`, { side: data.get("side"), name: String(data.get("name")).trim(), level: form.dataset.level });
-    if (failed(made)) { notice(refusal(made, "The counter was not added; check the connection.")); return; }
-    if (!made.ok || !made.data) { notice("Kept on this device: it is added when the connection is back."); return; }
-    const values = {};
+    const state = {};
     for (const input of form.querySelectorAll("[data-entry-field]")) {
       if (input.value.trim() === "") continue;
-      values[input.name] = input.dataset.entryField === "number" ? Number(input.value) : input.value.trim();
+      state[input.name] = input.dataset.entryField === "number" ? Number(input.value) : input.value.trim();
     }
-    const unit = made.data.unit;
-    if (Object.keys(values).length) {
-      const set = await send(`${api}/units/${unit.id}`, { version: unit.version, ...values }, "PUT");
-      if (failed(set)) { notice(refusal(set, "Its values were not set; check the connection.")); return; }
-    }
-    notice(`${unit.name} added.`, true);
-    form.reset();
+    const made = await send(`${api}/units`, { side: data.get("side"), name: String(data.get("name")).trim(), level: form.dataset.level, state });
+    if (failed(made)) { notice(refusal(made, "The counter was not added; check the connection.")); return; }
+    if (!made.ok || !made.data) { notice("Kept on this device: it is added when the connection is back."); return; }
+    notice(`${made.data.unit.name} added.`, true);
+    form.querySelector("[name=name]").value = "";
+    form.querySelectorAll("[data-entry-field]").forEach((input) => { if (input.name !== board.group_field) input.value = ""; });
     load();
   };
   document.addEventListener("submit", (e) => {

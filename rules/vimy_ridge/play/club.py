@@ -60,6 +60,18 @@ class ClubData(BaseModel):
         max_length=500,
         description="Trench hexsides, each the two hexes it lies between (14.2).",
     )
+    allied_set_up: list[Hex] | None = Field(
+        default=None,
+        max_length=2000,
+        description="The hexes the Allied player may set up in: west of the Allied trench line, south of the "
+        "river (20.2).",
+    )
+    german_set_up: list[Hex] | None = Field(
+        default=None,
+        max_length=2000,
+        description="The hexes the German player may set up in: east of the Allied trench line, south of the "
+        "river (19.1).",
+    )
     hex_terrain: dict[Hex, Annotated[list[HexFeature], Field(min_length=1, max_length=5)]] | None = Field(
         default=None,
         max_length=2000,

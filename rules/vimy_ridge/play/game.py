@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
-from rules.core.acts import Act, EditUnit, Roll
+from rules.core.acts import Act, AddUnit, EditUnit, Roll
 from rules.core.errors import Refusal, RulesError
 from rules.core.game import TURN_STARTED, Answer, Book, GameRules, Held, Position
 from rules.core.kit import CounterBoard, CounterNotes, TableKit, TrackTurn
@@ -49,6 +49,7 @@ from rules.vimy_ridge.data import (
     Terrain,
 )
 from rules.vimy_ridge.play.club import CLUB, ClubData, checked
+from rules.vimy_ridge.play.setup import hex_checked, placed_refused, strengths_checked
 from rules.vimy_ridge.play.victory import TALLY, place_notes, tally
 from rules.vimy_ridge.resolvers import Combat, CombatRequest, allotment, is_night
 from rules.vimy_ridge.ruleset import VimyRidge, cite
@@ -238,7 +239,19 @@ class VimyTurn(GameRules):
         return [STEPS[now.step].does]
 
     def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
-        if snapshot.turn < 1:
+        setting_up = snapshot.turn < 1
+        if isinstance(act, AddUnit):  # a counter placed with its state, checked at the door (19.0, 20.0)
+            state = act.fields.get("state") or {}
+            hex_checked(state)
+            strengths_checked(state, {})
+            return placed_refused(snapshot, act.side, None, state, setting_up)
+        if isinstance(act, EditUnit):
+            unit = snapshot.unit(act.unit_id)
+            hex_checked(act.values)
+            strengths_checked(act.values, unit.state)
+            if placed := placed_refused(snapshot, unit.side, unit.id, act.values, setting_up):
+                return placed
+        if setting_up:
             return ()
         if snapshot.turn > LAST_TURN:
             return (
@@ -962,14 +975,7 @@ class VimyGame(VimyTurn, VimyRolls, VimyReport, VimySetup):
 def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
     unit = snapshot.unit(act.unit_id)
     values = dict(act.values)
-    if (
-        "hex" in values
-        and values["hex"] != ""
-        and not (isinstance(values["hex"], str) and len(values["hex"]) == 4 and values["hex"].isdigit())
-    ):
-        raise RulesError(
-            "hex", "a hex is its four-digit number as printed on the map (1534)", ["0101..9999", ""]
-        )
+    hex_checked(values)
     if "applied_result" in values and values["applied_result"] not in CHOICES:
         raise RulesError(
             "applied_result",

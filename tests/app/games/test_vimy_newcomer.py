@@ -101,3 +101,46 @@ def test_the_club_data_is_refused_to_a_player_seat_once_the_game_has_started(
     assert len(sentence) <= 120 and "club" in sentence.lower(), sentence
     state = http.get(f"/api/v1/games/{g.id}/state", headers=g.referee).json()
     assert not state["board"].get("vimy_town") and not (state["board"].get("tally") or {}).get("instant_win")
+
+
+def test_a_counter_is_checked_at_the_door_and_a_refused_one_leaves_nothing_behind(
+    sqlite_client: TestClient,
+) -> None:
+    http = sqlite_client
+    g = new_game(http, {"name": "Vimy", "ruleset": "vimy-ridge"})
+    api = f"/api/v1/games/{g.id}"
+
+    def add(side: str, division: str, where: str, **more: Any) -> Any:
+        state = {"hex": where, "division": division, "attack": 4, "defence": 3} | more
+        body = {"side": side, "name": f"{division} {where}", "level": "counter", "state": state}
+        return http.post(f"{api}/units", headers=g.referee, json=body)
+
+    first = add("attacker", "1st Canadian", "0910")
+    assert first.status_code == 201, first.text
+    assert first.json()["unit"]["hex"] == "0910" and first.json()["unit"]["attack"] == 4
+    refused = [
+        add("attacker", "1st Canadian", "99999"),
+        add("attacker", "1st Canadian", "\u00b9\u2075\u00b3\u2074"),  # superscript 1534
+        add("attacker", "1st Canadian", "\u0661\u0665\u0663\u0664"),  # Arabic-Indic 1534
+        add("attacker", "1st Canadian", "\uff11\uff15\uff13\uff14"),  # full-width 1534
+        add("attacker", "1st Canadian", "0911", attack=999),
+        add("attacker", "1st Canadian", "0911", attack_depleted=5),  # above its full attack of 4
+        add("attacker", "2nd Canadian", "0910"),  # 20.2: one Allied unit per hex
+        add("defender", "5th Guards", "1210"),  # 19.1 names three German divisions
+    ]
+    for r in refused:
+        assert r.status_code in (409, 422), r.text
+        sentence = r.json()["detail"]
+        assert len(sentence) <= 120 and sentence.endswith("."), sentence
+    assert [r.status_code for r in refused[-2:]] == [409, 409]
+    assert "20.2" in refused[-2].json()["detail"] and "19.1" in refused[-1].json()["detail"]
+    # Nothing of a refused counter is left behind.
+    assert [u["hex"] for u in http.get(f"{api}/units", headers=g.referee).json()] == ["0910"]
+    # A hex set by an edit is held to the same four ASCII digits, in one whole sentence.
+    uid = first.json()["unit"]["id"]
+    bad = http.put(
+        f"{api}/units/{uid}",
+        headers=g.referee,
+        json={"version": first.json()["unit"]["version"], "hex": "99999"},
+    )
+    assert bad.status_code == 422 and bad.json()["detail"].endswith("such as 1534."), bad.text

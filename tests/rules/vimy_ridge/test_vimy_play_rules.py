@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rules.core.acts import EditUnit, Roll
+from rules.core.acts import AddUnit, EditUnit, Roll
 from rules.core.errors import RulesError
 from rules.core.records import Snapshot, UnitState
 from rules.core.rolls import Rolled
@@ -213,3 +213,25 @@ def test_a_combat_phase_move_read_as_named() -> None:
         )
         == []
     )
+
+
+def test_set_up_on_the_sides_own_hexes_where_the_club_data_names_them() -> None:
+    # 20.2 "The Allied player may set up all of his units in any hexes west of the Allied trench line, one
+    # Allied unit per hex"; 19.1 "in any hexes east of the Allied trench line, one German unit per hex".
+    board = {"allied_set_up": ["0910", "0911"], "german_set_up": ["1010", "1011"], "easternmost": ["2001"]}
+    snap = table(counter(1, ALLIED, "0910"), turn=0, step=0, **board)
+    german = AddUnit(side=GERMAN, fields={"state": {"hex": "0911", "division": "79th Reserve"}})
+    said = [str(r) for r in VIMY_GAME.forbidden(snap, german)]
+    assert said and "19.1" in said[0] and len(said[0]) <= 120
+    assert VIMY_GAME.forbidden(snap, replace(german, fields={"state": {"hex": "1010"}})) == ()
+    bare = table(counter(1, ALLIED, "0910"), turn=0, step=0, easternmost=["2001"])
+    east = AddUnit(side=ALLIED, fields={"state": {"hex": "2001"}})
+    said = [str(r) for r in VIMY_GAME.forbidden(bare, east)]
+    assert said and "20.2" in said[0]
+    # In play a counter's hex is not a set-up hex: the check is the set-up's.
+    assert VIMY_GAME.forbidden(replace(snap, turn=2, step=MOVEMENT), german) == ()
+
+
+def test_the_club_data_is_the_referees_roll_said_in_one_sentence() -> None:
+    sentence, source = VIMY_GAME.book.roll_terms.referee_rolls["club-data"]
+    assert len(sentence) <= 120 and sentence.endswith(").") and "11.1" in source
