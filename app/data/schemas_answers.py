@@ -156,6 +156,9 @@ class CountersOut(BaseModel):
     places: dict[str, str] = Field(description="What each named place is, with its rule.")
     marks: dict[int, str] = Field(description="What lies on each counter besides its state, by unit id.")
     badges: list[str] = Field(description="The rule set's game-wide values set, in words.")
+    steps: list[str] = Field(
+        description='Each step of a turn as the book prints it ("Combat phase"), in order.'
+    )
 
 
 class TargetMarkOut(BaseModel):
@@ -387,6 +390,9 @@ class SideScoreOut(BaseModel):
     side: str
     points: int
     losses: int
+    needed: int | None = Field(
+        default=None, description="The points the side needs to win, where the book says."
+    )
 
 
 class ObjectiveScoreOut(BaseModel):

@@ -31,6 +31,7 @@ class CounterBoardView:
     places: dict[str, str]
     marks: dict[int, str]  # what lies on each counter besides its state ("2 bombardment markers"), by unit id
     badges: tuple[str, ...]  # the rule set's game-wide values set, in words (an allotment left)
+    steps: tuple[str, ...] = ()  # each step of a turn as the book prints it ("Combat phase"), in order
 
 
 def plays_on_counters(game: Game) -> bool:
@@ -55,6 +56,7 @@ def counter_board(session: Session, game: Game) -> CounterBoardView:
         places=dict(notes.places),
         marks=dict(notes.marks),
         badges=tuple(badges(rules.book.kit, game.state)),
+        steps=tuple(s.title for s in rules.steps(game.period)),
     )
 
 

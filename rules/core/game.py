@@ -204,6 +204,9 @@ class Book:
     # (with its rule); the rule that ends a side's turn; the acts whose refusal depends on whose orders reach
     # the stand.
     sides: tuple[str, ...] = ("attacker", "defender")
+    # What the book calls each side where it names them ("Canadian", "German"): the pages' words for a side
+    # (the score, the clock, the turn); none named: attacker and defender.
+    side_names: Mapping[str, str] = field(default_factory=dict)
     bound: bool = False
     turn_word: str = "turn"
     turn_source: str = ""

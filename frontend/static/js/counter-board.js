@@ -138,8 +138,10 @@
     const t = model.turn;
     const now = root.querySelector("[data-turn-now]");
     const turn = board.track.find((x) => x.number === t.turn);
+    // The turn, its date as the track prints it, and whose step it is by the book's name ("Canadian: Combat phase").
+    const step = (board.steps || [])[Number(t.step)];
     now.textContent = t.status === "setup" ? "Setting up" : t.status === "finished" ? "Game over"
-      : `${turnWord} ${t.turn}${turn ? `: ${turn.label}` : ""} · ${sideName(t.side_to_move)} to move${board.badges.length ? ` · ${board.badges.join(" · ")}` : ""}`;
+      : `${turnWord} ${t.turn}${turn && turn.label ? `: ${turn.label}` : ""} · ${sideName(t.side_to_move)}${step ? `: ${step}` : " to move"}${board.badges.length ? ` · ${board.badges.join(" · ")}` : ""}`;
     root.dataset.turn = String(t.turn);
     root.querySelectorAll("[data-track-turn]").forEach((li) => {
       const on = Number(li.dataset.trackTurn) === t.turn && t.status === "playing";

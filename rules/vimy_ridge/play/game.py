@@ -839,8 +839,10 @@ def vimy_track(snapshot: Snapshot) -> tuple[TrackTurn, ...]:
     out = []
     for t in TURNS:
         dark, _source = night(snapshot, t.number)
-        # 11.1 "the April 9 (Morning) box of the Turn Track"; the rest as the club's copy prints them.
-        label = "9 April (Morning)" if t.number == 1 else str(entered[t.number - 1]) if entered else ""
+        # 11.1 "the April 9 (Morning) box of the Turn Track"; each turn's date and part by the turn-track
+        # erratum's reading (three a day, 10.3), its part as the club's copy prints it where entered.
+        part = "Morning" if t.number == 1 else str(entered[t.number - 1]) if entered else t.part
+        label = f"{t.date} ({part})"
         allied, german = (
             board_value(snapshot, "artillery_track")[t.number - 1]
             if board_value(snapshot, "artillery_track")
@@ -934,6 +936,10 @@ BOOK = Book(
     stand_word="counter",
     told_fields=("depleted", "eliminated"),
     nations=("allied", "german"),  # 11.1 "The German player ... the Allied player"
+    side_names={
+        ALLIED: "Canadian",
+        GERMAN: "German",
+    },  # 12.1 "The Canadian player wins"; 12.2 "the German player"
     unit_levels=(COUNTER,),
     victory_source=cite("12.1 Victory Points; 12.2 German Victory"),
     score_kept=TALLY,

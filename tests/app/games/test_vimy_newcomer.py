@@ -43,6 +43,17 @@ def test_a_combat_is_rolled_from_the_card_with_no_club_data(sqlite_client: TestC
     http = sqlite_client
     g, allied, german = _game(http)
     api = f"/api/v1/games/{g.id}"
+    # The page names the phase at every step, each turn with its date; the score says what wins (12.1).
+    board = http.get(f"{api}/counters", headers=g.attacker).json()
+    assert board["steps"] == ["Movement phase", "Bombardment (end of the movement phase)", "Combat phase"]
+    assert [t["label"] for t in board["track"]][:4] == [
+        "9 April (Morning)",
+        "9 April (Day)",
+        "9 April (Evening)",
+        "10 April (Morning)",
+    ]
+    sides = {s["side"]: s for s in http.get(f"{api}/score", headers=g.defender).json()["sides"]}
+    assert sides["attacker"]["needed"] == 2 and sides["defender"]["needed"] is None
     advance_to(http, g, "combat")  # Zero Hour: turn 1 begins with the Allied combat phase (15.2)
     card = http.get(f"{api}/units/{allied}/acts", headers=g.attacker).json()
     attack = next(a for a in card["acts"] if a["resolver"] == "attack")

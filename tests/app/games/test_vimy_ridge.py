@@ -92,8 +92,8 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     track = http.get(f"{api}/counters", headers=g.attacker).json()["track"]
     assert [(t["label"], t["dark"]) for t in track[:3]] == [
         ("9 April (Morning)", False),
-        ("Day", False),
-        ("Night", True),
+        ("9 April (Day)", False),
+        ("9 April (Night)", True),
     ]
 
     # A bombardment with gas at Zero Hour (two markers, a 1 hits), then undone.
