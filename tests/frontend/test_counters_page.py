@@ -41,9 +41,9 @@ CLUB = {
 }
 
 
-def seeded(page: Any, step: str = "combat") -> tuple[int, dict[str, Any], dict[str, int]]:
+def seeded(page: Any, step: str = "combat", club: bool = True) -> tuple[int, dict[str, Any], dict[str, int]]:
     """A Vimy game at `step` of its first turn (its combat phase, or its bombardment): four counters on hexes,
-    the club's data entered."""
+    the club's data entered (`club`), or none, as a newcomer's game has."""
     gid, made = seed_game(page, {"name": "Vimy", "ruleset": "vimy-ridge"})
     api = f"/api/v1/games/{gid}"
     referee = bearer(made["referee_token"])
@@ -71,10 +71,11 @@ def seeded(page: Any, step: str = "combat") -> tuple[int, dict[str, Any], dict[s
             break
     else:
         raise AssertionError(f"no {step} step in the first turn")
-    club = page.request.post(
-        f"{api}/resolve/club-data", data={"fields": {"club": CLUB}, "dice": []}, headers=referee
-    )
-    assert club.status == 200, club.text()
+    if club:
+        entered = page.request.post(
+            f"{api}/resolve/club-data", data={"fields": {"club": CLUB}, "dice": []}, headers=referee
+        )
+        assert entered.status == 200, entered.text()
     return gid, made, ids
 
 
@@ -122,6 +123,7 @@ def test_an_attack_from_the_page_of_counters_in_four_taps(new_page: Any) -> None
     # One counter's 4 against 4 across the trench hexside: the 0 column of the trench line.
     expect(odds).to_contain_text("Attack strength 4 · Defense strength 4 · Terrain trench")
     expect(odds).to_contain_text("(A) 2 in 3")
+    screenshot(attacker, "counters-terrain-lines")
     tap(attacker, attacker.locator(".play-dice").get_by_role("button", name="1", exact=True))
     taps += 1
     assert taps <= 4
@@ -140,6 +142,40 @@ def test_an_attack_from_the_page_of_counters_in_four_taps(new_page: Any) -> None
     expect(groups.first).to_contain_text("Hex 1009")
     expect(groups.last).to_contain_text("79th Reserve")
     screenshot(attacker, "counters-by-division")
+
+
+def test_a_newcomers_attack_offers_the_books_five_lines_and_either_seat_applies_the_result(
+    new_page: Any,
+) -> None:
+    """No club data: the card offers the Combat Results Table's five lines by name, Clear chosen and its odds
+    shown; a line tapped reads its odds; the die; then the other seat applies the result to its own counter."""
+    referee = new_page(TABLET_PORTRAIT)
+    gid, made, ids = seeded(referee, club=False)
+    attacker = new_page(TABLET_PORTRAIT)
+    join_by_api(attacker, made["join_codes"]["attacker"])
+    attacker.goto(f"/games/{gid}/counters")
+    expect(attacker.locator("[data-turn-now]")).to_contain_text("Combat phase")
+    taps = attack_to_odds(attacker, ids)
+    lines = attacker.get_by_role("group", name="Terrain")
+    names = ["Peak", "Trench hexside, Woods", "Town, Hill, La Folie Farm", "River", "Clear"]
+    expect(lines.get_by_role("button")).to_have_text(names)
+    expect(lines.get_by_role("button", name="Clear", exact=True)).to_have_attribute("aria-pressed", "true")
+    odds = attacker.locator("[data-play-odds]")
+    expect(odds).to_contain_text("Ex 1 in 3")  # 4 against 4 on the Clear line's 0 column
+    tap(attacker, lines.get_by_role("button", name="Trench hexside, Woods", exact=True))
+    expect(odds).to_contain_text("(A) 2 in 3")
+    tap(attacker, attacker.locator(".play-dice").get_by_role("button", name="1", exact=True))
+    taps += 2
+    assert taps <= 5
+    expect(attacker.locator("[data-play-done]")).to_have_attribute("data-play-outcome", "A2")
+    assert small_targets(attacker) == [] and serious_violations(attacker) == []
+    # The German seat applies the result to the attacking counter (the log says who).
+    defender = new_page(TABLET_PORTRAIT)
+    join_by_api(defender, made["join_codes"]["defender"])
+    defender.goto(f"/games/{gid}/counters")
+    tap(defender, defender.locator(f"[data-counter='{ids['1st Bn']}']"))
+    tap(defender, defender.get_by_role("group", name="Combat result").get_by_role("button", name="Step loss"))
+    expect(defender.locator(f"[data-counter='{ids['1st Bn']}']")).to_contain_text("Depleted")
 
 
 def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -> None:
