@@ -903,8 +903,25 @@ class VimySetup(GameRules):
         return None, {ALLIED: "allied", GERMAN: "german"}
 
     def new_forces(self, ctx: Context, document: Mapping[str, Any]) -> NewForces:
-        """The scenario's counters as written, once its `board` (the club's values) is checked."""
-        board_checked(document.get("board") or {}, "board")
+        """The scenario's counters as written, once its `board` (the club's values) is checked, and each
+        counter as its set-up places it (19.0, 20.0: its hex and values, one unit per hex, the side's set-up
+        hexes, the divisions the book names), a RulesError naming the first counter refused."""
+        board = document.get("board") or {}
+        board_checked(board, "board")
+        placed: list[UnitState] = []
+        for side in (GERMAN, ALLIED):  # 11.1: the German player sets up first
+            for i, unit in enumerate(((document.get("sides") or {}).get(side) or {}).get("forces") or ()):
+                at, state = f"sides.{side}.forces.{i}", dict(unit.get("state") or {})
+                try:
+                    hex_checked(state)
+                    strengths_checked(state, {})
+                except RulesError as e:
+                    raise RulesError(f"{at}.state.{e.field}", e.reason, e.allowed, e.source) from None
+                table = Snapshot(VimyRidge.id, None, tuple(placed), 1, 1, board=board)
+                if refused := placed_refused(table, side, None, state, True):
+                    raise RulesError(f"{at}.state.hex", str(refused[0]), source=refused[0].source)
+                name = str(unit.get("name") or "")
+                placed.append(UnitState(len(placed) + 1, None, side, COUNTER, name=name, state=state))
         return super().new_forces(ctx, document)
 
 

@@ -196,6 +196,23 @@ def test_a_club_shares_its_values_as_a_scenario_file(sqlite_client: TestClient) 
     refused = http.post("/api/v1/scenarios", json=doc)
     assert refused.status_code == 422 and "board.peaks" in refused.text, refused.text
     doc["board"] = HEXES
+    # Its counters as their set-up places them (19.1: "one German unit per hex"): a second one refused.
+    crowded = {
+        **doc,
+        "sides": {
+            **doc["sides"],
+            "defender": {
+                "nationality": "german",
+                "forces": [
+                    _counter("de-261", "79th Reserve", "1534"),
+                    _counter("de-262", "79th Reserve", "1534"),
+                ],
+            },
+        },
+    }
+    refused = http.post("/api/v1/scenarios", json=crowded)
+    assert refused.status_code == 422 and "19.1" in refused.json()["detail"], refused.text
+    assert "sides.defender.forces.1" in refused.text
     stored = http.post("/api/v1/scenarios", json=doc)
     assert stored.status_code == 201, stored.text
     g = new_game(http, {"scenario": stored.json()["id"]})
