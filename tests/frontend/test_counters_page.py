@@ -215,7 +215,7 @@ def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -
 @pytest.mark.parametrize("size", [TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN], ids=str)
 def test_the_page_of_counters_at_each_size(new_page: Any, size: dict[str, int]) -> None:
     referee = new_page(size)
-    gid, made, ids = seeded(referee)
+    gid, made, ids = seeded(referee, club=False)  # no club data: the card offers the five terrain lines too
     attacker = new_page(size)
     join_by_api(attacker, made["join_codes"]["attacker"])
     attacker.goto(f"/games/{gid}/counters")
@@ -226,6 +226,7 @@ def test_the_page_of_counters_at_each_size(new_page: Any, size: dict[str, int]) 
     tap(attacker, attacker.locator(f"[data-counter='{ids['2nd Bn']}']"), scroll=True)
     expect(attacker.locator("[data-play-odds]")).to_contain_text("Attack strength 8")
     expect(attacker.locator("[data-play-title]")).to_contain_text("1st Bn + 2nd Bn at RIR 261")
+    expect(attacker.get_by_role("group", name="Terrain").get_by_role("button")).to_have_count(5)
     # Every die of the card on screen and uncovered.
     attacker.locator(".play-dice").evaluate("(el) => el.scrollIntoView({block: 'nearest'})")
     for n in range(1, 7):
