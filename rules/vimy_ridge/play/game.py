@@ -685,7 +685,6 @@ def vimy_track(snapshot: Snapshot) -> tuple[TrackTurn, ...]:
     return tuple(out)
 
 
-KIT = TableKit(counters=CounterBoard("hex", "hex", "", ("attack", "defence"), group_field="division"))
 
 
 # -- the report: the game in the rules' words ---------------------------------------------------------------------
@@ -746,6 +745,19 @@ def board_checked(board: Mapping[str, Any], where: str) -> None:
         at = ".".join(str(p) for p in (where, *first["loc"]))
         raise RulesError(at, f"the club's entry: {first['msg']}", list(ClubData.model_fields)) from None
     checked(entered, where)
+
+
+KIT = TableKit(
+    counters=CounterBoard(
+        "hex",
+        "hex",
+        "",
+        ("attack", "defence"),
+        group_field="division",
+        club=ClubData,
+        club_check=board_checked,
+    )
+)
 
 
 # -- the game ----------------------------------------------------------------------------------------------------
