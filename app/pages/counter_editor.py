@@ -72,7 +72,7 @@ def club_field(name: str, spec: dict[str, Any]) -> dict[str, Any]:
         }
     patterns = one.get("patternProperties", {})
     if one.get("type") == "object" and len(patterns) == 1:
-        (pattern, value), = patterns.items()
+        ((pattern, value),) = patterns.items()
         words = list(value.get("items", {}).get("enum", []))
         labels = dict(spec.get("labels") or {})
         return {
@@ -120,7 +120,7 @@ def editor_context(ruleset_id: str) -> dict[str, Any]:
         # A scenario names a table; a game of counters has none, so it keeps a game's own default.
         "table": {"width_cm": TABLE_WIDTH_CM, "length_cm": TABLE_LENGTH_CM},
         "sides": [
-            {"side": side, "nation": nations.get(side) or (rules.book.nations + ("", ""))[i]}
+            {"side": side, "nation": nations.get(side) or (*rules.book.nations, "", "")[i]}
             for i, side in enumerate(("attacker", "defender"))
         ],
     }
@@ -172,7 +172,9 @@ def context(
     }
 
 
-def page(request: Request, ruleset_id: str, scenario_id: str | None = None, shipped: bool = False) -> Response:
+def page(
+    request: Request, ruleset_id: str, scenario_id: str | None = None, shipped: bool = False
+) -> Response:
     return templates.TemplateResponse(
         request, "counter_editor.html", context(ruleset_id, scenario_id, shipped)
     )

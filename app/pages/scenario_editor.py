@@ -94,7 +94,11 @@ def edit_game_table_page(
         return {**_context(game.ruleset), "scenario_id": None, "shipped": False, "game_doc": doc}
 
     found = session.get(Game, game_id)
-    page = "counter_editor.html" if found and counter_editor.takes_club(found.ruleset) else "scenario_editor.html"
+    page = (
+        "counter_editor.html"
+        if found and counter_editor.takes_club(found.ruleset)
+        else "scenario_editor.html"
+    )
     return game_page(request, session, settings, game_id, page, page, build)
 
 

@@ -15,7 +15,9 @@ from app.services.markers import rules_of
 from rules.core.errors import RulesError
 
 # One sentence, the remedy with it: the club's data is the set-up's, as the table is.
-SET_AT_START = "the club's data is set once the game starts: enter it in set-up, before the referee starts the game"
+SET_AT_START = (
+    "the club's data is set once the game starts: enter it in set-up, before the referee starts the game"
+)
 
 
 def club_edited(game: Game, entered: Mapping[str, Any]) -> dict[str, Any]:

@@ -38,10 +38,30 @@ ARTILLERY = [(8, 5), (8, 5), (4, 2), *([(8, 5)] * 8)]
 # The order of battle: (side, division, names, hexes), west of the trench line for the Allied side and east of it
 # for the German, one counter a hex, the 16th Bavarian north of the 79th Reserve (19.1, 20.2).
 ORDER = (
-    ("attacker", "1st Canadian", [f"{n} Bn" for n in ("1st", "2nd", "3rd", "4th", "5th")], ["0501", "0502", "0503", "0504", "0505"]),
-    ("attacker", "2nd Canadian", [f"{n} Bn" for n in ("18th", "19th", "20th", "21st", "22nd")], ["0506", "0507", "0508", "0509", "0510"]),
-    ("defender", "16th Bavarian", [f"BIR {n}" for n in (11, 14, 21, 22, 23)], ["1301", "1302", "1303", "1304", "1305"]),
-    ("defender", "79th Reserve", [f"RIR {n}" for n in (261, 262, 263, 264, 265)], ["1306", "1307", "1308", "1309", "1101"]),
+    (
+        "attacker",
+        "1st Canadian",
+        [f"{n} Bn" for n in ("1st", "2nd", "3rd", "4th", "5th")],
+        ["0501", "0502", "0503", "0504", "0505"],
+    ),
+    (
+        "attacker",
+        "2nd Canadian",
+        [f"{n} Bn" for n in ("18th", "19th", "20th", "21st", "22nd")],
+        ["0506", "0507", "0508", "0509", "0510"],
+    ),
+    (
+        "defender",
+        "16th Bavarian",
+        [f"BIR {n}" for n in (11, 14, 21, 22, 23)],
+        ["1301", "1302", "1303", "1304", "1305"],
+    ),
+    (
+        "defender",
+        "79th Reserve",
+        [f"RIR {n}" for n in (261, 262, 263, 264, 265)],
+        ["1306", "1307", "1308", "1309", "1101"],
+    ),
 )
 
 
@@ -117,7 +137,7 @@ def test_a_scenario_built_in_its_editor_is_set_up_from_its_order_of_battle(new_p
         taps += 1
 
     placed = 0
-    for _side, division, names, hexes in ORDER[:3]:  # one at a time: its field, its digits, Place
+    for _side, _division, names, hexes in ORDER[:3]:  # one at a time: its field, its digits, Place
         for name, where in zip(names, hexes, strict=True):
             tap(page.get_by_label(re.compile(rf"^{name}: its hex")))
             page.keyboard.type(where)

@@ -685,8 +685,6 @@ def vimy_track(snapshot: Snapshot) -> tuple[TrackTurn, ...]:
     return tuple(out)
 
 
-
-
 # -- the report: the game in the rules' words ---------------------------------------------------------------------
 class VimyReport(GameRules):
     """The referee board, the record and the story in Vimy's words: counters, no morale tests, what a
