@@ -30,8 +30,7 @@
   };
   const tell = (text, good = false) => {
     message.textContent = text;
-    message.classList.toggle("good", good);
-    if (window.firestepNotice) window.firestepNotice(text, good);
+    message.classList.toggle("good", good); // said beside the Save button (role=status), nothing drawn over the form
   };
   const headers = () => {
     const out = { "Content-Type": "application/json", "X-CSRFToken": document.querySelector('meta[name="csrf-token"]')?.content || "" };
