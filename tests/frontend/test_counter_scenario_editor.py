@@ -112,6 +112,13 @@ def test_a_scenario_built_in_its_editor_is_set_up_from_its_order_of_battle(new_p
         assert small_targets(page) == [], viewport
     assert serious_violations(page) == []
     page.set_viewport_size(TABLET_LANDSCAPE)
+    # The saved file opens in the editor as it was entered.
+    page.goto(f"/scenarios/{page.locator('[data-start-scenario]').input_value()}/edit")
+    expect(page.locator("[data-club-editor][data-loaded='true']")).to_be_visible()
+    expect(page.get_by_label("Peaks")).to_have_value(" ".join(PEAKS))
+    expect(page.get_by_label("No Man's Land")).to_have_value("1010 1011")
+    expect(page.get_by_label("Artillery Track 3: German")).to_have_value("2")
+    expect(page.locator("[data-club-counter]")).to_have_count(20)
 
     # The lobby: a game from the saved scenario.
     page.goto("/")

@@ -452,6 +452,8 @@
   const digits = /^[0-9]{4}$/;
   const drawSetup = () => {
     if (!setupBox) return;
+    const tools = root.querySelector(".counter-setup-tools");
+    if (tools) tools.hidden = model.turn.status !== "setup"; // the club's data is set once the game starts
     const waiting = model.turn.status === "setup"
       ? counters().filter((u) => !u.killed && !placeOf(u) && mayActFor(u.side)).sort(bySide) : [];
     setupBox.hidden = !waiting.length;
