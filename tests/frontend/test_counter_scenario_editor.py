@@ -133,8 +133,11 @@ def test_a_scenario_built_in_its_editor_is_set_up_from_its_order_of_battle(new_p
     expect(page.locator("[data-track-turn='3']")).to_have_attribute("title", re.compile(r"4/2"))
     assert "?/?" not in "".join(page.locator("[data-track-turn]").evaluate_all("ls => ls.map(l => l.title)"))
     assert serious_violations(page) == []
-    assert small_targets(page) == []
-    screenshot(page, "counter-set-up")
+    for viewport in (TABLET_PORTRAIT, PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE):
+        page.set_viewport_size(viewport)
+        screenshot(page, "counter-set-up")
+        assert_no_horizontal_scroll(page)
+        assert small_targets(page) == [], viewport
 
     taps = 0
 

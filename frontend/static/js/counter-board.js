@@ -472,7 +472,7 @@
     const row = (u) => h("form", { class: "setup-row", "data-setup-form": String(u.id) },
       h("label", { htmlFor: `setup-${u.id}` }, h("span", { class: "setup-name", text: nameOf(u).short }),
         h("span", { class: "sr-only", text: `: its ${board.place_word}` }),
-        printed(u) ? h("span", { class: "counter-values", text: ` ${printed(u)}` }) : null),
+        printed(u) ? h("span", { class: "counter-values", text: printed(u) }) : null),
       h("input", { id: `setup-${u.id}`, type: "text", inputMode: "numeric", autocomplete: "off", maxLength: 64, placeholder: place, "data-setup-place": String(u.id), value: typed.get(String(u.id)) || "" }),
       h("button", { type: "submit", class: "button", "aria-label": `Place ${nameOf(u).short}`, text: "Place" }));
     const out = [...groups.entries()].map(([k, g]) => h("section", { class: "setup-group", "data-setup-group": k },

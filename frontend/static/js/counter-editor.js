@@ -231,6 +231,18 @@
     if (e.target.closest("[data-club-save]")) { (gameDoc ? saveGame : saveScenario)(); return; }
     if (e.target.closest("[data-club-export]")) exportFile();
   });
+  // A file the club shares: stored as a new scenario (checked at the door, its refusal said), then edited here.
+  const importer = root.querySelector("[data-club-import]");
+  if (importer) importer.addEventListener("change", async () => {
+    const file = importer.files && importer.files[0];
+    importer.value = "";
+    if (!file) return;
+    let doc;
+    try { doc = JSON.parse(await file.text()); } catch (err) { tell("Not imported: the file is not a scenario file (JSON)."); return; }
+    const r = await call("/api/v1/scenarios", "POST", doc);
+    if (!r.ok) { tell(refusal(r, "imported")); return; }
+    window.location.assign(`/scenarios/${encodeURIComponent(r.data.id)}/edit`);
+  });
   form.addEventListener("submit", (e) => e.preventDefault());
   if (startForm && keyInput) startForm.addEventListener("submit", () => { startForm.querySelector("[data-start-key]").value = keyInput.value; });
 
