@@ -126,6 +126,8 @@ class CounterBoard:
     # a RulesError naming `<where>.<field>`. None: the club enters nothing.
     club: type[BaseModel] | None = None
     club_check: Callable[[Mapping[str, Any], str], None] | None = None
+    # The resolver that enters the same data as a roll in play ("" none): the referee's alone, never a side's.
+    club_roll: str = ""
 
 
 @dataclass(frozen=True)

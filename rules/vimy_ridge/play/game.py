@@ -40,7 +40,7 @@ from rules.core.scenario import NewForces
 from rules.core.turn import Notice, Step
 from rules.registry import register_game
 from rules.vimy_ridge.data import LAST_TURN, MAX_MARKERS_PER_UNIT, REPLACEMENTS_PER_NIGHT, TURNS
-from rules.vimy_ridge.play.club import CLUB, ClubData, checked
+from rules.vimy_ridge.play.club import CLUB, ClubData, ClubDataEntry, checked
 from rules.vimy_ridge.play.victory import TALLY, place_notes, tally
 from rules.vimy_ridge.resolvers import Combat, CombatRequest, allotment, is_night
 from rules.vimy_ridge.ruleset import VimyRidge, cite
@@ -754,6 +754,7 @@ KIT = TableKit(
         group_field="division",
         club=ClubData,
         club_check=board_checked,
+        club_roll=ClubDataEntry.id,
     )
 )
 

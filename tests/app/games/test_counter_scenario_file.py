@@ -161,3 +161,8 @@ def test_a_game_s_club_data_is_the_referee_s_in_set_up_and_set_once_it_starts(
     late = http.patch(api, json={"version": version, "club": HEXES}, headers=g.referee)
     assert late.status_code == 409 and "set once the game starts" in late.json()["detail"], late.text
     assert _page(http, f"/games/{g.id}/table/edit", g.referee).status_code == 409
+    # Nor may a side rewrite it as a roll in play (a Vimy town hex listed under its own counter).
+    mine = {"fields": {"club": {**HEXES, "vimy_town": [f"{1901 + i}" for i in range(12)]}}, "dice": []}
+    refused = http.post(f"{api}/resolve/club-data", json=mine, headers=g.attacker)
+    assert refused.status_code == 403 and "Only the referee" in refused.json()["detail"], refused.text
+    assert http.get(f"{api}/state", headers=g.referee).json()["board"]["vimy_town"] == HEXES["vimy_town"]
