@@ -449,7 +449,6 @@
   // taps: the field and the button), or Place all of a group's typed places at once. Kept as typed while the
   // list changes around it (a counter placed leaves it; the rest keep what was typed).
   const setupBox = root.querySelector("[data-setup]");
-  const digits = /^[0-9]{4}$/;
   const drawSetup = () => {
     if (!setupBox) return;
     const tools = root.querySelector(".counter-setup-tools");
@@ -487,9 +486,10 @@
   const placeCounter = async (id, to) => {
     const u = model.units.get(id);
     if (!u) return false;
-    if (!digits.test(to)) { notice(`${nameOf(u).short}: type its ${board.place_word} as the four digits printed on the map.`); return false; }
+    if (!to) { notice(`${nameOf(u).short}: type its ${board.place_word} first.`); return false; } // the rest is the rules'
     const r = await send(`${api}/units/${id}`, { version: u.version, [board.place_field]: to }, "PUT");
     if (failed(r)) { notice(refusal(r, `${nameOf(u).short} was not placed; check the connection.`)); return false; }
+    if (r.queued) { notice("Kept on this device: it is placed when the connection is back."); return true; }
     if (r.ok && r.data && r.data.unit) model.setUnit({ ...model.units.get(id), ...r.data.unit }, r.data.event_id);
     return true;
   };
