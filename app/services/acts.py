@@ -28,7 +28,7 @@ from sqlmodel import Session
 from app.data.models import Event, Game, Unit
 from app.errors import Conflict, Refused
 from app.guard.auth import Viewer, other_side
-from app.services import arrivals, formations, game_setup, resolve, score, templates, turns
+from app.services import arrivals, club_data, formations, game_setup, resolve, score, templates, turns
 from app.services import clock as clock_service
 from app.services import units as units_service
 from app.services.events import record
@@ -130,6 +130,10 @@ def _judged(
     (a stand's card judging its acts)."""
     if act.override:
         viewer.require_referee("override the rules of play")
+    board = rules_of(game).book.kit.counters
+    if isinstance(act, Roll) and board is not None and board.club_roll and act.resolver == board.club_roll:
+        # The club's own data is the referee's, entered in set-up: a side never rewrites the map it plays on.
+        viewer.require_referee("enter the club's data, in set-up from its editor")
     todo = _PREPARE[type(act)](session, game, viewer, act, formation)
     if todo.units is None and read is not None:
         todo.units = read[0]
@@ -533,11 +537,15 @@ _PREPARE: dict[type[Act], Callable[..., _Todo]] = {
 # -- the referee's edits of the game itself ------------------------------------------------------------------
 def edit_game(session: Session, game: Game, viewer: Viewer, version: int, values: dict[str, Any]) -> Event:
     """The game's own fields edited by the referee (the caller checks the seat) over its `version`, logged;
-    `table_objectives` its board's objectives (score.objectives_edited: before the game starts only)."""
+    `table_objectives` its board's objectives (score.objectives_edited), `club` a game of counters' club data
+    (club_data.club_edited): both before the game starts only."""
     fields = sorted(values)
     if "table_objectives" in values:
         values = {**values, "board": score.objectives_edited(game, values["table_objectives"])}
         del values["table_objectives"]
+    if "club" in values:
+        values = {**values, "board": club_data.club_edited(game, values["club"])}
+        del values["club"]
     bump_game(session, game, version, **values)
     return record(session, game, "game-updated", viewer.role, {"fields": fields})
 

@@ -120,6 +120,14 @@ class CounterBoard:
     # The state field naming a counter's group when the groups are words on the counters, not units above
     # them (a division printed on each counter); "" none.
     group_field: str = ""
+    # What the club enters once from its own copy (key places, tracks, tables' values), kept on the game's
+    # board and carried by a scenario's `board`: a model of its fields (each optional; the scenario editor
+    # renders a form from its JSON schema), and the check of an entry against what the book prints, raising
+    # a RulesError naming `<where>.<field>`. None: the club enters nothing.
+    club: type[BaseModel] | None = None
+    club_check: Callable[[Mapping[str, Any], str], None] | None = None
+    # The resolver that enters the same data as a roll in play ("" none): the referee's alone, never a side's.
+    club_roll: str = ""
 
 
 @dataclass(frozen=True)

@@ -446,6 +446,72 @@
     if (to) edited({ [board.place_field]: to });
   });
 
+  // -- set-up: the order of battle placed ---------------------------------------------------------------------
+  // Each counter not yet on the map that this seat sets up, by side and group: its place typed, then Place (two
+  // taps: the field and the button), or Place all of a group's typed places at once. Kept as typed while the
+  // list changes around it (a counter placed leaves it; the rest keep what was typed).
+  const setupBox = root.querySelector("[data-setup]");
+  const drawSetup = () => {
+    if (!setupBox) return;
+    const tools = root.querySelector(".counter-setup-tools");
+    if (tools) tools.hidden = model.turn.status !== "setup"; // the club's data is set once the game starts
+    const waiting = model.turn.status === "setup"
+      ? counters().filter((u) => !u.killed && !placeOf(u) && mayActFor(u.side)).sort(bySide) : [];
+    setupBox.hidden = !waiting.length;
+    const key = waiting.map((u) => u.id).join(",");
+    if (setupBox.dataset.drawn === key) return;
+    const typed = new Map([...setupBox.querySelectorAll("[data-setup-place]")].map((i) => [i.dataset.setupPlace, i.value]));
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.setupPlace : undefined;
+    const groups = new Map();
+    for (const u of waiting) {
+      const word = board.group_field ? String(u[board.group_field] || "") : "";
+      const k = `${u.side}:${word}`;
+      if (!groups.has(k)) groups.set(k, { title: word || sideName(u.side), side: u.side, units: [] });
+      groups.get(k).units.push(u);
+    }
+    const place = humanise(board.place_word);
+    const row = (u) => h("form", { class: "setup-row", "data-setup-form": String(u.id) },
+      h("label", { htmlFor: `setup-${u.id}` }, h("span", { class: "setup-name", text: nameOf(u).short }),
+        h("span", { class: "sr-only", text: `: its ${board.place_word}` }),
+        printed(u) ? h("span", { class: "counter-values", text: printed(u) }) : null),
+      h("input", { id: `setup-${u.id}`, type: "text", inputMode: "numeric", autocomplete: "off", maxLength: 64, placeholder: place, "data-setup-place": String(u.id), value: typed.get(String(u.id)) || "" }),
+      h("button", { type: "submit", class: "button", "aria-label": `Place ${nameOf(u).short}`, text: "Place" }));
+    const out = [...groups.entries()].map(([k, g]) => h("section", { class: "setup-group", "data-setup-group": k },
+      h("div", { class: "setup-head" }, h("h3", {}, h("span", { text: g.title }), h("span", { class: "muted group-note", text: ` ${sideName(g.side)} · ${g.units.length}` })),
+        h("button", { type: "button", class: "button", "data-setup-all": k, text: `Place all of ${g.title}` })),
+      g.units.map(row)));
+    setupBox.querySelector("[data-setup-groups]").replaceChildren(...out);
+    setupBox.dataset.drawn = key;
+    if (focused) { const again = setupBox.querySelector(`[data-setup-place="${focused}"]`); if (again) again.focus(); }
+  };
+  // One counter placed: its place set through the act pipeline (its refusal said, nothing else kept).
+  const placeCounter = async (id, to) => {
+    const u = model.units.get(id);
+    if (!u) return false;
+    if (!to) { notice(`${nameOf(u).short}: type its ${board.place_word} first.`); return false; } // the rest is the rules'
+    const r = await send(`${api}/units/${id}`, { version: u.version, [board.place_field]: to }, "PUT");
+    if (failed(r)) { notice(refusal(r, `${nameOf(u).short} was not placed; check the connection.`)); return false; }
+    if (r.queued) { notice("Kept on this device: it is placed when the connection is back."); return true; }
+    if (r.ok && r.data && r.data.unit) model.setUnit({ ...model.units.get(id), ...r.data.unit }, r.data.event_id);
+    return true;
+  };
+  if (setupBox) {
+    setupBox.addEventListener("submit", async (e) => {
+      const f = e.target.closest("[data-setup-form]");
+      if (!f) return;
+      e.preventDefault();
+      await placeCounter(Number(f.dataset.setupForm), f.querySelector("[data-setup-place]").value.trim());
+    });
+    setupBox.addEventListener("click", async (e) => {
+      const all = e.target.closest("[data-setup-all]");
+      if (!all) return;
+      const g = setupBox.querySelector(`[data-setup-group="${CSS.escape(all.dataset.setupAll)}"]`);
+      const rows = [...g.querySelectorAll("[data-setup-form]")].map((f) => [Number(f.dataset.setupForm), f.querySelector("[data-setup-place]").value.trim()]).filter(([, to]) => to);
+      if (!rows.length) { notice(`Type the ${board.place_word} of each counter to place first.`); return; }
+      for (const [id, to] of rows) if (!(await placeCounter(id, to))) return; // the first refusal stops the rest
+    });
+  }
+
   // -- loading and following the stream ----------------------------------------------------------------------
   const getJson = (url) => fetch(url, { credentials: "same-origin", cache: "no-store" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));
   const load = async () => {
@@ -461,6 +527,7 @@
   model.listen((what) => {
     if (what.units || what.all) drawList();
     if (what.turn || what.all) drawTurn();
+    if (what.units || what.turn || what.all) drawSetup();
     if (selected !== null && !play) readActs();
     else if (selected !== null) showCard();
   });

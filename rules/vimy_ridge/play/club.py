@@ -76,6 +76,16 @@ class ClubData(BaseModel):
         default=None,
         max_length=2000,
         description="Bombardment terrain of hexes (the modifiers chart's kinds).",
+        # The chart's own words for its kinds ("+1 = No Man's Land hex"), as the scenario editor names them.
+        json_schema_extra={
+            "labels": {
+                "clear": "Clear terrain",
+                "no-mans-land": "No Man's Land",
+                "town": "Town",
+                "woods": "Woods",
+                "trench": "Trench",
+            }
+        },
     )
     turn_track: list[TrackPart] | None = Field(
         default=None,
@@ -88,6 +98,7 @@ class ClubData(BaseModel):
         min_length=LAST_TURN,
         max_length=LAST_TURN,
         description="Bombardment markers per turn, [Allied, German], as printed on the Artillery Track (17.1).",
+        json_schema_extra={"columns": ["Allied", "German"]},
     )
     aircraft: int | None = Field(
         default=None, ge=0, le=20, description="Allied aircraft markers in the counter mix (11.1, 18.1)."

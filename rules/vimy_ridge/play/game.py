@@ -48,7 +48,7 @@ from rules.vimy_ridge.data import (
     TURNS,
     Terrain,
 )
-from rules.vimy_ridge.play.club import CLUB, ClubData, checked
+from rules.vimy_ridge.play.club import CLUB, ClubData, ClubDataEntry, checked
 from rules.vimy_ridge.play.setup import hex_checked, placed_refused, strengths_checked
 from rules.vimy_ridge.play.victory import TALLY, place_notes, tally
 from rules.vimy_ridge.resolvers import Combat, CombatRequest, allotment, is_night
@@ -857,9 +857,6 @@ def vimy_track(snapshot: Snapshot) -> tuple[TrackTurn, ...]:
     return tuple(out)
 
 
-KIT = TableKit(counters=CounterBoard("hex", "hex", "", ("attack", "defence"), group_field="division"))
-
-
 # -- the report: the game in the rules' words ---------------------------------------------------------------------
 class VimyReport(GameRules):
     """The referee board, the record and the story in Vimy's words: counters, no morale tests, what a
@@ -935,6 +932,20 @@ def board_checked(board: Mapping[str, Any], where: str) -> None:
         at = ".".join(str(p) for p in (where, *first["loc"]))
         raise RulesError(at, f"the club's entry: {first['msg']}", list(ClubData.model_fields)) from None
     checked(entered, where)
+
+
+KIT = TableKit(
+    counters=CounterBoard(
+        "hex",
+        "hex",
+        "",
+        ("attack", "defence"),
+        group_field="division",
+        club=ClubData,
+        club_check=board_checked,
+        club_roll=ClubDataEntry.id,
+    )
+)
 
 
 # -- the game ----------------------------------------------------------------------------------------------------
