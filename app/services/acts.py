@@ -130,10 +130,6 @@ def _judged(
     (a stand's card judging its acts)."""
     if act.override:
         viewer.require_referee("override the rules of play")
-    board = rules_of(game).book.kit.counters
-    if isinstance(act, Roll) and board is not None and board.club_roll and act.resolver == board.club_roll:
-        # The club's own data is the referee's, entered in set-up: a side never rewrites the map it plays on.
-        viewer.require_referee("enter the club's data, in set-up from its editor")
     todo = _PREPARE[type(act)](session, game, viewer, act, formation)
     if todo.units is None and read is not None:
         todo.units = read[0]

@@ -1,7 +1,8 @@
 """The club's own data of a game played on a board of counters (its rule set's
 `rules.core.kit.CounterBoard.club`: key places, tracks, tables' values read from the club's copy), entered by
-the referee from the scenario editor while the game is in set-up and set once it starts (issue 62). A game made
-from a scenario carries it in from the document's `board`."""
+the referee from the scenario editor while the game is in set-up and set once it starts (issue 62), for every
+seat, the referee's too: the club's roll that enters it at the rules tier (`CounterBoard.club_roll`) is refused in
+a game's play. A game made from a scenario carries it in from the document's `board`."""
 
 from __future__ import annotations
 
@@ -16,15 +17,30 @@ from rules.core.errors import RulesError
 
 # One sentence, the remedy with it: the club's data is the set-up's, as the table is.
 SET_AT_START = (
-    "the club's data is set once the game starts: enter it in set-up, before the referee starts the game"
+    "The club's data is set once the game starts: the referee enters it in set-up, from its editor."
 )
+
+
+def _set(game: Game) -> Conflict:
+    board = rules_of(game).book.kit.counters
+    why = "a game's club data is entered before play and kept as entered once it starts"
+    return Conflict(SET_AT_START, why=why, source=board.club_source if board is not None else None)
+
+
+def require_unset_roll(game: Game, resolver: str) -> None:
+    """Refuse the roll that enters the club's data (`CounterBoard.club_roll`) in a game, for every seat: a
+    roll is made in play, when the data is set (a side could otherwise list its own counter's hex as a key
+    hex and win at once)."""
+    board = rules_of(game).book.kit.counters
+    if board is not None and board.club_roll and resolver == board.club_roll:
+        raise _set(game)
 
 
 def club_edited(game: Game, entered: Mapping[str, Any]) -> dict[str, Any]:
     """The game's board with the club's data replaced by `entered` (a key left out is cleared), checked as a
     scenario's `board` is (a RulesError naming `club.<field>`); refused (409) once the game has started."""
     if game.status != "setup":
-        raise Conflict(SET_AT_START)
+        raise _set(game)
     board = rules_of(game).book.kit.counters
     if board is None or board.club is None or board.club_check is None:
         raise RulesError("club", "this game's rule set takes no club data", [])

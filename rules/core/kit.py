@@ -126,7 +126,10 @@ class CounterBoard:
     # a RulesError naming `<where>.<field>`. None: the club enters nothing.
     club: type[BaseModel] | None = None
     club_check: Callable[[Mapping[str, Any], str], None] | None = None
-    # The resolver that enters the same data as a roll in play ("" none): the referee's alone, never a side's.
+    # The rule that has the club's data entered before play (cited when it is refused once the game starts), and
+    # the resolver that enters the same data as a roll at the rules tier ("" none): never in a game's play, where
+    # the data is set (app.services.club_data refuses it for every seat, the referee's too).
+    club_source: str = ""
     club_roll: str = ""
 
 

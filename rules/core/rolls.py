@@ -46,14 +46,11 @@ class RollTerms:
     each side reads its own view); which request fields the table keeps, a player measures with the tape or the
     players judge by eye (`Claims`, none by default); and the game option (variant, reading) under which each
     side draws from the club's own pack at the table and enters the card it drew (`Roll.cards`), which the game
-    draws from its own pack in its stead (None: the game deals); the rolls only the referee makes."""
+    draws from its own pack in its stead (None: the game deals)."""
 
     secret_draws: Mapping[str, str] = field(default_factory=dict)
     claims: Claims = field(default_factory=Claims)
     drawn_at_table: tuple[str, str] | None = None
-    # The rolls only the referee makes (a table's facts entered for the game, not a player's act): resolver ->
-    # the one sentence refusing a player's seat, and its rule.
-    referee_rolls: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
 def at_table(terms: RollTerms, snapshot: Snapshot) -> bool:

@@ -63,6 +63,10 @@ def seeded(page: Any, step: str = "combat", club: bool = True) -> tuple[int, dic
         edited = page.request.put(f"{api}/units/{uid}", data={"version": 1, **values}, headers=referee)
         assert edited.status == 200, edited.text()
         ids[name] = uid
+    if club:  # entered by the referee in set-up, as its editor saves it
+        version = page.request.get(f"{api}/turn", headers=referee).json()["version"]
+        entered = page.request.patch(api, data={"version": version, "club": CLUB}, headers=referee)
+        assert entered.status == 200, entered.text()
     for _ in range(4):  # from set-up, step by step ("Zero Hour": the Allied movement moves nothing)
         version = page.request.get(f"{api}/turn", headers=referee).json()["version"]
         advanced = page.request.post(f"{api}/turn/advance", data={"version": version}, headers=referee)
@@ -71,11 +75,6 @@ def seeded(page: Any, step: str = "combat", club: bool = True) -> tuple[int, dic
             break
     else:
         raise AssertionError(f"no {step} step in the first turn")
-    if club:
-        entered = page.request.post(
-            f"{api}/resolve/club-data", data={"fields": {"club": CLUB}, "dice": []}, headers=referee
-        )
-        assert entered.status == 200, entered.text()
     return gid, made, ids
 
 

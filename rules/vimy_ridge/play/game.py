@@ -680,14 +680,6 @@ ROLL_TERMS = RollTerms(
         ),
         seen=frozenset({"terrain", "no_mans_land"}),
     ),
-    # The club's own values (its map, its tracks) are the referee's to enter: a player's seat could otherwise
-    # rewrite the key hexes mid-game (an own counter's hex listed as a Vimy town hex wins at once).
-    referee_rolls={
-        "club-data": (
-            "Only the referee enters the club's data (key hexes, tracks): ask the referee (11.1, 12.1).",
-            f"{cite('11.1 Set up Sequence')}; {CLUB}",
-        )
-    },
 )
 
 
@@ -943,6 +935,9 @@ KIT = TableKit(
         group_field="division",
         club=ClubData,
         club_check=board_checked,
+        # The club's map and tracks are set before play (11.1's set-up sequence): a seat that could rewrite the
+        # key hexes mid-game could list its own counter's hex as a Vimy town hex and win at once.
+        club_source=f"{cite('11.1 Set up Sequence')}; {CLUB}",
         club_roll=ClubDataEntry.id,
     )
 )

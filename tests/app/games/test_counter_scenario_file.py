@@ -160,9 +160,12 @@ def test_a_game_s_club_data_is_the_referee_s_in_set_up_and_set_once_it_starts(
     version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
     late = http.patch(api, json={"version": version, "club": HEXES}, headers=g.referee)
     assert late.status_code == 409 and "set once the game starts" in late.json()["detail"], late.text
+    assert "11.1" in late.json()["source"], late.text
     assert _page(http, f"/games/{g.id}/table/edit", g.referee).status_code == 409
-    # Nor may a side rewrite it as a roll in play (a Vimy town hex listed under its own counter).
+    # Nor as a roll in play, by any seat (a side listing a Vimy town hex under its own counter; the referee).
     mine = {"fields": {"club": {**HEXES, "vimy_town": [f"{1901 + i}" for i in range(12)]}}, "dice": []}
-    refused = http.post(f"{api}/resolve/club-data", json=mine, headers=g.attacker)
-    assert refused.status_code == 403 and "Only the referee" in refused.json()["detail"], refused.text
+    for seat in (g.attacker, g.referee):
+        refused = http.post(f"{api}/resolve/club-data", json=mine, headers=seat)
+        assert refused.status_code == 409 and "11.1" in refused.json()["source"], refused.text
+        assert "set once the game starts" in refused.json()["detail"], refused.text
     assert http.get(f"{api}/state", headers=g.referee).json()["board"]["vimy_town"] == HEXES["vimy_town"]

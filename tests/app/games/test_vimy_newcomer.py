@@ -100,20 +100,6 @@ def test_a_combat_is_rolled_from_the_card_with_no_club_data(sqlite_client: TestC
     assert lost.status_code == 200, lost.text
 
 
-def test_the_club_data_is_refused_to_a_player_seat_once_the_game_has_started(
-    sqlite_client: TestClient,
-) -> None:
-    http = sqlite_client
-    g, _allied, _german = _game(http)
-    club = {"fields": {"club": {"vimy_town": [f"{1801 + i}" for i in range(11)] + ["0910"]}}, "dice": []}
-    refused = http.post(f"/api/v1/games/{g.id}/resolve/club-data", headers=g.attacker, json=club)
-    assert refused.status_code in (403, 409), refused.text
-    sentence = refused.json()["detail"]
-    assert len(sentence) <= 120 and "club" in sentence.lower(), sentence
-    state = http.get(f"/api/v1/games/{g.id}/state", headers=g.referee).json()
-    assert not state["board"].get("vimy_town") and not (state["board"].get("tally") or {}).get("instant_win")
-
-
 def test_a_counter_is_checked_at_the_door_and_a_refused_one_leaves_nothing_behind(
     sqlite_client: TestClient,
 ) -> None:

@@ -232,6 +232,9 @@ def test_set_up_on_the_sides_own_hexes_where_the_club_data_names_them() -> None:
     assert VIMY_GAME.forbidden(replace(snap, turn=2, step=MOVEMENT), german) == ()
 
 
-def test_the_club_data_is_the_referees_roll_said_in_one_sentence() -> None:
-    sentence, source = VIMY_GAME.book.roll_terms.referee_rolls["club-data"]
-    assert len(sentence) <= 120 and sentence.endswith(").") and "11.1" in source
+def test_the_club_data_is_set_before_play_by_the_set_up_sequence() -> None:
+    board = VIMY_GAME.book.kit.counters
+    assert board is not None and "11.1" in board.club_source
+    assert (
+        board.club_roll in get_ruleset("vimy-ridge").resolvers
+    )  # the roll the app refuses in play names a real resolver
