@@ -124,6 +124,9 @@ class CardOfferOut(BaseModel):
     label: str
     unit_id: int | None
     refused: CardRefusedOut | None
+    values: dict[str, str | int | bool | None] = Field(
+        default={}, description="A move's result set with the place the player names (a retreat), else none."
+    )
 
 
 class StandActsOut(BaseModel):

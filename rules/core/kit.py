@@ -131,6 +131,10 @@ class CounterBoard:
     # the data is set (app.services.club_data refuses it for every seat, the referee's too).
     club_source: str = ""
     club_roll: str = ""
+    # The moves a counter's card offers besides a plain one, each a result the move applies (field, value, the
+    # button's words): a combat's retreat or advance, which either seat may apply where the result is one of
+    # the book's `shared_edits` (the other side's counter too); the pipeline judges each.
+    place_results: tuple[tuple[str, Any, str], ...] = ()
 
 
 @dataclass(frozen=True)

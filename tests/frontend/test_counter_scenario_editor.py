@@ -81,6 +81,11 @@ def test_a_scenario_built_in_its_editor_is_set_up_from_its_order_of_battle(new_p
     page.get_by_label("Petit Vimy Town").fill("1534 1535")
     page.get_by_label("Trench Hexsides").fill("0910-1010")
     page.get_by_label("No Man's Land").fill("1010 1011")
+    # Each side's set-up hexes (19.1, 20.2): the order of battle's hexes below, so its placing is checked.
+    allied_hexes = [h for side, _d, _n, hexes in ORDER if side == "attacker" for h in hexes]
+    german_hexes = [h for side, _d, _n, hexes in ORDER if side == "defender" for h in hexes]
+    page.get_by_label("Allied Set Up").fill(" ".join(allied_hexes))
+    page.get_by_label("German Set Up").fill(" ".join(german_hexes))
     for i, (part, (allied, german)) in enumerate(zip(TRACK, ARTILLERY, strict=True)):
         page.get_by_label(f"Turn Track {i + 1}", exact=True).select_option(part)
         page.get_by_label(f"Artillery Track {i + 1}: Allied").fill(str(allied))
@@ -117,6 +122,7 @@ def test_a_scenario_built_in_its_editor_is_set_up_from_its_order_of_battle(new_p
     expect(page.locator("[data-club-editor][data-loaded='true']")).to_be_visible()
     expect(page.get_by_label("Peaks")).to_have_value(" ".join(PEAKS))
     expect(page.get_by_label("No Man's Land")).to_have_value("1010 1011")
+    expect(page.get_by_label("German Set Up")).to_have_value(" ".join(german_hexes))
     expect(page.get_by_label("Artillery Track 3: German")).to_have_value("2")
     expect(page.locator("[data-club-counter]")).to_have_count(20)
 
@@ -146,6 +152,11 @@ def test_a_scenario_built_in_its_editor_is_set_up_from_its_order_of_battle(new_p
         locator.tap()
         taps += 1
 
+    # A counter typed on the other side's set-up hex is refused in one sentence with its rule, and stays to place.
+    page.get_by_label(re.compile(r"^1st Bn: its hex")).fill(german_hexes[0])
+    page.get_by_role("button", name="Place 1st Bn", exact=True).tap()
+    expect(page.locator("#net-status")).to_contain_text("(20.2)")
+    page.get_by_label(re.compile(r"^1st Bn: its hex")).fill("")
     placed = 0
     for _side, _division, names, hexes in ORDER[:3]:  # one at a time: its field, its digits, Place
         for name, where in zip(names, hexes, strict=True):

@@ -186,13 +186,16 @@
         choices.map((c) => h("button", { type: "button", class: "button", "data-edit": String(i), "data-choice": String(e.choices.indexOf(c)), text: c.label }))));
     }
     const offer = (kind) => (offered.offers || []).find((o) => o.kind === kind);
-    const place = offer("place");
-    if (place && !place.refused) {
+    // Its moves the pipeline accepts now, one place typed: a plain move (its own side's), and a move applying a
+    // result (a combat's retreat or advance, `values`), which either seat may make.
+    const moves = (offered.offers || []).filter((o) => o.kind === "place" && !o.refused);
+    if (moves.length) {
       const numeric = counters().every((c) => !placeOf(c) || /^\d+$/.test(placeOf(c)));
+      const plain = moves.find((o) => !Object.keys(o.values || {}).length);
       kids.push(h("form", { class: "play-row", "data-place-form": "" },
-        h("label", { htmlFor: "counter-place", text: place.label }),
+        h("label", { htmlFor: "counter-place", text: plain ? plain.label : `To another ${board.place_word}` }),
         h("input", { id: "counter-place", name: "place", type: "text", inputMode: numeric ? "numeric" : "text", maxLength: 64, required: true, autocomplete: "off", value: "", "data-place-input": "" }),
-        h("button", { type: "submit", class: "button", text: "Move" })));
+        moves.map((o) => h("button", { type: "submit", class: "button", "data-place-values": JSON.stringify(o.values || {}), text: o === plain ? "Move" : o.label }))));
     }
     const marks = ["mark", "recover"].map(offer).filter((o) => o && !o.refused);
     if (marks.length) kids.push(h("div", { class: "play-acts", role: "group", "aria-label": "Markers" },
@@ -443,7 +446,8 @@
     if (!e.target.matches("[data-place-form]")) return;
     e.preventDefault();
     const to = e.target.querySelector("[data-place-input]").value.trim();
-    if (to) edited({ [board.place_field]: to });
+    const by = e.submitter && e.submitter.dataset.placeValues ? e.submitter : e.target.querySelector("[data-place-values]");
+    if (to) edited({ [board.place_field]: to, ...JSON.parse(by.dataset.placeValues || "{}") });
   });
 
   // -- set-up: the order of battle placed ---------------------------------------------------------------------

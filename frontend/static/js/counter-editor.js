@@ -3,8 +3,9 @@
 // the order of battle (each side's counters with their printed values). A scenario is saved through the
 // scenario API (POST a new one, PUT a stored one; a stored one is read back into the form) and a game is
 // started from it through the start page's form; a game in set-up is saved to the game itself (PATCH its
-// `club` over its version, then each new or changed counter through the units API). Refusals are the server's,
-// one sentence naming the field.
+// `club` over its version, then each new counter added with its values in one request, each changed one saved
+// over its version, through the units API). Refusals are the server's, one sentence naming the field or the
+// counter.
 (() => {
   const root = document.querySelector("[data-club-editor]");
   if (!root) return;
@@ -55,6 +56,15 @@
     }
     if (window.firestepExplain && r.status) return window.firestepExplain(r.status, body, r.retryAfter);
     return `Not ${doing}: the server could not be reached; check the connection.`;
+  };
+
+  // A counter the game refused: the server's own sentence with its rule, after the counter's name, and the row
+  // marked and focused so the one to fix is in view.
+  const counterRefused = (row, r, name) => {
+    const detail = r.data && typeof r.data.detail === "string" && r.status >= 400 && r.status < 500 ? r.data.detail : "";
+    tell(detail ? `${name}: ${detail}` : refusal(r, `saved (${name})`));
+    row.dataset.refused = "true";
+    row.querySelector("[data-counter-name]").focus();
   };
 
   // -- the club's data ---------------------------------------------------------------------------------------
@@ -197,19 +207,19 @@
     version = r.data.version;
     for (const row of root.querySelectorAll("[data-club-counter]")) {
       const { name, state } = rowValues(row);
-      if (!row.dataset.unitId) {
-        const added = await call(`${api}/units`, "POST", { side: row.dataset.clubCounter, name, level: spec.level });
-        if (!added.ok) { tell(refusal(added, `added (${name})`)); return; }
-        row.dataset.unitId = String(added.data.unit.id);
-        row.dataset.version = String(added.data.unit.version);
-        row.querySelector("[data-club-remove]")?.remove();
-      }
       const said = JSON.stringify({ name, state });
       if (row.dataset.saved === said) continue; // as read: nothing to write
-      const set = await call(`${api}/units/${row.dataset.unitId}`, "PUT", { version: Number(row.dataset.version), name, ...state });
-      if (!set.ok) { tell(refusal(set, `saved (${name})`)); return; }
-      row.dataset.version = String(set.data.unit.version);
+      // A new counter is added with its values in one request, checked at the door (a refused one leaves
+      // nothing behind); one read from the game is saved over the version it was read at.
+      const r = row.dataset.unitId
+        ? await call(`${api}/units/${row.dataset.unitId}`, "PUT", { version: Number(row.dataset.version), name, ...state })
+        : await call(`${api}/units`, "POST", { side: row.dataset.clubCounter, name, level: spec.level, state });
+      if (!r.ok) { counterRefused(row, r, name); return; }
+      row.dataset.unitId = String(r.data.unit.id);
+      row.dataset.version = String(r.data.unit.version);
       row.dataset.saved = said;
+      delete row.dataset.refused;
+      row.querySelector("[data-club-remove]")?.remove();
     }
     tell("Saved to the game.", true);
   };

@@ -1,6 +1,7 @@
 """What the club's own copy of Vimy Ridge gives and the book does not print: the key hexes of its map, the
-turn track's sequence, the Artillery Track and the aircraft markers, entered once per game (a `club-data`
-roll, or a scenario file's `board`) and kept on the game's board. Each value is checked against what the book
+turn track's sequence, the Artillery Track and the aircraft markers, entered once per game before play (a
+scenario file's `board`, or the game's own in set-up; the `club-data` roll enters them at the rules tier) and
+kept on the game's board. Each value is checked against what the book
 does print about it (13 peaks, 12 Vimy town hexes, four-digit hex numbers, 8/5 on turn 2, 13 markers in all)
 and is named as the club's wherever it is used (`CLUB`)."""
 

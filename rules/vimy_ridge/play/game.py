@@ -939,6 +939,8 @@ KIT = TableKit(
         # key hexes mid-game could list its own counter's hex as a Vimy town hex and win at once.
         club_source=f"{cite('11.1 Set up Sequence')}; {CLUB}",
         club_roll=ClubDataEntry.id,
+        # The standard rules' retreat and advance after a combat, applied by either seat (the log says who).
+        place_results=(("applied_result", "retreated", "Retreat"), ("applied_result", "advanced", "Advance")),
     )
 )
 

@@ -78,7 +78,11 @@ def test_a_combat_is_rolled_from_the_card_with_no_club_data(sqlite_client: TestC
     )
     assert rolled.status_code == 200, rolled.text
     assert rolled.json()["resolution"]["outcome_key"] == "D2"
-    # The result applied by either seat: the winner's seat retreats the defender; the log says who.
+    # The result applied by either seat: the winner's seat retreats the defender from its card (a retreat or an
+    # advance with the hex typed, never a plain move of the other side's counter); the log says who.
+    moves = [o for o in http.get(f"{api}/units/{german}/acts", headers=g.attacker).json()["offers"]]
+    offered = {o["label"]: o["values"] for o in moves if o["kind"] == "place" and o["refused"] is None}
+    assert offered == {"Retreat": {"applied_result": "retreated"}, "Advance": {"applied_result": "advanced"}}
     version = next(u for u in http.get(f"{api}/units", headers=g.attacker).json() if u["id"] == german)[
         "version"
     ]
