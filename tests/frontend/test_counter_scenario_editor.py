@@ -131,6 +131,7 @@ def test_a_scenario_built_in_its_editor_is_set_up_from_its_order_of_battle(new_p
     page.locator("label.chip", has_text="Our Vimy").tap()
     with page.expect_navigation(url=re.compile(r"/games/\d+/created")):
         page.get_by_role("button", name="Create game").tap()
+    game_page = page.url
     page.locator("#main").get_by_role("link", name="Counters").tap()
     setup = page.locator("[data-setup]")
     expect(setup).to_be_visible()
@@ -178,4 +179,20 @@ def test_a_scenario_built_in_its_editor_is_set_up_from_its_order_of_battle(new_p
     peak = page.locator("[data-counter-group='place-1101']")
     expect(peak).to_contain_text("RIR 265")
     expect(peak.locator(".group-note")).not_to_be_empty()
+
+    # The game's own order of battle, edited in set-up: a counter added in one request, refused whole with its
+    # rule's sentence (19.1 names the German divisions), then added once its division is one the book names.
+    page.goto(game_page.replace("/created", "/table/edit"))
+    expect(page.locator("[data-club-editor][data-loaded='true']")).to_be_visible()
+    page.locator("[data-club-add='defender']").tap()
+    row = page.locator("[data-club-counter='defender']").last
+    row.get_by_label("Name").fill("RIR 266")
+    row.get_by_label("Division").fill("5th Guards")
+    page.locator("[data-club-save]").tap()
+    expect(page.locator("[data-club-message]")).to_contain_text(re.compile(r"^RIR 266: .*\(19\.1\)"))
+    row.get_by_label("Division").fill("79th Reserve")
+    page.locator("[data-club-save]").tap()
+    expect(page.locator("[data-club-message]")).to_have_text("Saved to the game.")
+    page.reload()
+    expect(page.locator("[data-club-counter='defender']")).to_have_count(11)  # the refused one left nothing
     assert errors == []

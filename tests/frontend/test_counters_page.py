@@ -175,6 +175,17 @@ def test_a_newcomers_attack_offers_the_books_five_lines_and_either_seat_applies_
     tap(defender, defender.locator(f"[data-counter='{ids['1st Bn']}']"))
     tap(defender, defender.get_by_role("group", name="Combat result").get_by_role("button", name="Step loss"))
     expect(defender.locator(f"[data-counter='{ids['1st Bn']}']")).to_contain_text("Depleted")
+    # And retreats it from its card, its hex typed (the other side's counter: a retreat or an advance, no plain move).
+    result = defender.get_by_role("group", name="Combat result")
+    expect(result.get_by_role("button", name="Step loss")).to_have_count(
+        0
+    )  # the card read anew, then typed in
+    moves = defender.locator("[data-place-form]")
+    expect(moves.get_by_role("button", name="Retreat", exact=True)).to_be_visible()
+    expect(moves.get_by_role("button", name="Move", exact=True)).to_have_count(0)
+    moves.get_by_label("To another hex").fill("0810")
+    tap(defender, moves.get_by_role("button", name="Retreat", exact=True))
+    expect(defender.locator("[data-counter-group='place-0810']")).to_contain_text("1st Bn")
 
 
 def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -> None:
