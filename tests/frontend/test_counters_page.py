@@ -183,6 +183,7 @@ def test_a_newcomers_attack_offers_the_books_five_lines_and_either_seat_applies_
     moves = defender.locator("[data-place-form]")
     expect(moves.get_by_role("button", name="Retreat", exact=True)).to_be_visible()
     expect(moves.get_by_role("button", name="Move", exact=True)).to_have_count(0)
+    screenshot(defender, "counters-retreat")
     moves.get_by_label("To another hex").fill("0810")
     tap(defender, moves.get_by_role("button", name="Retreat", exact=True))
     expect(defender.locator("[data-counter-group='place-0810']")).to_contain_text("1st Bn")

@@ -104,6 +104,10 @@
     }
     return out;
   };
+  // A box of places grows with what is typed in it (up to its CSS max-height), so the list reads whole.
+  const fit = (box) => { box.style.height = "auto"; box.style.height = `${box.scrollHeight + 4}px`; };
+  form.addEventListener("input", (e) => { if (e.target.matches("textarea.club-places")) fit(e.target); });
+  window.addEventListener("resize", () => form.querySelectorAll("textarea.club-places").forEach(fit)); // rewrapped
   const fillClub = (board) => {
     for (const f of spec.fields) {
       const node = fieldNode(f.name);
@@ -123,6 +127,7 @@
         });
       } else if (f.kind === "number") node.value = String(v);
     }
+    form.querySelectorAll("textarea.club-places").forEach(fit);
   };
 
   // -- the order of battle -----------------------------------------------------------------------------------
