@@ -73,7 +73,9 @@ class CombatRequest(VimyRequest):
     )
     attack_strength: int = Field(ge=0, le=200, description="Total attack strength of the attacking units.")
     defense_strength: int = Field(ge=0, le=200, description="Printed defence strength of the defender.")
-    no_mans_land: bool = Field(default=False, description="The defender is in a No Man's Land hex (14.1).")
+    no_mans_land: bool = Field(
+        default=False, title="No Man's Land", description="The defender is in a No Man's Land hex (14.1)."
+    )
     turn: int | None = Field(
         default=None, ge=1, le=LAST_TURN, description="Game turn; attacks are refused at night."
     )
