@@ -377,11 +377,16 @@
     readActs();
     showCard();
   };
-  const edited = async (values) => {
-    const u = model.units.get(selected);
+  // One counter's edit over the version it was read at, through the act pipeline (the card's, set-up's): the
+  // answer, its refusal said; the counter as the server keeps it.
+  const putUnit = async (u, values, fallback) => {
     const r = await send(`${api}/units/${u.id}`, { version: u.version, ...values }, "PUT");
-    if (failed(r)) { notice(refusal(r, "Not recorded; check the connection.")); return; }
-    if (r.ok && r.data && r.data.unit) model.setUnit({ ...model.units.get(u.id), ...r.data.unit }, r.data.event_id);
+    if (failed(r)) notice(refusal(r, fallback));
+    else if (r.ok && r.data && r.data.unit) model.setUnit({ ...model.units.get(u.id), ...r.data.unit }, r.data.event_id);
+    return r;
+  };
+  const edited = async (values) => {
+    await putUnit(model.units.get(selected), values, "Not recorded; check the connection.");
     readActs();
   };
 
@@ -493,11 +498,9 @@
     const u = model.units.get(id);
     if (!u) return false;
     if (!to) { notice(`${nameOf(u).short}: type its ${board.place_word} first.`); return false; } // the rest is the rules'
-    const r = await send(`${api}/units/${id}`, { version: u.version, [board.place_field]: to }, "PUT");
-    if (failed(r)) { notice(refusal(r, `${nameOf(u).short} was not placed; check the connection.`)); return false; }
-    if (r.queued) { notice("Kept on this device: it is placed when the connection is back."); return true; }
-    if (r.ok && r.data && r.data.unit) model.setUnit({ ...model.units.get(id), ...r.data.unit }, r.data.event_id);
-    return true;
+    const r = await putUnit(u, { [board.place_field]: to }, `${nameOf(u).short} was not placed; check the connection.`);
+    if (r && r.queued) notice("Kept on this device: it is placed when the connection is back.");
+    return !failed(r);
   };
   if (setupBox) {
     setupBox.addEventListener("submit", async (e) => {
