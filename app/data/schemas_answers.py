@@ -162,6 +162,10 @@ class CountersOut(BaseModel):
     steps: list[str] = Field(
         description='Each step of a turn as the book prints it ("Combat phase"), in order.'
     )
+    flipped: tuple[str, list[str]] = Field(
+        default=("", []),
+        description="The state flag that turns a counter to its other face and the fields printed there.",
+    )
 
 
 class TargetMarkOut(BaseModel):

@@ -32,6 +32,7 @@ class CounterBoardView:
     marks: dict[int, str]  # what lies on each counter besides its state ("2 bombardment markers"), by unit id
     badges: tuple[str, ...]  # the rule set's game-wide values set, in words (an allotment left)
     steps: tuple[str, ...] = ()  # each step of a turn as the book prints it ("Combat phase"), in order
+    flipped: tuple[str, tuple[str, ...]] = ("", ())  # the flag turning a counter, the values printed then
 
 
 def plays_on_counters(game: Game) -> bool:
@@ -57,6 +58,7 @@ def counter_board(session: Session, game: Game) -> CounterBoardView:
         marks=dict(notes.marks),
         badges=tuple(badges(rules.book.kit, game.state)),
         steps=tuple(s.title for s in rules.steps(game.period)),
+        flipped=board.flipped,
     )
 
 

@@ -135,6 +135,9 @@ class CounterBoard:
     # button's words): a combat's retreat or advance, which either seat may apply where the result is one of
     # the book's `shared_edits` (the other side's counter too); the pipeline judges each.
     place_results: tuple[tuple[str, Any, str], ...] = ()
+    # A counter's other face (a reduced unit flipped to its depleted side): the state flag that turns it and the
+    # fields printed there in place of `values`, in order; ("", ()) none.
+    flipped: tuple[str, tuple[str, ...]] = ("", ())
 
 
 @dataclass(frozen=True)

@@ -174,12 +174,14 @@ def test_a_newcomers_attack_offers_the_books_five_lines_and_either_seat_applies_
     defender.goto(f"/games/{gid}/counters")
     tap(defender, defender.locator(f"[data-counter='{ids['1st Bn']}']"))
     tap(defender, defender.get_by_role("group", name="Combat result").get_by_role("button", name="Step loss"))
-    expect(defender.locator(f"[data-counter='{ids['1st Bn']}']")).to_contain_text("Depleted")
-    # And retreats it from its card, its hex typed (the other side's counter: a retreat or an advance, no plain move).
+    flipped = defender.locator(f"[data-counter='{ids['1st Bn']}']")
+    expect(flipped).to_contain_text("Depleted")
+    expect(flipped).to_contain_text("2-2")  # its depleted face's values, no longer its full 4-4
+    # And retreats it from its card, its hex typed (the other side's counter: a retreat or an advance, no plain
+    # move).
     result = defender.get_by_role("group", name="Combat result")
-    expect(result.get_by_role("button", name="Step loss")).to_have_count(
-        0
-    )  # the card read anew, then typed in
+    # The card read anew after the step lost, then the hex typed in.
+    expect(result.get_by_role("button", name="Step loss")).to_have_count(0)
     moves = defender.locator("[data-place-form]")
     expect(moves.get_by_role("button", name="Retreat", exact=True)).to_be_visible()
     expect(moves.get_by_role("button", name="Move", exact=True)).to_have_count(0)

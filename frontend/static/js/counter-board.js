@@ -62,7 +62,12 @@
   // This seat's side first (the referee: the side to move's), then by name.
   const firstSide = () => (role === "attacker" || role === "defender" ? role : model.turn.side_to_move || "attacker");
   const bySide = (a, b) => (a.side === firstSide() ? 0 : 1) - (b.side === firstSide() ? 0 : 1) || nameOf(a).short.localeCompare(nameOf(b).short, undefined, { numeric: true });
-  const printed = (u) => board.values.map((f) => u[f]).filter((v) => v !== undefined && v !== null && v !== "").join("-");
+  // Its values as the face now up shows them: a counter flipped (a step lost) shows its other face's values.
+  const faceOf = (u) => {
+    const [flag, other] = board.flipped || ["", []];
+    return flag && u[flag] && other.every((f) => u[f] !== undefined && u[f] !== null && u[f] !== "") ? other : board.values;
+  };
+  const printed = (u) => faceOf(u).map((f) => u[f]).filter((v) => v !== undefined && v !== null && v !== "").join("-");
   // Its state in words, each with its kind: the marker's count, then the rule set's fields shown on its card.
   const stateOf = (u) => [
     ...(ruleState.marker && u[ruleState.marker.name] ? [{ kind: "count", marker: true, text: `${ruleState.marker.label} ${u[ruleState.marker.name]}` }] : []),
@@ -159,6 +164,7 @@
     card.hidden = false;
     card.classList.toggle("picking", Boolean(play && play.act.target && play.target === null));
     card.classList.toggle("playing", Boolean(play));
+    const same = root.dataset.card === String(u.id);
     root.dataset.card = String(u.id);
     const head = [
       h("div", { class: "card-head" },
@@ -170,7 +176,15 @@
     // Drawn anew only when it reads differently: a live frame that changes nothing on the card leaves its
     // buttons (and what is typed in it) where they are.
     const next = h("div", {}, ...head, h("div", { class: "card-play", "data-card-play": "" }, play ? playArea(u) : actsArea(u)));
-    if (next.innerHTML !== card.innerHTML) card.replaceChildren(...next.childNodes);
+    if (next.innerHTML === card.innerHTML) return;
+    // A place typed for this counter is kept through a redraw (its acts read anew by a live frame).
+    const typed = same ? card.querySelector("[data-place-input]") : null;
+    const kept = typed ? typed.value : "";
+    const focused = typed !== null && document.activeElement === typed;
+    card.replaceChildren(...next.childNodes);
+    const again = card.querySelector("[data-place-input]");
+    if (again && kept) again.value = kept;
+    if (again && focused) again.focus();
   };
   const actsArea = (u) => {
     if (!offered) return h("p", { class: "muted", text: "Reading what it may do…" });

@@ -941,6 +941,8 @@ KIT = TableKit(
         club_roll=ClubDataEntry.id,
         # The standard rules' retreat and advance after a combat, applied by either seat (the log says who).
         place_results=(("applied_result", "retreated", "Retreat"), ("applied_result", "advanced", "Advance")),
+        # A step lost: the counter is flipped to its depleted values (11.3 "depleted ... units").
+        flipped=("depleted", ("attack_depleted", "defence_depleted")),
     )
 )
 
