@@ -127,6 +127,9 @@ class CardOfferOut(BaseModel):
     label: str
     unit_id: int | None
     refused: CardRefusedOut | None
+    values: dict[str, str | int | bool | None] = Field(
+        default={}, description="A move's result set with the place the player names (a retreat), else none."
+    )
 
 
 class StandActsOut(BaseModel):
@@ -159,6 +162,13 @@ class CountersOut(BaseModel):
     places: dict[str, str] = Field(description="What each named place is, with its rule.")
     marks: dict[int, str] = Field(description="What lies on each counter besides its state, by unit id.")
     badges: list[str] = Field(description="The rule set's game-wide values set, in words.")
+    steps: list[str] = Field(
+        description='Each step of a turn as the book prints it ("Combat phase"), in order.'
+    )
+    flipped: tuple[str, list[str]] = Field(
+        default=("", []),
+        description="The state flag that turns a counter to its other face and the fields printed there.",
+    )
 
 
 class TargetMarkOut(BaseModel):
@@ -390,6 +400,9 @@ class SideScoreOut(BaseModel):
     side: str
     points: int
     losses: int
+    needed: int | None = Field(
+        default=None, description="The points the side needs to win, where the book says."
+    )
 
 
 class ObjectiveScoreOut(BaseModel):

@@ -74,6 +74,11 @@ class TableObjectives(_Strict):
     features: Annotated[list[ObjectiveFeature], Field(max_length=O.MAX_OBJECTIVES)]
 
 
+# A game of counters' values from the club's own copy (its rule set checks them): a scenario's `board`, and a
+# game's own in set-up (PATCH /api/v1/games/{id} `club`).
+ScenarioBoard = Annotated[dict[str, Any], Field(max_length=32), nested_at_most(4)]
+
+
 class ScenarioIn(_Strict):
     format: Literal["firestep-scenario/1"]
     id: Annotated[str, Field(pattern=S.ID_PATTERN.pattern)] | None = None
@@ -96,7 +101,7 @@ class ScenarioIn(_Strict):
     errata: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=50)] = []
     terrain: Terrain | None = None
     # A game of counters on the players' own board: the values it starts with (its rule set checks them).
-    board: Annotated[dict[str, Any], Field(max_length=32), nested_at_most(4)] = {}
+    board: ScenarioBoard = {}
     table_objectives: TableObjectives | None = None
     sides: dict[SideName, ScenarioSide]
 

@@ -22,6 +22,7 @@ from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict
 from app.guard import limits
 from app.guard.auth import ORGANISER_HEADER
+from app.pages import counter_editor
 from app.pages.common import not_found
 from app.pages.seats import Seat, game_page
 from app.pages.table_map import map_sizes
@@ -29,6 +30,7 @@ from app.pages.templates import templates
 from app.services import game_setup
 from app.services import scenarios as scenarios_service
 from app.services import units as units_service
+from app.services.markers import rules_of
 from rules.core.errors import NotFoundError
 from rules.core.forces import chart_dict
 from rules.core.kit import TERRAIN_CLASS
@@ -53,7 +55,10 @@ def new_scenario_page(request: Request, ruleset: str | None = None) -> Response:
     playable = [r.book.ruleset_id for r in all_game_rules()]
     if ruleset is not None and ruleset not in playable:
         return not_found(request, NotFoundError("rule set", ruleset[:64], playable))
-    return _editor(request, None, game_setup.new_game_rules(ruleset).book.ruleset_id)
+    ruleset_id = game_setup.new_game_rules(ruleset).book.ruleset_id
+    if counter_editor.takes_club(ruleset_id):  # a game of counters: the club's data, not a table
+        return counter_editor.page(request, ruleset_id)
+    return _editor(request, None, ruleset_id)
 
 
 @router.get("/scenarios/{scenario_id}/edit", response_class=HTMLResponse)
@@ -64,6 +69,8 @@ def edit_scenario_page(request: Request, session: SessionDep, scenario_id: str) 
     if scenario_id not in listed:
         return not_found(request, NotFoundError("scenario", scenario_id))
     found = listed[scenario_id]
+    if counter_editor.takes_club(str(found["ruleset"])):
+        return counter_editor.page(request, str(found["ruleset"]), scenario_id, bool(found["shipped"]))
     return _editor(request, scenario_id, str(found["ruleset"]), shipped=bool(found["shipped"]))
 
 
@@ -73,19 +80,26 @@ def edit_game_table_page(
 ) -> Response:
     """The editor on a game's table before it starts: the referee's only (403), refused once it has started
     (409); its forces are the game's (not rebuilt here), so only the terrain, the objectives and the stands'
-    places change."""
+    places change. A game of counters: the club's data and its order of battle (counter_editor)."""
 
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         seat.viewer.require_referee("edit the table")
         if game.status != "setup":
             raise Conflict("the game has started: its table can be edited only before it starts")
         units = units_service.list_units(session, game_id)
+        if counter_editor.takes_club(game.ruleset):
+            doc = counter_editor.game_counters(rules_of(game), game, units)
+            return counter_editor.context(game.ruleset, game_doc=doc)
         doc = game_document(game, units)
         return {**_context(game.ruleset), "scenario_id": None, "shipped": False, "game_doc": doc}
 
-    return game_page(
-        request, session, settings, game_id, "scenario_editor.html", "scenario_editor.html", build
+    found = session.get(Game, game_id)
+    page = (
+        "counter_editor.html"
+        if found and counter_editor.takes_club(found.ruleset)
+        else "scenario_editor.html"
     )
+    return game_page(request, session, settings, game_id, page, page, build)
 
 
 def game_document(game: Game, units: list[Unit]) -> dict[str, Any]:

@@ -137,6 +137,11 @@ class RuleState:
     filters: tuple[StateField, ...] = ()
     flags: tuple[StateField, ...] = ()
     turn_word: str = "turn"  # the rules' word for a turn ("bound"), as the turn panels say it
+    side_names: tuple[tuple[str, str], ...] = ()  # what the book calls each side (Book.side_names)
+
+    def side_name(self, side: str, otherwise: str = "") -> str:
+        """What the book calls `side`, else `otherwise`."""
+        return dict(self.side_names).get(side, otherwise)
 
     def as_json(self) -> dict[str, Any]:
         def field(f: StateField) -> dict[str, Any]:
@@ -161,6 +166,7 @@ def rule_state(ruleset: str) -> RuleState:
         filters,
         tuple(f for f in fields if f.badge or f in filters),
         rules.book.turn_word,
+        tuple(rules.book.side_names.items()),
     )
 
 

@@ -11,6 +11,8 @@ from pydantic import (
     Field,
     PrivateAttr,
     SerializerFunctionWrapHandler,
+    TypeAdapter,
+    ValidationError,
     create_model,
     model_serializer,
 )
@@ -37,6 +39,7 @@ from rules.core.acts import (
     RecoverMarker,
 )
 from rules.core.errors import RulesError
+from rules.core.game import GameRules
 from rules.core.records import StateField
 from rules.core.vocabulary import Side
 from rules.registry import all_game_rules
@@ -112,6 +115,12 @@ class UnitIn(BaseModel):
     x: Float | None = Field(default=None, ge=0, le=1000)
     y: Float | None = Field(default=None, ge=0, le=1000)
     facing_deg: Float | None = Field(default=None, ge=-360, le=360)
+    state: dict[Key, Annotated[str, Field(max_length=64)] | Int | Bool | None] | None = Field(
+        default=None,
+        max_length=32,
+        description="The rule set's state fields a player sets by hand (a counter's hex, division, printed "
+        "strengths), set with the unit in one act: a unit refused leaves nothing behind.",
+    )
     override: Override = False
 
 
@@ -159,6 +168,23 @@ def _state_fields() -> dict[str, StateField]:
 
 # The state fields UnitOut declares (a rule set registered later answers its own as further keys).
 STATE_FIELDS = _state_fields()
+
+
+def _state_in(rules: GameRules, state: dict[str, Any]) -> dict[str, Any]:
+    """A unit's state given as it is added: only the fields its rule set lets a player set by hand, each typed
+    as a unit edit types it (a RulesError naming the first that is not)."""
+    by_hand = {f.name: f for f in rules.book.state_fields if f.edit}
+    out: dict[str, Any] = {}
+    for name, value in sorted(state.items()):
+        if name not in by_hand:
+            raise RulesError(
+                f"state.{name}", f"{name} is not set by hand under this game's rules", sorted(by_hand)
+            )
+        try:
+            out[name] = TypeAdapter(_EDIT_TYPES[by_hand[name].edit]).validate_python(value)
+        except ValidationError as e:
+            raise RulesError(f"state.{name}", e.errors()[0]["msg"]) from None
+    return out
 
 
 def _read_type(f: StateField) -> Any:
@@ -291,7 +317,9 @@ def add_unit(
     session: SessionDep,
 ) -> ChangesOut:
     with game_write(session, game_id) as game:
-        fields = body.model_dump(exclude={"override", "side"})
+        fields = body.model_dump(exclude={"override", "side", "state"})
+        if body.state:
+            fields["state"] = _state_in(rules_of(game), body.state)
         played = acts.play(
             session, game, viewer, AddUnit(side=body.side, fields=fields, override=body.override)
         )

@@ -22,7 +22,7 @@ from app.data.schemas_answers import (
     StandActsOut,
     TargetMarkOut,
 )
-from app.data.schemas_scenario import TableObjectives
+from app.data.schemas_scenario import ScenarioBoard, TableObjectives
 from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import COOKIE_NAME, ViewerDep
@@ -135,6 +135,8 @@ class GamePatch(BaseModel):
     terrain: Terrain | None = None
     # Its objectives on the table, as a scenario writes them (before the game starts only).
     table_objectives: TableObjectives | None = None
+    # A game of counters' club data (its rule set's `CounterBoard.club`), replaced whole (before it starts only).
+    club: ScenarioBoard | None = None
     notes: str | None = Field(default=None, max_length=4000)
 
 

@@ -19,7 +19,7 @@ them). Call within `lock_game` (app.core.writing.game_write); a formation move i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -28,7 +28,7 @@ from sqlmodel import Session
 from app.data.models import Event, Game, Unit, utcnow
 from app.errors import Conflict, Refused
 from app.guard.auth import Viewer, other_side
-from app.services import arrivals, formations, game_setup, resolve, score, templates, turns
+from app.services import arrivals, club_data, formations, game_setup, resolve, score, templates, turns
 from app.services import clock as clock_service
 from app.services import units as units_service
 from app.services.events import record
@@ -67,7 +67,7 @@ from rules.core.game import EDIT_ACT, Answer, edit_act
 from rules.core.records import Change, SetState, Snapshot, UnitChange
 from rules.core.rolls import Rolled
 
-__all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play", "refusal"]
+__all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play", "refusal", "shared_edit"]
 
 
 @dataclass
@@ -208,6 +208,11 @@ def _forbidden(
     return _merged(override, {"by": viewer.role, "refused": " ".join(dict.fromkeys(r.why for r in refusals))})
 
 
+def shared_edit(shared: Mapping[str, tuple[Any, ...]], values: Mapping[str, Any]) -> bool:
+    """Whether a unit edit applies a result either side's seat may apply (`Book.shared_edits`)."""
+    return any(values.get(name) in allowed for name, allowed in shared.items() if name in values)
+
+
 def _merged(*records: dict[str, Any] | None) -> dict[str, Any] | None:
     """The override records of one act as one: by whom, every rule it overrode."""
     kept = [r for r in records if r]
@@ -231,8 +236,9 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
         game_setup.require_room_for_units(session, game.id, 1, "units")
         rules = rules_of(game)
         units_service.check_vocabulary(rules, act.fields.get("level"), act.fields.get("quality"))
-        defaults = units_service.state_defaults(session, game.pk)
         fields = dict(act.fields)
+        # The state set with the unit (a counter's hex and values), judged by the rule set before it is written.
+        defaults = {**units_service.state_defaults(session, game.pk), **(fields.pop("state", None) or {})}
         chart = rules.book.force_chart
         if fields.get("base") is None and chart is not None:  # a base of its kind, as a built force's
             fields["base"] = base_of(chart, fields["level"], fields.get("kind", ""))
@@ -261,8 +267,9 @@ def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, 
 
 def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: Any) -> _Todo:
     unit = units_service.get_unit(session, game.pk, act.unit_id)
-    viewer.require_side(unit.side, "change units")
     rules = rules_of(game)
+    if not shared_edit(rules.book.shared_edits, act.values):
+        viewer.require_side(unit.side, "change units")
     wanted = {edit_act(rules.book, k) for k in act.values} or {EDIT_ACT}
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
@@ -571,11 +578,15 @@ _PREPARE: dict[type[Act], Callable[..., _Todo]] = {
 # -- the referee's edits of the game itself ------------------------------------------------------------------
 def edit_game(session: Session, game: Game, viewer: Viewer, version: int, values: dict[str, Any]) -> Event:
     """The game's own fields edited by the referee (the caller checks the seat) over its `version`, logged;
-    `table_objectives` its board's objectives (score.objectives_edited: before the game starts only)."""
+    `table_objectives` its board's objectives (score.objectives_edited), `club` a game of counters' club data
+    (club_data.club_edited): both before the game starts only."""
     fields = sorted(values)
     if "table_objectives" in values:
         values = {**values, "board": score.objectives_edited(game, values["table_objectives"])}
         del values["table_objectives"]
+    if "club" in values:
+        values = {**values, "board": club_data.club_edited(game, values["club"])}
+        del values["club"]
     bump_game(session, game, version, **values)
     return record(session, game, "game-updated", viewer.role, {"fields": fields})
 

@@ -82,6 +82,9 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
         now = {counters.place_field: stand.state.get(counters.place_field)}
         moved = EditUnit(unit_id=unit_id, version=version.get(unit_id, 0), values=now)
         out.append(Offer("place", counters.place_field, f"Move to another {counters.place_word}", moved))
+        for field, value, label in counters.place_results:  # a move applying a result (a combat's retreat)
+            applied = EditUnit(unit_id=unit_id, version=version.get(unit_id, 0), values={**now, field: value})
+            out.append(Offer("place", counters.place_field, label, applied))
     on_table = stand.x is not None and stand.y is not None and not stand.killed and not stand.off_table
     if rules.book.marker_field and (on_table or placed):
         out.append(Offer("recover", RecoverMarker.action, "Recover a marker", RecoverMarker(unit_id=unit_id)))
@@ -147,10 +150,12 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
     own = viewer.may_act_for(unit.side)
     snapshot = snapshot_of(session, game, units)  # read once: judging the acts writes nothing
     judged = []
+    shared = rules_of(game).book.shared_edits
     for o in offers(snapshot, game, units, unit_id):
         at_it = o.roll is not None and o.roll.on_enemy  # a roll the other side makes at the stand
-        if not own and o.kind != "mark" and not at_it:
-            continue  # the other side's stand: only a marker placed on it (by a shot) and a roll at it
+        result = isinstance(o.act, EditUnit) and pipeline.shared_edit(shared, o.act.values)
+        if not own and o.kind != "mark" and not at_it and not result:
+            continue  # the other side's stand: a marker placed on it, a roll at it, a result both apply
         if own and at_it and not viewer.is_referee:
             continue  # one's own stand: never a roll at it
         if o.edit is not None and not o.complete:
@@ -176,6 +181,8 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
                 "label": o.label,
                 "unit_id": _unit_of(o.act),
                 "refused": r,
+                # A move's result set with the place the player names (a retreat): sent as it is.
+                "values": _with_place(o),
             }
             for o, r in _ordered(judged, first)
         ],
@@ -248,6 +255,13 @@ def _edits(offered: list[Offer]) -> list[dict[str, Any]]:
         e = out.setdefault((o.edit.unit_id, o.edit.field), {**o.edit.as_dict(), "choices": []})
         e["choices"].append(o.edit.choices[o.choice].as_dict())
     return list(out.values())
+
+
+def _with_place(o: Offer) -> dict[str, Any]:
+    """What a move of a counter sets besides its place (`CounterBoard.place_results`), else nothing."""
+    if o.kind != "place" or not isinstance(o.act, EditUnit):
+        return {}
+    return {k: v for k, v in o.act.values.items() if k != o.key}
 
 
 def _unit_of(act: Act) -> int | None:

@@ -31,6 +31,8 @@ class CounterBoardView:
     places: dict[str, str]
     marks: dict[int, str]  # what lies on each counter besides its state ("2 bombardment markers"), by unit id
     badges: tuple[str, ...]  # the rule set's game-wide values set, in words (an allotment left)
+    steps: tuple[str, ...] = ()  # each step of a turn as the book prints it ("Combat phase"), in order
+    flipped: tuple[str, tuple[str, ...]] = ("", ())  # the flag turning a counter, the values printed then
 
 
 def plays_on_counters(game: Game) -> bool:
@@ -55,6 +57,8 @@ def counter_board(session: Session, game: Game) -> CounterBoardView:
         places=dict(notes.places),
         marks=dict(notes.marks),
         badges=tuple(badges(rules.book.kit, game.state)),
+        steps=tuple(s.title for s in rules.steps(game.period)),
+        flipped=board.flipped,
     )
 
 
@@ -64,8 +68,8 @@ MOST_CHOICES = 6
 
 def roll_options(ruleset_id: str) -> dict[str, dict[str, dict[str, Any]]]:
     """The fields a card's roll may offer the player as options (`StandAct.options`), by resolver and field,
-    as each resolver's request declares them: a yes or no, one of a few words, or a whole number in a short
-    range."""
+    as each resolver's request declares them: a yes or no, one of a few words (or the few a request offers of
+    a longer list, `x-choices`, each with its label), or a whole number in a short range."""
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for rid, resolver in get_ruleset(ruleset_id).resolvers.items():
         fields: dict[str, dict[str, Any]] = {}
@@ -73,8 +77,17 @@ def roll_options(ruleset_id: str) -> dict[str, dict[str, dict[str, Any]]]:
             kinds = {k.get("type") for k in spec.get("anyOf", [spec])} - {"null"}
             title = str(spec.get("title") or name)
             words = [w for k in spec.get("anyOf", [spec]) for w in k.get("enum", ()) if w]
+            offered = spec.get("x-choices")  # [value, label] pairs a card offers of a longer list, in order
             if kinds == {"boolean"}:
                 fields[name] = {"kind": "flag", "title": title, "default": spec.get("default")}
+            elif kinds == {"string"} and isinstance(offered, list) and 0 < len(offered) <= MOST_CHOICES:
+                fields[name] = {
+                    "kind": "word",
+                    "title": title,
+                    "default": spec.get("default"),
+                    "values": [str(value) for value, _label in offered],
+                    "labels": {str(value): str(label) for value, label in offered},
+                }
             elif kinds == {"string"} and 0 < len(words) <= MOST_CHOICES:
                 fields[name] = {
                     "kind": "word",

@@ -13,7 +13,7 @@ from sqlmodel import Session
 from app.data.models import Game, Unit
 from app.errors import Conflict
 from app.guard.auth import Viewer
-from app.services import turns
+from app.services import club_data, turns
 from app.services.games import game_state
 from app.services.markers import rules_of, snapshot_of
 from app.services.unit_names import display_names
@@ -64,6 +64,7 @@ def checked(session: Session, game: Game, viewer: Viewer, roll: Roll) -> list[Un
     as the pack allows it. The game's units, read once."""
     game_rules = rules_of(game)
     resolver_of(get_ruleset(game.ruleset), roll.resolver)
+    club_data.require_unset_roll(game, roll.resolver)  # in any status: set-up enters it from the editor
     if game.status != "playing":
         raise Conflict(
             f"Start the game first: it is in {game.status}, not playing",

@@ -121,7 +121,10 @@ def score_answer(game: Game, score: Score, clock: Clock | None = None) -> GameSc
         last_turn=game.board.get("last_turn"),
         side_to_move=game.side_to_move,
         step=step,
-        sides=[SideScoreOut(side=s, points=score.points[s], losses=score.losses[s]) for s in score.points],
+        sides=[
+            SideScoreOut(side=s, points=score.points[s], losses=score.losses[s], needed=score.needed.get(s))
+            for s in score.points
+        ],
         objectives=[objective_answer(o, shapes) for o in score.objectives],
         clocks=GameClock.of(clock).sides if clock is not None else [],
     )

@@ -217,6 +217,9 @@ class Book:
     # (with its rule); the rule that ends a side's turn; the acts whose refusal depends on whose orders reach
     # the stand.
     sides: tuple[str, ...] = ("attacker", "defender")
+    # What the book calls each side where it names them ("Canadian", "German"): the pages' words for a side
+    # (the score, the clock, the turn); none named: attacker and defender.
+    side_names: Mapping[str, str] = field(default_factory=dict)
     bound: bool = False
     turn_word: str = "turn"
     turn_source: str = ""
@@ -233,6 +236,10 @@ class Book:
     side_state: Mapping[str, Any] = field(default_factory=dict)
     hand_key: str = ""
     edit_acts: Mapping[str, str] = field(default_factory=dict)
+    # A result the players apply together at the table (a combat's, as their standard rules say): an edit
+    # giving one of these fields one of its values may be made by either side's seat on any unit (the log says
+    # who); the rule set's `forbidden` says when. field -> the values.
+    shared_edits: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     # Its rolls' terms, its fire plan's terms, and its table kit (what a game keeps besides the stands).
     roll_terms: RollTerms = field(default_factory=RollTerms)
     plan_terms: FirePlanTerms = field(default_factory=FirePlanTerms)

@@ -120,6 +120,24 @@ class CounterBoard:
     # The state field naming a counter's group when the groups are words on the counters, not units above
     # them (a division printed on each counter); "" none.
     group_field: str = ""
+    # What the club enters once from its own copy (key places, tracks, tables' values), kept on the game's
+    # board and carried by a scenario's `board`: a model of its fields (each optional; the scenario editor
+    # renders a form from its JSON schema), and the check of an entry against what the book prints, raising
+    # a RulesError naming `<where>.<field>`. None: the club enters nothing.
+    club: type[BaseModel] | None = None
+    club_check: Callable[[Mapping[str, Any], str], None] | None = None
+    # The rule that has the club's data entered before play (cited when it is refused once the game starts), and
+    # the resolver that enters the same data as a roll at the rules tier ("" none): never in a game's play, where
+    # the data is set (app.services.club_data refuses it for every seat, the referee's too).
+    club_source: str = ""
+    club_roll: str = ""
+    # The moves a counter's card offers besides a plain one, each a result the move applies (field, value, the
+    # button's words): a combat's retreat or advance, which either seat may apply where the result is one of
+    # the book's `shared_edits` (the other side's counter too); the pipeline judges each.
+    place_results: tuple[tuple[str, Any, str], ...] = ()
+    # A counter's other face (a reduced unit flipped to its depleted side): the state flag that turns it and the
+    # fields printed there in place of `values`, in order; ("", ()) none.
+    flipped: tuple[str, tuple[str, ...]] = ("", ())
 
 
 @dataclass(frozen=True)

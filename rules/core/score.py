@@ -117,6 +117,9 @@ class Score:
     ended: bool = False
     turns_scored: tuple[int, ...] = ()
     taken: tuple[Taken, ...] = ()
+    needed: Mapping[str, int] = field(
+        default_factory=dict
+    )  # the points a side needs to win, where the book says
 
 
 @dataclass(frozen=True)
@@ -359,4 +362,5 @@ def kept_score(tally: Mapping[str, Any]) -> tuple[Score, Verdict]:
     if not said.get("winner"):
         said = tally.get("at_end") or said
     outcome = Verdict(said.get("winner"), str(said.get("reason", "")), str(said.get("source", "")))
-    return Score(points, losses, objectives), outcome
+    needed = {s: int(n) for s, n in (tally.get("needed") or {}).items() if s in SIDES}
+    return Score(points, losses, objectives, needed=needed), outcome

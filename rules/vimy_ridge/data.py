@@ -82,7 +82,8 @@ HEX_FEATURES: tuple[HexFeature, ...] = ("clear", "no-mans-land", "town", "woods"
 # "+3 = Trench hex"; "If multiple types of terrain are present ... the highest modifier always applies".
 TERRAIN_MODIFIERS: dict[HexFeature, int] = {"clear": 0, "no-mans-land": 1, "town": 2, "woods": 2, "trench": 3}
 # The extraction turned the minus signs of the first three lines into list bullets ("- 2 = Gas attack");
-# 17.6 confirms gas "applies a -2 die roll bonus", and a lower roll is better for the bombarder.
+# 17.6 confirms gas "applies a -2 die roll bonus", and a lower roll is better for the bombarder: the
+# minus-signs erratum's default reading (below), the values a game reads by its variant.
 GAS_MODIFIER = -2
 AIRCRAFT_MODIFIER = -1  # "1 = Allied aircraft added to bombardment hex ... No more than one aircraft"
 ALLIED_TARGET_MODIFIER = -1  # "1 = An Allied unit is the target of the bombardment"
@@ -206,5 +207,77 @@ VimyRidge.add_errata(
             ),
         ),
         default="no-german-in-petit-vimy",
+    ),
+)
+# Readings the code had made without naming them (issue 62): each with the other reading, the first the default.
+VimyRidge.add_errata(
+    Erratum(
+        "crt-alignment",
+        "Which die-roll columns each terrain line of the Combat Results Table reads",
+        (
+            Reading(
+                "left-aligned",
+                "Each line's first column is the table's first: the text leaves each shorter line's trailing "
+                "cells empty ('Peak -1 0 +1 ... +10' then four empty cells), so better ground reads the "
+                "results four, three, two or one columns further left than Clear.",
+                CRT_SOURCE,
+                "left",
+            ),
+            Reading(
+                "right-aligned",
+                "Each line's +10 column is the table's last (the extraction lost the columns; the empty cells "
+                "read as leading), so every line reads the same results at +10.",
+                CRT_SOURCE,
+                "right",
+            ),
+        ),
+        default="left-aligned",
+        note="The extraction lost the table's columns; only the trailing empty cells place the lines.",
+    ),
+    Erratum(
+        "bombardment-below-one",
+        "A bombardment roll modified below 1 (17.5, the Bombardment Results Table)",
+        (
+            Reading(
+                "read-as-1",
+                "Read on the table's lowest row, 1: a hit (a lower roll is better for the bombarder; the "
+                "table prints rows 1 to 6 only).",
+                BOMBARD_SOURCE,
+                "hit",
+            ),
+            Reading(
+                "no-effect",
+                "Off the table, no effect: only a natural 1 hits 'regardless of modifiers'.",
+                BOMBARD_SOURCE,
+                "no effect",
+            ),
+        ),
+        default="read-as-1",
+        note="The table prints die rolls 1 to 6; gas (-2) and aircraft (-1) take a roll of 2 below 1.",
+    ),
+    Erratum(
+        "minus-signs",
+        "The first three Artillery Bombardment Modifiers, printed '- 2 = Gas attack', '- 1 = Allied aircraft', "
+        "'- 1 = An Allied unit is the target' in the extracted text",
+        (
+            Reading(
+                "restored",
+                "The list bullets are the minus signs the extraction lost: -2, -1, -1 (17.6: gas 'applies a -2 "
+                "die roll bonus'; a lower roll is better for the bombarder).",
+                f"{MODIFIER_SOURCE}; {cite('17.6 Gas')}",
+                {"gas": GAS_MODIFIER, "aircraft": AIRCRAFT_MODIFIER, "allied_target": ALLIED_TARGET_MODIFIER},
+            ),
+            Reading(
+                "as-extracted",
+                "Read without the bullets as the unsigned values they print: +2, +1, +1.",
+                MODIFIER_SOURCE,
+                {
+                    "gas": -GAS_MODIFIER,
+                    "aircraft": -AIRCRAFT_MODIFIER,
+                    "allied_target": -ALLIED_TARGET_MODIFIER,
+                },
+            ),
+        ),
+        default="restored",
     ),
 )

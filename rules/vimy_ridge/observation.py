@@ -112,7 +112,9 @@ class Intervening(BaseModel):
     woods: bool = Field(default=False, description="A woods hex lies between.")
     town: bool = Field(default=False, description="A town hex lies between.")
     la_folie_farm: bool = Field(default=False, description="La Folie Farm lies between.")
-    no_mans_land: bool = Field(default=False, description="A No Man's Land hex lies between.")
+    no_mans_land: bool = Field(
+        default=False, title="No Man's Land", description="A No Man's Land hex lies between."
+    )
     river: bool = Field(default=False, description="A river lies between (never blocks).")
     trench_line: bool = Field(default=False, description="A trench line lies between (never blocks).")
 
@@ -275,7 +277,9 @@ class TrenchAttackRequest(VimyRequest):
     hex_terrain: Terrain = Field(
         default="clear", description="Other terrain in the defender's hex (used when not across the trench)."
     )
-    defender_in_no_mans_land: bool = Field(default=False, description="The defender is in No Man's Land.")
+    defender_in_no_mans_land: bool = Field(
+        default=False, title="Defender in No Man's Land", description="The defender is in No Man's Land."
+    )
     trench_of: Literal["defender", "attacker"] = Field(
         default="defender",
         description="Whose side's trench line the hexside is: the defender's (an enemy trench to the "

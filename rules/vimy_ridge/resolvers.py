@@ -54,14 +54,16 @@ def allotment(ctx: Context, turn: int) -> dict[str, int]:
     return {"allied": allied, "german": german}
 
 
-def crt_column(terrain: Terrain, differential: int) -> tuple[int, str]:
-    """Column index (0-based, on the 12-column table) and its printed label for a differential."""
+def crt_column(terrain: Terrain, differential: int, aligned: str = "left") -> tuple[int, str]:
+    """Column index (0-based, on the 12-column table) and its printed label for a differential; a shorter
+    line's columns read from the table's first (the crt-alignment erratum's default) or end at its last."""
     cols = line_columns(line_of(terrain))
+    shift = len(CRT_RESULTS[1]) - len(cols) if aligned == "right" else 0
     d = min(max(differential, cols[0][0]), cols[-1][1])
     for i, (lo, hi) in enumerate(cols):
         if lo <= d <= hi:
             label = f"{lo:+d}" if lo == hi else f"{lo:+d}, {hi:+d}"
-            return i, label.replace("+0", "0")
+            return i + shift, label.replace("+0", "0")
     raise AssertionError(d)
 
 
@@ -71,7 +73,9 @@ class CombatRequest(VimyRequest):
     )
     attack_strength: int = Field(ge=0, le=200, description="Total attack strength of the attacking units.")
     defense_strength: int = Field(ge=0, le=200, description="Printed defence strength of the defender.")
-    no_mans_land: bool = Field(default=False, description="The defender is in a No Man's Land hex (14.1).")
+    no_mans_land: bool = Field(
+        default=False, title="No Man's Land", description="The defender is in a No Man's Land hex (14.1)."
+    )
     turn: int | None = Field(
         default=None, ge=1, le=LAST_TURN, description="Game turn; attacks are refused at night."
     )
@@ -116,9 +120,9 @@ class Combat(Resolver[CombatRequest]):
             )
             defense = halved
         differential = req.attack_strength - defense
-        col, label = crt_column(req.terrain, differential)
+        col, label = crt_column(req.terrain, differential, ctx.value("crt-alignment"))
         cols = line_columns(line_of(req.terrain))
-        sources = [CRT_SOURCE]
+        sources = [ctx.citation("crt-alignment")]
         if not cols[0][0] <= differential <= cols[-1][1]:
             sources.append(ctx.citation("crt-off-table"))
         result = CRT_RESULTS[dice[0]][col]
@@ -220,12 +224,14 @@ class Bombardment(Resolver[BombardmentRequest]):
             mods.append(
                 Modifier(f"terrain: {feature} (highest in hex)", TERRAIN_MODIFIERS[feature], MODIFIER_SOURCE)
             )
+        signed = ctx.value("minus-signs")
+        signs = ctx.citation("minus-signs")
         if req.gas:
-            mods.append(Modifier("gas attack", GAS_MODIFIER, cite("17.6 Gas")))
+            mods.append(Modifier("gas attack", signed["gas"], f"{cite('17.6 Gas')}; {signs}"))
         if req.aircraft:
-            mods.append(Modifier("Allied aircraft over the hex", AIRCRAFT_MODIFIER, MODIFIER_SOURCE))
+            mods.append(Modifier("Allied aircraft over the hex", signed["aircraft"], signs))
         if req.bombarding_side == "german":
-            mods.append(Modifier("an Allied unit is the target", ALLIED_TARGET_MODIFIER, MODIFIER_SOURCE))
+            mods.append(Modifier("an Allied unit is the target", signed["allied_target"], signs))
         by_track = req.night == "by-turn-track"
         if is_night(ctx, req.turn) if by_track else req.night == "night":
             night_source = ctx.citation("turn-track") if by_track else CLUB_TRACK
@@ -245,10 +251,17 @@ class Bombardment(Resolver[BombardmentRequest]):
                 details={"marker_results": [req.table_result], "read_at_table": True},
             )
         results = []
+        below = False
         for d in dice:
-            # "Any roll of '1', regardless of modifiers, is always an automatic 'Hit'"; below 1 reads as 1.
-            modified = min(max(d + net, 1), 6)
-            results.append("hit" if d == 1 else BOMBARDMENT_TABLE[modified])
+            # "Any roll of '1', regardless of modifiers, is always an automatic 'Hit'"; a roll modified below 1
+            # as the bombardment-below-one erratum reads it, above 6 on the last row.
+            below = below or (d != 1 and d + net < 1)
+            if d == 1:
+                results.append("hit")
+            elif d + net < 1:
+                results.append(str(ctx.value("bombardment-below-one")))
+            else:
+                results.append(BOMBARDMENT_TABLE[min(d + net, 6)])
         hit = "hit" in results  # 17.2 note: "A unit can only ever suffer one hit from a bombardment"
         return Evaluation(
             key="hit" if hit else "no effect",
@@ -257,7 +270,11 @@ class Bombardment(Resolver[BombardmentRequest]):
             else "no effect",
             modifiers=mods,
             total=net,
-            sources=(BOMBARD_SOURCE, cite("17.5 Bombardment Resolution")),
+            sources=(
+                BOMBARD_SOURCE,
+                cite("17.5 Bombardment Resolution"),
+                *((ctx.citation("bombardment-below-one"),) if below else ()),
+            ),
             details={"marker_results": results, **_observed(req)},
         )
 

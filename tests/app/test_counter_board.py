@@ -201,6 +201,7 @@ def test_a_game_without_a_table_plays_from_its_page_of_counters(toy: None, sqlit
         "label": "Move to another hex",
         "unit_id": a,
         "refused": None,
+        "values": {},
     } in own["offers"]
     # The roll at it is offered though refused as it stands: its option (the players' call) lifts the refusal.
     at_enemy = http.get(f"{api}/units/{enemy}/acts", headers=g.attacker).json()

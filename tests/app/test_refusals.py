@@ -78,6 +78,17 @@ DYNAMIC = {
     "held to one sentence by tests/app/events/test_bundle_record.py",
     ("app/guard/idempotency.py", "e.message"): "a TooManyRequests passed on, walked where it is raised",
     ("rules/core/rolls.py", "err['msg']"): "pydantic's message for a resolver field",
+    (
+        "app/routes/forces.py",
+        "e.errors()[0]['msg']",
+    ): "pydantic's message for a state field given with a unit",
+    ("rules/vimy_ridge/play/game.py", "e.reason"): "a scenario counter's hex or strength refusal re-raised "
+    "under its path, walked where it is raised (rules/vimy_ridge/play/setup.py)",
+    (
+        "rules/vimy_ridge/play/game.py",
+        "str(refused[0])",
+    ): "a set-up Refusal of rules/vimy_ridge/play/setup.py "
+    "re-raised under the counter's path, walked where it is built",
     ("rules/firestorm/campaign.py", "err['msg']"): "pydantic's message for a campaign action",
     ("rules/firestorm/campaign.py", "str(e)"): "the adjacency loader's message",
     ("rules/flanders_fields/resolvers/shooting.py", "e.reason"): "the shot's own refusal of another stand it "

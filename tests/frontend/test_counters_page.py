@@ -41,9 +41,9 @@ CLUB = {
 }
 
 
-def seeded(page: Any, step: str = "combat") -> tuple[int, dict[str, Any], dict[str, int]]:
+def seeded(page: Any, step: str = "combat", club: bool = True) -> tuple[int, dict[str, Any], dict[str, int]]:
     """A Vimy game at `step` of its first turn (its combat phase, or its bombardment): four counters on hexes,
-    the club's data entered."""
+    the club's data entered (`club`), or none, as a newcomer's game has."""
     gid, made = seed_game(page, {"name": "Vimy", "ruleset": "vimy-ridge"})
     api = f"/api/v1/games/{gid}"
     referee = bearer(made["referee_token"])
@@ -63,6 +63,10 @@ def seeded(page: Any, step: str = "combat") -> tuple[int, dict[str, Any], dict[s
         edited = page.request.put(f"{api}/units/{uid}", data={"version": 1, **values}, headers=referee)
         assert edited.status == 200, edited.text()
         ids[name] = uid
+    if club:  # entered by the referee in set-up, as its editor saves it
+        version = page.request.get(f"{api}/turn", headers=referee).json()["version"]
+        entered = page.request.patch(api, data={"version": version, "club": CLUB}, headers=referee)
+        assert entered.status == 200, entered.text()
     for _ in range(4):  # from set-up, step by step ("Zero Hour": the Allied movement moves nothing)
         version = page.request.get(f"{api}/turn", headers=referee).json()["version"]
         advanced = page.request.post(f"{api}/turn/advance", data={"version": version}, headers=referee)
@@ -71,10 +75,6 @@ def seeded(page: Any, step: str = "combat") -> tuple[int, dict[str, Any], dict[s
             break
     else:
         raise AssertionError(f"no {step} step in the first turn")
-    club = page.request.post(
-        f"{api}/resolve/club-data", data={"fields": {"club": CLUB}, "dice": []}, headers=referee
-    )
-    assert club.status == 200, club.text()
     return gid, made, ids
 
 
@@ -122,6 +122,7 @@ def test_an_attack_from_the_page_of_counters_in_four_taps(new_page: Any) -> None
     # One counter's 4 against 4 across the trench hexside: the 0 column of the trench line.
     expect(odds).to_contain_text("Attack strength 4 · Defense strength 4 · Terrain trench")
     expect(odds).to_contain_text("(A) 2 in 3")
+    screenshot(attacker, "counters-terrain-lines")
     tap(attacker, attacker.locator(".play-dice").get_by_role("button", name="1", exact=True))
     taps += 1
     assert taps <= 4
@@ -140,6 +141,54 @@ def test_an_attack_from_the_page_of_counters_in_four_taps(new_page: Any) -> None
     expect(groups.first).to_contain_text("Hex 1009")
     expect(groups.last).to_contain_text("79th Reserve")
     screenshot(attacker, "counters-by-division")
+
+
+def test_a_newcomers_attack_offers_the_books_five_lines_and_either_seat_applies_the_result(
+    new_page: Any,
+) -> None:
+    """No club data: the card offers the Combat Results Table's five lines by name, Clear chosen and its odds
+    shown; a line tapped reads its odds; the die; then the other seat applies the result to its own counter."""
+    referee = new_page(TABLET_PORTRAIT)
+    gid, made, ids = seeded(referee, club=False)
+    attacker = new_page(TABLET_PORTRAIT)
+    join_by_api(attacker, made["join_codes"]["attacker"])
+    attacker.goto(f"/games/{gid}/counters")
+    expect(attacker.locator("[data-turn-now]")).to_contain_text("Combat phase")
+    taps = attack_to_odds(attacker, ids)
+    lines = attacker.get_by_role("group", name="Terrain")
+    names = ["Peak", "Trench hexside, Woods", "Town, Hill, La Folie Farm", "River", "Clear"]
+    expect(lines.get_by_role("button")).to_have_text(names)
+    expect(lines.get_by_role("button", name="Clear", exact=True)).to_have_attribute("aria-pressed", "true")
+    odds = attacker.locator("[data-play-odds]")
+    expect(odds).to_contain_text("Ex 1 in 3")  # 4 against 4 on the Clear line's 0 column
+    tap(attacker, lines.get_by_role("button", name="Trench hexside, Woods", exact=True))
+    expect(odds).to_contain_text("(A) 2 in 3")
+    tap(attacker, attacker.locator(".play-dice").get_by_role("button", name="1", exact=True))
+    taps += 2
+    assert taps <= 5
+    expect(attacker.locator("[data-play-done]")).to_have_attribute("data-play-outcome", "A2")
+    assert small_targets(attacker) == [] and serious_violations(attacker) == []
+    # The German seat applies the result to the attacking counter (the log says who).
+    defender = new_page(TABLET_PORTRAIT)
+    join_by_api(defender, made["join_codes"]["defender"])
+    defender.goto(f"/games/{gid}/counters")
+    tap(defender, defender.locator(f"[data-counter='{ids['1st Bn']}']"))
+    tap(defender, defender.get_by_role("group", name="Combat result").get_by_role("button", name="Step loss"))
+    flipped = defender.locator(f"[data-counter='{ids['1st Bn']}']")
+    expect(flipped).to_contain_text("Depleted")
+    expect(flipped).to_contain_text("2-2")  # its depleted face's values, no longer its full 4-4
+    # And retreats it from its card, its hex typed (the other side's counter: a retreat or an advance, no plain
+    # move).
+    result = defender.get_by_role("group", name="Combat result")
+    # The card read anew after the step lost, then the hex typed in.
+    expect(result.get_by_role("button", name="Step loss")).to_have_count(0)
+    moves = defender.locator("[data-place-form]")
+    expect(moves.get_by_role("button", name="Retreat", exact=True)).to_be_visible()
+    expect(moves.get_by_role("button", name="Move", exact=True)).to_have_count(0)
+    screenshot(defender, "counters-retreat")
+    moves.get_by_label("To another hex").fill("0810")
+    tap(defender, moves.get_by_role("button", name="Retreat", exact=True))
+    expect(defender.locator("[data-counter-group='place-0810']")).to_contain_text("1st Bn")
 
 
 def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -> None:
@@ -179,7 +228,7 @@ def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -
 @pytest.mark.parametrize("size", [TABLET_LANDSCAPE, TABLET_PORTRAIT, PHONE, REFEREE_SCREEN], ids=str)
 def test_the_page_of_counters_at_each_size(new_page: Any, size: dict[str, int]) -> None:
     referee = new_page(size)
-    gid, made, ids = seeded(referee)
+    gid, made, ids = seeded(referee, club=False)  # no club data: the card offers the five terrain lines too
     attacker = new_page(size)
     join_by_api(attacker, made["join_codes"]["attacker"])
     attacker.goto(f"/games/{gid}/counters")
@@ -190,6 +239,7 @@ def test_the_page_of_counters_at_each_size(new_page: Any, size: dict[str, int]) 
     tap(attacker, attacker.locator(f"[data-counter='{ids['2nd Bn']}']"), scroll=True)
     expect(attacker.locator("[data-play-odds]")).to_contain_text("Attack strength 8")
     expect(attacker.locator("[data-play-title]")).to_contain_text("1st Bn + 2nd Bn at RIR 261")
+    expect(attacker.get_by_role("group", name="Terrain").get_by_role("button")).to_have_count(5)
     # Every die of the card on screen and uncovered.
     attacker.locator(".play-dice").evaluate("(el) => el.scrollIntoView({block: 'nearest'})")
     for n in range(1, 7):

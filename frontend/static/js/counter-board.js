@@ -62,7 +62,12 @@
   // This seat's side first (the referee: the side to move's), then by name.
   const firstSide = () => (role === "attacker" || role === "defender" ? role : model.turn.side_to_move || "attacker");
   const bySide = (a, b) => (a.side === firstSide() ? 0 : 1) - (b.side === firstSide() ? 0 : 1) || nameOf(a).short.localeCompare(nameOf(b).short, undefined, { numeric: true });
-  const printed = (u) => board.values.map((f) => u[f]).filter((v) => v !== undefined && v !== null && v !== "").join("-");
+  // Its values as the face now up shows them: a counter flipped (a step lost) shows its other face's values.
+  const faceOf = (u) => {
+    const [flag, other] = board.flipped || ["", []];
+    return flag && u[flag] && other.every((f) => u[f] !== undefined && u[f] !== null && u[f] !== "") ? other : board.values;
+  };
+  const printed = (u) => faceOf(u).map((f) => u[f]).filter((v) => v !== undefined && v !== null && v !== "").join("-");
   // Its state in words, each with its kind: the marker's count, then the rule set's fields shown on its card.
   const stateOf = (u) => [
     ...(ruleState.marker && u[ruleState.marker.name] ? [{ kind: "count", marker: true, text: `${ruleState.marker.label} ${u[ruleState.marker.name]}` }] : []),
@@ -138,8 +143,10 @@
     const t = model.turn;
     const now = root.querySelector("[data-turn-now]");
     const turn = board.track.find((x) => x.number === t.turn);
+    // The turn, its date as the track prints it, and whose step it is by the book's name ("Canadian: Combat phase").
+    const step = (board.steps || [])[Number(t.step)];
     now.textContent = t.status === "setup" ? "Setting up" : t.status === "finished" ? "Game over"
-      : `${turnWord} ${t.turn}${turn ? `: ${turn.label}` : ""} · ${sideName(t.side_to_move)} to move${board.badges.length ? ` · ${board.badges.join(" · ")}` : ""}`;
+      : `${turnWord} ${t.turn}${turn && turn.label ? `: ${turn.label}` : ""} · ${sideName(t.side_to_move)}${step ? `: ${step}` : " to move"}${board.badges.length ? ` · ${board.badges.join(" · ")}` : ""}`;
     root.dataset.turn = String(t.turn);
     root.querySelectorAll("[data-track-turn]").forEach((li) => {
       const on = Number(li.dataset.trackTurn) === t.turn && t.status === "playing";
@@ -157,6 +164,7 @@
     card.hidden = false;
     card.classList.toggle("picking", Boolean(play && play.act.target && play.target === null));
     card.classList.toggle("playing", Boolean(play));
+    const same = root.dataset.card === String(u.id);
     root.dataset.card = String(u.id);
     const head = [
       h("div", { class: "card-head" },
@@ -168,7 +176,15 @@
     // Drawn anew only when it reads differently: a live frame that changes nothing on the card leaves its
     // buttons (and what is typed in it) where they are.
     const next = h("div", {}, ...head, h("div", { class: "card-play", "data-card-play": "" }, play ? playArea(u) : actsArea(u)));
-    if (next.innerHTML !== card.innerHTML) card.replaceChildren(...next.childNodes);
+    if (next.innerHTML === card.innerHTML) return;
+    // A place typed for this counter is kept through a redraw (its acts read anew by a live frame).
+    const typed = same ? card.querySelector("[data-place-input]") : null;
+    const kept = typed ? typed.value : "";
+    const focused = typed !== null && document.activeElement === typed;
+    card.replaceChildren(...next.childNodes);
+    const again = card.querySelector("[data-place-input]");
+    if (again && kept) again.value = kept;
+    if (again && focused) again.focus();
   };
   const actsArea = (u) => {
     if (!offered) return h("p", { class: "muted", text: "Reading what it may do…" });
@@ -184,13 +200,16 @@
         choices.map((c) => h("button", { type: "button", class: "button", "data-edit": String(i), "data-choice": String(e.choices.indexOf(c)), text: c.label }))));
     }
     const offer = (kind) => (offered.offers || []).find((o) => o.kind === kind);
-    const place = offer("place");
-    if (place && !place.refused) {
+    // Its moves the pipeline accepts now, one place typed: a plain move (its own side's), and a move applying a
+    // result (a combat's retreat or advance, `values`), which either seat may make.
+    const moves = (offered.offers || []).filter((o) => o.kind === "place" && !o.refused);
+    if (moves.length) {
       const numeric = counters().every((c) => !placeOf(c) || /^\d+$/.test(placeOf(c)));
+      const plain = moves.find((o) => !Object.keys(o.values || {}).length);
       kids.push(h("form", { class: "play-row", "data-place-form": "" },
-        h("label", { htmlFor: "counter-place", text: place.label }),
+        h("label", { htmlFor: "counter-place", text: plain ? plain.label : `To another ${board.place_word}` }),
         h("input", { id: "counter-place", name: "place", type: "text", inputMode: numeric ? "numeric" : "text", maxLength: 64, required: true, autocomplete: "off", value: "", "data-place-input": "" }),
-        h("button", { type: "submit", class: "button", text: "Move" })));
+        moves.map((o) => h("button", { type: "submit", class: "button", "data-place-values": JSON.stringify(o.values || {}), text: o === plain ? "Move" : o.label }))));
     }
     const marks = ["mark", "recover"].map(offer).filter((o) => o && !o.refused);
     if (marks.length) kids.push(h("div", { class: "play-acts", role: "group", "aria-label": "Markers" },
@@ -282,18 +301,21 @@
       h("p", {}, h("a", { href: lookup, "data-play-lookup": "", text: "Change any of it in the lookup" }))));
     return kids;
   };
-  // The roll's options (StandAct.options), as its request declares them: one of a few words or numbers a row,
-  // the yes-or-no ones together in one row.
+  // The roll's options (StandAct.options), as its request declares them: one of a few words or numbers a row
+  // (a word by its label where the request names one), the yes-or-no ones together in one row; one the board
+  // filled from the game's own data is not offered unless the player already chose it (it reads in the odds).
   const optionsRow = (act) => {
     const specs = (board.options || {})[act.resolver] || {};
-    const named = (act.options || []).filter((name) => specs[name]);
+    const filled = new Set(((play.asked && play.asked.filled) || []).filter((f) => !f.given).map((f) => f.field));
+    const named = (act.options || []).filter((name) => specs[name] && (!filled.has(name) || name in play.given));
     const now = (name) => play.given[name] ?? specs[name].default;
+    const wordOf = (name, v) => (specs[name].labels && specs[name].labels[v]) || humanise(v);
     const button = (name, value, text, pressed) => h("button", {
       type: "button", class: "button option", "data-option": name, "data-option-value": String(value), "aria-pressed": String(pressed), text,
     });
     const rows = named.filter((name) => specs[name].kind !== "flag").map((name) => h("div", { class: "play-acts", role: "group", "aria-label": specs[name].title },
       h("span", { class: "edit-label", text: specs[name].title }),
-      specs[name].values.map((v) => button(name, v, specs[name].kind === "word" ? humanise(v) : String(v), now(name) === v))));
+      specs[name].values.map((v) => button(name, v, specs[name].kind === "word" ? wordOf(name, v) : String(v), now(name) === v))));
     const flags = named.filter((name) => specs[name].kind === "flag");
     if (flags.length) rows.push(h("div", { class: "play-acts", role: "group", "aria-label": "Choices" },
       flags.map((name) => button(name, !now(name), specs[name].title, Boolean(now(name))))));
@@ -369,11 +391,16 @@
     readActs();
     showCard();
   };
-  const edited = async (values) => {
-    const u = model.units.get(selected);
+  // One counter's edit over the version it was read at, through the act pipeline (the card's, set-up's): the
+  // answer, its refusal said; the counter as the server keeps it.
+  const putUnit = async (u, values, fallback) => {
     const r = await send(`${api}/units/${u.id}`, { version: u.version, ...values }, "PUT");
-    if (failed(r)) { notice(refusal(r, "Not recorded; check the connection.")); return; }
-    if (r.ok && r.data && r.data.unit) model.setUnit({ ...model.units.get(u.id), ...r.data.unit }, r.data.event_id);
+    if (failed(r)) notice(refusal(r, fallback));
+    else if (r.ok && r.data && r.data.unit) model.setUnit({ ...model.units.get(u.id), ...r.data.unit }, r.data.event_id);
+    return r;
+  };
+  const edited = async (values) => {
+    await putUnit(model.units.get(selected), values, "Not recorded; check the connection.");
     readActs();
   };
 
@@ -416,24 +443,21 @@
     else if (el.matches("[data-play-undo]")) undo(Number(el.dataset.playUndo));
     else if (el.matches("[data-play-cancel]")) { play = null; drawList(); readActs(); showCard(); }
   });
-  // The referee enters a counter from the club's own set: added, then its place, group and values set.
+  // The referee enters a counter from the club's own set: added with its place, group and values in one act
+  // (checked at the door: a counter refused leaves nothing behind, and what was typed stays in the form).
   const entered = async (form) => {
     const data = new FormData(form);
-    const made = await send(`${api}/units`, { side: data.get("side"), name: String(data.get("name")).trim(), level: form.dataset.level });
-    if (failed(made)) { notice(refusal(made, "The counter was not added; check the connection.")); return; }
-    if (!made.ok || !made.data) { notice("Kept on this device: it is added when the connection is back."); return; }
-    const values = {};
+    const state = {};
     for (const input of form.querySelectorAll("[data-entry-field]")) {
       if (input.value.trim() === "") continue;
-      values[input.name] = input.dataset.entryField === "number" ? Number(input.value) : input.value.trim();
+      state[input.name] = input.dataset.entryField === "number" ? Number(input.value) : input.value.trim();
     }
-    const unit = made.data.unit;
-    if (Object.keys(values).length) {
-      const set = await send(`${api}/units/${unit.id}`, { version: unit.version, ...values }, "PUT");
-      if (failed(set)) { notice(refusal(set, "Its values were not set; check the connection.")); return; }
-    }
-    notice(`${unit.name} added.`, true);
-    form.reset();
+    const made = await send(`${api}/units`, { side: data.get("side"), name: String(data.get("name")).trim(), level: form.dataset.level, state });
+    if (failed(made)) { notice(refusal(made, "The counter was not added; check the connection.")); return; }
+    if (!made.ok || !made.data) { notice("Kept on this device: it is added when the connection is back."); return; }
+    notice(`${made.data.unit.name} added.`, true);
+    form.querySelector("[name=name]").value = "";
+    form.querySelectorAll("[data-entry-field]").forEach((input) => { if (input.name !== board.group_field) input.value = ""; });
     load();
   };
   document.addEventListener("submit", (e) => {
@@ -441,8 +465,73 @@
     if (!e.target.matches("[data-place-form]")) return;
     e.preventDefault();
     const to = e.target.querySelector("[data-place-input]").value.trim();
-    if (to) edited({ [board.place_field]: to });
+    const by = e.submitter && e.submitter.dataset.placeValues ? e.submitter : e.target.querySelector("[data-place-values]");
+    if (to) edited({ [board.place_field]: to, ...JSON.parse(by.dataset.placeValues || "{}") });
   });
+
+  // -- set-up: the order of battle placed ---------------------------------------------------------------------
+  // Each counter not yet on the map that this seat sets up, by side and group: its place typed, then Place (two
+  // taps: the field and the button), or Place all of a group's typed places at once. Kept as typed while the
+  // list changes around it (a counter placed leaves it; the rest keep what was typed).
+  const setupBox = root.querySelector("[data-setup]");
+  const drawSetup = () => {
+    if (!setupBox) return;
+    const tools = root.querySelector(".counter-setup-tools");
+    if (tools) tools.hidden = model.turn.status !== "setup"; // the club's data is set once the game starts
+    const waiting = model.turn.status === "setup"
+      ? counters().filter((u) => !u.killed && !placeOf(u) && mayActFor(u.side)).sort(bySide) : [];
+    setupBox.hidden = !waiting.length;
+    const key = waiting.map((u) => u.id).join(",");
+    if (setupBox.dataset.drawn === key) return;
+    const typed = new Map([...setupBox.querySelectorAll("[data-setup-place]")].map((i) => [i.dataset.setupPlace, i.value]));
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.setupPlace : undefined;
+    const groups = new Map();
+    for (const u of waiting) {
+      const word = board.group_field ? String(u[board.group_field] || "") : "";
+      const k = `${u.side}:${word}`;
+      if (!groups.has(k)) groups.set(k, { title: word || sideName(u.side), side: u.side, units: [] });
+      groups.get(k).units.push(u);
+    }
+    const place = humanise(board.place_word);
+    const row = (u) => h("form", { class: "setup-row", "data-setup-form": String(u.id) },
+      h("label", { htmlFor: `setup-${u.id}` }, h("span", { class: "setup-name", text: nameOf(u).short }),
+        h("span", { class: "sr-only", text: `: its ${board.place_word}` }),
+        printed(u) ? h("span", { class: "counter-values", text: printed(u) }) : null),
+      h("input", { id: `setup-${u.id}`, type: "text", inputMode: "numeric", autocomplete: "off", maxLength: 64, placeholder: place, "data-setup-place": String(u.id), value: typed.get(String(u.id)) || "" }),
+      h("button", { type: "submit", class: "button", "aria-label": `Place ${nameOf(u).short}`, text: "Place" }));
+    const out = [...groups.entries()].map(([k, g]) => h("section", { class: "setup-group", "data-setup-group": k },
+      h("div", { class: "setup-head" }, h("h3", {}, h("span", { text: g.title }), h("span", { class: "muted group-note", text: ` ${sideName(g.side)} · ${g.units.length}` })),
+        h("button", { type: "button", class: "button", "data-setup-all": k, text: `Place all of ${g.title}` })),
+      g.units.map(row)));
+    setupBox.querySelector("[data-setup-groups]").replaceChildren(...out);
+    setupBox.dataset.drawn = key;
+    if (focused) { const again = setupBox.querySelector(`[data-setup-place="${focused}"]`); if (again) again.focus(); }
+  };
+  // One counter placed: its place set through the act pipeline (its refusal said, nothing else kept).
+  const placeCounter = async (id, to) => {
+    const u = model.units.get(id);
+    if (!u) return false;
+    if (!to) { notice(`${nameOf(u).short}: type its ${board.place_word} first.`); return false; } // the rest is the rules'
+    const r = await putUnit(u, { [board.place_field]: to }, `${nameOf(u).short} was not placed; check the connection.`);
+    if (r && r.queued) notice("Kept on this device: it is placed when the connection is back.");
+    return !failed(r);
+  };
+  if (setupBox) {
+    setupBox.addEventListener("submit", async (e) => {
+      const f = e.target.closest("[data-setup-form]");
+      if (!f) return;
+      e.preventDefault();
+      await placeCounter(Number(f.dataset.setupForm), f.querySelector("[data-setup-place]").value.trim());
+    });
+    setupBox.addEventListener("click", async (e) => {
+      const all = e.target.closest("[data-setup-all]");
+      if (!all) return;
+      const g = setupBox.querySelector(`[data-setup-group="${CSS.escape(all.dataset.setupAll)}"]`);
+      const rows = [...g.querySelectorAll("[data-setup-form]")].map((f) => [Number(f.dataset.setupForm), f.querySelector("[data-setup-place]").value.trim()]).filter(([, to]) => to);
+      if (!rows.length) { notice(`Type the ${board.place_word} of each counter to place first.`); return; }
+      for (const [id, to] of rows) if (!(await placeCounter(id, to))) return; // the first refusal stops the rest
+    });
+  }
 
   // -- loading and following the stream ----------------------------------------------------------------------
   const getJson = (url) => fetch(url, { credentials: "same-origin", cache: "no-store" }).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));
@@ -459,6 +548,7 @@
   model.listen((what) => {
     if (what.units || what.all) drawList();
     if (what.turn || what.all) drawTurn();
+    if (what.units || what.turn || what.all) drawSetup();
     if (selected !== null && !play) readActs();
     else if (selected !== null) showCard();
   });

@@ -27,7 +27,6 @@
     const ss = String(s % 60).padStart(2, "0");
     return `${over ? "−" : ""}${h ? `${h}:` : ""}${mm}:${ss}`;
   };
-  const word = (side) => side.charAt(0).toUpperCase() + side.slice(1);
 
   // One side's clock as of `elapsed` seconds after the clock was read: its time runs on only while it runs.
   const runOn = (side, elapsed) => {
@@ -50,6 +49,8 @@
 
   const bind = (root) => {
     const url = root.dataset.gameClock;
+    // What the book calls each side where it names them (Book.side_names: "Canadian"), else its own word.
+    const word = (side) => (side === "attacker" ? root.dataset.sideAttacker : side === "defender" ? root.dataset.sideDefender : "") || side.charAt(0).toUpperCase() + side.slice(1);
     let clock = null;
     let readAt = 0; // performance.now() when `clock` came
     const flagged = new Set(); // the sides already told out of time

@@ -17,7 +17,8 @@
   let turnWord = root.dataset.turnWord || "turn";
   const cap = (s) => String(s || "").replace(/^./, (c) => c.toUpperCase());
   const humanise = (s) => cap(String(s || "").replace(/[-_]/g, " "));
-  const sideName = (s) => (s === "attacker" ? "Attacker" : s === "defender" ? "Defender" : humanise(s));
+  // What the book calls each side where it names them (Book.side_names: "Canadian"), else attacker and defender.
+  const sideName = (s) => (s === "attacker" ? root.dataset.sideAttacker || "Attacker" : s === "defender" ? root.dataset.sideDefender || "Defender" : humanise(s));
   const notice = (text, ok = false) => (window.firestepNotice ? window.firestepNotice(text, ok, { key: "score" }) : null);
   const h = (tag, attrs = {}, ...kids) => {
     const node = document.createElement(tag);
@@ -147,7 +148,7 @@
           h("thead", {}, h("tr", {}, ...["Side", "Points", "Losses"].map((t) => h("th", { scope: "col", text: t })))),
           h("tbody", {}, ...sidesOf(score).map((s) => h("tr", { "data-score-side": s.side },
             h("th", { scope: "row", class: `side-${s.side}`, text: sideName(s.side) }),
-            h("td", { "data-points": "", text: String(s.points) }),
+            h("td", { "data-points": "", text: s.needed ? `${s.points} (${s.needed} VP to win)` : String(s.points) }),
             h("td", { text: String(s.losses ?? 0) }))))),
         h("h3", { class: "score-objectives-part", text: "Objectives" }),
         (score.objectives || []).length

@@ -1,6 +1,7 @@
 """What the club's own copy of Vimy Ridge gives and the book does not print: the key hexes of its map, the
-turn track's sequence, the Artillery Track and the aircraft markers, entered once per game (a `club-data`
-roll, or a scenario file's `board`) and kept on the game's board. Each value is checked against what the book
+turn track's sequence, the Artillery Track and the aircraft markers, entered once per game before play (a
+scenario file's `board`, or the game's own in set-up; the `club-data` roll enters them at the rules tier) and
+kept on the game's board. Each value is checked against what the book
 does print about it (13 peaks, 12 Vimy town hexes, four-digit hex numbers, 8/5 on turn 2, 13 markers in all)
 and is named as the club's wherever it is used (`CLUB`)."""
 
@@ -60,10 +61,32 @@ class ClubData(BaseModel):
         max_length=500,
         description="Trench hexsides, each the two hexes it lies between (14.2).",
     )
+    allied_set_up: list[Hex] | None = Field(
+        default=None,
+        max_length=2000,
+        description="The hexes the Allied player may set up in: west of the Allied trench line, south of the "
+        "river (20.2).",
+    )
+    german_set_up: list[Hex] | None = Field(
+        default=None,
+        max_length=2000,
+        description="The hexes the German player may set up in: east of the Allied trench line, south of the "
+        "river (19.1).",
+    )
     hex_terrain: dict[Hex, Annotated[list[HexFeature], Field(min_length=1, max_length=5)]] | None = Field(
         default=None,
         max_length=2000,
         description="Bombardment terrain of hexes (the modifiers chart's kinds).",
+        # The chart's own words for its kinds ("+1 = No Man's Land hex"), as the scenario editor names them.
+        json_schema_extra={
+            "labels": {
+                "clear": "Clear terrain",
+                "no-mans-land": "No Man's Land",
+                "town": "Town",
+                "woods": "Woods",
+                "trench": "Trench",
+            }
+        },
     )
     turn_track: list[TrackPart] | None = Field(
         default=None,
@@ -76,6 +99,7 @@ class ClubData(BaseModel):
         min_length=LAST_TURN,
         max_length=LAST_TURN,
         description="Bombardment markers per turn, [Allied, German], as printed on the Artillery Track (17.1).",
+        json_schema_extra={"columns": ["Allied", "German"]},
     )
     aircraft: int | None = Field(
         default=None, ge=0, le=20, description="Allied aircraft markers in the counter mix (11.1, 18.1)."
@@ -203,19 +227,23 @@ VimyRidge.add_errata(
         "last game turn')",
         (
             Reading(
+                "game-end",
+                "At the end of the last game turn: each VP is the side's that 'was the last to have occupied' "
+                "its hexes, or units that 'currently occupy' the easternmost hexes, which settles only when no "
+                "turn is left; only the Vimy and elimination wins are 'instantly' (12.1, 12.2).",
+                f"{cite('12.1 Victory Points')}; {cite('12.2 German Victory')}",
+                "end",
+            ),
+            Reading(
                 "any-moment",
-                "As soon as the tally reaches 2 VP, before the last turn ends.",
+                "As soon as the tally reaches 2 VP, before the last turn ends ('accumulates ... before the end "
+                "of the last game turn').",
                 cite("12.1 Victory Points"),
                 "any",
             ),
-            Reading(
-                "game-end",
-                "At the end of the last game turn only (12.2: the German player wins if the Canadian player "
-                "fails to accumulate 2 VP 'before the last game turn').",
-                cite("12.2 German Victory"),
-                "end",
-            ),
         ),
-        default="any-moment",
+        default="game-end",
+        note="The text does not forbid the any-moment reading, but its 'instantly' for the Vimy win alone, "
+        "'the last to have occupied' and 'currently occupy' are the book's own words for a count at the end.",
     ),
 )

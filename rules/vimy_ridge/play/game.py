@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
-from rules.core.acts import Act, EditUnit, Roll
+from rules.core.acts import Act, AddUnit, EditUnit, Roll
 from rules.core.errors import Refusal, RulesError
 from rules.core.game import TURN_STARTED, Answer, Book, GameRules, Held, Position
 from rules.core.kit import CounterBoard, CounterNotes, TableKit, TrackTurn
@@ -35,12 +35,21 @@ from rules.core.records import (
 )
 from rules.core.resolution import Evaluation
 from rules.core.rolls import Outcome, RollTerms
-from rules.core.ruleset import Context, Resolver
+from rules.core.ruleset import Context, Erratum, Reading, Resolver
 from rules.core.scenario import NewForces
 from rules.core.turn import Notice, Step
 from rules.registry import register_game
-from rules.vimy_ridge.data import LAST_TURN, MAX_MARKERS_PER_UNIT, REPLACEMENTS_PER_NIGHT, TURNS
-from rules.vimy_ridge.play.club import CLUB, ClubData, checked
+from rules.vimy_ridge.data import (
+    CRT_LINES,
+    CRT_SOURCE,
+    LAST_TURN,
+    MAX_MARKERS_PER_UNIT,
+    REPLACEMENTS_PER_NIGHT,
+    TURNS,
+    Terrain,
+)
+from rules.vimy_ridge.play.club import CLUB, ClubData, ClubDataEntry, checked
+from rules.vimy_ridge.play.setup import hex_checked, placed_refused, strengths_checked
 from rules.vimy_ridge.play.victory import TALLY, place_notes, tally
 from rules.vimy_ridge.resolvers import Combat, CombatRequest, allotment, is_night
 from rules.vimy_ridge.ruleset import VimyRidge, cite
@@ -55,6 +64,7 @@ SRC_BOMBARD = cite("17.2 Utilizing Bombardment Markers")
 SRC_ALLOT = cite("17.1 Artillery Bombardment Limitations")
 SRC_INTEGRITY = cite("18.3 Divisional Integrity")
 SRC_TRENCH = cite("14.2 Trench Lines")
+SRC_NML = cite("14.1 No Man's Land")
 SRC_RED_BARON = cite("18.1 The Red Baron")
 SRC_TURN = cite("15.0 Turn Sequence; 20.1 First Player")
 SRC_RESULTS = "Fire & Movement standard rules (not in the exclusive rules): the players apply each result"
@@ -105,13 +115,23 @@ EDIT_ACTS = {
 }
 
 
+# A combat's result the players apply to either side's counters, by either seat at the table (the log says
+# who): the standard rules' choices (Book.shared_edits), applied only in the combat phase (`edit_refused`).
+COMBAT_RESULTS = ("retreated", "advanced", "depleted", "eliminated")
+
+
 def card_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
-    """What a counter's card offers to apply: a step lost or the counter eliminated (a combat result or a
-    bombardment hit, as the players read it), or, eliminated, its return as a replacement (a night turn's;
-    the act pipeline refuses it otherwise)."""
+    """What a counter's card offers to apply: in the combat phase, a combat's result (a step lost, the counter
+    eliminated) by either seat; else a step lost or the counter eliminated (a bombardment hit, as the players
+    read it), or, eliminated, its return as a replacement (a night turn's; the act pipeline refuses it
+    otherwise)."""
     u = snapshot.unit(unit_id)
     if u.level != COUNTER:
         return ()
+    if step_of(snapshot) == "combat" and not u.state.get("eliminated"):
+        lost = () if u.state.get("depleted") else (EditChoice("depleted", "Step loss"),)
+        chosen = (*lost, EditChoice("eliminated", "Eliminated"))
+        return (StandEdit("Combat result", "applied_result", u.id, SRC_RESULTS, chosen),)
     if u.state.get("eliminated"):
         back = EditChoice(False, "Return depleted (a replacement)")
         return (
@@ -125,6 +145,11 @@ def card_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
         out.append(StandEdit("Rebuild", "depleted", u.id, "11.3, 11.6: two replacements a night", (rebuilt,)))
     out.append(StandEdit("Eliminate", "eliminated", u.id, SRC_RESULTS, (EditChoice(True, "Eliminated"),)))
     return tuple(out)
+
+
+def step_of(snapshot: Snapshot) -> str:
+    """The current step's id ("" before the game starts or after it ends)."""
+    return STEPS[snapshot.step].id if snapshot.turn >= 1 and snapshot.step < len(STEPS) else ""
 
 
 def strength(u: UnitState, kind: str) -> int:
@@ -214,7 +239,19 @@ class VimyTurn(GameRules):
         return [STEPS[now.step].does]
 
     def forbidden(self, snapshot: Snapshot, act: Act) -> tuple[Refusal, ...]:
-        if snapshot.turn < 1:
+        setting_up = snapshot.turn < 1
+        if isinstance(act, AddUnit):  # a counter placed with its state, checked at the door (19.0, 20.0)
+            state = act.fields.get("state") or {}
+            hex_checked(state)
+            strengths_checked(state, {})
+            return placed_refused(snapshot, act.side, None, state, setting_up)
+        if isinstance(act, EditUnit):
+            unit = snapshot.unit(act.unit_id)
+            hex_checked(act.values)
+            strengths_checked(act.values, unit.state)
+            if placed := placed_refused(snapshot, unit.side, unit.id, act.values, setting_up):
+                return placed
+        if setting_up:
             return ()
         if snapshot.turn > LAST_TURN:
             return (
@@ -287,13 +324,24 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
                     SRC_REPLACE,
                 ),
             )
+    step = step_of(snapshot)
+    if values.get("applied_result") in COMBAT_RESULTS and step != "combat":
+        return (
+            _refused_now(
+                "Apply a combat result in the combat phase, after its attack (15.0).",
+                "a combat result (retreat, advance, step loss, elimination) follows an attack",
+                SRC_RESULTS,
+            ),
+        )
     if "hex" not in values or values["hex"] == unit.state.get("hex"):
         return ()
     # A replacement entering the map: back from elimination in this edit, or off the map (its hex empty).
     entering = (bool(unit.state.get("eliminated")) and values.get("eliminated") is False) or (
         not unit.state.get("eliminated") and not unit.state.get("hex") and snapshot.turn >= 1
     )
-    if is_night and not entering:
+    if entering:
+        return replacement_refused(snapshot, unit, str(values["hex"]), is_night)
+    if is_night:
         return (
             _refused_now(
                 "No movement at night: only a replacement entering the map moves (13.1, 11.3).",
@@ -301,19 +349,17 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
                 night_source,
             ),
         )
-    step = STEPS[snapshot.step].id if snapshot.step < len(STEPS) else ""
-    if values.get("applied_result") in ("retreated", "advanced") or (step == "combat" and not entering):
-        if step != "combat":
+    if step == "combat":
+        ctx = VimyRidge().context(None, snapshot.variants)
+        if ctx.value("combat-phase-move") == "named" and values.get("applied_result") not in COMBAT_RESULTS:
             return (
                 _refused_now(
-                    "Retreats and advances follow an attack in the combat phase.",
-                    "a combat result",
-                    SRC_RESULTS,
+                    "Name the result this move applies: retreated or advanced (standard rules).",
+                    "in the combat phase a counter moves only as a combat result says",
+                    ctx.citation("combat-phase-move"),
                 ),
             )
-        return ()
-    if entering:
-        return ()
+        return ()  # a retreat or an advance (`edited` records which)
     if snapshot.turn == 1 and unit.side == ALLIED and step == "movement":
         return (
             _refused_now(
@@ -328,6 +374,67 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
                 "Move your own counters in your movement phase (15.0).",
                 "each player moves his units in his own movement phase (15.0, Fire & Movement standard rules)",
                 SRC_TURN,
+            ),
+        )
+    return ()
+
+
+def replacement_refused(
+    snapshot: Snapshot, unit: UnitState, where: str, is_night: bool
+) -> tuple[Refusal, ...]:
+    """Where and when a replacement enters the map: in a night turn, in its side's movement phase (11.3,
+    11.6: "must arrive during the movement phase of that same night game turn"); an Allied one in a trench hex
+    (11.3), a German one on an easternmost hex or by a trench hexside, unoccupied (11.6), each checked where
+    the club's data names those hexes (which side's trench a hexside is, and the ZOC, are the players' call)."""
+    if not is_night:
+        return (
+            _refused_now(
+                "Replacements arrive only in night game turns (11.3, 11.6).",
+                "During each night game turn (moon symbol) each player receives two replacements (11.3, 11.6)",
+                SRC_REPLACE,
+            ),
+        )
+    if step_of(snapshot) != "movement" or unit.side != snapshot.side_to_move:
+        return (
+            _refused_now(
+                "A replacement arrives in its side's movement phase of the night turn (11.3, 11.6).",
+                "A replacement that is brought onto the map must arrive during the movement phase of that same "
+                "night game turn",
+                SRC_REPLACE,
+            ),
+        )
+    no_mans_land = {
+        h for h, kinds in (board_value(snapshot, "hex_terrain") or {}).items() if "no-mans-land" in kinds
+    }
+    sides = board_value(snapshot, "trench_hexsides") or ()
+    trench = {str(h) for pair in sides for h in pair} - no_mans_land
+    if unit.side == ALLIED:
+        if sides and where not in trench:
+            return (
+                _refused_now(
+                    f"A replacement arrives in an Allied trench hex, not hex {where} (11.3).",
+                    "arriving in any Allied trench hex (not within any enemy ZOC) of the Allied player's choice",
+                    f"{SRC_REPLACE}; {CLUB}",
+                ),
+            )
+        return ()
+    if any(u.state.get("hex") == where and not u.state.get("eliminated") for u in counters(snapshot)):
+        return (
+            _refused_now(
+                f"A German replacement enters an unoccupied hex; hex {where} is held (11.6).",
+                "entering along any easternmost map edge hex ... or in any unoccupied hex adjacent to a trench "
+                "hexside",
+                SRC_REPLACE,
+            ),
+        )
+    east = set(board_value(snapshot, "easternmost") or ())
+    if east and sides and where not in east | trench:
+        return (
+            _refused_now(
+                f"A German replacement enters on an easternmost hex or by a trench hexside, not {where} (11.6).",
+                "entering along any easternmost map edge hex of the German player's choice, or in any unoccupied "
+                "hex that is adjacent to a trench hexside that is not adjacent to No Man's Land",
+                f"{SRC_REPLACE}; {CLUB}",
             ),
         )
     return ()
@@ -426,7 +533,12 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
             ),
         )
     target = snapshot.unit(act.target_id, "target_id") if act.target_id is not None else None
-    crossing = target is not None and _crosses_trench(snapshot, attackers, target)
+    # 14.1: a unit attacked in No Man's Land "is never advantaged by a trench line": no trench line forced.
+    crossing = (
+        target is not None
+        and _crosses_trench(snapshot, attackers, target)
+        and not in_no_mans_land(snapshot, target)
+    )
     if crossing and act.fields.get("terrain") not in (None, "trench"):
         return (
             _refused_now(
@@ -443,6 +555,18 @@ def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     side = snapshot.side_to_move
     if refused := _enemy_target(snapshot, act, "Bombard"):
         return refused
+    markers = int(act.fields.get("markers", 1)) if isinstance(act.fields.get("markers", 1), int) else 1
+    if act.target_id is not None:
+        # 17.2's limit first: a third marker is refused with its own sentence, observed or not.
+        on = int(this_turn(snapshot, "bombarded").get(str(act.target_id), 0))
+        if on + max(markers, 1) > MAX_MARKERS_PER_UNIT:
+            return (
+                _refused_now(
+                    f"No more than two bombardment markers per enemy unit: {on} on it this turn (17.2).",
+                    "no more than two bombardment markers per enemy unit",
+                    SRC_BOMBARD,
+                ),
+            )
     if act.fields.get("observed") != "observed":
         # 17.3: observation is the players' call, made from their own map; the game records it as theirs.
         return (
@@ -452,7 +576,6 @@ def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
                 cite("17.3 Observation"),
             ),
         )
-    markers = int(act.fields.get("markers", 1)) if isinstance(act.fields.get("markers", 1), int) else 1
     have, source = allotted(snapshot, side)
     spent = int(this_turn(snapshot, "markers_spent").get(side, 0))
     if spent + markers > have:
@@ -463,16 +586,6 @@ def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
                 source,
             ),
         )
-    if act.target_id is not None:
-        on = int(this_turn(snapshot, "bombarded").get(str(act.target_id), 0))
-        if on + markers > MAX_MARKERS_PER_UNIT:
-            return (
-                _refused_now(
-                    "No more than two bombardment markers per enemy unit (17.2).",
-                    "no more than two bombardment markers per enemy unit",
-                    SRC_BOMBARD,
-                ),
-            )
     if act.fields.get("aircraft") and int(board_value(snapshot, "aircraft") or 0) <= 0:
         return (
             _refused_now(
@@ -497,8 +610,43 @@ def _crosses_trench(snapshot: Snapshot, attackers: Sequence[UnitState], target: 
     return bool(across) and (all(across) if every else any(across))
 
 
+def in_no_mans_land(snapshot: Snapshot, u: UnitState) -> bool:
+    """Whether the club's data names the counter's hex a No Man's Land hex (14.1)."""
+    kinds = (board_value(snapshot, "hex_terrain") or {}).get(str(u.state.get("hex", ""))) or ()
+    return "no-mans-land" in kinds
+
+
+def hex_line(snapshot: Snapshot, where: str) -> tuple[Terrain, str] | None:
+    """The terrain line of a hex where the club's data names exactly one (a peak, a town, a woods hex), with
+    why; None where it names none or several (the players pick it on the card)."""
+    kinds = set((board_value(snapshot, "hex_terrain") or {}).get(where) or ())
+    named: dict[Terrain, str] = {}
+    if where in (board_value(snapshot, "peaks") or ()):
+        named["peak"] = f"hex {where} is a peak on the club's map"
+    town = {*(board_value(snapshot, "vimy_town") or ()), *(board_value(snapshot, "petit_vimy_town") or ())}
+    if where in town or "town" in kinds:
+        named["town"] = f"hex {where} is a town hex on the club's map"
+    if where in (board_value(snapshot, "la_folie_woods") or ()) or "woods" in kinds:
+        named["woods"] = f"hex {where} is a woods hex on the club's map"
+    return next(iter(named.items())) if len(named) == 1 else None
+
+
 # -- the attack: the CRT with the game's counters ----------------------------------------------------------------
+# The CRT's five lines as the card offers them, a terrain of each (the "Trench hexside, Woods" line by its
+# woods: a trench hexside crossed is the club's data's, or the players' pick of the same line).
+LINE_CHOICES: dict[str, str] = {
+    next(t for t in members if t != "trench"): line for line, members in CRT_LINES.items()
+}
+
+
 class AttackRequest(CombatRequest):
+    terrain: Terrain = Field(
+        default="clear",
+        description="Terrain line of the defender's hex: filled from the club's data where it names it (a "
+        "trench hexside crossed, a peak, a town, a woods hex), else the players' pick (the attack-line "
+        "erratum: Clear until they pick another).",
+        json_schema_extra={"x-choices": [[value, line] for value, line in LINE_CHOICES.items()]},
+    )
     attackers: list[int] = Field(
         default_factory=list, max_length=12, description="The attacking counters' ids (one division's, 18.3)."
     )
@@ -512,6 +660,12 @@ class Attack(Resolver[AttackRequest]):
     examples = ({"terrain": "clear", "attack_strength": 9, "defense_strength": 4, "attackers": [1]},)
 
     def check(self, req: AttackRequest, ctx: Context) -> None:
+        if ctx.value("attack-line") == "pick" and "terrain" not in req.model_fields_set:
+            raise RulesError(
+                "terrain",
+                "pick the terrain line of the defender's hex (14.2, the Combat Results Table)",
+                list(LINE_CHOICES),
+            )
         Combat().check(req, ctx)
 
     def evaluate(self, req: AttackRequest, ctx: Context, dice: tuple[int, ...]) -> Evaluation:
@@ -524,8 +678,8 @@ ROLL_TERMS = RollTerms(
         kept=frozenset(
             {"attack_strength", "defense_strength", "bombarding_side", "turn", "night", "la_folie_woods"}
         ),
-        seen=frozenset({"terrain"}),
-    )
+        seen=frozenset({"terrain", "no_mans_land"}),
+    ),
 )
 
 
@@ -541,6 +695,7 @@ def card_acts(snapshot: Snapshot, unit_id: int) -> tuple[StandAct, ...]:
             f"{u.name} attacks an adjacent enemy counter",
             target=True,
             joined="attackers",
+            options=("terrain", "no_mans_land"),
         ),
         StandAct(
             "Bombard",
@@ -574,7 +729,12 @@ class VimyRolls(GameRules):
                         CLUB,
                     )
                 )
-                if attackers and _crosses_trench(snapshot, attackers, target):
+                where = str(target.state.get("hex", ""))
+                if in_no_mans_land(snapshot, target):
+                    # 14.1: its defence halved, never advantaged by a trench line (the hex's line stands).
+                    why = f"hex {where} is in No Man's Land on the club's map"
+                    out.append(Filled("no_mans_land", True, why, f"{SRC_NML}; {CLUB}"))
+                elif attackers and _crosses_trench(snapshot, attackers, target):
                     out.append(
                         Filled(
                             "terrain",
@@ -583,6 +743,8 @@ class VimyRolls(GameRules):
                             f"{SRC_TRENCH}; {CLUB}",
                         )
                     )
+                if all(f.field != "terrain" for f in out) and (line := hex_line(snapshot, where)):
+                    out.append(Filled("terrain", line[0], line[1], f"{CRT_SOURCE}; {CLUB}"))
         if resolver_id == "bombardment":
             side = snapshot.side_to_move
             is_night, source = night(snapshot)
@@ -669,8 +831,10 @@ def vimy_track(snapshot: Snapshot) -> tuple[TrackTurn, ...]:
     out = []
     for t in TURNS:
         dark, _source = night(snapshot, t.number)
-        # 11.1 "the April 9 (Morning) box of the Turn Track"; the rest as the club's copy prints them.
-        label = "9 April (Morning)" if t.number == 1 else str(entered[t.number - 1]) if entered else ""
+        # 11.1 "the April 9 (Morning) box of the Turn Track"; each turn's date and part by the turn-track
+        # erratum's reading (three a day, 10.3), its part as the club's copy prints it where entered.
+        part = "Morning" if t.number == 1 else str(entered[t.number - 1]) if entered else t.part
+        label = f"{t.date} ({part})"
         allied, german = (
             board_value(snapshot, "artillery_track")[t.number - 1]
             if board_value(snapshot, "artillery_track")
@@ -683,9 +847,6 @@ def vimy_track(snapshot: Snapshot) -> tuple[TrackTurn, ...]:
         )
         out.append(TrackTurn(t.number, label, note, dark))
     return tuple(out)
-
-
-KIT = TableKit(counters=CounterBoard("hex", "hex", "", ("attack", "defence"), group_field="division"))
 
 
 # -- the report: the game in the rules' words ---------------------------------------------------------------------
@@ -731,8 +892,25 @@ class VimySetup(GameRules):
         return None, {ALLIED: "allied", GERMAN: "german"}
 
     def new_forces(self, ctx: Context, document: Mapping[str, Any]) -> NewForces:
-        """The scenario's counters as written, once its `board` (the club's values) is checked."""
-        board_checked(document.get("board") or {}, "board")
+        """The scenario's counters as written, once its `board` (the club's values) is checked, and each
+        counter as its set-up places it (19.0, 20.0: its hex and values, one unit per hex, the side's set-up
+        hexes, the divisions the book names), a RulesError naming the first counter refused."""
+        board = document.get("board") or {}
+        board_checked(board, "board")
+        placed: list[UnitState] = []
+        for side in (GERMAN, ALLIED):  # 11.1: the German player sets up first
+            for i, unit in enumerate(((document.get("sides") or {}).get(side) or {}).get("forces") or ()):
+                at, state = f"sides.{side}.forces.{i}", dict(unit.get("state") or {})
+                try:
+                    hex_checked(state)
+                    strengths_checked(state, {})
+                except RulesError as e:
+                    raise RulesError(f"{at}.state.{e.field}", e.reason, e.allowed, e.source) from None
+                table = Snapshot(VimyRidge.id, None, tuple(placed), 1, 1, board=board)
+                if refused := placed_refused(table, side, None, state, True):
+                    raise RulesError(f"{at}.state.hex", str(refused[0]), source=refused[0].source)
+                name = str(unit.get("name") or "")
+                placed.append(UnitState(len(placed) + 1, None, side, COUNTER, name=name, state=state))
         return super().new_forces(ctx, document)
 
 
@@ -748,6 +926,27 @@ def board_checked(board: Mapping[str, Any], where: str) -> None:
     checked(entered, where)
 
 
+KIT = TableKit(
+    counters=CounterBoard(
+        "hex",
+        "hex",
+        "",
+        ("attack", "defence"),
+        group_field="division",
+        club=ClubData,
+        club_check=board_checked,
+        # The club's map and tracks are set before play (11.1's set-up sequence): a seat that could rewrite the
+        # key hexes mid-game could list its own counter's hex as a Vimy town hex and win at once.
+        club_source=f"{cite('11.1 Set up Sequence')}; {CLUB}",
+        club_roll=ClubDataEntry.id,
+        # The standard rules' retreat and advance after a combat, applied by either seat (the log says who).
+        place_results=(("applied_result", "retreated", "Retreat"), ("applied_result", "advanced", "Advance")),
+        # A step lost: the counter is flipped to its depleted values (11.3 "depleted ... units").
+        flipped=("depleted", ("attack_depleted", "defence_depleted")),
+    )
+)
+
+
 # -- the game ----------------------------------------------------------------------------------------------------
 BOOK = Book(
     ruleset_id=VimyRidge.id,
@@ -756,6 +955,7 @@ BOOK = Book(
     end_source=SRC_TURN,
     state_fields=STATE_FIELDS,
     edit_acts=EDIT_ACTS,
+    shared_edits={"applied_result": COMBAT_RESULTS},
     roll_terms=ROLL_TERMS,
     kit=KIT,
     tests_losses=False,
@@ -763,6 +963,10 @@ BOOK = Book(
     stand_word="counter",
     told_fields=("depleted", "eliminated"),
     nations=("allied", "german"),  # 11.1 "The German player ... the Allied player"
+    side_names={
+        ALLIED: "Canadian",
+        GERMAN: "German",
+    },  # 12.1 "The Canadian player wins"; 12.2 "the German player"
     unit_levels=(COUNTER,),
     victory_source=cite("12.1 Victory Points; 12.2 German Victory"),
     score_kept=TALLY,
@@ -804,25 +1008,24 @@ class VimyGame(VimyTurn, VimyRolls, VimyReport, VimySetup):
 def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
     unit = snapshot.unit(act.unit_id)
     values = dict(act.values)
-    if (
-        "hex" in values
-        and values["hex"] != ""
-        and not (isinstance(values["hex"], str) and len(values["hex"]) == 4 and values["hex"].isdigit())
-    ):
-        raise RulesError(
-            "hex", "a hex is its four-digit number as printed on the map (1534)", ["0101..9999", ""]
-        )
+    hex_checked(values)
     if "applied_result" in values and values["applied_result"] not in CHOICES:
         raise RulesError(
             "applied_result",
             "name the choice made: retreated, advanced, depleted, eliminated ...",
             list(CHOICES),
         )
-    step = STEPS[snapshot.step].id if snapshot.turn >= 1 and snapshot.step < len(STEPS) else ""
-    if "hex" in values and values["hex"] and step == "combat" and "applied_result" not in values:
-        # A counter moved in the combat phase applies a result: the attacker's advance, the defender's retreat.
+    step = step_of(snapshot)
+    moved = "hex" in values and values["hex"] and values["hex"] != unit.state.get("hex")
+    if moved and step == "combat" and "applied_result" not in values:
+        # A counter moved in the combat phase applies a result (the combat-phase-move erratum): the
+        # attacker's advance, the defender's retreat.
         values["applied_result"] = "advanced" if unit.side == snapshot.side_to_move else "retreated"
     choice = str(values.get("applied_result") or "")
+    if choice == "depleted" and "depleted" not in values:
+        values["depleted"] = True
+    if choice == "eliminated" and "eliminated" not in values:
+        values["eliminated"] = True
     to = f" to hex {values['hex']}" if values.get("hex") else ""
     why = f"{unit.name} {choice}{to}" if choice else ""
     source = SRC_RESULTS if choice in ("retreated", "advanced", "depleted", "eliminated") else ""
@@ -896,6 +1099,52 @@ def tallied(snapshot: Snapshot, changes: Sequence[Change]) -> tuple[Change, ...]
         return ()
     return (SetBoard("the victory tally", cite("12.1 Victory Points"), TALLY, now),)
 
+
+VimyRidge.add_errata(
+    Erratum(
+        "attack-line",
+        "The terrain line of an attack where the club's data does not name the defender's hex's terrain (14.2)",
+        (
+            Reading(
+                "clear-until-picked",
+                "The card offers the five lines with Clear chosen, the players' pick shown before the die: "
+                "'Clear terrain hexes are defined as hexes with no other terrain feature'.",
+                f"{CRT_SOURCE}; {cite('Artillery Bombardment Modifiers')}",
+                "clear",
+            ),
+            Reading(
+                "picked",
+                "No line until the players pick one: an attack without a line is refused.",
+                f"{SRC_TRENCH}; {CRT_SOURCE}",
+                "pick",
+            ),
+        ),
+        default="clear-until-picked",
+        note="The exclusive rules print the lines, not the map; which line a hex reads is the players' map.",
+    ),
+    Erratum(
+        "combat-phase-move",
+        "A counter's hex set in the combat phase without naming the result it applies",
+        (
+            Reading(
+                "a-result",
+                "Read as the combat's result: the attacking side's counter advances, the other side's retreats "
+                "(the standard rules' results, applied by the players).",
+                SRC_RESULTS,
+                "result",
+            ),
+            Reading(
+                "named",
+                "Refused until the players name the result (retreated or advanced): no other move is made in "
+                "the combat phase.",
+                f"{SRC_TURN}; {SRC_RESULTS}",
+                "named",
+            ),
+        ),
+        default="a-result",
+        note="The exclusive rules leave retreats and advances to the Fire & Movement standard rules.",
+    ),
+)
 
 VIMY_GAME: GameRules = register_game(VimyGame())
 

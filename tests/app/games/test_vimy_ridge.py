@@ -76,24 +76,27 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     def roll(resolver: str, body: dict[str, Any], who: dict[str, str]) -> Any:
         return http.post(f"{api}/resolve/{resolver}", headers=who, json=body)
 
+    # The club's values, entered by the referee in set-up (as its editor saves them): one the book prints
+    # otherwise is refused naming the field.
+    version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
+    wrong = {**HEXES, "artillery_track": [[8, 5], [7, 5]] + [[8, 5]] * 9}
+    refused = http.patch(api, headers=g.referee, json={"version": version, "club": wrong})
+    assert refused.status_code == 422 and "artillery_track" in refused.json()["field"], refused.text
+    entered = http.patch(api, headers=g.referee, json={"version": version, "club": HEXES})
+    assert entered.status_code == 200, entered.text
+
     turn = start_game(http, g)
     assert (turn["turn"], turn["side_to_move"], turn["step"]["id"]) == (1, "attacker", "movement")
     version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
     turn = http.post(f"{api}/turn/advance", headers=g.attacker, json={"version": version}).json()["turn"]
     assert turn["step"]["id"] == "bombardment"  # Zero Hour: the Allied movement phase moves nothing (15.2)
 
-    # The club's values, entered as play begins: one the book prints otherwise is refused naming the field.
-    wrong = {**HEXES, "artillery_track": [[8, 5], [7, 5]] + [[8, 5]] * 9}
-    refused = roll("club-data", {"fields": {"club": wrong}, "dice": []}, g.referee)
-    assert refused.status_code == 422 and "artillery_track" in refused.text, refused.text
-    entered = roll("club-data", {"fields": {"club": HEXES}, "dice": []}, g.referee)
-    assert entered.status_code == 200, entered.text
     # The page of counters reads the club's track: its first box as printed (11.1), night where the club's moon is.
     track = http.get(f"{api}/counters", headers=g.attacker).json()["track"]
     assert [(t["label"], t["dark"]) for t in track[:3]] == [
         ("9 April (Morning)", False),
-        ("Day", False),
-        ("Night", True),
+        ("9 April (Day)", False),
+        ("9 April (Night)", True),
     ]
 
     # A bombardment with gas at Zero Hour (two markers, a 1 hits), then undone.
@@ -196,6 +199,23 @@ def test_a_club_shares_its_values_as_a_scenario_file(sqlite_client: TestClient) 
     refused = http.post("/api/v1/scenarios", json=doc)
     assert refused.status_code == 422 and "board.peaks" in refused.text, refused.text
     doc["board"] = HEXES
+    # Its counters as their set-up places them (19.1: "one German unit per hex"): a second one refused.
+    crowded = {
+        **doc,
+        "sides": {
+            **doc["sides"],
+            "defender": {
+                "nationality": "german",
+                "forces": [
+                    _counter("de-261", "79th Reserve", "1534"),
+                    _counter("de-262", "79th Reserve", "1534"),
+                ],
+            },
+        },
+    }
+    refused = http.post("/api/v1/scenarios", json=crowded)
+    assert refused.status_code == 422 and "19.1" in refused.json()["detail"], refused.text
+    assert "sides.defender.forces.1" in refused.text
     stored = http.post("/api/v1/scenarios", json=doc)
     assert stored.status_code == 201, stored.text
     g = new_game(http, {"scenario": stored.json()["id"]})

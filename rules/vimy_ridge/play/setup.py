@@ -1,0 +1,119 @@
+"""A Vimy counter checked at the door as it is placed or set (19.0 German Deployments, 20.0 Allied
+Deployments): its hex four ASCII digits as the map prints them, its printed strengths within the counter's two
+digits (its depleted side no stronger than its full one), a German division one the book names, and in
+set-up one unit per hex, on the side's own set-up hexes where the club's data names them (and never an Allied
+one east of the Allied trench line where the club's data shows it: No Man's Land, the easternmost hexes).
+A malformed value is a RulesError naming its field (422); a rule broken is a Refusal (409) citing its rule,
+each one whole sentence of at most 120 characters."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core.errors import Refusal, RulesError
+from rules.core.records import Snapshot
+from rules.vimy_ridge.play.club import CLUB
+from rules.vimy_ridge.ruleset import cite
+
+HEX = re.compile(r"[0-9]{4}", re.ASCII)  # str.isdigit would take superscript, Arabic-Indic, full-width digits
+SRC_GERMAN_SET_UP = cite("19.1 German Set-up")
+SRC_ALLIED_SET_UP = cite("20.2 Allied Set-up")
+SRC_NO_MANS_LAND = cite("14.1 No Man's Land")
+# 19.1: "the 1st Bavarian Reserve Division ... the 79th Reserve Division ... the 16th Bavarian Division".
+GERMAN_DIVISIONS = ("16th Bavarian", "79th Reserve", "1st Bavarian Reserve")
+STRENGTHS = (("attack", "attack_depleted"), ("defence", "defence_depleted"))
+MOST_STRENGTH = 99  # a counter's printed strength: at most two digits (the state fields' maximum)
+
+
+def hex_checked(values: Mapping[str, Any]) -> None:
+    """A hex is four ASCII digits as the map prints it (1534), or "" off the map (a RulesError naming it)."""
+    where = values.get("hex")
+    if where is None or where == "":
+        return
+    if not isinstance(where, str) or not HEX.fullmatch(where):
+        raise RulesError("hex", "Enter a hex as the four digits printed on the map, such as 1534.")
+
+
+def strengths_checked(values: Mapping[str, Any], now: Mapping[str, Any]) -> None:
+    """A counter's printed strengths: whole numbers of at most two digits, its depleted side no stronger than
+    its full one (17.5: a hit is "a one-step depletion")."""
+    for full, reduced in STRENGTHS:
+        for name in (full, reduced):
+            v = values.get(name)
+            if v is not None and (
+                not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MOST_STRENGTH
+            ):
+                raise RulesError(name, f"Enter the counter's printed {name.replace('_', ' ')}: 0 to 99.")
+        top, low = values.get(full, now.get(full)), values.get(reduced, now.get(reduced))
+        if (
+            isinstance(top, int)
+            and isinstance(low, int)
+            and low > top
+            and (full in values or reduced in values)
+        ):
+            raise RulesError(
+                reduced,
+                f"A depleted {full} is the reduced side: at most the full {top} (17.5).",
+                source=cite("17.5 Bombardment Resolution"),
+            )
+
+
+def _division(word: str) -> str:
+    return re.sub(r"\s+division$", "", " ".join(word.split()), flags=re.IGNORECASE).lower()
+
+
+def placed_refused(
+    snapshot: Snapshot, side: str, unit_id: int | None, values: Mapping[str, Any], setting_up: bool
+) -> tuple[Refusal, ...]:
+    """What 19.0 and 20.0 forbid of a counter placed or set: a division the book does not name, and in set-up
+    a second unit in one hex or a hex off the side's set-up hexes."""
+    from rules.vimy_ridge.play.game import ALLIED, GERMAN, counters
+
+    division = values.get("division")
+    if side == GERMAN and division and _division(str(division)) not in {d.lower() for d in GERMAN_DIVISIONS}:
+        return (
+            Refusal(
+                "A German unit is of the 16th Bavarian, 79th Reserve or 1st Bavarian Reserve Division (19.1).",
+                "all German units of the 1st Bavarian Reserve Division ... the 79th Reserve Division ... the 16th "
+                "Bavarian Division",
+                SRC_GERMAN_SET_UP,
+            ),
+        )
+    where = str(values.get("hex") or "")
+    if not setting_up or not where:
+        return ()
+    source = SRC_ALLIED_SET_UP if side == ALLIED else SRC_GERMAN_SET_UP
+    rule = "20.2" if side == ALLIED else "19.1"
+    held = [u for u in counters(snapshot) if u.id != unit_id and str(u.state.get("hex") or "") == where]
+    if held and not held[0].state.get("eliminated"):
+        return (
+            Refusal(
+                f"One unit per hex: {held[0].name} is set up in hex {where} ({rule}).",
+                "may set up all of his units in any hexes ..., one unit per hex",
+                source,
+            ),
+        )
+    board = snapshot.board
+    own = board.get("allied_set_up" if side == ALLIED else "german_set_up")
+    if own and where not in own:
+        return (
+            Refusal(
+                f"Hex {where} is not {'an Allied' if side == ALLIED else 'a German'} set-up hex on the club's map "
+                f"({rule}).",
+                "west of the Allied trench line (20.2); east of the Allied trench line (19.1); south of the river",
+                f"{source}; {CLUB}",
+            ),
+        )
+    no_mans_land = {h for h, kinds in (board.get("hex_terrain") or {}).items() if "no-mans-land" in kinds}
+    east = set(board.get("easternmost") or ())
+    if side == ALLIED and where in no_mans_land | east:
+        return (
+            Refusal(
+                f"Hex {where} lies east of the Allied trench line: set up west of it (20.2).",
+                "The Allied player may set up all of his units in any hexes west of the Allied trench line",
+                f"{SRC_ALLIED_SET_UP}; {SRC_NO_MANS_LAND}; {CLUB}",
+            ),
+        )
+    return ()

@@ -1,0 +1,240 @@
+"""Vimy Ridge's rules of play the game broke (issue 62), each against its quoted line, on a snapshot of
+counters with no app: No Man's Land across a trench hexside (14.1, 14.2), a replacement's hex and phase (11.3,
+11.6), 17.2's two-marker limit said as such, a combat result by either seat, and the readings the code made
+without naming them, now errata listing both. Hex numbers are a club example (a test fixture)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from rules.core.acts import AddUnit, EditUnit, Roll
+from rules.core.errors import RulesError
+from rules.core.records import Snapshot, UnitState
+from rules.core.rolls import Rolled
+from rules.registry import get_ruleset
+from rules.vimy_ridge.play.game import ALLIED, GERMAN, VIMY_GAME
+from rules.vimy_ridge.play.victory import tally
+
+RS = get_ruleset("vimy-ridge")
+MOVEMENT, BOMBARDMENT, COMBAT = 0, 1, 2
+
+
+def counter(uid: int, side: str, where: str, **state: Any) -> UnitState:
+    full = {"hex": where, "division": "1st Canadian" if side == ALLIED else "79th Reserve"}
+    full |= {"attack": 6, "defence": 5, "attack_depleted": 3, "defence_depleted": 2} | state
+    return UnitState(id=uid, parent_id=None, side=side, level="counter", name=f"c{uid}", state=full)
+
+
+def table(*units: UnitState, turn: int = 2, step: int = COMBAT, side: str = ALLIED, **board: Any) -> Snapshot:
+    return Snapshot("vimy-ridge", None, units, 1, 1, turn=turn, step=step, side_to_move=side, board=board)
+
+
+def refusals(snapshot: Snapshot, act: Any) -> list[str]:
+    return [str(r) for r in VIMY_GAME.forbidden(snapshot, act)]
+
+
+def test_no_mans_land_across_a_trench_hexside_halves_the_defence_and_never_takes_the_trench_line() -> None:
+    # 14.1 "The defense factor of any unit ... occupying any No Man's Land hex is halved ... and no unit that is
+    # attacked whilst present there is ever advantaged by a trench line."
+    snap = table(
+        counter(1, ALLIED, "0910"),
+        counter(2, GERMAN, "1010"),
+        trench_hexsides=[["0910", "1010"]],
+        hex_terrain={"1010": ["no-mans-land"]},
+    )
+    attack = Roll(resolver="attack", unit_id=1, target_id=2, fields={"attackers": [1]}, dice=[3])
+    assert refusals(snap, attack) == []
+    rolled = VIMY_GAME.play(snap, attack)
+    assert isinstance(rolled, Rolled)
+    assert rolled.resolution["line"] != "Trench hexside, Woods"
+    assert rolled.resolution["differential"] == 6 - 5 // 2
+    # Out of No Man's Land the trench hexside crossed is the trench line (14.2), the defence whole.
+    dry = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), trench_hexsides=[["0910", "1010"]])
+    rolled = VIMY_GAME.play(dry, attack)
+    assert isinstance(rolled, Rolled)
+    assert rolled.resolution["line"] == "Trench hexside, Woods" and rolled.resolution["differential"] == 1
+
+
+def test_the_club_data_fills_the_line_of_a_peak_and_the_card_offers_five_otherwise() -> None:
+    snap = table(
+        counter(1, ALLIED, "0910"), counter(2, GERMAN, "1101"), peaks=[f"{1101 + i}" for i in range(13)]
+    )
+    attack = Roll(resolver="attack", unit_id=1, target_id=2, fields={"attackers": [1]}, dice=[3])
+    rolled = VIMY_GAME.play(snap, attack)
+    assert isinstance(rolled, Rolled) and rolled.resolution["line"] == "Peak"
+    bare = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1101"))
+    rolled = VIMY_GAME.play(bare, attack)
+    assert isinstance(rolled, Rolled) and rolled.resolution["line"] == "Clear"  # the attack-line default
+    picked = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1101"))
+    with pytest.raises(RulesError, match="pick the terrain line"):
+        VIMY_GAME.play(
+            replace(picked, variants={"attack-line": "picked"}),
+            attack,
+        )
+
+
+NIGHT = 3  # the turn-track erratum's default: turn 3 (9 April Evening) a night (moon) turn
+CLUB = {
+    "trench_hexsides": [["0910", "1010"]],
+    "easternmost": ["2001"],
+    "hex_terrain": {"1010": ["no-mans-land"]},
+}
+
+
+def test_a_replacement_arrives_in_an_allied_trench_hex_in_the_movement_phase() -> None:
+    # 11.3 "A replacement that is brought onto the map must arrive during the movement phase of that same night
+    # game turn, arriving in any Allied trench hex (not within any enemy ZOC)".
+    gone = counter(1, ALLIED, "", eliminated=True)
+    back = {"eliminated": False}
+    at_east = table(gone, turn=NIGHT, step=MOVEMENT, **CLUB)
+    said = refusals(at_east, EditUnit(unit_id=1, version=1, values={**back, "hex": "2001"}))
+    assert said and "11.3" in said[0] and len(said[0]) <= 120
+    in_combat = table(gone, turn=NIGHT, step=COMBAT, **CLUB)
+    said = refusals(in_combat, EditUnit(unit_id=1, version=1, values={**back, "hex": "0910"}))
+    assert said and "movement phase" in said[0]
+    assert refusals(at_east, EditUnit(unit_id=1, version=1, values={**back, "hex": "0910"})) == []
+    # Not the No Man's Land side of the trench hexside.
+    assert refusals(at_east, EditUnit(unit_id=1, version=1, values={**back, "hex": "1010"}))
+
+
+def test_a_german_replacement_enters_an_unoccupied_easternmost_or_trench_hex() -> None:
+    # 11.6 "entering along any easternmost map edge hex ..., or in any unoccupied hex that is adjacent to a
+    # trench hexside".
+    gone = counter(1, GERMAN, "", eliminated=True)
+    held = counter(2, GERMAN, "2001")
+    snap = table(gone, held, turn=NIGHT, step=MOVEMENT, side=GERMAN, **CLUB)
+    back = {"eliminated": False}
+    said = refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "2001"}))
+    assert said and "unoccupied" in said[0] and "11.6" in said[0]
+    said = refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "1500"}))
+    assert said and "11.6" in said[0]
+    assert refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "0910"})) == []
+
+
+def test_a_third_marker_is_refused_with_the_two_marker_limit() -> None:
+    # 17.2 "but no more than two bombardment markers per enemy unit"
+    snap = table(
+        counter(1, ALLIED, "0910"),
+        counter(2, GERMAN, "1010"),
+        step=BOMBARDMENT,
+        bombarded={"turn": 2, "2": 2},
+    )
+    for fields in ({}, {"observed": "observed"}):
+        said = refusals(snap, Roll(resolver="bombardment", target_id=2, fields=fields))
+        assert said and "two bombardment markers" in said[0] and "(17.2)" in said[0], said
+
+
+def test_a_combat_result_is_applied_in_the_combat_phase_only() -> None:
+    snap = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), step=COMBAT)
+    lost = EditUnit(unit_id=2, version=1, values={"applied_result": "depleted"})
+    assert refusals(snap, lost) == []
+    answer = VIMY_GAME.play(snap, lost)
+    assert {(c.field, c.value) for c in answer.changes if hasattr(c, "field")} >= {("depleted", True)}
+    assert VIMY_GAME.book.shared_edits["applied_result"] == (
+        "retreated",
+        "advanced",
+        "depleted",
+        "eliminated",
+    )
+    moving = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), step=MOVEMENT)
+    said = refusals(moving, lost)
+    assert said and "combat phase" in said[0]
+
+
+@pytest.mark.parametrize(
+    "eid",
+    [
+        "crt-alignment",
+        "bombardment-below-one",
+        "minus-signs",
+        "combat-phase-move",
+        "vp-moment",
+        "attack-line",
+    ],
+)
+def test_each_reading_the_code_makes_is_an_erratum_with_both_readings(eid: str) -> None:
+    e = RS.errata[eid]
+    assert len(e.readings) == 2 and e.default in {r.id for r in e.readings}
+    assert all(r.source for r in e.readings)
+
+
+def resolve(resolver: str, variants: dict[str, str] | None = None, **fields: Any) -> Any:
+    req = RS.resolvers[resolver].Request(**fields, variants=variants or {})
+    return RS.resolve(resolver, req).evaluation
+
+
+def test_each_reading_changes_its_answer() -> None:
+    # Peak, differential +1, die 6: left-aligned the Peak line's third column "(A)", right-aligned its seventh.
+    clear = {"terrain": "peak", "attack_strength": 5, "defense_strength": 4, "dice": [6]}
+    assert resolve("combat", **clear).key == "(A)"
+    assert resolve("combat", {"crt-alignment": "right-aligned"}, **clear).key == "(A)"
+    assert (
+        resolve("combat", {"crt-alignment": "right-aligned"}, **{**clear, "attack_strength": 14}).key == "Ex"
+    )
+    assert resolve("combat", **{**clear, "attack_strength": 14}).key == "A1"
+    # Gas -2 and aircraft -1 take a 2 below 1: a hit read as 1, or no effect.
+    gas = {"bombarding_side": "allied", "turn": 1, "gas": True, "aircraft": True, "dice": [2]}
+    assert resolve("bombardment", **gas).key == "hit"
+    assert resolve("bombardment", {"bombardment-below-one": "no-effect"}, **gas).key == "no effect"
+    # The minus signs as extracted: +2 for gas turns a 3 (a hit at -2) into no effect.
+    three = {**gas, "aircraft": False, "dice": [3]}
+    assert resolve("bombardment", **three).key == "hit"
+    assert resolve("bombardment", {"minus-signs": "as-extracted"}, **three).key == "no effect"
+
+
+def test_two_vp_win_at_the_end_by_the_book_and_at_once_as_a_variant() -> None:
+    # 12.1 "If a Canadian unit was the last to have occupied ... the German supply hex in Petit Vimy (1534)";
+    # "at least three Canadian units of the same division have moved and currently occupy any easternmost hex".
+    east = ["2001", "2002", "2003"]
+    units = [counter(1, ALLIED, "1534")] + [
+        counter(2 + i, ALLIED, h, moved_turn=2) for i, h in enumerate(east)
+    ]
+    units.append(counter(9, GERMAN, "1010"))
+    snap = table(*units, turn=5, easternmost=east)
+    assert tally(snap)["points"][ALLIED] == 2 and tally(snap)["outcome"]["winner"] is None
+    variant = replace(snap, variants={"vp-moment": "any-moment"})
+    assert tally(variant)["outcome"]["winner"] == ALLIED
+    over = replace(snap, turn=12)
+    assert tally(over)["outcome"]["winner"] == ALLIED
+
+
+def test_a_combat_phase_move_read_as_named() -> None:
+    snap = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), step=COMBAT)
+    moved = EditUnit(unit_id=2, version=1, values={"hex": "1111"})
+    assert refusals(snap, moved) == []
+    named = replace(snap, variants={"combat-phase-move": "named"})
+    assert (
+        refusals(named, moved)
+        and refusals(
+            named, EditUnit(unit_id=2, version=1, values={"hex": "1111", "applied_result": "retreated"})
+        )
+        == []
+    )
+
+
+def test_set_up_on_the_sides_own_hexes_where_the_club_data_names_them() -> None:
+    # 20.2 "The Allied player may set up all of his units in any hexes west of the Allied trench line, one
+    # Allied unit per hex"; 19.1 "in any hexes east of the Allied trench line, one German unit per hex".
+    board = {"allied_set_up": ["0910", "0911"], "german_set_up": ["1010", "1011"], "easternmost": ["2001"]}
+    snap = table(counter(1, ALLIED, "0910"), turn=0, step=0, **board)
+    german = AddUnit(side=GERMAN, fields={"state": {"hex": "0911", "division": "79th Reserve"}})
+    said = [str(r) for r in VIMY_GAME.forbidden(snap, german)]
+    assert said and "19.1" in said[0] and len(said[0]) <= 120
+    assert VIMY_GAME.forbidden(snap, replace(german, fields={"state": {"hex": "1010"}})) == ()
+    bare = table(counter(1, ALLIED, "0910"), turn=0, step=0, easternmost=["2001"])
+    east = AddUnit(side=ALLIED, fields={"state": {"hex": "2001"}})
+    said = [str(r) for r in VIMY_GAME.forbidden(bare, east)]
+    assert said and "20.2" in said[0]
+    # In play a counter's hex is not a set-up hex: the check is the set-up's.
+    assert VIMY_GAME.forbidden(replace(snap, turn=2, step=MOVEMENT), german) == ()
+
+
+def test_the_club_data_is_set_before_play_by_the_set_up_sequence() -> None:
+    board = VIMY_GAME.book.kit.counters
+    assert board is not None and "11.1" in board.club_source
+    assert (
+        board.club_roll in get_ruleset("vimy-ridge").resolvers
+    )  # the roll the app refuses in play names a real resolver
