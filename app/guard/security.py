@@ -354,7 +354,7 @@ class CsrfUnlessApiToken:
 
     def __init__(self, app: ASGIApp, /, **csrf_options: Any) -> None:
         self.app = app
-        self.checked = asgi_csrf(app, **csrf_options)
+        self.checked = asgi_csrf(_multipart_restored(app), **csrf_options)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["path"].startswith("/api/") and _not_cookie_authorised(scope):
@@ -387,16 +387,31 @@ class CsrfUnlessApiToken:
         async def replay() -> Message:
             return messages.pop(0) if messages else await receive()
 
+        # asgi-csrf sees a type it never reads (so a token missing or wrong is refused, never parsed by its
+        # multipart reader, which fails with a 500); the app gets the form's own type back (_multipart_restored).
         drop = (CSRF_HEADER.encode(), b"content-type")
         headers = [(k, v) for k, v in scope.get("headers") or [] if k.lower() not in drop]
-        if (
-            token is None
-        ):  # asgi-csrf refuses a body it does not read, rendering its refusal with this device's token
-            headers.append((b"content-type", b"application/x-no-csrf-token"))
-        else:
-            content_type = _headers(scope)[b"content-type"]
-            headers += [(b"content-type", content_type), (CSRF_HEADER.encode(), token.encode())]
-        await self.checked({**scope, "headers": headers}, replay, send)
+        headers.append((b"content-type", b"application/x-firestep-multipart"))
+        if token is not None:
+            headers.append((CSRF_HEADER.encode(), token.encode()))
+        original = _headers(scope)[b"content-type"]
+        await self.checked({**scope, "headers": headers, MULTIPART_TYPE: original}, replay, send)
+
+
+MULTIPART_TYPE = "firestep.multipart_content_type"  # a multipart form's own type, while asgi-csrf checks it
+
+
+def _multipart_restored(app: ASGIApp) -> ASGIApp:
+    """The app behind asgi-csrf, given back a checked multipart form's own content type."""
+
+    async def restored(scope: Scope, receive: Receive, send: Send) -> None:
+        original = scope.get(MULTIPART_TYPE)
+        if original is not None:
+            kept = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-type"]
+            scope = {**scope, "headers": [*kept, (b"content-type", original)]}
+        await app(scope, receive, send)
+
+    return restored
 
 
 class _TokenFound(Exception):
@@ -426,14 +441,14 @@ def _multipart_token(body: bytes, content_type: str) -> str | None:
         raise _TokenFound("")  # a file before the token
 
     boundary = parse_options_header(content_type)[1].get(b"boundary")
-    parser = FormParser(
-        "multipart/form-data",
-        on_field,
-        on_file,
-        boundary=boundary,
-        config={"MAX_MEMORY_FILE_SIZE": len(body) + 1},
-    )
-    try:
+    try:  # no boundary, or a body python-multipart cannot read: no token
+        parser = FormParser(
+            "multipart/form-data",
+            on_field,
+            on_file,
+            boundary=boundary,
+            config={"MAX_MEMORY_FILE_SIZE": len(body) + 1},
+        )
         parser.write(body)
         parser.finalize()
     except _TokenFound as found:
