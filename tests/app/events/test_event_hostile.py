@@ -40,7 +40,8 @@ def test_bounded_writes_and_the_organiser_only(sqlite_client: TestClient) -> Non
     # Names: kept NFKC; a look-alike of a registered one (a Cyrillic а, a right-to-left override) refused.
     kept = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": "Ｌａｔｅ"}]})
     assert kept.status_code == 201 and kept.json()[0]["name"] == "Late"
-    for twin in ("Lаte", "LATE", "La\u202ete"):
+    # Invisible letters and marks (Hangul filler, variation selector, grapheme joiner, braille blank) too.
+    for twin in ("Lаte", "LATE", "La\u202ete", "Late\u3164", "Late\ufe0f", "La\u034fte", "Late\u2800"):
         refused = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": twin}]})
         assert refused.status_code == 422 and refused.json()["field"] == "players.0.name", refused.text
     spelt_out = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": "ﷺ" * 5}]})
