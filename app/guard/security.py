@@ -372,9 +372,9 @@ class CsrfUnlessApiToken:
             await self.checked(scope, receive, send)
 
     async def _multipart(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """A form with a file (the league's import): asgi-csrf 0.11 reads a multipart body with an argument
-        python-multipart no longer takes (a 500), so its token field is read here and handed to asgi-csrf as the
-        header it checks against the cookie; a form with no token before its first file is refused by asgi-csrf."""
+        """A form with a file (the league's import): its token field is read here and handed to asgi-csrf as its
+        header, under a content type it never reads (its own multipart reader fails on python-multipart: a 500), so
+        a token missing, wrong or after the file is refused; the app gets the form's type back (_multipart_restored)."""
         messages: list[Message] = []
         more = True
         while more:  # the door (app.guard.limits) has bounded and buffered the body already
@@ -387,13 +387,10 @@ class CsrfUnlessApiToken:
         async def replay() -> Message:
             return messages.pop(0) if messages else await receive()
 
-        # asgi-csrf sees a type it never reads (so a token missing or wrong is refused, never parsed by its
-        # multipart reader, which fails with a 500); the app gets the form's own type back (_multipart_restored).
         drop = (CSRF_HEADER.encode(), b"content-type")
         headers = [(k, v) for k, v in scope.get("headers") or [] if k.lower() not in drop]
-        headers.append((b"content-type", b"application/x-firestep-multipart"))
-        if token is not None:
-            headers.append((CSRF_HEADER.encode(), token.encode()))
+        headers += [(b"content-type", b"application/x-firestep-multipart")]
+        headers += [(CSRF_HEADER.encode(), token.encode())] if token is not None else []
         original = _headers(scope)[b"content-type"]
         await self.checked({**scope, "headers": headers, MULTIPART_TYPE: original}, replay, send)
 
@@ -405,8 +402,7 @@ def _multipart_restored(app: ASGIApp) -> ASGIApp:
     """The app behind asgi-csrf, given back a checked multipart form's own content type."""
 
     async def restored(scope: Scope, receive: Receive, send: Send) -> None:
-        original = scope.get(MULTIPART_TYPE)
-        if original is not None:
+        if (original := scope.get(MULTIPART_TYPE)) is not None:
             kept = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-type"]
             scope = {**scope, "headers": [*kept, (b"content-type", original)]}
         await app(scope, receive, send)
