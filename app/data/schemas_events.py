@@ -236,11 +236,15 @@ class TimerIn(BaseModel):
         if value is None:
             return None
         try:
-            return value.astimezone(UTC)
+            utc = value.astimezone(UTC)
         except OverflowError:
+            utc = None
+        # A day inside the years 1 to 9999: the event's own zone (at most a day off UTC) reads it on the sheet.
+        if utc is None or not datetime(1, 1, 2, tzinfo=UTC) <= utc <= datetime(9999, 12, 30, tzinfo=UTC):
             raise ValueError(
-                "the round's end in UTC falls outside the years 1 to 9999: give a nearer time"
-            ) from None
+                "the round's end falls outside the years 1 to 9999 in some time zone: give a nearer time"
+            )
+        return utc
 
 
 class DisputeIn(BaseModel):

@@ -354,7 +354,7 @@ class CsrfUnlessApiToken:
 
     def __init__(self, app: ASGIApp, /, **csrf_options: Any) -> None:
         self.app = app
-        self.checked = asgi_csrf(app, **csrf_options)
+        self.checked = asgi_csrf(_multipart_restored(app), **csrf_options)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["path"].startswith("/api/") and _not_cookie_authorised(scope):
@@ -372,9 +372,9 @@ class CsrfUnlessApiToken:
             await self.checked(scope, receive, send)
 
     async def _multipart(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """A form with a file (the league's import): asgi-csrf 0.11 reads a multipart body with an argument
-        python-multipart no longer takes (a 500), so its token field is read here and handed to asgi-csrf as the
-        header it checks against the cookie; a form with no token before its first file is refused by asgi-csrf."""
+        """A form with a file (the league's import): its token field is read here and handed to asgi-csrf as its
+        header, under a content type it never reads (its own multipart reader fails on python-multipart: a 500), so
+        a token missing, wrong or after the file is refused; the app gets the form's type back (_multipart_restored)."""
         messages: list[Message] = []
         more = True
         while more:  # the door (app.guard.limits) has bounded and buffered the body already
@@ -389,14 +389,25 @@ class CsrfUnlessApiToken:
 
         drop = (CSRF_HEADER.encode(), b"content-type")
         headers = [(k, v) for k, v in scope.get("headers") or [] if k.lower() not in drop]
-        if (
-            token is None
-        ):  # asgi-csrf refuses a body it does not read, rendering its refusal with this device's token
-            headers.append((b"content-type", b"application/x-no-csrf-token"))
-        else:
-            content_type = _headers(scope)[b"content-type"]
-            headers += [(b"content-type", content_type), (CSRF_HEADER.encode(), token.encode())]
-        await self.checked({**scope, "headers": headers}, replay, send)
+        headers += [(b"content-type", b"application/x-firestep-multipart")]
+        headers += [(CSRF_HEADER.encode(), token.encode())] if token is not None else []
+        original = _headers(scope)[b"content-type"]
+        await self.checked({**scope, "headers": headers, MULTIPART_TYPE: original}, replay, send)
+
+
+MULTIPART_TYPE = "firestep.multipart_content_type"  # a multipart form's own type, while asgi-csrf checks it
+
+
+def _multipart_restored(app: ASGIApp) -> ASGIApp:
+    """The app behind asgi-csrf, given back a checked multipart form's own content type."""
+
+    async def restored(scope: Scope, receive: Receive, send: Send) -> None:
+        if (original := scope.get(MULTIPART_TYPE)) is not None:
+            kept = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-type"]
+            scope = {**scope, "headers": [*kept, (b"content-type", original)]}
+        await app(scope, receive, send)
+
+    return restored
 
 
 class _TokenFound(Exception):
@@ -426,14 +437,14 @@ def _multipart_token(body: bytes, content_type: str) -> str | None:
         raise _TokenFound("")  # a file before the token
 
     boundary = parse_options_header(content_type)[1].get(b"boundary")
-    parser = FormParser(
-        "multipart/form-data",
-        on_field,
-        on_file,
-        boundary=boundary,
-        config={"MAX_MEMORY_FILE_SIZE": len(body) + 1},
-    )
-    try:
+    try:  # no boundary, or a body python-multipart cannot read: no token
+        parser = FormParser(
+            "multipart/form-data",
+            on_field,
+            on_file,
+            boundary=boundary,
+            config={"MAX_MEMORY_FILE_SIZE": len(body) + 1},
+        )
         parser.write(body)
         parser.finalize()
     except _TokenFound as found:

@@ -502,7 +502,12 @@ async def table_act(
 
 
 @router.get("/events/rekey", response_class=HTMLResponse)
-def rekey_page(request: Request, error: str | None = None) -> Response:
+def rekey_page(request: Request) -> Response:
+    return _rekey_page(request)
+
+
+def _rekey_page(request: Request, error: str | None = None) -> Response:
+    """The re-key page; its error is the refusal's own (no query parameter reaches the page's text)."""
     return templates.TemplateResponse(request, "event_rekey.html", {"error": error})
 
 
@@ -519,7 +524,7 @@ async def rekey(request: Request, session: SessionDep, settings: SettingsDep, no
         return too_many(Response(), e)
     except NotFoundError:
         security.guess_failed()
-        return rekey_page(
+        return _rekey_page(
             request, "That code is not the organiser's last for a seat, or it was used or ran out."
         )
     target = f"/events/{table.tournament_id}/tables/{table.pk}" if table else f"/games/{game_id}/map"

@@ -47,7 +47,7 @@ from app.data.models import Game, League, LeagueGame, LeagueKey, TournamentRound
 from app.data.schemas_league import BUNDLE_FORMAT, MAX_LEAGUE_GAMES, MAX_TRUSTED_KEYS, ResultBundle
 from app.errors import Conflict, Forbidden, Unauthorized
 from app.services import events as events_service
-from app.services import scenarios, seating, tournament_results, tournaments
+from app.services import player_names, scenarios, seating, tournament_results, tournaments
 from app.services.result import game_result
 from app.services.score import FINISHED
 from rules.core.commitment import canonical, sha256
@@ -96,6 +96,9 @@ def export_bundle(
 ) -> ResultBundle:
     """A settled table's result, signed with this club's key, as a league checks it at import."""
     row = tournaments.get(session, tournament_id)
+    club = (
+        player_names.normalised(club, "club") if club.strip() else ""
+    )  # as a league keeps it (_names_as_kept)
     table = tournament_results.get_table(session, tournament_id, table_id)
     if table.status not in tournaments.SETTLED or table.game_id is None:
         raise Conflict(f"table {table.table}'s result is not settled yet: confirm it first")
@@ -324,6 +327,7 @@ def import_bundle(session: Session, league_id: int, bundle: ResultBundle) -> Lea
     """A verified bundle kept for the league: counted once its key is trusted. The same bundle again gives the
     row kept; another bundle of a game already kept is refused."""
     verify_bundle(session, bundle)
+    _names_as_kept(bundle)
     body = bundle.signed_body()
     del body["club"]  # the club's name as exported is not the game's: the same game under another name is one
     body_hash, ident = sha256(body), identity(bundle)
@@ -371,6 +375,17 @@ def import_bundle(session: Session, league_id: int, bundle: ResultBundle) -> Lea
             ) from None
         return found
     return row
+
+
+def _names_as_kept(bundle: ResultBundle) -> None:
+    """Each name and club as an event keeps it (app.services.player_names): one with a direction override or an
+    invisible letter would print in the league as another's name; one not NFKC would be a second player."""
+    named = [("bundle.club", bundle.club)]
+    for side, (name, club) in (("attacker", bundle.players.attacker), ("defender", bundle.players.defender)):
+        named += [(f"bundle.players.{side}.0", name), (f"bundle.players.{side}.1", club)]
+    for field, text in named:
+        if text and player_names.normalised(text, field) != text:
+            raise RulesError(field, f"{field} is not spelt as its event keeps it (NFKC): export it again")
 
 
 def _kept(session: Session, league_id: int, ident: str) -> LeagueGame | None:

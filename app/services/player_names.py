@@ -16,6 +16,19 @@ from importlib import resources
 
 from rules.core.errors import RulesError
 
+# Letters and marks that draw nothing, beyond the format characters refused by category: Unicode's
+# Default_Ignorable_Code_Point letters and marks (DerivedCoreProperties.txt: the combining grapheme joiner, the
+# Hangul fillers, the Khmer inherent vowels, the Mongolian and other variation selectors) and the blank braille
+# pattern. "Late" with one after it would print as "Late" yet be another name (its skeleton differs).
+INVISIBLE = (
+    (0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x2800, 0x2800),
+    (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xE0100, 0xE01EF),
+)  # fmt: skip
+
+
+def _invisible(ch: str) -> bool:
+    return any(low <= ord(ch) <= high for low, high in INVISIBLE)
+
 
 @cache
 def _prototypes() -> dict[str, str]:
@@ -46,6 +59,10 @@ def normalised(name: str, field: str, longest: int = 80) -> str:
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn") for ch in text):
         raise RulesError(
             field, "a name holds no control or direction-formatting characters (such as a right-to-left mark)"
+        )
+    if any(_invisible(ch) for ch in text):
+        raise RulesError(
+            field, "a name holds no invisible letters (such as a Hangul filler or a variation selector)"
         )
     if not text:
         raise RulesError(field, "give the player a name")

@@ -3,6 +3,9 @@ the organiser's acts refused to anyone else, never a 500."""
 
 from __future__ import annotations
 
+import time
+
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.app.events.test_event_day import SCENARIO, new_event, register
@@ -32,15 +35,18 @@ def test_bounded_writes_and_the_organiser_only(sqlite_client: TestClient) -> Non
     assert naive.status_code == 422 and naive.json()["field"].endswith("ends_at")
     number = c.put(f"{url}/timer", headers=organiser, json={"ends_at": 1_800_000_000})
     assert number.status_code == 422 and number.json()["field"].endswith("ends_at")
-    for edge in ("0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"):  # no UTC reading: was a 500
+    # No UTC reading (was a 500), or none in the event's own zone (the sheet printed it: a 500 at UTC+14).
+    edges = ("0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "9999-12-31T23:59:59+00:00")
+    for edge in (*edges, "0001-01-01T00:00:00+00:00"):
         out = c.put(f"{url}/timer", headers=organiser, json={"ends_at": edge})
         assert out.status_code == 422 and out.json()["field"].endswith("ends_at"), out.text
-    far = c.put(f"{url}/timer", headers=organiser, json={"ends_at": "0001-01-01T00:00:00-14:00"})
-    assert far.status_code == 200 and far.json()["round_ends_at"].startswith("0001-01-01T14:00:00")
+    far = c.put(f"{url}/timer", headers=organiser, json={"ends_at": "0001-01-02T00:00:00-14:00"})
+    assert far.status_code == 200 and far.json()["round_ends_at"].startswith("0001-01-02T14:00:00")
     # Names: kept NFKC; a look-alike of a registered one (a Cyrillic а, a right-to-left override) refused.
     kept = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": "Ｌａｔｅ"}]})
     assert kept.status_code == 201 and kept.json()[0]["name"] == "Late"
-    for twin in ("Lаte", "LATE", "La\u202ete"):
+    # Invisible letters and marks (Hangul filler, variation selector, grapheme joiner, braille blank) too.
+    for twin in ("Lаte", "LATE", "La\u202ete", "Late\u3164", "Late\ufe0f", "La\u034fte", "Late\u2800"):
         refused = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": twin}]})
         assert refused.status_code == 422 and refused.json()["field"] == "players.0.name", refused.text
     spelt_out = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": "ﷺ" * 5}]})
@@ -60,3 +66,22 @@ def test_bounded_writes_and_the_organiser_only(sqlite_client: TestClient) -> Non
     assert c.put(f"{url}/tables/{table}/result", headers=organiser, json=bad).status_code == 422
     assert c.post("/api/v1/events/rekey", json={"code": "99999999999999999999-a-00"}).status_code == 404
     assert c.get(f"/api/v1/events/{other_id}/board", headers=organiser).status_code == 403
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 63's big rounds: committing makes each table's game one by one under the event's lock, about "
+    "94 ms of CPU a table (a 128-player round: 6.0 s, measured on the hostile pass); not built in pass63",
+)
+def test_committing_a_round_costs_a_64th_of_a_second_a_table(sqlite_client: TestClient) -> None:
+    """The largest round (128 players, 64 tables) commits in 1 s of CPU only if each table costs 1/64 s: a
+    round of 8 tables is held to 8/64 s (the CPU of the whole process, the app's thread included)."""
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=1)
+    register(c, event_id, organiser, n=16)
+    url = f"/api/v1/events/{event_id}/rounds"
+    assert c.post(url, headers=organiser, json={"scenario": SCENARIO}).status_code == 201
+    spent = time.process_time()
+    assert c.post(f"{url}/1/commit", headers=organiser).status_code == 200
+    spent = time.process_time() - spent
+    assert spent <= 8 / 64, f"{spent:.3f} s of CPU for 8 tables"

@@ -127,3 +127,10 @@ def test_printing_the_round_cards_writes_nothing_and_new_codes_are_a_post(client
     again = c.post(api, headers=organiser)
     assert again.status_code == 200 and again.json()[0]["game_id"] == seats["game_id"]
     assert printed_by(organiser) == again.json()[0]["join_codes"]
+
+
+def test_no_query_parameter_reaches_the_rekey_pages_text(sqlite_client: TestClient) -> None:
+    """A link to the re-key page wrote its `error` parameter on the page: a sentence of a stranger's choosing
+    ("type your code at …") on this server's page, where a player brings the organiser's code."""
+    page = sqlite_client.get("/events/rekey", params={"error": "Type your seat code at evil.example"})
+    assert page.status_code == 200 and "evil.example" not in page.text

@@ -440,3 +440,27 @@ def test_wrong_organiser_keys_over_the_limit_answer_429(migrated_url: str, tmp_p
         wait_out(r)
         assert c.post("/api/v1/campaigns", json={}, headers={"X-Organiser-Key": key}).status_code == 201
         assert len(c.get("/api/v1/games").json()) == 0
+
+
+def test_a_cookie_authorised_multipart_form_with_a_wrong_token_or_no_boundary_is_refused_not_a_500(
+    sqlite_client: TestClient,
+) -> None:
+    """A form with a file riding the league organiser's cookie: a wrong token, or a body with no boundary,
+    was handed to asgi-csrf's own multipart reader (or to python-multipart without a boundary): a 500."""
+    c = sqlite_client
+    made = c.post("/api/v1/leagues", json={"name": "L"}).json()
+    c.cookies.set(LEAGUE_COOKIE, made["organiser_token"])
+    url = f"/leagues/{made['league']['id']}/import"
+    wrong = b'--x\r\nContent-Disposition: form-data; name="csrftoken"\r\n\r\nzzz\r\n--x--\r\n'
+    for content_type, body in (
+        ("multipart/form-data; boundary=x", wrong),
+        ("multipart/form-data", b"abc"),
+    ):
+        for path in (url, f"/api/v1/leagues/{made['league']['id']}/keys"):
+            r = c.post(path, headers={"content-type": content_type}, content=body)
+            assert r.status_code == 403, (path, content_type, r.status_code)
+    right = {"bundle": ("b.json", b"{}", "application/json")}
+    kept = c.post(url, data=csrf.form(c), files=right)
+    assert (
+        kept.status_code == 422 and "not a result bundle" not in kept.text
+    )  # read as a form: the file's fields

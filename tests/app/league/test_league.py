@@ -179,3 +179,24 @@ def test_forged_and_oversized_bundles_are_refused_in_one_sentence(sqlite_client:
     huge["record"] = {"log": ["y" * 1_500_000], "ended": None}  # under the 2 MiB body
     big = c.post(url, headers=organiser, json={"bundle": huge})
     assert big.status_code == 422 and "at most 1500000 characters" in big.text
+
+
+def test_a_name_that_would_print_as_anothers_is_refused_naming_the_field(sqlite_client: TestClient) -> None:
+    """A signed bundle's player named with a right-to-left override, an invisible letter or a full-width
+    spelling was kept: on the league's pages it printed as another player's name, or was a second player."""
+    c = sqlite_client
+    league_id, organiser = new_league(c)
+    key = Ed25519PrivateKey.generate()
+    for name, club, field in (
+        ("La\u202ete", "Ypres", "bundle.players.attacker.0"),
+        ("Late\u3164", "Ypres", "bundle.players.attacker.0"),
+        ("Ｌａｔｅ", "Ypres", "bundle.players.attacker.0"),
+        ("Late", "Yp\u200bres", "bundle.players.attacker.1"),
+    ):
+        players = {"attacker": [name, club], "defender": ["Bob", "Arras"]}
+        r = c.post(
+            f"/api/v1/leagues/{league_id}/results",
+            headers=organiser,
+            json={"bundle": signed(key, players=players)},
+        )
+        assert r.status_code == 422 and r.json()["field"] == field, (name, club, r.text)
