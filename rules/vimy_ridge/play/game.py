@@ -49,7 +49,7 @@ from rules.vimy_ridge.data import (
     Terrain,
 )
 from rules.vimy_ridge.play.club import CLUB, ClubData, ClubDataEntry, checked
-from rules.vimy_ridge.play.setup import hex_checked, placed_refused, strengths_checked
+from rules.vimy_ridge.play.setup import SetUpHexes, hex_checked, placed_refused, strengths_checked
 from rules.vimy_ridge.play.victory import TALLY, place_notes, tally
 from rules.vimy_ridge.resolvers import Combat, CombatRequest, allotment, is_night
 from rules.vimy_ridge.ruleset import VimyRidge, cite
@@ -897,7 +897,9 @@ class VimySetup(GameRules):
         hexes, the divisions the book names), a RulesError naming the first counter refused."""
         board = document.get("board") or {}
         board_checked(board, "board")
-        placed: list[UnitState] = []
+        # Read once, each counter judged against them in turn: a scenario holds up to 2000 counters (<= 1 s).
+        table = Snapshot(VimyRidge.id, None, (), 1, 1, board=board)
+        hexes, held = SetUpHexes.of(board), dict[str, str]()
         for side in (GERMAN, ALLIED):  # 11.1: the German player sets up first
             for i, unit in enumerate(((document.get("sides") or {}).get(side) or {}).get("forces") or ()):
                 at, state = f"sides.{side}.forces.{i}", dict(unit.get("state") or {})
@@ -906,11 +908,10 @@ class VimySetup(GameRules):
                     strengths_checked(state, {})
                 except RulesError as e:
                     raise RulesError(f"{at}.state.{e.field}", e.reason, e.allowed, e.source) from None
-                table = Snapshot(VimyRidge.id, None, tuple(placed), 1, 1, board=board)
-                if refused := placed_refused(table, side, None, state, True):
+                if refused := placed_refused(table, side, None, state, True, (hexes, held)):
                     raise RulesError(f"{at}.state.hex", str(refused[0]), source=refused[0].source)
-                name = str(unit.get("name") or "")
-                placed.append(UnitState(len(placed) + 1, None, side, COUNTER, name=name, state=state))
+                if state.get("hex") and not state.get("eliminated"):
+                    held[str(state["hex"])] = str(unit.get("name") or "")
         return super().new_forces(ctx, document)
 
 
