@@ -110,12 +110,12 @@ def placed_refused(
     source = SRC_ALLIED_SET_UP if side == ALLIED else SRC_GERMAN_SET_UP
     rule = "20.2" if side == ALLIED else "19.1"
     if read is None:
-        held = {
+        on_map = {
             str(u.state.get("hex")): u.name
             for u in counters(snapshot)
             if u.id != unit_id and u.state.get("hex") and not u.state.get("eliminated")
         }
-        read = (SetUpHexes.of(snapshot.board), held)
+        read = (SetUpHexes.of(snapshot.board), on_map)
     hexes, held = read
     if where in held:
         return (
