@@ -63,7 +63,7 @@ from rules.core.clock import refusal as clock_refusal
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
 from rules.core.forces import base_of
-from rules.core.game import EDIT_ACT, Answer, edit_act
+from rules.core.game import EDIT_ACT, Answer, Book, edit_act
 from rules.core.records import Change, SetState, Snapshot, UnitChange
 from rules.core.rolls import Rolled
 
@@ -208,9 +208,17 @@ def _forbidden(
     return _merged(override, {"by": viewer.role, "refused": " ".join(dict.fromkeys(r.why for r in refusals))})
 
 
-def shared_edit(shared: Mapping[str, tuple[Any, ...]], values: Mapping[str, Any]) -> bool:
-    """Whether a unit edit applies a result either side's seat may apply (`Book.shared_edits`)."""
-    return any(values.get(name) in allowed for name, allowed in shared.items() if name in values)
+def shared_edit(book: Book, values: Mapping[str, Any]) -> bool:
+    """Whether a unit edit applies a result either side's seat may apply (`Book.shared_edits`) and sets nothing
+    else but what such a result sets with it (`Book.shared_with`): a strength, a name or a heal is the owner's."""
+    result = [name for name in book.shared_edits if name in values]
+    if not result or any(values[name] not in book.shared_edits[name] for name in result):
+        return False
+    besides = {k: v for k, v in values.items() if k not in book.shared_edits}
+    return all(
+        k in book.shared_with and (book.shared_with[k] is None or v in (book.shared_with[k] or ()))
+        for k, v in besides.items()
+    )
 
 
 def _merged(*records: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -268,7 +276,7 @@ def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, 
 def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: Any) -> _Todo:
     unit = units_service.get_unit(session, game.pk, act.unit_id)
     rules = rules_of(game)
-    if not shared_edit(rules.book.shared_edits, act.values):
+    if not shared_edit(rules.book, act.values):
         viewer.require_side(unit.side, "change units")
     wanted = {edit_act(rules.book, k) for k in act.values} or {EDIT_ACT}
 

@@ -150,10 +150,10 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
     own = viewer.may_act_for(unit.side)
     snapshot = snapshot_of(session, game, units)  # read once: judging the acts writes nothing
     judged = []
-    shared = rules_of(game).book.shared_edits
+    book = rules_of(game).book
     for o in offers(snapshot, game, units, unit_id):
         at_it = o.roll is not None and o.roll.on_enemy  # a roll the other side makes at the stand
-        result = isinstance(o.act, EditUnit) and pipeline.shared_edit(shared, o.act.values)
+        result = isinstance(o.act, EditUnit) and pipeline.shared_edit(book, o.act.values)
         if not own and o.kind != "mark" and not at_it and not result:
             continue  # the other side's stand: a marker placed on it, a roll at it, a result both apply
         if own and at_it and not viewer.is_referee:

@@ -240,6 +240,9 @@ class Book:
     # giving one of these fields one of its values may be made by either side's seat on any unit (the log says
     # who); the rule set's `forbidden` says when. field -> the values.
     shared_edits: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    # What else such a result may set in the same edit (a retreat's place, a step lost): field -> the values it
+    # may take, None any. Any other field (a strength, a name) makes the edit the owner's alone.
+    shared_with: Mapping[str, tuple[Any, ...] | None] = field(default_factory=dict)
     # Its rolls' terms, its fire plan's terms, and its table kit (what a game keeps besides the stands).
     roll_terms: RollTerms = field(default_factory=RollTerms)
     plan_terms: FirePlanTerms = field(default_factory=FirePlanTerms)

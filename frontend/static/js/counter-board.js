@@ -444,7 +444,9 @@
     else if (el.matches("[data-play-cancel]")) { play = null; drawList(); readActs(); showCard(); }
   });
   // The referee enters a counter from the club's own set: added with its place, group and values in one act
-  // (checked at the door: a counter refused leaves nothing behind, and what was typed stays in the form).
+  // (checked at the door: a counter refused leaves nothing behind, and what was typed stays in the form). Once the
+  // game is played a counter is added only by the referee's override (a player's is refused: it could stand on a
+  // key hex at once), logged as such.
   const entered = async (form) => {
     const data = new FormData(form);
     const state = {};
@@ -452,7 +454,7 @@
       if (input.value.trim() === "") continue;
       state[input.name] = input.dataset.entryField === "number" ? Number(input.value) : input.value.trim();
     }
-    const made = await send(`${api}/units`, { side: data.get("side"), name: String(data.get("name")).trim(), level: form.dataset.level, state });
+    const made = await send(`${api}/units`, { side: data.get("side"), name: String(data.get("name")).trim(), level: form.dataset.level, state, override: model.turn.status === "playing" });
     if (failed(made)) { notice(refusal(made, "The counter was not added; check the connection.")); return; }
     if (!made.ok || !made.data) { notice("Kept on this device: it is added when the connection is back."); return; }
     notice(`${made.data.unit.name} added.`, true);

@@ -40,13 +40,19 @@ class ClubData(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     peaks: list[Hex] | None = Field(
-        default=None, description=f"The {PEAK_HEXES} peak hexes printed on the map (12.1)."
+        default=None,
+        max_length=PEAK_HEXES,  # the printed count (12.1): a longer list is refused unread
+        description=f"The {PEAK_HEXES} peak hexes printed on the map (12.1).",
     )
     vimy_town: list[Hex] | None = Field(
-        default=None, description=f"The {VIMY_TOWN_HEXES} Vimy town hexes (12.1)."
+        default=None,
+        max_length=VIMY_TOWN_HEXES,  # the printed count (12.1): a longer list is refused unread
+        description=f"The {VIMY_TOWN_HEXES} Vimy town hexes (12.1).",
     )
     petit_vimy_town: list[Hex] | None = Field(
-        default=None, description="The two town hexes of Petit Vimy (12.1)."
+        default=None,
+        max_length=PETIT_VIMY_TOWN_HEXES,  # the printed count (12.1): a longer list is refused unread
+        description="The two town hexes of Petit Vimy (12.1).",
     )
     la_folie_woods: list[Hex] | None = Field(
         default=None,

@@ -49,7 +49,7 @@ from rules.vimy_ridge.data import (
     Terrain,
 )
 from rules.vimy_ridge.play.club import CLUB, ClubData, ClubDataEntry, checked
-from rules.vimy_ridge.play.setup import hex_checked, placed_refused, strengths_checked
+from rules.vimy_ridge.play.setup import SetUpHexes, hex_checked, placed_refused, strengths_checked
 from rules.vimy_ridge.play.victory import TALLY, place_notes, tally
 from rules.vimy_ridge.resolvers import Combat, CombatRequest, allotment, is_night
 from rules.vimy_ridge.ruleset import VimyRidge, cite
@@ -244,6 +244,15 @@ class VimyTurn(GameRules):
             state = act.fields.get("state") or {}
             hex_checked(state)
             strengths_checked(state, {})
+            if not setting_up:  # a new counter mid-game could stand on a key hex at once: the referee's call
+                return (
+                    _refused_now(
+                        "Counters are set up before play; in play a unit returns only as a replacement (11.3).",
+                        "both players set up all of their units before the game begins; eliminated units return "
+                        "as replacements in night turns",
+                        f"{cite('11.1 Set up Sequence')}; {SRC_REPLACE}",
+                    ),
+                )
             return placed_refused(snapshot, act.side, None, state, setting_up)
         if isinstance(act, EditUnit):
             unit = snapshot.unit(act.unit_id)
@@ -251,6 +260,8 @@ class VimyTurn(GameRules):
             strengths_checked(act.values, unit.state)
             if placed := placed_refused(snapshot, unit.side, unit.id, act.values, setting_up):
                 return placed
+            if setting_up:  # a combat result, which either seat may apply, follows an attack
+                return result_out_of_phase(snapshot, act.values)
         if setting_up:
             return ()
         if snapshot.turn > LAST_TURN:
@@ -325,14 +336,8 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
                 ),
             )
     step = step_of(snapshot)
-    if values.get("applied_result") in COMBAT_RESULTS and step != "combat":
-        return (
-            _refused_now(
-                "Apply a combat result in the combat phase, after its attack (15.0).",
-                "a combat result (retreat, advance, step loss, elimination) follows an attack",
-                SRC_RESULTS,
-            ),
-        )
+    if refused := result_out_of_phase(snapshot, values):
+        return refused
     if "hex" not in values or values["hex"] == unit.state.get("hex"):
         return ()
     # A replacement entering the map: back from elimination in this edit, or off the map (its hex empty).
@@ -374,6 +379,19 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
                 "Move your own counters in your movement phase (15.0).",
                 "each player moves his units in his own movement phase (15.0, Fire & Movement standard rules)",
                 SRC_TURN,
+            ),
+        )
+    return ()
+
+
+def result_out_of_phase(snapshot: Snapshot, values: Mapping[str, Any]) -> tuple[Refusal, ...]:
+    """A combat's result (which either seat may apply, `Book.shared_edits`) only in the combat phase."""
+    if values.get("applied_result") in COMBAT_RESULTS and step_of(snapshot) != "combat":
+        return (
+            _refused_now(
+                "Apply a combat result in the combat phase, after its attack (15.0).",
+                "a combat result (retreat, advance, step loss, elimination) follows an attack",
+                SRC_RESULTS,
             ),
         )
     return ()
@@ -897,7 +915,9 @@ class VimySetup(GameRules):
         hexes, the divisions the book names), a RulesError naming the first counter refused."""
         board = document.get("board") or {}
         board_checked(board, "board")
-        placed: list[UnitState] = []
+        # Read once, each counter judged against them in turn: a scenario holds up to 2000 counters (<= 1 s).
+        table = Snapshot(VimyRidge.id, None, (), 1, 1, board=board)
+        hexes, held = SetUpHexes.of(board), dict[str, str]()
         for side in (GERMAN, ALLIED):  # 11.1: the German player sets up first
             for i, unit in enumerate(((document.get("sides") or {}).get(side) or {}).get("forces") or ()):
                 at, state = f"sides.{side}.forces.{i}", dict(unit.get("state") or {})
@@ -906,11 +926,10 @@ class VimySetup(GameRules):
                     strengths_checked(state, {})
                 except RulesError as e:
                     raise RulesError(f"{at}.state.{e.field}", e.reason, e.allowed, e.source) from None
-                table = Snapshot(VimyRidge.id, None, tuple(placed), 1, 1, board=board)
-                if refused := placed_refused(table, side, None, state, True):
+                if refused := placed_refused(table, side, None, state, True, (hexes, held)):
                     raise RulesError(f"{at}.state.hex", str(refused[0]), source=refused[0].source)
-                name = str(unit.get("name") or "")
-                placed.append(UnitState(len(placed) + 1, None, side, COUNTER, name=name, state=state))
+                if state.get("hex") and not state.get("eliminated"):
+                    held[str(state["hex"])] = str(unit.get("name") or "")
         return super().new_forces(ctx, document)
 
 
@@ -956,6 +975,8 @@ BOOK = Book(
     state_fields=STATE_FIELDS,
     edit_acts=EDIT_ACTS,
     shared_edits={"applied_result": COMBAT_RESULTS},
+    # With it only the result's own values: a retreat's or an advance's hex, a step lost, the counter eliminated.
+    shared_with={"hex": None, "depleted": (True,), "eliminated": (True,)},
     roll_terms=ROLL_TERMS,
     kit=KIT,
     tests_losses=False,

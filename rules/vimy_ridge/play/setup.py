@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rules.core.errors import Refusal, RulesError
@@ -64,11 +65,33 @@ def _division(word: str) -> str:
     return re.sub(r"\s+division$", "", " ".join(word.split()), flags=re.IGNORECASE).lower()
 
 
+@dataclass(frozen=True)
+class SetUpHexes:
+    """What the club's data names of set-up, read once from the board: each side's set-up hexes, and those an
+    Allied unit never sets up in (No Man's Land, the easternmost hexes)."""
+
+    own: Mapping[str, frozenset[str]]
+    east_of_trench: frozenset[str]
+
+    @classmethod
+    def of(cls, board: Mapping[str, Any]) -> SetUpHexes:
+        terrain = board.get("hex_terrain") or {}
+        no_mans_land = {h for h, kinds in terrain.items() if "no-mans-land" in kinds}
+        own = {key: frozenset(board.get(key) or ()) for key in ("allied_set_up", "german_set_up")}
+        return cls(own, frozenset(no_mans_land | set(board.get("easternmost") or ())))
+
+
 def placed_refused(
-    snapshot: Snapshot, side: str, unit_id: int | None, values: Mapping[str, Any], setting_up: bool
+    snapshot: Snapshot,
+    side: str,
+    unit_id: int | None,
+    values: Mapping[str, Any],
+    setting_up: bool,
+    read: tuple[SetUpHexes, Mapping[str, str]] | None = None,
 ) -> tuple[Refusal, ...]:
     """What 19.0 and 20.0 forbid of a counter placed or set: a division the book does not name, and in set-up
-    a second unit in one hex or a hex off the side's set-up hexes."""
+    a second unit in one hex or a hex off the side's set-up hexes. `read`: the set-up hexes and the name of
+    the unit in each hex held, read once by a caller placing many counters (else from the snapshot)."""
     from rules.vimy_ridge.play.game import ALLIED, GERMAN, counters
 
     division = values.get("division")
@@ -86,17 +109,23 @@ def placed_refused(
         return ()
     source = SRC_ALLIED_SET_UP if side == ALLIED else SRC_GERMAN_SET_UP
     rule = "20.2" if side == ALLIED else "19.1"
-    held = [u for u in counters(snapshot) if u.id != unit_id and str(u.state.get("hex") or "") == where]
-    if held and not held[0].state.get("eliminated"):
+    if read is None:
+        on_map = {
+            str(u.state.get("hex")): u.name
+            for u in counters(snapshot)
+            if u.id != unit_id and u.state.get("hex") and not u.state.get("eliminated")
+        }
+        read = (SetUpHexes.of(snapshot.board), on_map)
+    hexes, held = read
+    if where in held:
         return (
             Refusal(
-                f"One unit per hex: {held[0].name} is set up in hex {where} ({rule}).",
+                f"One unit per hex: {held[where]} is set up in hex {where} ({rule}).",
                 "may set up all of his units in any hexes ..., one unit per hex",
                 source,
             ),
         )
-    board = snapshot.board
-    own = board.get("allied_set_up" if side == ALLIED else "german_set_up")
+    own = hexes.own["allied_set_up" if side == ALLIED else "german_set_up"]
     if own and where not in own:
         return (
             Refusal(
@@ -106,9 +135,7 @@ def placed_refused(
                 f"{source}; {CLUB}",
             ),
         )
-    no_mans_land = {h for h, kinds in (board.get("hex_terrain") or {}).items() if "no-mans-land" in kinds}
-    east = set(board.get("easternmost") or ())
-    if side == ALLIED and where in no_mans_land | east:
+    if side == ALLIED and where in hexes.east_of_trench:
         return (
             Refusal(
                 f"Hex {where} lies east of the Allied trench line: set up west of it (20.2).",
