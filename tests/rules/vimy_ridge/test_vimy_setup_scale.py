@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from rules.vimy_ridge.play.game import VIMY_GAME
 from rules.vimy_ridge.ruleset import VimyRidge
 
@@ -50,6 +52,8 @@ def _cpu(counters: int, longest: bool) -> float:
     return min(spent)
 
 
+# A speed test, however it is measured: run in the timed phase, alone on the machine (tests/conftest.py).
+@pytest.mark.timed
 def test_a_scenario_s_set_up_is_checked_in_time_linear_in_its_counters() -> None:
     small, large = _cpu(250, longest=False), _cpu(2000, longest=True)
     # Eight times the counters, the club's longest lists: about eight times the CPU when each counter is judged
