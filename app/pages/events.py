@@ -345,7 +345,7 @@ def round_sheet(
     _organiser_only(request, session, settings, event_id)
     row = tournaments.get(session, event_id)
     view = _round_view(session, tournaments.get_round(session, event_id, number))
-    codes = tournaments.printed_codes(session, settings.secret_key, event_id, number)
+    codes = event_seats.printed_codes(session, settings.secret_key, event_id, number)
     base = base_url(request, settings)
     pages = []
     for t in view["tables"]:
@@ -354,7 +354,7 @@ def round_sheet(
         seats = []
         for side, who in (("attacker", t.a_player_id), ("defender", t.b_player_id)):
             name = view["people"][who].name
-            code = (codes[t.game_id] or {}).get(side)
+            code = codes[t.game_id].get(side)
             link = f"{base}/games/{t.game_id}/join/{side}#code={code}"
             seats.append({"side": side, "name": name, "code": code,
                           "svg": svg(link, f"Join table {t.table} as the {side}, {name}", scale=4) if code else ""})  # fmt: skip

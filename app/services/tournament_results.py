@@ -24,7 +24,7 @@ from app.data import schemas_events
 from app.data.models import Event, Game, Tournament, TournamentPlayer, TournamentTable
 from app.errors import Conflict, Forbidden
 from app.guard.auth import SIDES, Viewer
-from app.services import clock, tournaments
+from app.services import clock, seating, tournaments
 from app.services import events as events_service
 from app.services import score as score_service
 from app.services.result import game_result
@@ -95,6 +95,12 @@ def _offer(session: Session, table: TournamentTable) -> TournamentTable:
     return table
 
 
+def _void_cards(session: Session, table: TournamentTable) -> None:
+    """A settled table's printed join cards seat no one now (its seated devices keep their seats)."""
+    if table.game_id is not None:
+        seating.void_side_codes(session, seating.GAME, table.game_id, SIDES)
+
+
 def _wake(session: Session, table: TournamentTable) -> None:
     """The organiser's live view follows the table's game: a change of its result wakes it at commit."""
     if table.game_id is not None:
@@ -127,6 +133,7 @@ def confirm(session: Session, tournament_id: int, table_id: int, who: Viewer) ->
     setattr(table, f"{side}_confirmed", True)
     if table.a_confirmed and table.b_confirmed:
         table.status, table.result = "confirmed", dict(table.offered)
+        _void_cards(session, table)
     session.add(table)
     _wake(session, table)
     tournaments.log(session, tournament_id, "confirmed", {"side": side}, actor=who.role, table_id=table.pk)
@@ -160,6 +167,7 @@ def alter(
         raise RulesError("why", "both players confirmed this result: say why you change it")
     before = dict(table.result or table.offered)
     table.result, table.status = result.as_dict(), "altered"
+    _void_cards(session, table)
     session.add(table)
     _wake(session, table)
     tournaments.log(session, tournament_id, "altered", {"before": before, "after": table.result, "why": why},

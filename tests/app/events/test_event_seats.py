@@ -127,3 +127,51 @@ def test_printing_the_round_cards_writes_nothing_and_new_codes_are_a_post(client
     again = c.post(api, headers=organiser)
     assert again.status_code == 200 and again.json()[0]["game_id"] == seats["game_id"]
     assert printed_by(organiser) == again.json()[0]["join_codes"]
+
+
+@pytest.mark.storage
+def test_a_re_keyed_or_settled_seat_s_printed_card_seats_no_one(client: TestClient) -> None:
+    c = client
+    event_id, organiser, seats = committed_table(c)
+    table_id, game_id, card = seats["table_id"], seats["game_id"], seats["join_codes"]
+    link = f"/games/{game_id}/join/attacker"
+    old = bearer(c.post("/api/v1/join", json={"code": card["attacker"]}).json()["token"])
+    defender = bearer(c.post("/api/v1/join", json={"code": card["defender"]}).json()["token"])
+    offer = f"/api/v1/events/{event_id}/tables/{table_id}/rekey"
+    code = c.post(offer, headers=organiser, json={"side": "attacker"}).json()["code"]
+    c.cookies.clear()
+    rekeyed = c.post("/api/v1/events/rekey", json={"code": code})
+    assert rekeyed.status_code == 200, rekeyed.text
+
+    # The attacker's card no longer seats the lost tablet nor a third device, and says what to do.
+    assert c.post("/api/v1/join", json={"code": card["attacker"]}).status_code == 404
+    refused = c.post(link, data=csrf.form(c, {"code": card["attacker"]}), follow_redirects=False)
+    assert refused.status_code == 409 and "ask the organiser for a new card or code" in refused.text
+    assert c.get(f"/api/v1/games/{game_id}/me", headers=old).status_code == 401
+    # The other side's card still seats; the sheet no longer prints the re-keyed side's.
+    as_organiser(c, organiser)
+    sheet = c.get(f"/events/{event_id}/rounds/1/sheet").text
+    assert card["defender"] in sheet and card["attacker"] not in sheet
+    c.cookies.clear()
+    assert c.post("/api/v1/join", json={"code": card["defender"]}).status_code == 200
+
+    # The table's result settled, no card seats anyone.
+    game = f"/api/v1/games/{game_id}"
+    referee = bearer(seats["referee_token"])
+    version = c.get(f"{game}/turn", headers=referee).json()["version"]
+    assert c.post(f"{game}/finish", headers=referee, json={"version": version}).status_code == 200
+    url = f"/api/v1/events/{event_id}/tables/{table_id}"
+    again = c.post(offer, headers=organiser, json={"side": "attacker"}).json()["code"]
+    c.cookies.clear()
+    taken = c.post("/api/v1/events/rekey", json={"code": again})
+    assert taken.status_code == 200, taken.text
+    attacker = bearer(taken.json()["token"])
+    assert c.post(f"{url}/confirm", headers=attacker).status_code == 200
+    assert c.post(f"{url}/confirm", headers=defender).json()["status"] == "confirmed"
+    assert c.post("/api/v1/join", json={"code": card["defender"]}).status_code == 404
+    refused = c.post(
+        f"/games/{game_id}/join/defender",
+        data=csrf.form(c, {"code": card["defender"]}),
+        follow_redirects=False,
+    )
+    assert refused.status_code == 409 and "result is settled" in refused.text
