@@ -445,6 +445,7 @@ def _table_page(
     row = tournaments.get(session, table.tournament_id)
     seat = game_seat(request, session, settings, table.game_id) if table.game_id else None
     game = session.get(Game, table.game_id) if table.game_id else None
+    offer = tournament_results.offered(session, table)
     context = {
         "event": row,
         "table": table,
@@ -453,8 +454,9 @@ def _table_page(
         "seat": seat.viewer.role if seat else None,
         # The confirmation offered exactly when the act would take it (the refusal says why not, else).
         "refused": tournament_results.refusal(session, table, seat.viewer if seat else None),
-        "status": STATUS_WORDS[table.status],
-        "result": table.result or table.offered,
+        # The result offered shown whenever its confirmation is (one function answers both).
+        "status": STATUS_WORDS["offered" if table.status == "playing" and offer else table.status],
+        "result": table.result or offer,
         "error": error,
         # A seat follows its game's stream from here on, for the round timer it carries (round-timer.js).
         "upto": session.exec(select(func.max(Event.id)).where(Event.game_id == game.pk)).one() or 0

@@ -75,13 +75,16 @@ def get_table(session: Session, tournament_id: int, table_id: int) -> Tournament
     return row
 
 
-def _offer(session: Session, table: TournamentTable) -> TournamentTable:
-    """The table's finished game offers its scored result, once (the caller asked `refusal` first: a game
-    still being played is refused there)."""
-    result = game_result(session, table.game_id) if table.status == "playing" and table.game_id else None
+def offered(session: Session, table: TournamentTable) -> dict[str, Any]:
+    """The result the table's players are asked to confirm: the one offered, else the scored result of its
+    ended game (the one `_offer` offers at the first confirmation), else nothing while it is played. The
+    table's page shows it exactly when it offers the confirmation (`refusal` is None then)."""
+    if table.offered or table.status != "playing" or table.game_id is None:
+        return dict(table.offered)
+    result = game_result(session, table.game_id)
     if result is None:
-        return table
-    table.offered = TableResult(
+        return {}
+    return TableResult(
         SIDE_OF.get(result.winner or "") if result.winner else None,  # type: ignore[arg-type]
         int(result.points.get("attacker", 0)),
         int(result.points.get("defender", 0)),
@@ -89,6 +92,15 @@ def _offer(session: Session, table: TournamentTable) -> TournamentTable:
         int(result.losses.get("defender", 0)),
         result.reason[:200],
     ).as_dict()
+
+
+def _offer(session: Session, table: TournamentTable) -> TournamentTable:
+    """The table's finished game offers its scored result, once (the caller asked `refusal` first: a game
+    still being played is refused there)."""
+    result = offered(session, table) if table.status == "playing" else {}
+    if not result:
+        return table
+    table.offered = result
     table.status = "offered"
     session.add(table)
     tournaments.log(session, table.tournament_id, "offered", table.offered, actor="table", table_id=table.pk)

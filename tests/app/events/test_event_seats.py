@@ -175,3 +175,18 @@ def test_a_re_keyed_or_settled_seat_s_printed_card_seats_no_one(client: TestClie
         follow_redirects=False,
     )
     assert refused.status_code == 409 and "result is settled" in refused.text
+
+
+@pytest.mark.storage
+def test_the_table_page_shows_the_result_it_asks_a_player_to_confirm(client: TestClient) -> None:
+    c = client
+    event_id, _, seats = committed_table(c)
+    game_id, page = seats["game_id"], f"/events/{event_id}/tables/{seats['table_id']}"
+    link = f"/games/{game_id}/join/attacker"
+    assert c.post(link, data=csrf.form(c, {"code": seats["join_codes"]["attacker"]})).status_code == 200
+    assert "Confirm the result as" not in c.get(page).text  # still played: nothing to confirm
+    game, referee = f"/api/v1/games/{game_id}", bearer(seats["referee_token"])
+    version = c.get(f"{game}/turn", headers=referee).json()["version"]
+    assert c.post(f"{game}/finish", headers=referee, json={"version": version}).status_code == 200
+    text = c.get(page).text
+    assert "Confirm the result as Player 0" in text and "A draw, 0–0" in text and "Result offered" in text
