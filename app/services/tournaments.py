@@ -112,9 +112,15 @@ def create(
             "time_zone", f"no time zone is called {time_zone[:40]}: give one such as Europe/London"
         )
     rs = get_ruleset(ruleset)  # refuses an unknown rule set naming it
+    # Only a period some scenario of the rule set plays: every round is drafted from a scenario of the event's.
+    scenario_list = scenarios.list_scenarios(session)
+    played = sorted({str(d["period"]) for d in scenario_list if d["ruleset"] == ruleset and d["period"]})
+    choose = f"choose {' or '.join(played)}" if played else "import a scenario of it first"
     if rs.period_ids and not period:
-        raise RulesError("period", f"choose the event's period: {', '.join(rs.period_ids)}")
+        raise RulesError("period", f"give the event's period ({choose})")
     ctx = rs.context(period, {})  # refuses an unknown period naming it
+    if rs.period_ids and ctx.period not in played:
+        raise RulesError("period", f"no {rs.id} scenario is of the {ctx.period} period: {choose}")
     row = Tournament(
         name=name,
         ruleset=ruleset,

@@ -190,3 +190,12 @@ def test_the_table_page_shows_the_result_it_asks_a_player_to_confirm(client: Tes
     assert c.post(f"{game}/finish", headers=referee, json={"version": version}).status_code == 200
     text = c.get(page).text
     assert "Confirm the result as Player 0" in text and "A draw, 0–0" in text and "Result offered" in text
+
+
+@pytest.mark.storage
+def test_an_event_is_made_only_in_a_period_some_scenario_plays(client: TestClient) -> None:
+    made = client.post(
+        "/api/v1/events",
+        json={"name": "Club night", "ruleset": "flanders-fields", "period": "mid", "rounds": 1},
+    )
+    assert made.status_code == 422 and "period" in made.text and "choose early" in made.text
