@@ -522,7 +522,7 @@ async def rekey(request: Request, session: SessionDep, settings: SettingsDep, no
     except NotFoundError:
         security.guess_failed()
         return rekey_page(
-            request, "That code is not the organiser's last for a seat, or it was used or ran out."
+            request, "That code was used, ran out or was replaced: ask the organiser for a new one."
         )
     target = f"/events/{table.tournament_id}/tables/{table.pk}" if table else f"/games/{game_id}/map"
     response = RedirectResponse(target, status_code=303)

@@ -11,6 +11,7 @@ Nothing here commits: the route or page wraps each write in `app.core.writing.un
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 from datetime import datetime, timedelta
 
@@ -23,6 +24,7 @@ from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import SIDES
 
 SETTLED = ("confirmed", "altered")  # a table whose result the event counts: its cards seat no one
+REKEY_CODE = re.compile(r"\d{1,9}-[ad]-[0-9a-f]{16}")  # what offer_rekey makes: the table, the side, the MAC
 REKEY_MINUTES = 15  # how long the code of a seat the organiser re-keys waits for the player's new tablet
 
 
@@ -79,7 +81,9 @@ def rekey(session: Session, secret_key: str, code: str, now: datetime) -> seatin
         raise NotFoundError("re-key code", code)
     table.slip_hash = ""
     session.add(table)
-    seating.void_side_codes(session, seating.GAME, table.game_id, [side])  # the side's printed card too  # the side's printed card too
+    seating.void_side_codes(
+        session, seating.GAME, table.game_id, [side]
+    )  # the side's printed card too  # the side's printed card too
     for device in seating.devices(session, seating.GAME, table.game_id):
         if device.role == side:
             seating.revoke_device(session, seating.GAME, table.game_id, device.pk)

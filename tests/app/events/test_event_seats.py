@@ -199,3 +199,26 @@ def test_an_event_is_made_only_in_a_period_some_scenario_plays(client: TestClien
         json={"name": "Club night", "ruleset": "flanders-fields", "period": "mid", "rounds": 1},
     )
     assert made.status_code == 422 and "period" in made.text and "choose early" in made.text
+
+
+@pytest.mark.storage
+def test_a_re_key_code_works_from_the_start_page_and_its_refusals_name_the_remedy(client: TestClient) -> None:
+    c = client
+    event_id, organiser, seats = committed_table(c)
+    game_id, link = seats["game_id"], f"/games/{seats['game_id']}/join/attacker"
+    assert c.post(link, data=csrf.form(c, {"code": seats["join_codes"]["attacker"]})).status_code == 200
+    lost = dict(c.cookies)
+    offer = f"/api/v1/events/{event_id}/tables/{seats['table_id']}/rekey"
+    code = c.post(offer, headers=organiser, json={"side": "attacker"}).json()["code"]
+
+    # The new tablet types the organiser's code into the start page's join field: it takes the seat.
+    c.cookies.clear()
+    taken = c.post("/join", data=csrf.form(c, {"code": code}), follow_redirects=True)
+    assert taken.status_code == 200 and taken.url.path == f"/events/{event_id}/tables/{seats['table_id']}"
+    again = c.post("/join", data=csrf.form(c, {"code": code}), follow_redirects=True)
+    assert "ask the organiser for a new one" in again.text
+    # The lost tablet is told its seat went elsewhere, on whose word, and what to do.
+    c.cookies.clear()
+    c.cookies.update(lost)
+    page = c.get(f"/games/{game_id}/map")
+    assert page.status_code == 401 and "The organiser moved this device's seat to another device" in page.text
