@@ -19,7 +19,7 @@ from app.club.qr import svg
 from app.core.config import Settings
 from app.core.routing import Router
 from app.core.writing import unit_of_work
-from app.data.models import Event, Game, TournamentTable
+from app.data.models import Event, Game, TournamentRound, TournamentTable
 from app.deps import NowDep, SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests, Unauthorized
 from app.guard import security
@@ -363,7 +363,15 @@ def round_sheet(
     response = templates.TemplateResponse(
         request,
         "event_sheet_print.html",
-        {"event": row, "round": view["round"], "pages": pages, "ends_at": ends},
+        {
+            "event": row,
+            "round": view["round"],
+            "pages": pages,
+            "ends_at": ends,
+            "scenario": scenarios.get_document(session, view["round"].scenario).get(
+                "title", view["round"].scenario
+            ),
+        },
     )
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -396,7 +404,8 @@ def result_slip(
     table = tournament_results.get_table(session, event_id, table_id)
     people = tournament_results.table_players(session, [table])
     result = table.result or table.offered
-    context = {"event": row, "table": table, "people": people, "result": result,
+    rnd = session.get(TournamentRound, table.round_id)
+    context = {"event": row, "table": table, "people": people, "result": result, "round": rnd,
                "status": STATUS_WORDS[table.status]}  # fmt: skip
     return templates.TemplateResponse(request, "event_slip_print.html", context)
 

@@ -45,7 +45,7 @@ def test_a_seat_goes_to_a_new_tablet_only_on_the_organisers_word(client: TestCli
     # The slip both players sign: the result and their names, no code for either seat.
     as_organiser(c, organiser)
     slip = c.get(f"/events/{event_id}/tables/{table_id}/slip")
-    assert slip.status_code == 200 and "Player 0" in slip.text
+    assert slip.status_code == 200 and "Player 0" in slip.text and "round 1, table 1 result" in slip.text
     assert not SEAT_CODE.search(slip.text) and "<svg" not in slip.text
     c.cookies.clear()
 
@@ -101,6 +101,9 @@ def test_printing_the_round_cards_writes_nothing_and_new_codes_are_a_post(client
         return printed()
 
     first = printed_by(organiser)
+    assert (
+        "round 1 · German attack on the BEF somewhere near Mons" in c.get(sheet_url).text
+    )  # the name, no slug
     assert first == committed and printed() == first  # the cards the commit made, however often printed
     # A cross-site link opened by the organiser (a GET, no form token) voids nothing: the cards still seat.
     assert c.get(sheet_url, headers={"Sec-Fetch-Site": "cross-site"}).status_code == 200
