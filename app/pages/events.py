@@ -19,7 +19,7 @@ from app.club.qr import svg
 from app.core.config import Settings
 from app.core.routing import Router
 from app.core.writing import unit_of_work
-from app.data.models import Event, Game, TournamentTable
+from app.data.models import Event, Game, TournamentRound, TournamentTable
 from app.deps import NowDep, SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests, Unauthorized
 from app.guard import security
@@ -345,7 +345,7 @@ def round_sheet(
     _organiser_only(request, session, settings, event_id)
     row = tournaments.get(session, event_id)
     view = _round_view(session, tournaments.get_round(session, event_id, number))
-    codes = tournaments.printed_codes(session, settings.secret_key, event_id, number)
+    codes = event_seats.printed_codes(session, settings.secret_key, event_id, number)
     base = base_url(request, settings)
     pages = []
     for t in view["tables"]:
@@ -354,7 +354,7 @@ def round_sheet(
         seats = []
         for side, who in (("attacker", t.a_player_id), ("defender", t.b_player_id)):
             name = view["people"][who].name
-            code = (codes[t.game_id] or {}).get(side)
+            code = codes[t.game_id].get(side)
             link = f"{base}/games/{t.game_id}/join/{side}#code={code}"
             seats.append({"side": side, "name": name, "code": code,
                           "svg": svg(link, f"Join table {t.table} as the {side}, {name}", scale=4) if code else ""})  # fmt: skip
@@ -363,7 +363,15 @@ def round_sheet(
     response = templates.TemplateResponse(
         request,
         "event_sheet_print.html",
-        {"event": row, "round": view["round"], "pages": pages, "ends_at": ends},
+        {
+            "event": row,
+            "round": view["round"],
+            "pages": pages,
+            "ends_at": ends,
+            "scenario": scenarios.get_document(session, view["round"].scenario).get(
+                "title", view["round"].scenario
+            ),
+        },
     )
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -396,7 +404,8 @@ def result_slip(
     table = tournament_results.get_table(session, event_id, table_id)
     people = tournament_results.table_players(session, [table])
     result = table.result or table.offered
-    context = {"event": row, "table": table, "people": people, "result": result,
+    rnd = session.get(TournamentRound, table.round_id)
+    context = {"event": row, "table": table, "people": people, "result": result, "round": rnd,
                "status": STATUS_WORDS[table.status]}  # fmt: skip
     return templates.TemplateResponse(request, "event_slip_print.html", context)
 
@@ -445,6 +454,7 @@ def _table_page(
     row = tournaments.get(session, table.tournament_id)
     seat = game_seat(request, session, settings, table.game_id) if table.game_id else None
     game = session.get(Game, table.game_id) if table.game_id else None
+    offer = tournament_results.offered(session, table)
     context = {
         "event": row,
         "table": table,
@@ -453,8 +463,9 @@ def _table_page(
         "seat": seat.viewer.role if seat else None,
         # The confirmation offered exactly when the act would take it (the refusal says why not, else).
         "refused": tournament_results.refusal(session, table, seat.viewer if seat else None),
-        "status": STATUS_WORDS[table.status],
-        "result": table.result or table.offered,
+        # The result offered shown whenever its confirmation is (one function answers both).
+        "status": STATUS_WORDS["offered" if table.status == "playing" and offer else table.status],
+        "result": table.result or offer,
         "error": error,
         # A seat follows its game's stream from here on, for the round timer it carries (round-timer.js).
         "upto": session.exec(select(func.max(Event.id)).where(Event.game_id == game.pk)).one() or 0
@@ -525,7 +536,7 @@ async def rekey(request: Request, session: SessionDep, settings: SettingsDep, no
     except NotFoundError:
         security.guess_failed()
         return _rekey_page(
-            request, "That code is not the organiser's last for a seat, or it was used or ran out."
+            request, "That code was used, ran out or was replaced: ask the organiser for a new one."
         )
     target = f"/events/{table.tournament_id}/tables/{table.pk}" if table else f"/games/{game_id}/map"
     response = RedirectResponse(target, status_code=303)

@@ -42,7 +42,7 @@ from app.pages.seats import (
     sign_in,
 )
 from app.pages.templates import humanise, templates
-from app.services import counters, game_setup, scenarios
+from app.services import counters, event_seats, game_setup, scenarios
 from app.services import games as games_service
 from app.services.units import list_units
 from rules.core.errors import RulesError
@@ -179,6 +179,10 @@ def _create_error(e: Exception, fields: Mapping[str, Any]) -> str:
 async def join_page(request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     form = await request.form()
     code = str(form.get("code") or "").strip()
+    if event_seats.REKEY_CODE.fullmatch(
+        code
+    ):  # the organiser's code for a lost tablet: its own form takes it
+        return RedirectResponse("/events/rekey", status_code=307)
 
     def join(entered: str) -> tuple[int, str, str]:
         game_id, role = seat_named(session, settings.secret_key, entered)

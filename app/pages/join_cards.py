@@ -39,8 +39,8 @@ from app.pages.games import _seat_home  # where a seat plays, as the start page'
 from app.pages.seats import Seat, game_page, game_seat, remember_game, sign_in
 from app.pages.templates import humanise, templates
 from app.pages.trust import club_host
+from app.services import event_seats, seating
 from app.services import games as games_service
-from app.services import seating
 from rules.core.errors import NotFoundError
 
 router = Router(include_in_schema=False)
@@ -111,6 +111,8 @@ async def join_by_link(
 
     if seat not in SEATS:
         return _join_link_page(request, session, game_id, seat)
+    if code and (void := event_seats.card_refusal(session, settings.secret_key, game_id, seat, code)):
+        return _join_link_page(request, session, game_id, seat, error=void, status=409)
     try:
         with game_write(session, game_id):  # one unit of work: committed only when a seat is taken
             token = join_with_code(code, "referee", join)

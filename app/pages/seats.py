@@ -95,6 +95,16 @@ def game_seat(request: Request, session: Session, settings: Settings, game_id: i
     return None
 
 
+def _moved_by(request: Request, session: Session, settings: Settings, game_id: int) -> str | None:
+    """Who gave this device's seat in the game to another device (its token revoked): the event's organiser
+    for an event table's game, else the referee; None when this device never held a seat here."""
+    for token in (request.cookies.get(auth.COOKIE_NAME), device_games(request).get(game_id)):
+        row = seating.find_device(session, seating.GAME, settings.secret_key, token) if token else None
+        if row is not None and row.game_id == game_id and row.revoked_at is not None:
+            return "organiser" if tournaments.table_of_game(session, game_id) else "referee"
+    return None
+
+
 def seat_view(game_id: int, seat: Seat) -> str:
     """The name this seat's pages are kept under for offline use (frontend/static/sw.js keeps each seat's copies
     apart and drops them when the device changes seat): the game, the role and a digest of the token, which
@@ -126,7 +136,8 @@ def game_page(
         )
         return too_many(page, e)
     if seat is None:
-        context = {"game": game, "title": "Join this game", "error": None}
+        context = {"game": game, "title": "Join this game", "error": None,
+                   "moved_by": _moved_by(request, session, settings, game_id)}  # fmt: skip
         return templates.TemplateResponse(request, "join.html", context, status_code=401)
     try:
         context = {

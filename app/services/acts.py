@@ -19,7 +19,7 @@ them). Call within `lock_game` (app.core.writing.game_write); a formation move i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -63,11 +63,11 @@ from rules.core.clock import refusal as clock_refusal
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
 from rules.core.forces import base_of
-from rules.core.game import EDIT_ACT, Answer, Book, edit_act
+from rules.core.game import EDIT_ACT, Answer, edit_act, shared_edit
 from rules.core.records import Change, SetState, Snapshot, UnitChange
 from rules.core.rolls import Rolled
 
-__all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play", "refusal", "shared_edit"]
+__all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play", "refusal"]
 
 
 @dataclass
@@ -206,19 +206,6 @@ def _forbidden(
     if not act.override:
         raise turns.conflict(game, refusals[0])
     return _merged(override, {"by": viewer.role, "refused": " ".join(dict.fromkeys(r.why for r in refusals))})
-
-
-def shared_edit(book: Book, values: Mapping[str, Any]) -> bool:
-    """Whether a unit edit applies a result either side's seat may apply (`Book.shared_edits`) and sets nothing
-    else but what such a result sets with it (`Book.shared_with`): a strength, a name or a heal is the owner's."""
-    result = [name for name in book.shared_edits if name in values]
-    if not result or any(values[name] not in book.shared_edits[name] for name in result):
-        return False
-    besides = {k: v for k, v in values.items() if k not in book.shared_edits}
-    return all(
-        k in book.shared_with and (book.shared_with[k] is None or v in (book.shared_with[k] or ()))
-        for k, v in besides.items()
-    )
 
 
 def _merged(*records: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -10,17 +10,21 @@ Nothing here commits: the route or page wraps each write in `app.core.writing.un
 
 from __future__ import annotations
 
+import hmac
+import re
 import secrets
 from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from app.data.models import TournamentTable
+from app.data.models import TournamentRound, TournamentTable
 from app.errors import Conflict
 from app.services import seating, tournaments
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import SIDES
 
+SETTLED = ("confirmed", "altered")  # a table whose result the event counts: its cards seat no one
+REKEY_CODE = re.compile(r"\d{1,9}-[ad]-[0-9a-f]{16}")  # what offer_rekey makes: the table, the side, the MAC
 REKEY_MINUTES = 15  # how long the code of a seat the organiser re-keys waits for the player's new tablet
 
 
@@ -77,8 +81,57 @@ def rekey(session: Session, secret_key: str, code: str, now: datetime) -> seatin
         raise NotFoundError("re-key code", code)
     table.slip_hash = ""
     session.add(table)
+    seating.void_side_codes(
+        session, seating.GAME, table.game_id, [side]
+    )  # the side's printed card too  # the side's printed card too
     for device in seating.devices(session, seating.GAME, table.game_id):
         if device.role == side:
             seating.revoke_device(session, seating.GAME, table.game_id, device.pk)
     tournaments.log(session, table.tournament_id, "rekeyed", {"side": side}, actor=side, table_id=table.pk)
     return seating.seat(session, seating.GAME, secret_key, table.game_id, side)
+
+
+# -- the round's printed join cards ------------------------------------------------------------------------
+def printed_codes(
+    session: Session, secret_key: str, tournament_id: int, number: int
+) -> dict[int, dict[str, str]]:
+    """The side codes round `number`'s cards print, by game, worked out again (nothing written: printing
+    twice prints the same cards), each side's only while it still seats: not a side the organiser re-keyed,
+    not a settled table's, not one whose referee made its own cards since. Empty for a round whose cards were
+    never made here."""
+    nonce = tournaments.card_nonce(session, tournament_id, number)
+    if nonce is None:
+        return {}
+    out: dict[int, dict[str, str]] = {}
+    for t in tournaments.tables_of(session, tournaments.get_round(session, tournament_id, number).pk):
+        if t.game_id is not None:
+            codes = {side: tournaments.card_code(secret_key, nonce, t.game_id, side) for side in SIDES}
+            out[t.game_id] = {
+                side: code
+                for side, code in codes.items()
+                if seating.codes_hold(session, seating.GAME, secret_key, t.game_id, {side: code})
+            }
+    return out
+
+
+def card_of(session: Session, secret_key: str, game_id: int, side: str, code: str) -> TournamentTable | None:
+    """The event table whose round's last printed card for `side` of this game is `code` (whether or not it
+    still seats), None when the code is no such card."""
+    table = tournaments.table_of_game(session, game_id)
+    rnd = session.get(TournamentRound, table.round_id) if table is not None else None
+    nonce = tournaments.card_nonce(session, rnd.tournament_id, rnd.number) if rnd is not None else None
+    if table is None or nonce is None or side not in SIDES:
+        return None
+    card = seating.normalise_code(tournaments.card_code(secret_key, nonce, game_id, side))
+    return table if hmac.compare_digest(card, seating.normalise_code(code)) else None
+
+
+def card_refusal(session: Session, secret_key: str, game_id: int, side: str, code: str) -> str | None:
+    """Why an event table's printed card for `side` seats no one now, in the player's words with the remedy;
+    None when `code` is not that card or it still seats (a wrong code is refused as any other)."""
+    table = card_of(session, secret_key, game_id, side, code)
+    if table is None or seating.codes_hold(session, seating.GAME, secret_key, game_id, {side: code}):
+        return None
+    if table.status in SETTLED:
+        return f"Table {table.table}'s result is settled: its join cards seat no one now."
+    return "The organiser moved this seat to another device: ask the organiser for a new card or code."

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -217,6 +217,17 @@ def set_side_codes(
     for row in _side_rows(session, seating, owner_id):
         if row.side in codes:
             row.join_code_hash = code_hash(secret_key, codes[row.side])
+            session.add(row)
+
+
+def void_side_codes(
+    session: Session, seating: Seating[Any, Any], owner_id: int, sides: Sequence[str]
+) -> None:
+    """The named sides' join codes stop working and no new one is shown (a seat re-keyed by the organiser, a
+    settled table): the stored value is no code's HMAC, so no code seats that side until new ones are made."""
+    for row in _side_rows(session, seating, owner_id):
+        if row.side in sides:
+            row.join_code_hash = f"void:{secrets.token_hex(16)}"
             session.add(row)
 
 

@@ -24,7 +24,7 @@ from app.data import schemas_events
 from app.data.models import Event, Game, Tournament, TournamentPlayer, TournamentTable
 from app.errors import Conflict, Forbidden
 from app.guard.auth import SIDES, Viewer
-from app.services import clock, tournaments
+from app.services import clock, seating, tournaments
 from app.services import events as events_service
 from app.services import score as score_service
 from app.services.result import game_result
@@ -75,13 +75,16 @@ def get_table(session: Session, tournament_id: int, table_id: int) -> Tournament
     return row
 
 
-def _offer(session: Session, table: TournamentTable) -> TournamentTable:
-    """The table's finished game offers its scored result, once (the caller asked `refusal` first: a game
-    still being played is refused there)."""
-    result = game_result(session, table.game_id) if table.status == "playing" and table.game_id else None
+def offered(session: Session, table: TournamentTable) -> dict[str, Any]:
+    """The result the table's players are asked to confirm: the one offered, else the scored result of its
+    ended game (the one `_offer` offers at the first confirmation), else nothing while it is played. The
+    table's page shows it exactly when it offers the confirmation (`refusal` is None then)."""
+    if table.offered or table.status != "playing" or table.game_id is None:
+        return dict(table.offered)
+    result = game_result(session, table.game_id)
     if result is None:
-        return table
-    table.offered = TableResult(
+        return {}
+    return TableResult(
         SIDE_OF.get(result.winner or "") if result.winner else None,  # type: ignore[arg-type]
         int(result.points.get("attacker", 0)),
         int(result.points.get("defender", 0)),
@@ -89,10 +92,25 @@ def _offer(session: Session, table: TournamentTable) -> TournamentTable:
         int(result.losses.get("defender", 0)),
         result.reason[:200],
     ).as_dict()
+
+
+def _offer(session: Session, table: TournamentTable) -> TournamentTable:
+    """The table's finished game offers its scored result, once (the caller asked `refusal` first: a game
+    still being played is refused there)."""
+    result = offered(session, table) if table.status == "playing" else {}
+    if not result:
+        return table
+    table.offered = result
     table.status = "offered"
     session.add(table)
     tournaments.log(session, table.tournament_id, "offered", table.offered, actor="table", table_id=table.pk)
     return table
+
+
+def _void_cards(session: Session, table: TournamentTable) -> None:
+    """A settled table's printed join cards seat no one now (its seated devices keep their seats)."""
+    if table.game_id is not None:
+        seating.void_side_codes(session, seating.GAME, table.game_id, SIDES)
 
 
 def _wake(session: Session, table: TournamentTable) -> None:
@@ -127,6 +145,7 @@ def confirm(session: Session, tournament_id: int, table_id: int, who: Viewer) ->
     setattr(table, f"{side}_confirmed", True)
     if table.a_confirmed and table.b_confirmed:
         table.status, table.result = "confirmed", dict(table.offered)
+        _void_cards(session, table)
     session.add(table)
     _wake(session, table)
     tournaments.log(session, tournament_id, "confirmed", {"side": side}, actor=who.role, table_id=table.pk)
@@ -160,6 +179,7 @@ def alter(
         raise RulesError("why", "both players confirmed this result: say why you change it")
     before = dict(table.result or table.offered)
     table.result, table.status = result.as_dict(), "altered"
+    _void_cards(session, table)
     session.add(table)
     _wake(session, table)
     tournaments.log(session, tournament_id, "altered", {"before": before, "after": table.result, "why": why},

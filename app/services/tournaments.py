@@ -112,9 +112,15 @@ def create(
             "time_zone", f"no time zone is called {time_zone[:40]}: give one such as Europe/London"
         )
     rs = get_ruleset(ruleset)  # refuses an unknown rule set naming it
+    # Only a period some scenario of the rule set plays: every round is drafted from a scenario of the event's.
+    scenario_list = scenarios.list_scenarios(session)
+    played = sorted({str(d["period"]) for d in scenario_list if d["ruleset"] == ruleset and d["period"]})
+    choose = f"choose {' or '.join(played)}" if played else "import a scenario of it first"
     if rs.period_ids and not period:
-        raise RulesError("period", f"choose the event's period: {', '.join(rs.period_ids)}")
+        raise RulesError("period", f"give the event's period ({choose})")
     ctx = rs.context(period, {})  # refuses an unknown period naming it
+    if rs.period_ids and ctx.period not in played:
+        raise RulesError("period", f"no {rs.id} scenario is of the {ctx.period} period: {choose}")
     row = Tournament(
         name=name,
         ruleset=ruleset,
@@ -439,7 +445,7 @@ def draft_warnings(
 
 def commit_round(session: Session, secret_key: str, tournament_id: int, number: int) -> list[Made]:
     """The drafted round played: a game per table from the round's scenario (the a player the attacker),
-    the round timer started. The games' join codes are the round's cards' (printed_codes prints them again)."""
+    the round timer started. The games' join codes are the round's cards' (event_seats.printed_codes prints them again)."""
     row = lock(session, tournament_id)
     rnd = get_round(session, tournament_id, number)
     if rnd.status != "draft":
@@ -482,7 +488,7 @@ def commit_round(session: Session, secret_key: str, tournament_id: int, number: 
 CARDS = "join-cards"  # the event log's kind of a round's cards made: its nonce, whence every table's codes
 
 
-def _card_code(secret_key: str, nonce: str, game_id: int, side: str) -> str:
+def card_code(secret_key: str, nonce: str, game_id: int, side: str) -> str:
     return seating.derived_code(secret_key, f"event-card:{nonce}:{game_id}:{side}")
 
 
@@ -495,7 +501,7 @@ def _card_codes(
     log(session, tournament_id, CARDS, {"round": number, "nonce": nonce})
     out: dict[int, dict[str, str]] = {}
     for game_id in games:
-        out[game_id] = {side: _card_code(secret_key, nonce, game_id, side) for side in SIDES}
+        out[game_id] = {side: card_code(secret_key, nonce, game_id, side) for side in SIDES}
         seating.set_side_codes(session, seating.GAME, secret_key, game_id, out[game_id])
     return out
 
@@ -515,27 +521,14 @@ def new_cards(
     return _card_codes(session, secret_key, tournament_id, number, games)
 
 
-def printed_codes(
-    session: Session, secret_key: str, tournament_id: int, number: int
-) -> dict[int, dict[str, str] | None]:
-    """The side codes round `number`'s cards print, by game, worked out again (nothing written: printing
-    twice prints the same cards); None for a game whose codes changed since (its referee made its own
-    cards). Empty for a round whose cards were never made here."""
+def card_nonce(session: Session, tournament_id: int, number: int) -> str | None:
+    """The nonce of round `number`'s last cards made here (None when none were)."""
     q = select(TournamentLog).where(TournamentLog.tournament_id == tournament_id, TournamentLog.kind == CARDS)
-    nonce = next(
+    return next(
         (str(e.detail["nonce"]) for e in session.exec(q.order_by(col(TournamentLog.id).desc()))
          if e.detail.get("round") == number),
         None,
     )  # fmt: skip
-    if nonce is None:
-        return {}
-    out: dict[int, dict[str, str] | None] = {}
-    for t in tables_of(session, get_round(session, tournament_id, number).pk):
-        if t.game_id is not None:
-            codes: dict[str, str] = {side: _card_code(secret_key, nonce, t.game_id, side) for side in SIDES}
-            held = seating.codes_hold(session, seating.GAME, secret_key, t.game_id, codes)
-            out[t.game_id] = codes if held else None
-    return out
 
 
 def set_timer(session: Session, tournament_id: int, ends_at: datetime | None) -> Tournament:

@@ -283,6 +283,19 @@ def state_field(book: Book, name: str) -> StateField | None:
     return next((f for f in book.state_fields if f.name == name), None)
 
 
+def shared_edit(book: Book, values: Mapping[str, Any]) -> bool:
+    """Whether a unit edit applies a result either side's seat may apply (`Book.shared_edits`) and sets nothing
+    else but what such a result sets with it (`Book.shared_with`): a strength, a name or a heal is the owner's."""
+    result = [name for name in book.shared_edits if name in values]
+    if not result or any(values[name] not in book.shared_edits[name] for name in result):
+        return False
+    besides = {k: v for k, v in values.items() if k not in book.shared_edits}
+    return all(
+        k in book.shared_with and (book.shared_with[k] is None or v in (book.shared_with[k] or ()))
+        for k, v in besides.items()
+    )
+
+
 def edit_act(book: Book, name: str) -> str:
     """The act of the rules of play a unit edit of field `name` is."""
     return book.edit_acts.get(name, EDIT_ACT)

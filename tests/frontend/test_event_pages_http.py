@@ -68,4 +68,4 @@ def test_an_event_by_its_pages(sqlite_client: TestClient) -> None:
             )
         assert "Join the table's game" in tablet.get(table_page).text
     wrong = c.post("/events/rekey", data=csrf.form(c, {"code": "1-a-0000"}))
-    assert "That code is not the organiser" in wrong.text
+    assert "ask the organiser for a new one" in wrong.text

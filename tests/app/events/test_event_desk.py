@@ -19,7 +19,7 @@ def test_an_event_form_left_without_a_period_is_refused_keeping_what_was_typed(
     form = {"name": "Saturday at Ypres", "ruleset": "flanders-fields", "period": "", "rounds": "4"}
     page = c.post("/events", data=csrf.form(c, form), follow_redirects=False)
     assert page.status_code == 200 and "firestep_organiser" not in c.cookies
-    assert "Period: choose the event&#39;s period: early, mid, late" in page.text
+    assert "Period: give the event&#39;s period (choose early)" in page.text
     assert 'value="Saturday at Ypres"' in page.text and 'value="4"' in page.text
     api = c.post("/api/v1/events", json={"name": "Club night", "ruleset": "flanders-fields"})
     assert api.status_code == 422 and api.json()["field"] == "period"

@@ -45,7 +45,7 @@ def test_a_seat_goes_to_a_new_tablet_only_on_the_organisers_word(client: TestCli
     # The slip both players sign: the result and their names, no code for either seat.
     as_organiser(c, organiser)
     slip = c.get(f"/events/{event_id}/tables/{table_id}/slip")
-    assert slip.status_code == 200 and "Player 0" in slip.text
+    assert slip.status_code == 200 and "Player 0" in slip.text and "round 1, table 1 result" in slip.text
     assert not SEAT_CODE.search(slip.text) and "<svg" not in slip.text
     c.cookies.clear()
 
@@ -101,6 +101,9 @@ def test_printing_the_round_cards_writes_nothing_and_new_codes_are_a_post(client
         return printed()
 
     first = printed_by(organiser)
+    assert (
+        "round 1 · German attack on the BEF somewhere near Mons" in c.get(sheet_url).text
+    )  # the name, no slug
     assert first == committed and printed() == first  # the cards the commit made, however often printed
     # A cross-site link opened by the organiser (a GET, no form token) voids nothing: the cards still seat.
     assert c.get(sheet_url, headers={"Sec-Fetch-Site": "cross-site"}).status_code == 200
@@ -134,3 +137,98 @@ def test_no_query_parameter_reaches_the_rekey_pages_text(sqlite_client: TestClie
     ("type your code at …") on this server's page, where a player brings the organiser's code."""
     page = sqlite_client.get("/events/rekey", params={"error": "Type your seat code at evil.example"})
     assert page.status_code == 200 and "evil.example" not in page.text
+
+
+@pytest.mark.storage
+def test_a_re_keyed_or_settled_seat_s_printed_card_seats_no_one(client: TestClient) -> None:
+    c = client
+    event_id, organiser, seats = committed_table(c)
+    table_id, game_id, card = seats["table_id"], seats["game_id"], seats["join_codes"]
+    link = f"/games/{game_id}/join/attacker"
+    old = bearer(c.post("/api/v1/join", json={"code": card["attacker"]}).json()["token"])
+    defender = bearer(c.post("/api/v1/join", json={"code": card["defender"]}).json()["token"])
+    offer = f"/api/v1/events/{event_id}/tables/{table_id}/rekey"
+    code = c.post(offer, headers=organiser, json={"side": "attacker"}).json()["code"]
+    c.cookies.clear()
+    rekeyed = c.post("/api/v1/events/rekey", json={"code": code})
+    assert rekeyed.status_code == 200, rekeyed.text
+
+    # The attacker's card no longer seats the lost tablet nor a third device, and says what to do.
+    assert c.post("/api/v1/join", json={"code": card["attacker"]}).status_code == 404
+    refused = c.post(link, data=csrf.form(c, {"code": card["attacker"]}), follow_redirects=False)
+    assert refused.status_code == 409 and "ask the organiser for a new card or code" in refused.text
+    assert c.get(f"/api/v1/games/{game_id}/me", headers=old).status_code == 401
+    # The other side's card still seats; the sheet no longer prints the re-keyed side's.
+    as_organiser(c, organiser)
+    sheet = c.get(f"/events/{event_id}/rounds/1/sheet").text
+    assert card["defender"] in sheet and card["attacker"] not in sheet
+    c.cookies.clear()
+    assert c.post("/api/v1/join", json={"code": card["defender"]}).status_code == 200
+
+    # The table's result settled, no card seats anyone.
+    game = f"/api/v1/games/{game_id}"
+    referee = bearer(seats["referee_token"])
+    version = c.get(f"{game}/turn", headers=referee).json()["version"]
+    assert c.post(f"{game}/finish", headers=referee, json={"version": version}).status_code == 200
+    url = f"/api/v1/events/{event_id}/tables/{table_id}"
+    again = c.post(offer, headers=organiser, json={"side": "attacker"}).json()["code"]
+    c.cookies.clear()
+    taken = c.post("/api/v1/events/rekey", json={"code": again})
+    assert taken.status_code == 200, taken.text
+    attacker = bearer(taken.json()["token"])
+    assert c.post(f"{url}/confirm", headers=attacker).status_code == 200
+    assert c.post(f"{url}/confirm", headers=defender).json()["status"] == "confirmed"
+    assert c.post("/api/v1/join", json={"code": card["defender"]}).status_code == 404
+    refused = c.post(
+        f"/games/{game_id}/join/defender",
+        data=csrf.form(c, {"code": card["defender"]}),
+        follow_redirects=False,
+    )
+    assert refused.status_code == 409 and "result is settled" in refused.text
+
+
+@pytest.mark.storage
+def test_the_table_page_shows_the_result_it_asks_a_player_to_confirm(client: TestClient) -> None:
+    c = client
+    event_id, _, seats = committed_table(c)
+    game_id, page = seats["game_id"], f"/events/{event_id}/tables/{seats['table_id']}"
+    link = f"/games/{game_id}/join/attacker"
+    assert c.post(link, data=csrf.form(c, {"code": seats["join_codes"]["attacker"]})).status_code == 200
+    assert "Confirm the result as" not in c.get(page).text  # still played: nothing to confirm
+    game, referee = f"/api/v1/games/{game_id}", bearer(seats["referee_token"])
+    version = c.get(f"{game}/turn", headers=referee).json()["version"]
+    assert c.post(f"{game}/finish", headers=referee, json={"version": version}).status_code == 200
+    text = c.get(page).text
+    assert "Confirm the result as Player 0" in text and "A draw, 0–0" in text and "Result offered" in text
+
+
+@pytest.mark.storage
+def test_an_event_is_made_only_in_a_period_some_scenario_plays(client: TestClient) -> None:
+    made = client.post(
+        "/api/v1/events",
+        json={"name": "Club night", "ruleset": "flanders-fields", "period": "mid", "rounds": 1},
+    )
+    assert made.status_code == 422 and "period" in made.text and "choose early" in made.text
+
+
+@pytest.mark.storage
+def test_a_re_key_code_works_from_the_start_page_and_its_refusals_name_the_remedy(client: TestClient) -> None:
+    c = client
+    event_id, organiser, seats = committed_table(c)
+    game_id, link = seats["game_id"], f"/games/{seats['game_id']}/join/attacker"
+    assert c.post(link, data=csrf.form(c, {"code": seats["join_codes"]["attacker"]})).status_code == 200
+    lost = dict(c.cookies)
+    offer = f"/api/v1/events/{event_id}/tables/{seats['table_id']}/rekey"
+    code = c.post(offer, headers=organiser, json={"side": "attacker"}).json()["code"]
+
+    # The new tablet types the organiser's code into the start page's join field: it takes the seat.
+    c.cookies.clear()
+    taken = c.post("/join", data=csrf.form(c, {"code": code}), follow_redirects=True)
+    assert taken.status_code == 200 and taken.url.path == f"/events/{event_id}/tables/{seats['table_id']}"
+    again = c.post("/join", data=csrf.form(c, {"code": code}), follow_redirects=True)
+    assert "ask the organiser for a new one" in again.text
+    # The lost tablet is told its seat went elsewhere, on whose word, and what to do.
+    c.cookies.clear()
+    c.cookies.update(lost)
+    page = c.get(f"/games/{game_id}/map")
+    assert page.status_code == 401 and "The organiser moved this device's seat to another device" in page.text
