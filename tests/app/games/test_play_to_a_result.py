@@ -220,11 +220,20 @@ def test_the_game_does_not_end_over_a_contested_objective_whose_call_lapsed(clie
     assert called.is_success
     finish(client, g)
     result = client.get(f"/api/v1/games/{g.id}/result", headers=g.attacker).json()
-    settled = {o["id"]: (o["settled"], o["settled_words"], o["first_taken_by"]) for o in result["objectives"]}
-    assert settled == {
-        "bridge-1": ("called", "called by the referee for the defender", "attacker"),
-        "bridge-2": ("held", "held by nobody", None),
+    settled = {
+        o["id"]: (o["settled"], o["settled_words"], o["first_taken_by"], o["first_taken_turn"])
+        for o in result["objectives"]
     }
+    assert settled == {
+        "bridge-1": ("called", "called by the referee for the defender", "attacker", 1),
+        "bridge-2": ("held", "held by nobody", None, None),
+    }
+    client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+    page = client.get(f"/games/{g.id}/report").text  # the report in words: in which turn, no "0 of 0" line
+    client.cookies.clear()
+    assert (
+        "first held by the attacker in turn 1." in page and ">0 of 0<" not in page and ">none in it<" in page
+    )
     sentences = client.get(f"/api/v1/games/{g.id}/report", headers=g.attacker).json()["story"]["turns"][0]
     told = [s for s in sentences["sentences"] if "Bridge 1" in s]
     assert told == [
