@@ -452,7 +452,6 @@
   const moveStand = async (id, [x, y], forced = false) => {
     const u = model.units.get(id);
     if (!u) return;
-    if (window.firestepNotice?.clear) window.firestepNotice.clear("instruction"); // "Tap where … goes." is done
     const before = { ...u };
     const to = { x: Number(Math.max(0, Math.min(W, x)).toFixed(2)), y: Number(Math.max(0, Math.min(LEN, y)).toFixed(2)) };
     Object.assign(u, to);
@@ -546,6 +545,8 @@
   let mode = { kind: "idle" };
   let ruler = [];
   const setMode = (m) => {
+    // A move placed or given up: its "Tap where … goes." is done with (issue 64: it stayed after the move).
+    if (mode.kind === "move" && m.kind !== "move") window.firestepNotice?.clear?.("instruction");
     mode = m;
     root.dataset.mode = m.kind;
     canvas.classList.toggle("picking", m.kind !== "idle");
