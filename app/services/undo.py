@@ -80,14 +80,17 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
         # Taken back, a card read would return to the pack: draw, read, take back, and the cards that never
         # come up are the opponent's hand.
         raise Forbidden("a card drawn stays drawn: only the referee may take a draw back")
+    asks_log = (
+        not viewer.is_referee and game.status != "finished"
+    )  # only a player's undo reads the log's ends
     refused = refusal(
         ev.kind,
         ev.actor,
         event_id,
         role=viewer.role,
         finished=game.status == "finished",
-        last_roll=last_roll_id(session, game.pk),
-        newest=newest_event_id(session, game.pk),
+        last_roll=last_roll_id(session, game.pk) if asks_log else 0,
+        newest=newest_event_id(session, game.pk) if asks_log else 0,
     )
     if refused is not None:
         error, message = refused
