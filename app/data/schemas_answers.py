@@ -419,6 +419,7 @@ class ObjectiveScoreOut(BaseModel):
     contested: bool
     called_by_referee: bool
     first_taken_by: str | None = Field(default=None, description="The first side to hold it in play")
+    first_taken_turn: int | None = Field(default=None, description="The turn that side first held it in")
     settled: Literal["held", "called", "contested"] = Field(
         default="held",
         description="How it is settled: held by the stands beyond doubt, called by the referee, or contested "

@@ -13,6 +13,7 @@ from app.pages.templates import humanise
 from app.services import clock as clock_service
 from app.services.events import ROLL_KINDS
 from app.services.undo import UNDOABLE
+from app.services.undo import refusal as undo_refusal
 from app.services.unit_names import NamedUnit
 from rules.core.game import GameRules
 from rules.core.records import claims_of
@@ -218,11 +219,16 @@ class Record:
         that applied it, not on the board."""
         if ev.get("kind") not in UNDOABLE or ev.get("id") in undone or ev.get("reverses_id"):
             return False
-        if role == "referee":
-            return True
-        return (
-            game_status != "finished"
-            and ev.get("kind") not in ROLL_KINDS
-            and ev.get("actor") == role
-            and int(ev.get("id") or 0) >= last_roll
+        if role != "referee" and ev.get("kind") in ROLL_KINDS:
+            return False  # offered on the map's card that applied it
+        event_id = int(ev.get("id") or 0)
+        refused = undo_refusal(
+            str(ev.get("kind")),
+            ev.get("actor"),
+            event_id,
+            role=role,
+            finished=game_status == "finished",
+            last_roll=last_roll,
+            newest=event_id,
         )
+        return refused is None

@@ -39,6 +39,31 @@ UNDOABLE = (
 )
 
 
+ENDED = "The game is over: its result stands, and nothing before the end is undone."
+
+
+def refusal(
+    kind: str, actor: str | None, event_id: int, *, role: str, finished: bool, last_roll: int, newest: int
+) -> tuple[type[Conflict] | type[Forbidden], str] | None:
+    """Why this viewer's undo of an event (its kind, actor and id) is refused now, or None: the one answer the
+    undo pipeline and the record's Undo buttons both read. After the end nothing is undone, the referee's
+    included: the result was scored on the table as it stood, and the end itself is not undone."""
+    if finished:
+        return Conflict, ENDED
+    if role == "referee":
+        return None
+    # A player takes back the roll it has just applied (a mistaken Apply) while nothing has happened
+    # since; an older roll is the referee's call.
+    mine_just_now = actor == role and event_id == newest
+    if kind in ROLL_KINDS and not mine_just_now:
+        return Forbidden, "undoing a die roll is the referee's call"
+    if actor != role:
+        return Forbidden, "a player may undo only their own moves and markers"
+    if event_id < last_roll:
+        return Forbidden, "a player may undo only back to the last die roll; ask the referee"
+    return None
+
+
 def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
     """Reverse an event by appending its opposite. Players undo their own moves and markers back to the
     last die roll, and their own roll while it is the game's latest event; any other roll is the referee's
@@ -55,18 +80,21 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
         # Taken back, a card read would return to the pack: draw, read, take back, and the cards that never
         # come up are the opponent's hand.
         raise Forbidden("a card drawn stays drawn: only the referee may take a draw back")
-    if not viewer.is_referee:
-        if game.status == "finished":
-            raise Conflict("The game is over: only the referee may undo now.", current=game_state(game))
-        # A player takes back the roll it has just applied (a mistaken Apply) while nothing has happened
-        # since; an older roll is the referee's call.
-        mine_just_now = ev.actor == viewer.role and event_id == newest_event_id(session, game.pk)
-        if ev.kind in ROLL_KINDS and not mine_just_now:
-            raise Forbidden("undoing a die roll is the referee's call")
-        if ev.actor != viewer.role:
-            raise Forbidden("a player may undo only their own moves and markers")
-        if event_id < last_roll_id(session, game.pk):
-            raise Forbidden("a player may undo only back to the last die roll; ask the referee")
+    asks_log = (
+        not viewer.is_referee and game.status != "finished"
+    )  # only a player's undo reads the log's ends
+    refused = refusal(
+        ev.kind,
+        ev.actor,
+        event_id,
+        role=viewer.role,
+        finished=game.status == "finished",
+        last_roll=last_roll_id(session, game.pk) if asks_log else 0,
+        newest=newest_event_id(session, game.pk) if asks_log else 0,
+    )
+    if refused is not None:
+        error, message = refused
+        raise (Conflict(message, current=game_state(game)) if error is Conflict else error(message))
     whole = view(ev.payload, ev.private, [*SIDES, "referee"])
     if drawn:
         return _take_back_draw(session, game, viewer, ev, whole)

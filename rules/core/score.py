@@ -88,6 +88,7 @@ class ObjectiveScore:
     first_taken_by: str | None = None
     settled: str = "held"  # SETTLED: held by the stands, called by the referee, contested with no call
     lapsed_call: str | None = None  # the side a call that lapsed since named ("nobody"), while no call stands
+    first_taken_turn: int | None = None  # the turn `first_taken_by` first held it
 
 
 SETTLED = ("held", "called", "contested")
@@ -136,7 +137,9 @@ def by_points(points: Mapping[str, int], source: str = "") -> Verdict:
     more points win, level points are a draw."""
     a, d = points.get("attacker", 0), points.get("defender", 0)
     if a == d:
-        return Verdict(None, f"level at {_vp(a)} each: a draw", source)
+        # "Level at 0 victory points each" reads as a score nobody made (issue 64's newcomer pass).
+        said = "a draw: neither side scored" if a == 0 else f"a draw at {_vp(a)} each"
+        return Verdict(None, said, source)
     winner = "attacker" if a > d else "defender"
     return Verdict(winner, f"the {winner} wins by {_vp(max(a, d))} to {min(a, d)}", source)
 
@@ -185,6 +188,7 @@ class _Tally:
     lapsed: dict[str, str | None] = field(default_factory=dict)  # a call that lapsed, while no other stands
     taken: dict[str, str] = field(default_factory=dict)  # first_taken objectives scored, to whom
     first: dict[str, str] = field(default_factory=dict)  # every objective: the first side to hold it in play
+    first_turn: dict[str, int] = field(default_factory=dict)  # ... and in which turn
     was: dict[str, str | None] = field(default_factory=dict)  # each objective's holder after the last event
     changes: list[Taken] = field(default_factory=list)
     turns_scored: list[int] = field(default_factory=list)
@@ -215,11 +219,12 @@ class _Tally:
                 self.changes.append(Taken(turn, o.id, o.name, side, how, event_id))
             self.was[o.id] = side
 
-    def first_taken(self) -> None:
+    def first_taken(self, turn: int) -> None:
         for o in self.objectives:
             side = self.holder(o)
-            if side in SIDES and side is not None:
-                self.first.setdefault(o.id, side)
+            if side in SIDES and side is not None and o.id not in self.first:
+                self.first[o.id] = side
+                self.first_turn[o.id] = turn
             if o.scored == "first_taken" and o.id not in self.taken and side in SIDES:
                 self.taken[o.id] = side
                 self.points[side] += o.vp
@@ -282,7 +287,7 @@ def score_of(
             tally.call(called, ev.call[1])
         tally.changed_hands(turn, called, ev.id)
         if turn >= 1:
-            tally.first_taken()
+            tally.first_taken(turn)
         if ev.ended:
             tally.turn_ended(turn)
             tally.game_ended()
@@ -343,6 +348,7 @@ def _objective_score(o: Objective, tally: _Tally) -> ObjectiveScore:
         tally.first.get(o.id),
         "called" if called else "contested" if contested else "held",
         lapsed,
+        tally.first_turn.get(o.id),
     )
 
 

@@ -69,7 +69,8 @@ def test_undo_is_offered_where_the_undo_rules_accept_it() -> None:
     assert not may(marker, "attacker", {10}, 9, "playing")  # already undone
     assert not may(marker, "attacker", set(), 9, "finished")
     assert not may(roll, "attacker", set(), 9, "playing")  # a roll is the referee's call
-    assert may(roll, "referee", set(), 9, "finished")
+    assert may(roll, "referee", set(), 9, "playing")
+    assert not may(marker, "referee", set(), 9, "finished")  # after the end nothing is undone (issue 64)
     assert not may(
         {"id": 11, "kind": "undo", "actor": "referee", "reverses_id": 10}, "referee", set(), 0, "playing"
     )

@@ -86,7 +86,9 @@ def test_the_referee_sets_each_sides_limits_from_the_board_and_undoes_them_in_on
     page.get_by_label("A side out of time finishes the act under way").check()
     page.get_by_role("button", name="Set the clock").tap()
     expect(defender.locator(".clock-time")).to_have_text("0:45")  # all of its turn's 45 s left: not its turn
-    expect(defender).to_have_attribute("aria-label", re.compile("left"))
+    # The face says which time it shows.
+    expect(defender.locator(".clock-what")).to_have_text("left this turn")
+    expect(defender).to_have_attribute("aria-label", re.compile("left this turn"))
 
     page.locator("[data-kind='clock-limits-set']").get_by_role("button", name=re.compile("^Undo")).tap()
     expect(defender).to_have_attribute("aria-label", re.compile("used"))

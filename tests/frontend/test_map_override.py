@@ -4,6 +4,7 @@ the browser adds only: the API's refusal of a player's override is tests/app/hos
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.conftest import TABLET_LANDSCAPE
 from tests.frontend.games import seed_game
-from tests.frontend.test_map import screen_point
+from tests.frontend.test_map import screen_point, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -39,3 +40,37 @@ def test_the_referee_places_a_marker_the_step_refuses_from_the_maps_card(new_pag
     events = page.request.get(f"/api/v1/games/{game_id}/events").json()
     placed = next(e for e in reversed(events) if e["kind"] == "marker")
     assert placed["payload"]["override"]["by"] == "referee", placed
+
+
+def test_the_referee_moves_a_stand_the_step_refuses_from_the_maps_card(new_page: Any) -> None:
+    # In the attacker's step 1 only command stands move: a German platoon's Move is greyed with the rule's
+    # sentence, and the referee's tap on it asks to do it anyway; the move lands with the override logged and
+    # the instruction "Tap where … goes." leaves with the move made.
+    page = new_page(TABLET_LANDSCAPE)
+    game_id, made = seed_game(page)
+    start_game(page, game_id, made["referee_token"])
+    units = page.request.get(f"/api/v1/games/{game_id}/units").json()
+    stand = next(u for u in units if u["side"] == "attacker" and u["base"] == "infantry-platoon" and u["x"])
+    page.goto(f"/games/{game_id}/map")
+    expect(page.locator(f"[data-stand='{stand['id']}']")).to_have_count(1)
+    page.touchscreen.tap(*screen_point(page, stand["x"], stand["y"]))
+    card = page.locator("[data-panel='stand']")
+    move = card.locator("[data-stand-action='move']")
+    expect(move).to_have_attribute("title", re.compile("Pick another stand"))
+    asked: list[str] = []
+
+    def confirm(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", confirm)
+    move.tap()
+    expect(page.locator("[data-notice-key='instruction']")).to_contain_text("goes.")
+    to_y = stand["y"] + (4 if stand["y"] < 100 else -4)
+    with page.expect_response(lambda r: r.url.endswith(f"/units/{stand['id']}/move")) as answer:
+        page.touchscreen.tap(*screen_point(page, stand["x"], to_y))
+    assert answer.value.status == 200, answer.value.text()
+    expect(page.locator("[data-notice-key='instruction']")).to_have_count(0)
+    assert len(asked) == 1 and "Do it anyway as the referee?" in asked[0], asked
+    moved = next(e for e in page.request.get(f"/api/v1/games/{game_id}/events").json() if e["kind"] == "move")
+    assert moved["payload"]["override"]["by"] == "referee", moved

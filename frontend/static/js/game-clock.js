@@ -40,10 +40,12 @@
     };
   };
   // What its face shows: the tighter of the time left in the game and in the turn, else the time it used.
+  // `what`: which time the face shows, said on it (issue 64: "Attacker 10:00" did not say the turn's or the game's).
   const shown = (side) => {
-    const left = [side.remaining_seconds, side.turn_remaining_seconds].filter((v) => v !== null);
-    if (!left.length) return { seconds: side.used_seconds - side.given_seconds, left: false };
-    return { seconds: Math.min(...left), left: true };
+    const [game, turn] = [side.remaining_seconds, side.turn_remaining_seconds];
+    if (game === null && turn === null) return { seconds: side.used_seconds - side.given_seconds, left: false, what: "used" };
+    if (game === null || (turn !== null && turn <= game)) return { seconds: turn, left: true, what: "left this turn" };
+    return { seconds: game, left: true, what: "left in the game" };
   };
   const outOf = (side) => [side.remaining_seconds, side.turn_remaining_seconds].some((v) => v !== null && v <= 0);
 
@@ -71,7 +73,7 @@
       const sides = clock.sides.map((s) => runOn(s, elapsed));
       const parts = [];
       for (const side of sides) {
-        const { seconds, left } = shown(side);
+        const { seconds, what } = shown(side);
         const out = outOf(side);
         const el = document.createElement("span");
         el.className = "clock-side";
@@ -84,11 +86,12 @@
         const time = document.createElement("span");
         time.className = "clock-time";
         time.textContent = face(seconds);
-        el.append(name, " ", time);
+        const which = Object.assign(document.createElement("span"), { className: "clock-what", textContent: what });
+        el.append(name, " ", time, " ", which);
         if (out) el.append(" ", Object.assign(document.createElement("strong"), { textContent: "out of time" }));
         el.setAttribute(
           "aria-label",
-          `${word(side.side)}: ${face(seconds)} ${left ? "left" : "used"}${side.running ? ", running" : ""}${out ? ", out of time" : ""}`,
+          `${word(side.side)}: ${face(seconds)} ${what}${side.running ? ", running" : ""}${out ? ", out of time" : ""}`,
         );
         parts.push(el);
         if (out && !flagged.has(side.side)) {

@@ -116,7 +116,10 @@
         const no = o.refused;
         b.classList.toggle("greyed", Boolean(no));
         b.toggleAttribute("data-act-greyed", Boolean(no));
-        if (no) { b.setAttribute("aria-disabled", "true"); b.title = no.detail; b.setAttribute("aria-label", `${o.label}, not now: ${no.detail}`); }
+        // The referee's greyed Move or marker stays a button: its tap asks to override (table-map.js).
+        const overridable = m.role === "referee" && b.matches("[data-stand-action]");
+        if (no && overridable) { b.removeAttribute("aria-disabled"); b.title = no.detail; b.setAttribute("aria-label", `${o.label}, refused now, the referee may override: ${no.detail}`); }
+        else if (no) { b.setAttribute("aria-disabled", "true"); b.title = no.detail; b.setAttribute("aria-label", `${o.label}, not now: ${no.detail}`); }
         else { b.removeAttribute("aria-disabled"); b.removeAttribute("title"); b.removeAttribute("aria-label"); }
       }
     };
@@ -339,7 +342,10 @@
     });
     document.addEventListener("click", (e) => {
       const off = e.target.closest("[data-act-greyed]");
-      if (off) { (window.firestepNotice || notice)(off.title, false); return; }
+      // The referee's greyed Move or marker asks to override instead (table-map.js).
+      const overridden = m.role === "referee" && off?.matches("[data-stand-action]");
+      if (off && !overridden) { (window.firestepNotice || notice)(off.title, false); return; }
+      if (off) return;
       const el = e.target.closest("[data-act], [data-die], [data-play-apply], [data-play-roll], [data-play-book], [data-play-cancel], [data-play-undo], [data-panel-close]");
       if (!el) return;
       if (el.matches("[data-panel-close]")) { stop(); return; }

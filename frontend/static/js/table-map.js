@@ -422,11 +422,12 @@
     shownStep = step;
     window.dispatchEvent(new CustomEvent("firestep:stand-shown", { detail: { id, tapped, moved } }));
   };
-  const standAction = async (action) => {
+  // `forced`: the referee confirmed the override of the card's greyed act (the rules of play refuse it now).
+  const standAction = async (action, forced = false) => {
     const u = model.units.get(selectedStand);
     if (!u) return;
     if (action === "move") {
-      setMode({ kind: "move", unit: u.id });
+      setMode({ kind: "move", unit: u.id, override: forced });
       tell(`Tap where ${nameOf(u).short} goes.`);
       return;
     }
@@ -438,7 +439,7 @@
       return;
     }
     const body = action === "add-marker" ? { delta: 1 } : { delta: -1 };
-    const result = await sendOrOverride(`${api}/units/${u.id}/markers`, body);
+    const result = await sendOrOverride(`${api}/units/${u.id}/markers`, forced ? { ...body, override: true } : body);
     if (failed(result)) {
       notice(refusal(result, "The marker was not saved; check the connection."));
       return;
@@ -448,14 +449,15 @@
       showStand(u.id);
     }
   };
-  const moveStand = async (id, [x, y]) => {
+  const moveStand = async (id, [x, y], forced = false) => {
     const u = model.units.get(id);
     if (!u) return;
     const before = { ...u };
     const to = { x: Number(Math.max(0, Math.min(W, x)).toFixed(2)), y: Number(Math.max(0, Math.min(LEN, y)).toFixed(2)) };
     Object.assign(u, to);
     drawStand(u);
-    const result = await sendOrOverride(`${api}/units/${id}/move`, { ...to, facing_deg: u.facing_deg ?? 90 });
+    const body = { ...to, facing_deg: u.facing_deg ?? 90, ...(forced ? { override: true } : {}) };
+    const result = await sendOrOverride(`${api}/units/${id}/move`, body);
     if (failed(result)) {
       notice(refusal(result, "The move was not saved; the stand is back where it was."));
       Object.assign(u, { x: before.x, y: before.y });
@@ -543,6 +545,8 @@
   let mode = { kind: "idle" };
   let ruler = [];
   const setMode = (m) => {
+    // A move placed or given up: its "Tap where … goes." is done with (issue 64: it stayed after the move).
+    if (mode.kind === "move" && m.kind !== "move") window.firestepNotice?.clear?.("instruction");
     mode = m;
     root.dataset.mode = m.kind;
     canvas.classList.toggle("picking", m.kind !== "idle");
@@ -615,9 +619,9 @@
       return;
     }
     if (mode.kind === "move") {
-      const id = mode.unit;
+      const { unit: id, override } = mode;
       setMode({ kind: "idle" });
-      moveStand(id, point);
+      moveStand(id, point, override);
       return;
     }
     if (mode.kind === "ruler") {
@@ -679,6 +683,13 @@
     const choice = event.target.closest("[data-stand-choice]");
     if (choice) { showStand(Number(choice.dataset.standChoice), true); return; }
     const sa = event.target.closest("[data-stand-action]");
+    // A greyed act of the card (the rules of play refuse it now) is the referee's to do anyway, as on the board
+    // (table-act.js says why to everyone else).
+    const overrides = sa && sa.matches("[data-act-greyed]") && role === "referee";
+    if (overrides && window.confirm(`${sa.title}\n\nDo it anyway as the referee? The log will show the override.`)) {
+      standAction(sa.dataset.standAction, true);
+      return;
+    }
     if (sa) { if (!sa.matches("[data-act-greyed]")) standAction(sa.dataset.standAction); return; }
     const ta = event.target.closest("[data-template-action]");
     if (ta) templateAction(ta.dataset.templateAction);

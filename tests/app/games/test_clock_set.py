@@ -174,3 +174,26 @@ def test_the_clocks_end_waits_for_the_call_on_a_contested_objective(sqlite_clien
     result = client.get(f"/api/v1/games/{g.id}/result", headers=g.referee).json()
     assert result["ended_by"] == "clock"
     assert objective(result, "bridge-1")["settled"] == "called"
+
+
+@pytest.mark.storage  # the acts logged since the side ran out, compared in each backend's times
+def test_a_side_out_of_its_turns_time_acts_once_then_its_card_offers_nothing(client: TestClient) -> None:
+    # Issue 64's newcomer pass: the attacker's turn clock over (-1:49), its card still offered the order roll and
+    # firestep's roll was taken: the act under way. The second is refused and the card offers no act, with why.
+    g = new_game(
+        client, {"scenario": "mons-1914", "clock": {"turn_seconds": {"attacker": 60}, "finish_act": True}}
+    )
+    units = units_by_ref(client, g)
+    start_game(client, g)
+    advance(client, g, g.attacker)  # on to the battalion orders
+    companies = [u for u in units.values() if u["side"] == "attacker" and u["level"] == "company"]
+    played_ago(client, g, 169)  # the attacker's turn minute ran out 1:49 ago
+    assert clock(client, g)["out_of_time"] == ["attacker"]
+    order = f"/api/v1/games/{g.id}/resolve/order-roll"
+    first = client.post(order, headers=g.attacker, json={"unit_id": companies[0]["id"]})  # firestep rolls
+    assert first.status_code == 200, first.text
+    card = client.get(f"/api/v1/games/{g.id}/units/{companies[1]['id']}/acts", headers=g.attacker).json()
+    assert card["acts"] == [] and card["edits"] == [], card
+    assert card["refused"]["source"] == "firestep: the game clock", card["refused"]
+    second = client.post(order, headers=g.attacker, json={"unit_id": companies[1]["id"]})
+    assert second.status_code == 409 and "out of time" in second.json()["detail"], second.text

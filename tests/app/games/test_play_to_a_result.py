@@ -204,7 +204,7 @@ def test_the_game_does_not_end_over_a_contested_objective_whose_call_lapsed(clie
     assert client.post(
         call, headers=g.referee, json={"objective_id": "bridge-1", "side": "attacker"}
     ).is_success
-    move(client, g, german, 40.0, 100.0, 90.0)
+    left = move(client, g, german, 40.0, 100.0, 90.0)
     bridge = objective(score(client, g), "bridge-1")
     assert (bridge["holder"], bridge["settled"], bridge["lapsed_call"]) == (
         "defender",
@@ -216,16 +216,24 @@ def test_the_game_does_not_end_over_a_contested_objective_whose_call_lapsed(clie
     assert refused.status_code == 409
     assert refused.json()["detail"] == "Bridge 1 is contested: call it before the game ends."
 
-    assert client.post(
-        call, headers=g.referee, json={"objective_id": "bridge-1", "side": "defender"}
-    ).is_success
+    called = client.post(call, headers=g.referee, json={"objective_id": "bridge-1", "side": "defender"})
+    assert called.is_success
     finish(client, g)
     result = client.get(f"/api/v1/games/{g.id}/result", headers=g.attacker).json()
-    settled = {o["id"]: (o["settled"], o["settled_words"], o["first_taken_by"]) for o in result["objectives"]}
-    assert settled == {
-        "bridge-1": ("called", "called by the referee for the defender", "attacker"),
-        "bridge-2": ("held", "held by nobody", None),
+    settled = {
+        o["id"]: (o["settled"], o["settled_words"], o["first_taken_by"], o["first_taken_turn"])
+        for o in result["objectives"]
     }
+    assert settled == {
+        "bridge-1": ("called", "called by the referee for the defender", "attacker", 1),
+        "bridge-2": ("held", "held by nobody", None, None),
+    }
+    client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
+    page = client.get(f"/games/{g.id}/report").text  # the report in words: in which turn, no "0 of 0" line
+    client.cookies.clear()
+    assert (
+        "first held by the attacker in turn 1." in page and ">0 of 0<" not in page and ">none in it<" in page
+    )
     sentences = client.get(f"/api/v1/games/{g.id}/report", headers=g.attacker).json()["story"]["turns"][0]
     told = [s for s in sentences["sentences"] if "Bridge 1" in s]
     assert told == [
@@ -241,6 +249,15 @@ def test_the_game_does_not_end_over_a_contested_objective_whose_call_lapsed(clie
     assert (
         over["settled"] == "called" and not over["contested"]
     )  # nothing left for the board to offer a call on
+    # Nor is anything before the end undone, the referee's call or a move (the result was scored on them).
+    for event_id in (called.json()["event"]["id"], left["event_id"]):
+        undo = client.post(f"/api/v1/games/{g.id}/events/{event_id}/undo", headers=g.referee)
+        assert undo.status_code == 409, undo.text
+        assert (
+            undo.json()["detail"]
+            == "The game is over: its result stands, and nothing before the end is undone."
+        )
+    assert client.get(f"/api/v1/games/{g.id}/result", headers=g.attacker).json()["winner"] == result["winner"]
 
 
 def test_the_2mm_last_bound_waits_for_the_call_on_the_contested_farm(client: TestClient) -> None:

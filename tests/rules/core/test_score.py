@@ -126,8 +126,8 @@ def test_more_points_win_and_level_points_are_a_draw() -> None:
 
 
 def test_the_verdict_says_one_victory_point_and_many_victory_points() -> None:
-    assert by_points({"attacker": 1, "defender": 1}).reason == "level at 1 victory point each: a draw"
-    assert by_points({"attacker": 0, "defender": 0}).reason == "level at 0 victory points each: a draw"
+    assert by_points({"attacker": 1, "defender": 1}).reason == "a draw at 1 victory point each"
+    assert by_points({"attacker": 0, "defender": 0}).reason == "a draw: neither side scored"
     assert by_points({"attacker": 1, "defender": 0}).reason == "the attacker wins by 1 victory point to 0"
     assert by_points({"attacker": 1, "defender": 3}).reason == "the defender wins by 3 victory points to 1"
 
