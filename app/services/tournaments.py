@@ -120,7 +120,7 @@ def create(
         raise RulesError("period", f"give the event's period ({choose})")
     ctx = rs.context(period, {})  # refuses an unknown period naming it
     if rs.period_ids and ctx.period not in played:
-        raise RulesError("period", f"no {rs.id} scenario is of the {ctx.period} period: {choose}")
+        raise RulesError("period", f"no {rs.name} scenario is of the {ctx.period} period: {choose}")
     row = Tournament(
         name=name,
         ruleset=ruleset,

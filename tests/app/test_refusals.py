@@ -61,6 +61,11 @@ DYNAMIC = {
         "reason",
     ): "re-raises a RulesError from the worker process, walked where it is raised",
     ("app/services/turns.py", "refused"): "a rule set's Refusal: test_rules_of_play_refusals walks them all",
+    (
+        "app/services/undo.py",
+        "message",
+    ): "undo.refusal's own literal sentences (the record's Undo offers read "
+    "the same function), each a short sentence in that function",
     ("app/services/acts.py", "refused"): "the game clock's Refusal (rules.core.clock.refusal), each held to "
     "120 characters by tests/rules/core/test_clock.py",
     (

@@ -49,14 +49,21 @@ from rules.vimy_ridge.data import (
     Terrain,
 )
 from rules.vimy_ridge.play.club import CLUB, ClubData, ClubDataEntry, checked
-from rules.vimy_ridge.play.setup import SetUpHexes, hex_checked, placed_refused, strengths_checked
+from rules.vimy_ridge.play.setup import (
+    ALLIED,
+    COUNTER,
+    GERMAN,
+    SetUpHexes,
+    counters,
+    hex_checked,
+    placed_refused,
+    strengths_checked,
+)
 from rules.vimy_ridge.play.victory import TALLY, place_notes, tally
 from rules.vimy_ridge.resolvers import Combat, CombatRequest, allotment, is_night
 from rules.vimy_ridge.ruleset import VimyRidge, cite
 
-ALLIED, GERMAN = "attacker", "defender"  # 15.1 "The Allied player is the first player"
 SIDE_WORD = {ALLIED: "allied", GERMAN: "german"}
-COUNTER = "counter"
 
 SRC_NIGHT = cite("13.1 Night")
 SRC_REPLACE = cite("11.3 Allied Replacements; 11.6 German Replacements")
@@ -155,10 +162,6 @@ def step_of(snapshot: Snapshot) -> str:
 def strength(u: UnitState, kind: str) -> int:
     """A counter's attack or defence as it stands: its depleted side's when depleted."""
     return int(u.state.get(f"{kind}_depleted" if u.state.get("depleted") else kind, 0))
-
-
-def counters(snapshot: Snapshot, side: str | None = None) -> list[UnitState]:
-    return [u for u in snapshot.units if u.level == COUNTER and (side is None or u.side == side)]
 
 
 def board_value(snapshot: Snapshot, key: str) -> Any:

@@ -14,9 +14,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.core.errors import Refusal, RulesError
-from rules.core.records import Snapshot
+from rules.core.records import Snapshot, UnitState
 from rules.vimy_ridge.play.club import CLUB
 from rules.vimy_ridge.ruleset import cite
+
+ALLIED, GERMAN = "attacker", "defender"  # 15.1 "The Allied player is the first player"
+COUNTER = "counter"
+
+
+def counters(snapshot: Snapshot, side: str | None = None) -> list[UnitState]:
+    return [u for u in snapshot.units if u.level == COUNTER and (side is None or u.side == side)]
+
 
 HEX = re.compile(r"[0-9]{4}", re.ASCII)  # str.isdigit would take superscript, Arabic-Indic, full-width digits
 SRC_GERMAN_SET_UP = cite("19.1 German Set-up")
@@ -92,8 +100,6 @@ def placed_refused(
     """What 19.0 and 20.0 forbid of a counter placed or set: a division the book does not name, and in set-up
     a second unit in one hex or a hex off the side's set-up hexes. `read`: the set-up hexes and the name of
     the unit in each hex held, read once by a caller placing many counters (else from the snapshot)."""
-    from rules.vimy_ridge.play.game import ALLIED, GERMAN, counters
-
     division = values.get("division")
     if side == GERMAN and division and _division(str(division)) not in {d.lower() for d in GERMAN_DIVISIONS}:
         return (

@@ -77,9 +77,10 @@ def has_history() -> bool:
 
 @cache
 def landed_commits(path: str) -> list[str]:
-    """Every commit that changed `path`, oldest first (needs the repository's history)."""
+    """Every commit of main's own line (its first parents) that changed `path`, oldest first: a merged branch's
+    commits in between never landed, only the merge did (needs the repository's history)."""
     require_history()
-    return git("log", "--reverse", "--format=%H", "--", path).split()
+    return git("log", "--first-parent", "--reverse", "--format=%H", "--", path).split()
 
 
 def landed_files(commit: str) -> dict[str, bytes]:
