@@ -26,7 +26,7 @@ def test_a_seats_view_turns_for_the_player_across_and_back(new_page: Any) -> Non
     page.goto(f"/games/{game_id}/map")
     root = page.locator("[data-map-page]")
     expect(root).to_have_attribute("data-seen-from", "attacker")
-    turn = page.get_by_role("button", name="Flip ⟲", exact=True)
+    turn = page.get_by_role("button", name="Face the other side", exact=True)
     expect(turn).to_have_attribute("aria-pressed", "false")
 
     turn.tap()
