@@ -68,6 +68,11 @@ os.environ.setdefault("FIRESTEP_DATABASE_URL", f"sqlite:///{_SESSION_VAR}/defaul
 # new sheets is tested on its own (tests/playsheets/test_sheet_limits.py), with its own limit.
 os.environ.setdefault("FIRESTEP_SHEET_RENDER_LIMIT", "100000 per 1 minute")
 
+# What tests keep to look at afterwards (screenshots, PDFs, timings; git-ignored). A fresh clone has no such
+# folder, and no test may count on another having made it first.
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+ARTIFACTS.mkdir(exist_ok=True)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _rule_set_routes_built_once() -> None:

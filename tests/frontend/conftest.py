@@ -23,10 +23,9 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import _postgresql_base, _postgresql_database, _sqlite_clone, require
+from tests.conftest import ARTIFACTS, _postgresql_base, _postgresql_database, _sqlite_clone, require
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = os.environ.get("FIRESTEP_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -291,7 +290,6 @@ def screenshot(page: Any, name: str) -> None:
     if os.environ.get("FIRESTEP_SCREENSHOTS") != "1":
         return
     vp = page.viewport_size
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}-{vp['width']}x{vp['height']}.png"
     page.screenshot(path=str(path), full_page=vp["width"] != 1920)
 

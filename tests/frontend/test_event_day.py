@@ -46,7 +46,6 @@ def printed(page: Any, url: str, name: str) -> bytes:
     page.goto(url)
     pdf: bytes = page.pdf(prefer_css_page_size=True, print_background=True)
     if os.environ.get("FIRESTEP_SCREENSHOTS") == "1":
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
         (ARTIFACTS / f"{name}.pdf").write_bytes(pdf)
         subprocess.run(
             ["pdftoppm", "-png", "-r", "60", str(ARTIFACTS / f"{name}.pdf"), str(ARTIFACTS / name)],

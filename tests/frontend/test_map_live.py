@@ -130,7 +130,6 @@ def test_template_move_marker_and_turn_reach_every_map_live(new_page: Any) -> No
             )
             break
         turn = write(referee, "POST", f"{api}/turn/advance", {"version": turn["version"]})[1]["turn"]
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "map-live-latency.json").write_text(json.dumps(latencies, indent=1))
     assert set(latencies) == set(checks)
 

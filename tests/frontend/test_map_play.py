@@ -72,7 +72,7 @@ class Taps:
                  return {x, y, onTop: el.contains(document.elementFromPoint(x, y))}; }"""
         )
         if not at["onTop"]:
-            self.page.screenshot(path=f"tests/artifacts/map-play-covered-{name}.png")
+            self.page.screenshot(path=ARTIFACTS / f"map-play-covered-{name}.png")
         assert at["onTop"], f"{name!r} is out of sight or covered at {at['x']:.0f},{at['y']:.0f}"
         if tap:
             self._tap(at["x"], at["y"])
@@ -199,7 +199,6 @@ def docs_picture(attacker: Any) -> None:
         return
     size = attacker.viewport_size
     shot = ARTIFACTS / f"docs-map-shot-{size['width']}x{size['height']}.png"
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     attacker.screenshot(path=str(shot))
     shutil.copyfile(shot, DOCS / shot.name.removeprefix("docs-"))
 

@@ -43,7 +43,6 @@ def test_each_period_prints_as_the_pdf_and_fits_every_screen(new_page: Callable[
     """Each period on each paper printed from one page; on its screen paper, the screen checks at each size."""
     page = new_page(TABLET_LANDSCAPE)
     golden = load()
-    ARTIFACTS.mkdir(exist_ok=True)
     found = []
     for period, paper in SHEETS:
         page.goto(f"/playsheets/{period}?paper={paper}")
@@ -63,7 +62,6 @@ def test_every_other_sheet_prints_from_its_print_view_as_its_pdf(new_page: Calla
     (the browser's "Save as PDF") each gives the PDF's pages and words, as the golden file keeps them."""
     page = new_page(TABLET_LANDSCAPE)
     golden = load()
-    ARTIFACTS.mkdir(exist_ok=True)
     found = []
     for name, (url, _) in VIEWS.items():
         page.goto(url)

@@ -36,7 +36,6 @@ EVENT_BYTES = 10_000
 
 def record(name: str, measured: dict[str, Any]) -> None:
     """Keep what a test measured next to its screenshots (tests/artifacts/, git-ignored)."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / f"referee-live-{name}.json").write_text(json.dumps(measured, indent=1))
 
 

@@ -105,7 +105,6 @@ def readme_picture(page: Any, name: str, docs: bool) -> None:
     if docs:
         page.wait_for_timeout(600)
     path = ARTIFACTS / f"docs-{name}-{size}.png"
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path))
     assert path.stat().st_size > 10_000, f"{name} at {size} looks blank"
     if docs:

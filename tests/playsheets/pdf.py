@@ -15,8 +15,8 @@ import numpy as np
 from PIL import Image
 
 from playsheets.render import render_html, ruleset_sheet_html
+from tests.conftest import ARTIFACTS
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 PDFTOTEXT = shutil.which("pdftotext")
 
 
@@ -66,7 +66,6 @@ def rasterise(pdf: bytes, dpi: int, crisp: bool = False) -> list[Image.Image]:
 
 def save_artifacts(pdf: bytes, name: str) -> list[Path]:
     """PNG renders of each page at 60 dpi under tests/artifacts/ for a person to look at."""
-    ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / f"{name}.pdf").write_bytes(pdf)
     out = []
     for i, img in enumerate(rasterise(pdf, 60), start=1):
