@@ -58,6 +58,18 @@
     const stop = () => { play = null; picking(false); panel.classList.remove("playing", "played"); delete root.dataset.playTarget; };
 
     // -- the card's states -------------------------------------------------------------------------------
+    // A roll with nothing to choose but its die (no target, one die, no option: an order roll, a morale test)
+    // shows its dice on the card: the die tapped records it, one tap where there were two (issue 64); its Undo
+    // takes it back.
+    const direct = (a) => !a.target && a.dice === 1 && !a.pool && !a.order && !a.joined && !(a.options || []).length;
+    const actButtons = () => acts.map((a, i) => (direct(a)
+      ? h("div", { class: "play-direct", role: "group", "aria-label": a.label, "data-act-direct": String(i) },
+        h("p", { class: "play-direct-label", title: a.why || "", text: `${a.label}: tap the die rolled` }),
+        h("div", { class: "play-dice" }, [1, 2, 3, 4, 5, 6].map((n) => h("button", {
+          type: "button", "data-act-die": String(i), "data-face": String(n), text: String(n),
+        }))),
+        h("button", { type: "button", class: "button", "data-act-roll": String(i), text: "Let firestep roll" }))
+      : h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label })));
     const renderActs = (u) => {
       const el = area();
       // Why the acts are offered, once each ("Plt 1 takes the order roll of Coy 1", "2 actions left (Coy 1)").
@@ -71,7 +83,7 @@
         title: g.refused.detail, "aria-label": `${g.label}, not now: ${g.refused.detail}`, text: g.label,
       }));
       el.replaceChildren(acts.length || grey.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Play this stand" },
-        acts.map((a, i) => h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label })), grey) : "",
+        actButtons(), grey) : "",
       !acts.length && waiting ? h("p", { class: "play-waiting", "data-play-waiting": "", title: waiting.why || "", text: waiting.detail }) : "",
       said.length ? h("ul", { class: "play-greyed", "data-acts-greyed": "" }, said.map((d) => h("li", { text: d }))) : "",
       acts.length && whys.length ? h("p", { class: "muted", "data-acts-why": "", text: whys.join(" · ") }) : "");
@@ -90,6 +102,11 @@
         waiting = r.data.refused;
         greyed = shown;
         if (!same) renderActs(model.units.get(id));
+      } else if (play && play.done && play.stand === id) {
+        acts = r.data.acts;
+        waiting = r.data.refused;
+        greyed = shown;
+        renderDone(play.done);
       }
       cardOffers = r.data.offers || [];
       greyCard();
@@ -240,6 +257,9 @@
         h("div", { class: "play-row" },
           h("button", { type: "button", class: "button", "data-play-undo": String(result.event_id), text: "Undo" }),
           h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Done" })),
+        // What the stand may do next, read after the roll (hits to allocate after a shot, a shot after an order
+        // roll): a tap on it begins it, with no tap to open the card again (issue 64).
+        acts.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Next for this stand", "data-play-next": "" }, actButtons()) : "",
       );
     };
 
@@ -250,6 +270,15 @@
       const r = await call(`${api}/ask/${play.act.resolver}`, body);
       if (!r.ok) { notice(refusal(r, "The table could not be asked; check the connection.")); return null; }
       return r.data;
+    };
+    // A direct roll's die tapped (or firestep asked to roll it): recorded at once, as its die row would.
+    const rollNow = async (i, dice) => {
+      const u = model.units.get(m.selectedStand());
+      const act = acts[i];
+      if (!u || !act) return;
+      play = { stand: u.id, act, target: null, dice: dice || [], asked: null, given: {}, step: model.turn.step };
+      await apply(dice);
+      if (play && !play.done) stop(); // refused or kept offline: the card's acts stay as they were
     };
     const begin = async (i) => {
       const u = model.units.get(m.selectedStand());
@@ -305,11 +334,14 @@
       if (r.queued || !r.data) { notice("Kept on this device: it is recorded when the connection is back."); stop(); return; }
       play.done = r.data;
       picking(false);
+      panel.classList.add("playing");
       model.apply({ id: r.data.event_id, kind: "roll", payload: { changes: r.data.changes } });
       root.dataset.lastApplied = String(r.data.event_id);
-      play.done = r.data;
+      acts = []; // the acts before the roll are not what it leaves: the next are read anew
+      delete root.dataset.standActs;
       renderDone(r.data);
-      // Its edits as they now stand, shown under the roll's answer (an MG ordered may now be unpacked).
+      // Its acts and edits as they now stand, shown under the roll's answer (hits to allocate after a shot; an
+      // MG ordered may now be unpacked).
       panel.classList.add("played");
       readActs(play.stand, false);
     };
@@ -346,10 +378,12 @@
       const overridden = m.role === "referee" && off?.matches("[data-stand-action]");
       if (off && !overridden) { (window.firestepNotice || notice)(off.title, false); return; }
       if (off) return;
-      const el = e.target.closest("[data-act], [data-die], [data-play-apply], [data-play-roll], [data-play-book], [data-play-cancel], [data-play-undo], [data-panel-close]");
+      const el = e.target.closest("[data-act], [data-act-die], [data-act-roll], [data-die], [data-play-apply], [data-play-roll], [data-play-book], [data-play-cancel], [data-play-undo], [data-panel-close]");
       if (!el) return;
       if (el.matches("[data-panel-close]")) { stop(); return; }
       if (el.matches("[data-act]")) begin(Number(el.dataset.act));
+      else if (el.matches("[data-act-die]")) rollNow(Number(el.dataset.actDie), [Number(el.dataset.face)]);
+      else if (el.matches("[data-act-roll]")) rollNow(Number(el.dataset.actRoll), null);
       else if (!play) return;
       else if (el.matches("[data-die]")) tapDie(Number(el.dataset.dieRow), Number(el.dataset.die));
       else if (el.matches("[data-play-apply]")) apply(play.dice);
