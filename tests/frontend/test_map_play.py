@@ -247,11 +247,13 @@ def shoot(
 
 
 def order_roll(attacker: Any, stand: dict[str, Any], roll: bool = True) -> None:
-    """Stand, the die on the card's Order roll by touch: 2 taps, each on screen and uncovered (without `roll`,
-    the die is seen but not tapped)."""
+    """Stand, the die on the card's Order roll by touch (its odds beside it): 2 taps, each on screen and
+    uncovered (without `roll`, the die is seen but not tapped)."""
     taps = Taps(attacker)
     taps.stand(stand["x"], stand["y"])
-    taps.button("5", within=attacker.get_by_role("group", name="Order roll", exact=True), tap=roll)
+    group = attacker.get_by_role("group", name="Order roll", exact=True)
+    expect(group.locator("[data-direct-odds]")).to_contain_text("Odds: ")  # asked of the table
+    taps.button("5", within=group, tap=roll)
     assert taps.count <= 2
     if roll:
         expect(attacker.locator("[data-play-done]")).to_be_visible()

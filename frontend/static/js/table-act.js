@@ -3,8 +3,9 @@
 // greyed, each with why: GET .../units/{id}/targets/{resolver}), what the table fills and the
 // odds (POST .../ask/{resolver}, nothing written), the dice on the card, the answer with what it does to
 // whom, then one Apply (POST .../resolve/{resolver}): one event naming the target, on every device by the
-// stream. A roll with no target (an order roll, a morale test) is recorded as its die is tapped. Undo takes
-// the roll back while it is the game's latest event.
+// stream. A roll with no target and one die (an order roll, a morale test) shows its dice on the card and is
+// recorded as its die is tapped. The answer offers the stand's next acts under it; Undo takes the roll back
+// while it is the game's latest event.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -68,8 +69,22 @@
         h("div", { class: "play-dice" }, [1, 2, 3, 4, 5, 6].map((n) => h("button", {
           type: "button", "data-act-die": String(i), "data-face": String(n), text: String(n),
         }))),
-        h("button", { type: "button", class: "button", "data-act-roll": String(i), text: "Let firestep roll" }))
+        h("button", { type: "button", class: "button", "data-act-roll": String(i), text: "Let firestep roll" }),
+        h("p", { class: "muted", "data-direct-odds": String(i), hidden: true }))
       : h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label })));
+    // A direct roll's odds, asked of the table (nothing written) once its dice are on the card.
+    const oddsWords = (asked) => Object.entries(asked.odds_words || {}).map(([k, v]) => `${humanise(k)} ${v}`).join(" · ");
+    const oddsAsked = new Map(); // "unit:resolver:as of event" -> its odds' words, asked once
+    const showOdds = () => acts.forEach(async (a, i) => {
+      if (!direct(a)) return;
+      const key = `${a.unit_id}:${a.resolver}:${model.asOf}`;
+      if (!oddsAsked.has(key)) {
+        const r = await call(`${api}/ask/${a.resolver}`, { unit_id: a.unit_id, target_id: null, fields: {} });
+        if (r.ok) oddsAsked.set(key, r.data && !r.data.refused ? oddsWords(r.data) : ""); // asked again if lost
+      }
+      const el = area().querySelector(`[data-direct-odds="${i}"]`);
+      if (el && acts[i] === a && oddsAsked.get(key)) { el.textContent = `Odds: ${oddsAsked.get(key)}`; el.hidden = false; }
+    });
     const renderActs = (u) => {
       const el = area();
       // Why the acts are offered, once each ("Plt 1 takes the order roll of Coy 1", "2 actions left (Coy 1)").
@@ -88,6 +103,7 @@
       said.length ? h("ul", { class: "play-greyed", "data-acts-greyed": "" }, said.map((d) => h("li", { text: d }))) : "",
       acts.length && whys.length ? h("p", { class: "muted", "data-acts-why": "", text: whys.join(" · ") }) : "");
       if (u.killed) el.replaceChildren();
+      else showOdds();
     };
     // What the stand may do now, read anew (GET .../units/{id}/acts): its rolls and greyed acts drawn here, its
     // edits handed to table-edit.js (`first`: "edits" when a refusal's remedy is one, drawn above the rolls).
@@ -202,7 +218,7 @@
       const u = model.units.get(play.stand);
       const t = play.target ? model.units.get(play.target) : null;
       const res = asked.resolution;
-      const odds = Object.entries(asked.odds_words || {}).map(([k, v]) => `${humanise(k)} ${v}`).join(" · ");
+      const odds = oddsWords(asked);
       const range = asked.filled.find((f) => f.field === "range_cm");
       const a = play.dice.length === diceCount() ? asked.dice_answer : null;
       const kids = [h("p", { class: "play-answer", text: `${act.label}: ${nameOf(u).short}${t ? ` at ${nameOf(t).short}` : ""}` })];
@@ -261,6 +277,7 @@
         // roll): a tap on it begins it, with no tap to open the card again (issue 64).
         acts.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Next for this stand", "data-play-next": "" }, actButtons()) : "",
       );
+      showOdds();
     };
 
     // -- the acts ------------------------------------------------------------------------------------------
