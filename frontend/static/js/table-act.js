@@ -302,6 +302,7 @@
       const act = acts[i];
       if (!u || !act) return;
       play = { stand: u.id, act, target: null, dice: [], asked: null, given: {}, step: model.turn.step };
+      panel.classList.remove("played"); // begun from the last roll's answer: this one's card
       panel.classList.add("playing");
       if (act.target) { renderPick(u); return; }
       play.asked = await ask(null);
