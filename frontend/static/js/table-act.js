@@ -70,20 +70,26 @@
           type: "button", "data-act-die": String(i), "data-face": String(n), text: String(n),
         }))),
         h("button", { type: "button", class: "button", "data-act-roll": String(i), text: "Let firestep roll" }),
-        h("p", { class: "muted", "data-direct-odds": String(i), hidden: true }))
+        h("div", { "data-direct-odds": String(i), hidden: true }))
       : h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label })));
     // A direct roll's odds, asked of the table (nothing written) once its dice are on the card.
     const oddsWords = (asked) => Object.entries(asked.odds_words || {}).map(([k, v]) => `${humanise(k)} ${v}`).join(" · ");
-    const oddsAsked = new Map(); // "unit:resolver:as of event" -> its odds' words, asked once
+    // A direct roll's odds and what the table filled in (the lookup's link to change it), asked of the table
+    // (nothing written) once per event, as the card showed them before the die when its act took a tap.
+    const oddsAsked = new Map(); // "unit:resolver:as of event" -> the table's answer
     const showOdds = () => acts.forEach(async (a, i) => {
       if (!direct(a)) return;
       const key = `${a.unit_id}:${a.resolver}:${model.asOf}`;
       if (!oddsAsked.has(key)) {
         const r = await call(`${api}/ask/${a.resolver}`, { unit_id: a.unit_id, target_id: null, fields: {} });
-        if (r.ok) oddsAsked.set(key, r.data && !r.data.refused ? oddsWords(r.data) : ""); // asked again if lost
+        if (r.ok && r.data && !r.data.refused) oddsAsked.set(key, r.data); // asked again if lost
       }
+      const asked = oddsAsked.get(key);
       const el = area().querySelector(`[data-direct-odds="${i}"]`);
-      if (el && acts[i] === a && oddsAsked.get(key)) { el.textContent = `Odds: ${oddsAsked.get(key)}`; el.hidden = false; }
+      if (!(el && acts[i] === a && asked)) return;
+      const odds = oddsWords(asked);
+      el.replaceChildren(odds ? h("p", { class: "muted", text: `Odds: ${odds}` }) : "", filledDetails(a, asked));
+      el.hidden = false;
     });
     const renderActs = (u) => {
       const el = area();
@@ -209,6 +215,13 @@
       }
       return rows;
     };
+    // What the table filled in, folded; every other input is the lookup's to change: the same roll, for the same
+    // unit, field by field.
+    const filledDetails = (act, asked) => {
+      const edit = `/lookup/${root.dataset.ruleset}/${act.resolver}?game=${root.dataset.game}&unit=${act.unit_id}`;
+      return h("details", { class: "play-why" }, h("summary", { text: "What the table filled in" }), filledList(asked),
+        h("p", {}, h("a", { href: edit, "data-play-lookup": "", text: "Change any of it in the lookup" })));
+    };
     const filledList = (asked) => h("ul", { class: "play-filled", "data-play-filled": "" },
       asked.filled.filter((f) => typeof f.value !== "boolean" || f.value).map((f) => h("li", {
         text: `${labelOf(f.field)}: ${typeof f.value === "object" ? Object.values(f.value).filter((v) => typeof v === "string").join(" ") : f.value}${f.field === "range_cm" ? " cm" : ""} (${f.why})`,
@@ -258,10 +271,7 @@
           h("input", { id: "play-range", type: "number", inputMode: "decimal", min: "0", max: "500", step: "0.5", value: String(play.given.range_cm ?? range.value), "data-play-range": "" })));
       }
       if (act.why) kids.push(h("p", { class: "muted", text: act.why }));
-      // Every other input is the lookup's to change: the same roll, for the same unit, field by field.
-      const edit = `/lookup/${root.dataset.ruleset}/${act.resolver}?game=${root.dataset.game}&unit=${act.unit_id}`;
-      kids.push(h("details", { class: "play-why" }, h("summary", { text: "What the table filled in" }), filledList(asked),
-        h("p", {}, h("a", { href: edit, "data-play-lookup": "", text: "Change any of it in the lookup" }))));
+      kids.push(filledDetails(act, asked));
       area().replaceChildren(...kids);
     };
     const renderDone = (result) => {
