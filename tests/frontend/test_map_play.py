@@ -247,17 +247,16 @@ def shoot(
 
 
 def order_roll(attacker: Any, stand: dict[str, Any], roll: bool = True) -> None:
-    """Stand, Order roll, die by touch: at most 3 taps, each on screen and uncovered (without `roll`, the die is
-    seen but not tapped, and the card is left by its Cancel)."""
+    """Stand, the die on the card's Order roll by touch (its odds beside it): 2 taps, each on screen and
+    uncovered (without `roll`, the die is seen but not tapped)."""
     taps = Taps(attacker)
     taps.stand(stand["x"], stand["y"])
-    taps.button("Order roll")
-    taps.button("5", tap=roll)
-    assert taps.count <= 3
+    group = attacker.get_by_role("group", name="Order roll", exact=True)
+    expect(group.locator("[data-direct-odds]")).to_contain_text("Odds: ")  # asked of the table
+    taps.button("5", within=group, tap=roll)
+    assert taps.count <= 2
     if roll:
         expect(attacker.locator("[data-play-done]")).to_be_visible()
-    else:
-        attacker.get_by_role("button", name="Cancel", exact=True).tap()
 
 
 def line_of(units: dict[int, dict[str, Any]], stand: dict[str, Any], level: str) -> list[int]:
@@ -429,7 +428,7 @@ def test_the_attackers_taps_at_each_size_and_what_the_card_leaves_clear(new_page
     waiting = page.locator("[data-play-waiting]")
     expect(waiting).to_have_text("It is the German battalion orders step: wait for your turn.")
     expect(waiting).to_have_attribute("title", re.compile("TURN SEQUENCE: “one side moving and firing"))
-    expect(page.locator("[data-act]")).to_have_count(0)
+    expect(page.locator("[data-act], [data-act-direct]")).to_have_count(0)
     page.get_by_role("button", name="Close the details").tap()
     # In its own battalion orders, its company ordered (issue 37), at the view the map opens with: a target
     # picked, the enemy in sight.

@@ -3,8 +3,8 @@ packs, as the scenario starts them), the attacker on the landscape tablet and th
 tablet play by touch 8 order rolls (each MG out in front of its battalion rolls at -1: a 6 gives it 2 actions,
 so four MGs shoot once each), 4 MGs unpacked (issue 51: the card's Unpack, an action, after the MG's order
 roll), 4 MG shots, 3 rifle shots, an assault, 2 morale tests, an arrival and 6 company moves, the referee moving the turn on through the
-API. Every tap is on a control or a stand on screen with nothing over it; the turn takes at most 90 taps (a
-drag counts as one), no key and no scroll."""
+API. Every tap is on a control or a stand on screen with nothing over it; the turn takes at most 85 taps (a
+drag counts as one; issue 64), no key and no scroll."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ from tests.frontend.test_map_play import api_of, die_for, docs_picture, open_map
 
 pytestmark = pytest.mark.browser
 
+# Issue 64: 87 taps (a review's 95) while an order roll and a morale test took a tap on the act before the die.
+TAPS_AT_MOST = 85
 # Planned fire "pre-registered" (erratum planned-fire-deviation): it lands on the stand it was aimed at.
 GAME = {"scenario": "mons-1914", "variants": {"planned-fire-deviation": "pre-registered"}}
 # Counted on each page: a key pressed or anything scrolled (the page, the card, the tool bar).
@@ -103,10 +105,9 @@ class Touch:
 
 
 def order(touch: Touch, stand: int) -> None:
-    """Stand, Order roll, a 6."""
+    """Stand, a 6 on the card's Order roll (a roll with no target and one die shows its dice on the card)."""
     touch.stand(stand)
-    touch.button("Order roll")
-    touch.button("6", within=touch.page.locator(".play-dice"))
+    touch.button("6", within=touch.page.get_by_role("group", name="Order roll", exact=True))
     expect(touch.page.locator("[data-play-done]")).to_be_visible()
 
 
@@ -184,10 +185,9 @@ def last_event(page: Any, game_id: int) -> dict[str, Any]:
 
 
 def morale(touch: Touch, stand: int) -> None:
-    """A stand of the battalion, Morale test, a 6."""
+    """A stand of the battalion, a 6 on the card's Morale test."""
     touch.stand(stand)
-    touch.button("Morale test")
-    touch.button("6", within=touch.page.locator(".play-dice"))
+    touch.button("6", within=touch.page.get_by_role("group", name="Morale test", exact=True))
     expect(touch.page.locator("[data-play-done]")).to_be_visible()
 
 
@@ -434,7 +434,7 @@ def test_the_standard_turn_by_touch(new_page: Any) -> None:
     company_move(d, s["c4"], 0, -30, again=True)  # its second action
 
     print(f"the standard turn: {Touch.taps} taps")
-    assert Touch.taps <= 90, Touch.taps
+    assert Touch.taps <= TAPS_AT_MOST, Touch.taps
     # The map with a card open at the other two sizes, on the state the turn left.
     for size in (PHONE, REFEREE_SCREEN):
         defender.set_viewport_size(size)

@@ -3,8 +3,9 @@
 // greyed, each with why: GET .../units/{id}/targets/{resolver}), what the table fills and the
 // odds (POST .../ask/{resolver}, nothing written), the dice on the card, the answer with what it does to
 // whom, then one Apply (POST .../resolve/{resolver}): one event naming the target, on every device by the
-// stream. A roll with no target (an order roll, a morale test) is recorded as its die is tapped. Undo takes
-// the roll back while it is the game's latest event.
+// stream. A roll with no target and one die (an order roll, a morale test) shows its dice on the card and is
+// recorded as its die is tapped. The answer offers the stand's next acts under it; Undo takes the roll back
+// while it is the game's latest event.
 (() => {
   const start = () => {
     const m = window.firestepMap;
@@ -58,6 +59,38 @@
     const stop = () => { play = null; picking(false); panel.classList.remove("playing", "played"); delete root.dataset.playTarget; };
 
     // -- the card's states -------------------------------------------------------------------------------
+    // A roll with nothing to choose but its die (no target, one die, no option: an order roll, a morale test)
+    // shows its dice on the card: the die tapped records it, one tap where there were two (issue 64); its Undo
+    // takes it back.
+    const direct = (a) => !a.target && a.dice === 1 && !a.pool && !a.order && !a.joined && !(a.options || []).length;
+    const actButtons = () => acts.map((a, i) => (direct(a)
+      ? h("div", { class: "play-direct", role: "group", "aria-label": a.label, "data-act-direct": String(i) },
+        h("p", { class: "play-direct-label", title: a.why || "", text: `${a.label}: tap the die rolled` }),
+        h("div", { class: "play-dice" }, [1, 2, 3, 4, 5, 6].map((n) => h("button", {
+          type: "button", "data-act-die": String(i), "data-face": String(n), text: String(n),
+        }))),
+        h("button", { type: "button", class: "button", "data-act-roll": String(i), text: "Let firestep roll" }),
+        h("div", { "data-direct-odds": String(i), hidden: true }))
+      : h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label })));
+    // A direct roll's odds, asked of the table (nothing written) once its dice are on the card.
+    const oddsWords = (asked) => Object.entries(asked.odds_words || {}).map(([k, v]) => `${humanise(k)} ${v}`).join(" · ");
+    // A direct roll's odds and what the table filled in (the lookup's link to change it), asked of the table
+    // (nothing written) once per event, as the card showed them before the die when its act took a tap.
+    const oddsAsked = new Map(); // "unit:resolver:as of event" -> the table's answer
+    const showOdds = () => acts.forEach(async (a, i) => {
+      if (!direct(a)) return;
+      const key = `${a.unit_id}:${a.resolver}:${model.asOf}`;
+      if (!oddsAsked.has(key)) {
+        const r = await call(`${api}/ask/${a.resolver}`, { unit_id: a.unit_id, target_id: null, fields: {} });
+        if (r.ok && r.data && !r.data.refused) oddsAsked.set(key, r.data); // asked again if lost
+      }
+      const asked = oddsAsked.get(key);
+      const el = area().querySelector(`[data-direct-odds="${i}"]`);
+      if (!(el && acts[i] === a && asked)) return;
+      const odds = oddsWords(asked);
+      el.replaceChildren(odds ? h("p", { class: "muted", text: `Odds: ${odds}` }) : "", filledDetails(a, asked));
+      el.hidden = false;
+    });
     const renderActs = (u) => {
       const el = area();
       // Why the acts are offered, once each ("Plt 1 takes the order roll of Coy 1", "2 actions left (Coy 1)").
@@ -71,11 +104,12 @@
         title: g.refused.detail, "aria-label": `${g.label}, not now: ${g.refused.detail}`, text: g.label,
       }));
       el.replaceChildren(acts.length || grey.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Play this stand" },
-        acts.map((a, i) => h("button", { type: "button", class: "button", "data-act": String(i), title: a.why || "", text: a.label })), grey) : "",
+        actButtons(), grey) : "",
       !acts.length && waiting ? h("p", { class: "play-waiting", "data-play-waiting": "", title: waiting.why || "", text: waiting.detail }) : "",
       said.length ? h("ul", { class: "play-greyed", "data-acts-greyed": "" }, said.map((d) => h("li", { text: d }))) : "",
       acts.length && whys.length ? h("p", { class: "muted", "data-acts-why": "", text: whys.join(" · ") }) : "");
       if (u.killed) el.replaceChildren();
+      else showOdds();
     };
     // What the stand may do now, read anew (GET .../units/{id}/acts): its rolls and greyed acts drawn here, its
     // edits handed to table-edit.js (`first`: "edits" when a refusal's remedy is one, drawn above the rolls).
@@ -90,6 +124,11 @@
         waiting = r.data.refused;
         greyed = shown;
         if (!same) renderActs(model.units.get(id));
+      } else if (play && play.done && play.stand === id) {
+        acts = r.data.acts;
+        waiting = r.data.refused;
+        greyed = shown;
+        renderDone(play.done);
       }
       cardOffers = r.data.offers || [];
       greyCard();
@@ -176,6 +215,13 @@
       }
       return rows;
     };
+    // What the table filled in, folded; every other input is the lookup's to change: the same roll, for the same
+    // unit, field by field.
+    const filledDetails = (act, asked) => {
+      const edit = `/lookup/${root.dataset.ruleset}/${act.resolver}?game=${root.dataset.game}&unit=${act.unit_id}`;
+      return h("details", { class: "play-why" }, h("summary", { text: "What the table filled in" }), filledList(asked),
+        h("p", {}, h("a", { href: edit, "data-play-lookup": "", text: "Change any of it in the lookup" })));
+    };
     const filledList = (asked) => h("ul", { class: "play-filled", "data-play-filled": "" },
       asked.filled.filter((f) => typeof f.value !== "boolean" || f.value).map((f) => h("li", {
         text: `${labelOf(f.field)}: ${typeof f.value === "object" ? Object.values(f.value).filter((v) => typeof v === "string").join(" ") : f.value}${f.field === "range_cm" ? " cm" : ""} (${f.why})`,
@@ -185,7 +231,7 @@
       const u = model.units.get(play.stand);
       const t = play.target ? model.units.get(play.target) : null;
       const res = asked.resolution;
-      const odds = Object.entries(asked.odds_words || {}).map(([k, v]) => `${humanise(k)} ${v}`).join(" · ");
+      const odds = oddsWords(asked);
       const range = asked.filled.find((f) => f.field === "range_cm");
       const a = play.dice.length === diceCount() ? asked.dice_answer : null;
       const kids = [h("p", { class: "play-answer", text: `${act.label}: ${nameOf(u).short}${t ? ` at ${nameOf(t).short}` : ""}` })];
@@ -225,10 +271,7 @@
           h("input", { id: "play-range", type: "number", inputMode: "decimal", min: "0", max: "500", step: "0.5", value: String(play.given.range_cm ?? range.value), "data-play-range": "" })));
       }
       if (act.why) kids.push(h("p", { class: "muted", text: act.why }));
-      // Every other input is the lookup's to change: the same roll, for the same unit, field by field.
-      const edit = `/lookup/${root.dataset.ruleset}/${act.resolver}?game=${root.dataset.game}&unit=${act.unit_id}`;
-      kids.push(h("details", { class: "play-why" }, h("summary", { text: "What the table filled in" }), filledList(asked),
-        h("p", {}, h("a", { href: edit, "data-play-lookup": "", text: "Change any of it in the lookup" }))));
+      kids.push(filledDetails(act, asked));
       area().replaceChildren(...kids);
     };
     const renderDone = (result) => {
@@ -240,7 +283,11 @@
         h("div", { class: "play-row" },
           h("button", { type: "button", class: "button", "data-play-undo": String(result.event_id), text: "Undo" }),
           h("button", { type: "button", class: "button", "data-play-cancel": "", text: "Done" })),
+        // What the stand may do next, read after the roll (hits to allocate after a shot, a shot after an order
+        // roll): a tap on it begins it, with no tap to open the card again (issue 64).
+        acts.length ? h("div", { class: "play-acts", role: "group", "aria-label": "Next for this stand", "data-play-next": "" }, actButtons()) : "",
       );
+      showOdds();
     };
 
     // -- the acts ------------------------------------------------------------------------------------------
@@ -251,11 +298,21 @@
       if (!r.ok) { notice(refusal(r, "The table could not be asked; check the connection.")); return null; }
       return r.data;
     };
+    // A direct roll's die tapped (or firestep asked to roll it): recorded at once, as its die row would.
+    const rollNow = async (i, dice) => {
+      const u = model.units.get(m.selectedStand());
+      const act = acts[i];
+      if (!u || !act) return;
+      play = { stand: u.id, act, target: null, dice: dice || [], asked: null, given: {}, step: model.turn.step };
+      await apply(dice);
+      if (play && !play.done) stop(); // refused or kept offline: the card's acts stay as they were
+    };
     const begin = async (i) => {
       const u = model.units.get(m.selectedStand());
       const act = acts[i];
       if (!u || !act) return;
       play = { stand: u.id, act, target: null, dice: [], asked: null, given: {}, step: model.turn.step };
+      panel.classList.remove("played"); // begun from the last roll's answer: this one's card
       panel.classList.add("playing");
       if (act.target) { renderPick(u); return; }
       play.asked = await ask(null);
@@ -305,11 +362,14 @@
       if (r.queued || !r.data) { notice("Kept on this device: it is recorded when the connection is back."); stop(); return; }
       play.done = r.data;
       picking(false);
+      panel.classList.add("playing");
       model.apply({ id: r.data.event_id, kind: "roll", payload: { changes: r.data.changes } });
       root.dataset.lastApplied = String(r.data.event_id);
-      play.done = r.data;
+      acts = []; // the acts before the roll are not what it leaves: the next are read anew
+      delete root.dataset.standActs;
       renderDone(r.data);
-      // Its edits as they now stand, shown under the roll's answer (an MG ordered may now be unpacked).
+      // Its acts and edits as they now stand, shown under the roll's answer (hits to allocate after a shot; an
+      // MG ordered may now be unpacked).
       panel.classList.add("played");
       readActs(play.stand, false);
     };
@@ -346,10 +406,12 @@
       const overridden = m.role === "referee" && off?.matches("[data-stand-action]");
       if (off && !overridden) { (window.firestepNotice || notice)(off.title, false); return; }
       if (off) return;
-      const el = e.target.closest("[data-act], [data-die], [data-play-apply], [data-play-roll], [data-play-book], [data-play-cancel], [data-play-undo], [data-panel-close]");
+      const el = e.target.closest("[data-act], [data-act-die], [data-act-roll], [data-die], [data-play-apply], [data-play-roll], [data-play-book], [data-play-cancel], [data-play-undo], [data-panel-close]");
       if (!el) return;
       if (el.matches("[data-panel-close]")) { stop(); return; }
       if (el.matches("[data-act]")) begin(Number(el.dataset.act));
+      else if (el.matches("[data-act-die]")) rollNow(Number(el.dataset.actDie), [Number(el.dataset.face)]);
+      else if (el.matches("[data-act-roll]")) rollNow(Number(el.dataset.actRoll), null);
       else if (!play) return;
       else if (el.matches("[data-die]")) tapDie(Number(el.dataset.dieRow), Number(el.dataset.die));
       else if (el.matches("[data-play-apply]")) apply(play.dice);

@@ -118,9 +118,9 @@
       if (!same) render(); // the buttons on screen stay while they are read anew
     });
     document.addEventListener("click", (e) => {
-      const el = e.target.closest("[data-edit], [data-edit-choice], [data-edit-untargeted], [data-edit-cancel], [data-edit-undo], [data-act], [data-panel-close]");
+      const el = e.target.closest("[data-edit], [data-edit-choice], [data-edit-untargeted], [data-edit-cancel], [data-edit-undo], [data-act], [data-act-die], [data-act-roll], [data-panel-close]");
       if (!el) return;
-      if (el.matches("[data-act], [data-panel-close]")) { stop(); return; }
+      if (el.matches("[data-act], [data-act-die], [data-act-roll], [data-panel-close]")) { stop(); return; }
       if (el.matches("[data-edit]")) {
         const edit = edits[Number(el.dataset.edit)];
         if (!edit) return;

@@ -549,6 +549,11 @@
     if (mode.kind === "move" && m.kind !== "move") window.firestepNotice?.clear?.("instruction");
     mode = m;
     root.dataset.mode = m.kind;
+    // A pick's stands drawn over the others (issue 64: in base contact the enemy lies under one's own stand),
+    // so the finger sees the stand it takes; the order comes back as each is drawn again.
+    if (m.kind === "pick" && m.accept) {
+      for (const [id, { shape }] of standLayers) if (m.accept(model.units.get(id))) shape.bringToFront();
+    }
     canvas.classList.toggle("picking", m.kind !== "idle");
   };
   const drawRuler = () => {
