@@ -48,6 +48,7 @@ from rules.vimy_ridge.data import (
     TURNS,
     Terrain,
 )
+from rules.vimy_ridge.play import combat
 from rules.vimy_ridge.play.club import CLUB, ClubData, ClubDataEntry, checked
 from rules.vimy_ridge.play.setup import (
     ALLIED,
@@ -135,10 +136,17 @@ def card_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
     u = snapshot.unit(unit_id)
     if u.level != COUNTER:
         return ()
-    if step_of(snapshot) == "combat" and not u.state.get("eliminated"):
-        lost = () if u.state.get("depleted") else (EditChoice("depleted", "Step loss"),)
-        chosen = (*lost, EditChoice("eliminated", "Eliminated"))
-        return (StandEdit("Combat result", "applied_result", u.id, SRC_RESULTS, chosen),)
+    if step_of(snapshot) == "combat":
+        # Only what an attack rolled this phase gave the counter (combat.results_open), as the pipeline judges.
+        open_now = () if u.state.get("eliminated") else combat.results_open(snapshot, u.id)
+        lost = (
+            ()
+            if u.state.get("depleted") or "depleted" not in open_now
+            else (EditChoice("depleted", "Step loss"),)
+        )
+        gone = (EditChoice("eliminated", "Eliminated"),) if "eliminated" in open_now else ()
+        chosen = (*lost, *gone)
+        return (StandEdit("Combat result", "applied_result", u.id, SRC_RESULTS, chosen),) if chosen else ()
     if u.state.get("eliminated"):
         back = EditChoice(False, "Return depleted (a replacement)")
         return (
@@ -152,6 +160,23 @@ def card_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
         out.append(StandEdit("Rebuild", "depleted", u.id, "11.3, 11.6: two replacements a night", (rebuilt,)))
     out.append(StandEdit("Eliminate", "eliminated", u.id, SRC_RESULTS, (EditChoice(True, "Eliminated"),)))
     return tuple(out)
+
+
+def choice_of(snapshot: Snapshot, unit: UnitState, values: Mapping[str, Any]) -> str:
+    """The result an edit applies: the one it names, else in the combat phase what it does (a counter moved
+    advances or retreats, the combat-phase-move erratum; a step lost; the counter eliminated); "" for none."""
+    named = values.get("applied_result")
+    if named is not None or step_of(snapshot) != "combat":
+        return str(named or "")
+    if unit.state.get("eliminated") or not unit.state.get("hex"):
+        return ""  # a replacement entering the map (11.3, 11.6), judged as one
+    if values.get("hex") and values["hex"] != unit.state.get("hex"):
+        return "advanced" if unit.side == snapshot.side_to_move else "retreated"
+    if values.get("eliminated") is True and not unit.state.get("eliminated"):
+        return "eliminated"
+    if values.get("depleted") is True and not unit.state.get("depleted"):
+        return "depleted"
+    return ""
 
 
 def step_of(snapshot: Snapshot) -> str:
@@ -341,6 +366,8 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
     step = step_of(snapshot)
     if refused := result_out_of_phase(snapshot, values):
         return refused
+    if step == "combat" and (refused := result_refused(snapshot, unit, choice_of(snapshot, unit, values))):
+        return refused
     if "hex" not in values or values["hex"] == unit.state.get("hex"):
         return ()
     # A replacement entering the map: back from elimination in this edit, or off the map (its hex empty).
@@ -398,6 +425,37 @@ def result_out_of_phase(snapshot: Snapshot, values: Mapping[str, Any]) -> tuple[
             ),
         )
     return ()
+
+
+def result_refused(snapshot: Snapshot, unit: UnitState, choice: str) -> tuple[Refusal, ...]:
+    """A combat result only on a counter of an attack rolled this phase, only as its result reads, once."""
+    if choice not in COMBAT_RESULTS or choice in combat.results_open(snapshot, unit.id):
+        return ()
+    given = combat.in_attack(snapshot, unit.id)
+    if not given:
+        return (
+            _refused_now(
+                "This counter is in no attack rolled this combat phase: no result applies to it (standard rules).",
+                "a combat result falls on the counters of the attack that rolled it",
+                SRC_RESULTS,
+            ),
+        )
+    left = combat.results_open(snapshot, unit.id)
+    if not left:
+        return (
+            _refused_now(
+                f"Its attack's result {given} is applied to this counter already (standard rules).",
+                "each result is applied once to the counters of its attack",
+                VimyRidge().context(None, snapshot.variants).citation("crt-codes"),
+            ),
+        )
+    return (
+        _refused_now(
+            f"Its attack gave {given}: apply {' or '.join(left)} to this counter, not {choice} (standard rules).",
+            "a result is applied as the Combat Results Table gave it, to the counters it falls on",
+            VimyRidge().context(None, snapshot.variants).citation("crt-codes"),
+        ),
+    )
 
 
 def replacement_refused(
@@ -802,6 +860,14 @@ class VimyRolls(GameRules):
     def _consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
         if resolver_id == "bombardment":
             return bombarded(snapshot, outcome)
+        if resolver_id == "attack" and outcome.target_id is not None:
+            # The attack's counters and result kept for this phase: the results applied only to them.
+            ids = outcome.request.model_dump().get("attackers") or [outcome.unit_id]
+            return (
+                combat.recorded(
+                    snapshot, [int(i) for i in ids], outcome.target_id, outcome.resolution["outcome_key"]
+                ),
+            )
         if resolver_id == "club-data":
             club = ClubData.model_validate(outcome.request.model_dump()["club"])
             return tuple(
@@ -1025,6 +1091,8 @@ class VimyGame(VimyTurn, VimyRolls, VimyReport, VimySetup):
         return (*card_acts(snapshot, unit_id), *card_edits(snapshot, unit_id))
 
     def play(self, snapshot: Snapshot, act: Act) -> Answer:
+        if isinstance(act, Roll) and act.resolver == "attack" and act.target_id is None:
+            raise RulesError("target_id", "Tap the enemy counter attacked (18.3).", source=SRC_INTEGRITY)
         answer = Answer(edited(snapshot, act)) if isinstance(act, EditUnit) else super().play(snapshot, act)
         return replace(answer, changes=(*answer.changes, *tallied(snapshot, answer.changes)))
 
@@ -1044,8 +1112,8 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
     if moved and step == "combat" and "applied_result" not in values:
         # A counter moved in the combat phase applies a result (the combat-phase-move erratum): the
         # attacker's advance, the defender's retreat.
-        values["applied_result"] = "advanced" if unit.side == snapshot.side_to_move else "retreated"
-    choice = str(values.get("applied_result") or "")
+        values["applied_result"] = choice_of(snapshot, unit, values)
+    choice = choice_of(snapshot, unit, values)
     if choice == "depleted" and "depleted" not in values:
         values["depleted"] = True
     if choice == "eliminated" and "eliminated" not in values:
@@ -1054,6 +1122,8 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
     why = f"{unit.name} {choice}{to}" if choice else ""
     source = SRC_RESULTS if choice in ("retreated", "advanced", "depleted", "eliminated") else ""
     out: list[Change] = [SetState(why, source, unit.id, k, v) for k, v in values.items()]
+    if step == "combat" and choice in COMBAT_RESULTS:
+        out += combat.applied(snapshot, unit.id, choice)
     restored = _steps_restored(snapshot, unit, values)
     if values.get("eliminated") is True and not unit.state.get("eliminated"):
         out += [

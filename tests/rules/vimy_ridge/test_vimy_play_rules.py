@@ -127,21 +127,47 @@ def test_a_third_marker_is_refused_with_the_two_marker_limit() -> None:
         assert said and "two bombardment markers" in said[0] and "(17.2)" in said[0], said
 
 
-def test_a_combat_result_is_applied_in_the_combat_phase_only() -> None:
-    snap = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), step=COMBAT)
+def attacked(snap: Snapshot, die: int = 1) -> Snapshot:
+    """The snapshot after counter 1 attacks counter 2 (6 against 5 on Clear, +1: a die of 1 reads D2)."""
+    attack = Roll(resolver="attack", unit_id=1, target_id=2, fields={"attackers": [1]}, dice=[die])
+    assert refusals(snap, attack) == []
+    return snap.after(VIMY_GAME.play(snap, attack).changes)
+
+
+def test_a_combat_result_is_applied_only_to_a_counter_of_this_phase_s_attack_as_its_result_reads() -> None:
+    snap = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), counter(3, GERMAN, "0909"))
     lost = EditUnit(unit_id=2, version=1, values={"applied_result": "depleted"})
-    assert refusals(snap, lost) == []
-    answer = VIMY_GAME.play(snap, lost)
+    # No attack rolled: no result on any counter, by either seat.
+    said = refusals(snap, lost)
+    assert said and "no attack rolled this combat phase" in said[0] and len(said[0]) <= 120
+    after = attacked(snap)  # D2: the defender retreats or loses steps, the attacker may advance
+    assert refusals(after, lost) == []
+    answer = VIMY_GAME.play(after, lost)
     assert {(c.field, c.value) for c in answer.changes if hasattr(c, "field")} >= {("depleted", True)}
+    # Only the result the die gave, on the counter it falls on, once.
+    spent = after.after(answer.changes)
+    for uid, values, words in (
+        (2, {"applied_result": "depleted"}, "not depleted"),
+        (2, {"applied_result": "advanced", "hex": "0910"}, "not advanced"),
+        (1, {"depleted": True}, "not depleted"),
+        (1, {"applied_result": "eliminated"}, "not eliminated"),
+        (3, {"eliminated": True}, "no attack rolled"),
+    ):
+        said = refusals(spent, EditUnit(unit_id=uid, version=1, values=values))
+        assert said and words in said[0], (uid, values, said)
+    assert refusals(spent, EditUnit(unit_id=1, version=1, values={"hex": "1010"})) == []  # its advance
+    assert refusals(spent, EditUnit(unit_id=2, version=1, values={"hex": "1111"})) == []  # its retreat
+    # The ledger is the phase's: the next combat phase starts with none, outside it no result at all.
+    said = refusals(replace(spent, side_to_move=GERMAN), lost)
+    assert said and "no attack rolled" in said[0]
+    said = refusals(replace(spent, step=MOVEMENT), lost)
+    assert said and "combat phase" in said[0]
     assert VIMY_GAME.book.shared_edits["applied_result"] == (
         "retreated",
         "advanced",
         "depleted",
         "eliminated",
     )
-    moving = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), step=MOVEMENT)
-    said = refusals(moving, lost)
-    assert said and "combat phase" in said[0]
 
 
 @pytest.mark.parametrize(
@@ -153,6 +179,7 @@ def test_a_combat_result_is_applied_in_the_combat_phase_only() -> None:
         "combat-phase-move",
         "vp-moment",
         "attack-line",
+        "crt-codes",
     ],
 )
 def test_each_reading_the_code_makes_is_an_erratum_with_both_readings(eid: str) -> None:
@@ -202,7 +229,7 @@ def test_two_vp_win_at_the_end_by_the_book_and_at_once_as_a_variant() -> None:
 
 
 def test_a_combat_phase_move_read_as_named() -> None:
-    snap = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), step=COMBAT)
+    snap = attacked(table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), step=COMBAT))
     moved = EditUnit(unit_id=2, version=1, values={"hex": "1111"})
     assert refusals(snap, moved) == []
     named = replace(snap, variants={"combat-phase-move": "named"})
