@@ -39,6 +39,7 @@ from rules.core.ruleset import Context, Erratum, Reading, Resolver
 from rules.core.scenario import NewForces
 from rules.core.turn import Notice, Step
 from rules.registry import register_game
+from rules.table.hexes import neighbours
 from rules.vimy_ridge.data import (
     CRT_LINES,
     CRT_SOURCE,
@@ -48,7 +49,7 @@ from rules.vimy_ridge.data import (
     TURNS,
     Terrain,
 )
-from rules.vimy_ridge.play import combat
+from rules.vimy_ridge.play import combat, hexmap
 from rules.vimy_ridge.play.club import CLUB, ClubData, ClubDataEntry, checked
 from rules.vimy_ridge.play.setup import (
     ALLIED,
@@ -92,6 +93,8 @@ STATE_FIELDS = (
     StateField("defence", "Defence", 0, maximum=99, edit="number"),
     StateField("attack_depleted", "Attack (depleted)", 0, maximum=99, edit="number"),
     StateField("defence_depleted", "Defence (depleted)", 0, maximum=99, edit="number"),
+    # Printed on the counter (the standard rules' movement allowance): a move is bounded by it (hexmap).
+    StateField("movement", "Movement allowance", 0, maximum=99, edit="number"),
     StateField(
         "depleted",
         "Depleted",
@@ -301,7 +304,7 @@ class VimyTurn(GameRules):
                 ),
             )
         if isinstance(act, EditUnit):
-            return edit_refused(snapshot, act)
+            return printed_refused(snapshot, act) or edit_refused(snapshot, act)
         if isinstance(act, Roll):
             return roll_refused(snapshot, act)
         return ()
@@ -327,6 +330,68 @@ class VimyTurn(GameRules):
 def _refused_now(sentence: str, why: str, source: str) -> Refusal:
     assert len(sentence) <= 120, sentence
     return Refusal(sentence, why, source)
+
+
+PRINTED = ("division", "attack", "defence", "attack_depleted", "defence_depleted", "movement")
+
+
+def printed_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
+    """A counter's printed values (its division, strengths and movement allowance) are set in set-up: in play
+    a seat that could raise them would move or attack beyond what its counter prints."""
+    unit = snapshot.unit(act.unit_id)
+    if any(k in act.values and act.values[k] != unit.state.get(k) for k in PRINTED):
+        return (
+            _refused_now(
+                "A counter's printed values are set in set-up, before play begins (11.1).",
+                "the players set up their units before play; a counter's printed values do not change",
+                cite("11.1 Set up Sequence"),
+            ),
+        )
+    return ()
+
+
+def move_refused(snapshot: Snapshot, unit: UnitState, to: str) -> tuple[Refusal, ...]:
+    """A move at most the counter's movement allowance in hexes from where its move began this phase (the
+    movement erratum), never into a hex another counter holds (19.1, 20.2: one unit per hex)."""
+    held = next(
+        (
+            u
+            for u in counters(snapshot)
+            if u.id != unit.id and u.state.get("hex") == to and not u.state.get("eliminated")
+        ),
+        None,
+    )
+    if held is not None:
+        return (
+            _refused_now(
+                f"One unit per hex: {held.name} holds hex {to} (19.1, 20.2).",
+                "one unit per hex (19.1, 20.2)",
+                f"{cite('19.1 German Set-up')}; {cite('20.2 Allied Set-up')}",
+            ),
+        )
+    if not hexmap.bounded(snapshot):
+        return ()
+    source = VimyRidge().context(None, snapshot.variants).citation("movement")
+    allowance = int(unit.state.get("movement") or 0)
+    if allowance <= 0:
+        return (
+            _refused_now(
+                "Enter the counter's printed movement allowance in set-up to move it (standard rules).",
+                "a move is bounded by the counter's printed movement allowance",
+                source,
+            ),
+        )
+    origin = hexmap.began(snapshot, unit)
+    far = hexmap.apart(snapshot, origin, to) if origin else 0
+    if far > allowance:
+        return (
+            _refused_now(
+                f"Hex {to} is {far} hexes from hex {origin}: its movement allowance is {allowance} (standard rules).",
+                "a move is at most the counter's movement allowance in hexes (the movement erratum)",
+                source,
+            ),
+        )
+    return ()
 
 
 def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
@@ -411,7 +476,7 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
                 SRC_TURN,
             ),
         )
-    return ()
+    return move_refused(snapshot, unit, str(values["hex"]))
 
 
 def result_out_of_phase(snapshot: Snapshot, values: Mapping[str, Any]) -> tuple[Refusal, ...]:
@@ -596,7 +661,11 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
         return refused
     attackers = _attackers(snapshot, act)
     if not attackers or any(
-        u.level != COUNTER or u.side != snapshot.side_to_move or u.state.get("eliminated") for u in attackers
+        u.level != COUNTER
+        or u.side != snapshot.side_to_move
+        or u.state.get("eliminated")
+        or not u.state.get("hex")
+        for u in attackers
     ):
         why = (
             "Only units of the same division may ever participate in the same attack upon the same enemy unit"
@@ -612,6 +681,8 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
             ),
         )
     target = snapshot.unit(act.target_id, "target_id") if act.target_id is not None else None
+    if refused := not_adjacent(snapshot, attackers, target):
+        return refused
     # 14.1: a unit attacked in No Man's Land "is never advantaged by a trench line": no trench line forced.
     crossing = (
         target is not None
@@ -627,6 +698,42 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
                 f"{SRC_TRENCH}; {CLUB}",
             ),
         )
+    return ()
+
+
+def not_adjacent(
+    snapshot: Snapshot, attackers: Sequence[UnitState], target: UnitState | None
+) -> tuple[Refusal, ...]:
+    """An attack only on an enemy counter next to each attacker (the standard rules' ground attack, the hex-grid
+    erratum's map); before its target is tapped, only from a counter with an enemy counter next to it."""
+    lower = hexmap.lower(snapshot)
+    source = VimyRidge().context(None, snapshot.variants).citation("hex-grid")
+    for u in attackers:
+        here = str(u.state["hex"])
+        if target is None:
+            near = neighbours(here, lower)
+            if not any(
+                e.side != u.side and not e.state.get("eliminated") and e.state.get("hex") in near
+                for e in counters(snapshot)
+            ):
+                return (
+                    _refused_now(
+                        f"No enemy counter is next to hex {here}: attack from a hex next to one (standard rules).",
+                        "a ground attack is made on an adjacent enemy unit",
+                        source,
+                    ),
+                )
+            continue
+        there = str(target.state.get("hex") or "")
+        far = hexmap.apart(snapshot, here, there)
+        if far != 1:
+            return (
+                _refused_now(
+                    f"Attack an adjacent enemy counter: hex {here} is {far} hexes from hex {there} (standard rules).",
+                    "a ground attack is made on an adjacent enemy unit",
+                    source,
+                ),
+            )
     return ()
 
 
@@ -1153,6 +1260,8 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
     if "hex" in values and values["hex"] != unit.state.get("hex") and values["hex"]:
         if snapshot.turn >= 1:
             out.append(SetState("", "", unit.id, "moved_turn", snapshot.turn))
+            if step_of(snapshot) == "movement":
+                out += hexmap.moved(snapshot, unit)
         out += held(snapshot, unit, str(values["hex"]))
     return tuple(out)
 

@@ -180,6 +180,9 @@ def test_a_combat_result_is_applied_only_to_a_counter_of_this_phase_s_attack_as_
         "vp-moment",
         "attack-line",
         "crt-codes",
+        "hex-grid",
+        "movement",
+        "zoc",
     ],
 )
 def test_each_reading_the_code_makes_is_an_erratum_with_both_readings(eid: str) -> None:
@@ -266,3 +269,46 @@ def test_the_club_data_is_set_before_play_by_the_set_up_sequence() -> None:
     assert (
         board.club_roll in get_ruleset("vimy-ridge").resolvers
     )  # the roll the app refuses in play names a real resolver
+
+
+def test_an_attack_is_made_only_on_an_adjacent_enemy_counter() -> None:
+    snap = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), counter(3, GERMAN, "1810"))
+    near = Roll(resolver="attack", unit_id=1, target_id=2, fields={"attackers": [1]})
+    assert refusals(snap, near) == []
+    said = refusals(snap, replace(near, target_id=3))
+    assert said and "9 hexes from hex 1810" in said[0] and len(said[0]) <= 120
+    # The card's Attack, before its target is tapped: offered only beside an enemy counter (card = pipeline).
+    alone = table(counter(1, ALLIED, "0910"), counter(3, GERMAN, "1810"))
+    said = refusals(alone, Roll(resolver="attack", unit_id=1, fields={"attackers": [1]}))
+    assert said and "No enemy counter is next to hex 0910" in said[0]
+    # Read with the odd columns lowered (the hex-grid erratum's other reading), 0910 and 1010 still touch,
+    # 0910 and 1009 do not.
+    odd = replace(
+        table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1009")),
+        variants={"hex-grid": "odd-columns-lower"},
+    )
+    assert refusals(odd, near) and refusals(replace(odd, variants={}), near) == []
+
+
+def test_a_move_is_bounded_by_the_counter_s_movement_allowance_in_hexes() -> None:
+    mover = counter(1, ALLIED, "0910", movement=3)
+    snap = table(mover, counter(2, GERMAN, "1810"), counter(3, ALLIED, "0911"), step=MOVEMENT)
+    move = EditUnit(unit_id=1, version=1, values={"hex": "1210"})
+    assert refusals(snap, move) == []  # three hexes east
+    said = refusals(snap, replace(move, values={"hex": "1310"}))
+    assert said and "4 hexes from hex 0910: its movement allowance is 3" in said[0] and len(said[0]) <= 120
+    # Counted from where its move began this phase, not from each step of it.
+    stepped = snap.after(VIMY_GAME.play(snap, replace(move, values={"hex": "1110"})).changes)
+    said = refusals(stepped, replace(move, values={"hex": "1310"}))
+    assert said and "from hex 0910" in said[0]
+    assert refusals(stepped, replace(move, values={"hex": "1210"})) == []
+    # One unit per hex; a counter with no allowance entered stays put; the players' count as a variant.
+    said = refusals(snap, replace(move, values={"hex": "0911"}))
+    assert said and "One unit per hex" in said[0]
+    unentered = table(counter(1, ALLIED, "0910"), step=MOVEMENT)
+    said = refusals(unentered, move)
+    assert said and "movement allowance" in said[0]
+    assert refusals(replace(unentered, variants={"movement": "players-count"}), move) == []
+    # Its printed values are set in set-up: no seat raises its allowance in play.
+    said = refusals(snap, EditUnit(unit_id=1, version=1, values={"movement": 9}))
+    assert said and "set-up" in said[0]
