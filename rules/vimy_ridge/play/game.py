@@ -94,7 +94,7 @@ STATE_FIELDS = (
     StateField("attack_depleted", "Attack (depleted)", 0, maximum=99, edit="number"),
     StateField("defence_depleted", "Defence (depleted)", 0, maximum=99, edit="number"),
     # Printed on the counter (the standard rules' movement allowance): a move is bounded by it (hexmap).
-    StateField("movement", "Movement allowance", 0, maximum=99, edit="number"),
+    StateField("movement_allowance", "Movement allowance", 0, maximum=99, edit="number"),
     StateField(
         "depleted",
         "Depleted",
@@ -332,7 +332,7 @@ def _refused_now(sentence: str, why: str, source: str) -> Refusal:
     return Refusal(sentence, why, source)
 
 
-PRINTED = ("division", "attack", "defence", "attack_depleted", "defence_depleted", "movement")
+PRINTED = ("division", "attack", "defence", "attack_depleted", "defence_depleted", "movement_allowance")
 
 
 def printed_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
@@ -372,7 +372,7 @@ def move_refused(snapshot: Snapshot, unit: UnitState, to: str) -> tuple[Refusal,
     if not hexmap.bounded(snapshot):
         return ()
     source = VimyRidge().context(None, snapshot.variants).citation("movement")
-    allowance = int(unit.state.get("movement") or 0)
+    allowance = int(unit.state.get("movement_allowance") or 0)
     if allowance <= 0:
         return (
             _refused_now(

@@ -291,7 +291,7 @@ def test_an_attack_is_made_only_on_an_adjacent_enemy_counter() -> None:
 
 
 def test_a_move_is_bounded_by_the_counter_s_movement_allowance_in_hexes() -> None:
-    mover = counter(1, ALLIED, "0910", movement=3)
+    mover = counter(1, ALLIED, "0910", movement_allowance=3)
     snap = table(mover, counter(2, GERMAN, "1810"), counter(3, ALLIED, "0911"), step=MOVEMENT)
     move = EditUnit(unit_id=1, version=1, values={"hex": "1210"})
     assert refusals(snap, move) == []  # three hexes east
@@ -310,5 +310,5 @@ def test_a_move_is_bounded_by_the_counter_s_movement_allowance_in_hexes() -> Non
     assert said and "movement allowance" in said[0]
     assert refusals(replace(unentered, variants={"movement": "players-count"}), move) == []
     # Its printed values are set in set-up: no seat raises its allowance in play.
-    said = refusals(snap, EditUnit(unit_id=1, version=1, values={"movement": 9}))
+    said = refusals(snap, EditUnit(unit_id=1, version=1, values={"movement_allowance": 9}))
     assert said and "set-up" in said[0]
