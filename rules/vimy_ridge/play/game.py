@@ -353,11 +353,15 @@ def printed_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
 def move_refused(snapshot: Snapshot, unit: UnitState, to: str) -> tuple[Refusal, ...]:
     """A move at most the counter's movement allowance in hexes from where its move began this phase (the
     movement erratum), never into a hex another counter holds (19.1, 20.2: one unit per hex)."""
+    one = VimyRidge().context(None, snapshot.variants).value("stacking") == "one"
     held = next(
         (
             u
             for u in counters(snapshot)
-            if u.id != unit.id and u.state.get("hex") == to and not u.state.get("eliminated")
+            if u.id != unit.id
+            and u.state.get("hex") == to
+            and not u.state.get("eliminated")
+            and (one or u.side != unit.side)
         ),
         None,
     )
@@ -365,8 +369,8 @@ def move_refused(snapshot: Snapshot, unit: UnitState, to: str) -> tuple[Refusal,
         return (
             _refused_now(
                 f"One unit per hex: {held.name} holds hex {to} (19.1, 20.2).",
-                "one unit per hex (19.1, 20.2)",
-                f"{cite('19.1 German Set-up')}; {cite('20.2 Allied Set-up')}",
+                "one unit per hex (19.1, 20.2; the stacking erratum)",
+                VimyRidge().context(None, snapshot.variants).citation("stacking"),
             ),
         )
     if not hexmap.bounded(snapshot):
@@ -435,12 +439,12 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
         return refused
     if "hex" not in values or values["hex"] == unit.state.get("hex"):
         return ()
-    # A replacement entering the map: back from elimination in this edit, or off the map (its hex empty).
-    entering = (bool(unit.state.get("eliminated")) and values.get("eliminated") is False) or (
-        not unit.state.get("eliminated") and not unit.state.get("hex") and snapshot.turn >= 1
-    )
-    if entering:
+    if entering(snapshot, unit, values):
         return replacement_refused(snapshot, unit, str(values["hex"]), is_night)
+    if is_night and unit.id in this_turn(snapshot, ENTERED).get("ids", ()) and step == "movement":
+        # 11.3's note: "Only replacement units that are entering the map are ever eligible to move during a
+        # night game turn": on from the hex it entered, within its allowance.
+        return move_refused(snapshot, unit, str(values["hex"]))
     if is_night:
         return (
             _refused_now(
@@ -477,6 +481,16 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
             ),
         )
     return move_refused(snapshot, unit, str(values["hex"]))
+
+
+ENTERED = "entered"  # the board key: the replacements that entered the map this night turn (11.3's note)
+
+
+def entering(snapshot: Snapshot, unit: UnitState, values: Mapping[str, Any]) -> bool:
+    """A replacement entering the map: back from elimination in this edit, or off the map (its hex empty)."""
+    return (bool(unit.state.get("eliminated")) and values.get("eliminated") is False) or (
+        not unit.state.get("eliminated") and not unit.state.get("hex") and snapshot.turn >= 1
+    )
 
 
 def result_out_of_phase(snapshot: Snapshot, values: Mapping[str, Any]) -> tuple[Refusal, ...]:
@@ -551,8 +565,21 @@ def replacement_refused(
         h for h, kinds in (board_value(snapshot, "hex_terrain") or {}).items() if "no-mans-land" in kinds
     }
     sides = board_value(snapshot, "trench_hexsides") or ()
-    trench = {str(h) for pair in sides for h in pair} - no_mans_land
+    ctx = VimyRidge().context(None, snapshot.variants)
+    zoc = ctx.value("zoc") == "adjacent" and hexmap.in_enemy_zoc(
+        snapshot, where, unit.side, counters(snapshot)
+    )
+    if any(u.state.get("hex") == where and not u.state.get("eliminated") for u in counters(snapshot)):
+        return (
+            _refused_now(
+                f"A replacement enters an unoccupied hex; hex {where} is held (11.3, 11.6).",
+                "entering along any easternmost map edge hex ... or in any unoccupied hex adjacent to a trench "
+                "hexside",
+                SRC_REPLACE,
+            ),
+        )
     if unit.side == ALLIED:
+        trench = {str(h) for pair in sides for h in pair} - no_mans_land
         if sides and where not in trench:
             return (
                 _refused_now(
@@ -561,17 +588,29 @@ def replacement_refused(
                     f"{SRC_REPLACE}; {CLUB}",
                 ),
             )
+        if zoc:
+            return (
+                _refused_now(
+                    f"Hex {where} is within an enemy zone of control: a replacement arrives outside one (11.3).",
+                    "arriving in any Allied trench hex (not within any enemy ZOC)",
+                    f"{SRC_REPLACE}; {ctx.citation('zoc')}",
+                ),
+            )
         return ()
-    if any(u.state.get("hex") == where and not u.state.get("eliminated") for u in counters(snapshot)):
+    # 11.6: "adjacent to a trench hexside that is not adjacent to 'No Man's Land'": neither of its hexes one.
+    trench = {str(h) for pair in sides if not set(pair) & no_mans_land for h in pair}
+    if zoc and not ctx.value("german-replacement-zoc"):
         return (
             _refused_now(
-                f"A German replacement enters an unoccupied hex; hex {where} is held (11.6).",
-                "entering along any easternmost map edge hex ... or in any unoccupied hex adjacent to a trench "
-                "hexside",
-                SRC_REPLACE,
+                f"Hex {where} is within an enemy zone of control: a German replacement enters outside one (11.6).",
+                "entering ... in any unoccupied hex that is adjacent to a trench hexside ..., or within any enemy "
+                "unit's ZOC (read as 'nor within')",
+                f"{SRC_REPLACE}; {ctx.citation('german-replacement-zoc')}",
             ),
         )
     east = set(board_value(snapshot, "easternmost") or ())
+    if zoc and ctx.value("german-replacement-zoc") and where not in east:
+        return ()  # read literally: any hex within an enemy unit's ZOC is a place of entry too
     if east and sides and where not in east | trench:
         return (
             _refused_now(
@@ -1257,6 +1296,10 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
                 ledger,
             )
         )
+    ids = this_turn(snapshot, ENTERED)
+    if snapshot.turn >= 1 and entering(snapshot, unit, values) and unit.id not in ids.get("ids", ()):
+        ids["ids"] = [*ids.get("ids", ()), unit.id]
+        out.append(SetBoard(f"{unit.name} enters as a replacement", SRC_REPLACE, ENTERED, ids))
     if "hex" in values and values["hex"] != unit.state.get("hex") and values["hex"]:
         if snapshot.turn >= 1:
             out.append(SetState("", "", unit.id, "moved_turn", snapshot.turn))

@@ -150,4 +150,26 @@ VimyRidge.add_errata(
         default="adjacent-hexes",
         note="Zones of control are defined by the standard rules; the exclusive rules use them in 11.3, 11.6, 14.2.",
     ),
+    Erratum(
+        "stacking",
+        "How many units a hex holds in play (19.1, 20.2 'one ... unit per hex' at set-up)",
+        (
+            Reading(
+                "one-unit-per-hex",
+                "One unit per hex throughout: the set-up's 'one German unit per hex' and 'one Allied unit per hex' "
+                "kept in play; a move never ends in a hex another counter holds.",
+                f"{cite('19.1 German Set-up')}; {cite('20.2 Allied Set-up')}",
+                "one",
+            ),
+            Reading(
+                "set-up-only",
+                "One unit per hex at set-up only; in play the standard rules' stacking, the players' call: a move "
+                "never ends in a hex an enemy counter holds.",
+                f"{cite('20.2 Allied Set-up')}; {SRC_STANDARD}",
+                "set-up",
+            ),
+        ),
+        default="one-unit-per-hex",
+        note="The exclusive rules say 'one unit per hex' of set-up only; stacking in play is the standard rules'.",
+    ),
 )

@@ -111,7 +111,53 @@ def test_a_german_replacement_enters_an_unoccupied_easternmost_or_trench_hex() -
     assert said and "unoccupied" in said[0] and "11.6" in said[0]
     said = refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "1500"}))
     assert said and "11.6" in said[0]
-    assert refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "0910"})) == []
+    # "adjacent to a trench hexside that is not adjacent to No Man's Land": 0910's hexside borders 1010, one.
+    said = refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "0910"}))
+    assert said and "11.6" in said[0]
+    inland = replace(snap, board={**snap.board, "trench_hexsides": [["0910", "1010"], ["1512", "1612"]]})
+    assert refusals(inland, EditUnit(unit_id=1, version=1, values={**back, "hex": "1512"})) == []
+
+
+def test_a_replacement_enters_outside_an_enemy_zone_of_control_and_may_move_on() -> None:
+    # 11.3 "arriving in any Allied trench hex (not within any enemy ZOC)"; its note: "Only replacement units that
+    # are entering the map are ever eligible to move during a night game turn."
+    gone = counter(1, ALLIED, "", eliminated=True, movement_allowance=2)
+    enemy = counter(2, GERMAN, "1110")
+    board = {"trench_hexsides": [["0910", "1010"], ["1211", "1212"]]}
+    snap = table(gone, enemy, turn=NIGHT, step=MOVEMENT, **board)
+    back = {"eliminated": False}
+    said = refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "1010"}))  # next to 1110
+    assert said and "zone of control" in said[0] and "11.3" in said[0] and len(said[0]) <= 120
+    arrive = EditUnit(unit_id=1, version=1, values={**back, "hex": "0910"})
+    assert refusals(snap, arrive) == []
+    assert (
+        refusals(
+            replace(snap, variants={"zoc": "players-call"}), replace(arrive, values={**back, "hex": "1010"})
+        )
+        == []
+    )
+    entered = snap.after(VIMY_GAME.play(snap, arrive).changes)
+    # On from where it entered, within its allowance; no other counter moves at night (13.1).
+    assert refusals(entered, EditUnit(unit_id=1, version=1, values={"hex": "0810"})) == []
+    said = refusals(entered, EditUnit(unit_id=1, version=1, values={"hex": "0610"}))
+    assert said and "movement allowance is 2" in said[0]
+    still = replace(entered, units=(*entered.units, counter(3, ALLIED, "0808", movement_allowance=2)))
+    said = refusals(still, EditUnit(unit_id=3, version=1, values={"hex": "0809"}))
+    assert said and "No movement at night" in said[0]
+    # A German replacement: never within an enemy ZOC by default, literally 'or within' one as a variant.
+    german = table(
+        counter(1, GERMAN, "", eliminated=True),
+        counter(2, ALLIED, "1511"),
+        turn=NIGHT,
+        step=MOVEMENT,
+        side=GERMAN,
+        trench_hexsides=[["1512", "1612"]],
+        easternmost=["2001"],
+    )
+    near = EditUnit(unit_id=1, version=1, values={**back, "hex": "1512"})
+    said = refusals(german, near)
+    assert said and "zone of control" in said[0] and "11.6" in said[0]
+    assert refusals(replace(german, variants={"german-replacement-zoc": "literal"}), near) == []
 
 
 def test_a_third_marker_is_refused_with_the_two_marker_limit() -> None:
@@ -183,6 +229,7 @@ def test_a_combat_result_is_applied_only_to_a_counter_of_this_phase_s_attack_as_
         "hex-grid",
         "movement",
         "zoc",
+        "stacking",
     ],
 )
 def test_each_reading_the_code_makes_is_an_erratum_with_both_readings(eid: str) -> None:
@@ -305,6 +352,10 @@ def test_a_move_is_bounded_by_the_counter_s_movement_allowance_in_hexes() -> Non
     # One unit per hex; a counter with no allowance entered stays put; the players' count as a variant.
     said = refusals(snap, replace(move, values={"hex": "0911"}))
     assert said and "One unit per hex" in said[0]
+    assert (
+        refusals(replace(snap, variants={"stacking": "set-up-only"}), replace(move, values={"hex": "0911"}))
+        == []
+    )
     unentered = table(counter(1, ALLIED, "0910"), step=MOVEMENT)
     said = refusals(unentered, move)
     assert said and "movement allowance" in said[0]
