@@ -1328,7 +1328,7 @@ def held(snapshot: Snapshot, unit: UnitState, where: str) -> list[Change]:
                     holders,
                 )
             )
-    if entered_vimy(snapshot, unit, where):
+    if snapshot.turn >= 1 and entered_vimy(snapshot, unit, where):  # in play: a set-up place wins nothing
         out.append(
             SetBoard(
                 f"{unit.name} enters Vimy (hex {where})", cite("12.1 Victory Points"), "vimy_entered", where
