@@ -4,7 +4,8 @@ club data: no key hexes, no trench hexsides), two counters a side, at every step
 turn (its movement phases: the replacements'), for each seat and the referee, each act of each counter's card (app.services.card.offers) played for
 real and rolled back: a roll with a target at each enemy counter on the map with no fields but the counters
 joining it (the terrain line the card's default), a roll with options with each value the card offers, an edit
-as offered. Hex numbers and counters are a club example (a test fixture)."""
+as offered; and after an attack is rolled in the Allied combat phase, the results offered are exactly those its
+result gives its counters. Hex numbers and counters are a club example (a test fixture)."""
 
 from __future__ import annotations
 
