@@ -121,7 +121,8 @@ def play(
     ev = record(session, game, act.event, viewer.role, payload, step=step, private=todo.private or None)
     if todo.logged is not None:
         out = todo.logged(ev, out)
-    return Played(ev, changes, out)
+    ended = turns.decided(session, game, viewer)  # an instant win ends the game with the act that made it
+    return Played(ev, changes, out, [ev, ended] if ended else [])
 
 
 def _judged(

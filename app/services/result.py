@@ -37,7 +37,8 @@ __all__ = [
 @dataclass(frozen=True)
 class GameResult:
     """A finished game's result: `winner` a side, or None for a draw; `points` and `losses` by side;
-    `objectives` as they stood; the turn (or bound) it ended in and how (`ended_by`: "referee", "last-turn", "clock");
+    `objectives` as they stood; the turn (or bound) it ended in and how (`ended_by`: "referee", "last-turn", "clock",
+    "decided": an instant win);
     `reason` (why the winner won, in words), `words` (the whole result in one sentence) and `source` (the rule)."""
 
     winner: str | None
@@ -69,6 +70,7 @@ def game_result(session: Session, game_id: int, score: Score | None = None) -> G
     how = {
         "last-turn": f"as its last {rules.book.turn_word} ended",
         "clock": "by the clock, every side short of time as a new turn began",
+        "decided": "the moment its winner won",
     }.get(by, "by the referee")
     words = (
         f"Game over in {rules.book.turn_word} {turn}, ended {how}: {outcome.reason}"

@@ -289,14 +289,28 @@ def ends_game(game: Game, after: Position | None = None) -> bool:
     return starts_turn(game, after) and isinstance(last, int) and game.turn >= last
 
 
-def _ended(session: Session, game: Game, viewer: Viewer, reason: str) -> Event:
+def decided(session: Session, game: Game, viewer: Viewer) -> Event | None:
+    """The game ended the moment the score its rules keep names a winner while it is played (`Book.score_kept`:
+    an instant win, as its book says), in the act's unit of work: its result and rule stand as the score says."""
+    kept = rules_of(game).book.score_kept
+    said = (game.board.get(kept) or {}).get("outcome") if kept and game.status == "playing" else None
+    if not isinstance(said, dict) or not said.get("winner"):
+        return None
+    return _ended(session, game, viewer, "decided", {"why": said.get("reason"), "source": said.get("source")})
+
+
+def _ended(
+    session: Session, game: Game, viewer: Viewer, reason: str, said: dict[str, Any] | None = None
+) -> Event:
     """The game ends by itself as a turn would start (an `EndGame` of the turn, its `reason` the scenario's last
     turn over, "last-turn", or the clock's settings, "clock"), its result the score as it stands
     (app.services.result)."""
     act = EndGame(version=game.version, reason=reason)
     shown = rules_of(game).play(snapshot_of(session, game, []), act).shown
     bump_game(session, game, None, status="finished")
-    return record(session, game, act.event, viewer.role, {**shown, "turn": game.turn}, step="finished")
+    return record(
+        session, game, act.event, viewer.role, {**shown, **(said or {}), "turn": game.turn}, step="finished"
+    )
 
 
 def end_of_turn(session: Session, game: Game, actor: str) -> list[Event]:

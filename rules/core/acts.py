@@ -290,7 +290,8 @@ class CallObjective(Act):
 @dataclass(frozen=True, kw_only=True)
 class EndGame(Act):
     """The game ended, over the game's `version`: by the referee, or as its scenario's last turn ends
-    (`reason`: "referee" or "last-turn"); its result is the score as it then stands (rules.core.score)."""
+    (`reason`: "referee", "last-turn", "clock", or "decided": its score named a winner at once, an instant win); its
+    result is the score as it then stands (rules.core.score)."""
 
     version: int
     reason: str = "referee"

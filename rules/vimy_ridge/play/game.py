@@ -39,6 +39,7 @@ from rules.core.ruleset import Context, Erratum, Reading, Resolver
 from rules.core.scenario import NewForces
 from rules.core.turn import Notice, Step
 from rules.registry import register_game
+from rules.table.hexes import neighbours
 from rules.vimy_ridge.data import (
     CRT_LINES,
     CRT_SOURCE,
@@ -48,6 +49,7 @@ from rules.vimy_ridge.data import (
     TURNS,
     Terrain,
 )
+from rules.vimy_ridge.play import combat, hexmap
 from rules.vimy_ridge.play.club import CLUB, ClubData, ClubDataEntry, checked
 from rules.vimy_ridge.play.setup import (
     ALLIED,
@@ -91,6 +93,8 @@ STATE_FIELDS = (
     StateField("defence", "Defence", 0, maximum=99, edit="number"),
     StateField("attack_depleted", "Attack (depleted)", 0, maximum=99, edit="number"),
     StateField("defence_depleted", "Defence (depleted)", 0, maximum=99, edit="number"),
+    # Printed on the counter (the standard rules' movement allowance): a move is bounded by it (hexmap).
+    StateField("movement_allowance", "Movement allowance", 0, maximum=99, edit="number"),
     StateField(
         "depleted",
         "Depleted",
@@ -135,10 +139,17 @@ def card_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
     u = snapshot.unit(unit_id)
     if u.level != COUNTER:
         return ()
-    if step_of(snapshot) == "combat" and not u.state.get("eliminated"):
-        lost = () if u.state.get("depleted") else (EditChoice("depleted", "Step loss"),)
-        chosen = (*lost, EditChoice("eliminated", "Eliminated"))
-        return (StandEdit("Combat result", "applied_result", u.id, SRC_RESULTS, chosen),)
+    if step_of(snapshot) == "combat":
+        # Only what an attack rolled this phase gave the counter (combat.results_open), as the pipeline judges.
+        open_now = () if u.state.get("eliminated") else combat.results_open(snapshot, u.id)
+        lost = (
+            ()
+            if u.state.get("depleted") or "depleted" not in open_now
+            else (EditChoice("depleted", "Step loss"),)
+        )
+        gone = (EditChoice("eliminated", "Eliminated"),) if "eliminated" in open_now else ()
+        chosen = (*lost, *gone)
+        return (StandEdit("Combat result", "applied_result", u.id, SRC_RESULTS, chosen),) if chosen else ()
     if u.state.get("eliminated"):
         back = EditChoice(False, "Return depleted (a replacement)")
         return (
@@ -152,6 +163,23 @@ def card_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
         out.append(StandEdit("Rebuild", "depleted", u.id, "11.3, 11.6: two replacements a night", (rebuilt,)))
     out.append(StandEdit("Eliminate", "eliminated", u.id, SRC_RESULTS, (EditChoice(True, "Eliminated"),)))
     return tuple(out)
+
+
+def choice_of(snapshot: Snapshot, unit: UnitState, values: Mapping[str, Any]) -> str:
+    """The result an edit applies: the one it names, else in the combat phase what it does (a counter moved
+    advances or retreats, the combat-phase-move erratum; a step lost; the counter eliminated); "" for none."""
+    named = values.get("applied_result")
+    if named is not None or step_of(snapshot) != "combat":
+        return str(named or "")
+    if unit.state.get("eliminated") or not unit.state.get("hex"):
+        return ""  # a replacement entering the map (11.3, 11.6), judged as one
+    if values.get("hex") and values["hex"] != unit.state.get("hex"):
+        return "advanced" if unit.side == snapshot.side_to_move else "retreated"
+    if values.get("eliminated") is True and not unit.state.get("eliminated"):
+        return "eliminated"
+    if values.get("depleted") is True and not unit.state.get("depleted"):
+        return "depleted"
+    return ""
 
 
 def step_of(snapshot: Snapshot) -> str:
@@ -276,7 +304,7 @@ class VimyTurn(GameRules):
                 ),
             )
         if isinstance(act, EditUnit):
-            return edit_refused(snapshot, act)
+            return printed_refused(snapshot, act) or edit_refused(snapshot, act)
         if isinstance(act, Roll):
             return roll_refused(snapshot, act)
         return ()
@@ -302,6 +330,72 @@ class VimyTurn(GameRules):
 def _refused_now(sentence: str, why: str, source: str) -> Refusal:
     assert len(sentence) <= 120, sentence
     return Refusal(sentence, why, source)
+
+
+PRINTED = ("division", "attack", "defence", "attack_depleted", "defence_depleted", "movement_allowance")
+
+
+def printed_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
+    """A counter's printed values (its division, strengths and movement allowance) are set in set-up: in play
+    a seat that could raise them would move or attack beyond what its counter prints."""
+    unit = snapshot.unit(act.unit_id)
+    if any(k in act.values and act.values[k] != unit.state.get(k) for k in PRINTED):
+        return (
+            _refused_now(
+                "A counter's printed values are set in set-up, before play begins (11.1).",
+                "the players set up their units before play; a counter's printed values do not change",
+                cite("11.1 Set up Sequence"),
+            ),
+        )
+    return ()
+
+
+def move_refused(snapshot: Snapshot, unit: UnitState, to: str) -> tuple[Refusal, ...]:
+    """A move at most the counter's movement allowance in hexes from where its move began this phase (the
+    movement erratum), never into a hex another counter holds (19.1, 20.2: one unit per hex)."""
+    one = VimyRidge().context(None, snapshot.variants).value("stacking") == "one"
+    held = next(
+        (
+            u
+            for u in counters(snapshot)
+            if u.id != unit.id
+            and u.state.get("hex") == to
+            and not u.state.get("eliminated")
+            and (one or u.side != unit.side)
+        ),
+        None,
+    )
+    if held is not None:
+        return (
+            _refused_now(
+                f"One unit per hex: {held.name} holds hex {to} (19.1, 20.2).",
+                "one unit per hex (19.1, 20.2; the stacking erratum)",
+                VimyRidge().context(None, snapshot.variants).citation("stacking"),
+            ),
+        )
+    if not hexmap.bounded(snapshot):
+        return ()
+    source = VimyRidge().context(None, snapshot.variants).citation("movement")
+    allowance = int(unit.state.get("movement_allowance") or 0)
+    if allowance <= 0:
+        return (
+            _refused_now(
+                "Enter the counter's printed movement allowance in set-up to move it (standard rules).",
+                "a move is bounded by the counter's printed movement allowance",
+                source,
+            ),
+        )
+    origin = hexmap.began(snapshot, unit)
+    far = hexmap.apart(snapshot, origin, to) if origin else 0
+    if far > allowance:
+        return (
+            _refused_now(
+                f"Hex {to} is {far} hexes from hex {origin}: its movement allowance is {allowance} (standard rules).",
+                "a move is at most the counter's movement allowance in hexes (the movement erratum)",
+                source,
+            ),
+        )
+    return ()
 
 
 def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
@@ -341,14 +435,16 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
     step = step_of(snapshot)
     if refused := result_out_of_phase(snapshot, values):
         return refused
+    if step == "combat" and (refused := result_refused(snapshot, unit, choice_of(snapshot, unit, values))):
+        return refused
     if "hex" not in values or values["hex"] == unit.state.get("hex"):
         return ()
-    # A replacement entering the map: back from elimination in this edit, or off the map (its hex empty).
-    entering = (bool(unit.state.get("eliminated")) and values.get("eliminated") is False) or (
-        not unit.state.get("eliminated") and not unit.state.get("hex") and snapshot.turn >= 1
-    )
-    if entering:
+    if entering(snapshot, unit, values):
         return replacement_refused(snapshot, unit, str(values["hex"]), is_night)
+    if is_night and unit.id in this_turn(snapshot, ENTERED).get("ids", ()) and step == "movement":
+        # 11.3's note: "Only replacement units that are entering the map are ever eligible to move during a
+        # night game turn": on from the hex it entered, within its allowance.
+        return move_refused(snapshot, unit, str(values["hex"]))
     if is_night:
         return (
             _refused_now(
@@ -384,7 +480,17 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
                 SRC_TURN,
             ),
         )
-    return ()
+    return move_refused(snapshot, unit, str(values["hex"]))
+
+
+ENTERED = "entered"  # the board key: the replacements that entered the map this night turn (11.3's note)
+
+
+def entering(snapshot: Snapshot, unit: UnitState, values: Mapping[str, Any]) -> bool:
+    """A replacement entering the map: back from elimination in this edit, or off the map (its hex empty)."""
+    return (bool(unit.state.get("eliminated")) and values.get("eliminated") is False) or (
+        not unit.state.get("eliminated") and not unit.state.get("hex") and snapshot.turn >= 1
+    )
 
 
 def result_out_of_phase(snapshot: Snapshot, values: Mapping[str, Any]) -> tuple[Refusal, ...]:
@@ -398,6 +504,37 @@ def result_out_of_phase(snapshot: Snapshot, values: Mapping[str, Any]) -> tuple[
             ),
         )
     return ()
+
+
+def result_refused(snapshot: Snapshot, unit: UnitState, choice: str) -> tuple[Refusal, ...]:
+    """A combat result only on a counter of an attack rolled this phase, only as its result reads, once."""
+    if choice not in COMBAT_RESULTS or choice in combat.results_open(snapshot, unit.id):
+        return ()
+    given = combat.in_attack(snapshot, unit.id)
+    if not given:
+        return (
+            _refused_now(
+                "This counter is in no attack rolled this combat phase: no result applies to it (standard rules).",
+                "a combat result falls on the counters of the attack that rolled it",
+                SRC_RESULTS,
+            ),
+        )
+    left = combat.results_open(snapshot, unit.id)
+    if not left:
+        return (
+            _refused_now(
+                f"Its attack's result {given} is applied to this counter already (standard rules).",
+                "each result is applied once to the counters of its attack",
+                VimyRidge().context(None, snapshot.variants).citation("crt-codes"),
+            ),
+        )
+    return (
+        _refused_now(
+            f"Its attack gave {given}: apply {' or '.join(left)} to this counter, not {choice} (standard rules).",
+            "a result is applied as the Combat Results Table gave it, to the counters it falls on",
+            VimyRidge().context(None, snapshot.variants).citation("crt-codes"),
+        ),
+    )
 
 
 def replacement_refused(
@@ -428,8 +565,21 @@ def replacement_refused(
         h for h, kinds in (board_value(snapshot, "hex_terrain") or {}).items() if "no-mans-land" in kinds
     }
     sides = board_value(snapshot, "trench_hexsides") or ()
-    trench = {str(h) for pair in sides for h in pair} - no_mans_land
+    ctx = VimyRidge().context(None, snapshot.variants)
+    zoc = ctx.value("zoc") == "adjacent" and hexmap.in_enemy_zoc(
+        snapshot, where, unit.side, counters(snapshot)
+    )
+    if any(u.state.get("hex") == where and not u.state.get("eliminated") for u in counters(snapshot)):
+        return (
+            _refused_now(
+                f"A replacement enters an unoccupied hex; hex {where} is held (11.3, 11.6).",
+                "entering along any easternmost map edge hex ... or in any unoccupied hex adjacent to a trench "
+                "hexside",
+                SRC_REPLACE,
+            ),
+        )
     if unit.side == ALLIED:
+        trench = {str(h) for pair in sides for h in pair} - no_mans_land
         if sides and where not in trench:
             return (
                 _refused_now(
@@ -438,17 +588,29 @@ def replacement_refused(
                     f"{SRC_REPLACE}; {CLUB}",
                 ),
             )
+        if zoc:
+            return (
+                _refused_now(
+                    f"Hex {where} is within an enemy zone of control: a replacement arrives outside one (11.3).",
+                    "arriving in any Allied trench hex (not within any enemy ZOC)",
+                    f"{SRC_REPLACE}; {ctx.citation('zoc')}",
+                ),
+            )
         return ()
-    if any(u.state.get("hex") == where and not u.state.get("eliminated") for u in counters(snapshot)):
+    # 11.6: "adjacent to a trench hexside that is not adjacent to 'No Man's Land'": neither of its hexes one.
+    trench = {str(h) for pair in sides if not set(pair) & no_mans_land for h in pair}
+    if zoc and not ctx.value("german-replacement-zoc"):
         return (
             _refused_now(
-                f"A German replacement enters an unoccupied hex; hex {where} is held (11.6).",
-                "entering along any easternmost map edge hex ... or in any unoccupied hex adjacent to a trench "
-                "hexside",
-                SRC_REPLACE,
+                f"Hex {where} is within an enemy zone of control: a German replacement enters outside one (11.6).",
+                "entering ... in any unoccupied hex that is adjacent to a trench hexside ..., or within any enemy "
+                "unit's ZOC (read as 'nor within')",
+                f"{SRC_REPLACE}; {ctx.citation('german-replacement-zoc')}",
             ),
         )
     east = set(board_value(snapshot, "easternmost") or ())
+    if zoc and ctx.value("german-replacement-zoc") and where not in east:
+        return ()  # read literally: any hex within an enemy unit's ZOC is a place of entry too
     if east and sides and where not in east | trench:
         return (
             _refused_now(
@@ -538,7 +700,11 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
         return refused
     attackers = _attackers(snapshot, act)
     if not attackers or any(
-        u.level != COUNTER or u.side != snapshot.side_to_move or u.state.get("eliminated") for u in attackers
+        u.level != COUNTER
+        or u.side != snapshot.side_to_move
+        or u.state.get("eliminated")
+        or not u.state.get("hex")
+        for u in attackers
     ):
         why = (
             "Only units of the same division may ever participate in the same attack upon the same enemy unit"
@@ -554,6 +720,8 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
             ),
         )
     target = snapshot.unit(act.target_id, "target_id") if act.target_id is not None else None
+    if refused := not_adjacent(snapshot, attackers, target):
+        return refused
     # 14.1: a unit attacked in No Man's Land "is never advantaged by a trench line": no trench line forced.
     crossing = (
         target is not None
@@ -569,6 +737,42 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
                 f"{SRC_TRENCH}; {CLUB}",
             ),
         )
+    return ()
+
+
+def not_adjacent(
+    snapshot: Snapshot, attackers: Sequence[UnitState], target: UnitState | None
+) -> tuple[Refusal, ...]:
+    """An attack only on an enemy counter next to each attacker (the standard rules' ground attack, the hex-grid
+    erratum's map); before its target is tapped, only from a counter with an enemy counter next to it."""
+    lower = hexmap.lower(snapshot)
+    source = VimyRidge().context(None, snapshot.variants).citation("hex-grid")
+    for u in attackers:
+        here = str(u.state["hex"])
+        if target is None:
+            near = neighbours(here, lower)
+            if not any(
+                e.side != u.side and not e.state.get("eliminated") and e.state.get("hex") in near
+                for e in counters(snapshot)
+            ):
+                return (
+                    _refused_now(
+                        f"No enemy counter is next to hex {here}: attack from a hex next to one (standard rules).",
+                        "a ground attack is made on an adjacent enemy unit",
+                        source,
+                    ),
+                )
+            continue
+        there = str(target.state.get("hex") or "")
+        far = hexmap.apart(snapshot, here, there)
+        if far != 1:
+            return (
+                _refused_now(
+                    f"Attack an adjacent enemy counter: hex {here} is {far} hexes from hex {there} (standard rules).",
+                    "a ground attack is made on an adjacent enemy unit",
+                    source,
+                ),
+            )
     return ()
 
 
@@ -802,6 +1006,14 @@ class VimyRolls(GameRules):
     def _consequences(self, resolver_id: str, snapshot: Snapshot, outcome: Outcome) -> tuple[Change, ...]:
         if resolver_id == "bombardment":
             return bombarded(snapshot, outcome)
+        if resolver_id == "attack" and outcome.target_id is not None:
+            # The attack's counters and result kept for this phase: the results applied only to them.
+            ids = outcome.request.model_dump().get("attackers") or [outcome.unit_id]
+            return (
+                combat.recorded(
+                    snapshot, [int(i) for i in ids], outcome.target_id, outcome.resolution["outcome_key"]
+                ),
+            )
         if resolver_id == "club-data":
             club = ClubData.model_validate(outcome.request.model_dump()["club"])
             return tuple(
@@ -1025,6 +1237,8 @@ class VimyGame(VimyTurn, VimyRolls, VimyReport, VimySetup):
         return (*card_acts(snapshot, unit_id), *card_edits(snapshot, unit_id))
 
     def play(self, snapshot: Snapshot, act: Act) -> Answer:
+        if isinstance(act, Roll) and act.resolver == "attack" and act.target_id is None:
+            raise RulesError("target_id", "Tap the enemy counter attacked (18.3).", source=SRC_INTEGRITY)
         answer = Answer(edited(snapshot, act)) if isinstance(act, EditUnit) else super().play(snapshot, act)
         return replace(answer, changes=(*answer.changes, *tallied(snapshot, answer.changes)))
 
@@ -1044,8 +1258,8 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
     if moved and step == "combat" and "applied_result" not in values:
         # A counter moved in the combat phase applies a result (the combat-phase-move erratum): the
         # attacker's advance, the defender's retreat.
-        values["applied_result"] = "advanced" if unit.side == snapshot.side_to_move else "retreated"
-    choice = str(values.get("applied_result") or "")
+        values["applied_result"] = choice_of(snapshot, unit, values)
+    choice = choice_of(snapshot, unit, values)
     if choice == "depleted" and "depleted" not in values:
         values["depleted"] = True
     if choice == "eliminated" and "eliminated" not in values:
@@ -1054,6 +1268,8 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
     why = f"{unit.name} {choice}{to}" if choice else ""
     source = SRC_RESULTS if choice in ("retreated", "advanced", "depleted", "eliminated") else ""
     out: list[Change] = [SetState(why, source, unit.id, k, v) for k, v in values.items()]
+    if step == "combat" and choice in COMBAT_RESULTS:
+        out += combat.applied(snapshot, unit.id, choice)
     restored = _steps_restored(snapshot, unit, values)
     if values.get("eliminated") is True and not unit.state.get("eliminated"):
         out += [
@@ -1080,9 +1296,15 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
                 ledger,
             )
         )
+    ids = this_turn(snapshot, ENTERED)
+    if snapshot.turn >= 1 and entering(snapshot, unit, values) and unit.id not in ids.get("ids", ()):
+        ids["ids"] = [*ids.get("ids", ()), unit.id]
+        out.append(SetBoard(f"{unit.name} enters as a replacement", SRC_REPLACE, ENTERED, ids))
     if "hex" in values and values["hex"] != unit.state.get("hex") and values["hex"]:
         if snapshot.turn >= 1:
             out.append(SetState("", "", unit.id, "moved_turn", snapshot.turn))
+            if step_of(snapshot) == "movement":
+                out += hexmap.moved(snapshot, unit)
         out += held(snapshot, unit, str(values["hex"]))
     return tuple(out)
 
@@ -1106,7 +1328,7 @@ def held(snapshot: Snapshot, unit: UnitState, where: str) -> list[Change]:
                     holders,
                 )
             )
-    if entered_vimy(snapshot, unit, where):
+    if snapshot.turn >= 1 and entered_vimy(snapshot, unit, where):  # in play: a set-up place wins nothing
         out.append(
             SetBoard(
                 f"{unit.name} enters Vimy (hex {where})", cite("12.1 Victory Points"), "vimy_entered", where

@@ -48,6 +48,9 @@ def hex_checked(values: Mapping[str, Any]) -> None:
 def strengths_checked(values: Mapping[str, Any], now: Mapping[str, Any]) -> None:
     """A counter's printed strengths: whole numbers of at most two digits, its depleted side no stronger than
     its full one (17.5: a hit is "a one-step depletion")."""
+    v = values.get("movement_allowance")
+    if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MOST_STRENGTH):
+        raise RulesError("movement_allowance", "Enter the counter's printed movement allowance: 0 to 99.")
     for full, reduced in STRENGTHS:
         for name in (full, reduced):
             v = values.get(name)

@@ -82,7 +82,7 @@ def test_a_combat_is_rolled_from_the_card_with_no_club_data(sqlite_client: TestC
     # advance with the hex typed, never a plain move of the other side's counter); the log says who.
     moves = [o for o in http.get(f"{api}/units/{german}/acts", headers=g.attacker).json()["offers"]]
     offered = {o["label"]: o["values"] for o in moves if o["kind"] == "place" and o["refused"] is None}
-    assert offered == {"Retreat": {"applied_result": "retreated"}, "Advance": {"applied_result": "advanced"}}
+    assert offered == {"Retreat": {"applied_result": "retreated"}}  # D2 falls on the defender (crt-codes)
     version = next(u for u in http.get(f"{api}/units", headers=g.attacker).json() if u["id"] == german)[
         "version"
     ]
@@ -92,7 +92,7 @@ def test_a_combat_is_rolled_from_the_card_with_no_club_data(sqlite_client: TestC
     logged = http.get(f"{api}/events", headers=g.referee).json()
     last = logged["events"][-1] if isinstance(logged, dict) else logged[-1]
     assert last["actor"] == "attacker", last
-    # The loser's seat applies a step lost to the attacker's own counter too (an exchange's, say).
+    # The loser's seat applies no step lost to the attacker's counter: D2 falls on the defender alone.
     version = next(u for u in http.get(f"{api}/units", headers=g.defender).json() if u["id"] == allied)[
         "version"
     ]
@@ -101,7 +101,7 @@ def test_a_combat_is_rolled_from_the_card_with_no_club_data(sqlite_client: TestC
         headers=g.defender,
         json={"version": version, "depleted": True, "applied_result": "depleted"},
     )
-    assert lost.status_code == 200, lost.text
+    assert lost.status_code == 409 and "D2" in lost.json()["detail"], lost.text
 
 
 def test_a_counter_is_checked_at_the_door_and_a_refused_one_leaves_nothing_behind(

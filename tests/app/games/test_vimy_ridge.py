@@ -169,10 +169,14 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
         "vimy-town": "attacker",
         "petit-vimy-town": None,
     }
-    version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
-    assert http.post(f"{api}/finish", headers=g.referee, json={"version": version}).status_code == 200
+    # 12.1 "The Allied player wins instantly as of the moment ...": the game is over with that act, its result
+    # the win and its rule, no referee's End needed (and none taken).
     result = http.get(f"{api}/result", headers=g.attacker).json()
     assert result["winner"] == "attacker" and "12.1" in result["source"], result
+    assert result["ended_by"] == "decided" and "instant win" in result["reason"], result
+    assert http.get(f"{api}/turn", headers=g.referee).json()["status"] == "finished"
+    version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
+    assert http.post(f"{api}/finish", headers=g.referee, json={"version": version}).status_code == 409
 
 
 def _counter(cid: str, division: str, hexno: str) -> dict[str, Any]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from tests.app.games.conftest import Game, advance_to, new_game, start_game
@@ -30,6 +29,12 @@ def _edit(http: TestClient, g: Game, who: dict[str, str], uid: int, **values: An
     return http.put(f"/api/v1/games/{g.id}/units/{uid}", headers=who, json={"version": version, **values})
 
 
+def _attack(http: TestClient, g: Game, attacker: int, defender: int) -> None:
+    body = {"unit_id": attacker, "target_id": defender, "fields": {"attackers": [attacker]}, "dice": [1]}
+    rolled = http.post(f"/api/v1/games/{g.id}/resolve/attack", headers=g.attacker, json=body)
+    assert rolled.status_code == 200 and rolled.json()["resolution"]["outcome_key"] == "D2", rolled.text
+
+
 def test_the_other_seat_applies_a_combat_result_and_nothing_more(sqlite_client: TestClient) -> None:
     http = sqlite_client
     g = new_game(http, {"name": "Vimy", "ruleset": "vimy-ridge"})
@@ -43,6 +48,7 @@ def test_the_other_seat_applies_a_combat_result_and_nothing_more(sqlite_client: 
     assert moved.status_code == 409 and "combat phase" in moved.json()["detail"], moved.text
     start_game(http, g)
     advance_to(http, g, "combat")
+    _attack(http, g, allied, german)  # 6 against 4 on Clear, a die of 1: D2
     # In the combat phase, a result carried any other field of the enemy's counter with it.
     for beyond in (
         zero,
@@ -93,20 +99,24 @@ def test_the_club_s_key_hex_lists_are_as_long_as_the_book_prints(sqlite_client: 
         assert r.status_code == 422 and r.json()["field"].startswith(f"club.{key}"), r.text[:300]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 62 hostile pass: the game does not record which counters an attack involved, so in the combat "
-    "phase either seat may apply a result (eliminated, retreated) to any counter, with no attack rolled",
-)
 def test_a_combat_result_is_applied_only_to_a_counter_in_this_phase_s_attack(
     sqlite_client: TestClient,
 ) -> None:
     http = sqlite_client
     g = new_game(http, {"name": "Vimy", "ruleset": "vimy-ridge"})
-    _counter(http, g, "attacker", "1st Canadian", "0910")
-    german = _counter(http, g, "defender", "79th Reserve", "1810")
+    allied = _counter(http, g, "attacker", "1st Canadian", "0910")
+    german = _counter(http, g, "defender", "79th Reserve", "1010")
+    other = _counter(http, g, "defender", "79th Reserve", "1810")
     start_game(http, g)
     advance_to(http, g, "combat")
     # No attack rolled: the Allied seat eliminates a German counter far from any Allied one.
-    r = _edit(http, g, g.attacker, german, applied_result="eliminated", eliminated=True)
+    r = _edit(http, g, g.attacker, other, applied_result="eliminated", eliminated=True)
+    assert r.status_code == 409 and "no attack rolled" in r.json()["detail"], r.text
+    # Once rolled (D2), only on its counters and only as it reads: the defender's loss, not the attacker's.
+    _attack(http, g, allied, german)
+    r = _edit(http, g, g.attacker, other, applied_result="eliminated", eliminated=True)
     assert r.status_code == 409, r.text
+    r = _edit(http, g, g.defender, allied, applied_result="eliminated", eliminated=True)
+    assert r.status_code == 409 and "D2" in r.json()["detail"], r.text
+    r = _edit(http, g, g.attacker, german, applied_result="eliminated", eliminated=True)
+    assert r.status_code == 200, r.text

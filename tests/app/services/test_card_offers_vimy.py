@@ -4,7 +4,8 @@ club data: no key hexes, no trench hexsides), two counters a side, at every step
 turn (its movement phases: the replacements'), for each seat and the referee, each act of each counter's card (app.services.card.offers) played for
 real and rolled back: a roll with a target at each enemy counter on the map with no fields but the counters
 joining it (the terrain line the card's default), a roll with options with each value the card offers, an edit
-as offered. Hex numbers and counters are a club example (a test fixture)."""
+as offered; and after an attack is rolled in the Allied combat phase, the results offered are exactly those its
+result gives its counters. Hex numbers and counters are a club example (a test fixture)."""
 
 from __future__ import annotations
 
@@ -72,6 +73,27 @@ def _played(engine: Engine, game_id: int, role: str, act: Act) -> dict[str, Any]
         finally:
             s.rollback()
     return None
+
+
+def _units(engine: Engine, game_id: int) -> list[Any]:
+    with Session(engine) as s:
+        return list(list_units(s, game_id))
+
+
+def _offered_results(engine: Engine, game_id: int) -> list[tuple[int, str]]:
+    """The combat results the cards offer the Allied seat now, by counter."""
+    out = []
+    with Session(engine) as s:
+        game = s.get(Game, game_id)
+        assert game is not None
+        for u in list_units(s, game_id):
+            answer = card.stand_card(s, game, Viewer(game_id, "attacker"), u.id or 0)
+            out += [
+                (u.id or 0, o["label"])
+                for o in answer["offers"]
+                if o["kind"] == "edit" and o["key"] == "applied_result" and o["refused"] is None
+            ]
+    return out
 
 
 def _tries(act: Act, option_specs: dict[str, dict[str, Any]], options: tuple[str, ...]) -> list[Act]:
@@ -150,6 +172,20 @@ def test_a_vimy_counters_card_offers_an_act_exactly_when_the_pipeline_plays_it(e
             game.turn == 3 and game.step == 0
         ):  # Zero Hour's day turn; the night's movement
             checked += _check(engine, game_id, where)
+        if (game.turn, game.side_to_move, game.step) == (1, "attacker", 2):
+            # An attack rolled (D2): its counters' results offered exactly as the pipeline takes them.
+            ids = {u.name: u.id or 0 for u in _units(engine, game_id)}
+            bn, rir = ids["1st Bn"], ids["RIR 261"]
+            _keep(
+                engine,
+                game_id,
+                Roll(resolver="attack", unit_id=bn, target_id=rir, fields={"attackers": [bn]}, dice=[1]),
+            )
+            checked += _check(engine, game_id, f"{where} after an attack")
+            results = {(uid, label) for uid, label in _offered_results(engine, game_id)}
+            assert results == {(rir, "Step loss"), (rir, "Eliminated")}, results
+            with Session(engine) as s:
+                version = (s.get(Game, game_id) or Game()).version
         _keep(engine, game_id, AdvanceTurn(version=version))
         steps += 1
         assert steps < 40

@@ -111,7 +111,53 @@ def test_a_german_replacement_enters_an_unoccupied_easternmost_or_trench_hex() -
     assert said and "unoccupied" in said[0] and "11.6" in said[0]
     said = refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "1500"}))
     assert said and "11.6" in said[0]
-    assert refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "0910"})) == []
+    # "adjacent to a trench hexside that is not adjacent to No Man's Land": 0910's hexside borders 1010, one.
+    said = refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "0910"}))
+    assert said and "11.6" in said[0]
+    inland = replace(snap, board={**snap.board, "trench_hexsides": [["0910", "1010"], ["1512", "1612"]]})
+    assert refusals(inland, EditUnit(unit_id=1, version=1, values={**back, "hex": "1512"})) == []
+
+
+def test_a_replacement_enters_outside_an_enemy_zone_of_control_and_may_move_on() -> None:
+    # 11.3 "arriving in any Allied trench hex (not within any enemy ZOC)"; its note: "Only replacement units that
+    # are entering the map are ever eligible to move during a night game turn."
+    gone = counter(1, ALLIED, "", eliminated=True, movement_allowance=2)
+    enemy = counter(2, GERMAN, "1110")
+    board = {"trench_hexsides": [["0910", "1010"], ["1211", "1212"]]}
+    snap = table(gone, enemy, turn=NIGHT, step=MOVEMENT, **board)
+    back = {"eliminated": False}
+    said = refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "1010"}))  # next to 1110
+    assert said and "zone of control" in said[0] and "11.3" in said[0] and len(said[0]) <= 120
+    arrive = EditUnit(unit_id=1, version=1, values={**back, "hex": "0910"})
+    assert refusals(snap, arrive) == []
+    assert (
+        refusals(
+            replace(snap, variants={"zoc": "players-call"}), replace(arrive, values={**back, "hex": "1010"})
+        )
+        == []
+    )
+    entered = snap.after(VIMY_GAME.play(snap, arrive).changes)
+    # On from where it entered, within its allowance; no other counter moves at night (13.1).
+    assert refusals(entered, EditUnit(unit_id=1, version=1, values={"hex": "0810"})) == []
+    said = refusals(entered, EditUnit(unit_id=1, version=1, values={"hex": "0610"}))
+    assert said and "movement allowance is 2" in said[0]
+    still = replace(entered, units=(*entered.units, counter(3, ALLIED, "0808", movement_allowance=2)))
+    said = refusals(still, EditUnit(unit_id=3, version=1, values={"hex": "0809"}))
+    assert said and "No movement at night" in said[0]
+    # A German replacement: never within an enemy ZOC by default, literally 'or within' one as a variant.
+    german = table(
+        counter(1, GERMAN, "", eliminated=True),
+        counter(2, ALLIED, "1511"),
+        turn=NIGHT,
+        step=MOVEMENT,
+        side=GERMAN,
+        trench_hexsides=[["1512", "1612"]],
+        easternmost=["2001"],
+    )
+    near = EditUnit(unit_id=1, version=1, values={**back, "hex": "1512"})
+    said = refusals(german, near)
+    assert said and "zone of control" in said[0] and "11.6" in said[0]
+    assert refusals(replace(german, variants={"german-replacement-zoc": "literal"}), near) == []
 
 
 def test_a_third_marker_is_refused_with_the_two_marker_limit() -> None:
@@ -127,21 +173,47 @@ def test_a_third_marker_is_refused_with_the_two_marker_limit() -> None:
         assert said and "two bombardment markers" in said[0] and "(17.2)" in said[0], said
 
 
-def test_a_combat_result_is_applied_in_the_combat_phase_only() -> None:
-    snap = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), step=COMBAT)
+def attacked(snap: Snapshot, die: int = 1) -> Snapshot:
+    """The snapshot after counter 1 attacks counter 2 (6 against 5 on Clear, +1: a die of 1 reads D2)."""
+    attack = Roll(resolver="attack", unit_id=1, target_id=2, fields={"attackers": [1]}, dice=[die])
+    assert refusals(snap, attack) == []
+    return snap.after(VIMY_GAME.play(snap, attack).changes)
+
+
+def test_a_combat_result_is_applied_only_to_a_counter_of_this_phase_s_attack_as_its_result_reads() -> None:
+    snap = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), counter(3, GERMAN, "0909"))
     lost = EditUnit(unit_id=2, version=1, values={"applied_result": "depleted"})
-    assert refusals(snap, lost) == []
-    answer = VIMY_GAME.play(snap, lost)
+    # No attack rolled: no result on any counter, by either seat.
+    said = refusals(snap, lost)
+    assert said and "no attack rolled this combat phase" in said[0] and len(said[0]) <= 120
+    after = attacked(snap)  # D2: the defender retreats or loses steps, the attacker may advance
+    assert refusals(after, lost) == []
+    answer = VIMY_GAME.play(after, lost)
     assert {(c.field, c.value) for c in answer.changes if hasattr(c, "field")} >= {("depleted", True)}
+    # Only the result the die gave, on the counter it falls on, once.
+    spent = after.after(answer.changes)
+    for uid, values, words in (
+        (2, {"applied_result": "depleted"}, "not depleted"),
+        (2, {"applied_result": "advanced", "hex": "0910"}, "not advanced"),
+        (1, {"depleted": True}, "not depleted"),
+        (1, {"applied_result": "eliminated"}, "not eliminated"),
+        (3, {"eliminated": True}, "no attack rolled"),
+    ):
+        said = refusals(spent, EditUnit(unit_id=uid, version=1, values=values))
+        assert said and words in said[0], (uid, values, said)
+    assert refusals(spent, EditUnit(unit_id=1, version=1, values={"hex": "1010"})) == []  # its advance
+    assert refusals(spent, EditUnit(unit_id=2, version=1, values={"hex": "1111"})) == []  # its retreat
+    # The ledger is the phase's: the next combat phase starts with none, outside it no result at all.
+    said = refusals(replace(spent, side_to_move=GERMAN), lost)
+    assert said and "no attack rolled" in said[0]
+    said = refusals(replace(spent, step=MOVEMENT), lost)
+    assert said and "combat phase" in said[0]
     assert VIMY_GAME.book.shared_edits["applied_result"] == (
         "retreated",
         "advanced",
         "depleted",
         "eliminated",
     )
-    moving = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), step=MOVEMENT)
-    said = refusals(moving, lost)
-    assert said and "combat phase" in said[0]
 
 
 @pytest.mark.parametrize(
@@ -153,6 +225,11 @@ def test_a_combat_result_is_applied_in_the_combat_phase_only() -> None:
         "combat-phase-move",
         "vp-moment",
         "attack-line",
+        "crt-codes",
+        "hex-grid",
+        "movement",
+        "zoc",
+        "stacking",
     ],
 )
 def test_each_reading_the_code_makes_is_an_erratum_with_both_readings(eid: str) -> None:
@@ -202,7 +279,7 @@ def test_two_vp_win_at_the_end_by_the_book_and_at_once_as_a_variant() -> None:
 
 
 def test_a_combat_phase_move_read_as_named() -> None:
-    snap = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), step=COMBAT)
+    snap = attacked(table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), step=COMBAT))
     moved = EditUnit(unit_id=2, version=1, values={"hex": "1111"})
     assert refusals(snap, moved) == []
     named = replace(snap, variants={"combat-phase-move": "named"})
@@ -239,3 +316,50 @@ def test_the_club_data_is_set_before_play_by_the_set_up_sequence() -> None:
     assert (
         board.club_roll in get_ruleset("vimy-ridge").resolvers
     )  # the roll the app refuses in play names a real resolver
+
+
+def test_an_attack_is_made_only_on_an_adjacent_enemy_counter() -> None:
+    snap = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), counter(3, GERMAN, "1810"))
+    near = Roll(resolver="attack", unit_id=1, target_id=2, fields={"attackers": [1]})
+    assert refusals(snap, near) == []
+    said = refusals(snap, replace(near, target_id=3))
+    assert said and "9 hexes from hex 1810" in said[0] and len(said[0]) <= 120
+    # The card's Attack, before its target is tapped: offered only beside an enemy counter (card = pipeline).
+    alone = table(counter(1, ALLIED, "0910"), counter(3, GERMAN, "1810"))
+    said = refusals(alone, Roll(resolver="attack", unit_id=1, fields={"attackers": [1]}))
+    assert said and "No enemy counter is next to hex 0910" in said[0]
+    # Read with the odd columns lowered (the hex-grid erratum's other reading), 0910 and 1010 still touch,
+    # 0910 and 1009 do not.
+    odd = replace(
+        table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1009")),
+        variants={"hex-grid": "odd-columns-lower"},
+    )
+    assert refusals(odd, near) and refusals(replace(odd, variants={}), near) == []
+
+
+def test_a_move_is_bounded_by_the_counter_s_movement_allowance_in_hexes() -> None:
+    mover = counter(1, ALLIED, "0910", movement_allowance=3)
+    snap = table(mover, counter(2, GERMAN, "1810"), counter(3, ALLIED, "0911"), step=MOVEMENT)
+    move = EditUnit(unit_id=1, version=1, values={"hex": "1210"})
+    assert refusals(snap, move) == []  # three hexes east
+    said = refusals(snap, replace(move, values={"hex": "1310"}))
+    assert said and "4 hexes from hex 0910: its movement allowance is 3" in said[0] and len(said[0]) <= 120
+    # Counted from where its move began this phase, not from each step of it.
+    stepped = snap.after(VIMY_GAME.play(snap, replace(move, values={"hex": "1110"})).changes)
+    said = refusals(stepped, replace(move, values={"hex": "1310"}))
+    assert said and "from hex 0910" in said[0]
+    assert refusals(stepped, replace(move, values={"hex": "1210"})) == []
+    # One unit per hex; a counter with no allowance entered stays put; the players' count as a variant.
+    said = refusals(snap, replace(move, values={"hex": "0911"}))
+    assert said and "One unit per hex" in said[0]
+    assert (
+        refusals(replace(snap, variants={"stacking": "set-up-only"}), replace(move, values={"hex": "0911"}))
+        == []
+    )
+    unentered = table(counter(1, ALLIED, "0910"), step=MOVEMENT)
+    said = refusals(unentered, move)
+    assert said and "movement allowance" in said[0]
+    assert refusals(replace(unentered, variants={"movement": "players-count"}), move) == []
+    # Its printed values are set in set-up: no seat raises its allowance in play.
+    said = refusals(snap, EditUnit(unit_id=1, version=1, values={"movement_allowance": 9}))
+    assert said and "set-up" in said[0]
