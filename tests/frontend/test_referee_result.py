@@ -1,11 +1,12 @@
 """A game's objectives read through to the result at every size, in both rule sets with objectives on the table
 (issue 64): Flanders Fields' Mons bridge 1 and 2mm Earth 1418's demo Redoubt, each contested by the referee's
 own override on the map (a stand moved by clicks, the rules' refusal overridden in the page's dialog), then
-called by the referee from the board's score card, then the game ended from the board. In each state the
+called by the referee in one click from the board's "End the game" list, then the game ended there. In each state the
 referee's board (the score card open) and the attacker's map (the score chip's dashboard open) are looked at
 1920x1080, 1180x820, 820x1180 and 390x844 on the same pages: axe-core finds nothing serious (before the fix the
 dark board's light ink on the contested line's cream read 1.02:1, its buttons 1.54:1), the objective's line
-says the state, and nothing floats over what the reader acts on. The call's two taps and the map's live score
+says the state, every button the reader taps there is 44 px, and nothing floats over what the reader acts on;
+after the end the player's map offers no draw the game would refuse. The call's two taps and the map's live score
 are test_map_score.py's; how the result settles each objective the service tier's."""
 
 from __future__ import annotations
@@ -94,7 +95,6 @@ def look_at_board(page: Any, contest: Contest, state: str, says: str) -> list[st
         page.set_viewport_size(size)
         settled(page)
         expect(line).to_contain_text(says)
-        line.scroll_into_view_if_needed()
         screenshot(page, f"referee-{contest.rule_set}-{state}")
         found += [f"board {state} at {size['width']}: {v}" for v in serious_violations(page)]
         # Nothing floats over what the referee acts on as the board scrolls: the filter bar, sticky, was drawn
@@ -104,10 +104,7 @@ def look_at_board(page: Any, contest: Contest, state: str, says: str) -> list[st
             ".map((e) => getComputedStyle(e).position).filter((p) => p === 'sticky' || p === 'fixed')"
         )
         found += [f"board {state}: a bar {p} over the board at {size['width']}" for p in floating]
-        for button in line.get_by_role("button").all():
-            box = button.bounding_box()
-            if box and min(box["width"], box["height"]) < 44:
-                found += [f"board {state} at {size['width']}: {button.inner_text()!r} is {box}"]
+        found += [f"board {state} at {size['width']}: {t}" for t in small_targets(page, BOARD_TARGETS)]
     page.set_viewport_size(REFEREE_SCREEN)
     return found
 
@@ -134,8 +131,28 @@ def look_at_map(page: Any, contest: Contest, state: str, says: str) -> list[str]
         in_sight(page, line)
         screenshot(page, f"map-{contest.rule_set}-{state}")
         found += [f"map {state} at {size['width']}: {v}" for v in serious_violations(page)]
+        found += [f"map {state} at {size['width']}: {t}" for t in small_targets(page, MAP_TARGETS)]
     page.set_viewport_size(TABLET_LANDSCAPE)
     return found
+
+
+# What the reader taps in each state: the board's score chip, its card's calls and the end's list and confirm;
+# the map's score chip and its dashboard's close.
+BOARD_TARGETS = ".score-bar, #score-card, [data-end-game]"
+MAP_TARGETS = "[data-score-chip], [data-panel=score]"
+
+
+def small_targets(page: Any, within: str) -> list[str]:
+    """The buttons and summaries shown in `within` smaller than a 44 px finger either way."""
+    small: list[str] = page.evaluate(
+        """(within) => [...document.querySelectorAll(within)].flatMap((box) => [box,
+             ...box.querySelectorAll('button, summary, a[href]')])
+           .filter((e) => e.matches('button, summary, a[href]') && e.checkVisibility())
+           .map((e) => [e, e.getBoundingClientRect()]).filter(([, r]) => r.width < 44 || r.height < 44)
+           .map(([e, r]) => `${e.textContent.trim().slice(0, 40)} ${Math.round(r.width)}x${Math.round(r.height)} px`)""",
+        within,
+    )
+    return small
 
 
 def center(locator: Any) -> tuple[float, float]:
