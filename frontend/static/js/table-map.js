@@ -381,7 +381,9 @@
     const t = model.turn;
     const box = document.querySelector("[data-map-turn]");
     box.dataset.turn = String(t.turn);
-    box.dataset.sideToMove = t.side_to_move || "";
+    // Who may act now (table-cards.js offers the draw to it): nobody outside play, as the server refuses a draw
+    // before the start and after the end (issue 64: "Draw a card" stayed on the map after "Game over").
+    box.dataset.sideToMove = t.status === "playing" ? t.side_to_move || "" : "";
     box.textContent = t.status === "setup" && !t.turn ? "Setting up" : t.status === "finished" ? "Game over" : `${turnWord} ${t.turn} · ${sideName(t.side_to_move)} to move`;
     // The referee's way on to the table's editor lasts while the game is in set-up.
     document.querySelectorAll("[data-edit-table]").forEach((a) => { a.hidden = t.status !== "setup"; });
