@@ -9,7 +9,7 @@ a viewer gets the public payload with the parts of the roles it holds merged ove
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -37,6 +37,26 @@ def record(
 ) -> Event:
     """Append to the log (call within lock_game); streams are woken once the transaction commits. What a
     side alone may read goes to `private` (by role); side-row changes are moved there by split."""
+    ev = append(session, game, kind, actor, payload, step=step, visibility=visibility, reverses_id=reverses_id,
+                private=private)  # fmt: skip
+    session.flush()
+    return ev
+
+
+def append(
+    session: Session,
+    game: Game,
+    kind: str,
+    actor: str,
+    payload: dict[str, Any],
+    *,
+    step: str = "",
+    visibility: str = "all",
+    reverses_id: int | None = None,
+    private: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Event:
+    """`record` without the flush: the event is numbered with the next flush (the first events of a round's
+    games, written together)."""
     assert game.id is not None
     payload, parts = split(payload, private)
     ev = Event(
@@ -52,7 +72,6 @@ def record(
         reverses_id=reverses_id,
     )
     session.add(ev)
-    session.flush()
     live.mark(session, game.id)
     return ev
 
@@ -83,6 +102,18 @@ def get_event(session: Session, game_id: int, event_id: int) -> Event:
 
 def reversed_ids(session: Session, game_id: int) -> set[int]:
     return versioned.reversed_ids(session, Event, "game_id", game_id)
+
+
+def reversed_ids_of(session: Session, game_ids: Sequence[int]) -> dict[int, set[int]]:
+    """reversed_ids of each of these games, in one query."""
+    out: dict[int, set[int]] = {pk: set() for pk in game_ids}
+    if game_ids:
+        reverses = col(Event.reverses_id)
+        q = select(Event.game_id, reverses).where(col(Event.game_id).in_(game_ids), reverses.is_not(None))
+        for game_id, reversed_id in session.exec(q):
+            if reversed_id is not None:
+                out[game_id].add(reversed_id)
+    return out
 
 
 def last_roll_id(session: Session, game_id: int) -> int:

@@ -14,7 +14,7 @@ from app.data.models import Game, Unit
 from app.guard.auth import SIDES
 from app.services import clock as clock_service
 from app.services import scenarios
-from app.services.events import record
+from app.services.events import append
 from app.services.seats import Credentials, create_sides
 from app.services.units import add_unit_trees, copy_units
 from rules.core.clock import Limits
@@ -180,7 +180,7 @@ def _made(
     add_unit_trees(session, trees, made.placements, made.off_table, made.state)
     copy_units(session, games[0].pk, [game.pk for game in games[1:]])
     for game in games:
-        record(session, game, "game-created", "referee", dict(new.created), step="setup")
+        append(session, game, "game-created", "referee", dict(new.created), step="setup")
     session.flush()
     return list(zip(games, creds, strict=True))
 

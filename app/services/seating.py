@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -211,12 +211,17 @@ def derived_code(secret_key: str, value: str) -> str:
 
 
 def set_side_codes(
-    session: Session, seating: Seating[Any, Any], secret_key: str, owner_id: int, codes: dict[str, str]
+    session: Session, seating: Seating[Any, Any], secret_key: str, codes: Mapping[int, Mapping[str, str]]
 ) -> None:
-    """These join codes for the sides named (the old ones stop working; seated devices keep their seats)."""
-    for row in _side_rows(session, seating, owner_id):
-        if row.side in codes:
-            row.join_code_hash = code_hash(secret_key, codes[row.side])
+    """These join codes, by game or campaign, for the sides named (the old ones stop working; seated devices
+    keep their seats); the sides of every one read in one query."""
+    if not codes:
+        return
+    owner = getattr(seating.side, seating.owner)
+    for row in session.exec(select(seating.side).where(col(owner).in_(list(codes)))):
+        mine = codes[getattr(row, seating.owner)]
+        if row.side in mine:
+            row.join_code_hash = code_hash(secret_key, mine[row.side])
             session.add(row)
 
 

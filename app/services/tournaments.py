@@ -499,7 +499,7 @@ def _card_codes(
     out: dict[int, dict[str, str]] = {}
     for game_id in games:
         out[game_id] = {side: card_code(secret_key, nonce, game_id, side) for side in SIDES}
-        seating.set_side_codes(session, seating.GAME, secret_key, game_id, out[game_id])
+    seating.set_side_codes(session, seating.GAME, secret_key, out)
     return out
 
 
