@@ -76,7 +76,13 @@ def create_game(
 
 
 def create_games(
-    session: Session, secret_key: str, names: Sequence[str], *, scenario: str, ruleset: str, period: str | None
+    session: Session,
+    secret_key: str,
+    names: Sequence[str],
+    *,
+    scenario: str,
+    ruleset: str,
+    period: str | None,
 ) -> list[tuple[Game, Credentials]]:
     """A game of one scenario for each name, as create_game makes each (a club event's round: a game per
     table). The scenario is read and its forces made once, and the games' rows written together, so a round
@@ -135,7 +141,7 @@ def _new_game(
         side: given or sides.get(side, {}).get("nationality") or implied_nations.get(side, "")
         for side, given in (("attacker", attacker_nation), ("defender", defender_nation))
     }
-    game = {
+    game: dict[str, Any] = {
         "ruleset": ruleset_id,
         "period": ctx.period,
         "variants": dict(variants),

@@ -110,8 +110,8 @@ def game_scores(session: Session, games: Sequence[Game]) -> dict[int, Score]:
         return out
     # The stands' columns alone (no unit's row object made), as the database holds them now.
     stands = (
-        select(Unit.game_id, Unit.id, Unit.side, Unit.base, Unit.x, Unit.y)
-        .add_columns(Unit.facing_deg, Unit.killed, Unit.off_table)
+        select(col(Unit.game_id), col(Unit.id), col(Unit.side), col(Unit.base))
+        .add_columns(col(Unit.x), col(Unit.y), col(Unit.facing_deg), col(Unit.killed), col(Unit.off_table))
         .where(col(Unit.game_id).in_(list(reading)), col(Unit.base).is_not(None))
         .order_by(col(Unit.id))
     )

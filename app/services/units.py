@@ -189,7 +189,10 @@ def copy_units(session: Session, source: int, games: Sequence[int]) -> None:
         .select_from(
             now.join(was, was.c.place == now.c.place)
             .join(was_parent, was_parent.c.id == was.c.parent_id)
-            .join(now_parent, and_(now_parent.c.game_id == now.c.game_id, now_parent.c.place == was_parent.c.place))
+            .join(
+                now_parent,
+                and_(now_parent.c.game_id == now.c.game_id, now_parent.c.place == was_parent.c.place),
+            )
         )
         .cte("parents")
         .prefix_with("MATERIALIZED")  # read once, not again for each unit updated
