@@ -37,14 +37,15 @@ def record(
 ) -> Event:
     """Append to the log (call within lock_game); streams are woken once the transaction commits. What a
     side alone may read goes to `private` (by role); side-row changes are moved there by split."""
-    ev = append(session, game, kind, actor, payload, step=step, visibility=visibility, reverses_id=reverses_id,
-                private=private)  # fmt: skip
+    ev = new_event(game, kind, actor, payload, step=step, visibility=visibility, reverses_id=reverses_id,
+                   private=private)  # fmt: skip
+    session.add(ev)
     session.flush()
+    live.mark(session, game.pk)
     return ev
 
 
-def append(
-    session: Session,
+def new_event(
     game: Game,
     kind: str,
     actor: str,
@@ -55,12 +56,11 @@ def append(
     reverses_id: int | None = None,
     private: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Event:
-    """`record` without the flush: the event is numbered with the next flush (the first events of a round's
-    games, written together)."""
-    assert game.id is not None
+    """The event `record` logs, not yet in the session (the first events of a round's games are written in
+    one statement, app.services.game_setup.create_games, which marks their games)."""
     payload, parts = split(payload, private)
-    ev = Event(
-        game_id=game.id,
+    return Event(
+        game_id=game.pk,
         turn=game.turn,
         side=game.side_to_move,
         step=step,
@@ -71,9 +71,6 @@ def append(
         private=parts,
         reverses_id=reverses_id,
     )
-    session.add(ev)
-    live.mark(session, game.id)
-    return ev
 
 
 def list_events(

@@ -10,11 +10,12 @@ from typing import Any
 
 from sqlmodel import Session, func, select
 
+from app.core import live
 from app.data.models import Game, Unit
 from app.guard.auth import SIDES
 from app.services import clock as clock_service
 from app.services import scenarios
-from app.services.events import append
+from app.services.events import new_event
 from app.services.seats import Credentials, create_sides
 from app.services.units import add_unit_trees, copy_units
 from rules.core.clock import Limits
@@ -179,14 +180,18 @@ def _made(
     games = [Game(name=name, **new.game) for name in names]
     session.add_all(games)
     session.flush()
-    creds = [create_sides(session, secret_key, game) for game in games]
+    creds = create_sides(session, secret_key, games)
     made = new.made
     # The first game's forces written, then copied by the database into every other (one scenario's).
     trees = [(games[0].pk, side, node) for side, nodes in made.forces.items() for node in nodes]
     add_unit_trees(session, trees, made.placements, made.off_table, made.state)
     copy_units(session, games[0].pk, [game.pk for game in games[1:]])
+    # The first events in one statement (the session keeps no object of them: none is asked for again here).
+    session.bulk_save_objects(
+        [new_event(game, "game-created", "referee", dict(new.created), step="setup") for game in games]
+    )
     for game in games:
-        append(session, game, "game-created", "referee", dict(new.created), step="setup")
+        live.mark(session, game.pk)
     session.flush()
     return list(zip(games, creds, strict=True))
 
