@@ -12,7 +12,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, Strict, field_
 from app.data.schemas_clock import GameClock
 from rules.event.standings import TieBreak
 
-MAX_PLAYERS = 128  # an event's players, at most
+MAX_PLAYERS = 400  # an event's players, at most: 200 tables (issue 63)
 MAX_ROUNDS = 12
 MAX_POINTS = 10_000  # a side's game points or losses, at most
 # A result bundle with its game's record, at most (its canonical JSON): under the 2 MiB of any request body

@@ -152,10 +152,10 @@ def create(
     assert row.id is not None
     campaign_id = row.id
 
-    def new_side(side: str, join_code_hash: str) -> CampaignSide:
-        return CampaignSide(campaign_id=campaign_id, side=side, join_code_hash=join_code_hash)
+    def new_side(owner_id: int, side: str, join_code_hash: str) -> CampaignSide:
+        return CampaignSide(campaign_id=owner_id, side=side, join_code_hash=join_code_hash)
 
-    creds = seating.seat_sides(session, seating.CAMPAIGN, secret_key, campaign_id, SIDES, new_side)
+    (creds,) = seating.seat_sides(session, seating.CAMPAIGN, secret_key, [campaign_id], SIDES, new_side)
     session.add(CampaignEvent(campaign_id=campaign_id, kind="created", actor=REFEREE, version=row.version))
     session.flush()
     return row, creds

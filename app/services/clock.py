@@ -96,17 +96,28 @@ def entry(ev: Event, rules: GameRules) -> Entry | None:
 def entries(session: Session, game_id: int) -> list[Entry]:
     """The game's log as the clock reads it, in order, without what the referee undid."""
     game = session.get(Game, game_id)
-    if game is None:
-        return []
-    q = (
-        select(Event)
-        .where(Event.game_id == game_id, col(Event.kind).in_([*sorted(KINDS), UNDO]))
-        .order_by(col(Event.id))
-    )
-    rows = list(session.exec(q))
-    undone = {ev.reverses_id for ev in rows if ev.kind == UNDO}
-    rules = rules_of(game)
-    return [e for ev in rows if ev.pk not in undone and (e := entry(ev, rules)) is not None]
+    return [] if game is None else entries_of(session, [game])[game_id]
+
+
+def entries_of(session: Session, games: Sequence[Game]) -> dict[int, list[Entry]]:
+    """`entries` of each of these games, by id, in one query (the organiser's board of a round's tables)."""
+    rows: dict[int, list[Event]] = {game.pk: [] for game in games}
+    if rows:
+        q = (
+            select(Event)
+            .where(col(Event.game_id).in_(list(rows)), col(Event.kind).in_([*sorted(KINDS), UNDO]))
+            .order_by(col(Event.id))
+        )
+        for ev in session.exec(q):
+            rows[ev.game_id].append(ev)
+    out: dict[int, list[Entry]] = {}
+    for game in games:
+        undone = {ev.reverses_id for ev in rows[game.pk] if ev.kind == UNDO}
+        rules = rules_of(game)
+        out[game.pk] = [
+            e for ev in rows[game.pk] if ev.pk not in undone and (e := entry(ev, rules)) is not None
+        ]
+    return out
 
 
 def read_on(session: Session, game: Game, log: tuple[Entry, ...], new: Sequence[Event]) -> tuple[Entry, ...]:

@@ -9,7 +9,7 @@ a viewer gets the public payload with the parts of the roles it holds merged ove
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -37,10 +37,30 @@ def record(
 ) -> Event:
     """Append to the log (call within lock_game); streams are woken once the transaction commits. What a
     side alone may read goes to `private` (by role); side-row changes are moved there by split."""
-    assert game.id is not None
+    ev = new_event(game, kind, actor, payload, step=step, visibility=visibility, reverses_id=reverses_id,
+                   private=private)  # fmt: skip
+    session.add(ev)
+    session.flush()
+    live.mark(session, game.pk)
+    return ev
+
+
+def new_event(
+    game: Game,
+    kind: str,
+    actor: str,
+    payload: dict[str, Any],
+    *,
+    step: str = "",
+    visibility: str = "all",
+    reverses_id: int | None = None,
+    private: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Event:
+    """The event `record` logs, not yet in the session (the first events of a round's games are written in
+    one statement, app.services.game_setup.create_games, which marks their games)."""
     payload, parts = split(payload, private)
-    ev = Event(
-        game_id=game.id,
+    return Event(
+        game_id=game.pk,
         turn=game.turn,
         side=game.side_to_move,
         step=step,
@@ -51,10 +71,6 @@ def record(
         private=parts,
         reverses_id=reverses_id,
     )
-    session.add(ev)
-    session.flush()
-    live.mark(session, game.id)
-    return ev
 
 
 def list_events(
@@ -83,6 +99,18 @@ def get_event(session: Session, game_id: int, event_id: int) -> Event:
 
 def reversed_ids(session: Session, game_id: int) -> set[int]:
     return versioned.reversed_ids(session, Event, "game_id", game_id)
+
+
+def reversed_ids_of(session: Session, game_ids: Sequence[int]) -> dict[int, set[int]]:
+    """reversed_ids of each of these games, in one query."""
+    out: dict[int, set[int]] = {pk: set() for pk in game_ids}
+    if game_ids:
+        reverses = col(Event.reverses_id)
+        q = select(Event.game_id, reverses).where(col(Event.game_id).in_(game_ids), reverses.is_not(None))
+        for game_id, reversed_id in session.exec(q):
+            if reversed_id is not None:
+                out[game_id].add(reversed_id)
+    return out
 
 
 def last_roll_id(session: Session, game_id: int) -> int:

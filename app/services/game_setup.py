@@ -5,17 +5,19 @@ the first event of its log. Rule-set neutral: what a rule set knows comes throug
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import Session, func, select
 
+from app.core import live
 from app.data.models import Game, Unit
 from app.guard.auth import SIDES
 from app.services import clock as clock_service
 from app.services import scenarios
-from app.services.events import record
+from app.services.events import new_event
 from app.services.seats import Credentials, create_sides
-from app.services.units import add_unit_tree
+from app.services.units import add_unit_trees, copy_units
 from rules.core.clock import Limits
 from rules.core.errors import RulesError
 from rules.core.forces import build_force
@@ -56,6 +58,67 @@ def create_game(
     over the scenario's (`table_objectives`: a campaign table's objectives, as a scenario writes them);
     `clock`: the game clock's limits and settings, kept in the first event, where the clock
     reads them (app.services.clock). Returns the credentials once."""
+    new = _new_game(
+        session,
+        scenario=scenario,
+        ruleset=ruleset,
+        period=period,
+        attacker_nation=attacker_nation,
+        defender_nation=defender_nation,
+        variants=variants,
+        table_width_cm=table_width_cm,
+        table_length_cm=table_length_cm,
+        terrain=terrain,
+        forces=forces,
+        table_objectives=table_objectives,
+        clock=clock,
+    )
+    return _made(session, secret_key, new, [name or new.doc.get("title") or "New game"])[0]
+
+
+def create_games(
+    session: Session,
+    secret_key: str,
+    names: Sequence[str],
+    *,
+    scenario: str,
+    ruleset: str,
+    period: str | None,
+) -> list[tuple[Game, Credentials]]:
+    """A game of one scenario for each name, as create_game makes each (a club event's round: a game per
+    table). The scenario is read and its forces made once, and the games' rows written together, so a round
+    of hundreds of tables costs a few statements of each kind of row (issue 63). Their credentials once."""
+    new = _new_game(session, scenario=scenario, ruleset=ruleset, period=period)
+    return _made(session, secret_key, new, names)
+
+
+@dataclass(frozen=True)
+class _NewGame:
+    """What a new game is made of, worked out once however many games are made of it."""
+
+    doc: Mapping[str, Any]
+    rules: GameRules
+    game: dict[str, Any]  # the Game row's values but its name
+    made: NewForces
+    created: dict[str, Any]  # the first event's payload
+
+
+def _new_game(
+    session: Session,
+    *,
+    scenario: str | None,
+    ruleset: str | None,
+    period: str | None,
+    attacker_nation: str = "",
+    defender_nation: str = "",
+    variants: dict[str, str] | None = None,
+    table_width_cm: float | None = None,
+    table_length_cm: float | None = None,
+    terrain: dict[str, Any] | None = None,
+    forces: Sequence[Mapping[str, Any]] = (),
+    table_objectives: Mapping[str, Any] | None = None,
+    clock: Mapping[str, Any] | None = None,
+) -> _NewGame:
     doc: dict[str, Any] = {}
     if scenario is not None:
         doc = scenarios.get_document(session, scenario)
@@ -79,52 +142,58 @@ def create_game(
         side: given or sides.get(side, {}).get("nationality") or implied_nations.get(side, "")
         for side, given in (("attacker", attacker_nation), ("defender", defender_nation))
     }
-    game = Game(
-        name=name or doc.get("title") or "New game",
-        ruleset=ruleset_id,
-        period=ctx.period,
-        variants=dict(variants),
-        table_width_cm=table_width_cm or doc.get("table", {}).get("width_cm") or 120.0,
-        table_length_cm=table_length_cm or doc.get("table", {}).get("length_cm") or 180.0,
-        attacker_nation=nations["attacker"],
-        defender_nation=nations["defender"],
-        scenario=scenario,
-        terrain=terrain or doc.get("terrain") or {"type": "FeatureCollection", "features": []},
-        notes="\n".join(doc.get("notes", ())),
-        board={
+    game: dict[str, Any] = {
+        "ruleset": ruleset_id,
+        "period": ctx.period,
+        "variants": dict(variants),
+        "table_width_cm": table_width_cm or doc.get("table", {}).get("width_cm") or 120.0,
+        "table_length_cm": table_length_cm or doc.get("table", {}).get("length_cm") or 180.0,
+        "attacker_nation": nations["attacker"],
+        "defender_nation": nations["defender"],
+        "scenario": scenario,
+        "terrain": terrain or doc.get("terrain") or {"type": "FeatureCollection", "features": []},
+        "notes": "\n".join(doc.get("notes", ())),
+        "board": {
             **scenario_board({**doc, **({"table_objectives": table_objectives} if table_objectives else {})}),
             **dict(doc.get("board", {})),
         },
-    )
-    made = _forces(rules, ctx, game, doc, forces)
+    }
+    made = _forces(rules, ctx, Game(name="", **game), doc, forces)
     require_room_for_units(
         session, None, units_in(*(n for nodes in made.forces.values() for n in nodes)), rules=rules
     )
-    session.add(game)
+    created = {
+        "scenario": scenario,
+        "period": ctx.period,
+        "source": doc.get("source", ""),
+        "forces": [dict(f) for f in forces],
+        **({"clock": clock_service.payload(_clock_limits(clock, rules.book.sides))} if clock else {}),
+    }
+    return _NewGame(doc, rules, game, made, created)
+
+
+def _made(
+    session: Session, secret_key: str, new: _NewGame, names: Sequence[str]
+) -> list[tuple[Game, Credentials]]:
+    """A game of `new` for each name: its row, sides and credentials, forces and first event. The games share
+    the values of `new` (its terrain, board and variants), which none changes in place: a write sets anew."""
+    games = [Game(name=name, **new.game) for name in names]
+    session.add_all(games)
     session.flush()
-    assert game.id is not None
-    creds = create_sides(session, secret_key, game)
-    for side, nodes in made.forces.items():
-        for node in nodes:
-            add_unit_tree(
-                session, game.id, side, node, made.placements, off_table=made.off_table, state=made.state
-            )
-    record(
-        session,
-        game,
-        "game-created",
-        "referee",
-        {
-            "scenario": scenario,
-            "period": ctx.period,
-            "source": doc.get("source", ""),
-            "forces": [dict(f) for f in forces],
-            **({"clock": clock_service.payload(_clock_limits(clock, rules.book.sides))} if clock else {}),
-        },
-        step="setup",
+    creds = create_sides(session, secret_key, games)
+    made = new.made
+    # The first game's forces written, then copied by the database into every other (one scenario's).
+    trees = [(games[0].pk, side, node) for side, nodes in made.forces.items() for node in nodes]
+    add_unit_trees(session, trees, made.placements, made.off_table, made.state)
+    copy_units(session, games[0].pk, [game.pk for game in games[1:]])
+    # The first events in one statement (the session keeps no object of them: none is asked for again here).
+    session.bulk_save_objects(
+        [new_event(game, "game-created", "referee", dict(new.created), step="setup") for game in games]
     )
+    for game in games:
+        live.mark(session, game.pk)
     session.flush()
-    return game, creds
+    return list(zip(games, creds, strict=True))
 
 
 def _clock_limits(clock: Mapping[str, Any], sides: Sequence[str]) -> Limits:

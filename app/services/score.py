@@ -16,13 +16,12 @@ from sqlmodel import Session, col, select
 
 from app.core.touched import logged_kind
 from app.data.board_state import board_json, read_board
-from app.data.models import Event, Game
+from app.data.models import Event, Game, Unit
 from app.data.schemas_answers import GameScore, ObjectiveScoreOut, SideScoreOut
 from app.data.schemas_clock import GameClock
 from app.errors import Conflict
-from app.services.events import reversed_ids
+from app.services.events import reversed_ids_of
 from app.services.markers import rules_of
-from app.services.units import list_units
 from rules.core.clock import Clock
 from rules.core.score import Logged, Moved, ObjectiveScore, Piece, Score, kept_score, score_of
 from rules.table.objectives import Objective, objectives_from_geojson
@@ -31,6 +30,7 @@ __all__ = [
     "CALLED",
     "FINISHED",
     "game_score",
+    "game_scores",
     "objective_answer",
     "objectives_edited",
     "objectives_of",
@@ -92,19 +92,44 @@ def logged(events: Iterable[Event], undone: set[int]) -> list[Logged]:
 
 def game_score(session: Session, game: Game) -> Score:
     """The game's score now, from its log (or as its rules keep it on its board: Book.score_kept)."""
-    key = rules_of(game).book.score_kept
-    if key:
-        return kept_score(game.board.get(key) or {})[0]
-    objectives = objectives_of(game)
-    units = list_units(session, game.pk)
-    now = [
-        Piece(u.pk, u.side, u.base, u.x, u.y, u.facing_deg, u.killed, u.off_table) for u in units if u.base
-    ]
-    log: list[Logged] = []
-    if objectives:  # without any, the stands now give the losses: the log is not read
-        events = session.exec(select(Event).where(Event.game_id == game.pk).order_by(col(Event.id))).all()
-        log = logged(events, reversed_ids(session, game.pk))
-    return score_of(objectives, rules_of(game).book.kit.bases, now, log)
+    return game_scores(session, [game])[game.pk]
+
+
+def game_scores(session: Session, games: Sequence[Game]) -> dict[int, Score]:
+    """Each game's score now (game_score), by id, read for any number of games in one query of their stands
+    and one of their logs: the organiser's board of a round's hundreds of tables (issue 63)."""
+    out: dict[int, Score] = {}
+    reading: dict[int, tuple[Game, list[Objective]]] = {}
+    for game in games:
+        key = rules_of(game).book.score_kept
+        if key:
+            out[game.pk] = kept_score(game.board.get(key) or {})[0]
+        else:
+            reading[game.pk] = (game, objectives_of(game))
+    if not reading:
+        return out
+    # The stands' columns alone (no unit's row object made), as the database holds them now.
+    stands = (
+        select(col(Unit.game_id), col(Unit.id), col(Unit.side), col(Unit.base))
+        .add_columns(col(Unit.x), col(Unit.y), col(Unit.facing_deg), col(Unit.killed), col(Unit.off_table))
+        .where(col(Unit.game_id).in_(list(reading)), col(Unit.base).is_not(None))
+        .order_by(col(Unit.id))
+    )
+    now: dict[int, list[Piece]] = {pk: [] for pk in reading}
+    for game_id, *piece in session.execute(stands):
+        if piece[2]:  # a stand has a base
+            now[game_id].append(Piece(*piece))
+    # Without any objective, the stands now give the losses: the log is not read.
+    logs: dict[int, list[Event]] = {pk: [] for pk, (_, objectives) in reading.items() if objectives}
+    if logs:
+        q = select(Event).where(col(Event.game_id).in_(list(logs))).order_by(col(Event.id))
+        for ev in session.exec(q):
+            logs[ev.game_id].append(ev)
+    undone = reversed_ids_of(session, list(logs))
+    for pk, (game, objectives) in reading.items():
+        log = logged(logs[pk], undone[pk]) if pk in logs else []
+        out[pk] = score_of(objectives, rules_of(game).book.kit.bases, now[pk], log)
+    return out
 
 
 def score_answer(game: Game, score: Score, clock: Clock | None = None) -> GameScore:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -90,15 +90,21 @@ def issue(
     session: Session, seating: Seating[Any, TokenRow], secret_key: str, owner_id: int, role: str
 ) -> str:
     """A new device; the token itself is shown once, only its HMAC is kept."""
+    row, token = _device(seating, secret_key, owner_id, role)
+    session.add(row)
+    return token
+
+
+def _device(
+    seating: Seating[Any, TokenRow], secret_key: str, owner_id: int, role: str
+) -> tuple[TokenRow, str]:
     token = new_token()
     now = utcnow()
     owner: dict[str, Any] = {seating.owner: owner_id}
-    session.add(
-        seating.token(
-            **owner, role=role, token_hash=digest(secret_key, token), created_at=now, last_seen_at=now
-        )
+    row = seating.token(
+        **owner, role=role, token_hash=digest(secret_key, token), created_at=now, last_seen_at=now
     )
-    return token
+    return row, token
 
 
 def find_device(
@@ -152,17 +158,26 @@ def seat_sides(
     session: Session,
     seating: Seating[SideRow, Any],
     secret_key: str,
-    owner_id: int,
+    owners: Sequence[int],
     sides: Iterable[str],
-    new_side: Callable[[str, str], SideRow],
-) -> Credentials:
-    """The sides of a new game or campaign, each with a fresh join code (`new_side(side, code hash)` builds
-    the row), and the referee's first device."""
-    codes: dict[str, str] = {}
-    for side in sides:
-        codes[side] = new_join_code()
-        session.add(new_side(side, code_hash(secret_key, codes[side])))
-    return Credentials(issue(session, seating, secret_key, owner_id, REFEREE), codes)
+    new_side: Callable[[int, str, str], SideRow],
+) -> list[Credentials]:
+    """The sides of each new game or campaign of `owners`, each with a fresh join code (`new_side(owner, side,
+    code hash)` builds the row), and the referee's first device; written in one statement of each kind however
+    many (a round's games: the session keeps no object of them, none is asked for again as it is made)."""
+    rows: list[Any] = []
+    devices: list[Any] = []
+    out = []
+    for owner_id in owners:
+        codes: dict[str, str] = {}
+        for side in sides:
+            codes[side] = new_join_code()
+            rows.append(new_side(owner_id, side, code_hash(secret_key, codes[side])))
+        device, token = _device(seating, secret_key, owner_id, REFEREE)
+        devices.append(device)
+        out.append(Credentials(token, codes))
+    session.bulk_save_objects(rows + devices)  # each kind together: one statement each
+    return out
 
 
 def reissue(session: Session, seating: Seating[Any, Any], secret_key: str, owner_id: int) -> Credentials:
@@ -211,12 +226,17 @@ def derived_code(secret_key: str, value: str) -> str:
 
 
 def set_side_codes(
-    session: Session, seating: Seating[Any, Any], secret_key: str, owner_id: int, codes: dict[str, str]
+    session: Session, seating: Seating[Any, Any], secret_key: str, codes: Mapping[int, Mapping[str, str]]
 ) -> None:
-    """These join codes for the sides named (the old ones stop working; seated devices keep their seats)."""
-    for row in _side_rows(session, seating, owner_id):
-        if row.side in codes:
-            row.join_code_hash = code_hash(secret_key, codes[row.side])
+    """These join codes, by game or campaign, for the sides named (the old ones stop working; seated devices
+    keep their seats); the sides of every one read in one query."""
+    if not codes:
+        return
+    owner = getattr(seating.side, seating.owner)
+    for row in session.exec(select(seating.side).where(col(owner).in_(list(codes)))):
+        mine = codes[getattr(row, seating.owner)]
+        if row.side in mine:
+            row.join_code_hash = code_hash(secret_key, mine[row.side])
             session.add(row)
 
 

@@ -5,6 +5,7 @@ own part: taking the game's row lock, waking its streams, and each side's own st
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -20,23 +21,23 @@ from rules.registry import get_game_rules
 
 
 # -- sides, join codes, devices (app.services.seating, as a game's) ----------------------------------------
-def create_sides(session: Session, secret_key: str, game: Game) -> Credentials:
-    assert game.id is not None
-    game_id = game.id
-    nations = {"attacker": game.attacker_nation, "defender": game.defender_nation}
-    rules = get_game_rules(game.ruleset)
+def create_sides(session: Session, secret_key: str, games: Sequence[Game]) -> list[Credentials]:
+    """The sides of each of these new games and their credentials (app.services.seating.seat_sides)."""
+    by_id = {game.pk: game for game in games}
 
-    def new_side(side: str, join_code_hash: str) -> GameSide:
+    def new_side(game_id: int, side: str, join_code_hash: str) -> GameSide:
+        game = by_id[game_id]
+        nations = {"attacker": game.attacker_nation, "defender": game.defender_nation}
         return GameSide(
             game_id=game_id,
             side=side,
             nation=nations[side],
             join_code_hash=join_code_hash,
-            special_uses=dict(rules.book.side_state),
+            special_uses=dict(get_game_rules(game.ruleset).book.side_state),
             plan_salt=new_salt(),
         )
 
-    return seating.seat_sides(session, seating.GAME, secret_key, game_id, SIDES, new_side)
+    return seating.seat_sides(session, seating.GAME, secret_key, list(by_id), SIDES, new_side)
 
 
 def reissue_credentials(session: Session, secret_key: str, game_id: int) -> Credentials:

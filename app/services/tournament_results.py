@@ -248,8 +248,10 @@ class TableState:
     log: tuple[Entry, ...]
 
 
-def _points(session: Session, game: Game) -> dict[str, int]:
-    return {side: int(v) for side, v in score_service.game_score(session, game).points.items()}
+def _points(session: Session, games: Sequence[Game]) -> dict[int, dict[str, int]]:
+    """Each side's points in each of these games, by id."""
+    scores = score_service.game_scores(session, games)
+    return {pk: {side: int(v) for side, v in score.points.items()} for pk, score in scores.items()}
 
 
 @dataclass
@@ -289,22 +291,27 @@ class Following:
             for ev in session.exec(q2):
                 if ev.pk > moved[ev.game_id].last_event:
                     since[ev.game_id].append(ev)
+        first = [game for game in games if game.pk not in self.kept]
+        # The whole record (every part): the organiser's read is the server's own, never sent as it is.
+        rescored = [
+            game
+            for game in games
+            if game.pk in moved
+            and any(
+                score_service.touches_score(events_service.event_dict(ev, events_service.PART_ORDER))
+                for ev in since[game.pk]
+            )
+        ]
+        points = _points(session, first + rescored)  # every table read in a few queries, however many
+        logs = clock.entries_of(session, first)
         for game in games:
             last = latest.get(game.pk, 0)
             had = self.kept.get(game.pk)
             if had is None:
-                self.kept[game.pk] = TableState(
-                    last, _points(session, game), tuple(clock.entries(session, game.pk))
-                )
+                self.kept[game.pk] = TableState(last, points[game.pk], tuple(logs[game.pk]))
             elif game.pk in moved:
-                new = since[game.pk]
-                # The whole record (every part): the organiser's read is the server's own, never sent as it is.
-                rescore = any(
-                    score_service.touches_score(events_service.event_dict(ev, events_service.PART_ORDER))
-                    for ev in new
-                )
-                log = clock.read_on(session, game, had.log, new)
-                self.kept[game.pk] = TableState(last, _points(session, game) if rescore else had.points, log)
+                log = clock.read_on(session, game, had.log, since[game.pk])
+                self.kept[game.pk] = TableState(last, points.get(game.pk, had.points), log)
         return self.kept
 
     @staticmethod

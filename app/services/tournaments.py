@@ -36,7 +36,7 @@ from app.data.models import (
 )
 from app.errors import Conflict, Forbidden, Unauthorized
 from app.services import player_names, scenarios, seating
-from app.services.game_setup import create_game
+from app.services.game_setup import create_games
 from app.services.games import lock_game
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import SIDES
@@ -451,19 +451,16 @@ def commit_round(session: Session, secret_key: str, tournament_id: int, number: 
     if rnd.status != "draft":
         raise Conflict(f"round {number} has been committed already")
     names = {p.pk: p.name for p in players(session, tournament_id)}
+    tables = tables_of(session, rnd.pk)
+    titles = [
+        f"{row.name}: round {number}, table {t.table} ({names[t.a_player_id]} v {names[t.b_player_id]})"[:200]
+        for t in tables
+    ]
+    games = create_games(
+        session, secret_key, titles, scenario=rnd.scenario, ruleset=row.ruleset, period=row.period
+    )
     made = []
-    for t in tables_of(session, rnd.pk):
-        title = (
-            f"{row.name}: round {number}, table {t.table} ({names[t.a_player_id]} v {names[t.b_player_id]})"
-        )
-        game, creds = create_game(
-            session,
-            secret_key,
-            scenario=rnd.scenario,
-            ruleset=row.ruleset,
-            period=row.period,
-            name=title[:200],
-        )
+    for t, (game, creds) in zip(tables, games, strict=True):
         t.game_id = game.pk
         t.status = "playing"
         session.add(t)
@@ -502,7 +499,7 @@ def _card_codes(
     out: dict[int, dict[str, str]] = {}
     for game_id in games:
         out[game_id] = {side: card_code(secret_key, nonce, game_id, side) for side in SIDES}
-        seating.set_side_codes(session, seating.GAME, secret_key, game_id, out[game_id])
+    seating.set_side_codes(session, seating.GAME, secret_key, out)
     return out
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import and_, bindparam, update
+from sqlalchemy import and_, bindparam, func, insert, true, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
@@ -73,42 +73,131 @@ def add_unit_tree(
     side: str,
     node: Any,
     placements: Mapping[str, Mapping[str, Any]],
-    parent_id: int | None = None,
     off_table: Iterable[str] = (),
-    off_parent: bool = False,
     state: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Unit:
-    """Insert a rules.flanders_fields.book.organisation.Unit tree (id, name, level, kind, base, quality, models,
-    children, source); `placements` maps stand ids to {center, facing_deg}; units named in `off_table`
+    """Insert one force tree (add_unit_trees); its root unit."""
+    (root,) = add_unit_trees(session, [(game_id, side, node)], placements, off_table, state)
+    unit = session.get(Unit, root)
+    assert unit is not None
+    return unit
+
+
+def add_unit_trees(
+    session: Session,
+    trees: Sequence[tuple[int, str, Any]],
+    placements: Mapping[str, Mapping[str, Any]],
+    off_table: Iterable[str] = (),
+    state: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[int]:
+    """Insert rules.core.scenario force trees, each (game id, side, node: id, name, level, kind, base, quality,
+    models, children, source); `placements` maps stand ids to {center, facing_deg}; units named in `off_table`
     (reinforcements, off-table batteries) and everything under them start off the table; `state` maps unit
-    ids to the state they start with beside the defaults (a battery limbered)."""
+    ids to the state they start with beside their rule set's defaults (a battery limbered). Returns each
+    tree's root id.
+
+    Every unit is numbered in the order of its tree walked depth first (a parent, then each child's subtree),
+    as the pages list them; the rows are written by one INSERT per thousand units and their parents set by one
+    batched UPDATE, so a round of an event (hundreds of games of hundreds of units) costs a few statements, not
+    one per unit (issue 63)."""
     off = set(off_table)
-    place = placements.get(node.id)
-    row = Unit(
-        game_id=game_id,
-        parent_id=parent_id,
-        side=side,
-        ref=node.id,
-        name=node.name,
-        level=node.level,
-        kind=node.kind,
-        base=node.base,
-        quality=node.quality,
-        models=node.models,
-        is_command=node.kind.endswith("-command"),
-        off_table=off_parent or node.id in off,
-        x=float(place["center"][0]) if place else None,
-        y=float(place["center"][1]) if place else None,
-        facing_deg=float(place.get("facing_deg", 90.0)) if place else None,
-        source=node.source,
-        state={**state_defaults(session, game_id), **(state or {}).get(node.id, {})},
+    kept = state or {}
+    defaults: dict[int, dict[str, Any]] = {}
+    rows: list[dict[str, Any]] = []
+    parents: list[int | None] = []  # each row's parent, by its index in `rows`
+
+    def walk(game_id: int, side: str, node: Any, parent: int | None, off_parent: bool) -> None:
+        if game_id not in defaults:
+            defaults[game_id] = state_defaults(session, game_id)
+        place = placements.get(node.id)
+        rows.append(
+            {
+                "game_id": game_id,
+                "parent_id": None,
+                "side": side,
+                "ref": node.id,
+                "name": node.name,
+                "level": node.level,
+                "kind": node.kind,
+                "base": node.base,
+                "quality": node.quality,
+                "models": node.models,
+                "is_command": node.kind.endswith("-command"),
+                "off_table": off_parent or node.id in off,
+                "x": float(place["center"][0]) if place else None,
+                "y": float(place["center"][1]) if place else None,
+                "facing_deg": float(place.get("facing_deg", 90.0)) if place else None,
+                "source": node.source,
+                "killed": False,
+                "special_uses": {},
+                "state": {**defaults[game_id], **kept.get(node.id, {})},
+                "version": 1,
+            }
+        )
+        parents.append(parent)
+        me = len(rows) - 1
+        for child in node.children:
+            walk(game_id, side, child, me, rows[me]["off_table"])
+
+    roots = []
+    for game_id, side, node in trees:
+        roots.append(len(rows))
+        walk(game_id, side, node, None, False)
+    if not rows:
+        return []
+    session.flush()  # the games first: a Core statement does not flush the session
+    table = Unit.__table__  # type: ignore[attr-defined]
+    # One statement's rows are numbered in the order given (SQLite: the next rowid each; PostgreSQL: the
+    # sequence's next value each), and each batch's after the last's: the ids, sorted, are the rows' in order
+    # (asking RETURNING for that order, SQLAlchemy writes SQLite's rows one statement each).
+    ids = sorted(session.execute(insert(table).returning(table.c.id), rows).scalars())
+    children = [{"b_id": ids[i], "b_parent": ids[p]} for i, p in enumerate(parents) if p is not None]
+    if children:
+        session.execute(
+            update(table).where(table.c.id == bindparam("b_id")).values(parent_id=bindparam("b_parent")),
+            children,
+        )
+    return [ids[i] for i in roots]
+
+
+def copy_units(session: Session, source: int, games: Sequence[int]) -> None:
+    """Every unit of game `source` as it stands copied into each game of `games` (games made of one scenario
+    together: a club event's round, app.services.game_setup.create_games), numbered in the source's order,
+    each copy's parent its own game's copy of the parent. Two statements however many games and units: the
+    database copies the rows (issue 63)."""
+    if not games:
+        return
+    session.flush()  # the games and the source's units first: a Core statement does not flush the session
+    unit, game = Unit.__table__, Game.__table__  # type: ignore[attr-defined]
+    kept = [c.name for c in unit.c if c.name not in ("id", "game_id", "parent_id")]
+    # Inserted in the order selected, each copy's rows are numbered in the source's order (add_unit_trees).
+    rows = (
+        select(game.c.id, *(unit.c[name] for name in kept))
+        .select_from(unit.join(game, true()))
+        .where(unit.c.game_id == source, col(game.c.id).in_(games))
+        .order_by(game.c.id, unit.c.id)
     )
-    session.add(row)
-    session.flush()
-    assert row.id is not None
-    for child in node.children:
-        add_unit_tree(session, game_id, side, child, placements, row.id, off, row.off_table, state)
-    return row
+    session.execute(insert(unit).from_select(["game_id", *kept], rows))
+    # A unit's place in its game (1, 2, ...) is its source's: a copy's parent is the copy at its source's
+    # parent's place.
+    placed = func.row_number().over(partition_by=unit.c.game_id, order_by=unit.c.id).label("place")
+    was = select(unit.c.id, unit.c.parent_id, placed).where(unit.c.game_id == source).cte("was")
+    now = select(unit.c.id, unit.c.game_id, placed).where(col(unit.c.game_id).in_(games)).cte("now")
+    was_parent, now_parent = was.alias("was_parent"), now.alias("now_parent")
+    parents = (
+        select(now.c.id.label("child"), now_parent.c.id.label("parent"))
+        .select_from(
+            now.join(was, was.c.place == now.c.place)
+            .join(was_parent, was_parent.c.id == was.c.parent_id)
+            .join(
+                now_parent,
+                and_(now_parent.c.game_id == now.c.game_id, now_parent.c.place == was_parent.c.place),
+            )
+        )
+        .cte("parents")
+        .prefix_with("MATERIALIZED")  # read once, not again for each unit updated
+    )
+    session.execute(update(unit).where(unit.c.id == parents.c.child).values(parent_id=parents.c.parent))
 
 
 # The unit's own columns; every other field is its rule set's state (`Unit.state`).

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from app.data.schemas_events import MAX_PLAYERS
 from tests.app.events.test_event_day import SCENARIO, new_event, register
 
 
@@ -15,7 +16,9 @@ def test_bounded_writes_and_the_organiser_only(sqlite_client: TestClient) -> Non
     long_name = c.post(f"{url}/players", headers=organiser, json={"players": [{"name": "x" * 81}]})
     assert long_name.status_code == 422 and long_name.json()["field"].endswith("name")
     many = c.post(
-        f"{url}/players", headers=organiser, json={"players": [{"name": f"p{i}"} for i in range(129)]}
+        f"{url}/players",
+        headers=organiser,
+        json={"players": [{"name": f"p{i}"} for i in range(MAX_PLAYERS + 1)]},
     )
     assert many.status_code == 422 and many.json()["field"].endswith("players")
     register(c, event_id, organiser, n=2)
