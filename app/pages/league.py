@@ -35,6 +35,7 @@ router = Router(include_in_schema=False)
 
 COOKIE = league.LEAGUE_COOKIE
 MAX_UPLOAD = 2 * 1024 * 1024  # a bundle file, at most (the door's body limit)
+MAX_FILES = 100  # bundle files in one import: an event day's every table
 
 
 def _not_found(request: Request, e: NotFoundError) -> Response:
@@ -177,15 +178,32 @@ async def import_bundle(
     league_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     async def act(form: Any) -> str:
-        upload = form.get("bundle")
-        if not isinstance(upload, UploadFile):
+        # Several files in one pick: an event's every table (the event's bundles page downloads one a table),
+        # all imported or, one refused, none.
+        uploads = [u for u in form.getlist("bundle")[: MAX_FILES + 1] if isinstance(u, UploadFile)]
+        if not uploads:
             raise Forbidden("choose a bundle file to import")
-        raw = await upload.read(MAX_UPLOAD + 1)
-        if len(raw) > MAX_UPLOAD:
-            raise Forbidden("that file is over 2 MB: a result bundle is smaller")
-        row = league.import_bundle(session, league_id, _bundle_of(raw.decode("utf-8", "replace")))
-        counted = row.club_key in league.trusted(session, league_id)
-        where = "counted" if counted else "waiting for your yes below: its club's key is not trusted yet"
+        if len(uploads) > MAX_FILES:
+            raise Forbidden(f"choose at most {MAX_FILES} bundle files at a time")
+        rows = []
+        for upload in uploads:
+            raw = await upload.read(MAX_UPLOAD + 1)
+            if len(raw) > MAX_UPLOAD:
+                raise Forbidden("that file is over 2 MB: a result bundle is smaller")
+            rows.append(league.import_bundle(session, league_id, _bundle_of(raw.decode("utf-8", "replace"))))
+        trusted = league.trusted(session, league_id)
+        waiting = sum(row.club_key not in trusted for row in rows)
+        if len(rows) > 1:
+            where = (
+                f"{waiting} waiting for your yes below, as their club's key is not trusted yet"
+                if waiting
+                else ""
+            )
+            return (
+                f"Imported {len(rows)} games: {len(rows) - waiting} counted{', ' + where if where else ''}."
+            )
+        row = rows[0]
+        where = "waiting for your yes below: its club's key is not trusted yet" if waiting else "counted"
         return f"Imported {row.a_name} v {row.b_name} ({row.event}, round {row.round}, table {row.table}): {where}."
 
     return await _organiser_write(request, session, settings, league_id, act)
