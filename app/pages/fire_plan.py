@@ -22,7 +22,7 @@ from app.guard import auth
 from app.guard.auth import Viewer, new_salt
 from app.pages.common import error_message
 from app.pages.seats import Seat, game_page
-from app.services import fireplans, games, rehearsal, scenarios, seats, turns
+from app.services import fireplans, games, rehearsal, scenarios, seats, tournaments, turns
 from app.services.markers import rules_of, snapshot_of
 from app.services.table import table_of
 from app.services.unit_names import display_names, full_names
@@ -84,6 +84,9 @@ def _plan_context(
         "plans": plans,
         "plan": plans.get(chosen),
         "error": error,
+        # Where a seat lands in set-up: an event's table page (its result, the round timer) one tap away, as
+        # from the map (issue 63).
+        "event_table": tournaments.table_link(session, game.pk),
         **plan_form(
             game,
             [

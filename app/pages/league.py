@@ -23,7 +23,7 @@ from app.core.routing import Router
 from app.core.writing import unit_of_work
 from app.data.schemas_league import ResultBundle
 from app.deps import SessionDep, SettingsDep
-from app.errors import Forbidden, TooManyRequests, Unauthorized, model_refusal, sentence
+from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized, model_refusal, sentence
 from app.guard import security
 from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_many
 from app.pages.seats import COOKIE_AGE
@@ -35,6 +35,7 @@ router = Router(include_in_schema=False)
 
 COOKIE = league.LEAGUE_COOKIE
 MAX_UPLOAD = 2 * 1024 * 1024  # a bundle file, at most (the door's body limit)
+MAX_FILES = 100  # bundles (and files) in one import: an event day's every table
 
 
 def _not_found(request: Request, e: NotFoundError) -> Response:
@@ -161,15 +162,17 @@ async def _organiser_write(
     return _league(league_id, request, session, settings, said=said) if said else _back(league_id)
 
 
-def _bundle_of(text: str) -> ResultBundle:
-    """The uploaded file as a bundle: one JSON object, typed field by field (a refusal names the field)."""
+def _bundles_of(text: str) -> list[ResultBundle]:
+    """The uploaded file as bundles: one JSON object (a table's bundle) or a list of them (an event's every
+    table, as its bundles page downloads them in one file), typed field by field (a refusal names the field)."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):  # not JSON, or nested past what the parser follows
         raise Forbidden("that file is not a result bundle: choose the .json file the club exported") from None
-    if not isinstance(data, dict):
+    items = data if isinstance(data, list) else [data]
+    if not items or len(items) > MAX_FILES or not all(isinstance(i, dict) for i in items):
         raise Forbidden("that file is not a result bundle: choose the .json file the club exported")
-    return ResultBundle.model_validate(data)
+    return [ResultBundle.model_validate(i) for i in items]
 
 
 @router.post("/leagues/{league_id:int}/import", response_class=HTMLResponse)
@@ -177,15 +180,35 @@ async def import_bundle(
     league_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     async def act(form: Any) -> str:
-        upload = form.get("bundle")
-        if not isinstance(upload, UploadFile):
+        # Several files in one pick, each one table's bundle or an event's every table: all imported or, one
+        # refused, none.
+        uploads = [u for u in form.getlist("bundle")[: MAX_FILES + 1] if isinstance(u, UploadFile)]
+        if not uploads:
             raise Forbidden("choose a bundle file to import")
-        raw = await upload.read(MAX_UPLOAD + 1)
-        if len(raw) > MAX_UPLOAD:
-            raise Forbidden("that file is over 2 MB: a result bundle is smaller")
-        row = league.import_bundle(session, league_id, _bundle_of(raw.decode("utf-8", "replace")))
-        counted = row.club_key in league.trusted(session, league_id)
-        where = "counted" if counted else "waiting for your yes below: its club's key is not trusted yet"
+        if len(uploads) > MAX_FILES:
+            raise Forbidden(f"choose at most {MAX_FILES} bundle files at a time")
+        bundles: list[ResultBundle] = []
+        for upload in uploads:
+            raw = await upload.read(MAX_UPLOAD + 1)
+            if len(raw) > MAX_UPLOAD:
+                raise Forbidden("that file is over 2 MB: a result bundle is smaller")
+            bundles += _bundles_of(raw.decode("utf-8", "replace"))
+        if len(bundles) > MAX_FILES:
+            raise Forbidden(f"choose at most {MAX_FILES} tables' bundles at a time")
+        # Every bundle read and checked before any is kept: on SQLite a bundle's savepoint, released at the
+        # outermost level, commits it, so a refusal after it would not undo it.
+        for bundle in bundles:
+            league.verify_bundle(session, bundle)
+        rows = [league.import_bundle(session, league_id, bundle) for bundle in bundles]
+        trusted = league.trusted(session, league_id)
+        waiting = sum(row.club_key not in trusted for row in rows)
+        if len(rows) > 1:
+            where = (
+                f", {waiting} waiting for your yes below (a club's key not trusted yet)" if waiting else ""
+            )
+            return f"Imported {len(rows)} games: {len(rows) - waiting} counted{where}."
+        row = rows[0]
+        where = "waiting for your yes below: its club's key is not trusted yet" if waiting else "counted"
         return f"Imported {row.a_name} v {row.b_name} ({row.event}, round {row.round}, table {row.table}): {where}."
 
     return await _organiser_write(request, session, settings, league_id, act)
@@ -284,6 +307,22 @@ def _bundles(
 async def download_bundle(
     event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
+    return await _download(event_id, [table_id], request, session, settings)
+
+
+@router.post("/events/{event_id:int}/bundles", response_class=HTMLResponse)
+async def download_every_bundle(
+    event_id: int, request: Request, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """Every settled table's bundle in one file, one tap (a league imports the file whole)."""
+    return await _download(event_id, None, request, session, settings)
+
+
+async def _download(
+    event_id: int, table_ids: list[int] | None, request: Request, session: Session, settings: Settings
+) -> Response:
+    """The tables' signed bundles as a file to download: one table's bundle, or (table_ids None) a list of
+    every settled table's."""
     form = await request.form()
     club = " ".join(str(form.get("club", "")).split())[:80]
     try:
@@ -291,16 +330,32 @@ async def download_bundle(
             session, settings.secret_key, event_id, request.cookies.get(tournaments.ORGANISER_COOKIE)
         )
         key = signing.result_key(settings.var_dir)
-        bundle = league.export_bundle(session, key, club, event_id, table_id)
+        ids = table_ids if table_ids is not None else _settled_ids(session, event_id)
+        bundles = [league.export_bundle(session, key, club, event_id, t) for t in ids]
     except (Unauthorized, Forbidden):
         return RedirectResponse(f"/events/{event_id}", status_code=303)
     except signing.DamagedKey as e:
         return _bundles(event_id, request, session, settings, error=str(e))
     except USER_ERRORS as e:
         return _bundles(event_id, request, session, settings, error=error_message(e))
-    name = f"event-{event_id}-round-{bundle.round}-table-{bundle.table}.json"
+    if table_ids is None:
+        name = f"event-{event_id}-every-table.json"
+        body = "[" + ",".join(b.model_dump_json() for b in bundles) + "]"
+    else:
+        name = f"event-{event_id}-round-{bundles[0].round}-table-{bundles[0].table}.json"
+        body = bundles[0].model_dump_json()
     return Response(
-        bundle.model_dump_json(),
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        body, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'}
     )
+
+
+def _settled_ids(session: Session, event_id: int) -> list[int]:
+    ids = [
+        t.pk
+        for r in tournaments.rounds_of(session, event_id)
+        for t in sorted(tournaments.tables_of(session, r.pk), key=lambda t: t.table)
+        if t.status in tournaments.SETTLED
+    ]
+    if not ids:
+        raise Conflict("no table's result is settled yet: both players confirm it, or you set it")
+    return ids

@@ -58,7 +58,7 @@ def test_a_league_by_taps(new_page: Any, tmp_path: Path) -> None:
     fingerprint = page.locator(".lg-fp code").inner_text()
     tall_enough(page, "Back to the event", "The leagues")
     at_every_size(page, "event-bundles")
-    page.get_by_label("Your club, as the league shows it").fill(CLUB)
+    page.locator(".lg-list li").get_by_label("Your club, as the league shows it").fill(CLUB)
     with page.expect_download() as download:
         page.get_by_role("button", name="Download round 1, table 1").click()
     path = tmp_path / download.value.suggested_filename

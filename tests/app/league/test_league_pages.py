@@ -72,3 +72,32 @@ def test_a_server_with_an_organiser_key_asks_for_it_to_start_a_league(
         assert made.status_code == 303
         c.cookies.clear()  # a script with no cookie: the API asks for the key too
         assert c.post("/api/v1/leagues", json={"name": "L"}).status_code == 401
+
+
+def test_an_event_days_bundles_import_in_one_pick(sqlite_client: TestClient) -> None:
+    """Several files in one pick and a file of an event's every table (its bundles page's one file) import
+    together; one refused, none is kept (issue 63)."""
+    c = sqlite_client
+    made = c.post("/leagues", data=form(c, {"name": "Flanders league"}), follow_redirects=False)
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    key = Ed25519PrivateKey.generate()
+
+    def files(*contents: object) -> list[tuple[str, tuple[str, bytes, str]]]:
+        return [
+            ("bundle", (f"{i}.json", json.dumps(b).encode(), "application/json"))
+            for i, b in enumerate(contents)
+        ]
+
+    bad = c.post(
+        f"/leagues/{league_id}/import",
+        data=form(c),
+        files=files(signed(key, table=1), [signed(key, table=2), signed(key, players={"attacker": 1})]),
+    ).text
+    assert "bundle.players.attacker" in bad and c.get(f"/api/v1/leagues/{league_id}/results").json() == []
+    said = c.post(
+        f"/leagues/{league_id}/import",
+        data=form(c),
+        files=files(signed(key, table=1), [signed(key, table=2), signed(key, table=3)]),
+    ).text
+    assert "Imported 3 games: 0 counted, 3 waiting for your yes below" in said
+    assert len(c.get(f"/api/v1/leagues/{league_id}/results").json()) == 3
