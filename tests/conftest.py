@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import os
+import secrets
 import shutil
 import sqlite3
 import sys
@@ -82,6 +83,51 @@ def _rule_set_routes_built_once() -> None:
     rulesets = sys.modules.get("app.routes.rulesets")
     if rulesets is not None:  # else nothing collected in this process imports the app
         rulesets.build_routers = functools.cache(rulesets.build_routers)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _sqlite_schema_checked_once() -> Iterator[None]:
+    """Every app checks its database's schema at its start (check_schema: ~20 ms of CPU on SQLite, some 170
+    reflection queries), and almost every test starts an app on a copy of one template: each process checks a
+    SQLite schema once and answers the same for a database whose schema, revision and models are the same
+    (what schema_problem reads). A database that differs in any of them (a migration test's, a drifted one)
+    is checked in full; tests/app/core tests check_schema itself."""
+    main = sys.modules.get("app.main")
+    if main is None:  # nothing collected in this process imports the app
+        yield
+        return
+    from sqlmodel import SQLModel
+
+    from app.core.db import SchemaError, head_revision, schema_problem
+
+    answers: dict[tuple[Any, ...], str | None] = {}
+    tables = SQLModel.metadata.tables
+
+    def check_schema(engine: Engine) -> None:
+        if engine.url.get_backend_name() != "sqlite":
+            problem = schema_problem(engine)
+        else:
+            with engine.connect() as conn:
+                schema = conn.exec_driver_sql("SELECT type, name, tbl_name, sql FROM sqlite_master").all()
+                names = {row[1] for row in schema}
+                revision = (
+                    conn.exec_driver_sql("SELECT version_num FROM alembic_version").all()
+                    if "alembic_version" in names
+                    else None
+                )
+            models = [
+                (name, len(t.columns), len(t.indexes), len(t.constraints)) for name, t in tables.items()
+            ]
+            key = (frozenset(map(tuple, schema)), str(revision), head_revision(), tuple(models))
+            if key not in answers:
+                answers[key] = schema_problem(engine)
+            problem = answers[key]
+        if problem:
+            raise SchemaError(problem)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(main, "check_schema", check_schema)
+        yield
 
 
 # The tiers, lowest first: each fact is proved at the lowest that can prove it.
@@ -319,11 +365,16 @@ def _every_client_checks_refusals() -> Iterator[None]:
         yield
 
 
-def make_client(url: str, var_dir: Path) -> TestClient:
+# The fixtures' apps share one secret key: each would otherwise write its own into its new data folder, two
+# fsyncs per test. A test of the key the data folder keeps passes secret_key="" (tests/app/core/test_data_folder.py).
+_SECRET_KEY = secrets.token_urlsafe(48)
+
+
+def make_client(url: str, var_dir: Path, secret_key: str = _SECRET_KEY) -> TestClient:
     from app.core.config import Settings
     from app.main import create_app
 
-    return TestClient(create_app(Settings(database_url=url, var_dir=var_dir)))
+    return TestClient(create_app(Settings(database_url=url, var_dir=var_dir, secret_key=secret_key)))
 
 
 @pytest.fixture

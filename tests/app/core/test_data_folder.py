@@ -70,7 +70,7 @@ def test_the_data_folder_and_the_database_files_are_the_owners_alone(
     url = sqlite_url(var) if backend == "sqlite" else migrated_url
     if backend == "sqlite":
         migrate(url)
-    with make_client(url, var) as c:
+    with make_client(url, var, secret_key="") as c:
         assert c.post("/api/v1/games", json={"scenario": "mons-1914"}).status_code == 201
         made = sorted(p.name for p in var.iterdir())
         assert mode(var) == 0o700
@@ -82,7 +82,7 @@ def test_the_data_folder_and_the_database_files_are_the_owners_alone(
     var.chmod(0o755)
     for p in var.iterdir():
         p.chmod(0o644)
-    with make_client(url, var) as c:
+    with make_client(url, var, secret_key="") as c:
         assert c.get("/healthz").status_code == 200
         assert mode(var) == 0o700 and {mode(p) for p in var.iterdir()} == {0o600}
 
