@@ -195,10 +195,7 @@ async def import_bundle(
             bundles += _bundles_of(raw.decode("utf-8", "replace"))
         if len(bundles) > MAX_FILES:
             raise Forbidden(f"choose at most {MAX_FILES} tables' bundles at a time")
-        # Every bundle read and checked before any is kept: on SQLite a bundle's savepoint, released at the
-        # outermost level, commits it, so a refusal after it would not undo it.
-        for bundle in bundles:
-            league.verify_bundle(session, bundle)
+        league.hold(session, league_id)
         rows = [league.import_bundle(session, league_id, bundle) for bundle in bundles]
         trusted = league.trusted(session, league_id)
         waiting = sum(row.club_key not in trusted for row in rows)

@@ -38,6 +38,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from pydantic import ValidationError
 from sqlalchemy import select as sa_select
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
@@ -321,6 +322,13 @@ def checked_words(settled: str) -> str:
     if settled == "confirmed":
         return "Signature, hashes and the game's record checked: the result is the one the game ended with."
     return "Signature, hashes and the game's record checked; the result was set by its organiser, not by the game."
+
+
+def hold(session: Session, league_id: int) -> None:
+    """Take the league's row before keeping bundles: imports into one league wait for each other, and on SQLite
+    the write transaction begins here, so that each bundle's savepoint nests inside it (a savepoint opened with
+    no transaction around it commits when released, and a refusal after it would not undo it)."""
+    session.execute(update(League).where(col(League.id) == league_id).values(id=League.id))
 
 
 def import_bundle(session: Session, league_id: int, bundle: ResultBundle) -> LeagueGame:

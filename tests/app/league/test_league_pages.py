@@ -94,6 +94,21 @@ def test_an_event_days_bundles_import_in_one_pick(sqlite_client: TestClient) -> 
         files=files(signed(key, table=1), [signed(key, table=2), signed(key, players={"attacker": 1})]),
     ).text
     assert "bundle.players.attacker" in bad and c.get(f"/api/v1/leagues/{league_id}/results").json() == []
+    # A refusal only the keeping finds (the same table twice with another result): still none kept. On SQLite
+    # the first bundle's savepoint, with no transaction around it, committed it (issue 63's hostile pass).
+    other = {
+        "winner": "defender",
+        "points": {"attacker": 1, "defender": 9},
+        "losses": {"attacker": 4, "defender": 1},
+    }
+    twice = c.post(
+        f"/leagues/{league_id}/import",
+        data=form(c),
+        files=files(
+            signed(key, table=1), signed(key, table=1, result={**other, "reason": "set by the organiser"})
+        ),
+    ).text
+    assert "with another result" in twice and c.get(f"/api/v1/leagues/{league_id}/results").json() == []
     said = c.post(
         f"/leagues/{league_id}/import",
         data=form(c),
