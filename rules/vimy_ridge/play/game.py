@@ -724,8 +724,12 @@ def replacement_refused(
 def _steps_restored(snapshot: Snapshot, unit: UnitState, values: Mapping[str, Any]) -> int:
     """How many replacements an edit spends (the replacement-steps erratum): by default each step a counter
     gets back (eliminated to depleted, depleted to full) is one; read otherwise, an eliminated unit brought
-    back is one whatever its strength."""
+    back is one whatever its strength. A counter off the map but not eliminated (set up off it) comes on as a
+    replacement too: one, unless it came back this night already (its return made in two edits)."""
     by_unit = VimyRidge().context(None, snapshot.variants).value("replacement-steps") == "unit"
+    off_map = not unit.state.get("eliminated") and not unit.state.get("hex") and snapshot.turn >= 1
+    if off_map and values.get("hex") and unit.id not in this_turn(snapshot, ENTERED).get("ids", ()):
+        return 1
     before = 2 if unit.state.get("eliminated") else 1 if unit.state.get("depleted") else 0
     eliminated = values.get("eliminated", unit.state.get("eliminated"))
     depleted = values.get("depleted", unit.state.get("depleted"))

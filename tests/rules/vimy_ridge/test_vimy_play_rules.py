@@ -226,6 +226,8 @@ def test_a_combat_result_is_applied_only_to_a_counter_of_this_phase_s_attack_as_
         "movement",
         "zoc",
         "stacking",
+        "combat-move",
+        "attack-once",
     ],
 )
 def test_each_reading_the_code_makes_is_an_erratum_with_both_readings(eid: str) -> None:
@@ -417,3 +419,19 @@ def test_the_attackers_are_distinct_ids_naming_the_card_s_counter(given: Any) ->
             snap, Roll(resolver="attack", unit_id=1, target_id=2, fields={"attackers": given})
         )
     assert e.value.field == "fields.attackers"
+
+
+def test_a_counter_off_the_map_comes_on_only_as_one_of_the_night_s_replacements() -> None:
+    # The hostile pass: a full-strength counter off the map (hex "") came on at night free of 11.3's two.
+    off = counter(1, ALLIED, "", movement_allowance=2)
+    snap = table(
+        off, counter(2, GERMAN, "1505"), turn=NIGHT, step=MOVEMENT, trench_hexsides=[["0302", "0402"]]
+    )
+    enter = EditUnit(unit_id=1, version=1, values={"hex": "0302"})
+    spent = replace(snap, board={**snap.board, "replacements": {"turn": NIGHT, ALLIED: 2}})
+    said = refusals(spent, enter)
+    assert said and "Two replacements a side" in said[0]
+    came = snap.after(VIMY_GAME.play(snap, enter).changes)
+    assert came.board["replacements"][ALLIED] == 1
+    said = refusals(replace(snap, turn=2), enter)  # by day: none
+    assert said and "night" in said[0]
