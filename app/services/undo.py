@@ -80,6 +80,11 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
         # Taken back, a card read would return to the pack: draw, read, take back, and the cards that never
         # come up are the opponent's hand.
         raise Forbidden("a card drawn stays drawn: only the referee may take a draw back")
+    terms = rules_of(game).book.roll_terms
+    by_server = ev.kind == "roll" and bool((ev.payload.get("resolution") or {}).get("rolled_by_server"))
+    if by_server and terms.rolled_dice_stand and not viewer.is_referee:
+        # Undone, it is rolled again until it suits: the game's die stands, the referee's call alone.
+        raise Forbidden("a die the game rolled stands: undoing that roll is the referee's call")
     asks_log = (
         not viewer.is_referee and game.status != "finished"
     )  # only a player's undo reads the log's ends

@@ -12,7 +12,7 @@ from typing import Any
 from rules.core.records import SetBoard, Snapshot
 from rules.core.ruleset import Erratum, Reading
 from rules.vimy_ridge.data import CRT_SOURCE
-from rules.vimy_ridge.ruleset import VimyRidge
+from rules.vimy_ridge.ruleset import VimyRidge, cite
 
 ATTACKS = "attacks"  # the board key: {"phase": [turn, side, step], "attacks": [...]}
 SRC_RESULTS = "Fire & Movement standard rules (not in the exclusive rules): the players apply each result"
@@ -54,8 +54,10 @@ def _kept(snapshot: Snapshot, attacks: Sequence[Mapping[str, Any]], why: str) ->
 
 
 def recorded(snapshot: Snapshot, attackers: Sequence[int], defender: int, result: str) -> SetBoard:
-    """An attack rolled: its counters and its result kept for this phase."""
-    attack = {"attackers": list(attackers), "defender": defender, "result": result, "applied": {}}
+    """An attack rolled: its counters, the defender's hex (the one hex an advance enters) and its result kept
+    for this phase."""
+    at = next((str(u.state.get("hex") or "") for u in snapshot.units if u.id == defender), "")
+    attack = {"attackers": list(attackers), "defender": defender, "hex": at, "result": result, "applied": {}}
     return _kept(snapshot, [*this_phase(snapshot), attack], f"the attack's result {result} recorded")
 
 
@@ -67,16 +69,38 @@ def _part(attack: Mapping[str, Any], unit_id: int) -> str | None:
 
 def results_open(snapshot: Snapshot, unit_id: int) -> tuple[str, ...]:
     """The results the players may still apply to the counter: those its attacks this phase gave its part
-    (the crt-codes erratum's reading), less those applied already."""
+    (the crt-codes erratum's reading), once per attack: a result applied to the counter (one choice of those
+    it allows) closes that attack's result for it."""
     codes = VimyRidge().context(None, snapshot.variants).value("crt-codes")
     out: list[str] = []
     for attack in this_phase(snapshot):
         part = _part(attack, unit_id)
-        if part is None:
+        if part is None or attack.get("applied", {}).get(str(unit_id)):
             continue
-        done = attack.get("applied", {}).get(str(unit_id), ())
-        out += [c for c in codes.get(attack["result"], {}).get(part, ()) if c not in done]
+        out += list(codes.get(attack["result"], {}).get(part, ()))
     return tuple(dict.fromkeys(out))
+
+
+def giving(snapshot: Snapshot, unit_id: int, choice: str) -> dict[str, Any] | None:
+    """The first attack of this phase whose result still lets the players apply `choice` to the counter."""
+    codes = VimyRidge().context(None, snapshot.variants).value("crt-codes")
+    for attack in this_phase(snapshot):
+        part = _part(attack, unit_id)
+        done = attack.get("applied", {}).get(str(unit_id))
+        if part and not done and choice in codes.get(attack["result"], {}).get(part, ()):
+            return attack
+    return None
+
+
+def attacked_already(snapshot: Snapshot, attackers: Sequence[int], defender: int | None) -> str:
+    """Why the attack repeats one of this phase ("" when it does not): a counter attacks once a combat phase
+    and a defender is attacked once (the attack-once erratum)."""
+    for attack in this_phase(snapshot):
+        if set(attackers) & set(attack.get("attackers", ())):
+            return "attacker"
+        if defender is not None and attack.get("defender") == defender:
+            return "defender"
+    return ""
 
 
 def in_attack(snapshot: Snapshot, unit_id: int) -> str:
@@ -86,13 +110,11 @@ def in_attack(snapshot: Snapshot, unit_id: int) -> str:
 
 def applied(snapshot: Snapshot, unit_id: int, choice: str) -> tuple[SetBoard, ...]:
     """The result marked applied to the counter on the first of its attacks that gave it (none: nothing)."""
-    codes = VimyRidge().context(None, snapshot.variants).value("crt-codes")
     attacks = this_phase(snapshot)
+    first = giving(snapshot, unit_id, choice)
     for attack in attacks:
-        part = _part(attack, unit_id)
-        done = list(attack.get("applied", {}).get(str(unit_id), ()))
-        if part and choice in codes.get(attack["result"], {}).get(part, ()) and choice not in done:
-            attack["applied"] = {**attack.get("applied", {}), str(unit_id): [*done, choice]}
+        if first is not None and attack == first:
+            attack["applied"] = {**attack.get("applied", {}), str(unit_id): [choice]}
             return (_kept(snapshot, attacks, f"{choice} applied for the attack's {attack['result']}"),)
     return ()
 
@@ -122,5 +144,50 @@ VimyRidge.add_errata(
         default="by-letter",
         note="The letter codes are explained by the Fire & Movement standard rules, which the library does not "
         "hold; the exclusive rules print the table only.",
+    ),
+    Erratum(
+        "combat-move",
+        "How far a retreat or an advance goes, and where (the CRT's numbers, A1 to D3, are not explained here)",
+        (
+            Reading(
+                "one-hex",
+                "A retreat is one hex, into a hex next to the counter and farther from each enemy counter of its "
+                "attack; an advance only into the hex the defender left; neither onto an occupied hex.",
+                f"{CRT_SOURCE}; {SRC_RESULTS}",
+                "adjacent",
+            ),
+            Reading(
+                "players-count",
+                "The players count a retreat's and an advance's hexes as the standard rules say; the app keeps "
+                "them off occupied hexes only.",
+                SRC_RESULTS,
+                "players",
+            ),
+        ),
+        default="one-hex",
+        note="Retreats and advances are the Fire & Movement standard rules', which the library does not hold: "
+        "bounded to the adjacent hexes until the players read them otherwise.",
+    ),
+    Erratum(
+        "attack-once",
+        "How often a counter attacks, and is attacked, in one combat phase",
+        (
+            Reading(
+                "once",
+                "Each counter attacks at most once a combat phase, and each enemy counter is attacked at most "
+                "once (18.3's 'the same attack upon the same enemy unit': one attack on it).",
+                f"{cite('18.3 Divisional Integrity')}; {SRC_RESULTS}",
+                True,
+            ),
+            Reading(
+                "players-call",
+                "The players keep to the standard rules' attacks; the app takes any number.",
+                SRC_RESULTS,
+                False,
+            ),
+        ),
+        default="once",
+        note="The standard Fire & Movement rules (one attack per unit and per defender a phase) are not in "
+        "the library; the exclusive rules say only that one division's units attack together (18.3).",
     ),
 )

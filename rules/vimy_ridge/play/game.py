@@ -126,16 +126,17 @@ EDIT_ACTS = {
 }
 
 
-# A combat's result the players apply to either side's counters, by either seat at the table (the log says
-# who): the standard rules' choices (Book.shared_edits), applied only in the combat phase (`edit_refused`).
+# A combat's result each player applies to his own counters (the Fire & Movement standard rules: the owning
+# player applies a result to his units, choosing how to take a loss where it lets him; the attacker advances
+# with his own): the standard rules' choices, applied only in the combat phase (`edit_refused`).
 COMBAT_RESULTS = ("retreated", "advanced", "depleted", "eliminated")
 
 
 def card_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
     """What a counter's card offers to apply: in the combat phase, a combat's result (a step lost, the counter
-    eliminated) by either seat; else a step lost or the counter eliminated (a bombardment hit, as the players
-    read it), or, eliminated, its return as a replacement (a night turn's; the act pipeline refuses it
-    otherwise)."""
+    eliminated) by its owner; else a step lost (a bombardment hit, as the players read it), or, eliminated, its
+    return as a replacement (a night turn's; the act pipeline refuses it otherwise). Elimination is a combat's
+    result or the referee's override, never offered outside one."""
     u = snapshot.unit(unit_id)
     if u.level != COUNTER:
         return ()
@@ -161,7 +162,6 @@ def card_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
     else:
         rebuilt = EditChoice(False, "Rebuilt (a replacement)")
         out.append(StandEdit("Rebuild", "depleted", u.id, "11.3, 11.6: two replacements a night", (rebuilt,)))
-    out.append(StandEdit("Eliminate", "eliminated", u.id, SRC_RESULTS, (EditChoice(True, "Eliminated"),)))
     return tuple(out)
 
 
@@ -291,8 +291,19 @@ class VimyTurn(GameRules):
             strengths_checked(act.values, unit.state)
             if placed := placed_refused(snapshot, unit.side, unit.id, act.values, setting_up):
                 return placed
-            if setting_up:  # a combat result, which either seat may apply, follows an attack
+            if setting_up:  # a combat result follows an attack
                 return result_out_of_phase(snapshot, act.values)
+            if (
+                act.values.get("hex") == ""
+                and unit.state.get("hex")
+                and act.values.get("eliminated") is not True
+            ):
+                # In play a counter leaves the map only as it is eliminated (edited() clears its hex then).
+                raise RulesError(
+                    "hex",
+                    "A counter leaves the map only when eliminated by a combat result (standard rules).",
+                    source=SRC_RESULTS,
+                )
         if setting_up:
             return ()
         if snapshot.turn > LAST_TURN:
@@ -386,7 +397,9 @@ def move_refused(snapshot: Snapshot, unit: UnitState, to: str) -> tuple[Refusal,
             ),
         )
     origin = hexmap.began(snapshot, unit)
-    far = hexmap.apart(snapshot, origin, to) if origin else 0
+    if not origin:  # off the map: it comes back only as a replacement (replacement_refused), never free
+        return (_back_only_as_replacement(),)
+    far = hexmap.apart(snapshot, origin, to)
     if far > allowance:
         return (
             _refused_now(
@@ -398,11 +411,31 @@ def move_refused(snapshot: Snapshot, unit: UnitState, to: str) -> tuple[Refusal,
     return ()
 
 
+def _back_only_as_replacement() -> Refusal:
+    return _refused_now(
+        "An eliminated or off-map counter returns only as a replacement, at night (11.3, 11.6, 13.1).",
+        "eliminated units return as replacements in the movement phase of a night game turn",
+        SRC_REPLACE,
+    )
+
+
 def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
-    """What the rules of play forbid of a counter's edit: a move at night (13.1) but a replacement entering; a
+    """What the rules of play forbid of a counter's edit: an elimination but by a combat's result; an
+    eliminated counter placed but as a replacement; a move at night (13.1) but a replacement entering; a
     replacement by day, beyond two a side a night, or rebuilding a counter that moved that night (11.3, 11.6)."""
     unit = snapshot.unit(act.unit_id)
     values = act.values
+    gone = bool(unit.state.get("eliminated"))
+    if values.get("eliminated") is True and not gone and choice_of(snapshot, unit, values) != "eliminated":
+        return (
+            _refused_now(
+                "A counter is eliminated only by a combat result or the referee's override (standard rules).",
+                "a unit is eliminated by a combat's or a bombardment's result, never by its owner's choice",
+                SRC_RESULTS,
+            ),
+        )
+    if gone and values.get("hex") and values.get("eliminated") is not False:
+        return (_back_only_as_replacement(),)
     is_night, night_source = night(snapshot)
     restored = _steps_restored(snapshot, unit, values)
     if restored and not is_night:
@@ -463,7 +496,7 @@ def edit_refused(snapshot: Snapshot, act: EditUnit) -> tuple[Refusal, ...]:
                     ctx.citation("combat-phase-move"),
                 ),
             )
-        return ()  # a retreat or an advance (`edited` records which)
+        return combat_move_refused(snapshot, unit, str(values["hex"]), choice_of(snapshot, unit, values))
     if snapshot.turn == 1 and unit.side == ALLIED and step == "movement":
         return (
             _refused_now(
@@ -494,7 +527,7 @@ def entering(snapshot: Snapshot, unit: UnitState, values: Mapping[str, Any]) -> 
 
 
 def result_out_of_phase(snapshot: Snapshot, values: Mapping[str, Any]) -> tuple[Refusal, ...]:
-    """A combat's result (which either seat may apply, `Book.shared_edits`) only in the combat phase."""
+    """A combat's result only in the combat phase."""
     if values.get("applied_result") in COMBAT_RESULTS and step_of(snapshot) != "combat":
         return (
             _refused_now(
@@ -535,6 +568,71 @@ def result_refused(snapshot: Snapshot, unit: UnitState, choice: str) -> tuple[Re
             VimyRidge().context(None, snapshot.variants).citation("crt-codes"),
         ),
     )
+
+
+def combat_move_refused(snapshot: Snapshot, unit: UnitState, to: str, choice: str) -> tuple[Refusal, ...]:
+    """A counter moved in the combat phase retreats or advances as its attack's result lets it (the
+    combat-move erratum): never onto an occupied hex; by default a retreat one hex away from the enemy counters
+    of its attack, an advance only into the hex the defender left."""
+    ctx = VimyRidge().context(None, snapshot.variants)
+    source = ctx.citation("combat-move")
+    if choice not in ("retreated", "advanced"):
+        return (
+            _refused_now(
+                "In the combat phase a counter moves only to retreat or advance (standard rules).",
+                "a counter moves in the combat phase only as its attack's result says",
+                source,
+            ),
+        )
+    if any(
+        u.id != unit.id and u.state.get("hex") == to and not u.state.get("eliminated")
+        for u in counters(snapshot)
+    ):
+        return (
+            _refused_now(
+                f"Hex {to} is occupied: a retreat or an advance ends in an empty hex (standard rules).",
+                "a retreat or an advance never ends in an occupied hex (the combat-move erratum)",
+                source,
+            ),
+        )
+    attack = combat.giving(snapshot, unit.id, choice)
+    if attack is None or ctx.value("combat-move") != "adjacent":
+        return ()
+    here = str(unit.state.get("hex") or "")
+    if choice == "advanced":
+        left = str(attack.get("hex") or "")
+        if left and to != left:
+            return (
+                _refused_now(
+                    f"An advance enters only hex {left}, the hex the defender left (standard rules).",
+                    "the attackers may advance into the hex the defender vacated",
+                    source,
+                ),
+            )
+        return ()
+    far = hexmap.apart(snapshot, here, to) if here else 0
+    if far != 1:
+        return (
+            _refused_now(
+                f"A retreat is one hex: hex {to} is {far} hexes from hex {here} (standard rules).",
+                "a retreat is into a hex next to the counter (the combat-move erratum)",
+                source,
+            ),
+        )
+    ids = [attack["defender"]] if unit.id in attack.get("attackers", ()) else attack.get("attackers", ())
+    for enemy in (snapshot.by_id[i] for i in ids if i in snapshot.by_id):
+        there = str(enemy.state.get("hex") or "")
+        standing = there and not enemy.state.get("eliminated")
+        if standing and hexmap.apart(snapshot, to, there) <= hexmap.apart(snapshot, here, there):
+            return (
+                _refused_now(
+                    f"A retreat moves away from the attack: hex {to} is no farther from hex {there} "
+                    "(standard rules).",
+                    "a retreat is away from the enemy counters of its attack (the combat-move erratum)",
+                    source,
+                ),
+            )
+    return ()
 
 
 def replacement_refused(
@@ -626,8 +724,12 @@ def replacement_refused(
 def _steps_restored(snapshot: Snapshot, unit: UnitState, values: Mapping[str, Any]) -> int:
     """How many replacements an edit spends (the replacement-steps erratum): by default each step a counter
     gets back (eliminated to depleted, depleted to full) is one; read otherwise, an eliminated unit brought
-    back is one whatever its strength."""
+    back is one whatever its strength. A counter off the map but not eliminated (set up off it) comes on as a
+    replacement too: one, unless it came back this night already (its return made in two edits)."""
     by_unit = VimyRidge().context(None, snapshot.variants).value("replacement-steps") == "unit"
+    off_map = not unit.state.get("eliminated") and not unit.state.get("hex") and snapshot.turn >= 1
+    if off_map and values.get("hex") and unit.id not in this_turn(snapshot, ENTERED).get("ids", ()):
+        return 1
     before = 2 if unit.state.get("eliminated") else 1 if unit.state.get("depleted") else 0
     eliminated = values.get("eliminated", unit.state.get("eliminated"))
     depleted = values.get("depleted", unit.state.get("depleted"))
@@ -723,6 +825,20 @@ def attack_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     if refused := not_adjacent(snapshot, attackers, target):
         return refused
     # 14.1: a unit attacked in No Man's Land "is never advantaged by a trench line": no trench line forced.
+    ctx = VimyRidge().context(None, snapshot.variants)
+    again = ctx.value("attack-once") and combat.attacked_already(
+        snapshot, [u.id for u in attackers], act.target_id
+    )
+    if again:
+        return (
+            _refused_now(
+                "Each counter attacks once a combat phase: one of these has attacked already (standard rules)."
+                if again == "attacker"
+                else "An enemy counter is attacked once a combat phase: this one has been (standard rules).",
+                "one attack by each unit and on each enemy unit a combat phase (the attack-once erratum)",
+                ctx.citation("attack-once"),
+            ),
+        )
     crossing = (
         target is not None
         and _crosses_trench(snapshot, attackers, target)
@@ -822,9 +938,28 @@ def bombard_refused(snapshot: Snapshot, act: Roll) -> tuple[Refusal, ...]:
     return ()
 
 
+def attacker_ids(given: Any, unit_id: int | None) -> list[int]:
+    """The attacking counters' ids as sent (`fields.attackers`; none: the card's own counter): a list of
+    distinct ids naming the card's counter (a RulesError naming the field)."""
+    if given is None or given == []:
+        return [unit_id] if unit_id is not None else []
+    if not isinstance(given, list | tuple) or any(
+        not isinstance(i, int) or isinstance(i, bool) for i in given
+    ):
+        raise RulesError("fields.attackers", "List the attacking counters' ids (18.3).", source=SRC_INTEGRITY)
+    if len(set(given)) != len(given):
+        raise RulesError("fields.attackers", "Name each attacking counter once (18.3).", source=SRC_INTEGRITY)
+    if unit_id is not None and unit_id not in given:
+        raise RulesError(
+            "fields.attackers", "The counter attacking is one of the attackers (18.3).", source=SRC_INTEGRITY
+        )
+    return list(given)
+
+
 def _attackers(snapshot: Snapshot, act: Roll) -> list[UnitState]:
-    ids = act.fields.get("attackers") or ([act.unit_id] if act.unit_id is not None else [])
-    return [snapshot.unit(i, "fields.attackers") for i in ids if isinstance(i, int)]
+    return [
+        snapshot.unit(i, "fields.attackers") for i in attacker_ids(act.fields.get("attackers"), act.unit_id)
+    ]
 
 
 def _crosses_trench(snapshot: Snapshot, attackers: Sequence[UnitState], target: UnitState) -> bool:
@@ -905,6 +1040,9 @@ ROLL_TERMS = RollTerms(
         ),
         seen=frozenset({"terrain", "no_mans_land"}),
     ),
+    # The attack's result is the app's record (its counters' results open on it): a die the game rolled is
+    # not a player's to take back and roll again.
+    rolled_dice_stand=True,
 )
 
 
@@ -940,8 +1078,8 @@ class VimyRolls(GameRules):
         target = snapshot.by_id.get(request.target_id) if request.target_id is not None else None
         out: list[Filled] = []
         if resolver_id == "attack":
-            ids = request.given.get("attackers") or ([request.unit_id] if request.unit_id is not None else [])
-            attackers = [snapshot.by_id[i] for i in ids if isinstance(i, int) and i in snapshot.by_id]
+            ids = attacker_ids(request.given.get("attackers"), request.unit_id)
+            attackers = [snapshot.by_id[i] for i in ids if i in snapshot.by_id]
             if attackers:
                 total = sum(strength(u, "attack") for u in attackers)
                 out.append(Filled("attack_strength", total, "the attacking counters' attack strengths", CLUB))
@@ -1173,7 +1311,7 @@ KIT = TableKit(
         # key hexes mid-game could list its own counter's hex as a Vimy town hex and win at once.
         club_source=f"{cite('11.1 Set up Sequence')}; {CLUB}",
         club_roll=ClubDataEntry.id,
-        # The standard rules' retreat and advance after a combat, applied by either seat (the log says who).
+        # The standard rules' retreat and advance after a combat, applied by the counter's owner.
         place_results=(("applied_result", "retreated", "Retreat"), ("applied_result", "advanced", "Advance")),
         # A step lost: the counter is flipped to its depleted values (11.3 "depleted ... units").
         flipped=("depleted", ("attack_depleted", "defence_depleted")),
@@ -1189,9 +1327,7 @@ BOOK = Book(
     end_source=SRC_TURN,
     state_fields=STATE_FIELDS,
     edit_acts=EDIT_ACTS,
-    shared_edits={"applied_result": COMBAT_RESULTS},
-    # With it only the result's own values: a retreat's or an advance's hex, a step lost, the counter eliminated.
-    shared_with={"hex": None, "depleted": (True,), "eliminated": (True,)},
+    # No shared edits: each player applies a result to his own counters (COMBAT_RESULTS' comment).
     roll_terms=ROLL_TERMS,
     kit=KIT,
     tests_losses=False,
@@ -1305,7 +1441,7 @@ def edited(snapshot: Snapshot, act: EditUnit) -> tuple[Change, ...]:
             out.append(SetState("", "", unit.id, "moved_turn", snapshot.turn))
             if step_of(snapshot) == "movement":
                 out += hexmap.moved(snapshot, unit)
-        out += held(snapshot, unit, str(values["hex"]))
+        out += held(snapshot, replace(unit, state={**unit.state, **values}), str(values["hex"]))
     return tuple(out)
 
 

@@ -41,7 +41,8 @@ def hex_checked(values: Mapping[str, Any]) -> None:
     where = values.get("hex")
     if where is None or where == "":
         return
-    if not isinstance(where, str) or not HEX.fullmatch(where):
+    # Columns and rows are numbered from 01 (the hex-grid erratum): 0000, 0012 and 1200 are no hexes.
+    if not isinstance(where, str) or not HEX.fullmatch(where) or "00" in (where[:2], where[2:]):
         raise RulesError("hex", "Enter a hex as the four digits printed on the map, such as 1534.")
 
 

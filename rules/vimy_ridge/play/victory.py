@@ -41,7 +41,8 @@ def entered_vimy(snapshot: Snapshot, unit: UnitState, where: str) -> bool:
     """An Allied unit entering one of the 12 Vimy town hexes while the proviso holds: the instant win (12.1),
     "even if only temporarily"."""
     town = snapshot.board.get("vimy_town") or ()
-    return unit.side == ALLIED and where in town and proviso_holds(snapshot)
+    gone = unit.state.get("eliminated")  # an eliminated counter is off the map: it enters nothing
+    return unit.side == ALLIED and not gone and where in town and proviso_holds(snapshot)
 
 
 def _holder(holders: dict[str, str], hexes: list[str]) -> str | None:

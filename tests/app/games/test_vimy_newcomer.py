@@ -78,27 +78,29 @@ def test_a_combat_is_rolled_from_the_card_with_no_club_data(sqlite_client: TestC
     )
     assert rolled.status_code == 200, rolled.text
     assert rolled.json()["resolution"]["outcome_key"] == "D2"
-    # The result applied by either seat: the winner's seat retreats the defender from its card (a retreat or an
-    # advance with the hex typed, never a plain move of the other side's counter); the log says who.
-    moves = [o for o in http.get(f"{api}/units/{german}/acts", headers=g.attacker).json()["offers"]]
+    # The result applied by the counter's owner (the standard rules): the German seat retreats its counter from
+    # its card (a retreat or an advance with the hex typed); the Allied seat may not.
+    moves = [o for o in http.get(f"{api}/units/{german}/acts", headers=g.defender).json()["offers"]]
     offered = {o["label"]: o["values"] for o in moves if o["kind"] == "place" and o["refused"] is None}
-    assert offered == {"Retreat": {"applied_result": "retreated"}}  # D2 falls on the defender (crt-codes)
-    version = next(u for u in http.get(f"{api}/units", headers=g.attacker).json() if u["id"] == german)[
+    # D2 falls on the defender (crt-codes): a move of its own counter is its retreat (combat-phase-move).
+    assert offered == {"Retreat": {"applied_result": "retreated"}, "Move to another hex": {}}
+    version = next(u for u in http.get(f"{api}/units", headers=g.defender).json() if u["id"] == german)[
         "version"
     ]
     retreat = {"version": version, "hex": "1111", "applied_result": "retreated"}
-    applied = http.put(f"{api}/units/{german}", headers=g.attacker, json=retreat)
+    assert http.put(f"{api}/units/{german}", headers=g.attacker, json=retreat).status_code == 403
+    applied = http.put(f"{api}/units/{german}", headers=g.defender, json=retreat)
     assert applied.status_code == 200, applied.text
     logged = http.get(f"{api}/events", headers=g.referee).json()
     last = logged["events"][-1] if isinstance(logged, dict) else logged[-1]
-    assert last["actor"] == "attacker", last
-    # The loser's seat applies no step lost to the attacker's counter: D2 falls on the defender alone.
-    version = next(u for u in http.get(f"{api}/units", headers=g.defender).json() if u["id"] == allied)[
+    assert last["actor"] == "defender", last
+    # The Allied seat applies no step lost to its own counter: D2 falls on the defender alone.
+    version = next(u for u in http.get(f"{api}/units", headers=g.attacker).json() if u["id"] == allied)[
         "version"
     ]
     lost = http.put(
         f"{api}/units/{allied}",
-        headers=g.defender,
+        headers=g.attacker,
         json={"version": version, "depleted": True, "applied_result": "depleted"},
     )
     assert lost.status_code == 409 and "D2" in lost.json()["detail"], lost.text

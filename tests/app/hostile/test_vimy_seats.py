@@ -1,6 +1,5 @@
-"""Vimy Ridge's seats tried as a hostile player would (issue 62's hostile pass): a combat's result, which either
-seat may apply to either side's counters (`Book.shared_edits`), carries only what a result sets (a retreat's
-hex, a step lost, the counter eliminated), only in the combat phase, never in set-up; a counter is added only
+"""Vimy Ridge's seats tried as a hostile player would (issue 62's hostile pass): a combat's result is applied by
+the counter's owner (the standard rules), once, only in the combat phase, never in set-up; a counter is added only
 in set-up (a new one in play could stand on a key hex at once); the club's key-hex lists are as long as the
 book prints them. The hex numbers and counters are a test's, not map facts."""
 
@@ -35,7 +34,7 @@ def _attack(http: TestClient, g: Game, attacker: int, defender: int) -> None:
     assert rolled.status_code == 200 and rolled.json()["resolution"]["outcome_key"] == "D2", rolled.text
 
 
-def test_the_other_seat_applies_a_combat_result_and_nothing_more(sqlite_client: TestClient) -> None:
+def test_a_combat_result_is_applied_by_the_counter_s_owner_once(sqlite_client: TestClient) -> None:
     http = sqlite_client
     g = new_game(http, {"name": "Vimy", "ruleset": "vimy-ridge"})
     allied = _counter(http, g, "attacker", "1st Canadian", "0910")
@@ -44,32 +43,22 @@ def test_the_other_seat_applies_a_combat_result_and_nothing_more(sqlite_client: 
     zero = {"attack": 0, "defence": 0, "attack_depleted": 0, "defence_depleted": 0}
     forged = _edit(http, g, g.defender, allied, applied_result="retreated", hex="2001", name="Mine", **zero)
     assert forged.status_code == 403, forged.text
-    moved = _edit(http, g, g.defender, allied, applied_result="retreated", hex="2001")
+    moved = _edit(http, g, g.attacker, allied, applied_result="retreated", hex="0909")
     assert moved.status_code == 409 and "combat phase" in moved.json()["detail"], moved.text
     start_game(http, g)
     advance_to(http, g, "combat")
     _attack(http, g, allied, german)  # 6 against 4 on Clear, a die of 1: D2
-    # In the combat phase, a result carried any other field of the enemy's counter with it.
-    for beyond in (
-        zero,
-        {"name": "Renamed"},
-        {"division": "16th Bavarian"},
-        {"off_table": True},
-        {"depleted": False},
-        {"eliminated": False},
-    ):
-        r = _edit(http, g, g.attacker, german, applied_result="depleted", **beyond)
-        assert r.status_code == 403, (beyond, r.text)
-    applied = _edit(http, g, g.attacker, german, applied_result="retreated", hex="1111")
+    # The owner applies a result to his own counter, choosing how to take the loss (the standard rules): the
+    # Allied seat chose the German counter's loss for it.
+    taken = _edit(http, g, g.attacker, german, applied_result="depleted", depleted=True)
+    assert taken.status_code == 403, taken.text
+    applied = _edit(http, g, g.defender, german, applied_result="retreated", hex="1111")
     assert applied.status_code == 200, applied.text
-    lost = _edit(http, g, g.attacker, german, applied_result="depleted", depleted=True)
-    assert lost.status_code == 200, lost.text
+    # One result applied once: D2 was a retreat, and then a step lost besides on the same result.
+    lost = _edit(http, g, g.defender, german, applied_result="depleted", depleted=True)
+    assert lost.status_code == 409 and "already" in lost.json()["detail"], lost.text
     units = {u["id"]: u for u in http.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()}
-    assert (units[german]["name"], units[german]["attack"], units[german]["hex"]) == (
-        "79th Reserve 1010",
-        6,
-        "1111",
-    )
+    assert (units[german]["depleted"], units[german]["hex"]) == (False, "1111")
 
 
 def test_a_player_adds_no_counter_once_play_has_started(sqlite_client: TestClient) -> None:
@@ -109,14 +98,34 @@ def test_a_combat_result_is_applied_only_to_a_counter_in_this_phase_s_attack(
     other = _counter(http, g, "defender", "79th Reserve", "1810")
     start_game(http, g)
     advance_to(http, g, "combat")
-    # No attack rolled: the Allied seat eliminates a German counter far from any Allied one.
-    r = _edit(http, g, g.attacker, other, applied_result="eliminated", eliminated=True)
+    # No attack rolled: the German seat eliminates its own counter far from any Allied one.
+    r = _edit(http, g, g.defender, other, applied_result="eliminated", eliminated=True)
     assert r.status_code == 409 and "no attack rolled" in r.json()["detail"], r.text
     # Once rolled (D2), only on its counters and only as it reads: the defender's loss, not the attacker's.
     _attack(http, g, allied, german)
-    r = _edit(http, g, g.attacker, other, applied_result="eliminated", eliminated=True)
+    r = _edit(http, g, g.defender, other, applied_result="eliminated", eliminated=True)
     assert r.status_code == 409, r.text
-    r = _edit(http, g, g.defender, allied, applied_result="eliminated", eliminated=True)
+    r = _edit(http, g, g.attacker, allied, applied_result="eliminated", eliminated=True)
     assert r.status_code == 409 and "D2" in r.json()["detail"], r.text
-    r = _edit(http, g, g.attacker, german, applied_result="eliminated", eliminated=True)
+    r = _edit(http, g, g.defender, german, applied_result="eliminated", eliminated=True)
     assert r.status_code == 200, r.text
+
+
+def test_a_die_the_game_rolled_is_not_a_player_s_to_take_back(sqlite_client: TestClient) -> None:
+    http = sqlite_client
+    g = new_game(http, {"name": "Vimy", "ruleset": "vimy-ridge"})
+    allied = _counter(http, g, "attacker", "1st Canadian", "0910")
+    german = _counter(http, g, "defender", "79th Reserve", "1010")
+    start_game(http, g)
+    advance_to(http, g, "combat")
+    # The hostile pass: the Allied seat undid the server's roll and rolled again until a D result came up.
+    body = {"unit_id": allied, "target_id": german, "fields": {"attackers": [allied]}}
+    rolled = http.post(f"/api/v1/games/{g.id}/resolve/attack", headers=g.attacker, json=body)
+    assert rolled.status_code == 200 and rolled.json()["resolution"]["rolled_by_server"], rolled.text
+    undo = f"/api/v1/games/{g.id}/events/{rolled.json()['event_id']}/undo"
+    taken = http.post(undo, headers=g.attacker)
+    assert taken.status_code == 403 and "referee" in taken.json()["detail"], taken.text
+    # Nor is the same attack rolled again (a counter attacks once a combat phase).
+    again = http.post(f"/api/v1/games/{g.id}/resolve/attack", headers=g.attacker, json=body)
+    assert again.status_code == 409 and "once" in again.json()["detail"], again.text
+    assert http.post(undo, headers=g.referee).status_code == 200

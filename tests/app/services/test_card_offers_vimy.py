@@ -80,14 +80,14 @@ def _units(engine: Engine, game_id: int) -> list[Any]:
         return list(list_units(s, game_id))
 
 
-def _offered_results(engine: Engine, game_id: int) -> list[tuple[int, str]]:
-    """The combat results the cards offer the Allied seat now, by counter."""
+def _offered_results(engine: Engine, game_id: int, side: str) -> list[tuple[int, str]]:
+    """The combat results the cards offer a side's seat now, by counter."""
     out = []
     with Session(engine) as s:
         game = s.get(Game, game_id)
         assert game is not None
         for u in list_units(s, game_id):
-            answer = card.stand_card(s, game, Viewer(game_id, "attacker"), u.id or 0)
+            answer = card.stand_card(s, game, Viewer(game_id, side), u.id or 0)
             out += [
                 (u.id or 0, o["label"])
                 for o in answer["offers"]
@@ -182,8 +182,10 @@ def test_a_vimy_counters_card_offers_an_act_exactly_when_the_pipeline_plays_it(e
                 Roll(resolver="attack", unit_id=bn, target_id=rir, fields={"attackers": [bn]}, dice=[1]),
             )
             checked += _check(engine, game_id, f"{where} after an attack")
-            results = {(uid, label) for uid, label in _offered_results(engine, game_id)}
+            # The owner applies a result to his own counter (the standard rules): the German seat alone.
+            results = {(uid, label) for uid, label in _offered_results(engine, game_id, "defender")}
             assert results == {(rir, "Step loss"), (rir, "Eliminated")}, results
+            assert _offered_results(engine, game_id, "attacker") == []
             with Session(engine) as s:
                 version = (s.get(Game, game_id) or Game()).version
         _keep(engine, game_id, AdvanceTurn(version=version))

@@ -109,7 +109,7 @@ def test_a_german_replacement_enters_an_unoccupied_easternmost_or_trench_hex() -
     back = {"eliminated": False}
     said = refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "2001"}))
     assert said and "unoccupied" in said[0] and "11.6" in said[0]
-    said = refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "1500"}))
+    said = refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "1505"}))
     assert said and "11.6" in said[0]
     # "adjacent to a trench hexside that is not adjacent to No Man's Land": 0910's hexside borders 1010, one.
     said = refusals(snap, EditUnit(unit_id=1, version=1, values={**back, "hex": "0910"}))
@@ -190,30 +190,26 @@ def test_a_combat_result_is_applied_only_to_a_counter_of_this_phase_s_attack_as_
     assert refusals(after, lost) == []
     answer = VIMY_GAME.play(after, lost)
     assert {(c.field, c.value) for c in answer.changes if hasattr(c, "field")} >= {("depleted", True)}
-    # Only the result the die gave, on the counter it falls on, once.
+    # Only the result the die gave, on the counter it falls on, once: one choice per result (a step lost, so
+    # no retreat besides), and the attacker's advance only into the hex the defender left.
     spent = after.after(answer.changes)
     for uid, values, words in (
-        (2, {"applied_result": "depleted"}, "not depleted"),
-        (2, {"applied_result": "advanced", "hex": "0910"}, "not advanced"),
+        (2, {"applied_result": "depleted"}, "applied to this counter already"),
+        (2, {"hex": "1111"}, "applied to this counter already"),
+        (2, {"applied_result": "advanced", "hex": "0910"}, "applied to this counter already"),
         (1, {"depleted": True}, "not depleted"),
         (1, {"applied_result": "eliminated"}, "not eliminated"),
         (3, {"eliminated": True}, "no attack rolled"),
+        (1, {"hex": "1010"}, "occupied"),
     ):
         said = refusals(spent, EditUnit(unit_id=uid, version=1, values=values))
         assert said and words in said[0], (uid, values, said)
-    assert refusals(spent, EditUnit(unit_id=1, version=1, values={"hex": "1010"})) == []  # its advance
-    assert refusals(spent, EditUnit(unit_id=2, version=1, values={"hex": "1111"})) == []  # its retreat
+    assert refusals(after, EditUnit(unit_id=2, version=1, values={"hex": "1111"})) == []  # its retreat
     # The ledger is the phase's: the next combat phase starts with none, outside it no result at all.
     said = refusals(replace(spent, side_to_move=GERMAN), lost)
     assert said and "no attack rolled" in said[0]
     said = refusals(replace(spent, step=MOVEMENT), lost)
     assert said and "combat phase" in said[0]
-    assert VIMY_GAME.book.shared_edits["applied_result"] == (
-        "retreated",
-        "advanced",
-        "depleted",
-        "eliminated",
-    )
 
 
 @pytest.mark.parametrize(
@@ -230,6 +226,8 @@ def test_a_combat_result_is_applied_only_to_a_counter_of_this_phase_s_attack_as_
         "movement",
         "zoc",
         "stacking",
+        "combat-move",
+        "attack-once",
     ],
 )
 def test_each_reading_the_code_makes_is_an_erratum_with_both_readings(eid: str) -> None:
@@ -363,3 +361,77 @@ def test_a_move_is_bounded_by_the_counter_s_movement_allowance_in_hexes() -> Non
     # Its printed values are set in set-up: no seat raises its allowance in play.
     said = refusals(snap, EditUnit(unit_id=1, version=1, values={"movement_allowance": 9}))
     assert said and "set-up" in said[0]
+
+
+def test_an_eliminated_counter_is_placed_only_as_a_replacement_and_wins_nothing() -> None:
+    # The hostile pass: the Allied seat eliminated its own counter in a day movement phase, then set it on a
+    # Vimy town hex (origin "" read as 0 hexes) and won at once.
+    snap = table(counter(1, ALLIED, "0910", movement_allowance=2), counter(2, GERMAN, "1505"), step=MOVEMENT,
+                 vimy_town=["1801"], petit_vimy_town=["1534", "1535"])  # fmt: skip
+    said = refusals(snap, EditUnit(unit_id=1, version=1, values={"eliminated": True}))
+    assert said and "combat result or the referee's override" in said[0] and len(said[0]) <= 120
+    gone = replace(snap, units=(counter(1, ALLIED, "", eliminated=True, movement_allowance=2), snap.units[1]))
+    said = refusals(gone, EditUnit(unit_id=1, version=1, values={"hex": "1801"}))
+    assert said and "only as a replacement" in said[0] and len(said[0]) <= 120
+    # Even played past the rules (the referee's override), an eliminated counter enters no Vimy town hex.
+    won = VIMY_GAME.play(gone, EditUnit(unit_id=1, version=1, values={"hex": "1801"}))
+    assert "vimy_entered" not in gone.after(won.changes).board
+    # Nor does a hex "" take a counter off the map in play (a 422 naming hex, not a 500).
+    with pytest.raises(RulesError) as e:
+        VIMY_GAME.forbidden(snap, EditUnit(unit_id=1, version=1, values={"hex": ""}))
+    assert e.value.field == "hex"
+    for no_hex in ("0000", "0012", "1200"):  # columns and rows are numbered from 01
+        with pytest.raises(RulesError):
+            VIMY_GAME.forbidden(snap, EditUnit(unit_id=1, version=1, values={"hex": no_hex}))
+
+
+def test_a_retreat_is_one_hex_away_and_an_advance_only_into_the_hex_left() -> None:
+    snap = attacked(
+        table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"), counter(3, GERMAN, "1111"))
+    )  # D2: the defender retreats or loses a step; the attacker may advance
+    for to, words in (("1111", "occupied"), ("1801", "one hex"), ("0911", "away from the attack")):
+        said = refusals(snap, EditUnit(unit_id=2, version=1, values={"hex": to}))
+        assert said and words in said[0] and len(said[0]) <= 120, (to, said)
+    assert refusals(snap, EditUnit(unit_id=2, version=1, values={"hex": "1110"})) == []
+    left = snap.after(VIMY_GAME.play(snap, EditUnit(unit_id=2, version=1, values={"hex": "1110"})).changes)
+    said = refusals(left, EditUnit(unit_id=1, version=1, values={"hex": "1801"}))
+    assert said and "1010, the hex the defender left" in said[0]
+    assert refusals(left, EditUnit(unit_id=1, version=1, values={"hex": "1010"})) == []
+
+
+def test_a_counter_attacks_once_and_is_attacked_once_a_combat_phase() -> None:
+    snap = attacked(table(counter(1, ALLIED, "0910"), counter(4, ALLIED, "0911"), counter(2, GERMAN, "1010"),
+                          counter(3, GERMAN, "1009")))  # fmt: skip
+    again = Roll(resolver="attack", unit_id=1, target_id=3, fields={"attackers": [1]}, dice=[6])
+    said = refusals(snap, again)
+    assert said and "attacks once" in said[0]
+    on = Roll(resolver="attack", unit_id=4, target_id=2, fields={"attackers": [4]}, dice=[6])
+    said = refusals(snap, on)
+    assert said and "attacked once" in said[0]
+    assert refusals(replace(snap, variants={"attack-once": "players-call"}), again) == []
+
+
+@pytest.mark.parametrize("given", [[1, 1], [4], 5, True, {"a": 1}, [1, "x"], [1, True]])
+def test_the_attackers_are_distinct_ids_naming_the_card_s_counter(given: Any) -> None:
+    snap = table(counter(1, ALLIED, "0910"), counter(4, ALLIED, "0911"), counter(2, GERMAN, "1010"))
+    with pytest.raises(RulesError) as e:
+        VIMY_GAME.forbidden(
+            snap, Roll(resolver="attack", unit_id=1, target_id=2, fields={"attackers": given})
+        )
+    assert e.value.field == "fields.attackers"
+
+
+def test_a_counter_off_the_map_comes_on_only_as_one_of_the_night_s_replacements() -> None:
+    # The hostile pass: a full-strength counter off the map (hex "") came on at night free of 11.3's two.
+    off = counter(1, ALLIED, "", movement_allowance=2)
+    snap = table(
+        off, counter(2, GERMAN, "1505"), turn=NIGHT, step=MOVEMENT, trench_hexsides=[["0302", "0402"]]
+    )
+    enter = EditUnit(unit_id=1, version=1, values={"hex": "0302"})
+    spent = replace(snap, board={**snap.board, "replacements": {"turn": NIGHT, ALLIED: 2}})
+    said = refusals(spent, enter)
+    assert said and "Two replacements a side" in said[0]
+    came = snap.after(VIMY_GAME.play(snap, enter).changes)
+    assert came.board["replacements"][ALLIED] == 1
+    said = refusals(replace(snap, turn=2), enter)  # by day: none
+    assert said and "night" in said[0]
