@@ -63,7 +63,7 @@ from rules.core.clock import refusal as clock_refusal
 from rules.core.errors import RulesError
 from rules.core.fire_cards import CardApplied
 from rules.core.forces import base_of
-from rules.core.game import EDIT_ACT, Answer, edit_act, shared_edit
+from rules.core.game import EDIT_ACT, Answer, edit_act
 from rules.core.records import Change, SetState, Snapshot, UnitChange
 from rules.core.rolls import Rolled
 
@@ -264,8 +264,7 @@ def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, 
 def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: Any) -> _Todo:
     unit = units_service.get_unit(session, game.pk, act.unit_id)
     rules = rules_of(game)
-    if not shared_edit(rules.book, act.values):
-        viewer.require_side(unit.side, "change units")
+    viewer.require_side(unit.side, "change units")
     wanted = {edit_act(rules.book, k) for k in act.values} or {EDIT_ACT}
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:

@@ -20,7 +20,6 @@ from app.services.markers import rules_of, snapshot_of
 from app.services.units import list_units
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, PlaceMarker, RecoverMarker, Roll
 from rules.core.errors import RulesError
-from rules.core.game import shared_edit
 from rules.core.records import Snapshot, StandAct, StandEdit, UnitState
 
 __all__ = ["Offer", "offers", "stand_card"]
@@ -151,12 +150,10 @@ def stand_card(session: Session, game: Game, viewer: Viewer, unit_id: int) -> di
     own = viewer.may_act_for(unit.side)
     snapshot = snapshot_of(session, game, units)  # read once: judging the acts writes nothing
     judged = []
-    book = rules_of(game).book
     for o in offers(snapshot, game, units, unit_id):
         at_it = o.roll is not None and o.roll.on_enemy  # a roll the other side makes at the stand
-        result = isinstance(o.act, EditUnit) and shared_edit(book, o.act.values)
-        if not own and o.kind != "mark" and not at_it and not result:
-            continue  # the other side's stand: a marker placed on it, a roll at it, a result both apply
+        if not own and o.kind != "mark" and not at_it:
+            continue  # the other side's stand: a marker placed on it, a roll at it
         if own and at_it and not viewer.is_referee:
             continue  # one's own stand: never a roll at it
         if o.edit is not None and not o.complete:

@@ -236,13 +236,6 @@ class Book:
     side_state: Mapping[str, Any] = field(default_factory=dict)
     hand_key: str = ""
     edit_acts: Mapping[str, str] = field(default_factory=dict)
-    # A result the players apply together at the table (a combat's, as their standard rules say): an edit
-    # giving one of these fields one of its values may be made by either side's seat on any unit (the log says
-    # who); the rule set's `forbidden` says when. field -> the values.
-    shared_edits: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
-    # What else such a result may set in the same edit (a retreat's place, a step lost): field -> the values it
-    # may take, None any. Any other field (a strength, a name) makes the edit the owner's alone.
-    shared_with: Mapping[str, tuple[Any, ...] | None] = field(default_factory=dict)
     # Its rolls' terms, its fire plan's terms, and its table kit (what a game keeps besides the stands).
     roll_terms: RollTerms = field(default_factory=RollTerms)
     plan_terms: FirePlanTerms = field(default_factory=FirePlanTerms)
@@ -281,19 +274,6 @@ class Book:
 def state_field(book: Book, name: str) -> StateField | None:
     """A state field of the book by name."""
     return next((f for f in book.state_fields if f.name == name), None)
-
-
-def shared_edit(book: Book, values: Mapping[str, Any]) -> bool:
-    """Whether a unit edit applies a result either side's seat may apply (`Book.shared_edits`) and sets nothing
-    else but what such a result sets with it (`Book.shared_with`): a strength, a name or a heal is the owner's."""
-    result = [name for name in book.shared_edits if name in values]
-    if not result or any(values[name] not in book.shared_edits[name] for name in result):
-        return False
-    besides = {k: v for k, v in values.items() if k not in book.shared_edits}
-    return all(
-        k in book.shared_with and (book.shared_with[k] is None or v in (book.shared_with[k] or ()))
-        for k, v in besides.items()
-    )
 
 
 def edit_act(book: Book, name: str) -> str:

@@ -132,8 +132,7 @@ class CounterBoard:
     club_source: str = ""
     club_roll: str = ""
     # The moves a counter's card offers besides a plain one, each a result the move applies (field, value, the
-    # button's words): a combat's retreat or advance, which either seat may apply where the result is one of
-    # the book's `shared_edits` (the other side's counter too); the pipeline judges each.
+    # button's words): a combat's retreat or advance; the pipeline judges each.
     place_results: tuple[tuple[str, Any, str], ...] = ()
     # A counter's other face (a reduced unit flipped to its depleted side): the state flag that turns it and the
     # fields printed there in place of `values`, in order; ("", ()) none.
