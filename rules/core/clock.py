@@ -309,8 +309,14 @@ def refusal(now: Clock, act: Act) -> Refusal | None:
     it can); a value out of its bounds is a RulesError naming its field. Only the referee acts on the clock,
     but for a player stopping it for a dispute where the clock's settings allow it (the app's door checks the
     seat: `may_pause`)."""
+    if now.ended:  # resumed, given time or set after the end, the clock would change a result that stands
+        return Refusal(
+            "The game is over: its clock stands as it ended",
+            "the clock runs from the game's start to its end",
+            SOURCE,
+        )
     if isinstance(act, PauseClock):
-        if not now.started or now.ended:
+        if not now.started:
             return Refusal(
                 "The clock runs only while the game is played: there is nothing to pause",
                 "the clock runs from the game's start to its end",
@@ -331,12 +337,6 @@ def refusal(now: Clock, act: Act) -> Refusal | None:
                 "seconds", f"give 1 to {MAX_GIVEN_SECONDS} seconds at a time", [f"1..{MAX_GIVEN_SECONDS}"]
             )
     if isinstance(act, SetClockLimits):
-        if now.ended:  # set after the end, limits would flag a side out of time in a result that stands
-            return Refusal(
-                "The game is over: its clock stands as it ended",
-                "the clock runs from the game's start to its end",
-                SOURCE,
-            )
         Limits.of(act).checked([s.side for s in now.sides])
     return None
 

@@ -200,6 +200,15 @@ def test_the_referees_acts_are_refused_where_they_make_no_sense() -> None:
     )  # accepted before (hostile pass)
 
 
+def test_after_the_end_the_clock_takes_no_act() -> None:
+    """Issue 64's hostile pass: a game ended while its clock was paused took the referee's resume and time
+    given, taking a side's out-of-time flag away from a result that stands."""
+    ended = clock([Moved(at(0), 1, "attacker"), Paused(at(1)), Ended(at(2))], Alternating(), None, at(3))
+    for act in (ResumeClock(), GiveTime(side="attacker", seconds=60), PauseClock(), SetClockLimits()):
+        refused = refusal(ended, act)
+        assert refused is not None and refused.startswith("The game is over"), act
+
+
 # -- the clock the referee sets (issue 64): seconds, per side, and the rules tournaments add ------------------
 def test_each_side_has_its_own_limits_in_seconds() -> None:
     limits = Limits({"attacker": 90, "defender": None}, {"defender": 45})
