@@ -171,7 +171,7 @@ def test_the_2mm_demo_battle_ends_by_itself_as_its_last_bound_ends(client: TestC
     assert source
     for headers, page in ((g.attacker, "map"), (g.defender, "map"), (g.referee, "referee")):
         said = result_line(client, g, page, headers)
-        assert said.startswith("Game over · A draw. A draw at 1 victory point each") and source in said, said
+        assert said.startswith("Game over · A draw at 1 victory point each. (") and source in said, said
     client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
     page = client.get(f"/games/{g.id}/report")  # the report page, and its print, end with the result
     client.cookies.clear()
