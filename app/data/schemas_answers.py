@@ -460,7 +460,8 @@ class GameScore(BaseModel):
 
 class GameResultOut(BaseModel):
     """How a finished game came out (app.services.result.GameResult): the winner (None: a draw), each side's
-    points and losses, the objectives as they stood, the turn it ended in, why, in words, and its rule."""
+    points and losses, the objectives as they stood, the turn it ended in, why, in words, and its rule; who won
+    in the book's names for its sides (`headline`: "Canadian victory", or "A draw")."""
 
     winner: str | None
     points: dict[str, int]
@@ -471,6 +472,7 @@ class GameResultOut(BaseModel):
     reason: str
     words: str
     source: str
+    headline: str
 
 
 class ObjectiveCalledOut(BaseModel):

@@ -216,6 +216,10 @@ def _game_now(
     )
     return {
         "turn": result.turn_now(session, game) if with_turn else None,
+        # A finished game's result, said first in its turn panel (issue 62).
+        "result_line": result.game_result(session, game.pk)
+        if with_turn and game.status == "finished"
+        else None,
         "turn_badges": badges(
             markers.rules_of(game).book.kit, game.state
         ),  # the rule set's values set, in words

@@ -21,6 +21,7 @@ from app.services import events as events_service
 from app.services import templates as table_templates
 from app.services import units as units_service
 from app.services.markers import rules_of, snapshot_of
+from app.services.result import game_result
 from rules.core.game import GameRules
 from rules.core.rolls import at_table as drawn_at_table
 from rules.table.terrain import FEATURE_KINDS
@@ -76,6 +77,7 @@ def map_page(game_id: GameId, request: Request, session: SessionDep, settings: S
             # at least as new, and later frames carry versions, so nothing is missed or rolled back.
             "after": table_templates.last_event_id(session, game_id, roles),
             "names": names_of(units),
+            "result_line": game_result(session, game.pk),  # a finished game's, said first (issue 62)
         }
 
     return game_page(request, session, settings, game_id, "map.html", "map.html", build)
@@ -98,6 +100,7 @@ def counters_page(game_id: GameId, request: Request, session: SessionDep, settin
             "entry": counters.entry_of(game) if seat.viewer.is_referee else None,
             "after": table_templates.last_event_id(session, game_id, roles),
             "names": names_of(units),
+            "result_line": game_result(session, game.pk),  # a finished game's, said first (issue 62)
         }
 
     return game_page(request, session, settings, game_id, "counters.html", "counters.html", build)

@@ -26,9 +26,11 @@ from app.data.schemas_events import RoundLine
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.guard import auth
 from app.guard.auth import SIDES, StreamViewerDep, Viewer, ViewerDep
+from app.pages.templates import templates
 from app.services import clock as clock_service
 from app.services import events as events_service
 from app.services import games, tournaments
+from app.services import result as result_service
 from app.services import score as score_service
 from app.services import templates as table_templates
 from app.services import undo as undo_service
@@ -340,8 +342,16 @@ def _map_parts(
             part["state"] = state
         if score_service.touches_score(e):  # the same for every viewer (app.services.score): worked out once
             part["score"] = shared.get("score", lambda: _score_now(session, game))
+        if e["kind"] == score_service.FINISHED and game.status == "finished":  # result-line.js swaps it in
+            part["result"] = shared.get("result", lambda: _result_line(session, game))
         out.append(part)
     return out
+
+
+def _result_line(session: Session, game: Game) -> str:
+    """A finished game's result line (frontend/templates/_result_line.html), the same for every viewer."""
+    line = result_service.game_result(session, game.pk)
+    return templates.get_template("_result_line.html").render(result_line=line)
 
 
 def _score_now(session: Session, game: Game) -> dict[str, Any]:

@@ -30,6 +30,7 @@ __all__ = [
     "game_result",
     "how_settled",
     "result_answer",
+    "side_name",
     "turn_now",
 ]
 
@@ -39,7 +40,8 @@ class GameResult:
     """A finished game's result: `winner` a side, or None for a draw; `points` and `losses` by side;
     `objectives` as they stood; the turn (or bound) it ended in and how (`ended_by`: "referee", "last-turn", "clock",
     "decided": an instant win);
-    `reason` (why the winner won, in words), `words` (the whole result in one sentence) and `source` (the rule)."""
+    `reason` (why the winner won, in words), `words` (the whole result in one sentence) and `source` (the rule);
+    `headline` who won in the book's names for its sides (`Book.side_names`), or a draw: "Canadian victory"."""
 
     winner: str | None
     points: Mapping[str, int]
@@ -50,6 +52,12 @@ class GameResult:
     reason: str
     words: str
     source: str
+    headline: str = ""
+
+    @property
+    def why(self) -> str:
+        """The reason as a sentence begins ("Instant win: ...")."""
+        return self.reason[:1].upper() + self.reason[1:]
 
 
 def game_result(session: Session, game_id: int, score: Score | None = None) -> GameResult | None:
@@ -67,6 +75,7 @@ def game_result(session: Session, game_id: int, score: Score | None = None) -> G
     score = score if score is not None else game_score(session, game)
     key = rules.book.score_kept
     outcome = kept_score(game.board.get(key) or {})[1] if key else rules.outcome(score.points)
+    names = rules.book.side_names
     how = {
         "last-turn": f"as its last {rules.book.turn_word} ended",
         "clock": "by the clock, every side short of time as a new turn began",
@@ -74,7 +83,13 @@ def game_result(session: Session, game_id: int, score: Score | None = None) -> G
     }.get(by, "by the referee")
     words = (
         f"Game over in {rules.book.turn_word} {turn}, ended {how}: {outcome.reason}"
-        f" ({_tally(score.points)}; {rules.book.stand_word}s lost: {_tally(score.losses)})."
+        f" ({_tally(score.points, names)}; {rules.book.stand_word}s lost: {_tally(score.losses, names)})."
+    )
+    winner = outcome.winner
+    headline = (
+        f"{side_name(names, winner)[:1].upper()}{side_name(names, winner)[1:]} victory"
+        if winner
+        else "A draw"
     )
     return GameResult(
         outcome.winner,
@@ -86,22 +101,29 @@ def game_result(session: Session, game_id: int, score: Score | None = None) -> G
         outcome.reason,
         words,
         outcome.source,
+        headline,
     )
 
 
-def _tally(by_side: Mapping[str, int]) -> str:
-    return ", ".join(f"{side} {n}" for side, n in by_side.items())
+def side_name(names: Mapping[str, str], side: str) -> str:
+    """What the book calls `side` (`Book.side_names`: "Canadian"), else the side itself ("attacker")."""
+    return names.get(side) or side
+
+
+def _tally(by_side: Mapping[str, int], names: Mapping[str, str]) -> str:
+    return ", ".join(f"{side_name(names, side)} {n}" for side, n in by_side.items())
 
 
 def result_answer(game: Game, result: GameResult) -> GameResultOut:
     """The result as the API answers it."""
     shapes = {o.id: mapping(o.geometry) for o in objectives_of(game)}
+    names = rules_of(game).book.side_names
     return GameResultOut(
         winner=result.winner,
         points=dict(result.points),
         losses=dict(result.losses),
         objectives=[
-            objective_answer(o, shapes).model_copy(update={"settled_words": how_settled(o, True)})
+            objective_answer(o, shapes).model_copy(update={"settled_words": how_settled(o, True, names)})
             for o in result.objectives
         ],
         ended_at_turn=result.ended_at_turn,
@@ -109,6 +131,7 @@ def result_answer(game: Game, result: GameResult) -> GameResultOut:
         reason=result.reason,
         words=result.words,
         source=result.source,
+        headline=result.headline,
     )
 
 
@@ -152,10 +175,12 @@ def turn_now(session: Session, game: Game) -> dict[str, Any]:
     return info
 
 
-def how_settled(o: ObjectiveScore, over: bool) -> str:
+def how_settled(o: ObjectiveScore, over: bool, names: Mapping[str, str] | None = None) -> str:
     """How an objective was settled, in words (the report's): held by the stands, called by the referee, or
-    contested (at the end, once the game is `over`); a call that lapsed is said too."""
-    holder = f"the {o.holder}" if o.holder else "nobody"
+    contested (at the end, once the game is `over`); a call that lapsed is said too; each side as the book
+    calls it (`names`: `Book.side_names`)."""
+    names = names or {}
+    holder = f"the {side_name(names, o.holder)}" if o.holder else "nobody"
     if o.settled == "called":
         said = f"called by the referee for {holder}"
     elif o.settled == "contested":
@@ -163,6 +188,6 @@ def how_settled(o: ObjectiveScore, over: bool) -> str:
     else:
         said = f"held by {holder}" if o.holder else "held by nobody"
     if o.lapsed_call:
-        who = "nobody" if o.lapsed_call == "nobody" else f"the {o.lapsed_call}"
+        who = "nobody" if o.lapsed_call == "nobody" else f"the {side_name(names, o.lapsed_call)}"
         said += f" (the referee's call for {who} lapsed as the stands moved)"
     return said

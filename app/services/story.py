@@ -164,10 +164,13 @@ def _exact(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
-def _whose(side: str, names: Sequence[str]) -> str:
-    """Names of one side's units after the side ("the defender's 1/1 Coy, 1/3 Coy"), unless they say it."""
+def _whose(side: str, names: Sequence[str], called: str = "") -> str:
+    """Names of one side's units after the side ("the defender's 1/1 Coy, 1/3 Coy"; where the book names the
+    side, `called`, by its name: "the German RIR 262"), unless they say it."""
     joined = ", ".join(names)
-    return joined if all(n.lower().startswith(side) for n in names) else f"the {side}'s {joined}"
+    if all(n.lower().startswith((called or side).lower()) for n in names):
+        return joined
+    return f"the {called} {joined}" if called else f"the {side}'s {joined}"
 
 
 class Teller:
@@ -176,12 +179,16 @@ class Teller:
     def __init__(self, units: Mapping[int, NamedUnit], names: Mapping[int, str], rules: GameRules) -> None:
         self.units, self.names = units, names
         self.stand_word = rules.book.stand_word
+        self.side_names = rules.book.side_names  # what the book calls each side, where it names them
         labels = {f.name: (f.filter or f.label) for f in rules.book.state_fields}
         self.field_words = {f: labels.get(f, f) for f in rules.book.told_fields}
 
     def side(self, unit_id: int) -> str:
         unit = self.units.get(unit_id)
         return unit.side if unit is not None else ""
+
+    def whose(self, side: str, names: Sequence[str]) -> str:
+        return _whose(side, names, self.side_names.get(side, ""))
 
     def formations(self, unit_ids: Iterable[int]) -> list[tuple[str, int]]:
         """The units by the formation they stand in (a unit without one by itself), with how many of each, in
@@ -201,7 +208,7 @@ class Teller:
         for side in SIDES:
             mine = self.formations(u for u in ids if self.side(u) == side)
             if mine:
-                groups.append(_whose(side, [f"{f} ({_plural(n, self.stand_word)})" for f, n in mine]))
+                groups.append(self.whose(side, [f"{f} ({_plural(n, self.stand_word)})" for f, n in mine]))
         return f"{word}: {'; '.join(groups)}." if groups else ""
 
     def marked(self, acts: Sequence[Act], lost: set[int]) -> list[str]:
@@ -214,13 +221,17 @@ class Teller:
 
     def arrived(self, acts: Sequence[Act]) -> list[str]:
         came = [a.planned for a in acts if a.planned]
-        came += [_whose(self.side(u), [self.names.get(u, f"unit {u}")]) for a in acts for u in a.arrived]
+        came += [self.whose(self.side(u), [self.names.get(u, f"unit {u}")]) for a in acts for u in a.arrived]
         return [f"Arrived: {', '.join(came)}."] if came else []
 
     def roll(self, act: Act) -> str:
         """'The defender's 1 Bn tested its morale: retreat 20cm.', "The attacker's 1/1 Bn MMG 1 shot at 1/1 Coy
         Plt 2: killed." (a roll in the rule set's words), else "The attacker's Plt 1's shooting: killed."."""
-        who = _whose(act.side, [act.actor]) if act.actor else f"the {act.side}"
+        who = (
+            self.whose(act.side, [act.actor])
+            if act.actor
+            else f"the {self.side_names.get(act.side, act.side)}"
+        )
         said = f"{who} {act.roll}" if act.worded else f"{who}'s {act.roll}"
         return f"{_capital(said)}."
 

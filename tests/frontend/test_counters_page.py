@@ -141,6 +141,16 @@ def test_an_attack_from_the_page_of_counters_in_four_taps(new_page: Any) -> None
     expect(groups.first).to_contain_text("Hex 1009")
     expect(groups.last).to_contain_text("79th Reserve")
     screenshot(attacker, "counters-by-division")
+    # Issue 62: the referee ends the game on the board (two taps); the open page of counters says the result
+    # first, pushed live: the Canadians short of 2 VP, the Germans win (12.2), in the book's names.
+    referee.goto(f"/games/{gid}/referee")
+    referee.get_by_text("End the game…").click()
+    referee.get_by_role("button", name="Yes, end the game").click()
+    line = attacker.locator("[data-result-line]")
+    expect(line).to_be_visible()
+    expect(line).to_contain_text("Game over · German victory. The Canadians hold 0 VP of 2")
+    expect(line).to_contain_text("12.2 German Victory")
+    screenshot(attacker, "counters-result")
 
 
 def test_a_newcomers_attack_offers_the_books_five_lines_and_either_seat_applies_the_result(

@@ -70,12 +70,14 @@
   // -- drawing ---------------------------------------------------------------------------------------------------
   let score = null;
   const sidesOf = (s) => (s && Array.isArray(s.sides) ? s.sides : []);
-  const lapsedWords = (o) => (o.lapsed_call ? `; the referee's call for ${o.lapsed_call === "nobody" ? "nobody" : `the ${o.lapsed_call}`} lapsed as the stands moved` : "");
+  // A side in a sentence: the book's name for it where it names one ("the Canadian"), else the side ("the attacker").
+  const sideWord = (s) => (s === "attacker" ? root.dataset.sideAttacker : s === "defender" ? root.dataset.sideDefender : "") || s;
+  const lapsedWords = (o) => (o.lapsed_call ? `; the referee's call for ${o.lapsed_call === "nobody" ? "nobody" : `the ${sideWord(o.lapsed_call)}`} lapsed as the stands moved` : "");
   const holderWords = (o) => {
-    if (o.contested) return o.called_by_referee ? `Contested; the referee called it: ${o.holder ? `the ${o.holder}'s` : "nobody's"}` : `Contested: the referee's call${lapsedWords(o)}`;
+    if (o.contested) return o.called_by_referee ? `Contested; the referee called it: ${o.holder ? `the ${sideWord(o.holder)}'s` : "nobody's"}` : `Contested: the referee's call${lapsedWords(o)}`;
     if (!o.holder) return `Held by nobody${lapsedWords(o)}`;
     const n = Array.isArray(o.stands) ? o.stands.length : 0;
-    return `Held by the ${o.holder}${n ? ` (${n} stand${n > 1 ? "s" : ""})` : ""}${o.called_by_referee ? ", as the referee called it" : ""}${lapsedWords(o)}`;
+    return `Held by the ${sideWord(o.holder)}${n ? ` (${n} stand${n > 1 ? "s" : ""})` : ""}${o.called_by_referee ? ", as the referee called it" : ""}${lapsedWords(o)}`;
   };
   // The calls are the referee's while the game is played (app.services.acts refuses one before or after).
   const playing = () => Boolean(score) && score.status === "playing";

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 import socket
 import threading
 import time
@@ -16,6 +18,7 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from app.core.config import Settings
+from app.guard.auth import COOKIE_NAME
 from app.main import create_app
 
 
@@ -54,6 +57,20 @@ def new_game(http: Any, payload: dict[str, Any] | None = None) -> Game:
         body["join_codes"],
         body,
     )
+
+
+def result_line(http: Any, game: Game, page: str, headers: dict[str, str]) -> str:
+    """The words of the result line (frontend/templates/_result_line.html) on one of the game's pages
+    ("counters", "map", "referee"), as the seat of `headers` reads it."""
+    http.cookies.set(COOKIE_NAME, headers["Authorization"].removeprefix("Bearer "))
+    try:
+        answer = http.get(f"/games/{game.id}/{page}")
+    finally:
+        http.cookies.clear()
+    assert answer.status_code == 200, answer.text
+    found = re.search(r"<p[^>]*data-result-line[^>]*>(.*?)</p>", answer.text, re.S)
+    assert found is not None, f"no result line on /{page}"
+    return html.unescape(re.sub(r"<[^>]+>", "", found.group(1)))
 
 
 def start_game(http: Any, game: Game) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.guard.auth import COOKIE_NAME
-from tests.app.games.conftest import Game, new_game, start_game
+from tests.app.games.conftest import Game, new_game, result_line, start_game
 from tests.app.games.test_live_and_concurrency import Listener
 from tests.app.test_stream_frames import caught_up, stream
 
@@ -127,6 +127,11 @@ def test_mons_is_played_to_a_result_the_bridges_scored_live(live_url: str) -> No
         assert later["sides"] == r.json()["sides"]  # not a moment charged to anyone while paused
 
         finish(http, g)
+        # Issue 62: the end's frame carries the result line to the pages already open, as the server renders it.
+        ended = next(f for _, f in (british.take(1)[0] for _ in range(5)) if f["kind"] == "game-finished")
+        assert (
+            "Game over · Attacker victory." in ended["result"] and "The attacker wins by 1" in ended["result"]
+        )
         result = http.get(f"/api/v1/games/{g.id}/result", headers=g.defender).json()
         assert result["winner"] == "attacker" and result["points"] == {"attacker": 1, "defender": 0}
         assert result["ended_by"] == "referee" and result["ended_at_turn"] == 1
@@ -161,6 +166,12 @@ def test_the_2mm_demo_battle_ends_by_itself_as_its_last_bound_ends(client: TestC
     assert result["winner"] is None and result["points"] == {"attacker": 1, "defender": 1}
     story = client.get(f"/api/v1/games/{g.id}/report", headers=g.attacker).json()["story"]
     assert story["ending"].startswith("Game over in bound 6") and "a draw" in story["ending"]
+    # Issue 62: the map of either side and the referee's board say it first, with the rule.
+    source = result["source"]
+    assert source
+    for headers, page in ((g.attacker, "map"), (g.defender, "map"), (g.referee, "referee")):
+        said = result_line(client, g, page, headers)
+        assert said.startswith("Game over · A draw at 1 victory point each. (") and source in said, said
     client.cookies.set(COOKIE_NAME, g.attacker["Authorization"].removeprefix("Bearer "))
     page = client.get(f"/games/{g.id}/report")  # the report page, and its print, end with the result
     client.cookies.clear()

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests import csrf
-from tests.app.games.conftest import new_game, start_game
+from tests.app.games.conftest import new_game, result_line, start_game
 
 HEXES = {
     "peaks": [f"{1101 + i}" for i in range(13)],
@@ -177,6 +177,14 @@ def test_a_vimy_game_from_the_lobby_is_played_undone_and_won(sqlite_client: Test
     assert http.get(f"{api}/turn", headers=g.referee).json()["status"] == "finished"
     version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
     assert http.post(f"{api}/finish", headers=g.referee, json={"version": version}).status_code == 409
+    # Issue 62: each side's counters page and the referee's board say who won in the book's names (12.1 "The
+    # Canadian player wins"), why and the rule; the report in the same words.
+    for headers, page in ((g.attacker, "counters"), (g.defender, "counters"), (g.referee, "referee")):
+        said = result_line(http, g, page, headers)
+        assert said.startswith("Game over · Canadian victory. Instant win: an Allied unit entered"), said
+        assert "12.1" in said and "ttacker" not in said, said
+    report = result_line(http, g, "report", g.defender)
+    assert "Canadian victory" in report and "ttacker" not in report, report
 
 
 def _counter(cid: str, division: str, hexno: str) -> dict[str, Any]:
