@@ -28,9 +28,10 @@ TurnSeconds = Annotated[int | None, Field(ge=1, le=MAX_TURN_MINUTES * 60)]
 class ClockLimits(BaseModel):
     """The clock as the referee sets it (chosen as the game is created, changed by the referee from the board):
     each side's limits in seconds (`game_seconds`, `turn_seconds`, by side; a side not named: no limit), or the
-    same whole minutes for every side (`game_minutes`, `turn_minutes`); and the rules tournaments add."""
+    same whole minutes for every side (`game_minutes`, `turn_minutes`); and the rules tournaments add. Strict:
+    `true` is no number of seconds and "yes" no setting."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     game_minutes: GameMinutes = None
     turn_minutes: TurnMinutes = None

@@ -143,7 +143,7 @@ def _seconds(value: Any, unit: Any) -> int | str:
     """A clock limit as the lobby's form gives it (a number, its unit "60" minutes or "1" second) in seconds; a
     value that is no whole number goes on as it is, for the request's model to refuse naming its field."""
     text = str(value).strip()
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # "²" is a digit to str.isdigit, and no number to int()
         return text
     return int(text) * (1 if str(unit) == "1" else 60)
 
