@@ -153,11 +153,12 @@ def test_an_attack_from_the_page_of_counters_in_four_taps(new_page: Any) -> None
     screenshot(attacker, "counters-result")
 
 
-def test_a_newcomers_attack_offers_the_books_five_lines_and_either_seat_applies_the_result(
+def test_a_newcomers_attack_offers_the_books_five_lines_and_its_owner_applies_the_result(
     new_page: Any,
 ) -> None:
     """No club data: the card offers the Combat Results Table's five lines by name, Clear chosen and its odds
-    shown; a line tapped reads its odds; the die; then the other seat applies the result to its own counter."""
+    shown; a line tapped reads its odds; the die; then the owner of the counter the result falls on applies it,
+    once: (A) is a retreat or a step lost, the owner's choice."""
     referee = new_page(TABLET_PORTRAIT)
     gid, made, ids = seeded(referee, club=False)
     attacker = new_page(TABLET_PORTRAIT)
@@ -178,27 +179,18 @@ def test_a_newcomers_attack_offers_the_books_five_lines_and_either_seat_applies_
     assert taps <= 5
     expect(attacker.locator("[data-play-done]")).to_have_attribute("data-play-outcome", "A2")
     assert small_targets(attacker) == [] and serious_violations(attacker) == []
-    # The German seat applies the result to the attacking counter (the log says who).
-    defender = new_page(TABLET_PORTRAIT)
-    join_by_api(defender, made["join_codes"]["defender"])
-    defender.goto(f"/games/{gid}/counters")
-    tap(defender, defender.locator(f"[data-counter='{ids['1st Bn']}']"))
-    tap(defender, defender.get_by_role("group", name="Combat result").get_by_role("button", name="Step loss"))
-    flipped = defender.locator(f"[data-counter='{ids['1st Bn']}']")
-    expect(flipped).to_contain_text("Depleted")
-    expect(flipped).to_contain_text("2-2")  # its depleted face's values, no longer its full 4-4
-    # And retreats it from its card, its hex typed (the other side's counter: a retreat or an advance, no plain
-    # move).
-    result = defender.get_by_role("group", name="Combat result")
-    # The card read anew after the step lost, then the hex typed in.
-    expect(result.get_by_role("button", name="Step loss")).to_have_count(0)
-    moves = defender.locator("[data-place-form]")
+    # (A) falls on the attacker: the Canadian seat retreats its own counter from its card, the hex typed in.
+    tap(attacker, attacker.locator(f"[data-counter='{ids['1st Bn']}']"))
+    result = attacker.get_by_role("group", name="Combat result")
+    expect(result.get_by_role("button", name="Step loss")).to_be_visible()
+    moves = attacker.locator("[data-place-form]")
     expect(moves.get_by_role("button", name="Retreat", exact=True)).to_be_visible()
-    expect(moves.get_by_role("button", name="Move", exact=True)).to_have_count(0)
-    screenshot(defender, "counters-retreat")
+    screenshot(attacker, "counters-retreat")
     moves.get_by_label("To another hex").fill("0810")
-    tap(defender, moves.get_by_role("button", name="Retreat", exact=True))
-    expect(defender.locator("[data-counter-group='place-0810']")).to_contain_text("1st Bn")
+    tap(attacker, moves.get_by_role("button", name="Retreat", exact=True))
+    expect(attacker.locator("[data-counter-group='place-0810']")).to_contain_text("1st Bn")
+    # Applied once: the card read anew offers no more of that result.
+    expect(attacker.get_by_role("group", name="Combat result")).to_have_count(0)
 
 
 def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -> None:
