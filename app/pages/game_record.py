@@ -15,6 +15,7 @@ from app.services.events import ROLL_KINDS
 from app.services.undo import UNDOABLE
 from app.services.undo import refusal as undo_refusal
 from app.services.unit_names import NamedUnit
+from rules.core.consequences import counted
 from rules.core.game import GameRules
 from rules.core.records import claims_of
 
@@ -85,6 +86,8 @@ class Record:
         # 1/2 Coy").
         self.labels = {f.name: f.label.lower() for f in rules.book.state_fields}
         self.unit_fields = {f.name for f in rules.book.state_fields if f.edit == "unit"}
+        # A count the rules use up, said as what was spent and what is left (issue 64: "-1 actions left").
+        self.spent = {f.name: f for f in rules.book.state_fields if f.spent and f.words}
         self.turn_word, self.stand_word = rules.book.turn_word, rules.book.stand_word
 
     def name(self, unit_id: Any) -> str:
@@ -144,7 +147,12 @@ class Record:
             name = c.get("field")
             if name in ("x", "y", "facing_deg", "version") or name in self.unworded:
                 continue
-            if "delta" in c:
+            spent = self.spent.get(str(name))
+            if "delta" in c and spent is not None and c["delta"] < 0 and isinstance(c.get("after"), int):
+                words.append(
+                    f"{counted(-c['delta'], spent.words, spent.label)} {spent.spent}, {c['after']} left"
+                )
+            elif "delta" in c:
                 noun = "suppression" if name == "suppression" else humanise(str(name)).lower()
                 words.append(f"{_signed(c['delta'])} {noun}")
             elif name in self.flag_words:

@@ -37,6 +37,9 @@ class StateField:
     # Its words in the game record and a roll's result: as it is set and as it is cleared ("must test morale",
     # "has tested its morale"); a count's, its thing for one and for more ("action", "actions").
     words: tuple[str, str] | tuple[()] = ()
+    # A count used up by the rules: its word for what is taken off, said with what is left ("spent": "1
+    # action spent, 1 left" in the game record); "" for a count the record says as +n/-n.
+    spent: str = ""
     on_head: bool = False  # shown on its formation's heading row of the board as well (with its losses)
     on_turn: bool = False  # the turn's steps read it (a change to it may change what the turn panel asks)
 

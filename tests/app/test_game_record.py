@@ -91,3 +91,24 @@ def test_a_value_given_over_the_tables_reads_as_the_players_claim() -> None:
     event = {"id": 9, "turn": 2, "kind": "roll", "actor": "attacker", "payload": payload}
     record = Record({1: "1/1 MG"}, {1: mg}, get_game_rules("flanders-fields"))
     assert record.entry(event).line == f"Attacker · 1/1 MG · Shooting: rolled 4 → suppressed ({why}) · turn 2"
+
+
+def test_an_action_spent_reads_as_spent_with_what_is_left() -> None:
+    # Issue 64: an unpack that spends an action read "unpacked, -1 actions left".
+    mg = SimpleNamespace(pk=1, parent_id=None, side="attacker", name="MG", kind="mmg", level="stand")
+    changes = [
+        {"unit": 1, "field": "packed", "before": True, "after": False},
+        {"unit": 1, "field": "actions_left", "delta": -1, "after": 1},
+    ]
+    event = {
+        "id": 9,
+        "turn": 2,
+        "kind": "unit-update",
+        "actor": "attacker",
+        "payload": {"unit_id": 1, "changes": changes},
+    }
+    record = Record({1: "1/1 MG"}, {1: mg}, get_game_rules("flanders-fields"))
+    assert (
+        record.entry(event).line
+        == "Attacker · 1/1 MG · Unit update: unpacked, 1 action spent, 1 left · turn 2"
+    )

@@ -447,6 +447,27 @@ def test_the_attackers_taps_at_each_size_and_what_the_card_leaves_clear(new_page
     assert page.locator("[data-map-page]").get_attribute("data-seen-from") == "defender"
 
 
+def handles_apart(page: Any, stand_ids: list[int]) -> list[str]:
+    """What the formation's handles cover, once they are at rest: each other, or a stand's tap target (its base
+    and the 44 px finger square about its centre)."""
+    at_rest(page, "[data-formation-turn]")
+    return page.evaluate(
+        """(ids) => { const m = window.firestepMap, box = (s) => document.querySelector(s).getBoundingClientRect();
+             const over = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+             const move = box("[data-formation-move]"), turn = box("[data-formation-turn]"), found = [];
+             if (over(move, turn)) found.push("the turn handle over the move handle");
+             for (const id of ids) {
+               const u = m.model.units.get(id), c = m.toScreen(u.x, u.y), b = box(`[data-stand='${id}']`);
+               const t = { left: Math.min(b.left, c.x - 22), right: Math.max(b.right, c.x + 22),
+                           top: Math.min(b.top, c.y - 22), bottom: Math.max(b.bottom, c.y + 22) };
+               if (over(move, t)) found.push(`the move handle over stand ${id}`);
+               if (over(turn, t)) found.push(`the turn handle over stand ${id}`);
+             }
+             return found; }""",
+        stand_ids,
+    )
+
+
 def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> None:
     referee = new_page(REFEREE_SCREEN, has_touch=False)
     game_id, answer = seed_game(referee)
@@ -461,6 +482,11 @@ def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> Non
     referee.mouse.click(point["x"], point["y"])
     referee.get_by_role("button", name="Move its company").click()
     expect(referee.locator("[data-formation-move]")).to_be_visible()
+    # The handles clear of each other and of the company's stands' tap targets, at each size the map is
+    # drawn at (issue 64: at 1180x820 the turn handle lay over the move handle, and a drag of ✥ turned).
+    for size in (TABLET_LANDSCAPE, PHONE, REFEREE_SCREEN):
+        referee.set_viewport_size(size)
+        assert handles_apart(referee, [u["id"] for u in company]) == [], size
     box = at_rest(referee, "[data-formation-move]")
     assert box["width"] >= 44 and box["height"] >= 44
     x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2

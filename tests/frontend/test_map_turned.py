@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import TABLET_LANDSCAPE
+from tests.frontend.conftest import PHONE, TABLET_LANDSCAPE, TABLET_PORTRAIT
 from tests.frontend.games import join_by_api, seed_game
 from tests.frontend.test_map import screen_point, start_game
 
@@ -53,3 +53,26 @@ def test_a_seats_view_turns_for_the_player_across_and_back(new_page: Any) -> Non
     expect(root).to_have_attribute("data-seen-from", "attacker")
     expect(page.locator("body.view-turned")).to_have_count(0)
     expect(turn).to_have_attribute("aria-pressed", "false")
+
+    # Turned on the landscape tablet, then stood up (issue 64: the view stayed turned with its tool hidden below
+    # 900 px): at every size the turned view is kept and its way back is offered, in sight, the tools in two
+    # rows (on the phone the way back shares the score chip's row, which the turned view keeps in the bar).
+    turn.tap()
+    expect(root).to_have_attribute("data-seen-from", "defender")
+    for size in (TABLET_PORTRAIT, PHONE):
+        page.set_viewport_size(size)
+        page.goto(f"/games/{game_id}/map")
+        expect(root).to_have_attribute("data-seen-from", "defender")
+        expect(turn).to_be_visible()
+        expect(turn).to_be_in_viewport()
+        tools = page.locator(".map-toolbar .tool:visible:not([data-turn-view])").all()
+        boxes = [b for b in (t.bounding_box() for t in tools) if b]
+        back, chip = turn.bounding_box(), page.locator("[data-score-chip]").bounding_box()
+        assert back is not None and chip is not None
+        assert all(b["x"] >= 0 and b["x"] + b["width"] <= size["width"] for b in [*boxes, back]), size
+        assert len({round(b["y"]) for b in boxes}) <= 2, size
+        assert (
+            round(back["y"]) in {round(b["y"]) for b in boxes} or abs(back["y"] - chip["y"]) < chip["height"]
+        )
+    turn.tap()
+    expect(root).to_have_attribute("data-seen-from", "attacker")

@@ -38,43 +38,82 @@
     };
     const icon = (text, label) => L.divIcon({ className: "formation-handle", html: `<span role="img" aria-label="${label}">${text}</span>`, iconSize: [48, 48], iconAnchor: [24, 24] });
     const reach = () => Math.max(8, ...moving.stands.map((u) => Math.hypot(u.x - moving.centre[0], u.y - moving.centre[1]))) + 6;
-    // The move handle beside the formation: a finger's width off the flank (else the rear, else the front) of
-    // the stand whose card is open (else the one nearest the formation's centre), where it is on the map, off
-    // the card and over none of the formation's stands. Returned as its offset from the formation's centre:
-    // dragging it drags the centre by as much.
+    // Where the handles go (issue 64: the turn handle lay over the move handle, and a drag of ✥ turned): each
+    // in sight, off the card, over none of the formation's stands' tap targets (the base and the finger's
+    // square about its centre) and a handle's width clear of the other, so one finger drags what it meant.
     const panel = document.querySelector("[data-map-panel]");
-    const aside = (centre, a) => {
+    const HALF = 24; // half a handle (48 px)
+    const px = (p) => map.latLngToContainerPoint(toLL(p));
+    const placer = () => {
+      const { dx, dy } = moving;
+      const size = map.getSize();
+      const box = map.getContainer().getBoundingClientRect();
+      const card = panel && !panel.hidden ? panel.getBoundingClientRect() : null;
+      const targets = moving.stands.map((u) => {
+        const b = sizes.bases[u.base] || { w: 0, d: 0 };
+        const c = px([u.x + dx, u.y + dy]);
+        const corners = rect([u.x + dx, u.y + dy], u.facing_deg ?? 90, b.w, b.d).map((ll) => map.latLngToContainerPoint(ll));
+        const xs = [c.x - 22, c.x + 22, ...corners.map((q) => q.x)], ys = [c.y - 22, c.y + 22, ...corners.map((q) => q.y)];
+        return { l: Math.min(...xs), r: Math.max(...xs), t: Math.min(...ys), b: Math.max(...ys) };
+      });
+      const placed = [];
+      const clear = (p, card) => {
+        const onMap = p.x >= HALF && p.y >= HALF && p.x <= size.x - HALF && p.y <= size.y - HALF;
+        const x = p.x + box.left, y = p.y + box.top;
+        const offCard = !(card && x >= card.left - HALF && x <= card.right + HALF && y >= card.top - HALF && y <= card.bottom + HALF);
+        const offStands = targets.every((t) => p.x + HALF <= t.l || p.x - HALF >= t.r || p.y + HALF <= t.t || p.y - HALF >= t.b);
+        const offHandles = placed.every((q) => Math.max(Math.abs(q.x - p.x), Math.abs(q.y - p.y)) >= 2 * HALF + 8);
+        return onMap && offCard && offStands && offHandles;
+      };
+      // The first clear spot of `spots` (container points); where the card lies over the formation, one under
+      // the card (in sight once it closes); else the first. Kept clear of the next handle.
+      const take = (spots) => {
+        const p = spots.find((q) => clear(q, card)) || spots.find((q) => clear(q, null)) || spots[0];
+        placed.push(p);
+        return p;
+      };
+      return { take };
+    };
+    // The move handle beside the formation: off the flank (else the rear, else the front) of the stand whose
+    // card is open (else the one nearest the formation's centre), further out until it is clear. Returned as
+    // its offset from the formation's centre: dragging it drags the centre by as much.
+    const aside = (centre, a, place) => {
       const { dx, dy } = moving;
       const shown = moving.stands.find((u) => u.id === m.selectedStand());
       const anchor = shown || moving.stands.reduce((best, u) => (Math.hypot(u.x - moving.centre[0], u.y - moving.centre[1]) < Math.hypot(best.x - moving.centre[0], best.y - moving.centre[1]) ? u : best));
       const b = sizes.bases[anchor.base] || { w: 0, d: 0 };
-      const px = (p) => map.latLngToContainerPoint(toLL(p));
       const perPx = 1 / px([1, 0]).distanceTo(px([0, 0]));
-      const far = Math.max(b.w, b.d) / 2 + 34 * perPx;
       const at = [anchor.x + dx, anchor.y + dy];
-      const spots = [a - Math.PI / 2, a + Math.PI / 2, a + Math.PI, a].map((d) => [at[0] + far * Math.cos(d), at[1] + far * Math.sin(d)]);
-      const size = map.getSize();
-      const box = map.getContainer().getBoundingClientRect();
-      const card = panel && !panel.hidden ? panel.getBoundingClientRect() : null;
-      const stands = moving.stands.map((u) => px([u.x + dx, u.y + dy]));
-      const clear = (spot) => {
-        const p = px(spot);
-        const onMap = p.x >= 24 && p.y >= 24 && p.x <= size.x - 24 && p.y <= size.y - 24;
-        const x = p.x + box.left, y = p.y + box.top;
-        const offCard = !(card && x >= card.left - 24 && x <= card.right + 24 && y >= card.top - 24 && y <= card.bottom + 24);
-        return onMap && offCard && stands.every((q) => q.distanceTo(p) >= 26);
-      };
-      const spot = spots.find(clear) || spots[0];
+      const spots = [];
+      for (const out of [48, 72, 104, 144]) {
+        const far = Math.max(b.w, b.d) / 2 + out * perPx;
+        for (const d of [a - Math.PI / 2, a + Math.PI / 2, a + Math.PI, a]) spots.push([at[0] + far * Math.cos(d), at[1] + far * Math.sin(d)]);
+      }
+      const p = place.take(spots.map(px));
+      const spot = fromLL(map.containerPointToLatLng(p));
       return [spot[0] - centre[0], spot[1] - centre[1]];
+    };
+    // The turn handle ahead of the formation, else a fixed step from the move handle (away from the
+    // formation first, turned inward near the table's edges).
+    const ahead = (centre, a, back, place) => {
+      const lever = px([centre[0] + reach() * Math.cos(a), centre[1] + reach() * Math.sin(a)]);
+      const mv = px([centre[0] + back[0], centre[1] + back[1]]), c = px(centre);
+      const away = Math.atan2(mv.y - c.y, mv.x - c.x);
+      const step = 2 * HALF + 16;
+      const spots = [lever];
+      for (const k of [0, 1, -1, 2, -2, 3, -3, 4]) spots.push(L.point(mv.x + step * Math.cos(away + (k * Math.PI) / 4), mv.y + step * Math.sin(away + (k * Math.PI) / 4)));
+      return fromLL(map.containerPointToLatLng(place.take(spots)));
     };
     const showHandles = () => {
       handles.clearLayers();
       const [cx, cy] = moving.centre;
       const centre = [cx + moving.dx, cy + moving.dy];
       const a = ((moving.facing + moving.turn) * Math.PI) / 180; // ahead: as the formation faces
-      const back = aside(centre, a);
+      const place = placer();
+      const back = aside(centre, a, place);
+      const lever = ahead(centre, a, back, place);
       const move = L.marker(toLL([centre[0] + back[0], centre[1] + back[1]]), { draggable: true, keyboard: false, icon: icon("✥", "Drag to move the formation") }).addTo(handles);
-      const turner = L.marker(toLL([centre[0] + reach() * Math.cos(a), centre[1] + reach() * Math.sin(a)]), {
+      const turner = L.marker(toLL(lever), {
         draggable: true, keyboard: false, icon: icon("↻", "Drag to turn the formation"),
       }).addTo(handles);
       move.getElement()?.setAttribute("data-formation-move", "");
@@ -84,9 +123,11 @@
         moving.dx = x - back[0] - cx; moving.dy = y - back[1] - cy;
         drawGhosts();
       });
+      // The turn follows the handle about the centre from where it was put (not always straight ahead).
+      const from = Math.atan2(lever[1] - centre[1], lever[0] - centre[0]), turned = moving.turn;
       turner.on("drag", () => {
         const [x, y] = fromLL(turner.getLatLng());
-        moving.turn = (Math.atan2(y - centre[1], x - centre[0]) * 180) / Math.PI - moving.facing;
+        moving.turn = turned + ((Math.atan2(y - centre[1], x - centre[0]) - from) * 180) / Math.PI;
         drawGhosts();
       });
       for (const handle of [move, turner]) {

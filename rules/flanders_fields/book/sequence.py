@@ -396,7 +396,7 @@ def refusal(status: str, period: str, step_index: int, side_to_move: str, act: A
     where = f"step {step.number}. {step.title} of the {side_to_move}'s turn ({step.source})"
     if _own_turn_only(act.action) and act.side is not None and act.side != side_to_move:
         return Refusal(
-            f"Wait for the {act.side}'s turn: its stands may not {doing} in the {side_to_move}'s.",
+            f"Wait for the {act.side}'s turn: the {act.side} may not {doing} in the {side_to_move}'s turn.",
             f"It is the {side_to_move}'s turn ({TURN_SOURCE}: “{ONE_SIDE_AT_A_TIME}”): the {act.side}'s "
             f"stands may not {doing} now. Allowed now: {allowed}.",
             TURN_SOURCE,

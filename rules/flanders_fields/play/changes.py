@@ -21,7 +21,15 @@ STATE_FIELDS: tuple[StateField, ...] = (
         filter="Suppressed",
         words=("suppression marker", "suppression markers"),
     ),
-    StateField("actions_left", "Actions left", 0, counter=True, maximum=12, words=("action", "actions")),
+    StateField(
+        "actions_left",
+        "Actions left",
+        0,
+        counter=True,
+        maximum=12,
+        words=("action", "actions"),
+        spent="spent",
+    ),
     # The game turn of a unit's order roll ("he may not return to order the same unit later on in the turn"),
     # and the action it is carrying out (game_orders: a company's stands move or fire together for one).
     StateField("ordered_turn", "Ordered in turn", 0, shown=False),

@@ -175,6 +175,8 @@ def test_refusals_name_the_step_and_what_is_allowed_now() -> None:
     # "one side moving and firing before the other side takes a turn": not the defender's stands now.
     msg = refusal("playing", "early", 1, "attacker", act("move-stands", "defender", rifles))
     assert msg is not None and "attacker's turn" in msg.why and "defender's turn" in msg
+    # In one plain sentence (issue 64: "its stands may not move stands in the attacker's").
+    assert msg == "Wait for the defender's turn: the defender may not move stands in the attacker's turn."
     # New units are force building: set-up only.
     msg = refusal("playing", "mid", 5, "attacker", act("build-forces", "attacker"))
     assert msg is not None and "set-up" in msg and "set-up" in msg.why
