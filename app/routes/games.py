@@ -27,22 +27,12 @@ from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import COOKIE_NAME, ViewerDep
 from app.guard.limits import Terrain, Variants, Version, readable_json
-from app.services import (
-    acts,
-    campaign_battles,
-    card,
-    cards,
-    event_seats,
-    game_setup,
-    games,
-    result,
-    seating,
-    seats,
-)
+from app.services import acts, campaign_battles, card, cards, game_setup, games, result, seating, seats
 from app.services import events as events_service
 from app.services import report as report_service
 from app.services import resolve as resolve_service
 from app.services import templates as table_templates
+from app.services.event_seats import take_card
 from app.services.markers import rules_of
 from rules.core.acts import AdvanceTurn, PlayCard, Roll
 from rules.core.errors import NotFoundError
@@ -241,7 +231,7 @@ def join(
     try:
         with unit_of_work(session):
             game_id, side = seating.side_of_code(session, seating.GAME, settings.secret_key, body.code)
-            event_seats.take_card(session, settings.secret_key, game_id, side, body.code)  # a card seats one
+            take_card(session, settings.secret_key, game_id, side, body.code)  # a card seats one
             token = seating.issue(session, seating.GAME, settings.secret_key, game_id, side)
     except NotFoundError:
         security.guess_failed()
