@@ -131,10 +131,8 @@ def take_card(session: Session, secret_key: str, game_id: int, side: str, code: 
     confirmed her result): its first use spends it, any later one is refused (409) with the remedy, a re-key by
     the organiser. Race-safe: `seating.spend_code` is one conditional update. A code that is no event's card
     (a game's own join codes) is left alone."""
-    if card_of(session, secret_key, game_id, side, code) is None:
-        return
-    if not seating.spend_code(session, seating.GAME, secret_key, game_id, side, code):
-        raise Conflict(seating.SPENT)
+    if card_of(session, secret_key, game_id, side, code) is not None:
+        seating.spend_code(session, seating.GAME, secret_key, game_id, side, code)
 
 
 def card_refusal(session: Session, secret_key: str, game_id: int, side: str, code: str) -> str | None:

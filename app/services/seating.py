@@ -262,10 +262,11 @@ def spent_hash(secret_key: str, code: str) -> str:
 
 def spend_code(
     session: Session, seating: Seating[Any, Any], secret_key: str, owner_id: int, side: str, code: str
-) -> bool:
-    """Whether this use of `side`'s join code is its first: one conditional UPDATE from the code's HMAC to its
-    spent mark, so of two devices joining at once only one changes the row (PostgreSQL makes the second wait
-    for the first's row lock and re-read it; SQLite writes one at a time), not a read then a write."""
+) -> None:
+    """This use of `side`'s join code is its last (409 when it is not the first): one conditional UPDATE from
+    the code's HMAC to its spent mark, so of two devices joining at once only one changes the row (PostgreSQL
+    makes the second wait for the first's row lock and re-read it; SQLite writes one at a time), not a read
+    then a write."""
     model = seating.side
     owner = getattr(model, seating.owner)
     result = session.execute(
@@ -278,7 +279,8 @@ def spend_code(
         .values(join_code_hash=spent_hash(secret_key, code))
         .execution_options(synchronize_session=False)
     )
-    return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise Conflict(SPENT)
 
 
 def is_spent(
