@@ -38,6 +38,8 @@ from app.services.seating import digest as digest  # HMAC of a presented token, 
 from rules.core.vocabulary import SIDES as SIDES  # the service speaks of the rules' sides
 
 COOKIE_NAME = "firestep_token"
+# An organiser's cookie keeps 20 "id:token" pairs (app.pages.seats.SEATS_KEPT), each at most 10 + 1 + 43 + 1.
+KEYED_COOKIE_CHARS = 2048
 
 
 def new_salt() -> str:
@@ -211,6 +213,21 @@ _bearer = HTTPBearer(
     auto_error=False, description="The token from game creation or from joining with a code."
 )
 _cookie = APIKeyCookie(name=COOKIE_NAME, auto_error=False, description="Set by POST /api/v1/join.")
+
+
+def keyed_token(cookie: str | None, key: object) -> str | None:
+    """The token an organiser's cookie keeps for event or league `key`: the cookie keeps one per event or
+    league this browser made or signed in to ("id:token|id:token", app.pages.seats.remember_seat), so making a
+    second one does not sign its organiser out of the first. A cookie of one bare token (before) is that token."""
+    if not cookie:
+        return None
+    if ":" not in cookie and "|" not in cookie:
+        return cookie
+    for pair in cookie.split("|"):
+        k, _, token = pair.partition(":")
+        if k == str(key) and token:
+            return token
+    return None
 
 
 def presented_token(

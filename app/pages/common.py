@@ -74,7 +74,12 @@ Joined = TypeVar("Joined")
 
 
 class JoinRefused(Exception):
-    """A join code the page refuses, with the sentence to show the player."""
+    """A join code the page refuses, with the sentence to show the player and the page's status (409 for a
+    code that seated a device before, an event's spent card; 422 otherwise)."""
+
+    def __init__(self, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class SeatHeld(Exception):
@@ -137,4 +142,4 @@ def join_with_code(
         security.guess_failed()
         raise JoinRefused(f"That {what} is not known here: check it with the {who_gave_it}.") from e
     except USER_ERRORS as e:
-        raise JoinRefused(error_message(e)) from e
+        raise JoinRefused(error_message(e), 409 if isinstance(e, Conflict) else 422) from e

@@ -22,9 +22,9 @@ from app.core.writing import unit_of_work
 from app.data.models import Event, Game, TournamentRound, TournamentTable
 from app.deps import NowDep, SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests, Unauthorized
-from app.guard import security
+from app.guard import auth, security
 from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_many
-from app.pages.seats import COOKIE_AGE, game_seat, remember_game
+from app.pages.seats import game_seat, remember_game, remember_seat
 from app.pages.templates import templates
 from app.pages.trust import club_host
 from app.services import event_roster, event_seats, scenarios, seating, tournament_results, tournaments
@@ -54,7 +54,7 @@ def base_url(request: Request, settings: Settings) -> str:
 
 def is_organiser(request: Request, session: Session, settings: Settings, event_id: int) -> bool:
     try:
-        token = request.cookies.get(ORGANISER_COOKIE)
+        token = organiser_token(request, event_id)
         tournaments.require_organiser(session, settings.secret_key, event_id, token)
     except (Unauthorized, Forbidden):
         return False
@@ -66,8 +66,15 @@ def _organiser_only(request: Request, session: Session, settings: Settings, even
         raise Forbidden("only the event's organiser may do this: sign in with the organiser's token")
 
 
-def _keep_token(response: Response, token: str) -> None:
-    response.set_cookie(ORGANISER_COOKIE, token, httponly=True, samesite="lax", max_age=COOKIE_AGE)
+def organiser_token(request: Request, event_id: int) -> str | None:
+    """This browser's organiser token for the event (it keeps one per event it runs)."""
+    return auth.keyed_token(request.cookies.get(ORGANISER_COOKIE), event_id)
+
+
+def _keep_token(request: Request, response: Response, event_id: int, token: str) -> None:
+    """This event's organiser token kept beside the other events' this browser runs (issue 63: making a second
+    event signed its organiser out of the first, for good)."""
+    remember_seat(request, response, ORGANISER_COOKIE, event_id, token)
 
 
 def _back(event_id: int, anchor: str = "") -> RedirectResponse:
@@ -122,7 +129,7 @@ async def make_event(request: Request, session: SessionDep, settings: SettingsDe
         session.rollback()
         return events_page(request, session, error_message(e), typed)
     response = _back(row.pk)
-    _keep_token(response, token)
+    _keep_token(request, response, row.pk, token)
     return response
 
 
@@ -139,7 +146,7 @@ async def sign_in(event_id: int, request: Request, session: SessionDep, settings
         security.guess_failed()
         return event_page(event_id, request, session, settings, error=str(e.message))
     response = _back(event_id)
-    _keep_token(response, token)
+    _keep_token(request, response, event_id, token)
     return response
 
 
@@ -173,6 +180,7 @@ def event_page(
     context = {
         "event": row,
         "organiser": organiser,
+        "organiser_token": organiser_token(request, event_id) if organiser else None,
         "players": registered,
         "by_id": {p.pk: p for p in registered},
         "rounds": [_round_view(session, r) for r in rounds],
@@ -187,7 +195,9 @@ def event_page(
         "status_words": STATUS_WORDS,
         "error": error,
     }
-    return templates.TemplateResponse(request, "event.html", context)
+    response = templates.TemplateResponse(request, "event.html", context)
+    response.headers["Cache-Control"] = "no-store"  # the organiser's page shows the organiser's token
+    return response
 
 
 async def _organiser_write(

@@ -188,7 +188,7 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
         game_id, role = seat_named(session, settings.secret_key, entered)
         held = game_seat(request, session, settings, game_id)
         keep_seat_unless_confirmed(game_id, held.viewer.role if held else None, role, form)
-        return game_id, role, sign_in(session, settings.secret_key, game_id, role)
+        return game_id, role, sign_in(session, settings.secret_key, game_id, role, entered)
 
     try:
         with unit_of_work(session):
@@ -196,7 +196,7 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
     except TooManyRequests as e:
         return too_many(_start(request, session, error=security.page_wait_message(e, "wrong join codes")), e)
     except JoinRefused as e:
-        return _start(request, session, error=str(e), status_code=422)
+        return _start(request, session, error=str(e), status_code=e.status)
     except SeatHeld as e:
         game = games_service.get_game(session, e.owner_id)
         return confirm_seat_page(

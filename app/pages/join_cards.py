@@ -107,7 +107,7 @@ async def join_by_link(
             raise NotFoundError("join code", "(not shown)")
         held = game_seat(request, session, settings, game_id)
         keep_seat_unless_confirmed(game_id, held.viewer.role if held else None, seat, form)
-        return sign_in(session, settings.secret_key, game_id, seat)
+        return sign_in(session, settings.secret_key, game_id, seat, entered)
 
     if seat not in SEATS:
         return _join_link_page(request, session, game_id, seat)
@@ -122,7 +122,7 @@ async def join_by_link(
         wait = security.page_wait_message(e, "wrong join codes")
         return too_many(_join_link_page(request, session, game_id, seat, error=wait), e)
     except JoinRefused as e:
-        return _join_link_page(request, session, game_id, seat, error=str(e), status=422)
+        return _join_link_page(request, session, game_id, seat, error=str(e), status=e.status)
     except SeatHeld as e:
         game = games_service.get_game(session, game_id)
         return confirm_seat_page(

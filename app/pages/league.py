@@ -24,9 +24,9 @@ from app.core.writing import unit_of_work
 from app.data.schemas_league import ResultBundle
 from app.deps import SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized, model_refusal, sentence
-from app.guard import security
+from app.guard import auth, security
 from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_many
-from app.pages.seats import COOKIE_AGE
+from app.pages.seats import remember_seat
 from app.pages.templates import templates
 from app.services import league, tournament_results, tournaments
 from rules.core.errors import NotFoundError
@@ -46,14 +46,19 @@ def _not_found(request: Request, e: NotFoundError) -> Response:
 
 def is_organiser(request: Request, session: Session, settings: Settings, league_id: int) -> bool:
     try:
-        league.require_organiser(session, settings.secret_key, league_id, request.cookies.get(COOKIE))
+        league.require_organiser(session, settings.secret_key, league_id, organiser_token(request, league_id))
     except (Unauthorized, Forbidden):
         return False
     return True
 
 
-def _keep_token(response: Response, token: str) -> None:
-    response.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=COOKIE_AGE)
+def organiser_token(request: Request, league_id: int) -> str | None:
+    """This browser's organiser token for the league (it keeps one per league it runs, as for events)."""
+    return auth.keyed_token(request.cookies.get(COOKIE), league_id)
+
+
+def _keep_token(request: Request, response: Response, league_id: int, token: str) -> None:
+    remember_seat(request, response, COOKIE, league_id, token)
 
 
 def _back(league_id: int, anchor: str = "") -> RedirectResponse:
@@ -85,7 +90,7 @@ async def make_league(request: Request, session: SessionDep, settings: SettingsD
     with unit_of_work(session):
         row, token = league.create(session, settings.secret_key, name)
     response = _back(row.pk)
-    _keep_token(response, token)
+    _keep_token(request, response, row.pk, token)
     return response
 
 
@@ -113,6 +118,7 @@ def _league(
     context = {
         "league": row,
         "organiser": organiser,
+        "organiser_token": organiser_token(request, league_id) if organiser else None,
         "lines": league.table(session, league_id),
         "keys": [(k, league.fingerprint(k.public_key)) for k in league.keys(session, league_id)],
         "pending": [(g, league.fingerprint(g.club_key)) for g in games if g.club_key not in trusted],
@@ -120,7 +126,9 @@ def _league(
         "error": error,
         "said": said,
     }
-    return templates.TemplateResponse(request, "league.html", context, 422 if error else 200)
+    response = templates.TemplateResponse(request, "league.html", context, 422 if error else 200)
+    response.headers["Cache-Control"] = "no-store"  # the organiser's page shows the organiser's token
+    return response
 
 
 @router.post("/leagues/{league_id:int}/sign-in", response_class=HTMLResponse)
@@ -138,7 +146,7 @@ async def sign_in(league_id: int, request: Request, session: SessionDep, setting
     except NotFoundError as e:
         return _not_found(request, e)
     response = _back(league_id)
-    _keep_token(response, token)
+    _keep_token(request, response, league_id, token)
     return response
 
 
@@ -274,7 +282,10 @@ def _bundles(
     try:
         row = tournaments.get(session, event_id)
         tournaments.require_organiser(
-            session, settings.secret_key, event_id, request.cookies.get(tournaments.ORGANISER_COOKIE)
+            session,
+            settings.secret_key,
+            event_id,
+            auth.keyed_token(request.cookies.get(tournaments.ORGANISER_COOKIE), event_id),
         )
     except NotFoundError as e:
         return _not_found(request, e)
@@ -324,7 +335,10 @@ async def _download(
     club = " ".join(str(form.get("club", "")).split())[:80]
     try:
         tournaments.require_organiser(
-            session, settings.secret_key, event_id, request.cookies.get(tournaments.ORGANISER_COOKIE)
+            session,
+            settings.secret_key,
+            event_id,
+            auth.keyed_token(request.cookies.get(tournaments.ORGANISER_COOKIE), event_id),
         )
         key = signing.result_key(settings.var_dir)
         ids = table_ids if table_ids is not None else _settled_ids(session, event_id)

@@ -21,7 +21,7 @@ from app.guard import auth, security
 from app.guard.auth import Viewer
 from app.pages.common import error_message, not_found, page_or_fragment, too_many
 from app.pages.templates import templates
-from app.services import campaign_battles, campaign_store, games, seating, tournaments
+from app.services import campaign_battles, campaign_store, event_seats, games, seating, tournaments
 from rules.core.errors import NotFoundError, RulesError
 
 # The device keeps the token of each game it has joined (cookie `firestep_games`) and of each campaign
@@ -195,8 +195,9 @@ def seat_named(session: Session, secret_key: str, entered: str) -> tuple[int, st
     return row.game_id, row.role
 
 
-def sign_in(session: Session, secret_key: str, game_id: int, role: str) -> str:
-    """This device's new token for the seat `seat_named` found."""
+def sign_in(session: Session, secret_key: str, game_id: int, role: str, code: str = "") -> str:
+    """This device's new token for the seat `seat_named` found with `code` (an event's printed card is spent)."""
+    event_seats.take_card(session, secret_key, game_id, role, code)
     token = seating.issue(session, seating.GAME, secret_key, game_id, role)
     session.flush()
     return token

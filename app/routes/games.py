@@ -32,6 +32,7 @@ from app.services import events as events_service
 from app.services import report as report_service
 from app.services import resolve as resolve_service
 from app.services import templates as table_templates
+from app.services.event_seats import take_card
 from app.services.markers import rules_of
 from rules.core.acts import AdvanceTurn, PlayCard, Roll
 from rules.core.errors import NotFoundError
@@ -218,7 +219,7 @@ def create_game(
     "/api/v1/join",
     response_model=GameJoined,
     summary="Join a game with a side's code: returns a token (also set as the firestep_token cookie)",
-    responses=errors.responses(404, 422),
+    responses=errors.responses(404, 409, 422),
 )
 def join(
     body: Annotated[JoinIn, Body(openapi_examples={"code": {"value": {"code": "ABCDE-FGH23"}}})],
@@ -229,7 +230,9 @@ def join(
     security.check_guesses()
     try:
         with unit_of_work(session):
-            game_id, side, token = seats.join(session, settings.secret_key, body.code)
+            game_id, side = seating.side_of_code(session, seating.GAME, settings.secret_key, body.code)
+            take_card(session, settings.secret_key, game_id, side, body.code)  # a card seats one
+            token = seating.issue(session, seating.GAME, settings.secret_key, game_id, side)
     except NotFoundError:
         security.guess_failed()
         raise

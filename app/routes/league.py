@@ -36,12 +36,15 @@ router = Router(prefix="/api/v1", tags=["league"])
 def league_token(
     request: Request,
     token: Annotated[str | None, Depends(auth.presented_token)],
-    cookie: Annotated[str | None, Cookie(alias=league.LEAGUE_COOKIE, max_length=100)] = None,
+    cookie: Annotated[
+        str | None, Cookie(alias=league.LEAGUE_COOKIE, max_length=auth.KEYED_COOKIE_CHARS)
+    ] = None,
 ) -> str | None:
-    """The league organiser's token: Authorization: Bearer, else the organiser's cookie the league page set."""
+    """The league organiser's token: Authorization: Bearer, else this league's in the organiser's cookie the
+    league page set (one per league this browser runs)."""
     if request.headers.get("authorization"):
         return token
-    return cookie or token
+    return auth.keyed_token(cookie, request.path_params.get("league_id")) or token
 
 
 Token = Annotated[str | None, Depends(league_token)]

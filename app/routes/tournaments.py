@@ -70,12 +70,13 @@ ORGANISER_COOKIE = tournaments.ORGANISER_COOKIE
 def organiser_token(
     request: Request,
     token: Annotated[str | None, Depends(auth.presented_token)],
-    cookie: Annotated[str | None, Cookie(alias=ORGANISER_COOKIE, max_length=100)] = None,
+    cookie: Annotated[str | None, Cookie(alias=ORGANISER_COOKIE, max_length=auth.KEYED_COOKIE_CHARS)] = None,
 ) -> str | None:
-    """The organiser's token: Authorization: Bearer, else the organiser's cookie the event page set."""
+    """The organiser's token: Authorization: Bearer, else this event's in the organiser's cookie the event page
+    set (one per event this browser runs)."""
     if request.headers.get("authorization"):
         return token
-    return cookie or token
+    return auth.keyed_token(cookie, request.path_params.get("event_id")) or token
 
 
 Token = Annotated[str | None, Depends(organiser_token)]

@@ -126,6 +126,15 @@ def card_of(session: Session, secret_key: str, game_id: int, side: str, code: st
     return table if hmac.compare_digest(card, seating.normalise_code(code)) else None
 
 
+def take_card(session: Session, secret_key: str, game_id: int, side: str, code: str) -> None:
+    """An event's printed card seats ONE device (issue 63: a second phone with Ann's card took Ann's seat and
+    confirmed her result): its first use spends it, any later one is refused (409) with the remedy, a re-key by
+    the organiser. Race-safe: `seating.spend_code` is one conditional update. A code that is no event's card
+    (a game's own join codes) is left alone."""
+    if card_of(session, secret_key, game_id, side, code) is not None:
+        seating.spend_code(session, seating.GAME, secret_key, game_id, side, code)
+
+
 def card_refusal(session: Session, secret_key: str, game_id: int, side: str, code: str) -> str | None:
     """Why an event table's printed card for `side` seats no one now, in the player's words with the remedy;
     None when `code` is not that card or it still seats (a wrong code is refused as any other)."""
@@ -134,4 +143,6 @@ def card_refusal(session: Session, secret_key: str, game_id: int, side: str, cod
         return None
     if table.status in SETTLED:
         return f"Table {table.table}'s result is settled: its join cards seat no one now."
+    if seating.is_spent(session, seating.GAME, secret_key, game_id, side, code):
+        return seating.SPENT
     return "The organiser moved this seat to another device: ask the organiser for a new card or code."

@@ -20,9 +20,12 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.data.models import CampaignSide, CampaignToken, GameSide, Token, utcnow
+from app.errors import Conflict
 from rules.core.errors import NotFoundError
 
 REFEREE = "referee"  # a game's referee, a campaign's organiser
+# Only an event's printed card is spent by its first use (app.services.event_seats.take_card): its remedy.
+SPENT = "This join card has already seated a device: ask the organiser to re-key your seat."
 # No 0/O or 1/I/L: codes are read aloud across a table and typed on tablets.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
@@ -251,6 +254,42 @@ def void_side_codes(
             session.add(row)
 
 
+def spent_hash(secret_key: str, code: str) -> str:
+    """What a spent code's side keeps instead of the code's HMAC: no code's HMAC (so the code seats no one),
+    yet the spent code is still known when it comes again (refused as spent, not as unknown)."""
+    return digest(secret_key, f"spent:{normalise_code(code)}")
+
+
+def spend_code(
+    session: Session, seating: Seating[Any, Any], secret_key: str, owner_id: int, side: str, code: str
+) -> None:
+    """This use of `side`'s join code is its last (409 when it is not the first): one conditional UPDATE from
+    the code's HMAC to its spent mark, so of two devices joining at once only one changes the row (PostgreSQL
+    makes the second wait for the first's row lock and re-read it; SQLite writes one at a time), not a read
+    then a write."""
+    model = seating.side
+    owner = getattr(model, seating.owner)
+    result = session.execute(
+        update(model)
+        .where(
+            owner == owner_id,
+            col(model.side) == side,
+            col(model.join_code_hash) == code_hash(secret_key, code),
+        )
+        .values(join_code_hash=spent_hash(secret_key, code))
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise Conflict(SPENT)
+
+
+def is_spent(
+    session: Session, seating: Seating[Any, Any], secret_key: str, owner_id: int, side: str, code: str
+) -> bool:
+    rows = {row.side: row.join_code_hash for row in _side_rows(session, seating, owner_id)}
+    return hmac.compare_digest(rows.get(side, ""), spent_hash(secret_key, code))
+
+
 def codes_hold(
     session: Session, seating: Seating[Any, Any], secret_key: str, owner_id: int, codes: dict[str, str]
 ) -> bool:
@@ -267,10 +306,15 @@ def is_referee_code(
 
 
 def side_of_code(session: Session, seating: Seating[Any, Any], secret_key: str, code: str) -> tuple[int, str]:
-    """(game or campaign id, side) whose join code this is, seating nobody (404 for a code no side has)."""
+    """(game or campaign id, side) whose join code this is, seating nobody (404 for a code no side has, 409 for
+    a spent one)."""
     model = seating.side
     row = session.exec(select(model).where(col(model.join_code_hash) == code_hash(secret_key, code))).first()
     if row is None:
+        if session.exec(
+            select(model).where(col(model.join_code_hash) == spent_hash(secret_key, code))
+        ).first():
+            raise Conflict(SPENT)
         raise NotFoundError("join code", code)
     return seating.owner_of(row), row.side
 

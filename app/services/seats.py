@@ -61,12 +61,6 @@ def revoke_game_device(session: Session, game_id: int, device_id: int) -> Token:
     return row
 
 
-def join(session: Session, secret_key: str, code: str) -> seating.Joined:
-    joined = seating.join(session, seating.GAME, secret_key, code)
-    session.flush()
-    return joined
-
-
 def sides(session: Session, game_id: int) -> list[GameSide]:
     return list(session.exec(select(GameSide).where(GameSide.game_id == game_id).order_by(col(GameSide.id))))
 

@@ -5,6 +5,8 @@ what both players confirmed does."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -153,3 +155,34 @@ def test_between_rounds_the_organiser_drops_marks_a_no_show_and_adds_a_late_play
     assert c.get(f"/events/{event_id}").text.count("No-show</strong>") == 0
     bogus = c.post(f"/events/{event_id}/players/{absent}/status", data=csrf.form(c, {"status": "x"}))
     assert "a player is marked playing, dropped or no-show" in bogus.text
+
+
+def test_a_second_event_keeps_this_browser_the_organiser_of_the_first(sqlite_client: TestClient) -> None:
+    """Issue 63: making a second event overwrote the organiser's one cookie, and no page showed the token, so
+    the first event could never be run from the pages again. The cookie keeps each event's token; the event
+    page shows its organiser, and no one else, the token to sign in on another device."""
+    c = sqlite_client
+
+    def make(name: str) -> int:
+        form = {"name": name, "ruleset": "flanders-fields", "period": "early", "rounds": "1"}
+        made = c.post("/events", data=csrf.form(c, form), follow_redirects=False)
+        assert made.status_code == 303
+        return int(made.headers["location"].rsplit("/", 1)[1])
+
+    first, second = make("Saturday at Ypres"), make("Sunday at Mons")
+    shown = {}
+    for event_id in (first, second):
+        page = c.get(f"/events/{event_id}")
+        assert "Draft the pairing" in page.text and page.headers["cache-control"] == "no-store"
+        assert c.get(f"/api/v1/events/{event_id}/board").status_code == 200  # the API reads the cookie too
+        shown[event_id] = re.findall(r"data-organiser-token>([^<]+)<", page.text)
+    assert len(shown[first]) == 1 and shown[first] != shown[second]
+    # Another device: no token shown to it; signed in with the one shown, it runs the first event.
+    c.cookies.clear()
+    page = c.get(f"/events/{first}").text
+    assert "data-organiser-token" not in page and shown[first][0] not in page
+    signed = c.post(
+        f"/events/{first}/sign-in", data=csrf.form(c, {"token": shown[first][0]}), follow_redirects=False
+    )
+    assert signed.status_code == 303 and "Draft the pairing" in c.get(f"/events/{first}").text
+    assert "Draft the pairing" not in c.get(f"/events/{second}").text

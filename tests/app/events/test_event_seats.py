@@ -6,6 +6,8 @@ the same cards, a cross-site link voids nothing), and new codes are the organise
 from __future__ import annotations
 
 import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -114,7 +116,7 @@ def test_printing_the_round_cards_writes_nothing_and_new_codes_are_a_post(client
     assert seated.status_code == 303
     assert c.get(sheet_url).status_code == 403
     assert c.post(sheet_url, data=csrf.form(c), follow_redirects=False).status_code != 303
-    assert printed_by(organiser) == first
+    assert printed_by(organiser) == {"defender": first["defender"]}  # the attacker's card is spent
     # The organiser's POST: new codes printed, the old cards no longer seat anyone.
     made = c.post(sheet_url, data=csrf.form(c), follow_redirects=False)
     assert made.status_code == 303 and made.headers["location"] == sheet_url
@@ -146,7 +148,6 @@ def test_a_re_keyed_or_settled_seat_s_printed_card_seats_no_one(client: TestClie
     table_id, game_id, card = seats["table_id"], seats["game_id"], seats["join_codes"]
     link = f"/games/{game_id}/join/attacker"
     old = bearer(c.post("/api/v1/join", json={"code": card["attacker"]}).json()["token"])
-    defender = bearer(c.post("/api/v1/join", json={"code": card["defender"]}).json()["token"])
     offer = f"/api/v1/events/{event_id}/tables/{table_id}/rekey"
     code = c.post(offer, headers=organiser, json={"side": "attacker"}).json()["code"]
     c.cookies.clear()
@@ -163,7 +164,7 @@ def test_a_re_keyed_or_settled_seat_s_printed_card_seats_no_one(client: TestClie
     sheet = c.get(f"/events/{event_id}/rounds/1/sheet").text
     assert card["defender"] in sheet and card["attacker"] not in sheet
     c.cookies.clear()
-    assert c.post("/api/v1/join", json={"code": card["defender"]}).status_code == 200
+    defender = bearer(c.post("/api/v1/join", json={"code": card["defender"]}).json()["token"])
 
     # The table's result settled, no card seats anyone.
     game = f"/api/v1/games/{game_id}"
@@ -232,3 +233,52 @@ def test_a_re_key_code_works_from_the_start_page_and_its_refusals_name_the_remed
     c.cookies.update(lost)
     page = c.get(f"/games/{game_id}/map")
     assert page.status_code == 401 and "The organiser moved this device's seat to another device" in page.text
+
+
+@pytest.mark.storage
+def test_a_printed_card_seats_one_device(client: TestClient) -> None:
+    """Issue 63: Ann's card, once Ann joined with it, gave the opponent's phone her seat too (the API, the start
+    page and the card's QR link alike) and so her confirmation of the result. Its first use spends it; a later
+    one is refused in one sentence naming the remedy, the organiser's re-key, which seats a new device."""
+    c = client
+    event_id, organiser, seats = committed_table(c)
+    ann = seats["join_codes"]["attacker"]
+    joined = c.post("/api/v1/join", json={"code": ann})
+    assert joined.status_code == 200 and joined.json()["side"] == "attacker"
+    again = c.post("/api/v1/join", json={"code": ann.lower()})  # however it is typed
+    assert again.status_code == 409 and "re-key" in again.json()["detail"]
+    sentence = "This join card has already seated a device: ask the organiser to re-key your seat."
+    assert len(sentence) <= 120 and again.json()["detail"] == sentence
+    c.cookies.clear()
+    start = c.post("/join", data=csrf.form(c, {"code": ann}), follow_redirects=False)
+    assert start.status_code == 409 and sentence in start.text
+    link = f"/games/{seats['game_id']}/join/attacker"
+    card = c.post(link, data=csrf.form(c, {"code": ann}), follow_redirects=False)
+    assert card.status_code == 409 and sentence in card.text
+    assert "firestep_token" not in c.cookies
+    # The other side's card still seats its first device; the organiser's re-key seats Ann's new one.
+    assert c.post("/api/v1/join", json={"code": seats["join_codes"]["defender"]}).status_code == 200
+    rekey = c.post(
+        f"/api/v1/events/{event_id}/tables/{seats['table_id']}/rekey",
+        headers=organiser,
+        json={"side": "attacker"},
+    ).json()["code"]
+    c.cookies.clear()
+    back = c.post("/api/v1/events/rekey", json={"code": rekey})
+    assert back.status_code == 200, back.text
+    assert back.json()["side"] == "attacker"
+    assert c.post("/api/v1/join", json={"code": ann}).status_code in (404, 409)
+
+
+@pytest.mark.storage
+def test_two_devices_joining_with_one_card_at_once_only_one_is_seated(client: TestClient) -> None:
+    """The card is spent by one conditional update, not a read then a write: two devices at once, one wins."""
+    _, _, seats = committed_table(client)
+    both = threading.Barrier(2)
+
+    def join(_: int) -> int:
+        both.wait(10)
+        return client.post("/api/v1/join", json={"code": seats["join_codes"]["defender"]}).status_code
+
+    with ThreadPoolExecutor(2) as pool:
+        assert sorted(pool.map(join, range(2))) == [200, 409]

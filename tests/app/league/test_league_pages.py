@@ -6,6 +6,7 @@ refused naming the field and the table still reads; anyone else's import is refu
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -116,3 +117,23 @@ def test_an_event_days_bundles_import_in_one_pick(sqlite_client: TestClient) -> 
     ).text
     assert "Imported 3 games: 0 counted, 3 waiting for your yes below" in said
     assert len(c.get(f"/api/v1/leagues/{league_id}/results").json()) == 3
+
+
+def test_a_second_league_keeps_this_browser_the_organiser_of_the_first(sqlite_client: TestClient) -> None:
+    """Issue 63: the league cookie held one token, so a second league signed its organiser out of the first."""
+    c = sqlite_client
+    ids = []
+    for name in ("Flanders league", "Artois league"):
+        made = c.post("/leagues", data=form(c, {"name": name}), follow_redirects=False)
+        assert made.status_code == 303
+        ids.append(int(made.headers["location"].rsplit("/", 1)[1]))
+    tokens = []
+    for league_id in ids:
+        page = c.get(f"/leagues/{league_id}").text
+        assert "Import a result" in page
+        tokens += re.findall(r"data-organiser-token>([^<]+)<", page)
+    assert len(set(tokens)) == 2
+    c.cookies.clear()
+    assert "data-organiser-token" not in c.get(f"/leagues/{ids[0]}").text
+    signed = c.post(f"/leagues/{ids[0]}/sign-in", data=form(c, {"token": tokens[0]}), follow_redirects=False)
+    assert signed.status_code == 303 and "Import a result" in c.get(f"/leagues/{ids[0]}").text
