@@ -50,7 +50,7 @@ types: $(TEST_STAMP)
 # worksteal: a worker that runs out of tests takes queued ones from the other, so no core idles at the end.
 # Then the tests that hold the app to a wall-clock limit, alone on the machine (exit 5: none selected).
 pytest: $(TEST_STAMP)
-	$(BIN)/pytest -n 2 --dist worksteal -m "not timed" --tier-budget $(PYTEST_ARGS)
+	$(BIN)/pytest -n 2 --dist worksteal -m "not timed" --tier-budget --durations=30 $(PYTEST_ARGS)
 	$(BIN)/pytest -m timed $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 test: lint types pytest

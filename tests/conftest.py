@@ -365,12 +365,14 @@ def _every_client_checks_refusals() -> Iterator[None]:
         yield
 
 
-# The fixtures' apps share one secret key: each would otherwise write its own into its new data folder, two
-# fsyncs per test. A test of the key the data folder keeps passes secret_key="" (tests/app/core/test_data_folder.py).
-_SECRET_KEY = secrets.token_urlsafe(48)
+# The fixtures' apps (test clients and live servers) share one secret key: it keys what one app issues and another
+# checks (a token a test client issued, read by a live server's stream), and each app would otherwise write its
+# own into its new data folder, two fsyncs per test. A test of the key the data folder keeps passes
+# secret_key="" (tests/app/core/test_data_folder.py).
+TEST_SECRET_KEY = secrets.token_urlsafe(48)
 
 
-def make_client(url: str, var_dir: Path, secret_key: str = _SECRET_KEY) -> TestClient:
+def make_client(url: str, var_dir: Path, secret_key: str = TEST_SECRET_KEY) -> TestClient:
     from app.core.config import Settings
     from app.main import create_app
 

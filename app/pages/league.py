@@ -203,7 +203,7 @@ async def import_bundle(
             bundles += _bundles_of(raw.decode("utf-8", "replace"))
         if len(bundles) > MAX_FILES:
             raise Forbidden(f"choose at most {MAX_FILES} tables' bundles at a time")
-        league.hold(session, league_id)
+        league.lock_league(session, league_id)
         rows = [league.import_bundle(session, league_id, bundle) for bundle in bundles]
         trusted = league.trusted(session, league_id)
         waiting = sum(row.club_key not in trusted for row in rows)

@@ -324,7 +324,7 @@ def checked_words(settled: str) -> str:
     return "Signature, hashes and the game's record checked; the result was set by its organiser, not by the game."
 
 
-def hold(session: Session, league_id: int) -> None:
+def lock_league(session: Session, league_id: int) -> None:
     """Take the league's row before keeping bundles: imports into one league wait for each other, and on SQLite
     the write transaction begins here, so that each bundle's savepoint nests inside it (a savepoint opened with
     no transaction around it commits when released, and a refusal after it would not undo it)."""

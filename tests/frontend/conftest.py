@@ -91,7 +91,10 @@ for line in sys.stdin:
     os.environ.update(FIRESTEP_DATABASE_URL=order["url"], FIRESTEP_VAR_DIR=order["var"])
     worker._pool = ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=worker._worker_started)
     worker._pool.submit(os.getpid)
-    uvicorn.run("app.main:app", host="127.0.0.1", port=order["port"])
+    # A test's API requests (Playwright's request context) reuse a kept-alive connection and, unlike a browser,
+    # do not retry one the server closed as they sent on it: a server closing idle connections after its 5 s
+    # default reset a request sent after a pause on a busy machine (ECONNRESET). Idle ones stay open here.
+    uvicorn.run("app.main:app", host="127.0.0.1", port=order["port"], timeout_keep_alive=3600)
     os._exit(0)
 """
 

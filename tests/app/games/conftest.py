@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from app.core.config import Settings
 from app.guard.auth import COOKIE_NAME
 from app.main import create_app
+from tests.conftest import TEST_SECRET_KEY
 
 
 @dataclass
@@ -114,10 +115,20 @@ def _free_port() -> int:
 @pytest.fixture
 def live_url(migrated_url: str, tmp_path: Path) -> Iterator[str]:
     """The app on a real server (both backends), for concurrent requests and Server-Sent Events."""
-    app = create_app(Settings(database_url=migrated_url, var_dir=tmp_path))
+    # The test clients' key: a token a test client issued is found by this server too.
+    app = create_app(Settings(database_url=migrated_url, var_dir=tmp_path, secret_key=TEST_SECRET_KEY))
     port = _free_port()
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1)
+        # Idle kept-alive connections stay open (as the browser tests' servers): a client reusing one the server
+        # closed after its 5 s default, as it sent on it, would read a reset on a busy machine.
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            timeout_graceful_shutdown=1,
+            timeout_keep_alive=3600,
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
