@@ -85,6 +85,14 @@ def offers(snapshot: Snapshot, game: Game, units: list[Unit], unit_id: int) -> l
         for field, value, label in counters.place_results:  # a move applying a result (a combat's retreat)
             applied = EditUnit(unit_id=unit_id, version=version.get(unit_id, 0), values={**now, field: value})
             out.append(Offer("place", counters.place_field, label, applied))
+    back = counters.returned if counters is not None else None
+    if counters is not None and back is not None and stand.state.get(back[0]) not in (None, back[1]):
+        # Out of play: it comes back on a place typed with it (Vimy's replacement), the rules judging where.
+        now = {counters.place_field: stand.state.get(counters.place_field) or ""}
+        returned = EditUnit(
+            unit_id=unit_id, version=version.get(unit_id, 0), values={**now, back[0]: back[1]}
+        )
+        out.append(Offer("place", counters.place_field, back[2], returned))
     on_table = stand.x is not None and stand.y is not None and not stand.killed and not stand.off_table
     if rules.book.marker_field and (on_table or placed):
         out.append(Offer("recover", RecoverMarker.action, "Recover a marker", RecoverMarker(unit_id=unit_id)))

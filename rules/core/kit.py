@@ -134,6 +134,9 @@ class CounterBoard:
     # The moves a counter's card offers besides a plain one, each a result the move applies (field, value, the
     # button's words): a combat's retreat or advance; the pipeline judges each.
     place_results: tuple[tuple[str, Any, str], ...] = ()
+    # How a counter out of play comes back on a place named with it (field, value, the button's words): Vimy's
+    # replacement (eliminated False, its hex typed), one act judged where it enters; None: no return offered.
+    returned: tuple[str, Any, str] | None = None
     # A counter's other face (a reduced unit flipped to its depleted side): the state flag that turns it and the
     # fields printed there in place of `values`, in order; ("", ()) none.
     flipped: tuple[str, tuple[str, ...]] = ("", ())

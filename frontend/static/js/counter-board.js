@@ -144,10 +144,12 @@
     const now = root.querySelector("[data-turn-now]");
     const turn = board.track.find((x) => x.number === t.turn);
     // The turn, its date as the track prints it, and whose step it is by the book's name ("Canadian: Combat phase").
-    const step = (board.steps || [])[Number(t.step)];
+    const step = t.step === null || t.step === "" ? "" : (board.steps || [])[Number(t.step)];
     now.textContent = t.status === "setup" ? "Setting up" : t.status === "finished" ? "Game over"
       : `${turnWord} ${t.turn}${turn && turn.label ? `: ${turn.label}` : ""} · ${sideName(t.side_to_move)}${step ? `: ${step}` : " to move"}${board.badges.length ? ` · ${board.badges.join(" · ")}` : ""}`;
     root.dataset.turn = String(t.turn);
+    const entry = root.querySelector("[data-counter-entry]");
+    if (entry) entry.hidden = t.status === "finished"; // no counter added to a game over
     root.querySelectorAll("[data-track-turn]").forEach((li) => {
       const on = Number(li.dataset.trackTurn) === t.turn && t.status === "playing";
       li.classList.toggle("now", on);
@@ -155,6 +157,55 @@
     });
     root.querySelector("[data-track-note]").textContent = turn && turn.note ? turn.note : "";
   };
+
+  // -- the turn sequence stepped on ------------------------------------------------------------------------------
+  // As on the referee board: the referee starts the game from set-up; in play the referee or the side to move
+  // taps Next step, over the version the turn was read at (a second tap on a step already taken is refused as
+  // stale, never a second step), its next step named.
+  const stepTools = root.querySelector("[data-step-tools]");
+  let turnRead = null; // GET .../turn: its version, status, side to move and next step
+  const drawStep = () => {
+    if (!stepTools) return;
+    const t = turnRead;
+    const mine = t && t.status !== "finished" && (role === "referee" || (t.status === "playing" && role === t.side_to_move));
+    stepTools.hidden = !mine;
+    stepTools.dataset.version = t ? String(t.version) : "";
+    if (!mine) return;
+    const n = t.next || {};
+    const button = stepTools.querySelector("[data-next-step]");
+    button.textContent = t.status === "setup" ? "Start the game" : "Next step";
+    button.disabled = false;
+    const then = n.then ? `${sideName(n.then.side_to_move)}${n.then.turn !== t.turn ? `, ${turnWord.toLowerCase()} ${n.then.turn}` : ""}` : "";
+    stepTools.querySelector("[data-next-title]").textContent = t.status === "setup" ? "" : n.title ? `Next: ${n.title}` : then ? `Next: ${then}` : "";
+  };
+  const readTurn = async () => {
+    if (!stepTools) return;
+    const r = await call(`${api}/turn`);
+    if (r.ok && r.data) { turnRead = r.data; drawStep(); }
+  };
+  // The step this page shows is the one stepped from: the game's version read at the tap (an act of this
+  // seat's a moment before, a counter placed, moves it on: refused as stale, it read "Someone changed this game
+  // meanwhile"), the step compared with the one shown, so a step another device took first is not taken twice.
+  const at = (t) => [t.status, t.turn, t.side_to_move, t.step ? t.step.index : null].join(":");
+  if (stepTools) stepTools.querySelector("[data-next-step]").addEventListener("click", async (e) => {
+    if (!turnRead) return;
+    const button = e.currentTarget;
+    button.disabled = true;
+    const shown = turnRead;
+    const fresh = await call(`${api}/turn`);
+    if (!fresh.ok || !fresh.data) notice(refusal(fresh, "The turn did not move on; check the connection."));
+    else if (at(fresh.data) !== at(shown)) {
+      turnRead = fresh.data;
+      notice("The turn moved on meanwhile: it is shown as it now stands.");
+      load();
+    } else {
+      const r = await call(`${api}/turn/advance`, { version: fresh.data.version });
+      if (!r.ok) notice(refusal(r, "The turn did not move on; check the connection."));
+      else if (r.data && r.data.turn) { turnRead = r.data.turn; load(); }
+    }
+    button.disabled = false;
+    drawStep();
+  });
 
   // -- a counter's card --------------------------------------------------------------------------------------
   let offered = null; // the /acts answer for the selected counter
@@ -207,7 +258,7 @@
       const numeric = counters().every((c) => !placeOf(c) || /^\d+$/.test(placeOf(c)));
       const plain = moves.find((o) => !Object.keys(o.values || {}).length);
       kids.push(h("form", { class: "play-row", "data-place-form": "" },
-        h("label", { htmlFor: "counter-place", text: plain ? plain.label : `To another ${board.place_word}` }),
+        h("label", { htmlFor: "counter-place", text: plain ? plain.label : placeOf(u) ? `To another ${board.place_word}` : `The ${board.place_word} it enters` }),
         h("input", { id: "counter-place", name: "place", type: "text", inputMode: numeric ? "numeric" : "text", maxLength: 64, required: true, autocomplete: "off", value: "", "data-place-input": "" }),
         moves.map((o) => h("button", { type: "submit", class: "button", "data-place-values": JSON.stringify(o.values || {}), text: o === plain ? "Move" : o.label }))));
     }
@@ -549,7 +600,7 @@
   };
   model.listen((what) => {
     if (what.units || what.all) drawList();
-    if (what.turn || what.all) drawTurn();
+    if (what.turn || what.all) { drawTurn(); readTurn(); }
     if (what.units || what.turn || what.all) drawSetup();
     if (selected !== null && !play) readActs();
     else if (selected !== null) showCard();
@@ -561,6 +612,7 @@
     board = { ...board, ...(await getJson(`${api}/counters`).catch(() => ({}))) };
     drawList();
     drawTurn();
+    readTurn(); // any act moves the game's version on: the next step is asked over the newest
     if (selected !== null) showCard();
   };
   document.addEventListener("firestep:event", (e) => {

@@ -99,7 +99,9 @@
         // Every event is stamped with the game's turn and side to move when it was recorded.
         turnChanged = ev.turn !== turn.turn || ev.side !== turn.side_to_move;
         if (turnChanged) need.push("state");
-        turn = { ...turn, turn: ev.turn, side_to_move: ev.side, v: ev.id };
+        // A new turn or side: its step is not in the frame (read back with the state), so none is claimed
+        // meanwhile (the page of counters named the old side's step for the new side until the read).
+        turn = { ...turn, turn: ev.turn, side_to_move: ev.side, ...(turnChanged ? { step: null } : {}), v: ev.id };
       }
       const t = ev.payload && ev.payload.template;
       if (ev.kind === "template-placed" || ev.kind === "template-moved") {

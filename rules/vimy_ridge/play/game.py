@@ -134,8 +134,8 @@ COMBAT_RESULTS = ("retreated", "advanced", "depleted", "eliminated")
 
 def card_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
     """What a counter's card offers to apply: in the combat phase, a combat's result (a step lost, the counter
-    eliminated) by its owner; else a step lost (a bombardment hit, as the players read it), or, eliminated, its
-    return as a replacement (a night turn's; the act pipeline refuses it otherwise). Elimination is a combat's
+    eliminated) by its owner; else a step lost (a bombardment hit, as the players read it), or rebuilt as a
+    replacement (an eliminated counter's return names its hex: `KIT`'s `returned`). Elimination is a combat's
     result or the referee's override, never offered outside one."""
     u = snapshot.unit(unit_id)
     if u.level != COUNTER:
@@ -152,10 +152,7 @@ def card_edits(snapshot: Snapshot, unit_id: int) -> tuple[StandEdit, ...]:
         chosen = (*lost, *gone)
         return (StandEdit("Combat result", "applied_result", u.id, SRC_RESULTS, chosen),) if chosen else ()
     if u.state.get("eliminated"):
-        back = EditChoice(False, "Return depleted (a replacement)")
-        return (
-            StandEdit("Replacement", "eliminated", u.id, "11.3, 11.6: two replacements a night", (back,)),
-        )
+        return ()  # its return is a replacement entering a hex, typed on its card (KIT.counters.returned)
     out = []
     if not u.state.get("depleted"):
         out.append(StandEdit("Step loss", "depleted", u.id, SRC_RESULTS, (EditChoice(True, "Depleted"),)))
@@ -1313,6 +1310,8 @@ KIT = TableKit(
         club_roll=ClubDataEntry.id,
         # The standard rules' retreat and advance after a combat, applied by the counter's owner.
         place_results=(("applied_result", "retreated", "Retreat"), ("applied_result", "advanced", "Advance")),
+        # An eliminated counter back as a replacement, in the hex typed with it (11.3, 11.6: where it arrives).
+        returned=("eliminated", False, "Enter as a replacement"),
         # A step lost: the counter is flipped to its depleted values (11.3 "depleted ... units").
         flipped=("depleted", ("attack_depleted", "defence_depleted")),
     )

@@ -235,3 +235,56 @@ def test_a_club_shares_its_values_as_a_scenario_file(sqlite_client: TestClient) 
     assert state["board"]["peaks"] == HEXES["peaks"] and state["board"]["aircraft"] == 3
     units = http.get(f"/api/v1/games/{g.id}/units", headers=g.referee).json()
     assert {u["hex"] for u in units} == {"0910", "1534"}
+
+
+def test_an_eliminated_counter_enters_as_a_replacement_from_its_card(sqlite_client: TestClient) -> None:
+    """The card of an eliminated counter offers its return with the hex it enters, in one act (issue 62: it
+    offered a hexless "Return depleted" that left it off the map with no card to bring it on): in the night's
+    Allied movement phase, refused outside an Allied trench hex (11.3), then in one, depleted."""
+    http = sqlite_client
+    g = new_game(http, {"name": "Vimy", "ruleset": "vimy-ridge"})
+    api = f"/api/v1/games/{g.id}"
+    made = {}
+    for side, name, division, hexno in (
+        ("attacker", "1st Bn", "1st Canadian", "0501"),
+        ("defender", "RIR 261", "79th Reserve", "1301"),
+    ):
+        unit = http.post(
+            f"{api}/units", headers=g.referee, json={"side": side, "name": name, "level": "counter"}
+        )
+        uid = int(unit.json()["unit"]["id"])
+        values = {"hex": hexno, "division": division, "attack": 4, "defence": 3, "attack_depleted": 2}
+        http.put(
+            f"{api}/units/{uid}", headers=g.referee, json={"version": 1, **values, "defence_depleted": 1}
+        )
+        made[name] = uid
+    version = http.get(f"{api}/turn", headers=g.referee).json()["version"]
+    assert http.patch(api, headers=g.referee, json={"version": version, "club": HEXES}).status_code == 200
+    start_game(http, g)
+    allied = made["1st Bn"]
+    gone = http.get(f"{api}/units", headers=g.referee).json()
+    version = next(u["version"] for u in gone if u["id"] == allied)
+    out = {
+        "version": version,
+        "eliminated": True,
+        "override": True,
+    }  # the referee's override, as a result would
+    assert http.put(f"{api}/units/{allied}", headers=g.referee, json=out).status_code == 200
+    for _ in range(20):  # on to the night's Allied movement phase (turn 3 on the club's track)
+        turn = http.get(f"{api}/turn", headers=g.referee).json()
+        if (turn["turn"], turn["side_to_move"], turn["step"]["id"]) == (3, "attacker", "movement"):
+            break
+        http.post(f"{api}/turn/advance", headers=g.referee, json={"version": turn["version"]})
+    card = http.get(f"{api}/units/{allied}/acts", headers=g.attacker).json()
+    back = [o for o in card["offers"] if o["kind"] == "place" and not o["refused"]]
+    assert [(o["label"], o["values"]) for o in back] == [("Enter as a replacement", {"eliminated": False})]
+    assert card["edits"] == []  # no hexless return
+    version = next(
+        u["version"] for u in http.get(f"{api}/units", headers=g.attacker).json() if u["id"] == allied
+    )
+    entry = {"version": version, "hex": "0502", "eliminated": False}
+    refused = http.put(f"{api}/units/{allied}", headers=g.attacker, json=entry)
+    assert refused.status_code == 409 and "11.3" in refused.json()["detail"], refused.text
+    entered = http.put(f"{api}/units/{allied}", headers=g.attacker, json={**entry, "hex": "0910"})
+    assert entered.status_code == 200, entered.text
+    assert (entered.json()["unit"]["hex"], entered.json()["unit"]["depleted"]) == ("0910", True)
