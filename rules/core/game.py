@@ -685,7 +685,7 @@ def objective_called(snapshot: Snapshot, act: CallObjective, sides: tuple[str, .
     found = objectives_from_geojson(kept, snapshot.table_width_cm, snapshot.table_length_cm)
     ids = [o.id for o in found]
     if act.objective_id not in ids:
-        raise RulesError("objective_id", "no such objective in this game: pick one of its objectives", ids)
+        raise RulesError("objective_id", "no such objective in this game", ids)
     if act.side not in (*sides, None):
         raise RulesError("side", "call the objective for a side, or for nobody", [*sides, None])
     name = next(o.name for o in found if o.id == act.objective_id)
