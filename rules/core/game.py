@@ -619,6 +619,15 @@ def acting(rules: GameRules, period: str | None, now: Position) -> tuple[str, ..
     return step.sides if step is not None and step.sides else (now.side,)
 
 
+def over(status: str, action: str) -> Refusal | None:
+    """Every rule set's last rule of play: once the game is over nothing on the table changes any more, its
+    result standing (None while it is not over). A rule set's own refusal, asked first, may word it itself."""
+    if status != "finished":
+        return None
+    said = "The game is over: nothing on the table changes any more."
+    return Refusal(said, f"{said[:-1]}: its result stands (you asked to {action.replace('-', ' ')}).")
+
+
 def _wait(
     rules: GameRules, period: str | None, now: Position, doing: str, sides: tuple[str, ...], end: str = ""
 ) -> Refusal:
