@@ -17,6 +17,7 @@ from app.core.config import Settings
 from app.core.routing import Router
 from app.core.writing import unit_of_work
 from app.data.models import Campaign
+from app.data.numbers import whole_number
 from app.data.schemas import CampaignId
 from app.deps import SessionDep, SettingsDep
 from app.errors import Conflict, TooManyRequests
@@ -243,9 +244,10 @@ def action_from_form(form: FormData) -> tuple[dict[str, Any], list[int] | None]:
 
 def form_digits(text: str, name: str, message: str, most: int) -> int:
     """A number typed or sent by the form: plain digits, few enough for int() ("²" and 5,000 digits are not)."""
-    if not (text.isascii() and text.isdigit()) or len(text) > most:
+    number = whole_number(text, 10**most)
+    if number is None:
         raise RulesError(name, message)
-    return int(text)
+    return number
 
 
 def _whole(form: FormData, name: str, label: str) -> int:

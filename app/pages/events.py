@@ -20,6 +20,7 @@ from app.core.config import Settings
 from app.core.routing import Router
 from app.core.writing import unit_of_work
 from app.data.models import Event, Game, TournamentRound, TournamentTable
+from app.data.numbers import whole_number
 from app.deps import NowDep, SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests, Unauthorized
 from app.guard import auth, security
@@ -256,7 +257,7 @@ async def draft_round(
     def act(form: Any) -> str:
         minutes = str(form.get("minutes", "150"))
         tournaments.draft(session, event_id, str(form.get("scenario", ""))[:64],
-                          max(10, min(600, int(minutes) if minutes.isdigit() else 150)))  # fmt: skip
+                          max(10, min(600, whole_number(minutes, 10**4) or 150)))  # fmt: skip
         return "#draft"
 
     return await _organiser_write(request, session, settings, event_id, act)
@@ -270,7 +271,7 @@ async def swap_drafted(
 
     def act(form: Any) -> str:
         values = [str(form.get(k, ""))[:10] for k in ("version", "first", "second")]
-        version, first, second = (int(v) if v.isdigit() else 0 for v in values)
+        version, first, second = (whole_number(v, 10**10) or 0 for v in values)
         swap: tournaments.SwapKind = "tables" if form.get("swap") == "tables" else "players"
         tournaments.edit_draft(session, event_id, number, version, swap, first, second)
         return "#draft"
@@ -296,12 +297,10 @@ async def move_timer(
     """The round's end moved to so many minutes from now (0 stops the timer): every table hears it live."""
 
     def act(form: Any) -> str:
-        minutes = str(form.get("minutes", ""))[:4]
-        if not minutes.isdigit() or int(minutes) > 600:
+        minutes = whole_number(str(form.get("minutes", ""))[:4], 601)
+        if minutes is None:
             raise RulesError("minutes", "the minutes left in the round are a whole number from 0 to 600")
-        tournaments.set_timer(
-            session, event_id, now + timedelta(minutes=int(minutes)) if int(minutes) else None
-        )
+        tournaments.set_timer(session, event_id, now + timedelta(minutes=minutes) if minutes else None)
         return "#tables"
 
     return await _organiser_write(request, session, settings, event_id, act)
@@ -314,7 +313,7 @@ async def set_result(
     def act(form: Any) -> str:
         winner = {"a": "a", "b": "b"}.get(str(form.get("winner", "")))
         points = [str(form.get(k, "0")) for k in ("a_points", "b_points")]
-        if not all(p.isdigit() and int(p) <= tournament_results.MAX_POINTS for p in points):
+        if any(whole_number(p, tournament_results.MAX_POINTS + 1) is None for p in points):
             raise RulesError("points", f"give whole points from 0 to {tournament_results.MAX_POINTS}")
         result = tournament_results.TableResult(
             "a" if winner == "a" else "b" if winner == "b" else None,

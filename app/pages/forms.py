@@ -10,6 +10,7 @@ from typing import Any
 
 from starlette.datastructures import FormData
 
+from app.data.numbers import whole_number
 from app.pages.templates import humanise
 from rules.core.ruleset import ResolveRequest
 
@@ -229,14 +230,6 @@ def request_body(specs: list[FieldSpec], values: Mapping[str, Any]) -> dict[str,
 MAX_DICE = 64  # as the API's roll takes at most (app.data.schemas)
 
 
-def _whole(text: str, below: int) -> int | None:
-    """`text` as a whole number under `below`, else None ("²" is a digit to str.isdigit and no number to int(),
-    and int() refuses more than 4300 digits)."""
-    if not (text.isascii() and text.isdigit() and len(text) <= len(str(below))):
-        return None
-    return int(text) if int(text) < below else None
-
-
 def dice_from(form: FormData) -> list[int | None]:
     """The faces tapped so far, by position (`dice.0`, `dice.1`, ... under MAX_DICE); None where none is tapped
     yet. A position or a face that is no small whole number is left out (a billion's place was a billion-long
@@ -245,7 +238,7 @@ def dice_from(form: FormData) -> list[int | None]:
     for key, raw in form.multi_items():
         if not key.startswith("dice."):
             continue
-        index, value = _whole(key.removeprefix("dice."), MAX_DICE), _whole(str(raw).strip(), 1000)
+        index, value = whole_number(key.removeprefix("dice."), MAX_DICE), whole_number(str(raw).strip(), 1000)
         if index is not None and value is not None:
             given[index] = value
     return [given.get(i) for i in range(max(given) + 1)] if given else []

@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from app.core.routing import Router
 from app.data.models import Game
+from app.data.numbers import whole_number
 from app.deps import SessionDep, SettingsDep
 from app.pages import lookup_sheet
 from app.pages.common import not_found, page_or_fragment
@@ -71,7 +72,7 @@ def remembered(request: Request) -> Remembered:
         rs.id,
         chosen_period(rs, period),
         resolver if resolver in rs.resolvers else None,
-        int(game) if game.isdigit() and len(game) < 10 else None,
+        whole_number(game, 10**9),
     )
 
 
@@ -254,11 +255,12 @@ async def lookup_resolve(
     errata_open = form.get("_errata") == "open"
     # Underscored: no resolver field can be named so (a resolver may have a field called "unit").
     game_field = str(form.get("_game") or "")
-    if game_field.isdigit() and len(game_field) < 10:
+    game_id = whole_number(game_field, 10**9)
+    if game_id is not None:
         unit_field = str(form.get("_unit") or "")
 
         def build(g: Game, seat: Seat) -> dict[str, Any]:
-            gl = game_lookup(session, g, seat, resolver, int(unit_field) if unit_field.isdigit() else None)
+            gl = game_lookup(session, g, seat, resolver, whole_number(unit_field, 10**9))
             gl.lk.values, form_errors = values_from_form(gl.lk.specs, form)
             if action.startswith("play."):  # one tap on a card in the hand plays it
                 refused = play_from_hand(session, g.pk, seat.viewer, action.removeprefix("play."))
@@ -278,10 +280,8 @@ async def lookup_resolve(
                     record_in_game(session, g, seat, gl, server_rolls=action == "roll")
             return game_lookup_response(session, g, seat, gl, errata_open)
 
-        response = game_page(
-            request, session, settings, int(game_field), "lookup.html", "_lookup_panel.html", build
-        )
-        _remember_game(request, response, session, int(game_field), resolver)
+        response = game_page(request, session, settings, game_id, "lookup.html", "_lookup_panel.html", build)
+        _remember_game(request, response, session, game_id, resolver)
         return response
     try:
         lk = new_lookup(ruleset, resolver, str(form.get("period") or "") or None)

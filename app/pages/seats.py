@@ -16,6 +16,7 @@ from sqlmodel import Session
 
 from app.core.config import Settings
 from app.data.models import Game
+from app.data.numbers import whole_number
 from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
 from app.guard import auth, security
 from app.guard.auth import Viewer
@@ -39,8 +40,9 @@ def device_seats(request: Request, cookie: str) -> dict[int, str]:
     out: dict[int, str] = {}
     for pair in request.cookies.get(cookie, "").split("|"):
         key, _, token = pair.partition(":")
-        if key.isdigit() and token:
-            out[int(key)] = token
+        number = whole_number(key, 10**9)
+        if number is not None and token:
+            out[number] = token
     return out
 
 

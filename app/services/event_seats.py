@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from sqlmodel import Session
 
 from app.data.models import TournamentRound, TournamentTable
+from app.data.numbers import whole_number
 from app.errors import Conflict
 from app.services import seating, tournaments
 from rules.core.errors import NotFoundError, RulesError
@@ -70,7 +71,7 @@ def rekey(session: Session, secret_key: str, code: str, now: datetime) -> seatin
     game, the side's old devices revoked; the code is spent (404 for any code not the organiser's last, a
     spent one or one past its time, alike). A wrong code writes nothing and takes no lock."""
     parts = code.strip().split("-")
-    number = int(parts[0]) if len(parts) == 3 and parts[0].isdigit() and len(parts[0]) <= 9 else 0
+    number = (whole_number(parts[0], 10**9) or 0) if len(parts) == 3 else 0
     table = session.get(TournamentTable, number) if number else None
     if table is None or _holds(secret_key, table, parts[1], parts[2], now) is None:
         raise NotFoundError("re-key code", code)

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Protocol
 
+from app.data.numbers import whole_number
+
 
 class NamedUnit(Protocol):
     """What naming reads of a unit (app.data.models.Unit has it)."""
@@ -232,9 +234,9 @@ ORDINAL_WORDS = frozenset(
 
 
 def ordinal(n: str) -> str:
-    if not n.isdigit():
+    k = whole_number(n, 10**9)
+    if k is None:
         return n
-    k = int(n)
     suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
     return f"{k}{suffix}"
 
