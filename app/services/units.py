@@ -178,6 +178,34 @@ def copy_units(session: Session, source: int, games: Sequence[int]) -> None:
         .order_by(game.c.id, unit.c.id)
     )
     session.execute(insert(unit).from_select(["game_id", *kept], rows))
+    # Each game's rows numbered without a gap (SQLite always: the statement holds the write lock; PostgreSQL
+    # unless another game's units were numbered meanwhile): a copy is its source's id plus its game's offset,
+    # and so is its parent, one look-up by id each (64 copies of 2,000 units: 0.1 s, where matching their
+    # places below took 0.8 s of CPU under the write lock).
+    spans = session.execute(
+        select(unit.c.game_id, func.min(unit.c.id), func.max(unit.c.id), func.count())
+        .where(col(unit.c.game_id).in_([source, *games]))
+        .group_by(unit.c.game_id)
+    ).all()
+    if all(last - first + 1 == n for _, first, last, n in spans):
+        start = next(first for game_id, first, _, _ in spans if game_id == source)
+        offsets = (
+            select(unit.c.game_id, (func.min(unit.c.id) - start).label("offset"))
+            .where(col(unit.c.game_id).in_(games))
+            .group_by(unit.c.game_id)
+            .cte("offsets")
+        )
+        was = unit.alias("was")
+        session.execute(
+            update(unit)
+            .where(
+                unit.c.game_id == offsets.c.game_id,
+                was.c.id == unit.c.id - offsets.c.offset,
+                was.c.parent_id.is_not(None),
+            )
+            .values(parent_id=was.c.parent_id + offsets.c.offset)
+        )
+        return
     # A unit's place in its game (1, 2, ...) is its source's: a copy's parent is the copy at its source's
     # parent's place.
     placed = func.row_number().over(partition_by=unit.c.game_id, order_by=unit.c.id).label("place")
