@@ -11,6 +11,7 @@ from typing import Any
 from sqlmodel import Session, func, select
 
 from app.core import live
+from app.core.db import SharedJson
 from app.data.models import Game, Unit
 from app.guard.auth import SIDES
 from app.services import clock as clock_service
@@ -177,7 +178,11 @@ def _made(
 ) -> list[tuple[Game, Credentials]]:
     """A game of `new` for each name: its row, sides and credentials, forces and first event. The games share
     the values of `new` (its terrain, board and variants), which none changes in place: a write sets anew."""
-    games = [Game(name=name, **new.game) for name in names]
+    # Many games share one terrain and board: each encoded once (SharedJson), however many rows are written.
+    shared: dict[str, Any] = {
+        k: SharedJson(v) if isinstance(v, dict) and len(names) > 1 else v for k, v in new.game.items()
+    }
+    games = [Game(name=name, **shared) for name in names]
     session.add_all(games)
     session.flush()
     creds = create_sides(session, secret_key, games)

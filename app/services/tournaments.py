@@ -309,7 +309,9 @@ def draft(
     doc = scenarios.get_document(session, scenario)  # 404 naming an unknown scenario
     if doc.get("ruleset") != row.ruleset:
         raise RulesError("scenario", f"the scenario is a {doc.get('ruleset')} game, the event {row.ruleset}")
-    if doc.get("period", row.period) != row.period:
+    if (
+        doc.get("period") or ""
+    ) != row.period:  # a rule set of no periods: the scenario's null, the event's ""
         raise RulesError(
             "scenario", f"the scenario is of the {doc.get('period')} period, the event {row.period}"
         )

@@ -81,3 +81,27 @@ def test_the_organiser_swaps_players_and_tables_of_a_draft_warned_of_what_it_bre
     names = {v: k for k, v in ids.items()}
     assert any(w.endswith("have played each other before: a rematch") and names[cat_opponent] in w
                for w in second["warnings"]), second["warnings"]  # fmt: skip
+
+
+def test_an_event_of_a_rule_set_with_no_periods_plays_its_scenarios(sqlite_client: TestClient) -> None:
+    # 2mm Earth has no periods: the event's is "" and its shipped scenario's null, which drafting refused in
+    # words that named neither ("the scenario is of the None period, the event "), so no such event had a round.
+    c = sqlite_client
+    made = c.post("/api/v1/events", json={"name": "2mm night", "ruleset": "2mm-earth-1418", "rounds": 1})
+    assert made.status_code == 201, made.text
+    event_id, organiser = (
+        made.json()["event"]["id"],
+        {"Authorization": f"Bearer {made.json()['organiser_token']}"},
+    )
+    players = [{"name": n} for n in ("Ann", "Bob")]
+    assert c.post(
+        f"/api/v1/events/{event_id}/players", headers=organiser, json={"players": players}
+    ).is_success
+    draft = c.post(
+        f"/api/v1/events/{event_id}/rounds", headers=organiser, json={"scenario": "earth2mm-demo-ferme"}
+    )
+    assert draft.status_code == 201, draft.text
+    committed = c.post(f"/api/v1/events/{event_id}/rounds/1/commit", headers=organiser)
+    assert committed.status_code == 200 and len(committed.json()["seats"]) == 1, committed.text
+    other = c.post(f"/api/v1/events/{event_id}/rounds", headers=organiser, json={"scenario": "mons-1914"})
+    assert other.status_code == 422 and other.json()["field"] == "scenario"

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import event
-from sqlmodel import Session
+from sqlalchemy import delete, event
+from sqlmodel import Session, col
 
 from app.core.db import make_engine
 from app.core.writing import unit_of_work
-from app.services import tournaments
+from app.data.models import Unit
+from app.services import game_setup, tournaments, units
 from app.services.units import list_units
 from rules.event.standings import EventScoring
 
@@ -66,3 +67,31 @@ def test_a_round_of_many_tables_commits_in_a_bounded_number_of_statements(sessio
     for m in made[1:]:
         assert tree(m.game.pk) == first
         assert all(u.game_id == m.game.pk for u in list_units(session, m.game.pk))
+
+
+@pytest.mark.storage
+def test_units_copied_from_a_game_whose_rows_are_numbered_with_gaps_keep_their_tree(session: Session) -> None:
+    # The copies' parents are set by their ids' offset when every game's rows are numbered without a gap; a
+    # gap (a unit deleted from the source, or on PostgreSQL another game's units numbered in the middle of the
+    # copy) takes the places' match instead, and each copy is the source's tree all the same.
+    with unit_of_work(session):
+        games = [game_setup.create_game(session, SECRET, scenario="mons-1914")[0] for _ in range(3)]
+        source = games[0].pk
+        for game in games[1:]:  # the copies' games hold no units of their own
+            session.execute(delete(Unit).where(col(Unit.game_id) == game.pk))
+        rows = list_units(session, source)
+        parents = {u.parent_id for u in rows}
+        leaves = [u for u in rows if u.pk not in parents]
+        session.delete(leaves[len(leaves) // 2])
+        session.flush()
+        units.copy_units(session, source, [g.pk for g in games[1:]])
+
+    def tree(game_id: int) -> list[tuple[str, str | None]]:
+        rows = list_units(session, game_id)
+        refs = {u.pk: u.ref for u in rows}
+        return [(u.ref, refs.get(u.parent_id) if u.parent_id is not None else None) for u in rows]
+
+    first = tree(source)
+    assert sum(parent is not None for _, parent in first) > 100
+    for game in games[1:]:
+        assert tree(game.pk) == first
