@@ -22,11 +22,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import ARTIFACTS, _postgresql_base, _postgresql_database, _sqlite_clone, require
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("FIRESTEP_CHROMIUM", "/usr/bin/chromium")
+# One generous deadline for every wait on a page (a locator, an expect, a wait_for_function): a wait ends as soon
+# as its state holds, so a long deadline costs a passing test nothing, and a busy machine (two busy processes
+# beside the two workers: .ci/loaded) is not a failure. No test sets a shorter one.
+DEADLINE_MS = 30_000
+expect.set_options(timeout=DEADLINE_MS)
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -252,7 +258,7 @@ def _page_maker(browser: Any, server_url: str, contexts: list[Any], foreign: lis
         ctx = browser.new_context(viewport=viewport, has_touch=has_touch, base_url=server_url)
         contexts.append(ctx)
         page = ctx.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(DEADLINE_MS)
         page.on(
             "request",
             lambda req: (

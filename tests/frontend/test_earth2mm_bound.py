@@ -192,7 +192,6 @@ def shows(page: Any, unit_id: int, field: str, value: Any) -> None:
     page.wait_for_function(
         "([id, field, value]) => JSON.stringify(window.firestepMap.model.units.get(id)?.[field]) === value",
         arg=[unit_id, field, json.dumps(value)],
-        timeout=10_000,
     )
 
 

@@ -498,7 +498,6 @@ def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> Non
     referee.wait_for_function(
         "([id, x]) => window.firestepMap.model.units.get(id).x !== x",
         arg=[stand["id"], stand["x"]],
-        timeout=5000,
     )
     moved = units_of(referee, game_id)
     shifts = {
@@ -513,5 +512,4 @@ def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> Non
             "([id, x, y]) => { const s = window.firestepMap.model.units.get(id);"
             " return Math.abs(s.x - x) < 0.01 && Math.abs(s.y - y) < 0.01; }",
             arg=[u["id"], moved[u["id"]]["x"], moved[u["id"]]["y"]],
-            timeout=5000,
         )

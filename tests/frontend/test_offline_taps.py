@@ -97,7 +97,7 @@ def test_a_tap_whose_answer_was_lost_survives_a_reload_and_acts_once(new_page: A
     expect(toast).to_contain_text("1 tap kept on this device")
     assert marker_events(http, game_id, unit_id) == events
     page.context.set_offline(False)
-    expect(toast).to_contain_text("Connection back: 1 tap made without a connection was sent.", timeout=5000)
+    expect(toast).to_contain_text("Connection back: 1 tap made without a connection was sent.")
     settle_on(page, http, game_id, unit_id, events + 1)
     assert suppression(http, game_id, unit_id) == suppressed + 1
     http.close()
