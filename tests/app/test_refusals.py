@@ -433,7 +433,8 @@ NAMES_SENT = {
     ("rules/registry.py", "ruleset_id"): "a rule set's id is its name (flanders-fields)",
 }
 # The Refusals that are not a rule's: the game is over or not being played.
-NO_RULE = {("rules/flanders_fields/book/sequence.py", "said")}
+# Refusals of the game's state, not of a rule of the book: the game is over (every rule set), not started yet.
+NO_RULE = {("rules/core/game.py", "said"), ("rules/flanders_fields/book/sequence.py", "said")}
 
 
 def _placeholders(path: str, node: ast.expr, depth: int = 0) -> list[str]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from rules.core.errors import SENTENCE_MAX, Refusal
+from rules.core.game import over
 from rules.flanders_fields.book.common import PERIODS, PeriodId
 from rules.flanders_fields.ruleset import cite
 
@@ -366,9 +367,8 @@ def refusal(status: str, period: str, step_index: int, side_to_move: str, act: A
     """None when the game's status and the current step allow the act, else a refusal for the players: one
     sentence saying what to do, and in full (`why`) the rule or step and what is allowed now."""
     doing = DOING[act.action]
-    if status == "finished":
-        said = "The game is over: nothing on the table changes any more."
-        return Refusal(said, f"{said[:-1]} (you asked to {doing}).")
+    if (ended := over(status, doing)) is not None:
+        return ended
     allowed = "; ".join(allowed_now(status, period, step_index, side_to_move))
     if status == "setup":
         # Templates are the players' aids to show fire on the table, laid out freely until the game starts.
