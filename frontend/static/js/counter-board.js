@@ -164,7 +164,20 @@
   // stale, never a second step), its next step named.
   const stepTools = root.querySelector("[data-step-tools]");
   let turnRead = null; // GET .../turn: its version, status, side to move and next step
+  const needsBox = root.querySelector("[data-step-needs]");
+  const drawNeeds = () => {
+    // needs[0] is the step's own words; the rest each name a counter (needs_cards) whose card settles it.
+    const t = turnRead;
+    const still = t && t.status === "playing" ? (t.needs || []).slice(1) : [];
+    const cards = t ? (t.needs_cards || []).slice(1) : [];
+    needsBox.hidden = !still.length;
+    needsBox.querySelector("[data-step-needs-list]").replaceChildren(...still.map((n, i) => h("li", {},
+      cards[i] !== null && cards[i] !== undefined && model.units.has(cards[i])
+        ? h("button", { type: "button", class: "button small", "data-need-card": String(cards[i]), text: n, onclick: () => select(cards[i]) })
+        : n)));
+  };
   const drawStep = () => {
+    if (needsBox) drawNeeds();
     if (!stepTools) return;
     const t = turnRead;
     const mine = t && t.status !== "finished" && (role === "referee" || (t.status === "playing" && role === t.side_to_move));
