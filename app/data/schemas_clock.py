@@ -82,7 +82,9 @@ class ClockSettings(BaseModel):
 
 
 class GiveTimeIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Time given back to a side. Strict, as the limits are: `true` is no number of seconds, nor "5"."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     side: Side
     seconds: int = Field(ge=1, le=MAX_GIVEN_SECONDS, description="Given back to the side's clock.")

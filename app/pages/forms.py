@@ -226,11 +226,26 @@ def request_body(specs: list[FieldSpec], values: Mapping[str, Any]) -> dict[str,
     return body
 
 
+MAX_DICE = 64  # as the API's roll takes at most (app.data.schemas)
+
+
+def _whole(text: str, below: int) -> int | None:
+    """`text` as a whole number under `below`, else None ("²" is a digit to str.isdigit and no number to int(),
+    and int() refuses more than 4300 digits)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(below))):
+        return None
+    return int(text) if int(text) < below else None
+
+
 def dice_from(form: FormData) -> list[int | None]:
-    """The faces tapped so far, by position (`dice.0`, `dice.1`, ...); None where none is tapped yet."""
+    """The faces tapped so far, by position (`dice.0`, `dice.1`, ... under MAX_DICE); None where none is tapped
+    yet. A position or a face that is no small whole number is left out (a billion's place was a billion-long
+    list)."""
     given: dict[int, int] = {}
     for key, raw in form.multi_items():
-        index, value = key.removeprefix("dice."), str(raw).strip()
-        if key.startswith("dice.") and index.isdigit() and value.isdigit():
-            given[int(index)] = int(value)
+        if not key.startswith("dice."):
+            continue
+        index, value = _whole(key.removeprefix("dice."), MAX_DICE), _whole(str(raw).strip(), 1000)
+        if index is not None and value is not None:
+            given[index] = value
     return [given.get(i) for i in range(max(given) + 1)] if given else []

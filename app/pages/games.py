@@ -145,6 +145,8 @@ def _seconds(value: Any, unit: Any) -> int | str:
     text = str(value).strip()
     if not (text.isascii() and text.isdigit()):  # "²" is a digit to str.isdigit, and no number to int()
         return text
+    if len(text) > 9:  # over every limit (a day at most); int() refuses more than 4300 digits outright
+        return 10**9
     return int(text) * (1 if str(unit) == "1" else 60)
 
 

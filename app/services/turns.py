@@ -20,7 +20,7 @@ from app.services.seats import sides
 from app.services.unit_names import told_apart_names
 from app.services.units import list_units
 from rules.core.acts import EndGame, Roll
-from rules.core.game import TURN_ENDED, TURN_STARTED, Need, Position, first_position, next_position
+from rules.core.game import TURN_ENDED, TURN_STARTED, Need, Position, first_position, next_position, over
 from rules.core.game import acting as acting_sides
 from rules.core.records import Snapshot
 from rules.core.turn import Permit, Step
@@ -143,7 +143,7 @@ def rules_of_play(
         units = list_units(session, unit.game_id)
     whose = side or (unit.side if unit is not None else None)
     refused = turn.refusal(game.status, game.period, position(game), action, whose, unit, units)
-    return _overridden(game, viewer, refused, override)
+    return _overridden(game, viewer, refused or over(game.status, action), override)
 
 
 def plan_of_play(session: Session, game: Game, viewer: Viewer, side: str) -> None:

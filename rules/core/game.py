@@ -619,6 +619,15 @@ def acting(rules: GameRules, period: str | None, now: Position) -> tuple[str, ..
     return step.sides if step is not None and step.sides else (now.side,)
 
 
+def over(status: str, action: str) -> Refusal | None:
+    """Every rule set's last rule of play: once the game is over nothing on the table changes any more, its
+    result standing (None while it is not over). A rule set's own refusal, asked first, may word it itself."""
+    if status != "finished":
+        return None
+    said = "The game is over: nothing on the table changes any more."
+    return Refusal(said, f"{said[:-1]}: its result stands (you asked to {action.replace('-', ' ')}).")
+
+
 def _wait(
     rules: GameRules, period: str | None, now: Position, doing: str, sides: tuple[str, ...], end: str = ""
 ) -> Refusal:
@@ -685,7 +694,7 @@ def objective_called(snapshot: Snapshot, act: CallObjective, sides: tuple[str, .
     found = objectives_from_geojson(kept, snapshot.table_width_cm, snapshot.table_length_cm)
     ids = [o.id for o in found]
     if act.objective_id not in ids:
-        raise RulesError("objective_id", "no such objective in this game: pick one of its objectives", ids)
+        raise RulesError("objective_id", "no such objective in this game", ids)
     if act.side not in (*sides, None):
         raise RulesError("side", "call the objective for a side, or for nobody", [*sides, None])
     name = next(o.name for o in found if o.id == act.objective_id)

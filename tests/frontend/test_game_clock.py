@@ -67,6 +67,17 @@ def test_the_clock_runs_on_locally_flags_the_side_out_of_time_and_the_referee_pa
     expect(page.locator("[data-game-clock]")).to_contain_text("Paused")
     expect(page.get_by_role("button", name="Resume clock")).to_be_visible()
 
+    # The score chip reads a side's clock as the clock's face does: 59.6 s left is 0:59 on both (issue 64's
+    # newcomer pass: the ended game's chip said 9:38 beside the face's 9:37, its seconds rounded, not cut).
+    paused = page.request.get(f"/api/v1/games/{game_id}/clock").json()
+    paused["sides"][1]["turn_remaining_seconds"] = 59.6
+    page.evaluate(
+        "(clock) => document.dispatchEvent(new CustomEvent('firestep:event', {detail: {kind: 'step', clock}}))",
+        paused,
+    )
+    expect(page.locator("[data-clock-side='defender'] .clock-time")).to_have_text("0:59")
+    expect(page.locator(".score-bar [data-score-chip]")).to_contain_text("0 0:59")
+
 
 def test_the_referee_sets_each_sides_limits_from_the_board_and_undoes_them_in_one(new_page: Any) -> None:
     """Issue 64: the board's form sends each side's limits in seconds or minutes and a tournament rule as one

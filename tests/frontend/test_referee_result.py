@@ -6,8 +6,8 @@ referee's board (the score card open) and the attacker's map (the score chip's d
 1920x1080, 1180x820, 820x1180 and 390x844 on the same pages: axe-core finds nothing serious (before the fix the
 dark board's light ink on the contested line's cream read 1.02:1, its buttons 1.54:1), the objective's line
 says the state, every button the reader taps there is 44 px, and nothing floats over what the reader acts on;
-after the end the player's map offers no draw the game would refuse. The call's two taps and the map's live score
-are test_map_score.py's; how the result settles each objective the service tier's."""
+after the end the player's map offers no draw nor template the game would refuse. The call's two taps and the
+map's live score are test_map_score.py's; how the result settles each objective the service tier's."""
 
 from __future__ import annotations
 
@@ -216,7 +216,9 @@ def test_an_objective_contested_called_and_ended_at_every_size(new_page: Any, co
     expect(referee.locator("[data-score-call]")).to_have_count(0)
     found += look_at_board(referee, contest, "ended", "as the referee called it")
     found += look_at_map(attacker, contest, "ended", "as the referee called it")
-    # Nor does the attacker's tool bar offer a draw the game would refuse now (Mons' "Draw a card").
+    # Nor does the attacker's tool bar offer a draw or a template the game would refuse now (Mons' "Draw a
+    # card"; "Templates" laid one at a tap, refused 409 "The game is over", issue 64's newcomer pass).
     expect(attacker.locator("[data-map-page] .map-turn")).to_contain_text("Game over")
     expect(attacker.locator("[data-cards-tool]")).to_be_hidden()
+    expect(attacker.locator("[data-tool=templates]")).to_be_hidden()
     assert not found, "\n".join(found)

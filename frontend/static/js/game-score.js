@@ -35,9 +35,10 @@
   const when = (o) => (WHEN[o.scored] ? WHEN[o.scored]() : humanise(o.scored));
 
   // -- the clock: a side's time as m:ss (or h:mm:ss), read from the score's clocks ------------------------------
+  // Whole seconds cut, not rounded, as game-clock.js's face shows them: the chip and the face agree.
   const mmss = (seconds) => {
     const over = Number(seconds) < 0;
-    const s = Math.round(Math.abs(Number(seconds) || 0));
+    const s = Math.floor(Math.abs(Number(seconds) || 0));
     const hh = Math.floor(s / 3600);
     const mm = Math.floor((s % 3600) / 60);
     const ss = String(s % 60).padStart(2, "0");

@@ -321,7 +321,7 @@
       className: `tpl tpl-${t.side}${selectedTemplate === id ? " selected" : ""}`, interactive: false,
     }).addTo(layers.templates);
     shape.getElement()?.setAttribute("data-template", String(id));
-    const movable = mayActFor(t.side);
+    const movable = mayActFor(t.side) && model.turn.status !== "finished";
     const handle = L.marker(toLL([t.x, t.y]), {
       draggable: movable,
       autoPan: true,
@@ -387,6 +387,11 @@
     box.textContent = t.status === "setup" && !t.turn ? "Setting up" : t.status === "finished" ? "Game over" : `${turnWord} ${t.turn} · ${sideName(t.side_to_move)} to move`;
     // The referee's way on to the table's editor lasts while the game is in set-up.
     document.querySelectorAll("[data-edit-table]").forEach((a) => { a.hidden = t.status !== "setup"; });
+    // Templates are laid, turned and taken off until the game's end, which refuses them (issue 64: the tool
+    // stayed on the map after "Game over" and a tap on "Artillery" was refused).
+    const over = t.status === "finished";
+    document.querySelectorAll("[data-tool='templates']").forEach((b) => { b.hidden = over; });
+    if (over && (panelShows === "templates" || panelShows === "template")) showPanel(null);
   };
 
   // -- the stand card ------------------------------------------------------------------------------------------
@@ -480,10 +485,10 @@
     const t = model.templates.get(id);
     if (!t) return;
     const box = section("template");
-    const movable = mayActFor(t.side);
+    const movable = mayActFor(t.side) && model.turn.status !== "finished";
     box.replaceChildren(
       h("h2", { "data-template-title": "", text: `${humanise(t.kind)} · ${sideName(t.side)}` }),
-      h("p", { class: "muted", text: movable ? "Drag its label on the map to move it." : "The other side's template: only they and the referee move it." }),
+      h("p", { class: "muted", text: movable ? "Drag its label on the map to move it." : model.turn.status === "finished" ? "The game is over: it stays where it lies." : "The other side's template: only they and the referee move it." }),
       movable ? h("div", { class: "card-actions" },
         h("button", { type: "button", class: "button", "data-template-action": "turn", text: "Turn 45°" }),
         h("button", { type: "button", class: "button", "data-template-action": "remove", text: "Take it off the table" }),
@@ -719,6 +724,7 @@
     if (what.template !== undefined) drawTemplate(what.template);
     if (what.turn) {
       drawTurn();
+      if (model.turn.status === "finished") for (const id of model.templates.keys()) drawTemplate(id); // not dragged now
       // A new step, or the game's end: the open card shows what may be done now (its acts read anew).
       if (selectedStand && panelShows === "stand" && shownStep !== model.turn.step) showStand(selectedStand);
     }

@@ -1,13 +1,14 @@
-"""The clock's limits as the referee sends them (issue 64's hostile pass): a number of seconds is a whole number
-and a setting a true or false, never what a lax reading makes of them (`true` was read as a 1-second limit,
-putting the side out of time at once, and "yes" as a setting turned on)."""
+"""The clock's limits and the time given back as the referee sends them (issue 64's hostile pass): a number of
+seconds is a whole number and a setting a true or false, never what a lax reading makes of them (`true` was read as
+a 1-second limit, putting the side out of time at once, and "yes" as a setting turned on; `true` given back was a
+second, "5" five)."""
 
 from __future__ import annotations
 
 import pytest
 from pydantic import ValidationError
 
-from app.data.schemas_clock import ClockLimits
+from app.data.schemas_clock import ClockLimits, GiveTimeIn
 
 
 @pytest.mark.parametrize(
@@ -31,3 +32,11 @@ def test_a_limit_or_setting_is_taken_only_as_its_own_type(
 def test_whole_seconds_and_true_or_false_are_taken() -> None:
     limits = ClockLimits.model_validate({"game_seconds": {"attacker": 5400}, "dispute_pause": True})
     assert limits.game_seconds == {"attacker": 5400} and limits.dispute_pause
+
+
+@pytest.mark.parametrize("seconds", [True, "5", 5.0])
+def test_time_given_back_is_taken_only_as_whole_seconds(seconds: object) -> None:
+    with pytest.raises(ValidationError) as refused:
+        GiveTimeIn.model_validate({"side": "defender", "seconds": seconds})
+    assert [e["loc"] for e in refused.value.errors()] == [("seconds",)]
+    assert GiveTimeIn.model_validate({"side": "defender", "seconds": 5}).seconds == 5

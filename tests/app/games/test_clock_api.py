@@ -145,7 +145,9 @@ def test_the_lobby_sets_the_clocks_limits_as_it_creates_the_game(sqlite_client: 
     clock = sqlite_client.get(f"/api/v1/games/{game_id}/clock").json()  # the creator's referee cookie
     assert clock["limits"]["game_seconds"] == {"attacker": 9000, "defender": 9000}
     assert clock["limits"]["turn_seconds"] == {"attacker": 45, "defender": 45}
-    for bad in ("0", "²"):  # "²" passed str.isdigit and was a 500 in int() (issue 64's hostile pass)
+    # "²" passed str.isdigit and was a 500 in int(), and so were 5000 digits, past int()'s 4300 (issue 64's
+    # hostile passes)
+    for bad in ("0", "²", "9" * 5000):
         refused = sqlite_client.post("/games/new", data=csrf.form(sqlite_client, {**form, "clock_turn": bad}))
         assert refused.status_code == 422 and "turn" in refused.text.lower(), bad
 

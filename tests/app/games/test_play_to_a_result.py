@@ -195,6 +195,8 @@ def test_a_hostile_call_is_refused_naming_the_field(client: TestClient) -> None:
         r = client.post(url, headers=g.referee, json=body)
         assert r.status_code == 422, (body, r.text)
         assert field in r.text
+        if body["objective_id"] == "bridge-9":  # its choices said once (it read "pick one of ...: pick ...")
+            assert r.json()["detail"] == "No such objective in this game: pick bridge-1 or bridge-2.", r.text
     assert client.get(f"/api/v1/games/{g.id}/result", headers=g.referee).status_code == 404
 
 

@@ -167,6 +167,34 @@ def test_after_finish_every_write_is_refused_for_sides(client: TestClient) -> No
     assert move(c, g, g.attacker, platoon, override=True).status_code == 403
 
 
+def test_after_finish_every_write_is_refused_for_sides_in_every_rule_set(client: TestClient) -> None:
+    """Issue 64's hostile pass: "nothing on the table changes any more" was Flanders Fields' own sentence, and
+    every other rule set allowed all once its game was over (2mm Earth: a side laid a template, renamed a stand,
+    added one and logged a marker after the result). The game's end is every rule set's; the referee's override
+    still corrects the record, logged as such (test_referee_override_is_accepted_and_logged)."""
+    c, g = client, new_game(client, {"scenario": "earth2mm-demo-ferme"})
+    advance(c, g, g.referee)
+    finished = c.post(api(g, "/finish"), headers=g.referee, json={"version": turn(c, g)["version"]})
+    assert finished.status_code == 200, finished.text
+    units = c.get(api(g, "/units"), headers=g.referee).json()
+    before = len(c.get(api(g, "/events"), headers=g.referee).json())
+    for side, who in (("attacker", g.attacker), ("defender", g.defender)):
+        own = next(u for u in units if u["side"] == side and u["x"] is not None)
+        writes = [
+            marker(c, g, who, own),
+            c.post(api(g, "/templates"), headers=who, json={"kind": "smoke-cordon", "x": 60, "y": 80}),
+            c.put(
+                api(g, f"/units/{own['id']}"),
+                headers=who,
+                json={"version": unit_now(c, g, own)["version"], "name": "Renamed"},
+            ),
+            c.post(api(g, "/units"), headers=who, json={"side": side, "name": "Late", "level": "platoon"}),
+        ]
+        for r in writes:
+            refused(r, "over")
+    assert len(c.get(api(g, "/events"), headers=g.referee).json()) == before  # nothing logged after the end
+
+
 def test_each_step_allows_what_its_printed_line_says(client: TestClient) -> None:
     c, g = client, new_game(client)
     units = units_by_ref(c, g)
