@@ -8,6 +8,7 @@ findings none. What the attack does on every device is the API's (tests/app/game
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -183,6 +184,14 @@ def test_a_newcomers_attack_offers_the_books_five_lines_and_its_owner_applies_th
     # Canadian seat retreats its own counter from its card, the hex typed in.
     still = attacker.locator("[data-step-needs]")
     expect(still).to_contain_text("1st Bn: apply the A2 (retreat or step loss or elimination)")
+    # The referee's End the game lists it as left undone, its counter's card one tap away on the page of counters.
+    referee.goto(f"/games/{gid}/referee")
+    referee.get_by_text("End the game…").click()
+    undone = referee.locator("[data-end-needs]")
+    expect(undone).to_contain_text("1st Bn: apply the A2")
+    undone.get_by_role("link", name="Open 1st Bn's card").click()
+    expect(referee).to_have_url(re.compile(rf"/games/{gid}/counters"))
+    expect(referee.locator("[data-card-name]")).to_have_text("1st Bn")
     tap(attacker, still.get_by_role("button", name="1st Bn: apply the A2", exact=False))
     result = attacker.get_by_role("group", name="Combat result")
     expect(result.get_by_role("button", name="Step loss")).to_be_visible()

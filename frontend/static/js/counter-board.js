@@ -638,5 +638,7 @@
   });
   document.addEventListener("firestep:resync", load);
   document.addEventListener("firestep:refresh", () => { if (!window.firestepLive?.connected) load(); });
-  load();
+  // A need's "Open its card" on the referee board links here as #stand-<id>: that counter's card, opened once.
+  const asked = /^#stand-(\d+)$/.exec(location.hash);
+  load().then(() => { if (asked && model.units.has(Number(asked[1]))) select(Number(asked[1])); });
 })();
