@@ -183,7 +183,11 @@ def test_a_newcomers_attack_offers_the_books_five_lines_and_its_owner_applies_th
     # (A) falls on the attacker: the step names it as still to apply, the counter's card one tap away, and the
     # Canadian seat retreats its own counter from its card, the hex typed in.
     still = attacker.locator("[data-step-needs]")
+    expect(still).to_be_hidden()  # held while the card shows the roll: nothing moves its Undo and Done
+    tap(attacker, attacker.get_by_role("button", name="Done", exact=True))
     expect(still).to_contain_text("1st Bn: apply the A2 (retreat or step loss or elimination)")
+    assert small_targets(attacker) == [] and serious_violations(attacker) == []
+    screenshot(attacker, "counters-still-to-apply")
     # The referee's End the game lists it as left undone, its counter's card one tap away on the page of counters.
     referee.goto(f"/games/{gid}/referee")
     referee.get_by_text("End the game…").click()

@@ -166,7 +166,10 @@
   let turnRead = null; // GET .../turn: its version, status, side to move and next step
   const needsBox = root.querySelector("[data-step-needs]");
   const drawNeeds = () => {
-    // needs[0] is the step's own words; the rest each name a counter (needs_cards) whose card settles it.
+    // needs[0] is the step's own words; the rest each name a counter (needs_cards) whose card settles it. Held
+    // while the card plays a roll: the list appearing above would move the card's Undo and Done under the finger
+    // (drawn as the play ends: showCard).
+    if (play) return;
     const t = turnRead;
     const still = t && t.status === "playing" ? (t.needs || []).slice(1) : [];
     const cards = t ? (t.needs_cards || []).slice(1) : [];
@@ -223,6 +226,7 @@
   // -- a counter's card --------------------------------------------------------------------------------------
   let offered = null; // the /acts answer for the selected counter
   const showCard = () => {
+    if (needsBox && !play) drawNeeds();
     const u = selected !== null ? model.units.get(selected) : null;
     if (!u) { card.hidden = true; root.dataset.card = ""; return; }
     card.hidden = false;
