@@ -8,6 +8,7 @@ findings none. What the attack does on every device is the API's (tests/app/game
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -179,8 +180,23 @@ def test_a_newcomers_attack_offers_the_books_five_lines_and_its_owner_applies_th
     assert taps <= 5
     expect(attacker.locator("[data-play-done]")).to_have_attribute("data-play-outcome", "A2")
     assert small_targets(attacker) == [] and serious_violations(attacker) == []
-    # (A) falls on the attacker: the Canadian seat retreats its own counter from its card, the hex typed in.
-    tap(attacker, attacker.locator(f"[data-counter='{ids['1st Bn']}']"))
+    # (A) falls on the attacker: the step names it as still to apply, the counter's card one tap away, and the
+    # Canadian seat retreats its own counter from its card, the hex typed in.
+    still = attacker.locator("[data-step-needs]")
+    expect(still).to_be_hidden()  # held while the card shows the roll: nothing moves its Undo and Done
+    tap(attacker, attacker.get_by_role("button", name="Done", exact=True))
+    expect(still).to_contain_text("1st Bn: apply the A2 (retreat or step loss or elimination)")
+    assert small_targets(attacker) == [] and serious_violations(attacker) == []
+    screenshot(attacker, "counters-still-to-apply")
+    # The referee's End the game lists it as left undone, its counter's card one tap away on the page of counters.
+    referee.goto(f"/games/{gid}/referee")
+    referee.get_by_text("End the game…").click()
+    undone = referee.locator("[data-end-needs]")
+    expect(undone).to_contain_text("1st Bn: apply the A2")
+    undone.get_by_role("link", name="Open 1st Bn's card").click()
+    expect(referee).to_have_url(re.compile(rf"/games/{gid}/counters"))
+    expect(referee.locator("[data-card-name]")).to_have_text("1st Bn")
+    tap(attacker, still.get_by_role("button", name="1st Bn: apply the A2", exact=False))
     result = attacker.get_by_role("group", name="Combat result")
     expect(result.get_by_role("button", name="Step loss")).to_be_visible()
     moves = attacker.locator("[data-place-form]")
@@ -189,8 +205,9 @@ def test_a_newcomers_attack_offers_the_books_five_lines_and_its_owner_applies_th
     moves.get_by_label("To another hex").fill("0810")
     tap(attacker, moves.get_by_role("button", name="Retreat", exact=True))
     expect(attacker.locator("[data-counter-group='place-0810']")).to_contain_text("1st Bn")
-    # Applied once: the card read anew offers no more of that result.
+    # Applied once: the card read anew offers no more of that result, and the step needs it no more.
     expect(attacker.get_by_role("group", name="Combat result")).to_have_count(0)
+    expect(still).to_be_hidden()
 
 
 def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -> None:

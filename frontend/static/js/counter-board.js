@@ -164,7 +164,23 @@
   // stale, never a second step), its next step named.
   const stepTools = root.querySelector("[data-step-tools]");
   let turnRead = null; // GET .../turn: its version, status, side to move and next step
+  const needsBox = root.querySelector("[data-step-needs]");
+  const drawNeeds = () => {
+    // needs[0] is the step's own words; the rest each name a counter (needs_cards) whose card settles it. Held
+    // while the card plays a roll: the list appearing above would move the card's Undo and Done under the finger
+    // (drawn as the play ends: showCard).
+    if (play) return;
+    const t = turnRead;
+    const still = t && t.status === "playing" ? (t.needs || []).slice(1) : [];
+    const cards = t ? (t.needs_cards || []).slice(1) : [];
+    needsBox.hidden = !still.length;
+    needsBox.querySelector("[data-step-needs-list]").replaceChildren(...still.map((n, i) => h("li", {},
+      cards[i] !== null && cards[i] !== undefined && model.units.has(cards[i])
+        ? h("button", { type: "button", class: "button small", "data-need-card": String(cards[i]), text: n, onclick: () => select(cards[i]) })
+        : n)));
+  };
   const drawStep = () => {
+    if (needsBox) drawNeeds();
     if (!stepTools) return;
     const t = turnRead;
     const mine = t && t.status !== "finished" && (role === "referee" || (t.status === "playing" && role === t.side_to_move));
@@ -210,6 +226,7 @@
   // -- a counter's card --------------------------------------------------------------------------------------
   let offered = null; // the /acts answer for the selected counter
   const showCard = () => {
+    if (needsBox && !play) drawNeeds();
     const u = selected !== null ? model.units.get(selected) : null;
     if (!u) { card.hidden = true; root.dataset.card = ""; return; }
     card.hidden = false;
@@ -625,5 +642,7 @@
   });
   document.addEventListener("firestep:resync", load);
   document.addEventListener("firestep:refresh", () => { if (!window.firestepLive?.connected) load(); });
-  load();
+  // A need's "Open its card" on the referee board links here as #stand-<id>: that counter's card, opened once.
+  const asked = /^#stand-(\d+)$/.exec(location.hash);
+  load().then(() => { if (asked && model.units.has(Number(asked[1]))) select(Number(asked[1])); });
 })();

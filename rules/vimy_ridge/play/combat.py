@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules.core.game import Need
 from rules.core.records import SetBoard, Snapshot
 from rules.core.ruleset import Erratum, Reading
 from rules.vimy_ridge.data import CRT_SOURCE
@@ -21,15 +22,21 @@ ATTACKER, DEFENDER = "attacker", "defender"  # a counter's part in an attack (no
 # What each printed result lets the players apply, by a counter's part in the attack: the letter names the
 # part it falls on ("A" the attackers, "D" the defender, "Ex" both), "e" eliminated; a number or "(A)" a
 # retreat or steps lost, the players' choice under the standard rules (a counter out of steps eliminated);
-# the attackers may advance once the result falls on the defender.
+# the attackers may advance once the result falls on the defender; in an exchange each side loses a step, and
+# the attackers may advance only after their loss (AFTER_LOSS: an addition, never instead of the loss).
 _LOSS = ("retreated", "depleted", "eliminated")
+AFTER_LOSS = "attacker after its loss"
 BY_LETTER: dict[str, dict[str, tuple[str, ...]]] = {
     "(A)": {ATTACKER: _LOSS},
     "A1": {ATTACKER: _LOSS},
     "A2": {ATTACKER: _LOSS},
     "A3": {ATTACKER: _LOSS},
     "Ae": {ATTACKER: ("eliminated",)},
-    "Ex": {ATTACKER: ("depleted", "eliminated", "advanced"), DEFENDER: ("depleted", "eliminated")},
+    "Ex": {
+        ATTACKER: ("depleted", "eliminated"),
+        DEFENDER: ("depleted", "eliminated"),
+        AFTER_LOSS: ("advanced",),
+    },
     "D2": {DEFENDER: _LOSS, ATTACKER: ("advanced",)},
     "D3": {DEFENDER: _LOSS, ATTACKER: ("advanced",)},
     "De": {DEFENDER: ("eliminated",), ATTACKER: ("advanced",)},
@@ -67,17 +74,37 @@ def _part(attack: Mapping[str, Any], unit_id: int) -> str | None:
     return DEFENDER if attack.get("defender") == unit_id else None
 
 
+def _done(attack: Mapping[str, Any], unit_id: int) -> list[str]:
+    return list(attack.get("applied", {}).get(str(unit_id)) or ())
+
+
+def _open_in(
+    snapshot: Snapshot, codes: Mapping[str, Any], attack: Mapping[str, Any], unit_id: int
+) -> tuple[str, ...]:
+    """What the attack's result still lets the players apply to the counter: its part's choices until one is
+    applied; then, for an attacker whose loss is applied and still on the map, what its result allows after
+    the loss (an exchange's advance), once."""
+    part = _part(attack, unit_id)
+    if part is None:
+        return ()
+    by = codes.get(attack["result"], {})
+    done = _done(attack, unit_id)
+    if not done:
+        return tuple(by.get(part, ()))
+    after = tuple(c for c in by.get(AFTER_LOSS, ()) if c not in done) if part == ATTACKER else ()
+    gone = snapshot.by_id.get(unit_id) is None or snapshot.by_id[unit_id].state.get("eliminated")
+    return () if gone or len(done) > 1 else after
+
+
 def results_open(snapshot: Snapshot, unit_id: int) -> tuple[str, ...]:
     """The results the players may still apply to the counter: those its attacks this phase gave its part
     (the crt-codes erratum's reading), once per attack: a result applied to the counter (one choice of those
-    it allows) closes that attack's result for it."""
+    it allows) closes that attack's result for it, but for what the result allows after it (an exchange's
+    advance, after the attacker's loss)."""
     codes = VimyRidge().context(None, snapshot.variants).value("crt-codes")
     out: list[str] = []
     for attack in this_phase(snapshot):
-        part = _part(attack, unit_id)
-        if part is None or attack.get("applied", {}).get(str(unit_id)):
-            continue
-        out += list(codes.get(attack["result"], {}).get(part, ()))
+        out += list(_open_in(snapshot, codes, attack, unit_id))
     return tuple(dict.fromkeys(out))
 
 
@@ -85,11 +112,31 @@ def giving(snapshot: Snapshot, unit_id: int, choice: str) -> dict[str, Any] | No
     """The first attack of this phase whose result still lets the players apply `choice` to the counter."""
     codes = VimyRidge().context(None, snapshot.variants).value("crt-codes")
     for attack in this_phase(snapshot):
-        part = _part(attack, unit_id)
-        done = attack.get("applied", {}).get(str(unit_id))
-        if part and not done and choice in codes.get(attack["result"], {}).get(part, ()):
+        if choice in _open_in(snapshot, codes, attack, unit_id):
             return attack
     return None
+
+
+_WORDS = {"retreated": "retreat", "depleted": "step loss", "eliminated": "elimination"}
+
+
+def waiting(snapshot: Snapshot) -> list[Need]:
+    """The results still to apply this combat phase, counter by counter, each from its own card: a result the
+    letter lays on the counter's part (by-letter: a retreat, a step or the counter; never an advance, which the
+    attackers may forgo) and nothing yet applied to it for that attack, the counter still on the map."""
+    out: list[Need] = []
+    for attack in this_phase(snapshot):
+        result = attack["result"]
+        must = BY_LETTER.get(result, {})
+        for unit_id in [*attack.get("attackers", ()), attack.get("defender")]:
+            u = snapshot.by_id.get(unit_id) if isinstance(unit_id, int) else None
+            part = _part(attack, unit_id) if u is not None else None
+            choices = [c for c in must.get(part or "", ()) if c != "advanced"]
+            if u is None or not choices or _done(attack, u.id) or u.state.get("eliminated"):
+                continue
+            said = " or ".join(_WORDS[c] for c in choices)
+            out.append(Need(f"{u.name}: apply the {result} ({said})", u.id))
+    return out
 
 
 def attacked_already(snapshot: Snapshot, attackers: Sequence[int], defender: int | None) -> str:
@@ -114,7 +161,7 @@ def applied(snapshot: Snapshot, unit_id: int, choice: str) -> tuple[SetBoard, ..
     first = giving(snapshot, unit_id, choice)
     for attack in attacks:
         if first is not None and attack == first:
-            attack["applied"] = {**attack.get("applied", {}), str(unit_id): [choice]}
+            attack["applied"] = {**attack.get("applied", {}), str(unit_id): [*_done(attack, unit_id), choice]}
             return (_kept(snapshot, attacks, f"{choice} applied for the attack's {attack['result']}"),)
     return ()
 
@@ -127,16 +174,18 @@ VimyRidge.add_errata(
         (
             Reading(
                 "by-letter",
-                "The letter names the counters it falls on: A the attackers, D the defender, Ex both; 'e' "
-                "eliminated; a number or (A) a retreat or steps lost, the players' choice; the attackers may "
-                "advance once the result falls on the defender. Only counters of an attack rolled this phase.",
+                "The letter names the counters it falls on: A the attackers, D the defender, Ex both, each "
+                "losing a step (the attackers may advance only after their loss); 'e' eliminated; a number or "
+                "(A) a retreat or steps lost, the players' choice; the attackers may advance once the result "
+                "falls on the defender. Only counters of an attack rolled this phase.",
                 f"{CRT_SOURCE}; {SRC_RESULTS}",
                 BY_LETTER,
             ),
             Reading(
                 "players-read",
                 "Any result (retreat, advance, step lost, elimination) on any counter of an attack rolled this "
-                "phase, as the players read the standard rules.",
+                "phase, as the players read the standard rules: one each, so an exchange's attacker may advance "
+                "instead of losing a step.",
                 SRC_RESULTS,
                 {code: {ATTACKER: _ANY, DEFENDER: _ANY} for code in BY_LETTER if code != "no effect"},
             ),

@@ -1368,6 +1368,10 @@ class VimyGame(VimyTurn, VimyRolls, VimyReport, VimySetup):
             },
         )
 
+    def needs(self, snapshot: Snapshot, step_id: str) -> list[str]:
+        """In the combat phase, each counter whose attack's result is still to apply, from its own card."""
+        return list(combat.waiting(snapshot)) if step_id == "combat" else []
+
     def stand_card(self, snapshot: Snapshot, unit_id: int) -> tuple[StandAct | StandEdit, ...]:
         return (*card_acts(snapshot, unit_id), *card_edits(snapshot, unit_id))
 

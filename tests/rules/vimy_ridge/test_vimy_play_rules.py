@@ -435,3 +435,44 @@ def test_a_counter_off_the_map_comes_on_only_as_one_of_the_night_s_replacements(
     assert came.board["replacements"][ALLIED] == 1
     said = refusals(replace(snap, turn=2), enter)  # by day: none
     assert said and "night" in said[0]
+
+
+def test_the_combat_phase_needs_each_result_still_to_apply_by_its_counter() -> None:
+    snap = table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010"))
+    assert VIMY_GAME.needs(snap, "combat") == []
+    ex = attacked(snap, die=2)  # Ex: both lose a step
+    needs = VIMY_GAME.needs(ex, "combat")
+    assert needs == [
+        "c1: apply the Ex (step loss or elimination)",
+        "c2: apply the Ex (step loss or elimination)",
+    ]
+    assert [getattr(n, "unit_id", None) for n in needs] == [1, 2]  # each from its own card
+    lost = ex.after(
+        VIMY_GAME.play(ex, EditUnit(unit_id=2, version=1, values={"applied_result": "depleted"})).changes
+    )
+    assert VIMY_GAME.needs(lost, "combat") == ["c1: apply the Ex (step loss or elimination)"]
+    # A D2's attacker may forgo its advance: only the defender's result is needed; none outside the phase.
+    assert VIMY_GAME.needs(attacked(snap, die=1), "combat") == [
+        "c2: apply the D2 (retreat or step loss or elimination)"
+    ]
+    assert VIMY_GAME.needs(replace(ex, side_to_move=GERMAN), "combat") == []
+
+
+def test_an_exchange_s_attacker_advances_only_after_its_step_loss() -> None:
+    ex = attacked(table(counter(1, ALLIED, "0910"), counter(2, GERMAN, "1010")), die=2)
+    gone = ex.after(
+        VIMY_GAME.play(ex, EditUnit(unit_id=2, version=1, values={"applied_result": "eliminated"})).changes
+    )
+    advance = EditUnit(unit_id=1, version=1, values={"applied_result": "advanced", "hex": "1010"})
+    said = refusals(gone, advance)
+    assert said and "apply depleted or eliminated to this counter, not advanced" in said[0], said
+    lost = gone.after(
+        VIMY_GAME.play(gone, EditUnit(unit_id=1, version=1, values={"applied_result": "depleted"})).changes
+    )
+    assert refusals(lost, advance) == []  # the advance an addition, after the loss
+    on = lost.after(VIMY_GAME.play(lost, advance).changes)
+    assert on.unit(1).state["hex"] == "1010" and on.unit(1).state["depleted"] is True
+    said = refusals(on, EditUnit(unit_id=1, version=1, values={"applied_result": "advanced", "hex": "1011"}))
+    assert said and "applied to this counter already" in said[0], said
+    # The other reading, named as such: one result each, an advance instead of the loss.
+    assert refusals(replace(gone, variants={"crt-codes": "players-read"}), advance) == []
