@@ -37,7 +37,7 @@ from app.pages.common import (
 )
 from app.pages.games import _seat_home  # where a seat plays, as the start page's join form sends it
 from app.pages.seats import Seat, game_page, game_seat, remember_game, sign_in
-from app.pages.templates import humanise, templates
+from app.pages.templates import humanise, rule_state, templates
 from app.pages.trust import club_host
 from app.services import event_seats, seating
 from app.services import games as games_service
@@ -51,9 +51,13 @@ CARDS_SECONDS = 60 * 60  # long enough to print, then gone from the device
 
 
 def seat_words(game: Game, seat: str) -> str:
-    """A seat as the join button names it: 'the referee', 'the attacker (German)'."""
-    nation = getattr(game, f"{seat}_nation", "") if seat in auth.SIDES else ""
-    return f"the {seat}" + (f" ({humanise(nation)})" if nation else "")
+    """A seat as the join button names it: 'the referee', 'the attacker (German)', or in the book's name for
+    the side where it names one ('the attacker (Canadian)', `Book.side_names`)."""
+    if seat not in auth.SIDES:
+        return f"the {seat}"
+    nation = getattr(game, f"{seat}_nation", "")
+    name = rule_state(game.ruleset).side_name(seat, humanise(nation) if nation else "")
+    return f"the {seat}" + (f" ({name})" if name else "")
 
 
 def join_link(request: Request, settings: Settings, game_id: int, seat: str, code: str) -> str:

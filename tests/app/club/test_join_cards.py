@@ -270,3 +270,15 @@ def test_a_device_joining_a_game_in_play_opens_on_the_map(client: TestClient) ->
     code = urlsplit(links["attacker"]).fragment.removeprefix("code=")
     r = other.post("/join", data=csrf.form(other, {"code": code}), follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == f"/games/{g.id}/map"
+
+
+def test_a_seat_is_named_as_its_book_names_the_side(client: TestClient) -> None:
+    """Vimy Ridge names its sides (Canadian and German, Book.side_names): its join cards and the referee board's
+    columns say so, where they read the lobby's nation fields ('Attacker allied') before (issue 62's words)."""
+    g = new_game(client, {"name": "Vimy", "ruleset": "vimy-ridge", "attacker_nation": "allied"})
+    client.cookies.set(auth.COOKIE_NAME, g.referee["Authorization"].removeprefix("Bearer "))
+    make_cards(client, g.id)
+    cards = client.get(f"/games/{g.id}/join-cards").text
+    assert "The attacker (Canadian)" in cards and "The defender (German)" in cards
+    board = client.get(f"/games/{g.id}/referee").text
+    assert re.search(r'Attacker <span class="muted">Canadian</span>', board), board
