@@ -140,8 +140,11 @@ _TIER_OF_FOLDER = {"tests/rules": "rules", "tests/playsheets": "rules", "tests/a
                    "tests/app/data": "service", "tests/app/services": "service"}  # fmt: skip
 # Of the whole suite's test time (issue 33): the browser tier renders no PDF (the golden sheets), replays no flow
 # at the other sizes (it resizes the page in hand), opens a page once for what it checks there and waits for no
-# server to start.
-BROWSER_SHARE_LIMIT = 0.35
+# server to start. 35% until the API tier's own time fell by a fifth (issue 65: apps and databases shared by the
+# tests that write nothing, one secret key, fewer random examples where they only reach a refusal) while the
+# issues' flows that only a browser proves came in (Vimy from the lobby to its victory, a result's three states at
+# four sizes in two rule sets): the same browser work, a larger share (37.9% in a green run on this 2-core kind).
+BROWSER_SHARE_LIMIT = 0.40
 
 
 def tier_of(item: pytest.Item) -> str:

@@ -267,7 +267,10 @@ def on_top(page: Any, target: Any) -> None:
              return {x, y, onTop: el.contains(document.elementFromPoint(x, y))}; }"""
     )
     assert at["onTop"], at
-    page.touchscreen.tap(at["x"], at["y"])
+    # Playwright's tap: the same touch at the centre, once the element is still and still the one hit there (a
+    # live frame's redraw a moment before, on a busy machine, moved the card's Done from under a tap at the
+    # coordinates read above).
+    target.tap()
 
 
 def looked_at(page: Any, name: str) -> None:
