@@ -6,13 +6,16 @@ commit every game the transaction marked). tests/app/core/test_unit_of_work.py k
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 from sqlmodel import Session
 
 from app.data.models import Game
 from app.services.games import lock_game
+
+T = TypeVar("T")
 
 
 @contextmanager
@@ -30,3 +33,21 @@ def game_write(session: Session, game_id: int) -> Iterator[Game]:
     is committed."""
     with unit_of_work(session):
         yield lock_game(session, game_id)
+
+
+def step_by_step(
+    session: Session, begin: Callable[[], object], step: Callable[[], bool], end: Callable[[], T]
+) -> T:
+    """A long write as short units of work, so that no other write waits long behind it (issue 63: a round's
+    games, app.services.tournaments.RoundCommit): `begin()` in one, `step()` in one each until it answers
+    False (nothing left), `end()` in one, whose answer is returned. An error stops there and commits nothing
+    of its own unit; the units before it stay committed, so the steps are written to be resumed (a retry
+    begins again and steps through what is left) and to show nothing until `end`."""
+    with unit_of_work(session):
+        begin()
+    more = True
+    while more:
+        with unit_of_work(session):
+            more = step()
+    with unit_of_work(session):
+        return end()
