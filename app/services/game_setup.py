@@ -5,7 +5,7 @@ the first event of its log. Rule-set neutral: what a rule set knows comes throug
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlmodel import Session, func, select
@@ -97,15 +97,25 @@ def create_games(
 def new_games(session: Session, *, scenario: str, ruleset: str, period: str | None) -> NewGame:
     """What create_games makes each game of, worked out once: a round's commit makes its games from it in
     several short units of work (app.services.tournaments.RoundCommit), each with `make_games`."""
-    return _new_game(session, scenario=scenario, ruleset=ruleset, period=period)
+    new = _new_game(session, scenario=scenario, ruleset=ruleset, period=period)
+    # Its JSON values encoded once for all the steps' games (64 of the largest terrain were half a commit)
+    return replace(new, game={k: SharedJson(v) if isinstance(v, dict) else v for k, v in new.game.items()})
 
 
 def make_games(
-    session: Session, secret_key: str, new: NewGame, names: Sequence[str], *, hidden: bool = False
+    session: Session,
+    secret_key: str,
+    new: NewGame,
+    names: Sequence[str],
+    *,
+    hidden: bool = False,
+    source: int | None = None,
 ) -> list[tuple[Game, Credentials]]:
     """A game of `new` for each name; `hidden` ones are made archived (out of the lobby) until their round's
-    commit shows them (a round's games are made in several units of work: none is seen before the last)."""
-    return _made(session, secret_key, new, names, hidden=hidden)
+    commit shows them (a round's games are made in several units of work: none is seen before the last).
+    `source`: a game made of `new` before, whose units every game copies (none written anew: a step of a
+    table or two would write the whole force each, 90 ms of the largest table's)."""
+    return _made(session, secret_key, new, names, hidden=hidden, source=source)
 
 
 @dataclass(frozen=True)
@@ -189,23 +199,33 @@ def _new_game(
 
 
 def _made(
-    session: Session, secret_key: str, new: NewGame, names: Sequence[str], *, hidden: bool = False
+    session: Session,
+    secret_key: str,
+    new: NewGame,
+    names: Sequence[str],
+    *,
+    hidden: bool = False,
+    source: int | None = None,
 ) -> list[tuple[Game, Credentials]]:
     """A game of `new` for each name: its row, sides and credentials, forces and first event. The games share
     the values of `new` (its terrain, board and variants), which none changes in place: a write sets anew."""
     # Many games share one terrain and board: each encoded once (SharedJson), however many rows are written.
     shared: dict[str, Any] = {
-        k: SharedJson(v) if isinstance(v, dict) and len(names) > 1 else v for k, v in new.game.items()
+        k: SharedJson(v) if isinstance(v, dict) and not isinstance(v, SharedJson) and len(names) > 1 else v
+        for k, v in new.game.items()
     }
     games = [Game(name=name, archived_at=utcnow() if hidden else None, **shared) for name in names]
     session.add_all(games)
     session.flush()
     creds = create_sides(session, secret_key, games)
     made = new.made
-    # The first game's forces written, then copied by the database into every other (one scenario's).
-    trees = [(games[0].pk, side, node) for side, nodes in made.forces.items() for node in nodes]
-    add_unit_trees(session, trees, made.placements, made.off_table, made.state)
-    copy_units(session, games[0].pk, [game.pk for game in games[1:]])
+    # The first game's forces written, then copied by the database into every other (one scenario's); or
+    # every game's copied from `source`'s.
+    if source is None:
+        trees = [(games[0].pk, side, node) for side, nodes in made.forces.items() for node in nodes]
+        add_unit_trees(session, trees, made.placements, made.off_table, made.state)
+    copy_units(session, games[0].pk if source is None else source,
+               [game.pk for game in games[1 if source is None else 0:]])  # fmt: skip
     # The first events in one statement (the session keeps no object of them: none is asked for again here).
     session.bulk_save_objects(
         [new_event(game, "game-created", "referee", dict(new.created), step="setup") for game in games]

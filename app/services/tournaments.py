@@ -17,10 +17,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, cast
 from zoneinfo import ZoneInfo, available_timezones
 
 from sqlalchemy import update
+from sqlalchemy.orm import QueryableAttribute, defer
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from app.core import live
@@ -479,7 +481,7 @@ class RoundCommit:
     takes the event's lock and reads the round again, so two commits at once make one game per table between
     them and one finishes: the other is refused (409)."""
 
-    def __init__(self, secret_key: str, tournament_id: int, number: int, budget: float | None = 0.04) -> None:
+    def __init__(self, secret_key: str, tournament_id: int, number: int, budget: float | None = 0.03) -> None:
         self.secret_key, self.tournament_id, self.number = secret_key, tournament_id, number
         self.budget = budget  # seconds a step may hold the write lock; None: every game in one step
         self.size = 1  # tables in the next step, from the pace of the steps before
@@ -495,9 +497,10 @@ class RoundCommit:
 
     def begin(self, session: Session) -> None:
         _, rnd = self._committing(session)
-        if rnd.status == "draft":
+        if rnd.status == "draft":  # the round's cards' nonce chosen once: every step's games' codes are of it
             rnd.status = COMMITTING
             session.add(rnd)
+            log(session, self.tournament_id, CARDS, {"round": self.number, "nonce": secrets.token_hex(16)})
             session.flush()
 
     def make_some(self, session: Session) -> bool:
@@ -522,7 +525,12 @@ class RoundCommit:
             for t in tables
         ]
         started = time.perf_counter()
-        games = game_setup.make_games(session, self.secret_key, self._new, titles, hidden=True)
+        source = next(iter(made.values()), None)  # a game made before: its units copied, not written anew
+        games = game_setup.make_games(session, self.secret_key, self._new, titles, hidden=True, source=source)
+        nonce = card_nonce(session, self.tournament_id, self.number) or ""  # begin's: the round's cards
+        seating.set_side_codes(session, seating.GAME, self.secret_key,
+                               {g.pk: {side: card_code(self.secret_key, nonce, g.pk, side) for side in SIDES}
+                                for g, _ in games})  # fmt: skip
         log(session, self.tournament_id, GAMES_MADE,
             {"round": self.number, "games": {str(t.pk): g.pk for t, (g, _) in zip(tables, games, strict=True)}})  # fmt: skip
         session.flush()
@@ -540,31 +548,33 @@ class RoundCommit:
         if rnd.status != COMMITTING or waiting:
             raise Conflict(f"round {self.number}'s games are still being made: commit it again to finish")
         ids = [made[t.pk] for t in tables]
+        # What the steps made shown at once: the games out of the archive, each table's game (one statement
+        # each); the games read without their terrain and board, which nothing here reads.
         session.execute(update(Game).where(col(Game.id).in_(ids)).values(archived_at=None))
-        games = {g.pk: g for g in session.exec(select(Game).where(col(Game.id).in_(ids)))}
+        session.execute(
+            update(TournamentTable),
+            [{"id": t.pk, "game_id": made[t.pk], "status": "playing"} for t in tables],
+        )
+        heavy = (Game.terrain, Game.board)
+        games = {g.pk: g for g in session.exec(select(Game).where(col(Game.id).in_(ids))
+                                                .options(*(defer(cast("QueryableAttribute[Any]", c)) for c in heavy)))}  # fmt: skip
+        nonce = card_nonce(session, self.tournament_id, self.number) or ""
         out = []
         for t in tables:
-            t.game_id = made[t.pk]
-            t.status = "playing"
-            session.add(t)
-            game = games[t.game_id]
-            creds = self.credentials.get(game.pk)
-            if creds is None:  # made by a commit interrupted before: its referee's token was never shown
+            game = games[made[t.pk]]
+            token = self.credentials[game.pk].referee_token if game.pk in self.credentials else None
+            if token is None:  # made by a commit interrupted before: its referee's token was never shown
                 token = seating.issue(session, seating.GAME, self.secret_key, game.pk, seating.REFEREE)
-                creds = seating.Credentials(token, {})
-            out.append(Made(t, game, creds))
+            codes: dict[str, str] = {side: card_code(self.secret_key, nonce, game.pk, side) for side in SIDES}
+            set_committed_value(t, "game_id", game.pk)  # as the statement above wrote it
+            set_committed_value(t, "status", "playing")
+            out.append(Made(t, game, seating.Credentials(token, codes)))
+            live.mark(session, game.pk)
         rnd.status = "committed"
         session.add(rnd)
         row.round_ends_at = utcnow() + timedelta(minutes=rnd.minutes)
         session.add(row)
         session.flush()
-        codes = _card_codes(session, self.secret_key, self.tournament_id, self.number, ids)
-        out = [
-            Made(m.table, m.game, seating.Credentials(m.credentials.referee_token, codes[m.game.pk]))
-            for m in out
-        ]
-        for game_id in ids:
-            live.mark(session, game_id)
         edits = hand_edits(session, self.tournament_id, self.number)
         log(session, self.tournament_id, "committed",
             {"round": self.number, "games": ids, "edited_by_hand": bool(edits), "hand_edits": edits})  # fmt: skip

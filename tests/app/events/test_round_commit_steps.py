@@ -15,6 +15,7 @@ from app.core.writing import unit_of_work
 from app.data.models import Game
 from app.services import tournaments
 from tests.app.events.test_event_day import bearer, new_event, register
+from tests.conftest import TEST_SECRET_KEY
 
 SCENARIO = "mons-1914"
 TABLES = 5
@@ -44,7 +45,7 @@ def test_a_commit_interrupted_midway_shows_nothing_and_its_retry_makes_one_game_
     engine = make_engine(migrated_url)
     try:
         with Session(engine) as s:
-            job = tournaments.RoundCommit("another process's key " + "k" * 40, event_id, 1, budget=0.0)
+            job = tournaments.RoundCommit(TEST_SECRET_KEY, event_id, 1, budget=0.0)
             with unit_of_work(s):
                 job.begin(s)
             for _ in range(2):
