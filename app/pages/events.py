@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session, func, select
+from starlette.concurrency import run_in_threadpool
 
 from app.club.qr import svg
 from app.core.config import Settings
@@ -210,8 +211,8 @@ async def _organiser_write(
     form = await request.form()
     try:
         _organiser_only(request, session, settings, event_id)
-        with unit_of_work(session):
-            anchor = act(form)
+        with unit_of_work(session):  # off the event loop: a round's commit is many steps (RoundCommit)
+            anchor = await run_in_threadpool(act, form)
     except USER_ERRORS as e:
         session.rollback()
         return event_page(event_id, request, session, settings, error=error_message(e))
