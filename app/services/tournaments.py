@@ -487,6 +487,8 @@ class RoundCommit:
         self.size = 1  # tables in the next step, from the pace of the steps before
         self.credentials: dict[int, seating.Credentials] = {}  # by game id, of the games made here
         self._new: game_setup.NewGame | None = None
+        self._titles: dict[int, str] | None = None  # each table's game's name, by table id
+        self._nonce = ""
 
     def _committing(self, session: Session) -> tuple[Tournament, TournamentRound]:
         row = lock(session, self.tournament_id)
@@ -513,26 +515,28 @@ class RoundCommit:
         if rnd.status != COMMITTING:
             raise Conflict(f"round {self.number} is a draft again: commit it to make its games")
         made = games_made(session, self.tournament_id, self.number)
-        waiting = [t for t in tables_of(session, rnd.pk) if t.pk not in made]
+        if self._titles is None:  # a committing round's tables and their players are fixed: read once
+            names = {p.pk: p.name for p in players(session, self.tournament_id)}
+            self._titles = {
+                t.pk: f"{row.name}: round {self.number}, table {t.table} "
+                f"({names[t.a_player_id]} v {names[t.b_player_id]})"[:200]
+                for t in tables_of(session, rnd.pk)
+            }
+            self._nonce = card_nonce(session, self.tournament_id, self.number) or ""  # begin's: the cards'
+        waiting = [t for t in self._titles if t not in made]
         tables = waiting if self.budget is None else waiting[: self.size]
         if not tables:
             return False
-        names = {p.pk: p.name for p in players(session, self.tournament_id)}
-        titles = [
-            f"{row.name}: round {self.number}, table {t.table} ({names[t.a_player_id]} v {names[t.b_player_id]})"[
-                :200
-            ]
-            for t in tables
-        ]
+        titles = [self._titles[t] for t in tables]
         started = time.perf_counter()
         source = next(iter(made.values()), None)  # a game made before: its units copied, not written anew
         games = game_setup.make_games(session, self.secret_key, self._new, titles, hidden=True, source=source)
-        nonce = card_nonce(session, self.tournament_id, self.number) or ""  # begin's: the round's cards
+        nonce = self._nonce
         seating.set_side_codes(session, seating.GAME, self.secret_key,
                                {g.pk: {side: card_code(self.secret_key, nonce, g.pk, side) for side in SIDES}
                                 for g, _ in games})  # fmt: skip
         log(session, self.tournament_id, GAMES_MADE,
-            {"round": self.number, "games": {str(t.pk): g.pk for t, (g, _) in zip(tables, games, strict=True)}})  # fmt: skip
+            {"round": self.number, "games": {str(t): g.pk for t, (g, _) in zip(tables, games, strict=True)}})  # fmt: skip
         session.flush()
         self.credentials.update({g.pk: c for g, c in games})
         if self.budget is not None:  # the next step's tables at this step's pace, at most twice as many
