@@ -288,7 +288,7 @@ async def commit_drafted(
     event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     def act(form: Any) -> str:  # short units of work of its own within _organiser_write's (RoundCommit)
-        job = tournaments.RoundCommit(settings.secret_key, event_id, number)
+        job = tournaments.RoundCommit(settings.secret_key, event_id, number, tournaments.step_budget(session))
         step_by_step(session, lambda: job.begin(session), lambda: job.make_some(session),
                      lambda: job.finish(session))  # fmt: skip
         return "#tables"

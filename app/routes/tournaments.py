@@ -267,7 +267,7 @@ def commit_drafted(
     event_id: EventId, number: RoundNo, token: Token, session: SessionDep, settings: SettingsDep
 ) -> Committed:
     _organiser(session, settings, event_id, token)
-    job = tournaments.RoundCommit(settings.secret_key, event_id, number)
+    job = tournaments.RoundCommit(settings.secret_key, event_id, number, tournaments.step_budget(session))
 
     def seats_of() -> list[TableSeats]:
         return [
