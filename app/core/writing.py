@@ -1,18 +1,22 @@
 """The one place a request's write is committed (its unit of work). Routes and pages act through the
-services inside `unit_of_work` (or `game_write`, which first takes the game's row lock) and commit nowhere
-else; services and the campaign store never commit. The only other commit is `app.core.db.commit_bookkeeping`
+services inside `unit_of_work` (or `game_write`, which first takes the game's row lock; or `step_by_step`, a
+long write as a sequence of them) and commit nowhere else; services and the campaign store never commit. The only other commit is `app.core.db.commit_bookkeeping`
 (what records nobody's act). The commit also wakes the game's open streams (`app.core.live` publishes after
 commit every game the transaction marked). tests/app/core/test_unit_of_work.py keeps it so."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 from sqlmodel import Session
 
 from app.data.models import Game
 from app.services.games import lock_game
+
+T = TypeVar("T")
 
 
 @contextmanager
@@ -30,3 +34,28 @@ def game_write(session: Session, game_id: int) -> Iterator[Game]:
     is committed."""
     with unit_of_work(session):
         yield lock_game(session, game_id)
+
+
+def step_by_step(
+    session: Session, begin: Callable[[], object], step: Callable[[], bool], end: Callable[[], T]
+) -> T:
+    """A long write as short units of work, so that no other write waits long behind it (issue 63: a round's
+    games, app.services.tournaments.RoundCommit): `begin()` in one, `step()` in one each until it answers
+    False (nothing left), `end()` in one, whose answer is returned. An error stops there and commits nothing
+    of its own unit; the units before it stay committed, so the steps are written to be resumed (a retry
+    begins again and steps through what is left) and to show nothing until `end`."""
+    with unit_of_work(session):
+        begin()
+    # SQLite's waiting writers poll for its lock (its busy handler sleeps 1 to 100 ms between tries): the next
+    # step would take it again before any of them looked. Each step is followed by as long a pause (up to
+    # 100 ms), so another game's write waits about one step; PostgreSQL's writers queue on their own rows.
+    give_way = session.get_bind().dialect.name == "sqlite"
+    more = True
+    while more:
+        started = time.perf_counter()
+        with unit_of_work(session):
+            more = step()
+        if more and give_way:
+            time.sleep(min(time.perf_counter() - started, 0.1))
+    with unit_of_work(session):
+        return end()

@@ -144,7 +144,7 @@ class HandEditOut(BaseModel):
 class RoundOut(BaseModel):
     number: int
     scenario: str
-    status: Literal["draft", "committed"]
+    status: Literal["draft", "committing", "committed"]  # committing: its games being made
     minutes: int
     bye_player_id: int | None
     tables: list[TableOut]

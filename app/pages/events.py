@@ -14,11 +14,12 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlmodel import Session, func, select
+from starlette.concurrency import run_in_threadpool
 
 from app.club.qr import svg
 from app.core.config import Settings
 from app.core.routing import Router
-from app.core.writing import unit_of_work
+from app.core.writing import step_by_step, unit_of_work
 from app.data.models import Event, Game, TournamentRound, TournamentTable
 from app.data.numbers import whole_number
 from app.deps import NowDep, SessionDep, SettingsDep
@@ -185,7 +186,10 @@ def event_page(
         "players": registered,
         "by_id": {p.pk: p for p in registered},
         "rounds": [_round_view(session, r) for r in rounds],
-        "draft": next((_round_view(session, r, True) for r in rounds if r.status == "draft"), None),
+        "draft": next(  # a round committing (interrupted) shows as its draft: committed again, it finishes
+            (_round_view(session, r, True) for r in rounds if r.status in ("draft", tournaments.COMMITTING)),
+            None,
+        ),
         "current": next(
             (_round_view(session, r, True) for r in reversed(rounds) if r.status == "committed"), None
         ),
@@ -207,8 +211,8 @@ async def _organiser_write(
     form = await request.form()
     try:
         _organiser_only(request, session, settings, event_id)
-        with unit_of_work(session):
-            anchor = act(form)
+        with unit_of_work(session):  # off the event loop: a round's commit is many steps (RoundCommit)
+            anchor = await run_in_threadpool(act, form)
     except USER_ERRORS as e:
         session.rollback()
         return event_page(event_id, request, session, settings, error=error_message(e))
@@ -283,8 +287,10 @@ async def swap_drafted(
 async def commit_drafted(
     event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
-    def act(form: Any) -> str:
-        tournaments.commit_round(session, settings.secret_key, event_id, number)
+    def act(form: Any) -> str:  # short units of work of its own within _organiser_write's (RoundCommit)
+        job = tournaments.RoundCommit(settings.secret_key, event_id, number, tournaments.step_budget(session))
+        step_by_step(session, lambda: job.begin(session), lambda: job.make_some(session),
+                     lambda: job.finish(session))  # fmt: skip
         return "#tables"
 
     return await _organiser_write(request, session, settings, event_id, act)

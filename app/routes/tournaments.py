@@ -19,7 +19,7 @@ from app import errors
 from app.club import signing
 from app.core import watch
 from app.core.routing import Router
-from app.core.writing import unit_of_work
+from app.core.writing import step_by_step, unit_of_work
 from app.data.models import Game, Tournament, TournamentPlayer, TournamentRound, TournamentTable
 from app.data.schemas_clock import GameClock
 from app.data.schemas_events import (
@@ -267,17 +267,21 @@ def commit_drafted(
     event_id: EventId, number: RoundNo, token: Token, session: SessionDep, settings: SettingsDep
 ) -> Committed:
     _organiser(session, settings, event_id, token)
-    with unit_of_work(session):
-        made = tournaments.commit_round(session, settings.secret_key, event_id, number)
-        seats = [
+    job = tournaments.RoundCommit(settings.secret_key, event_id, number, tournaments.step_budget(session))
+
+    def seats_of() -> list[TableSeats]:
+        return [
             TableSeats(
                 table_id=m.table.pk,
                 game_id=m.game.pk,
                 referee_token=m.credentials.referee_token,
                 join_codes=m.credentials.join_codes,
             )
-            for m in made
+            for m in job.finish(session)
         ]
+
+    # Short units of work, no other table's write waiting long behind the round's (RoundCommit)
+    seats = step_by_step(session, lambda: job.begin(session), lambda: job.make_some(session), seats_of)
     out = round_out(session, tournaments.get_round(session, event_id, number))
     return Committed(**out.model_dump(), seats=seats)
 

@@ -5,14 +5,14 @@ the first event of its log. Rule-set neutral: what a rule set knows comes throug
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlmodel import Session, func, select
 
 from app.core import live
 from app.core.db import SharedJson
-from app.data.models import Game, Unit
+from app.data.models import Game, Unit, utcnow
 from app.guard.auth import SIDES
 from app.services import clock as clock_service
 from app.services import scenarios
@@ -89,12 +89,37 @@ def create_games(
     """A game of one scenario for each name, as create_game makes each (a club event's round: a game per
     table). The scenario is read and its forces made once, and the games' rows written together, so a round
     of hundreds of tables costs a few statements of each kind of row (issue 63). Their credentials once."""
+    return _made(
+        session, secret_key, new_games(session, scenario=scenario, ruleset=ruleset, period=period), names
+    )
+
+
+def new_games(session: Session, *, scenario: str, ruleset: str, period: str | None) -> NewGame:
+    """What create_games makes each game of, worked out once: a round's commit makes its games from it in
+    several short units of work (app.services.tournaments.RoundCommit), each with `make_games`."""
     new = _new_game(session, scenario=scenario, ruleset=ruleset, period=period)
-    return _made(session, secret_key, new, names)
+    # Its JSON values encoded once for all the steps' games (64 of the largest terrain were half a commit)
+    return replace(new, game={k: SharedJson(v) if isinstance(v, dict) else v for k, v in new.game.items()})
+
+
+def make_games(
+    session: Session,
+    secret_key: str,
+    new: NewGame,
+    names: Sequence[str],
+    *,
+    hidden: bool = False,
+    source: int | None = None,
+) -> list[tuple[Game, Credentials]]:
+    """A game of `new` for each name; `hidden` ones are made archived (out of the lobby) until their round's
+    commit shows them (a round's games are made in several units of work: none is seen before the last).
+    `source`: a game made of `new` before, whose units every game copies (none written anew: a step of a
+    table or two would write the whole force each, 90 ms of the largest table's)."""
+    return _made(session, secret_key, new, names, hidden=hidden, source=source)
 
 
 @dataclass(frozen=True)
-class _NewGame:
+class NewGame:
     """What a new game is made of, worked out once however many games are made of it."""
 
     doc: Mapping[str, Any]
@@ -119,7 +144,7 @@ def _new_game(
     forces: Sequence[Mapping[str, Any]] = (),
     table_objectives: Mapping[str, Any] | None = None,
     clock: Mapping[str, Any] | None = None,
-) -> _NewGame:
+) -> NewGame:
     doc: dict[str, Any] = {}
     if scenario is not None:
         doc = scenarios.get_document(session, scenario)
@@ -170,27 +195,37 @@ def _new_game(
         "forces": [dict(f) for f in forces],
         **({"clock": clock_service.payload(_clock_limits(clock, rules.book.sides))} if clock else {}),
     }
-    return _NewGame(doc, rules, game, made, created)
+    return NewGame(doc, rules, game, made, created)
 
 
 def _made(
-    session: Session, secret_key: str, new: _NewGame, names: Sequence[str]
+    session: Session,
+    secret_key: str,
+    new: NewGame,
+    names: Sequence[str],
+    *,
+    hidden: bool = False,
+    source: int | None = None,
 ) -> list[tuple[Game, Credentials]]:
     """A game of `new` for each name: its row, sides and credentials, forces and first event. The games share
     the values of `new` (its terrain, board and variants), which none changes in place: a write sets anew."""
     # Many games share one terrain and board: each encoded once (SharedJson), however many rows are written.
     shared: dict[str, Any] = {
-        k: SharedJson(v) if isinstance(v, dict) and len(names) > 1 else v for k, v in new.game.items()
+        k: SharedJson(v) if isinstance(v, dict) and not isinstance(v, SharedJson) and len(names) > 1 else v
+        for k, v in new.game.items()
     }
-    games = [Game(name=name, **shared) for name in names]
+    games = [Game(name=name, archived_at=utcnow() if hidden else None, **shared) for name in names]
     session.add_all(games)
     session.flush()
     creds = create_sides(session, secret_key, games)
     made = new.made
-    # The first game's forces written, then copied by the database into every other (one scenario's).
-    trees = [(games[0].pk, side, node) for side, nodes in made.forces.items() for node in nodes]
-    add_unit_trees(session, trees, made.placements, made.off_table, made.state)
-    copy_units(session, games[0].pk, [game.pk for game in games[1:]])
+    # The first game's forces written, then copied by the database into every other (one scenario's); or
+    # every game's copied from `source`'s.
+    if source is None:
+        trees = [(games[0].pk, side, node) for side, nodes in made.forces.items() for node in nodes]
+        add_unit_trees(session, trees, made.placements, made.off_table, made.state)
+    copy_units(session, games[0].pk if source is None else source,
+               [game.pk for game in games[1 if source is None else 0:]])  # fmt: skip
     # The first events in one statement (the session keeps no object of them: none is asked for again here).
     session.bulk_save_objects(
         [new_event(game, "game-created", "referee", dict(new.created), step="setup") for game in games]

