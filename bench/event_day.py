@@ -16,7 +16,7 @@ On PostgreSQL the CPU is firestep's processes' alone (the database server's is n
 0.21 / 0.22 s; 64 of the largest Flanders Fields tables 0.77 / 0.45 s, board 0.43 / 0.38 s; 64 of the largest
 2mm Earth tables 1.03 / 0.43 s, board 0.55 / 0.43 s. Another game's write waited behind the commit on SQLite
 0.6 s (200 mons-1914 tables) to 2.3 s (64 largest Flanders), the goal 100 ms: the round was one transaction.
-Since the commit is short steps (app.services.tournaments.RoundCommit; load 4-12, SQLite): 200 mons-1914 tables
+Since the commit is short steps (app.services.round_commit.RoundCommit; load 4-12, SQLite): 200 mons-1914 tables
 the worst wait 74 ms of 28 writes (was 1573 ms of 2 on the same machine), commit 0.61 s of CPU; 64 largest
 Flanders 201 ms of 34 (was 2990 ms of 3; the first step writes the first game's whole force), commit 0.93 s.
 

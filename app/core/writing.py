@@ -40,7 +40,7 @@ def step_by_step(
     session: Session, begin: Callable[[], object], step: Callable[[], bool], end: Callable[[], T]
 ) -> T:
     """A long write as short units of work, so that no other write waits long behind it (issue 63: a round's
-    games, app.services.tournaments.RoundCommit): `begin()` in one, `step()` in one each until it answers
+    games, app.services.round_commit.RoundCommit): `begin()` in one, `step()` in one each until it answers
     False (nothing left), `end()` in one, whose answer is returned. An error stops there and commits nothing
     of its own unit; the units before it stay committed, so the steps are written to be resumed (a retry
     begins again and steps through what is left) and to show nothing until `end`."""

@@ -29,7 +29,15 @@ from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_
 from app.pages.seats import game_seat, remember_game, remember_seat
 from app.pages.templates import templates
 from app.pages.trust import club_host
-from app.services import event_roster, event_seats, scenarios, seating, tournament_results, tournaments
+from app.services import (
+    event_roster,
+    event_seats,
+    round_commit,
+    scenarios,
+    seating,
+    tournament_results,
+    tournaments,
+)
 from rules.core.errors import NotFoundError, RulesError
 from rules.event.standings import EventScoring
 from rules.registry import all_game_rules, get_ruleset
@@ -288,7 +296,9 @@ async def commit_drafted(
     event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     def act(form: Any) -> str:  # short units of work of its own within _organiser_write's (RoundCommit)
-        job = tournaments.RoundCommit(settings.secret_key, event_id, number, tournaments.step_budget(session))
+        job = round_commit.RoundCommit(
+            settings.secret_key, event_id, number, round_commit.step_budget(session)
+        )
         step_by_step(session, lambda: job.begin(session), lambda: job.make_some(session),
                      lambda: job.finish(session))  # fmt: skip
         return "#tables"

@@ -58,7 +58,15 @@ from app.data.schemas_league import ResultBundle
 from app.deps import EngineDep, NowDep, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import Viewer
-from app.services import event_roster, event_seats, league, seating, tournament_results, tournaments
+from app.services import (
+    event_roster,
+    event_seats,
+    league,
+    round_commit,
+    seating,
+    tournament_results,
+    tournaments,
+)
 from app.services import events as events_service
 from rules.core.errors import NotFoundError
 from rules.event.standings import EventScoring
@@ -267,7 +275,7 @@ def commit_drafted(
     event_id: EventId, number: RoundNo, token: Token, session: SessionDep, settings: SettingsDep
 ) -> Committed:
     _organiser(session, settings, event_id, token)
-    job = tournaments.RoundCommit(settings.secret_key, event_id, number, tournaments.step_budget(session))
+    job = round_commit.RoundCommit(settings.secret_key, event_id, number, round_commit.step_budget(session))
 
     def seats_of() -> list[TableSeats]:
         return [

@@ -96,7 +96,7 @@ def create_games(
 
 def new_games(session: Session, *, scenario: str, ruleset: str, period: str | None) -> NewGame:
     """What create_games makes each game of, worked out once: a round's commit makes its games from it in
-    several short units of work (app.services.tournaments.RoundCommit), each with `make_games`."""
+    several short units of work (app.services.round_commit.RoundCommit), each with `make_games`."""
     new = _new_game(session, scenario=scenario, ruleset=ruleset, period=period)
     # Its JSON values encoded once for all the steps' games (64 of the largest terrain were half a commit)
     return replace(new, game={k: SharedJson(v) if isinstance(v, dict) else v for k, v in new.game.items()})

@@ -134,6 +134,8 @@ def test_an_attack_from_the_page_of_counters_in_four_taps(new_page: Any) -> None
     # Undo takes it back.
     tap(attacker, attacker.get_by_role("button", name="Undo", exact=True))
     expect(attacker.locator("[data-play-done]")).to_have_count(0)
+    # The attack taken back owes no result: the step's list of what is still to do (above the list's tools) goes.
+    expect(attacker.locator("[data-step-needs]")).to_be_hidden()
     # By division: this seat's side first, each counter with its hex.
     attacker.get_by_role("button", name="By division").tap()
     groups = attacker.locator("[data-counter-group]")

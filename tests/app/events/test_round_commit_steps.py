@@ -1,4 +1,4 @@
-"""A round's commit in short units of work (issue 63: app.services.tournaments.RoundCommit), on SQLite and
+"""A round's commit in short units of work (issue 63: app.services.round_commit.RoundCommit), on SQLite and
 PostgreSQL: interrupted midway, the round is committing and shows nothing (its tables no game, the board no
 table, the lobby none of its games, no new draft), and the organiser's retry finishes it with exactly one game
 per table, every game's referee token and join codes answered. How long another table's write waits behind a
@@ -13,7 +13,7 @@ from sqlmodel import Session, col, func, select
 from app.core.db import make_engine
 from app.core.writing import unit_of_work
 from app.data.models import Game
-from app.services import tournaments
+from app.services import round_commit
 from tests.app.events.test_event_day import bearer, new_event, register
 from tests.conftest import TEST_SECRET_KEY
 
@@ -45,7 +45,7 @@ def test_a_commit_interrupted_midway_shows_nothing_and_its_retry_makes_one_game_
     engine = make_engine(migrated_url)
     try:
         with Session(engine) as s:
-            job = tournaments.RoundCommit(TEST_SECRET_KEY, event_id, 1, budget=0.0)
+            job = round_commit.RoundCommit(TEST_SECRET_KEY, event_id, 1, budget=0.0)
             with unit_of_work(s):
                 job.begin(s)
             for _ in range(2):

@@ -1,4 +1,4 @@
-"""Committing a club event's round (app.services.tournaments.commit_round) makes a game per table in a number of
+"""Committing a club event's round (app.services.round_commit.commit_round) makes a game per table in a number of
 SQL statements that does not grow with the tables' units: the first game's forces written in a batch, the
 database copying them into every other game, the sides, devices and first events of all the games in one
 statement each (issue 63: a statement per unit, about 15,700 and 6 s of CPU for 64 tables). Each copy is its
@@ -17,7 +17,7 @@ from app.core.db import make_engine
 from app.core.writing import step_by_step, unit_of_work
 from app.data.models import Game, Unit
 from app.errors import Conflict
-from app.services import game_setup, tournaments, units
+from app.services import game_setup, round_commit, tournaments, units
 from app.services.units import list_units
 from rules.event.standings import EventScoring
 
@@ -50,7 +50,7 @@ def test_a_round_of_many_tables_commits_in_a_bounded_number_of_statements(sessio
     event.listen(*listen)
     try:
         with unit_of_work(session):
-            made = tournaments.commit_round(session, SECRET, row.pk, 1)
+            made = round_commit.commit_round(session, SECRET, row.pk, 1)
     finally:
         event.remove(*listen)
     assert len(made) == TABLES
@@ -124,7 +124,7 @@ def test_two_commits_of_a_round_at_once_make_one_game_per_table_and_one_wins(
 
     def tap() -> None:
         with Session(engine) as s:
-            job = tournaments.RoundCommit(SECRET, event_id, 1, budget=0.0)
+            job = round_commit.RoundCommit(SECRET, event_id, 1, budget=0.0)
             start.wait(timeout=60)
             try:
                 answers.append(len(step_by_step(s, lambda: job.begin(s), lambda: job.make_some(s),

@@ -1,0 +1,184 @@
+"""A drafted round of an event committed: a game per table from the round's scenario, in short units of work
+(issue 63: one transaction for a round's games held SQLite's write lock for 0.6-2.3 s, and every other table's
+write waited it out). The steps are `RoundCommit`'s; `commit_round` runs them at once in the caller's unit of
+work."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from datetime import timedelta
+from typing import Any, cast
+
+from sqlalchemy import update
+from sqlalchemy.orm import QueryableAttribute, defer
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel import Session, col, select
+
+from app.core import live
+from app.data.models import Game, Tournament, TournamentLog, TournamentRound, TournamentTable
+from app.errors import Conflict
+from app.services import game_setup, seating
+from app.services.tournaments import (
+    CARDS,
+    COMMITTING,
+    GAMES_MADE,
+    Made,
+    card_code,
+    card_nonce,
+    get,
+    get_round,
+    hand_edits,
+    lock,
+    log,
+    players,
+    tables_of,
+    utcnow,
+)
+from rules.core.vocabulary import SIDES
+
+
+def games_made(session: Session, tournament_id: int, number: int) -> dict[int, int]:
+    """The games made so far for round `number`'s tables while it is committing, by table id (the event log's
+    GAMES_MADE entries: no table row names its game before the round is committed, so no page shows one)."""
+    q = select(TournamentLog).where(
+        TournamentLog.tournament_id == tournament_id, TournamentLog.kind == GAMES_MADE
+    )
+    out: dict[int, int] = {}
+    for entry in session.exec(q.order_by(col(TournamentLog.id))):
+        if entry.detail.get("round") == number:
+            out.update({int(t): int(g) for t, g in entry.detail.get("games", {}).items()})
+    return out
+
+
+def step_budget(session: Session) -> float | None:
+    """How long a step of a round's commit may hold the lock: on SQLite 30 ms (its one write lock is every
+    game's); on PostgreSQL None, every game in one step (another game's write takes its own rows' locks, never
+    the round's, and a step a table cost 13 ms of CPU each: 2.6 s for 200 tables, was 0.25 s)."""
+    return 0.03 if session.get_bind().dialect.name == "sqlite" else None
+
+
+class RoundCommit:
+    """A drafted round committed in short units of work (issue 63: one transaction for a round's games held
+    SQLite's write lock for 0.6-2.3 s, and every other table's write waited it out). The caller runs each step
+    in its own unit of work (app.core.writing.step_by_step): `begin` marks the round committing (a draft, or a
+    committing round resumed: a retry after a crash or a refusal midway finishes the job); `make_some` makes
+    the games of the next few tables without one, hidden (archived) and recorded in the event log, as many as
+    fit `budget` seconds by the pace so far, and answers whether any table still waits; `finish` shows them:
+    each table's game, the round committed, the timer started, the cards' codes and the log's entry. Every step
+    takes the event's lock and reads the round again, so two commits at once make one game per table between
+    them and one finishes: the other is refused (409)."""
+
+    def __init__(self, secret_key: str, tournament_id: int, number: int, budget: float | None = 0.03) -> None:
+        self.secret_key, self.tournament_id, self.number = secret_key, tournament_id, number
+        self.budget = budget  # seconds a step may hold the write lock; None: every game in one step
+        self.size = 1  # tables in the next step, from the pace of the steps before
+        self.credentials: dict[int, seating.Credentials] = {}  # by game id, of the games made here
+        self._new: game_setup.NewGame | None = None
+        self._titles: dict[int, str] | None = None  # each table's game's name, by table id
+        self._nonce = ""
+
+    def _committing(self, session: Session) -> tuple[Tournament, TournamentRound]:
+        row = lock(session, self.tournament_id)
+        rnd = get_round(session, self.tournament_id, self.number)
+        if rnd.status == "committed":
+            raise Conflict(f"round {self.number} has been committed already")
+        return row, rnd
+
+    def begin(self, session: Session) -> None:
+        _, rnd = self._committing(session)
+        if rnd.status == "draft":  # the round's cards' nonce chosen once: every step's games' codes are of it
+            rnd.status = COMMITTING
+            session.add(rnd)
+            log(session, self.tournament_id, CARDS, {"round": self.number, "nonce": secrets.token_hex(16)})
+            session.flush()
+
+    def make_some(self, session: Session) -> bool:
+        if self._new is None:  # read before the lock: the scenario's forces worked out holding none
+            row, rnd = get(session, self.tournament_id), get_round(session, self.tournament_id, self.number)
+            self._new = game_setup.new_games(
+                session, scenario=rnd.scenario, ruleset=row.ruleset, period=row.period
+            )
+        row, rnd = self._committing(session)
+        if rnd.status != COMMITTING:
+            raise Conflict(f"round {self.number} is a draft again: commit it to make its games")
+        made = games_made(session, self.tournament_id, self.number)
+        if self._titles is None:  # a committing round's tables and their players are fixed: read once
+            names = {p.pk: p.name for p in players(session, self.tournament_id)}
+            self._titles = {
+                t.pk: f"{row.name}: round {self.number}, table {t.table} "
+                f"({names[t.a_player_id]} v {names[t.b_player_id]})"[:200]
+                for t in tables_of(session, rnd.pk)
+            }
+            self._nonce = card_nonce(session, self.tournament_id, self.number) or ""  # begin's: the cards'
+        waiting = [t for t in self._titles if t not in made]
+        tables = waiting if self.budget is None else waiting[: self.size]
+        if not tables:
+            return False
+        titles = [self._titles[t] for t in tables]
+        started = time.perf_counter()
+        source = next(iter(made.values()), None)  # a game made before: its units copied, not written anew
+        games = game_setup.make_games(session, self.secret_key, self._new, titles, hidden=True, source=source)
+        nonce = self._nonce
+        seating.set_side_codes(session, seating.GAME, self.secret_key,
+                               {g.pk: {side: card_code(self.secret_key, nonce, g.pk, side) for side in SIDES}
+                                for g, _ in games})  # fmt: skip
+        log(session, self.tournament_id, GAMES_MADE,
+            {"round": self.number, "games": {str(t): g.pk for t, (g, _) in zip(tables, games, strict=True)}})  # fmt: skip
+        session.flush()
+        self.credentials.update({g.pk: c for g, c in games})
+        if self.budget is not None:  # the next step's tables at this step's pace, at most twice as many
+            pace = (time.perf_counter() - started) / len(tables)
+            self.size = max(1, min(2 * len(tables), int(self.budget / pace) if pace > 0 else 2 * len(tables)))
+        return len(waiting) > len(tables)
+
+    def finish(self, session: Session) -> list[Made]:
+        row, rnd = self._committing(session)
+        made = games_made(session, self.tournament_id, self.number)
+        tables = tables_of(session, rnd.pk)
+        waiting = [t.table for t in tables if t.pk not in made]
+        if rnd.status != COMMITTING or waiting:
+            raise Conflict(f"round {self.number}'s games are still being made: commit it again to finish")
+        ids = [made[t.pk] for t in tables]
+        # What the steps made shown at once: the games out of the archive, each table's game (one statement
+        # each); the games read without their terrain and board, which nothing here reads.
+        session.execute(update(Game).where(col(Game.id).in_(ids)).values(archived_at=None))
+        session.execute(
+            update(TournamentTable),
+            [{"id": t.pk, "game_id": made[t.pk], "status": "playing"} for t in tables],
+        )
+        heavy = (Game.terrain, Game.board)
+        games = {g.pk: g for g in session.exec(select(Game).where(col(Game.id).in_(ids))
+                                                .options(*(defer(cast("QueryableAttribute[Any]", c)) for c in heavy)))}  # fmt: skip
+        nonce = card_nonce(session, self.tournament_id, self.number) or ""
+        out = []
+        for t in tables:
+            game = games[made[t.pk]]
+            token = self.credentials[game.pk].referee_token if game.pk in self.credentials else None
+            if token is None:  # made by a commit interrupted before: its referee's token was never shown
+                token = seating.issue(session, seating.GAME, self.secret_key, game.pk, seating.REFEREE)
+            codes: dict[str, str] = {side: card_code(self.secret_key, nonce, game.pk, side) for side in SIDES}
+            set_committed_value(t, "game_id", game.pk)  # as the statement above wrote it
+            set_committed_value(t, "status", "playing")
+            out.append(Made(t, game, seating.Credentials(token, codes)))
+            live.mark(session, game.pk)
+        rnd.status = "committed"
+        session.add(rnd)
+        row.round_ends_at = utcnow() + timedelta(minutes=rnd.minutes)
+        session.add(row)
+        session.flush()
+        edits = hand_edits(session, self.tournament_id, self.number)
+        log(session, self.tournament_id, "committed",
+            {"round": self.number, "games": ids, "edited_by_hand": bool(edits), "hand_edits": edits})  # fmt: skip
+        return out
+
+
+def commit_round(session: Session, secret_key: str, tournament_id: int, number: int) -> list[Made]:
+    """The drafted round played in the caller's one unit of work (RoundCommit's steps at once: the routes and
+    pages run them in units of their own): a game per table from the round's scenario (the a player the
+    attacker), the round timer started, the games' join codes the round's cards' (event_seats.printed_codes)."""
+    job = RoundCommit(secret_key, tournament_id, number, budget=None)
+    job.begin(session)
+    while job.make_some(session):
+        pass
+    return job.finish(session)
