@@ -293,6 +293,25 @@ def new_page_any_backend(browser: Any, any_server_url: str) -> Iterator[Callable
     assert not foreign, f"requests to other hosts: {foreign}"
 
 
+def centre_on_top(page: Any, target: Any, scroll: bool = False) -> dict[str, Any]:
+    """The target's centre and whether it is the topmost thing there ({x, y, onTop}), read in one evaluate (with
+    `scroll`, scrolled into view first), looked at again each animation frame while it is not, for about ten
+    seconds of frames: a live frame may redraw a card, or a list above it grow or shrink, between the test's
+    looks, and the state to wait for is the control back in place, not a time."""
+    at: dict[str, Any] = {}
+    for _ in range(600):
+        at = target.evaluate(
+            """(el, scroll) => { if (scroll) el.scrollIntoView({block: 'nearest'});
+                 const r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+                 return {x, y, onTop: el.isConnected && el.contains(document.elementFromPoint(x, y))}; }""",
+            scroll,
+        )
+        if at["onTop"]:
+            return at
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+    return at
+
+
 def screenshot(page: Any, name: str) -> None:
     """A picture of the page for a person to look at, under FIRESTEP_SCREENSHOTS=1 only: it checks nothing, and
     the tests take some hundred of them at a tenth of a second to most of a second each (issue 33)."""

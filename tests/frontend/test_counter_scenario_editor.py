@@ -29,6 +29,7 @@ from tests.frontend.conftest import (
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
     assert_no_horizontal_scroll,
+    centre_on_top,
     screenshot,
     small_targets,
 )
@@ -261,11 +262,7 @@ def on_top(page: Any, target: Any) -> None:
     """A tap by touch at the target's centre, scrolled into view: the topmost thing there (nothing drawn over
     what the player acts on)."""
     expect(target).to_be_visible()
-    target.evaluate("(el) => el.scrollIntoView({block: 'nearest'})")
-    at = target.evaluate(
-        """(el) => { const r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
-             return {x, y, onTop: el.contains(document.elementFromPoint(x, y))}; }"""
-    )
+    at = centre_on_top(page, target, scroll=True)
     assert at["onTop"], at
     # Playwright's tap: the same touch at the centre, once the element is still and still the one hit there (a
     # live frame's redraw a moment before, on a busy machine, moved the card's Done from under a tap at the

@@ -23,6 +23,7 @@ from tests.frontend.conftest import (
     REFEREE_SCREEN,
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
+    centre_on_top,
     screenshot,
 )
 from tests.frontend.games import at_rest, bearer, join_by_api, map_at, seed_game, settled
@@ -67,10 +68,7 @@ class Taps:
         expect(target).to_be_visible()  # one button (strict), shown
         # Its centre and what is on top there, read in one evaluate: a live frame may redraw the card between
         # two reads.
-        at = target.evaluate(
-            """(el) => { const r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
-                 return {x, y, onTop: el.contains(document.elementFromPoint(x, y))}; }"""
-        )
+        at = centre_on_top(self.page, target)
         if not at["onTop"]:
             self.page.screenshot(path=ARTIFACTS / f"map-play-covered-{name}.png")
         assert at["onTop"], f"{name!r} is out of sight or covered at {at['x']:.0f},{at['y']:.0f}"
