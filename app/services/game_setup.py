@@ -74,7 +74,7 @@ def create_game(
         table_objectives=table_objectives,
         clock=clock,
     )
-    return _made(session, secret_key, new, [name or new.doc.get("title") or "New game"])[0]
+    return make_games(session, secret_key, new, [name or new.doc.get("title") or "New game"])[0]
 
 
 def create_games(
@@ -89,7 +89,7 @@ def create_games(
     """A game of one scenario for each name, as create_game makes each (a club event's round: a game per
     table). The scenario is read and its forces made once, and the games' rows written together, so a round
     of hundreds of tables costs a few statements of each kind of row (issue 63). Their credentials once."""
-    return _made(
+    return make_games(
         session, secret_key, new_games(session, scenario=scenario, ruleset=ruleset, period=period), names
     )
 
@@ -100,22 +100,6 @@ def new_games(session: Session, *, scenario: str, ruleset: str, period: str | No
     new = _new_game(session, scenario=scenario, ruleset=ruleset, period=period)
     # Its JSON values encoded once for all the steps' games (64 of the largest terrain were half a commit)
     return replace(new, game={k: SharedJson(v) if isinstance(v, dict) else v for k, v in new.game.items()})
-
-
-def make_games(
-    session: Session,
-    secret_key: str,
-    new: NewGame,
-    names: Sequence[str],
-    *,
-    hidden: bool = False,
-    source: int | None = None,
-) -> list[tuple[Game, Credentials]]:
-    """A game of `new` for each name; `hidden` ones are made archived (out of the lobby) until their round's
-    commit shows them (a round's games are made in several units of work: none is seen before the last).
-    `source`: a game made of `new` before, whose units every game copies (none written anew: a step of a
-    table or two would write the whole force each, 90 ms of the largest table's)."""
-    return _made(session, secret_key, new, names, hidden=hidden, source=source)
 
 
 @dataclass(frozen=True)
@@ -198,7 +182,7 @@ def _new_game(
     return NewGame(doc, rules, game, made, created)
 
 
-def _made(
+def make_games(
     session: Session,
     secret_key: str,
     new: NewGame,
@@ -208,7 +192,11 @@ def _made(
     source: int | None = None,
 ) -> list[tuple[Game, Credentials]]:
     """A game of `new` for each name: its row, sides and credentials, forces and first event. The games share
-    the values of `new` (its terrain, board and variants), which none changes in place: a write sets anew."""
+    the values of `new` (its terrain, board and variants), which none changes in place: a write sets anew.
+    `hidden` ones are made archived (out of the lobby) until their round's commit shows them (a round's games
+    are made in several units of work: none is seen before the last). `source`: a game made of `new` before,
+    whose units every game copies (none written anew: a step of a table or two would write the whole force
+    each, 90 ms of the largest table's)."""
     # Many games share one terrain and board: each encoded once (SharedJson), however many rows are written.
     shared: dict[str, Any] = {
         k: SharedJson(v) if isinstance(v, dict) and not isinstance(v, SharedJson) and len(names) > 1 else v
