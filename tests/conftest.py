@@ -343,6 +343,19 @@ def migrated_url(
         yield url
 
 
+@pytest.fixture
+def session(migrated_url: str) -> Iterator[Any]:
+    """A database session on a migrated database of the test's backend, for a service called directly."""
+    from sqlmodel import Session
+
+    from app.core.db import make_engine
+
+    engine = make_engine(migrated_url)
+    with Session(engine) as s:
+        yield s
+    engine.dispose()
+
+
 def refusal_is_one_sentence(response: httpx.Response) -> None:
     """Issue 26, on every answer of every test client: a JSON refusal (4xx) says what to do in one sentence of
     at most 120 characters, with `why` beside it (tests/app/test_refusals.py)."""

@@ -5,22 +5,13 @@ builtin's signature."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 from sqlmodel import Session, SQLModel
 
-from app.core.db import SharedJson, json_text, make_engine
+from app.core.db import SharedJson, json_text
 from app.core.writing import unit_of_work
 from app.data.models import Game
-
-
-@pytest.fixture
-def session(migrated_url: str) -> Iterator[Session]:
-    engine = make_engine(migrated_url)
-    with Session(engine) as s:
-        yield s
-    engine.dispose()
 
 
 @pytest.mark.storage

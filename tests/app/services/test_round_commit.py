@@ -7,7 +7,6 @@ game's own tree, numbered as the first game's."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import delete, event
@@ -23,14 +22,6 @@ from rules.event.standings import EventScoring
 
 TABLES = 24
 SECRET = "round-commit-" + "k" * 40
-
-
-@pytest.fixture
-def session(migrated_url: str) -> Iterator[Session]:
-    engine = make_engine(migrated_url)
-    with Session(engine) as s:
-        yield s
-    engine.dispose()
 
 
 @pytest.mark.storage
