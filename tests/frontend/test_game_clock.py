@@ -69,14 +69,23 @@ def test_the_clock_runs_on_locally_flags_the_side_out_of_time_and_the_referee_pa
 
     # The score chip reads a side's clock as the clock's face does: 59.6 s left is 0:59 on both (issue 64's
     # newcomer pass: the ended game's chip said 9:38 beside the face's 9:37, its seconds rounded, not cut).
+    # The frame is made up, so a real answer still on its way (the pause's own frame, a score read it started)
+    # may land after it and put the true clocks back: it is sent again until both show it, which only a chip
+    # that rounded would never do.
     paused = page.request.get(f"/api/v1/games/{game_id}/clock").json()
     paused["sides"][1]["turn_remaining_seconds"] = 59.6
-    page.evaluate(
-        "(clock) => document.dispatchEvent(new CustomEvent('firestep:event', {detail: {kind: 'step', clock}}))",
-        paused,
+    page.wait_for_function(
+        """(clock) => {
+            document.dispatchEvent(new CustomEvent('firestep:event', {detail: {kind: 'step', clock}}));
+            const face = document.querySelector("[data-clock-side='defender'] .clock-time");
+            const chip = document.querySelector('.score-bar [data-score-chip]');
+            return face?.textContent === '0:59' && (chip?.textContent || '').includes('0 0:59');
+        }""",
+        arg=paused,
+        polling=250,
     )
     expect(page.locator("[data-clock-side='defender'] .clock-time")).to_have_text("0:59")
-    expect(page.locator(".score-bar [data-score-chip]")).to_contain_text("0 0:59")
+    expect(page.locator(".score-bar [data-score-chip]")).to_contain_text("Def 0 0:59")
 
 
 def test_the_referee_sets_each_sides_limits_from_the_board_and_undoes_them_in_one(new_page: Any) -> None:
