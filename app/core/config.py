@@ -13,7 +13,11 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.core.datafolder import private_folder, write_private
-from app.guard.limits import MAX_BODY_BYTES_DEFAULT
+
+# The largest legitimate request is a game with a full table of terrain (app.data.bounded.MAX_VERTICES_TOTAL
+# vertices at ~40 bytes each written with full float precision, plus MAX_FEATURES property maps) and its forces:
+# about 1.3 MB. 2 MiB leaves room for that and refuses the 40 MB polygons of issue 12.
+MAX_BODY_BYTES_DEFAULT = 2 * 1024 * 1024
 
 
 def default_data_dir() -> Path:

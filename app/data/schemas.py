@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Union
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.data.bounded import Bool, Die, Float, Id, Int, JsonObject, Key, Terrain, Variants
 from app.data.models import FirePlanItem
 from app.data.schemas_clock import ClockLimits
-from app.guard.limits import Bool, Die, Float, Id, Int, JsonObject, Key, Terrain, Variants
 from rules.core.kit import PlanKind
 from rules.core.vocabulary import Side
 from rules.registry import all_game_rules

@@ -16,7 +16,7 @@ MAX_PLAYERS = 400  # an event's players, at most: 200 tables (issue 63)
 MAX_ROUNDS = 12
 MAX_POINTS = 10_000  # a side's game points or losses, at most
 # A result bundle with its game's record, at most (its canonical JSON): under the 2 MiB of any request body
-# (app.guard.limits.MAX_BODY_BYTES_DEFAULT), with room for the request around it.
+# (app.core.config.MAX_BODY_BYTES_DEFAULT), with room for the request around it.
 MAX_BUNDLE_CHARS = 1_500_000
 
 EventId = Annotated[int, Path(ge=1, le=2_147_483_647, description="Event id")]

@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
 
+from app.data.bounded import nested_at_most
 from app.data.schemas_events import MAX_BUNDLE_CHARS, MAX_POINTS, MAX_ROUNDS, Name, Short
-from app.guard.limits import nested_at_most
 from rules.core.commitment import canonical
 
 BUNDLE_FORMAT = "firestep-result/3"  # /2 carried no round (one game could not be told from another): refused

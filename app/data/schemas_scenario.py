@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.guard.limits import (
+from app.data.bounded import (
     Float,
     Int,
     JsonObject,

@@ -13,7 +13,7 @@ from shapely.geometry import mapping
 from shapely.geometry.base import BaseGeometry
 
 from app import errors
-from app.guard.limits import MAX_FEATURES, MAX_VERTICES_TOTAL, Float, count_vertices
+from app.data.bounded import MAX_FEATURES, MAX_VERTICES_TOTAL, Float, count_vertices
 from rules.core.errors import RulesError
 from rules.registry import all_game_rules
 from rules.table import frame

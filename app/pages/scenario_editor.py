@@ -16,11 +16,11 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.core.routing import Router
+from app.data import bounded
 from app.data.board_state import read_board
 from app.data.models import Game, Unit
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict
-from app.guard import limits
 from app.guard.auth import ORGANISER_HEADER
 from app.pages import counter_editor
 from app.pages.common import not_found
@@ -195,8 +195,8 @@ def editor_data(ruleset_id: str) -> dict[str, Any]:
         "chart": chart_dict(rules.book.force_chart) if rules.book.force_chart else None,
         "errata": described["errata"],
         "limits": {
-            "features": limits.MAX_FEATURES,
-            "points": limits.MAX_VERTICES_PER_RING,
+            "features": bounded.MAX_FEATURES,
+            "points": bounded.MAX_VERTICES_PER_RING,
         },
         "deploy_gap_cm": LAYOUT_GAP_CM,
         "zone_depth": _zone_depth(rs),

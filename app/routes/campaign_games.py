@@ -14,12 +14,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from app import errors
 from app.core.routing import Router
 from app.core.writing import unit_of_work
+from app.data.bounded import Adjacency, Die, JsonObject, Variants, Version
 from app.data.models import Campaign
 from app.data.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
 from app.data.schemas_answers import CampaignResultOut
 from app.deps import SessionDep, SettingsDep
 from app.guard import auth, security
-from app.guard.limits import Adjacency, Die, JsonObject, Variants, Version
 from app.services import campaign_battles, campaign_store, seating
 from rules.core.errors import NotFoundError
 

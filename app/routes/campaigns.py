@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
 from app.core.routing import Router
+from app.data.bounded import Adjacency, Die, JsonObject, Variants
 from app.data.schemas_answers import CampaignResultOut
-from app.guard.limits import Adjacency, Die, JsonObject, Variants
 from rules.firestorm import campaign
 from rules.firestorm.campaign import CampaignState
 

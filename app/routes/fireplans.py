@@ -12,12 +12,12 @@ from pydantic import BaseModel, ConfigDict, Field, Strict
 from app import errors
 from app.core.routing import Router
 from app.core.writing import game_write
+from app.data.bounded import Variants
 from app.data.schemas import PlanItemIn, PlanItemOut, PlanOut, plan_item_out
 from app.data.schemas_answers import PlanEditOut, PlanItemRevealedOut, PlanVerifiedOut, RehearsalOut
 from app.deps import GameId, SessionDep
 from app.errors import Forbidden
 from app.guard.auth import ViewerDep, new_salt
-from app.guard.limits import Variants
 from app.services import fireplans, games, rehearsal, seats, turns
 from rules.core.errors import NotFoundError
 from rules.core.kit import Grid
@@ -166,7 +166,7 @@ def verify(game_id: GameId, side: SideLit, viewer: ViewerDep, session: SessionDe
 PlanFirer = Literal[PLAN_FIRERS]  # type: ignore[valid-type]
 
 
-# Spelled out: app.guard.limits.Int's own bounds would win over a Field given as the default.
+# Spelled out: app.data.bounded.Int's own bounds would win over a Field given as the default.
 RehearsalTurn = Annotated[
     int, Strict(), Field(ge=1, le=MAX_TURNS, description="Turns to rehearse (default: to the plan's last).")
 ]

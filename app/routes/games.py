@@ -12,6 +12,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from app import errors
 from app.core.routing import Router
 from app.core.writing import game_write, unit_of_work
+from app.data.bounded import Terrain, Variants, Version, readable_json
 from app.data.schemas import AskIn, DeviceId, DeviceOut, FilledOut, GameCreate, JoinIn, ResolveIn
 from app.data.schemas_answers import (
     AdvancedOut,
@@ -26,7 +27,6 @@ from app.data.schemas_scenario import ScenarioBoard, TableObjectives
 from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.guard.auth import COOKIE_NAME, ViewerDep
-from app.guard.limits import Terrain, Variants, Version, readable_json
 from app.services import acts, campaign_battles, card, cards, game_setup, games, result, seating, seats
 from app.services import events as events_service
 from app.services import report as report_service

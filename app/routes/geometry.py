@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field
 
 from app.core.routing import Router
+from app.data.bounded import Bool
 from app.data.schemas_table import (
     ERRORS,
     MAX_STANDS,
@@ -25,7 +26,6 @@ from app.data.schemas_table import (
     rounded,
     stand_list,
 )
-from app.guard.limits import Bool
 from rules.flanders_fields.play import table_rules as ff
 from rules.table import los, move
 from rules.table.bases import Stand

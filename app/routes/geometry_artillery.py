@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from app.core.routing import Router
+from app.data.bounded import Float, Int
 from app.data.schemas_table import (
     ERRORS,
     Angle,
@@ -24,7 +25,6 @@ from app.data.schemas_table import (
     rounded,
     stand_list,
 )
-from app.guard.limits import Float, Int
 from rules.flanders_fields.play import table_rules as ff
 from rules.table import barrage, coverage, frame
 from rules.table import gas as table_gas

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from shapely import box
 
 from app.core.routing import Router
+from app.data.bounded import Float
 from app.data.schemas_table import (
     ERRORS,
     Angle,
@@ -26,7 +27,6 @@ from app.data.schemas_table import (
     rounded,
     stand_list,
 )
-from app.guard.limits import Float
 from rules.flanders_fields.play import table_rules as ff
 from rules.table import arcs, coverage, mgfire
 

@@ -14,9 +14,9 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
+from app.data.bounded import MAX_SCENARIO_BYTES, MAX_SCENARIOS
 from app.data.models import Scenario, utcnow
 from app.errors import Conflict, Forbidden
-from app.guard.limits import MAX_SCENARIO_BYTES, MAX_SCENARIOS
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import GameRules
 from rules.core.ruleset import RuleSet

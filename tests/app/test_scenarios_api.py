@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from shapely.geometry import Point, shape
 
 from app.core.config import Settings
-from app.guard.limits import MAX_SCENARIO_BYTES
+from app.data.bounded import MAX_SCENARIO_BYTES
 from app.main import create_app
 from app.services import scenarios as scenarios_service
 from tests import csrf

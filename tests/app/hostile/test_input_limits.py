@@ -20,7 +20,7 @@ from fastapi.routing import iter_route_contexts
 from fastapi.testclient import TestClient
 from sqlalchemy import event, text
 
-from app.guard.limits import MAX_BODY_BYTES_DEFAULT
+from app.core.config import MAX_BODY_BYTES_DEFAULT
 from app.main import app as default_app
 from tests.conftest import BACKENDS, _postgresql_base, _postgresql_database, _sqlite_clone, make_client
 
@@ -387,7 +387,7 @@ def test_game_terrain_beyond_the_table_is_refused_naming_the_field(client: TestC
 @pytest.mark.storage
 def test_the_largest_legitimate_game_fits_under_the_limits(client: TestClient) -> None:
     """A full table: the most features, each ring at the vertex cap, forces for both sides."""
-    from app.guard.limits import MAX_FEATURES, MAX_VERTICES_PER_RING, MAX_VERTICES_TOTAL
+    from app.data.bounded import MAX_FEATURES, MAX_VERTICES_PER_RING, MAX_VERTICES_TOTAL
 
     per_feature = MAX_VERTICES_TOTAL // MAX_FEATURES
     assert per_feature <= MAX_VERTICES_PER_RING

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from app.core.config import Settings
-from app.guard.limits import MAX_BODY_BYTES_DEFAULT
+from app.core.config import MAX_BODY_BYTES_DEFAULT, Settings
 from app.main import create_app
 from app.server import uvicorn_options
 from tests.conftest import _sqlite_clone

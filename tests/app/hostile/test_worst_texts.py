@@ -245,7 +245,7 @@ def _nested(levels: int) -> dict[str, Any]:
         ("kind", "dragoon-of-mars", "sides.attacker.forces.0.kind"),
         ("level", "army-group", "sides.attacker.forces.0.level"),
         ("gun", "", "sides.attacker.forces.0.gun"),
-        # Nested past the format's 20 levels: refused at the door, naming the forces list (app/guard/limits.py).
+        # Nested past the format's 20 levels: refused at the door, naming the forces list (app/data/bounded.py).
         ("children", [_nested(127)], "sides.attacker.forces"),
     ],
 )
