@@ -95,7 +95,7 @@ def _callee(node: ast.expr, functions: dict[str, Path], modules: dict[str, Path]
     return None
 
 
-def _passes_only_its_own(fn: ast.FunctionDef, call: ast.Call) -> bool:
+def _passes_only_its_own(fn: ast.FunctionDef, call: ast.Call, alone: bool = False) -> bool:
     """The call's arguments are the method's own parameters, each once (self among them or not), beside
     nothing but the object's own attributes, and it has a parameter of its own or passes itself."""
     a = fn.args
@@ -121,7 +121,13 @@ def _passes_only_its_own(fn: ast.FunctionDef, call: ast.Call) -> bool:
     passed = [p for p in passed if p not in ("self", "cls")]
     # A method of no parameters of its own that reads the object's attributes (a property) writes no
     # signature twice.
-    return sorted(passed) == sorted(own) and bool(own or itself)
+    # A hook's forwarder may drop parameters the function does not need (`return cards(snapshot)` from
+    # `arrival_cards(self, snapshot, names)`, issue 66): the method still restates the function's signature.
+    # A check made alone with fewer (a resolver's `check(self, req, ctx)` calling `check_battle_areas(req)`,
+    # shared by two resolvers) is a check the function's callers share, not a second signature of it.
+    if len(set(passed)) != len(passed) or not set(passed) <= set(own):
+        return False
+    return bool(passed or itself) and (sorted(passed) == sorted(own) or not alone)
 
 
 def _body(fn: ast.FunctionDef) -> list[ast.stmt]:
@@ -179,7 +185,7 @@ def forwarding(root: Path = ROOT) -> Iterator[str]:
                 # dropped uses the function for its refusals.
                 if callee is None or (isinstance(body[0], ast.Expr) and not callee[1]):
                     continue
-                if _passes_only_its_own(node, call):
+                if _passes_only_its_own(node, call, alone=isinstance(body[0], ast.Expr)):
                     yield f"{where}{node.name} -> {callee[0]}"
 
 
@@ -218,6 +224,8 @@ def test_the_finder_sees_each_shape_of_forwarding(tmp_path: Path) -> None:
         "    def parent(self, a):\n        return super().steps(a)\n"
         "    def library(self, a):\n        return json.dumps(a)\n"
         "    def more_of_its_own(self, a):\n        return TABLE.terrain(a, 1)\n"
+        "    def fewer(self, a, b):\n        return f(a)\n"
+        "    def shares(self, a, b):\n        check(a)\n"
     )
     found = [line.split(" ", 1)[1] for line in forwarding(tmp_path)]
     assert found == [
@@ -231,4 +239,5 @@ def test_the_finder_sees_each_shape_of_forwarding(tmp_path: Path) -> None:
         "Toy.checks -> check",
         "Toy.part -> self.turn.steps",
         "Toy.other -> TABLE.terrain",
+        "Toy.fewer -> f",
     ]

@@ -504,11 +504,6 @@ def _base_roll(
     )
 
 
-def cards(snap: Snapshot) -> tuple[FireCard, ...]:
-    """The bound's landed bombardments, one card each."""
-    return tuple(_circle_card(snap, c) for c in snap.board.get("circles", ()) if c.get("bound") == snap.turn)
-
-
 def _target_word(ctx: Context) -> str:
     """What a bombardment's 'single target' is (erratum bombardment-target)."""
     return "company" if ctx.value("bombardment-target") == "sub-unit" else "platoon"
@@ -560,92 +555,6 @@ def _laid(snap: Snapshot, card: FireCard, dice: Mapping[str, Sequence[int]], tot
                     HALF_RULE,
                 )
     return laid
-
-
-def fired(
-    snap: Snapshot, card: FireCard, dice: Mapping[str, Sequence[int]], measured: Mapping[str, str]
-) -> Fired:
-    """The card applied: the shots laid platoon by platoon, each platoon's shots rolled by the lookup
-    `bombard`, every sub-unit shot at under the battery's fire and its hits waiting for the firing side to
-    allocate them (erratum bombardment-hits)."""
-    for key in measured:
-        raise RulesError(f"measured.{key}", "measure nothing: the circle's platoons are rolled as listed", [])
-    circle = next(c for c in snap.board.get("circles", ()) if int(c["item_id"]) == card.item_id)
-    firer, _, _ = _firing(snap, circle)
-    laid = _laid(snap, card, dice, card.shots)
-    if firer is None or not card.stands:
-        return Fired((), (), f"{card.what}: no shots, no platoon under the circle or no battery firing.")
-    if not laid:
-        raise RulesError(
-            "shots",
-            f"lay the battery's {card.shots} shots on the platoons under the circle",
-            [card.shots],
-            SRC_ARTILLERY,
-            f"{SHOTS_RULE} {CIRCLE_RULE}",
-        )
-    rolls = {s.key: s for s in card.stands}
-    by_company: dict[int, list[str]] = {}
-    for key in laid:
-        by_company.setdefault(snap.unit(int(key)).parent_id or 0, []).append(key)
-    waiting = [
-        snap.unit(c)
-        for c in by_company
-        if snap.unit(c).hits_to_allocate and snap.unit(c).hits_from != firer.id
-    ]
-    if waiting:
-        raise RulesError(
-            "dice",
-            f"allocate the hits waiting on {waiting[0].name} first",
-            source=SRC_ARMING,
-            why="Hit allocation is up to the aggressor's choice: a sub-unit's hits are allocated before more land",
-        )
-    source = _cite(SRC_ARTILLERY, context(snap).citation("bombardment-hits"))
-    out_rolls: list[dict[str, Any]] = []
-    changes: list[Change] = []
-    said: list[str] = []
-    for company_id, keys in by_company.items():
-        company = snap.unit(company_id)
-        hits = 0
-        for key in keys:
-            roll = rolls[key]
-            target = {**roll.request["targets"][0], "shots": laid[key]}
-            body = {
-                **roll.request,
-                "targets": [target],
-                "variants": dict(snap.variants),
-                "dice": list(dice[key]),
-            }
-            res = Earth2mm().resolve(Bombard.id, BombardRequest.model_validate(body)).as_dict()
-            out_rolls.append(
-                {"key": key, "index": 0, "unit_id": roll.unit_id, "resolver": Bombard.id, "resolution": res}
-            )
-            hits += int(res["total"])
-        shot_at = tuple(company.shot_at_by or ())
-        if firer.id not in shot_at:
-            changes.append(
-                SetState(
-                    f"{company.name} is under {firer.name}'s fire",
-                    source,
-                    company_id,
-                    "shot_at_by",
-                    (*shot_at, firer.id),
-                )
-            )
-        if hits:
-            waits = int(company.hits_to_allocate or 0) + hits
-            changes += [
-                SetState(
-                    f"{waits} hit(s) of {firer.name} wait on {company.name}",
-                    source,
-                    company_id,
-                    "hits_to_allocate",
-                    waits,
-                ),
-                SetState(f"{firer.name}'s side allocates them", source, company_id, "hits_from", firer.id),
-            ]
-        said.append(f"{company.name} {hits_key(hits)}")
-    shots = sum(laid.values())
-    return Fired(tuple(out_rolls), tuple(changes), f"{card.what}: {shots} shots laid; {'; '.join(said)}.")
 
 
 # -- the end of the bound -------------------------------------------------------------------------------------
@@ -750,7 +659,12 @@ class EarthFirePlan(GameRules):
         )
 
     def arrival_cards(self, snapshot: Snapshot, names: Mapping[int, str]) -> tuple[FireCard, ...]:
-        return cards(snapshot)
+        """The bound's landed bombardments, one card each."""
+        return tuple(
+            _circle_card(snapshot, c)
+            for c in snapshot.board.get("circles", ())
+            if c.get("bound") == snapshot.turn
+        )
 
     def _arrival_fired(
         self,
@@ -760,4 +674,94 @@ class EarthFirePlan(GameRules):
         measured: Mapping[str, str],
         names: Mapping[int, str],
     ) -> Fired:
-        return fired(snapshot, card, dice, measured)
+        """The card applied: the shots laid platoon by platoon, each platoon's shots rolled by the lookup
+        `bombard`, every sub-unit shot at under the battery's fire and its hits waiting for the firing side to
+        allocate them (erratum bombardment-hits)."""
+        for key in measured:
+            raise RulesError(
+                f"measured.{key}", "measure nothing: the circle's platoons are rolled as listed", []
+            )
+        circle = next(c for c in snapshot.board.get("circles", ()) if int(c["item_id"]) == card.item_id)
+        firer, _, _ = _firing(snapshot, circle)
+        laid = _laid(snapshot, card, dice, card.shots)
+        if firer is None or not card.stands:
+            return Fired((), (), f"{card.what}: no shots, no platoon under the circle or no battery firing.")
+        if not laid:
+            raise RulesError(
+                "shots",
+                f"lay the battery's {card.shots} shots on the platoons under the circle",
+                [card.shots],
+                SRC_ARTILLERY,
+                f"{SHOTS_RULE} {CIRCLE_RULE}",
+            )
+        rolls = {s.key: s for s in card.stands}
+        by_company: dict[int, list[str]] = {}
+        for key in laid:
+            by_company.setdefault(snapshot.unit(int(key)).parent_id or 0, []).append(key)
+        waiting = [
+            snapshot.unit(c)
+            for c in by_company
+            if snapshot.unit(c).hits_to_allocate and snapshot.unit(c).hits_from != firer.id
+        ]
+        if waiting:
+            raise RulesError(
+                "dice",
+                f"allocate the hits waiting on {waiting[0].name} first",
+                source=SRC_ARMING,
+                why="Hit allocation is up to the aggressor's choice: a sub-unit's hits are allocated before more land",
+            )
+        source = _cite(SRC_ARTILLERY, context(snapshot).citation("bombardment-hits"))
+        out_rolls: list[dict[str, Any]] = []
+        changes: list[Change] = []
+        said: list[str] = []
+        for company_id, keys in by_company.items():
+            company = snapshot.unit(company_id)
+            hits = 0
+            for key in keys:
+                roll = rolls[key]
+                target = {**roll.request["targets"][0], "shots": laid[key]}
+                body = {
+                    **roll.request,
+                    "targets": [target],
+                    "variants": dict(snapshot.variants),
+                    "dice": list(dice[key]),
+                }
+                res = Earth2mm().resolve(Bombard.id, BombardRequest.model_validate(body)).as_dict()
+                out_rolls.append(
+                    {
+                        "key": key,
+                        "index": 0,
+                        "unit_id": roll.unit_id,
+                        "resolver": Bombard.id,
+                        "resolution": res,
+                    }
+                )
+                hits += int(res["total"])
+            shot_at = tuple(company.shot_at_by or ())
+            if firer.id not in shot_at:
+                changes.append(
+                    SetState(
+                        f"{company.name} is under {firer.name}'s fire",
+                        source,
+                        company_id,
+                        "shot_at_by",
+                        (*shot_at, firer.id),
+                    )
+                )
+            if hits:
+                waits = int(company.hits_to_allocate or 0) + hits
+                changes += [
+                    SetState(
+                        f"{waits} hit(s) of {firer.name} wait on {company.name}",
+                        source,
+                        company_id,
+                        "hits_to_allocate",
+                        waits,
+                    ),
+                    SetState(
+                        f"{firer.name}'s side allocates them", source, company_id, "hits_from", firer.id
+                    ),
+                ]
+            said.append(f"{company.name} {hits_key(hits)}")
+        shots = sum(laid.values())
+        return Fired(tuple(out_rolls), tuple(changes), f"{card.what}: {shots} shots laid; {'; '.join(said)}.")

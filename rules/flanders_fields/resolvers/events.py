@@ -193,17 +193,6 @@ def pack_for(req: RandomEventRequest, ctx: Context) -> Pack:
     return Pack(cards, len(cards), False)
 
 
-def check_cards(req: RandomEventRequest) -> None:
-    seen: dict[str, str] = {}
-    for field in ("deck", "hand", "opponent_hand"):
-        for i, card in enumerate(getattr(req, field) or ()):
-            if card in seen:
-                raise RulesError(
-                    f"{field}.{i}", f"card {card} is already in {seen[card]}: a pack has one of each"
-                )
-            seen[card] = field
-
-
 @FlandersFields.resolver
 class RandomEvent(Resolver[RandomEventRequest]):
     id = "random-event"
@@ -215,7 +204,15 @@ class RandomEvent(Resolver[RandomEventRequest]):
     )
 
     def check(self, req: RandomEventRequest, ctx: Context) -> None:
-        check_cards(req)
+        """A card named twice among the deck and the hands is refused: a pack has one of each."""
+        seen: dict[str, str] = {}
+        for field in ("deck", "hand", "opponent_hand"):
+            for i, card in enumerate(getattr(req, field) or ()):
+                if card in seen:
+                    raise RulesError(
+                        f"{field}.{i}", f"card {card} is already in {seen[card]}: a pack has one of each"
+                    )
+                seen[card] = field
 
     def dice(self, req: RandomEventRequest, ctx: Context) -> tuple[int, ...]:
         pack = pack_for(req, ctx)
