@@ -141,3 +141,38 @@ def test_the_steps_of_adding_a_rule_set_name_what_exists() -> None:
     names = {n for n in re.findall(r"`([\w.]+)`", steps) if "/" not in n and not n.endswith(".py")}
     assert {"RuleSet", "GameRules", "Book", "register_game", "registered"} <= names
     assert sorted(names - known) == []
+
+
+def _member(owner: Any, name: str) -> Any:
+    """`owner.name` as the hook has it: an attribute of the class, else a field of the record it is (the book
+    is a frozen dataclass whose fields a class does not carry), typed by its annotation; None if it has none."""
+    if hasattr(owner, name):
+        return getattr(owner, name)
+    if inspect.isclass(owner) and dataclasses.is_dataclass(owner):
+        fields = {f.name: f for f in dataclasses.fields(owner)}
+        if name in fields:
+            return fields[name].type
+    return None
+
+
+def test_every_member_of_the_game_hook_named_in_the_docs_and_code_exists() -> None:
+    """`GameRules.book.kit`, `GameRules.new_forces`...: a name in the docs, a docstring or a comment that the hook
+    no longer has (issue 66: `GameRules.setup.new_forces` outlived its part) sends a reader nowhere."""
+    from rules.core.game import Book, GameRules
+
+    files = [*ROOT.joinpath("docs").glob("*.md")]
+    files += [p for d in ("rules", "app", "playsheets") for p in ROOT.joinpath(d).rglob("*.py")]
+    named: dict[str, str] = {}
+    for path in files:
+        for chain in re.findall(r"GameRules((?:\.[A-Za-z_]\w*)+)", path.read_text()):
+            named.setdefault(chain, str(path.relative_to(ROOT)))
+    assert len(named) > 10
+    missing = []
+    for chain, where in sorted(named.items()):
+        owner: Any = GameRules
+        for name in chain.strip(".").split("."):
+            owner = Book if name == "book" and owner is GameRules else _member(owner, name)
+            if owner is None:
+                missing.append(f"{where}: GameRules{chain}")
+                break
+    assert missing == []

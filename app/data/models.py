@@ -134,7 +134,7 @@ class Unit(Stored, table=True):
     y: float | None = None
     facing_deg: float | None = None
     source: str = Field(default="", max_length=300)
-    # State: out of play, the special rules used, and the rule set's own state (its `GameRules.state_fields`,
+    # State: out of play, the special rules used, and the rule set's own state (its `GameRules.book.state_fields`,
     # by name: Flanders Fields' suppression markers, actions left, morale flags, aiming point ...).
     killed: bool = False
     special_uses: dict[str, Any] = Field(default_factory=empty_dict, sa_column=Column(JSON, nullable=False))

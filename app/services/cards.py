@@ -1,4 +1,4 @@
-"""A side's hand of cards (the game's rule set deals them: `GameRules.hand_key`); a card is played through
+"""A side's hand of cards (the game's rule set deals them: `GameRules.book.hand_key`); a card is played through
 the act pipeline (app.services.acts, rules.core.acts.PlayCard), and a card drawn at the table from the club's
 own pack is entered as the game's secret draw of it (rules.core.acts.Roll.cards)."""
 

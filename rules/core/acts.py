@@ -49,7 +49,7 @@ class BuildForce(Act):
 @dataclass(frozen=True, kw_only=True)
 class EditUnit(Act):
     """A unit's state set by hand over its `version` (each field the act of the rules of play its rule set
-    names: GameRules.edit_act)."""
+    names: rules.core.game.edit_act)."""
 
     unit_id: int
     version: int

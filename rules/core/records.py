@@ -19,7 +19,7 @@ from rules.core.errors import RulesError
 @dataclass(frozen=True)
 class StateField:
     """One piece of a rule set's state on a unit (a marker count, a flag, a value): the hook declares them
-    (`GameRules.state_fields`), and the storage, the API, the board, the map and undo read them from there."""
+    (`GameRules.book.state_fields`), and the storage, the API, the board, the map and undo read them from there."""
 
     name: str
     label: str

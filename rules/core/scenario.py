@@ -276,7 +276,7 @@ def validate(document: Any, rulesets: Mapping[str, tuple[RuleSet, ScenarioRules]
         raise _fail("board", "must be an object of the rule set's board values")
     if board and rules.book.kit.counters is None:
         # A game on a table keeps its things on the table; a game of counters names its places on its board
-        # (its rule set checks the values as it builds the game's forces: GameRules.setup.new_forces).
+        # (its rule set checks the values as it builds the game's forces: GameRules.new_forces).
         raise _fail(
             f"board.{sorted(board)[0]}", "only a game of counters takes board values from a scenario", []
         )
