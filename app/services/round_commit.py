@@ -145,7 +145,7 @@ class RoundCommit:
         """A step of showing the games made (out of the archive, in the lobby), as many as fit the budget: each
         is its row written anew, its terrain too (SQLite writes a whole row: the largest table's 430 KB, 64 of
         them 43 ms in one statement). No table points at them before `finish`: a commit gone in these steps
-        leaves some of its games in the lobby (reached by no table, no card, the board) until its retry."""
+        leaves some of its games in the lobby (no table nor the board points at them) until its retry."""
         assert self.budget is not None
         hidden = session.exec(
             select(col(Game.id)).where(col(Game.id).in_(games), col(Game.archived_at).is_not(None))
