@@ -19,13 +19,27 @@ On PostgreSQL the CPU is firestep's processes' alone (the database server's is n
 Since the commit is short steps (app.services.round_commit.RoundCommit; load 4-12, SQLite): 200 mons-1914 tables
 the worst wait 74 ms of 28 writes (was 1573 ms of 2 on the same machine), commit 0.61 s of CPU; 64 largest
 Flanders 201 ms of 34 (was 2990 ms of 3; the first step writes the first game's whole force), commit 0.93 s.
+Since the first game's force is written a piece a step and the games are taken out of the archive a few a step
+(h63g; each figure two or four runs, min-max, with `uptime`'s load; the machine shared with a CI run), SQLite:
+200 mons-1914 tables the worst wait 60-61 ms of 28 writes at load 0.4-0.5 (idle median 18 ms), 81-510 ms at
+load 3-8 (idle median 23-94 ms), commit 0.52-0.76 s of CPU, board 0.19-0.22 s; 64 largest Flanders 132-134 ms
+at load 0.4-0.6 (idle median 54 ms: that game's own write rewrites its 430 KB row), 98-288 ms at load 3-5.3,
+586-778 ms at load 7.6-8.9 (idle median 170-180 ms), commit 0.72-0.88 s (0.98-1.06 s at load 7.6-8.9; was 1.04-1.24 s
+at load 5-6 the same day), board 0.36-0.44 s; 64 largest 2mm Earth 153-422 ms (idle median 70-107 ms, load
+0.7-4.6), commit 1.06-1.20 s: OVER 1 s (its 128,000 units of ~400 bytes of state each, copied and written to
+the WAL, are ~0.7 s of it), board 0.47-0.52 s. PostgreSQL 4 workers, 200 mons-1914: worst wait 32-94 ms at
+load 2.2-2.6 (154-591 ms at load 6.8-8.9), commit 0.23-0.27 s, board 0.18-0.20 s. `--live --tables 199` (200
+tables, 801 devices): SQLite one worker p99 64-73 ms (bare 57-129 ms), 30-32 ms of CPU a marker; PostgreSQL 4
+workers p99 117-627 ms, ratio to bare 1.42-1.58 (load 1.1-2.6; the 2 cores run 4 workers, PostgreSQL and the
+801 streams' client); 41 tables: SQLite p99 34-594 ms (load 9.7-12), PostgreSQL 4 workers 54-115 ms.
 
 Then a second event of as many tables is committed while another game (one made alone) is written, a marker
 placed and taken back by its referee every 20 ms: the worst wait of those writes during the commit is printed
 against the goal (100 ms) and their median before it. `--largest flanders|earth` plays the round on the
 largest table an import accepts of that rule set (bench/largest_tables.py; 64 tables unless `--tables`).
 
-`--live` runs the live measurement instead: 41 tables (`--tables 40` and one bare table), each table's four
+`--live` runs the live measurement instead (`--workers`: the server's, 1 unless given): 41 tables (`--tables 40`
+and one bare table; at most 199, an event's 400 players), each table's four
 devices streaming as a table does (the attacker's and the defender's maps, the referee's board and map:
 `?view=map|board`), and the organiser's view following every table on its own stream
 (/api/v1/events/{id}/stream). Every stream is opened once; then, in `--rounds` turns, markers are posted one at
@@ -81,7 +95,9 @@ def make_event(port: int, tables: int) -> tuple[int, dict[str, str], list[dict[s
     event_id = made["event"]["id"]
     organiser = {"Authorization": f"Bearer {made['organiser_token']}"}
     players = [{"name": f"Player {i}", "club": f"Club {i % 5}"} for i in range(2 * tables)]
-    call(port, "POST", f"/api/v1/events/{event_id}/players", {"players": players}, organiser)
+    for i in range(0, len(players), PER_REQUEST):
+        call(port, "POST", f"/api/v1/events/{event_id}/players", {"players": players[i : i + PER_REQUEST]},
+             organiser)  # fmt: skip
     call(port, "POST", f"/api/v1/events/{event_id}/rounds", {"scenario": "mons-1914"}, organiser)
     committed = call(port, "POST", f"/api/v1/events/{event_id}/rounds/1/commit", None, organiser)
     games = [
@@ -443,7 +459,7 @@ def live(args: argparse.Namespace) -> None:
     """The live measurement (`--live`): the event's tables' devices and the organiser against a bare table."""
     print(f"firestep event day from {ROOT}; {load_line()}")
     with scratch_database(args.database) as url:
-        server = serve(url, 1)
+        server = serve(url, args.workers)
         port = server.port
         try:
             t = time.monotonic()
@@ -499,6 +515,7 @@ def main() -> None:
     )
     parser.add_argument("--live", action="store_true", help="the live measurement (below) instead")
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite", help="--live's")
+    parser.add_argument("--workers", type=int, default=1, help="--live: the server's workers")
     parser.add_argument(
         "--rounds", type=int, default=6, help="--live: turns of the bare table and the event's tables"
     )

@@ -4,11 +4,11 @@ the first event of its log. Rule-set neutral: what a rule set knows comes throug
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from app.core import live
 from app.core.db import SharedJson
@@ -190,13 +190,15 @@ def make_games(
     *,
     hidden: bool = False,
     source: int | None = None,
+    force: bool = True,
 ) -> list[tuple[Game, Credentials]]:
     """A game of `new` for each name: its row, sides and credentials, forces and first event. The games share
     the values of `new` (its terrain, board and variants), which none changes in place: a write sets anew.
     `hidden` ones are made archived (out of the lobby) until their round's commit shows them (a round's games
     are made in several units of work: none is seen before the last). `source`: a game made of `new` before,
     whose units every game copies (none written anew: a step of a table or two would write the whole force
-    each, 90 ms of the largest table's)."""
+    each, 90 ms of the largest table's). `force` False: one game made without units (its force then written
+    in pieces, `write_force`)."""
     # Many games share one terrain and board: each encoded once (SharedJson), however many rows are written.
     shared: dict[str, Any] = {
         k: SharedJson(v) if isinstance(v, dict) and not isinstance(v, SharedJson) and len(names) > 1 else v
@@ -206,14 +208,15 @@ def make_games(
     session.add_all(games)
     session.flush()
     creds = create_sides(session, secret_key, games)
-    made = new.made
     # The first game's forces written, then copied by the database into every other (one scenario's); or
     # every game's copied from `source`'s.
-    if source is None:
-        trees = [(games[0].pk, side, node) for side, nodes in made.forces.items() for node in nodes]
-        add_unit_trees(session, trees, made.placements, made.off_table, made.state)
-    copy_units(session, games[0].pk if source is None else source,
-               [game.pk for game in games[1 if source is None else 0:]])  # fmt: skip
+    if not force:
+        assert len(games) == 1 and source is None, "a force written in pieces is one game's"
+    elif source is None:
+        write_force(session, new, games[0].pk, fresh=True)
+        copy_units(session, games[0].pk, [game.pk for game in games[1:]])
+    else:
+        copy_units(session, source, [game.pk for game in games])
     # The first events in one statement (the session keeps no object of them: none is asked for again here).
     session.bulk_save_objects(
         [new_event(game, "game-created", "referee", dict(new.created), step="setup") for game in games]
@@ -222,6 +225,27 @@ def make_games(
         live.mark(session, game.pk)
     session.flush()
     return list(zip(games, creds, strict=True))
+
+
+def write_force(
+    session: Session, new: NewGame, game_id: int, limit: int | None = None, *, fresh: bool = False
+) -> int:
+    """The forces of `new` written into game `game_id` after the units it holds (written before by this, in
+    the same order; `fresh`: a game just made, which holds none), at most `limit` of them: a round's first
+    game is written in pieces, each its own unit of work (issue 63: the largest Flanders Fields table's force
+    in one held SQLite's write lock 90 ms, and another game's write waited 201 ms). Answers how many are left
+    to write."""
+    made = new.made
+    trees = [(game_id, side, node) for side, nodes in made.forces.items() for node in nodes]
+    held: Iterable[int | None] = (
+        []
+        if fresh
+        else session.exec(select(col(Unit.id)).where(Unit.game_id == game_id).order_by(col(Unit.id)))
+    )
+    done = [i for i in held if i is not None]
+    add_unit_trees(session, trees, made.placements, made.off_table, made.state, done=done, limit=limit)
+    total = units_in(*(node for _, _, node in trees))
+    return max(0, total - len(done) - (total if limit is None else limit))
 
 
 def _clock_limits(clock: Mapping[str, Any], sides: Sequence[str]) -> Limits:

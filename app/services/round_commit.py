@@ -58,14 +58,25 @@ def step_budget(session: Session) -> float | None:
     return 0.03 if session.get_bind().dialect.name == "sqlite" else None
 
 
+def paced(budget: float, spent: float, n: int) -> int:
+    """How many things the next step does to fit `budget` seconds, at the pace of this one's `n` in `spent`
+    (at least one, at most twice as many)."""
+    return max(1, min(2 * n, int(budget * n / spent) if spent > 0 else 2 * n))
+
+
+FORCE_PIECE = 100  # units of the round's first game's force a step writes at first and at least (~5 ms)
+
+
 class RoundCommit:
     """A drafted round committed in short units of work (issue 63: one transaction for a round's games held
     SQLite's write lock for 0.6-2.3 s, and every other table's write waited it out). The caller runs each step
     in its own unit of work (app.core.writing.step_by_step): `begin` marks the round committing (a draft, or a
     committing round resumed: a retry after a crash or a refusal midway finishes the job); `make_some` makes
     the games of the next few tables without one, hidden (archived) and recorded in the event log, as many as
-    fit `budget` seconds by the pace so far, and answers whether any table still waits; `finish` shows them:
-    each table's game, the round committed, the timer started, the cards' codes and the log's entry. Every step
+    fit `budget` seconds by the pace so far (the first table's game's force a piece a step, as many units as
+    fit: every other game's copied from it once it is whole), then takes them out of the archive a few a step
+    (each is its whole row written anew), and answers whether anything is left to do; `finish` shows them: each
+    table's game, the round committed, the timer started, the cards' codes and the log's entry. Every step
     takes the event's lock and reads the round again, so two commits at once make one game per table between
     them and one finishes: the other is refused (409)."""
 
@@ -74,6 +85,9 @@ class RoundCommit:
         self.budget = budget  # seconds a step may hold the write lock; None: every game in one step
         self.size = 1  # tables in the next step, from the pace of the steps before
         self.credentials: dict[int, seating.Credentials] = {}  # by game id, of the games made here
+        self.shown = 1  # games shown in the next step, from the pace before
+        self.units = FORCE_PIECE  # units of the first game's force in the next step, from the pace before
+        self._left: int | None = None  # units of the first game's force still to write (None: not read yet)
         self._new: game_setup.NewGame | None = None
         self._titles: dict[int, str] | None = None  # each table's game's name, by table id
         self._nonce = ""
@@ -112,25 +126,65 @@ class RoundCommit:
             }
             self._nonce = card_nonce(session, self.tournament_id, self.number) or ""  # begin's: the cards'
         waiting = [t for t in self._titles if t not in made]
+        source = next(iter(made.values()), None)  # a game made before: its units copied, not written anew
+        if self.budget is not None and self._left != 0 and (source is not None or waiting):
+            return self._force_piece(session, waiting[0] if source is None else None, source)
         tables = waiting if self.budget is None else waiting[: self.size]
         if not tables:
-            return False
+            return self.budget is not None and self._show_some(session, list(made.values()))
         titles = [self._titles[t] for t in tables]
         started = time.perf_counter()
-        source = next(iter(made.values()), None)  # a game made before: its units copied, not written anew
         games = game_setup.make_games(session, self.secret_key, self._new, titles, hidden=True, source=source)
-        nonce = self._nonce
+        self._made(session, tables, games)
+        if self.budget is None:
+            return False
+        self.size = paced(self.budget, time.perf_counter() - started, len(tables))  # the next step's tables
+        return True  # more tables, or the games to show
+
+    def _show_some(self, session: Session, games: list[int]) -> bool:
+        """A step of showing the games made (out of the archive, in the lobby), as many as fit the budget: each
+        is its row written anew, its terrain too (SQLite writes a whole row: the largest table's 430 KB, 64 of
+        them 43 ms in one statement). No table points at them before `finish`: a commit gone in these steps
+        leaves some of its games in the lobby (no table nor the board points at them) until its retry."""
+        assert self.budget is not None
+        hidden = session.exec(
+            select(col(Game.id)).where(col(Game.id).in_(games), col(Game.archived_at).is_not(None))
+        )
+        some = sorted(g for g in hidden if g is not None)[: self.shown]
+        if not some:
+            return False
+        started = time.perf_counter()
+        session.execute(update(Game).where(col(Game.id).in_(some)).values(archived_at=None))
+        self.shown = paced(self.budget, time.perf_counter() - started, len(some))
+        return True
+
+    def _force_piece(self, session: Session, table: int | None, source: int | None) -> bool:
+        """A step of the first game's force (before any game is copied from it): the first table's game made
+        without units if `table`, then as many of its force's units as the budget fits at the pace so far
+        (whatever a game's size, no step holds the lock for a whole force: issue 63)."""
+        assert self._new is not None and self._titles is not None and self.budget is not None
+        if table is not None:
+            games = game_setup.make_games(session, self.secret_key, self._new, [self._titles[table]],
+                                          hidden=True, force=False)  # fmt: skip
+            self._made(session, [table], games)
+            source = games[0][0].pk
+        assert source is not None
+        started = time.perf_counter()
+        self._left = game_setup.write_force(session, self._new, source, self.units)
+        self.units = max(FORCE_PIECE, paced(self.budget, time.perf_counter() - started, self.units))
+        return True
+
+    def _made(
+        self, session: Session, tables: list[int], games: list[tuple[Game, seating.Credentials]]
+    ) -> None:
+        """Games made for `tables` (in order): their join codes the round's cards' and the event log's entry."""
         seating.set_side_codes(session, seating.GAME, self.secret_key,
-                               {g.pk: {side: card_code(self.secret_key, nonce, g.pk, side) for side in SIDES}
+                               {g.pk: {side: card_code(self.secret_key, self._nonce, g.pk, side) for side in SIDES}
                                 for g, _ in games})  # fmt: skip
         log(session, self.tournament_id, GAMES_MADE,
             {"round": self.number, "games": {str(t): g.pk for t, (g, _) in zip(tables, games, strict=True)}})  # fmt: skip
         session.flush()
         self.credentials.update({g.pk: c for g, c in games})
-        if self.budget is not None:  # the next step's tables at this step's pace, at most twice as many
-            pace = (time.perf_counter() - started) / len(tables)
-            self.size = max(1, min(2 * len(tables), int(self.budget / pace) if pace > 0 else 2 * len(tables)))
-        return len(waiting) > len(tables)
 
     def finish(self, session: Session) -> list[Made]:
         row, rnd = self._committing(session)
@@ -140,9 +194,14 @@ class RoundCommit:
         if rnd.status != COMMITTING or waiting:
             raise Conflict(f"round {self.number}'s games are still being made: commit it again to finish")
         ids = [made[t.pk] for t in tables]
-        # What the steps made shown at once: the games out of the archive, each table's game (one statement
-        # each); the games read without their terrain and board, which nothing here reads.
-        session.execute(update(Game).where(col(Game.id).in_(ids)).values(archived_at=None))
+        # What the steps made shown at once: each table's game (one statement), the games out of the archive
+        # if the steps have not taken them out; the games read without their terrain and board, which nothing
+        # here reads.
+        session.execute(
+            update(Game)
+            .where(col(Game.id).in_(ids), col(Game.archived_at).is_not(None))
+            .values(archived_at=None)
+        )  # those the steps have not shown (every one when made in one unit of work)
         session.execute(
             update(TournamentTable),
             [{"id": t.pk, "game_id": made[t.pk], "status": "playing"} for t in tables],

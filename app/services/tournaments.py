@@ -178,14 +178,15 @@ def require_organiser(session: Session, secret_key: str, tournament_id: int, tok
 
 def lock(session: Session, tournament_id: int) -> Tournament:
     """The event's row, locked for a write, its version moved on (every device's view is then stale)."""
-    get(session, tournament_id)
-    session.execute(
+    moved = session.execute(
         update(Tournament)
         .where(col(Tournament.id) == tournament_id)
         .values(version=Tournament.version + 1, updated_at=utcnow())
+        .execution_options(synchronize_session=False)
     )
-    row = get(session, tournament_id)
-    session.refresh(row)
+    row = session.get(Tournament, tournament_id, populate_existing=True)  # read after the write: as it stands
+    if row is None or not moved.rowcount:  # type: ignore[attr-defined]
+        raise NotFoundError("event", str(tournament_id))
     return row
 
 

@@ -89,12 +89,19 @@ def add_unit_trees(
     placements: Mapping[str, Mapping[str, Any]],
     off_table: Iterable[str] = (),
     state: Mapping[str, Mapping[str, Any]] | None = None,
+    *,
+    done: Sequence[int] = (),
+    limit: int | None = None,
 ) -> list[int]:
     """Insert rules.core.scenario force trees, each (game id, side, node: id, name, level, kind, base, quality,
     models, children, source); `placements` maps stand ids to {center, facing_deg}; units named in `off_table`
     (reinforcements, off-table batteries) and everything under them start off the table; `state` maps unit
     ids to the state they start with beside their rule set's defaults (a battery limbered). Returns each
-    tree's root id.
+    tree's root id (those written so far).
+
+    Trees written in pieces (a round's first game, whose force alone held SQLite's write lock 90 ms: issue 63):
+    `done` the ids of the walk's first units, written before (in its order: ids ascending); at most `limit`
+    of the units after them written, each child's parent one of those or of `done`.
 
     Every unit is numbered in the order of its tree walked depth first (a parent, then each child's subtree),
     as the pages list them; the rows are written by one INSERT per thousand units and their parents set by one
@@ -103,61 +110,69 @@ def add_unit_trees(
     off = set(off_table)
     kept = state or {}
     defaults: dict[int, dict[str, Any]] = {}
-    rows: list[dict[str, Any]] = []
-    parents: list[int | None] = []  # each row's parent, by its index in `rows`
+    rows: list[dict[str, Any]] = []  # the units to write: the walk's from len(done) on
+    parents: list[int | None] = []  # each unit's parent, by its place in the walk
+    stop = None if limit is None else len(done) + limit  # the walk goes no further than it writes
 
     def walk(game_id: int, side: str, node: Any, parent: int | None, off_parent: bool) -> None:
-        if game_id not in defaults:
-            defaults[game_id] = state_defaults(session, game_id)
-        place = placements.get(node.id)
-        rows.append(
-            {
-                "game_id": game_id,
-                "parent_id": None,
-                "side": side,
-                "ref": node.id,
-                "name": node.name,
-                "level": node.level,
-                "kind": node.kind,
-                "base": node.base,
-                "quality": node.quality,
-                "models": node.models,
-                "is_command": node.kind.endswith("-command"),
-                "off_table": off_parent or node.id in off,
-                "x": float(place["center"][0]) if place else None,
-                "y": float(place["center"][1]) if place else None,
-                "facing_deg": float(place.get("facing_deg", 90.0)) if place else None,
-                "source": node.source,
-                "killed": False,
-                "special_uses": {},
-                "state": {**defaults[game_id], **kept.get(node.id, {})},
-                "version": 1,
-            }
-        )
+        if stop is not None and len(parents) >= stop:
+            return
+        me = len(parents)
         parents.append(parent)
-        me = len(rows) - 1
+        is_off = off_parent or node.id in off
+        if me >= len(done):  # a unit written before is only its children's parent
+            if game_id not in defaults:
+                defaults[game_id] = state_defaults(session, game_id)
+            place = placements.get(node.id)
+            rows.append(
+                {
+                    "game_id": game_id,
+                    "parent_id": None,
+                    "side": side,
+                    "ref": node.id,
+                    "name": node.name,
+                    "level": node.level,
+                    "kind": node.kind,
+                    "base": node.base,
+                    "quality": node.quality,
+                    "models": node.models,
+                    "is_command": node.kind.endswith("-command"),
+                    "off_table": is_off,
+                    "x": float(place["center"][0]) if place else None,
+                    "y": float(place["center"][1]) if place else None,
+                    "facing_deg": float(place.get("facing_deg", 90.0)) if place else None,
+                    "source": node.source,
+                    "killed": False,
+                    "special_uses": {},
+                    "state": {**defaults[game_id], **kept.get(node.id, {})},
+                    "version": 1,
+                }
+            )
         for child in node.children:
-            walk(game_id, side, child, me, rows[me]["off_table"])
+            walk(game_id, side, child, me, is_off)
 
     roots = []
     for game_id, side, node in trees:
-        roots.append(len(rows))
+        roots.append(len(parents))
         walk(game_id, side, node, None, False)
+    start, end = len(done), len(parents)
     if not rows:
-        return []
+        return [done[i] for i in roots if i < start]
     session.flush()  # the games first: a Core statement does not flush the session
     table = Unit.__table__  # type: ignore[attr-defined]
     # One statement's rows are numbered in the order given (SQLite: the next rowid each; PostgreSQL: the
     # sequence's next value each), and each batch's after the last's: the ids, sorted, are the rows' in order
     # (asking RETURNING for that order, SQLAlchemy writes SQLite's rows one statement each).
-    ids = sorted(session.execute(insert(table).returning(table.c.id), rows).scalars())
-    children = [{"b_id": ids[i], "b_parent": ids[p]} for i, p in enumerate(parents) if p is not None]
+    ids = [*done, *sorted(session.execute(insert(table).returning(table.c.id), rows).scalars())]
+    children = [
+        {"b_id": ids[i], "b_parent": ids[p]} for i, p in enumerate(parents[start:end], start) if p is not None
+    ]
     if children:
         session.execute(
             update(table).where(table.c.id == bindparam("b_id")).values(parent_id=bindparam("b_parent")),
             children,
         )
-    return [ids[i] for i in roots]
+    return [ids[i] for i in roots if i < end]
 
 
 def copy_units(session: Session, source: int, games: Sequence[int]) -> None:

@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Engine, text
 from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session
 
+from app.core.db import make_engine
 from app.data.board_state import Board, board_json, read_board, write_board
 from app.data.models import Game as GameRow
 from rules.flanders_fields.play.kit import EventPack
@@ -25,8 +26,9 @@ pytestmark = pytest.mark.storage  # the board as each backend stores it
 
 @pytest.fixture
 def engine(migrated_url: str) -> Iterator[Engine]:
-    """The test's database (the one `client` serves), to read the board as stored."""
-    e = create_engine(migrated_url)
+    """The test's database (the one `client` serves), to read the board as stored and write it as the app
+    does (its engine's JSON encoder)."""
+    e = make_engine(migrated_url)
     yield e
     e.dispose()
 

@@ -50,15 +50,10 @@ def test_a_round_of_many_tables_commits_in_a_bounded_number_of_statements(sessio
     # 5,900, a statement per unit.
     assert len(statements) <= 40 + TABLES, len(statements)
 
-    def tree(game_id: int) -> list[tuple[str, str | None]]:
-        units = list_units(session, game_id)
-        refs = {u.pk: u.ref for u in units}
-        return [(u.ref, refs.get(u.parent_id) if u.parent_id is not None else None) for u in units]
-
-    first = tree(made[0].game.pk)
+    first = tree(session, made[0].game.pk)
     assert len(first) > 200 and sum(parent is None for _, parent in first) < len(first)
     for m in made[1:]:
-        assert tree(m.game.pk) == first
+        assert tree(session, m.game.pk) == first
         assert all(u.game_id == m.game.pk for u in list_units(session, m.game.pk))
 
 
@@ -79,15 +74,74 @@ def test_units_copied_from_a_game_whose_rows_are_numbered_with_gaps_keep_their_t
         session.flush()
         units.copy_units(session, source, [g.pk for g in games[1:]])
 
-    def tree(game_id: int) -> list[tuple[str, str | None]]:
-        rows = list_units(session, game_id)
-        refs = {u.pk: u.ref for u in rows}
-        return [(u.ref, refs.get(u.parent_id) if u.parent_id is not None else None) for u in rows]
-
-    first = tree(source)
+    first = tree(session, source)
     assert sum(parent is not None for _, parent in first) > 100
     for game in games[1:]:
-        assert tree(game.pk) == first
+        assert tree(session, game.pk) == first
+
+
+@pytest.mark.storage
+def test_the_first_games_force_is_written_in_pieces_and_a_commit_resumed_midway_finishes_it(
+    session: Session,
+) -> None:
+    # Issue 63: the first step wrote a whole force (the largest Flanders Fields table's 2,000 units held
+    # SQLite's write lock 90 ms, another game's write waited 201 ms). Now no step writes more of it than its
+    # budget fits (at least FORCE_PIECE units: a budget of none here), the game hidden meanwhile; a commit
+    # gone midway through the force is finished by the next, which writes only the units missing.
+    tables = 3
+    with unit_of_work(session):
+        row, _ = tournaments.create(
+            session, SECRET, name="Pieces", ruleset="flanders-fields", period="early", rounds=1,
+            scoring=EventScoring(),
+        )  # fmt: skip
+        entries = [tournaments.PlayerEntry(f"Player {i}", f"Club {i % 3}") for i in range(2 * tables)]
+        tournaments.register(session, row.pk, entries)
+    with unit_of_work(session):
+        tournaments.draft(session, row.pk, "mons-1914", 120)
+    with unit_of_work(session):
+        alone, _ = game_setup.create_game(session, SECRET, scenario="mons-1914")
+    whole = tree(session, alone.pk)
+    assert len(whole) > 2 * round_commit.FORCE_PIECE
+    before = session.exec(select(func.count(col(Game.id)))).one()
+
+    def first_units() -> int:
+        made = round_commit.games_made(session, row.pk, 1)
+        first = next(iter(made.values()), None)
+        return len(list_units(session, first)) if first is not None else 0
+
+    gone = round_commit.RoundCommit(SECRET, row.pk, 1, budget=0.0)
+    with unit_of_work(session):
+        gone.begin(session)
+    for _ in range(2):
+        with unit_of_work(session):
+            assert gone.make_some(session)
+    assert first_units() == 2 * round_commit.FORCE_PIECE  # two pieces, then the process gone
+    assert session.exec(select(func.count(col(Game.id)))).one() == before + 1
+
+    job = round_commit.RoundCommit(SECRET, row.pk, 1, budget=0.0)
+    pieces: list[int] = []
+
+    def step() -> bool:
+        had = first_units()
+        more = job.make_some(session)
+        pieces.append(first_units() - had)
+        return more
+
+    made = step_by_step(session, lambda: job.begin(session), step, lambda: job.finish(session))
+    assert (
+        max(pieces) <= round_commit.FORCE_PIECE and sum(pieces) == len(whole) - 2 * round_commit.FORCE_PIECE
+    )
+    assert session.exec(select(func.count(col(Game.id)))).one() == before + tables
+    assert len({m.game.pk for m in made}) == tables
+    for m in made:
+        assert tree(session, m.game.pk) == whole
+
+
+def tree(session: Session, game_id: int) -> list[tuple[str, str | None]]:
+    """A game's units as (ref, its parent's ref), in their order."""
+    rows = list_units(session, game_id)
+    refs = {u.pk: u.ref for u in rows}
+    return [(u.ref, refs.get(u.parent_id) if u.parent_id is not None else None) for u in rows]
 
 
 @pytest.mark.storage
