@@ -98,6 +98,9 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
     sheet.context.add_cookies(organiser.context.cookies())
     pdf = printed(sheet, f"{event_url}/rounds/1/sheet", "event-round-sheet")
     assert pdf.startswith(b"%PDF")
+    sheet.set_viewport_size(PHONE)  # a card shown on the organiser's phone to be scanned: no sideways scroll
+    assert_no_horizontal_scroll(sheet)
+    sheet.set_viewport_size(REFEREE_SCREEN)
     first = sheet.locator("section.table").first
     game_id = first.get_attribute("data-game")
     code = first.locator("[data-seat=attacker]").inner_text()
