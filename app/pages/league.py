@@ -204,6 +204,7 @@ async def import_bundle(
         if len(bundles) > MAX_FILES:
             raise Forbidden(f"choose at most {MAX_FILES} tables' bundles at a time")
         league.lock_league(session, league_id)
+        already = league.kept_already(session, league_id, bundles)
         rows = [league.import_bundle(session, league_id, bundle) for bundle in bundles]
         trusted = league.trusted(session, league_id)
         waiting = sum(row.club_key not in trusted for row in rows)
@@ -211,10 +212,12 @@ async def import_bundle(
             where = (
                 f", {waiting} waiting for your yes below (a club's key not trusted yet)" if waiting else ""
             )
-            return f"Imported {len(rows)} games: {len(rows) - waiting} counted{where}."
+            kept = f" ({already} here already, kept once)" if already else ""
+            return f"Imported {len(rows)} games{kept}: {len(rows) - waiting} counted{where}."
         row = rows[0]
         where = "waiting for your yes below: its club's key is not trusted yet" if waiting else "counted"
-        return f"Imported {row.a_name} v {row.b_name} ({row.event}, round {row.round}, table {row.table}): {where}."
+        game = f"{row.a_name} v {row.b_name} ({row.event}, round {row.round}, table {row.table})"
+        return f"{game} is here already, kept once: {where}." if already else f"Imported {game}: {where}."
 
     return await _organiser_write(request, session, settings, league_id, act)
 

@@ -396,6 +396,13 @@ def _names_as_kept(bundle: ResultBundle) -> None:
             raise RulesError(field, f"{field} is not spelt as its event keeps it (NFKC): export it again")
 
 
+def kept_already(session: Session, league_id: int, bundles: list[ResultBundle]) -> int:
+    """How many of these bundles' games the league keeps already (an import of them again keeps no new row)."""
+    idents = sorted({identity(b) for b in bundles})
+    q = select(func.count()).select_from(LeagueGame).where(LeagueGame.league_id == league_id)
+    return int(session.exec(q.where(col(LeagueGame.identity).in_(idents))).one())
+
+
 def _kept(session: Session, league_id: int, ident: str) -> LeagueGame | None:
     return session.exec(
         select(LeagueGame).where(LeagueGame.league_id == league_id, LeagueGame.identity == ident)

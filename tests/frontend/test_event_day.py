@@ -98,6 +98,9 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
     sheet.context.add_cookies(organiser.context.cookies())
     pdf = printed(sheet, f"{event_url}/rounds/1/sheet", "event-round-sheet")
     assert pdf.startswith(b"%PDF")
+    sheet.set_viewport_size(PHONE)  # a card shown on the organiser's phone to be scanned: no sideways scroll
+    assert_no_horizontal_scroll(sheet)
+    sheet.set_viewport_size(REFEREE_SCREEN)
     first = sheet.locator("section.table").first
     game_id = first.get_attribute("data-game")
     code = first.locator("[data-seat=attacker]").inner_text()
@@ -194,6 +197,10 @@ def test_the_printed_standings_fit_a_portrait_tablet(new_page: Any) -> None:
     )
     organiser.get_by_role("button", name="Register them").click()
     expect(organiser.locator("#players")).to_contain_text("Players (2)")
+    # On the event's page the standings scroll sideways on a phone: a region a keyboard can scroll (axe-core).
+    organiser.set_viewport_size(PHONE)
+    assert serious_violations(organiser) == []
+    organiser.set_viewport_size(TABLET_PORTRAIT)
     organiser.goto(f"{organiser.url.split('#')[0]}/standings")
     expect(organiser.get_by_text(long_name)).to_be_visible()
     assert_no_horizontal_scroll(organiser)

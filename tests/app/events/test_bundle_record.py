@@ -6,6 +6,7 @@ bundle (no record) is refused; a result set by the organiser is told apart, not 
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
@@ -102,3 +103,21 @@ def test_the_importer_checks_the_games_record_against_the_signed_hash_and_the_re
     assert altered.status_code == 201 and "set by its organiser, not by the game" in altered.json()["checked"]
     kept = c.post(results, headers=league, json={"bundle": bundle})
     assert kept.status_code == 201 and "the one the game ended with" in kept.json()["checked"], kept.text
+
+
+def test_the_bundles_page_names_a_winner_the_points_do_not(sqlite_client: TestClient) -> None:
+    """A result typed from paper is a winner and no points: the settled table on the bundles page says who won,
+    not a bare '0–0' (issue 63 newcomer pass: 'Dan v Fay 0–0' was Fay's win)."""
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=1)
+    register(c, event_id, organiser, n=2)
+    url = f"/api/v1/events/{event_id}"
+    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success
+    seat = c.post(f"{url}/rounds/1/commit", headers=organiser).json()["seats"][0]
+    paper = {"winner": "b", "a_points": 0, "b_points": 0}
+    assert c.put(f"{url}/tables/{seat['table_id']}/result", headers=organiser, json=paper).status_code == 200
+    c.cookies.set("firestep_organiser", organiser["Authorization"].split()[1])
+    page = c.get(f"{url.removeprefix('/api/v1')}/bundles").text
+    line = page.split("Round 1, table 1:")[1].split("</div>")[0]
+    defender = re.findall(r"<strong>([^<]+)</strong>", line)[1]
+    assert line.strip().endswith(f"0–0, {defender} won"), line

@@ -137,3 +137,37 @@ def test_a_second_league_keeps_this_browser_the_organiser_of_the_first(sqlite_cl
     assert "data-organiser-token" not in c.get(f"/leagues/{ids[0]}").text
     signed = c.post(f"/leagues/{ids[0]}/sign-in", data=form(c, {"token": tokens[0]}), follow_redirects=False)
     assert signed.status_code == 303 and "Import a result" in c.get(f"/leagues/{ids[0]}").text
+
+
+def test_a_waiting_game_names_its_winner_when_the_points_do_not(sqlite_client: TestClient) -> None:
+    """A result typed from paper is often a winner and no points: the game waiting for the league organiser's
+    yes says who won, not a bare '0–0' (issue 63 newcomer pass: 'Dan v Fay: 0–0' was Fay's win)."""
+    c = sqlite_client
+    made = c.post("/leagues", data=form(c, {"name": "Flanders league"}), follow_redirects=False)
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    paper = {
+        "winner": "defender",
+        "points": {"attacker": 0, "defender": 0},
+        "losses": {"attacker": 0, "defender": 0},
+    }
+    said = upload(
+        c, league_id, signed(Ed25519PrivateKey.generate(), result={**paper, "reason": "set by the organiser"})
+    )
+    pending = said.split('id="pending-h"')[1]
+    assert "0–0, Bob won" in pending
+
+
+def test_a_bundle_imported_again_is_said_to_be_here_already(sqlite_client: TestClient) -> None:
+    """The same file picked twice keeps each game once, and the second import says so rather than 'Imported 15
+    games' again (issue 63 newcomer pass)."""
+    c = sqlite_client
+    made = c.post("/leagues", data=form(c, {"name": "Flanders league"}), follow_redirects=False)
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    key = Ed25519PrivateKey.generate()
+    day = [signed(key, table=n) for n in (1, 2)]
+    assert "Imported 2 games: 0 counted, 2 waiting" in upload(c, league_id, day)
+    assert "Imported 2 games (2 here already, kept once): 0 counted, 2 waiting" in upload(c, league_id, day)
+    assert "Ann v Bob (Club night, round 1, table 1) is here already, kept once" in upload(
+        c, league_id, day[0]
+    )
+    assert len(c.get(f"/api/v1/leagues/{league_id}/results").json()) == 2
