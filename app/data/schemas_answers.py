@@ -80,6 +80,16 @@ class GameTurnOut(_Open):
         default=None, description="The stand whose card offers the act settling each of `needs` (null: none)."
     )
     resolvers: list[str] | None = None
+    seats_start_and_end: bool = Field(
+        default=False,
+        description="At an event's table (its organiser, the referee, away from it): the two seats start and end "
+        "the game, each saying it is ready (POST turn/advance in set-up, POST finish in play).",
+    )
+    ready: list[str] | None = Field(
+        default=None,
+        description="At an event's table: the sides whose seat has said it is ready to start (set-up) or to end "
+        "(play) the game; a word to end lapses once anything is played after it.",
+    )
 
 
 class AdvancedOut(BaseModel):

@@ -32,6 +32,7 @@ from app.pages.trust import club_host
 from app.services import (
     event_roster,
     event_seats,
+    games,
     round_commit,
     scenarios,
     seating,
@@ -555,7 +556,7 @@ async def rekey(request: Request, session: SessionDep, settings: SettingsDep, no
         security.check_guesses()
         with unit_of_work(session):
             game_id, _side, token = event_seats.rekey(session, settings.secret_key, code, now)
-            table = tournaments.table_of_game(session, game_id)
+            table = games.table_of_game(session, game_id)
     except TooManyRequests as e:
         return too_many(Response(), e)
     except NotFoundError:

@@ -103,7 +103,7 @@ def _moved_by(request: Request, session: Session, settings: Settings, game_id: i
     for token in (request.cookies.get(auth.COOKIE_NAME), device_games(request).get(game_id)):
         row = seating.find_device(session, seating.GAME, settings.secret_key, token) if token else None
         if row is not None and row.game_id == game_id and row.revoked_at is not None:
-            return "organiser" if tournaments.table_of_game(session, game_id) else "referee"
+            return "organiser" if games.table_of_game(session, game_id) else "referee"
     return None
 
 

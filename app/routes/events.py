@@ -271,7 +271,7 @@ class _KeptRound:
             if self.at_a_table and wakes != self.wakes:
                 self.wakes = wakes
                 with Session(engine) as session:
-                    if tournaments.table_of_game(session, game_id) is None:
+                    if games.table_of_game(session, game_id) is None:
                         self.at_a_table, self.data = False, None
                     else:
                         timer = tournaments.round_timer(session, game_id)

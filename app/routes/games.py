@@ -441,7 +441,8 @@ def get_turn(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> GameTur
     "/{game_id}/turn/advance",
     response_model=AdvancedOut,
     response_model_exclude_unset=True,
-    summary="Next step (the side to move or the referee); from set-up the referee starts the game",
+    summary="Next step (the side to move or the referee); from set-up the referee starts the game (at an event's "
+    "table each seat says it is ready, and the game starts at the second)",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
 def advance(
@@ -465,11 +466,11 @@ def advance(
     "/{game_id}/finish",
     response_model=GameTurnOut,
     response_model_exclude_unset=True,
-    summary="End the game (referee): fire plans become verifiable by everyone",
+    summary="End the game (the referee; at an event's table each seat, the game ending at the second): fire plans "
+    "become verifiable by everyone",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
 def finish(game_id: GameId, body: AdvanceIn, viewer: ViewerDep, session: SessionDep) -> GameTurnOut:
-    viewer.require_referee("end the game")
     with game_write(session, game_id) as game:
         acts.finish_game(session, game, viewer, body.version)
     session.refresh(game)

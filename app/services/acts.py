@@ -532,12 +532,9 @@ def _call_objective(session: Session, game: Game, viewer: Viewer, act: CallObjec
 
 
 def _end_game(session: Session, game: Game, viewer: Viewer, act: EndGame, _: Any) -> _Todo:
-    viewer.require_referee("end the game")
-    if game.status == "finished":
-        raise turns.conflict(game, "The game is over already: its result stands.")
-    refused = end_refusal(score.game_score(session, game))
-    if refused is not None:  # the board's "End the game" offers each call first (one tap each)
-        raise Conflict(refused, current=game_state(game))
+    if not turns.both_ready(session, game, "end"):  # at an event's table both seats end it
+        viewer.require_referee("end the game")
+    _may_end(session, game, viewer)
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
         turn = game.turn
@@ -586,7 +583,25 @@ def edit_game(session: Session, game: Game, viewer: Viewer, version: int, values
     return record(session, game, "game-updated", viewer.role, {"fields": fields})
 
 
+def _may_end(session: Session, game: Game, viewer: Viewer) -> None:
+    """Refuse to end a game over already, or one with an objective contested and not called."""
+    if game.status == "finished":
+        raise turns.conflict(game, "The game is over already: its result stands.")
+    # The board's "End the game" offers the referee each call first (one tap each); the seats of an event's
+    # table ask their organiser, who referees it.
+    refused = end_refusal(score.game_score(session, game), by_referee=viewer.is_referee)
+    if refused is not None:
+        raise Conflict(refused, current=game_state(game))
+
+
 def finish_game(session: Session, game: Game, viewer: Viewer, version: int) -> Event:
-    """The game ended by the referee (an `EndGame` act): its fire plans become verifiable by everyone, and its
-    result is the score as it stands (app.services.result)."""
+    """The game ended (an `EndGame` act) by the referee, or at an event's table by its two seats each saying
+    so (app.services.turns.seat_ready; the first word is the event answered until the second): its fire plans
+    become verifiable by everyone, and its result is the score as it stands (app.services.result)."""
+    if not viewer.is_referee:
+        _may_end(session, game, viewer)
+        said = turns.seat_ready(session, game, viewer, "end", version)
+        if not turns.both_ready(session, game, "end"):
+            return said[-1]
+        version = game.version
     return play(session, game, viewer, EndGame(version=version)).event

@@ -20,7 +20,7 @@ from sqlmodel import Session
 from app.data.models import TournamentRound, TournamentTable
 from app.data.numbers import whole_number
 from app.errors import Conflict
-from app.services import seating, tournaments
+from app.services import games, seating, tournaments
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import SIDES
 
@@ -118,7 +118,7 @@ def printed_codes(
 def card_of(session: Session, secret_key: str, game_id: int, side: str, code: str) -> TournamentTable | None:
     """The event table whose round's last printed card for `side` of this game is `code` (whether or not it
     still seats), None when the code is no such card."""
-    table = tournaments.table_of_game(session, game_id)
+    table = games.table_of_game(session, game_id)
     rnd = session.get(TournamentRound, table.round_id) if table is not None else None
     nonce = tournaments.card_nonce(session, rnd.tournament_id, rnd.number) if rnd is not None else None
     if table is None or nonce is None or side not in SIDES:

@@ -11,7 +11,7 @@ from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, func, select
 
 from app.core import live
-from app.data.models import Game, utcnow
+from app.data.models import Game, TournamentTable, utcnow
 from app.services.versioned import check_version, lock_row
 from rules.core.errors import NotFoundError
 from rules.core.kit import Drawn, board_values, drawn
@@ -126,3 +126,9 @@ def set_game(session: Session, game: Game, **values: Any) -> list[dict[str, Any]
     ]
     bump_game(session, game, None, **values)
     return changes
+
+
+def table_of_game(session: Session, game_id: int) -> TournamentTable | None:
+    """The event's table the game is played at, if any: there its organiser is the referee, away from the table,
+    and the two seats start and end the game themselves (app.services.turns.seat_ready)."""
+    return session.exec(select(TournamentTable).where(TournamentTable.game_id == game_id)).first()

@@ -36,7 +36,7 @@ from app.data.models import (
 )
 from app.errors import Conflict, Forbidden, Unauthorized
 from app.services import player_names, scenarios, seating
-from app.services.games import lock_game
+from app.services.games import lock_game, table_of_game
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.vocabulary import SIDES
 from rules.event.pairing import (
@@ -515,10 +515,6 @@ def set_timer(session: Session, tournament_id: int, ends_at: datetime | None) ->
             live.mark(session, t.game_id)
     log(session, tournament_id, "timer", {"ends_at": ends_at.isoformat() if ends_at else None})
     return row
-
-
-def table_of_game(session: Session, game_id: int) -> TournamentTable | None:
-    return session.exec(select(TournamentTable).where(TournamentTable.game_id == game_id)).first()
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, func, select
 
 from app.data.models import Event, Game, Unit
 from app.errors import Conflict, Forbidden
 from app.guard.auth import SIDES, Viewer
 from app.services.events import record
 from app.services.fireplans import arrive, due_items, each_turn, lock_plan, seal_due
-from app.services.games import bump_game, game_state, game_values
+from app.services.games import bump_game, game_state, game_values, table_of_game
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.seats import sides
 from app.services.unit_names import told_apart_names
@@ -74,6 +74,9 @@ def turn_info(session: Session, game: Game) -> dict[str, Any]:
         # What the players may do to the table now (markers, moves, edits, new units): the rest is refused.
         "allowed_now": turn.allowed_now(game.status, game.period, position(game)),
     }
+    if game.status != "finished" and table_of_game(session, game.pk) is not None:
+        info["seats_start_and_end"] = True
+        info["ready"] = sorted(ready_sides(session, game, "start" if game.status == "setup" else "end"))
     if game.status == "setup":
         # A plan sealed each turn is written in its turn: set-up locks none.
         locked = {s.side: s.plan_locked or each_turn(game) for s in sides(session, game.pk)}
@@ -219,9 +222,13 @@ def advance(
     if game.status == "finished":
         raise Conflict("The game is over: its turns no longer change", current=game_state(game))
     if game.status == "setup":
-        viewer.require_referee("start the game")
-        bump_game(session, game, expected_version)
-        events = [
+        said: list[Event] = []
+        if not viewer.is_referee:
+            said = seat_ready(session, game, viewer, "start", expected_version)
+            if not both_ready(session, game, "start"):
+                return said  # the other seat's word still to come
+        bump_game(session, game, None if said else expected_version)
+        events = said + [
             lock_plan(session, game, s.side, "system")
             for s in sides(session, game.pk)
             if not s.plan_locked and not each_turn(game)
@@ -271,6 +278,55 @@ def advance(
         return [*events, _ended(session, game, viewer, "clock")]
     bump_game(session, game, None, turn=after.turn, side_to_move=after.side, step=after.step)
     return events + start_of_turn(session, game)
+
+
+# -- an event's table: no referee there, the seats start and end the game by each saying so ---------------------
+READY = "side-ready"  # a seat's word that its side is ready to start (set-up) or to end (play) the game
+NEUTRAL = (READY, "undo")  # what may come between the two seats' words to end without lapsing the first
+
+
+def ready_sides(session: Session, game: Game, purpose: str) -> set[str]:
+    """The sides whose seat has said it is ready to `purpose` ("start" or "end") the game and not taken the word
+    back (undone): to start, a word said in set-up stands while either side sets up; to end, only a word with
+    nothing played since (a move, a roll, a step of either side lapses it)."""
+    since = 0
+    if purpose == "end":
+        since = (
+            session.exec(
+                select(func.max(Event.id)).where(Event.game_id == game.pk, col(Event.kind).not_in(NEUTRAL))
+            ).one()
+            or 0
+        )
+    rows = session.exec(
+        select(Event).where(Event.game_id == game.pk, col(Event.kind).in_(NEUTRAL), col(Event.id) > since)
+    ).all()
+    undone = {r.reverses_id for r in rows if r.kind == "undo"}
+    return {
+        str(r.payload.get("side"))
+        for r in rows
+        if r.kind == READY and r.id not in undone and r.payload.get("for") == purpose
+    }
+
+
+def both_ready(session: Session, game: Game, purpose: str) -> bool:
+    """Whether both seats have said they are ready to `purpose` the game (ready_sides)."""
+    return ready_sides(session, game, purpose) == set(SIDES)
+
+
+def seat_ready(
+    session: Session, game: Game, viewer: Viewer, purpose: str, expected_version: int
+) -> list[Event]:
+    """A seat's word that its side is ready to `purpose` the game, at an event's table only (its organiser, the
+    referee, is away from it: elsewhere the referee starts and ends the game); said again, it is refused."""
+    if table_of_game(session, game.pk) is None:
+        raise Forbidden(f"Ask the referee: the referee may {purpose} the game, a player may not")
+    if viewer.role in ready_sides(session, game, purpose):
+        other = next(s for s in SIDES if s != viewer.role)
+        raise Conflict(
+            f"Your side is ready to {purpose} already: the {other} says it next", current=game_state(game)
+        )
+    bump_game(session, game, expected_version)
+    return [record(session, game, READY, viewer.role, {"side": viewer.role, "for": purpose})]
 
 
 def starts_turn(game: Game, after: Position | None = None) -> bool:

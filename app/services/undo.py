@@ -36,6 +36,7 @@ UNDOABLE = (
     "unit-added",
     "objective-called",  # the referee's call on a contested objective: undone, the table's holder counts again
     "clock-limits-set",  # the clock's limits and settings as the referee set them: undone, the last set hold
+    "side-ready",  # a seat's word at an event's table that it is ready to start or end: taken back
 )
 
 

@@ -1,0 +1,141 @@
+"""At an event's table its organiser is the referee, away from the table, so the two seats start and end their
+game themselves (issue 63's newcomer pass: the organiser started and ended every table's game, 25 clicks a
+round, and a table's result waited for it): each seat says it is ready, and the game starts (set-up) or ends
+(play) at the second word. One seat alone cannot (a fire plan still being written is locked by the start; an
+end is the result both confirm); a word to end lapses once anything is played after it; a seat takes its word
+back in one undo; a game at no event's table is still started and ended by its referee alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests import csrf
+from tests.app.events.test_event_day import bearer
+from tests.app.events.test_event_seats import committed_table
+
+
+def seated(c: TestClient) -> tuple[str, dict[str, dict[str, str]]]:
+    """A committed event table's game and each seat's headers (each joined with its card's code)."""
+    seats: Any = committed_table(c)[2]
+    heads = {
+        side: bearer(c.post("/api/v1/join", json={"code": seats["join_codes"][side]}).json()["token"])
+        for side in ("attacker", "defender")
+    }
+    heads["organiser"] = bearer(seats["referee_token"])
+    return f"/api/v1/games/{seats['game_id']}", heads
+
+
+def turn(c: TestClient, game: str, who: dict[str, str]) -> dict[str, Any]:
+    answer: dict[str, Any] = c.get(f"{game}/turn", headers=who).json()
+    return answer
+
+
+def test_the_two_seats_start_their_game_each_saying_it_is_ready(client: TestClient) -> None:
+    c = client
+    game, heads = seated(c)
+    t = turn(c, game, heads["attacker"])
+    assert t["status"] == "setup" and t["seats_start_and_end"] is True and t["ready"] == []
+    said = c.post(f"{game}/turn/advance", headers=heads["attacker"], json={"version": t["version"]})
+    assert said.status_code == 200, said.text
+    assert [e["kind"] for e in said.json()["events"]] == ["side-ready"]
+    t = turn(c, game, heads["defender"])
+    assert t["status"] == "setup" and t["ready"] == ["attacker"]
+    again = c.post(f"{game}/turn/advance", headers=heads["attacker"], json={"version": t["version"]})
+    assert again.status_code == 409 and "the defender says it next" in again.json()["detail"]
+    started = c.post(f"{game}/turn/advance", headers=heads["defender"], json={"version": t["version"]})
+    assert started.status_code == 200, started.text
+    kinds = [e["kind"] for e in started.json()["events"]]
+    assert kinds[0] == "side-ready" and "game-started" in kinds
+    assert turn(c, game, heads["attacker"])["status"] == "playing"
+
+
+def test_a_seat_takes_its_word_back_in_one_undo(client: TestClient) -> None:
+    c = client
+    game, heads = seated(c)
+    t = turn(c, game, heads["attacker"])
+    said = c.post(f"{game}/turn/advance", headers=heads["attacker"], json={"version": t["version"]}).json()
+    word = said["events"][0]["id"]
+    assert c.post(f"{game}/events/{word}/undo", headers=heads["attacker"]).status_code == 200
+    t = turn(c, game, heads["defender"])
+    assert t["ready"] == []
+    # The defender's word alone starts nothing now.
+    alone = c.post(f"{game}/turn/advance", headers=heads["defender"], json={"version": t["version"]})
+    assert [e["kind"] for e in alone.json()["events"]] == ["side-ready"]
+    assert turn(c, game, heads["defender"])["status"] == "setup"
+
+
+def test_the_two_seats_end_their_game_and_a_word_lapses_once_play_goes_on(client: TestClient) -> None:
+    c = client
+    game, heads = seated(c)
+    for side in ("attacker", "defender"):
+        c.post(
+            f"{game}/turn/advance",
+            headers=heads[side],
+            json={"version": turn(c, game, heads[side])["version"]},
+        )
+    t = turn(c, game, heads["attacker"])
+    assert t["status"] == "playing" and t["ready"] == []
+    word = c.post(f"{game}/finish", headers=heads["attacker"], json={"version": t["version"]})
+    assert word.status_code == 200 and word.json()["status"] == "playing", word.text
+    assert turn(c, game, heads["defender"])["ready"] == ["attacker"]
+    # The side to move plays on (its next step): the attacker's word lapses, and the defender's alone ends nothing.
+    mover = turn(c, game, heads["attacker"])["side_to_move"]
+    moved = c.post(
+        f"{game}/turn/advance", headers=heads[mover], json={"version": turn(c, game, heads[mover])["version"]}
+    )
+    assert moved.status_code == 200, moved.text
+    assert turn(c, game, heads["defender"])["ready"] == []
+    alone = c.post(
+        f"{game}/finish",
+        headers=heads["defender"],
+        json={"version": turn(c, game, heads["defender"])["version"]},
+    )
+    assert alone.status_code == 200 and alone.json()["status"] == "playing"
+    ended = c.post(
+        f"{game}/finish",
+        headers=heads["attacker"],
+        json={"version": turn(c, game, heads["attacker"])["version"]},
+    )
+    assert ended.status_code == 200 and ended.json()["status"] == "finished", ended.text
+
+
+def test_away_from_an_event_only_the_referee_starts_and_ends_the_game(client: TestClient) -> None:
+    c = client
+    made = c.post("/api/v1/games", json={"scenario": "mons-1914"}).json()
+    game = f"/api/v1/games/{made['game']['id']}"
+    player = bearer(c.post("/api/v1/join", json={"code": made["join_codes"]["attacker"]}).json()["token"])
+    t = turn(c, game, player)
+    assert "ready" not in t and not t.get("seats_start_and_end")
+    refused = c.post(f"{game}/turn/advance", headers=player, json={"version": t["version"]})
+    assert refused.status_code == 403 and "Ask the referee" in refused.json()["detail"]
+    referee = bearer(made["referee_token"])
+    assert c.post(f"{game}/turn/advance", headers=referee, json={"version": t["version"]}).status_code == 200
+    t = turn(c, game, player)
+    refused = c.post(f"{game}/finish", headers=player, json={"version": t["version"]})
+    assert refused.status_code == 403 and "Ask the referee" in refused.json()["detail"]
+
+
+def test_the_seats_board_offers_its_word_and_says_whose_is_awaited(client: TestClient) -> None:
+    """The board's turn panel (every device's, swapped live) offers a seat 'Ready to start', then says it waits
+    for the other side; in play 'End the game…' offers 'Yes, ready to end' and says who asked."""
+    c = client
+    seats: Any = committed_table(c)[2]
+    game_id = seats["game_id"]
+    game = f"/api/v1/games/{game_id}"
+    joined = TestClient(c.app).post("/api/v1/join", json={"code": seats["join_codes"]["attacker"]})
+    attacker = bearer(joined.json()["token"])
+    link = f"/games/{game_id}/join/defender"
+    assert c.post(link, data=csrf.form(c, {"code": seats["join_codes"]["defender"]})).status_code == 200
+    board = f"/games/{game_id}/referee"
+    assert "Ready to start" in c.get(board).text
+    c.post(f"{game}/turn/advance", headers=attacker, json={"version": turn(c, game, attacker)["version"]})
+    assert "The attacker is ready: the game starts as you say so." in c.get(board).text
+    c.post(
+        f"{game}/turn/advance", headers=csrf.header(c), json={"version": turn(c, game, attacker)["version"]}
+    )
+    text = c.get(board).text
+    assert "Ready to start" not in text and "Yes, ready to end" in text
+    c.post(f"{game}/finish", headers=attacker, json={"version": turn(c, game, attacker)["version"]})
+    assert "The attacker is ready to end the game." in c.get(board).text
