@@ -266,7 +266,7 @@ def trusted(session: Session, league_id: int) -> set[str]:
 def verify_bundle(session: Session, bundle: ResultBundle) -> None:
     """A typed bundle whose signature and every hash this server can check hold; else a refusal of one
     sentence naming what does not."""
-    if not signing.verifies(bundle.public_key, bundle.signature, canonical(bundle.signed_body())):
+    if not signing.verifies(bundle.public_key, bundle.signature, _encoded(bundle.signed_body(), "bundle")):
         raise RulesError("bundle.signature", "the bundle was changed after its club signed it: refused")
     try:
         ours = ruleset_hash(bundle.ruleset)
@@ -292,7 +292,7 @@ def _check_record(bundle: ResultBundle) -> None:
     """The game's record is the one the club signed the hash of; a result the table confirmed is the one the
     game's record ends with."""
     record = bundle.record
-    if bundle.log_hash != sha256(record):
+    if bundle.log_hash != hashlib.sha256(_encoded(record, "bundle.record")).hexdigest():
         raise RulesError(
             "bundle.record", "the game's record is not the one whose log hash the club signed: refused"
         )
@@ -310,6 +310,18 @@ def _check_record(bundle: ResultBundle) -> None:
         result[k] for k in ("winner", "points", "losses")
     ]:
         raise RulesError("bundle.result", "the result is not the one the game's record ends with: refused")
+
+
+def _encoded(value: Any, field: str) -> bytes:
+    """`value`'s canonical JSON, or a refusal naming `field` when a text in it is a lone surrogate (JSON escapes
+    one, no encoding writes it: a file uploaded on the league's page reaches here past the door's check of a
+    JSON body, and its record's hash was a 500)."""
+    try:
+        return canonical(value)
+    except UnicodeEncodeError:
+        raise RulesError(
+            field, f"{field} holds a lone surrogate (U+D800..U+DFFF), a text no encoding stores: refused"
+        ) from None
 
 
 def identity(bundle: ResultBundle) -> str:
@@ -394,6 +406,14 @@ def _names_as_kept(bundle: ResultBundle) -> None:
     for field, text in named:
         if text and player_names.normalised(text, field) != text:
             raise RulesError(field, f"{field} is not spelt as its event keeps it (NFKC): export it again")
+    (a_name, a_club), (b_name, b_club) = bundle.players.attacker, bundle.players.defender
+    if [player_names.skeleton(t) for t in (a_name, a_club)] == [
+        player_names.skeleton(t) for t in (b_name, b_club)
+    ]:
+        # An event registers no look-alike (app.services.player_names): one player counted twice, won and lost.
+        raise RulesError(
+            "bundle.players.defender", "the defender is the attacker (the same name and club): refused"
+        )
 
 
 def _kept(session: Session, league_id: int, ident: str) -> LeagueGame | None:

@@ -200,3 +200,22 @@ def test_a_name_that_would_print_as_anothers_is_refused_naming_the_field(sqlite_
             json={"bundle": signed(key, players=players)},
         )
         assert r.status_code == 422 and r.json()["field"] == field, (name, club, r.text)
+
+
+def test_a_bundle_whose_player_plays_themselves_is_refused(sqlite_client: TestClient) -> None:
+    """A signed bundle with one [name, club] on both sides (or a look-alike of it) was counted: the one player
+    won and lost the same game, two games played. An event registers no look-alike, so no club exports one."""
+    c = sqlite_client
+    league_id, organiser = new_league(c)
+    key = Ed25519PrivateKey.generate()
+    for defender in (["Ann", "Ypres"], ["\u0410nn", "ypres"]):  # the same; a Cyrillic A and the club's case
+        bundle = signed(key, players={"attacker": ["Ann", "Ypres"], "defender": defender})
+        r = c.post(f"/api/v1/leagues/{league_id}/results", headers=organiser, json={"bundle": bundle})
+        assert r.status_code == 422 and r.json()["field"] == "bundle.players.defender", r.text
+    other_club = signed(key, players={"attacker": ["Ann", "Ypres"], "defender": ["Ann", "Arras"]})
+    assert (
+        c.post(
+            f"/api/v1/leagues/{league_id}/results", headers=organiser, json={"bundle": other_club}
+        ).status_code
+        == 201
+    )

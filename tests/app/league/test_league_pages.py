@@ -137,3 +137,20 @@ def test_a_second_league_keeps_this_browser_the_organiser_of_the_first(sqlite_cl
     assert "data-organiser-token" not in c.get(f"/leagues/{ids[0]}").text
     signed = c.post(f"/leagues/{ids[0]}/sign-in", data=form(c, {"token": tokens[0]}), follow_redirects=False)
     assert signed.status_code == 303 and "Import a result" in c.get(f"/leagues/{ids[0]}").text
+
+
+def test_a_bundle_file_with_a_lone_surrogate_is_refused_naming_the_field(sqlite_client: TestClient) -> None:
+    """A file's JSON may escape a lone surrogate (\\ud800), which no encoding writes: the door refuses one in a
+    JSON body, but an uploaded file passed it, and hashing the game's record was a 500."""
+    c = sqlite_client
+    made = c.post("/leagues", data=form(c, {"name": "Flanders league"}), follow_redirects=False)
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    key = Ed25519PrivateKey.generate()
+    for record in ({"log": [], "ended": None, "x": 1}, {"log": [], "ended": None, "note": "x"}):
+        text = json.dumps(signed(key) | {"record": record}).replace('"x"', '"\\ud800"', 1)
+        files = {"bundle": ("result.json", text.encode(), "application/json")}
+        page = c.post(f"/leagues/{league_id}/import", data=form(c), files=files)
+        assert page.status_code == 422 and "bundle.record holds a lone surrogate" in page.text, page.text[
+            -600:
+        ]
+    assert c.get(f"/api/v1/leagues/{league_id}").json()["pending"] == 0
