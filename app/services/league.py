@@ -245,9 +245,19 @@ def game_of(session: Session, league_id: int, game_id: int) -> LeagueGame:
 
 
 def accept(session: Session, league_id: int, game_id: int) -> LeagueKey:
-    """The organiser's yes to a waiting game: its club's key trusted (named as the bundle names the club)."""
+    """The organiser's yes to a waiting game: its club's key trusted (named as the bundle names the club), not
+    when another key is trusted under that club's name (or a look-alike of it): a club's new key is added by
+    hand, its fingerprint compared."""
     row = game_of(session, league_id, game_id)
-    return trust(session, league_id, row.club_key, row.club or f"club {fingerprint(row.club_key)[:9]}")
+    name = row.club or f"club {fingerprint(row.club_key)[:9]}"
+    if any(
+        k.public_key != row.club_key and player_names.skeleton(k.club) == player_names.skeleton(name)
+        for k in keys(session, league_id)
+    ):  # a game from an unknown key under a trusted club's name: one tap would trust an impostor as that club
+        raise Conflict(
+            f"{name[:30]} is trusted already with another key: this key is not theirs (add a new key by hand)"
+        )
+    return trust(session, league_id, row.club_key, name)
 
 
 def refuse(session: Session, league_id: int, game_id: int) -> None:

@@ -133,7 +133,9 @@ def test_a_league_counts_the_keys_it_trusts_and_one_game_once(client: TestClient
     clash = c.post(f"{url}/results", headers=organiser, json={"bundle": changed})
     assert clash.status_code == 409 and "already has Club night's round 1 table 1" in clash.json()["detail"]
     # A made-up win signed by a key made a second before waits for the organiser: not counted.
-    made_up = signed(stranger, players={"attacker": ["Eve", "Nowhere"], "defender": ["Bob", "Arras"]})
+    made_up = signed(
+        stranger, club="Nowhere", players={"attacker": ["Eve", "Nowhere"], "defender": ["Bob", "Arras"]}
+    )
     waiting = c.post(f"{url}/results", headers=organiser, json={"bundle": made_up}).json()
     assert waiting["status"] == "pending"
     table = c.get(url).json()
@@ -146,7 +148,7 @@ def test_a_league_counts_the_keys_it_trusts_and_one_game_once(client: TestClient
     assert c.delete(f"{url}/results/{waiting['id']}", headers=organiser).status_code == 204
     waiting = c.post(f"{url}/results", headers=organiser, json={"bundle": made_up}).json()
     yes = c.post(f"{url}/results/{waiting['id']}/accept", headers=organiser)
-    assert yes.status_code == 200 and yes.json()["club"] == "Ypres"
+    assert yes.status_code == 200 and yes.json()["club"] == "Nowhere"
     assert c.get(url).json()["pending"] == 0 and len(c.get(url).json()["lines"]) == 3
     counted = c.delete(f"{url}/results/{waiting['id']}", headers=organiser)
     assert counted.status_code == 409 and "remove the key" in counted.json()["detail"]
@@ -219,3 +221,30 @@ def test_a_bundle_whose_player_plays_themselves_is_refused(sqlite_client: TestCl
         ).status_code
         == 201
     )
+
+
+@pytest.mark.storage
+def test_a_yes_never_trusts_a_new_key_under_a_trusted_clubs_name(client: TestClient) -> None:
+    """A game signed by a key made a second before and exported as 'Ypres', whose key the league trusts, waited
+    with 'Yes, trust Ypres': one tap trusted the impostor's key as Ypres and counted its made-up results."""
+    c = client
+    league_id, organiser = new_league(c)
+    url = f"/api/v1/leagues/{league_id}"
+    ypres, impostor = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    trusted = c.post(
+        f"{url}/keys", headers=organiser, json={"public_key": signing.public_hex(ypres), "club": "Ypres"}
+    )
+    assert trusted.status_code == 201, trusted.text
+    for n, club in enumerate(("Ypres", "ypres", "Ypr\u0435s")):  # the name, its case, a Cyrillic e
+        waiting = c.post(
+            f"{url}/results", headers=organiser, json={"bundle": signed(impostor, club=club, table=n + 1)}
+        )
+        assert waiting.status_code == 201 and waiting.json()["status"] == "pending", waiting.text
+        yes = c.post(f"{url}/results/{waiting.json()['id']}/accept", headers=organiser)
+        assert yes.status_code == 409 and "trusted already with another key" in yes.json()["detail"], yes.text
+    assert [k["club"] for k in c.get(f"{url}/keys").json()] == ["Ypres"]
+    assert c.get(url).json()["lines"] == [] and c.get(url).json()["pending"] == 3
+    other = c.post(
+        f"{url}/results", headers=organiser, json={"bundle": signed(impostor, club="Arras", table=9)}
+    )
+    assert c.post(f"{url}/results/{other.json()['id']}/accept", headers=organiser).status_code == 200
