@@ -204,7 +204,8 @@ async def import_bundle(
         if len(bundles) > MAX_FILES:
             raise Forbidden(f"choose at most {MAX_FILES} tables' bundles at a time")
         league.lock_league(session, league_id)
-        rows = [league.import_bundle(session, league_id, bundle) for bundle in bundles]
+        hashes: dict[str, str | None] = {}  # each scenario read and hashed once for every bundle
+        rows = [league.import_bundle(session, league_id, bundle, hashes) for bundle in bundles]
         trusted = league.trusted(session, league_id)
         waiting = sum(row.club_key not in trusted for row in rows)
         if len(rows) > 1:
@@ -342,7 +343,8 @@ async def _download(
         )
         key = signing.result_key(settings.var_dir)
         ids = table_ids if table_ids is not None else _settled_ids(session, event_id)
-        bundles = [league.export_bundle(session, key, club, event_id, t) for t in ids]
+        read: dict[str, tuple[dict[str, Any], str]] = {}  # each scenario read once for every table
+        bundles = [league.export_bundle(session, key, club, event_id, t, read) for t in ids]
     except (Unauthorized, Forbidden):
         return RedirectResponse(f"/events/{event_id}", status_code=303)
     except signing.DamagedKey as e:
