@@ -178,8 +178,10 @@ def _bundles_of(text: str) -> list[ResultBundle]:
     except (ValueError, RecursionError):  # not JSON, or nested past what the parser follows
         raise Forbidden("that file is not a result bundle: choose the .json file the club exported") from None
     items = data if isinstance(data, list) else [data]
-    if not items or len(items) > MAX_FILES or not all(isinstance(i, dict) for i in items):
+    if not items or not all(isinstance(i, dict) for i in items):
         raise Forbidden("that file is not a result bundle: choose the .json file the club exported")
+    if len(items) > MAX_FILES:  # an event's every table past 100: it is one, just too many to take at once
+        raise Forbidden(f"that file holds {len(items)} tables' bundles: import at most {MAX_FILES} at a time")
     return [ResultBundle.model_validate(i) for i in items]
 
 

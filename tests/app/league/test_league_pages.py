@@ -154,3 +154,15 @@ def test_a_bundle_file_with_a_lone_surrogate_is_refused_naming_the_field(sqlite_
             -600:
         ]
     assert c.get(f"/api/v1/leagues/{league_id}").json()["pending"] == 0
+
+
+def test_a_file_of_too_many_tables_is_refused_saying_so(sqlite_client: TestClient) -> None:
+    """An event's every-table file of more than 100 tables (a 34-table day of three rounds) was refused as
+    'that file is not a result bundle', which it is."""
+    c = sqlite_client
+    made = c.post("/leagues", data=form(c, {"name": "Flanders league"}), follow_redirects=False)
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    key = Ed25519PrivateKey.generate()
+    page = upload(c, league_id, [signed(key, table=n) for n in range(1, 103)])
+    assert "file holds 102 tables&#39; bundles: import at most 100 at a time" in page, page[-800:]
+    assert c.get(f"/api/v1/leagues/{league_id}").json()["pending"] == 0
