@@ -36,6 +36,7 @@ router = Router(include_in_schema=False)
 COOKIE = league.LEAGUE_COOKIE
 MAX_UPLOAD = 2 * 1024 * 1024  # a bundle file, at most (the door's body limit)
 MAX_FILES = 100  # bundles (and files) in one import: an event day's every table
+PENDING_SHOWN = 50  # the games waiting for the organiser's yes that the page lists (their count beside)
 
 
 def _not_found(request: Request, e: NotFoundError) -> Response:
@@ -113,16 +114,17 @@ def _league(
     except NotFoundError as e:
         return _not_found(request, e)
     organiser = is_organiser(request, session, settings, league_id)
-    trusted = league.trusted(session, league_id)
-    games = league.games(session, league_id) if organiser else []
+    # The first games waiting, their count beside them: a league keeps 5,000 games, and its page listed every
+    # one (4.6 MB, 0.25 s of CPU on each import's answer, the 100th file's import 1.0 s).
+    waiting = league.waiting(session, league_id, PENDING_SHOWN) if organiser else []
     context = {
         "league": row,
         "organiser": organiser,
         "organiser_token": organiser_token(request, league_id) if organiser else None,
         "lines": league.table(session, league_id),
         "keys": [(k, league.fingerprint(k.public_key)) for k in league.keys(session, league_id)],
-        "pending": [(g, league.fingerprint(g.club_key)) for g in games if g.club_key not in trusted],
-        "counted": [g for g in games if g.club_key in trusted],
+        "pending": [(g, league.fingerprint(g.club_key)) for g in waiting],
+        "pending_count": league.pending(session, league_id) if organiser else 0,
         "error": error,
         "said": said,
     }

@@ -463,6 +463,14 @@ def pending(session: Session, league_id: int) -> int:
     return int(session.exec(q).one())
 
 
+def waiting(session: Session, league_id: int, limit: int) -> list[LeagueGame]:
+    """The first `limit` of the league's games from keys it does not trust (its page lists them for a yes)."""
+    q = select(LeagueGame).where(
+        LeagueGame.league_id == league_id, col(LeagueGame.club_key).not_in(trusted(session, league_id))
+    )
+    return list(session.exec(q.order_by(col(LeagueGame.id)).limit(limit)))
+
+
 def games(session: Session, league_id: int) -> list[LeagueGame]:
     return list(
         session.exec(select(LeagueGame).where(LeagueGame.league_id == league_id).order_by(col(LeagueGame.id)))

@@ -166,3 +166,16 @@ def test_a_file_of_too_many_tables_is_refused_saying_so(sqlite_client: TestClien
     page = upload(c, league_id, [signed(key, table=n) for n in range(1, 103)])
     assert "file holds 102 tables&#39; bundles: import at most 100 at a time" in page, page[-800:]
     assert c.get(f"/api/v1/leagues/{league_id}").json()["pending"] == 0
+
+
+def test_the_page_lists_the_first_games_waiting_and_counts_the_rest(sqlite_client: TestClient) -> None:
+    """A league keeps up to 5,000 games and its page listed every one waiting (4.6 MB, a quarter second of CPU
+    on every import's answer): it lists the first 50, the rest counted beside them."""
+    c = sqlite_client
+    made = c.post("/leagues", data=form(c, {"name": "Flanders league"}), follow_redirects=False)
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    key = Ed25519PrivateKey.generate()
+    page = upload(c, league_id, [signed(key, table=n) for n in range(1, 54)])
+    assert "Imported 53 games: 0 counted, 53 waiting" in page
+    shown = c.get(f"/leagues/{league_id}").text
+    assert shown.count('/yes">') == 50 and "3 more wait: say yes or no to these first." in shown
