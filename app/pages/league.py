@@ -29,7 +29,7 @@ from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_
 from app.pages.seats import remember_seat
 from app.pages.templates import templates
 from app.services import league, tournament_results, tournaments
-from rules.core.errors import NotFoundError
+from rules.core.errors import NotFoundError, RulesError
 
 router = Router(include_in_schema=False)
 
@@ -88,8 +88,12 @@ async def make_league(request: Request, session: SessionDep, settings: SettingsD
     if refused is not None:
         return _leagues(request, session, *refused)
     name = " ".join(str(form.get("name", "")).split())[:80] or "Club league"
-    with unit_of_work(session):
-        row, token = league.create(session, settings.secret_key, name)
+    try:
+        with unit_of_work(session):
+            row, token = league.create(session, settings.secret_key, name)
+    except RulesError as e:  # a name with a direction override or an invisible letter
+        session.rollback()
+        return _leagues(request, session, sentence(error_message(e)), 422)
     response = _back(row.pk)
     _keep_token(request, response, row.pk, token)
     return response

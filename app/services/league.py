@@ -173,6 +173,7 @@ def export_bundle(
 def create(session: Session, secret_key: str, name: str) -> tuple[League, str]:
     """A new league and its organiser's token (shown once: only its HMAC is kept)."""
     token = seating.new_token()
+    name = player_names.normalised(name, "name")  # as every name shown to all: no direction override, NFKC
     row = League(name=name, token_hash=seating.digest(secret_key, token))
     session.add(row)
     session.flush()
@@ -220,8 +221,9 @@ def keys(session: Session, league_id: int) -> list[LeagueKey]:
 
 
 def trust(session: Session, league_id: int, public_key: str, club: str) -> LeagueKey:
-    """The league trusts a club's key (again: its name as now given): its games count, those waiting too."""
-    public_key = public_key.lower()
+    """The league trusts a club's key (again: its name as now given, kept as an event keeps a club's name): its
+    games count, those waiting too."""
+    public_key, club = public_key.lower(), player_names.normalised(club, "club")
     kept = session.exec(
         select(LeagueKey).where(LeagueKey.league_id == league_id, LeagueKey.public_key == public_key)
     ).first()

@@ -248,3 +248,21 @@ def test_a_yes_never_trusts_a_new_key_under_a_trusted_clubs_name(client: TestCli
         f"{url}/results", headers=organiser, json={"bundle": signed(impostor, club="Arras", table=9)}
     )
     assert c.post(f"{url}/results/{other.json()['id']}/accept", headers=organiser).status_code == 200
+
+
+def test_a_leagues_and_a_trusted_clubs_names_are_kept_as_an_events(sqlite_client: TestClient) -> None:
+    """A league's name and a trusted key's club were kept as typed: a right-to-left override printed 'Stop
+    trusting Yp‮res' reversed on the page, a zero-width or full-width spelling was another club."""
+    c = sqlite_client
+    league_id, organiser = new_league(c)
+    keys = f"/api/v1/leagues/{league_id}/keys"
+    for club in ("Yp\u202eres", "Yp\u200bres", "\u3164"):
+        r = c.post(keys, headers=organiser, json={"public_key": "ab" * 32, "club": club})
+        assert r.status_code == 422 and r.json()["field"] == "club", r.text
+    assert (
+        c.post(keys, headers=organiser, json={"public_key": "ab" * 32, "club": "Ｙｐｒｅｓ"}).json()["club"]
+        == "Ypres"
+    )
+    made = c.post("/api/v1/leagues", json={"name": "Flanders\u202e league"})
+    assert made.status_code == 422 and made.json()["field"] == "name", made.text
+    assert c.post("/api/v1/leagues", json={"name": "Ｆｌａｎｄｅｒｓ"}).json()["league"]["name"] == "Flanders"

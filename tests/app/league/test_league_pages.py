@@ -179,3 +179,10 @@ def test_the_page_lists_the_first_games_waiting_and_counts_the_rest(sqlite_clien
     assert "Imported 53 games: 0 counted, 53 waiting" in page
     shown = c.get(f"/leagues/{league_id}").text
     assert shown.count('/yes">') == 50 and "3 more wait: say yes or no to these first." in shown
+
+
+def test_a_league_named_with_a_direction_override_is_refused_on_its_page(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    page = c.post("/leagues", data=form(c, {"name": "Flanders\u202e league"}), follow_redirects=False)
+    assert page.status_code == 422 and "direction-formatting" in page.text
+    assert c.get("/api/v1/leagues").json() == []
