@@ -344,12 +344,13 @@ async def set_result(
     return await _organiser_write(request, session, settings, event_id, act)
 
 
-@router.get("/events/{event_id:int}/tables/{table_id:int}/referee", response_class=HTMLResponse)
-def referee_table(
+@router.post("/events/{event_id:int}/tables/{table_id:int}/referee", response_class=HTMLResponse)
+async def referee_table(
     event_id: int, table_id: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
     """The organiser referees a table's game: this device gets a referee seat of it (a new device, listed
-    in the game's devices) and goes to its referee board."""
+    in the game's devices) and goes to its referee board. A POST with the page's form token: as a GET, every
+    visit of a link (a cross-site one the organiser opened, a prefetch) minted a device for the game."""
     _organiser_only(request, session, settings, event_id)
     table = tournament_results.get_table(session, event_id, table_id)
     if table.game_id is None:

@@ -93,9 +93,16 @@ def game_record(session: Session, game_id: int) -> dict[str, Any]:
 
 
 def export_bundle(
-    session: Session, key: Ed25519PrivateKey, club: str, tournament_id: int, table_id: int
+    session: Session,
+    key: Ed25519PrivateKey,
+    club: str,
+    tournament_id: int,
+    table_id: int,
+    read: dict[str, tuple[dict[str, Any], str]] | None = None,
 ) -> ResultBundle:
-    """A settled table's result, signed with this club's key, as a league checks it at import."""
+    """A settled table's result, signed with this club's key, as a league checks it at import. `read` keeps each
+    scenario's document and hash across the tables of one export (the event's every table in one file: a
+    deep copy of the scenario per table was over half of its CPU, 0.68 s for 64 tables)."""
     row = tournaments.get(session, tournament_id)
     club = (
         player_names.normalised(club, "club") if club.strip() else ""
@@ -107,7 +114,11 @@ def export_bundle(
     rnd = session.get(TournamentRound, table.round_id)
     if game is None or rnd is None:
         raise NotFoundError("game", str(table.game_id))
-    doc = scenarios.get_document(session, game.scenario) if game.scenario else {}
+    read = {} if read is None else read
+    if game.scenario and game.scenario not in read:
+        document = scenarios.get_document(session, game.scenario)
+        read[game.scenario] = document, sha256(document)
+    doc, scenario_hash = read[game.scenario] if game.scenario else ({}, sha256({}))
     people = tournament_results.table_players(session, [table])
     a, b = people[table.a_player_id], people[table.b_player_id]
     forces = {
@@ -133,7 +144,7 @@ def export_bundle(
         "ruleset_hash": ruleset_hash(game.ruleset),
         "period": game.period or "",
         "scenario": game.scenario or "",
-        "scenario_hash": sha256(doc),
+        "scenario_hash": scenario_hash,
         "forces_hash": sha256(forces),
         "players": {"attacker": [a.name, a.club], "defender": [b.name, b.club]},
         "result": {
@@ -162,6 +173,7 @@ def export_bundle(
 def create(session: Session, secret_key: str, name: str) -> tuple[League, str]:
     """A new league and its organiser's token (shown once: only its HMAC is kept)."""
     token = seating.new_token()
+    name = player_names.normalised(name, "name")  # as every name shown to all: no direction override, NFKC
     row = League(name=name, token_hash=seating.digest(secret_key, token))
     session.add(row)
     session.flush()
@@ -209,8 +221,9 @@ def keys(session: Session, league_id: int) -> list[LeagueKey]:
 
 
 def trust(session: Session, league_id: int, public_key: str, club: str) -> LeagueKey:
-    """The league trusts a club's key (again: its name as now given): its games count, those waiting too."""
-    public_key = public_key.lower()
+    """The league trusts a club's key (again: its name as now given, kept as an event keeps a club's name): its
+    games count, those waiting too."""
+    public_key, club = public_key.lower(), player_names.normalised(club, "club")
     kept = session.exec(
         select(LeagueKey).where(LeagueKey.league_id == league_id, LeagueKey.public_key == public_key)
     ).first()
@@ -245,9 +258,19 @@ def game_of(session: Session, league_id: int, game_id: int) -> LeagueGame:
 
 
 def accept(session: Session, league_id: int, game_id: int) -> LeagueKey:
-    """The organiser's yes to a waiting game: its club's key trusted (named as the bundle names the club)."""
+    """The organiser's yes to a waiting game: its club's key trusted (named as the bundle names the club), not
+    when another key is trusted under that club's name (or a look-alike of it): a club's new key is added by
+    hand, its fingerprint compared."""
     row = game_of(session, league_id, game_id)
-    return trust(session, league_id, row.club_key, row.club or f"club {fingerprint(row.club_key)[:9]}")
+    name = row.club or f"club {fingerprint(row.club_key)[:9]}"
+    if any(
+        k.public_key != row.club_key and player_names.skeleton(k.club) == player_names.skeleton(name)
+        for k in keys(session, league_id)
+    ):  # a game from an unknown key under a trusted club's name: one tap would trust an impostor as that club
+        raise Conflict(
+            f"{name[:30]} is trusted already with another key: this key is not theirs (add a new key by hand)"
+        )
+    return trust(session, league_id, row.club_key, name)
 
 
 def refuse(session: Session, league_id: int, game_id: int) -> None:
@@ -263,10 +286,13 @@ def trusted(session: Session, league_id: int) -> set[str]:
 
 
 # -- import -------------------------------------------------------------------------------------------------
-def verify_bundle(session: Session, bundle: ResultBundle) -> None:
+def verify_bundle(
+    session: Session, bundle: ResultBundle, hashes: dict[str, str | None] | None = None
+) -> None:
     """A typed bundle whose signature and every hash this server can check hold; else a refusal of one
-    sentence naming what does not."""
-    if not signing.verifies(bundle.public_key, bundle.signature, canonical(bundle.signed_body())):
+    sentence naming what does not. `hashes` keeps each scenario's hash (None: not this server's) across the
+    bundles of one import."""
+    if not signing.verifies(bundle.public_key, bundle.signature, _encoded(bundle.signed_body(), "bundle")):
         raise RulesError("bundle.signature", "the bundle was changed after its club signed it: refused")
     try:
         ours = ruleset_hash(bundle.ruleset)
@@ -278,12 +304,15 @@ def verify_bundle(session: Session, bundle: ResultBundle) -> None:
         raise RulesError(
             "bundle.ruleset_hash", "the game was played by another version of the rules: refused"
         )
-    if bundle.scenario:
+    hashes = {} if hashes is None else hashes
+    if bundle.scenario and bundle.scenario not in hashes:
         try:
-            doc = scenarios.get_document(session, bundle.scenario)
+            hashes[bundle.scenario] = sha256(scenarios.get_document(session, bundle.scenario))
         except NotFoundError:
-            doc = None  # another club's own scenario: its hash is as signed
-        if doc is not None and bundle.scenario_hash != sha256(doc):
+            hashes[bundle.scenario] = None  # another club's own scenario: its hash is as signed
+    if bundle.scenario:
+        ours_hash = hashes[bundle.scenario]
+        if ours_hash is not None and bundle.scenario_hash != ours_hash:
             raise RulesError("bundle.scenario_hash", "the scenario differs from this server's copy: refused")
     _check_record(bundle)
 
@@ -292,7 +321,7 @@ def _check_record(bundle: ResultBundle) -> None:
     """The game's record is the one the club signed the hash of; a result the table confirmed is the one the
     game's record ends with."""
     record = bundle.record
-    if bundle.log_hash != sha256(record):
+    if bundle.log_hash != hashlib.sha256(_encoded(record, "bundle.record")).hexdigest():
         raise RulesError(
             "bundle.record", "the game's record is not the one whose log hash the club signed: refused"
         )
@@ -310,6 +339,18 @@ def _check_record(bundle: ResultBundle) -> None:
         result[k] for k in ("winner", "points", "losses")
     ]:
         raise RulesError("bundle.result", "the result is not the one the game's record ends with: refused")
+
+
+def _encoded(value: Any, field: str) -> bytes:
+    """`value`'s canonical JSON, or a refusal naming `field` when a text in it is a lone surrogate (JSON escapes
+    one, no encoding writes it: a file uploaded on the league's page reaches here past the door's check of a
+    JSON body, and its record's hash was a 500)."""
+    try:
+        return canonical(value)
+    except UnicodeEncodeError:
+        raise RulesError(
+            field, f"{field} holds a lone surrogate (U+D800..U+DFFF), a text no encoding stores: refused"
+        ) from None
 
 
 def identity(bundle: ResultBundle) -> str:
@@ -331,10 +372,12 @@ def lock_league(session: Session, league_id: int) -> None:
     session.execute(update(League).where(col(League.id) == league_id).values(id=League.id))
 
 
-def import_bundle(session: Session, league_id: int, bundle: ResultBundle) -> LeagueGame:
+def import_bundle(
+    session: Session, league_id: int, bundle: ResultBundle, hashes: dict[str, str | None] | None = None
+) -> LeagueGame:
     """A verified bundle kept for the league: counted once its key is trusted. The same bundle again gives the
-    row kept; another bundle of a game already kept is refused."""
-    verify_bundle(session, bundle)
+    row kept; another bundle of a game already kept is refused. `hashes`: as verify_bundle's."""
+    verify_bundle(session, bundle, hashes)
     _names_as_kept(bundle)
     body = bundle.signed_body()
     del body["club"]  # the club's name as exported is not the game's: the same game under another name is one
@@ -394,6 +437,14 @@ def _names_as_kept(bundle: ResultBundle) -> None:
     for field, text in named:
         if text and player_names.normalised(text, field) != text:
             raise RulesError(field, f"{field} is not spelt as its event keeps it (NFKC): export it again")
+    (a_name, a_club), (b_name, b_club) = bundle.players.attacker, bundle.players.defender
+    if [player_names.skeleton(t) for t in (a_name, a_club)] == [
+        player_names.skeleton(t) for t in (b_name, b_club)
+    ]:
+        # An event registers no look-alike (app.services.player_names): one player counted twice, won and lost.
+        raise RulesError(
+            "bundle.players.defender", "the defender is the attacker (the same name and club): refused"
+        )
 
 
 def kept_already(session: Session, league_id: int, bundles: list[ResultBundle]) -> int:
@@ -419,6 +470,14 @@ def pending(session: Session, league_id: int) -> int:
         )
     )
     return int(session.exec(q).one())
+
+
+def waiting(session: Session, league_id: int, limit: int) -> list[LeagueGame]:
+    """The first `limit` of the league's games from keys it does not trust (its page lists them for a yes)."""
+    q = select(LeagueGame).where(
+        LeagueGame.league_id == league_id, col(LeagueGame.club_key).not_in(trusted(session, league_id))
+    )
+    return list(session.exec(q.order_by(col(LeagueGame.id)).limit(limit)))
 
 
 def games(session: Session, league_id: int) -> list[LeagueGame]:

@@ -128,7 +128,7 @@ def test_an_event_round_by_taps(new_page: Any) -> None:
     expect(table.locator("[data-round-ends]")).to_have_text(re.compile(r"^(10:00|9:[0-5]\d)$"))
 
     # The organiser referees that table's game to its end.
-    tables.locator("tbody tr").first.get_by_role("link", name="Referee").click()
+    tables.locator("tbody tr").first.get_by_role("button", name="Referee").click()
     # A link's click waits for the next page's first bytes only; its buttons act once its scripts have run.
     organiser.wait_for_load_state()
     expect(organiser.locator("[data-round-line] [data-round-ends]")).to_have_count(
@@ -284,7 +284,7 @@ def _round(desk: Desk, number: int, tablets: tuple[Any, Any], event_url: str, di
         expect(tablet.get_by_role("heading", name=re.compile("^Table 1:"))).to_be_visible()
     sheet.close()
     # The organiser starts and ends table 1's game (a player may neither, issue 63's review).
-    desk.tap(_row(desk, 1).get_by_role("link", name="Referee"))
+    desk.tap(_row(desk, 1).get_by_role("button", name="Referee"))
     page.wait_for_load_state()
     desk.button("Start the game")
     expect(page.locator("#turn .badge").first).to_have_text("Playing")

@@ -282,3 +282,33 @@ def test_two_devices_joining_with_one_card_at_once_only_one_is_seated(client: Te
 
     with ThreadPoolExecutor(2) as pool:
         assert sorted(pool.map(join, range(2))) == [200, 409]
+
+
+def test_refereeing_a_table_is_a_post_a_visited_link_mints_no_device(sqlite_client: TestClient) -> None:
+    """The organiser's 'Referee' of a table was a GET that gave the browser a new referee device of the game:
+    every visit of the link (a cross-site one the organiser opened, a prefetch) added a device for good."""
+    from sqlmodel import Session
+
+    from app.services import seating
+
+    c = sqlite_client
+    event_id, organiser, seats = committed_table(c)
+    table_id, game_id = seats["table_id"], seats["game_id"]
+    url = f"/events/{event_id}/tables/{table_id}/referee"
+
+    def devices() -> int:
+        with Session(c.app.state.engine) as s:  # type: ignore[attr-defined]
+            return len(seating.devices(s, seating.GAME, game_id))
+
+    as_organiser(c, organiser)
+    before = devices()
+    assert c.get(url, follow_redirects=False).status_code == 405 and devices() == before
+    assert c.post(url, follow_redirects=False).status_code == 403 and devices() == before  # no form token
+    done = c.post(url, data=csrf.form(c), follow_redirects=False)
+    assert done.status_code == 303 and done.headers["location"] == f"/games/{game_id}/referee"
+    assert devices() == before + 1
+    assert c.get(f"/api/v1/games/{game_id}/me").json()["role"] == "referee"
+    c.cookies.delete("firestep_organiser")
+    assert (
+        c.post(url, data=csrf.form(c), follow_redirects=False).status_code == 403 and devices() == before + 1
+    )

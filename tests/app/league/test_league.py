@@ -133,7 +133,9 @@ def test_a_league_counts_the_keys_it_trusts_and_one_game_once(client: TestClient
     clash = c.post(f"{url}/results", headers=organiser, json={"bundle": changed})
     assert clash.status_code == 409 and "already has Club night's round 1 table 1" in clash.json()["detail"]
     # A made-up win signed by a key made a second before waits for the organiser: not counted.
-    made_up = signed(stranger, players={"attacker": ["Eve", "Nowhere"], "defender": ["Bob", "Arras"]})
+    made_up = signed(
+        stranger, club="Nowhere", players={"attacker": ["Eve", "Nowhere"], "defender": ["Bob", "Arras"]}
+    )
     waiting = c.post(f"{url}/results", headers=organiser, json={"bundle": made_up}).json()
     assert waiting["status"] == "pending"
     table = c.get(url).json()
@@ -146,7 +148,7 @@ def test_a_league_counts_the_keys_it_trusts_and_one_game_once(client: TestClient
     assert c.delete(f"{url}/results/{waiting['id']}", headers=organiser).status_code == 204
     waiting = c.post(f"{url}/results", headers=organiser, json={"bundle": made_up}).json()
     yes = c.post(f"{url}/results/{waiting['id']}/accept", headers=organiser)
-    assert yes.status_code == 200 and yes.json()["club"] == "Ypres"
+    assert yes.status_code == 200 and yes.json()["club"] == "Nowhere"
     assert c.get(url).json()["pending"] == 0 and len(c.get(url).json()["lines"]) == 3
     counted = c.delete(f"{url}/results/{waiting['id']}", headers=organiser)
     assert counted.status_code == 409 and "remove the key" in counted.json()["detail"]
@@ -200,3 +202,67 @@ def test_a_name_that_would_print_as_anothers_is_refused_naming_the_field(sqlite_
             json={"bundle": signed(key, players=players)},
         )
         assert r.status_code == 422 and r.json()["field"] == field, (name, club, r.text)
+
+
+def test_a_bundle_whose_player_plays_themselves_is_refused(sqlite_client: TestClient) -> None:
+    """A signed bundle with one [name, club] on both sides (or a look-alike of it) was counted: the one player
+    won and lost the same game, two games played. An event registers no look-alike, so no club exports one."""
+    c = sqlite_client
+    league_id, organiser = new_league(c)
+    key = Ed25519PrivateKey.generate()
+    for defender in (["Ann", "Ypres"], ["\u0410nn", "ypres"]):  # the same; a Cyrillic A and the club's case
+        bundle = signed(key, players={"attacker": ["Ann", "Ypres"], "defender": defender})
+        r = c.post(f"/api/v1/leagues/{league_id}/results", headers=organiser, json={"bundle": bundle})
+        assert r.status_code == 422 and r.json()["field"] == "bundle.players.defender", r.text
+    other_club = signed(key, players={"attacker": ["Ann", "Ypres"], "defender": ["Ann", "Arras"]})
+    assert (
+        c.post(
+            f"/api/v1/leagues/{league_id}/results", headers=organiser, json={"bundle": other_club}
+        ).status_code
+        == 201
+    )
+
+
+@pytest.mark.storage
+def test_a_yes_never_trusts_a_new_key_under_a_trusted_clubs_name(client: TestClient) -> None:
+    """A game signed by a key made a second before and exported as 'Ypres', whose key the league trusts, waited
+    with 'Yes, trust Ypres': one tap trusted the impostor's key as Ypres and counted its made-up results."""
+    c = client
+    league_id, organiser = new_league(c)
+    url = f"/api/v1/leagues/{league_id}"
+    ypres, impostor = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    trusted = c.post(
+        f"{url}/keys", headers=organiser, json={"public_key": signing.public_hex(ypres), "club": "Ypres"}
+    )
+    assert trusted.status_code == 201, trusted.text
+    for n, club in enumerate(("Ypres", "ypres", "Ypr\u0435s")):  # the name, its case, a Cyrillic e
+        waiting = c.post(
+            f"{url}/results", headers=organiser, json={"bundle": signed(impostor, club=club, table=n + 1)}
+        )
+        assert waiting.status_code == 201 and waiting.json()["status"] == "pending", waiting.text
+        yes = c.post(f"{url}/results/{waiting.json()['id']}/accept", headers=organiser)
+        assert yes.status_code == 409 and "trusted already with another key" in yes.json()["detail"], yes.text
+    assert [k["club"] for k in c.get(f"{url}/keys").json()] == ["Ypres"]
+    assert c.get(url).json()["lines"] == [] and c.get(url).json()["pending"] == 3
+    other = c.post(
+        f"{url}/results", headers=organiser, json={"bundle": signed(impostor, club="Arras", table=9)}
+    )
+    assert c.post(f"{url}/results/{other.json()['id']}/accept", headers=organiser).status_code == 200
+
+
+def test_a_leagues_and_a_trusted_clubs_names_are_kept_as_an_events(sqlite_client: TestClient) -> None:
+    """A league's name and a trusted key's club were kept as typed: a right-to-left override printed 'Stop
+    trusting Yp‮res' reversed on the page, a zero-width or full-width spelling was another club."""
+    c = sqlite_client
+    league_id, organiser = new_league(c)
+    keys = f"/api/v1/leagues/{league_id}/keys"
+    for club in ("Yp\u202eres", "Yp\u200bres", "\u3164"):
+        r = c.post(keys, headers=organiser, json={"public_key": "ab" * 32, "club": club})
+        assert r.status_code == 422 and r.json()["field"] == "club", r.text
+    assert (
+        c.post(keys, headers=organiser, json={"public_key": "ab" * 32, "club": "Ｙｐｒｅｓ"}).json()["club"]
+        == "Ypres"
+    )
+    made = c.post("/api/v1/leagues", json={"name": "Flanders\u202e league"})
+    assert made.status_code == 422 and made.json()["field"] == "name", made.text
+    assert c.post("/api/v1/leagues", json={"name": "Ｆｌａｎｄｅｒｓ"}).json()["league"]["name"] == "Flanders"

@@ -171,3 +171,52 @@ def test_a_bundle_imported_again_is_said_to_be_here_already(sqlite_client: TestC
         c, league_id, day[0]
     )
     assert len(c.get(f"/api/v1/leagues/{league_id}/results").json()) == 2
+
+
+def test_a_bundle_file_with_a_lone_surrogate_is_refused_naming_the_field(sqlite_client: TestClient) -> None:
+    """A file's JSON may escape a lone surrogate (\\ud800), which no encoding writes: the door refuses one in a
+    JSON body, but an uploaded file passed it, and hashing the game's record was a 500."""
+    c = sqlite_client
+    made = c.post("/leagues", data=form(c, {"name": "Flanders league"}), follow_redirects=False)
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    key = Ed25519PrivateKey.generate()
+    for record in ({"log": [], "ended": None, "x": 1}, {"log": [], "ended": None, "note": "x"}):
+        text = json.dumps(signed(key) | {"record": record}).replace('"x"', '"\\ud800"', 1)
+        files = {"bundle": ("result.json", text.encode(), "application/json")}
+        page = c.post(f"/leagues/{league_id}/import", data=form(c), files=files)
+        assert page.status_code == 422 and "bundle.record holds a lone surrogate" in page.text, page.text[
+            -600:
+        ]
+    assert c.get(f"/api/v1/leagues/{league_id}").json()["pending"] == 0
+
+
+def test_a_file_of_too_many_tables_is_refused_saying_so(sqlite_client: TestClient) -> None:
+    """An event's every-table file of more than 100 tables (a 34-table day of three rounds) was refused as
+    'that file is not a result bundle', which it is."""
+    c = sqlite_client
+    made = c.post("/leagues", data=form(c, {"name": "Flanders league"}), follow_redirects=False)
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    key = Ed25519PrivateKey.generate()
+    page = upload(c, league_id, [signed(key, table=n) for n in range(1, 103)])
+    assert "file holds 102 tables&#39; bundles: import at most 100 at a time" in page, page[-800:]
+    assert c.get(f"/api/v1/leagues/{league_id}").json()["pending"] == 0
+
+
+def test_the_page_lists_the_first_games_waiting_and_counts_the_rest(sqlite_client: TestClient) -> None:
+    """A league keeps up to 5,000 games and its page listed every one waiting (4.6 MB, a quarter second of CPU
+    on every import's answer): it lists the first 50, the rest counted beside them."""
+    c = sqlite_client
+    made = c.post("/leagues", data=form(c, {"name": "Flanders league"}), follow_redirects=False)
+    league_id = int(made.headers["location"].rsplit("/", 1)[1])
+    key = Ed25519PrivateKey.generate()
+    page = upload(c, league_id, [signed(key, table=n) for n in range(1, 54)])
+    assert "Imported 53 games: 0 counted, 53 waiting" in page
+    shown = c.get(f"/leagues/{league_id}").text
+    assert shown.count('/yes">') == 50 and "3 more wait: say yes or no to these first." in shown
+
+
+def test_a_league_named_with_a_direction_override_is_refused_on_its_page(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    page = c.post("/leagues", data=form(c, {"name": "Flanders\u202e league"}), follow_redirects=False)
+    assert page.status_code == 422 and "direction-formatting" in page.text
+    assert c.get("/api/v1/leagues").json() == []
