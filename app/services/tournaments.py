@@ -110,6 +110,9 @@ def create(
         raise RulesError(
             "time_zone", f"no time zone is called {time_zone[:40]}: give one such as Europe/London"
         )
+    # Kept as the players' names are (NFKC, no direction override or zero-width character): it is printed on the
+    # cards and slips and signed into every bundle, whose league shows it.
+    name = player_names.normalised(name, "name")
     rs = get_ruleset(ruleset)  # refuses an unknown rule set naming it
     # Only a period some scenario of the rule set plays: every round is drafted from a scenario of the event's.
     scenario_list = scenarios.list_scenarios(session)

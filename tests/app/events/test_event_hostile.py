@@ -66,3 +66,20 @@ def test_bounded_writes_and_the_organiser_only(sqlite_client: TestClient) -> Non
     assert c.put(f"{url}/tables/{table}/result", headers=organiser, json=bad).status_code == 422
     assert c.post("/api/v1/events/rekey", json={"code": "99999999999999999999-a-00"}).status_code == 404
     assert c.get(f"/api/v1/events/{other_id}/board", headers=organiser).status_code == 403
+
+
+def test_an_events_name_is_kept_as_a_players_is(client: TestClient) -> None:
+    """The event's name is printed on its cards and slips and signed into every bundle the league shows: a
+    direction override or a zero-width character in it is refused naming it, a full-width spelling kept plain
+    (issue 63's hostile pass: all were kept as typed)."""
+    for name in ("Club\u202e night", "Club\u200b night"):
+        made = client.post(
+            "/api/v1/events",
+            json={"name": name, "ruleset": "flanders-fields", "period": "early", "rounds": 1},
+        )
+        assert made.status_code == 422 and made.json()["field"] == "name", made.text
+    made = client.post(
+        "/api/v1/events",
+        json={"name": "Ｃｌｕｂ night", "ruleset": "flanders-fields", "period": "early", "rounds": 1},
+    )
+    assert made.status_code == 201 and made.json()["event"]["name"] == "Club night", made.text
