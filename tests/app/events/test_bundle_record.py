@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastapi.testclient import TestClient
 
@@ -121,3 +122,36 @@ def test_the_bundles_page_names_a_winner_the_points_do_not(sqlite_client: TestCl
     line = page.split("Round 1, table 1:")[1].split("</div>")[0]
     defender = re.findall(r"<strong>([^<]+)</strong>", line)[1]
     assert line.strip().endswith(f"0–0, {defender} won"), line
+
+
+def test_every_settled_table_downloads_in_files_a_league_imports_whole(
+    sqlite_client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every settled table's bundles come in files of at most the league's import (100 tables; 2 here), one
+    button a file: one file of a 200-table day of three rounds was 3.5 s of CPU (issue 63 hostile pass, N2)."""
+    from app.pages import league as league_pages
+
+    monkeypatch.setattr(league_pages, "MAX_FILES", 2)
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=1)
+    register(c, event_id, organiser, n=6)
+    url = f"/api/v1/events/{event_id}"
+    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success
+    for seat in c.post(f"{url}/rounds/1/commit", headers=organiser).json()["seats"]:
+        paper = {"winner": "a", "a_points": 1, "b_points": 0}
+        assert (
+            c.put(f"{url}/tables/{seat['table_id']}/result", headers=organiser, json=paper).status_code == 200
+        )
+    c.cookies.set("firestep_organiser", organiser["Authorization"].split()[1])
+    page = c.get(f"/events/{event_id}/bundles").text
+    assert (
+        "Download settled tables 1–2 (one file)" in page and "Download settled tables 3–3 (one file)" in page
+    )
+    files = [
+        c.post(f"/events/{event_id}/bundles", data=form(c, {"club": "Ypres", "part": k})) for k in (1, 2)
+    ]
+    assert [len(f.json()) for f in files] == [2, 1]
+    assert files[1].headers["content-disposition"].endswith('every-table-part-2.json"')
+    assert [b["table"] for f in files for b in f.json()] == [1, 2, 3]
+    past = c.post(f"/events/{event_id}/bundles", data=form(c, {"club": "Ypres", "part": "3"}))
+    assert past.status_code == 422 and "choose a part from 1 to 2 of the tables" in past.text
