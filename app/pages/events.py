@@ -228,6 +228,9 @@ async def _organiser_write(
     return _back(event_id, anchor or "")
 
 
+FORCE_LIST_MAX = 200  # as app.data.models.TournamentPlayer keeps it
+
+
 @router.post("/events/{event_id:int}/players", response_class=HTMLResponse)
 async def add_players(
     event_id: int, request: Request, session: SessionDep, settings: SettingsDep
@@ -237,8 +240,14 @@ async def add_players(
         for line in str(form.get("players", "")).splitlines()[: tournaments.MAX_PLAYERS]:
             parts = [p.strip() for p in line.split(",")]
             if parts and parts[0]:
+                # Uncut: a name or club past its length is refused naming it (tournaments.register), not cut, so
+                # that two long names alike in their first 80 characters are not one player "registered already".
                 name, club, force = [*parts, "", ""][:3]
-                entries.append(tournaments.PlayerEntry(name[:80], club[:80], force[:200]))
+                if len(force) > FORCE_LIST_MAX:
+                    raise RulesError(
+                        "force_list", f"a force list is at most {FORCE_LIST_MAX} characters: name it shorter"
+                    )
+                entries.append(tournaments.PlayerEntry(name, club, force))
         tournaments.register(session, event_id, entries)
         return "#players"
 

@@ -186,3 +186,15 @@ def test_a_second_event_keeps_this_browser_the_organiser_of_the_first(sqlite_cli
     )
     assert signed.status_code == 303 and "Draft the pairing" in c.get(f"/events/{first}").text
     assert "Draft the pairing" not in c.get(f"/events/{second}").text
+
+
+def test_a_name_too_long_on_the_page_is_refused_not_cut(sqlite_client: TestClient) -> None:
+    """The page cut a name to 80 characters without a word, so two long names alike in their first 80 were one
+    player "registered already" (issue 63's newcomer pass): now it is refused, naming its length."""
+    c = sqlite_client
+    event_id, organiser = new_event(c, rounds=1)
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+    long = "A" * 81
+    page = c.post(f"/events/{event_id}/players", data=csrf.form(c, {"players": f"{long}, Ypres"}))
+    assert "at most 80 characters" in page.text and 'role="alert"' in page.text
+    assert c.get(f"/api/v1/events/{event_id}/standings").json() == []
