@@ -99,12 +99,22 @@ def make_event(port: int, tables: int) -> tuple[int, dict[str, str], list[dict[s
         call(port, "POST", f"/api/v1/events/{event_id}/players", {"players": players[i : i + PER_REQUEST]},
              organiser)  # fmt: skip
     call(port, "POST", f"/api/v1/events/{event_id}/rounds", {"scenario": "mons-1914"}, organiser)
-    committed = call(port, "POST", f"/api/v1/events/{event_id}/rounds/1/commit", None, organiser)
+    committed = commit_round(functools.partial(call, port), f"/api/v1/events/{event_id}", organiser)
     games = [
         game_of(port, seat["game_id"], seat["referee_token"], seat["join_codes"])
         for seat in committed["seats"]
     ]
     return event_id, organiser, games
+
+
+def commit_round(send: Callable[..., Any], event_url: str, organiser: dict[str, str]) -> Any:
+    """Round 1 committed: the same POST again while it answers that the round is still committing (202: each
+    request stops once it has spent its CPU budget, issue 63), the last answer's."""
+    for _ in range(1000):
+        answer = send("POST", f"{event_url}/rounds/1/commit", None, organiser)
+        if "seats" in answer:
+            return answer
+    raise RuntimeError(f"{event_url}: still committing after 1000 requests ({answer})")
 
 
 def game_of(port: int, game_id: int, referee_token: str, codes: dict[str, str]) -> dict[str, Any]:
@@ -346,7 +356,7 @@ def contended(
     writer.start()
     time.sleep(1.0)
     t0 = time.monotonic()
-    call(ask.server.port, "POST", f"{url_}/rounds/1/commit", None, organiser)
+    commit_round(functools.partial(call, ask.server.port), url_, organiser)
     t1 = time.monotonic()
     time.sleep(0.5)
     writer.stop.set()
@@ -395,7 +405,7 @@ def day(
                 ask(f"players registered ({PER_REQUEST})", "POST", f"{url_}/players",
                     {"players": players[i : i + PER_REQUEST]}, organiser)  # fmt: skip
             ask("round drafted", "POST", f"{url_}/rounds", {"scenario": sid}, organiser)
-            committed = ask("round committed", "POST", f"{url_}/rounds/1/commit", None, organiser)
+            committed = commit_round(functools.partial(ask, "round committed"), url_, organiser)
             for _ in range(boards):
                 ask("organiser's board (API)", "GET", f"{url_}/board", headers=organiser)
             ask("event page", "GET", f"/events/{event_id}", headers=page)
@@ -444,11 +454,12 @@ def report(title: str, tables: int, spent: dict[str, list[float]], wait: dict[st
     for kind, values in spent.items():
         flag = "" if max(values) <= LIMIT else "  OVER 1 s"
         print(f"  {kind:34} x{len(values):<3} worst {max(values) * 1000:7.0f} ms CPU{flag}")
-    commit, baseline = max(spent["round committed"]), min(spent["one game made alone (baseline)"])
-    board = max(spent["organiser's board (API)"])
+    commits, baseline = spent["round committed"], min(spent["one game made alone (baseline)"])
+    commit, board = sum(commits), max(spent["organiser's board (API)"])
     ratio = f"{commit / baseline:.1f}x" if baseline else "n/a (under a tick)"
-    print(f"  worst CPU of a commit {commit * 1000:.0f} ms ({commit / tables * 1000:.1f} ms a table; {ratio} "
-          f"one game made alone, {baseline * 1000:.0f} ms); of the board {board * 1000:.0f} ms")  # fmt: skip
+    print(f"  worst CPU of a commit's request {max(commits) * 1000:.0f} ms of {len(commits)} (the commit "
+          f"{commit * 1000:.0f} ms in all, {commit / tables * 1000:.1f} ms a table; {ratio} one game made alone, "
+          f"{baseline * 1000:.0f} ms); of the board {board * 1000:.0f} ms")  # fmt: skip
     print(f"  another table's write behind a commit of {tables} tables ({wait['commit_wall']:.0f} ms of wall "
           f"time): worst {wait['worst']:.0f} ms of {wait['writes']:.0f} writes (goal {WAIT_GOAL:.0f} ms), "
           f"{wait['idle_p50']:.0f} ms the median before it")  # fmt: skip
