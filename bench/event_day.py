@@ -32,6 +32,12 @@ load 2.2-2.6 (154-591 ms at load 6.8-8.9), commit 0.23-0.27 s, board 0.18-0.20 s
 tables, 801 devices): SQLite one worker p99 64-73 ms (bare 57-129 ms), 30-32 ms of CPU a marker; PostgreSQL 4
 workers p99 117-627 ms, ratio to bare 1.42-1.58 (load 1.1-2.6; the 2 cores run 4 workers, PostgreSQL and the
 801 streams' client); 41 tables: SQLite p99 34-594 ms (load 9.7-12), PostgreSQL 4 workers 54-115 ms.
+Since a commit request stops once it has spent its CPU budget (commit_cpu_seconds, 0.5 s; answering 202, the
+same POST again carries on: h63i, SQLite, load 1.2-2.4): 64 largest 2mm Earth tables in 3 requests, the worst
+520-530 ms of CPU (the commit 1.12 s in all; main the same minutes 990 ms in its one request), another game's
+write 142-199 ms (idle median 68-111 ms); 64 largest Flanders in 2 requests, the worst 530-540 ms (0.81-0.85 s
+in all), writes 104-135 ms (idle median 55 ms). A request's worst is its budget and its last step's and the
+request's own cost over it.
 
 Then a second event of as many tables is committed while another game (one made alone) is written, a marker
 placed and taken back by its referee every 20 ms: the worst wait of those writes during the commit is printed
