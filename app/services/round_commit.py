@@ -58,11 +58,12 @@ def progress(session: Session, tournament_id: int, number: int) -> tuple[int, in
     return sum(t.pk in made for t in tables), len(tables)
 
 
-def step_budget(session: Session) -> float | None:
+def step_budget(session: Session) -> float:
     """How long a step of a round's commit may hold the lock: on SQLite 30 ms (its one write lock is every
-    game's); on PostgreSQL None, every game in one step (another game's write takes its own rows' locks, never
-    the round's, and a step a table cost 13 ms of CPU each: 2.6 s for 200 tables, was 0.25 s)."""
-    return 0.03 if session.get_bind().dialect.name == "sqlite" else None
+    game's); on PostgreSQL 250 ms (another game's write takes its own rows' locks, never the round's, and a step
+    a table cost 13 ms of CPU each: 2.6 s for 200 tables, 0.25 s in one step), steps still, so that a request
+    stops near its CPU budget (commit_cpu_seconds) however large the round."""
+    return 0.03 if session.get_bind().dialect.name == "sqlite" else 0.25
 
 
 def paced(budget: float, spent: float, n: int) -> int:
