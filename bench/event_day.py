@@ -32,6 +32,14 @@ load 2.2-2.6 (154-591 ms at load 6.8-8.9), commit 0.23-0.27 s, board 0.18-0.20 s
 tables, 801 devices): SQLite one worker p99 64-73 ms (bare 57-129 ms), 30-32 ms of CPU a marker; PostgreSQL 4
 workers p99 117-627 ms, ratio to bare 1.42-1.58 (load 1.1-2.6; the 2 cores run 4 workers, PostgreSQL and the
 801 streams' client); 41 tables: SQLite p99 34-594 ms (load 9.7-12), PostgreSQL 4 workers 54-115 ms.
+Since a commit request stops once it has spent its CPU budget (commit_cpu_seconds, 0.5 s; answering 202, the
+same POST again carries on: h63i, SQLite, load 1.2-2.4): 64 largest 2mm Earth tables in 3 requests, the worst
+520-530 ms of CPU (the commit 1.12 s in all; main the same minutes 990 ms in its one request), another game's
+write 142-199 ms (idle median 68-111 ms); 64 largest Flanders in 2 requests, the worst 530-540 ms (0.81-0.85 s
+in all), writes 104-135 ms (idle median 55 ms). A request's worst is its budget and its last step's and the
+request's own cost over it. PostgreSQL 4 workers (its steps 250 ms since, were one), 64 largest 2mm Earth at load
+4.1-7.9: 2 requests, the worst 610 ms (0.70 s in all, 15.7 s of wall time; main the same minutes 370 ms in one
+request, 5.2 s of wall time), another game's write 368 ms (main 286 ms).
 
 Then a second event of as many tables is committed while another game (one made alone) is written, a marker
 placed and taken back by its referee every 20 ms: the worst wait of those writes during the commit is printed
@@ -99,12 +107,22 @@ def make_event(port: int, tables: int) -> tuple[int, dict[str, str], list[dict[s
         call(port, "POST", f"/api/v1/events/{event_id}/players", {"players": players[i : i + PER_REQUEST]},
              organiser)  # fmt: skip
     call(port, "POST", f"/api/v1/events/{event_id}/rounds", {"scenario": "mons-1914"}, organiser)
-    committed = call(port, "POST", f"/api/v1/events/{event_id}/rounds/1/commit", None, organiser)
+    committed = commit_round(functools.partial(call, port), f"/api/v1/events/{event_id}", organiser)
     games = [
         game_of(port, seat["game_id"], seat["referee_token"], seat["join_codes"])
         for seat in committed["seats"]
     ]
     return event_id, organiser, games
+
+
+def commit_round(send: Callable[..., Any], event_url: str, organiser: dict[str, str]) -> Any:
+    """Round 1 committed: the same POST again while it answers that the round is still committing (202: each
+    request stops once it has spent its CPU budget, issue 63), the last answer's."""
+    for _ in range(1000):
+        answer = send("POST", f"{event_url}/rounds/1/commit", None, organiser)
+        if "seats" in answer:
+            return answer
+    raise RuntimeError(f"{event_url}: still committing after 1000 requests ({answer})")
 
 
 def game_of(port: int, game_id: int, referee_token: str, codes: dict[str, str]) -> dict[str, Any]:
@@ -346,7 +364,7 @@ def contended(
     writer.start()
     time.sleep(1.0)
     t0 = time.monotonic()
-    call(ask.server.port, "POST", f"{url_}/rounds/1/commit", None, organiser)
+    commit_round(functools.partial(call, ask.server.port), url_, organiser)
     t1 = time.monotonic()
     time.sleep(0.5)
     writer.stop.set()
@@ -395,7 +413,7 @@ def day(
                 ask(f"players registered ({PER_REQUEST})", "POST", f"{url_}/players",
                     {"players": players[i : i + PER_REQUEST]}, organiser)  # fmt: skip
             ask("round drafted", "POST", f"{url_}/rounds", {"scenario": sid}, organiser)
-            committed = ask("round committed", "POST", f"{url_}/rounds/1/commit", None, organiser)
+            committed = commit_round(functools.partial(ask, "round committed"), url_, organiser)
             for _ in range(boards):
                 ask("organiser's board (API)", "GET", f"{url_}/board", headers=organiser)
             ask("event page", "GET", f"/events/{event_id}", headers=page)
@@ -444,11 +462,12 @@ def report(title: str, tables: int, spent: dict[str, list[float]], wait: dict[st
     for kind, values in spent.items():
         flag = "" if max(values) <= LIMIT else "  OVER 1 s"
         print(f"  {kind:34} x{len(values):<3} worst {max(values) * 1000:7.0f} ms CPU{flag}")
-    commit, baseline = max(spent["round committed"]), min(spent["one game made alone (baseline)"])
-    board = max(spent["organiser's board (API)"])
+    commits, baseline = spent["round committed"], min(spent["one game made alone (baseline)"])
+    commit, board = sum(commits), max(spent["organiser's board (API)"])
     ratio = f"{commit / baseline:.1f}x" if baseline else "n/a (under a tick)"
-    print(f"  worst CPU of a commit {commit * 1000:.0f} ms ({commit / tables * 1000:.1f} ms a table; {ratio} "
-          f"one game made alone, {baseline * 1000:.0f} ms); of the board {board * 1000:.0f} ms")  # fmt: skip
+    print(f"  worst CPU of a commit's request {max(commits) * 1000:.0f} ms of {len(commits)} (the commit "
+          f"{commit * 1000:.0f} ms in all, {commit / tables * 1000:.1f} ms a table; {ratio} one game made alone, "
+          f"{baseline * 1000:.0f} ms); of the board {board * 1000:.0f} ms")  # fmt: skip
     print(f"  another table's write behind a commit of {tables} tables ({wait['commit_wall']:.0f} ms of wall "
           f"time): worst {wait['worst']:.0f} ms of {wait['writes']:.0f} writes (goal {WAIT_GOAL:.0f} ms), "
           f"{wait['idle_p50']:.0f} ms the median before it")  # fmt: skip

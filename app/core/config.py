@@ -85,6 +85,10 @@ class Settings(BaseSettings):
     # GET /api/v1/scenarios/{id}/sheet.pdf, /playsheets/*.pdf), each render charged what it cost; a sheet
     # asked for again is served from the cache, free.
     sheet_render_limit: str = "30 per 1 minute"
+    # Seconds of CPU one request committing a round spends (its thread's) before it stops between two of the
+    # commit's steps and answers that the round is still committing; the same request again carries on. Half
+    # a second: 64 of the largest tables cost 1.1-1.2 s in all (issue 63: no request over 1 s of CPU).
+    commit_cpu_seconds: float = Field(default=0.5, ge=0, le=60)
 
     @model_validator(mode="after")
     def _fill_secret(self) -> Settings:

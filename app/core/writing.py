@@ -37,25 +37,42 @@ def game_write(session: Session, game_id: int) -> Iterator[Game]:
 
 
 def step_by_step(
-    session: Session, begin: Callable[[], object], step: Callable[[], bool], end: Callable[[], T]
-) -> T:
+    session: Session,
+    begin: Callable[[], object],
+    step: Callable[[], bool],
+    end: Callable[[], T],
+    cpu: float | None = None,
+) -> T | None:
     """A long write as short units of work, so that no other write waits long behind it (issue 63: a round's
     games, app.services.round_commit.RoundCommit): `begin()` in one, `step()` in one each until it answers
     False (nothing left), `end()` in one, whose answer is returned. An error stops there and commits nothing
     of its own unit; the units before it stay committed, so the steps are written to be resumed (a retry
-    begins again and steps through what is left) and to show nothing until `end`."""
+    begins again and steps through what is left) and to show nothing until `end`. With `cpu` seconds, the
+    request stops between units once its thread has spent them (after at least one step that did something)
+    and answers None: the caller says the work goes on, and its next call resumes it (no request costs much
+    more CPU than `cpu`, whatever the work's size)."""
+    spent_from = time.thread_time()
     with unit_of_work(session):
         begin()
     # SQLite's waiting writers poll for its lock (its busy handler sleeps 1 to 100 ms between tries): the next
     # step would take it again before any of them looked. Each step is followed by as long a pause (up to
     # 100 ms), so another game's write waits about one step; PostgreSQL's writers queue on their own rows.
     give_way = session.get_bind().dialect.name == "sqlite"
-    more = True
+    more, moved = True, False
+
+    def spent() -> bool:  # the request's CPU spent, once it has moved the work on
+        return moved and cpu is not None and time.thread_time() - spent_from >= cpu
+
     while more:
+        if spent():
+            return None
         started = time.perf_counter()
         with unit_of_work(session):
             more = step()
+        moved = moved or more
         if more and give_way:
             time.sleep(min(time.perf_counter() - started, 0.1))
+    if spent():
+        return None
     with unit_of_work(session):
         return end()

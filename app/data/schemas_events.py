@@ -188,6 +188,15 @@ class Committed(RoundOut):
     seats: list[TableSeats]
 
 
+class Committing(BaseModel):
+    """A round's commit stopped on its request's CPU budget (issue 63): the games made so far are kept, hidden;
+    the same POST again carries on from there."""
+
+    status: Literal["committing"] = "committing"
+    made: int = Field(ge=0, description="The round's tables whose game is made so far.")
+    tables: int = Field(ge=1, description="The round's tables.")
+
+
 class TableLive(TableOut):
     """A table as the organiser's view shows it: its game's turn, step and status, its score so far."""
 

@@ -176,7 +176,12 @@ def _round_view(session: Session, rnd: Any, review: bool = False) -> dict[str, A
 
 @router.get("/events/{event_id:int}", response_class=HTMLResponse)
 def event_page(
-    event_id: int, request: Request, session: SessionDep, settings: SettingsDep, error: str | None = None
+    event_id: int,
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    error: str | None = None,
+    committing: tuple[int, int] | None = None,
 ) -> Response:
     try:
         row = tournaments.get(session, event_id)
@@ -208,6 +213,7 @@ def event_page(
         "scenarios": [s for s in scenarios.list_scenarios(session) if s.get("ruleset") == row.ruleset],
         "status_words": STATUS_WORDS,
         "error": error,
+        "commit_progress": committing,  # a commit stopped on its request's CPU budget: (made, tables), carried on
     }
     response = templates.TemplateResponse(request, "event.html", context)
     response.headers["Cache-Control"] = "no-store"  # the organiser's page shows the organiser's token
@@ -221,11 +227,11 @@ async def _organiser_write(
     try:
         _organiser_only(request, session, settings, event_id)
         with unit_of_work(session):  # off the event loop: a round's commit is many steps (RoundCommit)
-            anchor = await run_in_threadpool(act, form)
+            done = await run_in_threadpool(act, form)
     except USER_ERRORS as e:
         session.rollback()
         return event_page(event_id, request, session, settings, error=error_message(e))
-    return _back(event_id, anchor or "")
+    return done if isinstance(done, Response) else _back(event_id, done or "")
 
 
 FORCE_LIST_MAX = 200  # as app.data.models.TournamentPlayer keeps it
@@ -305,12 +311,17 @@ async def swap_drafted(
 async def commit_drafted(
     event_id: int, number: int, request: Request, session: SessionDep, settings: SettingsDep
 ) -> Response:
-    def act(form: Any) -> str:  # short units of work of its own within _organiser_write's (RoundCommit)
+    def act(form: Any) -> str | Response:  # short units of work of its own within _organiser_write's
         job = round_commit.RoundCommit(
             settings.secret_key, event_id, number, round_commit.step_budget(session)
         )
-        step_by_step(session, lambda: job.begin(session), lambda: job.make_some(session),
-                     lambda: job.finish(session))  # fmt: skip
+        done = step_by_step(session, lambda: job.begin(session), lambda: job.make_some(session),
+                            lambda: job.finish(session), settings.commit_cpu_seconds)  # fmt: skip
+        if done is None:  # stopped on the request's CPU budget: the page says how far and carries on (htmx)
+            made = round_commit.progress(session, event_id, number)
+            return event_page(event_id, request, session, settings, committing=made)
+        if request.headers.get("HX-Request"):  # a carrying-on of the page's: the whole page, the round played
+            return Response(headers={"HX-Redirect": f"/events/{event_id}#tables"})
         return "#tables"
 
     return await _organiser_write(request, session, settings, event_id, act)

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Annotated, Any, cast
 
 from fastapi import Body, Cookie, Depends, Request
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, select
 
@@ -26,6 +26,7 @@ from app.data.schemas_events import (
     BoardOut,
     ClubEventOut,
     Committed,
+    Committing,
     DisputeIn,
     DraftIn,
     EventCreate,
@@ -269,11 +270,18 @@ def swap_drafted(
     "/events/{event_id:int}/rounds/{number:int}/commit",
     response_model=Committed,
     summary="Commit the drafted round (organiser): a game per table from the round's scenario, the timer started",
-    responses=errors.responses(401, 403, 404, 409, 422),
+    responses={
+        202: {
+            "model": Committing,
+            "description": "Still committing: this request spent its CPU budget (commit_cpu_seconds); the games "
+            "made so far are kept, hidden, and the same POST again carries on",
+        },
+        **errors.responses(401, 403, 404, 409, 422),
+    },
 )
 def commit_drafted(
     event_id: EventId, number: RoundNo, token: Token, session: SessionDep, settings: SettingsDep
-) -> Committed:
+) -> Committed | Response:
     _organiser(session, settings, event_id, token)
     job = round_commit.RoundCommit(settings.secret_key, event_id, number, round_commit.step_budget(session))
 
@@ -288,8 +296,13 @@ def commit_drafted(
             for m in job.finish(session)
         ]
 
-    # Short units of work, no other table's write waiting long behind the round's (RoundCommit)
-    seats = step_by_step(session, lambda: job.begin(session), lambda: job.make_some(session), seats_of)
+    # Short units of work, no other table's write waiting long behind the round's (RoundCommit), and no more
+    # CPU a request than its budget: a large round is committed over a few requests
+    seats = step_by_step(session, lambda: job.begin(session), lambda: job.make_some(session), seats_of,
+                         settings.commit_cpu_seconds)  # fmt: skip
+    if seats is None:
+        made, tables = round_commit.progress(session, event_id, number)
+        return JSONResponse(Committing(made=made, tables=tables).model_dump(), status_code=202)
     out = round_out(session, tournaments.get_round(session, event_id, number))
     return Committed(**out.model_dump(), seats=seats)
 

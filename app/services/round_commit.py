@@ -51,11 +51,19 @@ def games_made(session: Session, tournament_id: int, number: int) -> dict[int, i
     return out
 
 
-def step_budget(session: Session) -> float | None:
+def progress(session: Session, tournament_id: int, number: int) -> tuple[int, int]:
+    """A committing round's tables with their game made so far, and its tables."""
+    tables = tables_of(session, get_round(session, tournament_id, number).pk)
+    made = games_made(session, tournament_id, number)
+    return sum(t.pk in made for t in tables), len(tables)
+
+
+def step_budget(session: Session) -> float:
     """How long a step of a round's commit may hold the lock: on SQLite 30 ms (its one write lock is every
-    game's); on PostgreSQL None, every game in one step (another game's write takes its own rows' locks, never
-    the round's, and a step a table cost 13 ms of CPU each: 2.6 s for 200 tables, was 0.25 s)."""
-    return 0.03 if session.get_bind().dialect.name == "sqlite" else None
+    game's); on PostgreSQL 250 ms (another game's write takes its own rows' locks, never the round's, and a step
+    a table cost 13 ms of CPU each: 2.6 s for 200 tables, 0.25 s in one step), steps still, so that a request
+    stops near its CPU budget (commit_cpu_seconds) however large the round."""
+    return 0.03 if session.get_bind().dialect.name == "sqlite" else 0.25
 
 
 def paced(budget: float, spent: float, n: int) -> int:
@@ -128,7 +136,9 @@ class RoundCommit:
         waiting = [t for t in self._titles if t not in made]
         source = next(iter(made.values()), None)  # a game made before: its units copied, not written anew
         if self.budget is not None and self._left != 0 and (source is not None or waiting):
-            return self._force_piece(session, waiting[0] if source is None else None, source)
+            if self._force_piece(session, waiting[0] if source is None else None, source):
+                return True
+            source = next(iter(games_made(session, self.tournament_id, self.number).values()))
         tables = waiting if self.budget is None else waiting[: self.size]
         if not tables:
             return self.budget is not None and self._show_some(session, list(made.values()))
@@ -161,7 +171,9 @@ class RoundCommit:
     def _force_piece(self, session: Session, table: int | None, source: int | None) -> bool:
         """A step of the first game's force (before any game is copied from it): the first table's game made
         without units if `table`, then as many of its force's units as the budget fits at the pace so far
-        (whatever a game's size, no step holds the lock for a whole force: issue 63)."""
+        (whatever a game's size, no step holds the lock for a whole force: issue 63). Answers False when it
+        found the force whole (a commit resumed by another request): the step goes on to the tables, so that
+        every request's first step moves the commit on."""
         assert self._new is not None and self._titles is not None and self.budget is not None
         if table is not None:
             games = game_setup.make_games(session, self.secret_key, self._new, [self._titles[table]],
@@ -169,10 +181,10 @@ class RoundCommit:
             self._made(session, [table], games)
             source = games[0][0].pk
         assert source is not None
-        started = time.perf_counter()
+        started, before = time.perf_counter(), self._left
         self._left = game_setup.write_force(session, self._new, source, self.units)
         self.units = max(FORCE_PIECE, paced(self.budget, time.perf_counter() - started, self.units))
-        return True
+        return table is not None or self._left != 0 or before is not None
 
     def _made(
         self, session: Session, tables: list[int], games: list[tuple[Game, seating.Credentials]]

@@ -94,7 +94,7 @@ for line in sys.stdin:
     os.dup2(log, 1)
     os.dup2(log, 2)
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-    os.environ.update(FIRESTEP_DATABASE_URL=order["url"], FIRESTEP_VAR_DIR=order["var"])
+    os.environ.update(FIRESTEP_DATABASE_URL=order["url"], FIRESTEP_VAR_DIR=order["var"], **order["env"])
     worker._pool = ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=worker._worker_started)
     worker._pool.submit(os.getpid)
     # A test's API requests (Playwright's request context) reuse a kept-alive connection and, unlike a browser,
@@ -135,11 +135,13 @@ class _Server:
     """uvicorn on a free port over the migrated database at `url`, forked by the maker when made; `ready` waits
     for it to answer, `stop` kills it."""
 
-    def __init__(self, maker: subprocess.Popen[str], url: str, var: Path) -> None:
+    def __init__(
+        self, maker: subprocess.Popen[str], url: str, var: Path, env: dict[str, str] | None = None
+    ) -> None:
         assert maker.stdin and maker.stdout
         port = _free_port()
         self.log = var / "server.log"
-        order = {"port": port, "url": url, "var": str(var), "log": str(self.log)}
+        order = {"port": port, "url": url, "var": str(var), "log": str(self.log), "env": env or {}}
         maker.stdin.write(json.dumps(order) + "\n")
         maker.stdin.flush()
         self.pid = int(maker.stdout.readline())
@@ -165,9 +167,12 @@ class _Server:
 
 
 @contextmanager
-def _serve(maker: subprocess.Popen[str], url: str, var: Path) -> Iterator[str]:
-    """uvicorn on a free port over the migrated database at `url`, until the block ends."""
-    server = _Server(maker, url, var)
+def _serve(
+    maker: subprocess.Popen[str], url: str, var: Path, env: dict[str, str] | None = None
+) -> Iterator[str]:
+    """uvicorn on a free port over the migrated database at `url` (its settings' `env` besides), until the
+    block ends."""
+    server = _Server(maker, url, var, env)
     try:
         yield server.ready()
     finally:

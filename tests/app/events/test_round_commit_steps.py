@@ -6,6 +6,8 @@ commit is bench/event_day.py's (no timing here)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session, col, func, select
@@ -14,6 +16,7 @@ from app.core.db import make_engine
 from app.core.writing import unit_of_work
 from app.data.models import Game
 from app.services import round_commit
+from tests import csrf
 from tests.app.events.test_event_day import bearer, new_event, register
 from tests.conftest import TEST_SECRET_KEY
 
@@ -92,3 +95,75 @@ def test_a_commit_interrupted_midway_shows_nothing_and_its_retry_makes_one_game_
     twice = client.post(f"/api/v1/events/{event_id}/rounds/1/commit", headers=organiser)
     assert twice.status_code == 409, twice.text
     assert game_count(migrated_url) == before + TABLES
+
+
+@pytest.mark.storage
+def test_a_commit_over_its_requests_cpu_budget_answers_committing_and_the_same_post_again_carries_on(
+    client: TestClient, migrated_url: str
+) -> None:
+    # A budget of none: each request makes one step of progress and answers 202 with how far it got; no table
+    # nor the board shows a game until the last request, which answers as a commit in one request does.
+    client.app.state.settings.commit_cpu_seconds = 0.0  # type: ignore[attr-defined]
+    event_id, organiser = new_event(client, rounds=2)
+    register(client, event_id, organiser, n=2 * TABLES)
+    drafted = client.post(f"/api/v1/events/{event_id}/rounds", headers=organiser, json={"scenario": SCENARIO})
+    assert drafted.status_code == 201, drafted.text
+    before = game_count(migrated_url)
+    progress = []
+    answer = client.post(f"/api/v1/events/{event_id}/rounds/1/commit", headers=organiser)
+    while answer.status_code == 202 and len(progress) < 200:
+        progress.append(answer.json())
+        rnd = client.get(f"/api/v1/events/{event_id}/rounds/1").json()
+        assert rnd["status"] == "committing" and [t["game_id"] for t in rnd["tables"]] == [None] * TABLES
+        board = client.get(f"/api/v1/events/{event_id}/board", headers=organiser).json()
+        assert board["round"] is None and board["tables"] == []
+        if answer.json()["made"] < TABLES:  # the lobby: none before every game is made (then a few a step)
+            assert len(client.get("/api/v1/games").json()) == before
+        answer = client.post(f"/api/v1/events/{event_id}/rounds/1/commit", headers=organiser)
+    assert answer.status_code == 200, answer.text
+    assert len(progress) >= 2, progress
+    assert {p["status"] for p in progress} == {"committing"} and {p["tables"] for p in progress} == {TABLES}
+    made = [p["made"] for p in progress]
+    assert made == sorted(made) and made[0] >= 1 and made[-1] == TABLES, made
+    seats = answer.json()["seats"]
+    assert answer.json()["status"] == "committed" and len({s["game_id"] for s in seats}) == TABLES
+    assert game_count(migrated_url) == before + TABLES  # each game made once over the requests
+    assert len(client.get("/api/v1/games").json()) == before + TABLES
+    for seat in seats:  # every request's games seat their sides and answer their referee
+        turn = client.get(f"/api/v1/games/{seat['game_id']}/turn", headers=bearer(seat["referee_token"]))
+        assert turn.status_code == 200, turn.text
+    again = client.post(f"/api/v1/events/{event_id}/rounds/1/commit", headers=organiser)
+    assert again.status_code == 409 and game_count(migrated_url) == before + TABLES, again.text
+
+
+def test_the_organisers_page_says_how_far_a_commit_got_and_carries_it_on_by_itself(
+    sqlite_client: TestClient,
+) -> None:
+    # The organiser's one tap stops on its budget: the page says how far, and its commit form sends itself
+    # again once shown (htmx, on load), each answer's section swapped in, until the round is played.
+    c = sqlite_client
+    c.app.state.settings.commit_cpu_seconds = 0.0  # type: ignore[attr-defined]
+    event_id, organiser = new_event(c, rounds=2)
+    register(c, event_id, organiser, n=2 * TABLES)
+    drafted = c.post(f"/api/v1/events/{event_id}/rounds", headers=organiser, json={"scenario": SCENARIO})
+    assert drafted.status_code == 201, drafted.text
+    c.cookies.set("firestep_organiser", organiser["Authorization"].removeprefix("Bearer "))
+    commit = f"/events/{event_id}/rounds/1/commit"
+    page = c.post(commit, data=csrf.form(c), follow_redirects=False)
+    assert page.status_code == 200, page.text
+    assert re.search(rf"Committing round 1: [1-{TABLES}] of {TABLES} tables made", page.text), page.text
+    assert page.text.count(commit) == 2 and 'hx-trigger="load"' in page.text  # the one form, carrying on
+    assert "Finish committing round 1" in page.text  # its button, if carrying on fails
+    for _ in range(200):
+        page = c.post(commit, data=csrf.form(c), headers={"HX-Request": "true"}, follow_redirects=False)
+        if "HX-Redirect" in page.headers:
+            break
+        assert page.status_code == 200 and 'hx-trigger="load"' in page.text, page.text
+    assert page.headers["HX-Redirect"] == f"/events/{event_id}#tables"
+    assert client_round(c, event_id) == "committed"
+    desk = c.get(f"/events/{event_id}").text
+    assert "Committing round" not in desk and 'hx-trigger="load"' not in desk
+
+
+def client_round(client: TestClient, event_id: int) -> str:
+    return str(client.get(f"/api/v1/events/{event_id}/rounds/1").json()["status"])
