@@ -599,6 +599,10 @@ def finish_game(session: Session, game: Game, viewer: Viewer, version: int) -> E
     so (app.services.turns.seat_ready; the first word is the event answered until the second): its fire plans
     become verifiable by everyone, and its result is the score as it stands (app.services.result)."""
     if not viewer.is_referee:
+        if game.status == "setup":  # its seats' words to start come first: a game never played has no result
+            raise turns.conflict(
+                game, "The game has not started: both sides say they are ready to start it first."
+            )
         _may_end(session, game, viewer)
         said = turns.seat_ready(session, game, viewer, "end", version)
         if not turns.both_ready(session, game, "end"):

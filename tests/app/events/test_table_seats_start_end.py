@@ -139,3 +139,58 @@ def test_the_seats_board_offers_its_word_and_says_whose_is_awaited(client: TestC
     assert "Ready to start" not in text and "Yes, ready to end" in text
     c.post(f"{game}/finish", headers=attacker, json={"version": turn(c, game, attacker)["version"]})
     assert "The attacker is ready to end the game." in c.get(board).text
+
+
+def started(c: TestClient, game: str, heads: dict[str, dict[str, str]]) -> int:
+    """The game started by both seats' words: the attacker's word's id."""
+    words = [
+        c.post(
+            f"{game}/turn/advance",
+            headers=heads[side],
+            json={"version": turn(c, game, heads[side])["version"]},
+        )
+        for side in ("attacker", "defender")
+    ]
+    assert turn(c, game, heads["attacker"])["status"] == "playing"
+    word: int = words[0].json()["events"][0]["id"]
+    return word
+
+
+def test_the_seats_end_no_game_before_it_starts_nor_take_back_the_word_that_started_it(
+    client: TestClient,
+) -> None:
+    """Both seats' words to end in set-up ended a game never played (its score a result, its plans shown), and a
+    word to start was taken back after the start (issue 63 hostile pass)."""
+    c = client
+    game, heads = seated(c)
+    for side in ("attacker", "defender"):
+        early = c.post(
+            f"{game}/finish", headers=heads[side], json={"version": turn(c, game, heads[side])["version"]}
+        )
+        assert early.status_code == 409 and "has not started" in early.json()["detail"], early.text
+    assert turn(c, game, heads["attacker"])["status"] == "setup"
+    word = started(c, game, heads)
+    back = c.post(f"{game}/events/{word}/undo", headers=heads["attacker"])
+    assert back.status_code == 409 and "has started" in back.json()["detail"], back.text
+
+
+def test_a_move_taken_back_after_a_word_to_end_lapses_it(client: TestClient) -> None:
+    """An undo changes the table as a move does: the other seat's word to end lapses, and the game ends on the
+    table both saw (issue 63 hostile pass: the attacker took a move back, then its word ended the game)."""
+    c = client
+    game, heads = seated(c)
+    started(c, game, heads)
+    a = heads["attacker"]
+    assert c.post(f"{game}/turn/advance", headers=a, json={"version": turn(c, game, a)["version"]}).is_success
+    units = c.get(f"{game}/units", headers=heads["organiser"]).json()
+    platoon = next(u for u in units if u["side"] == "attacker" and u["kind"] == "rifle-platoon")
+    order = {"unit_id": platoon["parent_id"], "dice": [6]}
+    assert c.post(f"{game}/resolve/order-roll", headers=a, json=order).is_success
+    move = c.post(f"{game}/units/{platoon['id']}/move", headers=a, json={"x": 5, "y": 20})
+    assert move.status_code == 200, move.text
+    d = heads["defender"]
+    assert c.post(f"{game}/finish", headers=d, json={"version": turn(c, game, d)["version"]}).is_success
+    assert c.post(f"{game}/events/{move.json()['event_id']}/undo", headers=a).status_code == 200
+    assert turn(c, game, a)["ready"] == []
+    alone = c.post(f"{game}/finish", headers=a, json={"version": turn(c, game, a)["version"]})
+    assert alone.status_code == 200 and alone.json()["status"] == "playing", alone.text
