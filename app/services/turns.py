@@ -313,13 +313,18 @@ def both_ready(session: Session, game: Game, purpose: str) -> bool:
     return ready_sides(session, game, purpose) == set(SIDES)
 
 
+def at_table(session: Session, game: Game, purpose: str) -> None:
+    """Refuse a player's word to `purpose` a game at no event's table: there the referee starts and ends it."""
+    if table_of_game(session, game.pk) is None:
+        raise Forbidden(f"Ask the referee: the referee may {purpose} the game, a player may not")
+
+
 def seat_ready(
     session: Session, game: Game, viewer: Viewer, purpose: str, expected_version: int
 ) -> list[Event]:
     """A seat's word that its side is ready to `purpose` the game, at an event's table only (its organiser, the
     referee, is away from it: elsewhere the referee starts and ends the game); said again, it is refused."""
-    if table_of_game(session, game.pk) is None:
-        raise Forbidden(f"Ask the referee: the referee may {purpose} the game, a player may not")
+    at_table(session, game, purpose)
     if viewer.role in ready_sides(session, game, purpose):
         other = next(s for s in SIDES if s != viewer.role)
         raise Conflict(

@@ -194,3 +194,25 @@ def test_a_move_taken_back_after_a_word_to_end_lapses_it(client: TestClient) -> 
     assert turn(c, game, a)["ready"] == []
     alone = c.post(f"{game}/finish", headers=a, json={"version": turn(c, game, a)["version"]})
     assert alone.status_code == 200 and alone.json()["status"] == "playing", alone.text
+
+
+def test_a_word_to_end_with_an_objective_contested_is_refused_naming_the_organiser(
+    client: TestClient,
+) -> None:
+    """The seats' referee is their event's organiser, away from the table: the refusal named 'the referee', whom
+    no one at the table is (issue 63 hostile pass)."""
+    c = client
+    game, heads = seated(c)
+    started(c, game, heads)
+    units = c.get(f"{game}/units", headers=heads["organiser"]).json()
+    for side, y, facing in (("attacker", 120.0, 90.0), ("defender", 123.5, 270.0)):  # both at Bridge 1
+        stand = next(u for u in units if u["side"] == side and u["base"] == "infantry-platoon" and u["x"])
+        at = {"x": 40.0, "y": y, "facing_deg": facing, "override": True}
+        assert c.post(f"{game}/units/{stand['id']}/move", headers=heads["organiser"], json=at).is_success
+    a = heads["attacker"]
+    word = c.post(f"{game}/finish", headers=a, json={"version": turn(c, game, a)["version"]})
+    assert (word.status_code, word.json()["detail"]) == (
+        409,
+        "Bridge 1 is contested: the organiser calls it before the game ends.",
+    )
+    assert turn(c, game, heads["defender"])["ready"] == []
