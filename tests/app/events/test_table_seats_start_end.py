@@ -119,9 +119,10 @@ def test_away_from_an_event_only_the_referee_starts_and_ends_the_game(client: Te
 
 def test_the_seats_board_offers_its_word_and_says_whose_is_awaited(client: TestClient) -> None:
     """The board's turn panel (every device's, swapped live) offers a seat 'Ready to start', then says it waits
-    for the other side; in play 'End the game…' offers 'Yes, ready to end' and says who asked."""
+    for the other side; in play 'End the game…' offers 'Yes, ready to end' and says who asked; ended, the
+    table's result to confirm (issue 63 newcomer pass: no way on from the board but Map, then its tool bar)."""
     c = client
-    seats: Any = committed_table(c)[2]
+    event_id, _, seats = committed_table(c)
     game_id = seats["game_id"]
     game = f"/api/v1/games/{game_id}"
     joined = TestClient(c.app).post("/api/v1/join", json={"code": seats["join_codes"]["attacker"]})
@@ -139,6 +140,11 @@ def test_the_seats_board_offers_its_word_and_says_whose_is_awaited(client: TestC
     assert "Ready to start" not in text and "Yes, ready to end" in text
     c.post(f"{game}/finish", headers=attacker, json={"version": turn(c, game, attacker)["version"]})
     assert "The attacker is ready to end the game." in c.get(board).text
+    # Ended, the board offers the table's result to confirm, one tap (it was Map, then the map's tool bar).
+    c.post(f"{game}/finish", headers=csrf.header(c), json={"version": turn(c, game, attacker)["version"]})
+    text = c.get(board).text
+    link = f'<a class="button primary" href="/events/{event_id}/tables/{seats["table_id"]}" data-event-table>'
+    assert f"{link}Table 1's result: confirm it</a>" in text
 
 
 def started(c: TestClient, game: str, heads: dict[str, dict[str, str]]) -> int:
