@@ -222,3 +222,24 @@ def test_a_word_to_end_with_an_objective_contested_is_refused_naming_the_organis
         "Bridge 1 is contested: the organiser calls it before the game ends.",
     )
     assert turn(c, game, heads["defender"])["ready"] == []
+
+
+def test_where_a_seat_lands_in_set_up_it_is_shown_where_its_game_starts(client: TestClient) -> None:
+    """A seat joins onto its fire plan; its game starts on the board, whose tab is named 'Referee': the page
+    links it (issue 63 newcomer pass: nothing there said where the game starts)."""
+    c = client
+    seats: Any = committed_table(c)[2]
+    game_id = seats["game_id"]
+    joined = c.post(
+        f"/games/{game_id}/join/attacker", data=csrf.form(c, {"code": seats["join_codes"]["attacker"]})
+    )
+    assert joined.status_code == 200 and joined.url.path == f"/games/{game_id}/fire-plan", joined.url
+    board = f'<a class="button primary" href="/games/{game_id}/referee#turn" data-ready-link>'
+    assert f"{board}Ready to start? Say so on the board</a>" in joined.text
+    game = f"/api/v1/games/{game_id}"
+    organiser = bearer(seats["referee_token"])
+    started = c.post(
+        f"{game}/turn/advance", headers=organiser, json={"version": turn(c, game, organiser)["version"]}
+    )
+    assert started.status_code == 200, started.text
+    assert "data-ready-link" not in c.get(f"/games/{game_id}/fire-plan").text  # started: no longer
