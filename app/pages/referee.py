@@ -28,7 +28,7 @@ from app.pages.seats import Seat, game_page
 from app.pages.templates import templates
 from app.services import clock as clock_service
 from app.services import events as events_service
-from app.services import markers, result, turns
+from app.services import markers, result, tournaments, turns
 from app.services import templates as table_templates
 from app.services.board import UnitRow, board_units, shared_units, unit_row
 from app.services.unit_names import display_names, full_names
@@ -218,6 +218,10 @@ def _game_now(
         "turn": result.turn_now(session, game) if with_turn else None,
         # A finished game's result, said first in its turn panel (issue 62).
         "result_line": result.game_result(session, game.pk)
+        if with_turn and game.status == "finished"
+        else None,
+        # At an event's table, its result for both seats to confirm, one tap from the board's "Game over".
+        "event_table": tournaments.table_link(session, game.pk)
         if with_turn and game.status == "finished"
         else None,
         "turn_badges": badges(

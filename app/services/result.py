@@ -135,12 +135,13 @@ def result_answer(game: Game, result: GameResult) -> GameResultOut:
     )
 
 
-def end_refusal(score: Score, by_referee: bool = True) -> str | None:
+def end_refusal(score: Score, by_referee: bool = True, caller: str = "the referee") -> str | None:
     """Why the game may not end now, in one sentence, or None: an objective contested with no call standing
     (a call that lapsed included) is called first, so that the result never settles it by the stands' chance
     (issue 64), whether the referee ends it or its last turn does (`by_referee` False: the last turn's end
     waits for the calls, acts.play). The board's "End the game" offers each call in one tap and its "Yes" only
-    once this says None (frontend/static/js/game-score.js reads the same `settled`)."""
+    once this says None (frontend/static/js/game-score.js reads the same `settled`). `caller`: who calls it
+    for the players ("the organiser" at an event's table, where no referee is)."""
     # A name cut and its own sentence ends ("St. Julien", "Hill 60!") left out: one sentence of at most 120.
     open_ = [_SENTENCE_END.sub("", o.name[:48]) for o in score.objectives if o.settled == "contested"]
     if not open_:
@@ -148,7 +149,7 @@ def end_refusal(score: Score, by_referee: bool = True) -> str | None:
     one = len(open_) == 1
     names = open_[0] if one else f"{open_[0]} and {len(open_) - 1} more"
     verb = "is" if one else "are"
-    call = f"call {'it' if one else 'each'}" if by_referee else f"the referee calls {'it' if one else 'each'}"
+    call = f"call {'it' if one else 'each'}" if by_referee else f"{caller} calls {'it' if one else 'each'}"
     return f"{names} {verb} contested: {call} before the game ends."
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, and_, col, func, or_, select
 
 from app.data.models import Event, Game, Unit
 from app.errors import Conflict, Forbidden
@@ -288,15 +288,15 @@ NEUTRAL = (READY, "undo")  # what may come between the two seats' words to end w
 def ready_sides(session: Session, game: Game, purpose: str) -> set[str]:
     """The sides whose seat has said it is ready to `purpose` ("start" or "end") the game and not taken the word
     back (undone): to start, a word said in set-up stands while either side sets up; to end, only a word with
-    nothing played since (a move, a roll, a step of either side lapses it)."""
+    nothing played since (a move, a roll, a step of either side, an undo of one, lapses it)."""
     since = 0
     if purpose == "end":
-        since = (
-            session.exec(
-                select(func.max(Event.id)).where(Event.game_id == game.pk, col(Event.kind).not_in(NEUTRAL))
-            ).one()
-            or 0
+        # An undo of anything but a word changes the table as a move does (a move taken back): it lapses a word.
+        words = select(Event.id).where(Event.game_id == game.pk, Event.kind == READY)
+        played = or_(
+            col(Event.kind).not_in(NEUTRAL), and_(Event.kind == "undo", col(Event.reverses_id).not_in(words))
         )
+        since = session.exec(select(func.max(Event.id)).where(Event.game_id == game.pk, played)).one() or 0
     rows = session.exec(
         select(Event).where(Event.game_id == game.pk, col(Event.kind).in_(NEUTRAL), col(Event.id) > since)
     ).all()
@@ -313,13 +313,18 @@ def both_ready(session: Session, game: Game, purpose: str) -> bool:
     return ready_sides(session, game, purpose) == set(SIDES)
 
 
+def at_table(session: Session, game: Game, purpose: str) -> None:
+    """Refuse a player's word to `purpose` a game at no event's table: there the referee starts and ends it."""
+    if table_of_game(session, game.pk) is None:
+        raise Forbidden(f"Ask the referee: the referee may {purpose} the game, a player may not")
+
+
 def seat_ready(
     session: Session, game: Game, viewer: Viewer, purpose: str, expected_version: int
 ) -> list[Event]:
     """A seat's word that its side is ready to `purpose` the game, at an event's table only (its organiser, the
     referee, is away from it: elsewhere the referee starts and ends the game); said again, it is refused."""
-    if table_of_game(session, game.pk) is None:
-        raise Forbidden(f"Ask the referee: the referee may {purpose} the game, a player may not")
+    at_table(session, game, purpose)
     if viewer.role in ready_sides(session, game, purpose):
         other = next(s for s in SIDES if s != viewer.role)
         raise Conflict(

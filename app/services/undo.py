@@ -76,6 +76,9 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
         raise RulesError("event_id", f"a {ev.kind} event cannot be undone", UNDOABLE)
     if event_id in reversed_ids(session, game.pk):
         raise Conflict("That is already undone: reload to see the game as it is", current=game_state(game))
+    if ev.kind == "side-ready" and game.status == "playing" and ev.payload.get("for") == "start":
+        # The game started on both words: taken back, it would not start again (the log would say otherwise).
+        raise Conflict("The game has started: a word to start it is not taken back", current=game_state(game))
     drawn = ev.kind == "roll" and ev.payload.get("resolver") in rules_of(game).book.roll_terms.secret_draws
     if drawn and not viewer.is_referee:
         # Taken back, a card read would return to the pack: draw, read, take back, and the cards that never

@@ -290,8 +290,8 @@ def _round(desk: Desk, number: int, tablets: tuple[Any, Any], event_url: str, di
     # referee, away at the desk: issue 63's newcomer pass found the organiser starting and ending every game).
     attacker, defender = tablets
     for tablet in tablets:
-        tablet.go_back()  # from the table's page back to the game's map, then its board
-        tablet.get_by_role("link", name="Referee", exact=True).click()
+        tablet.go_back()  # from the table's page back to the seat's fire plan, which shows where the game starts
+        tablet.get_by_role("link", name="Ready to start? Say so on the board").click()
         expect(tablet.locator("[data-live-stream][data-live-connected]")).to_have_count(1)
     attacker.get_by_role("button", name="Ready to start").click()
     expect(attacker.locator("#turn")).to_contain_text("Your side is ready to start")
@@ -306,8 +306,7 @@ def _round(desk: Desk, number: int, tablets: tuple[Any, Any], event_url: str, di
     defender.get_by_role("button", name="Yes, ready to end").click()
     for tablet in tablets:
         expect(tablet.locator("#turn .badge").first).to_have_text("Finished")
-        tablet.get_by_role("link", name="Map", exact=True).click()
-        tablet.locator("[data-event-table]").click()
+        tablet.get_by_role("link", name="Table 1's result: confirm it").click()  # on the board, one tap
     # The tablets have the game's result offered for both to confirm.
     attacker.get_by_role("button", name=re.compile("^Confirm the result as")).click()
     expect(attacker.get_by_text("You have confirmed it: waiting for the other player.")).to_be_visible()

@@ -119,9 +119,10 @@ def test_away_from_an_event_only_the_referee_starts_and_ends_the_game(client: Te
 
 def test_the_seats_board_offers_its_word_and_says_whose_is_awaited(client: TestClient) -> None:
     """The board's turn panel (every device's, swapped live) offers a seat 'Ready to start', then says it waits
-    for the other side; in play 'End the game…' offers 'Yes, ready to end' and says who asked."""
+    for the other side; in play 'End the game…' offers 'Yes, ready to end' and says who asked; ended, the
+    table's result to confirm (issue 63 newcomer pass: no way on from the board but Map, then its tool bar)."""
     c = client
-    seats: Any = committed_table(c)[2]
+    event_id, _, seats = committed_table(c)
     game_id = seats["game_id"]
     game = f"/api/v1/games/{game_id}"
     joined = TestClient(c.app).post("/api/v1/join", json={"code": seats["join_codes"]["attacker"]})
@@ -139,3 +140,106 @@ def test_the_seats_board_offers_its_word_and_says_whose_is_awaited(client: TestC
     assert "Ready to start" not in text and "Yes, ready to end" in text
     c.post(f"{game}/finish", headers=attacker, json={"version": turn(c, game, attacker)["version"]})
     assert "The attacker is ready to end the game." in c.get(board).text
+    # Ended, the board offers the table's result to confirm, one tap (it was Map, then the map's tool bar).
+    c.post(f"{game}/finish", headers=csrf.header(c), json={"version": turn(c, game, attacker)["version"]})
+    text = c.get(board).text
+    link = f'<a class="button primary" href="/events/{event_id}/tables/{seats["table_id"]}" data-event-table>'
+    assert f"{link}Table 1's result: confirm it</a>" in text
+
+
+def started(c: TestClient, game: str, heads: dict[str, dict[str, str]]) -> int:
+    """The game started by both seats' words: the attacker's word's id."""
+    words = [
+        c.post(
+            f"{game}/turn/advance",
+            headers=heads[side],
+            json={"version": turn(c, game, heads[side])["version"]},
+        )
+        for side in ("attacker", "defender")
+    ]
+    assert turn(c, game, heads["attacker"])["status"] == "playing"
+    word: int = words[0].json()["events"][0]["id"]
+    return word
+
+
+def test_the_seats_end_no_game_before_it_starts_nor_take_back_the_word_that_started_it(
+    client: TestClient,
+) -> None:
+    """Both seats' words to end in set-up ended a game never played (its score a result, its plans shown), and a
+    word to start was taken back after the start (issue 63 hostile pass)."""
+    c = client
+    game, heads = seated(c)
+    for side in ("attacker", "defender"):
+        early = c.post(
+            f"{game}/finish", headers=heads[side], json={"version": turn(c, game, heads[side])["version"]}
+        )
+        assert early.status_code == 409 and "has not started" in early.json()["detail"], early.text
+    assert turn(c, game, heads["attacker"])["status"] == "setup"
+    word = started(c, game, heads)
+    back = c.post(f"{game}/events/{word}/undo", headers=heads["attacker"])
+    assert back.status_code == 409 and "has started" in back.json()["detail"], back.text
+
+
+def test_a_move_taken_back_after_a_word_to_end_lapses_it(client: TestClient) -> None:
+    """An undo changes the table as a move does: the other seat's word to end lapses, and the game ends on the
+    table both saw (issue 63 hostile pass: the attacker took a move back, then its word ended the game)."""
+    c = client
+    game, heads = seated(c)
+    started(c, game, heads)
+    a = heads["attacker"]
+    assert c.post(f"{game}/turn/advance", headers=a, json={"version": turn(c, game, a)["version"]}).is_success
+    units = c.get(f"{game}/units", headers=heads["organiser"]).json()
+    platoon = next(u for u in units if u["side"] == "attacker" and u["kind"] == "rifle-platoon")
+    order = {"unit_id": platoon["parent_id"], "dice": [6]}
+    assert c.post(f"{game}/resolve/order-roll", headers=a, json=order).is_success
+    move = c.post(f"{game}/units/{platoon['id']}/move", headers=a, json={"x": 5, "y": 20})
+    assert move.status_code == 200, move.text
+    d = heads["defender"]
+    assert c.post(f"{game}/finish", headers=d, json={"version": turn(c, game, d)["version"]}).is_success
+    assert c.post(f"{game}/events/{move.json()['event_id']}/undo", headers=a).status_code == 200
+    assert turn(c, game, a)["ready"] == []
+    alone = c.post(f"{game}/finish", headers=a, json={"version": turn(c, game, a)["version"]})
+    assert alone.status_code == 200 and alone.json()["status"] == "playing", alone.text
+
+
+def test_a_word_to_end_with_an_objective_contested_is_refused_naming_the_organiser(
+    client: TestClient,
+) -> None:
+    """The seats' referee is their event's organiser, away from the table: the refusal named 'the referee', whom
+    no one at the table is (issue 63 hostile pass)."""
+    c = client
+    game, heads = seated(c)
+    started(c, game, heads)
+    units = c.get(f"{game}/units", headers=heads["organiser"]).json()
+    for side, y, facing in (("attacker", 120.0, 90.0), ("defender", 123.5, 270.0)):  # both at Bridge 1
+        stand = next(u for u in units if u["side"] == side and u["base"] == "infantry-platoon" and u["x"])
+        at = {"x": 40.0, "y": y, "facing_deg": facing, "override": True}
+        assert c.post(f"{game}/units/{stand['id']}/move", headers=heads["organiser"], json=at).is_success
+    a = heads["attacker"]
+    word = c.post(f"{game}/finish", headers=a, json={"version": turn(c, game, a)["version"]})
+    assert (word.status_code, word.json()["detail"]) == (
+        409,
+        "Bridge 1 is contested: the organiser calls it before the game ends.",
+    )
+    assert turn(c, game, heads["defender"])["ready"] == []
+
+
+def test_where_a_seat_lands_in_set_up_it_is_shown_where_its_game_starts(client: TestClient) -> None:
+    """A seat joins onto its fire plan; its game starts on the board, whose tab is named 'Referee': the page
+    links it (issue 63 newcomer pass: nothing there said where the game starts)."""
+    c = client
+    seats: Any = committed_table(c)[2]
+    game_id = seats["game_id"]
+    joined = c.post(
+        f"/games/{game_id}/join/attacker", data=csrf.form(c, {"code": seats["join_codes"]["attacker"]})
+    )
+    assert joined.status_code == 200 and joined.url.path == f"/games/{game_id}/fire-plan", joined.url
+    board = f'<a class="button primary" href="/games/{game_id}/referee#turn" data-ready-link>'
+    assert f"{board}Ready to start? Say so on the board</a>" in joined.text
+    game = f"/api/v1/games/{game_id}"
+    organiser = bearer(seats["referee_token"])
+    started = c.post(
+        f"{game}/turn/advance", headers=organiser, json={"version": turn(c, game, organiser)["version"]}
+    )
+    assert started.status_code == 200, started.text
+    assert "data-ready-link" not in c.get(f"/games/{game_id}/fire-plan").text  # started: no longer
