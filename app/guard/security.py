@@ -90,8 +90,8 @@ SIGN_IN_FORMS = frozenset(
     }
 )
 # A referee's join card opens a game's own join page for one seat (app.pages.join_cards): its post seats too;
-# an event's organiser signs in on the event's page with their token (app.pages.events).
-SIGN_IN_PATHS = re.compile(r"/games/[^/]+/join/[^/]+|/events/[^/]+/sign-in")
+# an event's organiser signs in on its page, and takes a table's referee seat there (app.pages.events).
+SIGN_IN_PATHS = re.compile(r"/games/[^/]+/join/[^/]+|/events/[^/]+/(sign-in|tables/[^/]+/referee)")
 SIGN_IN_API = frozenset({("POST", "/api/v1/join"), ("POST", "/api/v1/campaigns/join")})
 NOTICE_HEADER = "X-Firestep-Notice"  # a plain sentence that net-status.js shows for a refused htmx request
 

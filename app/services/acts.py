@@ -32,9 +32,9 @@ from app.services import arrivals, club_data, formations, game_setup, resolve, s
 from app.services import clock as clock_service
 from app.services import units as units_service
 from app.services.events import record
-from app.services.games import bump_game, game_state, table_of_game
+from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
-from app.services.result import advance_ends, end_refusal
+from app.services.result import advance_ends, caller, end_refusal, may_end, seat_ends
 from rules.core.acts import (
     Act,
     AddUnit,
@@ -106,7 +106,7 @@ def play(
         _out_of_time(session, game, viewer, moving_on=True)
         ends = advance_ends(session, game)  # read once: the end asked and the end played are the same
         if ends:  # the game's end by itself waits for the calls, as the referee's End
-            refused = end_refusal(score.game_score(session, game), False, _caller(session, game))
+            refused = end_refusal(score.game_score(session, game), False, caller(session, game))
             if refused is not None:
                 raise turns.conflict(game, refused)
         evs = turns.advance(session, game, viewer, act.version, lambda: ends)
@@ -534,7 +534,7 @@ def _call_objective(session: Session, game: Game, viewer: Viewer, act: CallObjec
 def _end_game(session: Session, game: Game, viewer: Viewer, act: EndGame, _: Any) -> _Todo:
     if not turns.both_ready(session, game, "end"):  # at an event's table both seats end it
         viewer.require_referee("end the game")
-    _may_end(session, game, viewer)
+    may_end(session, game, viewer)
 
     def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
         turn = game.turn
@@ -583,35 +583,13 @@ def edit_game(session: Session, game: Game, viewer: Viewer, version: int, values
     return record(session, game, "game-updated", viewer.role, {"fields": fields})
 
 
-def _caller(session: Session, game: Game) -> str:
-    """Who calls a contested objective, as its players know them: at an event's table its organiser, away."""
-    return "the referee" if table_of_game(session, game.pk) is None else "the organiser"
-
-
-def _may_end(session: Session, game: Game, viewer: Viewer) -> None:
-    """Refuse to end a game over already, or one with an objective contested and not called."""
-    if game.status == "finished":
-        raise turns.conflict(game, "The game is over already: its result stands.")
-    # The board's "End the game" offers the referee each call first (one tap each); the seats of an event's
-    # table ask their organiser, who referees it.
-    refused = end_refusal(score.game_score(session, game), viewer.is_referee, _caller(session, game))
-    if refused is not None:
-        raise Conflict(refused, current=game_state(game))
-
-
 def finish_game(session: Session, game: Game, viewer: Viewer, version: int) -> Event:
     """The game ended (an `EndGame` act) by the referee, or at an event's table by its two seats each saying
-    so (app.services.turns.seat_ready; the first word is the event answered until the second): its fire plans
+    so (app.services.result.seat_ends; the first word is the event answered until the second): its fire plans
     become verifiable by everyone, and its result is the score as it stands (app.services.result)."""
     if not viewer.is_referee:
-        turns.at_table(session, game, "end")  # away from an event, asked first: a player may not end it
-        if game.status == "setup":  # its seats' words to start come first: a game never played has no result
-            raise turns.conflict(
-                game, "The game has not started: both sides say they are ready to start it first."
-            )
-        _may_end(session, game, viewer)
-        said = turns.seat_ready(session, game, viewer, "end", version)
-        if not turns.both_ready(session, game, "end"):
-            return said[-1]
+        word = seat_ends(session, game, viewer, version)
+        if word is not None:
+            return word
         version = game.version
     return play(session, game, viewer, EndGame(version=version)).event

@@ -15,8 +15,11 @@ from sqlmodel import Session, col, select
 
 from app.data.models import Event, Game, utcnow
 from app.data.schemas_answers import GameResultOut
+from app.errors import Conflict
+from app.guard.auth import Viewer
 from app.services import clock as clock_service
 from app.services import turns
+from app.services.games import game_state, table_of_game
 from app.services.markers import rules_of
 from app.services.score import FINISHED, game_score, objective_answer, objectives_of
 from rules.core.clock import ends_the_game
@@ -192,3 +195,33 @@ def how_settled(o: ObjectiveScore, over: bool, names: Mapping[str, str] | None =
         who = "nobody" if o.lapsed_call == "nobody" else f"the {side_name(names, o.lapsed_call)}"
         said += f" (the referee's call for {who} lapsed as the stands moved)"
     return said
+
+
+# -- the end: by the referee, or at an event's table by its two seats ------------------------------------------
+def caller(session: Session, game: Game) -> str:
+    """Who calls a contested objective, as its players know them: at an event's table its organiser, away."""
+    return "the referee" if table_of_game(session, game.pk) is None else "the organiser"
+
+
+def may_end(session: Session, game: Game, viewer: Viewer) -> None:
+    """Refuse to end a game over already, or one with an objective contested and not called."""
+    if game.status == "finished":
+        raise turns.conflict(game, "The game is over already: its result stands.")
+    # The board's "End the game" offers the referee each call first (one tap each); the seats of an event's
+    # table ask their organiser, who referees it.
+    refused = end_refusal(game_score(session, game), viewer.is_referee, caller(session, game))
+    if refused is not None:
+        raise Conflict(refused, current=game_state(game))
+
+
+def seat_ends(session: Session, game: Game, viewer: Viewer, version: int) -> Event | None:
+    """A seat's word to end its game at an event's table (turns.seat_ready): the word, while the other side's is
+    still to come; None once both have said it (the game is then ended, an EndGame act)."""
+    turns.at_table(session, game, "end")  # away from an event, asked first: a player may not end it
+    if game.status == "setup":  # its seats' words to start come first: a game never played has no result
+        raise turns.conflict(
+            game, "The game has not started: both sides say they are ready to start it first."
+        )
+    may_end(session, game, viewer)
+    said = turns.seat_ready(session, game, viewer, "end", version)
+    return None if turns.both_ready(session, game, "end") else said[-1]

@@ -69,6 +69,11 @@ DYNAMIC = {
     ("app/services/acts.py", "refused"): "the game clock's Refusal (rules.core.clock.refusal), each held to "
     "120 characters by tests/rules/core/test_clock.py",
     (
+        "app/services/result.py",
+        "refused",
+    ): "result.end_refusal's sentence, held to one sentence of at most 120 "
+    "characters where it is built (a contested objective's name cut to 48)",
+    (
         "rules/earth2mm/play/shots.py",
         "str(r)",
     ): "a shot's Refusal built in the same module, walked where built",

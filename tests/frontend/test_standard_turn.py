@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
-from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT
+from tests.frontend.conftest import PHONE, REFEREE_SCREEN, TABLET_LANDSCAPE, TABLET_PORTRAIT, centre_on_top
 from tests.frontend.games import at_rest, bearer, join_by_api, seed_game, settled, sign_in
 from tests.frontend.test_map_play import api_of, die_for, docs_picture, open_map, units_of
 
@@ -86,9 +86,14 @@ class Touch:
     def drag(self, selector: str, dx: float, dy: float) -> None:
         handle = self.page.locator(selector)
         expect(handle).to_be_visible()
-        box = at_rest(self.page, selector)  # a card docking may still pan the map for a few frames
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        assert handle.evaluate("(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y])
+        at_rest(self.page, selector)  # a card docking may still pan the map for a few frames
+        # A live frame may redraw the formation's handle between looks: its centre once it is on top again.
+        at = centre_on_top(self.page, handle)
+        x, y = at["x"], at["y"]
+        top = self.page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y)?.outerHTML.slice(0, 200)", [x, y]
+        )
+        assert at["onTop"], f"{selector} is under {top}"
         cdp = self.page.context.new_cdp_session(self.page)
         for kind, f in (
             [("touchStart", 0.0)] + [("touchMove", i / 8) for i in range(1, 9)] + [("touchEnd", 1.0)]
