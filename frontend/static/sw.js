@@ -52,10 +52,11 @@ const OFFLINE_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 const SEAT_PAGES = /^\/(games\/\d+\/(referee|map|fire-plan)|lookup(\/(?!sheets\/).*)?)$/;
 const SHARED_PAGES = /^\/(lookup(\/(?!sheets\/).*)?)?$/; // the start page and the free lookup
 const GAME_STATE = /^\/api\/v1\/games\/(\d+)\/(state|units)$/;
-// Every request that may seat this device elsewhere: joining by code or by a join card, creating a game or a
-// campaign, a campaign battle's "Fight this battle" and "Play" buttons, and their APIs
+// Every request that may seat this device elsewhere: joining by code or by a join card, an organiser taking a
+// table's referee seat, creating a game or a campaign, a campaign battle's "Fight this battle" and "Play"
+// buttons, and their APIs
 // (tests/frontend/test_sw_seats.py holds it to every route that sets a seat cookie).
-const SEATING = /^\/(join|games\/new|games\/\d+\/join\/[^/]+|events\/rekey|campaigns\/(new|join|\d+\/table-battle|\d+\/table-battles\/[^/]+\/play)|api\/v1\/(join|campaigns\/join|campaigns\/\d+\/table-battles\/[^/]+\/seat))\/?$/;
+const SEATING = /^\/(join|games\/new|games\/\d+\/join\/[^/]+|events\/rekey|events\/\d+\/tables\/\d+\/referee|campaigns\/(new|join|\d+\/table-battle|\d+\/table-battles\/[^/]+\/play)|api\/v1\/(join|campaigns\/join|campaigns\/\d+\/table-battles\/[^/]+\/seat))\/?$/;
 const SEAT_META = /<meta name="firestep-seat" content="([A-Za-z0-9_-]{1,100})">/;
 
 self.addEventListener("install", (event) => {
