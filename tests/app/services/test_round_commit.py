@@ -14,7 +14,7 @@ from sqlmodel import Session, col, func, select
 
 from app.core.db import make_engine
 from app.core.writing import step_by_step, unit_of_work
-from app.data.models import Game, Unit
+from app.data.models import Game, Tournament, Unit
 from app.errors import Conflict
 from app.services import game_setup, round_commit, tournaments, units
 from app.services.units import list_units
@@ -24,17 +24,28 @@ TABLES = 24
 SECRET = "round-commit-" + "k" * 40
 
 
-@pytest.mark.storage
-def test_a_round_of_many_tables_commits_in_a_bounded_number_of_statements(session: Session) -> None:
+def drafted(session: Session, name: str, tables: int, clubs: int) -> Tournament:
+    """An event of 2 x `tables` players from `clubs` clubs, its first round drafted (mons-1914)."""
     with unit_of_work(session):
         row, _ = tournaments.create(
-            session, SECRET, name="Big night", ruleset="flanders-fields", period="early", rounds=1,
+            session,
+            SECRET,
+            name=name,
+            ruleset="flanders-fields",
+            period="early",
+            rounds=1,
             scoring=EventScoring(),
-        )  # fmt: skip
-        entries = [tournaments.PlayerEntry(f"Player {i}", f"Club {i % 5}") for i in range(2 * TABLES)]
+        )
+        entries = [tournaments.PlayerEntry(f"Player {i}", f"Club {i % clubs}") for i in range(2 * tables)]
         tournaments.register(session, row.pk, entries)
     with unit_of_work(session):
         tournaments.draft(session, row.pk, "mons-1914", 120)
+    return row
+
+
+@pytest.mark.storage
+def test_a_round_of_many_tables_commits_in_a_bounded_number_of_statements(session: Session) -> None:
+    row = drafted(session, "Big night", TABLES, clubs=5)
     statements: list[str] = []
     engine = session.get_bind()
     listen = (engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
@@ -89,15 +100,7 @@ def test_the_first_games_force_is_written_in_pieces_and_a_commit_resumed_midway_
     # budget fits (at least FORCE_PIECE units: a budget of none here), the game hidden meanwhile; a commit
     # gone midway through the force is finished by the next, which writes only the units missing.
     tables = 3
-    with unit_of_work(session):
-        row, _ = tournaments.create(
-            session, SECRET, name="Pieces", ruleset="flanders-fields", period="early", rounds=1,
-            scoring=EventScoring(),
-        )  # fmt: skip
-        entries = [tournaments.PlayerEntry(f"Player {i}", f"Club {i % 3}") for i in range(2 * tables)]
-        tournaments.register(session, row.pk, entries)
-    with unit_of_work(session):
-        tournaments.draft(session, row.pk, "mons-1914", 120)
+    row = drafted(session, "Pieces", tables, clubs=3)
     with unit_of_work(session):
         alone, _ = game_setup.create_game(session, SECRET, scenario="mons-1914")
     whole = tree(session, alone.pk)
@@ -152,15 +155,7 @@ def test_two_commits_of_a_round_at_once_make_one_game_per_table_and_one_wins(
     # own connection: the steps interleave under the event's lock, each table's game is made once, and one
     # commit finishes while the other is refused.
     tables = 6
-    with unit_of_work(session):
-        row, _ = tournaments.create(
-            session, SECRET, name="Two taps", ruleset="flanders-fields", period="early", rounds=1,
-            scoring=EventScoring(),
-        )  # fmt: skip
-        entries = [tournaments.PlayerEntry(f"Player {i}", f"Club {i % 3}") for i in range(2 * tables)]
-        tournaments.register(session, row.pk, entries)
-    with unit_of_work(session):
-        tournaments.draft(session, row.pk, "mons-1914", 120)
+    row = drafted(session, "Two taps", tables, clubs=3)
     event_id, before = row.pk, session.exec(select(func.count(col(Game.id)))).one()
     session.rollback()
     engine = make_engine(migrated_url)
