@@ -18,6 +18,7 @@ from app.club import signing
 from app.services.league import fingerprint
 from rules.core.commitment import canonical
 from tests.app.events.test_event_day import SCENARIO, bearer, new_event, register
+from tests.app.events.test_event_seats import committed_table
 from tests.csrf import form
 
 
@@ -32,11 +33,8 @@ def test_the_importer_checks_the_games_record_against_the_signed_hash_and_the_re
     sqlite_client: TestClient, tmp_path: Path
 ) -> None:
     c = sqlite_client
-    event_id, organiser = new_event(c, rounds=1)
-    register(c, event_id, organiser, n=2)
+    event_id, organiser, seat = committed_table(c)
     url = f"/api/v1/events/{event_id}"
-    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success
-    seat = c.post(f"{url}/rounds/1/commit", headers=organiser).json()["seats"][0]
     game, referee = f"/api/v1/games/{seat['game_id']}", bearer(seat["referee_token"])
     for call in ("turn/advance", "finish"):
         version = c.get(f"{game}/turn", headers=referee).json()["version"]
@@ -110,11 +108,8 @@ def test_the_bundles_page_names_a_winner_the_points_do_not(sqlite_client: TestCl
     """A result typed from paper is a winner and no points: the settled table on the bundles page says who won,
     not a bare '0–0' (issue 63 newcomer pass: 'Dan v Fay 0–0' was Fay's win)."""
     c = sqlite_client
-    event_id, organiser = new_event(c, rounds=1)
-    register(c, event_id, organiser, n=2)
+    event_id, organiser, seat = committed_table(c)
     url = f"/api/v1/events/{event_id}"
-    assert c.post(f"{url}/rounds", headers=organiser, json={"scenario": SCENARIO}).is_success
-    seat = c.post(f"{url}/rounds/1/commit", headers=organiser).json()["seats"][0]
     paper = {"winner": "b", "a_points": 0, "b_points": 0}
     assert c.put(f"{url}/tables/{seat['table_id']}/result", headers=organiser, json=paper).status_code == 200
     c.cookies.set("firestep_organiser", organiser["Authorization"].split()[1])
