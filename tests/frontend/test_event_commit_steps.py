@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import _sqlite_clone
 from tests.frontend.conftest import REFEREE_SCREEN, _serve
+from tests.frontend.test_event_day import make_event
 
 pytestmark = pytest.mark.browser
 
@@ -32,12 +33,7 @@ def server_url(
 
 
 def drafted(organiser: Any) -> None:
-    organiser.goto("/")
-    organiser.get_by_role("link", name="Open the events").click()
-    organiser.get_by_label("Name").fill("Club night")
-    organiser.get_by_label("Period").fill("early")
-    organiser.get_by_label("Rounds").fill("2")
-    organiser.get_by_role("button", name="Make the event").click()
+    make_event(organiser)
     organiser.get_by_label("One a line: name, club, force list").fill(
         "Ann, Ypres\nBob, Ypres\nCat, Arras\nDan, Arras\nEve, Lens\nFay, Lens"
     )
