@@ -94,12 +94,19 @@ class Walk:
 
     def hidden_cards(self, viewer: str | None) -> set[str]:
         """The undealt pack, and the other side's hand: no card of them is for `viewer`."""
-        hands = {s: set(self.get(f"/api/v1/games/{self.g.id}/me", self.who(s))["event_hand"]) for s in SIDES}
-        state = self.get(f"/api/v1/games/{self.g.id}/state", self.g.referee)
-        out = set((state["board"].get("events") or {}).get("out", ()))
-        undealt = set(PACK) - out - hands["attacker"] - hands["defender"]
+        hands = self.hands()
+        undealt = self.undealt(hands)
         known = hands.get(viewer or "", set()) | self.handed.get(viewer or "", set())
         return undealt | (set().union(*hands.values()) - known)
+
+    def hands(self) -> dict[str, set[str]]:
+        return {s: set(self.get(f"/api/v1/games/{self.g.id}/me", self.who(s))["event_hand"]) for s in SIDES}
+
+    def undealt(self, hands: dict[str, set[str]]) -> set[str]:
+        """The cards still in the pack: neither out of play nor in a hand."""
+        state = self.get(f"/api/v1/games/{self.g.id}/state", self.g.referee)
+        out = set((state["board"].get("events") or {}).get("out", ()))
+        return set(PACK) - out - hands["attacker"] - hands["defender"]
 
     def get(self, path: str, headers: dict[str, str]) -> Any:
         r = self.http.get(path, headers=headers)
@@ -300,9 +307,12 @@ def test_no_route_shows_a_secret_aiming_point_or_the_pack(walk: Walk, live_url: 
     version = w.get(f"/api/v1/games/{g.id}", g.referee)["version"]
     club = {"version": version, "variants": {"events-pack": "club"}}
     assert w.http.patch(f"/api/v1/games/{g.id}", headers=g.referee, json=club).status_code == 200
-    entered = w.http.post(f"/api/v1/games/{g.id}/cards/drawn", headers=g.attacker, json={"cards": ["KH"]})
+    # The card is one the shuffled draw above left in the pack: a red court card, kept as the King of Hearts is.
+    undealt = w.undealt(w.hands())
+    card = next(c for c in ("KH", "QH", "JH", "KD", "QD", "JD") if c in undealt)
+    entered = w.http.post(f"/api/v1/games/{g.id}/cards/drawn", headers=g.attacker, json={"cards": [card]})
     assert entered.status_code == 200, entered.text
-    assert "KH" in w.get(f"/api/v1/games/{g.id}/me", g.attacker)["event_hand"]
+    assert card in w.get(f"/api/v1/games/{g.id}/me", g.attacker)["event_hand"]
     assert not cards_in(entered.text) & w.hidden_cards("attacker"), "the answer to an entry shows the pack"
     steps = 0
     while (turn(w)["turn"], turn(w)["side_to_move"]) == (1, "attacker"):
