@@ -313,8 +313,22 @@ def centre_on_top(page: Any, target: Any, scroll: bool = False) -> dict[str, Any
         )
         if at["onTop"]:
             return at
-        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+        next_frames(page, 1)
     return at
+
+
+def next_frames(page: Any, frames: int) -> None:
+    """`frames` animation frames on, as the page draws them; each given at most two seconds (frames come every
+    16 ms on a drawn page, busy machine or not), so a page the browser has stopped drawing ends the wait where
+    a frame alone would hold the test for ever."""
+    page.evaluate(
+        """(frames) => new Promise((done) => {
+             const step = (left) => (left ? requestAnimationFrame(() => step(left - 1)) : done());
+             step(frames);
+             setTimeout(done, 2000 * frames);
+           })""",
+        frames,
+    )
 
 
 def screenshot(page: Any, name: str) -> None:

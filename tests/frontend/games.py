@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tests.frontend.conftest import next_frames
+
 
 def create_mons_game(page: Any) -> tuple[int, dict[str, str]]:
     """Create the Mons 1914 scenario from the start page; this page's device becomes the referee."""
@@ -83,7 +85,7 @@ def fresh_defender_platoon(units: list[dict[str, Any]]) -> int:
 def settled(page: Any) -> None:
     """Two frames on, as the eye reads the table: a card docks, and a notice's row or the card may move the map,
     in the frame after it is drawn (table-dock.js)."""
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    next_frames(page, 2)
 
 
 def at_rest(page: Any, selector: str) -> dict[str, float]:

@@ -21,6 +21,7 @@ from tests.frontend.conftest import (
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
     assert_no_horizontal_scroll,
+    centre_on_top,
     screenshot,
     small_targets,
 )
@@ -80,18 +81,16 @@ def seeded(page: Any, step: str = "combat", club: bool = True) -> tuple[int, dic
 
 
 def tap(page: Any, target: Any, scroll: bool = False) -> None:
-    """A tap by touch at the target's centre: on screen, in view (with `scroll`, scrolled there first, as on a
-    phone), and the topmost thing there."""
+    """A tap by touch at the target: on screen, in view (with `scroll`, scrolled there first, as on a phone), and
+    the topmost thing there once the page has drawn what it read (a step's button or a notice may still move
+    it); then tapped by Playwright, which taps again should the finger land on something else."""
     expect(target).to_be_visible()
-    if scroll:
+    if scroll:  # to the middle, clear of the card docked at a phone's foot
         target.evaluate("(el) => el.scrollIntoView({block: 'center'})")
-    at = target.evaluate(
-        """(el) => { const r = el.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
-             return {x, y, onTop: el.contains(document.elementFromPoint(x, y))}; }"""
-    )
+    at = centre_on_top(page, target)
     vw, vh = page.viewport_size["width"], page.viewport_size["height"]
     assert 0 <= at["x"] < vw and 0 <= at["y"] < vh and at["onTop"], at
-    page.touchscreen.tap(at["x"], at["y"])
+    target.tap()
 
 
 def attack_to_odds(page: Any, ids: dict[str, int], scroll: bool = False) -> int:
