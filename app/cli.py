@@ -151,9 +151,9 @@ def _demo(address: str | None = None) -> None:
 
     from app.core.config import get_settings
     from app.core.db import make_engine
-    from app.core.writing import unit_of_work
     from app.services.demo import ensure_demo
     from app.services.seats import reissue_credentials
+    from app.services.writing import unit_of_work
 
     settings = get_settings()
     engine = make_engine(settings.database_url)
@@ -195,8 +195,8 @@ def credentials(game_id: int = typer.Argument(..., help="Game id (see GET /api/v
 
     from app.core.config import get_settings
     from app.core.db import make_engine
-    from app.core.writing import unit_of_work
     from app.services.seats import reissue_credentials
+    from app.services.writing import unit_of_work
 
     settings = get_settings()
     engine = make_engine(settings.database_url)

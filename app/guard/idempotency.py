@@ -3,7 +3,7 @@
 again. The browser's outbox (frontend/static/js/outbox.js) sends every tap with a fresh key and repeats it
 after a network failure, when it cannot know whether the first try reached the server.
 
-A pure ASGI middleware rather than a dependency of `app.core.writing.game_write`: it has to hold the whole
+A pure ASGI middleware rather than a dependency of `app.services.writing.game_write`: it has to hold the whole
 answer (status and body, which a dependency never sees), and it covers the campaigns' writes too, which do
 not go through `game_write`.
 

@@ -13,7 +13,6 @@ from starlette.datastructures import FormData
 
 from app.core.config import Settings
 from app.core.routing import Router
-from app.core.writing import unit_of_work
 from app.data.schemas import CampaignId
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, Unauthorized
@@ -23,6 +22,7 @@ from app.pages.common import USER_ERRORS, error_message
 from app.pages.seats import campaign_seat, game_seat, keep_created, remember_game
 from app.services import campaign_battles
 from app.services import games as games_service
+from app.services.writing import unit_of_work
 from rules.core.errors import RulesError
 
 router = Router(include_in_schema=False)

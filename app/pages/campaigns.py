@@ -15,7 +15,6 @@ from starlette.datastructures import FormData
 
 from app.core.config import Settings
 from app.core.routing import Router
-from app.core.writing import unit_of_work
 from app.data.models import Campaign
 from app.data.numbers import whole_number
 from app.data.schemas import CampaignId
@@ -40,6 +39,7 @@ from app.pages.forms import dice_from
 from app.pages.seats import campaign_seat, device_campaigns, remember_campaign
 from app.pages.templates import templates
 from app.services import campaign_battles, campaign_store, seating
+from app.services.writing import unit_of_work
 from rules.core.errors import NotFoundError, RulesError
 from rules.firestorm.campaign import CampaignState
 from rules.firestorm.data import (

@@ -19,7 +19,6 @@ from starlette.concurrency import run_in_threadpool
 from app.club.qr import svg
 from app.core.config import Settings
 from app.core.routing import Router
-from app.core.writing import step_by_step, unit_of_work
 from app.data.models import Event, Game, TournamentRound, TournamentTable
 from app.data.numbers import whole_number
 from app.deps import NowDep, SessionDep, SettingsDep
@@ -39,6 +38,7 @@ from app.services import (
     tournament_results,
     tournaments,
 )
+from app.services.writing import step_by_step, unit_of_work
 from rules.core.errors import NotFoundError, RulesError
 from rules.event.standings import EventScoring
 from rules.registry import all_game_rules, get_ruleset

@@ -13,7 +13,6 @@ from sqlmodel import Session
 from starlette.datastructures import FormData
 
 from app.core.routing import Router
-from app.core.writing import game_write
 from app.data.models import Game
 from app.data.schemas import PlanItemIn, PlanOut, plan_item_out
 from app.deps import GameId, SessionDep, SettingsDep
@@ -27,6 +26,7 @@ from app.services.markers import rules_of, snapshot_of
 from app.services.table import table_of
 from app.services.unit_names import display_names, full_names
 from app.services.units import list_units
+from app.services.writing import game_write
 from rules.core.acts import PlanFire
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import item_words

@@ -8,7 +8,6 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.core.writing import game_write
 from app.data.models import Game, Unit
 from app.data.schemas import ResolveIn
 from app.errors import Forbidden
@@ -22,6 +21,7 @@ from app.pages.templates import humanise
 from app.services import acts, markers, resolve
 from app.services import units as units_service
 from app.services.unit_names import display_names
+from app.services.writing import game_write
 from rules.core.acts import Roll
 from rules.core.errors import RulesError
 

@@ -11,7 +11,6 @@ from sqlmodel import Session
 from starlette.datastructures import FormData
 
 from app.core.routing import Router
-from app.core.writing import unit_of_work
 from app.data.models import Game, Unit
 from app.data.schemas import GameCreate
 from app.deps import GameId, SessionDep, SettingsDep
@@ -45,6 +44,7 @@ from app.pages.templates import humanise, templates
 from app.services import counters, event_seats, game_setup, scenarios
 from app.services import games as games_service
 from app.services.units import list_units
+from app.services.writing import unit_of_work
 from rules.core.errors import RulesError
 from rules.core.game import GameRules
 from rules.registry import all_game_rules, get_ruleset

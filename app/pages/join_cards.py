@@ -22,7 +22,6 @@ from app.club.qr import svg
 from app.core.config import Settings
 from app.core.pdf_engine import require_pdf_engine
 from app.core.routing import Router
-from app.core.writing import game_write
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests
@@ -41,6 +40,7 @@ from app.pages.templates import humanise, rule_state, templates
 from app.pages.trust import club_host
 from app.services import event_seats, seating
 from app.services import games as games_service
+from app.services.writing import game_write
 from rules.core.errors import NotFoundError
 
 router = Router(include_in_schema=False)

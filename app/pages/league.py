@@ -20,7 +20,6 @@ from starlette.datastructures import UploadFile
 from app.club import signing
 from app.core.config import Settings
 from app.core.routing import Router
-from app.core.writing import unit_of_work
 from app.data.numbers import whole_number
 from app.data.schemas_league import ResultBundle
 from app.deps import SessionDep, SettingsDep
@@ -30,6 +29,7 @@ from app.pages.common import USER_ERRORS, error_message, organiser_refusal, too_
 from app.pages.seats import remember_seat
 from app.pages.templates import templates
 from app.services import league, tournament_results, tournaments
+from app.services.writing import unit_of_work
 from rules.core.errors import NotFoundError, RulesError
 
 router = Router(include_in_schema=False)

@@ -3,7 +3,7 @@
 A route answers JSON only, with a typed model (app.data.schemas_answers), and imports no other route (an
 import contract): shared models are in app.data. Each module makes its router with app.core.routing's
 `Router`, which refuses a path outside its prefix with one string test. A route owns its transaction: every
-write is one unit of work of app.core.writing (`game_write`: lock the game, act through the services,
+write is one unit of work of app.services.writing (`game_write`: lock the game, act through the services,
 commit). Resolve endpoints are `async` (pure CPU work, run in the event loop rather than handed to the
 threadpool and back); `bench/resolve_throughput.py --profile` shows where a request's time goes."""
 

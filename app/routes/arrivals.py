@@ -9,12 +9,12 @@ from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from app import errors
 from app.core.routing import Router
-from app.core.writing import game_write
 from app.data.schemas_answers import ArrivalAppliedOut, ArrivalsOut
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
 from app.services import acts, arrivals, games
 from app.services.events import event_dict, roles_of
+from app.services.writing import game_write
 from rules.core.acts import ApplyArrival
 
 router = Router(prefix="/api/v1/games/{game_id}/arrivals", tags=["fire plans"])

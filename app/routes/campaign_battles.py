@@ -14,13 +14,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
 from app.core.routing import Router
-from app.core.writing import unit_of_work
 from app.data.bounded import Int, Version
 from app.data.schemas import CampaignId
 from app.deps import GameId, SessionDep, SettingsDep
 from app.guard import auth
 from app.guard.auth import ViewerDep
 from app.services import campaign_battles, campaign_store
+from app.services.writing import unit_of_work
 from rules.core.errors import NotFoundError
 
 router = Router(prefix="/api/v1/campaigns/{campaign_id:int}/table-battles", tags=["campaigns"])

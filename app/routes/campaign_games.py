@@ -13,7 +13,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
 from app.core.routing import Router
-from app.core.writing import unit_of_work
 from app.data.bounded import Adjacency, Die, JsonObject, Variants, Version
 from app.data.models import Campaign
 from app.data.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
@@ -21,6 +20,7 @@ from app.data.schemas_answers import CampaignResultOut
 from app.deps import SessionDep, SettingsDep
 from app.guard import auth, security
 from app.services import campaign_battles, campaign_store, seating
+from app.services.writing import unit_of_work
 from rules.core.errors import NotFoundError
 
 router = Router(prefix="/api/v1/campaigns", tags=["campaigns"])

@@ -12,13 +12,13 @@ from sqlmodel import Session
 
 from app import errors
 from app.core.routing import Router
-from app.core.writing import game_write
 from app.data.schemas_clock import ClockLimits, GameClock, GiveTimeIn
 from app.deps import GameId, NowDep, SessionDep
 from app.guard.auth import Viewer, ViewerDep
 from app.services import acts, games
 from app.services import clock as clock_service
 from app.services.markers import rules_of
+from app.services.writing import game_write
 from rules.core.acts import Act, GiveTime, PauseClock, ResumeClock, SetClockLimits
 
 router = Router(prefix="/api/v1/games/{game_id}/clock", tags=["clock"])

@@ -18,7 +18,6 @@ from app import errors
 from app.core import live
 from app.core.routing import Router
 from app.core.touched import touched_units, touches_game
-from app.core.writing import game_write
 from app.data.models import Event, Game
 from app.data.schemas_answers import EventOut
 from app.data.schemas_clock import GameClock
@@ -36,6 +35,7 @@ from app.services import templates as table_templates
 from app.services import undo as undo_service
 from app.services import units as units_service
 from app.services.board import shared_units
+from app.services.writing import game_write
 from rules.core.clock import Entry
 
 router = Router(prefix="/api/v1/games/{game_id}", tags=["events"])

@@ -11,7 +11,6 @@ from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from app import errors
 from app.core.routing import Router
-from app.core.writing import game_write
 from app.data.bounded import Variants
 from app.data.schemas import PlanItemIn, PlanItemOut, PlanOut, plan_item_out
 from app.data.schemas_answers import PlanEditOut, PlanItemRevealedOut, PlanVerifiedOut, RehearsalOut
@@ -19,6 +18,7 @@ from app.deps import GameId, SessionDep
 from app.errors import Forbidden
 from app.guard.auth import ViewerDep, new_salt
 from app.services import fireplans, games, rehearsal, seats, turns
+from app.services.writing import game_write
 from rules.core.errors import NotFoundError
 from rules.core.kit import Grid
 from rules.core.vocabulary import Side

@@ -20,7 +20,6 @@ from sqlmodel import Session
 
 from app import errors
 from app.core.routing import Router
-from app.core.writing import game_write
 from app.data.bounded import INT32_MAX, Bool, Float, Id, Int, Key, Version
 from app.data.schemas import ForceIn, GameFormationIn, Override
 from app.data.schemas_answers import CountersOut
@@ -29,6 +28,7 @@ from app.guard.auth import Viewer, ViewerDep
 from app.services import acts, counters, games, unit_names
 from app.services import units as units_service
 from app.services.markers import rules_of
+from app.services.writing import game_write
 from rules.core.acts import (
     AddUnit,
     BuildForce,

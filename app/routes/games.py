@@ -11,7 +11,6 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from app import errors
 from app.core.routing import Router
-from app.core.writing import game_write, unit_of_work
 from app.data.bounded import Terrain, Variants, Version, readable_json
 from app.data.schemas import AskIn, DeviceId, DeviceOut, FilledOut, GameCreate, JoinIn, ResolveIn
 from app.data.schemas_answers import (
@@ -34,6 +33,7 @@ from app.services import resolve as resolve_service
 from app.services import templates as table_templates
 from app.services.event_seats import take_card
 from app.services.markers import rules_of
+from app.services.writing import game_write, unit_of_work
 from rules.core.acts import AdvanceTurn, PlayCard, Roll
 from rules.core.errors import NotFoundError
 from rules.core.game import terrain

@@ -11,7 +11,6 @@ from fastapi import Cookie, Depends, Request
 
 from app import errors
 from app.core.routing import Router
-from app.core.writing import unit_of_work
 from app.data.models import League, LeagueGame, LeagueKey
 from app.data.schemas_league import (
     BundleIn,
@@ -29,6 +28,7 @@ from app.data.schemas_league import (
 from app.deps import SessionDep, SettingsDep
 from app.guard import auth, security
 from app.services import league
+from app.services.writing import unit_of_work
 
 router = Router(prefix="/api/v1", tags=["league"])
 

@@ -13,12 +13,12 @@ from pydantic import BaseModel
 
 from app import errors
 from app.core.routing import Router
-from app.core.writing import unit_of_work
 from app.data.schemas_answers import PDF_CONTENT, ScenarioDocumentOut
 from app.data.schemas_scenario import ScenarioIn
 from app.deps import SessionDep
 from app.guard import auth, security
 from app.services import scenarios, sheets
+from app.services.writing import unit_of_work
 from playsheets import render
 from rules.core.errors import RulesError
 from rules.core.scenario import ID_PATTERN

@@ -10,7 +10,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app import errors
 from app.core.routing import Router
-from app.core.writing import game_write
 from app.data.schemas_answers import EventOut, GameResultOut, GameScore, ObjectiveCalledOut
 from app.deps import GameId, NowDep, SessionDep
 from app.guard.auth import ViewerDep
@@ -19,6 +18,7 @@ from app.services import clock as clock_service
 from app.services import result as result_service
 from app.services import score as score_service
 from app.services.events import event_dict, roles_of
+from app.services.writing import game_write
 from rules.core.acts import CallObjective
 from rules.core.errors import NotFoundError
 from rules.core.vocabulary import Side

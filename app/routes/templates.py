@@ -10,7 +10,6 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app import errors
 from app.core.routing import Router
-from app.core.writing import game_write
 from app.data.bounded import Float, Version
 from app.data.schemas import Override
 from app.deps import GameId, SessionDep
@@ -18,6 +17,7 @@ from app.guard.auth import ViewerDep
 from app.services import acts, games
 from app.services import events as events_service
 from app.services import templates as templates_service
+from app.services.writing import game_write
 from rules.core.acts import LayTemplate, MoveTemplate, RemoveTemplate
 from rules.core.vocabulary import Side
 

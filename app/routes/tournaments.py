@@ -19,7 +19,6 @@ from app import errors
 from app.club import signing
 from app.core import watch
 from app.core.routing import Router
-from app.core.writing import step_by_step, unit_of_work
 from app.data.models import Game, Tournament, TournamentPlayer, TournamentRound, TournamentTable
 from app.data.schemas_clock import GameClock
 from app.data.schemas_events import (
@@ -69,6 +68,7 @@ from app.services import (
     tournaments,
 )
 from app.services import events as events_service
+from app.services.writing import step_by_step, unit_of_work
 from rules.core.errors import NotFoundError
 from rules.event.standings import EventScoring
 

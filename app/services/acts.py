@@ -14,7 +14,7 @@
    in the current step, with the override.
 
 Routes and pages call `play` once per act and never log, nor ask the rules of play, themselves (a test walks
-them). Call within `lock_game` (app.core.writing.game_write); a formation move is planned before the lock
+them). Call within `lock_game` (app.services.writing.game_write); a formation move is planned before the lock
 (`plan_formation`)."""
 
 from __future__ import annotations

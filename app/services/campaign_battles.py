@@ -12,7 +12,7 @@ Credentials: opening answers the game's referee token and join codes once, as cr
 campaign player never needs a code: `seat` gives the holder of a campaign side's token a new game device of
 their own side of the game (the Firestorm attacker is the game's attacker), never the other side's.
 
-Nothing here commits: the caller's unit of work (app.core.writing) commits a step's link change, game log
+Nothing here commits: the caller's unit of work (app.services.writing) commits a step's link change, game log
 entry and campaign log entries (campaign_store.note and act) in one transaction, under the campaign's lock."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ rules.firestorm.campaign; this module only stores its states and the log. The AP
 both give the same answers and refusals. The seats (join codes, tokens, devices) are app.services.seating and
 the row lock, version check and undone entries app.services.versioned, the same code as a game's; the tables
 are the campaign's own. Nothing here commits: the route or page wraps each write in
-`app.core.writing.unit_of_work`.
+`app.services.writing.unit_of_work`.
 
 Roles: "referee" is the organiser (the campaign's referee, seating.REFEREE), "german" and "bef" the players.
 """

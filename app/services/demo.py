@@ -6,10 +6,10 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from app.core.config import get_settings
-from app.core.writing import unit_of_work
 from app.data.models import Game
 from app.services.game_setup import create_game
 from app.services.games import count_games
+from app.services.writing import unit_of_work
 
 DEMO_NAME = "Demo: German attack on the BEF near Mons, autumn 1914"
 

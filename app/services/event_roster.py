@@ -4,7 +4,7 @@ for the day), marked a no-show (not here for the next round) or back in; a late 
 round drafted while out and keeps the results played so far in the standings. Either act changes who the
 next round pairs, so a draft under review is discarded (the organiser drafts again; the answer says so).
 
-Nothing here commits: the route or page wraps each write in `app.core.writing.unit_of_work`.
+Nothing here commits: the route or page wraps each write in `app.services.writing.unit_of_work`.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ good once: it gives a new device for that side of the table's game and revokes t
 printout that both sides see carries a seat's code (the result slip both players sign carries none), and a
 code for one side is nothing for the other.
 
-Nothing here commits: the route or page wraps each write in `app.core.writing.unit_of_work`.
+Nothing here commits: the route or page wraps each write in `app.services.writing.unit_of_work`.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ the signing key, the event's number, the round and the table, so a bundle re-spe
 spaces) or exported under another club name is the same game. The same bundle imported again is the row kept;
 another bundle of a game already kept (its result changed and signed again) is refused in one sentence.
 
-Nothing here commits: the route or page wraps each write in `app.core.writing.unit_of_work`.
+Nothing here commits: the route or page wraps each write in `app.services.writing.unit_of_work`.
 """
 
 from __future__ import annotations

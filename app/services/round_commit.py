@@ -78,7 +78,7 @@ FORCE_PIECE = 100  # units of the round's first game's force a step writes at fi
 class RoundCommit:
     """A drafted round committed in short units of work (issue 63: one transaction for a round's games held
     SQLite's write lock for 0.6-2.3 s, and every other table's write waited it out). The caller runs each step
-    in its own unit of work (app.core.writing.step_by_step): `begin` marks the round committing (a draft, or a
+    in its own unit of work (app.services.writing.step_by_step): `begin` marks the round committing (a draft, or a
     committing round resumed: a retry after a crash or a refusal midway finishes the job); `make_some` makes
     the games of the next few tables without one, hidden (archived) and recorded in the event log, as many as
     fit `budget` seconds by the pace so far (the first table's game's force a piece a step, as many units as

@@ -5,7 +5,7 @@ confirmed or disputed, logged with the result before and after. A lost tablet's 
 The standings (rules.event.standings) count the settled results, CSV as exported. A settled table's result
 leaves the club as a signed bundle, imported by another club's league: app.services.league.
 
-Nothing here commits: the route or page wraps each write in `app.core.writing.unit_of_work`.
+Nothing here commits: the route or page wraps each write in `app.services.writing.unit_of_work`.
 """
 
 from __future__ import annotations

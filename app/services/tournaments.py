@@ -5,7 +5,7 @@ no table twice), then committed: every table gets a game made from the round's s
 the round's join cards. The results, standings and signed bundles are app.services.tournament_results.
 
 "Tournament" names the tables (an `Event` is already a game's log entry); the pages and the API say event.
-Nothing here commits: the route or page wraps each write in `app.core.writing.unit_of_work`.
+Nothing here commits: the route or page wraps each write in `app.services.writing.unit_of_work`.
 """
 
 from __future__ import annotations

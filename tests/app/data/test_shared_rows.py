@@ -10,8 +10,8 @@ import pytest
 from sqlmodel import Session, SQLModel
 
 from app.core.db import SharedJson, json_text
-from app.core.writing import unit_of_work
 from app.data.models import Game
+from app.services.writing import unit_of_work
 
 
 @pytest.mark.storage

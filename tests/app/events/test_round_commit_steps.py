@@ -13,9 +13,9 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, col, func, select
 
 from app.core.db import make_engine
-from app.core.writing import unit_of_work
 from app.data.models import Game
 from app.services import round_commit
+from app.services.writing import unit_of_work
 from tests import csrf
 from tests.app.events.test_event_day import bearer, new_event, register
 from tests.conftest import TEST_SECRET_KEY

@@ -13,11 +13,11 @@ from sqlalchemy import delete, event
 from sqlmodel import Session, col, func, select
 
 from app.core.db import make_engine
-from app.core.writing import step_by_step, unit_of_work
 from app.data.models import Game, Tournament, Unit
 from app.errors import Conflict
 from app.services import game_setup, round_commit, tournaments, units
 from app.services.units import list_units
+from app.services.writing import step_by_step, unit_of_work
 from rules.event.standings import EventScoring
 
 TABLES = 24

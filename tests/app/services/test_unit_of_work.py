@@ -1,4 +1,4 @@
-"""Every write is committed in one place: `app.core.writing.unit_of_work` (game_write goes through it), besides
+"""Every write is committed in one place: `app.services.writing.unit_of_work` (game_write goes through it), besides
 `app.core.db.commit_bookkeeping` (what records nobody's act). No page, route, service, store or guard commits
 by hand, the store's writes are lost unless a unit of work commits them, and a page and a route doing the same
 act hold to the same rule (the service's)."""
@@ -12,10 +12,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
-from app.core.writing import game_write, unit_of_work
 from app.data.models import Campaign, Game
 from app.services import campaign_store, games
 from app.services.game_setup import create_game
+from app.services.writing import game_write, unit_of_work
 from tests import csrf
 from tests.app.games.conftest import new_game
 
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.storage  # commits and rollbacks on each backend
 APP = Path(__file__).resolve().parents[3] / "app"
 
 # (module, function) where a commit may be written.
-ALLOWED = {("core/writing.py", "unit_of_work"), ("core/db.py", "commit_bookkeeping")}
+ALLOWED = {("services/writing.py", "unit_of_work"), ("core/db.py", "commit_bookkeeping")}
 
 
 def commits_in(source: str) -> list[tuple[str, int]]:
@@ -63,11 +63,11 @@ def test_no_commit_outside_the_unit_of_work() -> None:
             for function, line in commits_in(path.read_text(encoding="utf-8"))
             if (module, function) not in ALLOWED
         ]
-    assert stray == [], "commit through app.core.writing.unit_of_work (or game_write) instead"
+    assert stray == [], "commit through app.services.writing.unit_of_work (or game_write) instead"
     # Both allowed places still commit (else the scan would pass over a renamed function).
     found = {
         (module, function)
-        for module in ("core/writing.py", "core/db.py")
+        for module in ("services/writing.py", "core/db.py")
         for function, _ in commits_in((APP / module).read_text(encoding="utf-8"))
     }
     assert found == ALLOWED

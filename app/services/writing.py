@@ -1,8 +1,10 @@
 """The one place a request's write is committed (its unit of work). Routes and pages act through the
-services inside `unit_of_work` (or `game_write`, which first takes the game's row lock; or `step_by_step`, a
-long write as a sequence of them) and commit nowhere else; services and the campaign store never commit. The only other commit is `app.core.db.commit_bookkeeping`
-(what records nobody's act). The commit also wakes the game's open streams (`app.core.live` publishes after
-commit every game the transaction marked). tests/app/core/test_unit_of_work.py keeps it so."""
+services inside `unit_of_work` (or `game_write`, which first takes the game's row lock through
+`app.services.games.lock_game`; or `step_by_step`, a long write as a sequence of them) and commit nowhere else;
+no other service (the campaign store included) commits. The only other commit is
+`app.core.db.commit_bookkeeping` (what records nobody's act). The commit also wakes the game's open streams
+(`app.core.live` publishes after commit every game the transaction marked).
+tests/app/services/test_unit_of_work.py keeps it so."""
 
 from __future__ import annotations
 
