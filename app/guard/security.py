@@ -27,7 +27,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import urlsplit
@@ -537,33 +537,31 @@ def scenario_imported() -> None:
 SHEETS = "firestep-sheet"
 
 
-def client_address() -> str:
-    """The asking client's address ("unknown" outside a request)."""
-    client = _client.get()
-    return client.address if client is not None else "unknown"
+@dataclass(frozen=True)
+class SheetBudget:
+    """The asking address's budget for new sheets, as app.services.sheets.pdf spends it (its `Budget`): one
+    render at a time for every address; `charged` (an asker without a token), its CPU too (sheet_render_limit):
+    a new render refused (429) once it is spent, and charged its CPU, a tenth of a second at least."""
 
+    charged: bool
+    client: Client | None = field(default_factory=_client.get)  # the request's; None outside one
 
-def sheet_render_allowed() -> None:
-    """Before an anonymous sheet is rendered (none is cached for its inputs): 429 while this address has
-    spent its CPU budget for renders (sheet_render_limit)."""
-    client = _client.get()
-    if client is not None:
-        item = client.limits.sheet_render
-        if not client.limits.limiter.test(item, SHEETS, client.address):
-            raise _too_many(client, item, "new sheets", SHEETS, client.address)
+    @property
+    def address(self) -> str:
+        return self.client.address if self.client is not None else "unknown"
 
+    def check(self) -> None:
+        if self.charged and self.client is not None:
+            item = self.client.limits.sheet_render
+            if not self.client.limits.limiter.test(item, SHEETS, self.client.address):
+                raise _too_many(self.client, item, "new sheets", SHEETS, self.client.address)
 
-def sheet_rendered(cpu_seconds: float) -> None:
-    """Charge a render's CPU to this address (a tenth of a second at least, the budget's unit): a costly
-    sheet spends more of it than a cheap one."""
-    client = _client.get()
-    if client is None:
-        return
-    item = client.limits.sheet_render
-    left = client.limits.limiter.get_window_stats(item, SHEETS, client.address).remaining
-    cost = min(left, max(1, round(cpu_seconds * 10)))
-    if cost > 0:
-        client.limits.limiter.hit(item, SHEETS, client.address, cost=cost)
+    def charge(self, cpu_seconds: float) -> None:
+        if self.charged and self.client is not None:
+            limits, item = self.client.limits, self.client.limits.sheet_render
+            left = limits.limiter.get_window_stats(item, SHEETS, self.client.address).remaining
+            if (cost := min(left, max(1, round(cpu_seconds * 10)))) > 0:
+                limits.limiter.hit(item, SHEETS, self.client.address, cost=cost)
 
 
 def page_wait_message(e: TooManyRequests, what: str) -> str:

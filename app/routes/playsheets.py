@@ -22,6 +22,7 @@ from app.core.routing import Router
 from app.data.models import Unit
 from app.data.schemas_answers import PDF_CONTENT
 from app.deps import GameId, SessionDep
+from app.guard import security
 from app.guard.auth import ViewerDep
 from app.services import fireplans, games, seats, sheets
 from app.services import units as units_service
@@ -113,7 +114,8 @@ def _pdf_sheet(request: Request, kind: str, *args: Any, name: str, private: bool
     it is rendered once, kept in the data folder and charged to no one."""
     same_for_all = not (kind in WITH_READINGS and args[-1])
     kept_in = request.app.state.settings.var_dir / "sheets" if same_for_all else None
-    body = sheets.pdf((kind, *args), not private, *_pdf_job(kind, *args), kept_in=kept_in)
+    budget = security.SheetBudget(charged=not private)
+    body = sheets.pdf((kind, *args), budget, *_pdf_job(kind, *args), kept_in=kept_in)
     return _answer(request, _printed(body), "application/pdf", name=name, private=private)
 
 
@@ -121,7 +123,7 @@ def _private_pdf(html: str) -> bytes:
     """A game's own sheet (for a token of the game): rendered in the worker process, kept by its HTML's digest
     (only a viewer whose page is exactly this HTML asks for it)."""
     key = ("html", hashlib.sha256(html.encode()).hexdigest())
-    return sheets.pdf(key, False, render.html_to_pdf, html)
+    return sheets.pdf(key, security.SheetBudget(charged=False), render.html_to_pdf, html)
 
 
 def _pdf_job(kind: str, *args: Any) -> tuple[Any, ...]:

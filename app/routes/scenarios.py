@@ -177,7 +177,9 @@ def scenario_sheet(
     digest = hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest()
     key = ("scenario-sheet", digest, paper, tuple(sorted(variants.items())))
     return Response(
-        sheets.pdf(key, True, render.scenario_sheet_pdf, document, paper, variants),
+        sheets.pdf(
+            key, security.SheetBudget(charged=True), render.scenario_sheet_pdf, document, paper, variants
+        ),
         media_type="application/pdf",
         headers={"Content-Disposition": f'inline; filename="{scenario_id}.pdf"'},
     )

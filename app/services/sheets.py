@@ -1,10 +1,11 @@
 """Printed sheets as PDFs (a scenario's sheet, the period playsheets, forms, cards, the template kit):
 rendered once per inputs (the document or sheet, the paper, the readings) and kept, in the worker process
 (app.core.worker) rather than the threads that answer other requests, and, for anyone without a token,
-charged to the asking address's CPU budget (app.guard.security.sheet_render_allowed: 429 with Retry-After
-once it is spent). Twenty renders of new readings in a row cost 11.6 s of the server's CPU (issue 35). A sheet
-the same for everyone (issue 52: a period's playsheet as printed, of a few fixed inputs) is never charged: it
-is rendered once and kept on disk in the data folder (`pdf(..., kept_in=)`)."""
+charged to the asking address's CPU budget (a `Budget`, which the door counts and the route hands in:
+app.guard.security.SheetBudget, 429 with Retry-After once it is spent). Twenty renders of new readings in a
+row cost 11.6 s of the server's CPU (issue 35). A sheet the same for everyone (issue 52: a period's playsheet
+as printed, of a few fixed inputs) is never charged: it is rendered once and kept on disk in the data folder
+(`pdf(..., kept_in=)`)."""
 
 from __future__ import annotations
 
@@ -20,14 +21,13 @@ from contextlib import contextmanager
 from functools import cache
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import playsheets
 import rules
 from app.core import worker
 from app.core.pdf_engine import require_pdf_engine
 from app.errors import TooManyRequests
-from app.guard import security
 
 CACHE_BYTES = 64 * 1024 * 1024  # a sheet is 50-500 kB: hundreds of them
 RENDERING = 4  # renders running or waiting for the worker, per server process; one per address
@@ -38,6 +38,19 @@ _cached_bytes = 0
 _rendering: dict[Hashable, Future[bytes]] = {}
 _by_address: Counter[str] = Counter()
 _lock = threading.Lock()
+
+
+class Budget(Protocol):
+    """The asker's part in a new render, as the door counts it (app.guard.security.SheetBudget, so the services
+    import nothing of the door): its address, which has one render at a time; `check`, before the render (429
+    once its budget is spent); `charge`, the render's CPU seconds after it."""
+
+    @property
+    def address(self) -> str: ...
+
+    def check(self) -> None: ...
+
+    def charge(self, cpu_seconds: float) -> None: ...
 
 
 def _take(key: Hashable) -> bytes | None:
@@ -132,11 +145,11 @@ def _write_stock(folder: Path, key: Hashable, made: bytes) -> None:
 
 
 def pdf(
-    key: Hashable, anonymous: bool, fn: Callable[..., bytes], *args: Any, kept_in: Path | None = None
+    key: Hashable, budget: Budget, fn: Callable[..., bytes], *args: Any, kept_in: Path | None = None
 ) -> bytes:
     """The sheet `fn(*args)` makes (picklable: it runs in the worker process), kept under `key`, which names
-    every input. A request for a sheet being rendered waits for that render. `anonymous`: the asker has no
-    token, and a new render is charged to its address. `kept_in`: the sheet is the same for everyone (no input
+    every input. A request for a sheet being rendered waits for that render. `budget`: the asker's, which a new
+    render is checked against and charged to (an asker with a token is never charged). `kept_in`: the sheet is the same for everyone (no input
     of the asker's own: a period's playsheet as printed, a blank form): rendered once, kept on disk in that
     folder for every process and start, and never charged to anyone. Without the PDF engine: 503 naming its
     remedy."""
@@ -160,7 +173,7 @@ def pdf(
             except Exception:  # the render was refused to its asker (its address's budget): ask anew
                 continue
         try:
-            made = _render(anonymous, fn, *args) if kept_in is None else _render_stock(fn, *args)
+            made = _render(budget, fn, *args) if kept_in is None else _render_stock(fn, *args)
         except BaseException as e:
             running.set_exception(e)
             raise
@@ -183,12 +196,10 @@ def _render_stock(fn: Callable[..., bytes], *args: Any) -> bytes:
     return made
 
 
-def _render(anonymous: bool, fn: Callable[..., bytes], *args: Any) -> bytes:
-    if anonymous:
-        security.sheet_render_allowed()
-    with _admitted(security.client_address()):
+def _render(budget: Budget, fn: Callable[..., bytes], *args: Any) -> bytes:
+    budget.check()
+    with _admitted(budget.address):
         made, cpu = worker.timed(fn, *args)
-    if anonymous:
-        security.sheet_rendered(cpu)
+    budget.charge(cpu)
     assert isinstance(made, bytes)
     return made
