@@ -1,6 +1,7 @@
-"""Who is asking: the referee, or the player of one side, as the door reads it. The seats themselves (join
-codes, tokens as devices, joining, reissuing, revoking) are app.services.seating, one implementation for
-games and campaigns; only HMACs of tokens and codes are stored.
+"""Who is asking: the referee, or the player of one side, as the door reads it from a device's token (a
+`Viewer`, app.services.seating). The seats themselves (join codes, tokens as devices, joining, reissuing,
+revoking) are app.services.seating, one implementation for games and campaigns; only HMACs of tokens and codes
+are stored.
 
 A token is a device: issued once, seen (last use, noted here at most once a minute), revocable by the referee
 (or a campaign's organiser) and revoked wholesale when the credentials are reissued. Tokens come in the
@@ -16,7 +17,6 @@ import secrets
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Annotated, Any, Literal
 
@@ -33,46 +33,11 @@ from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.errors import Forbidden, Unauthorized
 from app.guard import security
 from app.services import seating
-from app.services.seating import REFEREE as REFEREE
-from app.services.seating import digest as digest  # HMAC of a presented token, as the seats store it
-from rules.core.vocabulary import SIDES as SIDES  # the service speaks of the rules' sides
+from app.services.seating import Viewer
 
 COOKIE_NAME = "firestep_token"
 # An organiser's cookie keeps 20 "id:token" pairs (app.pages.seats.SEATS_KEPT), each at most 10 + 1 + 43 + 1.
 KEYED_COOKIE_CHARS = 2048
-
-
-def new_salt() -> str:
-    return secrets.token_hex(16)
-
-
-def other_side(side: str) -> str:
-    return "defender" if side == "attacker" else "attacker"
-
-
-@dataclass(frozen=True)
-class Viewer:
-    game_id: int
-    role: str  # referee, attacker or defender
-    token_id: int | None = None  # the device this request came from
-
-    @property
-    def is_referee(self) -> bool:
-        return self.role == REFEREE
-
-    def may_act_for(self, side: str) -> bool:
-        return self.is_referee or self.role == side
-
-    def require_side(self, side: str, what: str) -> None:
-        if not self.may_act_for(side):
-            raise Forbidden(f"the {self.role} player may not {what} of the {side}")
-
-    def require_referee(self, what: str) -> None:
-        if not self.is_referee:
-            raise Forbidden(f"only the referee may {what}")
-
-    def sees(self, visibility: str) -> bool:
-        return visibility == "all" or self.is_referee or visibility == self.role
 
 
 # -- admitting a device: game and campaign tokens alike --------------------------------------------------

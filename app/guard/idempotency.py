@@ -57,7 +57,8 @@ from app.core.db import BOOKKEEPING, commit_bookkeeping
 from app.data.models import CampaignToken, IdempotentResponse, Token, utcnow
 from app.errors import Conflict, TooManyRequests, field_error, refusal
 from app.guard import security
-from app.guard.auth import COOKIE_NAME, digest
+from app.guard.auth import COOKIE_NAME
+from app.services.seating import digest
 
 HEADER = "Idempotency-Key"
 # A UUID (what the outbox sends) fits; so do most clients' keys. Printable ASCII only, so it fits a header.

@@ -16,12 +16,12 @@ from app.core.routing import Router
 from app.data.schemas import CampaignId
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, Unauthorized
-from app.guard.auth import Viewer
 from app.pages import campaigns, referee
 from app.pages.common import USER_ERRORS, error_message
 from app.pages.seats import campaign_seat, game_seat, keep_created, remember_game
 from app.services import campaign_battles
 from app.services import games as games_service
+from app.services.seating import Viewer
 from app.services.writing import unit_of_work
 from rules.core.errors import RulesError
 

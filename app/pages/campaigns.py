@@ -21,7 +21,6 @@ from app.data.schemas import CampaignId
 from app.deps import SessionDep, SettingsDep
 from app.errors import Conflict, TooManyRequests
 from app.guard import security
-from app.guard.auth import Viewer
 from app.pages.common import (
     USER_ERRORS,
     JoinRefused,
@@ -39,6 +38,7 @@ from app.pages.forms import dice_from
 from app.pages.seats import campaign_seat, device_campaigns, remember_campaign
 from app.pages.templates import templates
 from app.services import campaign_battles, campaign_store, seating
+from app.services.seating import Viewer
 from app.services.writing import unit_of_work
 from rules.core.errors import NotFoundError, RulesError
 from rules.firestorm.campaign import CampaignState

@@ -17,12 +17,11 @@ from app.data.models import Game
 from app.data.schemas import PlanItemIn, PlanOut, plan_item_out
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Conflict, Forbidden, TooManyRequests
-from app.guard import auth
-from app.guard.auth import Viewer, new_salt
 from app.pages.common import error_message
 from app.pages.seats import Seat, game_page
 from app.services import fireplans, games, rehearsal, scenarios, seats, tournaments, turns
 from app.services.markers import rules_of, snapshot_of
+from app.services.seating import Viewer, new_salt
 from app.services.table import table_of
 from app.services.unit_names import display_names, full_names
 from app.services.units import list_units
@@ -32,6 +31,7 @@ from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import item_words
 from rules.core.kit import PlanKind
 from rules.core.records import Snapshot
+from rules.core.vocabulary import SIDES
 from rules.flanders_fields.planning import rehearsal as R
 from rules.table.frame import AHEAD_DEG, Side, table_to_grid
 from rules.table.placed import stand_of
@@ -54,7 +54,7 @@ def _plan_context(
     session: Session, game: Game, seat: Seat, side: str | None, error: str | None = None
 ) -> dict[str, Any]:
     viewer = seat.viewer
-    chosen = side if side in auth.SIDES else (viewer.role if viewer.role in auth.SIDES else "attacker")
+    chosen = side if side in SIDES else (viewer.role if viewer.role in SIDES else "attacker")
     # The same rule as the API: the opponent is refused (403) until the game is over.
     if not fireplans.may_read_plan(viewer, chosen, game):
         raise Forbidden(f"the {chosen}'s fire plan is secret until its items arrive")
@@ -367,8 +367,8 @@ async def fire_plan_action(
     def build(game: Game, seat: Seat) -> dict[str, Any]:
         error = None
         try:
-            if side not in auth.SIDES:
-                raise RulesError("side", "no such side", auth.SIDES)
+            if side not in SIDES:
+                raise RulesError("side", "no such side", SIDES)
             write_plan(session, game_id, side, seat.viewer, action, form)
         except (RulesError, ValidationError, NotFoundError, Conflict, ValueError) as e:
             session.rollback()

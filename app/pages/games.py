@@ -15,7 +15,7 @@ from app.data.models import Game, Unit
 from app.data.schemas import GameCreate
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import TooManyRequests
-from app.guard import auth, security
+from app.guard import security
 from app.pages.common import (
     USER_ERRORS,
     JoinRefused,
@@ -43,10 +43,12 @@ from app.pages.seats import (
 from app.pages.templates import humanise, templates
 from app.services import counters, event_seats, game_setup, scenarios
 from app.services import games as games_service
+from app.services.seating import REFEREE
 from app.services.units import list_units
 from app.services.writing import unit_of_work
 from rules.core.errors import RulesError
 from rules.core.game import GameRules
+from rules.core.vocabulary import SIDES
 from rules.registry import all_game_rules, get_ruleset
 
 router = Router(include_in_schema=False)
@@ -95,7 +97,7 @@ async def create_game_page(request: Request, session: SessionDep, settings: Sett
     # side, kept in the game's first event (app.services.clock); the referee sets each side's from the board.
     clock = {
         f"{k}_seconds": {
-            side: _seconds(form.get(f"clock_{k}"), form.get(f"clock_{k}_unit")) for side in auth.SIDES
+            side: _seconds(form.get(f"clock_{k}"), form.get(f"clock_{k}_unit")) for side in SIDES
         }
         for k in ("game", "turn")
         if str(form.get(f"clock_{k}") or "").strip()
@@ -157,7 +159,7 @@ def _forces_from(form: FormData) -> dict[str, Any]:
     for key in ("name", "forces_period"):
         if form.get(key):
             fields["period" if key == "forces_period" else key] = str(form.get(key)).strip()
-    for side in auth.SIDES:
+    for side in SIDES:
         if form.get(f"{side}_force_nation"):
             fields[f"{side}_nation"] = str(form.get(f"{side}_force_nation"))
         force: dict[str, Any] = {"side": side, "table_id": str(form.get(f"{side}_table") or "")}
@@ -218,7 +220,7 @@ async def join_page(request: Request, session: SessionDep, settings: SettingsDep
 def _seat_home(game: Game, role: str) -> str:
     """Where a seat plays: the referee's board; a side's fire plan in set-up, its map once the game is on (a
     device joining mid-game opens on the table as it stands)."""
-    if role == auth.REFEREE:
+    if role == REFEREE:
         return f"/games/{game.id}/referee"
     if counters.plays_on_counters(game):  # no table and no fire plan: its page of counters
         return f"/games/{game.id}/counters"
@@ -270,4 +272,4 @@ def unit_tree(units: list[Unit], rules: GameRules) -> dict[str, list[dict[str, A
         return out
 
     roots = [u for u in units if u.parent_id is None]
-    return {side: [node(u) for u in roots if u.side == side] for side in auth.SIDES}
+    return {side: [node(u) for u in roots if u.side == side] for side in SIDES}

@@ -25,7 +25,7 @@ from app.core.routing import Router
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.errors import Forbidden, TooManyRequests
-from app.guard import auth, security
+from app.guard import security
 from app.pages.common import (
     JoinRefused,
     SeatHeld,
@@ -40,12 +40,14 @@ from app.pages.templates import humanise, rule_state, templates
 from app.pages.trust import club_host
 from app.services import event_seats, seating
 from app.services import games as games_service
+from app.services.seating import REFEREE
 from app.services.writing import game_write
 from rules.core.errors import NotFoundError
+from rules.core.vocabulary import SIDES
 
 router = Router(include_in_schema=False)
 
-SEATS = (auth.REFEREE, *auth.SIDES)
+SEATS = (REFEREE, *SIDES)
 CARDS_COOKIE = "firestep_join_cards"
 CARDS_SECONDS = 60 * 60  # long enough to print, then gone from the device
 
@@ -53,7 +55,7 @@ CARDS_SECONDS = 60 * 60  # long enough to print, then gone from the device
 def seat_words(game: Game, seat: str) -> str:
     """A seat as the join button names it: 'the referee', 'the attacker (German)', or in the book's name for
     the side where it names one ('the attacker (Canadian)', `Book.side_names`)."""
-    if seat not in auth.SIDES:
+    if seat not in SIDES:
         return f"the {seat}"
     nation = getattr(game, f"{seat}_nation", "")
     name = rule_state(game.ruleset).side_name(seat, humanise(nation) if nation else "")
@@ -104,7 +106,7 @@ async def join_by_link(
 
     def join(entered: str) -> str:
         # A code for another game or seat is as unknown here as a wrong one (and counted the same).
-        if seat == auth.REFEREE:
+        if seat == REFEREE:
             if not seating.is_referee_code(session, seating.GAME, settings.secret_key, game_id, entered):
                 raise NotFoundError("join code", "(not shown)")
         elif seating.side_of_code(session, seating.GAME, settings.secret_key, entered) != (game_id, seat):
@@ -183,7 +185,7 @@ def _cards(
     codes = codes or _printed_codes(request, session, settings.secret_key, game_id)
     if codes is None:
         return {"cards": None}
-    codes = {auth.REFEREE: seating.referee_code(session, seating.GAME, settings.secret_key, game_id), **codes}
+    codes = {REFEREE: seating.referee_code(session, seating.GAME, settings.secret_key, game_id), **codes}
     cards = []
     for who, code in codes.items():
         link = join_link(request, settings, game_id, who, code)

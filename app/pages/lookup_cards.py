@@ -10,12 +10,12 @@ from sqlmodel import Session
 from starlette.datastructures import FormData
 
 from app.data.models import Game
-from app.guard.auth import Viewer
 from app.pages.common import USER_ERRORS, error_message
 from app.pages.templates import templates
 from app.services import acts, markers
 from app.services import cards as cards_service
 from app.services import units as units_service
+from app.services.seating import Viewer
 from app.services.writing import game_write
 from rules.core.acts import PlayCard
 from rules.core.cards import RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_name

@@ -21,8 +21,6 @@ from app.core.routing import Router
 from app.core.touched import logged_kind, touched_units, touches_game
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
-from app.guard import auth
-from app.guard.auth import Viewer
 from app.pages import game_record
 from app.pages.seats import Seat, game_page
 from app.pages.templates import templates
@@ -31,9 +29,11 @@ from app.services import events as events_service
 from app.services import markers, result, tournaments, turns
 from app.services import templates as table_templates
 from app.services.board import UnitRow, board_units, shared_units, unit_row
+from app.services.seating import Viewer
 from app.services.unit_names import display_names, full_names
 from rules.core.game import GameRules
 from rules.core.kit import badges
+from rules.core.vocabulary import SIDES
 
 router = Router(include_in_schema=False)
 
@@ -116,7 +116,7 @@ def build_board(
     for u in units:
         children.setdefault(u.parent_id, []).append(u)
     is_group = {u.id for u in units if children.get(u.id)}
-    blocks: dict[str, list[Block]] = {side: [] for side in auth.SIDES}
+    blocks: dict[str, list[Block]] = {side: [] for side in SIDES}
     block_of: dict[int, int] = {}
     row_of: dict[int, int] = {}
 
@@ -191,14 +191,14 @@ def markers_allowed(game: Game) -> list[str]:
     rules = markers.rules_of(game)
     return [
         side
-        for side in auth.SIDES
+        for side in SIDES
         if rules.refusal(game.status, game.period, turns.position(game), "place-markers", side, None, [])
         is None
     ]
 
 
 def _roles(seat: Seat) -> list[str]:
-    return ["referee", *auth.SIDES] if seat.viewer.is_referee else [seat.viewer.role]
+    return ["referee", *SIDES] if seat.viewer.is_referee else [seat.viewer.role]
 
 
 def _common(session: Session, game: Game, board: Board, with_turn: bool = True) -> dict[str, Any]:
@@ -271,7 +271,7 @@ def _needs_turn_panel(events: Sequence[dict[str, Any]], rules: GameRules) -> boo
 
 # Changes to these reshape the board for other units too (names, the force tree): the whole board is read.
 TREE_FIELDS = frozenset({"name", "parent_id", "level", "kind", "side", "ref", "is_command"})
-EVERY_ROLE = ["referee", *auth.SIDES]
+EVERY_ROLE = ["referee", *SIDES]
 
 
 def _reshapes(event: dict[str, Any]) -> bool:

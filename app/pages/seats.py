@@ -19,10 +19,10 @@ from app.data.models import Game
 from app.data.numbers import whole_number
 from app.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
 from app.guard import auth, security
-from app.guard.auth import Viewer
 from app.pages.common import error_message, not_found, page_or_fragment, too_many
 from app.pages.templates import templates
-from app.services import campaign_battles, campaign_store, event_seats, games, seating, tournaments
+from app.services import campaign_battles, event_seats, games, seating, tournaments
+from app.services.seating import Viewer
 from rules.core.errors import NotFoundError, RulesError
 
 # The device keeps the token of each game it has joined (cookie `firestep_games`) and of each campaign
@@ -73,7 +73,7 @@ def campaign_seat(request: Request, session: Session, settings: Settings, campai
     """Who this device is in a campaign; None when it holds no token the campaign knows."""
     token = device_campaigns(request).get(campaign_id)
     try:
-        return campaign_store.viewer(session, settings.secret_key, campaign_id, token)
+        return auth.seat_viewer(session, seating.CAMPAIGN, settings.secret_key, campaign_id, token)
     except (Unauthorized, Forbidden):
         return None
 
@@ -82,7 +82,7 @@ def campaign_seat(request: Request, session: Session, settings: Settings, campai
 class Seat:
     """Who this device is in a game, and the token that says so."""
 
-    viewer: auth.Viewer
+    viewer: Viewer
     token: str
 
 

@@ -14,10 +14,11 @@ from app import errors
 from app.core.routing import Router
 from app.data.schemas_clock import ClockLimits, GameClock, GiveTimeIn
 from app.deps import GameId, NowDep, SessionDep
-from app.guard.auth import Viewer, ViewerDep
+from app.guard.auth import ViewerDep
 from app.services import acts, games
 from app.services import clock as clock_service
 from app.services.markers import rules_of
+from app.services.seating import Viewer
 from app.services.writing import game_write
 from rules.core.acts import Act, GiveTime, PauseClock, ResumeClock, SetClockLimits
 

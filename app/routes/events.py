@@ -24,7 +24,7 @@ from app.data.schemas_clock import GameClock
 from app.data.schemas_events import RoundLine
 from app.deps import EngineDep, GameId, SessionDep, SettingsDep
 from app.guard import auth
-from app.guard.auth import SIDES, StreamViewerDep, Viewer, ViewerDep
+from app.guard.auth import StreamViewerDep, ViewerDep
 from app.pages.templates import templates
 from app.services import clock as clock_service
 from app.services import events as events_service
@@ -35,8 +35,10 @@ from app.services import templates as table_templates
 from app.services import undo as undo_service
 from app.services import units as units_service
 from app.services.board import shared_units
+from app.services.seating import Viewer
 from app.services.writing import game_write
 from rules.core.clock import Entry
+from rules.core.vocabulary import SIDES
 
 router = Router(prefix="/api/v1/games/{game_id}", tags=["events"])
 

@@ -16,8 +16,9 @@ from app.data.schemas import PlanItemIn, PlanItemOut, PlanOut, plan_item_out
 from app.data.schemas_answers import PlanEditOut, PlanItemRevealedOut, PlanVerifiedOut, RehearsalOut
 from app.deps import GameId, SessionDep
 from app.errors import Forbidden
-from app.guard.auth import ViewerDep, new_salt
+from app.guard.auth import ViewerDep
 from app.services import fireplans, games, rehearsal, seats, turns
+from app.services.seating import new_salt
 from app.services.writing import game_write
 from rules.core.errors import NotFoundError
 from rules.core.kit import Grid

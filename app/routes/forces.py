@@ -24,10 +24,11 @@ from app.data.bounded import INT32_MAX, Bool, Float, Id, Int, Key, Version
 from app.data.schemas import ForceIn, GameFormationIn, Override
 from app.data.schemas_answers import CountersOut
 from app.deps import GameId, SessionDep
-from app.guard.auth import Viewer, ViewerDep
+from app.guard.auth import ViewerDep
 from app.services import acts, counters, games, unit_names
 from app.services import units as units_service
 from app.services.markers import rules_of
+from app.services.seating import Viewer
 from app.services.writing import game_write
 from rules.core.acts import (
     AddUnit,

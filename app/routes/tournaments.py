@@ -57,7 +57,6 @@ from app.data.schemas_events import (
 from app.data.schemas_league import ResultBundle
 from app.deps import EngineDep, NowDep, SessionDep, SettingsDep
 from app.guard import auth, security
-from app.guard.auth import Viewer
 from app.services import (
     event_roster,
     event_seats,
@@ -68,6 +67,7 @@ from app.services import (
     tournaments,
 )
 from app.services import events as events_service
+from app.services.seating import Viewer
 from app.services.writing import step_by_step, unit_of_work
 from rules.core.errors import NotFoundError
 from rules.event.standings import EventScoring

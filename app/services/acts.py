@@ -27,7 +27,6 @@ from sqlmodel import Session
 
 from app.data.models import Event, Game, Unit, utcnow
 from app.errors import Conflict, Refused
-from app.guard.auth import Viewer, other_side
 from app.services import arrivals, club_data, formations, game_setup, resolve, score, templates, turns
 from app.services import clock as clock_service
 from app.services import units as units_service
@@ -35,6 +34,7 @@ from app.services.events import record
 from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
 from app.services.result import advance_ends, caller, end_refusal, may_end, seat_ends
+from app.services.seating import Viewer
 from rules.core.acts import (
     Act,
     AddUnit,
@@ -66,6 +66,7 @@ from rules.core.forces import base_of
 from rules.core.game import EDIT_ACT, Answer, edit_act
 from rules.core.records import Change, SetState, Snapshot, UnitChange
 from rules.core.rolls import Rolled
+from rules.core.vocabulary import other_side
 
 __all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play", "refusal"]
 

@@ -15,10 +15,10 @@ from sqlmodel import Session, col, select
 from app.data.models import Event, Game
 from app.data.schemas_answers import ArrivalsOut
 from app.errors import Conflict
-from app.guard.auth import Viewer
 from app.services.events import reversed_ids
 from app.services.games import game_state
 from app.services.markers import rules_of, snapshot_of
+from app.services.seating import Viewer
 from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.consequences import said

@@ -26,12 +26,12 @@ from sqlmodel import Session, col, select
 
 from app.data.models import Campaign, CampaignBattle, CampaignEvent, Game, Unit, utcnow
 from app.errors import Conflict, Forbidden
-from app.guard.auth import Viewer
 from app.services import campaign_store, games, seating, versioned
 from app.services.events import record
 from app.services.game_setup import create_game, require_room_for_units, units_in
 from app.services.games import get_game, lock_game
 from app.services.result import game_result
+from app.services.seating import Viewer
 from app.services.units import add_unit_tree
 from rules.core.errors import NotFoundError, RulesError
 from rules.firestorm.campaign import CampaignState

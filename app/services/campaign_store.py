@@ -24,9 +24,8 @@ from sqlmodel import Session, col, select
 
 from app.data.models import Campaign, CampaignEvent, CampaignSide, CampaignToken, utcnow
 from app.errors import Conflict, Forbidden
-from app.guard.auth import Viewer, seat_viewer
 from app.services import seating, versioned
-from app.services.seating import REFEREE
+from app.services.seating import REFEREE, Viewer
 from rules.core.dice import DiceSource, roll
 from rules.core.errors import NotFoundError, RulesError
 from rules.firestorm import campaign as rules
@@ -188,11 +187,6 @@ def join(session: Session, secret_key: str, code: str) -> seating.Joined:
 def seat(session: Session, secret_key: str, campaign_id: int, side: str) -> seating.Joined:
     """A player's token for a side `seating.side_of_code` found (the join page, which asks first)."""
     return seating.seat(session, seating.CAMPAIGN, secret_key, campaign_id, side)
-
-
-def viewer(session: Session, secret_key: str, campaign_id: int, token: str | None) -> Viewer:
-    """Who holds this token in this campaign: 401 without a known token, 403 for another campaign's."""
-    return seat_viewer(session, seating.CAMPAIGN, secret_key, campaign_id, token)
 
 
 # -- writing -------------------------------------------------------------------------------------------------

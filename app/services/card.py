@@ -13,10 +13,10 @@ from sqlmodel import Session
 
 from app.data.models import Game, Unit
 from app.errors import Refused, refusal_body
-from app.guard.auth import Viewer
 from app.services import acts as pipeline
 from app.services import counters
 from app.services.markers import rules_of, snapshot_of
+from app.services.seating import Viewer
 from app.services.units import list_units
 from rules.core.acts import Act, EditUnit, MoveFormation, MoveStand, PlaceMarker, RecoverMarker, Roll
 from rules.core.errors import RulesError

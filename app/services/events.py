@@ -17,9 +17,10 @@ from sqlmodel import Session, col, func, select
 
 from app.core import live
 from app.data.models import Event, Game, Token
-from app.guard.auth import SIDES, Viewer
 from app.services import versioned
+from app.services.seating import Viewer
 from rules.core.errors import NotFoundError
+from rules.core.vocabulary import SIDES
 
 
 # -- events ------------------------------------------------------------------------------------------------

@@ -16,10 +16,10 @@ from app.data.board_state import board_json, read_board
 from app.data.models import Event, FirePlanEdit, FirePlanItem, FirePlanSeal, Game, Unit
 from app.data.schemas_answers import PlanEditOut
 from app.errors import Conflict
-from app.guard.auth import Viewer, new_salt
 from app.services.events import record
 from app.services.games import bump_game, game_state
 from app.services.markers import apply_changes, board_changed, rules_of, snapshot_of
+from app.services.seating import Viewer, new_salt
 from app.services.seats import get_side, sides
 from app.services.unit_names import display_names
 from app.services.units import list_units

@@ -18,7 +18,7 @@ from sqlmodel import Session
 
 from app.data.models import Game, Unit
 from app.errors import Conflict
-from app.guard.auth import Viewer
+from app.services.seating import Viewer
 from app.services.units import list_units
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import leaves_under

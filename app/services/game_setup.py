@@ -13,7 +13,6 @@ from sqlmodel import Session, col, func, select
 from app.core import live
 from app.core.db import SharedJson
 from app.data.models import Game, Unit, utcnow
-from app.guard.auth import SIDES
 from app.services import clock as clock_service
 from app.services import scenarios
 from app.services.events import new_event
@@ -26,6 +25,7 @@ from rules.core.game import GameRules
 from rules.core.game import terrain as terrain_of
 from rules.core.scenario import ForceNode, NewForces
 from rules.core.scenario import units_in as units_in
+from rules.core.vocabulary import SIDES
 from rules.registry import all_game_rules, game_rules_or_none, get_game_rules, get_ruleset
 
 

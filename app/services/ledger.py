@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from app.guard.auth import SIDES
 from app.services.events import ROLL_KINDS
 from rules.core.consequences import odds_words
+from rules.core.vocabulary import SIDES
 
 NOT_RECORDED = "odds not recorded"  # a roll logged before its odds were kept
 NOT_SHOWN = "odds not shown"  # a roll this viewer reads without its odds (the other side's draw)

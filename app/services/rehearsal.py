@@ -23,9 +23,9 @@ from app.core.worker import start_worker as start_worker
 from app.core.worker import stop_worker as stop_worker
 from app.data.models import Game
 from app.errors import TooManyRequests
-from app.guard.auth import Viewer
 from app.services.fireplans import plan_items
 from app.services.markers import rules_of, snapshot_of
+from app.services.seating import Viewer
 from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.acts import RehearsePlan

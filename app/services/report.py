@@ -8,15 +8,16 @@ from typing import Any
 from sqlmodel import Session
 
 from app.data.models import Game
-from app.guard.auth import SIDES, Viewer
 from app.services import ledger, story
 from app.services.events import event_dict, list_events, reversed_ids, roles_of
 from app.services.games import game_state
 from app.services.markers import rules_of
 from app.services.result import game_result, result_answer
 from app.services.score import game_score
+from app.services.seating import Viewer
 from app.services.unit_names import display_names
 from app.services.units import leaves_under, list_units
+from rules.core.vocabulary import SIDES
 
 
 # -- after-action report ------------------------------------------------------------------------------------

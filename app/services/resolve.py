@@ -12,10 +12,10 @@ from sqlmodel import Session
 
 from app.data.models import Game, Unit
 from app.errors import Conflict
-from app.guard.auth import Viewer
 from app.services import club_data, turns
 from app.services.games import game_state
 from app.services.markers import rules_of, snapshot_of
+from app.services.seating import Viewer
 from app.services.unit_names import display_names
 from app.services.units import list_units
 from rules.core.acts import Roll

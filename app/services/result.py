@@ -16,12 +16,12 @@ from sqlmodel import Session, col, select
 from app.data.models import Event, Game, utcnow
 from app.data.schemas_answers import GameResultOut
 from app.errors import Conflict
-from app.guard.auth import Viewer
 from app.services import clock as clock_service
 from app.services import turns
 from app.services.games import game_state, table_of_game
 from app.services.markers import rules_of
 from app.services.score import FINISHED, game_score, objective_answer, objectives_of
+from app.services.seating import Viewer
 from rules.core.clock import ends_the_game
 from rules.core.score import ObjectiveScore, Score, kept_score
 

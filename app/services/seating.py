@@ -1,7 +1,9 @@
 """Seats at a game or a campaign, one implementation for both (they share this code, not their tables): the
 join code of each side, the tokens (each one a device) that joining and reissuing hand out, looking a
-token up, the device list and revocation. Tokens and join codes are random; only HMAC-SHA256(the app's secret
-key, value) is stored, so a copy of the database cannot be used to play. A join code only ever buys a token.
+token up, the device list and revocation; and who holds a seat, a `Viewer` (the referee or a side's player, as
+the door, app.guard.auth, reads a device's token), whom the services ask what they may do. Tokens and join codes
+are random; only HMAC-SHA256(the app's secret key, value) is stored, so a copy of the database cannot be used to
+play. A join code only ever buys a token.
 
 A `Seating` names the tables of one kind of thing: `GAME` (game_side, token) and `CAMPAIGN` (campaign_side,
 campaign_token). Nothing here locks or commits: the caller takes its row lock first and commits after.
@@ -20,7 +22,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from app.data.models import CampaignSide, CampaignToken, GameSide, Token, utcnow
-from app.errors import Conflict
+from app.errors import Conflict, Forbidden
 from rules.core.errors import NotFoundError
 
 REFEREE = "referee"  # a game's referee, a campaign's organiser
@@ -33,6 +35,35 @@ SideRow = TypeVar("SideRow", GameSide, CampaignSide)
 TokenRow = TypeVar("TokenRow", Token, CampaignToken)
 
 
+# -- who holds a seat -------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Viewer:
+    """Who is asking, as the door read the device's token (app.guard.auth.seat_viewer): the referee (a
+    campaign's organiser) or one side's player, of one game or campaign."""
+
+    game_id: int  # the game's or the campaign's
+    role: str  # referee, attacker or defender
+    token_id: int | None = None  # the device this request came from
+
+    @property
+    def is_referee(self) -> bool:
+        return self.role == REFEREE
+
+    def may_act_for(self, side: str) -> bool:
+        return self.is_referee or self.role == side
+
+    def require_side(self, side: str, what: str) -> None:
+        if not self.may_act_for(side):
+            raise Forbidden(f"the {self.role} player may not {what} of the {side}")
+
+    def require_referee(self, what: str) -> None:
+        if not self.is_referee:
+            raise Forbidden(f"only the referee may {what}")
+
+    def sees(self, visibility: str) -> bool:
+        return visibility == "all" or self.is_referee or visibility == self.role
+
+
 # -- codes and tokens --------------------------------------------------------------------------------------
 def digest(secret_key: str, value: str) -> str:
     return hmac.new(secret_key.encode(), value.encode(), hashlib.sha256).hexdigest()
@@ -40,6 +71,12 @@ def digest(secret_key: str, value: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)
+
+
+def new_salt() -> str:
+    """A fresh secret salt: each side's fire plan starts with one (app.services.seats), each of its items and
+    each turn's seal has its own (app.services.fireplans)."""
+    return secrets.token_hex(16)
 
 
 def new_join_code() -> str:

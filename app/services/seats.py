@@ -12,11 +12,12 @@ from sqlmodel import Session, col, select
 
 from app.core import live
 from app.data.models import Game, GameSide, Token
-from app.guard.auth import SIDES, new_salt
 from app.services import seating
 from app.services.games import lock_game
 from app.services.seating import Credentials as Credentials
+from app.services.seating import new_salt
 from rules.core.errors import NotFoundError
+from rules.core.vocabulary import SIDES
 from rules.registry import get_game_rules
 
 

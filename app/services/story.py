@@ -11,12 +11,12 @@ from fractions import Fraction
 from math import prod
 from typing import Any
 
-from app.guard.auth import SIDES
 from app.services import clock, ledger
 from app.services.unit_names import NamedUnit
 from rules.core.game import GameRules
 from rules.core.records import claims_of
 from rules.core.score import Taken
+from rules.core.vocabulary import SIDES
 
 DECISIVE = 3  # the decisive moments the story opens with
 

@@ -15,9 +15,10 @@ from sqlmodel import Session, col, func, select
 from app.data.board_state import read_board, write_board
 from app.data.models import Event, Game
 from app.errors import Conflict
-from app.guard.auth import SIDES, Viewer
 from app.services.markers import rules_of
+from app.services.seating import Viewer
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.vocabulary import SIDES
 
 MAX_TEMPLATES = 60  # on the table at once: far more than a game uses, few enough to draw on a phone
 

@@ -23,13 +23,14 @@ from app.core import live
 from app.data import schemas_events
 from app.data.models import Event, Game, Tournament, TournamentPlayer, TournamentTable
 from app.errors import Conflict, Forbidden
-from app.guard.auth import SIDES, Viewer
 from app.services import clock, seating, tournaments
 from app.services import events as events_service
 from app.services import score as score_service
 from app.services.result import game_result
+from app.services.seating import Viewer
 from rules.core.clock import Clock, Entry
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.vocabulary import SIDES
 from rules.event.standings import Played, Standing, standings
 
 Side = Literal["a", "b"]

@@ -11,11 +11,11 @@ from sqlmodel import Session, and_, col, func, or_, select
 
 from app.data.models import Event, Game, Unit
 from app.errors import Conflict, Forbidden
-from app.guard.auth import SIDES, Viewer
 from app.services.events import record
 from app.services.fireplans import arrive, due_items, each_turn, lock_plan, seal_due
 from app.services.games import bump_game, game_state, game_values, table_of_game
 from app.services.markers import apply_changes, rules_of, snapshot_of
+from app.services.seating import Viewer
 from app.services.seats import sides
 from app.services.unit_names import told_apart_names
 from app.services.units import list_units
@@ -24,6 +24,7 @@ from rules.core.game import TURN_ENDED, TURN_STARTED, Need, Position, first_posi
 from rules.core.game import acting as acting_sides
 from rules.core.records import Snapshot
 from rules.core.turn import Permit, Step
+from rules.core.vocabulary import SIDES
 
 
 # -- the turn sequence (the game's rule set's: rules.core.game.GameRules) -----------------------------------

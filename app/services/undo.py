@@ -8,7 +8,6 @@ from sqlmodel import Session
 
 from app.data.models import Event, Game
 from app.errors import Conflict, Forbidden
-from app.guard.auth import SIDES, Viewer
 from app.services.events import (
     ROLL_KINDS,
     get_event,
@@ -20,10 +19,12 @@ from app.services.events import (
 )
 from app.services.games import bump_game, game_field, game_state
 from app.services.markers import apply_changes, rules_of, snapshot_of
+from app.services.seating import Viewer
 from app.services.seats import get_side, set_side_allowance
 from app.services.units import get_unit, increment, list_units, unit_dict, update_unit, value
 from rules.core.acts import TakeBackDraw
 from rules.core.errors import NotFoundError, RulesError
+from rules.core.vocabulary import SIDES
 
 # -- undo ------------------------------------------------------------------------------------------------------
 UNDOABLE = (

@@ -16,13 +16,14 @@ from sqlmodel import Session, col, select
 
 from app.data.models import Game, Unit
 from app.errors import Conflict
-from app.guard.auth import SIDES, Viewer
+from app.services.seating import Viewer
 from rules.core.errors import NotFoundError, RulesError
 from rules.core.game import GameRules
 from rules.core.game import ancestor_at as ancestor_at
 from rules.core.game import ancestors as ancestors
 from rules.core.game import leaves_under as leaves_under
 from rules.core.records import StateField, UnitState
+from rules.core.vocabulary import SIDES
 from rules.registry import NO_RULES, game_rules_or_none
 
 

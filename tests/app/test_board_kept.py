@@ -15,11 +15,11 @@ from sqlmodel import Session
 
 from app.core import live
 from app.data.models import Game
-from app.guard.auth import Viewer
 from app.pages import referee
 from app.pages.templates import templates
 from app.routes import events as events_route
 from app.services import events as events_service
+from app.services.seating import Viewer
 from tests.app.games.conftest import new_game, start_game
 
 ROLES = ["attacker", "defender", "referee"]

@@ -44,7 +44,8 @@ from PIL import Image
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from app.guard import auth
+from app.services.seating import REFEREE
+from rules.core.vocabulary import SIDES
 from tests.app.club.served import ROOT, Club, free_port
 from tests.frontend.conftest import (
     CHROMIUM,
@@ -291,10 +292,10 @@ def test_a_scanned_join_card_signs_a_fresh_browser_in_with_one_tap(
     referee.goto(f"/games/{game_id}/join-cards")
     referee.get_by_role("button", name="Make new join cards").click()
     expect(referee.locator("[data-join-card]")).to_have_count(3)
-    links = {seat: scan(referee, seat) for seat in (auth.REFEREE, *auth.SIDES)}
+    links = {seat: scan(referee, seat) for seat in (REFEREE, *SIDES)}
     found = violations_at_every_size(referee, "join-cards", fits("join-cards"))
     homes = {
-        auth.REFEREE: f"{base}/games/{game_id}/referee",
+        REFEREE: f"{base}/games/{game_id}/referee",
         "attacker": f"{base}/games/{game_id}/fire-plan",
         "defender": f"{base}/games/{game_id}/fire-plan",
     }

@@ -20,6 +20,8 @@ from PIL import Image
 
 from app.guard import auth
 from app.pages import seats
+from app.services.seating import REFEREE
+from rules.core.vocabulary import SIDES
 from tests import csrf
 from tests.app.games.conftest import new_game, start_game
 from tests.conftest import require
@@ -72,7 +74,7 @@ def make_cards(client: TestClient, game_id: int) -> dict[str, str]:
     assert page.status_code == 200, page.text
     cards = re.findall(r'data-join-card="(\w+)">.*?(<svg.*?</svg>)', page.text, re.DOTALL)
     links = {seat: decode_svg_qr(svg) for seat, svg in cards}
-    assert set(links) == {auth.REFEREE, *auth.SIDES}
+    assert set(links) == {REFEREE, *SIDES}
     return links
 
 
@@ -108,9 +110,9 @@ def test_each_card_decodes_to_a_link_that_seats_a_fresh_device(client: TestClien
         r = join_by_link(device, link)
         assert r.status_code == 303, r.text
         assert device.cookies.get(auth.COOKIE_NAME)
-        home = f"/games/{game_id}/referee" if seat == auth.REFEREE else f"/games/{game_id}/fire-plan"
+        home = f"/games/{game_id}/referee" if seat == REFEREE else f"/games/{game_id}/fire-plan"
         assert r.headers["location"] == home
-        who = device.get(f"/api/v1/games/{game_id}/devices" if seat == auth.REFEREE else home)
+        who = device.get(f"/api/v1/games/{game_id}/devices" if seat == REFEREE else home)
         assert who.status_code == 200, who.text
 
 
@@ -236,7 +238,7 @@ def test_the_pdf_has_one_card_to_a_page_each_decoding_to_its_seats_link(
     assert r.status_code == 200 and r.headers["content-type"] == "application/pdf"
     assert r.headers["cache-control"] == "no-store"
     # The referee's card alone on the first page, then each side's on its own.
-    assert printed_cards(r.content, tmp_path) == [[links[seat]] for seat in (auth.REFEREE, *auth.SIDES)]
+    assert printed_cards(r.content, tmp_path) == [[links[seat]] for seat in (REFEREE, *SIDES)]
 
 
 def test_the_print_menus_join_cards_are_always_a_pdf(client: TestClient, tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from sqlmodel import Session, create_engine, select
 
 from app.core.db import downgrade, make_engine, migrate
 from app.data.models import FirePlanItem
-from app.guard.auth import SIDES
+from rules.core.vocabulary import SIDES
 from tests.app.games.conftest import Game, bearer, live_url  # noqa: F401  (live_url is a fixture)
 
 # Distinctive texts that only their own side may ever read.

@@ -22,8 +22,9 @@ import httpx
 import pytest
 from fastapi.routing import iter_route_contexts
 
-from app.guard.auth import COOKIE_NAME, SIDES
+from app.guard.auth import COOKIE_NAME
 from app.main import app as default_app
+from rules.core.vocabulary import SIDES
 from rules.flanders_fields.book.organisation import ORGANISATION_TABLES
 from rules.flanders_fields.resolvers.events import PACK
 from tests.app.games.conftest import Game, live_url, new_game  # noqa: F401  (live_url is a fixture)

@@ -23,9 +23,9 @@ from sqlmodel import Session
 from app.core.db import make_engine
 from app.data.models import Game
 from app.errors import Refused, refusal_body
-from app.guard.auth import Viewer
 from app.services import acts, card, game_setup, resolve
 from app.services.markers import snapshot_of
+from app.services.seating import Viewer
 from app.services.units import list_units
 from app.services.writing import game_write, unit_of_work
 from rules.core.acts import Act, AdvanceTurn, EditUnit, Roll
