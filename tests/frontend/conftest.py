@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -49,13 +48,6 @@ PHONE = {"width": 390, "height": 844}
 ALL_VIEWPORTS = (TABLET_LANDSCAPE, TABLET_PORTRAIT, REFEREE_SCREEN)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 # Each browser module has its own server (below), and importing the app takes a second of CPU: so each xdist
 # worker imports what `app.main` imports once, in a server maker that has started no thread, and every server
 # is a fork of it (copy-on-write, a few milliseconds). The fork sets its database and data folder, imports
@@ -66,7 +58,7 @@ def _free_port() -> int:
 # The rule sets' generated routes, most of building an app, are built here once and shared by every fork's app,
 # as tests/conftest.py shares them between the TestClient apps.
 _MAKER = r"""
-import functools, json, os, signal, sys, threading
+import functools, json, os, signal, socket, sys, threading
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 import uvicorn
@@ -85,9 +77,15 @@ signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the servers are reaped as they 
 print("ready", flush=True)
 for line in sys.stdin:
     order = json.loads(line)
+    # The server's socket is bound here, before the fork, and held until uvicorn listens on it: a port picked,
+    # let go and bound again a second later (the app's import between) could be taken meanwhile by another
+    # worker's server, and the test then read that server's /healthz and database.
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
     pid = os.fork()
     if pid:
-        print(pid, flush=True)
+        print(pid, sock.getsockname()[1], flush=True)
+        sock.close()
         continue
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     log = os.open(order["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
@@ -100,7 +98,8 @@ for line in sys.stdin:
     # A test's API requests (Playwright's request context) reuse a kept-alive connection and, unlike a browser,
     # do not retry one the server closed as they sent on it: a server closing idle connections after its 5 s
     # default reset a request sent after a pause on a busy machine (ECONNRESET). Idle ones stay open here.
-    uvicorn.run("app.main:app", host="127.0.0.1", port=order["port"], timeout_keep_alive=3600)
+    config = uvicorn.Config("app.main:app", host="127.0.0.1", timeout_keep_alive=3600)
+    uvicorn.Server(config).run(sockets=[sock])
     os._exit(0)
 """
 
@@ -132,19 +131,19 @@ def _alive(pid: int) -> bool:
 
 
 class _Server:
-    """uvicorn on a free port over the migrated database at `url`, forked by the maker when made; `ready` waits
-    for it to answer, `stop` kills it."""
+    """uvicorn on a free port (bound by the maker, held until it listens) over the migrated database at `url`,
+    forked by the maker when made; `ready` waits for it to answer, `stop` kills it."""
 
     def __init__(
         self, maker: subprocess.Popen[str], url: str, var: Path, env: dict[str, str] | None = None
     ) -> None:
         assert maker.stdin and maker.stdout
-        port = _free_port()
         self.log = var / "server.log"
-        order = {"port": port, "url": url, "var": str(var), "log": str(self.log), "env": env or {}}
+        order = {"url": url, "var": str(var), "log": str(self.log), "env": env or {}}
         maker.stdin.write(json.dumps(order) + "\n")
         maker.stdin.flush()
-        self.pid = int(maker.stdout.readline())
+        pid, port = maker.stdout.readline().split()
+        self.pid = int(pid)
         self.base = f"http://127.0.0.1:{port}"
 
     def ready(self) -> str:

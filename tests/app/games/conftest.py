@@ -117,7 +117,11 @@ def live_url(migrated_url: str, tmp_path: Path) -> Iterator[str]:
     """The app on a real server (both backends), for concurrent requests and Server-Sent Events."""
     # The test clients' key: a token a test client issued is found by this server too.
     app = create_app(Settings(database_url=migrated_url, var_dir=tmp_path, secret_key=TEST_SECRET_KEY))
-    port = _free_port()
+    # The socket is bound here and held until uvicorn listens on it: no other worker's server can take its port
+    # between the two, as it could a port picked free and let go.
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = int(sock.getsockname()[1])
     server = uvicorn.Server(
         # Idle kept-alive connections stay open (as the browser tests' servers): a client reusing one the server
         # closed after its 5 s default, as it sent on it, would read a reset on a busy machine.
@@ -130,7 +134,7 @@ def live_url(migrated_url: str, tmp_path: Path) -> Iterator[str]:
             timeout_keep_alive=3600,
         )
     )
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started:
@@ -139,6 +143,7 @@ def live_url(migrated_url: str, tmp_path: Path) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(10)
+    sock.close()
     app.state.engine.dispose()
 
 

@@ -25,12 +25,13 @@ UPLOAD = 3 * 1024 * 1024
 @pytest.fixture
 def served(sqlite_template: Path, tmp_path: Path) -> Iterator[int]:
     app = create_app(Settings(database_url=_sqlite_clone(sqlite_template, tmp_path), var_dir=tmp_path))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
+    # Bound here and held until uvicorn listens on it: no other worker's server can take the port between.
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = int(sock.getsockname()[1])
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **uvicorn_options(1))
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started:
@@ -39,6 +40,7 @@ def served(sqlite_template: Path, tmp_path: Path) -> Iterator[int]:
     yield port
     server.should_exit = True
     thread.join(10)
+    sock.close()
 
 
 def _answer(sock: socket.socket) -> bytes:
