@@ -27,7 +27,7 @@ from tests.frontend.games import join, seed_game
 from tests.frontend.test_accessibility import SIZES
 from tests.frontend.test_offline_taps import add_marker_button, api, marker_events, start
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.service_worker]
 
 
 @pytest.fixture

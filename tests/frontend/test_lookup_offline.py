@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.conftest import TABLET_PORTRAIT, screenshot
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.service_worker]
 
 SHEET = "/lookup/sheets/flanders-fields/mid"
 
