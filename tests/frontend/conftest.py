@@ -343,6 +343,24 @@ def next_frames(page: Any, frames: int) -> None:
     )
 
 
+def page_until(page: Any, predicate: str, arg: Any = None, timeout_ms: int = 15_000) -> Any:
+    """The first truthy value of an async `predicate` (a JavaScript function of `arg`) run in the page, asked
+    again every 100 ms for up to `timeout_ms`; None when it never is. Playwright's wait_for_function takes the
+    Promise an async function returns for a truthy value at once, so it cannot wait on the caches."""
+    return page.evaluate(
+        f"""async (arg) => {{
+              const predicate = {predicate};
+              const end = Date.now() + {timeout_ms};
+              for (;;) {{
+                const value = await predicate(arg);
+                if (value || Date.now() > end) return value || null;
+                await new Promise((next) => setTimeout(next, 100));
+              }}
+            }}""",
+        arg,
+    )
+
+
 def screenshot(page: Any, name: str) -> None:
     """A picture of the page for a person to look at, under FIRESTEP_SCREENSHOTS=1 only: it checks nothing, and
     the tests take some hundred of them at a tenth of a second to most of a second each (issue 33)."""

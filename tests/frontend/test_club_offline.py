@@ -13,13 +13,13 @@ import time
 from typing import Any
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from tests.frontend.axe import serious_violations
 from tests.frontend.conftest import (
     TABLET_LANDSCAPE,
     assert_no_horizontal_scroll,
+    page_until,
     screenshot,
     small_targets,
 )
@@ -66,20 +66,19 @@ def seat_caches(page: Any) -> dict[str, list[str]]:
 
 def wait_kept(page: Any, *paths: str) -> str:
     """Wait until the one seat cache holds these paths; its seat name."""
-    try:
-        kept = page.wait_for_function(
-            """async (paths) => {
-                const names = (await caches.keys()).filter((name) => name.startsWith('firestep-seat:'));
-                if (names.length !== 1) return null;
-                const held = (await (await caches.open(names[0])).keys()).map((r) => new URL(r.url).pathname);
-                return paths.every((path) => held.includes(path)) && names[0].slice('firestep-seat:'.length);
-            }""",
-            arg=list(paths),
-            timeout=15_000,
-        )
-    except PlaywrightTimeoutError:
-        raise AssertionError(f"not kept: {paths} in {seat_caches(page)}") from None
-    return str(kept.json_value())
+    kept = page_until(
+        page,
+        """async (paths) => {
+            const names = (await caches.keys()).filter((name) => name.startsWith('firestep-seat:'));
+            if (names.length !== 1) return null;
+            const held = (await (await caches.open(names[0])).keys()).map((r) => new URL(r.url).pathname);
+            return paths.every((path) => held.includes(path)) && names[0].slice('firestep-seat:'.length);
+        }""",
+        list(paths),
+    )
+    if not kept:
+        raise AssertionError(f"not kept: {paths} in {seat_caches(page)}")
+    return str(kept)
 
 
 def expect_not_live(page: Any, before: float) -> None:

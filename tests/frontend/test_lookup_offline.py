@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import TABLET_PORTRAIT, screenshot
+from tests.frontend.conftest import TABLET_PORTRAIT, page_until, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.service_worker]
 
@@ -21,7 +21,8 @@ def wait_until_kept(page: Any, *urls: str) -> None:
     """The service worker has stored these URLs (what lookup-offline.js asks it to keep), bodies and all: a
     `match` can answer while a `put` is still writing the body, which going offline then aborts, so the test
     reads each body to its end."""
-    page.wait_for_function(
+    kept = page_until(
+        page,
         """async (urls) => {
             const reg = await navigator.serviceWorker.getRegistration();
             if (!reg || !reg.active || !navigator.serviceWorker.controller) return false;
@@ -31,9 +32,10 @@ def wait_until_kept(page: Any, *urls: str) -> None:
             }
             return true;
         }""",
-        arg=list(urls),
-        timeout=60_000,  # the worker installs first: over 15 s once on the loaded 2-core CI machine
+        list(urls),
+        timeout_ms=60_000,  # the worker installs first: over 15 s once on the loaded 2-core CI machine
     )
+    assert kept, f"the service worker did not keep {urls}"
 
 
 def test_offline_shows_the_playsheet_table_of_the_remembered_period(new_page: Any) -> None:
