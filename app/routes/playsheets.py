@@ -490,6 +490,8 @@ def playsheet_pdf(
     variant: VariantQ = [],  # noqa: B006
 ) -> Response:
     variants = parse_variants(variant)
+    # Unknown readings refused here, before the render is charged or holds the address's one render.
+    get_ruleset(sheet.RULESET).context(period, variants)
     return _pdf_sheet(
         request, "playsheet", period, paper, _key(variants), name=f"playsheet-{period}-{paper}.pdf"
     )

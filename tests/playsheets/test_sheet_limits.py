@@ -52,6 +52,9 @@ def test_an_unknown_reading_is_refused_before_any_render(budget_of_one_render: T
     bad = c.get(SHEET, params={"variant": "no-such-erratum:x"})
     assert bad.status_code == 422 and bad.json()["field"] == "variants"
     assert c.get(SHEET, params={"paper": "letter"}).status_code == 200  # the budget was not spent on it
+    # The budget spent, a period playsheet's unknown reading is still refused for what it is (it was a 429).
+    late = c.get("/playsheets/late.pdf", params={"variant": "no-such-erratum:x"})
+    assert late.status_code == 422 and late.json()["field"] == "variants", late.text
 
 
 @pytest.mark.long
