@@ -11,6 +11,7 @@ from rules.core.errors import RulesError
 from rules.core.game import GameRules
 from rules.core.records import Change, Filled, Played, SetBoard, Snapshot
 from rules.core.rolls import at_table
+from rules.core.vocabulary import other_side
 from rules.flanders_fields.errata import EVENTS_PACK, SRC_EVENTS
 from rules.flanders_fields.play.changes import HAND_KEY, hand_set
 from rules.flanders_fields.resolvers.events import PACK, RandomEvent
@@ -101,7 +102,7 @@ class FlandersFieldsCards(GameRules):
         if resolver_id != RESOLVER:
             return ()
         drawer = snapshot.side_to_move
-        rival = "defender" if drawer == "attacker" else "attacker"
+        rival = other_side(drawer)
         hands = hands_of(snapshot)
         deck = deck_of(snapshot, hands)
         if at_table(self.book.roll_terms, snapshot):

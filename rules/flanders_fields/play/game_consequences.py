@@ -13,6 +13,7 @@ from rules.core.errors import RulesError
 from rules.core.game import GameRules, ancestor_at, leaves_under
 from rules.core.records import Change, SetBoard, SetState, Snapshot, UnitState
 from rules.core.rolls import Outcome
+from rules.core.vocabulary import other_side
 from rules.flanders_fields.book import tables as T
 from rules.flanders_fields.book.cover import COVER_RULES
 from rules.flanders_fields.book.table_sizes import BASES
@@ -199,7 +200,7 @@ def cards_drawn(snap: Snapshot, drawn: Mapping[str, Any]) -> tuple[Change, ...]:
     """The hands and the pack after a draw: beneficial cards go to the drawer's hand, cards handed over to
     the opponent's; everything else drawn is out of play."""
     drawer = snap.side_to_move
-    rival = "defender" if drawer == "attacker" else "attacker"
+    rival = other_side(drawer)
     # The other side keeps what it held and takes what was handed to it (a draw at the table asks the rules
     # without its hand: FlandersFieldsCards.drawn).
     held = list(snap.sides.get(rival, {}).get(HAND_KEY, []))
