@@ -26,7 +26,7 @@ from tests.frontend.conftest import (
     centre_on_top,
     screenshot,
 )
-from tests.frontend.games import at_rest, bearer, join_by_api, map_at, seed_game, settled
+from tests.frontend.games import at_rest, bearer, join_by_api, map_at, resized, seed_game, settled
 from tests.frontend.test_map_card_clear import labels_over_stands
 
 pytestmark = pytest.mark.browser
@@ -483,7 +483,7 @@ def test_a_company_moves_in_one_drag_keeping_its_formation(new_page: Any) -> Non
     # The handles clear of each other and of the company's stands' tap targets, at each size the map is
     # drawn at (issue 64: at 1180x820 the turn handle lay over the move handle, and a drag of ✥ turned).
     for size in (TABLET_LANDSCAPE, PHONE, REFEREE_SCREEN):
-        referee.set_viewport_size(size)
+        resized(referee, size)
         assert handles_apart(referee, [u["id"] for u in company]) == [], size
     box = at_rest(referee, "[data-formation-move]")
     assert box["width"] >= 44 and box["height"] >= 44

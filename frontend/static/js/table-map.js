@@ -813,10 +813,12 @@
       const now = canvas.clientWidth > canvas.clientHeight;
       map.invalidateSize();
       if (now !== landscape) { landscape = now; root.dataset.orientation = landscape ? "landscape" : "portrait"; renderAll(); fitTable(); }
+      root.dataset.drawnFor = `${window.innerWidth}x${window.innerHeight}`; // the window size the map is drawn for
     }, 120);
   });
 
   root.dataset.orientation = landscape ? "landscape" : "portrait";
+  root.dataset.drawnFor = `${window.innerWidth}x${window.innerHeight}`;
   drawCloth();
   fitTable();
   drawRuler();
