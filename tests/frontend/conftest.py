@@ -280,8 +280,9 @@ def _page_maker(
 
 def _service_workers(request: pytest.FixtureRequest) -> str:
     """The app's service worker runs only in a test marked `service_worker` (what it keeps is that test's
-    subject): Chromium may never answer the close of a context whose worker is still storing a page, and four
-    fresh-clone runs hung there, in a test's teardown, at load 2-11 (puppeteer/puppeteer#11627)."""
+    subject), so no other test waits on its caching. Blocked to end a hang of a counters-page teardown's context
+    close (Chromium is known to hang so over a busy worker: puppeteer/puppeteer#11627), the hang came once more
+    with it blocked: its cause is still not found."""
     return "allow" if request.node.get_closest_marker("service_worker") else "block"
 
 
