@@ -25,7 +25,7 @@ from tests.frontend.conftest import (
     screenshot,
     small_targets,
 )
-from tests.frontend.games import bearer, join_by_api, seed_game
+from tests.frontend.games import bearer, join_by_api, seed_game, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -220,6 +220,14 @@ def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -
     referee.goto(f"/games/{gid}/counters")
     german = referee.locator(f"[data-counter='{ids['RIR 261']}']")
     expect(german).to_be_visible()
+    # The referee's screen has its board open on "End the game…"; a new counter has it read the whole board
+    # anew, and what the referee opened there stays open (board-live.js).
+    screen = new_page(REFEREE_SCREEN, has_touch=False)
+    sign_in(screen, made["referee_token"])
+    screen.goto(f"/games/{gid}/referee")
+    expect(screen.locator("[data-live-stream][data-live-connected]")).to_have_count(1)
+    screen.get_by_text("End the game…").click()
+    expect(screen.locator("[data-end-game]")).to_have_attribute("open", "")
     # The referee enters one more counter from the club's set: it stands in its hex.
     referee.get_by_text("Add a counter from the club's set").click()
     form = referee.locator("[data-entry-form]")
@@ -230,6 +238,8 @@ def test_a_bombardment_from_the_page_of_counters_and_its_marker(new_page: Any) -
     form.get_by_role("button", name="Add it").click()
     expect(referee.locator("[data-counter-group='place-1011']")).to_contain_text("RIR 262")
     expect(referee.locator("[data-counter-group='place-1011']")).to_contain_text("3-5")
+    expect(screen.locator("#board")).to_contain_text("RIR 262")
+    expect(screen.locator("[data-end-game]")).to_have_attribute("open", "")
     screenshot(referee, "counters-referee-entry")
     assert serious_violations(referee) == [] and small_targets(referee) == []
     attacker = new_page(TABLET_LANDSCAPE)

@@ -109,11 +109,28 @@ class Touch:
         return watched
 
 
+def answered(page: Any) -> None:
+    """The card shows the roll's answer; where it does not, the test says what the page said instead (a refusal,
+    the connection's notice)."""
+    try:
+        expect(page.locator("[data-play-done]")).to_be_visible()
+    except AssertionError:
+        notices = page.locator(".notice p").all_inner_texts()
+        raise AssertionError(f"the card shows no answer; the page's notices: {notices}") from None
+
+
+def card_read(touch: Touch, stand: int) -> None:
+    """Stand tapped, and its card has read what it may do (its rows stop moving, table-act.js), as a player waits
+    for the card to stop changing before tapping a die on it."""
+    touch.stand(stand)
+    expect(touch.page.locator(f"[data-stand-acts='{stand}']")).to_have_count(1)
+
+
 def order(touch: Touch, stand: int) -> None:
     """Stand, a 6 on the card's Order roll (a roll with no target and one die shows its dice on the card)."""
-    touch.stand(stand)
+    card_read(touch, stand)
     touch.button("6", within=touch.page.get_by_role("group", name="Order roll", exact=True))
-    expect(touch.page.locator("[data-play-done]")).to_be_visible()
+    answered(touch.page)
 
 
 def nearest_target(page: Any, game_id: int, firer: int, resolver: str) -> int:
@@ -158,7 +175,7 @@ def roll(touch: Touch, game_id: int, firer: int, act: str, outcome: tuple[str, s
         touch.button("Apply")
     else:
         touch.button("Let firestep roll")
-    expect(touch.page.locator("[data-play-done]")).to_be_visible()
+    answered(touch.page)
     return target
 
 
@@ -191,18 +208,16 @@ def last_event(page: Any, game_id: int) -> dict[str, Any]:
 
 def morale(touch: Touch, stand: int) -> None:
     """A stand of the battalion, a 6 on the card's Morale test."""
-    touch.stand(stand)
+    card_read(touch, stand)
     touch.button("6", within=touch.page.get_by_role("group", name="Morale test", exact=True))
-    expect(touch.page.locator("[data-play-done]")).to_be_visible()
+    answered(touch.page)
 
 
 def company_move(touch: Touch, stand: int, dx: float, dy: float, again: bool = False) -> None:
     """A stand of the company, Move its company, one drag of its handle: every stand of it moves. Moved on
     `again`, its handle is still there: one more drag."""
     if not again:
-        touch.stand(stand)
-        # As a player waits for the card to stop changing: its acts, read after the tap, push the buttons down.
-        expect(touch.page.locator(f"[data-stand-acts='{stand}']")).to_have_count(1)
+        card_read(touch, stand)  # its acts, read after the tap, push the buttons down
         touch.button("Move its company")
     with touch.page.expect_response(lambda r: r.url.endswith("/move-formation")) as moved:
         touch.drag("[data-formation-move]", dx, dy)

@@ -34,15 +34,17 @@
     if (keep) scroller.scrollTop += scroller.scrollHeight - before;
   };
 
-  const swap = (el) => {
-    const old = document.getElementById(el.id);
-    if (!old) return;
-    // What the reader opened stays open through the swap ("End the game…" while the referee calls what is
-    // still to settle in it).
+  // What the reader opened stays open through a swap or a whole board read anew ("End the game…" while the
+  // referee calls what is still to settle in it).
+  const replace = (old, el) => {
     for (const d of old.querySelectorAll("details[open][data-keep-open]")) {
       el.querySelector(`details[data-keep-open="${d.dataset.keepOpen}"]`)?.setAttribute("open", "");
     }
     old.replaceWith(el);
+  };
+  const swap = (el) => {
+    const old = document.getElementById(el.id);
+    if (old) replace(old, el);
   };
 
   const applyChanges = (root) => {
@@ -66,7 +68,7 @@
     if (!response.ok) throw new Error(String(response.status));
     const next = template(await response.text()).getElementById("board");
     if (!next) throw new Error("no board");
-    board().replaceWith(next);
+    replace(board(), next);
     applied = Math.max(applied, Number(next.dataset.upto) || 0);
   };
 
