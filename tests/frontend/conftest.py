@@ -302,6 +302,11 @@ class _Chromium:
             self._browser = self._playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         return self._browser
 
+    @property
+    def browser_type(self) -> Any:
+        """Playwright's Chromium, to launch one of another kind (test_club_secure_context's trusting one)."""
+        return self._playwright.chromium
+
     def new_context(self, **options: Any) -> Any:
         return self.current().new_context(**options)
 
