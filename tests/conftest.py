@@ -12,9 +12,9 @@ serves it:
   `client` / `migrated_url` / `database_url` (empty, unmigrated, for migration tests) take the `backend`
   fixture: SQLite, and a PostgreSQL clone of the worker's template as well where the test is marked
   `@pytest.mark.storage` (its subject is storage: migrations, locking, concurrency, what a backend stores).
-- In the browser tests (tests/frontend/conftest.py) one Chromium per worker and one server and database per
-  module; a test opens contexts with `new_page` (or `new_page_any_backend`, which follows `backend`). State is
-  seeded through the API; a flow runs once at its reference size, the other sizes check its layout.
+- In the browser tests (tests/frontend/conftest.py) one Chromium per worker (started again should a context's
+  close stick) and one server and database per module, over SQLite; a test opens contexts with `new_page`.
+  State is seeded through the API; a flow runs once at its reference size, the other sizes check its layout.
 - The order is shuffled (pytest-randomly; `-p no:randomly` keeps the written order, `--randomly-seed=N`
   replays a run): no test may depend on another having run.
 - Wait for an event (a queue, a threading.Event, a response), never a fixed sleep or a timeout expiring.

@@ -1,5 +1,4 @@
-"""Browser tests: a real uvicorn server on a free 127.0.0.1 port with a migrated temporary SQLite database (and,
-for the tests that take `new_page_any_backend`, the same over PostgreSQL),
+"""Browser tests: a real uvicorn server on a free 127.0.0.1 port with a migrated temporary SQLite database,
 driven by Debian's Chromium through Playwright (never a downloaded browser).
 
 With FIRESTEP_SCREENSHOTS=1, screenshots go to tests/artifacts/ (git-ignored) as <page>-<width>x<height>.png.
@@ -27,7 +26,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.conftest import ARTIFACTS, _postgresql_base, _postgresql_database, _sqlite_clone, require
+from tests.conftest import ARTIFACTS, _sqlite_clone, require
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("FIRESTEP_CHROMIUM", "/usr/bin/chromium")
@@ -230,26 +229,6 @@ def server_url(_sqlite_servers: _SqliteServers) -> Iterator[str]:
     server.stop()
 
 
-@pytest.fixture(scope="module")
-def postgresql_server_url(
-    _server_maker: subprocess.Popen[str], postgresql_template: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """The same server over a new PostgreSQL database (FIRESTEP_TEST_DATABASE_URL; in CI it must be there)."""
-    var = tmp_path_factory.mktemp("frontend-server-pg")
-    with (
-        _postgresql_database(_postgresql_base(), template=postgresql_template) as url,
-        _serve(_server_maker, url, var) as base,
-    ):
-        yield base
-
-
-@pytest.fixture
-def any_server_url(backend: str, request: pytest.FixtureRequest) -> str:
-    """The live server on the test's backend (both in turn where it is marked `storage`)."""
-    name = "server_url" if backend == "sqlite" else "postgresql_server_url"
-    return str(request.getfixturevalue(name))
-
-
 # A context's close that takes this long is stuck, not slow (it takes well under a second, a few on a loaded machine).
 CLOSE_STUCK_S = 30
 
@@ -367,9 +346,15 @@ def browser() -> Iterator[_Chromium]:
         chromium.close()
 
 
-def _page_maker(
-    browser: Any, server_url: str, contexts: list[Any], foreign: list[str], workers: str
-) -> Callable[..., Any]:
+def _pages(
+    browser: _Chromium, server_url: str, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Any]]:
+    """A maker of pages, each in a fresh browser context of its own (its own cookies, like a separate device)
+    on `server_url`; every context closed after the test, and any request to another host fails it."""
+    contexts: list[Any] = []
+    foreign: list[str] = []
+    workers = _service_workers(request)
+
     def make(viewport: dict[str, int] = TABLET_LANDSCAPE, has_touch: bool = True) -> Any:
         ctx = browser.new_context(
             viewport=viewport, has_touch=has_touch, base_url=server_url, service_workers=workers
@@ -385,7 +370,9 @@ def _page_maker(
         )
         return page
 
-    return make
+    yield make
+    browser.close_contexts(contexts)
+    assert not foreign, f"requests to other hosts: {foreign}"
 
 
 def _service_workers(request: pytest.FixtureRequest) -> str:
@@ -397,26 +384,12 @@ def _service_workers(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def new_page(browser: Any, server_url: str, request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
+def new_page(
+    browser: _Chromium, server_url: str, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Any]]:
     """Open a page in a fresh browser context (its own cookies, like a separate device). Every request it
     makes must go to the test server: anything else fails the test."""
-    contexts: list[Any] = []
-    foreign: list[str] = []
-    yield _page_maker(browser, server_url, contexts, foreign, _service_workers(request))
-    browser.close_contexts(contexts)
-    assert not foreign, f"requests to other hosts: {foreign}"
-
-
-@pytest.fixture
-def new_page_any_backend(
-    browser: Any, any_server_url: str, request: pytest.FixtureRequest
-) -> Iterator[Callable[..., Any]]:
-    """new_page, on a server over SQLite and then over PostgreSQL."""
-    contexts: list[Any] = []
-    foreign: list[str] = []
-    yield _page_maker(browser, any_server_url, contexts, foreign, _service_workers(request))
-    browser.close_contexts(contexts)
-    assert not foreign, f"requests to other hosts: {foreign}"
+    yield from _pages(browser, server_url, request)
 
 
 def centre_on_top(page: Any, target: Any, scroll: bool = False) -> dict[str, Any]:
