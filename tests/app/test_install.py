@@ -8,6 +8,7 @@ processes are found through /proc (by session: each server starts its own)."""
 
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import os
@@ -54,10 +55,29 @@ def repository_files(folder: str) -> set[str]:
     }
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder `make` fills once for the whole run: under xdist by the first worker to need it (a file lock in
+    the run's own folder, as tests/conftest.py makes the SQLite template), and then only read by each, where
+    each worker that ran a test of this module built and installed its own (~8 s of CPU each)."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        folder = tmp_path_factory.mktemp(name)
+        make(folder)
+        return folder
+    from filelock import FileLock
+
+    folder = tmp_path_factory.getbasetemp().parent / name  # the run's own folder, never an earlier run's
+    made = folder.with_name(f"{name}.made")
+    with FileLock(f"{folder}.lock"):
+        if not made.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a start that failed half-way
+            folder.mkdir()
+            make(folder)
+            made.touch()
+    return folder
+
+
+def build_wheel(base: Path) -> None:
     """Built from a copy of the sources, so that no build/ folder left in the checkout can add stale files."""
-    base = tmp_path_factory.mktemp("build")
     source = base / "firestep"
     source.mkdir()
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
@@ -70,7 +90,11 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copy2(ROOT / name, source / name)
     run = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(base / "dist"), str(source)]
     subprocess.run(run, check=True, capture_output=True)
-    (built,) = (base / "dist").glob("firestep-*.whl")
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    (built,) = (made_once(tmp_path_factory, "firestep-wheel", build_wheel) / "dist").glob("firestep-*.whl")
     return built
 
 
@@ -89,9 +113,8 @@ class Installed:
         return subprocess.run(command, cwd=cwd, env=self.env(**settings), capture_output=True, text=True)
 
 
-@pytest.fixture(scope="module")
-def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    venv = tmp_path_factory.mktemp("venv")
+def install(wheel: Path, venv: Path) -> None:
+    """The wheel alone (`--no-deps`) in a new environment that sees the test environment's packages."""
     subprocess.run(
         [sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", venv], check=True
     )
@@ -122,6 +145,12 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installe
     assert all(Path(p).is_relative_to(Path(own)) for p in found.split()), (
         found
     )  # the wheel's, not the checkout
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    venv = made_once(tmp_path_factory, "firestep-venv", functools.partial(install, wheel))
+    # Each worker's own user data folder: the environment is shared, what its commands keep is not.
     return Installed(venv / "bin", tmp_path_factory.mktemp("xdg-data"))
 
 
