@@ -8,6 +8,7 @@ processes are found through /proc (by session: each server starts its own)."""
 
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import os
@@ -54,10 +55,29 @@ def repository_files(folder: str) -> set[str]:
     }
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder `make` fills once for the whole run: under xdist by the first worker to need it (a file lock in
+    the run's own folder, as tests/conftest.py makes the SQLite template), and then only read by each, where
+    each worker that ran a test of this module built and installed its own (~8 s of CPU each)."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        folder = tmp_path_factory.mktemp(name)
+        make(folder)
+        return folder
+    from filelock import FileLock
+
+    folder = tmp_path_factory.getbasetemp().parent / name  # the run's own folder, never an earlier run's
+    made = folder.with_name(f"{name}.made")
+    with FileLock(f"{folder}.lock"):
+        if not made.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a start that failed half-way
+            folder.mkdir()
+            make(folder)
+            made.touch()
+    return folder
+
+
+def build_wheel(base: Path) -> None:
     """Built from a copy of the sources, so that no build/ folder left in the checkout can add stale files."""
-    base = tmp_path_factory.mktemp("build")
     source = base / "firestep"
     source.mkdir()
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
@@ -70,7 +90,11 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copy2(ROOT / name, source / name)
     run = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(base / "dist"), str(source)]
     subprocess.run(run, check=True, capture_output=True)
-    (built,) = (base / "dist").glob("firestep-*.whl")
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    (built,) = (made_once(tmp_path_factory, "firestep-wheel", build_wheel) / "dist").glob("firestep-*.whl")
     return built
 
 
@@ -89,9 +113,8 @@ class Installed:
         return subprocess.run(command, cwd=cwd, env=self.env(**settings), capture_output=True, text=True)
 
 
-@pytest.fixture(scope="module")
-def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    venv = tmp_path_factory.mktemp("venv")
+def install(wheel: Path, venv: Path) -> None:
+    """The wheel alone (`--no-deps`) in a new environment that sees the test environment's packages."""
     subprocess.run(
         [sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", venv], check=True
     )
@@ -122,6 +145,12 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installe
     assert all(Path(p).is_relative_to(Path(own)) for p in found.split()), (
         found
     )  # the wheel's, not the checkout
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    venv = made_once(tmp_path_factory, "firestep-venv", functools.partial(install, wheel))
+    # Each worker's own user data folder: the environment is shared, what its commands keep is not.
     return Installed(venv / "bin", tmp_path_factory.mktemp("xdg-data"))
 
 
@@ -320,12 +349,32 @@ def test_the_workflows_install_smoke_test(installed: Installed, tmp_path: Path, 
 
 
 # -- migrating ----------------------------------------------------------------------------------------------
+# The installed command's own code (app.cli.main, what the `firestep` script runs) for each database in turn, in
+# one process of the installed copy: its settings read anew from FIRESTEP_DATABASE_URL for each.
+MIGRATE_EACH = """
+import os, sys
+from app.cli import main
+from app.core.config import get_settings
+for url in sys.argv[1:]:
+    os.environ["FIRESTEP_DATABASE_URL"] = url
+    get_settings.cache_clear()
+    sys.argv = ["firestep", "migrate"]
+    try:
+        main()
+    except SystemExit as done:
+        if done.code not in (None, 0):
+            raise SystemExit(f"firestep migrate of {url} exited {done.code}") from None
+"""
+
+
 @pytest.mark.long
 def test_installed_firestep_migrates_a_database_of_each_revision(
     installed: Installed, tmp_path: Path
 ) -> None:
     """A SQLite database at each revision of migrations/versions (made by the checkout's migrations, seeded as
-    tests/app/core/test_migration_history.py seeds them), upgraded by the installed `firestep migrate`."""
+    tests/app/core/test_migration_history.py seeds them), upgraded by the installed `firestep migrate`: the
+    oldest by the command itself, the others by its code in one process of the installed copy (a process
+    each was mostly starting Python: ~17 s of CPU)."""
     scripts = ScriptDirectory.from_config(alembic_config("sqlite://"))
     revisions = [s.revision for s in reversed(list(scripts.walk_revisions()))]  # oldest first
     walked = tmp_path / "walked.db"
@@ -343,21 +392,24 @@ def test_installed_firestep_migrates_a_database_of_each_revision(
         engine.dispose()
     empty = tmp_path / "empty"
     empty.mkdir()
-    # All at once: each is a process of its own, mostly starting Python.
-    running = {
-        revision: subprocess.Popen(
-            [str(installed.bin / "firestep"), "migrate"],
-            cwd=empty,
-            env=installed.env(FIRESTEP_DATABASE_URL=url, FIRESTEP_VAR_DIR=str(tmp_path / "data")),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-        )
-        for revision, url in urls.items()
-    }
-    for revision, proc in running.items():
-        out = proc.communicate(timeout=120)[0].decode()
-        assert proc.returncode == 0, (revision, out)
-        engine = make_engine(urls[revision])
+    settings = {"FIRESTEP_VAR_DIR": str(tmp_path / "data")}
+    oldest, *others = urls.values()
+    command = installed.firestep("migrate", cwd=empty, FIRESTEP_DATABASE_URL=oldest, **settings)
+    assert command.returncode == 0, command.stdout + command.stderr
+    assert command.stdout.strip() == f"database at head: {oldest}"
+    python = installed.bin / "python"
+    run = subprocess.run(
+        [python, "-c", MIGRATE_EACH, *others],
+        cwd=empty,
+        env=installed.env(**settings),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines() == [f"database at head: {url}" for url in others], run.stdout
+    for revision, url in urls.items():
+        engine = make_engine(url)
         assert current_revision(engine) == head_revision(), revision
         with engine.connect() as conn:
             assert schema_drift(conn) == [], revision

@@ -21,6 +21,7 @@ Found mechanically, not from a hand list:
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 import re
 from collections.abc import Iterator
@@ -112,7 +113,11 @@ def _sources() -> Iterator[tuple[str, ast.Module]]:
             yield str(path.relative_to(ROOT)), ast.parse(path.read_text(), str(path))
 
 
-MODULES = dict(_sources())
+@functools.cache
+def modules() -> dict[str, ast.Module]:
+    """Every module of app/ and rules/ parsed, once per process and only in the worker that runs a test of them
+    (at import, both workers parsed them while collecting: ~1.5 s each)."""
+    return dict(_sources())
 
 
 def _name(call: ast.Call) -> str | None:
@@ -124,11 +129,13 @@ def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
     return {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
 
 
-PARENTS = {path: _parents(tree) for path, tree in MODULES.items()}
+@functools.cache
+def parents(path: str) -> dict[ast.AST, ast.AST]:
+    return _parents(modules()[path])
 
 
 def _enclosing(path: str, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    while (node := PARENTS[path].get(node)) is not None:  # type: ignore[assignment]
+    while (node := parents(path).get(node)) is not None:  # type: ignore[assignment]
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             return node
     return None
@@ -167,7 +174,7 @@ def templates(path: str, node: ast.expr, depth: int = 0) -> list[str] | None:
 
 
 def _dict_values(path: str, name: str, depth: int) -> list[str] | None:
-    for stmt in MODULES[path].body:
+    for stmt in modules()[path].body:
         if isinstance(stmt, ast.Assign | ast.AnnAssign) and isinstance(stmt.value, ast.Dict):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             if any(isinstance(t, ast.Name) and t.id == name for t in targets):
@@ -178,7 +185,7 @@ def _dict_values(path: str, name: str, depth: int) -> list[str] | None:
 
 def _returns(path: str, name: str, depth: int) -> list[str] | None:
     defs = [
-        n for n in ast.walk(MODULES[path]) if isinstance(n, ast.FunctionDef) and n.name == name and n.body
+        n for n in ast.walk(modules()[path]) if isinstance(n, ast.FunctionDef) and n.name == name and n.body
     ]
     found = [
         templates(path, r.value, depth + 1)
@@ -192,7 +199,7 @@ def _returns(path: str, name: str, depth: int) -> list[str] | None:
 
 
 def _module_constant(path: str, name: str, depth: int) -> list[str] | None:
-    for stmt in MODULES[path].body:
+    for stmt in modules()[path].body:
         if isinstance(stmt, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == name for t in stmt.targets
         ):
@@ -218,7 +225,7 @@ def _name_values(path: str, node: ast.Name, depth: int) -> list[str] | None:
     position = params.index(node.id)
     calls = [
         (p, c)
-        for p, tree in MODULES.items()
+        for p, tree in modules().items()
         for c in ast.walk(tree)
         if isinstance(c, ast.Call) and _name(c) == func.name
     ]
@@ -233,7 +240,7 @@ def _name_values(path: str, node: ast.Name, depth: int) -> list[str] | None:
 
 
 def raise_sites() -> Iterator[tuple[str, int, str, ast.expr]]:
-    for path, tree in MODULES.items():
+    for path, tree in modules().items():
         if path == "app/errors.py":
             continue  # the handlers: each passes on a raised message, and refusal() itself falls back
         # `refusal` is app/errors.py's body builder only where it is imported from there (not the rules'
@@ -273,7 +280,7 @@ def test_every_raise_site_is_one_short_sentence() -> None:
 def test_not_found_sentences_fit() -> None:
     """NotFoundError's sentence is app/errors.py's, with the name cut to 24 characters: each `what` fits."""
     whats = set()
-    for path, tree in MODULES.items():
+    for path, tree in modules().items():
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and _name(node) == "NotFoundError":
                 what = _argument(node, 0, "what")
@@ -397,7 +404,7 @@ def test_value_errors_fit_as_field_refusals() -> None:
     (app/errors.py's validation_refusal): every ValueError message of app/ and rules/ fits so, the field at
     PLACEHOLDER characters."""
     checked, bad = 0, []
-    for path, tree in MODULES.items():
+    for path, tree in modules().items():
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and _name(node) == "ValueError" and node.args:
                 for text in templates(path, node.args[0]) or [f"unread {path}:{node.lineno}"]:
@@ -470,7 +477,7 @@ def test_no_refusal_names_an_id_a_field_or_a_step_id() -> None:
 
 def test_every_refusal_of_the_rules_of_play_cites_its_rule() -> None:
     bare = []
-    for path, tree in MODULES.items():
+    for path, tree in modules().items():
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and _name(node) == "Refusal":
                 cited = len(node.args) >= 3 or any(k.arg == "source" for k in node.keywords)

@@ -8,6 +8,7 @@ naming the field or the limit, never a 5xx. Storage-touching endpoints run on bo
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -490,13 +491,16 @@ def _store_terrain(client: TestClient, game_id: int, terrain: dict[str, Any]) ->
         )
 
 
-HUGE_STORED = _terrain(_feature([_circle_ring(200_000)], note=_nested(300)))
+@functools.cache
+def huge_stored() -> dict[str, Any]:
+    """Made once, in the worker that runs a test of it (at import, both workers made it while collecting)."""
+    return _terrain(_feature([_circle_ring(200_000)], note=_nested(300)))
 
 
 @pytest.mark.storage
 def test_a_stored_deep_or_huge_terrain_never_makes_a_read_fail(client: TestClient) -> None:
     world = World(client)
-    _store_terrain(client, world.game_id, HUGE_STORED)
+    _store_terrain(client, world.game_id, huge_stored())
     auth = {"Authorization": f"Bearer {world.referee}"}
     for url in (
         f"/api/v1/games/{world.game_id}/state",
@@ -529,7 +533,7 @@ def _statements_during(client: TestClient, url: str) -> list[str]:
 @pytest.mark.parametrize("url", ["/api/v1/games", "/"])
 def test_the_lobby_never_loads_terrain_or_board(client: TestClient, url: str) -> None:
     world = World(client)
-    _store_terrain(client, world.game_id, HUGE_STORED)
+    _store_terrain(client, world.game_id, huge_stored())
     statements = [s for s in _statements_during(client, url) if re.search(r"\bFROM game\b", s)]
     assert statements, "the lobby reads the games"
     for s in statements:
