@@ -27,6 +27,7 @@ from tests.frontend.conftest import (
     TABLET_LANDSCAPE,
     TABLET_PORTRAIT,
     assert_no_horizontal_scroll,
+    next_frames,
     screenshot,
     small_targets,
     unlabelled_controls,
@@ -578,12 +579,16 @@ def test_the_referee_screen_and_terrain_reshaped_moved_turned_with_the_mouse(new
     outline = "() => JSON.stringify(window.firestepScenario.current().terrain.features[0].geometry)"
 
     def drag(start: tuple[float, float], end: tuple[float, float]) -> None:
-        """A drag with the mouse, done once the piece has taken it: its outline changed, or refused in a sentence."""
+        """A drag with the mouse at a hand's pace (ten moves, three frames apart: half a second or more), done once
+        the piece has taken it: its outline changed, or refused in a sentence. (A drag of over 0.4 s let the click
+        that ends it deselect the piece, its buttons gone.)"""
         a, b = (page.evaluate("p => window.firestepScenario.pagePoint(p)", list(p)) for p in (start, end))
         before = page.evaluate(outline)
         page.mouse.move(a["x"], a["y"])
         page.mouse.down()
-        page.mouse.move(b["x"], b["y"], steps=10)
+        for i in range(1, 11):
+            page.mouse.move(a["x"] + (b["x"] - a["x"]) * i / 10, a["y"] + (b["y"] - a["y"]) * i / 10)
+            next_frames(page, 3)
         page.mouse.up()
         page.wait_for_function(
             f"""(before) => ({outline})() !== before

@@ -137,7 +137,9 @@
   const pieces = new Map(); // the editor's key of a piece -> { feature, layer } (a file's features need no id)
   const keys = new WeakMap(); // feature -> its key
   let selected = null;
-  let lastEdit = 0; // the click a browser sends at the end of a drag is not a tap on the table
+  // The click a browser sends at the end of a piece's drag, turn or reshape is not a tap on the table: it is let
+  // pass once such a gesture began, until the next press (however long the page took between the two).
+  let pieceGesture = false;
   let nextId = 1;
   const list = root.querySelector("[data-terrain-list]");
   const kindSelect = root.querySelector("[data-terrain-kind]");
@@ -305,7 +307,7 @@
       changed({ terrain: feature.id });
     };
     layer.on("pm:edit pm:dragend pm:rotateend", edited);
-    layer.on("pm:dragstart pm:dragend pm:rotatestart pm:rotateend pm:markerdragstart pm:markerdragend", () => { lastEdit = Date.now(); });
+    layer.on("pm:dragstart pm:rotatestart pm:markerdragstart", () => { pieceGesture = true; });
     layer.on("click", (e) => {
       if (tapHandler && tapHandler(e.latlng)) return;
       if (selected !== keyOf(feature)) select(keyOf(feature)); // a tap on the piece being edited keeps its tool
@@ -429,8 +431,10 @@
 
   // -- taps on the table: placing a stand (scenario-forces.js) takes the tap first ----------------------------------
   let tapHandler = null;
+  map.getContainer().addEventListener("pointerdown", () => { pieceGesture = false; }, true); // a new gesture
   map.on("click", (e) => {
-    if (drawing || Date.now() - lastEdit < 400) return;
+    if (pieceGesture) { pieceGesture = false; return; }
+    if (drawing) return;
     if (tapHandler && tapHandler(e.latlng)) return;
     if (selected) select(null);
   });

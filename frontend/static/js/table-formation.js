@@ -137,8 +137,25 @@
     };
     const stop = () => { moving = null; dragging = false; ghosts.clearLayers(); handles.clearLayers(); };
     // The map moved (a card docked, a notice's row, a pinch): the move handle is placed beside the formation
-    // again where it is in sight.
-    map.on("moveend zoomend", () => { if (moving && !dragging) showHandles(); });
+    // again where it is in sight; but not from under a finger already on a handle (a drag begins at its first
+    // move, and a handle drawn anew then would lose it): once it is lifted.
+    let pressed = false;
+    let missed = false;
+    map.on("moveend zoomend", () => {
+      if (!moving || dragging) return;
+      if (pressed) missed = true;
+      else showHandles();
+    });
+    document.addEventListener("pointerdown", (e) => {
+      pressed = Boolean(e.target.closest?.("[data-formation-move], [data-formation-turn]"));
+    }, true);
+    const lifted = () => {
+      pressed = false;
+      if (missed && moving && !dragging) showHandles();
+      missed = false;
+    };
+    document.addEventListener("pointerup", lifted, true);
+    document.addEventListener("pointercancel", lifted, true);
     const commit = async () => {
       if (!moving) return;
       const { formation, dx, dy, turn } = moving;
