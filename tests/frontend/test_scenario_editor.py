@@ -599,6 +599,7 @@ def test_the_referee_screen_and_terrain_reshaped_moved_turned_with_the_mouse(new
     # Moved: every corner 10 cm along.
     before = ring()
     ed.press(page.locator("[data-piece-action=move]"))
+    expect(page.locator("[data-scn-mode]")).to_contain_text("drag it to move it")  # what the press asks
     drag((50, 70), (50, 80))
     moved = ring()
     assert [c for x, y in moved for c in (x, y - 10)] == pytest.approx(

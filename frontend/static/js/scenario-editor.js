@@ -384,6 +384,22 @@
       if (layer.pm.rotateEnabled && layer.pm.rotateEnabled()) layer.pm.disableRotate();
     }
     piecePanel.querySelectorAll("[data-piece-action]").forEach((b) => b.setAttribute("aria-pressed", "false"));
+    pieceMode("");
+  };
+  // What a pressed Move, Reshape or Turn asks of the hand, on the mode line while it is pressed (only the line
+  // this set is cleared: a drawing's own stays).
+  const PIECE_HOW = {
+    move: "drag it to move it.",
+    reshape: "drag a corner to pull it out, or a middle point to add a corner.",
+    turn: "drag one of its corners around it to turn it.",
+  };
+  let pieceSaid = "";
+  const pieceMode = (text) => {
+    const line = root.querySelector("[data-scn-mode]");
+    if (!text && line.textContent !== pieceSaid) return;
+    pieceSaid = text;
+    line.textContent = text;
+    line.hidden = !text;
   };
   const select = (id) => {
     stopEditing();
@@ -427,6 +443,7 @@
     if (action === "move") layer.pm.enableLayerDrag();
     if (action === "turn") layer.pm.enableRotate();
     button.setAttribute("aria-pressed", "true");
+    pieceMode(`${nameOf(feature)}: ${PIECE_HOW[action]}`);
   };
 
   // -- taps on the table: placing a stand (scenario-forces.js) takes the tap first ----------------------------------
