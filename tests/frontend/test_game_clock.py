@@ -71,21 +71,21 @@ def test_the_clock_runs_on_locally_flags_the_side_out_of_time_and_the_referee_pa
     # newcomer pass: the ended game's chip said 9:38 beside the face's 9:37, its seconds rounded, not cut).
     # The frame is made up, so a real answer still on its way (the pause's own frame, a score read it started)
     # may land after it and put the true clocks back: it is sent again until both show it, which only a chip
-    # that rounded would never do.
+    # that rounded would never do. What both read is taken at that moment (a true answer landing a moment later
+    # puts the true clocks back: one run read the chip again just after one).
     paused = page.request.get(f"/api/v1/games/{game_id}/clock").json()
     paused["sides"][1]["turn_remaining_seconds"] = 59.6
-    page.wait_for_function(
+    shown = page.wait_for_function(
         """(clock) => {
             document.dispatchEvent(new CustomEvent('firestep:event', {detail: {kind: 'step', clock}}));
-            const face = document.querySelector("[data-clock-side='defender'] .clock-time");
-            const chip = document.querySelector('.score-bar [data-score-chip]');
-            return face?.textContent === '0:59' && (chip?.textContent || '').includes('0 0:59');
+            const face = document.querySelector("[data-clock-side='defender'] .clock-time")?.textContent;
+            const chip = document.querySelector('.score-bar [data-score-chip]')?.textContent || '';
+            return face === '0:59' && chip.includes('Def 0 0:59') && { face, chip };
         }""",
         arg=paused,
         polling=250,
-    )
-    expect(page.locator("[data-clock-side='defender'] .clock-time")).to_have_text("0:59")
-    expect(page.locator(".score-bar [data-score-chip]")).to_contain_text("Def 0 0:59")
+    ).json_value()
+    assert shown["face"] == "0:59" and "Def 0 0:59" in shown["chip"], shown
 
 
 def test_the_referee_sets_each_sides_limits_from_the_board_and_undoes_them_in_one(new_page: Any) -> None:
