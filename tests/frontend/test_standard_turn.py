@@ -40,6 +40,12 @@ class Touch:
     def __init__(self, page: Any) -> None:
         self.page = page
         page.evaluate(WATCH)
+        # The page's uncaught script errors and its answers to rolls, for a card that shows no answer (answered).
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.on(
+            "response", lambda r: page.errors.append(f"{r.status} {r.url}") if "/resolve/" in r.url else None
+        )
 
     def _tap(self, x: float, y: float) -> None:
         size = self.page.viewport_size
@@ -111,12 +117,15 @@ class Touch:
 
 def answered(page: Any) -> None:
     """The card shows the roll's answer; where it does not, the test says what the page said instead (a refusal,
-    the connection's notice)."""
+    the connection's notice), its script errors and its last answers to rolls."""
     try:
         expect(page.locator("[data-play-done]")).to_be_visible()
     except AssertionError:
         notices = page.locator(".notice p").all_inner_texts()
-        raise AssertionError(f"the card shows no answer; the page's notices: {notices}") from None
+        seen = getattr(page, "errors", [])[-6:]
+        raise AssertionError(
+            f"the card shows no answer; notices {notices}; errors and rolls {seen}"
+        ) from None
 
 
 def card_read(touch: Touch, stand: int) -> None:
