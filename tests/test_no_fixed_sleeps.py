@@ -39,10 +39,6 @@ JUSTIFIED: dict[tuple[str, str], str] = {
         "a pinch is touch moves spread over frames (16 ms apart): the gesture itself"
     ),
     ("frontend/test_map.py", "drag_by_touch"): "a drag is touch moves spread over frames: the gesture itself",
-    ("frontend/conftest.py", "end_if_stuck"): (
-        "the CPU each Chromium process uses over one second, read only once a context's close is already stuck: "
-        "a diagnosis of a hang, not a wait for a state"
-    ),
     ("frontend/test_screens.py", "readme_picture"): (
         "only under `make screenshots` (FIRESTEP_DOCS_SCREENSHOTS), never in the suite: fonts and tiles settle"
     ),

@@ -235,17 +235,16 @@ CLOSE_STUCK_S = 30
 
 def _chromium_processes() -> list[tuple[int, str]]:
     """This worker's Chromium processes (descendants of this process through Playwright's driver): pid and
-    what /proc says of each (its type, its state and the CPU it has used), for a stuck close's warning."""
-    parents: dict[int, int] = {}
+    what /proc says of each (its type, its state, R for running, and the CPU it has used), for a stuck close's
+    warning."""
+    stats: dict[int, list[str]] = {}  # pid -> the fields of /proc/<pid>/stat after the command's name
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
-            try:
-                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue  # gone meanwhile
+            with suppress(OSError, IndexError):  # gone meanwhile
+                stats[int(entry.name)] = (entry / "stat").read_text().rsplit(")", 1)[1].split()
     mine, grew = {os.getpid()}, True
     while grew:
-        more = {pid for pid, parent in parents.items() if parent in mine} - mine
+        more = {pid for pid, fields in stats.items() if int(fields[1]) in mine} - mine
         mine |= more
         grew = bool(more)
     found = []
@@ -258,11 +257,11 @@ def _chromium_processes() -> list[tuple[int, str]]:
                 .replace(b"\0", b" ")
                 .decode(errors="replace")
             )
-            fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
         if "chrom" not in cmdline.split(" ", 1)[0]:
             continue
+        fields = stats[pid]
         kind = " ".join(re.findall(r"--(?:utility-sub-)?type=(\S+)", cmdline)) or "browser"
         ticks = int(fields[11]) + int(fields[12])
         found.append((pid, f"{pid} {kind} state {fields[0]} cpu {ticks / os.sysconf('SC_CLK_TCK'):.1f} s"))
@@ -293,8 +292,8 @@ class _Chromium:
         """Close each context; one whose close is stuck ends this Chromium, with a warning saying what each of
         its processes was doing, and the next test gets a new one. Chromium has been seen to never answer a
         context's close after a test's steps all passed (about one fresh-clone run in three, never when the
-        module runs alone); a renderer busy all along would show here as its CPU time, and a page's script
-        stuck in a loop would be the app's bug."""
+        module runs alone); a renderer busy all along would show here running (state R) with its CPU time, and a
+        page's script stuck in a loop would be the app's bug."""
         for ctx in contexts:
             self._close(ctx)
 
@@ -305,11 +304,9 @@ class _Chromium:
         def end_if_stuck() -> None:
             if closed.wait(CLOSE_STUCK_S):
                 return
-            before = _chromium_processes()
-            time.sleep(1)  # the CPU each uses over a second: spinning, or waiting
-            report.extend(line for _, line in before)
-            report.append("a second later: " + "; ".join(line for _, line in _chromium_processes()))
-            for pid, _ in before:
+            processes = _chromium_processes()  # a renderer spinning in a page's script reads state R
+            report.extend(line for _, line in processes)
+            for pid, _ in processes:
                 with suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
 
