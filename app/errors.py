@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, get_args
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.routing import iter_route_contexts
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -366,7 +366,19 @@ def _documented(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def install(app: FastAPI) -> None:
+# A refusal shown as a page: the request, the sentence and the link that offers its remedy (text, address).
+RefusalPage = Callable[[Request, int, str, tuple[str, str]], Response]
+
+
+def wants_a_page(req: Request) -> bool:
+    """A browser opening the address itself (a link tapped, a form sent), which shows HTML and would show the
+    refusal's JSON as raw text; a script's fetch or an API client asks for JSON or anything."""
+    navigates = req.headers.get("sec-fetch-mode") == "navigate"
+    return navigates or req.headers.get("accept", "").startswith("text/html")
+
+
+def install(app: FastAPI, page: RefusalPage) -> None:
+    """The refusals' handlers; `page` renders a refusal a browser opened as a page (the PDF engine's)."""
     _documented(app)
 
     @app.exception_handler(RulesError)
@@ -413,11 +425,13 @@ def install(app: FastAPI) -> None:
         )
 
     @app.exception_handler(Unavailable)
-    async def _unavailable(req: Request, exc: Unavailable) -> JSONResponse:
+    async def _unavailable(req: Request, exc: Unavailable) -> Response:
         # The same sheet's print view: the address without ".pdf" (a POST's form, the join cards, opens its page).
         view = req.url.path.removesuffix(".pdf") + (f"?{req.url.query}" if req.url.query else "")
-        body = refusal(_said(503, exc.message), why=exc.why, print_view=view)
-        return JSONResponse(status_code=503, content=body)
+        said = _said(503, exc.message)
+        if wants_a_page(req):
+            return page(req, 503, said, ("Print it from this browser", view))
+        return JSONResponse(status_code=503, content=refusal(said, why=exc.why, print_view=view))
 
     @app.exception_handler(RequestValidationError)
     async def _validation(req: Request, exc: RequestValidationError) -> JSONResponse:

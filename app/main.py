@@ -80,7 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = make_engine(settings.database_url)
     app.state.broker = live.make_broker(app.state.engine)  # LISTEN/NOTIFY on PostgreSQL, else in-process
     app.state.writable = disk.watch(app.state.engine)  # whether the database took its last write (/healthz)
-    errors.install(app)
+    errors.install(app, page=pages.refusal_page)
     for router in api_routers():
         app.include_router(router)
     app.include_router(pages.router)

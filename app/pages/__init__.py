@@ -23,10 +23,11 @@ from app.pages import (
     table_map,
     trust,
 )
+from app.pages.common import refusal_page
 from app.pages.static_files import VersionedStaticFiles
 from app.pages.templates import STATIC_DIR, templates
 
-__all__ = ["mount_static", "router", "templates"]
+__all__ = ["mount_static", "refusal_page", "router", "templates"]
 
 router = Router(include_in_schema=False)
 for pages in (

@@ -42,6 +42,13 @@ def not_found(request: Request, e: NotFoundError) -> Response:
     )
 
 
+def refusal_page(request: Request, status: int, sentence: str, remedy: tuple[str, str]) -> Response:
+    """A refusal a browser opened (app.errors.wants_a_page): its sentence, and its remedy as a link."""
+    text, href = remedy
+    context = {"title": "Not available here yet", "message": sentence, "link": {"text": text, "href": href}}
+    return templates.TemplateResponse(request, "error.html", context, status_code=status)
+
+
 def error_message(e: Exception) -> str:
     if isinstance(e, RulesError):
         return f"{humanise(e.field.rsplit('.', 1)[-1])}: {e.message}"

@@ -115,6 +115,10 @@ def _print_views_and_refusals(c: TestClient, sentence: str) -> None:
         body = refused.json()
         assert body["detail"] == sentence and is_one_sentence(body["detail"]), body
         assert body["print_view"] == f"{base}?paper=letter" and "cannot load library" in body["why"], body
+    # A browser that opens a `.pdf` address itself gets a page: the sentence, and the print view one tap away.
+    opened = c.get("/playsheets/late.pdf?paper=a4", headers={"Accept": "text/html,application/xhtml+xml"})
+    assert opened.status_code == 503 and opened.headers["content-type"].startswith("text/html"), opened.text
+    assert sentence in html.unescape(opened.text) and 'href="/playsheets/late?paper=a4"' in opened.text
     assert f"/games/{g.id}/join-cards" in links
     assert c.get(f"/games/{g.id}/join-cards").status_code == 200
     # The join cards' PDF: refused before any new code is made.

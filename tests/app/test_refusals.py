@@ -524,10 +524,10 @@ def test_a_rule_refused_is_never_a_stale_write() -> None:
     sentence, never to "This changed meanwhile: reload and try again." (issue 51)."""
     from fastapi import FastAPI
 
-    from app import errors
+    from app import errors, pages
 
     app = FastAPI()
-    errors.install(app)
+    errors.install(app, page=pages.refusal_page)
     long = "A Company planned to do nothing: " + "it stays put " * 12
 
     @app.get("/rule")
