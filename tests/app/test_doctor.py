@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,9 @@ def test_a_healthy_club_folder_is_ok_line_by_line_and_exits_zero(tmp_path: Path)
     assert statuses(found) == HEALTHY, found
     assert [line.topic for line in found.values()][:7] == list(TOPICS[:7])
     said = {topic: line.said for topic, line in found.items()}
-    assert said["firestep"] == "0.1.0" and said["Python"].startswith(".".join(map(str, sys.version_info[:3])))
+    assert said["firestep"] == version("firestep") and said["Python"].startswith(
+        ".".join(map(str, sys.version_info[:3]))
+    )
     assert said["data folder"] == f"{settings.var_dir}, writable, this user's only"
     ca = authority.authority_cert(settings.var_dir)
     assert ca is not None and authority.fingerprint(ca) in said["club authority"]
