@@ -331,3 +331,33 @@ def test_the_first_start_of_another_version_says_so_once_naming_both(
     (var / VERSION_FILE).unlink()
     assert started() == [f"Updated from firestep 0.1.0 to {now}: {updated}"]
     assert (var / VERSION_FILE).stat().st_mode & 0o077 == 0
+
+
+@pytest.mark.parametrize(
+    ("address", "reach"),
+    [
+        ("http://127.0.0.1:8000/", "in a browser on this laptop and"),
+        ("http://[::1]:8000/", "in a browser on this laptop and"),
+        ("http://192.168.1.20:8000/", "on any device on the laptop's network and"),
+    ],
+)
+def test_the_sign_in_line_says_who_reaches_the_address_served(
+    address: str,
+    reach: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 68: plain `serve` (127.0.0.1) said "open ... on any device"; only this laptop reaches it."""
+    from app.cli import _print_credentials
+    from app.services.seating import Credentials
+
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(tmp_path))
+    get_settings.cache_clear()
+    try:
+        _print_credentials(Credentials("token", {"attacker": "A", "defender": "D"}), address)
+    finally:
+        get_settings.cache_clear()
+    out = capsys.readouterr().out
+    assert f"to sign in, open {address} {reach} enter the referee token" in out, out
+    assert ("firestep serve --club" in out) is ("this laptop" in reach)
