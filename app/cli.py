@@ -169,9 +169,15 @@ def _migrate(revision: str) -> None:
     url = settings.database_url
     had = _revision(url) if not (settings.var_dir / VERSION_FILE).exists() else None
     run_migrations(url, revision)
-    typer.echo(f"database at {revision}: {url}")
     if revision != "head":
+        if (current := _revision(url)) != revision:  # alembic's upgrade leaves a database past it as it is
+            raise Mistake(
+                f"The database is at revision {current}, past {revision}: firestep migrate only upgrades "
+                "(give --revision head, or no --revision)"
+            )
+        typer.echo(f"database at {revision}: {url}")
         return
+    typer.echo(f"database at {revision}: {url}")
     now = running_version()
     # A database kept by a firestep before the mark (every wheel of those was 0.1.0) is an update too.
     before = record_version(settings.var_dir, now) or (had and "0.1.0")

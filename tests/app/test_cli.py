@@ -205,6 +205,10 @@ MISTAKES = {
         ["migrate", "--revision", "nope"],
         f"There is no revision 'nope': give --revision head, or one of 0001 to {head_revision()}.",
     ),
+    "a revision before the database's": (
+        ["migrate", "--revision", "0001"],
+        f"The database is at revision {head_revision()}, past 0001: firestep migrate only upgrades (give ",
+    ),
     "an unknown command": (
         ["serv"],
         "No such command 'serv' (did you mean 'serve'?): type one of doctor, serve, ",
