@@ -8,8 +8,9 @@ elsewhere, hence this file.
 
 The version is the repository's (setuptools-scm): 0.1.N, N the number of commits to the HEAD built, so every
 commit builds a higher version than the one before it, and pipx and uv install a newer wheel over an older one
-(the project tags no release: a tag would count from itself). A shallow clone cannot count its commits, and
-its build fails saying so (`git fetch --unshallow`); an sdist keeps the version it was made with.
+(the project tags no release: a tag would count from itself). A shallow clone holds only some of its commits:
+its build warns so (setuptools-scm) and counts those, so a build to hand out is made from a full clone (the
+workflow fetches the whole history); an sdist keeps the version it was made with.
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ setup(
     use_scm_version={
         "version_scheme": per_commit,
         "local_scheme": "no-local-version",  # a build of uncommitted changes is numbered as its HEAD
-        "scm": {"git": {"pre_parse": "fail_on_shallow"}},
     },
     packages=[*OWN, *CARRIED],
     package_dir=MAPPED,

@@ -87,7 +87,7 @@ def test_the_update_steps_are_the_ones_the_update_test_runs() -> None:
     assert '"uv", "tool", "install"' in test
     workflow = (ROOT / ".github" / "workflows" / "install.yml").read_text()
     assert "uses: actions/upload-artifact@v4" in workflow and "name: firestep-wheel" in workflow
-    assert "fetch-depth: 0" in workflow  # a shallow clone cannot count its commits: its build fails
+    assert "fetch-depth: 0" in workflow  # a shallow clone counts only the commits it holds
 
 
 @pytest.mark.parametrize(
