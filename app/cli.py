@@ -219,7 +219,8 @@ def _demo(address: str | None = None) -> None:
         game = ensure_demo(session, settings.secret_key)
         if game is None:
             typer.echo(
-                "database already has games; demo not loaded (new codes: firestep credentials GAME_ID)"
+                "database already has games; demo not loaded (new codes for one: firestep credentials GAME; "
+                "firestep credentials alone lists them)"
             )
         else:
             assert game.id is not None
