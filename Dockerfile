@@ -14,7 +14,10 @@ COPY rules ./rules
 COPY playsheets ./playsheets
 COPY frontend ./frontend
 COPY migrations ./migrations
-RUN pip install --no-cache-dir . && useradd --system --home /srv/firestep firestep \
+# The build's version: setup.py counts the repository's commits, and the image is built without .git, so it is
+# given (docker compose: FIRESTEP_VERSION=0.1.$(git rev-list --count HEAD) docker compose up --build).
+ARG FIRESTEP_VERSION=0.1.0
+RUN SETUPTOOLS_SCM_PRETEND_VERSION_FOR_FIRESTEP=$FIRESTEP_VERSION pip install --no-cache-dir . && useradd --system --home /srv/firestep firestep \
  && mkdir -p /srv/firestep/var && chown firestep /srv/firestep/var
 USER firestep
 

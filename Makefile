@@ -11,14 +11,18 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# setuptools' notice on every editable install of a package that maps folders (setup.py: frontend/ as
+# app.frontend), ten lines advising care with same-named folders, is for its own developers: not shown.
+EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
+
 # Serving needs only the app's own dependencies; the test tools install with the first `make test`.
 $(STAMP): $(BIN)/python pyproject.toml setup.py
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e .
+	$(EDITABLE) $(BIN)/python -m pip install -q -e .
 	touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP)
-	$(BIN)/python -m pip install -q -e ".[test]"
+	$(EDITABLE) $(BIN)/python -m pip install -q -e ".[test]"
 	touch $(TEST_STAMP)
 
 # A checkout keeps its data in ./var (app/core/config.py: an installed firestep uses the user's data folder).

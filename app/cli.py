@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 import typer
 from typer.core import TyperGroup
 
+from app.cli_mistakes import ORDER, ClickException, Mistake, usage_sentence
+
 if TYPE_CHECKING:
     from app.services.seats import Credentials
 
@@ -35,14 +37,21 @@ def where() -> str:
 
 
 class _Help(TyperGroup):
-    """The top-level help ends with where the data is, worked out when the help is asked for."""
+    """The top-level help ends with where the data is, worked out when the help is asked for, and lists the
+    commands in the order an organiser meets them."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:  # typer's own click types
-        self.help = f"{ABOUT}\n\n{where()}"
+        # \b: each paragraph as written (a long data folder's path is never broken across lines)
+        self.help = "\n\n".join(f"\b\n{paragraph}" for paragraph in [ABOUT, *where().split("\n\n")])
         super().format_help(ctx, formatter)
 
+    def list_commands(self, ctx: Any) -> list[str]:
+        return sorted(super().list_commands(ctx), key=lambda c: ORDER.index(c) if c in ORDER else len(ORDER))
 
-app = typer.Typer(cls=_Help, help=ABOUT, no_args_is_help=True)
+
+# Plain help, as a person reads it (no boxes, no <bool> after a flag); no shell-completion options.
+app = typer.Typer(cls=_Help, help=ABOUT, no_args_is_help=True, rich_markup_mode=None, add_completion=False)
+PORT = {"min": 1, "max": 65535, "metavar": "PORT"}
 
 
 def _print_version(asked: bool) -> None:
@@ -124,25 +133,74 @@ def _ready(url: str) -> None:
         engine.dispose()
 
 
-@app.command()
-def migrate(revision: str = typer.Option("head", help="Alembic revision to upgrade to.")) -> None:
-    """Apply database migrations (FIRESTEP_DATABASE_URL; SQLite in the data folder by default: see --help)."""
-    _migrate(revision)
+@app.command(short_help="Migrate the database (serve does it).")
+def migrate(
+    revision: str = typer.Option("head", metavar="REVISION", help="The revision to upgrade to (0001, ...)."),
+) -> None:
+    """Migrate the database to this firestep's schema (firestep serve does it as it starts)."""
+    from alembic.util import CommandError
+
+    from app.core.db import revisions
+
+    try:
+        _migrate(revision)
+    except CommandError:
+        known = revisions()
+        raise Mistake(
+            f"There is no revision {revision!r}: give --revision head, or one of {known[0]} to {known[-1]}"
+        ) from None
 
 
-@app.command()
+@app.command(short_help="Load the demo game (Mons 1914).")
 def demo() -> None:
-    """Load the demo game (Mons, autumn 1914) if the database has no game yet."""
+    """Load the demo game (Mons, autumn 1914) if there is no game yet."""
     _demo()
 
 
 def _migrate(revision: str) -> None:
+    """Migrate the database; at head, the data folder is marked with this firestep's version, and the first
+    start of another version than the one that marked it says so, naming both (after an update)."""
     from app.core.config import get_settings
+    from app.core.datafolder import VERSION_FILE, record_version, running_version
+    from app.core.db import head_revision
     from app.core.db import migrate as run_migrations
 
-    url = get_settings().database_url
+    settings = get_settings()
+    url = settings.database_url
+    had = _revision(url) if not (settings.var_dir / VERSION_FILE).exists() else None
     run_migrations(url, revision)
+    if revision != "head":
+        if (current := _revision(url)) != revision:  # alembic's upgrade leaves a database past it as it is
+            raise Mistake(
+                f"The database is at revision {current}, past {revision}: firestep migrate only upgrades "
+                "(give --revision head, or no --revision)"
+            )
+        typer.echo(f"database at {revision}: {url}")
+        return
     typer.echo(f"database at {revision}: {url}")
+    now = running_version()
+    # A database kept by a firestep before the mark (every wheel of those was 0.1.0) is an update too.
+    before = record_version(settings.var_dir, now) or (had and "0.1.0")
+    if before and before != now:
+        typer.echo(
+            f"Updated from firestep {before} to {now}: the data folder {settings.var_dir} is kept, its "
+            f"database migrated to revision {head_revision()}."
+        )
+
+
+def _revision(url: str) -> str | None:
+    """The database's revision as it stands (None for none yet: a new database), read without creating it."""
+    from app.core.datafolder import sqlite_file
+    from app.core.db import current_revision, make_engine
+
+    file = sqlite_file(url)
+    if file is not None and not file.exists():
+        return None
+    engine = make_engine(url)
+    try:
+        return current_revision(engine)
+    finally:
+        engine.dispose()
 
 
 def _demo(address: str | None = None) -> None:
@@ -161,7 +219,8 @@ def _demo(address: str | None = None) -> None:
         game = ensure_demo(session, settings.secret_key)
         if game is None:
             typer.echo(
-                "database already has games; demo not loaded (new codes: firestep credentials GAME_ID)"
+                "database already has games; demo not loaded (new codes for one: firestep credentials GAME; "
+                "firestep credentials alone lists them)"
             )
         else:
             assert game.id is not None
@@ -173,6 +232,9 @@ def _demo(address: str | None = None) -> None:
 
 
 def _print_credentials(creds: Credentials, address: str | None = None) -> None:
+    from urllib.parse import urlsplit
+
+    from app.cli_mistakes import loopback
     from app.core.config import get_settings
 
     settings = get_settings()
@@ -182,63 +244,112 @@ def _print_credentials(creds: Credentials, address: str | None = None) -> None:
     # A club server prints its own address (the laptop's LAN one) once it has looked it up.
     configured = f"http://{settings.host}:{settings.port}/"
     where = "the club address below" if settings.club_port else address or configured
+    # The words match the binding: 127.0.0.1 is reached from this laptop only.
+    served = settings.host if settings.club_port else urlsplit(where).hostname or ""
+    reach = "in a browser on this laptop" if loopback(served) else "on any device on the laptop's network"
     typer.echo(
-        f"  to sign in, open {where} on any device and enter the referee token "
+        f"  to sign in, open {where} {reach} and enter the referee token "
         "(the referee) or a side's join code (its players) under 'Join a game'"
     )
+    if not settings.club_port and loopback(served):
+        typer.echo("  (tablets and phones reach a club server: firestep serve --club)")
 
 
-@app.command()
-def credentials(game_id: int = typer.Argument(..., help="Game id (see GET /api/v1/games).")) -> None:
-    """Issue a new referee token and new join codes for a game (old join codes stop working)."""
-    from sqlmodel import Session
+@app.command(short_help="New referee token and join codes for a game.")
+def credentials(
+    game_id: int | None = typer.Argument(
+        None, metavar="GAME", help="The game's number (firestep credentials alone lists the games)."
+    ),
+) -> None:
+    """New referee token and join codes for a game (the old ones stop working)."""
+    from sqlmodel import Session, select
 
+    from app.cli_mistakes import games_sentence
     from app.core.config import get_settings
     from app.core.db import make_engine
+    from app.data.models import Game
     from app.services.seats import reissue_credentials
     from app.services.writing import unit_of_work
 
     settings = get_settings()
     engine = make_engine(settings.database_url)
-    with Session(engine) as session:
-        with unit_of_work(session):
-            creds = reissue_credentials(session, settings.secret_key, game_id)
-        _print_credentials(creds)
-    engine.dispose()
+    try:
+        with Session(engine) as session:
+            if game_id is None or session.get(Game, game_id) is None:
+                games = session.exec(select(Game.id, Game.name).order_by(Game.id)).all()  # type: ignore[arg-type]
+                raise Mistake(games_sentence(game_id, [(g or 0, n) for g, n in games]).rstrip("."))
+            with unit_of_work(session):
+                creds = reissue_credentials(session, settings.secret_key, game_id)
+            _print_credentials(creds)
+    finally:
+        engine.dispose()
 
 
-@app.command()
+@app.command(short_help="Serve firestep (--club: for a club night).")
 def serve(
-    host: str | None = typer.Option(None, help="Interface to bind (default FIRESTEP_HOST, 127.0.0.1)."),
+    host: str | None = typer.Option(
+        None,
+        metavar="ADDRESS",
+        help="The address to serve on: 127.0.0.1 (the default, FIRESTEP_HOST) reaches this laptop only, "
+        "0.0.0.0 every network it is on.",
+    ),
     port: int | None = typer.Option(
-        None, help="Port (default FIRESTEP_PORT, 8000; with --club the HTTPS port, default 8443)."
+        None,
+        min=1,
+        max=65535,
+        metavar="PORT",
+        help="The port (default FIRESTEP_PORT, 8000; with --club the HTTPS port, default 8443).",
     ),
     club: bool = typer.Option(
         False,
         "--club",
-        help="Serve HTTPS on every interface with the club's own certificate authority (trusted once per "
-        "tablet at /trust); the plain port (--http-port) serves /trust and redirects the rest.",
+        help="For a club night: HTTPS on every network the laptop is on, with the club's own certificate "
+        "authority (each tablet trusts it once at /trust); the plain port (--http-port) serves /trust and "
+        "sends the rest to HTTPS.",
     ),
-    http_port: int = typer.Option(8000, help="With --club: the plain-HTTP port for /trust and the redirect."),
+    http_port: int = typer.Option(
+        8000, min=1, max=65535, metavar="PORT", help="With --club: the plain-HTTP port for /trust."
+    ),
     workers: int | None = typer.Option(
         None,
         min=1,
         max=64,
+        metavar="N",
         help="Worker processes (default FIRESTEP_WORKERS, 1). More than one needs PostgreSQL: the workers "
         "share live updates through it.",
     ),
-    setup: bool = typer.Option(True, help="Migrate and load the demo game before serving."),
-    reload: bool = typer.Option(False, help="Reload on code changes (development)."),
+    setup: bool = typer.Option(
+        True, help="--no-setup: serve the database as it is (no migration, no demo game)."
+    ),
+    reload: bool = typer.Option(False, help="Restart on code changes (development)."),
 ) -> None:
-    """Serve the web app and API (migrates the database and loads the demo game first)."""
+    """Serve firestep's pages and API (migrating the database and loading the demo game first)."""
     from app.core.config import get_settings
 
     # First of all, before the app is imported (seconds): a second server on this database stops at once.
-    held = _hold(get_settings().database_url)  # noqa: F841  (held, not used: it lasts as long as the server)
+    held = _hold(get_settings().database_url)  # as long as the server serves, and released as it ends
+    try:
+        _serve(host, port, club, http_port, workers, setup, reload)
+    finally:
+        if held is not None:
+            held.release()
+
+
+def _serve(
+    host: str | None,
+    port: int | None,
+    club: bool,
+    http_port: int,
+    workers: int | None,
+    setup: bool,
+    reload: bool,
+) -> None:
     import uvicorn
     from sqlalchemy.engine import make_url
 
+    from app.cli_mistakes import check_binding
     from app.club.addresses import url_host
+    from app.core.config import get_settings
     from app.server import uvicorn_options
 
     if club:
@@ -248,21 +359,19 @@ def serve(
     settings = get_settings()
     count = workers or settings.workers
     if count > 1 and make_url(settings.database_url).get_backend_name() != "postgresql":
-        raise typer.BadParameter(
-            f"{count} workers need PostgreSQL (FIRESTEP_DATABASE_URL=postgresql+psycopg://...): on SQLite "
-            "each worker would show only the changes made through itself. Use --workers 1.",
-            param_hint="--workers",
+        raise Mistake(
+            f"{count} workers need PostgreSQL (FIRESTEP_DATABASE_URL=postgresql+psycopg://...), where on SQLite "
+            "each would show only the changes made through itself: give --workers 1"
         )
     if count > 1 and reload:
-        raise typer.BadParameter(
-            "--reload runs one process; drop --workers or --reload", param_hint="--workers"
-        )
+        raise Mistake("--reload runs one process: drop --workers or --reload")
     served_host, served_port = host or settings.host, port or settings.port
     with _stopping_cleanly():
         if setup:
             _migrate("head")
-            _demo(f"http://{url_host(served_host)}:{served_port}/")  # the served address, not the configured
+            _demo(f"http://{url_host(_reached(served_host))}:{served_port}/")  # served, not configured
         _ready(settings.database_url)
+        check_binding(served_host, served_port, "--port")
         if count == 1 and not reload:  # this process serves: its rehearsal worker can start while it starts
             _start_worker()
         # Migrated and seeded once, above; each worker then imports app.main:app on its own.
@@ -276,20 +385,31 @@ def serve(
         )
 
 
+def _reached(host: str) -> str:
+    """The address devices open for a server on `host`: on every interface, the laptop's LAN one."""
+    from app.club.addresses import lan_addresses
+
+    if host not in ("0.0.0.0", "::"):
+        return host
+    lan = lan_addresses()
+    return str(lan[0]) if lan else "127.0.0.1"
+
+
 def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int | None, reload: bool) -> None:
     import os
 
+    from app.cli_mistakes import check_binding
     from app.club import addresses, authority, signing
     from app.club.qr import terminal_qr
     from app.core.config import get_settings
     from app.server import serve_club
 
     if (workers or 1) > 1 or reload:
-        raise typer.BadParameter(
-            "--club serves from one process: drop --workers and --reload", param_hint="--club"
-        )
+        raise Mistake("--club serves from one process: drop --workers and --reload")
     if port == http_port:
-        raise typer.BadParameter("the HTTPS and the plain port must differ", param_hint="--http-port")
+        raise Mistake(
+            f"--port and --http-port are both {port}: give two ports, e.g. --port 8443 --http-port 8000"
+        )
     # The pages of this process read the ports from the settings (the /trust link, the join cards).
     os.environ["FIRESTEP_CLUB_PORT"], os.environ["FIRESTEP_CLUB_HTTP_PORT"] = str(port), str(http_port)
     os.environ["FIRESTEP_HOST"] = host
@@ -312,6 +432,8 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
         _migrate("head")
         _demo()
     _ready(settings.database_url)
+    check_binding(host, port, "--port")
+    check_binding(host, http_port, "--http-port")
     _start_worker()
     # The address served: the one given to --host, or on every interface (0.0.0.0, ::) the laptop's LAN one.
     lan = addresses.lan_addresses()
@@ -333,6 +455,26 @@ def _serve_club(host: str, port: int, http_port: int, setup: bool, workers: int 
     )
 
 
+@contextmanager
+def _said_as_options() -> Iterator[None]:
+    """A value the rules refuse (an unknown period, paper, erratum or reading) as the option's one sentence,
+    naming the values it takes."""
+    from app.cli_mistakes import listed
+    from rules.core.errors import RulesError
+
+    try:
+        yield
+    except RulesError as e:
+        said = f"{e.reason[:1].upper()}{e.reason[1:]}"
+        allowed = listed(e.allowed or ["?"])
+        if e.field in ("period", "paper"):
+            raise Mistake(f"{said}: give --{e.field} {allowed}") from None
+        if e.field.startswith("variants."):  # a reading the erratum does not have
+            erratum = e.field.removeprefix("variants.")
+            raise Mistake(f"{said}: give --variant {erratum}:READING, READING {allowed}") from None
+        raise Mistake(f"{said}: give --variant ERRATUM:READING, ERRATUM {allowed}") from None
+
+
 def _require_pdf_engine() -> None:
     """Stop with the one sentence naming the remedy (exit status 1, no traceback) when PDFs cannot be made."""
     from app.core.pdf_engine import pdf_engine_problem
@@ -342,12 +484,16 @@ def _require_pdf_engine() -> None:
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(short_help="Check this laptop for a club night.")
 def doctor(
-    port: int = typer.Option(8443, help="The HTTPS port serve --club will use."),
-    http_port: int = typer.Option(8000, help="The plain port serve --club will use (/trust, the redirect)."),
+    port: int = typer.Option(
+        8443, min=1, max=65535, metavar="PORT", help="The HTTPS port serve --club will use."
+    ),
+    http_port: int = typer.Option(
+        8000, min=1, max=65535, metavar="PORT", help="The plain port serve --club will use (/trust)."
+    ),
 ) -> None:
-    """Check what a club night needs on this laptop, one line each, and exit non-zero if any FAILs."""
+    """Check this laptop for a club night: one line a check, each ok or what to do."""
     from app.core.config import Settings
     from app.doctor import check, summary
 
@@ -359,36 +505,46 @@ def doctor(
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(short_help="Write a period's playsheet to a PDF.")
 def playsheet(
-    period: str = typer.Option(..., help="War period: early, mid or late."),
-    paper: str = typer.Option("a4", help="Paper: a4 or letter."),
-    output: str = typer.Option(..., "-o", "--output", help="PDF file to write."),
-    variant: list[str] = typer.Option([], help="A variant reading, erratum:reading (repeatable)."),
+    period: str = typer.Option(..., metavar="early|mid|late", help="The war period."),
+    paper: str = typer.Option("a4", metavar="a4|letter", help="The paper."),
+    output: str = typer.Option(..., "-o", "--output", metavar="FILE.pdf", help="The PDF file to write."),
+    variant: list[str] = typer.Option(
+        [], metavar="ERRATUM:READING", help="Another reading of an erratum than the default (repeatable)."
+    ),
 ) -> None:
-    """Print a period's playsheet (Flanders Fields) to a PDF."""
+    """Write a period's playsheet (Flanders Fields) to a PDF."""
     from pathlib import Path
 
+    from app.cli_mistakes import check_output
     from app.routes.playsheets import parse_variants
-    from playsheets.render import render_pdf
+    from playsheets.render import html_to_pdf, render_html
 
+    check_output(output, f"{period}.pdf")
+    with _said_as_options():  # the values first: a mistake is said where the PDF engine is missing too
+        html = render_html(period, paper, parse_variants(variant))
     _require_pdf_engine()
-    Path(output).write_bytes(render_pdf(period, paper, parse_variants(variant)))
+    Path(output).write_bytes(html_to_pdf(html))
     typer.echo(f"playsheet {period} ({paper}) written to {output}")
 
 
-@app.command("template-kit")
+@app.command("template-kit", short_help="Write the 1:1 template kit to a PDF.")
 def template_kit(
-    paper: str = typer.Option("a4", help="Paper: a4 or letter."),
-    output: str = typer.Option(..., "-o", "--output", help="PDF file to write."),
+    paper: str = typer.Option("a4", metavar="a4|letter", help="The paper."),
+    output: str = typer.Option(..., "-o", "--output", metavar="FILE.pdf", help="The PDF file to write."),
 ) -> None:
-    """Print the 1:1 template kit (artillery, SOS, mortars, MG, gas, rolling barrage) to a PDF."""
+    """Write the 1:1 template kit (artillery, SOS, mortars, MG, gas, barrage) to a PDF."""
     from pathlib import Path
 
-    from playsheets.render import template_kit_pdf
+    from app.cli_mistakes import check_output
+    from playsheets.render import html_to_pdf, template_kit_html
 
+    check_output(output, "template-kit.pdf")
+    with _said_as_options():
+        html = template_kit_html(paper)
     _require_pdf_engine()
-    Path(output).write_bytes(template_kit_pdf(paper))
+    Path(output).write_bytes(html_to_pdf(html))
     typer.echo(f"template kit ({paper}) written to {output}")
 
 
@@ -419,14 +575,19 @@ def said(error: BaseException) -> str | None:
 
 
 def main() -> None:
+    """The command line, every mistake on it and every first-run or settings error said in one sentence."""
     try:
-        app()
+        code = app(standalone_mode=False)
+    except ClickException as error:  # a usage mistake (click's own or a Mistake)
+        typer.echo(usage_sentence(error), err=True)
+        raise SystemExit(error.exit_code) from None
     except Exception as error:
         sentence = said(error)
         if sentence is None:
             raise
         typer.echo(sentence, err=True)
         raise SystemExit(1) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

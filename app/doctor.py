@@ -11,6 +11,7 @@ import http.client
 import json
 import os
 import socket
+import ssl
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -42,6 +43,8 @@ class Line:
     topic: str
     status: Status
     said: str
+    # A note a club night cannot start without (fixed on the night, so no FAIL): what the verdict names.
+    lacking: str = ""
 
     def __str__(self) -> str:
         return f"{self.status:<4}  {self.topic}: {self.said}"
@@ -229,22 +232,42 @@ def server_certificate_line(var: Path, lan: list[addresses.IPAddress]) -> Line:
     return _ok(topic, f"valid until {cert.not_valid_after_utc:%Y-%m-%d} for {', '.join(wanted)}")
 
 
-def _get(port: int, path: str) -> bytes | None:
-    with contextlib.suppress(OSError):
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+class _Silent(Exception):
+    """The program on the port took a connection and said nothing within the timeout: not firestep."""
+
+
+def _get(port: int, path: str, tls: bool = False) -> bytes | None:
+    """The answer's body when it is 200; None for another answer or a closed connection; _Silent for none."""
+    try:
+        if tls:  # only to recognise who answers: nothing is sent that needs the server trusted
+            unverified = ssl.create_default_context()
+            unverified.check_hostname, unverified.verify_mode = False, ssl.CERT_NONE
+            conn: http.client.HTTPConnection = http.client.HTTPSConnection(
+                "127.0.0.1", port, timeout=2, context=unverified
+            )
+        else:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
         conn.request("GET", path)
         answer = conn.getresponse()
         return answer.read() if answer.status == 200 else None
-    return None
+    except TimeoutError:
+        raise _Silent from None
+    except (OSError, http.client.HTTPException):  # refused, reset, or another protocol (HTTP to TLS)
+        return None
 
 
 def _answers_as_firestep(port: int) -> bool:
-    """Whether a plain-HTTP server on the port answers as firestep does: its health (serve), or the club
-    authority it hands tablets (serve --club's plain port, which redirects the rest)."""
-    with contextlib.suppress(ValueError):
-        if "revision" in json.loads(_get(port, "/healthz") or b"{}"):
-            return True
-    return (_get(port, "/trust/firestep-club.pem") or b"").startswith(b"-----BEGIN CERTIFICATE-----")
+    """Whether the server on the port answers as firestep does: its health over HTTP (serve) or HTTPS (serve
+    --club's HTTPS port), or the club authority it hands tablets (serve --club's plain port, which redirects
+    the rest)."""
+    try:
+        for tls in (False, True):
+            with contextlib.suppress(ValueError):
+                if "revision" in json.loads(_get(port, "/healthz", tls) or b"{}"):
+                    return True
+        return (_get(port, "/trust/firestep-club.pem") or b"").startswith(b"-----BEGIN CERTIFICATE-----")
+    except _Silent:
+        return False
 
 
 def _taken(port: int) -> bool:
@@ -279,10 +302,12 @@ def port_line(port: int, what: str, option: str) -> Line:
 def network_line(lan: list[addresses.IPAddress], port: int, http_port: int) -> Line:
     topic = "network"
     if not lan:
-        return _note(
+        return Line(
             topic,
+            "note",
             "no address tablets can reach yet: join the club's wifi (or start the laptop's hotspot) and run "
             "firestep doctor again.",
+            lacking="tablets cannot reach this laptop yet (no network)",
         )
     where = addresses.url_host(lan[0])
     others = f" (also {', '.join(map(str, lan[1:]))})" if lan[1:] else ""
@@ -314,7 +339,11 @@ def check(settings: Settings, port: int = CLUB_PORT, http_port: int = CLUB_HTTP_
 
 
 def summary(lines: list[Line]) -> str:
+    """The verdict, true to every line above it: what is to fix, else what is still lacking, else ready."""
     failed = sum(line.status == "FAIL" for line in lines)
     if failed:
         return f"{failed} to fix before a club night (the FAIL lines)."
+    lacking = [line.lacking for line in lines if line.lacking]
+    if lacking:
+        return f"Not ready for a club night yet: {'; '.join(lacking)}."
     return "Ready for a club night."

@@ -60,21 +60,34 @@ def test_files_and_images_named_in_readme_exist() -> None:
 
 
 def test_the_first_screen_installs_checks_and_serves_on_windows_macos_and_linux() -> None:
-    """A club laptop's three commands per system in the README's first 45 lines, naming the wheel the build
-    makes (tests/app/test_install.py builds it and runs the workflow's smoke script on it)."""
-    import tomllib
-
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    first = "\n".join(README.splitlines()[:45])
+    """A club laptop's three commands per system in the README's first 50 lines, naming the wheel the build
+    makes, whatever its build's number (tests/app/test_install.py builds it and runs the workflow's smoke
+    script on it)."""
+    first = "\n".join(README.splitlines()[:50])
     for system in ("Windows", "macOS", "Linux"):
         start = first.index(f"\n{system} (")
         block = first[first.index("```", start) : first.index("```", first.index("```", start) + 3)]
         commands = [line for line in block.splitlines()[1:] if line.strip()]
         assert len(commands) == 3, (system, commands)
-        assert "pipx install" in commands[0] and f"firestep-{version}-py3-none-any.whl" in commands[0], system
+        assert "pipx install" in commands[0] and "firestep-*.whl" in commands[0], system
         assert commands[1] == "firestep doctor", system
         assert commands[2].startswith("firestep serve"), system
-    assert f"`uv tool install ./firestep-{version}-py3-none-any.whl`" in first
+    assert "`uv tool install ./firestep-*.whl`" in first
+    assert "`firestep-wheel` artifact" in first and "firestep-0.1.N-py3-none-any.whl" in first
+
+
+def test_the_update_steps_are_the_ones_the_update_test_runs() -> None:
+    """The README's "Update" commands are those tests/app/test_install.py updates a wheel with, and the name of
+    the artifact the workflow keeps."""
+    update = README[README.index("### Update") : README.index("## A club night")]
+    block = update[update.index("```sh") : update.index("```", update.index("```sh") + 3)]
+    assert "pipx install --force ./firestep-*.whl" in block and "uv tool install ./firestep-*.whl" in block
+    test = (ROOT / "tests" / "app" / "test_install.py").read_text()
+    assert '"pipx", "install", *update' in test and 'update = [] if first else ["--force"]' in test
+    assert '"uv", "tool", "install"' in test
+    workflow = (ROOT / ".github" / "workflows" / "install.yml").read_text()
+    assert "uses: actions/upload-artifact@v4" in workflow and "name: firestep-wheel" in workflow
+    assert "fetch-depth: 0" in workflow  # a shallow clone counts only the commits it holds
 
 
 @pytest.mark.parametrize(

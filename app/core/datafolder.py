@@ -132,3 +132,31 @@ def hold_database(url: str) -> FileLock | None:
             f"Another firestep server is already serving {path}: use that one, or stop it and start again."
         ) from None
     return lock
+
+
+VERSION_FILE = "firestep-version"
+
+
+def running_version() -> str:
+    """This firestep's version (setup.py: 0.1.N, N its commits), or "unknown" for a copy run uninstalled."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("firestep")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def record_version(var: Path, now: str) -> str | None:
+    """Mark the data folder as migrated by firestep `now`; the version that had marked it before, or None for a
+    folder none had (a new one, or one kept by a firestep before the mark: 0.1.0, whose every build was)."""
+    path = var / VERSION_FILE
+    try:
+        before: str | None = path.read_text(encoding="utf-8").strip() or None
+    except FileNotFoundError:
+        before = None
+    if before != now:
+        if not var.exists():
+            private_folder(var)
+        write_private(path, f"{now}\n".encode())
+    return before

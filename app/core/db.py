@@ -135,6 +135,11 @@ def head_revision() -> str | None:
     return _scripts().get_current_head()
 
 
+def revisions() -> list[str]:
+    """Every revision, oldest first."""
+    return [script.revision for script in reversed(list(_scripts().walk_revisions()))]
+
+
 def current_revision(engine: Engine) -> str | None:
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()

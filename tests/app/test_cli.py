@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from app.core.config import get_settings
 from app.core.db import current_revision, head_revision, make_engine
 
 
@@ -88,7 +91,7 @@ def test_serve_migrates_loads_demo_and_answers_healthz(tmp_path: Path) -> None:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/games", timeout=5) as r:
             assert b"Mons" in r.read()
         # The sign-in line names the address served (--port), not the configured one.
-        assert f"open http://127.0.0.1:{port}/ on any device" in printed.read_text()
+        assert f"open http://127.0.0.1:{port}/ in a browser on this laptop and" in printed.read_text()
     finally:
         proc.terminate()
         proc.wait(timeout=20)
@@ -161,3 +164,204 @@ def test_only_sqlite_takes_the_servers_lock(migrated_url: str) -> None:
             hold_database(migrated_url)
     finally:
         first.release()
+
+
+# -- a mistake on the command line: one sentence with what to type instead, a non-zero exit (issue 68) --------
+# Run in this process (app.cli.main, what the `firestep` script runs): a subprocess each would cost ~1 s.
+DEMO = "Demo: German attack on the BEF near Mons, autumn 1914"
+MISTAKES = {
+    "an unknown game": (
+        ["credentials", "99"],
+        f"There is no game 99 in this database: type firestep credentials 1 ({DEMO}).",
+    ),
+    "no game named": (["credentials"], f"Name the game: type firestep credentials 1 ({DEMO})."),
+    "a game that is no number": (["credentials", "one"], "Invalid value for 'GAME': "),
+    "an unknown period": (
+        ["playsheet", "--period", "nope", "-o", "x.pdf"],
+        "Unknown period 'nope': give --period early, mid or late.",
+    ),
+    "an unknown paper": (
+        ["template-kit", "--paper", "a3", "-o", "x.pdf"],
+        "Unknown paper 'a3': give --paper a4 or letter.",
+    ),
+    "a variant without its reading": (
+        ["playsheet", "--period", "early", "--variant", "mg-arc", "-o", "x.pdf"],
+        "Expected erratum:reading, got 'mg-arc': give --variant ERRATUM:READING, ERRATUM air-attack-machine-gun, ",
+    ),
+    "an unknown reading": (
+        ["playsheet", "--period", "early", "--variant", "mg-arc:both", "-o", "x.pdf"],
+        "Unknown reading 'both': give --variant mg-arc:READING, READING each-side or total.",
+    ),
+    "a missing output folder": (
+        ["playsheet", "--period", "late", "-o", "missing/late.pdf"],
+        "The folder missing does not exist: make it, or write here: -o late.pdf.",
+    ),
+    "a folder for a file": (["template-kit", "-o", "."], ". is a folder: name a file in it, e.g. -o "),
+    "a missing option": (
+        ["playsheet", "-o", "x.pdf"],
+        "Missing option '--period': see firestep playsheet --help.",
+    ),
+    "an unknown revision": (
+        ["migrate", "--revision", "nope"],
+        f"There is no revision 'nope': give --revision head, or one of 0001 to {head_revision()}.",
+    ),
+    "a revision before the database's": (
+        ["migrate", "--revision", "0001"],
+        f"The database is at revision {head_revision()}, past 0001: firestep migrate only upgrades (give ",
+    ),
+    "an unknown command": (
+        ["serv"],
+        "No such command 'serv' (did you mean 'serve'?): type one of doctor, serve, ",
+    ),
+    "an unknown option": (["serve", "--clubb"], "No such option: --clubb (Possible options: --club): see "),
+    "a port out of range": (["doctor", "--port", "70000"], "Invalid value for '--port': "),
+    "the same two ports": (
+        ["serve", "--club", "--port", "8000"],
+        "--port and --http-port are both 8000: give two ports, e.g. --port 8443 --http-port 8000.",
+    ),
+    "workers on SQLite": (["serve", "--workers", "2", "--no-setup"], "give --workers 1."),
+    "an address the laptop has not": (
+        ["serve", "--host", "nope.invalid", "--no-setup"],
+        "This laptop has no address nope.invalid: give --host 127.0.0.1 (this laptop only) or --host 0.0.0.0 ",
+    ),
+    "a port another program holds": (
+        ["serve", "--port", "{taken}", "--no-setup"],
+        "Port {taken} is taken on ",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def demo_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A data folder as `firestep serve` leaves it: migrated, the demo game loaded (game 1)."""
+    from app.cli import main
+
+    var = tmp_path_factory.mktemp("cli-mistakes") / "var"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FIRESTEP_VAR_DIR", str(var))
+        patch.setenv("FIRESTEP_DATABASE_URL", "")
+        for command in ("migrate", "demo"):
+            patch.setattr(sys, "argv", ["firestep", command])
+            get_settings.cache_clear()
+            with pytest.raises(SystemExit) as done:
+                main()
+            assert done.value.code == 0
+    get_settings.cache_clear()
+    yield var
+    get_settings.cache_clear()
+
+
+def run_main(
+    args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
+    from app.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["firestep", *args])
+    get_settings.cache_clear()
+    try:
+        with pytest.raises(SystemExit) as done:
+            main()
+    finally:
+        get_settings.cache_clear()
+    said = capsys.readouterr()
+    return int(done.value.code or 0), said.out, said.err
+
+
+@pytest.mark.parametrize("mistake", MISTAKES)
+def test_each_command_line_mistake_is_one_sentence_saying_what_to_type(
+    mistake: str,
+    demo_folder: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args, sentence = MISTAKES[mistake]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(demo_folder))
+    monkeypatch.setenv("FIRESTEP_DATABASE_URL", "")
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        taken = str(held.getsockname()[1])
+        args = [a.replace("{taken}", taken) for a in args]
+        code, out, err = run_main(args, monkeypatch, capsys)
+    assert code != 0 and out == "", (code, out, err)
+    assert len(err.splitlines()) == 1 and err.endswith(".\n") and "Traceback" not in err, err
+    assert sentence.replace("{taken}", taken) in err, err
+    assert list(tmp_path.iterdir()) == []  # nothing written where the command was typed
+
+
+def test_the_help_is_a_guide_commands_in_use_order_flags_without_types(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run_main(["--help"], monkeypatch, capsys)
+    assert code == 0
+    commands = out[out.index("Commands:") :].split()[1::1]
+    listed = [word for word in commands if word in {"doctor", "serve", "credentials", "playsheet", "migrate"}]
+    assert listed[:3] == ["doctor", "serve", "credentials"], out
+    for command in ("serve", "credentials", "playsheet", "doctor", "migrate", "template-kit"):
+        code, out, _ = run_main([command, "--help"], monkeypatch, capsys)
+        assert code == 0 and "<bool>" not in out and "<str>" not in out and "─" not in out, out
+        assert "/api/" not in out, out  # the organiser is never sent to the HTTP API
+    code, out, _ = run_main(["serve", "--help"], monkeypatch, capsys)
+    assert re.search(r"^  --club  ", out, re.M) and "--port PORT" in out and "--host ADDRESS" in out, out
+    code, out, _ = run_main(["credentials", "--help"], monkeypatch, capsys)
+    assert "firestep credentials alone lists the games" in out
+
+
+def test_the_first_start_of_another_version_says_so_once_naming_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The data folder's mark (app.core.datafolder.record_version), as `firestep migrate` and `firestep serve`
+    read and write it: a new folder is marked silently; another version's mark is named once; a database kept
+    by a firestep before the mark was kept by 0.1.0 (every build then was)."""
+    from app.core.datafolder import VERSION_FILE, running_version
+
+    var = tmp_path / "var"
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(var))
+    monkeypatch.setenv("FIRESTEP_DATABASE_URL", "")
+    now = running_version()
+
+    def started() -> list[str]:
+        code, out, err = run_main(["migrate"], monkeypatch, capsys)
+        assert code == 0, err
+        return out.splitlines()[1:]
+
+    assert started() == [] and (var / VERSION_FILE).read_text() == f"{now}\n"
+    (var / VERSION_FILE).write_text("0.1.5\n")
+    updated = f"the data folder {var} is kept, its database migrated to revision {head_revision()}."
+    assert started() == [f"Updated from firestep 0.1.5 to {now}: {updated}"]
+    assert started() == []
+    (var / VERSION_FILE).unlink()
+    assert started() == [f"Updated from firestep 0.1.0 to {now}: {updated}"]
+    assert (var / VERSION_FILE).stat().st_mode & 0o077 == 0
+
+
+@pytest.mark.parametrize(
+    ("address", "reach"),
+    [
+        ("http://127.0.0.1:8000/", "in a browser on this laptop and"),
+        ("http://[::1]:8000/", "in a browser on this laptop and"),
+        ("http://192.168.1.20:8000/", "on any device on the laptop's network and"),
+    ],
+)
+def test_the_sign_in_line_says_who_reaches_the_address_served(
+    address: str,
+    reach: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 68: plain `serve` (127.0.0.1) said "open ... on any device"; only this laptop reaches it."""
+    from app.cli import _print_credentials
+    from app.services.seating import Credentials
+
+    monkeypatch.setenv("FIRESTEP_VAR_DIR", str(tmp_path))
+    get_settings.cache_clear()
+    try:
+        _print_credentials(Credentials("token", {"attacker": "A", "defender": "D"}), address)
+    finally:
+        get_settings.cache_clear()
+    out = capsys.readouterr().out
+    assert f"to sign in, open {address} {reach} enter the referee token" in out, out
+    assert ("firestep serve --club" in out) is ("this laptop" in reach)

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,7 @@ def statuses(found: dict[str, doctor.Line]) -> dict[str, str]:
 
 
 NETWORK = "ok" if addresses.lan_addresses() else "note"  # this machine's own network, as it is
+VERDICT_WITHOUT_NETWORK = "Not ready for a club night yet: tablets cannot reach this laptop yet (no network)."
 HEALTHY = {**dict.fromkeys(TOPICS, "ok"), "network": NETWORK}
 
 
@@ -69,7 +71,9 @@ def test_a_healthy_club_folder_is_ok_line_by_line_and_exits_zero(tmp_path: Path)
     assert statuses(found) == HEALTHY, found
     assert [line.topic for line in found.values()][:7] == list(TOPICS[:7])
     said = {topic: line.said for topic, line in found.items()}
-    assert said["firestep"] == "0.1.0" and said["Python"].startswith(".".join(map(str, sys.version_info[:3])))
+    assert said["firestep"] == version("firestep") and said["Python"].startswith(
+        ".".join(map(str, sys.version_info[:3]))
+    )
     assert said["data folder"] == f"{settings.var_dir}, writable, this user's only"
     ca = authority.authority_cert(settings.var_dir)
     assert ca is not None and authority.fingerprint(ca) in said["club authority"]
@@ -84,7 +88,8 @@ def test_a_healthy_club_folder_is_ok_line_by_line_and_exits_zero(tmp_path: Path)
     ports = ["--port", str(free_port()), "--http-port", str(free_port())]
     run = CliRunner().invoke(cli, ["doctor", *ports], env=env, terminal_width=300)
     assert run.exit_code == 0, run.output
-    assert run.output.splitlines()[-1] == "Ready for a club night."
+    verdict = "Ready for a club night." if lan else VERDICT_WITHOUT_NETWORK
+    assert run.output.splitlines()[-1] == verdict
     assert run.output.splitlines()[2].startswith("ok    data folder: ")
 
 
@@ -270,3 +275,21 @@ def test_the_database_line_reads_either_backend_and_names_one_that_does_not_answ
         gone = url.set(port=free_port()).render_as_string(hide_password=False)
         line = doctor.database_line(gone)
         assert line.status == "FAIL" and line.said.endswith("start it or fix FIRESTEP_DATABASE_URL."), line
+
+
+def test_the_verdict_names_what_the_notes_say_is_lacking_never_ready_without_a_network(
+    tmp_path: Path,
+) -> None:
+    """Issue 68: "note network: no address tablets can reach yet" was followed by "Ready for a club night."
+    The same healthy folder's lines with the network line of a laptop on no network, then on one."""
+    settings = club_folder(tmp_path / "var")
+    others = [line for line in doctor.check(settings, free_port(), free_port()) if line.topic != "network"]
+    assert all(line.status == "ok" for line in others), others
+    offline = doctor.network_line([], 8443, 8000)
+    assert offline.status == "note" and offline.said.startswith("no address tablets can reach yet")
+    assert doctor.summary([*others, offline]) == VERDICT_WITHOUT_NETWORK
+    online = doctor.network_line([addresses.ipaddress.ip_address("192.168.1.20")], 8443, 8000)
+    assert online.status == "ok" and doctor.summary([*others, online]) == "Ready for a club night."
+    # A FAIL comes first: what is to fix, then (once fixed) what is lacking.
+    failed = doctor.Line("PDF engine", "FAIL", "x")
+    assert doctor.summary([*others, failed, offline]) == "1 to fix before a club night (the FAIL lines)."

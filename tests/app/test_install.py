@@ -8,7 +8,9 @@ processes are found through /proc (by session: each server starts its own)."""
 
 from __future__ import annotations
 
+import base64
 import functools
+import hashlib
 import http.client
 import json
 import os
@@ -20,6 +22,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import tomllib
 import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
@@ -28,6 +31,7 @@ from pathlib import Path
 
 import pytest
 from alembic.script import ScriptDirectory
+from packaging.requirements import Requirement
 
 from app.core.db import alembic_config, current_revision, head_revision, make_engine, migrate, schema_drift
 from app.guard.auth import COOKIE_NAME
@@ -76,10 +80,21 @@ def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callabl
     return folder
 
 
+def repository_version() -> str:
+    """The version a build of this checkout has (setup.py): 0.1.N, N the commits to its HEAD."""
+    count = subprocess.run(
+        ["git", "rev-list", "--count", "HEAD"], cwd=ROOT, check=True, capture_output=True, text=True
+    )
+    return f"0.1.{count.stdout.strip()}"
+
+
 def build_wheel(base: Path) -> None:
-    """Built from a copy of the sources, so that no build/ folder left in the checkout can add stale files."""
+    """Built from a copy of the sources, so that no build/ folder left in the checkout can add stale files, in
+    a clone of the repository sharing its history (no file checked out: the copies are the checkout's as they
+    stand), from which the build counts the commits to its version."""
     source = base / "firestep"
-    source.mkdir()
+    clone = ["git", "clone", "--quiet", "--shared", "--no-checkout", str(ROOT), str(source)]
+    subprocess.run(clone, check=True, capture_output=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for name in SOURCES:
         if not (ROOT / name).exists():
@@ -252,7 +267,7 @@ def test_installed_firestep_serves_from_an_empty_folder_and_stops_on_ctrl_c(
 ) -> None:
     laptop = tmp_path / "Desktop"
     laptop.mkdir()
-    assert installed.firestep("--version", cwd=laptop).stdout.strip() == "firestep 0.1.0"
+    assert installed.firestep("--version", cwd=laptop).stdout.strip() == f"firestep {repository_version()}"
     data = installed.home / "firestep"  # the user's data folder: no FIRESTEP_ setting, no ./var
     about = installed.firestep("--help", cwd=laptop, COLUMNS="200").stdout
     assert f"Data folder: {data}" in about and f"{data / 'club'}" in about and "Logs:" in about
@@ -396,7 +411,12 @@ def test_installed_firestep_migrates_a_database_of_each_revision(
     oldest, *others = urls.values()
     command = installed.firestep("migrate", cwd=empty, FIRESTEP_DATABASE_URL=oldest, **settings)
     assert command.returncode == 0, command.stdout + command.stderr
-    assert command.stdout.strip() == f"database at head: {oldest}"
+    # A database no firestep marked (the data folder new to this copy): as one kept by those before the mark.
+    assert command.stdout.splitlines() == [
+        f"database at head: {oldest}",
+        f"Updated from firestep 0.1.0 to {repository_version()}: the data folder {tmp_path / 'data'} is kept, "
+        f"its database migrated to revision {head_revision()}.",
+    ]
     python = installed.bin / "python"
     run = subprocess.run(
         [python, "-c", MIGRATE_EACH, *others],
@@ -417,3 +437,113 @@ def test_installed_firestep_migrates_a_database_of_each_revision(
             check_seeded_and_remove(engine, *seed)
         engine.dispose()
     assert len(revisions) == len(list((ROOT / "migrations" / "versions").glob("*.py")))
+
+
+# -- updating ------------------------------------------------------------------------------------------------
+def older(wheel: Path, version: str, folder: Path) -> Path:
+    """The wheel as the build of an earlier commit would be named and labelled: `version` in its name, its
+    METADATA and its .dist-info folder, the RECORD's hashes made anew (the code is this one's: what is tested
+    is the installers' update and the data folder's, not an old firestep's code)."""
+    now = wheel.name.split("-")[1]
+    out = folder / wheel.name.replace(f"-{now}-", f"-{version}-")
+    source = zipfile.ZipFile(wheel)
+    records, record = [], ""
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            name = info.filename.replace(f"firestep-{now}.dist-info/", f"firestep-{version}.dist-info/")
+            if name.endswith(".dist-info/RECORD"):
+                record = name
+                continue
+            data = source.read(info)
+            if name.endswith(".dist-info/METADATA"):
+                data = data.replace(f"\nVersion: {now}\n".encode(), f"\nVersion: {version}\n".encode())
+            target.writestr(name, data)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            records.append(f"{name},sha256={digest},{len(data)}\n")
+        target.writestr(record, "".join([*records, f"{record},,\n"]))
+    return out
+
+
+def dependencies_wheel(folder: Path) -> Path:
+    """A wheel of one .pth file that shows the tool's environment the test environment's packages (firestep's
+    dependencies, installed here once) but its firestep: the installers then install the wheels alone, offline
+    (pipx's --preinstall, uv's --with), where each would download some 90 packages."""
+    view = folder / "test-environment"
+    view.mkdir()
+    for site_packages in site.getsitepackages():
+        for entry in Path(site_packages).iterdir():
+            kept = not entry.name.startswith(("firestep", "__editable__")) and entry.suffix != ".pth"
+            if kept and not (view / entry.name).exists():
+                (view / entry.name).symlink_to(entry)
+    out = folder / "test_environment-1-py3-none-any.whl"
+    info = "test_environment-1.dist-info"
+    files = {
+        "test_environment.pth": f"{view}\n",
+        f"{info}/METADATA": "Metadata-Version: 2.1\nName: test-environment\nVersion: 1\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    with zipfile.ZipFile(out, "w") as target:
+        for name, text in files.items():
+            target.writestr(name, text)
+        target.writestr(f"{info}/RECORD", "".join(f"{n},,\n" for n in [*files, f"{info}/RECORD"]))
+    return out
+
+
+def tool_install(installer: str, wheel: Path, folder: Path, first: bool) -> subprocess.CompletedProcess[str]:
+    """The README's install (first) or update command for `installer`, the dependencies aside (above)."""
+    deps = dependencies_wheel(folder) if first else folder / "test_environment-1-py3-none-any.whl"
+    env = {
+        **os.environ,
+        "PIPX_HOME": str(folder / "pipx"),
+        "PIPX_BIN_DIR": str(folder / "bin"),
+        "PIPX_MAN_DIR": str(folder / "man"),
+        "UV_TOOL_DIR": str(folder / "uv"),
+        "UV_TOOL_BIN_DIR": str(folder / "bin"),
+        "UV_CACHE_DIR": str(folder / "cache"),
+        "UV_OFFLINE": "1",
+    }
+    if installer == "pipx":  # pipx install --force ./firestep-0.1.N-py3-none-any.whl
+        update = [] if first else ["--force"]
+        offline = ["--preinstall", str(deps), "--pip-args=--no-deps --no-index"]
+        command = [sys.executable, "-m", "pipx", "install", *update, "--python", sys.executable, *offline]
+    else:  # uv tool install ./firestep-0.1.N-py3-none-any.whl
+        drop = folder / "no-dependencies.txt"  # an override whose marker is never true removes a dependency
+        dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+        drop.write_text("".join(f"{Requirement(d).name} ; sys_platform == 'never'\n" for d in dependencies))
+        offline = ["--overrides", str(drop), "--with", str(deps)]
+        command = [sys.executable, "-m", "uv", "tool", "install", "--python", sys.executable, *offline]
+    return subprocess.run([*command, str(wheel)], env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("installer", ["pipx", "uv"])
+def test_an_update_to_a_newer_wheel_keeps_the_data_folder_and_says_so(
+    wheel: Path, tmp_path: Path, installer: str
+) -> None:
+    """The organiser installs one build, plays, then installs a newer one as the README's "Update" says: the
+    new version runs, and its first start migrates the data folder it finds, naming both versions."""
+    version = repository_version()
+    assert wheel.name == f"firestep-{version}-py3-none-any.whl"  # each commit a higher version
+    before = f"0.1.{int(version.split('.')[-1]) - 1}"
+    tool = tmp_path / installer
+    tool.mkdir()
+    user = Installed(tool / "bin", tmp_path / "user-data")
+    laptop = tmp_path / "Desktop"
+    laptop.mkdir()
+    installs = [tool_install(installer, older(wheel, before, tmp_path), tool, first=True)]
+    assert installs[-1].returncode == 0, installs[-1].stdout + installs[-1].stderr
+    assert user.firestep("--version", cwd=laptop).stdout == f"firestep {before}\n"
+    done = user.firestep("migrate", cwd=laptop)  # as `firestep serve` starts: the data folder, its database
+    assert done.returncode == 0 and "Updated" not in done.stdout, done.stdout + done.stderr
+    data = user.home / "firestep"
+    kept = {name: (data / name).read_bytes() for name in ("secret_key", "firestep.db")}
+
+    installs.append(tool_install(installer, wheel, tool, first=False))
+    assert installs[-1].returncode == 0, installs[-1].stdout + installs[-1].stderr
+    assert user.firestep("--version", cwd=laptop).stdout == f"firestep {version}\n"
+    started = user.firestep("migrate", cwd=laptop)
+    assert started.returncode == 0, started.stderr
+    assert started.stdout.splitlines()[1:] == [
+        f"Updated from firestep {before} to {version}: the data folder {data} is kept, its database migrated "
+        f"to revision {head_revision()}."
+    ]
+    assert {name: (data / name).read_bytes() for name in kept} == kept  # the same key, the same games

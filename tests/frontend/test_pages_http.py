@@ -77,6 +77,12 @@ def test_installable_app_files(reading_client: TestClient) -> None:
     assert manifest["display"] == "standalone" and manifest["start_url"] == "/lookup"
     sizes = {i["sizes"] for i in manifest["icons"]}
     assert {"192x192", "512x512"} <= sizes
+    # One purpose an entry: "any maskable" together makes a browser use the padded maskable art as the plain
+    # icon too (Chrome's installability audit warns of it); each PNG is listed once for each.
+    purposes = {(i["src"], i.get("purpose", "any")) for i in manifest["icons"]}
+    assert all(purpose in ("any", "maskable") for _, purpose in purposes), purposes
+    pngs = {src for src, _ in purposes if src.endswith(".png")}
+    assert {(src, p) for src in pngs for p in ("any", "maskable")} <= purposes
     for icon in manifest["icons"]:
         assert reading_client.get(icon["src"]).status_code == 200
     sw = reading_client.get("/sw.js")

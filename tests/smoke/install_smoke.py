@@ -207,8 +207,8 @@ def https_get(port: int, path: str, context: ssl.SSLContext, token: str = "") ->
 
 def doctor(firestep: Path, folder: Path, https: int, plain: int, pdf: bool, serving: bool = False) -> None:
     """Before the server: exit 0 (or, without the PDF engine, 1 with that its one FAIL line); while it serves,
-    its two ports are FAIL lines, the plain one naming the firestep server that holds it, and the database
-    line names the server running on it."""
+    its two ports are FAIL lines naming the firestep server that holds them, and the database line names the
+    server running on it."""
     args = [str(firestep), "doctor", "--port", str(https), "--http-port", str(plain)]
     run = subprocess.run(args, cwd=folder, env=environment(), capture_output=True, text=True)
     say(f"firestep doctor (exit {run.returncode}):\n{run.stdout}{run.stderr}")
@@ -216,8 +216,9 @@ def doctor(firestep: Path, folder: Path, https: int, plain: int, pdf: bool, serv
     if serving:
         failed = [line for line in failed if not line.startswith("FAIL  PDF engine: ")]
         check(run.returncode == 1 and len(failed) == 2, f"doctor while serving: {failed}")
-        expected = f"FAIL  port {plain}: a firestep server already serves on it: "
-        check(failed[1].startswith(expected), f"doctor while serving: {failed[1]}")
+        for port, line in zip((https, plain), failed, strict=True):  # the server's own, no "another program"
+            expected = f"FAIL  port {port}: a firestep server already serves on it: "
+            check(line.startswith(expected), f"doctor while serving: {line}")
         check("note  database: a firestep server is already running on " in run.stdout, "no running server")
     elif pdf:
         check(run.returncode == 0 and not failed, "doctor found something a club night needs missing")

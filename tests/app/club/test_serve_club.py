@@ -23,6 +23,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
 from PIL import Image
 
+from app import doctor
 from app.club import authority
 from tests.app.club.served import Club, serve_club, trusting_only
 
@@ -234,3 +235,14 @@ def test_the_terminal_shows_the_trust_qr_and_the_fingerprint(club: Club) -> None
     _, ca = _authority_from_trust(club)
     assert authority.fingerprint(ca) in printed
     assert authority.fingerprint(ca) in club.plain("/trust").read().decode()
+
+
+def test_doctor_names_the_running_club_servers_own_ports_as_firestep(club: Club) -> None:
+    """Issue 68: with a club server running, doctor called its HTTPS port "another program" (it asked the port
+    for /healthz in plain HTTP only); both of its ports are now named as a firestep server's."""
+    for port, option in ((club.https_port, "--port N"), (club.http_port, "--http-port N")):
+        line = doctor.port_line(port, "serve --club", f"serve on another: firestep serve --club {option}")
+        assert line.status == "FAIL" and line.said.startswith("a firestep server already serves on it: "), (
+            line
+        )
+        assert "another program" not in line.said

@@ -1,0 +1,113 @@
+"""A mistake on the `firestep` command line in one sentence with what to type instead (issue 68): a usage
+error (an unknown command or option, a value of the wrong kind or out of range), an unknown game, period,
+paper, variant, revision or output folder, an address or port `serve` cannot bind. Each sentence goes to
+standard error and the command exits non-zero, with no traceback; app.cli says them."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import re
+import socket
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+try:  # typer carries its own copy of click from 0.20 on; before, click itself
+    from typer._click.exceptions import ClickException, UsageError
+except ImportError:  # pragma: no cover - an older typer
+    from click.exceptions import ClickException, UsageError  # type: ignore[assignment]
+
+__all__ = ["ClickException", "Mistake", "UsageError"]
+
+
+class Mistake(ClickException):
+    """A value the command cannot use, as the one sentence that says so and what to type instead."""
+
+    exit_code = 2  # click's status for a usage error
+
+
+# The commands as an organiser meets them: --help lists them in this order.
+ORDER = ("doctor", "serve", "credentials", "playsheet", "template-kit", "migrate", "demo")
+
+
+def listed(values: Iterable[Any]) -> str:
+    """'a, b or c'."""
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def usage_sentence(error: ClickException) -> str:
+    """click's usage error (a command, option or value the command line does not take) in one sentence: its
+    message, then what to type (a group's commands, or the command's --help, which lists its options)."""
+    message = error.format_message().strip().rstrip(".")
+    if isinstance(error, Mistake):
+        return f"{message}."
+    message = f"{message[:1].upper()}{message[1:]}"
+    message = re.sub(r"\. Did you mean (.+)\?$", r" (did you mean \1?)", message)  # one sentence
+    ctx = getattr(error, "ctx", None)
+    path = ctx.command_path if ctx is not None else "firestep"
+    commands = getattr(ctx.command, "commands", None) if ctx is not None else None
+    if commands and message.startswith("No such command"):
+        return f"{message}: type one of {listed(c for c in ORDER if c in commands)} (see {path} --help)."
+    return f"{message}: see {path} --help."
+
+
+def games_sentence(game_id: int | None, games: list[tuple[int, str]]) -> str:
+    """What `firestep credentials` says when its game is not named or not found: the games there are."""
+    unknown = "Name the game" if game_id is None else f"There is no game {game_id} in this database"
+    if not games:
+        return f"{unknown}: it has no game yet (firestep demo loads one; the start page creates them)."
+    shown = [f"{number} ({name})" for number, name in games[:12]]
+    more = f", and {len(games) - 12} more" if len(games) > 12 else ""
+    return f"{unknown}: type firestep credentials {listed(shown)}{more}."
+
+
+def check_output(path: str, example: str) -> None:
+    """Refuse, before a PDF is made, a file that cannot be written there (its folder missing or not ours)."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise Mistake(f"{path} is a folder: name a file in it, e.g. -o {target / example}")
+    if not folder.is_dir():
+        raise Mistake(f"The folder {folder} does not exist: make it, or write here: -o {example}")
+    if not os.access(folder, os.W_OK):
+        raise Mistake(f"The folder {folder} is not writable by you: write elsewhere, e.g. -o {example}")
+
+
+def check_binding(host: str, port: int, option: str) -> None:
+    """Refuse, before anything starts, an address this laptop does not have or a port something holds: uvicorn
+    would say it in log lines after the application had started."""
+    try:
+        family, kind, proto, _name, where = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError):
+        raise Mistake(
+            f"This laptop has no address {host}: give --host 127.0.0.1 (this laptop only) or --host 0.0.0.0 "
+            "(every network it is on)"
+        ) from None
+    with socket.socket(family, kind, proto) as s:
+        if sys.platform != "win32":  # as uvicorn binds: a port left in TIME_WAIT is free
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(where)
+        except OSError as e:
+            taken = e.errno in (98, 48, 10048)  # EADDRINUSE on Linux, macOS, Windows
+            if not taken:
+                raise Mistake(
+                    f"This laptop has no address {host} ({e.strerror}): give --host 127.0.0.1 or --host 0.0.0.0"
+                ) from None
+            raise Mistake(
+                f"Port {port} is taken on {host} (another program, or a firestep already serving): stop it, or "
+                f"serve on another port with {option} N"
+            ) from None
+
+
+def loopback(host: str) -> bool:
+    """Whether only this laptop reaches the address (127.0.0.1, ::1, localhost)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
