@@ -13,7 +13,7 @@ from starlette_compress import CompressMiddleware
 from app import errors, pages
 from app.core import disk, live
 from app.core.config import Settings, get_settings
-from app.core.datafolder import private_folder
+from app.core.datafolder import private_folder, running_version
 from app.core.db import check_schema, make_engine
 from app.core.pdf_engine import pdf_engine_problem
 from app.data.models import utcnow
@@ -67,7 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(
         title="firestep",
-        version="0.1.0",
+        version=running_version(),  # the build's (setup.py): a client sees which firestep it speaks to
         description=DESCRIPTION,
         lifespan=lifespan,
         # Any URL may name a thing that does not exist; any body may be unparseable; any token or join

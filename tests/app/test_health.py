@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import gc
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,8 @@ def test_docs_and_openapi_served(reading_client: TestClient) -> None:
     assert reading_client.get("/docs").status_code == 200
     schema = reading_client.get("/openapi.json").json()
     assert "/healthz" in schema["paths"]
+    # The build's own version (setup.py: one a commit), which a generated client records.
+    assert schema["info"]["version"] == version("firestep") != "0.1.0"
 
 
 def test_unknown_path_is_json_404(reading_client: TestClient) -> None:
