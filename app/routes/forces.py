@@ -21,6 +21,7 @@ from sqlmodel import Session
 from app import errors
 from app.core.routing import Router
 from app.data.bounded import INT32_MAX, Bool, Float, Id, Int, Key, Version
+from app.data.changes import LoggedChange
 from app.data.schemas import ForceIn, GameFormationIn, Override
 from app.data.schemas_answers import CountersOut
 from app.deps import GameId, SessionDep
@@ -236,7 +237,7 @@ class MarkerIn(BaseModel):
 
 class ChangesOut(BaseModel):
     event_id: int
-    changes: list[dict[str, Any]]
+    changes: list[LoggedChange]
     unit: UnitOut
 
 
@@ -398,7 +399,7 @@ class FormationMoveIn(BaseModel):
 
 class FormationMovedOut(BaseModel):
     event_id: int
-    changes: list[dict[str, Any]]
+    changes: list[LoggedChange]
 
 
 @router.post(

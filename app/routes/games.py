@@ -12,6 +12,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from app import errors
 from app.core.routing import Router
 from app.data.bounded import Terrain, Variants, Version, readable_json
+from app.data.changes import LoggedChange
 from app.data.schemas import AskIn, DeviceId, DeviceOut, FilledOut, GameCreate, JoinIn, ResolveIn
 from app.data.schemas_answers import (
     AdvancedOut,
@@ -155,7 +156,7 @@ class ResolvedOut(BaseModel):
     filled: list[FilledOut]
     resolution: dict[str, Any]
     applied: bool
-    changes: list[dict[str, Any]]
+    changes: list[LoggedChange]
 
 
 def game_out(game: Any, model: type[GameOut] = GameOut) -> Any:
