@@ -5,7 +5,7 @@ log, the live frames and the answers carry them, and `/openapi.json` types each 
 
 The JSON is the log's as it always was, with no key naming the kind: the kinds are told apart by their keys
 (a unit's field set names `unit` and `before`, a counter moved `unit` and `delta`, the game's `game`, a side's
-own `side` alone), which is what `kind_of` reads; each model forbids the others' keys, so exactly one kind
+own `side` alone), which is what `kind_of` reads; each model is closed to the others' keys, so exactly one kind
 matches any change (`oneOf` in `/openapi.json`). In Python each model's `kind` names it, the union's
 discriminator."""
 
@@ -18,7 +18,9 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapt
 
 
 class _Change(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Closed in /openapi.json, so exactly one kind matches a change; a key an older log kept beside them is
+    # left out as it is read (the kind is read from the keys, `kind_of`, never by trying each).
+    model_config = ConfigDict(extra="ignore", frozen=True, json_schema_extra={"additionalProperties": False})
 
     kind: ClassVar[str]
     field: str = Field(description="The field changed: a column or state field, a board key, a side's key.")

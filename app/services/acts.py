@@ -25,6 +25,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from app.data.changes import LoggedChange, logged, side_of
 from app.data.models import Event, Game, Unit, utcnow
 from app.errors import Conflict, Refused
 from app.services import arrivals, club_data, formations, game_setup, resolve, score, templates, turns
@@ -77,7 +78,7 @@ class Played:
     the log keeps them, and what the caller answers besides (the unit, the template, the roll)."""
 
     event: Event
-    changes: list[dict[str, Any]] = field(default_factory=list)
+    changes: list[LoggedChange] = field(default_factory=list)
     answer: Any = None
     events: list[Event] = field(default_factory=list)
 
@@ -90,7 +91,7 @@ class _Todo:
 
     asks: list[tuple[str, Unit | None, str | None]]
     units: list[Unit] | None
-    write: Callable[[Answer], tuple[dict[str, Any], list[dict[str, Any]], Any]]
+    write: Callable[[Answer], tuple[dict[str, Any], list[LoggedChange], Any]]
     in_step: bool = True
     private: dict[str, Any] | None = None
     logged: Callable[[Event, Any], Any] | None = None
@@ -223,7 +224,7 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
     viewer.require_side(act.side, "add units")
     parent_id = act.fields.get("parent_id")
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         if parent_id is not None:
             parent = units_service.get_unit(session, game.pk, parent_id, "parent_id")
             if parent.side != act.side:
@@ -250,7 +251,7 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
 def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, _: Any) -> _Todo:
     viewer.require_side(act.side, "add forces")
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         units = units_service.list_units(session, game.pk)
         roots = sum(u.parent_id is None for u in units)
         entry = {**act.entry, "side": act.side}
@@ -268,8 +269,10 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: A
     viewer.require_side(unit.side, "change units")
     wanted = {edit_act(rules.book, k) for k in act.values} or {EDIT_ACT}
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-        changes = units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+        changes: list[LoggedChange] = [
+            *units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
+        ]
         # What the edit costs (an action to limber or unpack): written by the one applier.
         changes += _costs(session, game, [c for c in answer.changes if not isinstance(c, SetState)])
         return {"unit_id": act.unit_id, "changes": changes}, changes, unit
@@ -287,8 +290,10 @@ def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _:
             "unit_id", "that stand is already destroyed: pick another", why=f"unit {act.unit_id} is destroyed"
         )
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-        changes = units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+        changes: list[LoggedChange] = [
+            *units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
+        ]
         # What the move costs beyond the stand itself (an action of its company): written by the one applier.
         rest = [c for c in answer.changes if not (isinstance(c, SetState) and c.unit_id == unit.id)]
         changes += _costs(session, game, rest)
@@ -297,7 +302,7 @@ def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _:
     return _Todo([("move-stands", unit, None)], None, write)
 
 
-def _costs(session: Session, game: Game, changes: Sequence[Change]) -> list[dict[str, Any]]:
+def _costs(session: Session, game: Game, changes: Sequence[Change]) -> list[LoggedChange]:
     """What a move costs beyond the stands' places (an action of the units moved), written by the one
     applier on those units' rows alone (a formation's stands are not read again)."""
     paying = {c.unit_id for c in changes if isinstance(c, UnitChange)}
@@ -328,9 +333,9 @@ def _move_formation(
         moved = rules_of(game).play(snapshot_of(session, game, anew.units), act)
         return anew, formations.places(anew, moved.changes)[0]
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         placed, costs = formations.places(p, answer.changes)  # where the rules put each stand, what it costs
-        changes = formations.write(session, game, p, placed, again)
+        changes: list[LoggedChange] = [*formations.write(session, game, p, placed, again)]
         changes += _costs(session, game, costs)  # an action of each unit moved
         return {"unit_id": act.unit_id, "changes": changes}, changes, None
 
@@ -350,7 +355,7 @@ def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | Rec
     units = units_service.list_units(session, game.pk)
     cause = act.cause if isinstance(act, PlaceMarker) else None
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         changes = apply_changes(session, game, units, answer.changes)
         session.refresh(unit)
         return {"unit_id": act.unit_id, "fire": cause, "changes": changes}, changes, unit
@@ -361,7 +366,7 @@ def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | Rec
 def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate, _: Any) -> _Todo:
     laid = templates.laying(game, viewer, act.kind, act.side)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         template = laid.placed(answer.shown)  # where the rules lay it
         return {"template": template}, [], template
 
@@ -374,7 +379,7 @@ def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate
 def _move_template(session: Session, game: Game, viewer: Viewer, act: MoveTemplate, _: Any) -> _Todo:
     moving = templates.moving(game, viewer, act.template_id)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         payload, after = moving.moved(answer.shown, act.version)  # where the rules lay it
         return payload, [], after
 
@@ -387,7 +392,7 @@ def _move_template(session: Session, game: Game, viewer: Viewer, act: MoveTempla
 def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTemplate, _: Any) -> _Todo:
     gone = templates.removing(game, viewer, act.template_id)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         return {"template": {k: v for k, v in gone.items() if k != "version"}}, [], gone
 
     def logged(ev: Event, gone: Any) -> Any:
@@ -402,13 +407,13 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _T
     units = resolve.checked(session, game, viewer, act)
     private: dict[str, Any] = {}
 
-    def write(w: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(w: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         if not isinstance(w, Rolled):
             raise TypeError(f"a roll is answered by a Rolled, not {type(w).__name__}")
         if w.spent:  # written, not logged: the roll's event says what was asked
             apply_changes(session, game, units, w.spent)
         changes = apply_changes(session, game, units, w.changes) if act.apply else []
-        payload = w.logged(act, changes)
+        payload = w.logged(act, logged(changes))
         override = None
         if w.overridden:  # a value the table keeps, set by the referee: kept for the log with the others
             override = {"by": viewer.role, "refused": " ".join(w.overridden)}
@@ -421,11 +426,11 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _T
         # the whole draw.
         drawer = game.side_to_move
         public, seen = dict(w.seen[0]), dict(w.seen[1])
-        mine = {**seen, "changes": [c for c in changes if c.get("side", drawer) == drawer]}
+        mine = {**seen, "changes": [c for c in changes if (side_of(c) or drawer) == drawer]}
         if override:
             mine["override"] = override
         rival = other_side(drawer)
-        theirs = [c for c in changes if c.get("side") == rival]
+        theirs = [c for c in changes if side_of(c) == rival]
         private.update({drawer: mine, "referee": payload, **({rival: {"changes": theirs}} if theirs else {})})
         return public, changes, (payload if viewer.is_referee else mine)
 
@@ -435,7 +440,7 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _T
 def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArrival, _: Any) -> _Todo:
     aiming = arrivals.aimed(session, game, viewer, act.item_id)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         if not isinstance(answer, CardApplied):
             raise TypeError(f"arrived fire is answered by a CardApplied, not {type(answer).__name__}")
         changes = apply_changes(session, game, aiming.units, answer.changes)
@@ -448,7 +453,7 @@ def _play_card(session: Session, game: Game, viewer: Viewer, act: PlayCard, _: A
     viewer.require_side(act.side, "play the cards")
     units = units_service.list_units(session, game.pk)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         changes = apply_changes(session, game, units, answer.changes)
         payload = {"side": act.side, **answer.shown, "changes": changes, "source": answer.source}
         return payload, changes, None
@@ -486,7 +491,7 @@ def _clock(
     elif isinstance(act, SetClockLimits):
         payload = clock_service.payload(Limits.of(act))
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         return {**payload, "source": clock_service.SOURCE}, [], None
 
     return _Todo([], [], write)
@@ -526,7 +531,7 @@ def _call_objective(session: Session, game: Game, viewer: Viewer, act: CallObjec
             game, "Objectives are called while the game is played: start it first, or it is over."
         )
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         return dict(answer.shown), [], None
 
     return _Todo([], [], write)
@@ -537,7 +542,7 @@ def _end_game(session: Session, game: Game, viewer: Viewer, act: EndGame, _: Any
         viewer.require_referee("end the game")
     may_end(session, game, viewer)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         turn = game.turn
         bump_game(session, game, act.version, status="finished")
         return {**answer.shown, "turn": turn}, [], None
