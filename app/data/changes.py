@@ -11,10 +11,10 @@ discriminator."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter, ValidationError
 
 
 class _Change(BaseModel):
@@ -94,6 +94,22 @@ _CHANGES: TypeAdapter[list[LoggedChange]] = TypeAdapter(list[LoggedChange])
 def read_changes(logged: Iterable[Any]) -> list[LoggedChange]:
     """The changes of a logged payload (JSON), each as its kind's model."""
     return _CHANGES.validate_python(list(logged))
+
+
+_CHANGE: TypeAdapter[LoggedChange] = TypeAdapter(LoggedChange)
+
+
+def changes_in(payload: Mapping[str, Any]) -> list[LoggedChange]:
+    """The changes of a logged event's payload (as a viewer reads it), each as its kind's model; whatever of
+    its `changes` is no change (the log is read as it was written, older versions' included) is passed over."""
+    out: list[LoggedChange] = []
+    kept = payload.get("changes")
+    for c in kept if isinstance(kept, list) else ():
+        try:
+            out.append(_CHANGE.validate_python(c))
+        except ValidationError:
+            continue
+    return out
 
 
 def logged(changes: Sequence[LoggedChange]) -> list[dict[str, Any]]:
