@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
+from app.data.changes import LoggedChange
 from app.data.schemas import FilledOut
 from app.data.schemas_clock import SideClockOut
 
@@ -95,6 +96,38 @@ class GameTurnOut(_Open):
 class AdvancedOut(BaseModel):
     turn: GameTurnOut
     events: list[EventOut] = Field(description="What advancing did, as this viewer reads it.")
+
+
+# -- a roll ---------------------------------------------------------------------------------------------------
+class OverriddenOut(BaseModel):
+    """The referee's override logged with an act: by whom, and every rule of play it overrode, in words."""
+
+    by: str
+    refused: str
+
+
+class ResolvedOut(BaseModel):
+    """A roll played and logged (rules.core.rolls.Rolled.logged, as its roller reads it: a secret draw's other
+    cards and the pack left out for its drawer), with what it did in words (app.services.resolve.in_words, not
+    for a draw): the act pipeline's answer to a Roll (app.services.acts.play)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    event_id: int
+    resolver: str
+    unit_id: int | None
+    target_id: int | None
+    request: dict[str, Any] = Field(description="The resolver's request as it was rolled.")
+    filled: list[FilledOut]
+    resolution: dict[str, Any]
+    applied: bool
+    changes: list[LoggedChange] = Field(description="What it changed, as the log keeps it (none unapplied).")
+    override: OverriddenOut | None = None
+    outcome_words: str | None = None
+    odds_words: dict[str, str] | None = Field(
+        default=None, description='Each outcome\'s exact chance in words: "1 in 216".'
+    )
+    said: list[str] | None = Field(default=None, description="What it did to whom, a sentence each.")
 
 
 # -- a stand's card -----------------------------------------------------------------------------------------

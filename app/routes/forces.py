@@ -22,6 +22,7 @@ from app import errors
 from app.core.routing import Router
 from app.data.bounded import INT32_MAX, Bool, Float, Id, Int, Key, Version
 from app.data.changes import LoggedChange
+from app.data.models import Unit
 from app.data.schemas import ForceIn, GameFormationIn, Override
 from app.data.schemas_answers import CountersOut
 from app.deps import GameId, SessionDep
@@ -241,7 +242,7 @@ class ChangesOut(BaseModel):
     unit: UnitOut
 
 
-def unit_out(u: Any, read: units_service.Reader) -> UnitOut:
+def unit_out(u: Unit, read: units_service.Reader) -> UnitOut:
     """A unit as this viewer may read it (units_service.Reader: the other side's aiming points hidden)."""
     fields = read(u)
     out = UnitOut.model_validate(fields)

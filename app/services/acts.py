@@ -21,12 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from sqlmodel import Session
 
 from app.data.changes import LoggedChange, logged, side_of
 from app.data.models import Event, Game, Unit, utcnow
+from app.data.schemas_answers import ResolvedOut
+from app.data.schemas_table import TemplateOut
 from app.errors import Conflict, Refused
 from app.services import arrivals, club_data, formations, game_setup, resolve, score, templates, turns
 from app.services import clock as clock_service
@@ -72,38 +74,66 @@ from rules.core.vocabulary import other_side
 __all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play", "refusal"]
 
 
+T = TypeVar("T")
+
+
 @dataclass
-class Played:
+class Played(Generic[T]):
     """A played act: the event that logs it (for a turn advanced, every event it logged), the changes as
-    the log keeps them, and what the caller answers besides (the unit, the template, the roll)."""
+    the log keeps them, and the act's own answer record (`T`, which `play` types by the act: a roll's
+    ResolvedOut, the unit a unit's act wrote, a template's TemplateOut; None for an act answered by its event)."""
 
     event: Event
-    changes: list[LoggedChange] = field(default_factory=list)
-    answer: Any = None
+    changes: list[LoggedChange]
+    answer: T
     events: list[Event] = field(default_factory=list)
 
 
 @dataclass
-class _Todo:
+class _Todo(Generic[T]):
     """An act checked against the request: the rules of play to ask (action, unit, side), the units read,
-    how its answer is written (payload for the log, changes, what the caller answers, private parts), and
-    what follows once it is logged."""
+    how its answer is written (payload for the log, changes, the act's answer record, private parts), and
+    what follows once it is logged (the answer record, with what the event says)."""
 
     asks: list[tuple[str, Unit | None, str | None]]
     units: list[Unit] | None
     write: Callable[[Answer], tuple[dict[str, Any], list[LoggedChange], Any]]
     in_step: bool = True
     private: dict[str, Any] | None = None
-    logged: Callable[[Event, Any], Any] | None = None
+    logged: Callable[[Event, Any], T] | None = None
     # The act as the rule set plays it, completed with what only the app knows (how the game names its stands).
     act: Act | None = None
 
 
+_UnitActs = AddUnit | BuildForce | EditUnit | MoveStand | PlaceMarker | RecoverMarker
+_TemplateActs = LayTemplate | MoveTemplate | RemoveTemplate
+_EventActs = (
+    MoveFormation | ApplyArrival | PlayCard | PauseClock | ResumeClock | GiveTime | SetClockLimits | CallObjective
+    | EndGame | AdvanceTurn
+)  # fmt: skip
+
+
+@overload
+def play(
+    session: Session, game: Game, viewer: Viewer, act: Roll, formation: formations.Plan | None = None
+) -> Played[ResolvedOut]: ...
+@overload
+def play(
+    session: Session, game: Game, viewer: Viewer, act: _UnitActs, formation: formations.Plan | None = None
+) -> Played[Unit]: ...
+@overload
+def play(
+    session: Session, game: Game, viewer: Viewer, act: _TemplateActs, formation: formations.Plan | None = None
+) -> Played[TemplateOut]: ...
+@overload
+def play(
+    session: Session, game: Game, viewer: Viewer, act: _EventActs, formation: formations.Plan | None = None
+) -> Played[None]: ...
 def play(
     session: Session, game: Game, viewer: Viewer, act: Act, formation: formations.Plan | None = None
-) -> Played:
+) -> Played[Any]:
     """Play `act` on `game` (locked) for `viewer`: see the module's steps (`formation`: a formation move
-    planned before the lock, `plan_formation`)."""
+    planned before the lock, `plan_formation`); the answer record typed by the act."""
     if isinstance(act, AdvanceTurn):  # the turn's own steps log what happens as it moves on
         _out_of_time(session, game, viewer, moving_on=True)
         ends = advance_ends(session, game)  # read once: the end asked and the end played are the same
@@ -370,8 +400,8 @@ def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate
         template = laid.placed(answer.shown)  # where the rules lay it
         return {"template": template}, [], template
 
-    def logged(ev: Event, template: Any) -> Any:
-        return laid.saved(session, template, ev)
+    def logged(ev: Event, template: Any) -> TemplateOut:
+        return TemplateOut.model_validate(laid.saved(session, template, ev))
 
     return _Todo([("lay-templates", None, laid.side)], None, write, False, logged=logged)
 
@@ -383,8 +413,8 @@ def _move_template(session: Session, game: Game, viewer: Viewer, act: MoveTempla
         payload, after = moving.moved(answer.shown, act.version)  # where the rules lay it
         return payload, [], after
 
-    def logged(ev: Event, after: Any) -> Any:
-        return moving.saved(session, after, ev)
+    def logged(ev: Event, after: Any) -> TemplateOut:
+        return TemplateOut.model_validate(moving.saved(session, after, ev))
 
     return _Todo([("lay-templates", None, moving.before["side"])], None, write, False, logged=logged)
 
@@ -395,9 +425,11 @@ def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTe
     def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         return {"template": {k: v for k, v in gone.items() if k != "version"}}, [], gone
 
-    def logged(ev: Event, gone: Any) -> Any:
+    def logged(ev: Event, gone: Any) -> TemplateOut:
         templates.take_off(session, game, act.template_id)
-        return gone
+        return TemplateOut.model_validate(
+            {**gone, "version": ev.pk}
+        )  # its last version, the event taking it off
 
     return _Todo([("lay-templates", None, gone["side"])], None, write, False, logged=logged)
 
@@ -434,7 +466,10 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _T
         private.update({drawer: mine, "referee": payload, **({rival: {"changes": theirs}} if theirs else {})})
         return public, changes, (payload if viewer.is_referee else mine)
 
-    return _Todo([], units, write, private=private)
+    def answered(ev: Event, out: dict[str, Any]) -> ResolvedOut:
+        return ResolvedOut.model_validate({**out, "event_id": ev.pk})
+
+    return _Todo([], units, write, private=private, logged=answered)
 
 
 def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArrival, _: Any) -> _Todo:
