@@ -99,11 +99,63 @@ class AdvancedOut(BaseModel):
 
 
 # -- a roll ---------------------------------------------------------------------------------------------------
+class ModifierOut(BaseModel):
+    label: str
+    value: int
+    source: str
+
+
+class _Resolution(BaseModel):
+    """A resolver's answer (rules.core.resolution.Resolution.as_dict). Resolver-specific fields (thresholds,
+    notes, ...) are added."""
+
+    model_config = ConfigDict(extra="allow")
+
+    ruleset: str
+    resolver: str
+    period: str | None
+    rolled_by_server: bool
+    modifiers: list[ModifierOut]
+    total: int | None
+    outcome: Any
+    outcome_key: str
+    sources: list[str]
+    variants: dict[str, str]
+
+
+class ResolutionOut(_Resolution):
+    """The answer to a resolve request. Resolver-specific fields (thresholds, notes, ...) are added."""
+
+    dice: list[int]
+    probabilities: dict[str, float]
+    probabilities_exact: dict[str, str]
+
+
+class RolledResolutionOut(_Resolution):
+    """A roll's resolution in a game, as this viewer reads it: a secret draw's drawer is not told the dice, nor
+    the odds of the pack it did not see."""
+
+    dice: list[int] | None = None
+    probabilities: dict[str, float] | None = None
+    probabilities_exact: dict[str, str] | None = None
+
+
 class OverriddenOut(BaseModel):
     """The referee's override logged with an act: by whom, and every rule of play it overrode, in words."""
 
     by: str
     refused: str
+
+
+class RolledRequestOut(BaseModel):
+    """The request a roll in a game was resolved on (its resolver's own model, rules.core.ruleset.ResolveRequest
+    and the fields it adds), as this viewer reads it: a secret draw's drawer is not told its dice."""
+
+    model_config = ConfigDict(extra="allow")
+
+    period: str | None
+    dice: list[int] | None = None
+    variants: dict[str, str]
 
 
 class ResolvedOut(BaseModel):
@@ -117,9 +169,9 @@ class ResolvedOut(BaseModel):
     resolver: str
     unit_id: int | None
     target_id: int | None
-    request: dict[str, Any] = Field(description="The resolver's request as it was rolled.")
+    request: RolledRequestOut = Field(description="The resolver's request as it was rolled.")
     filled: list[FilledOut]
-    resolution: dict[str, Any]
+    resolution: RolledResolutionOut
     applied: bool
     changes: list[LoggedChange] = Field(description="What it changed, as the log keeps it (none unapplied).")
     override: OverriddenOut | None = None
@@ -139,6 +191,19 @@ class RefusedOut(BaseModel):
     source: str | None
 
 
+class EffectOut(BaseModel):
+    """What a roll would change, as the card words it (app.services.resolve: a rule's change record): whose
+    field moves by how much (`delta`) or to what (`value`), why and by which rule; a change of the board or a
+    side names no unit or field."""
+
+    reason: str
+    source: str
+    unit_id: int | None = None
+    field: str | None = None
+    delta: int | None = None
+    value: Any = None
+
+
 class AskedOut(BaseModel):
     """A roll worked out against the table, nothing written (app.services.resolve.ask)."""
 
@@ -148,8 +213,8 @@ class AskedOut(BaseModel):
     unit_id: int | None
     target_id: int | None
     filled: list[FilledOut] = Field(description="What the table fills, each with its rule.")
-    resolution: dict[str, Any]
-    effects: list[dict[str, Any]] = Field(description="What it would do to whom, a change each.")
+    resolution: ResolutionOut
+    effects: list[EffectOut] = Field(description="What it would do to whom, a change each.")
     outcome_words: str | None
     odds_words: dict[str, str] = Field(description='Each outcome\'s exact chance in words: "1 in 216".')
     said: list[str]

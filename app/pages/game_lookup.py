@@ -111,7 +111,7 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
         session.rollback()
         lk.errors.append({"field": "game", "label": "Not recorded", "message": error_message(e)})
         return
-    answer = out.resolution
+    answer = out.resolution.model_dump(exclude_unset=True)
     order = [row["key"] for row in lk.odds]
     exact = {k: Fraction(v) for k, v in answer.get("probabilities_exact", {}).items()}
     ranked = sorted(exact, key=lambda k: order.index(k) if k in order else len(order))
