@@ -240,9 +240,47 @@ class CardOfferOut(BaseModel):
     )
 
 
+class StandActOut(BaseModel):
+    """A roll a stand's card offers (rules.core.records.StandAct): the button's words, the resolver, the unit
+    that rolls, why, whether it takes a target, its dice, its order and who joins it, and the request's fields
+    the player chooses on the card before the die."""
+
+    label: str
+    resolver: str
+    unit_id: int
+    why: str
+    target: bool
+    dice: int
+    pool: bool
+    order: str
+    joined: str
+    on_enemy: bool
+    options: list[str]
+
+
+class EditChoiceOut(BaseModel):
+    """A value a card's edit may set (rules.core.records.EditChoice), and the field of a stand tapped on the map
+    it fills (`target`), needed or left to the player."""
+
+    value: Any
+    label: str
+    target: str
+    needs_target: bool
+
+
+class StandEditOut(BaseModel):
+    """A unit edit a stand's card offers (rules.core.records.StandEdit), with the values the rules allow now."""
+
+    label: str
+    field: str
+    unit_id: int
+    why: str
+    choices: list[EditChoiceOut]
+
+
 class StandActsOut(BaseModel):
-    acts: list[dict[str, Any]] = Field(description="The rolls the card offers this device now.")
-    edits: list[dict[str, Any]] = Field(description="The unit edits it offers now, each with its values.")
+    acts: list[StandActOut] = Field(description="The rolls the card offers this device now.")
+    edits: list[StandEditOut] = Field(description="The unit edits it offers now, each with its values.")
     refused: CardRefusedOut | None = Field(description="When nothing is offered: why, in one sentence.")
     offers: list[CardOfferOut] = Field(
         description="Every act of the stand, the remedies of its refusals first."
