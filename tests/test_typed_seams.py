@@ -14,7 +14,7 @@ from typing import Any
 from app.main import app
 
 ROOT = Path(__file__).resolve().parents[1]
-FREE_FORM_CEILING = 25
+FREE_FORM_CEILING = 24
 DICT_STR_ANY_CEILING = 576
 
 

@@ -7,7 +7,7 @@ answer leaves out in some states is optional and the route answers with `respons
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
@@ -63,6 +63,44 @@ class SequenceStepOut(StepNowOut):
     permits: list[PermitOut]
 
 
+class NextStartOut(BaseModel):
+    """In set-up: advancing starts the game, once what it needs is done (each side's fire plan locked)."""
+
+    action: Literal["start"]
+    needs: list[str]
+    source: str
+
+
+_ENDS = "What the game's end waits for, where advancing ends it: each contested objective's call."
+
+
+class NextAdvanceOut(BaseModel):
+    """Advancing moves on to the turn's next step (its title "the game ends" where advancing ends the game)."""
+
+    action: Literal["advance"]
+    step: str
+    title: str
+    needs: list[str] | None = Field(default=None, description=_ENDS)
+
+
+class NextTurnOut(BaseModel):
+    turn: int
+    side_to_move: str
+
+
+class NextEndTurnOut(BaseModel):
+    """Advancing ends the step's turn: `then`, whose turn it becomes; `title` "the game ends" where it ends the
+    game instead."""
+
+    action: Literal["end-turn"]
+    then: NextTurnOut
+    title: str | None = None
+    needs: list[str] | None = Field(default=None, description=_ENDS)
+
+
+NextOut = Annotated[NextStartOut | NextAdvanceOut | NextEndTurnOut, Field(discriminator="action")]
+
+
 class GameTurnOut(_Open):
     """Where the game stands and what the current step needs; the rule set's values flat beside. `needs` and
     `resolvers` while a step is played; `next`: what advancing does (null once the game is over)."""
@@ -75,7 +113,7 @@ class GameTurnOut(_Open):
     source: str
     allowed_now: list[str] = Field(description="What the players may do to the table now.")
     step: StepNowOut | None
-    next: dict[str, Any] | None
+    next: NextOut | None
     needs: list[str] | None = None
     needs_cards: list[int | None] | None = Field(
         default=None, description="The stand whose card offers the act settling each of `needs` (null: none)."
