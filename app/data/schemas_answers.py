@@ -391,10 +391,58 @@ class ReportOut(BaseModel):
 
 
 # -- fire plans -----------------------------------------------------------------------------------------------
+class CardRollOut(BaseModel):
+    """A roll an arrival card asks for (rules.core.fire_cards.CardRoll): the key its dice are given under, the
+    resolver and its request as the game fills it, its dice, how many times, the exact odds; a stand's roll
+    names the stand and where it is under the fire (`measured`: as the players measured one too close)."""
+
+    key: str
+    resolver: str
+    request: dict[str, Any]
+    filled: list[FilledOut]
+    dice: list[int]
+    times: int
+    probabilities_exact: dict[str, str]
+    odds_words: dict[str, str]
+    unit_id: int | None = None
+    name: str | None = None
+    under: str | None = None
+    measured: str | None = None
+
+
+class CardAppliedOut(BaseModel):
+    """The event that applied a card this turn: its effect, in words what it did, and the dice rolled."""
+
+    event_id: int
+    effect: str
+    said: list[str]
+    dice: list[int]
+
+
+class FireCardOut(BaseModel):
+    """An arrived item that fires this turn (rules.core.fire_cards.FireCard), with the event that applied it
+    this turn (`applied`, null while it waits)."""
+
+    item_id: int
+    side: str
+    kind: str
+    what: str
+    source: str
+    aimed: list[float]
+    lands: list[float]
+    polygon: list[list[float]]
+    deviation: dict[str, Any] = Field(description="Its aiming point's deviation as it arrived (none: {}).")
+    first: CardRollOut | None = Field(description="The roll that decides whether and how often it fires.")
+    stands: dict[str, list[CardRollOut]] = Field(description="The stands' rolls by where they are under it.")
+    notes: list[str]
+    shots: int
+    applied: CardAppliedOut | None
+
+
 class ArrivalsOut(BaseModel):
     turn: int
     side_to_move: str
-    cards: list[dict[str, Any]] = Field(description="The turn's arrived items, a card each.")
+    cards: list[FireCardOut] = Field(description="The turn's arrived items, a card each.")
 
 
 class ArrivalAppliedOut(ArrivalsOut):
