@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.data.changes import GameSet, UnitCounted, UnitSet, changes_in
 from rules.core.acts import GiveTime, PauseClock, ResumeClock, SetClockLimits
 
 # Kinds that change stands only: the game's turn and board stay as they were unless a change names the game.
@@ -21,9 +22,7 @@ def touched_units(event: Mapping[str, Any]) -> set[int]:
     company)."""
     payload = event["payload"]
     out = {payload[key] for key in ("unit_id", "target_id") if isinstance(payload.get(key), int)}
-    for change in payload.get("changes") or []:
-        if isinstance(change, dict) and isinstance(change.get("unit"), int):
-            out.add(change["unit"])
+    out.update(c.unit for c in changes_in(payload) if isinstance(c, UnitSet | UnitCounted))
     return out
 
 
@@ -39,5 +38,4 @@ def touches_game(event: Mapping[str, Any]) -> bool:
         return False
     if kind not in STAND_KINDS:
         return True
-    changes = event["payload"].get("changes") or []
-    return any(isinstance(c, dict) and "game" in c for c in changes)
+    return any(isinstance(c, GameSet) for c in changes_in(event["payload"]))

@@ -7,10 +7,11 @@ answer leaves out in some states is optional and the route answers with `respons
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
+from app.data.changes import LoggedChange
 from app.data.schemas import FilledOut
 from app.data.schemas_clock import SideClockOut
 
@@ -62,6 +63,44 @@ class SequenceStepOut(StepNowOut):
     permits: list[PermitOut]
 
 
+class NextStartOut(BaseModel):
+    """In set-up: advancing starts the game, once what it needs is done (each side's fire plan locked)."""
+
+    action: Literal["start"]
+    needs: list[str]
+    source: str
+
+
+_ENDS = "What the game's end waits for, where advancing ends it: each contested objective's call."
+
+
+class NextAdvanceOut(BaseModel):
+    """Advancing moves on to the turn's next step (its title "the game ends" where advancing ends the game)."""
+
+    action: Literal["advance"]
+    step: str
+    title: str
+    needs: list[str] | None = Field(default=None, description=_ENDS)
+
+
+class NextTurnOut(BaseModel):
+    turn: int
+    side_to_move: str
+
+
+class NextEndTurnOut(BaseModel):
+    """Advancing ends the step's turn: `then`, whose turn it becomes; `title` "the game ends" where it ends the
+    game instead."""
+
+    action: Literal["end-turn"]
+    then: NextTurnOut
+    title: str | None = None
+    needs: list[str] | None = Field(default=None, description=_ENDS)
+
+
+NextOut = Annotated[NextStartOut | NextAdvanceOut | NextEndTurnOut, Field(discriminator="action")]
+
+
 class GameTurnOut(_Open):
     """Where the game stands and what the current step needs; the rule set's values flat beside. `needs` and
     `resolvers` while a step is played; `next`: what advancing does (null once the game is over)."""
@@ -74,7 +113,7 @@ class GameTurnOut(_Open):
     source: str
     allowed_now: list[str] = Field(description="What the players may do to the table now.")
     step: StepNowOut | None
-    next: dict[str, Any] | None
+    next: NextOut | None
     needs: list[str] | None = None
     needs_cards: list[int | None] | None = Field(
         default=None, description="The stand whose card offers the act settling each of `needs` (null: none)."
@@ -97,6 +136,90 @@ class AdvancedOut(BaseModel):
     events: list[EventOut] = Field(description="What advancing did, as this viewer reads it.")
 
 
+# -- a roll ---------------------------------------------------------------------------------------------------
+class ModifierOut(BaseModel):
+    label: str
+    value: int
+    source: str
+
+
+class _Resolution(BaseModel):
+    """A resolver's answer (rules.core.resolution.Resolution.as_dict). Resolver-specific fields (thresholds,
+    notes, ...) are added."""
+
+    model_config = ConfigDict(extra="allow")
+
+    ruleset: str
+    resolver: str
+    period: str | None
+    rolled_by_server: bool
+    modifiers: list[ModifierOut]
+    total: int | None
+    outcome: Any
+    outcome_key: str
+    sources: list[str]
+    variants: dict[str, str]
+
+
+class ResolutionOut(_Resolution):
+    """The answer to a resolve request. Resolver-specific fields (thresholds, notes, ...) are added."""
+
+    dice: list[int]
+    probabilities: dict[str, float]
+    probabilities_exact: dict[str, str]
+
+
+class RolledResolutionOut(_Resolution):
+    """A roll's resolution in a game, as this viewer reads it: a secret draw's drawer is not told the dice, nor
+    the odds of the pack it did not see."""
+
+    dice: list[int] | None = None
+    probabilities: dict[str, float] | None = None
+    probabilities_exact: dict[str, str] | None = None
+
+
+class OverriddenOut(BaseModel):
+    """The referee's override logged with an act: by whom, and every rule of play it overrode, in words."""
+
+    by: str
+    refused: str
+
+
+class RolledRequestOut(BaseModel):
+    """The request a roll in a game was resolved on (its resolver's own model, rules.core.ruleset.ResolveRequest
+    and the fields it adds), as this viewer reads it: a secret draw's drawer is not told its dice."""
+
+    model_config = ConfigDict(extra="allow")
+
+    period: str | None
+    dice: list[int] | None = None
+    variants: dict[str, str]
+
+
+class ResolvedOut(BaseModel):
+    """A roll played and logged (rules.core.rolls.Rolled.logged, as its roller reads it: a secret draw's other
+    cards and the pack left out for its drawer), with what it did in words (app.services.resolve.in_words, not
+    for a draw): the act pipeline's answer to a Roll (app.services.acts.play)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    event_id: int
+    resolver: str
+    unit_id: int | None
+    target_id: int | None
+    request: RolledRequestOut = Field(description="The resolver's request as it was rolled.")
+    filled: list[FilledOut]
+    resolution: RolledResolutionOut
+    applied: bool
+    changes: list[LoggedChange] = Field(description="What it changed, as the log keeps it (none unapplied).")
+    override: OverriddenOut | None = None
+    outcome_words: str | None = None
+    odds_words: dict[str, str] | None = Field(
+        default=None, description='Each outcome\'s exact chance in words: "1 in 216".'
+    )
+    said: list[str] | None = Field(default=None, description="What it did to whom, a sentence each.")
+
+
 # -- a stand's card -----------------------------------------------------------------------------------------
 class RefusedOut(BaseModel):
     """What the rules of play refuse now, in one sentence, with the rule in full and its printed line."""
@@ -104,6 +227,19 @@ class RefusedOut(BaseModel):
     detail: str
     why: str | None
     source: str | None
+
+
+class EffectOut(BaseModel):
+    """What a roll would change, as the card words it (app.services.resolve: a rule's change record): whose
+    field moves by how much (`delta`) or to what (`value`), why and by which rule; a change of the board or a
+    side names no unit or field."""
+
+    reason: str
+    source: str
+    unit_id: int | None = None
+    field: str | None = None
+    delta: int | None = None
+    value: Any = None
 
 
 class AskedOut(BaseModel):
@@ -115,8 +251,8 @@ class AskedOut(BaseModel):
     unit_id: int | None
     target_id: int | None
     filled: list[FilledOut] = Field(description="What the table fills, each with its rule.")
-    resolution: dict[str, Any]
-    effects: list[dict[str, Any]] = Field(description="What it would do to whom, a change each.")
+    resolution: ResolutionOut
+    effects: list[EffectOut] = Field(description="What it would do to whom, a change each.")
     outcome_words: str | None
     odds_words: dict[str, str] = Field(description='Each outcome\'s exact chance in words: "1 in 216".')
     said: list[str]
@@ -142,9 +278,47 @@ class CardOfferOut(BaseModel):
     )
 
 
+class StandActOut(BaseModel):
+    """A roll a stand's card offers (rules.core.records.StandAct): the button's words, the resolver, the unit
+    that rolls, why, whether it takes a target, its dice, its order and who joins it, and the request's fields
+    the player chooses on the card before the die."""
+
+    label: str
+    resolver: str
+    unit_id: int
+    why: str
+    target: bool
+    dice: int
+    pool: bool
+    order: str
+    joined: str
+    on_enemy: bool
+    options: list[str]
+
+
+class EditChoiceOut(BaseModel):
+    """A value a card's edit may set (rules.core.records.EditChoice), and the field of a stand tapped on the map
+    it fills (`target`), needed or left to the player."""
+
+    value: Any
+    label: str
+    target: str
+    needs_target: bool
+
+
+class StandEditOut(BaseModel):
+    """A unit edit a stand's card offers (rules.core.records.StandEdit), with the values the rules allow now."""
+
+    label: str
+    field: str
+    unit_id: int
+    why: str
+    choices: list[EditChoiceOut]
+
+
 class StandActsOut(BaseModel):
-    acts: list[dict[str, Any]] = Field(description="The rolls the card offers this device now.")
-    edits: list[dict[str, Any]] = Field(description="The unit edits it offers now, each with its values.")
+    acts: list[StandActOut] = Field(description="The rolls the card offers this device now.")
+    edits: list[StandEditOut] = Field(description="The unit edits it offers now, each with its values.")
     refused: CardRefusedOut | None = Field(description="When nothing is offered: why, in one sentence.")
     offers: list[CardOfferOut] = Field(
         description="Every act of the stand, the remedies of its refusals first."
@@ -217,10 +391,58 @@ class ReportOut(BaseModel):
 
 
 # -- fire plans -----------------------------------------------------------------------------------------------
+class CardRollOut(BaseModel):
+    """A roll an arrival card asks for (rules.core.fire_cards.CardRoll): the key its dice are given under, the
+    resolver and its request as the game fills it, its dice, how many times, the exact odds; a stand's roll
+    names the stand and where it is under the fire (`measured`: as the players measured one too close)."""
+
+    key: str
+    resolver: str
+    request: dict[str, Any]
+    filled: list[FilledOut]
+    dice: list[int]
+    times: int
+    probabilities_exact: dict[str, str]
+    odds_words: dict[str, str]
+    unit_id: int | None = None
+    name: str | None = None
+    under: str | None = None
+    measured: str | None = None
+
+
+class CardAppliedOut(BaseModel):
+    """The event that applied a card this turn: its effect, in words what it did, and the dice rolled."""
+
+    event_id: int
+    effect: str
+    said: list[str]
+    dice: list[int]
+
+
+class FireCardOut(BaseModel):
+    """An arrived item that fires this turn (rules.core.fire_cards.FireCard), with the event that applied it
+    this turn (`applied`, null while it waits)."""
+
+    item_id: int
+    side: str
+    kind: str
+    what: str
+    source: str
+    aimed: list[float]
+    lands: list[float]
+    polygon: list[list[float]]
+    deviation: dict[str, Any] = Field(description="Its aiming point's deviation as it arrived (none: {}).")
+    first: CardRollOut | None = Field(description="The roll that decides whether and how often it fires.")
+    stands: dict[str, list[CardRollOut]] = Field(description="The stands' rolls by where they are under it.")
+    notes: list[str]
+    shots: int
+    applied: CardAppliedOut | None
+
+
 class ArrivalsOut(BaseModel):
     turn: int
     side_to_move: str
-    cards: list[dict[str, Any]] = Field(description="The turn's arrived items, a card each.")
+    cards: list[FireCardOut] = Field(description="The turn's arrived items, a card each.")
 
 
 class ArrivalAppliedOut(ArrivalsOut):

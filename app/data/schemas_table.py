@@ -65,6 +65,18 @@ class StandIn(Strict):
         return Stand(self.id, self.side, kit_item(bases, self.base, "base"), self.center, self.facing_deg)
 
 
+class TemplateOut(BaseModel):
+    """A template on the table (app.services.templates keeps them on the board)."""
+
+    id: int
+    kind: str
+    side: str = Field(description="The side the template belongs to: it and the referee may move it.")
+    x: float
+    y: float
+    rotation: float
+    version: int = Field(description="The id of the event that last changed it.")
+
+
 class TemplateIn(Strict):
     kind: TemplateKind
     center: Point2

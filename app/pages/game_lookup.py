@@ -111,7 +111,7 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
         session.rollback()
         lk.errors.append({"field": "game", "label": "Not recorded", "message": error_message(e)})
         return
-    answer = out["resolution"]
+    answer = out.resolution.model_dump(exclude_unset=True)
     order = [row["key"] for row in lk.odds]
     exact = {k: Fraction(v) for k, v in answer.get("probabilities_exact", {}).items()}
     ranked = sorted(exact, key=lambda k: order.index(k) if k in order else len(order))
@@ -122,11 +122,12 @@ def record_in_game(session: Session, game: Game, seat: Seat, gl: GameLookup, ser
     labels = lk.labels
     gl.recorded = {
         "event_id": event.pk,
-        "applied": out["applied"],
+        "applied": out.applied,
         # What it did in the rule set's words (a stand card says the same); a draw shows its cards instead.
-        "said": out.get("said", []),
+        "said": out.said or [],
         "filled": [
-            {**f, "label": labels.get(str(f["field"]), humanise(str(f["field"])))} for f in out["filled"]
+            {**f.model_dump(exclude_unset=True), "label": labels.get(f.field, humanise(f.field))}
+            for f in out.filled
         ],
     }
 

@@ -19,6 +19,7 @@ from sqlmodel import Session
 from app.core import live
 from app.core.routing import Router
 from app.core.touched import logged_kind, touched_units, touches_game
+from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Game
 from app.deps import GameId, SessionDep, SettingsDep
 from app.pages import game_record
@@ -263,8 +264,7 @@ def _needs_turn_panel(events: Sequence[dict[str, Any]], rules: GameRules) -> boo
     for ev in events:
         if touches_game(ev):
             return True
-        changes = ev["payload"].get("changes") or []
-        if any(isinstance(c, dict) and c.get("field") in read for c in changes):
+        if any(c.field in read for c in changes_in(ev["payload"])):
             return True
     return False
 
@@ -280,8 +280,7 @@ def _reshapes(event: dict[str, Any]) -> bool:
     kind = logged_kind(event)
     if kind in STRUCTURE_KINDS or event["kind"] in STRUCTURE_KINDS or touches_game(event):
         return True
-    changes = event["payload"].get("changes") or []
-    return any(isinstance(c, dict) and c.get("field") in TREE_FIELDS for c in changes)
+    return any(c.field in TREE_FIELDS for c in changes_in(event["payload"]))
 
 
 class _Skeleton:
@@ -441,10 +440,10 @@ def changes_context(now: _Now, roles: list[str], events: list[dict[str, Any]], a
     head_fields = HEAD_FIELDS | {f.name for f in rules.book.state_fields if f.on_head}
     # Block heads count losses and show a morale test due: re-sent only when those can have changed.
     losses = {
-        c["unit"]
+        c.unit
         for e in events
-        for c in e["payload"].get("changes") or []
-        if isinstance(c, dict) and c.get("field") in head_fields and isinstance(c.get("unit"), int)
+        for c in changes_in(e["payload"])
+        if isinstance(c, UnitSet | UnitCounted) and c.field in head_fields
     }
     again = []  # entries shown before that the new events undid
     for undone_id in sorted({e["payload"].get("undoes") for e in events if e["kind"] == "undo"} - {None}):

@@ -51,6 +51,7 @@ class ArrivalApplyIn(BaseModel):
 @router.get(
     "",
     response_model=ArrivalsOut,
+    response_model_exclude_unset=True,
     summary="The turn's arrived fire-plan fire as cards: where each lands, the stands under it fully, partly "
     "or too close to call, and what is rolled with its exact odds (arrived items only: they are public)",
     responses=errors.responses(401, 403, 404),
@@ -62,6 +63,7 @@ def list_cards(game_id: GameId, viewer: ViewerDep, session: SessionDep) -> Arriv
 @router.post(
     "/{item_id}/apply",
     response_model=ArrivalAppliedOut,
+    response_model_exclude_unset=True,
     summary="Apply an arrived item's card: its action roll and every covered stand's roll, one event naming "
     "the item and its effect (its side or the referee; once a turn: 409 after)",
     responses=errors.responses(401, 403, 404, 409, 422),

@@ -20,7 +20,7 @@ from app.services import clock as clock_service
 from app.services.markers import rules_of
 from app.services.seating import Viewer
 from app.services.writing import game_write
-from rules.core.acts import Act, GiveTime, PauseClock, ResumeClock, SetClockLimits
+from rules.core.acts import GiveTime, PauseClock, ResumeClock, SetClockLimits
 
 router = Router(prefix="/api/v1/games/{game_id}/clock", tags=["clock"])
 
@@ -40,7 +40,13 @@ def read_clock(game_id: GameId, viewer: ViewerDep, session: SessionDep, now: Now
     return _answer(session, game_id, now)
 
 
-def _played(session: Session, game_id: int, viewer: Viewer, act: Act, now: NowDep) -> GameClock:
+def _played(
+    session: Session,
+    game_id: int,
+    viewer: Viewer,
+    act: PauseClock | ResumeClock | GiveTime | SetClockLimits,
+    now: NowDep,
+) -> GameClock:
     with game_write(session, game_id) as game:
         acts.play(session, game, viewer, act)
     return _answer(session, game_id, now)

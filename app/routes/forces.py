@@ -21,6 +21,8 @@ from sqlmodel import Session
 from app import errors
 from app.core.routing import Router
 from app.data.bounded import INT32_MAX, Bool, Float, Id, Int, Key, Version
+from app.data.changes import LoggedChange
+from app.data.models import Unit
 from app.data.schemas import ForceIn, GameFormationIn, Override
 from app.data.schemas_answers import CountersOut
 from app.deps import GameId, SessionDep
@@ -236,11 +238,11 @@ class MarkerIn(BaseModel):
 
 class ChangesOut(BaseModel):
     event_id: int
-    changes: list[dict[str, Any]]
+    changes: list[LoggedChange]
     unit: UnitOut
 
 
-def unit_out(u: Any, read: units_service.Reader) -> UnitOut:
+def unit_out(u: Unit, read: units_service.Reader) -> UnitOut:
     """A unit as this viewer may read it (units_service.Reader: the other side's aiming points hidden)."""
     fields = read(u)
     out = UnitOut.model_validate(fields)
@@ -398,7 +400,7 @@ class FormationMoveIn(BaseModel):
 
 class FormationMovedOut(BaseModel):
     event_id: int
-    changes: list[dict[str, Any]]
+    changes: list[LoggedChange]
 
 
 @router.post(

@@ -12,13 +12,14 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from app import errors
 from app.core.routing import Router
 from app.data.bounded import Terrain, Variants, Version, readable_json
-from app.data.schemas import AskIn, DeviceId, DeviceOut, FilledOut, GameCreate, JoinIn, ResolveIn
+from app.data.schemas import AskIn, DeviceId, DeviceOut, GameCreate, JoinIn, ResolveIn
 from app.data.schemas_answers import (
     AdvancedOut,
     AskedOut,
     EventOut,
     GameTurnOut,
     ReportOut,
+    ResolvedOut,
     StandActsOut,
     TargetMarkOut,
 )
@@ -145,17 +146,6 @@ class AdvanceIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: Version = Field(description="The game version the client saw; a stale one gets 409.")
-
-
-class ResolvedOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    event_id: int
-    resolver: str
-    filled: list[FilledOut]
-    resolution: dict[str, Any]
-    applied: bool
-    changes: list[dict[str, Any]]
 
 
 def game_out(game: Any, model: type[GameOut] = GameOut) -> Any:
@@ -306,7 +296,7 @@ def cards_drawn(
 ) -> ResolvedOut:
     with game_write(session, game_id) as game:
         played = acts.play(session, game, viewer, cards.drawn_at_table(game, body.cards))
-    return ResolvedOut(event_id=played.event.pk, **played.answer)
+    return played.answer
 
 
 @router.patch(
@@ -520,7 +510,7 @@ def resolve(
             override=body.override,
         )
         played = acts.play(session, game, viewer, act)
-    return ResolvedOut(event_id=played.event.pk, **played.answer)
+    return played.answer
 
 
 @router.post(

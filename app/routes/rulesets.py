@@ -9,41 +9,15 @@ import inspect
 from typing import Annotated, Any
 
 from fastapi import Body, Query
-from pydantic import BaseModel, ConfigDict, RootModel
+from pydantic import BaseModel, RootModel
 
 from app import errors
 from app.core.routing import Router
 from app.data.schemas import FormationIn
-from app.data.schemas_answers import ForceChartOut, FormationUnitOut, dataset_model
+from app.data.schemas_answers import ForceChartOut, FormationUnitOut, ResolutionOut, dataset_model
 from rules.core.forces import ForceChart, build_force, chart_dict, document_units
 from rules.core.ruleset import ResolveRequest, RuleSet
 from rules.registry import all_rulesets, game_rules_or_none, get_ruleset
-
-
-class ModifierOut(BaseModel):
-    label: str
-    value: int
-    source: str
-
-
-class ResolutionOut(BaseModel):
-    """The answer to a resolve request. Resolver-specific fields (thresholds, notes, ...) are added."""
-
-    model_config = ConfigDict(extra="allow")
-
-    ruleset: str
-    resolver: str
-    period: str | None
-    dice: list[int]
-    rolled_by_server: bool
-    modifiers: list[ModifierOut]
-    total: int | None
-    outcome: Any
-    outcome_key: str
-    probabilities: dict[str, float]
-    probabilities_exact: dict[str, str]
-    sources: list[str]
-    variants: dict[str, str]
 
 
 class PeriodOut(BaseModel):

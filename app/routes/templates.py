@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Body, Path, Query
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -12,6 +12,7 @@ from app import errors
 from app.core.routing import Router
 from app.data.bounded import Float, Version
 from app.data.schemas import Override
+from app.data.schemas_table import TemplateOut
 from app.deps import GameId, SessionDep
 from app.guard.auth import ViewerDep
 from app.services import acts, games
@@ -34,16 +35,6 @@ Rotation = Annotated[
         description="Degrees CCW from +x: the template's depth runs this way; 90 faces the defender",
     ),
 ]
-
-
-class TemplateOut(BaseModel):
-    id: int
-    kind: str
-    side: str = Field(description="The side the template belongs to: it and the referee may move it.")
-    x: float
-    y: float
-    rotation: float
-    version: int = Field(description="The id of the event that last changed it.")
 
 
 class TemplatesOut(BaseModel):
@@ -121,7 +112,7 @@ def place_template(
             kind=body.kind, side=body.side, x=body.x, y=body.y, rotation=body.rotation, override=body.override
         )
         played = acts.play(session, game, viewer, act)
-    return TemplateChangedOut(event_id=played.event.pk, template=TemplateOut(**played.answer))
+    return TemplateChangedOut(event_id=played.event.pk, template=played.answer)
 
 
 @router.patch(
@@ -147,7 +138,7 @@ def move_template(
             override=body.override,
         )
         played = acts.play(session, game, viewer, act)
-    return TemplateChangedOut(event_id=played.event.pk, template=TemplateOut(**played.answer))
+    return TemplateChangedOut(event_id=played.event.pk, template=played.answer)
 
 
 @router.delete(
@@ -167,5 +158,4 @@ def remove_template(
 ) -> TemplateChangedOut:
     with game_write(session, game_id) as game:
         played = acts.play(session, game, viewer, RemoveTemplate(template_id=template_id, override=override))
-    out: dict[str, Any] = {**played.answer, "version": played.event.pk}
-    return TemplateChangedOut(event_id=played.event.pk, template=TemplateOut(**out))
+    return TemplateChangedOut(event_id=played.event.pk, template=played.answer)

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from sqlmodel import Session
 
+from app.data.changes import LoggedChange, logged, side_of
 from app.data.models import Event, Game, Unit, utcnow
+from app.data.schemas_answers import ResolvedOut
+from app.data.schemas_table import TemplateOut
 from app.errors import Conflict, Refused
 from app.services import arrivals, club_data, formations, game_setup, resolve, score, templates, turns
 from app.services import clock as clock_service
@@ -71,38 +74,66 @@ from rules.core.vocabulary import other_side
 __all__ = ["Played", "edit_game", "finish_game", "plan_formation", "play", "refusal"]
 
 
+T = TypeVar("T")
+
+
 @dataclass
-class Played:
+class Played(Generic[T]):
     """A played act: the event that logs it (for a turn advanced, every event it logged), the changes as
-    the log keeps them, and what the caller answers besides (the unit, the template, the roll)."""
+    the log keeps them, and the act's own answer record (`T`, which `play` types by the act: a roll's
+    ResolvedOut, the unit a unit's act wrote, a template's TemplateOut; None for an act answered by its event)."""
 
     event: Event
-    changes: list[dict[str, Any]] = field(default_factory=list)
-    answer: Any = None
+    changes: list[LoggedChange]
+    answer: T
     events: list[Event] = field(default_factory=list)
 
 
 @dataclass
-class _Todo:
+class _Todo(Generic[T]):
     """An act checked against the request: the rules of play to ask (action, unit, side), the units read,
-    how its answer is written (payload for the log, changes, what the caller answers, private parts), and
-    what follows once it is logged."""
+    how its answer is written (payload for the log, changes, the act's answer record, private parts), and
+    what follows once it is logged (the answer record, with what the event says)."""
 
     asks: list[tuple[str, Unit | None, str | None]]
     units: list[Unit] | None
-    write: Callable[[Answer], tuple[dict[str, Any], list[dict[str, Any]], Any]]
+    write: Callable[[Answer], tuple[dict[str, Any], list[LoggedChange], Any]]
     in_step: bool = True
     private: dict[str, Any] | None = None
-    logged: Callable[[Event, Any], Any] | None = None
+    logged: Callable[[Event, Any], T] | None = None
     # The act as the rule set plays it, completed with what only the app knows (how the game names its stands).
     act: Act | None = None
 
 
+_UnitActs = AddUnit | BuildForce | EditUnit | MoveStand | PlaceMarker | RecoverMarker
+_TemplateActs = LayTemplate | MoveTemplate | RemoveTemplate
+_EventActs = (
+    MoveFormation | ApplyArrival | PlayCard | PauseClock | ResumeClock | GiveTime | SetClockLimits | CallObjective
+    | EndGame | AdvanceTurn
+)  # fmt: skip
+
+
+@overload
+def play(
+    session: Session, game: Game, viewer: Viewer, act: Roll, formation: formations.Plan | None = None
+) -> Played[ResolvedOut]: ...
+@overload
+def play(
+    session: Session, game: Game, viewer: Viewer, act: _UnitActs, formation: formations.Plan | None = None
+) -> Played[Unit]: ...
+@overload
+def play(
+    session: Session, game: Game, viewer: Viewer, act: _TemplateActs, formation: formations.Plan | None = None
+) -> Played[TemplateOut]: ...
+@overload
+def play(
+    session: Session, game: Game, viewer: Viewer, act: _EventActs, formation: formations.Plan | None = None
+) -> Played[None]: ...
 def play(
     session: Session, game: Game, viewer: Viewer, act: Act, formation: formations.Plan | None = None
-) -> Played:
+) -> Played[Any]:
     """Play `act` on `game` (locked) for `viewer`: see the module's steps (`formation`: a formation move
-    planned before the lock, `plan_formation`)."""
+    planned before the lock, `plan_formation`); the answer record typed by the act."""
     if isinstance(act, AdvanceTurn):  # the turn's own steps log what happens as it moves on
         _out_of_time(session, game, viewer, moving_on=True)
         ends = advance_ends(session, game)  # read once: the end asked and the end played are the same
@@ -223,7 +254,7 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
     viewer.require_side(act.side, "add units")
     parent_id = act.fields.get("parent_id")
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         if parent_id is not None:
             parent = units_service.get_unit(session, game.pk, parent_id, "parent_id")
             if parent.side != act.side:
@@ -250,7 +281,7 @@ def _add_unit(session: Session, game: Game, viewer: Viewer, act: AddUnit, _: Any
 def _build_force(session: Session, game: Game, viewer: Viewer, act: BuildForce, _: Any) -> _Todo:
     viewer.require_side(act.side, "add forces")
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         units = units_service.list_units(session, game.pk)
         roots = sum(u.parent_id is None for u in units)
         entry = {**act.entry, "side": act.side}
@@ -268,8 +299,10 @@ def _edit_unit(session: Session, game: Game, viewer: Viewer, act: EditUnit, _: A
     viewer.require_side(unit.side, "change units")
     wanted = {edit_act(rules.book, k) for k in act.values} or {EDIT_ACT}
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-        changes = units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+        changes: list[LoggedChange] = [
+            *units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
+        ]
         # What the edit costs (an action to limber or unpack): written by the one applier.
         changes += _costs(session, game, [c for c in answer.changes if not isinstance(c, SetState)])
         return {"unit_id": act.unit_id, "changes": changes}, changes, unit
@@ -287,8 +320,10 @@ def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _:
             "unit_id", "that stand is already destroyed: pick another", why=f"unit {act.unit_id} is destroyed"
         )
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-        changes = units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
+        changes: list[LoggedChange] = [
+            *units_service.update_unit(session, unit, act.version, **_values_of(answer, unit))
+        ]
         # What the move costs beyond the stand itself (an action of its company): written by the one applier.
         rest = [c for c in answer.changes if not (isinstance(c, SetState) and c.unit_id == unit.id)]
         changes += _costs(session, game, rest)
@@ -297,7 +332,7 @@ def _move_stand(session: Session, game: Game, viewer: Viewer, act: MoveStand, _:
     return _Todo([("move-stands", unit, None)], None, write)
 
 
-def _costs(session: Session, game: Game, changes: Sequence[Change]) -> list[dict[str, Any]]:
+def _costs(session: Session, game: Game, changes: Sequence[Change]) -> list[LoggedChange]:
     """What a move costs beyond the stands' places (an action of the units moved), written by the one
     applier on those units' rows alone (a formation's stands are not read again)."""
     paying = {c.unit_id for c in changes if isinstance(c, UnitChange)}
@@ -328,9 +363,9 @@ def _move_formation(
         moved = rules_of(game).play(snapshot_of(session, game, anew.units), act)
         return anew, formations.places(anew, moved.changes)[0]
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         placed, costs = formations.places(p, answer.changes)  # where the rules put each stand, what it costs
-        changes = formations.write(session, game, p, placed, again)
+        changes: list[LoggedChange] = [*formations.write(session, game, p, placed, again)]
         changes += _costs(session, game, costs)  # an action of each unit moved
         return {"unit_id": act.unit_id, "changes": changes}, changes, None
 
@@ -350,7 +385,7 @@ def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | Rec
     units = units_service.list_units(session, game.pk)
     cause = act.cause if isinstance(act, PlaceMarker) else None
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         changes = apply_changes(session, game, units, answer.changes)
         session.refresh(unit)
         return {"unit_id": act.unit_id, "fire": cause, "changes": changes}, changes, unit
@@ -361,12 +396,12 @@ def _marker(session: Session, game: Game, viewer: Viewer, act: PlaceMarker | Rec
 def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate, _: Any) -> _Todo:
     laid = templates.laying(game, viewer, act.kind, act.side)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         template = laid.placed(answer.shown)  # where the rules lay it
         return {"template": template}, [], template
 
-    def logged(ev: Event, template: Any) -> Any:
-        return laid.saved(session, template, ev)
+    def logged(ev: Event, template: Any) -> TemplateOut:
+        return TemplateOut.model_validate(laid.saved(session, template, ev))
 
     return _Todo([("lay-templates", None, laid.side)], None, write, False, logged=logged)
 
@@ -374,12 +409,12 @@ def _lay_template(session: Session, game: Game, viewer: Viewer, act: LayTemplate
 def _move_template(session: Session, game: Game, viewer: Viewer, act: MoveTemplate, _: Any) -> _Todo:
     moving = templates.moving(game, viewer, act.template_id)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         payload, after = moving.moved(answer.shown, act.version)  # where the rules lay it
         return payload, [], after
 
-    def logged(ev: Event, after: Any) -> Any:
-        return moving.saved(session, after, ev)
+    def logged(ev: Event, after: Any) -> TemplateOut:
+        return TemplateOut.model_validate(moving.saved(session, after, ev))
 
     return _Todo([("lay-templates", None, moving.before["side"])], None, write, False, logged=logged)
 
@@ -387,12 +422,14 @@ def _move_template(session: Session, game: Game, viewer: Viewer, act: MoveTempla
 def _remove_template(session: Session, game: Game, viewer: Viewer, act: RemoveTemplate, _: Any) -> _Todo:
     gone = templates.removing(game, viewer, act.template_id)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         return {"template": {k: v for k, v in gone.items() if k != "version"}}, [], gone
 
-    def logged(ev: Event, gone: Any) -> Any:
+    def logged(ev: Event, gone: Any) -> TemplateOut:
         templates.take_off(session, game, act.template_id)
-        return gone
+        return TemplateOut.model_validate(
+            {**gone, "version": ev.pk}
+        )  # its last version, the event taking it off
 
     return _Todo([("lay-templates", None, gone["side"])], None, write, False, logged=logged)
 
@@ -402,13 +439,13 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _T
     units = resolve.checked(session, game, viewer, act)
     private: dict[str, Any] = {}
 
-    def write(w: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(w: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         if not isinstance(w, Rolled):
             raise TypeError(f"a roll is answered by a Rolled, not {type(w).__name__}")
         if w.spent:  # written, not logged: the roll's event says what was asked
             apply_changes(session, game, units, w.spent)
         changes = apply_changes(session, game, units, w.changes) if act.apply else []
-        payload = w.logged(act, changes)
+        payload = w.logged(act, logged(changes))
         override = None
         if w.overridden:  # a value the table keeps, set by the referee: kept for the log with the others
             override = {"by": viewer.role, "refused": " ".join(w.overridden)}
@@ -421,21 +458,24 @@ def _roll(session: Session, game: Game, viewer: Viewer, act: Roll, _: Any) -> _T
         # the whole draw.
         drawer = game.side_to_move
         public, seen = dict(w.seen[0]), dict(w.seen[1])
-        mine = {**seen, "changes": [c for c in changes if c.get("side", drawer) == drawer]}
+        mine = {**seen, "changes": [c for c in changes if (side_of(c) or drawer) == drawer]}
         if override:
             mine["override"] = override
         rival = other_side(drawer)
-        theirs = [c for c in changes if c.get("side") == rival]
+        theirs = [c for c in changes if side_of(c) == rival]
         private.update({drawer: mine, "referee": payload, **({rival: {"changes": theirs}} if theirs else {})})
         return public, changes, (payload if viewer.is_referee else mine)
 
-    return _Todo([], units, write, private=private)
+    def answered(ev: Event, out: dict[str, Any]) -> ResolvedOut:
+        return ResolvedOut.model_validate({**out, "event_id": ev.pk})
+
+    return _Todo([], units, write, private=private, logged=answered)
 
 
 def _apply_arrival(session: Session, game: Game, viewer: Viewer, act: ApplyArrival, _: Any) -> _Todo:
     aiming = arrivals.aimed(session, game, viewer, act.item_id)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         if not isinstance(answer, CardApplied):
             raise TypeError(f"arrived fire is answered by a CardApplied, not {type(answer).__name__}")
         changes = apply_changes(session, game, aiming.units, answer.changes)
@@ -448,7 +488,7 @@ def _play_card(session: Session, game: Game, viewer: Viewer, act: PlayCard, _: A
     viewer.require_side(act.side, "play the cards")
     units = units_service.list_units(session, game.pk)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         changes = apply_changes(session, game, units, answer.changes)
         payload = {"side": act.side, **answer.shown, "changes": changes, "source": answer.source}
         return payload, changes, None
@@ -486,7 +526,7 @@ def _clock(
     elif isinstance(act, SetClockLimits):
         payload = clock_service.payload(Limits.of(act))
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         return {**payload, "source": clock_service.SOURCE}, [], None
 
     return _Todo([], [], write)
@@ -526,7 +566,7 @@ def _call_objective(session: Session, game: Game, viewer: Viewer, act: CallObjec
             game, "Objectives are called while the game is played: start it first, or it is over."
         )
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         return dict(answer.shown), [], None
 
     return _Todo([], [], write)
@@ -537,7 +577,7 @@ def _end_game(session: Session, game: Game, viewer: Viewer, act: EndGame, _: Any
         viewer.require_referee("end the game")
     may_end(session, game, viewer)
 
-    def write(answer: Answer) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    def write(answer: Answer) -> tuple[dict[str, Any], list[LoggedChange], Any]:
         turn = game.turn
         bump_game(session, game, act.version, status="finished")
         return {**answer.shown, "turn": turn}, [], None

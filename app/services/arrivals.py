@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from app.data.changes import LoggedChange
 from app.data.models import Event, Game
 from app.data.schemas_answers import ArrivalsOut
 from app.errors import Conflict
@@ -76,7 +77,7 @@ class Aimed:
     units: list[Any]
     names: dict[int, str]
 
-    def payload(self, applied: CardApplied, changes: list[dict[str, Any]]) -> dict[str, Any]:
+    def payload(self, applied: CardApplied, changes: list[LoggedChange]) -> dict[str, Any]:
         """The event that logs the card: the item, where it landed, each roll and its effect."""
         rolls = []
         for r in applied.fired.rolls:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pydantic import BaseModel
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, func, select
 
@@ -163,15 +164,25 @@ def _side_of(change: Any) -> str | None:
     return change.get("side") if isinstance(change, Mapping) and isinstance(change.get("side"), str) else None
 
 
+def _as_logged(part: Mapping[str, Any]) -> dict[str, Any]:
+    """A payload or part with its `changes` (the pipeline's models, app.data.changes) as the log's JSON."""
+    out = dict(part)
+    changes = out.get("changes")
+    if isinstance(changes, list):
+        out["changes"] = [c.model_dump(mode="json") if isinstance(c, BaseModel) else c for c in changes]
+    return out
+
+
 def split(
     payload: Mapping[str, Any], private: Mapping[str, Mapping[str, Any]] | None = None
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    """The public payload and the private parts of an event about to be logged. Side-row changes in
-    `payload["changes"]` go to their side's part (with the public changes, in order) and the referee's part
-    keeps the whole list; a part given in `private` keeps its own `changes` when it has them."""
-    public = dict(payload)
-    parts: dict[str, dict[str, Any]] = {role: dict(part) for role, part in (private or {}).items()}
-    changes = payload.get("changes")
+    """The public payload and the private parts of an event about to be logged, the changes in each as the log
+    keeps them. Side-row changes in `payload["changes"]` go to their side's part (with the public changes, in
+    order) and the referee's part keeps the whole list; a part given in `private` keeps its own `changes` when
+    it has them."""
+    public = _as_logged(payload)
+    parts: dict[str, dict[str, Any]] = {role: _as_logged(part) for role, part in (private or {}).items()}
+    changes = public.get("changes")
     if isinstance(changes, list) and any(_side_of(c) for c in changes):
         public["changes"] = [c for c in changes if _side_of(c) is None]
         for side in sorted({s for c in changes if (s := _side_of(c))}):

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, update
 from sqlmodel import Session
 
+from app.data.changes import UnitSet
 from app.data.models import Game, Unit
 from app.errors import Conflict
 from app.services.seating import Viewer
@@ -86,7 +87,7 @@ def places(p: Plan, changes: Sequence[Change]) -> tuple[dict[int, dict[str, Any]
     return placed, rest
 
 
-def _write(session: Session, p: Plan, placed: dict[int, dict[str, Any]]) -> list[dict[str, Any]] | None:
+def _write(session: Session, p: Plan, placed: dict[int, dict[str, Any]]) -> list[UnitSet] | None:
     """Every stand's new place in one statement, each over the version it was read at; None (nothing kept)
     when a stand changed since."""
     table = Unit.__table__  # type: ignore[attr-defined]
@@ -104,11 +105,11 @@ def _write(session: Session, p: Plan, placed: dict[int, dict[str, Any]]) -> list
     )
     if result.rowcount != len(rows):  # type: ignore[attr-defined]
         return None
-    changes: list[dict[str, Any]] = []
+    changes: list[UnitSet] = []
     for u, to in now:
         for name in FIELDS:
             if getattr(u, name) != to[name]:
-                changes.append({"unit": u.id, "field": name, "before": getattr(u, name), "after": to[name]})
+                changes.append(UnitSet(unit=u.pk, field=name, before=getattr(u, name), after=to[name]))
         session.expire(u)  # the rows were written past the ORM: read anew when next asked
     return changes
 
@@ -119,7 +120,7 @@ def write(
     p: Plan,
     placed: dict[int, dict[str, Any]],
     again: Callable[[], tuple[Plan, dict[int, dict[str, Any]]]],
-) -> list[dict[str, Any]]:
+) -> list[UnitSet]:
     """The move written under the game's lock (`game`, locked); when a stand (or the table) changed since its
     stands were read, read and played again under the lock (`again`: the plan and the places anew)."""
     changes = None

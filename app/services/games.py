@@ -11,6 +11,7 @@ from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, func, select
 
 from app.core import live
+from app.data.changes import GameSet
 from app.data.models import Game, TournamentTable, utcnow
 from app.services.versioned import check_version, lock_row
 from rules.core.errors import NotFoundError
@@ -118,9 +119,9 @@ def delete_game(session: Session, game_id: int) -> None:
     session.flush()
 
 
-def set_game(session: Session, game: Game, **values: Any) -> list[dict[str, Any]]:
+def set_game(session: Session, game: Game, **values: Any) -> list[GameSet]:
     changes = [
-        {"game": game.id, "field": k, "before": game_field(game, k), "after": v}
+        GameSet(game=game.pk, field=k, before=game_field(game, k), after=v)
         for k, v in values.items()
         if game_field(game, k) != v
     ]

@@ -10,6 +10,7 @@ from typing import Any
 from sqlmodel import Session
 
 from app.data.board_state import Board, board_json, read_board
+from app.data.changes import LoggedChange, UnitCounted
 from app.data.models import Game, Unit
 from app.errors import Conflict
 from app.services.games import game_values, set_game
@@ -50,13 +51,13 @@ def snapshot_of(session: Session, game: Game, units: Iterable[Unit]) -> Snapshot
 # -- writing the rules' changes: the one interpreter -------------------------------------------------------
 def apply_changes(
     session: Session, game: Game, units: Sequence[Unit], changes: Iterable[Change]
-) -> list[dict[str, Any]]:
+) -> list[LoggedChange]:
     """Write the rules' change records to the game, its sides and its unit rows, in order; the changes as the
-    log keeps them ({unit|game|side, field, before, after}, or {unit, field, delta, after} for a counter
-    moved atomically, so two devices adding a marker at once make two). Board keys set one after another
-    are written as one change of the board."""
+    log keeps them (app.data.changes: a unit's, the game's or a side's field set, before and after, or a
+    unit's counter moved atomically, so two devices adding a marker at once make two). Board keys set one
+    after another are written as one change of the board."""
     rows = {u.id: u for u in units}
-    out: list[dict[str, Any]] = []
+    out: list[LoggedChange] = []
     board: Board | None = None  # the board being set, written when the run of board keys ends
     values = rules_of(game).book.kit.values_by_name  # board keys the game keeps as values of its own
     sets: list[tuple[Unit, str, Any]] = []  # a run of states set, written together when the run ends
@@ -94,7 +95,7 @@ def apply_changes(
     return out
 
 
-def _add(session: Session, unit: Unit, c: AddToState) -> dict[str, Any]:
+def _add(session: Session, unit: Unit, c: AddToState) -> UnitCounted:
     """A counter moved atomically; 409 (`gone`, with the unit now) when another device took the last one
     first."""
     moved = increment(session, unit, c.field, c.delta)
@@ -106,7 +107,7 @@ def _add(session: Session, unit: Unit, c: AddToState) -> dict[str, Any]:
 
 
 # -- the board changed ---------------------------------------------------------------------------------------
-def board_changed(session: Session, game: Game, units: Sequence[Unit]) -> list[dict[str, Any]]:
+def board_changed(session: Session, game: Game, units: Sequence[Unit]) -> list[LoggedChange]:
     """What follows for the units from the board as it now reads."""
     _, changes = rules_of(game).between_turns(snapshot_of(session, game, units), BOARD_CHANGED)
     return apply_changes(session, game, units, changes)

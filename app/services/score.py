@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 
 from app.core.touched import logged_kind
 from app.data.board_state import board_json, read_board
+from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.data.models import Event, Game, Unit
 from app.data.schemas_answers import GameScore, ObjectiveScoreOut, SideScoreOut
 from app.data.schemas_clock import GameClock
@@ -74,9 +75,9 @@ def logged(events: Iterable[Event], undone: set[int]) -> list[Logged]:
     for ev in events:
         whole = {**ev.payload, **(ev.private or {}).get("referee", {})}
         moved = tuple(
-            Moved(int(c["unit"]), str(c["field"]), c.get("before"), c.get("after"))
-            for c in whole.get("changes") or []
-            if isinstance(c, dict) and isinstance(c.get("unit"), int) and c.get("field") in _PLACE
+            Moved(c.unit, c.field, getattr(c, "before", None), c.after)
+            for c in changes_in(whole)
+            if isinstance(c, UnitSet | UnitCounted) and c.field in _PLACE
         )
         added: tuple[int, ...] = ()
         unit = whole.get("unit")
@@ -175,5 +176,6 @@ def touches_score(event: Mapping[str, Any]) -> bool:
     if event["kind"] == "game-updated":  # the referee's edit of the table's objectives (objectives_edited)
         return "table_objectives" in (event["payload"].get("fields") or ())
     # An undo says by its changes, as any event (a marker's undo changes no stand's place).
-    changes: Sequence[Any] = event["payload"].get("changes") or []
-    return any(isinstance(c, dict) and "unit" in c and c.get("field") in _PLACE for c in changes)
+    return any(
+        isinstance(c, UnitSet | UnitCounted) and c.field in _PLACE for c in changes_in(event["payload"])
+    )

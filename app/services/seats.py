@@ -11,6 +11,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from app.core import live
+from app.data.changes import SideSet
 from app.data.models import Game, GameSide, Token
 from app.services import seating
 from app.services.games import lock_game
@@ -73,11 +74,11 @@ def get_side(session: Session, game_id: int, side: str) -> GameSide:
     return row
 
 
-def set_side_allowance(session: Session, row: GameSide, key: str, value: Any) -> dict[str, Any]:
+def set_side_allowance(session: Session, row: GameSide, key: str, value: Any) -> SideSet:
     """Set one of a side's allowances; None removes it (so undoing its first use restores it exactly)."""
     before = row.special_uses.get(key)
     kept = {k: v for k, v in row.special_uses.items() if k != key}
     row.special_uses = kept if value is None else {**kept, key: value}
     row.version += 1
     session.add(row)
-    return {"side": row.side, "field": key, "before": before, "after": value}
+    return SideSet(side=row.side, field=key, before=before, after=value)

@@ -11,6 +11,7 @@ from fractions import Fraction
 from math import prod
 from typing import Any
 
+from app.data.changes import UnitCounted, UnitSet, changes_in
 from app.services import clock, ledger
 from app.services.unit_names import NamedUnit
 from rules.core.game import GameRules
@@ -52,16 +53,15 @@ def decisiveness(act: Act) -> Fraction:
     return act.effect * (1 - act.p) if act.p is not None else Fraction(0)
 
 
-def _before(c: Mapping[str, Any]) -> Any:
+def _before(c: UnitSet | UnitCounted) -> Any:
     # A counter's change keeps its delta and what it came to; a value's its before and after.
-    after, delta = c.get("after"), c.get("delta")
-    return after - delta if isinstance(after, int) and isinstance(delta, int) else c.get("before")
+    if isinstance(c, UnitCounted):
+        return c.after - c.delta if isinstance(c.after, int) else None
+    return c.before
 
 
-def _changes(payload: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    return [
-        c for c in payload.get("changes") or [] if isinstance(c, Mapping) and isinstance(c.get("unit"), int)
-    ]
+def _changes(payload: Mapping[str, Any]) -> list[UnitSet | UnitCounted]:
+    return [c for c in changes_in(payload) if isinstance(c, UnitSet | UnitCounted)]
 
 
 def acts(
@@ -88,18 +88,16 @@ def acts(
             continue
         payload: Mapping[str, Any] = ev.get("payload") or {}
         changes = _changes(payload)
-        killed = frozenset(
-            c["unit"] for c in changes if c.get("field") == "killed" and c.get("after") is True
-        )
+        killed = frozenset(c.unit for c in changes if c.field == "killed" and c.after is True)
         marked = {
             f: frozenset(
-                c["unit"]
+                c.unit
                 for c in changes
-                if c.get("field") == f and not _before(c) and c.get("after") and c["unit"] not in killed
+                if c.field == f and not _before(c) and c.after and c.unit not in killed
             )
             for f in told_fields
         }
-        came = {c["unit"] for c in changes if c.get("field") == "off_table" and c.get("after") is False}
+        came = {c.unit for c in changes if c.field == "off_table" and c.after is False}
         arrived = tuple(u for u in sorted(came) if getattr(units.get(u), "parent_id", None) not in came)
         unit_id = payload.get("unit_id") if isinstance(payload.get("unit_id"), int) else None
         key = (unit_id, payload.get("target_id"))

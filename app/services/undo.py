@@ -6,6 +6,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from app.data.changes import GameSet, LoggedChange, SideSet, UnitCounted, read_changes
 from app.data.models import Event, Game
 from app.errors import Conflict, Forbidden
 from app.services.events import (
@@ -108,10 +109,8 @@ def undo(session: Session, game: Game, viewer: Viewer, event_id: int) -> Event:
     whole = view(ev.payload, ev.private, [*SIDES, "referee"])
     if drawn:
         return _take_back_draw(session, game, viewer, ev, whole)
-    reverse: list[dict[str, Any]] = []
     # The whole record (the referee's view): the reverse is split again into its public and private parts.
-    for change in reversed(whole.get("changes", [])):
-        reverse.append(_reverse(session, game, change))
+    reverse = [_reverse(session, game, c) for c in reversed(read_changes(whole.get("changes", [])))]
     return record(
         session,
         game,
@@ -139,36 +138,36 @@ def _take_back_draw(session: Session, game: Game, viewer: Viewer, ev: Event, who
     )
 
 
-def _reverse(session: Session, game: Game, change: dict[str, Any]) -> dict[str, Any]:
-    field = change["field"]
-    if "side" in change and "unit" not in change:  # a side's row (a unit's secret names its side too)
-        row = get_side(session, game.pk, change["side"])
-        if row.special_uses.get(field) != change["after"]:
+def _reverse(session: Session, game: Game, change: LoggedChange) -> LoggedChange:
+    field = change.field
+    if isinstance(change, SideSet):  # a side's row (a unit's secret names its side too, and its unit)
+        row = get_side(session, game.pk, change.side)
+        if row.special_uses.get(field) != change.after:
             raise Conflict(
                 f"the {row.side}'s {field.replace('_', ' ')} has changed since: undo the later change first"
             )
-        return set_side_allowance(session, row, field, change["before"])
-    if "game" in change:
+        return set_side_allowance(session, row, field, change.before)
+    if isinstance(change, GameSet):
         before = game_field(game, field)
-        if before != change["after"]:
+        if before != change.after:
             raise Conflict(
                 f"the game's {field.replace('_', ' ')} has changed since: undo the later change first",
                 current=game_state(game),
             )
-        bump_game(session, game, None, **{field: change["before"]})
-        return {"game": game.id, "field": field, "before": before, "after": change["before"]}
-    unit = get_unit(session, game.pk, change["unit"])
-    if "delta" in change:
-        got = increment(session, unit, field, -change["delta"])
+        bump_game(session, game, None, **{field: change.before})
+        return GameSet(game=game.pk, field=field, before=before, after=change.before)
+    unit = get_unit(session, game.pk, change.unit)
+    if isinstance(change, UnitCounted):
+        got = increment(session, unit, field, -change.delta)
         if got is None:
             raise Conflict(
                 f"{unit.name}'s {field.replace('_', ' ')} is too low to undo: undo the later change first",
                 current=unit_dict(unit),
             )
         return got
-    if value(unit, field) != change["after"]:
+    if value(unit, field) != change.after:
         raise Conflict(
             f"{unit.name}'s {field.replace('_', ' ')} has changed since: undo the later change first",
             current=unit_dict(unit),
         )
-    return update_unit(session, unit, **{field: change["before"]})[0]
+    return update_unit(session, unit, **{field: change.before})[0]

@@ -14,6 +14,7 @@ from sqlalchemy import and_, bindparam, func, insert, true, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
+from app.data.changes import UnitCounted, UnitSet
 from app.data.models import Game, Unit
 from app.errors import Conflict
 from app.services.seating import Viewer
@@ -303,19 +304,20 @@ def value(unit: Unit, name: str) -> Any:
 
 def update_unit(
     session: Session, unit: Unit, expected_version: int | None = None, **values: Any
-) -> list[dict]:
+) -> list[UnitSet]:
     """Set fields on a unit, bumping its version; returns the changes as {unit, field, before, after}.
     With `expected_version` the write only lands on that version: else 409 with the current unit."""
     assert unit.id is not None
     rules = rules_of_unit(unit)
     secret = {f.name for f in rules.book.state_fields if rules.secret(unit, f)}
-    changes: list[dict] = []
+    changes: list[UnitSet] = []
 
     def written() -> dict[str, Any]:
         # A change to a side's secret names the side, so the log keeps it in that side's part (events.split).
         changes[:] = [
-            {"unit": unit.id, "field": k, "before": value(unit, k), "after": v}
-            | ({"side": unit.side} if k in secret else {})
+            UnitSet(
+                unit=unit.pk, field=k, before=value(unit, k), after=v, side=unit.side if k in secret else None
+            )
             for k, v in values.items()
             if value(unit, k) != v
         ]
@@ -327,7 +329,7 @@ def update_unit(
     return changes
 
 
-def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> list[dict]:
+def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> list[UnitSet]:
     """Fields set on units one after another (unit, field, value), as `update_unit` sets each in turn (every
     set bumps its unit's version; the changes {unit, field, before, after}, in order), written in one
     statement per kind of row: a move's bookkeeping over a formation of hundreds of stands costs the
@@ -338,7 +340,7 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
     now: dict[int, dict[str, Any]] = {}  # unit id -> the values set so far
     bumps: dict[int, int] = {}
     rows: dict[int, Unit] = {}
-    changes: list[dict] = []
+    changes: list[UnitSet] = []
     for unit, name, after in sets:
         uid = unit.pk
         rows[uid] = unit
@@ -346,8 +348,13 @@ def update_units(session: Session, sets: Sequence[tuple[Unit, str, Any]]) -> lis
         before = mine[name] if name in mine else value(unit, name)
         if before != after:
             changes.append(
-                {"unit": uid, "field": name, "before": before, "after": after}
-                | ({"side": unit.side} if name in secret else {})
+                UnitSet(
+                    unit=uid,
+                    field=name,
+                    before=before,
+                    after=after,
+                    side=unit.side if name in secret else None,
+                )
             )
         mine[name] = after
         bumps[uid] = bumps.get(uid, 0) + 1
@@ -411,7 +418,7 @@ def _write_over_version(
             )
 
 
-def increment(session: Session, unit: Unit, field: str, delta: int, floor: int = 0) -> dict[str, Any] | None:
+def increment(session: Session, unit: Unit, field: str, delta: int, floor: int = 0) -> UnitCounted | None:
     """`field = field + delta` (never below `floor`), written over the version it was read at and read again
     when another write came first: two devices adding a marker at once make two. Returns the change, or None
     when it would go below the floor."""
@@ -424,7 +431,7 @@ def increment(session: Session, unit: Unit, field: str, delta: int, floor: int =
     session.refresh(unit)
     if not _write_over_version(session, unit, written):
         return None
-    return {"unit": unit.id, "field": field, "delta": delta, "after": value(unit, field)}
+    return UnitCounted(unit=unit.pk, field=field, delta=delta, after=value(unit, field))
 
 
 # -- what a viewer reads of a unit -------------------------------------------------------------------------

@@ -17,11 +17,14 @@ def event(logged_kind: str, **payload: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("logged", "touches"),
     [
-        (event("unit-moved", changes=[{"unit": 3, "field": "x", "old": 1.0, "new": 2.0}]), True),
-        (event("unit-updated", changes=[{"unit": 3, "field": "killed", "old": False, "new": True}]), True),
-        (event("markers", changes=[{"unit": 3, "field": "suppression", "old": 0, "new": 1}]), False),
-        (event("undo", changes=[{"unit": 3, "field": "suppression", "old": 1, "new": 0}]), False),
-        (event("undo", changes=[{"unit": 3, "field": "y", "old": 1.0, "new": 0.0}]), True),
+        (event("unit-moved", changes=[{"unit": 3, "field": "x", "before": 1.0, "after": 2.0}]), True),
+        (
+            event("unit-updated", changes=[{"unit": 3, "field": "killed", "before": False, "after": True}]),
+            True,
+        ),
+        (event("markers", changes=[{"unit": 3, "field": "suppression", "before": 0, "after": 1}]), False),
+        (event("undo", changes=[{"unit": 3, "field": "suppression", "before": 1, "after": 0}]), False),
+        (event("undo", changes=[{"unit": 3, "field": "y", "before": 1.0, "after": 0.0}]), True),
         (event("game-updated", fields=["table_objectives", "terrain"]), True),
         (event("game-updated", fields=["name"]), False),
         (event(CALLED), True),

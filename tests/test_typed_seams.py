@@ -1,0 +1,119 @@
+"""The seams between the rules and the wire stay typed (issue 66): neither of the two counts of what is left
+untyped may rise. Each ceiling is the count when it was set; lower it when a change types more.
+
+- Free-form object fields in the game's answers: the fields, in every model a `/api/v1/games` operation's
+  success answer reaches in `/openapi.json`, whose schema is an object that names no property (`dict[str, Any]`,
+  an object of any keys), or a list of such (what a client generated from the document types as a bare dict).
+- `dict[str, Any]` in app/, rules/ and playsheets/: the lines of their Python that write it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from app.main import app
+
+ROOT = Path(__file__).resolve().parents[1]
+FREE_FORM_CEILING = 24
+DICT_STR_ANY_CEILING = 576
+
+
+def _reached(schema: Any, components: dict[str, Any], out: set[str]) -> set[str]:
+    """The component models `schema` reaches through its references, each once."""
+    if isinstance(schema, dict):
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            name = ref.rsplit("/", 1)[1]
+            if name not in out:
+                out.add(name)
+                _reached(components[name], components, out)
+        for value in schema.values():
+            _reached(value, components, out)
+    elif isinstance(schema, list):
+        for value in schema:
+            _reached(value, components, out)
+    return out
+
+
+def free_form(schema: dict[str, Any]) -> bool:
+    """An object of any keys (no property named; any values, or values that are such objects), or a list or
+    a choice holding one."""
+    if "$ref" in schema:
+        return False
+    choices = schema.get("anyOf") or schema.get("oneOf")
+    if choices:
+        return any(free_form(s) for s in choices)
+    if schema.get("type") == "array":
+        return free_form(schema.get("items") or {"type": "object"})
+    if schema.get("type") == "object" and not schema.get("properties"):
+        values = schema.get("additionalProperties")
+        return not isinstance(values, dict) or not values or free_form(values)
+    return False
+
+
+def free_form_fields(spec: dict[str, Any], prefix: str = "/api/v1/games") -> list[str]:
+    """`Model.field` for each free-form field of the models the success answers under `prefix` reach."""
+    components = spec["components"]["schemas"]
+    models: set[str] = set()
+    for path, operations in spec["paths"].items():
+        if path.startswith(prefix):
+            for op in operations.values():
+                for status, answer in op["responses"].items():
+                    if status.startswith("2"):
+                        _reached(answer.get("content", {}), components, models)
+    return sorted(
+        f"{name}.{field}"
+        for name in models
+        for field, schema in components[name].get("properties", {}).items()
+        if free_form(schema)
+    )
+
+
+def dict_str_any_lines() -> int:
+    return sum(
+        line.count("dict[str, Any]") > 0
+        for top in ("app", "rules", "playsheets")
+        for path in (ROOT / top).rglob("*.py")
+        for line in path.read_text(encoding="utf-8").splitlines()
+    )
+
+
+def test_the_free_form_fields_of_the_games_answers_do_not_rise() -> None:
+    found = free_form_fields(app.openapi())
+    assert "ChangesOut.changes" not in found  # typed: each change its kind's model (app.data.changes)
+    assert len(found) <= FREE_FORM_CEILING, found
+
+
+def test_dict_str_any_does_not_rise() -> None:
+    assert dict_str_any_lines() <= DICT_STR_ANY_CEILING
+
+
+def test_the_counter_sees_each_shape_of_free_form() -> None:
+    """The finder itself: an object of any keys, a list of them, a choice with one, a map of such maps are
+    free-form; a model, a closed object, a map of strings, a list of strings are not."""
+    spec = {
+        "paths": {
+            "/api/v1/games/x": {
+                "get": {"responses": {"200": {"content": {"j": {"schema": {"$ref": "#/c/A"}}}}}}
+            }
+        },
+        "components": {
+            "schemas": {
+                "A": {
+                    "properties": {
+                        "any": {"type": "object"},
+                        "open": {"type": "object", "additionalProperties": True},
+                        "listed": {"type": "array", "items": {"type": "object"}},
+                        "maybe": {"anyOf": [{"type": "object"}, {"type": "null"}]},
+                        "maps": {"type": "object", "additionalProperties": {"type": "object"}},
+                        "model": {"$ref": "#/c/B"},
+                        "words": {"type": "object", "additionalProperties": {"type": "string"}},
+                        "names": {"type": "array", "items": {"type": "string"}},
+                        "closed": {"type": "object", "properties": {"a": {"type": "integer"}}},
+                    }
+                },
+                "B": {"properties": {"free": {"type": "object"}}},
+            }
+        },
+    }
+    assert free_form_fields(spec) == ["A.any", "A.listed", "A.maps", "A.maybe", "A.open", "B.free"]
