@@ -154,6 +154,10 @@ APP_OWN_MEANINGS = {
     ("app/core/touched.py", "move"): "the log's event kind of a stand moved",
     ("app/data/models.py", "open"): "a campaign battle's status, not yet settled",
     ("app/guard/security.py", "hold"): "the middleware's send wrapper holding a docs page to hash its script",
+    (
+        "app/data/schemas_answers.py",
+        "advance",
+    ): "the turn's advance (the answer saying what advancing does next)",
     ("app/pages/campaigns.py", "advance"): "a campaign's action type (Firestorm: an army advances)",
     ("app/pages/campaigns.py", "retreat"): "a campaign's action type (Firestorm: an army retreats)",
     ("app/pages/game_record.py", "move"): "the log's event kind of a stand moved",

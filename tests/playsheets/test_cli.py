@@ -22,9 +22,3 @@ def test_template_kit_command(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["template-kit", "--paper", "letter", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert pdf.page_count(out.read_bytes()) == 3
-
-
-def test_bad_period_fails_with_the_allowed_values(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["playsheet", "--period", "1916", "-o", str(tmp_path / "x.pdf")])
-    assert result.exit_code != 0
-    assert "early, mid, late" in str(result.exception)

@@ -166,7 +166,7 @@ def test_answers_expire_after_a_day(client: TestClient) -> None:
     assert again.status_code == 200 and REPLAYED_HEADER not in again.headers
     assert suppression(client, g, unit) == 2
     with Session(engine) as session:
-        assert session.query(IdempotentResponse).count() == 1  # the expired answer is gone
+        assert len(session.exec(select(IdempotentResponse)).all()) == 1  # the expired answer is gone
 
 
 def test_a_revoked_device_gets_no_replay(client: TestClient) -> None:
@@ -309,7 +309,7 @@ def test_a_task_started_by_a_request_marks_nothing_once_the_request_is_over(clie
 
 def _kept(client: TestClient) -> int:
     with Session(client.app.state.engine) as session:  # type: ignore[attr-defined]
-        return session.query(IdempotentResponse).count()
+        return len(session.exec(select(IdempotentResponse)).all())
 
 
 def test_nothing_is_kept_for_a_request_not_authenticated_and_routed(client: TestClient) -> None:
