@@ -64,20 +64,18 @@ def test_the_period_playsheets_are_printed_once_for_everyone_and_charged_to_no_o
     """Issue 52: an anonymous device printing the six period playsheets (three periods, A4 and Letter) was
     refused the fifth with 429, though they are the same bytes for everyone. They are rendered once, kept in
     the data folder (for every process and start) and never charged: the device's budget of one render is
-    still whole for a sheet of its own after them."""
+    still whole for a sheet of its own after them. Two of them show it (a budget of one would refuse the
+    second if either were charged): each render takes seconds of the worker's CPU, minutes on a loaded machine
+    where the worker yields to everything else (app/core/worker.py)."""
     c = budget_of_one_render
-    urls = [
-        (f"/playsheets/{period}.pdf", paper)
-        for period in ("early", "mid", "late")
-        for paper in ("a4", "letter")
-    ]
+    urls = [("/playsheets/early.pdf", "a4"), ("/playsheets/mid.pdf", "letter")]
     printed = {}
     for url, paper in urls:
         r = c.get(url, params={"paper": paper})
         assert r.status_code == 200 and r.content.startswith(b"%PDF"), (url, paper, r.text[:200])
         printed[url, paper] = r.content
     kept = sorted((tmp_path / "sheets" / sheets.release()).glob("*.pdf"))
-    assert len(kept) == 6 and {p.read_bytes() for p in kept} == set(printed.values())
+    assert len(kept) == len(urls) and {p.read_bytes() for p in kept} == set(printed.values())
     made = {p: p.stat().st_ino for p in kept}
     # Another start of the server (nothing in memory): served from the folder, not rendered again.
     sheets.forget()
