@@ -247,7 +247,7 @@ def _applied(session: Any, campaign_id: int, link: Any) -> AppliedOut:
     summary="Apply the offered score as the battle's result (organiser), on the version you saw",
     responses=errors.responses(401, 403, 404, 409, 422),
 )
-def confirm(
+def confirm_table_battle(
     campaign_id: CampaignId,
     table_battle_id: TableBattleId,
     body: Annotated[ConfirmIn, Body(openapi_examples={"confirm": {"value": {"version": 6}}})],
