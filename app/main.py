@@ -92,6 +92,7 @@ def create_app(settings: Settings | None = None, *, warm_schema: bool = False) -
     app.include_router(pages.router)
     api_schema.check_unique(app)
     app.openapi = api_schema.cached(app, app.openapi)  # type: ignore[method-assign]
+    api_schema.serve(app)
     pages.mount_static(app)
     # Inside the CSRF check, so a refused request never claims or replays an answer.
     app.add_middleware(idempotency.IdempotentWrites)

@@ -10,18 +10,22 @@
 - the Server-Sent Events streams documented as their frames (`SSE`: each frame's `event:` name and what its
   `data:` holds, the frames' models in the components);
 - the schema built once per set of routes in the process and kept (`cached`): the served app builds it as it
-  starts, in a thread, so the first request for it is answered from the cache."""
+  starts, in a thread, so the first request for it is answered from the cache; /openapi.json is its JSON kept
+  as bytes, made in a thread (`serve`), so no build holds up the event loop."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request, Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
+from starlette.routing import Route
 
 from app import deps, errors
 
@@ -245,6 +249,28 @@ def cached(app: FastAPI, build: Callable[[], dict[str, Any]]) -> Callable[[], di
         return app.openapi_schema
 
     return openapi
+
+
+def serve(app: FastAPI) -> None:
+    """/openapi.json answered from the schema's JSON kept as bytes, built (or waited for) in a thread: its
+    build never holds up the event loop, and so every other client's request, as FastAPI's own route did."""
+    url = app.openapi_url
+    if url is None:
+        return
+    encoded: dict[int, bytes] = {}
+
+    def body() -> bytes:
+        spec = app.openapi()
+        if id(spec) not in encoded:
+            encoded.clear()
+            encoded[id(spec)] = json.dumps(spec, separators=(",", ":")).encode()
+        return encoded[id(spec)]
+
+    async def openapi_json(_request: Request) -> Response:
+        return Response(await run_in_threadpool(body), media_type="application/json")
+
+    app.router.routes[:] = [r for r in app.router.routes if getattr(r, "path", None) != url]
+    app.router.routes.insert(0, Route(url, openapi_json, include_in_schema=False))
 
 
 def warm(app: FastAPI) -> threading.Thread:

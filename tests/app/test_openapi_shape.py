@@ -4,14 +4,17 @@ documented as their frames, ids unique by construction, and the schema built onc
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from fastapi.testclient import TestClient
 
 from app import openapi as api_schema
 from app.core.config import Settings
+from app.core.db import migrate
 from app.core.routing import Router
 from app.main import app, create_app
 
@@ -82,3 +85,30 @@ def test_the_schema_is_built_once_for_every_app_of_the_same_routes(tmp_path: Pat
     spec = app.openapi()
     other = create_app(Settings(database_url="sqlite://", var_dir=tmp_path))
     assert other.openapi() is spec
+
+
+def test_a_schema_being_built_holds_up_no_other_request(tmp_path: Path) -> None:
+    """/openapi.json is made in a thread: while its build runs, the event loop answers everyone else (FastAPI's
+    own route built it in the event loop: /healthz waited 3.2 s behind a first /openapi.json)."""
+    served = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'f.db'}", var_dir=tmp_path))
+    migrate(f"sqlite:///{tmp_path / 'f.db'}")
+    entered, release, finished = threading.Event(), threading.Event(), threading.Event()
+    built = served.openapi
+
+    def slow_build() -> dict[str, Any]:
+        entered.set()
+        release.wait(60)  # released below once /healthz has answered; at the latest after a minute
+        finished.set()
+        return built()
+
+    served.openapi = slow_build  # type: ignore[method-assign]
+    with TestClient(served) as c:
+        answers: list[int] = []
+        asking = threading.Thread(target=lambda: answers.append(c.get("/openapi.json").status_code))
+        asking.start()
+        assert entered.wait(60)
+        assert c.get("/healthz").status_code == 200
+        assert not finished.is_set(), "/healthz waited for the schema's build"
+        release.set()
+        asking.join(60)
+    assert answers == [200]
