@@ -17,7 +17,7 @@ from app.data.bounded import Adjacency, Die, JsonObject, Variants, Version
 from app.data.models import Campaign
 from app.data.schemas import CampaignId, DeviceId, DeviceOut, JoinIn
 from app.data.schemas_answers import CampaignResultOut
-from app.deps import PageDep, SessionDep, SettingsDep
+from app.deps import MAX_PAGE, PageDep, SessionDep, SettingsDep
 from app.guard import auth, security
 from app.services import campaign_battles, campaign_store, seating
 from app.services.writing import unit_of_work
@@ -260,11 +260,15 @@ def log(
     viewer: CampaignViewer,
     session: SessionDep,
     after: Annotated[int, Query(ge=0, le=2_147_483_647, description="Only entries after this id.")] = 0,
+    limit: Annotated[
+        int, Query(ge=1, le=MAX_PAGE, description=f"How many entries (at most {MAX_PAGE})")
+    ] = MAX_PAGE,
 ) -> list[LogEntry]:
     campaign_store.get(session, campaign_id)
     undone = campaign_store.reversed_ids(session, campaign_id)
     entries = [
-        campaign_store.event_dict(e, undone) for e in campaign_store.events(session, campaign_id, after)
+        campaign_store.event_dict(e, undone)
+        for e in campaign_store.events(session, campaign_id, after, limit)
     ]
     return [LogEntry(**e) for e in campaign_battles.log_entries_now(session, campaign_id, entries)]
 

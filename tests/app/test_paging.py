@@ -9,7 +9,8 @@ import pytest
 from fastapi.exceptions import RequestValidationError
 from fastapi.testclient import TestClient
 
-from app.deps import PAGE, Page
+from app.deps import MAX_PAGE, PAGE, Page
+from app.main import app
 
 NUMBERED = list(range(1, 8))
 
@@ -58,3 +59,30 @@ def test_the_lists_answer_pages(sqlite_client: TestClient) -> None:
     too_many = c.get("/api/v1/games", params={"limit": 10_000})
     assert too_many.status_code == 422 and too_many.json()["field"] == "limit"
     assert PAGE == 100
+
+
+# The lists that grow with a server's use, each paged (a game's units, fire plans and cards, an event's standings
+# and tables are bounded by their game or event and answer whole).
+PAGED = [
+    "/api/v1/games",
+    "/api/v1/games/{game_id}/devices",
+    "/api/v1/games/{game_id}/events",
+    "/api/v1/campaigns",
+    "/api/v1/campaigns/{campaign_id}/devices",
+    "/api/v1/campaigns/{campaign_id}/log",
+    "/api/v1/campaigns/{campaign_id}/table-battles",
+    "/api/v1/events",
+    "/api/v1/events/{event_id}/players",
+    "/api/v1/leagues",
+    "/api/v1/leagues/{league_id}/results",
+    "/api/v1/leagues/{league_id}/keys",
+    "/api/v1/scenarios",
+]
+
+
+def test_every_list_that_grows_takes_limit_and_after() -> None:
+    paths = app.openapi()["paths"]
+    for path in PAGED:
+        params = {p["name"]: p["schema"] for p in paths[path]["get"]["parameters"]}
+        assert {"limit", "after"} <= set(params), path
+        assert params["limit"].get("maximum") == MAX_PAGE, path
