@@ -4,10 +4,11 @@
   `create_game_api_v1_games_post`), checked unique as the app is built (`operation_id`, `check_unique`);
 - the statuses the door and the routes' shape decide are declared where they can happen and nowhere else
   (`shaped`): 400 and 413 where a body is read, 404 where the address names a thing that may not exist (a path
-  parameter that is no fixed choice), 507 where something may be written (a write that opens the database, a
-  token read: its device's last-seen time, a PDF: kept in the data folder), 429 where a token, key or code is read (every failed one is counted) besides where a route
-  declares its own limit (a sheet's render budget, a rehearsal, a scenario's import);
-- the Server-Sent Events streams documented as their frames (`SSE`: each frame's `event:` name and what its
+  parameter that is no fixed choice), 507 where something may be written (a write that opens the database; a
+  token read, its device's last-seen time; a PDF, kept in the data folder), 429 where a token, key or code is
+  read (every failed one is counted) besides where a route declares its own limit (a sheet's render budget, a
+  rehearsal, a scenario's import); every refusal's answer written once in the components (`REFUSED`);
+- the Server-Sent Events streams documented as their frames (`sse`: each frame's `event:` name and what its
   `data:` holds, the frames' models in the components);
 - the schema built once per set of routes in the process and kept (`cached`): the served app builds it as it
   starts, in a thread, so the first request for it is answered from the cache; /openapi.json is its JSON kept
